@@ -1,0 +1,93 @@
+import 'reflect-metadata';
+import type { Application } from 'express';
+import { Container } from 'inversify';
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+import { Authenticator, CreateAccount, Ids, MessageBus, RateLimiter, SettingsRepository, TOKENS } from '@voiceplane/application';
+import { buildHttpApp } from '@voiceplane/adapter-http';
+import { Database, PostgresIdempotencyStore } from '@voiceplane/adapter-typeorm';
+import { Config } from './config';
+import { apiModules, BackgroundTask, ModuleContribution } from './modules';
+import { VERSION } from './version';
+
+export interface ApiRuntime {
+  readonly app: Application;
+  readonly container: Container;
+  readonly database: Database;
+  readonly adminToken: string;
+  readonly runtimeToken: string;
+  /** Tokens generated (not configured) on this start; printed once. */
+  readonly generatedTokens: string[];
+  readonly background: readonly BackgroundTask[];
+  readonly contributions: readonly ModuleContribution[];
+  /** Stops new requests (503) while the server drains. */
+  startDraining(): void;
+}
+
+export interface ComposeDependencies {
+  readonly dataSource: DataSource;
+  readonly logger: Logger;
+  readonly bus: MessageBus;
+}
+
+/** The api's composition root: ports bound to adapters, controllers mounted, nothing started. */
+export async function composeApi(config: Config, deps: ComposeDependencies): Promise<ApiRuntime> {
+  const database = new Database(deps.dataSource);
+  const container = new Container();
+  container.bind(Database).toConstantValue(database);
+  container.bind(TOKENS.MessageBus).toConstantValue(deps.bus);
+  const ctx = { container, config, database, logger: deps.logger, bus: deps.bus };
+  const contributions = apiModules.map((m) => m(ctx));
+
+  const settings = container.get<SettingsRepository>(TOKENS.SettingsRepository);
+  const ids = container.get<Ids>(TOKENS.Ids);
+  const generatedTokens: string[] = [];
+  const deploymentToken = async (key: string, configured: string | null) => {
+    if (configured) return configured;
+    const stored = await settings.getOrCreate(key, ids.token('', 40));
+    if (stored.created) generatedTokens.push(key);
+    return stored.value;
+  };
+  const adminToken = await deploymentToken('admin_token', config.adminToken);
+  const runtimeToken = await deploymentToken('runtime_token', config.runtimeToken);
+
+  let draining = false;
+  const app = await buildHttpApp({
+    container,
+    logger: deps.logger,
+    version: VERSION,
+    ids,
+    now: () => new Date(),
+    authenticator: container.get<Authenticator>(TOKENS.Authenticator),
+    rateLimiter: container.get<RateLimiter>(TOKENS.RateLimiter),
+    idempotencyStore: container.get(PostgresIdempotencyStore),
+    adminToken,
+    runtimeToken,
+    routeQuotas: contributions.flatMap((c) => c.routeQuotas ?? []),
+    databaseHealthy: async () => {
+      await database.dataSource.query('SELECT 1');
+      return true;
+    },
+    isDraining: () => draining,
+  });
+
+  return {
+    app, container, database, adminToken, runtimeToken, generatedTokens, contributions,
+    background: contributions.flatMap((c) => c.background ?? []),
+    startDraining: () => {
+      draining = true;
+    },
+  };
+}
+
+/** First start on an empty database: a demo account to try the API with (CONTRACT §2.9). */
+export async function seedDemoAccount(runtime: ApiRuntime, config: Config): Promise<{ email: string; apiKey: string } | null> {
+  const existing = await runtime.database.one<{ n: string }>('SELECT count(*) AS n FROM users');
+  if (Number(existing?.n ?? 0) > 0) return null;
+  const created = await runtime.container.get<CreateAccount>(TOKENS.CreateAccount).execute({
+    name: 'Demo User', email: 'demo@voiceplane.local', password: config.demoPassword, balance: 25,
+  });
+  if (!created.ok) return null;
+  for (const c of runtime.contributions) await c.seedDemo?.(created.value.user.id);
+  return { email: created.value.user.email, apiKey: created.value.apiKey.token };
+}

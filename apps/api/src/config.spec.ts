@@ -1,0 +1,44 @@
+import { ConfigError, loadConfig } from './config';
+
+describe('configuration', () => {
+  it('starts from documented defaults with nothing set', () => {
+    const c = loadConfig({});
+    expect(c).toEqual(expect.objectContaining({
+      port: 3000, host: '127.0.0.1', publicBaseUrl: 'http://127.0.0.1:3000', databaseUrl: null, amqpUrl: null,
+      adminToken: null, runtimeToken: null, allowPrivateTargets: false, requireHttpsTargets: false, logLevel: 'info',
+      sessionTtlHours: 24, voiceRuntime: 'sandbox', sipProvisioner: 'sandbox', numberInventory: 'sandbox', chatappProvider: 'sandbox',
+      livekit: null, twilio: null,
+    }));
+  });
+
+  it('lists every problem at once', () => {
+    expect(() => loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', ADMIN_TOKEN: 'short', ALLOW_PRIVATE_TARGETS: 'maybe' }))
+      .toThrow(new ConfigError([
+        'Invalid configuration:',
+        '  - PORT must be an integer from 0 to 65535 (got "eighty")',
+        '  - DATABASE_URL must use postgres: or postgresql:',
+        '  - ADMIN_TOKEN must be at least 16 characters',
+        '  - ALLOW_PRIVATE_TARGETS must be 1/0 or true/false (got "maybe")',
+        '  - LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+      ].join('\n')));
+  });
+
+  it('requires the LiveKit credentials when a LiveKit provider is chosen, and reads its optional lines', () => {
+    expect(() => loadConfig({ VOICE_RUNTIME: 'livekit' })).toThrow(/LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET are required/);
+    const base = { VOICE_RUNTIME: 'livekit', LIVEKIT_URL: 'https://p.livekit.example', LIVEKIT_API_KEY: 'k', LIVEKIT_API_SECRET: 's' };
+    expect(loadConfig(base).livekit).toEqual({
+      url: 'https://p.livekit.example', apiKey: 'k', apiSecret: 's', sipEgressIp: null,
+      agentName: 'voiceplane-assistant', outboundTrunkId: null, platformCallerNumber: null,
+    });
+    expect(loadConfig({ ...base, LIVEKIT_AGENT_NAME: 'acme-agent', LIVEKIT_OUTBOUND_TRUNK_ID: 'ST_x', PLATFORM_CALLER_NUMBER: '+14155550000' }).livekit)
+      .toEqual(expect.objectContaining({ agentName: 'acme-agent', outboundTrunkId: 'ST_x', platformCallerNumber: '+14155550000' }));
+    expect(() => loadConfig({ ...base, PLATFORM_CALLER_NUMBER: '+14155550000' })).toThrow(/PLATFORM_CALLER_NUMBER needs LIVEKIT_OUTBOUND_TRUNK_ID/);
+    expect(() => loadConfig({ ...base, LIVEKIT_OUTBOUND_TRUNK_ID: 'ST_x', PLATFORM_CALLER_NUMBER: '4155550000' })).toThrow(/must be an E.164 number/);
+  });
+
+  it('requires Twilio credentials for the Twilio inventory', () => {
+    expect(() => loadConfig({ NUMBER_INVENTORY: 'twilio' })).toThrow(/TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are required/);
+    expect(loadConfig({ NUMBER_INVENTORY: 'twilio', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 't' }).twilio)
+      .toEqual({ accountSid: 'AC1', authToken: 't', baseUrl: 'https://api.twilio.com' });
+  });
+});

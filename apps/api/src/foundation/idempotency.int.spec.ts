@@ -1,0 +1,87 @@
+import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
+
+describe('Idempotency-Key (CONTRACT §1.10)', () => {
+  let t: TestApi;
+  let u: TestUser;
+  beforeAll(async () => {
+    t = await createTestApi();
+    u = await t.createUser();
+  });
+  afterAll(async () => t.close());
+
+  const keyCount = async () => (await t.http.get('/api/user/api-keys').set(u.auth)).body.api_keys.length;
+
+  it('replays the stored answer for the same key and body, without a second side effect', async () => {
+    const before = await keyCount();
+    const first = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'create-ci-1').send({ name: 'ci' });
+    expect(first.status).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const again = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'create-ci-1').send({ name: 'ci' });
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await keyCount()).toBe(before + 1);
+  });
+
+  it('refuses the same key with another body (422) and changes nothing', async () => {
+    await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'k-2').send({ name: 'a' });
+    const before = await keyCount();
+    const res = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'k-2').send({ name: 'b' });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'This Idempotency-Key was already used with a different request body.', error: 'idempotency_key_reused' });
+    expect(await keyCount()).toBe(before);
+  });
+
+  it('answers 409 while the first request with the key is still running', async () => {
+    const gate = deferred();
+    const create = t.runtime.container.get<{ createApiKey: (...a: unknown[]) => Promise<unknown> }>(Symbol.for('voiceplane.CredentialRepository'));
+    const original = create.createApiKey.bind(create);
+    create.createApiKey = async (...args: unknown[]) => {
+      await gate.promise;
+      return original(...args);
+    };
+    try {
+      const slow = t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'k-3').send({ name: 'slow' }).then((r) => r);
+      await waitFor(async () => (await t.db.dataSource.query(`SELECT 1 FROM idempotency_keys WHERE scope LIKE '%:k-3'`)).length === 1);
+      const concurrent = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'k-3').send({ name: 'slow' });
+      expect(concurrent.status).toBe(409);
+      expect(concurrent.body).toEqual({ message: 'A request with this Idempotency-Key is still being processed.', error: 'idempotency_key_in_use' });
+      gate.resolve();
+      expect((await slow).status).toBe(201);
+    } finally {
+      create.createApiKey = original;
+    }
+  });
+
+  it('stores 4xx answers but not 5xx; keys are scoped per user', async () => {
+    const invalid = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'k-4').send({});
+    expect(invalid.status).toBe(422);
+    const replay = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'k-4').send({});
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    const other = await t.createUser();
+    const otherUser = await t.http.post('/api/user/api-keys').set(other.auth).set('Idempotency-Key', 'k-4').send({ name: 'mine' });
+    expect(otherUser.status).toBe(201);
+    expect(otherUser.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it.each([[''], ['x'.repeat(256)], ['naïve']])('an invalid key (%p) → 400', async (key) => {
+    const res = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', key).send({ name: 'x' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: 'Invalid Idempotency-Key header.' });
+  });
+});
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('condition not met in time');
+}

@@ -1,0 +1,97 @@
+import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
+
+describe('transport conventions (CONTRACT §1.3, §1.5, §1.9, §1.13)', () => {
+  let t: TestApi;
+  let u: TestUser;
+  beforeAll(async () => {
+    t = await createTestApi();
+    u = await t.createUser();
+  });
+  afterAll(async () => t.close());
+
+  it('health answers without auth', async () => {
+    const res = await t.http.get('/api/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', version: '1.0.0' });
+  });
+
+  it('every response carries X-Request-Id and X-API-Version; a well-formed client id is echoed', async () => {
+    const generated = await t.http.get('/api/user/me').set(u.auth);
+    expect(generated.headers['x-request-id']).toMatch(/^req_[A-Za-z0-9]{22}$/);
+    expect(generated.headers['x-api-version']).toBe('1.0.0');
+    expect(generated.headers['content-type']).toBe('application/json; charset=utf-8');
+    const echoed = await t.http.get('/api/nowhere').set('X-Request-Id', 'trace-1:abc.def_ok');
+    expect(echoed.headers['x-request-id']).toBe('trace-1:abc.def_ok');
+    const replaced = await t.http.get('/api/health').set('X-Request-Id', 'has spaces and $');
+    expect(replaced.headers['x-request-id']).toMatch(/^req_/);
+    const unauth = await t.http.get('/api/user/me');
+    expect(unauth.headers['x-request-id']).toMatch(/^req_/);
+  });
+
+  it('malformed JSON → 400 and nothing changes', async () => {
+    const before = (await t.http.get('/api/user/api-keys').set(u.auth)).body.api_keys.length;
+    const res = await t.http.post('/api/user/api-keys').set(u.auth).set('Content-Type', 'application/json').send('{"name": ');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: 'Malformed JSON body.' });
+    expect((await t.http.get('/api/user/api-keys').set(u.auth)).body.api_keys.length).toBe(before);
+  });
+
+  it('a body over 1 MB → 413', async () => {
+    const res = await t.http.post('/api/user/api-keys').set(u.auth).set('Content-Type', 'application/json').send(JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }));
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ message: 'Request body too large.' });
+  });
+
+  it('a non-JSON body → 415; an empty body with any content type is {}', async () => {
+    const res = await t.http.post('/api/user/api-keys').set(u.auth).set('Content-Type', 'text/plain').send('name=ci');
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({ message: 'Unsupported Media Type.' });
+    const empty = await t.http.post('/api/user/api-keys').set(u.auth).set('Content-Type', 'text/plain').send('');
+    expect(empty.status).toBe(422);
+    expect(empty.body.errors).toEqual({ name: ['The name field is required.'] });
+    const getWithJson = await t.http.get('/api/user/me').set(u.auth).set('Content-Type', 'application/json');
+    expect(getWithJson.status).toBe(200);
+  });
+
+  it.each([['[1,2]'], ['"text"'], ['42']])('a JSON body that is not an object (%s) → 422 keyed body', async (raw) => {
+    const res = await t.http.post('/api/user/api-keys').set(u.auth).set('Content-Type', 'application/json').send(raw);
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'The given data was invalid.', errors: { body: ['The request body must be a JSON object.'] } });
+  });
+
+  it('unknown fields are ignored', async () => {
+    const res = await t.http.post('/api/user/api-keys').set(u.auth).send({ name: 'k', surprise: { deep: true } });
+    expect(res.status).toBe(201);
+    expect(res.body.api_key).not.toHaveProperty('surprise');
+  });
+
+  it('unknown route → 404 {message}; known path, other method → 405 with Allow', async () => {
+    const nf = await t.http.get('/api/user/does-not-exist').set(u.auth);
+    expect(nf.status).toBe(404);
+    expect(nf.body).toEqual({ message: 'Not found.' });
+    const na = await t.http.patch('/api/user/api-keys').set(u.auth).send({});
+    expect(na.status).toBe(405);
+    expect(na.body).toEqual({ message: 'Method not allowed.' });
+    expect(na.headers.allow).toBe('GET, POST');
+    const outside = await t.http.get('/elsewhere');
+    expect(outside.status).toBe(404);
+    expect(outside.body).toEqual({ message: 'Not found.' });
+  });
+
+  it('serves the OpenAPI 3.1 document and the docs page', async () => {
+    const doc = await t.http.get('/api/openapi.json');
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toBe('3.1.0');
+    expect(doc.body.paths['/api/user/api-keys'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateApiKeyBody');
+    expect(doc.body.components.schemas.CreateApiKeyBody).toEqual({ type: 'object', properties: { name: { type: 'string', maxLength: 255, description: 'Label; duplicates allowed' } }, required: ['name'] });
+    const page = await t.http.get('/docs/');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('swagger');
+  });
+
+  it('helmet headers are set', async () => {
+    const res = await t.http.get('/api/health');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+});

@@ -1,0 +1,108 @@
+import 'reflect-metadata';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Server } from 'node:http';
+import pino from 'pino';
+import type { MessageBus } from '@voiceplane/application';
+import { createDataSource, migrate, pendingMigrations, startEmbeddedPostgres, type EmbeddedPostgres } from '@voiceplane/adapter-typeorm';
+import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
+import { RabbitMqMessageBus } from '@voiceplane/adapter-rabbitmq';
+import { loadConfigOrExit, PRIVATE_TARGETS_WARNING, type Config } from './config';
+import { composeApi, seedDemoAccount } from './compose';
+
+/**
+ * `npm start`. Without DATABASE_URL: embedded PostgreSQL (PGlite) under VOICEPLANE_DATA_DIR,
+ * migrated at start. Without AMQP_URL: in-process bus and workers inside this process.
+ */
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const logger = pino({ level: config.logLevel });
+  if (config.allowPrivateTargets) logger.warn(PRIVATE_TARGETS_WARNING);
+
+  let embedded: EmbeddedPostgres | null = null;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    mkdirSync(config.dataDir, { recursive: true });
+    embedded = await startEmbeddedPostgres(join(config.dataDir, 'pg'));
+    databaseUrl = embedded.url;
+    logger.info({ dataDir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');
+  }
+  const dataSource = createDataSource({ url: databaseUrl, poolSize: embedded ? 8 : 20, applicationName: 'voiceplane-api' });
+  await dataSource.initialize();
+  if (embedded || process.env.MIGRATE_ON_START === '1') {
+    const applied = await migrate(dataSource);
+    if (applied.length) logger.info({ applied }, 'migrations applied');
+  } else {
+    const pending = await pendingMigrations(dataSource);
+    if (pending.length > 0) {
+      logger.fatal({ pending }, 'database schema is behind: run `node apps/cli/dist/main.js migrate` (or set MIGRATE_ON_START=1)');
+      process.exit(3);
+    }
+  }
+
+  const singleProcess = !config.amqpUrl;
+  const bus: MessageBus = config.amqpUrl
+    ? new RabbitMqMessageBus({ url: config.amqpUrl, logger: logger.child({ component: 'bus' }) })
+    : new InProcessMessageBus();
+  const runtime = await composeApi(config, { dataSource, logger, bus });
+  if (singleProcess) for (const task of runtime.background) await task.start();
+
+  const seeded = await seedDemoAccount(runtime, config);
+  const server: Server = runtime.app.listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  printBanner({ config, port, seeded, generated: runtime.generatedTokens, adminToken: runtime.adminToken, runtimeToken: runtime.runtimeToken, embedded: !!embedded, singleProcess });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: draining requests');
+    runtime.startDraining();
+    const forced = setTimeout(() => {
+      logger.error('shutdown took longer than 25 s; exiting');
+      process.exit(1);
+    }, 25_000);
+    forced.unref();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+    if (singleProcess) for (const task of [...runtime.background].reverse()) await task.stop().catch((e) => logger.error({ err: e, task: task.name }, 'task stop failed'));
+    await bus.close().catch((e) => logger.error({ err: e }, 'bus close failed'));
+    await dataSource.destroy();
+    if (embedded) await embedded.stop();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+function printBanner(o: {
+  config: Config; port: number; seeded: { email: string; apiKey: string } | null; generated: string[];
+  adminToken: string; runtimeToken: string; embedded: boolean; singleProcess: boolean;
+}): void {
+  const base = `http://${o.config.host === '0.0.0.0' ? '127.0.0.1' : o.config.host}:${o.port}`;
+  const lines = [
+    '',
+    `voiceplane is listening on ${base}  (docs: ${base}/docs)`,
+    `  database: ${o.embedded ? `embedded PGlite in ${o.config.dataDir}` : 'DATABASE_URL'}   bus: ${o.singleProcess ? 'in-process (workers run here)' : 'RabbitMQ (run apps/worker)'}`,
+  ];
+  if (o.seeded) {
+    lines.push('', `  Demo account ${o.seeded.email} — API key (shown once):`, `    ${o.seeded.apiKey}`);
+    lines.push(`  Try: curl -H "Authorization: Bearer ${o.seeded.apiKey}" ${base}/api/user/me`);
+  }
+  if (o.generated.includes('admin_token')) lines.push('', '  ADMIN_TOKEN (generated and stored; shown once):', `    ${o.adminToken}`);
+  if (o.generated.includes('runtime_token')) lines.push('  RUNTIME_TOKEN (generated and stored; shown once):', `    ${o.runtimeToken}`);
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+main().catch((e) => {
+  process.stderr.write(`voiceplane failed to start: ${(e as Error).stack ?? e}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,12 @@
+import { ApiModule } from './module';
+import { foundationModule } from './foundation';
+import { assistantsModule } from './assistants';
+import { toolsModule } from './tools';
+import { telephonyModule } from './telephony';
+import { callsModule } from './calls';
+import { voiceCallsModule } from './voice-calls';
+
+/** Every capability of the api, in dependency order. */
+export const apiModules: readonly ApiModule[] = [foundationModule, assistantsModule, toolsModule, telephonyModule, callsModule, voiceCallsModule];
+
+export type { ApiModule, BackgroundTask, ModuleContext, ModuleContribution } from './module';

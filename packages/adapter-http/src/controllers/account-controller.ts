@@ -1,0 +1,67 @@
+import { Controller, Get, Post, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { inject } from 'inversify';
+import { CredentialRepository, Login, RateLimiter, TOKENS, UserRepository } from '@voiceplane/application';
+import { Str } from '../validation';
+import { fail, parse, reply } from '../pipeline/responses';
+import { principalOf } from '../pipeline/request-context';
+import { tooManyBody } from '../pipeline/families';
+import { presentMe } from '../presenters/account';
+import { documentRoute } from '../openapi/registry';
+
+class LoginBody {
+  @Str({ required: true, max: 255, email: true }) email!: string;
+  @Str({ required: true, max: 255, trim: false }) password!: string;
+}
+
+documentRoute({ method: 'post', path: '/api/user/login', summary: 'Obtain a session token', tag: 'Account', auth: 'none', body: LoginBody });
+documentRoute({ method: 'post', path: '/api/user/logout', summary: 'Revoke the presenting session token', tag: 'Account' });
+documentRoute({ method: 'get', path: '/api/user/me', summary: 'The authenticated account', tag: 'Account' });
+
+@Controller('/api/user')
+export class AccountController {
+  constructor(
+    @inject(TOKENS.Login) private readonly login: Login,
+    @inject(TOKENS.RateLimiter) private readonly limiter: RateLimiter,
+    @inject(TOKENS.UserRepository) private readonly users: UserRepository,
+    @inject(TOKENS.CredentialRepository) private readonly credentials: CredentialRepository,
+    @inject(TOKENS.Clock) private readonly clock: { now(): Date },
+  ) {}
+
+  @Post('/login')
+  async postLogin(@Request() req: ExpressRequest) {
+    const raw = (req.body ?? {}) as Record<string, unknown>;
+    const email = typeof raw.email === 'string' ? raw.email.trim().toLowerCase() : '';
+    const decision = await this.limiter.consume([{ key: `login:${email}:${req.ip}`, limit: 10, windowSeconds: 60 }]);
+    if (!decision.allowed) {
+      const retry = decision.reported.retryAfterSeconds;
+      fail(429, tooManyBody('standard', retry), { 'Retry-After': String(retry) });
+    }
+    const body = parse(LoginBody, req.body);
+    const result = await this.login.execute(body.email, body.password);
+    if (!result.ok) fail(401, { error: 'Invalid credentials.' });
+    const { token, expiresAt, user } = result.value;
+    return reply(200, {
+      message: 'Login successful.',
+      token,
+      token_type: 'Bearer',
+      expires_at: expiresAt.toISOString(),
+      user: { id: user.id, name: user.name, email: user.email },
+    });
+  }
+
+  @Post('/logout')
+  async postLogout(@Request() req: ExpressRequest) {
+    const principal = principalOf(req);
+    if (principal.tokenKind !== 'session') fail(400, { message: 'Only session tokens can be logged out.' });
+    await this.credentials.revokeSession(principal.tokenId, this.clock.now());
+    return reply(200, { message: 'Logged out successfully.' });
+  }
+
+  @Get('/me')
+  async getMe(@Request() req: ExpressRequest) {
+    const user = await this.users.findById(principalOf(req).userId);
+    if (!user) fail(401, { error: 'Unauthorized' });
+    return reply(200, presentMe(user));
+  }
+}

@@ -1,0 +1,125 @@
+import { Controller, Get, Params, Post, Put, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { inject } from 'inversify';
+import { hasAtMostFourDecimals, Plan, withPlanChanges } from '@voiceplane/domain';
+import { BalanceService, CreateAccount, TOKENS, UserRepository } from '@voiceplane/application';
+import { Bool, Int, Num, Obj, PageQuery, pageOf, Str, validateDto } from '../validation';
+import { fail, failValidation, parse, pathId, reply } from '../pipeline/responses';
+import { requestIdOf } from '../pipeline/request-context';
+import { presentAdminUser, presentLedgerEntry, presentPlan } from '../presenters/account';
+import { pageEnvelope } from '../presenters/format';
+import { documentRoute } from '../openapi/registry';
+
+class PlanBody {
+  @Str({ min: 1, max: 64 }) name?: string;
+  @Int({ min: 0, max: 1000 }) max_mid_call_tools?: number;
+  @Int({ min: 1, max: 100000 }) api_rate_limit_per_minute?: number;
+  @Bool() chatapp_calling_enabled?: boolean;
+  @Int({ min: 0 }) included_template_messages?: number;
+  @Int({ min: 1, max: 1000, description: 'Phone calls in progress at once (additive)' }) max_concurrent_calls?: number;
+}
+
+class CreateUserBody {
+  @Str({ required: true, max: 255 }) name!: string;
+  @Str({ required: true, max: 255, email: true }) email!: string;
+  @Str({ min: 8, max: 255, trim: false }) password?: string;
+  @Num({ min: 0 }) balance?: number;
+  @Obj({ description: 'Partial plan; defaults fill the rest' }) plan?: Record<string, unknown>;
+}
+
+class BalanceBody {
+  @Num({ required: true, description: 'Non-zero; negative for corrections; at most 4 decimals' }) amount!: number;
+  @Str({ required: true, max: 255 }) note!: string;
+}
+
+class StatusBody {
+  @Bool({ required: true }) disabled!: boolean;
+}
+
+class UsersQuery extends PageQuery {
+  @Str({ max: 255 }) email?: string;
+}
+
+const USER_NOT_FOUND = { message: 'User not found.' };
+
+documentRoute({ method: 'post', path: '/api/admin/users', summary: 'Create a user with a balance and a plan', tag: 'Admin', auth: 'admin', body: CreateUserBody, success: 201 });
+documentRoute({ method: 'get', path: '/api/admin/users', summary: 'List users', tag: 'Admin', auth: 'admin', query: UsersQuery });
+documentRoute({ method: 'get', path: '/api/admin/users/:id', summary: 'Get a user', tag: 'Admin', auth: 'admin' });
+documentRoute({ method: 'post', path: '/api/admin/users/:id/balance', summary: 'Top up or correct a balance', tag: 'Admin', auth: 'admin', body: BalanceBody });
+documentRoute({ method: 'put', path: '/api/admin/users/:id/plan', summary: 'Change plan fields', tag: 'Admin', auth: 'admin', body: PlanBody });
+documentRoute({ method: 'put', path: '/api/admin/users/:id/status', summary: 'Disable or enable a user', tag: 'Admin', auth: 'admin', body: StatusBody });
+
+function parsePlan(input: unknown, key: string): Partial<Plan> {
+  const r = validateDto(PlanBody, input ?? {}, { partial: true }, key ? `${key}.` : '');
+  if (!r.ok) failValidation(r.errors);
+  return r.value as Partial<Plan>;
+}
+
+@Controller('/api/admin')
+export class AdminController {
+  constructor(
+    @inject(TOKENS.CreateAccount) private readonly createAccount: CreateAccount,
+    @inject(TOKENS.UserRepository) private readonly users: UserRepository,
+    @inject(TOKENS.BalanceService) private readonly balances: BalanceService,
+  ) {}
+
+  @Post('/users')
+  async createUser(@Request() req: ExpressRequest) {
+    const body = parse(CreateUserBody, req.body);
+    const plan = body.plan ? parsePlan(body.plan, 'plan') : {};
+    const result = await this.createAccount.execute({
+      name: body.name, email: body.email, password: body.password ?? null, balance: body.balance ?? 0, plan, requestId: requestIdOf(req),
+    });
+    if (!result.ok) fail(409, { message: 'A user with this email already exists.' });
+    const { user, apiKey } = result.value;
+    return reply(201, {
+      user: presentAdminUser(user),
+      api_key: { id: apiKey.id, name: apiKey.name, token: apiKey.token, created_at: apiKey.createdAt.toISOString() },
+    });
+  }
+
+  @Get('/users')
+  async listUsers(@Request() req: ExpressRequest) {
+    const q = parse(UsersQuery, req.query);
+    const page = pageOf(q);
+    const result = await this.users.list(page, q.email);
+    return reply(200, pageEnvelope(result.items.map(presentAdminUser), result.total, page.page, page.perPage));
+  }
+
+  @Get('/users/:id')
+  async getUser(@Params({ name: 'id' }) id: string) {
+    const user = await this.users.findById(pathId(id, USER_NOT_FOUND));
+    if (!user) fail(404, USER_NOT_FOUND);
+    return reply(200, { data: presentAdminUser(user) });
+  }
+
+  @Post('/users/:id/balance')
+  async adjustBalance(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const userId = pathId(id, USER_NOT_FOUND);
+    const body = parse(BalanceBody, req.body);
+    if (body.amount === 0) failValidation({ amount: ['The amount must not be zero.'] });
+    if (!hasAtMostFourDecimals(body.amount)) failValidation({ amount: ['The amount may not have more than 4 decimal places.'] });
+    const entry = await this.balances.adjust(userId, body.amount, body.note, requestIdOf(req));
+    if (!entry) fail(404, USER_NOT_FOUND);
+    return reply(200, { message: 'Balance updated.', total_balance: entry.balanceAfter, entry: presentLedgerEntry(entry) });
+  }
+
+  @Put('/users/:id/plan')
+  async updatePlan(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const user = await this.users.findById(pathId(id, USER_NOT_FOUND));
+    if (!user) fail(404, USER_NOT_FOUND);
+    const plan = withPlanChanges(user.plan, parsePlan(req.body, ''));
+    await this.users.updatePlan(user.id, plan);
+    return reply(200, { message: 'Plan updated.', plan: presentPlan({ ...user, plan }) });
+  }
+
+  @Put('/users/:id/status')
+  async setStatus(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const userId = pathId(id, USER_NOT_FOUND);
+    const body = parse(StatusBody, req.body);
+    const user = await this.users.findById(userId);
+    if (!user) fail(404, USER_NOT_FOUND);
+    await this.users.setDisabled(userId, body.disabled);
+    return reply(200, { message: 'User updated.', data: presentAdminUser({ ...user, disabled: body.disabled }) });
+  }
+}

@@ -1,0 +1,52 @@
+import { Controller, Delete, Get, Params, Post, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { inject } from 'inversify';
+import { CredentialRepository, hashToken, Ids, TOKENS } from '@voiceplane/application';
+import { Str } from '../validation';
+import { parse, pathId, reply, fail } from '../pipeline/responses';
+import { principalOf } from '../pipeline/request-context';
+import { presentApiKey } from '../presenters/account';
+import { documentRoute } from '../openapi/registry';
+
+class CreateApiKeyBody {
+  @Str({ required: true, max: 255, description: 'Label; duplicates allowed' }) name!: string;
+}
+
+const NOT_FOUND = { message: 'API key not found.' };
+
+documentRoute({ method: 'post', path: '/api/user/api-keys', summary: 'Create an API key (token shown once)', tag: 'API keys', body: CreateApiKeyBody, success: 201 });
+documentRoute({ method: 'get', path: '/api/user/api-keys', summary: 'List API keys (never their tokens)', tag: 'API keys' });
+documentRoute({ method: 'delete', path: '/api/user/api-keys/:id', summary: 'Delete an API key; it stops working at once', tag: 'API keys' });
+
+/** Plain CRUD over the credential store: no use case in between (ARCHITECTURE §1). */
+@Controller('/api/user/api-keys')
+export class ApiKeyController {
+  constructor(
+    @inject(TOKENS.CredentialRepository) private readonly credentials: CredentialRepository,
+    @inject(TOKENS.Ids) private readonly ids: Ids,
+  ) {}
+
+  @Post('/')
+  async create(@Request() req: ExpressRequest) {
+    const body = parse(CreateApiKeyBody, req.body);
+    const token = this.ids.token('vp_', 40);
+    const key = await this.credentials.createApiKey(principalOf(req).userId, body.name, hashToken(token));
+    return reply(201, {
+      message: 'API key created successfully.',
+      api_key: { id: key.id, name: key.name, token, created_at: key.createdAt.toISOString() },
+    });
+  }
+
+  @Get('/')
+  async list(@Request() req: ExpressRequest) {
+    const keys = await this.credentials.listApiKeys(principalOf(req).userId);
+    return reply(200, { api_keys: keys.map(presentApiKey) });
+  }
+
+  @Delete('/:id')
+  async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const deleted = await this.credentials.deleteApiKey(principalOf(req).userId, pathId(id, NOT_FOUND));
+    if (!deleted) fail(404, NOT_FOUND);
+    return reply(200, { message: 'API key deleted successfully.' });
+  }
+}

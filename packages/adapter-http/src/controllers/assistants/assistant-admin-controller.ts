@@ -1,0 +1,79 @@
+import { Controller, Params, Post, Put, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { inject } from 'inversify';
+import {
+  AssistantRepository, EventTypeRepository, KNOWLEDGE_BASE_STATUSES, KnowledgeBaseRepository, KnowledgeBaseStatus, TOKENS,
+  UserRepository,
+} from '@voiceplane/application';
+import { Bool, Int, Str } from '../../validation';
+import { fail, parse, pathId, reply } from '../../pipeline/responses';
+import { documentRoute } from '../../openapi/registry';
+import { ASSISTANT_NOT_FOUND } from './assistant-controller';
+import { presentEventType, presentKnowledgeBase } from './presenters';
+
+class ComplianceBody {
+  @Bool({ required: true }) blocked!: boolean;
+  @Str({ max: 500, nullable: true }) reason?: string | null;
+}
+
+class KnowledgeBaseBody {
+  @Str({ required: true, max: 255 }) name!: string;
+  @Str({ max: 1000, nullable: true }) description?: string | null;
+  @Str({ enum: KNOWLEDGE_BASE_STATUSES, description: 'Default active' }) status?: KnowledgeBaseStatus;
+}
+
+class EventTypeBody {
+  @Str({ required: true, max: 255 }) name!: string;
+  @Int({ required: true, min: 5, max: 480 }) duration_minutes!: number;
+}
+
+const USER_NOT_FOUND = { message: 'User not found.' };
+
+const tag = 'Admin';
+documentRoute({ method: 'put', path: '/api/admin/assistants/:id/compliance', summary: 'Block or unblock an assistant for compliance review', tag, auth: 'admin', body: ComplianceBody });
+documentRoute({ method: 'post', path: '/api/admin/users/:id/knowledgebases', summary: 'Create a knowledge base for a user', tag, auth: 'admin', body: KnowledgeBaseBody, success: 201 });
+documentRoute({ method: 'post', path: '/api/admin/users/:id/event-types', summary: 'Create a scheduling event type for a user', tag, auth: 'admin', body: EventTypeBody, success: 201 });
+
+/** Operator routes of CONTRACT §2.9 A7–A9; the pipeline has already checked the admin token. */
+@Controller('/api/admin')
+export class AssistantAdminController {
+  constructor(
+    @inject(TOKENS.AssistantRepository) private readonly assistants: AssistantRepository,
+    @inject(TOKENS.KnowledgeBaseRepository) private readonly knowledgeBases: KnowledgeBaseRepository,
+    @inject(TOKENS.EventTypeRepository) private readonly eventTypes: EventTypeRepository,
+    @inject(TOKENS.UserRepository) private readonly users: UserRepository,
+  ) {}
+
+  /** Leaves `status` alone; activation, calls and chat replies consult the flag (§2.9). */
+  @Put('/assistants/:id/compliance')
+  async compliance(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const assistantId = pathId(id, ASSISTANT_NOT_FOUND);
+    const body = parse(ComplianceBody, req.body);
+    const reason = body.reason ?? null;
+    if (!(await this.assistants.setCompliance(assistantId, body.blocked, reason))) fail(404, ASSISTANT_NOT_FOUND);
+    return reply(200, { message: 'Compliance status updated.', data: { assistant_id: assistantId, compliance_blocked: body.blocked, reason } });
+  }
+
+  @Post('/users/:id/knowledgebases')
+  async createKnowledgeBase(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const userId = pathId(id, USER_NOT_FOUND);
+    const body = parse(KnowledgeBaseBody, req.body);
+    await this.requireUser(userId);
+    const kb = await this.knowledgeBases.create(userId, { name: body.name, description: body.description ?? null, status: body.status ?? 'active' });
+    return reply(201, { data: presentKnowledgeBase(kb) });
+  }
+
+  @Post('/users/:id/event-types')
+  async createEventType(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const userId = pathId(id, USER_NOT_FOUND);
+    const body = parse(EventTypeBody, req.body);
+    await this.requireUser(userId);
+    const eventType = await this.eventTypes.create(userId, { name: body.name, duration_minutes: body.duration_minutes });
+    return reply(201, { data: presentEventType(eventType) });
+  }
+
+  /** Like the other admin routes, the body is validated before the user is looked up. */
+  private async requireUser(userId: number): Promise<void> {
+    if (!(await this.users.findById(userId))) fail(404, USER_NOT_FOUND);
+  }
+}

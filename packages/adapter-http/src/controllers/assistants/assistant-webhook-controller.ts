@@ -1,0 +1,46 @@
+import { Controller, Post, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { inject } from 'inversify';
+import { AssistantWebhooks, TOKENS } from '@voiceplane/application';
+import { Id, Str } from '../../validation';
+import { fail, failValidation, parse, reply } from '../../pipeline/responses';
+import { principalOf } from '../../pipeline/request-context';
+import { documentRoute } from '../../openapi/registry';
+import { ASSISTANT_NOT_FOUND } from './assistant-controller';
+
+class DisableWebhookBody {
+  @Id({ required: true }) assistant_id!: number;
+}
+
+class EnableWebhookBody {
+  @Id({ required: true }) assistant_id!: number;
+  @Str({ required: true, url: true, description: 'Public http(s) URL (§1.11)' }) webhook_url!: string;
+}
+
+const tag = 'Assistants';
+documentRoute({ method: 'post', path: '/api/user/assistants/disable-webhook', summary: 'Stop post-call webhooks; pending deliveries are canceled', tag, body: DisableWebhookBody });
+documentRoute({ method: 'post', path: '/api/user/assistants/enable-webhook', summary: 'Send post-call webhooks to a URL', tag, body: EnableWebhookBody });
+
+@Controller('/api/user/assistants')
+export class AssistantWebhookController {
+  constructor(@inject(TOKENS.AssistantWebhooks) private readonly webhooks: AssistantWebhooks) {}
+
+  @Post('/disable-webhook')
+  async disable(@Request() req: ExpressRequest) {
+    const body = parse(DisableWebhookBody, req.body);
+    const result = await this.webhooks.disable(principalOf(req).userId, body.assistant_id);
+    if (!result.ok) fail(404, ASSISTANT_NOT_FOUND);
+    return reply(200, { message: 'Webhook disabled successfully', data: [] });
+  }
+
+  @Post('/enable-webhook')
+  async enable(@Request() req: ExpressRequest) {
+    const body = parse(EnableWebhookBody, req.body);
+    const result = await this.webhooks.enable(principalOf(req).userId, body.assistant_id, body.webhook_url);
+    if (!result.ok) {
+      if (result.error.code === 'not_found') fail(404, ASSISTANT_NOT_FOUND);
+      failValidation(result.error.errors);
+    }
+    return reply(200, { message: 'Webhook enabled successfully', data: [] });
+  }
+}

@@ -1,0 +1,43 @@
+import { Controller, Delete, Get, Params, Post, Put, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { inject } from 'inversify';
+import { AssistantGroupRepository, TOKENS } from '@voiceplane/application';
+import { PageQuery } from '../../validation';
+import { documentRoute } from '../../openapi/registry';
+import { CreateGroupBody, GroupRoutes, UpdateGroupBody } from './group-routes';
+
+const tag = 'Folders';
+documentRoute({ method: 'post', path: '/api/user/folder', summary: 'Create a folder', tag, body: CreateGroupBody, success: 201 });
+documentRoute({ method: 'get', path: '/api/user/folders', summary: 'List folders by name', tag, query: PageQuery });
+documentRoute({ method: 'put', path: '/api/user/folder/:id', summary: 'Rename or recolor a folder (alias PUT /api/user/folders/{id})', tag, body: UpdateGroupBody });
+documentRoute({ method: 'delete', path: '/api/user/folder/:id', summary: 'Delete a folder; its assistants leave it (alias DELETE /api/user/folders/{id})', tag });
+
+/** Plain CRUD over the folder store (CONTRACT §4). */
+@Controller('/api/user')
+export class FolderController {
+  private readonly routes: GroupRoutes;
+
+  constructor(@inject(TOKENS.FolderRepository) folders: AssistantGroupRepository) {
+    this.routes = new GroupRoutes(folders, 'Folder');
+  }
+
+  @Post('/folder')
+  create(@Request() req: ExpressRequest) {
+    return this.routes.create(req);
+  }
+
+  @Get('/folders')
+  list(@Request() req: ExpressRequest) {
+    return this.routes.list(req);
+  }
+
+  @Put('/folder/:id')
+  update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    return this.routes.update(req, id);
+  }
+
+  @Delete('/folder/:id')
+  remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    return this.routes.remove(req, id);
+  }
+}

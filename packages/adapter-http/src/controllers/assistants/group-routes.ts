@@ -1,0 +1,65 @@
+import type { Request as ExpressRequest } from 'express';
+import { GROUP_COLORS, GROUP_NAME_MAX, GroupColor } from '@voiceplane/domain';
+import { AssistantGroupRepository } from '@voiceplane/application';
+import { PageQuery, pageOf, Str, validateDto } from '../../validation';
+import { fail, failValidation, parse, pathId, reply } from '../../pipeline/responses';
+import { principalOf } from '../../pipeline/request-context';
+import { pageEnvelope } from '../../presenters/format';
+import { presentGroup } from './presenters';
+
+export class CreateGroupBody {
+  @Str({ required: true, min: 1, max: GROUP_NAME_MAX, description: 'Unique in the account, ignoring case' }) name!: string;
+  @Str({ enum: GROUP_COLORS, nullable: true }) color?: GroupColor | null;
+}
+
+export class UpdateGroupBody {
+  @Str({ min: 1, max: GROUP_NAME_MAX }) name?: string;
+  @Str({ enum: GROUP_COLORS, nullable: true, description: 'null clears the color' }) color?: GroupColor | null;
+}
+
+const NAME_TAKEN = { name: ['The name has already been taken.'] };
+
+/**
+ * Folders and labels behave alike (CONTRACT §4.6); each controller hands its routes to one of
+ * these with its own repository and wording.
+ */
+export class GroupRoutes {
+  private readonly notFound: { message: string };
+
+  constructor(private readonly groups: AssistantGroupRepository, private readonly noun: 'Folder' | 'Label') {
+    this.notFound = { message: `${noun} not found` };
+  }
+
+  async create(req: ExpressRequest) {
+    const body = parse(CreateGroupBody, req.body);
+    const group = await this.groups.create(principalOf(req).userId, { name: body.name, color: body.color ?? null });
+    if (group === 'name_taken') failValidation(NAME_TAKEN);
+    return reply(201, { message: `${this.noun} created successfully`, data: presentGroup(group) });
+  }
+
+  async list(req: ExpressRequest) {
+    const page = pageOf(parse(PageQuery, req.query));
+    const result = await this.groups.list(principalOf(req).userId, page);
+    return reply(200, pageEnvelope(result.items.map(presentGroup), result.total, page.page, page.perPage));
+  }
+
+  /** A missing group answers 404 even when the body is invalid too. */
+  async update(req: ExpressRequest, rawId: string) {
+    const userId = principalOf(req).userId;
+    const id = pathId(rawId, this.notFound);
+    const body = validateDto(UpdateGroupBody, req.body ?? {}, { partial: true });
+    if (!body.ok) {
+      if (!(await this.groups.exists(userId, id))) fail(404, this.notFound);
+      failValidation(body.errors);
+    }
+    const group = await this.groups.update(userId, id, { name: body.value.name, color: body.value.color });
+    if (group === null) fail(404, this.notFound);
+    if (group === 'name_taken') failValidation(NAME_TAKEN);
+    return reply(200, { message: `${this.noun} updated successfully`, data: presentGroup(group) });
+  }
+
+  async remove(req: ExpressRequest, rawId: string) {
+    if (!(await this.groups.delete(principalOf(req).userId, pathId(rawId, this.notFound)))) fail(404, this.notFound);
+    return reply(200, { message: `${this.noun} deleted successfully` });
+  }
+}

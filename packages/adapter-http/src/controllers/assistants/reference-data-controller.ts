@@ -1,0 +1,90 @@
+import { Controller, Get, Params, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { inject } from 'inversify';
+import { ASSISTANT_MODES, AssistantMode, MODEL_KINDS, ModelKind, PROVIDER_KINDS, ProviderKind, voicesMatching } from '@voiceplane/domain';
+import { CatalogRepository, EventTypeRepository, KnowledgeBaseRepository, TOKENS } from '@voiceplane/application';
+import { Id, Str } from '../../validation';
+import { fail, failValidation, parse, pathId, reply } from '../../pipeline/responses';
+import { principalOf } from '../../pipeline/request-context';
+import { documentRoute } from '../../openapi/registry';
+import { presentEventType, presentKnowledgeBase } from './presenters';
+
+class VoicesQuery {
+  @Str({ enum: ASSISTANT_MODES }) mode?: AssistantMode;
+  @Id() language_id?: number;
+}
+
+class ModelsQuery {
+  @Str({ enum: MODEL_KINDS }) kind?: ModelKind;
+}
+
+class ProvidersQuery {
+  @Str({ enum: PROVIDER_KINDS }) kind?: ProviderKind;
+}
+
+const KNOWLEDGE_BASE_NOT_FOUND = { error: 'Knowledgebase not found.' };
+
+const tag = 'Reference data';
+documentRoute({ method: 'get', path: '/api/user/assistants/languages', summary: 'Languages (bare array)', tag });
+documentRoute({ method: 'get', path: '/api/user/assistants/voices', summary: 'Public voices, filtered by mode and language (bare array)', tag, query: VoicesQuery });
+documentRoute({ method: 'get', path: '/api/user/assistants/models', summary: 'LLM and multimodal models (bare array)', tag, query: ModelsQuery });
+documentRoute({ method: 'get', path: '/api/user/assistants/providers', summary: 'Synthesizer and transcriber providers (bare array)', tag, query: ProvidersQuery });
+documentRoute({ method: 'get', path: '/api/user/knowledgebases', summary: 'Knowledge bases of the account', tag });
+documentRoute({ method: 'get', path: '/api/user/knowledgebases/:id', summary: 'One knowledge base', tag });
+documentRoute({ method: 'get', path: '/api/user/scheduling/event-types', summary: 'Scheduling event types of the account', tag });
+
+/** The catalogue (CONTRACT §3.10) and the account's own reference records (§3.12). */
+@Controller('/api/user')
+export class ReferenceDataController {
+  constructor(
+    @inject(TOKENS.CatalogRepository) private readonly catalogs: CatalogRepository,
+    @inject(TOKENS.KnowledgeBaseRepository) private readonly knowledgeBases: KnowledgeBaseRepository,
+    @inject(TOKENS.EventTypeRepository) private readonly eventTypes: EventTypeRepository,
+  ) {}
+
+  @Get('/assistants/languages')
+  async languages() {
+    return reply(200, (await this.catalogs.catalog()).languages);
+  }
+
+  @Get('/assistants/voices')
+  async voices(@Request() req: ExpressRequest) {
+    const q = parse(VoicesQuery, req.query);
+    const catalog = await this.catalogs.catalog();
+    if (q.language_id !== undefined && !catalog.languages.some((l) => l.id === q.language_id)) {
+      failValidation({ language_id: ['The selected language id is invalid.'] });
+    }
+    return reply(200, voicesMatching(catalog, { mode: q.mode, language_id: q.language_id }));
+  }
+
+  @Get('/assistants/models')
+  async models(@Request() req: ExpressRequest) {
+    const q = parse(ModelsQuery, req.query);
+    return reply(200, (await this.catalogs.catalog()).models.filter((m) => q.kind === undefined || m.kind === q.kind));
+  }
+
+  @Get('/assistants/providers')
+  async providers(@Request() req: ExpressRequest) {
+    const q = parse(ProvidersQuery, req.query);
+    return reply(200, (await this.catalogs.catalog()).providers.filter((p) => q.kind === undefined || p.kind === q.kind));
+  }
+
+  @Get('/knowledgebases')
+  async knowledgeBaseList(@Request() req: ExpressRequest) {
+    const items = await this.knowledgeBases.listOwned(principalOf(req).userId);
+    return reply(200, { data: items.map(presentKnowledgeBase) });
+  }
+
+  @Get('/knowledgebases/:id')
+  async knowledgeBase(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const kb = await this.knowledgeBases.findOwned(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND));
+    if (!kb) fail(404, KNOWLEDGE_BASE_NOT_FOUND);
+    return reply(200, { data: presentKnowledgeBase(kb) });
+  }
+
+  @Get('/scheduling/event-types')
+  async eventTypeList(@Request() req: ExpressRequest) {
+    const items = await this.eventTypes.listOwned(principalOf(req).userId);
+    return reply(200, { data: items.map(presentEventType) });
+  }
+}

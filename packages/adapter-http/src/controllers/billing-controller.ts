@@ -1,0 +1,51 @@
+import { Controller, Get, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { inject } from 'inversify';
+import { LedgerEntryType } from '@voiceplane/domain';
+import { LedgerRepository, TOKENS, UserRepository } from '@voiceplane/application';
+import { PageQuery, pageOf, Str } from '../validation';
+import { fail, parse, reply } from '../pipeline/responses';
+import { principalOf } from '../pipeline/request-context';
+import { presentLedgerEntry, presentPlan } from '../presenters/account';
+import { pageEnvelope } from '../presenters/format';
+import { documentRoute } from '../openapi/registry';
+
+class LedgerQuery extends PageQuery {
+  @Str({ enum: ['top_up', 'charge', 'adjustment'] }) type?: LedgerEntryType;
+}
+
+documentRoute({ method: 'get', path: '/api/user/billing/balance', summary: 'Balance, plan and template allowance', tag: 'Billing' });
+documentRoute({ method: 'get', path: '/api/user/billing/ledger', summary: 'Ledger entries, newest first', tag: 'Billing', query: LedgerQuery });
+
+@Controller('/api/user/billing')
+export class BillingController {
+  constructor(
+    @inject(TOKENS.UserRepository) private readonly users: UserRepository,
+    @inject(TOKENS.LedgerRepository) private readonly ledger: LedgerRepository,
+    @inject(TOKENS.Clock) private readonly clock: { now(): Date },
+  ) {}
+
+  @Get('/balance')
+  async balance(@Request() req: ExpressRequest) {
+    const user = await this.users.findById(principalOf(req).userId);
+    if (!user) fail(401, { error: 'Unauthorized' });
+    const now = this.clock.now();
+    const resetsAt = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+    return reply(200, {
+      total_balance: user.balance,
+      currency: 'USD',
+      plan: presentPlan(user),
+      // Template sends arrive with the chat-app capability; until then the whole allowance is left.
+      included_template_messages_remaining: user.plan.included_template_messages,
+      allowance_resets_at: resetsAt.toISOString(),
+    });
+  }
+
+  @Get('/ledger')
+  async entries(@Request() req: ExpressRequest) {
+    const q = parse(LedgerQuery, req.query);
+    const page = pageOf(q);
+    const result = await this.ledger.list(principalOf(req).userId, page, q.type);
+    return reply(200, pageEnvelope(result.items.map(presentLedgerEntry), result.total, page.page, page.perPage));
+  }
+}

@@ -1,0 +1,56 @@
+import { formatTranscript } from '@voiceplane/domain';
+import { Call, CallEventAnswer, CallSummary, ToolInvocationRecord } from '@voiceplane/application';
+import { iso, isoOrNull } from '../../presenters/format';
+
+function head(c: CallSummary) {
+  return {
+    id: c.id,
+    assistant_id: c.assistantId,
+    direction: c.direction,
+    channel: c.channel,
+    status: c.status,
+    customer_phone: c.customerPhone,
+    assistant_phone: c.assistantPhone,
+    phone_number_id: c.phoneNumberId,
+    sender_id: c.senderId,
+    conversation_id: c.conversationId,
+    automation_run_id: c.automationRunId,
+    variables: c.variables,
+    extracted_variables: c.extractedVariables,
+    duration: c.duration,
+    cost: c.cost,
+    recording_url: c.recordingUrl,
+    ended_reason: c.endedReason,
+  };
+}
+
+function times(c: CallSummary) {
+  return { created_at: iso(c.createdAt), answered_at: isoOrNull(c.answeredAt), finished_at: isoOrNull(c.finishedAt), updated_at: iso(c.updatedAt) };
+}
+
+/** List item (CONTRACT §7.3): the record without the conversation and tool calls. */
+export function presentCallSummary(c: CallSummary) {
+  return { ...head(c), ...times(c) };
+}
+
+/** The full record (CONTRACT A.7). */
+export function presentCall(c: Call, toolCalls: readonly ToolInvocationRecord[]) {
+  return {
+    ...head(c),
+    transcript: formatTranscript(c.transcript),
+    transcript_items: c.transcript,
+    tool_calls: toolCalls.map((t) => ({
+      id: t.id, tool_id: t.toolId, name: t.name, ok: t.ok, status_code: t.statusCode, duration_ms: t.durationMs, error: t.error, at: iso(t.at),
+    })),
+    ...times(c),
+  };
+}
+
+/** Answer of the runtime events route and of S8/S9. */
+export function presentEventAnswer(answer: CallEventAnswer, withDuplicateFlag: boolean) {
+  return {
+    ok: true,
+    call: { id: answer.callId, status: answer.status },
+    ...(withDuplicateFlag && answer.duplicate ? { duplicate: true } : {}),
+  };
+}

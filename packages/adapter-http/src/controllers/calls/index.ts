@@ -1,0 +1,3 @@
+export { CallController } from './call-controller';
+export { RuntimeCallController } from './runtime-call-controller';
+export { SandboxCallController } from './sandbox-call-controller';

@@ -1,0 +1,44 @@
+import { Controller, Params, Post, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { inject } from 'inversify';
+import { FieldErrors, hasFieldErrors } from '@voiceplane/domain';
+import { Clock, SandboxCallControls, TOKENS } from '@voiceplane/application';
+import { failValidation, parse, pathId, reply } from '../../pipeline/responses';
+import { principalOf } from '../../pipeline/request-context';
+import { documentRoute } from '../../openapi/registry';
+import { CallEndBody, transcriptItems } from './call-body';
+import { presentEventAnswer } from './call-presenters';
+import { answerOrFail } from './runtime-call-controller';
+
+const NOT_FOUND = { message: 'Not found.' };
+
+documentRoute({ method: 'post', path: '/api/sandbox/calls/:id/answer', summary: 'S8: the customer answers a sandbox call', tag: 'Sandbox' });
+documentRoute({ method: 'post', path: '/api/sandbox/calls/:id/finish', summary: 'S9: a sandbox call ends (answered first when completed)', tag: 'Sandbox', body: CallEndBody });
+
+/** S8 and S9 (CONTRACT §14.2): bound only while the voice runtime is the sandbox (D3). */
+@Controller('/api/sandbox/calls')
+export class SandboxCallController {
+  constructor(
+    @inject(TOKENS.SandboxCallControls) private readonly sandbox: SandboxCallControls,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+  ) {}
+
+  @Post('/:id/answer')
+  async answer(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const callId = pathId(id, NOT_FOUND);
+    return reply(200, presentEventAnswer(answerOrFail(await this.sandbox.answer(principalOf(req).userId, callId), NOT_FOUND), false));
+  }
+
+  @Post('/:id/finish')
+  async finish(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const callId = pathId(id, NOT_FOUND);
+    const body = parse(CallEndBody, req.body);
+    const errors: FieldErrors = {};
+    const transcript = body.transcript === undefined ? undefined : transcriptItems(errors, 'transcript', body.transcript, this.clock.now());
+    if (hasFieldErrors(errors)) failValidation(errors);
+    const outcome = await this.sandbox.finish(principalOf(req).userId, callId, {
+      status: body.status, duration: body.duration, transcript, extractedVariables: body.extracted_variables, recordingUrl: body.recording_url,
+    });
+    return reply(200, presentEventAnswer(answerOrFail(outcome, NOT_FOUND), false));
+  }
+}

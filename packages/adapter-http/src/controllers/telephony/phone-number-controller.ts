@@ -1,0 +1,81 @@
+import { Controller, Delete, Get, Params, Post, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { inject } from 'inversify';
+import { E164_PATTERN, NUMBER_COUNTRIES, NumberCountry } from '@voiceplane/domain';
+import { DeletePhoneNumber, PhoneNumberRepository, PurchaseError, PurchasePhoneNumber, SearchAvailableNumbers, TOKENS } from '@voiceplane/application';
+import { Str } from '../../validation';
+import { fail, parse, pathId, reply } from '../../pipeline/responses';
+import { principalOf, requestIdOf } from '../../pipeline/request-context';
+import { documentRoute } from '../../openapi/registry';
+import { presentAvailableNumber, presentPhoneNumber, presentPurchase } from './presenters';
+
+const CONTAINS_MESSAGE = 'The contains may only contain up to 10 digits.';
+
+class NumberSearchQuery {
+  @Str({ upper: true, enum: NUMBER_COUNTRIES, description: 'Country (default US)', example: 'GB' })
+  country_code?: NumberCountry;
+
+  @Str({ max: 10, pattern: /^[0-9]+$/, messages: { type: CONTAINS_MESSAGE, max: CONTAINS_MESSAGE, pattern: CONTAINS_MESSAGE }, description: '1–10 digits found anywhere in the number', example: '7946' })
+  contains?: string;
+}
+
+class PurchaseBody {
+  @Str({ required: true, pattern: E164_PATTERN, messages: { pattern: 'The {field} must be a valid E.164 phone number.' }, example: '+14155550134' })
+  phone_number!: string;
+}
+
+const NOT_FOUND = { error: 'Phone number not found.' };
+const PURCHASE_ERRORS: Record<PurchaseError, [number, object]> = {
+  not_available: [400, { error: 'Phone number is not available.' }],
+  address_required: [400, { error: 'This number requires a registered address, which is not supported.' }],
+  insufficient_balance: [402, { error: 'Insufficient balance.' }],
+  failed: [500, { error: 'Failed to purchase phone number. Please try again or contact support.' }],
+};
+
+documentRoute({ method: 'get', path: '/api/user/phone-numbers', summary: 'List owned phone numbers (purchased and SIP), newest first', tag: 'Phone numbers' });
+documentRoute({ method: 'get', path: '/api/user/phone-numbers/search', summary: 'Search purchasable numbers (at most 20)', tag: 'Phone numbers', query: NumberSearchQuery });
+documentRoute({ method: 'post', path: '/api/user/phone-numbers/purchase', summary: 'Buy a number; the first month is charged', tag: 'Phone numbers', body: PurchaseBody, success: 201 });
+documentRoute({ method: 'delete', path: '/api/user/phone-numbers/:id', summary: 'Release a number or delete a SIP trunk (alias DELETE /api/user/phone-numbers/sip-trunks/:id)', tag: 'Phone numbers' });
+
+/** Owned numbers, search and purchase of CONTRACT §6.7–§6.8. */
+@Controller('/api/user/phone-numbers')
+export class PhoneNumberController {
+  constructor(
+    @inject(TOKENS.PhoneNumberRepository) private readonly numbers: PhoneNumberRepository,
+    @inject(TOKENS.SearchAvailableNumbers) private readonly search: SearchAvailableNumbers,
+    @inject(TOKENS.PurchasePhoneNumber) private readonly purchase: PurchasePhoneNumber,
+    @inject(TOKENS.DeletePhoneNumber) private readonly deleteNumber: DeletePhoneNumber,
+  ) {}
+
+  @Get('/')
+  async list(@Request() req: ExpressRequest) {
+    const numbers = await this.numbers.list(principalOf(req).userId);
+    return reply(200, { data: numbers.map(presentPhoneNumber) });
+  }
+
+  @Get('/search')
+  async searchNumbers(@Request() req: ExpressRequest) {
+    const query = parse(NumberSearchQuery, req.query);
+    const found = await this.search.execute(principalOf(req).userId, query.country_code ?? 'US', query.contains ?? null);
+    if (!found.ok) fail(502, { message: 'Number search is temporarily unavailable.' });
+    return reply(200, { data: found.value.map(presentAvailableNumber) });
+  }
+
+  @Post('/purchase')
+  async buy(@Request() req: ExpressRequest) {
+    const body = parse(PurchaseBody, req.body);
+    const bought = await this.purchase.execute(principalOf(req).userId, body.phone_number, requestIdOf(req));
+    if (!bought.ok) fail(...PURCHASE_ERRORS[bought.error]);
+    return reply(201, { message: 'Phone number purchased successfully.', data: presentPurchase(bought.value) });
+  }
+
+  @Delete('/:id')
+  async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const deleted = await this.deleteNumber.execute(principalOf(req).userId, pathId(id, NOT_FOUND));
+    if (!deleted.ok) {
+      if (deleted.error === 'not_found') fail(404, NOT_FOUND);
+      fail(500, { error: 'Failed to delete phone number. Please try again or contact support.' });
+    }
+    return reply(200, { message: 'Phone number deleted successfully.' });
+  }
+}

@@ -1,0 +1,36 @@
+import { Controller, Post, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { inject } from 'inversify';
+import { Id, Int, Str } from '../../validation';
+import { fail, failValidation, parse, reply } from '../../pipeline/responses';
+import { principalOf } from '../../pipeline/request-context';
+import { documentRoute } from '../../openapi/registry';
+import { SandboxFaults } from './sandbox-faults';
+
+class FaultBody {
+  @Str({ required: true, max: 64, description: 'Fault kind, e.g. `sip_provisioning`, `number_inventory`' }) kind!: string;
+  @Id({ nullable: true, description: 'One of your own resources the fault is limited to' }) target_id?: number | null;
+  @Int({ min: 1, max: 100, description: 'How many operations fail (default 1)' }) count?: number;
+}
+
+const NOT_FOUND = { message: 'Not found.' };
+
+documentRoute({ method: 'post', path: '/api/sandbox/faults', summary: 'Sandbox S10: make the next operations of a kind fail', tag: 'Sandbox', body: FaultBody });
+
+/** S10 of CONTRACT §14: arms a fault in a sandbox provider for the caller's own operations. */
+@Controller('/api/sandbox/faults')
+export class SandboxFaultController {
+  constructor(@inject(SandboxFaults) private readonly faults: SandboxFaults) {}
+
+  @Post('/')
+  async arm(@Request() req: ExpressRequest) {
+    const body = parse(FaultBody, req.body);
+    const armer = this.faults.armerOf(body.kind);
+    if (armer === undefined) failValidation({ kind: ['The selected kind is invalid.'] });
+    if (armer === null) fail(404, NOT_FOUND);
+    const targetId = body.target_id ?? null;
+    const armed = await armer({ userId: principalOf(req).userId, targetId, count: body.count ?? 1 });
+    if (armed === 'not_found') fail(404, NOT_FOUND);
+    return reply(200, { ok: true, fault: { kind: body.kind, target_id: targetId, remaining: armed.remaining } });
+  }
+}

@@ -1,0 +1,33 @@
+import { Controller, Post, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { inject } from 'inversify';
+import { TOOL_MESSAGES } from '@voiceplane/domain';
+import { InvokeToolForCall, TOKENS } from '@voiceplane/application';
+import { fail, parse, reply } from '../../pipeline/responses';
+import { documentRoute } from '../../openapi/registry';
+import { RuntimeToolCallBody } from './tool-body';
+import { presentToolCallResult } from './tool-presenters';
+
+documentRoute({ method: 'post', path: '/api/runtime/tool-calls', summary: 'Run a mid-call tool for a live call', tag: 'Runtime', auth: 'runtime', body: RuntimeToolCallBody });
+
+/** The voice runtime's gateway entry (CONTRACT §5.8). Bound only where calls exist. */
+@Controller('/api/runtime/tool-calls')
+export class RuntimeToolCallController {
+  constructor(@inject(TOKENS.InvokeToolForCall) private readonly invoke: InvokeToolForCall) {}
+
+  @Post('/')
+  async call(@Request() req: ExpressRequest) {
+    const body = parse(RuntimeToolCallBody, req.body);
+    const outcome = await this.invoke.execute({
+      callId: body.call_id, toolId: body.tool_id, params: body.params ?? {}, invocationId: body.invocation_id ?? null,
+    });
+    if (!outcome.ok) {
+      switch (outcome.error) {
+        case 'call_not_found': fail(404, { message: 'Call not found' });
+        case 'call_ended': fail(409, { message: 'Call already ended.' });
+        case 'tool_not_found': fail(404, { message: TOOL_MESSAGES.notFound });
+      }
+    }
+    return reply(200, presentToolCallResult(outcome.value));
+  }
+}

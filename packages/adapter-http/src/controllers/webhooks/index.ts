@@ -1,0 +1,1 @@
+export { WebhookController } from './webhook-controller';

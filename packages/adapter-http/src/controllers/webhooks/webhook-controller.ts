@@ -1,0 +1,109 @@
+import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { inject } from 'inversify';
+import {
+  checkTargetUrl, DELIVERY_SOURCE_TYPES, DELIVERY_STATUSES, DeliverySourceType, DeliveryStatus, previousSecretExpiry,
+  rotationGraceEnd, TargetUrlPolicy, WEBHOOK_EVENT_TYPES,
+} from '@voiceplane/domain';
+import {
+  Clock, Ids, SendTestWebhook, SigningSecretRepository, TOKENS, WebhookDeliveries, WebhookDeliveryRepository,
+} from '@voiceplane/application';
+import { Id, PageQuery, pageOf, Str } from '../../validation';
+import { fail, failValidation, parse, reply } from '../../pipeline/responses';
+import { principalOf, requestIdOf } from '../../pipeline/request-context';
+import { pageEnvelope } from '../../presenters/format';
+import { documentRoute } from '../../openapi/registry';
+import { presentDelivery, presentDeliveryDetail, presentSigningSecret } from './presenters';
+
+class DeliveriesQuery extends PageQuery {
+  @Str({ enum: DELIVERY_STATUSES, description: 'pending, succeeded, failed or canceled' }) status?: DeliveryStatus;
+  @Str({ enum: WEBHOOK_EVENT_TYPES, description: 'post_call, conversation_ended, call_started, call_permission_granted, message_status or ping' }) event_type?: string;
+  @Str({ enum: DELIVERY_SOURCE_TYPES, description: 'assistant, sender or account' }) source_type?: DeliverySourceType;
+  @Id({ description: 'Id of the assistant, sender or account that produced the event' }) source_id?: number;
+}
+
+class TestWebhookBody {
+  @Str({ required: true, url: true, description: 'Public http(s) URL (§1.11) that receives one signed ping' }) url!: string;
+}
+
+const DELIVERY_NOT_FOUND = { message: 'Delivery not found' };
+const DELIVERY_ID = /^dlv_[0-9A-Za-z]{22}$/;
+
+const tag = 'Webhooks';
+documentRoute({ method: 'get', path: '/api/user/webhooks/deliveries', summary: 'Webhook deliveries, newest first', tag, query: DeliveriesQuery });
+documentRoute({ method: 'get', path: '/api/user/webhooks/deliveries/:id', summary: 'One delivery with its payload and attempts', tag });
+documentRoute({ method: 'post', path: '/api/user/webhooks/deliveries/:id/replay', summary: 'Send a delivery again: same webhook-id, payload and target, schedule restarted', tag });
+documentRoute({ method: 'get', path: '/api/user/webhooks/signing-secret', summary: 'The account signing secret (whsec_…)', tag });
+documentRoute({ method: 'post', path: '/api/user/webhooks/signing-secret/rotate', summary: 'New signing secret; the previous one keeps signing for 24 hours', tag });
+documentRoute({ method: 'post', path: '/api/user/webhooks/test', summary: 'Send one signed ping now and record it as a delivery (10 per minute)', tag, body: TestWebhookBody });
+
+/** The delivery log, replay, the signing secret and test pings (CONTRACT §12.5). */
+@Controller('/api/user/webhooks')
+export class WebhookController {
+  constructor(
+    @inject(TOKENS.WebhookDeliveryRepository) private readonly deliveries: WebhookDeliveryRepository,
+    @inject(TOKENS.WebhookDeliveries) private readonly webhooks: WebhookDeliveries,
+    @inject(TOKENS.SendTestWebhook) private readonly testWebhook: SendTestWebhook,
+    @inject(TOKENS.SigningSecretRepository) private readonly secrets: SigningSecretRepository,
+    @inject(TOKENS.TargetUrlPolicy) private readonly targetPolicy: TargetUrlPolicy,
+    @inject(TOKENS.Ids) private readonly ids: Ids,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+  ) {}
+
+  @Get('/deliveries')
+  async list(@Request() req: ExpressRequest) {
+    const q = parse(DeliveriesQuery, req.query);
+    const page = pageOf(q);
+    const filter = { status: q.status, eventType: q.event_type, sourceType: q.source_type, sourceId: q.source_id };
+    const result = await this.deliveries.list(principalOf(req).userId, filter, page);
+    return reply(200, pageEnvelope(result.items.map(presentDelivery), result.total, page.page, page.perPage));
+  }
+
+  @Get('/deliveries/:id')
+  async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const delivery = await this.deliveries.find(principalOf(req).userId, deliveryId(id));
+    if (!delivery) fail(404, DELIVERY_NOT_FOUND);
+    return reply(200, { data: presentDeliveryDetail(delivery, await this.deliveries.attempts(delivery.id)) });
+  }
+
+  @Post('/deliveries/:id/replay')
+  async replay(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const result = await this.webhooks.replay(principalOf(req).userId, deliveryId(id));
+    if (!result.ok) {
+      if (result.error === 'not_found') fail(404, DELIVERY_NOT_FOUND);
+      fail(409, { message: 'Delivery is already pending.' });
+    }
+    return reply(200, { message: 'Delivery queued for replay.', data: presentDelivery(result.value) });
+  }
+
+  @Get('/signing-secret')
+  async signingSecret(@Request() req: ExpressRequest) {
+    const secret = await this.secrets.get(principalOf(req).userId);
+    if (!secret) throw new Error('account without a signing secret');
+    return reply(200, presentSigningSecret(secret, previousSecretExpiry(secret, this.clock.now())));
+  }
+
+  /** Plain repository call: the 24-hour grace is a domain constant, the secret comes from Ids. */
+  @Post('/signing-secret/rotate')
+  async rotate(@Request() req: ExpressRequest) {
+    const graceEnd = rotationGraceEnd(this.clock.now());
+    const rotated = await this.secrets.rotate(principalOf(req).userId, `whsec_${this.ids.secretBytes(32)}`, graceEnd);
+    return reply(200, { message: 'Signing secret rotated.', ...presentSigningSecret(rotated, graceEnd) });
+  }
+
+  @Post('/test')
+  async test(@Request() req: ExpressRequest) {
+    const body = parse(TestWebhookBody, req.body);
+    if (!checkTargetUrl(body.url, this.targetPolicy).ok) failValidation({ url: ['The url must be a public http or https URL.'] });
+    const result = await this.testWebhook.execute(principalOf(req).userId, body.url, requestIdOf(req));
+    return reply(200, {
+      data: { delivery_id: result.deliveryId, ok: result.ok, status_code: result.statusCode, duration_ms: result.durationMs, error: result.error },
+    });
+  }
+}
+
+/** Ids of another shape are simply not found (CONTRACT §1.3). */
+function deliveryId(raw: string): string {
+  if (!DELIVERY_ID.test(raw)) fail(404, DELIVERY_NOT_FOUND);
+  return raw;
+}

@@ -1,0 +1,110 @@
+import 'reflect-metadata';
+import express, { type Application, type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import type { Logger } from 'pino';
+import { Container } from 'inversify';
+import { InversifyExpressHttpAdapter } from '@inversifyjs/http-express';
+import { Authenticator, IdempotencyStore, Ids, RateLimiter } from '@voiceplane/application';
+import { bodyReader } from './pipeline/body-reader';
+import { parseQuery } from './pipeline/query-parser';
+import { requestContext } from './pipeline/request-id';
+import { staticTokenAuthentication, userAuthentication } from './pipeline/authentication';
+import { rateLimiting, RouteQuota } from './pipeline/rate-limiting';
+import { idempotency } from './pipeline/idempotency';
+import { canonicalPath } from './pipeline/aliases';
+import { notFoundOrMethodNotAllowed } from './pipeline/route-table';
+import { UnexpectedErrorFilter } from './pipeline/error-filter';
+import { familyOfPath, serverErrorBody } from './pipeline/families';
+import { ApiRequest, fullPath } from './pipeline/request-context';
+import { mountDocs } from './openapi/docs';
+
+export interface HttpAppOptions {
+  /** Controllers must already be bound in this container. */
+  readonly container: Container;
+  readonly logger: Logger;
+  readonly version: string;
+  readonly ids: Ids;
+  readonly now: () => Date;
+  readonly authenticator: Authenticator;
+  readonly rateLimiter: RateLimiter;
+  readonly idempotencyStore: IdempotencyStore;
+  readonly adminToken: string;
+  readonly runtimeToken: string;
+  readonly routeQuotas?: readonly RouteQuota[];
+  /** Answers whether the database is reachable (health). */
+  readonly databaseHealthy: () => Promise<boolean>;
+  /** True while shutting down: new requests get 503. */
+  readonly isDraining?: () => boolean;
+}
+
+/** Builds the whole HTTP pipeline around the inversify controllers (CONTRACT §1). */
+export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', 'loopback');
+  app.set('query parser', (qs: string) => parseQuery(qs));
+  app.set('voiceplane version', o.version);
+
+  app.use(requestContext(o.ids, o.version));
+  app.use((req, _res, next) => {
+    const canonical = canonicalPath(req.method, req.path);
+    if (canonical) req.url = canonical + req.url.slice(req.path.length);
+    next();
+  });
+  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  // Request lines are logged at info; below that only errors matter, and the error handlers log
+  // those, so the per-request child logger is not built at all.
+  if (o.logger.isLevelEnabled('info')) {
+    app.use(pinoHttp({
+      logger: o.logger,
+      genReqId: (req) => (req as unknown as ApiRequest).ctx.requestId,
+      // Never log credentials or bodies: only the request line, status and timing.
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.split('?')[0] }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    }));
+  }
+  app.use((req, res, next) => {
+    if (o.isDraining?.() && req.path !== '/api/health') {
+      res.setHeader('Connection', 'close');
+      res.status(503).json({ message: 'Service unavailable.' });
+      return;
+    }
+    next();
+  });
+  app.use(bodyReader());
+
+  app.get('/api/health', async (_req, res) => {
+    const healthy = await o.databaseHealthy().catch(() => false);
+    res.status(healthy ? 200 : 503).json({ status: healthy ? 'ok' : 'unavailable', version: o.version });
+  });
+  mountDocs(app);
+
+  const userAuth = userAuthentication(o.authenticator, o.rateLimiter);
+  const limits = rateLimiting(o.rateLimiter, o.routeQuotas ?? []);
+  const idem = idempotency(o.idempotencyStore, o.now);
+  const isPublicUserRoute = (req: Request) => req.method === 'POST' && fullPath(req) === '/api/user/login';
+  app.use('/api/user', (req, res, next) => (isPublicUserRoute(req) ? next() : userAuth(req, res, next)));
+  app.use('/api/user', (req, res, next) => (isPublicUserRoute(req) ? next() : limits(req, res, next)));
+  app.use('/api/sandbox', userAuth);
+  app.use('/api/admin', staticTokenAuthentication(o.adminToken));
+  app.use('/api/runtime', staticTokenAuthentication(o.runtimeToken));
+  app.use(['/api/user', '/api/admin', '/api/hooks'], idem);
+
+  o.container.bind(UnexpectedErrorFilter).toConstantValue(new UnexpectedErrorFilter(o.logger));
+  const adapter = new InversifyExpressHttpAdapter(o.container, { logger: false }, app);
+  adapter.useGlobalFilters(UnexpectedErrorFilter);
+  await adapter.build();
+
+  app.use(notFoundOrMethodNotAllowed(app));
+  // Errors raised by express middleware (not controllers) end here.
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    o.logger.error({ err, path: req.path }, 'unhandled pipeline error');
+    if (!res.headersSent) res.status(500).json(serverErrorBody(familyOfPath(req.path)));
+  });
+  return app;
+}

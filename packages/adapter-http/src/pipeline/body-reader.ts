@@ -1,0 +1,93 @@
+import type { NextFunction, Request, Response } from 'express';
+import { ApiRequest } from './request-context';
+
+const MB = 1024 * 1024;
+
+export interface BodyRules {
+  /** Byte cap for a path (1 MB; 64 KB on automation webhook triggers). */
+  limitFor(path: string): number;
+  /** Paths that receive form posts besides JSON (automation webhook triggers). */
+  acceptsForm(path: string): boolean;
+  /** Paths whose raw body is handled by the route itself (provider ingress). */
+  isRaw(path: string): boolean;
+}
+
+export const defaultBodyRules: BodyRules = {
+  limitFor: (path) => (path.startsWith('/api/hooks/') ? 64 * 1024 : MB),
+  acceptsForm: (path) => path.startsWith('/api/hooks/'),
+  isRaw: (path) => path.startsWith('/api/providers/'),
+};
+
+const isJsonType = (type: string) => type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
+
+/**
+ * Reads the body once, keeps the exact bytes, and applies the transport tolerance of CONTRACT §1.3:
+ * empty bodies are `{}` whatever the Content-Type, malformed JSON is 400, oversize is 413, a
+ * non-empty non-JSON body is 415.
+ */
+export function bodyReader(rules: BodyRules = defaultBodyRules) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const ctx = (req as ApiRequest).ctx;
+    const limit = rules.limitFor(req.path);
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limit) {
+      tooLarge(req, res);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let aborted = false;
+    req.on('data', (chunk: Buffer) => {
+      if (aborted) return;
+      size += chunk.length;
+      if (size > limit) {
+        aborted = true;
+        tooLarge(req, res);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('error', (e) => {
+      if (!aborted) next(e);
+    });
+    req.on('end', () => {
+      if (aborted) return;
+      const raw = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      ctx.rawBody = raw;
+      if (raw.length === 0 || raw.toString('utf8').trim() === '') {
+        req.body = {};
+        next();
+        return;
+      }
+      if (rules.isRaw(req.path)) {
+        req.body = raw;
+        next();
+        return;
+      }
+      const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      if (isJsonType(type)) {
+        try {
+          req.body = JSON.parse(raw.toString('utf8'));
+        } catch {
+          res.status(400).json({ message: 'Malformed JSON body.' });
+          return;
+        }
+        next();
+        return;
+      }
+      if (type === 'application/x-www-form-urlencoded' && rules.acceptsForm(req.path)) {
+        req.body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+        next();
+        return;
+      }
+      res.status(415).json({ message: 'Unsupported Media Type.' });
+    });
+  };
+}
+
+function tooLarge(req: Request, res: Response): void {
+  res.setHeader('Connection', 'close');
+  res.status(413).json({ message: 'Request body too large.' });
+  // Stop reading: the rest of an oversized upload is discarded, not buffered.
+  req.resume();
+}

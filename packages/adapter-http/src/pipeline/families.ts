@@ -1,0 +1,37 @@
+import { FieldErrors } from '@voiceplane/domain';
+
+/** Each resource family keeps its own error shape (CONTRACT §1.5). */
+export type ErrorFamily = 'standard' | 'sip' | 'chatapp' | 'conversation' | 'automation';
+
+const VALIDATION_MESSAGE = 'The given data was invalid.';
+
+export function familyOfPath(path: string): ErrorFamily {
+  if (path.startsWith('/api/user/chatapp') || path.startsWith('/api/user/whatsapp')) return 'chatapp';
+  if (path.startsWith('/api/user/conversations') || path.startsWith('/api/automate/conversations')) return 'conversation';
+  return 'standard';
+}
+
+export function validationBody(family: ErrorFamily, errors: FieldErrors): Record<string, unknown> {
+  switch (family) {
+    case 'chatapp': {
+      const first = Object.values(errors)[0]?.[0] ?? VALIDATION_MESSAGE;
+      return { success: false, error: first, error_code: 'VALIDATION_ERROR', errors };
+    }
+    case 'conversation':
+      return { status: false, error: VALIDATION_MESSAGE, errors };
+    default:
+      return { message: VALIDATION_MESSAGE, errors };
+  }
+}
+
+export function serverErrorBody(family: ErrorFamily): Record<string, unknown> {
+  return family === 'chatapp'
+    ? { success: false, error: 'Server error.', error_code: 'SERVER_ERROR' }
+    : { message: 'Server error.' };
+}
+
+export function tooManyBody(family: ErrorFamily, retryAfter: number): Record<string, unknown> {
+  return family === 'chatapp'
+    ? { success: false, error: 'Too many requests.', retry_after: retryAfter }
+    : { message: 'Too Many Attempts.', retry_after: retryAfter };
+}

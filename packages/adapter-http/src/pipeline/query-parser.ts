@@ -1,0 +1,33 @@
+/**
+ * Query strings: percent-decoded; `+` means space except in `*phone*` parameters, where clients
+ * send E.164 numbers unencoded (CONTRACT §1.3). Repeated keys keep the last value; `a[]=` lists.
+ */
+export function parseQuery(qs: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  if (!qs) return out;
+  for (const part of qs.split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const rawKey = eq === -1 ? part : part.slice(0, eq);
+    const rawValue = eq === -1 ? '' : part.slice(eq + 1);
+    const key = decode(rawKey.replace(/\+/g, ' '));
+    const keepPlus = /phone/i.test(key);
+    const value = decode(keepPlus ? rawValue : rawValue.replace(/\+/g, ' '));
+    if (key.endsWith('[]')) {
+      const k = key.slice(0, -2);
+      const prev = out[k];
+      out[k] = Array.isArray(prev) ? [...prev, value] : prev === undefined ? [value] : [prev, value];
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+function decode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

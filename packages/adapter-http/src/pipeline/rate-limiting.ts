@@ -1,0 +1,46 @@
+import type { NextFunction, Request, Response } from 'express';
+import { Bucket, Principal, RateDecision, RateLimiter } from '@voiceplane/application';
+import { ApiRequest, fullPath } from './request-context';
+import { familyOfPath, tooManyBody } from './families';
+
+/** A per-route quota on top of the general limit (CONTRACT §1.8), e.g. chat-app sends. */
+export interface RouteQuota {
+  readonly method: string;
+  readonly path: RegExp;
+  readonly buckets: (principal: Principal) => Bucket[];
+}
+
+export function sendTooMany(res: Response, retryAfter: number, body: object): void {
+  res.setHeader('Retry-After', String(retryAfter));
+  res.status(429).json(body);
+}
+
+function setHeaders(res: Response, decision: RateDecision): void {
+  res.setHeader('X-RateLimit-Limit', String(decision.reported.limit));
+  res.setHeader('X-RateLimit-Remaining', String(decision.reported.remaining));
+  res.setHeader('X-RateLimit-Reset', String(decision.reported.resetEpochSeconds));
+}
+
+/** General per-token limit from the plan plus any route quotas, counted in the shared store. */
+export function rateLimiting(limiter: RateLimiter, quotas: readonly RouteQuota[]) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    try {
+      const principal = (req as ApiRequest).ctx.principal!;
+      const buckets: Bucket[] = [{
+        key: `general:${principal.tokenKind}:${principal.tokenId}`,
+        limit: principal.plan.api_rate_limit_per_minute,
+        windowSeconds: 60,
+      }];
+      for (const q of quotas) if (q.method === req.method && q.path.test(fullPath(req))) buckets.push(...q.buckets(principal));
+      const decision = await limiter.consume(buckets);
+      setHeaders(res, decision);
+      if (!decision.allowed) {
+        sendTooMany(res, decision.reported.retryAfterSeconds, tooManyBody(familyOfPath(fullPath(req)), decision.reported.retryAfterSeconds));
+        return;
+      }
+      next();
+    } catch (e) {
+      next(e);
+    }
+  };
+}

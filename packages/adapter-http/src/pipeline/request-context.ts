@@ -1,0 +1,27 @@
+import type { Request } from 'express';
+import { Principal } from '@voiceplane/application';
+
+/** What the pipeline attaches to every request before a controller sees it. */
+export interface RequestContext {
+  requestId: string;
+  /** Exact bytes received (idempotency fingerprints, provider signatures). */
+  rawBody: Buffer;
+  principal?: Principal;
+}
+
+export type ApiRequest = Request & { ctx: RequestContext };
+
+export function principalOf(req: Request): Principal {
+  const p = (req as ApiRequest).ctx?.principal;
+  if (!p) throw new Error('principalOf() called on an unauthenticated route');
+  return p;
+}
+
+export function requestIdOf(req: Request): string {
+  return (req as ApiRequest).ctx.requestId;
+}
+
+/** The path as the client sent it (after alias rewriting), whatever router the code is mounted on. */
+export function fullPath(req: Request): string {
+  return req.baseUrl + req.path;
+}

@@ -1,0 +1,5 @@
+export * from './field-spec';
+export * from './decorators';
+export * from './validate';
+export { displayName } from './messages';
+export * from './pagination';

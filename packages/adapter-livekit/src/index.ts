@@ -1,0 +1,3 @@
+export {};
+export * from './livekit-sip-provisioner';
+export * from './voice-runtime';

@@ -1,0 +1,1 @@
+export { GuardedHttpClient, type GuardedHttpClientOptions, type OutboundLogger } from './guarded-http-client';

@@ -1,0 +1,3 @@
+export {};
+export * from './telephony';
+export * from './voice-runtime';

@@ -1,0 +1,3 @@
+export * from './armed-faults';
+export * from './sandbox-sip-provisioner';
+export * from './sandbox-number-inventory';

@@ -1,0 +1,84 @@
+import { CallerLine, CallOutcome, err, isTerminal, TerminalCallStatus } from '@voiceplane/domain';
+import {
+  CallEventAnswer, CallEventRefusal, CallRepository, CallToPlace, Ids, RecordCallEvent, RuntimeEvent, SandboxCallControls,
+  SandboxFinish, VoiceRuntime,
+} from '@voiceplane/application';
+import type { Result } from '@voiceplane/domain';
+import { ArmedFaults } from '../telephony/armed-faults';
+
+/** The line sandbox calls leave from when their assistant has no number (CONTRACT §7.2: never missing in sandbox). */
+export const SANDBOX_PLATFORM_LINE: CallerLine = { phoneNumberId: null, phoneNumber: '+15005550000', sip: null };
+
+/** Customer numbers whose calls end right after ringing (CONTRACT §14.1), and why. */
+export const SANDBOX_MAGIC_NUMBERS: Readonly<Record<string, { readonly status: TerminalCallStatus; readonly reason: string }>> = {
+  '+15005550001': { status: 'busy', reason: 'customer_busy' },
+  '+15005550002': { status: 'no-answer', reason: 'no_answer' },
+  '+15005550003': { status: 'failed', reason: 'dial_failed' },
+};
+
+/** Post-call extraction when S9 gives none. */
+export const SANDBOX_EXTRACTION: Readonly<Record<string, unknown>> = { status: true, summary: 'Sandbox call.' };
+
+export const sandboxRecordingUrl = (callId: number): string => `https://sandbox.voiceplane.invalid/recordings/${callId}.mp3`;
+
+/**
+ * The voice runtime simulated in-process (CONTRACT §14.1): a dispatched call rings at once and
+ * then waits for S8/S9 — or, for the magic numbers, ends right away. Everything it reports goes
+ * through the same ingress a real runtime uses, so the sandbox exercises the real state machine.
+ * Deterministic: no timers, every report is made before the call that caused it returns.
+ */
+export class SandboxVoiceRuntime implements VoiceRuntime, SandboxCallControls {
+  readonly platformLine = SANDBOX_PLATFORM_LINE;
+  /**
+   * S10 `call_dispatch`: the next placements fail (the dispatch is refused). `target_id` names the
+   * phone number the call leaves from, like the other telephony faults.
+   */
+  readonly faults = new ArmedFaults('call_dispatch');
+
+  constructor(
+    private readonly events: RecordCallEvent,
+    private readonly calls: CallRepository,
+    private readonly ids: Ids,
+  ) {}
+
+  async placeCall(call: CallToPlace): Promise<void> {
+    this.faults.check({ accountId: call.userId, phoneNumberId: call.line.phoneNumberId });
+    await this.report(call.callId, 'sandbox-ringing', { type: 'ringing' });
+    const magic = SANDBOX_MAGIC_NUMBERS[call.customerPhone];
+    if (magic) await this.report(call.callId, 'sandbox-outcome', { type: 'ended', outcome: { status: magic.status, endedReason: magic.reason } });
+  }
+
+  async answer(userId: number, callId: number): Promise<Result<CallEventAnswer, CallEventRefusal>> {
+    if ((await this.calls.findOwned(userId, callId)) === null) return err({ code: 'call_not_found' });
+    return this.events.record(callId, { eventId: this.eventId(), occurredAt: null, event: { type: 'answered' } });
+  }
+
+  async finish(userId: number, callId: number, finish: SandboxFinish): Promise<Result<CallEventAnswer, CallEventRefusal>> {
+    const call = await this.calls.findOwned(userId, callId);
+    if (call === null) return err({ code: 'call_not_found' });
+    let answered = call.status === 'in-progress';
+    if (finish.status === 'completed' && !answered && !isTerminal(call.status)) {
+      const pickUp = await this.events.record(callId, { eventId: this.eventId(), occurredAt: null, event: { type: 'answered' } });
+      if (!pickUp.ok) return pickUp;
+      answered = true;
+    }
+    const outcome: CallOutcome = {
+      status: finish.status,
+      duration: finish.duration,
+      transcript: finish.transcript,
+      extractedVariables: finish.extractedVariables ?? SANDBOX_EXTRACTION,
+      // Only a connected call has something to record.
+      recordingUrl: finish.recordingUrl !== undefined ? finish.recordingUrl : answered ? sandboxRecordingUrl(callId) : null,
+    };
+    return this.events.record(callId, { eventId: this.eventId(), occurredAt: null, event: { type: 'ended', outcome } });
+  }
+
+  private eventId(): string {
+    return this.ids.token('sbx_', 22);
+  }
+
+  private async report(callId: number, eventId: string, event: RuntimeEvent): Promise<void> {
+    const answer = await this.events.record(callId, { eventId, occurredAt: null, event });
+    if (!answer.ok) throw new Error(`The sandbox runtime could not report ${event.type} for call ${callId}: ${JSON.stringify(answer.error)}`);
+  }
+}

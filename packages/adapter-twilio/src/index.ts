@@ -1,0 +1,2 @@
+export {};
+export * from './twilio-number-inventory';

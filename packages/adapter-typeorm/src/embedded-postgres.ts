@@ -1,0 +1,30 @@
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { ProtocolAwareQueryQueue } from './embedded-query-queue';
+
+export interface EmbeddedPostgres {
+  /** A `postgres://` URL the ordinary `pg` driver connects to. */
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * PGlite behind a loopback socket so the production driver, pool and migrations run unchanged.
+ * `dataDir` undefined keeps everything in memory (tests); a path persists across restarts.
+ */
+export async function startEmbeddedPostgres(dataDir?: string): Promise<EmbeddedPostgres> {
+  const db = await PGlite.create(dataDir ? { dataDir } : {});
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 16 });
+  // Replaced before start(): every connection handler is given the server's queue when it attaches.
+  (server as unknown as { queryQueue: ProtocolAwareQueryQueue }).queryQueue = new ProtocolAwareQueryQueue(db);
+  await server.start();
+  // getServerConn() answers "host:port" once listening on the ephemeral port.
+  const conn = server.getServerConn();
+  return {
+    url: `postgres://postgres:postgres@${conn}/postgres?sslmode=disable`,
+    async stop() {
+      await server.stop();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import { Foundation1763800000000 } from './1763800000000-foundation';
+import { SharedReferences1763800001000 } from './1763800001000-shared-references';
+import { Assistants1795334244703 } from './1795334244703-assistants';
+import { Tools1795334368759 } from './1795334368759-tools';
+import { Telephony1795334549220 } from './1795334549220-telephony';
+import { EventBackbone1795334367057 } from './1795334367057-event-backbone';
+import { Calls1795334793141 } from './1795334793141-calls';
+import { OutboxPolling1795337052089 } from './1795337052089-outbox-polling';
+
+/**
+ * Every migration, in order. Append new ones at the end (one line each); never edit one that
+ * has shipped. File names start with a Unix-millisecond timestamp.
+ */
+export const migrations = [
+  Foundation1763800000000,
+  SharedReferences1763800001000,
+  Assistants1795334244703,
+  Tools1795334368759,
+  Telephony1795334549220,
+  EventBackbone1795334367057,
+  Calls1795334793141,
+  OutboxPolling1795337052089,
+];

@@ -1,0 +1,95 @@
+import type { Pool, PoolClient } from 'pg';
+import { Doorbell, WorkLogger } from '@voiceplane/application';
+import { Database } from '../database';
+
+/** Channel of the scheduler's NOTIFY trigger (jobs due at once; migration EventBackbone). */
+export const JOBS_CHANNEL = 'vp_jobs';
+
+/**
+ * One LISTEN connection that rings a doorbell per channel, so a loop wakes as soon as work commits
+ * (the scheduler, for jobs due at once). Reconnects after losing the connection. `start()` reports whether
+ * notifications actually arrive: embedded PGlite hands a NOTIFY only to the session that sent it,
+ * so there the loops must poll more often instead.
+ */
+export class PostgresNotifications {
+  private client?: PoolClient;
+  private stopped = false;
+  private reconnectTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly db: Database,
+    private readonly doorbells: Readonly<Record<string, Doorbell>>,
+    private readonly logger: WorkLogger,
+  ) {}
+
+  /** Listens, then proves delivery with a probe sent from another connection; true when it arrived. */
+  async start(): Promise<boolean> {
+    this.stopped = false;
+    await this.connect();
+    return this.probe();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.reconnectTimer);
+    const client = this.client;
+    this.client = undefined;
+    if (client) {
+      client.removeAllListeners('notification');
+      await client.query('UNLISTEN *').catch(() => undefined);
+      client.release();
+    }
+  }
+
+  private pool(): Pool {
+    return (this.db.dataSource.driver as unknown as { master: Pool }).master;
+  }
+
+  private async connect(): Promise<void> {
+    const client = await this.pool().connect();
+    client.on('notification', (n) => this.doorbells[n.channel]?.ring());
+    client.on('error', (error) => this.lost(client, error));
+    for (const channel of [...Object.keys(this.doorbells), PROBE_CHANNEL]) await client.query(`LISTEN ${channel}`);
+    this.client = client;
+  }
+
+  private lost(client: PoolClient, error: Error): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    client.release(error);
+    if (this.stopped) return;
+    this.logger.warn({ error: error.message }, 'lost the LISTEN connection; reconnecting');
+    // Anything committed while we were away is found by the loops' next look.
+    for (const doorbell of Object.values(this.doorbells)) doorbell.ring();
+    const retry = (delayMs: number) => {
+      this.reconnectTimer = setTimeout(() => {
+        this.connect().catch((e: Error) => {
+          this.logger.warn({ error: e.message }, 'could not LISTEN again; retrying');
+          if (!this.stopped) retry(Math.min(delayMs * 2, 10_000));
+        });
+      }, delayMs);
+    };
+    retry(500);
+  }
+
+  private async probe(): Promise<boolean> {
+    const client = this.client;
+    if (!client) return false;
+    const arrived = new Promise<boolean>((resolve) => {
+      const settle = (answer: boolean) => {
+        clearTimeout(timer);
+        client.removeListener('notification', onNotification);
+        resolve(answer);
+      };
+      const onNotification = (n: { channel: string }) => {
+        if (n.channel === PROBE_CHANNEL) settle(true);
+      };
+      const timer = setTimeout(() => settle(false), 1_000);
+      client.on('notification', onNotification);
+    });
+    await this.db.dataSource.query(`SELECT pg_notify('${PROBE_CHANNEL}', '')`);
+    return arrived;
+  }
+}
+
+const PROBE_CHANNEL = 'vp_probe';

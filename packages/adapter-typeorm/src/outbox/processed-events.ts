@@ -1,0 +1,14 @@
+import { ProcessedEvents } from '@voiceplane/application';
+import { Database } from '../database';
+
+export class PostgresProcessedEvents implements ProcessedEvents {
+  constructor(private readonly db: Database) {}
+
+  async record(consumer: string, eventId: string): Promise<boolean> {
+    const rows = await this.db.query(
+      `INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1 AS inserted`,
+      [consumer, eventId],
+    );
+    return rows.length === 1;
+  }
+}

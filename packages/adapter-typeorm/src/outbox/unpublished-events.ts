@@ -1,0 +1,28 @@
+import { BusMessage, UnpublishedEvents } from '@voiceplane/application';
+import { Database } from '../database';
+
+interface OutboxRow {
+  id: string;
+  topic: string;
+  payload: unknown;
+  occurred_at: Date | string;
+}
+
+export class PostgresUnpublishedEvents implements UnpublishedEvents {
+  constructor(private readonly db: Database) {}
+
+  async claimBatch(limit: number): Promise<BusMessage[]> {
+    if (!this.db.inTransaction) throw new Error('claimBatch must run inside a transaction');
+    const rows = await this.db.query<OutboxRow>(
+      `SELECT id, topic, payload, occurred_at FROM outbox_events
+        WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [limit],
+    );
+    return rows.map((r) => ({ id: r.id, topic: r.topic, payload: r.payload, occurredAt: new Date(r.occurred_at).toISOString() }));
+  }
+
+  async markPublished(ids: readonly string[], at: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.query(`UPDATE outbox_events SET published_at = $2 WHERE id = ANY($1)`, [ids, at]);
+  }
+}

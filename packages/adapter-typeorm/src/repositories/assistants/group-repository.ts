@@ -1,0 +1,73 @@
+import { GroupColor } from '@voiceplane/domain';
+import { AssistantGroup, AssistantGroupRepository, GroupNameTaken, Page, PageRequest } from '@voiceplane/application';
+import { Database } from '../../database';
+import { isUniqueViolation, num, pageClause } from '../rows';
+import { totalOf } from './paging';
+
+/** How many of the user's assistants a group holds: folders by column, labels by join table. */
+const COUNT_SQL = {
+  folders: '(SELECT count(*) FROM assistants a WHERE a.folder_id = g.id)',
+  labels: '(SELECT count(*) FROM assistant_labels al WHERE al.label_id = g.id)',
+} as const;
+
+function toGroup(r: Record<string, unknown>): AssistantGroup {
+  return { id: num(r.id), name: r.name as string, color: (r.color as GroupColor | null) ?? null, assistants_count: num(r.assistants_count) };
+}
+
+/** Folders and labels (CONTRACT §4): the same table shape, names unique per account ignoring case. */
+export class TypeormGroupRepository implements AssistantGroupRepository {
+  private readonly columns: string;
+
+  constructor(private readonly db: Database, private readonly table: keyof typeof COUNT_SQL) {
+    this.columns = `g.id, g.name, g.color, ${COUNT_SQL[table]} AS assistants_count`;
+  }
+
+  async create(userId: number, group: { name: string; color: GroupColor | null }): Promise<AssistantGroup | GroupNameTaken> {
+    return this.unlessNameTaken(async () => {
+      const rows = await this.db.query(`INSERT INTO ${this.table} (user_id, name, color) VALUES ($1, $2, $3) RETURNING id`, [userId, group.name, group.color]);
+      return { id: num(rows[0].id), name: group.name, color: group.color, assistants_count: 0 };
+    });
+  }
+
+  async list(userId: number, page: PageRequest): Promise<Page<AssistantGroup>> {
+    const limit = pageClause(page, 2);
+    const rows = await this.db.query(
+      `SELECT ${this.columns}, count(*) OVER () AS total FROM ${this.table} g WHERE g.user_id = $1 ORDER BY lower(g.name), g.id ${limit.sql}`,
+      [userId, ...limit.params],
+    );
+    return { items: rows.map(toGroup), total: await totalOf(rows, () => this.db.one<{ n: string }>(`SELECT count(*) AS n FROM ${this.table} WHERE user_id = $1`, [userId])) };
+  }
+
+  async update(userId: number, id: number, changes: { name?: string; color?: GroupColor | null }): Promise<AssistantGroup | GroupNameTaken | null> {
+    return this.unlessNameTaken(async () => {
+      const rows = await this.db.query(
+        `UPDATE ${this.table} g
+            SET name = coalesce($3, g.name),
+                color = CASE WHEN $4::boolean THEN $5 ELSE g.color END,
+                updated_at = now()
+          WHERE g.user_id = $1 AND g.id = $2
+          RETURNING ${this.columns}`,
+        [userId, id, changes.name ?? null, changes.color !== undefined, changes.color ?? null],
+      );
+      return rows[0] ? toGroup(rows[0]) : null;
+    });
+  }
+
+  async exists(userId: number, id: number): Promise<boolean> {
+    return (await this.db.one(`SELECT 1 FROM ${this.table} WHERE user_id = $1 AND id = $2`, [userId, id])) !== null;
+  }
+
+  async delete(userId: number, id: number): Promise<boolean> {
+    const rows = await this.db.query(`DELETE FROM ${this.table} WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id]);
+    return rows.length > 0;
+  }
+
+  private async unlessNameTaken<T>(write: () => Promise<T>): Promise<T | GroupNameTaken> {
+    try {
+      return await write();
+    } catch (e) {
+      if (isUniqueViolation(e)) return 'name_taken';
+      throw e;
+    }
+  }
+}

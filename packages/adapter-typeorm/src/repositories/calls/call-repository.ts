@@ -1,0 +1,177 @@
+import { CallStatus, RuntimeConfig, SipLine, TranscriptItem } from '@voiceplane/domain';
+import {
+  AcceptedRuntimeEvent, Call, CallChanges, CallFilter, CallRepository, CallSummary, InboundRoute, NewCall, Page, PageRequest,
+} from '@voiceplane/application';
+import { Database } from '../../database';
+import { dateOrNull, num, numOrNull, pageClause } from '../rows';
+import { totalOf } from '../assistants/paging';
+
+const SUMMARY_COLUMNS = `id, user_id, assistant_id, direction, channel, status, customer_phone, assistant_phone, phone_number_id,
+  sender_id, conversation_id, automation_run_id, variables, extracted_variables, duration, cost, recording_url, ended_reason,
+  provider_call_id, created_at, answered_at, finished_at, updated_at`;
+const COLUMNS = `${SUMMARY_COLUMNS}, transcript_items, runtime_config`;
+
+function toSummary(r: Record<string, unknown>): CallSummary {
+  return {
+    id: num(r.id),
+    userId: num(r.user_id),
+    assistantId: num(r.assistant_id),
+    direction: r.direction as Call['direction'],
+    channel: r.channel as Call['channel'],
+    status: r.status as CallStatus,
+    customerPhone: r.customer_phone as string,
+    assistantPhone: (r.assistant_phone as string | null) ?? null,
+    phoneNumberId: numOrNull(r.phone_number_id),
+    senderId: numOrNull(r.sender_id),
+    conversationId: (r.conversation_id as string | null) ?? null,
+    automationRunId: (r.automation_run_id as string | null) ?? null,
+    variables: r.variables as Record<string, string>,
+    extractedVariables: r.extracted_variables as Record<string, unknown>,
+    duration: num(r.duration),
+    cost: num(r.cost),
+    recordingUrl: (r.recording_url as string | null) ?? null,
+    endedReason: (r.ended_reason as string | null) ?? null,
+    providerCallId: (r.provider_call_id as string | null) ?? null,
+    createdAt: new Date(r.created_at as string),
+    answeredAt: dateOrNull(r.answered_at),
+    finishedAt: dateOrNull(r.finished_at),
+    updatedAt: new Date(r.updated_at as string),
+  };
+}
+
+function toCall(r: Record<string, unknown>): Call {
+  return { ...toSummary(r), transcript: r.transcript_items as TranscriptItem[], runtimeConfig: r.runtime_config as RuntimeConfig };
+}
+
+/** Column and encoding of each field an event may change. */
+const CHANGE_COLUMNS: { readonly [K in keyof CallChanges]-?: { readonly column: string; readonly json?: true } } = {
+  status: { column: 'status' },
+  answeredAt: { column: 'answered_at' },
+  finishedAt: { column: 'finished_at' },
+  duration: { column: 'duration' },
+  cost: { column: 'cost' },
+  recordingUrl: { column: 'recording_url' },
+  endedReason: { column: 'ended_reason' },
+  extractedVariables: { column: 'extracted_variables', json: true },
+  transcript: { column: 'transcript_items', json: true },
+};
+
+export class TypeormCallRepository implements CallRepository {
+  constructor(private readonly db: Database) {}
+
+  async create(call: NewCall): Promise<{ call: Call; created: boolean }> {
+    const row = await this.db.one(
+      `INSERT INTO calls (user_id, assistant_id, direction, channel, status, customer_phone, assistant_phone, phone_number_id,
+         sender_id, conversation_id, automation_run_id, variables, runtime_config, provider_call_id, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::json, $13::json, $14, $15, $15)
+       ON CONFLICT (provider_call_id) WHERE provider_call_id IS NOT NULL DO NOTHING
+       RETURNING ${COLUMNS}`,
+      [
+        call.userId, call.assistantId, call.direction, call.channel, call.status, call.customerPhone, call.line?.phoneNumber ?? null,
+        call.line?.phoneNumberId ?? null, call.senderId ?? null, call.conversationId ?? null, call.automationRunId ?? null,
+        JSON.stringify(call.variables), JSON.stringify(call.runtimeConfig), call.providerCallId ?? null, call.now,
+      ],
+    );
+    if (row !== null) return { call: toCall(row), created: true };
+    // Only a provider call id can conflict: the same inbound call, reported twice.
+    const existing = await this.findByProviderCallId(call.providerCallId as string);
+    if (existing === null) throw new Error(`Call with provider id ${call.providerCallId} vanished while being created.`);
+    return { call: existing, created: false };
+  }
+
+  async countActive(userId: number): Promise<number> {
+    const row = await this.db.one<{ n: string }>(
+      `SELECT count(*) AS n FROM calls WHERE user_id = $1 AND status IN ('initiated', 'queued', 'ringing', 'in-progress')`, [userId]);
+    return Number(row?.n ?? 0);
+  }
+
+  async findOwned(userId: number, id: number): Promise<Call | null> {
+    const row = await this.db.one(`SELECT ${COLUMNS} FROM calls WHERE id = $1 AND user_id = $2`, [id, userId]);
+    return row ? toCall(row) : null;
+  }
+
+  async list(userId: number, filter: CallFilter, page: PageRequest): Promise<Page<CallSummary>> {
+    const where = ['user_id = $1'];
+    const params: unknown[] = [userId];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (filter.assistantId !== undefined) add('assistant_id = ?', filter.assistantId);
+    if (filter.status !== undefined) add('status = ?', filter.status);
+    if (filter.direction !== undefined) add('direction = ?', filter.direction);
+    if (filter.channel !== undefined) add('channel = ?', filter.channel);
+    if (filter.customerPhone !== undefined) add('customer_phone = ?', filter.customerPhone);
+    if (filter.from !== undefined) add('created_at >= ?', filter.from);
+    if (filter.to !== undefined) add('created_at <= ?', filter.to);
+    const limit = pageClause(page, params.length + 1);
+    const rows = await this.db.query(
+      `SELECT ${SUMMARY_COLUMNS}, count(*) OVER () AS total FROM calls WHERE ${where.join(' AND ')} ORDER BY id DESC ${limit.sql}`,
+      [...params, ...limit.params],
+    );
+    const total = await totalOf(rows, () => this.db.one<{ n: string }>(`SELECT count(*) AS n FROM calls WHERE ${where.join(' AND ')}`, params));
+    return { items: rows.map(toSummary), total };
+  }
+
+  async findById(id: number): Promise<Call | null> {
+    const row = await this.db.one(`SELECT ${COLUMNS} FROM calls WHERE id = $1`, [id]);
+    return row ? toCall(row) : null;
+  }
+
+  async lock(id: number): Promise<Call | null> {
+    const row = await this.db.one(`SELECT ${COLUMNS} FROM calls WHERE id = $1 FOR UPDATE`, [id]);
+    return row ? toCall(row) : null;
+  }
+
+  async findByProviderCallId(providerCallId: string): Promise<Call | null> {
+    const row = await this.db.one(`SELECT ${COLUMNS} FROM calls WHERE provider_call_id = $1`, [providerCallId]);
+    return row ? toCall(row) : null;
+  }
+
+  async update(id: number, changes: CallChanges, now: Date): Promise<Call> {
+    const params: unknown[] = [id, now];
+    const sets = ['updated_at = $2'];
+    for (const key of Object.keys(CHANGE_COLUMNS) as Array<keyof CallChanges>) {
+      const value = changes[key];
+      if (value === undefined) continue;
+      const { column, json } = CHANGE_COLUMNS[key];
+      params.push(json ? JSON.stringify(value) : value);
+      sets.push(`${column} = $${params.length}${json ? '::json' : ''}`);
+    }
+    const row = await this.db.one(`UPDATE calls SET ${sets.join(', ')} WHERE id = $1 RETURNING ${COLUMNS}`, params);
+    if (row === null) throw new Error(`Call ${id} vanished during an update.`);
+    return toCall(row);
+  }
+
+  async findRuntimeEvent(callId: number, eventId: string): Promise<AcceptedRuntimeEvent | null> {
+    const row = await this.db.one<{ type: AcceptedRuntimeEvent['type']; status: CallStatus }>(
+      `SELECT type, status FROM call_runtime_events WHERE call_id = $1 AND event_id = $2`, [callId, eventId],
+    );
+    return row ? { type: row.type, status: row.status } : null;
+  }
+
+  async recordRuntimeEvent(callId: number, eventId: string, event: AcceptedRuntimeEvent, at: Date): Promise<void> {
+    await this.db.query(
+      `INSERT INTO call_runtime_events (call_id, event_id, type, status, received_at) VALUES ($1, $2, $3, $4, $5)`,
+      [callId, eventId, event.type, event.status, at],
+    );
+  }
+
+  async inboundRoute(to: string, inboundTrunkId: string | null): Promise<InboundRoute | null> {
+    const select = `SELECT p.id, p.user_id, p.phone_number, t.outbound_trunk_id, t.sip_calling_format, t.outbound_proxy, a.id AS assistant_id
+      FROM phone_numbers p
+      LEFT JOIN sip_trunks t ON t.id = p.id
+      LEFT JOIN assistants a ON a.phone_number_id = p.id AND a.type = 'inbound'`;
+    // Several accounts may register the same SIP extension; a number that can answer wins, then a
+    // purchased number (unique across accounts), then the oldest.
+    const order = `ORDER BY (a.status = 'active' AND NOT a.compliance_blocked) IS TRUE DESC, p.type = 'purchased' DESC, p.id LIMIT 1`;
+    const row = inboundTrunkId !== null
+      ? await this.db.one(`${select} WHERE t.inbound_trunk_id = $1 ${order}`, [inboundTrunkId])
+      : await this.db.one(`${select} WHERE p.phone_number IN ($1, $2) ${order}`, [to, to.startsWith('+') ? to.slice(1) : `+${to}`]);
+    if (row === null) return null;
+    const sip: SipLine | null = row.outbound_trunk_id
+      ? { outboundTrunkId: row.outbound_trunk_id as string, callingFormat: row.sip_calling_format as string, outboundProxy: row.outbound_proxy as boolean }
+      : null;
+    return { userId: num(row.user_id), phoneNumberId: num(row.id), phoneNumber: row.phone_number as string, sip, assistantId: numOrNull(row.assistant_id) };
+  }
+}

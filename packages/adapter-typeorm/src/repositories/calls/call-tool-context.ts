@@ -1,0 +1,39 @@
+import { CallStatus, isTerminal } from '@voiceplane/domain';
+import { ToolCallContext, ToolCallContextSource } from '@voiceplane/application';
+import { Database } from '../../database';
+import { num } from '../rows';
+
+/**
+ * What the mid-call tool gateway knows about a call, from the configuration it started with. On
+ * the live-call path: one statement that reads only what the gateway needs, never the transcript.
+ */
+export class TypeormCallToolContext implements ToolCallContextSource {
+  constructor(private readonly db: Database) {}
+
+  async forCall(callId: number): Promise<ToolCallContext | null> {
+    const row = await this.db.one(
+      `SELECT id, user_id, assistant_id, status, customer_phone, assistant_phone, direction, channel, conversation_id, variables,
+              runtime_config->'assistant'->>'timezone' AS timezone,
+              runtime_config->'assistant'->'variables' AS assistant_variables,
+              (SELECT coalesce(json_agg(t->'id'), '[]') FROM json_array_elements(runtime_config->'tools') t) AS tool_ids
+         FROM calls WHERE id = $1`,
+      [callId],
+    );
+    if (row === null) return null;
+    return {
+      callId: num(row.id),
+      userId: num(row.user_id),
+      assistantId: num(row.assistant_id),
+      customerPhone: row.customer_phone as string,
+      assistantPhone: (row.assistant_phone as string | null) ?? null,
+      direction: row.direction as string,
+      channel: row.channel as string,
+      conversationId: (row.conversation_id as string | null) ?? null,
+      timezone: row.timezone as string,
+      variables: row.variables as Record<string, string>,
+      assistantVariables: (row.assistant_variables as Record<string, string> | null) ?? {},
+      ended: isTerminal(row.status as CallStatus),
+      attachedToolIds: (row.tool_ids as unknown[]).map(num),
+    };
+  }
+}

@@ -1,0 +1,2 @@
+export { TypeormCallRepository } from './call-repository';
+export { TypeormCallToolContext } from './call-tool-context';

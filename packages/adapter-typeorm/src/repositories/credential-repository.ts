@@ -1,0 +1,62 @@
+import { completePlan, Plan } from '@voiceplane/domain';
+import { ApiKey, CredentialRepository, Principal } from '@voiceplane/application';
+import { Database } from '../database';
+import { dateOrNull, num } from './rows';
+
+function toKey(r: Record<string, unknown>): ApiKey {
+  return { id: num(r.id), userId: num(r.user_id), name: r.name as string, lastUsedAt: dateOrNull(r.last_used_at), createdAt: new Date(r.created_at as string) };
+}
+
+export class TypeormCredentialRepository implements CredentialRepository {
+  constructor(private readonly db: Database) {}
+
+  async createApiKey(userId: number, name: string, tokenHash: string): Promise<ApiKey> {
+    const rows = await this.db.query(
+      `INSERT INTO api_keys (user_id, name, token_hash) VALUES ($1, $2, $3) RETURNING id, user_id, name, last_used_at, created_at`,
+      [userId, name, tokenHash],
+    );
+    return toKey(rows[0]);
+  }
+
+  async listApiKeys(userId: number): Promise<ApiKey[]> {
+    const rows = await this.db.query(`SELECT id, user_id, name, last_used_at, created_at FROM api_keys WHERE user_id = $1 ORDER BY id DESC`, [userId]);
+    return rows.map(toKey);
+  }
+
+  async deleteApiKey(userId: number, id: number): Promise<boolean> {
+    const rows = await this.db.query(`DELETE FROM api_keys WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id]);
+    return rows.length > 0;
+  }
+
+  async createSession(userId: number, tokenHash: string, expiresAt: Date): Promise<void> {
+    await this.db.query(`INSERT INTO sessions (user_id, token_hash, expires_at) VALUES ($1, $2, $3)`, [userId, tokenHash, expiresAt]);
+  }
+
+  async revokeSession(sessionId: number, at: Date): Promise<void> {
+    await this.db.query(`UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL`, [sessionId, at]);
+  }
+
+  /** One round trip on the hot path: both token kinds, the user's state and plan. */
+  async findPrincipal(tokenHash: string, now: Date): Promise<Principal | null> {
+    const r = await this.db.one(
+      `SELECT 'api_key' AS kind, k.id, k.user_id, k.last_used_at, u.plan
+         FROM api_keys k JOIN users u ON u.id = k.user_id
+        WHERE k.token_hash = $1 AND NOT u.disabled
+       UNION ALL
+       SELECT 'session' AS kind, s.id, s.user_id, NULL, u.plan
+         FROM sessions s JOIN users u ON u.id = s.user_id
+        WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2 AND NOT u.disabled
+       LIMIT 1`,
+      [tokenHash, now],
+    );
+    if (!r) return null;
+    return {
+      userId: num(r.user_id), tokenKind: r.kind as Principal['tokenKind'], tokenId: num(r.id),
+      plan: completePlan(r.plan as Partial<Plan>), lastUsedAt: dateOrNull(r.last_used_at),
+    };
+  }
+
+  async touchApiKey(id: number, at: Date): Promise<void> {
+    await this.db.query(`UPDATE api_keys SET last_used_at = $2 WHERE id = $1`, [id, at]);
+  }
+}

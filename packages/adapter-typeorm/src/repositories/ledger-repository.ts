@@ -1,0 +1,40 @@
+import { LedgerEntryType, LedgerReferenceType } from '@voiceplane/domain';
+import { LedgerEntry, LedgerRepository, NewLedgerEntry, Page, PageRequest } from '@voiceplane/application';
+import { Database } from '../database';
+import { num, pageClause } from './rows';
+
+const COLUMNS = 'id, user_id, type, amount, balance_after, description, reference_type, reference_id, request_id, created_at';
+
+function toEntry(r: Record<string, unknown>): LedgerEntry {
+  return {
+    id: num(r.id), userId: num(r.user_id), type: r.type as LedgerEntryType, amount: num(r.amount),
+    balanceAfter: num(r.balance_after), description: r.description as string,
+    reference: r.reference_type ? { type: r.reference_type as LedgerReferenceType, id: num(r.reference_id) } : null,
+    requestId: (r.request_id as string) ?? null, createdAt: new Date(r.created_at as string),
+  };
+}
+
+/** Append-only: entries are never updated or deleted. */
+export class TypeormLedgerRepository implements LedgerRepository {
+  constructor(private readonly db: Database) {}
+
+  async append(e: NewLedgerEntry): Promise<LedgerEntry> {
+    const rows = await this.db.query(
+      `INSERT INTO ledger_entries (user_id, type, amount, balance_after, description, reference_type, reference_id, request_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+      [e.userId, e.type, e.amount, e.balanceAfter, e.description.slice(0, 255), e.reference?.type ?? null, e.reference?.id ?? null, e.requestId],
+    );
+    return toEntry(rows[0]);
+  }
+
+  async list(userId: number, page: PageRequest, type?: LedgerEntryType): Promise<Page<LedgerEntry>> {
+    const params: unknown[] = type ? [userId, type] : [userId];
+    const where = type ? 'WHERE user_id = $1 AND type = $2' : 'WHERE user_id = $1';
+    const limit = pageClause(page, params.length + 1);
+    const [rows, count] = await Promise.all([
+      this.db.query(`SELECT ${COLUMNS} FROM ledger_entries ${where} ORDER BY id DESC ${limit.sql}`, [...params, ...limit.params]),
+      this.db.one<{ n: string }>(`SELECT count(*) AS n FROM ledger_entries ${where}`, params),
+    ]);
+    return { items: rows.map(toEntry), total: num(count?.n) };
+  }
+}

@@ -1,0 +1,16 @@
+import { SettingsRepository } from '@voiceplane/application';
+import { Database } from '../database';
+
+export class TypeormSettingsRepository implements SettingsRepository {
+  constructor(private readonly db: Database) {}
+
+  async getOrCreate(key: string, candidate: string): Promise<{ value: string; created: boolean }> {
+    const inserted = await this.db.query<{ value: string }>(
+      `INSERT INTO system_settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING value`,
+      [key, candidate],
+    );
+    if (inserted.length > 0) return { value: inserted[0].value, created: true };
+    const existing = await this.db.one<{ value: string }>(`SELECT value FROM system_settings WHERE key = $1`, [key]);
+    return { value: existing!.value, created: false };
+  }
+}

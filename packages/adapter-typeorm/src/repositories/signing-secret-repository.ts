@@ -1,0 +1,33 @@
+import { SigningSecret, SigningSecretRepository } from '@voiceplane/application';
+import { Database } from '../database';
+import { dateOrNull } from './rows';
+
+function toSecret(r: Record<string, unknown>): SigningSecret {
+  return {
+    secret: r.secret as string, createdAt: new Date(r.created_at as string),
+    previousSecret: (r.previous_secret as string) ?? null, previousExpiresAt: dateOrNull(r.previous_expires_at),
+  };
+}
+
+export class TypeormSigningSecretRepository implements SigningSecretRepository {
+  constructor(private readonly db: Database) {}
+
+  async create(userId: number, secret: string): Promise<void> {
+    await this.db.query(`INSERT INTO webhook_signing_secrets (user_id, secret) VALUES ($1, $2)`, [userId, secret]);
+  }
+
+  async get(userId: number): Promise<SigningSecret | null> {
+    const r = await this.db.one(`SELECT * FROM webhook_signing_secrets WHERE user_id = $1`, [userId]);
+    return r ? toSecret(r) : null;
+  }
+
+  async rotate(userId: number, secret: string, previousExpiresAt: Date): Promise<SigningSecret> {
+    const rows = await this.db.query(
+      `UPDATE webhook_signing_secrets
+          SET previous_secret = secret, previous_expires_at = $3, secret = $2, created_at = now()
+        WHERE user_id = $1 RETURNING *`,
+      [userId, secret, previousExpiresAt],
+    );
+    return toSecret(rows[0]);
+  }
+}

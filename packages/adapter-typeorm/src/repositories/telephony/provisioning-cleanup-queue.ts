@@ -1,0 +1,63 @@
+import { CleanupAction, CleanupTask, NewCleanupTask, ProvisioningCleanupQueue } from '@voiceplane/application';
+import { Database } from '../../database';
+import { num } from '../rows';
+
+const COLUMNS = 'id, action, resource_id, target_trunk_id, release_trunk_ids, wait_for_calls, attempts, created_at';
+
+function toTask(r: Record<string, unknown>): CleanupTask {
+  return {
+    id: num(r.id),
+    action: r.action as CleanupAction,
+    resourceId: r.resource_id as string,
+    targetTrunkId: (r.target_trunk_id as string | null) ?? null,
+    releaseTrunkIds: r.release_trunk_ids as string[],
+    waitForCalls: r.wait_for_calls as boolean,
+    attempts: num(r.attempts),
+    createdAt: new Date(r.created_at as string),
+  };
+}
+
+/** Claims are leases on `next_attempt_at`: a worker that dies simply lets the lease run out. */
+export class TypeormProvisioningCleanupQueue implements ProvisioningCleanupQueue {
+  constructor(private readonly db: Database) {}
+
+  async add(tasks: readonly NewCleanupTask[], dueAt: Date, now: Date): Promise<CleanupTask[]> {
+    const out: CleanupTask[] = [];
+    for (const t of tasks) {
+      const rows = await this.db.query(
+        `INSERT INTO sip_provisioning_cleanup (action, resource_id, target_trunk_id, release_trunk_ids, wait_for_calls, next_attempt_at, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+        [t.action, t.resourceId, t.targetTrunkId ?? null, JSON.stringify(t.releaseTrunkIds ?? []), t.waitForCalls ?? false, dueAt, now],
+      );
+      out.push(toTask(rows[0]));
+    }
+    return out;
+  }
+
+  async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<CleanupTask[]> {
+    const rows = await this.db.query(
+      `WITH due AS (
+         SELECT id FROM sip_provisioning_cleanup WHERE next_attempt_at <= $1 ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED)
+       , claimed AS (
+         UPDATE sip_provisioning_cleanup c SET next_attempt_at = $2 FROM due WHERE c.id = due.id RETURNING c.*)
+       SELECT ${COLUMNS} FROM claimed ORDER BY id`,
+      [now, leaseUntil, limit],
+    );
+    return rows.map(toTask);
+  }
+
+  async complete(id: number): Promise<void> {
+    await this.db.query(`DELETE FROM sip_provisioning_cleanup WHERE id = $1`, [id]);
+  }
+
+  async retryAt(id: number, at: Date, error: string): Promise<void> {
+    await this.db.query(
+      `UPDATE sip_provisioning_cleanup SET attempts = attempts + 1, next_attempt_at = $2, last_error = $3 WHERE id = $1`,
+      [id, at, error.slice(0, 500)],
+    );
+  }
+
+  async pending(): Promise<CleanupTask[]> {
+    return (await this.db.query(`SELECT ${COLUMNS} FROM sip_provisioning_cleanup ORDER BY id`)).map(toTask);
+  }
+}

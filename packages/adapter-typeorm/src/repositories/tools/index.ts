@@ -1,0 +1,2 @@
+export { TypeormToolRepository } from './tool-repository';
+export { TypeormToolInvocationLog, type InvocationLogErrors } from './tool-invocation-log';

@@ -1,0 +1,72 @@
+import { completePlan, Plan } from '@voiceplane/domain';
+import { NewUser, Page, PageRequest, User, UserRepository } from '@voiceplane/application';
+import { Database } from '../database';
+import { isUniqueViolation, num, pageClause } from './rows';
+
+const COLUMNS = 'id, name, email, password_hash, disabled, balance, plan, created_at, updated_at';
+
+function toUser(r: Record<string, unknown>): User {
+  return {
+    id: num(r.id), name: r.name as string, email: r.email as string, passwordHash: (r.password_hash as string) ?? null,
+    disabled: r.disabled as boolean, balance: num(r.balance), plan: completePlan(r.plan as Partial<Plan>),
+    createdAt: new Date(r.created_at as string), updatedAt: new Date(r.updated_at as string),
+  };
+}
+
+export class TypeormUserRepository implements UserRepository {
+  constructor(private readonly db: Database) {}
+
+  async create(user: NewUser): Promise<User | null> {
+    try {
+      // A savepoint keeps a duplicate e-mail from poisoning the caller's transaction.
+      return await this.db.manager.transaction(async (m) => {
+        const rows = await m.query(
+          `INSERT INTO users (name, email, password_hash, plan) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+          [user.name, user.email, user.passwordHash, JSON.stringify(user.plan)],
+        );
+        return toUser(rows[0]);
+      });
+    } catch (e) {
+      if (isUniqueViolation(e)) return null;
+      throw e;
+    }
+  }
+
+  async findById(id: number): Promise<User | null> {
+    const r = await this.db.one(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
+    return r ? toUser(r) : null;
+  }
+
+  async findByEmail(email: string): Promise<User | null> {
+    const r = await this.db.one(`SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)`, [email]);
+    return r ? toUser(r) : null;
+  }
+
+  async list(page: PageRequest, email?: string): Promise<Page<User>> {
+    const where = email ? 'WHERE lower(email) = lower($1)' : '';
+    const params: unknown[] = email ? [email] : [];
+    const limit = pageClause(page, params.length + 1);
+    const [rows, count] = await Promise.all([
+      this.db.query(`SELECT ${COLUMNS} FROM users ${where} ORDER BY id DESC ${limit.sql}`, [...params, ...limit.params]),
+      this.db.one<{ n: string }>(`SELECT count(*) AS n FROM users ${where}`, params),
+    ]);
+    return { items: rows.map(toUser), total: num(count?.n) };
+  }
+
+  async updatePlan(id: number, plan: Plan): Promise<void> {
+    await this.db.query(`UPDATE users SET plan = $2, updated_at = now() WHERE id = $1`, [id, JSON.stringify(plan)]);
+  }
+
+  async setDisabled(id: number, disabled: boolean): Promise<void> {
+    await this.db.query(`UPDATE users SET disabled = $2, updated_at = now() WHERE id = $1`, [id, disabled]);
+  }
+
+  async lockBalance(id: number): Promise<number | null> {
+    const r = await this.db.one<{ balance: string }>(`SELECT balance FROM users WHERE id = $1 FOR UPDATE`, [id]);
+    return r ? num(r.balance) : null;
+  }
+
+  async setBalance(id: number, balance: number): Promise<void> {
+    await this.db.query(`UPDATE users SET balance = $2, updated_at = now() WHERE id = $1`, [id, balance]);
+  }
+}

@@ -1,0 +1,203 @@
+import {
+  CancelCriteria, DeliveryAttempt, DeliveryClaim, DeliveryFilter, DeliveryForSettlement, DeliveryLease, DeliverySettlement,
+  NewDelivery, Page, PageRequest, WebhookDelivery, WebhookDeliveryRepository,
+} from '@voiceplane/application';
+import { AttemptError, DeliverySourceType, DeliveryStatus } from '@voiceplane/domain';
+import { Database } from '../../database';
+import { dateOrNull, num, numOrNull, pageClause } from '../rows';
+
+const COLUMNS = `seq, id, user_id, event_type, webhook_id, target_url, body, status, attempts_count, next_attempt_at,
+  last_attempt_at, last_status_code, last_error, source_type, source_id, subject, created_at, updated_at`;
+
+type Row = Record<string, unknown>;
+
+function toDelivery(r: Row): WebhookDelivery {
+  return {
+    id: r.id as string,
+    userId: num(r.user_id),
+    eventType: r.event_type as string,
+    webhookId: r.webhook_id as string,
+    targetUrl: r.target_url as string,
+    body: r.body as string,
+    status: r.status as DeliveryStatus,
+    attemptsCount: num(r.attempts_count),
+    nextAttemptAt: dateOrNull(r.next_attempt_at),
+    lastAttemptAt: dateOrNull(r.last_attempt_at),
+    lastStatusCode: numOrNull(r.last_status_code),
+    lastError: (r.last_error as AttemptError | null) ?? null,
+    source: { type: r.source_type as DeliverySourceType, id: num(r.source_id) },
+    subject: (r.subject as WebhookDelivery['subject']) ?? null,
+    createdAt: new Date(r.created_at as string),
+    updatedAt: new Date(r.updated_at as string),
+  };
+}
+
+function toAttempt(r: Row): DeliveryAttempt {
+  return {
+    number: num(r.number),
+    at: new Date(r.at as string),
+    statusCode: numOrNull(r.status_code),
+    durationMs: num(r.duration_ms),
+    error: (r.error as AttemptError | null) ?? null,
+    responseExcerpt: (r.response_excerpt as string | null) ?? null,
+  };
+}
+
+export class TypeormWebhookDeliveryRepository implements WebhookDeliveryRepository {
+  constructor(private readonly db: Database) {}
+
+  async insert(d: NewDelivery): Promise<WebhookDelivery> {
+    const rows = await this.db.query(
+      `INSERT INTO webhook_deliveries (id, user_id, event_type, webhook_id, target_url, body, status, max_attempts, next_attempt_at,
+         source_type, source_id, subject, request_id, locked_until, lease_token, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8, $9, $10, $11, $12, $13, $14, $8, $8)
+       RETURNING ${COLUMNS}`,
+      [
+        d.id, d.userId, d.eventType, d.webhookId, d.targetUrl, d.body, d.maxAttempts, d.now,
+        d.source.type, d.source.id, d.subject === null ? null : JSON.stringify(d.subject), d.requestId,
+        d.lease?.until ?? null, d.lease?.token ?? null,
+      ],
+    );
+    return toDelivery(rows[0]);
+  }
+
+  async find(userId: number, id: string): Promise<WebhookDelivery | null> {
+    const r = await this.db.one(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND user_id = $2`, [id, userId]);
+    return r ? toDelivery(r) : null;
+  }
+
+  async attempts(deliveryId: string): Promise<DeliveryAttempt[]> {
+    const rows = await this.db.query(
+      `SELECT a.* FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.seq = a.delivery_seq
+        WHERE d.id = $1 ORDER BY a.number`,
+      [deliveryId],
+    );
+    return rows.map(toAttempt);
+  }
+
+  async list(userId: number, filter: DeliveryFilter, page: PageRequest): Promise<Page<WebhookDelivery>> {
+    const where = ['user_id = $1'];
+    const params: unknown[] = [userId];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(`${sql} = $${params.length}`);
+    };
+    if (filter.status !== undefined) add('status', filter.status);
+    if (filter.eventType !== undefined) add('event_type', filter.eventType);
+    if (filter.sourceType !== undefined) add('source_type', filter.sourceType);
+    if (filter.sourceId !== undefined) add('source_id', filter.sourceId);
+    const condition = where.join(' AND ');
+    const limit = pageClause(page, params.length + 1);
+    const [rows, total] = await Promise.all([
+      this.db.query(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${condition} ORDER BY seq DESC ${limit.sql}`, [...params, ...limit.params]),
+      this.db.one<{ n: string }>(`SELECT count(*) AS n FROM webhook_deliveries WHERE ${condition}`, params),
+    ]);
+    return { items: rows.map(toDelivery), total: num(total?.n) };
+  }
+
+  async overdue(dueBefore: Date, now: Date, limit: number): Promise<string[]> {
+    // Served by the partial index on pending deliveries: few rows are pending at any time.
+    const rows = await this.db.query<{ id: string }>(
+      `SELECT id FROM webhook_deliveries
+        WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until <= $2)
+        ORDER BY next_attempt_at LIMIT $3`,
+      [dueBefore, now, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async claim(id: string, now: Date, lease: DeliveryLease): Promise<DeliveryClaim> {
+    const claimed = await this.db.query(
+      `WITH claimed AS (
+         UPDATE webhook_deliveries SET locked_until = $3, lease_token = $4
+          WHERE id = $1 AND status = 'pending' AND next_attempt_at <= $2 AND (locked_until IS NULL OR locked_until <= $2)
+         RETURNING ${COLUMNS})
+       SELECT * FROM claimed`,
+      [id, now, lease.until, lease.token],
+    );
+    if (claimed.length === 1) return { kind: 'claimed', delivery: toDelivery(claimed[0]) };
+    // Not claimable: say why, so the caller knows when to come back.
+    const r = await this.db.one(`SELECT status, next_attempt_at, locked_until FROM webhook_deliveries WHERE id = $1`, [id]);
+    if (!r || r.status !== 'pending') return { kind: 'settled' };
+    const lockedUntil = dateOrNull(r.locked_until);
+    if (lockedUntil && lockedUntil > now) return { kind: 'busy', until: lockedUntil };
+    const next = dateOrNull(r.next_attempt_at);
+    // Pending with no time cannot happen; if it ever did, "now" puts it back on the schedule.
+    return { kind: 'not_due', at: next && next > now ? next : now };
+  }
+
+  async lockForSettlement(id: string): Promise<DeliveryForSettlement | null> {
+    const r = await this.db.one(
+      `SELECT status, attempts_count, round_attempts, max_attempts, lease_token FROM webhook_deliveries WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    if (!r) return null;
+    return {
+      status: r.status as DeliveryStatus,
+      attemptsCount: num(r.attempts_count),
+      roundAttempts: num(r.round_attempts),
+      maxAttempts: num(r.max_attempts),
+      leaseToken: (r.lease_token as string | null) ?? null,
+    };
+  }
+
+  async settle(id: string, s: DeliverySettlement, now: Date): Promise<void> {
+    const a = s.attempt;
+    await this.db.query(
+      `WITH delivery AS (
+         UPDATE webhook_deliveries
+            SET status = $2, next_attempt_at = $3, round_attempts = $4, attempts_count = $5, last_attempt_at = $6,
+                last_status_code = $7, last_error = $8, locked_until = NULL, lease_token = NULL, updated_at = $9
+          WHERE id = $1
+         RETURNING seq)
+       INSERT INTO webhook_delivery_attempts (delivery_seq, number, at, status_code, duration_ms, error, response_excerpt)
+       SELECT seq, $5, $6, $7, $10, $11, $12 FROM delivery`,
+      [id, s.status, s.nextAttemptAt, s.roundAttempts, a.number, a.at, a.statusCode, s.lastError, now, a.durationMs, a.error, a.responseExcerpt],
+    );
+  }
+
+  async cancelPending(c: CancelCriteria, now: Date): Promise<string[]> {
+    if (c.eventTypes.length === 0) return [];
+    const rows = await this.db.query<{ id: string }>(
+      `WITH canceled AS (
+         UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL, updated_at = $5
+          WHERE user_id = $1 AND source_type = $2 AND source_id = $3 AND event_type = ANY($4) AND status = 'pending'
+            AND created_at <= $6
+         RETURNING id)
+       SELECT id FROM canceled`,
+      [c.userId, c.source.type, c.source.id, c.eventTypes, now, c.createdUpTo],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async lockForReplay(userId: number, id: string): Promise<WebhookDelivery | null> {
+    const r = await this.db.one(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND user_id = $2 FOR UPDATE`, [id, userId]);
+    return r ? toDelivery(r) : null;
+  }
+
+  async restart(id: string, maxAttempts: number, now: Date): Promise<WebhookDelivery> {
+    // The lease stays: an attempt still in flight (of a canceled delivery) finishes and counts
+    // as the first of the new round.
+    const rows = await this.db.query(
+      `WITH restarted AS (
+         UPDATE webhook_deliveries SET status = 'pending', round_attempts = 0, max_attempts = $2, next_attempt_at = $3, updated_at = $3
+          WHERE id = $1
+         RETURNING ${COLUMNS})
+       SELECT * FROM restarted`,
+      [id, maxAttempts, now],
+    );
+    return toDelivery(rows[0]);
+  }
+
+  async purgeSettledBefore(cutoff: Date, limit: number): Promise<number> {
+    const r = await this.db.one<{ n: number }>(
+      `WITH gone AS (
+         DELETE FROM webhook_deliveries WHERE seq IN (
+           SELECT seq FROM webhook_deliveries WHERE status <> 'pending' AND updated_at < $1 LIMIT $2)
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [cutoff, limit],
+    );
+    return r?.n ?? 0;
+  }
+}

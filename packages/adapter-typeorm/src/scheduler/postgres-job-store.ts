@@ -1,0 +1,76 @@
+import { ClaimedJob, JobQueue, JobScheduler, NewJob } from '@voiceplane/application';
+import { Database } from '../database';
+
+interface JobRow {
+  id: string;
+  kind: string;
+  key: string | null;
+  payload: unknown;
+  attempts: number;
+  lease_token: string;
+}
+
+/**
+ * The scheduler's table. Jobs are claimed with FOR UPDATE SKIP LOCKED and held by a lease
+ * (`locked_until` + `lease_token`), not by an open transaction, so a job may run for seconds
+ * without pinning a connection, and a runner that dies loses its jobs when the lease runs out.
+ */
+export class PostgresJobStore implements JobScheduler, JobQueue {
+  constructor(private readonly db: Database) {}
+
+  async schedule(job: NewJob): Promise<void> {
+    const payload = JSON.stringify(job.payload ?? null);
+    if (job.key === undefined) {
+      await this.db.query(`INSERT INTO scheduled_jobs (kind, payload, run_at) VALUES ($1, $2, $3)`, [job.kind, payload, job.runAt]);
+      return;
+    }
+    // Re-scheduling a key releases any claim on it: the holder's complete/retry then no longer
+    // matches its lease token and leaves the new schedule alone.
+    await this.db.query(
+      `INSERT INTO scheduled_jobs (kind, key, payload, run_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (key) DO UPDATE SET kind = EXCLUDED.kind, payload = EXCLUDED.payload, run_at = EXCLUDED.run_at,
+         attempts = 0, locked_until = NULL, lease_token = NULL, last_error = NULL, buried_at = NULL`,
+      [job.kind, job.key, payload, job.runAt],
+    );
+  }
+
+  async cancel(keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return;
+    await this.db.query(`DELETE FROM scheduled_jobs WHERE key = ANY($1)`, [keys]);
+  }
+
+  async claimDue(now: Date, limit: number, leaseUntil: Date, leaseToken: string): Promise<ClaimedJob[]> {
+    const rows = await this.db.query<JobRow>(
+      `WITH due AS (
+         SELECT id FROM scheduled_jobs
+          WHERE buried_at IS NULL AND run_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
+          ORDER BY run_at LIMIT $2 FOR UPDATE SKIP LOCKED
+       ), claimed AS (
+         UPDATE scheduled_jobs j SET locked_until = $3, lease_token = $4, attempts = j.attempts + 1
+           FROM due WHERE j.id = due.id
+         RETURNING j.id, j.kind, j.key, j.payload, j.attempts, j.lease_token, j.run_at
+       )
+       SELECT * FROM claimed ORDER BY run_at`,
+      [now, limit, leaseUntil, leaseToken],
+    );
+    return rows.map((r) => ({ id: Number(r.id), kind: r.kind, key: r.key, payload: r.payload, attempts: r.attempts, leaseToken: r.lease_token }));
+  }
+
+  async complete(job: ClaimedJob): Promise<void> {
+    await this.db.query(`DELETE FROM scheduled_jobs WHERE id = $1 AND lease_token = $2`, [job.id, job.leaseToken]);
+  }
+
+  async retry(job: ClaimedJob, runAt: Date, error: string): Promise<void> {
+    await this.db.query(
+      `UPDATE scheduled_jobs SET run_at = $3, locked_until = NULL, lease_token = NULL, last_error = $4 WHERE id = $1 AND lease_token = $2`,
+      [job.id, job.leaseToken, runAt, error.slice(0, 2_000)],
+    );
+  }
+
+  async bury(job: ClaimedJob, at: Date, error: string): Promise<void> {
+    await this.db.query(
+      `UPDATE scheduled_jobs SET buried_at = $3, locked_until = NULL, lease_token = NULL, last_error = $4 WHERE id = $1 AND lease_token = $2`,
+      [job.id, job.leaseToken, at, error.slice(0, 2_000)],
+    );
+  }
+}

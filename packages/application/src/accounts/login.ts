@@ -1,0 +1,33 @@
+import { err, ok, Result } from '@voiceplane/domain';
+import { Clock } from '../ports/clock';
+import { Ids } from '../ports/ids';
+import { CredentialRepository, User, UserRepository } from '../ports/accounts';
+import { hashToken, verifyPassword } from './secrets';
+
+export interface Session {
+  readonly token: string;
+  readonly expiresAt: Date;
+  readonly user: User;
+}
+
+export class Login {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly credentials: CredentialRepository,
+    private readonly ids: Ids,
+    private readonly clock: Clock,
+    private readonly sessionTtlHours: number,
+  ) {}
+
+  async execute(email: string, password: string): Promise<Result<Session, 'invalid_credentials'>> {
+    const user = await this.users.findByEmail(email);
+    // Unknown e-mail, no password, wrong password and disabled user all look the same.
+    if (!user || !user.passwordHash || user.disabled || !(await verifyPassword(password, user.passwordHash))) {
+      return err('invalid_credentials');
+    }
+    const token = this.ids.token('vps_', 40);
+    const expiresAt = new Date(this.clock.now().getTime() + this.sessionTtlHours * 3600_000);
+    await this.credentials.createSession(user.id, hashToken(token), expiresAt);
+    return ok({ token, expiresAt, user });
+  }
+}

@@ -1,0 +1,4 @@
+export * from './ports';
+export * from './events';
+export * from './save-assistant';
+export * from './assistant-lifecycle';

@@ -1,0 +1,111 @@
+import {
+  CallMinutePrices, CallOutcome, callCharge, callDuration, EndedCall, extractedVariablesAtEnd, postCallPayload,
+  shouldSendPostCallWebhook, TerminalCallStatus,
+} from '@voiceplane/domain';
+import { AssistantRepository } from '../assistants/ports';
+import { BalanceService } from '../billing/balance-service';
+import { Outbox } from '../ports/outbox';
+import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
+import { Call, CallRepository } from './ports';
+
+/**
+ * Outbox topic raised by every call end, for the capabilities that react to it: automations bound
+ * to the assistant (`call.ended` trigger, CONTRACT §7.4 step 5) and the chat-app permission counters
+ * of connected chat-app calls (step 6). Payload: `CallEndedEvent`.
+ */
+export const CALL_ENDED_TOPIC = 'call.ended';
+
+export interface CallEndedEvent {
+  readonly call_id: number;
+  readonly user_id: number;
+  readonly assistant_id: number;
+  readonly direction: Call['direction'];
+  readonly channel: Call['channel'];
+  readonly status: TerminalCallStatus;
+  /** The call reached `in-progress` (a connected call). */
+  readonly answered: boolean;
+  readonly customer_phone: string;
+  readonly sender_id: number | null;
+  readonly conversation_id: string | null;
+  readonly automation_run_id: string | null;
+  /** The `post_call` payload of CONTRACT §12.3 (automation trigger input, A.13). */
+  readonly call: Record<string, unknown>;
+}
+
+/**
+ * What happens when a call ends (CONTRACT §7.4), inside the transaction that accepts the `ended`
+ * event: the final state, the charge, extraction, the `post_call` delivery and the `call.ended` event.
+ */
+export class EndCall {
+  constructor(
+    private readonly calls: CallRepository,
+    private readonly assistants: AssistantRepository,
+    private readonly balance: BalanceService,
+    private readonly deliveries: WebhookDeliveries,
+    private readonly outbox: Outbox,
+    private readonly prices: CallMinutePrices,
+  ) {}
+
+  /** `call` is locked by the caller; `at` is when the call ended. */
+  async finish(call: Call, outcome: CallOutcome, at: Date, now: Date): Promise<Call> {
+    // Recording and extraction follow the configuration the call started with (CONTRACT §3.5).
+    const started = call.runtimeConfig.assistant;
+    const duration = callDuration(call.answeredAt, at, outcome.duration);
+    const charge = callCharge(duration, this.prices[call.channel]);
+    if (charge.minutes > 0) {
+      const charged = await this.balance.charge({
+        userId: call.userId,
+        price: charge.amount,
+        description: `Call ${call.id} (${charge.minutes} min)`,
+        reference: { type: 'call', id: call.id },
+        mayGoNegative: true,
+      });
+      if (!charged.ok) throw new Error(`Call ${call.id} could not be charged: ${charged.error.code}`);
+    }
+    const ended = await this.calls.update(call.id, {
+      status: outcome.status,
+      finishedAt: at,
+      duration,
+      cost: charge.minutes > 0 ? charge.amount : 0,
+      recordingUrl: started.record ? outcome.recordingUrl ?? null : null,
+      transcript: outcome.transcript ?? call.transcript,
+      extractedVariables: extractedVariablesAtEnd(
+        { enabled: started.post_call_evaluation, fieldNames: started.post_call_schema.map((f) => f.name) },
+        outcome.extractedVariables,
+      ),
+      endedReason: outcome.endedReason ?? null,
+    }, now);
+    await this.announce(ended, outcome.status, at);
+    return ended;
+  }
+
+  private async announce(call: Call, status: TerminalCallStatus, at: Date): Promise<void> {
+    // Locked: a webhook switched off concurrently either commits first (and no event is created)
+    // or waits, and its cancellation then finds this call's delivery pending.
+    const assistant = await this.assistants.findOwned(call.userId, call.assistantId, { lock: true });
+    const facts: EndedCall = {
+      id: call.id, assistantId: call.assistantId, customerPhone: call.customerPhone, assistantPhone: call.assistantPhone,
+      duration: call.duration, status, extractedVariables: call.extractedVariables, inputVariables: call.variables,
+      transcript: call.transcript, recordingUrl: call.recordingUrl, createdAt: call.createdAt, finishedAt: at,
+    };
+    const payload = postCallPayload(facts, assistant?.include_recording_in_webhook ?? true);
+    if (assistant && assistant.webhook_url !== null && shouldSendPostCallWebhook({
+      isWebhookActive: assistant.is_webhook_active, webhookUrl: assistant.webhook_url, sendOnlyOnCompleted: assistant.send_webhook_only_on_completed,
+    }, status)) {
+      await this.deliveries.enqueue({
+        userId: call.userId,
+        eventType: 'post_call',
+        targetUrl: assistant.webhook_url,
+        payload,
+        source: { type: 'assistant', id: call.assistantId },
+        subject: { type: 'call', id: call.id },
+      });
+    }
+    const event: CallEndedEvent = {
+      call_id: call.id, user_id: call.userId, assistant_id: call.assistantId, direction: call.direction, channel: call.channel,
+      status, answered: call.answeredAt !== null, customer_phone: call.customerPhone, sender_id: call.senderId,
+      conversation_id: call.conversationId, automation_run_id: call.automationRunId, call: payload,
+    };
+    await this.outbox.add([{ topic: CALL_ENDED_TOPIC, payload: event }]);
+  }
+}

@@ -1,0 +1,102 @@
+import { CallMinutePrices, canAfford, err, ok, Result } from '@voiceplane/domain';
+import { AssistantRepository } from '../assistants/ports';
+import { UserRepository } from '../ports/accounts';
+import { Clock } from '../ports/clock';
+import { UnitOfWork } from '../ports/unit-of-work';
+import { JobHandler, JobScheduler, WorkLogger } from '../events/ports';
+import { CallConfigurations } from './call-configurations';
+import { CallerLines } from './caller-lines';
+import { CallRepository, VoiceRuntime } from './ports';
+import { RecordCallEvent } from './record-call-event';
+
+export interface MakeCallRequest {
+  readonly userId: number;
+  readonly assistantId: number;
+  /** E.164, already checked. */
+  readonly phoneNumber: string;
+  /** Normalised input variables; merged over the assistant's for this call. */
+  readonly variables: Readonly<Record<string, string>>;
+}
+
+/** Business refusals of make_call, in the order they are checked (CONTRACT §7.2). */
+export type MakeCallRefusal = 'assistant_not_found' | 'not_outbound' | 'compliance_blocked' | 'insufficient_balance' | 'no_caller_line' | 'too_many_calls' | 'dispatch_failed';
+
+/** Job kind: fails a call whose dispatch was lost (the process died between commit and hand-over). */
+export const CALL_DISPATCH_WATCHDOG_JOB = 'call.dispatch_watchdog';
+/** A runtime that took a call reports on it within seconds; one still `initiated` this late was never placed. */
+export const DISPATCH_WATCHDOG_MS = 10 * 60_000;
+
+/**
+ * `POST /api/user/make_call`: checks in contract order, stores the call with the configuration it
+ * starts with, and hands it to the voice runtime once that is committed. A refused hand-over ends
+ * the call as `failed` through the normal end path.
+ */
+export class MakeCall {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly assistants: AssistantRepository,
+    private readonly users: UserRepository,
+    private readonly lines: CallerLines,
+    private readonly configurations: CallConfigurations,
+    private readonly calls: CallRepository,
+    private readonly scheduler: JobScheduler,
+    private readonly runtime: VoiceRuntime,
+    private readonly events: RecordCallEvent,
+    private readonly prices: CallMinutePrices,
+    private readonly clock: Clock,
+    private readonly log: WorkLogger,
+  ) {}
+
+  async execute(request: MakeCallRequest): Promise<Result<{ readonly callId: number }, MakeCallRefusal>> {
+    const { userId } = request;
+    const assistant = await this.assistants.findOwned(userId, request.assistantId);
+    if (assistant === null) return err('assistant_not_found');
+    if (assistant.type !== 'outbound') return err('not_outbound');
+    if (assistant.compliance_blocked) return err('compliance_blocked');
+    const user = await this.users.findById(userId);
+    if (user === null || !canAfford(user.balance, this.prices.phone)) return err('insufficient_balance');
+    const line = await this.lines.forAssistant(userId, assistant.phone_number_id);
+    if (line === null) return err('no_caller_line');
+
+    const runtimeConfig = await this.configurations.forStart({
+      direction: 'outbound', channel: 'phone', customerPhone: request.phoneNumber, line, assistant, variables: request.variables,
+    });
+    const call = await this.uow.transaction(async () => {
+      // The user's row lock serialises concurrent make_calls, so the plan's limit holds under bursts.
+      await this.users.lockBalance(userId);
+      if ((await this.calls.countActive(userId)) >= user.plan.max_concurrent_calls) return null;
+      const now = this.clock.now();
+      const { call: created } = await this.calls.create({
+        userId, assistantId: assistant.id, direction: 'outbound', channel: 'phone', status: 'initiated',
+        customerPhone: request.phoneNumber, line, variables: request.variables, runtimeConfig, now,
+      });
+      await this.scheduler.schedule({
+        kind: CALL_DISPATCH_WATCHDOG_JOB, key: `call-dispatch:${created.id}`, payload: { call_id: created.id },
+        runAt: new Date(now.getTime() + DISPATCH_WATCHDOG_MS),
+      });
+      return created;
+    });
+    if (call === null) return err('too_many_calls');
+
+    try {
+      await this.runtime.placeCall({
+        callId: call.id, userId, customerPhone: call.customerPhone, line,
+        ringingTimeSeconds: assistant.ringing_time, maxDurationSeconds: assistant.max_duration,
+      });
+    } catch (e) {
+      this.log.warn({ err: e, callId: call.id }, 'the voice runtime refused a call');
+      await this.events.failUnplaced(call.id, 'dispatch_failed');
+      return err('dispatch_failed');
+    }
+    return ok({ callId: call.id });
+  }
+}
+
+export function callDispatchWatchdog(events: RecordCallEvent): JobHandler {
+  return {
+    kind: CALL_DISPATCH_WATCHDOG_JOB,
+    handle: async (job) => {
+      await events.failUnplaced((job.payload as { call_id: number }).call_id, 'dispatch_lost');
+    },
+  };
+}

@@ -1,0 +1,157 @@
+import {
+  CallChannel, CallDirection, CallerLine, CallStatus, Result, RuntimeConfig, RuntimeEventType, SipLine, TerminalCallStatus, TranscriptItem,
+} from '@voiceplane/domain';
+import { Page, PageRequest } from '../shared/page';
+import type { CallEventAnswer, CallEventRefusal } from './record-call-event';
+
+/** A stored call (CONTRACT A.7), with the configuration it started with. */
+export interface Call {
+  readonly id: number;
+  readonly userId: number;
+  readonly assistantId: number;
+  readonly direction: CallDirection;
+  readonly channel: CallChannel;
+  readonly status: CallStatus;
+  readonly customerPhone: string;
+  readonly assistantPhone: string | null;
+  readonly phoneNumberId: number | null;
+  readonly senderId: number | null;
+  readonly conversationId: string | null;
+  readonly automationRunId: string | null;
+  /** The call's own input variables (not merged with the assistant's). */
+  readonly variables: Readonly<Record<string, string>>;
+  readonly extractedVariables: Readonly<Record<string, unknown>>;
+  readonly duration: number;
+  readonly cost: number;
+  readonly recordingUrl: string | null;
+  readonly endedReason: string | null;
+  readonly transcript: readonly TranscriptItem[];
+  readonly runtimeConfig: RuntimeConfig;
+  readonly providerCallId: string | null;
+  readonly createdAt: Date;
+  readonly answeredAt: Date | null;
+  readonly finishedAt: Date | null;
+  readonly updatedAt: Date;
+}
+
+/** A list item: everything but the conversation and the configuration. */
+export type CallSummary = Omit<Call, 'transcript' | 'runtimeConfig'>;
+
+export interface NewCall {
+  readonly userId: number;
+  readonly assistantId: number;
+  readonly direction: CallDirection;
+  readonly channel: CallChannel;
+  readonly status: CallStatus;
+  readonly customerPhone: string;
+  readonly line: CallerLine | null;
+  readonly variables: Readonly<Record<string, string>>;
+  readonly runtimeConfig: RuntimeConfig;
+  /** The runtime's id of an inbound call; a second call with the same id is the same call. */
+  readonly providerCallId?: string | null;
+  readonly senderId?: number | null;
+  readonly conversationId?: string | null;
+  readonly automationRunId?: string | null;
+  readonly now: Date;
+}
+
+/** Fields an event changes; absent keys stay as they are. */
+export interface CallChanges {
+  readonly status?: CallStatus;
+  readonly answeredAt?: Date;
+  readonly finishedAt?: Date;
+  readonly duration?: number;
+  readonly cost?: number;
+  readonly recordingUrl?: string | null;
+  readonly endedReason?: string | null;
+  readonly extractedVariables?: Readonly<Record<string, unknown>>;
+  readonly transcript?: readonly TranscriptItem[];
+}
+
+export interface CallFilter {
+  readonly assistantId?: number;
+  readonly status?: CallStatus;
+  readonly direction?: CallDirection;
+  readonly channel?: CallChannel;
+  readonly customerPhone?: string;
+  /** Bounds on `created_at`, inclusive. */
+  readonly from?: Date;
+  readonly to?: Date;
+}
+
+/** Where an inbound call arrived: an owned number and the inbound assistant on it, if any. */
+export interface InboundRoute {
+  readonly userId: number;
+  readonly phoneNumberId: number;
+  readonly phoneNumber: string;
+  readonly sip: SipLine | null;
+  readonly assistantId: number | null;
+}
+
+/** A runtime event already accepted for a call, and the status it answered with. */
+export interface AcceptedRuntimeEvent {
+  readonly type: RuntimeEventType;
+  readonly status: CallStatus;
+}
+
+export interface CallRepository {
+  /** Creates the call; with a `providerCallId` already used, returns that call instead (`created` false). */
+  create(call: NewCall): Promise<{ readonly call: Call; readonly created: boolean }>;
+  /** Null for a missing id and for another user's call alike. */
+  findOwned(userId: number, id: number): Promise<Call | null>;
+  /** Newest first. */
+  list(userId: number, filter: CallFilter, page: PageRequest): Promise<Page<CallSummary>>;
+  /** Any user's call (runtime side). */
+  findById(id: number): Promise<Call | null>;
+  /** Locks the call until the transaction ends. */
+  lock(id: number): Promise<Call | null>;
+  findByProviderCallId(providerCallId: string): Promise<Call | null>;
+  /** Calls of the user not yet in a terminal status. */
+  countActive(userId: number): Promise<number>;
+  update(id: number, changes: CallChanges, now: Date): Promise<Call>;
+  findRuntimeEvent(callId: number, eventId: string): Promise<AcceptedRuntimeEvent | null>;
+  recordRuntimeEvent(callId: number, eventId: string, event: AcceptedRuntimeEvent, at: Date): Promise<void>;
+  /**
+   * The owned number an inbound call reached: by the provider's inbound trunk id when given,
+   * else by the dialled number.
+   */
+  inboundRoute(to: string, inboundTrunkId: string | null): Promise<InboundRoute | null>;
+}
+
+/** A call handed to the voice runtime. */
+export interface CallToPlace {
+  readonly callId: number;
+  readonly userId: number;
+  readonly customerPhone: string;
+  readonly line: CallerLine;
+  /** Seconds the customer's phone may ring (assistant `ringing_time`). */
+  readonly ringingTimeSeconds: number;
+  /** Seconds after which the runtime hangs up (assistant `max_duration`). */
+  readonly maxDurationSeconds: number;
+}
+
+/**
+ * The engine that runs calls. It reports their lifecycle back through the runtime ingress
+ * (`RecordCallEvent`), in-process for the sandbox and over HTTP for a real runtime.
+ */
+export interface VoiceRuntime {
+  /** The line a call leaves from when its assistant has no number; null when the platform has none. */
+  readonly platformLine: CallerLine | null;
+  /** Resolves once the runtime took the call; throws when it refused it. */
+  placeCall(call: CallToPlace): Promise<void>;
+}
+
+/** What S9 may say about a sandbox call's end (CONTRACT §14.2). */
+export interface SandboxFinish {
+  readonly status: TerminalCallStatus;
+  readonly duration?: number;
+  readonly transcript?: readonly TranscriptItem[];
+  readonly extractedVariables?: Readonly<Record<string, unknown>>;
+  readonly recordingUrl?: string | null;
+}
+
+/** The sandbox voice runtime's controls (S8, S9): act on the caller's own calls only. */
+export interface SandboxCallControls {
+  answer(userId: number, callId: number): Promise<Result<CallEventAnswer, CallEventRefusal>>;
+  finish(userId: number, callId: number, finish: SandboxFinish): Promise<Result<CallEventAnswer, CallEventRefusal>>;
+}

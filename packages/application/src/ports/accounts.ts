@@ -1,0 +1,102 @@
+import { LedgerEntryType, LedgerReferenceType, Plan } from '@voiceplane/domain';
+import { Page, PageRequest } from '../shared/page';
+
+export interface User {
+  readonly id: number;
+  readonly name: string;
+  readonly email: string;
+  readonly passwordHash: string | null;
+  readonly disabled: boolean;
+  readonly balance: number;
+  readonly plan: Plan;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+export interface NewUser {
+  readonly name: string;
+  readonly email: string;
+  readonly passwordHash: string | null;
+  readonly plan: Plan;
+}
+
+export interface UserRepository {
+  /** Null when the e-mail (case-insensitive) is taken. */
+  create(user: NewUser): Promise<User | null>;
+  findById(id: number): Promise<User | null>;
+  findByEmail(email: string): Promise<User | null>;
+  list(page: PageRequest, email?: string): Promise<Page<User>>;
+  updatePlan(id: number, plan: Plan): Promise<void>;
+  setDisabled(id: number, disabled: boolean): Promise<void>;
+  /** Locks the row until the surrounding transaction ends; null when missing. */
+  lockBalance(id: number): Promise<number | null>;
+  setBalance(id: number, balance: number): Promise<void>;
+}
+
+export interface LedgerEntry {
+  readonly id: number;
+  readonly userId: number;
+  readonly type: LedgerEntryType;
+  readonly amount: number;
+  readonly balanceAfter: number;
+  readonly description: string;
+  readonly reference: { readonly type: LedgerReferenceType; readonly id: number } | null;
+  readonly requestId: string | null;
+  readonly createdAt: Date;
+}
+
+export type NewLedgerEntry = Omit<LedgerEntry, 'id' | 'createdAt'>;
+
+export interface LedgerRepository {
+  append(entry: NewLedgerEntry): Promise<LedgerEntry>;
+  list(userId: number, page: PageRequest, type?: LedgerEntryType): Promise<Page<LedgerEntry>>;
+}
+
+export interface ApiKey {
+  readonly id: number;
+  readonly userId: number;
+  readonly name: string;
+  readonly lastUsedAt: Date | null;
+  readonly createdAt: Date;
+}
+
+/** Who a bearer token speaks for. */
+export interface Principal {
+  readonly userId: number;
+  readonly tokenKind: 'api_key' | 'session';
+  readonly tokenId: number;
+  readonly plan: Plan;
+  /** Only API keys: when `last_used_at` was last written. */
+  readonly lastUsedAt: Date | null;
+}
+
+export interface CredentialRepository {
+  createApiKey(userId: number, name: string, tokenHash: string): Promise<ApiKey>;
+  listApiKeys(userId: number): Promise<ApiKey[]>;
+  /** False when no such key of this user exists. */
+  deleteApiKey(userId: number, id: number): Promise<boolean>;
+  createSession(userId: number, tokenHash: string, expiresAt: Date): Promise<void>;
+  revokeSession(sessionId: number, at: Date): Promise<void>;
+  /** Live key or unexpired, unrevoked session of an enabled user. */
+  findPrincipal(tokenHash: string, now: Date): Promise<Principal | null>;
+  touchApiKey(id: number, at: Date): Promise<void>;
+}
+
+export interface SigningSecret {
+  readonly secret: string;
+  readonly createdAt: Date;
+  readonly previousSecret: string | null;
+  readonly previousExpiresAt: Date | null;
+}
+
+export interface SigningSecretRepository {
+  create(userId: number, secret: string): Promise<void>;
+  get(userId: number): Promise<SigningSecret | null>;
+  rotate(userId: number, secret: string, previousExpiresAt: Date): Promise<SigningSecret>;
+}
+
+/** Values generated once per deployment (admin/runtime tokens, encryption keys). */
+export interface SettingsRepository {
+  /** Returns the stored value, storing `candidate` first when none exists (race-safe). */
+  getOrCreate(key: string, candidate: string): Promise<{ value: string; created: boolean }>;
+}

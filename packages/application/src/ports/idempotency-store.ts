@@ -1,0 +1,9 @@
+import { StoredIdempotentRequest } from '@voiceplane/domain';
+
+export interface IdempotencyStore {
+  /** Claims the scope for a first request; when already claimed returns what is stored instead. */
+  claim(scope: string, fingerprint: string, expiresAt: Date): Promise<StoredIdempotentRequest | null>;
+  complete(scope: string, status: number, body: string): Promise<void>;
+  /** Forgets a claim whose request ended in a way that must not be replayed (5xx, 409, 429). */
+  release(scope: string): Promise<void>;
+}

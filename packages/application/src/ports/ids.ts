@@ -1,0 +1,8 @@
+/** Randomness is a process boundary: tokens and string ids come from here. */
+export interface Ids {
+  /** `prefix` + `length` base62 characters from a CSPRNG. */
+  token(prefix: string, length: number): string;
+  /** Raw random bytes, base64 encoded (signing secrets). */
+  secretBytes(byteCount: number): string;
+  uuid(): string;
+}

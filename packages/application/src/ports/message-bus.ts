@@ -1,0 +1,34 @@
+/**
+ * The bus carries events that already committed through the outbox. Delivery is at-least-once:
+ * handlers must be idempotent by `id`.
+ */
+export interface BusMessage {
+  /** Unique event id; consumers de-duplicate on it. */
+  readonly id: string;
+  /** Routing key, e.g. `call.ended`, `webhook.delivery.due`. */
+  readonly topic: string;
+  readonly payload: unknown;
+  /** ISO 8601 time the event was raised. */
+  readonly occurredAt: string;
+}
+
+export type BusHandler = (message: BusMessage) => Promise<void>;
+
+export interface SubscriptionOptions {
+  /** Durable consumer name; one queue per (consumer, topic pattern). */
+  readonly consumer: string;
+  /** How many times a failing message is retried before it is dead-lettered. */
+  readonly maxRetries?: number;
+  /** Delay before a retry, in milliseconds. */
+  readonly retryDelayMs?: number;
+  /** Messages handled at once by this process. */
+  readonly prefetch?: number;
+}
+
+export interface MessageBus {
+  /** Resolves only once every message is accepted by the bus (publisher confirms on RabbitMQ). */
+  publish(messages: readonly BusMessage[]): Promise<void>;
+  /** `topicPattern` uses AMQP topic syntax (`call.*`, `#`). */
+  subscribe(topicPattern: string, handler: BusHandler, options: SubscriptionOptions): Promise<void>;
+  close(): Promise<void>;
+}

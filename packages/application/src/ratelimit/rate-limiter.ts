@@ -1,0 +1,40 @@
+import { judgeHits, LimitVerdict, tightest, windowAt } from '@voiceplane/domain';
+import { Clock } from '../ports/clock';
+import { RateLimitStore } from '../ports/rate-limit-store';
+
+export interface Bucket {
+  /** Unique per bucket family and subject, e.g. `general:key:12`. */
+  readonly key: string;
+  readonly limit: number;
+  readonly windowSeconds: number;
+}
+
+export type BucketVerdict = LimitVerdict & { readonly windowSeconds: number; readonly key: string };
+
+export interface RateDecision {
+  readonly allowed: boolean;
+  /** The bucket the headers describe: the first refusing one, else the tightest. */
+  readonly reported: BucketVerdict;
+}
+
+/** Fixed-window counters in the shared store, so every instance enforces the same limit. */
+export class RateLimiter {
+  constructor(private readonly store: RateLimitStore, private readonly clock: Clock) {}
+
+  async consume(buckets: readonly Bucket[]): Promise<RateDecision> {
+    const now = this.clock.now();
+    const verdicts = await Promise.all(buckets.map(async (bucket): Promise<BucketVerdict> => {
+      const window = windowAt(now, bucket.windowSeconds);
+      // Rows outlive their window a little so a slow clock on another instance still finds them.
+      const expiresAt = new Date(window.resetAt.getTime() + 60_000);
+      const hits = await this.store.hit(`${bucket.key}:${bucket.windowSeconds}`, window.start, expiresAt);
+      return { ...judgeHits(hits, bucket.limit, window, now), windowSeconds: bucket.windowSeconds, key: bucket.key };
+    }));
+    const refused = verdicts.filter((v) => !v.allowed);
+    if (refused.length > 0) {
+      const longest = refused.reduce((a, b) => (b.retryAfterSeconds > a.retryAfterSeconds ? b : a));
+      return { allowed: false, reported: longest };
+    }
+    return { allowed: true, reported: tightest(verdicts) };
+  }
+}

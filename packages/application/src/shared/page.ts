@@ -1,0 +1,9 @@
+export interface PageRequest {
+  readonly page: number;
+  readonly perPage: number;
+}
+
+export interface Page<T> {
+  readonly items: T[];
+  readonly total: number;
+}

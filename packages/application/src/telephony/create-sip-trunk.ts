@@ -1,0 +1,66 @@
+import { err, FieldErrors, newSipTrunkSettings, NewSipTrunk, ok, Result } from '@voiceplane/domain';
+import { Clock } from '../ports/clock';
+import { UnitOfWork } from '../ports/unit-of-work';
+import { OperationsLog, SipProvisioner } from './ports';
+import { inboundSpec, outboundSpec, ProvisioningAttempt } from './provisioning-attempt';
+import { ProvisioningCleanup } from './provisioning-cleanup';
+import { SipTrunkRepository, StoredSipTrunk } from './repositories';
+import { SecretCipher } from './secret-cipher';
+import { failureText } from './failure-text';
+
+export type SipTrunkWriteError =
+  | { readonly code: 'not_found' }
+  | { readonly code: 'invalid'; readonly errors: FieldErrors }
+  | { readonly code: 'duplicate' }
+  | { readonly code: 'provisioning_failed' };
+
+/** Marks a duplicate found inside the final transaction (a concurrent request won the race). */
+class DuplicateOnCommit extends Error {}
+
+/**
+ * CONTRACT §6.4: the provider trunks and their inbound route are made first; the trunk is stored
+ * only when all of them exist. Any failure deletes what was made — nothing is stored.
+ */
+export class CreateSipTrunk {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly trunks: SipTrunkRepository,
+    private readonly provisioner: SipProvisioner,
+    private readonly cleanup: ProvisioningCleanup,
+    private readonly cipher: SecretCipher,
+    private readonly clock: Clock,
+    private readonly log: OperationsLog,
+  ) {}
+
+  async execute(userId: number, input: NewSipTrunk): Promise<Result<StoredSipTrunk, SipTrunkWriteError>> {
+    const settled = newSipTrunkSettings(input);
+    if (!settled.ok) return err({ code: 'invalid', errors: settled.error });
+    const settings = settled.value;
+    if (await this.trunks.hasDuplicate(userId, settings, null)) return err({ code: 'duplicate' });
+
+    const id = await this.trunks.reserveId();
+    const owner = { accountId: userId, phoneNumberId: id };
+    const attempt = new ProvisioningAttempt(this.provisioner, this.cleanup);
+    try {
+      const sipPasswordCipher = await this.cipher.encrypt(settings.sipPassword);
+      const inboundTrunkId = await attempt.createInboundTrunk(inboundSpec(owner, settings));
+      const outboundTrunkId = await attempt.createOutboundTrunk(outboundSpec(owner, settings));
+      const inboundRouteId = await attempt.routeInboundCalls(owner, settings.phoneNumber, inboundTrunkId);
+      const now = this.clock.now();
+      const { sipPassword: _plain, ...visible } = settings;
+      const stored = await this.uow.transaction(async () => {
+        await this.trunks.lockAccount(userId);
+        if (await this.trunks.hasDuplicate(userId, settings, null)) throw new DuplicateOnCommit();
+        return this.trunks.insert({
+          ...visible, id, userId, sipPasswordCipher, inboundTrunkId, outboundTrunkId, inboundRouteId, createdAt: now, updatedAt: now,
+        });
+      });
+      return ok(stored);
+    } catch (e) {
+      await attempt.undo().catch((undoError) => this.log.error({ phoneNumberId: id, error: failureText(undoError) }, 'SIP trunk create: undo failed'));
+      if (e instanceof DuplicateOnCommit) return err({ code: 'duplicate' });
+      this.log.error({ userId, phoneNumberId: id, error: failureText(e) }, 'SIP trunk create failed; provider changes undone');
+      return err({ code: 'provisioning_failed' });
+    }
+  }
+}

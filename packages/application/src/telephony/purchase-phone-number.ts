@@ -1,0 +1,86 @@
+import { canAfford, err, needsRegisteredAddress, nextRenewal, ok, Result } from '@voiceplane/domain';
+import { Clock } from '../ports/clock';
+import { UnitOfWork } from '../ports/unit-of-work';
+import { UserRepository } from '../ports/accounts';
+import { BalanceService } from '../billing/balance-service';
+import { AvailableNumber, NumberInventory, OperationsLog } from './ports';
+import { PhoneNumber, PhoneNumberRepository } from './repositories';
+import { failureText } from './failure-text';
+
+export type PurchaseError = 'not_available' | 'address_required' | 'insufficient_balance' | 'failed';
+
+class Refused extends Error {
+  constructor(readonly reason: PurchaseError) {
+    super(reason);
+  }
+}
+
+/**
+ * CONTRACT §6.8 / §13.3: a number some account owns is never sold again; numbers that need a
+ * registered address are refused; the balance must cover the first month. The provider purchase
+ * happens before the row and the charge are stored together; if storing fails the number is given
+ * back.
+ */
+export class PurchasePhoneNumber {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly numbers: PhoneNumberRepository,
+    private readonly users: UserRepository,
+    private readonly balances: BalanceService,
+    private readonly inventory: NumberInventory,
+    private readonly clock: Clock,
+    private readonly log: OperationsLog,
+  ) {}
+
+  async execute(userId: number, phoneNumber: string, requestId: string | null): Promise<Result<PhoneNumber, PurchaseError>> {
+    if ((await this.numbers.purchasedAmong([phoneNumber])).has(phoneNumber)) return err('not_available');
+    const holder = { accountId: userId, phoneNumberId: null };
+    let offer: AvailableNumber | null;
+    try {
+      offer = await this.inventory.find(phoneNumber, holder);
+    } catch (e) {
+      this.log.error({ userId, error: failureText(e) }, 'Number purchase: inventory lookup failed');
+      return err('failed');
+    }
+    if (!offer) return err('not_available');
+    if (needsRegisteredAddress(offer.addressRequirements)) return err('address_required');
+    const user = await this.users.findById(userId);
+    if (!user || !canAfford(user.balance, offer.price)) return err('insufficient_balance');
+
+    let bought: { reference: string | null } | null;
+    try {
+      bought = await this.inventory.purchase(offer, holder);
+    } catch (e) {
+      this.log.error({ userId, error: failureText(e) }, 'Number purchase failed at the provider');
+      return err('failed');
+    }
+    if (!bought) return err('not_available');
+
+    const now = this.clock.now();
+    const chosen = offer;
+    try {
+      return ok(await this.uow.transaction(async () => {
+        const row = await this.numbers.insertPurchased({
+          userId, phoneNumber: chosen.phoneNumber, countryCode: chosen.countryCode, smsCapable: chosen.smsCapable,
+          monthlyPrice: chosen.price, providerReference: bought.reference, purchasedAt: now, renewsAt: nextRenewal(now, now),
+        });
+        if (!row) throw new Refused('not_available');
+        const charged = await this.balances.charge({
+          userId, price: chosen.price, description: `Phone number ${chosen.phoneNumber} (first month)`,
+          reference: { type: 'phone_number', id: row.id }, requestId,
+        });
+        if (!charged.ok) throw new Refused('insufficient_balance');
+        return row;
+      }));
+    } catch (e) {
+      try {
+        await this.inventory.release(chosen.phoneNumber, bought.reference, holder);
+      } catch (releaseError) {
+        this.log.error({ userId, phoneNumber: chosen.phoneNumber, error: failureText(releaseError) }, 'Number purchase: could not give back a number that was not stored');
+      }
+      if (e instanceof Refused) return err(e.reason);
+      this.log.error({ userId, error: failureText(e) }, 'Number purchase: storing the number failed');
+      return err('failed');
+    }
+  }
+}

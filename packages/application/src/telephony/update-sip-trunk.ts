@@ -1,0 +1,98 @@
+import { err, FieldErrors, mergeSipTrunkChanges, ok, reprovisionPlan, ReprovisionPlan, Result, SipTrunkChanges, SipTrunkSettings } from '@voiceplane/domain';
+import { Clock } from '../ports/clock';
+import { UnitOfWork } from '../ports/unit-of-work';
+import { OperationsLog, SipProvisioner } from './ports';
+import { inboundSpec, outboundSpec, ProvisioningAttempt } from './provisioning-attempt';
+import { ProvisioningCleanup } from './provisioning-cleanup';
+import { CleanupTask, SipTrunkRepository, StoredSipTrunk } from './repositories';
+import { SecretCipher } from './secret-cipher';
+import { SipTrunkWriteError } from './create-sip-trunk';
+import { failureText } from './failure-text';
+
+export interface UpdateSipTrunkInput {
+  readonly userId: number;
+  readonly id: number;
+  /** The sent fields, or the field-level validation errors (reported after the 404 check). */
+  readonly changes: Result<SipTrunkChanges, FieldErrors>;
+  readonly dryRun: boolean;
+}
+
+export interface UpdatedSipTrunk {
+  /** As stored now — or, for a dry run, as it would be stored (old provider ids). */
+  readonly trunk: StoredSipTrunk;
+  readonly reprovision: ReprovisionPlan;
+}
+
+class DuplicateOnCommit extends Error {}
+class ChangedMeanwhile extends Error {}
+
+const settingsOf = (t: StoredSipTrunk, sipPassword: string): SipTrunkSettings => ({
+  phoneNumber: t.phoneNumber, nickname: t.nickname, sipUsername: t.sipUsername, sipPassword, sipAddress: t.sipAddress,
+  sipCallingFormat: t.sipCallingFormat, inboundAuthorizationType: t.inboundAuthorizationType,
+  allowedInboundIps: t.allowedInboundIps, outboundProxy: t.outboundProxy, countryCode: t.countryCode,
+});
+
+/**
+ * CONTRACT §6.6: 404 → 422 → 409 → change detection → dry run or make-before-break:
+ * 1. create the new provider trunk(s) with the merged configuration;
+ * 2. move the inbound route onto the new inbound trunk;
+ * 3. store the new values and ids in one transaction (with the retirement of the old trunks);
+ * 4. delete the old trunks — failures are left to the clean-up job, the answer is still 200.
+ * A failure in 1–3 takes 1–2 back and leaves the stored trunk exactly as it was.
+ */
+export class UpdateSipTrunk {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly trunks: SipTrunkRepository,
+    private readonly provisioner: SipProvisioner,
+    private readonly cleanup: ProvisioningCleanup,
+    private readonly cipher: SecretCipher,
+    private readonly clock: Clock,
+    private readonly log: OperationsLog,
+  ) {}
+
+  async execute(input: UpdateSipTrunkInput): Promise<Result<UpdatedSipTrunk, SipTrunkWriteError>> {
+    const stored = await this.trunks.find(input.userId, input.id);
+    if (!stored) return err({ code: 'not_found' });
+    if (!input.changes.ok) return err({ code: 'invalid', errors: input.changes.error });
+
+    const current = settingsOf(stored, await this.cipher.decrypt(stored.sipPasswordCipher));
+    const merged = mergeSipTrunkChanges(current, input.changes.value);
+    if (!merged.ok) return err({ code: 'invalid', errors: merged.error });
+    const { settings, changed } = merged.value;
+    if (await this.trunks.hasDuplicate(input.userId, settings, stored.id)) return err({ code: 'duplicate' });
+
+    const plan = reprovisionPlan(changed);
+    const { sipPassword, ...visible } = settings;
+    const next: StoredSipTrunk = { ...stored, ...visible, updatedAt: changed.length > 0 ? this.clock.now() : stored.updatedAt };
+    if (input.dryRun || changed.length === 0) return ok({ trunk: next, reprovision: plan });
+
+    const owner = { accountId: input.userId, phoneNumberId: stored.id };
+    const attempt = new ProvisioningAttempt(this.provisioner, this.cleanup);
+    let saved: StoredSipTrunk;
+    let retiring: CleanupTask[];
+    try {
+      const sipPasswordCipher = changed.includes('sipPassword') ? await this.cipher.encrypt(sipPassword) : stored.sipPasswordCipher;
+      const inboundTrunkId = plan.inbound ? await attempt.createInboundTrunk(inboundSpec(owner, settings)) : stored.inboundTrunkId;
+      const outboundTrunkId = plan.outbound ? await attempt.createOutboundTrunk(outboundSpec(owner, settings)) : stored.outboundTrunkId;
+      if (plan.inbound) await attempt.moveRoute(stored.inboundRouteId, inboundTrunkId, stored.inboundTrunkId);
+      [saved, retiring] = await this.uow.transaction(async () => {
+        await this.trunks.lockAccount(input.userId);
+        if (await this.trunks.hasDuplicate(input.userId, settings, stored.id)) throw new DuplicateOnCommit();
+        const row = await this.trunks.update({ ...next, sipPasswordCipher, inboundTrunkId, outboundTrunkId }, stored.updatedAt);
+        if (!row) throw new ChangedMeanwhile('The SIP trunk changed during the update.');
+        const old = [plan.inbound && stored.inboundTrunkId, plan.outbound && stored.outboundTrunkId].filter((t): t is string => !!t);
+        // Old trunks may still carry established calls: they are retired, not cut.
+        const tasks = await this.cleanup.lease(old.map((t) => ({ action: 'delete_trunk' as const, resourceId: t, waitForCalls: true })));
+        return [row, tasks] as const;
+      });
+    } catch (e) {
+      await attempt.undo().catch((undoError) => this.log.error({ phoneNumberId: stored.id, error: failureText(undoError) }, 'SIP trunk update: undo failed'));
+      if (e instanceof DuplicateOnCommit) return err({ code: 'duplicate' });
+      this.log.error({ userId: input.userId, phoneNumberId: stored.id, error: failureText(e) }, 'SIP trunk update failed; provider changes undone');
+      return err({ code: 'provisioning_failed' });
+    }
+    await this.cleanup.run(retiring);
+    return ok({ trunk: saved, reprovision: plan });
+  }
+}

@@ -1,0 +1,4 @@
+export * from './ports';
+export * from './tool-gateway';
+export * from './tool-preview';
+export * from './invoke-tool-for-call';

@@ -1,0 +1,84 @@
+import { Tool, ToolCallResult, ToolCallSubject, ToolFields, ToolType } from '@voiceplane/domain';
+import { Page, PageRequest } from '../shared/page';
+
+export interface ToolRepository {
+  /** Null when the user already has `limit` tools (both types count); safe against concurrent creates. */
+  createWithinLimit(userId: number, fields: ToolFields, limit: number): Promise<Tool | null>;
+  findForUser(userId: number, id: number): Promise<Tool | null>;
+  /** Any account's tool: for callers that check ownership against something they load beside it. */
+  find(id: number): Promise<Tool | null>;
+  /** Newest first. */
+  list(userId: number, page: PageRequest, type?: ToolType): Promise<Page<Tool>>;
+  /** The user's tools among `ids` (others' and missing ids are left out), in the order of `ids`. */
+  listByIds(userId: number, ids: readonly number[]): Promise<Tool[]>;
+  /** Null when no such tool of this user exists. */
+  update(userId: number, id: number, changes: Partial<ToolFields>): Promise<Tool | null>;
+  /** Detaches the tool from every assistant too. False when no such tool of this user exists. */
+  delete(userId: number, id: number): Promise<boolean>;
+}
+
+/** What the gateway needs to know about a call (provided by the calls capability). */
+export interface ToolCallContext extends ToolCallSubject {
+  readonly userId: number;
+  /** The call is in a terminal state. */
+  readonly ended: boolean;
+  /** Tools attached to the call's assistant. */
+  readonly attachedToolIds: readonly number[];
+}
+
+export interface ToolCallContextSource {
+  /** Null when no call has this id. */
+  forCall(callId: number): Promise<ToolCallContext | null>;
+}
+
+/** One invocation as the call detail shows it (`tool_calls`, CONTRACT A.7). */
+export interface ToolInvocationRecord {
+  /** `tcl_…`, also the `webhook-id` the request was signed with. */
+  readonly id: string;
+  readonly toolId: number;
+  readonly name: string;
+  readonly ok: boolean;
+  readonly statusCode: number | null;
+  readonly durationMs: number;
+  readonly error: string | null;
+  readonly at: Date;
+}
+
+export interface ToolInvocationStart {
+  readonly id: string;
+  readonly callId: number;
+  readonly userId: number;
+  readonly toolId: number;
+  readonly name: string;
+  /** The runtime's own id for the invocation; repeating it replays the first result. */
+  readonly invocationId: string | null;
+  readonly at: Date;
+}
+
+/** `claimed`, or the invocation that already holds the runtime's id (result null while it runs). */
+export type InvocationClaim = { readonly claimed: true } | { readonly claimed: false; readonly result: ToolCallResult | null };
+
+export interface ToolInvocationLog {
+  /**
+   * Takes `start.invocationId` for its call. An unfinished holder that started before `staleBefore`
+   * is considered lost and taken over.
+   */
+  claim(start: ToolInvocationStart, staleBefore: Date): Promise<InvocationClaim>;
+  /**
+   * Stores the outcome (for a claimed start: completes it) without holding up the caller: the
+   * runtime has its answer before the row is written. `resultOf` and `listForCall` of this log
+   * wait for its own unfinished writes of that call, so they never miss one.
+   */
+  record(start: ToolInvocationStart, result: ToolCallResult): void;
+  /** Resolves once every write started by `record` has finished (shutdown). */
+  flush(): Promise<void>;
+  /** The result stored under the runtime's id; null while running or when there is none. */
+  resultOf(callId: number, invocationId: string): Promise<ToolCallResult | null>;
+  /** Finished invocations of a call, oldest first. */
+  listForCall(callId: number): Promise<ToolInvocationRecord[]>;
+}
+
+/** Runs a `type: automation` tool in-process (provided by the automations capability, CONTRACT §5.7). */
+export interface AutomationToolRunner {
+  run(tool: Tool, params: Readonly<Record<string, unknown>>, call: ToolCallContext): Promise<ToolCallResult>;
+}

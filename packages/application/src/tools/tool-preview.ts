@@ -1,0 +1,77 @@
+import { buildToolRequest, err, ok, Result, TargetUrlPolicy, Tool, ToolCallResult, ToolRequest, toolVariables } from '@voiceplane/domain';
+import { Clock } from '../ports/clock';
+import { Ids } from '../ports/ids';
+import { ToolCallContextSource, ToolRepository } from './ports';
+import { ToolGateway } from './tool-gateway';
+
+/** How requests are built on this deployment. */
+export interface ToolRequestSettings {
+  /** `voiceplane/<version>`. */
+  readonly userAgent: string;
+  readonly policy: TargetUrlPolicy;
+}
+
+export interface ToolPreviewInput {
+  readonly params: Readonly<Record<string, unknown>>;
+  /** Override every other variable source. */
+  readonly variables: Readonly<Record<string, unknown>>;
+  /** An own call that supplies system and call variables. */
+  readonly callId: number | null;
+}
+
+export type ToolPreviewRefusal = 'tool_not_found' | 'call_not_found' | 'automation_tool';
+
+export interface ToolTestRun {
+  readonly request: ToolRequest;
+  /** The `webhook-id` it was signed with; null when nothing was sent. */
+  readonly webhookId: string | null;
+  readonly result: ToolCallResult;
+}
+
+/** Render (dry run: no network, no DNS) and test (one real request) of CONTRACT §5.9–§5.10. */
+export class ToolPreview {
+  constructor(
+    private readonly tools: ToolRepository,
+    /** Null while no calls capability is installed: then no `call_id` can name a call. */
+    private readonly calls: ToolCallContextSource | null,
+    private readonly gateway: ToolGateway,
+    private readonly clock: Clock,
+    private readonly ids: Ids,
+    private readonly settings: ToolRequestSettings,
+  ) {}
+
+  async render(userId: number, toolId: number, input: ToolPreviewInput): Promise<Result<ToolRequest, ToolPreviewRefusal>> {
+    const prepared = await this.prepare(userId, toolId, input);
+    return prepared.ok ? ok(prepared.value.request) : prepared;
+  }
+
+  async test(userId: number, toolId: number, input: ToolPreviewInput): Promise<Result<ToolTestRun, ToolPreviewRefusal>> {
+    const prepared = await this.prepare(userId, toolId, input);
+    if (!prepared.ok) return prepared;
+    const { tool, request } = prepared.value;
+    const webhookId = this.ids.token('tcl_', 22);
+    const secrets = request.wouldSend ? await this.gateway.signingSecrets(userId) : [];
+    const result = await this.gateway.send(tool, request, webhookId, secrets);
+    return ok({ request, webhookId: request.wouldSend ? webhookId : null, result });
+  }
+
+  private async prepare(userId: number, toolId: number, input: ToolPreviewInput): Promise<Result<{ tool: Tool; request: ToolRequest }, ToolPreviewRefusal>> {
+    const tool = await this.tools.findForUser(userId, toolId);
+    if (tool === null) return err('tool_not_found');
+    let call = null;
+    if (input.callId !== null) {
+      call = (await this.calls?.forCall(input.callId)) ?? null;
+      if (call === null || call.userId !== userId) return err('call_not_found');
+    }
+    if (tool.type === 'automation') return err('automation_tool');
+    const request = buildToolRequest({
+      tool,
+      params: input.params,
+      variables: toolVariables(call, this.clock.now(), input.variables),
+      callId: call?.callId ?? null,
+      userAgent: this.settings.userAgent,
+      policy: this.settings.policy,
+    });
+    return ok({ tool, request });
+  }
+}

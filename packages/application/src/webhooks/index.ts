@@ -1,0 +1,5 @@
+export * from './ports';
+export * from './webhook-deliveries';
+export * from './webhook-sender';
+export * from './send-test-webhook';
+export * from './consumers';

@@ -1,0 +1,137 @@
+import { AttemptError, DeliverySourceType, DeliveryStatus } from '@voiceplane/domain';
+import { Page, PageRequest } from '../shared/page';
+
+/** What an event is about (`{type: "call", id: 4812}`); null for a ping. */
+export interface DeliverySubject {
+  readonly type: string;
+  readonly id: number | string;
+}
+
+export interface DeliverySource {
+  readonly type: DeliverySourceType;
+  readonly id: number;
+}
+
+export interface WebhookDelivery {
+  /** `dlv_…` */
+  readonly id: string;
+  readonly userId: number;
+  readonly eventType: string;
+  /** `msg_…`: the `webhook-id` header of every attempt and replay. */
+  readonly webhookId: string;
+  readonly targetUrl: string;
+  /** The exact JSON text sent (and signed) on every attempt. */
+  readonly body: string;
+  readonly status: DeliveryStatus;
+  readonly attemptsCount: number;
+  readonly nextAttemptAt: Date | null;
+  readonly lastAttemptAt: Date | null;
+  readonly lastStatusCode: number | null;
+  readonly lastError: AttemptError | null;
+  readonly source: DeliverySource;
+  readonly subject: DeliverySubject | null;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+export interface DeliveryAttempt {
+  readonly number: number;
+  readonly at: Date;
+  readonly statusCode: number | null;
+  readonly durationMs: number;
+  readonly error: AttemptError | null;
+  readonly responseExcerpt: string | null;
+}
+
+export interface NewDelivery {
+  readonly id: string;
+  readonly userId: number;
+  readonly eventType: string;
+  readonly webhookId: string;
+  readonly targetUrl: string;
+  readonly body: string;
+  readonly source: DeliverySource;
+  readonly subject: DeliverySubject | null;
+  readonly requestId: string | null;
+  /** Attempts allowed in the first round (1 for a test ping, else 8). */
+  readonly maxAttempts: number;
+  readonly now: Date;
+  /** Created already claimed by the caller, who attempts it at once (test pings). */
+  readonly lease?: DeliveryLease;
+}
+
+export interface DeliveryLease {
+  readonly token: string;
+  readonly until: Date;
+}
+
+export interface DeliveryFilter {
+  readonly status?: DeliveryStatus;
+  readonly eventType?: string;
+  readonly sourceType?: DeliverySourceType;
+  readonly sourceId?: number;
+}
+
+/** Why a delivery could not be claimed for an attempt now. */
+export type DeliveryClaim =
+  | { readonly kind: 'claimed'; readonly delivery: WebhookDelivery }
+  /** Another attempt holds it until then. */
+  | { readonly kind: 'busy'; readonly until: Date }
+  /** Pending, but its next attempt is later. */
+  | { readonly kind: 'not_due'; readonly at: Date }
+  /** Missing, or no longer pending: nothing to do. */
+  | { readonly kind: 'settled' };
+
+/** The row as it is when an attempt's outcome is written, locked until the transaction ends. */
+export interface DeliveryForSettlement {
+  readonly status: DeliveryStatus;
+  readonly attemptsCount: number;
+  readonly roundAttempts: number;
+  readonly maxAttempts: number;
+  readonly leaseToken: string | null;
+}
+
+export interface DeliverySettlement {
+  readonly status: DeliveryStatus;
+  readonly nextAttemptAt: Date | null;
+  readonly roundAttempts: number;
+  readonly attempt: DeliveryAttempt;
+  /** Null when the attempt succeeded. */
+  readonly lastError: AttemptError | null;
+}
+
+export interface CancelCriteria {
+  readonly userId: number;
+  readonly source: DeliverySource;
+  readonly eventTypes: readonly string[];
+  /**
+   * Only deliveries created at or before this instant: the switch-off event is consumed
+   * asynchronously, and a delivery raised after the webhook was enabled again must survive it.
+   */
+  readonly createdUpTo: Date;
+}
+
+export interface WebhookDeliveryRepository {
+  insert(delivery: NewDelivery): Promise<WebhookDelivery>;
+  /** Null when missing or another user's. */
+  find(userId: number, id: string): Promise<WebhookDelivery | null>;
+  attempts(deliveryId: string): Promise<DeliveryAttempt[]>;
+  /** Newest first. */
+  list(userId: number, filter: DeliveryFilter, page: PageRequest): Promise<Page<WebhookDelivery>>;
+  /** Pending deliveries due before `dueBefore` that no attempt holds at `now`, longest overdue first. */
+  overdue(dueBefore: Date, now: Date, limit: number): Promise<string[]>;
+  /** Takes the delivery for one attempt if it is pending, due at `now` and not held by another attempt. */
+  claim(id: string, now: Date, lease: DeliveryLease): Promise<DeliveryClaim>;
+  /** Locks the row for the rest of the transaction; null when it is gone. */
+  lockForSettlement(id: string): Promise<DeliveryForSettlement | null>;
+  /** Writes an attempt and the delivery's new state, and releases the lease. */
+  settle(id: string, settlement: DeliverySettlement, now: Date): Promise<void>;
+  /** Moves matching pending deliveries to `canceled`; returns their ids. */
+  cancelPending(criteria: CancelCriteria, now: Date): Promise<string[]>;
+  /** Locks the user's delivery for the rest of the transaction; null when missing or another user's. */
+  lockForReplay(userId: number, id: string): Promise<WebhookDelivery | null>;
+  /** Back to `pending`, due at `now`, with a fresh round of `maxAttempts`. */
+  restart(id: string, maxAttempts: number, now: Date): Promise<WebhookDelivery>;
+  /** Deletes settled deliveries (and their attempts) last changed before `cutoff`; returns how many. */
+  purgeSettledBefore(cutoff: Date, limit: number): Promise<number>;
+}

@@ -1,0 +1,46 @@
+import { Clock } from '../ports/clock';
+import { Ids } from '../ports/ids';
+import { WebhookDeliveryRepository } from './ports';
+import { AttemptReport, WebhookSender } from './webhook-sender';
+
+export const PING_MESSAGE = 'This is a test delivery from voiceplane.';
+
+export interface TestWebhookResult extends AttemptReport {
+  readonly deliveryId: string;
+}
+
+/**
+ * `POST /api/user/webhooks/test`: one signed `ping`, one attempt made while the caller waits,
+ * recorded as a delivery of the account (CONTRACT §12.5, D11).
+ */
+export class SendTestWebhook {
+  constructor(
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly sender: WebhookSender,
+    private readonly ids: Ids,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(userId: number, url: string, requestId: string | null): Promise<TestWebhookResult> {
+    const now = this.clock.now();
+    const lease = this.sender.newLease(now);
+    // Created already held by this attempt. Should this process die before the attempt is
+    // written, the overdue sweep makes it once the lease has run out.
+    const delivery = await this.deliveries.insert({
+      id: this.ids.token('dlv_', 22),
+      webhookId: this.ids.token('msg_', 22),
+      userId,
+      eventType: 'ping',
+      targetUrl: url,
+      body: JSON.stringify({ event: 'ping', message: PING_MESSAGE, timestamp: now.toISOString() }),
+      source: { type: 'account', id: userId },
+      subject: null,
+      requestId,
+      maxAttempts: 1,
+      now,
+      lease,
+    });
+    const report = await this.sender.attemptClaimed(delivery, lease.token);
+    return { deliveryId: delivery.id, ...report };
+  }
+}

@@ -1,0 +1,102 @@
+import { checkReplay, err, MAX_DELIVERY_ATTEMPTS, ok, Result, WebhookEventType } from '@voiceplane/domain';
+import { Clock } from '../ports/clock';
+import { Ids } from '../ports/ids';
+import { Outbox } from '../ports/outbox';
+import { UnitOfWork } from '../ports/unit-of-work';
+import { JobScheduler } from '../events/ports';
+import { CancelCriteria, DeliverySource, DeliverySubject, WebhookDelivery, WebhookDeliveryRepository } from './ports';
+
+/** Outbox topic that asks a worker to attempt a delivery now. */
+export const DELIVERY_REQUESTED_TOPIC = 'webhook.delivery.requested';
+/** Job kind of a delivery's next attempt: retries, and attempts the sweep finds overdue. */
+export const DELIVERY_ATTEMPT_JOB = 'webhook.delivery.attempt';
+/** At most one attempt job per delivery, under this key. */
+export const deliveryJobKey = (deliveryId: string): string => `webhook-delivery:${deliveryId}`;
+
+export interface DeliveryRequest {
+  /** The account whose signing secret signs the delivery and whose log shows it. */
+  readonly userId: number;
+  readonly eventType: WebhookEventType;
+  /** Captured now: later changes to the setting it came from do not affect this delivery. */
+  readonly targetUrl: string;
+  /** Serialised once, keys in the order given; every attempt sends the same bytes. */
+  readonly payload: unknown;
+  /** The setting that produced the event; disabling it cancels the delivery while pending. */
+  readonly source: DeliverySource;
+  readonly subject: DeliverySubject | null;
+  /** The request that caused the event, when there was one (CONTRACT §1.9). */
+  readonly requestId?: string | null;
+}
+
+export interface EnqueuedDelivery {
+  readonly deliveryId: string;
+  readonly webhookId: string;
+}
+
+export type ReplayRefusal = 'not_found' | 'already_pending';
+
+/**
+ * The one way a capability sends a webhook (CONTRACT §12.4). Call `enqueue` inside the transaction
+ * of the state change that raised the event: the delivery exists if and only if the change
+ * committed, and a worker sends it after the commit. `cancelPending` is for settings that are
+ * switched off in the same process (the assistants' settings arrive as bus events instead).
+ */
+export class WebhookDeliveries {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly outbox: Outbox,
+    private readonly scheduler: JobScheduler,
+    private readonly ids: Ids,
+    private readonly clock: Clock,
+  ) {}
+
+  enqueue(request: DeliveryRequest): Promise<EnqueuedDelivery> {
+    return this.uow.transaction(async () => {
+      const now = this.clock.now();
+      const delivery = await this.deliveries.insert({
+        id: this.ids.token('dlv_', 22),
+        webhookId: this.ids.token('msg_', 22),
+        userId: request.userId,
+        eventType: request.eventType,
+        targetUrl: request.targetUrl,
+        body: JSON.stringify(request.payload ?? null),
+        source: request.source,
+        subject: request.subject,
+        requestId: request.requestId ?? null,
+        maxAttempts: MAX_DELIVERY_ATTEMPTS,
+        now,
+      });
+      await this.requestAttempt(delivery.id);
+      return { deliveryId: delivery.id, webhookId: delivery.webhookId };
+    });
+  }
+
+  /** Cancels the source's pending deliveries of these event types; returns how many. */
+  cancelPending(criteria: CancelCriteria): Promise<number> {
+    return this.uow.transaction(async () => {
+      const canceled = await this.deliveries.cancelPending(criteria, this.clock.now());
+      await this.scheduler.cancel(canceled.map(deliveryJobKey));
+      return canceled.length;
+    });
+  }
+
+  /** Back to `pending` with the full schedule: same `webhook-id`, payload and target (CONTRACT §12.5). */
+  replay(userId: number, deliveryId: string): Promise<Result<WebhookDelivery, ReplayRefusal>> {
+    return this.uow.transaction(async () => {
+      const delivery = await this.deliveries.lockForReplay(userId, deliveryId);
+      if (!delivery) return err('not_found' as const);
+      const allowed = checkReplay(delivery.status);
+      if (!allowed.ok) return allowed;
+      const now = this.clock.now();
+      const restarted = await this.deliveries.restart(delivery.id, allowed.value.maxAttempts, now);
+      await this.requestAttempt(delivery.id);
+      return ok(restarted);
+    });
+  }
+
+  /** The bus brings the attempt within milliseconds; should it not, the overdue sweep does. */
+  private async requestAttempt(deliveryId: string): Promise<void> {
+    await this.outbox.add([{ topic: DELIVERY_REQUESTED_TOPIC, payload: { delivery_id: deliveryId } }]);
+  }
+}

@@ -1,0 +1,163 @@
+import {
+  AttemptError, ATTEMPT_TIMEOUT_MS, isSuccessStatus, judgeAttempt, responseExcerpt, retryAfterSeconds, secretsInForce, settleAttempt,
+} from '@voiceplane/domain';
+import { SigningSecretRepository } from '../ports/accounts';
+import { Clock } from '../ports/clock';
+import { Ids } from '../ports/ids';
+import { OutboundHttpClient, OutboundResponse } from '../ports/outbound-http';
+import { UnitOfWork } from '../ports/unit-of-work';
+import { JobScheduler, WorkLogger } from '../events/ports';
+import { DeliveryLease, WebhookDelivery, WebhookDeliveryRepository } from './ports';
+import { DELIVERY_ATTEMPT_JOB, deliveryJobKey } from './webhook-deliveries';
+
+/** Durable consumer name of the first-attempt path. */
+export const DELIVERY_SENDER_CONSUMER = 'webhook-sender';
+/** Job kind and key of the sweep that re-drives overdue deliveries. */
+export const DELIVERY_SWEEP_JOB = 'webhook.delivery.sweep';
+export const DELIVERY_SWEEP_KEY = 'webhook-delivery-sweep';
+export const DELIVERY_SWEEP_EVERY_MS = 10_000;
+/**
+ * A pending delivery still not attempted this long after it was due lost its way: its bus message
+ * (broker outage, a crashed in-process bus) or its worker (killed mid-attempt; longer than a lease).
+ */
+export const DELIVERY_OVERDUE_AFTER_MS = 30_000;
+
+export interface AttemptReport {
+  /** The receiver answered 2xx. */
+  readonly ok: boolean;
+  readonly statusCode: number | null;
+  readonly durationMs: number;
+  readonly error: AttemptError | null;
+}
+
+export interface WebhookSenderOptions {
+  /**
+   * How long an attempt holds its delivery. Longer than an attempt can take (10 s timeout): a
+   * worker that dies mid-attempt leaves the delivery to others once it runs out.
+   */
+  readonly leaseMs?: number;
+}
+
+/**
+ * Makes delivery attempts. Whoever asks (the bus for a first attempt, the scheduler for retries and
+ * for what the overdue sweep finds), an attempt happens only if the delivery is pending, due and
+ * not held by another attempt. That makes every path idempotent by the delivery's own state: a
+ * duplicate `webhook.delivery.requested` (1:1 with its delivery) finds it held, settled or not yet
+ * due again, and racing workers never double-send on one schedule.
+ */
+export class WebhookSender {
+  readonly leaseMs: number;
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly secrets: SigningSecretRepository,
+    private readonly http: OutboundHttpClient,
+    private readonly scheduler: JobScheduler,
+    private readonly clock: Clock,
+    private readonly ids: Ids,
+    /** Uniform in [0, 1): the retry jitter. */
+    private readonly random: () => number,
+    private readonly logger: WorkLogger,
+    options: WebhookSenderOptions = {},
+  ) {
+    this.leaseMs = options.leaseMs ?? 30_000;
+  }
+
+  newLease(now: Date): DeliveryLease {
+    return { token: this.ids.token('lease_', 22), until: new Date(now.getTime() + this.leaseMs) };
+  }
+
+  /**
+   * Attempts the delivery if it is due. Otherwise makes sure its job will come back when it can
+   * be: at the end of another attempt's lease, or at its next attempt time.
+   */
+  async attemptIfDue(deliveryId: string): Promise<void> {
+    const now = this.clock.now();
+    const lease = this.newLease(now);
+    const claim = await this.deliveries.claim(deliveryId, now, lease);
+    switch (claim.kind) {
+      case 'settled':
+        return;
+      case 'busy':
+        return this.scheduleAttempt(deliveryId, claim.until);
+      case 'not_due':
+        return this.scheduleAttempt(deliveryId, claim.at);
+      case 'claimed':
+        await this.attemptClaimed(claim.delivery, lease.token);
+    }
+  }
+
+  /** One signed POST of a delivery this caller holds the lease of, and its outcome written. */
+  async attemptClaimed(delivery: WebhookDelivery, leaseToken: string): Promise<AttemptReport> {
+    const startedAt = this.clock.now();
+    const secret = await this.secrets.get(delivery.userId);
+    if (!secret) throw new Error(`user ${delivery.userId} has no signing secret`);
+    const response = await this.http.send({
+      method: 'POST',
+      url: delivery.targetUrl,
+      headers: [{ name: 'Content-Type', value: 'application/json' }],
+      body: delivery.body,
+      timeoutMs: ATTEMPT_TIMEOUT_MS,
+      eventType: delivery.eventType,
+      signing: { secrets: secretsInForce(secret, startedAt), webhookId: delivery.webhookId },
+    });
+    await this.settle(delivery.id, leaseToken, startedAt, response);
+    return { ok: isSuccessStatus(response.statusCode), statusCode: response.statusCode, durationMs: response.durationMs, error: response.error };
+  }
+
+  /**
+   * Schedules an attempt for every delivery overdue at `now` (see DELIVERY_OVERDUE_AFTER_MS), then
+   * the next sweep. Returns how many it found.
+   */
+  async sweepOverdue(limit = 500): Promise<number> {
+    const now = this.clock.now();
+    const overdue = await this.deliveries.overdue(new Date(now.getTime() - DELIVERY_OVERDUE_AFTER_MS), now, limit);
+    for (const id of overdue) await this.scheduleAttempt(id, now);
+    if (overdue.length > 0) this.logger.warn({ deliveries: overdue.length }, 'overdue webhook deliveries rescheduled');
+    await this.scheduler.schedule({ kind: DELIVERY_SWEEP_JOB, key: DELIVERY_SWEEP_KEY, payload: null, runAt: new Date(now.getTime() + DELIVERY_SWEEP_EVERY_MS) });
+    return overdue.length;
+  }
+
+  private settle(deliveryId: string, leaseToken: string, startedAt: Date, response: OutboundResponse): Promise<void> {
+    return this.uow.transaction(async () => {
+      const current = await this.deliveries.lockForSettlement(deliveryId);
+      if (!current || current.leaseToken !== leaseToken) {
+        // Only when an attempt outlived its lease (a stalled process): whoever holds the
+        // delivery now writes its own attempt, and two writers would number attempts twice.
+        this.logger.warn({ deliveryId, statusCode: response.statusCode }, 'delivery attempt finished after its lease ran out; outcome not recorded');
+        return;
+      }
+      const now = this.clock.now();
+      const roundAttempts = current.roundAttempts + 1;
+      const verdict = judgeAttempt(
+        { statusCode: response.statusCode, error: response.error, retryAfterSeconds: retryAfterSeconds(response.headers['retry-after'], now) },
+        roundAttempts,
+        current.maxAttempts,
+        this.random(),
+      );
+      const next = settleAttempt(current.status, verdict, now);
+      await this.deliveries.settle(deliveryId, {
+        status: next.status,
+        nextAttemptAt: next.nextAttemptAt,
+        roundAttempts,
+        lastError: verdict.kind === 'succeeded' ? null : response.error,
+        attempt: {
+          number: current.attemptsCount + 1,
+          at: startedAt,
+          statusCode: response.statusCode,
+          durationMs: response.durationMs,
+          error: response.error,
+          responseExcerpt: responseExcerpt(response.body),
+        },
+      }, now);
+      // A settled delivery needs no job; one left over from an earlier reschedule finds it settled
+      // and is deleted by the scheduler, so the common path writes nothing here.
+      if (next.nextAttemptAt) await this.scheduleAttempt(deliveryId, next.nextAttemptAt);
+    });
+  }
+
+  private scheduleAttempt(deliveryId: string, runAt: Date): Promise<void> {
+    return this.scheduler.schedule({ kind: DELIVERY_ATTEMPT_JOB, key: deliveryJobKey(deliveryId), payload: { delivery_id: deliveryId }, runAt });
+  }
+}

@@ -1,0 +1,30 @@
+/** What an account may do; operators change it through the admin API (CONTRACT §2.9). */
+export interface Plan {
+  readonly name: string;
+  readonly max_mid_call_tools: number;
+  readonly api_rate_limit_per_minute: number;
+  readonly chatapp_calling_enabled: boolean;
+  readonly included_template_messages: number;
+  /** Phone calls of the account not yet ended, at once (make_call). Additive to CONTRACT §2.9. */
+  readonly max_concurrent_calls: number;
+}
+
+export const DEFAULT_PLAN: Plan = {
+  name: 'standard',
+  max_mid_call_tools: 10,
+  api_rate_limit_per_minute: 600,
+  chatapp_calling_enabled: true,
+  included_template_messages: 0,
+  max_concurrent_calls: 10,
+};
+
+/** Plans stored before a field existed read with that field's default. */
+export function completePlan(stored: Partial<Plan>): Plan {
+  return withPlanChanges(DEFAULT_PLAN, stored);
+}
+
+export function withPlanChanges(plan: Plan, changes: Partial<Plan>): Plan {
+  const next: Record<string, unknown> = { ...plan };
+  for (const [key, value] of Object.entries(changes)) if (value !== undefined) next[key] = value;
+  return next as unknown as Plan;
+}

@@ -1,0 +1,17 @@
+/**
+ * IANA zone names (`Europe/Berlin`, `UTC`). A name the runtime's time-zone database knows is kept
+ * as sent, with its letter case corrected when it matches a canonical zone; unknown names give
+ * null. Fixed offsets (`+02:00`) are refused: they ignore daylight saving, which is what a zone is for.
+ */
+let canonicalByLowerCase: Map<string, string> | null = null;
+
+export function canonicalTimeZone(name: string): string | null {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+)*$/.test(name)) return null;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+  } catch {
+    return null;
+  }
+  canonicalByLowerCase ??= new Map([...Intl.supportedValuesOf('timeZone'), 'UTC'].map((zone) => [zone.toLowerCase(), zone]));
+  return canonicalByLowerCase.get(name.toLowerCase()) ?? name;
+}

@@ -1,0 +1,42 @@
+import { callCharge, callDuration, extractedVariablesAtEnd, formatTranscript, shouldSendPostCallWebhook } from './call-end';
+
+describe('call end rules (CONTRACT §7.4)', () => {
+  it('measures from answer to end, 0 when never answered, prefers a reported duration', () => {
+    const end = new Date('2026-03-01T10:01:27.000Z');
+    expect(callDuration(new Date('2026-03-01T10:00:00.000Z'), end)).toBe(87);
+    expect(callDuration(null, end)).toBe(0);
+    expect(callDuration(null, end, 12.4)).toBe(0);
+    expect(callDuration(new Date('2026-03-01T10:00:00.000Z'), end, 12.4)).toBe(12);
+  });
+
+  it.each([[0, 0, 0], [1, 1, 0.1], [60, 1, 0.1], [61, 2, 0.2], [87, 2, 0.2], [600, 10, 1]])('%p s → %p started minutes, $%p', (s, minutes, amount) => {
+    expect(callCharge(s, 0.1)).toEqual({ minutes, amount });
+  });
+
+  it('formats transcripts for the webhook', () => {
+    expect(formatTranscript([{ role: 'assistant', content: 'Hello Ann, this is Acme.', at: 'x' }, { role: 'customer', content: 'Hi!', at: 'y' }]))
+      .toBe('AI: Hello Ann, this is Acme.\nCustomer: Hi!');
+  });
+
+  it.each([
+    [{ isWebhookActive: true, webhookUrl: 'https://h.example', sendOnlyOnCompleted: true }, 'completed', true],
+    [{ isWebhookActive: true, webhookUrl: 'https://h.example', sendOnlyOnCompleted: true }, 'busy', false],
+    [{ isWebhookActive: true, webhookUrl: 'https://h.example', sendOnlyOnCompleted: false }, 'no-answer', true],
+    [{ isWebhookActive: false, webhookUrl: 'https://h.example', sendOnlyOnCompleted: false }, 'completed', false],
+    [{ isWebhookActive: true, webhookUrl: null, sendOnlyOnCompleted: false }, 'completed', false],
+  ] as const)('post_call for %j ending %s: %s', (settings, status, expected) => {
+    expect(shouldSendPostCallWebhook(settings, status)).toBe(expected);
+  });
+});
+
+describe('extracted variables at the end (CONTRACT §7.4 step 3)', () => {
+  const on = { enabled: true, fieldNames: ['appointment_date', 'budget'] };
+  it.each([
+    ['evaluation on, runtime values used as-is', on, { status: true, summary: 'Booked.', extra: 1 }, { status: true, summary: 'Booked.', extra: 1 }],
+    ['evaluation on, nothing evaluated', on, undefined, { appointment_date: null, budget: null, status: false, summary: '' }],
+    ['evaluation off, runtime values dropped', { enabled: false, fieldNames: ['x'] }, { status: true }, {}],
+    ['evaluation off, nothing sent', { enabled: false, fieldNames: [] }, undefined, {}],
+  ] as const)('%s', (_name, evaluation, supplied, expected) => {
+    expect(extractedVariablesAtEnd(evaluation, supplied)).toEqual(expected);
+  });
+});

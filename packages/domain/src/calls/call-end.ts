@@ -1,0 +1,61 @@
+import { TerminalCallStatus } from './call-status';
+
+export interface TranscriptItem {
+  readonly role: 'assistant' | 'customer';
+  readonly content: string;
+  readonly at: string;
+}
+
+/**
+ * Seconds from answer to end; 0 when never answered, whatever the runtime reports (CONTRACT §7.4):
+ * ringing time is never billed. A reported duration wins over the clock for answered calls.
+ */
+export function callDuration(answeredAt: Date | null, finishedAt: Date, reported?: number): number {
+  if (!answeredAt) return 0;
+  if (reported !== undefined) return Math.max(0, Math.round(reported));
+  return Math.max(0, Math.round((finishedAt.getTime() - answeredAt.getTime()) / 1000));
+}
+
+/** Started minutes at the channel price; no charge for 0 seconds. */
+export function callCharge(durationSeconds: number, pricePerMinute: number): { minutes: number; amount: number } {
+  const minutes = Math.ceil(durationSeconds / 60);
+  return { minutes, amount: Math.round(minutes * pricePerMinute * 10_000) / 10_000 };
+}
+
+/** `AI: …` / `Customer: …` lines joined with newlines (CONTRACT §12.3). */
+export function formatTranscript(items: readonly TranscriptItem[]): string {
+  return items.map((i) => `${i.role === 'assistant' ? 'AI' : 'Customer'}: ${i.content}`).join('\n');
+}
+
+export interface PostCallWebhookSettings {
+  readonly isWebhookActive: boolean;
+  readonly webhookUrl: string | null;
+  readonly sendOnlyOnCompleted: boolean;
+}
+
+/** Whether a `post_call` event is created for a call that ended with `status` (CONTRACT §7.4 step 4). */
+export function shouldSendPostCallWebhook(settings: PostCallWebhookSettings, status: TerminalCallStatus): boolean {
+  if (!settings.isWebhookActive || !settings.webhookUrl) return false;
+  return !settings.sendOnlyOnCompleted || status === 'completed';
+}
+
+export interface PostCallEvaluation {
+  /** The assistant's `post_call_evaluation`. */
+  readonly enabled: boolean;
+  /** Names of the assistant's `post_call_schema` fields. */
+  readonly fieldNames: readonly string[];
+}
+
+/**
+ * `extracted_variables` stored when a call ends (CONTRACT §7.4 step 3): the runtime evaluator's
+ * values as-is; `{}` when evaluation is off. When evaluation is on but the runtime sent nothing,
+ * nothing was evaluated, so nothing is claimed: every schema field is null, `status` false and
+ * `summary` empty — the keys a receiver expects are still there.
+ */
+export function extractedVariablesAtEnd(evaluation: PostCallEvaluation, supplied: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+  if (!evaluation.enabled) return {};
+  if (supplied !== undefined) return { ...supplied };
+  const unevaluated: Record<string, unknown> = {};
+  for (const name of evaluation.fieldNames) unevaluated[name] = null;
+  return { ...unevaluated, status: false, summary: '' };
+}

@@ -1,0 +1,51 @@
+import { TerminalCallStatus } from './call-status';
+import type { TranscriptItem } from './call-end';
+
+export const CALL_DIRECTIONS = ['outbound', 'inbound'] as const;
+export const CALL_CHANNELS = ['phone', 'chatapp'] as const;
+export type CallDirection = (typeof CALL_DIRECTIONS)[number];
+export type CallChannel = (typeof CALL_CHANNELS)[number];
+
+/** Literal messages of the calls family (CONTRACT §7, B.3). */
+export const CALL_MESSAGES = {
+  notFound: 'Call not found',
+  invalidPhone: 'Invalid phone number format. Use E.164 format (e.g., +14155551234).',
+  complianceBlocked: 'This assistant is unavailable for compliance review.',
+  outboundOnly: 'Only outbound assistants can place calls.',
+  insufficientBalance: 'Insufficient balance.',
+  noCallerLine: 'The assistant has no phone number for outbound calls.',
+  dispatchFailed: 'The call could not be placed. Please try again.',
+  initiated: 'Call initiated successfully',
+  noInboundAssistant: 'No active assistant for this number.',
+  tooManyCalls: 'Too many calls in progress for your plan.',
+} as const;
+
+/** How an outbound call leaves a SIP trunk (CONTRACT §6.1, runtime config `sip`). */
+export interface SipLine {
+  readonly outboundTrunkId: string;
+  readonly callingFormat: string;
+  readonly outboundProxy: boolean;
+}
+
+/**
+ * The line a call is placed from or arrived on: an owned number (SIP trunk or purchased number),
+ * or the platform's default line (`phoneNumberId` null).
+ */
+export interface CallerLine {
+  readonly phoneNumberId: number | null;
+  readonly phoneNumber: string;
+  /** Null for lines that are not SIP trunks (purchased numbers, the platform line). */
+  readonly sip: SipLine | null;
+}
+
+/** What the runtime says about a call's end (`ended` event data, CONTRACT §7.5). */
+export interface CallOutcome {
+  readonly status: TerminalCallStatus;
+  /** Seconds, when the runtime measured them. */
+  readonly duration?: number;
+  readonly recordingUrl?: string | null;
+  /** The final transcript; replaces what `transcript` events appended. */
+  readonly transcript?: readonly TranscriptItem[];
+  readonly extractedVariables?: Readonly<Record<string, unknown>>;
+  readonly endedReason?: string | null;
+}

@@ -1,0 +1,55 @@
+import { ASSISTANT_DEFAULTS, AssistantConfig } from '../assistants/assistant';
+import { buildRuntimeConfig, toolParameters, WEBHOOK_FIELDS } from './runtime-config';
+
+const assistant: AssistantConfig = {
+  ...ASSISTANT_DEFAULTS,
+  name: 'Support', voice_id: 1, llm_model_id: 1, multimodal_model_id: null, knowledgebase_mode: null,
+  system_prompt: 'Be brief.', webhook_url: 'https://hooks.example/calls', is_webhook_active: true,
+  variables: { company: 'Acme', customer_name: 'Default' },
+  tools: [{ type: 'end_call', data: { description: 'Hang up' } }],
+};
+
+describe('runtime config (CONTRACT §7.5)', () => {
+  it('maps schema types: number → integer, float → number; required names in order', () => {
+    expect(toolParameters([
+      { name: 'order_id', type: 'string', description: 'The order number', required: true },
+      { name: 'quantity', type: 'number', description: 'How many', required: false },
+      { name: 'price', type: 'float', description: 'Unit price', required: true },
+      { name: 'gift', type: 'boolean', description: 'Gift wrap', required: false },
+    ])).toEqual({
+      type: 'object',
+      properties: {
+        order_id: { type: 'string', description: 'The order number' },
+        quantity: { type: 'integer', description: 'How many' },
+        price: { type: 'number', description: 'Unit price' },
+        gift: { type: 'boolean', description: 'Gift wrap' },
+      },
+      required: ['order_id', 'price'],
+    });
+  });
+
+  it('keeps every assistant field but the webhook ones, merges variables and names the SIP line', () => {
+    const config = buildRuntimeConfig({
+      direction: 'outbound', channel: 'phone', customerPhone: '+14155551234', assistantId: 101, assistant, languageCode: 'en',
+      line: { phoneNumberId: 41, phoneNumber: '+14155550000', sip: { outboundTrunkId: 'ST_g7H8i9J0k1L2', callingFormat: '+e164', outboundProxy: false } },
+      variables: { customer_name: 'Ann' },
+      tools: [{ id: 7, name: 'check_order', description: 'Look up an order', schema: [] }],
+    });
+    expect(config).toEqual({
+      direction: 'outbound', channel: 'phone', customer_phone: '+14155551234', assistant_phone: '+14155550000',
+      sip: { outbound_trunk_id: 'ST_g7H8i9J0k1L2', calling_format: '+e164', outbound_proxy: false },
+      assistant: expect.objectContaining({ id: 101, language: 'en', name: 'Support', system_prompt: 'Be brief.', record: false, post_call_evaluation: true }),
+      variables: { company: 'Acme', customer_name: 'Ann' },
+      tools: [{ id: 7, name: 'check_order', description: 'Look up an order', parameters: { type: 'object', properties: {}, required: [] } }],
+      builtin_tools: [{ type: 'end_call', data: { description: 'Hang up' } }],
+    });
+    for (const field of WEBHOOK_FIELDS) expect(config.assistant).not.toHaveProperty(field);
+    expect(Object.keys(config.assistant).length).toBe(2 + Object.keys(assistant).length - WEBHOOK_FIELDS.length);
+  });
+
+  it('has no SIP block for purchased numbers or the platform line', () => {
+    const base = { direction: 'outbound', channel: 'phone', customerPhone: '+14155551234', assistantId: 1, assistant, languageCode: null, variables: {}, tools: [] } as const;
+    expect(buildRuntimeConfig({ ...base, line: { phoneNumberId: 9, phoneNumber: '+14155550134', sip: null } }).sip).toBeNull();
+    expect(buildRuntimeConfig({ ...base, line: null })).toEqual(expect.objectContaining({ sip: null, assistant_phone: null }));
+  });
+});

@@ -1,0 +1,98 @@
+import { AssistantConfig } from '../assistants/assistant';
+import { ToolParameter, ToolParameterType } from '../tools/tool';
+import { CallChannel, CallDirection, CallerLine } from './call';
+
+/** Assistant settings that concern voiceplane's webhooks, not the conversation: kept from the runtime. */
+export const WEBHOOK_FIELDS = [
+  'webhook_url', 'conversation_ended_webhook_url', 'is_webhook_active', 'send_webhook_only_on_completed',
+  'include_recording_in_webhook', 'conversation_ended_retrigger',
+] as const satisfies readonly (keyof AssistantConfig)[];
+
+type WebhookField = (typeof WEBHOOK_FIELDS)[number];
+
+/** Every other §3.1 field, in contract order; the compiler demands an entry for each new field. */
+const RUNTIME_FIELDS: Readonly<Record<Exclude<keyof AssistantConfig, WebhookField>, true>> = {
+  name: true, type: true, mode: true, timezone: true, initial_message: true, system_prompt: true,
+  knowledgebase_mode: true, reengagement_prompt: true, voice_mail_message: true, endpoint_type: true,
+  ambient_sound: true, voice_id: true, language_id: true, llm_model_id: true, multimodal_model_id: true,
+  chat_llm_fallback_id: true, knowledgebase_id: true, folder_id: true, phone_number_id: true,
+  synthesizer_provider_id: true, transcriber_provider_id: true, secondary_language_ids: true, label_ids: true,
+  tool_ids: true, tools: true, post_call_schema: true, turn_detection_threshold: true, voice_stability: true,
+  voice_similarity: true, speech_speed: true, llm_temperature: true, max_duration: true, max_silence_duration: true,
+  max_initial_silence_duration: true, ringing_time: true, reengagement_interval: true, endpoint_sensitivity: true,
+  interrupt_sensitivity: true, min_interrupt_words: true, ambient_sound_volume: true,
+  conversation_inactivity_timeout: true, tts_emotion_enabled: true, allow_interruptions: true, fillers: true,
+  record: true, enable_noise_cancellation: true, wait_for_customer: true, end_call_on_voicemail: true,
+  post_call_evaluation: true, filler_config: true, variables: true,
+};
+
+export type RuntimeAssistant = { readonly id: number; readonly language: string | null } & Omit<AssistantConfig, WebhookField>;
+
+export interface RuntimeTool {
+  readonly id: number;
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: {
+    readonly type: 'object';
+    readonly properties: Readonly<Record<string, { readonly type: string; readonly description: string }>>;
+    readonly required: readonly string[];
+  };
+}
+
+/** What the voice runtime needs to run a call (CONTRACT §7.5 "Runtime config"), in its wire shape. */
+export interface RuntimeConfig {
+  readonly direction: CallDirection;
+  readonly channel: CallChannel;
+  readonly customer_phone: string;
+  readonly assistant_phone: string | null;
+  readonly sip: { readonly outbound_trunk_id: string; readonly calling_format: string; readonly outbound_proxy: boolean } | null;
+  readonly assistant: RuntimeAssistant;
+  readonly variables: Readonly<Record<string, string>>;
+  readonly tools: readonly RuntimeTool[];
+  readonly builtin_tools: AssistantConfig['tools'];
+}
+
+export interface RuntimeConfigInput {
+  readonly direction: CallDirection;
+  readonly channel: CallChannel;
+  readonly customerPhone: string;
+  readonly line: CallerLine | null;
+  readonly assistantId: number;
+  readonly assistant: AssistantConfig;
+  /** ISO 639-1 code of the assistant's `language_id`. */
+  readonly languageCode: string | null;
+  /** The call's input variables; they win over the assistant's. */
+  readonly variables: Readonly<Record<string, string>>;
+  /** The assistant's attached tools, in attachment order. */
+  readonly tools: ReadonlyArray<{ readonly id: number; readonly name: string; readonly description: string; readonly schema: readonly ToolParameter[] }>;
+}
+
+/** Schema `number` is an integer and `float` any number (CONTRACT §5, §7.5). */
+const JSON_TYPES: Readonly<Record<ToolParameterType, string>> = { string: 'string', number: 'integer', float: 'number', boolean: 'boolean' };
+
+export function toolParameters(schema: readonly ToolParameter[]): RuntimeTool['parameters'] {
+  const properties: Record<string, { type: string; description: string }> = {};
+  for (const p of schema) properties[p.name] = { type: JSON_TYPES[p.type], description: p.description };
+  return { type: 'object', properties, required: schema.filter((p) => p.required).map((p) => p.name) };
+}
+
+/**
+ * Built once, when the call starts, and kept with the call: calls in progress keep the
+ * configuration they started with (CONTRACT §3.5).
+ */
+export function buildRuntimeConfig(input: RuntimeConfigInput): RuntimeConfig {
+  const assistant: Record<string, unknown> = { id: input.assistantId, language: input.languageCode };
+  for (const key of Object.keys(RUNTIME_FIELDS) as (keyof typeof RUNTIME_FIELDS)[]) assistant[key] = input.assistant[key];
+  const sip = input.line?.sip ?? null;
+  return {
+    direction: input.direction,
+    channel: input.channel,
+    customer_phone: input.customerPhone,
+    assistant_phone: input.line?.phoneNumber ?? null,
+    sip: sip ? { outbound_trunk_id: sip.outboundTrunkId, calling_format: sip.callingFormat, outbound_proxy: sip.outboundProxy } : null,
+    assistant: assistant as RuntimeAssistant,
+    variables: { ...input.assistant.variables, ...input.variables },
+    tools: input.tools.map((t) => ({ id: t.id, name: t.name, description: t.description, parameters: toolParameters(t.schema) })),
+    builtin_tools: input.assistant.tools,
+  };
+}

@@ -1,0 +1,4 @@
+/** Folders and labels group assistants (CONTRACT §4); both share these rules. */
+export const GROUP_COLORS = ['gray', 'slate', 'red', 'orange', 'amber', 'green', 'teal', 'blue', 'purple', 'pink'] as const;
+export type GroupColor = (typeof GROUP_COLORS)[number];
+export const GROUP_NAME_MAX = 255;

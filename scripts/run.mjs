@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+// The README's two commands. Needs only Node >= 20.19 and npm: a pinned pnpm is fetched through
+// npx on first use, dependencies are installed from the lockfile, then the work is done.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const PNPM = 'pnpm@10.34.8';
+
+function run(cmd, args, extraEnv = {}) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...extraEnv } });
+  if (r.error) throw r.error;
+  return r.status ?? 1;
+}
+function must(cmd, args, extraEnv) {
+  const code = run(cmd, args, extraEnv);
+  if (code !== 0) process.exit(code);
+}
+const pnpm = (...args) => must('npx', ['--yes', PNPM, ...args]);
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+
+function install() {
+  pnpm('install', '--frozen-lockfile', '--prefer-offline', '--reporter=silent');
+}
+function build() {
+  must(bin('tsc'), ['-b', 'tsconfig.json']);
+}
+
+const [command, ...rest] = process.argv.slice(2);
+switch (command) {
+  case 'start':
+    install();
+    build();
+    must(process.execPath, ['--enable-source-maps', 'apps/api/dist/main.js', ...rest]);
+    break;
+  case 'test': {
+    install();
+    build();
+    must(bin('tsc'), ['-p', 'tsconfig.tests.json']);
+    must(process.execPath, ['tools/dist/check-boundaries.js']);
+    const summary = join(root, '.jest-results', 'summary.txt');
+    rmSync(summary, { force: true });
+    // PGlite loads its WASM through a dynamic import, which Jest's VM allows only with this flag.
+    const code = run(process.execPath, ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning', join(root, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', ...rest]);
+    const line = existsSync(summary) ? readFileSync(summary, 'utf8').trim() : '0 passed, 1 failed';
+    process.stdout.write(`\n${line}\n`);
+    process.exit(code);
+  }
+  case 'clean':
+    for (const d of ['node_modules', 'dist']) if (existsSync(join(root, d))) rmSync(join(root, d), { recursive: true });
+    break;
+  default:
+    console.error('usage: node scripts/run.mjs start|test|clean');
+    process.exit(2);
+}

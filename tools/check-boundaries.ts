@@ -1,0 +1,98 @@
+/**
+ * Fails (exit 1) on any edge the architecture forbids (ARCHITECTURE §1):
+ *  - domain depends on nothing and does no I/O, clock, randomness or async;
+ *  - application depends only on domain;
+ *  - an adapter depends on domain/application and its own technology, never on another adapter;
+ *  - only apps read process.env.
+ * Checks both package.json dependencies and the import statements of every non-test source file.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+
+const root = resolve(__dirname, '..', '..');
+const violations: string[] = [];
+
+type Kind = 'domain' | 'application' | 'adapter' | 'contract-tests' | 'app';
+
+function kindOf(pkg: string): Kind {
+  if (pkg === 'domain') return 'domain';
+  if (pkg === 'application') return 'application';
+  if (pkg === 'contract-tests') return 'contract-tests';
+  if (pkg.startsWith('adapter-')) return 'adapter';
+  return 'app';
+}
+
+function allowedInternal(pkg: string, kind: Kind, dep: string): boolean {
+  switch (kind) {
+    case 'domain':
+      return false;
+    case 'application':
+      return dep === 'domain';
+    case 'adapter':
+      return dep === 'domain' || dep === 'application';
+    case 'contract-tests':
+      return dep !== pkg;
+    case 'app':
+      return true;
+  }
+}
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir)) {
+    const full = join(dir, entry);
+    if (statSync(full).isDirectory()) out.push(...sourceFiles(full));
+    else if (full.endsWith('.ts') && !full.endsWith('.spec.ts')) out.push(full);
+  }
+  return out;
+}
+
+const importPattern = /(?:from\s+|import\s*\(\s*|require\s*\(\s*|import\s+)['"]([^'"]+)['"]/g;
+
+for (const group of ['packages', 'apps']) {
+  for (const pkg of readdirSync(join(root, group))) {
+    const dir = join(root, group, pkg);
+    const kind: Kind = group === 'apps' ? 'app' : kindOf(pkg);
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    const deps = Object.keys(manifest.dependencies ?? {});
+
+    for (const dep of deps) {
+      if (dep.startsWith('@voiceplane/')) {
+        const name = dep.slice('@voiceplane/'.length);
+        if (!allowedInternal(pkg, kind, name)) violations.push(`${group}/${pkg}/package.json depends on ${dep}`);
+      } else if (kind === 'domain' || kind === 'application') {
+        violations.push(`${group}/${pkg}/package.json depends on third-party ${dep}`);
+      }
+    }
+
+    for (const file of sourceFiles(join(dir, 'src'))) {
+      const rel = relative(root, file);
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(importPattern)) {
+        const spec = m[1];
+        if (spec.startsWith('.')) {
+          const target = resolve(file, '..', spec);
+          if (!target.startsWith(dir + sep)) violations.push(`${rel} reaches outside its package: ${spec}`);
+        } else if (spec.startsWith('@voiceplane/')) {
+          const name = spec.slice('@voiceplane/'.length).split('/')[0];
+          if (!allowedInternal(pkg, kind, name)) violations.push(`${rel} imports ${spec}`);
+        } else if (kind === 'domain' || kind === 'application') {
+          const builtinOk = kind === 'application' && /^node:(crypto|util)$/.test(spec);
+          if (!builtinOk) violations.push(`${rel} imports ${spec}`);
+        }
+      }
+      if (kind !== 'app' && /process\.env/.test(text)) violations.push(`${rel} reads process.env (only apps may)`);
+      if (kind === 'domain') {
+        if (/\bDate\.now\(|new Date\(\s*\)|Math\.random\(/.test(text)) violations.push(`${rel} reads the clock or randomness`);
+        if (/\basync\b|\bawait\b/.test(text)) violations.push(`${rel} is asynchronous`);
+        if (/^\s*@[A-Za-z]+\(/m.test(text)) violations.push(`${rel} uses decorators`);
+      }
+    }
+  }
+}
+
+if (violations.length > 0) {
+  console.error(`Boundary check failed (${violations.length}):\n - ${violations.join('\n - ')}`);
+  process.exit(1);
+}
+console.log('Boundary check passed.');

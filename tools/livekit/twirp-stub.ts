@@ -1,0 +1,76 @@
+import { createHmac } from 'node:crypto';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A stub of LiveKit's Twirp API on 127.0.0.1, shaped after what livekit-server-sdk sends: JSON
+ * POSTs to `/twirp/livekit.<Service>/<Method>` with an HS256 JWT signed by the API secret. It
+ * verifies the token, records each request and answers from a per-method queue (404 `bad_route`
+ * when nothing is queued).
+ */
+
+export interface TwirpRequest {
+  /** `Service/Method`, e.g. `SIP/CreateSIPParticipant`. */
+  readonly method: string;
+  readonly body: Record<string, unknown>;
+  readonly claims: Record<string, unknown>;
+}
+
+export interface TwirpAnswer {
+  readonly status?: number;
+  readonly body: unknown;
+}
+
+export const STUB_API_KEY = 'APIstubkey';
+export const STUB_API_SECRET = 'stub-secret-that-is-long-enough-for-hs256';
+
+export class TwirpStub {
+  readonly requests: TwirpRequest[] = [];
+  private answers = new Map<string, TwirpAnswer[]>();
+
+  private constructor(private readonly server: Server, readonly url: string) {}
+
+  static async start(): Promise<TwirpStub> {
+    let stub: TwirpStub | undefined;
+    const server = createServer((req, res) => (stub as TwirpStub).handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    stub = new TwirpStub(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    return stub;
+  }
+
+  /** Queues answers for `Service/Method`, used in order. */
+  answer(method: string, ...answers: TwirpAnswer[]): void {
+    this.answers.set(method, [...(this.answers.get(method) ?? []), ...answers]);
+  }
+
+  reset(): void {
+    this.requests.length = 0;
+    this.answers.clear();
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      const reply = (status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+      const claims = verifiedClaims(req.headers.authorization);
+      if (claims === null) return reply(401, { code: 'unauthenticated', msg: 'bad token' });
+      const method = (req.url ?? '').replace(/^\/twirp\/livekit\./, '');
+      this.requests.push({ method, body: raw ? JSON.parse(raw) : {}, claims });
+      const answer = this.answers.get(method)?.shift() ?? { status: 404, body: { code: 'bad_route', msg: `no stub for ${method}` } };
+      reply(answer.status ?? 200, answer.body);
+    });
+  }
+}
+
+function verifiedClaims(authorization: string | undefined): Record<string, unknown> | null {
+  const [header, payload, signature] = (authorization ?? '').replace(/^Bearer /, '').split('.');
+  if (!header || !payload) return null;
+  const expected = createHmac('sha256', STUB_API_SECRET).update(`${header}.${payload}`).digest('base64url');
+  return signature === expected ? JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) : null;
+}

@@ -1,0 +1,63 @@
+import pino from 'pino';
+import supertest from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
+import { composeApi, loadConfig, type ApiRuntime, type Config } from '@voiceplane/api';
+import { createTestDatabase, TestDatabase } from './database';
+
+export interface TestUser {
+  readonly id: number;
+  readonly email: string;
+  /** The user's default API key. */
+  readonly token: string;
+  readonly auth: { Authorization: string };
+}
+
+export interface TestApi {
+  readonly runtime: ApiRuntime;
+  readonly db: TestDatabase;
+  readonly http: TestAgent;
+  readonly admin: { Authorization: string };
+  readonly runtimeAuth: { Authorization: string };
+  /** A fresh account through the admin API (balance and plan optional). */
+  createUser(options?: { balance?: number; plan?: Record<string, unknown>; password?: string }): Promise<TestUser>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/**
+ * The composed application (every module, sandbox providers) on its own fresh database, driven
+ * through supertest. Background workers are started unless `startBackground: false`.
+ */
+export async function createTestApi(options: { config?: Partial<Config>; env?: NodeJS.ProcessEnv; startBackground?: boolean; db?: TestDatabase } = {}): Promise<TestApi> {
+  const db = options.db ?? (await createTestDatabase());
+  const config: Config = { ...loadConfig({ ...options.env }), allowPrivateTargets: true, logLevel: 'silent', ...options.config };
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const bus = new InProcessMessageBus();
+  const runtime = await composeApi(config, { dataSource: db.dataSource, logger, bus });
+  const startBackground = options.startBackground ?? true;
+  if (startBackground) for (const task of runtime.background) await task.start();
+  const http = supertest(runtime.app);
+  const admin = { Authorization: `Bearer ${runtime.adminToken}` };
+  return {
+    runtime,
+    db,
+    http,
+    admin,
+    runtimeAuth: { Authorization: `Bearer ${runtime.runtimeToken}` },
+    async createUser(o = {}) {
+      counter += 1;
+      const email = `user${counter}.${process.pid}.${Date.now()}@example.test`;
+      const res = await http.post('/api/admin/users').set(admin).send({ name: `User ${counter}`, email, balance: o.balance ?? 25, plan: o.plan, password: o.password });
+      if (res.status !== 201) throw new Error(`createUser failed: ${res.status} ${JSON.stringify(res.body)}`);
+      const token = res.body.api_key.token as string;
+      return { id: res.body.user.id, email, token, auth: { Authorization: `Bearer ${token}` } };
+    },
+    async close() {
+      if (startBackground) for (const task of [...runtime.background].reverse()) await task.stop();
+      await bus.close();
+      if (!options.db) await db.close();
+    },
+  };
+}

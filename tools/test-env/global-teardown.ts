@@ -1,0 +1,3 @@
+export default async function globalTeardown(): Promise<void> {
+  // Each integration file drops what it created; nothing is shared across files.
+}
