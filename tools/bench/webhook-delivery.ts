@@ -2,7 +2,10 @@
  * Webhook deliveries per second through the whole path — a transaction writes the delivery and its
  * outbox event, the relay publishes it, a consumer claims it, signs it and POSTs it to a receiver
  * on 127.0.0.1, and the outcome is written — next to a bare loop of signed POSTs to the same
- * receiver with the same concurrency, measured in the same run.
+ * receiver with the same concurrency, and next to a bare durable loop (plain pg + node:http) that
+ * makes the statements any durable delivery needs — insert the delivery row, claim it, POST it,
+ * settle it with its attempt row — measured in the same run. The first ratio is the whole price
+ * of durability plus the product; the second is the product's own overhead.
  *
  *   npx tsc -b && node tools/dist/bench/webhook-delivery.js
  *   DATABASE_URL=postgres://… node tools/dist/bench/webhook-delivery.js                 single process, in-process bus
@@ -17,6 +20,7 @@ import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { Pool } from 'pg';
 import pino from 'pino';
 import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
 import { composeApi, loadConfig, type ApiRuntime } from '@voiceplane/api';
@@ -77,14 +81,9 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-/** The baseline: SENDER_CONCURRENCY loops of signed keep-alive POSTs (the same headers the product sends). */
-async function bareLoop(receiver: Receiver, count: number): Promise<Result> {
-  const key = randomBytes(32);
-  const agent = new Agent({ keepAlive: true, maxSockets: SENDER_CONCURRENCY });
-  const body = JSON.stringify(PAYLOAD);
-  let next = 0;
-  const post = (n: number) => new Promise<void>((resolve, reject) => {
-    const id = `msg_bare${n}_${randomBytes(6).toString('hex')}`;
+/** One signed keep-alive POST with the headers the product sends. */
+function signedPost(receiver: Receiver, agent: Agent, key: Buffer, id: string, body: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     const timestamp = Math.floor(Date.now() / 1000);
     const signature = `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
     const req = request(receiver.url, {
@@ -100,13 +99,77 @@ async function bareLoop(receiver: Receiver, count: number): Promise<Result> {
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** SENDER_CONCURRENCY loops, each doing `deliver(n)` until `count` are done. */
+async function loops(label: string, count: number, deliver: (n: number) => Promise<void>): Promise<Result> {
+  let next = 0;
   const started = performance.now();
   await Promise.all(Array.from({ length: SENDER_CONCURRENCY }, async () => {
-    while (next < count) await post(next++);
+    while (next < count) await deliver(next++);
   }));
-  const seconds = (performance.now() - started) / 1000;
+  return { label, perSecond: count / ((performance.now() - started) / 1000), p50: null, p99: null };
+}
+
+/** The first baseline: signed keep-alive POSTs and nothing else. */
+async function bareLoop(receiver: Receiver, count: number): Promise<Result> {
+  const key = randomBytes(32);
+  const agent = new Agent({ keepAlive: true, maxSockets: SENDER_CONCURRENCY });
+  const body = JSON.stringify(PAYLOAD);
+  const result = await loops(`bare loop of signed POSTs (${SENDER_CONCURRENCY} at once)`, count, (n) =>
+    signedPost(receiver, agent, key, `msg_bare${n}_${randomBytes(6).toString('hex')}`, body));
   agent.destroy();
-  return { label: `bare loop of signed POSTs (${SENDER_CONCURRENCY} at once)`, perSecond: count / seconds, p50: null, p99: null };
+  return result;
+}
+
+/**
+ * The second baseline: the least a durable delivery costs, by hand on plain pg — one autocommit
+ * statement each to insert the delivery row, claim it under a lease (reading the signing secret in
+ * the same statement), and settle it together with its attempt row, around the signed POST. No
+ * outbox, bus, transaction blocks or framework: what is left between this and the pipeline is the
+ * product's own price.
+ */
+async function bareDurableLoop(db: BenchDatabase, userId: number, receiver: Receiver, count: number): Promise<Result> {
+  const pool = new Pool({ connectionString: db.url, max: process.env.DATABASE_URL ? 20 : 1 });
+  const agent = new Agent({ keepAlive: true, maxSockets: SENDER_CONCURRENCY });
+  const run = randomBytes(4).toString('hex');
+  const result = await loops(`bare durable loop: insert, claim, POST, settle (${SENDER_CONCURRENCY} at once)`, count, async (n) => {
+    const id = `dlv_bare${run}_${n}`;
+    const now = new Date();
+    await pool.query(
+      `INSERT INTO webhook_deliveries (id, user_id, event_type, webhook_id, target_url, body, status, max_attempts, next_attempt_at,
+         source_type, source_id, subject, request_id, created_at, updated_at)
+       VALUES ($1, $2, 'post_call', $3, $4, $5, 'pending', 8, $6, 'assistant', 101, $7, NULL, $6, $6)`,
+      [id, userId, `msg_bare${run}_${n}`, receiver.url, JSON.stringify({ ...PAYLOAD, id: n }), now, JSON.stringify({ type: 'call', id: n + 1 })],
+    );
+    const lease = randomBytes(16).toString('hex');
+    const claimedAt = new Date();
+    const { rows: [claimed] } = await pool.query<{ webhook_id: string; target_url: string; body: string; secret: string }>(
+      `UPDATE webhook_deliveries d SET locked_until = $3, lease_token = $4
+         FROM webhook_signing_secrets s
+        WHERE d.id = $1 AND d.status = 'pending' AND d.next_attempt_at <= $2 AND (d.locked_until IS NULL OR d.locked_until <= $2)
+          AND s.user_id = d.user_id
+       RETURNING d.webhook_id, d.target_url, d.body, s.secret`,
+      [id, claimedAt, new Date(claimedAt.getTime() + 30_000), lease],
+    );
+    const started = performance.now();
+    await signedPost(receiver, agent, Buffer.from(claimed.secret.slice('whsec_'.length), 'base64'), claimed.webhook_id, claimed.body);
+    const settledAt = new Date();
+    await pool.query(
+      `WITH delivery AS (
+         UPDATE webhook_deliveries
+            SET status = 'succeeded', next_attempt_at = NULL, round_attempts = 1, attempts_count = 1, last_attempt_at = $2,
+                last_status_code = 200, last_error = NULL, locked_until = NULL, lease_token = NULL, updated_at = $3
+          WHERE id = $1 AND lease_token = $5
+         RETURNING seq)
+       INSERT INTO webhook_delivery_attempts (delivery_seq, number, at, status_code, duration_ms, error, response_excerpt)
+       SELECT seq, 1, $2, 200, $4, NULL, 'ok' FROM delivery`,
+      [id, claimedAt, settledAt, Math.round(performance.now() - started), lease],
+    );
+  });
+  agent.destroy();
+  await pool.end();
+  return result;
 }
 
 /** PRODUCERS transactions at a time enqueue `count` deliveries; done when every webhook-id has arrived. */
@@ -189,11 +252,12 @@ async function startApi(db: BenchDatabase): Promise<{ runtime: ApiRuntime; url: 
   return { runtime, url: server.url, close: async () => { await server.close(); await bus.close(); } };
 }
 
-function print(title: string, subject: Result, baseline: Result): void {
-  const row = (r: Result) => `  ${r.label.padEnd(58)} ${r.perSecond.toFixed(0).padStart(6)} deliveries/s` +
+function print(title: string, subject: Result, bare: Result, durable: Result): void {
+  const row = (r: Result) => `  ${r.label.padEnd(66)} ${r.perSecond.toFixed(0).padStart(6)} deliveries/s` +
     (r.p50 === null ? '' : `   commit→arrival p50 ${r.p50.toFixed(0)} ms, p99 ${(r.p99 as number).toFixed(0)} ms`);
   process.stdout.write(`\n${title}  (${DELIVERIES} deliveries, ${PRODUCERS} producers, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'})\n`);
-  process.stdout.write(`${row(subject)}\n${row(baseline)}\n  ratio (pipeline / bare loop): ${(subject.perSecond / baseline.perSecond).toFixed(2)}\n`);
+  process.stdout.write(`${row(subject)}\n${row(bare)}\n${row(durable)}\n`);
+  process.stdout.write(`  ratio pipeline / bare POSTs: ${(subject.perSecond / bare.perSecond).toFixed(2)}   pipeline / bare durable: ${(subject.perSecond / durable.perSecond).toFixed(2)}\n`);
 }
 
 async function main(): Promise<void> {
@@ -207,10 +271,12 @@ async function main(): Promise<void> {
     // Warm-up: pools, JIT, keep-alive sockets.
     await throughThePipeline('warm-up', deliveries, user.id, receiver, 200);
     await bareLoop(receiver, 200);
+    await bareDurableLoop(db, user.id, receiver, 200);
     const pipeline = await throughThePipeline('single process: outbox → in-process bus → sender', deliveries, user.id, receiver, DELIVERIES);
     const bare = await bareLoop(receiver, DELIVERIES);
-    print('Webhook delivery, single-process mode', pipeline, bare);
-    await waitForSettled(db, DELIVERIES + 200);
+    const durable = await bareDurableLoop(db, user.id, receiver, DELIVERIES);
+    print('Webhook delivery, single-process mode', pipeline, bare, durable);
+    await waitForSettled(db, 2 * (DELIVERIES + 200));
     const rest = await latencyAtRest(deliveries, user.id, receiver, 200);
     process.stdout.write(`  one event at a time: commit→arrival p50 ${rest.p50.toFixed(1)} ms, p99 ${rest.p99.toFixed(1)} ms (relay polls every 50 ms)\n`);
     for (const task of [...api.runtime.background].reverse()) await task.stop();
@@ -227,10 +293,12 @@ async function main(): Promise<void> {
     const worker = await startWorkerProcess(db.url, amqpUrl);
     const deliveries = api.runtime.container.get<WebhookDeliveries>(TOKENS.WebhookDeliveries);
     await throughThePipeline('warm-up', deliveries, user.id, receiver, 200);
+    await bareDurableLoop(db, user.id, receiver, 200);
     const pipeline = await throughThePipeline('outbox → RabbitMQ → apps/worker process → receiver', deliveries, user.id, receiver, DELIVERIES);
     const bare = await bareLoop(receiver, DELIVERIES);
-    print('Webhook delivery, production topology', pipeline, bare);
-    await waitForSettled(db, DELIVERIES + 200);
+    const durable = await bareDurableLoop(db, user.id, receiver, DELIVERIES);
+    print('Webhook delivery, production topology', pipeline, bare, durable);
+    await waitForSettled(db, 2 * (DELIVERIES + 200));
     const rest = await latencyAtRest(deliveries, user.id, receiver, 200);
     process.stdout.write(`  one event at a time: commit→arrival p50 ${rest.p50.toFixed(1)} ms, p99 ${rest.p99.toFixed(1)} ms (relay polls every 50 ms)\n`);
     await worker.stop();
