@@ -7,7 +7,7 @@ describe('configuration', () => {
       port: 3000, host: '127.0.0.1', publicBaseUrl: 'http://127.0.0.1:3000', databaseUrl: null, amqpUrl: null,
       adminToken: null, runtimeToken: null, allowPrivateTargets: false, requireHttpsTargets: false, logLevel: 'info',
       sessionTtlHours: 24, voiceRuntime: 'sandbox', sipProvisioner: 'sandbox', numberInventory: 'sandbox', chatappProvider: 'sandbox',
-      livekit: null, twilio: null,
+      livekit: null, twilio: null, callMinutePrices: { phone: 0.1, chatapp: 0.08 },
     }));
   });
 
@@ -40,5 +40,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ NUMBER_INVENTORY: 'twilio' })).toThrow(/TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are required/);
     expect(loadConfig({ NUMBER_INVENTORY: 'twilio', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 't' }).twilio)
       .toEqual({ accountSid: 'AC1', authToken: 't', baseUrl: 'https://api.twilio.com' });
+  });
+
+  it('reads call-minute prices in USD with at most four decimals', () => {
+    expect(loadConfig({ PRICE_PHONE_CALL_MINUTE: '0.125', PRICE_CHATAPP_CALL_MINUTE: '0' }).callMinutePrices).toEqual({ phone: 0.125, chatapp: 0 });
+    for (const bad of ['-0.1', '0.00001', 'free', '1e-2', '101']) {
+      expect(() => loadConfig({ PRICE_PHONE_CALL_MINUTE: bad }))
+        .toThrow(`PRICE_PHONE_CALL_MINUTE must be a price in USD from 0 to 100 with at most 4 decimals (got "${bad}")`);
+    }
   });
 });

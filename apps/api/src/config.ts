@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { CallMinutePrices, DEFAULT_CALL_MINUTE_PRICES } from '@voiceplane/domain';
 
 export type Provider<T extends string> = T;
 
@@ -17,6 +18,8 @@ export interface Config {
   readonly sessionTtlHours: number;
   readonly demoPassword: string | null;
   readonly secretsKey: string | null;
+  /** USD per started call minute (CONTRACT §13.3: configuration with these defaults). */
+  readonly callMinutePrices: CallMinutePrices;
   readonly voiceRuntime: 'sandbox' | 'livekit';
   readonly sipProvisioner: 'sandbox' | 'livekit';
   readonly numberInventory: 'sandbox' | 'twilio';
@@ -63,6 +66,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!values.includes(raw as T)) problems.push(`${name} must be one of ${values.join(', ')} (got "${raw}")`);
     return raw as T;
   }
+  // Money has at most four decimals everywhere in the ledger; a price finer than that could not be charged.
+  const price = (name: string, fallback: number) => {
+    const raw = str(name);
+    if (raw === null) return fallback;
+    const n = Number(raw);
+    if (!/^\d+(\.\d{1,4})?$/.test(raw) || n > 100) problems.push(`${name} must be a price in USD from 0 to 100 with at most 4 decimals (got "${raw}")`);
+    return n;
+  };
   const url = (name: string, schemes: string[]) => {
     const raw = str(name);
     if (raw === null) return null;
@@ -125,6 +136,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlHours: int('SESSION_TTL_HOURS', 24, 1, 24 * 365),
     demoPassword: str('DEMO_PASSWORD'),
     secretsKey: str('SECRETS_KEY'),
+    callMinutePrices: {
+      phone: price('PRICE_PHONE_CALL_MINUTE', DEFAULT_CALL_MINUTE_PRICES.phone),
+      chatapp: price('PRICE_CHATAPP_CALL_MINUTE', DEFAULT_CALL_MINUTE_PRICES.chatapp),
+    },
     voiceRuntime,
     sipProvisioner,
     numberInventory,

@@ -4,7 +4,6 @@ import {
   CatalogRepository, Clock, EndCall, Ids, MakeCall, Outbox, PhoneNumberRepository, RecordCallEvent,
   SipTrunkRepository, TOKENS, ToolRepository, UnitOfWork, UserRepository, VoiceRuntime, WebhookDeliveries,
 } from '@voiceplane/application';
-import { DEFAULT_CALL_MINUTE_PRICES } from '@voiceplane/domain';
 import { CallController, RuntimeCallController, RuntimeToolCallController, SandboxCallController, SandboxFaults } from '@voiceplane/adapter-http';
 import { SandboxVoiceRuntime } from '@voiceplane/adapter-sandbox';
 import { LiveKitVoiceRuntime } from '@voiceplane/adapter-livekit';
@@ -30,7 +29,7 @@ function voiceRuntimeFor(config: Config, c: Container): VoiceRuntime {
  */
 export const voiceCallsModule: ApiModule = ({ container: c, config, database, logger }) => {
   const log = logger.child({ module: 'calls' });
-  const prices = DEFAULT_CALL_MINUTE_PRICES;
+  const prices = config.callMinutePrices;
   const sandbox = config.voiceRuntime === 'sandbox';
   const get = <T>(token: symbol): T => c.get<T>(token);
   c.bind(TOKENS.CallRepository).toConstantValue(new TypeormCallRepository(database));

@@ -192,3 +192,22 @@ describe('the call-end charge (CONTRACT §13.3)', () => {
     expect([refused.status, refused.body]).toEqual([422, { message: 'Insufficient balance.' }]);
   });
 });
+
+describe('configured call-minute prices (PRICE_PHONE_CALL_MINUTE)', () => {
+  it('check make_call against one minute at the configured price and charge every started minute at it', async () => {
+    const priced = await createTestApi({ env: { PRICE_PHONE_CALL_MINUTE: '0.25' } });
+    try {
+      const poor = await priced.createUser({ balance: 0.2 });
+      const refused = await priced.http.post('/api/user/make_call').set(poor.auth).send({ assistant_id: await createAssistant(priced, poor), phone_number: CUSTOMER });
+      expect([refused.status, refused.body]).toEqual([422, { message: 'Insufficient balance.' }]);
+
+      const user = await priced.createUser({ balance: 0.3 });
+      const id = await makeCall(priced, user, await createAssistant(priced, user));
+      await priced.http.post(`/api/sandbox/calls/${id}/finish`).set(user.auth).send({ status: 'completed', duration: 61 });
+      expect(await getCall(priced, user, id)).toEqual(expect.objectContaining({ duration: 61, cost: 0.5 }));
+      expect(await balanceOf(priced, user)).toBe(-0.2);
+    } finally {
+      await priced.close();
+    }
+  });
+});
