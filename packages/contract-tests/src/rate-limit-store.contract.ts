@@ -1,0 +1,40 @@
+import { RateLimitStore } from '@voiceplane/application';
+
+const minute = (n: number): Date => new Date(Date.UTC(2030, 0, 1, 10, n));
+/** Rows outlive their window; when they go is housekeeping, not counting. */
+const expiry = (windowStart: Date): Date => new Date(windowStart.getTime() + 120_000);
+
+/** The RateLimitStore port's behaviour, run against every store. `open` gives an empty store for each test. */
+export function rateLimitStoreContract(name: string, open: () => Promise<RateLimitStore>): void {
+  describe(`RateLimitStore contract: ${name}`, () => {
+    let store: RateLimitStore;
+    const hit = (bucket: string, windowStart: Date, cost?: number) => store.hit(bucket, windowStart, expiry(windowStart), cost);
+
+    beforeEach(async () => {
+      store = await open();
+    });
+
+    it('adds one hit by default and returns the total after adding', async () => {
+      expect([await hit('general:key:1', minute(0)), await hit('general:key:1', minute(0)), await hit('general:key:1', minute(0))]).toEqual([1, 2, 3]);
+    });
+
+    it('adds `cost` hits at once', async () => {
+      expect(await hit('send:user:1', minute(0), 5)).toBe(5);
+      expect(await hit('send:user:1', minute(0))).toBe(6);
+      expect(await hit('send:user:1', minute(0), 3)).toBe(9);
+    });
+
+    it('counts each bucket in each window on its own, whatever expiry a caller passes', async () => {
+      await hit('general:key:1', minute(0), 4);
+      expect(await hit('general:key:1', minute(1))).toBe(1);
+      expect(await hit('general:key:2', minute(0))).toBe(1);
+      expect(await store.hit('general:key:1', minute(0), minute(30))).toBe(5);
+    });
+
+    it('adds concurrent hits atomically: no two callers see the same total', async () => {
+      const totals = await Promise.all(Array.from({ length: 25 }, () => hit('login:a@b.c:127.0.0.1', minute(0))));
+
+      expect(totals.sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    });
+  });
+}
