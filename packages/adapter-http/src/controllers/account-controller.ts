@@ -34,7 +34,7 @@ export class AccountController {
     const email = typeof raw.email === 'string' ? raw.email.trim().toLowerCase() : '';
     const decision = await this.limiter.consume([{ key: `login:${email}:${req.ip}`, limit: 10, windowSeconds: 60 }]);
     if (!decision.allowed) {
-      const retry = decision.reported.retryAfterSeconds;
+      const retry = decision.retryAfterSeconds;
       fail(429, tooManyBody('standard', retry), { 'Retry-After': String(retry) });
     }
     const body = parse(LoginBody, req.body);

@@ -34,7 +34,7 @@ export function userAuthentication(authenticator: Authenticator, limiter: RateLi
       if (!principal) {
         const decision = await limiter.consume([{ key: `unauth:${req.ip}`, limit: UNAUTHENTICATED_PER_MINUTE, windowSeconds: 60 }]);
         if (!decision.allowed) {
-          sendTooMany(res, decision.reported.retryAfterSeconds, tooManyBody(familyOfPath(fullPath(req)), decision.reported.retryAfterSeconds));
+          sendTooMany(res, decision.retryAfterSeconds, tooManyBody(familyOfPath(fullPath(req)), decision.retryAfterSeconds));
           return;
         }
         unauthorized(res);

@@ -35,7 +35,7 @@ export function rateLimiting(limiter: RateLimiter, quotas: readonly RouteQuota[]
       const decision = await limiter.consume(buckets);
       setHeaders(res, decision);
       if (!decision.allowed) {
-        sendTooMany(res, decision.reported.retryAfterSeconds, tooManyBody(familyOfPath(fullPath(req)), decision.reported.retryAfterSeconds));
+        sendTooMany(res, decision.retryAfterSeconds, tooManyBody(familyOfPath(fullPath(req)), decision.retryAfterSeconds));
         return;
       }
       next();

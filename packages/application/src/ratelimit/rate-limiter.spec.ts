@@ -26,9 +26,11 @@ describe('RateLimiter', () => {
       allowed: false, limit: 3, remaining: 0, resetEpochSeconds: epochSeconds('10:16:00.000'), retryAfterSeconds: 60, key: 'general:key:1', windowSeconds: 60,
     });
     clock.set(at('10:15:59.999'));
-    expect((await consume(perMinute(3))).reported).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
+    expect(await consume(perMinute(3))).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
     clock.set(at('10:16:00.000'));
-    expect(await consume(perMinute(3))).toEqual({ allowed: true, reported: expect.objectContaining({ remaining: 2, resetEpochSeconds: epochSeconds('10:17:00.000') }) });
+    expect(await consume(perMinute(3))).toEqual({
+      allowed: true, reported: expect.objectContaining({ remaining: 2, resetEpochSeconds: epochSeconds('10:17:00.000') }), retryAfterSeconds: 0,
+    });
   });
 
   it('counts a request refused by one bucket against the others too', async () => {
@@ -48,18 +50,25 @@ describe('RateLimiter', () => {
     expect((await consume(perMinute(3, 'c'), perHour(3, 'd'))).reported).toMatchObject({ key: 'd', windowSeconds: 3_600, remaining: 2 });
   });
 
-  it('reports a refusing bucket over an allowing one with as little left, and of several refusing the one that frees up last', async () => {
+  it('when refusing, reports the tightest bucket and asks to retry only once every exhausted bucket has reset', async () => {
     const { consume } = setup('10:15:30.000');
     const buckets = [perMinute(2, 'burst'), perHour(3, 'sustained')];
     await consume(...buckets);
     await consume(...buckets);
 
-    // Third request: the minute refuses; the hour allows with nothing left (a tie the hour would win while both allow).
-    expect(await consume(...buckets)).toMatchObject({ allowed: false, reported: { key: 'burst', retryAfterSeconds: 30, limit: 2 } });
-    // Fourth: both refuse; a retry succeeds only when the hour ends.
+    // Third request: the minute refuses; the hour allows it but is now used up too, so the next
+    // request passes only when the hour ends — not in 30 s, when the minute does.
     expect(await consume(...buckets)).toMatchObject({
-      allowed: false, reported: { key: 'sustained', retryAfterSeconds: 44 * 60 + 30, limit: 3, resetEpochSeconds: epochSeconds('11:00:00.000') },
+      allowed: false, retryAfterSeconds: 44 * 60 + 30, reported: { key: 'sustained', remaining: 0, limit: 3, resetEpochSeconds: epochSeconds('11:00:00.000') },
     });
+    expect(await consume(...buckets)).toMatchObject({ allowed: false, retryAfterSeconds: 44 * 60 + 30, reported: { key: 'sustained' } });
+  });
+
+  it('when refusing, waits only for the refusing bucket while the others have room left', async () => {
+    const { consume } = setup('10:15:30.000');
+    const buckets = [perMinute(1, 'burst'), perHour(100, 'sustained')];
+    await consume(...buckets);
+    expect(await consume(...buckets)).toMatchObject({ allowed: false, retryAfterSeconds: 30, reported: { key: 'burst', remaining: 0 } });
   });
 
   it('keeps one key counted per window length apart, even when the windows start at the same instant', async () => {

@@ -13,8 +13,13 @@ export type BucketVerdict = LimitVerdict & { readonly windowSeconds: number; rea
 
 export interface RateDecision {
   readonly allowed: boolean;
-  /** The bucket the headers describe: the first refusing one, else the tightest. */
+  /** The bucket the headers describe: the tightest (CONTRACT §1.8). */
   readonly reported: BucketVerdict;
+  /**
+   * When refused: seconds until every exhausted bucket has reset. A bucket this request used up
+   * refuses the next one even though it allowed this one, so a shorter wait would only earn another 429.
+   */
+  readonly retryAfterSeconds: number;
 }
 
 /** Fixed-window counters in the shared store, so every instance enforces the same limit. */
@@ -30,11 +35,9 @@ export class RateLimiter {
       const hits = await this.store.hit(`${bucket.key}:${bucket.windowSeconds}`, window.start, expiresAt);
       return { ...judgeHits(hits, bucket.limit, window, now), windowSeconds: bucket.windowSeconds, key: bucket.key };
     }));
-    const refused = verdicts.filter((v) => !v.allowed);
-    if (refused.length > 0) {
-      const longest = refused.reduce((a, b) => (b.retryAfterSeconds > a.retryAfterSeconds ? b : a));
-      return { allowed: false, reported: longest };
-    }
-    return { allowed: true, reported: tightest(verdicts) };
+    const reported = tightest(verdicts);
+    if (verdicts.every((v) => v.allowed)) return { allowed: true, reported, retryAfterSeconds: 0 };
+    const exhausted = verdicts.filter((v) => v.remaining === 0);
+    return { allowed: false, reported, retryAfterSeconds: Math.max(...exhausted.map((v) => v.retryAfterSeconds)) };
   }
 }
