@@ -1,5 +1,5 @@
 import { AvailableNumber, NumberHolder, NumberInventory, NumberSearch } from '@voiceplane/application';
-import { addressRequirementOf, formatNational, isNumberCountry, monthlyPrice, NumberCountry, splitNumber } from '@voiceplane/domain';
+import { addressRequirementOf, formatNational, isNumberCountry, monthlyPrice, NumberCountry, numberContains, splitNumber } from '@voiceplane/domain';
 
 export interface TwilioOptions {
   readonly accountSid: string;
@@ -47,7 +47,8 @@ export class TwilioNumberInventory implements NumberInventory {
     const params = new URLSearchParams({ PageSize: String(query.limit) });
     // Twilio wants at least two characters in a pattern; a single digit is filtered here instead.
     if (query.contains && query.contains.length >= 2) params.set('Contains', query.contains);
-    return this.available(query.countryCode, params);
+    const offered = await this.available(query.countryCode, params);
+    return offered.filter((n) => numberContains(n.phoneNumber, query.contains));
   }
 
   async find(phoneNumber: string, _holder: NumberHolder): Promise<AvailableNumber | null> {

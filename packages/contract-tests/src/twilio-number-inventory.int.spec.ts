@@ -71,8 +71,6 @@ beforeAll(async () => {
 });
 afterAll(async () => stub.close());
 
-// TwilioNumberInventory.search sends `Contains` only from two digits on (Twilio's minimum) and
-// leaves a single digit to the caller (SearchAvailableNumbers filters again).
 numberInventoryContract(
   'Twilio (REST stub)',
   () => {
@@ -81,5 +79,4 @@ numberInventoryContract(
     stub.respondWith((request) => twilio.answer(request));
     return new TwilioNumberInventory({ accountSid: STUB_ACCOUNT_SID, authToken: STUB_AUTH_TOKEN, baseUrl: stub.baseUrl });
   },
-  { knownDeviations: ['one-digit-contains'] },
 );

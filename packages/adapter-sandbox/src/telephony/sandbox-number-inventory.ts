@@ -87,32 +87,39 @@ function catalogueOf(country: NumberCountry): AvailableNumber[] {
 
 /**
  * The number inventory simulated from a fixed catalogue (CONTRACT §6.7, §14.1): the same query
- * always gets the same answer; any catalogue number can be bought unless some account owns it
- * (ownership lives in voiceplane's database, which the search use case consults).
+ * always gets the same answer, less the numbers this process sold and not yet took back. Ownership
+ * itself lives in voiceplane's database, which the use cases consult first: the sold set only
+ * makes the sandbox behave like a provider, and forgetting it on restart changes nothing visible.
  */
 export class SandboxNumberInventory implements NumberInventory {
   /** Arm with `faults.arm({ accountId, targetId, count, after })`: search → 502, purchase → 500. */
   readonly faults = new ArmedFaults('number_inventory');
   private readonly catalogue = new Map<NumberCountry, AvailableNumber[]>(NUMBER_COUNTRIES.map((c) => [c, catalogueOf(c)]));
   private readonly byNumber = new Map<string, AvailableNumber>([...this.catalogue.values()].flat().map((n) => [n.phoneNumber, n]));
+  private readonly sold = new Set<string>();
 
   async search(query: NumberSearch): Promise<AvailableNumber[]> {
     this.faults.check({ accountId: query.accountId, phoneNumberId: null });
-    return (this.catalogue.get(query.countryCode) ?? []).filter((n) => numberContains(n.phoneNumber, query.contains)).slice(0, query.limit);
+    return (this.catalogue.get(query.countryCode) ?? [])
+      .filter((n) => !this.sold.has(n.phoneNumber) && numberContains(n.phoneNumber, query.contains))
+      .slice(0, query.limit);
   }
 
   async find(phoneNumber: string, holder: NumberHolder): Promise<AvailableNumber | null> {
     this.faults.check(holder);
-    return this.byNumber.get(phoneNumber) ?? null;
+    return this.sold.has(phoneNumber) ? null : this.byNumber.get(phoneNumber) ?? null;
   }
 
   async purchase(offer: AvailableNumber, holder: NumberHolder): Promise<{ reference: string | null } | null> {
     this.faults.check(holder);
-    return this.byNumber.has(offer.phoneNumber) ? { reference: null } : null;
+    if (!this.byNumber.has(offer.phoneNumber) || this.sold.has(offer.phoneNumber)) return null;
+    this.sold.add(offer.phoneNumber);
+    return { reference: null };
   }
 
-  async release(_phoneNumber: string, _reference: string | null, holder: NumberHolder): Promise<void> {
+  async release(phoneNumber: string, _reference: string | null, holder: NumberHolder): Promise<void> {
     this.faults.check(holder);
+    this.sold.delete(phoneNumber);
   }
 
   /** The whole catalogue of a country (tests, docs). */
