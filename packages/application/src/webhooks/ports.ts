@@ -1,4 +1,5 @@
 import { AttemptError, DeliverySourceType, DeliveryStatus } from '@voiceplane/domain';
+import { SigningSecret } from '../ports/accounts';
 import { Page, PageRequest } from '../shared/page';
 
 /** What an event is about (`{type: "call", id: 4812}`); null for a ping. */
@@ -72,17 +73,7 @@ export interface DeliveryFilter {
   readonly sourceId?: number;
 }
 
-/** Why a delivery could not be claimed for an attempt now. */
-export type DeliveryClaim =
-  | { readonly kind: 'claimed'; readonly delivery: WebhookDelivery }
-  /** Another attempt holds it until then. */
-  | { readonly kind: 'busy'; readonly until: Date }
-  /** Pending, but its next attempt is later. */
-  | { readonly kind: 'not_due'; readonly at: Date }
-  /** Missing, or no longer pending: nothing to do. */
-  | { readonly kind: 'settled' };
-
-/** The row as it is when an attempt's outcome is written, locked until the transaction ends. */
+/** The row as an attempt's outcome is judged against: as claimed, or as locked when it is written. */
 export interface DeliveryForSettlement {
   readonly status: DeliveryStatus;
   readonly attemptsCount: number;
@@ -90,6 +81,23 @@ export interface DeliveryForSettlement {
   readonly maxAttempts: number;
   readonly leaseToken: string | null;
 }
+
+/** A delivery one attempt holds the lease of, and the row state it was taken in. */
+export interface HeldDelivery {
+  readonly delivery: WebhookDelivery;
+  readonly state: DeliveryForSettlement;
+}
+
+/** Why a delivery could not be claimed for an attempt now. */
+export type DeliveryClaim =
+  /** With the owner's signing secret as it is at the claim (null if the account has none). */
+  | { readonly kind: 'claimed'; readonly held: HeldDelivery; readonly secret: SigningSecret | null }
+  /** Another attempt holds it until then. */
+  | { readonly kind: 'busy'; readonly until: Date }
+  /** Pending, but its next attempt is later. */
+  | { readonly kind: 'not_due'; readonly at: Date }
+  /** Missing, or no longer pending: nothing to do. */
+  | { readonly kind: 'settled' };
 
 export interface DeliverySettlement {
   readonly status: DeliveryStatus;
@@ -126,6 +134,11 @@ export interface WebhookDeliveryRepository {
   lockForSettlement(id: string): Promise<DeliveryForSettlement | null>;
   /** Writes an attempt and the delivery's new state, and releases the lease. */
   settle(id: string, settlement: DeliverySettlement, now: Date): Promise<void>;
+  /**
+   * `settle` in one statement that applies only while the row is exactly `expected` (same lease,
+   * status and counters); false, and nothing written, when it is not.
+   */
+  settleIfUnchanged(id: string, expected: DeliveryForSettlement, settlement: DeliverySettlement, now: Date): Promise<boolean>;
   /** Moves matching pending deliveries to `canceled`; returns their ids. */
   cancelPending(criteria: CancelCriteria, now: Date): Promise<string[]>;
   /** Locks the user's delivery for the rest of the transaction; null when missing or another user's. */

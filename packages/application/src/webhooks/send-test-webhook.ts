@@ -4,6 +4,8 @@ import { WebhookDeliveryRepository } from './ports';
 import { AttemptReport, WebhookSender } from './webhook-sender';
 
 export const PING_MESSAGE = 'This is a test delivery from voiceplane.';
+/** A ping is attempted once while the caller waits; a replay gives it the full schedule. */
+const PING_MAX_ATTEMPTS = 1;
 
 export interface TestWebhookResult extends AttemptReport {
   readonly deliveryId: string;
@@ -36,11 +38,14 @@ export class SendTestWebhook {
       source: { type: 'account', id: userId },
       subject: null,
       requestId,
-      maxAttempts: 1,
+      maxAttempts: PING_MAX_ATTEMPTS,
       now,
       lease,
     });
-    const report = await this.sender.attemptClaimed(delivery, lease.token);
+    const report = await this.sender.attemptClaimed({
+      delivery,
+      state: { status: delivery.status, attemptsCount: delivery.attemptsCount, roundAttempts: 0, maxAttempts: PING_MAX_ATTEMPTS, leaseToken: lease.token },
+    });
     return { deliveryId: delivery.id, ...report };
   }
 }

@@ -1,13 +1,13 @@
 import {
   AttemptError, ATTEMPT_TIMEOUT_MS, isSuccessStatus, judgeAttempt, responseExcerpt, retryAfterSeconds, secretsInForce, settleAttempt,
 } from '@voiceplane/domain';
-import { SigningSecretRepository } from '../ports/accounts';
+import { SigningSecret, SigningSecretRepository } from '../ports/accounts';
 import { Clock } from '../ports/clock';
 import { Ids } from '../ports/ids';
 import { OutboundHttpClient, OutboundResponse } from '../ports/outbound-http';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { JobScheduler, WorkLogger } from '../events/ports';
-import { DeliveryLease, WebhookDelivery, WebhookDeliveryRepository } from './ports';
+import { DeliveryForSettlement, DeliveryLease, DeliverySettlement, HeldDelivery, WebhookDeliveryRepository } from './ports';
 import { DELIVERY_ATTEMPT_JOB, deliveryJobKey } from './webhook-deliveries';
 
 /** Durable consumer name of the first-attempt path. */
@@ -84,14 +84,17 @@ export class WebhookSender {
       case 'not_due':
         return this.scheduleAttempt(deliveryId, claim.at);
       case 'claimed':
-        await this.attemptClaimed(claim.delivery, lease.token);
+        await this.attempt(claim.held, claim.secret);
     }
   }
 
-  /** One signed POST of a delivery this caller holds the lease of, and its outcome written. */
-  async attemptClaimed(delivery: WebhookDelivery, leaseToken: string): Promise<AttemptReport> {
+  /** One signed POST of a delivery this caller holds the lease of (a test ping), and its outcome written. */
+  async attemptClaimed(held: HeldDelivery): Promise<AttemptReport> {
+    return this.attempt(held, await this.secrets.get(held.delivery.userId));
+  }
+
+  private async attempt({ delivery, state }: HeldDelivery, secret: SigningSecret | null): Promise<AttemptReport> {
     const startedAt = this.clock.now();
-    const secret = await this.secrets.get(delivery.userId);
     if (!secret) throw new Error(`user ${delivery.userId} has no signing secret`);
     const response = await this.http.send({
       method: 'POST',
@@ -102,7 +105,7 @@ export class WebhookSender {
       eventType: delivery.eventType,
       signing: { secrets: secretsInForce(secret, startedAt), webhookId: delivery.webhookId },
     });
-    await this.settle(delivery.id, leaseToken, startedAt, response);
+    await this.settle(delivery.id, state, startedAt, response);
     return { ok: isSuccessStatus(response.statusCode), statusCode: response.statusCode, durationMs: response.durationMs, error: response.error };
   }
 
@@ -119,42 +122,57 @@ export class WebhookSender {
     return overdue.length;
   }
 
-  private settle(deliveryId: string, leaseToken: string, startedAt: Date, response: OutboundResponse): Promise<void> {
-    return this.uow.transaction(async () => {
+  /**
+   * Usually the row is still as the claim left it (only a cancel or replay changes it under a
+   * lease), so the outcome judged from that state is written by one statement that applies only
+   * if it still is. Otherwise, and whenever a retry job must be written with it, the row is locked
+   * and the outcome judged again from what it holds now.
+   */
+  private async settle(deliveryId: string, claimed: DeliveryForSettlement, startedAt: Date, response: OutboundResponse): Promise<void> {
+    const now = this.clock.now();
+    const outcome = this.judge(claimed, startedAt, response, now);
+    if (outcome.nextAttemptAt === null && (await this.deliveries.settleIfUnchanged(deliveryId, claimed, outcome, now))) return;
+    await this.uow.transaction(async () => {
       const current = await this.deliveries.lockForSettlement(deliveryId);
-      if (!current || current.leaseToken !== leaseToken) {
+      if (!current || current.leaseToken !== claimed.leaseToken) {
         // Only when an attempt outlived its lease (a stalled process): whoever holds the
         // delivery now writes its own attempt, and two writers would number attempts twice.
         this.logger.warn({ deliveryId, statusCode: response.statusCode }, 'delivery attempt finished after its lease ran out; outcome not recorded');
         return;
       }
-      const now = this.clock.now();
-      const roundAttempts = current.roundAttempts + 1;
-      const verdict = judgeAttempt(
-        { statusCode: response.statusCode, error: response.error, retryAfterSeconds: retryAfterSeconds(response.headers['retry-after'], now) },
-        roundAttempts,
-        current.maxAttempts,
-        this.random(),
-      );
-      const next = settleAttempt(current.status, verdict, now);
-      await this.deliveries.settle(deliveryId, {
-        status: next.status,
-        nextAttemptAt: next.nextAttemptAt,
-        roundAttempts,
-        lastError: verdict.kind === 'succeeded' ? null : response.error,
-        attempt: {
-          number: current.attemptsCount + 1,
-          at: startedAt,
-          statusCode: response.statusCode,
-          durationMs: response.durationMs,
-          error: response.error,
-          responseExcerpt: responseExcerpt(response.body),
-        },
-      }, now);
+      const lockedAt = this.clock.now();
+      const settlement = this.judge(current, startedAt, response, lockedAt);
+      await this.deliveries.settle(deliveryId, settlement, lockedAt);
       // A settled delivery needs no job; one left over from an earlier reschedule finds it settled
       // and is deleted by the scheduler, so the common path writes nothing here.
-      if (next.nextAttemptAt) await this.scheduleAttempt(deliveryId, next.nextAttemptAt);
+      if (settlement.nextAttemptAt) await this.scheduleAttempt(deliveryId, settlement.nextAttemptAt);
     });
+  }
+
+  /** What the delivery becomes after this attempt, given the row's state at `now`. */
+  private judge(current: DeliveryForSettlement, startedAt: Date, response: OutboundResponse, now: Date): DeliverySettlement {
+    const roundAttempts = current.roundAttempts + 1;
+    const verdict = judgeAttempt(
+      { statusCode: response.statusCode, error: response.error, retryAfterSeconds: retryAfterSeconds(response.headers['retry-after'], now) },
+      roundAttempts,
+      current.maxAttempts,
+      this.random(),
+    );
+    const next = settleAttempt(current.status, verdict, now);
+    return {
+      status: next.status,
+      nextAttemptAt: next.nextAttemptAt,
+      roundAttempts,
+      lastError: verdict.kind === 'succeeded' ? null : response.error,
+      attempt: {
+        number: current.attemptsCount + 1,
+        at: startedAt,
+        statusCode: response.statusCode,
+        durationMs: response.durationMs,
+        error: response.error,
+        responseExcerpt: responseExcerpt(response.body),
+      },
+    };
   }
 
   private scheduleAttempt(deliveryId: string, runAt: Date): Promise<void> {

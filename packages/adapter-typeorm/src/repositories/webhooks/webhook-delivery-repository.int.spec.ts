@@ -1,3 +1,4 @@
+import { DeliveryForSettlement, DeliverySettlement } from '@voiceplane/application';
 import { createTestDatabase, TestDatabase } from '@voiceplane/test-env';
 import { Database } from '../../database';
 import { TypeormWebhookDeliveryRepository } from './webhook-delivery-repository';
@@ -72,5 +73,68 @@ describe('TypeormWebhookDeliveryRepository', () => {
     const canceled = await repository.cancelPending({ userId, source, eventTypes: ['post_call'], createdUpTo: switchedOff }, new Date());
     expect(canceled.sort()).toEqual([before, atTheSwitch].sort());
     expect((await repository.find(userId, after))?.status).toBe('pending');
+  });
+});
+
+describe('claim and settlement in one statement each', () => {
+  async function claimed(): Promise<{ id: string; state: DeliveryForSettlement }> {
+    counter++;
+    const id = `dlv_${String(counter).padStart(22, '0')}`;
+    const now = new Date();
+    await repository.insert({
+      id, webhookId: `msg_${String(counter).padStart(22, '0')}`, userId, eventType: 'post_call', targetUrl: 'https://hooks.example.com/z',
+      body: '{}', source: { type: 'assistant', id: 3 }, subject: null, requestId: null, maxAttempts: 8, now,
+    });
+    const claim = await repository.claim(id, now, { token: `lease_${counter}`, until: new Date(now.getTime() + 30_000) });
+    if (claim.kind !== 'claimed') throw new Error(`not claimed: ${claim.kind}`);
+    return { id, state: claim.held.state };
+  }
+  const success = (number: number): DeliverySettlement => ({
+    status: 'succeeded', nextAttemptAt: null, roundAttempts: 1, lastError: null,
+    attempt: { number, at: new Date(), statusCode: 200, durationMs: 3, error: null, responseExcerpt: 'ok' },
+  });
+  const attemptsOf = async (id: string) => (await repository.attempts(id)).map((a) => a.number);
+
+  it('claims with the state an outcome is judged against and the owner\'s signing secret, rotation included', async () => {
+    await database.query(
+      `INSERT INTO webhook_signing_secrets (user_id, secret, previous_secret, previous_expires_at) VALUES ($1, 'whsec_new', 'whsec_old', $2)
+       ON CONFLICT (user_id) DO UPDATE SET secret = EXCLUDED.secret, previous_secret = EXCLUDED.previous_secret, previous_expires_at = EXCLUDED.previous_expires_at`,
+      [userId, new Date('2030-01-01T00:00:00Z')],
+    );
+    const now = new Date();
+    counter++;
+    const id = `dlv_${String(counter).padStart(22, '0')}`;
+    await repository.insert({
+      id, webhookId: `msg_${String(counter).padStart(22, '0')}`, userId, eventType: 'post_call', targetUrl: 'https://hooks.example.com/s',
+      body: '{"a":1}', source: { type: 'assistant', id: 3 }, subject: null, requestId: null, maxAttempts: 8, now,
+    });
+    const claim = await repository.claim(id, now, { token: 'lease_secret', until: new Date(now.getTime() + 30_000) });
+    expect(claim).toMatchObject({
+      kind: 'claimed',
+      held: { delivery: { id, body: '{"a":1}' }, state: { status: 'pending', attemptsCount: 0, roundAttempts: 0, maxAttempts: 8, leaseToken: 'lease_secret' } },
+      secret: { secret: 'whsec_new', previousSecret: 'whsec_old', previousExpiresAt: new Date('2030-01-01T00:00:00Z') },
+    });
+  });
+
+  it('settles a delivery still as it was claimed', async () => {
+    const { id, state } = await claimed();
+    expect(await repository.settleIfUnchanged(id, state, success(1), new Date())).toBe(true);
+    expect(await repository.find(userId, id)).toMatchObject({ status: 'succeeded', attemptsCount: 1 });
+    expect(await attemptsOf(id)).toEqual([1]);
+    expect(await repository.lockForSettlement(id)).toMatchObject({ leaseToken: null, roundAttempts: 1 });
+  });
+
+  it.each([
+    ['canceled meanwhile', `UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL WHERE id = $1`],
+    ['replayed meanwhile (a new round)', `UPDATE webhook_deliveries SET round_attempts = 3, max_attempts = 8 WHERE id = $1`],
+    ['held by another attempt', `UPDATE webhook_deliveries SET lease_token = 'lease_other' WHERE id = $1`],
+    ['attempted by someone else', `UPDATE webhook_deliveries SET attempts_count = 1 WHERE id = $1`],
+  ])('writes nothing when the delivery was %s', async (_name, change) => {
+    const { id, state } = await claimed();
+    await database.query(change, [id]);
+    const before = await repository.lockForSettlement(id);
+    expect(await repository.settleIfUnchanged(id, state, success(1), new Date())).toBe(false);
+    expect(await repository.lockForSettlement(id)).toEqual(before);
+    expect(await attemptsOf(id)).toEqual([]);
   });
 });

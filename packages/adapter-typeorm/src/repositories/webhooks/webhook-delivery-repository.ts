@@ -1,6 +1,6 @@
 import {
   CancelCriteria, DeliveryAttempt, DeliveryClaim, DeliveryFilter, DeliveryForSettlement, DeliveryLease, DeliverySettlement,
-  NewDelivery, Page, PageRequest, WebhookDelivery, WebhookDeliveryRepository,
+  NewDelivery, Page, PageRequest, SigningSecret, WebhookDelivery, WebhookDeliveryRepository,
 } from '@voiceplane/application';
 import { AttemptError, DeliverySourceType, DeliveryStatus } from '@voiceplane/domain';
 import { Database } from '../../database';
@@ -29,6 +29,27 @@ function toDelivery(r: Row): WebhookDelivery {
     subject: (r.subject as WebhookDelivery['subject']) ?? null,
     createdAt: new Date(r.created_at as string),
     updatedAt: new Date(r.updated_at as string),
+  };
+}
+
+function toSettlementState(r: Row): DeliveryForSettlement {
+  return {
+    status: r.status as DeliveryStatus,
+    attemptsCount: num(r.attempts_count),
+    roundAttempts: num(r.round_attempts),
+    maxAttempts: num(r.max_attempts),
+    leaseToken: (r.lease_token as string | null) ?? null,
+  };
+}
+
+/** The signing secret joined to a claimed row (null when the account has none). */
+function toClaimedSecret(r: Row): SigningSecret | null {
+  if (r.secret === null) return null;
+  return {
+    secret: r.secret as string,
+    createdAt: new Date(r.secret_created_at as string),
+    previousSecret: (r.previous_secret as string | null) ?? null,
+    previousExpiresAt: dateOrNull(r.previous_expires_at),
   };
 }
 
@@ -107,15 +128,21 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
   }
 
   async claim(id: string, now: Date, lease: DeliveryLease): Promise<DeliveryClaim> {
+    // The attempt signs with the owner's secret as it is now: read in the same statement, which
+    // saves the attempt a round trip.
     const claimed = await this.db.query(
       `WITH claimed AS (
          UPDATE webhook_deliveries SET locked_until = $3, lease_token = $4
           WHERE id = $1 AND status = 'pending' AND next_attempt_at <= $2 AND (locked_until IS NULL OR locked_until <= $2)
-         RETURNING ${COLUMNS})
-       SELECT * FROM claimed`,
+         RETURNING ${COLUMNS}, round_attempts, max_attempts, lease_token)
+       SELECT c.*, s.secret, s.created_at AS secret_created_at, s.previous_secret, s.previous_expires_at
+         FROM claimed c LEFT JOIN webhook_signing_secrets s ON s.user_id = c.user_id`,
       [id, now, lease.until, lease.token],
     );
-    if (claimed.length === 1) return { kind: 'claimed', delivery: toDelivery(claimed[0]) };
+    if (claimed.length === 1) {
+      const r = claimed[0];
+      return { kind: 'claimed', held: { delivery: toDelivery(r), state: toSettlementState(r) }, secret: toClaimedSecret(r) };
+    }
     // Not claimable: say why, so the caller knows when to come back.
     const r = await this.db.one(`SELECT status, next_attempt_at, locked_until FROM webhook_deliveries WHERE id = $1`, [id]);
     if (!r || r.status !== 'pending') return { kind: 'settled' };
@@ -131,29 +158,42 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
       `SELECT status, attempts_count, round_attempts, max_attempts, lease_token FROM webhook_deliveries WHERE id = $1 FOR UPDATE`,
       [id],
     );
-    if (!r) return null;
-    return {
-      status: r.status as DeliveryStatus,
-      attemptsCount: num(r.attempts_count),
-      roundAttempts: num(r.round_attempts),
-      maxAttempts: num(r.max_attempts),
-      leaseToken: (r.lease_token as string | null) ?? null,
-    };
+    return r ? toSettlementState(r) : null;
   }
 
   async settle(id: string, s: DeliverySettlement, now: Date): Promise<void> {
+    await this.writeSettlement(id, s, now, '', []);
+  }
+
+  async settleIfUnchanged(id: string, expected: DeliveryForSettlement, s: DeliverySettlement, now: Date): Promise<boolean> {
+    // One statement: if a cancel or replay is changing the row meanwhile, the UPDATE waits for it
+    // and re-checks these conditions against what it committed.
+    const written = await this.writeSettlement(
+      id, s, now,
+      'AND lease_token = $13 AND status = $14 AND attempts_count = $15 AND round_attempts = $16 AND max_attempts = $17',
+      [expected.leaseToken, expected.status, expected.attemptsCount, expected.roundAttempts, expected.maxAttempts],
+    );
+    return written > 0;
+  }
+
+  /** The delivery's new state and its attempt row together, where the row also meets `condition`; returns rows written. */
+  private async writeSettlement(id: string, s: DeliverySettlement, now: Date, condition: string, conditionParams: unknown[]): Promise<number> {
     const a = s.attempt;
-    await this.db.query(
+    const rows = await this.db.query(
       `WITH delivery AS (
          UPDATE webhook_deliveries
             SET status = $2, next_attempt_at = $3, round_attempts = $4, attempts_count = $5, last_attempt_at = $6,
                 last_status_code = $7, last_error = $8, locked_until = NULL, lease_token = NULL, updated_at = $9
-          WHERE id = $1
-         RETURNING seq)
-       INSERT INTO webhook_delivery_attempts (delivery_seq, number, at, status_code, duration_ms, error, response_excerpt)
-       SELECT seq, $5, $6, $7, $10, $11, $12 FROM delivery`,
-      [id, s.status, s.nextAttemptAt, s.roundAttempts, a.number, a.at, a.statusCode, s.lastError, now, a.durationMs, a.error, a.responseExcerpt],
+          WHERE id = $1 ${condition}
+         RETURNING seq),
+       attempt AS (
+         INSERT INTO webhook_delivery_attempts (delivery_seq, number, at, status_code, duration_ms, error, response_excerpt)
+         SELECT seq, $5, $6, $7, $10, $11, $12 FROM delivery
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM attempt`,
+      [id, s.status, s.nextAttemptAt, s.roundAttempts, a.number, a.at, a.statusCode, s.lastError, now, a.durationMs, a.error, a.responseExcerpt, ...conditionParams],
     );
+    return num(rows[0]?.n);
   }
 
   async cancelPending(c: CancelCriteria, now: Date): Promise<string[]> {
