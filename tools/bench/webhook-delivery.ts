@@ -12,7 +12,8 @@
  *   DATABASE_URL=… AMQP_URL=amqp://… node tools/dist/bench/webhook-delivery.js           also RabbitMQ + apps/worker process
  *
  * BENCH_DELIVERIES (default 2000) deliveries per run; BENCH_PRODUCERS (default 16) transactions
- * enqueueing at once. The sender handles 32 deliveries at once, so the baseline uses 32 loops.
+ * enqueueing at once. The sender handles 64 deliveries at once (SENDER_PREFETCH in apps/api), so
+ * both baselines use 64 loops.
  */
 import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
@@ -30,7 +31,7 @@ import { benchUser } from './lib/composed-api';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 2_000);
 const PRODUCERS = Number(process.env.BENCH_PRODUCERS ?? 16);
-const SENDER_CONCURRENCY = 32;
+const SENDER_CONCURRENCY = 64;
 const PAYLOAD = {
   id: 4812, assistant_id: 101, customer_phone: '+14155551234', assistant_phone: '+14155550000', duration: 87, status: 'completed',
   extracted_variables: { status: true, summary: 'Booked a demo for Thursday.' }, input_variables: { customer_name: 'Ann' },
@@ -130,6 +131,7 @@ async function bareLoop(receiver: Receiver, count: number): Promise<Result> {
  * product's own price.
  */
 async function bareDurableLoop(db: BenchDatabase, userId: number, receiver: Receiver, count: number): Promise<Result> {
+  // The size of the api's and the worker's pools; embedded PGlite serves one connection at a time.
   const pool = new Pool({ connectionString: db.url, max: process.env.DATABASE_URL ? 20 : 1 });
   const agent = new Agent({ keepAlive: true, maxSockets: SENDER_CONCURRENCY });
   const run = randomBytes(4).toString('hex');

@@ -1,6 +1,5 @@
 export { ManualClock } from './clock';
 export { SequentialIds } from './ids';
-export { PassThroughUnitOfWork } from './unit-of-work';
 export { InMemoryJobStore, type StoredJob } from './job-store';
 export { InMemoryRateLimitStore } from './rate-limit-store';
 export { InMemoryIdempotencyStore } from './idempotency-store';
