@@ -19,7 +19,7 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
   c.bind(TOKENS.Clock).toConstantValue(systemClock);
   const ids = new CryptoIds();
   c.bind(TOKENS.Ids).toConstantValue(ids);
-  c.bind(TOKENS.Outbox).toConstantValue(new TypeormOutbox(database, ids));
+  c.bind(TOKENS.Outbox).toConstantValue(new TypeormOutbox(database, ids, systemClock));
   // One guarded client and one target policy for every request sent to a user-given address.
   c.bind(TOKENS.TargetUrlPolicy).toConstantValue({ requireHttps: config.requireHttpsTargets, allowPrivate: config.allowPrivateTargets } satisfies TargetUrlPolicy);
   c.bind(TOKENS.OutboundHttpClient).toConstantValue(new GuardedHttpClient({

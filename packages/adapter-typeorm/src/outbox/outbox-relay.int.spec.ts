@@ -35,7 +35,7 @@ let outbox: TypeormOutbox;
 beforeAll(async () => {
   db = await createTestDatabase();
   database = new Database(db.dataSource);
-  outbox = new TypeormOutbox(database, new CryptoIds());
+  outbox = new TypeormOutbox(database, new CryptoIds(), clock);
 });
 afterAll(async () => db.close());
 beforeEach(async () => {
@@ -72,6 +72,15 @@ describe('OutboxRelay', () => {
     expect(bus.published().map((m) => m.id)).toEqual(ids);
     expect(bus.published()[7]).toEqual({ id: ids[7], topic: 'test.event', payload: { n: 7 }, occurredAt: expect.stringMatching(/Z$/) });
     expect(await unpublished()).toBe(0);
+  });
+
+  it('publishes each event with the time the application raised it', async () => {
+    const raisedAt = new Date('2026-05-01T10:00:00.123Z');
+    const stamped = new TypeormOutbox(database, new CryptoIds(), { now: () => raisedAt });
+    const [id] = await database.transaction(() => stamped.add([{ topic: 'test.event', payload: {} }]));
+    const bus = new RecordingBus();
+    await relay(bus).relayOnce();
+    expect(bus.published()).toEqual([expect.objectContaining({ id, occurredAt: '2026-05-01T10:00:00.123Z' })]);
   });
 
   it('never publishes an event whose transaction rolled back, nor one still uncommitted', async () => {
