@@ -322,7 +322,8 @@ describe('cancellation when a webhook setting is switched off (CONTRACT §12.4 i
   it.each([
     ['got through', 200, 'succeeded'],
     ['failed', 500, 'canceled'],
-  ])('lets an attempt in flight finish: one that %s leaves the delivery %s', async (_name, status, final) => {
+    ['was answered 410 Gone', 410, 'canceled'],
+  ])('lets an attempt in flight finish: one that %s (%s) leaves the delivery %s', async (_name, status, final) => {
     const user = await t.createUser();
     receiver.respondWith(() => ({ status, delayMs: 800, body: 'late' }));
     const assistant = 7100 + status;
