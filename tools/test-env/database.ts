@@ -1,4 +1,4 @@
-import { createScratchDatabase, type ScratchDatabase } from '@voiceplane/adapter-typeorm';
+import { createScratchDatabase, Database, type ScratchDatabase } from '@voiceplane/adapter-typeorm';
 
 export type TestDatabase = ScratchDatabase;
 
@@ -8,4 +8,19 @@ export type TestDatabase = ScratchDatabase;
  */
 export function createTestDatabase(): Promise<TestDatabase> {
   return createScratchDatabase({ serverUrl: process.env.DATABASE_URL, poolSize: 8, prefix: 'vp_test' });
+}
+
+/**
+ * The suite file's own database, created before its tests and closed after them; call it at the
+ * top level of the file and read the `Database` inside tests.
+ */
+export function useTestDatabase(): () => Database {
+  let db: TestDatabase;
+  let database: Database;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    database = new Database(db.dataSource);
+  });
+  afterAll(async () => db.close());
+  return () => database;
 }

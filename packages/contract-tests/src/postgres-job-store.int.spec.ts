@@ -1,16 +1,9 @@
 import { StoredJob } from '@voiceplane/adapter-fakes';
-import { Database, PostgresJobStore } from '@voiceplane/adapter-typeorm';
-import { createTestDatabase, TestDatabase } from '@voiceplane/test-env';
+import { PostgresJobStore } from '@voiceplane/adapter-typeorm';
+import { useTestDatabase } from '@voiceplane/test-env';
 import { jobStoreContract } from './job-store.contract';
 
-let db: TestDatabase;
-let database: Database;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  database = new Database(db.dataSource);
-});
-afterAll(async () => db.close());
+const database = useTestDatabase();
 
 interface JobRow {
   id: string;
@@ -25,11 +18,11 @@ interface JobRow {
 }
 
 jobStoreContract('PostgreSQL', async () => {
-  await database.query('DELETE FROM scheduled_jobs');
+  await database().query('DELETE FROM scheduled_jobs');
   return {
-    store: new PostgresJobStore(database),
+    store: new PostgresJobStore(database()),
     jobs: async (): Promise<StoredJob[]> =>
-      (await database.query<JobRow>('SELECT * FROM scheduled_jobs ORDER BY id')).map((r) => ({
+      (await database().query<JobRow>('SELECT * FROM scheduled_jobs ORDER BY id')).map((r) => ({
         id: Number(r.id), kind: r.kind, key: r.key, payload: r.payload, runAt: r.run_at, attempts: r.attempts,
         leasedUntil: r.locked_until, lastError: r.last_error, buriedAt: r.buried_at,
       })),

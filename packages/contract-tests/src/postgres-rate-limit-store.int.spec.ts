@@ -1,17 +1,10 @@
-import { Database, PostgresRateLimitStore } from '@voiceplane/adapter-typeorm';
-import { createTestDatabase, TestDatabase } from '@voiceplane/test-env';
+import { PostgresRateLimitStore } from '@voiceplane/adapter-typeorm';
+import { useTestDatabase } from '@voiceplane/test-env';
 import { rateLimitStoreContract } from './rate-limit-store.contract';
 
-let db: TestDatabase;
-let database: Database;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  database = new Database(db.dataSource);
-});
-afterAll(async () => db.close());
+const database = useTestDatabase();
 
 rateLimitStoreContract('PostgreSQL', async () => {
-  await database.query('DELETE FROM rate_limit_counters');
-  return new PostgresRateLimitStore(database);
+  await database().query('DELETE FROM rate_limit_counters');
+  return new PostgresRateLimitStore(database());
 });
