@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 /**
  * A stub of LiveKit's Twirp API on 127.0.0.1, shaped after what livekit-server-sdk sends: JSON
  * POSTs to `/twirp/livekit.<Service>/<Method>` with an HS256 JWT signed by the API secret. It
- * verifies the token, records each request and answers from a per-method queue (404 `bad_route`
- * when nothing is queued).
+ * verifies the token, records each request and answers from a per-method queue, else from the
+ * responder set with `respondWith` (404 `bad_route` when neither answers).
  */
 
 export interface TwirpRequest {
@@ -27,6 +27,7 @@ export const STUB_API_SECRET = 'stub-secret-that-is-long-enough-for-hs256';
 export class TwirpStub {
   readonly requests: TwirpRequest[] = [];
   private answers = new Map<string, TwirpAnswer[]>();
+  private responder: (request: TwirpRequest) => TwirpAnswer | undefined = () => undefined;
 
   private constructor(private readonly server: Server, readonly url: string) {}
 
@@ -43,9 +44,15 @@ export class TwirpStub {
     this.answers.set(method, [...(this.answers.get(method) ?? []), ...answers]);
   }
 
+  /** Answers what no queued answer covers, e.g. from a model of LiveKit's state. */
+  respondWith(responder: (request: TwirpRequest) => TwirpAnswer | undefined): void {
+    this.responder = responder;
+  }
+
   reset(): void {
     this.requests.length = 0;
     this.answers.clear();
+    this.responder = () => undefined;
   }
 
   async close(): Promise<void> {
@@ -61,8 +68,9 @@ export class TwirpStub {
       const claims = verifiedClaims(req.headers.authorization);
       if (claims === null) return reply(401, { code: 'unauthenticated', msg: 'bad token' });
       const method = (req.url ?? '').replace(/^\/twirp\/livekit\./, '');
-      this.requests.push({ method, body: raw ? JSON.parse(raw) : {}, claims });
-      const answer = this.answers.get(method)?.shift() ?? { status: 404, body: { code: 'bad_route', msg: `no stub for ${method}` } };
+      const request = { method, body: raw ? JSON.parse(raw) : {}, claims };
+      this.requests.push(request);
+      const answer = this.answers.get(method)?.shift() ?? this.responder(request) ?? { status: 404, body: { code: 'bad_route', msg: `no stub for ${method}` } };
       reply(answer.status ?? 200, answer.body);
     });
   }

@@ -7,30 +7,6 @@ type Body = Record<string, unknown>;
 const notFound = (what: string): TwirpAnswer => ({ status: 404, body: { code: 'not_found', msg: `${what} not found` } });
 
 /**
- * Queues an answer for `method` that is worked out only when its request arrives: the stub records
- * a request before it reads the queued answer's fields, so `respond` sees the latest request.
- * Each answer queues the next, so every request of the method is answered from the state.
- */
-function answerFromState(stub: TwirpStub, method: string, respond: (body: Body) => TwirpAnswer): void {
-  let reply: TwirpAnswer | undefined;
-  const worked = (): TwirpAnswer => {
-    if (!reply) {
-      reply = respond(stub.requests[stub.requests.length - 1].body);
-      answerFromState(stub, method, respond);
-    }
-    return reply;
-  };
-  stub.answer(method, {
-    get status() {
-      return worked().status;
-    },
-    get body() {
-      return worked().body;
-    },
-  });
-}
-
-/**
  * LiveKit's SIP state behind the Twirp stub, as far as the SIP provisioner uses it: trunks,
  * dispatch rules, and `vp-call-` rooms whose SIP participant carries the trunk id. Like LiveKit,
  * it answers `not_found` for ids it does not hold and checks no references between objects.
@@ -44,12 +20,15 @@ class LiveKitSipState implements SipProviderView {
   private refusing = false;
 
   constructor(stub: TwirpStub) {
-    const serve = (method: string, respond: (body: Body) => TwirpAnswer) =>
-      answerFromState(stub, method, (body) => {
-        if (!this.refusing) return respond(body);
-        this.refusing = false;
-        return { status: 500, body: { code: 'internal', msg: 'refused by the provider' } };
-      });
+    const methods = new Map<string, (body: Body) => TwirpAnswer>();
+    const serve = (method: string, respond: (body: Body) => TwirpAnswer) => methods.set(method, respond);
+    stub.respondWith((request) => {
+      const respond = methods.get(request.method);
+      if (!respond) return undefined;
+      if (!this.refusing) return respond(request.body);
+      this.refusing = false;
+      return { status: 500, body: { code: 'internal', msg: 'refused by the provider' } };
+    });
     serve('SIP/CreateSIPInboundTrunk', (body) => this.createTrunk('inbound', body.trunk as Body));
     serve('SIP/CreateSIPOutboundTrunk', (body) => this.createTrunk('outbound', body.trunk as Body));
     serve('SIP/CreateSIPDispatchRule', (body) => {
