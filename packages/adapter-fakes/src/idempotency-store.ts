@@ -1,21 +1,16 @@
 import { StoredIdempotentRequest } from '@voiceplane/domain';
-import { Clock, IdempotencyStore } from '@voiceplane/application';
+import { IdempotencyStore } from '@voiceplane/application';
 
 type Entry = StoredIdempotentRequest & { readonly expiresAt: Date };
 
-/**
- * Claims by scope in memory. The port leaves "now" to the store (the PostgreSQL one asks the
- * database), so this one is given a clock to judge expiry by.
- */
+/** Claims by scope in memory. */
 export class InMemoryIdempotencyStore implements IdempotencyStore {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly clock: Clock) {}
-
-  async claim(scope: string, fingerprint: string, expiresAt: Date): Promise<StoredIdempotentRequest | null> {
+  async claim(scope: string, fingerprint: string, now: Date, expiresAt: Date): Promise<StoredIdempotentRequest | null> {
     const stored = this.entries.get(scope);
     // An expired claim is replaced as if it never existed.
-    if (!stored || stored.expiresAt < this.clock.now()) {
+    if (!stored || stored.expiresAt < now) {
       this.entries.set(scope, { fingerprint, state: 'in_flight', responseStatus: null, responseBody: null, expiresAt: new Date(expiresAt) });
       return null;
     }

@@ -1,11 +1,12 @@
 import { IdempotencyStore } from '@voiceplane/application';
 
 /**
- * The port leaves "now" to the store (the PostgreSQL store asks the database), so expiry is
- * checked with instants decades either side of any clock a store runs on.
+ * Every claim happens at NOW, long before any wall clock a store could read instead: a store that
+ * judged expiry by its own clock would find every FAR_AHEAD claim expired.
  */
-const LONG_AGO = new Date('2001-01-01T00:00:00.000Z');
-const FAR_AHEAD = new Date('2101-01-01T00:00:00.000Z');
+const NOW = new Date('2001-01-01T10:00:00.000Z');
+const LONG_AGO = new Date('2001-01-01T09:00:00.000Z');
+const FAR_AHEAD = new Date('2001-01-02T10:00:00.000Z');
 /** Fingerprints are SHA-256 hex digests of the request body. */
 const BODY_A = 'a'.repeat(64);
 const BODY_B = 'b'.repeat(64);
@@ -22,56 +23,56 @@ export function idempotencyStoreContract(name: string, open: () => Promise<Idemp
     });
 
     it('claims a scope for the first request and hands later ones what is stored, whatever their body', async () => {
-      expect(await store.claim(SCOPE, BODY_A, FAR_AHEAD)).toBeNull();
+      expect(await store.claim(SCOPE, BODY_A, NOW, FAR_AHEAD)).toBeNull();
 
-      expect(await store.claim(SCOPE, BODY_A, FAR_AHEAD)).toEqual(inFlight(BODY_A));
-      expect(await store.claim(SCOPE, BODY_B, FAR_AHEAD)).toEqual(inFlight(BODY_A));
+      expect(await store.claim(SCOPE, BODY_A, NOW, FAR_AHEAD)).toEqual(inFlight(BODY_A));
+      expect(await store.claim(SCOPE, BODY_B, NOW, FAR_AHEAD)).toEqual(inFlight(BODY_A));
     });
 
     it('stores the answer on complete, for later claims to replay', async () => {
-      await store.claim(SCOPE, BODY_A, FAR_AHEAD);
+      await store.claim(SCOPE, BODY_A, NOW, FAR_AHEAD);
       await store.complete(SCOPE, 201, '{"id":1}');
 
-      expect(await store.claim(SCOPE, BODY_A, FAR_AHEAD)).toEqual({ fingerprint: BODY_A, state: 'done', responseStatus: 201, responseBody: '{"id":1}' });
+      expect(await store.claim(SCOPE, BODY_A, NOW, FAR_AHEAD)).toEqual({ fingerprint: BODY_A, state: 'done', responseStatus: 201, responseBody: '{"id":1}' });
     });
 
     it('forgets a released claim, so the next request claims the scope afresh', async () => {
-      await store.claim(SCOPE, BODY_A, FAR_AHEAD);
+      await store.claim(SCOPE, BODY_A, NOW, FAR_AHEAD);
       await store.release(SCOPE);
 
-      expect(await store.claim(SCOPE, BODY_B, FAR_AHEAD)).toBeNull();
-      expect(await store.claim(SCOPE, BODY_A, FAR_AHEAD)).toEqual(inFlight(BODY_B));
+      expect(await store.claim(SCOPE, BODY_B, NOW, FAR_AHEAD)).toBeNull();
+      expect(await store.claim(SCOPE, BODY_A, NOW, FAR_AHEAD)).toEqual(inFlight(BODY_B));
     });
 
     it('keeps scopes apart', async () => {
-      await store.claim(SCOPE, BODY_A, FAR_AHEAD);
+      await store.claim(SCOPE, BODY_A, NOW, FAR_AHEAD);
       await store.complete(SCOPE, 200, '{}');
 
-      expect(await store.claim(`${SCOPE}-other`, BODY_A, FAR_AHEAD)).toBeNull();
+      expect(await store.claim(`${SCOPE}-other`, BODY_A, NOW, FAR_AHEAD)).toBeNull();
       await store.release(`${SCOPE}-other`);
-      expect(await store.claim(SCOPE, BODY_A, FAR_AHEAD)).toMatchObject({ state: 'done' });
+      expect(await store.claim(SCOPE, BODY_A, NOW, FAR_AHEAD)).toMatchObject({ state: 'done' });
     });
 
     it('replaces an expired claim, in flight or done, as if it never existed', async () => {
-      await store.claim(SCOPE, BODY_A, LONG_AGO);
-      expect(await store.claim(SCOPE, BODY_B, LONG_AGO)).toBeNull();
+      await store.claim(SCOPE, BODY_A, NOW, LONG_AGO);
+      expect(await store.claim(SCOPE, BODY_B, NOW, LONG_AGO)).toBeNull();
       await store.complete(SCOPE, 200, '{"old":true}');
 
-      expect(await store.claim(SCOPE, BODY_A, FAR_AHEAD)).toBeNull();
-      expect(await store.claim(SCOPE, BODY_B, FAR_AHEAD)).toEqual(inFlight(BODY_A));
+      expect(await store.claim(SCOPE, BODY_A, NOW, FAR_AHEAD)).toBeNull();
+      expect(await store.claim(SCOPE, BODY_B, NOW, FAR_AHEAD)).toEqual(inFlight(BODY_A));
     });
 
     it('stores nothing when a scope that was never claimed is completed or released', async () => {
       await store.complete(SCOPE, 200, '{}');
       await store.release(SCOPE);
 
-      expect(await store.claim(SCOPE, BODY_A, FAR_AHEAD)).toBeNull();
+      expect(await store.claim(SCOPE, BODY_A, NOW, FAR_AHEAD)).toBeNull();
     });
 
     it('lets exactly one of several concurrent first requests claim the scope', async () => {
       const bodies = ['1', '2', '3', '4', '5'].map((c) => c.repeat(64));
 
-      const answers = await Promise.all(bodies.map((body) => store.claim(SCOPE, body, FAR_AHEAD)));
+      const answers = await Promise.all(bodies.map((body) => store.claim(SCOPE, body, NOW, FAR_AHEAD)));
 
       const winners = bodies.filter((_, i) => answers[i] === null);
       expect(winners).toHaveLength(1);

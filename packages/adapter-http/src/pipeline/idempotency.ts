@@ -26,7 +26,8 @@ export function idempotency(store: IdempotencyStore, now: () => Date) {
       const owner = ctx.principal ? `u${ctx.principal.userId}` : fullPath(req).startsWith('/api/admin') ? 'admin' : 'hook';
       const scope = `${owner}:${req.method}:${fullPath(req)}:${key}`;
       const fingerprint = createHash('sha256').update(ctx.rawBody).digest('hex');
-      const stored = await store.claim(scope, fingerprint, new Date(now().getTime() + RETENTION_MS));
+      const at = now();
+      const stored = await store.claim(scope, fingerprint, at, new Date(at.getTime() + RETENTION_MS));
       const decision = decideIdempotentRequest(stored, fingerprint);
       switch (decision.kind) {
         case 'replay':
