@@ -18,14 +18,20 @@ beforeAll(async () => {
 afterAll(async () => db.close());
 
 let counter = 0;
-async function delivery(status: string, updatedDaysAgo: number): Promise<string> {
+/** A new pending `post_call` delivery of the user's assistant `assistantId`; returns its id. */
+async function inserted(options: { assistantId?: number; createdAt?: Date; body?: string } = {}): Promise<string> {
   counter++;
   const id = `dlv_${String(counter).padStart(22, '0')}`;
-  const now = new Date();
   await repository.insert({
     id, webhookId: `msg_${String(counter).padStart(22, '0')}`, userId, eventType: 'post_call', targetUrl: 'https://hooks.example.com/x',
-    body: '{}', source: { type: 'assistant', id: 1 }, subject: null, requestId: null, maxAttempts: 8, now,
+    body: options.body ?? '{}', source: { type: 'assistant', id: options.assistantId ?? 1 }, subject: null, requestId: null, maxAttempts: 8,
+    now: options.createdAt ?? new Date(),
   });
+  return id;
+}
+
+async function delivery(status: string, updatedDaysAgo: number): Promise<string> {
+  const id = await inserted();
   await database.query(`UPDATE webhook_deliveries SET status = $2, updated_at = now() - make_interval(days => $3) WHERE id = $1`, [id, status, updatedDaysAgo]);
   return id;
 }
@@ -57,15 +63,7 @@ describe('TypeormWebhookDeliveryRepository', () => {
 
   it('cancels only the pending deliveries created up to the switch-off, so one raised after a re-enable survives its late event', async () => {
     const source = { type: 'assistant' as const, id: 2 };
-    const insert = async (createdAt: Date) => {
-      counter++;
-      const id = `dlv_${String(counter).padStart(22, '0')}`;
-      await repository.insert({
-        id, webhookId: `msg_${String(counter).padStart(22, '0')}`, userId, eventType: 'post_call', targetUrl: 'https://hooks.example.com/y',
-        body: '{}', source, subject: null, requestId: null, maxAttempts: 8, now: createdAt,
-      });
-      return id;
-    };
+    const insert = (createdAt: Date) => inserted({ assistantId: source.id, createdAt });
     const switchedOff = new Date('2026-05-01T10:00:00Z');
     const before = await insert(new Date('2026-05-01T09:59:59Z'));
     const atTheSwitch = await insert(switchedOff);
@@ -78,13 +76,8 @@ describe('TypeormWebhookDeliveryRepository', () => {
 
 describe('claim and settlement in one statement each', () => {
   async function claimed(): Promise<{ id: string; state: DeliveryForSettlement }> {
-    counter++;
-    const id = `dlv_${String(counter).padStart(22, '0')}`;
     const now = new Date();
-    await repository.insert({
-      id, webhookId: `msg_${String(counter).padStart(22, '0')}`, userId, eventType: 'post_call', targetUrl: 'https://hooks.example.com/z',
-      body: '{}', source: { type: 'assistant', id: 3 }, subject: null, requestId: null, maxAttempts: 8, now,
-    });
+    const id = await inserted({ assistantId: 3, createdAt: now });
     const claim = await repository.claim(id, now, { token: `lease_${counter}`, until: new Date(now.getTime() + 30_000) });
     if (claim.kind !== 'claimed') throw new Error(`not claimed: ${claim.kind}`);
     return { id, state: claim.held.state };
@@ -102,12 +95,7 @@ describe('claim and settlement in one statement each', () => {
       [userId, new Date('2030-01-01T00:00:00Z')],
     );
     const now = new Date();
-    counter++;
-    const id = `dlv_${String(counter).padStart(22, '0')}`;
-    await repository.insert({
-      id, webhookId: `msg_${String(counter).padStart(22, '0')}`, userId, eventType: 'post_call', targetUrl: 'https://hooks.example.com/s',
-      body: '{"a":1}', source: { type: 'assistant', id: 3 }, subject: null, requestId: null, maxAttempts: 8, now,
-    });
+    const id = await inserted({ assistantId: 3, createdAt: now, body: '{"a":1}' });
     const claim = await repository.claim(id, now, { token: 'lease_secret', until: new Date(now.getTime() + 30_000) });
     expect(claim).toMatchObject({
       kind: 'claimed',
