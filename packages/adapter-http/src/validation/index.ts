@@ -2,4 +2,5 @@ export * from './field-spec';
 export * from './decorators';
 export * from './validate';
 export { displayName } from './messages';
+export { declaredFields } from './dto-metadata';
 export * from './pagination';

@@ -1,0 +1,32 @@
+/** The transport tolerance of CONTRACT §1.3, applied by class-transformer before validation. */
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Trimmed text; `""` is null, which the presence rules then read as null or absent. */
+export function trimmed(v: unknown, trim = true): unknown {
+  if (typeof v !== 'string') return v;
+  const s = trim ? v.trim() : v;
+  return s === '' ? null : s;
+}
+
+export function toBoolean(v: unknown): unknown {
+  if (v === true || v === 1 || v === '1' || v === 'true') return true;
+  if (v === false || v === 0 || v === '0' || v === 'false') return false;
+  return v;
+}
+
+/** A string of digits becomes the id it spells; anything else is left for the validators to reject. */
+export function toId(v: unknown): unknown {
+  if (typeof v === 'string' && /^[0-9]{1,15}$/.test(v) && Number(v) > 0) return Number(v);
+  return v;
+}
+
+export function toNumber(v: unknown): unknown {
+  if (typeof v === 'string' && /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(v)) return Number(v);
+  return v;
+}
+
+/** Only declared fields reach the DTO; unknown keys are ignored (§1.3). */
+export const TRANSFORM = { excludeExtraneousValues: true } as const;

@@ -1,0 +1,67 @@
+import { registerDecorator, ValidationArguments, ValidationOptions, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+
+/**
+ * The rules class-validator has no exact equivalent for. Each is a named constraint so the
+ * OpenAPI converters (openapi/dto-schemas.ts) can read it back.
+ */
+
+/** Length in code points, as CONTRACT §1.6 counts characters (validator.js also discounts variation selectors). */
+const length = (s: string) => [...s].length;
+
+@ValidatorConstraint({ name: 'maxChars' })
+class MaxCharsConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown, args: ValidationArguments): boolean {
+    return typeof value === 'string' && length(value) <= (args.constraints[0] as number);
+  }
+}
+
+@ValidatorConstraint({ name: 'minChars' })
+class MinCharsConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown, args: ValidationArguments): boolean {
+    return typeof value === 'string' && length(value) >= (args.constraints[0] as number);
+  }
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The catalogue's loose address shape; deliverability is not the API's to judge. */
+@ValidatorConstraint({ name: 'isEmailAddress' })
+class EmailAddressConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && EMAIL.test(value);
+  }
+}
+
+/** An absolute http(s) URL as WHATWG parses it; whether the target is allowed is a separate policy (§1.11). */
+@ValidatorConstraint({ name: 'isHttpUrl' })
+class HttpUrlConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    if (typeof value !== 'string') return false;
+    try {
+      const u = new URL(value);
+      return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }
+}
+
+function constraint(validator: Function, constraints: unknown[], options: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({ target: target.constructor, propertyName: String(propertyName), options, constraints, validator });
+}
+
+export const MaxChars = (max: number, options: ValidationOptions) => constraint(MaxCharsConstraint, [max], options);
+export const MinChars = (min: number, options: ValidationOptions) => constraint(MinCharsConstraint, [min], options);
+export const IsEmailAddress = (options: ValidationOptions) => constraint(EmailAddressConstraint, [], options);
+export const IsHttpUrl = (options: ValidationOptions) => constraint(HttpUrlConstraint, [], options);
+
+/** A positive id that survives JSON: a safe integer ≥ 1 (CONTRACT §1.4). */
+@ValidatorConstraint({ name: 'isId' })
+class IdConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+  }
+}
+
+export const IsId = (options: ValidationOptions) => constraint(IdConstraint, [], options);
