@@ -1,7 +1,7 @@
 import { ValidationTypes } from 'class-validator';
 import { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
-import { Ctor, declaredFields, itemHolders } from '../validation';
+import { Ctor, declaredFields } from '../validation';
 
 /**
  * Schemas of request bodies and query parameters, read from the class-validator metadata the DTO
@@ -23,7 +23,6 @@ function converters(pending: Pending) {
     [ValidationTypes.NESTED_VALIDATION]: (m: ValidationMetadata): Schema => {
       const items = (m.context as { items?: Ctor } | undefined)?.items;
       if (!items) return {};
-      if (itemHolders.has(items)) return { items: propertiesOf(items, pending).properties.value };
       pending.push(items);
       return { items: { $ref: REF + items.name } };
     },

@@ -27,6 +27,3 @@ export function toNumber(v: unknown): unknown {
   if (typeof v === 'string' && /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(v)) return Number(v);
   return v;
 }
-
-/** Only declared fields reach the DTO; unknown keys are ignored (§1.3). */
-export const TRANSFORM = { excludeExtraneousValues: true } as const;

@@ -1,31 +1,41 @@
-import { Expose, plainToInstance, Transform, TransformFnParams, Type } from 'class-transformer';
+import { Transform, TransformFnParams, Type } from 'class-transformer';
 import {
   ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsNumber, IsObject, IsString, Matches, Max, Min,
   ValidateIf, ValidateNested, ValidationOptions,
 } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
-import { isPlainObject, toBoolean, toId, toNumber, TRANSFORM, trimmed } from './coercion';
+import { isPlainObject, toBoolean, toId, toNumber, trimmed } from './coercion';
 import { IsEmailAddress, IsHttpUrl, IsId, MaxChars, MinChars } from './constraints';
-import { BoundOptions, Common, Ctor, ItemSpec, ListOptions, StringOptions } from './field-spec';
+import { BoundOptions, Common, Ctor, ItemSpec, ListOptions, RuleName, StringOptions } from './field-spec';
 import { Kind, messageOf } from './messages';
 
 /**
- * The field decorators: each one is a composition of an `@Expose`, one `@Transform` doing the
- * §1.3 coercion, and class-validator constraints in the order the catalogue reports them.
+ * The field decorators: each one is a composition of one `@Transform` doing the §1.3 coercion
+ * and class-validator constraints, in the order the catalogue reports them, whose `message`
+ * functions give the §1.6 texts.
  */
 
 /** Bodies of partial updates: nothing is required and `null` on a non-nullable field is an error. */
 export const partialBodies = new WeakSet<object>();
-/** Holder classes of array items that are scalars; their one property is reported under the item's index. */
-export const itemHolders = new WeakSet<Function>();
-/** Holders whose list keeps each value once (after validation, so error indexes are the ones sent). */
-export const uniqueItemHolders = new WeakSet<Function>();
 /** The condition that makes `null` a value on nullable fields; openapi/dto-schemas.ts reads it as `type: [t, 'null']`. */
 export const acceptsNull = (_object: object, value: unknown): boolean => value !== null;
 export const REQUIRED = { rule: 'required' } as const;
+/**
+ * Message of the `each: true` constraints that check the scalar items of an array in one pass;
+ * when one fails, error-keys.ts asks the item's holder class which items and why.
+ */
+export const ITEM_FAILED = '\u0000item';
+
+export interface ItemRules {
+  /** A class whose `value` carries the item's constraints with their catalogue messages. */
+  readonly holder: Ctor<{ value: unknown }>;
+  /** Lists of ids keep each value once. */
+  readonly unique: boolean;
+}
 
 type Coerce = (raw: unknown, params: TransformFnParams) => unknown;
-
+/** Validation options of a rule: its catalogue message, or the item variant (`each`, ITEM_FAILED). */
+type Say = (rule: RuleName, vars?: Record<string, number>) => ValidationOptions;
 // class-transformer's decorators take `key: string`, class-validator's `string | symbol`.
 type Decorator = (target: object, key: string) => void;
 
@@ -33,122 +43,128 @@ function compose(decorators: Decorator[]): PropertyDecorator {
   return (target, key) => decorators.forEach((decorate) => decorate(target, String(key)));
 }
 
+const catalogue = (kind: Kind, o: Common): Say => (rule, vars) => ({ message: messageOf(kind, rule, o.messages, vars) });
+
 /**
  * Absent, `null` and `""` (already null after the transform): a nullable field takes null; a
  * required one needs a value on create; a partial update may not send null to a field that
  * cannot hold it. Anything else empty is skipped (`skipMissingProperties`) and later dropped.
  */
-function presence(kind: Kind, o: Common): PropertyDecorator[] {
-  const rules: PropertyDecorator[] = [];
+function presence(o: Common, say: Say): Decorator[] {
+  const rules: Decorator[] = [];
   if (o.nullable) rules.push(ValidateIf(acceptsNull));
-  if (o.required) rules.push(IsDefined({ message: messageOf(kind, 'required', o.messages), validateIf: (body: object) => !partialBodies.has(body), context: REQUIRED }));
-  if (!o.nullable) rules.push(IsDefined({ message: messageOf(kind, 'filled', o.messages), validateIf: (body: object, value: unknown) => value === null && partialBodies.has(body) }));
+  if (o.required) rules.push(IsDefined({ ...say('required'), validateIf: (body: object) => !partialBodies.has(body), context: REQUIRED }));
+  if (!o.nullable) rules.push(IsDefined({ ...say('filled'), validateIf: (body: object, value: unknown) => value === null && partialBodies.has(body) }));
   return rules;
 }
 
-function field(kind: Kind, o: Common, coerce: Coerce, rules: Decorator[]): PropertyDecorator {
+function field(kind: Kind, o: Common, coerce: Coerce, rules: (say: Say) => Decorator[]): PropertyDecorator {
   const docs = { ...(o.description ? { description: o.description } : {}), ...(o.example !== undefined ? { examples: [o.example] } : {}) };
+  const say = catalogue(kind, o);
   return compose([
-    Expose(),
     Transform((params) => coerce(params.obj[params.key], params)),
-    ...presence(kind, o),
-    ...rules,
+    ...presence(o, say),
+    ...rules(say),
     ...(Object.keys(docs).length ? [JSONSchema(docs)] : []),
   ]);
 }
 
-/** Min/max with the catalogue's rule: both bounds given → one "between" message for either side. */
 type Bound = (limit: number, options: ValidationOptions) => PropertyDecorator;
 
-function bounds(kind: Kind, o: BoundOptions, between: boolean, atLeast: Bound, atMost: Bound): PropertyDecorator[] {
+/** Min/max with the catalogue's rule: `between` → one "between" message for either side. */
+function bounds(o: BoundOptions, between: boolean, say: Say, atLeast: Bound, atMost: Bound): Decorator[] {
   const vars = { min: o.min ?? 0, max: o.max ?? 0 };
-  const rules: PropertyDecorator[] = [];
-  if (o.min !== undefined) rules.push(atLeast(o.min, { message: messageOf(kind, between ? 'between' : 'min', o.messages, vars) }));
-  if (o.max !== undefined) rules.push(atMost(o.max, { message: messageOf(kind, between ? 'between' : 'max', o.messages, vars) }));
+  const rules: Decorator[] = [];
+  if (o.min !== undefined) rules.push(atLeast(o.min, say(between ? 'between' : 'min', vars)));
+  if (o.max !== undefined) rules.push(atMost(o.max, say(between ? 'between' : 'max', vars)));
   return rules;
 }
 
-export const Str = (o: StringOptions = {}) => {
-  const between = o.min !== undefined && o.max !== undefined && o.min > 1;
-  const upper = o.upper === true;
-  return field('string', o, (raw) => {
+function stringCoercion(o: StringOptions): (raw: unknown) => unknown {
+  return (raw) => {
     const value = trimmed(raw, o.trim !== false);
-    return upper && typeof value === 'string' ? value.toUpperCase() : value;
-  }, [
-    IsString({ message: messageOf('string', 'type', o.messages) }),
-    ...bounds('string', o, between, MinChars, MaxChars),
-    ...(o.enum ? [IsIn([...o.enum], { message: messageOf('string', 'in', o.messages) })] : []),
-    ...(o.pattern ? [Matches(o.pattern, { message: messageOf('string', 'pattern', o.messages) })] : []),
-    ...(o.email ? [IsEmailAddress({ message: messageOf('string', 'email', o.messages) })] : []),
-    ...(o.url ? [IsHttpUrl({ message: messageOf('string', 'url', o.messages) })] : []),
-  ]);
-};
+    return o.upper && typeof value === 'string' ? value.toUpperCase() : value;
+  };
+}
 
-const number = (kind: 'integer' | 'number', o: BoundOptions) => field(kind, o, (raw) => toNumber(trimmed(raw)), [
+function stringRules(o: StringOptions, say: Say): Decorator[] {
+  return [
+    IsString(say('type')),
+    ...bounds(o, o.min !== undefined && o.max !== undefined && o.min > 1, say, MinChars, MaxChars),
+    ...(o.enum ? [IsIn([...o.enum], say('in'))] : []),
+    ...(o.pattern ? [Matches(o.pattern, say('pattern'))] : []),
+    ...(o.email ? [IsEmailAddress(say('email'))] : []),
+    ...(o.url ? [IsHttpUrl(say('url'))] : []),
+  ];
+}
+
+const idCoercion = (raw: unknown) => toId(trimmed(raw));
+const idRules = (say: Say): Decorator[] => [IsId(say('type'))];
+
+export const Str = (o: StringOptions = {}) => field('string', o, stringCoercion(o), (say) => stringRules(o, say));
+
+const number = (kind: 'integer' | 'number', o: BoundOptions) => field(kind, o, (raw) => toNumber(trimmed(raw)), (say) => [
   kind === 'integer'
-    ? IsInt({ message: messageOf(kind, 'type', o.messages) })
+    ? IsInt(say('type'))
     // Infinity only comes from a numeric string such as "1e999", which §1.3 accepts as a number.
-    : IsNumber({ allowNaN: false, allowInfinity: true }, { message: messageOf(kind, 'type', o.messages) }),
-  ...bounds(kind, o, o.min !== undefined && o.max !== undefined, Min, Max),
+    : IsNumber({ allowNaN: false, allowInfinity: true }, say('type')),
+  ...bounds(o, o.min !== undefined && o.max !== undefined, say, Min, Max),
 ]);
 
 export const Int = (o: BoundOptions = {}) => number('integer', o);
 export const Num = (o: BoundOptions = {}) => number('number', o);
-export const Bool = (o: Common = {}) => field('boolean', o, (raw) => toBoolean(trimmed(raw)), [IsBoolean({ message: messageOf('boolean', 'type', o.messages) })]);
+export const Bool = (o: Common = {}) => field('boolean', o, (raw) => toBoolean(trimmed(raw)), (say) => [IsBoolean(say('type'))]);
 /** Positive integer id; a string of digits is accepted. */
-export const Id = (o: Common = {}) => field('id', o, (raw) => toId(trimmed(raw)), [IsId({ message: messageOf('id', 'type', o.messages) })]);
-export const Obj = (o: Common = {}) => field('object', o, (raw) => trimmed(raw), [IsObject({ message: messageOf('object', 'type', o.messages) })]);
+export const Id = (o: Common = {}) => field('id', o, idCoercion, idRules);
+export const Obj = (o: Common = {}) => field('object', o, (raw) => trimmed(raw), (say) => [IsObject(say('type'))]);
 
-function list(o: ListOptions, extra: Decorator[], coerce: Coerce): PropertyDecorator {
-  return field('array', o, coerce, [
-    IsArray({ message: messageOf('array', 'type', o.messages) }),
-    ...(o.max !== undefined ? [ArrayMaxSize(o.max, { message: messageOf('array', 'max', o.messages, { max: o.max }) })] : []),
-    ...(o.min !== undefined ? [ArrayMinSize(o.min, { message: messageOf('array', 'min', o.messages, { min: o.min }) })] : []),
-    ...extra,
+function list(o: ListOptions, items: (say: Say) => Decorator[], coerce: Coerce): PropertyDecorator {
+  return field('array', o, coerce, (say) => [
+    IsArray(say('type')),
+    ...(o.max !== undefined ? [ArrayMaxSize(o.max, say('max', { max: o.max }))] : []),
+    ...(o.min !== undefined ? [ArrayMinSize(o.min, say('min', { min: o.min }))] : []),
+    ...items(say),
   ]);
 }
 
-const itemNotObject = messageOf('object', 'type', undefined);
 /** Stands in for an item that is not an object: class-validator skips null items and walks into arrays. */
 const NOT_AN_OBJECT = Symbol('not an object');
 
-/** A scalar item is validated as the single property of a holder object, so errors carry its index. */
-function holderOf(item: ItemSpec, unique: boolean): Ctor<{ value: unknown }> {
+function objectItems(items: Ctor, o: ListOptions): PropertyDecorator {
+  const notObject = { message: messageOf('object', 'type', undefined) };
+  return list(o, () => [ValidateNested({ ...notObject, context: { items } }), Type(() => items)], (raw, { value }) => {
+    if (!Array.isArray(value)) return trimmed(raw);
+    return value.map((item, i) => (item instanceof items && isPlainObject((raw as unknown[])[i]) ? item : NOT_AN_OBJECT));
+  });
+}
+
+/**
+ * Scalar items are coerced by the array's transform and checked in one pass by `each: true`
+ * constraints; the same constraints on a holder class's single property name the failing items.
+ */
+function scalarItems(item: ItemSpec, o: ListOptions, unique: boolean): PropertyDecorator {
+  const coerce = item.kind === 'id' ? idCoercion : stringCoercion(item);
+  const rules = (say: Say) => (item.kind === 'id' ? idRules(say) : stringRules(item, say));
   class Item {
     value: unknown;
   }
-  (item.kind === 'id' ? Id : Str)({ ...item, required: true })(Item.prototype, 'value');
-  itemHolders.add(Item);
-  if (unique) uniqueItemHolders.add(Item);
-  return Item;
-}
-
-function scalarItems(item: ItemSpec, unique: boolean): { nested: PropertyDecorator; coerce: Coerce } {
-  const Holder = holderOf(item, unique);
-  return {
-    nested: ValidateNested({ message: itemNotObject, context: { items: Holder } }),
-    coerce: (raw) => {
-      const value = trimmed(raw);
-      return Array.isArray(value) ? value.map((v) => plainToInstance(Holder, { value: v }, TRANSFORM)) : value;
-    },
-  };
+  const itemSay = catalogue(item.kind, item);
+  compose([IsDefined(itemSay('required')), ...rules(itemSay)])(Item.prototype, 'value');
+  const context: ItemRules = { holder: Item, unique };
+  // IsDefined runs whatever the value: only a list has items to check.
+  const each: Say = () => ({ each: true, message: ITEM_FAILED, context, validateIf: (_body: object, value: unknown) => Array.isArray(value) });
+  return list(o, () => [IsDefined(each('required')), ...rules(each)], (raw) => {
+    const value = trimmed(raw);
+    return Array.isArray(value) ? value.map((v) => coerce(v)) : value;
+  });
 }
 
 /** Array; `items` is a DTO class (each item an object checked against it), a scalar item spec, or nothing. */
 export const Arr = (items: Ctor | ItemSpec | undefined, o: ListOptions = {}): PropertyDecorator => {
-  if (items === undefined) return list(o, [], (raw) => trimmed(raw));
-  if (typeof items === 'function') {
-    return list(o, [ValidateNested({ message: itemNotObject, context: { items } }), Type(() => items)], (raw, { value }) => {
-      if (!Array.isArray(value)) return trimmed(raw);
-      return value.map((item, i) => (item instanceof items && isPlainObject((raw as unknown[])[i]) ? item : NOT_AN_OBJECT));
-    });
-  }
-  const { nested, coerce } = scalarItems(items, false);
-  return list(o, [nested], coerce);
+  if (items === undefined) return list(o, () => [], (raw) => trimmed(raw));
+  if (typeof items === 'function') return objectItems(items, o);
+  return scalarItems(items, o, false);
 };
 
 /** Array of ids; duplicates are removed. */
-export const Ids = (o: ListOptions = {}): PropertyDecorator => {
-  const { nested, coerce } = scalarItems({ kind: 'id' }, true);
-  return list(o, [nested], coerce);
-};
+export const Ids = (o: ListOptions = {}): PropertyDecorator => scalarItems({ kind: 'id' }, o, true);

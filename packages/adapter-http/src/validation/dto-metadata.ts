@@ -1,5 +1,5 @@
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
-import { acceptsNull, REQUIRED } from './decorators';
+import { acceptsNull, ItemRules, REQUIRED } from './decorators';
 
 export interface DeclaredFields {
   /** Property → position, base class first, each class in declaration order (the order errors are reported in). */
@@ -7,6 +7,8 @@ export interface DeclaredFields {
   readonly nullable: ReadonlySet<string>;
   /** Required on create. */
   readonly required: ReadonlySet<string>;
+  /** Lists that keep each value once. */
+  readonly unique: ReadonlySet<string>;
 }
 
 const cache = new WeakMap<Function, DeclaredFields>();
@@ -21,15 +23,17 @@ export function declaredFields(dto: Function): DeclaredFields {
   const order = new Map<string, number>();
   const nullable = new Set<string>();
   const required = new Set<string>();
+  const unique = new Set<string>();
   for (const c of chain) {
     for (const m of storage.getTargetValidationMetadatas(c, '', true, false)) {
       if (m.target !== c) continue;
       if (!order.has(m.propertyName)) order.set(m.propertyName, order.size);
       if (m.type === ValidationTypes.CONDITIONAL_VALIDATION && m.constraints[0] === acceptsNull) nullable.add(m.propertyName);
       if (m.type === ValidationTypes.IS_DEFINED && m.context === REQUIRED) required.add(m.propertyName);
+      if ((m.context as ItemRules | undefined)?.unique) unique.add(m.propertyName);
     }
   }
-  fields = { order, nullable, required };
+  fields = { order, nullable, required, unique };
   cache.set(dto, fields);
   return fields;
 }

@@ -1,8 +1,9 @@
 import { FieldErrors } from '@voiceplane/domain';
-import { ValidationError } from 'class-validator';
-import { itemHolders } from './decorators';
+import { ValidationError, validateSync } from 'class-validator';
+import { ITEM_FAILED, ItemRules } from './decorators';
 import { declaredFields } from './dto-metadata';
 import { displayName, fill } from './messages';
+import { VALIDATE } from './options';
 
 /**
  * class-validator's error tree as the 422 `errors` object: one message per field (the first
@@ -15,14 +16,29 @@ export function fieldErrors(failures: ValidationError[], prefix: string): FieldE
   return errors;
 }
 
+function firstMessage(failure: ValidationError): string | undefined {
+  return failure.constraints ? Object.values(failure.constraints)[0] : undefined;
+}
+
 function collect(failures: ValidationError[], prefix: string, errors: FieldErrors): void {
   for (const failure of inDeclaredOrder(failures)) {
-    // The holder of a scalar item stands for the item itself.
-    const key = itemHolders.has(failure.target!.constructor) ? prefix.slice(0, -1) : prefix + failure.property;
-    const messages = failure.constraints ? Object.values(failure.constraints) : [];
-    if (messages.length > 0) errors[key] = [fill(messages[0], { field: displayName(key) })];
+    const key = prefix + failure.property;
+    const message = firstMessage(failure);
+    if (message === ITEM_FAILED) itemErrors(failure, key, errors);
+    else if (message !== undefined) errors[key] = [fill(message, { field: displayName(key) })];
     if (failure.children?.length) collect(failure.children, `${key}.`, errors);
   }
+}
+
+/** A scalar item failed the one-pass check: the holder class names each failing item and its message. */
+function itemErrors(failure: ValidationError, key: string, errors: FieldErrors): void {
+  const { holder } = Object.values(failure.contexts!)[0] as ItemRules;
+  const items = (failure.target as Record<string, unknown[]>)[failure.property];
+  items.forEach((value, i) => {
+    const [problem] = validateSync(Object.assign(new holder(), { value }), VALIDATE);
+    const message = problem && firstMessage(problem);
+    if (message !== undefined) errors[`${key}.${i}`] = [fill(message, { field: displayName(`${key}.${i}`) })];
+  });
 }
 
 function inDeclaredOrder(failures: ValidationError[]): ValidationError[] {

@@ -1,11 +1,12 @@
 import { FieldErrors } from '@voiceplane/domain';
 import { plainToInstance } from 'class-transformer';
-import { validateSync, ValidatorOptions } from 'class-validator';
-import { isPlainObject, TRANSFORM } from './coercion';
-import { itemHolders, partialBodies, uniqueItemHolders } from './decorators';
+import { validateSync } from 'class-validator';
+import { isPlainObject } from './coercion';
+import { partialBodies } from './decorators';
 import { declaredFields } from './dto-metadata';
 import { fieldErrors } from './error-keys';
 import { Ctor } from './field-spec';
+import { TRANSFORM, VALIDATE } from './options';
 
 export { isPlainObject } from './coercion';
 
@@ -17,15 +18,6 @@ export interface ValidateOptions {
 export type Validated<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
 
 const NOT_OBJECT = 'The request body must be a JSON object.';
-
-const VALIDATE: ValidatorOptions = {
-  // Absent and null fields are judged by the presence rules alone (IsDefined runs regardless).
-  skipMissingProperties: true,
-  // One message per field (CONTRACT §1.6).
-  stopAtFirstError: true,
-  forbidUnknownValues: false,
-  validationError: { target: true, value: false },
-};
 
 /**
  * class-transformer coerces `input` into the DTO (CONTRACT §1.3), class-validator checks it with
@@ -44,22 +36,17 @@ export function validateDto<T>(dto: Ctor<T>, input: unknown, options: ValidateOp
   return { ok: true, value: settled(body) };
 }
 
-/** An empty value on a field that cannot hold null was skipped as absent; scalar items leave their holders. */
+/** Unknown keys go; an empty value on a field that cannot hold null was skipped as absent. */
 function settled<T extends object>(body: T): T {
-  const { nullable } = declaredFields(body.constructor);
+  const { order, nullable, unique } = declaredFields(body.constructor);
   const fields = body as Record<string, unknown>;
   for (const [key, value] of Object.entries(fields)) {
-    if (value === null && !nullable.has(key)) fields[key] = undefined;
-    else if (Array.isArray(value) && value.length > 0 && typeof value[0] === 'object' && value[0] !== null) fields[key] = settledItems(value);
+    if (!order.has(key)) delete fields[key];
+    else if (value === null && !nullable.has(key)) fields[key] = undefined;
+    else if (unique.has(key) && Array.isArray(value)) fields[key] = [...new Set(value)];
+    else if (Array.isArray(value) && value.some((item) => item instanceof Object && declaredFields(item.constructor).order.size > 0)) {
+      fields[key] = value.map((item: object) => settled(item));
+    }
   }
   return body;
-}
-
-function settledItems(items: unknown[]): unknown[] {
-  const kind = (items[0] as object).constructor;
-  if (itemHolders.has(kind)) {
-    const values = items.map((item) => (item as { value: unknown }).value);
-    return uniqueItemHolders.has(kind) ? [...new Set(values)] : values;
-  }
-  return declaredFields(kind).order.size > 0 ? items.map((item) => settled(item as object)) : items;
 }
