@@ -5,20 +5,28 @@ import { registerDecorator, ValidationArguments, ValidationOptions, ValidatorCon
  * OpenAPI converters (openapi/dto-schemas.ts) can read it back.
  */
 
-/** Length in code points, as CONTRACT §1.6 counts characters (validator.js also discounts variation selectors). */
-const length = (s: string) => [...s].length;
+/**
+ * Length in code points, as CONTRACT §1.6 counts characters (validator.js also discounts
+ * variation selectors). A code point is one or two UTF-16 units, so most strings are decided
+ * without counting.
+ */
+function codePoints(s: string): number {
+  return [...s].length;
+}
 
 @ValidatorConstraint({ name: 'maxChars' })
 class MaxCharsConstraint implements ValidatorConstraintInterface {
   validate(value: unknown, args: ValidationArguments): boolean {
-    return typeof value === 'string' && length(value) <= (args.constraints[0] as number);
+    const max = args.constraints[0] as number;
+    return typeof value === 'string' && (value.length <= max || codePoints(value) <= max);
   }
 }
 
 @ValidatorConstraint({ name: 'minChars' })
 class MinCharsConstraint implements ValidatorConstraintInterface {
   validate(value: unknown, args: ValidationArguments): boolean {
-    return typeof value === 'string' && length(value) >= (args.constraints[0] as number);
+    const min = args.constraints[0] as number;
+    return typeof value === 'string' && value.length >= min && (value.length >= 2 * min || codePoints(value) >= min);
   }
 }
 

@@ -53,8 +53,15 @@ const catalogue = (kind: Kind, o: Common): Say => (rule, vars) => ({ message: me
 function presence(o: Common, say: Say): Decorator[] {
   const rules: Decorator[] = [];
   if (o.nullable) rules.push(ValidateIf(acceptsNull));
-  if (o.required) rules.push(IsDefined({ ...say('required'), validateIf: (body: object) => !partialBodies.has(body), context: REQUIRED }));
-  if (!o.nullable) rules.push(IsDefined({ ...say('filled'), validateIf: (body: object, value: unknown) => value === null && partialBodies.has(body) }));
+  if (o.required || !o.nullable) {
+    const required = say('required').message as () => string;
+    const filled = say('filled').message as () => string;
+    rules.push(IsDefined({
+      validateIf: (body: object, value: unknown) => (partialBodies.has(body) ? value === null : o.required === true),
+      message: (args) => (partialBodies.has(args.object) ? filled : required)(),
+      ...(o.required ? { context: REQUIRED } : {}),
+    }));
+  }
   return rules;
 }
 
