@@ -33,6 +33,9 @@ function converters(pending: Pending) {
     matches: (m: ValidationMetadata) => ({ pattern: (m.constraints[0] as RegExp).source }),
     isEmailAddress: { format: 'email' },
     isHttpUrl: { format: 'uri' },
+    // Time zones and outbound targets are documented in the field's description.
+    isKnown: {},
+    allowedTarget: {},
     isInt: { type: 'integer' },
     isNumber: { type: 'number' },
     min: (m: ValidationMetadata) => ({ minimum: constraint(m) }),

@@ -1,3 +1,4 @@
+import { checkTargetUrl, TargetUrlPolicy } from '@voiceplane/domain';
 import { registerDecorator, ValidationArguments, ValidationOptions, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 
 /**
@@ -64,6 +65,16 @@ export const MinChars = (min: number, options: ValidationOptions) => constraint(
 export const IsEmailAddress = (options: ValidationOptions) => constraint(EmailAddressConstraint, [], options);
 export const IsHttpUrl = (options: ValidationOptions) => constraint(HttpUrlConstraint, [], options);
 
+/** A member of a set too large to list in an enum; the check is the set's own canonicaliser. */
+@ValidatorConstraint({ name: 'isKnown' })
+class KnownConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown, args: ValidationArguments): boolean {
+    return typeof value === 'string' && (args.constraints[0] as (value: string) => string | null)(value) !== null;
+  }
+}
+
+export const IsKnown = (canonical: (value: string) => string | null, options: ValidationOptions) => constraint(KnownConstraint, [canonical], options);
+
 /** A positive id that survives JSON: a safe integer ≥ 1 (CONTRACT §1.4). */
 @ValidatorConstraint({ name: 'isId' })
 class IdConstraint implements ValidatorConstraintInterface {
@@ -73,3 +84,32 @@ class IdConstraint implements ValidatorConstraintInterface {
 }
 
 export const IsId = (options: ValidationOptions) => constraint(IdConstraint, [], options);
+
+/** The outbound target policy of the request being validated (CONTRACT §1.11), by body. */
+export const targetPolicies = new WeakMap<object, TargetUrlPolicy>();
+
+/** A rule over an outbound URL: null when allowed, else the message (`{field}` is substituted). */
+export type TargetCheck = (url: string, policy: TargetUrlPolicy) => string | null;
+
+function targetProblem(args: ValidationArguments): string | null {
+  const policy = targetPolicies.get(args.object);
+  if (!policy) throw new Error(`${args.targetName}.${args.property} is an outbound target: validate it with a targetPolicy`);
+  return (args.constraints[0] as TargetCheck)(args.value as string, policy);
+}
+
+/** Where a URL may point, as the deployment's policy decides; the message comes from the check. */
+@ValidatorConstraint({ name: 'allowedTarget' })
+class AllowedTargetConstraint implements ValidatorConstraintInterface {
+  validate(_value: unknown, args: ValidationArguments): boolean {
+    return targetProblem(args) === null;
+  }
+
+  defaultMessage(args: ValidationArguments): string {
+    return targetProblem(args) ?? '';
+  }
+}
+
+export const AllowedTarget = (check: TargetCheck) => constraint(AllowedTargetConstraint, [check], {});
+
+/** The catalogue's policy rule for a plain URL field. */
+export const publicTarget: TargetCheck = (url, policy) => (checkTargetUrl(url, policy).ok ? null : 'The {field} must be a public http or https URL.');

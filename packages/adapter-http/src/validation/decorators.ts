@@ -5,7 +5,7 @@ import {
 } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { isPlainObject, toBoolean, toId, toNumber, trimmed } from './coercion';
-import { IsEmailAddress, IsHttpUrl, IsId, MaxChars, MinChars } from './constraints';
+import { AllowedTarget, IsEmailAddress, IsHttpUrl, IsId, IsKnown, MaxChars, MinChars } from './constraints';
 import { BoundOptions, Common, Ctor, ItemSpec, ListOptions, RuleName, StringOptions } from './field-spec';
 import { Kind, messageOf } from './messages';
 
@@ -90,7 +90,9 @@ function bounds(o: BoundOptions, between: boolean, say: Say, atLeast: Bound, atM
 function stringCoercion(o: StringOptions): (raw: unknown) => unknown {
   return (raw) => {
     const value = trimmed(raw, o.trim !== false);
-    return o.upper && typeof value === 'string' ? value.toUpperCase() : value;
+    if (typeof value !== 'string') return value;
+    if (o.upper) return value.toUpperCase();
+    return o.canonical?.(value) ?? value;
   };
 }
 
@@ -99,9 +101,11 @@ function stringRules(o: StringOptions, say: Say): Decorator[] {
     IsString(say('type')),
     ...bounds(o, o.min !== undefined && o.max !== undefined && o.min > 1, say, MinChars, MaxChars),
     ...(o.enum ? [IsIn([...o.enum], say('in'))] : []),
+    ...(o.canonical ? [IsKnown(o.canonical, say('in'))] : []),
     ...(o.pattern ? [Matches(o.pattern, say('pattern'))] : []),
     ...(o.email ? [IsEmailAddress(say('email'))] : []),
     ...(o.url ? [IsHttpUrl(say('url'))] : []),
+    ...(o.target ? [AllowedTarget(o.target)] : []),
   ];
 }
 

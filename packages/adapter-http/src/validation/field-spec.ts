@@ -4,6 +4,8 @@
  * the OpenAPI schema is read back from that metadata, so the document cannot drift from what is
  * enforced.
  */
+import { TargetCheck } from './constraints';
+
 export type Ctor<T = unknown> = new () => T;
 
 export type RuleName = 'required' | 'filled' | 'type' | 'min' | 'max' | 'between' | 'in' | 'pattern' | 'email' | 'url';
@@ -29,6 +31,10 @@ export interface StringOptions extends Common {
   readonly upper?: boolean;
   readonly email?: boolean;
   readonly url?: boolean;
+  /** A member of an open set (time zones): its canonical spelling, or null when unknown ("The selected … is invalid."). */
+  readonly canonical?: (value: string) => string | null;
+  /** An outbound URL: checked last, against the policy passed to validateDto. */
+  readonly target?: TargetCheck;
 }
 
 export interface BoundOptions extends Common {

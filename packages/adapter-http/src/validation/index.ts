@@ -4,3 +4,4 @@ export * from './validate';
 export { displayName } from './messages';
 export { declaredFields } from './dto-metadata';
 export * from './pagination';
+export { publicTarget, type TargetCheck } from './constraints';

@@ -1,7 +1,8 @@
-import { FieldErrors } from '@voiceplane/domain';
+import { FieldErrors, TargetUrlPolicy } from '@voiceplane/domain';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { isPlainObject } from './coercion';
+import { targetPolicies } from './constraints';
 import { partialBodies } from './decorators';
 import { declaredFields } from './dto-metadata';
 import { fieldErrors } from './error-keys';
@@ -13,6 +14,8 @@ export { isPlainObject } from './coercion';
 export interface ValidateOptions {
   /** Partial update: nothing is required, and `""`/`null` on a non-nullable field is an error. */
   readonly partial?: boolean;
+  /** Needed by bodies with outbound URLs (`target` fields). */
+  readonly targetPolicy?: TargetUrlPolicy;
 }
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
@@ -31,6 +34,7 @@ export function validateDto<T>(dto: Ctor<T>, input: unknown, options: ValidateOp
   }
   const body = plainToInstance(dto, input, TRANSFORM) as T & object;
   if (options.partial) partialBodies.add(body);
+  if (options.targetPolicy) targetPolicies.set(body, options.targetPolicy);
   const failures = validateSync(body, VALIDATE);
   if (failures.length > 0) return { ok: false, errors: fieldErrors(failures, prefix) };
   return { ok: true, value: settled(body) };

@@ -32,7 +32,7 @@ class FillerConfigBody {
 class AssistantSettings {
   @Str({ enum: ASSISTANT_TYPES, description: 'Default outbound' }) type?: string;
   @Str({ enum: ASSISTANT_MODES, description: 'Default pipeline' }) mode?: string;
-  @Str({ max: 64, description: 'IANA zone, default UTC', example: 'Europe/Berlin' }) timezone?: string;
+  @Str({ max: 64, canonical: canonicalTimeZone, description: 'IANA zone, default UTC', example: 'Europe/Berlin' }) timezone?: string;
   // Empty texts are meaningful (the assistant waits for the customer): null and "" store "".
   @Str({ max: 1000, nullable: true }) initial_message?: string | null;
   @Str({ max: 20000, nullable: true }) system_prompt?: string | null;
@@ -176,13 +176,6 @@ export function parseAssistantBody(input: unknown, operation: 'create' | 'update
   }
 
   const changes: Record<string, unknown> = { ...values };
-  if (typeof values.timezone === 'string') {
-    const zone = canonicalTimeZone(values.timezone);
-    if (zone === null) {
-      errors.timezone = ['The selected timezone is invalid.'];
-      delete changes.timezone;
-    } else changes.timezone = zone;
-  }
   for (const text of ['initial_message', 'system_prompt'] as const) if (values[text] === null) changes[text] = '';
   if (Array.isArray(values.tools)) {
     const tools = parseBuiltInTools(values.tools, errors);

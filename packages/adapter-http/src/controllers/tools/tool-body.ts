@@ -28,6 +28,7 @@ const NAME = { max: TOOL_LIMITS.name, pattern: TOOL_NAME_PATTERN, messages: { pa
 const DESCRIPTION = { max: TOOL_LIMITS.description } as const;
 const ENDPOINT = {
   max: TOOL_LIMITS.endpoint,
+  target: checkToolEndpoint,
   description: 'Absolute public http(s) URL; {param} and {{variable}} placeholders in path, query and fragment',
   example: 'https://api.example.com/orders/{order_id}',
 } as const;
@@ -89,7 +90,7 @@ export function parseToolBody(input: unknown, operation: 'create' | 'update', po
     // The automation decides these (CONTRACT §5.5); its type is not the caller's to change either.
     body = Object.fromEntries(Object.entries(input).filter(([key]) => !(AUTOMATION_OWNED_FIELDS as readonly string[]).includes(key) && key !== 'type'));
   }
-  const options = { partial: operation === 'update' };
+  const options = { partial: operation === 'update', targetPolicy: policy };
   const strict = validateDto(operation === 'create' ? CreateToolBody : ToolFieldsBody, body, options);
   const errors: FieldErrors = strict.ok ? {} : { ...strict.errors };
   let values: ToolFieldsBody = {};
@@ -100,10 +101,6 @@ export function parseToolBody(input: unknown, operation: 'create' | 'update', po
     if (rest.ok) values = rest.value;
   }
 
-  if (values.endpoint !== undefined) {
-    const problem = checkToolEndpoint(values.endpoint, policy);
-    if (problem !== null) errors.endpoint = [problem];
-  }
   const fields = toFields(values);
   Object.assign(errors, checkToolItems(fields));
   if (Object.keys(errors).length > 0) failValidation(errors);

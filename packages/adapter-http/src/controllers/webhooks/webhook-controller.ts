@@ -2,14 +2,14 @@ import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import {
-  checkTargetUrl, DELIVERY_SOURCE_TYPES, DELIVERY_STATUSES, DeliverySourceType, DeliveryStatus, previousSecretExpiry,
+  DELIVERY_SOURCE_TYPES, DELIVERY_STATUSES, DeliverySourceType, DeliveryStatus, previousSecretExpiry,
   rotationGraceEnd, TargetUrlPolicy, WEBHOOK_EVENT_TYPES,
 } from '@voiceplane/domain';
 import {
   Clock, Ids, SendTestWebhook, SigningSecretRepository, TOKENS, WebhookDeliveries, WebhookDeliveryRepository,
 } from '@voiceplane/application';
-import { Id, PageQuery, pageOf, Str } from '../../validation';
-import { fail, failValidation, parse, reply } from '../../pipeline/responses';
+import { Id, PageQuery, pageOf, publicTarget, Str } from '../../validation';
+import { fail, parse, reply } from '../../pipeline/responses';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { documentRoute } from '../../openapi/registry';
@@ -23,7 +23,7 @@ class DeliveriesQuery extends PageQuery {
 }
 
 class TestWebhookBody {
-  @Str({ required: true, url: true, description: 'Public http(s) URL (§1.11) that receives one signed ping' }) url!: string;
+  @Str({ required: true, url: true, target: publicTarget, description: 'Public http(s) URL (§1.11) that receives one signed ping' }) url!: string;
 }
 
 const DELIVERY_NOT_FOUND = { message: 'Delivery not found' };
@@ -93,8 +93,7 @@ export class WebhookController {
 
   @Post('/test')
   async test(@Request() req: ExpressRequest) {
-    const body = parse(TestWebhookBody, req.body);
-    if (!checkTargetUrl(body.url, this.targetPolicy).ok) failValidation({ url: ['The url must be a public http or https URL.'] });
+    const body = parse(TestWebhookBody, req.body, 'standard', { targetPolicy: this.targetPolicy });
     const result = await this.testWebhook.execute(principalOf(req).userId, body.url, requestIdOf(req));
     return reply(200, {
       data: { delivery_id: result.deliveryId, ok: result.ok, status_code: result.statusCode, duration_ms: result.durationMs, error: result.error },
