@@ -1,4 +1,4 @@
-import { Transform, TransformFnParams, Type } from 'class-transformer';
+import { plainToInstance, Transform, TransformFnParams, Type } from 'class-transformer';
 import {
   ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsNumber, IsObject, IsString, Matches, Max, Min,
   ValidateIf, ValidateNested, ValidationOptions,
@@ -6,7 +6,8 @@ import {
 import { JSONSchema } from 'class-validator-jsonschema';
 import { isPlainObject, toBoolean, toId, toNumber, trimmed } from './coercion';
 import { AllowedTarget, IsEmailAddress, IsHttpUrl, IsId, IsKnown, MaxChars, MinChars } from './constraints';
-import { BoundOptions, Common, Ctor, ItemSpec, ListOptions, RuleName, StringOptions } from './field-spec';
+import { BoundOptions, Common, Ctor, ItemChoice, ItemSpec, ListOptions, ObjectOptions, RuleName, StringOptions } from './field-spec';
+import { TRANSFORM } from './options';
 import { Kind, messageOf } from './messages';
 
 /**
@@ -127,7 +128,11 @@ export const Num = (o: BoundOptions = {}) => number('number', o);
 export const Bool = (o: Common = {}) => field('boolean', o, (raw) => toBoolean(trimmed(raw)), (say) => [IsBoolean(say('type'))]);
 /** Positive integer id; a string of digits is accepted. */
 export const Id = (o: Common = {}) => field('id', o, idCoercion, idRules);
-export const Obj = (o: Common = {}) => field('object', o, (raw) => trimmed(raw), (say) => [IsObject(say('type'))]);
+export const Obj = (o: ObjectOptions = {}) => {
+  const { shape } = o;
+  if (!shape) return field('object', o, (raw) => trimmed(raw), (say) => [IsObject(say('type'))]);
+  return field('object', o, (raw, { value }) => (isPlainObject(raw) ? value : trimmed(raw)), (say) => [IsObject(say('type')), ValidateNested(), Type(() => shape)]);
+};
 
 function list(o: ListOptions, items: (say: Say) => Decorator[], coerce: Coerce): PropertyDecorator {
   return field('array', o, coerce, (say) => [
@@ -170,10 +175,27 @@ function scalarItems(item: ItemSpec, o: ListOptions, unique: boolean): PropertyD
   });
 }
 
-/** Array; `items` is a DTO class (each item an object checked against it), a scalar item spec, or nothing. */
-export const Arr = (items: Ctor | ItemSpec | undefined, o: ListOptions = {}): PropertyDecorator => {
+function chosenItems(items: ItemChoice, o: ListOptions): PropertyDecorator {
+  const notObject = { message: messageOf('object', 'type', undefined) };
+  return list(o, () => [ValidateNested(notObject)], (raw) => {
+    const value = trimmed(raw);
+    if (!Array.isArray(value)) return value;
+    return value.map((item: unknown) => {
+      if (!isPlainObject(item)) return NOT_AN_OBJECT;
+      const { dto, fields } = items.choose(item);
+      return plainToInstance(dto, fields, TRANSFORM);
+    });
+  });
+}
+
+/**
+ * Array; `items` is a DTO class (each item an object checked against it), a choice of DTOs per
+ * item, a scalar item spec, or nothing.
+ */
+export const Arr = (items: Ctor | ItemChoice | ItemSpec | undefined, o: ListOptions = {}): PropertyDecorator => {
   if (items === undefined) return list(o, () => [], (raw) => trimmed(raw));
   if (typeof items === 'function') return objectItems(items, o);
+  if ('choose' in items) return chosenItems(items, o);
   return scalarItems(items, o, false);
 };
 

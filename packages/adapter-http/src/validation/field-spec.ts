@@ -47,5 +47,15 @@ export interface ListOptions extends Common {
   readonly max?: number;
 }
 
+export interface ObjectOptions extends Common {
+  /** The object's own DTO: its fields are validated under `key.field`. */
+  readonly shape?: Ctor;
+}
+
+/** Items of one array that take different shapes: the DTO an item is validated against, and the fields it is built from. */
+export interface ItemChoice {
+  readonly choose: (item: Record<string, unknown>) => { readonly dto: Ctor; readonly fields: object };
+}
+
 /** Items of an array of scalars; each item is required. */
 export type ItemSpec = ({ readonly kind: 'string' } & StringOptions) | ({ readonly kind: 'id' } & Common);

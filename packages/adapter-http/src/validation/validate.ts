@@ -41,6 +41,10 @@ export function validateDto<T>(dto: Ctor<T>, input: unknown, options: ValidateOp
 }
 
 /** Unknown keys go; an empty value on a field that cannot hold null was skipped as absent. */
+function isDto(value: unknown): value is object {
+  return value instanceof Object && declaredFields(value.constructor).order.size > 0;
+}
+
 function settled<T extends object>(body: T): T {
   const { order, nullable, unique } = declaredFields(body.constructor);
   const fields = body as Record<string, unknown>;
@@ -48,9 +52,8 @@ function settled<T extends object>(body: T): T {
     if (!order.has(key)) delete fields[key];
     else if (value === null && !nullable.has(key)) fields[key] = undefined;
     else if (unique.has(key) && Array.isArray(value)) fields[key] = [...new Set(value)];
-    else if (Array.isArray(value) && value.some((item) => item instanceof Object && declaredFields(item.constructor).order.size > 0)) {
-      fields[key] = value.map((item: object) => settled(item));
-    }
+    else if (Array.isArray(value) && value.some(isDto)) fields[key] = value.map((item: object) => settled(item));
+    else if (isDto(value)) settled(value);
   }
   return body;
 }
