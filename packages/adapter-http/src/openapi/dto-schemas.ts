@@ -35,6 +35,7 @@ function converters(pending: Pending) {
     isHttpUrl: { format: 'uri' },
     // Time zones and outbound targets are documented in the field's description.
     isKnown: {},
+    isTimestamp: {},
     allowedTarget: {},
     isInt: { type: 'integer' },
     isNumber: { type: 'number' },

@@ -27,3 +27,13 @@ export function toNumber(v: unknown): unknown {
   if (typeof v === 'string' && /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(v)) return Number(v);
   return v;
 }
+
+// ISO 8601 with a UTC offset (or `Z`); a bare date means midnight UTC.
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?))?$/i;
+
+/** A timestamp as CONTRACT §1.4 accepts it, or null. */
+export function parseTimestamp(raw: string): Date | null {
+  if (!ISO_TIMESTAMP.test(raw)) return null;
+  const at = new Date(raw.length === 10 ? `${raw}T00:00:00Z` : raw);
+  return Number.isNaN(at.getTime()) ? null : at;
+}

@@ -1,4 +1,5 @@
 import { checkTargetUrl, TargetUrlPolicy } from '@voiceplane/domain';
+import { parseTimestamp } from './coercion';
 import { registerDecorator, ValidationArguments, ValidationOptions, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 
 /**
@@ -74,6 +75,16 @@ class KnownConstraint implements ValidatorConstraintInterface {
 }
 
 export const IsKnown = (canonical: (value: string) => string | null, options: ValidationOptions) => constraint(KnownConstraint, [canonical], options);
+
+/** A timestamp CONTRACT §1.4 accepts: ISO 8601 with an offset, or a bare date. */
+@ValidatorConstraint({ name: 'isTimestamp' })
+class TimestampConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && parseTimestamp(value) !== null;
+  }
+}
+
+export const IsTimestamp = (options: ValidationOptions) => constraint(TimestampConstraint, [], options);
 
 /** A positive id that survives JSON: a safe integer ≥ 1 (CONTRACT §1.4). */
 @ValidatorConstraint({ name: 'isId' })

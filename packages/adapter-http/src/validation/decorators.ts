@@ -5,7 +5,7 @@ import {
 } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { isPlainObject, toBoolean, toId, toNumber, trimmed } from './coercion';
-import { AllowedTarget, IsEmailAddress, IsHttpUrl, IsId, IsKnown, MaxChars, MinChars } from './constraints';
+import { AllowedTarget, IsEmailAddress, IsHttpUrl, IsId, IsKnown, IsTimestamp, MaxChars, MinChars } from './constraints';
 import { BoundOptions, Common, Ctor, ItemChoice, ItemSpec, ListOptions, ObjectOptions, RuleName, StringOptions } from './field-spec';
 import { TRANSFORM } from './options';
 import { Kind, messageOf } from './messages';
@@ -106,6 +106,7 @@ function stringRules(o: StringOptions, say: Say): Decorator[] {
     ...(o.pattern ? [Matches(o.pattern, say('pattern'))] : []),
     ...(o.email ? [IsEmailAddress(say('email'))] : []),
     ...(o.url ? [IsHttpUrl(say('url'))] : []),
+    ...(o.timestamp ? [IsTimestamp(say('date'))] : []),
     ...(o.target ? [AllowedTarget(o.target)] : []),
   ];
 }

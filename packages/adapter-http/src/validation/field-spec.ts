@@ -8,7 +8,7 @@ import { TargetCheck } from './constraints';
 
 export type Ctor<T = unknown> = new () => T;
 
-export type RuleName = 'required' | 'filled' | 'type' | 'min' | 'max' | 'between' | 'in' | 'pattern' | 'email' | 'url';
+export type RuleName = 'required' | 'filled' | 'type' | 'min' | 'max' | 'between' | 'in' | 'pattern' | 'email' | 'url' | 'date';
 
 export interface Common {
   /** Required on create; ignored when validating a partial update. */
@@ -31,6 +31,8 @@ export interface StringOptions extends Common {
   readonly upper?: boolean;
   readonly email?: boolean;
   readonly url?: boolean;
+  /** An ISO 8601 timestamp (CONTRACT §1.4), kept as text; `parseTimestamp` reads it. */
+  readonly timestamp?: boolean;
   /** A member of an open set (time zones): its canonical spelling, or null when unknown ("The selected … is invalid."). */
   readonly canonical?: (value: string) => string | null;
   /** An outbound URL: checked last, against the policy passed to validateDto. */

@@ -17,13 +17,14 @@ const TYPE: Record<Kind, string> = {
   object: 'The {field} must be an object.',
 };
 
-const RULES: Record<'required' | 'filled' | 'in' | 'pattern' | 'email' | 'url', string> = {
+const RULES: Record<'required' | 'filled' | 'in' | 'pattern' | 'email' | 'url' | 'date', string> = {
   required: 'The {field} field is required.',
   filled: 'The {field} field must have a value.',
   in: 'The selected {field} is invalid.',
   pattern: 'The {field} format is invalid.',
   email: 'The {field} must be a valid email address.',
   url: 'The {field} must be a valid URL.',
+  date: 'The {field} must be a valid date.',
 };
 
 function boundTemplate(kind: Kind, rule: 'min' | 'max' | 'between'): string {
