@@ -36,6 +36,7 @@ function converters(pending: Pending) {
     // Time zones and outbound targets are documented in the field's description.
     isKnown: {},
     isTimestamp: {},
+    hasValidEntries: {},
     allowedTarget: {},
     isInt: { type: 'integer' },
     isNumber: { type: 'number' },

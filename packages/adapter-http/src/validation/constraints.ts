@@ -1,4 +1,4 @@
-import { checkTargetUrl, TargetUrlPolicy } from '@voiceplane/domain';
+import { checkTargetUrl, FieldErrors, Result, TargetUrlPolicy } from '@voiceplane/domain';
 import { parseTimestamp } from './coercion';
 import { registerDecorator, ValidationArguments, ValidationOptions, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 
@@ -75,6 +75,17 @@ class KnownConstraint implements ValidatorConstraintInterface {
 }
 
 export const IsKnown = (canonical: (value: string) => string | null, options: ValidationOptions) => constraint(KnownConstraint, [canonical], options);
+
+/** A map whose entries pass the field's normaliser (its errors are the details). */
+@ValidatorConstraint({ name: 'hasValidEntries' })
+class ValidEntriesConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown, args: ValidationArguments): boolean {
+    return (args.constraints[0] as (value: Record<string, unknown>) => Result<unknown, FieldErrors>)(value as Record<string, unknown>).ok;
+  }
+}
+
+export const HasValidEntries = (entries: (value: Record<string, unknown>) => Result<unknown, FieldErrors>, options: ValidationOptions) =>
+  constraint(ValidEntriesConstraint, [entries], options);
 
 /** A timestamp CONTRACT §1.4 accepts: ISO 8601 with an offset, or a bare date. */
 @ValidatorConstraint({ name: 'isTimestamp' })

@@ -1,14 +1,15 @@
+import { FieldErrors } from '@voiceplane/domain';
 import { plainToInstance, Transform, TransformFnParams, Type } from 'class-transformer';
 import {
   ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsNumber, IsObject, IsString, Matches, Max, Min,
-  ValidateIf, ValidateNested, ValidationOptions,
+  ValidateIf, ValidateNested, ValidationOptions, validateSync,
 } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { isPlainObject, toBoolean, toId, toNumber, trimmed } from './coercion';
-import { AllowedTarget, IsEmailAddress, IsHttpUrl, IsId, IsKnown, IsTimestamp, MaxChars, MinChars } from './constraints';
+import { AllowedTarget, HasValidEntries, IsEmailAddress, IsHttpUrl, IsId, IsKnown, IsTimestamp, MaxChars, MinChars } from './constraints';
 import { BoundOptions, Common, Ctor, ItemChoice, ItemSpec, ListOptions, ObjectOptions, RuleName, StringOptions } from './field-spec';
-import { TRANSFORM } from './options';
-import { Kind, messageOf } from './messages';
+import { displayName, fill, Kind, messageOf } from './messages';
+import { TRANSFORM, VALIDATE } from './options';
 
 /**
  * The field decorators: each one is a composition of one `@Transform` doing the §1.3 coercion
@@ -22,16 +23,16 @@ export const partialBodies = new WeakSet<object>();
 export const acceptsNull = (_object: object, value: unknown): boolean => value !== null;
 export const REQUIRED = { rule: 'required' } as const;
 /**
- * Message of the `each: true` constraints that check the scalar items of an array in one pass;
- * when one fails, error-keys.ts asks the item's holder class which items and why.
+ * Message of a constraint whose failure is reported under the keys of the parts that failed
+ * (scalar items checked in one pass, map entries): error-keys.ts asks its `Detailed` context.
  */
-export const ITEM_FAILED = '\u0000item';
+export const DETAILED = '\u0000detailed';
 
-export interface ItemRules {
-  /** A class whose `value` carries the item's constraints with their catalogue messages. */
-  readonly holder: Ctor<{ value: unknown }>;
+export interface Detailed {
+  /** The errors of the failing parts of `value`, the field being at `key`. */
+  readonly details: (value: unknown, key: string) => FieldErrors;
   /** Lists of ids keep each value once. */
-  readonly unique: boolean;
+  readonly unique?: boolean;
 }
 
 type Coerce = (raw: unknown, params: TransformFnParams) => unknown;
@@ -130,9 +131,16 @@ export const Bool = (o: Common = {}) => field('boolean', o, (raw) => toBoolean(t
 /** Positive integer id; a string of digits is accepted. */
 export const Id = (o: Common = {}) => field('id', o, idCoercion, idRules);
 export const Obj = (o: ObjectOptions = {}) => {
-  const { shape } = o;
-  if (!shape) return field('object', o, (raw) => trimmed(raw), (say) => [IsObject(say('type'))]);
-  return field('object', o, (raw, { value }) => (isPlainObject(raw) ? value : trimmed(raw)), (say) => [IsObject(say('type')), ValidateNested(), Type(() => shape)]);
+  const { shape, entries } = o;
+  if (shape) return field('object', o, (raw, { value }) => (isPlainObject(raw) ? value : trimmed(raw)), (say) => [IsObject(say('type')), ValidateNested(), Type(() => shape)]);
+  if (entries) {
+    const details: Detailed = { details: (value) => (entries(value as Record<string, unknown>) as { error: FieldErrors }).error };
+    return field('object', o, (raw) => {
+      const normalized = isPlainObject(raw) ? entries(raw) : undefined;
+      return normalized?.ok ? normalized.value : trimmed(raw);
+    }, (say) => [IsObject(say('type')), HasValidEntries(entries, { message: DETAILED, context: details })]);
+  }
+  return field('object', o, (raw) => trimmed(raw), (say) => [IsObject(say('type'))]);
 };
 
 function list(o: ListOptions, items: (say: Say) => Decorator[], coerce: Coerce): PropertyDecorator {
@@ -155,6 +163,19 @@ function objectItems(items: Ctor, o: ListOptions): PropertyDecorator {
   });
 }
 
+/** Each failing item under `key.i`, with the message its holder's constraints give. */
+function itemDetails(holder: Ctor<{ value: unknown }>): Detailed['details'] {
+  return (items, key) => {
+    const errors: FieldErrors = {};
+    (items as unknown[]).forEach((value, i) => {
+      const [problem] = validateSync(Object.assign(new holder(), { value }), VALIDATE);
+      const message = problem?.constraints && Object.values(problem.constraints)[0];
+      if (message) errors[`${key}.${i}`] = [fill(message, { field: displayName(`${key}.${i}`) })];
+    });
+    return errors;
+  };
+}
+
 /**
  * Scalar items are coerced by the array's transform and checked in one pass by `each: true`
  * constraints; the same constraints on a holder class's single property name the failing items.
@@ -167,9 +188,9 @@ function scalarItems(item: ItemSpec, o: ListOptions, unique: boolean): PropertyD
   }
   const itemSay = catalogue(item.kind, item);
   compose([IsDefined(itemSay('required')), ...rules(itemSay)])(Item.prototype, 'value');
-  const context: ItemRules = { holder: Item, unique };
+  const context: Detailed = { details: itemDetails(Item), unique };
   // IsDefined runs whatever the value: only a list has items to check.
-  const each: Say = () => ({ each: true, message: ITEM_FAILED, context, validateIf: (_body: object, value: unknown) => Array.isArray(value) });
+  const each: Say = () => ({ each: true, message: DETAILED, context, validateIf: (_body: object, value: unknown) => Array.isArray(value) });
   return list(o, () => [IsDefined(each('required')), ...rules(each)], (raw) => {
     const value = trimmed(raw);
     return Array.isArray(value) ? value.map((v) => coerce(v)) : value;

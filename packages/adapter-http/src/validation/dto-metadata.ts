@@ -1,5 +1,5 @@
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
-import { acceptsNull, ItemRules, REQUIRED } from './decorators';
+import { acceptsNull, Detailed, REQUIRED } from './decorators';
 
 export interface DeclaredFields {
   /** Property → position, base class first, each class in declaration order (the order errors are reported in). */
@@ -30,7 +30,7 @@ export function declaredFields(dto: Function): DeclaredFields {
       if (!order.has(m.propertyName)) order.set(m.propertyName, order.size);
       if (m.type === ValidationTypes.CONDITIONAL_VALIDATION && m.constraints[0] === acceptsNull) nullable.add(m.propertyName);
       if (m.type === ValidationTypes.IS_DEFINED && m.context === REQUIRED) required.add(m.propertyName);
-      if ((m.context as ItemRules | undefined)?.unique) unique.add(m.propertyName);
+      if ((m.context as Detailed | undefined)?.unique) unique.add(m.propertyName);
     }
   }
   fields = { order, nullable, required, unique };

@@ -1,9 +1,8 @@
 import { FieldErrors } from '@voiceplane/domain';
-import { ValidationError, validateSync } from 'class-validator';
-import { ITEM_FAILED, ItemRules } from './decorators';
+import { ValidationError } from 'class-validator';
+import { Detailed, DETAILED } from './decorators';
 import { declaredFields } from './dto-metadata';
 import { displayName, fill } from './messages';
-import { VALIDATE } from './options';
 
 /**
  * class-validator's error tree as the 422 `errors` object: one message per field (the first
@@ -24,21 +23,16 @@ function collect(failures: ValidationError[], prefix: string, errors: FieldError
   for (const failure of inDeclaredOrder(failures)) {
     const key = prefix + failure.property;
     const message = firstMessage(failure);
-    if (message === ITEM_FAILED) itemErrors(failure, key, errors);
+    if (message === DETAILED) Object.assign(errors, detailsOf(failure, key));
     else if (message !== undefined) errors[key] = [fill(message, { field: displayName(key) })];
     if (failure.children?.length) collect(failure.children, `${key}.`, errors);
   }
 }
 
-/** A scalar item failed the one-pass check: the holder class names each failing item and its message. */
-function itemErrors(failure: ValidationError, key: string, errors: FieldErrors): void {
-  const { holder } = Object.values(failure.contexts!)[0] as ItemRules;
-  const items = (failure.target as Record<string, unknown[]>)[failure.property];
-  items.forEach((value, i) => {
-    const [problem] = validateSync(Object.assign(new holder(), { value }), VALIDATE);
-    const message = problem && firstMessage(problem);
-    if (message !== undefined) errors[`${key}.${i}`] = [fill(message, { field: displayName(`${key}.${i}`) })];
-  });
+/** A rule over the parts of a value (items, entries) failed: its context names the parts. */
+function detailsOf(failure: ValidationError, key: string): FieldErrors {
+  const { details } = Object.values(failure.contexts!)[0] as Detailed;
+  return details((failure.target as Record<string, unknown>)[failure.property], key);
 }
 
 function inDeclaredOrder(failures: ValidationError[]): ValidationError[] {

@@ -4,6 +4,7 @@
  * the OpenAPI schema is read back from that metadata, so the document cannot drift from what is
  * enforced.
  */
+import { FieldErrors, Result } from '@voiceplane/domain';
 import { TargetCheck } from './constraints';
 
 export type Ctor<T = unknown> = new () => T;
@@ -52,6 +53,8 @@ export interface ListOptions extends Common {
 export interface ObjectOptions extends Common {
   /** The object's own DTO: its fields are validated under `key.field`. */
   readonly shape?: Ctor;
+  /** A map whose entries have their own rule (variables): the normaliser coerces it, or names the failing entries. */
+  readonly entries?: (value: Record<string, unknown>) => Result<Record<string, unknown>, FieldErrors>;
 }
 
 /** Items of one array that take different shapes: the DTO an item is validated against, and the fields it is built from. */

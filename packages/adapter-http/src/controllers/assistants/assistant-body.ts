@@ -136,7 +136,7 @@ class AssistantSettings {
   @Bool() post_call_evaluation?: boolean;
   @Bool() conversation_ended_retrigger?: boolean;
   @Obj({ nullable: true, shape: FillerConfigBody, description: '{positive, negative, question, neutral}: string[] ≤ 20 of ≤ 100 chars' }) filler_config?: FillerConfigBody | null;
-  @Obj({ description: '≤ 50 keys; string values ≤ 1000' }) variables?: Record<string, unknown>;
+  @Obj({ entries: normalizeVariables, description: '≤ 50 keys; string values ≤ 1000' }) variables?: Record<string, string>;
 }
 
 export class AssistantFields extends AssistantSettings {
@@ -183,13 +183,5 @@ export function parseAssistantBody(input: unknown, operation: 'create' | 'update
     changes.post_call_schema = (values.post_call_schema as PostCallFieldBody[]).map((f) => ({ name: f.name, type: f.type, description: f.description ?? null }));
   }
   if (isPlainObject(values.filler_config)) changes.filler_config = fillerConfig(definedOnly(values.filler_config));
-  if (isPlainObject(values.variables)) {
-    const r = normalizeVariables(values.variables);
-    if (r.ok) changes.variables = r.value;
-    else {
-      Object.assign(errors, r.error);
-      delete changes.variables;
-    }
-  }
   return { changes: changes as AssistantChanges, errors };
 }

@@ -1,5 +1,5 @@
 import {
-  addFieldError, CALL_CHANNELS, CALL_DIRECTIONS, CALL_STATUSES, CallChannel, CallDirection, CallOutcome, CallStatus, E164_PATTERN,
+  CALL_CHANNELS, CALL_DIRECTIONS, CALL_STATUSES, CallChannel, CallDirection, CallOutcome, CallStatus, E164_PATTERN,
   FieldErrors, hasFieldErrors, normalizeVariables, TERMINAL_STATUSES, TerminalCallStatus, TranscriptItem,
 } from '@voiceplane/domain';
 import { RuntimeEvent } from '@voiceplane/application';
@@ -22,20 +22,24 @@ export interface MakeCallInput {
   readonly variables: Record<string, string>;
 }
 
-/** 422 for shapes and variables, then 400 for a phone number that is not E.164 (CONTRACT §7.2 order). */
+/** Variables are judged once the rest of the body has the right shape (the order clients see errors in). */
+class CallVariablesBody {
+  @Obj({ entries: normalizeVariables }) variables?: Record<string, string>;
+}
+
+/** A number that is not E.164 is a 400 of its own, after every 422 (CONTRACT §7.2). */
+class CallPhoneBody {
+  @Str({ pattern: E164_PATTERN }) phone_number?: string;
+}
+
+/** 422 for shapes, then for variables, then 400 for a phone number that is not E.164 (CONTRACT §7.2 order). */
 export function parseMakeCall(input: unknown, invalidPhone: () => never): MakeCallInput {
   const shaped = validateDto(MakeCallBody, input ?? {});
-  const errors: FieldErrors = shaped.ok ? {} : { ...shaped.errors };
-  let variables: Record<string, string> = {};
-  const rawVariables = shaped.ok ? shaped.value.variables : undefined;
-  if (rawVariables !== undefined) {
-    const normalized = normalizeVariables(rawVariables);
-    if (normalized.ok) variables = normalized.value;
-    else for (const [k, msgs] of Object.entries(normalized.error)) for (const m of msgs) addFieldError(errors, k, m);
-  }
-  if (!shaped.ok || hasFieldErrors(errors)) failValidation(errors);
-  if (!E164_PATTERN.test(shaped.value.phone_number)) invalidPhone();
-  return { assistantId: shaped.value.assistant_id, phoneNumber: shaped.value.phone_number, variables };
+  if (!shaped.ok) failValidation(shaped.errors);
+  const variables = validateDto(CallVariablesBody, { variables: shaped.value.variables });
+  if (!variables.ok) failValidation(variables.errors);
+  if (!validateDto(CallPhoneBody, { phone_number: shaped.value.phone_number }).ok) invalidPhone();
+  return { assistantId: shaped.value.assistant_id, phoneNumber: shaped.value.phone_number, variables: variables.value.variables ?? {} };
 }
 
 export class CallListQuery extends PageQuery {
