@@ -1,7 +1,7 @@
 import { Controller, Get, Params, Post, Put, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { hasAtMostFourDecimals, Plan, withPlanChanges } from '@voiceplane/domain';
+import { Plan, withPlanChanges } from '@voiceplane/domain';
 import { BalanceService, CreateAccount, TOKENS, UserRepository } from '@voiceplane/application';
 import { Bool, Int, Num, Obj, PageQuery, pageOf, Str, validateDto } from '../validation';
 import { fail, failValidation, parse, pathId, reply } from '../pipeline/responses';
@@ -28,7 +28,7 @@ class CreateUserBody {
 }
 
 class BalanceBody {
-  @Num({ required: true, description: 'Non-zero; negative for corrections; at most 4 decimals' }) amount!: number;
+  @Num({ required: true, nonZero: true, money: true, description: 'Non-zero; negative for corrections; at most 4 decimals' }) amount!: number;
   @Str({ required: true, max: 255 }) note!: string;
 }
 
@@ -97,8 +97,6 @@ export class AdminController {
   async adjustBalance(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const userId = pathId(id, USER_NOT_FOUND);
     const body = parse(BalanceBody, req.body);
-    if (body.amount === 0) failValidation({ amount: ['The amount must not be zero.'] });
-    if (!hasAtMostFourDecimals(body.amount)) failValidation({ amount: ['The amount may not have more than 4 decimal places.'] });
     const entry = await this.balances.adjust(userId, body.amount, body.note, requestIdOf(req));
     if (!entry) fail(404, USER_NOT_FOUND);
     return reply(200, { message: 'Balance updated.', total_balance: entry.balanceAfter, entry: presentLedgerEntry(entry) });

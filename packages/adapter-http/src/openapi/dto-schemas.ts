@@ -37,6 +37,8 @@ function converters(pending: Pending) {
     isKnown: {},
     isTimestamp: {},
     hasValidEntries: {},
+    isMoney: {},
+    notEquals: {},
     allowedTarget: {},
     isInt: { type: 'integer' },
     isNumber: { type: 'number' },

@@ -1,4 +1,4 @@
-import { checkTargetUrl, FieldErrors, Result, TargetUrlPolicy } from '@voiceplane/domain';
+import { checkTargetUrl, FieldErrors, hasAtMostFourDecimals, Result, TargetUrlPolicy } from '@voiceplane/domain';
 import { parseTimestamp } from './coercion';
 import { registerDecorator, ValidationArguments, ValidationOptions, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 
@@ -86,6 +86,16 @@ class ValidEntriesConstraint implements ValidatorConstraintInterface {
 
 export const HasValidEntries = (entries: (value: Record<string, unknown>) => Result<unknown, FieldErrors>, options: ValidationOptions) =>
   constraint(ValidEntriesConstraint, [entries], options);
+
+/** Money in USD: at most 4 decimal places (CONTRACT §1.4). */
+@ValidatorConstraint({ name: 'isMoney' })
+class MoneyConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'number' && hasAtMostFourDecimals(value);
+  }
+}
+
+export const IsMoney = (options: ValidationOptions) => constraint(MoneyConstraint, [], options);
 
 /** A timestamp CONTRACT §1.4 accepts: ISO 8601 with an offset, or a bare date. */
 @ValidatorConstraint({ name: 'isTimestamp' })

@@ -1,13 +1,13 @@
 import { FieldErrors } from '@voiceplane/domain';
 import { plainToInstance, Transform, TransformFnParams, Type } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsNumber, IsObject, IsString, Matches, Max, Min,
+  ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsNumber, IsObject, IsString, Matches, Max, Min, NotEquals,
   ValidateIf, ValidateNested, ValidationOptions, validateSync,
 } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { isPlainObject, toBoolean, toId, toNumber, trimmed } from './coercion';
-import { AllowedTarget, HasValidEntries, IsEmailAddress, IsHttpUrl, IsId, IsKnown, IsTimestamp, MaxChars, MinChars } from './constraints';
-import { BoundOptions, Common, Ctor, ItemChoice, ItemSpec, ListOptions, ObjectOptions, RuleName, StringOptions } from './field-spec';
+import { AllowedTarget, HasValidEntries, IsEmailAddress, IsHttpUrl, IsId, IsKnown, IsMoney, IsTimestamp, MaxChars, MinChars } from './constraints';
+import { BoundOptions, Common, Ctor, ItemChoice, ItemSpec, ListOptions, NumberOptions, ObjectOptions, RuleName, StringOptions } from './field-spec';
 import { displayName, fill, Kind, messageOf } from './messages';
 import { TRANSFORM, VALIDATE } from './options';
 
@@ -117,16 +117,18 @@ const idRules = (say: Say): Decorator[] => [IsId(say('type'))];
 
 export const Str = (o: StringOptions = {}) => field('string', o, stringCoercion(o), (say) => stringRules(o, say));
 
-const number = (kind: 'integer' | 'number', o: BoundOptions) => field(kind, o, (raw) => toNumber(trimmed(raw)), (say) => [
+const number = (kind: 'integer' | 'number', o: NumberOptions) => field(kind, o, (raw) => toNumber(trimmed(raw)), (say) => [
   kind === 'integer'
     ? IsInt(say('type'))
     // Infinity only comes from a numeric string such as "1e999", which §1.3 accepts as a number.
     : IsNumber({ allowNaN: false, allowInfinity: true }, say('type')),
   ...bounds(o, o.min !== undefined && o.max !== undefined, say, Min, Max),
+  ...(o.nonZero ? [NotEquals(0, say('nonZero'))] : []),
+  ...(o.money ? [IsMoney(say('money'))] : []),
 ]);
 
 export const Int = (o: BoundOptions = {}) => number('integer', o);
-export const Num = (o: BoundOptions = {}) => number('number', o);
+export const Num = (o: NumberOptions = {}) => number('number', o);
 export const Bool = (o: Common = {}) => field('boolean', o, (raw) => toBoolean(trimmed(raw)), (say) => [IsBoolean(say('type'))]);
 /** Positive integer id; a string of digits is accepted. */
 export const Id = (o: Common = {}) => field('id', o, idCoercion, idRules);

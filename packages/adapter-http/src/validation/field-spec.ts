@@ -9,7 +9,7 @@ import { TargetCheck } from './constraints';
 
 export type Ctor<T = unknown> = new () => T;
 
-export type RuleName = 'required' | 'filled' | 'type' | 'min' | 'max' | 'between' | 'in' | 'pattern' | 'email' | 'url' | 'date';
+export type RuleName = 'required' | 'filled' | 'type' | 'min' | 'max' | 'between' | 'in' | 'pattern' | 'email' | 'url' | 'date' | 'nonZero' | 'money';
 
 export interface Common {
   /** Required on create; ignored when validating a partial update. */
@@ -43,6 +43,13 @@ export interface StringOptions extends Common {
 export interface BoundOptions extends Common {
   readonly min?: number;
   readonly max?: number;
+}
+
+export interface NumberOptions extends BoundOptions {
+  /** Zero is refused ("The {field} must not be zero."). */
+  readonly nonZero?: boolean;
+  /** A money amount: at most 4 decimal places (CONTRACT §1.4). */
+  readonly money?: boolean;
 }
 
 export interface ListOptions extends Common {

@@ -17,7 +17,7 @@ const TYPE: Record<Kind, string> = {
   object: 'The {field} must be an object.',
 };
 
-const RULES: Record<'required' | 'filled' | 'in' | 'pattern' | 'email' | 'url' | 'date', string> = {
+const RULES: Record<Exclude<RuleName, 'type' | 'min' | 'max' | 'between'>, string> = {
   required: 'The {field} field is required.',
   filled: 'The {field} field must have a value.',
   in: 'The selected {field} is invalid.',
@@ -25,6 +25,8 @@ const RULES: Record<'required' | 'filled' | 'in' | 'pattern' | 'email' | 'url' |
   email: 'The {field} must be a valid email address.',
   url: 'The {field} must be a valid URL.',
   date: 'The {field} must be a valid date.',
+  nonZero: 'The {field} must not be zero.',
+  money: 'The {field} may not have more than 4 decimal places.',
 };
 
 function boundTemplate(kind: Kind, rule: 'min' | 'max' | 'between'): string {
