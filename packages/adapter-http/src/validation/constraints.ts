@@ -1,6 +1,6 @@
 import { checkTargetUrl, FieldErrors, hasAtMostFourDecimals, Result, TargetUrlPolicy } from '@voiceplane/domain';
-import { parseTimestamp } from './coercion';
 import { registerDecorator, ValidationArguments, ValidationOptions, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import { parseTimestamp } from './coercion';
 
 /**
  * The rules class-validator has no exact equivalent for. Each is a named constraint so the

@@ -1,5 +1,5 @@
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
-import { acceptsNull, Detailed, REQUIRED } from './decorators';
+import { acceptsNull, Detailed, REQUIRED } from './field';
 
 export interface DeclaredFields {
   /** Property → position, base class first, each class in declaration order (the order errors are reported in). */

@@ -1,6 +1,6 @@
 import { FieldErrors } from '@voiceplane/domain';
 import { ValidationError } from 'class-validator';
-import { Detailed, DETAILED } from './decorators';
+import { Detailed, DETAILED } from './field';
 import { declaredFields } from './dto-metadata';
 import { displayName, fill } from './messages';
 

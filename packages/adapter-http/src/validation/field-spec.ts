@@ -1,12 +1,12 @@
+import { FieldErrors, Result } from '@voiceplane/domain';
+import { TargetCheck } from './constraints';
+
 /**
  * The options a DTO field is declared with. Each decorator turns them into class-transformer
  * coercion (CONTRACT §1.3) and class-validator constraints carrying the catalogue messages (§1.6);
  * the OpenAPI schema is read back from that metadata, so the document cannot drift from what is
  * enforced.
  */
-import { FieldErrors, Result } from '@voiceplane/domain';
-import { TargetCheck } from './constraints';
-
 export type Ctor<T = unknown> = new () => T;
 
 export type RuleName = 'required' | 'filled' | 'type' | 'min' | 'max' | 'between' | 'in' | 'pattern' | 'email' | 'url' | 'date' | 'nonZero' | 'money';

@@ -1,5 +1,6 @@
 export * from './field-spec';
 export * from './decorators';
+export * from './lists';
 export * from './validate';
 export { displayName } from './messages';
 export { parseTimestamp } from './coercion';

@@ -3,7 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { isPlainObject } from './coercion';
 import { targetPolicies } from './constraints';
-import { partialBodies } from './decorators';
+import { partialBodies } from './field';
 import { declaredFields } from './dto-metadata';
 import { fieldErrors } from './error-keys';
 import { Ctor } from './field-spec';
@@ -40,11 +40,11 @@ export function validateDto<T>(dto: Ctor<T>, input: unknown, options: ValidateOp
   return { ok: true, value: settled(body) };
 }
 
-/** Unknown keys go; an empty value on a field that cannot hold null was skipped as absent. */
 function isDto(value: unknown): value is object {
   return value instanceof Object && declaredFields(value.constructor).order.size > 0;
 }
 
+/** Unknown keys go; an empty value on a field that cannot hold null was skipped as absent; ids lists lose repeats. */
 function settled<T extends object>(body: T): T {
   const { order, nullable, unique } = declaredFields(body.constructor);
   const fields = body as Record<string, unknown>;
