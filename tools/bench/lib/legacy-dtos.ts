@@ -104,7 +104,7 @@ class ToolParameterBody {
   @Bool({ description: 'Default false' }) required?: boolean;
 }
 
-const NAME = { max: TOOL_LIMITS.name, pattern: TOOL_NAME_PATTERN, messages: { pattern: 'The name may only contain letters, numbers and underscores.' } } as const;
+const NAME = { max: TOOL_LIMITS.name, pattern: TOOL_NAME_PATTERN, messages: { pattern: 'Tool name must contain only letters, digits and underscores and start with a letter or underscore.' } } as const;
 const DESCRIPTION = { max: TOOL_LIMITS.description } as const;
 const ENDPOINT = {
   max: TOOL_LIMITS.endpoint,
