@@ -1,5 +1,6 @@
 import { DataSource, EntitySchema, QueryRunner } from 'typeorm';
 import { createTestDatabase, TestDatabase } from '@voiceplane/test-env';
+import { createDataSource } from './data-source';
 import { apiKeys, assistants, entitySchemas, eventTypes, ledgerEntries, outboxEvents, processedEvents, tools, users } from './records';
 import { varchar } from './records/columns';
 
@@ -25,7 +26,7 @@ async function pendingSchemaChange(dataSource: DataSource): Promise<string> {
 
 /** A DataSource on the same database whose records are `schemas`. */
 async function withRecords<T>(schemas: EntitySchema[], work: (dataSource: DataSource) => Promise<T>): Promise<T> {
-  const dataSource = new DataSource({ ...db.dataSource.options, entities: schemas, migrations: [] });
+  const dataSource = createDataSource({ url: db.url, poolSize: 2 }).setOptions({ entities: schemas });
   await dataSource.initialize();
   try {
     return await work(dataSource);
