@@ -44,8 +44,11 @@ export const tools = new EntitySchema<ToolRecord>({
   indices: [ownerListIndex('tools')],
 });
 
-/** `call_id` and `tool_id` carry no foreign key on purpose (see the Tools migration). */
-export interface ToolInvocationRecord {
+/**
+ * One mid-call tool invocation as stored (the application's `ToolInvocationRecord` is the port's view of it).
+ * `call_id` and `tool_id` carry no foreign key on purpose (see the Tools migration).
+ */
+export interface StoredToolInvocationRecord {
   id: string;
   call_id: string;
   user_id: string;
@@ -61,7 +64,7 @@ export interface ToolInvocationRecord {
   completed_at: Date | null;
 }
 
-export const toolInvocations = new EntitySchema<ToolInvocationRecord>({
+export const toolInvocations = new EntitySchema<StoredToolInvocationRecord>({
   name: 'tool_invocations',
   columns: {
     id: primaryKey('tool_invocations', varchar(40)),
