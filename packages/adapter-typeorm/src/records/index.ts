@@ -23,4 +23,4 @@ export * from './webhooks';
 export const entitySchemas: EntitySchema[] = [
   ...accountRecords, ...requestGuardRecords, ...eventRecords, ...webhookRecords, ...catalogRecords, ...toolRecords,
   ...telephonyRecords, ...assistantRecords, ...callRecords,
-] as EntitySchema[];
+];
