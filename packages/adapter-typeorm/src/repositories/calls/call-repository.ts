@@ -120,7 +120,6 @@ export class TypeormCallRepository implements CallRepository {
   }
 
   async lock(id: number): Promise<Call | null> {
-    // Raw SQL: a row lock, so runtime events for one call apply one at a time.
     const row = await this.db.one(`SELECT ${COLUMNS} FROM calls WHERE id = $1 FOR UPDATE`, [id]);
     return row ? toCall(row) : null;
   }
