@@ -37,6 +37,7 @@ export class TypeormAssistantRepository implements AssistantRepository {
   }
 
   async findOwned(userId: number, id: number, options: { lock?: boolean } = {}): Promise<Assistant | null> {
+    // Raw SQL: the optional row lock makes a status or webhook change and a reader of them take turns.
     const lock = options.lock ? ' FOR UPDATE OF a' : '';
     const row = await this.db.one(`${ASSISTANT_SELECT} WHERE a.user_id = $1 AND a.id = $2${lock}`, [userId, id]);
     return row ? toAssistant(row) : null;
