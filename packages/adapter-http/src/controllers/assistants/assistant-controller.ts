@@ -15,7 +15,10 @@ import { presentAssistant, presentAssistantSummary, presentOutboundAssistant } f
 
 export const ASSISTANT_NOT_FOUND = { message: 'Assistant not found' };
 
-/** Both lists take the same filters (CONTRACT §3.6); they are declared once, after the base's fields. */
+/**
+ * Both lists take the same filters (CONTRACT §3.6): declared once, after the base's fields so the
+ * page envelope's errors keep their order. (`any[]` is the constructor TypeScript demands of a mixin base.)
+ */
 function withAssistantFilters<Base extends new (...args: any[]) => object>(base: Base) {
   class Filtered extends base {
     @Str({ enum: ASSISTANT_TYPES }) type?: AssistantType;
