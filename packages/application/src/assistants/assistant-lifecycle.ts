@@ -1,6 +1,6 @@
 import {
-  activate, ActivationRefusal, assistantDeleted, checkTargetUrl, disableWebhook, enableWebhook, err, FieldErrors, ok,
-  Result, TargetUrlPolicy, ASSISTANT_MESSAGES,
+  activate, ActivationRefusal, assistantDeleted, checkTargetUrl, disableWebhook, enableWebhook, err, ok,
+  Result, TargetUrlPolicy,
 } from '@voiceplane/domain';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { Outbox } from '../ports/outbox';
@@ -54,8 +54,8 @@ export class AssistantWebhooks {
   }
 
   /** The URL is checked before the assistant is looked up: a bad body is a 422 whoever owns the id. */
-  async enable(userId: number, assistantId: number, url: string): Promise<Result<void, NotFound | { code: 'invalid'; errors: FieldErrors }>> {
-    if (!checkTargetUrl(url, this.targetPolicy).ok) return err({ code: 'invalid' as const, errors: { webhook_url: [ASSISTANT_MESSAGES.blockedUrl('webhook_url')] } });
+  async enable(userId: number, assistantId: number, url: string): Promise<Result<void, NotFound | { code: 'blocked_url' }>> {
+    if (!checkTargetUrl(url, this.targetPolicy).ok) return err({ code: 'blocked_url' as const });
     return this.uow.transaction(async () => {
       const assistant = await this.assistants.findOwned(userId, assistantId, { lock: true });
       if (!assistant) return notFound();

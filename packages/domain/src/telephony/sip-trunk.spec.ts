@@ -1,4 +1,4 @@
-import { changedFields, IP_LIST_REQUIRED_MESSAGE, mergeSipTrunkChanges, newSipTrunkSettings, SipTrunkChanges, SipTrunkSettings } from './sip-trunk';
+import { changedFields, mergeSipTrunkChanges, newSipTrunkSettings, SipTrunkChanges, SipTrunkSettings } from './sip-trunk';
 
 const stored: SipTrunkSettings = {
   phoneNumber: '+493012345678',
