@@ -1,8 +1,12 @@
-import { AssistantChanges, AssistantConfig } from './assistant';
-import { defaultVoiceId, ReferenceCatalog, voicesMatching } from './catalog';
-import { draftAssistant, reviseAssistant } from './drafting';
-import { ASSISTANT_MESSAGES, assistantRuleErrors, OwnedReferences, referencesToCheck, RuleContext } from './rules';
-import { builtInTool } from './built-in-tools';
+import {
+  AssistantChanges, AssistantConfig, assistantRuleProblems, builtInTool, defaultVoiceId, draftAssistant, OwnedReferences, ReferenceCatalog,
+  referencesToCheck, reviseAssistant, RuleContext, voicesMatching,
+} from '@voiceplane/domain';
+import { fieldErrors } from '../../pipeline/field-messages';
+import { ASSISTANT_FIELD_MESSAGES, ASSISTANT_MESSAGES } from './assistant-messages';
+
+/** The domain's rule problems as the client reads them. */
+const assistantRuleErrors = (...args: Parameters<typeof assistantRuleProblems>) => fieldErrors(assistantRuleProblems(...args), ASSISTANT_FIELD_MESSAGES);
 
 /** The shipped catalogue of CONTRACT §3.10, for rule tests. */
 const CATALOG: ReferenceCatalog = {
