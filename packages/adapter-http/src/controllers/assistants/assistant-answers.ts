@@ -1,5 +1,5 @@
-import { ActivationRefusal, FieldErrors, GroupRefusal, ReferenceDataRefusal } from '@voiceplane/domain';
-import { SaveAssistantFailure } from '@voiceplane/application';
+import { FieldErrors, GroupRefusal, ReferenceDataRefusal } from '@voiceplane/domain';
+import { ActivationFailure, SaveAssistantFailure, WebhookSwitchRefusal } from '@voiceplane/application';
 import { Answer, AnswerTable } from '../../pipeline/answers';
 import { validationBody } from '../../pipeline/families';
 import { fieldErrors } from '../../pipeline/field-messages';
@@ -18,14 +18,14 @@ export function saveAnswers(shapeErrors: FieldErrors): AnswerTable<SaveAssistant
 }
 
 /** Activation (CONTRACT §3.8). */
-export const ACTIVATION_ANSWERS: AnswerTable<{ readonly code: 'not_found' } | ActivationRefusal> = {
+export const ACTIVATION_ANSWERS: AnswerTable<ActivationFailure> = {
   not_found: ASSISTANT_NOT_FOUND,
   compliance_blocked: { status: 422, body: { message: 'The assistant is blocked for compliance review.' } },
   incomplete: ({ problems }) => invalid(fieldErrors(problems, ACTIVATION_FIELD_MESSAGES)),
 };
 
 /** Enabling the post-call webhook (CONTRACT §3.11). */
-export const WEBHOOK_SWITCH_ANSWERS: AnswerTable<{ readonly code: 'not_found' } | { readonly code: 'blocked_url' }> = {
+export const WEBHOOK_SWITCH_ANSWERS: AnswerTable<WebhookSwitchRefusal> = {
   not_found: ASSISTANT_NOT_FOUND,
   blocked_url: invalid({ webhook_url: [ASSISTANT_MESSAGES.blockedUrl('webhook_url')] }),
 };
