@@ -1,6 +1,6 @@
 import {
   AssistantChanges, AssistantConfig, AssistantProblem, assistantRuleProblems, draftAssistant, err, FieldProblems,
-  ok, ReferenceCatalog, referencesToCheck, Result, reviseAssistant, TargetUrlPolicy, webhookEventsOf,
+  hasFieldProblems, ok, ReferenceCatalog, referencesToCheck, Result, reviseAssistant, TargetUrlPolicy, webhookEventsOf,
 } from '@voiceplane/domain';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { Outbox } from '../ports/outbox';
@@ -24,13 +24,15 @@ export interface SaveAssistantRequest {
 
 const invalid = (problems: FieldProblems<AssistantProblem>) => err({ code: 'invalid' as const, problems });
 
-/** A rule problem on a field that already failed its shape adds nothing useful. */
-function withoutMalformed(problems: FieldProblems<AssistantProblem>, malformed: readonly string[]): FieldProblems<AssistantProblem> {
-  return Object.fromEntries(Object.entries(problems).filter(([field]) => !malformed.includes(field)));
+/**
+ * Null when nothing is wrong; otherwise the refusal with the rule problems of the well-formed
+ * fields (a rule problem on a field that already failed its shape adds nothing useful).
+ */
+function refusalOf(problems: FieldProblems<AssistantProblem>, request: SaveAssistantRequest) {
+  const malformed = request.malformedFields ?? [];
+  if (malformed.length === 0 && !hasFieldProblems(problems)) return null;
+  return invalid(Object.fromEntries(Object.entries(problems).filter(([field]) => !malformed.includes(field))));
 }
-
-const refused = (problems: FieldProblems<AssistantProblem>, request: SaveAssistantRequest): boolean =>
-  Object.keys(problems).length > 0 || (request.malformedFields ?? []).length > 0;
 
 /** Create and update of an assistant (CONTRACT §3.4, §3.5): defaults, resets, rules, references, events. */
 export class SaveAssistant {
@@ -47,8 +49,8 @@ export class SaveAssistant {
     const catalog = await this.catalogs.catalog();
     // A missing name is already among the shape errors; '' only lets the other rules run.
     const config = draftAssistant({ ...changes, name: changes.name ?? '' }, catalog);
-    const problems = await this.problemsOf(userId, config, changes, catalog, null);
-    if (refused(problems, request)) return invalid(withoutMalformed(problems, request.malformedFields ?? []));
+    const refusal = refusalOf(await this.problemsOf(userId, config, changes, catalog, null), request);
+    if (refusal) return refusal;
     const saved = await this.uow.transaction(() => this.assistants.create(userId, config));
     if (saved === 'inbound_number_taken') return invalid({ phone_number_id: ['inbound_number_taken'] });
     return ok(saved);
@@ -61,8 +63,8 @@ export class SaveAssistant {
       const stored = await this.assistants.findOwned(userId, request.assistantId, { lock: true });
       if (!stored) return err({ code: 'not_found' as const });
       const next = reviseAssistant(stored, changes, catalog);
-      const problems = await this.problemsOf(userId, next, changes, catalog, stored.id);
-      if (refused(problems, request)) return invalid(withoutMalformed(problems, request.malformedFields ?? []));
+      const refusal = refusalOf(await this.problemsOf(userId, next, changes, catalog, stored.id), request);
+      if (refusal) return refusal;
       const saved = await this.assistants.update(stored.id, next, {
         toolIds: changes.tool_ids !== undefined,
         labelIds: changes.label_ids !== undefined,

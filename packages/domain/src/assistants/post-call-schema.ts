@@ -21,11 +21,11 @@ export type PostCallSchemaProblem = 'taken';
  * so the second occurrence is refused (case-sensitive, like the names in the result object).
  */
 export function postCallSchemaProblems(fields: readonly PostCallField[]): FieldProblems<PostCallSchemaProblem> {
-  const errors: FieldProblems<PostCallSchemaProblem> = {};
+  const problems: FieldProblems<PostCallSchemaProblem> = {};
   const seen = new Set<string>();
   fields.forEach((f, i) => {
-    if (seen.has(f.name)) addFieldProblem(errors, `post_call_schema.${i}.name`, 'taken');
+    if (seen.has(f.name)) addFieldProblem(problems, `post_call_schema.${i}.name`, 'taken');
     seen.add(f.name);
   });
-  return errors;
+  return problems;
 }

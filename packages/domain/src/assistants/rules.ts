@@ -79,8 +79,8 @@ export interface RuleContext {
  * state `next` (stored values overlaid by the request, defaults and resets applied).
  */
 export function assistantRuleProblems(next: AssistantConfig, changes: AssistantChanges, ctx: RuleContext): FieldProblems<AssistantProblem> {
-  const errors: FieldProblems<AssistantProblem> = {};
-  const add = (field: string, problem: AssistantProblem) => addFieldProblem(errors, field, problem);
+  const problems: FieldProblems<AssistantProblem> = {};
+  const add = (field: string, problem: AssistantProblem) => addFieldProblem(problems, field, problem);
   const { catalog, owned } = ctx;
 
   if (next.voice_id !== null) {
@@ -125,7 +125,7 @@ export function assistantRuleProblems(next: AssistantConfig, changes: AssistantC
   ownedId('folder_id', owned.folderIds);
   ownedId('knowledgebase_id', owned.knowledgeBaseIds);
   ownedId('phone_number_id', owned.phoneNumberIds);
-  if (owned.inboundNumberTaken && next.type === 'inbound' && next.phone_number_id !== null && !errors.phone_number_id) {
+  if (owned.inboundNumberTaken && next.type === 'inbound' && next.phone_number_id !== null && !problems.phone_number_id) {
     add('phone_number_id', 'inbound_number_taken');
   }
 
@@ -139,7 +139,7 @@ export function assistantRuleProblems(next: AssistantConfig, changes: AssistantC
     if (name === undefined) return add(`tool_ids.${i}`, 'selected_invalid');
     if (seenIds.has(id)) return;
     seenIds.add(id);
-    if (seenNames.has(name) && !errors.tool_ids) add('tool_ids', { code: 'duplicate_tool_name', name });
+    if (seenNames.has(name) && !problems.tool_ids) add('tool_ids', { code: 'duplicate_tool_name', name });
     seenNames.add(name);
   });
 
@@ -150,6 +150,6 @@ export function assistantRuleProblems(next: AssistantConfig, changes: AssistantC
   for (const ref of assistantReferences(tools)) {
     if (ref.id === ctx.selfId || !owned.assistantIds.has(ref.id)) add(`tools.${ref.index}.assistant_id`, 'assistant_invalid');
   }
-  if (changes.post_call_schema) Object.assign(errors, postCallSchemaProblems(changes.post_call_schema));
-  return errors;
+  if (changes.post_call_schema) Object.assign(problems, postCallSchemaProblems(changes.post_call_schema));
+  return problems;
 }

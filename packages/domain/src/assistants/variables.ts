@@ -11,34 +11,34 @@ export type VariableProblem = 'too_many' | 'bad_name' | 'not_text' | 'too_long';
 
 /**
  * Keys are checked against the name pattern; strings are kept as sent (trimmed), numbers and
- * booleans become their text. Errors are keyed `variables.<key>`.
+ * booleans become their text. Problems are keyed `variables.<key>`.
  */
 export function normalizeVariableValues(input: Readonly<Record<string, unknown>>): Result<Record<string, string>, FieldProblems<VariableProblem>> {
-  const errors: FieldProblems<VariableProblem> = {};
+  const problems: FieldProblems<VariableProblem> = {};
   const entries = Object.entries(input);
   if (entries.length > MAX_VARIABLES) {
-    addFieldProblem(errors, 'variables', 'too_many');
-    return err(errors);
+    addFieldProblem(problems, 'variables', 'too_many');
+    return err(problems);
   }
   const out: Record<string, string> = {};
   for (const [key, raw] of entries) {
     const path = `variables.${key}`;
     if (!VARIABLE_NAME_PATTERN.test(key)) {
-      addFieldProblem(errors, path, 'bad_name');
+      addFieldProblem(problems, path, 'bad_name');
       continue;
     }
     let value: string;
     if (typeof raw === 'string') value = raw.trim();
     else if ((typeof raw === 'number' && Number.isFinite(raw)) || typeof raw === 'boolean') value = String(raw);
     else {
-      addFieldProblem(errors, path, 'not_text');
+      addFieldProblem(problems, path, 'not_text');
       continue;
     }
     if ([...value].length > MAX_VARIABLE_VALUE_LENGTH) {
-      addFieldProblem(errors, path, 'too_long');
+      addFieldProblem(problems, path, 'too_long');
       continue;
     }
     out[key] = value;
   }
-  return hasFieldProblems(errors) ? err(errors) : ok(out);
+  return hasFieldProblems(problems) ? err(problems) : ok(out);
 }

@@ -70,17 +70,17 @@ function settleAllowedIps(
   type: InboundAuthorizationType,
   sent: readonly string[] | null | undefined,
   stored: readonly string[] | null,
-  errors: FieldProblems<SipTrunkProblem>,
+  problems: FieldProblems<SipTrunkProblem>,
 ): readonly string[] | null {
   if (type === 'auth') return null;
   const list = distinct((sent === undefined ? stored : sent) ?? []);
-  if (list.length === 0) addFieldProblem(errors, wire('allowedInboundIps'), 'ip_list_required');
+  if (list.length === 0) addFieldProblem(problems, wire('allowedInboundIps'), 'ip_list_required');
   return list;
 }
 
 /** Create: defaults filled in, then the merged-state rules. */
 export function newSipTrunkSettings(input: NewSipTrunk): Result<SipTrunkSettings, FieldProblems<SipTrunkProblem>> {
-  const errors: FieldProblems<SipTrunkProblem> = {};
+  const problems: FieldProblems<SipTrunkProblem> = {};
   const type = input.inboundAuthorizationType ?? DEFAULTS.inboundAuthorizationType;
   const settings: SipTrunkSettings = {
     phoneNumber: input.phoneNumber,
@@ -90,11 +90,11 @@ export function newSipTrunkSettings(input: NewSipTrunk): Result<SipTrunkSettings
     sipAddress: input.sipAddress,
     sipCallingFormat: input.sipCallingFormat ?? DEFAULTS.sipCallingFormat,
     inboundAuthorizationType: type,
-    allowedInboundIps: settleAllowedIps(type, input.allowedInboundIps, null, errors),
+    allowedInboundIps: settleAllowedIps(type, input.allowedInboundIps, null, problems),
     outboundProxy: input.outboundProxy ?? DEFAULTS.outboundProxy,
     countryCode: input.countryCode ?? DEFAULTS.countryCode,
   };
-  return hasFieldProblems(errors) ? err(errors) : ok(settings);
+  return hasFieldProblems(problems) ? err(problems) : ok(settings);
 }
 
 const sameList = (a: readonly string[] | null, b: readonly string[] | null): boolean => {
@@ -121,7 +121,7 @@ export interface MergedSipTrunk {
 
 /** Update: the stored settings with the sent fields applied, the merged-state rules, and what changed. */
 export function mergeSipTrunkChanges(stored: SipTrunkSettings, changes: SipTrunkChanges): Result<MergedSipTrunk, FieldProblems<SipTrunkProblem>> {
-  const errors: FieldProblems<SipTrunkProblem> = {};
+  const problems: FieldProblems<SipTrunkProblem> = {};
   const type = changes.inboundAuthorizationType ?? stored.inboundAuthorizationType;
   const settings: SipTrunkSettings = {
     phoneNumber: changes.phoneNumber ?? stored.phoneNumber,
@@ -131,10 +131,10 @@ export function mergeSipTrunkChanges(stored: SipTrunkSettings, changes: SipTrunk
     sipAddress: changes.sipAddress ?? stored.sipAddress,
     sipCallingFormat: changes.sipCallingFormat ?? stored.sipCallingFormat,
     inboundAuthorizationType: type,
-    allowedInboundIps: settleAllowedIps(type, changes.allowedInboundIps, stored.allowedInboundIps, errors),
+    allowedInboundIps: settleAllowedIps(type, changes.allowedInboundIps, stored.allowedInboundIps, problems),
     outboundProxy: changes.outboundProxy ?? stored.outboundProxy,
     countryCode: changes.countryCode ?? stored.countryCode,
   };
-  if (hasFieldProblems(errors)) return err(errors);
+  if (hasFieldProblems(problems)) return err(problems);
   return ok({ settings, changed: changedFields(stored, settings) });
 }
