@@ -3,7 +3,7 @@
  * (copies of the DTOs as they stood at commit b18275f), for tools/bench/validation.ts only.
  */
 import {
-  AMBIENT_SOUNDS, ASSISTANT_MESSAGES, ASSISTANT_MODES, ASSISTANT_TYPES, ENDPOINT_TYPES, HTTP_TOKEN_PATTERN, KNOWLEDGEBASE_MODES,
+  AMBIENT_SOUNDS, ASSISTANT_MODES, ASSISTANT_TYPES, ENDPOINT_TYPES, HTTP_TOKEN_PATTERN, KNOWLEDGEBASE_MODES,
   MAX_BUILT_IN_TOOLS, MAX_POST_CALL_FIELDS, POST_CALL_DESCRIPTION_MAX, POST_CALL_FIELD_TYPES,
   POST_CALL_NAME_MAX, POST_CALL_NAME_PATTERN, PostCallField, SPEECH_SPEED_MAX, SPEECH_SPEED_MIN, TOOL_BODY_FORMATS, TOOL_LIMITS, TOOL_METHODS,
   TOOL_NAME_PATTERN, TOOL_PARAMETER_TYPES, ToolBodyFormat, ToolMethod, ToolParameterType,
@@ -51,7 +51,7 @@ class AssistantSettings {
   @Num({ min: 0, max: 1, nullable: true }) turn_detection_threshold?: number | null;
   @Num({ min: 0, max: 1 }) voice_stability?: number;
   @Num({ min: 0, max: 1 }) voice_similarity?: number;
-  @Num({ min: SPEECH_SPEED_MIN, max: SPEECH_SPEED_MAX, messages: { between: ASSISTANT_MESSAGES.speechSpeed } }) speech_speed?: number;
+  @Num({ min: SPEECH_SPEED_MIN, max: SPEECH_SPEED_MAX, messages: { between: 'Speech speed must be between 0.7 and 1.2.' } }) speech_speed?: number;
   @Num({ min: 0, max: 1 }) llm_temperature?: number;
   @Int({ min: 20, max: 1200 }) max_duration?: number;
   @Int({ min: 1, max: 360 }) max_silence_duration?: number;

@@ -4,6 +4,8 @@ import { inject } from 'inversify';
 import { CredentialRepository, Login, RateLimiter, TOKENS, UserRepository } from '@voiceplane/application';
 import { Str } from '../validation';
 import { fail, parse, reply } from '../pipeline/responses';
+import { answer } from '../pipeline/answers';
+import { ACCOUNT_ANSWERS } from './account-answers';
 import { principalOf } from '../pipeline/request-context';
 import { tooManyBody } from '../pipeline/families';
 import { presentMe } from '../presenters/account';
@@ -39,7 +41,7 @@ export class AccountController {
     }
     const body = parse(LoginBody, req.body);
     const result = await this.login.execute(body.email, body.password);
-    if (!result.ok) fail(401, { error: 'Invalid credentials.' });
+    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
     const { token, expiresAt, user } = result.value;
     return reply(200, {
       message: 'Login successful.',
@@ -53,7 +55,7 @@ export class AccountController {
   @Post('/logout')
   async postLogout(@Request() req: ExpressRequest) {
     const principal = principalOf(req);
-    if (principal.tokenKind !== 'session') fail(400, { message: 'Only session tokens can be logged out.' });
+    if (principal.tokenKind !== 'session') answer(ACCOUNT_ANSWERS, 'not_a_session');
     await this.credentials.revokeSession(principal.tokenId, this.clock.now());
     return reply(200, { message: 'Logged out successfully.' });
   }
@@ -61,7 +63,7 @@ export class AccountController {
   @Get('/me')
   async getMe(@Request() req: ExpressRequest) {
     const user = await this.users.findById(principalOf(req).userId);
-    if (!user) fail(401, { error: 'Unauthorized' });
+    if (!user) answer(ACCOUNT_ANSWERS, 'account_gone');
     return reply(200, presentMe(user));
   }
 }

@@ -4,7 +4,9 @@ import { inject } from 'inversify';
 import { Plan, withPlanChanges } from '@voiceplane/domain';
 import { BalanceService, CreateAccount, TOKENS, UserRepository } from '@voiceplane/application';
 import { Bool, Int, Num, Obj, PageQuery, pageOf, Str, validateDto } from '../validation';
-import { fail, failValidation, parse, pathId, reply } from '../pipeline/responses';
+import { failValidation, parse, pathId, reply } from '../pipeline/responses';
+import { answer } from '../pipeline/answers';
+import { ACCOUNT_ANSWERS, USER_NOT_FOUND } from './account-answers';
 import { requestIdOf } from '../pipeline/request-context';
 import { presentAdminUser, presentLedgerEntry, presentPlan } from '../presenters/account';
 import { pageEnvelope } from '../presenters/format';
@@ -40,7 +42,6 @@ class UsersQuery extends PageQuery {
   @Str({ max: 255 }) email?: string;
 }
 
-const USER_NOT_FOUND = { message: 'User not found.' };
 
 documentRoute({ method: 'post', path: '/api/admin/users', summary: 'Create a user with a balance and a plan', tag: 'Admin', auth: 'admin', body: CreateUserBody, success: 201 });
 documentRoute({ method: 'get', path: '/api/admin/users', summary: 'List users', tag: 'Admin', auth: 'admin', query: UsersQuery });
@@ -70,7 +71,7 @@ export class AdminController {
     const result = await this.createAccount.execute({
       name: body.name, email: body.email, password: body.password ?? null, balance: body.balance ?? 0, plan, requestId: requestIdOf(req),
     });
-    if (!result.ok) fail(409, { message: 'A user with this email already exists.' });
+    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
     const { user, apiKey } = result.value;
     return reply(201, {
       user: presentAdminUser(user),
@@ -89,7 +90,7 @@ export class AdminController {
   @Get('/users/:id')
   async getUser(@Params({ name: 'id' }) id: string) {
     const user = await this.users.findById(pathId(id, USER_NOT_FOUND));
-    if (!user) fail(404, USER_NOT_FOUND);
+    if (!user) answer(ACCOUNT_ANSWERS, 'user_not_found');
     return reply(200, { data: presentAdminUser(user) });
   }
 
@@ -98,14 +99,14 @@ export class AdminController {
     const userId = pathId(id, USER_NOT_FOUND);
     const body = parse(BalanceBody, req.body);
     const entry = await this.balances.adjust(userId, body.amount, body.note, requestIdOf(req));
-    if (!entry) fail(404, USER_NOT_FOUND);
+    if (!entry) answer(ACCOUNT_ANSWERS, 'user_not_found');
     return reply(200, { message: 'Balance updated.', total_balance: entry.balanceAfter, entry: presentLedgerEntry(entry) });
   }
 
   @Put('/users/:id/plan')
   async updatePlan(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const user = await this.users.findById(pathId(id, USER_NOT_FOUND));
-    if (!user) fail(404, USER_NOT_FOUND);
+    if (!user) answer(ACCOUNT_ANSWERS, 'user_not_found');
     const plan = withPlanChanges(user.plan, parsePlan(req.body, ''));
     await this.users.updatePlan(user.id, plan);
     return reply(200, { message: 'Plan updated.', plan: presentPlan({ ...user, plan }) });
@@ -116,7 +117,7 @@ export class AdminController {
     const userId = pathId(id, USER_NOT_FOUND);
     const body = parse(StatusBody, req.body);
     const user = await this.users.findById(userId);
-    if (!user) fail(404, USER_NOT_FOUND);
+    if (!user) answer(ACCOUNT_ANSWERS, 'user_not_found');
     await this.users.setDisabled(userId, body.disabled);
     return reply(200, { message: 'User updated.', data: presentAdminUser({ ...user, disabled: body.disabled }) });
   }

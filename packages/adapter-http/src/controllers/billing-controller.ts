@@ -4,7 +4,9 @@ import { inject } from 'inversify';
 import { LedgerEntryType } from '@voiceplane/domain';
 import { LedgerRepository, TOKENS, UserRepository } from '@voiceplane/application';
 import { PageQuery, pageOf, Str } from '../validation';
-import { fail, parse, reply } from '../pipeline/responses';
+import { parse, reply } from '../pipeline/responses';
+import { answer } from '../pipeline/answers';
+import { ACCOUNT_ANSWERS } from './account-answers';
 import { principalOf } from '../pipeline/request-context';
 import { presentLedgerEntry, presentPlan } from '../presenters/account';
 import { pageEnvelope } from '../presenters/format';
@@ -28,7 +30,7 @@ export class BillingController {
   @Get('/balance')
   async balance(@Request() req: ExpressRequest) {
     const user = await this.users.findById(principalOf(req).userId);
-    if (!user) fail(401, { error: 'Unauthorized' });
+    if (!user) answer(ACCOUNT_ANSWERS, 'account_gone');
     const now = this.clock.now();
     const resetsAt = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
     return reply(200, {

@@ -6,9 +6,11 @@ import {
   UserRepository,
 } from '@voiceplane/application';
 import { Bool, Int, Str } from '../../validation';
-import { fail, parse, pathId, reply } from '../../pipeline/responses';
+import { parse, pathId, reply } from '../../pipeline/responses';
+import { answer, refuse } from '../../pipeline/answers';
+import { ACCOUNT_ANSWERS, USER_NOT_FOUND } from '../account-answers';
 import { documentRoute } from '../../openapi/registry';
-import { ASSISTANT_NOT_FOUND } from './assistant-controller';
+import { ASSISTANT_NOT_FOUND } from './assistant-answers';
 import { presentEventType, presentKnowledgeBase } from './presenters';
 
 class ComplianceBody {
@@ -26,8 +28,6 @@ class EventTypeBody {
   @Str({ required: true, max: 255 }) name!: string;
   @Int({ required: true, min: 5, max: 480 }) duration_minutes!: number;
 }
-
-const USER_NOT_FOUND = { message: 'User not found.' };
 
 const tag = 'Admin';
 documentRoute({ method: 'put', path: '/api/admin/assistants/:id/compliance', summary: 'Block or unblock an assistant for compliance review', tag, auth: 'admin', body: ComplianceBody });
@@ -50,7 +50,7 @@ export class AssistantAdminController {
     const assistantId = pathId(id, ASSISTANT_NOT_FOUND);
     const body = parse(ComplianceBody, req.body);
     const reason = body.reason ?? null;
-    if (!(await this.assistants.setCompliance(assistantId, body.blocked, reason))) fail(404, ASSISTANT_NOT_FOUND);
+    if (!(await this.assistants.setCompliance(assistantId, body.blocked, reason))) refuse(ASSISTANT_NOT_FOUND);
     return reply(200, { message: 'Compliance status updated.', data: { assistant_id: assistantId, compliance_blocked: body.blocked, reason } });
   }
 
@@ -74,6 +74,6 @@ export class AssistantAdminController {
 
   /** Like the other admin routes, the body is validated before the user is looked up. */
   private async requireUser(userId: number): Promise<void> {
-    if (!(await this.users.findById(userId))) fail(404, USER_NOT_FOUND);
+    if (!(await this.users.findById(userId))) answer(ACCOUNT_ANSWERS, 'user_not_found');
   }
 }

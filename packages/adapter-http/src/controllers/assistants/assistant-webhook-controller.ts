@@ -3,10 +3,11 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { AssistantWebhooks, TOKENS } from '@voiceplane/application';
 import { Id, Str } from '../../validation';
-import { fail, failValidation, parse, reply } from '../../pipeline/responses';
+import { parse, reply } from '../../pipeline/responses';
+import { answer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { documentRoute } from '../../openapi/registry';
-import { ASSISTANT_NOT_FOUND } from './assistant-controller';
+import { WEBHOOK_SWITCH_ANSWERS } from './assistant-answers';
 
 class DisableWebhookBody {
   @Id({ required: true }) assistant_id!: number;
@@ -29,7 +30,7 @@ export class AssistantWebhookController {
   async disable(@Request() req: ExpressRequest) {
     const body = parse(DisableWebhookBody, req.body);
     const result = await this.webhooks.disable(principalOf(req).userId, body.assistant_id);
-    if (!result.ok) fail(404, ASSISTANT_NOT_FOUND);
+    if (!result.ok) answer(WEBHOOK_SWITCH_ANSWERS, result.error);
     return reply(200, { message: 'Webhook disabled successfully', data: [] });
   }
 
@@ -37,10 +38,7 @@ export class AssistantWebhookController {
   async enable(@Request() req: ExpressRequest) {
     const body = parse(EnableWebhookBody, req.body);
     const result = await this.webhooks.enable(principalOf(req).userId, body.assistant_id, body.webhook_url);
-    if (!result.ok) {
-      if (result.error.code === 'not_found') fail(404, ASSISTANT_NOT_FOUND);
-      failValidation(result.error.errors);
-    }
+    if (!result.ok) answer(WEBHOOK_SWITCH_ANSWERS, result.error);
     return reply(200, { message: 'Webhook enabled successfully', data: [] });
   }
 }

@@ -4,7 +4,9 @@ import { inject } from 'inversify';
 import { ASSISTANT_MODES, AssistantMode, MODEL_KINDS, ModelKind, PROVIDER_KINDS, ProviderKind, voicesMatching } from '@voiceplane/domain';
 import { CatalogRepository, EventTypeRepository, KnowledgeBaseRepository, TOKENS } from '@voiceplane/application';
 import { Id, Str } from '../../validation';
-import { fail, failValidation, parse, pathId, reply } from '../../pipeline/responses';
+import { parse, pathId, reply } from '../../pipeline/responses';
+import { answer, answerFor } from '../../pipeline/answers';
+import { REFERENCE_DATA_ANSWERS } from './assistant-answers';
 import { principalOf } from '../../pipeline/request-context';
 import { documentRoute } from '../../openapi/registry';
 import { presentEventType, presentKnowledgeBase } from './presenters';
@@ -21,8 +23,6 @@ class ModelsQuery {
 class ProvidersQuery {
   @Str({ enum: PROVIDER_KINDS }) kind?: ProviderKind;
 }
-
-const KNOWLEDGE_BASE_NOT_FOUND = { error: 'Knowledgebase not found.' };
 
 const tag = 'Reference data';
 documentRoute({ method: 'get', path: '/api/user/assistants/languages', summary: 'Languages (bare array)', tag });
@@ -52,7 +52,7 @@ export class ReferenceDataController {
     const q = parse(VoicesQuery, req.query);
     const catalog = await this.catalogs.catalog();
     if (q.language_id !== undefined && !catalog.languages.some((l) => l.id === q.language_id)) {
-      failValidation({ language_id: ['The selected language id is invalid.'] });
+      answer(REFERENCE_DATA_ANSWERS, 'unknown_language');
     }
     return reply(200, voicesMatching(catalog, { mode: q.mode, language_id: q.language_id }));
   }
@@ -77,8 +77,8 @@ export class ReferenceDataController {
 
   @Get('/knowledgebases/:id')
   async knowledgeBase(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const kb = await this.knowledgeBases.findOwned(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND));
-    if (!kb) fail(404, KNOWLEDGE_BASE_NOT_FOUND);
+    const kb = await this.knowledgeBases.findOwned(principalOf(req).userId, pathId(id, answerFor(REFERENCE_DATA_ANSWERS, 'knowledge_base_not_found')));
+    if (!kb) answer(REFERENCE_DATA_ANSWERS, 'knowledge_base_not_found');
     return reply(200, { data: presentKnowledgeBase(kb) });
   }
 

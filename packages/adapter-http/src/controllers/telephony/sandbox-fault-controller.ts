@@ -2,7 +2,9 @@ import { Controller, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { Id, Int, Str } from '../../validation';
-import { fail, failValidation, parse, reply } from '../../pipeline/responses';
+import { parse, reply } from '../../pipeline/responses';
+import { answer } from '../../pipeline/answers';
+import { SANDBOX_FAULT_ANSWERS } from './telephony-answers';
 import { principalOf } from '../../pipeline/request-context';
 import { documentRoute } from '../../openapi/registry';
 import { SandboxFaults } from './sandbox-faults';
@@ -12,8 +14,6 @@ class FaultBody {
   @Id({ nullable: true, description: 'One of your own resources the fault is limited to' }) target_id?: number | null;
   @Int({ min: 1, max: 100, description: 'How many operations fail (default 1)' }) count?: number;
 }
-
-const NOT_FOUND = { message: 'Not found.' };
 
 documentRoute({ method: 'post', path: '/api/sandbox/faults', summary: 'Sandbox S10: make the next operations of a kind fail', tag: 'Sandbox', body: FaultBody });
 
@@ -26,11 +26,11 @@ export class SandboxFaultController {
   async arm(@Request() req: ExpressRequest) {
     const body = parse(FaultBody, req.body);
     const armer = this.faults.armerOf(body.kind);
-    if (armer === undefined) failValidation({ kind: ['The selected kind is invalid.'] });
-    if (armer === null) fail(404, NOT_FOUND);
+    if (armer === undefined) answer(SANDBOX_FAULT_ANSWERS, 'unknown_kind');
+    if (armer === null) answer(SANDBOX_FAULT_ANSWERS, 'not_found');
     const targetId = body.target_id ?? null;
     const armed = await armer({ userId: principalOf(req).userId, targetId, count: body.count ?? 1 });
-    if (armed === 'not_found') fail(404, NOT_FOUND);
+    if (armed === 'not_found') answer(SANDBOX_FAULT_ANSWERS, armed);
     return reply(200, { ok: true, fault: { kind: body.kind, target_id: targetId, remaining: armed.remaining } });
   }
 }

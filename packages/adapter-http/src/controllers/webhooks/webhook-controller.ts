@@ -9,11 +9,13 @@ import {
   Clock, Ids, SendTestWebhook, SigningSecretRepository, TOKENS, WebhookDeliveries, WebhookDeliveryRepository,
 } from '@voiceplane/application';
 import { Id, PageQuery, pageOf, publicTarget, Str } from '../../validation';
-import { fail, parse, reply } from '../../pipeline/responses';
+import { parse, reply } from '../../pipeline/responses';
+import { answer, refuse } from '../../pipeline/answers';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { documentRoute } from '../../openapi/registry';
 import { presentDelivery, presentDeliveryDetail, presentSigningSecret } from './presenters';
+import { DELIVERY_NOT_FOUND, WEBHOOK_ANSWERS } from './webhook-answers';
 
 class DeliveriesQuery extends PageQuery {
   @Str({ enum: DELIVERY_STATUSES, description: 'pending, succeeded, failed or canceled' }) status?: DeliveryStatus;
@@ -26,7 +28,6 @@ class TestWebhookBody {
   @Str({ required: true, url: true, target: publicTarget, description: 'Public http(s) URL (§1.11) that receives one signed ping' }) url!: string;
 }
 
-const DELIVERY_NOT_FOUND = { message: 'Delivery not found' };
 const DELIVERY_ID = /^dlv_[0-9A-Za-z]{22}$/;
 
 const tag = 'Webhooks';
@@ -62,17 +63,14 @@ export class WebhookController {
   @Get('/deliveries/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const delivery = await this.deliveries.find(principalOf(req).userId, deliveryId(id));
-    if (!delivery) fail(404, DELIVERY_NOT_FOUND);
+    if (!delivery) answer(WEBHOOK_ANSWERS, 'not_found');
     return reply(200, { data: presentDeliveryDetail(delivery, await this.deliveries.attempts(delivery.id)) });
   }
 
   @Post('/deliveries/:id/replay')
   async replay(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.webhooks.replay(principalOf(req).userId, deliveryId(id));
-    if (!result.ok) {
-      if (result.error === 'not_found') fail(404, DELIVERY_NOT_FOUND);
-      fail(409, { message: 'Delivery is already pending.' });
-    }
+    if (!result.ok) answer(WEBHOOK_ANSWERS, result.error);
     return reply(200, { message: 'Delivery queued for replay.', data: presentDelivery(result.value) });
   }
 
@@ -103,6 +101,6 @@ export class WebhookController {
 
 /** Ids of another shape are simply not found (CONTRACT §1.3). */
 function deliveryId(raw: string): string {
-  if (!DELIVERY_ID.test(raw)) fail(404, DELIVERY_NOT_FOUND);
+  if (!DELIVERY_ID.test(raw)) refuse(DELIVERY_NOT_FOUND);
   return raw;
 }
