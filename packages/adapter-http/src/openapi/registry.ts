@@ -1,30 +1,12 @@
-import { Ctor, fieldsOf } from '../validation';
+import { fieldsOf } from '../validation';
 import { fieldSchema, Schema, schemaFor } from './field-schemas';
-
-export interface RouteDoc {
-  readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
-  /** Express-style path (`/api/user/tools/:id`). */
-  readonly path: string;
-  readonly summary: string;
-  readonly tag: string;
-  readonly auth?: 'user' | 'api_key' | 'admin' | 'runtime' | 'none' | 'hook';
-  readonly body?: Ctor;
-  readonly query?: Ctor;
-  readonly success?: number;
-}
-
-const routes: RouteDoc[] = [];
-
-/** Controllers describe their routes next to the handlers; the document is built from these. */
-export function documentRoute(doc: RouteDoc): void {
-  routes.push(doc);
-}
+import type { RouteDoc } from './route-doc';
 
 const SECURITY: Record<string, unknown[]> = {
   user: [{ bearer: [] }], api_key: [{ bearer: [] }], admin: [{ admin: [] }], runtime: [{ runtime: [] }], none: [], hook: [],
 };
 
-export function buildOpenApiDocument(version: string): Schema {
+export function buildOpenApiDocument(version: string, routes: readonly RouteDoc[]): Schema {
   const components: Record<string, Schema> = {};
   const paths: Record<string, Record<string, Schema>> = {};
   for (const r of routes) {

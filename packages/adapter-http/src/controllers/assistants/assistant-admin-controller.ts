@@ -7,7 +7,7 @@ import {
 } from '@voiceplane/application';
 import { Bool, Int, Str } from '../../validation';
 import { fail, parse, pathId, reply } from '../../pipeline/responses';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { ASSISTANT_NOT_FOUND } from './assistant-controller';
 import { presentEventType, presentKnowledgeBase } from './presenters';
 
@@ -30,9 +30,12 @@ class EventTypeBody {
 const USER_NOT_FOUND = { message: 'User not found.' };
 
 const tag = 'Admin';
-documentRoute({ method: 'put', path: '/api/admin/assistants/:id/compliance', summary: 'Block or unblock an assistant for compliance review', tag, auth: 'admin', body: ComplianceBody });
-documentRoute({ method: 'post', path: '/api/admin/users/:id/knowledgebases', summary: 'Create a knowledge base for a user', tag, auth: 'admin', body: KnowledgeBaseBody, success: 201 });
-documentRoute({ method: 'post', path: '/api/admin/users/:id/event-types', summary: 'Create a scheduling event type for a user', tag, auth: 'admin', body: EventTypeBody, success: 201 });
+/** The routes of AssistantAdminController as the OpenAPI document describes them. */
+export const assistantAdminRouteDocs: readonly RouteDoc[] = [
+  { method: 'put', path: '/api/admin/assistants/:id/compliance', summary: 'Block or unblock an assistant for compliance review', tag, auth: 'admin', body: ComplianceBody },
+  { method: 'post', path: '/api/admin/users/:id/knowledgebases', summary: 'Create a knowledge base for a user', tag, auth: 'admin', body: KnowledgeBaseBody, success: 201 },
+  { method: 'post', path: '/api/admin/users/:id/event-types', summary: 'Create a scheduling event type for a user', tag, auth: 'admin', body: EventTypeBody, success: 201 },
+];
 
 /** Operator routes of CONTRACT §2.9 A7–A9; the pipeline has already checked the admin token. */
 @Controller('/api/admin')

@@ -9,7 +9,7 @@ import { Id, PageQuery, pageOf, Str } from '../../validation';
 import { fail, failValidation, parse, pathId, reply } from '../../pipeline/responses';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { AssistantFields, CreateAssistantBody, parseAssistantBody } from './assistant-body';
 import { presentAssistant, presentAssistantSummary, presentOutboundAssistant } from './presenters';
 
@@ -23,14 +23,17 @@ class AssistantsQuery extends PageQuery {
 }
 
 const tag = 'Assistants';
-documentRoute({ method: 'post', path: '/api/user/assistant', summary: 'Create an assistant (status inactive)', tag, body: CreateAssistantBody, success: 201 });
-documentRoute({ method: 'put', path: '/api/user/assistant/:id', summary: 'Update an assistant: only sent fields change; null clears; a mode change resets mode settings', tag, body: AssistantFields });
-documentRoute({ method: 'get', path: '/api/user/assistant/:id', summary: 'Get an assistant (full record)', tag });
-documentRoute({ method: 'get', path: '/api/user/assistants', summary: 'List assistants, newest first (alias /api/user/assistants/get)', tag, query: AssistantsQuery });
-documentRoute({ method: 'delete', path: '/api/user/assistant/:id', summary: 'Delete an assistant; calls in progress continue', tag });
-documentRoute({ method: 'post', path: '/api/user/assistant/:id/activate', summary: 'Activate (takes inbound calls and chat replies)', tag });
-documentRoute({ method: 'post', path: '/api/user/assistant/:id/deactivate', summary: 'Deactivate', tag });
-documentRoute({ method: 'get', path: '/api/user/assistants/outbound', summary: 'Every outbound assistant, id ascending (bare array)', tag });
+/** The routes of AssistantController as the OpenAPI document describes them. */
+export const assistantRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/assistant', summary: 'Create an assistant (status inactive)', tag, body: CreateAssistantBody, success: 201 },
+  { method: 'put', path: '/api/user/assistant/:id', summary: 'Update an assistant: only sent fields change; null clears; a mode change resets mode settings', tag, body: AssistantFields },
+  { method: 'get', path: '/api/user/assistant/:id', summary: 'Get an assistant (full record)', tag },
+  { method: 'get', path: '/api/user/assistants', summary: 'List assistants, newest first (alias /api/user/assistants/get)', tag, query: AssistantsQuery },
+  { method: 'delete', path: '/api/user/assistant/:id', summary: 'Delete an assistant; calls in progress continue', tag },
+  { method: 'post', path: '/api/user/assistant/:id/activate', summary: 'Activate (takes inbound calls and chat replies)', tag },
+  { method: 'post', path: '/api/user/assistant/:id/deactivate', summary: 'Deactivate', tag },
+  { method: 'get', path: '/api/user/assistants/outbound', summary: 'Every outbound assistant, id ascending (bare array)', tag },
+];
 
 function failSave(error: SaveAssistantFailure): never {
   if (error.code === 'not_found') fail(404, ASSISTANT_NOT_FOUND);

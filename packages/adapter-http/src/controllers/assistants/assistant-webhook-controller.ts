@@ -5,7 +5,7 @@ import { AssistantWebhooks, TOKENS } from '@voiceplane/application';
 import { Id, Str } from '../../validation';
 import { fail, failValidation, parse, reply } from '../../pipeline/responses';
 import { principalOf } from '../../pipeline/request-context';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { ASSISTANT_NOT_FOUND } from './assistant-controller';
 
 class DisableWebhookBody {
@@ -18,8 +18,11 @@ class EnableWebhookBody {
 }
 
 const tag = 'Assistants';
-documentRoute({ method: 'post', path: '/api/user/assistants/disable-webhook', summary: 'Stop post-call webhooks; pending deliveries are canceled', tag, body: DisableWebhookBody });
-documentRoute({ method: 'post', path: '/api/user/assistants/enable-webhook', summary: 'Send post-call webhooks to a URL', tag, body: EnableWebhookBody });
+/** The routes of AssistantWebhookController as the OpenAPI document describes them. */
+export const assistantWebhookRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/assistants/disable-webhook', summary: 'Stop post-call webhooks; pending deliveries are canceled', tag, body: DisableWebhookBody },
+  { method: 'post', path: '/api/user/assistants/enable-webhook', summary: 'Send post-call webhooks to a URL', tag, body: EnableWebhookBody },
+];
 
 @Controller('/api/user/assistants')
 export class AssistantWebhookController {

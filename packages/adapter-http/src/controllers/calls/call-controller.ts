@@ -7,7 +7,7 @@ import { pageOf } from '../../validation';
 import { fail, pathId, reply } from '../../pipeline/responses';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { ASSISTANT_NOT_FOUND } from '../assistants/assistant-controller';
 import { CallListQuery, MakeCallBody, parseCallList, parseMakeCall } from './call-body';
 import { presentCall, presentCallSummary } from './call-presenters';
@@ -28,9 +28,12 @@ const REFUSALS: Readonly<Record<MakeCallRefusal, readonly [number, string]>> = {
 /** Calls of a ringing/talking burst end within a minute or so; a retry after that is likely to pass. */
 const TOO_MANY_CALLS_RETRY_AFTER = 30;
 
-documentRoute({ method: 'post', path: '/api/user/make_call', summary: 'Place an outbound call with an assistant', tag: 'Calls', body: MakeCallBody, success: 200 });
-documentRoute({ method: 'get', path: '/api/user/calls', summary: 'List calls, newest first, with filters', tag: 'Calls', query: CallListQuery });
-documentRoute({ method: 'get', path: '/api/user/calls/:id', summary: 'Get a call with transcript and tool calls', tag: 'Calls' });
+/** The routes of CallController as the OpenAPI document describes them. */
+export const callRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/make_call', summary: 'Place an outbound call with an assistant', tag: 'Calls', body: MakeCallBody, success: 200 },
+  { method: 'get', path: '/api/user/calls', summary: 'List calls, newest first, with filters', tag: 'Calls', query: CallListQuery },
+  { method: 'get', path: '/api/user/calls/:id', summary: 'Get a call with transcript and tool calls', tag: 'Calls' },
+];
 
 @Controller('/api/user')
 export class CallController {

@@ -7,15 +7,18 @@ import {
 } from '@voiceplane/application';
 import type { Result } from '@voiceplane/domain';
 import { fail, parse, pathId, reply } from '../../pipeline/responses';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { parseRuntimeEvent, RuntimeEventBody, RuntimeInboundBody } from './call-body';
 import { presentEventAnswer } from './call-presenters';
 
 const NOT_FOUND = { message: CALL_MESSAGES.notFound };
 
-documentRoute({ method: 'post', path: '/api/runtime/calls/inbound', summary: 'An inbound call reached a number or trunk', tag: 'Runtime', auth: 'runtime', body: RuntimeInboundBody, success: 201 });
-documentRoute({ method: 'get', path: '/api/runtime/calls/:id/config', summary: 'Configuration of a call being placed or answered', tag: 'Runtime', auth: 'runtime' });
-documentRoute({ method: 'post', path: '/api/runtime/calls/:id/events', summary: 'Lifecycle event of a call (idempotent by event_id)', tag: 'Runtime', auth: 'runtime', body: RuntimeEventBody });
+/** The routes of RuntimeCallController as the OpenAPI document describes them. */
+export const runtimeCallRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/runtime/calls/inbound', summary: 'An inbound call reached a number or trunk', tag: 'Runtime', auth: 'runtime', body: RuntimeInboundBody, success: 201 },
+  { method: 'get', path: '/api/runtime/calls/:id/config', summary: 'Configuration of a call being placed or answered', tag: 'Runtime', auth: 'runtime' },
+  { method: 'post', path: '/api/runtime/calls/:id/events', summary: 'Lifecycle event of a call (idempotent by event_id)', tag: 'Runtime', auth: 'runtime', body: RuntimeEventBody },
+];
 
 /** Ends a refused event with its answer: 404 for an unknown call, 409 for a transition the call cannot make. */
 export function answerOrFail(outcome: Result<CallEventAnswer, CallEventRefusal>, notFound: object): CallEventAnswer {

@@ -4,7 +4,7 @@ import { inject } from 'inversify';
 import { Id, Int, Str } from '../../validation';
 import { fail, failValidation, parse, reply } from '../../pipeline/responses';
 import { principalOf } from '../../pipeline/request-context';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { SandboxFaults } from './sandbox-faults';
 
 class FaultBody {
@@ -15,7 +15,10 @@ class FaultBody {
 
 const NOT_FOUND = { message: 'Not found.' };
 
-documentRoute({ method: 'post', path: '/api/sandbox/faults', summary: 'Sandbox S10: make the next operations of a kind fail', tag: 'Sandbox', body: FaultBody });
+/** The routes of SandboxFaultController as the OpenAPI document describes them. */
+export const sandboxFaultRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/sandbox/faults', summary: 'Sandbox S10: make the next operations of a kind fail', tag: 'Sandbox', body: FaultBody },
+];
 
 /** S10 of CONTRACT §14: arms a fault in a sandbox provider for the caller's own operations. */
 @Controller('/api/sandbox/faults')

@@ -4,7 +4,7 @@ import { inject } from 'inversify';
 import { CreateSipTrunk, SipTrunkRepository, SipTrunkWriteError, TOKENS, UpdateSipTrunk } from '@voiceplane/application';
 import { fail, failValidation, parse, pathId, reply } from '../../pipeline/responses';
 import { principalOf } from '../../pipeline/request-context';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { CreateSipTrunkBody, DryRunQuery, newTrunk, parseTrunkUpdate, SipTrunkFieldsBody } from './sip-trunk-body';
 import { presentSipTrunk } from './presenters';
 
@@ -13,10 +13,13 @@ const DUPLICATE = { error: 'A SIP trunk with the same phone number, username, an
 const CREATE_FAILED = { error: 'Failed to create SIP trunk. Please try again or contact support.' };
 const UPDATE_FAILED = { error: 'Failed to update SIP trunk. Please try again or contact support.' };
 
-documentRoute({ method: 'get', path: '/api/user/phone-numbers/sip-trunks', summary: 'List SIP trunks, newest first', tag: 'Phone numbers' });
-documentRoute({ method: 'post', path: '/api/user/phone-numbers/sip-trunks', summary: 'Create a SIP trunk (provisions inbound and outbound provider trunks)', tag: 'Phone numbers', body: CreateSipTrunkBody, success: 201 });
-documentRoute({ method: 'get', path: '/api/user/phone-numbers/sip-trunks/:id', summary: 'Get a SIP trunk', tag: 'Phone numbers' });
-documentRoute({ method: 'put', path: '/api/user/phone-numbers/sip-trunks/:id', summary: 'Update a SIP trunk; re-provisions make-before-break (dry_run=true previews)', tag: 'Phone numbers', body: SipTrunkFieldsBody, query: DryRunQuery });
+/** The routes of SipTrunkController as the OpenAPI document describes them. */
+export const sipTrunkRouteDocs: readonly RouteDoc[] = [
+  { method: 'get', path: '/api/user/phone-numbers/sip-trunks', summary: 'List SIP trunks, newest first', tag: 'Phone numbers' },
+  { method: 'post', path: '/api/user/phone-numbers/sip-trunks', summary: 'Create a SIP trunk (provisions inbound and outbound provider trunks)', tag: 'Phone numbers', body: CreateSipTrunkBody, success: 201 },
+  { method: 'get', path: '/api/user/phone-numbers/sip-trunks/:id', summary: 'Get a SIP trunk', tag: 'Phone numbers' },
+  { method: 'put', path: '/api/user/phone-numbers/sip-trunks/:id', summary: 'Update a SIP trunk; re-provisions make-before-break (dry_run=true previews)', tag: 'Phone numbers', body: SipTrunkFieldsBody, query: DryRunQuery },
+];
 
 /** Fails the request with the body of its error (CONTRACT §6.4 / §6.6 tables). */
 function failWith(error: SipTrunkWriteError, provisioningFailed: object): never {

@@ -6,14 +6,17 @@ import { TOKENS, ToolPreview, ToolPreviewInput, ToolPreviewRefusal, ToolReposito
 import { validateDto } from '../../validation';
 import { fail, failValidation, pathId, reply } from '../../pipeline/responses';
 import { principalOf } from '../../pipeline/request-context';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { ToolPreviewBody } from './tool-body';
 import { presentToolCallResult, presentToolRequest } from './tool-presenters';
 
 const NOT_FOUND = { message: TOOL_MESSAGES.notFound };
 
-documentRoute({ method: 'post', path: '/api/user/tools/:id/render', summary: 'Dry run: the exact request, without network or DNS', tag: 'Tools', body: ToolPreviewBody });
-documentRoute({ method: 'post', path: '/api/user/tools/:id/test', summary: 'Send one real request as the gateway would (10/min)', tag: 'Tools', body: ToolPreviewBody });
+/** The routes of ToolPreviewController as the OpenAPI document describes them. */
+export const toolPreviewRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/tools/:id/render', summary: 'Dry run: the exact request, without network or DNS', tag: 'Tools', body: ToolPreviewBody },
+  { method: 'post', path: '/api/user/tools/:id/test', summary: 'Send one real request as the gateway would (10/min)', tag: 'Tools', body: ToolPreviewBody },
+];
 
 function refuse(refusal: ToolPreviewRefusal): never {
   switch (refusal) {
