@@ -89,4 +89,20 @@ describe('GET /api/openapi.json', () => {
     const without = operationsOf(doc).filter(([, op]) => !Object.keys(op.responses).some((status) => /^4\d\d$/.test(status))).map(([key]) => key);
     expect(without).toEqual([]);
   });
+
+  it('gives every operation a success example and every error answer a family schema with examples', () => {
+    const gaps = operationsOf(doc).flatMap(([key, op]) => Object.entries(op.responses).flatMap(([status, response]) => {
+      const media = response.content?.['application/json'];
+      const hasExamples = Object.keys(media?.examples ?? {}).length > 0;
+      if (status.startsWith('2')) return hasExamples ? [] : [`${key} ${status}: no example`];
+      return hasExamples && media?.schema ? [] : [`${key} ${status}: no schema or example`];
+    }));
+    expect(gaps).toEqual([]);
+  });
+
+  it('answers what it documents: an unauthenticated call gets the documented 401 body', async () => {
+    const documented = doc.paths['/api/user/me'].get.responses['401'].content!['application/json'].examples!.auth.value;
+    const res = await t.http.get('/api/user/me');
+    expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: documented });
+  });
 });

@@ -1,9 +1,19 @@
 import { fieldsOf } from '../validation';
 import { fieldSchema, Schema, schemaFor } from './field-schemas';
+import { API_DESCRIPTION } from './description';
+import { ERROR_FAMILY_SCHEMAS } from './error-families';
+import { acceptsIdempotencyKey } from './pipeline-answers';
+import { operationKey, RESPONSE_HEADERS, responsesOf } from './responses';
 import type { RouteDoc } from './route-doc';
 
 const SECURITY: Record<string, unknown[]> = {
   user: [{ bearer: [] }], api_key: [{ bearer: [] }], admin: [{ admin: [] }], runtime: [{ runtime: [] }], none: [], hook: [],
+};
+
+const IDEMPOTENCY_KEY_PARAMETER: Schema = {
+  name: 'Idempotency-Key', in: 'header', required: false,
+  description: 'Makes a retry safe: the same key with the same body within 24 hours replays the stored answer (`Idempotent-Replayed: true`)',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
 };
 
 export function buildOpenApiDocument(version: string, routes: readonly RouteDoc[]): Schema {
@@ -16,18 +26,21 @@ export function buildOpenApiDocument(version: string, routes: readonly RouteDoc[
     if (r.query) {
       for (const [key, spec] of fieldsOf(r.query)) params.push({ name: key, in: 'query', required: !!spec.required, schema: fieldSchema(spec, components) as { type: string } });
     }
-    if (params.length) op.parameters = params;
+    const headers = acceptsIdempotencyKey(r) ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : [];
+    if (params.length || headers.length) op.parameters = [...params, ...headers];
     if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaFor(r.body, components)}` } } } };
-    op.responses = { [String(r.success ?? 200)]: { description: 'Success', content: { 'application/json': {} } } };
+    op.responses = responsesOf(r, operationKey(r.method, path));
     (paths[path] ??= {})[r.method] = op;
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'voiceplane API', version, description: 'Control plane for voice-AI assistants. See CONTRACT.md for every status and error body.' },
+    info: { title: 'voiceplane API', version, description: API_DESCRIPTION },
     servers: [{ url: '/' }],
     paths,
     components: {
-      schemas: components,
+      schemas: { ...components, ...ERROR_FAMILY_SCHEMAS },
+      parameters: { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER },
+      headers: RESPONSE_HEADERS,
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'API key (vp_…) or session token (vps_…)' },
         admin: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
