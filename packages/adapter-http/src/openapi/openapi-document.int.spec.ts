@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createTestApi, TestApi } from '@voiceplane/test-env';
+import { HANDLER_ERRORS } from './handler-errors';
+import { SUCCESS_EXAMPLES } from './success-examples';
 
 /**
  * The document served by the composed api: valid OpenAPI 3.1, the same operations and request fields as the
@@ -98,6 +100,12 @@ describe('GET /api/openapi.json', () => {
       return hasExamples && media?.schema ? [] : [`${key} ${status}: no schema or example`];
     }));
     expect(gaps).toEqual([]);
+  });
+
+  it('keeps no examples of operations the document does not have', () => {
+    const operations = new Set(operationsOf(doc).map(([key]) => key));
+    const stale = [...Object.keys(SUCCESS_EXAMPLES), ...Object.keys(HANDLER_ERRORS)].filter((key) => !operations.has(key));
+    expect(stale).toEqual([]);
   });
 
   it('answers what it documents: an unauthenticated call gets the documented 401 body', async () => {
