@@ -18,6 +18,7 @@ import { UnexpectedErrorFilter } from './pipeline/error-filter';
 import { familyOfPath, serverErrorBody } from './pipeline/families';
 import { ApiRequest, fullPath } from './pipeline/request-context';
 import { mountDocs } from './openapi/docs';
+import type { RouteDoc } from './openapi/route-doc';
 
 export interface HttpAppOptions {
   /** Controllers must already be bound in this container. */
@@ -32,6 +33,8 @@ export interface HttpAppOptions {
   readonly adminToken: string;
   readonly runtimeToken: string;
   readonly routeQuotas?: readonly RouteQuota[];
+  /** The routes `/api/openapi.json` describes: those of the controllers bound in the container. */
+  readonly routeDocs: readonly RouteDoc[];
   /** Answers whether the database is reachable (health). */
   readonly databaseHealthy: () => Promise<boolean>;
   /** True while shutting down: new requests get 503. */
@@ -45,7 +48,6 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
   app.set('query parser', (qs: string) => parseQuery(qs));
-  app.set('voiceplane version', o.version);
 
   app.use(requestContext(o.ids, o.version));
   app.use((req, _res, next) => {
@@ -85,7 +87,7 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
     const healthy = await o.databaseHealthy().catch(() => false);
     res.status(healthy ? 200 : 503).json({ status: healthy ? 'ok' : 'unavailable', version: o.version });
   });
-  mountDocs(app);
+  mountDocs(app, o.version, o.routeDocs);
 
   const userAuth = userAuthentication(o.authenticator, o.rateLimiter);
   const limits = rateLimiting(o.rateLimiter, o.routeQuotas ?? []);

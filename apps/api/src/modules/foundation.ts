@@ -1,7 +1,9 @@
 import {
   Authenticator, BalanceService, CreateAccount, CryptoIds, Login, RateLimiter, TOKENS,
 } from '@voiceplane/application';
-import { AccountController, AdminController, ApiKeyController, BillingController } from '@voiceplane/adapter-http';
+import {
+  AccountController, accountRouteDocs, AdminController, adminRouteDocs, ApiKeyController, apiKeyRouteDocs, BillingController, billingRouteDocs,
+} from '@voiceplane/adapter-http';
 import {
   PostgresIdempotencyStore, PostgresRateLimitStore, TypeormCredentialRepository, TypeormLedgerRepository, TypeormOutbox,
   TypeormSettingsRepository, TypeormSigningSecretRepository, TypeormUserRepository,
@@ -52,6 +54,7 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
   for (const controller of [AccountController, ApiKeyController, AdminController, BillingController]) c.bind(controller).toSelf().inSingletonScope();
 
   return {
+    routeDocs: [...accountRouteDocs, ...apiKeyRouteDocs, ...adminRouteDocs, ...billingRouteDocs],
     background: [
       {
         // Expired rate-limit windows and idempotency keys are garbage; sweep them every minute.

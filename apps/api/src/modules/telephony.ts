@@ -3,7 +3,9 @@ import {
   ProvisioningCleanup, PurchasePhoneNumber, RenewPhoneNumbers, SearchAvailableNumbers, SecretCipher, SettingsRepository,
   SipProvisioner, SipTrunkRepository, TOKENS, UnitOfWork, UpdateSipTrunk, UserRepository,
 } from '@voiceplane/application';
-import { PhoneNumberController, SandboxFaultController, SandboxFaults, SipTrunkController } from '@voiceplane/adapter-http';
+import {
+  PhoneNumberController, phoneNumberRouteDocs, SandboxFaultController, sandboxFaultRouteDocs, SandboxFaults, SipTrunkController, sipTrunkRouteDocs,
+} from '@voiceplane/adapter-http';
 import { SandboxNumberInventory, SandboxSipProvisioner } from '@voiceplane/adapter-sandbox';
 import { LiveKitSipProvisioner } from '@voiceplane/adapter-livekit';
 import { TwilioNumberInventory } from '@voiceplane/adapter-twilio';
@@ -105,6 +107,7 @@ export const telephonyModule: ApiModule = ({ container: c, config, database, log
   for (const controller of [SipTrunkController, PhoneNumberController, SandboxFaultController]) c.bind(controller).toSelf().inSingletonScope();
 
   return {
+    routeDocs: [...sipTrunkRouteDocs, ...phoneNumberRouteDocs, ...sandboxFaultRouteDocs],
     background: [
       everyInterval('sip-provisioning-cleanup', TELEPHONY_INTERVALS_MS.cleanup, () => cleanup.runDue(), log),
       everyInterval('phone-number-renewals', TELEPHONY_INTERVALS_MS.renewals, () => renewals.runDue(), log),
