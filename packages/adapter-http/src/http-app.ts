@@ -5,7 +5,7 @@ import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import { Container } from 'inversify';
 import { InversifyExpressHttpAdapter } from '@inversifyjs/http-express';
-import { Authenticator, IdempotencyStore, Ids, RateLimiter } from '@voiceplane/application';
+import { Authenticator, IdempotencyStore, Ids, RateLimiter, SecretCipher } from '@voiceplane/application';
 import { bodyReader } from './pipeline/body-reader';
 import { parseQuery } from './pipeline/query-parser';
 import { requestContext } from './pipeline/request-id';
@@ -30,6 +30,8 @@ export interface HttpAppOptions {
   readonly authenticator: Authenticator;
   readonly rateLimiter: RateLimiter;
   readonly idempotencyStore: IdempotencyStore;
+  /** Seals stored idempotent answers (they may carry a secret shown once). */
+  readonly secrets: SecretCipher;
   readonly adminToken: string;
   readonly runtimeToken: string;
   readonly routeQuotas?: readonly RouteQuota[];
@@ -91,7 +93,7 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
 
   const userAuth = userAuthentication(o.authenticator, o.rateLimiter);
   const limits = rateLimiting(o.rateLimiter, o.routeQuotas ?? []);
-  const idem = idempotency(o.idempotencyStore, o.now);
+  const idem = idempotency(o.idempotencyStore, o.now, o.secrets);
   const isPublicUserRoute = (req: Request) => req.method === 'POST' && fullPath(req) === '/api/user/login';
   app.use('/api/user', (req, res, next) => (isPublicUserRoute(req) ? next() : userAuth(req, res, next)));
   app.use('/api/user', (req, res, next) => (isPublicUserRoute(req) ? next() : limits(req, res, next)));

@@ -1,6 +1,6 @@
 import {
-  BalanceService, Clock, CreateSipTrunk, DeletePhoneNumber, Ids, NumberInventory, OperationsLog, PhoneNumberRepository,
-  ProvisioningCleanup, PurchasePhoneNumber, RenewPhoneNumbers, SearchAvailableNumbers, SecretCipher, SettingsRepository,
+  BalanceService, Clock, CreateSipTrunk, DeletePhoneNumber, NumberInventory, OperationsLog, PhoneNumberRepository,
+  ProvisioningCleanup, PurchasePhoneNumber, RenewPhoneNumbers, SearchAvailableNumbers, SecretCipher,
   SipProvisioner, SipTrunkRepository, TOKENS, UnitOfWork, UpdateSipTrunk, UserRepository,
 } from '@voiceplane/application';
 import {
@@ -68,12 +68,7 @@ export const telephonyModule: ApiModule = ({ container: c, config, database, log
   c.bind(TOKENS.SipTrunkRepository).toConstantValue(trunks);
   c.bind(TOKENS.PhoneNumberRepository).toConstantValue(numbers);
 
-  // SIP passwords are sealed under SECRETS_KEY, or under a key generated on first use and kept.
-  const cipher = new SecretCipher(async () => {
-    if (config.secretsKey) return config.secretsKey;
-    const settings = c.get<SettingsRepository>(TOKENS.SettingsRepository);
-    return (await settings.getOrCreate('secrets_key', c.get<Ids>(TOKENS.Ids).secretBytes(32))).value;
-  });
+  const cipher = c.get(SecretCipher);
   const clock = c.get<Clock>(TOKENS.Clock);
   const uow = c.get<UnitOfWork>(TOKENS.UnitOfWork);
   const cleanup = new ProvisioningCleanup(uow, provisioner, new TypeormProvisioningCleanupQueue(database), clock, log);
