@@ -9,16 +9,19 @@ import { ACCOUNT_ANSWERS } from './account-answers';
 import { principalOf } from '../pipeline/request-context';
 import { tooManyBody } from '../pipeline/families';
 import { presentMe } from '../presenters/account';
-import { documentRoute } from '../openapi/registry';
+import type { RouteDoc } from '../openapi/route-doc';
 
 class LoginBody {
   @Str({ required: true, max: 255, email: true }) email!: string;
   @Str({ required: true, max: 255, trim: false }) password!: string;
 }
 
-documentRoute({ method: 'post', path: '/api/user/login', summary: 'Obtain a session token', tag: 'Account', auth: 'none', body: LoginBody });
-documentRoute({ method: 'post', path: '/api/user/logout', summary: 'Revoke the presenting session token', tag: 'Account' });
-documentRoute({ method: 'get', path: '/api/user/me', summary: 'The authenticated account', tag: 'Account' });
+/** The routes of AccountController as the OpenAPI document describes them. */
+export const accountRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/login', summary: 'Obtain a session token', tag: 'Account', auth: 'none', body: LoginBody },
+  { method: 'post', path: '/api/user/logout', summary: 'Revoke the presenting session token', tag: 'Account' },
+  { method: 'get', path: '/api/user/me', summary: 'The authenticated account', tag: 'Account' },
+];
 
 @Controller('/api/user')
 export class AccountController {

@@ -10,7 +10,7 @@ import { ACCOUNT_ANSWERS, USER_NOT_FOUND } from './account-answers';
 import { requestIdOf } from '../pipeline/request-context';
 import { presentAdminUser, presentLedgerEntry, presentPlan } from '../presenters/account';
 import { pageEnvelope } from '../presenters/format';
-import { documentRoute } from '../openapi/registry';
+import type { RouteDoc } from '../openapi/route-doc';
 
 class PlanBody {
   @Str({ min: 1, max: 64 }) name?: string;
@@ -43,12 +43,15 @@ class UsersQuery extends PageQuery {
 }
 
 
-documentRoute({ method: 'post', path: '/api/admin/users', summary: 'Create a user with a balance and a plan', tag: 'Admin', auth: 'admin', body: CreateUserBody, success: 201 });
-documentRoute({ method: 'get', path: '/api/admin/users', summary: 'List users', tag: 'Admin', auth: 'admin', query: UsersQuery });
-documentRoute({ method: 'get', path: '/api/admin/users/:id', summary: 'Get a user', tag: 'Admin', auth: 'admin' });
-documentRoute({ method: 'post', path: '/api/admin/users/:id/balance', summary: 'Top up or correct a balance', tag: 'Admin', auth: 'admin', body: BalanceBody });
-documentRoute({ method: 'put', path: '/api/admin/users/:id/plan', summary: 'Change plan fields', tag: 'Admin', auth: 'admin', body: PlanBody });
-documentRoute({ method: 'put', path: '/api/admin/users/:id/status', summary: 'Disable or enable a user', tag: 'Admin', auth: 'admin', body: StatusBody });
+/** The routes of AdminController as the OpenAPI document describes them. */
+export const adminRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/admin/users', summary: 'Create a user with a balance and a plan', tag: 'Admin', auth: 'admin', body: CreateUserBody, success: 201 },
+  { method: 'get', path: '/api/admin/users', summary: 'List users', tag: 'Admin', auth: 'admin', query: UsersQuery },
+  { method: 'get', path: '/api/admin/users/:id', summary: 'Get a user', tag: 'Admin', auth: 'admin' },
+  { method: 'post', path: '/api/admin/users/:id/balance', summary: 'Top up or correct a balance', tag: 'Admin', auth: 'admin', body: BalanceBody },
+  { method: 'put', path: '/api/admin/users/:id/plan', summary: 'Change plan fields', tag: 'Admin', auth: 'admin', body: PlanBody },
+  { method: 'put', path: '/api/admin/users/:id/status', summary: 'Disable or enable a user', tag: 'Admin', auth: 'admin', body: StatusBody },
+];
 
 function parsePlan(input: unknown, key: string): Partial<Plan> {
   const r = validateDto(PlanBody, input ?? {}, { partial: true }, key ? `${key}.` : '');

@@ -8,16 +8,19 @@ import { answer } from '../pipeline/answers';
 import { ACCOUNT_ANSWERS, API_KEY_NOT_FOUND } from './account-answers';
 import { principalOf } from '../pipeline/request-context';
 import { presentApiKey } from '../presenters/account';
-import { documentRoute } from '../openapi/registry';
+import type { RouteDoc } from '../openapi/route-doc';
 
 class CreateApiKeyBody {
   @Str({ required: true, max: 255, description: 'Label; duplicates allowed' }) name!: string;
 }
 
 
-documentRoute({ method: 'post', path: '/api/user/api-keys', summary: 'Create an API key (token shown once)', tag: 'API keys', body: CreateApiKeyBody, success: 201 });
-documentRoute({ method: 'get', path: '/api/user/api-keys', summary: 'List API keys (never their tokens)', tag: 'API keys' });
-documentRoute({ method: 'delete', path: '/api/user/api-keys/:id', summary: 'Delete an API key; it stops working at once', tag: 'API keys' });
+/** The routes of ApiKeyController as the OpenAPI document describes them. */
+export const apiKeyRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/api-keys', summary: 'Create an API key (token shown once)', tag: 'API keys', body: CreateApiKeyBody, success: 201 },
+  { method: 'get', path: '/api/user/api-keys', summary: 'List API keys (never their tokens)', tag: 'API keys' },
+  { method: 'delete', path: '/api/user/api-keys/:id', summary: 'Delete an API key; it stops working at once', tag: 'API keys' },
+];
 
 /** Plain CRUD over the credential store: no use case in between (ARCHITECTURE §1). */
 @Controller('/api/user/api-keys')

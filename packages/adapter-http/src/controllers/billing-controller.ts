@@ -10,14 +10,17 @@ import { ACCOUNT_ANSWERS } from './account-answers';
 import { principalOf } from '../pipeline/request-context';
 import { presentLedgerEntry, presentPlan } from '../presenters/account';
 import { pageEnvelope } from '../presenters/format';
-import { documentRoute } from '../openapi/registry';
+import type { RouteDoc } from '../openapi/route-doc';
 
 class LedgerQuery extends PageQuery {
   @Str({ enum: ['top_up', 'charge', 'adjustment'] }) type?: LedgerEntryType;
 }
 
-documentRoute({ method: 'get', path: '/api/user/billing/balance', summary: 'Balance, plan and template allowance', tag: 'Billing' });
-documentRoute({ method: 'get', path: '/api/user/billing/ledger', summary: 'Ledger entries, newest first', tag: 'Billing', query: LedgerQuery });
+/** The routes of BillingController as the OpenAPI document describes them. */
+export const billingRouteDocs: readonly RouteDoc[] = [
+  { method: 'get', path: '/api/user/billing/balance', summary: 'Balance, plan and template allowance', tag: 'Billing' },
+  { method: 'get', path: '/api/user/billing/ledger', summary: 'Ledger entries, newest first', tag: 'Billing', query: LedgerQuery },
+];
 
 @Controller('/api/user/billing')
 export class BillingController {

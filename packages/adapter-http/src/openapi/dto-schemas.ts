@@ -9,7 +9,7 @@ import { Ctor, declaredFields } from '../validation';
  * document states exactly what validation enforces.
  */
 
-type Schema = Record<string, unknown>;
+export type Schema = Record<string, unknown>;
 const REF = '#/components/schemas/';
 
 /** Item classes met while converting; they become components of their own. */

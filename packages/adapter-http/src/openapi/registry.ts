@@ -1,32 +1,21 @@
-import { Ctor } from '../validation';
-import { queryParameters, schemaFor } from './dto-schemas';
-
-export interface RouteDoc {
-  readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
-  /** Express-style path (`/api/user/tools/:id`). */
-  readonly path: string;
-  readonly summary: string;
-  readonly tag: string;
-  readonly auth?: 'user' | 'api_key' | 'admin' | 'runtime' | 'none' | 'hook';
-  readonly body?: Ctor;
-  readonly query?: Ctor;
-  readonly success?: number;
-}
-
-const routes: RouteDoc[] = [];
-
-/** Controllers describe their routes next to the handlers; the document is built from these. */
-export function documentRoute(doc: RouteDoc): void {
-  routes.push(doc);
-}
-
-type Schema = Record<string, unknown>;
+import { queryParameters, Schema, schemaFor } from './dto-schemas';
+import { API_DESCRIPTION } from './description';
+import { ERROR_FAMILY_SCHEMAS } from './error-families';
+import { acceptsIdempotencyKey } from './pipeline-answers';
+import { operationKey, RESPONSE_HEADERS, responsesOf } from './responses';
+import type { RouteDoc } from './route-doc';
 
 const SECURITY: Record<string, unknown[]> = {
   user: [{ bearer: [] }], api_key: [{ bearer: [] }], admin: [{ admin: [] }], runtime: [{ runtime: [] }], none: [], hook: [],
 };
 
-export function buildOpenApiDocument(version: string): Schema {
+const IDEMPOTENCY_KEY_PARAMETER: Schema = {
+  name: 'Idempotency-Key', in: 'header', required: false,
+  description: 'Makes a retry safe: the same key with the same body within 24 hours replays the stored answer (`Idempotent-Replayed: true`)',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+};
+
+export function buildOpenApiDocument(version: string, routes: readonly RouteDoc[]): Schema {
   const components: Record<string, Schema> = {};
   const paths: Record<string, Record<string, Schema>> = {};
   for (const r of routes) {
@@ -34,18 +23,21 @@ export function buildOpenApiDocument(version: string): Schema {
     const op: Schema = { summary: r.summary, tags: [r.tag], security: SECURITY[r.auth ?? 'user'] };
     const params: object[] = [...path.matchAll(/\{([A-Za-z_]+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
     if (r.query) params.push(...queryParameters(r.query, components));
-    if (params.length) op.parameters = params;
+    const headers = acceptsIdempotencyKey(r) ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : [];
+    if (params.length || headers.length) op.parameters = [...params, ...headers];
     if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaFor(r.body, components)}` } } } };
-    op.responses = { [String(r.success ?? 200)]: { description: 'Success', content: { 'application/json': {} } } };
+    op.responses = responsesOf(r, operationKey(r.method, path));
     (paths[path] ??= {})[r.method] = op;
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'voiceplane API', version, description: 'Control plane for voice-AI assistants. See CONTRACT.md for every status and error body.' },
+    info: { title: 'voiceplane API', version, description: API_DESCRIPTION },
     servers: [{ url: '/' }],
     paths,
     components: {
-      schemas: components,
+      schemas: { ...components, ...ERROR_FAMILY_SCHEMAS },
+      parameters: { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER },
+      headers: RESPONSE_HEADERS,
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'API key (vp_…) or session token (vps_…)' },
         admin: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },

@@ -1,12 +1,19 @@
 import { getMetadataStorage } from 'class-validator';
-import { buildOpenApiDocument } from '../index';
+import * as http from '../index';
+import type { RouteDoc } from '../openapi/route-doc';
 import { declaredFields } from './dto-metadata';
 import { Str } from './decorators';
 
-/** Every class that has at least one class-validator constraint: the request DTOs once the controllers are loaded. */
-function validatedClasses(): Function[] {
+/** The bodies and queries the controllers document. */
+function documentedClasses(): Function[] {
+  const docs = Object.entries(http).filter(([name]) => name.endsWith('RouteDocs')).flatMap(([, list]) => list as readonly RouteDoc[]);
+  return [...new Set(docs.flatMap((doc) => [doc.body, doc.query]).filter((dto) => dto !== undefined))];
+}
+
+/** Every request DTO: the documented ones and every class with a class-validator constraint of its own (items, stages). */
+function requestClasses(): Function[] {
   const storage = getMetadataStorage() as unknown as { validationMetadatas: Map<Function, unknown[]> };
-  return [...storage.validationMetadatas.keys()];
+  return [...new Set([...documentedClasses(), ...storage.validationMetadatas.keys()])];
 }
 
 /** Declared properties exist on a fresh instance (ES2022 class fields); those with no constraint are unchecked input. */
@@ -16,15 +23,14 @@ function unchecked(dto: Function): string[] {
 }
 
 describe('request DTOs (no field is read without a class-validator constraint)', () => {
-  it('finds every documented body and query class among the validated ones', () => {
-    const names = new Set(validatedClasses().map((c) => c.name));
-    const components = Object.keys((buildOpenApiDocument('test').components as { schemas: object }).schemas);
-    expect(components.length).toBeGreaterThan(20);
-    expect(components.filter((name) => !names.has(name))).toEqual([]);
+  it('finds class-validator metadata on every documented body and query', () => {
+    const documented = documentedClasses();
+    expect(documented.length).toBeGreaterThan(20);
+    expect(documented.filter((dto) => declaredFields(dto).order.size === 0).map((dto) => dto.name)).toEqual([]);
   });
 
   it('has class-validator metadata on every property of every DTO', () => {
-    const missing = validatedClasses().flatMap((dto) => unchecked(dto).map((key) => `${dto.name}.${key}`));
+    const missing = requestClasses().flatMap((dto) => unchecked(dto).map((key) => `${dto.name}.${key}`));
     expect(missing).toEqual([]);
   });
 

@@ -9,8 +9,8 @@ import { Bool, Int, Str } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
 import { ACCOUNT_ANSWERS, USER_NOT_FOUND } from '../account-answers';
-import { documentRoute } from '../../openapi/registry';
 import { ASSISTANT_NOT_FOUND } from './assistant-answers';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { presentEventType, presentKnowledgeBase } from './presenters';
 
 class ComplianceBody {
@@ -30,9 +30,12 @@ class EventTypeBody {
 }
 
 const tag = 'Admin';
-documentRoute({ method: 'put', path: '/api/admin/assistants/:id/compliance', summary: 'Block or unblock an assistant for compliance review', tag, auth: 'admin', body: ComplianceBody });
-documentRoute({ method: 'post', path: '/api/admin/users/:id/knowledgebases', summary: 'Create a knowledge base for a user', tag, auth: 'admin', body: KnowledgeBaseBody, success: 201 });
-documentRoute({ method: 'post', path: '/api/admin/users/:id/event-types', summary: 'Create a scheduling event type for a user', tag, auth: 'admin', body: EventTypeBody, success: 201 });
+/** The routes of AssistantAdminController as the OpenAPI document describes them. */
+export const assistantAdminRouteDocs: readonly RouteDoc[] = [
+  { method: 'put', path: '/api/admin/assistants/:id/compliance', summary: 'Block or unblock an assistant for compliance review', tag, auth: 'admin', body: ComplianceBody },
+  { method: 'post', path: '/api/admin/users/:id/knowledgebases', summary: 'Create a knowledge base for a user', tag, auth: 'admin', body: KnowledgeBaseBody, success: 201 },
+  { method: 'post', path: '/api/admin/users/:id/event-types', summary: 'Create a scheduling event type for a user', tag, auth: 'admin', body: EventTypeBody, success: 201 },
+];
 
 /** Operator routes of CONTRACT §2.9 A7–A9; the pipeline has already checked the admin token. */
 @Controller('/api/admin')

@@ -10,7 +10,7 @@ import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { AssistantFields, CreateAssistantBody, parseAssistantBody } from './assistant-body';
 import { presentAssistant, presentAssistantSummary, presentOutboundAssistant } from './presenters';
 import { ACTIVATION_ANSWERS, ASSISTANT_NOT_FOUND, saveAnswers } from './assistant-answers';
@@ -35,16 +35,19 @@ class AssistantsPageQuery extends withAssistantFilters(PageQuery) {}
 const filterOf = (q: AssistantsQuery): AssistantFilter => ({ type: q.type, status: q.status, folder_id: q.folder_id, label_id: q.label_id });
 
 const tag = 'Assistants';
-documentRoute({ method: 'post', path: '/api/user/assistant', summary: 'Create an assistant (status inactive)', tag, body: CreateAssistantBody, success: 201 });
-documentRoute({ method: 'put', path: '/api/user/assistant/:id', summary: 'Update an assistant: only sent fields change; null clears; a mode change resets mode settings', tag, body: AssistantFields });
-documentRoute({ method: 'patch', path: '/api/user/assistants/:id', summary: 'Alias of PUT /api/user/assistant/{id} (same rules and answers)', tag, body: AssistantFields });
-documentRoute({ method: 'get', path: '/api/user/assistant/:id', summary: 'Get an assistant (full record)', tag });
-documentRoute({ method: 'get', path: '/api/user/assistants', summary: 'Every assistant, oldest first (bare array of full records)', tag, query: AssistantsQuery });
-documentRoute({ method: 'get', path: '/api/user/assistants/get', summary: 'List assistants, newest first (page envelope of full records)', tag, query: AssistantsPageQuery });
-documentRoute({ method: 'delete', path: '/api/user/assistant/:id', summary: 'Delete an assistant; calls in progress continue', tag });
-documentRoute({ method: 'post', path: '/api/user/assistant/:id/activate', summary: 'Activate (takes inbound calls and chat replies)', tag });
-documentRoute({ method: 'post', path: '/api/user/assistant/:id/deactivate', summary: 'Deactivate', tag });
-documentRoute({ method: 'get', path: '/api/user/assistants/outbound', summary: 'Every outbound assistant, id ascending (bare array)', tag });
+/** The routes of AssistantController as the OpenAPI document describes them. */
+export const assistantRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/assistant', summary: 'Create an assistant (status inactive)', tag, body: CreateAssistantBody, success: 201 },
+  { method: 'put', path: '/api/user/assistant/:id', summary: 'Update an assistant: only sent fields change; null clears; a mode change resets mode settings', tag, body: AssistantFields },
+  { method: 'patch', path: '/api/user/assistants/:id', summary: 'Alias of PUT /api/user/assistant/{id} (same rules and answers)', tag, body: AssistantFields },
+  { method: 'get', path: '/api/user/assistant/:id', summary: 'Get an assistant (full record)', tag },
+  { method: 'get', path: '/api/user/assistants', summary: 'Every assistant, oldest first (bare array of full records)', tag, query: AssistantsQuery },
+  { method: 'get', path: '/api/user/assistants/get', summary: 'List assistants, newest first (page envelope of full records)', tag, query: AssistantsPageQuery },
+  { method: 'delete', path: '/api/user/assistant/:id', summary: 'Delete an assistant; calls in progress continue', tag },
+  { method: 'post', path: '/api/user/assistant/:id/activate', summary: 'Activate (takes inbound calls and chat replies)', tag },
+  { method: 'post', path: '/api/user/assistant/:id/deactivate', summary: 'Deactivate', tag },
+  { method: 'get', path: '/api/user/assistants/outbound', summary: 'Every outbound assistant, id ascending (bare array)', tag },
+];
 
 @Controller('/api/user')
 export class AssistantController {

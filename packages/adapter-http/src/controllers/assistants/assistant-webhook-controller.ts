@@ -6,8 +6,8 @@ import { Id, Str } from '../../validation';
 import { parse, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
-import { documentRoute } from '../../openapi/registry';
 import { WEBHOOK_SWITCH_ANSWERS } from './assistant-answers';
+import type { RouteDoc } from '../../openapi/route-doc';
 
 class DisableWebhookBody {
   @Id({ required: true }) assistant_id!: number;
@@ -19,8 +19,11 @@ class EnableWebhookBody {
 }
 
 const tag = 'Assistants';
-documentRoute({ method: 'post', path: '/api/user/assistants/disable-webhook', summary: 'Stop post-call webhooks; pending deliveries are canceled', tag, body: DisableWebhookBody });
-documentRoute({ method: 'post', path: '/api/user/assistants/enable-webhook', summary: 'Send post-call webhooks to a URL', tag, body: EnableWebhookBody });
+/** The routes of AssistantWebhookController as the OpenAPI document describes them. */
+export const assistantWebhookRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/assistants/disable-webhook', summary: 'Stop post-call webhooks; pending deliveries are canceled', tag, body: DisableWebhookBody },
+  { method: 'post', path: '/api/user/assistants/enable-webhook', summary: 'Send post-call webhooks to a URL', tag, body: EnableWebhookBody },
+];
 
 @Controller('/api/user/assistants')
 export class AssistantWebhookController {

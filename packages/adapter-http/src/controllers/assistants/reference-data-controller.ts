@@ -8,7 +8,7 @@ import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer, answerFor } from '../../pipeline/answers';
 import { REFERENCE_DATA_ANSWERS } from './assistant-answers';
 import { principalOf } from '../../pipeline/request-context';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { presentEventType, presentKnowledgeBase } from './presenters';
 
 class VoicesQuery {
@@ -25,13 +25,16 @@ class ProvidersQuery {
 }
 
 const tag = 'Reference data';
-documentRoute({ method: 'get', path: '/api/user/assistants/languages', summary: 'Languages (bare array)', tag });
-documentRoute({ method: 'get', path: '/api/user/assistants/voices', summary: 'Public voices, filtered by mode and language (bare array)', tag, query: VoicesQuery });
-documentRoute({ method: 'get', path: '/api/user/assistants/models', summary: 'LLM and multimodal models (bare array)', tag, query: ModelsQuery });
-documentRoute({ method: 'get', path: '/api/user/assistants/providers', summary: 'Synthesizer and transcriber providers (bare array)', tag, query: ProvidersQuery });
-documentRoute({ method: 'get', path: '/api/user/knowledgebases', summary: 'Knowledge bases of the account', tag });
-documentRoute({ method: 'get', path: '/api/user/knowledgebases/:id', summary: 'One knowledge base', tag });
-documentRoute({ method: 'get', path: '/api/user/scheduling/event-types', summary: 'Scheduling event types of the account', tag });
+/** The routes of ReferenceDataController as the OpenAPI document describes them. */
+export const referenceDataRouteDocs: readonly RouteDoc[] = [
+  { method: 'get', path: '/api/user/assistants/languages', summary: 'Languages (bare array)', tag },
+  { method: 'get', path: '/api/user/assistants/voices', summary: 'Public voices, filtered by mode and language (bare array)', tag, query: VoicesQuery },
+  { method: 'get', path: '/api/user/assistants/models', summary: 'LLM and multimodal models (bare array)', tag, query: ModelsQuery },
+  { method: 'get', path: '/api/user/assistants/providers', summary: 'Synthesizer and transcriber providers (bare array)', tag, query: ProvidersQuery },
+  { method: 'get', path: '/api/user/knowledgebases', summary: 'Knowledge bases of the account', tag },
+  { method: 'get', path: '/api/user/knowledgebases/:id', summary: 'One knowledge base', tag },
+  { method: 'get', path: '/api/user/scheduling/event-types', summary: 'Scheduling event types of the account', tag },
+];
 
 /** The catalogue (CONTRACT §3.10) and the account's own reference records (§3.12). */
 @Controller('/api/user')

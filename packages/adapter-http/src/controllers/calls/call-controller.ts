@@ -7,15 +7,18 @@ import { pathId, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { CallListQuery, MakeCallBody, parseCallList, parseMakeCall } from './call-body';
 import { presentCall, presentCallSummary } from './call-presenters';
 import { CALL_NOT_FOUND, INVALID_PHONE, MAKE_CALL_ANSWERS } from './call-answers';
 import { CALL_MESSAGES } from './call-messages';
 
-documentRoute({ method: 'post', path: '/api/user/make_call', summary: 'Place an outbound call with an assistant', tag: 'Calls', body: MakeCallBody, success: 200 });
-documentRoute({ method: 'get', path: '/api/user/calls', summary: 'List calls, newest first, with filters', tag: 'Calls', query: CallListQuery });
-documentRoute({ method: 'get', path: '/api/user/calls/:id', summary: 'Get a call with transcript and tool calls', tag: 'Calls' });
+/** The routes of CallController as the OpenAPI document describes them. */
+export const callRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/make_call', summary: 'Place an outbound call with an assistant', tag: 'Calls', body: MakeCallBody, success: 200 },
+  { method: 'get', path: '/api/user/calls', summary: 'List calls, newest first, with filters', tag: 'Calls', query: CallListQuery },
+  { method: 'get', path: '/api/user/calls/:id', summary: 'Get a call with transcript and tool calls', tag: 'Calls' },
+];
 
 @Controller('/api/user')
 export class CallController {

@@ -7,14 +7,17 @@ import {
 } from '@voiceplane/application';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer, AnswerTable, refuse } from '../../pipeline/answers';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { parseRuntimeEvent, RuntimeEventBody, RuntimeInboundBody } from './call-body';
 import { presentEventAnswer } from './call-presenters';
 import { CALL_EVENT_ANSWERS, CALL_NOT_FOUND, INBOUND_CALL_ANSWERS } from './call-answers';
 
-documentRoute({ method: 'post', path: '/api/runtime/calls/inbound', summary: 'An inbound call reached a number or trunk', tag: 'Runtime', auth: 'runtime', body: RuntimeInboundBody, success: 201 });
-documentRoute({ method: 'get', path: '/api/runtime/calls/:id/config', summary: 'Configuration of a call being placed or answered', tag: 'Runtime', auth: 'runtime' });
-documentRoute({ method: 'post', path: '/api/runtime/calls/:id/events', summary: 'Lifecycle event of a call (idempotent by event_id)', tag: 'Runtime', auth: 'runtime', body: RuntimeEventBody });
+/** The routes of RuntimeCallController as the OpenAPI document describes them. */
+export const runtimeCallRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/runtime/calls/inbound', summary: 'An inbound call reached a number or trunk', tag: 'Runtime', auth: 'runtime', body: RuntimeInboundBody, success: 201 },
+  { method: 'get', path: '/api/runtime/calls/:id/config', summary: 'Configuration of a call being placed or answered', tag: 'Runtime', auth: 'runtime' },
+  { method: 'post', path: '/api/runtime/calls/:id/events', summary: 'Lifecycle event of a call (idempotent by event_id)', tag: 'Runtime', auth: 'runtime', body: RuntimeEventBody },
+];
 
 /** The answer of an accepted event; a refused one ends the request with the table's answer. */
 export function acceptedEvent(outcome: Result<CallEventAnswer, CallEventRefusal>, answers: AnswerTable<CallEventRefusal>): CallEventAnswer {

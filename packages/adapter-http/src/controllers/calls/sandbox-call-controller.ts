@@ -4,14 +4,17 @@ import { inject } from 'inversify';
 import { Clock, SandboxCallControls, TOKENS } from '@voiceplane/application';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { principalOf } from '../../pipeline/request-context';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { CallEndBody, transcriptItems } from './call-body';
 import { presentEventAnswer } from './call-presenters';
 import { acceptedEvent } from './runtime-call-controller';
 import { SANDBOX_CALL_EVENT_ANSWERS, SANDBOX_NOT_FOUND } from './call-answers';
 
-documentRoute({ method: 'post', path: '/api/sandbox/calls/:id/answer', summary: 'S8: the customer answers a sandbox call', tag: 'Sandbox' });
-documentRoute({ method: 'post', path: '/api/sandbox/calls/:id/finish', summary: 'S9: a sandbox call ends (answered first when completed)', tag: 'Sandbox', body: CallEndBody });
+/** The routes of SandboxCallController as the OpenAPI document describes them. */
+export const sandboxCallRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/sandbox/calls/:id/answer', summary: 'S8: the customer answers a sandbox call', tag: 'Sandbox' },
+  { method: 'post', path: '/api/sandbox/calls/:id/finish', summary: 'S9: a sandbox call ends (answered first when completed)', tag: 'Sandbox', body: CallEndBody },
+];
 
 /** S8 and S9 (CONTRACT §14.2): bound only while the voice runtime is the sandbox (D3). */
 @Controller('/api/sandbox/calls')

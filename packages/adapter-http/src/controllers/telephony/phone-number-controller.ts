@@ -7,7 +7,7 @@ import { Str } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { presentAvailableNumber, presentPhoneNumber, presentPurchase } from './presenters';
 import { DELETE_NUMBER_ANSWERS, NUMBER_SEARCH_ANSWERS, PHONE_NUMBER_NOT_FOUND, PURCHASE_ANSWERS } from './telephony-answers';
 
@@ -27,10 +27,13 @@ class PurchaseBody {
 }
 
 
-documentRoute({ method: 'get', path: '/api/user/phone-numbers', summary: 'List owned phone numbers (purchased and SIP), newest first', tag: 'Phone numbers' });
-documentRoute({ method: 'get', path: '/api/user/phone-numbers/search', summary: 'Search purchasable numbers (at most 20)', tag: 'Phone numbers', query: NumberSearchQuery });
-documentRoute({ method: 'post', path: '/api/user/phone-numbers/purchase', summary: 'Buy a number; the first month is charged', tag: 'Phone numbers', body: PurchaseBody, success: 201 });
-documentRoute({ method: 'delete', path: '/api/user/phone-numbers/:id', summary: 'Release a number or delete a SIP trunk (alias DELETE /api/user/phone-numbers/sip-trunks/:id)', tag: 'Phone numbers' });
+/** The routes of PhoneNumberController as the OpenAPI document describes them. */
+export const phoneNumberRouteDocs: readonly RouteDoc[] = [
+  { method: 'get', path: '/api/user/phone-numbers', summary: 'List owned phone numbers (purchased and SIP), newest first', tag: 'Phone numbers' },
+  { method: 'get', path: '/api/user/phone-numbers/search', summary: 'Search purchasable numbers (at most 20)', tag: 'Phone numbers', query: NumberSearchQuery },
+  { method: 'post', path: '/api/user/phone-numbers/purchase', summary: 'Buy a number; the first month is charged', tag: 'Phone numbers', body: PurchaseBody, success: 201 },
+  { method: 'delete', path: '/api/user/phone-numbers/:id', summary: 'Release a number or delete a SIP trunk (alias DELETE /api/user/phone-numbers/sip-trunks/:id)', tag: 'Phone numbers' },
+];
 
 /** Owned numbers, search and purchase of CONTRACT §6.7–§6.8. */
 @Controller('/api/user/phone-numbers')

@@ -6,7 +6,7 @@ import { parse, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { SANDBOX_FAULT_ANSWERS } from './telephony-answers';
 import { principalOf } from '../../pipeline/request-context';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { SandboxFaults } from './sandbox-faults';
 
 class FaultBody {
@@ -15,7 +15,10 @@ class FaultBody {
   @Int({ min: 1, max: 100, description: 'How many operations fail (default 1)' }) count?: number;
 }
 
-documentRoute({ method: 'post', path: '/api/sandbox/faults', summary: 'Sandbox S10: make the next operations of a kind fail', tag: 'Sandbox', body: FaultBody });
+/** The routes of SandboxFaultController as the OpenAPI document describes them. */
+export const sandboxFaultRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/sandbox/faults', summary: 'Sandbox S10: make the next operations of a kind fail', tag: 'Sandbox', body: FaultBody },
+];
 
 /** S10 of CONTRACT §14: arms a fault in a sandbox provider for the caller's own operations. */
 @Controller('/api/sandbox/faults')

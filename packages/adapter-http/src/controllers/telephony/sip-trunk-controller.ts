@@ -6,15 +6,18 @@ import { CreateSipTrunk, SipTrunkRepository, TOKENS, UpdateSipTrunk } from '@voi
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { CreateSipTrunkBody, DryRunQuery, newTrunk, parseTrunkUpdate, SipTrunkFieldsBody } from './sip-trunk-body';
 import { presentSipTrunk } from './presenters';
 import { CREATE_TRUNK_FAILED, SIP_TRUNK_NOT_FOUND, sipTrunkWriteAnswers, UPDATE_TRUNK_FAILED } from './telephony-answers';
 
-documentRoute({ method: 'get', path: '/api/user/phone-numbers/sip-trunks', summary: 'List SIP trunks, newest first', tag: 'Phone numbers' });
-documentRoute({ method: 'post', path: '/api/user/phone-numbers/sip-trunks', summary: 'Create a SIP trunk (provisions inbound and outbound provider trunks)', tag: 'Phone numbers', body: CreateSipTrunkBody, success: 201 });
-documentRoute({ method: 'get', path: '/api/user/phone-numbers/sip-trunks/:id', summary: 'Get a SIP trunk', tag: 'Phone numbers' });
-documentRoute({ method: 'put', path: '/api/user/phone-numbers/sip-trunks/:id', summary: 'Update a SIP trunk; re-provisions make-before-break (dry_run=true previews)', tag: 'Phone numbers', body: SipTrunkFieldsBody, query: DryRunQuery });
+/** The routes of SipTrunkController as the OpenAPI document describes them. */
+export const sipTrunkRouteDocs: readonly RouteDoc[] = [
+  { method: 'get', path: '/api/user/phone-numbers/sip-trunks', summary: 'List SIP trunks, newest first', tag: 'Phone numbers' },
+  { method: 'post', path: '/api/user/phone-numbers/sip-trunks', summary: 'Create a SIP trunk (provisions inbound and outbound provider trunks)', tag: 'Phone numbers', body: CreateSipTrunkBody, success: 201 },
+  { method: 'get', path: '/api/user/phone-numbers/sip-trunks/:id', summary: 'Get a SIP trunk', tag: 'Phone numbers' },
+  { method: 'put', path: '/api/user/phone-numbers/sip-trunks/:id', summary: 'Update a SIP trunk; re-provisions make-before-break (dry_run=true previews)', tag: 'Phone numbers', body: SipTrunkFieldsBody, query: DryRunQuery },
+];
 
 /** SIP trunks of CONTRACT §6.3–§6.6; deletion is the phone-number route (§6.8). */
 @Controller('/api/user/phone-numbers/sip-trunks')

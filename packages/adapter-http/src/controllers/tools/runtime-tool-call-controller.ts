@@ -5,11 +5,14 @@ import { InvokeToolForCall, TOKENS } from '@voiceplane/application';
 import { parse, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { TOOL_CALL_ANSWERS } from './tool-answers';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { RuntimeToolCallBody } from './tool-body';
 import { presentToolCallResult } from './tool-presenters';
 
-documentRoute({ method: 'post', path: '/api/runtime/tool-calls', summary: 'Run a mid-call tool for a live call', tag: 'Runtime', auth: 'runtime', body: RuntimeToolCallBody });
+/** The routes of RuntimeToolCallController as the OpenAPI document describes them. */
+export const runtimeToolCallRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/runtime/tool-calls', summary: 'Run a mid-call tool for a live call', tag: 'Runtime', auth: 'runtime', body: RuntimeToolCallBody },
+];
 
 /** The voice runtime's gateway entry (CONTRACT §5.8). Bound only where calls exist. */
 @Controller('/api/runtime/tool-calls')

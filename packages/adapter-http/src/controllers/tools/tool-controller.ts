@@ -8,16 +8,19 @@ import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { CreateToolBody, parseToolBody, ToolFieldsBody, ToolListQuery, withToolDefaults } from './tool-body';
 import { presentTool } from './tool-presenters';
 import { TOOL_ANSWERS, TOOL_NOT_FOUND } from './tool-answers';
 
-documentRoute({ method: 'post', path: '/api/user/tools', summary: 'Create a mid-call http tool', tag: 'Tools', body: CreateToolBody, success: 201 });
-documentRoute({ method: 'get', path: '/api/user/tools', summary: 'List tools, newest first (filter by type)', tag: 'Tools', query: ToolListQuery });
-documentRoute({ method: 'get', path: '/api/user/tools/:id', summary: 'Get a tool', tag: 'Tools' });
-documentRoute({ method: 'put', path: '/api/user/tools/:id', summary: 'Update a tool (any subset; arrays replace)', tag: 'Tools', body: ToolFieldsBody });
-documentRoute({ method: 'delete', path: '/api/user/tools/:id', summary: 'Delete a tool and detach it from every assistant', tag: 'Tools' });
+/** The routes of ToolController as the OpenAPI document describes them. */
+export const toolRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/tools', summary: 'Create a mid-call http tool', tag: 'Tools', body: CreateToolBody, success: 201 },
+  { method: 'get', path: '/api/user/tools', summary: 'List tools, newest first (filter by type)', tag: 'Tools', query: ToolListQuery },
+  { method: 'get', path: '/api/user/tools/:id', summary: 'Get a tool', tag: 'Tools' },
+  { method: 'put', path: '/api/user/tools/:id', summary: 'Update a tool (any subset; arrays replace)', tag: 'Tools', body: ToolFieldsBody },
+  { method: 'delete', path: '/api/user/tools/:id', summary: 'Delete a tool and detach it from every assistant', tag: 'Tools' },
+];
 
 /** CRUD of CONTRACT §5.2–§5.6: plain persistence behind field rules, no use case in between. */
 @Controller('/api/user/tools')

@@ -6,13 +6,16 @@ import { validateDto } from '../../validation';
 import { failValidation, pathId, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { ToolPreviewBody } from './tool-body';
 import { presentToolCallResult, presentToolRequest } from './tool-presenters';
 import { TOOL_ANSWERS, TOOL_NOT_FOUND } from './tool-answers';
 
-documentRoute({ method: 'post', path: '/api/user/tools/:id/render', summary: 'Dry run: the exact request, without network or DNS', tag: 'Tools', body: ToolPreviewBody });
-documentRoute({ method: 'post', path: '/api/user/tools/:id/test', summary: 'Send one real request as the gateway would (10/min)', tag: 'Tools', body: ToolPreviewBody });
+/** The routes of ToolPreviewController as the OpenAPI document describes them. */
+export const toolPreviewRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/tools/:id/render', summary: 'Dry run: the exact request, without network or DNS', tag: 'Tools', body: ToolPreviewBody },
+  { method: 'post', path: '/api/user/tools/:id/test', summary: 'Send one real request as the gateway would (10/min)', tag: 'Tools', body: ToolPreviewBody },
+];
 
 /** Render and test of CONTRACT §5.9–§5.10. The test quota (10/min per user) is a route quota of the module. */
 @Controller('/api/user/tools')

@@ -13,7 +13,7 @@ import { parse, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { presentDelivery, presentDeliveryDetail, presentSigningSecret } from './presenters';
 import { DELIVERY_NOT_FOUND, WEBHOOK_ANSWERS } from './webhook-answers';
 
@@ -31,12 +31,15 @@ class TestWebhookBody {
 const DELIVERY_ID = /^dlv_[0-9A-Za-z]{22}$/;
 
 const tag = 'Webhooks';
-documentRoute({ method: 'get', path: '/api/user/webhooks/deliveries', summary: 'Webhook deliveries, newest first', tag, query: DeliveriesQuery });
-documentRoute({ method: 'get', path: '/api/user/webhooks/deliveries/:id', summary: 'One delivery with its payload and attempts', tag });
-documentRoute({ method: 'post', path: '/api/user/webhooks/deliveries/:id/replay', summary: 'Send a delivery again: same webhook-id, payload and target, schedule restarted', tag });
-documentRoute({ method: 'get', path: '/api/user/webhooks/signing-secret', summary: 'The account signing secret (whsec_…)', tag });
-documentRoute({ method: 'post', path: '/api/user/webhooks/signing-secret/rotate', summary: 'New signing secret; the previous one keeps signing for 24 hours', tag });
-documentRoute({ method: 'post', path: '/api/user/webhooks/test', summary: 'Send one signed ping now and record it as a delivery (10 per minute)', tag, body: TestWebhookBody });
+/** The routes of WebhookController as the OpenAPI document describes them. */
+export const webhookRouteDocs: readonly RouteDoc[] = [
+  { method: 'get', path: '/api/user/webhooks/deliveries', summary: 'Webhook deliveries, newest first', tag, query: DeliveriesQuery },
+  { method: 'get', path: '/api/user/webhooks/deliveries/:id', summary: 'One delivery with its payload and attempts', tag },
+  { method: 'post', path: '/api/user/webhooks/deliveries/:id/replay', summary: 'Send a delivery again: same webhook-id, payload and target, schedule restarted', tag },
+  { method: 'get', path: '/api/user/webhooks/signing-secret', summary: 'The account signing secret (whsec_…)', tag },
+  { method: 'post', path: '/api/user/webhooks/signing-secret/rotate', summary: 'New signing secret; the previous one keeps signing for 24 hours', tag },
+  { method: 'post', path: '/api/user/webhooks/test', summary: 'Send one signed ping now and record it as a delivery (10 per minute)', tag, body: TestWebhookBody },
+];
 
 /** The delivery log, replay, the signing secret and test pings (CONTRACT §12.5). */
 @Controller('/api/user/webhooks')
