@@ -1,6 +1,7 @@
 export * from './shared/result';
 export * from './shared/field-errors';
 export * from './account/plan';
+export * from './account/user';
 export * from './billing/money';
 export * from './billing/ledger';
 export * from './ratelimit/fixed-window';
@@ -13,6 +14,7 @@ export * from './telephony';
 export * from './calls/call-status';
 export * from './calls/call-end';
 export * from './calls/call';
+export * from './calls/entity';
 export * from './calls/prices';
 export * from './calls/post-call';
 export * from './calls/runtime-config';

@@ -1,5 +1,5 @@
-import { completePlan, Plan } from '@voiceplane/domain';
-import { NewUser, Page, PageRequest, User, UserRepository } from '@voiceplane/application';
+import { completePlan, Plan, User } from '@voiceplane/domain';
+import { NewUser, Page, PageRequest, UserRepository } from '@voiceplane/application';
 import { Database } from '../database';
 import { isUniqueViolation, num, pageClause } from './rows';
 

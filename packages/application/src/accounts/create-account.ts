@@ -1,6 +1,6 @@
-import { DEFAULT_PLAN, err, ok, Plan, postOperatorAmount, Result, withPlanChanges } from '@voiceplane/domain';
+import { DEFAULT_PLAN, err, ok, Plan, postOperatorAmount, Result, User, withPlanChanges } from '@voiceplane/domain';
 import { Ids } from '../ports/ids';
-import { CredentialRepository, LedgerRepository, SigningSecretRepository, User, UserRepository } from '../ports/accounts';
+import { CredentialRepository, LedgerRepository, SigningSecretRepository, UserRepository } from '../ports/accounts';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { hashPassword, hashToken } from './secrets';
 

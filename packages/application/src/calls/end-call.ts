@@ -1,12 +1,12 @@
 import {
-  CallMinutePrices, CallOutcome, callCharge, callDuration, EndedCall, extractedVariablesAtEnd, postCallPayload,
+  Call, CallMinutePrices, CallOutcome, callCharge, callDuration, EndedCall, extractedVariablesAtEnd, postCallPayload,
   shouldSendPostCallWebhook, TerminalCallStatus,
 } from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants/ports';
 import { BalanceService } from '../billing/balance-service';
 import { Outbox } from '../ports/outbox';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
-import { Call, CallRepository } from './ports';
+import { CallRepository } from './ports';
 
 /**
  * Outbox topic raised by every call end, for the capabilities that react to it: automations bound

@@ -1,9 +1,9 @@
-import { applyRuntimeEvent, CallOutcome, CallStatus, err, InvalidTransition, ok, Result, TranscriptItem } from '@voiceplane/domain';
+import { applyRuntimeEvent, Call, CallOutcome, CallStatus, err, InvalidTransition, ok, Result, TranscriptItem } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { Outbox } from '../ports/outbox';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { EndCall } from './end-call';
-import { Call, CallRepository } from './ports';
+import { CallRepository } from './ports';
 
 /**
  * Outbox topic raised when a chat-app call starts ringing, for the chat-app voice capability's

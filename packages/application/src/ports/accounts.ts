@@ -1,17 +1,5 @@
-import { LedgerEntryType, LedgerReferenceType, Plan } from '@voiceplane/domain';
+import { LedgerEntryType, LedgerReferenceType, Plan, User } from '@voiceplane/domain';
 import { Page, PageRequest } from '../shared/page';
-
-export interface User {
-  readonly id: number;
-  readonly name: string;
-  readonly email: string;
-  readonly passwordHash: string | null;
-  readonly disabled: boolean;
-  readonly balance: number;
-  readonly plan: Plan;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
 
 export interface NewUser {
   readonly name: string;

@@ -1,6 +1,6 @@
-import { CallStatus, RuntimeConfig, SipLine, TranscriptItem } from '@voiceplane/domain';
+import { Call, CallStatus, CallSummary, RuntimeConfig, SipLine, TranscriptItem } from '@voiceplane/domain';
 import {
-  AcceptedRuntimeEvent, Call, CallChanges, CallFilter, CallRepository, CallSummary, InboundRoute, NewCall, Page, PageRequest,
+  AcceptedRuntimeEvent, CallChanges, CallFilter, CallRepository, InboundRoute, NewCall, Page, PageRequest,
 } from '@voiceplane/application';
 import { Database } from '../../database';
 import { dateOrNull, num, numOrNull, pageClause } from '../rows';
