@@ -3,6 +3,7 @@ import {
   Assistant, AssistantFilter, AssistantRepository, Clock, InboundNumberTaken, OutboundAssistant, Page, PageRequest,
   ToolRepository,
 } from '@voiceplane/application';
+import { copy } from './copy';
 import { pageOf } from './paging';
 
 /** Account records an assistant may point at, which live in other tables in the real store. */
@@ -43,7 +44,7 @@ export class InMemoryAssistantRepository implements AssistantRepository {
   async create(userId: number, config: AssistantConfig): Promise<Assistant | InboundNumberTaken> {
     if (this.takesInboundNumber(config, null)) return 'inbound_number_taken';
     const now = this.clock.now();
-    const row: Row = { ...structuredClone(config), id: ++this.lastId, user_id: userId, status: 'inactive', compliance_blocked: false, compliance_reason: null, created_at: now, updated_at: now };
+    const row: Row = { ...copy(config), id: ++this.lastId, user_id: userId, status: 'inactive', compliance_blocked: false, compliance_reason: null, created_at: now, updated_at: now };
     this.rows.set(row.id, row);
     return toAssistant(row);
   }
@@ -57,7 +58,7 @@ export class InMemoryAssistantRepository implements AssistantRepository {
     const row = this.rows.get(id);
     if (!row) throw new Error(`Assistant ${id} vanished during an update.`);
     if (this.takesInboundNumber(config, id)) return 'inbound_number_taken';
-    const { tool_ids, label_ids, ...columns } = structuredClone(config);
+    const { tool_ids, label_ids, ...columns } = copy(config);
     Object.assign(row, columns, { updated_at: this.clock.now() });
     if (replace.toolIds) row.tool_ids = tool_ids;
     if (replace.labelIds) row.label_ids = label_ids;
@@ -84,7 +85,7 @@ export class InMemoryAssistantRepository implements AssistantRepository {
     return [...this.rows.values()]
       .filter((a) => a.user_id === userId && a.type === 'outbound')
       .sort((a, b) => a.id - b.id)
-      .map((a) => structuredClone({
+      .map((a) => copy({
         id: a.id, user_id: a.user_id, name: a.name, type: a.type, mode: a.mode, status: a.status, voice_id: a.voice_id, language_id: a.language_id,
         timezone: a.timezone, initial_message: a.initial_message, system_prompt: a.system_prompt, variables: a.variables, webhook_url: a.webhook_url,
         is_webhook_active: a.is_webhook_active, created_at: a.created_at, updated_at: a.updated_at,
@@ -140,5 +141,5 @@ export class InMemoryAssistantRepository implements AssistantRepository {
 
 function toAssistant(row: Row): Assistant {
   const { compliance_reason: _, ...assistant } = row;
-  return structuredClone(assistant);
+  return copy(assistant);
 }

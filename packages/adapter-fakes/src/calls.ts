@@ -2,6 +2,7 @@ import { Call, CallSummary, err, isTerminal, ok, Result } from '@voiceplane/doma
 import {
   AcceptedRuntimeEvent, CallChange, CallChanges, CallFilter, CallNotFound, CallRepository, InboundRoute, NewCall, Outbox, Page, PageRequest,
 } from '@voiceplane/application';
+import { copy } from './copy';
 import { pageOf } from './paging';
 import { RowLocks } from './row-locks';
 
@@ -104,9 +105,4 @@ function matches(c: Call, f: CallFilter): boolean {
 
 function defined(changes: CallChanges): CallChanges {
   return copy(Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)));
-}
-
-/** Callers get their own copy, as rows read from a database are (JSON documents keep key order). */
-function copy<T>(value: T): T {
-  return structuredClone(value);
 }

@@ -1,5 +1,6 @@
 import { LedgerEntryType } from '@voiceplane/domain';
 import { Clock, LedgerEntry, LedgerRepository, NewLedgerEntry, Page, PageRequest } from '@voiceplane/application';
+import { copy } from './copy';
 import { pageOf } from './paging';
 
 /** The append-only ledger in memory; `createdAt` comes from `clock`, as the database's `now()`. */
@@ -10,14 +11,14 @@ export class InMemoryLedgerRepository implements LedgerRepository {
 
   async append(entry: NewLedgerEntry): Promise<LedgerEntry> {
     const stored: LedgerEntry = {
-      ...structuredClone(entry), id: this.entries.length + 1, description: entry.description.slice(0, 255), createdAt: this.clock.now(),
+      ...copy(entry), id: this.entries.length + 1, description: entry.description.slice(0, 255), createdAt: this.clock.now(),
     };
     this.entries.push(stored);
-    return structuredClone(stored);
+    return copy(stored);
   }
 
   async list(userId: number, page: PageRequest, type?: LedgerEntryType): Promise<Page<LedgerEntry>> {
     const matching = this.entries.filter((e) => e.userId === userId && (type === undefined || e.type === type)).reverse();
-    return pageOf(matching.map((e) => structuredClone(e)), page);
+    return pageOf(matching.map((e) => copy(e)), page);
   }
 }

@@ -1,4 +1,5 @@
 import { Clock, SigningSecret, SigningSecretRepository } from '@voiceplane/application';
+import { copy } from './copy';
 
 /** One signing secret per user; `createdAt` comes from `clock`, as the database's `now()`. */
 export class InMemorySigningSecretRepository implements SigningSecretRepository {
@@ -13,7 +14,7 @@ export class InMemorySigningSecretRepository implements SigningSecretRepository 
 
   async get(userId: number): Promise<SigningSecret | null> {
     const stored = this.secrets.get(userId);
-    return stored ? structuredClone(stored) : null;
+    return stored ? copy(stored) : null;
   }
 
   async rotate(userId: number, secret: string, previousExpiresAt: Date): Promise<SigningSecret> {
@@ -21,6 +22,6 @@ export class InMemorySigningSecretRepository implements SigningSecretRepository 
     if (!stored) throw new Error(`User ${userId} has no signing secret to rotate.`);
     const rotated = { secret, createdAt: this.clock.now(), previousSecret: stored.secret, previousExpiresAt: new Date(previousExpiresAt) };
     this.secrets.set(userId, rotated);
-    return structuredClone(rotated);
+    return copy(rotated);
   }
 }

@@ -1,5 +1,6 @@
 import { Tool, ToolFields, ToolType } from '@voiceplane/domain';
 import { Clock, Page, PageRequest, ToolRepository } from '@voiceplane/application';
+import { copy } from './copy';
 import { pageOf } from './paging';
 
 /**
@@ -16,30 +17,30 @@ export class InMemoryToolRepository implements ToolRepository {
   async createWithinLimit(userId: number, fields: ToolFields, limit: number): Promise<Tool | null> {
     if ([...this.rows.values()].filter((t) => t.userId === userId).length >= limit) return null;
     const now = this.clock.now();
-    const tool: Tool = { ...structuredClone(fields), id: ++this.lastId, userId, type: 'http', automationId: null, createdAt: now, updatedAt: now };
+    const tool: Tool = { ...copy(fields), id: ++this.lastId, userId, type: 'http', automationId: null, createdAt: now, updatedAt: now };
     this.rows.set(tool.id, tool);
-    return structuredClone(tool);
+    return copy(tool);
   }
 
   async findForUser(userId: number, id: number): Promise<Tool | null> {
     const tool = this.rows.get(id);
-    return tool && tool.userId === userId ? structuredClone(tool) : null;
+    return tool && tool.userId === userId ? copy(tool) : null;
   }
 
   async find(id: number): Promise<Tool | null> {
     const tool = this.rows.get(id);
-    return tool ? structuredClone(tool) : null;
+    return tool ? copy(tool) : null;
   }
 
   async list(userId: number, page: PageRequest, type?: ToolType): Promise<Page<Tool>> {
     const matching = [...this.rows.values()].filter((t) => t.userId === userId && (type === undefined || t.type === type)).sort((a, b) => b.id - a.id);
-    return pageOf(matching.map((t) => structuredClone(t)), page);
+    return pageOf(matching.map((t) => copy(t)), page);
   }
 
   async listByIds(userId: number, ids: readonly number[]): Promise<Tool[]> {
     return ids.flatMap((id) => {
       const tool = this.rows.get(id);
-      return tool && tool.userId === userId ? [structuredClone(tool)] : [];
+      return tool && tool.userId === userId ? [copy(tool)] : [];
     });
   }
 
@@ -47,9 +48,9 @@ export class InMemoryToolRepository implements ToolRepository {
     const tool = this.rows.get(id);
     if (!tool || tool.userId !== userId) return null;
     const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-    const next: Tool = { ...tool, ...structuredClone(defined), updatedAt: this.clock.now() };
+    const next: Tool = { ...tool, ...copy(defined), updatedAt: this.clock.now() };
     this.rows.set(id, next);
-    return structuredClone(next);
+    return copy(next);
   }
 
   async delete(userId: number, id: number): Promise<boolean> {

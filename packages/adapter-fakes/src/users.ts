@@ -1,5 +1,6 @@
 import { Plan, User } from '@voiceplane/domain';
 import { Clock, NewUser, Page, PageRequest, UserRepository } from '@voiceplane/application';
+import { copy } from './copy';
 import { pageOf } from './paging';
 
 type Row = { -readonly [K in keyof User]: User[K] };
@@ -16,31 +17,31 @@ export class InMemoryUserRepository implements UserRepository {
     const now = this.clock.now();
     const row: Row = {
       id: ++this.lastId, name: user.name, email: user.email, passwordHash: user.passwordHash, disabled: false, balance: 0,
-      plan: structuredClone(user.plan), createdAt: now, updatedAt: now,
+      plan: copy(user.plan), createdAt: now, updatedAt: now,
     };
     this.rows.set(row.id, row);
-    return structuredClone(row);
+    return copy(row);
   }
 
   async findById(id: number): Promise<User | null> {
     const row = this.rows.get(id);
-    return row ? structuredClone(row) : null;
+    return row ? copy(row) : null;
   }
 
   async findByEmail(email: string): Promise<User | null> {
     const row = [...this.rows.values()].find((r) => r.email.toLowerCase() === email.toLowerCase());
-    return row ? structuredClone(row) : null;
+    return row ? copy(row) : null;
   }
 
   async list(page: PageRequest, email?: string): Promise<Page<User>> {
     const rows = [...this.rows.values()]
       .filter((r) => email === undefined || r.email.toLowerCase() === email.toLowerCase())
       .sort((a, b) => b.id - a.id);
-    return pageOf(rows.map((r) => structuredClone(r)), page);
+    return pageOf(rows.map((r) => copy(r)), page);
   }
 
   async updatePlan(id: number, plan: Plan): Promise<void> {
-    this.change(id, { plan: structuredClone(plan) });
+    this.change(id, { plan: copy(plan) });
   }
 
   async setDisabled(id: number, disabled: boolean): Promise<void> {

@@ -1,5 +1,6 @@
 import { CallerLine } from '@voiceplane/domain';
 import { CallToPlace, VoiceRuntime } from '@voiceplane/application';
+import { copy } from './copy';
 
 /** Takes every call and remembers it; `refuseNext` makes the next hand-over fail as a real runtime's refusal does. */
 export class RecordingVoiceRuntime implements VoiceRuntime {
@@ -17,6 +18,6 @@ export class RecordingVoiceRuntime implements VoiceRuntime {
       this.refusals -= 1;
       throw new Error('the voice runtime refused the call');
     }
-    this.placed.push(structuredClone(call));
+    this.placed.push(copy(call));
   }
 }

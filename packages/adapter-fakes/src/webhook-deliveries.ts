@@ -2,6 +2,7 @@ import {
   CancelCriteria, DeliveryAttempt, DeliveryClaim, DeliveryFilter, DeliveryForSettlement, DeliveryLease, DeliverySettlement, NewDelivery, Page,
   PageRequest, SigningSecretRepository, WebhookDelivery, WebhookDeliveryRepository,
 } from '@voiceplane/application';
+import { copy } from './copy';
 import { pageOf } from './paging';
 
 type Row = { -readonly [K in keyof WebhookDelivery]: WebhookDelivery[K] } & {
@@ -42,7 +43,7 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
   }
 
   async attempts(deliveryId: string): Promise<DeliveryAttempt[]> {
-    return structuredClone(this.row(deliveryId)?.attempts ?? []);
+    return copy(this.row(deliveryId)?.attempts ?? []);
   }
 
   async list(userId: number, filter: DeliveryFilter, page: PageRequest): Promise<Page<WebhookDelivery>> {
@@ -121,7 +122,7 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
   /** Lease, round and limit of a delivery, which the public record does not show (for tests). */
   internals(id: string): Pick<Row, 'roundAttempts' | 'maxAttempts' | 'lockedUntil' | 'leaseToken' | 'requestId'> | null {
     const row = this.row(id);
-    return row ? structuredClone({ roundAttempts: row.roundAttempts, maxAttempts: row.maxAttempts, lockedUntil: row.lockedUntil, leaseToken: row.leaseToken, requestId: row.requestId }) : null;
+    return row ? copy({ roundAttempts: row.roundAttempts, maxAttempts: row.maxAttempts, lockedUntil: row.lockedUntil, leaseToken: row.leaseToken, requestId: row.requestId }) : null;
   }
 
   private row(id: string): Row | undefined {
@@ -142,10 +143,10 @@ function write(row: Row, s: DeliverySettlement, now: Date): void {
     status: s.status, nextAttemptAt: s.nextAttemptAt && new Date(s.nextAttemptAt), roundAttempts: s.roundAttempts, attemptsCount: a.number,
     lastAttemptAt: new Date(a.at), lastStatusCode: a.statusCode, lastError: s.lastError, lockedUntil: null, leaseToken: null, updatedAt: new Date(now),
   });
-  row.attempts.push(structuredClone(a));
+  row.attempts.push(copy(a));
 }
 
 function toDelivery(row: Row): WebhookDelivery {
   const { roundAttempts: _r, maxAttempts: _m, requestId: _q, lockedUntil: _l, leaseToken: _t, attempts: _a, ...delivery } = row;
-  return structuredClone(delivery);
+  return copy(delivery);
 }
