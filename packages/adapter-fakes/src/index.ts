@@ -15,3 +15,5 @@ export { InMemoryAssistantRepository, type OwnedRecords } from './assistants';
 export { InMemoryCatalogRepository } from './catalog';
 export { RecordingVoiceRuntime } from './voice-runtime';
 export { RecordingLogger, type LogLine } from './logger';
+export { SAMPLE_CATALOG } from './catalog';
+export { FakeStore } from './fake-store';
