@@ -17,3 +17,4 @@ export { RecordingVoiceRuntime } from './voice-runtime';
 export { RecordingLogger, type LogLine } from './logger';
 export { SAMPLE_CATALOG } from './catalog';
 export { FakeStore } from './fake-store';
+export { ScriptedHttpClient, type ScriptedAnswer } from './http-client';
