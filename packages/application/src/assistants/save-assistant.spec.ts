@@ -1,0 +1,120 @@
+import { FakeStore } from '@voiceplane/adapter-fakes';
+import { ASSISTANT_MESSAGES, AssistantChanges, err } from '@voiceplane/domain';
+import { SaveAssistant } from './save-assistant';
+
+const START = new Date('2030-05-01T12:00:00.000Z');
+const TOOL = { description: 'Looks up', endpoint: 'https://api.example.com/x', method: 'GET' as const, bodyFormat: 'json' as const, timeout: 10, headers: [], staticFields: [], schema: [] };
+
+async function setup() {
+  const store = new FakeStore(START);
+  const save = new SaveAssistant(store.uow, store.assistants, store.catalog, store.outbox, { requireHttps: false, allowPrivate: false });
+  const user = await store.account();
+  const create = (changes: AssistantChanges, shapeErrors?: Record<string, string[]>) => save.create({ userId: user.id, changes, shapeErrors });
+  const created = async (changes: AssistantChanges) => {
+    const result = await create(changes);
+    if (!result.ok) throw new Error(JSON.stringify(result.error));
+    return result.value;
+  };
+  const update = (assistantId: number, changes: AssistantChanges, userId = user.id) => save.update({ userId, assistantId, changes });
+  const tool = async (name: string) => (await store.tools.createWithinLimit(user.id, { ...TOOL, name }, 100))!.id;
+  return { store, user, create, created, update, tool };
+}
+
+describe('SaveAssistant', () => {
+  it('creates an assistant from the catalogue\'s defaults, inactive, and raises no event', async () => {
+    const { store, user, created } = await setup();
+
+    const assistant = await created({ name: 'Support', language_id: 5 });
+
+    expect(assistant).toEqual(expect.objectContaining({
+      user_id: user.id, name: 'Support', status: 'inactive', compliance_blocked: false, mode: 'pipeline', language_id: 5, voice_id: 3,
+      llm_model_id: 1, multimodal_model_id: null, is_webhook_active: false, webhook_url: null, tool_ids: [], created_at: START,
+    }));
+    expect(await store.assistants.findOwned(user.id, assistant.id)).toEqual(assistant);
+    expect(store.outbox.events()).toEqual([]);
+  });
+
+  it('answers every problem at once, shape errors first, and stores nothing', async () => {
+    const { store, user, create, tool } = await setup();
+    const a = await tool('lookup');
+    const b = await tool('lookup');
+
+    const result = await create(
+      { name: 'Support', speech_speed: 3, webhook_url: 'http://127.0.0.1/hook', is_webhook_active: true, folder_id: 999, tool_ids: [a, b], voice_id: 5 },
+      { speech_speed: [ASSISTANT_MESSAGES.speechSpeed], voice_id: ['shape first'] },
+    );
+
+    expect(result).toEqual(err({
+      code: 'invalid',
+      errors: {
+        speech_speed: [ASSISTANT_MESSAGES.speechSpeed],
+        voice_id: ['shape first'],
+        webhook_url: [ASSISTANT_MESSAGES.blockedUrl('webhook_url')],
+        folder_id: [ASSISTANT_MESSAGES.selectedInvalid('folder_id')],
+        tool_ids: [ASSISTANT_MESSAGES.duplicateToolName('lookup')],
+      },
+    }));
+    expect((await store.assistants.list(user.id, { page: 1, perPage: 15 }, {})).total).toBe(0);
+  });
+
+  it('accepts references the account owns', async () => {
+    const { store, user, created, tool } = await setup();
+    store.assistants.own(user.id, { folderIds: [41], phoneNumberIds: [77] });
+    const lookup = await tool('lookup');
+
+    const assistant = await created({ name: 'Inbound', type: 'inbound', folder_id: 41, phone_number_id: 77, tool_ids: [lookup, lookup] });
+
+    expect(assistant).toEqual(expect.objectContaining({ folder_id: 41, phone_number_id: 77, tool_ids: [lookup] }));
+  });
+
+  it('keeps a number to one inbound assistant', async () => {
+    const { store, user, create, created, update } = await setup();
+    store.assistants.own(user.id, { phoneNumberIds: [77] });
+    await created({ name: 'First', type: 'inbound', phone_number_id: 77 });
+    const outbound = await created({ name: 'Second', phone_number_id: 77 });
+
+    const taken = err({ code: 'invalid', errors: { phone_number_id: [ASSISTANT_MESSAGES.inboundNumberTaken] } });
+    expect(await create({ name: 'Third', type: 'inbound', phone_number_id: 77 })).toEqual(taken);
+    expect(await update(outbound.id, { type: 'inbound' })).toEqual(taken);
+    expect((await store.assistants.findOwned(user.id, outbound.id))?.type).toBe('outbound');
+  });
+
+  it('updates over what is stored, resets what a new mode does not support, and keeps what was not sent', async () => {
+    const { store, created, update, tool } = await setup();
+    const lookup = await tool('lookup');
+    const assistant = await created({ name: 'Support', tool_ids: [lookup], fillers: true, system_prompt: 'Be brief.' });
+    store.clock.advance(60_000);
+
+    const result = await update(assistant.id, { mode: 'multimodal' });
+
+    expect(result.ok && result.value).toEqual(expect.objectContaining({
+      name: 'Support', system_prompt: 'Be brief.', mode: 'multimodal', voice_id: 5, multimodal_model_id: 3, fillers: false, tool_ids: [lookup],
+      updated_at: store.clock.now(),
+    }));
+  });
+
+  it('refuses another account\'s assistant as not found', async () => {
+    const { store, created, update } = await setup();
+    const assistant = await created({ name: 'Support' });
+    const other = await store.account();
+
+    expect(await update(assistant.id, { name: 'Mine now' }, other.id)).toEqual(err({ code: 'not_found' }));
+    expect(await update(9_999, { name: 'Nobody' })).toEqual(err({ code: 'not_found' }));
+  });
+
+  it('raises the switch-off events when an update turns the webhooks off, and only then', async () => {
+    const { store, user, created, update } = await setup();
+    const assistant = await created({ name: 'Support', is_webhook_active: true, webhook_url: 'https://hooks.example.com/a', conversation_ended_webhook_url: 'https://hooks.example.com/b' });
+
+    await update(assistant.id, { name: 'Renamed' });
+    expect(store.outbox.events()).toEqual([]);
+
+    const result = await update(assistant.id, { is_webhook_active: false, conversation_ended_webhook_url: null });
+
+    expect(result.ok && result.value).toEqual(expect.objectContaining({ is_webhook_active: false, webhook_url: null, conversation_ended_webhook_url: null }));
+    expect(store.outbox.events().map(({ topic, payload }) => ({ topic, payload }))).toEqual([
+      { topic: 'assistant.webhook_disabled', payload: { assistant_id: assistant.id, user_id: user.id } },
+      { topic: 'assistant.conversation_ended_webhook_cleared', payload: { assistant_id: assistant.id, user_id: user.id } },
+    ]);
+  });
+});
