@@ -12,7 +12,7 @@ export interface AssistantRepositoryFixture {
 }
 
 const config = (over: Partial<AssistantConfig> = {}): AssistantConfig => ({
-  ...ASSISTANT_DEFAULTS, name: 'Sales', voice_id: 1, llm_model_id: null, multimodal_model_id: null, knowledgebase_mode: null,
+  ...ASSISTANT_DEFAULTS, name: 'Sales', voiceId: 1, llmModelId: null, multimodalModelId: null, knowledgebaseMode: null,
   variables: { zeta: '1', alpha: '2' }, ...over,
 });
 const TOOL = { name: 'lookup', description: 'Looks up', endpoint: 'https://api.example.com/x', method: 'GET' as const, bodyFormat: 'json' as const, timeout: 10, headers: [], staticFields: [], schema: [] };
@@ -39,11 +39,11 @@ export function assistantRepositoryContract(name: string, open: () => Promise<As
       const [t1, t2] = [await tool(f.users[0], 'a'), await tool(f.users[0], 'b')];
       const label = await f.own(f.users[0], 'label');
 
-      const assistant = await created(f.users[0], { tool_ids: [t2, t1], label_ids: [label] });
+      const assistant = await created(f.users[0], { toolIds: [t2, t1], labelIds: [label] });
 
       expect(assistant).toEqual({
-        ...config({ tool_ids: [t2, t1], label_ids: [label] }), id: expect.any(Number), user_id: f.users[0], status: 'inactive', compliance_blocked: false,
-        created_at: expect.any(Date), updated_at: expect.any(Date),
+        ...config({ toolIds: [t2, t1], labelIds: [label] }), id: expect.any(Number), userId: f.users[0], status: 'inactive', complianceBlocked: false,
+        createdAt: expect.any(Date), updatedAt: expect.any(Date),
       });
       expect(Object.keys(assistant.variables)).toEqual(['zeta', 'alpha']);
       expect(await f.assistants.findOwned(f.users[0], assistant.id)).toEqual(assistant);
@@ -53,23 +53,23 @@ export function assistantRepositoryContract(name: string, open: () => Promise<As
     it('rewrites the configuration, and the attachments only when asked to', async () => {
       const t1 = await tool(f.users[0], 'a');
       const t2 = await tool(f.users[0], 'b');
-      const assistant = await created(f.users[0], { tool_ids: [t1] });
+      const assistant = await created(f.users[0], { toolIds: [t1] });
 
-      await f.assistants.update(assistant.id, config({ name: 'Renamed', tool_ids: [t2] }), { toolIds: false, labelIds: false });
-      expect(await f.assistants.findOwned(f.users[0], assistant.id)).toEqual(expect.objectContaining({ name: 'Renamed', tool_ids: [t1] }));
+      await f.assistants.update(assistant.id, config({ name: 'Renamed', toolIds: [t2] }), { toolIds: false, labelIds: false });
+      expect(await f.assistants.findOwned(f.users[0], assistant.id)).toEqual(expect.objectContaining({ name: 'Renamed', toolIds: [t1] }));
 
-      const saved = await f.assistants.update(assistant.id, config({ name: 'Again', tool_ids: [t2] }), { toolIds: true, labelIds: false });
-      expect(saved).toEqual(expect.objectContaining({ name: 'Again', tool_ids: [t2], status: 'inactive' }));
-      expect(await f.assistants.findOwned(f.users[0], assistant.id)).toEqual(expect.objectContaining({ name: 'Again', tool_ids: [t2] }));
+      const saved = await f.assistants.update(assistant.id, config({ name: 'Again', toolIds: [t2] }), { toolIds: true, labelIds: false });
+      expect(saved).toEqual(expect.objectContaining({ name: 'Again', toolIds: [t2], status: 'inactive' }));
+      expect(await f.assistants.findOwned(f.users[0], assistant.id)).toEqual(expect.objectContaining({ name: 'Again', toolIds: [t2] }));
     });
 
     it('keeps a number to one inbound assistant', async () => {
       const number = await f.own(f.users[0], 'phone_number');
-      await created(f.users[0], { type: 'inbound', phone_number_id: number });
-      const outbound = await created(f.users[0], { phone_number_id: number });
+      await created(f.users[0], { type: 'inbound', phoneNumberId: number });
+      const outbound = await created(f.users[0], { phoneNumberId: number });
 
-      expect(await f.assistants.create(f.users[0], config({ type: 'inbound', phone_number_id: number }))).toBe('inbound_number_taken');
-      expect(await f.assistants.update(outbound.id, config({ type: 'inbound', phone_number_id: number }), { toolIds: false, labelIds: false })).toBe('inbound_number_taken');
+      expect(await f.assistants.create(f.users[0], config({ type: 'inbound', phoneNumberId: number }))).toBe('inbound_number_taken');
+      expect(await f.assistants.update(outbound.id, config({ type: 'inbound', phoneNumberId: number }), { toolIds: false, labelIds: false })).toBe('inbound_number_taken');
       expect(await f.assistants.findOwned(f.users[0], outbound.id)).toEqual(expect.objectContaining({ type: 'outbound' }));
     });
 
@@ -77,32 +77,32 @@ export function assistantRepositoryContract(name: string, open: () => Promise<As
       const assistant = await created(f.users[0]);
 
       expect(await f.assistants.setStatus(assistant.id, 'active')).toEqual(expect.objectContaining({ id: assistant.id, status: 'active', name: 'Sales' }));
-      await f.assistants.setWebhook(assistant.id, { is_webhook_active: true, webhook_url: 'https://hooks.example.com/a' });
+      await f.assistants.setWebhook(assistant.id, { isWebhookActive: true, webhookUrl: 'https://hooks.example.com/a' });
       expect(await f.assistants.setCompliance(assistant.id, true, 'review')).toBe(true);
       expect(await f.assistants.setCompliance(assistant.id + 1000, true, null)).toBe(false);
 
       expect(await f.assistants.findOwned(f.users[0], assistant.id)).toEqual({
-        ...assistant, status: 'active', is_webhook_active: true, webhook_url: 'https://hooks.example.com/a', compliance_blocked: true, updated_at: expect.any(Date),
+        ...assistant, status: 'active', isWebhookActive: true, webhookUrl: 'https://hooks.example.com/a', complianceBlocked: true, updatedAt: expect.any(Date),
       });
     });
 
     it('lists a user\'s assistants newest first and the outbound ones oldest first', async () => {
       const folder = await f.own(f.users[0], 'folder');
       const a = await created(f.users[0]);
-      const b = await created(f.users[0], { type: 'inbound', folder_id: folder });
+      const b = await created(f.users[0], { type: 'inbound', folderId: folder });
       const c = await created(f.users[0]);
       await created(f.users[1]);
 
       const page = await f.assistants.list(f.users[0], { page: 1, perPage: 2 }, {});
       expect(page.total).toBe(3);
       expect(page.items.map((x) => x.id)).toEqual([c.id, b.id]);
-      expect((await f.assistants.list(f.users[0], { page: 1, perPage: 15 }, { folder_id: folder })).items.map((x) => x.id)).toEqual([b.id]);
+      expect((await f.assistants.list(f.users[0], { page: 1, perPage: 15 }, { folderId: folder })).items.map((x) => x.id)).toEqual([b.id]);
       expect((await f.assistants.list(f.users[0], { page: 1, perPage: 15 }, { type: 'outbound' })).items.map((x) => x.id)).toEqual([c.id, a.id]);
       const outbound = await f.assistants.listOutbound(f.users[0]);
       expect(outbound.map((x) => x.id)).toEqual([a.id, c.id]);
       expect(outbound[0]).toEqual({
-        id: a.id, user_id: f.users[0], name: 'Sales', type: 'outbound', mode: 'pipeline', status: 'inactive', voice_id: 1, language_id: 1, timezone: 'UTC',
-        initial_message: '', system_prompt: '', variables: { zeta: '1', alpha: '2' }, webhook_url: null, is_webhook_active: false, created_at: a.created_at, updated_at: a.updated_at,
+        id: a.id, userId: f.users[0], name: 'Sales', type: 'outbound', mode: 'pipeline', status: 'inactive', voiceId: 1, languageId: 1, timezone: 'UTC',
+        initialMessage: '', systemPrompt: '', variables: { zeta: '1', alpha: '2' }, webhookUrl: null, isWebhookActive: false, createdAt: a.createdAt, updatedAt: a.updatedAt,
       });
     });
 
@@ -112,7 +112,7 @@ export function assistantRepositoryContract(name: string, open: () => Promise<As
       const number = await f.own(f.users[0], 'phone_number');
       const myTool = await tool(f.users[0], 'lookup_a');
       const theirTool = await tool(f.users[1], 'lookup_b');
-      const inbound = await created(f.users[0], { type: 'inbound', phone_number_id: number });
+      const inbound = await created(f.users[0], { type: 'inbound', phoneNumberId: number });
       const foreign = await created(f.users[1]);
 
       const owned = await f.assistants.findOwnedReferences(f.users[0], {

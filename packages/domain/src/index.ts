@@ -1,5 +1,6 @@
 export * from './shared/result';
 export * from './shared/field-errors';
+export * from './shared/case';
 export * from './account/plan';
 export * from './account/user';
 export * from './billing/money';

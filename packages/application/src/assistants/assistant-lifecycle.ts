@@ -47,7 +47,7 @@ export class AssistantWebhooks {
       const assistant = await this.assistants.findOwned(userId, assistantId, { lock: true });
       if (!assistant) return notFound();
       const transition = disableWebhook(assistant);
-      if (assistant.is_webhook_active || assistant.webhook_url !== null) await this.assistants.setWebhook(assistant.id, transition.state);
+      if (assistant.isWebhookActive || assistant.webhookUrl !== null) await this.assistants.setWebhook(assistant.id, transition.state);
       await this.outbox.add(transition.events.map(toOutboxEvent));
       return ok(undefined);
     });
@@ -75,7 +75,7 @@ export class DeleteAssistant {
   execute(userId: number, id: number): Promise<boolean> {
     return this.uow.transaction(async () => {
       if (!(await this.assistants.delete(userId, id))) return false;
-      await this.outbox.add([toOutboxEvent(assistantDeleted({ id, user_id: userId }))]);
+      await this.outbox.add([toOutboxEvent(assistantDeleted({ id, userId }))]);
       return true;
     });
   }

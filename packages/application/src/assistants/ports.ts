@@ -6,23 +6,23 @@ import { Page, PageRequest } from '../shared/page';
 /** A stored assistant: its configuration plus what only the system sets (CONTRACT A.1). */
 export interface Assistant extends AssistantConfig {
   readonly id: number;
-  readonly user_id: number;
+  readonly userId: number;
   readonly status: AssistantStatus;
-  readonly compliance_blocked: boolean;
-  readonly created_at: Date;
-  readonly updated_at: Date;
+  readonly complianceBlocked: boolean;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
 }
 
 /** The fixed item of `GET /assistants/outbound` (CONTRACT A.2): read on every dial-out screen. */
 export type OutboundAssistant = Pick<Assistant,
-  'id' | 'user_id' | 'name' | 'type' | 'mode' | 'status' | 'voice_id' | 'language_id' | 'timezone' | 'initial_message' |
-  'system_prompt' | 'variables' | 'webhook_url' | 'is_webhook_active' | 'created_at' | 'updated_at'>;
+  'id' | 'userId' | 'name' | 'type' | 'mode' | 'status' | 'voiceId' | 'languageId' | 'timezone' | 'initialMessage' |
+  'systemPrompt' | 'variables' | 'webhookUrl' | 'isWebhookActive' | 'createdAt' | 'updatedAt'>;
 
 export interface AssistantFilter {
   readonly type?: AssistantType;
   readonly status?: AssistantStatus;
-  readonly folder_id?: number;
-  readonly label_id?: number;
+  readonly folderId?: number;
+  readonly labelId?: number;
 }
 
 /** Another inbound assistant took the number between the check and the write. */

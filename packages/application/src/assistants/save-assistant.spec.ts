@@ -24,11 +24,11 @@ describe('SaveAssistant', () => {
   it('creates an assistant from the catalogue\'s defaults, inactive, and raises no event', async () => {
     const { store, user, created } = await setup();
 
-    const assistant = await created({ name: 'Support', language_id: 5 });
+    const assistant = await created({ name: 'Support', languageId: 5 });
 
     expect(assistant).toEqual(expect.objectContaining({
-      user_id: user.id, name: 'Support', status: 'inactive', compliance_blocked: false, mode: 'pipeline', language_id: 5, voice_id: 3,
-      llm_model_id: 1, multimodal_model_id: null, is_webhook_active: false, webhook_url: null, tool_ids: [], created_at: START,
+      userId: user.id, name: 'Support', status: 'inactive', complianceBlocked: false, mode: 'pipeline', languageId: 5, voiceId: 3,
+      llmModelId: 1, multimodalModelId: null, isWebhookActive: false, webhookUrl: null, toolIds: [], createdAt: START,
     }));
     expect(await store.assistants.findOwned(user.id, assistant.id)).toEqual(assistant);
     expect(store.outbox.events()).toEqual([]);
@@ -40,7 +40,7 @@ describe('SaveAssistant', () => {
     const b = await tool('lookup');
 
     const result = await create(
-      { name: 'Support', speech_speed: 3, webhook_url: 'http://127.0.0.1/hook', is_webhook_active: true, folder_id: 999, tool_ids: [a, b], voice_id: 5 },
+      { name: 'Support', speechSpeed: 3, webhookUrl: 'http://127.0.0.1/hook', isWebhookActive: true, folderId: 999, toolIds: [a, b], voiceId: 5 },
       { speech_speed: [ASSISTANT_MESSAGES.speechSpeed], voice_id: ['shape first'] },
     );
 
@@ -62,19 +62,19 @@ describe('SaveAssistant', () => {
     store.assistants.own(user.id, { folderIds: [41], phoneNumberIds: [77] });
     const lookup = await tool('lookup');
 
-    const assistant = await created({ name: 'Inbound', type: 'inbound', folder_id: 41, phone_number_id: 77, tool_ids: [lookup, lookup] });
+    const assistant = await created({ name: 'Inbound', type: 'inbound', folderId: 41, phoneNumberId: 77, toolIds: [lookup, lookup] });
 
-    expect(assistant).toEqual(expect.objectContaining({ folder_id: 41, phone_number_id: 77, tool_ids: [lookup] }));
+    expect(assistant).toEqual(expect.objectContaining({ folderId: 41, phoneNumberId: 77, toolIds: [lookup] }));
   });
 
   it('keeps a number to one inbound assistant', async () => {
     const { store, user, create, created, update } = await setup();
     store.assistants.own(user.id, { phoneNumberIds: [77] });
-    await created({ name: 'First', type: 'inbound', phone_number_id: 77 });
-    const outbound = await created({ name: 'Second', phone_number_id: 77 });
+    await created({ name: 'First', type: 'inbound', phoneNumberId: 77 });
+    const outbound = await created({ name: 'Second', phoneNumberId: 77 });
 
     const taken = err({ code: 'invalid', errors: { phone_number_id: [ASSISTANT_MESSAGES.inboundNumberTaken] } });
-    expect(await create({ name: 'Third', type: 'inbound', phone_number_id: 77 })).toEqual(taken);
+    expect(await create({ name: 'Third', type: 'inbound', phoneNumberId: 77 })).toEqual(taken);
     expect(await update(outbound.id, { type: 'inbound' })).toEqual(taken);
     expect((await store.assistants.findOwned(user.id, outbound.id))?.type).toBe('outbound');
   });
@@ -82,14 +82,14 @@ describe('SaveAssistant', () => {
   it('updates over what is stored, resets what a new mode does not support, and keeps what was not sent', async () => {
     const { store, created, update, tool } = await setup();
     const lookup = await tool('lookup');
-    const assistant = await created({ name: 'Support', tool_ids: [lookup], fillers: true, system_prompt: 'Be brief.' });
+    const assistant = await created({ name: 'Support', toolIds: [lookup], fillers: true, systemPrompt: 'Be brief.' });
     store.clock.advance(60_000);
 
     const result = await update(assistant.id, { mode: 'multimodal' });
 
     expect(result.ok && result.value).toEqual(expect.objectContaining({
-      name: 'Support', system_prompt: 'Be brief.', mode: 'multimodal', voice_id: 5, multimodal_model_id: 3, fillers: false, tool_ids: [lookup],
-      updated_at: store.clock.now(),
+      name: 'Support', systemPrompt: 'Be brief.', mode: 'multimodal', voiceId: 5, multimodalModelId: 3, fillers: false, toolIds: [lookup],
+      updatedAt: store.clock.now(),
     }));
   });
 
@@ -104,14 +104,14 @@ describe('SaveAssistant', () => {
 
   it('raises the switch-off events when an update turns the webhooks off, and only then', async () => {
     const { store, user, created, update } = await setup();
-    const assistant = await created({ name: 'Support', is_webhook_active: true, webhook_url: 'https://hooks.example.com/a', conversation_ended_webhook_url: 'https://hooks.example.com/b' });
+    const assistant = await created({ name: 'Support', isWebhookActive: true, webhookUrl: 'https://hooks.example.com/a', conversationEndedWebhookUrl: 'https://hooks.example.com/b' });
 
     await update(assistant.id, { name: 'Renamed' });
     expect(store.outbox.events()).toEqual([]);
 
-    const result = await update(assistant.id, { is_webhook_active: false, conversation_ended_webhook_url: null });
+    const result = await update(assistant.id, { isWebhookActive: false, conversationEndedWebhookUrl: null });
 
-    expect(result.ok && result.value).toEqual(expect.objectContaining({ is_webhook_active: false, webhook_url: null, conversation_ended_webhook_url: null }));
+    expect(result.ok && result.value).toEqual(expect.objectContaining({ isWebhookActive: false, webhookUrl: null, conversationEndedWebhookUrl: null }));
     expect(store.outbox.events().map(({ topic, payload }) => ({ topic, payload }))).toEqual([
       { topic: 'assistant.webhook_disabled', payload: { assistant_id: assistant.id, user_id: user.id } },
       { topic: 'assistant.conversation_ended_webhook_cleared', payload: { assistant_id: assistant.id, user_id: user.id } },

@@ -62,8 +62,8 @@ export class SaveAssistant {
       const errors = await this.errorsOf(userId, next, changes, catalog, stored.id, request.shapeErrors ?? {});
       if (hasFieldErrors(errors)) return invalid(errors);
       const saved = await this.assistants.update(stored.id, next, {
-        toolIds: changes.tool_ids !== undefined,
-        labelIds: changes.label_ids !== undefined,
+        toolIds: changes.toolIds !== undefined,
+        labelIds: changes.labelIds !== undefined,
       });
       if (saved === 'inbound_number_taken') return invalid({ phone_number_id: [ASSISTANT_MESSAGES.inboundNumberTaken] });
       await this.outbox.add(webhookEventsOf(stored, next).map(toOutboxEvent));

@@ -22,7 +22,7 @@ function setup() {
   const started = async (options: { balance?: number; assistant?: Partial<AssistantConfig> } = {}) => {
     const user = await store.account({ balance: options.balance ?? 5 });
     const assistant = await store.assistants.create(user.id, {
-      ...draftAssistant({ name: 'Sales' }, SAMPLE_CATALOG), is_webhook_active: true, webhook_url: HOOK, record: true, ...options.assistant,
+      ...draftAssistant({ name: 'Sales' }, SAMPLE_CATALOG), isWebhookActive: true, webhookUrl: HOOK, record: true, ...options.assistant,
     });
     if (assistant === 'inbound_number_taken') throw new Error('inbound number taken');
     const line = { phoneNumberId: null, phoneNumber: '+15550000000', sip: null };
@@ -109,8 +109,8 @@ describe('EndCall (through the runtime ingress)', () => {
   it('sends post_call only for completed calls unless the assistant asks for every end, and never with the webhook off', async () => {
     const { store, started, endedAt } = setup();
     const onlyCompleted = await started();
-    const every = await started({ assistant: { send_webhook_only_on_completed: false } });
-    const off = await started({ assistant: { is_webhook_active: false, webhook_url: null } });
+    const every = await started({ assistant: { sendWebhookOnlyOnCompleted: false } });
+    const off = await started({ assistant: { isWebhookActive: false, webhookUrl: null } });
 
     for (const { call } of [onlyCompleted, every, off]) await endedAt(call.id, 30, { status: 'busy' });
 
@@ -122,10 +122,10 @@ describe('EndCall (through the runtime ingress)', () => {
 
   it('follows the settings the call started with: recording and extraction', async () => {
     const { store, started, answeredAt, endedAt } = setup();
-    const unrecorded = await started({ assistant: { record: false, post_call_evaluation: false } });
-    const evaluated = await started({ assistant: { post_call_schema: [{ name: 'city', type: 'string', description: 'Where' }] } });
+    const unrecorded = await started({ assistant: { record: false, postCallEvaluation: false } });
+    const evaluated = await started({ assistant: { postCallSchema: [{ name: 'city', type: 'string', description: 'Where' }] } });
     // Changed after the start: the running call keeps what it started with.
-    await store.assistants.update(evaluated.assistant.id, { ...evaluated.assistant, record: false, post_call_evaluation: false }, { toolIds: false, labelIds: false });
+    await store.assistants.update(evaluated.assistant.id, { ...evaluated.assistant, record: false, postCallEvaluation: false }, { toolIds: false, labelIds: false });
     for (const { call } of [unrecorded, evaluated]) await answeredAt(call.id, 1);
 
     await endedAt(unrecorded.call.id, 20, { status: 'completed', recordingUrl: 'https://rec.example.com/x.mp3', extractedVariables: { status: true } });

@@ -91,14 +91,14 @@ export class EndCall {
       duration: call.duration, status, extractedVariables: call.extractedVariables, inputVariables: call.variables,
       transcript: call.transcript, recordingUrl: call.recordingUrl, createdAt: call.createdAt, finishedAt: at,
     };
-    const payload = postCallPayload(facts, assistant?.include_recording_in_webhook ?? true);
-    if (assistant && assistant.webhook_url !== null && shouldSendPostCallWebhook({
-      isWebhookActive: assistant.is_webhook_active, webhookUrl: assistant.webhook_url, sendOnlyOnCompleted: assistant.send_webhook_only_on_completed,
+    const payload = postCallPayload(facts, assistant?.includeRecordingInWebhook ?? true);
+    if (assistant && assistant.webhookUrl !== null && shouldSendPostCallWebhook({
+      isWebhookActive: assistant.isWebhookActive, webhookUrl: assistant.webhookUrl, sendOnlyOnCompleted: assistant.sendWebhookOnlyOnCompleted,
     }, status)) {
       await this.deliveries.enqueue({
         userId: call.userId,
         eventType: 'post_call',
-        targetUrl: assistant.webhook_url,
+        targetUrl: assistant.webhookUrl,
         payload,
         source: { type: 'assistant', id: call.assistantId },
         subject: { type: 'call', id: call.id },

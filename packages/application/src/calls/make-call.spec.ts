@@ -32,7 +32,7 @@ function setup(platformLine: CallerLine | null = PLATFORM_LINE) {
     new CallConfigurations(store.tools, store.catalog), store.calls, store.jobs, runtime, events, DEFAULT_CALL_MINUTE_PRICES, store.clock, log,
   );
   const assistant = async (userId: number, over: Partial<AssistantConfig> = {}) => {
-    const saved = await store.assistants.create(userId, { ...draftAssistant({ name: 'Sales' }, SAMPLE_CATALOG), max_duration: 300, ringing_time: 20, ...over });
+    const saved = await store.assistants.create(userId, { ...draftAssistant({ name: 'Sales' }, SAMPLE_CATALOG), maxDuration: 300, ringingTime: 20, ...over });
     if (saved === 'inbound_number_taken') throw new Error('inbound number taken');
     return saved;
   };

@@ -7,6 +7,7 @@ import {
 } from '@voiceplane/domain';
 import { Arr, Bool, Ctor, Id, Int, isPlainObject, Num, Obj, Str, validateDto } from '../../validation';
 import { failValidation } from '../../pipeline/responses';
+import { assistantChangesFromWire } from './assistant-body-mapping';
 
 /**
  * The assistant body (CONTRACT §3.1): one declaration per field gives coercion, the catalogue
@@ -208,5 +209,5 @@ export function parseAssistantBody(input: unknown, operation: 'create' | 'update
       delete changes.variables;
     }
   }
-  return { changes: changes as AssistantChanges, errors };
+  return { changes: assistantChangesFromWire(changes), errors };
 }

@@ -74,7 +74,7 @@ export class AssistantController {
   async list(@Request() req: ExpressRequest) {
     const q = parse(AssistantsQuery, req.query);
     const page = pageOf(q);
-    const result = await this.assistants.list(principalOf(req).userId, page, { type: q.type, status: q.status, folder_id: q.folder_id, label_id: q.label_id });
+    const result = await this.assistants.list(principalOf(req).userId, page, { type: q.type, status: q.status, folderId: q.folder_id, labelId: q.label_id });
     return reply(200, pageEnvelope(result.items.map(presentAssistant), result.total, page.page, page.perPage));
   }
 

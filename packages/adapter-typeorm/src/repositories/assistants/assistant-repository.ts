@@ -32,7 +32,7 @@ export class TypeormAssistantRepository implements AssistantRepository {
       );
       const id = num(row!.id);
       await this.attach(id, config, { toolIds: true, labelIds: true });
-      return toAssistant({ ...row, tool_ids: config.tool_ids, label_ids: config.label_ids });
+      return toAssistant({ ...row, tool_ids: config.toolIds, label_ids: config.labelIds });
     });
   }
 
@@ -47,7 +47,7 @@ export class TypeormAssistantRepository implements AssistantRepository {
       const sets = CONFIG_COLUMNS.map((c, i) => `${c} = $${i + 2}`).join(', ');
       const row = await this.db.one(`UPDATE assistants SET ${sets}, updated_at = now() WHERE id = $1 RETURNING *`, [id, ...configParams(config)]);
       await this.attach(id, config, replace);
-      return toAssistant({ ...row, tool_ids: config.tool_ids, label_ids: config.label_ids });
+      return toAssistant({ ...row, tool_ids: config.toolIds, label_ids: config.labelIds });
     });
   }
 
@@ -65,8 +65,8 @@ export class TypeormAssistantRepository implements AssistantRepository {
     };
     if (filter.type) where('a.type = ?', filter.type);
     if (filter.status) where('a.status = ?', filter.status);
-    if (filter.folder_id) where('a.folder_id = ?', filter.folder_id);
-    if (filter.label_id) where('EXISTS (SELECT 1 FROM assistant_labels f WHERE f.assistant_id = a.id AND f.label_id = ?)', filter.label_id);
+    if (filter.folderId) where('a.folder_id = ?', filter.folderId);
+    if (filter.labelId) where('EXISTS (SELECT 1 FROM assistant_labels f WHERE f.assistant_id = a.id AND f.label_id = ?)', filter.labelId);
     const clause = conditions.join(' AND ');
     const limit = pageClause(page, params.length + 1);
     const rows = await this.db.query(
@@ -93,7 +93,7 @@ export class TypeormAssistantRepository implements AssistantRepository {
   async setWebhook(id: number, webhook: WebhookState): Promise<void> {
     await this.db.query(
       `UPDATE assistants SET is_webhook_active = $2, webhook_url = $3, updated_at = now() WHERE id = $1`,
-      [id, webhook.is_webhook_active, webhook.webhook_url],
+      [id, webhook.isWebhookActive, webhook.webhookUrl],
     );
   }
 
@@ -137,8 +137,8 @@ export class TypeormAssistantRepository implements AssistantRepository {
   }
 
   private async attach(id: number, config: AssistantConfig, replace: { toolIds: boolean; labelIds: boolean }): Promise<void> {
-    if (replace.toolIds) await this.replaceLinks('assistant_tools', 'tool_id', id, config.tool_ids);
-    if (replace.labelIds) await this.replaceLinks('assistant_labels', 'label_id', id, config.label_ids);
+    if (replace.toolIds) await this.replaceLinks('assistant_tools', 'tool_id', id, config.toolIds);
+    if (replace.labelIds) await this.replaceLinks('assistant_labels', 'label_id', id, config.labelIds);
   }
 
   private async replaceLinks(table: string, column: string, assistantId: number, ids: readonly number[]): Promise<void> {
