@@ -1,10 +1,11 @@
-import { AssistantConfig, AssistantStatus, OwnedReferences, ReferenceQuery, WebhookState } from '@voiceplane/domain';
+import { AssistantConfig, err, ok, OwnedReferences, ReferenceQuery, Result } from '@voiceplane/domain';
 import {
-  Assistant, AssistantFilter, AssistantRepository, Clock, InboundNumberTaken, OutboundAssistant, Page, PageRequest,
-  ToolRepository,
+  Assistant, AssistantChange, AssistantFilter, AssistantNotFound, AssistantRepository, AssistantWrite, Clock, InboundNumberTaken, OutboundAssistant,
+  Outbox, Page, PageRequest, ToolRepository,
 } from '@voiceplane/application';
 import { copy } from './copy';
 import { pageOf } from './paging';
+import { RowLocks } from './row-locks';
 
 /** Account records an assistant may point at, which live in other tables in the real store. */
 export interface OwnedRecords {
@@ -25,9 +26,10 @@ type Row = { -readonly [K in keyof Assistant]: Assistant[K] } & { complianceReas
 export class InMemoryAssistantRepository implements AssistantRepository {
   private readonly rows = new Map<number, Row>();
   private readonly owned = new Map<number, Required<OwnedRecords>>();
+  private readonly locks = new RowLocks<number>();
   private lastId = 0;
 
-  constructor(private readonly tools: ToolRepository, private readonly clock: Clock) {}
+  constructor(private readonly tools: ToolRepository, private readonly clock: Clock, private readonly outbox: Outbox) {}
 
   /** Declares records the user owns (folders, knowledge bases, numbers, labels, event types). */
   own(userId: number, records: OwnedRecords): void {
@@ -54,15 +56,20 @@ export class InMemoryAssistantRepository implements AssistantRepository {
     return row && row.userId === userId ? toAssistant(row) : null;
   }
 
-  async update(id: number, config: AssistantConfig, replace: { readonly toolIds: boolean; readonly labelIds: boolean }): Promise<Assistant | InboundNumberTaken> {
-    const row = this.rows.get(id);
-    if (!row) throw new Error(`Assistant ${id} vanished during an update.`);
-    if (this.takesInboundNumber(config, id)) return 'inbound_number_taken';
-    const { toolIds, labelIds, ...columns } = copy(config);
-    Object.assign(row, columns, { updatedAt: this.clock.now() });
-    if (replace.toolIds) row.toolIds = toolIds;
-    if (replace.labelIds) row.labelIds = labelIds;
-    return { ...toAssistant(row), toolIds: [...config.toolIds], labelIds: [...config.labelIds] };
+  update<E>(userId: number, id: number, decide: (current: Assistant) => Promise<Result<AssistantChange, E>>): Promise<Result<Assistant, E | AssistantNotFound | InboundNumberTaken>> {
+    return this.locks.hold(id, async () => {
+      const current = await this.findOwned(userId, id);
+      if (!current) return err({ code: 'not_found' as const });
+      const decision = await decide(current);
+      if (!decision.ok) return decision;
+      const { write, events = [] } = decision.value;
+      if (write !== null) {
+        if (write.kind === 'config' && this.takesInboundNumber(write.config, id)) return err('inbound_number_taken' as const);
+        this.apply(this.rows.get(id)!, write);
+      }
+      await this.outbox.add(events);
+      return ok(toAssistant(this.rows.get(id)!));
+    });
   }
 
   async delete(userId: number, id: number): Promise<boolean> {
@@ -92,18 +99,6 @@ export class InMemoryAssistantRepository implements AssistantRepository {
       }));
   }
 
-  async setStatus(id: number, status: AssistantStatus): Promise<Assistant> {
-    const row = this.rows.get(id);
-    if (!row) throw new Error(`Assistant ${id} vanished during a status change.`);
-    Object.assign(row, { status, updatedAt: this.clock.now() });
-    return toAssistant(row);
-  }
-
-  async setWebhook(id: number, webhook: WebhookState): Promise<void> {
-    const row = this.rows.get(id);
-    if (row) Object.assign(row, { isWebhookActive: webhook.isWebhookActive, webhookUrl: webhook.webhookUrl, updatedAt: this.clock.now() });
-  }
-
   async setCompliance(id: number, blocked: boolean, reason: string | null): Promise<boolean> {
     const row = this.rows.get(id);
     if (!row) return false;
@@ -126,6 +121,24 @@ export class InMemoryAssistantRepository implements AssistantRepository {
       assistantIds: new Set(q.assistantIds.filter((id) => this.rows.get(id)?.userId === userId)),
       inboundNumberTaken: inbound !== null && this.takesInboundNumber({ type: 'inbound', phoneNumberId: inbound.phoneNumberId }, inbound.exceptAssistantId),
     };
+  }
+
+  private apply(row: Row, write: AssistantWrite): void {
+    switch (write.kind) {
+      case 'status':
+        Object.assign(row, { status: write.status });
+        break;
+      case 'webhook':
+        Object.assign(row, { isWebhookActive: write.webhook.isWebhookActive, webhookUrl: write.webhook.webhookUrl });
+        break;
+      case 'config': {
+        const { toolIds, labelIds, ...columns } = copy(write.config);
+        Object.assign(row, columns);
+        if (write.replace.toolIds) row.toolIds = toolIds;
+        if (write.replace.labelIds) row.labelIds = labelIds;
+      }
+    }
+    row.updatedAt = this.clock.now();
   }
 
   /** Whether another inbound assistant (of any account, as the unique index) answers on the number `config` wants. */

@@ -38,7 +38,7 @@ export class FakeStore {
     this.ledger = new InMemoryLedgerRepository(this.clock);
     this.secrets = new InMemorySigningSecretRepository(this.clock);
     this.tools = new InMemoryToolRepository(this.clock);
-    this.assistants = new InMemoryAssistantRepository(this.tools, this.clock);
+    this.assistants = new InMemoryAssistantRepository(this.tools, this.clock, this.outbox);
     this.calls = new InMemoryCallRepository(this.outbox);
     this.deliveries = new InMemoryWebhookDeliveryRepository(this.secrets);
   }

@@ -1,5 +1,5 @@
-import { ASSISTANT_DEFAULTS, AssistantConfig, ReferenceQuery } from '@voiceplane/domain';
-import { Assistant, AssistantRepository, ToolRepository } from '@voiceplane/application';
+import { ASSISTANT_DEFAULTS, AssistantConfig, err, ok, ReferenceQuery } from '@voiceplane/domain';
+import { Assistant, AssistantRepository, AssistantWrite, NewOutboxEvent, ToolRepository } from '@voiceplane/application';
 
 export interface AssistantRepositoryFixture {
   readonly assistants: AssistantRepository;
@@ -9,6 +9,8 @@ export interface AssistantRepositoryFixture {
   readonly users: readonly [number, number];
   /** A phone number, folder or label the user owns; returns its id. */
   own(userId: number, kind: 'phone_number' | 'folder' | 'label'): Promise<number>;
+  /** What the outbox holds, oldest first. */
+  outbox(): Promise<Array<{ readonly topic: string; readonly payload: unknown }>>;
 }
 
 const config = (over: Partial<AssistantConfig> = {}): AssistantConfig => ({
@@ -29,6 +31,9 @@ export function assistantRepositoryContract(name: string, open: () => Promise<As
       if (saved === 'inbound_number_taken') throw new Error('inbound number taken');
       return saved;
     };
+    const write = (userId: number, id: number, change: AssistantWrite | null, events: NewOutboxEvent[] = []) =>
+      f.assistants.update(userId, id, async () => ok({ write: change, events }));
+    const configWrite = (c: AssistantConfig, toolIds: boolean): AssistantWrite => ({ kind: 'config', config: c, replace: { toolIds, labelIds: false } });
     const tool = async (userId: number, toolName: string) => (await f.tools.createWithinLimit(userId, { ...TOOL, name: toolName }, 100))!.id;
 
     beforeEach(async () => {
@@ -55,11 +60,11 @@ export function assistantRepositoryContract(name: string, open: () => Promise<As
       const t2 = await tool(f.users[0], 'b');
       const assistant = await created(f.users[0], { toolIds: [t1] });
 
-      await f.assistants.update(assistant.id, config({ name: 'Renamed', toolIds: [t2] }), { toolIds: false, labelIds: false });
+      await write(f.users[0], assistant.id, configWrite(config({ name: 'Renamed', toolIds: [t2] }), false));
       expect(await f.assistants.findOwned(f.users[0], assistant.id)).toEqual(expect.objectContaining({ name: 'Renamed', toolIds: [t1] }));
 
-      const saved = await f.assistants.update(assistant.id, config({ name: 'Again', toolIds: [t2] }), { toolIds: true, labelIds: false });
-      expect(saved).toEqual(expect.objectContaining({ name: 'Again', toolIds: [t2], status: 'inactive' }));
+      const saved = await write(f.users[0], assistant.id, configWrite(config({ name: 'Again', toolIds: [t2] }), true));
+      expect(saved).toEqual(ok(expect.objectContaining({ name: 'Again', toolIds: [t2], status: 'inactive' })));
       expect(await f.assistants.findOwned(f.users[0], assistant.id)).toEqual(expect.objectContaining({ name: 'Again', toolIds: [t2] }));
     });
 
@@ -69,21 +74,34 @@ export function assistantRepositoryContract(name: string, open: () => Promise<As
       const outbound = await created(f.users[0], { phoneNumberId: number });
 
       expect(await f.assistants.create(f.users[0], config({ type: 'inbound', phoneNumberId: number }))).toBe('inbound_number_taken');
-      expect(await f.assistants.update(outbound.id, config({ type: 'inbound', phoneNumberId: number }), { toolIds: false, labelIds: false })).toBe('inbound_number_taken');
+      expect(await write(f.users[0], outbound.id, configWrite(config({ type: 'inbound', phoneNumberId: number }), false))).toEqual(err('inbound_number_taken'));
       expect(await f.assistants.findOwned(f.users[0], outbound.id)).toEqual(expect.objectContaining({ type: 'outbound' }));
     });
 
     it('changes status, webhook and compliance on their own', async () => {
       const assistant = await created(f.users[0]);
 
-      expect(await f.assistants.setStatus(assistant.id, 'active')).toEqual(expect.objectContaining({ id: assistant.id, status: 'active', name: 'Sales' }));
-      await f.assistants.setWebhook(assistant.id, { isWebhookActive: true, webhookUrl: 'https://hooks.example.com/a' });
+      expect(await write(f.users[0], assistant.id, { kind: 'status', status: 'active' })).toEqual(ok(expect.objectContaining({ id: assistant.id, status: 'active', name: 'Sales' })));
+      expect(await write(f.users[0], assistant.id, { kind: 'webhook', webhook: { isWebhookActive: true, webhookUrl: 'https://hooks.example.com/a' } }))
+        .toEqual(ok(expect.objectContaining({ status: 'active', isWebhookActive: true, webhookUrl: 'https://hooks.example.com/a' })));
       expect(await f.assistants.setCompliance(assistant.id, true, 'review')).toBe(true);
       expect(await f.assistants.setCompliance(assistant.id + 1000, true, null)).toBe(false);
 
       expect(await f.assistants.findOwned(f.users[0], assistant.id)).toEqual({
         ...assistant, status: 'active', isWebhookActive: true, webhookUrl: 'https://hooks.example.com/a', complianceBlocked: true, updatedAt: expect.any(Date),
       });
+    });
+
+    it('writes a change\'s events after its write, and nothing of a refused change or of another user\'s assistant', async () => {
+      const assistant = await created(f.users[0]);
+      const event = { topic: 'assistant.webhook_disabled', payload: { assistant_id: assistant.id } };
+
+      expect(await write(f.users[0], assistant.id, null, [event])).toEqual(ok(assistant));
+      expect(await f.assistants.update(f.users[0], assistant.id, async () => err('no_thanks' as const))).toEqual(err('no_thanks'));
+      expect(await write(f.users[1], assistant.id, { kind: 'status', status: 'active' }, [event])).toEqual(err({ code: 'not_found' }));
+
+      expect(await f.assistants.findOwned(f.users[0], assistant.id)).toEqual(assistant);
+      expect(await f.outbox()).toEqual([event]);
     });
 
     it('lists a user\'s assistants newest first and the outbound ones oldest first', async () => {

@@ -1,17 +1,20 @@
 import { TypeormAssistantRepository, TypeormToolRepository } from '@voiceplane/adapter-typeorm';
 import { useTestDatabase } from '@voiceplane/test-env';
 import { assistantRepositoryContract } from './assistant-repository.contract';
-import { insertUser } from './postgres-fixtures';
+import { insertUser, outboxEvents, outboxOf } from './postgres-fixtures';
 
 const database = useTestDatabase();
 
 assistantRepositoryContract('PostgreSQL', async () => {
   const db = database();
   await db.query('DELETE FROM assistants');
+  await db.query('DELETE FROM outbox_events');
   let counter = 0;
   const inserted = async (sql: string, params: unknown[]) => Number((await db.query<{ id: string }>(sql, params))[0].id);
   return {
-    assistants: new TypeormAssistantRepository(db), tools: new TypeormToolRepository(db), users: [await insertUser(db), await insertUser(db)],
+    assistants: new TypeormAssistantRepository(db, outboxOf(db, { now: () => new Date() })), tools: new TypeormToolRepository(db),
+    users: [await insertUser(db), await insertUser(db)],
+    outbox: () => outboxEvents(db),
     own: async (userId, kind) => {
       counter++;
       if (kind === 'phone_number') {

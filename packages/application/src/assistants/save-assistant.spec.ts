@@ -7,7 +7,7 @@ const TOOL = { description: 'Looks up', endpoint: 'https://api.example.com/x', m
 
 async function setup() {
   const store = new FakeStore(START);
-  const save = new SaveAssistant(store.uow, store.assistants, store.catalog, store.outbox, { requireHttps: false, allowPrivate: false });
+  const save = new SaveAssistant(store.uow, store.assistants, store.catalog, { requireHttps: false, allowPrivate: false });
   const user = await store.account();
   const create = (changes: AssistantChanges, shapeErrors?: Record<string, string[]>) => save.create({ userId: user.id, changes, shapeErrors });
   const created = async (changes: AssistantChanges) => {

@@ -125,7 +125,9 @@ describe('EndCall (through the runtime ingress)', () => {
     const unrecorded = await started({ assistant: { record: false, postCallEvaluation: false } });
     const evaluated = await started({ assistant: { postCallSchema: [{ name: 'city', type: 'string', description: 'Where' }] } });
     // Changed after the start: the running call keeps what it started with.
-    await store.assistants.update(evaluated.assistant.id, { ...evaluated.assistant, record: false, postCallEvaluation: false }, { toolIds: false, labelIds: false });
+    await store.assistants.update(evaluated.user.id, evaluated.assistant.id, async (current) => ok({
+      write: { kind: 'config' as const, config: { ...current, record: false, postCallEvaluation: false }, replace: { toolIds: false, labelIds: false } },
+    }));
     for (const { call } of [unrecorded, evaluated]) await answeredAt(call.id, 1);
 
     await endedAt(unrecorded.call.id, 20, { status: 'completed', recordingUrl: 'https://rec.example.com/x.mp3', extractedVariables: { status: true } });

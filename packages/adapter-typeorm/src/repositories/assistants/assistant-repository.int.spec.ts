@@ -1,6 +1,8 @@
-import { ASSISTANT_DEFAULTS, AssistantConfig, builtInTool, ReferenceQuery } from '@voiceplane/domain';
+import { ASSISTANT_DEFAULTS, AssistantConfig, builtInTool, ok, ReferenceQuery } from '@voiceplane/domain';
+import { Assistant, AssistantWrite, CryptoIds } from '@voiceplane/application';
 import { createTestDatabase, TestDatabase } from '@voiceplane/test-env';
 import { Database } from '../../database';
+import { TypeormOutbox } from '../outbox-writer';
 import { TypeormAssistantRepository } from './assistant-repository';
 import { TypeormCatalogRepository } from './catalog-repository';
 import { TypeormGroupRepository } from './group-repository';
@@ -22,6 +24,13 @@ describe('assistant persistence', () => {
   const config = (over: Partial<AssistantConfig> = {}): AssistantConfig => ({
     ...ASSISTANT_DEFAULTS, name: 'Support', voiceId: 1, llmModelId: 1, multimodalModelId: null, knowledgebaseMode: null, ...over,
   });
+  /** One write through the transaction-shaped update, answering the stored assistant. */
+  const change = async (a: Assistant, write: AssistantWrite) => {
+    const result = await repo.update(a.userId, a.id, async () => ok({ write }));
+    if (!result.ok) throw new Error(`unexpected refusal: ${JSON.stringify(result.error)}`);
+    return result.value;
+  };
+  const configure = (a: Assistant, c: AssistantConfig, toolIds: boolean) => change(a, { kind: 'config', config: c, replace: { toolIds, labelIds: false } });
   const create = async (userId: number, c: AssistantConfig) => {
     const saved = await repo.create(userId, c);
     if (saved === 'inbound_number_taken') throw new Error('unexpected conflict');
@@ -31,7 +40,7 @@ describe('assistant persistence', () => {
   beforeAll(async () => {
     tdb = await createTestDatabase();
     db = new Database(tdb.dataSource);
-    repo = new TypeormAssistantRepository(db);
+    repo = new TypeormAssistantRepository(db, new TypeormOutbox(db, new CryptoIds(), { now: () => new Date() }));
     user = await newUser();
     other = await newUser();
   });
@@ -84,9 +93,9 @@ describe('assistant persistence', () => {
   it('rewrites attachments only when asked', async () => {
     const [t1, t2] = [await newTool(user, 'c'), await newTool(user, 'd')];
     const saved = await create(user, config({ toolIds: [t1] }));
-    await repo.update(saved.id, { ...saved, name: 'Renamed', toolIds: [t2, t1] }, { toolIds: false, labelIds: false });
+    await configure(saved, { ...saved, name: 'Renamed', toolIds: [t2, t1] }, false);
     expect((await repo.findOwned(user, saved.id))!.toolIds).toEqual([t1]);
-    await repo.update(saved.id, { ...saved, toolIds: [t2, t1] }, { toolIds: true, labelIds: false });
+    await configure(saved, { ...saved, toolIds: [t2, t1] }, true);
     expect((await repo.findOwned(user, saved.id))!.toolIds).toEqual([t2, t1]);
   });
 
@@ -155,8 +164,8 @@ describe('assistant persistence', () => {
 
   it('stores status, webhook and compliance changes', async () => {
     const saved = await create(user, config({ webhookUrl: 'https://h.example.com/x', isWebhookActive: true }));
-    expect((await repo.setStatus(saved.id, 'active')).status).toBe('active');
-    await repo.setWebhook(saved.id, { isWebhookActive: false, webhookUrl: null });
+    expect((await change(saved, { kind: 'status', status: 'active' })).status).toBe('active');
+    await change(saved, { kind: 'webhook', webhook: { isWebhookActive: false, webhookUrl: null } });
     expect(await repo.setCompliance(saved.id, true, 'r')).toBe(true);
     expect(await repo.setCompliance(999999, true, null)).toBe(false);
     expect(await repo.findOwned(user, saved.id)).toEqual(expect.objectContaining({ status: 'active', isWebhookActive: false, webhookUrl: null, complianceBlocked: true }));

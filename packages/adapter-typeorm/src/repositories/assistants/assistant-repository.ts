@@ -1,6 +1,7 @@
-import { AssistantConfig, AssistantStatus, OwnedReferences, ReferenceQuery, WebhookState } from '@voiceplane/domain';
+import { AssistantConfig, err, ok, OwnedReferences, ReferenceQuery, Result } from '@voiceplane/domain';
 import {
-  Assistant, AssistantFilter, AssistantRepository, InboundNumberTaken, OutboundAssistant, Page, PageRequest,
+  Assistant, AssistantChange, AssistantFilter, AssistantNotFound, AssistantRepository, AssistantWrite, InboundNumberTaken, OutboundAssistant, Outbox,
+  Page, PageRequest,
 } from '@voiceplane/application';
 import { Database } from '../../database';
 import { num, pageClause } from '../rows';
@@ -21,7 +22,7 @@ const EMPTY_REFERENCES: OwnedReferences = {
 };
 
 export class TypeormAssistantRepository implements AssistantRepository {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database, private readonly outbox: Outbox) {}
 
   create(userId: number, config: AssistantConfig): Promise<Assistant | InboundNumberTaken> {
     return this.guardInboundNumber(async () => {
@@ -42,13 +43,44 @@ export class TypeormAssistantRepository implements AssistantRepository {
     return row ? toAssistant(row) : null;
   }
 
-  update(id: number, config: AssistantConfig, replace: { toolIds: boolean; labelIds: boolean }): Promise<Assistant | InboundNumberTaken> {
-    return this.guardInboundNumber(async () => {
-      const sets = CONFIG_COLUMNS.map((c, i) => `${c} = $${i + 2}`).join(', ');
-      const row = await this.db.one(`UPDATE assistants SET ${sets}, updated_at = now() WHERE id = $1 RETURNING *`, [id, ...configParams(config)]);
-      await this.attach(id, config, replace);
-      return toAssistant({ ...row, tool_ids: config.toolIds, label_ids: config.labelIds });
+  update<E>(userId: number, id: number, decide: (current: Assistant) => Promise<Result<AssistantChange, E>>): Promise<Result<Assistant, E | AssistantNotFound | InboundNumberTaken>> {
+    return this.db.transaction(async () => {
+      const current = await this.findOwned(userId, id, { lock: true });
+      if (!current) return err({ code: 'not_found' as const });
+      const decision = await decide(current);
+      if (!decision.ok) return decision;
+      const { write, events = [] } = decision.value;
+      const stored = write === null ? current : await this.write(current, write);
+      if (stored === 'inbound_number_taken') return err(stored);
+      await this.outbox.add(events);
+      return ok(stored);
     });
+  }
+
+  /** The columns of one kind of change; the links stay as read under the lock unless replaced. */
+  private async write(current: Assistant, write: AssistantWrite): Promise<Assistant | InboundNumberTaken> {
+    const links = { tool_ids: current.toolIds, label_ids: current.labelIds };
+    switch (write.kind) {
+      case 'status': {
+        const row = await this.db.one(`UPDATE assistants SET status = $2, updated_at = now() WHERE id = $1 RETURNING *`, [current.id, write.status]);
+        return toAssistant({ ...row, ...links });
+      }
+      case 'webhook': {
+        const row = await this.db.one(
+          `UPDATE assistants SET is_webhook_active = $2, webhook_url = $3, updated_at = now() WHERE id = $1 RETURNING *`,
+          [current.id, write.webhook.isWebhookActive, write.webhook.webhookUrl],
+        );
+        return toAssistant({ ...row, ...links });
+      }
+      case 'config':
+        return this.guardInboundNumber(async () => {
+          const { config } = write;
+          const sets = CONFIG_COLUMNS.map((c, i) => `${c} = $${i + 2}`).join(', ');
+          const row = await this.db.one(`UPDATE assistants SET ${sets}, updated_at = now() WHERE id = $1 RETURNING *`, [current.id, ...configParams(config)]);
+          await this.attach(current.id, config, write.replace);
+          return toAssistant({ ...row, tool_ids: config.toolIds, label_ids: config.labelIds });
+        });
+    }
   }
 
   async delete(userId: number, id: number): Promise<boolean> {
@@ -82,19 +114,6 @@ export class TypeormAssistantRepository implements AssistantRepository {
       [userId],
     );
     return rows.map(toOutboundAssistant);
-  }
-
-  async setStatus(id: number, status: AssistantStatus): Promise<Assistant> {
-    await this.db.query(`UPDATE assistants SET status = $2, updated_at = now() WHERE id = $1`, [id, status]);
-    const row = await this.db.one(`${ASSISTANT_SELECT} WHERE a.id = $1`, [id]);
-    return toAssistant(row!);
-  }
-
-  async setWebhook(id: number, webhook: WebhookState): Promise<void> {
-    await this.db.query(
-      `UPDATE assistants SET is_webhook_active = $2, webhook_url = $3, updated_at = now() WHERE id = $1`,
-      [id, webhook.isWebhookActive, webhook.webhookUrl],
-    );
   }
 
   async setCompliance(id: number, blocked: boolean, reason: string | null): Promise<boolean> {
