@@ -76,14 +76,14 @@ export type KnowledgeBaseStatus = (typeof KNOWLEDGE_BASE_STATUSES)[number];
 
 export interface KnowledgeBase {
   readonly id: number;
-  readonly user_id: number;
+  readonly userId: number;
   readonly name: string;
   readonly description: string | null;
   readonly status: KnowledgeBaseStatus;
-  readonly documents_count: number;
-  readonly assistants_count: number;
-  readonly created_at: Date;
-  readonly updated_at: Date;
+  readonly documentsCount: number;
+  readonly assistantsCount: number;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
 }
 
 export interface KnowledgeBaseRepository {
@@ -94,13 +94,13 @@ export interface KnowledgeBaseRepository {
 
 export interface EventType {
   readonly id: number;
-  readonly user_id: number;
+  readonly userId: number;
   readonly name: string;
-  readonly duration_minutes: number;
-  readonly created_at: Date;
+  readonly durationMinutes: number;
+  readonly createdAt: Date;
 }
 
 export interface EventTypeRepository {
-  create(userId: number, eventType: { name: string; duration_minutes: number }): Promise<EventType>;
+  create(userId: number, eventType: { name: string; durationMinutes: number }): Promise<EventType>;
   listOwned(userId: number): Promise<EventType[]>;
 }

@@ -68,7 +68,7 @@ export class AssistantAdminController {
     const userId = pathId(id, USER_NOT_FOUND);
     const body = parse(EventTypeBody, req.body);
     await this.requireUser(userId);
-    const eventType = await this.eventTypes.create(userId, { name: body.name, duration_minutes: body.duration_minutes });
+    const eventType = await this.eventTypes.create(userId, { name: body.name, durationMinutes: body.duration_minutes });
     return reply(201, { data: presentEventType(eventType) });
   }
 

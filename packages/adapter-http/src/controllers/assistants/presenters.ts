@@ -86,16 +86,16 @@ export function presentOutboundAssistant(a: OutboundAssistant) {
 }
 
 export function presentGroup(g: AssistantGroup) {
-  return { id: g.id, name: g.name, color: g.color, assistants_count: g.assistants_count };
+  return { id: g.id, name: g.name, color: g.color, assistants_count: g.assistantsCount };
 }
 
 export function presentKnowledgeBase(k: KnowledgeBase) {
   return {
-    id: k.id, name: k.name, description: k.description, status: k.status, documents_count: k.documents_count,
-    assistants_count: k.assistants_count, created_at: iso(k.created_at), updated_at: iso(k.updated_at),
+    id: k.id, name: k.name, description: k.description, status: k.status, documents_count: k.documentsCount,
+    assistants_count: k.assistantsCount, created_at: iso(k.createdAt), updated_at: iso(k.updatedAt),
   };
 }
 
 export function presentEventType(e: EventType) {
-  return { id: e.id, name: e.name, duration_minutes: e.duration_minutes, created_at: iso(e.created_at) };
+  return { id: e.id, name: e.name, duration_minutes: e.durationMinutes, created_at: iso(e.createdAt) };
 }

@@ -67,7 +67,7 @@ describe('assistant persistence', () => {
     const [l1, l2] = [await labels.create(user, { name: 'L1', color: null }), await labels.create(user, { name: 'L2', color: null })];
     if (folder === 'name_taken' || l1 === 'name_taken' || l2 === 'name_taken') throw new Error('unexpected');
     const kb = await new TypeormKnowledgeBaseRepository(db).create(user, { name: 'KB', description: null, status: 'active' });
-    const et = await new TypeormEventTypeRepository(db).create(user, { name: 'Call', duration_minutes: 30 });
+    const et = await new TypeormEventTypeRepository(db).create(user, { name: 'Call', durationMinutes: 30 });
     const [t1, t2] = [await newTool(user, 'a'), await newTool(user, 'b')];
     const full = config({
       type: 'inbound', mode: 'dualplex', timezone: 'Europe/Berlin', initialMessage: 'Hi', systemPrompt: 'P', knowledgebaseMode: 'function_call',
