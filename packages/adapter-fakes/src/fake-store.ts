@@ -35,7 +35,7 @@ export class FakeStore {
   constructor(start: Date) {
     this.clock = new ManualClock(start);
     this.users = new InMemoryUserRepository(this.clock);
-    this.ledger = new InMemoryLedgerRepository(this.clock);
+    this.ledger = new InMemoryLedgerRepository(this.users, this.clock);
     this.secrets = new InMemorySigningSecretRepository(this.clock);
     this.tools = new InMemoryToolRepository(this.clock);
     this.assistants = new InMemoryAssistantRepository(this.tools, this.clock, this.outbox);
@@ -49,7 +49,7 @@ export class FakeStore {
       name: 'Ada', email: `user${this.ids.token('', 6)}@example.test`, passwordHash: null, plan: withPlanChanges(DEFAULT_PLAN, options.plan ?? {}),
     });
     if (!created) throw new Error('FakeStore: e-mail taken');
-    await this.users.setBalance(created.id, options.balance ?? 0);
+    this.users.writeBalance(created.id, options.balance ?? 0);
     await this.secrets.create(created.id, `whsec_${this.ids.secretBytes(24)}`);
     return (await this.users.findById(created.id))!;
   }

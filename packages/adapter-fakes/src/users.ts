@@ -53,7 +53,8 @@ export class InMemoryUserRepository implements UserRepository {
     return this.rows.get(id)?.balance ?? null;
   }
 
-  async setBalance(id: number, balance: number): Promise<void> {
+  /** Writes a balance as the ledger fake posts it, and as tests seed one. */
+  writeBalance(id: number, balance: number): void {
     this.change(id, { balance });
   }
 

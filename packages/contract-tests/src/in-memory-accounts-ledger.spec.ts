@@ -3,5 +3,6 @@ import { accountsLedgerContract } from './accounts-ledger.contract';
 
 accountsLedgerContract('in-memory', async () => {
   const clock = new ManualClock(new Date('2030-04-01T09:00:00.000Z'));
-  return { users: new InMemoryUserRepository(clock), ledger: new InMemoryLedgerRepository(clock), uow: new InMemoryUnitOfWork() };
+  const users = new InMemoryUserRepository(clock);
+  return { users, ledger: new InMemoryLedgerRepository(users, clock), uow: new InMemoryUnitOfWork() };
 });

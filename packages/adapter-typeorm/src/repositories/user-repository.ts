@@ -65,8 +65,4 @@ export class TypeormUserRepository implements UserRepository {
     const r = await this.db.one<{ balance: string }>(`SELECT balance FROM users WHERE id = $1 FOR UPDATE`, [id]);
     return r ? num(r.balance) : null;
   }
-
-  async setBalance(id: number, balance: number): Promise<void> {
-    await this.db.query(`UPDATE users SET balance = $2, updated_at = now() WHERE id = $1`, [id, balance]);
-  }
 }

@@ -13,7 +13,7 @@ const after = (seconds: number) => new Date(START.getTime() + seconds * 1000);
 
 function setup() {
   const store = new FakeStore(START);
-  const balance = new BalanceService(store.uow, store.users, store.ledger);
+  const balance = new BalanceService(store.ledger);
   const deliveries = new WebhookDeliveries(store.uow, store.deliveries, store.outbox, store.jobs, store.ids, store.clock);
   const events = new RecordCallEvent(store.calls, new EndCall(store.assistants, balance, deliveries, PRICES), store.clock);
   const configurations = new CallConfigurations(store.tools, store.catalog);
