@@ -1,6 +1,7 @@
 /**
  * Row locks for fakes of repositories whose `update(id, decide)` holds a row: a second change to
- * the same row waits until the first one finished, as `SELECT … FOR UPDATE` makes it wait.
+ * the same row waits until the first one finished, as `SELECT … FOR UPDATE` makes it wait. Unlike
+ * a database lock they are not re-entrant: a change that updates its own row again never ends.
  */
 export class RowLocks<K> {
   private readonly tails = new Map<K, Promise<unknown>>();
