@@ -1,7 +1,7 @@
-import { AssistantConfig, err, ok, OwnedReferences, ReferenceQuery, Result } from '@voiceplane/domain';
+import { Assistant, AssistantConfig, err, ok, OutboundAssistant, OwnedReferences, ReferenceQuery, Result } from '@voiceplane/domain';
 import {
-  Assistant, AssistantChange, AssistantFilter, AssistantNotFound, AssistantRepository, AssistantWrite, Clock, InboundNumberTaken, OutboundAssistant,
-  Outbox, Page, PageRequest, ToolRepository,
+  AssistantChange, AssistantFilter, AssistantNotFound, AssistantRepository, AssistantWrite, Clock, InboundNumberTaken, Outbox, Page,
+  PageRequest, ToolRepository,
 } from '@voiceplane/application';
 import { copy } from './copy';
 import { pageOf } from './paging';

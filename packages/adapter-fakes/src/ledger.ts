@@ -1,5 +1,5 @@
-import { err, LedgerEntryType, ok, Result } from '@voiceplane/domain';
-import { Clock, LedgerEntry, LedgerPosting, LedgerRepository, Page, PageRequest, UserNotFound } from '@voiceplane/application';
+import { err, LedgerEntry, LedgerEntryType, ok, Result } from '@voiceplane/domain';
+import { Clock, LedgerPosting, LedgerRepository, Page, PageRequest, UserNotFound } from '@voiceplane/application';
 import { copy } from './copy';
 import { pageOf } from './paging';
 import { InMemoryUserRepository } from './users';

@@ -1,6 +1,7 @@
+import { DeliveryAttempt, WebhookDelivery } from '@voiceplane/domain';
 import {
-  CancelCriteria, DeliveryAttempt, DeliveryClaim, DeliveryFilter, DeliveryForSettlement, DeliveryLease, DeliverySettlement, NewDelivery, Page,
-  PageRequest, SigningSecretRepository, WebhookDelivery, WebhookDeliveryRepository,
+  CancelCriteria, DeliveryClaim, DeliveryFilter, DeliveryForSettlement, DeliveryLease, DeliverySettlement, NewDelivery, Page, PageRequest,
+  SigningSecretRepository, WebhookDeliveryRepository,
 } from '@voiceplane/application';
 import { copy } from './copy';
 import { pageOf } from './paging';

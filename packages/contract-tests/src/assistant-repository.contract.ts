@@ -1,5 +1,5 @@
-import { ASSISTANT_DEFAULTS, AssistantConfig, err, ok, ReferenceQuery } from '@voiceplane/domain';
-import { Assistant, AssistantRepository, AssistantWrite, NewOutboxEvent, ToolRepository } from '@voiceplane/application';
+import { Assistant, ASSISTANT_DEFAULTS, AssistantConfig, err, ok, ReferenceQuery } from '@voiceplane/domain';
+import { AssistantRepository, AssistantWrite, NewOutboxEvent, ToolRepository } from '@voiceplane/application';
 
 export interface AssistantRepositoryFixture {
   readonly assistants: AssistantRepository;

@@ -1,5 +1,5 @@
-import { User } from '@voiceplane/domain';
-import { ApiKey, LedgerEntry } from '@voiceplane/application';
+import { LedgerEntry, User } from '@voiceplane/domain';
+import { ApiKey } from '@voiceplane/application';
 import { iso, isoOrNull } from './format';
 
 export const presentPlan = (u: User) => ({ ...u.plan });

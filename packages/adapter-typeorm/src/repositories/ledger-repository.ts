@@ -1,5 +1,5 @@
-import { err, LedgerEntryType, LedgerReferenceType, ok, Result } from '@voiceplane/domain';
-import { LedgerEntry, LedgerPosting, LedgerRepository, NewLedgerEntry, Page, PageRequest, UserNotFound } from '@voiceplane/application';
+import { err, LedgerEntry, LedgerEntryType, LedgerReferenceType, ok, Result } from '@voiceplane/domain';
+import { LedgerPosting, LedgerRepository, NewLedgerEntry, Page, PageRequest, UserNotFound } from '@voiceplane/application';
 import { Database } from '../database';
 import { num, pageClause } from './rows';
 

@@ -1,10 +1,10 @@
 import {
-  activate, ActivationRefusal, assistantDeleted, AssistantStatus, checkTargetUrl, disableWebhook, enableWebhook, err, FieldErrors, ok,
-  Result, TargetUrlPolicy, ASSISTANT_MESSAGES,
+  activate, ActivationRefusal, Assistant, ASSISTANT_MESSAGES, assistantDeleted, AssistantStatus, checkTargetUrl, disableWebhook,
+  enableWebhook, err, FieldErrors, ok, Result, TargetUrlPolicy,
 } from '@voiceplane/domain';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { Outbox } from '../ports/outbox';
-import { Assistant, AssistantChange, AssistantNotFound, AssistantRepository, InboundNumberTaken } from './ports';
+import { AssistantChange, AssistantNotFound, AssistantRepository, InboundNumberTaken } from './ports';
 import { toOutboxEvent } from './events';
 
 /** `status` changes (CONTRACT §3.8); both directions are idempotent. */

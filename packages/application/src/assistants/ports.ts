@@ -1,23 +1,9 @@
 import {
-  AssistantConfig, AssistantStatus, AssistantType, OwnedReferences, ReferenceCatalog, ReferenceQuery, Result, WebhookState,
+  Assistant, AssistantConfig, AssistantStatus, AssistantType, EventType, KnowledgeBase, KnowledgeBaseStatus, OutboundAssistant, OwnedReferences,
+  ReferenceCatalog, ReferenceQuery, Result, WebhookState,
 } from '@voiceplane/domain';
 import { NewOutboxEvent } from '../ports/outbox';
 import { Page, PageRequest } from '../shared/page';
-
-/** A stored assistant: its configuration plus what only the system sets (CONTRACT A.1). */
-export interface Assistant extends AssistantConfig {
-  readonly id: number;
-  readonly userId: number;
-  readonly status: AssistantStatus;
-  readonly complianceBlocked: boolean;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
-
-/** The fixed item of `GET /assistants/outbound` (CONTRACT A.2): read on every dial-out screen. */
-export type OutboundAssistant = Pick<Assistant,
-  'id' | 'userId' | 'name' | 'type' | 'mode' | 'status' | 'voiceId' | 'languageId' | 'timezone' | 'initialMessage' |
-  'systemPrompt' | 'variables' | 'webhookUrl' | 'isWebhookActive' | 'createdAt' | 'updatedAt'>;
 
 export interface AssistantFilter {
   readonly type?: AssistantType;
@@ -71,33 +57,10 @@ export interface CatalogRepository {
   catalog(): Promise<ReferenceCatalog>;
 }
 
-export const KNOWLEDGE_BASE_STATUSES = ['empty', 'processing', 'active', 'failed'] as const;
-export type KnowledgeBaseStatus = (typeof KNOWLEDGE_BASE_STATUSES)[number];
-
-export interface KnowledgeBase {
-  readonly id: number;
-  readonly userId: number;
-  readonly name: string;
-  readonly description: string | null;
-  readonly status: KnowledgeBaseStatus;
-  readonly documentsCount: number;
-  readonly assistantsCount: number;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
-
 export interface KnowledgeBaseRepository {
   create(userId: number, kb: { name: string; description: string | null; status: KnowledgeBaseStatus }): Promise<KnowledgeBase>;
   listOwned(userId: number): Promise<KnowledgeBase[]>;
   findOwned(userId: number, id: number): Promise<KnowledgeBase | null>;
-}
-
-export interface EventType {
-  readonly id: number;
-  readonly userId: number;
-  readonly name: string;
-  readonly durationMinutes: number;
-  readonly createdAt: Date;
 }
 
 export interface EventTypeRepository {

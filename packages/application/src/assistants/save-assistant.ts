@@ -1,9 +1,9 @@
 import {
-  ASSISTANT_MESSAGES, AssistantChanges, AssistantConfig, assistantRuleErrors, draftAssistant, err, FieldErrors,
-  hasFieldErrors, ok, ReferenceCatalog, referencesToCheck, Result, reviseAssistant, TargetUrlPolicy, webhookEventsOf,
+  Assistant, ASSISTANT_MESSAGES, AssistantChanges, AssistantConfig, assistantRuleErrors, draftAssistant, err, FieldErrors, hasFieldErrors,
+  ok, ReferenceCatalog, referencesToCheck, Result, reviseAssistant, TargetUrlPolicy, webhookEventsOf,
 } from '@voiceplane/domain';
 import { UnitOfWork } from '../ports/unit-of-work';
-import { Assistant, AssistantRepository, CatalogRepository } from './ports';
+import { AssistantRepository, CatalogRepository } from './ports';
 import { toOutboxEvent } from './events';
 
 export type SaveAssistantFailure =

@@ -1,5 +1,5 @@
-import { DebitRefusal, LedgerReferenceType, ok, postCharge, postOperatorAmount, Result } from '@voiceplane/domain';
-import { LedgerEntry, LedgerRepository, UserNotFound } from '../ports/accounts';
+import { DebitRefusal, LedgerEntry, LedgerReferenceType, ok, postCharge, postOperatorAmount, Result } from '@voiceplane/domain';
+import { LedgerRepository, UserNotFound } from '../ports/accounts';
 
 export interface ChargeRequest {
   readonly userId: number;

@@ -1,5 +1,5 @@
-import { buildRuntimeConfig, CallChannel, CallDirection, CallerLine, RuntimeConfig } from '@voiceplane/domain';
-import { Assistant, CatalogRepository } from '../assistants/ports';
+import { Assistant, buildRuntimeConfig, CallChannel, CallDirection, CallerLine, RuntimeConfig } from '@voiceplane/domain';
+import { CatalogRepository } from '../assistants/ports';
 import { ToolRepository } from '../tools/ports';
 
 export interface CallStart {

@@ -1,4 +1,4 @@
-import { LedgerEntryType, LedgerReferenceType, Plan, Result, User } from '@voiceplane/domain';
+import { LedgerEntry, LedgerEntryType, Plan, Result, User } from '@voiceplane/domain';
 import { Page, PageRequest } from '../shared/page';
 
 export interface NewUser {
@@ -21,18 +21,6 @@ export interface UserRepository {
    * it (balance postings, make_call's concurrency check); answers the balance, null when missing.
    */
   lockBalance(id: number): Promise<number | null>;
-}
-
-export interface LedgerEntry {
-  readonly id: number;
-  readonly userId: number;
-  readonly type: LedgerEntryType;
-  readonly amount: number;
-  readonly balanceAfter: number;
-  readonly description: string;
-  readonly reference: { readonly type: LedgerReferenceType; readonly id: number } | null;
-  readonly requestId: string | null;
-  readonly createdAt: Date;
 }
 
 export type NewLedgerEntry = Omit<LedgerEntry, 'id' | 'createdAt'>;

@@ -1,10 +1,8 @@
 import { Controller, Params, Post, Put, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import {
-  AssistantRepository, EventTypeRepository, KNOWLEDGE_BASE_STATUSES, KnowledgeBaseRepository, KnowledgeBaseStatus, TOKENS,
-  UserRepository,
-} from '@voiceplane/application';
+import { KNOWLEDGE_BASE_STATUSES, KnowledgeBaseStatus } from '@voiceplane/domain';
+import { AssistantRepository, EventTypeRepository, KnowledgeBaseRepository, TOKENS, UserRepository } from '@voiceplane/application';
 import { Bool, Int, Str } from '../../validation';
 import { fail, parse, pathId, reply } from '../../pipeline/responses';
 import { documentRoute } from '../../openapi/registry';

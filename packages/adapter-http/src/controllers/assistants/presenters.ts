@@ -1,4 +1,5 @@
-import { Assistant, AssistantGroup, EventType, KnowledgeBase, OutboundAssistant } from '@voiceplane/application';
+import { Assistant, EventType, KnowledgeBase, OutboundAssistant } from '@voiceplane/domain';
+import { AssistantGroup } from '@voiceplane/application';
 import { iso } from '../../presenters/format';
 
 /** `data` of create, update, activate and deactivate (fixed). */

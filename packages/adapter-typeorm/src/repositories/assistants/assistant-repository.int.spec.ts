@@ -1,5 +1,5 @@
-import { ASSISTANT_DEFAULTS, AssistantConfig, builtInTool, ok, ReferenceQuery } from '@voiceplane/domain';
-import { Assistant, AssistantWrite, CryptoIds } from '@voiceplane/application';
+import { Assistant, ASSISTANT_DEFAULTS, AssistantConfig, builtInTool, ok, ReferenceQuery } from '@voiceplane/domain';
+import { AssistantWrite, CryptoIds } from '@voiceplane/application';
 import { createTestDatabase, TestDatabase } from '@voiceplane/test-env';
 import { Database } from '../../database';
 import { TypeormOutbox } from '../outbox-writer';

@@ -1,7 +1,6 @@
-import { AssistantConfig, err, ok, OwnedReferences, ReferenceQuery, Result } from '@voiceplane/domain';
+import { Assistant, AssistantConfig, err, ok, OutboundAssistant, OwnedReferences, ReferenceQuery, Result } from '@voiceplane/domain';
 import {
-  Assistant, AssistantChange, AssistantFilter, AssistantNotFound, AssistantRepository, AssistantWrite, InboundNumberTaken, OutboundAssistant, Outbox,
-  Page, PageRequest,
+  AssistantChange, AssistantFilter, AssistantNotFound, AssistantRepository, AssistantWrite, InboundNumberTaken, Outbox, Page, PageRequest,
 } from '@voiceplane/application';
 import { Database } from '../../database';
 import { num, pageClause } from '../rows';

@@ -1,5 +1,4 @@
-import { AssistantConfig, snakeCase } from '@voiceplane/domain';
-import { Assistant, OutboundAssistant } from '@voiceplane/application';
+import { Assistant, AssistantConfig, OutboundAssistant, snakeCase } from '@voiceplane/domain';
 import { num, numOrNull } from '../rows';
 
 /** Configuration fields kept in columns of their snake_case names; tool and label ids live in join tables. */

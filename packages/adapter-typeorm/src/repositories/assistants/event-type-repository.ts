@@ -1,4 +1,5 @@
-import { EventType, EventTypeRepository } from '@voiceplane/application';
+import { EventType } from '@voiceplane/domain';
+import { EventTypeRepository } from '@voiceplane/application';
 import { Database } from '../../database';
 import { num } from '../rows';
 

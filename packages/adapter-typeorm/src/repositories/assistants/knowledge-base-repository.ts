@@ -1,4 +1,5 @@
-import { KnowledgeBase, KnowledgeBaseRepository, KnowledgeBaseStatus } from '@voiceplane/application';
+import { KnowledgeBase, KnowledgeBaseStatus } from '@voiceplane/domain';
+import { KnowledgeBaseRepository } from '@voiceplane/application';
 import { Database } from '../../database';
 import { num } from '../rows';
 
