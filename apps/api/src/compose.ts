@@ -3,7 +3,7 @@ import type { Application } from 'express';
 import { Container } from 'inversify';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
-import { Authenticator, CreateAccount, Ids, MessageBus, RateLimiter, SettingsRepository, TOKENS } from '@voiceplane/application';
+import { Authenticator, Ids, MessageBus, RateLimiter, SettingsRepository, TOKENS } from '@voiceplane/application';
 import { buildHttpApp } from '@voiceplane/adapter-http';
 import { Database, PostgresIdempotencyStore } from '@voiceplane/adapter-typeorm';
 import { Config } from './config';
@@ -78,16 +78,4 @@ export async function composeApi(config: Config, deps: ComposeDependencies): Pro
       draining = true;
     },
   };
-}
-
-/** First start on an empty database: a demo account to try the API with (CONTRACT §2.9). */
-export async function seedDemoAccount(runtime: ApiRuntime, config: Config): Promise<{ email: string; apiKey: string } | null> {
-  const existing = await runtime.database.one<{ n: string }>('SELECT count(*) AS n FROM users');
-  if (Number(existing?.n ?? 0) > 0) return null;
-  const created = await runtime.container.get<CreateAccount>(TOKENS.CreateAccount).execute({
-    name: 'Demo User', email: 'demo@voiceplane.local', password: config.demoPassword, balance: 25,
-  });
-  if (!created.ok) return null;
-  for (const c of runtime.contributions) await c.seedDemo?.(created.value.user.id);
-  return { email: created.value.user.email, apiKey: created.value.apiKey.token };
 }

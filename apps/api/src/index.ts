@@ -1,4 +1,5 @@
 export { loadConfig, loadConfigOrExit, ConfigError, PRIVATE_TARGETS_WARNING, type Config } from './config';
-export { composeApi, seedDemoAccount, type ApiRuntime, type ComposeDependencies } from './compose';
+export { composeApi, type ApiRuntime, type ComposeDependencies } from './compose';
+export { issueDemoApiKey, seedDemoAccount, DEMO_EMAIL, type DemoKey } from './demo-account';
 export { VERSION } from './version';
 export type { BackgroundTask } from './modules';

@@ -78,14 +78,11 @@ export class InMemoryAssistantRepository implements AssistantRepository {
   }
 
   async list(userId: number, page: PageRequest, filter: AssistantFilter): Promise<Page<Assistant>> {
-    const matching = [...this.rows.values()]
-      .filter((a) => a.userId === userId
-        && (!filter.type || a.type === filter.type)
-        && (!filter.status || a.status === filter.status)
-        && (!filter.folderId || a.folderId === filter.folderId)
-        && (!filter.labelId || a.labelIds.includes(filter.labelId)))
-      .sort((a, b) => b.id - a.id);
-    return pageOf(matching.map(toAssistant), page);
+    return pageOf(this.matching(userId, filter).sort((a, b) => b.id - a.id).map(toAssistant), page);
+  }
+
+  async listAll(userId: number, filter: AssistantFilter): Promise<Assistant[]> {
+    return this.matching(userId, filter).sort((a, b) => a.id - b.id).map(toAssistant);
   }
 
   async listOutbound(userId: number): Promise<OutboundAssistant[]> {
@@ -139,6 +136,14 @@ export class InMemoryAssistantRepository implements AssistantRepository {
       }
     }
     row.updatedAt = this.clock.now();
+  }
+
+  private matching(userId: number, filter: AssistantFilter): Row[] {
+    return [...this.rows.values()].filter((a) => a.userId === userId
+      && (!filter.type || a.type === filter.type)
+      && (!filter.status || a.status === filter.status)
+      && (!filter.folderId || a.folderId === filter.folderId)
+      && (!filter.labelId || a.labelIds.includes(filter.labelId)));
   }
 
   /** Whether another inbound assistant (of any account, as the unique index) answers on the number `config` wants. */

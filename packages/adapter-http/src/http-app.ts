@@ -12,7 +12,7 @@ import { requestContext } from './pipeline/request-id';
 import { staticTokenAuthentication, userAuthentication } from './pipeline/authentication';
 import { rateLimiting, RouteQuota } from './pipeline/rate-limiting';
 import { idempotency } from './pipeline/idempotency';
-import { canonicalPath } from './pipeline/aliases';
+import { canonicalRoute } from './pipeline/aliases';
 import { notFoundOrMethodNotAllowed } from './pipeline/route-table';
 import { UnexpectedErrorFilter } from './pipeline/error-filter';
 import { familyOfPath, serverErrorBody } from './pipeline/families';
@@ -49,8 +49,11 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
 
   app.use(requestContext(o.ids, o.version));
   app.use((req, _res, next) => {
-    const canonical = canonicalPath(req.method, req.path);
-    if (canonical) req.url = canonical + req.url.slice(req.path.length);
+    const canonical = canonicalRoute(req.method, req.path);
+    if (canonical) {
+      req.url = canonical.path + req.url.slice(req.path.length);
+      req.method = canonical.method;
+    }
     next();
   });
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));

@@ -116,6 +116,8 @@ export function assistantRepositoryContract(name: string, open: () => Promise<As
       expect(page.items.map((x) => x.id)).toEqual([c.id, b.id]);
       expect((await f.assistants.list(f.users[0], { page: 1, perPage: 15 }, { folderId: folder })).items.map((x) => x.id)).toEqual([b.id]);
       expect((await f.assistants.list(f.users[0], { page: 1, perPage: 15 }, { type: 'outbound' })).items.map((x) => x.id)).toEqual([c.id, a.id]);
+      expect((await f.assistants.listAll(f.users[0], {})).map((x) => x.id)).toEqual([a.id, b.id, c.id]);
+      expect(await f.assistants.listAll(f.users[0], { folderId: folder })).toEqual([b]);
       const outbound = await f.assistants.listOutbound(f.users[0]);
       expect(outbound.map((x) => x.id)).toEqual([a.id, c.id]);
       expect(outbound[0]).toEqual({

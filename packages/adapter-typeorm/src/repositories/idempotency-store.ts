@@ -7,6 +7,7 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
 
   async claim(scope: string, fingerprint: string, now: Date, expiresAt: Date): Promise<StoredIdempotentRequest | null> {
     // An expired claim is replaced as if it never existed (24 h retention).
+    // Raw SQL: a conditional upsert (ON CONFLICT … DO UPDATE … WHERE expired) decides the claim in one statement.
     const claimed = await this.db.query(
       `INSERT INTO idempotency_keys (scope, fingerprint, state, created_at, expires_at) VALUES ($1, $2, 'in_flight', $3, $4)
        ON CONFLICT (scope) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, state = 'in_flight',

@@ -20,6 +20,7 @@ export class TypeormLedgerRepository implements LedgerRepository {
 
   post<E>(userId: number, decide: (balance: number) => Result<LedgerPosting, E>): Promise<Result<LedgerEntry, E | UserNotFound>> {
     return this.db.transaction(async () => {
+      // Raw SQL: a row lock serialises the balance changes of one account.
       const row = await this.db.one<{ balance: string }>(`SELECT balance FROM users WHERE id = $1 FOR UPDATE`, [userId]);
       if (row === null) return err({ code: 'user_not_found' as const });
       const posting = decide(num(row.balance));

@@ -44,7 +44,10 @@ export interface AssistantRepository {
    */
   update<E>(userId: number, id: number, decide: (current: Assistant) => Promise<Result<AssistantChange, E>>): Promise<Result<Assistant, E | AssistantNotFound | InboundNumberTaken>>;
   delete(userId: number, id: number): Promise<boolean>;
+  /** Newest first. */
   list(userId: number, page: PageRequest, filter: AssistantFilter): Promise<Page<Assistant>>;
+  /** Every matching assistant of the user, id ascending (the unpaginated list, CONTRACT §3.6). */
+  listAll(userId: number, filter: AssistantFilter): Promise<Assistant[]>;
   /** Every outbound assistant of the user, id ascending. */
   listOutbound(userId: number): Promise<OutboundAssistant[]>;
   /** Operators act on any user's assistant; false when the id does not exist. */

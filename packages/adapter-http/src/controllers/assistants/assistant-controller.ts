@@ -3,7 +3,7 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { ASSISTANT_STATUSES, ASSISTANT_TYPES, AssistantStatus, AssistantType, FieldErrors } from '@voiceplane/domain';
 import {
-  AssistantRepository, ChangeAssistantStatus, DeleteAssistant, SaveAssistant, SaveAssistantFailure, TOKENS,
+  AssistantFilter, AssistantRepository, ChangeAssistantStatus, DeleteAssistant, SaveAssistant, SaveAssistantFailure, TOKENS,
 } from '@voiceplane/application';
 import { Id, PageQuery, pageOf, Str } from '../../validation';
 import { fail, failValidation, parse, pathId, reply } from '../../pipeline/responses';
@@ -15,18 +15,32 @@ import { presentAssistant, presentAssistantSummary, presentOutboundAssistant } f
 
 export const ASSISTANT_NOT_FOUND = { message: 'Assistant not found' };
 
-class AssistantsQuery extends PageQuery {
-  @Str({ enum: ASSISTANT_TYPES }) type?: AssistantType;
-  @Str({ enum: ASSISTANT_STATUSES }) status?: AssistantStatus;
-  @Id() folder_id?: number;
-  @Id() label_id?: number;
+/**
+ * Both lists take the same filters (CONTRACT §3.6): declared once, after the base's fields so the
+ * page envelope's errors keep their order. (`any[]` is the constructor TypeScript demands of a mixin base.)
+ */
+function withAssistantFilters<Base extends new (...args: any[]) => object>(base: Base) {
+  class Filtered extends base {
+    @Str({ enum: ASSISTANT_TYPES }) type?: AssistantType;
+    @Str({ enum: ASSISTANT_STATUSES }) status?: AssistantStatus;
+    @Id() folder_id?: number;
+    @Id() label_id?: number;
+  }
+  return Filtered;
 }
+
+class AssistantsQuery extends withAssistantFilters(Object) {}
+class AssistantsPageQuery extends withAssistantFilters(PageQuery) {}
+
+const filterOf = (q: AssistantsQuery): AssistantFilter => ({ type: q.type, status: q.status, folderId: q.folder_id, labelId: q.label_id });
 
 const tag = 'Assistants';
 documentRoute({ method: 'post', path: '/api/user/assistant', summary: 'Create an assistant (status inactive)', tag, body: CreateAssistantBody, success: 201 });
 documentRoute({ method: 'put', path: '/api/user/assistant/:id', summary: 'Update an assistant: only sent fields change; null clears; a mode change resets mode settings', tag, body: AssistantFields });
+documentRoute({ method: 'patch', path: '/api/user/assistants/:id', summary: 'Alias of PUT /api/user/assistant/{id} (same rules and answers)', tag, body: AssistantFields });
 documentRoute({ method: 'get', path: '/api/user/assistant/:id', summary: 'Get an assistant (full record)', tag });
-documentRoute({ method: 'get', path: '/api/user/assistants', summary: 'List assistants, newest first (alias /api/user/assistants/get)', tag, query: AssistantsQuery });
+documentRoute({ method: 'get', path: '/api/user/assistants', summary: 'Every assistant, oldest first (bare array of full records)', tag, query: AssistantsQuery });
+documentRoute({ method: 'get', path: '/api/user/assistants/get', summary: 'List assistants, newest first (page envelope of full records)', tag, query: AssistantsPageQuery });
 documentRoute({ method: 'delete', path: '/api/user/assistant/:id', summary: 'Delete an assistant; calls in progress continue', tag });
 documentRoute({ method: 'post', path: '/api/user/assistant/:id/activate', summary: 'Activate (takes inbound calls and chat replies)', tag });
 documentRoute({ method: 'post', path: '/api/user/assistant/:id/deactivate', summary: 'Deactivate', tag });
@@ -70,11 +84,18 @@ export class AssistantController {
     return reply(200, { data: presentAssistant(assistant) });
   }
 
+  /** A bare array: the n8n trigger dropdown reads nothing else. */
   @Get('/assistants')
+  async listAll(@Request() req: ExpressRequest) {
+    const assistants = await this.assistants.listAll(principalOf(req).userId, filterOf(parse(AssistantsQuery, req.query)));
+    return reply(200, assistants.map(presentAssistant));
+  }
+
+  @Get('/assistants/get')
   async list(@Request() req: ExpressRequest) {
-    const q = parse(AssistantsQuery, req.query);
+    const q = parse(AssistantsPageQuery, req.query);
     const page = pageOf(q);
-    const result = await this.assistants.list(principalOf(req).userId, page, { type: q.type, status: q.status, folderId: q.folder_id, labelId: q.label_id });
+    const result = await this.assistants.list(principalOf(req).userId, page, filterOf(q));
     return reply(200, pageEnvelope(result.items.map(presentAssistant), result.total, page.page, page.perPage));
   }
 

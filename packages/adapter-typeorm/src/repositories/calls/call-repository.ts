@@ -60,6 +60,7 @@ export class TypeormCallRepository implements CallRepository {
   constructor(private readonly db: Database, private readonly outbox: Outbox) {}
 
   async create(call: NewCall): Promise<{ call: Call; created: boolean }> {
+    // Raw SQL: ON CONFLICT on the partial unique provider id answers a repeated inbound report with no row instead of an error.
     const row = await this.db.one(
       `INSERT INTO calls (user_id, assistant_id, direction, channel, status, customer_phone, assistant_phone, phone_number_id,
          sender_id, conversation_id, automation_run_id, variables, runtime_config, provider_call_id, created_at, updated_at)
@@ -125,6 +126,7 @@ export class TypeormCallRepository implements CallRepository {
 
   update<A, E>(id: number, decide: (call: Call) => Promise<Result<CallChange<A>, E>>): Promise<Result<A, E | CallNotFound>> {
     return this.db.transaction(async () => {
+      // Raw SQL: the row lock makes the runtime events and dispatch failures of one call take turns.
       const row = await this.db.one(`SELECT ${COLUMNS} FROM calls WHERE id = $1 FOR UPDATE`, [id]);
       if (row === null) return err({ code: 'call_not_found' as const });
       const decision = await decide(toCall(row));
