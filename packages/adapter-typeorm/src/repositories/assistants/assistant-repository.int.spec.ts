@@ -168,7 +168,7 @@ describe('assistant persistence', () => {
     const inbound = await create(u, config({ name: 'In', type: 'inbound' }));
     const third = await create(u, config({ name: 'Third' }));
     await create(await newUser(), config({ name: 'Not theirs' }));
-    expect(await repo.listAll(u, {})).toEqual([first, inbound, third].map((a) => expect.objectContaining({ id: a.id, name: a.name, tool_ids: [], label_ids: [] })));
+    expect(await repo.listAll(u, {})).toEqual([first, inbound, third].map((a) => expect.objectContaining({ id: a.id, name: a.name, toolIds: [], labelIds: [] })));
     expect((await repo.listAll(u, { type: 'outbound' })).map((a) => a.id)).toEqual([first.id, third.id]);
     expect(await repo.listAll(u, { status: 'active' })).toEqual([]);
   });
