@@ -3,7 +3,7 @@ import type { Application } from 'express';
 import { Container } from 'inversify';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
-import { Authenticator, Ids, MessageBus, RateLimiter, SettingsRepository, TOKENS } from '@voiceplane/application';
+import { Authenticator, Ids, MessageBus, RateLimiter, SecretCipher, SettingsRepository, TOKENS } from '@voiceplane/application';
 import { buildHttpApp } from '@voiceplane/adapter-http';
 import { Database, PostgresIdempotencyStore } from '@voiceplane/adapter-typeorm';
 import { Config } from './config';
@@ -61,9 +61,11 @@ export async function composeApi(config: Config, deps: ComposeDependencies): Pro
     authenticator: container.get<Authenticator>(TOKENS.Authenticator),
     rateLimiter: container.get<RateLimiter>(TOKENS.RateLimiter),
     idempotencyStore: container.get(PostgresIdempotencyStore),
+    secrets: container.get(SecretCipher),
     adminToken,
     runtimeToken,
     routeQuotas: contributions.flatMap((c) => c.routeQuotas ?? []),
+    routeDocs: contributions.flatMap((c) => c.routeDocs ?? []),
     databaseHealthy: async () => {
       await database.dataSource.query('SELECT 1');
       return true;

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import pino from 'pino';
-import type { MessageBus } from '@voiceplane/application';
+import { LOG_SERIALIZERS, type MessageBus } from '@voiceplane/application';
 import { createDataSource, migrate, pendingMigrations, startEmbeddedPostgres, type EmbeddedPostgres } from '@voiceplane/adapter-typeorm';
 import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
 import { RabbitMqMessageBus } from '@voiceplane/adapter-rabbitmq';
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     process.exit(0);
   }
   const config = loadConfigOrExit();
-  const logger = pino({ level: config.logLevel });
+  const logger = pino({ level: config.logLevel, serializers: LOG_SERIALIZERS });
   if (config.allowPrivateTargets) logger.warn(PRIVATE_TARGETS_WARNING);
 
   let embedded: EmbeddedPostgres | null = null;

@@ -6,7 +6,7 @@ import {
   WebhookDeliveries, WebhookDeliveryRepository, WebhookSender,
 } from '@voiceplane/application';
 import { DELIVERY_RETENTION_DAYS } from '@voiceplane/domain';
-import { WebhookController } from '@voiceplane/adapter-http';
+import { WebhookController, webhookRouteDocs } from '@voiceplane/adapter-http';
 import {
   Database, EventRetention, JOBS_CHANNEL, PostgresJobStore, PostgresNotifications, PostgresProcessedEvents,
   PostgresUnpublishedEvents, TypeormWebhookDeliveryRepository,
@@ -61,6 +61,7 @@ export const callsModule: ApiModule = ({ container: c, config, database, logger,
   c.bind(TOKENS.JobHandler).toDynamicValue((ctx) => deliverySweepJobs(ctx.get(TOKENS.WebhookSender))).inSingletonScope();
 
   return {
+    routeDocs: webhookRouteDocs,
     routeQuotas: [{
       method: 'POST',
       path: /^\/api\/user\/webhooks\/test$/,

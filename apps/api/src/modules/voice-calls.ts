@@ -4,7 +4,10 @@ import {
   CatalogRepository, Clock, EndCall, Ids, MakeCall, Outbox, PhoneNumberRepository, RecordCallEvent,
   SipTrunkRepository, TOKENS, ToolRepository, UnitOfWork, UserRepository, VoiceRuntime, WebhookDeliveries,
 } from '@voiceplane/application';
-import { CallController, RuntimeCallController, RuntimeToolCallController, SandboxCallController, SandboxFaults } from '@voiceplane/adapter-http';
+import {
+  CallController, callRouteDocs, RuntimeCallController, runtimeCallRouteDocs, RuntimeToolCallController, runtimeToolCallRouteDocs, SandboxCallController,
+  sandboxCallRouteDocs, SandboxFaults,
+} from '@voiceplane/adapter-http';
 import { SandboxVoiceRuntime } from '@voiceplane/adapter-sandbox';
 import { LiveKitVoiceRuntime } from '@voiceplane/adapter-livekit';
 import { TypeormCallRepository, TypeormCallToolContext } from '@voiceplane/adapter-typeorm';
@@ -70,5 +73,5 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
   if (sandbox) c.bind(TOKENS.SandboxCallControls).toDynamicValue(() => get<SandboxVoiceRuntime>(TOKENS.VoiceRuntime)).inSingletonScope();
 
   for (const controller of [CallController, RuntimeCallController, ...(sandbox ? [SandboxCallController] : [])]) c.bind(controller).toSelf().inSingletonScope();
-  return {};
+  return { routeDocs: [...callRouteDocs, ...runtimeCallRouteDocs, ...runtimeToolCallRouteDocs, ...(sandbox ? sandboxCallRouteDocs : [])] };
 };

@@ -1,7 +1,7 @@
 import { EntitySchema } from 'typeorm';
 import { char, integer, primaryKey, stampedNow, text, timestamptz, varchar } from './columns';
 
-/** The cross-instance state behind rate limits and idempotent requests (migration Foundation). */
+/** The cross-instance state behind rate limits and idempotent requests (migrations Foundation, IdempotencyLease). */
 
 export interface RateLimitCounterRecord {
   bucket_key: string;
@@ -29,6 +29,7 @@ export interface IdempotencyKeyRecord {
   response_body: string | null;
   created_at: Date;
   expires_at: Date;
+  lease_expires_at: Date | null;
 }
 
 export const idempotencyKeys = new EntitySchema<IdempotencyKeyRecord>({
@@ -41,6 +42,7 @@ export const idempotencyKeys = new EntitySchema<IdempotencyKeyRecord>({
     response_body: text(true),
     created_at: stampedNow(),
     expires_at: timestamptz(),
+    lease_expires_at: timestamptz(true),
   },
   indices: [{ name: 'idempotency_keys_expiry_idx', columns: ['expires_at'] }],
 });

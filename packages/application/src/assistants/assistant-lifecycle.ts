@@ -1,17 +1,22 @@
 import {
-  activate, ActivationRefusal, Assistant, ASSISTANT_MESSAGES, assistantDeleted, AssistantStatus, checkTargetUrl, disableWebhook,
-  enableWebhook, err, FieldErrors, ok, Result, TargetUrlPolicy,
+  activate, ActivationRefusal, Assistant, assistantDeleted, AssistantStatus, checkTargetUrl, disableWebhook, enableWebhook, err, ok,
+  Result, TargetUrlPolicy,
 } from '@voiceplane/domain';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { Outbox } from '../ports/outbox';
 import { AssistantChange, AssistantNotFound, AssistantRepository, InboundNumberTaken } from './ports';
 import { toOutboxEvent } from './events';
 
+type NotFound = AssistantNotFound;
+export type ActivationFailure = NotFound | ActivationRefusal;
+/** Enabling refuses a URL outside the outbound policy (CONTRACT §1.11). */
+export type WebhookSwitchRefusal = NotFound | { readonly code: 'blocked_url' };
+
 /** `status` changes (CONTRACT §3.8); both directions are idempotent. */
 export class ChangeAssistantStatus {
   constructor(private readonly assistants: AssistantRepository) {}
 
-  async activate(userId: number, id: number): Promise<Result<Assistant, AssistantNotFound | ActivationRefusal>> {
+  async activate(userId: number, id: number): Promise<Result<Assistant, ActivationFailure>> {
     const activated = await this.assistants.update(userId, id, async (assistant) => {
       const decision = activate(assistant);
       if (!decision.ok) return err(decision.error);
@@ -20,7 +25,7 @@ export class ChangeAssistantStatus {
     return activated.ok ? activated : err(settledRefusal(activated.error));
   }
 
-  async deactivate(userId: number, id: number): Promise<Result<Assistant, AssistantNotFound>> {
+  async deactivate(userId: number, id: number): Promise<Result<Assistant, NotFound>> {
     const deactivated = await this.assistants.update<never>(userId, id, async (assistant) => ok(statusChange(assistant, 'inactive')));
     return deactivated.ok ? deactivated : err(settledRefusal(deactivated.error));
   }
@@ -39,7 +44,7 @@ function settledRefusal<E>(error: E | InboundNumberTaken): E {
 export class AssistantWebhooks {
   constructor(private readonly assistants: AssistantRepository, private readonly targetPolicy: TargetUrlPolicy) {}
 
-  async disable(userId: number, assistantId: number): Promise<Result<void, AssistantNotFound>> {
+  async disable(userId: number, assistantId: number): Promise<Result<void, NotFound>> {
     const disabled = await this.assistants.update<never>(userId, assistantId, async (assistant) => {
       const transition = disableWebhook(assistant);
       const changed = assistant.isWebhookActive || assistant.webhookUrl !== null;
@@ -49,8 +54,8 @@ export class AssistantWebhooks {
   }
 
   /** The URL is checked before the assistant is looked up: a bad body is a 422 whoever owns the id. */
-  async enable(userId: number, assistantId: number, url: string): Promise<Result<void, AssistantNotFound | { code: 'invalid'; errors: FieldErrors }>> {
-    if (!checkTargetUrl(url, this.targetPolicy).ok) return err({ code: 'invalid' as const, errors: { webhook_url: [ASSISTANT_MESSAGES.blockedUrl('webhook_url')] } });
+  async enable(userId: number, assistantId: number, url: string): Promise<Result<void, WebhookSwitchRefusal>> {
+    if (!checkTargetUrl(url, this.targetPolicy).ok) return err({ code: 'blocked_url' as const });
     const enabled = await this.assistants.update<never>(userId, assistantId, async () => ok({ write: { kind: 'webhook' as const, webhook: enableWebhook(url) } }));
     return enabled.ok ? ok(undefined) : err(settledRefusal(enabled.error));
   }

@@ -1,5 +1,5 @@
 import { FakeStore } from '@voiceplane/adapter-fakes';
-import { ASSISTANT_MESSAGES, AssistantChanges, err } from '@voiceplane/domain';
+import { AssistantChanges, err } from '@voiceplane/domain';
 import { SaveAssistant } from './save-assistant';
 
 const START = new Date('2030-05-01T12:00:00.000Z');
@@ -9,7 +9,7 @@ async function setup() {
   const store = new FakeStore(START);
   const save = new SaveAssistant(store.uow, store.assistants, store.catalog, { requireHttps: false, allowPrivate: false });
   const user = await store.account();
-  const create = (changes: AssistantChanges, shapeErrors?: Record<string, string[]>) => save.create({ userId: user.id, changes, shapeErrors });
+  const create = (changes: AssistantChanges, malformedFields?: string[]) => save.create({ userId: user.id, changes, malformedFields });
   const created = async (changes: AssistantChanges) => {
     const result = await create(changes);
     if (!result.ok) throw new Error(JSON.stringify(result.error));
@@ -34,27 +34,31 @@ describe('SaveAssistant', () => {
     expect(store.outbox.events()).toEqual([]);
   });
 
-  it('answers every problem at once, shape errors first, and stores nothing', async () => {
+  it('answers every rule problem at once, leaving out fields whose shape was refused, and stores nothing', async () => {
     const { store, user, create, tool } = await setup();
     const a = await tool('lookup');
     const b = await tool('lookup');
 
     const result = await create(
-      { name: 'Support', speechSpeed: 3, webhookUrl: 'http://127.0.0.1/hook', isWebhookActive: true, folderId: 999, toolIds: [a, b], voiceId: 5 },
-      { speech_speed: [ASSISTANT_MESSAGES.speechSpeed], voice_id: ['shape first'] },
+      { name: 'Support', webhookUrl: 'http://127.0.0.1/hook', isWebhookActive: true, folderId: 999, toolIds: [a, b], voiceId: 5 },
+      ['speech_speed', 'voice_id'],
     );
 
     expect(result).toEqual(err({
       code: 'invalid',
-      errors: {
-        speech_speed: [ASSISTANT_MESSAGES.speechSpeed],
-        voice_id: ['shape first'],
-        webhook_url: [ASSISTANT_MESSAGES.blockedUrl('webhook_url')],
-        folder_id: [ASSISTANT_MESSAGES.selectedInvalid('folder_id')],
-        tool_ids: [ASSISTANT_MESSAGES.duplicateToolName('lookup')],
+      problems: {
+        webhook_url: ['blocked_url'],
+        folder_id: ['selected_invalid'],
+        tool_ids: [{ code: 'duplicate_tool_name', name: 'lookup' }],
       },
     }));
     expect((await store.assistants.list(user.id, { page: 1, perPage: 15 }, {})).total).toBe(0);
+  });
+
+  it('refuses a request whose only problem is a refused shape', async () => {
+    const { create } = await setup();
+
+    expect(await create({ name: 'Support' }, ['speech_speed'])).toEqual(err({ code: 'invalid', problems: {} }));
   });
 
   it('accepts references the account owns', async () => {
@@ -73,7 +77,7 @@ describe('SaveAssistant', () => {
     await created({ name: 'First', type: 'inbound', phoneNumberId: 77 });
     const outbound = await created({ name: 'Second', phoneNumberId: 77 });
 
-    const taken = err({ code: 'invalid', errors: { phone_number_id: [ASSISTANT_MESSAGES.inboundNumberTaken] } });
+    const taken = err({ code: 'invalid', problems: { phone_number_id: ['inbound_number_taken'] } });
     expect(await create({ name: 'Third', type: 'inbound', phoneNumberId: 77 })).toEqual(taken);
     expect(await update(outbound.id, { type: 'inbound' })).toEqual(taken);
     expect((await store.assistants.findOwned(user.id, outbound.id))?.type).toBe('outbound');
