@@ -35,15 +35,14 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
   const prices = config.callMinutePrices;
   const sandbox = config.voiceRuntime === 'sandbox';
   const get = <T>(token: symbol): T => c.get<T>(token);
-  c.bind(TOKENS.CallRepository).toConstantValue(new TypeormCallRepository(database));
+  c.bind(TOKENS.CallRepository).toDynamicValue(() => new TypeormCallRepository(database, get<Outbox>(TOKENS.Outbox))).inSingletonScope();
 
   // Resolved on first use: the collaborators come from modules that may compose later.
   c.bind(EndCall).toDynamicValue(() => new EndCall(
-    get<CallRepository>(TOKENS.CallRepository), get<AssistantRepository>(TOKENS.AssistantRepository), get<BalanceService>(TOKENS.BalanceService),
-    get<WebhookDeliveries>(TOKENS.WebhookDeliveries), get<Outbox>(TOKENS.Outbox), prices,
+    get<AssistantRepository>(TOKENS.AssistantRepository), get<BalanceService>(TOKENS.BalanceService), get<WebhookDeliveries>(TOKENS.WebhookDeliveries), prices,
   )).inSingletonScope();
   c.bind(TOKENS.RecordCallEvent).toDynamicValue(() => new RecordCallEvent(
-    get<UnitOfWork>(TOKENS.UnitOfWork), get<CallRepository>(TOKENS.CallRepository), c.get(EndCall), get<Outbox>(TOKENS.Outbox), get<Clock>(TOKENS.Clock),
+    get<CallRepository>(TOKENS.CallRepository), c.get(EndCall), get<Clock>(TOKENS.Clock),
   )).inSingletonScope();
   c.bind(TOKENS.VoiceRuntime).toDynamicValue(() => voiceRuntimeFor(config, c)).inSingletonScope();
   c.bind(CallConfigurations).toDynamicValue(() => new CallConfigurations(

@@ -8,6 +8,7 @@ import {
 import { ASSISTANT_MESSAGES, normalizeVariables } from './assistant-messages';
 import { Arr, Bool, Ctor, Id, Int, isPlainObject, ItemChoice, Num, Obj, Str, validateDto } from '../../validation';
 import { failValidation } from '../../pipeline/responses';
+import { assistantChangesFromWire } from './assistant-body-mapping';
 
 /**
  * The assistant body (CONTRACT §3.1): one declaration per field gives coercion, the catalogue
@@ -184,5 +185,5 @@ export function parseAssistantBody(input: unknown, operation: 'create' | 'update
     changes.post_call_schema = (values.post_call_schema as PostCallFieldBody[]).map((f) => ({ name: f.name, type: f.type, description: f.description ?? null }));
   }
   if (isPlainObject(values.filler_config)) changes.filler_config = fillerConfig(definedOnly(values.filler_config));
-  return { changes: changes as AssistantChanges, errors };
+  return { changes: assistantChangesFromWire(changes), errors };
 }
