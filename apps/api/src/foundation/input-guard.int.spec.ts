@@ -71,3 +71,44 @@ it('a login e-mail of any length is refused as invalid, not counted into an over
   expect(res.status).toBe(422);
   expect(Object.keys(res.body.errors)).toEqual(['email']);
 });
+
+it.each(['/api/user/tools', '/api/user/folders', '/api/user/assistants/get', '/api/user/billing/ledger'])('page=99999999999999999999 on %s → 422 keyed page', async (path) => {
+  const res = await t.http.get(`${path}?page=99999999999999999999`).set(u.auth);
+  expect(res.status).toBe(422);
+  expect(res.body).toEqual({ message: 'The given data was invalid.', errors: { page: ['The page must be an integer.'] } });
+});
+
+it('an operator amount or opening balance beyond 1,000,000 → 422, nothing posted', async () => {
+  const before = await counts();
+  const amount = await t.http.post(`/api/admin/users/${u.id}/balance`).set(t.admin).send({ amount: 99999999999999999999, note: 'typo' });
+  expect(amount.status).toBe(422);
+  expect(Object.keys(amount.body.errors)).toEqual(['amount']);
+  const created = await t.http.post('/api/admin/users').set(t.admin).send({ name: 'Rich', email: 'rich@example.test', balance: 1e20 });
+  expect(created.status).toBe(422);
+  expect(Object.keys(created.body.errors)).toEqual(['balance']);
+  expect(await counts()).toEqual(before);
+});
+
+it('a JSON null body on a route that takes an object → 422 keyed body, nothing changed', async () => {
+  const folder = (await t.http.post('/api/user/folder').set(u.auth).send({ name: 'f-null' })).body.data.id;
+  const label = (await t.http.post('/api/user/label').set(u.auth).send({ name: 'l-null' })).body.data.id;
+  const tool = (await t.http.post('/api/user/tools').set(u.auth).send({ name: 'render_me', description: 'Renders', endpoint: 'https://api.example.com/x', method: 'GET' })).body.data.id;
+  const trunk = (await t.http.post('/api/user/phone-numbers/sip-trunks').set(u.auth).send({
+    phone_number: '+493012345699', sip_username: 'null-user', sip_password: 'p@ss-word 1', sip_address: 'sip.carrier.example', country_code: 'de',
+  })).body.data.id;
+  const before = await counts();
+  for (const [method, path] of [
+    ['put', `/api/user/folder/${folder}`], ['put', `/api/user/label/${label}`], ['put', `/api/user/phone-numbers/sip-trunks/${trunk}`],
+    ['post', `/api/user/tools/${tool}/render`], ['post', `/api/user/tools/${tool}/test`], ['post', '/api/user/make_call'],
+  ] as const) {
+    const res = await t.http[method](path).set(u.auth).set('Content-Type', 'application/json').send('null');
+    expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 422, body: { message: 'The given data was invalid.', errors: { body: ['The request body must be a JSON object.'] } } });
+  }
+  expect(await counts()).toEqual(before);
+});
+
+it('a JSON null body on the admin plan route → 422 keyed body', async () => {
+  const res = await t.http.put(`/api/admin/users/${u.id}/plan`).set(t.admin).set('Content-Type', 'application/json').send('null');
+  expect(res.status).toBe(422);
+  expect(res.body).toEqual({ message: 'The given data was invalid.', errors: { body: ['The request body must be a JSON object.'] } });
+});

@@ -41,6 +41,7 @@ function converters(pending: Pending) {
     notEquals: {},
     allowedTarget: {},
     isInt: { type: 'integer' },
+    isSafeInteger: {},
     isNumber: { type: 'number' },
     min: (m: ValidationMetadata) => ({ minimum: constraint(m) }),
     max: (m: ValidationMetadata) => ({ maximum: constraint(m) }),

@@ -107,6 +107,16 @@ class TimestampConstraint implements ValidatorConstraintInterface {
 
 export const IsTimestamp = (options: ValidationOptions) => constraint(TimestampConstraint, [], options);
 
+/** An integer JavaScript holds exactly: beyond 2^53 a "page" or a count is not the number that was sent. */
+@ValidatorConstraint({ name: 'isSafeInteger' })
+class SafeIntegerConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'number' && Number.isSafeInteger(value);
+  }
+}
+
+export const IsSafeInteger = (options: ValidationOptions) => constraint(SafeIntegerConstraint, [], options);
+
 /** A positive id that survives JSON: a safe integer ≥ 1 (CONTRACT §1.4). */
 @ValidatorConstraint({ name: 'isId' })
 class IdConstraint implements ValidatorConstraintInterface {

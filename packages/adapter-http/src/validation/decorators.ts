@@ -2,7 +2,7 @@ import { FieldErrors } from '@voiceplane/domain';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsString, Matches, Max, Min, NotEquals, ValidateNested } from 'class-validator';
 import { isPlainObject, toBoolean, toId, toNumber, trimmed } from './coercion';
-import { AllowedTarget, HasValidEntries, IsEmailAddress, IsHttpUrl, IsId, IsKnown, IsMoney, IsTimestamp, MaxChars, MinChars } from './constraints';
+import { AllowedTarget, HasValidEntries, IsEmailAddress, IsHttpUrl, IsId, IsKnown, IsMoney, IsSafeInteger, IsTimestamp, MaxChars, MinChars } from './constraints';
 import { bounds, Decorator, Detailed, DETAILED, field, Say } from './field';
 import { BoundOptions, Common, NumberOptions, ObjectOptions, StringOptions } from './field-spec';
 
@@ -37,10 +37,10 @@ export const idRules = (say: Say): Decorator[] => [IsId(say('type'))];
 export const Str = (o: StringOptions = {}) => field('string', o, stringCoercion(o), (say) => stringRules(o, say));
 
 const number = (kind: 'integer' | 'number', o: NumberOptions) => field(kind, o, (raw) => toNumber(trimmed(raw)), (say) => [
-  kind === 'integer'
-    ? IsInt(say('type'))
+  ...(kind === 'integer'
+    ? [IsInt(say('type')), IsSafeInteger(say('type'))]
     // Infinity only comes from a numeric string such as "1e999", which §1.3 accepts as a number.
-    : IsNumber({ allowNaN: false, allowInfinity: true }, say('type')),
+    : [IsNumber({ allowNaN: false, allowInfinity: true }, say('type'))]),
   ...bounds(o, o.min !== undefined && o.max !== undefined, say, Min, Max),
   ...(o.nonZero ? [NotEquals(0, say('nonZero'))] : []),
   ...(o.money ? [IsMoney(say('money'))] : []),

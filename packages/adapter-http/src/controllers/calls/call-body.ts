@@ -35,7 +35,7 @@ class CallPhoneBody {
 
 /** 422 for shapes, then for variables, then 400 for a phone number that is not E.164 (CONTRACT §7.2 order). */
 export function parseMakeCall(input: unknown, invalidPhone: () => never): MakeCallInput {
-  const shaped = validateDto(MakeCallBody, input ?? {});
+  const shaped = validateDto(MakeCallBody, input);
   if (!shaped.ok) failValidation(shaped.errors);
   const variables = validateDto(CallVariablesBody, { variables: shaped.value.variables });
   if (!variables.ok) failValidation(variables.errors);
@@ -142,7 +142,7 @@ export interface RuntimeEventInput {
 
 /** The lifecycle event body of CONTRACT §7.5, with its type-specific `data`. */
 export function parseRuntimeEvent(input: unknown, now: Date): RuntimeEventInput {
-  const shaped = validateDto(RuntimeEventBody, input ?? {});
+  const shaped = validateDto(RuntimeEventBody, input);
   if (!shaped.ok) failValidation(shaped.errors);
   const body = shaped.value;
   const occurredAt = timestampOf(body.occurred_at) ?? null;
