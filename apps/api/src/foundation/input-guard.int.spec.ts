@@ -112,3 +112,14 @@ it('a JSON null body on the admin plan route → 422 keyed body', async () => {
   expect(res.status).toBe(422);
   expect(res.body).toEqual({ message: 'The given data was invalid.', errors: { body: ['The request body must be a JSON object.'] } });
 });
+
+it('a tool header value with a line break is refused: it would split the header when sent', async () => {
+  const before = await counts();
+  const res = await t.http.post('/api/user/tools').set(u.auth).send({
+    name: 'split', description: 'Splits a header', endpoint: 'https://api.example.com/x', method: 'GET',
+    headers: [{ name: 'X-A', value: 'a\r\nInjected: 1' }],
+  });
+  expect(res.status).toBe(422);
+  expect(res.body).toEqual({ message: 'The given data was invalid.', errors: { 'headers.0.value': ['The headers.0.value format is invalid.'] } });
+  expect(await counts()).toEqual(before);
+});
