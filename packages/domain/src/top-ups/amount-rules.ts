@@ -1,0 +1,38 @@
+/**
+ * The money a user types for paid top-ups and auto-recharge (CONTRACT §13.4, §13.5): a range and
+ * whole cents, since the billing provider charges cents (the ledger itself keeps 4 decimals).
+ */
+
+export interface AmountRange {
+  readonly min: number;
+  readonly max: number;
+}
+
+export const TOP_UP_AMOUNT_RANGE: AmountRange = { min: 5, max: 10_000 };
+export const AUTO_RECHARGE_THRESHOLD_RANGE: AmountRange = { min: 0, max: 1_000 };
+export const AUTO_RECHARGE_AMOUNT_RANGE: AmountRange = TOP_UP_AMOUNT_RANGE;
+export const MAX_AMOUNT_DECIMALS = 2;
+
+/** What an amount can break; the transport words each ("must be between 5 and 10000."). */
+export type AmountProblem =
+  | { readonly code: 'between'; readonly min: number; readonly max: number }
+  | { readonly code: 'decimals'; readonly max: number };
+
+const CENTS = 10 ** MAX_AMOUNT_DECIMALS;
+
+/** Tolerant of binary fractions: 19.99 * 100 is 1998.9999999999998, yet 19.99 is whole cents. */
+export function hasAtMostTwoDecimals(amount: number): boolean {
+  return Math.abs(amount * CENTS - Math.round(amount * CENTS)) < 1e-6;
+}
+
+/**
+ * Every rule `amount` breaks, range first (all of them, as the 422 lists all messages of a field).
+ * A non-finite number is out of any range and says nothing about decimals.
+ */
+export function amountProblems(amount: number, range: AmountRange): AmountProblem[] {
+  if (!Number.isFinite(amount)) return [{ code: 'between', min: range.min, max: range.max }];
+  const problems: AmountProblem[] = [];
+  if (amount < range.min || amount > range.max) problems.push({ code: 'between', min: range.min, max: range.max });
+  if (!hasAtMostTwoDecimals(amount)) problems.push({ code: 'decimals', max: MAX_AMOUNT_DECIMALS });
+  return problems;
+}

@@ -1,0 +1,5 @@
+export * from './amount-rules';
+export * from './top-up';
+export * from './settlement';
+export * from './auto-recharge';
+export * from './recharge-policy';
