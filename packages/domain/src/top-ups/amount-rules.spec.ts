@@ -1,11 +1,11 @@
-import { amountProblems, AUTO_RECHARGE_THRESHOLD_RANGE, hasAtMostTwoDecimals, TOP_UP_AMOUNT_RANGE } from './amount-rules';
+import { AUTO_RECHARGE_THRESHOLD_RANGE, billingAmountProblems, hasWholeCents, TOP_UP_AMOUNT_RANGE } from './amount-rules';
 
 const BETWEEN = { code: 'between', min: 5, max: 10_000 };
 const DECIMALS = { code: 'decimals', max: 2 };
 
 describe('top-up amount (CONTRACT §13.4: 5–10000, at most 2 decimals)', () => {
   it.each([5, 5.01, 19.99, 50, 0.1 + 0.2 + 9.7, 9_999.99, 10_000])('%p is accepted', (amount) => {
-    expect(amountProblems(amount, TOP_UP_AMOUNT_RANGE)).toEqual([]);
+    expect(billingAmountProblems(amount, TOP_UP_AMOUNT_RANGE)).toEqual([]);
   });
 
   it.each([
@@ -21,26 +21,26 @@ describe('top-up amount (CONTRACT §13.4: 5–10000, at most 2 decimals)', () =>
     [Number.NaN, [BETWEEN]],
     [Number.POSITIVE_INFINITY, [BETWEEN]],
   ])('%p is refused with %j', (amount, problems) => {
-    expect(amountProblems(amount, TOP_UP_AMOUNT_RANGE)).toEqual(problems);
+    expect(billingAmountProblems(amount, TOP_UP_AMOUNT_RANGE)).toEqual(problems);
   });
 });
 
 describe('auto-recharge threshold (CONTRACT §13.5: 0–1000)', () => {
   it.each([0, 0.01, 1_000])('%p is accepted', (threshold) => {
-    expect(amountProblems(threshold, AUTO_RECHARGE_THRESHOLD_RANGE)).toEqual([]);
+    expect(billingAmountProblems(threshold, AUTO_RECHARGE_THRESHOLD_RANGE)).toEqual([]);
   });
 
   it.each([-0.01, 1_000.01])('%p is out of range', (threshold) => {
-    expect(amountProblems(threshold, AUTO_RECHARGE_THRESHOLD_RANGE)).toEqual([{ code: 'between', min: 0, max: 1_000 }]);
+    expect(billingAmountProblems(threshold, AUTO_RECHARGE_THRESHOLD_RANGE)).toEqual([{ code: 'between', min: 0, max: 1_000 }]);
   });
 });
 
-describe('hasAtMostTwoDecimals', () => {
+describe('hasWholeCents', () => {
   it('reads binary fractions as the decimals a user typed', () => {
-    expect(hasAtMostTwoDecimals(19.99)).toBe(true);
-    expect(hasAtMostTwoDecimals(1.15)).toBe(true);
-    expect(hasAtMostTwoDecimals(0.07)).toBe(true);
-    expect(hasAtMostTwoDecimals(0.005)).toBe(false);
-    expect(hasAtMostTwoDecimals(9_999.995)).toBe(false);
+    expect(hasWholeCents(19.99)).toBe(true);
+    expect(hasWholeCents(1.15)).toBe(true);
+    expect(hasWholeCents(0.07)).toBe(true);
+    expect(hasWholeCents(0.005)).toBe(false);
+    expect(hasWholeCents(9_999.995)).toBe(false);
   });
 });

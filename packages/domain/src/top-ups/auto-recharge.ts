@@ -1,6 +1,6 @@
 import { addFieldProblem, FieldProblems, hasFieldProblems } from '../shared/field-problems';
 import { err, ok, Result } from '../shared/result';
-import { AmountProblem, amountProblems, AUTO_RECHARGE_AMOUNT_RANGE, AUTO_RECHARGE_THRESHOLD_RANGE } from './amount-rules';
+import { BillingAmountProblem, billingAmountProblems, AUTO_RECHARGE_AMOUNT_RANGE, AUTO_RECHARGE_THRESHOLD_RANGE } from './amount-rules';
 
 /** An account's auto-recharge (CONTRACT §13.5): what the user set, and how its attempts went. */
 
@@ -39,7 +39,7 @@ export function newAutoRecharge(userId: number): AutoRecharge {
 export type AutoRechargeChanges = { -readonly [K in keyof AutoRechargeSettings]?: AutoRechargeSettings[K] };
 
 /** Keyed by wire field; `payment_method_required` sits on `enabled` (the §13.5 message). */
-export type AutoRechargeProblem = AmountProblem | 'payment_method_required';
+export type AutoRechargeProblem = BillingAmountProblem | 'payment_method_required';
 
 /**
  * Applies a settings change. Enabling needs a saved payment method, since every recharge is
@@ -53,10 +53,10 @@ export function changeAutoRecharge(
 ): Result<AutoRecharge, FieldProblems<AutoRechargeProblem>> {
   const problems: FieldProblems<AutoRechargeProblem> = {};
   if (changes.threshold !== undefined) {
-    amountProblems(changes.threshold, AUTO_RECHARGE_THRESHOLD_RANGE).forEach((p) => addFieldProblem(problems, 'threshold', p));
+    billingAmountProblems(changes.threshold, AUTO_RECHARGE_THRESHOLD_RANGE).forEach((p) => addFieldProblem(problems, 'threshold', p));
   }
   if (changes.amount !== undefined) {
-    amountProblems(changes.amount, AUTO_RECHARGE_AMOUNT_RANGE).forEach((p) => addFieldProblem(problems, 'amount', p));
+    billingAmountProblems(changes.amount, AUTO_RECHARGE_AMOUNT_RANGE).forEach((p) => addFieldProblem(problems, 'amount', p));
   }
   if (changes.enabled === true && !paymentMethodReady) addFieldProblem(problems, 'enabled', 'payment_method_required');
   if (hasFieldProblems(problems)) return err(problems);

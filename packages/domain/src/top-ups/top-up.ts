@@ -1,5 +1,5 @@
 import { err, ok, Result } from '../shared/result';
-import { AmountProblem, amountProblems, TOP_UP_AMOUNT_RANGE } from './amount-rules';
+import { BillingAmountProblem, billingAmountProblems, TOP_UP_AMOUNT_RANGE } from './amount-rules';
 
 /** A paid top-up through the billing provider (CONTRACT §13.4). */
 
@@ -49,8 +49,8 @@ export interface NewTopUp {
 }
 
 /** A top-up starts `pending`; an amount the provider could not charge is refused. */
-export function newTopUp(input: NewTopUp): Result<TopUp, AmountProblem[]> {
-  const problems = amountProblems(input.amount, TOP_UP_AMOUNT_RANGE);
+export function newTopUp(input: NewTopUp): Result<TopUp, BillingAmountProblem[]> {
+  const problems = billingAmountProblems(input.amount, TOP_UP_AMOUNT_RANGE);
   if (problems.length > 0) return err(problems);
   return ok({
     id: input.id,
