@@ -1,3 +1,4 @@
+import { CallStatus } from '../calls/call-status';
 import { err, ok, Result } from '../shared/result';
 import { CallPermission, callPermissionStatusAt, CallPermissionTransition } from './call-permission';
 import { latestOf, slidingWindowUsage, SlidingWindowUsage } from './sliding-window';
@@ -78,6 +79,14 @@ export function resetAskCounters(permission: CallPermission, connectedAt: Date):
   const countedAfter = latestOf(permission.asksCountedAfter, connectedAt);
   const next: CallPermission = { ...permission, asksCountedAfter: countedAfter };
   return { ...next, asks: countedAsks(next) };
+}
+
+/**
+ * A chat-app call with the customer moved to `status` at `at` (§9.2 last row): reaching
+ * `in-progress` means it connected, which resets the asks; any other move changes nothing.
+ */
+export function askCountersOnCallStatus(permission: CallPermission, status: CallStatus, at: Date): CallPermission {
+  return status === 'in-progress' ? resetAskCounters(permission, at) : permission;
 }
 
 function countedAsks(permission: CallPermission): readonly Date[] {
