@@ -4,18 +4,18 @@ import { join } from 'node:path';
 import type { Server } from 'node:http';
 import pino from 'pino';
 import type { MessageBus } from '@voiceplane/application';
-import { createDataSource, migrate, pendingMigrations, startEmbeddedPostgres, type EmbeddedPostgres } from '@voiceplane/adapter-typeorm';
+import { createDataSource, migrate, pendingMigrations } from '@voiceplane/adapter-typeorm';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '@voiceplane/adapter-embedded-postgres';
 import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
 import { RabbitMqMessageBus } from '@voiceplane/adapter-rabbitmq';
-import { loadConfigOrExit, PRIVATE_TARGETS_WARNING, type Config } from './config';
-import { composeApi, seedDemoAccount } from './compose';
+import { composeApi, loadConfigOrExit, PRIVATE_TARGETS_WARNING, seedDemoAccount, type Config } from '@voiceplane/composition';
 
 /**
  * `npm start`. Without DATABASE_URL: embedded PostgreSQL (PGlite) under VOICEPLANE_DATA_DIR,
  * migrated at start. Without AMQP_URL: in-process bus and workers inside this process.
  */
 async function main(): Promise<void> {
-  const config = loadConfigOrExit();
+  const config = loadConfigOrExit(process.env);
   const logger = pino({ level: config.logLevel });
   if (config.allowPrivateTargets) logger.warn(PRIVATE_TARGETS_WARNING);
 

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import pino from 'pino';
-import { loadConfigOrExit, PRIVATE_TARGETS_WARNING } from '@voiceplane/api';
+import { loadConfigOrExit, PRIVATE_TARGETS_WARNING } from '@voiceplane/composition';
 import { startWorker, WorkerConfigError } from './worker';
 
 /**
@@ -9,7 +9,7 @@ import { startWorker, WorkerConfigError } from './worker';
  * SIGTERM/SIGINT: finishes the work in hand and exits 0 (forced after 25 s).
  */
 async function main(): Promise<void> {
-  const config = loadConfigOrExit();
+  const config = loadConfigOrExit(process.env);
   const logger = pino({ level: config.logLevel }).child({ app: 'worker' });
   if (config.allowPrivateTargets) logger.warn(PRIVATE_TARGETS_WARNING);
 
