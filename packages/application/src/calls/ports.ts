@@ -1,8 +1,8 @@
 import {
-  CallChannel, CallDirection, CallerLine, CallStatus, Result, RuntimeConfig, RuntimeEventType, SipLine, TerminalCallStatus, TranscriptItem,
+  CallChannel, CallDirection, CallerLine, CallStatus, InvalidTransition, Result, RuntimeConfig, RuntimeEventType, SipLine, TerminalCallStatus,
+  TranscriptItem,
 } from '@voiceplane/domain';
 import { Page, PageRequest } from '../shared/page';
-import type { CallEventAnswer, CallEventRefusal } from './record-call-event';
 
 /** A stored call (CONTRACT A.7), with the configuration it started with. */
 export interface Call {
@@ -140,6 +140,15 @@ export interface VoiceRuntime {
   /** Resolves once the runtime took the call; throws when it refused it. */
   placeCall(call: CallToPlace): Promise<void>;
 }
+
+/** How the runtime ingress answered an accepted lifecycle event. */
+export interface CallEventAnswer {
+  readonly callId: number;
+  readonly status: CallStatus;
+  readonly duplicate: boolean;
+}
+
+export type CallEventRefusal = { readonly code: 'call_not_found' } | InvalidTransition;
 
 /** What S9 may say about a sandbox call's end (CONTRACT §14.2). */
 export interface SandboxFinish {

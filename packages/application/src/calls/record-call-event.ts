@@ -1,9 +1,9 @@
-import { applyRuntimeEvent, CallOutcome, CallStatus, err, InvalidTransition, ok, Result, TranscriptItem } from '@voiceplane/domain';
+import { applyRuntimeEvent, CallOutcome, CallStatus, err, ok, Result, TranscriptItem } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { Outbox } from '../ports/outbox';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { EndCall } from './end-call';
-import { Call, CallRepository } from './ports';
+import { Call, CallEventAnswer, CallEventRefusal, CallRepository } from './ports';
 
 /**
  * Outbox topic raised when a chat-app call starts ringing, for the chat-app voice capability's
@@ -25,14 +25,6 @@ export interface RuntimeEventReport {
   readonly occurredAt: Date | null;
   readonly event: RuntimeEvent;
 }
-
-export interface CallEventAnswer {
-  readonly callId: number;
-  readonly status: CallStatus;
-  readonly duplicate: boolean;
-}
-
-export type CallEventRefusal = { readonly code: 'call_not_found' } | InvalidTransition;
 
 /**
  * The voice-runtime ingress (CONTRACT §7.5): applies lifecycle events to a call under a row lock,
