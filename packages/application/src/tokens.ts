@@ -15,7 +15,9 @@ import { WEBHOOK_TOKENS } from './webhooks/tokens';
  * ports (`calls/tokens.ts`, …); the application layer names what it needs, only the composition
  * decides what satisfies it.
  */
-export const TOKENS = {
+export const TOKENS: typeof CORE_TOKENS & typeof ACCOUNT_TOKENS & typeof BILLING_TOKENS & typeof RATE_LIMIT_TOKENS & typeof TOOL_TOKENS
+  & typeof ASSISTANT_TOKENS & typeof FOLDER_TOKENS & typeof TELEPHONY_TOKENS & typeof WEBHOOK_TOKENS & typeof EVENT_TOKENS
+  & typeof CALL_TOKENS = {
   ...CORE_TOKENS,
   ...ACCOUNT_TOKENS,
   ...BILLING_TOKENS,
@@ -27,7 +29,7 @@ export const TOKENS = {
   ...WEBHOOK_TOKENS,
   ...EVENT_TOKENS,
   ...CALL_TOKENS,
-} as const;
+};
 
 export { ACCOUNT_TOKENS, ASSISTANT_TOKENS, BILLING_TOKENS, CALL_TOKENS, CORE_TOKENS, EVENT_TOKENS, FOLDER_TOKENS, RATE_LIMIT_TOKENS, TELEPHONY_TOKENS, TOOL_TOKENS, WEBHOOK_TOKENS };
 export { token, type Token } from './shared/token';
