@@ -13,7 +13,8 @@ import { WEBHOOK_TOKENS } from './webhooks/tokens';
 /**
  * Every capability's typed tokens under one name. Each capability declares its own beside its
  * ports (`calls/tokens.ts`, …); the application layer names what it needs, only the composition
- * decides what satisfies it.
+ * decides what satisfies it. The type is spelled out so the declaration file names each
+ * capability's tokens rather than importing this package's index back.
  */
 export const TOKENS: typeof CORE_TOKENS & typeof ACCOUNT_TOKENS & typeof BILLING_TOKENS & typeof RATE_LIMIT_TOKENS & typeof TOOL_TOKENS
   & typeof ASSISTANT_TOKENS & typeof FOLDER_TOKENS & typeof TELEPHONY_TOKENS & typeof WEBHOOK_TOKENS & typeof EVENT_TOKENS
