@@ -1,6 +1,6 @@
 /**
  * Fails (exit 1) on any edge the architecture forbids (ARCHITECTURE §1):
- *  - domain depends on nothing and does no I/O, clock, randomness or async;
+ *  - domain depends on nothing but DOMAIN_LIBRARIES and does no I/O, clock, randomness or async;
  *  - application depends only on domain;
  *  - an adapter depends on domain/application and its own technology, never on another adapter;
  *  - composition (what the apps share) depends on domain, application and adapters, never on an app;
@@ -14,6 +14,14 @@ import { appDependencies, appImports, untypedTokens } from './boundaries/wiring-
 
 const root = resolve(__dirname, '..', '..');
 const violations: string[] = [];
+
+/** Third-party code the domain may use: pure functions and data, no I/O, clock or randomness. */
+const DOMAIN_LIBRARIES = new Set([
+  'libphonenumber-js', // telephone numbering plans (parsing, national formats): data no one should hand-maintain
+]);
+
+/** `libphonenumber-js/max` → `libphonenumber-js`, `@scope/pkg/x` → `@scope/pkg`. */
+const packageOf = (spec: string): string => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
 
 type Kind = 'domain' | 'application' | 'adapter' | 'contract-tests' | 'composition' | 'app';
 
@@ -66,7 +74,7 @@ for (const group of ['packages', 'apps']) {
       if (dep.startsWith('@voiceplane/')) {
         const name = dep.slice('@voiceplane/'.length);
         if (!allowedInternal(pkg, kind, name)) violations.push(`${group}/${pkg}/package.json depends on ${dep}`);
-      } else if (kind === 'domain' || kind === 'application') {
+      } else if (kind === 'application' || (kind === 'domain' && !DOMAIN_LIBRARIES.has(dep))) {
         violations.push(`${group}/${pkg}/package.json depends on third-party ${dep}`);
       }
     }
@@ -84,7 +92,8 @@ for (const group of ['packages', 'apps']) {
           if (!allowedInternal(pkg, kind, name)) violations.push(`${rel} imports ${spec}`);
         } else if (kind === 'domain' || kind === 'application') {
           const builtinOk = kind === 'application' && /^node:(crypto|util)$/.test(spec);
-          if (!builtinOk) violations.push(`${rel} imports ${spec}`);
+          const libraryOk = kind === 'domain' && DOMAIN_LIBRARIES.has(packageOf(spec));
+          if (!builtinOk && !libraryOk) violations.push(`${rel} imports ${spec}`);
         }
       }
       if (kind !== 'app' && /process\.env/.test(text)) violations.push(`${rel} reads process.env (only apps may)`);

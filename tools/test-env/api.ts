@@ -2,6 +2,7 @@ import pino from 'pino';
 import supertest from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
+import { LOG_SERIALIZERS } from '@voiceplane/application';
 import { composeApi, loadConfig, type ApiRuntime, type Config } from '@voiceplane/composition';
 import { createTestDatabase, TestDatabase } from './database';
 
@@ -30,10 +31,15 @@ let counter = 0;
  * The composed application (every module, sandbox providers) on its own fresh database, driven
  * through supertest. Background workers are started unless `startBackground: false`.
  */
-export async function createTestApi(options: { config?: Partial<Config>; env?: NodeJS.ProcessEnv; startBackground?: boolean; db?: TestDatabase } = {}): Promise<TestApi> {
+export async function createTestApi(options: {
+  config?: Partial<Config>; env?: NodeJS.ProcessEnv; startBackground?: boolean; db?: TestDatabase;
+  /** Where log lines go (at level `error` and above when given); silent otherwise unless TEST_LOG_LEVEL. */
+  logTo?: NodeJS.WritableStream;
+} = {}): Promise<TestApi> {
   const db = options.db ?? (await createTestDatabase());
   const config: Config = { ...loadConfig({ ...options.env }), allowPrivateTargets: true, logLevel: 'silent', ...options.config };
-  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const level = options.logTo ? 'error' : process.env.TEST_LOG_LEVEL ?? 'silent';
+  const logger = options.logTo ? pino({ level, serializers: LOG_SERIALIZERS }, options.logTo) : pino({ level, serializers: LOG_SERIALIZERS });
   const bus = new InProcessMessageBus();
   const runtime = await composeApi(config, { dataSource: db.dataSource, logger, bus });
   const startBackground = options.startBackground ?? true;

@@ -1,16 +1,33 @@
 import net from 'node:net';
 import { Client } from 'pg';
+import { dockerAvailable, startPostgresContainer, startRabbitMqContainer, stopContainers } from './containers';
+import { chooseIntegrationEnvironment, describeIntegrationEnvironment, requirementShortfalls } from './integration-environment';
 
 /**
- * Resolves the real services once per run. DATABASE_URL / AMQP_URL when set; otherwise each
- * integration file runs on its own embedded PGlite and AMQP suites are skipped with a banner.
- * REQUIRE_INTEGRATION=1 (CI) turns any fallback into a failure.
+ * Resolves the services once per run (see integration-environment.ts for the order) and prints
+ * which ones the run uses. Containers it starts hand their URLs to the test files through
+ * DATABASE_URL / AMQP_URL, which the workers inherit. REQUIRE_INTEGRATION=1 (CI) turns any
+ * fallback into a failure.
  */
 export default async function globalSetup(): Promise<void> {
-  const required = process.env.REQUIRE_INTEGRATION === '1';
-  const problems: string[] = [];
+  try {
+    await prepareIntegrationEnvironment();
+  } catch (e) {
+    // Jest skips global teardown when setup fails.
+    await stopContainers();
+    throw e;
+  }
+}
 
-  if (process.env.DATABASE_URL) {
+async function prepareIntegrationEnvironment(): Promise<void> {
+  const choice = await chooseIntegrationEnvironment(process.env, dockerAvailable);
+  process.stdout.write(`\n${describeIntegrationEnvironment(choice)}\n`);
+  const problems = requirementShortfalls(choice);
+
+  if (choice.database === 'container') process.env.DATABASE_URL = await startPostgresContainer();
+  if (choice.broker === 'container') process.env.AMQP_URL = await startRabbitMqContainer();
+
+  if (choice.database === 'url') {
     const client = new Client({ connectionString: process.env.DATABASE_URL });
     try {
       await client.connect();
@@ -20,25 +37,23 @@ export default async function globalSetup(): Promise<void> {
     } finally {
       await client.end().catch(() => undefined);
     }
-  } else {
+  } else if (choice.database === 'embedded') {
     banner('DATABASE_URL is not set: integration suites run on embedded PGlite (PostgreSQL 18 in WASM).');
-    if (required) problems.push('REQUIRE_INTEGRATION=1 but DATABASE_URL is not set.');
   }
 
-  if (process.env.AMQP_URL) {
-    const url = new URL(process.env.AMQP_URL);
+  if (choice.broker === 'url') {
+    const url = new URL(process.env.AMQP_URL as string);
     const reachable = await new Promise<boolean>((resolve) => {
       const socket = net.connect(Number(url.port || 5672), url.hostname);
       socket.once('connect', () => { socket.destroy(); resolve(true); });
       socket.once('error', () => resolve(false));
     });
     if (!reachable) problems.push(`AMQP_URL is set but RabbitMQ does not answer at ${url.host}.`);
-  } else {
+  } else if (choice.broker === 'skipped') {
     banner('AMQP_URL is not set: RabbitMQ suites are SKIPPED. Set AMQP_URL to run them.');
-    if (required) problems.push('REQUIRE_INTEGRATION=1 but AMQP_URL is not set.');
   }
 
-  if (problems.length > 0 && (required || process.env.DATABASE_URL || process.env.AMQP_URL)) {
+  if (problems.length > 0) {
     throw new Error(`Integration environment is not usable:\n - ${problems.join('\n - ')}`);
   }
 }

@@ -3,20 +3,35 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import pino from 'pino';
-import type { MessageBus } from '@voiceplane/application';
+import { LOG_SERIALIZERS, type MessageBus } from '@voiceplane/application';
 import { createDataSource, migrate, pendingMigrations } from '@voiceplane/adapter-typeorm';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '@voiceplane/adapter-embedded-postgres';
 import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
 import { RabbitMqMessageBus } from '@voiceplane/adapter-rabbitmq';
-import { composeApi, loadConfigOrExit, PRIVATE_TARGETS_WARNING, seedDemoAccount, type Config } from '@voiceplane/composition';
+import { composeApi, loadConfigOrExit, PRIVATE_TARGETS_WARNING, type ApiRuntime, type Config } from '@voiceplane/composition';
+import { DEMO_EMAIL, DemoKey, issueDemoApiKey, seedDemoAccount } from './demo-account';
+import { parseStartOptions, START_USAGE } from './start-options';
+
+/** Said on every embedded start: a printed key is shown once and easily lost. */
+const KEY_HINT = 'No key at hand? Run `npm start -- --new-demo-key` for a fresh demo API key.';
+const LOST_KEY_HINT = 'Lost it later? `npm start -- --new-demo-key` prints a fresh one.';
 
 /**
  * `npm start`. Without DATABASE_URL: embedded PostgreSQL (PGlite) under VOICEPLANE_DATA_DIR,
  * migrated at start. Without AMQP_URL: in-process bus and workers inside this process.
  */
 async function main(): Promise<void> {
+  const options = parseStartOptions(process.argv.slice(2));
+  if (!options.ok) {
+    process.stderr.write(`voiceplane: ${options.error}\n${START_USAGE}\n`);
+    process.exit(2);
+  }
+  if (options.value.help) {
+    process.stdout.write(`${START_USAGE}\n`);
+    process.exit(0);
+  }
   const config = loadConfigOrExit(process.env);
-  const logger = pino({ level: config.logLevel });
+  const logger = pino({ level: config.logLevel, serializers: LOG_SERIALIZERS });
   if (config.allowPrivateTargets) logger.warn(PRIVATE_TARGETS_WARNING);
 
   let embedded: EmbeddedPostgres | null = null;
@@ -47,7 +62,11 @@ async function main(): Promise<void> {
   const runtime = await composeApi(config, { dataSource, logger, bus });
   if (singleProcess) for (const task of runtime.background) await task.start();
 
+  // A first start already prints a key: --new-demo-key then makes no second one.
   const seeded = await seedDemoAccount(runtime, config);
+  const demoKey: DemoKeyOutcome = seeded
+    ? { kind: 'seeded', key: seeded }
+    : options.value.newDemoKey ? await newDemoKey(runtime) : { kind: 'not_asked' };
   const server: Server = runtime.app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -55,7 +74,7 @@ async function main(): Promise<void> {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  printBanner({ config, port, seeded, generated: runtime.generatedTokens, adminToken: runtime.adminToken, runtimeToken: runtime.runtimeToken, embedded: !!embedded, singleProcess });
+  printBanner({ config, port, demoKey, generated: runtime.generatedTokens, adminToken: runtime.adminToken, runtimeToken: runtime.runtimeToken, embedded: !!embedded, singleProcess });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -83,8 +102,15 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
+type DemoKeyOutcome = { kind: 'seeded' | 'new'; key: DemoKey } | { kind: 'no_demo_account' | 'not_asked' };
+
+async function newDemoKey(runtime: ApiRuntime): Promise<DemoKeyOutcome> {
+  const key = await issueDemoApiKey(runtime);
+  return key ? { kind: 'new', key } : { kind: 'no_demo_account' };
+}
+
 function printBanner(o: {
-  config: Config; port: number; seeded: { email: string; apiKey: string } | null; generated: string[];
+  config: Config; port: number; demoKey: DemoKeyOutcome; generated: string[];
   adminToken: string; runtimeToken: string; embedded: boolean; singleProcess: boolean;
 }): void {
   const base = `http://${o.config.host === '0.0.0.0' ? '127.0.0.1' : o.config.host}:${o.port}`;
@@ -93,10 +119,15 @@ function printBanner(o: {
     `voiceplane is listening on ${base}  (docs: ${base}/docs)`,
     `  database: ${o.embedded ? `embedded PGlite in ${o.config.dataDir}` : 'DATABASE_URL'}   bus: ${o.singleProcess ? 'in-process (workers run here)' : 'RabbitMQ (run apps/worker)'}`,
   ];
-  if (o.seeded) {
-    lines.push('', `  Demo account ${o.seeded.email} — API key (shown once):`, `    ${o.seeded.apiKey}`);
-    lines.push(`  Try: curl -H "Authorization: Bearer ${o.seeded.apiKey}" ${base}/api/user/me`);
+  const demo = o.demoKey;
+  const printed = demo.kind === 'seeded' || demo.kind === 'new';
+  if (printed) {
+    lines.push('', `  Demo account ${demo.key.email} — ${demo.kind === 'new' ? 'new ' : ''}API key (shown once):`, `    ${demo.key.apiKey}`);
+    lines.push(`  Try: curl -H "Authorization: Bearer ${demo.key.apiKey}" ${base}/api/user/me`);
   }
+  if (demo.kind === 'no_demo_account') lines.push('', `  --new-demo-key: this database has no demo account (${DEMO_EMAIL}); no key was made.`);
+  if (o.embedded && printed) lines.push(`  ${LOST_KEY_HINT}`);
+  if (o.embedded && !printed) lines.push('', `  ${KEY_HINT}`);
   if (o.generated.includes('admin_token')) lines.push('', '  ADMIN_TOKEN (generated and stored; shown once):', `    ${o.adminToken}`);
   if (o.generated.includes('runtime_token')) lines.push('  RUNTIME_TOKEN (generated and stored; shown once):', `    ${o.runtimeToken}`);
   process.stdout.write(`${lines.join('\n')}\n\n`);

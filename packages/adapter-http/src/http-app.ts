@@ -5,19 +5,20 @@ import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import { Container } from 'inversify';
 import { InversifyExpressHttpAdapter } from '@inversifyjs/http-express';
-import { Authenticator, IdempotencyStore, Ids, RateLimiter } from '@voiceplane/application';
+import { Authenticator, IdempotencyStore, Ids, RateLimiter, SecretCipher } from '@voiceplane/application';
 import { bodyReader } from './pipeline/body-reader';
 import { parseQuery } from './pipeline/query-parser';
 import { requestContext } from './pipeline/request-id';
 import { staticTokenAuthentication, userAuthentication } from './pipeline/authentication';
 import { rateLimiting, RouteQuota } from './pipeline/rate-limiting';
 import { idempotency } from './pipeline/idempotency';
-import { canonicalPath } from './pipeline/aliases';
+import { canonicalRoute } from './pipeline/aliases';
 import { notFoundOrMethodNotAllowed } from './pipeline/route-table';
 import { UnexpectedErrorFilter } from './pipeline/error-filter';
 import { familyOfPath, serverErrorBody } from './pipeline/families';
 import { ApiRequest, fullPath } from './pipeline/request-context';
 import { mountDocs } from './openapi/docs';
+import type { RouteDoc } from './openapi/route-doc';
 
 export interface HttpAppOptions {
   /** Controllers must already be bound in this container. */
@@ -29,9 +30,13 @@ export interface HttpAppOptions {
   readonly authenticator: Authenticator;
   readonly rateLimiter: RateLimiter;
   readonly idempotencyStore: IdempotencyStore;
+  /** Seals stored idempotent answers (they may carry a secret shown once). */
+  readonly secrets: SecretCipher;
   readonly adminToken: string;
   readonly runtimeToken: string;
   readonly routeQuotas?: readonly RouteQuota[];
+  /** The routes `/api/openapi.json` describes: those of the controllers bound in the container. */
+  readonly routeDocs: readonly RouteDoc[];
   /** Answers whether the database is reachable (health). */
   readonly databaseHealthy: () => Promise<boolean>;
   /** True while shutting down: new requests get 503. */
@@ -45,12 +50,14 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
   app.set('query parser', (qs: string) => parseQuery(qs));
-  app.set('voiceplane version', o.version);
 
   app.use(requestContext(o.ids, o.version));
   app.use((req, _res, next) => {
-    const canonical = canonicalPath(req.method, req.path);
-    if (canonical) req.url = canonical + req.url.slice(req.path.length);
+    const canonical = canonicalRoute(req.method, req.path);
+    if (canonical) {
+      req.url = canonical.path + req.url.slice(req.path.length);
+      req.method = canonical.method;
+    }
     next();
   });
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
@@ -82,11 +89,11 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
     const healthy = await o.databaseHealthy().catch(() => false);
     res.status(healthy ? 200 : 503).json({ status: healthy ? 'ok' : 'unavailable', version: o.version });
   });
-  mountDocs(app);
+  mountDocs(app, o.version, o.routeDocs);
 
   const userAuth = userAuthentication(o.authenticator, o.rateLimiter);
   const limits = rateLimiting(o.rateLimiter, o.routeQuotas ?? []);
-  const idem = idempotency(o.idempotencyStore, o.now);
+  const idem = idempotency(o.idempotencyStore, o.now, o.secrets);
   const isPublicUserRoute = (req: Request) => req.method === 'POST' && fullPath(req) === '/api/user/login';
   app.use('/api/user', (req, res, next) => (isPublicUserRoute(req) ? next() : userAuth(req, res, next)));
   app.use('/api/user', (req, res, next) => (isPublicUserRoute(req) ? next() : limits(req, res, next)));

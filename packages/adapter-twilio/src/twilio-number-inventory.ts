@@ -1,3 +1,4 @@
+import axios from 'axios';
 import { AvailableNumber, NumberHolder, NumberInventory, NumberSearch } from '@voiceplane/application';
 import { addressRequirementOf, formatNational, isNumberCountry, monthlyPrice, NumberCountry, numberContains, splitNumber } from '@voiceplane/domain';
 
@@ -99,19 +100,25 @@ export class TwilioNumberInventory implements NumberInventory {
   }
 
   private async request<T = unknown>(method: 'GET' | 'POST' | 'DELETE', url: string, form?: URLSearchParams): Promise<T> {
-    const response = await fetch(url, {
+    // Every status comes back as a response and the body as text: errors are read from Twilio's own
+    // error document below, and a redirect is an answer to refuse rather than one to follow.
+    const response = await axios.request<string>({
       method,
+      url,
       headers: {
         Authorization: this.authorization,
         Accept: 'application/json',
         ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
       },
-      body: form?.toString(),
+      data: form?.toString(),
       signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
-      redirect: 'error',
+      maxRedirects: 0,
+      responseType: 'text',
+      transformResponse: (data: string) => data,
+      validateStatus: () => true,
     });
-    const text = await response.text();
-    if (!response.ok) {
+    const text = response.data;
+    if (response.status < 200 || response.status > 299) {
       let code: number | null = null;
       let message = `Twilio answered ${response.status}`;
       try {

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { entitySchemas } from './records';
 import { migrations } from './migrations';
@@ -10,8 +11,11 @@ export interface DataSourceOptions {
 }
 
 export function createDataSource(options: DataSourceOptions): DataSource {
-  return new DataSource({
+  const dataSource: DataSource = new DataSource({
     type: 'postgres',
+    // TypeORM opens its pool from this driver module; knowing the pool is what lets `Database`
+    // run a statement outside a transaction without a QueryRunner, and a listener hold a session.
+    driver: pgRecordingPools((pool) => pools.set(dataSource, pool)),
     url: options.url,
     entities: entitySchemas,
     migrations,
@@ -24,6 +28,27 @@ export function createDataSource(options: DataSourceOptions): DataSource {
     logging: false,
     extra: { max: options.poolSize ?? 10, application_name: options.applicationName ?? 'voiceplane' },
   });
+  return dataSource;
+}
+
+const pools = new WeakMap<DataSource, pg.Pool>();
+
+/** The connection pool of an initialised DataSource made by `createDataSource` (TypeORM's own, not a second one). */
+export function poolOf(dataSource: DataSource): pg.Pool {
+  const pool = pools.get(dataSource);
+  if (!pool) throw new Error('The DataSource has no pool: it was not made by createDataSource, or is not initialised.');
+  return pool;
+}
+
+/** The `pg` module, except that every pool it opens is handed to `record` first. */
+function pgRecordingPools(record: (pool: pg.Pool) => void): typeof pg {
+  class RecordedPool extends pg.Pool {
+    constructor(config?: pg.PoolConfig) {
+      super(config);
+      record(this);
+    }
+  }
+  return { ...pg, Pool: RecordedPool };
 }
 
 /** Runs pending migrations, each in its own transaction; safe when several instances start at once. */

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { UnitOfWork } from '@voiceplane/application';
+import { poolOf } from './data-source';
 
 /**
  * The DataSource plus the current transaction. Repositories ask `manager` for every query, so
@@ -22,17 +22,13 @@ export class Database implements UnitOfWork {
 
   /**
    * Always the result rows (TypeORM's own `query` answers `[rows, count]` for UPDATE/DELETE).
-   * Outside a transaction the statement goes straight to the driver's pool: no QueryRunner is
+   * Outside a transaction the statement goes straight to the DataSource's pool: no QueryRunner is
    * created per statement, which matters on the per-request auth and rate-limit queries.
    */
   async query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
     const tx = this.current.getStore();
     if (tx?.queryRunner) return (await tx.queryRunner.query(sql, params, true)).records as T[];
-    return (await this.pool.query(sql, params)).rows as T[];
-  }
-
-  private get pool(): Pool {
-    return (this.dataSource.driver as unknown as { master: Pool }).master;
+    return (await poolOf(this.dataSource).query(sql, params)).rows as T[];
   }
 
   async one<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T | null> {

@@ -1,4 +1,5 @@
 export * from './shared/page';
+export * from './shared/loggable-error';
 export * from './ports/clock';
 export * from './ports/ids';
 export * from './ports/unit-of-work';

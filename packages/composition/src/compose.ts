@@ -3,7 +3,7 @@ import type { Application } from 'express';
 import { Container } from 'inversify';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
-import { MessageBus, TOKENS } from '@voiceplane/application';
+import { MessageBus, SecretCipher, TOKENS } from '@voiceplane/application';
 import { buildHttpApp } from '@voiceplane/adapter-http';
 import { Database, PostgresIdempotencyStore } from '@voiceplane/adapter-typeorm';
 import { Config } from './config';
@@ -61,9 +61,11 @@ export async function composeApi(config: Config, deps: ComposeDependencies): Pro
     authenticator: container.get(TOKENS.Authenticator),
     rateLimiter: container.get(TOKENS.RateLimiter),
     idempotencyStore: container.get(PostgresIdempotencyStore),
+    secrets: container.get(SecretCipher),
     adminToken,
     runtimeToken,
     routeQuotas: contributions.flatMap((c) => c.routeQuotas ?? []),
+    routeDocs: contributions.flatMap((c) => c.routeDocs ?? []),
     databaseHealthy: async () => {
       await database.dataSource.query('SELECT 1');
       return true;
@@ -78,16 +80,4 @@ export async function composeApi(config: Config, deps: ComposeDependencies): Pro
       draining = true;
     },
   };
-}
-
-/** First start on an empty database: a demo account to try the API with (CONTRACT §2.9). */
-export async function seedDemoAccount(runtime: ApiRuntime, config: Config): Promise<{ email: string; apiKey: string } | null> {
-  const existing = await runtime.database.one<{ n: string }>('SELECT count(*) AS n FROM users');
-  if (Number(existing?.n ?? 0) > 0) return null;
-  const created = await runtime.container.get(TOKENS.CreateAccount).execute({
-    name: 'Demo User', email: 'demo@voiceplane.local', password: config.demoPassword, balance: 25,
-  });
-  if (!created.ok) return null;
-  for (const c of runtime.contributions) await c.seedDemo?.(created.value.user.id);
-  return { email: created.value.user.email, apiKey: created.value.apiKey.token };
 }

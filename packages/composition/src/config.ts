@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { CallMinutePrices, DEFAULT_CALL_MINUTE_PRICES } from '@voiceplane/domain';
+import { CallMinutePrices, DEFAULT_CALL_MINUTE_PRICES, E164_PATTERN } from '@voiceplane/domain';
 
 export type Provider<T extends string> = T;
 
@@ -106,7 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     if (!lkUrl || !apiKey || !apiSecret) problems.push('LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET are required when a LiveKit provider is selected');
     const outboundTrunkId = str('LIVEKIT_OUTBOUND_TRUNK_ID');
     const platformCallerNumber = str('PLATFORM_CALLER_NUMBER');
-    if (platformCallerNumber !== null && !/^\+[1-9]\d{6,14}$/.test(platformCallerNumber)) problems.push('PLATFORM_CALLER_NUMBER must be an E.164 number (+ and 7–15 digits)');
+    if (platformCallerNumber !== null && !E164_PATTERN.test(platformCallerNumber)) problems.push('PLATFORM_CALLER_NUMBER must be an E.164 number (+ and 7–15 digits)');
     if (platformCallerNumber !== null && outboundTrunkId === null) problems.push('PLATFORM_CALLER_NUMBER needs LIVEKIT_OUTBOUND_TRUNK_ID, the trunk its calls leave through');
     livekit = {
       url: lkUrl ?? '', apiKey: apiKey ?? '', apiSecret: apiSecret ?? '', sipEgressIp: str('LIVEKIT_SIP_EGRESS_IP'),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { TOKENS } from '@voiceplane/application';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 
@@ -63,6 +64,42 @@ describe('Idempotency-Key (CONTRACT §1.10)', () => {
     const otherUser = await t.http.post('/api/user/api-keys').set(other.auth).set('Idempotency-Key', 'k-4').send({ name: 'mine' });
     expect(otherUser.status).toBe(201);
     expect(otherUser.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('keeps no readable answer at rest: a stored API key token is sealed, and the replay still shows it', async () => {
+    const first = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'sealed-1').send({ name: 'sealed' });
+    expect(first.status).toBe(201);
+    const token = first.body.api_key.token as string;
+    expect(token).toMatch(/^vp_/);
+
+    const rows = await t.db.dataSource.query(`SELECT response_body FROM idempotency_keys`);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(JSON.stringify(row)).not.toContain(token);
+    const table = JSON.stringify(await t.db.dataSource.query(`SELECT * FROM idempotency_keys`));
+    expect(table).not.toContain(token.slice(3));
+
+    const replay = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'sealed-1').send({ name: 'sealed' });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body.api_key.token).toBe(token);
+  });
+
+  it('processes a retry again once the claim of a request that died has lost its lease', async () => {
+    const body = JSON.stringify({ name: 'after-crash' });
+    const scope = `u${u.id}:POST:/api/user/api-keys:crashed-1`;
+    const fingerprint = createHash('sha256').update(body).digest('hex');
+    // What a process killed mid-request leaves behind: an in-flight claim nobody renews.
+    await t.db.dataSource.query(
+      `INSERT INTO idempotency_keys (scope, fingerprint, state, created_at, expires_at, lease_expires_at)
+       VALUES ($1, $2, 'in_flight', now() - interval '2 minutes', now() + interval '1 day', now() - interval '1 minute')`,
+      [scope, fingerprint],
+    );
+    const before = await keyCount();
+
+    const retry = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'crashed-1').set('Content-Type', 'application/json').send(body);
+
+    expect(retry.status).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(await keyCount()).toBe(before + 1);
   });
 
   it.each([[''], ['x'.repeat(256)], ['naïve']])('an invalid key (%p) → 400', async (key) => {

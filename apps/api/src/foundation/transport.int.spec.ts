@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 
 describe('transport conventions (CONTRACT §1.3, §1.5, §1.9, §1.13)', () => {
@@ -40,6 +41,20 @@ describe('transport conventions (CONTRACT §1.3, §1.5, §1.9, §1.13)', () => {
     const res = await t.http.post('/api/user/api-keys').set(u.auth).set('Content-Type', 'application/json').send(JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }));
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ message: 'Request body too large.' });
+  });
+
+  it('a chunked upload over 1 MB is read to its end and answered 413 (never a reset)', async () => {
+    const server = t.runtime.app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const { port } = server.address() as { port: number };
+    try {
+      for (let i = 0; i < 15; i++) {
+        const answer = await postInPieces(port, u.auth.Authorization, 3 * 1024 * 1024);
+        expect(answer).toEqual({ status: 413, body: { message: 'Request body too large.' } });
+      }
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('a non-JSON body → 415; an empty body with any content type is {}', async () => {
@@ -95,3 +110,27 @@ describe('transport conventions (CONTRACT §1.3, §1.5, §1.9, §1.13)', () => {
     expect(res.headers['x-powered-by']).toBeUndefined();
   });
 });
+
+/** Streams `bytes` of JSON in 64 KB pieces (chunked, no Content-Length) and reads the answer. */
+function postInPieces(port: number, authorization: string, bytes: number): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/api/user/api-keys', headers: { Authorization: authorization, 'Content-Type': 'application/json' } }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString('utf8')));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    const piece = Buffer.alloc(64 * 1024, 'x');
+    req.write('{"name":"');
+    let sent = 0;
+    const pump = () => {
+      while (sent < bytes) {
+        sent += piece.length;
+        if (!req.write(piece)) return void req.once('drain', pump);
+      }
+      req.end('"}');
+    };
+    pump();
+  });
+}

@@ -4,19 +4,24 @@ import { inject } from 'inversify';
 import { CredentialRepository, Login, RateLimiter, TOKENS, UserRepository } from '@voiceplane/application';
 import { Str } from '../validation';
 import { fail, parse, reply } from '../pipeline/responses';
+import { answer } from '../pipeline/answers';
+import { ACCOUNT_ANSWERS } from './account-answers';
 import { principalOf } from '../pipeline/request-context';
 import { tooManyBody } from '../pipeline/families';
 import { presentMe } from '../presenters/account';
-import { documentRoute } from '../openapi/registry';
+import type { RouteDoc } from '../openapi/route-doc';
 
 class LoginBody {
   @Str({ required: true, max: 255, email: true }) email!: string;
   @Str({ required: true, max: 255, trim: false }) password!: string;
 }
 
-documentRoute({ method: 'post', path: '/api/user/login', summary: 'Obtain a session token', tag: 'Account', auth: 'none', body: LoginBody });
-documentRoute({ method: 'post', path: '/api/user/logout', summary: 'Revoke the presenting session token', tag: 'Account' });
-documentRoute({ method: 'get', path: '/api/user/me', summary: 'The authenticated account', tag: 'Account' });
+/** The routes of AccountController as the OpenAPI document describes them. */
+export const accountRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/login', summary: 'Obtain a session token', tag: 'Account', auth: 'none', body: LoginBody },
+  { method: 'post', path: '/api/user/logout', summary: 'Revoke the presenting session token', tag: 'Account' },
+  { method: 'get', path: '/api/user/me', summary: 'The authenticated account', tag: 'Account' },
+];
 
 @Controller('/api/user')
 export class AccountController {
@@ -39,7 +44,7 @@ export class AccountController {
     }
     const body = parse(LoginBody, req.body);
     const result = await this.login.execute(body.email, body.password);
-    if (!result.ok) fail(401, { error: 'Invalid credentials.' });
+    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
     const { token, expiresAt, user } = result.value;
     return reply(200, {
       message: 'Login successful.',
@@ -53,7 +58,7 @@ export class AccountController {
   @Post('/logout')
   async postLogout(@Request() req: ExpressRequest) {
     const principal = principalOf(req);
-    if (principal.tokenKind !== 'session') fail(400, { message: 'Only session tokens can be logged out.' });
+    if (principal.tokenKind !== 'session') answer(ACCOUNT_ANSWERS, 'not_a_session');
     await this.credentials.revokeSession(principal.tokenId, this.clock.now());
     return reply(200, { message: 'Logged out successfully.' });
   }
@@ -61,7 +66,7 @@ export class AccountController {
   @Get('/me')
   async getMe(@Request() req: ExpressRequest) {
     const user = await this.users.findById(principalOf(req).userId);
-    if (!user) fail(401, { error: 'Unauthorized' });
+    if (!user) answer(ACCOUNT_ANSWERS, 'account_gone');
     return reply(200, presentMe(user));
   }
 }

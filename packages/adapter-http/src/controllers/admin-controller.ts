@@ -4,11 +4,13 @@ import { inject } from 'inversify';
 import { hasAtMostFourDecimals, Plan, withPlanChanges } from '@voiceplane/domain';
 import { BalanceService, CreateAccount, TOKENS, UserRepository } from '@voiceplane/application';
 import { Bool, Int, Num, Obj, PageQuery, pageOf, Str, validateDto } from '../validation';
-import { fail, failValidation, parse, pathId, reply } from '../pipeline/responses';
+import { failValidation, parse, pathId, reply } from '../pipeline/responses';
+import { answer } from '../pipeline/answers';
+import { ACCOUNT_ANSWERS, USER_NOT_FOUND } from './account-answers';
 import { requestIdOf } from '../pipeline/request-context';
 import { presentAdminUser, presentLedgerEntry, presentPlan } from '../presenters/account';
 import { pageEnvelope } from '../presenters/format';
-import { documentRoute } from '../openapi/registry';
+import type { RouteDoc } from '../openapi/route-doc';
 
 class PlanBody {
   @Str({ min: 1, max: 64 }) name?: string;
@@ -40,14 +42,16 @@ class UsersQuery extends PageQuery {
   @Str({ max: 255 }) email?: string;
 }
 
-const USER_NOT_FOUND = { message: 'User not found.' };
 
-documentRoute({ method: 'post', path: '/api/admin/users', summary: 'Create a user with a balance and a plan', tag: 'Admin', auth: 'admin', body: CreateUserBody, success: 201 });
-documentRoute({ method: 'get', path: '/api/admin/users', summary: 'List users', tag: 'Admin', auth: 'admin', query: UsersQuery });
-documentRoute({ method: 'get', path: '/api/admin/users/:id', summary: 'Get a user', tag: 'Admin', auth: 'admin' });
-documentRoute({ method: 'post', path: '/api/admin/users/:id/balance', summary: 'Top up or correct a balance', tag: 'Admin', auth: 'admin', body: BalanceBody });
-documentRoute({ method: 'put', path: '/api/admin/users/:id/plan', summary: 'Change plan fields', tag: 'Admin', auth: 'admin', body: PlanBody });
-documentRoute({ method: 'put', path: '/api/admin/users/:id/status', summary: 'Disable or enable a user', tag: 'Admin', auth: 'admin', body: StatusBody });
+/** The routes of AdminController as the OpenAPI document describes them. */
+export const adminRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/admin/users', summary: 'Create a user with a balance and a plan', tag: 'Admin', auth: 'admin', body: CreateUserBody, success: 201 },
+  { method: 'get', path: '/api/admin/users', summary: 'List users', tag: 'Admin', auth: 'admin', query: UsersQuery },
+  { method: 'get', path: '/api/admin/users/:id', summary: 'Get a user', tag: 'Admin', auth: 'admin' },
+  { method: 'post', path: '/api/admin/users/:id/balance', summary: 'Top up or correct a balance', tag: 'Admin', auth: 'admin', body: BalanceBody },
+  { method: 'put', path: '/api/admin/users/:id/plan', summary: 'Change plan fields', tag: 'Admin', auth: 'admin', body: PlanBody },
+  { method: 'put', path: '/api/admin/users/:id/status', summary: 'Disable or enable a user', tag: 'Admin', auth: 'admin', body: StatusBody },
+];
 
 function parsePlan(input: unknown, key: string): Partial<Plan> {
   const r = validateDto(PlanBody, input ?? {}, { partial: true }, key ? `${key}.` : '');
@@ -70,7 +74,7 @@ export class AdminController {
     const result = await this.createAccount.execute({
       name: body.name, email: body.email, password: body.password ?? null, balance: body.balance ?? 0, plan, requestId: requestIdOf(req),
     });
-    if (!result.ok) fail(409, { message: 'A user with this email already exists.' });
+    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
     const { user, apiKey } = result.value;
     return reply(201, {
       user: presentAdminUser(user),
@@ -89,7 +93,7 @@ export class AdminController {
   @Get('/users/:id')
   async getUser(@Params({ name: 'id' }) id: string) {
     const user = await this.users.findById(pathId(id, USER_NOT_FOUND));
-    if (!user) fail(404, USER_NOT_FOUND);
+    if (!user) answer(ACCOUNT_ANSWERS, 'user_not_found');
     return reply(200, { data: presentAdminUser(user) });
   }
 
@@ -97,17 +101,17 @@ export class AdminController {
   async adjustBalance(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const userId = pathId(id, USER_NOT_FOUND);
     const body = parse(BalanceBody, req.body);
-    if (body.amount === 0) failValidation({ amount: ['The amount must not be zero.'] });
-    if (!hasAtMostFourDecimals(body.amount)) failValidation({ amount: ['The amount may not have more than 4 decimal places.'] });
+    if (body.amount === 0) answer(ACCOUNT_ANSWERS, 'zero_amount');
+    if (!hasAtMostFourDecimals(body.amount)) answer(ACCOUNT_ANSWERS, 'too_precise_amount');
     const entry = await this.balances.adjust(userId, body.amount, body.note, requestIdOf(req));
-    if (!entry) fail(404, USER_NOT_FOUND);
+    if (!entry) answer(ACCOUNT_ANSWERS, 'user_not_found');
     return reply(200, { message: 'Balance updated.', total_balance: entry.balanceAfter, entry: presentLedgerEntry(entry) });
   }
 
   @Put('/users/:id/plan')
   async updatePlan(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const user = await this.users.findById(pathId(id, USER_NOT_FOUND));
-    if (!user) fail(404, USER_NOT_FOUND);
+    if (!user) answer(ACCOUNT_ANSWERS, 'user_not_found');
     const plan = withPlanChanges(user.plan, parsePlan(req.body, ''));
     await this.users.updatePlan(user.id, plan);
     return reply(200, { message: 'Plan updated.', plan: presentPlan({ ...user, plan }) });
@@ -118,7 +122,7 @@ export class AdminController {
     const userId = pathId(id, USER_NOT_FOUND);
     const body = parse(StatusBody, req.body);
     const user = await this.users.findById(userId);
-    if (!user) fail(404, USER_NOT_FOUND);
+    if (!user) answer(ACCOUNT_ANSWERS, 'user_not_found');
     await this.users.setDisabled(userId, body.disabled);
     return reply(200, { message: 'User updated.', data: presentAdminUser({ ...user, disabled: body.disabled }) });
   }

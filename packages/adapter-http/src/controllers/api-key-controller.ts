@@ -3,20 +3,24 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { CredentialRepository, hashToken, Ids, TOKENS } from '@voiceplane/application';
 import { Str } from '../validation';
-import { parse, pathId, reply, fail } from '../pipeline/responses';
+import { parse, pathId, reply } from '../pipeline/responses';
+import { answer } from '../pipeline/answers';
+import { ACCOUNT_ANSWERS, API_KEY_NOT_FOUND } from './account-answers';
 import { principalOf } from '../pipeline/request-context';
 import { presentApiKey } from '../presenters/account';
-import { documentRoute } from '../openapi/registry';
+import type { RouteDoc } from '../openapi/route-doc';
 
 class CreateApiKeyBody {
   @Str({ required: true, max: 255, description: 'Label; duplicates allowed' }) name!: string;
 }
 
-const NOT_FOUND = { message: 'API key not found.' };
 
-documentRoute({ method: 'post', path: '/api/user/api-keys', summary: 'Create an API key (token shown once)', tag: 'API keys', body: CreateApiKeyBody, success: 201 });
-documentRoute({ method: 'get', path: '/api/user/api-keys', summary: 'List API keys (never their tokens)', tag: 'API keys' });
-documentRoute({ method: 'delete', path: '/api/user/api-keys/:id', summary: 'Delete an API key; it stops working at once', tag: 'API keys' });
+/** The routes of ApiKeyController as the OpenAPI document describes them. */
+export const apiKeyRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/api-keys', summary: 'Create an API key (token shown once)', tag: 'API keys', body: CreateApiKeyBody, success: 201 },
+  { method: 'get', path: '/api/user/api-keys', summary: 'List API keys (never their tokens)', tag: 'API keys' },
+  { method: 'delete', path: '/api/user/api-keys/:id', summary: 'Delete an API key; it stops working at once', tag: 'API keys' },
+];
 
 /** Plain CRUD over the credential store: no use case in between (ARCHITECTURE §1). */
 @Controller('/api/user/api-keys')
@@ -45,8 +49,8 @@ export class ApiKeyController {
 
   @Delete('/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const deleted = await this.credentials.deleteApiKey(principalOf(req).userId, pathId(id, NOT_FOUND));
-    if (!deleted) fail(404, NOT_FOUND);
+    const deleted = await this.credentials.deleteApiKey(principalOf(req).userId, pathId(id, API_KEY_NOT_FOUND));
+    if (!deleted) answer(ACCOUNT_ANSWERS, 'api_key_not_found');
     return reply(200, { message: 'API key deleted successfully.' });
   }
 }

@@ -4,18 +4,23 @@ import { inject } from 'inversify';
 import { LedgerEntryType } from '@voiceplane/domain';
 import { LedgerRepository, TOKENS, UserRepository } from '@voiceplane/application';
 import { PageQuery, pageOf, Str } from '../validation';
-import { fail, parse, reply } from '../pipeline/responses';
+import { parse, reply } from '../pipeline/responses';
+import { answer } from '../pipeline/answers';
+import { ACCOUNT_ANSWERS } from './account-answers';
 import { principalOf } from '../pipeline/request-context';
 import { presentLedgerEntry, presentPlan } from '../presenters/account';
 import { pageEnvelope } from '../presenters/format';
-import { documentRoute } from '../openapi/registry';
+import type { RouteDoc } from '../openapi/route-doc';
 
 class LedgerQuery extends PageQuery {
   @Str({ enum: ['top_up', 'charge', 'adjustment'] }) type?: LedgerEntryType;
 }
 
-documentRoute({ method: 'get', path: '/api/user/billing/balance', summary: 'Balance, plan and template allowance', tag: 'Billing' });
-documentRoute({ method: 'get', path: '/api/user/billing/ledger', summary: 'Ledger entries, newest first', tag: 'Billing', query: LedgerQuery });
+/** The routes of BillingController as the OpenAPI document describes them. */
+export const billingRouteDocs: readonly RouteDoc[] = [
+  { method: 'get', path: '/api/user/billing/balance', summary: 'Balance, plan and template allowance', tag: 'Billing' },
+  { method: 'get', path: '/api/user/billing/ledger', summary: 'Ledger entries, newest first', tag: 'Billing', query: LedgerQuery },
+];
 
 @Controller('/api/user/billing')
 export class BillingController {
@@ -28,7 +33,7 @@ export class BillingController {
   @Get('/balance')
   async balance(@Request() req: ExpressRequest) {
     const user = await this.users.findById(principalOf(req).userId);
-    if (!user) fail(401, { error: 'Unauthorized' });
+    if (!user) answer(ACCOUNT_ANSWERS, 'account_gone');
     const now = this.clock.now();
     const resetsAt = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
     return reply(200, {

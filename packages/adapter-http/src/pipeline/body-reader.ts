@@ -2,6 +2,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { ApiRequest } from './request-context';
 
 const MB = 1024 * 1024;
+/** How much of an oversized upload is read and discarded before the 413, so the client sees it. */
+const DRAIN_CAP = 64 * MB;
 
 export interface BodyRules {
   /** Byte cap for a path (1 MB; 64 KB on automation webhook triggers). */
@@ -30,28 +32,36 @@ export function bodyReader(rules: BodyRules = defaultBodyRules) {
     const ctx = (req as ApiRequest).ctx;
     const limit = rules.limitFor(req.path);
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > limit) {
-      tooLarge(req, res);
-      return;
-    }
     const chunks: Buffer[] = [];
     let size = 0;
-    let aborted = false;
+    let oversize = declared > limit;
     req.on('data', (chunk: Buffer) => {
-      if (aborted) return;
       size += chunk.length;
+      if (size > limit + DRAIN_CAP) {
+        // An upload that does not stop: answer now and let the connection go.
+        req.removeAllListeners('data');
+        tooLarge(res);
+        req.destroy();
+        return;
+      }
+      if (oversize) return;
       if (size > limit) {
-        aborted = true;
-        tooLarge(req, res);
+        oversize = true;
+        chunks.length = 0;
         return;
       }
       chunks.push(chunk);
     });
     req.on('error', (e) => {
-      if (!aborted) next(e);
+      if (!oversize) next(e);
     });
     req.on('end', () => {
-      if (aborted) return;
+      // The 413 waits until the upload has been read and discarded: answering earlier and closing a
+      // socket that still has unread bytes makes the kernel reset it, and the client may lose the answer.
+      if (oversize) {
+        tooLarge(res);
+        return;
+      }
       const raw = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
       ctx.rawBody = raw;
       if (raw.length === 0 || raw.toString('utf8').trim() === '') {
@@ -85,9 +95,8 @@ export function bodyReader(rules: BodyRules = defaultBodyRules) {
   };
 }
 
-function tooLarge(req: Request, res: Response): void {
+function tooLarge(res: Response): void {
+  if (res.headersSent) return;
   res.setHeader('Connection', 'close');
   res.status(413).json({ message: 'Request body too large.' });
-  // Stop reading: the rest of an oversized upload is discarded, not buffered.
-  req.resume();
 }

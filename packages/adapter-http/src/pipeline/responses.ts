@@ -2,6 +2,7 @@ import { ErrorHttpResponse, HttpResponse, isHttpResponseSymbol } from '@inversif
 import { FieldErrors } from '@voiceplane/domain';
 import { Ctor, validateDto, ValidateOptions } from '../validation';
 import { ErrorFamily, validationBody } from './families';
+import type { Answer } from './answers';
 
 /** A controller's answer with any status; the body is always JSON. */
 export function reply(statusCode: number, body: object, headers?: Record<string, string>): HttpResponse {
@@ -25,7 +26,7 @@ export function parse<T>(dto: Ctor<T>, input: unknown, family: ErrorFamily = 'st
 }
 
 /** Path ids of the wrong shape are the family's 404, never a 422 (CONTRACT §1.3). */
-export function pathId(raw: unknown, notFound: object, status = 404): number {
+export function pathId(raw: unknown, notFound: Answer): number {
   if (typeof raw === 'string' && /^[0-9]{1,15}$/.test(raw) && Number(raw) > 0) return Number(raw);
-  fail(status, notFound);
+  fail(notFound.status, notFound.body);
 }

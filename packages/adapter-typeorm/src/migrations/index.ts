@@ -6,6 +6,7 @@ import { Telephony1795334549220 } from './1795334549220-telephony';
 import { EventBackbone1795334367057 } from './1795334367057-event-backbone';
 import { Calls1795334793141 } from './1795334793141-calls';
 import { OutboxPolling1795337052089 } from './1795337052089-outbox-polling';
+import { IdempotencyLease1795400000000 } from './1795400000000-idempotency-lease';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -20,4 +21,5 @@ export const migrations = [
   EventBackbone1795334367057,
   Calls1795334793141,
   OutboxPolling1795337052089,
+  IdempotencyLease1795400000000,
 ];

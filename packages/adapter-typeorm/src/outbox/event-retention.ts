@@ -10,6 +10,7 @@ export class EventRetention {
   constructor(private readonly db: Database) {}
 
   async sweep(cutoff: Date): Promise<{ outboxEvents: number; processedEvents: number }> {
+    // Raw SQL: DELETE … LIMIT through a subquery keeps each batch's locks short; TypeORM's delete has no LIMIT.
     const outboxEvents = await this.inBatches(`
       DELETE FROM outbox_events WHERE seq IN (
         SELECT seq FROM outbox_events WHERE published_at IS NOT NULL AND published_at < $1 LIMIT ${BATCH})`, cutoff);

@@ -1,5 +1,6 @@
-import type { Pool, PoolClient } from 'pg';
+import type { PoolClient } from 'pg';
 import { Doorbell, WorkLogger } from '@voiceplane/application';
+import { poolOf } from '../data-source';
 import { Database } from '../database';
 
 /** Channel of the scheduler's NOTIFY trigger (jobs due at once; migration EventBackbone). */
@@ -41,12 +42,8 @@ export class PostgresNotifications {
     }
   }
 
-  private pool(): Pool {
-    return (this.db.dataSource.driver as unknown as { master: Pool }).master;
-  }
-
   private async connect(): Promise<void> {
-    const client = await this.pool().connect();
+    const client = await poolOf(this.db.dataSource).connect();
     client.on('notification', (n) => this.doorbells[n.channel]?.ring());
     client.on('error', (error) => this.lost(client, error));
     for (const channel of [...Object.keys(this.doorbells), PROBE_CHANNEL]) await client.query(`LISTEN ${channel}`);

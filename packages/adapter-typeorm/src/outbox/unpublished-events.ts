@@ -13,6 +13,7 @@ export class PostgresUnpublishedEvents implements UnpublishedEvents {
 
   async claimBatch(limit: number): Promise<BusMessage[]> {
     if (!this.db.inTransaction) throw new Error('claimBatch must run inside a transaction');
+    // Raw SQL: a FOR UPDATE SKIP LOCKED claim, so concurrent relays take disjoint batches without waiting on each other.
     const rows = await this.db.query<OutboxRow>(
       `SELECT id, topic, payload, occurred_at FROM outbox_events
         WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,

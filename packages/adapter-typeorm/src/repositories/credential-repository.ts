@@ -33,6 +33,7 @@ export class TypeormCredentialRepository implements CredentialRepository {
   }
 
   async revokeSession(sessionId: number, at: Date): Promise<void> {
+    // Raw SQL: a conditional UPDATE keeps the first revocation time.
     await this.db.query(`UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL`, [sessionId, at]);
   }
 

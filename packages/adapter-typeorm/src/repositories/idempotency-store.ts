@@ -1,31 +1,41 @@
 import { StoredIdempotentRequest } from '@voiceplane/domain';
-import { IdempotencyStore } from '@voiceplane/application';
+import { IdempotencyClaim, IdempotencyStore } from '@voiceplane/application';
 import { Database } from '../database';
 
 export class PostgresIdempotencyStore implements IdempotencyStore {
   constructor(private readonly db: Database) {}
 
-  async claim(scope: string, fingerprint: string, now: Date, expiresAt: Date): Promise<StoredIdempotentRequest | null> {
-    // An expired claim is replaced as if it never existed (24 h retention).
+  async claim(scope: string, fingerprint: string, claim: IdempotencyClaim): Promise<StoredIdempotentRequest | null> {
+    // Raw SQL: one conditional upsert decides the claim atomically. An expired claim, or an
+    // in-flight one whose lease lapsed (its request died), is replaced as if it never existed.
     const claimed = await this.db.query(
-      `INSERT INTO idempotency_keys (scope, fingerprint, state, created_at, expires_at) VALUES ($1, $2, 'in_flight', $3, $4)
+      `INSERT INTO idempotency_keys (scope, fingerprint, state, created_at, expires_at, lease_expires_at) VALUES ($1, $2, 'in_flight', $3, $4, $5)
        ON CONFLICT (scope) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, state = 'in_flight',
-         response_status = NULL, response_body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+         response_status = NULL, response_body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at,
+         lease_expires_at = EXCLUDED.lease_expires_at
        WHERE idempotency_keys.expires_at < $3
+          OR (idempotency_keys.state = 'in_flight' AND (idempotency_keys.lease_expires_at IS NULL OR idempotency_keys.lease_expires_at < $3))
        RETURNING scope`,
-      [scope, fingerprint, now, expiresAt],
+      [scope, fingerprint, claim.now, claim.expiresAt, claim.leaseUntil],
     );
     if (claimed.length > 0) return null;
     const r = await this.db.one(`SELECT fingerprint, state, response_status, response_body FROM idempotency_keys WHERE scope = $1`, [scope]);
-    if (!r) return this.claim(scope, fingerprint, now, expiresAt);
+    if (!r) return this.claim(scope, fingerprint, claim);
     return {
       fingerprint: r.fingerprint as string, state: r.state as StoredIdempotentRequest['state'],
       responseStatus: (r.response_status as number) ?? null, responseBody: (r.response_body as string) ?? null,
     };
   }
 
+  async renew(scope: string, leaseUntil: Date): Promise<void> {
+    await this.db.query(`UPDATE idempotency_keys SET lease_expires_at = $2 WHERE scope = $1 AND state = 'in_flight'`, [scope, leaseUntil]);
+  }
+
   async complete(scope: string, status: number, body: string): Promise<void> {
-    await this.db.query(`UPDATE idempotency_keys SET state = 'done', response_status = $2, response_body = $3 WHERE scope = $1`, [scope, status, body]);
+    await this.db.query(
+      `UPDATE idempotency_keys SET state = 'done', response_status = $2, response_body = $3, lease_expires_at = NULL WHERE scope = $1`,
+      [scope, status, body],
+    );
   }
 
   async release(scope: string): Promise<void> {

@@ -5,6 +5,7 @@ export class TypeormSettingsRepository implements SettingsRepository {
   constructor(private readonly db: Database) {}
 
   async getOrCreate(key: string, candidate: string): Promise<{ value: string; created: boolean }> {
+    // Raw SQL: ON CONFLICT DO NOTHING RETURNING lets instances starting together agree on the first value.
     const inserted = await this.db.query<{ value: string }>(
       `INSERT INTO system_settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING value`,
       [key, candidate],

@@ -22,6 +22,7 @@ export class TypeormSigningSecretRepository implements SigningSecretRepository {
   }
 
   async rotate(userId: number, secret: string, previousExpiresAt: Date): Promise<SigningSecret> {
+    // Raw SQL: the current secret becomes the previous one within the statement, so concurrent rotations cannot lose one.
     const rows = await this.db.query(
       `UPDATE webhook_signing_secrets
           SET previous_secret = secret, previous_expires_at = $3, secret = $2, created_at = now()

@@ -38,6 +38,7 @@ export class TypeormUserRepository implements UserRepository {
   }
 
   async findByEmail(email: string): Promise<User | null> {
+    // Raw SQL: lower(email) is what the expression index users_email_lower_uq serves.
     const r = await this.db.one(`SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)`, [email]);
     return r ? toUser(r) : null;
   }
@@ -62,6 +63,7 @@ export class TypeormUserRepository implements UserRepository {
   }
 
   async lockBalance(id: number): Promise<number | null> {
+    // Raw SQL: a row lock serialises the balance changes of one account.
     const r = await this.db.one<{ balance: string }>(`SELECT balance FROM users WHERE id = $1 FOR UPDATE`, [id]);
     return r ? num(r.balance) : null;
   }

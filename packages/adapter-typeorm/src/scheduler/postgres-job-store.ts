@@ -26,6 +26,7 @@ export class PostgresJobStore implements JobScheduler, JobQueue {
     }
     // Re-scheduling a key releases any claim on it: the holder's complete/retry then no longer
     // matches its lease token and leaves the new schedule alone.
+    // Raw SQL: a keyed upsert that also drops any lease, in one statement, so instances re-scheduling together cannot race.
     await this.db.query(
       `INSERT INTO scheduled_jobs (kind, key, payload, run_at) VALUES ($1, $2, $3, $4)
        ON CONFLICT (key) DO UPDATE SET kind = EXCLUDED.kind, payload = EXCLUDED.payload, run_at = EXCLUDED.run_at,
@@ -40,6 +41,7 @@ export class PostgresJobStore implements JobScheduler, JobQueue {
   }
 
   async claimDue(now: Date, limit: number, leaseUntil: Date, leaseToken: string): Promise<ClaimedJob[]> {
+    // Raw SQL: a SKIP LOCKED claim and its lease in one statement, so runners never take the same job.
     const rows = await this.db.query<JobRow>(
       `WITH due AS (
          SELECT id FROM scheduled_jobs
@@ -57,10 +59,12 @@ export class PostgresJobStore implements JobScheduler, JobQueue {
   }
 
   async complete(job: ClaimedJob): Promise<void> {
+    // Raw SQL: conditional on the lease token, so a runner whose lease was taken over changes nothing.
     await this.db.query(`DELETE FROM scheduled_jobs WHERE id = $1 AND lease_token = $2`, [job.id, job.leaseToken]);
   }
 
   async retry(job: ClaimedJob, runAt: Date, error: string): Promise<void> {
+    // Raw SQL: conditional on the lease token (see complete).
     await this.db.query(
       `UPDATE scheduled_jobs SET run_at = $3, locked_until = NULL, lease_token = NULL, last_error = $4 WHERE id = $1 AND lease_token = $2`,
       [job.id, job.leaseToken, runAt, error.slice(0, 2_000)],
@@ -68,6 +72,7 @@ export class PostgresJobStore implements JobScheduler, JobQueue {
   }
 
   async bury(job: ClaimedJob, at: Date, error: string): Promise<void> {
+    // Raw SQL: conditional on the lease token (see complete).
     await this.db.query(
       `UPDATE scheduled_jobs SET buried_at = $3, locked_until = NULL, lease_token = NULL, last_error = $4 WHERE id = $1 AND lease_token = $2`,
       [job.id, job.leaseToken, at, error.slice(0, 2_000)],

@@ -1,6 +1,6 @@
 import {
-  activate, ActivationRefusal, assistantDeleted, checkTargetUrl, disableWebhook, enableWebhook, err, FieldErrors, ok,
-  Result, TargetUrlPolicy, ASSISTANT_MESSAGES,
+  activate, ActivationRefusal, assistantDeleted, checkTargetUrl, disableWebhook, enableWebhook, err, ok,
+  Result, TargetUrlPolicy,
 } from '@voiceplane/domain';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { Outbox } from '../ports/outbox';
@@ -8,13 +8,16 @@ import { Assistant, AssistantRepository } from './ports';
 import { toOutboxEvent } from './events';
 
 type NotFound = { readonly code: 'not_found' };
+export type ActivationFailure = NotFound | ActivationRefusal;
+/** Enabling refuses a URL outside the outbound policy (CONTRACT §1.11). */
+export type WebhookSwitchRefusal = NotFound | { readonly code: 'blocked_url' };
 const notFound = () => err({ code: 'not_found' as const });
 
 /** `status` changes (CONTRACT §3.8); both directions are idempotent. */
 export class ChangeAssistantStatus {
   constructor(private readonly uow: UnitOfWork, private readonly assistants: AssistantRepository) {}
 
-  activate(userId: number, id: number): Promise<Result<Assistant, NotFound | ActivationRefusal>> {
+  activate(userId: number, id: number): Promise<Result<Assistant, ActivationFailure>> {
     return this.uow.transaction(async () => {
       const assistant = await this.assistants.findOwned(userId, id, { lock: true });
       if (!assistant) return notFound();
@@ -54,8 +57,8 @@ export class AssistantWebhooks {
   }
 
   /** The URL is checked before the assistant is looked up: a bad body is a 422 whoever owns the id. */
-  async enable(userId: number, assistantId: number, url: string): Promise<Result<void, NotFound | { code: 'invalid'; errors: FieldErrors }>> {
-    if (!checkTargetUrl(url, this.targetPolicy).ok) return err({ code: 'invalid' as const, errors: { webhook_url: [ASSISTANT_MESSAGES.blockedUrl('webhook_url')] } });
+  async enable(userId: number, assistantId: number, url: string): Promise<Result<void, WebhookSwitchRefusal>> {
+    if (!checkTargetUrl(url, this.targetPolicy).ok) return err({ code: 'blocked_url' as const });
     return this.uow.transaction(async () => {
       const assistant = await this.assistants.findOwned(userId, assistantId, { lock: true });
       if (!assistant) return notFound();

@@ -35,7 +35,10 @@ export interface AssistantRepository {
   /** Attached tools and labels are rewritten only when the request sent them. */
   update(id: number, config: AssistantConfig, replace: { readonly toolIds: boolean; readonly labelIds: boolean }): Promise<Assistant | InboundNumberTaken>;
   delete(userId: number, id: number): Promise<boolean>;
+  /** Newest first. */
   list(userId: number, page: PageRequest, filter: AssistantFilter): Promise<Page<Assistant>>;
+  /** Every matching assistant of the user, id ascending (the unpaginated list, CONTRACT §3.6). */
+  listAll(userId: number, filter: AssistantFilter): Promise<Assistant[]>;
   /** Every outbound assistant of the user, id ascending. */
   listOutbound(userId: number): Promise<OutboundAssistant[]>;
   setStatus(id: number, status: AssistantStatus): Promise<Assistant>;

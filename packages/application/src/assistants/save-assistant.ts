@@ -1,6 +1,6 @@
 import {
-  ASSISTANT_MESSAGES, AssistantChanges, AssistantConfig, assistantRuleErrors, draftAssistant, err, FieldErrors,
-  hasFieldErrors, ok, ReferenceCatalog, referencesToCheck, Result, reviseAssistant, TargetUrlPolicy, webhookEventsOf,
+  AssistantChanges, AssistantConfig, AssistantProblem, assistantRuleProblems, draftAssistant, err, FieldProblems,
+  hasFieldProblems, ok, ReferenceCatalog, referencesToCheck, Result, reviseAssistant, TargetUrlPolicy, webhookEventsOf,
 } from '@voiceplane/domain';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { Outbox } from '../ports/outbox';
@@ -9,25 +9,29 @@ import { toOutboxEvent } from './events';
 
 export type SaveAssistantFailure =
   | { readonly code: 'not_found' }
-  | { readonly code: 'invalid'; readonly errors: FieldErrors };
+  /** Fields the transport refused for their shape, or broken rules on the others (`problems`). */
+  | { readonly code: 'invalid'; readonly problems: FieldProblems<AssistantProblem> };
 
 export interface SaveAssistantRequest {
   readonly userId: number;
   readonly changes: AssistantChanges;
   /**
-   * Field-shape errors the transport already found. The rules still run over the fields that
+   * Fields whose shape the transport already refused. The rules still run over the fields that
    * were well-formed, so the client sees every problem in one answer (CONTRACT §1.6).
    */
-  readonly shapeErrors?: FieldErrors;
+  readonly malformedFields?: readonly string[];
 }
 
-const invalid = (errors: FieldErrors) => err({ code: 'invalid' as const, errors });
+const invalid = (problems: FieldProblems<AssistantProblem>) => err({ code: 'invalid' as const, problems });
 
-/** Shape errors first; a rule error on a field that already failed its shape adds nothing useful. */
-function mergeErrors(shape: FieldErrors, rules: FieldErrors): FieldErrors {
-  const out: FieldErrors = { ...shape };
-  for (const [field, messages] of Object.entries(rules)) if (!out[field]) out[field] = messages;
-  return out;
+/**
+ * Null when nothing is wrong; otherwise the refusal with the rule problems of the well-formed
+ * fields (a rule problem on a field that already failed its shape adds nothing useful).
+ */
+function refusalOf(problems: FieldProblems<AssistantProblem>, request: SaveAssistantRequest) {
+  const malformed = request.malformedFields ?? [];
+  if (malformed.length === 0 && !hasFieldProblems(problems)) return null;
+  return invalid(Object.fromEntries(Object.entries(problems).filter(([field]) => !malformed.includes(field))));
 }
 
 /** Create and update of an assistant (CONTRACT §3.4, §3.5): defaults, resets, rules, references, events. */
@@ -45,10 +49,10 @@ export class SaveAssistant {
     const catalog = await this.catalogs.catalog();
     // A missing name is already among the shape errors; '' only lets the other rules run.
     const config = draftAssistant({ ...changes, name: changes.name ?? '' }, catalog);
-    const errors = await this.errorsOf(userId, config, changes, catalog, null, request.shapeErrors ?? {});
-    if (hasFieldErrors(errors)) return invalid(errors);
+    const refusal = refusalOf(await this.problemsOf(userId, config, changes, catalog, null), request);
+    if (refusal) return refusal;
     const saved = await this.uow.transaction(() => this.assistants.create(userId, config));
-    if (saved === 'inbound_number_taken') return invalid({ phone_number_id: [ASSISTANT_MESSAGES.inboundNumberTaken] });
+    if (saved === 'inbound_number_taken') return invalid({ phone_number_id: ['inbound_number_taken'] });
     return ok(saved);
   }
 
@@ -59,22 +63,22 @@ export class SaveAssistant {
       const stored = await this.assistants.findOwned(userId, request.assistantId, { lock: true });
       if (!stored) return err({ code: 'not_found' as const });
       const next = reviseAssistant(stored, changes, catalog);
-      const errors = await this.errorsOf(userId, next, changes, catalog, stored.id, request.shapeErrors ?? {});
-      if (hasFieldErrors(errors)) return invalid(errors);
+      const refusal = refusalOf(await this.problemsOf(userId, next, changes, catalog, stored.id), request);
+      if (refusal) return refusal;
       const saved = await this.assistants.update(stored.id, next, {
         toolIds: changes.tool_ids !== undefined,
         labelIds: changes.label_ids !== undefined,
       });
-      if (saved === 'inbound_number_taken') return invalid({ phone_number_id: [ASSISTANT_MESSAGES.inboundNumberTaken] });
+      if (saved === 'inbound_number_taken') return invalid({ phone_number_id: ['inbound_number_taken'] });
       await this.outbox.add(webhookEventsOf(stored, next).map(toOutboxEvent));
       return ok(saved);
     });
   }
 
-  private async errorsOf(
-    userId: number, next: AssistantConfig, changes: AssistantChanges, catalog: ReferenceCatalog, selfId: number | null, shapeErrors: FieldErrors,
-  ): Promise<FieldErrors> {
+  private async problemsOf(
+    userId: number, next: AssistantConfig, changes: AssistantChanges, catalog: ReferenceCatalog, selfId: number | null,
+  ): Promise<FieldProblems<AssistantProblem>> {
     const owned = await this.assistants.findOwnedReferences(userId, referencesToCheck(changes, next, selfId));
-    return mergeErrors(shapeErrors, assistantRuleErrors(next, changes, { catalog, owned, selfId, targetPolicy: this.targetPolicy }));
+    return assistantRuleProblems(next, changes, { catalog, owned, selfId, targetPolicy: this.targetPolicy });
   }
 }

@@ -1,11 +1,21 @@
 import { StoredIdempotentRequest } from '@voiceplane/domain';
 
-export interface IdempotencyStore {
+export interface IdempotencyClaim {
+  readonly now: Date;
+  /** End of retention: a claim that expired before `now` counts as never made. */
+  readonly expiresAt: Date;
   /**
-   * Claims the scope for a first request; when already claimed returns what is stored instead.
-   * A claim that expired before `now` counts as never made.
+   * An in-flight claim whose lease ended before `now` counts as never made too: its request died
+   * without answering. The running request renews the lease.
    */
-  claim(scope: string, fingerprint: string, now: Date, expiresAt: Date): Promise<StoredIdempotentRequest | null>;
+  readonly leaseUntil: Date;
+}
+
+export interface IdempotencyStore {
+  /** Claims the scope for a first request; when already claimed returns what is stored instead. */
+  claim(scope: string, fingerprint: string, claim: IdempotencyClaim): Promise<StoredIdempotentRequest | null>;
+  /** Extends the lease of an in-flight claim whose request is still running. */
+  renew(scope: string, leaseUntil: Date): Promise<void>;
   complete(scope: string, status: number, body: string): Promise<void>;
   /** Forgets a claim whose request ended in a way that must not be replayed (5xx, 409, 429). */
   release(scope: string): Promise<void>;

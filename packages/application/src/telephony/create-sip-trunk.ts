@@ -1,4 +1,4 @@
-import { err, FieldErrors, newSipTrunkSettings, NewSipTrunk, ok, Result } from '@voiceplane/domain';
+import { err, FieldProblems, newSipTrunkSettings, NewSipTrunk, ok, Result, SipTrunkProblem } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { OperationsLog, SipProvisioner } from './ports';
@@ -10,7 +10,9 @@ import { failureText } from './failure-text';
 
 export type SipTrunkWriteError =
   | { readonly code: 'not_found' }
-  | { readonly code: 'invalid'; readonly errors: FieldErrors }
+  /** The transport refused the shape of a sent field (update only; reported after the 404). */
+  | { readonly code: 'malformed' }
+  | { readonly code: 'invalid'; readonly problems: FieldProblems<SipTrunkProblem> }
   | { readonly code: 'duplicate' }
   | { readonly code: 'provisioning_failed' };
 
@@ -34,7 +36,7 @@ export class CreateSipTrunk {
 
   async execute(userId: number, input: NewSipTrunk): Promise<Result<StoredSipTrunk, SipTrunkWriteError>> {
     const settled = newSipTrunkSettings(input);
-    if (!settled.ok) return err({ code: 'invalid', errors: settled.error });
+    if (!settled.ok) return err({ code: 'invalid', problems: settled.error });
     const settings = settled.value;
     if (await this.trunks.hasDuplicate(userId, settings, null)) return err({ code: 'duplicate' });
 

@@ -60,6 +60,11 @@ export class PurchasePhoneNumber {
     const chosen = offer;
     try {
       return ok(await this.uow.transaction(async () => {
+        // Locks in one order: the account first, then the new number row. Inserting first let two
+        // purchases of one account each hold the row's foreign-key share lock while waiting for the
+        // other's to take the balance lock: a deadlock (CONTRACT §13: 201/402/409, never 500).
+        const balance = await this.users.lockBalance(userId);
+        if (balance === null || !canAfford(balance, chosen.price)) throw new Refused('insufficient_balance');
         const row = await this.numbers.insertPurchased({
           userId, phoneNumber: chosen.phoneNumber, countryCode: chosen.countryCode, smsCapable: chosen.smsCapable,
           monthlyPrice: chosen.price, providerReference: bought.reference, purchasedAt: now, renewsAt: nextRenewal(now, now),

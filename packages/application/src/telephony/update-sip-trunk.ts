@@ -1,4 +1,4 @@
-import { err, FieldErrors, mergeSipTrunkChanges, ok, reprovisionPlan, ReprovisionPlan, Result, SipTrunkChanges, SipTrunkSettings } from '@voiceplane/domain';
+import { err, mergeSipTrunkChanges, ok, reprovisionPlan, ReprovisionPlan, Result, SipTrunkChanges, SipTrunkSettings } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { OperationsLog, SipProvisioner } from './ports';
@@ -12,8 +12,8 @@ import { failureText } from './failure-text';
 export interface UpdateSipTrunkInput {
   readonly userId: number;
   readonly id: number;
-  /** The sent fields, or the field-level validation errors (reported after the 404 check). */
-  readonly changes: Result<SipTrunkChanges, FieldErrors>;
+  /** The sent fields, or `malformed` when the transport refused their shape (reported after the 404 check). */
+  readonly changes: Result<SipTrunkChanges, 'malformed'>;
   readonly dryRun: boolean;
 }
 
@@ -54,11 +54,11 @@ export class UpdateSipTrunk {
   async execute(input: UpdateSipTrunkInput): Promise<Result<UpdatedSipTrunk, SipTrunkWriteError>> {
     const stored = await this.trunks.find(input.userId, input.id);
     if (!stored) return err({ code: 'not_found' });
-    if (!input.changes.ok) return err({ code: 'invalid', errors: input.changes.error });
+    if (!input.changes.ok) return err({ code: 'malformed' });
 
     const current = settingsOf(stored, await this.cipher.decrypt(stored.sipPasswordCipher));
     const merged = mergeSipTrunkChanges(current, input.changes.value);
-    if (!merged.ok) return err({ code: 'invalid', errors: merged.error });
+    if (!merged.ok) return err({ code: 'invalid', problems: merged.error });
     const { settings, changed } = merged.value;
     if (await this.trunks.hasDuplicate(input.userId, settings, stored.id)) return err({ code: 'duplicate' });
 

@@ -106,7 +106,9 @@ export class WebhookSender {
       signing: { secrets: secretsInForce(secret, startedAt), webhookId: delivery.webhookId },
     });
     await this.settle(delivery.id, state, startedAt, response);
-    return { ok: isSuccessStatus(response.statusCode), statusCode: response.statusCode, durationMs: response.durationMs, error: response.error };
+    // A 2xx whose answer was cut at the size cap settles as received (retrying would deliver twice),
+    // but whoever waits for the report is told it did not end well.
+    return { ok: isSuccessStatus(response.statusCode) && response.error === null, statusCode: response.statusCode, durationMs: response.durationMs, error: response.error };
   }
 
   /**

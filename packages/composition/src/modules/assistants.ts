@@ -1,7 +1,7 @@
 import { AssistantWebhooks, ChangeAssistantStatus, DeleteAssistant, SaveAssistant, TOKENS } from '@voiceplane/application';
 import {
-  AssistantAdminController, AssistantController, AssistantWebhookController, FolderController, LabelController,
-  ReferenceDataController,
+  AssistantAdminController, assistantAdminRouteDocs, AssistantController, assistantRouteDocs, AssistantWebhookController, assistantWebhookRouteDocs,
+  FolderController, folderRouteDocs, LabelController, labelRouteDocs, ReferenceDataController, referenceDataRouteDocs,
 } from '@voiceplane/adapter-http';
 import {
   TypeormAssistantRepository, TypeormCatalogRepository, TypeormEventTypeRepository, TypeormGroupRepository,
@@ -34,5 +34,9 @@ export const assistantsModule: ApiModule = ({ container: c, config, database }) 
   for (const controller of [
     AssistantController, AssistantWebhookController, ReferenceDataController, FolderController, LabelController, AssistantAdminController,
   ]) c.bind(controller).toSelf().inSingletonScope();
-  return {};
+  return {
+    routeDocs: [
+      ...assistantRouteDocs, ...assistantWebhookRouteDocs, ...referenceDataRouteDocs, ...folderRouteDocs, ...labelRouteDocs, ...assistantAdminRouteDocs,
+    ],
+  };
 };

@@ -1,7 +1,9 @@
 import {
-  Authenticator, BalanceService, CreateAccount, CryptoIds, Login, RateLimiter, TOKENS,
+  Authenticator, BalanceService, CreateAccount, CryptoIds, Login, RateLimiter, SecretCipher, TOKENS,
 } from '@voiceplane/application';
-import { AccountController, AdminController, ApiKeyController, BillingController } from '@voiceplane/adapter-http';
+import {
+  AccountController, accountRouteDocs, AdminController, adminRouteDocs, ApiKeyController, apiKeyRouteDocs, BillingController, billingRouteDocs,
+} from '@voiceplane/adapter-http';
 import {
   PostgresIdempotencyStore, PostgresRateLimitStore, TypeormCredentialRepository, TypeormLedgerRepository, TypeormOutbox,
   TypeormSettingsRepository, TypeormSigningSecretRepository, TypeormUserRepository,
@@ -33,7 +35,14 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
   c.bind(TOKENS.LedgerRepository).toConstantValue(new TypeormLedgerRepository(database));
   c.bind(TOKENS.CredentialRepository).toConstantValue(new TypeormCredentialRepository(database));
   c.bind(TOKENS.SigningSecretRepository).toConstantValue(new TypeormSigningSecretRepository(database));
-  c.bind(TOKENS.SettingsRepository).toConstantValue(new TypeormSettingsRepository(database));
+  const settings = new TypeormSettingsRepository(database);
+  c.bind(TOKENS.SettingsRepository).toConstantValue(settings);
+  // Secrets kept for later use (SIP passwords, idempotent answers that carry a token) are sealed
+  // under SECRETS_KEY, or under a key generated on first use and kept.
+  c.bind(SecretCipher).toConstantValue(new SecretCipher(async () => {
+    if (config.secretsKey) return config.secretsKey;
+    return (await settings.getOrCreate('secrets_key', ids.secretBytes(32))).value;
+  }));
   const rateStore = new PostgresRateLimitStore(database);
   c.bind(PostgresRateLimitStore).toConstantValue(rateStore);
   c.bind(PostgresIdempotencyStore).toConstantValue(new PostgresIdempotencyStore(database));
@@ -52,6 +61,7 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
   for (const controller of [AccountController, ApiKeyController, AdminController, BillingController]) c.bind(controller).toSelf().inSingletonScope();
 
   return {
+    routeDocs: [...accountRouteDocs, ...apiKeyRouteDocs, ...adminRouteDocs, ...billingRouteDocs],
     background: [
       {
         // Expired rate-limit windows and idempotency keys are garbage; sweep them every minute.

@@ -2,7 +2,9 @@ import {
   CreateSipTrunk, DeletePhoneNumber, NumberInventory, OperationsLog, ProvisioningCleanup, PurchasePhoneNumber, RenewPhoneNumbers,
   SearchAvailableNumbers, SecretCipher, SipProvisioner, TOKENS, UpdateSipTrunk,
 } from '@voiceplane/application';
-import { PhoneNumberController, SandboxFaultController, SandboxFaults, SipTrunkController } from '@voiceplane/adapter-http';
+import {
+  PhoneNumberController, phoneNumberRouteDocs, SandboxFaultController, sandboxFaultRouteDocs, SandboxFaults, SipTrunkController, sipTrunkRouteDocs,
+} from '@voiceplane/adapter-http';
 import { SandboxNumberInventory, SandboxSipProvisioner } from '@voiceplane/adapter-sandbox';
 import { LiveKitSipProvisioner } from '@voiceplane/adapter-livekit';
 import { TwilioNumberInventory } from '@voiceplane/adapter-twilio';
@@ -43,12 +45,7 @@ export const telephonyModule: ApiModule = ({ container: c, config, database, log
   c.bind(TOKENS.SipTrunkRepository).toConstantValue(trunks);
   c.bind(TOKENS.PhoneNumberRepository).toConstantValue(numbers);
 
-  // SIP passwords are sealed under SECRETS_KEY, or under a key generated on first use and kept.
-  const cipher = new SecretCipher(async () => {
-    if (config.secretsKey) return config.secretsKey;
-    const settings = c.get(TOKENS.SettingsRepository);
-    return (await settings.getOrCreate('secrets_key', c.get(TOKENS.Ids).secretBytes(32))).value;
-  });
+  const cipher = c.get(SecretCipher);
   const clock = c.get(TOKENS.Clock);
   const uow = c.get(TOKENS.UnitOfWork);
   const cleanup = new ProvisioningCleanup(uow, provisioner, new TypeormProvisioningCleanupQueue(database), clock, log);
@@ -82,6 +79,7 @@ export const telephonyModule: ApiModule = ({ container: c, config, database, log
   for (const controller of [SipTrunkController, PhoneNumberController, SandboxFaultController]) c.bind(controller).toSelf().inSingletonScope();
 
   return {
+    routeDocs: [...sipTrunkRouteDocs, ...phoneNumberRouteDocs, ...sandboxFaultRouteDocs],
     background: [
       everyInterval('sip-provisioning-cleanup', TELEPHONY_INTERVALS_MS.cleanup, () => cleanup.runDue(), log),
       everyInterval('phone-number-renewals', TELEPHONY_INTERVALS_MS.renewals, () => renewals.runDue(), log),

@@ -3,7 +3,10 @@ import {
   AcceptInboundCall, CallConfigurations, CallerLines, callDispatchWatchdog, EndCall, MakeCall, RecordCallEvent, TOKENS,
   type Token, VoiceRuntime,
 } from '@voiceplane/application';
-import { CallController, RuntimeCallController, RuntimeToolCallController, SandboxCallController, SandboxFaults } from '@voiceplane/adapter-http';
+import {
+  CallController, callRouteDocs, RuntimeCallController, runtimeCallRouteDocs, RuntimeToolCallController, runtimeToolCallRouteDocs, SandboxCallController,
+  sandboxCallRouteDocs, SandboxFaults,
+} from '@voiceplane/adapter-http';
 import { SandboxVoiceRuntime } from '@voiceplane/adapter-sandbox';
 import { LiveKitVoiceRuntime } from '@voiceplane/adapter-livekit';
 import { TypeormCallRepository, TypeormCallToolContext } from '@voiceplane/adapter-typeorm';
@@ -70,5 +73,5 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
   if (sandbox) c.bind(TOKENS.SandboxCallControls).toDynamicValue(() => (get(TOKENS.VoiceRuntime) as SandboxVoiceRuntime)).inSingletonScope();
 
   for (const controller of [CallController, RuntimeCallController, ...(sandbox ? [SandboxCallController] : [])]) c.bind(controller).toSelf().inSingletonScope();
-  return {};
+  return { routeDocs: [...callRouteDocs, ...runtimeCallRouteDocs, ...runtimeToolCallRouteDocs, ...(sandbox ? sandboxCallRouteDocs : [])] };
 };

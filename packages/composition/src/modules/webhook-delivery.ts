@@ -3,7 +3,7 @@ import {
   SendTestWebhook, TOKENS, WebhookDeliveries, WebhookSender,
 } from '@voiceplane/application';
 import { DELIVERY_RETENTION_DAYS } from '@voiceplane/domain';
-import { WebhookController } from '@voiceplane/adapter-http';
+import { WebhookController, webhookRouteDocs } from '@voiceplane/adapter-http';
 import { TypeormWebhookDeliveryRepository } from '@voiceplane/adapter-typeorm';
 import { everyInterval } from './every-interval';
 import { ApiModule, BackgroundTask } from './module';
@@ -59,6 +59,7 @@ export const webhookDeliveryModule: ApiModule = ({ container: c, database, logge
   }, logger);
 
   return {
+    routeDocs: webhookRouteDocs,
     routeQuotas: [{
       method: 'POST',
       path: /^\/api\/user\/webhooks\/test$/,

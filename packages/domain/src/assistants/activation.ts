@@ -1,10 +1,10 @@
 import { err, ok, Result } from '../shared/result';
-import { addFieldError, FieldErrors, hasFieldErrors } from '../shared/field-errors';
+import { addFieldProblem, FieldProblems, hasFieldProblems } from '../shared/field-problems';
 import { AssistantConfig, AssistantStatus, isRealtimeMode } from './assistant';
 
 export type ActivationRefusal =
   | { readonly code: 'compliance_blocked' }
-  | { readonly code: 'incomplete'; readonly errors: FieldErrors };
+  | { readonly code: 'incomplete'; readonly problems: FieldProblems<'required'> };
 
 /**
  * What an assistant needs before it may take inbound calls and answer chats (CONTRACT §3.8).
@@ -12,13 +12,13 @@ export type ActivationRefusal =
  */
 export function activate(assistant: AssistantConfig & { readonly compliance_blocked: boolean }): Result<AssistantStatus, ActivationRefusal> {
   if (assistant.compliance_blocked) return err({ code: 'compliance_blocked' });
-  const errors: FieldErrors = {};
-  const required = (field: string) => addFieldError(errors, field, `The ${field.replace(/_/g, ' ')} field is required.`);
+  const problems: FieldProblems<'required'> = {};
+  const required = (field: string) => addFieldProblem(problems, field, 'required');
   if (assistant.voice_id === null) required('voice_id');
   if (assistant.system_prompt.trim() === '') required('system_prompt');
   if (isRealtimeMode(assistant.mode) ? assistant.multimodal_model_id === null : assistant.llm_model_id === null) {
     required(isRealtimeMode(assistant.mode) ? 'multimodal_model_id' : 'llm_model_id');
   }
   if (assistant.type === 'inbound' && assistant.phone_number_id === null) required('phone_number_id');
-  return hasFieldErrors(errors) ? err({ code: 'incomplete', errors }) : ok('active');
+  return hasFieldProblems(problems) ? err({ code: 'incomplete', problems }) : ok('active');
 }

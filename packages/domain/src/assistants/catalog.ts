@@ -70,3 +70,6 @@ export function voicesMatching(catalog: ReferenceCatalog, filter: { mode?: Assis
     (filter.mode === undefined || voiceSupportsMode(v, filter.mode)) &&
     (filter.language_id === undefined || voiceSpeaks(v, filter.language_id)));
 }
+
+/** Refusals of the reference-data reads (CONTRACT §3.10, §3.12). */
+export type ReferenceDataRefusal = 'unknown_language' | 'knowledge_base_not_found';

@@ -1,4 +1,4 @@
-import { FieldErrors, addFieldError } from '../shared/field-errors';
+import { addFieldProblem, FieldProblems } from '../shared/field-problems';
 
 /** What the post-call extraction collects (CONTRACT §3.3). `type` is stored exactly as sent. */
 export interface PostCallField {
@@ -14,16 +14,18 @@ export const POST_CALL_NAME_MAX = 64;
 export const POST_CALL_DESCRIPTION_MAX = 255;
 export const MAX_POST_CALL_FIELDS = 50;
 
+export type PostCallSchemaProblem = 'taken';
+
 /**
  * Two fields with one name would make the extracted result ambiguous; the contract is silent,
  * so the second occurrence is refused (case-sensitive, like the names in the result object).
  */
-export function postCallSchemaErrors(fields: readonly PostCallField[]): FieldErrors {
-  const errors: FieldErrors = {};
+export function postCallSchemaProblems(fields: readonly PostCallField[]): FieldProblems<PostCallSchemaProblem> {
+  const problems: FieldProblems<PostCallSchemaProblem> = {};
   const seen = new Set<string>();
   fields.forEach((f, i) => {
-    if (seen.has(f.name)) addFieldError(errors, `post_call_schema.${i}.name`, `The post_call_schema.${i}.name has already been taken.`);
+    if (seen.has(f.name)) addFieldProblem(problems, `post_call_schema.${i}.name`, 'taken');
     seen.add(f.name);
   });
-  return errors;
+  return problems;
 }

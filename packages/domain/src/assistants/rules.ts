@@ -1,29 +1,26 @@
-import { addFieldError, FieldErrors } from '../shared/field-errors';
+import { addFieldProblem, FieldProblems } from '../shared/field-problems';
 import { checkTargetUrl, TargetUrlPolicy } from '../net/target-policy';
 import { AssistantChanges, AssistantConfig, isRealtimeMode } from './assistant';
 import { ModelKind, ProviderKind, ReferenceCatalog, voiceSupportsMode } from './catalog';
 import { assistantReferences, eventTypeReferences } from './built-in-tools';
-import { postCallSchemaErrors } from './post-call-schema';
+import { PostCallSchemaProblem, postCallSchemaProblems } from './post-call-schema';
 
-/** Exact texts of CONTRACT §3.2. */
-export const ASSISTANT_MESSAGES = {
-  speechSpeed: 'Speech speed must be between 0.7 and 1.2.',
-  voiceIncompatible: 'The selected voice is not compatible with the chosen engine type.',
-  interruptionsRequired: 'Interruptions cannot be disabled in multimodal or dualplex mode.',
-  functionCallOnly: 'Only function_call mode is available for multimodal assistants.',
-  webhookUrlRequired: 'The webhook url field is required when is webhook active is true.',
-  inboundNumberTaken: 'The phone number is already assigned to another inbound assistant.',
-  eventTypeInvalid: 'The selected event type is invalid.',
-  assistantInvalid: 'The selected assistant is invalid.',
-  duplicateToolName: (name: string) => `Two attached tools have the same name: ${name}.`,
-  blockedUrl: (field: string) => `The ${label(field)} must be a public http or https URL.`,
-  selectedInvalid: (field: string) => `The selected ${label(field)} is invalid.`,
-} as const;
-
-/** Top-level keys read as words, dotted item keys stay literal (CONTRACT §1.6, D1). */
-function label(field: string): string {
-  return field.includes('.') ? field : field.replace(/_/g, ' ');
-}
+/**
+ * What the cross-field rules of CONTRACT §3.2 can find wrong with a field; the transport words
+ * each (most read "The selected <field> is invalid.").
+ */
+export type AssistantProblem =
+  | 'selected_invalid'
+  | 'voice_incompatible'
+  | 'interruptions_required'
+  | 'function_call_only'
+  | 'webhook_url_required'
+  | 'blocked_url'
+  | 'inbound_number_taken'
+  | 'event_type_invalid'
+  | 'assistant_invalid'
+  | PostCallSchemaProblem
+  | { readonly code: 'duplicate_tool_name'; readonly name: string };
 
 /** Account records a request points at; the store answers which of them the user owns. */
 export interface ReferenceQuery {
@@ -81,78 +78,78 @@ export interface RuleContext {
  * Every rule of CONTRACT §3.1–§3.3 that looks beyond one field's shape, evaluated on the merged
  * state `next` (stored values overlaid by the request, defaults and resets applied).
  */
-export function assistantRuleErrors(next: AssistantConfig, changes: AssistantChanges, ctx: RuleContext): FieldErrors {
-  const errors: FieldErrors = {};
-  const add = (field: string, message: string) => addFieldError(errors, field, message);
+export function assistantRuleProblems(next: AssistantConfig, changes: AssistantChanges, ctx: RuleContext): FieldProblems<AssistantProblem> {
+  const problems: FieldProblems<AssistantProblem> = {};
+  const add = (field: string, problem: AssistantProblem) => addFieldProblem(problems, field, problem);
   const { catalog, owned } = ctx;
 
   if (next.voice_id !== null) {
     const voice = catalog.voices.find((v) => v.id === next.voice_id);
-    if (!voice) add('voice_id', ASSISTANT_MESSAGES.selectedInvalid('voice_id'));
-    else if (!voiceSupportsMode(voice, next.mode)) add('voice_id', ASSISTANT_MESSAGES.voiceIncompatible);
+    if (!voice) add('voice_id', 'selected_invalid');
+    else if (!voiceSupportsMode(voice, next.mode)) add('voice_id', 'voice_incompatible');
   }
   if (changes.language_id !== undefined && !catalog.languages.some((l) => l.id === changes.language_id)) {
-    add('language_id', ASSISTANT_MESSAGES.selectedInvalid('language_id'));
+    add('language_id', 'selected_invalid');
   }
   (changes.secondary_language_ids ?? []).forEach((id, i) => {
-    if (!catalog.languages.some((l) => l.id === id)) add(`secondary_language_ids.${i}`, ASSISTANT_MESSAGES.selectedInvalid(`secondary_language_ids.${i}`));
+    if (!catalog.languages.some((l) => l.id === id)) add(`secondary_language_ids.${i}`, 'selected_invalid');
   });
   const model = (field: 'llm_model_id' | 'multimodal_model_id' | 'chat_llm_fallback_id', kind: ModelKind) => {
     const id = changes[field];
-    if (id !== undefined && id !== null && !catalog.models.some((m) => m.id === id && m.kind === kind)) add(field, ASSISTANT_MESSAGES.selectedInvalid(field));
+    if (id !== undefined && id !== null && !catalog.models.some((m) => m.id === id && m.kind === kind)) add(field, 'selected_invalid');
   };
   model('llm_model_id', 'llm');
   model('multimodal_model_id', 'multimodal');
   model('chat_llm_fallback_id', 'llm');
   const provider = (field: 'synthesizer_provider_id' | 'transcriber_provider_id', kind: ProviderKind) => {
     const id = changes[field];
-    if (id !== undefined && id !== null && !catalog.providers.some((p) => p.id === id && p.kind === kind)) add(field, ASSISTANT_MESSAGES.selectedInvalid(field));
+    if (id !== undefined && id !== null && !catalog.providers.some((p) => p.id === id && p.kind === kind)) add(field, 'selected_invalid');
   };
   provider('synthesizer_provider_id', 'synthesizer');
   // Outside the pipeline the transcriber is forced to null, so whatever was sent does not matter.
   if (!isRealtimeMode(next.mode)) provider('transcriber_provider_id', 'transcriber');
 
-  if (isRealtimeMode(next.mode) && !next.allow_interruptions) add('allow_interruptions', ASSISTANT_MESSAGES.interruptionsRequired);
-  if (isRealtimeMode(next.mode) && changes.knowledgebase_mode === 'prompt') add('knowledgebase_mode', ASSISTANT_MESSAGES.functionCallOnly);
+  if (isRealtimeMode(next.mode) && !next.allow_interruptions) add('allow_interruptions', 'interruptions_required');
+  if (isRealtimeMode(next.mode) && changes.knowledgebase_mode === 'prompt') add('knowledgebase_mode', 'function_call_only');
 
   for (const field of ['webhook_url', 'conversation_ended_webhook_url'] as const) {
     const url = changes[field];
-    if (typeof url === 'string' && !checkTargetUrl(url, ctx.targetPolicy).ok) add(field, ASSISTANT_MESSAGES.blockedUrl(field));
+    if (typeof url === 'string' && !checkTargetUrl(url, ctx.targetPolicy).ok) add(field, 'blocked_url');
   }
-  if (next.is_webhook_active && next.webhook_url === null) add('webhook_url', ASSISTANT_MESSAGES.webhookUrlRequired);
+  if (next.is_webhook_active && next.webhook_url === null) add('webhook_url', 'webhook_url_required');
 
   const ownedId = (field: 'folder_id' | 'knowledgebase_id' | 'phone_number_id', ids: ReadonlySet<number>) => {
     const id = changes[field];
-    if (id !== undefined && id !== null && !ids.has(id)) add(field, ASSISTANT_MESSAGES.selectedInvalid(field));
+    if (id !== undefined && id !== null && !ids.has(id)) add(field, 'selected_invalid');
   };
   ownedId('folder_id', owned.folderIds);
   ownedId('knowledgebase_id', owned.knowledgeBaseIds);
   ownedId('phone_number_id', owned.phoneNumberIds);
-  if (owned.inboundNumberTaken && next.type === 'inbound' && next.phone_number_id !== null && !errors.phone_number_id) {
-    add('phone_number_id', ASSISTANT_MESSAGES.inboundNumberTaken);
+  if (owned.inboundNumberTaken && next.type === 'inbound' && next.phone_number_id !== null && !problems.phone_number_id) {
+    add('phone_number_id', 'inbound_number_taken');
   }
 
   (changes.label_ids ?? []).forEach((id, i) => {
-    if (!owned.labelIds.has(id)) add(`label_ids.${i}`, ASSISTANT_MESSAGES.selectedInvalid(`label_ids.${i}`));
+    if (!owned.labelIds.has(id)) add(`label_ids.${i}`, 'selected_invalid');
   });
   const seenNames = new Set<string>();
   const seenIds = new Set<number>();
   (changes.tool_ids ?? []).forEach((id, i) => {
     const name = owned.toolNames.get(id);
-    if (name === undefined) return add(`tool_ids.${i}`, ASSISTANT_MESSAGES.selectedInvalid(`tool_ids.${i}`));
+    if (name === undefined) return add(`tool_ids.${i}`, 'selected_invalid');
     if (seenIds.has(id)) return;
     seenIds.add(id);
-    if (seenNames.has(name) && !errors.tool_ids) add('tool_ids', ASSISTANT_MESSAGES.duplicateToolName(name));
+    if (seenNames.has(name) && !problems.tool_ids) add('tool_ids', { code: 'duplicate_tool_name', name });
     seenNames.add(name);
   });
 
   const tools = changes.tools ?? [];
   for (const ref of eventTypeReferences(tools)) {
-    if (!owned.eventTypeIds.has(ref.id)) add(`tools.${ref.index}.event_type_id`, ASSISTANT_MESSAGES.eventTypeInvalid);
+    if (!owned.eventTypeIds.has(ref.id)) add(`tools.${ref.index}.event_type_id`, 'event_type_invalid');
   }
   for (const ref of assistantReferences(tools)) {
-    if (ref.id === ctx.selfId || !owned.assistantIds.has(ref.id)) add(`tools.${ref.index}.assistant_id`, ASSISTANT_MESSAGES.assistantInvalid);
+    if (ref.id === ctx.selfId || !owned.assistantIds.has(ref.id)) add(`tools.${ref.index}.assistant_id`, 'assistant_invalid');
   }
-  if (changes.post_call_schema) Object.assign(errors, postCallSchemaErrors(changes.post_call_schema));
-  return errors;
+  if (changes.post_call_schema) Object.assign(problems, postCallSchemaProblems(changes.post_call_schema));
+  return problems;
 }

@@ -1,4 +1,4 @@
-import { applyRuntimeEvent, CallStatus, describeInvalidTransition, RuntimeEventType, TerminalCallStatus } from './call-status';
+import { applyRuntimeEvent, CallStatus, RuntimeEventType, TerminalCallStatus } from './call-status';
 
 type Row = [CallStatus, RuntimeEventType, TerminalCallStatus | undefined, CallStatus | 'unchanged' | 409];
 
@@ -39,11 +39,5 @@ describe('call runtime events (CONTRACT §7.1)', () => {
     if (expected === 409) expect(r.ok).toBe(false);
     else if (expected === 'unchanged') expect(r).toEqual({ ok: true, value: { kind: 'unchanged' } });
     else expect(r).toEqual({ ok: true, value: { kind: 'moved', to: expected } });
-  });
-
-  it('names both ends of a refused transition', () => {
-    const r = applyRuntimeEvent('completed', 'ringing');
-    if (r.ok) throw new Error('expected refusal');
-    expect(describeInvalidTransition(r.error)).toBe('Invalid call transition from completed to ringing.');
   });
 });

@@ -46,8 +46,3 @@ export function applyRuntimeEvent(from: CallStatus, event: RuntimeEventType, end
 function eventTarget(event: RuntimeEventType): CallStatus {
   return event === 'ended' ? 'completed' : event === 'ringing' ? 'ringing' : 'in-progress';
 }
-
-/** `Invalid call transition from completed to ringing.` (CONTRACT §7.5). */
-export function describeInvalidTransition(e: InvalidTransition): string {
-  return `Invalid call transition from ${e.from} to ${e.to ?? e.event}.`;
-}

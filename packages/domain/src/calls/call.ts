@@ -6,20 +6,6 @@ export const CALL_CHANNELS = ['phone', 'chatapp'] as const;
 export type CallDirection = (typeof CALL_DIRECTIONS)[number];
 export type CallChannel = (typeof CALL_CHANNELS)[number];
 
-/** Literal messages of the calls family (CONTRACT §7, B.3). */
-export const CALL_MESSAGES = {
-  notFound: 'Call not found',
-  invalidPhone: 'Invalid phone number format. Use E.164 format (e.g., +14155551234).',
-  complianceBlocked: 'This assistant is unavailable for compliance review.',
-  outboundOnly: 'Only outbound assistants can place calls.',
-  insufficientBalance: 'Insufficient balance.',
-  noCallerLine: 'The assistant has no phone number for outbound calls.',
-  dispatchFailed: 'The call could not be placed. Please try again.',
-  initiated: 'Call initiated successfully',
-  noInboundAssistant: 'No active assistant for this number.',
-  tooManyCalls: 'Too many calls in progress for your plan.',
-} as const;
-
 /** How an outbound call leaves a SIP trunk (CONTRACT §6.1, runtime config `sip`). */
 export interface SipLine {
   readonly outboundTrunkId: string;

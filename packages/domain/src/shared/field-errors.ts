@@ -1,6 +1,6 @@
 /**
- * Field-keyed validation failures raised by domain rules (cross-field checks on merged state).
- * Keys are the wire field names (`allowed_inbound_ips`, `tools.0.event_type_id`); messages are final text.
+ * The worded 422 `errors` map: wire field names (`allowed_inbound_ips`, `tools.0.event_type_id`) to
+ * final texts. Only the transport fills it; domain rules report `FieldProblems` (codes).
  */
 export type FieldErrors = Record<string, string[]>;
 

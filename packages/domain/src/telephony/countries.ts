@@ -14,8 +14,3 @@ export const NUMBER_COUNTRIES = ['US', 'CA', 'GB', 'AU', 'IL', 'PL', 'FI', 'NL',
 export type NumberCountry = (typeof NUMBER_COUNTRIES)[number];
 
 export const isNumberCountry = (code: string): code is NumberCountry => (NUMBER_COUNTRIES as readonly string[]).includes(code);
-
-/** International calling code of each number country. */
-export const CALLING_CODES: Readonly<Record<NumberCountry, string>> = {
-  US: '1', CA: '1', GB: '44', AU: '61', IL: '972', PL: '48', FI: '358', NL: '31', DK: '45', IT: '39',
-};

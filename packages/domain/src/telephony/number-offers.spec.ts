@@ -50,10 +50,19 @@ describe('national formatting', () => {
     expect(formatNational(e164)).toBe(formatted);
   });
 
+  it.each([
+    ['+441534123456', 'GB', '01534 123456'],
+    ['+18765551234', 'US', '(876) 555-1234'],
+  ])('%s: a region sharing a number country\'s calling code is read in that country (%s → %s)', (e164, country, formatted) => {
+    expect(splitNumber(e164)?.country).toBe(country);
+    expect(formatNational(e164)).toBe(formatted);
+  });
+
   it('leaves other countries and malformed input as they are', () => {
     expect(splitNumber('+493012345678')).toBeNull();
     expect(formatNational('+493012345678')).toBe('+493012345678');
     expect(formatNational('12345')).toBe('12345');
+    expect(formatNational('+1 415 555 0134')).toBe('+1 415 555 0134');
   });
 });
 

@@ -1,4 +1,6 @@
-import { changedFields, IP_LIST_REQUIRED_MESSAGE, mergeSipTrunkChanges, newSipTrunkSettings, SipTrunkChanges, SipTrunkSettings } from './sip-trunk';
+import { changedFields, mergeSipTrunkChanges, newSipTrunkSettings, SipTrunkChanges, SipTrunkSettings } from './sip-trunk';
+
+const IP_LIST_REQUIRED = 'ip_list_required';
 
 const stored: SipTrunkSettings = {
   phoneNumber: '+493012345678',
@@ -27,9 +29,9 @@ describe('new SIP trunk settings', () => {
   });
 
   it.each<[string, SipTrunkChanges, unknown]>([
-    ['ip without a list', { inboundAuthorizationType: 'ip' }, { ok: false, error: { allowed_inbound_ips: [IP_LIST_REQUIRED_MESSAGE] } }],
-    ['ip with an empty list', { inboundAuthorizationType: 'ip', allowedInboundIps: [] }, { ok: false, error: { allowed_inbound_ips: [IP_LIST_REQUIRED_MESSAGE] } }],
-    ['ip with a null list', { inboundAuthorizationType: 'ip', allowedInboundIps: null }, { ok: false, error: { allowed_inbound_ips: [IP_LIST_REQUIRED_MESSAGE] } }],
+    ['ip without a list', { inboundAuthorizationType: 'ip' }, { ok: false, error: { allowed_inbound_ips: [IP_LIST_REQUIRED] } }],
+    ['ip with an empty list', { inboundAuthorizationType: 'ip', allowedInboundIps: [] }, { ok: false, error: { allowed_inbound_ips: [IP_LIST_REQUIRED] } }],
+    ['ip with a null list', { inboundAuthorizationType: 'ip', allowedInboundIps: null }, { ok: false, error: { allowed_inbound_ips: [IP_LIST_REQUIRED] } }],
   ])('rejects %s', (_name, extra, expected) => {
     expect(newSipTrunkSettings({ phoneNumber: '100', sipUsername: 'abc', sipPassword: 'xyz', sipAddress: 'h', ...extra })).toEqual(expected);
   });
@@ -55,7 +57,7 @@ describe('merging an update into the stored trunk', () => {
   });
 
   it('switching to ip requires a list: sent or already stored', () => {
-    expect(mergeSipTrunkChanges(stored, { inboundAuthorizationType: 'ip' })).toEqual({ ok: false, error: { allowed_inbound_ips: [IP_LIST_REQUIRED_MESSAGE] } });
+    expect(mergeSipTrunkChanges(stored, { inboundAuthorizationType: 'ip' })).toEqual({ ok: false, error: { allowed_inbound_ips: [IP_LIST_REQUIRED] } });
     const r = mergeSipTrunkChanges(stored, { inboundAuthorizationType: 'ip', allowedInboundIps: ['203.0.113.10'] });
     expect(r.ok && r.value).toEqual({
       settings: { ...stored, inboundAuthorizationType: 'ip', allowedInboundIps: ['203.0.113.10'] },
@@ -64,8 +66,8 @@ describe('merging an update into the stored trunk', () => {
   });
 
   it('clearing the list of an ip trunk is refused', () => {
-    expect(mergeSipTrunkChanges(ipStored, { allowedInboundIps: null })).toEqual({ ok: false, error: { allowed_inbound_ips: [IP_LIST_REQUIRED_MESSAGE] } });
-    expect(mergeSipTrunkChanges(ipStored, { allowedInboundIps: [] })).toEqual({ ok: false, error: { allowed_inbound_ips: [IP_LIST_REQUIRED_MESSAGE] } });
+    expect(mergeSipTrunkChanges(ipStored, { allowedInboundIps: null })).toEqual({ ok: false, error: { allowed_inbound_ips: [IP_LIST_REQUIRED] } });
+    expect(mergeSipTrunkChanges(ipStored, { allowedInboundIps: [] })).toEqual({ ok: false, error: { allowed_inbound_ips: [IP_LIST_REQUIRED] } });
   });
 
   it('switching to auth clears the list', () => {

@@ -1,4 +1,4 @@
-import { addFieldError, FieldErrors, hasFieldErrors } from '../shared/field-errors';
+import { addFieldProblem, FieldProblems, hasFieldProblems } from '../shared/field-problems';
 import { err, ok, Result } from '../shared/result';
 
 export const SIP_CALLING_FORMATS = ['+e164', 'e164', 'national'] as const;
@@ -21,8 +21,8 @@ export const SIP_TRUNK_LIMITS = {
 /** A SIP extension or number: digits with an optional leading `+`. */
 export const SIP_PHONE_NUMBER_PATTERN = /^\+?[0-9]+$/;
 
-export const IP_LIST_REQUIRED_MESSAGE = 'At least one allowed IP address is required when authorization type is "ip".';
-export const SIP_ADDRESS_MESSAGE = 'The sip address must be a host name or IP address without port.';
+/** The merged-state rule a SIP trunk can break: `ip` authorization with no allowed address. */
+export type SipTrunkProblem = 'ip_list_required';
 
 /** Everything an account configures on a SIP trunk; the password in plain text. */
 export interface SipTrunkSettings {
@@ -70,17 +70,17 @@ function settleAllowedIps(
   type: InboundAuthorizationType,
   sent: readonly string[] | null | undefined,
   stored: readonly string[] | null,
-  errors: FieldErrors,
+  problems: FieldProblems<SipTrunkProblem>,
 ): readonly string[] | null {
   if (type === 'auth') return null;
   const list = distinct((sent === undefined ? stored : sent) ?? []);
-  if (list.length === 0) addFieldError(errors, wire('allowedInboundIps'), IP_LIST_REQUIRED_MESSAGE);
+  if (list.length === 0) addFieldProblem(problems, wire('allowedInboundIps'), 'ip_list_required');
   return list;
 }
 
 /** Create: defaults filled in, then the merged-state rules. */
-export function newSipTrunkSettings(input: NewSipTrunk): Result<SipTrunkSettings, FieldErrors> {
-  const errors: FieldErrors = {};
+export function newSipTrunkSettings(input: NewSipTrunk): Result<SipTrunkSettings, FieldProblems<SipTrunkProblem>> {
+  const problems: FieldProblems<SipTrunkProblem> = {};
   const type = input.inboundAuthorizationType ?? DEFAULTS.inboundAuthorizationType;
   const settings: SipTrunkSettings = {
     phoneNumber: input.phoneNumber,
@@ -90,11 +90,11 @@ export function newSipTrunkSettings(input: NewSipTrunk): Result<SipTrunkSettings
     sipAddress: input.sipAddress,
     sipCallingFormat: input.sipCallingFormat ?? DEFAULTS.sipCallingFormat,
     inboundAuthorizationType: type,
-    allowedInboundIps: settleAllowedIps(type, input.allowedInboundIps, null, errors),
+    allowedInboundIps: settleAllowedIps(type, input.allowedInboundIps, null, problems),
     outboundProxy: input.outboundProxy ?? DEFAULTS.outboundProxy,
     countryCode: input.countryCode ?? DEFAULTS.countryCode,
   };
-  return hasFieldErrors(errors) ? err(errors) : ok(settings);
+  return hasFieldProblems(problems) ? err(problems) : ok(settings);
 }
 
 const sameList = (a: readonly string[] | null, b: readonly string[] | null): boolean => {
@@ -120,8 +120,8 @@ export interface MergedSipTrunk {
 }
 
 /** Update: the stored settings with the sent fields applied, the merged-state rules, and what changed. */
-export function mergeSipTrunkChanges(stored: SipTrunkSettings, changes: SipTrunkChanges): Result<MergedSipTrunk, FieldErrors> {
-  const errors: FieldErrors = {};
+export function mergeSipTrunkChanges(stored: SipTrunkSettings, changes: SipTrunkChanges): Result<MergedSipTrunk, FieldProblems<SipTrunkProblem>> {
+  const problems: FieldProblems<SipTrunkProblem> = {};
   const type = changes.inboundAuthorizationType ?? stored.inboundAuthorizationType;
   const settings: SipTrunkSettings = {
     phoneNumber: changes.phoneNumber ?? stored.phoneNumber,
@@ -131,10 +131,10 @@ export function mergeSipTrunkChanges(stored: SipTrunkSettings, changes: SipTrunk
     sipAddress: changes.sipAddress ?? stored.sipAddress,
     sipCallingFormat: changes.sipCallingFormat ?? stored.sipCallingFormat,
     inboundAuthorizationType: type,
-    allowedInboundIps: settleAllowedIps(type, changes.allowedInboundIps, stored.allowedInboundIps, errors),
+    allowedInboundIps: settleAllowedIps(type, changes.allowedInboundIps, stored.allowedInboundIps, problems),
     outboundProxy: changes.outboundProxy ?? stored.outboundProxy,
     countryCode: changes.countryCode ?? stored.countryCode,
   };
-  if (hasFieldErrors(errors)) return err(errors);
+  if (hasFieldProblems(problems)) return err(problems);
   return ok({ settings, changed: changedFields(stored, settings) });
 }

@@ -1,28 +1,21 @@
-import { addFieldError, FieldErrors } from '../shared/field-errors';
-import { checkTargetUrl, MAX_TARGET_URL_LENGTH, TargetUrlPolicy } from '../net/target-policy';
+import { addFieldProblem, FieldProblems } from '../shared/field-problems';
+import { checkTargetUrl, TargetUrlPolicy } from '../net/target-policy';
 import { ToolParameter, ToolStaticField } from './tool';
 import { PLACEHOLDER_PATTERN } from './placeholders';
 
-/** Operation-specific messages of CONTRACT §5.2–§5.3. */
-export const TOOL_MESSAGES = {
-  name: 'Tool name must contain only letters, digits and underscores and start with a letter or underscore.',
-  type: 'Only http tools can be created through the API.',
-  placeholderInHost: 'Placeholders are not allowed in the scheme or host of the endpoint.',
-  planLimit: (limit: number) => `You have reached your plan limit of ${limit} mid call tools. Please upgrade your plan to create more tools.`,
-  notFound: 'Tool not found',
-  automationPreview: 'Automation tools run inside voiceplane and cannot be rendered or tested.',
-} as const;
+/** Why a stored endpoint template is refused (CONTRACT §5.2); the transport words it. */
+export type ToolEndpointProblem = 'too_long' | 'placeholder_in_host' | 'not_a_url' | 'not_public';
 
 /**
  * Write-time rules of a stored endpoint template (CONTRACT §5.2, §1.11), in the order a user fixes
  * them: placeholders only where values may vary, a URL at all, then the outbound policy.
  */
-export function checkToolEndpoint(endpoint: string, policy: TargetUrlPolicy): string | null {
+export function toolEndpointProblem(endpoint: string, policy: TargetUrlPolicy): ToolEndpointProblem | null {
   const verdict = checkTargetUrl(endpoint, policy);
-  if (!verdict.ok && verdict.reason === 'too_long') return `The endpoint may not be greater than ${MAX_TARGET_URL_LENGTH} characters.`;
-  if (placeholderBeforePath(endpoint)) return TOOL_MESSAGES.placeholderInHost;
-  if (!verdict.ok && verdict.reason === 'not_absolute_url') return 'The endpoint must be a valid URL.';
-  if (!verdict.ok) return 'The endpoint must be a public http or https URL.';
+  if (!verdict.ok && verdict.reason === 'too_long') return 'too_long';
+  if (placeholderBeforePath(endpoint)) return 'placeholder_in_host';
+  if (!verdict.ok && verdict.reason === 'not_absolute_url') return 'not_a_url';
+  if (!verdict.ok) return 'not_public';
   return null;
 }
 
@@ -45,18 +38,14 @@ function placeholderBeforePath(endpoint: string): boolean {
 }
 
 /** Uniqueness inside one tool: static-field keys and parameter names (CONTRACT §5.2). */
-export function checkToolItems(items: {
+export function toolItemProblems(items: {
   readonly staticFields?: readonly ToolStaticField[];
   readonly schema?: readonly ToolParameter[];
-}): FieldErrors {
-  const errors: FieldErrors = {};
-  duplicates(items.staticFields?.map((f) => f.key) ?? []).forEach((i) => {
-    addFieldError(errors, `static_fields.${i}.key`, `The static_fields.${i}.key has already been taken.`);
-  });
-  duplicates(items.schema?.map((p) => p.name) ?? []).forEach((i) => {
-    addFieldError(errors, `schema.${i}.name`, `The schema.${i}.name has already been taken.`);
-  });
-  return errors;
+}): FieldProblems<'taken'> {
+  const problems: FieldProblems<'taken'> = {};
+  duplicates(items.staticFields?.map((f) => f.key) ?? []).forEach((i) => addFieldProblem(problems, `static_fields.${i}.key`, 'taken'));
+  duplicates(items.schema?.map((p) => p.name) ?? []).forEach((i) => addFieldProblem(problems, `schema.${i}.name`, 'taken'));
+  return problems;
 }
 
 /** Indexes of values already seen earlier in the list. */
@@ -69,3 +58,6 @@ function duplicates(values: readonly string[]): number[] {
   });
   return repeated;
 }
+
+/** Refusals of tool management (CONTRACT §5.2–§5.6); the transport answers each. */
+export type ToolRefusal = 'tool_not_found' | { readonly code: 'plan_limit'; readonly limit: number };

@@ -6,9 +6,11 @@ import {
   UserRepository,
 } from '@voiceplane/application';
 import { Bool, Int, Str } from '../../validation';
-import { fail, parse, pathId, reply } from '../../pipeline/responses';
-import { documentRoute } from '../../openapi/registry';
-import { ASSISTANT_NOT_FOUND } from './assistant-controller';
+import { parse, pathId, reply } from '../../pipeline/responses';
+import { answer, refuse } from '../../pipeline/answers';
+import { ACCOUNT_ANSWERS, USER_NOT_FOUND } from '../account-answers';
+import { ASSISTANT_NOT_FOUND } from './assistant-answers';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { presentEventType, presentKnowledgeBase } from './presenters';
 
 class ComplianceBody {
@@ -27,12 +29,13 @@ class EventTypeBody {
   @Int({ required: true, min: 5, max: 480 }) duration_minutes!: number;
 }
 
-const USER_NOT_FOUND = { message: 'User not found.' };
-
 const tag = 'Admin';
-documentRoute({ method: 'put', path: '/api/admin/assistants/:id/compliance', summary: 'Block or unblock an assistant for compliance review', tag, auth: 'admin', body: ComplianceBody });
-documentRoute({ method: 'post', path: '/api/admin/users/:id/knowledgebases', summary: 'Create a knowledge base for a user', tag, auth: 'admin', body: KnowledgeBaseBody, success: 201 });
-documentRoute({ method: 'post', path: '/api/admin/users/:id/event-types', summary: 'Create a scheduling event type for a user', tag, auth: 'admin', body: EventTypeBody, success: 201 });
+/** The routes of AssistantAdminController as the OpenAPI document describes them. */
+export const assistantAdminRouteDocs: readonly RouteDoc[] = [
+  { method: 'put', path: '/api/admin/assistants/:id/compliance', summary: 'Block or unblock an assistant for compliance review', tag, auth: 'admin', body: ComplianceBody },
+  { method: 'post', path: '/api/admin/users/:id/knowledgebases', summary: 'Create a knowledge base for a user', tag, auth: 'admin', body: KnowledgeBaseBody, success: 201 },
+  { method: 'post', path: '/api/admin/users/:id/event-types', summary: 'Create a scheduling event type for a user', tag, auth: 'admin', body: EventTypeBody, success: 201 },
+];
 
 /** Operator routes of CONTRACT §2.9 A7–A9; the pipeline has already checked the admin token. */
 @Controller('/api/admin')
@@ -50,7 +53,7 @@ export class AssistantAdminController {
     const assistantId = pathId(id, ASSISTANT_NOT_FOUND);
     const body = parse(ComplianceBody, req.body);
     const reason = body.reason ?? null;
-    if (!(await this.assistants.setCompliance(assistantId, body.blocked, reason))) fail(404, ASSISTANT_NOT_FOUND);
+    if (!(await this.assistants.setCompliance(assistantId, body.blocked, reason))) refuse(ASSISTANT_NOT_FOUND);
     return reply(200, { message: 'Compliance status updated.', data: { assistant_id: assistantId, compliance_blocked: body.blocked, reason } });
   }
 
@@ -74,6 +77,6 @@ export class AssistantAdminController {
 
   /** Like the other admin routes, the body is validated before the user is looked up. */
   private async requireUser(userId: number): Promise<void> {
-    if (!(await this.users.findById(userId))) fail(404, USER_NOT_FOUND);
+    if (!(await this.users.findById(userId))) answer(ACCOUNT_ANSWERS, 'user_not_found');
   }
 }

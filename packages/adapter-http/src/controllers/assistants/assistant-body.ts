@@ -1,10 +1,11 @@
 import {
-  AMBIENT_SOUNDS, ASSISTANT_MESSAGES, ASSISTANT_MODES, ASSISTANT_TYPES, AssistantChanges, builtInTool, BUILT_IN_TOOL_TYPES,
+  AMBIENT_SOUNDS, ASSISTANT_MODES, ASSISTANT_TYPES, AssistantChanges, builtInTool, BUILT_IN_TOOL_TYPES,
   BuiltInTool, BuiltInToolInput, BuiltInToolType, canonicalTimeZone, E164_PATTERN, ENDPOINT_TYPES, FieldErrors, fillerConfig,
   KEYPAD_STOP_KEYS, KEYPAD_TIMEOUT_MAX, KEYPAD_TIMEOUT_MIN, KNOWLEDGEBASE_MODES, MAX_BUILT_IN_TOOLS, MAX_FILLER_LENGTH,
-  MAX_FILLERS_PER_CATEGORY, MAX_POST_CALL_FIELDS, normalizeVariables, POST_CALL_DESCRIPTION_MAX, POST_CALL_FIELD_TYPES,
+  MAX_FILLERS_PER_CATEGORY, MAX_POST_CALL_FIELDS, POST_CALL_DESCRIPTION_MAX, POST_CALL_FIELD_TYPES,
   POST_CALL_NAME_MAX, POST_CALL_NAME_PATTERN, PostCallField, SPEECH_SPEED_MAX, SPEECH_SPEED_MIN, TOOL_TEXT_MAX,
 } from '@voiceplane/domain';
+import { ASSISTANT_MESSAGES, normalizeVariables } from './assistant-messages';
 import { Arr, Bool, Ctor, Id, Int, isPlainObject, Num, Obj, Str, validateDto } from '../../validation';
 import { failValidation } from '../../pipeline/responses';
 

@@ -1,41 +1,53 @@
 import { Controller, Delete, Get, Params, Post, Put, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { ASSISTANT_STATUSES, ASSISTANT_TYPES, AssistantStatus, AssistantType, FieldErrors } from '@voiceplane/domain';
+import { ASSISTANT_STATUSES, ASSISTANT_TYPES, AssistantStatus, AssistantType } from '@voiceplane/domain';
 import {
-  AssistantRepository, ChangeAssistantStatus, DeleteAssistant, SaveAssistant, SaveAssistantFailure, TOKENS,
+  AssistantFilter, AssistantRepository, ChangeAssistantStatus, DeleteAssistant, SaveAssistant, TOKENS,
 } from '@voiceplane/application';
 import { Id, PageQuery, pageOf, Str } from '../../validation';
-import { fail, failValidation, parse, pathId, reply } from '../../pipeline/responses';
+import { parse, pathId, reply } from '../../pipeline/responses';
+import { answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { AssistantFields, CreateAssistantBody, parseAssistantBody } from './assistant-body';
 import { presentAssistant, presentAssistantSummary, presentOutboundAssistant } from './presenters';
+import { ACTIVATION_ANSWERS, ASSISTANT_NOT_FOUND, saveAnswers } from './assistant-answers';
 
-export const ASSISTANT_NOT_FOUND = { message: 'Assistant not found' };
-
-class AssistantsQuery extends PageQuery {
-  @Str({ enum: ASSISTANT_TYPES }) type?: AssistantType;
-  @Str({ enum: ASSISTANT_STATUSES }) status?: AssistantStatus;
-  @Id() folder_id?: number;
-  @Id() label_id?: number;
+/**
+ * Both lists take the same filters (CONTRACT §3.6): declared once, after the base's fields so the
+ * page envelope's errors keep their order. (`any[]` is the constructor TypeScript demands of a mixin base.)
+ */
+function withAssistantFilters<Base extends new (...args: any[]) => object>(base: Base) {
+  class Filtered extends base {
+    @Str({ enum: ASSISTANT_TYPES }) type?: AssistantType;
+    @Str({ enum: ASSISTANT_STATUSES }) status?: AssistantStatus;
+    @Id() folder_id?: number;
+    @Id() label_id?: number;
+  }
+  return Filtered;
 }
+
+class AssistantsQuery extends withAssistantFilters(Object) {}
+class AssistantsPageQuery extends withAssistantFilters(PageQuery) {}
+
+const filterOf = (q: AssistantsQuery): AssistantFilter => ({ type: q.type, status: q.status, folder_id: q.folder_id, label_id: q.label_id });
 
 const tag = 'Assistants';
-documentRoute({ method: 'post', path: '/api/user/assistant', summary: 'Create an assistant (status inactive)', tag, body: CreateAssistantBody, success: 201 });
-documentRoute({ method: 'put', path: '/api/user/assistant/:id', summary: 'Update an assistant: only sent fields change; null clears; a mode change resets mode settings', tag, body: AssistantFields });
-documentRoute({ method: 'get', path: '/api/user/assistant/:id', summary: 'Get an assistant (full record)', tag });
-documentRoute({ method: 'get', path: '/api/user/assistants', summary: 'List assistants, newest first (alias /api/user/assistants/get)', tag, query: AssistantsQuery });
-documentRoute({ method: 'delete', path: '/api/user/assistant/:id', summary: 'Delete an assistant; calls in progress continue', tag });
-documentRoute({ method: 'post', path: '/api/user/assistant/:id/activate', summary: 'Activate (takes inbound calls and chat replies)', tag });
-documentRoute({ method: 'post', path: '/api/user/assistant/:id/deactivate', summary: 'Deactivate', tag });
-documentRoute({ method: 'get', path: '/api/user/assistants/outbound', summary: 'Every outbound assistant, id ascending (bare array)', tag });
-
-function failSave(error: SaveAssistantFailure): never {
-  if (error.code === 'not_found') fail(404, ASSISTANT_NOT_FOUND);
-  failValidation(error.errors);
-}
+/** The routes of AssistantController as the OpenAPI document describes them. */
+export const assistantRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/assistant', summary: 'Create an assistant (status inactive)', tag, body: CreateAssistantBody, success: 201 },
+  { method: 'put', path: '/api/user/assistant/:id', summary: 'Update an assistant: only sent fields change; null clears; a mode change resets mode settings', tag, body: AssistantFields },
+  { method: 'patch', path: '/api/user/assistants/:id', summary: 'Alias of PUT /api/user/assistant/{id} (same rules and answers)', tag, body: AssistantFields },
+  { method: 'get', path: '/api/user/assistant/:id', summary: 'Get an assistant (full record)', tag },
+  { method: 'get', path: '/api/user/assistants', summary: 'Every assistant, oldest first (bare array of full records)', tag, query: AssistantsQuery },
+  { method: 'get', path: '/api/user/assistants/get', summary: 'List assistants, newest first (page envelope of full records)', tag, query: AssistantsPageQuery },
+  { method: 'delete', path: '/api/user/assistant/:id', summary: 'Delete an assistant; calls in progress continue', tag },
+  { method: 'post', path: '/api/user/assistant/:id/activate', summary: 'Activate (takes inbound calls and chat replies)', tag },
+  { method: 'post', path: '/api/user/assistant/:id/deactivate', summary: 'Deactivate', tag },
+  { method: 'get', path: '/api/user/assistants/outbound', summary: 'Every outbound assistant, id ascending (bare array)', tag },
+];
 
 @Controller('/api/user')
 export class AssistantController {
@@ -49,8 +61,8 @@ export class AssistantController {
   @Post('/assistant')
   async create(@Request() req: ExpressRequest) {
     const { changes, errors } = parseAssistantBody(req.body, 'create');
-    const result = await this.save.create({ userId: principalOf(req).userId, changes, shapeErrors: errors });
-    if (!result.ok) failSave(result.error);
+    const result = await this.save.create({ userId: principalOf(req).userId, changes, malformedFields: Object.keys(errors) });
+    if (!result.ok) answer(saveAnswers(errors), result.error);
     return reply(201, { message: 'Assistant created successfully', data: presentAssistantSummary(result.value) });
   }
 
@@ -58,23 +70,30 @@ export class AssistantController {
   async update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const assistantId = pathId(id, ASSISTANT_NOT_FOUND);
     const { changes, errors } = parseAssistantBody(req.body, 'update');
-    const result = await this.save.update({ userId: principalOf(req).userId, assistantId, changes, shapeErrors: errors });
-    if (!result.ok) failSave(result.error);
+    const result = await this.save.update({ userId: principalOf(req).userId, assistantId, changes, malformedFields: Object.keys(errors) });
+    if (!result.ok) answer(saveAnswers(errors), result.error);
     return reply(200, { message: 'Assistant updated successfully', data: presentAssistantSummary(result.value) });
   }
 
   @Get('/assistant/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const assistant = await this.assistants.findOwned(principalOf(req).userId, pathId(id, ASSISTANT_NOT_FOUND));
-    if (!assistant) fail(404, ASSISTANT_NOT_FOUND);
+    if (!assistant) refuse(ASSISTANT_NOT_FOUND);
     return reply(200, { data: presentAssistant(assistant) });
   }
 
+  /** A bare array: the n8n trigger dropdown reads nothing else. */
   @Get('/assistants')
+  async listAll(@Request() req: ExpressRequest) {
+    const assistants = await this.assistants.listAll(principalOf(req).userId, filterOf(parse(AssistantsQuery, req.query)));
+    return reply(200, assistants.map(presentAssistant));
+  }
+
+  @Get('/assistants/get')
   async list(@Request() req: ExpressRequest) {
-    const q = parse(AssistantsQuery, req.query);
+    const q = parse(AssistantsPageQuery, req.query);
     const page = pageOf(q);
-    const result = await this.assistants.list(principalOf(req).userId, page, { type: q.type, status: q.status, folder_id: q.folder_id, label_id: q.label_id });
+    const result = await this.assistants.list(principalOf(req).userId, page, filterOf(q));
     return reply(200, pageEnvelope(result.items.map(presentAssistant), result.total, page.page, page.perPage));
   }
 
@@ -87,25 +106,21 @@ export class AssistantController {
   @Delete('/assistant/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const deleted = await this.deletion.execute(principalOf(req).userId, pathId(id, ASSISTANT_NOT_FOUND));
-    if (!deleted) fail(404, ASSISTANT_NOT_FOUND);
+    if (!deleted) refuse(ASSISTANT_NOT_FOUND);
     return reply(200, { message: 'Assistant deleted successfully' });
   }
 
   @Post('/assistant/:id/activate')
   async activate(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.statuses.activate(principalOf(req).userId, pathId(id, ASSISTANT_NOT_FOUND));
-    if (!result.ok) {
-      if (result.error.code === 'not_found') fail(404, ASSISTANT_NOT_FOUND);
-      if (result.error.code === 'compliance_blocked') fail(422, { message: 'The assistant is blocked for compliance review.' });
-      failValidation(result.error.errors as FieldErrors);
-    }
+    if (!result.ok) answer(ACTIVATION_ANSWERS, result.error);
     return reply(200, { message: 'Assistant activated successfully', data: presentAssistantSummary(result.value) });
   }
 
   @Post('/assistant/:id/deactivate')
   async deactivate(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.statuses.deactivate(principalOf(req).userId, pathId(id, ASSISTANT_NOT_FOUND));
-    if (!result.ok) fail(404, ASSISTANT_NOT_FOUND);
+    if (!result.ok) refuse(ASSISTANT_NOT_FOUND);
     return reply(200, { message: 'Assistant deactivated successfully', data: presentAssistantSummary(result.value) });
   }
 }

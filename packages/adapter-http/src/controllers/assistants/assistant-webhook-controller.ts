@@ -3,10 +3,11 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { AssistantWebhooks, TOKENS } from '@voiceplane/application';
 import { Id, Str } from '../../validation';
-import { fail, failValidation, parse, reply } from '../../pipeline/responses';
+import { parse, reply } from '../../pipeline/responses';
+import { answer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
-import { documentRoute } from '../../openapi/registry';
-import { ASSISTANT_NOT_FOUND } from './assistant-controller';
+import { WEBHOOK_SWITCH_ANSWERS } from './assistant-answers';
+import type { RouteDoc } from '../../openapi/route-doc';
 
 class DisableWebhookBody {
   @Id({ required: true }) assistant_id!: number;
@@ -18,8 +19,11 @@ class EnableWebhookBody {
 }
 
 const tag = 'Assistants';
-documentRoute({ method: 'post', path: '/api/user/assistants/disable-webhook', summary: 'Stop post-call webhooks; pending deliveries are canceled', tag, body: DisableWebhookBody });
-documentRoute({ method: 'post', path: '/api/user/assistants/enable-webhook', summary: 'Send post-call webhooks to a URL', tag, body: EnableWebhookBody });
+/** The routes of AssistantWebhookController as the OpenAPI document describes them. */
+export const assistantWebhookRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/assistants/disable-webhook', summary: 'Stop post-call webhooks; pending deliveries are canceled', tag, body: DisableWebhookBody },
+  { method: 'post', path: '/api/user/assistants/enable-webhook', summary: 'Send post-call webhooks to a URL', tag, body: EnableWebhookBody },
+];
 
 @Controller('/api/user/assistants')
 export class AssistantWebhookController {
@@ -29,7 +33,7 @@ export class AssistantWebhookController {
   async disable(@Request() req: ExpressRequest) {
     const body = parse(DisableWebhookBody, req.body);
     const result = await this.webhooks.disable(principalOf(req).userId, body.assistant_id);
-    if (!result.ok) fail(404, ASSISTANT_NOT_FOUND);
+    if (!result.ok) answer(WEBHOOK_SWITCH_ANSWERS, result.error);
     return reply(200, { message: 'Webhook disabled successfully', data: [] });
   }
 
@@ -37,10 +41,7 @@ export class AssistantWebhookController {
   async enable(@Request() req: ExpressRequest) {
     const body = parse(EnableWebhookBody, req.body);
     const result = await this.webhooks.enable(principalOf(req).userId, body.assistant_id, body.webhook_url);
-    if (!result.ok) {
-      if (result.error.code === 'not_found') fail(404, ASSISTANT_NOT_FOUND);
-      failValidation(result.error.errors);
-    }
+    if (!result.ok) answer(WEBHOOK_SWITCH_ANSWERS, result.error);
     return reply(200, { message: 'Webhook enabled successfully', data: [] });
   }
 }

@@ -369,9 +369,48 @@ describe('assistants', () => {
     });
   });
 
-  describe('GET /api/user/assistant/{id} and /api/user/assistants', () => {
+  describe('PATCH /api/user/assistants/{id} (alias of PUT /api/user/assistant/{id})', () => {
+    it('changes only the sent fields and answers the summary', async () => {
+      const id = await create(a, { name: 'Patched', system_prompt: 'Keep me', variables: { a: 'b' } });
+      const before = await get(a, id);
+      const res = await t.http.patch(`/api/user/assistants/${id}`).set(a.auth).send({ name: 'Renamed', speech_speed: 0.8 });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ message: 'Assistant updated successfully', data: { id, name: 'Renamed', status: 'inactive', type: 'outbound', mode: 'pipeline' } });
+      expect(res.headers['x-ratelimit-limit']).toBe('600');
+      expect(await get(a, id)).toEqual({ ...before, name: 'Renamed', speech_speed: 0.8, updated_at: isoDate });
+    });
+
+    it('answers 422 with the update\'s rules and messages', async () => {
+      const id = await create(a, { name: 'Strict patch' });
+      expectInvalid(await t.http.patch(`/api/user/assistants/${id}`).set(a.auth).send({ name: '', speech_speed: 2 }), {
+        name: ['The name field must have a value.'], speech_speed: ['Speech speed must be between 0.7 and 1.2.'],
+      });
+      expect((await get(a, id)).name).toBe('Strict patch');
+    });
+
+    it.each([
+      ['a missing id', () => '999999'],
+      ['another account\'s id', () => String(theirs)],
+      ['a non-numeric id', () => 'abc'],
+    ])('answers 404 for %s, before looking at the body', async (_, idOf) => {
+      const res = await t.http.patch(`/api/user/assistants/${idOf()}`).set(a.auth).send({ name: 'Hijacked', speech_speed: 9 });
+      expect({ status: res.status, body: res.body }).toEqual({ status: 404, body: NOT_FOUND });
+    });
+
+    let theirs = 0;
+    beforeAll(async () => { theirs = await create(b, { name: 'B patch target' }); });
+
+    it('needs a token like every user route, and leaves another account\'s assistant untouched', async () => {
+      const res = await t.http.patch(`/api/user/assistants/${theirs}`).send({ name: 'Anonymous' });
+      expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: { error: 'Unauthorized' } });
+      expect((await get(b, theirs)).name).toBe('B patch target');
+    });
+  });
+
+  describe('GET /api/user/assistant/{id}, /api/user/assistants/get and /api/user/assistants', () => {
     let c: TestUser;
     const ids: Record<string, number> = {};
+    const withIds = (query: string) => query.replace('FOLDER', String(ids.folder)).replace('LABEL', String(ids.label));
     beforeAll(async () => {
       c = await t.createUser();
       const folder = await group(c, 'folder', 'Filtered');
@@ -384,12 +423,10 @@ describe('assistants', () => {
       ids.label = label;
     });
 
-    it('lists newest first in a page envelope of full records (alias /assistants/get)', async () => {
-      for (const path of ['/api/user/assistants', '/api/user/assistants/get']) {
-        const res = await t.http.get(path).set(c.auth);
-        expect(res.status).toBe(200);
-        expect(res.body).toEqual({ data: [await get(c, ids.out2), await get(c, ids.in1), await get(c, ids.out1)], current_page: 1, per_page: 15, total: 3, last_page: 1 });
-      }
+    it('/assistants/get lists newest first in a page envelope of full records', async () => {
+      const res = await t.http.get('/api/user/assistants/get').set(c.auth);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ data: [await get(c, ids.out2), await get(c, ids.in1), await get(c, ids.out1)], current_page: 1, per_page: 15, total: 3, last_page: 1 });
     });
 
     it.each([
@@ -402,14 +439,14 @@ describe('assistants', () => {
       ['folder_id=999999', []],
       ['per_page=1&page=2', ['in1']],
       ['per_page=2&page=3', []],
-    ])('filters %s', async (query, expected) => {
-      const res = await t.http.get(`/api/user/assistants?${query.replace('FOLDER', String(ids.folder)).replace('LABEL', String(ids.label))}`).set(c.auth);
+    ])('/assistants/get filters %s', async (query, expected) => {
+      const res = await t.http.get(`/api/user/assistants/get?${withIds(query)}`).set(c.auth);
       expect(res.status).toBe(200);
       expect(res.body.data.map((x: { id: number }) => x.id)).toEqual(expected.map((k) => ids[k]));
     });
 
-    it('reports the real total past the last page', async () => {
-      const res = await t.http.get('/api/user/assistants?per_page=2&page=3').set(c.auth);
+    it('/assistants/get reports the real total past the last page', async () => {
+      const res = await t.http.get('/api/user/assistants/get?per_page=2&page=3').set(c.auth);
       expect(res.body).toEqual({ data: [], current_page: 3, per_page: 2, total: 3, last_page: 2 });
     });
 
@@ -419,13 +456,62 @@ describe('assistants', () => {
       ['folder_id=x', { folder_id: ['The folder id must be an integer.'] }],
       ['per_page=101', { per_page: ['The per page must be between 1 and 100.'] }],
       ['page=0', { page: ['The page must be at least 1.'] }],
-    ])('422 on %s', async (query, errors) => {
+      ['page=0&type=any', { page: ['The page must be at least 1.'], type: ['The selected type is invalid.'] }],
+    ])('/assistants/get: 422 on %s', async (query, errors) => {
+      const res = await t.http.get(`/api/user/assistants/get?${query}`).set(c.auth);
+      expectInvalid(res, errors);
+      expect(Object.keys(res.body.errors)).toEqual(Object.keys(errors));
+    });
+
+    it('/assistants/get never lists another account\'s assistants', async () => {
+      const res = await t.http.get('/api/user/assistants/get?per_page=100').set(b.auth);
+      expect(res.body.data.every((x: { user_id: number }) => x.user_id === b.id)).toBe(true);
+    });
+
+    it('/assistants is a bare array of every full record, oldest first, whatever paging is asked for', async () => {
+      const all = [await get(c, ids.out1), await get(c, ids.in1), await get(c, ids.out2)];
+      for (const query of ['', '?per_page=1&page=2', '?page=0']) {
+        const res = await t.http.get(`/api/user/assistants${query}`).set(c.auth);
+        expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: all });
+        expect(res.headers['x-ratelimit-limit']).toBe('600');
+      }
+    });
+
+    it.each([
+      ['type=inbound', ['in1']],
+      ['type=outbound', ['out1', 'out2']],
+      ['status=active', ['out2']],
+      ['status=inactive', ['out1', 'in1']],
+      ['folder_id=FOLDER', ['out1']],
+      ['label_id=LABEL', ['out1']],
+      ['folder_id=999999', []],
+      ['type=outbound&status=inactive', ['out1']],
+    ])('/assistants filters %s', async (query, expected) => {
+      const res = await t.http.get(`/api/user/assistants?${withIds(query)}`).set(c.auth);
+      expect(res.status).toBe(200);
+      expect(res.body.map((x: { id: number }) => x.id)).toEqual(expected.map((k) => ids[k]));
+    });
+
+    it.each<[string, Record<string, string[]>]>([
+      ['type=any', { type: ['The selected type is invalid.'] }],
+      ['status=on', { status: ['The selected status is invalid.'] }],
+      ['folder_id=x&label_id=0', { folder_id: ['The folder id must be an integer.'], label_id: ['The label id must be an integer.'] }],
+    ])('/assistants: 422 on %s', async (query, errors) => {
       expectInvalid(await t.http.get(`/api/user/assistants?${query}`).set(c.auth), errors);
     });
 
-    it('never lists another account\'s assistants', async () => {
-      const res = await t.http.get('/api/user/assistants?per_page=100').set(b.auth);
-      expect(res.body.data.every((x: { user_id: number }) => x.user_id === b.id)).toBe(true);
+    it('/assistants is [] for an account without assistants, and needs a token', async () => {
+      const empty = await t.createUser();
+      const res = await t.http.get('/api/user/assistants').set(empty.auth);
+      expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: [] });
+      const anonymous = await t.http.get('/api/user/assistants');
+      expect({ status: anonymous.status, body: anonymous.body }).toEqual({ status: 401, body: { error: 'Unauthorized' } });
+    });
+
+    it('/assistants never lists another account\'s assistants', async () => {
+      const res = await t.http.get('/api/user/assistants').set(b.auth);
+      expect(res.body.length).toBeGreaterThan(0);
+      expect(res.body.every((x: { user_id: number }) => x.user_id === b.id)).toBe(true);
     });
 
     it.each([['missing', '999999'], ['non-numeric', 'abc']])('GET 404 for a %s id', async (_, id) => {
@@ -518,6 +604,13 @@ describe('assistants', () => {
       }
       expect((await get(b, foreign)).status).toBe('inactive');
     });
+  });
+
+  it('the OpenAPI document lists both lists and the PATCH alias', async () => {
+    const paths = (await t.http.get('/api/openapi.json')).body.paths;
+    expect(paths['/api/user/assistants'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['type', 'status', 'folder_id', 'label_id']);
+    expect(paths['/api/user/assistants/get'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['page', 'per_page', 'type', 'status', 'folder_id', 'label_id']);
+    expect(paths['/api/user/assistants/{id}'].patch.requestBody).toEqual(paths['/api/user/assistant/{id}'].put.requestBody);
   });
 
   describe('POST /api/user/assistants/disable-webhook and /enable-webhook', () => {

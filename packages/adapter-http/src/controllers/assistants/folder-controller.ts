@@ -3,14 +3,17 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { AssistantGroupRepository, TOKENS } from '@voiceplane/application';
 import { PageQuery } from '../../validation';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { CreateGroupBody, GroupRoutes, UpdateGroupBody } from './group-routes';
 
 const tag = 'Folders';
-documentRoute({ method: 'post', path: '/api/user/folder', summary: 'Create a folder', tag, body: CreateGroupBody, success: 201 });
-documentRoute({ method: 'get', path: '/api/user/folders', summary: 'List folders by name', tag, query: PageQuery });
-documentRoute({ method: 'put', path: '/api/user/folder/:id', summary: 'Rename or recolor a folder (alias PUT /api/user/folders/{id})', tag, body: UpdateGroupBody });
-documentRoute({ method: 'delete', path: '/api/user/folder/:id', summary: 'Delete a folder; its assistants leave it (alias DELETE /api/user/folders/{id})', tag });
+/** The routes of FolderController as the OpenAPI document describes them. */
+export const folderRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/folder', summary: 'Create a folder', tag, body: CreateGroupBody, success: 201 },
+  { method: 'get', path: '/api/user/folders', summary: 'List folders by name', tag, query: PageQuery },
+  { method: 'put', path: '/api/user/folder/:id', summary: 'Rename or recolor a folder (alias PUT /api/user/folders/{id})', tag, body: UpdateGroupBody },
+  { method: 'delete', path: '/api/user/folder/:id', summary: 'Delete a folder; its assistants leave it (alias DELETE /api/user/folders/{id})', tag },
+];
 
 /** Plain CRUD over the folder store (CONTRACT §4). */
 @Controller('/api/user')

@@ -1,8 +1,10 @@
 import type { Request as ExpressRequest } from 'express';
-import { GROUP_COLORS, GROUP_NAME_MAX, GroupColor } from '@voiceplane/domain';
+import { GROUP_COLORS, GROUP_NAME_MAX, GroupColor, GroupRefusal } from '@voiceplane/domain';
 import { AssistantGroupRepository } from '@voiceplane/application';
 import { PageQuery, pageOf, Str, validateDto } from '../../validation';
-import { fail, failValidation, parse, pathId, reply } from '../../pipeline/responses';
+import { failValidation, parse, pathId, reply } from '../../pipeline/responses';
+import { answer, answerFor, AnswerTable } from '../../pipeline/answers';
+import { groupAnswers } from './assistant-answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { presentGroup } from './presenters';
@@ -17,23 +19,21 @@ export class UpdateGroupBody {
   @Str({ enum: GROUP_COLORS, nullable: true, description: 'null clears the color' }) color?: GroupColor | null;
 }
 
-const NAME_TAKEN = { name: ['The name has already been taken.'] };
-
 /**
  * Folders and labels behave alike (CONTRACT §4.6); each controller hands its routes to one of
  * these with its own repository and wording.
  */
 export class GroupRoutes {
-  private readonly notFound: { message: string };
+  private readonly answers: AnswerTable<GroupRefusal>;
 
   constructor(private readonly groups: AssistantGroupRepository, private readonly noun: 'Folder' | 'Label') {
-    this.notFound = { message: `${noun} not found` };
+    this.answers = groupAnswers(noun);
   }
 
   async create(req: ExpressRequest) {
     const body = parse(CreateGroupBody, req.body);
     const group = await this.groups.create(principalOf(req).userId, { name: body.name, color: body.color ?? null });
-    if (group === 'name_taken') failValidation(NAME_TAKEN);
+    if (group === 'name_taken') answer(this.answers, group);
     return reply(201, { message: `${this.noun} created successfully`, data: presentGroup(group) });
   }
 
@@ -46,20 +46,20 @@ export class GroupRoutes {
   /** A missing group answers 404 even when the body is invalid too. */
   async update(req: ExpressRequest, rawId: string) {
     const userId = principalOf(req).userId;
-    const id = pathId(rawId, this.notFound);
+    const id = pathId(rawId, answerFor(this.answers, 'not_found'));
     const body = validateDto(UpdateGroupBody, req.body ?? {}, { partial: true });
     if (!body.ok) {
-      if (!(await this.groups.exists(userId, id))) fail(404, this.notFound);
+      if (!(await this.groups.exists(userId, id))) answer(this.answers, 'not_found');
       failValidation(body.errors);
     }
     const group = await this.groups.update(userId, id, { name: body.value.name, color: body.value.color });
-    if (group === null) fail(404, this.notFound);
-    if (group === 'name_taken') failValidation(NAME_TAKEN);
+    if (group === null) answer(this.answers, 'not_found');
+    if (group === 'name_taken') answer(this.answers, group);
     return reply(200, { message: `${this.noun} updated successfully`, data: presentGroup(group) });
   }
 
   async remove(req: ExpressRequest, rawId: string) {
-    if (!(await this.groups.delete(principalOf(req).userId, pathId(rawId, this.notFound)))) fail(404, this.notFound);
+    if (!(await this.groups.delete(principalOf(req).userId, pathId(rawId, answerFor(this.answers, 'not_found'))))) answer(this.answers, 'not_found');
     return reply(200, { message: `${this.noun} deleted successfully` });
   }
 }

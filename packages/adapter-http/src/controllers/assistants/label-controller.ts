@@ -3,14 +3,17 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { AssistantGroupRepository, TOKENS } from '@voiceplane/application';
 import { PageQuery } from '../../validation';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { CreateGroupBody, GroupRoutes, UpdateGroupBody } from './group-routes';
 
 const tag = 'Labels';
-documentRoute({ method: 'post', path: '/api/user/label', summary: 'Create a label', tag, body: CreateGroupBody, success: 201 });
-documentRoute({ method: 'get', path: '/api/user/labels', summary: 'List labels by name', tag, query: PageQuery });
-documentRoute({ method: 'put', path: '/api/user/label/:id', summary: 'Rename or recolor a label', tag, body: UpdateGroupBody });
-documentRoute({ method: 'delete', path: '/api/user/label/:id', summary: 'Delete a label; it is detached from its assistants', tag });
+/** The routes of LabelController as the OpenAPI document describes them. */
+export const labelRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/label', summary: 'Create a label', tag, body: CreateGroupBody, success: 201 },
+  { method: 'get', path: '/api/user/labels', summary: 'List labels by name', tag, query: PageQuery },
+  { method: 'put', path: '/api/user/label/:id', summary: 'Rename or recolor a label', tag, body: UpdateGroupBody },
+  { method: 'delete', path: '/api/user/label/:id', summary: 'Delete a label; it is detached from its assistants', tag },
+];
 
 /** Plain CRUD over the label store (CONTRACT §4.6). */
 @Controller('/api/user')

@@ -4,9 +4,11 @@ import { inject } from 'inversify';
 import { ASSISTANT_MODES, AssistantMode, MODEL_KINDS, ModelKind, PROVIDER_KINDS, ProviderKind, voicesMatching } from '@voiceplane/domain';
 import { CatalogRepository, EventTypeRepository, KnowledgeBaseRepository, TOKENS } from '@voiceplane/application';
 import { Id, Str } from '../../validation';
-import { fail, failValidation, parse, pathId, reply } from '../../pipeline/responses';
+import { parse, pathId, reply } from '../../pipeline/responses';
+import { answer, answerFor } from '../../pipeline/answers';
+import { REFERENCE_DATA_ANSWERS } from './assistant-answers';
 import { principalOf } from '../../pipeline/request-context';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { presentEventType, presentKnowledgeBase } from './presenters';
 
 class VoicesQuery {
@@ -22,16 +24,17 @@ class ProvidersQuery {
   @Str({ enum: PROVIDER_KINDS }) kind?: ProviderKind;
 }
 
-const KNOWLEDGE_BASE_NOT_FOUND = { error: 'Knowledgebase not found.' };
-
 const tag = 'Reference data';
-documentRoute({ method: 'get', path: '/api/user/assistants/languages', summary: 'Languages (bare array)', tag });
-documentRoute({ method: 'get', path: '/api/user/assistants/voices', summary: 'Public voices, filtered by mode and language (bare array)', tag, query: VoicesQuery });
-documentRoute({ method: 'get', path: '/api/user/assistants/models', summary: 'LLM and multimodal models (bare array)', tag, query: ModelsQuery });
-documentRoute({ method: 'get', path: '/api/user/assistants/providers', summary: 'Synthesizer and transcriber providers (bare array)', tag, query: ProvidersQuery });
-documentRoute({ method: 'get', path: '/api/user/knowledgebases', summary: 'Knowledge bases of the account', tag });
-documentRoute({ method: 'get', path: '/api/user/knowledgebases/:id', summary: 'One knowledge base', tag });
-documentRoute({ method: 'get', path: '/api/user/scheduling/event-types', summary: 'Scheduling event types of the account', tag });
+/** The routes of ReferenceDataController as the OpenAPI document describes them. */
+export const referenceDataRouteDocs: readonly RouteDoc[] = [
+  { method: 'get', path: '/api/user/assistants/languages', summary: 'Languages (bare array)', tag },
+  { method: 'get', path: '/api/user/assistants/voices', summary: 'Public voices, filtered by mode and language (bare array)', tag, query: VoicesQuery },
+  { method: 'get', path: '/api/user/assistants/models', summary: 'LLM and multimodal models (bare array)', tag, query: ModelsQuery },
+  { method: 'get', path: '/api/user/assistants/providers', summary: 'Synthesizer and transcriber providers (bare array)', tag, query: ProvidersQuery },
+  { method: 'get', path: '/api/user/knowledgebases', summary: 'Knowledge bases of the account', tag },
+  { method: 'get', path: '/api/user/knowledgebases/:id', summary: 'One knowledge base', tag },
+  { method: 'get', path: '/api/user/scheduling/event-types', summary: 'Scheduling event types of the account', tag },
+];
 
 /** The catalogue (CONTRACT §3.10) and the account's own reference records (§3.12). */
 @Controller('/api/user')
@@ -52,7 +55,7 @@ export class ReferenceDataController {
     const q = parse(VoicesQuery, req.query);
     const catalog = await this.catalogs.catalog();
     if (q.language_id !== undefined && !catalog.languages.some((l) => l.id === q.language_id)) {
-      failValidation({ language_id: ['The selected language id is invalid.'] });
+      answer(REFERENCE_DATA_ANSWERS, 'unknown_language');
     }
     return reply(200, voicesMatching(catalog, { mode: q.mode, language_id: q.language_id }));
   }
@@ -77,8 +80,8 @@ export class ReferenceDataController {
 
   @Get('/knowledgebases/:id')
   async knowledgeBase(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const kb = await this.knowledgeBases.findOwned(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND));
-    if (!kb) fail(404, KNOWLEDGE_BASE_NOT_FOUND);
+    const kb = await this.knowledgeBases.findOwned(principalOf(req).userId, pathId(id, answerFor(REFERENCE_DATA_ANSWERS, 'knowledge_base_not_found')));
+    if (!kb) answer(REFERENCE_DATA_ANSWERS, 'knowledge_base_not_found');
     return reply(200, { data: presentKnowledgeBase(kb) });
   }
 

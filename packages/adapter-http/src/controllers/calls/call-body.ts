@@ -1,7 +1,8 @@
 import {
   addFieldError, CALL_CHANNELS, CALL_DIRECTIONS, CALL_STATUSES, CallChannel, CallDirection, CallOutcome, CallStatus, E164_PATTERN,
-  FieldErrors, hasFieldErrors, normalizeVariables, TERMINAL_STATUSES, TerminalCallStatus, TranscriptItem,
+  FieldErrors, hasFieldErrors, TERMINAL_STATUSES, TerminalCallStatus, TranscriptItem,
 } from '@voiceplane/domain';
+import { normalizeVariables } from '../assistants/assistant-messages';
 import { RuntimeEvent } from '@voiceplane/application';
 import { Arr, Id, Int, Obj, PageQuery, Str, validateDto } from '../../validation';
 import { failValidation } from '../../pipeline/responses';

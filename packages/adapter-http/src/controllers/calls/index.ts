@@ -1,3 +1,3 @@
-export { CallController } from './call-controller';
-export { RuntimeCallController } from './runtime-call-controller';
-export { SandboxCallController } from './sandbox-call-controller';
+export { CallController, callRouteDocs } from './call-controller';
+export { RuntimeCallController, runtimeCallRouteDocs } from './runtime-call-controller';
+export { SandboxCallController, sandboxCallRouteDocs } from './sandbox-call-controller';

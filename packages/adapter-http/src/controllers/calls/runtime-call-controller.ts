@@ -1,27 +1,28 @@
 import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { CALL_MESSAGES, describeInvalidTransition } from '@voiceplane/domain';
+import type { Result } from '@voiceplane/domain';
 import {
   AcceptInboundCall, CallEventAnswer, CallEventRefusal, CallRepository, Clock, RecordCallEvent, TOKENS,
 } from '@voiceplane/application';
-import type { Result } from '@voiceplane/domain';
-import { fail, parse, pathId, reply } from '../../pipeline/responses';
-import { documentRoute } from '../../openapi/registry';
+import { parse, pathId, reply } from '../../pipeline/responses';
+import { answer, AnswerTable, refuse } from '../../pipeline/answers';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { parseRuntimeEvent, RuntimeEventBody, RuntimeInboundBody } from './call-body';
 import { presentEventAnswer } from './call-presenters';
+import { CALL_EVENT_ANSWERS, CALL_NOT_FOUND, INBOUND_CALL_ANSWERS } from './call-answers';
 
-const NOT_FOUND = { message: CALL_MESSAGES.notFound };
+/** The routes of RuntimeCallController as the OpenAPI document describes them. */
+export const runtimeCallRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/runtime/calls/inbound', summary: 'An inbound call reached a number or trunk', tag: 'Runtime', auth: 'runtime', body: RuntimeInboundBody, success: 201 },
+  { method: 'get', path: '/api/runtime/calls/:id/config', summary: 'Configuration of a call being placed or answered', tag: 'Runtime', auth: 'runtime' },
+  { method: 'post', path: '/api/runtime/calls/:id/events', summary: 'Lifecycle event of a call (idempotent by event_id)', tag: 'Runtime', auth: 'runtime', body: RuntimeEventBody },
+];
 
-documentRoute({ method: 'post', path: '/api/runtime/calls/inbound', summary: 'An inbound call reached a number or trunk', tag: 'Runtime', auth: 'runtime', body: RuntimeInboundBody, success: 201 });
-documentRoute({ method: 'get', path: '/api/runtime/calls/:id/config', summary: 'Configuration of a call being placed or answered', tag: 'Runtime', auth: 'runtime' });
-documentRoute({ method: 'post', path: '/api/runtime/calls/:id/events', summary: 'Lifecycle event of a call (idempotent by event_id)', tag: 'Runtime', auth: 'runtime', body: RuntimeEventBody });
-
-/** Ends a refused event with its answer: 404 for an unknown call, 409 for a transition the call cannot make. */
-export function answerOrFail(outcome: Result<CallEventAnswer, CallEventRefusal>, notFound: object): CallEventAnswer {
-  if (outcome.ok) return outcome.value;
-  if (outcome.error.code === 'call_not_found') fail(404, notFound);
-  fail(409, { message: describeInvalidTransition(outcome.error) });
+/** The answer of an accepted event; a refused one ends the request with the table's answer. */
+export function acceptedEvent(outcome: Result<CallEventAnswer, CallEventRefusal>, answers: AnswerTable<CallEventRefusal>): CallEventAnswer {
+  if (!outcome.ok) answer(answers, outcome.error);
+  return outcome.value;
 }
 
 /** The voice-runtime ingress (CONTRACT §7.5); the pipeline has checked the runtime token. */
@@ -38,24 +39,21 @@ export class RuntimeCallController {
   async accept(@Request() req: ExpressRequest) {
     const body = parse(RuntimeInboundBody, req.body);
     const accepted = await this.inbound.execute({ to: body.to, from: body.from, trunkId: body.trunk_id ?? null, providerCallId: body.provider_call_id ?? null });
-    if (!accepted.ok) {
-      if (accepted.error === 'insufficient_balance') fail(402, { message: CALL_MESSAGES.insufficientBalance });
-      fail(404, { message: CALL_MESSAGES.noInboundAssistant });
-    }
+    if (!accepted.ok) answer(INBOUND_CALL_ANSWERS, accepted.error);
     return reply(201, { call_id: accepted.value.callId, config: accepted.value.config });
   }
 
   @Get('/:id/config')
   async config(@Params({ name: 'id' }) id: string) {
-    const call = await this.calls.findById(pathId(id, NOT_FOUND));
-    if (call === null) fail(404, NOT_FOUND);
+    const call = await this.calls.findById(pathId(id, CALL_NOT_FOUND));
+    if (call === null) refuse(CALL_NOT_FOUND);
     return reply(200, { call_id: call.id, config: call.runtimeConfig });
   }
 
   @Post('/:id/events')
   async event(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const callId = pathId(id, NOT_FOUND);
+    const callId = pathId(id, CALL_NOT_FOUND);
     const report = parseRuntimeEvent(req.body, this.clock.now());
-    return reply(200, presentEventAnswer(answerOrFail(await this.events.record(callId, report), NOT_FOUND), true));
+    return reply(200, presentEventAnswer(acceptedEvent(await this.events.record(callId, report), CALL_EVENT_ANSWERS), true));
   }
 }

@@ -5,15 +5,17 @@ import { FieldErrors, hasFieldErrors } from '@voiceplane/domain';
 import { Clock, SandboxCallControls, TOKENS } from '@voiceplane/application';
 import { failValidation, parse, pathId, reply } from '../../pipeline/responses';
 import { principalOf } from '../../pipeline/request-context';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { CallEndBody, transcriptItems } from './call-body';
 import { presentEventAnswer } from './call-presenters';
-import { answerOrFail } from './runtime-call-controller';
+import { acceptedEvent } from './runtime-call-controller';
+import { SANDBOX_CALL_EVENT_ANSWERS, SANDBOX_NOT_FOUND } from './call-answers';
 
-const NOT_FOUND = { message: 'Not found.' };
-
-documentRoute({ method: 'post', path: '/api/sandbox/calls/:id/answer', summary: 'S8: the customer answers a sandbox call', tag: 'Sandbox' });
-documentRoute({ method: 'post', path: '/api/sandbox/calls/:id/finish', summary: 'S9: a sandbox call ends (answered first when completed)', tag: 'Sandbox', body: CallEndBody });
+/** The routes of SandboxCallController as the OpenAPI document describes them. */
+export const sandboxCallRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/sandbox/calls/:id/answer', summary: 'S8: the customer answers a sandbox call', tag: 'Sandbox' },
+  { method: 'post', path: '/api/sandbox/calls/:id/finish', summary: 'S9: a sandbox call ends (answered first when completed)', tag: 'Sandbox', body: CallEndBody },
+];
 
 /** S8 and S9 (CONTRACT §14.2): bound only while the voice runtime is the sandbox (D3). */
 @Controller('/api/sandbox/calls')
@@ -25,13 +27,13 @@ export class SandboxCallController {
 
   @Post('/:id/answer')
   async answer(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const callId = pathId(id, NOT_FOUND);
-    return reply(200, presentEventAnswer(answerOrFail(await this.sandbox.answer(principalOf(req).userId, callId), NOT_FOUND), false));
+    const callId = pathId(id, SANDBOX_NOT_FOUND);
+    return reply(200, presentEventAnswer(acceptedEvent(await this.sandbox.answer(principalOf(req).userId, callId), SANDBOX_CALL_EVENT_ANSWERS), false));
   }
 
   @Post('/:id/finish')
   async finish(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const callId = pathId(id, NOT_FOUND);
+    const callId = pathId(id, SANDBOX_NOT_FOUND);
     const body = parse(CallEndBody, req.body);
     const errors: FieldErrors = {};
     const transcript = body.transcript === undefined ? undefined : transcriptItems(errors, 'transcript', body.transcript, this.clock.now());
@@ -39,6 +41,6 @@ export class SandboxCallController {
     const outcome = await this.sandbox.finish(principalOf(req).userId, callId, {
       status: body.status, duration: body.duration, transcript, extractedVariables: body.extracted_variables, recordingUrl: body.recording_url,
     });
-    return reply(200, presentEventAnswer(answerOrFail(outcome, NOT_FOUND), false));
+    return reply(200, presentEventAnswer(acceptedEvent(outcome, SANDBOX_CALL_EVENT_ANSWERS), false));
   }
 }

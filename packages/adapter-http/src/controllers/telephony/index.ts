@@ -1,4 +1,4 @@
-export { SipTrunkController } from './sip-trunk-controller';
-export { PhoneNumberController } from './phone-number-controller';
-export { SandboxFaultController } from './sandbox-fault-controller';
+export { SipTrunkController, sipTrunkRouteDocs } from './sip-trunk-controller';
+export { PhoneNumberController, phoneNumberRouteDocs } from './phone-number-controller';
+export { SandboxFaultController, sandboxFaultRouteDocs } from './sandbox-fault-controller';
 export { SandboxFaults, type FaultArmer, type FaultRequest } from './sandbox-faults';

@@ -2,12 +2,14 @@ import { Controller, Delete, Get, Params, Post, Request } from '@inversifyjs/htt
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { E164_PATTERN, NUMBER_COUNTRIES, NumberCountry } from '@voiceplane/domain';
-import { DeletePhoneNumber, PhoneNumberRepository, PurchaseError, PurchasePhoneNumber, SearchAvailableNumbers, TOKENS } from '@voiceplane/application';
+import { DeletePhoneNumber, PhoneNumberRepository, PurchasePhoneNumber, SearchAvailableNumbers, TOKENS } from '@voiceplane/application';
 import { Str } from '../../validation';
-import { fail, parse, pathId, reply } from '../../pipeline/responses';
+import { parse, pathId, reply } from '../../pipeline/responses';
+import { answer } from '../../pipeline/answers';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { presentAvailableNumber, presentPhoneNumber, presentPurchase } from './presenters';
+import { DELETE_NUMBER_ANSWERS, NUMBER_SEARCH_ANSWERS, PHONE_NUMBER_NOT_FOUND, PURCHASE_ANSWERS } from './telephony-answers';
 
 const CONTAINS_MESSAGE = 'The contains may only contain up to 10 digits.';
 
@@ -24,18 +26,14 @@ class PurchaseBody {
   phone_number!: string;
 }
 
-const NOT_FOUND = { error: 'Phone number not found.' };
-const PURCHASE_ERRORS: Record<PurchaseError, [number, object]> = {
-  not_available: [400, { error: 'Phone number is not available.' }],
-  address_required: [400, { error: 'This number requires a registered address, which is not supported.' }],
-  insufficient_balance: [402, { error: 'Insufficient balance.' }],
-  failed: [500, { error: 'Failed to purchase phone number. Please try again or contact support.' }],
-};
 
-documentRoute({ method: 'get', path: '/api/user/phone-numbers', summary: 'List owned phone numbers (purchased and SIP), newest first', tag: 'Phone numbers' });
-documentRoute({ method: 'get', path: '/api/user/phone-numbers/search', summary: 'Search purchasable numbers (at most 20)', tag: 'Phone numbers', query: NumberSearchQuery });
-documentRoute({ method: 'post', path: '/api/user/phone-numbers/purchase', summary: 'Buy a number; the first month is charged', tag: 'Phone numbers', body: PurchaseBody, success: 201 });
-documentRoute({ method: 'delete', path: '/api/user/phone-numbers/:id', summary: 'Release a number or delete a SIP trunk (alias DELETE /api/user/phone-numbers/sip-trunks/:id)', tag: 'Phone numbers' });
+/** The routes of PhoneNumberController as the OpenAPI document describes them. */
+export const phoneNumberRouteDocs: readonly RouteDoc[] = [
+  { method: 'get', path: '/api/user/phone-numbers', summary: 'List owned phone numbers (purchased and SIP), newest first', tag: 'Phone numbers' },
+  { method: 'get', path: '/api/user/phone-numbers/search', summary: 'Search purchasable numbers (at most 20)', tag: 'Phone numbers', query: NumberSearchQuery },
+  { method: 'post', path: '/api/user/phone-numbers/purchase', summary: 'Buy a number; the first month is charged', tag: 'Phone numbers', body: PurchaseBody, success: 201 },
+  { method: 'delete', path: '/api/user/phone-numbers/:id', summary: 'Release a number or delete a SIP trunk (alias DELETE /api/user/phone-numbers/sip-trunks/:id)', tag: 'Phone numbers' },
+];
 
 /** Owned numbers, search and purchase of CONTRACT §6.7–§6.8. */
 @Controller('/api/user/phone-numbers')
@@ -57,7 +55,7 @@ export class PhoneNumberController {
   async searchNumbers(@Request() req: ExpressRequest) {
     const query = parse(NumberSearchQuery, req.query);
     const found = await this.search.execute(principalOf(req).userId, query.country_code ?? 'US', query.contains ?? null);
-    if (!found.ok) fail(502, { message: 'Number search is temporarily unavailable.' });
+    if (!found.ok) answer(NUMBER_SEARCH_ANSWERS, found.error);
     return reply(200, { data: found.value.map(presentAvailableNumber) });
   }
 
@@ -65,17 +63,14 @@ export class PhoneNumberController {
   async buy(@Request() req: ExpressRequest) {
     const body = parse(PurchaseBody, req.body);
     const bought = await this.purchase.execute(principalOf(req).userId, body.phone_number, requestIdOf(req));
-    if (!bought.ok) fail(...PURCHASE_ERRORS[bought.error]);
+    if (!bought.ok) answer(PURCHASE_ANSWERS, bought.error);
     return reply(201, { message: 'Phone number purchased successfully.', data: presentPurchase(bought.value) });
   }
 
   @Delete('/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const deleted = await this.deleteNumber.execute(principalOf(req).userId, pathId(id, NOT_FOUND));
-    if (!deleted.ok) {
-      if (deleted.error === 'not_found') fail(404, NOT_FOUND);
-      fail(500, { error: 'Failed to delete phone number. Please try again or contact support.' });
-    }
+    const deleted = await this.deleteNumber.execute(principalOf(req).userId, pathId(id, PHONE_NUMBER_NOT_FOUND));
+    if (!deleted.ok) answer(DELETE_NUMBER_ANSWERS, deleted.error);
     return reply(200, { message: 'Phone number deleted successfully.' });
   }
 }

@@ -2,9 +2,11 @@ import { Controller, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { Id, Int, Str } from '../../validation';
-import { fail, failValidation, parse, reply } from '../../pipeline/responses';
+import { parse, reply } from '../../pipeline/responses';
+import { answer } from '../../pipeline/answers';
+import { SANDBOX_FAULT_ANSWERS } from './telephony-answers';
 import { principalOf } from '../../pipeline/request-context';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { SandboxFaults } from './sandbox-faults';
 
 class FaultBody {
@@ -13,9 +15,10 @@ class FaultBody {
   @Int({ min: 1, max: 100, description: 'How many operations fail (default 1)' }) count?: number;
 }
 
-const NOT_FOUND = { message: 'Not found.' };
-
-documentRoute({ method: 'post', path: '/api/sandbox/faults', summary: 'Sandbox S10: make the next operations of a kind fail', tag: 'Sandbox', body: FaultBody });
+/** The routes of SandboxFaultController as the OpenAPI document describes them. */
+export const sandboxFaultRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/sandbox/faults', summary: 'Sandbox S10: make the next operations of a kind fail', tag: 'Sandbox', body: FaultBody },
+];
 
 /** S10 of CONTRACT §14: arms a fault in a sandbox provider for the caller's own operations. */
 @Controller('/api/sandbox/faults')
@@ -26,11 +29,11 @@ export class SandboxFaultController {
   async arm(@Request() req: ExpressRequest) {
     const body = parse(FaultBody, req.body);
     const armer = this.faults.armerOf(body.kind);
-    if (armer === undefined) failValidation({ kind: ['The selected kind is invalid.'] });
-    if (armer === null) fail(404, NOT_FOUND);
+    if (armer === undefined) answer(SANDBOX_FAULT_ANSWERS, 'unknown_kind');
+    if (armer === null) answer(SANDBOX_FAULT_ANSWERS, 'not_found');
     const targetId = body.target_id ?? null;
     const armed = await armer({ userId: principalOf(req).userId, targetId, count: body.count ?? 1 });
-    if (armed === 'not_found') fail(404, NOT_FOUND);
+    if (armed === 'not_found') answer(SANDBOX_FAULT_ANSWERS, armed);
     return reply(200, { ok: true, fault: { kind: body.kind, target_id: targetId, remaining: armed.remaining } });
   }
 }

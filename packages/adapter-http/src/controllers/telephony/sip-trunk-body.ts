@@ -1,8 +1,9 @@
 import {
-  FieldErrors, INBOUND_AUTHORIZATION_TYPES, IP_OR_CIDR_PATTERN, ISO_COUNTRY_CODES, NewSipTrunk, Result, SIP_ADDRESS_MESSAGE,
+  FieldErrors, INBOUND_AUTHORIZATION_TYPES, IP_OR_CIDR_PATTERN, ISO_COUNTRY_CODES, NewSipTrunk, Result,
   SIP_CALLING_FORMATS, SIP_HOST_PATTERN, SIP_PHONE_NUMBER_PATTERN, SIP_TRUNK_LIMITS, SipTrunkChanges,
 } from '@voiceplane/domain';
 import { Arr, Bool, Str, validateDto } from '../../validation';
+import { SIP_ADDRESS_MESSAGE } from './sip-trunk-messages';
 
 const L = SIP_TRUNK_LIMITS;
 

@@ -1,32 +1,23 @@
 import { Controller, Get, Params, Post, Put, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { CreateSipTrunk, SipTrunkRepository, SipTrunkWriteError, TOKENS, UpdateSipTrunk } from '@voiceplane/application';
-import { fail, failValidation, parse, pathId, reply } from '../../pipeline/responses';
+import { err } from '@voiceplane/domain';
+import { CreateSipTrunk, SipTrunkRepository, TOKENS, UpdateSipTrunk } from '@voiceplane/application';
+import { parse, pathId, reply } from '../../pipeline/responses';
+import { answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { CreateSipTrunkBody, DryRunQuery, newTrunk, parseTrunkUpdate, SipTrunkFieldsBody } from './sip-trunk-body';
 import { presentSipTrunk } from './presenters';
+import { CREATE_TRUNK_FAILED, SIP_TRUNK_NOT_FOUND, sipTrunkWriteAnswers, UPDATE_TRUNK_FAILED } from './telephony-answers';
 
-const NOT_FOUND = { error: 'SIP trunk not found.' };
-const DUPLICATE = { error: 'A SIP trunk with the same phone number, username, and address already exists.' };
-const CREATE_FAILED = { error: 'Failed to create SIP trunk. Please try again or contact support.' };
-const UPDATE_FAILED = { error: 'Failed to update SIP trunk. Please try again or contact support.' };
-
-documentRoute({ method: 'get', path: '/api/user/phone-numbers/sip-trunks', summary: 'List SIP trunks, newest first', tag: 'Phone numbers' });
-documentRoute({ method: 'post', path: '/api/user/phone-numbers/sip-trunks', summary: 'Create a SIP trunk (provisions inbound and outbound provider trunks)', tag: 'Phone numbers', body: CreateSipTrunkBody, success: 201 });
-documentRoute({ method: 'get', path: '/api/user/phone-numbers/sip-trunks/:id', summary: 'Get a SIP trunk', tag: 'Phone numbers' });
-documentRoute({ method: 'put', path: '/api/user/phone-numbers/sip-trunks/:id', summary: 'Update a SIP trunk; re-provisions make-before-break (dry_run=true previews)', tag: 'Phone numbers', body: SipTrunkFieldsBody, query: DryRunQuery });
-
-/** Fails the request with the body of its error (CONTRACT §6.4 / §6.6 tables). */
-function failWith(error: SipTrunkWriteError, provisioningFailed: object): never {
-  switch (error.code) {
-    case 'not_found': return fail(404, NOT_FOUND);
-    case 'invalid': return failValidation(error.errors);
-    case 'duplicate': return fail(409, DUPLICATE);
-    case 'provisioning_failed': return fail(500, provisioningFailed);
-  }
-}
+/** The routes of SipTrunkController as the OpenAPI document describes them. */
+export const sipTrunkRouteDocs: readonly RouteDoc[] = [
+  { method: 'get', path: '/api/user/phone-numbers/sip-trunks', summary: 'List SIP trunks, newest first', tag: 'Phone numbers' },
+  { method: 'post', path: '/api/user/phone-numbers/sip-trunks', summary: 'Create a SIP trunk (provisions inbound and outbound provider trunks)', tag: 'Phone numbers', body: CreateSipTrunkBody, success: 201 },
+  { method: 'get', path: '/api/user/phone-numbers/sip-trunks/:id', summary: 'Get a SIP trunk', tag: 'Phone numbers' },
+  { method: 'put', path: '/api/user/phone-numbers/sip-trunks/:id', summary: 'Update a SIP trunk; re-provisions make-before-break (dry_run=true previews)', tag: 'Phone numbers', body: SipTrunkFieldsBody, query: DryRunQuery },
+];
 
 /** SIP trunks of CONTRACT §6.3–§6.6; deletion is the phone-number route (§6.8). */
 @Controller('/api/user/phone-numbers/sip-trunks')
@@ -47,23 +38,25 @@ export class SipTrunkController {
   async create(@Request() req: ExpressRequest) {
     const body = parse(CreateSipTrunkBody, req.body);
     const created = await this.createTrunk.execute(principalOf(req).userId, newTrunk(body));
-    if (!created.ok) failWith(created.error, CREATE_FAILED);
+    if (!created.ok) answer(sipTrunkWriteAnswers(CREATE_TRUNK_FAILED), created.error);
     return reply(201, { message: 'SIP trunk created successfully.', data: presentSipTrunk(created.value) });
   }
 
   @Get('/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const trunk = await this.trunks.find(principalOf(req).userId, pathId(id, NOT_FOUND));
-    if (!trunk) fail(404, NOT_FOUND);
+    const trunk = await this.trunks.find(principalOf(req).userId, pathId(id, SIP_TRUNK_NOT_FOUND));
+    if (!trunk) refuse(SIP_TRUNK_NOT_FOUND);
     return reply(200, { data: presentSipTrunk(trunk) });
   }
 
   @Put('/:id')
   async update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const trunkId = pathId(id, NOT_FOUND);
+    const trunkId = pathId(id, SIP_TRUNK_NOT_FOUND);
     const { changes, dryRun } = parseTrunkUpdate(req.body, req.query);
-    const updated = await this.updateTrunk.execute({ userId: principalOf(req).userId, id: trunkId, changes, dryRun });
-    if (!updated.ok) failWith(updated.error, UPDATE_FAILED);
+    const updated = await this.updateTrunk.execute({
+      userId: principalOf(req).userId, id: trunkId, changes: changes.ok ? changes : err('malformed' as const), dryRun,
+    });
+    if (!updated.ok) answer(sipTrunkWriteAnswers(UPDATE_TRUNK_FAILED, changes.ok ? {} : changes.error), updated.error);
     const data = presentSipTrunk(updated.value.trunk);
     if (dryRun) return reply(200, { message: 'Dry run: no changes were made.', data, reprovision: updated.value.reprovision });
     return reply(200, { message: 'SIP trunk updated successfully.', data });

@@ -1,14 +1,18 @@
 import { Controller, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { TOOL_MESSAGES } from '@voiceplane/domain';
 import { InvokeToolForCall, TOKENS } from '@voiceplane/application';
-import { fail, parse, reply } from '../../pipeline/responses';
-import { documentRoute } from '../../openapi/registry';
+import { parse, reply } from '../../pipeline/responses';
+import { answer } from '../../pipeline/answers';
+import { TOOL_CALL_ANSWERS } from './tool-answers';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { RuntimeToolCallBody } from './tool-body';
 import { presentToolCallResult } from './tool-presenters';
 
-documentRoute({ method: 'post', path: '/api/runtime/tool-calls', summary: 'Run a mid-call tool for a live call', tag: 'Runtime', auth: 'runtime', body: RuntimeToolCallBody });
+/** The routes of RuntimeToolCallController as the OpenAPI document describes them. */
+export const runtimeToolCallRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/runtime/tool-calls', summary: 'Run a mid-call tool for a live call', tag: 'Runtime', auth: 'runtime', body: RuntimeToolCallBody },
+];
 
 /** The voice runtime's gateway entry (CONTRACT §5.8). Bound only where calls exist. */
 @Controller('/api/runtime/tool-calls')
@@ -21,13 +25,7 @@ export class RuntimeToolCallController {
     const outcome = await this.invoke.execute({
       callId: body.call_id, toolId: body.tool_id, params: body.params ?? {}, invocationId: body.invocation_id ?? null,
     });
-    if (!outcome.ok) {
-      switch (outcome.error) {
-        case 'call_not_found': fail(404, { message: 'Call not found' });
-        case 'call_ended': fail(409, { message: 'Call already ended.' });
-        case 'tool_not_found': fail(404, { message: TOOL_MESSAGES.notFound });
-      }
-    }
+    if (!outcome.ok) answer(TOOL_CALL_ANSWERS, outcome.error);
     return reply(200, presentToolCallResult(outcome.value));
   }
 }

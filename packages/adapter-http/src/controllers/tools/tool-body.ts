@@ -1,7 +1,8 @@
 import {
-  AUTOMATION_OWNED_FIELDS, checkToolEndpoint, checkToolItems, FieldErrors, HTTP_TOKEN_PATTERN, TargetUrlPolicy, Tool, TOOL_BODY_FORMATS,
-  TOOL_LIMITS, TOOL_MESSAGES, TOOL_METHODS, TOOL_NAME_PATTERN, TOOL_PARAMETER_TYPES, ToolBodyFormat, ToolFields, ToolMethod, ToolParameterType,
+  AUTOMATION_OWNED_FIELDS, FieldErrors, HTTP_TOKEN_PATTERN, TargetUrlPolicy, Tool, TOOL_BODY_FORMATS,
+  TOOL_LIMITS, TOOL_METHODS, TOOL_NAME_PATTERN, TOOL_PARAMETER_TYPES, ToolBodyFormat, ToolFields, ToolMethod, ToolParameterType,
 } from '@voiceplane/domain';
+import { checkToolEndpoint, checkToolItems, TOOL_MESSAGES } from './tool-messages';
 import { Arr, Bool, Id, Int, isPlainObject, Obj, PageQuery, Str, validateDto } from '../../validation';
 import { failValidation } from '../../pipeline/responses';
 

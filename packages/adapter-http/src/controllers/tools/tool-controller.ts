@@ -1,23 +1,26 @@
 import { Controller, Delete, Get, Params, Post, Put, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { TargetUrlPolicy, TOOL_MESSAGES } from '@voiceplane/domain';
+import { TargetUrlPolicy } from '@voiceplane/domain';
 import { TOKENS, ToolRepository } from '@voiceplane/application';
 import { pageOf } from '../../validation';
-import { fail, parse, pathId, reply } from '../../pipeline/responses';
+import { parse, pathId, reply } from '../../pipeline/responses';
+import { answer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { CreateToolBody, parseToolBody, ToolFieldsBody, ToolListQuery, withToolDefaults } from './tool-body';
 import { presentTool } from './tool-presenters';
+import { TOOL_ANSWERS, TOOL_NOT_FOUND } from './tool-answers';
 
-const NOT_FOUND = { message: TOOL_MESSAGES.notFound };
-
-documentRoute({ method: 'post', path: '/api/user/tools', summary: 'Create a mid-call http tool', tag: 'Tools', body: CreateToolBody, success: 201 });
-documentRoute({ method: 'get', path: '/api/user/tools', summary: 'List tools, newest first (filter by type)', tag: 'Tools', query: ToolListQuery });
-documentRoute({ method: 'get', path: '/api/user/tools/:id', summary: 'Get a tool', tag: 'Tools' });
-documentRoute({ method: 'put', path: '/api/user/tools/:id', summary: 'Update a tool (any subset; arrays replace)', tag: 'Tools', body: ToolFieldsBody });
-documentRoute({ method: 'delete', path: '/api/user/tools/:id', summary: 'Delete a tool and detach it from every assistant', tag: 'Tools' });
+/** The routes of ToolController as the OpenAPI document describes them. */
+export const toolRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/tools', summary: 'Create a mid-call http tool', tag: 'Tools', body: CreateToolBody, success: 201 },
+  { method: 'get', path: '/api/user/tools', summary: 'List tools, newest first (filter by type)', tag: 'Tools', query: ToolListQuery },
+  { method: 'get', path: '/api/user/tools/:id', summary: 'Get a tool', tag: 'Tools' },
+  { method: 'put', path: '/api/user/tools/:id', summary: 'Update a tool (any subset; arrays replace)', tag: 'Tools', body: ToolFieldsBody },
+  { method: 'delete', path: '/api/user/tools/:id', summary: 'Delete a tool and detach it from every assistant', tag: 'Tools' },
+];
 
 /** CRUD of CONTRACT §5.2–§5.6: plain persistence behind field rules, no use case in between. */
 @Controller('/api/user/tools')
@@ -33,7 +36,7 @@ export class ToolController {
     const fields = withToolDefaults(parseToolBody(req.body, 'create', this.policy));
     const limit = principal.plan.max_mid_call_tools;
     const tool = await this.tools.createWithinLimit(principal.userId, fields, limit);
-    if (tool === null) fail(422, { message: TOOL_MESSAGES.planLimit(limit) });
+    if (tool === null) answer(TOOL_ANSWERS, { code: 'plan_limit', limit });
     return reply(201, { message: 'Tool created successfully', data: presentTool(tool) });
   }
 
@@ -47,26 +50,26 @@ export class ToolController {
 
   @Get('/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const tool = await this.tools.findForUser(principalOf(req).userId, pathId(id, NOT_FOUND));
-    if (tool === null) fail(404, NOT_FOUND);
+    const tool = await this.tools.findForUser(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND));
+    if (tool === null) answer(TOOL_ANSWERS, 'tool_not_found');
     return reply(200, { data: presentTool(tool) });
   }
 
   @Put('/:id')
   async update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const userId = principalOf(req).userId;
-    const existing = await this.tools.findForUser(userId, pathId(id, NOT_FOUND));
-    if (existing === null) fail(404, NOT_FOUND);
+    const existing = await this.tools.findForUser(userId, pathId(id, TOOL_NOT_FOUND));
+    if (existing === null) answer(TOOL_ANSWERS, 'tool_not_found');
     const changes = parseToolBody(req.body, 'update', this.policy, existing);
     const tool = await this.tools.update(userId, existing.id, changes);
-    if (tool === null) fail(404, NOT_FOUND);
+    if (tool === null) answer(TOOL_ANSWERS, 'tool_not_found');
     return reply(200, { message: 'Tool updated successfully', data: presentTool(tool) });
   }
 
   @Delete('/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const deleted = await this.tools.delete(principalOf(req).userId, pathId(id, NOT_FOUND));
-    if (!deleted) fail(404, NOT_FOUND);
+    const deleted = await this.tools.delete(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND));
+    if (!deleted) answer(TOOL_ANSWERS, 'tool_not_found');
     return reply(200, { message: 'Tool deleted successfully' });
   }
 }

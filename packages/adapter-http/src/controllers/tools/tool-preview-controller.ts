@@ -1,27 +1,21 @@
 import { Controller, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { TOOL_MESSAGES } from '@voiceplane/domain';
-import { TOKENS, ToolPreview, ToolPreviewInput, ToolPreviewRefusal, ToolRepository } from '@voiceplane/application';
+import { TOKENS, ToolPreview, ToolPreviewInput, ToolRepository } from '@voiceplane/application';
 import { validateDto } from '../../validation';
-import { fail, failValidation, pathId, reply } from '../../pipeline/responses';
+import { failValidation, pathId, reply } from '../../pipeline/responses';
+import { answer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { ToolPreviewBody } from './tool-body';
 import { presentToolCallResult, presentToolRequest } from './tool-presenters';
+import { TOOL_ANSWERS, TOOL_NOT_FOUND } from './tool-answers';
 
-const NOT_FOUND = { message: TOOL_MESSAGES.notFound };
-
-documentRoute({ method: 'post', path: '/api/user/tools/:id/render', summary: 'Dry run: the exact request, without network or DNS', tag: 'Tools', body: ToolPreviewBody });
-documentRoute({ method: 'post', path: '/api/user/tools/:id/test', summary: 'Send one real request as the gateway would (10/min)', tag: 'Tools', body: ToolPreviewBody });
-
-function refuse(refusal: ToolPreviewRefusal): never {
-  switch (refusal) {
-    case 'tool_not_found': fail(404, NOT_FOUND);
-    case 'call_not_found': failValidation({ call_id: ['The selected call id is invalid.'] });
-    case 'automation_tool': fail(422, { message: TOOL_MESSAGES.automationPreview });
-  }
-}
+/** The routes of ToolPreviewController as the OpenAPI document describes them. */
+export const toolPreviewRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/tools/:id/render', summary: 'Dry run: the exact request, without network or DNS', tag: 'Tools', body: ToolPreviewBody },
+  { method: 'post', path: '/api/user/tools/:id/test', summary: 'Send one real request as the gateway would (10/min)', tag: 'Tools', body: ToolPreviewBody },
+];
 
 /** Render and test of CONTRACT §5.9–§5.10. The test quota (10/min per user) is a route quota of the module. */
 @Controller('/api/user/tools')
@@ -35,7 +29,7 @@ export class ToolPreviewController {
   async render(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const { userId, toolId, input } = await this.request(req, id);
     const rendered = await this.preview.render(userId, toolId, input);
-    if (!rendered.ok) refuse(rendered.error);
+    if (!rendered.ok) answer(TOOL_ANSWERS, rendered.error);
     return reply(200, { data: presentToolRequest(rendered.value) });
   }
 
@@ -43,7 +37,7 @@ export class ToolPreviewController {
   async test(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const { userId, toolId, input } = await this.request(req, id);
     const run = await this.preview.test(userId, toolId, input);
-    if (!run.ok) refuse(run.error);
+    if (!run.ok) answer(TOOL_ANSWERS, run.error);
     const { target_check: _unchecked, ...request } = presentToolRequest(run.value.request, run.value.webhookId);
     return reply(200, { data: { request, result: presentToolCallResult(run.value.result) } });
   }
@@ -51,10 +45,10 @@ export class ToolPreviewController {
   /** A missing tool is the 404 even when the body is invalid too, as on PUT. */
   private async request(req: ExpressRequest, rawId: string): Promise<{ userId: number; toolId: number; input: ToolPreviewInput }> {
     const userId = principalOf(req).userId;
-    const toolId = pathId(rawId, NOT_FOUND);
+    const toolId = pathId(rawId, TOOL_NOT_FOUND);
     const body = validateDto(ToolPreviewBody, req.body ?? {});
     if (!body.ok) {
-      if ((await this.tools.findForUser(userId, toolId)) === null) fail(404, NOT_FOUND);
+      if ((await this.tools.findForUser(userId, toolId)) === null) answer(TOOL_ANSWERS, 'tool_not_found');
       failValidation(body.errors);
     }
     const { params, variables, call_id: callId } = body.value;

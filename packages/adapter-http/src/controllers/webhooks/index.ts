@@ -1,1 +1,1 @@
-export { WebhookController } from './webhook-controller';
+export { WebhookController, webhookRouteDocs } from './webhook-controller';

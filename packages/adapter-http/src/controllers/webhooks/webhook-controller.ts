@@ -9,11 +9,13 @@ import {
   Clock, Ids, SendTestWebhook, SigningSecretRepository, TOKENS, WebhookDeliveries, WebhookDeliveryRepository,
 } from '@voiceplane/application';
 import { Id, PageQuery, pageOf, Str } from '../../validation';
-import { fail, failValidation, parse, reply } from '../../pipeline/responses';
+import { parse, reply } from '../../pipeline/responses';
+import { answer, refuse } from '../../pipeline/answers';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
-import { documentRoute } from '../../openapi/registry';
+import type { RouteDoc } from '../../openapi/route-doc';
 import { presentDelivery, presentDeliveryDetail, presentSigningSecret } from './presenters';
+import { DELIVERY_NOT_FOUND, WEBHOOK_ANSWERS } from './webhook-answers';
 
 class DeliveriesQuery extends PageQuery {
   @Str({ enum: DELIVERY_STATUSES, description: 'pending, succeeded, failed or canceled' }) status?: DeliveryStatus;
@@ -26,16 +28,18 @@ class TestWebhookBody {
   @Str({ required: true, url: true, description: 'Public http(s) URL (§1.11) that receives one signed ping' }) url!: string;
 }
 
-const DELIVERY_NOT_FOUND = { message: 'Delivery not found' };
 const DELIVERY_ID = /^dlv_[0-9A-Za-z]{22}$/;
 
 const tag = 'Webhooks';
-documentRoute({ method: 'get', path: '/api/user/webhooks/deliveries', summary: 'Webhook deliveries, newest first', tag, query: DeliveriesQuery });
-documentRoute({ method: 'get', path: '/api/user/webhooks/deliveries/:id', summary: 'One delivery with its payload and attempts', tag });
-documentRoute({ method: 'post', path: '/api/user/webhooks/deliveries/:id/replay', summary: 'Send a delivery again: same webhook-id, payload and target, schedule restarted', tag });
-documentRoute({ method: 'get', path: '/api/user/webhooks/signing-secret', summary: 'The account signing secret (whsec_…)', tag });
-documentRoute({ method: 'post', path: '/api/user/webhooks/signing-secret/rotate', summary: 'New signing secret; the previous one keeps signing for 24 hours', tag });
-documentRoute({ method: 'post', path: '/api/user/webhooks/test', summary: 'Send one signed ping now and record it as a delivery (10 per minute)', tag, body: TestWebhookBody });
+/** The routes of WebhookController as the OpenAPI document describes them. */
+export const webhookRouteDocs: readonly RouteDoc[] = [
+  { method: 'get', path: '/api/user/webhooks/deliveries', summary: 'Webhook deliveries, newest first', tag, query: DeliveriesQuery },
+  { method: 'get', path: '/api/user/webhooks/deliveries/:id', summary: 'One delivery with its payload and attempts', tag },
+  { method: 'post', path: '/api/user/webhooks/deliveries/:id/replay', summary: 'Send a delivery again: same webhook-id, payload and target, schedule restarted', tag },
+  { method: 'get', path: '/api/user/webhooks/signing-secret', summary: 'The account signing secret (whsec_…)', tag },
+  { method: 'post', path: '/api/user/webhooks/signing-secret/rotate', summary: 'New signing secret; the previous one keeps signing for 24 hours', tag },
+  { method: 'post', path: '/api/user/webhooks/test', summary: 'Send one signed ping now and record it as a delivery (10 per minute)', tag, body: TestWebhookBody },
+];
 
 /** The delivery log, replay, the signing secret and test pings (CONTRACT §12.5). */
 @Controller('/api/user/webhooks')
@@ -62,17 +66,14 @@ export class WebhookController {
   @Get('/deliveries/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const delivery = await this.deliveries.find(principalOf(req).userId, deliveryId(id));
-    if (!delivery) fail(404, DELIVERY_NOT_FOUND);
+    if (!delivery) answer(WEBHOOK_ANSWERS, 'not_found');
     return reply(200, { data: presentDeliveryDetail(delivery, await this.deliveries.attempts(delivery.id)) });
   }
 
   @Post('/deliveries/:id/replay')
   async replay(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.webhooks.replay(principalOf(req).userId, deliveryId(id));
-    if (!result.ok) {
-      if (result.error === 'not_found') fail(404, DELIVERY_NOT_FOUND);
-      fail(409, { message: 'Delivery is already pending.' });
-    }
+    if (!result.ok) answer(WEBHOOK_ANSWERS, result.error);
     return reply(200, { message: 'Delivery queued for replay.', data: presentDelivery(result.value) });
   }
 
@@ -94,7 +95,7 @@ export class WebhookController {
   @Post('/test')
   async test(@Request() req: ExpressRequest) {
     const body = parse(TestWebhookBody, req.body);
-    if (!checkTargetUrl(body.url, this.targetPolicy).ok) failValidation({ url: ['The url must be a public http or https URL.'] });
+    if (!checkTargetUrl(body.url, this.targetPolicy).ok) answer(WEBHOOK_ANSWERS, 'blocked_url');
     const result = await this.testWebhook.execute(principalOf(req).userId, body.url, requestIdOf(req));
     return reply(200, {
       data: { delivery_id: result.deliveryId, ok: result.ok, status_code: result.statusCode, duration_ms: result.durationMs, error: result.error },
@@ -104,6 +105,6 @@ export class WebhookController {
 
 /** Ids of another shape are simply not found (CONTRACT §1.3). */
 function deliveryId(raw: string): string {
-  if (!DELIVERY_ID.test(raw)) fail(404, DELIVERY_NOT_FOUND);
+  if (!DELIVERY_ID.test(raw)) refuse(DELIVERY_NOT_FOUND);
   return raw;
 }

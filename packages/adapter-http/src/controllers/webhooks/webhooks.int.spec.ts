@@ -519,6 +519,13 @@ describe('POST /api/user/webhooks/test', () => {
     expect(receiver.timesReceived(detail.webhook_id)).toBe(1);
   });
 
+  it('reports an answer cut at the size cap as not ok, though the receiver got the ping', async () => {
+    const user = await t.createUser();
+    receiver.respondWith(() => ({ status: 200, body: 'x'.repeat(5 * 1024 * 1024) }));
+    const res = await t.http.post('/api/user/webhooks/test').set(user.auth).send({ url: receiver.url('/ping') });
+    expect(res.body).toEqual({ data: { delivery_id: expect.stringMatching(DLV), ok: false, status_code: 200, duration_ms: expect.any(Number), error: 'response_too_large' } });
+  });
+
   it('reports a target that cannot be reached', async () => {
     const user = await t.createUser();
     const closed = await WebhookReceiver.start();

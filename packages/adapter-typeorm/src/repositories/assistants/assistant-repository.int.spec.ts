@@ -153,6 +153,17 @@ describe('assistant persistence', () => {
     });
   });
 
+  it('lists every assistant of one user id ascending, with the same filters as the page', async () => {
+    const u = await newUser();
+    const first = await create(u, config({ name: 'First' }));
+    const inbound = await create(u, config({ name: 'In', type: 'inbound' }));
+    const third = await create(u, config({ name: 'Third' }));
+    await create(await newUser(), config({ name: 'Not theirs' }));
+    expect(await repo.listAll(u, {})).toEqual([first, inbound, third].map((a) => expect.objectContaining({ id: a.id, name: a.name, tool_ids: [], label_ids: [] })));
+    expect((await repo.listAll(u, { type: 'outbound' })).map((a) => a.id)).toEqual([first.id, third.id]);
+    expect(await repo.listAll(u, { status: 'active' })).toEqual([]);
+  });
+
   it('stores status, webhook and compliance changes', async () => {
     const saved = await create(user, config({ webhook_url: 'https://h.example.com/x', is_webhook_active: true }));
     expect((await repo.setStatus(saved.id, 'active')).status).toBe('active');

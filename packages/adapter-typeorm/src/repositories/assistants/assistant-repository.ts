@@ -20,6 +20,21 @@ const EMPTY_REFERENCES: OwnedReferences = {
   toolNames: new Map(), eventTypeIds: new Set(), assistantIds: new Set(), inboundNumberTaken: false,
 };
 
+/** The WHERE clause (on alias `a`) both assistant lists share. */
+function filterClause(userId: number, filter: AssistantFilter): { clause: string; params: unknown[] } {
+  const conditions = ['a.user_id = $1'];
+  const params: unknown[] = [userId];
+  const where = (sql: string, value: unknown) => {
+    params.push(value);
+    conditions.push(sql.replace('?', `$${params.length}`));
+  };
+  if (filter.type) where('a.type = ?', filter.type);
+  if (filter.status) where('a.status = ?', filter.status);
+  if (filter.folder_id) where('a.folder_id = ?', filter.folder_id);
+  if (filter.label_id) where('EXISTS (SELECT 1 FROM assistant_labels f WHERE f.assistant_id = a.id AND f.label_id = ?)', filter.label_id);
+  return { clause: conditions.join(' AND '), params };
+}
+
 export class TypeormAssistantRepository implements AssistantRepository {
   constructor(private readonly db: Database) {}
 
@@ -37,6 +52,7 @@ export class TypeormAssistantRepository implements AssistantRepository {
   }
 
   async findOwned(userId: number, id: number, options: { lock?: boolean } = {}): Promise<Assistant | null> {
+    // Raw SQL: the optional row lock makes a status or webhook change and a reader of them take turns.
     const lock = options.lock ? ' FOR UPDATE OF a' : '';
     const row = await this.db.one(`${ASSISTANT_SELECT} WHERE a.user_id = $1 AND a.id = $2${lock}`, [userId, id]);
     return row ? toAssistant(row) : null;
@@ -57,23 +73,19 @@ export class TypeormAssistantRepository implements AssistantRepository {
   }
 
   async list(userId: number, page: PageRequest, filter: AssistantFilter): Promise<Page<Assistant>> {
-    const conditions = ['a.user_id = $1'];
-    const params: unknown[] = [userId];
-    const where = (sql: string, value: unknown) => {
-      params.push(value);
-      conditions.push(sql.replace('?', `$${params.length}`));
-    };
-    if (filter.type) where('a.type = ?', filter.type);
-    if (filter.status) where('a.status = ?', filter.status);
-    if (filter.folder_id) where('a.folder_id = ?', filter.folder_id);
-    if (filter.label_id) where('EXISTS (SELECT 1 FROM assistant_labels f WHERE f.assistant_id = a.id AND f.label_id = ?)', filter.label_id);
-    const clause = conditions.join(' AND ');
+    const { clause, params } = filterClause(userId, filter);
     const limit = pageClause(page, params.length + 1);
     const rows = await this.db.query(
       `SELECT listed.*, count(*) OVER () AS total FROM (${ASSISTANT_SELECT} WHERE ${clause}) listed ORDER BY listed.id DESC ${limit.sql}`,
       [...params, ...limit.params],
     );
     return { items: rows.map(toAssistant), total: await totalOf(rows, () => this.db.one<{ n: string }>(`SELECT count(*) AS n FROM assistants a WHERE ${clause}`, params)) };
+  }
+
+  async listAll(userId: number, filter: AssistantFilter): Promise<Assistant[]> {
+    const { clause, params } = filterClause(userId, filter);
+    const rows = await this.db.query(`${ASSISTANT_SELECT} WHERE ${clause} ORDER BY a.id`, params);
+    return rows.map(toAssistant);
   }
 
   async listOutbound(userId: number): Promise<OutboundAssistant[]> {

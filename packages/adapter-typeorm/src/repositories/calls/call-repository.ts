@@ -60,6 +60,7 @@ export class TypeormCallRepository implements CallRepository {
   constructor(private readonly db: Database) {}
 
   async create(call: NewCall): Promise<{ call: Call; created: boolean }> {
+    // Raw SQL: ON CONFLICT on the partial unique provider id answers a repeated inbound report with no row instead of an error.
     const row = await this.db.one(
       `INSERT INTO calls (user_id, assistant_id, direction, channel, status, customer_phone, assistant_phone, phone_number_id,
          sender_id, conversation_id, automation_run_id, variables, runtime_config, provider_call_id, created_at, updated_at)

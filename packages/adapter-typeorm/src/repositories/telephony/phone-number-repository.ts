@@ -49,6 +49,7 @@ export class TypeormPhoneNumberRepository implements PhoneNumberRepository {
   }
 
   async insertPurchased(n: NewPurchasedNumber): Promise<PhoneNumber | null> {
+    // Raw SQL: ON CONFLICT on the partial unique index (a purchased number belongs to one account) answers a lost race with no row.
     const rows = await this.db.query(
       `INSERT INTO phone_numbers (user_id, phone_number, type, country_code, nickname, sms_capable, monthly_price, provider_reference, renews_at, created_at, updated_at)
        VALUES ($1, $2, 'purchased', $3, NULL, $4, $5, $6, $7, $8, $8)
@@ -67,6 +68,7 @@ export class TypeormPhoneNumberRepository implements PhoneNumberRepository {
   }
 
   async claimDueRenewal(now: Date): Promise<PhoneNumber | null> {
+    // Raw SQL: a SKIP LOCKED claim, so renewal workers take different numbers.
     const r = await this.db.one(
       `SELECT ${COLUMNS}, NULL AS inbound_assistant_id FROM phone_numbers p
         WHERE p.type = 'purchased' AND p.renews_at <= $1

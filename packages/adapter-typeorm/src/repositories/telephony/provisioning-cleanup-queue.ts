@@ -35,6 +35,7 @@ export class TypeormProvisioningCleanupQueue implements ProvisioningCleanupQueue
   }
 
   async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<CleanupTask[]> {
+    // Raw SQL: a SKIP LOCKED claim that moves the lease in the same statement, so workers never take the same task.
     const rows = await this.db.query(
       `WITH due AS (
          SELECT id FROM sip_provisioning_cleanup WHERE next_attempt_at <= $1 ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED)
@@ -51,6 +52,7 @@ export class TypeormProvisioningCleanupQueue implements ProvisioningCleanupQueue
   }
 
   async retryAt(id: number, at: Date, error: string): Promise<void> {
+    // Raw SQL: the counter is incremented in the database, not read and written back.
     await this.db.query(
       `UPDATE sip_provisioning_cleanup SET attempts = attempts + 1, next_attempt_at = $2, last_error = $3 WHERE id = $1`,
       [id, at, error.slice(0, 500)],

@@ -52,6 +52,7 @@ export class TypeormSipTrunkRepository implements SipTrunkRepository {
   }
 
   async lockAccount(userId: number): Promise<void> {
+    // Raw SQL: a row lock on the account serialises its trunk changes (the duplicate check then holds).
     await this.db.query(`SELECT id FROM users WHERE id = $1 FOR UPDATE`, [userId]);
   }
 
@@ -83,6 +84,7 @@ export class TypeormSipTrunkRepository implements SipTrunkRepository {
   }
 
   async update(t: StoredSipTrunk, readAt: Date): Promise<StoredSipTrunk | null> {
+    // Raw SQL: a conditional UPDATE on the version read (updated_at), so a concurrent edit is detected, not overwritten.
     const claimed = await this.db.query(
       `UPDATE phone_numbers SET phone_number = $3, country_code = $4, nickname = $5, updated_at = $6
         WHERE id = $1 AND user_id = $2 AND type = 'sip' AND date_trunc('milliseconds', updated_at) = $7

@@ -28,7 +28,7 @@ export class TypeormToolInvocationLog implements ToolInvocationLog {
   constructor(private readonly db: Database, private readonly errors?: InvocationLogErrors) {}
 
   async claim(start: ToolInvocationStart, staleBefore: Date): Promise<InvocationClaim> {
-    // One statement: insert, or take over a holder that never finished; RETURNING says which.
+    // Raw SQL, a conditional upsert: insert, or take over a holder that never finished; RETURNING says which.
     const taken = await this.db.one(
       `INSERT INTO tool_invocations (id, call_id, user_id, tool_id, name, invocation_id, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7)

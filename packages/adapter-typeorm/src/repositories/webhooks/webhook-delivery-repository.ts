@@ -130,6 +130,7 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
   async claim(id: string, now: Date, lease: DeliveryLease): Promise<DeliveryClaim> {
     // The attempt signs with the owner's secret as it is now: read in the same statement, which
     // saves the attempt a round trip.
+    // Raw SQL: a conditional UPDATE takes the lease only while the delivery is due and free.
     const claimed = await this.db.query(
       `WITH claimed AS (
          UPDATE webhook_deliveries SET locked_until = $3, lease_token = $4
@@ -154,6 +155,7 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
   }
 
   async lockForSettlement(id: string): Promise<DeliveryForSettlement | null> {
+    // Raw SQL: a row lock, so settling waits for a cancel or replay that holds the row.
     const r = await this.db.one(
       `SELECT status, attempts_count, round_attempts, max_attempts, lease_token FROM webhook_deliveries WHERE id = $1 FOR UPDATE`,
       [id],
@@ -168,6 +170,7 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
   async settleIfUnchanged(id: string, expected: DeliveryForSettlement, s: DeliverySettlement, now: Date): Promise<boolean> {
     // One statement: if a cancel or replay is changing the row meanwhile, the UPDATE waits for it
     // and re-checks these conditions against what it committed.
+    // Raw SQL: a conditional UPDATE (compare-and-set on the state read before the attempt).
     const written = await this.writeSettlement(
       id, s, now,
       'AND lease_token = $13 AND status = $14 AND attempts_count = $15 AND round_attempts = $16 AND max_attempts = $17',
@@ -179,6 +182,7 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
   /** The delivery's new state and its attempt row together, where the row also meets `condition`; returns rows written. */
   private async writeSettlement(id: string, s: DeliverySettlement, now: Date, condition: string, conditionParams: unknown[]): Promise<number> {
     const a = s.attempt;
+    // Raw SQL: the new state and its attempt row in one statement (a data-modifying CTE).
     const rows = await this.db.query(
       `WITH delivery AS (
          UPDATE webhook_deliveries
@@ -198,6 +202,7 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
 
   async cancelPending(c: CancelCriteria, now: Date): Promise<string[]> {
     if (c.eventTypes.length === 0) return [];
+    // Raw SQL: a conditional UPDATE (status = 'pending') cancels only what has not settled, and says which.
     const rows = await this.db.query<{ id: string }>(
       `WITH canceled AS (
          UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL, updated_at = $5
@@ -211,6 +216,7 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
   }
 
   async lockForReplay(userId: number, id: string): Promise<WebhookDelivery | null> {
+    // Raw SQL: a row lock, so a replay and a settlement of the same delivery take turns.
     const r = await this.db.one(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND user_id = $2 FOR UPDATE`, [id, userId]);
     return r ? toDelivery(r) : null;
   }
@@ -230,6 +236,7 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
   }
 
   async purgeSettledBefore(cutoff: Date, limit: number): Promise<number> {
+    // Raw SQL: DELETE … LIMIT through a subquery keeps each batch's locks short; TypeORM's delete has no LIMIT.
     const r = await this.db.one<{ n: number }>(
       `WITH gone AS (
          DELETE FROM webhook_deliveries WHERE seq IN (

@@ -1,4 +1,4 @@
-import { checkToolEndpoint, checkToolItems } from './tool-rules';
+import { checkToolEndpoint, checkToolItems } from './tool-messages';
 
 const strict = { requireHttps: false, allowPrivate: false };
 

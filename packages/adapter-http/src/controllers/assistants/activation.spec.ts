@@ -1,5 +1,13 @@
-import { activate } from './activation';
-import { ASSISTANT_DEFAULTS, AssistantConfig } from './assistant';
+import { activate as activateWithProblems, ASSISTANT_DEFAULTS, AssistantConfig } from '@voiceplane/domain';
+import { fieldErrors } from '../../pipeline/field-messages';
+import { ACTIVATION_FIELD_MESSAGES } from './assistant-messages';
+
+/** The domain's activation decision with missing settings as the client reads them. */
+function activate(assistant: Parameters<typeof activateWithProblems>[0]) {
+  const decision = activateWithProblems(assistant);
+  if (decision.ok || decision.error.code !== 'incomplete') return decision;
+  return { ok: false, error: { code: 'incomplete', errors: fieldErrors(decision.error.problems, ACTIVATION_FIELD_MESSAGES) } };
+}
 
 const ready: AssistantConfig & { compliance_blocked: boolean } = {
   ...ASSISTANT_DEFAULTS, name: 'Support', voice_id: 1, llm_model_id: 1, multimodal_model_id: null, knowledgebase_mode: null,

@@ -1,0 +1,34 @@
+import { hashToken, TOKENS } from '@voiceplane/application';
+import type { ApiRuntime, Config } from '@voiceplane/composition';
+
+export const DEMO_EMAIL = 'demo@voiceplane.local';
+
+/** A demo API key in clear text: printed once, never stored. */
+export interface DemoKey {
+  readonly email: string;
+  readonly apiKey: string;
+}
+
+/** First start on an empty database: a demo account to try the API with (CONTRACT §2.9). */
+export async function seedDemoAccount(runtime: ApiRuntime, config: Config): Promise<DemoKey | null> {
+  const existing = await runtime.database.one<{ n: string }>('SELECT count(*) AS n FROM users');
+  if (Number(existing?.n ?? 0) > 0) return null;
+  const created = await runtime.container.get(TOKENS.CreateAccount).execute({
+    name: 'Demo User', email: DEMO_EMAIL, password: config.demoPassword, balance: 25,
+  });
+  if (!created.ok) return null;
+  for (const c of runtime.contributions) await c.seedDemo?.(created.value.user.id);
+  return { email: created.value.user.email, apiKey: created.value.apiKey.token };
+}
+
+/**
+ * `--new-demo-key`: the way back to a key once the first start's output is gone. The new key is
+ * added, so the keys already handed out keep working. Null when the database has no demo account.
+ */
+export async function issueDemoApiKey(runtime: ApiRuntime): Promise<DemoKey | null> {
+  const user = await runtime.container.get(TOKENS.UserRepository).findByEmail(DEMO_EMAIL);
+  if (!user) return null;
+  const token = runtime.container.get(TOKENS.Ids).token('vp_', 40);
+  await runtime.container.get(TOKENS.CredentialRepository).createApiKey(user.id, 'new-demo-key', hashToken(token));
+  return { email: user.email, apiKey: token };
+}

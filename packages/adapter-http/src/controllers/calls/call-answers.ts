@@ -1,0 +1,52 @@
+import { InvalidTransition } from '@voiceplane/domain';
+import { CallEventRefusal, InboundCallRefusal, MakeCallRefusal } from '@voiceplane/application';
+import { Answer, AnswerTable } from '../../pipeline/answers';
+import { ASSISTANT_NOT_FOUND } from '../assistants/assistant-answers';
+import { CALL_MESSAGES } from './call-messages';
+
+export const CALL_NOT_FOUND: Answer = { status: 404, body: { message: CALL_MESSAGES.notFound } };
+/** Sandbox routes answer with the generic 404 (CONTRACT §14). */
+export const SANDBOX_NOT_FOUND: Answer = { status: 404, body: { message: 'Not found.' } };
+/** make_call with a `to` that is not E.164 (CONTRACT §7.2): a 400, not the validation family. */
+export const INVALID_PHONE: Answer = { status: 400, body: { message: CALL_MESSAGES.invalidPhone } };
+
+/** Calls of a ringing/talking burst end within a minute or so; a retry after that is likely to pass. */
+const TOO_MANY_CALLS_RETRY_AFTER = 30;
+
+/** One answer per business refusal of make_call (CONTRACT §7.2). */
+export const MAKE_CALL_ANSWERS: AnswerTable<MakeCallRefusal> = {
+  assistant_not_found: ASSISTANT_NOT_FOUND,
+  not_outbound: { status: 422, body: { message: CALL_MESSAGES.outboundOnly } },
+  compliance_blocked: { status: 403, body: { message: CALL_MESSAGES.complianceBlocked } },
+  insufficient_balance: { status: 422, body: { message: CALL_MESSAGES.insufficientBalance } },
+  no_caller_line: { status: 422, body: { message: CALL_MESSAGES.noCallerLine } },
+  too_many_calls: {
+    status: 429,
+    body: { message: CALL_MESSAGES.tooManyCalls, retry_after: TOO_MANY_CALLS_RETRY_AFTER },
+    headers: { 'Retry-After': String(TOO_MANY_CALLS_RETRY_AFTER) },
+  },
+  dispatch_failed: { status: 502, body: { message: CALL_MESSAGES.dispatchFailed } },
+};
+
+/** An inbound call the runtime reports (CONTRACT §7.5). */
+export const INBOUND_CALL_ANSWERS: AnswerTable<InboundCallRefusal> = {
+  no_assistant: { status: 404, body: { message: CALL_MESSAGES.noInboundAssistant } },
+  insufficient_balance: { status: 402, body: { message: CALL_MESSAGES.insufficientBalance } },
+};
+
+/** `Invalid call transition from completed to ringing.` (CONTRACT §7.5). */
+const invalidTransition = (e: InvalidTransition): Answer => ({
+  status: 409, body: { message: `Invalid call transition from ${e.from} to ${e.to ?? e.event}.` },
+});
+
+/** Lifecycle events from the voice runtime (CONTRACT §7.5). */
+export const CALL_EVENT_ANSWERS: AnswerTable<CallEventRefusal> = {
+  call_not_found: CALL_NOT_FOUND,
+  invalid_transition: invalidTransition,
+};
+
+/** The same events raised through the sandbox controls (CONTRACT §14.2). */
+export const SANDBOX_CALL_EVENT_ANSWERS: AnswerTable<CallEventRefusal> = {
+  call_not_found: SANDBOX_NOT_FOUND,
+  invalid_transition: invalidTransition,
+};

@@ -1,0 +1,49 @@
+import { FieldErrors } from '@voiceplane/domain';
+import { DeletePhoneNumberError, PurchaseError, SipTrunkWriteError } from '@voiceplane/application';
+import { Answer, AnswerTable } from '../../pipeline/answers';
+import { validationBody } from '../../pipeline/families';
+import { fieldErrors } from '../../pipeline/field-messages';
+import { SIP_TRUNK_FIELD_MESSAGES } from './sip-trunk-messages';
+
+export const SIP_TRUNK_NOT_FOUND: Answer = { status: 404, body: { error: 'SIP trunk not found.' } };
+export const PHONE_NUMBER_NOT_FOUND: Answer = { status: 404, body: { error: 'Phone number not found.' } };
+export const CREATE_TRUNK_FAILED: Answer = { status: 500, body: { error: 'Failed to create SIP trunk. Please try again or contact support.' } };
+export const UPDATE_TRUNK_FAILED: Answer = { status: 500, body: { error: 'Failed to update SIP trunk. Please try again or contact support.' } };
+
+/** Create and update of a SIP trunk (CONTRACT §6.4, §6.6); each names its own provisioning failure. */
+export function sipTrunkWriteAnswers(provisioningFailed: Answer, shapeErrors: FieldErrors = {}): AnswerTable<SipTrunkWriteError> {
+  return {
+    not_found: SIP_TRUNK_NOT_FOUND,
+    malformed: { status: 422, body: validationBody('standard', shapeErrors) },
+    invalid: ({ problems }) => ({ status: 422, body: validationBody('standard', fieldErrors(problems, SIP_TRUNK_FIELD_MESSAGES)) }),
+    duplicate: { status: 409, body: { error: 'A SIP trunk with the same phone number, username, and address already exists.' } },
+    provisioning_failed: provisioningFailed,
+  };
+}
+
+/** Number search (CONTRACT §6.7). */
+export const NUMBER_SEARCH_ANSWERS: AnswerTable<'unavailable'> = {
+  unavailable: { status: 502, body: { message: 'Number search is temporarily unavailable.' } },
+};
+
+/** Number purchase (CONTRACT §6.8). */
+export const PURCHASE_ANSWERS: AnswerTable<PurchaseError> = {
+  not_available: { status: 400, body: { error: 'Phone number is not available.' } },
+  address_required: { status: 400, body: { error: 'This number requires a registered address, which is not supported.' } },
+  insufficient_balance: { status: 402, body: { error: 'Insufficient balance.' } },
+  failed: { status: 500, body: { error: 'Failed to purchase phone number. Please try again or contact support.' } },
+};
+
+/** Releasing a number or deleting a SIP trunk (CONTRACT §6.8). */
+export const DELETE_NUMBER_ANSWERS: AnswerTable<DeletePhoneNumberError> = {
+  not_found: PHONE_NUMBER_NOT_FOUND,
+  failed: { status: 500, body: { error: 'Failed to delete phone number. Please try again or contact support.' } },
+};
+
+/** Why a sandbox fault cannot be armed (CONTRACT §14 S10). */
+export type SandboxFaultRefusal = 'unknown_kind' | 'not_found';
+
+export const SANDBOX_FAULT_ANSWERS: AnswerTable<SandboxFaultRefusal> = {
+  unknown_kind: { status: 422, body: validationBody('standard', { kind: ['The selected kind is invalid.'] }) },
+  not_found: { status: 404, body: { message: 'Not found.' } },
+};

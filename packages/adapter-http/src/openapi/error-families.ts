@@ -1,0 +1,71 @@
+import type { Schema } from './field-schemas';
+
+const text = (description: string): Schema => ({ type: 'string', description });
+
+/**
+ * The error body families (each resource family keeps its own shape), as component schemas. Every error example
+ * of the document belongs to exactly one of them.
+ */
+export const ERROR_FAMILY_SCHEMAS = {
+  ValidationError: {
+    type: 'object',
+    description: 'Invalid body or query (status 422): every failing field with all its messages; array items use dotted keys (`tools.0.type`).',
+    properties: {
+      message: { type: 'string', const: 'The given data was invalid.' },
+      errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+    },
+    required: ['message', 'errors'],
+  },
+  MessageError: {
+    type: 'object',
+    description: 'Missing resources, plan limits and business refusals of assistants, tools, folders, labels, API keys, calls, deliveries, admin and runtime routes.',
+    properties: { message: text('What went wrong, in words') },
+    required: ['message'],
+  },
+  SipError: {
+    type: 'object',
+    description: 'SIP trunks, phone numbers and knowledge bases: missing resources, duplicates, provisioning and purchase failures.',
+    properties: { error: text('What went wrong, in words') },
+    required: ['error'],
+  },
+  AuthError: {
+    type: 'object',
+    description: 'Authentication failure (status 401, with `WWW-Authenticate: Bearer`).',
+    properties: { error: text('`Unauthorized`, `Invalid credentials.` or `This endpoint requires an API key.`') },
+    required: ['error'],
+  },
+  RateLimitError: {
+    type: 'object',
+    description: 'Too many requests (status 429); `retry_after` equals the `Retry-After` header.',
+    properties: { message: text('`Too Many Attempts.` or the limit that was reached'), retry_after: { type: 'integer', minimum: 0, description: 'Seconds to wait' } },
+    required: ['message', 'retry_after'],
+  },
+  IdempotencyError: {
+    type: 'object',
+    description: 'An `Idempotency-Key` that is still being processed (409) or was used with another body (422).',
+    properties: { message: text('What went wrong, in words'), error: { type: 'string', enum: ['idempotency_key_in_use', 'idempotency_key_reused'] } },
+    required: ['message', 'error'],
+  },
+} satisfies Record<string, Schema>;
+
+export type ErrorFamily = keyof typeof ERROR_FAMILY_SCHEMAS;
+
+const VALIDATION_MESSAGE = 'The given data was invalid.';
+
+/** A validation-family body, as the pipeline renders it. */
+export function invalid(errors: Record<string, string[]>): object {
+  return { message: VALIDATION_MESSAGE, errors };
+}
+
+/** The family a real error body belongs to, told by its keys; a body of no family is a bug of the examples. */
+export function familyOf(status: number, body: object): ErrorFamily {
+  const keys = Object.keys(body).sort().join(',');
+  switch (keys) {
+    case 'errors,message': return 'ValidationError';
+    case 'message,retry_after': return 'RateLimitError';
+    case 'error,message': return 'IdempotencyError';
+    case 'message': return 'MessageError';
+    case 'error': return status === 401 ? 'AuthError' : 'SipError';
+    default: throw new Error(`error example of no family (${status}): ${JSON.stringify(body)}`);
+  }
+}

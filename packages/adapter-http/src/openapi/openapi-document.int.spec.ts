@@ -1,0 +1,116 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createTestApi, TestApi } from '@voiceplane/test-env';
+import { HANDLER_ERRORS } from './handler-errors';
+import { SUCCESS_EXAMPLES } from './success-examples';
+
+/**
+ * The document served by the composed api: valid OpenAPI 3.1, the same operations and request fields as the
+ * committed surface (so a route or field cannot silently drop out of it), and error answers on every operation.
+ */
+
+type Schema = { $ref?: string; type?: unknown; properties?: Record<string, Schema>; items?: Schema };
+type Operation = {
+  security: Record<string, unknown>[];
+  parameters?: { name: string; in: string }[];
+  requestBody?: { content: { 'application/json': { schema: Schema } } };
+  responses: Record<string, { content?: Record<string, { schema?: Schema; examples?: Record<string, { value: unknown }> }> }>;
+};
+type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+
+const SNAPSHOT = join(__dirname, 'document-surface.snapshot.json');
+
+/** The validator is ESM only and jest loads modules as CommonJS, so its command-line tool runs in a child process. */
+function validateOpenApi(doc: Document): { valid: boolean; errors?: unknown } {
+  const cli = join(dirname(require.resolve('@seriousme/openapi-schema-validator/package.json')), 'bin', 'validate-api-cli.js');
+  const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
+  try {
+    const file = join(dir, 'openapi.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const run = spawnSync(process.execPath, [cli, file], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    return JSON.parse(run.stdout);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function operationsOf(doc: Document): [string, Operation][] {
+  return Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]));
+}
+
+function deref(doc: Document, schema: Schema): Schema {
+  return schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()!] : schema;
+}
+
+/** Dotted property paths of a request schema, nested schemas and array items included (`headers[].name`). */
+function propertyPaths(doc: Document, schema: Schema, prefix = '', seen: string[] = []): string[] {
+  if (schema.$ref && seen.includes(schema.$ref)) return [];
+  const next = schema.$ref ? [...seen, schema.$ref] : seen;
+  const resolved = deref(doc, schema);
+  if (resolved.items) return propertyPaths(doc, resolved.items, `${prefix}[]`, next);
+  return Object.entries(resolved.properties ?? {}).flatMap(([key, child]) => {
+    const path = prefix ? `${prefix}.${key}` : key;
+    return [path, ...propertyPaths(doc, child, path, next)];
+  });
+}
+
+/** What a client generator depends on: per operation its auth, success status, query parameters and body fields. */
+function surfaceOf(doc: Document) {
+  return Object.fromEntries(operationsOf(doc).sort(([a], [b]) => a.localeCompare(b)).map(([key, op]) => [key, {
+    security: op.security.flatMap((s) => Object.keys(s)),
+    success: Object.keys(op.responses).filter((status) => status.startsWith('2')),
+    query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name).sort(),
+    body: op.requestBody ? propertyPaths(doc, op.requestBody.content['application/json'].schema).sort() : [],
+  }]));
+}
+
+describe('GET /api/openapi.json', () => {
+  let t: TestApi;
+  let doc: Document;
+  beforeAll(async () => {
+    t = await createTestApi({ startBackground: false });
+    const res = await t.http.get('/api/openapi.json');
+    expect(res.status).toBe(200);
+    doc = res.body;
+  });
+  afterAll(async () => t.close());
+
+  it('is a valid OpenAPI 3.1 document', () => {
+    expect(doc).toMatchObject({ openapi: '3.1.0' });
+    expect(validateOpenApi(doc)).toEqual({ valid: true });
+  });
+
+  it('lists the committed operations with the same auth, success status, query parameters and body fields', () => {
+    const committed = JSON.parse(readFileSync(SNAPSHOT, 'utf8'));
+    expect(surfaceOf(doc)).toEqual(committed);
+  });
+
+  it('documents at least one 4xx answer on every operation', () => {
+    const without = operationsOf(doc).filter(([, op]) => !Object.keys(op.responses).some((status) => /^4\d\d$/.test(status))).map(([key]) => key);
+    expect(without).toEqual([]);
+  });
+
+  it('gives every operation a success example and every error answer a family schema with examples', () => {
+    const gaps = operationsOf(doc).flatMap(([key, op]) => Object.entries(op.responses).flatMap(([status, response]) => {
+      const media = response.content?.['application/json'];
+      const hasExamples = Object.keys(media?.examples ?? {}).length > 0;
+      if (status.startsWith('2')) return hasExamples ? [] : [`${key} ${status}: no example`];
+      return hasExamples && media?.schema ? [] : [`${key} ${status}: no schema or example`];
+    }));
+    expect(gaps).toEqual([]);
+  });
+
+  it('keeps no examples of operations the document does not have', () => {
+    const operations = new Set(operationsOf(doc).map(([key]) => key));
+    const stale = [...Object.keys(SUCCESS_EXAMPLES), ...Object.keys(HANDLER_ERRORS)].filter((key) => !operations.has(key));
+    expect(stale).toEqual([]);
+  });
+
+  it('answers what it documents: an unauthenticated call gets the documented 401 body', async () => {
+    const documented = doc.paths['/api/user/me'].get.responses['401'].content!['application/json'].examples!.auth.value;
+    const res = await t.http.get('/api/user/me');
+    expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: documented });
+  });
+});

@@ -1,0 +1,91 @@
+import { EntitySchema } from 'typeorm';
+import { bigint, boolean, integer, jsonb, ownedByUser, ownerListIndex, primaryKey, serialKey, stampedNow, timestamptz, varchar } from './columns';
+
+/** Mid-call tools (SharedReferences) and their recorded invocations (Tools). */
+
+export interface ToolRecord {
+  id: string;
+  user_id: string;
+  name: string;
+  description: string;
+  type: string;
+  endpoint: string | null;
+  method: string | null;
+  body_format: string;
+  timeout: number;
+  headers: unknown[];
+  static_fields: unknown[];
+  schema: unknown[];
+  automation_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const tools = new EntitySchema<ToolRecord>({
+  name: 'tools',
+  columns: {
+    id: serialKey('tools'),
+    user_id: bigint(),
+    name: varchar(64),
+    description: varchar(255),
+    type: { ...varchar(16), default: 'http' },
+    endpoint: varchar(2048, true),
+    method: varchar(8, true),
+    body_format: { ...varchar(8), default: 'json' },
+    timeout: { ...integer(), default: 10 },
+    headers: { ...jsonb(), default: [] },
+    static_fields: { ...jsonb(), default: [] },
+    schema: { ...jsonb(), default: [] },
+    automation_id: varchar(40, true),
+    created_at: stampedNow(),
+    updated_at: stampedNow(),
+  },
+  foreignKeys: [ownedByUser('tools')],
+  indices: [ownerListIndex('tools')],
+});
+
+/**
+ * One mid-call tool invocation as stored (the application's `ToolInvocationRecord` is the port's view of it).
+ * `call_id` and `tool_id` carry no foreign key on purpose (see the Tools migration).
+ */
+export interface StoredToolInvocationRecord {
+  id: string;
+  call_id: string;
+  user_id: string;
+  tool_id: string;
+  name: string;
+  invocation_id: string | null;
+  ok: boolean | null;
+  status_code: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  result: unknown;
+  created_at: Date;
+  completed_at: Date | null;
+}
+
+export const toolInvocations = new EntitySchema<StoredToolInvocationRecord>({
+  name: 'tool_invocations',
+  columns: {
+    id: primaryKey('tool_invocations', varchar(40)),
+    call_id: bigint(),
+    user_id: bigint(),
+    tool_id: bigint(),
+    name: varchar(64),
+    invocation_id: varchar(128, true),
+    ok: boolean(true),
+    status_code: integer(true),
+    duration_ms: integer(true),
+    error: varchar(32, true),
+    result: jsonb(true),
+    created_at: timestamptz(),
+    completed_at: timestamptz(true),
+  },
+  foreignKeys: [ownedByUser('tool_invocations')],
+  indices: [
+    { name: 'tool_invocations_runtime_id_uq', columns: ['call_id', 'invocation_id'], unique: true, where: 'invocation_id IS NOT NULL' },
+    { name: 'tool_invocations_call_idx', columns: ['call_id', 'created_at'] },
+  ],
+});
+
+export const toolRecords = [tools, toolInvocations];

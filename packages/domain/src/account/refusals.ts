@@ -1,0 +1,15 @@
+/**
+ * Expected refusals of login, credentials, the account and the operator API (CONTRACT §2, §13);
+ * the transport answers each.
+ */
+export type AccountRefusal =
+  | 'invalid_credentials'
+  | 'not_a_session'
+  /** A valid token whose account no longer exists. */
+  | 'account_gone'
+  | 'api_key_not_found'
+  | 'email_taken'
+  | 'user_not_found'
+  /** Operator balance adjustments are non-zero amounts with at most 4 decimals. */
+  | 'zero_amount'
+  | 'too_precise_amount';
