@@ -48,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
         const { values } = parseArgs({ args: rest, options: { user: { type: 'string' }, amount: { type: 'string' }, note: { type: 'string' } } });
         const amount = Number(values.amount);
         if (!values.user || !Number.isFinite(amount) || amount === 0 || !values.note) throw new Error('--user, a non-zero --amount and --note are required');
-        const entry = await new BalanceService(db, users, ledger).adjust(Number(values.user), amount, values.note, null);
+        const entry = await new BalanceService(ledger).adjust(Number(values.user), amount, values.note, null);
         if (!entry) throw new Error('user not found');
         process.stdout.write(`balance is now ${entry.balanceAfter}\n`);
         return 0;

@@ -7,6 +7,7 @@ import { Container } from 'inversify';
 import { InversifyExpressHttpAdapter } from '@inversifyjs/http-express';
 import { Authenticator, IdempotencyStore, Ids, RateLimiter, SecretCipher } from '@voiceplane/application';
 import { bodyReader } from './pipeline/body-reader';
+import { decodablePath, refuseUnsafeText } from './pipeline/input-guard';
 import { parseQuery } from './pipeline/query-parser';
 import { requestContext } from './pipeline/request-id';
 import { staticTokenAuthentication, userAuthentication } from './pipeline/authentication';
@@ -53,6 +54,8 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
 
   app.use(requestContext(o.ids, o.version));
   app.use((req, _res, next) => {
+    const decodable = decodablePath(req.path);
+    if (decodable !== req.path) req.url = decodable + req.url.slice(req.path.length);
     const canonical = canonicalRoute(req.method, req.path);
     if (canonical) {
       req.url = canonical.path + req.url.slice(req.path.length);
@@ -84,6 +87,7 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
     next();
   });
   app.use(bodyReader());
+  app.use(refuseUnsafeText);
 
   app.get('/api/health', async (_req, res) => {
     const healthy = await o.databaseHealthy().catch(() => false);

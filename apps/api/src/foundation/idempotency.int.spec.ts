@@ -102,6 +102,21 @@ describe('Idempotency-Key (CONTRACT §1.10)', () => {
     expect(await keyCount()).toBe(before + 1);
   });
 
+  it('takes a retry as new when its stored answer was sealed under another SECRETS_KEY', async () => {
+    const body = JSON.stringify({ name: 'other-key' });
+    await t.db.dataSource.query(
+      `INSERT INTO idempotency_keys (scope, fingerprint, state, response_status, response_body, created_at, expires_at)
+       VALUES ($1, $2, 'done', 201, 'v1.c2VhbGVkIHVuZGVyIGFub3RoZXIga2V5', now(), now() + interval '1 day')`,
+      [`u${u.id}:POST:/api/user/api-keys:resealed-1`, createHash('sha256').update(body).digest('hex')],
+    );
+    const retry = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'resealed-1').set('Content-Type', 'application/json').send(body);
+    expect(retry.status).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    const replay = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'resealed-1').set('Content-Type', 'application/json').send(body);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(retry.body);
+  });
+
   it.each([[''], ['x'.repeat(256)], ['naïve']])('an invalid key (%p) → 400', async (key) => {
     const res = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', key).send({ name: 'x' });
     expect(res.status).toBe(400);

@@ -1,6 +1,5 @@
 import { AccountRefusal } from '@voiceplane/domain';
 import { Answer, AnswerTable } from '../pipeline/answers';
-import { validationBody } from '../pipeline/families';
 
 export const USER_NOT_FOUND: Answer = { status: 404, body: { message: 'User not found.' } };
 export const API_KEY_NOT_FOUND: Answer = { status: 404, body: { message: 'API key not found.' } };
@@ -13,6 +12,4 @@ export const ACCOUNT_ANSWERS: AnswerTable<AccountRefusal> = {
   api_key_not_found: API_KEY_NOT_FOUND,
   email_taken: { status: 409, body: { message: 'A user with this email already exists.' } },
   user_not_found: USER_NOT_FOUND,
-  zero_amount: { status: 422, body: validationBody('standard', { amount: ['The amount must not be zero.'] }) },
-  too_precise_amount: { status: 422, body: validationBody('standard', { amount: ['The amount may not have more than 4 decimal places.'] }) },
 };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Controller, Get, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
@@ -37,7 +38,8 @@ export class AccountController {
   async postLogin(@Request() req: ExpressRequest) {
     const raw = (req.body ?? {}) as Record<string, unknown>;
     const email = typeof raw.email === 'string' ? raw.email.trim().toLowerCase() : '';
-    const decision = await this.limiter.consume([{ key: `login:${email}:${req.ip}`, limit: 10, windowSeconds: 60 }]);
+    // The e-mail is hashed into the bucket key: it is counted before it is validated, and any length must fit.
+    const decision = await this.limiter.consume([{ key: `login:${createHash('sha256').update(email).digest('base64url')}:${req.ip}`, limit: 10, windowSeconds: 60 }]);
     if (!decision.allowed) {
       const retry = decision.retryAfterSeconds;
       fail(429, tooManyBody('standard', retry), { 'Retry-After': String(retry) });

@@ -1,4 +1,4 @@
-import type { Schema } from './field-schemas';
+import type { Schema } from './dto-schemas';
 
 const text = (description: string): Schema => ({ type: 'string', description });
 

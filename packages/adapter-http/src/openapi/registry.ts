@@ -1,5 +1,4 @@
-import { fieldsOf } from '../validation';
-import { fieldSchema, Schema, schemaFor } from './field-schemas';
+import { queryParameters, Schema, schemaFor } from './dto-schemas';
 import { API_DESCRIPTION } from './description';
 import { ERROR_FAMILY_SCHEMAS } from './error-families';
 import { acceptsIdempotencyKey } from './pipeline-answers';
@@ -22,10 +21,8 @@ export function buildOpenApiDocument(version: string, routes: readonly RouteDoc[
   for (const r of routes) {
     const path = r.path.replace(/:([A-Za-z_]+)/g, '{$1}');
     const op: Schema = { summary: r.summary, tags: [r.tag], security: SECURITY[r.auth ?? 'user'] };
-    const params = [...path.matchAll(/\{([A-Za-z_]+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
-    if (r.query) {
-      for (const [key, spec] of fieldsOf(r.query)) params.push({ name: key, in: 'query', required: !!spec.required, schema: fieldSchema(spec, components) as { type: string } });
-    }
+    const params: object[] = [...path.matchAll(/\{([A-Za-z_]+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    if (r.query) params.push(...queryParameters(r.query, components));
     const headers = acceptsIdempotencyKey(r) ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : [];
     if (params.length || headers.length) op.parameters = [...params, ...headers];
     if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaFor(r.body, components)}` } } } };

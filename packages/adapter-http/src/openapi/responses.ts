@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { ErrorFamily, familyOf } from './error-families';
-import type { Schema } from './field-schemas';
+import type { Schema } from './dto-schemas';
 import { HANDLER_ERRORS } from './handler-errors';
 import { ErrorAnswers, pipelineAnswers } from './pipeline-answers';
 import type { RouteDoc } from './route-doc';

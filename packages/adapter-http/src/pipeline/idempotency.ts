@@ -18,7 +18,7 @@ const SEALED_PREFIX = 'v1.';
  */
 export function idempotency(store: IdempotencyStore, now: () => Date, cipher: SecretCipher) {
   const open = (body: string) => (body.startsWith(SEALED_PREFIX) ? cipher.decrypt(body) : Promise.resolve(body));
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+  const handle = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const key = req.headers['idempotency-key'];
     if (req.method !== 'POST' || key === undefined) {
       next();
@@ -40,7 +40,13 @@ export function idempotency(store: IdempotencyStore, now: () => Date, cipher: Se
       const decision = decideIdempotentRequest(stored, fingerprint);
       switch (decision.kind) {
         case 'replay': {
-          const body = await open(decision.body);
+          const body = await open(decision.body).catch(() => null);
+          if (body === null) {
+            // Sealed under another SECRETS_KEY: the answer is lost, so the request is taken as new.
+            await store.release(scope);
+            await handle(req, res, next);
+            return;
+          }
           res.setHeader('Idempotent-Replayed', 'true');
           res.status(decision.status).type('application/json').send(body);
           return;
@@ -79,4 +85,5 @@ export function idempotency(store: IdempotencyStore, now: () => Date, cipher: Se
       next(e);
     }
   };
+  return handle;
 }

@@ -1,4 +1,5 @@
-import { ApiKey, LedgerEntry, User } from '@voiceplane/application';
+import { LedgerEntry, User } from '@voiceplane/domain';
+import { ApiKey } from '@voiceplane/application';
 import { iso, isoOrNull } from './format';
 
 export const presentPlan = (u: User) => ({ ...u.plan });

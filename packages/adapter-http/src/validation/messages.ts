@@ -1,45 +1,58 @@
-import { FieldSpec, RuleName } from './field-spec';
+import { RuleName } from './field-spec';
 
 /** Top-level keys read as words; dotted item keys stay literal (CONTRACT D1). */
 export function displayName(path: string): string {
   return path.includes('.') ? path : path.replace(/_/g, ' ');
 }
 
-const CATALOGUE: Record<string, string> = {
-  required: 'The {field} field is required.',
-  filled: 'The {field} field must have a value.',
+export type Kind = 'string' | 'integer' | 'number' | 'boolean' | 'id' | 'array' | 'object';
+
+const TYPE: Record<Kind, string> = {
   string: 'The {field} must be a string.',
   integer: 'The {field} must be an integer.',
   id: 'The {field} must be an integer.',
-  ids: 'The {field} must be an array.',
   number: 'The {field} must be a number.',
   boolean: 'The {field} field must be true or false.',
   array: 'The {field} must be an array.',
   object: 'The {field} must be an object.',
+};
+
+const RULES: Record<Exclude<RuleName, 'type' | 'min' | 'max' | 'between'>, string> = {
+  required: 'The {field} field is required.',
+  filled: 'The {field} field must have a value.',
   in: 'The selected {field} is invalid.',
   pattern: 'The {field} format is invalid.',
   email: 'The {field} must be a valid email address.',
   url: 'The {field} must be a valid URL.',
+  date: 'The {field} must be a valid date.',
+  nonZero: 'The {field} must not be zero.',
+  money: 'The {field} may not have more than 4 decimal places.',
 };
 
-export function message(spec: FieldSpec, rule: RuleName, path: string, vars: Record<string, string | number> = {}): string {
-  let template = spec.messages?.[rule];
-  if (!template) {
-    if (rule === 'type') template = CATALOGUE[spec.kind] ?? 'The {field} is invalid.';
-    else if (rule === 'min' || rule === 'max' || rule === 'between') template = boundTemplate(spec, rule);
-    else template = CATALOGUE[rule] ?? 'The {field} is invalid.';
-  }
-  return fill(template, { field: displayName(path), ...vars });
-}
-
-function boundTemplate(spec: FieldSpec, rule: 'min' | 'max' | 'between'): string {
-  const unit = spec.kind === 'string' ? ' characters' : '';
-  if (spec.kind === 'array' || spec.kind === 'ids') {
-    return rule === 'min' ? 'The {field} must have at least {min} items.' : 'The {field} may not have more than {max} items.';
-  }
+function boundTemplate(kind: Kind, rule: 'min' | 'max' | 'between'): string {
+  if (kind === 'array') return rule === 'min' ? 'The {field} must have at least {min} items.' : 'The {field} may not have more than {max} items.';
+  const unit = kind === 'string' ? ' characters' : '';
   if (rule === 'between') return `The {field} must be between {min} and {max}${unit}.`;
   if (rule === 'min') return `The {field} must be at least {min}${unit}.`;
   return `The {field} may not be greater than {max}${unit}.`;
+}
+
+/**
+ * A class-validator `message` function giving the catalogue text of `rule` (or the field's own
+ * override). Bounds are filled in now; `{field}` stays, because only the error walk knows the
+ * dotted key of an array item.
+ */
+export function messageOf(
+  kind: Kind, rule: RuleName, overrides: Partial<Record<RuleName, string>> | undefined, vars: Record<string, number> = {},
+): () => string {
+  let template = overrides?.[rule];
+  if (!template) {
+    if (rule === 'type') template = TYPE[kind];
+    else if (rule === 'min' || rule === 'max' || rule === 'between') template = boundTemplate(kind, rule);
+    else template = RULES[rule];
+  }
+  const text = fill(template, vars);
+  return () => text;
 }
 
 export function fill(template: string, vars: Record<string, string | number>): string {

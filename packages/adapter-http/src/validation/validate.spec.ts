@@ -1,4 +1,5 @@
-import { Arr, Bool, Id, Ids, Int, Num, Obj, Str } from './decorators';
+import { Bool, Id, Int, Num, Obj, Str } from './decorators';
+import { Arr, Ids } from './lists';
 import { validateDto } from './validate';
 
 class Item {

@@ -1,5 +1,5 @@
-import { LedgerEntryType, LedgerReferenceType } from '@voiceplane/domain';
-import { LedgerEntry, LedgerRepository, NewLedgerEntry, Page, PageRequest } from '@voiceplane/application';
+import { err, LedgerEntry, LedgerEntryType, LedgerReferenceType, ok, Result } from '@voiceplane/domain';
+import { LedgerPosting, LedgerRepository, NewLedgerEntry, Page, PageRequest, UserNotFound } from '@voiceplane/application';
 import { Database } from '../database';
 import { num, pageClause } from './rows';
 
@@ -14,11 +14,23 @@ function toEntry(r: Record<string, unknown>): LedgerEntry {
   };
 }
 
-/** Append-only: entries are never updated or deleted. */
+/** Append-only: entries are never updated or deleted. The user's balance is the last entry's `balanceAfter`. */
 export class TypeormLedgerRepository implements LedgerRepository {
   constructor(private readonly db: Database) {}
 
-  async append(e: NewLedgerEntry): Promise<LedgerEntry> {
+  post<E>(userId: number, decide: (balance: number) => Result<LedgerPosting, E>): Promise<Result<LedgerEntry, E | UserNotFound>> {
+    return this.db.transaction(async () => {
+      // Raw SQL: a row lock serialises the balance changes of one account.
+      const row = await this.db.one<{ balance: string }>(`SELECT balance FROM users WHERE id = $1 FOR UPDATE`, [userId]);
+      if (row === null) return err({ code: 'user_not_found' as const });
+      const posting = decide(num(row.balance));
+      if (!posting.ok) return posting;
+      await this.db.query(`UPDATE users SET balance = $2, updated_at = now() WHERE id = $1`, [userId, posting.value.balanceAfter]);
+      return ok(await this.append({ ...posting.value, userId }));
+    });
+  }
+
+  private async append(e: NewLedgerEntry): Promise<LedgerEntry> {
     const rows = await this.db.query(
       `INSERT INTO ledger_entries (user_id, type, amount, balance_after, description, reference_type, reference_id, request_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,

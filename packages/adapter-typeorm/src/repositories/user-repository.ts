@@ -1,5 +1,5 @@
-import { completePlan, Plan } from '@voiceplane/domain';
-import { NewUser, Page, PageRequest, User, UserRepository } from '@voiceplane/application';
+import { completePlan, Plan, User } from '@voiceplane/domain';
+import { NewUser, Page, PageRequest, UserRepository } from '@voiceplane/application';
 import { Database } from '../database';
 import { isUniqueViolation, num, pageClause } from './rows';
 
@@ -66,9 +66,5 @@ export class TypeormUserRepository implements UserRepository {
     // Raw SQL: a row lock serialises the balance changes of one account.
     const r = await this.db.one<{ balance: string }>(`SELECT balance FROM users WHERE id = $1 FOR UPDATE`, [id]);
     return r ? num(r.balance) : null;
-  }
-
-  async setBalance(id: number, balance: number): Promise<void> {
-    await this.db.query(`UPDATE users SET balance = $2, updated_at = now() WHERE id = $1`, [id, balance]);
   }
 }

@@ -1,6 +1,6 @@
-import { DEFAULT_PLAN, err, ok, Plan, postOperatorAmount, Result, withPlanChanges } from '@voiceplane/domain';
+import { DEFAULT_PLAN, err, ok, Plan, postOperatorAmount, Result, User, withPlanChanges } from '@voiceplane/domain';
 import { Ids } from '../ports/ids';
-import { CredentialRepository, LedgerRepository, SigningSecretRepository, User, UserRepository } from '../ports/accounts';
+import { CredentialRepository, LedgerRepository, SigningSecretRepository, UserRepository } from '../ports/accounts';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { hashPassword, hashToken } from './secrets';
 
@@ -45,13 +45,15 @@ export class CreateAccount {
       await this.secrets.create(user.id, secret);
       let balance = 0;
       if (input.balance && input.balance > 0) {
-        const posting = postOperatorAmount(0, input.balance);
-        await this.users.setBalance(user.id, posting.balanceAfter);
-        await this.ledger.append({
-          userId: user.id, type: posting.type, amount: posting.amount, balanceAfter: posting.balanceAfter,
-          description: 'Opening balance', reference: null, requestId: input.requestId ?? null,
+        const opening = await this.ledger.post(user.id, (current) => {
+          const posting = postOperatorAmount(current, input.balance ?? 0);
+          return ok({
+            type: posting.type, amount: posting.amount, balanceAfter: posting.balanceAfter,
+            description: 'Opening balance', reference: null, requestId: input.requestId ?? null,
+          });
         });
-        balance = posting.balanceAfter;
+        if (!opening.ok) throw new Error(`User ${user.id} vanished while being created.`);
+        balance = opening.value.balanceAfter;
       }
       return ok({ user: { ...user, balance }, apiKey: { id: key.id, name: key.name, token, createdAt: key.createdAt } });
     });

@@ -1,7 +1,7 @@
-import { err, ok, Result } from '@voiceplane/domain';
+import { err, ok, Result, User } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { Ids } from '../ports/ids';
-import { CredentialRepository, User, UserRepository } from '../ports/accounts';
+import { CredentialRepository, UserRepository } from '../ports/accounts';
 import { hashToken, verifyPassword } from './secrets';
 
 export interface Session {

@@ -1,70 +1,63 @@
 import {
-  activate, ActivationRefusal, assistantDeleted, checkTargetUrl, disableWebhook, enableWebhook, err, ok,
+  activate, ActivationRefusal, Assistant, assistantDeleted, AssistantStatus, checkTargetUrl, disableWebhook, enableWebhook, err, ok,
   Result, TargetUrlPolicy,
 } from '@voiceplane/domain';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { Outbox } from '../ports/outbox';
-import { Assistant, AssistantRepository } from './ports';
+import { AssistantChange, AssistantNotFound, AssistantRepository, InboundNumberTaken } from './ports';
 import { toOutboxEvent } from './events';
 
-type NotFound = { readonly code: 'not_found' };
+type NotFound = AssistantNotFound;
 export type ActivationFailure = NotFound | ActivationRefusal;
 /** Enabling refuses a URL outside the outbound policy (CONTRACT §1.11). */
 export type WebhookSwitchRefusal = NotFound | { readonly code: 'blocked_url' };
-const notFound = () => err({ code: 'not_found' as const });
 
 /** `status` changes (CONTRACT §3.8); both directions are idempotent. */
 export class ChangeAssistantStatus {
-  constructor(private readonly uow: UnitOfWork, private readonly assistants: AssistantRepository) {}
+  constructor(private readonly assistants: AssistantRepository) {}
 
-  activate(userId: number, id: number): Promise<Result<Assistant, ActivationFailure>> {
-    return this.uow.transaction(async () => {
-      const assistant = await this.assistants.findOwned(userId, id, { lock: true });
-      if (!assistant) return notFound();
+  async activate(userId: number, id: number): Promise<Result<Assistant, ActivationFailure>> {
+    const activated = await this.assistants.update(userId, id, async (assistant) => {
       const decision = activate(assistant);
       if (!decision.ok) return err(decision.error);
-      return ok(assistant.status === decision.value ? assistant : await this.assistants.setStatus(assistant.id, decision.value));
+      return ok(statusChange(assistant, decision.value));
     });
+    return activated.ok ? activated : err(settledRefusal(activated.error));
   }
 
-  deactivate(userId: number, id: number): Promise<Result<Assistant, NotFound>> {
-    return this.uow.transaction(async () => {
-      const assistant = await this.assistants.findOwned(userId, id, { lock: true });
-      if (!assistant) return notFound();
-      return ok(assistant.status === 'inactive' ? assistant : await this.assistants.setStatus(assistant.id, 'inactive'));
-    });
+  async deactivate(userId: number, id: number): Promise<Result<Assistant, NotFound>> {
+    const deactivated = await this.assistants.update<never>(userId, id, async (assistant) => ok(statusChange(assistant, 'inactive')));
+    return deactivated.ok ? deactivated : err(settledRefusal(deactivated.error));
   }
+}
+
+const statusChange = (assistant: Assistant, status: AssistantStatus): AssistantChange =>
+  ({ write: assistant.status === status ? null : { kind: 'status', status } });
+
+/** Only a configuration write can find its inbound number taken; a status or webhook write never does. */
+function settledRefusal<E>(error: E | InboundNumberTaken): E {
+  if (error === 'inbound_number_taken') throw new Error('An assistant write without a number change found its number taken.');
+  return error;
 }
 
 /** The post-call webhook switch (CONTRACT §3.11); disabling cancels pending deliveries through the outbox. */
 export class AssistantWebhooks {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly assistants: AssistantRepository,
-    private readonly outbox: Outbox,
-    private readonly targetPolicy: TargetUrlPolicy,
-  ) {}
+  constructor(private readonly assistants: AssistantRepository, private readonly targetPolicy: TargetUrlPolicy) {}
 
-  disable(userId: number, assistantId: number): Promise<Result<void, NotFound>> {
-    return this.uow.transaction(async () => {
-      const assistant = await this.assistants.findOwned(userId, assistantId, { lock: true });
-      if (!assistant) return notFound();
+  async disable(userId: number, assistantId: number): Promise<Result<void, NotFound>> {
+    const disabled = await this.assistants.update<never>(userId, assistantId, async (assistant) => {
       const transition = disableWebhook(assistant);
-      if (assistant.is_webhook_active || assistant.webhook_url !== null) await this.assistants.setWebhook(assistant.id, transition.state);
-      await this.outbox.add(transition.events.map(toOutboxEvent));
-      return ok(undefined);
+      const changed = assistant.isWebhookActive || assistant.webhookUrl !== null;
+      return ok({ write: changed ? { kind: 'webhook' as const, webhook: transition.state } : null, events: transition.events.map(toOutboxEvent) });
     });
+    return disabled.ok ? ok(undefined) : err(settledRefusal(disabled.error));
   }
 
   /** The URL is checked before the assistant is looked up: a bad body is a 422 whoever owns the id. */
   async enable(userId: number, assistantId: number, url: string): Promise<Result<void, WebhookSwitchRefusal>> {
     if (!checkTargetUrl(url, this.targetPolicy).ok) return err({ code: 'blocked_url' as const });
-    return this.uow.transaction(async () => {
-      const assistant = await this.assistants.findOwned(userId, assistantId, { lock: true });
-      if (!assistant) return notFound();
-      await this.assistants.setWebhook(assistant.id, enableWebhook(url));
-      return ok(undefined);
-    });
+    const enabled = await this.assistants.update<never>(userId, assistantId, async () => ok({ write: { kind: 'webhook' as const, webhook: enableWebhook(url) } }));
+    return enabled.ok ? ok(undefined) : err(settledRefusal(enabled.error));
   }
 }
 
@@ -78,7 +71,7 @@ export class DeleteAssistant {
   execute(userId: number, id: number): Promise<boolean> {
     return this.uow.transaction(async () => {
       if (!(await this.assistants.delete(userId, id))) return false;
-      await this.outbox.add([toOutboxEvent(assistantDeleted({ id, user_id: userId }))]);
+      await this.outbox.add([toOutboxEvent(assistantDeleted({ id, userId }))]);
       return true;
     });
   }

@@ -3,5 +3,5 @@ import { NewOutboxEvent } from '../ports/outbox';
 
 /** Topic = event name; the payload names the assistant and its owner (docs/assistants.md). */
 export function toOutboxEvent(e: AssistantEvent): NewOutboxEvent {
-  return { topic: e.name, payload: { assistant_id: e.assistant_id, user_id: e.user_id } };
+  return { topic: e.name, payload: { assistant_id: e.assistantId, user_id: e.userId } };
 }

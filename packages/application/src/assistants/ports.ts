@@ -1,39 +1,48 @@
 import {
-  AssistantConfig, AssistantStatus, AssistantType, OwnedReferences, ReferenceCatalog, ReferenceQuery, WebhookState,
+  Assistant, AssistantConfig, AssistantStatus, AssistantType, EventType, KnowledgeBase, KnowledgeBaseStatus, OutboundAssistant, OwnedReferences,
+  ReferenceCatalog, ReferenceQuery, Result, WebhookState,
 } from '@voiceplane/domain';
+import { NewOutboxEvent } from '../ports/outbox';
 import { Page, PageRequest } from '../shared/page';
-
-/** A stored assistant: its configuration plus what only the system sets (CONTRACT A.1). */
-export interface Assistant extends AssistantConfig {
-  readonly id: number;
-  readonly user_id: number;
-  readonly status: AssistantStatus;
-  readonly compliance_blocked: boolean;
-  readonly created_at: Date;
-  readonly updated_at: Date;
-}
-
-/** The fixed item of `GET /assistants/outbound` (CONTRACT A.2): read on every dial-out screen. */
-export type OutboundAssistant = Pick<Assistant,
-  'id' | 'user_id' | 'name' | 'type' | 'mode' | 'status' | 'voice_id' | 'language_id' | 'timezone' | 'initial_message' |
-  'system_prompt' | 'variables' | 'webhook_url' | 'is_webhook_active' | 'created_at' | 'updated_at'>;
 
 export interface AssistantFilter {
   readonly type?: AssistantType;
   readonly status?: AssistantStatus;
-  readonly folder_id?: number;
-  readonly label_id?: number;
+  readonly folderId?: number;
+  readonly labelId?: number;
 }
 
 /** Another inbound assistant took the number between the check and the write. */
 export type InboundNumberTaken = 'inbound_number_taken';
 
+export type AssistantNotFound = { readonly code: 'not_found' };
+
+/** One of the writes a change to an assistant makes; each touches only its own columns. */
+export type AssistantWrite =
+  | { readonly kind: 'status'; readonly status: AssistantStatus }
+  | { readonly kind: 'webhook'; readonly webhook: WebhookState }
+  /** Attached tools and labels are rewritten only when the request sent them. */
+  | { readonly kind: 'config'; readonly config: AssistantConfig; readonly replace: { readonly toolIds: boolean; readonly labelIds: boolean } };
+
+/** What a change decided about a locked assistant. */
+export interface AssistantChange {
+  /** Null: the assistant is not written (its `updated_at` stays). */
+  readonly write: AssistantWrite | null;
+  /** Raised by the change; written to the outbox once the write succeeded. */
+  readonly events?: readonly NewOutboxEvent[];
+}
+
 export interface AssistantRepository {
   create(userId: number, config: AssistantConfig): Promise<Assistant | InboundNumberTaken>;
   /** Null for a missing id and for another user's assistant alike. `lock` holds the row until the transaction ends. */
   findOwned(userId: number, id: number, options?: { lock?: boolean }): Promise<Assistant | null>;
-  /** Attached tools and labels are rewritten only when the request sent them. */
-  update(id: number, config: AssistantConfig, replace: { readonly toolIds: boolean; readonly labelIds: boolean }): Promise<Assistant | InboundNumberTaken>;
+  /**
+   * Changes a user's assistant that concurrent requests and call ends also read: in one transaction
+   * (the caller's, when there is one) locks it, hands it to `decide`, then makes the write and adds
+   * the events it returned. Answers the assistant as stored afterwards. A refusal writes nothing; a
+   * number another inbound assistant took meanwhile writes nothing and is `inbound_number_taken`.
+   */
+  update<E>(userId: number, id: number, decide: (current: Assistant) => Promise<Result<AssistantChange, E>>): Promise<Result<Assistant, E | AssistantNotFound | InboundNumberTaken>>;
   delete(userId: number, id: number): Promise<boolean>;
   /** Newest first. */
   list(userId: number, page: PageRequest, filter: AssistantFilter): Promise<Page<Assistant>>;
@@ -41,8 +50,6 @@ export interface AssistantRepository {
   listAll(userId: number, filter: AssistantFilter): Promise<Assistant[]>;
   /** Every outbound assistant of the user, id ascending. */
   listOutbound(userId: number): Promise<OutboundAssistant[]>;
-  setStatus(id: number, status: AssistantStatus): Promise<Assistant>;
-  setWebhook(id: number, webhook: WebhookState): Promise<void>;
   /** Operators act on any user's assistant; false when the id does not exist. */
   setCompliance(id: number, blocked: boolean, reason: string | null): Promise<boolean>;
   findOwnedReferences(userId: number, query: ReferenceQuery): Promise<OwnedReferences>;
@@ -53,36 +60,13 @@ export interface CatalogRepository {
   catalog(): Promise<ReferenceCatalog>;
 }
 
-export const KNOWLEDGE_BASE_STATUSES = ['empty', 'processing', 'active', 'failed'] as const;
-export type KnowledgeBaseStatus = (typeof KNOWLEDGE_BASE_STATUSES)[number];
-
-export interface KnowledgeBase {
-  readonly id: number;
-  readonly user_id: number;
-  readonly name: string;
-  readonly description: string | null;
-  readonly status: KnowledgeBaseStatus;
-  readonly documents_count: number;
-  readonly assistants_count: number;
-  readonly created_at: Date;
-  readonly updated_at: Date;
-}
-
 export interface KnowledgeBaseRepository {
   create(userId: number, kb: { name: string; description: string | null; status: KnowledgeBaseStatus }): Promise<KnowledgeBase>;
   listOwned(userId: number): Promise<KnowledgeBase[]>;
   findOwned(userId: number, id: number): Promise<KnowledgeBase | null>;
 }
 
-export interface EventType {
-  readonly id: number;
-  readonly user_id: number;
-  readonly name: string;
-  readonly duration_minutes: number;
-  readonly created_at: Date;
-}
-
 export interface EventTypeRepository {
-  create(userId: number, eventType: { name: string; duration_minutes: number }): Promise<EventType>;
+  create(userId: number, eventType: { name: string; durationMinutes: number }): Promise<EventType>;
   listOwned(userId: number): Promise<EventType[]>;
 }

@@ -1,10 +1,9 @@
 import {
-  AssistantChanges, AssistantConfig, AssistantProblem, assistantRuleProblems, draftAssistant, err, FieldProblems,
+  Assistant, AssistantChanges, AssistantConfig, AssistantProblem, assistantRuleProblems, draftAssistant, err, FieldProblems,
   hasFieldProblems, ok, ReferenceCatalog, referencesToCheck, Result, reviseAssistant, TargetUrlPolicy, webhookEventsOf,
 } from '@voiceplane/domain';
 import { UnitOfWork } from '../ports/unit-of-work';
-import { Outbox } from '../ports/outbox';
-import { Assistant, AssistantRepository, CatalogRepository } from './ports';
+import { AssistantRepository, CatalogRepository } from './ports';
 import { toOutboxEvent } from './events';
 
 export type SaveAssistantFailure =
@@ -40,7 +39,6 @@ export class SaveAssistant {
     private readonly uow: UnitOfWork,
     private readonly assistants: AssistantRepository,
     private readonly catalogs: CatalogRepository,
-    private readonly outbox: Outbox,
     private readonly targetPolicy: TargetUrlPolicy,
   ) {}
 
@@ -59,20 +57,18 @@ export class SaveAssistant {
   async update(request: SaveAssistantRequest & { readonly assistantId: number }): Promise<Result<Assistant, SaveAssistantFailure>> {
     const { userId, changes } = request;
     const catalog = await this.catalogs.catalog();
-    return this.uow.transaction(async () => {
-      const stored = await this.assistants.findOwned(userId, request.assistantId, { lock: true });
-      if (!stored) return err({ code: 'not_found' as const });
+    const saved = await this.assistants.update(userId, request.assistantId, async (stored) => {
       const next = reviseAssistant(stored, changes, catalog);
       const refusal = refusalOf(await this.problemsOf(userId, next, changes, catalog, stored.id), request);
       if (refusal) return refusal;
-      const saved = await this.assistants.update(stored.id, next, {
-        toolIds: changes.tool_ids !== undefined,
-        labelIds: changes.label_ids !== undefined,
+      return ok({
+        write: { kind: 'config' as const, config: next, replace: { toolIds: changes.toolIds !== undefined, labelIds: changes.labelIds !== undefined } },
+        events: webhookEventsOf(stored, next).map(toOutboxEvent),
       });
-      if (saved === 'inbound_number_taken') return invalid({ phone_number_id: ['inbound_number_taken'] });
-      await this.outbox.add(webhookEventsOf(stored, next).map(toOutboxEvent));
-      return ok(saved);
     });
+    if (saved.ok) return saved;
+    if (saved.error === 'inbound_number_taken') return invalid({ phone_number_id: ['inbound_number_taken'] });
+    return err(saved.error);
   }
 
   private async problemsOf(

@@ -1,6 +1,5 @@
-import { DebitRefusal, err, LedgerReferenceType, ok, postCharge, postOperatorAmount, Result } from '@voiceplane/domain';
-import { LedgerEntry, LedgerRepository, UserRepository } from '../ports/accounts';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { DebitRefusal, LedgerEntry, LedgerReferenceType, ok, postCharge, postOperatorAmount, Result } from '@voiceplane/domain';
+import { LedgerRepository, UserNotFound } from '../ports/accounts';
 
 export interface ChargeRequest {
   readonly userId: number;
@@ -12,45 +11,32 @@ export interface ChargeRequest {
   readonly requestId?: string | null;
 }
 
-export type BalanceError = DebitRefusal | { readonly code: 'user_not_found' };
+export type BalanceError = DebitRefusal | UserNotFound;
 
 /**
- * Every balance change: row lock, domain posting, ledger entry — in the caller's transaction when
- * there is one, so a charge commits together with the state change it pays for.
+ * Every balance change: the domain posting inside the ledger's row lock — in the caller's
+ * transaction when there is one, so a charge commits together with the state change it pays for.
  */
 export class BalanceService {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly users: UserRepository,
-    private readonly ledger: LedgerRepository,
-  ) {}
+  constructor(private readonly ledger: LedgerRepository) {}
 
   charge(request: ChargeRequest): Promise<Result<LedgerEntry, BalanceError>> {
-    return this.uow.transaction(async () => {
-      const balance = await this.users.lockBalance(request.userId);
-      if (balance === null) return err({ code: 'user_not_found' as const });
+    return this.ledger.post(request.userId, (balance) => {
       const posting = postCharge(balance, request.price, request.mayGoNegative);
       if (!posting.ok) return posting;
-      await this.users.setBalance(request.userId, posting.value.balanceAfter);
-      return ok(await this.ledger.append({
-        userId: request.userId, type: posting.value.type, amount: posting.value.amount,
-        balanceAfter: posting.value.balanceAfter, description: request.description,
-        reference: request.reference, requestId: request.requestId ?? null,
-      }));
+      return ok({
+        type: posting.value.type, amount: posting.value.amount, balanceAfter: posting.value.balanceAfter,
+        description: request.description, reference: request.reference, requestId: request.requestId ?? null,
+      });
     });
   }
 
   /** Operator top-up (positive) or correction (negative); corrections may go below zero. */
-  adjust(userId: number, amount: number, note: string, requestId: string | null): Promise<LedgerEntry | null> {
-    return this.uow.transaction(async () => {
-      const balance = await this.users.lockBalance(userId);
-      if (balance === null) return null;
+  async adjust(userId: number, amount: number, note: string, requestId: string | null): Promise<LedgerEntry | null> {
+    const posted = await this.ledger.post(userId, (balance) => {
       const posting = postOperatorAmount(balance, amount);
-      await this.users.setBalance(userId, posting.balanceAfter);
-      return this.ledger.append({
-        userId, type: posting.type, amount: posting.amount, balanceAfter: posting.balanceAfter,
-        description: note, reference: null, requestId,
-      });
+      return ok({ type: posting.type, amount: posting.amount, balanceAfter: posting.balanceAfter, description: note, reference: null, requestId });
     });
+    return posted.ok ? posted.value : null;
   }
 }

@@ -45,7 +45,7 @@ export class AcceptInboundCall {
     const route = await this.calls.inboundRoute(request.to, request.trunkId);
     if (route === null || route.assistantId === null) return err('no_assistant');
     const assistant = await this.assistants.findOwned(route.userId, route.assistantId);
-    if (assistant === null || assistant.type !== 'inbound' || assistant.status !== 'active' || assistant.compliance_blocked) return err('no_assistant');
+    if (assistant === null || assistant.type !== 'inbound' || assistant.status !== 'active' || assistant.complianceBlocked) return err('no_assistant');
     const user = await this.users.findById(route.userId);
     if (user === null || !canAfford(user.balance, this.prices.phone)) return err('insufficient_balance');
 

@@ -1,5 +1,5 @@
-import { buildRuntimeConfig, CallChannel, CallDirection, CallerLine, RuntimeConfig } from '@voiceplane/domain';
-import { Assistant, CatalogRepository } from '../assistants/ports';
+import { Assistant, buildRuntimeConfig, CallChannel, CallDirection, CallerLine, RuntimeConfig } from '@voiceplane/domain';
+import { CatalogRepository } from '../assistants/ports';
 import { ToolRepository } from '../tools/ports';
 
 export interface CallStart {
@@ -20,7 +20,7 @@ export class CallConfigurations {
 
   async forStart(start: CallStart): Promise<RuntimeConfig> {
     const { assistant } = start;
-    const tools = assistant.tool_ids.length > 0 ? await this.tools.listByIds(assistant.user_id, assistant.tool_ids) : [];
+    const tools = assistant.toolIds.length > 0 ? await this.tools.listByIds(assistant.userId, assistant.toolIds) : [];
     const catalog = await this.catalog.catalog();
     return buildRuntimeConfig({
       direction: start.direction,
@@ -29,7 +29,7 @@ export class CallConfigurations {
       line: start.line,
       assistantId: assistant.id,
       assistant,
-      languageCode: catalog.languages.find((l) => l.id === assistant.language_id)?.iso_2 ?? null,
+      languageCode: catalog.languages.find((l) => l.id === assistant.languageId)?.iso_2 ?? null,
       variables: start.variables,
       tools: tools.map((t) => ({ id: t.id, name: t.name, description: t.description, schema: t.schema })),
     });

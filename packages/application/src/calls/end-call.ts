@@ -1,12 +1,12 @@
 import {
-  CallMinutePrices, CallOutcome, callCharge, callDuration, EndedCall, extractedVariablesAtEnd, postCallPayload,
+  Call, CallMinutePrices, CallOutcome, callCharge, callDuration, EndedCall, extractedVariablesAtEnd, postCallPayload,
   shouldSendPostCallWebhook, TerminalCallStatus,
 } from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants/ports';
 import { BalanceService } from '../billing/balance-service';
-import { Outbox } from '../ports/outbox';
+import { NewOutboxEvent } from '../ports/outbox';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
-import { Call, CallRepository } from './ports';
+import { CallChange, CallChanges } from './ports';
 
 /**
  * Outbox topic raised by every call end, for the capabilities that react to it: automations bound
@@ -35,19 +35,21 @@ export interface CallEndedEvent {
 /**
  * What happens when a call ends (CONTRACT §7.4), inside the transaction that accepts the `ended`
  * event: the final state, the charge, extraction, the `post_call` delivery and the `call.ended` event.
+ * The call's own writes are left to the repository that locked it.
  */
 export class EndCall {
   constructor(
-    private readonly calls: CallRepository,
     private readonly assistants: AssistantRepository,
     private readonly balance: BalanceService,
     private readonly deliveries: WebhookDeliveries,
-    private readonly outbox: Outbox,
     private readonly prices: CallMinutePrices,
   ) {}
 
-  /** `call` is locked by the caller; `at` is when the call ended. */
-  async finish(call: Call, outcome: CallOutcome, at: Date, now: Date): Promise<Call> {
+  /**
+   * For `CallRepository.update`, which holds `call` locked: charges it, creates its `post_call`
+   * delivery and answers the call as it ends at `at`, with its `call.ended` event.
+   */
+  async finish(call: Call, outcome: CallOutcome, at: Date, now: Date): Promise<CallChange<Call>> {
     // Recording and extraction follow the configuration the call started with (CONTRACT §3.5).
     const started = call.runtimeConfig.assistant;
     const duration = callDuration(call.answeredAt, at, outcome.duration);
@@ -62,7 +64,7 @@ export class EndCall {
       });
       if (!charged.ok) throw new Error(`Call ${call.id} could not be charged: ${charged.error.code}`);
     }
-    const ended = await this.calls.update(call.id, {
+    const changes = {
       status: outcome.status,
       finishedAt: at,
       duration,
@@ -74,12 +76,13 @@ export class EndCall {
         outcome.extractedVariables,
       ),
       endedReason: outcome.endedReason ?? null,
-    }, now);
-    await this.announce(ended, outcome.status, at);
-    return ended;
+    } satisfies CallChanges;
+    const ended: Call = { ...call, ...changes, updatedAt: now };
+    return { changes, events: [await this.announce(ended, outcome.status, at)], at: now, answer: ended };
   }
 
-  private async announce(call: Call, status: TerminalCallStatus, at: Date): Promise<void> {
+  /** Creates the `post_call` delivery when the assistant wants one; returns the `call.ended` event. */
+  private async announce(call: Call, status: TerminalCallStatus, at: Date): Promise<NewOutboxEvent> {
     // Locked: a webhook switched off concurrently either commits first (and no event is created)
     // or waits, and its cancellation then finds this call's delivery pending.
     const assistant = await this.assistants.findOwned(call.userId, call.assistantId, { lock: true });
@@ -88,14 +91,14 @@ export class EndCall {
       duration: call.duration, status, extractedVariables: call.extractedVariables, inputVariables: call.variables,
       transcript: call.transcript, recordingUrl: call.recordingUrl, createdAt: call.createdAt, finishedAt: at,
     };
-    const payload = postCallPayload(facts, assistant?.include_recording_in_webhook ?? true);
-    if (assistant && assistant.webhook_url !== null && shouldSendPostCallWebhook({
-      isWebhookActive: assistant.is_webhook_active, webhookUrl: assistant.webhook_url, sendOnlyOnCompleted: assistant.send_webhook_only_on_completed,
+    const payload = postCallPayload(facts, assistant?.includeRecordingInWebhook ?? true);
+    if (assistant && assistant.webhookUrl !== null && shouldSendPostCallWebhook({
+      isWebhookActive: assistant.isWebhookActive, webhookUrl: assistant.webhookUrl, sendOnlyOnCompleted: assistant.sendWebhookOnlyOnCompleted,
     }, status)) {
       await this.deliveries.enqueue({
         userId: call.userId,
         eventType: 'post_call',
-        targetUrl: assistant.webhook_url,
+        targetUrl: assistant.webhookUrl,
         payload,
         source: { type: 'assistant', id: call.assistantId },
         subject: { type: 'call', id: call.id },
@@ -106,6 +109,6 @@ export class EndCall {
       status, answered: call.answeredAt !== null, customer_phone: call.customerPhone, sender_id: call.senderId,
       conversation_id: call.conversationId, automation_run_id: call.automationRunId, call: payload,
     };
-    await this.outbox.add([{ topic: CALL_ENDED_TOPIC, payload: event }]);
+    return { topic: CALL_ENDED_TOPIC, payload: event };
   }
 }

@@ -52,10 +52,10 @@ export class MakeCall {
     const assistant = await this.assistants.findOwned(userId, request.assistantId);
     if (assistant === null) return err('assistant_not_found');
     if (assistant.type !== 'outbound') return err('not_outbound');
-    if (assistant.compliance_blocked) return err('compliance_blocked');
+    if (assistant.complianceBlocked) return err('compliance_blocked');
     const user = await this.users.findById(userId);
     if (user === null || !canAfford(user.balance, this.prices.phone)) return err('insufficient_balance');
-    const line = await this.lines.forAssistant(userId, assistant.phone_number_id);
+    const line = await this.lines.forAssistant(userId, assistant.phoneNumberId);
     if (line === null) return err('no_caller_line');
 
     const runtimeConfig = await this.configurations.forStart({
@@ -81,7 +81,7 @@ export class MakeCall {
     try {
       await this.runtime.placeCall({
         callId: call.id, userId, customerPhone: call.customerPhone, line,
-        ringingTimeSeconds: assistant.ringing_time, maxDurationSeconds: assistant.max_duration,
+        ringingTimeSeconds: assistant.ringingTime, maxDurationSeconds: assistant.maxDuration,
       });
     } catch (e) {
       this.log.warn({ err: e, callId: call.id }, 'the voice runtime refused a call');

@@ -1,41 +1,9 @@
 import {
-  CallChannel, CallDirection, CallerLine, CallStatus, InvalidTransition, Result, RuntimeConfig, RuntimeEventType, SipLine, TerminalCallStatus,
-  TranscriptItem,
+  Call, CallChannel, CallDirection, CallerLine, CallStatus, CallSummary, InvalidTransition, Result, RuntimeConfig, RuntimeEventType, SipLine,
+  TerminalCallStatus, TranscriptItem,
 } from '@voiceplane/domain';
+import { NewOutboxEvent } from '../ports/outbox';
 import { Page, PageRequest } from '../shared/page';
-
-/** A stored call (CONTRACT A.7), with the configuration it started with. */
-export interface Call {
-  readonly id: number;
-  readonly userId: number;
-  readonly assistantId: number;
-  readonly direction: CallDirection;
-  readonly channel: CallChannel;
-  readonly status: CallStatus;
-  readonly customerPhone: string;
-  readonly assistantPhone: string | null;
-  readonly phoneNumberId: number | null;
-  readonly senderId: number | null;
-  readonly conversationId: string | null;
-  readonly automationRunId: string | null;
-  /** The call's own input variables (not merged with the assistant's). */
-  readonly variables: Readonly<Record<string, string>>;
-  readonly extractedVariables: Readonly<Record<string, unknown>>;
-  readonly duration: number;
-  readonly cost: number;
-  readonly recordingUrl: string | null;
-  readonly endedReason: string | null;
-  readonly transcript: readonly TranscriptItem[];
-  readonly runtimeConfig: RuntimeConfig;
-  readonly providerCallId: string | null;
-  readonly createdAt: Date;
-  readonly answeredAt: Date | null;
-  readonly finishedAt: Date | null;
-  readonly updatedAt: Date;
-}
-
-/** A list item: everything but the conversation and the configuration. */
-export type CallSummary = Omit<Call, 'transcript' | 'runtimeConfig'>;
 
 export interface NewCall {
   readonly userId: number;
@@ -94,6 +62,20 @@ export interface AcceptedRuntimeEvent {
   readonly status: CallStatus;
 }
 
+/** What a change decided about a locked call. */
+export interface CallChange<A> {
+  /** Fields to write; none: the call is not written at all (its `updated_at` stays). */
+  readonly changes: CallChanges;
+  /** Raised by the change; written to the outbox after the call, in this order. */
+  readonly events?: readonly NewOutboxEvent[];
+  /** When the change happened (`updated_at`). */
+  readonly at: Date;
+  /** What the caller gets back. */
+  readonly answer: A;
+}
+
+export type CallNotFound = { readonly code: 'call_not_found' };
+
 export interface CallRepository {
   /** Creates the call; with a `providerCallId` already used, returns that call instead (`created` false). */
   create(call: NewCall): Promise<{ readonly call: Call; readonly created: boolean }>;
@@ -103,12 +85,17 @@ export interface CallRepository {
   list(userId: number, filter: CallFilter, page: PageRequest): Promise<Page<CallSummary>>;
   /** Any user's call (runtime side). */
   findById(id: number): Promise<Call | null>;
-  /** Locks the call until the transaction ends. */
-  lock(id: number): Promise<Call | null>;
   findByProviderCallId(providerCallId: string): Promise<Call | null>;
   /** Calls of the user not yet in a terminal status. */
   countActive(userId: number): Promise<number>;
-  update(id: number, changes: CallChanges, now: Date): Promise<Call>;
+  /**
+   * Changes a call that concurrent runtime events and dispatch failures also change: in one
+   * transaction (the caller's, when there is one) locks the call, hands it to `decide`, then writes
+   * the changes and the events it returned. What `decide` writes through other ports (a charge, a
+   * delivery) commits with them. A refusal writes nothing of the call's; `decide` refuses before it
+   * writes anything elsewhere.
+   */
+  update<A, E>(id: number, decide: (call: Call) => Promise<Result<CallChange<A>, E>>): Promise<Result<A, E | CallNotFound>>;
   findRuntimeEvent(callId: number, eventId: string): Promise<AcceptedRuntimeEvent | null>;
   recordRuntimeEvent(callId: number, eventId: string, event: AcceptedRuntimeEvent, at: Date): Promise<void>;
   /**

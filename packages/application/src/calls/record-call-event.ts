@@ -1,9 +1,7 @@
-import { applyRuntimeEvent, CallOutcome, CallStatus, err, ok, Result, TranscriptItem } from '@voiceplane/domain';
+import { applyRuntimeEvent, Call, CallOutcome, CallStatus, err, InvalidTransition, ok, Result, TranscriptItem } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
-import { Outbox } from '../ports/outbox';
-import { UnitOfWork } from '../ports/unit-of-work';
 import { EndCall } from './end-call';
-import { Call, CallEventAnswer, CallEventRefusal, CallRepository } from './ports';
+import { CallChange, CallEventAnswer, CallEventRefusal, CallRepository } from './ports';
 
 /**
  * Outbox topic raised when a chat-app call starts ringing, for the chat-app voice capability's
@@ -27,32 +25,30 @@ export interface RuntimeEventReport {
 }
 
 /**
- * The voice-runtime ingress (CONTRACT §7.5): applies lifecycle events to a call under a row lock,
- * once per event id. Refused events are not remembered: they changed nothing, so a retry with the
- * same id is judged again against the call as it is then.
+ * The voice-runtime ingress (CONTRACT §7.5): applies lifecycle events to a call while the
+ * repository holds it locked, once per event id. Refused events are not remembered: they changed
+ * nothing, so a retry with the same id is judged again against the call as it is then.
  */
 export class RecordCallEvent {
   constructor(
-    private readonly uow: UnitOfWork,
     private readonly calls: CallRepository,
     private readonly endCall: EndCall,
-    private readonly outbox: Outbox,
     private readonly clock: Clock,
   ) {}
 
   record(callId: number, report: RuntimeEventReport): Promise<Result<CallEventAnswer, CallEventRefusal>> {
-    return this.uow.transaction(async () => {
-      const call = await this.calls.lock(callId);
-      if (call === null) return err({ code: 'call_not_found' as const });
+    return this.calls.update(callId, async (call): Promise<Result<CallChange<CallEventAnswer>, InvalidTransition>> => {
       const earlier = await this.calls.findRuntimeEvent(callId, report.eventId);
-      if (earlier !== null) return ok({ callId, status: earlier.status, duplicate: true });
+      if (earlier !== null) return ok({ changes: {}, at: this.clock.now(), answer: { callId, status: earlier.status, duplicate: true } });
       const { event } = report;
       const transition = applyRuntimeEvent(call.status, event.type, event.type === 'ended' ? event.outcome.status : undefined);
       if (!transition.ok) return transition;
       const now = this.clock.now();
-      const status = transition.value.kind === 'moved' ? await this.apply(call, event, report.occurredAt ?? now, now) : call.status;
-      await this.calls.recordRuntimeEvent(callId, report.eventId, { type: event.type, status }, now);
-      return ok({ callId, status, duplicate: false });
+      const change: CallChange<CallStatus> = transition.value.kind === 'moved'
+        ? await this.apply(call, event, report.occurredAt ?? now, now)
+        : { changes: {}, at: now, answer: call.status };
+      await this.calls.recordRuntimeEvent(callId, report.eventId, { type: event.type, status: change.answer }, now);
+      return ok({ ...change, answer: { callId, status: change.answer, duplicate: false } });
     });
   }
 
@@ -60,36 +56,36 @@ export class RecordCallEvent {
    * Ends a call the runtime never took (refused dispatch, lost dispatch) as `failed` — only while it
    * is still `initiated`, so a call the runtime did report on is left to the runtime.
    */
-  failUnplaced(callId: number, reason: string): Promise<boolean> {
-    return this.uow.transaction(async () => {
-      const call = await this.calls.lock(callId);
-      if (call === null || call.status !== 'initiated') return false;
+  async failUnplaced(callId: number, reason: string): Promise<boolean> {
+    const failed = await this.calls.update(callId, async (call) => {
+      if (call.status !== 'initiated') return err({ code: 'not_initiated' as const });
       const now = this.clock.now();
-      await this.endCall.finish(call, { status: 'failed', endedReason: reason }, now, now);
-      return true;
+      return ok(await this.endCall.finish(call, { status: 'failed', endedReason: reason }, now, now));
     });
+    return failed.ok;
   }
 
-  private async apply(call: Call, event: RuntimeEvent, at: Date, now: Date): Promise<CallStatus> {
+  private async apply(call: Call, event: RuntimeEvent, at: Date, now: Date): Promise<CallChange<CallStatus>> {
     switch (event.type) {
       case 'ringing':
-        await this.calls.update(call.id, { status: 'ringing' }, now);
-        if (call.channel === 'chatapp') {
-          await this.outbox.add([{
+        return {
+          changes: { status: 'ringing' },
+          events: call.channel !== 'chatapp' ? [] : [{
             topic: CHATAPP_CALL_RINGING_TOPIC,
             payload: { call_id: call.id, user_id: call.userId, sender_id: call.senderId, customer_phone: call.customerPhone, conversation_id: call.conversationId, at: at.toISOString() },
-          }]);
-        }
-        return 'ringing';
+          }],
+          at: now,
+          answer: 'ringing',
+        };
       case 'answered':
-        await this.calls.update(call.id, { status: 'in-progress', answeredAt: at }, now);
-        return 'in-progress';
+        return { changes: { status: 'in-progress', answeredAt: at }, at: now, answer: 'in-progress' };
       case 'transcript':
         // The call is locked: appending to what was read is safe.
-        await this.calls.update(call.id, { transcript: [...call.transcript, ...event.items] }, now);
-        return call.status;
-      case 'ended':
-        return (await this.endCall.finish(call, event.outcome, at, now)).status;
+        return { changes: { transcript: [...call.transcript, ...event.items] }, at: now, answer: call.status };
+      case 'ended': {
+        const end = await this.endCall.finish(call, event.outcome, at, now);
+        return { ...end, answer: end.answer.status };
+      }
     }
   }
 }

@@ -6,7 +6,7 @@ export interface AssistantGroup {
   readonly id: number;
   readonly name: string;
   readonly color: GroupColor | null;
-  readonly assistants_count: number;
+  readonly assistantsCount: number;
 }
 
 /** Another group of the account already has the name (case-insensitive). */

@@ -1,17 +1,5 @@
-import { LedgerEntryType, LedgerReferenceType, Plan } from '@voiceplane/domain';
+import { LedgerEntry, LedgerEntryType, Plan, Result, User } from '@voiceplane/domain';
 import { Page, PageRequest } from '../shared/page';
-
-export interface User {
-  readonly id: number;
-  readonly name: string;
-  readonly email: string;
-  readonly passwordHash: string | null;
-  readonly disabled: boolean;
-  readonly balance: number;
-  readonly plan: Plan;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
 
 export interface NewUser {
   readonly name: string;
@@ -28,27 +16,27 @@ export interface UserRepository {
   list(page: PageRequest, email?: string): Promise<Page<User>>;
   updatePlan(id: number, plan: Plan): Promise<void>;
   setDisabled(id: number, disabled: boolean): Promise<void>;
-  /** Locks the row until the surrounding transaction ends; null when missing. */
+  /**
+   * Locks the row until the surrounding transaction ends, which serialises whatever else takes
+   * it (balance postings, make_call's concurrency check); answers the balance, null when missing.
+   */
   lockBalance(id: number): Promise<number | null>;
-  setBalance(id: number, balance: number): Promise<void>;
-}
-
-export interface LedgerEntry {
-  readonly id: number;
-  readonly userId: number;
-  readonly type: LedgerEntryType;
-  readonly amount: number;
-  readonly balanceAfter: number;
-  readonly description: string;
-  readonly reference: { readonly type: LedgerReferenceType; readonly id: number } | null;
-  readonly requestId: string | null;
-  readonly createdAt: Date;
 }
 
 export type NewLedgerEntry = Omit<LedgerEntry, 'id' | 'createdAt'>;
 
+/** What a balance change decided: the entry to append, which carries the balance after it. */
+export type LedgerPosting = Omit<NewLedgerEntry, 'userId'>;
+
+export type UserNotFound = { readonly code: 'user_not_found' };
+
 export interface LedgerRepository {
-  append(entry: NewLedgerEntry): Promise<LedgerEntry>;
+  /**
+   * Every balance change: in one transaction (the caller's, when there is one) locks the user's
+   * row, hands the balance to `decide`, then stores the entry's `balanceAfter` as the balance and
+   * appends the entry. A refusal writes nothing.
+   */
+  post<E>(userId: number, decide: (balance: number) => Result<LedgerPosting, E>): Promise<Result<LedgerEntry, E | UserNotFound>>;
   list(userId: number, page: PageRequest, type?: LedgerEntryType): Promise<Page<LedgerEntry>>;
 }
 

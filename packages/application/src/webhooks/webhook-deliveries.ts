@@ -1,10 +1,12 @@
-import { checkReplay, err, MAX_DELIVERY_ATTEMPTS, ok, Result, WebhookEventType } from '@voiceplane/domain';
+import {
+  checkReplay, DeliverySource, DeliverySubject, err, MAX_DELIVERY_ATTEMPTS, ok, Result, WebhookDelivery, WebhookEventType,
+} from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { Ids } from '../ports/ids';
 import { Outbox } from '../ports/outbox';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { JobScheduler } from '../events/ports';
-import { CancelCriteria, DeliverySource, DeliverySubject, WebhookDelivery, WebhookDeliveryRepository } from './ports';
+import { CancelCriteria, WebhookDeliveryRepository } from './ports';
 
 /** Outbox topic that asks a worker to attempt a delivery now. */
 export const DELIVERY_REQUESTED_TOPIC = 'webhook.delivery.requested';

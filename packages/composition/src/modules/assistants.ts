@@ -13,20 +13,20 @@ import { ApiModule } from './module';
 /** Assistants, the reference catalogue, folders and labels (issue: Assistants, reference data and folders). */
 export const assistantsModule: ApiModule = ({ container: c, config, database }) => {
   const targetPolicy: TargetUrlPolicy = { allowPrivate: config.allowPrivateTargets, requireHttps: config.requireHttpsTargets };
-  c.bind(TOKENS.AssistantRepository).toConstantValue(new TypeormAssistantRepository(database));
+  c.bind(TOKENS.AssistantRepository).toDynamicValue((ctx) => new TypeormAssistantRepository(database, ctx.get(TOKENS.Outbox))).inSingletonScope();
   c.bind(TOKENS.CatalogRepository).toConstantValue(new TypeormCatalogRepository(database));
   c.bind(TOKENS.FolderRepository).toConstantValue(new TypeormGroupRepository(database, 'folders'));
   c.bind(TOKENS.LabelRepository).toConstantValue(new TypeormGroupRepository(database, 'labels'));
   c.bind(TOKENS.KnowledgeBaseRepository).toConstantValue(new TypeormKnowledgeBaseRepository(database));
   c.bind(TOKENS.EventTypeRepository).toConstantValue(new TypeormEventTypeRepository(database));
   c.bind(TOKENS.SaveAssistant).toDynamicValue((ctx) => new SaveAssistant(
-    ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.AssistantRepository), ctx.get(TOKENS.CatalogRepository), ctx.get(TOKENS.Outbox), targetPolicy,
+    ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.AssistantRepository), ctx.get(TOKENS.CatalogRepository), targetPolicy,
   )).inSingletonScope();
   c.bind(TOKENS.ChangeAssistantStatus).toDynamicValue((ctx) => new ChangeAssistantStatus(
-    ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.AssistantRepository),
+    ctx.get(TOKENS.AssistantRepository),
   )).inSingletonScope();
   c.bind(TOKENS.AssistantWebhooks).toDynamicValue((ctx) => new AssistantWebhooks(
-    ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.AssistantRepository), ctx.get(TOKENS.Outbox), targetPolicy,
+    ctx.get(TOKENS.AssistantRepository), targetPolicy,
   )).inSingletonScope();
   c.bind(TOKENS.DeleteAssistant).toDynamicValue((ctx) => new DeleteAssistant(
     ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.AssistantRepository), ctx.get(TOKENS.Outbox),

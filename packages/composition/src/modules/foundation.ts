@@ -56,7 +56,7 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
     ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), config.sessionTtlHours,
   )).inSingletonScope();
   c.bind(TOKENS.BalanceService).toDynamicValue((ctx) => new BalanceService(
-    ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.LedgerRepository),
+    ctx.get(TOKENS.LedgerRepository),
   )).inSingletonScope();
   for (const controller of [AccountController, ApiKeyController, AdminController, BillingController]) c.bind(controller).toSelf().inSingletonScope();
 

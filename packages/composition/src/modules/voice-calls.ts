@@ -34,15 +34,14 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
   const prices = config.callMinutePrices;
   const sandbox = config.voiceRuntime === 'sandbox';
   const get = <T>(token: Token<T>): T => c.get(token);
-  c.bind(TOKENS.CallRepository).toConstantValue(new TypeormCallRepository(database));
+  c.bind(TOKENS.CallRepository).toDynamicValue(() => new TypeormCallRepository(database, get(TOKENS.Outbox))).inSingletonScope();
 
   // Resolved on first use: the collaborators come from modules that may compose later.
   c.bind(EndCall).toDynamicValue(() => new EndCall(
-    get(TOKENS.CallRepository), get(TOKENS.AssistantRepository), get(TOKENS.BalanceService),
-    get(TOKENS.WebhookDeliveries), get(TOKENS.Outbox), prices,
+    get(TOKENS.AssistantRepository), get(TOKENS.BalanceService), get(TOKENS.WebhookDeliveries), prices,
   )).inSingletonScope();
   c.bind(TOKENS.RecordCallEvent).toDynamicValue(() => new RecordCallEvent(
-    get(TOKENS.UnitOfWork), get(TOKENS.CallRepository), c.get(EndCall), get(TOKENS.Outbox), get(TOKENS.Clock),
+    get(TOKENS.CallRepository), c.get(EndCall), get(TOKENS.Clock),
   )).inSingletonScope();
   c.bind(TOKENS.VoiceRuntime).toDynamicValue(() => voiceRuntimeFor(config, c)).inSingletonScope();
   c.bind(CallConfigurations).toDynamicValue(() => new CallConfigurations(

@@ -9,7 +9,4 @@ export type AccountRefusal =
   | 'account_gone'
   | 'api_key_not_found'
   | 'email_taken'
-  | 'user_not_found'
-  /** Operator balance adjustments are non-zero amounts with at most 4 decimals. */
-  | 'zero_amount'
-  | 'too_precise_amount';
+  | 'user_not_found';

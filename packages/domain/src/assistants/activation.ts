@@ -10,15 +10,15 @@ export type ActivationRefusal =
  * What an assistant needs before it may take inbound calls and answer chats (CONTRACT §3.8).
  * A compliance block wins over missing settings: fixing them would not help.
  */
-export function activate(assistant: AssistantConfig & { readonly compliance_blocked: boolean }): Result<AssistantStatus, ActivationRefusal> {
-  if (assistant.compliance_blocked) return err({ code: 'compliance_blocked' });
+export function activate(assistant: AssistantConfig & { readonly complianceBlocked: boolean }): Result<AssistantStatus, ActivationRefusal> {
+  if (assistant.complianceBlocked) return err({ code: 'compliance_blocked' });
   const problems: FieldProblems<'required'> = {};
   const required = (field: string) => addFieldProblem(problems, field, 'required');
-  if (assistant.voice_id === null) required('voice_id');
-  if (assistant.system_prompt.trim() === '') required('system_prompt');
-  if (isRealtimeMode(assistant.mode) ? assistant.multimodal_model_id === null : assistant.llm_model_id === null) {
+  if (assistant.voiceId === null) required('voice_id');
+  if (assistant.systemPrompt.trim() === '') required('system_prompt');
+  if (isRealtimeMode(assistant.mode) ? assistant.multimodalModelId === null : assistant.llmModelId === null) {
     required(isRealtimeMode(assistant.mode) ? 'multimodal_model_id' : 'llm_model_id');
   }
-  if (assistant.type === 'inbound' && assistant.phone_number_id === null) required('phone_number_id');
+  if (assistant.type === 'inbound' && assistant.phoneNumberId === null) required('phone_number_id');
   return hasFieldProblems(problems) ? err({ code: 'incomplete', problems }) : ok('active');
 }

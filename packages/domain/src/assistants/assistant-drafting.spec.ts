@@ -61,42 +61,42 @@ describe('catalogue defaults', () => {
 describe('draftAssistant (create)', () => {
   it('applies every default of §3.1 to a name-only request', () => {
     expect(draft()).toEqual<AssistantConfig>({
-      name: 'Support', type: 'outbound', mode: 'pipeline', timezone: 'UTC', initial_message: '', system_prompt: '',
-      knowledgebase_mode: null, reengagement_prompt: null, voice_mail_message: null, endpoint_type: 'vad', ambient_sound: 'off',
-      webhook_url: null, conversation_ended_webhook_url: null, voice_id: 1, language_id: 1, llm_model_id: 1,
-      multimodal_model_id: null, chat_llm_fallback_id: null, knowledgebase_id: null, folder_id: null, phone_number_id: null,
-      synthesizer_provider_id: null, transcriber_provider_id: null, secondary_language_ids: [], label_ids: [], tool_ids: [],
-      tools: [], post_call_schema: [], turn_detection_threshold: null, voice_stability: 0.7, voice_similarity: 0.5,
-      speech_speed: 1.0, llm_temperature: 0.1, max_duration: 600, max_silence_duration: 40, max_initial_silence_duration: null,
-      ringing_time: 30, reengagement_interval: 30, endpoint_sensitivity: 0.5, interrupt_sensitivity: 0.5, min_interrupt_words: null,
-      ambient_sound_volume: 0.5, conversation_inactivity_timeout: 30, tts_emotion_enabled: true, allow_interruptions: true,
-      fillers: false, record: false, enable_noise_cancellation: true, wait_for_customer: false, end_call_on_voicemail: true,
-      is_webhook_active: false, send_webhook_only_on_completed: true, include_recording_in_webhook: true,
-      post_call_evaluation: true, conversation_ended_retrigger: false, filler_config: null, variables: {},
+      name: 'Support', type: 'outbound', mode: 'pipeline', timezone: 'UTC', initialMessage: '', systemPrompt: '',
+      knowledgebaseMode: null, reengagementPrompt: null, voiceMailMessage: null, endpointType: 'vad', ambientSound: 'off',
+      webhookUrl: null, conversationEndedWebhookUrl: null, voiceId: 1, languageId: 1, llmModelId: 1,
+      multimodalModelId: null, chatLlmFallbackId: null, knowledgebaseId: null, folderId: null, phoneNumberId: null,
+      synthesizerProviderId: null, transcriberProviderId: null, secondaryLanguageIds: [], labelIds: [], toolIds: [],
+      tools: [], postCallSchema: [], turnDetectionThreshold: null, voiceStability: 0.7, voiceSimilarity: 0.5,
+      speechSpeed: 1.0, llmTemperature: 0.1, maxDuration: 600, maxSilenceDuration: 40, maxInitialSilenceDuration: null,
+      ringingTime: 30, reengagementInterval: 30, endpointSensitivity: 0.5, interruptSensitivity: 0.5, minInterruptWords: null,
+      ambientSoundVolume: 0.5, conversationInactivityTimeout: 30, ttsEmotionEnabled: true, allowInterruptions: true,
+      fillers: false, record: false, enableNoiseCancellation: true, waitForCustomer: false, endCallOnVoicemail: true,
+      isWebhookActive: false, sendWebhookOnlyOnCompleted: true, includeRecordingInWebhook: true,
+      postCallEvaluation: true, conversationEndedRetrigger: false, fillerConfig: null, variables: {},
     });
   });
 
   it.each<[string, AssistantChanges, Partial<AssistantConfig>]>([
-    ['multimodal picks the multimodal model and a multimodal voice', { mode: 'multimodal' }, { voice_id: 5, multimodal_model_id: 3, llm_model_id: 1 }],
-    ['dualplex keeps a pipeline-style voice', { mode: 'dualplex', language_id: 5 }, { voice_id: 3, multimodal_model_id: 3 }],
-    ['the default voice follows the language', { language_id: 3 }, { voice_id: 4 }],
-    ['a sent voice is kept (validated later)', { voice_id: 2 }, { voice_id: 2 }],
-    ['fillers and transcriber are pipeline-only', { mode: 'multimodal', fillers: true, transcriber_provider_id: 3 }, { fillers: false, transcriber_provider_id: null }],
-    ['fillers stay in the pipeline', { fillers: true, transcriber_provider_id: 3 }, { fillers: true, transcriber_provider_id: 3 }],
-    ['a knowledge base defaults its mode to function_call', { knowledgebase_id: 4 }, { knowledgebase_mode: 'function_call' }],
-    ['a sent knowledge-base mode is kept', { knowledgebase_id: 4, knowledgebase_mode: 'prompt' }, { knowledgebase_mode: 'prompt' }],
-    ['no knowledge base, no knowledge-base mode', { knowledgebase_mode: 'prompt' }, { knowledgebase_mode: null }],
-    ['id lists lose duplicates, keep order', { tool_ids: [3, 1, 3], label_ids: [2, 2], secondary_language_ids: [5, 1, 5] }, { tool_ids: [3, 1], label_ids: [2], secondary_language_ids: [5, 1] }],
+    ['multimodal picks the multimodal model and a multimodal voice', { mode: 'multimodal' }, { voiceId: 5, multimodalModelId: 3, llmModelId: 1 }],
+    ['dualplex keeps a pipeline-style voice', { mode: 'dualplex', languageId: 5 }, { voiceId: 3, multimodalModelId: 3 }],
+    ['the default voice follows the language', { languageId: 3 }, { voiceId: 4 }],
+    ['a sent voice is kept (validated later)', { voiceId: 2 }, { voiceId: 2 }],
+    ['fillers and transcriber are pipeline-only', { mode: 'multimodal', fillers: true, transcriberProviderId: 3 }, { fillers: false, transcriberProviderId: null }],
+    ['fillers stay in the pipeline', { fillers: true, transcriberProviderId: 3 }, { fillers: true, transcriberProviderId: 3 }],
+    ['a knowledge base defaults its mode to function_call', { knowledgebaseId: 4 }, { knowledgebaseMode: 'function_call' }],
+    ['a sent knowledge-base mode is kept', { knowledgebaseId: 4, knowledgebaseMode: 'prompt' }, { knowledgebaseMode: 'prompt' }],
+    ['no knowledge base, no knowledge-base mode', { knowledgebaseMode: 'prompt' }, { knowledgebaseMode: null }],
+    ['id lists lose duplicates, keep order', { toolIds: [3, 1, 3], labelIds: [2, 2], secondaryLanguageIds: [5, 1, 5] }, { toolIds: [3, 1], labelIds: [2], secondaryLanguageIds: [5, 1] }],
   ])('%s', (_, changes, expected) => {
     expect(draft(changes)).toEqual(expect.objectContaining(expected));
   });
 });
 
 describe('reviseAssistant (update)', () => {
-  const stored = draft({ fillers: true, synthesizer_provider_id: 1, transcriber_provider_id: 3, knowledgebase_id: 4, knowledgebase_mode: 'prompt', webhook_url: 'https://hooks.example.com/a', is_webhook_active: true, conversation_ended_webhook_url: 'https://hooks.example.com/c' });
+  const stored = draft({ fillers: true, synthesizerProviderId: 1, transcriberProviderId: 3, knowledgebaseId: 4, knowledgebaseMode: 'prompt', webhookUrl: 'https://hooks.example.com/a', isWebhookActive: true, conversationEndedWebhookUrl: 'https://hooks.example.com/c' });
 
   it('changes only what was sent', () => {
-    expect(reviseAssistant(stored, { name: 'Renamed', speech_speed: 0.9 }, CATALOG)).toEqual({ ...stored, name: 'Renamed', speech_speed: 0.9 });
+    expect(reviseAssistant(stored, { name: 'Renamed', speechSpeed: 0.9 }, CATALOG)).toEqual({ ...stored, name: 'Renamed', speechSpeed: 0.9 });
   });
 
   it('keeps everything when the mode is sent unchanged', () => {
@@ -105,28 +105,28 @@ describe('reviseAssistant (update)', () => {
 
   it.each<[string, AssistantConfig, AssistantChanges, Partial<AssistantConfig>]>([
     ['pipeline → multimodal resets mode settings', stored, { mode: 'multimodal' }, {
-      mode: 'multimodal', llm_model_id: 1, multimodal_model_id: 3, synthesizer_provider_id: null, transcriber_provider_id: null,
-      voice_id: 5, fillers: false, allow_interruptions: true, knowledgebase_mode: 'function_call',
+      mode: 'multimodal', llmModelId: 1, multimodalModelId: 3, synthesizerProviderId: null, transcriberProviderId: null,
+      voiceId: 5, fillers: false, allowInterruptions: true, knowledgebaseMode: 'function_call',
     }],
-    ['pipeline → dualplex keeps a compatible voice', stored, { mode: 'dualplex' }, { voice_id: 1, multimodal_model_id: 3, knowledgebase_mode: 'function_call' }],
-    ['values sent with the mode are kept', stored, { mode: 'multimodal', voice_id: 6, synthesizer_provider_id: 2, llm_model_id: 2 }, { voice_id: 6, synthesizer_provider_id: 2, llm_model_id: 2 }],
-    ['an incompatible sent voice is kept for the rules to refuse', stored, { mode: 'multimodal', voice_id: 1 }, { voice_id: 1 }],
-    ['multimodal → pipeline clears the multimodal model', draft({ mode: 'multimodal', language_id: 5 }), { mode: 'pipeline' }, { multimodal_model_id: null, voice_id: 3, llm_model_id: 1 }],
-    ['allow_interruptions false sent with the new mode stays false', { ...stored, allow_interruptions: false }, { mode: 'dualplex', allow_interruptions: false }, { allow_interruptions: false }],
-    ['a stored allow_interruptions false becomes true', { ...stored, allow_interruptions: false }, { mode: 'dualplex' }, { allow_interruptions: true }],
-    ['clearing the knowledge base clears its mode', stored, { knowledgebase_id: null }, { knowledgebase_mode: null }],
-    ['null clears a nullable field', stored, { synthesizer_provider_id: null, reengagement_prompt: null }, { synthesizer_provider_id: null, reengagement_prompt: null }],
-    ['[] clears a list', { ...stored, tool_ids: [1, 2] }, { tool_ids: [] }, { tool_ids: [] }],
+    ['pipeline → dualplex keeps a compatible voice', stored, { mode: 'dualplex' }, { voiceId: 1, multimodalModelId: 3, knowledgebaseMode: 'function_call' }],
+    ['values sent with the mode are kept', stored, { mode: 'multimodal', voiceId: 6, synthesizerProviderId: 2, llmModelId: 2 }, { voiceId: 6, synthesizerProviderId: 2, llmModelId: 2 }],
+    ['an incompatible sent voice is kept for the rules to refuse', stored, { mode: 'multimodal', voiceId: 1 }, { voiceId: 1 }],
+    ['multimodal → pipeline clears the multimodal model', draft({ mode: 'multimodal', languageId: 5 }), { mode: 'pipeline' }, { multimodalModelId: null, voiceId: 3, llmModelId: 1 }],
+    ['allow_interruptions false sent with the new mode stays false', { ...stored, allowInterruptions: false }, { mode: 'dualplex', allowInterruptions: false }, { allowInterruptions: false }],
+    ['a stored allow_interruptions false becomes true', { ...stored, allowInterruptions: false }, { mode: 'dualplex' }, { allowInterruptions: true }],
+    ['clearing the knowledge base clears its mode', stored, { knowledgebaseId: null }, { knowledgebaseMode: null }],
+    ['null clears a nullable field', stored, { synthesizerProviderId: null, reengagementPrompt: null }, { synthesizerProviderId: null, reengagementPrompt: null }],
+    ['[] clears a list', { ...stored, toolIds: [1, 2] }, { toolIds: [] }, { toolIds: [] }],
   ])('%s', (_, before, changes, expected) => {
     expect(reviseAssistant(before, changes, CATALOG)).toEqual(expect.objectContaining(expected));
   });
 
-  it.each<[string, AssistantChanges, { is_webhook_active: boolean; webhook_url: string | null }]>([
-    ['is_webhook_active false also clears the URL', { is_webhook_active: false }, { is_webhook_active: false, webhook_url: null }],
-    ['webhook_url null also deactivates', { webhook_url: null }, { is_webhook_active: false, webhook_url: null }],
-    ['a URL sent with is_webhook_active false is kept', { is_webhook_active: false, webhook_url: 'https://hooks.example.com/b' }, { is_webhook_active: false, webhook_url: 'https://hooks.example.com/b' }],
-    ['null URL with active true stays contradictory for the rules', { webhook_url: null, is_webhook_active: true }, { is_webhook_active: true, webhook_url: null }],
-    ['a new URL keeps the webhook active', { webhook_url: 'https://hooks.example.com/b' }, { is_webhook_active: true, webhook_url: 'https://hooks.example.com/b' }],
+  it.each<[string, AssistantChanges, { isWebhookActive: boolean; webhookUrl: string | null }]>([
+    ['is_webhook_active false also clears the URL', { isWebhookActive: false }, { isWebhookActive: false, webhookUrl: null }],
+    ['webhook_url null also deactivates', { webhookUrl: null }, { isWebhookActive: false, webhookUrl: null }],
+    ['a URL sent with is_webhook_active false is kept', { isWebhookActive: false, webhookUrl: 'https://hooks.example.com/b' }, { isWebhookActive: false, webhookUrl: 'https://hooks.example.com/b' }],
+    ['null URL with active true stays contradictory for the rules', { webhookUrl: null, isWebhookActive: true }, { isWebhookActive: true, webhookUrl: null }],
+    ['a new URL keeps the webhook active', { webhookUrl: 'https://hooks.example.com/b' }, { isWebhookActive: true, webhookUrl: 'https://hooks.example.com/b' }],
   ])('webhook: %s', (_, changes, expected) => {
     expect(reviseAssistant(stored, changes, CATALOG)).toEqual(expect.objectContaining(expected));
   });
@@ -135,7 +135,7 @@ describe('reviseAssistant (update)', () => {
 describe('referencesToCheck', () => {
   it('asks only for what the request names, and for the inbound number on the merged state', () => {
     const changes: AssistantChanges = {
-      folder_id: 10, label_ids: [7, 7], tool_ids: [21], type: 'inbound', phone_number_id: 41,
+      folderId: 10, labelIds: [7, 7], toolIds: [21], type: 'inbound', phoneNumberId: 41,
       tools: [builtInTool({ type: 'calendar_integration', data: { event_type_id: 2 } }), builtInTool({ type: 'assistant_transfer', data: { assistant_id: 101 } }), builtInTool({ type: 'assistant_transfer', data: { assistant_id: 55 } })],
     };
     expect(referencesToCheck(changes, draft(changes), 55)).toEqual({
@@ -145,6 +145,6 @@ describe('referencesToCheck', () => {
   });
 
   it('skips the inbound check for outbound assistants', () => {
-    expect(referencesToCheck({ phone_number_id: 41 }, draft({ phone_number_id: 41 }), null).inboundNumber).toBeNull();
+    expect(referencesToCheck({ phoneNumberId: 41 }, draft({ phoneNumberId: 41 }), null).inboundNumber).toBeNull();
   });
 });

@@ -12,7 +12,7 @@ const sent = <K extends keyof AssistantChanges>(changes: AssistantChanges, key: 
 function overlay(base: AssistantConfig, changes: AssistantChanges): AssistantConfig {
   const next: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(changes)) if (value !== undefined) next[key] = value;
-  for (const key of ['secondary_language_ids', 'label_ids', 'tool_ids'] as const) {
+  for (const key of ['secondaryLanguageIds', 'labelIds', 'toolIds'] as const) {
     if (sent(changes, key)) next[key] = [...new Set(changes[key])];
   }
   return next as unknown as AssistantConfig;
@@ -20,14 +20,14 @@ function overlay(base: AssistantConfig, changes: AssistantChanges): AssistantCon
 
 export function draftAssistant(changes: AssistantChanges & { name: string }, catalog: ReferenceCatalog): AssistantConfig {
   const mode: AssistantMode = changes.mode ?? ASSISTANT_DEFAULTS.mode;
-  const languageId = changes.language_id ?? ASSISTANT_DEFAULTS.language_id;
+  const languageId = changes.languageId ?? ASSISTANT_DEFAULTS.languageId;
   const base: AssistantConfig = {
     ...ASSISTANT_DEFAULTS,
     name: changes.name,
-    voice_id: defaultVoiceId(catalog, mode, languageId),
-    llm_model_id: defaultModelId(catalog, 'llm'),
-    multimodal_model_id: isRealtimeMode(mode) ? defaultModelId(catalog, 'multimodal') : null,
-    knowledgebase_mode: null,
+    voiceId: defaultVoiceId(catalog, mode, languageId),
+    llmModelId: defaultModelId(catalog, 'llm'),
+    multimodalModelId: isRealtimeMode(mode) ? defaultModelId(catalog, 'multimodal') : null,
+    knowledgebaseMode: null,
   };
   return withDerivedValues(overlay(base, changes));
 }
@@ -42,17 +42,17 @@ export function reviseAssistant(stored: AssistantConfig, changes: AssistantChang
 function resetForMode(next: AssistantConfig, changes: AssistantChanges, catalog: ReferenceCatalog): AssistantConfig {
   const reset: Record<string, unknown> = {};
   const keep = (key: keyof AssistantChanges) => sent(changes, key);
-  if (!keep('llm_model_id')) reset.llm_model_id = defaultModelId(catalog, 'llm');
-  if (!keep('multimodal_model_id')) reset.multimodal_model_id = isRealtimeMode(next.mode) ? defaultModelId(catalog, 'multimodal') : null;
-  if (!keep('synthesizer_provider_id')) reset.synthesizer_provider_id = null;
-  if (!keep('transcriber_provider_id')) reset.transcriber_provider_id = null;
-  if (!keep('voice_id')) {
-    const voice = catalog.voices.find((v) => v.id === next.voice_id);
-    if (!voice || !voiceSupportsMode(voice, next.mode)) reset.voice_id = defaultVoiceId(catalog, next.mode, next.language_id);
+  if (!keep('llmModelId')) reset.llmModelId = defaultModelId(catalog, 'llm');
+  if (!keep('multimodalModelId')) reset.multimodalModelId = isRealtimeMode(next.mode) ? defaultModelId(catalog, 'multimodal') : null;
+  if (!keep('synthesizerProviderId')) reset.synthesizerProviderId = null;
+  if (!keep('transcriberProviderId')) reset.transcriberProviderId = null;
+  if (!keep('voiceId')) {
+    const voice = catalog.voices.find((v) => v.id === next.voiceId);
+    if (!voice || !voiceSupportsMode(voice, next.mode)) reset.voiceId = defaultVoiceId(catalog, next.mode, next.languageId);
   }
   if (isRealtimeMode(next.mode)) {
-    if (!keep('allow_interruptions')) reset.allow_interruptions = true;
-    if (!keep('knowledgebase_mode')) reset.knowledgebase_mode = 'function_call';
+    if (!keep('allowInterruptions')) reset.allowInterruptions = true;
+    if (!keep('knowledgebaseMode')) reset.knowledgebaseMode = 'function_call';
   }
   return { ...next, ...reset } as AssistantConfig;
 }
@@ -62,9 +62,9 @@ function resetForMode(next: AssistantConfig, changes: AssistantChanges, catalog:
  * a knowledge-base mode exists exactly when a knowledge base is set (default `function_call`).
  */
 function withDerivedValues(config: AssistantConfig): AssistantConfig {
-  const knowledgebase_mode = config.knowledgebase_id === null ? null : config.knowledgebase_mode ?? 'function_call';
-  if (!isRealtimeMode(config.mode)) return { ...config, knowledgebase_mode };
-  return { ...config, knowledgebase_mode, fillers: false, transcriber_provider_id: null };
+  const knowledgebaseMode = config.knowledgebaseId === null ? null : config.knowledgebaseMode ?? 'function_call';
+  if (!isRealtimeMode(config.mode)) return { ...config, knowledgebaseMode };
+  return { ...config, knowledgebaseMode, fillers: false, transcriberProviderId: null };
 }
 
 /**
@@ -72,7 +72,7 @@ function withDerivedValues(config: AssistantConfig): AssistantConfig {
  * both halves change unless the request sent the other half itself.
  */
 function withWebhookIntent(next: AssistantConfig, changes: AssistantChanges): AssistantConfig {
-  if (changes.is_webhook_active === false && !sent(changes, 'webhook_url')) return { ...next, webhook_url: null };
-  if (changes.webhook_url === null && !sent(changes, 'is_webhook_active')) return { ...next, is_webhook_active: false };
+  if (changes.isWebhookActive === false && !sent(changes, 'webhookUrl')) return { ...next, webhookUrl: null };
+  if (changes.webhookUrl === null && !sent(changes, 'isWebhookActive')) return { ...next, isWebhookActive: false };
   return next;
 }

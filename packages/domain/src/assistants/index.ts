@@ -9,3 +9,5 @@ export * from './drafting';
 export * from './rules';
 export * from './webhook';
 export * from './activation';
+export * from './entity';
+export * from './account-records';

@@ -1,4 +1,5 @@
 import { addFieldProblem, FieldProblems } from '../shared/field-problems';
+import { snakeCase } from '../shared/case';
 import { checkTargetUrl, TargetUrlPolicy } from '../net/target-policy';
 import { AssistantChanges, AssistantConfig, isRealtimeMode } from './assistant';
 import { ModelKind, ProviderKind, ReferenceCatalog, voiceSupportsMode } from './catalog';
@@ -53,15 +54,15 @@ const idOf = (v: number | null | undefined): number[] => (v === null || v === un
 export function referencesToCheck(changes: AssistantChanges, next: AssistantConfig, selfId: number | null): ReferenceQuery {
   const tools = changes.tools ?? [];
   return {
-    folderIds: idOf(changes.folder_id),
-    knowledgeBaseIds: idOf(changes.knowledgebase_id),
-    phoneNumberIds: idOf(changes.phone_number_id),
-    labelIds: [...new Set(changes.label_ids ?? [])],
-    toolIds: [...new Set(changes.tool_ids ?? [])],
+    folderIds: idOf(changes.folderId),
+    knowledgeBaseIds: idOf(changes.knowledgebaseId),
+    phoneNumberIds: idOf(changes.phoneNumberId),
+    labelIds: [...new Set(changes.labelIds ?? [])],
+    toolIds: [...new Set(changes.toolIds ?? [])],
     eventTypeIds: [...new Set(eventTypeReferences(tools).map((r) => r.id))],
     assistantIds: [...new Set(assistantReferences(tools).map((r) => r.id).filter((id) => id !== selfId))],
-    inboundNumber: next.type === 'inbound' && next.phone_number_id !== null
-      ? { phoneNumberId: next.phone_number_id, exceptAssistantId: selfId }
+    inboundNumber: next.type === 'inbound' && next.phoneNumberId !== null
+      ? { phoneNumberId: next.phoneNumberId, exceptAssistantId: selfId }
       : null,
   };
 }
@@ -83,58 +84,59 @@ export function assistantRuleProblems(next: AssistantConfig, changes: AssistantC
   const add = (field: string, problem: AssistantProblem) => addFieldProblem(problems, field, problem);
   const { catalog, owned } = ctx;
 
-  if (next.voice_id !== null) {
-    const voice = catalog.voices.find((v) => v.id === next.voice_id);
+  if (next.voiceId !== null) {
+    const voice = catalog.voices.find((v) => v.id === next.voiceId);
     if (!voice) add('voice_id', 'selected_invalid');
     else if (!voiceSupportsMode(voice, next.mode)) add('voice_id', 'voice_incompatible');
   }
-  if (changes.language_id !== undefined && !catalog.languages.some((l) => l.id === changes.language_id)) {
+  if (changes.languageId !== undefined && !catalog.languages.some((l) => l.id === changes.languageId)) {
     add('language_id', 'selected_invalid');
   }
-  (changes.secondary_language_ids ?? []).forEach((id, i) => {
+  (changes.secondaryLanguageIds ?? []).forEach((id, i) => {
     if (!catalog.languages.some((l) => l.id === id)) add(`secondary_language_ids.${i}`, 'selected_invalid');
   });
-  const model = (field: 'llm_model_id' | 'multimodal_model_id' | 'chat_llm_fallback_id', kind: ModelKind) => {
-    const id = changes[field];
-    if (id !== undefined && id !== null && !catalog.models.some((m) => m.id === id && m.kind === kind)) add(field, 'selected_invalid');
+  // Problems are keyed by the wire name of the field (`llmModelId` → `llm_model_id`).
+  const model = (key: 'llmModelId' | 'multimodalModelId' | 'chatLlmFallbackId', kind: ModelKind) => {
+    const id = changes[key];
+    if (id !== undefined && id !== null && !catalog.models.some((m) => m.id === id && m.kind === kind)) add(snakeCase(key), 'selected_invalid');
   };
-  model('llm_model_id', 'llm');
-  model('multimodal_model_id', 'multimodal');
-  model('chat_llm_fallback_id', 'llm');
-  const provider = (field: 'synthesizer_provider_id' | 'transcriber_provider_id', kind: ProviderKind) => {
-    const id = changes[field];
-    if (id !== undefined && id !== null && !catalog.providers.some((p) => p.id === id && p.kind === kind)) add(field, 'selected_invalid');
+  model('llmModelId', 'llm');
+  model('multimodalModelId', 'multimodal');
+  model('chatLlmFallbackId', 'llm');
+  const provider = (key: 'synthesizerProviderId' | 'transcriberProviderId', kind: ProviderKind) => {
+    const id = changes[key];
+    if (id !== undefined && id !== null && !catalog.providers.some((p) => p.id === id && p.kind === kind)) add(snakeCase(key), 'selected_invalid');
   };
-  provider('synthesizer_provider_id', 'synthesizer');
+  provider('synthesizerProviderId', 'synthesizer');
   // Outside the pipeline the transcriber is forced to null, so whatever was sent does not matter.
-  if (!isRealtimeMode(next.mode)) provider('transcriber_provider_id', 'transcriber');
+  if (!isRealtimeMode(next.mode)) provider('transcriberProviderId', 'transcriber');
 
-  if (isRealtimeMode(next.mode) && !next.allow_interruptions) add('allow_interruptions', 'interruptions_required');
-  if (isRealtimeMode(next.mode) && changes.knowledgebase_mode === 'prompt') add('knowledgebase_mode', 'function_call_only');
+  if (isRealtimeMode(next.mode) && !next.allowInterruptions) add('allow_interruptions', 'interruptions_required');
+  if (isRealtimeMode(next.mode) && changes.knowledgebaseMode === 'prompt') add('knowledgebase_mode', 'function_call_only');
 
-  for (const field of ['webhook_url', 'conversation_ended_webhook_url'] as const) {
-    const url = changes[field];
-    if (typeof url === 'string' && !checkTargetUrl(url, ctx.targetPolicy).ok) add(field, 'blocked_url');
+  for (const key of ['webhookUrl', 'conversationEndedWebhookUrl'] as const) {
+    const url = changes[key];
+    if (typeof url === 'string' && !checkTargetUrl(url, ctx.targetPolicy).ok) add(snakeCase(key), 'blocked_url');
   }
-  if (next.is_webhook_active && next.webhook_url === null) add('webhook_url', 'webhook_url_required');
+  if (next.isWebhookActive && next.webhookUrl === null) add('webhook_url', 'webhook_url_required');
 
-  const ownedId = (field: 'folder_id' | 'knowledgebase_id' | 'phone_number_id', ids: ReadonlySet<number>) => {
-    const id = changes[field];
-    if (id !== undefined && id !== null && !ids.has(id)) add(field, 'selected_invalid');
+  const ownedId = (key: 'folderId' | 'knowledgebaseId' | 'phoneNumberId', ids: ReadonlySet<number>) => {
+    const id = changes[key];
+    if (id !== undefined && id !== null && !ids.has(id)) add(snakeCase(key), 'selected_invalid');
   };
-  ownedId('folder_id', owned.folderIds);
-  ownedId('knowledgebase_id', owned.knowledgeBaseIds);
-  ownedId('phone_number_id', owned.phoneNumberIds);
-  if (owned.inboundNumberTaken && next.type === 'inbound' && next.phone_number_id !== null && !problems.phone_number_id) {
+  ownedId('folderId', owned.folderIds);
+  ownedId('knowledgebaseId', owned.knowledgeBaseIds);
+  ownedId('phoneNumberId', owned.phoneNumberIds);
+  if (owned.inboundNumberTaken && next.type === 'inbound' && next.phoneNumberId !== null && !problems.phone_number_id) {
     add('phone_number_id', 'inbound_number_taken');
   }
 
-  (changes.label_ids ?? []).forEach((id, i) => {
+  (changes.labelIds ?? []).forEach((id, i) => {
     if (!owned.labelIds.has(id)) add(`label_ids.${i}`, 'selected_invalid');
   });
   const seenNames = new Set<string>();
   const seenIds = new Set<number>();
-  (changes.tool_ids ?? []).forEach((id, i) => {
+  (changes.toolIds ?? []).forEach((id, i) => {
     const name = owned.toolNames.get(id);
     if (name === undefined) return add(`tool_ids.${i}`, 'selected_invalid');
     if (seenIds.has(id)) return;
@@ -150,6 +152,6 @@ export function assistantRuleProblems(next: AssistantConfig, changes: AssistantC
   for (const ref of assistantReferences(tools)) {
     if (ref.id === ctx.selfId || !owned.assistantIds.has(ref.id)) add(`tools.${ref.index}.assistant_id`, 'assistant_invalid');
   }
-  if (changes.post_call_schema) Object.assign(problems, postCallSchemaProblems(changes.post_call_schema));
+  if (changes.postCallSchema) Object.assign(problems, postCallSchemaProblems(changes.postCallSchema));
   return problems;
 }

@@ -6,14 +6,14 @@
  */
 
 export interface WebhookState {
-  readonly is_webhook_active: boolean;
-  readonly webhook_url: string | null;
+  readonly isWebhookActive: boolean;
+  readonly webhookUrl: string | null;
 }
 
 export interface WebhookSubject extends WebhookState {
   readonly id: number;
-  readonly user_id: number;
-  readonly conversation_ended_webhook_url: string | null;
+  readonly userId: number;
+  readonly conversationEndedWebhookUrl: string | null;
 }
 
 export const ASSISTANT_EVENTS = ['assistant.webhook_disabled', 'assistant.conversation_ended_webhook_cleared', 'assistant.deleted'] as const;
@@ -21,8 +21,8 @@ export type AssistantEventName = (typeof ASSISTANT_EVENTS)[number];
 
 export interface AssistantEvent {
   readonly name: AssistantEventName;
-  readonly assistant_id: number;
-  readonly user_id: number;
+  readonly assistantId: number;
+  readonly userId: number;
 }
 
 export interface WebhookTransition {
@@ -30,31 +30,31 @@ export interface WebhookTransition {
   readonly events: AssistantEvent[];
 }
 
-const event = (name: AssistantEventName, a: { id: number; user_id: number }): AssistantEvent => ({ name, assistant_id: a.id, user_id: a.user_id });
+const event = (name: AssistantEventName, a: { id: number; userId: number }): AssistantEvent => ({ name, assistantId: a.id, userId: a.userId });
 
 /** Idempotent: disabling an inactive webhook changes nothing and raises nothing. */
 export function disableWebhook(subject: WebhookSubject): WebhookTransition {
   return {
-    state: { is_webhook_active: false, webhook_url: null },
-    events: subject.is_webhook_active ? [event('assistant.webhook_disabled', subject)] : [],
+    state: { isWebhookActive: false, webhookUrl: null },
+    events: subject.isWebhookActive ? [event('assistant.webhook_disabled', subject)] : [],
   };
 }
 
 /** The URL must already have passed the write-time target check. */
 export function enableWebhook(url: string): WebhookState {
-  return { is_webhook_active: true, webhook_url: url };
+  return { isWebhookActive: true, webhookUrl: url };
 }
 
 /** Events implied by an update that moved the webhooks from `before` to `after`. */
-export function webhookEventsOf(before: WebhookSubject, after: Omit<WebhookSubject, 'id' | 'user_id'>): AssistantEvent[] {
+export function webhookEventsOf(before: WebhookSubject, after: Omit<WebhookSubject, 'id' | 'userId'>): AssistantEvent[] {
   const events: AssistantEvent[] = [];
-  if (before.is_webhook_active && !after.is_webhook_active) events.push(event('assistant.webhook_disabled', before));
-  if (before.conversation_ended_webhook_url !== null && after.conversation_ended_webhook_url === null) {
+  if (before.isWebhookActive && !after.isWebhookActive) events.push(event('assistant.webhook_disabled', before));
+  if (before.conversationEndedWebhookUrl !== null && after.conversationEndedWebhookUrl === null) {
     events.push(event('assistant.conversation_ended_webhook_cleared', before));
   }
   return events;
 }
 
-export function assistantDeleted(assistant: { id: number; user_id: number }): AssistantEvent {
+export function assistantDeleted(assistant: { id: number; userId: number }): AssistantEvent {
   return event('assistant.deleted', assistant);
 }

@@ -1,10 +1,11 @@
 import { ASSISTANT_DEFAULTS, AssistantConfig } from '../assistants/assistant';
 import { buildRuntimeConfig, toolParameters, WEBHOOK_FIELDS } from './runtime-config';
+import { snakeCase } from '../shared/case';
 
 const assistant: AssistantConfig = {
   ...ASSISTANT_DEFAULTS,
-  name: 'Support', voice_id: 1, llm_model_id: 1, multimodal_model_id: null, knowledgebase_mode: null,
-  system_prompt: 'Be brief.', webhook_url: 'https://hooks.example/calls', is_webhook_active: true,
+  name: 'Support', voiceId: 1, llmModelId: 1, multimodalModelId: null, knowledgebaseMode: null,
+  systemPrompt: 'Be brief.', webhookUrl: 'https://hooks.example/calls', isWebhookActive: true,
   variables: { company: 'Acme', customer_name: 'Default' },
   tools: [{ type: 'end_call', data: { description: 'Hang up' } }],
 };
@@ -43,7 +44,7 @@ describe('runtime config (CONTRACT §7.5)', () => {
       tools: [{ id: 7, name: 'check_order', description: 'Look up an order', parameters: { type: 'object', properties: {}, required: [] } }],
       builtin_tools: [{ type: 'end_call', data: { description: 'Hang up' } }],
     });
-    for (const field of WEBHOOK_FIELDS) expect(config.assistant).not.toHaveProperty(field);
+    for (const field of WEBHOOK_FIELDS) expect(config.assistant).not.toHaveProperty(snakeCase(field));
     expect(Object.keys(config.assistant).length).toBe(2 + Object.keys(assistant).length - WEBHOOK_FIELDS.length);
   });
 

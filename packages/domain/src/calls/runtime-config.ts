@@ -1,32 +1,34 @@
 import { AssistantConfig } from '../assistants/assistant';
+import { snakeCase, SnakeCased } from '../shared/case';
 import { ToolParameter, ToolParameterType } from '../tools/tool';
 import { CallChannel, CallDirection, CallerLine } from './call';
 
 /** Assistant settings that concern voiceplane's webhooks, not the conversation: kept from the runtime. */
 export const WEBHOOK_FIELDS = [
-  'webhook_url', 'conversation_ended_webhook_url', 'is_webhook_active', 'send_webhook_only_on_completed',
-  'include_recording_in_webhook', 'conversation_ended_retrigger',
+  'webhookUrl', 'conversationEndedWebhookUrl', 'isWebhookActive', 'sendWebhookOnlyOnCompleted',
+  'includeRecordingInWebhook', 'conversationEndedRetrigger',
 ] as const satisfies readonly (keyof AssistantConfig)[];
 
 type WebhookField = (typeof WEBHOOK_FIELDS)[number];
 
 /** Every other §3.1 field, in contract order; the compiler demands an entry for each new field. */
 const RUNTIME_FIELDS: Readonly<Record<Exclude<keyof AssistantConfig, WebhookField>, true>> = {
-  name: true, type: true, mode: true, timezone: true, initial_message: true, system_prompt: true,
-  knowledgebase_mode: true, reengagement_prompt: true, voice_mail_message: true, endpoint_type: true,
-  ambient_sound: true, voice_id: true, language_id: true, llm_model_id: true, multimodal_model_id: true,
-  chat_llm_fallback_id: true, knowledgebase_id: true, folder_id: true, phone_number_id: true,
-  synthesizer_provider_id: true, transcriber_provider_id: true, secondary_language_ids: true, label_ids: true,
-  tool_ids: true, tools: true, post_call_schema: true, turn_detection_threshold: true, voice_stability: true,
-  voice_similarity: true, speech_speed: true, llm_temperature: true, max_duration: true, max_silence_duration: true,
-  max_initial_silence_duration: true, ringing_time: true, reengagement_interval: true, endpoint_sensitivity: true,
-  interrupt_sensitivity: true, min_interrupt_words: true, ambient_sound_volume: true,
-  conversation_inactivity_timeout: true, tts_emotion_enabled: true, allow_interruptions: true, fillers: true,
-  record: true, enable_noise_cancellation: true, wait_for_customer: true, end_call_on_voicemail: true,
-  post_call_evaluation: true, filler_config: true, variables: true,
+  name: true, type: true, mode: true, timezone: true, initialMessage: true, systemPrompt: true,
+  knowledgebaseMode: true, reengagementPrompt: true, voiceMailMessage: true, endpointType: true,
+  ambientSound: true, voiceId: true, languageId: true, llmModelId: true, multimodalModelId: true,
+  chatLlmFallbackId: true, knowledgebaseId: true, folderId: true, phoneNumberId: true,
+  synthesizerProviderId: true, transcriberProviderId: true, secondaryLanguageIds: true, labelIds: true,
+  toolIds: true, tools: true, postCallSchema: true, turnDetectionThreshold: true, voiceStability: true,
+  voiceSimilarity: true, speechSpeed: true, llmTemperature: true, maxDuration: true, maxSilenceDuration: true,
+  maxInitialSilenceDuration: true, ringingTime: true, reengagementInterval: true, endpointSensitivity: true,
+  interruptSensitivity: true, minInterruptWords: true, ambientSoundVolume: true,
+  conversationInactivityTimeout: true, ttsEmotionEnabled: true, allowInterruptions: true, fillers: true,
+  record: true, enableNoiseCancellation: true, waitForCustomer: true, endCallOnVoicemail: true,
+  postCallEvaluation: true, fillerConfig: true, variables: true,
 };
 
-export type RuntimeAssistant = { readonly id: number; readonly language: string | null } & Omit<AssistantConfig, WebhookField>;
+/** The assistant as the runtime reads it: its settings under their wire names. */
+export type RuntimeAssistant = { readonly id: number; readonly language: string | null } & SnakeCased<Omit<AssistantConfig, WebhookField>>;
 
 export interface RuntimeTool {
   readonly id: number;
@@ -82,7 +84,7 @@ export function toolParameters(schema: readonly ToolParameter[]): RuntimeTool['p
  */
 export function buildRuntimeConfig(input: RuntimeConfigInput): RuntimeConfig {
   const assistant: Record<string, unknown> = { id: input.assistantId, language: input.languageCode };
-  for (const key of Object.keys(RUNTIME_FIELDS) as (keyof typeof RUNTIME_FIELDS)[]) assistant[key] = input.assistant[key];
+  for (const key of Object.keys(RUNTIME_FIELDS) as (keyof typeof RUNTIME_FIELDS)[]) assistant[snakeCase(key)] = input.assistant[key];
   const sip = input.line?.sip ?? null;
   return {
     direction: input.direction,

@@ -9,21 +9,21 @@ function activate(assistant: Parameters<typeof activateWithProblems>[0]) {
   return { ok: false, error: { code: 'incomplete', errors: fieldErrors(decision.error.problems, ACTIVATION_FIELD_MESSAGES) } };
 }
 
-const ready: AssistantConfig & { compliance_blocked: boolean } = {
-  ...ASSISTANT_DEFAULTS, name: 'Support', voice_id: 1, llm_model_id: 1, multimodal_model_id: null, knowledgebase_mode: null,
-  system_prompt: 'Be brief.', compliance_blocked: false,
+const ready: AssistantConfig & { complianceBlocked: boolean } = {
+  ...ASSISTANT_DEFAULTS, name: 'Support', voiceId: 1, llmModelId: 1, multimodalModelId: null, knowledgebaseMode: null,
+  systemPrompt: 'Be brief.', complianceBlocked: false,
 };
 
 describe('activation requirements (CONTRACT §3.8)', () => {
   it.each<[string, Partial<typeof ready>, Record<string, string[]>]>([
-    ['empty system prompt', { system_prompt: '' }, { system_prompt: ['The system prompt field is required.'] }],
-    ['blank system prompt', { system_prompt: '   ' }, { system_prompt: ['The system prompt field is required.'] }],
-    ['no voice', { voice_id: null }, { voice_id: ['The voice id field is required.'] }],
-    ['pipeline without llm', { llm_model_id: null }, { llm_model_id: ['The llm model id field is required.'] }],
-    ['multimodal without multimodal model', { mode: 'multimodal', multimodal_model_id: null }, { multimodal_model_id: ['The multimodal model id field is required.'] }],
-    ['dualplex without multimodal model', { mode: 'dualplex', multimodal_model_id: null, llm_model_id: null }, { multimodal_model_id: ['The multimodal model id field is required.'] }],
+    ['empty system prompt', { systemPrompt: '' }, { system_prompt: ['The system prompt field is required.'] }],
+    ['blank system prompt', { systemPrompt: '   ' }, { system_prompt: ['The system prompt field is required.'] }],
+    ['no voice', { voiceId: null }, { voice_id: ['The voice id field is required.'] }],
+    ['pipeline without llm', { llmModelId: null }, { llm_model_id: ['The llm model id field is required.'] }],
+    ['multimodal without multimodal model', { mode: 'multimodal', multimodalModelId: null }, { multimodal_model_id: ['The multimodal model id field is required.'] }],
+    ['dualplex without multimodal model', { mode: 'dualplex', multimodalModelId: null, llmModelId: null }, { multimodal_model_id: ['The multimodal model id field is required.'] }],
     ['inbound without a number', { type: 'inbound' }, { phone_number_id: ['The phone number id field is required.'] }],
-    ['everything missing', { type: 'inbound', system_prompt: '', voice_id: null, llm_model_id: null }, {
+    ['everything missing', { type: 'inbound', systemPrompt: '', voiceId: null, llmModelId: null }, {
       voice_id: ['The voice id field is required.'], system_prompt: ['The system prompt field is required.'],
       llm_model_id: ['The llm model id field is required.'], phone_number_id: ['The phone number id field is required.'],
     }],
@@ -33,13 +33,13 @@ describe('activation requirements (CONTRACT §3.8)', () => {
 
   it.each<[string, Partial<typeof ready>]>([
     ['a complete pipeline assistant', {}],
-    ['a multimodal assistant without an llm', { mode: 'multimodal', multimodal_model_id: 3, llm_model_id: null }],
-    ['an inbound assistant with a number', { type: 'inbound', phone_number_id: 41 }],
+    ['a multimodal assistant without an llm', { mode: 'multimodal', multimodalModelId: 3, llmModelId: null }],
+    ['an inbound assistant with a number', { type: 'inbound', phoneNumberId: 41 }],
   ])('accepts %s', (_, over) => {
     expect(activate({ ...ready, ...over })).toEqual({ ok: true, value: 'active' });
   });
 
   it('refuses a compliance-blocked assistant before looking at its settings', () => {
-    expect(activate({ ...ready, system_prompt: '', compliance_blocked: true })).toEqual({ ok: false, error: { code: 'compliance_blocked' } });
+    expect(activate({ ...ready, systemPrompt: '', complianceBlocked: true })).toEqual({ ok: false, error: { code: 'compliance_blocked' } });
   });
 });

@@ -1,10 +1,8 @@
 import { Controller, Params, Post, Put, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import {
-  AssistantRepository, EventTypeRepository, KNOWLEDGE_BASE_STATUSES, KnowledgeBaseRepository, KnowledgeBaseStatus, TOKENS,
-  UserRepository,
-} from '@voiceplane/application';
+import { KNOWLEDGE_BASE_STATUSES, KnowledgeBaseStatus } from '@voiceplane/domain';
+import { AssistantRepository, EventTypeRepository, KnowledgeBaseRepository, TOKENS, UserRepository } from '@voiceplane/application';
 import { Bool, Int, Str } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
@@ -71,7 +69,7 @@ export class AssistantAdminController {
     const userId = pathId(id, USER_NOT_FOUND);
     const body = parse(EventTypeBody, req.body);
     await this.requireUser(userId);
-    const eventType = await this.eventTypes.create(userId, { name: body.name, duration_minutes: body.duration_minutes });
+    const eventType = await this.eventTypes.create(userId, { name: body.name, durationMinutes: body.duration_minutes });
     return reply(201, { data: presentEventType(eventType) });
   }
 

@@ -1,13 +1,14 @@
 import {
   AMBIENT_SOUNDS, ASSISTANT_MODES, ASSISTANT_TYPES, AssistantChanges, builtInTool, BUILT_IN_TOOL_TYPES,
-  BuiltInTool, BuiltInToolInput, BuiltInToolType, canonicalTimeZone, E164_PATTERN, ENDPOINT_TYPES, FieldErrors, fillerConfig,
+  BuiltInToolInput, BuiltInToolType, canonicalTimeZone, E164_PATTERN, ENDPOINT_TYPES, FieldErrors, fillerConfig,
   KEYPAD_STOP_KEYS, KEYPAD_TIMEOUT_MAX, KEYPAD_TIMEOUT_MIN, KNOWLEDGEBASE_MODES, MAX_BUILT_IN_TOOLS, MAX_FILLER_LENGTH,
   MAX_FILLERS_PER_CATEGORY, MAX_POST_CALL_FIELDS, POST_CALL_DESCRIPTION_MAX, POST_CALL_FIELD_TYPES,
   POST_CALL_NAME_MAX, POST_CALL_NAME_PATTERN, PostCallField, SPEECH_SPEED_MAX, SPEECH_SPEED_MIN, TOOL_TEXT_MAX,
 } from '@voiceplane/domain';
 import { ASSISTANT_MESSAGES, normalizeVariables } from './assistant-messages';
-import { Arr, Bool, Ctor, Id, Int, isPlainObject, Num, Obj, Str, validateDto } from '../../validation';
+import { Arr, Bool, Ctor, Id, Int, isPlainObject, ItemChoice, Num, Obj, Str, validateDto } from '../../validation';
 import { failValidation } from '../../pipeline/responses';
+import { assistantChangesFromWire } from './assistant-body-mapping';
 
 /**
  * The assistant body (CONTRACT §3.1): one declaration per field gives coercion, the catalogue
@@ -29,11 +30,61 @@ class FillerConfigBody {
   @Arr({ kind: 'string', max: MAX_FILLER_LENGTH }, { max: MAX_FILLERS_PER_CATEGORY }) neutral?: string[];
 }
 
+// Built-in tools, one DTO per type (CONTRACT §3.3); keys of errors are `tools.{i}.<field>`.
+
+/** What every item has; alone, it reports a missing or unknown type or a `data` that is no object. */
+class BuiltInToolItem {
+  @Str({ required: true, enum: BUILT_IN_TOOL_TYPES, messages: { type: 'The selected {field} is invalid.' } }) type!: BuiltInToolType;
+  @Obj() data?: Record<string, unknown>;
+}
+
+const describe = { max: TOOL_TEXT_MAX, nullable: true } as const;
+class DescribedToolData extends BuiltInToolItem {
+  @Str(describe) description?: string | null;
+}
+class CallTransferData extends DescribedToolData {
+  @Str({ required: true, pattern: E164_PATTERN, messages: { pattern: 'The {field} must be a valid E.164 phone number.' } }) phone_number!: string;
+  @Bool() warm_transfer?: boolean;
+  @Str(describe) warm_transfer_message?: string | null;
+}
+class CollectKeypadData extends DescribedToolData {
+  @Int({ min: KEYPAD_TIMEOUT_MIN, max: KEYPAD_TIMEOUT_MAX }) timeout?: number;
+  @Str({ enum: KEYPAD_STOP_KEYS }) stop_key?: string;
+}
+class CalendarData extends DescribedToolData {
+  @Id({ required: true }) event_type_id!: number;
+}
+class AssistantTransferData extends DescribedToolData {
+  @Id({ required: true }) assistant_id!: number;
+  @Str(describe) message_before_transfer?: string | null;
+  @Bool() speak_transfer_greeting?: boolean;
+}
+
+const TOOL_DATA: Record<BuiltInToolType, Ctor<BuiltInToolItem>> = {
+  end_call: DescribedToolData,
+  call_transfer: CallTransferData,
+  dtmf_input: DescribedToolData,
+  collect_keypad: CollectKeypadData,
+  calendar_integration: CalendarData,
+  assistant_transfer: AssistantTransferData,
+};
+
+/** Nested `{type, data:{…}}` or flat `{type, …}`: both are accepted, output is always nested. */
+const BUILT_IN_TOOL: ItemChoice = {
+  choose: (item) => {
+    const type = typeof item.type === 'string' ? item.type.trim() : item.type;
+    const nested = item.data !== undefined && item.data !== null;
+    if (!BUILT_IN_TOOL_TYPES.includes(type as BuiltInToolType)) return { dto: BuiltInToolItem, fields: { type: item.type } };
+    if (nested && !isPlainObject(item.data)) return { dto: BuiltInToolItem, fields: { type: item.type, data: item.data } };
+    return { dto: TOOL_DATA[type as BuiltInToolType], fields: nested ? { ...(item.data as object), type: item.type } : item };
+  },
+};
+
 /** Every field but `name`, whose rule differs between create and update. */
 class AssistantSettings {
   @Str({ enum: ASSISTANT_TYPES, description: 'Default outbound' }) type?: string;
   @Str({ enum: ASSISTANT_MODES, description: 'Default pipeline' }) mode?: string;
-  @Str({ max: 64, description: 'IANA zone, default UTC', example: 'Europe/Berlin' }) timezone?: string;
+  @Str({ max: 64, canonical: canonicalTimeZone, description: 'IANA zone, default UTC', example: 'Europe/Berlin' }) timezone?: string;
   // Empty texts are meaningful (the assistant waits for the customer): null and "" store "".
   @Str({ max: 1000, nullable: true }) initial_message?: string | null;
   @Str({ max: 20000, nullable: true }) system_prompt?: string | null;
@@ -57,7 +108,7 @@ class AssistantSettings {
   @Arr(idItem, { max: 10 }) secondary_language_ids?: number[];
   @Arr(idItem, { max: 50 }) label_ids?: number[];
   @Arr(idItem, { max: 50 }) tool_ids?: number[];
-  @Arr(undefined, { max: MAX_BUILT_IN_TOOLS, description: 'Built-in tools: {type, data} or flat {type, ...fields}' }) tools?: unknown[];
+  @Arr(BUILT_IN_TOOL, { max: MAX_BUILT_IN_TOOLS, description: 'Built-in tools: {type, data} or flat {type, ...fields}' }) tools?: BuiltInToolItem[];
   @Arr(PostCallFieldBody, { max: MAX_POST_CALL_FIELDS }) post_call_schema?: PostCallField[];
   @Num({ min: 0, max: 1, nullable: true }) turn_detection_threshold?: number | null;
   @Num({ min: 0, max: 1 }) voice_stability?: number;
@@ -86,8 +137,8 @@ class AssistantSettings {
   @Bool() include_recording_in_webhook?: boolean;
   @Bool() post_call_evaluation?: boolean;
   @Bool() conversation_ended_retrigger?: boolean;
-  @Obj({ nullable: true, description: '{positive, negative, question, neutral}: string[] ≤ 20 of ≤ 100 chars' }) filler_config?: Record<string, unknown> | null;
-  @Obj({ description: '≤ 50 keys; string values ≤ 1000' }) variables?: Record<string, unknown>;
+  @Obj({ nullable: true, shape: FillerConfigBody, description: '{positive, negative, question, neutral}: string[] ≤ 20 of ≤ 100 chars' }) filler_config?: FillerConfigBody | null;
+  @Obj({ entries: normalizeVariables, description: '≤ 50 keys; string values ≤ 1000' }) variables?: Record<string, string>;
 }
 
 export class AssistantFields extends AssistantSettings {
@@ -98,59 +149,8 @@ export class CreateAssistantBody extends AssistantSettings {
   @Str({ required: true, min: 1, max: 255 }) name!: string;
 }
 
-// Built-in tool data, one DTO per type (CONTRACT §3.3); keys of errors are `tools.{i}.<field>`.
-const describe = { max: TOOL_TEXT_MAX, nullable: true } as const;
-class DescribedToolData {
-  @Str(describe) description?: string | null;
-}
-class CallTransferData extends DescribedToolData {
-  @Str({ required: true, pattern: E164_PATTERN, messages: { pattern: 'The {field} must be a valid E.164 phone number.' } }) phone_number!: string;
-  @Bool() warm_transfer?: boolean;
-  @Str(describe) warm_transfer_message?: string | null;
-}
-class CollectKeypadData extends DescribedToolData {
-  @Int({ min: KEYPAD_TIMEOUT_MIN, max: KEYPAD_TIMEOUT_MAX }) timeout?: number;
-  @Str({ enum: KEYPAD_STOP_KEYS }) stop_key?: string;
-}
-class CalendarData extends DescribedToolData {
-  @Id({ required: true }) event_type_id!: number;
-}
-class AssistantTransferData extends DescribedToolData {
-  @Id({ required: true }) assistant_id!: number;
-  @Str(describe) message_before_transfer?: string | null;
-  @Bool() speak_transfer_greeting?: boolean;
-}
-
-const TOOL_DATA: Record<BuiltInToolType, Ctor> = {
-  end_call: DescribedToolData,
-  call_transfer: CallTransferData,
-  dtmf_input: DescribedToolData,
-  collect_keypad: CollectKeypadData,
-  calendar_integration: CalendarData,
-  assistant_transfer: AssistantTransferData,
-};
-
 function definedOnly(o: object): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
-}
-
-function parseBuiltInTools(items: unknown[], errors: FieldErrors): BuiltInTool[] | undefined {
-  const tools: BuiltInTool[] = [];
-  const before = Object.keys(errors).length;
-  items.forEach((item, i) => {
-    const path = `tools.${i}`;
-    if (!isPlainObject(item)) return void (errors[path] = [`The ${path} must be an object.`]);
-    const type = typeof item.type === 'string' ? item.type.trim() : item.type;
-    if (type === undefined || type === null || type === '') return void (errors[`${path}.type`] = [`The ${path}.type field is required.`]);
-    if (!BUILT_IN_TOOL_TYPES.includes(type as BuiltInToolType)) return void (errors[`${path}.type`] = [`The selected ${path}.type is invalid.`]);
-    // Nested `{type, data:{…}}` or flat `{type, …}`: both are accepted, output is always nested.
-    const nested = item.data !== undefined && item.data !== null;
-    if (nested && !isPlainObject(item.data)) return void (errors[`${path}.data`] = [`The ${path}.data must be an object.`]);
-    const r = validateDto(TOOL_DATA[type as BuiltInToolType], nested ? item.data : item, {}, `${path}.`);
-    if (!r.ok) return void Object.assign(errors, r.errors);
-    tools.push(builtInTool({ type, data: definedOnly(r.value as object) } as BuiltInToolInput));
-  });
-  return Object.keys(errors).length > before ? undefined : tools;
 }
 
 export interface ParsedAssistantBody {
@@ -177,37 +177,13 @@ export function parseAssistantBody(input: unknown, operation: 'create' | 'update
   }
 
   const changes: Record<string, unknown> = { ...values };
-  if (typeof values.timezone === 'string') {
-    const zone = canonicalTimeZone(values.timezone);
-    if (zone === null) {
-      errors.timezone = ['The selected timezone is invalid.'];
-      delete changes.timezone;
-    } else changes.timezone = zone;
-  }
   for (const text of ['initial_message', 'system_prompt'] as const) if (values[text] === null) changes[text] = '';
   if (Array.isArray(values.tools)) {
-    const tools = parseBuiltInTools(values.tools, errors);
-    if (tools) changes.tools = tools;
-    else delete changes.tools;
+    changes.tools = (values.tools as BuiltInToolItem[]).map(({ type, data: _nested, ...fields }) => builtInTool({ type, data: definedOnly(fields) } as BuiltInToolInput));
   }
   if (Array.isArray(values.post_call_schema)) {
     changes.post_call_schema = (values.post_call_schema as PostCallFieldBody[]).map((f) => ({ name: f.name, type: f.type, description: f.description ?? null }));
   }
-  if (isPlainObject(values.filler_config)) {
-    const r = validateDto(FillerConfigBody, values.filler_config, {}, 'filler_config.');
-    if (r.ok) changes.filler_config = fillerConfig(definedOnly(r.value as object));
-    else {
-      Object.assign(errors, r.errors);
-      delete changes.filler_config;
-    }
-  }
-  if (isPlainObject(values.variables)) {
-    const r = normalizeVariables(values.variables);
-    if (r.ok) changes.variables = r.value;
-    else {
-      Object.assign(errors, r.error);
-      delete changes.variables;
-    }
-  }
-  return { changes: changes as AssistantChanges, errors };
+  if (isPlainObject(values.filler_config)) changes.filler_config = fillerConfig(definedOnly(values.filler_config));
+  return { changes: assistantChangesFromWire(changes), errors };
 }

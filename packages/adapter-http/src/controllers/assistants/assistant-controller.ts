@@ -32,7 +32,7 @@ function withAssistantFilters<Base extends new (...args: any[]) => object>(base:
 class AssistantsQuery extends withAssistantFilters(Object) {}
 class AssistantsPageQuery extends withAssistantFilters(PageQuery) {}
 
-const filterOf = (q: AssistantsQuery): AssistantFilter => ({ type: q.type, status: q.status, folder_id: q.folder_id, label_id: q.label_id });
+const filterOf = (q: AssistantsQuery): AssistantFilter => ({ type: q.type, status: q.status, folderId: q.folder_id, labelId: q.label_id });
 
 const tag = 'Assistants';
 /** The routes of AssistantController as the OpenAPI document describes them. */

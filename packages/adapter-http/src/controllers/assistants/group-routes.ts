@@ -47,7 +47,7 @@ export class GroupRoutes {
   async update(req: ExpressRequest, rawId: string) {
     const userId = principalOf(req).userId;
     const id = pathId(rawId, answerFor(this.answers, 'not_found'));
-    const body = validateDto(UpdateGroupBody, req.body ?? {}, { partial: true });
+    const body = validateDto(UpdateGroupBody, req.body, { partial: true });
     if (!body.ok) {
       if (!(await this.groups.exists(userId, id))) answer(this.answers, 'not_found');
       failValidation(body.errors);

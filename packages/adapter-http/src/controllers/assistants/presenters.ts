@@ -1,4 +1,5 @@
-import { Assistant, AssistantGroup, EventType, KnowledgeBase, OutboundAssistant } from '@voiceplane/application';
+import { Assistant, EventType, KnowledgeBase, OutboundAssistant } from '@voiceplane/domain';
+import { AssistantGroup } from '@voiceplane/application';
 import { iso } from '../../presenters/format';
 
 /** `data` of create, update, activate and deactivate (fixed). */
@@ -10,92 +11,92 @@ export function presentAssistantSummary(a: Assistant) {
 export function presentAssistant(a: Assistant) {
   return {
     id: a.id,
-    user_id: a.user_id,
+    user_id: a.userId,
     name: a.name,
     type: a.type,
     mode: a.mode,
     status: a.status,
-    compliance_blocked: a.compliance_blocked,
+    compliance_blocked: a.complianceBlocked,
     timezone: a.timezone,
-    initial_message: a.initial_message,
-    system_prompt: a.system_prompt,
-    knowledgebase_mode: a.knowledgebase_mode,
-    reengagement_prompt: a.reengagement_prompt,
-    voice_mail_message: a.voice_mail_message,
-    endpoint_type: a.endpoint_type,
-    ambient_sound: a.ambient_sound,
-    webhook_url: a.webhook_url,
-    conversation_ended_webhook_url: a.conversation_ended_webhook_url,
-    voice_id: a.voice_id,
-    language_id: a.language_id,
-    llm_model_id: a.llm_model_id,
-    multimodal_model_id: a.multimodal_model_id,
-    chat_llm_fallback_id: a.chat_llm_fallback_id,
-    knowledgebase_id: a.knowledgebase_id,
-    folder_id: a.folder_id,
-    phone_number_id: a.phone_number_id,
-    synthesizer_provider_id: a.synthesizer_provider_id,
-    transcriber_provider_id: a.transcriber_provider_id,
-    secondary_language_ids: a.secondary_language_ids,
-    label_ids: a.label_ids,
-    tool_ids: a.tool_ids,
+    initial_message: a.initialMessage,
+    system_prompt: a.systemPrompt,
+    knowledgebase_mode: a.knowledgebaseMode,
+    reengagement_prompt: a.reengagementPrompt,
+    voice_mail_message: a.voiceMailMessage,
+    endpoint_type: a.endpointType,
+    ambient_sound: a.ambientSound,
+    webhook_url: a.webhookUrl,
+    conversation_ended_webhook_url: a.conversationEndedWebhookUrl,
+    voice_id: a.voiceId,
+    language_id: a.languageId,
+    llm_model_id: a.llmModelId,
+    multimodal_model_id: a.multimodalModelId,
+    chat_llm_fallback_id: a.chatLlmFallbackId,
+    knowledgebase_id: a.knowledgebaseId,
+    folder_id: a.folderId,
+    phone_number_id: a.phoneNumberId,
+    synthesizer_provider_id: a.synthesizerProviderId,
+    transcriber_provider_id: a.transcriberProviderId,
+    secondary_language_ids: a.secondaryLanguageIds,
+    label_ids: a.labelIds,
+    tool_ids: a.toolIds,
     tools: a.tools,
-    post_call_schema: a.post_call_schema,
-    turn_detection_threshold: a.turn_detection_threshold,
-    voice_stability: a.voice_stability,
-    voice_similarity: a.voice_similarity,
-    speech_speed: a.speech_speed,
-    llm_temperature: a.llm_temperature,
-    max_duration: a.max_duration,
-    max_silence_duration: a.max_silence_duration,
-    max_initial_silence_duration: a.max_initial_silence_duration,
-    ringing_time: a.ringing_time,
-    reengagement_interval: a.reengagement_interval,
-    endpoint_sensitivity: a.endpoint_sensitivity,
-    interrupt_sensitivity: a.interrupt_sensitivity,
-    min_interrupt_words: a.min_interrupt_words,
-    ambient_sound_volume: a.ambient_sound_volume,
-    conversation_inactivity_timeout: a.conversation_inactivity_timeout,
-    tts_emotion_enabled: a.tts_emotion_enabled,
-    allow_interruptions: a.allow_interruptions,
+    post_call_schema: a.postCallSchema,
+    turn_detection_threshold: a.turnDetectionThreshold,
+    voice_stability: a.voiceStability,
+    voice_similarity: a.voiceSimilarity,
+    speech_speed: a.speechSpeed,
+    llm_temperature: a.llmTemperature,
+    max_duration: a.maxDuration,
+    max_silence_duration: a.maxSilenceDuration,
+    max_initial_silence_duration: a.maxInitialSilenceDuration,
+    ringing_time: a.ringingTime,
+    reengagement_interval: a.reengagementInterval,
+    endpoint_sensitivity: a.endpointSensitivity,
+    interrupt_sensitivity: a.interruptSensitivity,
+    min_interrupt_words: a.minInterruptWords,
+    ambient_sound_volume: a.ambientSoundVolume,
+    conversation_inactivity_timeout: a.conversationInactivityTimeout,
+    tts_emotion_enabled: a.ttsEmotionEnabled,
+    allow_interruptions: a.allowInterruptions,
     fillers: a.fillers,
     record: a.record,
-    enable_noise_cancellation: a.enable_noise_cancellation,
-    wait_for_customer: a.wait_for_customer,
-    end_call_on_voicemail: a.end_call_on_voicemail,
-    is_webhook_active: a.is_webhook_active,
-    send_webhook_only_on_completed: a.send_webhook_only_on_completed,
-    include_recording_in_webhook: a.include_recording_in_webhook,
-    post_call_evaluation: a.post_call_evaluation,
-    conversation_ended_retrigger: a.conversation_ended_retrigger,
-    filler_config: a.filler_config,
+    enable_noise_cancellation: a.enableNoiseCancellation,
+    wait_for_customer: a.waitForCustomer,
+    end_call_on_voicemail: a.endCallOnVoicemail,
+    is_webhook_active: a.isWebhookActive,
+    send_webhook_only_on_completed: a.sendWebhookOnlyOnCompleted,
+    include_recording_in_webhook: a.includeRecordingInWebhook,
+    post_call_evaluation: a.postCallEvaluation,
+    conversation_ended_retrigger: a.conversationEndedRetrigger,
+    filler_config: a.fillerConfig,
     variables: a.variables,
-    created_at: iso(a.created_at),
-    updated_at: iso(a.updated_at),
+    created_at: iso(a.createdAt),
+    updated_at: iso(a.updatedAt),
   };
 }
 
 /** Exactly the fixed fields of A.2, in their documented order. */
 export function presentOutboundAssistant(a: OutboundAssistant) {
   return {
-    id: a.id, user_id: a.user_id, name: a.name, type: a.type, mode: a.mode, status: a.status,
-    voice_id: a.voice_id, language_id: a.language_id, timezone: a.timezone, initial_message: a.initial_message,
-    system_prompt: a.system_prompt, variables: a.variables, webhook_url: a.webhook_url,
-    is_webhook_active: a.is_webhook_active, created_at: iso(a.created_at), updated_at: iso(a.updated_at),
+    id: a.id, user_id: a.userId, name: a.name, type: a.type, mode: a.mode, status: a.status,
+    voice_id: a.voiceId, language_id: a.languageId, timezone: a.timezone, initial_message: a.initialMessage,
+    system_prompt: a.systemPrompt, variables: a.variables, webhook_url: a.webhookUrl,
+    is_webhook_active: a.isWebhookActive, created_at: iso(a.createdAt), updated_at: iso(a.updatedAt),
   };
 }
 
 export function presentGroup(g: AssistantGroup) {
-  return { id: g.id, name: g.name, color: g.color, assistants_count: g.assistants_count };
+  return { id: g.id, name: g.name, color: g.color, assistants_count: g.assistantsCount };
 }
 
 export function presentKnowledgeBase(k: KnowledgeBase) {
   return {
-    id: k.id, name: k.name, description: k.description, status: k.status, documents_count: k.documents_count,
-    assistants_count: k.assistants_count, created_at: iso(k.created_at), updated_at: iso(k.updated_at),
+    id: k.id, name: k.name, description: k.description, status: k.status, documents_count: k.documentsCount,
+    assistants_count: k.assistantsCount, created_at: iso(k.createdAt), updated_at: iso(k.updatedAt),
   };
 }
 
 export function presentEventType(e: EventType) {
-  return { id: e.id, name: e.name, duration_minutes: e.duration_minutes, created_at: iso(e.created_at) };
+  return { id: e.id, name: e.name, duration_minutes: e.durationMinutes, created_at: iso(e.createdAt) };
 }

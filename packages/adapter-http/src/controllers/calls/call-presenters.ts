@@ -1,5 +1,5 @@
-import { formatTranscript } from '@voiceplane/domain';
-import { Call, CallEventAnswer, CallSummary, ToolInvocationRecord } from '@voiceplane/application';
+import { Call, CallSummary, formatTranscript } from '@voiceplane/domain';
+import { CallEventAnswer, ToolInvocationRecord } from '@voiceplane/application';
 import { iso, isoOrNull } from '../../presenters/format';
 
 function head(c: CallSummary) {

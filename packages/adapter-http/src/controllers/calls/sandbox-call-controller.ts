@@ -1,9 +1,8 @@
 import { Controller, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { FieldErrors, hasFieldErrors } from '@voiceplane/domain';
 import { Clock, SandboxCallControls, TOKENS } from '@voiceplane/application';
-import { failValidation, parse, pathId, reply } from '../../pipeline/responses';
+import { parse, pathId, reply } from '../../pipeline/responses';
 import { principalOf } from '../../pipeline/request-context';
 import type { RouteDoc } from '../../openapi/route-doc';
 import { CallEndBody, transcriptItems } from './call-body';
@@ -35,9 +34,7 @@ export class SandboxCallController {
   async finish(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const callId = pathId(id, SANDBOX_NOT_FOUND);
     const body = parse(CallEndBody, req.body);
-    const errors: FieldErrors = {};
-    const transcript = body.transcript === undefined ? undefined : transcriptItems(errors, 'transcript', body.transcript, this.clock.now());
-    if (hasFieldErrors(errors)) failValidation(errors);
+    const transcript = body.transcript === undefined ? undefined : transcriptItems(body.transcript, 'transcript', this.clock.now());
     const outcome = await this.sandbox.finish(principalOf(req).userId, callId, {
       status: body.status, duration: body.duration, transcript, extractedVariables: body.extracted_variables, recordingUrl: body.recording_url,
     });

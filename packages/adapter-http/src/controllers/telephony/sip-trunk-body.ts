@@ -85,7 +85,7 @@ export function newTrunk(body: CreateSipTrunkBody): NewSipTrunk {
  * them only after the 404 check (CONTRACT §6.6 processing order).
  */
 export function parseTrunkUpdate(body: unknown, query: unknown): { changes: Result<SipTrunkChanges, FieldErrors>; dryRun: boolean } {
-  const fields = validateDto(SipTrunkFieldsBody, body ?? {}, { partial: true });
+  const fields = validateDto(SipTrunkFieldsBody, body, { partial: true });
   const options = validateDto(DryRunQuery, query ?? {});
   const dryRun = options.ok ? options.value.dry_run === true : false;
   if (fields.ok && options.ok) return { changes: { ok: true, value: trunkChanges(fields.value) }, dryRun };

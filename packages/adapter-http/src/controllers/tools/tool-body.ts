@@ -1,5 +1,5 @@
 import {
-  AUTOMATION_OWNED_FIELDS, FieldErrors, HTTP_TOKEN_PATTERN, TargetUrlPolicy, Tool, TOOL_BODY_FORMATS,
+  AUTOMATION_OWNED_FIELDS, FieldErrors, HTTP_FIELD_VALUE_PATTERN, HTTP_TOKEN_PATTERN, TargetUrlPolicy, Tool, TOOL_BODY_FORMATS,
   TOOL_LIMITS, TOOL_METHODS, TOOL_NAME_PATTERN, TOOL_PARAMETER_TYPES, ToolBodyFormat, ToolFields, ToolMethod, ToolParameterType,
 } from '@voiceplane/domain';
 import { checkToolEndpoint, checkToolItems, TOOL_MESSAGES } from './tool-messages';
@@ -10,7 +10,7 @@ import { failValidation } from '../../pipeline/responses';
 
 export class ToolHeaderBody {
   @Str({ required: true, max: TOOL_LIMITS.headerName, pattern: HTTP_TOKEN_PATTERN, description: 'HTTP token characters' }) name!: string;
-  @Str({ required: true, max: TOOL_LIMITS.headerValue, description: '{{variable}} placeholders allowed' }) value!: string;
+  @Str({ required: true, max: TOOL_LIMITS.headerValue, pattern: HTTP_FIELD_VALUE_PATTERN, description: '{{variable}} placeholders allowed; no control characters' }) value!: string;
 }
 
 export class ToolStaticFieldBody {
@@ -29,6 +29,7 @@ const NAME = { max: TOOL_LIMITS.name, pattern: TOOL_NAME_PATTERN, messages: { pa
 const DESCRIPTION = { max: TOOL_LIMITS.description } as const;
 const ENDPOINT = {
   max: TOOL_LIMITS.endpoint,
+  target: checkToolEndpoint,
   description: 'Absolute public http(s) URL; {param} and {{variable}} placeholders in path, query and fragment',
   example: 'https://api.example.com/orders/{order_id}',
 } as const;
@@ -90,7 +91,7 @@ export function parseToolBody(input: unknown, operation: 'create' | 'update', po
     // The automation decides these (CONTRACT §5.5); its type is not the caller's to change either.
     body = Object.fromEntries(Object.entries(input).filter(([key]) => !(AUTOMATION_OWNED_FIELDS as readonly string[]).includes(key) && key !== 'type'));
   }
-  const options = { partial: operation === 'update' };
+  const options = { partial: operation === 'update', targetPolicy: policy };
   const strict = validateDto(operation === 'create' ? CreateToolBody : ToolFieldsBody, body, options);
   const errors: FieldErrors = strict.ok ? {} : { ...strict.errors };
   let values: ToolFieldsBody = {};
@@ -101,10 +102,6 @@ export function parseToolBody(input: unknown, operation: 'create' | 'update', po
     if (rest.ok) values = rest.value;
   }
 
-  if (values.endpoint !== undefined) {
-    const problem = checkToolEndpoint(values.endpoint, policy);
-    if (problem !== null) errors.endpoint = [problem];
-  }
   const fields = toFields(values);
   Object.assign(errors, checkToolItems(fields));
   if (Object.keys(errors).length > 0) failValidation(errors);

@@ -46,7 +46,7 @@ export class ToolPreviewController {
   private async request(req: ExpressRequest, rawId: string): Promise<{ userId: number; toolId: number; input: ToolPreviewInput }> {
     const userId = principalOf(req).userId;
     const toolId = pathId(rawId, TOOL_NOT_FOUND);
-    const body = validateDto(ToolPreviewBody, req.body ?? {});
+    const body = validateDto(ToolPreviewBody, req.body);
     if (!body.ok) {
       if ((await this.tools.findForUser(userId, toolId)) === null) answer(TOOL_ANSWERS, 'tool_not_found');
       failValidation(body.errors);

@@ -1,4 +1,5 @@
-import { DeliveryAttempt, SigningSecret, WebhookDelivery } from '@voiceplane/application';
+import { DeliveryAttempt, WebhookDelivery } from '@voiceplane/domain';
+import { SigningSecret } from '@voiceplane/application';
 import { iso, isoOrNull } from '../../presenters/format';
 
 /** A.18, as listed. */

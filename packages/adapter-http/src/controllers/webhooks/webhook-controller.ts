@@ -2,13 +2,13 @@ import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import {
-  checkTargetUrl, DELIVERY_SOURCE_TYPES, DELIVERY_STATUSES, DeliverySourceType, DeliveryStatus, previousSecretExpiry,
+  DELIVERY_SOURCE_TYPES, DELIVERY_STATUSES, DeliverySourceType, DeliveryStatus, previousSecretExpiry,
   rotationGraceEnd, TargetUrlPolicy, WEBHOOK_EVENT_TYPES,
 } from '@voiceplane/domain';
 import {
   Clock, Ids, SendTestWebhook, SigningSecretRepository, TOKENS, WebhookDeliveries, WebhookDeliveryRepository,
 } from '@voiceplane/application';
-import { Id, PageQuery, pageOf, Str } from '../../validation';
+import { Id, PageQuery, pageOf, publicTarget, Str } from '../../validation';
 import { parse, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
@@ -25,7 +25,7 @@ class DeliveriesQuery extends PageQuery {
 }
 
 class TestWebhookBody {
-  @Str({ required: true, url: true, description: 'Public http(s) URL (§1.11) that receives one signed ping' }) url!: string;
+  @Str({ required: true, url: true, target: publicTarget, description: 'Public http(s) URL (§1.11) that receives one signed ping' }) url!: string;
 }
 
 const DELIVERY_ID = /^dlv_[0-9A-Za-z]{22}$/;
@@ -94,8 +94,7 @@ export class WebhookController {
 
   @Post('/test')
   async test(@Request() req: ExpressRequest) {
-    const body = parse(TestWebhookBody, req.body);
-    if (!checkTargetUrl(body.url, this.targetPolicy).ok) answer(WEBHOOK_ANSWERS, 'blocked_url');
+    const body = parse(TestWebhookBody, req.body, 'standard', { targetPolicy: this.targetPolicy });
     const result = await this.testWebhook.execute(principalOf(req).userId, body.url, requestIdOf(req));
     return reply(200, {
       data: { delivery_id: result.deliveryId, ok: result.ok, status_code: result.statusCode, duration_ms: result.durationMs, error: result.error },

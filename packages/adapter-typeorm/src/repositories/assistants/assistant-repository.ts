@@ -1,6 +1,6 @@
-import { AssistantConfig, AssistantStatus, OwnedReferences, ReferenceQuery, WebhookState } from '@voiceplane/domain';
+import { Assistant, AssistantConfig, err, ok, OutboundAssistant, OwnedReferences, ReferenceQuery, Result } from '@voiceplane/domain';
 import {
-  Assistant, AssistantFilter, AssistantRepository, InboundNumberTaken, OutboundAssistant, Page, PageRequest,
+  AssistantChange, AssistantFilter, AssistantNotFound, AssistantRepository, AssistantWrite, InboundNumberTaken, Outbox, Page, PageRequest,
 } from '@voiceplane/application';
 import { Database } from '../../database';
 import { num, pageClause } from '../rows';
@@ -30,13 +30,13 @@ function filterClause(userId: number, filter: AssistantFilter): { clause: string
   };
   if (filter.type) where('a.type = ?', filter.type);
   if (filter.status) where('a.status = ?', filter.status);
-  if (filter.folder_id) where('a.folder_id = ?', filter.folder_id);
-  if (filter.label_id) where('EXISTS (SELECT 1 FROM assistant_labels f WHERE f.assistant_id = a.id AND f.label_id = ?)', filter.label_id);
+  if (filter.folderId) where('a.folder_id = ?', filter.folderId);
+  if (filter.labelId) where('EXISTS (SELECT 1 FROM assistant_labels f WHERE f.assistant_id = a.id AND f.label_id = ?)', filter.labelId);
   return { clause: conditions.join(' AND '), params };
 }
 
 export class TypeormAssistantRepository implements AssistantRepository {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database, private readonly outbox: Outbox) {}
 
   create(userId: number, config: AssistantConfig): Promise<Assistant | InboundNumberTaken> {
     return this.guardInboundNumber(async () => {
@@ -47,7 +47,7 @@ export class TypeormAssistantRepository implements AssistantRepository {
       );
       const id = num(row!.id);
       await this.attach(id, config, { toolIds: true, labelIds: true });
-      return toAssistant({ ...row, tool_ids: config.tool_ids, label_ids: config.label_ids });
+      return toAssistant({ ...row, tool_ids: config.toolIds, label_ids: config.labelIds });
     });
   }
 
@@ -58,13 +58,44 @@ export class TypeormAssistantRepository implements AssistantRepository {
     return row ? toAssistant(row) : null;
   }
 
-  update(id: number, config: AssistantConfig, replace: { toolIds: boolean; labelIds: boolean }): Promise<Assistant | InboundNumberTaken> {
-    return this.guardInboundNumber(async () => {
-      const sets = CONFIG_COLUMNS.map((c, i) => `${c} = $${i + 2}`).join(', ');
-      const row = await this.db.one(`UPDATE assistants SET ${sets}, updated_at = now() WHERE id = $1 RETURNING *`, [id, ...configParams(config)]);
-      await this.attach(id, config, replace);
-      return toAssistant({ ...row, tool_ids: config.tool_ids, label_ids: config.label_ids });
+  update<E>(userId: number, id: number, decide: (current: Assistant) => Promise<Result<AssistantChange, E>>): Promise<Result<Assistant, E | AssistantNotFound | InboundNumberTaken>> {
+    return this.db.transaction(async () => {
+      const current = await this.findOwned(userId, id, { lock: true });
+      if (!current) return err({ code: 'not_found' as const });
+      const decision = await decide(current);
+      if (!decision.ok) return decision;
+      const { write, events = [] } = decision.value;
+      const stored = write === null ? current : await this.write(current, write);
+      if (stored === 'inbound_number_taken') return err(stored);
+      await this.outbox.add(events);
+      return ok(stored);
     });
+  }
+
+  /** The columns of one kind of change; the links stay as read under the lock unless replaced. */
+  private async write(current: Assistant, write: AssistantWrite): Promise<Assistant | InboundNumberTaken> {
+    const links = { tool_ids: current.toolIds, label_ids: current.labelIds };
+    switch (write.kind) {
+      case 'status': {
+        const row = await this.db.one(`UPDATE assistants SET status = $2, updated_at = now() WHERE id = $1 RETURNING *`, [current.id, write.status]);
+        return toAssistant({ ...row, ...links });
+      }
+      case 'webhook': {
+        const row = await this.db.one(
+          `UPDATE assistants SET is_webhook_active = $2, webhook_url = $3, updated_at = now() WHERE id = $1 RETURNING *`,
+          [current.id, write.webhook.isWebhookActive, write.webhook.webhookUrl],
+        );
+        return toAssistant({ ...row, ...links });
+      }
+      case 'config':
+        return this.guardInboundNumber(async () => {
+          const { config } = write;
+          const sets = CONFIG_COLUMNS.map((c, i) => `${c} = $${i + 2}`).join(', ');
+          const row = await this.db.one(`UPDATE assistants SET ${sets}, updated_at = now() WHERE id = $1 RETURNING *`, [current.id, ...configParams(config)]);
+          await this.attach(current.id, config, write.replace);
+          return toAssistant({ ...row, tool_ids: config.toolIds, label_ids: config.labelIds });
+        });
+    }
   }
 
   async delete(userId: number, id: number): Promise<boolean> {
@@ -94,19 +125,6 @@ export class TypeormAssistantRepository implements AssistantRepository {
       [userId],
     );
     return rows.map(toOutboundAssistant);
-  }
-
-  async setStatus(id: number, status: AssistantStatus): Promise<Assistant> {
-    await this.db.query(`UPDATE assistants SET status = $2, updated_at = now() WHERE id = $1`, [id, status]);
-    const row = await this.db.one(`${ASSISTANT_SELECT} WHERE a.id = $1`, [id]);
-    return toAssistant(row!);
-  }
-
-  async setWebhook(id: number, webhook: WebhookState): Promise<void> {
-    await this.db.query(
-      `UPDATE assistants SET is_webhook_active = $2, webhook_url = $3, updated_at = now() WHERE id = $1`,
-      [id, webhook.is_webhook_active, webhook.webhook_url],
-    );
   }
 
   async setCompliance(id: number, blocked: boolean, reason: string | null): Promise<boolean> {
@@ -149,8 +167,8 @@ export class TypeormAssistantRepository implements AssistantRepository {
   }
 
   private async attach(id: number, config: AssistantConfig, replace: { toolIds: boolean; labelIds: boolean }): Promise<void> {
-    if (replace.toolIds) await this.replaceLinks('assistant_tools', 'tool_id', id, config.tool_ids);
-    if (replace.labelIds) await this.replaceLinks('assistant_labels', 'label_id', id, config.label_ids);
+    if (replace.toolIds) await this.replaceLinks('assistant_tools', 'tool_id', id, config.toolIds);
+    if (replace.labelIds) await this.replaceLinks('assistant_labels', 'label_id', id, config.labelIds);
   }
 
   private async replaceLinks(table: string, column: string, assistantId: number, ids: readonly number[]): Promise<void> {

@@ -1,20 +1,21 @@
-import { EventType, EventTypeRepository } from '@voiceplane/application';
+import { EventType } from '@voiceplane/domain';
+import { EventTypeRepository } from '@voiceplane/application';
 import { Database } from '../../database';
 import { num } from '../rows';
 
 const COLUMNS = 'id, user_id, name, duration_minutes, created_at';
 
 function toEventType(r: Record<string, unknown>): EventType {
-  return { id: num(r.id), user_id: num(r.user_id), name: r.name as string, duration_minutes: num(r.duration_minutes), created_at: new Date(r.created_at as string) };
+  return { id: num(r.id), userId: num(r.user_id), name: r.name as string, durationMinutes: num(r.duration_minutes), createdAt: new Date(r.created_at as string) };
 }
 
 export class TypeormEventTypeRepository implements EventTypeRepository {
   constructor(private readonly db: Database) {}
 
-  async create(userId: number, eventType: { name: string; duration_minutes: number }): Promise<EventType> {
+  async create(userId: number, eventType: { name: string; durationMinutes: number }): Promise<EventType> {
     const rows = await this.db.query(
       `INSERT INTO event_types (user_id, name, duration_minutes) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
-      [userId, eventType.name, eventType.duration_minutes],
+      [userId, eventType.name, eventType.durationMinutes],
     );
     return toEventType(rows[0]);
   }

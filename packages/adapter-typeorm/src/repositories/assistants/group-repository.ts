@@ -11,7 +11,7 @@ const COUNT_SQL = {
 } as const;
 
 function toGroup(r: Record<string, unknown>): AssistantGroup {
-  return { id: num(r.id), name: r.name as string, color: (r.color as GroupColor | null) ?? null, assistants_count: num(r.assistants_count) };
+  return { id: num(r.id), name: r.name as string, color: (r.color as GroupColor | null) ?? null, assistantsCount: num(r.assistants_count) };
 }
 
 /** Folders and labels (CONTRACT §4): the same table shape, names unique per account ignoring case. */
@@ -25,7 +25,7 @@ export class TypeormGroupRepository implements AssistantGroupRepository {
   async create(userId: number, group: { name: string; color: GroupColor | null }): Promise<AssistantGroup | GroupNameTaken> {
     return this.unlessNameTaken(async () => {
       const rows = await this.db.query(`INSERT INTO ${this.table} (user_id, name, color) VALUES ($1, $2, $3) RETURNING id`, [userId, group.name, group.color]);
-      return { id: num(rows[0].id), name: group.name, color: group.color, assistants_count: 0 };
+      return { id: num(rows[0].id), name: group.name, color: group.color, assistantsCount: 0 };
     });
   }
 

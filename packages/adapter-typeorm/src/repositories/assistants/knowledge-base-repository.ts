@@ -1,4 +1,5 @@
-import { KnowledgeBase, KnowledgeBaseRepository, KnowledgeBaseStatus } from '@voiceplane/application';
+import { KnowledgeBase, KnowledgeBaseStatus } from '@voiceplane/domain';
+import { KnowledgeBaseRepository } from '@voiceplane/application';
 import { Database } from '../../database';
 import { num } from '../rows';
 
@@ -7,9 +8,9 @@ const COLUMNS = `k.id, k.user_id, k.name, k.description, k.status, k.documents_c
 
 function toKnowledgeBase(r: Record<string, unknown>): KnowledgeBase {
   return {
-    id: num(r.id), user_id: num(r.user_id), name: r.name as string, description: (r.description as string | null) ?? null,
-    status: r.status as KnowledgeBaseStatus, documents_count: num(r.documents_count), assistants_count: num(r.assistants_count),
-    created_at: new Date(r.created_at as string), updated_at: new Date(r.updated_at as string),
+    id: num(r.id), userId: num(r.user_id), name: r.name as string, description: (r.description as string | null) ?? null,
+    status: r.status as KnowledgeBaseStatus, documentsCount: num(r.documents_count), assistantsCount: num(r.assistants_count),
+    createdAt: new Date(r.created_at as string), updatedAt: new Date(r.updated_at as string),
   };
 }
 

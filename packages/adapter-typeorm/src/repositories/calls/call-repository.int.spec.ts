@@ -1,7 +1,8 @@
-import { RuntimeConfig } from '@voiceplane/domain';
-import { NewCall } from '@voiceplane/application';
+import { ok, RuntimeConfig } from '@voiceplane/domain';
+import { CallChanges, CryptoIds, NewCall } from '@voiceplane/application';
 import { createTestDatabase, TestDatabase } from '@voiceplane/test-env';
 import { Database } from '../../database';
+import { TypeormOutbox } from '../outbox-writer';
 import { TypeormCallRepository } from './call-repository';
 import { TypeormCallToolContext } from './call-tool-context';
 
@@ -23,10 +24,16 @@ describe('call persistence', () => {
     line: { phoneNumberId: 41, phoneNumber: '+14155550000', sip: null }, variables: { zeta: 'z', alpha: 'a' }, runtimeConfig: config, now: at, ...over,
   });
 
+  /** Writes changes the way every use case does, through a decision on the locked call. */
+  const write = async (id: number, changes: CallChanges, when: Date) => {
+    await repo.update(id, async () => ok({ changes, at: when, answer: null }));
+    return (await repo.findById(id))!;
+  };
+
   beforeAll(async () => {
     tdb = await createTestDatabase();
     db = new Database(tdb.dataSource);
-    repo = new TypeormCallRepository(db);
+    repo = new TypeormCallRepository(db, new TypeormOutbox(db, new CryptoIds(), { now: () => at }));
     user = await newUser();
     other = await newUser();
   });
@@ -44,7 +51,7 @@ describe('call persistence', () => {
     expect(Object.keys(call.variables)).toEqual(['zeta', 'alpha']);
     expect(JSON.stringify(call.runtimeConfig)).toBe(JSON.stringify(config));
 
-    const ended = await repo.update(call.id, {
+    const ended = await write(call.id, {
       status: 'completed', answeredAt: at, finishedAt: new Date('2026-03-01T10:01:27.000Z'), duration: 87, cost: 0.2, recordingUrl: 'https://r.example/1.mp3',
       endedReason: 'hangup', extractedVariables: { summary: 's', status: true }, transcript: [{ role: 'assistant', content: 'Hi', at: at.toISOString() }],
     }, new Date('2026-03-01T10:01:28.000Z'));
@@ -64,7 +71,7 @@ describe('call persistence', () => {
       channel: 'phone', conversationId: null, timezone: 'Europe/Berlin', variables: { zeta: 'z', alpha: 'a' }, assistantVariables: { company: 'Acme' },
       ended: false, attachedToolIds: [7, 9],
     });
-    await repo.update(call.id, { status: 'canceled' }, at);
+    await write(call.id, { status: 'canceled' }, at);
     expect((await context.forCall(call.id))?.ended).toBe(true);
     expect(await context.forCall(999_999)).toBeNull();
   });
@@ -91,22 +98,21 @@ describe('call persistence', () => {
     await expect(repo.recordRuntimeEvent(call.id, 'e-1', { type: 'answered', status: 'in-progress' }, at)).rejects.toThrow();
   });
 
-  it('locks a call for the rest of the transaction', async () => {
+  it('holds a call locked while a change to it is decided', async () => {
     const { call } = await repo.create(newCall());
     const order: string[] = [];
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    const first = db.transaction(async () => {
-      await repo.lock(call.id);
+    const first = repo.update(call.id, async () => {
       order.push('first locked');
       await held;
-      await repo.update(call.id, { status: 'ringing' }, at);
       order.push('first done');
+      return ok({ changes: { status: 'ringing' as const }, at, answer: null });
     });
     await new Promise((r) => setTimeout(r, 50));
-    const second = db.transaction(async () => {
-      const seen = await repo.lock(call.id);
-      order.push(`second saw ${seen?.status}`);
+    const second = repo.update(call.id, async (seen) => {
+      order.push(`second saw ${seen.status}`);
+      return ok({ changes: {}, at, answer: null });
     });
     await new Promise((r) => setTimeout(r, 100));
     release();

@@ -1,6 +1,6 @@
-import { CallStatus, RuntimeConfig, SipLine, TranscriptItem } from '@voiceplane/domain';
+import { Call, CallStatus, CallSummary, err, ok, Result, RuntimeConfig, SipLine, TranscriptItem } from '@voiceplane/domain';
 import {
-  AcceptedRuntimeEvent, Call, CallChanges, CallFilter, CallRepository, CallSummary, InboundRoute, NewCall, Page, PageRequest,
+  AcceptedRuntimeEvent, CallChange, CallChanges, CallFilter, CallNotFound, CallRepository, InboundRoute, Outbox, NewCall, Page, PageRequest,
 } from '@voiceplane/application';
 import { Database } from '../../database';
 import { dateOrNull, num, numOrNull, pageClause } from '../rows';
@@ -57,7 +57,7 @@ const CHANGE_COLUMNS: { readonly [K in keyof CallChanges]-?: { readonly column: 
 };
 
 export class TypeormCallRepository implements CallRepository {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database, private readonly outbox: Outbox) {}
 
   async create(call: NewCall): Promise<{ call: Call; created: boolean }> {
     // Raw SQL: ON CONFLICT on the partial unique provider id answers a repeated inbound report with no row instead of an error.
@@ -119,18 +119,27 @@ export class TypeormCallRepository implements CallRepository {
     return row ? toCall(row) : null;
   }
 
-  async lock(id: number): Promise<Call | null> {
-    const row = await this.db.one(`SELECT ${COLUMNS} FROM calls WHERE id = $1 FOR UPDATE`, [id]);
-    return row ? toCall(row) : null;
-  }
-
   async findByProviderCallId(providerCallId: string): Promise<Call | null> {
     const row = await this.db.one(`SELECT ${COLUMNS} FROM calls WHERE provider_call_id = $1`, [providerCallId]);
     return row ? toCall(row) : null;
   }
 
-  async update(id: number, changes: CallChanges, now: Date): Promise<Call> {
-    const params: unknown[] = [id, now];
+  update<A, E>(id: number, decide: (call: Call) => Promise<Result<CallChange<A>, E>>): Promise<Result<A, E | CallNotFound>> {
+    return this.db.transaction(async () => {
+      // Raw SQL: the row lock makes the runtime events and dispatch failures of one call take turns.
+      const row = await this.db.one(`SELECT ${COLUMNS} FROM calls WHERE id = $1 FOR UPDATE`, [id]);
+      if (row === null) return err({ code: 'call_not_found' as const });
+      const decision = await decide(toCall(row));
+      if (!decision.ok) return decision;
+      const { changes, events = [], at, answer } = decision.value;
+      await this.write(id, changes, at);
+      await this.outbox.add(events);
+      return ok(answer);
+    });
+  }
+
+  private async write(id: number, changes: CallChanges, at: Date): Promise<void> {
+    const params: unknown[] = [id, at];
     const sets = ['updated_at = $2'];
     for (const key of Object.keys(CHANGE_COLUMNS) as Array<keyof CallChanges>) {
       const value = changes[key];
@@ -139,9 +148,8 @@ export class TypeormCallRepository implements CallRepository {
       params.push(json ? JSON.stringify(value) : value);
       sets.push(`${column} = $${params.length}${json ? '::json' : ''}`);
     }
-    const row = await this.db.one(`UPDATE calls SET ${sets.join(', ')} WHERE id = $1 RETURNING ${COLUMNS}`, params);
-    if (row === null) throw new Error(`Call ${id} vanished during an update.`);
-    return toCall(row);
+    if (sets.length === 1) return;
+    await this.db.query(`UPDATE calls SET ${sets.join(', ')} WHERE id = $1`, params);
   }
 
   async findRuntimeEvent(callId: number, eventId: string): Promise<AcceptedRuntimeEvent | null> {

@@ -1,8 +1,8 @@
 import {
-  CancelCriteria, DeliveryAttempt, DeliveryClaim, DeliveryFilter, DeliveryForSettlement, DeliveryLease, DeliverySettlement,
-  NewDelivery, Page, PageRequest, SigningSecret, WebhookDelivery, WebhookDeliveryRepository,
+  CancelCriteria, DeliveryClaim, DeliveryFilter, DeliveryForSettlement, DeliveryLease, DeliverySettlement, NewDelivery, Page, PageRequest,
+  SigningSecret, WebhookDeliveryRepository,
 } from '@voiceplane/application';
-import { AttemptError, DeliverySourceType, DeliveryStatus } from '@voiceplane/domain';
+import { AttemptError, DeliveryAttempt, DeliverySourceType, DeliveryStatus, WebhookDelivery } from '@voiceplane/domain';
 import { Database } from '../../database';
 import { dateOrNull, num, numOrNull, pageClause } from '../rows';
 

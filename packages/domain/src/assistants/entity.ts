@@ -1,0 +1,16 @@
+import { AssistantConfig, AssistantStatus } from './assistant';
+
+/** A stored assistant: its configuration plus what only the system sets (CONTRACT A.1). */
+export interface Assistant extends AssistantConfig {
+  readonly id: number;
+  readonly userId: number;
+  readonly status: AssistantStatus;
+  readonly complianceBlocked: boolean;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** The fixed item of `GET /assistants/outbound` (CONTRACT A.2): read on every dial-out screen. */
+export type OutboundAssistant = Pick<Assistant,
+  'id' | 'userId' | 'name' | 'type' | 'mode' | 'status' | 'voiceId' | 'languageId' | 'timezone' | 'initialMessage' |
+  'systemPrompt' | 'variables' | 'webhookUrl' | 'isWebhookActive' | 'createdAt' | 'updatedAt'>;
