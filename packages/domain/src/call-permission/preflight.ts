@@ -5,11 +5,6 @@ import { customerSessionOpen, decidePermissionRequest, PermissionRequestFacts, P
 import { SlidingWindowUsage } from './sliding-window';
 import { QuotaUsage, quotaStanding } from './user-quotas';
 
-/**
- * The permission readout of `GET …/voice/permission` (CONTRACT §9.1, §9.4): the permission as read
- * now, and for each of the two voice routes whether it would pass, the first reason it would not
- * and when waiting would help.
- */
 export type StartCallReason =
   | 'feature_disabled' | 'voice_disabled' | 'sender_offline' | 'region_not_supported' | 'no_assistant' | 'assistant_blocked'
   | 'no_permission' | 'permission_expired' | 'concurrent_limit' | 'contact_rate_limit' | 'insufficient_balance';
@@ -59,6 +54,11 @@ export interface CallPermissionReadout {
   readonly actions: readonly [PreflightAction<PermissionRequestReason>, PreflightAction<StartCallReason>];
 }
 
+/**
+ * The permission readout of `GET …/voice/permission` (CONTRACT §9.1, §9.4): the permission as read
+ * now, and for each of the two voice routes whether it would pass, the first reason it would not
+ * and when waiting would help.
+ */
 export function readCallPermission(facts: VoicePreflightFacts, now: Date): CallPermissionReadout {
   const permission = facts.permission;
   const request = requestAction(facts, now);
