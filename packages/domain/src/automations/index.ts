@@ -1,0 +1,5 @@
+export * from './json';
+export * from './step-kinds';
+export * from './expressions';
+export * from './condition';
+export * from './definition';
