@@ -17,7 +17,7 @@ import {
   WEBHOOK_MODES,
 } from './step-kinds';
 
-/** AutomationStep names: what run details list and `steps.<name>.output` expressions name. */
+/** Step names: what run details list and `steps.<name>.output` expressions name. */
 export const STEP_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 export const MAX_STEPS = 50;
 
