@@ -6,3 +6,4 @@ export * from './definition';
 export * from './classification';
 export * from './run';
 export * from './limits';
+export * from './catalogue';

@@ -24,6 +24,7 @@ export type StepKind = (typeof STEP_KINDS)[number];
  */
 export const WEBHOOK_MODES = ['sync', `a${'sync'}`] as const;
 export type WebhookMode = (typeof WEBHOOK_MODES)[number];
+export const ASYNC_WEBHOOK_MODE = WEBHOOK_MODES[1];
 export const TRIGGER_EVENTS = ['call.ended', 'conversation.ended'] as const;
 export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
 
