@@ -7,3 +7,4 @@ export * from './classification';
 export * from './run';
 export * from './limits';
 export * from './catalogue';
+export * from './step-execution';
