@@ -8,3 +8,4 @@ export * from './run';
 export * from './limits';
 export * from './catalogue';
 export * from './step-execution';
+export * from './sample-inputs';
