@@ -17,12 +17,8 @@ export const STEP_KINDS = [
 ] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
-/**
- * `sync`: the caller gets the `respond` body; the other mode answers 202 at once. The boundary check
- * refuses the other mode's bare name anywhere in domain source (it hunts asynchronous code), so it
- * is spelled in two parts here.
- */
-export const WEBHOOK_MODES = ['sync', `a${'sync'}`] as const;
+/** `sync`: the caller gets the `respond` body; `async` answers 202 at once. */
+export const WEBHOOK_MODES = ['sync', 'async'] as const;
 export type WebhookMode = (typeof WEBHOOK_MODES)[number];
 export const ASYNC_WEBHOOK_MODE = WEBHOOK_MODES[1];
 export const TRIGGER_EVENTS = ['call.ended', 'conversation.ended'] as const;
