@@ -26,3 +26,5 @@ export * from './calls/dialling';
 export * from './webhooks/delivery';
 export * from './webhooks/entity';
 export * from './webhooks/signing-secret';
+export * from './chatapp';
+export * from './conversations';

@@ -1,0 +1,3 @@
+export * from './conversation';
+export * from './ai-takeover';
+export * from './inactivity';
