@@ -6,3 +6,5 @@ export * from './template-placeholders';
 export * from './pricing';
 export * from './send-decision';
 export * from './message-delivery';
+export * from './chatapp-message';
+export * from './media';

@@ -1,4 +1,5 @@
 import { ChatWindow, openOnCustomerMessage, openOnTemplateSent, WindowEvent, windowExpiresAt } from '../chatapp/window';
+import { MessageSource, MessageType } from './message';
 
 export const CONVERSATION_STATUSES = ['open', 'ended'] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
@@ -30,12 +31,6 @@ export interface Conversation {
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
-
-export const MESSAGE_SOURCES = ['customer', 'ai', 'api', 'automation', 'system'] as const;
-export type MessageSource = (typeof MESSAGE_SOURCES)[number];
-
-export const MESSAGE_TYPES = ['text', 'media', 'template', 'voice_call_request'] as const;
-export type MessageType = (typeof MESSAGE_TYPES)[number];
 
 /** A message stored in the conversation, inbound (`customer`) or outbound and accepted by the chat app. */
 export interface RecordedMessage {
