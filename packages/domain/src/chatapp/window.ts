@@ -47,12 +47,12 @@ export const canSendFreeform = (window: ChatWindow, now: Date): boolean => isWin
 
 /** A customer message opens the window or restarts its 24 hours (§8.4 rows 1–2). */
 export function openOnCustomerMessage(window: ChatWindow, at: Date): WindowChange {
-  return moveOpening(window, { ...window, lastCustomerMessageAt: later(window.lastCustomerMessageAt, at) }, at);
+  return moveOpening(window, { ...window, lastCustomerMessageAt: laterOf(window.lastCustomerMessageAt, at) }, at);
 }
 
 /** A successful template send opens the window or extends it when that is later (§8.4 rows 3–4). */
 export function openOnTemplateSent(window: ChatWindow, at: Date): WindowChange {
-  return moveOpening(window, { ...window, lastTemplateSentAt: later(window.lastTemplateSentAt, at) }, at);
+  return moveOpening(window, { ...window, lastTemplateSentAt: laterOf(window.lastTemplateSentAt, at) }, at);
 }
 
 function moveOpening(before: ChatWindow, next: ChatWindow, at: Date): WindowChange {
@@ -63,8 +63,8 @@ function moveOpening(before: ChatWindow, next: ChatWindow, at: Date): WindowChan
   return { next, events: extended ? [{ type: 'window_extended', openedBy, expiresAt }] : [] };
 }
 
-/** A late (out-of-order) message never moves a timestamp backwards. */
-function later(stored: Date | null, at: Date): Date {
+/** A late (out-of-order) message never moves a "last …" timestamp backwards. */
+export function laterOf(stored: Date | null, at: Date): Date {
   return stored !== null && stored.getTime() >= at.getTime() ? stored : at;
 }
 

@@ -1,4 +1,4 @@
-import { ChatWindow, openOnCustomerMessage, openOnTemplateSent, WindowEvent, windowExpiresAt } from '../chatapp/window';
+import { ChatWindow, laterOf, openOnCustomerMessage, openOnTemplateSent, WindowChange, WindowEvent, windowExpiresAt } from '../chatapp/window';
 import { MessageSource, MessageType } from './message';
 
 export const CONVERSATION_STATUSES = ['open', 'ended'] as const;
@@ -81,11 +81,7 @@ export const conversationWindowExpiresAt = (conversation: Conversation): Date | 
 export function recordMessage(conversation: Conversation, message: RecordedMessage): ConversationChange {
   const { at } = message;
   const reopened = conversation.status === 'ended';
-  const windowChange = movesWindow(message) === 'customer'
-    ? openOnCustomerMessage(conversation.window, at)
-    : movesWindow(message) === 'template'
-      ? openOnTemplateSent(conversation.window, at)
-      : { next: conversation.window, events: [] };
+  const windowChange = moveWindow(conversation.window, message);
   const next: Conversation = {
     ...conversation,
     assistantId: message.assistantId,
@@ -93,7 +89,7 @@ export function recordMessage(conversation: Conversation, message: RecordedMessa
     status: 'open',
     endedAt: reopened ? null : conversation.endedAt,
     messageCount: conversation.messageCount + 1,
-    lastMessageAt: later(conversation.lastMessageAt, at),
+    lastMessageAt: laterOf(conversation.lastMessageAt, at),
     window: windowChange.next,
     updatedAt: at,
   };
@@ -102,13 +98,8 @@ export function recordMessage(conversation: Conversation, message: RecordedMessa
 }
 
 /** Template-type messages (the call-permission request included) open the window whoever sent them. */
-function movesWindow(message: RecordedMessage): 'customer' | 'template' | null {
-  if (message.source === 'customer') return 'customer';
-  if (message.type === 'template' || message.type === 'voice_call_request') return 'template';
-  return null;
-}
-
-/** A late (out-of-order) message never moves `last_message_at` backwards. */
-function later(stored: Date | null, at: Date): Date {
-  return stored !== null && stored.getTime() >= at.getTime() ? stored : at;
+function moveWindow(window: ChatWindow, message: RecordedMessage): WindowChange {
+  if (message.source === 'customer') return openOnCustomerMessage(window, message.at);
+  if (message.type === 'template' || message.type === 'voice_call_request') return openOnTemplateSent(window, message.at);
+  return { next: window, events: [] };
 }
