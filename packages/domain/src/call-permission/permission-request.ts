@@ -1,13 +1,15 @@
+import { isWindowOpen } from '../chatapp/window';
 import { err, Result } from '../shared/result';
 import { CallPermission } from './call-permission';
 import { AskLimitRefusal, AskUsage, checkAskLimits } from './permission-asks';
 import { senderRegionRefusesCalls } from './sender-region';
 
-/** The customer's own messages keep permission requests possible for 24 h; a template send does not (§9.1). */
-export const CUSTOMER_SESSION_MS = 24 * 60 * 60 * 1000;
-
+/**
+ * `session_open` of §9.1: the §8.4 window as the customer's own messages alone would hold it open —
+ * a template send (the request template included) does not let the business ask again.
+ */
 export function customerSessionOpen(lastCustomerMessageAt: Date | null, now: Date): boolean {
-  return lastCustomerMessageAt !== null && now.getTime() < lastCustomerMessageAt.getTime() + CUSTOMER_SESSION_MS;
+  return isWindowOpen({ lastCustomerMessageAt, lastTemplateSentAt: null }, now);
 }
 
 /** What the §9.3 checks after `INVALID_PHONE` need to know; the application gathers it. */
