@@ -26,4 +26,8 @@ export * from './calls/dialling';
 export * from './webhooks/delivery';
 export * from './webhooks/entity';
 export * from './webhooks/signing-secret';
+export * from './automations';
+export * from './chatapp';
+export * from './conversations';
+export * from './call-permission';
 export * from './top-ups';

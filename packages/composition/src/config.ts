@@ -1,0 +1,168 @@
+import { resolve } from 'node:path';
+import { CallMinutePrices, DEFAULT_CALL_MINUTE_PRICES, E164_PATTERN } from '@voiceplane/domain';
+
+export type Provider<T extends string> = T;
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly publicBaseUrl: string;
+  readonly databaseUrl: string | null;
+  readonly amqpUrl: string | null;
+  readonly dataDir: string;
+  readonly adminToken: string | null;
+  readonly runtimeToken: string | null;
+  readonly allowPrivateTargets: boolean;
+  readonly requireHttpsTargets: boolean;
+  readonly logLevel: string;
+  readonly sessionTtlHours: number;
+  readonly demoPassword: string | null;
+  readonly secretsKey: string | null;
+  /** USD per started call minute (CONTRACT §13.3: configuration with these defaults). */
+  readonly callMinutePrices: CallMinutePrices;
+  readonly voiceRuntime: 'sandbox' | 'livekit';
+  readonly sipProvisioner: 'sandbox' | 'livekit';
+  readonly numberInventory: 'sandbox' | 'twilio';
+  readonly chatappProvider: 'sandbox' | 'whatsapp_cloud';
+  readonly livekit: {
+    readonly url: string; readonly apiKey: string; readonly apiSecret: string; readonly sipEgressIp: string | null;
+    /** Agent registered for explicit dispatch. */
+    readonly agentName: string;
+    /** Outbound trunk for lines that are not the account's SIP trunks (purchased numbers, the platform line). */
+    readonly outboundTrunkId: string | null;
+    /** E.164 line for assistants without a number; needs `outboundTrunkId`. */
+    readonly platformCallerNumber: string | null;
+  } | null;
+  readonly twilio: { readonly accountSid: string; readonly authToken: string; readonly baseUrl: string } | null;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and checks every setting once, at start; a bad value stops the process with a clear list. */
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  const problems: string[] = [];
+  const str = (name: string) => {
+    const v = env[name]?.trim();
+    return v ? v : null;
+  };
+  const int = (name: string, fallback: number, min: number, max: number) => {
+    const raw = str(name);
+    if (raw === null) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+    return n;
+  };
+  const bool = (name: string) => {
+    const raw = str(name);
+    if (raw === null) return false;
+    if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+    problems.push(`${name} must be 1/0 or true/false (got "${raw}")`);
+    return false;
+  };
+  function oneOf<T extends string>(name: string, values: readonly T[], fallback: T): T {
+    const raw = str(name);
+    if (raw === null) return fallback;
+    if (!values.includes(raw as T)) problems.push(`${name} must be one of ${values.join(', ')} (got "${raw}")`);
+    return raw as T;
+  }
+  // Money has at most four decimals everywhere in the ledger; a price finer than that could not be charged.
+  const price = (name: string, fallback: number) => {
+    const raw = str(name);
+    if (raw === null) return fallback;
+    const n = Number(raw);
+    if (!/^\d+(\.\d{1,4})?$/.test(raw) || n > 100) problems.push(`${name} must be a price in USD from 0 to 100 with at most 4 decimals (got "${raw}")`);
+    return n;
+  };
+  const url = (name: string, schemes: string[]) => {
+    const raw = str(name);
+    if (raw === null) return null;
+    try {
+      const u = new URL(raw);
+      if (!schemes.includes(u.protocol)) problems.push(`${name} must use ${schemes.join(' or ')}`);
+    } catch {
+      problems.push(`${name} is not a valid URL`);
+    }
+    return raw;
+  };
+  const token = (name: string) => {
+    const raw = str(name);
+    if (raw !== null && raw.length < 16) problems.push(`${name} must be at least 16 characters`);
+    return raw;
+  };
+
+  const port = int('PORT', 3000, 0, 65535);
+  const host = str('HOST') ?? '127.0.0.1';
+  const voiceRuntime = oneOf('VOICE_RUNTIME', ['sandbox', 'livekit'] as const, 'sandbox');
+  const sipProvisioner = oneOf('SIP_PROVISIONER', ['sandbox', 'livekit'] as const, 'sandbox');
+  const numberInventory = oneOf('NUMBER_INVENTORY', ['sandbox', 'twilio'] as const, 'sandbox');
+  const chatappProvider = oneOf('CHATAPP_PROVIDER', ['sandbox', 'whatsapp_cloud'] as const, 'sandbox');
+
+  let livekit: Config['livekit'] = null;
+  if (voiceRuntime === 'livekit' || sipProvisioner === 'livekit') {
+    const lkUrl = url('LIVEKIT_URL', ['http:', 'https:', 'ws:', 'wss:']);
+    const apiKey = str('LIVEKIT_API_KEY');
+    const apiSecret = str('LIVEKIT_API_SECRET');
+    if (!lkUrl || !apiKey || !apiSecret) problems.push('LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET are required when a LiveKit provider is selected');
+    const outboundTrunkId = str('LIVEKIT_OUTBOUND_TRUNK_ID');
+    const platformCallerNumber = str('PLATFORM_CALLER_NUMBER');
+    if (platformCallerNumber !== null && !E164_PATTERN.test(platformCallerNumber)) problems.push('PLATFORM_CALLER_NUMBER must be an E.164 number (+ and 7–15 digits)');
+    if (platformCallerNumber !== null && outboundTrunkId === null) problems.push('PLATFORM_CALLER_NUMBER needs LIVEKIT_OUTBOUND_TRUNK_ID, the trunk its calls leave through');
+    livekit = {
+      url: lkUrl ?? '', apiKey: apiKey ?? '', apiSecret: apiSecret ?? '', sipEgressIp: str('LIVEKIT_SIP_EGRESS_IP'),
+      agentName: str('LIVEKIT_AGENT_NAME') ?? 'voiceplane-assistant', outboundTrunkId, platformCallerNumber,
+    };
+  }
+  let twilio: Config['twilio'] = null;
+  if (numberInventory === 'twilio') {
+    const accountSid = str('TWILIO_ACCOUNT_SID');
+    const authToken = str('TWILIO_AUTH_TOKEN');
+    if (!accountSid || !authToken) problems.push('TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are required when NUMBER_INVENTORY=twilio');
+    twilio = { accountSid: accountSid ?? '', authToken: authToken ?? '', baseUrl: url('TWILIO_BASE_URL', ['http:', 'https:']) ?? 'https://api.twilio.com' };
+  }
+
+  const config: Config = {
+    port,
+    host,
+    publicBaseUrl: (url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${host}:${port}`).replace(/\/+$/, ''),
+    databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    amqpUrl: url('AMQP_URL', ['amqp:', 'amqps:']),
+    dataDir: resolve(str('VOICEPLANE_DATA_DIR') ?? '.data'),
+    adminToken: token('ADMIN_TOKEN'),
+    runtimeToken: token('RUNTIME_TOKEN'),
+    allowPrivateTargets: bool('ALLOW_PRIVATE_TARGETS'),
+    requireHttpsTargets: bool('REQUIRE_HTTPS_TARGETS'),
+    logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    sessionTtlHours: int('SESSION_TTL_HOURS', 24, 1, 24 * 365),
+    demoPassword: str('DEMO_PASSWORD'),
+    secretsKey: str('SECRETS_KEY'),
+    callMinutePrices: {
+      phone: price('PRICE_PHONE_CALL_MINUTE', DEFAULT_CALL_MINUTE_PRICES.phone),
+      chatapp: price('PRICE_CHATAPP_CALL_MINUTE', DEFAULT_CALL_MINUTE_PRICES.chatapp),
+    },
+    voiceRuntime,
+    sipProvisioner,
+    numberInventory,
+    chatappProvider,
+    livekit,
+    twilio,
+  };
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  return config;
+}
+
+/** For process entry points: the configuration, or every problem on stderr and exit code 2. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv): Config {
+  try {
+    return loadConfig(env);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+}
+
+/** Logged once at start by every process that sends requests to user-given addresses. */
+export const PRIVATE_TARGETS_WARNING = 'ALLOW_PRIVATE_TARGETS=1: outbound requests may reach private and loopback addresses. Never use this in production.';
