@@ -1,8 +1,8 @@
 import { FieldErrors } from '@voiceplane/domain';
-import { Transform, TransformFnParams } from 'class-transformer';
+import { Transform, TransformFnParams, Type } from 'class-transformer';
 import { IsDefined, ValidateIf, ValidationOptions } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
-import { BoundOptions, Common, RuleName } from './field-spec';
+import { BoundOptions, Common, Ctor, RuleName } from './field-spec';
 import { Kind, messageOf } from './messages';
 
 /**
@@ -61,10 +61,22 @@ function presence(o: Common, say: Say): Decorator[] {
   return rules;
 }
 
-export function field(kind: Kind, o: Common, coerce: Coerce, rules: (say: Say) => Decorator[]): PropertyDecorator {
+/**
+ * The class-transformer conversion a coercion starts from. A nested DTO is converted by
+ * class-transformer (the coercion reads `params.value`); every other coercion reads the sent value
+ * itself, so the conversion class-transformer would otherwise do first (copying objects and
+ * arrays item by item) is made its cheapest one, to a boolean nobody reads.
+ */
+function conversion(nested: (() => Ctor) | undefined): Decorator {
+  return Type(nested ?? (() => Boolean));
+}
+
+/** `nested`: the DTO class-transformer converts the value (or its items) into before `coerce` runs. */
+export function field(kind: Kind, o: Common, coerce: Coerce, rules: (say: Say) => Decorator[], nested?: () => Ctor): PropertyDecorator {
   const docs = { ...(o.description ? { description: o.description } : {}), ...(o.example !== undefined ? { examples: [o.example] } : {}) };
   const say = catalogue(kind, o);
   return compose([
+    conversion(nested),
     Transform((params) => coerce(params.obj[params.key], params)),
     ...presence(o, say),
     ...rules(say),

@@ -36,7 +36,7 @@ export function validateDto<T>(dto: Ctor<T>, input: unknown, options: ValidateOp
   if (options.partial) partialBodies.add(body);
   if (options.targetPolicy) targetPolicies.set(body, options.targetPolicy);
   const failures = validateSync(body, VALIDATE);
-  if (failures.length > 0) return { ok: false, errors: fieldErrors(failures, prefix) };
+  if (failures.length > 0) return { ok: false, errors: fieldErrors(failures, body, prefix) };
   return { ok: true, value: settled(body) };
 }
 
