@@ -16,6 +16,8 @@ export const partialBodies = new WeakSet<object>();
 /** The condition that makes `null` a value on nullable fields; openapi/dto-schemas.ts reads it as `type: [t, 'null']`. */
 export const acceptsNull = (_object: object, value: unknown): boolean => value !== null;
 export const REQUIRED = { rule: 'required' } as const;
+/** The class-validator group of rules that only partial updates run (options.ts). */
+export const PARTIAL_ONLY = 'partial-only';
 /**
  * Message of a constraint whose failure is reported under the keys of the parts that failed
  * (scalar items checked in one pass, map entries): error-keys.ts asks its `Detailed` context.
@@ -55,7 +57,8 @@ function presence(o: Common, say: Say): Decorator[] {
     rules.push(IsDefined({
       validateIf: (body: object, value: unknown) => (partialBodies.has(body) ? value === null : o.required === true),
       message: (args) => (partialBodies.has(args.object) ? filled : required)(),
-      ...(o.required ? { context: REQUIRED } : {}),
+      // A field that is not required can only fail on a partial update: create bodies skip the rule.
+      ...(o.required ? { context: REQUIRED } : { groups: [PARTIAL_ONLY] }),
     }));
   }
   return rules;

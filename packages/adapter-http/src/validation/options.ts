@@ -1,5 +1,6 @@
 import { ClassTransformOptions } from 'class-transformer';
 import { ValidatorOptions } from 'class-validator';
+import { PARTIAL_ONLY } from './field';
 
 /**
  * Only the keys that were sent are transformed (class-transformer skips `__proto__` and
@@ -15,6 +16,11 @@ export const VALIDATE: ValidatorOptions = {
   // One message per field (CONTRACT §1.6).
   stopAtFirstError: true,
   forbidUnknownValues: false,
+  // Rules of a group (PARTIAL_ONLY) are left out.
+  strictGroups: true,
   // error-keys.ts walks the validated body itself: nothing to copy into each error.
   validationError: { target: false, value: false },
 };
+
+/** Partial updates also run the PARTIAL_ONLY rules (`always`: and every rule without a group). */
+export const VALIDATE_PARTIAL: ValidatorOptions = { ...VALIDATE, always: true, groups: [PARTIAL_ONLY] };
