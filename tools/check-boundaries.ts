@@ -3,11 +3,14 @@
  *  - domain depends on nothing but DOMAIN_LIBRARIES and does no I/O, clock, randomness or async;
  *  - application depends only on domain;
  *  - an adapter depends on domain/application and its own technology, never on another adapter;
- *  - only apps read process.env.
+ *  - composition (what the apps share) depends on domain, application and adapters, never on an app;
+ *  - only apps read process.env;
+ *  - no app is imported by anything, and DI identifiers carry their type (tools/boundaries/wiring-rules.ts).
  * Checks both package.json dependencies and the import statements of every non-test source file.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { appDependencies, appImports, untypedTokens } from './boundaries/wiring-rules';
 
 const root = resolve(__dirname, '..', '..');
 const violations: string[] = [];
@@ -20,12 +23,13 @@ const DOMAIN_LIBRARIES = new Set([
 /** `libphonenumber-js/max` → `libphonenumber-js`, `@scope/pkg/x` → `@scope/pkg`. */
 const packageOf = (spec: string): string => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
 
-type Kind = 'domain' | 'application' | 'adapter' | 'contract-tests' | 'app';
+type Kind = 'domain' | 'application' | 'adapter' | 'contract-tests' | 'composition' | 'app';
 
 function kindOf(pkg: string): Kind {
   if (pkg === 'domain') return 'domain';
   if (pkg === 'application') return 'application';
   if (pkg === 'contract-tests') return 'contract-tests';
+  if (pkg === 'composition') return 'composition';
   if (pkg.startsWith('adapter-')) return 'adapter';
   return 'app';
 }
@@ -40,6 +44,8 @@ function allowedInternal(pkg: string, kind: Kind, dep: string): boolean {
       return dep === 'domain' || dep === 'application';
     case 'contract-tests':
       return dep !== pkg;
+    case 'composition':
+      return dep === 'domain' || dep === 'application' || (dep.startsWith('adapter-') && dep !== 'adapter-fakes');
     case 'app':
       return true;
   }
@@ -98,6 +104,41 @@ for (const group of ['packages', 'apps']) {
       }
     }
   }
+}
+
+checkWiring();
+
+/** Apps are leaves and DI identifiers are typed: every TypeScript file, tests included, and every manifest. */
+function checkWiring(): void {
+  const apps = readdirSync(join(root, 'apps'));
+  const manifests = [
+    ...['packages', 'apps'].flatMap((group) => readdirSync(join(root, group)).map((pkg) => join(group, pkg, 'package.json'))),
+    join('tools', 'package.json'),
+  ];
+  for (const manifest of manifests) {
+    const { dependencies } = JSON.parse(readFileSync(join(root, manifest), 'utf8')) as { dependencies?: Record<string, string> };
+    violations.push(...appDependencies(manifest, Object.keys(dependencies ?? {}), apps));
+  }
+  // The rules' own tests hold forbidden lines as fixtures.
+  const fixtures = join(root, 'tools', 'boundaries') + sep;
+  for (const file of typeScriptFiles(root).filter((f) => !f.startsWith(fixtures))) {
+    const rel = relative(root, file);
+    const text = readFileSync(file, 'utf8');
+    violations.push(...appImports(rel, text, apps));
+    const source = /^(packages|apps)[\\/][^\\/]+[\\/]src[\\/]/.test(rel) && !rel.endsWith('.spec.ts');
+    if (source) violations.push(...untypedTokens(rel, text));
+  }
+}
+
+function typeScriptFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir)) {
+    if (entry === 'node_modules' || entry === 'dist' || entry.startsWith('.')) continue;
+    const full = join(dir, entry);
+    if (statSync(full).isDirectory()) out.push(...typeScriptFiles(full));
+    else if (full.endsWith('.ts') && !full.endsWith('.d.ts')) out.push(full);
+  }
+  return out;
 }
 
 if (violations.length > 0) {

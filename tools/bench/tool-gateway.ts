@@ -18,7 +18,7 @@ import express from 'express';
 import { Pool } from 'pg';
 import pino from 'pino';
 import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
-import { composeApi, loadConfig } from '@voiceplane/api';
+import { composeApi, loadConfig } from '@voiceplane/composition';
 import { InvokeToolForCall, TOKENS } from '@voiceplane/application';
 import { benchDatabase, listen, measure, report } from './lib/harness';
 import { benchUser } from './lib/composed-api';

@@ -24,7 +24,7 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
 import pino from 'pino';
 import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
-import { composeApi, loadConfig, type ApiRuntime } from '@voiceplane/api';
+import { composeApi, loadConfig, type ApiRuntime } from '@voiceplane/composition';
 import { TOKENS, WebhookDeliveries } from '@voiceplane/application';
 import { benchDatabase, BenchDatabase, listen } from './lib/harness';
 import { benchUser } from './lib/composed-api';

@@ -3,7 +3,7 @@ import supertest from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
 import { LOG_SERIALIZERS } from '@voiceplane/application';
-import { composeApi, loadConfig, type ApiRuntime, type Config } from '@voiceplane/api';
+import { composeApi, loadConfig, type ApiRuntime, type Config } from '@voiceplane/composition';
 import { createTestDatabase, TestDatabase } from './database';
 
 export interface TestUser {

@@ -1,4 +1,5 @@
-import { createScratchDatabase, Database, type ScratchDatabase } from '@voiceplane/adapter-typeorm';
+import { Database } from '@voiceplane/adapter-typeorm';
+import { createScratchDatabase, type ScratchDatabase } from './scratch-database';
 
 export type TestDatabase = ScratchDatabase;
 

@@ -1,5 +1,5 @@
 import { createTestApi, TestApi } from '@voiceplane/test-env';
-import { loadConfig } from './config';
+import { loadConfig } from '@voiceplane/composition';
 import { issueDemoApiKey, seedDemoAccount } from './demo-account';
 
 /** The demo account on any database (embedded or DATABASE_URL): seeded once, a fresh key on request. */

@@ -1,6 +1,5 @@
-import { CreateAccount, CredentialRepository, hashToken, Ids, TOKENS, UserRepository } from '@voiceplane/application';
-import type { ApiRuntime } from './compose';
-import type { Config } from './config';
+import { hashToken, TOKENS } from '@voiceplane/application';
+import type { ApiRuntime, Config } from '@voiceplane/composition';
 
 export const DEMO_EMAIL = 'demo@voiceplane.local';
 
@@ -14,7 +13,7 @@ export interface DemoKey {
 export async function seedDemoAccount(runtime: ApiRuntime, config: Config): Promise<DemoKey | null> {
   const existing = await runtime.database.one<{ n: string }>('SELECT count(*) AS n FROM users');
   if (Number(existing?.n ?? 0) > 0) return null;
-  const created = await runtime.container.get<CreateAccount>(TOKENS.CreateAccount).execute({
+  const created = await runtime.container.get(TOKENS.CreateAccount).execute({
     name: 'Demo User', email: DEMO_EMAIL, password: config.demoPassword, balance: 25,
   });
   if (!created.ok) return null;
@@ -27,9 +26,9 @@ export async function seedDemoAccount(runtime: ApiRuntime, config: Config): Prom
  * added, so the keys already handed out keep working. Null when the database has no demo account.
  */
 export async function issueDemoApiKey(runtime: ApiRuntime): Promise<DemoKey | null> {
-  const user = await runtime.container.get<UserRepository>(TOKENS.UserRepository).findByEmail(DEMO_EMAIL);
+  const user = await runtime.container.get(TOKENS.UserRepository).findByEmail(DEMO_EMAIL);
   if (!user) return null;
-  const token = runtime.container.get<Ids>(TOKENS.Ids).token('vp_', 40);
-  await runtime.container.get<CredentialRepository>(TOKENS.CredentialRepository).createApiKey(user.id, 'new-demo-key', hashToken(token));
+  const token = runtime.container.get(TOKENS.Ids).token('vp_', 40);
+  await runtime.container.get(TOKENS.CredentialRepository).createApiKey(user.id, 'new-demo-key', hashToken(token));
   return { email: user.email, apiKey: token };
 }

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import type { Server } from 'node:http';
 import pino from 'pino';
 import { LOG_SERIALIZERS, type MessageBus } from '@voiceplane/application';
-import { createDataSource, migrate, pendingMigrations, startEmbeddedPostgres, type EmbeddedPostgres } from '@voiceplane/adapter-typeorm';
+import { createDataSource, migrate, pendingMigrations } from '@voiceplane/adapter-typeorm';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '@voiceplane/adapter-embedded-postgres';
 import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
 import { RabbitMqMessageBus } from '@voiceplane/adapter-rabbitmq';
-import { loadConfigOrExit, PRIVATE_TARGETS_WARNING, type Config } from './config';
-import { composeApi, type ApiRuntime } from './compose';
+import { composeApi, loadConfigOrExit, PRIVATE_TARGETS_WARNING, type ApiRuntime, type Config } from '@voiceplane/composition';
 import { DEMO_EMAIL, DemoKey, issueDemoApiKey, seedDemoAccount } from './demo-account';
 import { parseStartOptions, START_USAGE } from './start-options';
 
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${START_USAGE}\n`);
     process.exit(0);
   }
-  const config = loadConfigOrExit();
+  const config = loadConfigOrExit(process.env);
   const logger = pino({ level: config.logLevel, serializers: LOG_SERIALIZERS });
   if (config.allowPrivateTargets) logger.warn(PRIVATE_TARGETS_WARNING);
 

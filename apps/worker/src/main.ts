@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import pino from 'pino';
 import { LOG_SERIALIZERS } from '@voiceplane/application';
-import { loadConfigOrExit, PRIVATE_TARGETS_WARNING } from '@voiceplane/api';
+import { loadConfigOrExit, PRIVATE_TARGETS_WARNING } from '@voiceplane/composition';
 import { startWorker, WorkerConfigError } from './worker';
 
 /**
@@ -10,7 +10,7 @@ import { startWorker, WorkerConfigError } from './worker';
  * SIGTERM/SIGINT: finishes the work in hand and exits 0 (forced after 25 s).
  */
 async function main(): Promise<void> {
-  const config = loadConfigOrExit();
+  const config = loadConfigOrExit(process.env);
   const logger = pino({ level: config.logLevel, serializers: LOG_SERIALIZERS }).child({ app: 'worker' });
   if (config.allowPrivateTargets) logger.warn(PRIVATE_TARGETS_WARNING);
 

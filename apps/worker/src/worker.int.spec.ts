@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { loadConfig } from '@voiceplane/api';
+import { loadConfig } from '@voiceplane/composition';
 import { createTestDatabase } from '@voiceplane/test-env';
 import { startWorker, WorkerConfigError } from './worker';
 

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { Logger } from 'pino';
 import { createDataSource, pendingMigrations } from '@voiceplane/adapter-typeorm';
 import { RabbitMqMessageBus } from '@voiceplane/adapter-rabbitmq';
-import { composeApi, type Config } from '@voiceplane/api';
+import { composeApi, type Config } from '@voiceplane/composition';
 
 export interface WorkerOptions {
   readonly config: Config;

@@ -11,7 +11,7 @@ import {
   tapDials,
   type Receiver,
   type Reply,
-} from './test-support/local-network';
+} from '../test-support/local-network';
 
 const USER_AGENT = 'voiceplane/0.0.0-test';
 const ONE_MB = 1024 * 1024;

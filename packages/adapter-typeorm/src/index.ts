@@ -1,5 +1,4 @@
 export { createDataSource, migrate, pendingMigrations, type DataSourceOptions } from './data-source';
-export { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
 export { Database } from './database';
 export { TypeormUserRepository } from './repositories/user-repository';
 export { TypeormLedgerRepository } from './repositories/ledger-repository';
@@ -19,4 +18,3 @@ export { EventRetention } from './outbox/event-retention';
 export { PostgresJobStore } from './scheduler/postgres-job-store';
 export { TypeormWebhookDeliveryRepository } from './repositories/webhooks/webhook-delivery-repository';
 export * from './repositories/calls';
-export { createScratchDatabase, type ScratchDatabase } from './scratch-database';

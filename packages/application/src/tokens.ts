@@ -1,65 +1,36 @@
+import { ACCOUNT_TOKENS } from './accounts/tokens';
+import { ASSISTANT_TOKENS } from './assistants/tokens';
+import { BILLING_TOKENS } from './billing/tokens';
+import { CALL_TOKENS } from './calls/tokens';
+import { EVENT_TOKENS } from './events/tokens';
+import { FOLDER_TOKENS } from './folders/tokens';
+import { CORE_TOKENS } from './ports/tokens';
+import { RATE_LIMIT_TOKENS } from './ratelimit/tokens';
+import { TELEPHONY_TOKENS } from './telephony/tokens';
+import { TOOL_TOKENS } from './tools/tokens';
+import { WEBHOOK_TOKENS } from './webhooks/tokens';
+
 /**
- * Dependency-injection identifiers for ports and use cases. Plain symbols: the application layer
- * names what it needs; only the composition roots decide what satisfies it.
+ * Every capability's typed tokens under one name. Each capability declares its own beside its
+ * ports (`calls/tokens.ts`, …); the application layer names what it needs, only the composition
+ * decides what satisfies it. The type is spelled out so the declaration file names each
+ * capability's tokens rather than importing this package's index back.
  */
-export const TOKENS = {
-  Clock: Symbol.for('voiceplane.Clock'),
-  Ids: Symbol.for('voiceplane.Ids'),
-  UnitOfWork: Symbol.for('voiceplane.UnitOfWork'),
-  UserRepository: Symbol.for('voiceplane.UserRepository'),
-  LedgerRepository: Symbol.for('voiceplane.LedgerRepository'),
-  CredentialRepository: Symbol.for('voiceplane.CredentialRepository'),
-  SigningSecretRepository: Symbol.for('voiceplane.SigningSecretRepository'),
-  SettingsRepository: Symbol.for('voiceplane.SettingsRepository'),
-  RateLimiter: Symbol.for('voiceplane.RateLimiter'),
-  Authenticator: Symbol.for('voiceplane.Authenticator'),
-  CreateAccount: Symbol.for('voiceplane.CreateAccount'),
-  Login: Symbol.for('voiceplane.Login'),
-  BalanceService: Symbol.for('voiceplane.BalanceService'),
-  MessageBus: Symbol.for('voiceplane.MessageBus'),
-  OutboundHttpClient: Symbol.for('voiceplane.OutboundHttpClient'),
-  Outbox: Symbol.for('voiceplane.Outbox'),
-  ToolRepository: Symbol.for('voiceplane.ToolRepository'),
-  ToolInvocationLog: Symbol.for('voiceplane.ToolInvocationLog'),
-  ToolCallContextSource: Symbol.for('voiceplane.ToolCallContextSource'),
-  AutomationToolRunner: Symbol.for('voiceplane.AutomationToolRunner'),
-  ToolGateway: Symbol.for('voiceplane.ToolGateway'),
-  ToolPreview: Symbol.for('voiceplane.ToolPreview'),
-  InvokeToolForCall: Symbol.for('voiceplane.InvokeToolForCall'),
-  TargetUrlPolicy: Symbol.for('voiceplane.TargetUrlPolicy'),
-  AssistantRepository: Symbol.for('voiceplane.AssistantRepository'),
-  CatalogRepository: Symbol.for('voiceplane.CatalogRepository'),
-  FolderRepository: Symbol.for('voiceplane.FolderRepository'),
-  LabelRepository: Symbol.for('voiceplane.LabelRepository'),
-  KnowledgeBaseRepository: Symbol.for('voiceplane.KnowledgeBaseRepository'),
-  EventTypeRepository: Symbol.for('voiceplane.EventTypeRepository'),
-  SaveAssistant: Symbol.for('voiceplane.SaveAssistant'),
-  ChangeAssistantStatus: Symbol.for('voiceplane.ChangeAssistantStatus'),
-  AssistantWebhooks: Symbol.for('voiceplane.AssistantWebhooks'),
-  DeleteAssistant: Symbol.for('voiceplane.DeleteAssistant'),
-  SipTrunkRepository: Symbol.for('voiceplane.SipTrunkRepository'),
-  PhoneNumberRepository: Symbol.for('voiceplane.PhoneNumberRepository'),
-  SipProvisioner: Symbol.for('voiceplane.SipProvisioner'),
-  NumberInventory: Symbol.for('voiceplane.NumberInventory'),
-  CreateSipTrunk: Symbol.for('voiceplane.CreateSipTrunk'),
-  UpdateSipTrunk: Symbol.for('voiceplane.UpdateSipTrunk'),
-  DeletePhoneNumber: Symbol.for('voiceplane.DeletePhoneNumber'),
-  PurchasePhoneNumber: Symbol.for('voiceplane.PurchasePhoneNumber'),
-  SearchAvailableNumbers: Symbol.for('voiceplane.SearchAvailableNumbers'),
-  WebhookDeliveryRepository: Symbol.for('voiceplane.WebhookDeliveryRepository'),
-  WebhookDeliveries: Symbol.for('voiceplane.WebhookDeliveries'),
-  WebhookSender: Symbol.for('voiceplane.WebhookSender'),
-  SendTestWebhook: Symbol.for('voiceplane.SendTestWebhook'),
-  JobScheduler: Symbol.for('voiceplane.JobScheduler'),
-  ProcessedEvents: Symbol.for('voiceplane.ProcessedEvents'),
-  /** Multi-bound: every capability's bus consumers, subscribed by the event backbone at start. */
-  EventConsumer: Symbol.for('voiceplane.EventConsumer'),
-  /** Multi-bound: every capability's job handlers, run by the scheduler. */
-  JobHandler: Symbol.for('voiceplane.JobHandler'),
-  CallRepository: Symbol.for('voiceplane.CallRepository'),
-  VoiceRuntime: Symbol.for('voiceplane.VoiceRuntime'),
-  MakeCall: Symbol.for('voiceplane.MakeCall'),
-  RecordCallEvent: Symbol.for('voiceplane.RecordCallEvent'),
-  AcceptInboundCall: Symbol.for('voiceplane.AcceptInboundCall'),
-  SandboxCallControls: Symbol.for('voiceplane.SandboxCallControls'),
-} as const;
+export const TOKENS: typeof CORE_TOKENS & typeof ACCOUNT_TOKENS & typeof BILLING_TOKENS & typeof RATE_LIMIT_TOKENS & typeof TOOL_TOKENS
+  & typeof ASSISTANT_TOKENS & typeof FOLDER_TOKENS & typeof TELEPHONY_TOKENS & typeof WEBHOOK_TOKENS & typeof EVENT_TOKENS
+  & typeof CALL_TOKENS = {
+  ...CORE_TOKENS,
+  ...ACCOUNT_TOKENS,
+  ...BILLING_TOKENS,
+  ...RATE_LIMIT_TOKENS,
+  ...TOOL_TOKENS,
+  ...ASSISTANT_TOKENS,
+  ...FOLDER_TOKENS,
+  ...TELEPHONY_TOKENS,
+  ...WEBHOOK_TOKENS,
+  ...EVENT_TOKENS,
+  ...CALL_TOKENS,
+};
+
+export { ACCOUNT_TOKENS, ASSISTANT_TOKENS, BILLING_TOKENS, CALL_TOKENS, CORE_TOKENS, EVENT_TOKENS, FOLDER_TOKENS, RATE_LIMIT_TOKENS, TELEPHONY_TOKENS, TOOL_TOKENS, WEBHOOK_TOKENS };
+export { token, type Token } from './shared/token';

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
-import { composeApi, loadConfig, type ApiRuntime } from '@voiceplane/api';
+import { composeApi, loadConfig, type ApiRuntime } from '@voiceplane/composition';
 import { BenchDatabase, listen } from './harness';
 
 /** The real composed api on a bench database, listening on 127.0.0.1. */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { TOKENS } from '@voiceplane/application';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 
 describe('Idempotency-Key (CONTRACT §1.10)', () => {
@@ -35,7 +36,7 @@ describe('Idempotency-Key (CONTRACT §1.10)', () => {
 
   it('answers 409 while the first request with the key is still running', async () => {
     const gate = deferred();
-    const create = t.runtime.container.get<{ createApiKey: (...a: unknown[]) => Promise<unknown> }>(Symbol.for('voiceplane.CredentialRepository'));
+    const create = t.runtime.container.get<{ createApiKey: (...a: unknown[]) => Promise<unknown> }>(TOKENS.CredentialRepository);
     const original = create.createApiKey.bind(create);
     create.createApiKey = async (...args: unknown[]) => {
       await gate.promise;

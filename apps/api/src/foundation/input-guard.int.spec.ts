@@ -85,7 +85,7 @@ it('an operator amount or opening balance beyond 1,000,000 → 422, nothing post
   expect(Object.keys(amount.body.errors)).toEqual(['amount']);
   const created = await t.http.post('/api/admin/users').set(t.admin).send({ name: 'Rich', email: 'rich@example.test', balance: 1e20 });
   expect(created.status).toBe(422);
-  expect(Object.keys(created.body.errors)).toEqual(['balance']);
+  expect(created.body.errors).toEqual({ balance: ['The balance may not be greater than 1000000.'] });
   expect(await counts()).toEqual(before);
 });
 
@@ -111,4 +111,15 @@ it('a JSON null body on the admin plan route → 422 keyed body', async () => {
   const res = await t.http.put(`/api/admin/users/${u.id}/plan`).set(t.admin).set('Content-Type', 'application/json').send('null');
   expect(res.status).toBe(422);
   expect(res.body).toEqual({ message: 'The given data was invalid.', errors: { body: ['The request body must be a JSON object.'] } });
+});
+
+it('a tool header value with a line break is refused: it would split the header when sent', async () => {
+  const before = await counts();
+  const res = await t.http.post('/api/user/tools').set(u.auth).send({
+    name: 'split', description: 'Splits a header', endpoint: 'https://api.example.com/x', method: 'GET',
+    headers: [{ name: 'X-A', value: 'a\r\nInjected: 1' }],
+  });
+  expect(res.status).toBe(422);
+  expect(res.body).toEqual({ message: 'The given data was invalid.', errors: { 'headers.0.value': ['The headers.0.value format is invalid.'] } });
+  expect(await counts()).toEqual(before);
 });

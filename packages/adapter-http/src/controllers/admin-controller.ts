@@ -28,7 +28,7 @@ class CreateUserBody {
   @Str({ required: true, max: 255 }) name!: string;
   @Str({ required: true, max: 255, email: true }) email!: string;
   @Str({ min: 8, max: 255, trim: false }) password?: string;
-  @Num({ min: 0, max: MAX_OPERATOR_AMOUNT }) balance?: number;
+  @Num({ min: 0, limit: MAX_OPERATOR_AMOUNT }) balance?: number;
   @Obj({ description: 'Partial plan; defaults fill the rest' }) plan?: Record<string, unknown>;
 }
 

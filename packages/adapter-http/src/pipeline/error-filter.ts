@@ -3,8 +3,6 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { familyOfPath, serverErrorBody } from './families';
 
-export const HTTP_LOGGER = Symbol.for('voiceplane.HttpLogger');
-
 /** Anything a controller throws that is not an HTTP answer is a bug: log it, answer 500. */
 @CatchError()
 export class UnexpectedErrorFilter implements ErrorFilter<unknown, Request, Response, void> {

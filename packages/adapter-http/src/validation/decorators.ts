@@ -43,6 +43,7 @@ const number = (kind: 'integer' | 'number', o: NumberOptions) => field(kind, o, 
   ...bounds(o, o.min !== undefined && o.max !== undefined, say, Min, Max),
   ...(o.nonZero ? [NotEquals(0, say('nonZero'))] : []),
   ...(o.money ? [IsMoney(say('money'))] : []),
+  ...(o.limit !== undefined ? [Max(o.limit, say('max', { max: o.limit }))] : []),
 ]);
 
 export const Int = (o: BoundOptions = {}) => number('integer', o);

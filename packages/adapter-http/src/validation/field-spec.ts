@@ -50,6 +50,8 @@ export interface NumberOptions extends BoundOptions {
   readonly nonZero?: boolean;
   /** A money amount: at most 4 decimal places (CONTRACT §1.4). */
   readonly money?: boolean;
+  /** An upper limit reported on its own ("may not be greater than"), whatever `min` says. */
+  readonly limit?: number;
 }
 
 export interface ListOptions extends Common {

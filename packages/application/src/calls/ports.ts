@@ -1,10 +1,9 @@
 import {
-  Call, CallChannel, CallDirection, CallerLine, CallStatus, CallSummary, Result, RuntimeConfig, RuntimeEventType, SipLine, TerminalCallStatus,
-  TranscriptItem,
+  Call, CallChannel, CallDirection, CallerLine, CallStatus, CallSummary, InvalidTransition, Result, RuntimeConfig, RuntimeEventType, SipLine,
+  TerminalCallStatus, TranscriptItem,
 } from '@voiceplane/domain';
 import { NewOutboxEvent } from '../ports/outbox';
 import { Page, PageRequest } from '../shared/page';
-import type { CallEventAnswer, CallEventRefusal } from './record-call-event';
 
 export interface NewCall {
   readonly userId: number;
@@ -128,6 +127,15 @@ export interface VoiceRuntime {
   /** Resolves once the runtime took the call; throws when it refused it. */
   placeCall(call: CallToPlace): Promise<void>;
 }
+
+/** How the runtime ingress answered an accepted lifecycle event. */
+export interface CallEventAnswer {
+  readonly callId: number;
+  readonly status: CallStatus;
+  readonly duplicate: boolean;
+}
+
+export type CallEventRefusal = { readonly code: 'call_not_found' } | InvalidTransition;
 
 /** What S9 may say about a sandbox call's end (CONTRACT §14.2). */
 export interface SandboxFinish {

@@ -1,7 +1,7 @@
 import { applyRuntimeEvent, Call, CallOutcome, CallStatus, err, InvalidTransition, ok, Result, TranscriptItem } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { EndCall } from './end-call';
-import { CallChange, CallRepository } from './ports';
+import { CallChange, CallEventAnswer, CallEventRefusal, CallRepository } from './ports';
 
 /**
  * Outbox topic raised when a chat-app call starts ringing, for the chat-app voice capability's
@@ -23,14 +23,6 @@ export interface RuntimeEventReport {
   readonly occurredAt: Date | null;
   readonly event: RuntimeEvent;
 }
-
-export interface CallEventAnswer {
-  readonly callId: number;
-  readonly status: CallStatus;
-  readonly duplicate: boolean;
-}
-
-export type CallEventRefusal = { readonly code: 'call_not_found' } | InvalidTransition;
 
 /**
  * The voice-runtime ingress (CONTRACT §7.5): applies lifecycle events to a call while the

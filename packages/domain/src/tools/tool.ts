@@ -82,6 +82,8 @@ export const TOOL_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** RFC 9110 token characters: what a header name may be made of. */
 export const HTTP_TOKEN_PATTERN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** A header value as RFC 9110 allows it: no control characters but tab (a CR or LF would split the header). */
+export const HTTP_FIELD_VALUE_PATTERN = /^[^\x00-\x08\x0A-\x1F\x7F]*$/;
 
 /** Sent on update of an automation tool, these are ignored: the automation decides them (§5.5). */
 export const AUTOMATION_OWNED_FIELDS = ['endpoint', 'method', 'body_format'] as const;

@@ -5,7 +5,7 @@ import type TestAgent from 'supertest/lib/agent';
 import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
 import { SandboxSipProvisioner } from '@voiceplane/adapter-sandbox';
 import { ProvisioningCleanup, TOKENS } from '@voiceplane/application';
-import { composeApi, loadConfig, type ApiRuntime } from '@voiceplane/api';
+import { composeApi, loadConfig, type ApiRuntime } from '@voiceplane/composition';
 import { createTestDatabase, TestDatabase } from '@voiceplane/test-env';
 
 /**

@@ -1,5 +1,5 @@
 import {
-  AUTOMATION_OWNED_FIELDS, FieldErrors, HTTP_TOKEN_PATTERN, TargetUrlPolicy, Tool, TOOL_BODY_FORMATS,
+  AUTOMATION_OWNED_FIELDS, FieldErrors, HTTP_FIELD_VALUE_PATTERN, HTTP_TOKEN_PATTERN, TargetUrlPolicy, Tool, TOOL_BODY_FORMATS,
   TOOL_LIMITS, TOOL_METHODS, TOOL_NAME_PATTERN, TOOL_PARAMETER_TYPES, ToolBodyFormat, ToolFields, ToolMethod, ToolParameterType,
 } from '@voiceplane/domain';
 import { checkToolEndpoint, checkToolItems, TOOL_MESSAGES } from './tool-messages';
@@ -10,7 +10,7 @@ import { failValidation } from '../../pipeline/responses';
 
 export class ToolHeaderBody {
   @Str({ required: true, max: TOOL_LIMITS.headerName, pattern: HTTP_TOKEN_PATTERN, description: 'HTTP token characters' }) name!: string;
-  @Str({ required: true, max: TOOL_LIMITS.headerValue, description: '{{variable}} placeholders allowed' }) value!: string;
+  @Str({ required: true, max: TOOL_LIMITS.headerValue, pattern: HTTP_FIELD_VALUE_PATTERN, description: '{{variable}} placeholders allowed; no control characters' }) value!: string;
 }
 
 export class ToolStaticFieldBody {

@@ -1,8 +1,4 @@
-import {
-  Clock, Ids, InvokeToolForCall, OutboundHttpClient, SigningSecretRepository, TOKENS, ToolCallContextSource, ToolGateway, ToolInvocationLog,
-  ToolPreview, ToolRepository, type AutomationToolRunner, type ToolRequestSettings,
-} from '@voiceplane/application';
-import type { TargetUrlPolicy } from '@voiceplane/domain';
+import { InvokeToolForCall, TOKENS, ToolGateway, ToolPreview, type Token, type ToolRequestSettings } from '@voiceplane/application';
 import { ToolController, toolPreviewRouteDocs, ToolPreviewController, toolRouteDocs } from '@voiceplane/adapter-http';
 import { TypeormToolInvocationLog, TypeormToolRepository } from '@voiceplane/adapter-typeorm';
 import { VERSION } from '../version';
@@ -22,21 +18,21 @@ export const toolsModule: ApiModule = ({ container: c, config, database, logger 
   const invocations = new TypeormToolInvocationLog(database, logger.child({ component: 'tool-invocations' }));
   c.bind(TOKENS.ToolInvocationLog).toConstantValue(invocations);
 
-  const settings = (): ToolRequestSettings => ({ userAgent: `voiceplane/${VERSION}`, policy: c.get<TargetUrlPolicy>(TOKENS.TargetUrlPolicy) });
+  const settings = (): ToolRequestSettings => ({ userAgent: `voiceplane/${VERSION}`, policy: c.get(TOKENS.TargetUrlPolicy) });
   // Optional collaborators are looked up when first resolved, after every module has composed.
-  const optional = <T>(token: symbol): T | null => (c.isBound(token) ? c.get<T>(token) : null);
+  const optional = <T>(token: Token<T>): T | null => (c.isBound(token) ? c.get(token) : null);
 
   c.bind(TOKENS.ToolGateway).toDynamicValue(() => new ToolGateway(
-    c.get<OutboundHttpClient>(TOKENS.OutboundHttpClient), c.get<SigningSecretRepository>(TOKENS.SigningSecretRepository), c.get<Clock>(TOKENS.Clock),
+    c.get(TOKENS.OutboundHttpClient), c.get(TOKENS.SigningSecretRepository), c.get(TOKENS.Clock),
   )).inSingletonScope();
   c.bind(TOKENS.ToolPreview).toDynamicValue(() => new ToolPreview(
-    c.get<ToolRepository>(TOKENS.ToolRepository), optional<ToolCallContextSource>(TOKENS.ToolCallContextSource),
-    c.get<ToolGateway>(TOKENS.ToolGateway), c.get<Clock>(TOKENS.Clock), c.get<Ids>(TOKENS.Ids), settings(),
+    c.get(TOKENS.ToolRepository), optional(TOKENS.ToolCallContextSource),
+    c.get(TOKENS.ToolGateway), c.get(TOKENS.Clock), c.get(TOKENS.Ids), settings(),
   )).inSingletonScope();
   c.bind(TOKENS.InvokeToolForCall).toDynamicValue(() => new InvokeToolForCall(
-    c.get<ToolCallContextSource>(TOKENS.ToolCallContextSource), c.get<ToolRepository>(TOKENS.ToolRepository),
-    c.get<ToolInvocationLog>(TOKENS.ToolInvocationLog), c.get<ToolGateway>(TOKENS.ToolGateway),
-    optional<AutomationToolRunner>(TOKENS.AutomationToolRunner), c.get<Clock>(TOKENS.Clock), c.get<Ids>(TOKENS.Ids), settings(),
+    c.get(TOKENS.ToolCallContextSource), c.get(TOKENS.ToolRepository),
+    c.get(TOKENS.ToolInvocationLog), c.get(TOKENS.ToolGateway),
+    optional(TOKENS.AutomationToolRunner), c.get(TOKENS.Clock), c.get(TOKENS.Ids), settings(),
   )).inSingletonScope();
 
   for (const controller of [ToolController, ToolPreviewController]) c.bind(controller).toSelf().inSingletonScope();

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { createDataSource, migrate } from './data-source';
-import { startEmbeddedPostgres } from './embedded-postgres';
+import { startEmbeddedPostgres } from '@voiceplane/adapter-embedded-postgres';
+import { createDataSource, migrate } from '@voiceplane/adapter-typeorm';
 
 export interface ScratchDatabase {
   readonly url: string;

@@ -3,10 +3,11 @@ import { foundationModule } from './foundation';
 import { assistantsModule } from './assistants';
 import { toolsModule } from './tools';
 import { telephonyModule } from './telephony';
-import { callsModule } from './calls';
+import { eventBackboneModule } from './event-backbone';
+import { webhookDeliveryModule } from './webhook-delivery';
 import { voiceCallsModule } from './voice-calls';
 
 /** Every capability of the api, in dependency order. */
-export const apiModules: readonly ApiModule[] = [foundationModule, assistantsModule, toolsModule, telephonyModule, callsModule, voiceCallsModule];
+export const apiModules: readonly ApiModule[] = [foundationModule, assistantsModule, toolsModule, telephonyModule, eventBackboneModule, webhookDeliveryModule, voiceCallsModule];
 
 export type { ApiModule, BackgroundTask, ModuleContext, ModuleContribution } from './module';

@@ -1,5 +1,4 @@
 export { loadConfig, loadConfigOrExit, ConfigError, PRIVATE_TARGETS_WARNING, type Config } from './config';
 export { composeApi, type ApiRuntime, type ComposeDependencies } from './compose';
-export { issueDemoApiKey, seedDemoAccount, DEMO_EMAIL, type DemoKey } from './demo-account';
 export { VERSION } from './version';
 export type { BackgroundTask } from './modules';

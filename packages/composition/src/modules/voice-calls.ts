@@ -1,8 +1,7 @@
 import type { Container } from 'inversify';
 import {
-  AcceptInboundCall, AssistantRepository, BalanceService, CallConfigurations, CallerLines, callDispatchWatchdog, CallRepository,
-  CatalogRepository, Clock, EndCall, Ids, MakeCall, Outbox, PhoneNumberRepository, RecordCallEvent,
-  SipTrunkRepository, TOKENS, ToolRepository, UnitOfWork, UserRepository, VoiceRuntime, WebhookDeliveries,
+  AcceptInboundCall, CallConfigurations, CallerLines, callDispatchWatchdog, EndCall, MakeCall, RecordCallEvent, TOKENS,
+  type Token, VoiceRuntime,
 } from '@voiceplane/application';
 import {
   CallController, callRouteDocs, RuntimeCallController, runtimeCallRouteDocs, RuntimeToolCallController, runtimeToolCallRouteDocs, SandboxCallController,
@@ -22,7 +21,7 @@ function voiceRuntimeFor(config: Config, c: Container): VoiceRuntime {
       platformLine: platformCallerNumber ? { phoneNumberId: null, phoneNumber: platformCallerNumber, sip: null } : null,
     });
   }
-  return new SandboxVoiceRuntime(c.get<RecordCallEvent>(TOKENS.RecordCallEvent), c.get<CallRepository>(TOKENS.CallRepository), c.get<Ids>(TOKENS.Ids));
+  return new SandboxVoiceRuntime(c.get(TOKENS.RecordCallEvent), c.get(TOKENS.CallRepository), c.get(TOKENS.Ids));
 }
 
 /**
@@ -34,31 +33,31 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
   const log = logger.child({ module: 'calls' });
   const prices = config.callMinutePrices;
   const sandbox = config.voiceRuntime === 'sandbox';
-  const get = <T>(token: symbol): T => c.get<T>(token);
-  c.bind(TOKENS.CallRepository).toDynamicValue(() => new TypeormCallRepository(database, get<Outbox>(TOKENS.Outbox))).inSingletonScope();
+  const get = <T>(token: Token<T>): T => c.get(token);
+  c.bind(TOKENS.CallRepository).toDynamicValue(() => new TypeormCallRepository(database, get(TOKENS.Outbox))).inSingletonScope();
 
   // Resolved on first use: the collaborators come from modules that may compose later.
   c.bind(EndCall).toDynamicValue(() => new EndCall(
-    get<AssistantRepository>(TOKENS.AssistantRepository), get<BalanceService>(TOKENS.BalanceService), get<WebhookDeliveries>(TOKENS.WebhookDeliveries), prices,
+    get(TOKENS.AssistantRepository), get(TOKENS.BalanceService), get(TOKENS.WebhookDeliveries), prices,
   )).inSingletonScope();
   c.bind(TOKENS.RecordCallEvent).toDynamicValue(() => new RecordCallEvent(
-    get<CallRepository>(TOKENS.CallRepository), c.get(EndCall), get<Clock>(TOKENS.Clock),
+    get(TOKENS.CallRepository), c.get(EndCall), get(TOKENS.Clock),
   )).inSingletonScope();
   c.bind(TOKENS.VoiceRuntime).toDynamicValue(() => voiceRuntimeFor(config, c)).inSingletonScope();
   c.bind(CallConfigurations).toDynamicValue(() => new CallConfigurations(
-    get<ToolRepository>(TOKENS.ToolRepository), get<CatalogRepository>(TOKENS.CatalogRepository),
+    get(TOKENS.ToolRepository), get(TOKENS.CatalogRepository),
   )).inSingletonScope();
   c.bind(TOKENS.MakeCall).toDynamicValue(() => new MakeCall(
-    get<UnitOfWork>(TOKENS.UnitOfWork), get<AssistantRepository>(TOKENS.AssistantRepository), get<UserRepository>(TOKENS.UserRepository),
-    new CallerLines(get<PhoneNumberRepository>(TOKENS.PhoneNumberRepository), get<SipTrunkRepository>(TOKENS.SipTrunkRepository), get<VoiceRuntime>(TOKENS.VoiceRuntime).platformLine),
-    c.get(CallConfigurations), get<CallRepository>(TOKENS.CallRepository), get(TOKENS.JobScheduler), get<VoiceRuntime>(TOKENS.VoiceRuntime),
-    get<RecordCallEvent>(TOKENS.RecordCallEvent), prices, get<Clock>(TOKENS.Clock), log,
+    get(TOKENS.UnitOfWork), get(TOKENS.AssistantRepository), get(TOKENS.UserRepository),
+    new CallerLines(get(TOKENS.PhoneNumberRepository), get(TOKENS.SipTrunkRepository), get(TOKENS.VoiceRuntime).platformLine),
+    c.get(CallConfigurations), get(TOKENS.CallRepository), get(TOKENS.JobScheduler), get(TOKENS.VoiceRuntime),
+    get(TOKENS.RecordCallEvent), prices, get(TOKENS.Clock), log,
   )).inSingletonScope();
   c.bind(TOKENS.AcceptInboundCall).toDynamicValue(() => new AcceptInboundCall(
-    get<CallRepository>(TOKENS.CallRepository), get<AssistantRepository>(TOKENS.AssistantRepository), get<UserRepository>(TOKENS.UserRepository),
-    c.get(CallConfigurations), prices, get<Clock>(TOKENS.Clock),
+    get(TOKENS.CallRepository), get(TOKENS.AssistantRepository), get(TOKENS.UserRepository),
+    c.get(CallConfigurations), prices, get(TOKENS.Clock),
   )).inSingletonScope();
-  c.bind(TOKENS.JobHandler).toDynamicValue(() => callDispatchWatchdog(get<RecordCallEvent>(TOKENS.RecordCallEvent))).inSingletonScope();
+  c.bind(TOKENS.JobHandler).toDynamicValue(() => callDispatchWatchdog(get(TOKENS.RecordCallEvent))).inSingletonScope();
 
   // The mid-call tool gateway reads calls through this port; its runtime route exists once calls do.
   c.bind(TOKENS.ToolCallContextSource).toConstantValue(new TypeormCallToolContext(database));
@@ -66,11 +65,11 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
 
   SandboxFaults.in(c).register('call_dispatch', sandbox
     ? async ({ userId, targetId, count }) => {
-      if (targetId !== null && (await get<PhoneNumberRepository>(TOKENS.PhoneNumberRepository).find(userId, targetId)) === null) return 'not_found';
-      return { remaining: get<SandboxVoiceRuntime>(TOKENS.VoiceRuntime).faults.arm({ accountId: userId, targetId, count }) };
+      if (targetId !== null && (await get(TOKENS.PhoneNumberRepository).find(userId, targetId)) === null) return 'not_found';
+      return { remaining: (get(TOKENS.VoiceRuntime) as SandboxVoiceRuntime).faults.arm({ accountId: userId, targetId, count }) };
     }
     : null);
-  if (sandbox) c.bind(TOKENS.SandboxCallControls).toDynamicValue(() => get<SandboxVoiceRuntime>(TOKENS.VoiceRuntime)).inSingletonScope();
+  if (sandbox) c.bind(TOKENS.SandboxCallControls).toDynamicValue(() => (get(TOKENS.VoiceRuntime) as SandboxVoiceRuntime)).inSingletonScope();
 
   for (const controller of [CallController, RuntimeCallController, ...(sandbox ? [SandboxCallController] : [])]) c.bind(controller).toSelf().inSingletonScope();
   return { routeDocs: [...callRouteDocs, ...runtimeCallRouteDocs, ...runtimeToolCallRouteDocs, ...(sandbox ? sandboxCallRouteDocs : [])] };

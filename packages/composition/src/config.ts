@@ -39,7 +39,7 @@ export interface Config {
 export class ConfigError extends Error {}
 
 /** Reads and checks every setting once, at start; a bad value stops the process with a clear list. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const problems: string[] = [];
   const str = (name: string) => {
     const v = env[name]?.trim();
@@ -152,7 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** For process entry points: the configuration, or every problem on stderr and exit code 2. */
-export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfigOrExit(env: NodeJS.ProcessEnv): Config {
   try {
     return loadConfig(env);
   } catch (e) {

@@ -1,7 +1,6 @@
 import {
-  BalanceService, Clock, CreateSipTrunk, DeletePhoneNumber, NumberInventory, OperationsLog, PhoneNumberRepository,
-  ProvisioningCleanup, PurchasePhoneNumber, RenewPhoneNumbers, SearchAvailableNumbers, SecretCipher,
-  SipProvisioner, SipTrunkRepository, TOKENS, UnitOfWork, UpdateSipTrunk, UserRepository,
+  CreateSipTrunk, DeletePhoneNumber, NumberInventory, OperationsLog, ProvisioningCleanup, PurchasePhoneNumber, RenewPhoneNumbers,
+  SearchAvailableNumbers, SecretCipher, SipProvisioner, TOKENS, UpdateSipTrunk,
 } from '@voiceplane/application';
 import {
   PhoneNumberController, phoneNumberRouteDocs, SandboxFaultController, sandboxFaultRouteDocs, SandboxFaults, SipTrunkController, sipTrunkRouteDocs,
@@ -11,7 +10,8 @@ import { LiveKitSipProvisioner } from '@voiceplane/adapter-livekit';
 import { TwilioNumberInventory } from '@voiceplane/adapter-twilio';
 import { TypeormPhoneNumberRepository, TypeormProvisioningCleanupQueue, TypeormSipTrunkRepository } from '@voiceplane/adapter-typeorm';
 import type { Config } from '../config';
-import { ApiModule, BackgroundTask } from './module';
+import { everyInterval } from './every-interval';
+import { ApiModule } from './module';
 
 /** How often the background work of this capability looks for due items. */
 export const TELEPHONY_INTERVALS_MS = { cleanup: 60_000, renewals: 15 * 60_000 };
@@ -27,29 +27,6 @@ function sipProvisionerFor(config: Config): SipProvisioner {
 function numberInventoryFor(config: Config): NumberInventory {
   if (config.numberInventory === 'twilio' && config.twilio) return new TwilioNumberInventory(config.twilio);
   return new SandboxNumberInventory();
-}
-
-/** A task that runs `work` every `intervalMs` (never twice at once) and waits for it on stop. */
-function everyInterval(name: string, intervalMs: number, work: () => Promise<unknown>, log: OperationsLog): BackgroundTask {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
-  const tick = () => {
-    if (running) return;
-    running = work()
-      .catch((e) => log.error({ task: name, error: e instanceof Error ? e.message : String(e) }, 'background task failed'))
-      .finally(() => (running = null));
-  };
-  return {
-    name,
-    async start() {
-      timer = setInterval(tick, intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      await running;
-    },
-  };
 }
 
 /**
@@ -69,8 +46,8 @@ export const telephonyModule: ApiModule = ({ container: c, config, database, log
   c.bind(TOKENS.PhoneNumberRepository).toConstantValue(numbers);
 
   const cipher = c.get(SecretCipher);
-  const clock = c.get<Clock>(TOKENS.Clock);
-  const uow = c.get<UnitOfWork>(TOKENS.UnitOfWork);
+  const clock = c.get(TOKENS.Clock);
+  const uow = c.get(TOKENS.UnitOfWork);
   const cleanup = new ProvisioningCleanup(uow, provisioner, new TypeormProvisioningCleanupQueue(database), clock, log);
   c.bind(ProvisioningCleanup).toConstantValue(cleanup);
 
@@ -79,9 +56,9 @@ export const telephonyModule: ApiModule = ({ container: c, config, database, log
   c.bind(TOKENS.DeletePhoneNumber).toConstantValue(new DeletePhoneNumber(uow, numbers, trunks, provisioner, inventory, cleanup, log));
   c.bind(TOKENS.SearchAvailableNumbers).toConstantValue(new SearchAvailableNumbers(inventory, numbers, log));
   c.bind(TOKENS.PurchasePhoneNumber).toDynamicValue(() => new PurchasePhoneNumber(
-    uow, numbers, c.get<UserRepository>(TOKENS.UserRepository), c.get<BalanceService>(TOKENS.BalanceService), inventory, clock, log,
+    uow, numbers, c.get(TOKENS.UserRepository), c.get(TOKENS.BalanceService), inventory, clock, log,
   )).inSingletonScope();
-  const renewals = new RenewPhoneNumbers(uow, numbers, c.get<BalanceService>(TOKENS.BalanceService), clock);
+  const renewals = new RenewPhoneNumbers(uow, numbers, c.get(TOKENS.BalanceService), clock);
   c.bind(RenewPhoneNumbers).toConstantValue(renewals);
 
   // S10 fault kinds; a fault target must be one of the caller's own numbers (§14).

@@ -3,7 +3,7 @@ import type { Application } from 'express';
 import { Container } from 'inversify';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
-import { Authenticator, Ids, MessageBus, RateLimiter, SecretCipher, SettingsRepository, TOKENS } from '@voiceplane/application';
+import { MessageBus, SecretCipher, TOKENS } from '@voiceplane/application';
 import { buildHttpApp } from '@voiceplane/adapter-http';
 import { Database, PostgresIdempotencyStore } from '@voiceplane/adapter-typeorm';
 import { Config } from './config';
@@ -39,8 +39,8 @@ export async function composeApi(config: Config, deps: ComposeDependencies): Pro
   const ctx = { container, config, database, logger: deps.logger, bus: deps.bus };
   const contributions = apiModules.map((m) => m(ctx));
 
-  const settings = container.get<SettingsRepository>(TOKENS.SettingsRepository);
-  const ids = container.get<Ids>(TOKENS.Ids);
+  const settings = container.get(TOKENS.SettingsRepository);
+  const ids = container.get(TOKENS.Ids);
   const generatedTokens: string[] = [];
   const deploymentToken = async (key: string, configured: string | null) => {
     if (configured) return configured;
@@ -58,8 +58,8 @@ export async function composeApi(config: Config, deps: ComposeDependencies): Pro
     version: VERSION,
     ids,
     now: () => new Date(),
-    authenticator: container.get<Authenticator>(TOKENS.Authenticator),
-    rateLimiter: container.get<RateLimiter>(TOKENS.RateLimiter),
+    authenticator: container.get(TOKENS.Authenticator),
+    rateLimiter: container.get(TOKENS.RateLimiter),
     idempotencyStore: container.get(PostgresIdempotencyStore),
     secrets: container.get(SecretCipher),
     adminToken,

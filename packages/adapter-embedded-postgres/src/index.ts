@@ -1,0 +1,1 @@
+export { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';

@@ -1,0 +1,18 @@
+import { token } from '../shared/token';
+import type {
+  CredentialRepository, LedgerRepository, SettingsRepository, SigningSecretRepository, UserRepository,
+} from '../ports/accounts';
+import type { Authenticator } from './authenticator';
+import type { CreateAccount } from './create-account';
+import type { Login } from './login';
+
+export const ACCOUNT_TOKENS = {
+  UserRepository: token<UserRepository>('UserRepository'),
+  LedgerRepository: token<LedgerRepository>('LedgerRepository'),
+  CredentialRepository: token<CredentialRepository>('CredentialRepository'),
+  SigningSecretRepository: token<SigningSecretRepository>('SigningSecretRepository'),
+  SettingsRepository: token<SettingsRepository>('SettingsRepository'),
+  Authenticator: token<Authenticator>('Authenticator'),
+  CreateAccount: token<CreateAccount>('CreateAccount'),
+  Login: token<Login>('Login'),
+} as const;

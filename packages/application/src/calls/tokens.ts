@@ -1,0 +1,15 @@
+import { token } from '../shared/token';
+import type { AcceptInboundCall } from './accept-inbound-call';
+import type { MakeCall } from './make-call';
+import type { CallRepository, SandboxCallControls, VoiceRuntime } from './ports';
+import type { RecordCallEvent } from './record-call-event';
+
+export const CALL_TOKENS = {
+  CallRepository: token<CallRepository>('CallRepository'),
+  VoiceRuntime: token<VoiceRuntime>('VoiceRuntime'),
+  MakeCall: token<MakeCall>('MakeCall'),
+  RecordCallEvent: token<RecordCallEvent>('RecordCallEvent'),
+  AcceptInboundCall: token<AcceptInboundCall>('AcceptInboundCall'),
+  /** Bound only while the voice runtime is the sandbox (S8, S9). */
+  SandboxCallControls: token<SandboxCallControls>('SandboxCallControls'),
+} as const;

@@ -1,0 +1,8 @@
+import { token } from '../shared/token';
+import type { AssistantGroupRepository } from './ports';
+
+/** Folders and labels follow the same rules, each in its own table. */
+export const FOLDER_TOKENS = {
+  FolderRepository: token<AssistantGroupRepository>('FolderRepository'),
+  LabelRepository: token<AssistantGroupRepository>('LabelRepository'),
+} as const;

@@ -1,0 +1,20 @@
+import { token } from '../shared/token';
+import type { CreateSipTrunk } from './create-sip-trunk';
+import type { DeletePhoneNumber } from './delete-phone-number';
+import type { NumberInventory, SipProvisioner } from './ports';
+import type { PurchasePhoneNumber } from './purchase-phone-number';
+import type { PhoneNumberRepository, SipTrunkRepository } from './repositories';
+import type { SearchAvailableNumbers } from './search-available-numbers';
+import type { UpdateSipTrunk } from './update-sip-trunk';
+
+export const TELEPHONY_TOKENS = {
+  SipTrunkRepository: token<SipTrunkRepository>('SipTrunkRepository'),
+  PhoneNumberRepository: token<PhoneNumberRepository>('PhoneNumberRepository'),
+  SipProvisioner: token<SipProvisioner>('SipProvisioner'),
+  NumberInventory: token<NumberInventory>('NumberInventory'),
+  CreateSipTrunk: token<CreateSipTrunk>('CreateSipTrunk'),
+  UpdateSipTrunk: token<UpdateSipTrunk>('UpdateSipTrunk'),
+  DeletePhoneNumber: token<DeletePhoneNumber>('DeletePhoneNumber'),
+  PurchasePhoneNumber: token<PurchasePhoneNumber>('PurchasePhoneNumber'),
+  SearchAvailableNumbers: token<SearchAvailableNumbers>('SearchAvailableNumbers'),
+} as const;

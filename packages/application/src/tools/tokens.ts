@@ -1,0 +1,17 @@
+import { token } from '../shared/token';
+import type { InvokeToolForCall } from './invoke-tool-for-call';
+import type { AutomationToolRunner, ToolCallContextSource, ToolInvocationLog, ToolRepository } from './ports';
+import type { ToolGateway } from './tool-gateway';
+import type { ToolPreview } from './tool-preview';
+
+export const TOOL_TOKENS = {
+  ToolRepository: token<ToolRepository>('ToolRepository'),
+  ToolInvocationLog: token<ToolInvocationLog>('ToolInvocationLog'),
+  /** Bound by the capability that owns calls; without it tool calls have no call behind them. */
+  ToolCallContextSource: token<ToolCallContextSource>('ToolCallContextSource'),
+  /** Bound by the automations capability when present. */
+  AutomationToolRunner: token<AutomationToolRunner>('AutomationToolRunner'),
+  ToolGateway: token<ToolGateway>('ToolGateway'),
+  ToolPreview: token<ToolPreview>('ToolPreview'),
+  InvokeToolForCall: token<InvokeToolForCall>('InvokeToolForCall'),
+} as const;
