@@ -99,7 +99,8 @@ for (const group of ['packages', 'apps']) {
       if (kind !== 'app' && /process\.env/.test(text)) violations.push(`${rel} reads process.env (only apps may)`);
       if (kind === 'domain') {
         if (/\bDate\.now\(|new Date\(\s*\)|Math\.random\(/.test(text)) violations.push(`${rel} reads the clock or randomness`);
-        if (/\basync\b|\bawait\b/.test(text)) violations.push(`${rel} is asynchronous`);
+        // Asynchronous code, not the word: an async function, method or arrow, or an await.
+        if (/\basync\s+(function\b|\(|[A-Za-z_$][\w$]*\s*(\(|=>))|\bawait\s/.test(text)) violations.push(`${rel} is asynchronous`);
         if (/^\s*@[A-Za-z]+\(/m.test(text)) violations.push(`${rel} uses decorators`);
       }
     }

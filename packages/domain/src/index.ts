@@ -26,3 +26,6 @@ export * from './calls/dialling';
 export * from './webhooks/delivery';
 export * from './webhooks/entity';
 export * from './webhooks/signing-secret';
+export * from './automations';
+export * from './chatapp';
+export * from './conversations';

@@ -1,0 +1,49 @@
+import type { StepKind } from './step-kinds';
+
+/** CONTRACT §10.1 step classification. */
+export const STEP_CLASSIFICATIONS = ['ok', 'paused_at_delay', 'wiring_error', 'missing_connection', 'missing_record', 'step_error'] as const;
+export type StepClassification = (typeof STEP_CLASSIFICATIONS)[number];
+export type FailureClassification = Exclude<StepClassification, 'ok' | 'paused_at_delay'>;
+
+/** Why a step failed, as the adapter that ran it reports it. */
+export const STEP_FAILURE_REASONS = [
+  /** A `{{path}}` of the step's configuration does not resolve. */
+  'missing_path',
+  /** `validate.phone`: the value is not an E.164 number. */
+  'invalid_phone',
+  /** A non-2xx answer. */
+  'http_status',
+  /** Unauthorized/forbidden answer (401/403). */
+  'http_unauthorized',
+  'timeout',
+  'connection_failed',
+  /** The §1.11 outbound policy refused the target. */
+  'blocked_target',
+  /** A referenced sender, template, assistant or table no longer exists. */
+  'record_gone',
+  /** `table.lookup`: no row has the value. */
+  'no_row',
+  /** `crm.push_note`: the connection was deleted or is `broken`. */
+  'connection_unusable',
+  /** A chat-app error code (Appendix B.1), e.g. `SENDER_OFFLINE`. */
+  'chatapp_error',
+  'insufficient_balance',
+  /** The call could not be dispatched (§7.2 rules other than balance). */
+  'dispatch_failed',
+  /** The run hit its execution limit while this step ran. */
+  'time_limit_exceeded',
+] as const;
+export type StepFailureReason = (typeof STEP_FAILURE_REASONS)[number];
+
+/**
+ * The "Failure classification" column of CONTRACT §10.1. A missing path is a wiring error for every
+ * kind; a 401/403 only means a lost connection for a CRM note (for `http.request` it is an answer
+ * like any other non-2xx); everything unlisted is `step_error`.
+ */
+export function classifyFailure(kind: StepKind, reason: StepFailureReason): FailureClassification {
+  if (reason === 'missing_path') return 'wiring_error';
+  if (kind === 'crm.push_note' && (reason === 'connection_unusable' || reason === 'http_unauthorized')) return 'missing_connection';
+  if (reason === 'record_gone' && (kind === 'chatapp.send_template' || kind === 'voice.make_call' || kind === 'table.lookup')) return 'missing_record';
+  if (reason === 'no_row' && kind === 'table.lookup') return 'missing_record';
+  return 'step_error';
+}

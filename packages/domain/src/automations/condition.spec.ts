@@ -1,0 +1,36 @@
+import { err, ok } from '../shared/result';
+import { evaluateCondition } from './condition';
+import { ExpressionContext } from './expressions';
+
+const context: ExpressionContext = {
+  trigger: { call: { status: 'no-answer', duration: 0, tags: ['vip'] }, expected: 'no-answer', count: '1' },
+  steps: {},
+};
+
+describe('condition step (CONTRACT §10.1, §10.3.2, §10.3.5)', () => {
+  it.each([
+    ['eq', '{{call.status}}', 'no-answer', true],
+    ['eq', '{{call.status}}', 'completed', false],
+    ['eq', '{{call.status}}', 'No-Answer', false],
+    ['eq', '{{call.duration}}', 0, true],
+    ['eq', '{{call.duration}}', '0', false],
+    ['eq', '{{trigger.count}}', 1, false],
+    ['eq', '{{call.tags}}', ['vip'], true],
+    ['eq', '{{call.status}}', '{{trigger.expected}}', true],
+    ['in', '{{call.status}}', ['no-answer', 'busy', 'failed'], true],
+    ['in', '{{call.status}}', ['completed'], false],
+    ['in', '{{call.status}}', [], false],
+    ['in', '{{call.duration}}', ['0'], false],
+    ['in', '{{call.status}}', 'no-answer', false],
+  ] as const)('%s: %s vs %p → %p', (op, field, value, result) => {
+    expect(evaluateCondition({ field, op, value }, context)).toEqual(ok({ result }));
+  });
+
+  it('a missing field is a wiring_error', () => {
+    expect(evaluateCondition({ field: '{{call.ended_reason}}', op: 'eq', value: 'x' }, context)).toEqual(err({ code: 'wiring_error', path: 'call.ended_reason' }));
+  });
+
+  it('a missing path in the compared value is a wiring_error too', () => {
+    expect(evaluateCondition({ field: '{{call.status}}', op: 'in', value: ['{{trigger.nope}}'] }, context)).toEqual(err({ code: 'wiring_error', path: 'trigger.nope' }));
+  });
+});

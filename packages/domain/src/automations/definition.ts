@@ -1,0 +1,209 @@
+import { err, ok, Result } from '../shared/result';
+import { expressionsIn, parseExpressionPath } from './expressions';
+import { isJsonObject, JsonObject, JsonValue } from './json';
+import {
+  TRIGGER_EVENTS,
+  AutomationDefinition,
+  CONDITION_OPERATORS,
+  HTTP_METHODS,
+  MAX_DELAY_MINUTES,
+  MIN_DELAY_MINUTES,
+  AutomationStep,
+  STEP_KINDS,
+  StepKind,
+  AutomationTrigger,
+  TRIGGER_KINDS,
+  triggerStepName,
+  WEBHOOK_MODES,
+} from './step-kinds';
+
+/** Step names: what run details list and `steps.<name>.output` expressions name. */
+export const STEP_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+export const MAX_STEPS = 50;
+
+export type DefinitionProblemCode =
+  /** A value has the wrong JSON type or is absent where required. */
+  | 'invalid_value'
+  | 'unknown_trigger_kind'
+  | 'unknown_step_kind'
+  | 'no_steps'
+  | 'too_many_steps'
+  | 'invalid_step_name'
+  /** Two steps (or a step and the trigger) share a name. */
+  | 'duplicate_step_name'
+  /** CONTRACT §10.1: one optional condition step. */
+  | 'too_many_conditions'
+  | 'too_many_responds'
+  /** A `respond` step replies to a sync webhook; other triggers have no one to reply to. */
+  | 'respond_without_sync_webhook'
+  /** A sync webhook answers with the `respond` body, so it needs one. */
+  | 'sync_webhook_without_respond'
+  | 'invalid_expression'
+  /** `steps.<name>.output` of a step that does not run before this one. */
+  | 'unknown_step_reference';
+
+/** `at`: where in the definition document, as a dotted path (`steps.1.config.url`). */
+export interface DefinitionProblem {
+  readonly code: DefinitionProblemCode;
+  readonly at: string;
+}
+
+/**
+ * Reads a stored or built definition document and checks its structure (the "engine's schema" of
+ * CONTRACT §10.9). Every problem is reported, in document order.
+ */
+export function parseDefinition(raw: unknown): Result<AutomationDefinition, DefinitionProblem[]> {
+  const problems: DefinitionProblem[] = [];
+  const report = (code: DefinitionProblemCode, at: string) => problems.push({ code, at });
+  if (!isJsonObject(raw as JsonValue)) return err([{ code: 'invalid_value', at: '' }]);
+  const doc = raw as JsonObject;
+
+  const trigger = readTrigger(doc.trigger, report);
+  if (!Array.isArray(doc.steps)) {
+    report('invalid_value', 'steps');
+    return err(problems);
+  }
+  const rawSteps = doc.steps as readonly JsonValue[];
+  if (rawSteps.length === 0) report('no_steps', 'steps');
+  if (rawSteps.length > MAX_STEPS) report('too_many_steps', 'steps');
+
+  const steps: AutomationStep[] = [];
+  // The trigger is listed as a run's first step, so its name is taken too; its output is `trigger`.
+  const taken = new Set<string>(trigger ? [triggerStepName(trigger)] : []);
+  const earlier = new Set<string>();
+  rawSteps.forEach((rawStep, i) => {
+    const at = `steps.${i}`;
+    const step = readStep(rawStep, at, report);
+    if (!step) return;
+    if (taken.has(step.name)) report('duplicate_step_name', `${at}.name`);
+    checkReferences(step.config as unknown as JsonValue, earlier, `${at}.config`, report);
+    taken.add(step.name);
+    earlier.add(step.name);
+    steps.push(step);
+  });
+
+  const count = (kind: StepKind) => steps.filter((s) => s.kind === kind).length;
+  if (count('condition') > 1) report('too_many_conditions', 'steps');
+  if (count('respond') > 1) report('too_many_responds', 'steps');
+  const syncWebhook = trigger?.kind === 'trigger.webhook' && trigger.mode === 'sync';
+  if (trigger && count('respond') > 0 && !syncWebhook) report('respond_without_sync_webhook', 'steps');
+  if (syncWebhook && count('respond') === 0) report('sync_webhook_without_respond', 'steps');
+
+  return problems.length === 0 && trigger ? ok({ trigger, steps }) : err(problems);
+}
+
+type Report = (code: DefinitionProblemCode, at: string) => void;
+
+function readTrigger(raw: JsonValue | undefined, report: Report): AutomationTrigger | null {
+  if (!isJsonObject(raw)) {
+    report('invalid_value', 'trigger');
+    return null;
+  }
+  if (!oneOf(TRIGGER_KINDS, raw.kind)) {
+    report('unknown_trigger_kind', 'trigger.kind');
+    return null;
+  }
+  if (raw.kind === 'trigger.webhook') {
+    if (oneOf(WEBHOOK_MODES, raw.mode)) return { kind: raw.kind, mode: raw.mode };
+    report('invalid_value', 'trigger.mode');
+    return null;
+  }
+  if (oneOf(TRIGGER_EVENTS, raw.event)) return { kind: raw.kind, event: raw.event };
+  report('invalid_value', 'trigger.event');
+  return null;
+}
+
+function readStep(raw: JsonValue, at: string, report: Report): AutomationStep | null {
+  if (!isJsonObject(raw)) {
+    report('invalid_value', at);
+    return null;
+  }
+  const named = typeof raw.name === 'string' && STEP_NAME_PATTERN.test(raw.name);
+  if (!named) report('invalid_step_name', `${at}.name`);
+  if (!oneOf(STEP_KINDS, raw.kind)) {
+    report('unknown_step_kind', `${at}.kind`);
+    return null;
+  }
+  if (!isJsonObject(raw.config)) {
+    report('invalid_value', `${at}.config`);
+    return null;
+  }
+  const badKeys: string[] = [];
+  CONFIG_RULES[raw.kind](raw.config, (key) => badKeys.push(key));
+  badKeys.forEach((key) => report('invalid_value', `${at}.config.${key}`));
+  return named && badKeys.length === 0 ? ({ name: raw.name, kind: raw.kind, config: raw.config } as AutomationStep) : null;
+}
+
+type BadKey = (key: string) => void;
+
+/** Per kind: which configuration keys must be there and what they hold. */
+const CONFIG_RULES: { readonly [K in StepKind]: (config: JsonObject, bad: BadKey) => void } = {
+  'validate.phone': (c, bad) => requireLoneExpression(c, 'field', bad),
+  condition: (c, bad) => {
+    requireLoneExpression(c, 'field', bad);
+    if (!oneOf(CONDITION_OPERATORS, c.op)) bad('op');
+    if (!('value' in c) || (c.op === 'in' && !Array.isArray(c.value))) bad('value');
+  },
+  'http.request': (c, bad) => {
+    if (!oneOf(HTTP_METHODS, c.method)) bad('method');
+    requireText(c, 'url', bad);
+    if ('omit_fields' in c && !(Array.isArray(c.omit_fields) && c.omit_fields.every((f) => typeof f === 'string'))) bad('omit_fields');
+  },
+  'chatapp.send_template': (c, bad) => {
+    requireId(c, 'sender_id', bad);
+    requireId(c, 'template_id', bad);
+    requireText(c, 'to', bad);
+    if ('variables' in c && !isJsonObject(c.variables)) bad('variables');
+  },
+  'voice.make_call': (c, bad) => {
+    requireId(c, 'assistant_id', bad);
+    requireText(c, 'to', bad);
+    if ('variables' in c && !isJsonObject(c.variables) && !isLoneExpression(c.variables)) bad('variables');
+    if ('optional_variables' in c && !(isJsonObject(c.optional_variables) && Object.values(c.optional_variables).every(isLoneExpression))) {
+      bad('optional_variables');
+    }
+  },
+  delay: (c, bad) => {
+    const m = c.minutes;
+    if (typeof m !== 'number' || !Number.isInteger(m) || m < MIN_DELAY_MINUTES || m > MAX_DELAY_MINUTES) bad('minutes');
+  },
+  'table.lookup': (c, bad) => {
+    requireId(c, 'table_id', bad);
+    requireText(c, 'key_column', bad);
+    requireText(c, 'value', bad);
+  },
+  respond: (c, bad) => {
+    if (!('body' in c)) bad('body');
+  },
+  'crm.push_note': (c, bad) => {
+    requireId(c, 'connection_id', bad);
+    if (!isJsonObject(c.note)) bad('note');
+  },
+};
+
+const LONE = /^\{\{[^{}]*\}\}$/;
+const isLoneExpression = (v: JsonValue | undefined): boolean => typeof v === 'string' && LONE.test(v.trim());
+
+function requireLoneExpression(c: JsonObject, key: string, bad: BadKey): void {
+  if (!isLoneExpression(c[key])) bad(key);
+}
+function requireText(c: JsonObject, key: string, bad: BadKey): void {
+  if (typeof c[key] !== 'string' || (c[key] as string).trim() === '') bad(key);
+}
+function requireId(c: JsonObject, key: string, bad: BadKey): void {
+  const v = c[key];
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) bad(key);
+}
+
+/** Expressions must parse and may only read the output of steps that run earlier. */
+function checkReferences(config: JsonValue, earlier: ReadonlySet<string>, at: string, report: Report): void {
+  for (const path of expressionsIn(config)) {
+    const parsed = parseExpressionPath(path);
+    if (!parsed.ok) report('invalid_expression', at);
+    else if (parsed.value.root.kind === 'step' && !earlier.has(parsed.value.root.step)) report('unknown_step_reference', at);
+  }
+}
+
+function oneOf<T extends string>(values: readonly T[], v: JsonValue | undefined): v is T {
+  return typeof v === 'string' && (values as readonly string[]).includes(v);
+}

@@ -1,0 +1,18 @@
+import type { RunTrigger } from './run';
+
+/**
+ * Execution limits of CONTRACT §10.1: a test or retry runs inside the request for at most 60 s,
+ * any other run for at most 600 s of execution (paused time does not count); a sync webhook's
+ * caller waits at most 10 s for the reply.
+ */
+export const IN_REQUEST_LIMIT_MS = 60_000;
+export const BACKGROUND_LIMIT_MS = 600_000;
+export const SYNC_REPLY_WAIT_MS = 10_000;
+
+/** Tests and retries execute synchronously inside the request that started them. */
+export const executionLimitMs = (trigger: RunTrigger): number => (trigger === 'test' || trigger === 'retry' ? IN_REQUEST_LIMIT_MS : BACKGROUND_LIMIT_MS);
+
+/** When a sync webhook stops waiting and answers 504 `timeout` (the run itself goes on). */
+export const syncReplyDeadline = (receivedAt: Date): Date => new Date(receivedAt.getTime() + SYNC_REPLY_WAIT_MS);
+
+export const syncReplyExpired = (receivedAt: Date, now: Date): boolean => now.getTime() >= syncReplyDeadline(receivedAt).getTime();

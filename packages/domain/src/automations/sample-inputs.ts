@@ -1,0 +1,82 @@
+import type { TemplateKey, TemplateParams } from './catalogue';
+import { isJsonObject, JsonObject, JsonValue } from './json';
+
+/** CONTRACT §10.3's standard `call.ended` test input, for the bound assistant. */
+export function standardCallSample(assistantId: number): JsonObject {
+  return {
+    event: 'call.ended',
+    assistant_id: assistantId,
+    call: {
+      id: 0,
+      assistant_id: assistantId,
+      customer_phone: '+15555550100',
+      assistant_phone: null,
+      duration: 42,
+      status: 'completed',
+      extracted_variables: { status: true, summary: 'Customer asked for a follow-up.', customer_name: 'Test Customer' },
+      input_variables: {},
+      transcript: 'AI: Hello!\nCustomer: Hi, please send me the details.',
+      created_at: '2026-03-01T10:00:00.000Z',
+      finished_at: '2026-03-01T10:00:42.000Z',
+      lead: null,
+      campaign: null,
+    },
+  };
+}
+
+export interface SampleSources {
+  readonly assistantId: number | null;
+  /** `midcall_lookup_table`: the key column value of the table's lowest-id row; null for an empty table. */
+  readonly firstKeyValue: JsonValue;
+}
+
+/** The template's sample test input (CONTRACT §10.3, "Sample test input" rows). */
+export function sampleInput(key: TemplateKey, params: TemplateParams, sources: SampleSources): JsonObject {
+  const testPhone = params.test_phone_number as string;
+  const callSample = (changes: JsonObject) => deepMerge(standardCallSample(sources.assistantId as number), { call: changes });
+  switch (key) {
+    case 'lead_intake_call': {
+      const phoneField = typeof params.phone_field === 'string' && params.phone_field !== '' ? params.phone_field : 'phone';
+      return deepMerge({ name: 'Test Lead', email: 'lead@example.com', interest: 'demo' }, atPath(phoneField, testPhone));
+    }
+    case 'post_call_chatapp_followup':
+      return callSample({ customer_phone: testPhone });
+    case 'delayed_followup_call':
+      return callSample({ status: 'no-answer', duration: 0, customer_phone: testPhone });
+    case 'midcall_lookup_table': {
+      const field = typeof params.input_field === 'string' && params.input_field !== '' ? params.input_field : 'key';
+      return { [field]: sources.firstKeyValue ?? '' };
+    }
+    case 'post_call_webhook_forward':
+    case 'crm_note_on_call':
+      return standardCallSample(sources.assistantId as number);
+  }
+}
+
+/** `{"a":{"b":value}}` for the dot path `a.b`. */
+function atPath(path: string, value: JsonValue): JsonObject {
+  return path
+    .split('.')
+    .reverse()
+    .reduce<JsonValue>((inner, key) => define({}, key, inner), value) as JsonObject;
+}
+
+/**
+ * `over` merged into `base` (CONTRACT §10.4 `sample`): objects merge key by key, anything else
+ * (arrays included) replaces.
+ */
+export function deepMerge(base: JsonObject, over: JsonObject): JsonObject {
+  const out: Record<string, JsonValue> = {};
+  for (const [key, value] of Object.entries(base)) define(out, key, value);
+  for (const [key, value] of Object.entries(over)) {
+    const current = Object.prototype.hasOwnProperty.call(out, key) ? out[key] : undefined;
+    define(out, key, isJsonObject(current) && isJsonObject(value) ? deepMerge(current, value) : value);
+  }
+  return out;
+}
+
+// defineProperty: a `__proto__` key of user data stays a plain key.
+function define(target: Record<string, JsonValue>, key: string, value: JsonValue): Record<string, JsonValue> {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  return target;
+}
