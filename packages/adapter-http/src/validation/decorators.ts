@@ -1,5 +1,4 @@
 import { FieldErrors } from '@voiceplane/domain';
-import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsString, Matches, Max, Min, NotEquals, ValidateNested } from 'class-validator';
 import { isPlainObject, toBoolean, toId, toNumber, trimmed } from './coercion';
 import { AllowedTarget, HasValidEntries, IsEmailAddress, IsHttpUrl, IsId, IsKnown, IsMoney, IsSafeInteger, IsTimestamp, MaxChars, MinChars } from './constraints';
@@ -54,7 +53,7 @@ export const Bool = (o: Common = {}) => field('boolean', o, (raw) => toBoolean(t
 export const Id = (o: Common = {}) => field('id', o, idCoercion, idRules);
 export const Obj = (o: ObjectOptions = {}) => {
   const { shape, entries } = o;
-  if (shape) return field('object', o, (raw, { value }) => (isPlainObject(raw) ? value : trimmed(raw)), (say) => [IsObject(say('type')), ValidateNested(), Type(() => shape)]);
+  if (shape) return field('object', o, (raw, { value }) => (isPlainObject(raw) ? value : trimmed(raw)), (say) => [IsObject(say('type')), ValidateNested()], () => shape);
   if (entries) {
     const details: Detailed = { details: (value) => (entries(value as Record<string, unknown>) as { error: FieldErrors }).error };
     return field('object', o, (raw) => {

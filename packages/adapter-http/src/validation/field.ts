@@ -1,8 +1,8 @@
 import { FieldErrors } from '@voiceplane/domain';
-import { Transform, TransformFnParams } from 'class-transformer';
+import { Transform, TransformFnParams, Type } from 'class-transformer';
 import { IsDefined, ValidateIf, ValidationOptions } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
-import { BoundOptions, Common, RuleName } from './field-spec';
+import { BoundOptions, Common, Ctor, RuleName } from './field-spec';
 import { Kind, messageOf } from './messages';
 
 /**
@@ -16,6 +16,8 @@ export const partialBodies = new WeakSet<object>();
 /** The condition that makes `null` a value on nullable fields; openapi/dto-schemas.ts reads it as `type: [t, 'null']`. */
 export const acceptsNull = (_object: object, value: unknown): boolean => value !== null;
 export const REQUIRED = { rule: 'required' } as const;
+/** The class-validator group of rules that only partial updates run (options.ts). */
+export const PARTIAL_ONLY = 'partial-only';
 /**
  * Message of a constraint whose failure is reported under the keys of the parts that failed
  * (scalar items checked in one pass, map entries): error-keys.ts asks its `Detailed` context.
@@ -55,16 +57,29 @@ function presence(o: Common, say: Say): Decorator[] {
     rules.push(IsDefined({
       validateIf: (body: object, value: unknown) => (partialBodies.has(body) ? value === null : o.required === true),
       message: (args) => (partialBodies.has(args.object) ? filled : required)(),
-      ...(o.required ? { context: REQUIRED } : {}),
+      // A field that is not required can only fail on a partial update: create bodies skip the rule.
+      ...(o.required ? { context: REQUIRED } : { groups: [PARTIAL_ONLY] }),
     }));
   }
   return rules;
 }
 
-export function field(kind: Kind, o: Common, coerce: Coerce, rules: (say: Say) => Decorator[]): PropertyDecorator {
+/**
+ * The class-transformer conversion a coercion starts from. A nested DTO is converted by
+ * class-transformer (the coercion reads `params.value`); every other coercion reads the sent value
+ * itself, so the conversion class-transformer would otherwise do first (copying objects and
+ * arrays item by item) is made its cheapest one, to a boolean nobody reads.
+ */
+function conversion(nested: (() => Ctor) | undefined): Decorator {
+  return Type(nested ?? (() => Boolean));
+}
+
+/** `nested`: the DTO class-transformer converts the value (or its items) into before `coerce` runs. */
+export function field(kind: Kind, o: Common, coerce: Coerce, rules: (say: Say) => Decorator[], nested?: () => Ctor): PropertyDecorator {
   const docs = { ...(o.description ? { description: o.description } : {}), ...(o.example !== undefined ? { examples: [o.example] } : {}) };
   const say = catalogue(kind, o);
   return compose([
+    conversion(nested),
     Transform((params) => coerce(params.obj[params.key], params)),
     ...presence(o, say),
     ...rules(say),

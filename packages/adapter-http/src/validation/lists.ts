@@ -1,5 +1,5 @@
 import { FieldErrors } from '@voiceplane/domain';
-import { plainToInstance, Type } from 'class-transformer';
+import { plainToInstance } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, ValidateNested, validateSync } from 'class-validator';
 import { isPlainObject, trimmed } from './coercion';
 import { idCoercion, idRules, stringCoercion, stringRules } from './decorators';
@@ -10,13 +10,13 @@ import { TRANSFORM, VALIDATE } from './options';
 
 /** Array fields: of DTO objects, of objects whose DTO depends on the item, or of scalars. */
 
-function list(o: ListOptions, items: (say: Say) => Decorator[], coerce: Coerce): PropertyDecorator {
+function list(o: ListOptions, items: (say: Say) => Decorator[], coerce: Coerce, nested?: () => Ctor): PropertyDecorator {
   return field('array', o, coerce, (say) => [
     IsArray(say('type')),
     ...(o.max !== undefined ? [ArrayMaxSize(o.max, say('max', { max: o.max }))] : []),
     ...(o.min !== undefined ? [ArrayMinSize(o.min, say('min', { min: o.min }))] : []),
     ...items(say),
-  ]);
+  ], nested);
 }
 
 /** Stands in for an item that is not an object: class-validator skips null items and walks into arrays. */
@@ -24,10 +24,10 @@ const NOT_AN_OBJECT = Symbol('not an object');
 
 function objectItems(items: Ctor, o: ListOptions): PropertyDecorator {
   const notObject = { message: messageOf('object', 'type', undefined) };
-  return list(o, () => [ValidateNested({ ...notObject, context: { items } }), Type(() => items)], (raw, { value }) => {
+  return list(o, () => [ValidateNested({ ...notObject, context: { items } })], (raw, { value }) => {
     if (!Array.isArray(value)) return trimmed(raw);
     return value.map((item, i) => (item instanceof items && isPlainObject((raw as unknown[])[i]) ? item : NOT_AN_OBJECT));
-  });
+  }, () => items);
 }
 
 /** Each failing item under `key.i`, with the message its holder's constraints give. */

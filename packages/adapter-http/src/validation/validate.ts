@@ -7,7 +7,7 @@ import { partialBodies } from './field';
 import { declaredFields } from './dto-metadata';
 import { fieldErrors } from './error-keys';
 import { Ctor } from './field-spec';
-import { TRANSFORM, VALIDATE } from './options';
+import { TRANSFORM, VALIDATE, VALIDATE_PARTIAL } from './options';
 
 export { isPlainObject } from './coercion';
 
@@ -35,8 +35,8 @@ export function validateDto<T>(dto: Ctor<T>, input: unknown, options: ValidateOp
   const body = plainToInstance(dto, input, TRANSFORM) as T & object;
   if (options.partial) partialBodies.add(body);
   if (options.targetPolicy) targetPolicies.set(body, options.targetPolicy);
-  const failures = validateSync(body, VALIDATE);
-  if (failures.length > 0) return { ok: false, errors: fieldErrors(failures, prefix) };
+  const failures = validateSync(body, options.partial ? VALIDATE_PARTIAL : VALIDATE);
+  if (failures.length > 0) return { ok: false, errors: fieldErrors(failures, body, prefix) };
   return { ok: true, value: settled(body) };
 }
 
