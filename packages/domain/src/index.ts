@@ -27,3 +27,6 @@ export * from './webhooks/delivery';
 export * from './webhooks/entity';
 export * from './webhooks/signing-secret';
 export * from './automations';
+export * from './chatapp';
+export * from './conversations';
+export * from './call-permission';

@@ -1,0 +1,10 @@
+/**
+ * Senders whose country the chat app refuses business-initiated calls from (CONTRACT §9.3
+ * `REGION_NOT_SUPPORTED`, spec endpoint 15).
+ */
+export const CALL_REFUSED_SENDER_COUNTRIES = ['US', 'CA', 'EG', 'VN', 'NG', 'TR'] as const;
+
+/** A sender whose country is unknown is not refused: nothing says it is in a refused region. */
+export function senderRegionRefusesCalls(countryCode: string | null): boolean {
+  return countryCode !== null && (CALL_REFUSED_SENDER_COUNTRIES as readonly string[]).includes(countryCode.toUpperCase());
+}

@@ -1,0 +1,18 @@
+import { checkSenderCanSend, formatMessagingLimit } from './sender';
+
+describe('sender status (CONTRACT §8.2)', () => {
+  it('only online senders send; the refusal names the status', () => {
+    expect(checkSenderCanSend('online').ok).toBe(true);
+    expect(checkSenderCanSend('offline')).toEqual({ ok: false, error: { code: 'SENDER_OFFLINE', senderStatus: 'offline' } });
+  });
+
+  it.each([
+    [1000, '1,000 / 24hr'],
+    [250, '250 / 24hr'],
+    [100000, '100,000 / 24hr'],
+    [1000000, '1,000,000 / 24hr'],
+    [null, 'Unlimited'],
+  ])('messaging limit %p reads %s', (limit, text) => {
+    expect(formatMessagingLimit(limit)).toBe(text);
+  });
+});

@@ -1,0 +1,11 @@
+import { checkTemplateCanSend } from './template';
+
+describe('template status (CONTRACT §8.3)', () => {
+  it.each(['pending', 'rejected'] as const)('a %s template is not sent; the refusal names the status', (status) => {
+    expect(checkTemplateCanSend(status)).toEqual({ ok: false, error: { code: 'TEMPLATE_NOT_APPROVED', templateStatus: status } });
+  });
+
+  it('an approved template is sent', () => {
+    expect(checkTemplateCanSend('approved').ok).toBe(true);
+  });
+});

@@ -1,0 +1,47 @@
+import { Conversation } from './conversation';
+
+/**
+ * AI takeover (CONTRACT §11.3): a human switches AI replies off and on. Ownership is decided when
+ * the conversation is loaded; both operations are idempotent (same 200 body, nothing changes).
+ */
+export type AiToggleEvent = { readonly type: 'ai_disabled'; readonly at: Date } | { readonly type: 'ai_enabled'; readonly at: Date };
+
+export interface AiToggleChange {
+  readonly next: Conversation;
+  readonly events: readonly AiToggleEvent[];
+}
+
+export function disableAi(conversation: Conversation, now: Date): AiToggleChange {
+  if (!conversation.aiEnabled) return { next: conversation, events: [] };
+  return { next: { ...conversation, aiEnabled: false, aiDisabledAt: now, updatedAt: now }, events: [{ type: 'ai_disabled', at: now }] };
+}
+
+export function enableAi(conversation: Conversation, now: Date): AiToggleChange {
+  if (conversation.aiEnabled) return { next: conversation, events: [] };
+  return {
+    next: { ...conversation, aiEnabled: true, aiDisabledAt: null, aiEnabledAt: now, updatedAt: now },
+    events: [{ type: 'ai_enabled', at: now }],
+  };
+}
+
+/** The sender's assistant as far as replying goes (§8.9 step 2). */
+export interface ReplyingAssistant {
+  readonly status: 'active' | 'inactive';
+  readonly complianceBlocked: boolean;
+}
+
+/** Whether an inbound customer message gets an AI reply generated, or is only stored (§8.9). */
+export function shouldGenerateAiReply(conversation: Pick<Conversation, 'aiEnabled'>, assistant: ReplyingAssistant | null): boolean {
+  return conversation.aiEnabled && assistant !== null && assistant.status === 'active' && !assistant.complianceBlocked;
+}
+
+/**
+ * What becomes of a generated reply, judged on the conversation as it is when the reply is ready
+ * to send. Discarded when AI was switched off meanwhile (§8.9 step 3), and also when it was
+ * switched off and on again since the customer's message: enable-ai answers only later messages.
+ */
+export function aiReplyFate(conversation: Pick<Conversation, 'aiEnabled' | 'aiEnabledAt'>, customerMessageAt: Date): 'send' | 'discard' {
+  if (!conversation.aiEnabled) return 'discard';
+  if (conversation.aiEnabledAt !== null && customerMessageAt.getTime() < conversation.aiEnabledAt.getTime()) return 'discard';
+  return 'send';
+}

@@ -1,0 +1,4 @@
+export * from './conversation';
+export * from './message';
+export * from './ai-takeover';
+export * from './inactivity';

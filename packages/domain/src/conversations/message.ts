@@ -1,0 +1,37 @@
+import { ChatappMessageStatus } from '../chatapp/message-delivery';
+import { MediaType } from '../chatapp/media';
+
+export const MESSAGE_SOURCES = ['customer', 'ai', 'api', 'automation', 'system'] as const;
+export type MessageSource = (typeof MESSAGE_SOURCES)[number];
+
+export const MESSAGE_TYPES = ['text', 'media', 'template', 'voice_call_request'] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+
+export type MessageRole = 'user' | 'assistant' | 'system';
+export type MessageDirection = 'inbound' | 'outbound';
+
+/** The conversation's record of a message (CONTRACT A.10). */
+export interface ConversationMessage {
+  readonly id: number;
+  readonly conversationId: number;
+  readonly direction: MessageDirection;
+  readonly source: MessageSource;
+  readonly type: MessageType;
+  readonly body: string | null;
+  readonly mediaUrl: string | null;
+  readonly mediaType: MediaType | null;
+  readonly filename: string | null;
+  readonly templateId: number | null;
+  readonly chatappMessageId: number | null;
+  readonly messageSid: string | null;
+  /** Mirrors the chat-app message; null for system notes. */
+  readonly status: ChatappMessageStatus | null;
+  readonly errorCode: string | null;
+  readonly createdAt: Date;
+}
+
+/** Customers speak as `user`; AI, API and automation messages as `assistant` (A.10, §12.3). */
+export function roleOfSource(source: MessageSource): MessageRole {
+  if (source === 'customer') return 'user';
+  return source === 'system' ? 'system' : 'assistant';
+}
