@@ -40,7 +40,7 @@ export class FakeStore {
     this.tools = new InMemoryToolRepository(this.clock);
     this.assistants = new InMemoryAssistantRepository(this.tools, this.clock, this.outbox);
     this.calls = new InMemoryCallRepository(this.outbox);
-    this.deliveries = new InMemoryWebhookDeliveryRepository(this.secrets);
+    this.deliveries = new InMemoryWebhookDeliveryRepository(this.secrets, this.outbox, this.jobs);
   }
 
   /** An account with this balance and plan, and a signing secret, as account creation leaves it. */

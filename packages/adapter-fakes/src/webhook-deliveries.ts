@@ -1,10 +1,11 @@
-import { DeliveryAttempt, WebhookDelivery } from '@voiceplane/domain';
+import { DeliveryAttempt, err, ok, Result, WebhookDelivery } from '@voiceplane/domain';
 import {
-  CancelCriteria, DeliveryClaim, DeliveryFilter, DeliveryForSettlement, DeliveryLease, DeliverySettlement, NewDelivery, Page, PageRequest,
-  SigningSecretRepository, WebhookDeliveryRepository,
+  CancelCriteria, DeliveryClaim, DeliveryFilter, DeliveryForSettlement, DeliveryLease, DeliveryNotFound, DeliveryRestart, DeliverySettlement,
+  JobScheduler, NewDelivery, Outbox, Page, PageRequest, SettlementDecision, SigningSecretRepository, WebhookDeliveryRepository,
 } from '@voiceplane/application';
 import { copy } from './copy';
 import { pageOf } from './paging';
+import { RowLocks } from './row-locks';
 
 type Row = { -readonly [K in keyof WebhookDelivery]: WebhookDelivery[K] } & {
   roundAttempts: number;
@@ -23,7 +24,9 @@ type Row = { -readonly [K in keyof WebhookDelivery]: WebhookDelivery[K] } & {
 export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryRepository {
   private readonly rows: Row[] = [];
 
-  constructor(private readonly secrets: SigningSecretRepository) {}
+  private readonly locks = new RowLocks<string>();
+
+  constructor(private readonly secrets: SigningSecretRepository, private readonly outbox: Outbox, private readonly scheduler: JobScheduler) {}
 
   async insert(d: NewDelivery): Promise<WebhookDelivery> {
     if (this.rows.some((r) => r.id === d.id)) throw new Error(`Delivery ${d.id} already exists.`);
@@ -75,14 +78,17 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     return { kind: 'claimed', held: { delivery: toDelivery(row), state: stateOf(row) }, secret: await this.secrets.get(row.userId) };
   }
 
-  async lockForSettlement(id: string): Promise<DeliveryForSettlement | null> {
-    const row = this.row(id);
-    return row ? stateOf(row) : null;
-  }
-
-  async settle(id: string, settlement: DeliverySettlement, now: Date): Promise<void> {
-    const row = this.row(id);
-    if (row) write(row, settlement, now);
+  settleLocked<E>(id: string, decide: (current: DeliveryForSettlement) => Promise<Result<SettlementDecision, E>>): Promise<Result<void, E | DeliveryNotFound>> {
+    return this.locks.hold(id, async () => {
+      const row = this.row(id);
+      if (!row) return err({ code: 'delivery_not_found' as const });
+      const decision = await decide(stateOf(row));
+      if (!decision.ok) return decision;
+      const { settlement, at, retry } = decision.value;
+      write(row, settlement, at);
+      if (retry) await this.scheduler.schedule(retry);
+      return ok(undefined);
+    });
   }
 
   async settleIfUnchanged(id: string, expected: DeliveryForSettlement, settlement: DeliverySettlement, now: Date): Promise<boolean> {
@@ -102,16 +108,18 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     return canceled.map((r) => r.id);
   }
 
-  async lockForReplay(userId: number, id: string): Promise<WebhookDelivery | null> {
-    return this.find(userId, id);
-  }
-
-  async restart(id: string, maxAttempts: number, now: Date): Promise<WebhookDelivery> {
-    const row = this.row(id);
-    if (!row) throw new Error(`Delivery ${id} vanished before its restart.`);
-    // The lease stays, as in the real table: an attempt in flight counts as the first of the new round.
-    Object.assign(row, { status: 'pending', roundAttempts: 0, maxAttempts, nextAttemptAt: new Date(now), updatedAt: new Date(now) });
-    return toDelivery(row);
+  restartOwned<E>(userId: number, id: string, decide: (delivery: WebhookDelivery) => Promise<Result<DeliveryRestart, E>>): Promise<Result<WebhookDelivery, E | DeliveryNotFound>> {
+    return this.locks.hold(id, async () => {
+      const row = this.row(id);
+      if (!row || row.userId !== userId) return err({ code: 'delivery_not_found' as const });
+      const decision = await decide(toDelivery(row));
+      if (!decision.ok) return decision;
+      const { maxAttempts, at, events = [] } = decision.value;
+      // The lease stays, as in the real table: an attempt in flight counts as the first of the new round.
+      Object.assign(row, { status: 'pending', roundAttempts: 0, maxAttempts, nextAttemptAt: new Date(at), updatedAt: new Date(at) });
+      await this.outbox.add(events);
+      return ok(toDelivery(row));
+    });
   }
 
   async purgeSettledBefore(cutoff: Date, limit: number): Promise<number> {

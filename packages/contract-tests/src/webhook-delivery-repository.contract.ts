@@ -1,4 +1,5 @@
-import { DeliverySettlement, NewDelivery, SigningSecretRepository, UnitOfWork, WebhookDeliveryRepository } from '@voiceplane/application';
+import { DeliveryForSettlement, DeliverySettlement, NewDelivery, NewJob, SigningSecretRepository, UnitOfWork, WebhookDeliveryRepository } from '@voiceplane/application';
+import { err, ok } from '@voiceplane/domain';
 
 export interface WebhookDeliveryFixture {
   readonly deliveries: WebhookDeliveryRepository;
@@ -6,6 +7,10 @@ export interface WebhookDeliveryFixture {
   readonly uow: UnitOfWork;
   /** Two accounts deliveries may belong to. */
   readonly users: readonly [number, number];
+  /** What the outbox the repository writes to holds, oldest first. */
+  readonly events: () => Promise<Array<{ topic: string; payload: unknown }>>;
+  /** What the scheduler the repository writes to holds. */
+  readonly jobs: () => Promise<Array<{ kind: string; key: string | null; payload: unknown; runAt: Date }>>;
 }
 
 const T0 = new Date('2030-04-01T09:00:00.000Z');
@@ -34,6 +39,17 @@ export function webhookDeliveryRepositoryContract(name: string, open: () => Prom
         requestId: null, maxAttempts: 8, now: T0, ...over,
       });
     };
+
+    /** Writes a settlement whatever the row holds. */
+    const settle = async (id: string, settlement: DeliverySettlement, now: Date) => {
+      expect(await f.deliveries.settleLocked(id, async () => ok({ settlement, at: now }))).toEqual(ok(undefined));
+    };
+    /** The row's settlement state, read under its lock by a settlement that then refuses. */
+    const settlementState = async (id: string): Promise<DeliveryForSettlement | null> => {
+      const read = await f.deliveries.settleLocked(id, async (current) => err(current));
+      return read.ok || 'code' in read.error ? null : read.error;
+    };
+    const retryJob = (id: string, runAt: Date): NewJob => ({ kind: 'webhook.delivery.attempt', key: `webhook-delivery:${id}`, payload: { delivery_id: id }, runAt });
 
     beforeEach(async () => {
       f = await open();
@@ -64,10 +80,10 @@ export function webhookDeliveryRepositoryContract(name: string, open: () => Prom
       });
       expect(await f.deliveries.claim(d.id, at(1), lease('lease_b', 31))).toEqual({ kind: 'busy', until: at(30) });
 
-      await f.deliveries.settle(d.id, failedAttempt(1, at(60)), at(1));
+      await settle(d.id, failedAttempt(1, at(60)), at(1));
       expect(await f.deliveries.claim(d.id, at(2), lease('lease_c', 32))).toEqual({ kind: 'not_due', at: at(60) });
       expect(await f.deliveries.claim(d.id, at(60), lease('lease_d', 90))).toEqual(expect.objectContaining({ kind: 'claimed' }));
-      await f.deliveries.settle(d.id, succeeded(2), at(61));
+      await settle(d.id, succeeded(2), at(61));
       expect(await f.deliveries.claim(d.id, at(120), lease('lease_e', 150))).toEqual({ kind: 'settled' });
       expect(await f.deliveries.claim('dlv_missing', at(0), lease('lease_f', 30))).toEqual({ kind: 'settled' });
     });
@@ -81,12 +97,12 @@ export function webhookDeliveryRepositoryContract(name: string, open: () => Prom
     it('writes each attempt with the delivery\'s new state and releases the lease', async () => {
       const d = await insert();
       await f.deliveries.claim(d.id, at(0), lease('lease_a', 30));
-      await f.deliveries.settle(d.id, failedAttempt(1, at(60)), at(1));
+      await settle(d.id, failedAttempt(1, at(60)), at(1));
 
       expect(await f.deliveries.find(f.users[0], d.id)).toEqual({
         ...d, attemptsCount: 1, nextAttemptAt: at(60), lastAttemptAt: at(1), lastStatusCode: 500, lastError: 'http_error', updatedAt: at(1),
       });
-      expect(await f.uow.transaction(() => f.deliveries.lockForSettlement(d.id))).toEqual({ status: 'pending', attemptsCount: 1, roundAttempts: 1, maxAttempts: 8, leaseToken: null });
+      expect(await settlementState(d.id)).toEqual({ status: 'pending', attemptsCount: 1, roundAttempts: 1, maxAttempts: 8, leaseToken: null });
       expect(await f.deliveries.attempts(d.id)).toEqual([{ number: 1, at: at(1), statusCode: 500, durationMs: 12, error: 'http_error', responseExcerpt: 'oops' }]);
     });
 
@@ -98,7 +114,7 @@ export function webhookDeliveryRepositoryContract(name: string, open: () => Prom
       const otherClaim = await f.deliveries.claim(other.id, at(0), lease('lease_b', 30));
       if (otherClaim.kind !== 'claimed') throw new Error('not claimed');
       await f.deliveries.cancelPending({ userId: f.users[0], source: { type: 'assistant', id: 7 }, eventTypes: ['post_call'], createdUpTo: T0 }, at(1));
-      await f.deliveries.restart(other.id, 8, at(1));
+      await f.deliveries.restartOwned(f.users[0], other.id, async () => ok({ maxAttempts: 8, at: at(1) }));
 
       expect(await f.deliveries.settleIfUnchanged(d.id, claim.held.state, succeeded(1), at(2))).toBe(false);
       expect((await f.deliveries.find(f.users[0], d.id))?.status).toBe('canceled');
@@ -115,7 +131,7 @@ export function webhookDeliveryRepositoryContract(name: string, open: () => Prom
       const otherType = await insert({ eventType: 'test' });
       const settled = await insert();
       await f.deliveries.claim(settled.id, at(0), lease('lease_a', 30));
-      await f.deliveries.settle(settled.id, succeeded(1), at(1));
+      await settle(settled.id, succeeded(1), at(1));
 
       const canceled = await f.deliveries.cancelPending({ userId: f.users[0], source: { type: 'assistant', id: 7 }, eventTypes: ['post_call'], createdUpTo: at(5) }, at(6));
 
@@ -128,15 +144,73 @@ export function webhookDeliveryRepositoryContract(name: string, open: () => Prom
     it('restarts a settled delivery with a fresh round, keeping its attempts', async () => {
       const d = await insert({ maxAttempts: 1 });
       await f.deliveries.claim(d.id, at(0), lease('lease_a', 30));
-      await f.deliveries.settle(d.id, failedAttempt(1, null), at(1));
+      await settle(d.id, failedAttempt(1, null), at(1));
 
-      const locked = await f.uow.transaction(() => f.deliveries.lockForReplay(f.users[0], d.id));
-      const restarted = await f.deliveries.restart(d.id, 8, at(100));
+      let locked: { status: string } | undefined;
+      const result = await f.deliveries.restartOwned(f.users[0], d.id, async (delivery) => {
+        locked = delivery;
+        return ok({ maxAttempts: 8, at: at(100) });
+      });
+      const restarted = result.ok ? result.value : null;
 
       expect(locked?.status).toBe('failed');
-      expect(await f.uow.transaction(() => f.deliveries.lockForReplay(f.users[1], d.id))).toBeNull();
+      expect(await f.deliveries.find(f.users[1], d.id)).toBeNull();
       expect(restarted).toEqual(expect.objectContaining({ status: 'pending', attemptsCount: 1, nextAttemptAt: at(100), updatedAt: at(100) }));
-      expect(await f.uow.transaction(() => f.deliveries.lockForSettlement(d.id))).toEqual({ status: 'pending', attemptsCount: 1, roundAttempts: 0, maxAttempts: 8, leaseToken: null });
+      expect(await settlementState(d.id)).toEqual({ status: 'pending', attemptsCount: 1, roundAttempts: 0, maxAttempts: 8, leaseToken: null });
+    });
+
+    it('settles against the row as locked, and schedules the retry decided with it', async () => {
+      const d = await insert();
+      await f.deliveries.claim(d.id, at(0), lease('lease_a', 30));
+      const seen: DeliveryForSettlement[] = [];
+
+      const result = await f.deliveries.settleLocked(d.id, async (current) => {
+        seen.push(current);
+        return ok({ settlement: failedAttempt(1, at(60)), at: at(1), retry: retryJob(d.id, at(60)) });
+      });
+
+      expect(result).toEqual(ok(undefined));
+      expect(seen).toEqual([{ status: 'pending', attemptsCount: 0, roundAttempts: 0, maxAttempts: 8, leaseToken: 'lease_a' }]);
+      expect(await f.deliveries.find(f.users[0], d.id)).toEqual(expect.objectContaining({ status: 'pending', attemptsCount: 1, nextAttemptAt: at(60), updatedAt: at(1) }));
+      expect(await f.deliveries.attempts(d.id)).toHaveLength(1);
+      expect(await settlementState(d.id)).toEqual({ status: 'pending', attemptsCount: 1, roundAttempts: 1, maxAttempts: 8, leaseToken: null });
+      expect(await f.jobs()).toEqual([expect.objectContaining({ kind: 'webhook.delivery.attempt', key: `webhook-delivery:${d.id}`, payload: { delivery_id: d.id }, runAt: at(60) })]);
+    });
+
+    it('writes nothing when the settlement refuses, and tells a missing delivery', async () => {
+      const d = await insert();
+      await f.deliveries.claim(d.id, at(0), lease('lease_a', 30));
+
+      expect(await f.deliveries.settleLocked(d.id, async () => err('lease_lost' as const))).toEqual(err('lease_lost'));
+      expect(await f.deliveries.find(f.users[0], d.id)).toEqual(d);
+      expect(await f.deliveries.attempts(d.id)).toEqual([]);
+      expect(await settlementState(d.id)).toEqual({ status: 'pending', attemptsCount: 0, roundAttempts: 0, maxAttempts: 8, leaseToken: 'lease_a' });
+      const decide = jest.fn(async () => ok({ settlement: succeeded(1), at: at(1) }));
+      expect(await f.deliveries.settleLocked('dlv_missing', decide)).toEqual(err({ code: 'delivery_not_found' }));
+      expect(decide).not.toHaveBeenCalled();
+      expect(await f.jobs()).toEqual([]);
+    });
+
+    it('restarts the owner\'s delivery with the events decided with it; another user\'s or a refused one stays as it is', async () => {
+      const d = await insert({ maxAttempts: 1 });
+      await f.deliveries.claim(d.id, at(0), lease('lease_a', 30));
+      await settle(d.id, failedAttempt(1, null), at(1));
+      const failed = await f.deliveries.find(f.users[0], d.id);
+      const event = { topic: 'webhook.delivery.requested', payload: { delivery_id: d.id } };
+
+      const decide = jest.fn(async () => ok({ maxAttempts: 8, at: at(100), events: [event] }));
+      expect(await f.deliveries.restartOwned(f.users[1], d.id, decide)).toEqual(err({ code: 'delivery_not_found' }));
+      expect(decide).not.toHaveBeenCalled();
+      expect(await f.deliveries.restartOwned(f.users[0], d.id, async () => err('already_pending' as const))).toEqual(err('already_pending'));
+      expect(await f.deliveries.find(f.users[0], d.id)).toEqual(failed);
+      expect(await f.events()).toEqual([]);
+
+      const restarted = await f.deliveries.restartOwned(f.users[0], d.id, decide);
+
+      expect(restarted).toEqual(ok(expect.objectContaining({ id: d.id, status: 'pending', attemptsCount: 1, nextAttemptAt: at(100), updatedAt: at(100) })));
+      expect(await f.deliveries.find(f.users[0], d.id)).toEqual(restarted.ok ? restarted.value : null);
+      expect(await f.events()).toEqual([event]);
+      expect(await settlementState(d.id)).toEqual({ status: 'pending', attemptsCount: 1, roundAttempts: 0, maxAttempts: 8, leaseToken: null });
     });
 
     it('finds overdue deliveries nobody holds, longest overdue first', async () => {

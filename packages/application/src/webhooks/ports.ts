@@ -1,5 +1,9 @@
-import { AttemptError, DeliveryAttempt, DeliverySource, DeliverySourceType, DeliveryStatus, DeliverySubject, WebhookDelivery } from '@voiceplane/domain';
+import {
+  AttemptError, DeliveryAttempt, DeliverySource, DeliverySourceType, DeliveryStatus, DeliverySubject, Result, WebhookDelivery,
+} from '@voiceplane/domain';
+import { NewJob } from '../events/ports';
 import { SigningSecret } from '../ports/accounts';
+import { NewOutboxEvent } from '../ports/outbox';
 import { Page, PageRequest } from '../shared/page';
 
 export interface NewDelivery {
@@ -66,6 +70,27 @@ export interface DeliverySettlement {
   readonly lastError: AttemptError | null;
 }
 
+/** What settling an attempt decided against the locked row. */
+export interface SettlementDecision {
+  readonly settlement: DeliverySettlement;
+  /** When it was decided (`updated_at`). */
+  readonly at: Date;
+  /** The delivery's next attempt, scheduled with the settlement; none when it settled for good. */
+  readonly retry?: NewJob;
+}
+
+/** What a replay decided about the caller's locked delivery. */
+export interface DeliveryRestart {
+  /** Attempts allowed in the new round. */
+  readonly maxAttempts: number;
+  /** When it restarted: the delivery is due then (`next_attempt_at`, `updated_at`). */
+  readonly at: Date;
+  /** Raised by the restart; written to the outbox after the delivery, in this order. */
+  readonly events?: readonly NewOutboxEvent[];
+}
+
+export type DeliveryNotFound = { readonly code: 'delivery_not_found' };
+
 export interface CancelCriteria {
   readonly userId: number;
   readonly source: DeliverySource;
@@ -88,21 +113,26 @@ export interface WebhookDeliveryRepository {
   overdue(dueBefore: Date, now: Date, limit: number): Promise<string[]>;
   /** Takes the delivery for one attempt if it is pending, due at `now` and not held by another attempt. */
   claim(id: string, now: Date, lease: DeliveryLease): Promise<DeliveryClaim>;
-  /** Locks the row for the rest of the transaction; null when it is gone. */
-  lockForSettlement(id: string): Promise<DeliveryForSettlement | null>;
-  /** Writes an attempt and the delivery's new state, and releases the lease. */
-  settle(id: string, settlement: DeliverySettlement, now: Date): Promise<void>;
   /**
-   * `settle` in one statement that applies only while the row is exactly `expected` (same lease,
+   * Writes an attempt's outcome judged against the row as it is now: in one transaction (the
+   * caller's, when there is one) locks the row, hands its state to `decide`, then writes the
+   * settlement with its attempt, releases the lease and schedules the retry it returned. A refusal
+   * writes nothing.
+   */
+  settleLocked<E>(id: string, decide: (current: DeliveryForSettlement) => Promise<Result<SettlementDecision, E>>): Promise<Result<void, E | DeliveryNotFound>>;
+  /**
+   * A settlement written in one statement, without a lock, that applies only while the row is exactly `expected` (same lease,
    * status and counters); false, and nothing written, when it is not.
    */
   settleIfUnchanged(id: string, expected: DeliveryForSettlement, settlement: DeliverySettlement, now: Date): Promise<boolean>;
   /** Moves matching pending deliveries to `canceled`; returns their ids. */
   cancelPending(criteria: CancelCriteria, now: Date): Promise<string[]>;
-  /** Locks the user's delivery for the rest of the transaction; null when missing or another user's. */
-  lockForReplay(userId: number, id: string): Promise<WebhookDelivery | null>;
-  /** Back to `pending`, due at `now`, with a fresh round of `maxAttempts`. */
-  restart(id: string, maxAttempts: number, now: Date): Promise<WebhookDelivery>;
+  /**
+   * Back to `pending`, due at once, with a fresh round: in one transaction (the caller's, when there
+   * is one) locks the user's delivery, hands it to `decide`, then restarts it and writes the events
+   * it returned. The lease stays. A refusal, or another user's delivery, writes nothing.
+   */
+  restartOwned<E>(userId: number, id: string, decide: (delivery: WebhookDelivery) => Promise<Result<DeliveryRestart, E>>): Promise<Result<WebhookDelivery, E | DeliveryNotFound>>;
   /** Deletes settled deliveries (and their attempts) last changed before `cutoff`; returns how many. */
   purgeSettledBefore(cutoff: Date, limit: number): Promise<number>;
 }

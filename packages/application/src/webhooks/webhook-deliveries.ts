@@ -3,7 +3,7 @@ import {
 } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { Ids } from '../ports/ids';
-import { Outbox } from '../ports/outbox';
+import { NewOutboxEvent, Outbox } from '../ports/outbox';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { JobScheduler } from '../events/ports';
 import { CancelCriteria, WebhookDeliveryRepository } from './ports';
@@ -84,21 +84,20 @@ export class WebhookDeliveries {
   }
 
   /** Back to `pending` with the full schedule: same `webhook-id`, payload and target (CONTRACT §12.5). */
-  replay(userId: number, deliveryId: string): Promise<Result<WebhookDelivery, ReplayRefusal>> {
-    return this.uow.transaction(async () => {
-      const delivery = await this.deliveries.lockForReplay(userId, deliveryId);
-      if (!delivery) return err('not_found' as const);
+  async replay(userId: number, deliveryId: string): Promise<Result<WebhookDelivery, ReplayRefusal>> {
+    const restarted = await this.deliveries.restartOwned(userId, deliveryId, async (delivery) => {
       const allowed = checkReplay(delivery.status);
       if (!allowed.ok) return allowed;
-      const now = this.clock.now();
-      const restarted = await this.deliveries.restart(delivery.id, allowed.value.maxAttempts, now);
-      await this.requestAttempt(delivery.id);
-      return ok(restarted);
+      return ok({ maxAttempts: allowed.value.maxAttempts, at: this.clock.now(), events: [attemptRequest(delivery.id)] });
     });
+    if (restarted.ok) return restarted;
+    return err(restarted.error === 'already_pending' ? restarted.error : 'not_found');
   }
 
   /** The bus brings the attempt within milliseconds; should it not, the overdue sweep does. */
   private async requestAttempt(deliveryId: string): Promise<void> {
-    await this.outbox.add([{ topic: DELIVERY_REQUESTED_TOPIC, payload: { delivery_id: deliveryId } }]);
+    await this.outbox.add([attemptRequest(deliveryId)]);
   }
 }
+
+const attemptRequest = (deliveryId: string): NewOutboxEvent => ({ topic: DELIVERY_REQUESTED_TOPIC, payload: { delivery_id: deliveryId } });

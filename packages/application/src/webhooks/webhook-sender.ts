@@ -1,12 +1,11 @@
 import {
-  AttemptError, ATTEMPT_TIMEOUT_MS, isSuccessStatus, judgeAttempt, responseExcerpt, retryAfterSeconds, secretsInForce, settleAttempt,
+  AttemptError, ATTEMPT_TIMEOUT_MS, err, isSuccessStatus, ok, judgeAttempt, responseExcerpt, retryAfterSeconds, secretsInForce, settleAttempt,
 } from '@voiceplane/domain';
 import { SigningSecret, SigningSecretRepository } from '../ports/accounts';
 import { Clock } from '../ports/clock';
 import { Ids } from '../ports/ids';
 import { OutboundHttpClient, OutboundResponse } from '../ports/outbound-http';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { JobScheduler, WorkLogger } from '../events/ports';
+import { JobScheduler, NewJob, WorkLogger } from '../events/ports';
 import { DeliveryForSettlement, DeliveryLease, DeliverySettlement, HeldDelivery, WebhookDeliveryRepository } from './ports';
 import { DELIVERY_ATTEMPT_JOB, deliveryJobKey } from './webhook-deliveries';
 
@@ -49,7 +48,6 @@ export class WebhookSender {
   readonly leaseMs: number;
 
   constructor(
-    private readonly uow: UnitOfWork,
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly secrets: SigningSecretRepository,
     private readonly http: OutboundHttpClient,
@@ -134,21 +132,17 @@ export class WebhookSender {
     const now = this.clock.now();
     const outcome = this.judge(claimed, startedAt, response, now);
     if (outcome.nextAttemptAt === null && (await this.deliveries.settleIfUnchanged(deliveryId, claimed, outcome, now))) return;
-    await this.uow.transaction(async () => {
-      const current = await this.deliveries.lockForSettlement(deliveryId);
-      if (!current || current.leaseToken !== claimed.leaseToken) {
-        // Only when an attempt outlived its lease (a stalled process): whoever holds the
-        // delivery now writes its own attempt, and two writers would number attempts twice.
-        this.logger.warn({ deliveryId, statusCode: response.statusCode }, 'delivery attempt finished after its lease ran out; outcome not recorded');
-        return;
-      }
+    const settled = await this.deliveries.settleLocked(deliveryId, async (current) => {
+      // Only when an attempt outlived its lease (a stalled process): whoever holds the delivery
+      // now writes its own attempt, and two writers would number attempts twice.
+      if (current.leaseToken !== claimed.leaseToken) return err({ code: 'lease_lost' as const });
       const lockedAt = this.clock.now();
       const settlement = this.judge(current, startedAt, response, lockedAt);
-      await this.deliveries.settle(deliveryId, settlement, lockedAt);
       // A settled delivery needs no job; one left over from an earlier reschedule finds it settled
-      // and is deleted by the scheduler, so the common path writes nothing here.
-      if (settlement.nextAttemptAt) await this.scheduleAttempt(deliveryId, settlement.nextAttemptAt);
+      // and is deleted by the scheduler, so the common path writes nothing there.
+      return ok({ settlement, at: lockedAt, retry: settlement.nextAttemptAt ? this.attemptJob(deliveryId, settlement.nextAttemptAt) : undefined });
     });
+    if (!settled.ok) this.logger.warn({ deliveryId, statusCode: response.statusCode }, 'delivery attempt finished after its lease ran out; outcome not recorded');
   }
 
   /** What the delivery becomes after this attempt, given the row's state at `now`. */
@@ -178,6 +172,10 @@ export class WebhookSender {
   }
 
   private scheduleAttempt(deliveryId: string, runAt: Date): Promise<void> {
-    return this.scheduler.schedule({ kind: DELIVERY_ATTEMPT_JOB, key: deliveryJobKey(deliveryId), payload: { delivery_id: deliveryId }, runAt });
+    return this.scheduler.schedule(this.attemptJob(deliveryId, runAt));
+  }
+
+  private attemptJob(deliveryId: string, runAt: Date): NewJob {
+    return { kind: DELIVERY_ATTEMPT_JOB, key: deliveryJobKey(deliveryId), payload: { delivery_id: deliveryId }, runAt };
   }
 }

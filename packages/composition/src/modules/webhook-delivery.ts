@@ -22,14 +22,14 @@ const DAY_MS = 24 * HOUR_MS;
  * webhook goes away. Its consumers and jobs run on the event backbone.
  */
 export const webhookDeliveryModule: ApiModule = ({ container: c, database, logger }) => {
-  const deliveries = new TypeormWebhookDeliveryRepository(database);
-  c.bind(TOKENS.WebhookDeliveryRepository).toConstantValue(deliveries);
+  c.bind(TOKENS.WebhookDeliveryRepository).toDynamicValue((ctx) =>
+    new TypeormWebhookDeliveryRepository(database, ctx.get(TOKENS.Outbox), ctx.get(TOKENS.JobScheduler))).inSingletonScope();
   c.bind(TOKENS.WebhookDeliveries).toDynamicValue((ctx) => new WebhookDeliveries(
     ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.WebhookDeliveryRepository), ctx.get(TOKENS.Outbox), ctx.get(TOKENS.JobScheduler),
     ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock),
   )).inSingletonScope();
   c.bind(TOKENS.WebhookSender).toDynamicValue((ctx) => new WebhookSender(
-    ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.WebhookDeliveryRepository), ctx.get(TOKENS.SigningSecretRepository),
+    ctx.get(TOKENS.WebhookDeliveryRepository), ctx.get(TOKENS.SigningSecretRepository),
     ctx.get(TOKENS.OutboundHttpClient), ctx.get(TOKENS.JobScheduler), ctx.get(TOKENS.Clock), ctx.get(TOKENS.Ids), Math.random,
     logger.child({ component: 'webhooks' }),
   )).inSingletonScope();
@@ -55,6 +55,7 @@ export const webhookDeliveryModule: ApiModule = ({ container: c, database, logge
   // Deliveries past their 30 days (CONTRACT §12) go in batches, so one sweep never holds a long lock.
   const retention = everyInterval('webhook-delivery-retention', HOUR_MS, async () => {
     const cutoff = new Date(c.get(TOKENS.Clock).now().getTime() - DELIVERY_RETENTION_DAYS * DAY_MS);
+    const deliveries = c.get(TOKENS.WebhookDeliveryRepository);
     while ((await deliveries.purgeSettledBefore(cutoff, 1_000)) === 1_000);
   }, logger);
 

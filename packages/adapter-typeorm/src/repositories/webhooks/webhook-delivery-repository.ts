@@ -1,8 +1,8 @@
 import {
-  CancelCriteria, DeliveryClaim, DeliveryFilter, DeliveryForSettlement, DeliveryLease, DeliverySettlement, NewDelivery, Page, PageRequest,
-  SigningSecret, WebhookDeliveryRepository,
+  CancelCriteria, DeliveryClaim, DeliveryFilter, DeliveryForSettlement, DeliveryLease, DeliveryNotFound, DeliveryRestart, DeliverySettlement,
+  JobScheduler, NewDelivery, Outbox, Page, PageRequest, SettlementDecision, SigningSecret, WebhookDeliveryRepository,
 } from '@voiceplane/application';
-import { AttemptError, DeliveryAttempt, DeliverySourceType, DeliveryStatus, WebhookDelivery } from '@voiceplane/domain';
+import { AttemptError, DeliveryAttempt, DeliverySourceType, DeliveryStatus, err, ok, Result, WebhookDelivery } from '@voiceplane/domain';
 import { Database } from '../../database';
 import { dateOrNull, num, numOrNull, pageClause } from '../rows';
 
@@ -65,7 +65,7 @@ function toAttempt(r: Row): DeliveryAttempt {
 }
 
 export class TypeormWebhookDeliveryRepository implements WebhookDeliveryRepository {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database, private readonly outbox: Outbox, private readonly scheduler: JobScheduler) {}
 
   async insert(d: NewDelivery): Promise<WebhookDelivery> {
     const rows = await this.db.query(
@@ -154,17 +154,21 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
     return { kind: 'not_due', at: next && next > now ? next : now };
   }
 
-  async lockForSettlement(id: string): Promise<DeliveryForSettlement | null> {
-    // Raw SQL: a row lock, so settling waits for a cancel or replay that holds the row.
-    const r = await this.db.one(
-      `SELECT status, attempts_count, round_attempts, max_attempts, lease_token FROM webhook_deliveries WHERE id = $1 FOR UPDATE`,
-      [id],
-    );
-    return r ? toSettlementState(r) : null;
-  }
-
-  async settle(id: string, s: DeliverySettlement, now: Date): Promise<void> {
-    await this.writeSettlement(id, s, now, '', []);
+  settleLocked<E>(id: string, decide: (current: DeliveryForSettlement) => Promise<Result<SettlementDecision, E>>): Promise<Result<void, E | DeliveryNotFound>> {
+    return this.db.transaction(async () => {
+      // Raw SQL: a row lock, so settling waits for a cancel or replay that holds the row.
+      const r = await this.db.one(
+        `SELECT status, attempts_count, round_attempts, max_attempts, lease_token FROM webhook_deliveries WHERE id = $1 FOR UPDATE`,
+        [id],
+      );
+      if (!r) return err({ code: 'delivery_not_found' as const });
+      const decision = await decide(toSettlementState(r));
+      if (!decision.ok) return decision;
+      const { settlement, at, retry } = decision.value;
+      await this.writeSettlement(id, settlement, at, '', []);
+      if (retry) await this.scheduler.schedule(retry);
+      return ok(undefined);
+    });
   }
 
   async settleIfUnchanged(id: string, expected: DeliveryForSettlement, s: DeliverySettlement, now: Date): Promise<boolean> {
@@ -215,24 +219,27 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
     return rows.map((r) => r.id);
   }
 
-  async lockForReplay(userId: number, id: string): Promise<WebhookDelivery | null> {
-    // Raw SQL: a row lock, so a replay and a settlement of the same delivery take turns.
-    const r = await this.db.one(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND user_id = $2 FOR UPDATE`, [id, userId]);
-    return r ? toDelivery(r) : null;
-  }
-
-  async restart(id: string, maxAttempts: number, now: Date): Promise<WebhookDelivery> {
-    // The lease stays: an attempt still in flight (of a canceled delivery) finishes and counts
-    // as the first of the new round.
-    const rows = await this.db.query(
-      `WITH restarted AS (
-         UPDATE webhook_deliveries SET status = 'pending', round_attempts = 0, max_attempts = $2, next_attempt_at = $3, updated_at = $3
-          WHERE id = $1
-         RETURNING ${COLUMNS})
-       SELECT * FROM restarted`,
-      [id, maxAttempts, now],
-    );
-    return toDelivery(rows[0]);
+  restartOwned<E>(userId: number, id: string, decide: (delivery: WebhookDelivery) => Promise<Result<DeliveryRestart, E>>): Promise<Result<WebhookDelivery, E | DeliveryNotFound>> {
+    return this.db.transaction(async () => {
+      // Raw SQL: a row lock, so a replay and a settlement of the same delivery take turns.
+      const r = await this.db.one(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND user_id = $2 FOR UPDATE`, [id, userId]);
+      if (!r) return err({ code: 'delivery_not_found' as const });
+      const decision = await decide(toDelivery(r));
+      if (!decision.ok) return decision;
+      const { maxAttempts, at, events = [] } = decision.value;
+      // The lease stays: an attempt still in flight (of a canceled delivery) finishes and counts
+      // as the first of the new round.
+      const rows = await this.db.query(
+        `WITH restarted AS (
+           UPDATE webhook_deliveries SET status = 'pending', round_attempts = 0, max_attempts = $2, next_attempt_at = $3, updated_at = $3
+            WHERE id = $1
+           RETURNING ${COLUMNS})
+         SELECT * FROM restarted`,
+        [id, maxAttempts, at],
+      );
+      await this.outbox.add(events);
+      return ok(toDelivery(rows[0]));
+    });
   }
 
   async purgeSettledBefore(cutoff: Date, limit: number): Promise<number> {
