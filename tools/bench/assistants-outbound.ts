@@ -1,7 +1,7 @@
 /**
  * GET /api/user/assistants/outbound for a user with 200 outbound assistants (and 50 inbound ones
- * the list must skip), against a bare express + pg handler doing the same queries (token lookup,
- * rate-limit counter upsert, the outbound select) on the same database, in the same run.
+ * the list must skip), against a bare express + pg handler doing the operation's own queries (token lookup,
+ * the outbound select; no rate-limit write) on the same database, in the same run.
  *   npx tsc -b && node tools/dist/bench/assistants-outbound.js     (DATABASE_URL=… for real PostgreSQL)
  */
 import express from 'express';
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   if (JSON.stringify(ours) !== JSON.stringify(theirs) || (ours as unknown[]).length !== OUTBOUND) throw new Error('voiceplane and the baseline disagree');
 
   const subject = await measure(`voiceplane GET /assistants/outbound`, `${api.url}/api/user/assistants/outbound`, headers);
-  const base = await measure('bare express + pg (same queries)', `${baseline.url}/outbound`, headers);
+  const base = await measure('bare express + pg (own reads only)', `${baseline.url}/outbound`, headers);
   report(`GET /api/user/assistants/outbound (${OUTBOUND} outbound + ${INBOUND} inbound assistants)`, subject, base);
 
   await baseline.close();

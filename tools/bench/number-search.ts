@@ -1,7 +1,7 @@
 /**
  * GET /api/user/phone-numbers/search (sandbox inventory, two numbers of the country already owned
  * by other accounts) against a bare express + pg handler doing the same work on the same database
- * in the same run: token lookup, rate-limit counter upsert, the ownership query over the offers,
+ * in the same run: token lookup, the ownership query over the offers,
  * and the same answer built from an in-memory catalogue.
  *   npx tsc -b && node tools/dist/bench/number-search.js     (DATABASE_URL=… for real PostgreSQL)
  */
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   if (JSON.stringify(ours) !== JSON.stringify(theirs) || ours.data.length !== catalogue.length - 2) throw new Error('voiceplane and the baseline disagree');
 
   const subject = await measure('voiceplane GET /phone-numbers/search', `${api.url}/api/user/phone-numbers/search?${QUERY}`, headers);
-  const base = await measure('bare express + pg (same queries)', `${baseline.url}/search?${QUERY}`, headers);
+  const base = await measure('bare express + pg (own reads only)', `${baseline.url}/search?${QUERY}`, headers);
   report(`GET /api/user/phone-numbers/search?${QUERY} (${ours.data.length} results, 2 owned numbers skipped)`, subject, base);
 
   await baseline.close();

@@ -1,6 +1,6 @@
 /**
- * GET /api/user/me with API-key auth, against a bare express + pg handler doing the same queries
- * (token lookup, rate-limit counter upsert, user read) on the same database, in the same run.
+ * GET /api/user/me with API-key auth, against a bare express + pg handler doing only the operation's
+ * own reads (token lookup, user read; not the product's rate-limit write) on the same database, in the same run.
  *   npx tsc -b && node tools/dist/bench/user-me.js        (DATABASE_URL=… for real PostgreSQL)
  */
 import express from 'express';
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const baseline = await listen(bare);
 
   const subject = await measure('voiceplane GET /api/user/me', `${api.url}/api/user/me`, headers);
-  const base = await measure('bare express + pg (same queries)', `${baseline.url}/me`, headers);
+  const base = await measure('bare express + pg (own reads only)', `${baseline.url}/me`, headers);
   report('GET /api/user/me', subject, base);
 
   await baseline.close();
