@@ -1,3 +1,5 @@
+import { DEFAULT_PLAN } from '@voiceplane/domain';
+
 /**
  * One success answer per operation, keyed like the document (`METHOD /path`). Each is a real answer recorded from
  * the HTTP test suites (ids, tokens and times as the server produced them; test servers' addresses replaced by
@@ -362,14 +364,7 @@ const RECORDED: Readonly<Record<string, unknown>> = {
   'GET /api/user/billing/balance': {
     total_balance: 8.5,
     currency: 'USD',
-    plan: {
-      name: 'standard',
-      max_mid_call_tools: 10,
-      api_rate_limit_per_minute: 600,
-      chatapp_calling_enabled: true,
-      included_template_messages: 0,
-      max_concurrent_calls: 10,
-    },
+    plan: DEFAULT_PLAN,
     included_template_messages_remaining: 0,
     allowance_resets_at: '2026-12-01T00:00:00.000Z',
   },
@@ -523,14 +518,7 @@ const RECORDED: Readonly<Record<string, unknown>> = {
     name: 'User 1',
     email: 'user1@example.com',
     total_balance: 25,
-    plan: {
-      name: 'standard',
-      max_mid_call_tools: 10,
-      api_rate_limit_per_minute: 600,
-      chatapp_calling_enabled: true,
-      included_template_messages: 0,
-      max_concurrent_calls: 10,
-    },
+    plan: DEFAULT_PLAN,
   },
   'GET /api/user/phone-numbers': {
     data: [
@@ -776,14 +764,7 @@ const RECORDED: Readonly<Record<string, unknown>> = {
       email: 'user1@example.com',
       disabled: false,
       total_balance: 25,
-      plan: {
-        name: 'standard',
-        max_mid_call_tools: 10,
-        api_rate_limit_per_minute: 600,
-        chatapp_calling_enabled: true,
-        included_template_messages: 0,
-        max_concurrent_calls: 10,
-      },
+      plan: DEFAULT_PLAN,
       created_at: '2026-11-23T09:43:18.678Z',
       updated_at: '2026-11-23T09:43:18.678Z',
     },
@@ -1059,14 +1040,7 @@ const RECORDED: Readonly<Record<string, unknown>> = {
       email: 'user3@example.com',
       disabled: true,
       total_balance: 25,
-      plan: {
-        name: 'standard',
-        max_mid_call_tools: 10,
-        api_rate_limit_per_minute: 600,
-        chatapp_calling_enabled: true,
-        included_template_messages: 0,
-        max_concurrent_calls: 10,
-      },
+      plan: DEFAULT_PLAN,
       created_at: '2026-11-23T09:45:16.436Z',
       updated_at: '2026-11-23T09:45:16.436Z',
     },
