@@ -1,0 +1,178 @@
+import { MediaType, MessageDeliveryUpdateStatus, TemplateCategory, TemplateStatus } from '@voiceplane/domain';
+
+/**
+ * What a provider needs to act for one sender. `credentials` is the decrypted `provider_config`
+ * (WhatsApp: phone_number_id, waba_id, access_token); null for the sandbox.
+ */
+export interface ProviderSender {
+  readonly senderId: number;
+  readonly userId: number;
+  readonly phoneNumber: string;
+  readonly credentials: WhatsappCredentials | null;
+}
+
+export interface WhatsappCredentials {
+  readonly phoneNumberId: string;
+  readonly wabaId: string;
+  readonly accessToken: string;
+}
+
+/** What the provider says about a sender it was asked to register. */
+export interface RegisteredSender {
+  readonly status: 'online' | 'offline';
+  /** The provider's id for the number, matched by status items of the ingress. */
+  readonly providerSenderRef: string | null;
+}
+
+export interface TemplateSubmission {
+  readonly name: string;
+  readonly language: string;
+  readonly category: TemplateCategory;
+  readonly bodyText: string;
+  readonly footerText: string | null;
+}
+
+export interface SubmittedTemplate {
+  readonly status: TemplateStatus;
+  /** The provider's template id, matched by template-status items of the ingress. */
+  readonly providerTemplateRef: string | null;
+}
+
+export interface TemplateMessage {
+  readonly name: string;
+  readonly language: string;
+  /** Placeholder values in the template's variable order (already checked complete). */
+  readonly parameters: readonly { readonly name: string; readonly value: string }[];
+  /** The rendered body, for providers that send text (the sandbox) and for logs. */
+  readonly renderedText: string;
+}
+
+export type FreeformContent =
+  | { readonly kind: 'text'; readonly text: string }
+  | {
+      readonly kind: 'media';
+      readonly mediaType: MediaType;
+      /** The already-fetched and checked public URL: providers send media by link. */
+      readonly url: string;
+      /** Null for audio (the chat app shows no caption). */
+      readonly caption: string | null;
+      readonly filename: string | null;
+    };
+
+/** The provider took the message; its id is what status items name. */
+export interface ProviderAcceptance {
+  readonly providerMessageId: string;
+  readonly status: 'queued' | 'sent';
+}
+
+/**
+ * The provider refused a send or a registration with a reason the user may read
+ * (`SEND_FAILED`: "The chat app rejected the message: <reason>"). Any other thrown error is a
+ * provider outage and is answered the same way with a generic reason.
+ */
+export class ChatappProviderRefusal extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'ChatappProviderRefusal';
+  }
+}
+
+/**
+ * The chat app (WhatsApp-style) as voiceplane uses it: register a business number, submit a
+ * template for approval, send approved templates and freeform messages. Every method either
+ * answers or throws (`ChatappProviderRefusal` for a refusal with a reason).
+ */
+export interface ChatappProvider {
+  /** `sandbox` or `whatsapp`: stored on senders as `provider`. */
+  readonly name: 'sandbox' | 'whatsapp';
+  registerSender(sender: ProviderSender, displayName: string): Promise<RegisteredSender>;
+  submitTemplate(sender: ProviderSender, template: TemplateSubmission): Promise<SubmittedTemplate>;
+  sendTemplate(sender: ProviderSender, to: string, template: TemplateMessage): Promise<ProviderAcceptance>;
+  sendFreeform(sender: ProviderSender, to: string, content: FreeformContent): Promise<ProviderAcceptance>;
+}
+
+/**
+ * One item the provider reported through its ingress (§8.12), already verified and parsed into
+ * product words. `providerItemId` deduplicates the inbox. Senders are named by the provider's
+ * ref (WhatsApp `phone_number_id`) or, where the provider gives none, by phone number.
+ */
+export type ChatappInboundItem =
+  | {
+      readonly kind: 'customer_message';
+      readonly providerItemId: string;
+      readonly providerSenderRef: string;
+      readonly customerPhone: string;
+      readonly customerName: string | null;
+      readonly text: string | null;
+      readonly media: { readonly mediaType: MediaType; readonly providerMediaId: string; readonly caption: string | null } | null;
+      readonly receivedAt: Date;
+    }
+  | {
+      readonly kind: 'message_status';
+      readonly providerItemId: string;
+      readonly providerMessageId: string;
+      readonly status: MessageDeliveryUpdateStatus;
+      readonly at: Date;
+      readonly errorCode: string | null;
+      readonly errorMessage: string | null;
+    }
+  | {
+      readonly kind: 'template_status';
+      readonly providerItemId: string;
+      readonly providerTemplateRef: string;
+      readonly status: TemplateStatus;
+      readonly rejectionReason: string | null;
+    }
+  | {
+      readonly kind: 'sender_status';
+      readonly providerItemId: string;
+      readonly providerSenderRef: string;
+      readonly status: 'online' | 'offline';
+    }
+  | {
+      readonly kind: 'call_permission_reply';
+      readonly providerItemId: string;
+      readonly providerSenderRef: string;
+      readonly customerPhone: string;
+      readonly response: 'accept' | 'reject';
+      readonly isPermanent: boolean;
+      readonly expiresAt: Date | null;
+      readonly at: Date;
+    }
+  | {
+      readonly kind: 'call_event';
+      readonly providerItemId: string;
+      readonly providerSenderRef: string;
+      readonly providerCallId: string;
+      readonly event: 'connect' | 'terminate';
+      readonly at: Date;
+    };
+
+/**
+ * Where verified ingress items go (processed asynchronously from the inbox, once per
+ * `providerItemId`). Items for unknown senders are dropped by the handler, not the ingress.
+ */
+export interface ChatappInboundHandler {
+  handle(item: ChatappInboundItem): Promise<void>;
+}
+
+/** One turn of the conversation as the reply generator sees it. */
+export interface ConversationTurn {
+  readonly role: 'user' | 'assistant' | 'system';
+  readonly content: string;
+}
+
+export interface ReplyRequest {
+  readonly model: string;
+  readonly systemPrompt: string;
+  /** The assistant's `variables`, substituted into the prompt by the generator's caller or sent as context. */
+  readonly variables: Readonly<Record<string, string>>;
+  readonly temperature: number;
+  /** Oldest first; the last turn is the customer message being answered. */
+  readonly history: readonly ConversationTurn[];
+}
+
+/** The assistant's answer to a conversation (an LLM behind an OpenAI-compatible API, or the sandbox). */
+export interface ReplyGenerator {
+  generateReply(request: ReplyRequest): Promise<string>;
+}
