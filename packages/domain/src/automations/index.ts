@@ -12,3 +12,4 @@ export * from './sample-inputs';
 export * from './data-tables';
 export * from './connections';
 export * from './template-params';
+export * from './failure-text';
