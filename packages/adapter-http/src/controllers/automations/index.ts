@@ -1,0 +1,4 @@
+export { DataTableController, dataTableRouteDocs } from './data-table-controller';
+export { ConnectionController, connectionRouteDocs } from './connection-controller';
+export { TemplateController, templateRouteDocs } from './template-controller';
+export { FlowRunController, flowRunRouteDocs } from './flow-run-controller';
