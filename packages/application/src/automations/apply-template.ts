@@ -225,10 +225,10 @@ export class ApplyTemplate {
   }
 }
 
-/** `lookup_<table name in snake case>` (CONTRACT §10.3.4). */
+/** `lookup_` + the table name lower-cased, runs outside `[a-z0-9]` as one `_`, cut to 64 (CONTRACT D20). */
 export function defaultToolName(tableName: string): string {
-  const snake = tableName.trim().replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').toLowerCase();
-  return `lookup_${snake || 'table'}`.slice(0, 64);
+  const snake = tableName.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return `lookup_${snake}`.slice(0, 64);
 }
 
 function toolFields(params: TemplateParams, tableName: string, endpoint: string) {

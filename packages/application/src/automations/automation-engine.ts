@@ -57,20 +57,21 @@ export class AutomationEngine {
 
   /**
    * Resumes a paused run once it is due. The PAUSED → RUNNING write succeeds for one caller only,
-   * so several workers handed the same run resume it once. False when there was nothing to resume.
+   * so several workers handed the same run resume it once. Null when there was nothing to resume.
    */
-  async resume(automationId: string, runId: string): Promise<boolean> {
+  async resume(automationId: string, runId: string, options: { readonly early?: boolean } = {}): Promise<AutomationRun | null> {
     const automation = await this.automations.findById(automationId);
     const run = automation ? await this.runs.find(automationId, runId) : null;
-    if (automation === null || run === null || run.status !== 'PAUSED') return false;
+    if (automation === null || run === null || run.status !== 'PAUSED') return null;
     const stored = await this.automations.findVersion(run.versionId);
-    if (stored === null) return false;
+    if (stored === null) return null;
     const version = pinned(stored);
-    const resumed = resumeRun(run, version, this.clock.now());
-    if (!resumed.ok) return false;
-    if (!(await this.runs.saveIfStatus(automationId, resumed.value.next, 'PAUSED'))) return false;
-    await this.drive(automation, version, resumed.value.next);
-    return true;
+    // Early (sandbox S11): the run is treated as due now.
+    const resumed = resumeRun(options.early ? { ...run, resumeAt: null } : run, version, this.clock.now());
+    if (!resumed.ok) return null;
+    if (!(await this.runs.saveIfStatus(automationId, resumed.value.next, 'PAUSED'))) return null;
+    if (options.early) await this.scheduler.cancel([resumeJobKey(runId)]);
+    return this.drive(automation, version, resumed.value.next);
   }
 
   private async drive(automation: Automation, version: PinnedVersion, start: AutomationRun): Promise<AutomationRun> {
@@ -120,7 +121,7 @@ export function automationResumeJobs(engine: AutomationEngine, log: WorkLogger):
     handle: async (job) => {
       const { automation_id: automationId, run_id: runId } = job.payload as { automation_id: string; run_id: string };
       const resumed = await engine.resume(automationId, runId);
-      if (!resumed) log.info({ runId }, 'nothing to resume: the run was resumed elsewhere or deleted');
+      if (resumed === null) log.info({ runId }, 'nothing to resume: the run was resumed elsewhere or deleted');
     },
   };
 }

@@ -113,6 +113,8 @@ export interface AutomationRunRepository {
   find(automationId: string, runId: string): Promise<AutomationRun | null>;
   /** Newest first by start time. */
   list(automationId: string, limit: number): Promise<AutomationRun[]>;
+  /** The run and its automation's id, when the run belongs to one of the user's automations. */
+  locate(userId: number, runId: string): Promise<{ readonly automationId: string; readonly run: AutomationRun } | null>;
 }
 
 /** What the chat-app capability answers a template send with (CONTRACT §8.5 through §10.1). */

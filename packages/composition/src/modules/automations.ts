@@ -3,7 +3,7 @@ import {
   type AutomationChatapp, type Token,
 } from '@voiceplane/application';
 import {
-  ConnectionController, connectionRouteDocs, DataTableController, dataTableRouteDocs, FlowRunController, flowRunRouteDocs, TemplateController,
+  ConnectionController, connectionRouteDocs, DataTableController, SandboxAutomationController, sandboxAutomationRouteDocs, dataTableRouteDocs, FlowRunController, flowRunRouteDocs, TemplateController,
   templateRouteDocs,
 } from '@voiceplane/adapter-http';
 import {
@@ -62,6 +62,9 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
   c.bind(TOKENS.JobHandler).toDynamicValue(() => automationResumeJobs(get(TOKENS.AutomationEngine), log)).inSingletonScope();
   c.bind(TOKENS.EventConsumer).toDynamicValue(() => assistantEventRuns(get(TOKENS.AutomationRepository), get(TOKENS.AutomationEngine))).inSingletonScope();
 
-  for (const controller of [DataTableController, ConnectionController, TemplateController, FlowRunController]) c.bind(controller).toSelf().inSingletonScope();
-  return { routeDocs: [...dataTableRouteDocs, ...connectionRouteDocs, ...templateRouteDocs, ...flowRunRouteDocs] };
+  // S11/S12 drive voiceplane's own scheduler and connections: present whenever any provider is the sandbox (D3).
+  const sandbox = [config.voiceRuntime, config.sipProvisioner, config.numberInventory, config.chatappProvider].includes('sandbox');
+  const controllers = [DataTableController, ConnectionController, TemplateController, FlowRunController, ...(sandbox ? [SandboxAutomationController] : [])];
+  for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
+  return { routeDocs: [...dataTableRouteDocs, ...connectionRouteDocs, ...templateRouteDocs, ...flowRunRouteDocs, ...(sandbox ? sandboxAutomationRouteDocs : [])] };
 };

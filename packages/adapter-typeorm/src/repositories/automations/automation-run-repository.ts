@@ -56,4 +56,12 @@ export class TypeormAutomationRunRepository implements AutomationRunRepository {
     );
     return rows.map((r) => revived(r.state));
   }
+
+  async locate(userId: number, runId: string): Promise<{ automationId: string; run: AutomationRun } | null> {
+    const row = await this.db.one<{ automation_id: string; state: Record<string, unknown> }>(
+      `SELECT r.automation_id, r.state FROM automation_runs r JOIN automations a ON a.id = r.automation_id WHERE r.id = $1 AND a.user_id = $2`,
+      [runId, userId],
+    );
+    return row ? { automationId: row.automation_id, run: revived(row.state) } : null;
+  }
 }
