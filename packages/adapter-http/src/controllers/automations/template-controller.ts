@@ -23,7 +23,7 @@ export const templateRouteDocs: readonly RouteDoc[] = [
 ];
 
 /** What the catalogue shows as a template's sample input: the examples put in (assistant 0). */
-function catalogueSample(t: AutomationTemplate): JsonObject {
+export function catalogueSample(t: AutomationTemplate): JsonObject {
   const examples: TemplateParams = Object.fromEntries(t.params.map((p) => [p.key, p.example]));
   return sampleInput(t.key, examples, { assistantId: 0, firstKeyValue: '' });
 }
