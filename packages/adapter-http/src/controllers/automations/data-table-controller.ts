@@ -43,7 +43,8 @@ export class DataTableController {
     const shape = validateDto(CreateTableBody, req.body);
     const errors: FieldErrors = shape.ok ? {} : { ...shape.errors };
     const columns = checkColumns(isPlainObject(req.body) ? req.body.columns : undefined);
-    if (!Object.keys(errors).some((k) => k.startsWith('columns'))) Object.assign(errors, columns.errors);
+    // The shapes' messages first; the domain adds what only it knows (name pattern, duplicates).
+    for (const [key, messages] of Object.entries(columns.errors)) if (!(key in errors)) errors[key] = messages;
     if (!shape.ok || Object.keys(errors).length > 0) failValidation(errors);
     const table = await this.tables.create(principalOf(req).userId, shape.value.name, columns.columns);
     if (table === 'name_taken') failValidation({ name: ['The name has already been taken.'] });
