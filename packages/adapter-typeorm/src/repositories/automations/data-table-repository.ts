@@ -1,4 +1,4 @@
-import { DataTable, JsonObject, TableColumn, TableRow } from '@voiceplane/domain';
+import { DataTable, JsonObject, JsonValue, TableColumn, TableRow } from '@voiceplane/domain';
 import { DataTableRepository, Page, PageRequest } from '@voiceplane/application';
 import { Database } from '../../database';
 import { isUniqueViolation, num, pageClause } from '../rows';
@@ -6,6 +6,8 @@ import { isUniqueViolation, num, pageClause } from '../rows';
 const TABLE_COLUMNS = `t.id, t.user_id, t.name, t.columns, t.created_at, t.updated_at,
   (SELECT count(*) FROM automation_table_rows r WHERE r.table_id = t.id) AS rows_count`;
 const ROW_COLUMNS = 'id, table_id, values, created_at, updated_at';
+/** Rows with their table's columns, so values come back in column order (jsonb keeps its own key order). */
+const withColumns = (rows: string): string => `SELECT r.*, t.columns FROM ${rows} r JOIN automation_tables t ON t.id = r.table_id`;
 
 const toTable = (r: Record<string, unknown>): DataTable => ({
   id: num(r.id),
@@ -17,10 +19,16 @@ const toTable = (r: Record<string, unknown>): DataTable => ({
   updatedAt: new Date(r.updated_at as string),
 });
 
+function inColumnOrder(values: JsonObject, columns: readonly TableColumn[]): JsonObject {
+  const ordered: Record<string, JsonValue> = {};
+  for (const c of columns) if (Object.prototype.hasOwnProperty.call(values, c.name)) ordered[c.name] = values[c.name];
+  return ordered;
+}
+
 const toRow = (r: Record<string, unknown>): TableRow => ({
   id: num(r.id),
   tableId: num(r.table_id),
-  values: r.values as JsonObject,
+  values: inColumnOrder(r.values as JsonObject, r.columns as TableColumn[]),
   createdAt: new Date(r.created_at as string),
   updatedAt: new Date(r.updated_at as string),
 });
@@ -66,7 +74,7 @@ export class TypeormDataTableRepository implements DataTableRepository {
   async listRows(tableId: number, page: PageRequest): Promise<Page<TableRow>> {
     const limit = pageClause(page, 2);
     const [rows, count] = await Promise.all([
-      this.db.query(`SELECT ${ROW_COLUMNS} FROM automation_table_rows WHERE table_id = $1 ORDER BY id ${limit.sql}`, [tableId, ...limit.params]),
+      this.db.query(`${withColumns('automation_table_rows')} WHERE r.table_id = $1 ORDER BY r.id ${limit.sql}`, [tableId, ...limit.params]),
       this.db.one<{ n: string }>(`SELECT count(*) AS n FROM automation_table_rows WHERE table_id = $1`, [tableId]),
     ]);
     return { items: rows.map(toRow), total: num(count?.n) };
@@ -79,8 +87,9 @@ export class TypeormDataTableRepository implements DataTableRepository {
       const count = await this.db.one<{ n: string }>(`SELECT count(*) AS n FROM automation_table_rows WHERE table_id = $1`, [tableId]);
       if (num(count?.n) + rows.length > maxRows) return 'table_full';
       const inserted = await this.db.query(
-        `INSERT INTO automation_table_rows (table_id, values)
-         SELECT $1, v FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(v, n) ORDER BY n RETURNING ${ROW_COLUMNS}`,
+        `WITH added AS (INSERT INTO automation_table_rows (table_id, values)
+           SELECT $1, v FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(v, n) ORDER BY n RETURNING ${ROW_COLUMNS})
+         ${withColumns('added')}`,
         [tableId, JSON.stringify(rows)],
       );
       await this.db.query(`UPDATE automation_tables SET updated_at = now() WHERE id = $1`, [tableId]);
@@ -90,7 +99,8 @@ export class TypeormDataTableRepository implements DataTableRepository {
 
   async updateRow(tableId: number, rowId: number, values: JsonObject): Promise<TableRow | null> {
     const row = await this.db.one(
-      `UPDATE automation_table_rows SET values = values || $3::jsonb, updated_at = now() WHERE table_id = $1 AND id = $2 RETURNING ${ROW_COLUMNS}`,
+      `WITH changed AS (UPDATE automation_table_rows SET values = values || $3::jsonb, updated_at = now() WHERE table_id = $1 AND id = $2 RETURNING ${ROW_COLUMNS})
+       ${withColumns('changed')}`,
       [tableId, rowId, JSON.stringify(values)],
     );
     return row ? toRow(row) : null;
@@ -101,14 +111,13 @@ export class TypeormDataTableRepository implements DataTableRepository {
   }
 
   async firstRow(tableId: number): Promise<TableRow | null> {
-    const row = await this.db.one(`SELECT ${ROW_COLUMNS} FROM automation_table_rows WHERE table_id = $1 ORDER BY id LIMIT 1`, [tableId]);
+    const row = await this.db.one(`${withColumns('automation_table_rows')} WHERE r.table_id = $1 ORDER BY r.id LIMIT 1`, [tableId]);
     return row ? toRow(row) : null;
   }
 
   async lookup(tableId: number, column: string, value: string): Promise<TableRow | null> {
     const row = await this.db.one(
-      `SELECT ${ROW_COLUMNS} FROM automation_table_rows
-        WHERE table_id = $1 AND lower(btrim(values ->> $2)) = lower(btrim($3)) ORDER BY id LIMIT 1`,
+      `${withColumns('automation_table_rows')} WHERE r.table_id = $1 AND lower(btrim(r.values ->> $2)) = lower(btrim($3)) ORDER BY r.id LIMIT 1`,
       [tableId, column, value],
     );
     return row ? toRow(row) : null;
