@@ -4,7 +4,7 @@ import {
   ApplyTemplate, AUTOMATION_EVENTS_CONSUMER, AutomationChatapp, AutomationEngine, automationResumeJobs, AutomationSteps, Doorbell, JobRunner, SecretCipher,
   TOKENS, type Token,
 } from '@voiceplane/application';
-import { findTemplate, ok, err } from '@voiceplane/domain';
+import { DEFAULT_PLAN, err, findTemplate, JsonObject, ok } from '@voiceplane/domain';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 import { WebhookReceiver } from '../../../../../tools/fault/webhook-receiver';
 import { createAssistant } from '../../../../../tools/calls/fixtures';
@@ -302,17 +302,9 @@ describe('post_call_chatapp_followup', () => {
       approvedTemplates: async (_user, senderId) => (senderId === 12 ? [{ templateId: 34, label: 'order_update (en)', variables: ['1'] }] : null),
       senderChoices: async () => [{ value: '12', label: 'Main line' }],
     };
-    const applyWithChatapp = new ApplyTemplate(
-      get(TOKENS.AutomationRepository), get(TOKENS.AssistantRepository), get(TOKENS.DataTableRepository), get(TOKENS.ConnectionRepository),
-      get(TOKENS.AutomationToolBinding), chatapp, engineWith(get(TOKENS.Clock), chatapp), get(TOKENS.Clock), get(TOKENS.Ids),
-      { publicBaseUrl: 'https://voiceplane.example.com', checkUrl: () => null },
-    );
     const user = await t.createUser();
     const assistant = await createAssistant(t, user);
-    const request = (params: Record<string, unknown>) => applyWithChatapp.execute({
-      userId: user.id, plan: { name: 'standard', max_mid_call_tools: 10, api_rate_limit_per_minute: 600, chatapp_calling_enabled: true, included_template_messages: 0, max_concurrent_calls: 10 },
-      template: findTemplate('post_call_chatapp_followup')!, params: params as never, assistantId: assistant, name: null, confirmSideEffects: true, test: true, sample: null,
-    });
+    const request = (params: JsonObject) => applyChatappTemplate(chatapp, user.id, assistant, params);
     const uncovered = await request({ sender_id: 12, template_id: 34, test_phone_number: TEST_PHONE });
     expect(uncovered).toMatchObject({ ok: false, error: { code: 'invalid_params', errors: { 'params.variables_map': ['The template variables map must cover: 1.'] } } });
     const wrongTemplate = await request({ sender_id: 12, template_id: 99, test_phone_number: TEST_PHONE });
@@ -324,20 +316,24 @@ describe('post_call_chatapp_followup', () => {
 
     refuseWith = 'SENDER_OFFLINE: Sender is not online. Current status: offline';
     const other = await t.createUser();
-    const failed = await new ApplyTemplate(
-      get(TOKENS.AutomationRepository), get(TOKENS.AssistantRepository), get(TOKENS.DataTableRepository), get(TOKENS.ConnectionRepository),
-      get(TOKENS.AutomationToolBinding), chatapp, engineWith(get(TOKENS.Clock), chatapp), get(TOKENS.Clock), get(TOKENS.Ids),
-      { publicBaseUrl: 'https://voiceplane.example.com', checkUrl: () => null },
-    ).execute({
-      userId: other.id, plan: { name: 'standard', max_mid_call_tools: 10, api_rate_limit_per_minute: 600, chatapp_calling_enabled: true, included_template_messages: 0, max_concurrent_calls: 10 },
-      template: findTemplate('post_call_chatapp_followup')!, params: { sender_id: 12, template_id: 34, test_phone_number: TEST_PHONE, variables_map: { 1: 'x' } },
-      assistantId: await createAssistant(t, other), name: null, confirmSideEffects: true, test: true, sample: null,
-    });
+    const failed = await applyChatappTemplate(chatapp, other.id, await createAssistant(t, other), { sender_id: 12, template_id: 34, test_phone_number: TEST_PHONE, variables_map: { 1: 'x' } });
     expect(failed).toMatchObject({ ok: true, value: { status: 'test_failed' } });
     const step = failed.ok ? failed.value.run?.steps[2] : null;
     expect(step).toMatchObject({ name: 'send_template', classification: 'step_error', failure: { reason: 'chatapp_error', detail: refuseWith } });
   });
 });
+
+/** The apply use case as the composition builds it, with a chat-app port the test controls. */
+function applyChatappTemplate(chatapp: AutomationChatapp, userId: number, assistantId: number, params: JsonObject) {
+  const use = new ApplyTemplate(
+    get(TOKENS.AutomationRepository), get(TOKENS.AssistantRepository), get(TOKENS.DataTableRepository), get(TOKENS.ConnectionRepository),
+    get(TOKENS.AutomationToolBinding), chatapp, engineWith(get(TOKENS.Clock), chatapp), get(TOKENS.Clock), get(TOKENS.Ids),
+    { publicBaseUrl: 'https://voiceplane.example.com', checkUrl: () => null },
+  );
+  return use.execute({
+    userId, plan: DEFAULT_PLAN, template: findTemplate('post_call_chatapp_followup')!, params, assistantId, name: null, confirmSideEffects: true, test: true, sample: null,
+  });
+}
 
 /** An engine as another worker process would have it: its own clock, the same database. */
 function engineWith(clock: { now(): Date }, chatapp: AutomationChatapp | null = null): AutomationEngine {
