@@ -11,6 +11,7 @@ import { Automation, AutomationRepository, AutomationRunRepository, AutomationVe
 
 /** Job kind: resumes one paused run at its `resume_at` (CONTRACT §10.12). */
 export const AUTOMATION_RESUME_JOB = 'automation.resume';
+const KNOWN_VERSIONS_LIMIT = 1_000;
 export const resumeJobKey = (runId: string): string => `automation-resume:${runId}`;
 
 export interface RunRequest {
@@ -31,10 +32,12 @@ export function pinned(version: AutomationVersion): PinnedVersion {
 
 /**
  * Executes runs (CONTRACT §10.1): the domain decides the next step and what each result means,
- * this loop performs the steps, stores the run after each of them and hands a paused run to the
- * durable scheduler.
+ * this loop performs the steps and stores the run when it ends or pauses, handing a paused run to
+ * the durable scheduler.
  */
 export class AutomationEngine {
+  private readonly versions = new Map<string, PinnedVersion>();
+
   constructor(
     private readonly automations: AutomationRepository,
     private readonly runs: AutomationRunRepository,
@@ -45,14 +48,30 @@ export class AutomationEngine {
     private readonly ids: Ids,
   ) {}
 
+  /** A version as runs see it. Versions never change once written, so each is read and parsed once per process. */
+  async version(id: string): Promise<PinnedVersion | null> {
+    const known = this.versions.get(id);
+    if (known) return known;
+    const stored = await this.automations.findVersion(id);
+    if (stored === null) return null;
+    const version = pinned(stored);
+    if (this.versions.size >= KNOWN_VERSIONS_LIMIT) this.versions.clear();
+    this.versions.set(id, version);
+    return version;
+  }
+
   /** Starts a run on `version` and executes it until it ends or pauses; null for an event already handled. */
   async start(automation: Automation, version: PinnedVersion, request: RunRequest): Promise<AutomationRun | null> {
     const { next } = startRun({
       id: this.ids.token('run_', 22), version, trigger: request.trigger, isTest: request.isTest,
       retryOfRunId: request.retryOfRunId ?? null, input: request.input, now: this.clock.now(),
     });
-    if (!(await this.runs.insert(automation.id, next, request.eventId))) return null;
-    return this.drive(automation, version, next);
+    // A run started by a bus event is stored first: its event id is what makes a redelivery start
+    // nothing. Any other run is written once, when it ends or pauses (a mid-call lookup is on a
+    // live call's path, where every write is felt).
+    const stored = request.eventId !== undefined;
+    if (stored && !(await this.runs.insert(automation.id, next, request.eventId))) return null;
+    return this.drive(automation, version, next, stored);
   }
 
   /**
@@ -63,18 +82,17 @@ export class AutomationEngine {
     const automation = await this.automations.findById(automationId);
     const run = automation ? await this.runs.find(automationId, runId) : null;
     if (automation === null || run === null || run.status !== 'PAUSED') return null;
-    const stored = await this.automations.findVersion(run.versionId);
-    if (stored === null) return null;
-    const version = pinned(stored);
+    const version = await this.version(run.versionId);
+    if (version === null) return null;
     // Early (sandbox S11): the run is treated as due now.
     const resumed = resumeRun(options.early ? { ...run, resumeAt: null } : run, version, this.clock.now());
     if (!resumed.ok) return null;
     if (!(await this.runs.saveIfStatus(automationId, resumed.value.next, 'PAUSED'))) return null;
     if (options.early) await this.scheduler.cancel([resumeJobKey(runId)]);
-    return this.drive(automation, version, resumed.value.next);
+    return this.drive(automation, version, resumed.value.next, true);
   }
 
-  private async drive(automation: Automation, version: PinnedVersion, start: AutomationRun): Promise<AutomationRun> {
+  private async drive(automation: Automation, version: PinnedVersion, start: AutomationRun, stored: boolean): Promise<AutomationRun> {
     let run = start;
     for (;;) {
       if (timeLimitExceeded(run, this.clock.now())) {
@@ -97,20 +115,24 @@ export class AutomationEngine {
       if (!applied.ok) throw new Error(`Run ${run.id} refused its step result: ${applied.error}`);
       run = applied.value.next;
       if (run.status === 'PAUSED') break;
-      await this.runs.save(automation.id, run);
     }
     if (run.status === 'PAUSED' && run.resumeAt) {
       const paused = run;
       await this.uow.transaction(async () => {
-        await this.runs.save(automation.id, paused);
+        await this.persist(automation.id, paused, stored);
         await this.scheduler.schedule({
           kind: AUTOMATION_RESUME_JOB, key: resumeJobKey(paused.id), payload: { automation_id: automation.id, run_id: paused.id }, runAt: paused.resumeAt as Date,
         });
       });
     } else {
-      await this.runs.save(automation.id, run);
+      await this.persist(automation.id, run, stored);
     }
     return run;
+  }
+
+  private async persist(automationId: string, run: AutomationRun, stored: boolean): Promise<void> {
+    if (stored) await this.runs.save(automationId, run);
+    else await this.runs.insert(automationId, run);
   }
 }
 

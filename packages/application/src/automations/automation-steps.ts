@@ -73,11 +73,10 @@ export class AutomationSteps {
 
   private async lookup(config: JsonObject, actor: StepActor): Promise<StepResult> {
     const tableId = config.table_id as number;
-    const table = await this.tables.find(actor.userId, tableId);
-    if (table === null) return { kind: 'failed', reason: 'record_gone', detail: `Table ${tableId}`, output: { found: false } };
     const value = config.value;
     const text = typeof value === 'string' ? value : JSON.stringify(value);
-    const row = await this.tables.lookup(table.id, config.key_column as string, text);
+    const row = await this.tables.lookup(actor.userId, tableId, config.key_column as string, text);
+    if (row === 'no_table') return { kind: 'failed', reason: 'record_gone', detail: `Table ${tableId}`, output: { found: false } };
     return row ? { kind: 'ok', output: { found: true, row: row.values } } : { kind: 'failed', reason: 'no_row', detail: text, output: { found: false } };
   }
 

@@ -4,7 +4,7 @@ import { EventConsumer } from '../events/ports';
 import { Clock } from '../ports/clock';
 import { ToolCallContext, AutomationToolRunner } from '../tools/ports';
 import { lastOutput } from './apply-template';
-import { AutomationEngine, pinned } from './automation-engine';
+import { AutomationEngine } from './automation-engine';
 import { AutomationRepository } from './ports';
 
 export const AUTOMATION_EVENTS_CONSUMER = 'automation-assistant-events';
@@ -21,10 +21,10 @@ export function assistantEventRuns(automations: AutomationRepository, engine: Au
       const event = message.payload as CallEndedEvent;
       const bound = await automations.listBoundToAssistant(event.assistant_id);
       for (const automation of bound.filter((a) => a.userId === event.user_id && a.liveVersionId !== null)) {
-        const version = await automations.findVersion(automation.liveVersionId as string);
+        const version = await engine.version(automation.liveVersionId as string);
         if (version === null) continue;
         const input: JsonObject = { event: 'call.ended', assistant_id: event.assistant_id, call: event.call as JsonObject };
-        await engine.start(automation, pinned(version), { trigger: 'assistant_event', isTest: false, input, eventId: message.id });
+        await engine.start(automation, version, { trigger: 'assistant_event', isTest: false, input, eventId: message.id });
       }
     },
   };
@@ -45,11 +45,11 @@ export class AutomationToolRuns implements AutomationToolRunner {
     const elapsed = () => Math.max(0, this.clock.now().getTime() - startedAt);
     const automation = tool.automationId ? await this.automations.findById(tool.automationId) : null;
     const live = automation && automation.userId === call.userId && automation.status === 'enabled' && automation.liveVersionId
-      ? await this.automations.findVersion(automation.liveVersionId) : null;
+      ? await this.engine.version(automation.liveVersionId) : null;
     if (automation === null || live === null) {
       return { ok: false, statusCode: null, content: DISABLED_CONTENT, truncated: false, durationMs: elapsed(), error: 'automation_disabled', warnings: [] };
     }
-    const run = await this.engine.start(automation, pinned(live), { trigger: 'tool', isTest: false, input: params as JsonObject });
+    const run = await this.engine.start(automation, live, { trigger: 'tool', isTest: false, input: params as JsonObject });
     const body = run ? lastOutput(run) : null;
     return { ok: true, statusCode: 200, content: JSON.stringify(body), truncated: false, durationMs: elapsed(), error: null, warnings: [] };
   }

@@ -22,8 +22,11 @@ export interface DataTableRepository {
   deleteRow(tableId: number, rowId: number): Promise<boolean>;
   /** The lowest-id row. */
   firstRow(tableId: number): Promise<TableRow | null>;
-  /** The lowest-id row whose `column` equals `value`, both trimmed, compared case-insensitively. */
-  lookup(tableId: number, column: string, value: string): Promise<TableRow | null>;
+  /**
+   * In one round trip: the lowest-id row of the user's table whose `column` equals `value`, both
+   * trimmed, compared case-insensitively; null when none matches, `no_table` when the table is gone.
+   */
+  lookup(userId: number, tableId: number, column: string, value: string): Promise<TableRow | null | 'no_table'>;
 }
 
 export interface ConnectionFields {

@@ -115,11 +115,15 @@ export class TypeormDataTableRepository implements DataTableRepository {
     return row ? toRow(row) : null;
   }
 
-  async lookup(tableId: number, column: string, value: string): Promise<TableRow | null> {
+  async lookup(userId: number, tableId: number, column: string, value: string): Promise<TableRow | null | 'no_table'> {
     const row = await this.db.one(
-      `${withColumns('automation_table_rows')} WHERE r.table_id = $1 AND lower(btrim(r.values ->> $2)) = lower(btrim($3)) ORDER BY r.id LIMIT 1`,
-      [tableId, column, value],
+      `SELECT t.columns, r.* FROM automation_tables t
+         LEFT JOIN LATERAL (SELECT ${ROW_COLUMNS} FROM automation_table_rows
+           WHERE table_id = t.id AND lower(btrim(values ->> $3)) = lower(btrim($4)) ORDER BY id LIMIT 1) r ON true
+        WHERE t.id = $1 AND t.user_id = $2`,
+      [tableId, userId, column, value],
     );
-    return row ? toRow(row) : null;
+    if (row === null) return 'no_table';
+    return row.id === null ? null : toRow(row);
   }
 }
