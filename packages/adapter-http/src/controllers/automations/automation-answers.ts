@@ -39,3 +39,7 @@ export const APPLY_ANSWERS: AnswerTable<ApplyRefusal> = {
     422, `You have reached your plan limit of ${limit} mid call tools. Please upgrade your plan to create more tools.`, 'tool_limit_reached',
   ),
 };
+
+/** Ids the server hands out (`aut_…`, `run_…`): anything else cannot name a record, so it is not looked up. */
+const PUBLIC_ID = /^[a-z]{3}_[0-9A-Za-z]{1,36}$/;
+export const isPublicId = (raw: unknown): raw is string => typeof raw === 'string' && PUBLIC_ID.test(raw);

@@ -7,7 +7,7 @@ import { refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import type { RouteDoc } from '../../openapi/route-doc';
 import { RunsQuery } from './automation-bodies';
-import { RUN_NOT_FOUND, RUNS_AUTOMATION_NOT_FOUND } from './automation-answers';
+import { isPublicId, RUN_NOT_FOUND, RUNS_AUTOMATION_NOT_FOUND } from './automation-answers';
 import { presentRunDetail, presentRunSummary } from './automation-presenters';
 
 export const DEFAULT_RUNS_LIMIT = 10;
@@ -27,12 +27,12 @@ export class FlowRunController {
 
   @Get('/:id/runs')
   async list(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const automation = await this.automations.find(principalOf(req).userId, id);
+    const automation = isPublicId(id) ? await this.automations.find(principalOf(req).userId, id) : null;
     if (automation === null) refuse(RUNS_AUTOMATION_NOT_FOUND);
     const query = typeof req.query.run_id === 'string' && req.query.run_id !== '' ? { run_id: req.query.run_id } : parse(RunsQuery, req.query);
     const now = this.clock.now();
     if (query.run_id !== undefined) {
-      const run = await this.runs.find(automation.id, query.run_id);
+      const run = isPublicId(query.run_id) ? await this.runs.find(automation.id, query.run_id) : null;
       if (run === null) refuse(RUN_NOT_FOUND);
       return reply(200, { run: presentRunDetail(run, now) });
     }

@@ -8,6 +8,7 @@ import { principalOf } from '../../pipeline/request-context';
 import type { RouteDoc } from '../../openapi/route-doc';
 import { Str } from '../../validation';
 import { presentConnection, presentRunDetail } from './automation-presenters';
+import { isPublicId } from './automation-answers';
 
 const SANDBOX_NOT_FOUND = { status: 404, body: { message: 'Not found.' } };
 const RUN_NOT_PAUSED = { status: 422, body: { message: 'The run is not paused.' } };
@@ -33,7 +34,7 @@ export class SandboxAutomationController {
 
   @Post('/runs/:run_id/resume-now')
   async resumeNow(@Request() req: ExpressRequest, @Params({ name: 'run_id' }) runId: string) {
-    const found = await this.runs.locate(principalOf(req).userId, runId);
+    const found = isPublicId(runId) ? await this.runs.locate(principalOf(req).userId, runId) : null;
     if (found === null) refuse(SANDBOX_NOT_FOUND);
     if (found.run.status !== 'PAUSED') refuse(RUN_NOT_PAUSED);
     const resumed = await this.engine.resume(found.automationId, runId, { early: true });
