@@ -20,3 +20,4 @@ export { FakeStore } from './fake-store';
 export { ScriptedHttpClient, type ScriptedAnswer } from './http-client';
 export { InMemoryAutomationRepository } from './automations';
 export { InMemoryAutomationRunRepository } from './automation-runs';
+export { InMemoryDataTableRepository } from './data-tables';
