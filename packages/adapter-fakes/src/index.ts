@@ -18,3 +18,6 @@ export { RecordingLogger, type LogLine } from './logger';
 export { SAMPLE_CATALOG } from './catalog';
 export { FakeStore } from './fake-store';
 export { ScriptedHttpClient, type ScriptedAnswer } from './http-client';
+export { InMemoryAutomationRepository } from './automations';
+export { InMemoryAutomationRunRepository } from './automation-runs';
+export { InMemoryDataTableRepository } from './data-tables';

@@ -40,6 +40,16 @@ export const ERROR_FAMILY_SCHEMAS = {
     properties: { message: text('`Too Many Attempts.` or the limit that was reached'), retry_after: { type: 'integer', minimum: 0, description: 'Seconds to wait' } },
     required: ['message', 'retry_after'],
   },
+  AutomationError: {
+    type: 'object',
+    description: 'Automation refusals (CONTRACT §10, Appendix B.2): a code, the specs of the params concerned, and extra keys some codes add (`errors`, `choices`, `conflicting_automation_id`).',
+    properties: {
+      message: text('What went wrong, in words'),
+      error: text('The Appendix B.2 code'),
+      params: { type: ['array', 'null'], items: { type: 'object' }, description: 'Specs of the params concerned, or null' },
+    },
+    required: ['message', 'error', 'params'],
+  },
   IdempotencyError: {
     type: 'object',
     description: 'An `Idempotency-Key` that is still being processed (409) or was used with another body (422).',
@@ -59,6 +69,7 @@ export function invalid(errors: Record<string, string[]>): object {
 
 /** The family a real error body belongs to, told by its keys; a body of no family is a bug of the examples. */
 export function familyOf(status: number, body: object): ErrorFamily {
+  if ('params' in body && 'error' in body) return 'AutomationError';
   const keys = Object.keys(body).sort().join(',');
   switch (keys) {
     case 'errors,message': return 'ValidationError';

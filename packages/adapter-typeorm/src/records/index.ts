@@ -1,6 +1,7 @@
 import { EntitySchema } from 'typeorm';
 import { accountRecords } from './accounts';
 import { assistantRecords } from './assistants';
+import { automationRecords } from './automations';
 import { callRecords } from './calls';
 import { catalogRecords } from './catalog';
 import { eventRecords } from './events';
@@ -11,6 +12,7 @@ import { webhookRecords } from './webhooks';
 
 export * from './accounts';
 export * from './assistants';
+export * from './automations';
 export * from './calls';
 export * from './catalog';
 export * from './events';
@@ -23,4 +25,5 @@ export * from './webhooks';
 export const entitySchemas: EntitySchema[] = [
   ...accountRecords, ...requestGuardRecords, ...eventRecords, ...webhookRecords, ...catalogRecords, ...toolRecords,
   ...telephonyRecords, ...assistantRecords, ...callRecords,
+  ...automationRecords,
 ];

@@ -6,8 +6,10 @@ import { telephonyModule } from './telephony';
 import { eventBackboneModule } from './event-backbone';
 import { webhookDeliveryModule } from './webhook-delivery';
 import { voiceCallsModule } from './voice-calls';
+import { automationsModule } from './automations';
 
 /** Every capability of the api, in dependency order. */
-export const apiModules: readonly ApiModule[] = [foundationModule, assistantsModule, toolsModule, telephonyModule, eventBackboneModule, webhookDeliveryModule, voiceCallsModule];
+export const apiModules: readonly ApiModule[] = [foundationModule, assistantsModule, toolsModule, telephonyModule, eventBackboneModule, webhookDeliveryModule, voiceCallsModule,
+  automationsModule];
 
 export type { ApiModule, BackgroundTask, ModuleContext, ModuleContribution } from './module';

@@ -9,3 +9,7 @@ export * from './limits';
 export * from './catalogue';
 export * from './step-execution';
 export * from './sample-inputs';
+export * from './data-tables';
+export * from './connections';
+export * from './template-params';
+export * from './failure-text';

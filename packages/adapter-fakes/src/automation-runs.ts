@@ -1,0 +1,56 @@
+import { copy } from './copy';
+import { AutomationRun, RunStatus } from '@voiceplane/domain';
+import { AutomationRepository, AutomationRunRepository } from '@voiceplane/application';
+
+interface StoredRun {
+  readonly automationId: string;
+  readonly eventId: string | null;
+  run: AutomationRun;
+}
+
+/** Runs in memory, with the semantics of the PostgreSQL repository (see the automation-runs contract). */
+export class InMemoryAutomationRunRepository implements AutomationRunRepository {
+  private readonly runs = new Map<string, StoredRun>();
+
+  /** `automations` answers who owns a run's automation (`locate`). */
+  constructor(private readonly automations: AutomationRepository) {}
+
+  async insert(automationId: string, run: AutomationRun, eventId?: string): Promise<boolean> {
+    if (eventId !== undefined && [...this.runs.values()].some((r) => r.automationId === automationId && r.eventId === eventId)) return false;
+    if (this.runs.has(run.id)) throw new Error(`duplicate run ${run.id}`);
+    this.runs.set(run.id, { automationId, eventId: eventId ?? null, run: copy(run) });
+    return true;
+  }
+
+  async save(automationId: string, run: AutomationRun): Promise<void> {
+    const stored = this.runs.get(run.id);
+    if (stored && stored.automationId === automationId) stored.run = copy(run);
+  }
+
+  async saveIfStatus(automationId: string, run: AutomationRun, expected: RunStatus): Promise<boolean> {
+    const stored = this.runs.get(run.id);
+    if (!stored || stored.automationId !== automationId || stored.run.status !== expected) return false;
+    stored.run = copy(run);
+    return true;
+  }
+
+  async find(automationId: string, runId: string): Promise<AutomationRun | null> {
+    const stored = this.runs.get(runId);
+    return stored && stored.automationId === automationId ? copy(stored.run) : null;
+  }
+
+  async list(automationId: string, limit: number): Promise<AutomationRun[]> {
+    return [...this.runs.values()]
+      .filter((r) => r.automationId === automationId)
+      .sort((a, b) => b.run.startedAt.getTime() - a.run.startedAt.getTime() || (a.run.id < b.run.id ? 1 : -1))
+      .slice(0, limit)
+      .map((r) => copy(r.run));
+  }
+
+  async locate(userId: number, runId: string): Promise<{ automationId: string; run: AutomationRun } | null> {
+    const stored = this.runs.get(runId);
+    if (!stored) return null;
+    const automation = await this.automations.find(userId, stored.automationId);
+    return automation ? { automationId: stored.automationId, run: copy(stored.run) } : null;
+  }
+}

@@ -1,0 +1,45 @@
+import { ApplyRefusal } from '@voiceplane/application';
+import { Answer, AnswerTable } from '../../pipeline/answers';
+
+/** The automation family `{message, error, params}` (CONTRACT §10, Appendix B.2). */
+const automationError = (status: number, message: string, error: string, params: unknown = null, extra: object = {}): Answer =>
+  ({ status, body: { message, error, params, ...extra } });
+
+export const TEMPLATE_NOT_FOUND = automationError(404, 'Automation template not found.', 'template_not_found');
+export const RUNS_AUTOMATION_NOT_FOUND: Answer = { status: 404, body: { message: 'Automation not found' } };
+export const RUN_NOT_FOUND: Answer = { status: 404, body: { message: 'Run not found' } };
+export const TABLE_NOT_FOUND: Answer = { status: 404, body: { message: 'Table not found' } };
+export const ROW_NOT_FOUND: Answer = { status: 404, body: { message: 'Row not found' } };
+export const CONNECTION_NOT_FOUND: Answer = { status: 404, body: { message: 'Connection not found' } };
+export const TABLE_FULL: Answer = { status: 422, body: { message: 'A table can hold at most 10000 rows.' } };
+
+export const invalidShape = (errors: Record<string, string[]>): Answer =>
+  automationError(422, 'The given data was invalid.', 'invalid_params', null, { errors });
+
+/** Checks 3–12 of CONTRACT §10.4. */
+export const APPLY_ANSWERS: AnswerTable<ApplyRefusal> = {
+  assistant_required: automationError(422, 'This template requires an assistant_id.', 'assistant_required'),
+  assistant_not_found: automationError(422, 'Assistant not found.', 'assistant_not_found'),
+  missing_params: ({ specs }) => automationError(422, `Missing required parameters: ${specs.map((s) => s.key).join(', ')}.`, 'missing_params', specs),
+  invalid_params: ({ specs, errors }) => automationError(422, 'The given data was invalid.', 'invalid_params', specs, { errors }),
+  needs_connection: ({ spec }) => automationError(422, 'This template needs an http_api connection. Create one first.', 'needs_connection', [spec]),
+  invalid_param_choice: ({ spec, message, choices }) => automationError(422, message, 'invalid_param_choice', [spec], { choices }),
+  needs_reconnection: ({ spec, connectionId, connectionName }) => automationError(
+    422, `Connection ${connectionId} (${connectionName}) is broken. Update its credentials and check it again.`, 'needs_reconnection', [spec],
+  ),
+  binding_conflict: ({ assistantId, templateKey, conflictingAutomationId }) => automationError(
+    422, `Assistant ${assistantId} already has an enabled ${templateKey} automation on call.ended.`, 'binding_conflict', null,
+    { conflicting_automation_id: conflictingAutomationId },
+  ),
+  side_effects_require_confirmation: automationError(
+    422, 'This template sends real messages or places real calls during its test. Repeat the request with confirm_side_effects set to true.',
+    'side_effects_require_confirmation',
+  ),
+  tool_limit_reached: ({ limit }) => automationError(
+    422, `You have reached your plan limit of ${limit} mid call tools. Please upgrade your plan to create more tools.`, 'tool_limit_reached',
+  ),
+};
+
+/** Ids the server hands out (`aut_…`, `run_…`): anything else cannot name a record, so it is not looked up. */
+const PUBLIC_ID = /^[a-z]{3}_[0-9A-Za-z]{1,36}$/;
+export const isPublicId = (raw: unknown): raw is string => typeof raw === 'string' && PUBLIC_ID.test(raw);

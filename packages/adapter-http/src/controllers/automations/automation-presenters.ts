@@ -1,0 +1,61 @@
+import { AutomationRun, AutomationTemplate, Connection, DataTable, runDurationMs, stepErrorText, TableRow } from '@voiceplane/domain';
+import { Automation } from '@voiceplane/application';
+import { iso, isoOrNull } from '../../presenters/format';
+
+/** Records of CONTRACT §10.2, §10.10, §10.15 and §10.16, fields in the documented order. */
+
+export function presentTemplate(t: AutomationTemplate, sampleInput: unknown) {
+  return {
+    key: t.key,
+    name: t.name,
+    description: t.description,
+    trigger: t.trigger.kind === 'trigger.webhook' ? { kind: t.trigger.kind, mode: t.trigger.mode } : { kind: t.trigger.kind, event: t.trigger.event },
+    requires_assistant: t.requiresAssistant,
+    side_effects: t.sideEffects,
+    binding_type: t.bindingType,
+    needs_connection: t.needsConnection,
+    params: t.params.map((p) => ({ key: p.key, label: p.label, description: p.description, required: p.required, example: p.example })),
+    steps: [...t.steps],
+    sample_input: sampleInput,
+  };
+}
+
+export function presentTable(t: DataTable) {
+  return { id: t.id, name: t.name, columns: t.columns.map((c) => ({ name: c.name, type: c.type })), rows_count: t.rowsCount, created_at: iso(t.createdAt), updated_at: iso(t.updatedAt) };
+}
+
+export function presentRow(r: TableRow) {
+  return { id: r.id, values: r.values, created_at: iso(r.createdAt), updated_at: iso(r.updatedAt) };
+}
+
+/** The secret never leaves: there is no field for it. */
+export function presentConnection(c: Connection) {
+  return {
+    id: c.id, name: c.name, kind: c.kind, base_url: c.baseUrl, notes_path: c.notesPath, auth_type: c.authType, auth_header_name: c.authHeaderName,
+    status: c.status, last_checked_at: isoOrNull(c.lastCheckedAt), last_error: c.lastError, created_at: iso(c.createdAt), updated_at: iso(c.updatedAt),
+  };
+}
+
+export function presentRunSteps(run: AutomationRun) {
+  return run.steps.map((s) => ({ name: s.name, status: s.status, classification: s.classification, error: stepErrorText(s.failure) }));
+}
+
+export function presentRunSummary(run: AutomationRun, now: Date) {
+  return { id: run.id, status: run.status, start_time: iso(run.startedAt), duration_ms: runDurationMs(run, now) };
+}
+
+export function presentRunDetail(run: AutomationRun, now: Date) {
+  return {
+    ...presentRunSummary(run, now),
+    steps: presentRunSteps(run),
+    version_id: run.versionId,
+    is_test: run.isTest,
+    trigger: run.trigger,
+    resume_at: isoOrNull(run.resumeAt),
+    retry_of_run_id: run.retryOfRunId,
+  };
+}
+
+export function presentBinding(a: Automation) {
+  return { type: a.bindingType, assistant_id: a.assistantId, bound: a.bound };
+}

@@ -1,0 +1,80 @@
+import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { inject } from 'inversify';
+import { AutomationTemplate, findTemplate, JsonObject, JsonValue, sampleInput, TEMPLATE_CATALOGUE, TemplateParams, utf8Length } from '@voiceplane/domain';
+import { ApplyTemplate, TOKENS } from '@voiceplane/application';
+import { isPlainObject, validateDto } from '../../validation';
+import { reply } from '../../pipeline/responses';
+import { answer, refuse } from '../../pipeline/answers';
+import { principalOf } from '../../pipeline/request-context';
+import type { RouteDoc } from '../../openapi/route-doc';
+import { ApplyTemplateBody } from './automation-bodies';
+import { APPLY_ANSWERS, invalidShape, TEMPLATE_NOT_FOUND } from './automation-answers';
+import { presentBinding, presentRunSteps, presentTemplate } from './automation-presenters';
+
+const BASE = '/api/user/automate/templates';
+/** CONTRACT §10.4: `params` over 64 KB serialised is a shape error. */
+export const MAX_PARAMS_BYTES = 64 * 1024;
+
+export const templateRouteDocs: readonly RouteDoc[] = [
+  { method: 'get', path: BASE, summary: 'The automation template catalogue', tag: 'Automations' },
+  { method: 'get', path: `${BASE}/:key`, summary: 'One automation template', tag: 'Automations' },
+  { method: 'post', path: `${BASE}/:key`, summary: 'Apply a template: checks, real test, publish and bind', tag: 'Automations', body: ApplyTemplateBody, success: 201 },
+];
+
+/** What the catalogue shows as a template's sample input: the examples put in (assistant 0). */
+export function catalogueSample(t: AutomationTemplate): JsonObject {
+  const examples: TemplateParams = Object.fromEntries(t.params.map((p) => [p.key, p.example]));
+  return sampleInput(t.key, examples, { assistantId: 0, firstKeyValue: '' });
+}
+
+function templateOr404(key: string): AutomationTemplate {
+  const template = findTemplate(key);
+  if (template === null) refuse(TEMPLATE_NOT_FOUND);
+  return template;
+}
+
+/** CONTRACT §10.2 and §10.4. */
+@Controller(BASE)
+export class TemplateController {
+  constructor(@inject(TOKENS.ApplyTemplate) private readonly apply: ApplyTemplate) {}
+
+  @Get('/')
+  list() {
+    return reply(200, { data: TEMPLATE_CATALOGUE.map((t) => presentTemplate(t, catalogueSample(t))) });
+  }
+
+  @Get('/:key')
+  get(@Params({ name: 'key' }) key: string) {
+    const template = templateOr404(key);
+    return reply(200, { data: presentTemplate(template, catalogueSample(template)) });
+  }
+
+  @Post('/:key')
+  async applyTemplate(@Request() req: ExpressRequest, @Params({ name: 'key' }) key: string) {
+    const template = templateOr404(key);
+    const raw: Record<string, unknown> = req.body === undefined || req.body === null ? {} : req.body;
+    const shape = validateDto(ApplyTemplateBody, raw);
+    if (!shape.ok) refuse(invalidShape(shape.errors));
+    if (!isPlainObject(raw)) refuse(invalidShape({ body: ['The request body must be a JSON object.'] }));
+    const params = (isPlainObject(raw.params) ? raw.params : {}) as { [key: string]: JsonValue };
+    if (utf8Length(JSON.stringify(params)) > MAX_PARAMS_BYTES) refuse(invalidShape({ params: ['The params may not be greater than 64 kilobytes.'] }));
+    const body = shape.value;
+    const principal = principalOf(req);
+    const result = await this.apply.execute({
+      userId: principal.userId, plan: principal.plan, template, params, assistantId: body.assistant_id ?? null, name: body.name ?? null,
+      confirmSideEffects: body.confirm_side_effects === true, test: body.test ?? true, sample: isPlainObject(raw.sample) ? (raw.sample as JsonObject) : null,
+    });
+    if (!result.ok) answer(APPLY_ANSWERS, result.error);
+    const applied = result.value;
+    const run = applied.run;
+    return reply(applied.status === 'test_failed' ? 200 : 201, {
+      automation_id: applied.automation.id,
+      webhook_url: applied.webhookUrl,
+      status: applied.status,
+      test: run ? { run_id: run.id, run_status: run.status, steps: presentRunSteps(run) } : { run_id: null, run_status: null, steps: [] },
+      response: applied.response,
+      binding: presentBinding(applied.automation),
+    });
+  }
+}

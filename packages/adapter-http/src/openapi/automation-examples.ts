@@ -1,0 +1,103 @@
+import { TEMPLATE_CATALOGUE } from '@voiceplane/domain';
+import { presentTemplate } from '../controllers/automations/automation-presenters';
+import { catalogueSample } from '../controllers/automations/template-controller';
+import { invalid } from './error-families';
+
+/** Success answers and handler errors of the automation routes (CONTRACT §10, S11–S12), recorded from their HTTP suites. */
+
+const TABLE = {
+  id: 7, name: 'Orders', columns: [{ name: 'order_number', type: 'string' }, { name: 'status', type: 'string' }], rows_count: 2,
+  created_at: '2026-11-23T13:02:11.514Z', updated_at: '2026-11-23T13:02:11.540Z',
+};
+const ROW = { id: 31, values: { order_number: 'A-1001', status: 'shipped' }, created_at: '2026-11-23T13:02:11.540Z', updated_at: '2026-11-23T13:02:11.540Z' };
+const CONNECTION = {
+  id: 3, name: 'Acme CRM', kind: 'http_api', base_url: 'https://crm.example.com/api', notes_path: '/notes', auth_type: 'bearer', auth_header_name: null,
+  status: 'connected', last_checked_at: null, last_error: null, created_at: '2026-11-23T13:02:12.101Z', updated_at: '2026-11-23T13:02:12.101Z',
+};
+const STEPS = [
+  { name: 'call_ended_trigger', status: 'SUCCEEDED', classification: 'ok', error: null },
+  { name: 'check_unanswered', status: 'SUCCEEDED', classification: 'ok', error: null },
+  { name: 'wait', status: 'SUCCEEDED', classification: 'ok', error: null },
+  { name: 'place_call', status: 'SUCCEEDED', classification: 'ok', error: null },
+];
+const RUN = {
+  id: 'run_5Hn8Tq2Wd6Lz0Bx4Jc7Vm1', status: 'SUCCEEDED', start_time: '2026-11-23T13:02:13.000Z', duration_ms: 840, steps: STEPS,
+  version_id: 'ver_2Lk7Pq9Zx4Mv1Rt6Wn8Hc3', is_test: true, trigger: 'test', resume_at: null, retry_of_run_id: null,
+};
+const TEMPLATE_SPEC = { key: 'table_id', label: 'Data table', description: 'Data table to search.', required: true, example: '7' };
+
+export const AUTOMATION_SUCCESS_EXAMPLES: Readonly<Record<string, unknown>> = {
+  'GET /api/user/automate/tables': { data: [TABLE], current_page: 1, per_page: 15, total: 1, last_page: 1 },
+  'POST /api/user/automate/tables': { message: 'Table created successfully', data: { ...TABLE, rows_count: 0 } },
+  'GET /api/user/automate/tables/{id}': { data: TABLE },
+  'DELETE /api/user/automate/tables/{id}': { message: 'Table deleted successfully' },
+  'GET /api/user/automate/tables/{id}/rows': { data: [ROW], current_page: 1, per_page: 15, total: 1, last_page: 1 },
+  'POST /api/user/automate/tables/{id}/rows': { message: 'Rows added successfully', data: [ROW] },
+  'PUT /api/user/automate/tables/{id}/rows/{row_id}': { message: 'Row updated successfully', data: { ...ROW, values: { order_number: 'A-1001', status: 'delivered' } } },
+  'DELETE /api/user/automate/tables/{id}/rows/{row_id}': { message: 'Row deleted successfully' },
+  'GET /api/user/automate/connections': { data: [CONNECTION] },
+  'POST /api/user/automate/connections': { message: 'Connection created successfully', data: CONNECTION },
+  'PUT /api/user/automate/connections/{id}': { message: 'Connection updated successfully', data: { ...CONNECTION, name: 'Acme CRM (EU)' } },
+  'DELETE /api/user/automate/connections/{id}': { message: 'Connection deleted successfully' },
+  'POST /api/user/automate/connections/{id}/check': {
+    data: { ...CONNECTION, status: 'broken', last_checked_at: '2026-11-23T13:02:14.000Z', last_error: 'The CRM refused the credentials (HTTP 401).' },
+  },
+  'GET /api/user/automate/templates': { data: TEMPLATE_CATALOGUE.map((t) => presentTemplate(t, catalogueSample(t))) },
+  'GET /api/user/automate/templates/{key}': { data: presentTemplate(TEMPLATE_CATALOGUE[3], catalogueSample(TEMPLATE_CATALOGUE[3])) },
+  'POST /api/user/automate/templates/{key}': {
+    automation_id: 'aut_3kF9zQ1mX7pL2vR8tY4wNc',
+    webhook_url: 'https://voiceplane.example.com/api/hooks/automations/aut_3kF9zQ1mX7pL2vR8tY4wNc/Vb2Kq8Lm4Xz7Pw1Rt5Yn9Hc3Jd6Gf0Sa',
+    status: 'active',
+    test: {
+      run_id: 'run_5Hn8Tq2Wd6Lz0Bx4Jc7Vm1', run_status: 'SUCCEEDED',
+      steps: [
+        { name: 'webhook_trigger', status: 'SUCCEEDED', classification: 'ok', error: null },
+        { name: 'lookup_row', status: 'SUCCEEDED', classification: 'ok', error: null },
+        { name: 'respond', status: 'SUCCEEDED', classification: 'ok', error: null },
+      ],
+    },
+    response: { found: true, row: { order_number: 'A-1001', status: 'shipped' } },
+    binding: { type: 'webhook', assistant_id: null, bound: true },
+  },
+  'GET /api/user/automate/flows/{id}/runs': { runs: [{ id: RUN.id, status: RUN.status, start_time: RUN.start_time, duration_ms: RUN.duration_ms }] },
+  'POST /api/sandbox/automate/runs/{run_id}/resume-now': { ok: true, run: RUN },
+  'PUT /api/sandbox/automate/connections/{id}/status': { ok: true, data: { ...CONNECTION, status: 'broken', last_error: 'Set broken by the sandbox.' } },
+};
+
+const tableNotFound = { 404: [{ message: 'Table not found' }] };
+const connectionNotFound = { 404: [{ message: 'Connection not found' }] };
+
+export const AUTOMATION_HANDLER_ERRORS: Readonly<Record<string, Readonly<Record<number, readonly object[]>>>> = {
+  'GET /api/user/automate/tables': { 422: [invalid({ per_page: ['The per page must be between 1 and 100.'] })] },
+  'POST /api/user/automate/tables': { 422: [invalid({ 'columns.0.name': ['The columns.0.name format is invalid.'] })] },
+  'GET /api/user/automate/tables/{id}': tableNotFound,
+  'DELETE /api/user/automate/tables/{id}': tableNotFound,
+  'GET /api/user/automate/tables/{id}/rows': tableNotFound,
+  'POST /api/user/automate/tables/{id}/rows': {
+    ...tableNotFound,
+    422: [invalid({ 'rows.0.values.status': ['The rows.0.values.status must be a string.'] }), { message: 'A table can hold at most 10000 rows.' }],
+  },
+  'PUT /api/user/automate/tables/{id}/rows/{row_id}': { 404: [{ message: 'Row not found' }], 422: [invalid({ 'values.colour': ['The values.colour column does not exist.'] })] },
+  'DELETE /api/user/automate/tables/{id}/rows/{row_id}': { 404: [{ message: 'Row not found' }] },
+  'GET /api/user/automate/connections': { 422: [invalid({ page: ['The page must be an integer.'] })] },
+  'POST /api/user/automate/connections': { 422: [invalid({ auth_value: ['The auth value field is required unless auth type is none.'] })] },
+  'PUT /api/user/automate/connections/{id}': { ...connectionNotFound, 422: [invalid({ base_url: ['The base url must be a public http or https URL.'] })] },
+  'DELETE /api/user/automate/connections/{id}': connectionNotFound,
+  'POST /api/user/automate/connections/{id}/check': connectionNotFound,
+  'GET /api/user/automate/templates': { 404: [{ message: 'Automation template not found.', error: 'template_not_found', params: null }] },
+  'GET /api/user/automate/templates/{key}': { 404: [{ message: 'Automation template not found.', error: 'template_not_found', params: null }] },
+  'POST /api/user/automate/templates/{key}': {
+    404: [{ message: 'Automation template not found.', error: 'template_not_found', params: null }],
+    422: [
+      { message: 'The given data was invalid.', error: 'invalid_params', params: null, errors: { assistant_id: ['The assistant id must be an integer.'] } },
+      { message: 'Missing required parameters: table_id.', error: 'missing_params', params: [TEMPLATE_SPEC] },
+      { message: 'Table 99 is not a data table of this account.', error: 'invalid_param_choice', params: [TEMPLATE_SPEC], choices: [{ value: '7', label: 'Orders' }] },
+    ],
+  },
+  'GET /api/user/automate/flows/{id}/runs': {
+    404: [{ message: 'Automation not found' }, { message: 'Run not found' }],
+    422: [invalid({ limit: ['The limit must be between 1 and 20.'] })],
+  },
+  'POST /api/sandbox/automate/runs/{run_id}/resume-now': { 404: [{ message: 'Not found.' }], 422: [{ message: 'The run is not paused.' }] },
+  'PUT /api/sandbox/automate/connections/{id}/status': { 404: [{ message: 'Not found.' }], 422: [invalid({ status: ['The selected status is invalid.'] })] },
+};

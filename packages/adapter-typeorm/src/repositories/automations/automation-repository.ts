@@ -1,0 +1,119 @@
+import { JsonObject, JsonValue, TemplateKey } from '@voiceplane/domain';
+import { Automation, AutomationChanges, AutomationRepository, AutomationVersion, LastTest } from '@voiceplane/application';
+import { Database } from '../../database';
+import { dateOrNull, numOrNull } from '../rows';
+
+const COLUMNS = 'id, user_id, name, template_key, status, binding_type, assistant_id, bound, webhook_token, tool_id, live_version_id, last_test, created_at, updated_at';
+const VERSION_COLUMNS = 'id, automation_id, number, state, params, definition, restored_from_version_id, test_run_id, created_at, published_at';
+
+type StoredLastTest = { run_id: string; run_status: LastTest['runStatus']; tested_at: string } | null;
+
+const toAutomation = (r: Record<string, unknown>): Automation => {
+  const last = r.last_test as StoredLastTest;
+  return {
+    id: r.id as string,
+    userId: Number(r.user_id),
+    name: r.name as string,
+    templateKey: r.template_key as TemplateKey,
+    status: r.status as Automation['status'],
+    bindingType: r.binding_type as Automation['bindingType'],
+    assistantId: numOrNull(r.assistant_id),
+    bound: r.bound as boolean,
+    webhookToken: (r.webhook_token as string | null) ?? null,
+    toolId: numOrNull(r.tool_id),
+    liveVersionId: (r.live_version_id as string | null) ?? null,
+    lastTest: last ? { runId: last.run_id, runStatus: last.run_status, testedAt: new Date(last.tested_at) } : null,
+    createdAt: new Date(r.created_at as string),
+    updatedAt: new Date(r.updated_at as string),
+  };
+};
+
+const toVersion = (r: Record<string, unknown>): AutomationVersion => ({
+  id: r.id as string,
+  automationId: r.automation_id as string,
+  number: Number(r.number),
+  state: r.state as AutomationVersion['state'],
+  params: r.params as JsonObject,
+  definition: r.definition as JsonValue,
+  restoredFromVersionId: (r.restored_from_version_id as string | null) ?? null,
+  testRunId: (r.test_run_id as string | null) ?? null,
+  createdAt: new Date(r.created_at as string),
+  publishedAt: dateOrNull(r.published_at),
+});
+
+const storedLastTest = (t: LastTest | null): string | null =>
+  t === null ? null : JSON.stringify({ run_id: t.runId, run_status: t.runStatus, tested_at: t.testedAt.toISOString() });
+
+const CHANGE_COLUMNS: { readonly [K in keyof AutomationChanges]-?: { column: string; write: (v: AutomationChanges[K]) => unknown; cast?: string } } = {
+  name: { column: 'name', write: (v) => v },
+  status: { column: 'status', write: (v) => v },
+  bound: { column: 'bound', write: (v) => v },
+  toolId: { column: 'tool_id', write: (v) => v },
+  liveVersionId: { column: 'live_version_id', write: (v) => v },
+  lastTest: { column: 'last_test', write: (v) => storedLastTest(v ?? null), cast: '::jsonb' },
+};
+
+export class TypeormAutomationRepository implements AutomationRepository {
+  constructor(private readonly db: Database) {}
+
+  create(a: Automation, v: AutomationVersion): Promise<void> {
+    return this.db.transaction(async () => {
+      await this.db.query(
+        `INSERT INTO automations (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14)`,
+        [a.id, a.userId, a.name, a.templateKey, a.status, a.bindingType, a.assistantId, a.bound, a.webhookToken, a.toolId, a.liveVersionId, storedLastTest(a.lastTest), a.createdAt, a.updatedAt],
+      );
+      await this.db.query(
+        `INSERT INTO automation_versions (${VERSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $10)`,
+        [v.id, v.automationId, v.number, v.state, JSON.stringify(v.params), JSON.stringify(v.definition), v.restoredFromVersionId, v.testRunId, v.createdAt, v.publishedAt],
+      );
+    });
+  }
+
+  async find(userId: number, id: string): Promise<Automation | null> {
+    const row = await this.db.one(`SELECT ${COLUMNS} FROM automations WHERE user_id = $1 AND id = $2`, [userId, id]);
+    return row ? toAutomation(row) : null;
+  }
+
+  async findById(id: string): Promise<Automation | null> {
+    const row = await this.db.one(`SELECT ${COLUMNS} FROM automations WHERE id = $1`, [id]);
+    return row ? toAutomation(row) : null;
+  }
+
+  async update(id: string, changes: AutomationChanges, at: Date): Promise<void> {
+    const sql: string[] = [];
+    const params: unknown[] = [id, at];
+    for (const key of Object.keys(CHANGE_COLUMNS) as Array<keyof AutomationChanges>) {
+      if (!(key in changes)) continue;
+      const { column, write, cast } = CHANGE_COLUMNS[key] as { column: string; write: (v: unknown) => unknown; cast?: string };
+      params.push(write(changes[key]));
+      sql.push(`${column} = $${params.length}${cast ?? ''}`);
+    }
+    await this.db.query(`UPDATE automations SET ${[...sql, 'updated_at = $2'].join(', ')} WHERE id = $1`, params);
+  }
+
+  async findVersion(id: string): Promise<AutomationVersion | null> {
+    const row = await this.db.one(`SELECT ${VERSION_COLUMNS} FROM automation_versions WHERE id = $1`, [id]);
+    return row ? toVersion(row) : null;
+  }
+
+  async publishVersion(id: string, testRunId: string | null, at: Date): Promise<void> {
+    await this.db.query(`UPDATE automation_versions SET state = 'published', published_at = $2, test_run_id = $3 WHERE id = $1`, [id, at, testRunId]);
+  }
+
+  async listBoundToAssistant(assistantId: number): Promise<Automation[]> {
+    const rows = await this.db.query(
+      `SELECT ${COLUMNS} FROM automations WHERE assistant_id = $1 AND binding_type = 'assistant_event' AND status = 'enabled' AND bound ORDER BY created_at`,
+      [assistantId],
+    );
+    return rows.map(toAutomation);
+  }
+
+  async findConflict(userId: number, assistantId: number, templateKey: TemplateKey): Promise<Automation | null> {
+    const row = await this.db.one(
+      `SELECT ${COLUMNS} FROM automations WHERE user_id = $1 AND assistant_id = $2 AND template_key = $3 AND binding_type = 'assistant_event'
+         AND status = 'enabled' AND bound ORDER BY created_at LIMIT 1`,
+      [userId, assistantId, templateKey],
+    );
+    return row ? toAutomation(row) : null;
+  }
+}

@@ -1,0 +1,41 @@
+import { AutomationToolBinding, AutomationToolFields } from '@voiceplane/application';
+import { Database } from '../../database';
+import { num } from '../rows';
+
+/** The `type: automation` tool of a `midcall_lookup_table` automation, attached to its assistant (CONTRACT §10.3.4). */
+export class TypeormAutomationToolBinding implements AutomationToolBinding {
+  constructor(private readonly db: Database) {}
+
+  async attachedToolNames(assistantId: number): Promise<string[]> {
+    const rows = await this.db.query<{ name: string }>(
+      `SELECT t.name FROM assistant_tools a JOIN tools t ON t.id = a.tool_id WHERE a.assistant_id = $1`,
+      [assistantId],
+    );
+    return rows.map((r) => r.name);
+  }
+
+  async countTools(userId: number): Promise<number> {
+    return num((await this.db.one<{ n: string }>(`SELECT count(*) AS n FROM tools WHERE user_id = $1`, [userId]))?.n);
+  }
+
+  createAndAttach(userId: number, assistantId: number, automationId: string, fields: AutomationToolFields, limit: number): Promise<number | null> {
+    return this.db.transaction(async () => {
+      // Same serialisation as tool creation through the API: the account row.
+      await this.db.one(`SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE`, [userId]);
+      if ((await this.countTools(userId)) >= limit) return null;
+      const schema = [{ name: fields.inputField, type: 'string', description: `Value of ${fields.keyColumn} to look up`, required: true }];
+      const tool = await this.db.one<{ id: string }>(
+        `INSERT INTO tools (user_id, name, description, type, endpoint, method, body_format, schema, automation_id)
+         VALUES ($1, $2, $3, 'automation', $4, 'POST', 'json', $5::jsonb, $6) RETURNING id`,
+        [userId, fields.name, fields.description, fields.endpoint, JSON.stringify(schema), automationId],
+      );
+      const toolId = num(tool?.id);
+      await this.db.query(
+        `INSERT INTO assistant_tools (assistant_id, tool_id, position)
+         VALUES ($1, $2, (SELECT coalesce(max(position), -1) + 1 FROM assistant_tools WHERE assistant_id = $1))`,
+        [assistantId, toolId],
+      );
+      return toolId;
+    });
+  }
+}
