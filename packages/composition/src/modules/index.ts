@@ -6,8 +6,10 @@ import { telephonyModule } from './telephony';
 import { eventBackboneModule } from './event-backbone';
 import { webhookDeliveryModule } from './webhook-delivery';
 import { voiceCallsModule } from './voice-calls';
+import { chatappProvidersModule } from './chatapp-providers';
 
 /** Every capability of the api, in dependency order. */
-export const apiModules: readonly ApiModule[] = [foundationModule, assistantsModule, toolsModule, telephonyModule, eventBackboneModule, webhookDeliveryModule, voiceCallsModule];
+export const apiModules: readonly ApiModule[] = [foundationModule, assistantsModule, toolsModule, telephonyModule, eventBackboneModule, webhookDeliveryModule, voiceCallsModule,
+  chatappProvidersModule];
 
 export type { ApiModule, BackgroundTask, ModuleContext, ModuleContribution } from './module';
