@@ -1,4 +1,4 @@
-import axios from 'axios';
+import axios, { AxiosInstance } from 'axios';
 import { ConversationTurn, ReplyGenerator, ReplyRequest } from '@voiceplane/application';
 import { newSubstitutionLog, substitute } from '@voiceplane/domain';
 
@@ -31,31 +31,36 @@ export class ReplyGeneratorError extends Error {
  * reply as failed rather than sending something made up.
  */
 export class OpenAiReplyGenerator implements ReplyGenerator {
-  private readonly url: string;
+  private readonly http: AxiosInstance;
 
   constructor(private readonly options: OpenAiOptions) {
-    this.url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+    // Every status comes back as a response with its body as text: the API's error document is read
+    // below, and a redirect (a misconfigured base URL) is an answer, not a hop with the key.
+    this.http = axios.create({
+      baseURL: `${options.baseUrl.replace(/\/+$/, '')}/`,
+      headers: { Authorization: `Bearer ${options.apiKey}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+      timeout: options.timeoutMs ?? 30_000,
+      maxRedirects: 0,
+      responseType: 'text',
+      transformResponse: (data: string) => data,
+      validateStatus: () => true,
+    });
   }
 
   async generateReply(request: ReplyRequest): Promise<string> {
     const systemPrompt = substitute(request.systemPrompt, { variables: new Map(Object.entries(request.variables)), params: null }, (v) => v, newSubstitutionLog());
     const messages: ConversationTurn[] = [...(systemPrompt.trim() === '' ? [] : [{ role: 'system' as const, content: systemPrompt }]), ...request.history];
-    let response;
-    try {
-      response = await axios.post<string>(this.url, JSON.stringify({ model: request.model || this.options.defaultModel, temperature: request.temperature, messages }), {
-        headers: { Authorization: `Bearer ${this.options.apiKey}`, 'Content-Type': 'application/json', Accept: 'application/json' },
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
-        maxRedirects: 0,
-        responseType: 'text',
-        transformResponse: (data: string) => data,
-        validateStatus: () => true,
-      });
-    } catch (e) {
+    const payload = JSON.stringify({ model: request.model || this.options.defaultModel, temperature: request.temperature, messages });
+    const response = await this.http.post<string>('chat/completions', payload).catch((e: unknown) => {
       // axios errors carry the request config, API key included: only the reason leaves.
-      const reason = axios.isAxiosError(e) && (e.code === 'ERR_CANCELED' || e.name === 'CanceledError') ? 'timed out' : 'could not be reached';
-      throw new ReplyGeneratorError(`The reply generator ${reason}`);
+      throw new ReplyGeneratorError(`The reply generator ${axios.isAxiosError(e) && e.code === 'ECONNABORTED' ? 'timed out' : 'could not be reached'}`);
+    });
+    let body: unknown = null;
+    try {
+      body = response.data ? JSON.parse(response.data) : null;
+    } catch {
+      // Not JSON: the status says enough, or the reply is missing.
     }
-    const body = parseJson(response.data);
     if (response.status < 200 || response.status > 299) {
       const message = (body as { error?: { message?: unknown } } | null)?.error?.message;
       throw new ReplyGeneratorError(`The reply generator answered ${response.status}${typeof message === 'string' ? `: ${message}` : ''}`);
@@ -63,13 +68,5 @@ export class OpenAiReplyGenerator implements ReplyGenerator {
     const content = (body as Completion | null)?.choices?.[0]?.message?.content;
     if (typeof content !== 'string' || content.trim() === '') throw new ReplyGeneratorError('The reply generator answered without a reply');
     return content.trim();
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return text ? JSON.parse(text) : null;
-  } catch {
-    return null;
   }
 }

@@ -1,22 +1,13 @@
+import { inboundMessages, METADATA, notification, PHONE_NUMBER_ID, WABA_ID } from '../../../tools/whatsapp/webhook-fixtures';
 import { whatsappWebhookItems } from './webhook-items';
 
 /** Meta's webhook notifications (shapes of the Graph API reference) as ingress items. */
 
-const WABA = '102290129340398';
-const PHONE_NUMBER_ID = '106540352242922';
-const metadata = { display_phone_number: '15550783881', phone_number_id: PHONE_NUMBER_ID };
-const notification = (field: string, value: object, time?: number) => ({
-  object: 'whatsapp_business_account',
-  entry: [{ id: WABA, ...(time === undefined ? {} : { time }), changes: [{ value, field }] }],
-});
-const inbound = (messages: object[]) => notification('messages', {
-  messaging_product: 'whatsapp', metadata, contacts: [{ profile: { name: 'Sheena Nelson' }, wa_id: '16505551234' }], messages,
-});
 const at = (seconds: number) => new Date(seconds * 1000);
 
 describe('WhatsApp webhook items', () => {
   it('reads a text message with the customer name from contacts', () => {
-    const items = whatsappWebhookItems(inbound([{
+    const items = whatsappWebhookItems(inboundMessages([{
       from: '16505551234', id: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQTRBNjU5OUFFRTAzODEwMTQ0RgA=', timestamp: '1749416383', type: 'text',
       text: { body: 'Does it come in another color?' },
     }]));
@@ -27,7 +18,7 @@ describe('WhatsApp webhook items', () => {
   });
 
   it('reads image, audio, video and document messages by media id, captions included', () => {
-    const items = whatsappWebhookItems(inbound([
+    const items = whatsappWebhookItems(inboundMessages([
       { from: '16505551234', id: 'wamid.img', timestamp: '1749416383', type: 'image', image: { caption: 'This one', mime_type: 'image/jpeg', sha256: 'abc=', id: '1003383421387256' } },
       { from: '16505551234', id: 'wamid.aud', timestamp: '1749416384', type: 'audio', audio: { mime_type: 'audio/ogg; codecs=opus', sha256: 'def=', id: '1003383421387257', voice: true } },
       { from: '16505551234', id: 'wamid.vid', timestamp: '1749416385', type: 'video', video: { mime_type: 'video/mp4', sha256: 'ghi=', id: '1003383421387258' } },
@@ -42,7 +33,7 @@ describe('WhatsApp webhook items', () => {
   });
 
   it('ignores reactions and what the product does not take in, keeps button answers as text', () => {
-    const items = whatsappWebhookItems(inbound([
+    const items = whatsappWebhookItems(inboundMessages([
       { from: '16505551234', id: 'wamid.r', timestamp: '1749416383', type: 'reaction', reaction: { message_id: 'wamid.out', emoji: '\uD83D\uDC4D' } },
       { from: '16505551234', id: 'wamid.l', timestamp: '1749416383', type: 'location', location: { latitude: 1, longitude: 2 } },
       { from: '16505551234', id: 'wamid.u', timestamp: '1749416383', type: 'unsupported', errors: [{ code: 131051, title: 'Message type unknown' }] },
@@ -53,7 +44,7 @@ describe('WhatsApp webhook items', () => {
   });
 
   it('reads a call-permission reply: accepted temporarily with its expiry, or rejected', () => {
-    const items = whatsappWebhookItems(inbound([
+    const items = whatsappWebhookItems(inboundMessages([
       {
         from: '16505551234', id: 'wamid.cp1', timestamp: '1747659443', type: 'interactive',
         interactive: { type: 'call_permission_reply', call_permission_reply: { response: 'accept', is_permanent: false, expiration_timestamp: 1748264243, response_source: 'user_action' } },
@@ -70,7 +61,7 @@ describe('WhatsApp webhook items', () => {
 
   it('reads delivery statuses, one item per message and status, with the failure reason', () => {
     const items = whatsappWebhookItems(notification('messages', {
-      messaging_product: 'whatsapp', metadata,
+      messaging_product: 'whatsapp', metadata: METADATA,
       statuses: [
         {
           id: 'wamid.out1', status: 'delivered', timestamp: '1750263773', recipient_id: '16505551234',
@@ -115,15 +106,15 @@ describe('WhatsApp webhook items', () => {
     expect(number('ONBOARDING')).toEqual([{ kind: 'sender_status', providerItemId: 'number:+15550783881:ONBOARDING:1748454394', providerSenderRef: '+15550783881', status: 'offline' }]);
     expect(number('THROUGHPUT_UPGRADE')[0]).toEqual(expect.objectContaining({ status: 'online' }));
     const account = (value: object) => whatsappWebhookItems(notification('account_update', value, 1743451903));
-    expect(account({ event: 'ACCOUNT_DELETED' })).toEqual([{ kind: 'sender_status', providerItemId: `account:${WABA}:ACCOUNT_DELETED::1743451903`, providerSenderRef: WABA, status: 'offline' }]);
+    expect(account({ event: 'ACCOUNT_DELETED' })).toEqual([{ kind: 'sender_status', providerItemId: `account:${WABA_ID}:ACCOUNT_DELETED::1743451903`, providerSenderRef: WABA_ID, status: 'offline' }]);
     expect(account({ event: 'DISABLED_UPDATE', ban_info: { waba_ban_state: 'DISABLE', waba_ban_date: 'April 17, 2025' } })[0]).toEqual(expect.objectContaining({ status: 'offline' }));
     expect(account({ event: 'DISABLED_UPDATE', ban_info: { waba_ban_state: 'REINSTATE', waba_ban_date: 'April 17, 2025' } })[0]).toEqual(expect.objectContaining({ status: 'online' }));
-    expect(account({ event: 'PARTNER_ADDED', waba_info: { waba_id: WABA, owner_business_id: '2329417887457253' } })).toEqual([]);
+    expect(account({ event: 'PARTNER_ADDED', waba_info: { waba_id: WABA_ID, owner_business_id: '2329417887457253' } })).toEqual([]);
   });
 
   it('reads call connect and terminate events', () => {
     const items = whatsappWebhookItems(notification('calls', {
-      messaging_product: 'whatsapp', metadata,
+      messaging_product: 'whatsapp', metadata: METADATA,
       calls: [
         { id: 'wacid.ABGGFjFVU2AfAgo6V', to: '16315553601', from: '15550783881', event: 'connect', timestamp: '1671644824', direction: 'BUSINESS_INITIATED', session: { sdp_type: 'answer', sdp: 'v=0' } },
         { id: 'wacid.ABGGFjFVU2AfAgo6V', to: '16315553601', from: '15550783881', event: 'terminate', direction: 'BUSINESS_INITIATED', timestamp: '1671644944', status: 'COMPLETED', start_time: '1671644824', end_time: '1671644944', duration: 120 },
@@ -141,6 +132,6 @@ describe('WhatsApp webhook items', () => {
     expect(whatsappWebhookItems([1, 2])).toEqual([]);
     expect(whatsappWebhookItems({ object: 'whatsapp_business_account', entry: 'x' })).toEqual([]);
     expect(whatsappWebhookItems(notification('message_template_quality_update', { new_quality_score: 'GREEN', message_template_id: 1 }))).toEqual([]);
-    expect(whatsappWebhookItems(inbound([{ id: 'wamid.x', type: 'text', text: { body: 'no sender or time' } }, 'junk', null]))).toEqual([]);
+    expect(whatsappWebhookItems(inboundMessages([{ id: 'wamid.x', type: 'text', text: { body: 'no sender or time' } }, 'junk', null]))).toEqual([]);
   });
 });

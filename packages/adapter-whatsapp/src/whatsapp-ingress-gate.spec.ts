@@ -1,21 +1,10 @@
+import { textMessage } from '../../../tools/whatsapp/webhook-fixtures';
 import { hubSignatureOf } from './hub-signature';
 import { WhatsappIngressGate } from './whatsapp-ingress-gate';
 
 const gate = new WhatsappIngressGate({ appSecret: 'app-secret', verifyToken: 'verify-me' });
 
-const body = Buffer.from(JSON.stringify({
-  object: 'whatsapp_business_account',
-  entry: [{
-    id: '102290129340398',
-    changes: [{
-      field: 'messages',
-      value: {
-        messaging_product: 'whatsapp', metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' },
-        messages: [{ from: '16505551234', id: 'wamid.1', timestamp: '1749416383', type: 'text', text: { body: 'Hi' } }],
-      },
-    }],
-  }],
-}));
+const body = Buffer.from(JSON.stringify(textMessage('wamid.1', 'Hi')));
 
 describe('WhatsApp ingress gate', () => {
   it('echoes the challenge only for a subscribe with the configured verify token', () => {
