@@ -21,3 +21,4 @@ export { ScriptedHttpClient, type ScriptedAnswer } from './http-client';
 export { InMemoryAutomationRepository } from './automations';
 export { InMemoryAutomationRunRepository } from './automation-runs';
 export { InMemoryDataTableRepository } from './data-tables';
+export { InMemoryChatappInbox } from './chatapp-inbox';

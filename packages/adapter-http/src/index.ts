@@ -14,3 +14,4 @@ export * from './controllers/telephony';
 export * from './controllers/webhooks';
 export * from './controllers/calls';
 export * from './controllers/automations';
+export * from './controllers/chatapp-providers';

@@ -19,3 +19,4 @@ export { PostgresJobStore } from './scheduler/postgres-job-store';
 export { TypeormWebhookDeliveryRepository } from './repositories/webhooks/webhook-delivery-repository';
 export * from './repositories/calls';
 export * from './repositories/automations';
+export * from './repositories/chatapp';

@@ -26,3 +26,4 @@ export * from './webhooks';
 export * from './calls';
 export * from './bus/subscription-policy';
 export * from './automations';
+export * from './chatapp';

@@ -10,6 +10,8 @@ import { RATE_LIMIT_TOKENS } from './ratelimit/tokens';
 import { TELEPHONY_TOKENS } from './telephony/tokens';
 import { TOOL_TOKENS } from './tools/tokens';
 import { WEBHOOK_TOKENS } from './webhooks/tokens';
+import { CHATAPP_TOKENS } from './chatapp/tokens';
+import { CHATAPP_INGRESS_TOKENS } from './chatapp/ingress-tokens';
 
 /**
  * Every capability's typed tokens under one name. Each capability declares its own beside its
@@ -19,7 +21,7 @@ import { WEBHOOK_TOKENS } from './webhooks/tokens';
  */
 export const TOKENS: typeof CORE_TOKENS & typeof ACCOUNT_TOKENS & typeof BILLING_TOKENS & typeof RATE_LIMIT_TOKENS & typeof TOOL_TOKENS
   & typeof ASSISTANT_TOKENS & typeof FOLDER_TOKENS & typeof TELEPHONY_TOKENS & typeof WEBHOOK_TOKENS & typeof EVENT_TOKENS
-  & typeof CALL_TOKENS & typeof AUTOMATION_TOKENS = {
+  & typeof CALL_TOKENS & typeof AUTOMATION_TOKENS & typeof CHATAPP_TOKENS & typeof CHATAPP_INGRESS_TOKENS = {
   ...CORE_TOKENS,
   ...ACCOUNT_TOKENS,
   ...BILLING_TOKENS,
@@ -32,7 +34,10 @@ export const TOKENS: typeof CORE_TOKENS & typeof ACCOUNT_TOKENS & typeof BILLING
   ...EVENT_TOKENS,
   ...CALL_TOKENS,
   ...AUTOMATION_TOKENS,
+  ...CHATAPP_TOKENS,
+  ...CHATAPP_INGRESS_TOKENS,
 };
 
 export { ACCOUNT_TOKENS, ASSISTANT_TOKENS, AUTOMATION_TOKENS, BILLING_TOKENS, CALL_TOKENS, CORE_TOKENS, EVENT_TOKENS, FOLDER_TOKENS, RATE_LIMIT_TOKENS, TELEPHONY_TOKENS, TOOL_TOKENS, WEBHOOK_TOKENS };
+export { CHATAPP_TOKENS, CHATAPP_INGRESS_TOKENS };
 export { token, type Token } from './shared/token';

@@ -49,4 +49,29 @@ describe('configuration', () => {
         .toThrow(`PRICE_PHONE_CALL_MINUTE must be a price in USD from 0 to 100 with at most 4 decimals (got "${bad}")`);
     }
   });
+
+  it('requires the WhatsApp ingress secrets for the WhatsApp Cloud provider and keeps them out of the message', () => {
+    expect(loadConfig({}).whatsapp).toBeNull();
+    expect(() => loadConfig({ CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: 'app-secret-value' }))
+      .toThrow(/WHATSAPP_APP_SECRET and WHATSAPP_VERIFY_TOKEN are required when CHATAPP_PROVIDER=whatsapp_cloud/);
+    try {
+      loadConfig({ CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: 'app-secret-value' });
+    } catch (e) {
+      expect((e as Error).message).not.toContain('app-secret-value');
+    }
+    expect(loadConfig({ CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: 's', WHATSAPP_VERIFY_TOKEN: 'v' }).whatsapp)
+      .toEqual({ appSecret: 's', verifyToken: 'v', graphBaseUrl: 'https://graph.facebook.com/v21.0' });
+    expect(() => loadConfig({ CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: 's', WHATSAPP_VERIFY_TOKEN: 'v', WHATSAPP_GRAPH_BASE_URL: 'ftp://x' }))
+      .toThrow(/WHATSAPP_GRAPH_BASE_URL must use http: or https:/);
+  });
+
+  it('requires an API key for the OpenAI-compatible reply generator', () => {
+    expect(loadConfig({})).toEqual(expect.objectContaining({ replyGenerator: 'sandbox', openai: null }));
+    expect(() => loadConfig({ REPLY_GENERATOR: 'openai' })).toThrow(/OPENAI_API_KEY is required when REPLY_GENERATOR=openai/);
+    expect(() => loadConfig({ REPLY_GENERATOR: 'gpt' })).toThrow(/REPLY_GENERATOR must be one of sandbox, openai/);
+    expect(loadConfig({ REPLY_GENERATOR: 'openai', OPENAI_API_KEY: 'sk-test' }).openai)
+      .toEqual({ baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-test', defaultModel: 'gpt-4o-mini' });
+    expect(loadConfig({ REPLY_GENERATOR: 'openai', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_MODEL: 'llama3' }).openai)
+      .toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'k', defaultModel: 'llama3' });
+  });
 });

@@ -34,6 +34,11 @@ export interface Config {
     readonly platformCallerNumber: string | null;
   } | null;
   readonly twilio: { readonly accountSid: string; readonly authToken: string; readonly baseUrl: string } | null;
+  /** Set while CHATAPP_PROVIDER=whatsapp_cloud: the ingress secrets (CONTRACT D6) and the Graph API root. */
+  readonly whatsapp: { readonly appSecret: string; readonly verifyToken: string; readonly graphBaseUrl: string } | null;
+  readonly replyGenerator: 'sandbox' | 'openai';
+  /** Set while REPLY_GENERATOR=openai: an OpenAI-compatible Chat Completions API. */
+  readonly openai: { readonly baseUrl: string; readonly apiKey: string; readonly defaultModel: string } | null;
 }
 
 export class ConfigError extends Error {}
@@ -121,6 +126,28 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     twilio = { accountSid: accountSid ?? '', authToken: authToken ?? '', baseUrl: url('TWILIO_BASE_URL', ['http:', 'https:']) ?? 'https://api.twilio.com' };
   }
 
+  let whatsapp: Config['whatsapp'] = null;
+  if (chatappProvider === 'whatsapp_cloud') {
+    const appSecret = str('WHATSAPP_APP_SECRET');
+    const verifyToken = str('WHATSAPP_VERIFY_TOKEN');
+    if (!appSecret || !verifyToken) problems.push('WHATSAPP_APP_SECRET and WHATSAPP_VERIFY_TOKEN are required when CHATAPP_PROVIDER=whatsapp_cloud');
+    whatsapp = {
+      appSecret: appSecret ?? '', verifyToken: verifyToken ?? '',
+      graphBaseUrl: url('WHATSAPP_GRAPH_BASE_URL', ['http:', 'https:']) ?? 'https://graph.facebook.com/v21.0',
+    };
+  }
+  const replyGenerator = oneOf('REPLY_GENERATOR', ['sandbox', 'openai'] as const, 'sandbox');
+  let openai: Config['openai'] = null;
+  if (replyGenerator === 'openai') {
+    const apiKey = str('OPENAI_API_KEY');
+    if (!apiKey) problems.push('OPENAI_API_KEY is required when REPLY_GENERATOR=openai');
+    openai = {
+      baseUrl: url('OPENAI_BASE_URL', ['http:', 'https:']) ?? 'https://api.openai.com/v1',
+      apiKey: apiKey ?? '',
+      defaultModel: str('OPENAI_MODEL') ?? 'gpt-4o-mini',
+    };
+  }
+
   const config: Config = {
     port,
     host,
@@ -146,6 +173,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     chatappProvider,
     livekit,
     twilio,
+    whatsapp,
+    replyGenerator,
+    openai,
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

@@ -7,6 +7,7 @@ import { EventBackbone1795334367057 } from './1795334367057-event-backbone';
 import { Calls1795334793141 } from './1795334793141-calls';
 import { OutboxPolling1795337052089 } from './1795337052089-outbox-polling';
 import { IdempotencyLease1795400000000 } from './1795400000000-idempotency-lease';
+import { ChatappInbox1795510000000 } from './1795510000000-chatapp-inbox';
 import { Automations1795540000000 } from './1795540000000-automations';
 
 /**
@@ -23,5 +24,6 @@ export const migrations = [
   Calls1795334793141,
   OutboxPolling1795337052089,
   IdempotencyLease1795400000000,
+  ChatappInbox1795510000000,
   Automations1795540000000,
 ];

@@ -4,6 +4,7 @@ import { assistantRecords } from './assistants';
 import { automationRecords } from './automations';
 import { callRecords } from './calls';
 import { catalogRecords } from './catalog';
+import { chatappInboxRecords } from './chatapp-inbox';
 import { eventRecords } from './events';
 import { requestGuardRecords } from './request-guards';
 import { telephonyRecords } from './telephony';
@@ -15,6 +16,7 @@ export * from './assistants';
 export * from './automations';
 export * from './calls';
 export * from './catalog';
+export * from './chatapp-inbox';
 export * from './events';
 export * from './request-guards';
 export * from './telephony';
@@ -26,4 +28,5 @@ export const entitySchemas: EntitySchema[] = [
   ...accountRecords, ...requestGuardRecords, ...eventRecords, ...webhookRecords, ...catalogRecords, ...toolRecords,
   ...telephonyRecords, ...assistantRecords, ...callRecords,
   ...automationRecords,
+  ...chatappInboxRecords,
 ];

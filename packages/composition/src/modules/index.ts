@@ -7,9 +7,10 @@ import { eventBackboneModule } from './event-backbone';
 import { webhookDeliveryModule } from './webhook-delivery';
 import { voiceCallsModule } from './voice-calls';
 import { automationsModule } from './automations';
+import { chatappProvidersModule } from './chatapp-providers';
 
 /** Every capability of the api, in dependency order. */
 export const apiModules: readonly ApiModule[] = [foundationModule, assistantsModule, toolsModule, telephonyModule, eventBackboneModule, webhookDeliveryModule, voiceCallsModule,
-  automationsModule];
+  chatappProvidersModule, automationsModule];
 
 export type { ApiModule, BackgroundTask, ModuleContext, ModuleContribution } from './module';

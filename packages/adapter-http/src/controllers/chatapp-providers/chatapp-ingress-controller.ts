@@ -1,0 +1,50 @@
+import { Controller, Get, HttpResponse, isHttpResponseSymbol, Params, Post, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { inject, multiInject } from 'inversify';
+import { ChatappIngress, ChatappIngressGate, TOKENS } from '@voiceplane/application';
+import { reply } from '../../pipeline/responses';
+import { answer } from '../../pipeline/answers';
+import { ApiRequest } from '../../pipeline/request-context';
+import type { RouteDoc } from '../../openapi/route-doc';
+import { INGRESS_ANSWERS } from './chatapp-ingress-answers';
+
+/** The routes of ChatappIngressController as the OpenAPI document describes them. */
+export const chatappIngressRouteDocs: readonly RouteDoc[] = [
+  { method: 'get', path: '/api/providers/chatapp/:provider/webhook', summary: 'Provider subscription handshake (verify token, challenge echoed as text/plain)', tag: 'Providers', auth: 'none' },
+  { method: 'post', path: '/api/providers/chatapp/:provider/webhook', summary: 'Signed provider notifications, stored and handled asynchronously', tag: 'Providers', auth: 'none' },
+];
+
+/**
+ * Chat-app provider ingress (CONTRACT §8.12). The pipeline hands `/api/providers/` routes the
+ * exact bytes received (body-reader), because the signature is over those bytes, not over any
+ * re-serialised JSON. Each served provider has a gate; any other name is unknown.
+ */
+@Controller('/api/providers/chatapp')
+export class ChatappIngressController {
+  constructor(
+    @multiInject(TOKENS.ChatappIngressGate) private readonly gates: ChatappIngressGate[],
+    @inject(TOKENS.ChatappIngress) private readonly ingress: ChatappIngress,
+  ) {}
+
+  @Get('/:provider/webhook')
+  challenge(@Params({ name: 'provider' }) provider: string, @Request() req: ExpressRequest): HttpResponse {
+    const challenge = this.gate(provider).answerChallenge(req.query as Record<string, unknown>);
+    if (challenge === null) answer(INGRESS_ANSWERS, 'verification_failed');
+    // The one answer of the product that is not JSON: the provider compares the body to its challenge.
+    return { [isHttpResponseSymbol]: true, statusCode: 200, body: challenge, headers: { 'Content-Type': 'text/plain; charset=utf-8' } };
+  }
+
+  @Post('/:provider/webhook')
+  async receive(@Params({ name: 'provider' }) provider: string, @Request() req: ExpressRequest) {
+    const gate = this.gate(provider);
+    const signature = req.headers['x-hub-signature-256'];
+    const items = gate.open((req as ApiRequest).ctx.rawBody, typeof signature === 'string' ? signature : null);
+    if (items === null) answer(INGRESS_ANSWERS, 'invalid_signature');
+    await this.ingress.receive(gate.provider, items);
+    return reply(200, { received: true });
+  }
+
+  private gate(provider: string): ChatappIngressGate {
+    return this.gates.find((g) => g.provider === provider) ?? answer(INGRESS_ANSWERS, 'unknown_provider');
+  }
+}

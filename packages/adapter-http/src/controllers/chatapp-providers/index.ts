@@ -1,0 +1,1 @@
+export { ChatappIngressController, chatappIngressRouteDocs } from './chatapp-ingress-controller';

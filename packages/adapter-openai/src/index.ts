@@ -1,0 +1,1 @@
+export { OpenAiReplyGenerator, ReplyGeneratorError, type OpenAiOptions } from './openai-reply-generator';

@@ -1,0 +1,81 @@
+import { RecordingStub } from '../../../tools/stubs/recording-stub';
+import { OpenAiReplyGenerator, ReplyGeneratorError } from './openai-reply-generator';
+
+/** The OpenAI-compatible reply generator against a stub Chat Completions API on 127.0.0.1. */
+
+const KEY = 'sk-test-0123456789';
+
+let stub: RecordingStub;
+beforeAll(async () => {
+  stub = await RecordingStub.start({ status: 500, body: { error: { message: 'no stub answer', type: 'server_error' } } });
+});
+afterAll(async () => stub.close());
+beforeEach(() => stub.reset());
+
+const generator = (timeoutMs?: number) => new OpenAiReplyGenerator({ baseUrl: `${stub.baseUrl}v1/`, apiKey: KEY, defaultModel: 'gpt-4o-mini', timeoutMs });
+const completion = (content: unknown) => ({
+  status: 200,
+  body: {
+    id: 'chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG', object: 'chat.completion', created: 1741570283, model: 'gpt-4o-mini-2024-07-18',
+    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null, annotations: [] }, logprobs: null, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 40, completion_tokens: 12, total_tokens: 52 },
+  },
+});
+const request = {
+  model: 'gpt-4.1-mini',
+  systemPrompt: 'You are the assistant of {{company}}. Opening hours: {{ hours }}. Unknown: [{{missing}}]. Literal {brace}.',
+  variables: { company: 'Acme', hours: '9-17' },
+  temperature: 0.3,
+  history: [
+    { role: 'user' as const, content: 'Hi, are you open today?' },
+    { role: 'assistant' as const, content: 'Yes, from 9 to 17.' },
+    { role: 'user' as const, content: 'And tomorrow?' },
+  ],
+};
+
+describe('OpenAI-compatible reply generator', () => {
+  it('posts model, temperature, the system prompt with the variables substituted, then the history; answers the reply', async () => {
+    stub.answer(completion('  Tomorrow too, 9 to 17.  '));
+    expect(await generator().generateReply(request)).toBe('Tomorrow too, 9 to 17.');
+    expect(stub.requests[0]).toEqual(expect.objectContaining({ method: 'POST', path: '/v1/chat/completions', authorization: `Bearer ${KEY}`, contentType: 'application/json' }));
+    expect(JSON.parse(stub.requests[0].body)).toEqual({
+      model: 'gpt-4.1-mini',
+      temperature: 0.3,
+      messages: [
+        { role: 'system', content: 'You are the assistant of Acme. Opening hours: 9-17. Unknown: []. Literal {brace}.' },
+        ...request.history,
+      ],
+    });
+  });
+
+  it('uses the configured model when the request names none, and sends no empty system prompt', async () => {
+    stub.answer(completion('Hello'));
+    await generator().generateReply({ ...request, model: '', systemPrompt: '' });
+    const body = JSON.parse(stub.requests[0].body);
+    expect(body.model).toBe('gpt-4o-mini');
+    expect(body.messages).toEqual(request.history);
+  });
+
+  it('throws on an error answer with the API message, on an empty reply, and on a timeout; never with the key', async () => {
+    stub.answer(
+      { status: 429, body: { error: { message: 'Rate limit reached for gpt-4o-mini', type: 'requests', code: 'rate_limit_exceeded' } } },
+      completion(null),
+      { status: 200, body: { choices: [] } },
+      { ...completion('late'), delayMs: 2_000 },
+    );
+    await expect(generator().generateReply(request)).rejects.toEqual(new ReplyGeneratorError('The reply generator answered 429: Rate limit reached for gpt-4o-mini'));
+    await expect(generator().generateReply(request)).rejects.toEqual(new ReplyGeneratorError('The reply generator answered without a reply'));
+    await expect(generator().generateReply(request)).rejects.toEqual(new ReplyGeneratorError('The reply generator answered without a reply'));
+    const timeout = await generator(100).generateReply(request).catch((e: Error) => e);
+    expect(timeout).toEqual(new ReplyGeneratorError('The reply generator timed out'));
+    expect(`${JSON.stringify(timeout)} ${(timeout as Error).stack}`).not.toContain(KEY);
+  });
+
+  it('throws when the API cannot be reached', async () => {
+    const closed = await RecordingStub.start();
+    const url = closed.baseUrl;
+    await closed.close();
+    await expect(new OpenAiReplyGenerator({ baseUrl: url, apiKey: KEY, defaultModel: 'm' }).generateReply(request))
+      .rejects.toEqual(new ReplyGeneratorError('The reply generator could not be reached'));
+  });
+});

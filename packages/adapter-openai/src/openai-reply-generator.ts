@@ -1,0 +1,72 @@
+import axios, { AxiosInstance } from 'axios';
+import { ConversationTurn, ReplyGenerator, ReplyRequest } from '@voiceplane/application';
+import { newSubstitutionLog, substitute } from '@voiceplane/domain';
+
+export interface OpenAiOptions {
+  /** OPENAI_BASE_URL, e.g. `https://api.openai.com/v1`: any server speaking the Chat Completions API. */
+  readonly baseUrl: string;
+  /** OPENAI_API_KEY, sent as a Bearer token. */
+  readonly apiKey: string;
+  /** OPENAI_MODEL: used when the request names no model. */
+  readonly defaultModel: string;
+  /** Per request (default 30 s: a long answer takes a while to generate). */
+  readonly timeoutMs?: number;
+}
+
+interface Completion {
+  readonly choices?: readonly { readonly message?: { readonly content?: unknown } }[];
+}
+
+export class ReplyGeneratorError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ReplyGeneratorError';
+  }
+}
+
+/**
+ * The assistant's answer from an OpenAI-compatible Chat Completions API. The system prompt gets
+ * the assistant's `{{variables}}` the way tool requests get theirs (one pass, unknown names become
+ * empty), then the conversation follows oldest first. Every failure throws: the caller stores the
+ * reply as failed rather than sending something made up.
+ */
+export class OpenAiReplyGenerator implements ReplyGenerator {
+  private readonly http: AxiosInstance;
+
+  constructor(private readonly options: OpenAiOptions) {
+    // Every status comes back as a response with its body as text: the API's error document is read
+    // below, and a redirect (a misconfigured base URL) is an answer, not a hop with the key.
+    this.http = axios.create({
+      baseURL: `${options.baseUrl.replace(/\/+$/, '')}/`,
+      headers: { Authorization: `Bearer ${options.apiKey}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+      timeout: options.timeoutMs ?? 30_000,
+      maxRedirects: 0,
+      responseType: 'text',
+      transformResponse: (data: string) => data,
+      validateStatus: () => true,
+    });
+  }
+
+  async generateReply(request: ReplyRequest): Promise<string> {
+    const systemPrompt = substitute(request.systemPrompt, { variables: new Map(Object.entries(request.variables)), params: null }, (v) => v, newSubstitutionLog());
+    const messages: ConversationTurn[] = [...(systemPrompt.trim() === '' ? [] : [{ role: 'system' as const, content: systemPrompt }]), ...request.history];
+    const payload = JSON.stringify({ model: request.model || this.options.defaultModel, temperature: request.temperature, messages });
+    const response = await this.http.post<string>('chat/completions', payload).catch((e: unknown) => {
+      // axios errors carry the request config, API key included: only the reason leaves.
+      throw new ReplyGeneratorError(`The reply generator ${axios.isAxiosError(e) && e.code === 'ECONNABORTED' ? 'timed out' : 'could not be reached'}`);
+    });
+    let body: unknown = null;
+    try {
+      body = response.data ? JSON.parse(response.data) : null;
+    } catch {
+      // Not JSON: the status says enough, or the reply is missing.
+    }
+    if (response.status < 200 || response.status > 299) {
+      const message = (body as { error?: { message?: unknown } } | null)?.error?.message;
+      throw new ReplyGeneratorError(`The reply generator answered ${response.status}${typeof message === 'string' ? `: ${message}` : ''}`);
+    }
+    const content = (body as Completion | null)?.choices?.[0]?.message?.content;
+    if (typeof content !== 'string' || content.trim() === '') throw new ReplyGeneratorError('The reply generator answered without a reply');
+    return content.trim();
+  }
+}

@@ -1,0 +1,1 @@
+export { PostgresChatappInbox } from './chatapp-inbox';

@@ -1,0 +1,178 @@
+import axios from 'axios';
+import {
+  ChatappProvider, ChatappProviderRefusal, FreeformContent, ProviderAcceptance, ProviderSender, RegisteredSender, SubmittedTemplate,
+  TemplateMessage, TemplateSubmission, WhatsappCredentials,
+} from '@voiceplane/application';
+import { parseTemplatePlaceholders, TemplateCategory } from '@voiceplane/domain';
+import { templateStatusOf } from './template-status';
+
+export interface WhatsappCloudOptions {
+  /** Graph API root with its version, e.g. `https://graph.facebook.com/v21.0` (tests point it at a local stub). */
+  readonly baseUrl: string;
+  /** Per request (default 15 s). */
+  readonly timeoutMs?: number;
+}
+
+export const DEFAULT_GRAPH_BASE_URL = 'https://graph.facebook.com/v21.0';
+
+/** Meta's error document (`{"error":{...}}`) on any failed Graph call. */
+interface GraphError {
+  readonly message?: string;
+  readonly code?: number;
+  readonly error_data?: { readonly details?: string };
+}
+
+interface SentMessage {
+  readonly messages?: readonly { readonly id?: string }[];
+}
+
+interface PhoneNumberNode {
+  readonly id?: string;
+  readonly display_phone_number?: string;
+  readonly status?: string;
+}
+
+const CATEGORIES: Readonly<Record<TemplateCategory, string>> = {
+  marketing: 'MARKETING',
+  utility: 'UTILITY',
+  authentication: 'AUTHENTICATION',
+  // Meta has no category of its own for it: a utility template carrying the call-permission component.
+  voice_call_request: 'UTILITY',
+};
+
+const digitsOf = (phone: string) => phone.replace(/\D/g, '');
+
+/**
+ * The chat app on Meta's WhatsApp Cloud API (Graph API). Each sender brings its own credentials
+ * (`provider_config`), so one instance serves every account. Meta's 4xx answers are refusals the
+ * user may read (Meta's own message); 5xx, timeouts and network failures are outages. Neither
+ * error carries the request, so the access token never reaches a log.
+ */
+export class WhatsappCloudProvider implements ChatappProvider {
+  readonly name = 'whatsapp' as const;
+  private readonly baseUrl: string;
+
+  constructor(private readonly options: WhatsappCloudOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  /**
+   * Reads the number's node rather than calling `/register`: registration needs the number's
+   * two-step PIN, which is set up in Meta's WhatsApp Manager, not here. The sender is `online`
+   * only while Meta reports the number CONNECTED; later changes come through the ingress.
+   */
+  async registerSender(sender: ProviderSender, _displayName: string): Promise<RegisteredSender> {
+    const credentials = credentialsOf(sender);
+    const node = await this.call<PhoneNumberNode>(credentials, 'GET',
+      `/${encodeURIComponent(credentials.phoneNumberId)}?fields=id,display_phone_number,verified_name,status,quality_rating`);
+    if (node.display_phone_number !== undefined && digitsOf(node.display_phone_number) !== digitsOf(sender.phoneNumber)) {
+      throw new ChatappProviderRefusal(`The phone_number_id belongs to +${digitsOf(node.display_phone_number)}, not ${sender.phoneNumber}.`);
+    }
+    return { status: node.status?.toUpperCase() === 'CONNECTED' ? 'online' : 'offline', providerSenderRef: credentials.phoneNumberId };
+  }
+
+  async submitTemplate(sender: ProviderSender, template: TemplateSubmission): Promise<SubmittedTemplate> {
+    const credentials = credentialsOf(sender);
+    const placeholders = parseTemplatePlaceholders(template.bodyText);
+    const variables = placeholders.ok ? placeholders.value.variables : [];
+    const named = placeholders.ok && placeholders.value.style === 'named';
+    // Meta reviews a template with variables only when each comes with an example value.
+    const example = variables.length === 0 ? undefined : named
+      ? { body_text_named_params: variables.map((name) => ({ param_name: name, example: `example_${name}` })) }
+      : { body_text: [variables.map((name) => `example_${name}`)] };
+    const components: object[] = [{ type: 'BODY', text: template.bodyText, ...(example ? { example } : {}) }];
+    if (template.footerText) components.push({ type: 'FOOTER', text: template.footerText });
+    if (template.category === 'voice_call_request') components.push({ type: 'call_permission_request' });
+    const created = await this.call<{ id?: string; status?: string }>(credentials, 'POST', `/${encodeURIComponent(credentials.wabaId)}/message_templates`, {
+      name: template.name,
+      language: template.language,
+      category: CATEGORIES[template.category],
+      parameter_format: named ? 'NAMED' : 'POSITIONAL',
+      components,
+    });
+    return { status: templateStatusOf(created.status ?? 'PENDING') ?? 'pending', providerTemplateRef: created.id ?? null };
+  }
+
+  async sendTemplate(sender: ProviderSender, to: string, template: TemplateMessage): Promise<ProviderAcceptance> {
+    // Positional placeholders are named "1", "2", …; Meta wants those without a name and named ones with it.
+    const parameters = template.parameters.map(({ name, value }) =>
+      (/^\d+$/.test(name) ? { type: 'text', text: value } : { type: 'text', parameter_name: name, text: value }));
+    return this.send(sender, to, {
+      type: 'template',
+      template: {
+        name: template.name,
+        language: { code: template.language },
+        ...(parameters.length > 0 ? { components: [{ type: 'body', parameters }] } : {}),
+      },
+    });
+  }
+
+  async sendFreeform(sender: ProviderSender, to: string, content: FreeformContent): Promise<ProviderAcceptance> {
+    if (content.kind === 'text') return this.send(sender, to, { type: 'text', text: { preview_url: false, body: content.text } });
+    const media: Record<string, string> = { link: content.url };
+    // The chat app shows no caption on audio and a file name only on documents.
+    if (content.caption !== null && content.mediaType !== 'audio') media.caption = content.caption;
+    if (content.filename !== null && content.mediaType === 'document') media.filename = content.filename;
+    return this.send(sender, to, { type: content.mediaType, [content.mediaType]: media });
+  }
+
+  private async send(sender: ProviderSender, to: string, message: Record<string, unknown>): Promise<ProviderAcceptance> {
+    const credentials = credentialsOf(sender);
+    const sent = await this.call<SentMessage>(credentials, 'POST', `/${encodeURIComponent(credentials.phoneNumberId)}/messages`, {
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: digitsOf(to),
+      ...message,
+    });
+    const id = sent.messages?.[0]?.id;
+    if (!id) throw new Error('WhatsApp Cloud API accepted the message without a message id');
+    // Accepted is not yet sent: `sent` arrives as a status notification through the ingress.
+    return { providerMessageId: id, status: 'queued' };
+  }
+
+  private async call<T>(credentials: WhatsappCredentials, method: 'GET' | 'POST', path: string, body?: object): Promise<T> {
+    let response;
+    try {
+      // Every status comes back as a response and the body as text: errors are read from Meta's own
+      // error document, and a redirect is an answer to refuse rather than one to follow.
+      response = await axios.request<string>({
+        method,
+        url: `${this.baseUrl}${path}`,
+        headers: {
+          Authorization: `Bearer ${credentials.accessToken}`,
+          Accept: 'application/json',
+          ...(body ? { 'Content-Type': 'application/json' } : {}),
+        },
+        data: body ? JSON.stringify(body) : undefined,
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000),
+        maxRedirects: 0,
+        responseType: 'text',
+        transformResponse: (data: string) => data,
+        validateStatus: () => true,
+      });
+    } catch (e) {
+      // axios errors carry the request config, Authorization header included: only the reason leaves.
+      const reason = axios.isAxiosError(e) && (e.code === 'ERR_CANCELED' || e.name === 'CanceledError') ? 'timed out' : 'could not be reached';
+      throw new Error(`WhatsApp Cloud API ${reason}`);
+    }
+    const parsed = parseJson(response.data);
+    if (response.status >= 200 && response.status <= 299) return (parsed ?? {}) as T;
+    const error = (parsed as { error?: GraphError } | null)?.error;
+    if (response.status >= 400 && response.status <= 499 && error?.message) throw new ChatappProviderRefusal(error.message);
+    throw new Error(`WhatsApp Cloud API answered ${response.status}${error?.message ? `: ${error.message}` : ''}`);
+  }
+}
+
+function credentialsOf(sender: ProviderSender): WhatsappCredentials {
+  if (sender.credentials === null) throw new ChatappProviderRefusal('The sender has no WhatsApp credentials (phone_number_id, waba_id, access_token).');
+  return sender.credentials;
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

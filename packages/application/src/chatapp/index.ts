@@ -1,0 +1,3 @@
+export * from './provider-ports';
+export * from './ingress-ports';
+export * from './chatapp-ingress';
