@@ -25,3 +25,4 @@ export * from './events';
 export * from './webhooks';
 export * from './calls';
 export * from './bus/subscription-policy';
+export * from './call-permission';

@@ -2,6 +2,7 @@ import { EntitySchema } from 'typeorm';
 import { accountRecords } from './accounts';
 import { assistantRecords } from './assistants';
 import { callRecords } from './calls';
+import { callPermissionRecords } from './call-permissions';
 import { catalogRecords } from './catalog';
 import { eventRecords } from './events';
 import { requestGuardRecords } from './request-guards';
@@ -12,6 +13,7 @@ import { webhookRecords } from './webhooks';
 export * from './accounts';
 export * from './assistants';
 export * from './calls';
+export * from './call-permissions';
 export * from './catalog';
 export * from './events';
 export * from './request-guards';
@@ -23,4 +25,5 @@ export * from './webhooks';
 export const entitySchemas: EntitySchema[] = [
   ...accountRecords, ...requestGuardRecords, ...eventRecords, ...webhookRecords, ...catalogRecords, ...toolRecords,
   ...telephonyRecords, ...assistantRecords, ...callRecords,
+  ...callPermissionRecords,
 ];

@@ -1,0 +1,1 @@
+export { TypeormCallPermissionRepository } from './call-permission-repository';

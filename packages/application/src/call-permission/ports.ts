@@ -1,0 +1,25 @@
+import { CallPermission, Result } from '@voiceplane/domain';
+
+/** What a change to a permission stores and answers; `next: null` leaves the row as it was. */
+export interface CallPermissionChange<A> {
+  readonly next: CallPermission | null;
+  readonly answer: A;
+}
+
+/**
+ * Customers' call permissions, one per (sender, customer phone) (CONTRACT §9.1). A contact never
+ * asked has no row: reads answer `noCallPermission`.
+ */
+export interface CallPermissionRepository {
+  find(senderId: number, customerPhone: string): Promise<CallPermission>;
+  /**
+   * Decides a change with the permission held, so two requests or answers for one contact are
+   * judged one after the other (the ask counters must not be passed by a race). Joins the caller's
+   * transaction; a refusal stores nothing.
+   */
+  update<A, E>(
+    senderId: number,
+    customerPhone: string,
+    decide: (current: CallPermission) => Promise<Result<CallPermissionChange<A>, E>>,
+  ): Promise<Result<A, E>>;
+}
