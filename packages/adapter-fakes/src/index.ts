@@ -19,3 +19,4 @@ export { SAMPLE_CATALOG } from './catalog';
 export { FakeStore } from './fake-store';
 export { ScriptedHttpClient, type ScriptedAnswer } from './http-client';
 export { InMemoryCallPermissionRepository } from './call-permissions';
+export { InMemoryVoiceWebhookSettingRepository } from './voice-webhook-settings';

@@ -1,5 +1,5 @@
 import { EntitySchema } from 'typeorm';
-import { bigint, boolean, columnCheck, primaryKey, timestamptz, varchar } from './columns';
+import { bigint, columnCheck, ownedByUser, primaryKey, stampedNow, text, timestamptz, varchar } from './columns';
 
 /** Chat-app call permissions (CONTRACT §9.1): one row per sender and customer once asked or answered. */
 
@@ -31,4 +31,21 @@ export const chatappCallPermissions = new EntitySchema<CallPermissionRecord>({
   checks: [columnCheck('chatapp_call_permissions', 'status', "status IN ('none', 'pending', 'granted', 'rejected', 'revoked')")],
 });
 
-export const callPermissionRecords = [chatappCallPermissions];
+export interface VoiceWebhookSettingRecord {
+  user_id: string;
+  webhook_url: string;
+  updated_at: Date;
+}
+
+/** The account's chat-app voice webhook (§9.6); no row while none is set. */
+export const chatappVoiceWebhooks = new EntitySchema<VoiceWebhookSettingRecord>({
+  name: 'chatapp_voice_webhooks',
+  columns: {
+    user_id: primaryKey('chatapp_voice_webhooks', bigint()),
+    webhook_url: text(),
+    updated_at: stampedNow(),
+  },
+  foreignKeys: [ownedByUser('chatapp_voice_webhooks')],
+});
+
+export const callPermissionRecords = [chatappCallPermissions, chatappVoiceWebhooks];

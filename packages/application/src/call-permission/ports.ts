@@ -23,3 +23,9 @@ export interface CallPermissionRepository {
     decide: (current: CallPermission) => Promise<Result<CallPermissionChange<A>, E>>,
   ): Promise<Result<A, E>>;
 }
+
+/** The account's chat-app voice webhook (CONTRACT §9.6): one URL or none per account. */
+export interface VoiceWebhookSettingRepository {
+  find(userId: number): Promise<string | null>;
+  save(userId: number, webhookUrl: string | null): Promise<void>;
+}
