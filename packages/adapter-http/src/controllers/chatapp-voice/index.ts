@@ -1,0 +1,1 @@
+export { VoiceWebhookController, voiceWebhookRouteDocs } from './voice-webhook-controller';
