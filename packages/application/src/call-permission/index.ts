@@ -3,3 +3,7 @@ export * from './tokens';
 export * from './voice-webhook';
 export * from './answer-call-permission';
 export * from './voice-events';
+export * from './voice-facts';
+export * from './place-chatapp-call';
+export * from './chatapp-call-dispatch';
+export * from './ask-counter-reset';

@@ -1,4 +1,4 @@
-import { CallPermission, Result } from '@voiceplane/domain';
+import { CallPermission, Conversation, MessageTemplate, Result, Sender } from '@voiceplane/domain';
 
 /** What a change to a permission stores and answers; `next: null` leaves the row as it was. */
 export interface CallPermissionChange<A> {
@@ -28,4 +28,22 @@ export interface CallPermissionRepository {
 export interface VoiceWebhookSettingRepository {
   find(userId: number): Promise<string | null>;
   save(userId: number, webhookUrl: string | null): Promise<void>;
+}
+
+/**
+ * What chat-app voice reads of the chat-app capability's records. The method shapes are those of
+ * the chat-app repositories, which satisfy these ports as they are.
+ */
+export interface VoiceSenderLookup {
+  /** Null for a missing id and for another user's sender alike. */
+  findOwned(userId: number, id: number): Promise<Sender | null>;
+}
+
+export interface VoiceConversationLookup {
+  find(senderId: number, customerPhone: string): Promise<Conversation | null>;
+}
+
+export interface VoiceTemplateLookup {
+  /** The sender's templates with that status, id ascending. */
+  list(senderId: number, filter: 'approved'): Promise<MessageTemplate[]>;
 }
