@@ -7,3 +7,5 @@ export * from './voice-facts';
 export * from './place-chatapp-call';
 export * from './chatapp-call-dispatch';
 export * from './ask-counter-reset';
+export * from './read-call-permission';
+export * from './request-call-permission';

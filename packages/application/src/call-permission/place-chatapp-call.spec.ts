@@ -1,69 +1,8 @@
-import { FakeStore, InMemoryCallPermissionRepository, InMemoryRateLimitStore, RecordingLogger, RecordingVoiceRuntime, SAMPLE_CATALOG } from '@voiceplane/adapter-fakes';
-import {
-  acceptCallPermission, AssistantConfig, Conversation, DEFAULT_CALL_MINUTE_PRICES, draftAssistant, err, MessageTemplate, newConversation, ok,
-  recordPermissionRequest, Sender,
-} from '@voiceplane/domain';
-import { BalanceService } from '../billing/balance-service';
-import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
-import { CallConfigurations } from '../calls/call-configurations';
-import { EndCall } from '../calls/end-call';
-import { CHATAPP_CALL_CONNECTED_TOPIC, RecordCallEvent } from '../calls/record-call-event';
-import { askCounterResetConsumer } from './ask-counter-reset';
-import { chatappCallDispatchConsumer } from './chatapp-call-dispatch';
-import { CHATAPP_CALL_QUEUED_TOPIC, PlaceChatappCall } from './place-chatapp-call';
-import { VoiceFacts } from './voice-facts';
+import { err, ok, acceptCallPermission, recordPermissionRequest } from '@voiceplane/domain';
+import { CHATAPP_CALL_CONNECTED_TOPIC } from '../calls/record-call-event';
+import { voiceScene, PHONE, START } from '../../test-support/voice-scene';
 
-const START = new Date('2030-06-01T10:00:00.000Z');
-const PHONE = '+4915112345678';
-
-function setup() {
-  const store = new FakeStore(START);
-  const permissions = new InMemoryCallPermissionRepository();
-  const senders = new Map<number, Sender>();
-  const conversations = new Map<string, Conversation>();
-  const templates: MessageTemplate[] = [];
-  const lookups = {
-    senders: { findOwned: async (userId: number, id: number) => (senders.get(id)?.userId === userId ? senders.get(id)! : null) },
-    conversations: { find: async (senderId: number, phone: string) => conversations.get(`${senderId}:${phone}`) ?? null },
-    templates: { list: async (senderId: number) => templates.filter((t) => t.senderId === senderId && t.status === 'approved') },
-  };
-  const facts = new VoiceFacts(
-    store.users, store.assistants, lookups.templates, lookups.conversations, permissions, store.calls, new InMemoryRateLimitStore(), DEFAULT_CALL_MINUTE_PRICES,
-  );
-  const configurations = new CallConfigurations(store.tools, store.catalog);
-  const place = new PlaceChatappCall(store.uow, lookups.senders, store.assistants, facts, configurations, store.calls, store.outbox, store.jobs, store.clock);
-  const deliveries = new WebhookDeliveries(store.uow, store.deliveries, store.outbox, store.jobs, store.ids, store.clock);
-  const events = new RecordCallEvent(store.calls, new EndCall(store.assistants, new BalanceService(store.ledger), deliveries, DEFAULT_CALL_MINUTE_PRICES), store.clock);
-  const runtime = new RecordingVoiceRuntime(null);
-  const seen = new Set<string>();
-  const processed = { record: async (consumer: string, id: string) => !seen.has(`${consumer}:${id}`) && !!seen.add(`${consumer}:${id}`) };
-  const dispatch = chatappCallDispatchConsumer(store.uow, processed, store.calls, store.assistants, runtime, events, new RecordingLogger());
-  const reset = askCounterResetConsumer(store.uow, processed, permissions);
-
-  async function scene(options: { balance?: number; sender?: Partial<Sender>; assistant?: Partial<AssistantConfig> | null; permission?: 'granted' | 'none' } = {}) {
-    const user = await store.account({ balance: options.balance ?? 5 });
-    const assistant = options.assistant === null ? null
-      : await store.assistants.create(user.id, { ...draftAssistant({ name: 'Concierge' }, SAMPLE_CATALOG), ringingTime: 25, maxDuration: 240, ...options.assistant });
-    if (assistant === 'inbound_number_taken') throw new Error('taken');
-    const sender: Sender = {
-      id: 12, userId: user.id, phoneNumber: '+4930123456', displayName: 'Acme', status: 'online', qualityRating: 'GREEN', messagingLimit: 1000,
-      countryCode: 'DE', assistantId: assistant?.id ?? null, callingEnabled: true, statusWebhookUrl: null, provider: 'sandbox', createdAt: START, updatedAt: START,
-      ...options.sender,
-    };
-    senders.set(sender.id, sender);
-    conversations.set(`${sender.id}:${PHONE}`, newConversation({ id: 880, uuid: 'conv-uuid', userId: user.id, senderId: sender.id, customerPhone: PHONE }, START));
-    if ((options.permission ?? 'granted') === 'granted') {
-      await permissions.update(sender.id, PHONE, async (p) => ok({ next: acceptCallPermission(p, true, START).next, answer: null }));
-    }
-    return { user, sender, assistant };
-  }
-  const call = (userId: number, over: { senderId?: number; phone?: string; variables?: Record<string, string> } = {}) =>
-    place.execute({ userId, senderId: over.senderId ?? 12, recipientPhone: over.phone ?? PHONE, variables: over.variables ?? {} });
-  const queued = () => store.outbox.events(CHATAPP_CALL_QUEUED_TOPIC);
-  const message = (topic: string, payload: unknown, id: string) => ({ id, topic, payload, occurredAt: START.toISOString() });
-  return { store, permissions, runtime, events, dispatch, reset, scene, call, queued, message };
-}
-
+const setup = voiceScene;
 describe('PlaceChatappCall (CONTRACT §9.5)', () => {
   it('stores a queued chat-app call of the sender\'s assistant with merged variables and hands it to the worker', async () => {
     const { store, scene, call, queued } = setup();

@@ -47,3 +47,21 @@ export interface VoiceTemplateLookup {
   /** The sender's templates with that status, id ascending. */
   list(senderId: number, filter: 'approved'): Promise<MessageTemplate[]>;
 }
+
+/** The chat app refused the request template (`SEND_FAILED`, CONTRACT §9.3). */
+export type RequestSendFailed = { readonly code: 'SEND_FAILED'; readonly reason: string };
+
+/**
+ * Sends a call-permission request template into the contact's conversation through the chat-app
+ * capability: free, recorded as a `voice_call_request` message, extending the window as any
+ * template does (CONTRACT §9.3 side effects). Joins the caller's transaction; a refusal stores nothing.
+ */
+export interface PermissionRequestSender {
+  send(request: {
+    readonly sender: Sender;
+    readonly customerPhone: string;
+    readonly recipientName: string | null;
+    readonly template: MessageTemplate;
+    readonly requestId: string | null;
+  }): Promise<Result<{ readonly conversationUuid: string }, RequestSendFailed>>;
+}

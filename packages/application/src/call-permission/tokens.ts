@@ -1,6 +1,9 @@
 import { token } from '../shared/token';
 import type { AnswerCallPermission } from './answer-call-permission';
-import type { CallPermissionRepository, VoiceWebhookSettingRepository } from './ports';
+import type { CallPermissionRepository, PermissionRequestSender, VoiceConversationLookup, VoiceSenderLookup, VoiceTemplateLookup, VoiceWebhookSettingRepository } from './ports';
+import type { PlaceChatappCall } from './place-chatapp-call';
+import type { ReadCallPermission } from './read-call-permission';
+import type { RequestCallPermission } from './request-call-permission';
 import type { VoiceWebhook } from './voice-webhook';
 
 export const CALL_PERMISSION_TOKENS = {
@@ -8,4 +11,11 @@ export const CALL_PERMISSION_TOKENS = {
   VoiceWebhookSettingRepository: token<VoiceWebhookSettingRepository>('VoiceWebhookSettingRepository'),
   VoiceWebhook: token<VoiceWebhook>('VoiceWebhook'),
   AnswerCallPermission: token<AnswerCallPermission>('AnswerCallPermission'),
+  VoiceSenderLookup: token<VoiceSenderLookup>('VoiceSenderLookup'),
+  VoiceConversationLookup: token<VoiceConversationLookup>('VoiceConversationLookup'),
+  VoiceTemplateLookup: token<VoiceTemplateLookup>('VoiceTemplateLookup'),
+  PermissionRequestSender: token<PermissionRequestSender>('PermissionRequestSender'),
+  PlaceChatappCall: token<PlaceChatappCall>('PlaceChatappCall'),
+  ReadCallPermission: token<ReadCallPermission>('ReadCallPermission'),
+  RequestCallPermission: token<RequestCallPermission>('RequestCallPermission'),
 } as const;
