@@ -12,6 +12,7 @@ import { askCounterResetConsumer } from '../src/call-permission/ask-counter-rese
 import { chatappCallDispatchConsumer } from '../src/call-permission/chatapp-call-dispatch';
 import { CHATAPP_CALL_QUEUED_TOPIC, PlaceChatappCall } from '../src/call-permission/place-chatapp-call';
 import { VoiceFacts } from '../src/call-permission/voice-facts';
+import { RateLimiter } from '../src/ratelimit/rate-limiter';
 import { ReadCallPermission } from '../src/call-permission/read-call-permission';
 import { RequestCallPermission } from '../src/call-permission/request-call-permission';
 import { PermissionRequestSender, RequestSendFailed } from '../src/call-permission/ports';
@@ -31,8 +32,9 @@ export function voiceScene() {
     conversations: { find: async (senderId: number, phone: string) => conversations.get(`${senderId}:${phone}`) ?? null },
     templates: { list: async (senderId: number) => templates.filter((t) => t.senderId === senderId && t.status === 'approved') },
   };
+  const rateLimiter = new RateLimiter(new InMemoryRateLimitStore(), store.clock);
   const facts = new VoiceFacts(
-    store.users, store.assistants, lookups.templates, lookups.conversations, permissions, store.calls, new InMemoryRateLimitStore(), DEFAULT_CALL_MINUTE_PRICES,
+    store.users, store.assistants, lookups.templates, lookups.conversations, permissions, store.calls, rateLimiter, DEFAULT_CALL_MINUTE_PRICES,
   );
   const configurations = new CallConfigurations(store.tools, store.catalog);
   const place = new PlaceChatappCall(store.uow, lookups.senders, store.assistants, facts, configurations, store.calls, store.outbox, store.jobs, store.clock);
@@ -82,7 +84,7 @@ export function voiceScene() {
     place.execute({ userId, senderId: over.senderId ?? 12, recipientPhone: over.phone ?? PHONE, variables: over.variables ?? {} });
   const queued = () => store.outbox.events(CHATAPP_CALL_QUEUED_TOPIC);
   const message = (topic: string, payload: unknown, id: string) => ({ id, topic, payload, occurredAt: START.toISOString() });
-  return { store, permissions, runtime, events, dispatch, reset, scene, call, queued, message, requests, reads, requestSender, template, customerWrote };
+  return { store, permissions, runtime, events, dispatch, reset, scene, call, queued, message, requests, reads, requestSender, template, customerWrote, rateLimiter };
 }
 
 

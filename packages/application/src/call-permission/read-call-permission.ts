@@ -33,8 +33,8 @@ export class ReadCallPermission {
     const readout = readCallPermission({
       ...request,
       ...call,
-      requestQuota: await this.facts.quotaUsage('request', userId, PERMISSION_REQUEST_QUOTAS, now),
-      callQuota: await this.facts.quotaUsage('call', userId, CHATAPP_CALL_QUOTAS, now),
+      requestQuota: await this.facts.quotaUsage('request', userId, PERMISSION_REQUEST_QUOTAS),
+      callQuota: await this.facts.quotaUsage('call', userId, CHATAPP_CALL_QUOTAS),
     }, now);
     return ok({ senderId: sender.id, customerPhone, conversationUuid: request.conversation?.uuid ?? null, readout });
   }

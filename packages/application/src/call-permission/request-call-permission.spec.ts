@@ -1,4 +1,5 @@
-import { err, ok } from '@voiceplane/domain';
+import { err, ok, PERMISSION_REQUEST_QUOTAS } from '@voiceplane/domain';
+import { voiceQuotaKey } from './voice-facts';
 import { PHONE, START, voiceScene } from '../../test-support/voice-scene';
 
 const HOUR = 3_600_000;
@@ -125,5 +126,18 @@ describe('ReadCallPermission (CONTRACT §9.4)', () => {
     expect(view.ok && view.value.readout.actions[0]).toMatchObject({ canPerform: false, reason: 'template_missing' });
     expect(await s.reads.read((await s.store.account()).id, 12, PHONE)).toEqual(err({ code: 'SENDER_NOT_FOUND' }));
     expect(await s.reads.read(s.user.id, 12, '004915112345678')).toEqual(err({ code: 'INVALID_PHONE' }));
+  });
+
+  it('reports quota_exhausted once the user\'s request quota is used up, with when it frees (D2)', async () => {
+    const s = await ready({ permission: 'none' });
+    s.template();
+    const buckets = PERMISSION_REQUEST_QUOTAS.map((q) => ({ key: voiceQuotaKey('request', s.user.id), limit: q.limit, windowSeconds: q.windowSeconds }));
+    const before = await s.reads.read(s.user.id, 12, PHONE);
+    for (let i = 0; i < 5; i++) await s.rateLimiter.consume(buckets);
+
+    const after = await s.reads.read(s.user.id, 12, PHONE);
+
+    expect(before.ok && before.value.readout.actions[0]).toMatchObject({ canPerform: true, reason: null });
+    expect(after.ok && after.value.readout.actions[0]).toMatchObject({ canPerform: false, reason: 'quota_exhausted', nextAllowedAt: new Date(START.getTime() + 60_000) });
   });
 });

@@ -1,10 +1,10 @@
 import {
   CallMinutePrices, CallPermission, CONTACT_CALL_ATTEMPTS, Conversation, MessageTemplate, PermissionRequestFacts, QuotaUsage, Sender,
-  UserQuota, ChatappCallFacts, windowAt,
+  UserQuota, ChatappCallFacts,
 } from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants/ports';
 import { UserRepository } from '../ports/accounts';
-import { RateLimitStore } from '../ports/rate-limit-store';
+import { RateLimiter } from '../ratelimit/rate-limiter';
 import { CallRepository } from '../calls/ports';
 import { CallPermissionRepository, VoiceConversationLookup, VoiceTemplateLookup } from './ports';
 
@@ -32,7 +32,7 @@ export class VoiceFacts {
     private readonly conversations: VoiceConversationLookup,
     private readonly permissions: CallPermissionRepository,
     private readonly calls: CallRepository,
-    private readonly rateLimits: RateLimitStore,
+    private readonly rateLimits: RateLimiter,
     private readonly prices: CallMinutePrices,
   ) {}
 
@@ -72,13 +72,11 @@ export class VoiceFacts {
     };
   }
 
-  /** The user's counts in the current windows of a route's quotas (a zero-cost hit reads without counting). */
-  quotaUsage(route: 'request' | 'call', userId: number, quotas: readonly UserQuota[], now: Date): Promise<QuotaUsage[]> {
-    return Promise.all(quotas.map(async (quota) => {
-      const window = windowAt(now, quota.windowSeconds);
-      const used = await this.rateLimits.hit(`${voiceQuotaKey(route, userId)}:${quota.windowSeconds}`, window.start, window.resetAt, 0);
-      return { quota, used };
-    }));
+  /** The user's counts in the current windows of a route's quotas, read without counting. */
+  quotaUsage(route: 'request' | 'call', userId: number, quotas: readonly UserQuota[]): Promise<QuotaUsage[]> {
+    return Promise.all(quotas.map(async (quota) => ({
+      quota, used: await this.rateLimits.counted({ key: voiceQuotaKey(route, userId), limit: quota.limit, windowSeconds: quota.windowSeconds }),
+    })));
   }
 }
 
