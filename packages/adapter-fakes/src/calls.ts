@@ -1,6 +1,6 @@
 import { Call, CallSummary, err, isTerminal, ok, Result } from '@voiceplane/domain';
 import {
-  AcceptedRuntimeEvent, CallChange, CallChanges, CallFilter, CallNotFound, CallRepository, InboundRoute, NewCall, Outbox, Page, PageRequest,
+  AcceptedRuntimeEvent, CallChange, CallChanges, CallFilter, ChatappCallActivity, CallNotFound, CallRepository, InboundRoute, NewCall, Outbox, Page, PageRequest,
 } from '@voiceplane/application';
 import { copy } from './copy';
 import { pageOf } from './paging';
@@ -29,6 +29,14 @@ export class InMemoryCallRepository implements CallRepository {
     };
     this.rows.set(stored.id, stored);
     return { call: copy(stored), created: true };
+  }
+
+  async chatappActivity(senderId: number, customerPhone: string, since: Date): Promise<ChatappCallActivity> {
+    const senderCalls = [...this.rows.values()].filter((c) => c.channel === 'chatapp' && c.senderId === senderId).sort((a, b) => a.id - b.id);
+    return {
+      openStatuses: senderCalls.filter((c) => !isTerminal(c.status)).map((c) => c.status),
+      contactAttempts: senderCalls.filter((c) => c.customerPhone === customerPhone && c.createdAt >= since).map((c) => new Date(c.createdAt)),
+    };
   }
 
   async findOwned(userId: number, id: number): Promise<Call | null> {

@@ -22,3 +22,5 @@ export { InMemoryAutomationRepository } from './automations';
 export { InMemoryAutomationRunRepository } from './automation-runs';
 export { InMemoryDataTableRepository } from './data-tables';
 export { InMemoryChatappInbox } from './chatapp-inbox';
+export { InMemoryCallPermissionRepository } from './call-permissions';
+export { InMemoryVoiceWebhookSettingRepository } from './voice-webhook-settings';

@@ -15,3 +15,4 @@ export * from './controllers/webhooks';
 export * from './controllers/calls';
 export * from './controllers/automations';
 export * from './controllers/chatapp-providers';
+export * from './controllers/chatapp-voice';

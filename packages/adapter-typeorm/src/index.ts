@@ -20,3 +20,4 @@ export { TypeormWebhookDeliveryRepository } from './repositories/webhooks/webhoo
 export * from './repositories/calls';
 export * from './repositories/automations';
 export * from './repositories/chatapp';
+export * from './repositories/call-permissions';

@@ -27,3 +27,4 @@ export * from './calls';
 export * from './bus/subscription-policy';
 export * from './automations';
 export * from './chatapp';
+export * from './call-permission';

@@ -3,6 +3,7 @@ import { ASSISTANT_TOKENS } from './assistants/tokens';
 import { AUTOMATION_TOKENS } from './automations/tokens';
 import { BILLING_TOKENS } from './billing/tokens';
 import { CALL_TOKENS } from './calls/tokens';
+import { CALL_PERMISSION_TOKENS } from './call-permission/tokens';
 import { EVENT_TOKENS } from './events/tokens';
 import { FOLDER_TOKENS } from './folders/tokens';
 import { CORE_TOKENS } from './ports/tokens';
@@ -21,7 +22,8 @@ import { CHATAPP_INGRESS_TOKENS } from './chatapp/ingress-tokens';
  */
 export const TOKENS: typeof CORE_TOKENS & typeof ACCOUNT_TOKENS & typeof BILLING_TOKENS & typeof RATE_LIMIT_TOKENS & typeof TOOL_TOKENS
   & typeof ASSISTANT_TOKENS & typeof FOLDER_TOKENS & typeof TELEPHONY_TOKENS & typeof WEBHOOK_TOKENS & typeof EVENT_TOKENS
-  & typeof CALL_TOKENS & typeof AUTOMATION_TOKENS & typeof CHATAPP_TOKENS & typeof CHATAPP_INGRESS_TOKENS = {
+  & typeof CALL_TOKENS & typeof AUTOMATION_TOKENS & typeof CHATAPP_TOKENS & typeof CHATAPP_INGRESS_TOKENS
+  & typeof CALL_PERMISSION_TOKENS = {
   ...CORE_TOKENS,
   ...ACCOUNT_TOKENS,
   ...BILLING_TOKENS,
@@ -36,8 +38,9 @@ export const TOKENS: typeof CORE_TOKENS & typeof ACCOUNT_TOKENS & typeof BILLING
   ...AUTOMATION_TOKENS,
   ...CHATAPP_TOKENS,
   ...CHATAPP_INGRESS_TOKENS,
+  ...CALL_PERMISSION_TOKENS,
 };
 
-export { ACCOUNT_TOKENS, ASSISTANT_TOKENS, AUTOMATION_TOKENS, BILLING_TOKENS, CALL_TOKENS, CORE_TOKENS, EVENT_TOKENS, FOLDER_TOKENS, RATE_LIMIT_TOKENS, TELEPHONY_TOKENS, TOOL_TOKENS, WEBHOOK_TOKENS };
+export { ACCOUNT_TOKENS, ASSISTANT_TOKENS, AUTOMATION_TOKENS, BILLING_TOKENS, CALL_PERMISSION_TOKENS, CALL_TOKENS, CORE_TOKENS, EVENT_TOKENS, FOLDER_TOKENS, RATE_LIMIT_TOKENS, TELEPHONY_TOKENS, TOOL_TOKENS, WEBHOOK_TOKENS };
 export { CHATAPP_TOKENS, CHATAPP_INGRESS_TOKENS };
 export { token, type Token } from './shared/token';

@@ -49,6 +49,24 @@ export function callRepositoryContract(name: string, open: () => Promise<CallRep
       expect(await f.calls.findById(call.id + 1000)).toBeNull();
     });
 
+    it('counts a sender\'s open chat-app calls and the contact\'s attempts since a time (CONTRACT §9.5 limits)', async () => {
+      const chatapp = (over: Partial<NewCall>) => f.calls.create(newCall({ channel: 'chatapp', status: 'queued', senderId: 12, ...over }));
+      await chatapp({ now: AT });
+      await chatapp({ now: LATER, status: 'ringing' });
+      await chatapp({ now: LATER, customerPhone: '+14155559999', status: 'in-progress' });
+      const ended = (await chatapp({ now: LATER, status: 'queued' })).call;
+      await f.calls.update(ended.id, async () => ok({ changes: { status: 'failed' as const }, at: LATER, answer: null }));
+      await chatapp({ now: LATER, senderId: 13 });
+      await f.calls.create(newCall({ now: LATER, senderId: 12 }));
+
+      const activity = await f.calls.chatappActivity(12, '+14155551234', new Date(LATER.getTime() - 1), false);
+
+      expect([...activity.openStatuses].sort()).toEqual(['in-progress', 'queued', 'ringing']);
+      expect(activity.contactAttempts).toEqual([LATER, LATER]);
+      expect((await f.calls.chatappActivity(12, '+14155551234', AT, false)).contactAttempts).toEqual([AT, LATER, LATER]);
+      expect(await f.calls.chatappActivity(99, '+14155551234', AT, false)).toEqual({ openStatuses: [], contactAttempts: [] });
+    });
+
     it('answers a second create with the same provider call id with the first call', async () => {
       const first = await f.calls.create(newCall({ direction: 'inbound', status: 'ringing', providerCallId: 'lk-1' }));
       const second = await f.calls.create(newCall({ direction: 'inbound', status: 'ringing', providerCallId: 'lk-1', customerPhone: '+14155559999' }));

@@ -753,6 +753,7 @@ const RECORDED: Readonly<Record<string, unknown>> = {
       ],
     },
   },
+  'GET /api/user/chatapp/voice/webhook': { success: true, webhook_url: 'https://hooks.example.com/voice' },
   'GET /api/user/webhooks/signing-secret': {
     secret: 'whsec_Hvnmf7VYz+wmJc0NmJNXhb2BLo3o97CDsM+oYxS75JM=',
     created_at: '2026-11-23T09:43:46.719Z',
@@ -1017,6 +1018,7 @@ const RECORDED: Readonly<Record<string, unknown>> = {
     created_at: '2026-11-23T09:43:46.719Z',
     previous_secret_expires_at: '2026-11-24T09:43:46.718Z',
   },
+  'PUT /api/user/chatapp/voice/webhook': { success: true, webhook_url: 'https://hooks.example.com/voice' },
   'POST /api/user/webhooks/test': { data: { delivery_id: 'dlv_gQTLZ7MX2tZYiXlsxDYdO8', ok: true, status_code: 200, duration_ms: 1, error: null } },
   'PUT /api/admin/assistants/{id}/compliance': {
     message: 'Compliance status updated.',

@@ -9,6 +9,7 @@ import { OutboxPolling1795337052089 } from './1795337052089-outbox-polling';
 import { IdempotencyLease1795400000000 } from './1795400000000-idempotency-lease';
 import { ChatappInbox1795510000000 } from './1795510000000-chatapp-inbox';
 import { Automations1795540000000 } from './1795540000000-automations';
+import { CallPermissions1795550000000 } from './1795550000000-call-permissions';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -26,4 +27,5 @@ export const migrations = [
   IdempotencyLease1795400000000,
   ChatappInbox1795510000000,
   Automations1795540000000,
+  CallPermissions1795550000000,
 ];

@@ -3,6 +3,7 @@ import { accountRecords } from './accounts';
 import { assistantRecords } from './assistants';
 import { automationRecords } from './automations';
 import { callRecords } from './calls';
+import { callPermissionRecords } from './call-permissions';
 import { catalogRecords } from './catalog';
 import { chatappInboxRecords } from './chatapp-inbox';
 import { eventRecords } from './events';
@@ -15,6 +16,7 @@ export * from './accounts';
 export * from './assistants';
 export * from './automations';
 export * from './calls';
+export * from './call-permissions';
 export * from './catalog';
 export * from './chatapp-inbox';
 export * from './events';
@@ -29,4 +31,5 @@ export const entitySchemas: EntitySchema[] = [
   ...telephonyRecords, ...assistantRecords, ...callRecords,
   ...automationRecords,
   ...chatappInboxRecords,
+  ...callPermissionRecords,
 ];

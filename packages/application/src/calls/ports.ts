@@ -76,6 +76,14 @@ export interface CallChange<A> {
 
 export type CallNotFound = { readonly code: 'call_not_found' };
 
+/** A sender's chat-app calls as the §9.5 limits count them. */
+export interface ChatappCallActivity {
+  /** Statuses of the sender's chat-app calls not yet ended. */
+  readonly openStatuses: readonly CallStatus[];
+  /** When each chat-app call to the contact since `since` was queued. */
+  readonly contactAttempts: readonly Date[];
+}
+
 export interface CallRepository {
   /** Creates the call; with a `providerCallId` already used, returns that call instead (`created` false). */
   create(call: NewCall): Promise<{ readonly call: Call; readonly created: boolean }>;
@@ -98,6 +106,12 @@ export interface CallRepository {
   update<A, E>(id: number, decide: (call: Call) => Promise<Result<CallChange<A>, E>>): Promise<Result<A, E | CallNotFound>>;
   findRuntimeEvent(callId: number, eventId: string): Promise<AcceptedRuntimeEvent | null>;
   recordRuntimeEvent(callId: number, eventId: string, event: AcceptedRuntimeEvent, at: Date): Promise<void>;
+  /**
+   * The sender's open chat-app calls and the contact's attempts since `since` (CONTRACT §9.5
+   * limits). With `lock`, inside a transaction, holds the sender's call line until it ends, so
+   * concurrent calls of one sender are judged one after the other.
+   */
+  chatappActivity(senderId: number, customerPhone: string, since: Date, lock: boolean): Promise<ChatappCallActivity>;
   /**
    * The owned number an inbound call reached: by the provider's inbound trunk id when given,
    * else by the dialled number.

@@ -10,6 +10,12 @@ import { CallChange, CallEventAnswer, CallEventRefusal, CallRepository } from '.
  */
 export const CHATAPP_CALL_RINGING_TOPIC = 'call.chatapp_ringing';
 
+/**
+ * Outbox topic raised when a chat-app call connects (reaches `in-progress`): the contact's
+ * call-permission ask counters reset (CONTRACT §9.2). Payload: `{call_id, sender_id, customer_phone, at}`.
+ */
+export const CHATAPP_CALL_CONNECTED_TOPIC = 'call.chatapp_connected';
+
 export type RuntimeEvent =
   | { readonly type: 'ringing' }
   | { readonly type: 'answered' }
@@ -54,11 +60,12 @@ export class RecordCallEvent {
 
   /**
    * Ends a call the runtime never took (refused dispatch, lost dispatch) as `failed` — only while it
-   * is still `initiated`, so a call the runtime did report on is left to the runtime.
+   * is still `initiated` (or `queued`, a chat-app call), so a call the runtime did report on is left
+   * to the runtime.
    */
   async failUnplaced(callId: number, reason: string): Promise<boolean> {
     const failed = await this.calls.update(callId, async (call) => {
-      if (call.status !== 'initiated') return err({ code: 'not_initiated' as const });
+      if (call.status !== 'initiated' && call.status !== 'queued') return err({ code: 'not_initiated' as const });
       const now = this.clock.now();
       return ok(await this.endCall.finish(call, { status: 'failed', endedReason: reason }, now, now));
     });
@@ -78,7 +85,15 @@ export class RecordCallEvent {
           answer: 'ringing',
         };
       case 'answered':
-        return { changes: { status: 'in-progress', answeredAt: at }, at: now, answer: 'in-progress' };
+        return {
+          changes: { status: 'in-progress', answeredAt: at },
+          events: call.channel !== 'chatapp' ? [] : [{
+            topic: CHATAPP_CALL_CONNECTED_TOPIC,
+            payload: { call_id: call.id, sender_id: call.senderId, customer_phone: call.customerPhone, at: at.toISOString() },
+          }],
+          at: now,
+          answer: 'in-progress',
+        };
       case 'transcript':
         // The call is locked: appending to what was read is safe.
         return { changes: { transcript: [...call.transcript, ...event.items] }, at: now, answer: call.status };

@@ -26,6 +26,12 @@ export interface RateDecision {
 export class RateLimiter {
   constructor(private readonly store: RateLimitStore, private readonly clock: Clock) {}
 
+  /** Hits counted in the bucket's current window, without counting one (a preflight's view of a quota). */
+  async counted(bucket: Bucket): Promise<number> {
+    const window = windowAt(this.clock.now(), bucket.windowSeconds);
+    return this.store.hit(`${bucket.key}:${bucket.windowSeconds}`, window.start, new Date(window.resetAt.getTime() + 60_000), 0);
+  }
+
   async consume(buckets: readonly Bucket[]): Promise<RateDecision> {
     const now = this.clock.now();
     const verdicts = await Promise.all(buckets.map(async (bucket): Promise<BucketVerdict> => {

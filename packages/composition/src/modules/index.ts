@@ -8,9 +8,10 @@ import { webhookDeliveryModule } from './webhook-delivery';
 import { voiceCallsModule } from './voice-calls';
 import { automationsModule } from './automations';
 import { chatappProvidersModule } from './chatapp-providers';
+import { chatappVoiceModule } from './chatapp-voice';
 
 /** Every capability of the api, in dependency order. */
 export const apiModules: readonly ApiModule[] = [foundationModule, assistantsModule, toolsModule, telephonyModule, eventBackboneModule, webhookDeliveryModule, voiceCallsModule,
-  chatappProvidersModule, automationsModule];
+  chatappProvidersModule, chatappVoiceModule, automationsModule];
 
 export type { ApiModule, BackgroundTask, ModuleContext, ModuleContribution } from './module';

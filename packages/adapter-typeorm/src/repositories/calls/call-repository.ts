@@ -1,6 +1,6 @@
-import { Call, CallStatus, CallSummary, err, ok, Result, RuntimeConfig, SipLine, TranscriptItem } from '@voiceplane/domain';
+import { Call, CallStatus, CallSummary, err, isTerminal, ok, Result, RuntimeConfig, SipLine, TranscriptItem } from '@voiceplane/domain';
 import {
-  AcceptedRuntimeEvent, CallChange, CallChanges, CallFilter, CallNotFound, CallRepository, InboundRoute, Outbox, NewCall, Page, PageRequest,
+  AcceptedRuntimeEvent, CallChange, CallChanges, CallFilter, ChatappCallActivity, CallNotFound, CallRepository, InboundRoute, Outbox, NewCall, Page, PageRequest,
 } from '@voiceplane/application';
 import { Database } from '../../database';
 import { dateOrNull, num, numOrNull, pageClause } from '../rows';
@@ -56,8 +56,27 @@ const CHANGE_COLUMNS: { readonly [K in keyof CallChanges]-?: { readonly column: 
   transcript: { column: 'transcript_items', json: true },
 };
 
+/** Namespace of the per-sender advisory locks that serialise chat-app call placement. */
+const SENDER_LINE_LOCK_CLASS = 7214003;
+
 export class TypeormCallRepository implements CallRepository {
   constructor(private readonly db: Database, private readonly outbox: Outbox) {}
+
+  async chatappActivity(senderId: number, customerPhone: string, since: Date, lock: boolean): Promise<ChatappCallActivity> {
+    // An advisory lock: the sender's row belongs to the chat-app capability, and a sender with no call has no call row to lock.
+    if (lock) await this.db.query(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, [SENDER_LINE_LOCK_CLASS, String(senderId)]);
+    const rows = await this.db.query<{ status: CallStatus; customer_phone: string; created_at: string }>(
+      `SELECT status, customer_phone, created_at FROM calls
+        WHERE channel = 'chatapp' AND sender_id = $1
+          AND (status NOT IN ('completed', 'busy', 'no-answer', 'failed', 'canceled') OR (customer_phone = $2 AND created_at >= $3))
+        ORDER BY id`,
+      [senderId, customerPhone, since],
+    );
+    return {
+      openStatuses: rows.map((r) => r.status).filter((s) => !isTerminal(s)),
+      contactAttempts: rows.filter((r) => r.customer_phone === customerPhone && new Date(r.created_at) >= since).map((r) => new Date(r.created_at)),
+    };
+  }
 
   async create(call: NewCall): Promise<{ call: Call; created: boolean }> {
     // Raw SQL: ON CONFLICT on the partial unique provider id answers a repeated inbound report with no row instead of an error.

@@ -1,0 +1,67 @@
+import { Controller, Get, Post, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { inject } from 'inversify';
+import {
+  CallPermissionView, PlaceChatappCall, ReadCallPermission, RequestCallPermission, TOKENS,
+} from '@voiceplane/application';
+import { parse, reply } from '../../pipeline/responses';
+import { answer } from '../../pipeline/answers';
+import { principalOf, requestIdOf } from '../../pipeline/request-context';
+import type { RouteDoc } from '../../openapi/route-doc';
+import {
+  CHATAPP_CALL_ANSWERS, PERMISSION_READ_ANSWERS, PERMISSION_REQUEST_ANSWERS,
+} from './chatapp-voice-answers';
+import { ChatappCallBody, PermissionQuery, PermissionRequestBody } from './voice-bodies';
+import { presentPermission } from './voice-presenters';
+
+const tag = 'Chat-app voice';
+/** The routes of ChatappVoiceController as the OpenAPI document describes them (also under /api/user/whatsapp/voice). */
+export const chatappVoiceRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/chatapp/voice/request', summary: 'Ask the customer for call permission (sends the request template; free)', tag, body: PermissionRequestBody },
+  { method: 'get', path: '/api/user/chatapp/voice/permission', summary: 'The call permission and a preflight of both voice actions with reasons', tag, query: PermissionQuery },
+  { method: 'post', path: '/api/user/chatapp/voice/call', summary: 'Queue a business-initiated chat-app call with the sender\'s assistant', tag, body: ChatappCallBody },
+];
+
+/** Call permission and chat-app calls (CONTRACT §9.3–§9.5), chat-app error family. */
+@Controller('/api/user/chatapp/voice')
+export class ChatappVoiceController {
+  constructor(
+    @inject(TOKENS.RequestCallPermission) private readonly requests: RequestCallPermission,
+    @inject(TOKENS.ReadCallPermission) private readonly reads: ReadCallPermission,
+    @inject(TOKENS.PlaceChatappCall) private readonly calls: PlaceChatappCall,
+  ) {}
+
+  @Post('/request')
+  async request(@Request() req: ExpressRequest) {
+    const body = parse(PermissionRequestBody, req.body ?? {}, 'chatapp');
+    const { userId } = principalOf(req);
+    const requested = await this.requests.execute({
+      userId, senderId: body.sender_id, recipientPhone: body.recipient_phone, recipientName: body.recipient_name ?? null,
+      templateId: body.template_id ?? null, requestId: requestIdOf(req),
+    });
+    if (!requested.ok) answer(PERMISSION_REQUEST_ANSWERS, requested.error);
+    return reply(200, { success: true, ...presentPermission(await this.view(userId, body.sender_id, body.recipient_phone), false) });
+  }
+
+  @Get('/permission')
+  async permission(@Request() req: ExpressRequest) {
+    const query = parse(PermissionQuery, req.query, 'chatapp');
+    return reply(200, { success: true, ...presentPermission(await this.view(principalOf(req).userId, query.sender_id, query.recipient_phone), true) });
+  }
+
+  @Post('/call')
+  async call(@Request() req: ExpressRequest) {
+    const body = parse(ChatappCallBody, req.body ?? {}, 'chatapp');
+    const placed = await this.calls.execute({
+      userId: principalOf(req).userId, senderId: body.sender_id, recipientPhone: body.recipient_phone, variables: body.variables ?? {},
+    });
+    if (!placed.ok) answer(CHATAPP_CALL_ANSWERS, placed.error);
+    return reply(200, { success: true, status: 'queued', sender_id: body.sender_id, customer_phone: body.recipient_phone });
+  }
+
+  private async view(userId: number, senderId: number, phone: string): Promise<CallPermissionView> {
+    const view = await this.reads.read(userId, senderId, phone);
+    if (!view.ok) answer(PERMISSION_READ_ANSWERS, view.error);
+    return view.value;
+  }
+}

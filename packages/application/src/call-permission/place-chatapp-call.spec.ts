@@ -1,0 +1,108 @@
+import { err, ok, acceptCallPermission, recordPermissionRequest } from '@voiceplane/domain';
+import { CHATAPP_CALL_CONNECTED_TOPIC } from '../calls/record-call-event';
+import { voiceScene, PHONE, START } from '../../test-support/voice-scene';
+
+const setup = voiceScene;
+describe('PlaceChatappCall (CONTRACT §9.5)', () => {
+  it('stores a queued chat-app call of the sender\'s assistant with merged variables and hands it to the worker', async () => {
+    const { store, scene, call, queued } = setup();
+    const { user, assistant } = await scene({ assistant: { variables: { company: 'Acme', greeting: 'Hi' } } });
+
+    const result = await call(user.id, { variables: { greeting: 'Hello' } });
+
+    expect(result).toEqual(ok({ callId: expect.any(Number) }));
+    const stored = await store.calls.findById(result.ok ? result.value.callId : 0);
+    expect(stored).toMatchObject({
+      channel: 'chatapp', direction: 'outbound', status: 'queued', senderId: 12, conversationId: 'conv-uuid', assistantId: assistant!.id,
+      customerPhone: PHONE, assistantPhone: '+4930123456', variables: { greeting: 'Hello' },
+    });
+    expect(stored?.runtimeConfig.variables).toEqual({ company: 'Acme', greeting: 'Hello' });
+    expect(queued().map((e) => e.payload)).toEqual([{ call_id: stored!.id, user_id: user.id }]);
+  });
+
+  it.each([
+    ['SENDER_NOT_FOUND for another account\'s sender', async (s: ReturnType<typeof setup>) => {
+      await s.scene();
+      const stranger = await s.store.account();
+      return s.call(stranger.id);
+    }, { code: 'SENDER_NOT_FOUND' }],
+    ['INVALID_PHONE', async (s: ReturnType<typeof setup>) => s.call((await s.scene()).user.id, { phone: '0151 1234' }), { code: 'INVALID_PHONE' }],
+    ['FEATURE_DISABLED when the plan has no chat-app calling', async (s: ReturnType<typeof setup>) => {
+      const { user } = await s.scene();
+      await s.store.users.updatePlan(user.id, { ...user.plan, chatapp_calling_enabled: false });
+      return s.call(user.id);
+    }, { code: 'FEATURE_DISABLED' }],
+    ['VOICE_DISABLED', async (s: ReturnType<typeof setup>) => s.call((await s.scene({ sender: { callingEnabled: false } })).user.id), { code: 'VOICE_DISABLED' }],
+    ['SENDER_OFFLINE', async (s: ReturnType<typeof setup>) => s.call((await s.scene({ sender: { status: 'offline' } })).user.id), { code: 'SENDER_OFFLINE' }],
+    ['REGION_NOT_SUPPORTED', async (s: ReturnType<typeof setup>) => s.call((await s.scene({ sender: { countryCode: 'US' } })).user.id), { code: 'REGION_NOT_SUPPORTED', country: 'US' }],
+    ['NO_ASSISTANT', async (s: ReturnType<typeof setup>) => s.call((await s.scene({ assistant: null })).user.id), { code: 'NO_ASSISTANT' }],
+    ['NO_PERMISSION', async (s: ReturnType<typeof setup>) => s.call((await s.scene({ permission: 'none' })).user.id), { code: 'NO_PERMISSION', reason: 'no_permission' }],
+    ['INSUFFICIENT_BALANCE', async (s: ReturnType<typeof setup>) => s.call((await s.scene({ balance: 0.05 })).user.id), { code: 'INSUFFICIENT_BALANCE' }],
+  ])('refuses with %s and stores nothing', async (_name, act, expected) => {
+    const s = setup();
+    const result = await act(s);
+    expect(result).toEqual(err(expected));
+    expect(s.queued()).toEqual([]);
+  });
+
+  it('holds 5 open calls per sender and 3 attempts per contact in 5 minutes', async () => {
+    const { store, scene, call } = setup();
+    const { user } = await scene();
+    for (const _ of [1, 2, 3]) expect((await call(user.id)).ok).toBe(true);
+
+    expect(await call(user.id)).toEqual(err({ code: 'CONTACT_RATE_LIMIT', retryAfterSeconds: 300, retryAt: new Date(START.getTime() + 300_000) }));
+    store.clock.advance(300_000);
+    expect((await call(user.id)).ok).toBe(true);
+    expect((await call(user.id)).ok).toBe(true);
+    expect(await call(user.id)).toEqual(err({ code: 'CONCURRENT_LIMIT', retryAfterSeconds: 30 }));
+  });
+});
+
+describe('chat-app call dispatch and ask counters', () => {
+  it('places a queued call once through the runtime with the sender line and the assistant\'s timings', async () => {
+    const { runtime, dispatch, scene, call, queued, message } = setup();
+    const { user } = await scene();
+    await call(user.id);
+    const [event] = queued();
+
+    await dispatch.handle(message(event.topic, event.payload, 'q1'));
+    await dispatch.handle(message(event.topic, event.payload, 'q1'));
+
+    expect(runtime.placed).toEqual([{
+      callId: (event.payload as { call_id: number }).call_id, userId: user.id, customerPhone: PHONE,
+      line: { phoneNumberId: null, phoneNumber: '+4930123456', sip: null }, ringingTimeSeconds: 25, maxDurationSeconds: 240,
+    }]);
+  });
+
+  it('fails the call when the runtime refuses it', async () => {
+    const { store, runtime, dispatch, scene, call, queued, message } = setup();
+    const { user } = await scene();
+    await call(user.id);
+    const [event] = queued();
+    runtime.refuseNext();
+
+    await dispatch.handle(message(event.topic, event.payload, 'q1'));
+
+    expect(await store.calls.findById((event.payload as { call_id: number }).call_id)).toMatchObject({ status: 'failed', endedReason: 'dispatch_failed' });
+  });
+
+  it('a connected chat-app call resets the contact\'s ask counters', async () => {
+    const { store, permissions, events, reset, scene, call, message } = setup();
+    const { user } = await scene({ permission: 'none' });
+    await permissions.update(12, PHONE, async (p) => {
+      const asked = recordPermissionRequest(p, START);
+      return asked.ok ? ok({ next: acceptCallPermission(asked.value.next, true, START).next, answer: null }) : asked;
+    });
+    store.clock.advance(60_000);
+    const placed = await call(user.id);
+    const callId = placed.ok ? placed.value.callId : 0;
+    await events.record(callId, { eventId: 'r', occurredAt: null, event: { type: 'ringing' } });
+    await events.record(callId, { eventId: 'a', occurredAt: null, event: { type: 'answered' } });
+    const [connected] = store.outbox.events(CHATAPP_CALL_CONNECTED_TOPIC);
+
+    await reset.handle(message(connected.topic, connected.payload, 'c1'));
+
+    expect(connected.payload).toEqual({ call_id: callId, sender_id: 12, customer_phone: PHONE, at: new Date(START.getTime() + 60_000).toISOString() });
+    expect(await permissions.find(12, PHONE)).toMatchObject({ asks: [], asksCountedAfter: new Date(START.getTime() + 60_000) });
+  });
+});

@@ -1,0 +1,77 @@
+import { CallerLine, ChatappCallRefusal, decideChatappCall, E164_PATTERN, err, ok, Result, Sender } from '@voiceplane/domain';
+import { AssistantRepository } from '../assistants/ports';
+import { Clock } from '../ports/clock';
+import { Outbox } from '../ports/outbox';
+import { UnitOfWork } from '../ports/unit-of-work';
+import { JobScheduler } from '../events/ports';
+import { CallConfigurations } from '../calls/call-configurations';
+import { CALL_DISPATCH_WATCHDOG_JOB, DISPATCH_WATCHDOG_MS } from '../calls/make-call';
+import { CallRepository } from '../calls/ports';
+import { VoiceSenderLookup } from './ports';
+import { VoiceFacts } from './voice-facts';
+
+/** Outbox topic that hands a queued chat-app call to a worker. Payload: `{call_id, user_id}`. */
+export const CHATAPP_CALL_QUEUED_TOPIC = 'call.chatapp_queued';
+
+export interface ChatappCallRequest {
+  readonly userId: number;
+  readonly senderId: number;
+  readonly recipientPhone: string;
+  /** Normalised (≤ 20 keys, strings ≤ 500); merged over the assistant's variables. */
+  readonly variables: Readonly<Record<string, string>>;
+}
+
+export type PlaceChatappCallRefusal = { readonly code: 'SENDER_NOT_FOUND' } | { readonly code: 'INVALID_PHONE' } | ChatappCallRefusal;
+
+/** The line a chat-app call leaves from: the sender's number on the chat app, no SIP trunk. */
+export const senderLine = (sender: Sender): CallerLine => ({ phoneNumberId: null, phoneNumber: sender.phoneNumber, sip: null });
+
+/**
+ * `POST /api/user/chatapp/voice/call` (CONTRACT §9.5): the checks in the route's order, then a
+ * `queued` chat-app call record that counts against the limits at once. The sender's open calls
+ * and the contact's attempts are read with the sender's line held, so concurrent calls cannot pass
+ * the limits together across instances. A worker places the call after the commit.
+ */
+export class PlaceChatappCall {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly senders: VoiceSenderLookup,
+    private readonly assistants: AssistantRepository,
+    private readonly facts: VoiceFacts,
+    private readonly configurations: CallConfigurations,
+    private readonly calls: CallRepository,
+    private readonly outbox: Outbox,
+    private readonly scheduler: JobScheduler,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(request: ChatappCallRequest): Promise<Result<{ readonly callId: number }, PlaceChatappCallRefusal>> {
+    const sender = await this.senders.findOwned(request.userId, request.senderId);
+    if (sender === null) return err({ code: 'SENDER_NOT_FOUND' });
+    if (!E164_PATTERN.test(request.recipientPhone)) return err({ code: 'INVALID_PHONE' });
+    const assistant = sender.assistantId === null ? null : await this.assistants.findOwned(sender.userId, sender.assistantId);
+    return this.uow.transaction(async () => {
+      const now = this.clock.now();
+      const facts = await this.facts.forCall(sender, request.recipientPhone, now, true);
+      const decision = decideChatappCall(facts, now);
+      if (!decision.ok) return decision;
+      // Decided `available` above, so the assistant exists.
+      const callAssistant = assistant!;
+      const line = senderLine(sender);
+      const runtimeConfig = await this.configurations.forStart({
+        direction: 'outbound', channel: 'chatapp', customerPhone: request.recipientPhone, line, assistant: callAssistant, variables: request.variables,
+      });
+      const { call } = await this.calls.create({
+        userId: sender.userId, assistantId: callAssistant.id, direction: 'outbound', channel: 'chatapp', status: 'queued',
+        customerPhone: request.recipientPhone, line, variables: request.variables, runtimeConfig,
+        senderId: sender.id, conversationId: facts.conversation?.uuid ?? null, now,
+      });
+      await this.outbox.add([{ topic: CHATAPP_CALL_QUEUED_TOPIC, payload: { call_id: call.id, user_id: sender.userId } }]);
+      await this.scheduler.schedule({
+        kind: CALL_DISPATCH_WATCHDOG_JOB, key: `call-dispatch:${call.id}`, payload: { call_id: call.id },
+        runAt: new Date(now.getTime() + DISPATCH_WATCHDOG_MS),
+      });
+      return ok({ callId: call.id });
+    });
+  }
+}

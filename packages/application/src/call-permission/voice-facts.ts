@@ -1,0 +1,87 @@
+import {
+  CallMinutePrices, CallPermission, CONTACT_CALL_ATTEMPTS, Conversation, MessageTemplate, PermissionRequestFacts, QuotaUsage, Sender,
+  UserQuota, ChatappCallFacts,
+} from '@voiceplane/domain';
+import { AssistantRepository } from '../assistants/ports';
+import { UserRepository } from '../ports/accounts';
+import { RateLimiter } from '../ratelimit/rate-limiter';
+import { CallRepository } from '../calls/ports';
+import { CallPermissionRepository, VoiceConversationLookup, VoiceTemplateLookup } from './ports';
+
+/** The route quota buckets of the two voice routes, shared by the rate limiter and the preflight. */
+export const voiceQuotaKey = (route: 'request' | 'call', userId: number): string => `chatapp-voice-${route}:${userId}`;
+
+export interface RequestFacts extends PermissionRequestFacts {
+  readonly template: MessageTemplate | null;
+  readonly conversation: Conversation | null;
+}
+
+export interface CallFacts extends ChatappCallFacts {
+  readonly conversation: Conversation | null;
+}
+
+/**
+ * Reads what the §9.3–§9.5 decisions need about one sender and customer. The permission is read
+ * as passed in when the caller holds it locked.
+ */
+export class VoiceFacts {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly assistants: AssistantRepository,
+    private readonly templates: VoiceTemplateLookup,
+    private readonly conversations: VoiceConversationLookup,
+    private readonly permissions: CallPermissionRepository,
+    private readonly calls: CallRepository,
+    private readonly rateLimits: RateLimiter,
+    private readonly prices: CallMinutePrices,
+  ) {}
+
+  async forRequest(sender: Sender, customerPhone: string, templateId: number | null, permission?: CallPermission): Promise<RequestFacts> {
+    const user = await this.users.findById(sender.userId);
+    const conversation = await this.conversations.find(sender.id, customerPhone);
+    const template = requestTemplate(await this.templates.list(sender.id, 'approved'), templateId);
+    return {
+      planCallingEnabled: user?.plan.chatapp_calling_enabled ?? false,
+      senderCallingEnabled: sender.callingEnabled,
+      senderCountry: sender.countryCode,
+      hasRequestTemplate: template !== null,
+      lastCustomerMessageAt: conversation?.window.lastCustomerMessageAt ?? null,
+      permission: permission ?? await this.permissions.find(sender.id, customerPhone),
+      template,
+      conversation,
+    };
+  }
+
+  async forCall(sender: Sender, customerPhone: string, now: Date, lock: boolean): Promise<CallFacts> {
+    const user = await this.users.findById(sender.userId);
+    const assistant = sender.assistantId === null ? null : await this.assistants.findOwned(sender.userId, sender.assistantId);
+    const since = new Date(now.getTime() - CONTACT_CALL_ATTEMPTS.periodMs);
+    const activity = await this.calls.chatappActivity(sender.id, customerPhone, since, lock);
+    return {
+      planCallingEnabled: user?.plan.chatapp_calling_enabled ?? false,
+      senderCallingEnabled: sender.callingEnabled,
+      senderOnline: sender.status === 'online',
+      senderCountry: sender.countryCode,
+      assistant: assistant === null ? 'none' : assistant.complianceBlocked ? 'compliance_blocked' : 'available',
+      permission: await this.permissions.find(sender.id, customerPhone),
+      balance: user?.balance ?? 0,
+      minutePrice: this.prices.chatapp,
+      senderCallStatuses: activity.openStatuses,
+      contactAttempts: activity.contactAttempts,
+      conversation: await this.conversations.find(sender.id, customerPhone),
+    };
+  }
+
+  /** The user's counts in the current windows of a route's quotas, read without counting. */
+  quotaUsage(route: 'request' | 'call', userId: number, quotas: readonly UserQuota[]): Promise<QuotaUsage[]> {
+    return Promise.all(quotas.map(async (quota) => ({
+      quota, used: await this.rateLimits.counted({ key: voiceQuotaKey(route, userId), limit: quota.limit, windowSeconds: quota.windowSeconds }),
+    })));
+  }
+}
+
+/** The given approved `voice_call_request` template, or else the sender's most recently approved one. */
+function requestTemplate(approved: readonly MessageTemplate[], templateId: number | null): MessageTemplate | null {
+  const candidates = approved.filter((t) => t.category === 'voice_call_request' && (templateId === null || t.id === templateId));
+  return candidates.reduce<MessageTemplate | null>((latest, t) => (latest === null || t.updatedAt >= latest.updatedAt ? t : latest), null);
+}

@@ -1,0 +1,74 @@
+import {
+  AnswerCallPermission, askCounterResetConsumer, callStartedConsumer, chatappCallDispatchConsumer, PlaceChatappCall, ReadCallPermission,
+  RequestCallPermission, TOKENS, VoiceFacts, voiceQuotaKey, VoiceWebhook, CallConfigurations,
+} from '@voiceplane/application';
+import { CHATAPP_CALL_QUOTAS, PERMISSION_REQUEST_QUOTAS, UserQuota } from '@voiceplane/domain';
+import {
+  ChatappVoiceController, chatappVoiceRouteDocs, RouteQuota, SandboxPermissionController, sandboxPermissionRouteDocs, VoiceWebhookController,
+  voiceWebhookRouteDocs,
+} from '@voiceplane/adapter-http';
+import { TypeormCallPermissionRepository, TypeormVoiceWebhookSettingRepository } from '@voiceplane/adapter-typeorm';
+import { ApiModule } from './module';
+
+function userQuota(route: 'request' | 'call', path: RegExp, quotas: readonly UserQuota[]): RouteQuota {
+  return {
+    method: 'POST',
+    path,
+    buckets: (principal) => quotas.map((q) => ({ key: voiceQuotaKey(route, principal.userId), limit: q.limit, windowSeconds: q.windowSeconds })),
+  };
+}
+
+/**
+ * Chat-app voice (CONTRACT §9): customers' call permissions and their answers, the preflight,
+ * chat-app calls placed by a worker, and the account voice webhook with `call_started` and
+ * `call_permission_granted`. The request, preflight, call and S2 routes need the chat-app
+ * capability's senders, conversations and templates (`VoiceSenderLookup`, …).
+ */
+export const chatappVoiceModule: ApiModule = ({ container: c, database, config, logger }) => {
+  c.bind(TOKENS.CallPermissionRepository).toConstantValue(new TypeormCallPermissionRepository(database));
+  c.bind(TOKENS.VoiceWebhookSettingRepository).toConstantValue(new TypeormVoiceWebhookSettingRepository(database));
+  c.bind(TOKENS.VoiceWebhook).toDynamicValue((ctx) => new VoiceWebhook(
+    ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.VoiceWebhookSettingRepository), ctx.get(TOKENS.WebhookDeliveries), ctx.get(TOKENS.Clock),
+  )).inSingletonScope();
+  c.bind(TOKENS.AnswerCallPermission).toDynamicValue((ctx) => new AnswerCallPermission(
+    ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.CallPermissionRepository), ctx.get(TOKENS.VoiceWebhook), ctx.get(TOKENS.Clock),
+  )).inSingletonScope();
+  c.bind(TOKENS.EventConsumer).toDynamicValue((ctx) =>
+    callStartedConsumer(ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.ProcessedEvents), ctx.get(TOKENS.VoiceWebhook))).inSingletonScope();
+  c.bind(TOKENS.EventConsumer).toDynamicValue((ctx) =>
+    askCounterResetConsumer(ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.ProcessedEvents), ctx.get(TOKENS.CallPermissionRepository))).inSingletonScope();
+  c.bind(TOKENS.EventConsumer).toDynamicValue((ctx) => chatappCallDispatchConsumer(
+    ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.ProcessedEvents), ctx.get(TOKENS.CallRepository), ctx.get(TOKENS.AssistantRepository),
+    ctx.get(TOKENS.VoiceRuntime), ctx.get(TOKENS.RecordCallEvent), logger.child({ module: 'chatapp-voice' }),
+  )).inSingletonScope();
+  c.bind(VoiceWebhookController).toSelf().inSingletonScope();
+
+  const withChatapp = c.isBound(TOKENS.VoiceSenderLookup);
+  if (withChatapp) {
+    c.bind(VoiceFacts).toDynamicValue((ctx) => new VoiceFacts(
+      ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.AssistantRepository), ctx.get(TOKENS.VoiceTemplateLookup), ctx.get(TOKENS.VoiceConversationLookup),
+      ctx.get(TOKENS.CallPermissionRepository), ctx.get(TOKENS.CallRepository), ctx.get(TOKENS.RateLimiter), config.callMinutePrices,
+    )).inSingletonScope();
+    c.bind(TOKENS.ReadCallPermission).toDynamicValue((ctx) => new ReadCallPermission(
+      ctx.get(TOKENS.VoiceSenderLookup), ctx.get(VoiceFacts), ctx.get(TOKENS.Clock),
+    )).inSingletonScope();
+    c.bind(TOKENS.RequestCallPermission).toDynamicValue((ctx) => new RequestCallPermission(
+      ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.VoiceSenderLookup), ctx.get(TOKENS.CallPermissionRepository), ctx.get(VoiceFacts),
+      ctx.get(TOKENS.PermissionRequestSender), ctx.get(TOKENS.Clock),
+    )).inSingletonScope();
+    c.bind(TOKENS.PlaceChatappCall).toDynamicValue((ctx) => new PlaceChatappCall(
+      ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.VoiceSenderLookup), ctx.get(TOKENS.AssistantRepository), ctx.get(VoiceFacts),
+      new CallConfigurations(ctx.get(TOKENS.ToolRepository), ctx.get(TOKENS.CatalogRepository)), ctx.get(TOKENS.CallRepository),
+      ctx.get(TOKENS.Outbox), ctx.get(TOKENS.JobScheduler), ctx.get(TOKENS.Clock),
+    )).inSingletonScope();
+    c.bind(ChatappVoiceController).toSelf().inSingletonScope();
+    c.bind(SandboxPermissionController).toSelf().inSingletonScope();
+  }
+  return {
+    routeDocs: [...voiceWebhookRouteDocs, ...(withChatapp ? [...chatappVoiceRouteDocs, ...sandboxPermissionRouteDocs] : [])],
+    routeQuotas: [
+      userQuota('request', /^\/api\/user\/chatapp\/voice\/request$/, PERMISSION_REQUEST_QUOTAS),
+      userQuota('call', /^\/api\/user\/chatapp\/voice\/call$/, CHATAPP_CALL_QUOTAS),
+    ],
+  };
+};
