@@ -24,4 +24,5 @@ export * from './telephony';
 export * from './events';
 export * from './webhooks';
 export * from './calls';
+export * from './top-ups';
 export * from './bus/subscription-policy';

@@ -8,6 +8,7 @@ import { CORE_TOKENS } from './ports/tokens';
 import { RATE_LIMIT_TOKENS } from './ratelimit/tokens';
 import { TELEPHONY_TOKENS } from './telephony/tokens';
 import { TOOL_TOKENS } from './tools/tokens';
+import { TOP_UP_TOKENS } from './top-ups/tokens';
 import { WEBHOOK_TOKENS } from './webhooks/tokens';
 
 /**
@@ -18,7 +19,7 @@ import { WEBHOOK_TOKENS } from './webhooks/tokens';
  */
 export const TOKENS: typeof CORE_TOKENS & typeof ACCOUNT_TOKENS & typeof BILLING_TOKENS & typeof RATE_LIMIT_TOKENS & typeof TOOL_TOKENS
   & typeof ASSISTANT_TOKENS & typeof FOLDER_TOKENS & typeof TELEPHONY_TOKENS & typeof WEBHOOK_TOKENS & typeof EVENT_TOKENS
-  & typeof CALL_TOKENS = {
+  & typeof CALL_TOKENS & typeof TOP_UP_TOKENS = {
   ...CORE_TOKENS,
   ...ACCOUNT_TOKENS,
   ...BILLING_TOKENS,
@@ -30,7 +31,8 @@ export const TOKENS: typeof CORE_TOKENS & typeof ACCOUNT_TOKENS & typeof BILLING
   ...WEBHOOK_TOKENS,
   ...EVENT_TOKENS,
   ...CALL_TOKENS,
+  ...TOP_UP_TOKENS,
 };
 
-export { ACCOUNT_TOKENS, ASSISTANT_TOKENS, BILLING_TOKENS, CALL_TOKENS, CORE_TOKENS, EVENT_TOKENS, FOLDER_TOKENS, RATE_LIMIT_TOKENS, TELEPHONY_TOKENS, TOOL_TOKENS, WEBHOOK_TOKENS };
+export { ACCOUNT_TOKENS, ASSISTANT_TOKENS, BILLING_TOKENS, CALL_TOKENS, CORE_TOKENS, EVENT_TOKENS, FOLDER_TOKENS, RATE_LIMIT_TOKENS, TELEPHONY_TOKENS, TOOL_TOKENS, TOP_UP_TOKENS, WEBHOOK_TOKENS };
 export { token, type Token } from './shared/token';

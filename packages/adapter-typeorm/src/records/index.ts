@@ -7,6 +7,7 @@ import { eventRecords } from './events';
 import { requestGuardRecords } from './request-guards';
 import { telephonyRecords } from './telephony';
 import { toolRecords } from './tools';
+import { topUpRecords } from './top-ups';
 import { webhookRecords } from './webhooks';
 
 export * from './accounts';
@@ -17,10 +18,12 @@ export * from './events';
 export * from './request-guards';
 export * from './telephony';
 export * from './tools';
+export * from './top-ups';
 export * from './webhooks';
 
 /** Every EntitySchema the DataSource knows: one per table the migrations create (the schema-drift test holds them equal). */
 export const entitySchemas: EntitySchema[] = [
   ...accountRecords, ...requestGuardRecords, ...eventRecords, ...webhookRecords, ...catalogRecords, ...toolRecords,
   ...telephonyRecords, ...assistantRecords, ...callRecords,
+  ...topUpRecords,
 ];

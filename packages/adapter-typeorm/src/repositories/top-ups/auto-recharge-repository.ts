@@ -1,0 +1,47 @@
+import { AutoRecharge, DEFAULT_AUTO_RECHARGE_SETTINGS, newAutoRecharge } from '@voiceplane/domain';
+import { AutoRechargeRepository } from '@voiceplane/application';
+import { Database } from '../../database';
+import { dateOrNull, num, numOrNull } from '../rows';
+
+const COLUMNS = 'user_id, enabled, threshold, amount, consecutive_failures, last_attempt_at, last_error, in_flight_top_up_id';
+
+function toRecharge(r: Record<string, unknown>): AutoRecharge {
+  return {
+    userId: num(r.user_id),
+    settings: { enabled: r.enabled as boolean, threshold: num(r.threshold), amount: num(r.amount) },
+    state: {
+      consecutiveFailures: num(r.consecutive_failures), lastAttemptAt: dateOrNull(r.last_attempt_at),
+      lastError: (r.last_error as string | null) ?? null, inFlightTopUpId: numOrNull(r.in_flight_top_up_id),
+    },
+  };
+}
+
+/** One row per account that ever changed its auto-recharge; the domain's defaults stand for the others. */
+export class TypeormAutoRechargeRepository implements AutoRechargeRepository {
+  constructor(private readonly db: Database) {}
+
+  async find(userId: number): Promise<AutoRecharge> {
+    const r = await this.db.one(`SELECT ${COLUMNS} FROM auto_recharges WHERE user_id = $1`, [userId]);
+    return r ? toRecharge(r) : newAutoRecharge(userId);
+  }
+
+  async lock(userId: number): Promise<AutoRecharge> {
+    // Raw SQL: the row must exist to be locked; ON CONFLICT keeps concurrent first uses to one row.
+    await this.db.query(
+      `INSERT INTO auto_recharges (user_id, enabled, threshold, amount, updated_at) VALUES ($1, $2, $3, $4, now()) ON CONFLICT (user_id) DO NOTHING`,
+      [userId, DEFAULT_AUTO_RECHARGE_SETTINGS.enabled, DEFAULT_AUTO_RECHARGE_SETTINGS.threshold, DEFAULT_AUTO_RECHARGE_SETTINGS.amount],
+    );
+    const r = await this.db.one(`SELECT ${COLUMNS} FROM auto_recharges WHERE user_id = $1 FOR UPDATE`, [userId]);
+    return r ? toRecharge(r) : newAutoRecharge(userId);
+  }
+
+  async save(a: AutoRecharge, at: Date): Promise<void> {
+    await this.db.query(
+      `INSERT INTO auto_recharges (${COLUMNS}, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (user_id) DO UPDATE SET enabled = $2, threshold = $3, amount = $4, consecutive_failures = $5, last_attempt_at = $6,
+         last_error = $7, in_flight_top_up_id = $8, updated_at = $9`,
+      [a.userId, a.settings.enabled, a.settings.threshold, a.settings.amount, a.state.consecutiveFailures, a.state.lastAttemptAt,
+        a.state.lastError?.slice(0, 255) ?? null, a.state.inFlightTopUpId, at],
+    );
+  }
+}
