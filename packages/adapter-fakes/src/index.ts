@@ -18,3 +18,4 @@ export { RecordingLogger, type LogLine } from './logger';
 export { SAMPLE_CATALOG } from './catalog';
 export { FakeStore } from './fake-store';
 export { ScriptedHttpClient, type ScriptedAnswer } from './http-client';
+export * from './top-ups';

@@ -18,7 +18,7 @@ export interface TopUpRepository {
 export interface AutoRechargeRepository {
   /** The account's auto-recharge; the defaults when it never changed them. */
   find(userId: number): Promise<AutoRecharge>;
-  /** As `find`, locked until the surrounding transaction ends (the row is created if missing). */
+  /** As `find`, its row locked until the surrounding transaction ends (the defaults, unlocked, when it has none yet). */
   lock(userId: number): Promise<AutoRecharge>;
   save(recharge: AutoRecharge, at: Date): Promise<void>;
 }

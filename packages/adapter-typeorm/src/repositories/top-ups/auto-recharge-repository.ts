@@ -1,4 +1,4 @@
-import { AutoRecharge, DEFAULT_AUTO_RECHARGE_SETTINGS, newAutoRecharge } from '@voiceplane/domain';
+import { AutoRecharge, newAutoRecharge } from '@voiceplane/domain';
 import { AutoRechargeRepository } from '@voiceplane/application';
 import { Database } from '../../database';
 import { dateOrNull, num, numOrNull } from '../rows';
@@ -26,11 +26,8 @@ export class TypeormAutoRechargeRepository implements AutoRechargeRepository {
   }
 
   async lock(userId: number): Promise<AutoRecharge> {
-    // Raw SQL: the row must exist to be locked; ON CONFLICT keeps concurrent first uses to one row.
-    await this.db.query(
-      `INSERT INTO auto_recharges (user_id, enabled, threshold, amount, updated_at) VALUES ($1, $2, $3, $4, now()) ON CONFLICT (user_id) DO NOTHING`,
-      [userId, DEFAULT_AUTO_RECHARGE_SETTINGS.enabled, DEFAULT_AUTO_RECHARGE_SETTINGS.threshold, DEFAULT_AUTO_RECHARGE_SETTINGS.amount],
-    );
+    // No row is written here: a refused change must leave none behind. An account without a row
+    // has auto-recharge off, so nothing is in flight to protect until its first save (an upsert).
     const r = await this.db.one(`SELECT ${COLUMNS} FROM auto_recharges WHERE user_id = $1 FOR UPDATE`, [userId]);
     return r ? toRecharge(r) : newAutoRecharge(userId);
   }
