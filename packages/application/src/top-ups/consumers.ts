@@ -1,9 +1,9 @@
 import { oncePerEvent } from '../events/consumers';
-import { EventConsumer, ProcessedEvents } from '../events/ports';
+import { EventConsumer, JobHandler, ProcessedEvents } from '../events/ports';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { BALANCE_LOW_TOPIC, BalanceLowMessage } from './auto-recharge-trigger';
 import { BILLING_EVENT_RECEIVED_TOPIC, BillingEventReceivedMessage } from './billing-ingress';
-import { ChargeAutoTopUp } from './charge-auto-top-up';
+import { AUTO_RECHARGE_CHARGE_JOB, AutoChargeRequest, ChargeAutoTopUp } from './charge-auto-top-up';
 import { ProcessBillingEvent } from './process-billing-event';
 import { StartAutoRecharge } from './start-auto-recharge';
 
@@ -29,9 +29,14 @@ export function autoRechargeChargeConsumer(charge: ChargeAutoTopUp): EventConsum
     options: { consumer: AUTO_RECHARGE_CHARGE_CONSUMER, maxRetries: 5, retryDelayMs: 5_000 },
     handle: async (message) => {
       const payload = message.payload as { user_id: number; top_up_id: number };
-      await charge.execute(payload.user_id, payload.top_up_id);
+      await charge.execute({ user_id: payload.user_id, top_up_id: payload.top_up_id, attempt: 1 });
     },
   };
+}
+
+/** Later attempts of a charge whose provider could not be reached. */
+export function autoRechargeChargeRetries(charge: ChargeAutoTopUp): JobHandler {
+  return { kind: AUTO_RECHARGE_CHARGE_JOB, handle: (job) => charge.execute(job.payload as AutoChargeRequest) };
 }
 
 /** Provider events from the inbox; idempotent by the inbox's processed mark and the settlement. */

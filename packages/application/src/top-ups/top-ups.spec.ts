@@ -50,7 +50,7 @@ function setup() {
   const start = new StartTopUp(store.uow, topUps, profiles, accounts, gateway, store.clock, log);
   const balances = new BalanceService(store.ledger, new AutoRechargeTrigger(recharges, store.outbox, store.clock));
   const startRecharge = new StartAutoRecharge(store.users, recharges, topUps, store.outbox, gateway, store.clock);
-  const chargeAuto = new ChargeAutoTopUp(topUps, accounts, gateway, settle, log);
+  const chargeAuto = new ChargeAutoTopUp(topUps, accounts, gateway, settle, store.jobs, store.clock, log);
   return { store, topUps, recharges, profiles, gateway, log, settle, start, balances, startRecharge, chargeAuto };
 }
 
@@ -134,20 +134,36 @@ describe('auto-recharge: trigger, start, charge', () => {
     expect(started.filter((id) => id !== null)).toHaveLength(1);
     const [event] = s.store.outbox.events('auto_recharge.started');
     const payload = event.payload as { top_up_id: number };
-    await s.chargeAuto.execute(user.id, payload.top_up_id);
-    await s.chargeAuto.execute(user.id, payload.top_up_id);
+    await s.chargeAuto.execute({ user_id: user.id, top_up_id: payload.top_up_id, attempt: 1 });
+    await s.chargeAuto.execute({ user_id: user.id, top_up_id: payload.top_up_id, attempt: 1 });
     expect(await s.topUps.find(user.id, payload.top_up_id)).toEqual(expect.objectContaining({ trigger: 'auto', status: 'succeeded', amount: 25 }));
     expect((await s.store.users.findById(user.id))?.balance).toBe(29);
     expect((await s.recharges.find(user.id)).state).toEqual(expect.objectContaining({ inFlightTopUpId: null, consecutiveFailures: 0 }));
     expect(s.topUps.providerReferenceOf(payload.top_up_id)).toBe('pi_1');
   });
 
-  it('a provider outage counts as a failed attempt (provider_error), so nothing stays in flight', async () => {
+  it('a provider outage is tried again later with the same top-up (its answer may have been lost)', async () => {
     const s = setup();
     const user = await enabled(s, 4);
     const id = await s.startRecharge.execute({ user_id: user.id, balance_before: 4.5, balance_after: 4 });
     s.gateway.charge = 'outage';
-    await s.chargeAuto.execute(user.id, id!);
+    await s.chargeAuto.execute({ user_id: user.id, top_up_id: id!, attempt: 1 });
+    expect(s.store.jobs.jobs()).toEqual([expect.objectContaining({
+      kind: 'auto_recharge.charge', key: `auto-recharge-charge:${id}`, payload: { user_id: user.id, top_up_id: id, attempt: 2 },
+      runAt: new Date(s.store.clock.now().getTime() + 60_000),
+    })]);
+    expect(await s.topUps.find(user.id, id!)).toEqual(expect.objectContaining({ status: 'pending' }));
+    s.gateway.charge = { outcome: { kind: 'succeeded' }, providerReference: 'pi_1' };
+    await s.chargeAuto.execute({ user_id: user.id, top_up_id: id!, attempt: 2 });
+    expect(await s.topUps.find(user.id, id!)).toEqual(expect.objectContaining({ status: 'succeeded' }));
+  });
+
+  it('the last attempt that cannot reach the provider fails the top-up (provider_error), so nothing stays in flight', async () => {
+    const s = setup();
+    const user = await enabled(s, 4);
+    const id = await s.startRecharge.execute({ user_id: user.id, balance_before: 4.5, balance_after: 4 });
+    s.gateway.charge = 'outage';
+    await s.chargeAuto.execute({ user_id: user.id, top_up_id: id!, attempt: 3 });
     expect(await s.topUps.find(user.id, id!)).toEqual(expect.objectContaining({ status: 'failed', failureReason: 'provider_error' }));
     expect((await s.recharges.find(user.id)).state).toEqual(expect.objectContaining({ inFlightTopUpId: null, consecutiveFailures: 1, lastError: 'provider_error' }));
   });

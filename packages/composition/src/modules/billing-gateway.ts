@@ -1,5 +1,5 @@
 import {
-  AutoRechargeSettingsService, AutoRechargeTrigger, autoRechargeChargeConsumer, autoRechargeStartConsumer, BillingAccounts, BillingEventSource,
+  AutoRechargeSettingsService, AutoRechargeTrigger, autoRechargeChargeConsumer, autoRechargeChargeRetries, autoRechargeStartConsumer, BillingAccounts, BillingEventSource,
   BillingGateway, billingEventConsumer, ChargeAutoTopUp, ProcessBillingEvent, ReceiveBillingEvent, SettleTopUp, StartAutoRecharge, StartTopUp, TOKENS,
   type Token,
 } from '@voiceplane/application';
@@ -62,9 +62,9 @@ export const billingGatewayModule: ApiModule = ({ container: c, config, database
     get(TOKENS.UnitOfWork), get(TOKENS.ProcessedEvents),
     new StartAutoRecharge(get(TOKENS.UserRepository), recharges, topUps, get(TOKENS.Outbox), gateway, get(TOKENS.Clock)),
   )).inSingletonScope();
-  c.bind(TOKENS.EventConsumer).toDynamicValue(() => autoRechargeChargeConsumer(
-    new ChargeAutoTopUp(topUps, accounts(), gateway, get(TOKENS.SettleTopUp), log),
-  )).inSingletonScope();
+  const chargeAuto = () => new ChargeAutoTopUp(topUps, accounts(), gateway, get(TOKENS.SettleTopUp), get(TOKENS.JobScheduler), get(TOKENS.Clock), log);
+  c.bind(TOKENS.EventConsumer).toDynamicValue(() => autoRechargeChargeConsumer(chargeAuto())).inSingletonScope();
+  c.bind(TOKENS.JobHandler).toDynamicValue(() => autoRechargeChargeRetries(chargeAuto())).inSingletonScope();
   c.bind(TOKENS.EventConsumer).toDynamicValue(() => billingEventConsumer(
     new ProcessBillingEvent(sources, inbox, get(TOKENS.SettleTopUp), get(TOKENS.Clock)),
   )).inSingletonScope();

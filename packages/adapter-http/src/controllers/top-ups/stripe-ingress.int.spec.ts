@@ -134,3 +134,24 @@ it('auto-recharge charges the card the checkout saved, off-session, keyed by the
   expect(await credits(user)).toHaveLength(2);
   expect((await t.http.get('/api/user/billing/balance').set(user.auth)).body.total_balance).toBe(47);
 });
+
+it('an auto-recharge charge that cannot reach Stripe stays pending and is scheduled again, for the job handler bound to retry it', async () => {
+  const user = await t.createUser({ balance: 0 });
+  const c = await checkout(user, 10);
+  await deliver(completed(`evt_outage_${c.topUp.id}`, c, stub.checkoutIntent(c.customer)));
+  await eventually(async () => (await t.http.get('/api/user/billing/auto-recharge').set(user.auth)).body.data.payment_method_ready, 'the card to be saved');
+  await t.http.put('/api/user/billing/auto-recharge').set(user.auth).send({ enabled: true, threshold: 8, amount: 40 });
+
+  stub.outage = 503;
+  try {
+    await t.runtime.container.get(TOKENS.BalanceService).charge({ userId: user.id, price: 3, description: 'Test charge', reference: null });
+    const job = async () => (await t.db.dataSource.query(`SELECT payload FROM scheduled_jobs WHERE kind = 'auto_recharge.charge' AND payload->>'user_id' = $1`, [String(user.id)]))[0];
+    await eventually(async () => (await job()) !== undefined, 'the retry to be scheduled');
+    const [auto] = (await t.http.get('/api/user/billing/top-ups').set(user.auth)).body.data;
+    expect(auto).toEqual(expect.objectContaining({ trigger: 'auto', status: 'pending' }));
+    expect((await job()).payload).toEqual({ user_id: user.id, top_up_id: auto.id, attempt: 2 });
+    expect(t.runtime.container.getAll(TOKENS.JobHandler).map((h) => h.kind)).toContain('auto_recharge.charge');
+  } finally {
+    stub.outage = null;
+  }
+});
