@@ -89,6 +89,12 @@ export function topUpStoresContract(name: string, open: () => Promise<TopUpStore
       await f.inbox.markProcessed(inboxId!, AT);
       await f.inbox.markProcessed(inboxId!, LATER);
       expect((await f.inbox.find(inboxId!))?.processedAt).toEqual(AT);
+
+      const unprocessed = await f.inbox.store('stripe', { ...event, id: `${event.id}_2` }, AT);
+      expect(await f.inbox.purgeProcessedBefore(AT, 100)).toBe(0);
+      expect(await f.inbox.purgeProcessedBefore(LATER, 100)).toBeGreaterThanOrEqual(1);
+      expect(await f.inbox.find(inboxId!)).toBeNull();
+      expect(await f.inbox.find(unprocessed!)).toEqual(expect.objectContaining({ processedAt: null }));
     });
 
     it('claims armed faults one at a time; arming again replaces what was left', async () => {

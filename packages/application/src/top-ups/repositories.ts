@@ -47,6 +47,8 @@ export interface BillingInbox {
   store(provider: BillingProvider, event: ProviderBillingEvent, receivedAt: Date): Promise<number | null>;
   find(inboxId: number): Promise<StoredBillingEvent | null>;
   markProcessed(inboxId: number, at: Date): Promise<void>;
+  /** Deletes up to `limit` events processed before `cutoff`; answers how many went. */
+  purgeProcessedBefore(cutoff: Date, limit: number): Promise<number>;
 }
 
 /** The sandbox provider's armed `billing_charge` faults (CONTRACT §14 S10), durable so every process sees them. */

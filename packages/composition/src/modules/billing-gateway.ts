@@ -12,7 +12,13 @@ import { createStripeClient, StripeBillingEvents, StripeBillingGateway } from '@
 import {
   PostgresArmedBillingFaults, TypeormAutoRechargeRepository, TypeormBillingInbox, TypeormBillingProfileRepository, TypeormTopUpRepository,
 } from '@voiceplane/adapter-typeorm';
+import { everyInterval } from './every-interval';
 import { ApiModule } from './module';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** How long processed provider events stay in the inbox. */
+const BILLING_EVENT_RETENTION_DAYS = 90;
 
 /**
  * Paid top-ups and auto-recharge through the billing provider (CONTRACT §13.4, §13.5): the
@@ -75,7 +81,13 @@ export const billingGatewayModule: ApiModule = ({ container: c, config, database
     return { remaining: await faults.arm(userId, count) };
   } : null);
 
+  // Processed provider events are kept long enough to answer a dispute about a payment, then go in batches.
+  const retention = everyInterval('billing-event-retention', HOUR_MS, async () => {
+    const cutoff = new Date(get(TOKENS.Clock).now().getTime() - BILLING_EVENT_RETENTION_DAYS * DAY_MS);
+    while ((await inbox.purgeProcessedBefore(cutoff, 1_000)) === 1_000);
+  }, log);
+
   const controllers = [TopUpController, AutoRechargeController, BillingIngressController, ...(sandbox ? [SandboxBillingController] : [])];
   for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
-  return { routeDocs: [...topUpRouteDocs, ...autoRechargeRouteDocs, ...billingIngressRouteDocs, ...(sandbox ? sandboxBillingRouteDocs : [])] };
+  return { background: [retention], routeDocs: [...topUpRouteDocs, ...autoRechargeRouteDocs, ...billingIngressRouteDocs, ...(sandbox ? sandboxBillingRouteDocs : [])] };
 };

@@ -28,4 +28,12 @@ export class TypeormBillingInbox implements BillingInbox {
   async markProcessed(inboxId: number, at: Date): Promise<void> {
     await this.db.query(`UPDATE billing_events SET processed_at = $2 WHERE id = $1 AND processed_at IS NULL`, [inboxId, at]);
   }
+
+  async purgeProcessedBefore(cutoff: Date, limit: number): Promise<number> {
+    // Raw SQL: a bounded batch, so one sweep never holds a long lock.
+    const rows = await this.db.query(
+      `DELETE FROM billing_events WHERE id IN (SELECT id FROM billing_events WHERE processed_at < $1 ORDER BY id LIMIT $2) RETURNING id`, [cutoff, limit],
+    );
+    return rows.length;
+  }
 }
