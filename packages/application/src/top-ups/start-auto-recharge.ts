@@ -24,10 +24,12 @@ export class StartAutoRecharge {
   ) {}
 
   async execute(message: BalanceLowMessage): Promise<number | null> {
-    if ((await this.users.lockBalance(message.user_id)) === null) return null;
+    const balance = await this.users.lockBalance(message.user_id);
+    if (balance === null) return null;
     const recharge = await this.recharges.lock(message.user_id);
     const now = this.clock.now();
-    const decision = shouldRecharge(recharge.settings, recharge.state, message.balance_before, message.balance_after, now);
+    // Judged on the balance now, not the one the event saw: a top-up that landed meanwhile makes a recharge pointless.
+    const decision = shouldRecharge(recharge.settings, recharge.state, message.balance_before, balance, now);
     if (!decision.recharge) return null;
     const created = newTopUp({
       id: await this.topUps.reserveId(), userId: message.user_id, amount: decision.amount, provider: this.gateway.provider, payment: { trigger: 'auto' }, now,

@@ -142,6 +142,13 @@ describe('auto-recharge: trigger, start, charge', () => {
     expect(s.topUps.providerReferenceOf(payload.top_up_id)).toBe('pi_1');
   });
 
+  it('a low-balance event that finds the balance topped up meanwhile starts nothing', async () => {
+    const s = setup();
+    const user = await enabled(s, 30);
+    expect(await s.startRecharge.execute({ user_id: user.id, balance_before: 4.5, balance_after: 4 })).toBeNull();
+    expect(s.store.outbox.events('auto_recharge.started')).toEqual([]);
+  });
+
   it('a provider outage is tried again later with the same top-up (its answer may have been lost)', async () => {
     const s = setup();
     const user = await enabled(s, 4);
