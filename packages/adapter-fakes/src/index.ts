@@ -24,3 +24,4 @@ export { InMemoryDataTableRepository } from './data-tables';
 export { InMemoryChatappInbox } from './chatapp-inbox';
 export { InMemoryCallPermissionRepository } from './call-permissions';
 export { InMemoryVoiceWebhookSettingRepository } from './voice-webhook-settings';
+export * from './top-ups';

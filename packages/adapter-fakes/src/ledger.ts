@@ -10,7 +10,9 @@ export class InMemoryLedgerRepository implements LedgerRepository {
 
   constructor(private readonly users: InMemoryUserRepository, private readonly clock: Clock) {}
 
-  async post<E>(userId: number, decide: (balance: number) => Result<LedgerPosting, E>): Promise<Result<LedgerEntry, E | UserNotFound>> {
+  async post<E>(
+    userId: number, decide: (balance: number) => Result<LedgerPosting, E>, followUp?: (entry: LedgerEntry, balanceBefore: number) => Promise<void>,
+  ): Promise<Result<LedgerEntry, E | UserNotFound>> {
     const balance = await this.users.lockBalance(userId);
     if (balance === null) return err({ code: 'user_not_found' as const });
     const posting = decide(balance);
@@ -20,6 +22,7 @@ export class InMemoryLedgerRepository implements LedgerRepository {
       ...copy(posting.value), userId, id: this.entries.length + 1, description: posting.value.description.slice(0, 255), createdAt: this.clock.now(),
     };
     this.entries.push(stored);
+    if (followUp) await followUp(copy(stored), balance);
     return ok(copy(stored));
   }
 

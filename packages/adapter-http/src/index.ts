@@ -16,3 +16,4 @@ export * from './controllers/calls';
 export * from './controllers/automations';
 export * from './controllers/chatapp-providers';
 export * from './controllers/chatapp-voice';
+export * from './controllers/top-ups';

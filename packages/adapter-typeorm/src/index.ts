@@ -21,3 +21,4 @@ export * from './repositories/calls';
 export * from './repositories/automations';
 export * from './repositories/chatapp';
 export * from './repositories/call-permissions';
+export * from './repositories/top-ups';

@@ -24,6 +24,7 @@ export * from './telephony';
 export * from './events';
 export * from './webhooks';
 export * from './calls';
+export * from './top-ups';
 export * from './bus/subscription-policy';
 export * from './automations';
 export * from './chatapp';

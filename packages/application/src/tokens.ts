@@ -10,6 +10,7 @@ import { CORE_TOKENS } from './ports/tokens';
 import { RATE_LIMIT_TOKENS } from './ratelimit/tokens';
 import { TELEPHONY_TOKENS } from './telephony/tokens';
 import { TOOL_TOKENS } from './tools/tokens';
+import { TOP_UP_TOKENS } from './top-ups/tokens';
 import { WEBHOOK_TOKENS } from './webhooks/tokens';
 import { CHATAPP_TOKENS } from './chatapp/tokens';
 import { CHATAPP_INGRESS_TOKENS } from './chatapp/ingress-tokens';
@@ -23,7 +24,7 @@ import { CHATAPP_INGRESS_TOKENS } from './chatapp/ingress-tokens';
 export const TOKENS: typeof CORE_TOKENS & typeof ACCOUNT_TOKENS & typeof BILLING_TOKENS & typeof RATE_LIMIT_TOKENS & typeof TOOL_TOKENS
   & typeof ASSISTANT_TOKENS & typeof FOLDER_TOKENS & typeof TELEPHONY_TOKENS & typeof WEBHOOK_TOKENS & typeof EVENT_TOKENS
   & typeof CALL_TOKENS & typeof AUTOMATION_TOKENS & typeof CHATAPP_TOKENS & typeof CHATAPP_INGRESS_TOKENS
-  & typeof CALL_PERMISSION_TOKENS = {
+  & typeof CALL_PERMISSION_TOKENS & typeof TOP_UP_TOKENS = {
   ...CORE_TOKENS,
   ...ACCOUNT_TOKENS,
   ...BILLING_TOKENS,
@@ -39,8 +40,9 @@ export const TOKENS: typeof CORE_TOKENS & typeof ACCOUNT_TOKENS & typeof BILLING
   ...CHATAPP_TOKENS,
   ...CHATAPP_INGRESS_TOKENS,
   ...CALL_PERMISSION_TOKENS,
+  ...TOP_UP_TOKENS,
 };
 
-export { ACCOUNT_TOKENS, ASSISTANT_TOKENS, AUTOMATION_TOKENS, BILLING_TOKENS, CALL_PERMISSION_TOKENS, CALL_TOKENS, CORE_TOKENS, EVENT_TOKENS, FOLDER_TOKENS, RATE_LIMIT_TOKENS, TELEPHONY_TOKENS, TOOL_TOKENS, WEBHOOK_TOKENS };
+export { ACCOUNT_TOKENS, ASSISTANT_TOKENS, AUTOMATION_TOKENS, BILLING_TOKENS, CALL_PERMISSION_TOKENS, CALL_TOKENS, CORE_TOKENS, EVENT_TOKENS, FOLDER_TOKENS, RATE_LIMIT_TOKENS, TELEPHONY_TOKENS, TOOL_TOKENS, TOP_UP_TOKENS, WEBHOOK_TOKENS };
 export { CHATAPP_TOKENS, CHATAPP_INGRESS_TOKENS };
 export { token, type Token } from './shared/token';

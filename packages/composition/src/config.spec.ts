@@ -42,6 +42,17 @@ describe('configuration', () => {
       .toEqual({ accountSid: 'AC1', authToken: 't', baseUrl: 'https://api.twilio.com' });
   });
 
+  it('defaults to the sandbox billing provider and requires both Stripe secrets for Stripe, never echoing them', () => {
+    expect(loadConfig({})).toEqual(expect.objectContaining({ billingProvider: 'sandbox', stripe: null }));
+    const bad = () => loadConfig({ BILLING_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'pk_test_oops-secret', STRIPE_WEBHOOK_SECRET: 'nope-secret' });
+    expect(bad).toThrow(/STRIPE_SECRET_KEY is required when BILLING_PROVIDER=stripe/);
+    expect(bad).toThrow(/STRIPE_WEBHOOK_SECRET is required/);
+    expect(bad).not.toThrow(/oops-secret|nope-secret/);
+    expect(() => loadConfig({ BILLING_PROVIDER: 'paypal' })).toThrow(/BILLING_PROVIDER must be one of sandbox, stripe/);
+    expect(loadConfig({ BILLING_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_def', STRIPE_API_BASE: 'http://127.0.0.1:12111' }).stripe)
+      .toEqual({ secretKey: 'sk_test_abc', webhookSecret: 'whsec_def', apiBase: 'http://127.0.0.1:12111' });
+  });
+
   it('reads call-minute prices in USD with at most four decimals', () => {
     expect(loadConfig({ PRICE_PHONE_CALL_MINUTE: '0.125', PRICE_CHATAPP_CALL_MINUTE: '0' }).callMinutePrices).toEqual({ phone: 0.125, chatapp: 0 });
     for (const bad of ['-0.1', '0.00001', 'free', '1e-2', '101']) {

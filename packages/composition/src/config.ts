@@ -39,6 +39,9 @@ export interface Config {
   readonly replyGenerator: 'sandbox' | 'openai';
   /** Set while REPLY_GENERATOR=openai: an OpenAI-compatible Chat Completions API. */
   readonly openai: { readonly baseUrl: string; readonly apiKey: string; readonly defaultModel: string } | null;
+  readonly billingProvider: 'sandbox' | 'stripe';
+  /** Set exactly when `billingProvider` is `stripe`. `apiBase` only points the client at a local stub in tests. */
+  readonly stripe: { readonly secretKey: string; readonly webhookSecret: string; readonly apiBase: string | null } | null;
 }
 
 export class ConfigError extends Error {}
@@ -148,6 +151,17 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     };
   }
 
+  const billingProvider = oneOf('BILLING_PROVIDER', ['sandbox', 'stripe'] as const, 'sandbox');
+  let stripe: Config['stripe'] = null;
+  if (billingProvider === 'stripe') {
+    // Only the shape is checked, never echoed: these are secrets.
+    const secretKey = str('STRIPE_SECRET_KEY');
+    const webhookSecret = str('STRIPE_WEBHOOK_SECRET');
+    if (!secretKey || !/^(sk|rk)_(test|live)_\S+$/.test(secretKey)) problems.push('STRIPE_SECRET_KEY is required when BILLING_PROVIDER=stripe and must look like sk_test_…, sk_live_… or rk_…');
+    if (!webhookSecret || !/^whsec_\S+$/.test(webhookSecret)) problems.push('STRIPE_WEBHOOK_SECRET is required when BILLING_PROVIDER=stripe and must look like whsec_…');
+    stripe = { secretKey: secretKey ?? '', webhookSecret: webhookSecret ?? '', apiBase: url('STRIPE_API_BASE', ['http:', 'https:']) };
+  }
+
   const config: Config = {
     port,
     host,
@@ -176,6 +190,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     whatsapp,
     replyGenerator,
     openai,
+    billingProvider,
+    stripe,
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

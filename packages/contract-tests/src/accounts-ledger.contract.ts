@@ -51,6 +51,20 @@ export function accountsLedgerContract(name: string, open: () => Promise<Account
       expect(await f.uow.transaction(() => f.users.lockBalance(user.id))).toBe(9.8);
     });
 
+    it('runs the follow-up after the entry is appended, with the entry and the balance before it; never after a refusal', async () => {
+      const user = (await f.users.create(newUser('follow-up@example.test')))!;
+      const seen: unknown[] = [];
+      const followUp = async (entry: unknown, before: number) => {
+        seen.push([entry, before]);
+      };
+      const posting = (amount: number) => (balance: number) => ok({ type: 'charge' as const, amount, balanceAfter: balance + amount, description: 'x', reference: null, requestId: null });
+      const posted = await f.ledger.post(user.id, posting(5), followUp);
+      await f.ledger.post(user.id, () => err({ code: 'insufficient_balance' as const }), followUp);
+      await f.ledger.post(user.id, posting(-1.5), followUp);
+
+      expect(seen).toEqual([[posted.ok && posted.value, 0], [expect.objectContaining({ amount: -1.5, balanceAfter: 3.5 }), 5]]);
+    });
+
     it('writes nothing of a refused posting, and refuses a missing user without asking', async () => {
       const user = (await f.users.create(newUser('refused@example.test')))!;
       let asked = false;

@@ -25,6 +25,8 @@ const RECORDED: Readonly<Record<string, Readonly<Record<number, readonly object[
   'GET /api/user/assistants/providers': { 422: [invalid({ kind: ['The selected kind is invalid.'] })] },
   'GET /api/user/assistants/voices': { 422: [invalid({ mode: ['The selected mode is invalid.'] })] },
   'GET /api/user/billing/ledger': { 422: [invalid({ type: ['The selected type is invalid.'] })] },
+  'GET /api/user/billing/top-ups': { 422: [invalid({ status: ['The selected status is invalid.'] })] },
+  'GET /api/user/billing/top-ups/{id}': { 404: [{ message: 'Top-up not found.' }] },
   'GET /api/user/calls': {
     422: [
       invalid({
@@ -84,6 +86,12 @@ const RECORDED: Readonly<Record<string, Readonly<Record<number, readonly object[
     409: [{ message: 'Call already ended.' }],
     422: [invalid({ call_id: ['The call id field is required.'], tool_id: ['The tool id field is required.'] })],
   },
+  'POST /api/providers/billing/{provider}/webhook': { 400: [{ error: 'Invalid signature.' }], 404: [{ error: 'Unknown provider.' }] },
+  'POST /api/sandbox/billing/top-ups/{id}/complete': {
+    404: [{ message: 'Not found.' }],
+    409: [{ message: 'The top-up is already settled.' }],
+    422: [invalid({ outcome: ['The selected outcome is invalid.'] })],
+  },
   'POST /api/sandbox/calls/{id}/answer': { 404: [{ message: 'Not found.' }], 409: [{ message: 'Invalid call transition from busy to in-progress.' }] },
   'POST /api/sandbox/calls/{id}/finish': {
     404: [{ message: 'Not found.' }],
@@ -110,6 +118,10 @@ const RECORDED: Readonly<Record<string, Readonly<Record<number, readonly object[
   'POST /api/user/assistants/enable-webhook': {
     404: [{ message: 'Assistant not found' }],
     422: [invalid({ assistant_id: ['The assistant id field is required.'], webhook_url: ['The webhook url field is required.'] })],
+  },
+  'POST /api/user/billing/top-ups': {
+    422: [invalid({ amount: ['The amount must be between 5 and 10000.', 'The amount may not have more than 2 decimal places.'] })],
+    502: [{ message: 'The billing provider is unavailable.' }],
   },
   'POST /api/user/folder': { 422: [invalid({ name: ['The name field is required.'] })] },
   'POST /api/user/label': { 422: [invalid({ name: ['The name field is required.'] })] },
@@ -170,6 +182,12 @@ const RECORDED: Readonly<Record<string, Readonly<Record<number, readonly object[
   'PUT /api/user/assistant/{id}': {
     404: [{ message: 'Assistant not found' }],
     422: [invalid({ tool_ids: ['The tool ids field must have a value.'], name: ['The name field must have a value.'] })],
+  },
+  'PUT /api/user/billing/auto-recharge': {
+    422: [
+      invalid({ threshold: ['The threshold must be between 0 and 1000.'] }),
+      invalid({ enabled: ['A saved payment method is required. Complete a top-up first.'] }),
+    ],
   },
   'PUT /api/user/folder/{id}': {
     404: [{ message: 'Folder not found' }],

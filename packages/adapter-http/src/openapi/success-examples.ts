@@ -6,6 +6,22 @@ import { AUTOMATION_SUCCESS_EXAMPLES } from './automation-examples';
  * the HTTP test suites (ids, tokens and times as the server produced them; test servers' addresses replaced by
  * example addresses), so it has exactly the shape the presenters produce.
  */
+/** Paid top-ups (CONTRACT §13.4), as the sandbox answered them. */
+const TOP_UP_PENDING = {
+  id: 31, amount: 50, currency: 'USD', status: 'pending', trigger: 'checkout',
+  checkout_url: 'http://127.0.0.1:3000/api/sandbox/billing/checkout/31', provider: 'sandbox', failure_reason: null,
+  created_at: '2026-11-23T13:02:11.415Z', completed_at: null,
+};
+const TOP_UP_SUCCEEDED = {
+  id: 31, amount: 50, currency: 'USD', status: 'succeeded', trigger: 'checkout',
+  checkout_url: 'http://127.0.0.1:3000/api/sandbox/billing/checkout/31', provider: 'sandbox', failure_reason: null,
+  created_at: '2026-11-23T13:02:11.415Z', completed_at: '2026-11-23T13:02:11.602Z',
+};
+const AUTO_RECHARGE_SETTINGS = {
+  enabled: true, threshold: 5, amount: 30, payment_method_ready: true, consecutive_failures: 0,
+  last_attempt_at: '2026-11-23T13:02:12.007Z', last_error: null,
+};
+
 const RECORDED: Readonly<Record<string, unknown>> = {
   'DELETE /api/user/api-keys/{id}': { message: 'API key deleted successfully.' },
   'DELETE /api/user/assistant/{id}': { message: 'Assistant deleted successfully' },
@@ -379,6 +395,9 @@ const RECORDED: Readonly<Record<string, unknown>> = {
     total: 20,
     last_page: 1,
   },
+  'GET /api/user/billing/auto-recharge': { data: AUTO_RECHARGE_SETTINGS },
+  'GET /api/user/billing/top-ups': { data: [TOP_UP_SUCCEEDED], current_page: 1, per_page: 15, total: 1, last_page: 1 },
+  'GET /api/user/billing/top-ups/{id}': { data: TOP_UP_SUCCEEDED },
   'GET /api/user/calls': {
     data: [
       {
@@ -876,6 +895,8 @@ const RECORDED: Readonly<Record<string, unknown>> = {
     error: null,
     warnings: ['Unknown variable "customer_name" was replaced by an empty string.'],
   },
+  'POST /api/providers/billing/{provider}/webhook': { received: true },
+  'POST /api/sandbox/billing/top-ups/{id}/complete': { ok: true, data: TOP_UP_SUCCEEDED },
   'POST /api/sandbox/calls/{id}/answer': { ok: true, call: { id: 1, status: 'in-progress' } },
   'POST /api/sandbox/calls/{id}/finish': { ok: true, call: { id: 1, status: 'completed' } },
   'POST /api/sandbox/faults': { ok: true, fault: { kind: 'sip_provisioning', target_id: 46, remaining: 3 } },
@@ -908,6 +929,7 @@ const RECORDED: Readonly<Record<string, unknown>> = {
   },
   'POST /api/user/logout': { message: 'Logged out successfully.' },
   'POST /api/user/make_call': { message: 'Call initiated successfully', call_id: 1, status: 'initiated' },
+  'POST /api/user/billing/top-ups': { data: TOP_UP_PENDING },
   'POST /api/user/phone-numbers/purchase': {
     message: 'Phone number purchased successfully.',
     data: { id: 1, phone_number: '+390222508753', country_code: 'IT', type: 'purchased', sms_capable: false },
@@ -1052,6 +1074,7 @@ const RECORDED: Readonly<Record<string, unknown>> = {
     message: 'Assistant updated successfully',
     data: { id: 18, name: 'Renamed', status: 'inactive', type: 'outbound', mode: 'pipeline' },
   },
+  'PUT /api/user/billing/auto-recharge': { data: AUTO_RECHARGE_SETTINGS },
   'PUT /api/user/folder/{id}': { message: 'Folder updated successfully', data: { id: 8, name: 'renamable', color: 'teal', assistants_count: 0 } },
   'PUT /api/user/label/{id}': { message: 'Label updated successfully', data: { id: 8, name: 'renamable', color: 'teal', assistants_count: 0 } },
   'PUT /api/user/phone-numbers/sip-trunks/{id}': {

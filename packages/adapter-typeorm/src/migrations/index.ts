@@ -8,6 +8,7 @@ import { Calls1795334793141 } from './1795334793141-calls';
 import { OutboxPolling1795337052089 } from './1795337052089-outbox-polling';
 import { IdempotencyLease1795400000000 } from './1795400000000-idempotency-lease';
 import { ChatappInbox1795510000000 } from './1795510000000-chatapp-inbox';
+import { BillingGateway1795520000000 } from './1795520000000-billing-gateway';
 import { Automations1795540000000 } from './1795540000000-automations';
 import { CallPermissions1795550000000 } from './1795550000000-call-permissions';
 
@@ -26,6 +27,7 @@ export const migrations = [
   OutboxPolling1795337052089,
   IdempotencyLease1795400000000,
   ChatappInbox1795510000000,
+  BillingGateway1795520000000,
   Automations1795540000000,
   CallPermissions1795550000000,
 ];

@@ -129,7 +129,11 @@ export const ledgerEntries = new EntitySchema<LedgerEntryRecord>({
     created_at: stampedNow(),
   },
   foreignKeys: [ownedByUser('ledger_entries')],
-  indices: [{ name: 'ledger_entries_user_idx', columns: ['user_id', 'id'] }],
+  indices: [
+    { name: 'ledger_entries_user_idx', columns: ['user_id', 'id'] },
+    // BillingGateway: a paid top-up is credited at most once.
+    { name: 'ledger_entries_top_up_uq', columns: ['reference_id'], unique: true, where: `reference_type = 'top_up'` },
+  ],
 });
 
 export const accountRecords = [systemSettings, users, apiKeys, sessions, ledgerEntries];

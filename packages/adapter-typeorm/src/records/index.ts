@@ -10,6 +10,7 @@ import { eventRecords } from './events';
 import { requestGuardRecords } from './request-guards';
 import { telephonyRecords } from './telephony';
 import { toolRecords } from './tools';
+import { topUpRecords } from './top-ups';
 import { webhookRecords } from './webhooks';
 
 export * from './accounts';
@@ -23,6 +24,7 @@ export * from './events';
 export * from './request-guards';
 export * from './telephony';
 export * from './tools';
+export * from './top-ups';
 export * from './webhooks';
 
 /** Every EntitySchema the DataSource knows: one per table the migrations create (the schema-drift test holds them equal). */
@@ -32,4 +34,5 @@ export const entitySchemas: EntitySchema[] = [
   ...automationRecords,
   ...chatappInboxRecords,
   ...callPermissionRecords,
+  ...topUpRecords,
 ];

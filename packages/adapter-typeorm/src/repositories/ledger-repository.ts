@@ -18,7 +18,9 @@ function toEntry(r: Record<string, unknown>): LedgerEntry {
 export class TypeormLedgerRepository implements LedgerRepository {
   constructor(private readonly db: Database) {}
 
-  post<E>(userId: number, decide: (balance: number) => Result<LedgerPosting, E>): Promise<Result<LedgerEntry, E | UserNotFound>> {
+  post<E>(
+    userId: number, decide: (balance: number) => Result<LedgerPosting, E>, followUp?: (entry: LedgerEntry, balanceBefore: number) => Promise<void>,
+  ): Promise<Result<LedgerEntry, E | UserNotFound>> {
     return this.db.transaction(async () => {
       // Raw SQL: a row lock serialises the balance changes of one account.
       const row = await this.db.one<{ balance: string }>(`SELECT balance FROM users WHERE id = $1 FOR UPDATE`, [userId]);
@@ -26,7 +28,9 @@ export class TypeormLedgerRepository implements LedgerRepository {
       const posting = decide(num(row.balance));
       if (!posting.ok) return posting;
       await this.db.query(`UPDATE users SET balance = $2, updated_at = now() WHERE id = $1`, [userId, posting.value.balanceAfter]);
-      return ok(await this.append({ ...posting.value, userId }));
+      const entry = await this.append({ ...posting.value, userId });
+      if (followUp) await followUp(entry, num(row.balance));
+      return ok(entry);
     });
   }
 

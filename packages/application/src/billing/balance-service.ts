@@ -14,13 +14,23 @@ export interface ChargeRequest {
 export type BalanceError = DebitRefusal | UserNotFound;
 
 /**
+ * What a capability does with every charge, in the charge's transaction and under its balance
+ * lock (auto-recharge notices a balance left below its threshold). It must only write: the
+ * charge is never delayed by a provider or undone by a refusal.
+ */
+export interface ChargeFollowUp {
+  afterCharge(entry: LedgerEntry, balanceBefore: number): Promise<void>;
+}
+
+/**
  * Every balance change: the domain posting inside the ledger's row lock — in the caller's
  * transaction when there is one, so a charge commits together with the state change it pays for.
  */
 export class BalanceService {
-  constructor(private readonly ledger: LedgerRepository) {}
+  constructor(private readonly ledger: LedgerRepository, private readonly followUp: ChargeFollowUp | null = null) {}
 
   charge(request: ChargeRequest): Promise<Result<LedgerEntry, BalanceError>> {
+    const followUp = this.followUp;
     return this.ledger.post(request.userId, (balance) => {
       const posting = postCharge(balance, request.price, request.mayGoNegative);
       if (!posting.ok) return posting;
@@ -28,7 +38,7 @@ export class BalanceService {
         type: posting.value.type, amount: posting.value.amount, balanceAfter: posting.value.balanceAfter,
         description: request.description, reference: request.reference, requestId: request.requestId ?? null,
       });
-    });
+    }, followUp ? (entry, before) => followUp.afterCharge(entry, before) : undefined);
   }
 
   /** Operator top-up (positive) or correction (negative); corrections may go below zero. */

@@ -34,9 +34,12 @@ export interface LedgerRepository {
   /**
    * Every balance change: in one transaction (the caller's, when there is one) locks the user's
    * row, hands the balance to `decide`, then stores the entry's `balanceAfter` as the balance and
-   * appends the entry. A refusal writes nothing.
+   * appends the entry. A refusal writes nothing. `followUp` runs last, in the same transaction and
+   * under the same lock, with the appended entry and the balance before it.
    */
-  post<E>(userId: number, decide: (balance: number) => Result<LedgerPosting, E>): Promise<Result<LedgerEntry, E | UserNotFound>>;
+  post<E>(
+    userId: number, decide: (balance: number) => Result<LedgerPosting, E>, followUp?: (entry: LedgerEntry, balanceBefore: number) => Promise<void>,
+  ): Promise<Result<LedgerEntry, E | UserNotFound>>;
   list(userId: number, page: PageRequest, type?: LedgerEntryType): Promise<Page<LedgerEntry>>;
 }
 

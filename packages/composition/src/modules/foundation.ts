@@ -1,5 +1,5 @@
 import {
-  Authenticator, BalanceService, CreateAccount, CryptoIds, Login, RateLimiter, SecretCipher, TOKENS,
+  Authenticator, BalanceService, type ChargeFollowUp, CreateAccount, CryptoIds, Login, RateLimiter, SecretCipher, TOKENS,
 } from '@voiceplane/application';
 import {
   AccountController, accountRouteDocs, AdminController, adminRouteDocs, ApiKeyController, apiKeyRouteDocs, BillingController, billingRouteDocs,
@@ -55,8 +55,17 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
   c.bind(TOKENS.Login).toDynamicValue((ctx) => new Login(
     ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), config.sessionTtlHours,
   )).inSingletonScope();
+  // A capability composed later may bind what follows every charge (auto-recharge), and a module
+  // may take BalanceService before that: the follow-up is looked up at the first charge.
+  let followUp: ChargeFollowUp | null | undefined;
+  const lateFollowUp: ChargeFollowUp = {
+    async afterCharge(entry, balanceBefore) {
+      followUp ??= c.isBound(TOKENS.ChargeFollowUp) ? c.get(TOKENS.ChargeFollowUp) : null;
+      await followUp?.afterCharge(entry, balanceBefore);
+    },
+  };
   c.bind(TOKENS.BalanceService).toDynamicValue((ctx) => new BalanceService(
-    ctx.get(TOKENS.LedgerRepository),
+    ctx.get(TOKENS.LedgerRepository), lateFollowUp,
   )).inSingletonScope();
   for (const controller of [AccountController, ApiKeyController, AdminController, BillingController]) c.bind(controller).toSelf().inSingletonScope();
 

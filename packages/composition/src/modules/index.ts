@@ -9,9 +9,10 @@ import { voiceCallsModule } from './voice-calls';
 import { automationsModule } from './automations';
 import { chatappProvidersModule } from './chatapp-providers';
 import { chatappVoiceModule } from './chatapp-voice';
+import { billingGatewayModule } from './billing-gateway';
 
 /** Every capability of the api, in dependency order. */
 export const apiModules: readonly ApiModule[] = [foundationModule, assistantsModule, toolsModule, telephonyModule, eventBackboneModule, webhookDeliveryModule, voiceCallsModule,
-  chatappProvidersModule, chatappVoiceModule, automationsModule];
+  billingGatewayModule, chatappProvidersModule, chatappVoiceModule, automationsModule];
 
 export type { ApiModule, BackgroundTask, ModuleContext, ModuleContribution } from './module';

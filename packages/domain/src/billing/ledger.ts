@@ -2,7 +2,8 @@ import { err, ok, Result } from '../shared/result';
 import { fromUnits, toUnits } from './money';
 
 export type LedgerEntryType = 'top_up' | 'charge' | 'adjustment';
-export type LedgerReferenceType = 'chatapp_message' | 'call' | 'phone_number';
+/** What a ledger entry is for (CONTRACT §13.2); `top_up`: a paid top-up's credit (§13.4, D10). */
+export type LedgerReferenceType = 'chatapp_message' | 'call' | 'phone_number' | 'top_up';
 
 export interface LedgerPosting {
   readonly type: LedgerEntryType;

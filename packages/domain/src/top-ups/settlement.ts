@@ -1,5 +1,5 @@
 import { fromUnits, toUnits } from '../billing/money';
-import { LedgerPosting } from '../billing/ledger';
+import { LedgerPosting, LedgerReferenceType } from '../billing/ledger';
 import { err, ok, Result } from '../shared/result';
 import { AlreadySettled, TopUp, TopUpTrigger } from './top-up';
 
@@ -32,7 +32,8 @@ export interface TopUpCredit {
   readonly amount: number;
   /** `Top-up 31` */
   readonly description: string;
-  readonly reference: { readonly type: 'top_up'; readonly id: number };
+  /** A ledger reference (CONTRACT D10): the compiler keeps `top_up` among the ledger's reference types. */
+  readonly reference: { readonly type: Extract<LedgerReferenceType, 'top_up'>; readonly id: number };
 }
 
 export interface TopUpSettlement {

@@ -1,0 +1,61 @@
+import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { inject } from 'inversify';
+import { TopUpStatus, TOP_UP_STATUSES } from '@voiceplane/domain';
+import { StartTopUp, TOKENS, TopUpRepository } from '@voiceplane/application';
+import { Num, PageQuery, pageOf, Str } from '../../validation';
+import { parse, pathId, reply } from '../../pipeline/responses';
+import { answer, refuse } from '../../pipeline/answers';
+import { principalOf } from '../../pipeline/request-context';
+import { pageEnvelope } from '../../presenters/format';
+import type { RouteDoc } from '../../openapi/route-doc';
+import { presentTopUp } from './presenters';
+import { START_TOP_UP_ANSWERS, TOP_UP_NOT_FOUND } from './top-up-answers';
+
+class TopUpBody {
+  // Range and cents are the domain's rules (amount-rules), worded by the answer table.
+  @Num({ required: true, description: 'USD, 5–10000, at most 2 decimals', example: 50 }) amount!: number;
+}
+
+class TopUpListQuery extends PageQuery {
+  @Str({ enum: TOP_UP_STATUSES }) status?: TopUpStatus;
+}
+
+/** The routes of TopUpController as the OpenAPI document describes them. */
+export const topUpRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/billing/top-ups', summary: 'Start a paid top-up: the provider opens a checkout page', tag: 'Billing', body: TopUpBody, success: 201 },
+  { method: 'get', path: '/api/user/billing/top-ups', summary: 'Top-ups, newest first', tag: 'Billing', query: TopUpListQuery },
+  { method: 'get', path: '/api/user/billing/top-ups/:id', summary: 'One top-up', tag: 'Billing' },
+];
+
+/** Paid top-ups through the billing provider (CONTRACT §13.4). */
+@Controller('/api/user/billing/top-ups')
+export class TopUpController {
+  constructor(
+    @inject(TOKENS.StartTopUp) private readonly start: StartTopUp,
+    @inject(TOKENS.TopUpRepository) private readonly topUps: TopUpRepository,
+  ) {}
+
+  @Post('/')
+  async create(@Request() req: ExpressRequest) {
+    const body = parse(TopUpBody, req.body);
+    const started = await this.start.execute(principalOf(req).userId, body.amount);
+    if (!started.ok) answer(START_TOP_UP_ANSWERS, started.error);
+    return reply(201, { data: presentTopUp(started.value) });
+  }
+
+  @Get('/')
+  async list(@Request() req: ExpressRequest) {
+    const q = parse(TopUpListQuery, req.query);
+    const page = pageOf(q);
+    const result = await this.topUps.list(principalOf(req).userId, page, q.status);
+    return reply(200, pageEnvelope(result.items.map(presentTopUp), result.total, page.page, page.perPage));
+  }
+
+  @Get('/:id')
+  async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const topUp = await this.topUps.find(principalOf(req).userId, pathId(id, TOP_UP_NOT_FOUND));
+    if (!topUp) refuse(TOP_UP_NOT_FOUND);
+    return reply(200, { data: presentTopUp(topUp) });
+  }
+}

@@ -1,0 +1,77 @@
+import Stripe from 'stripe';
+import { TopUpOutcome } from '@voiceplane/domain';
+import { BillingAccount, BillingGateway, OffSessionCharge, PayableTopUp, StartedCheckout } from '@voiceplane/application';
+import { METADATA, StripeSettings, toCents } from './stripe-client';
+
+/**
+ * Stripe as the billing provider (CONTRACT §13.4, §13.5): a Checkout Session per top-up that saves
+ * the card for off-session use, and off-session PaymentIntents for auto-recharge. Every create is
+ * sent with an idempotency key, so a retried request never makes a second customer or charge.
+ */
+export class StripeBillingGateway implements BillingGateway {
+  readonly provider = 'stripe' as const;
+
+  constructor(private readonly stripe: Stripe, private readonly settings: Pick<StripeSettings, 'returnUrl'>) {}
+
+  async startCheckout(account: BillingAccount, topUp: PayableTopUp): Promise<StartedCheckout> {
+    const customer = account.customerRef ?? (await this.createCustomer(account));
+    const session = await this.stripe.checkout.sessions.create({
+      mode: 'payment',
+      customer,
+      client_reference_id: String(topUp.id),
+      line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: toCents(topUp.amount), product_data: { name: 'voiceplane balance top-up' } } }],
+      // The card is kept for auto-recharge (§13.5).
+      payment_intent_data: { setup_future_usage: 'off_session' },
+      metadata: { [METADATA.topUpId]: String(topUp.id), [METADATA.userId]: String(account.userId) },
+      success_url: `${this.settings.returnUrl}/?top_up=${topUp.id}&status=paid`,
+      cancel_url: `${this.settings.returnUrl}/?top_up=${topUp.id}&status=cancelled`,
+    }, { idempotencyKey: `voiceplane-checkout-${topUp.id}` });
+    if (!session.url) throw new Error(`Stripe returned checkout session ${session.id} without a URL`);
+    return { checkoutUrl: session.url, providerReference: session.id, customerRef: customer };
+  }
+
+  async chargeSavedPaymentMethod(account: BillingAccount, topUp: PayableTopUp): Promise<OffSessionCharge> {
+    if (!account.customerRef || !account.paymentMethodRef) return { outcome: { kind: 'failed', reason: 'payment_method_missing' }, providerReference: null };
+    try {
+      const intent = await this.stripe.paymentIntents.create({
+        amount: toCents(topUp.amount),
+        currency: 'usd',
+        customer: account.customerRef,
+        payment_method: account.paymentMethodRef,
+        off_session: true,
+        confirm: true,
+        description: `voiceplane auto-recharge, top-up ${topUp.id}`,
+        metadata: { [METADATA.topUpId]: String(topUp.id), [METADATA.userId]: String(account.userId), [METADATA.trigger]: 'auto' },
+      }, { idempotencyKey: `voiceplane-top-up-${topUp.id}` });
+      return { outcome: outcomeOfIntent(intent), providerReference: intent.id };
+    } catch (e) {
+      // A declined card (or one that needs its owner) is an answer, not an outage.
+      if (e instanceof Stripe.errors.StripeCardError) {
+        const intentId = (e.payment_intent as { id?: string } | undefined)?.id ?? null;
+        return { outcome: { kind: 'failed', reason: e.code ?? 'card_declined' }, providerReference: intentId };
+      }
+      throw e;
+    }
+  }
+
+  canChargeOffSession(account: BillingAccount): boolean {
+    return account.customerRef !== null && account.paymentMethodRef !== null;
+  }
+
+  private async createCustomer(account: BillingAccount): Promise<string> {
+    // Keyed by account: two first checkouts at once still make one customer.
+    const customer = await this.stripe.customers.create({
+      email: account.email, name: account.name, metadata: { [METADATA.userId]: String(account.userId) },
+    }, { idempotencyKey: `voiceplane-customer-${account.userId}` });
+    return customer.id;
+  }
+}
+
+/** What a confirmed PaymentIntent's status says now; null while Stripe is still working on it. */
+export function outcomeOfIntent(intent: Stripe.PaymentIntent): TopUpOutcome | null {
+  if (intent.status === 'succeeded') return { kind: 'succeeded' };
+  if (intent.status === 'canceled' || intent.status === 'requires_payment_method') {
+    return { kind: 'failed', reason: intent.last_payment_error?.code ?? 'payment_failed' };
+  }
+  return null;
+}

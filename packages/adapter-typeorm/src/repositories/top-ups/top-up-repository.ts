@@ -1,0 +1,61 @@
+import { BillingProvider, TopUp, TopUpStatus, TopUpTrigger, TOP_UP_CURRENCY } from '@voiceplane/domain';
+import { Page, PageRequest, TopUpRepository } from '@voiceplane/application';
+import { Database } from '../../database';
+import { dateOrNull, num, pageClause } from '../rows';
+
+const COLUMNS = 'id, user_id, amount, status, trigger, checkout_url, provider, failure_reason, created_at, completed_at';
+
+function toTopUp(r: Record<string, unknown>): TopUp {
+  return {
+    id: num(r.id), userId: num(r.user_id), amount: num(r.amount), currency: TOP_UP_CURRENCY, status: r.status as TopUpStatus,
+    trigger: r.trigger as TopUpTrigger, checkoutUrl: (r.checkout_url as string | null) ?? null, provider: r.provider as BillingProvider,
+    failureReason: (r.failure_reason as string | null) ?? null, createdAt: new Date(r.created_at as string), completedAt: dateOrNull(r.completed_at),
+  };
+}
+
+export class TypeormTopUpRepository implements TopUpRepository {
+  constructor(private readonly db: Database) {}
+
+  async reserveId(): Promise<number> {
+    const row = await this.db.one<{ id: string }>(`SELECT nextval(pg_get_serial_sequence('top_ups', 'id')) AS id`);
+    return num(row?.id);
+  }
+
+  async insert(t: TopUp, providerReference: string | null): Promise<void> {
+    await this.db.query(
+      `INSERT INTO top_ups (id, user_id, amount, currency, status, trigger, checkout_url, provider, provider_reference, failure_reason, created_at, completed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [t.id, t.userId, t.amount, t.currency, t.status, t.trigger, t.checkoutUrl, t.provider, providerReference, t.failureReason, t.createdAt, t.completedAt],
+    );
+  }
+
+  async find(userId: number, id: number): Promise<TopUp | null> {
+    const r = await this.db.one(`SELECT ${COLUMNS} FROM top_ups WHERE id = $1 AND user_id = $2`, [id, userId]);
+    return r ? toTopUp(r) : null;
+  }
+
+  async list(userId: number, page: PageRequest, status?: TopUpStatus): Promise<Page<TopUp>> {
+    const params: unknown[] = status ? [userId, status] : [userId];
+    const where = status ? 'WHERE user_id = $1 AND status = $2' : 'WHERE user_id = $1';
+    const limit = pageClause(page, params.length + 1);
+    const [rows, count] = await Promise.all([
+      this.db.query(`SELECT ${COLUMNS} FROM top_ups ${where} ORDER BY id DESC ${limit.sql}`, [...params, ...limit.params]),
+      this.db.one<{ n: string }>(`SELECT count(*) AS n FROM top_ups ${where}`, params),
+    ]);
+    return { items: rows.map(toTopUp), total: num(count?.n) };
+  }
+
+  async lock(id: number): Promise<TopUp | null> {
+    // Raw SQL: the row lock serialises every settlement of one top-up.
+    const r = await this.db.one(`SELECT ${COLUMNS} FROM top_ups WHERE id = $1 FOR UPDATE`, [id]);
+    return r ? toTopUp(r) : null;
+  }
+
+  async saveSettled(t: TopUp): Promise<void> {
+    await this.db.query(`UPDATE top_ups SET status = $2, failure_reason = $3, completed_at = $4 WHERE id = $1`, [t.id, t.status, t.failureReason, t.completedAt]);
+  }
+
+  async setProviderReference(id: number, providerReference: string): Promise<void> {
+    await this.db.query(`UPDATE top_ups SET provider_reference = $2 WHERE id = $1`, [id, providerReference.slice(0, 255)]);
+  }
+}

@@ -1,0 +1,65 @@
+import { TopUpOutcome } from '@voiceplane/domain';
+import { JobScheduler, WorkLogger } from '../events/ports';
+import { Clock } from '../ports/clock';
+import { loggableError } from '../shared/loggable-error';
+import { BillingAccounts } from './billing-accounts';
+import { BillingGateway } from './ports';
+import { TopUpRepository } from './repositories';
+import { SettleTopUp } from './settle-top-up';
+
+/** Why an off-session charge failed when the provider could not be asked at all, attempt after attempt. */
+export const PROVIDER_ERROR_REASON = 'provider_error';
+export const AUTO_RECHARGE_CHARGE_JOB = 'auto_recharge.charge';
+/** Attempts at reaching the provider for one charge; the retries reuse the idempotency key. */
+export const MAX_CHARGE_ATTEMPTS = 3;
+const RETRY_DELAY_MS = 60_000;
+
+export interface AutoChargeRequest {
+  readonly user_id: number;
+  readonly top_up_id: number;
+  /** 1 for the charge `auto_recharge.started` asks for. */
+  readonly attempt: number;
+}
+
+/**
+ * Charges the saved card for an `auto` top-up still pending (CONTRACT §13.5). The provider keys
+ * the charge by the top-up id, so neither a redelivered event nor a retry charges twice. An
+ * immediate answer settles the top-up; otherwise the provider's ingress will. When the provider
+ * cannot be reached the charge is tried again later (its answer may only have been lost), and the
+ * last failed attempt settles the top-up `failed`, so nothing holds auto-recharge in flight for good.
+ */
+export class ChargeAutoTopUp {
+  constructor(
+    private readonly topUps: TopUpRepository,
+    private readonly accounts: BillingAccounts,
+    private readonly gateway: BillingGateway,
+    private readonly settle: SettleTopUp,
+    private readonly jobs: JobScheduler,
+    private readonly clock: Clock,
+    private readonly log: WorkLogger,
+  ) {}
+
+  async execute(request: AutoChargeRequest): Promise<void> {
+    const { user_id: userId, top_up_id: topUpId, attempt } = request;
+    const topUp = await this.topUps.find(userId, topUpId);
+    const account = await this.accounts.of(userId);
+    if (!topUp || topUp.status !== 'pending' || topUp.trigger !== 'auto' || !account) return;
+    let outcome: TopUpOutcome | null;
+    try {
+      const charge = await this.gateway.chargeSavedPaymentMethod(account, topUp);
+      if (charge.providerReference) await this.topUps.setProviderReference(topUpId, charge.providerReference);
+      outcome = charge.outcome;
+    } catch (e) {
+      this.log.warn({ userId, topUpId, attempt, provider: this.gateway.provider, error: loggableError(e) }, 'auto-recharge charge could not reach the billing provider');
+      if (attempt < MAX_CHARGE_ATTEMPTS) {
+        const next: AutoChargeRequest = { ...request, attempt: attempt + 1 };
+        await this.jobs.schedule({
+          kind: AUTO_RECHARGE_CHARGE_JOB, key: `auto-recharge-charge:${topUpId}`, payload: next, runAt: new Date(this.clock.now().getTime() + RETRY_DELAY_MS * attempt),
+        });
+        return;
+      }
+      outcome = { kind: 'failed', reason: PROVIDER_ERROR_REASON };
+    }
+    if (outcome) await this.settle.execute(topUpId, outcome, { trigger: 'auto' });
+  }
+}

@@ -1,0 +1,75 @@
+import {
+  AutoRechargeEvent, err, ok, postTopUpCredit, Result, settleRecharge, settleTopUp, TopUp, TopUpEvent, TopUpOutcome, TopUpRefusal, TopUpTrigger,
+} from '@voiceplane/domain';
+import { Clock } from '../ports/clock';
+import { LedgerRepository } from '../ports/accounts';
+import { NewOutboxEvent, Outbox } from '../ports/outbox';
+import { UnitOfWork } from '../ports/unit-of-work';
+import { BillingGateway } from './ports';
+import { AutoRechargeRepository, BillingProfile, BillingProfileRepository, TopUpRepository } from './repositories';
+
+export interface SettlementScope {
+  /** Only a top-up of this account (S14): another account's is `top_up_not_found`. */
+  readonly userId?: number;
+  /** Only a top-up of this kind (a checkout's provider events never settle an `auto` one). */
+  readonly trigger?: TopUpTrigger;
+  /** What the payment saved at the provider (the card for auto-recharge). */
+  readonly profile?: BillingProfile;
+}
+
+export const topUpEventMessage = (e: TopUpEvent): NewOutboxEvent => ({
+  topic: e.name, payload: { top_up_id: e.topUpId, user_id: e.userId, trigger: e.trigger },
+});
+export const autoRechargeEventMessage = (e: AutoRechargeEvent): NewOutboxEvent => ({
+  topic: e.name, payload: { top_up_id: e.topUpId, user_id: e.userId },
+});
+
+/**
+ * A provider's word on a top-up (CONTRACT §13.4): under the top-up's row lock the domain moves it
+ * out of `pending` once, and the credit, the saved card and the auto-recharge outcome commit with
+ * that move. A replayed, late or out-of-order word finds it settled and changes nothing.
+ */
+export class SettleTopUp {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly topUps: TopUpRepository,
+    private readonly ledger: LedgerRepository,
+    private readonly recharges: AutoRechargeRepository,
+    private readonly profiles: BillingProfileRepository,
+    private readonly outbox: Outbox,
+    private readonly gateway: BillingGateway,
+    private readonly clock: Clock,
+  ) {}
+
+  execute(topUpId: number, outcome: TopUpOutcome, scope: SettlementScope = {}): Promise<Result<TopUp, TopUpRefusal>> {
+    return this.uow.transaction(async () => {
+      const topUp = await this.topUps.lock(topUpId);
+      if (!topUp || (scope.userId !== undefined && topUp.userId !== scope.userId) || (scope.trigger !== undefined && topUp.trigger !== scope.trigger)) {
+        return err('top_up_not_found' as const);
+      }
+      const now = this.clock.now();
+      const settled = settleTopUp(topUp, outcome, now);
+      if (!settled.ok) return settled;
+      const { next, credit, events } = settled.value;
+      await this.topUps.saveSettled(next);
+      if (credit) {
+        const posted = await this.ledger.post(next.userId, (balance) => ok({
+          ...postTopUpCredit(balance, credit), description: credit.description, reference: credit.reference, requestId: null,
+        }));
+        if (!posted.ok) throw new Error(`top-up ${next.id}: its account is gone`);
+      }
+      if (scope.profile && next.status === 'succeeded') await this.profiles.remember(next.userId, this.gateway.provider, scope.profile, now);
+      const messages = events.map(topUpEventMessage);
+      if (next.trigger === 'auto') {
+        const recharge = await this.recharges.lock(next.userId);
+        const transition = settleRecharge(recharge, next);
+        if (transition.ok) {
+          await this.recharges.save(transition.value.next, now);
+          messages.push(...transition.value.events.map(autoRechargeEventMessage));
+        }
+      }
+      await this.outbox.add(messages);
+      return ok(next);
+    });
+  }
+}

@@ -1,0 +1,56 @@
+import { BillingAmountProblem, billingAmountProblems, err, newTopUp, ok, Result, TopUp, TOP_UP_AMOUNT_RANGE } from '@voiceplane/domain';
+import { Clock } from '../ports/clock';
+import { UnitOfWork } from '../ports/unit-of-work';
+import { WorkLogger } from '../events/ports';
+import { loggableError } from '../shared/loggable-error';
+import { BillingAccounts } from './billing-accounts';
+import { BillingGateway } from './ports';
+import { BillingProfileRepository, TopUpRepository } from './repositories';
+
+export type StartTopUpRefusal =
+  | { readonly code: 'invalid_amount'; readonly problems: BillingAmountProblem[] }
+  | 'account_gone'
+  /** The provider could not open a checkout: nothing is stored (CONTRACT §13.4, 502). */
+  | 'provider_unavailable';
+
+/**
+ * `POST /api/user/billing/top-ups`: the provider opens a checkout page first; only a checkout it
+ * answered becomes a `pending` top-up, so a provider outage leaves nothing behind.
+ */
+export class StartTopUp {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly topUps: TopUpRepository,
+    private readonly profiles: BillingProfileRepository,
+    private readonly accounts: BillingAccounts,
+    private readonly gateway: BillingGateway,
+    private readonly clock: Clock,
+    private readonly log: WorkLogger,
+  ) {}
+
+  async execute(userId: number, amount: number): Promise<Result<TopUp, StartTopUpRefusal>> {
+    const problems = billingAmountProblems(amount, TOP_UP_AMOUNT_RANGE);
+    if (problems.length > 0) return err({ code: 'invalid_amount', problems });
+    const account = await this.accounts.of(userId);
+    if (!account) return err('account_gone');
+    const id = await this.topUps.reserveId();
+    let checkout;
+    try {
+      checkout = await this.gateway.startCheckout(account, { id, userId, amount, currency: 'USD' });
+    } catch (e) {
+      this.log.warn({ userId, topUpId: id, provider: this.gateway.provider, error: loggableError(e) }, 'billing provider could not open a checkout');
+      return err('provider_unavailable');
+    }
+    const created = newTopUp({
+      id, userId, amount, provider: this.gateway.provider, payment: { trigger: 'checkout', checkoutUrl: checkout.checkoutUrl }, now: this.clock.now(),
+    });
+    if (!created.ok) return err({ code: 'invalid_amount', problems: created.error });
+    await this.uow.transaction(async () => {
+      await this.topUps.insert(created.value, checkout.providerReference);
+      if (checkout.customerRef) {
+        await this.profiles.remember(userId, this.gateway.provider, { customerRef: checkout.customerRef, paymentMethodRef: null }, this.clock.now());
+      }
+    });
+    return ok(created.value);
+  }
+}

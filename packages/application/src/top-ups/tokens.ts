@@ -1,0 +1,20 @@
+import { token } from '../shared/token';
+import type { ChargeFollowUp } from '../billing/balance-service';
+import type { AutoRechargeSettingsService } from './auto-recharge-settings';
+import type { BillingGateway } from './ports';
+import type { BillingInbox, TopUpRepository } from './repositories';
+import type { ReceiveBillingEvent } from './billing-ingress';
+import type { SettleTopUp } from './settle-top-up';
+import type { StartTopUp } from './start-top-up';
+
+export const TOP_UP_TOKENS = {
+  TopUpRepository: token<TopUpRepository>('TopUpRepository'),
+  BillingGateway: token<BillingGateway>('BillingGateway'),
+  BillingInbox: token<BillingInbox>('BillingInbox'),
+  StartTopUp: token<StartTopUp>('StartTopUp'),
+  SettleTopUp: token<SettleTopUp>('SettleTopUp'),
+  AutoRechargeSettings: token<AutoRechargeSettingsService>('AutoRechargeSettings'),
+  ReceiveBillingEvent: token<ReceiveBillingEvent>('ReceiveBillingEvent'),
+  /** What BalanceService runs after every charge, when a capability binds one. */
+  ChargeFollowUp: token<ChargeFollowUp>('ChargeFollowUp'),
+} as const;

@@ -1,0 +1,214 @@
+import {
+  FakeStore, InMemoryAutoRechargeRepository, InMemoryBillingInbox, InMemoryBillingProfileRepository, InMemoryTopUpRepository, RecordingLogger,
+} from '@voiceplane/adapter-fakes';
+import { TopUpOutcome } from '@voiceplane/domain';
+import { BalanceService } from '../billing/balance-service';
+import { AutoRechargeTrigger, BALANCE_LOW_TOPIC } from './auto-recharge-trigger';
+import { BillingAccounts } from './billing-accounts';
+import { ReceiveBillingEvent } from './billing-ingress';
+import { ChargeAutoTopUp } from './charge-auto-top-up';
+import { BillingAccount, BillingEventSource, BillingGateway, OffSessionCharge, PayableTopUp, ProviderBillingEvent, TopUpReport } from './ports';
+import { ProcessBillingEvent } from './process-billing-event';
+import { SettleTopUp } from './settle-top-up';
+import { StartAutoRecharge } from './start-auto-recharge';
+import { StartTopUp } from './start-top-up';
+
+/** The top-up use cases on the in-memory stores (CONTRACT §13.4, §13.5). */
+
+/** A provider whose next answers the test sets. */
+class ScriptedGateway implements BillingGateway {
+  readonly provider = 'stripe' as const;
+  down = false;
+  charge: OffSessionCharge | 'outage' = { outcome: { kind: 'succeeded' }, providerReference: 'pi_1' };
+  readonly checkouts: PayableTopUp[] = [];
+
+  async startCheckout(_account: BillingAccount, topUp: PayableTopUp) {
+    if (this.down) throw new Error('provider down');
+    this.checkouts.push(topUp);
+    return { checkoutUrl: `https://pay.example/${topUp.id}`, providerReference: `cs_${topUp.id}`, customerRef: 'cus_1' };
+  }
+
+  async chargeSavedPaymentMethod(): Promise<OffSessionCharge> {
+    if (this.charge === 'outage') throw new Error('provider down');
+    return this.charge;
+  }
+
+  canChargeOffSession(account: BillingAccount) {
+    return account.paymentMethodRef !== null;
+  }
+}
+
+function setup() {
+  const store = new FakeStore(new Date('2030-04-01T09:00:00.000Z'));
+  const topUps = new InMemoryTopUpRepository();
+  const recharges = new InMemoryAutoRechargeRepository();
+  const profiles = new InMemoryBillingProfileRepository();
+  const gateway = new ScriptedGateway();
+  const log = new RecordingLogger();
+  const accounts = new BillingAccounts(store.users, profiles, gateway);
+  const settle = new SettleTopUp(store.uow, topUps, store.ledger, recharges, profiles, store.outbox, gateway, store.clock);
+  const start = new StartTopUp(store.uow, topUps, profiles, accounts, gateway, store.clock, log);
+  const balances = new BalanceService(store.ledger, new AutoRechargeTrigger(recharges, store.outbox, store.clock));
+  const startRecharge = new StartAutoRecharge(store.users, recharges, topUps, store.outbox, gateway, store.clock);
+  const chargeAuto = new ChargeAutoTopUp(topUps, accounts, gateway, settle, store.jobs, store.clock, log);
+  return { store, topUps, recharges, profiles, gateway, log, settle, start, balances, startRecharge, chargeAuto };
+}
+
+describe('StartTopUp', () => {
+  it('asks the provider first, then stores the pending top-up and keeps the customer', async () => {
+    const s = setup();
+    const user = await s.store.account();
+    const started = await s.start.execute(user.id, 50);
+    expect(started).toEqual({ ok: true, value: expect.objectContaining({ status: 'pending', trigger: 'checkout', amount: 50, checkoutUrl: expect.stringContaining('https://pay.example/') }) });
+    expect(s.gateway.checkouts).toEqual([{ id: started.ok && started.value.id, userId: user.id, amount: 50, currency: 'USD' }]);
+    expect(await s.profiles.find(user.id, 'stripe')).toEqual({ customerRef: 'cus_1', paymentMethodRef: null });
+  });
+
+  it('stores nothing when the amount breaks a rule or the provider is down', async () => {
+    const s = setup();
+    const user = await s.store.account();
+    expect(await s.start.execute(user.id, 4.999)).toEqual({ ok: false, error: { code: 'invalid_amount', problems: [{ code: 'between', min: 5, max: 10000 }, { code: 'decimals', max: 2 }] } });
+    s.gateway.down = true;
+    expect(await s.start.execute(user.id, 50)).toEqual({ ok: false, error: 'provider_unavailable' });
+    expect((await s.topUps.list(user.id, { page: 1, perPage: 15 })).total).toBe(0);
+    expect(s.log.lines).toEqual([expect.objectContaining({ level: 'warn', message: 'billing provider could not open a checkout' })]);
+  });
+});
+
+describe('SettleTopUp', () => {
+  it('credits a succeeded top-up once, with its reference, and saves the card; later words are refused', async () => {
+    const s = setup();
+    const user = await s.store.account({ balance: 1 });
+    const topUp = (await s.start.execute(user.id, 50)).ok ? (await s.topUps.list(user.id, { page: 1, perPage: 1 })).items[0] : null;
+    const profile = { customerRef: 'cus_1', paymentMethodRef: 'pm_1' };
+    expect(await s.settle.execute(topUp!.id, { kind: 'succeeded' }, { trigger: 'checkout', profile })).toEqual({ ok: true, value: expect.objectContaining({ status: 'succeeded' }) });
+    for (const outcome of [{ kind: 'succeeded' }, { kind: 'expired' }] as TopUpOutcome[]) {
+      expect(await s.settle.execute(topUp!.id, outcome)).toEqual({ ok: false, error: { code: 'already_settled', status: 'succeeded' } });
+    }
+    expect((await s.store.users.findById(user.id))?.balance).toBe(51);
+    const entries = (await s.store.ledger.list(user.id, { page: 1, perPage: 15 }, 'top_up')).items;
+    expect(entries).toEqual([expect.objectContaining({ amount: 50, description: `Top-up ${topUp!.id}`, reference: { type: 'top_up', id: topUp!.id } })]);
+    expect(await s.profiles.find(user.id, 'stripe')).toEqual(profile);
+    expect(s.store.outbox.events().map((e) => e.topic)).toEqual(['top_up.succeeded']);
+  });
+
+  it('another account\'s top-up, or a word about the wrong kind of top-up, is not found', async () => {
+    const s = setup();
+    const user = await s.store.account();
+    const started = await s.start.execute(user.id, 20);
+    const id = started.ok ? started.value.id : 0;
+    expect(await s.settle.execute(id, { kind: 'succeeded' }, { userId: user.id + 1 })).toEqual({ ok: false, error: 'top_up_not_found' });
+    expect(await s.settle.execute(id, { kind: 'succeeded' }, { trigger: 'auto' })).toEqual({ ok: false, error: 'top_up_not_found' });
+    expect(await s.settle.execute(9999, { kind: 'succeeded' })).toEqual({ ok: false, error: 'top_up_not_found' });
+  });
+});
+
+describe('auto-recharge: trigger, start, charge', () => {
+  async function enabled(s: ReturnType<typeof setup>, balance: number) {
+    const user = await s.store.account({ balance });
+    await s.profiles.remember(user.id, 'stripe', { customerRef: 'cus_1', paymentMethodRef: 'pm_1' }, s.store.clock.now());
+    const r = await s.recharges.lock(user.id);
+    await s.recharges.save({ ...r, settings: { enabled: true, threshold: 5, amount: 25 } }, s.store.clock.now());
+    return user;
+  }
+  const charge = (s: ReturnType<typeof setup>, userId: number, price: number) => s.balances.charge({ userId, price, description: 'x', reference: null });
+  const lowEvents = (s: ReturnType<typeof setup>) => s.store.outbox.events(BALANCE_LOW_TOPIC);
+
+  it('a charge leaving the balance below the threshold raises balance_low in its own posting; others raise nothing', async () => {
+    const s = setup();
+    const user = await enabled(s, 6);
+    await charge(s, user.id, 0.5);
+    expect(lowEvents(s)).toEqual([]);
+    await charge(s, user.id, 1);
+    expect(lowEvents(s).map((e) => e.payload)).toEqual([{ user_id: user.id, balance_before: 5.5, balance_after: 4.5 }]);
+    const untouched = await s.store.account({ balance: 6 });
+    await charge(s, untouched.id, 3);
+    expect(lowEvents(s)).toHaveLength(1);
+  });
+
+  it('several low-balance events start one recharge; its charge settles it and the credit lands once', async () => {
+    const s = setup();
+    const user = await enabled(s, 4);
+    const message = { user_id: user.id, balance_before: 4.5, balance_after: 4 };
+    const started = [await s.startRecharge.execute(message), await s.startRecharge.execute(message), await s.startRecharge.execute(message)];
+    expect(started.filter((id) => id !== null)).toHaveLength(1);
+    const [event] = s.store.outbox.events('auto_recharge.started');
+    const payload = event.payload as { top_up_id: number };
+    await s.chargeAuto.execute({ user_id: user.id, top_up_id: payload.top_up_id, attempt: 1 });
+    await s.chargeAuto.execute({ user_id: user.id, top_up_id: payload.top_up_id, attempt: 1 });
+    expect(await s.topUps.find(user.id, payload.top_up_id)).toEqual(expect.objectContaining({ trigger: 'auto', status: 'succeeded', amount: 25 }));
+    expect((await s.store.users.findById(user.id))?.balance).toBe(29);
+    expect((await s.recharges.find(user.id)).state).toEqual(expect.objectContaining({ inFlightTopUpId: null, consecutiveFailures: 0 }));
+    expect(s.topUps.providerReferenceOf(payload.top_up_id)).toBe('pi_1');
+  });
+
+  it('a low-balance event that finds the balance topped up meanwhile starts nothing', async () => {
+    const s = setup();
+    const user = await enabled(s, 30);
+    expect(await s.startRecharge.execute({ user_id: user.id, balance_before: 4.5, balance_after: 4 })).toBeNull();
+    expect(s.store.outbox.events('auto_recharge.started')).toEqual([]);
+  });
+
+  it('a provider outage is tried again later with the same top-up (its answer may have been lost)', async () => {
+    const s = setup();
+    const user = await enabled(s, 4);
+    const id = await s.startRecharge.execute({ user_id: user.id, balance_before: 4.5, balance_after: 4 });
+    s.gateway.charge = 'outage';
+    await s.chargeAuto.execute({ user_id: user.id, top_up_id: id!, attempt: 1 });
+    expect(s.store.jobs.jobs()).toEqual([expect.objectContaining({
+      kind: 'auto_recharge.charge', key: `auto-recharge-charge:${id}`, payload: { user_id: user.id, top_up_id: id, attempt: 2 },
+      runAt: new Date(s.store.clock.now().getTime() + 60_000),
+    })]);
+    expect(await s.topUps.find(user.id, id!)).toEqual(expect.objectContaining({ status: 'pending' }));
+    s.gateway.charge = { outcome: { kind: 'succeeded' }, providerReference: 'pi_1' };
+    await s.chargeAuto.execute({ user_id: user.id, top_up_id: id!, attempt: 2 });
+    expect(await s.topUps.find(user.id, id!)).toEqual(expect.objectContaining({ status: 'succeeded' }));
+  });
+
+  it('the last attempt that cannot reach the provider fails the top-up (provider_error), so nothing stays in flight', async () => {
+    const s = setup();
+    const user = await enabled(s, 4);
+    const id = await s.startRecharge.execute({ user_id: user.id, balance_before: 4.5, balance_after: 4 });
+    s.gateway.charge = 'outage';
+    await s.chargeAuto.execute({ user_id: user.id, top_up_id: id!, attempt: 3 });
+    expect(await s.topUps.find(user.id, id!)).toEqual(expect.objectContaining({ status: 'failed', failureReason: 'provider_error' }));
+    expect((await s.recharges.find(user.id)).state).toEqual(expect.objectContaining({ inFlightTopUpId: null, consecutiveFailures: 1, lastError: 'provider_error' }));
+  });
+});
+
+describe('billing ingress', () => {
+  class ScriptedSource implements BillingEventSource {
+    readonly provider = 'stripe' as const;
+    report: TopUpReport | null = null;
+    verify(raw: Buffer, signature: string | null): ProviderBillingEvent | null {
+      return signature === 'good' ? { id: JSON.parse(raw.toString()).id, type: 'checkout.session.completed', payload: JSON.parse(raw.toString()) } : null;
+    }
+    async interpret() {
+      return this.report;
+    }
+  }
+
+  it('stores nothing without a good signature or for an unknown provider; stores a verified event once and hands it on', async () => {
+    const s = setup();
+    const source = new ScriptedSource();
+    const inbox = new InMemoryBillingInbox();
+    const receive = new ReceiveBillingEvent(s.store.uow, [source], inbox, s.store.outbox, s.store.clock);
+    const raw = Buffer.from(JSON.stringify({ id: 'evt_1' }));
+    expect(await receive.execute('paypal', raw, 'good')).toEqual({ ok: false, error: 'unknown_provider' });
+    expect(await receive.execute('stripe', raw, 'bad')).toEqual({ ok: false, error: 'invalid_signature' });
+    expect(await inbox.find(1)).toBeNull();
+    expect(await receive.execute('stripe', raw, 'good')).toEqual({ ok: true, value: 'received' });
+    expect(await receive.execute('stripe', raw, 'good')).toEqual({ ok: true, value: 'received' });
+    expect(s.store.outbox.events('billing.event_received').map((e) => e.payload)).toEqual([{ inbox_id: 1 }]);
+
+    const user = await s.store.account();
+    const started = await s.start.execute(user.id, 10);
+    source.report = { topUpId: started.ok ? started.value.id : 0, trigger: 'checkout', outcome: { kind: 'succeeded' }, paymentMethodRef: 'pm_9', customerRef: 'cus_1' };
+    const process = new ProcessBillingEvent([source], inbox, s.settle, s.store.clock);
+    await process.execute(1);
+    await process.execute(1);
+    expect((await s.store.users.findById(user.id))?.balance).toBe(10);
+    expect((await inbox.find(1))?.processedAt).toEqual(s.store.clock.now());
+    expect(await s.profiles.find(user.id, 'stripe')).toEqual({ customerRef: 'cus_1', paymentMethodRef: 'pm_9' });
+  });
+});

@@ -1,0 +1,93 @@
+import {
+  AutoRechargeSettingsService, AutoRechargeTrigger, autoRechargeChargeConsumer, autoRechargeChargeRetries, autoRechargeStartConsumer, BillingAccounts, BillingEventSource,
+  BillingGateway, billingEventConsumer, ChargeAutoTopUp, ProcessBillingEvent, ReceiveBillingEvent, SettleTopUp, StartAutoRecharge, StartTopUp, TOKENS,
+  type Token,
+} from '@voiceplane/application';
+import {
+  AutoRechargeController, autoRechargeRouteDocs, BillingIngressController, billingIngressRouteDocs, SandboxBillingController, sandboxBillingRouteDocs,
+  SandboxFaults, TopUpController, topUpRouteDocs,
+} from '@voiceplane/adapter-http';
+import { SandboxBillingGateway } from '@voiceplane/adapter-sandbox';
+import { createStripeClient, StripeBillingEvents, StripeBillingGateway } from '@voiceplane/adapter-stripe';
+import {
+  PostgresArmedBillingFaults, TypeormAutoRechargeRepository, TypeormBillingInbox, TypeormBillingProfileRepository, TypeormTopUpRepository,
+} from '@voiceplane/adapter-typeorm';
+import { everyInterval } from './every-interval';
+import { ApiModule } from './module';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** How long processed provider events stay in the inbox. */
+const BILLING_EVENT_RETENTION_DAYS = 90;
+
+/**
+ * Paid top-ups and auto-recharge through the billing provider (CONTRACT §13.4, §13.5): the
+ * sandbox unless BILLING_PROVIDER=stripe. Binds the charge follow-up BalanceService runs in every
+ * charge's transaction, the consumers that start and charge recharges and process provider
+ * events, S14 and the `billing_charge` fault while the provider is the sandbox (§14).
+ */
+export const billingGatewayModule: ApiModule = ({ container: c, config, database, logger }) => {
+  const log = logger.child({ module: 'billing' });
+  const get = <T>(t: Token<T>): T => c.get(t);
+  const faults = new PostgresArmedBillingFaults(database);
+  let gateway: BillingGateway;
+  const sources: BillingEventSource[] = [];
+  if (config.billingProvider === 'stripe' && config.stripe) {
+    const stripe = createStripeClient(config.stripe);
+    gateway = new StripeBillingGateway(stripe, { returnUrl: config.publicBaseUrl });
+    sources.push(new StripeBillingEvents(stripe, config.stripe.webhookSecret));
+  } else {
+    gateway = new SandboxBillingGateway(config.publicBaseUrl, faults);
+  }
+  const sandbox = gateway instanceof SandboxBillingGateway;
+  c.bind(TOKENS.BillingGateway).toConstantValue(gateway);
+  const topUps = new TypeormTopUpRepository(database);
+  const recharges = new TypeormAutoRechargeRepository(database);
+  const profiles = new TypeormBillingProfileRepository(database);
+  const inbox = new TypeormBillingInbox(database);
+  c.bind(TOKENS.TopUpRepository).toConstantValue(topUps);
+  c.bind(TOKENS.BillingInbox).toConstantValue(inbox);
+
+  const accounts = () => new BillingAccounts(get(TOKENS.UserRepository), profiles, gateway);
+  c.bind(TOKENS.SettleTopUp).toDynamicValue(() => new SettleTopUp(
+    get(TOKENS.UnitOfWork), topUps, get(TOKENS.LedgerRepository), recharges, profiles, get(TOKENS.Outbox), gateway, get(TOKENS.Clock),
+  )).inSingletonScope();
+  c.bind(TOKENS.StartTopUp).toDynamicValue(() => new StartTopUp(
+    get(TOKENS.UnitOfWork), topUps, profiles, accounts(), gateway, get(TOKENS.Clock), log,
+  )).inSingletonScope();
+  c.bind(TOKENS.AutoRechargeSettings).toDynamicValue(() => new AutoRechargeSettingsService(
+    get(TOKENS.UnitOfWork), recharges, accounts(), gateway, get(TOKENS.Clock),
+  )).inSingletonScope();
+  c.bind(TOKENS.ReceiveBillingEvent).toDynamicValue(() => new ReceiveBillingEvent(
+    get(TOKENS.UnitOfWork), sources, inbox, get(TOKENS.Outbox), get(TOKENS.Clock),
+  )).inSingletonScope();
+  // Every charge of BalanceService runs this in its transaction (see foundation).
+  c.bind(TOKENS.ChargeFollowUp).toDynamicValue(() => new AutoRechargeTrigger(recharges, get(TOKENS.Outbox), get(TOKENS.Clock))).inSingletonScope();
+
+  c.bind(TOKENS.EventConsumer).toDynamicValue(() => autoRechargeStartConsumer(
+    get(TOKENS.UnitOfWork), get(TOKENS.ProcessedEvents),
+    new StartAutoRecharge(get(TOKENS.UserRepository), recharges, topUps, get(TOKENS.Outbox), gateway, get(TOKENS.Clock)),
+  )).inSingletonScope();
+  const chargeAuto = () => new ChargeAutoTopUp(topUps, accounts(), gateway, get(TOKENS.SettleTopUp), get(TOKENS.JobScheduler), get(TOKENS.Clock), log);
+  c.bind(TOKENS.EventConsumer).toDynamicValue(() => autoRechargeChargeConsumer(chargeAuto())).inSingletonScope();
+  c.bind(TOKENS.JobHandler).toDynamicValue(() => autoRechargeChargeRetries(chargeAuto())).inSingletonScope();
+  c.bind(TOKENS.EventConsumer).toDynamicValue(() => billingEventConsumer(
+    new ProcessBillingEvent(sources, inbox, get(TOKENS.SettleTopUp), get(TOKENS.Clock)),
+  )).inSingletonScope();
+
+  SandboxFaults.in(c).register('billing_charge', sandbox ? async ({ userId, targetId, count }) => {
+    // The fault is account-wide: there is no resource of the caller it could be aimed at.
+    if (targetId !== null) return 'not_found';
+    return { remaining: await faults.arm(userId, count) };
+  } : null);
+
+  // Processed provider events are kept long enough to answer a dispute about a payment, then go in batches.
+  const retention = everyInterval('billing-event-retention', HOUR_MS, async () => {
+    const cutoff = new Date(get(TOKENS.Clock).now().getTime() - BILLING_EVENT_RETENTION_DAYS * DAY_MS);
+    while ((await inbox.purgeProcessedBefore(cutoff, 1_000)) === 1_000);
+  }, log);
+
+  const controllers = [TopUpController, AutoRechargeController, BillingIngressController, ...(sandbox ? [SandboxBillingController] : [])];
+  for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
+  return { background: [retention], routeDocs: [...topUpRouteDocs, ...autoRechargeRouteDocs, ...billingIngressRouteDocs, ...(sandbox ? sandboxBillingRouteDocs : [])] };
+};
