@@ -3,6 +3,7 @@ import { Database, PostgresJobStore } from '@voiceplane/adapter-typeorm';
 import {
   ApplyTemplate, AUTOMATION_EVENTS_CONSUMER, AutomationChatapp, AutomationEngine, automationResumeJobs, AutomationSteps, Doorbell, JobRunner, SecretCipher,
   TOKENS, type Token,
+  resumeJobKey,
 } from '@voiceplane/application';
 import { DEFAULT_PLAN, err, findTemplate, JsonObject, ok } from '@voiceplane/domain';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
@@ -365,8 +366,9 @@ describe('delayed_followup_call', () => {
     expect(paused.status).toBe('PAUSED');
     const clock = new ManualClock(new Date(paused.resume_at));
     clock.advance(-1_000);
-    // Only this run's resume is of interest: other suites' jobs (call watchdogs) would be claimed by these bare runners.
-    await t.db.dataSource.query(`DELETE FROM scheduled_jobs WHERE kind <> 'automation.resume'`);
+    // Only this run's resume is of interest: other jobs (call watchdogs, billing sweeps, other tests' paused runs due by
+    // the same time) would be claimed by these bare runners.
+    await t.db.dataSource.query(`DELETE FROM scheduled_jobs WHERE key IS DISTINCT FROM $1`, [resumeJobKey(runId)]);
     const store = new PostgresJobStore(new Database(t.db.dataSource));
     const workers = [engineWith(clock), engineWith(clock)].map((engine) => new JobRunner(store, [automationResumeJobs(engine, silent)], clock, get(TOKENS.Ids), new Doorbell(), silent));
     expect(await workers[0].runDue()).toBe(0);
