@@ -18,3 +18,4 @@ export { EventRetention } from './outbox/event-retention';
 export { PostgresJobStore } from './scheduler/postgres-job-store';
 export { TypeormWebhookDeliveryRepository } from './repositories/webhooks/webhook-delivery-repository';
 export * from './repositories/calls';
+export * from './repositories/chatapp';

@@ -24,4 +24,6 @@ export * from './telephony';
 export * from './events';
 export * from './webhooks';
 export * from './calls';
+export * from './chatapp';
+export * from './conversations';
 export * from './bus/subscription-policy';

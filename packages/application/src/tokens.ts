@@ -2,6 +2,7 @@ import { ACCOUNT_TOKENS } from './accounts/tokens';
 import { ASSISTANT_TOKENS } from './assistants/tokens';
 import { BILLING_TOKENS } from './billing/tokens';
 import { CALL_TOKENS } from './calls/tokens';
+import { CHATAPP_TOKENS } from './chatapp/tokens';
 import { EVENT_TOKENS } from './events/tokens';
 import { FOLDER_TOKENS } from './folders/tokens';
 import { CORE_TOKENS } from './ports/tokens';
@@ -18,7 +19,7 @@ import { WEBHOOK_TOKENS } from './webhooks/tokens';
  */
 export const TOKENS: typeof CORE_TOKENS & typeof ACCOUNT_TOKENS & typeof BILLING_TOKENS & typeof RATE_LIMIT_TOKENS & typeof TOOL_TOKENS
   & typeof ASSISTANT_TOKENS & typeof FOLDER_TOKENS & typeof TELEPHONY_TOKENS & typeof WEBHOOK_TOKENS & typeof EVENT_TOKENS
-  & typeof CALL_TOKENS = {
+  & typeof CALL_TOKENS & typeof CHATAPP_TOKENS = {
   ...CORE_TOKENS,
   ...ACCOUNT_TOKENS,
   ...BILLING_TOKENS,
@@ -30,7 +31,9 @@ export const TOKENS: typeof CORE_TOKENS & typeof ACCOUNT_TOKENS & typeof BILLING
   ...WEBHOOK_TOKENS,
   ...EVENT_TOKENS,
   ...CALL_TOKENS,
+  ...CHATAPP_TOKENS,
 };
 
+export { CHATAPP_TOKENS };
 export { ACCOUNT_TOKENS, ASSISTANT_TOKENS, BILLING_TOKENS, CALL_TOKENS, CORE_TOKENS, EVENT_TOKENS, FOLDER_TOKENS, RATE_LIMIT_TOKENS, TELEPHONY_TOKENS, TOOL_TOKENS, WEBHOOK_TOKENS };
 export { token, type Token } from './shared/token';

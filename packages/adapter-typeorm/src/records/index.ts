@@ -3,6 +3,7 @@ import { accountRecords } from './accounts';
 import { assistantRecords } from './assistants';
 import { callRecords } from './calls';
 import { catalogRecords } from './catalog';
+import { chatappRecords } from './chatapp';
 import { eventRecords } from './events';
 import { requestGuardRecords } from './request-guards';
 import { telephonyRecords } from './telephony';
@@ -13,6 +14,7 @@ export * from './accounts';
 export * from './assistants';
 export * from './calls';
 export * from './catalog';
+export * from './chatapp';
 export * from './events';
 export * from './request-guards';
 export * from './telephony';
@@ -23,4 +25,5 @@ export * from './webhooks';
 export const entitySchemas: EntitySchema[] = [
   ...accountRecords, ...requestGuardRecords, ...eventRecords, ...webhookRecords, ...catalogRecords, ...toolRecords,
   ...telephonyRecords, ...assistantRecords, ...callRecords,
+  ...chatappRecords,
 ];

@@ -1,0 +1,37 @@
+import { token } from '../shared/token';
+import type { ConversationRepository } from '../conversations/ports';
+import type { EndInactiveConversation } from '../conversations/end-inactive-conversation';
+import type { ToggleAi } from '../conversations/toggle-ai';
+import type { ApplyDeliveryStatus } from './apply-delivery-status';
+import type { CreateTemplate } from './create-template';
+import type { ChatappMessageRepository, SenderRepository, TemplateRepository } from './ports';
+import type { ChatappInboundHandler, ChatappProvider, ReplyGenerator } from './provider-ports';
+import type { ReceiveCustomerMessage } from './receive-customer-message';
+import type { RegisterSender } from './register-sender';
+import type { SandboxChatappState } from './sandbox-ports';
+import type { SendFreeformMessage } from './send-freeform-message';
+import type { SendTemplateMessage } from './send-template-message';
+import type { UpdateSender } from './update-sender';
+
+export const CHATAPP_TOKENS = {
+  ChatappProvider: token<ChatappProvider>('ChatappProvider'),
+  ReplyGenerator: token<ReplyGenerator>('ReplyGenerator'),
+  /** What the provider ingress hands its inbox items to. */
+  ChatappInboundHandler: token<ChatappInboundHandler>('ChatappInboundHandler'),
+  SenderRepository: token<SenderRepository>('SenderRepository'),
+  TemplateRepository: token<TemplateRepository>('TemplateRepository'),
+  ChatappMessageRepository: token<ChatappMessageRepository>('ChatappMessageRepository'),
+  ConversationRepository: token<ConversationRepository>('ConversationRepository'),
+  RegisterSender: token<RegisterSender>('RegisterSender'),
+  UpdateSender: token<UpdateSender>('UpdateSender'),
+  CreateTemplate: token<CreateTemplate>('CreateTemplate'),
+  /** Also the automations' `chatapp.send_template` step (source `automation`). */
+  SendTemplateMessage: token<SendTemplateMessage>('SendTemplateMessage'),
+  SendFreeformMessage: token<SendFreeformMessage>('SendFreeformMessage'),
+  ApplyDeliveryStatus: token<ApplyDeliveryStatus>('ApplyDeliveryStatus'),
+  ReceiveCustomerMessage: token<ReceiveCustomerMessage>('ReceiveCustomerMessage'),
+  ToggleAi: token<ToggleAi>('ToggleAi'),
+  EndInactiveConversation: token<EndInactiveConversation>('EndInactiveConversation'),
+  /** Bound only while the chat-app provider is the sandbox. */
+  SandboxChatappState: token<SandboxChatappState>('SandboxChatappState'),
+} as const;
