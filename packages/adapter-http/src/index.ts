@@ -13,3 +13,4 @@ export * from './controllers/tools';
 export * from './controllers/telephony';
 export * from './controllers/webhooks';
 export * from './controllers/calls';
+export * from './controllers/chatapp';

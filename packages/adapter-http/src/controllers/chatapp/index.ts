@@ -1,0 +1,4 @@
+export { ChatappSenderController, chatappSenderRouteDocs } from './sender-controller';
+export { ChatappSendController, chatappSendRouteDocs } from './send-controller';
+export { ConversationController, conversationRouteDocs } from './conversation-controller';
+export { SandboxChatappController, sandboxChatappRouteDocs } from './sandbox-chatapp-controller';
