@@ -1,3 +1,4 @@
+import { SESSION_EXPIRED_TEXT } from '@voiceplane/domain';
 import { CreateTemplateRefusal, FreeformMessageRefusal, RegisterSenderRefusal, TemplateMessageRefusal } from '@voiceplane/application';
 import { Answer, AnswerTable } from '../../pipeline/answers';
 import { validationBody } from '../../pipeline/families';
@@ -33,7 +34,7 @@ export const FREEFORM_SEND_ANSWERS: AnswerTable<FreeformMessageRefusal> = {
   SENDER_NOT_FOUND,
   INVALID_PHONE,
   SENDER_OFFLINE: senderOffline(503),
-  SESSION_EXPIRED: (r) => chatapp(403, r.sessionStatus.message, 'SESSION_EXPIRED', { session_status: presentSessionStatus(r.sessionStatus) }),
+  SESSION_EXPIRED: (r) => chatapp(403, SESSION_EXPIRED_TEXT, 'SESSION_EXPIRED', { session_status: presentSessionStatus(r.sessionStatus) }),
   INSUFFICIENT_BALANCE,
   MEDIA_FETCH_FAILED: (r) => chatapp(422, `The media file could not be fetched: ${r.reason}`, 'MEDIA_FETCH_FAILED'),
   SEND_FAILED: sendFailed,
