@@ -1,4 +1,5 @@
 import { invalid } from './error-families';
+import { CHATAPP_HANDLER_ERRORS } from './chatapp-examples';
 
 /**
  * The error answers of each operation's handler, by status, keyed like the document (`METHOD /path`): one real body
@@ -189,6 +190,7 @@ const RECORDED: Readonly<Record<string, Readonly<Record<number, readonly object[
 
 export const HANDLER_ERRORS: Readonly<Record<string, Readonly<Record<number, readonly object[]>>>> = {
   ...RECORDED,
+  ...CHATAPP_HANDLER_ERRORS,
   'PATCH /api/user/assistants/{id}': RECORDED['PUT /api/user/assistant/{id}'],
   'GET /api/user/assistants/get': RECORDED['GET /api/user/assistants'],
 };

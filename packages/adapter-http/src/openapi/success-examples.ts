@@ -1,4 +1,5 @@
 import { DEFAULT_PLAN } from '@voiceplane/domain';
+import { CHATAPP_SUCCESS_EXAMPLES } from './chatapp-examples';
 
 /**
  * One success answer per operation, keyed like the document (`METHOD /path`). Each is a real answer recorded from
@@ -1097,6 +1098,7 @@ const RECORDED: Readonly<Record<string, unknown>> = {
 /** Aliases and views answer what their original answers: the same update, the page's records as a bare array. */
 export const SUCCESS_EXAMPLES: Readonly<Record<string, unknown>> = {
   ...RECORDED,
+  ...CHATAPP_SUCCESS_EXAMPLES,
   'PATCH /api/user/assistants/{id}': RECORDED['PUT /api/user/assistant/{id}'],
   'GET /api/user/assistants': (RECORDED['GET /api/user/assistants/get'] as { data: unknown[] }).data,
 };

@@ -16,8 +16,8 @@ export const conversationRouteDocs: readonly RouteDoc[] = [
   { method: 'get', path: '/api/user/conversations', summary: 'List conversations, most recent message first', tag: 'Conversations', query: ConversationListQuery },
   { method: 'get', path: '/api/user/conversations/:uuid', summary: 'Get a conversation by UUID or id', tag: 'Conversations' },
   { method: 'get', path: '/api/user/conversations/:uuid/messages', summary: 'A conversation\'s messages, newest first', tag: 'Conversations', query: CursorQuery },
-  { method: 'post', path: '/api/user/conversations/:uuid/disable-ai', summary: 'Switch AI replies off (human takeover; API key only)', tag: 'Conversations', success: 200 },
-  { method: 'post', path: '/api/user/conversations/:uuid/enable-ai', summary: 'Switch AI replies back on (API key only)', tag: 'Conversations', success: 200 },
+  { method: 'post', path: '/api/user/conversations/:uuid/disable-ai', summary: 'Switch AI replies off (human takeover; API key only)', tag: 'Conversations', success: 200, auth: 'api_key' },
+  { method: 'post', path: '/api/user/conversations/:uuid/enable-ai', summary: 'Switch AI replies back on (API key only)', tag: 'Conversations', success: 200, auth: 'api_key' },
 ];
 
 const FAMILY = 'conversation';
