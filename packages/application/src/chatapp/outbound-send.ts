@@ -84,8 +84,8 @@ export class OutboundSends {
     const { sender } = o;
     const userId = sender.userId;
     const providerSender = await this.providerSenders.of(sender);
-    const user = await this.users.findById(userId);
-    const timeoutMinutes = await this.inactivity.timeoutMinutes({ userId, assistantId: sender.assistantId });
+    // Only template sends need the plan (its allowance).
+    const user = o.type === 'template' ? await this.users.findById(userId) : null;
     return this.uow.transaction(async (): Promise<Result<SentMessage, E | SendFailed>> => {
       const balance = (await this.users.lockBalance(userId)) ?? 0;
       const now = this.clock.now();
@@ -115,7 +115,7 @@ export class OutboundSends {
         });
         if (!charged.ok) throw new Error(`chat-app message ${stored.chatapp.id} could not be charged: ${charged.error.code}`);
       }
-      await this.inactivity.schedule(change.next, timeoutMinutes);
+      await this.inactivity.afterMessage(change.next, change, existing === null || existing.messageCount === 0);
       return ok({ conversation: change.next, messageId: stored.messageId, chatapp: stored.chatapp });
     });
   }

@@ -8,7 +8,8 @@ export class ProviderSenders {
   constructor(private readonly senders: SenderRepository, private readonly cipher: SecretCipher) {}
 
   async of(sender: Sender): Promise<ProviderSender> {
-    const sealed = await this.senders.sealedCredentials(sender.id);
+    // Sandbox senders never have credentials: no read on every send.
+    const sealed = sender.provider === 'sandbox' ? null : await this.senders.sealedCredentials(sender.id);
     const credentials = sealed === null ? null : (JSON.parse(await this.cipher.decrypt(sealed)) as WhatsappCredentials);
     return { senderId: sender.id, userId: sender.userId, phoneNumber: sender.phoneNumber, credentials };
   }

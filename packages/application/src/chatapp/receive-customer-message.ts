@@ -43,7 +43,6 @@ export class ReceiveCustomerMessage {
 
   async execute(m: CustomerMessage): Promise<CustomerMessageReceived> {
     const { sender } = m;
-    const timeoutMinutes = await this.inactivity.timeoutMinutes({ userId: sender.userId, assistantId: sender.assistantId });
     const stored = await this.uow.transaction(async () => {
       const now = this.clock.now();
       const conversation = await this.conversations.lockOrCreate({
@@ -60,7 +59,7 @@ export class ReceiveCustomerMessage {
         from: m.customerPhone, to: sender.phoneNumber, messageSid: newMessageSid(this.ids), providerMessageId: m.providerMessageId,
         status: 'received', cost: 0, fromAllowance: false, now,
       });
-      await this.inactivity.schedule(change.next, timeoutMinutes);
+      await this.inactivity.afterMessage(change.next, change, conversation.messageCount === 0);
       return { conversation: change.next, messageId: record.messageId, at: now };
     });
     const assistant = await this.replies.replyingAssistant(sender, stored.conversation);

@@ -43,12 +43,16 @@ export class SendFreeformMessage {
 
   async execute(request: FreeformSendRequest): Promise<Result<FreeformSent, FreeformMessageRefusal>> {
     const sender = await this.senders.findOwned(request.userId, request.senderId);
-    const conversation = sender === null ? null : await this.conversations.find(sender.id, request.recipientPhone);
-    const user = await this.users.findById(request.userId);
-    const decided = decideFreeformSend({
-      sender, recipientPhone: request.recipientPhone, window: conversation?.window ?? null, balance: user?.balance ?? 0, prices: this.prices,
-    }, this.clock.now());
-    if (!decided.ok) return decided;
+    // With media, every check before the fetch runs first (§8.6 order); without, the send's own
+    // decision under its locks runs the same checks in the same order.
+    if (sender === null || request.mediaUrl !== null) {
+      const conversation = sender === null ? null : await this.conversations.find(sender.id, request.recipientPhone);
+      const user = sender === null ? null : await this.users.findById(request.userId);
+      const decided = decideFreeformSend({
+        sender, recipientPhone: request.recipientPhone, window: conversation?.window ?? null, balance: user?.balance ?? 0, prices: this.prices,
+      }, this.clock.now());
+      if (!decided.ok) return decided;
+    }
 
     let content: FreeformContent = { kind: 'text', text: request.message ?? '' };
     let media: { url: string; mediaType: MediaType; filename: string | null } | null = null;

@@ -18,7 +18,17 @@ export class InactivitySchedule {
     return inactivityTimeoutMinutes(assistant);
   }
 
-  /** Inside the transaction that recorded the message. */
+  /**
+   * Inside the transaction that recorded a message. Only a conversation that was just created or
+   * reopened needs its job written: otherwise the job is already there, and when it finds the
+   * conversation not due yet it moves itself to the new deadline — one job write per quiet spell
+   * instead of one per message.
+   */
+  async afterMessage(conversation: Conversation, change: { readonly events: readonly { readonly type: string }[] }, wasNew: boolean): Promise<void> {
+    if (!wasNew && !change.events.some((e) => e.type === 'conversation_reopened')) return;
+    await this.schedule(conversation, await this.timeoutMinutes(conversation));
+  }
+
   async schedule(conversation: Conversation, timeoutMinutes: number): Promise<void> {
     const deadline = inactivityDeadline(conversation, timeoutMinutes);
     if (deadline === null) return;
