@@ -18,3 +18,7 @@ export { RecordingLogger, type LogLine } from './logger';
 export { SAMPLE_CATALOG } from './catalog';
 export { FakeStore } from './fake-store';
 export { ScriptedHttpClient, type ScriptedAnswer } from './http-client';
+export { InMemorySenderRepository, InMemoryTemplateRepository } from './chatapp-senders';
+export { InMemoryChatappMessageRepository } from './chatapp-messages';
+export { InMemoryConversationRepository } from './conversations';
+export { InMemorySandboxChatappState } from './sandbox-chatapp-state';
