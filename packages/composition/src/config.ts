@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { CallMinutePrices, DEFAULT_CALL_MINUTE_PRICES, E164_PATTERN } from '@voiceplane/domain';
+import { CallMinutePrices, ChatappPrices, DEFAULT_CALL_MINUTE_PRICES, DEFAULT_CHATAPP_PRICES, E164_PATTERN } from '@voiceplane/domain';
 
 export type Provider<T extends string> = T;
 
@@ -24,6 +24,10 @@ export interface Config {
   readonly sipProvisioner: 'sandbox' | 'livekit';
   readonly numberInventory: 'sandbox' | 'twilio';
   readonly chatappProvider: 'sandbox' | 'whatsapp_cloud';
+  /** USD per chat-app message (CONTRACT §13.3: configuration with these defaults). */
+  readonly chatappPrices: ChatappPrices;
+  /** Who writes the assistant's chat replies: the sandbox's fixed text or an OpenAI-compatible API. */
+  readonly replyGenerator: 'sandbox' | 'openai';
   readonly livekit: {
     readonly url: string; readonly apiKey: string; readonly apiSecret: string; readonly sipEgressIp: string | null;
     /** Agent registered for explicit dispatch. */
@@ -97,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const sipProvisioner = oneOf('SIP_PROVISIONER', ['sandbox', 'livekit'] as const, 'sandbox');
   const numberInventory = oneOf('NUMBER_INVENTORY', ['sandbox', 'twilio'] as const, 'sandbox');
   const chatappProvider = oneOf('CHATAPP_PROVIDER', ['sandbox', 'whatsapp_cloud'] as const, 'sandbox');
+  const replyGenerator = oneOf('REPLY_GENERATOR', ['sandbox', 'openai'] as const, 'sandbox');
 
   let livekit: Config['livekit'] = null;
   if (voiceRuntime === 'livekit' || sipProvisioner === 'livekit') {
@@ -144,6 +149,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     sipProvisioner,
     numberInventory,
     chatappProvider,
+    chatappPrices: {
+      templateMessage: price('PRICE_TEMPLATE_MESSAGE', DEFAULT_CHATAPP_PRICES.templateMessage),
+      freeformMessage: price('PRICE_FREEFORM_MESSAGE', DEFAULT_CHATAPP_PRICES.freeformMessage),
+    },
+    replyGenerator,
     livekit,
     twilio,
   };

@@ -12,7 +12,6 @@ import { CHATAPP_SEND_FAULT, SandboxChatappProvider, SandboxReplyGenerator } fro
 import {
   PostgresSandboxChatappState, TypeormChatappMessageRepository, TypeormConversationRepository, TypeormSenderRepository, TypeormTemplateRepository,
 } from '@voiceplane/adapter-typeorm';
-import { DEFAULT_CHATAPP_PRICES } from '@voiceplane/domain';
 import type { Config } from '../config';
 import { ApiModule } from './module';
 
@@ -51,7 +50,7 @@ async function seedDemoSender(c: Container, userId: number): Promise<void> {
 export const chatappModule: ApiModule = ({ container: c, config, database, logger }) => {
   const log = logger.child({ module: 'chatapp' });
   const sandbox = config.chatappProvider === 'sandbox';
-  const prices = DEFAULT_CHATAPP_PRICES;
+  const prices = config.chatappPrices;
   const get = <T>(token: Token<T>): T => c.get(token);
   const single = <T>(token: Token<T>, make: () => T) => c.bind(token).toDynamicValue(make).inSingletonScope();
 
@@ -62,11 +61,12 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   if (sandbox) {
     single(TOKENS.SandboxChatappState, () => new PostgresSandboxChatappState(database));
     single(TOKENS.ChatappProvider, () => providerFor(config, c));
-    single(TOKENS.ReplyGenerator, (): ReplyGenerator => new SandboxReplyGenerator());
   } else {
     providerFor(config, c);
   }
-  if (!c.isBound(TOKENS.ReplyGenerator)) single(TOKENS.ReplyGenerator, (): ReplyGenerator => new SandboxReplyGenerator());
+  if (config.replyGenerator === 'sandbox') single(TOKENS.ReplyGenerator, (): ReplyGenerator => new SandboxReplyGenerator());
+  // The OpenAI-compatible generator binds itself before this module composes; without it the start fails here.
+  else if (!c.isBound(TOKENS.ReplyGenerator)) throw new Error(`REPLY_GENERATOR=${config.replyGenerator}: no reply generator adapter is bound.`);
 
   c.bind(ProviderSenders).toDynamicValue(() => new ProviderSenders(get(TOKENS.SenderRepository), c.get(SecretCipher))).inSingletonScope();
   c.bind(InactivitySchedule).toDynamicValue(() => new InactivitySchedule(get(TOKENS.JobScheduler), get(TOKENS.AssistantRepository))).inSingletonScope();

@@ -1,3 +1,5 @@
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { TOKENS } from '@voiceplane/application';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 import { createAssistant } from '../../../../../tools/calls/fixtures';
@@ -241,5 +243,57 @@ describe('inbound messages, AI replies and takeover (§8.9, §11.3)', () => {
     expect(late.body.data.status).toBe('delivered');
     expect(late.body.data.status_history.map((h: { status: string }) => h.status)).toEqual(['queued', 'delivered', 'sent']);
     expect((await t.http.get(`/api/user/chatapp/messages/${sid}`).set(stranger.auth)).body.error_code).toBe('MESSAGE_NOT_FOUND');
+  });
+});
+
+describe('the template allowance (§8.10, §13.1)', () => {
+  it('pays for template sends until it is used up, then the price is charged', async () => {
+    const user = await t.createUser({ balance: 1, plan: { included_template_messages: 2 } });
+    const s = await sender(user);
+    const tpl = await template(user, s, 'Hello');
+    const remaining = async () => (await t.http.get('/api/user/billing/balance').set(user.auth)).body.included_template_messages_remaining;
+    expect(await remaining()).toBe(2);
+    for (const to of ['+14155550101', '+14155550102', '+14155550103']) await send(user, { sender_id: s, template_id: tpl, recipient_phone: to }).expect(200);
+    expect(await remaining()).toBe(0);
+    expect(await balanceOf(user)).toBeCloseTo(0.95);
+    const charges = (await t.http.get('/api/user/billing/ledger?type=charge').set(user.auth)).body.data;
+    expect(charges).toHaveLength(1);
+  });
+});
+
+describe('freeform media (§8.6)', () => {
+  let server: Server;
+  let base: string;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/photo.png') { res.writeHead(200, { 'Content-Type': 'image/png' }); res.end(Buffer.alloc(64)); return; }
+      if (req.url === '/voice.ogg') { res.writeHead(200, { 'Content-Type': 'audio/ogg' }); res.end(Buffer.alloc(64)); return; }
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('sends media by its checked URL with the message as caption (none for audio); an unreadable URL is MEDIA_FETCH_FAILED', async () => {
+    const user = await t.createUser({ balance: 5 });
+    const s = await sender(user);
+    await t.http.post('/api/sandbox/chatapp/inbound-message').set(user.auth).send({ sender_id: s, from_phone: CUSTOMER, text: 'Hi' }).expect(200);
+    const image = await freeform(user, { sender_id: s, recipient_phone: CUSTOMER, message: 'Your receipt', media_url: `${base}/photo.png` });
+    expect(image.status).toBe(200);
+    const audio = await freeform(user, { sender_id: s, recipient_phone: CUSTOMER, message: 'ignored', media_url: `${base}/voice.ogg` });
+    expect(audio.status).toBe(200);
+    const outbox = (await t.http.get(`/api/sandbox/chatapp/outbox?sender_id=${s}`).set(user.auth)).body.data;
+    expect(outbox.map((m: { type: string; body: string | null; media_url: string }) => [m.type, m.body, m.media_url]))
+      .toEqual([['media', null, `${base}/voice.ogg`], ['media', 'Your receipt', `${base}/photo.png`]]);
+    const conversation = (await t.http.get('/api/user/conversations').set(user.auth)).body.data[0];
+    const messages = (await t.http.get(`/api/user/conversations/${conversation.uuid}/messages`).set(user.auth)).body.data;
+    expect(messages[0]).toEqual(expect.objectContaining({ type: 'media', media_type: 'audio', body: null }));
+    expect(messages[1]).toEqual(expect.objectContaining({ type: 'media', media_type: 'image', body: 'Your receipt' }));
+    const missing = await freeform(user, { sender_id: s, recipient_phone: CUSTOMER, message: 'x', media_url: `${base}/missing.pdf` });
+    expect([missing.status, missing.body]).toEqual([422, {
+      success: false, error: 'The media file could not be fetched: the server answered 404', error_code: 'MEDIA_FETCH_FAILED',
+    }]);
+    expect(await balanceOf(user)).toBeCloseTo(4.98);
   });
 });
