@@ -1,19 +1,9 @@
 import {
-  ChatappMessage, MediaType, MessageDeliveryState, MessageTemplate, QualityRating, Result, Sender, SenderStatus, TemplateCategory, TemplateStatus,
+  ChatappMessage, MediaType, MessageDeliveryState, MessageTemplate, QualityRating, Result, Sender, SenderStatus, TemplateStatus,
 } from '@voiceplane/domain';
 
-export interface NewSender {
-  readonly userId: number;
-  readonly phoneNumber: string;
-  readonly displayName: string;
-  readonly status: SenderStatus;
-  readonly qualityRating: QualityRating;
-  readonly messagingLimit: number | null;
-  readonly countryCode: string;
-  readonly assistantId: number | null;
-  readonly callingEnabled: boolean;
-  readonly statusWebhookUrl: string | null;
-  readonly provider: string;
+/** A sender as registered: the record's fields plus what only the provider side reads. */
+export interface NewSender extends Omit<Sender, 'id' | 'createdAt' | 'updatedAt'> {
   readonly providerSenderRef: string | null;
   /** The sealed `provider_config` (write-only: never read back through the API). */
   readonly sealedCredentials: string | null;
@@ -46,15 +36,7 @@ export interface SenderRepository {
   sealedCredentials(id: number): Promise<string | null>;
 }
 
-export interface NewTemplate {
-  readonly senderId: number;
-  readonly name: string;
-  readonly language: string;
-  readonly category: TemplateCategory;
-  readonly status: TemplateStatus;
-  readonly bodyText: string;
-  readonly footerText: string | null;
-  readonly variables: readonly string[];
+export interface NewTemplate extends Omit<MessageTemplate, 'id' | 'rejectionReason' | 'createdAt' | 'updatedAt'> {
   readonly providerTemplateRef: string | null;
   readonly now: Date;
 }
