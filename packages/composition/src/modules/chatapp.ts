@@ -6,7 +6,7 @@ import {
 } from '@voiceplane/application';
 import {
   ChatappSenderController, chatappSenderRouteDocs, ChatappSendController, chatappSendRouteDocs, ConversationController, conversationRouteDocs,
-  SandboxChatappController, sandboxChatappRouteDocs, SandboxFaults,
+  SandboxChatappController, sandboxChatappRouteDocs, SandboxConversationController, sandboxConversationRouteDocs, SandboxFaults,
 } from '@voiceplane/adapter-http';
 import { CHATAPP_SEND_FAULT, SandboxChatappProvider, SandboxReplyGenerator } from '@voiceplane/adapter-sandbox';
 import {
@@ -116,7 +116,12 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
     }
     : null);
 
-  const controllers = [ChatappSenderController, ChatappSendController, ConversationController, ...(sandbox ? [SandboxChatappController] : [])];
+  // S13 drives voiceplane's own scheduler: it exists whenever any provider is the sandbox (D3).
+  const anySandbox = sandbox || [config.voiceRuntime, config.sipProvisioner, config.numberInventory].includes('sandbox');
+  const controllers = [
+    ChatappSenderController, ChatappSendController, ConversationController,
+    ...(sandbox ? [SandboxChatappController] : []), ...(anySandbox ? [SandboxConversationController] : []),
+  ];
   for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
   return {
     routeQuotas: [{
@@ -124,6 +129,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
       buckets: (principal) => [{ key: `chatapp-send:${principal.userId}`, limit: CHATAPP_SENDS_PER_SECOND, windowSeconds: 1 }],
     }],
     seedDemo: sandbox ? (userId) => seedDemoSender(c, userId) : undefined,
-    routeDocs: [...chatappSenderRouteDocs, ...chatappSendRouteDocs, ...conversationRouteDocs, ...(sandbox ? sandboxChatappRouteDocs : [])],
+    routeDocs: [...chatappSenderRouteDocs, ...chatappSendRouteDocs, ...conversationRouteDocs, ...(sandbox ? sandboxChatappRouteDocs : []),
+      ...(anySandbox ? sandboxConversationRouteDocs : [])],
   };
 };

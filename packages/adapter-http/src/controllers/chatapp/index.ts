@@ -2,3 +2,4 @@ export { ChatappSenderController, chatappSenderRouteDocs } from './sender-contro
 export { ChatappSendController, chatappSendRouteDocs } from './send-controller';
 export { ConversationController, conversationRouteDocs } from './conversation-controller';
 export { SandboxChatappController, sandboxChatappRouteDocs } from './sandbox-chatapp-controller';
+export { SandboxConversationController, sandboxConversationRouteDocs } from './sandbox-conversation-controller';

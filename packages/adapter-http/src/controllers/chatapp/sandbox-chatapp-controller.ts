@@ -2,7 +2,7 @@ import { Controller, Get, Params, Post, Put, Request } from '@inversifyjs/http-c
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import {
-  ApplyDeliveryStatus, ChatappMessageRepository, Clock, ConversationRepository, EndInactiveConversation, ReceiveCustomerMessage,
+  ApplyDeliveryStatus, ChatappMessageRepository, Clock, ConversationRepository, ReceiveCustomerMessage,
   SandboxChatappState, SenderRepository, TemplateRepository, TOKENS, UnitOfWork,
 } from '@voiceplane/application';
 import { expireWindow, sessionStatus } from '@voiceplane/domain';
@@ -15,8 +15,7 @@ import {
   SandboxExpireWindowBody, SandboxInboundBody, SandboxMessageStatusBody, SandboxOutboxQuery, SandboxSenderStatusBody, SandboxTemplateStatusBody,
 } from './chatapp-body';
 import { SANDBOX_NOT_FOUND } from './chatapp-answers';
-import { presentChatappMessage, presentConversation, presentSender, presentSessionStatus, presentTemplate } from './chatapp-presenters';
-import { conversationRef } from './conversation-controller';
+import { presentChatappMessage, presentSender, presentSessionStatus, presentTemplate } from './chatapp-presenters';
 
 /** The routes of SandboxChatappController as the OpenAPI document describes them. */
 export const sandboxChatappRouteDocs: readonly RouteDoc[] = [
@@ -26,13 +25,13 @@ export const sandboxChatappRouteDocs: readonly RouteDoc[] = [
   { method: 'post', path: '/api/sandbox/chatapp/messages/:message_sid/status', summary: 'Sandbox S5: a delivery status', tag: 'Sandbox', body: SandboxMessageStatusBody, success: 200 },
   { method: 'post', path: '/api/sandbox/chatapp/expire-window', summary: 'Sandbox S6: close the 24-hour window', tag: 'Sandbox', body: SandboxExpireWindowBody, success: 200 },
   { method: 'get', path: '/api/sandbox/chatapp/outbox', summary: 'Sandbox S7: what the sandbox chat app sent', tag: 'Sandbox', query: SandboxOutboxQuery },
-  { method: 'post', path: '/api/sandbox/conversations/:uuid/end-now', summary: 'Sandbox S13: end a conversation now', tag: 'Sandbox', success: 200 },
 ];
+
 
 const OUTBOX_LIMIT = 200;
 
-/** S1, S3–S7 and S13 of CONTRACT §14.2; exists only while the chat-app provider is the sandbox (D3). */
-@Controller('/api/sandbox')
+/** S1 and S3–S7 of CONTRACT §14.2; exists only while the chat-app provider is the sandbox (D3). */
+@Controller('/api/sandbox/chatapp')
 export class SandboxChatappController {
   constructor(
     @inject(TOKENS.SenderRepository) private readonly senders: SenderRepository,
@@ -41,13 +40,12 @@ export class SandboxChatappController {
     @inject(TOKENS.ChatappMessageRepository) private readonly messages: ChatappMessageRepository,
     @inject(TOKENS.ReceiveCustomerMessage) private readonly receive: ReceiveCustomerMessage,
     @inject(TOKENS.ApplyDeliveryStatus) private readonly deliveryStatus: ApplyDeliveryStatus,
-    @inject(TOKENS.EndInactiveConversation) private readonly ending: EndInactiveConversation,
     @inject(TOKENS.SandboxChatappState) private readonly state: SandboxChatappState,
     @inject(TOKENS.UnitOfWork) private readonly uow: UnitOfWork,
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
-  @Post('/chatapp/inbound-message')
+  @Post('/inbound-message')
   async inbound(@Request() req: ExpressRequest) {
     const body = parse(SandboxInboundBody, req.body);
     const mediaUrl = body.media_url ?? null;
@@ -64,7 +62,7 @@ export class SandboxChatappController {
     });
   }
 
-  @Put('/chatapp/senders/:id/status')
+  @Put('/senders/:id/status')
   async senderStatus(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const sender = await this.senders.findOwned(principalOf(req).userId, pathId(id, SANDBOX_NOT_FOUND));
     if (sender === null) refuse(SANDBOX_NOT_FOUND);
@@ -73,7 +71,7 @@ export class SandboxChatappController {
     return reply(200, { ok: true, data: presentSender(updated!) });
   }
 
-  @Put('/chatapp/templates/:id/status')
+  @Put('/templates/:id/status')
   async templateStatus(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const template = await this.templates.findOwned(principalOf(req).userId, pathId(id, SANDBOX_NOT_FOUND));
     if (template === null) refuse(SANDBOX_NOT_FOUND);
@@ -82,7 +80,7 @@ export class SandboxChatappController {
     return reply(200, { ok: true, data: presentTemplate(updated!) });
   }
 
-  @Post('/chatapp/messages/:message_sid/status')
+  @Post('/messages/:message_sid/status')
   async messageStatus(@Request() req: ExpressRequest, @Params({ name: 'message_sid' }) sid: string) {
     const message = await this.messages.findOwnedBySid(principalOf(req).userId, sid);
     if (message === null) refuse(SANDBOX_NOT_FOUND);
@@ -97,7 +95,7 @@ export class SandboxChatappController {
     return reply(200, { ok: true, data: presentChatappMessage(applied.value) });
   }
 
-  @Post('/chatapp/expire-window')
+  @Post('/expire-window')
   async expire(@Request() req: ExpressRequest) {
     const body = parse(SandboxExpireWindowBody, req.body);
     const sender = await this.senders.findOwned(principalOf(req).userId, body.sender_id);
@@ -114,7 +112,7 @@ export class SandboxChatappController {
     return reply(200, { ok: true, session_status: presentSessionStatus(expired) });
   }
 
-  @Get('/chatapp/outbox')
+  @Get('/outbox')
   async outbox(@Request() req: ExpressRequest) {
     const query = parse(SandboxOutboxQuery, req.query ?? {});
     const items = await this.state.outbox(principalOf(req).userId, { senderId: query.sender_id, to: query.to }, OUTBOX_LIMIT);
@@ -125,11 +123,4 @@ export class SandboxChatappController {
     });
   }
 
-  @Post('/conversations/:uuid/end-now')
-  async endNow(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string) {
-    const owned = await this.conversations.findOwned(principalOf(req).userId, conversationRef(uuid, SANDBOX_NOT_FOUND));
-    if (owned === null) refuse(SANDBOX_NOT_FOUND);
-    const ended = await this.ending.end(owned.id, { force: true });
-    return reply(200, { ok: true, conversation: presentConversation(ended ?? owned) });
-  }
 }
