@@ -5,22 +5,21 @@ export class InMemorySandboxChatappState implements SandboxChatappState {
   private readonly sent: SandboxSentMessage[] = [];
   private faults: Array<{ kind: string; userId: number; targetId: number | null; remaining: number }> = [];
 
-  async recordSent(message: SandboxSentMessage): Promise<void> {
+  async accept(message: SandboxSentMessage, faultKind: string): Promise<'sent' | 'faulted'> {
+    const mine = this.faults.filter((f) => f.kind === faultKind && f.userId === message.userId && f.remaining > 0);
+    const hit = mine.find((f) => f.targetId !== null && f.targetId === message.senderId) ?? mine.find((f) => f.targetId === null);
+    if (hit) {
+      hit.remaining -= 1;
+      return 'faulted';
+    }
     this.sent.push({ ...message, at: new Date(message.at) });
+    return 'sent';
   }
 
   async armFault(a: SandboxFaultArming): Promise<number> {
     this.faults = this.faults.filter((f) => !(f.userId === a.userId && f.kind === a.kind && f.targetId === a.targetId));
     if (a.count > 0) this.faults.push({ kind: a.kind, userId: a.userId, targetId: a.targetId, remaining: a.count });
     return a.count;
-  }
-
-  async takeFault(kind: string, userId: number, targetId: number | null): Promise<boolean> {
-    const mine = this.faults.filter((f) => f.kind === kind && f.userId === userId && f.remaining > 0);
-    const hit = mine.find((f) => f.targetId !== null && f.targetId === targetId) ?? mine.find((f) => f.targetId === null);
-    if (!hit) return false;
-    hit.remaining -= 1;
-    return true;
   }
 
   async outbox(userId: number, filter: { readonly senderId?: number; readonly to?: string }, limit: number): Promise<SandboxOutboxItem[]> {

@@ -43,9 +43,9 @@ export class SandboxChatappProvider implements ChatappProvider {
   }
 
   private async accept(sender: ProviderSender, to: string, m: { type: 'template' | 'text' | 'media'; body: string | null; mediaUrl: string | null }): Promise<ProviderAcceptance> {
-    if (await this.state.takeFault(CHATAPP_SEND_FAULT, sender.userId, sender.senderId)) throw new ChatappProviderRefusal(SANDBOX_SEND_REFUSAL);
     const providerMessageId = this.ids.token('sbx_', 24);
-    await this.state.recordSent({ userId: sender.userId, senderId: sender.senderId, to, ...m, providerMessageId, at: this.now() });
+    const outcome = await this.state.accept({ userId: sender.userId, senderId: sender.senderId, to, ...m, providerMessageId, at: this.now() }, CHATAPP_SEND_FAULT);
+    if (outcome === 'faulted') throw new ChatappProviderRefusal(SANDBOX_SEND_REFUSAL);
     return { providerMessageId, status: 'queued' };
   }
 }

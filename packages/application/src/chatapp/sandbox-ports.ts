@@ -36,11 +36,13 @@ export interface SandboxFaultArming {
  * would persist: a message the provider accepted is in its outbox, a fault it used is gone.
  */
 export interface SandboxChatappState {
-  recordSent(message: SandboxSentMessage): Promise<void>;
+  /**
+   * A send reaching the sandbox: a fault of `faultKind` armed for the sender (or for any of the
+   * user's operations) claims it and nothing is recorded (`faulted`); otherwise it is recorded.
+   */
+  accept(message: SandboxSentMessage, faultKind: string): Promise<'sent' | 'faulted'>;
   /** Arming the same scope again replaces what was left; answers how many operations will fail. */
   armFault(arming: SandboxFaultArming): Promise<number>;
-  /** True when an armed fault claims this operation (one aimed at the target first). */
-  takeFault(kind: string, userId: number, targetId: number | null): Promise<boolean>;
   /** Newest first. */
   outbox(userId: number, filter: { readonly senderId?: number; readonly to?: string }, limit: number): Promise<SandboxOutboxItem[]>;
 }

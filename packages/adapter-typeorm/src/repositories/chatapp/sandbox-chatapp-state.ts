@@ -6,12 +6,23 @@ import { num, numOrNull } from '../rows';
 export class PostgresSandboxChatappState implements SandboxChatappState {
   constructor(private readonly db: Database) {}
 
-  async recordSent(m: SandboxSentMessage): Promise<void> {
-    await this.db.query(
-      `INSERT INTO sandbox_chatapp_sent (user_id, sender_id, to_phone, type, body, media_url, provider_message_id, sent_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [m.userId, m.senderId, m.to, m.type, m.body, m.mediaUrl, m.providerMessageId, m.at],
+  /** One statement: the fault check and the outbox row, since a send holds the user's balance lock meanwhile. */
+  async accept(m: SandboxSentMessage, faultKind: string): Promise<'sent' | 'faulted'> {
+    // A fault aimed at this very sender is used before one for any of the user's operations.
+    const rows = await this.db.query<{ faulted: boolean }>(
+      `WITH hit AS (
+         UPDATE sandbox_faults f SET remaining = f.remaining - 1
+          WHERE f.id = (SELECT id FROM sandbox_faults WHERE user_id = $1 AND kind = $9 AND remaining > 0 AND (target_id IS NULL OR target_id = $2)
+                         ORDER BY target_id IS NULL LIMIT 1 FOR UPDATE)
+         RETURNING f.id
+       ), sent AS (
+         INSERT INTO sandbox_chatapp_sent (user_id, sender_id, to_phone, type, body, media_url, provider_message_id, sent_at)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8 WHERE NOT EXISTS (SELECT 1 FROM hit) RETURNING id
+       )
+       SELECT EXISTS (SELECT 1 FROM hit) AS faulted`,
+      [m.userId, m.senderId, m.to, m.type, m.body, m.mediaUrl, m.providerMessageId, m.at, faultKind],
     );
+    return rows[0].faulted ? 'faulted' : 'sent';
   }
 
   armFault(a: SandboxFaultArming): Promise<number> {
@@ -24,20 +35,6 @@ export class PostgresSandboxChatappState implements SandboxChatappState {
       }
       return a.count;
     });
-  }
-
-  async takeFault(kind: string, userId: number, targetId: number | null): Promise<boolean> {
-    // A fault aimed at this very target is used before one for any of the user's operations.
-    const rows = await this.db.query(
-      `WITH hit AS (
-         SELECT id FROM sandbox_faults
-          WHERE user_id = $1 AND kind = $2 AND remaining > 0 AND (target_id IS NULL OR target_id = $3)
-          ORDER BY target_id IS NULL LIMIT 1 FOR UPDATE
-       )
-       UPDATE sandbox_faults f SET remaining = f.remaining - 1 FROM hit WHERE f.id = hit.id RETURNING f.id`,
-      [userId, kind, targetId],
-    );
-    return rows.length > 0;
   }
 
   async outbox(userId: number, filter: { readonly senderId?: number; readonly to?: string }, limit: number): Promise<SandboxOutboxItem[]> {
