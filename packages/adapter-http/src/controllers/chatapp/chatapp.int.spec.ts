@@ -297,3 +297,41 @@ describe('freeform media (§8.6)', () => {
     expect(await balanceOf(user)).toBeCloseTo(4.98);
   });
 });
+
+describe('the remaining refusals of freeform sends and session status', () => {
+  async function openWindow(balance: number) {
+    const user = await t.createUser({ balance });
+    const s = await sender(user);
+    await t.http.post('/api/sandbox/chatapp/inbound-message').set(user.auth).send({ sender_id: s, from_phone: CUSTOMER, text: 'Hi' }).expect(200);
+    return { user, s };
+  }
+
+  it('freeform: INSUFFICIENT_BALANCE (402) and SEND_FAILED (422) store and charge nothing', async () => {
+    const poor = await openWindow(0);
+    const refused = await freeform(poor.user, { sender_id: poor.s, recipient_phone: CUSTOMER, message: 'hi' });
+    expect([refused.status, refused.body]).toEqual([402, { success: false, error: 'Insufficient balance to send this message.', error_code: 'INSUFFICIENT_BALANCE' }]);
+    const faulty = await openWindow(1);
+    await t.http.post('/api/sandbox/faults').set(faulty.user.auth).send({ kind: 'chatapp_send' }).expect(200);
+    const failed = await freeform(faulty.user, { sender_id: faulty.s, recipient_phone: CUSTOMER, message: 'hi' });
+    expect([failed.status, code(failed)]).toEqual([422, 'SEND_FAILED']);
+    expect(await balanceOf(faulty.user)).toBe(1);
+    const conversation = (await t.http.get('/api/user/conversations').set(faulty.user.auth)).body.data[0];
+    expect(conversation.message_count).toBe(1);
+  });
+
+  it('session status: SENDER_NOT_FOUND, then INVALID_PHONE, VALIDATION_ERROR without a phone, the no-conversation object', async () => {
+    const user = await t.createUser({ balance: 1 });
+    const s = await sender(user);
+    const get = (query: string) => t.http.get(`/api/user/whatsapp/session-status?${query}`).set(user.auth);
+    const foreign = await get(`sender_id=999999&recipient_phone=bad`);
+    expect([foreign.status, code(foreign)]).toEqual([404, 'SENDER_NOT_FOUND']);
+    const bad = await get(`sender_id=${s}&recipient_phone=0049`);
+    expect([bad.status, code(bad)]).toEqual([422, 'INVALID_PHONE']);
+    expect(code(await get(`sender_id=${s}`))).toBe('VALIDATION_ERROR');
+    const none = await get(`sender_id=${s}&recipient_phone=+14155550999`);
+    expect(none.body).toEqual({
+      success: true, has_conversation: false,
+      session_status: { is_open: false, can_send_freeform: false, requires_template: true, message: 'No conversation exists with this recipient. Send a template message first.', expired_at: null },
+    });
+  });
+});
