@@ -17,3 +17,4 @@ export * from './controllers/automations';
 export * from './controllers/chatapp-providers';
 export * from './controllers/chatapp-voice';
 export * from './controllers/top-ups';
+export * from './controllers/chatapp';

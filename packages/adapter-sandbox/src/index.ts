@@ -2,3 +2,4 @@ export {};
 export * from './telephony';
 export * from './voice-runtime';
 export * from './billing';
+export * from './chatapp';

@@ -22,3 +22,4 @@ export * from './repositories/automations';
 export * from './repositories/chatapp';
 export * from './repositories/call-permissions';
 export * from './repositories/top-ups';
+export * from './repositories/chatapp';

@@ -25,6 +25,7 @@ export * from './events';
 export * from './webhooks';
 export * from './calls';
 export * from './top-ups';
+export * from './conversations';
 export * from './bus/subscription-policy';
 export * from './automations';
 export * from './chatapp';

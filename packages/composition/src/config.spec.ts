@@ -8,6 +8,7 @@ describe('configuration', () => {
       adminToken: null, runtimeToken: null, allowPrivateTargets: false, requireHttpsTargets: false, logLevel: 'info',
       sessionTtlHours: 24, voiceRuntime: 'sandbox', sipProvisioner: 'sandbox', numberInventory: 'sandbox', chatappProvider: 'sandbox',
       livekit: null, twilio: null, callMinutePrices: { phone: 0.1, chatapp: 0.08 },
+      chatappPrices: { templateMessage: 0.05, freeformMessage: 0.01 }, replyGenerator: 'sandbox',
     }));
   });
 
@@ -55,6 +56,7 @@ describe('configuration', () => {
 
   it('reads call-minute prices in USD with at most four decimals', () => {
     expect(loadConfig({ PRICE_PHONE_CALL_MINUTE: '0.125', PRICE_CHATAPP_CALL_MINUTE: '0' }).callMinutePrices).toEqual({ phone: 0.125, chatapp: 0 });
+    expect(loadConfig({ PRICE_TEMPLATE_MESSAGE: '0.0425', PRICE_FREEFORM_MESSAGE: '0' }).chatappPrices).toEqual({ templateMessage: 0.0425, freeformMessage: 0 });
     for (const bad of ['-0.1', '0.00001', 'free', '1e-2', '101']) {
       expect(() => loadConfig({ PRICE_PHONE_CALL_MINUTE: bad }))
         .toThrow(`PRICE_PHONE_CALL_MINUTE must be a price in USD from 0 to 100 with at most 4 decimals (got "${bad}")`);

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { CallMinutePrices, DEFAULT_CALL_MINUTE_PRICES, E164_PATTERN } from '@voiceplane/domain';
+import { CallMinutePrices, ChatappPrices, DEFAULT_CALL_MINUTE_PRICES, DEFAULT_CHATAPP_PRICES, E164_PATTERN } from '@voiceplane/domain';
 
 export type Provider<T extends string> = T;
 
@@ -24,6 +24,8 @@ export interface Config {
   readonly sipProvisioner: 'sandbox' | 'livekit';
   readonly numberInventory: 'sandbox' | 'twilio';
   readonly chatappProvider: 'sandbox' | 'whatsapp_cloud';
+  /** USD per chat-app message (CONTRACT §13.3: configuration with these defaults). */
+  readonly chatappPrices: ChatappPrices;
   readonly livekit: {
     readonly url: string; readonly apiKey: string; readonly apiSecret: string; readonly sipEgressIp: string | null;
     /** Agent registered for explicit dispatch. */
@@ -36,6 +38,7 @@ export interface Config {
   readonly twilio: { readonly accountSid: string; readonly authToken: string; readonly baseUrl: string } | null;
   /** Set while CHATAPP_PROVIDER=whatsapp_cloud: the ingress secrets (CONTRACT D6) and the Graph API root. */
   readonly whatsapp: { readonly appSecret: string; readonly verifyToken: string; readonly graphBaseUrl: string } | null;
+  /** Who writes the assistant's chat replies: the sandbox's fixed text or an OpenAI-compatible API. */
   readonly replyGenerator: 'sandbox' | 'openai';
   /** Set while REPLY_GENERATOR=openai: an OpenAI-compatible Chat Completions API. */
   readonly openai: { readonly baseUrl: string; readonly apiKey: string; readonly defaultModel: string } | null;
@@ -185,6 +188,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     sipProvisioner,
     numberInventory,
     chatappProvider,
+    chatappPrices: {
+      templateMessage: price('PRICE_TEMPLATE_MESSAGE', DEFAULT_CHATAPP_PRICES.templateMessage),
+      freeformMessage: price('PRICE_FREEFORM_MESSAGE', DEFAULT_CHATAPP_PRICES.freeformMessage),
+    },
     livekit,
     twilio,
     whatsapp,

@@ -1,8 +1,8 @@
 import { Controller, Get, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { LedgerEntryType } from '@voiceplane/domain';
-import { LedgerRepository, TOKENS, UserRepository } from '@voiceplane/application';
+import { allowancePeriod, allowanceRemaining, LedgerEntryType } from '@voiceplane/domain';
+import { ChatappMessageRepository, LedgerRepository, TOKENS, UserRepository } from '@voiceplane/application';
 import { PageQuery, pageOf, Str } from '../validation';
 import { parse, reply } from '../pipeline/responses';
 import { answer } from '../pipeline/answers';
@@ -28,21 +28,21 @@ export class BillingController {
     @inject(TOKENS.UserRepository) private readonly users: UserRepository,
     @inject(TOKENS.LedgerRepository) private readonly ledger: LedgerRepository,
     @inject(TOKENS.Clock) private readonly clock: { now(): Date },
+    @inject(TOKENS.ChatappMessageRepository) private readonly chatappMessages: ChatappMessageRepository,
   ) {}
 
   @Get('/balance')
   async balance(@Request() req: ExpressRequest) {
     const user = await this.users.findById(principalOf(req).userId);
     if (!user) answer(ACCOUNT_ANSWERS, 'account_gone');
-    const now = this.clock.now();
-    const resetsAt = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+    const period = allowancePeriod(this.clock.now());
+    const included = user.plan.included_template_messages;
     return reply(200, {
       total_balance: user.balance,
       currency: 'USD',
       plan: presentPlan(user),
-      // Template sends arrive with the chat-app capability; until then the whole allowance is left.
-      included_template_messages_remaining: user.plan.included_template_messages,
-      allowance_resets_at: resetsAt.toISOString(),
+      included_template_messages_remaining: included > 0 ? allowanceRemaining(included, await this.chatappMessages.allowanceUsed(user.id, period.startsAt)) : 0,
+      allowance_resets_at: period.resetsAt.toISOString(),
     });
   }
 

@@ -56,6 +56,47 @@ export const ERROR_FAMILY_SCHEMAS = {
     properties: { message: text('What went wrong, in words'), error: { type: 'string', enum: ['idempotency_key_in_use', 'idempotency_key_reused'] } },
     required: ['message', 'error'],
   },
+  ChatappError: {
+    type: 'object',
+    description: 'Chat-app routes (`/api/user/chatapp/...`, `/api/user/whatsapp/...`): a coded refusal; `SESSION_EXPIRED` adds `session_status`, '
+      + '`REQUEST_LIMIT` adds `reason` and `retry_at`, `CONCURRENT_LIMIT` and `CONTACT_RATE_LIMIT` (429) add `retry_after`.',
+    properties: {
+      success: { type: 'boolean', const: false }, error: text('What went wrong, in words'), error_code: text('Stable code (Appendix B.1)'), session_status: { type: 'object' },
+      reason: text('`REQUEST_LIMIT`: daily_limit, weekly_limit or already_granted'), retry_at: { type: ['string', 'null'], format: 'date-time' },
+      retry_after: { type: 'integer', minimum: 0, description: 'Seconds to wait' },
+    },
+    required: ['success', 'error', 'error_code'],
+  },
+  ChatappValidationError: {
+    type: 'object',
+    description: 'Chat-app validation (status 422): the first message as `error`, every failing field in `errors`.',
+    properties: {
+      success: { type: 'boolean', const: false }, error: text('The first message'), error_code: { type: 'string', const: 'VALIDATION_ERROR' },
+      errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+    },
+    required: ['success', 'error', 'error_code', 'errors'],
+  },
+  ChatappRateLimitError: {
+    type: 'object',
+    description: 'Chat-app quota reached (status 429), e.g. 5 sends per second.',
+    properties: { success: { type: 'boolean', const: false }, error: text('`Too many requests.`'), retry_after: { type: 'integer', minimum: 0 } },
+    required: ['success', 'error', 'retry_after'],
+  },
+  ConversationError: {
+    type: 'object',
+    description: 'Conversation routes: `{status:false, error}`.',
+    properties: { status: { type: 'boolean', const: false }, error: text('What went wrong, in words') },
+    required: ['status', 'error'],
+  },
+  ConversationValidationError: {
+    type: 'object',
+    description: 'Conversation validation (status 422).',
+    properties: {
+      status: { type: 'boolean', const: false }, error: { type: 'string', const: 'The given data was invalid.' },
+      errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+    },
+    required: ['status', 'error', 'errors'],
+  },
 } satisfies Record<string, Schema>;
 
 export type ErrorFamily = keyof typeof ERROR_FAMILY_SCHEMAS;
@@ -77,6 +118,12 @@ export function familyOf(status: number, body: object): ErrorFamily {
     case 'error,message': return 'IdempotencyError';
     case 'message': return 'MessageError';
     case 'error': return status === 401 ? 'AuthError' : 'SipError';
+    case 'error,error_code,success': case 'error,error_code,session_status,success':
+    case 'error,error_code,reason,retry_at,success': case 'error,error_code,retry_after,success': return 'ChatappError';
+    case 'error,error_code,errors,success': return 'ChatappValidationError';
+    case 'error,retry_after,success': return 'ChatappRateLimitError';
+    case 'error,status': return 'ConversationError';
+    case 'error,errors,status': return 'ConversationValidationError';
     default: throw new Error(`error example of no family (${status}): ${JSON.stringify(body)}`);
   }
 }

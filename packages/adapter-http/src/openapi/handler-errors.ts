@@ -1,5 +1,7 @@
 import { invalid } from './error-families';
 import { AUTOMATION_HANDLER_ERRORS } from './automation-examples';
+import { CHATAPP_HANDLER_ERRORS } from './chatapp-examples';
+import { CHATAPP_VOICE_HANDLER_ERRORS } from './chatapp-voice-examples';
 
 /**
  * The error answers of each operation's handler, by status, keyed like the document (`METHOD /path`): one real body
@@ -209,6 +211,8 @@ const RECORDED: Readonly<Record<string, Readonly<Record<number, readonly object[
 export const HANDLER_ERRORS: Readonly<Record<string, Readonly<Record<number, readonly object[]>>>> = {
   ...RECORDED,
   ...AUTOMATION_HANDLER_ERRORS,
+  ...CHATAPP_HANDLER_ERRORS,
+  ...CHATAPP_VOICE_HANDLER_ERRORS,
   'PATCH /api/user/assistants/{id}': RECORDED['PUT /api/user/assistant/{id}'],
   'GET /api/user/assistants/get': RECORDED['GET /api/user/assistants'],
 };

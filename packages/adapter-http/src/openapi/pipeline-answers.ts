@@ -6,6 +6,7 @@ export type ErrorAnswers = Readonly<Record<number, readonly object[]>>;
 const UNAUTHORIZED = { error: 'Unauthorized' };
 const API_KEY_ONLY = { error: 'This endpoint requires an API key.' };
 const TOO_MANY_ATTEMPTS = { message: 'Too Many Attempts.', retry_after: 42 };
+const CHATAPP_TOO_MANY = { success: false, error: 'Too many requests.', retry_after: 1 };
 const MALFORMED_JSON = { message: 'Malformed JSON body.' };
 const INVALID_IDEMPOTENCY_KEY = { message: 'Invalid Idempotency-Key header.' };
 const IDEMPOTENCY_KEY_IN_USE = { message: 'A request with this Idempotency-Key is still being processed.', error: 'idempotency_key_in_use' };
@@ -26,7 +27,7 @@ export function pipelineAnswers(route: RouteDoc): ErrorAnswers {
   const auth = route.auth ?? 'user';
   if (auth !== 'none' && auth !== 'hook') add(401, UNAUTHORIZED);
   if (auth === 'api_key') add(401, API_KEY_ONLY);
-  if (auth !== 'none' && route.path.startsWith('/api/user/')) add(429, TOO_MANY_ATTEMPTS);
+  if (auth !== 'none' && route.path.startsWith('/api/user/')) add(429, route.path.startsWith('/api/user/chatapp/') ? CHATAPP_TOO_MANY : TOO_MANY_ATTEMPTS);
   if (route.body) add(400, MALFORMED_JSON);
   if (acceptsIdempotencyKey(route)) {
     add(400, INVALID_IDEMPOTENCY_KEY);

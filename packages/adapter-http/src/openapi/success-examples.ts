@@ -1,5 +1,7 @@
 import { DEFAULT_PLAN } from '@voiceplane/domain';
 import { AUTOMATION_SUCCESS_EXAMPLES } from './automation-examples';
+import { CHATAPP_SUCCESS_EXAMPLES } from './chatapp-examples';
+import { CHATAPP_VOICE_SUCCESS_EXAMPLES } from './chatapp-voice-examples';
 
 /**
  * One success answer per operation, keyed like the document (`METHOD /path`). Each is a real answer recorded from
@@ -772,7 +774,6 @@ const RECORDED: Readonly<Record<string, unknown>> = {
       ],
     },
   },
-  'GET /api/user/chatapp/voice/webhook': { success: true, webhook_url: 'https://hooks.example.com/voice' },
   'GET /api/user/webhooks/signing-secret': {
     secret: 'whsec_Hvnmf7VYz+wmJc0NmJNXhb2BLo3o97CDsM+oYxS75JM=',
     created_at: '2026-11-23T09:43:46.719Z',
@@ -1040,7 +1041,6 @@ const RECORDED: Readonly<Record<string, unknown>> = {
     created_at: '2026-11-23T09:43:46.719Z',
     previous_secret_expires_at: '2026-11-24T09:43:46.718Z',
   },
-  'PUT /api/user/chatapp/voice/webhook': { success: true, webhook_url: 'https://hooks.example.com/voice' },
   'POST /api/user/webhooks/test': { data: { delivery_id: 'dlv_gQTLZ7MX2tZYiXlsxDYdO8', ok: true, status_code: 200, duration_ms: 1, error: null } },
   'PUT /api/admin/assistants/{id}/compliance': {
     message: 'Compliance status updated.',
@@ -1124,6 +1124,8 @@ const RECORDED: Readonly<Record<string, unknown>> = {
 export const SUCCESS_EXAMPLES: Readonly<Record<string, unknown>> = {
   ...RECORDED,
   ...AUTOMATION_SUCCESS_EXAMPLES,
+  ...CHATAPP_SUCCESS_EXAMPLES,
+  ...CHATAPP_VOICE_SUCCESS_EXAMPLES,
   'PATCH /api/user/assistants/{id}': RECORDED['PUT /api/user/assistant/{id}'],
   'GET /api/user/assistants': (RECORDED['GET /api/user/assistants/get'] as { data: unknown[] }).data,
 };

@@ -7,6 +7,7 @@ import { EventBackbone1795334367057 } from './1795334367057-event-backbone';
 import { Calls1795334793141 } from './1795334793141-calls';
 import { OutboxPolling1795337052089 } from './1795337052089-outbox-polling';
 import { IdempotencyLease1795400000000 } from './1795400000000-idempotency-lease';
+import { Chatapp1795500000000 } from './1795500000000-chatapp';
 import { ChatappInbox1795510000000 } from './1795510000000-chatapp-inbox';
 import { BillingGateway1795520000000 } from './1795520000000-billing-gateway';
 import { Automations1795540000000 } from './1795540000000-automations';
@@ -26,6 +27,7 @@ export const migrations = [
   Calls1795334793141,
   OutboxPolling1795337052089,
   IdempotencyLease1795400000000,
+  Chatapp1795500000000,
   ChatappInbox1795510000000,
   BillingGateway1795520000000,
   Automations1795540000000,

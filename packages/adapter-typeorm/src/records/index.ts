@@ -6,6 +6,7 @@ import { callRecords } from './calls';
 import { callPermissionRecords } from './call-permissions';
 import { catalogRecords } from './catalog';
 import { chatappInboxRecords } from './chatapp-inbox';
+import { chatappRecords } from './chatapp';
 import { eventRecords } from './events';
 import { requestGuardRecords } from './request-guards';
 import { telephonyRecords } from './telephony';
@@ -20,6 +21,7 @@ export * from './calls';
 export * from './call-permissions';
 export * from './catalog';
 export * from './chatapp-inbox';
+export * from './chatapp';
 export * from './events';
 export * from './request-guards';
 export * from './telephony';
@@ -35,4 +37,5 @@ export const entitySchemas: EntitySchema[] = [
   ...chatappInboxRecords,
   ...callPermissionRecords,
   ...topUpRecords,
+  ...chatappRecords,
 ];

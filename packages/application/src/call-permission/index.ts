@@ -9,3 +9,4 @@ export * from './chatapp-call-dispatch';
 export * from './ask-counter-reset';
 export * from './read-call-permission';
 export * from './request-call-permission';
+export * from './chatapp-permission-requests';

@@ -1,12 +1,37 @@
 import { token } from '../shared/token';
+import type { ConversationRepository } from '../conversations/ports';
+import type { EndInactiveConversation } from '../conversations/end-inactive-conversation';
+import type { ToggleAi } from '../conversations/toggle-ai';
+import type { ApplyDeliveryStatus } from './apply-delivery-status';
+import type { CreateTemplate } from './create-template';
+import type { ChatappMessageRepository, SenderRepository, TemplateRepository } from './ports';
 import type { ChatappInboundHandler, ChatappProvider, ReplyGenerator } from './provider-ports';
+import type { ReceiveCustomerMessage } from './receive-customer-message';
+import type { RegisterSender } from './register-sender';
+import type { SandboxChatappState } from './sandbox-ports';
+import type { SendFreeformMessage } from './send-freeform-message';
+import type { SendTemplateMessage } from './send-template-message';
+import type { UpdateSender } from './update-sender';
 
-/** The seam between the chat-app core and its providers: each side binds or asks for these. */
 export const CHATAPP_TOKENS = {
-  /** Where verified ingress items go; bound by the chat-app core. */
-  ChatappInboundHandler: token<ChatappInboundHandler>('ChatappInboundHandler'),
-  /** The configured chat app: the sandbox or WhatsApp Cloud (CHATAPP_PROVIDER). */
   ChatappProvider: token<ChatappProvider>('ChatappProvider'),
-  /** The configured assistant answer generator: the sandbox or an OpenAI-compatible API (REPLY_GENERATOR). */
   ReplyGenerator: token<ReplyGenerator>('ReplyGenerator'),
+  /** What the provider ingress hands its inbox items to. */
+  ChatappInboundHandler: token<ChatappInboundHandler>('ChatappInboundHandler'),
+  SenderRepository: token<SenderRepository>('SenderRepository'),
+  TemplateRepository: token<TemplateRepository>('TemplateRepository'),
+  ChatappMessageRepository: token<ChatappMessageRepository>('ChatappMessageRepository'),
+  ConversationRepository: token<ConversationRepository>('ConversationRepository'),
+  RegisterSender: token<RegisterSender>('RegisterSender'),
+  UpdateSender: token<UpdateSender>('UpdateSender'),
+  CreateTemplate: token<CreateTemplate>('CreateTemplate'),
+  /** Also the automations' `chatapp.send_template` step (source `automation`). */
+  SendTemplateMessage: token<SendTemplateMessage>('SendTemplateMessage'),
+  SendFreeformMessage: token<SendFreeformMessage>('SendFreeformMessage'),
+  ApplyDeliveryStatus: token<ApplyDeliveryStatus>('ApplyDeliveryStatus'),
+  ReceiveCustomerMessage: token<ReceiveCustomerMessage>('ReceiveCustomerMessage'),
+  ToggleAi: token<ToggleAi>('ToggleAi'),
+  EndInactiveConversation: token<EndInactiveConversation>('EndInactiveConversation'),
+  /** Bound only while the chat-app provider is the sandbox. */
+  SandboxChatappState: token<SandboxChatappState>('SandboxChatappState'),
 } as const;

@@ -17,10 +17,9 @@ import { ApiModule } from './module';
  * connections, the template catalogue and apply with its real test, run details, paused runs
  * resumed by the job scheduler, runs on `call.ended`, and the `type: automation` mid-call tool.
  *
- * Binding point for the chat-app capability: bind TOKENS.AutomationChatapp (an `AutomationChatapp`
- * over its SendTemplateMessage use case and its sender/template lists). While nothing binds it,
- * chat-app templates refuse `invalid_param_choice` on `sender_id` with no choices, and a
- * `chatapp.send_template` step fails with `step_error` (`CHATAPP_UNAVAILABLE`).
+ * The chat-app capability binds TOKENS.AutomationChatapp (its template send and sender/template
+ * lists). Were it absent, chat-app templates would refuse `invalid_param_choice` on `sender_id`
+ * with no choices, and a `chatapp.send_template` step would fail with `step_error`.
  */
 export const automationsModule: ApiModule = ({ container: c, config, database, logger }) => {
   const log = logger.child({ module: 'automations' });

@@ -21,8 +21,8 @@ function userQuota(route: 'request' | 'call', path: RegExp, quotas: readonly Use
 /**
  * Chat-app voice (CONTRACT §9): customers' call permissions and their answers, the preflight,
  * chat-app calls placed by a worker, and the account voice webhook with `call_started` and
- * `call_permission_granted`. The request, preflight, call and S2 routes need the chat-app
- * capability's senders, conversations and templates (`VoiceSenderLookup`, …).
+ * `call_permission_granted`. It reads the chat-app capability's senders, conversations and
+ * templates (`VoiceSenderLookup`, …) and sends request templates through it: it composes after it.
  */
 export const chatappVoiceModule: ApiModule = ({ container: c, database, config, logger }) => {
   c.bind(TOKENS.CallPermissionRepository).toConstantValue(new TypeormCallPermissionRepository(database));
@@ -43,29 +43,28 @@ export const chatappVoiceModule: ApiModule = ({ container: c, database, config, 
   )).inSingletonScope();
   c.bind(VoiceWebhookController).toSelf().inSingletonScope();
 
-  const withChatapp = c.isBound(TOKENS.VoiceSenderLookup);
-  if (withChatapp) {
-    c.bind(VoiceFacts).toDynamicValue((ctx) => new VoiceFacts(
-      ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.AssistantRepository), ctx.get(TOKENS.VoiceTemplateLookup), ctx.get(TOKENS.VoiceConversationLookup),
-      ctx.get(TOKENS.CallPermissionRepository), ctx.get(TOKENS.CallRepository), ctx.get(TOKENS.RateLimiter), config.callMinutePrices,
-    )).inSingletonScope();
-    c.bind(TOKENS.ReadCallPermission).toDynamicValue((ctx) => new ReadCallPermission(
-      ctx.get(TOKENS.VoiceSenderLookup), ctx.get(VoiceFacts), ctx.get(TOKENS.Clock),
-    )).inSingletonScope();
-    c.bind(TOKENS.RequestCallPermission).toDynamicValue((ctx) => new RequestCallPermission(
-      ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.VoiceSenderLookup), ctx.get(TOKENS.CallPermissionRepository), ctx.get(VoiceFacts),
-      ctx.get(TOKENS.PermissionRequestSender), ctx.get(TOKENS.Clock),
-    )).inSingletonScope();
-    c.bind(TOKENS.PlaceChatappCall).toDynamicValue((ctx) => new PlaceChatappCall(
-      ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.VoiceSenderLookup), ctx.get(TOKENS.AssistantRepository), ctx.get(VoiceFacts),
-      new CallConfigurations(ctx.get(TOKENS.ToolRepository), ctx.get(TOKENS.CatalogRepository)), ctx.get(TOKENS.CallRepository),
-      ctx.get(TOKENS.Outbox), ctx.get(TOKENS.JobScheduler), ctx.get(TOKENS.Clock),
-    )).inSingletonScope();
-    c.bind(ChatappVoiceController).toSelf().inSingletonScope();
-    c.bind(SandboxPermissionController).toSelf().inSingletonScope();
-  }
+  c.bind(VoiceFacts).toDynamicValue((ctx) => new VoiceFacts(
+    ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.AssistantRepository), ctx.get(TOKENS.VoiceTemplateLookup), ctx.get(TOKENS.VoiceConversationLookup),
+    ctx.get(TOKENS.CallPermissionRepository), ctx.get(TOKENS.CallRepository), ctx.get(TOKENS.RateLimiter), config.callMinutePrices,
+  )).inSingletonScope();
+  c.bind(TOKENS.ReadCallPermission).toDynamicValue((ctx) => new ReadCallPermission(
+    ctx.get(TOKENS.VoiceSenderLookup), ctx.get(VoiceFacts), ctx.get(TOKENS.Clock),
+  )).inSingletonScope();
+  c.bind(TOKENS.RequestCallPermission).toDynamicValue((ctx) => new RequestCallPermission(
+    ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.VoiceSenderLookup), ctx.get(TOKENS.CallPermissionRepository), ctx.get(VoiceFacts),
+    ctx.get(TOKENS.PermissionRequestSender), ctx.get(TOKENS.Clock),
+  )).inSingletonScope();
+  c.bind(TOKENS.PlaceChatappCall).toDynamicValue((ctx) => new PlaceChatappCall(
+    ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.VoiceSenderLookup), ctx.get(TOKENS.AssistantRepository), ctx.get(VoiceFacts),
+    new CallConfigurations(ctx.get(TOKENS.ToolRepository), ctx.get(TOKENS.CatalogRepository)), ctx.get(TOKENS.CallRepository),
+    ctx.get(TOKENS.Outbox), ctx.get(TOKENS.JobScheduler), ctx.get(TOKENS.Clock),
+  )).inSingletonScope();
+  c.bind(ChatappVoiceController).toSelf().inSingletonScope();
+  // S2 exists while the chat-app provider is the sandbox (D3).
+  const sandbox = config.chatappProvider === 'sandbox';
+  if (sandbox) c.bind(SandboxPermissionController).toSelf().inSingletonScope();
   return {
-    routeDocs: [...voiceWebhookRouteDocs, ...(withChatapp ? [...chatappVoiceRouteDocs, ...sandboxPermissionRouteDocs] : [])],
+    routeDocs: [...voiceWebhookRouteDocs, ...chatappVoiceRouteDocs, ...(sandbox ? sandboxPermissionRouteDocs : [])],
     routeQuotas: [
       userQuota('request', /^\/api\/user\/chatapp\/voice\/request$/, PERMISSION_REQUEST_QUOTAS),
       userQuota('call', /^\/api\/user\/chatapp\/voice\/call$/, CHATAPP_CALL_QUOTAS),

@@ -7,12 +7,13 @@ import { eventBackboneModule } from './event-backbone';
 import { webhookDeliveryModule } from './webhook-delivery';
 import { voiceCallsModule } from './voice-calls';
 import { automationsModule } from './automations';
+import { chatappModule } from './chatapp';
 import { chatappProvidersModule } from './chatapp-providers';
 import { chatappVoiceModule } from './chatapp-voice';
 import { billingGatewayModule } from './billing-gateway';
 
 /** Every capability of the api, in dependency order. */
 export const apiModules: readonly ApiModule[] = [foundationModule, assistantsModule, toolsModule, telephonyModule, eventBackboneModule, webhookDeliveryModule, voiceCallsModule,
-  billingGatewayModule, chatappProvidersModule, chatappVoiceModule, automationsModule];
+  billingGatewayModule, chatappProvidersModule, chatappModule, chatappVoiceModule, automationsModule];
 
 export type { ApiModule, BackgroundTask, ModuleContext, ModuleContribution } from './module';

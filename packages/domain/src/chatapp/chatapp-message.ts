@@ -3,6 +3,8 @@ import { MessageDeliveryState } from './message-delivery';
 /** The delivery record at the chat app (CONTRACT A.11); its status moves by `applyMessageDeliveryUpdate`. */
 export interface ChatappMessage extends MessageDeliveryState {
   readonly id: number;
+  /** The account the message belongs to. */
+  readonly userId: number;
   readonly messageId: number;
   readonly senderId: number;
   readonly conversationId: number;

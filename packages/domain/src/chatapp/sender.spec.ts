@@ -1,4 +1,4 @@
-import { checkSenderCanSend, formatMessagingLimit } from './sender';
+import { checkSenderCanSend, formatMessagingLimit, senderCountryCode } from './sender';
 
 describe('sender status (CONTRACT §8.2)', () => {
   it('only online senders send; the refusal names the status', () => {
@@ -14,5 +14,12 @@ describe('sender status (CONTRACT §8.2)', () => {
     [null, 'Unlimited'],
   ])('messaging limit %p reads %s', (limit, text) => {
     expect(formatMessagingLimit(limit)).toBe(text);
+  });
+});
+
+describe('senderCountryCode', () => {
+  it('is the region of the number', () => {
+    expect(senderCountryCode('+4915112345678')).toBe('DE');
+    expect(senderCountryCode('+14155551234')).toBe('US');
   });
 });

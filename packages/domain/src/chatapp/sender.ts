@@ -1,3 +1,4 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { err, ok, Result } from '../shared/result';
 
 export const SENDER_STATUSES = ['online', 'offline'] as const;
@@ -37,4 +38,14 @@ export function checkSenderCanSend(status: SenderStatus): Result<void, SenderOff
 export function formatMessagingLimit(limit: number | null): string {
   if (limit === null) return 'Unlimited';
   return `${String(limit).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} / 24hr`;
+}
+
+/**
+ * `country_code` of a sender (A.8): the region of its number's numbering plan, or the first region
+ * sharing its calling code; empty when the number belongs to no region (non-geographic ranges).
+ */
+export function senderCountryCode(phoneNumber: string): string {
+  const parsed = parsePhoneNumberFromString(phoneNumber);
+  if (!parsed) return '';
+  return parsed.country ?? parsed.getPossibleCountries()[0] ?? '';
 }

@@ -59,17 +59,28 @@ export function renderTemplate(
   variables: readonly string[],
   given: Readonly<Record<string, TemplateVariableInput>>,
 ): Result<string, TemplateVariablesMissing> {
-  const values = new Map<string, string>();
+  const resolved = resolveTemplateVariables(variables, given);
+  if (!resolved.ok) return resolved;
+  const values = new Map(resolved.value.map((p) => [p.name, p.value]));
+  // One pass over the original body: a value that itself contains `{{2}}` is not expanded again.
+  return ok(bodyText.replace(PLACEHOLDER, (whole, name: string) => values.get(name) ?? whole));
+}
+
+/** The value of every variable in the template's order (what a provider sends as parameters), by the rules of `renderTemplate`. */
+export function resolveTemplateVariables(
+  variables: readonly string[],
+  given: Readonly<Record<string, TemplateVariableInput>>,
+): Result<{ readonly name: string; readonly value: string }[], TemplateVariablesMissing> {
+  const values: { name: string; value: string }[] = [];
   const missing: string[] = [];
   const named = !variables.some((v) => POSITIONAL.test(v));
   variables.forEach((name, index) => {
     const value = present(given, name) ?? (named ? present(given, String(index + 1)) : null);
     if (value === null) missing.push(name);
-    else values.set(name, value);
+    else values.push({ name, value });
   });
   if (missing.length > 0) return err({ code: 'TEMPLATE_VARIABLES_MISSING', missing });
-  // One pass over the original body: a value that itself contains `{{2}}` is not expanded again.
-  return ok(bodyText.replace(PLACEHOLDER, (whole, name: string) => values.get(name) ?? whole));
+  return ok(values);
 }
 
 /** Own keys only: a variable named `constructor` must not read `Object.prototype`. */

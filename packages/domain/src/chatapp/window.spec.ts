@@ -1,4 +1,4 @@
-import { canSendFreeform, ChatWindow, CLOSED_WINDOW, isWindowOpen, openOnCustomerMessage, openOnTemplateSent, windowExpiresAt, windowOpenedBy } from './window';
+import { canSendFreeform, ChatWindow, CLOSED_WINDOW, expireWindow, isWindowOpen, openOnCustomerMessage, openOnTemplateSent, windowExpiresAt, windowOpenedBy } from './window';
 
 const t = (iso: string) => new Date(iso);
 const H = 60 * 60 * 1_000;
@@ -71,5 +71,17 @@ describe('24-hour window (CONTRACT §8.4)', () => {
     expect(windowOpenedBy({ lastCustomerMessageAt: T0, lastTemplateSentAt: at(T0, 1) })).toBe('template');
     expect(windowOpenedBy({ lastCustomerMessageAt: at(T0, 1), lastTemplateSentAt: T0 })).toBe('customer');
     expect(windowOpenedBy({ lastCustomerMessageAt: T0, lastTemplateSentAt: T0 })).toBe('customer');
+  });
+});
+
+describe('expireWindow (S6)', () => {
+  const now = new Date('2026-03-02T12:00:00.000Z');
+  it('moves both openings back so the window closed one minute ago', () => {
+    const moved = expireWindow({ lastCustomerMessageAt: new Date('2026-03-02T11:00:00.000Z'), lastTemplateSentAt: new Date('2026-03-02T11:30:00.000Z') }, now);
+    expect(isWindowOpen(moved, now)).toBe(false);
+    expect(windowExpiresAt(moved)).toEqual(new Date('2026-03-02T11:59:00.000Z'));
+  });
+  it('gives a never-opened window a customer opening', () => {
+    expect(windowExpiresAt(expireWindow(CLOSED_WINDOW, now))).toEqual(new Date('2026-03-02T11:59:00.000Z'));
   });
 });

@@ -74,3 +74,16 @@ function latestOpening(window: ChatWindow): { readonly at: Date; readonly by: Wi
   if (template === null || (customer !== null && customer.getTime() >= template.getTime())) return { at: customer as Date, by: 'customer' };
   return { at: template, by: 'template' };
 }
+
+/**
+ * The sandbox's S6 (CONTRACT §14.2): both openings moved back so the window closed one minute
+ * before `now`. A window never opened gets a customer opening, so the expiry it reports is real.
+ */
+export function expireWindow(window: ChatWindow, now: Date): ChatWindow {
+  const closedAt = new Date(now.getTime() - WINDOW_MS - 60_000);
+  const neverOpened = window.lastCustomerMessageAt === null && window.lastTemplateSentAt === null;
+  return {
+    lastCustomerMessageAt: neverOpened || window.lastCustomerMessageAt !== null ? closedAt : null,
+    lastTemplateSentAt: window.lastTemplateSentAt !== null ? closedAt : null,
+  };
+}

@@ -2,3 +2,4 @@ export * from './conversation';
 export * from './message';
 export * from './ai-takeover';
 export * from './inactivity';
+export * from './ended-payload';

@@ -1,0 +1,63 @@
+import {
+  ChatappMessage, Conversation, conversationWindowExpiresAt, ConversationMessage, formatMessagingLimit, MessageTemplate, roleOfSource, Sender,
+  SessionStatus,
+} from '@voiceplane/domain';
+import { iso, isoOrNull } from '../../presenters/format';
+
+/** A.8 */
+export function presentSender(s: Sender) {
+  return {
+    id: s.id, phone_number: s.phoneNumber, display_name: s.displayName, status: s.status, quality_rating: s.qualityRating,
+    messaging_limit: s.messagingLimit, messaging_limit_formatted: formatMessagingLimit(s.messagingLimit), country_code: s.countryCode,
+    assistant_id: s.assistantId, calling_enabled: s.callingEnabled, status_webhook_url: s.statusWebhookUrl, provider: s.provider,
+    created_at: iso(s.createdAt), updated_at: iso(s.updatedAt),
+  };
+}
+
+/** A.9 (`footer_text` only when set). */
+export function presentTemplate(t: MessageTemplate) {
+  return {
+    id: t.id, sender_id: t.senderId, name: t.name, language: t.language, category: t.category, status: t.status, body_text: t.bodyText,
+    ...(t.footerText !== null ? { footer_text: t.footerText } : {}),
+    variables: t.variables, has_variables: t.variables.length > 0, rejection_reason: t.rejectionReason,
+    created_at: iso(t.createdAt), updated_at: iso(t.updatedAt),
+  };
+}
+
+/** A.11 */
+export function presentChatappMessage(m: ChatappMessage) {
+  return {
+    id: m.id, message_id: m.messageId, sender_id: m.senderId, conversation_id: m.conversationId, direction: m.direction, from: m.from, to: m.to,
+    message_sid: m.messageSid, provider_message_id: m.providerMessageId, status: m.status, error_code: m.errorCode, error_message: m.errorMessage,
+    cost: m.cost, status_history: m.statusHistory.map((h) => ({ status: h.status, at: iso(h.at) })),
+    created_at: iso(m.createdAt), updated_at: iso(m.updatedAt),
+  };
+}
+
+/** A.10 */
+export function presentConversationMessage(m: ConversationMessage) {
+  return {
+    id: m.id, conversation_id: m.conversationId, direction: m.direction, source: m.source, role: roleOfSource(m.source), type: m.type,
+    body: m.body, media_url: m.mediaUrl, media_type: m.mediaType, filename: m.filename, template_id: m.templateId,
+    chatapp_message_id: m.chatappMessageId, message_sid: m.messageSid, status: m.status, error_code: m.errorCode, created_at: iso(m.createdAt),
+  };
+}
+
+/** §11.1 */
+export function presentConversation(c: Conversation) {
+  return {
+    id: c.id, uuid: c.uuid, type: c.type, sender_id: c.senderId, assistant_id: c.assistantId, customer_phone: c.customerPhone,
+    customer_name: c.customerName, status: c.status, ai_enabled: c.aiEnabled, ai_disabled_at: isoOrNull(c.aiDisabledAt),
+    message_count: c.messageCount, last_message_at: isoOrNull(c.lastMessageAt), last_customer_message_at: isoOrNull(c.window.lastCustomerMessageAt),
+    window_expires_at: isoOrNull(conversationWindowExpiresAt(c)), ended_count: c.endedCount, ended_at: isoOrNull(c.endedAt),
+    created_at: iso(c.createdAt), updated_at: iso(c.updatedAt),
+  };
+}
+
+/** The session-status object of §8.4. */
+export function presentSessionStatus(s: SessionStatus) {
+  const common = { is_open: s.isOpen, can_send_freeform: s.canSendFreeform, requires_template: s.requiresTemplate, message: s.message };
+  return s.kind === 'open'
+    ? { ...common, minutes_remaining: s.minutesRemaining, expires_at: iso(s.expiresAt) }
+    : { ...common, expired_at: isoOrNull(s.expiredAt) };
+}

@@ -1,0 +1,83 @@
+import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { inject } from 'inversify';
+import { ConversationRef, ConversationRepository, ToggleAi, TOKENS } from '@voiceplane/application';
+import { parse, reply } from '../../pipeline/responses';
+import { Answer, refuse } from '../../pipeline/answers';
+import { principalOf } from '../../pipeline/request-context';
+import type { RouteDoc } from '../../openapi/route-doc';
+import { ConversationListQuery, CursorQuery } from './chatapp-body';
+import { CONVERSATION_NOT_FOUND } from './chatapp-answers';
+import { presentConversation, presentConversationMessage } from './chatapp-presenters';
+import { decodeCursor, encodeCursor } from './conversation-cursor';
+
+/** The routes of ConversationController as the OpenAPI document describes them. */
+export const conversationRouteDocs: readonly RouteDoc[] = [
+  { method: 'get', path: '/api/user/conversations', summary: 'List conversations, most recent message first', tag: 'Conversations', query: ConversationListQuery },
+  { method: 'get', path: '/api/user/conversations/:uuid', summary: 'Get a conversation by UUID or id', tag: 'Conversations' },
+  { method: 'get', path: '/api/user/conversations/:uuid/messages', summary: 'A conversation\'s messages, newest first', tag: 'Conversations', query: CursorQuery },
+  { method: 'post', path: '/api/user/conversations/:uuid/disable-ai', summary: 'Switch AI replies off (human takeover; API key only)', tag: 'Conversations', success: 200, auth: 'api_key' },
+  { method: 'post', path: '/api/user/conversations/:uuid/enable-ai', summary: 'Switch AI replies back on (API key only)', tag: 'Conversations', success: 200, auth: 'api_key' },
+];
+
+const FAMILY = 'conversation';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A `{uuid}` path segment: the UUID or the integer id (§11.2); anything else is the 404. */
+export function conversationRef(raw: string, notFound: Answer = CONVERSATION_NOT_FOUND): ConversationRef {
+  if (/^[0-9]{1,15}$/.test(raw) && Number(raw) > 0) return { id: Number(raw) };
+  if (UUID.test(raw)) return { uuid: raw.toLowerCase() };
+  refuse(notFound);
+}
+
+/** Conversations (CONTRACT §11). */
+@Controller('/api/user/conversations')
+export class ConversationController {
+  constructor(
+    @inject(TOKENS.ConversationRepository) private readonly conversations: ConversationRepository,
+    @inject(TOKENS.ToggleAi) private readonly toggle: ToggleAi,
+  ) {}
+
+  @Get('/')
+  async list(@Request() req: ExpressRequest) {
+    const query = parse(ConversationListQuery, req.query ?? {}, FAMILY);
+    const perPage = query.per_page ?? 15;
+    const page = await this.conversations.list(principalOf(req).userId, {
+      senderId: query.sender_id, status: query.status, aiEnabled: query.ai_enabled, customerPhone: query.customer_phone,
+    }, decodeCursor(query.cursor, true), perPage);
+    return reply(200, { status: true, data: page.items.map(presentConversation), next_cursor: encodeCursor(page.next), prev_cursor: null, per_page: perPage });
+  }
+
+  @Get('/:uuid')
+  async get(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string) {
+    const conversation = await this.conversations.findOwned(principalOf(req).userId, conversationRef(uuid));
+    if (conversation === null) refuse(CONVERSATION_NOT_FOUND);
+    return reply(200, { status: true, data: presentConversation(conversation) });
+  }
+
+  @Get('/:uuid/messages')
+  async messages(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string) {
+    const conversation = await this.conversations.findOwned(principalOf(req).userId, conversationRef(uuid));
+    if (conversation === null) refuse(CONVERSATION_NOT_FOUND);
+    const query = parse(CursorQuery, req.query ?? {}, FAMILY);
+    const perPage = query.per_page ?? 15;
+    const page = await this.conversations.messages(conversation.id, decodeCursor(query.cursor, false), perPage);
+    return reply(200, { status: true, data: page.items.map(presentConversationMessage), next_cursor: encodeCursor(page.next), prev_cursor: null, per_page: perPage });
+  }
+
+  @Post('/:uuid/disable-ai')
+  disable(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string) {
+    return this.setAi(req, uuid, false);
+  }
+
+  @Post('/:uuid/enable-ai')
+  enable(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string) {
+    return this.setAi(req, uuid, true);
+  }
+
+  private async setAi(req: ExpressRequest, uuid: string, enabled: boolean) {
+    const conversation = await this.toggle.set(principalOf(req).userId, conversationRef(uuid), enabled);
+    if (conversation === null) refuse(CONVERSATION_NOT_FOUND);
+    return reply(200, { status: true, ai_enabled: conversation.aiEnabled });
+  }
+}

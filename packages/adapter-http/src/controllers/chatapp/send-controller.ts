@@ -1,0 +1,98 @@
+import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { inject } from 'inversify';
+import {
+  ChatappMessageRepository, Clock, ConversationRepository, SenderRepository, SendFreeformMessage, SendTemplateMessage, TOKENS,
+} from '@voiceplane/application';
+import { E164_PATTERN, sessionStatus, TargetUrlPolicy, windowOpenedBy } from '@voiceplane/domain';
+import { failValidation, fail, parse, reply } from '../../pipeline/responses';
+import { answer, refuse } from '../../pipeline/answers';
+import { principalOf, requestIdOf } from '../../pipeline/request-context';
+import type { RouteDoc } from '../../openapi/route-doc';
+import { isoOrNull } from '../../presenters/format';
+import { SendFreeformBody, SendTemplateBody, SessionStatusQuery } from './chatapp-body';
+import { FREEFORM_SEND_ANSWERS, INVALID_PHONE, MESSAGE_NOT_FOUND, SENDER_NOT_FOUND, TEMPLATE_SEND_ANSWERS } from './chatapp-answers';
+import { presentChatappMessage, presentSessionStatus } from './chatapp-presenters';
+
+/** The routes of ChatappSendController as the OpenAPI document describes them. */
+export const chatappSendRouteDocs: readonly RouteDoc[] = [
+  { method: 'post', path: '/api/user/chatapp/send', summary: 'Send an approved template message', tag: 'Chat app', body: SendTemplateBody, success: 200 },
+  { method: 'post', path: '/api/user/chatapp/send-freeform', summary: 'Send a freeform message inside the 24-hour window', tag: 'Chat app', body: SendFreeformBody, success: 200 },
+  { method: 'get', path: '/api/user/chatapp/session-status', summary: 'The 24-hour window with a recipient', tag: 'Chat app', query: SessionStatusQuery },
+  { method: 'get', path: '/api/user/chatapp/messages/:message_sid', summary: 'A chat-app message and its delivery statuses', tag: 'Chat app' },
+];
+
+const FAMILY = 'chatapp';
+const MESSAGE_SID = /^SM[0-9a-f]{32}$/;
+
+/** Template and freeform sends, session status and message lookup (CONTRACT §8.5–§8.8). */
+@Controller('/api/user/chatapp')
+export class ChatappSendController {
+  constructor(
+    @inject(TOKENS.SendTemplateMessage) private readonly sendTemplate: SendTemplateMessage,
+    @inject(TOKENS.SendFreeformMessage) private readonly sendFreeform: SendFreeformMessage,
+    @inject(TOKENS.SenderRepository) private readonly senders: SenderRepository,
+    @inject(TOKENS.ConversationRepository) private readonly conversations: ConversationRepository,
+    @inject(TOKENS.ChatappMessageRepository) private readonly messages: ChatappMessageRepository,
+    @inject(TOKENS.TargetUrlPolicy) private readonly targetPolicy: TargetUrlPolicy,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+  ) {}
+
+  @Post('/send')
+  async template(@Request() req: ExpressRequest) {
+    const body = parse(SendTemplateBody, req.body, FAMILY);
+    const sent = await this.sendTemplate.execute({
+      userId: principalOf(req).userId, senderId: body.sender_id, templateId: body.template_id, recipientPhone: body.recipient_phone,
+      recipientName: body.recipient_name ?? null, variables: body.variables ?? {}, source: 'api', requestId: requestIdOf(req),
+    });
+    if (!sent.ok) answer(TEMPLATE_SEND_ANSWERS, sent.error);
+    const { conversation, messageId, chatapp } = sent.value;
+    return reply(200, {
+      success: true, conversation_id: conversation.id, message_id: messageId, chatapp_message_id: chatapp.id, message_sid: chatapp.messageSid,
+      status: chatapp.status,
+    });
+  }
+
+  @Post('/send-freeform')
+  async freeform(@Request() req: ExpressRequest) {
+    const body = parse(SendFreeformBody, req.body, FAMILY, { targetPolicy: this.targetPolicy });
+    const mediaUrl = body.media_url ?? null;
+    if (mediaUrl === null && (body.message === undefined || body.message === null || body.message === '')) {
+      failValidation({ message: ['The message field is required when media url is not present.'] }, FAMILY);
+    }
+    const sent = await this.sendFreeform.execute({
+      userId: principalOf(req).userId, senderId: body.sender_id, recipientPhone: body.recipient_phone, message: body.message ?? null,
+      mediaUrl, filename: body.filename ?? null, source: 'api', requestId: requestIdOf(req),
+    });
+    if (!sent.ok) answer(FREEFORM_SEND_ANSWERS, sent.error);
+    const { conversation, messageId, chatapp } = sent.value;
+    return reply(200, {
+      success: true, conversation_id: conversation.id, message_id: messageId, chatapp_message_id: chatapp.id, message_sid: chatapp.messageSid,
+      session_status: presentSessionStatus(sent.value.sessionStatus),
+    });
+  }
+
+  @Get('/session-status')
+  async session(@Request() req: ExpressRequest) {
+    const query = parse(SessionStatusQuery, req.query ?? {}, FAMILY);
+    const sender = await this.senders.findOwned(principalOf(req).userId, query.sender_id);
+    if (sender === null) refuse(SENDER_NOT_FOUND);
+    if (!E164_PATTERN.test(query.recipient_phone)) refuse(INVALID_PHONE);
+    const conversation = await this.conversations.find(sender.id, query.recipient_phone);
+    const now = this.clock.now();
+    if (conversation === null) return reply(200, { success: true, has_conversation: false, session_status: presentSessionStatus(sessionStatus(null, now)) });
+    return reply(200, {
+      success: true, has_conversation: true, conversation_id: conversation.id, conversation_uuid: conversation.uuid,
+      customer_name: conversation.customerName, last_customer_message_at: isoOrNull(conversation.window.lastCustomerMessageAt),
+      window_opened_by: windowOpenedBy(conversation.window), session_status: presentSessionStatus(sessionStatus(conversation.window, now)),
+    });
+  }
+
+  @Get('/messages/:message_sid')
+  async message(@Request() req: ExpressRequest, @Params({ name: 'message_sid' }) sid: string) {
+    if (!MESSAGE_SID.test(sid)) fail(MESSAGE_NOT_FOUND.status, MESSAGE_NOT_FOUND.body);
+    const message = await this.messages.findOwnedBySid(principalOf(req).userId, sid);
+    if (message === null) refuse(MESSAGE_NOT_FOUND);
+    return reply(200, { success: true, data: presentChatappMessage(message) });
+  }
+}

@@ -1,0 +1,2 @@
+export * from './sandbox-chatapp-provider';
+export * from './sandbox-reply-generator';

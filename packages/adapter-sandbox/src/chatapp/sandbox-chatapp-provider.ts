@@ -1,0 +1,51 @@
+import {
+  ChatappProvider, ChatappProviderRefusal, FreeformContent, Ids, ProviderAcceptance, ProviderSender, RegisteredSender, SandboxChatappState,
+  SubmittedTemplate, TemplateMessage, TemplateSubmission,
+} from '@voiceplane/application';
+import { TemplateStatus } from '@voiceplane/domain';
+
+/** S10 fault kind: the next sends fail with `SEND_FAILED`. */
+export const CHATAPP_SEND_FAULT = 'chatapp_send';
+export const SANDBOX_SEND_REFUSAL = 'sandbox fault injected (chatapp_send)';
+
+/**
+ * The chat app simulated on voiceplane's own database (CONTRACT §14.1): senders are online at
+ * once, templates get the configured status (approved by default), sends succeed as `queued`
+ * unless an S10 fault is armed for the user (or aimed at the sender), and whatever it sent is
+ * listed by S7. Its state lives in PostgreSQL, so several instances share one sandbox.
+ */
+export class SandboxChatappProvider implements ChatappProvider {
+  readonly name = 'sandbox' as const;
+
+  constructor(
+    private readonly state: SandboxChatappState,
+    private readonly ids: Ids,
+    private readonly now: () => Date,
+    private readonly templateStatus: TemplateStatus = 'approved',
+  ) {}
+
+  async registerSender(): Promise<RegisteredSender> {
+    return { status: 'online', providerSenderRef: null };
+  }
+
+  async submitTemplate(_sender: ProviderSender, _template: TemplateSubmission): Promise<SubmittedTemplate> {
+    return { status: this.templateStatus, providerTemplateRef: null };
+  }
+
+  sendTemplate(sender: ProviderSender, to: string, template: TemplateMessage): Promise<ProviderAcceptance> {
+    return this.accept(sender, to, { type: 'template', body: template.renderedText, mediaUrl: null });
+  }
+
+  sendFreeform(sender: ProviderSender, to: string, content: FreeformContent): Promise<ProviderAcceptance> {
+    return this.accept(sender, to, content.kind === 'text'
+      ? { type: 'text', body: content.text, mediaUrl: null }
+      : { type: 'media', body: content.caption, mediaUrl: content.url });
+  }
+
+  private async accept(sender: ProviderSender, to: string, m: { type: 'template' | 'text' | 'media'; body: string | null; mediaUrl: string | null }): Promise<ProviderAcceptance> {
+    const providerMessageId = this.ids.token('sbx_', 24);
+    const outcome = await this.state.accept({ userId: sender.userId, senderId: sender.senderId, to, ...m, providerMessageId, at: this.now() }, CHATAPP_SEND_FAULT);
+    if (outcome === 'faulted') throw new ChatappProviderRefusal(SANDBOX_SEND_REFUSAL);
+    return { providerMessageId, status: 'queued' };
+  }
+}

@@ -1,0 +1,217 @@
+import { EntitySchema } from 'typeorm';
+import { bigint, boolean, integer, jsonb, numeric, ownedByUser, references, serialKey, text, timestamptz, varchar } from './columns';
+
+/**
+ * Chat-app senders, templates, conversations, their messages and delivery records, and the sandbox
+ * chat app's state (migration Chatapp). Columns are read and written with SQL by the repositories;
+ * these schemas let the schema-drift test hold them equal to the migration.
+ */
+
+export interface ChatappSenderRecord {
+  id: string; user_id: string; phone_number: string; display_name: string; status: string; quality_rating: string;
+  messaging_limit: number | null; country_code: string; assistant_id: string | null; calling_enabled: boolean;
+  status_webhook_url: string | null; provider: string; provider_sender_ref: string | null; provider_config: string | null;
+  created_at: Date; updated_at: Date;
+}
+
+export const chatappSenders = new EntitySchema<ChatappSenderRecord>({
+  name: 'chatapp_senders',
+  columns: {
+    id: serialKey('chatapp_senders'),
+    user_id: bigint(),
+    phone_number: varchar(16),
+    display_name: varchar(255),
+    status: varchar(8),
+    quality_rating: varchar(8),
+    messaging_limit: integer(true),
+    country_code: varchar(2),
+    assistant_id: bigint(true),
+    calling_enabled: boolean(),
+    status_webhook_url: varchar(2048, true),
+    provider: varchar(16),
+    provider_sender_ref: varchar(128, true),
+    provider_config: text(true),
+    created_at: timestamptz(),
+    updated_at: timestamptz(),
+  },
+  foreignKeys: [ownedByUser('chatapp_senders'), references('chatapp_senders', 'assistant_id', 'assistants', 'SET NULL')],
+  indices: [
+    { name: 'chatapp_senders_phone_uq', columns: ['phone_number'], unique: true },
+    { name: 'chatapp_senders_user_idx', columns: ['user_id', 'id'] },
+    { name: 'chatapp_senders_ref_idx', columns: ['provider_sender_ref'] },
+  ],
+});
+
+export interface ChatappTemplateRecord {
+  id: string; sender_id: string; name: string; language: string; category: string; status: string; body_text: string;
+  footer_text: string | null; variables: string[]; rejection_reason: string | null; provider_template_ref: string | null;
+  created_at: Date; updated_at: Date;
+}
+
+export const chatappTemplates = new EntitySchema<ChatappTemplateRecord>({
+  name: 'chatapp_templates',
+  columns: {
+    id: serialKey('chatapp_templates'),
+    sender_id: bigint(),
+    name: varchar(512),
+    language: varchar(8),
+    category: varchar(24),
+    status: varchar(8),
+    body_text: text(),
+    footer_text: varchar(60, true),
+    variables: jsonb(),
+    rejection_reason: text(true),
+    provider_template_ref: varchar(128, true),
+    created_at: timestamptz(),
+    updated_at: timestamptz(),
+  },
+  foreignKeys: [references('chatapp_templates', 'sender_id', 'chatapp_senders', 'CASCADE')],
+  indices: [
+    { name: 'chatapp_templates_name_uq', columns: ['sender_id', 'name', 'language'], unique: true },
+    { name: 'chatapp_templates_ref_idx', columns: ['provider_template_ref'] },
+  ],
+});
+
+export interface ConversationRecord {
+  id: string; uuid: string; user_id: string; sender_id: string; assistant_id: string | null; customer_phone: string;
+  customer_name: string | null; status: string; ai_enabled: boolean; ai_disabled_at: Date | null; ai_enabled_at: Date | null;
+  message_count: number; last_message_at: Date | null; last_customer_message_at: Date | null; last_template_sent_at: Date | null;
+  ended_count: number; ended_at: Date | null; created_at: Date; updated_at: Date;
+}
+
+export const conversations = new EntitySchema<ConversationRecord>({
+  name: 'conversations',
+  columns: {
+    id: serialKey('conversations'),
+    uuid: { type: 'uuid' },
+    user_id: bigint(),
+    sender_id: bigint(),
+    assistant_id: bigint(true),
+    customer_phone: varchar(16),
+    customer_name: varchar(255, true),
+    status: varchar(8),
+    ai_enabled: boolean(),
+    ai_disabled_at: timestamptz(true),
+    ai_enabled_at: timestamptz(true),
+    message_count: integer(),
+    last_message_at: timestamptz(true),
+    last_customer_message_at: timestamptz(true),
+    last_template_sent_at: timestamptz(true),
+    ended_count: integer(),
+    ended_at: timestamptz(true),
+    created_at: timestamptz(),
+    updated_at: timestamptz(),
+  },
+  foreignKeys: [ownedByUser('conversations'), references('conversations', 'sender_id', 'chatapp_senders', 'CASCADE')],
+  indices: [
+    { name: 'conversations_uuid_uq', columns: ['uuid'], unique: true },
+    { name: 'conversations_customer_uq', columns: ['sender_id', 'customer_phone'], unique: true },
+    { name: 'conversations_user_recent_idx', columns: ['user_id', 'last_message_at', 'id'] },
+  ],
+});
+
+export interface ConversationMessageRecord {
+  id: string; conversation_id: string; direction: string; source: string; type: string; body: string | null;
+  media_url: string | null; media_type: string | null; filename: string | null; template_id: string | null;
+  status: string | null; error_code: string | null; created_at: Date;
+}
+
+export const conversationMessages = new EntitySchema<ConversationMessageRecord>({
+  name: 'conversation_messages',
+  columns: {
+    id: serialKey('conversation_messages'),
+    conversation_id: bigint(),
+    direction: varchar(8),
+    source: varchar(16),
+    type: varchar(24),
+    body: text(true),
+    media_url: varchar(2048, true),
+    media_type: varchar(16, true),
+    filename: varchar(255, true),
+    template_id: bigint(true),
+    status: varchar(16, true),
+    error_code: varchar(64, true),
+    created_at: timestamptz(),
+  },
+  foreignKeys: [references('conversation_messages', 'conversation_id', 'conversations', 'CASCADE')],
+  indices: [{ name: 'conversation_messages_conversation_idx', columns: ['conversation_id', 'id'] }],
+});
+
+export interface ChatappMessageRecord {
+  id: string; user_id: string; message_id: string; sender_id: string; conversation_id: string; direction: string;
+  from_phone: string; to_phone: string; message_sid: string; provider_message_id: string | null; status: string;
+  error_code: string | null; error_message: string | null; cost: string; from_allowance: boolean;
+  status_history: unknown[]; created_at: Date; updated_at: Date;
+}
+
+export const chatappMessages = new EntitySchema<ChatappMessageRecord>({
+  name: 'chatapp_messages',
+  columns: {
+    id: serialKey('chatapp_messages'),
+    user_id: bigint(),
+    message_id: bigint(),
+    sender_id: bigint(),
+    conversation_id: bigint(),
+    direction: varchar(8),
+    from_phone: varchar(16),
+    to_phone: varchar(16),
+    message_sid: varchar(34),
+    provider_message_id: varchar(255, true),
+    status: varchar(16),
+    error_code: varchar(64, true),
+    error_message: varchar(1024, true),
+    cost: numeric(12, 4),
+    from_allowance: boolean(),
+    status_history: jsonb(),
+    created_at: timestamptz(),
+    updated_at: timestamptz(),
+  },
+  foreignKeys: [ownedByUser('chatapp_messages'), references('chatapp_messages', 'message_id', 'conversation_messages', 'CASCADE')],
+  indices: [
+    { name: 'chatapp_messages_sid_uq', columns: ['message_sid'], unique: true },
+    { name: 'chatapp_messages_message_uq', columns: ['message_id'], unique: true },
+    { name: 'chatapp_messages_provider_idx', columns: ['provider_message_id'] },
+    { name: 'chatapp_messages_allowance_idx', columns: ['user_id', 'created_at'], where: 'from_allowance' },
+  ],
+});
+
+export interface SandboxChatappSentRecord {
+  id: string; user_id: string; sender_id: string; to_phone: string; type: string; body: string | null; media_url: string | null;
+  provider_message_id: string; sent_at: Date;
+}
+
+export const sandboxChatappSent = new EntitySchema<SandboxChatappSentRecord>({
+  name: 'sandbox_chatapp_sent',
+  columns: {
+    id: serialKey('sandbox_chatapp_sent'),
+    user_id: bigint(),
+    sender_id: bigint(),
+    to_phone: varchar(16),
+    type: varchar(16),
+    body: text(true),
+    media_url: varchar(2048, true),
+    provider_message_id: varchar(64),
+    sent_at: timestamptz(),
+  },
+  foreignKeys: [ownedByUser('sandbox_chatapp_sent')],
+  indices: [{ name: 'sandbox_chatapp_sent_user_idx', columns: ['user_id', 'id'] }],
+});
+
+export interface SandboxFaultRecord {
+  id: string; user_id: string; kind: string; target_id: string | null; remaining: number;
+}
+
+export const sandboxFaults = new EntitySchema<SandboxFaultRecord>({
+  name: 'sandbox_faults',
+  columns: {
+    id: serialKey('sandbox_faults'),
+    user_id: bigint(),
+    kind: varchar(32),
+    target_id: bigint(true),
+    remaining: integer(),
+  },
+  foreignKeys: [ownedByUser('sandbox_faults')],
+  indices: [{ name: 'sandbox_faults_scope_idx', columns: ['user_id', 'kind'] }],
+});
+
+export const chatappRecords = [chatappSenders, chatappTemplates, conversations, conversationMessages, chatappMessages, sandboxChatappSent, sandboxFaults];

@@ -1,0 +1,110 @@
+import { Conversation, ConversationMessage, ConversationStatus } from '@voiceplane/domain';
+import {
+  ConversationCursor, ConversationFilter, ConversationRepository, CursorPage, NewConversationKey,
+} from '@voiceplane/application';
+import { Database } from '../../database';
+import { dateOrNull, num, numOrNull } from '../rows';
+import { MESSAGE_SELECT, toConversationMessage } from './message-rows';
+
+const COLUMNS = `id, uuid, user_id, sender_id, assistant_id, customer_phone, customer_name, status, ai_enabled, ai_disabled_at, ai_enabled_at,
+  message_count, last_message_at, last_customer_message_at, last_template_sent_at, ended_count, ended_at, created_at, updated_at`;
+
+function toConversation(r: Record<string, unknown>): Conversation {
+  return {
+    id: num(r.id), uuid: r.uuid as string, type: 'chatapp', userId: num(r.user_id), senderId: num(r.sender_id), assistantId: numOrNull(r.assistant_id),
+    customerPhone: r.customer_phone as string, customerName: (r.customer_name as string | null) ?? null, status: r.status as ConversationStatus,
+    aiEnabled: r.ai_enabled as boolean, aiDisabledAt: dateOrNull(r.ai_disabled_at), aiEnabledAt: dateOrNull(r.ai_enabled_at),
+    messageCount: num(r.message_count), lastMessageAt: dateOrNull(r.last_message_at),
+    window: { lastCustomerMessageAt: dateOrNull(r.last_customer_message_at), lastTemplateSentAt: dateOrNull(r.last_template_sent_at) },
+    endedCount: num(r.ended_count), endedAt: dateOrNull(r.ended_at), createdAt: new Date(r.created_at as string), updatedAt: new Date(r.updated_at as string),
+  };
+}
+
+/** Sort key of the list: conversations without a message sort as of their creation. */
+const RECENT = 'COALESCE(last_message_at, created_at)';
+
+export class TypeormConversationRepository implements ConversationRepository {
+  constructor(private readonly db: Database) {}
+
+  async find(senderId: number, customerPhone: string): Promise<Conversation | null> {
+    const row = await this.db.one(`SELECT ${COLUMNS} FROM conversations WHERE sender_id = $1 AND customer_phone = $2`, [senderId, customerPhone]);
+    return row === null ? null : toConversation(row);
+  }
+
+  async lockOrCreate(k: NewConversationKey): Promise<Conversation> {
+    await this.db.query(
+      `INSERT INTO conversations (uuid, user_id, sender_id, customer_phone, status, ai_enabled, message_count, ended_count, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, 'open', true, 0, 0, $5, $5) ON CONFLICT (sender_id, customer_phone) DO NOTHING`,
+      [k.uuid, k.userId, k.senderId, k.customerPhone, k.now],
+    );
+    return (await this.lock(k.senderId, k.customerPhone))!;
+  }
+
+  async lock(senderId: number, customerPhone: string): Promise<Conversation | null> {
+    const row = await this.db.one(`SELECT ${COLUMNS} FROM conversations WHERE sender_id = $1 AND customer_phone = $2 FOR UPDATE`, [senderId, customerPhone]);
+    return row === null ? null : toConversation(row);
+  }
+
+  async lockById(id: number): Promise<Conversation | null> {
+    const row = await this.db.one(`SELECT ${COLUMNS} FROM conversations WHERE id = $1 FOR UPDATE`, [id]);
+    return row === null ? null : toConversation(row);
+  }
+
+  async save(c: Conversation): Promise<void> {
+    await this.db.query(
+      `UPDATE conversations SET assistant_id = $2, customer_name = $3, status = $4, ai_enabled = $5, ai_disabled_at = $6, ai_enabled_at = $7,
+         message_count = $8, last_message_at = $9, last_customer_message_at = $10, last_template_sent_at = $11, ended_count = $12, ended_at = $13,
+         updated_at = $14
+       WHERE id = $1`,
+      [c.id, c.assistantId, c.customerName, c.status, c.aiEnabled, c.aiDisabledAt, c.aiEnabledAt, c.messageCount, c.lastMessageAt,
+        c.window.lastCustomerMessageAt, c.window.lastTemplateSentAt, c.endedCount, c.endedAt, c.updatedAt],
+    );
+  }
+
+  async findOwned(userId: number, ref: { readonly id: number } | { readonly uuid: string }): Promise<Conversation | null> {
+    const row = 'id' in ref
+      ? await this.db.one(`SELECT ${COLUMNS} FROM conversations WHERE id = $1 AND user_id = $2`, [ref.id, userId])
+      : await this.db.one(`SELECT ${COLUMNS} FROM conversations WHERE uuid = $1 AND user_id = $2`, [ref.uuid, userId]);
+    return row === null ? null : toConversation(row);
+  }
+
+  async list(userId: number, filter: ConversationFilter, after: ConversationCursor | null, perPage: number): Promise<CursorPage<Conversation>> {
+    const params: unknown[] = [userId];
+    const where = ['user_id = $1'];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (filter.senderId !== undefined) add('sender_id = ?', filter.senderId);
+    if (filter.status !== undefined) add('status = ?', filter.status);
+    if (filter.aiEnabled !== undefined) add('ai_enabled = ?', filter.aiEnabled);
+    if (filter.customerPhone !== undefined) add('customer_phone = ?', filter.customerPhone);
+    if (after !== null && after.at !== undefined) {
+      params.push(after.at, after.id);
+      where.push(`(${RECENT}, id) < ($${params.length - 1}, $${params.length})`);
+    }
+    params.push(perPage + 1);
+    const rows = await this.db.query(
+      `SELECT ${COLUMNS}, ${RECENT} AS recent FROM conversations WHERE ${where.join(' AND ')} ORDER BY ${RECENT} DESC, id DESC LIMIT $${params.length}`, params,
+    );
+    const items = rows.slice(0, perPage);
+    const last = items[items.length - 1];
+    return {
+      items: items.map(toConversation),
+      next: rows.length > perPage ? { at: new Date(last.recent as string), id: num(last.id) } : null,
+    };
+  }
+
+  async messages(conversationId: number, after: ConversationCursor | null, perPage: number): Promise<CursorPage<ConversationMessage>> {
+    const rows = after === null
+      ? await this.db.query(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 ORDER BY m.id DESC LIMIT $2`, [conversationId, perPage + 1])
+      : await this.db.query(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.id < $2 ORDER BY m.id DESC LIMIT $3`, [conversationId, after.id, perPage + 1]);
+    const items = rows.slice(0, perPage).map(toConversationMessage);
+    return { items, next: rows.length > perPage ? { id: items[items.length - 1].id } : null };
+  }
+
+  async recentMessages(conversationId: number, limit: number): Promise<ConversationMessage[]> {
+    const rows = await this.db.query(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 ORDER BY m.id DESC LIMIT $2`, [conversationId, limit]);
+    return rows.map(toConversationMessage).reverse();
+  }
+}

@@ -1,0 +1,87 @@
+import { QualityRating, Sender, SenderStatus } from '@voiceplane/domain';
+import { NewSender, SenderChanges, SenderListFilter, SenderRepository } from '@voiceplane/application';
+import { Database } from '../../database';
+import { isUniqueViolation, num, numOrNull } from '../rows';
+
+const COLUMNS = `id, user_id, phone_number, display_name, status, quality_rating, messaging_limit, country_code, assistant_id,
+  calling_enabled, status_webhook_url, provider, created_at, updated_at`;
+
+function toSender(r: Record<string, unknown>): Sender {
+  return {
+    id: num(r.id), userId: num(r.user_id), phoneNumber: r.phone_number as string, displayName: r.display_name as string,
+    status: r.status as SenderStatus, qualityRating: r.quality_rating as QualityRating, messagingLimit: numOrNull(r.messaging_limit),
+    countryCode: r.country_code as string, assistantId: numOrNull(r.assistant_id), callingEnabled: r.calling_enabled as boolean,
+    statusWebhookUrl: (r.status_webhook_url as string | null) ?? null, provider: r.provider as string,
+    createdAt: new Date(r.created_at as string), updatedAt: new Date(r.updated_at as string),
+  };
+}
+
+const SETTABLE: Readonly<Record<keyof SenderChanges, string>> = {
+  displayName: 'display_name', assistantId: 'assistant_id', callingEnabled: 'calling_enabled', statusWebhookUrl: 'status_webhook_url',
+};
+
+export class TypeormSenderRepository implements SenderRepository {
+  constructor(private readonly db: Database) {}
+
+  async create(s: NewSender): Promise<Sender | null> {
+    try {
+      const row = await this.db.one(
+        `INSERT INTO chatapp_senders (user_id, phone_number, display_name, status, quality_rating, messaging_limit, country_code, assistant_id,
+           calling_enabled, status_webhook_url, provider, provider_sender_ref, provider_config, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14) RETURNING ${COLUMNS}`,
+        [s.userId, s.phoneNumber, s.displayName, s.status, s.qualityRating, s.messagingLimit, s.countryCode, s.assistantId,
+          s.callingEnabled, s.statusWebhookUrl, s.provider, s.providerSenderRef, s.sealedCredentials, s.now],
+      );
+      return toSender(row!);
+    } catch (e) {
+      if (isUniqueViolation(e)) return null;
+      throw e;
+    }
+  }
+
+  async findOwned(userId: number, id: number): Promise<Sender | null> {
+    const row = await this.db.one(`SELECT ${COLUMNS} FROM chatapp_senders WHERE id = $1 AND user_id = $2`, [id, userId]);
+    return row === null ? null : toSender(row);
+  }
+
+  async list(userId: number, filter: SenderListFilter): Promise<Sender[]> {
+    const rows = filter === 'all'
+      ? await this.db.query(`SELECT ${COLUMNS} FROM chatapp_senders WHERE user_id = $1 ORDER BY id`, [userId])
+      : await this.db.query(`SELECT ${COLUMNS} FROM chatapp_senders WHERE user_id = $1 AND status = $2 ORDER BY id`, [userId, filter]);
+    return rows.map(toSender);
+  }
+
+  async update(userId: number, id: number, changes: SenderChanges, now: Date): Promise<Sender | null> {
+    const sets: string[] = [];
+    const params: unknown[] = [id, userId, now];
+    for (const [key, column] of Object.entries(SETTABLE) as [keyof SenderChanges, string][]) {
+      if (changes[key] === undefined) continue;
+      params.push(changes[key]);
+      sets.push(`${column} = $${params.length}`);
+    }
+    const row = await this.db.one(
+      `UPDATE chatapp_senders SET ${[...sets, 'updated_at = $3'].join(', ')} WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`, params,
+    );
+    return row === null ? null : toSender(row);
+  }
+
+  async setStatus(id: number, status: SenderStatus, qualityRating: QualityRating | null, now: Date): Promise<Sender | null> {
+    const row = await this.db.one(
+      `UPDATE chatapp_senders SET status = $2, quality_rating = COALESCE($3, quality_rating), updated_at = $4 WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id, status, qualityRating, now],
+    );
+    return row === null ? null : toSender(row);
+  }
+
+  async findByProviderRef(ref: string): Promise<Sender | null> {
+    const row = await this.db.one(
+      `SELECT ${COLUMNS} FROM chatapp_senders WHERE provider_sender_ref = $1 OR phone_number = $1 ORDER BY provider_sender_ref = $1 DESC LIMIT 1`, [ref],
+    );
+    return row === null ? null : toSender(row);
+  }
+
+  async sealedCredentials(id: number): Promise<string | null> {
+    const row = await this.db.one<{ provider_config: string | null }>(`SELECT provider_config FROM chatapp_senders WHERE id = $1`, [id]);
+    return row?.provider_config ?? null;
+  }
+}

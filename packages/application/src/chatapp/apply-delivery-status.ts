@@ -1,0 +1,53 @@
+import { applyMessageDeliveryUpdate, ChatappMessage, err, MessageDeliveryUpdate, ok, Result } from '@voiceplane/domain';
+import { Clock } from '../ports/clock';
+import { ConversationRepository } from '../conversations/ports';
+import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
+import { ChatappMessageRepository, SenderRepository } from './ports';
+
+export type DeliveryStatusRefusal = 'not_found' | 'inbound_message';
+
+/**
+ * A delivery status from the provider or the sandbox's S5 (CONTRACT §8.8): recorded in the
+ * history, applied when it moves the message forward, and — when `status` changed and the sender
+ * has a `status_webhook_url` — a `message_status` delivery in the same transaction.
+ */
+export class ApplyDeliveryStatus {
+  constructor(
+    private readonly messages: ChatappMessageRepository,
+    private readonly senders: SenderRepository,
+    private readonly conversations: ConversationRepository,
+    private readonly deliveries: WebhookDeliveries,
+    private readonly clock: Clock,
+  ) {}
+
+  async apply(chatappMessageId: number, update: MessageDeliveryUpdate): Promise<Result<ChatappMessage, DeliveryStatusRefusal>> {
+    const applied = await this.messages.updateDelivery(chatappMessageId, async (message) => {
+      const change = applyMessageDeliveryUpdate(message, update);
+      if (!change.ok) return err('inbound_message' as const);
+      const now = this.clock.now();
+      const next: ChatappMessage = { ...message, ...change.value.next, updatedAt: now };
+      if (change.value.events.length > 0) await this.announce(next, update);
+      return ok({ next: change.value.next, at: now, answer: next });
+    });
+    return applied.ok ? ok(applied.value) : err(applied.error);
+  }
+
+  private async announce(message: ChatappMessage, update: MessageDeliveryUpdate): Promise<void> {
+    const sender = await this.senders.findOwned(message.userId, message.senderId);
+    if (sender === null || sender.statusWebhookUrl === null) return;
+    const conversation = await this.conversations.findOwned(message.userId, { id: message.conversationId });
+    await this.deliveries.enqueue({
+      userId: message.userId,
+      eventType: 'message_status',
+      targetUrl: sender.statusWebhookUrl,
+      payload: {
+        event: 'message_status', chatapp_message_id: message.id, message_sid: message.messageSid, conversation_id: conversation?.uuid ?? null,
+        sender: { id: sender.id, phone_number: sender.phoneNumber, display_name: sender.displayName },
+        to: message.to, from: message.from, direction: message.direction, status: message.status,
+        error_code: message.errorCode, error_message: message.errorMessage, timestamp: update.at.toISOString(),
+      },
+      source: { type: 'sender', id: sender.id },
+      subject: { type: 'chatapp_message', id: message.id },
+    });
+  }
+}

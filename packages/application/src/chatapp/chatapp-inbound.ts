@@ -1,0 +1,80 @@
+import { Clock } from '../ports/clock';
+import { WorkLogger } from '../events/ports';
+import { ApplyDeliveryStatus } from './apply-delivery-status';
+import { ChatappMessageRepository, SenderRepository, TemplateRepository } from './ports';
+import { ChatappInboundHandler, ChatappInboundItem } from './provider-ports';
+import { ReceiveCustomerMessage } from './receive-customer-message';
+import type { ConversationRepository } from '../conversations/ports';
+import type { AnswerCallPermission } from '../call-permission/answer-call-permission';
+
+/**
+ * What the provider ingress hands over once an item left the inbox (CONTRACT §8.12). Items naming
+ * a sender, template or message voiceplane does not know are acknowledged and dropped.
+ */
+export class ChatappInbound implements ChatappInboundHandler {
+  constructor(
+    private readonly senders: SenderRepository,
+    private readonly templates: TemplateRepository,
+    private readonly messages: ChatappMessageRepository,
+    private readonly customerMessages: ReceiveCustomerMessage,
+    private readonly deliveryStatus: ApplyDeliveryStatus,
+    private readonly conversations: ConversationRepository,
+    private readonly permissionAnswers: AnswerCallPermission,
+    private readonly clock: Clock,
+    private readonly log: WorkLogger,
+  ) {}
+
+  async handle(item: ChatappInboundItem): Promise<void> {
+    switch (item.kind) {
+      case 'customer_message': {
+        const sender = await this.senders.findByProviderRef(item.providerSenderRef);
+        if (sender === null) return this.drop(item, 'unknown sender');
+        await this.customerMessages.execute({
+          sender, customerPhone: item.customerPhone, customerName: item.customerName, text: item.text,
+          media: item.media === null ? null : { url: null, mediaType: item.media.mediaType, caption: item.media.caption },
+          providerMessageId: item.providerItemId,
+        });
+        return;
+      }
+      case 'message_status': {
+        const message = await this.messages.findByProviderMessageId(item.providerMessageId);
+        if (message === null) return this.drop(item, 'unknown message');
+        await this.deliveryStatus.apply(message.id, { status: item.status, at: item.at, errorCode: item.errorCode, errorMessage: item.errorMessage });
+        return;
+      }
+      case 'template_status': {
+        const template = await this.templates.findByProviderRef(item.providerTemplateRef);
+        if (template === null) return this.drop(item, 'unknown template');
+        await this.templates.setStatus(template.id, item.status, item.status === 'rejected' ? item.rejectionReason : null, this.clock.now());
+        return;
+      }
+      case 'sender_status': {
+        const sender = await this.senders.findByProviderRef(item.providerSenderRef);
+        if (sender === null) return this.drop(item, 'unknown sender');
+        await this.senders.setStatus(sender.id, item.status, null, this.clock.now());
+        return;
+      }
+      case 'call_permission_reply': {
+        const sender = await this.senders.findByProviderRef(item.providerSenderRef);
+        if (sender === null) return this.drop(item, 'unknown sender');
+        const conversation = await this.conversations.find(sender.id, item.customerPhone);
+        // The grant lasts voiceplane's 7 days (CONTRACT §9.2) whatever expiry the provider names.
+        const answered = await this.permissionAnswers.answer({
+          userId: sender.userId, senderId: sender.id, customerPhone: item.customerPhone, conversationUuid: conversation?.uuid ?? null,
+          response: item.response, permanent: item.isPermanent,
+        });
+        if (!answered.ok) this.drop(item, answered.error);
+        return;
+      }
+      case 'call_event':
+        // Chat-app calls are placed and followed through the voice runtime, whose ingress reports their lifecycle
+        // (CONTRACT §7.5); the chat app's own call events repeat it and are acknowledged only.
+        this.log.info({ kind: item.kind, providerItemId: item.providerItemId }, 'chat-app call event acknowledged');
+        return;
+    }
+  }
+
+  private drop(item: ChatappInboundItem, why: string): void {
+    this.log.info({ kind: item.kind, providerItemId: item.providerItemId, why }, 'chat-app item dropped');
+  }
+}

@@ -1,0 +1,154 @@
+import {
+  FakeStore, InMemoryCallPermissionRepository, InMemoryChatappMessageRepository, InMemoryConversationRepository, InMemorySandboxChatappState,
+  InMemorySenderRepository, InMemoryTemplateRepository, InMemoryVoiceWebhookSettingRepository, RecordingLogger, SAMPLE_CATALOG,
+} from '@voiceplane/adapter-fakes';
+import { SandboxChatappProvider, SandboxReplyGenerator, SANDBOX_AI_REPLY } from '@voiceplane/adapter-sandbox';
+import { DEFAULT_CHATAPP_PRICES, draftAssistant, err, ok } from '@voiceplane/domain';
+import { BalanceService } from '../billing/balance-service';
+import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
+import { SecretCipher } from '../telephony/secret-cipher';
+import { EndInactiveConversation } from '../conversations/end-inactive-conversation';
+import { CONVERSATION_INACTIVITY_JOB, InactivitySchedule, inactivityJobKey } from '../conversations/inactivity-schedule';
+import { ToggleAi } from '../conversations/toggle-ai';
+import { AnswerCallPermission } from '../call-permission/answer-call-permission';
+import { VoiceWebhook } from '../call-permission/voice-webhook';
+import { AiReplies } from './ai-reply';
+import { ApplyDeliveryStatus } from './apply-delivery-status';
+import { ChatappInbound } from './chatapp-inbound';
+import { OutboundSends } from './outbound-send';
+import { ProviderSenders } from './provider-senders';
+import { ReceiveCustomerMessage } from './receive-customer-message';
+import { SendTemplateMessage } from './send-template-message';
+
+const START = new Date('2030-05-01T12:00:00.000Z');
+const CUSTOMER = '+14155551234';
+const MINUTE = 60_000;
+
+/** The chat-app use cases on the in-memory fakes with the sandbox chat app and a manual clock. */
+function setup() {
+  const store = new FakeStore(START);
+  const log = new RecordingLogger();
+  const senders = new InMemorySenderRepository();
+  const templates = new InMemoryTemplateRepository(async (id) => (await senders.list(1, 'all')).concat(await senders.list(2, 'all')).find((s) => s.id === id)?.userId ?? null);
+  const messages = new InMemoryChatappMessageRepository();
+  const conversations = new InMemoryConversationRepository(messages);
+  const sandbox = new InMemorySandboxChatappState();
+  const provider = new SandboxChatappProvider(sandbox, store.ids, () => store.clock.now());
+  const deliveries = new WebhookDeliveries(store.uow, store.deliveries, store.outbox, store.jobs, store.ids, store.clock);
+  const cipher = new SecretCipher(async () => 'k'.repeat(32));
+  const inactivity = new InactivitySchedule(store.jobs, store.assistants);
+  const outbound = new OutboundSends(
+    store.uow, store.users, conversations, messages, new BalanceService(store.ledger), new ProviderSenders(senders, cipher), inactivity, store.ids, store.clock,
+  );
+  const replies = new AiReplies(
+    store.assistants, store.catalog, conversations, messages, outbound, new SandboxReplyGenerator(), provider, DEFAULT_CHATAPP_PRICES, store.clock, log,
+  );
+  const receive = new ReceiveCustomerMessage(store.uow, conversations, messages, inactivity, replies, store.ids, store.clock);
+  const deliveryStatus = new ApplyDeliveryStatus(messages, senders, conversations, deliveries, store.clock);
+  const sendTemplate = new SendTemplateMessage(senders, templates, store.users, outbound, provider, DEFAULT_CHATAPP_PRICES, store.clock);
+  const permissions = new InMemoryCallPermissionRepository();
+  const voiceWebhook = new VoiceWebhook(store.uow, new InMemoryVoiceWebhookSettingRepository(), deliveries, store.clock);
+  const permissionAnswers = new AnswerCallPermission(store.uow, permissions, voiceWebhook, store.clock);
+  const inbound = new ChatappInbound(senders, templates, messages, receive, deliveryStatus, conversations, permissionAnswers, store.clock, log);
+  const ending = new EndInactiveConversation(store.uow, conversations, senders, store.assistants, inactivity, deliveries, store.outbox, store.clock);
+  const toggle = new ToggleAi(store.uow, conversations, store.clock);
+
+  const sender = async (userId: number, assistantId: number | null = null) => (await senders.create({
+    userId, phoneNumber: `+49151${String(userId).padStart(8, '0')}`, displayName: 'Acme', status: 'online', qualityRating: 'GREEN', messagingLimit: 1000,
+    countryCode: 'DE', assistantId, callingEnabled: false, statusWebhookUrl: null, provider: 'sandbox', providerSenderRef: `pn-${userId}`, sealedCredentials: null, now: START,
+  }))!;
+  const assistant = async (userId: number, over: Record<string, unknown> = {}) => {
+    const saved = await store.assistants.create(userId, { ...draftAssistant({ name: 'Support' }, SAMPLE_CATALOG), ...over });
+    if (saved === 'inbound_number_taken') throw new Error('taken');
+    await store.assistants.update(userId, saved.id, async () => ok({ write: { kind: 'status', status: 'active' } }));
+    return saved.id;
+  };
+  return { permissions, store, log, senders, templates, messages, conversations, sandbox, sendTemplate, inbound, ending, toggle, receive, sender, assistant };
+}
+
+describe('SendTemplateMessage', () => {
+  it('uses the monthly allowance first, then charges the template price with a ledger entry', async () => {
+    const { store, templates, sendTemplate, sender } = setup();
+    const user = await store.account({ balance: 1, plan: { included_template_messages: 1 } });
+    const s = await sender(user.id);
+    const tpl = (await templates.create({ senderId: s.id, name: 'hi', language: 'en', category: 'utility', status: 'approved', bodyText: 'Hi {{name}}', footerText: null, variables: ['name'], providerTemplateRef: null, now: START }))!;
+    const send = (to: string) => sendTemplate.execute({ userId: user.id, senderId: s.id, templateId: tpl.id, recipientPhone: to, recipientName: null, variables: { 1: 'Ann' }, source: 'automation' });
+
+    const first = await send(CUSTOMER);
+    expect(first.ok && first.value.chatapp.cost).toBe(0);
+    const second = await send('+14155550000');
+    expect(second.ok && second.value.chatapp.cost).toBe(0.05);
+    expect((await store.users.findById(user.id))!.balance).toBe(0.95);
+    expect(await send('not-a-phone')).toEqual(err({ code: 'INVALID_PHONE' }));
+  });
+});
+
+describe('ChatappInbound (the provider ingress items)', () => {
+  it('a customer message opens the window and gets the AI reply; unknown senders and messages are dropped', async () => {
+    const { store, inbound, conversations, sandbox, sender, assistant, log } = setup();
+    const user = await store.account({ balance: 1 });
+    const s = await sender(user.id, await assistant(user.id));
+    await inbound.handle({ kind: 'customer_message', providerItemId: 'wamid.1', providerSenderRef: `pn-${user.id}`, customerPhone: CUSTOMER, customerName: 'Ann', text: 'Hi', media: null, receivedAt: START });
+    const conversation = (await conversations.find(s.id, CUSTOMER))!;
+    expect(conversation).toEqual(expect.objectContaining({ customerName: 'Ann', messageCount: 2, window: { lastCustomerMessageAt: START, lastTemplateSentAt: null } }));
+    expect((await sandbox.outbox(user.id, {}, 10)).map((m) => m.body)).toEqual([SANDBOX_AI_REPLY]);
+
+    await inbound.handle({ kind: 'customer_message', providerItemId: 'wamid.2', providerSenderRef: 'pn-unknown', customerPhone: CUSTOMER, customerName: null, text: 'Hi', media: null, receivedAt: START });
+    await inbound.handle({ kind: 'message_status', providerItemId: 's.1', providerMessageId: 'nobody', status: 'read', at: START, errorCode: null, errorMessage: null });
+    await inbound.handle({ kind: 'call_event', providerItemId: 'c.1', providerSenderRef: `pn-${user.id}`, providerCallId: 'x', event: 'connect', at: START });
+    expect(log.lines.map((l) => l.message)).toEqual(['chat-app item dropped', 'chat-app item dropped', 'chat-app call event acknowledged']);
+  });
+
+  it('a call-permission reply grants (or declines) the contact\'s permission; an unknown sender is dropped', async () => {
+    const { store, inbound, permissions, sender, log } = setup();
+    const user = await store.account();
+    const s = await sender(user.id);
+    const reply = (response: 'accept' | 'reject', ref = `pn-${user.id}`) => inbound.handle({
+      kind: 'call_permission_reply', providerItemId: `r.${response}`, providerSenderRef: ref, customerPhone: CUSTOMER, response,
+      isPermanent: false, expiresAt: null, at: START,
+    });
+
+    await reply('accept');
+    expect(await permissions.find(s.id, CUSTOMER)).toMatchObject({ status: 'granted', expiresAt: new Date(START.getTime() + 7 * 24 * 60 * MINUTE) });
+    await reply('reject');
+    expect(await permissions.find(s.id, CUSTOMER)).toMatchObject({ status: 'revoked' });
+    await reply('accept', 'pn-unknown');
+    expect(log.lines.map((l) => l.message)).toEqual(['chat-app item dropped']);
+  });
+
+  it('maps template and sender status items onto the records', async () => {
+    const { store, inbound, templates, senders, sender } = setup();
+    const user = await store.account();
+    const s = await sender(user.id);
+    const tpl = (await templates.create({ senderId: s.id, name: 'hi', language: 'en', category: 'utility', status: 'pending', bodyText: 'Hi', footerText: null, variables: [], providerTemplateRef: 'tpl-9', now: START }))!;
+    await inbound.handle({ kind: 'template_status', providerItemId: 't.1', providerTemplateRef: 'tpl-9', status: 'rejected', rejectionReason: 'Too vague' });
+    expect(await templates.findForSender(s.id, tpl.id)).toEqual(expect.objectContaining({ status: 'rejected', rejectionReason: 'Too vague' }));
+    await inbound.handle({ kind: 'sender_status', providerItemId: 'n.1', providerSenderRef: `pn-${user.id}`, status: 'offline' });
+    expect((await senders.findOwned(user.id, s.id))?.status).toBe('offline');
+  });
+});
+
+describe('end on inactivity (§11.4) with a controllable clock', () => {
+  it('ends at the assistant\'s timeout, not before; a later message moves the job; disable-ai keeps AI off after a reopen', async () => {
+    const { store, ending, receive, toggle, sender, assistant, conversations } = setup();
+    const user = await store.account({ balance: 1 });
+    const s = await sender(user.id, await assistant(user.id, { conversationInactivityTimeout: 10 }));
+    const first = await receive.execute({ sender: s, customerPhone: CUSTOMER, customerName: null, text: 'Hi', media: null, providerMessageId: null });
+    const id = first.conversation.id;
+    const job = () => store.jobs.jobs().find((j) => j.key === inactivityJobKey(id));
+    expect(job()).toEqual(expect.objectContaining({ kind: CONVERSATION_INACTIVITY_JOB, runAt: new Date(START.getTime() + 10 * MINUTE) }));
+
+    store.clock.advance(5 * MINUTE);
+    await receive.execute({ sender: s, customerPhone: CUSTOMER, customerName: null, text: 'Still there?', media: null, providerMessageId: null });
+    store.clock.advance(6 * MINUTE);
+    expect((await ending.end(id))?.status).toBe('open');
+    expect(job()?.runAt).toEqual(new Date(START.getTime() + 15 * MINUTE));
+
+    await toggle.set(user.id, { id }, false);
+    store.clock.advance(4 * MINUTE);
+    expect(await ending.end(id)).toEqual(expect.objectContaining({ status: 'ended', endedCount: 1, endedAt: new Date(START.getTime() + 15 * MINUTE) }));
+    const reopened = await receive.execute({ sender: s, customerPhone: CUSTOMER, customerName: null, text: 'Back', media: null, providerMessageId: null });
+    expect(reopened.aiReply).toBeNull();
+    expect(await conversations.lockById(id)).toEqual(expect.objectContaining({ status: 'open', endedAt: null, aiEnabled: false, endedCount: 1 }));
+  });
+});

@@ -1,0 +1,57 @@
+import { err, MessageTemplate, ok, parseTemplatePlaceholders, PlaceholderRefusal, Result, TemplateCategory } from '@voiceplane/domain';
+import { Clock } from '../ports/clock';
+import { ProviderSenders } from './provider-senders';
+import { SenderRepository, TemplateRepository } from './ports';
+import { ChatappProvider, ChatappProviderRefusal } from './provider-ports';
+
+export interface TemplateDraft {
+  readonly userId: number;
+  readonly senderId: number;
+  readonly name: string;
+  readonly language: string;
+  readonly category: TemplateCategory;
+  readonly bodyText: string;
+  readonly footerText: string | null;
+}
+
+export type CreateTemplateRefusal =
+  | { readonly code: 'SENDER_NOT_FOUND' }
+  | { readonly code: 'TEMPLATE_EXISTS' }
+  | PlaceholderRefusal
+  | { readonly code: 'SEND_FAILED'; readonly reason: string };
+
+/**
+ * `POST /api/user/chatapp/senders/{id}/templates`: placeholders are checked, the provider gets the
+ * template for approval (the sandbox approves at once), and it is stored with the status it answered.
+ */
+export class CreateTemplate {
+  constructor(
+    private readonly senders: SenderRepository,
+    private readonly templates: TemplateRepository,
+    private readonly providerSenders: ProviderSenders,
+    private readonly provider: ChatappProvider,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(d: TemplateDraft): Promise<Result<MessageTemplate, CreateTemplateRefusal>> {
+    const sender = await this.senders.findOwned(d.userId, d.senderId);
+    if (sender === null) return err({ code: 'SENDER_NOT_FOUND' });
+    const placeholders = parseTemplatePlaceholders(d.bodyText);
+    if (!placeholders.ok) return placeholders;
+    const existing = await this.templates.list(sender.id, 'all');
+    if (existing.some((t) => t.name === d.name && t.language === d.language)) return err({ code: 'TEMPLATE_EXISTS' });
+    let submitted;
+    try {
+      submitted = await this.provider.submitTemplate(await this.providerSenders.of(sender), {
+        name: d.name, language: d.language, category: d.category, bodyText: d.bodyText, footerText: d.footerText,
+      });
+    } catch (e) {
+      return err({ code: 'SEND_FAILED', reason: e instanceof ChatappProviderRefusal ? e.reason : 'the chat app could not be reached' });
+    }
+    const created = await this.templates.create({
+      senderId: sender.id, name: d.name, language: d.language, category: d.category, status: submitted.status, bodyText: d.bodyText,
+      footerText: d.footerText, variables: placeholders.value.variables, providerTemplateRef: submitted.providerTemplateRef, now: this.clock.now(),
+    });
+    return created === null ? err({ code: 'TEMPLATE_EXISTS' }) : ok(created);
+  }
+}

@@ -1,0 +1,116 @@
+import {
+  ChatappMessage, MediaType, MessageDeliveryState, MessageTemplate, QualityRating, Result, Sender, SenderStatus, TemplateStatus,
+} from '@voiceplane/domain';
+
+/** A sender as registered: the record's fields plus what only the provider side reads. */
+export interface NewSender extends Omit<Sender, 'id' | 'createdAt' | 'updatedAt'> {
+  readonly providerSenderRef: string | null;
+  /** The sealed `provider_config` (write-only: never read back through the API). */
+  readonly sealedCredentials: string | null;
+  readonly now: Date;
+}
+
+/** Fields of `PUT senders/{id}`; absent keys stay. */
+export interface SenderChanges {
+  readonly displayName?: string;
+  readonly assistantId?: number | null;
+  readonly callingEnabled?: boolean;
+  readonly statusWebhookUrl?: string | null;
+}
+
+export type SenderListFilter = SenderStatus | 'all';
+
+export interface SenderRepository {
+  /** Null when the phone number is registered already, by any account (CONTRACT D16). */
+  create(sender: NewSender): Promise<Sender | null>;
+  /** Null for a missing id and for another user's sender alike. */
+  findOwned(userId: number, id: number): Promise<Sender | null>;
+  /** Id ascending. */
+  list(userId: number, filter: SenderListFilter): Promise<Sender[]>;
+  update(userId: number, id: number, changes: SenderChanges, now: Date): Promise<Sender | null>;
+  /** The provider's report about a number, or the sandbox's S3. */
+  setStatus(id: number, status: SenderStatus, qualityRating: QualityRating | null, now: Date): Promise<Sender | null>;
+  /** The sender a provider item names: by the provider's ref, else by phone number. */
+  findByProviderRef(ref: string): Promise<Sender | null>;
+  /** The sealed `provider_config`; null when none was given. */
+  sealedCredentials(id: number): Promise<string | null>;
+}
+
+export interface NewTemplate extends Omit<MessageTemplate, 'id' | 'rejectionReason' | 'createdAt' | 'updatedAt'> {
+  readonly providerTemplateRef: string | null;
+  readonly now: Date;
+}
+
+export type TemplateListFilter = TemplateStatus | 'all';
+
+export interface TemplateRepository {
+  /** Null when the sender has a template of this name and language already. */
+  create(template: NewTemplate): Promise<MessageTemplate | null>;
+  /** Null unless the template belongs to this sender. */
+  findForSender(senderId: number, id: number): Promise<MessageTemplate | null>;
+  /** A template of any of the user's senders (sandbox S4). */
+  findOwned(userId: number, id: number): Promise<MessageTemplate | null>;
+  /** Id ascending. */
+  list(senderId: number, filter: TemplateListFilter): Promise<MessageTemplate[]>;
+  setStatus(id: number, status: TemplateStatus, rejectionReason: string | null, now: Date): Promise<MessageTemplate | null>;
+  findByProviderRef(ref: string): Promise<MessageTemplate | null>;
+}
+
+/** A message and its chat-app delivery record, written together. */
+export interface NewChatappMessage {
+  readonly userId: number;
+  readonly conversationId: number;
+  readonly senderId: number;
+  readonly direction: 'inbound' | 'outbound';
+  readonly source: 'customer' | 'ai' | 'api' | 'automation';
+  readonly type: 'text' | 'media' | 'template' | 'voice_call_request';
+  readonly body: string | null;
+  /** Inbound media from a provider arrives as the provider's media id, without a URL. */
+  readonly media: { readonly url: string | null; readonly mediaType: MediaType; readonly filename: string | null } | null;
+  readonly templateId: number | null;
+  readonly from: string;
+  readonly to: string;
+  readonly messageSid: string;
+  readonly providerMessageId: string | null;
+  readonly status: ChatappMessage['status'];
+  readonly cost: number;
+  /** Counted against the plan's monthly template allowance. */
+  readonly fromAllowance: boolean;
+  readonly now: Date;
+}
+
+/** A message that was stored but never sent (an AI reply the balance could not pay for, §8.9). */
+export interface NewUnsentMessage {
+  readonly userId: number;
+  readonly conversationId: number;
+  readonly source: 'ai';
+  readonly body: string;
+  readonly errorCode: string;
+  readonly now: Date;
+}
+
+export interface StoredChatappMessage {
+  readonly messageId: number;
+  readonly chatapp: ChatappMessage;
+}
+
+/** What a status change decided about a locked chat-app message. */
+export interface DeliveryStateChange<A> {
+  readonly next: MessageDeliveryState;
+  readonly at: Date;
+  readonly answer: A;
+}
+
+export interface ChatappMessageRepository {
+  record(message: NewChatappMessage): Promise<StoredChatappMessage>;
+  recordUnsent(message: NewUnsentMessage): Promise<number>;
+  findOwnedBySid(userId: number, messageSid: string): Promise<ChatappMessage | null>;
+  findByProviderMessageId(providerMessageId: string): Promise<ChatappMessage | null>;
+  /**
+   * In one transaction (the caller's, when there is one) locks the chat-app message, hands it to
+   * `decide` and stores the state it returned. What `decide` writes elsewhere commits with it.
+   */
+  updateDelivery<A, E>(id: number, decide: (message: ChatappMessage) => Promise<Result<DeliveryStateChange<A>, E>>): Promise<Result<A, E | 'not_found'>>;
+  /** Template sends of the user since `since` that the plan's allowance paid for. */
+  allowanceUsed(userId: number, since: Date): Promise<number>;
+}

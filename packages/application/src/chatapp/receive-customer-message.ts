@@ -1,0 +1,69 @@
+import { Conversation, MediaType, recordMessage, Sender } from '@voiceplane/domain';
+import { Clock } from '../ports/clock';
+import { Ids } from '../ports/ids';
+import { UnitOfWork } from '../ports/unit-of-work';
+import { ConversationRepository } from '../conversations/ports';
+import { InactivitySchedule } from '../conversations/inactivity-schedule';
+import { AiReplies, AiReply } from './ai-reply';
+import { newMessageSid } from './outbound-send';
+import { ChatappMessageRepository } from './ports';
+
+export interface CustomerMessage {
+  readonly sender: Sender;
+  readonly customerPhone: string;
+  readonly customerName: string | null;
+  readonly text: string | null;
+  readonly media: { readonly url: string | null; readonly mediaType: MediaType; readonly caption: string | null } | null;
+  /** The provider's id of the message, when it has one. */
+  readonly providerMessageId: string | null;
+}
+
+export interface CustomerMessageReceived {
+  readonly conversation: Conversation;
+  readonly messageId: number;
+  readonly aiReply: AiReply | null;
+}
+
+/**
+ * An inbound customer message (CONTRACT §8.9), from the provider ingress or the sandbox's S1: the
+ * conversation is found or created (an ended one reopens), the message stored and the window
+ * opened or extended in one transaction; then, when AI is on and the sender's assistant may
+ * answer, the AI reply.
+ */
+export class ReceiveCustomerMessage {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly conversations: ConversationRepository,
+    private readonly messages: ChatappMessageRepository,
+    private readonly inactivity: InactivitySchedule,
+    private readonly replies: AiReplies,
+    private readonly ids: Ids,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(m: CustomerMessage): Promise<CustomerMessageReceived> {
+    const { sender } = m;
+    const stored = await this.uow.transaction(async () => {
+      const now = this.clock.now();
+      const conversation = await this.conversations.lockOrCreate({
+        userId: sender.userId, senderId: sender.id, customerPhone: m.customerPhone, uuid: this.ids.uuid(), now,
+      });
+      const change = recordMessage(conversation, {
+        source: 'customer', type: m.media === null ? 'text' : 'media', at: now, assistantId: sender.assistantId, customerName: m.customerName,
+      });
+      await this.conversations.save(change.next);
+      const record = await this.messages.record({
+        userId: sender.userId, conversationId: conversation.id, senderId: sender.id, direction: 'inbound', source: 'customer',
+        type: m.media === null ? 'text' : 'media', body: m.media === null ? m.text : m.media.caption,
+        media: m.media === null ? null : { url: m.media.url, mediaType: m.media.mediaType, filename: null }, templateId: null,
+        from: m.customerPhone, to: sender.phoneNumber, messageSid: newMessageSid(this.ids), providerMessageId: m.providerMessageId,
+        status: 'received', cost: 0, fromAllowance: false, now,
+      });
+      await this.inactivity.afterMessage(change.next, change, conversation.messageCount === 0);
+      return { conversation: change.next, messageId: record.messageId, at: now };
+    });
+    const assistant = await this.replies.replyingAssistant(sender, stored.conversation);
+    const aiReply = assistant === null ? null : await this.replies.reply(sender, stored.conversation, assistant, stored.at);
+    return { conversation: stored.conversation, messageId: stored.messageId, aiReply };
+  }
+}

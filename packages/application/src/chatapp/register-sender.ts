@@ -1,0 +1,53 @@
+import { err, ok, Result, Sender, senderCountryCode } from '@voiceplane/domain';
+import { Clock } from '../ports/clock';
+import { SecretCipher } from '../telephony/secret-cipher';
+import { SenderRepository } from './ports';
+import { ChatappProvider, ChatappProviderRefusal, WhatsappCredentials } from './provider-ports';
+
+export interface SenderRegistration {
+  readonly userId: number;
+  readonly phoneNumber: string;
+  readonly displayName: string;
+  readonly assistantId: number | null;
+  readonly callingEnabled: boolean;
+  readonly statusWebhookUrl: string | null;
+  readonly credentials: WhatsappCredentials | null;
+}
+
+export type RegisterSenderRefusal = { readonly code: 'SENDER_EXISTS' } | { readonly code: 'SEND_FAILED'; readonly reason: string };
+
+/** Messaging limit of a new number until the provider reports another (CONTRACT §8.2). */
+const NEW_SENDER_LIMIT = 1000;
+
+/**
+ * `POST /api/user/chatapp/senders`: the provider registers the number first (the sandbox puts it
+ * online at once; WhatsApp reports it connected later), then it is stored with its sealed
+ * credentials. A number registered by any account already is `SENDER_EXISTS` (CONTRACT D16).
+ */
+export class RegisterSender {
+  constructor(
+    private readonly senders: SenderRepository,
+    private readonly provider: ChatappProvider,
+    private readonly cipher: SecretCipher,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(r: SenderRegistration): Promise<Result<Sender, RegisterSenderRefusal>> {
+    if ((await this.senders.findByProviderRef(r.phoneNumber)) !== null) return err({ code: 'SENDER_EXISTS' });
+    let registered;
+    try {
+      registered = await this.provider.registerSender({ senderId: 0, userId: r.userId, phoneNumber: r.phoneNumber, credentials: r.credentials }, r.displayName);
+    } catch (e) {
+      return err({ code: 'SEND_FAILED', reason: e instanceof ChatappProviderRefusal ? e.reason : 'the chat app could not be reached' });
+    }
+    const created = await this.senders.create({
+      userId: r.userId, phoneNumber: r.phoneNumber, displayName: r.displayName, status: registered.status, qualityRating: 'GREEN',
+      messagingLimit: NEW_SENDER_LIMIT, countryCode: senderCountryCode(r.phoneNumber), assistantId: r.assistantId,
+      callingEnabled: r.callingEnabled, statusWebhookUrl: r.statusWebhookUrl, provider: this.provider.name,
+      providerSenderRef: registered.providerSenderRef,
+      sealedCredentials: r.credentials === null ? null : await this.cipher.encrypt(JSON.stringify(r.credentials)),
+      now: this.clock.now(),
+    });
+    return created === null ? err({ code: 'SENDER_EXISTS' }) : ok(created);
+  }
+}

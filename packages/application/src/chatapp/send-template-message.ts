@@ -1,0 +1,64 @@
+import {
+  ChatappPrices, decideTemplateSend, err, ok, priceTemplateSend, resolveTemplateVariables, Result, TemplateSendRefusal, TemplateVariableInput,
+} from '@voiceplane/domain';
+import { UserRepository } from '../ports/accounts';
+import { Clock } from '../ports/clock';
+import { OutboundSends, SendFailed, SentMessage } from './outbound-send';
+import { SenderRepository, TemplateRepository } from './ports';
+import { ChatappProvider } from './provider-ports';
+
+export interface TemplateSendRequest {
+  readonly userId: number;
+  readonly senderId: number;
+  readonly templateId: number;
+  readonly recipientPhone: string;
+  readonly recipientName: string | null;
+  readonly variables: Readonly<Record<string, TemplateVariableInput>>;
+  /** `api` for the route, `automation` for the `chatapp.send_template` step. */
+  readonly source: 'api' | 'automation';
+  readonly requestId?: string | null;
+}
+
+export type TemplateMessageRefusal = TemplateSendRefusal | SendFailed;
+
+/**
+ * `POST /api/user/chatapp/send` and the automations' template step: every check of CONTRACT §8.5
+ * in its order, then the send (allowance first, then the template price).
+ */
+export class SendTemplateMessage {
+  constructor(
+    private readonly senders: SenderRepository,
+    private readonly templates: TemplateRepository,
+    private readonly users: UserRepository,
+    private readonly outbound: OutboundSends,
+    private readonly provider: ChatappProvider,
+    private readonly prices: ChatappPrices,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(request: TemplateSendRequest): Promise<Result<SentMessage, TemplateMessageRefusal>> {
+    const sender = await this.senders.findOwned(request.userId, request.senderId);
+    const template = sender === null ? null : await this.templates.findForSender(sender.id, request.templateId);
+    const user = await this.users.findById(request.userId);
+    const included = user?.plan.included_template_messages ?? 0;
+    const decided = decideTemplateSend({
+      sender, template, recipientPhone: request.recipientPhone, variables: request.variables,
+      allowanceRemaining: await this.outbound.allowanceRemaining(request.userId, included, this.clock.now()),
+      balance: user?.balance ?? 0, prices: this.prices,
+    });
+    if (!decided.ok) return decided;
+    // Checked complete by the decision above.
+    const parameters = resolveTemplateVariables(template!.variables, request.variables);
+    if (!parameters.ok) return parameters;
+    const body = decided.value.body;
+    return this.outbound.send({
+      sender: sender!, recipientPhone: request.recipientPhone, recipientName: request.recipientName, source: request.source,
+      type: 'template', body, media: null, templateId: template!.id, createConversation: true,
+      decide: ({ balance, allowanceRemaining }) => priceTemplateSend(allowanceRemaining, balance, this.prices),
+      deliver: (providerSender) => this.provider.sendTemplate(providerSender, request.recipientPhone, {
+        name: template!.name, language: template!.language, parameters: parameters.value, renderedText: body,
+      }),
+      description: 'Template message', requestId: request.requestId,
+    }).then((sent) => (sent.ok ? ok(sent.value) : err(sent.error)));
+  }
+}

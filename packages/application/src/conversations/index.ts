@@ -1,0 +1,4 @@
+export * from './ports';
+export * from './inactivity-schedule';
+export * from './toggle-ai';
+export * from './end-inactive-conversation';

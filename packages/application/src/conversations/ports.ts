@@ -1,0 +1,56 @@
+import { Conversation, ConversationMessage, ConversationStatus } from '@voiceplane/domain';
+
+/** Where a cursor page starts: after this item in the list's order. */
+export interface ConversationCursor {
+  /** `last_message_at` of the item (conversations list only). */
+  readonly at?: Date;
+  readonly id: number;
+}
+
+export interface CursorPage<T> {
+  readonly items: T[];
+  /** The position after the last item; null on the last page. */
+  readonly next: ConversationCursor | null;
+}
+
+export interface ConversationFilter {
+  readonly senderId?: number;
+  readonly status?: ConversationStatus;
+  readonly aiEnabled?: boolean;
+  readonly customerPhone?: string;
+}
+
+export interface NewConversationKey {
+  readonly userId: number;
+  readonly senderId: number;
+  readonly customerPhone: string;
+  /** Used only when the conversation is created. */
+  readonly uuid: string;
+  readonly now: Date;
+}
+
+/** A conversation the inactivity scheduler may have to end. */
+export interface ConversationDeadline {
+  readonly conversationId: number;
+  readonly runAt: Date;
+}
+
+export interface ConversationRepository {
+  /** Unlocked read of the (sender, customer) conversation. */
+  find(senderId: number, customerPhone: string): Promise<Conversation | null>;
+  /** Inside a transaction: the conversation locked until it ends, created first when there is none. */
+  lockOrCreate(key: NewConversationKey): Promise<Conversation>;
+  /** Inside a transaction: the existing conversation locked until it ends. */
+  lock(senderId: number, customerPhone: string): Promise<Conversation | null>;
+  lockById(id: number): Promise<Conversation | null>;
+  /** Writes every field the domain changes. */
+  save(conversation: Conversation): Promise<void>;
+  /** By integer id or UUID; null for another user's conversation. */
+  findOwned(userId: number, ref: { readonly id: number } | { readonly uuid: string }): Promise<Conversation | null>;
+  /** Ordered by `last_message_at` descending, then id descending. */
+  list(userId: number, filter: ConversationFilter, after: ConversationCursor | null, perPage: number): Promise<CursorPage<Conversation>>;
+  /** Newest first. */
+  messages(conversationId: number, after: ConversationCursor | null, perPage: number): Promise<CursorPage<ConversationMessage>>;
+  /** The latest `limit` messages, oldest first (AI history, the ended webhook's transcript). */
+  recentMessages(conversationId: number, limit: number): Promise<ConversationMessage[]>;
+}

@@ -1,0 +1,142 @@
+import type { Container } from 'inversify';
+import {
+  AiReplies, ApplyDeliveryStatus, ChatappForAutomations, ChatappInbound, ChatappPermissionRequests, ChatappProvider, conversationInactivityJob, CreateTemplate, EndInactiveConversation,
+  InactivitySchedule, MediaFetcher, OutboundSends, ProviderSenders, ReceiveCustomerMessage, RegisterSender, ReplyGenerator, SecretCipher,
+  SendFreeformMessage, SendTemplateMessage, ToggleAi, TOKENS, type Token, UpdateSender,
+} from '@voiceplane/application';
+import {
+  ChatappSenderController, chatappSenderRouteDocs, ChatappSendController, chatappSendRouteDocs, ConversationController, conversationRouteDocs,
+  SandboxChatappController, sandboxChatappRouteDocs, SandboxConversationController, sandboxConversationRouteDocs, SandboxFaults,
+} from '@voiceplane/adapter-http';
+import { CHATAPP_SEND_FAULT, SandboxChatappProvider, SandboxReplyGenerator } from '@voiceplane/adapter-sandbox';
+import {
+  PostgresSandboxChatappState, TypeormChatappMessageRepository, TypeormConversationRepository, TypeormSenderRepository, TypeormTemplateRepository,
+} from '@voiceplane/adapter-typeorm';
+import type { Config } from '../config';
+import { ApiModule } from './module';
+
+/** CONTRACT §1.8: template and freeform sends share 5 per second per user, counted across instances. */
+export const CHATAPP_SENDS_PER_SECOND = 5;
+
+function providerFor(config: Config, c: Container): ChatappProvider {
+  if (config.chatappProvider === 'sandbox') {
+    return new SandboxChatappProvider(c.get(TOKENS.SandboxChatappState), c.get(TOKENS.Ids), () => c.get(TOKENS.Clock).now());
+  }
+  // The WhatsApp Cloud adapter binds itself before this module composes; without it the start fails here.
+  if (!c.isBound(TOKENS.ChatappProvider)) throw new Error(`CHATAPP_PROVIDER=${config.chatappProvider}: no adapter is bound for this chat-app provider.`);
+  return c.get(TOKENS.ChatappProvider);
+}
+
+/** The demo account's sandbox sender and templates (CONTRACT §14.1 seeds). */
+async function seedDemoSender(c: Container, userId: number): Promise<void> {
+  const sender = await c.get(TOKENS.RegisterSender).execute({
+    userId, phoneNumber: '+4915112345678', displayName: 'Demo Sender', assistantId: null, callingEnabled: true, statusWebhookUrl: null, credentials: null,
+  });
+  if (!sender.ok) return;
+  const create = c.get(TOKENS.CreateTemplate);
+  await create.execute({ userId, senderId: sender.value.id, name: 'welcome', language: 'en', category: 'utility', bodyText: 'Hello {{1}}, thanks for contacting us.', footerText: null });
+  await create.execute({
+    userId, senderId: sender.value.id, name: 'call_permission', language: 'en', category: 'voice_call_request',
+    bodyText: 'May we call you on this number?', footerText: null,
+  });
+}
+
+/**
+ * Chat-app messaging and conversations (CONTRACT §8, §11): senders, templates, template and
+ * freeform sends with their 5/s quota, delivery statuses, inbound messages with AI replies, the
+ * inactivity scheduler with its `conversation_ended` webhook, and — while the chat-app provider is
+ * the sandbox — S1, S3–S7, S13 and the `chatapp_send` fault (§14, D3).
+ */
+export const chatappModule: ApiModule = ({ container: c, config, database, logger }) => {
+  const log = logger.child({ module: 'chatapp' });
+  const sandbox = config.chatappProvider === 'sandbox';
+  const prices = config.chatappPrices;
+  const get = <T>(token: Token<T>): T => c.get(token);
+  const single = <T>(token: Token<T>, make: () => T) => c.bind(token).toDynamicValue(make).inSingletonScope();
+
+  single(TOKENS.SenderRepository, () => new TypeormSenderRepository(database));
+  single(TOKENS.TemplateRepository, () => new TypeormTemplateRepository(database));
+  single(TOKENS.ConversationRepository, () => new TypeormConversationRepository(database));
+  single(TOKENS.ChatappMessageRepository, () => new TypeormChatappMessageRepository(database));
+  if (sandbox) {
+    single(TOKENS.SandboxChatappState, () => new PostgresSandboxChatappState(database));
+    single(TOKENS.ChatappProvider, () => providerFor(config, c));
+  } else {
+    providerFor(config, c);
+  }
+  if (config.replyGenerator === 'sandbox') single(TOKENS.ReplyGenerator, (): ReplyGenerator => new SandboxReplyGenerator());
+  // The OpenAI-compatible generator binds itself before this module composes; without it the start fails here.
+  else if (!c.isBound(TOKENS.ReplyGenerator)) throw new Error(`REPLY_GENERATOR=${config.replyGenerator}: no reply generator adapter is bound.`);
+
+  c.bind(ProviderSenders).toDynamicValue(() => new ProviderSenders(get(TOKENS.SenderRepository), c.get(SecretCipher))).inSingletonScope();
+  c.bind(InactivitySchedule).toDynamicValue(() => new InactivitySchedule(get(TOKENS.JobScheduler), get(TOKENS.AssistantRepository))).inSingletonScope();
+  c.bind(OutboundSends).toDynamicValue(() => new OutboundSends(
+    get(TOKENS.UnitOfWork), get(TOKENS.UserRepository), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository),
+    get(TOKENS.BalanceService), c.get(ProviderSenders), c.get(InactivitySchedule), get(TOKENS.Ids), get(TOKENS.Clock),
+  )).inSingletonScope();
+  single(TOKENS.RegisterSender, () => new RegisterSender(get(TOKENS.SenderRepository), get(TOKENS.ChatappProvider), c.get(SecretCipher), get(TOKENS.Clock)));
+  single(TOKENS.UpdateSender, () => new UpdateSender(get(TOKENS.UnitOfWork), get(TOKENS.SenderRepository), get(TOKENS.WebhookDeliveries), get(TOKENS.Clock)));
+  single(TOKENS.CreateTemplate, () => new CreateTemplate(
+    get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), c.get(ProviderSenders), get(TOKENS.ChatappProvider), get(TOKENS.Clock),
+  ));
+  single(TOKENS.SendTemplateMessage, () => new SendTemplateMessage(
+    get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), get(TOKENS.UserRepository), c.get(OutboundSends), get(TOKENS.ChatappProvider),
+    prices, get(TOKENS.Clock),
+  ));
+  single(TOKENS.SendFreeformMessage, () => new SendFreeformMessage(
+    get(TOKENS.SenderRepository), get(TOKENS.ConversationRepository), get(TOKENS.UserRepository), c.get(OutboundSends),
+    new MediaFetcher(get(TOKENS.OutboundHttpClient)), get(TOKENS.ChatappProvider), prices, get(TOKENS.Clock),
+  ));
+  single(TOKENS.ApplyDeliveryStatus, () => new ApplyDeliveryStatus(
+    get(TOKENS.ChatappMessageRepository), get(TOKENS.SenderRepository), get(TOKENS.ConversationRepository), get(TOKENS.WebhookDeliveries), get(TOKENS.Clock),
+  ));
+  single(TOKENS.ReceiveCustomerMessage, () => new ReceiveCustomerMessage(
+    get(TOKENS.UnitOfWork), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository), c.get(InactivitySchedule),
+    new AiReplies(
+      get(TOKENS.AssistantRepository), get(TOKENS.CatalogRepository), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository),
+      c.get(OutboundSends), get(TOKENS.ReplyGenerator), get(TOKENS.ChatappProvider), prices, get(TOKENS.Clock), log,
+    ),
+    get(TOKENS.Ids), get(TOKENS.Clock),
+  ));
+  single(TOKENS.ChatappInboundHandler, () => new ChatappInbound(
+    get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), get(TOKENS.ChatappMessageRepository), get(TOKENS.ReceiveCustomerMessage),
+    get(TOKENS.ApplyDeliveryStatus), get(TOKENS.ConversationRepository), get(TOKENS.AnswerCallPermission), get(TOKENS.Clock), log,
+  ));
+  // What chat-app voice (CONTRACT §9) reads and sends through this capability.
+  c.bind(TOKENS.VoiceSenderLookup).toDynamicValue(() => get(TOKENS.SenderRepository)).inSingletonScope();
+  c.bind(TOKENS.VoiceConversationLookup).toDynamicValue(() => get(TOKENS.ConversationRepository)).inSingletonScope();
+  c.bind(TOKENS.VoiceTemplateLookup).toDynamicValue(() => get(TOKENS.TemplateRepository)).inSingletonScope();
+  // What automations' chat-app step and apply checks use (CONTRACT §10.3).
+  single(TOKENS.AutomationChatapp, () => new ChatappForAutomations(get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), get(TOKENS.SendTemplateMessage)));
+  single(TOKENS.PermissionRequestSender, () => new ChatappPermissionRequests(c.get(OutboundSends), get(TOKENS.ChatappProvider)));
+  single(TOKENS.ToggleAi, () => new ToggleAi(get(TOKENS.UnitOfWork), get(TOKENS.ConversationRepository), get(TOKENS.Clock)));
+  single(TOKENS.EndInactiveConversation, () => new EndInactiveConversation(
+    get(TOKENS.UnitOfWork), get(TOKENS.ConversationRepository), get(TOKENS.SenderRepository), get(TOKENS.AssistantRepository),
+    c.get(InactivitySchedule), get(TOKENS.WebhookDeliveries), get(TOKENS.Outbox), get(TOKENS.Clock),
+  ));
+  c.bind(TOKENS.JobHandler).toDynamicValue(() => conversationInactivityJob(get(TOKENS.EndInactiveConversation))).inSingletonScope();
+
+  SandboxFaults.in(c).register(CHATAPP_SEND_FAULT, sandbox
+    ? async ({ userId, targetId, count }) => {
+      if (targetId !== null && (await get(TOKENS.SenderRepository).findOwned(userId, targetId)) === null) return 'not_found';
+      return { remaining: await get(TOKENS.SandboxChatappState).armFault({ kind: CHATAPP_SEND_FAULT, userId, targetId, count }) };
+    }
+    : null);
+
+  // S13 drives voiceplane's own scheduler: it exists whenever any provider is the sandbox (D3).
+  const anySandbox = sandbox || [config.voiceRuntime, config.sipProvisioner, config.numberInventory].includes('sandbox');
+  const controllers = [
+    ChatappSenderController, ChatappSendController, ConversationController,
+    ...(sandbox ? [SandboxChatappController] : []), ...(anySandbox ? [SandboxConversationController] : []),
+  ];
+  for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
+  return {
+    routeQuotas: [{
+      method: 'POST', path: /^\/api\/user\/chatapp\/send(-freeform)?$/,
+      buckets: (principal) => [{ key: `chatapp-send:${principal.userId}`, limit: CHATAPP_SENDS_PER_SECOND, windowSeconds: 1 }],
+    }],
+    seedDemo: sandbox ? (userId) => seedDemoSender(c, userId) : undefined,
+    routeDocs: [...chatappSenderRouteDocs, ...chatappSendRouteDocs, ...conversationRouteDocs, ...(sandbox ? sandboxChatappRouteDocs : []),
+      ...(anySandbox ? sandboxConversationRouteDocs : [])],
+  };
+};

@@ -1,0 +1,15 @@
+import { InMemoryChatappMessageRepository, InMemoryConversationRepository, InMemorySandboxChatappState, InMemorySenderRepository, InMemoryTemplateRepository } from '@voiceplane/adapter-fakes';
+import { chatappRepositoriesContract } from './chatapp-repositories.contract';
+import { sandboxChatappStateContract } from './sandbox-chatapp-state.contract';
+
+chatappRepositoriesContract('in-memory', async () => {
+  const senders = new InMemorySenderRepository();
+  const messages = new InMemoryChatappMessageRepository();
+  return {
+    senders, messages, users: [1, 2],
+    templates: new InMemoryTemplateRepository(async (senderId) => (await senders.findOwned(1, senderId))?.userId ?? (await senders.findOwned(2, senderId))?.userId ?? null),
+    conversations: new InMemoryConversationRepository(messages),
+  };
+});
+
+sandboxChatappStateContract('in-memory', async () => ({ state: new InMemorySandboxChatappState(), users: [1, 2] }));
