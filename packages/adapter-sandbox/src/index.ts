@@ -1,3 +1,4 @@
 export {};
 export * from './telephony';
 export * from './voice-runtime';
+export * from './automations/rollback-faults';

@@ -21,6 +21,13 @@ export interface RunRequest {
   readonly retryOfRunId?: string | null;
   /** The bus event that started it: a second run for the same event is not created. */
   readonly eventId?: string;
+  /** Given by a caller that must name the run before it ends (a sync webhook reply that times out). */
+  readonly runId?: string;
+  /**
+   * The run is answered before it is stored (sync webhook replies, mid-call tools: on a live call's
+   * path). Its write completes in the background; `settled()` waits for it.
+   */
+  readonly storeAfterAnswer?: boolean;
 }
 
 /** A stored version read back as the engine runs it; a version that no longer parses is a bug, not a refusal. */
@@ -37,6 +44,7 @@ export function pinned(version: AutomationVersion): PinnedVersion {
  */
 export class AutomationEngine {
   private readonly versions = new Map<string, PinnedVersion>();
+  private readonly pendingWrites = new Set<Promise<void>>();
 
   constructor(
     private readonly automations: AutomationRepository,
@@ -46,6 +54,8 @@ export class AutomationEngine {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly ids: Ids,
+    /** Where a background write that failed is reported. */
+    private readonly log: Pick<WorkLogger, 'error'> | null = null,
   ) {}
 
   /** A version as runs see it. Versions never change once written, so each is read and parsed once per process. */
@@ -62,16 +72,35 @@ export class AutomationEngine {
 
   /** Starts a run on `version` and executes it until it ends or pauses; null for an event already handled. */
   async start(automation: Automation, version: PinnedVersion, request: RunRequest): Promise<AutomationRun | null> {
-    const { next } = startRun({
-      id: this.ids.token('run_', 22), version, trigger: request.trigger, isTest: request.isTest,
-      retryOfRunId: request.retryOfRunId ?? null, input: request.input, now: this.clock.now(),
-    });
+    const next = this.newRun(version, request);
     // A run started by a bus event is stored first: its event id is what makes a redelivery start
     // nothing. Any other run is written once, when it ends or pauses (a mid-call lookup is on a
     // live call's path, where every write is felt).
     const stored = request.eventId !== undefined;
     if (stored && !(await this.runs.insert(automation.id, next, request.eventId))) return null;
-    return this.drive(automation, version, next, stored);
+    return this.drive(automation, version, next, stored, request.storeAfterAnswer === true);
+  }
+
+  /**
+   * Stores the run as RUNNING, so that it can be looked up at once, and executes it in the
+   * background (async webhook triggers, CONTRACT §10.14).
+   */
+  async launch(automation: Automation, version: PinnedVersion, request: RunRequest): Promise<{ readonly run: AutomationRun; readonly finished: Promise<AutomationRun> }> {
+    const next = this.newRun(version, request);
+    await this.runs.insert(automation.id, next);
+    return { run: next, finished: this.drive(automation, version, next, true, false) };
+  }
+
+  /** Waits for the writes of runs answered before they were stored. */
+  async settled(): Promise<void> {
+    while (this.pendingWrites.size > 0) await Promise.allSettled([...this.pendingWrites]);
+  }
+
+  private newRun(version: PinnedVersion, request: RunRequest): AutomationRun {
+    return startRun({
+      id: request.runId ?? this.ids.token('run_', 22), version, trigger: request.trigger, isTest: request.isTest,
+      retryOfRunId: request.retryOfRunId ?? null, input: request.input, now: this.clock.now(),
+    }).next;
   }
 
   /**
@@ -92,7 +121,7 @@ export class AutomationEngine {
     return this.drive(automation, version, resumed.value.next, true);
   }
 
-  private async drive(automation: Automation, version: PinnedVersion, start: AutomationRun, stored: boolean): Promise<AutomationRun> {
+  private async drive(automation: Automation, version: PinnedVersion, start: AutomationRun, stored: boolean, storeAfterAnswer = false): Promise<AutomationRun> {
     let run = start;
     for (;;) {
       if (timeLimitExceeded(run, this.clock.now())) {
@@ -124,6 +153,12 @@ export class AutomationEngine {
           kind: AUTOMATION_RESUME_JOB, key: resumeJobKey(paused.id), payload: { automation_id: automation.id, run_id: paused.id }, runAt: paused.resumeAt as Date,
         });
       });
+    } else if (storeAfterAnswer) {
+      const done = run;
+      const write = this.persist(automation.id, done, stored)
+        .catch((e: unknown) => this.log?.error({ err: e, runId: done.id }, 'storing an answered automation run failed'))
+        .finally(() => this.pendingWrites.delete(write));
+      this.pendingWrites.add(write);
     } else {
       await this.persist(automation.id, run, stored);
     }

@@ -2,7 +2,7 @@ import { ManualClock } from '@voiceplane/adapter-fakes';
 import { Database, PostgresJobStore } from '@voiceplane/adapter-typeorm';
 import {
   ApplyTemplate, AUTOMATION_EVENTS_CONSUMER, AutomationChatapp, AutomationEngine, automationResumeJobs, AutomationSteps, Doorbell, JobRunner, SecretCipher,
-  TOKENS, type Token,
+  TemplateChecks, TOKENS, VersionPublisher, type Token,
 } from '@voiceplane/application';
 import { DEFAULT_PLAN, err, findTemplate, JsonObject, ok } from '@voiceplane/domain';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
@@ -325,10 +325,10 @@ describe('post_call_chatapp_followup', () => {
 
 /** The apply use case as the composition builds it, with a chat-app port the test controls. */
 function applyChatappTemplate(chatapp: AutomationChatapp, userId: number, assistantId: number, params: JsonObject) {
+  const checks = new TemplateChecks(get(TOKENS.DataTableRepository), get(TOKENS.ConnectionRepository), get(TOKENS.AutomationToolBinding), chatapp, { checkUrl: () => null });
   const use = new ApplyTemplate(
-    get(TOKENS.AutomationRepository), get(TOKENS.AssistantRepository), get(TOKENS.DataTableRepository), get(TOKENS.ConnectionRepository),
-    get(TOKENS.AutomationToolBinding), chatapp, engineWith(get(TOKENS.Clock), chatapp), get(TOKENS.Clock), get(TOKENS.Ids),
-    { publicBaseUrl: 'https://voiceplane.example.com', checkUrl: () => null },
+    get(TOKENS.AutomationRepository), get(TOKENS.AssistantRepository), checks, get(TOKENS.AutomationToolBinding), t.runtime.container.get(VersionPublisher),
+    engineWith(get(TOKENS.Clock), chatapp), get(TOKENS.Clock), get(TOKENS.Ids), 'https://voiceplane.example.com',
   );
   return use.execute({
     userId, plan: DEFAULT_PLAN, template: findTemplate('post_call_chatapp_followup')!, params, assistantId, name: null, confirmSideEffects: true, test: true, sample: null,
