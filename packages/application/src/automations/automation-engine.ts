@@ -44,7 +44,7 @@ export function pinned(version: AutomationVersion): PinnedVersion {
  */
 export class AutomationEngine {
   private readonly versions = new Map<string, PinnedVersion>();
-  private readonly pendingWrites = new Set<Promise<void>>();
+  private readonly background = new Set<Promise<void>>();
 
   constructor(
     private readonly automations: AutomationRepository,
@@ -88,12 +88,19 @@ export class AutomationEngine {
   async launch(automation: Automation, version: PinnedVersion, request: RunRequest): Promise<{ readonly run: AutomationRun; readonly finished: Promise<AutomationRun> }> {
     const next = this.newRun(version, request);
     await this.runs.insert(automation.id, next);
-    return { run: next, finished: this.drive(automation, version, next, true, false) };
+    const finished = this.drive(automation, version, next, true, false);
+    this.track(finished.then(() => undefined, () => undefined));
+    return { run: next, finished };
   }
 
-  /** Waits for the writes of runs answered before they were stored. */
+  /** Waits for the background work: launched runs and the writes of runs answered before they were stored. */
   async settled(): Promise<void> {
-    while (this.pendingWrites.size > 0) await Promise.allSettled([...this.pendingWrites]);
+    while (this.background.size > 0) await Promise.allSettled([...this.background]);
+  }
+
+  private track(work: Promise<void>): void {
+    const tracked = work.finally(() => this.background.delete(tracked));
+    this.background.add(tracked);
   }
 
   private newRun(version: PinnedVersion, request: RunRequest): AutomationRun {
@@ -155,10 +162,8 @@ export class AutomationEngine {
       });
     } else if (storeAfterAnswer) {
       const done = run;
-      const write = this.persist(automation.id, done, stored)
-        .catch((e: unknown) => this.log?.error({ err: e, runId: done.id }, 'storing an answered automation run failed'))
-        .finally(() => this.pendingWrites.delete(write));
-      this.pendingWrites.add(write);
+      this.track(this.persist(automation.id, done, stored)
+        .catch((e: unknown) => this.log?.error({ err: e, runId: done.id }, 'storing an answered automation run failed')));
     } else {
       await this.persist(automation.id, run, stored);
     }

@@ -135,6 +135,8 @@ describe('midcall_lookup_table', () => {
     const call = (await t.http.post('/api/user/make_call').set(user.auth).send({ assistant_id: assistant, phone_number: TEST_PHONE })).body.call_id;
     const invoked = await t.http.post('/api/runtime/tool-calls').set(t.runtimeAuth).send({ call_id: call, tool_id: tools[0].id, params: { order: ' a-1001 ' } });
     expect(invoked.body).toMatchObject({ ok: true, status_code: 200, content: '{"found":true,"row":{"order_number":"A-1001","status":"shipped"}}', error: null });
+    // The tool's run is stored after the call got its answer.
+    await get(TOKENS.AutomationEngine).settled();
     const list = (await runs(user, res.body.automation_id)).body.runs;
     expect(list).toHaveLength(2);
   });

@@ -147,7 +147,7 @@ export class TypeormAutomationRepository implements AutomationRepository {
       await this.db.one(`SELECT id FROM automations WHERE id = $1 FOR NO KEY UPDATE`, [v.automationId]);
       const row = await this.db.one(
         `INSERT INTO automation_versions (${VERSION_COLUMNS})
-         VALUES ($1, $2, (SELECT coalesce(max(number), 0) + 1 FROM automation_versions WHERE automation_id = $2), 'draft', $3::jsonb, $4::jsonb, $5, NULL, $6, NULL)
+         VALUES ($1, $2::varchar, (SELECT coalesce(max(number), 0) + 1 FROM automation_versions WHERE automation_id = $2::varchar), 'draft', $3::jsonb, $4::jsonb, $5, NULL, $6, NULL)
          RETURNING ${VERSION_COLUMNS}`,
         [v.id, v.automationId, JSON.stringify(v.params), JSON.stringify(v.definition), v.restoredFromVersionId, v.createdAt],
       );
