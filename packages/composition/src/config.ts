@@ -39,6 +39,8 @@ export interface Config {
   readonly replyGenerator: 'sandbox' | 'openai';
   /** Set while REPLY_GENERATOR=openai: an OpenAI-compatible Chat Completions API. */
   readonly openai: { readonly baseUrl: string; readonly apiKey: string; readonly defaultModel: string } | null;
+  /** Webhook triggers per minute per automation (CONTRACT §15: 60). */
+  readonly automationHookRatePerMinute: number;
 }
 
 export class ConfigError extends Error {}
@@ -176,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     whatsapp,
     replyGenerator,
     openai,
+    automationHookRatePerMinute: int('AUTOMATION_HOOK_RATE_PER_MINUTE', 60, 1, 1_000_000),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

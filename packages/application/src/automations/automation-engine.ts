@@ -12,6 +12,8 @@ import { Automation, AutomationRepository, AutomationRunRepository, AutomationVe
 /** Job kind: resumes one paused run at its `resume_at` (CONTRACT §10.12). */
 export const AUTOMATION_RESUME_JOB = 'automation.resume';
 const KNOWN_VERSIONS_LIMIT = 1_000;
+/** Runs stored after their answer are written at most this many to a statement. */
+const RUN_WRITE_BATCH = 200;
 export const resumeJobKey = (runId: string): string => `automation-resume:${runId}`;
 
 export interface RunRequest {
@@ -45,6 +47,9 @@ export function pinned(version: AutomationVersion): PinnedVersion {
 export class AutomationEngine {
   private readonly versions = new Map<string, PinnedVersion>();
   private readonly background = new Set<Promise<void>>();
+  /** Answered runs waiting for their insert; written while no other such insert is in flight (group commit). */
+  private readonly unwritten: { automationId: string; run: AutomationRun }[] = [];
+  private writing = false;
 
   constructor(
     private readonly automations: AutomationRepository,
@@ -160,14 +165,29 @@ export class AutomationEngine {
           kind: AUTOMATION_RESUME_JOB, key: resumeJobKey(paused.id), payload: { automation_id: automation.id, run_id: paused.id }, runAt: paused.resumeAt as Date,
         });
       });
-    } else if (storeAfterAnswer) {
-      const done = run;
-      this.track(this.persist(automation.id, done, stored)
-        .catch((e: unknown) => this.log?.error({ err: e, runId: done.id }, 'storing an answered automation run failed')));
+    } else if (storeAfterAnswer && !stored) {
+      this.unwritten.push({ automationId: automation.id, run });
+      if (!this.writing) this.track(this.writeAnswered());
     } else {
       await this.persist(automation.id, run, stored);
     }
     return run;
+  }
+
+  /**
+   * Under load many answered runs pile up while one insert is in flight; they go in the next
+   * statement together, so the database sees one write per batch rather than one per request.
+   */
+  private async writeAnswered(): Promise<void> {
+    this.writing = true;
+    try {
+      while (this.unwritten.length > 0) {
+        const batch = this.unwritten.splice(0, RUN_WRITE_BATCH);
+        await this.runs.insertMany(batch).catch((e: unknown) => this.log?.error({ err: e, runIds: batch.map((b) => b.run.id) }, 'storing answered automation runs failed'));
+      }
+    } finally {
+      this.writing = false;
+    }
   }
 
   private async persist(automationId: string, run: AutomationRun, stored: boolean): Promise<void> {

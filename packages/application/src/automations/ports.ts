@@ -126,6 +126,8 @@ export interface AutomationFilters {
 export interface AutomationRunRepository {
   /** False when a run for `eventId` already exists for this automation (a redelivered event). */
   insert(automationId: string, run: AutomationRun, eventId?: string): Promise<boolean>;
+  /** Several finished runs in one statement (runs stored after they answered, written in groups). */
+  insertMany(entries: readonly { readonly automationId: string; readonly run: AutomationRun }[]): Promise<void>;
   save(automationId: string, run: AutomationRun): Promise<void>;
   /** Writes `run` only while the stored run still has `expected`: the one writer that wins resumes it. */
   saveIfStatus(automationId: string, run: AutomationRun, expected: RunStatus): Promise<boolean>;

@@ -2,12 +2,19 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { JsonObject, JsonValue } from '@voiceplane/domain';
 import { WorkLogger } from '../events/ports';
 import { Ids } from '../ports/ids';
+import { RateDecision, RateLimiter } from '../ratelimit/rate-limiter';
 import { lastOutput } from './apply-template';
 import { AutomationEngine } from './automation-engine';
 import { Automation, AutomationRepository } from './ports';
 
 /** CONTRACT §10.1: a sync webhook reply waits at most 10 s. */
 export const SYNC_REPLY_WAIT_MS = 10_000;
+
+export interface HookSettings {
+  /** Triggers per minute per automation (CONTRACT §15: 60). */
+  readonly ratePerMinute: number;
+  readonly replyWaitMs: number;
+}
 
 export type HookAnswer =
   | { readonly kind: 'disabled' }
@@ -25,15 +32,21 @@ export class TriggerWebhook {
   constructor(
     private readonly automations: AutomationRepository,
     private readonly engine: AutomationEngine,
+    private readonly limiter: RateLimiter,
     private readonly ids: Ids,
     private readonly log: WorkLogger,
-    private readonly replyWaitMs: number = SYNC_REPLY_WAIT_MS,
+    private readonly settings: HookSettings,
   ) {}
 
   /** The automation the URL names, when its token is right; null answers 404 either way. */
   async authorise(id: string, token: string): Promise<Automation | null> {
     const found = await this.automations.findById(id);
     return found !== null && found.webhookToken !== null && tokensMatch(token, found.webhookToken) ? found : null;
+  }
+
+  /** Counts one trigger of the automation against its per-minute limit. */
+  admit(automation: Automation): Promise<RateDecision> {
+    return this.limiter.consume([{ key: `hook:${automation.id}`, limit: this.settings.ratePerMinute, windowSeconds: 60 }]);
   }
 
   async trigger(automation: Automation, input: JsonObject): Promise<HookAnswer> {
@@ -49,7 +62,7 @@ export class TriggerWebhook {
     const runId = this.ids.token('run_', 22);
     const running = this.engine.start(automation, version, { ...request, runId, storeAfterAnswer: true });
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), this.replyWaitMs); });
+    const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), this.settings.replyWaitMs); });
     try {
       const done = await Promise.race([running, late]);
       if (done === 'late') {

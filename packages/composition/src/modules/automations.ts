@@ -1,6 +1,6 @@
 import {
   ApplyTemplate, assistantEventRuns, AutomationEngine, automationResumeJobs, AutomationSteps, AutomationToolRuns, CheckConnection, FlowQueries, ManageFlows,
-  RestoreFlow, RetryRun, SecretCipher, TemplateChecks, TOKENS, TriggerWebhook, UpdateFlow, VersionPublisher, type AutomationChatapp, type Token,
+  RestoreFlow, RetryRun, SecretCipher, SYNC_REPLY_WAIT_MS, TemplateChecks, TOKENS, TriggerWebhook, UpdateFlow, VersionPublisher, type AutomationChatapp, type Token,
 } from '@voiceplane/application';
 import {
   AutomationHookController, automationHookRouteDocs, ConnectionController, connectionRouteDocs, DataTableController, FlowController, flowRouteDocs,
@@ -69,7 +69,10 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
     get(TOKENS.AutomationRepository), get(TOKENS.AssistantRepository), get(TOKENS.AutomationToolBinding), get(TOKENS.UnitOfWork), get(TOKENS.Clock),
   )).inSingletonScope();
   c.bind(TOKENS.RetryRun).toDynamicValue(() => new RetryRun(get(TOKENS.AutomationRepository), get(TOKENS.AutomationRunRepository), get(TOKENS.AutomationEngine))).inSingletonScope();
-  c.bind(TOKENS.TriggerWebhook).toDynamicValue(() => new TriggerWebhook(get(TOKENS.AutomationRepository), get(TOKENS.AutomationEngine), get(TOKENS.Ids), log)).inSingletonScope();
+  c.bind(TOKENS.TriggerWebhook).toDynamicValue(() => new TriggerWebhook(
+    get(TOKENS.AutomationRepository), get(TOKENS.AutomationEngine), get(TOKENS.RateLimiter), get(TOKENS.Ids), log,
+    { ratePerMinute: config.automationHookRatePerMinute, replyWaitMs: SYNC_REPLY_WAIT_MS },
+  )).inSingletonScope();
   c.bind(TOKENS.AutomationToolRunner).toDynamicValue(() => new AutomationToolRuns(
     get(TOKENS.AutomationRepository), get(TOKENS.AutomationEngine), get(TOKENS.Clock),
   )).inSingletonScope();

@@ -2,7 +2,7 @@ import { Controller, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { JsonObject } from '@voiceplane/domain';
-import { RateDecision, RateLimiter, TOKENS, TriggerWebhook } from '@voiceplane/application';
+import { RateDecision, TOKENS, TriggerWebhook } from '@voiceplane/application';
 import { reply } from '../../pipeline/responses';
 import { refuse } from '../../pipeline/answers';
 import { tooManyBody } from '../../pipeline/families';
@@ -10,8 +10,6 @@ import { isPlainObject } from '../../validation';
 import type { RouteDoc } from '../../openapi/route-doc';
 import { FLOW_NOT_FOUND, HOOK_BODY_NOT_OBJECT, HOOK_DISABLED, hookTimeout, isPublicId } from './automation-answers';
 
-/** CONTRACT §15: 60 triggers a minute per automation. */
-export const HOOK_RATE_PER_MINUTE = 60;
 const TOKEN = /^[0-9A-Za-z]{1,64}$/;
 
 export const automationHookRouteDocs: readonly RouteDoc[] = [
@@ -34,16 +32,13 @@ const rateHeaders = (d: RateDecision): Record<string, string> => ({
  */
 @Controller('/api/hooks/automations')
 export class AutomationHookController {
-  constructor(
-    @inject(TOKENS.TriggerWebhook) private readonly hooks: TriggerWebhook,
-    @inject(TOKENS.RateLimiter) private readonly limiter: RateLimiter,
-  ) {}
+  constructor(@inject(TOKENS.TriggerWebhook) private readonly hooks: TriggerWebhook) {}
 
   @Post('/:id/:token')
   async trigger(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'token' }) token: string) {
     const automation = isPublicId(id) && TOKEN.test(token) ? await this.hooks.authorise(id, token) : null;
     if (automation === null) refuse(FLOW_NOT_FOUND);
-    const decision = await this.limiter.consume([{ key: `hook:${automation.id}`, limit: HOOK_RATE_PER_MINUTE, windowSeconds: 60 }]);
+    const decision = await this.hooks.admit(automation);
     const headers = rateHeaders(decision);
     if (!decision.allowed) {
       refuse({ status: 429, body: tooManyBody('automation', decision.retryAfterSeconds), headers: { ...headers, 'Retry-After': String(decision.retryAfterSeconds) } });

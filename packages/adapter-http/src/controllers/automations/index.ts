@@ -4,4 +4,4 @@ export { TemplateController, templateRouteDocs } from './template-controller';
 export { FlowRunController, flowRunRouteDocs } from './flow-run-controller';
 export { SandboxAutomationController, sandboxAutomationRouteDocs } from './sandbox-automation-controller';
 export { FlowController, flowRouteDocs } from './flow-controller';
-export { AutomationHookController, automationHookRouteDocs, HOOK_RATE_PER_MINUTE } from './automation-hook-controller';
+export { AutomationHookController, automationHookRouteDocs } from './automation-hook-controller';
