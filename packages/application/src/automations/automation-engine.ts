@@ -83,7 +83,10 @@ export class AutomationEngine {
     // live call's path, where every write is felt).
     const stored = request.eventId !== undefined;
     if (stored && !(await this.runs.insert(automation.id, next, request.eventId))) return null;
-    return this.drive(automation, version, next, stored, request.storeAfterAnswer === true);
+    const running = this.drive(automation, version, next, stored, request.storeAfterAnswer === true);
+    // A caller may stop waiting (a sync reply that timed out); `settled()` still covers the run.
+    if (request.storeAfterAnswer) this.track(running.then(() => undefined, () => undefined));
+    return running;
   }
 
   /**
