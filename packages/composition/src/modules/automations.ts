@@ -15,9 +15,10 @@ import { checkTargetUrl } from '@voiceplane/domain';
 import { ApiModule } from './module';
 
 /**
- * Automations (CONTRACT §10.1–§10.4, §10.10, §10.12, §10.13, §10.15, §10.16): data tables,
- * connections, the template catalogue and apply with its real test, run details, paused runs
- * resumed by the job scheduler, runs on `call.ended`, and the `type: automation` mid-call tool.
+ * Automations (CONTRACT §10): data tables, connections, the template catalogue and apply with its
+ * real test, flows with their versions (update, enable/disable/delete, restore), run details and
+ * retries, paused runs resumed by the job scheduler, runs on `call.ended`, the webhook trigger
+ * route, and the `type: automation` mid-call tool.
  *
  * Binding point for the chat-app capability: bind TOKENS.AutomationChatapp (an `AutomationChatapp`
  * over its SendTemplateMessage use case and its sender/template lists). While nothing binds it,
@@ -101,5 +102,7 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
       ...dataTableRouteDocs, ...connectionRouteDocs, ...templateRouteDocs, ...flowRouteDocs, ...flowRunRouteDocs, ...automationHookRouteDocs,
       ...(sandbox ? sandboxAutomationRouteDocs : []),
     ],
+    // Hook and tool runs are stored behind their answer, async hook runs finish in this process: shutdown waits for both.
+    background: [{ name: 'automation-answered-runs', start: async () => undefined, stop: () => get(TOKENS.AutomationEngine).settled() }],
   };
 };
