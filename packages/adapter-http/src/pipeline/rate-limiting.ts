@@ -15,7 +15,7 @@ export function sendTooMany(res: Response, retryAfter: number, body: object): vo
   res.status(429).json(body);
 }
 
-export function setRateHeaders(res: Response, decision: RateDecision): void {
+function setHeaders(res: Response, decision: RateDecision): void {
   res.setHeader('X-RateLimit-Limit', String(decision.reported.limit));
   res.setHeader('X-RateLimit-Remaining', String(decision.reported.remaining));
   res.setHeader('X-RateLimit-Reset', String(decision.reported.resetEpochSeconds));
@@ -33,7 +33,7 @@ export function rateLimiting(limiter: RateLimiter, quotas: readonly RouteQuota[]
       }];
       for (const q of quotas) if (q.method === req.method && q.path.test(fullPath(req))) buckets.push(...q.buckets(principal));
       const decision = await limiter.consume(buckets);
-      setRateHeaders(res, decision);
+      setHeaders(res, decision);
       if (!decision.allowed) {
         sendTooMany(res, decision.retryAfterSeconds, tooManyBody(familyOfPath(fullPath(req)), decision.retryAfterSeconds));
         return;
