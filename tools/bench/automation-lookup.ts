@@ -22,7 +22,9 @@ async function json(url: string, method: string, headers: Record<string, string>
 
 async function main(): Promise<void> {
   const db = await benchDatabase();
-  const api = await startComposedApi(db);
+  // The hook's 60/min per automation (CONTRACT §15) would turn the run into a 429 benchmark; the
+  // limiter is still consulted on every request, as in production.
+  const api = await startComposedApi(db, { AUTOMATION_HOOK_RATE_PER_MINUTE: '1000000' });
   const user = await benchUser(api.url, api.runtime.adminToken);
   const auth = { Authorization: `Bearer ${user.token}` };
 

@@ -22,6 +22,10 @@ export class InMemoryAutomationRunRepository implements AutomationRunRepository 
     return true;
   }
 
+  async insertMany(entries: readonly { readonly automationId: string; readonly run: AutomationRun }[]): Promise<void> {
+    for (const { automationId, run } of entries) await this.insert(automationId, run);
+  }
+
   async save(automationId: string, run: AutomationRun): Promise<void> {
     const stored = this.runs.get(run.id);
     if (stored && stored.automationId === automationId) stored.run = copy(run);

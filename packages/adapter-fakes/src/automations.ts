@@ -1,6 +1,6 @@
 import { copy } from './copy';
 import { TemplateKey } from '@voiceplane/domain';
-import { Automation, AutomationChanges, AutomationRepository, AutomationVersion } from '@voiceplane/application';
+import { Automation, AutomationChanges, AutomationFilters, AutomationRepository, AutomationVersion, NewVersion, Page, PageRequest } from '@voiceplane/application';
 
 /** Automations and their versions in memory, with the semantics of the PostgreSQL repository (see the automation-runs contract). */
 export class InMemoryAutomationRepository implements AutomationRepository {
@@ -42,9 +42,33 @@ export class InMemoryAutomationRepository implements AutomationRepository {
     return this.ordered().filter((a) => a.assistantId === assistantId && a.bindingType === 'assistant_event' && a.status === 'enabled' && a.bound);
   }
 
-  async findConflict(userId: number, assistantId: number, templateKey: TemplateKey): Promise<Automation | null> {
+  async findConflict(userId: number, assistantId: number, templateKey: TemplateKey, exceptId?: string): Promise<Automation | null> {
     const bound = await this.listBoundToAssistant(assistantId);
-    return bound.find((a) => a.userId === userId && a.templateKey === templateKey) ?? null;
+    return bound.find((a) => a.userId === userId && a.templateKey === templateKey && a.id !== exceptId) ?? null;
+  }
+
+  async list(userId: number, filters: AutomationFilters, page: PageRequest): Promise<Page<Automation>> {
+    const matching = this.ordered().reverse().filter((a) => a.userId === userId
+      && (filters.status === undefined || a.status === filters.status)
+      && (filters.templateKey === undefined || a.templateKey === filters.templateKey)
+      && (filters.assistantId === undefined || a.assistantId === filters.assistantId));
+    return { items: matching.slice((page.page - 1) * page.perPage, page.page * page.perPage), total: matching.length };
+  }
+
+  async listVersions(automationId: string): Promise<AutomationVersion[]> {
+    return [...this.versions.values()].filter((v) => v.automationId === automationId).sort((a, b) => b.number - a.number).map((v) => copy(v));
+  }
+
+  async addVersion(v: NewVersion): Promise<AutomationVersion> {
+    const number = Math.max(0, ...(await this.listVersions(v.automationId)).map((x) => x.number)) + 1;
+    const version: AutomationVersion = { ...copy(v), number, state: 'draft', testRunId: null, publishedAt: null };
+    this.versions.set(version.id, version);
+    return copy(version);
+  }
+
+  async delete(id: string): Promise<void> {
+    this.automations.delete(id);
+    for (const [key, v] of this.versions) if (v.automationId === id) this.versions.delete(key);
   }
 
   private ordered(): Automation[] {

@@ -45,6 +45,8 @@ export interface Config {
   readonly billingProvider: 'sandbox' | 'stripe';
   /** Set exactly when `billingProvider` is `stripe`. `apiBase` only points the client at a local stub in tests. */
   readonly stripe: { readonly secretKey: string; readonly webhookSecret: string; readonly apiBase: string | null } | null;
+  /** Webhook triggers per minute per automation (CONTRACT §15: 60). */
+  readonly automationHookRatePerMinute: number;
 }
 
 export class ConfigError extends Error {}
@@ -199,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     openai,
     billingProvider,
     stripe,
+    automationHookRatePerMinute: int('AUTOMATION_HOOK_RATE_PER_MINUTE', 60, 1, 1_000_000),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

@@ -4,8 +4,8 @@ import { composeApi, loadConfig, type ApiRuntime } from '@voiceplane/composition
 import { BenchDatabase, listen } from './harness';
 
 /** The real composed api on a bench database, listening on 127.0.0.1. */
-export async function startComposedApi(db: BenchDatabase): Promise<{ runtime: ApiRuntime; url: string; close(): Promise<void> }> {
-  const config = { ...loadConfig({}), logLevel: 'warn' };
+export async function startComposedApi(db: BenchDatabase, env: NodeJS.ProcessEnv = {}): Promise<{ runtime: ApiRuntime; url: string; close(): Promise<void> }> {
+  const config = { ...loadConfig(env), logLevel: 'warn' };
   const bus = new InProcessMessageBus();
   // Request logs at the product's default level would measure stdout, not the API.
   const runtime = await composeApi(config, { dataSource: db.dataSource, logger: pino({ level: 'warn' }), bus });

@@ -24,6 +24,25 @@ const RUN = {
   id: 'run_5Hn8Tq2Wd6Lz0Bx4Jc7Vm1', status: 'SUCCEEDED', start_time: '2026-11-23T13:02:13.000Z', duration_ms: 840, steps: STEPS,
   version_id: 'ver_2Lk7Pq9Zx4Mv1Rt6Wn8Hc3', is_test: true, trigger: 'test', resume_at: null, retry_of_run_id: null,
 };
+const AUTOMATION = {
+  id: 'aut_3kF9zQ1mX7pL2vR8tY4wNc', name: 'Mid-call lookup in a data table', template_key: 'midcall_lookup_table', status: 'enabled',
+  binding: { type: 'tool', assistant_id: 101, bound: true },
+  webhook_url: 'https://voiceplane.example.com/api/hooks/automations/aut_3kF9zQ1mX7pL2vR8tY4wNc/Vb2Kq8Lm4Xz7Pw1Rt5Yn9Hc3Jd6Gf0Sa', tool_id: 57,
+  params: { table_id: 7, key_column: 'order_number' }, live_version_id: 'ver_2Lk7Pq9Zx4Mv1Rt6Wn8Hc3', live_version_number: 1, versions_count: 1,
+  last_test: { run_id: 'run_5Hn8Tq2Wd6Lz0Bx4Jc7Vm1', run_status: 'SUCCEEDED', tested_at: '2026-11-23T13:02:13.840Z' },
+  created_at: '2026-11-23T13:02:13.000Z', updated_at: '2026-11-23T13:02:13.840Z',
+};
+const VERSION = {
+  id: 'ver_2Lk7Pq9Zx4Mv1Rt6Wn8Hc3', number: 1, state: 'published', is_live: true, params: AUTOMATION.params,
+  definition: {
+    trigger: { kind: 'trigger.webhook', mode: 'sync' },
+    steps: [
+      { name: 'lookup_row', kind: 'table.lookup', config: { table_id: 7, key_column: 'order_number', value: '{{trigger.key}}' } },
+      { name: 'respond', kind: 'respond', config: { body: '{{steps.lookup_row.output}}' } },
+    ],
+  },
+  restored_from_version_id: null, test_run_id: 'run_5Hn8Tq2Wd6Lz0Bx4Jc7Vm1', created_at: '2026-11-23T13:02:13.000Z', published_at: '2026-11-23T13:02:13.840Z',
+};
 const TEMPLATE_SPEC = { key: 'table_id', label: 'Data table', description: 'Data table to search.', required: true, example: '7' };
 
 export const AUTOMATION_SUCCESS_EXAMPLES: Readonly<Record<string, unknown>> = {
@@ -59,12 +78,38 @@ export const AUTOMATION_SUCCESS_EXAMPLES: Readonly<Record<string, unknown>> = {
     response: { found: true, row: { order_number: 'A-1001', status: 'shipped' } },
     binding: { type: 'webhook', assistant_id: null, bound: true },
   },
+  'GET /api/user/automate/flows': { data: [AUTOMATION], current_page: 1, per_page: 15, total: 1, last_page: 1 },
+  'GET /api/user/automate/flows/{id}': { data: AUTOMATION },
+  'PUT /api/user/automate/flows/{id}': {
+    automation_id: AUTOMATION.id, webhook_url: AUTOMATION.webhook_url, status: 'active',
+    test: { run_id: 'run_8Jp3Xw6Nq1Tz4Lm7Rb0Vc2', run_status: 'SUCCEEDED', steps: [
+      { name: 'webhook_trigger', status: 'SUCCEEDED', classification: 'ok', error: null },
+      { name: 'lookup_row', status: 'SUCCEEDED', classification: 'ok', error: null },
+      { name: 'respond', status: 'SUCCEEDED', classification: 'ok', error: null },
+    ] },
+    response: { found: true, row: { order_number: 'A-1001', status: 'shipped' } },
+    binding: AUTOMATION.binding,
+  },
+  'POST /api/user/automate/flows/{id}/enable': { message: 'Automation enabled.', data: AUTOMATION },
+  'POST /api/user/automate/flows/{id}/disable': { message: 'Automation disabled.', data: { ...AUTOMATION, status: 'disabled', binding: { ...AUTOMATION.binding, bound: false } } },
+  'DELETE /api/user/automate/flows/{id}': { message: 'Automation deleted.' },
+  'GET /api/user/automate/flows/{id}/versions': { data: [VERSION] },
+  'POST /api/user/automate/flows/{id}/restore': {
+    automation_id: AUTOMATION.id, name: AUTOMATION.name, status: 'enabled', restored_version_id: VERSION.id,
+    note: 'Version 1 is live again as version 3. The automation stays enabled.',
+  },
+  'POST /api/user/automate/flows/{id}/runs/{run_id}/retry': {
+    run: { ...RUN, id: 'run_1Qw4Er7Ty0Ui3Op6As9Df2', trigger: 'retry', retry_of_run_id: 'run_5Hn8Tq2Wd6Lz0Bx4Jc7Vm1' },
+  },
+  'POST /api/hooks/automations/{id}/{token}': { accepted: true, run_id: 'run_7Gh2Jk5Lz8Xc1Vb4Nm6Qw3' },
   'GET /api/user/automate/flows/{id}/runs': { runs: [{ id: RUN.id, status: RUN.status, start_time: RUN.start_time, duration_ms: RUN.duration_ms }] },
   'POST /api/sandbox/automate/runs/{run_id}/resume-now': { ok: true, run: RUN },
   'PUT /api/sandbox/automate/connections/{id}/status': { ok: true, data: { ...CONNECTION, status: 'broken', last_error: 'Set broken by the sandbox.' } },
 };
 
 const tableNotFound = { 404: [{ message: 'Table not found' }] };
+const flowNotFound = { 404: [{ message: 'Automation not found', error: 'not_found', params: null }] };
+const noLiveVersion = { message: 'The automation has no published version.', error: 'no_live_version', params: null };
 const connectionNotFound = { 404: [{ message: 'Connection not found' }] };
 
 export const AUTOMATION_HANDLER_ERRORS: Readonly<Record<string, Readonly<Record<number, readonly object[]>>>> = {
@@ -97,6 +142,43 @@ export const AUTOMATION_HANDLER_ERRORS: Readonly<Record<string, Readonly<Record<
   'GET /api/user/automate/flows/{id}/runs': {
     404: [{ message: 'Automation not found' }, { message: 'Run not found' }],
     422: [invalid({ limit: ['The limit must be between 1 and 20.'] })],
+  },
+  'GET /api/user/automate/flows': { 422: [invalid({ template_key: ['The selected template key is invalid.'] })] },
+  'GET /api/user/automate/flows/{id}': { 404: [{ message: 'Automation not found' }] },
+  'PUT /api/user/automate/flows/{id}': {
+    ...flowNotFound,
+    422: [
+      { message: 'Missing required parameters: table_id.', error: 'missing_params', params: [TEMPLATE_SPEC] },
+      { message: 'This template sends real messages or places real calls during its test. Repeat the request with confirm_side_effects set to true.', error: 'side_effects_require_confirmation', params: null },
+    ],
+  },
+  'POST /api/user/automate/flows/{id}/enable': {
+    ...flowNotFound,
+    422: [noLiveVersion, { message: 'Assistant not found.', error: 'assistant_not_found', params: null }],
+  },
+  'POST /api/user/automate/flows/{id}/disable': flowNotFound,
+  'DELETE /api/user/automate/flows/{id}': flowNotFound,
+  'GET /api/user/automate/flows/{id}/versions': { 404: [{ message: 'Automation not found' }] },
+  'POST /api/user/automate/flows/{id}/restore': {
+    ...flowNotFound,
+    422: [
+      { message: 'There is no earlier published version to restore.', error: 'no_previous_version', params: null },
+      { message: 'Version 1 could not be read; nothing was changed.', error: 'rollback_failed', params: null },
+      {
+        message: 'Version 1 was restored as draft version 3 but not published: table 7 no longer exists. The live version is unchanged.', error: 'publish_failed',
+        params: [TEMPLATE_SPEC], draft_version_id: 'ver_6Yt1Rm4Kp7Wq0Zx3Cv9Bn2',
+      },
+    ],
+  },
+  'POST /api/user/automate/flows/{id}/runs/{run_id}/retry': {
+    404: [{ message: 'Automation not found', error: 'not_found', params: null }, { message: 'Run not found', error: 'not_found', params: null }],
+    422: [{ message: 'Only failed runs can be retried.', error: 'run_not_retryable', params: null }, noLiveVersion],
+  },
+  'POST /api/hooks/automations/{id}/{token}': {
+    ...flowNotFound,
+    409: [{ message: 'Automation is disabled.', error: 'automation_disabled', params: null }],
+    422: [{ message: 'The request body must be a JSON object.', error: 'invalid_params', params: null, errors: { body: ['The request body must be a JSON object.'] } }],
+    504: [{ message: 'Automation timed out.', error: 'timeout', params: null, run_id: 'run_7Gh2Jk5Lz8Xc1Vb4Nm6Qw3' }],
   },
   'POST /api/sandbox/automate/runs/{run_id}/resume-now': { 404: [{ message: 'Not found.' }], 422: [{ message: 'The run is not paused.' }] },
   'PUT /api/sandbox/automate/connections/{id}/status': { 404: [{ message: 'Not found.' }], 422: [invalid({ status: ['The selected status is invalid.'] })] },

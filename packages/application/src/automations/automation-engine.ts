@@ -12,6 +12,8 @@ import { Automation, AutomationRepository, AutomationRunRepository, AutomationVe
 /** Job kind: resumes one paused run at its `resume_at` (CONTRACT §10.12). */
 export const AUTOMATION_RESUME_JOB = 'automation.resume';
 const KNOWN_VERSIONS_LIMIT = 1_000;
+/** Runs stored after their answer are written at most this many to a statement. */
+const RUN_WRITE_BATCH = 200;
 export const resumeJobKey = (runId: string): string => `automation-resume:${runId}`;
 
 export interface RunRequest {
@@ -21,6 +23,13 @@ export interface RunRequest {
   readonly retryOfRunId?: string | null;
   /** The bus event that started it: a second run for the same event is not created. */
   readonly eventId?: string;
+  /** Given by a caller that must name the run before it ends (a sync webhook reply that times out). */
+  readonly runId?: string;
+  /**
+   * The run is answered before it is stored (sync webhook replies, mid-call tools: on a live call's
+   * path). Its write completes in the background; `settled()` waits for it.
+   */
+  readonly storeAfterAnswer?: boolean;
 }
 
 /** A stored version read back as the engine runs it; a version that no longer parses is a bug, not a refusal. */
@@ -37,6 +46,10 @@ export function pinned(version: AutomationVersion): PinnedVersion {
  */
 export class AutomationEngine {
   private readonly versions = new Map<string, PinnedVersion>();
+  private readonly background = new Set<Promise<void>>();
+  /** Answered runs waiting for their insert; written while no other such insert is in flight (group commit). */
+  private readonly unwritten: { automationId: string; run: AutomationRun }[] = [];
+  private writing = false;
 
   constructor(
     private readonly automations: AutomationRepository,
@@ -46,6 +59,8 @@ export class AutomationEngine {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly ids: Ids,
+    /** Where a background write that failed is reported. */
+    private readonly log: Pick<WorkLogger, 'error'> | null = null,
   ) {}
 
   /** A version as runs see it. Versions never change once written, so each is read and parsed once per process. */
@@ -62,16 +77,45 @@ export class AutomationEngine {
 
   /** Starts a run on `version` and executes it until it ends or pauses; null for an event already handled. */
   async start(automation: Automation, version: PinnedVersion, request: RunRequest): Promise<AutomationRun | null> {
-    const { next } = startRun({
-      id: this.ids.token('run_', 22), version, trigger: request.trigger, isTest: request.isTest,
-      retryOfRunId: request.retryOfRunId ?? null, input: request.input, now: this.clock.now(),
-    });
+    const next = this.newRun(version, request);
     // A run started by a bus event is stored first: its event id is what makes a redelivery start
     // nothing. Any other run is written once, when it ends or pauses (a mid-call lookup is on a
     // live call's path, where every write is felt).
     const stored = request.eventId !== undefined;
     if (stored && !(await this.runs.insert(automation.id, next, request.eventId))) return null;
-    return this.drive(automation, version, next, stored);
+    const running = this.drive(automation, version, next, stored, request.storeAfterAnswer === true);
+    // A caller may stop waiting (a sync reply that timed out); `settled()` still covers the run.
+    if (request.storeAfterAnswer) this.track(running.then(() => undefined, () => undefined));
+    return running;
+  }
+
+  /**
+   * Stores the run as RUNNING, so that it can be looked up at once, and executes it in the
+   * background (async webhook triggers, CONTRACT §10.14).
+   */
+  async launch(automation: Automation, version: PinnedVersion, request: RunRequest): Promise<{ readonly run: AutomationRun; readonly finished: Promise<AutomationRun> }> {
+    const next = this.newRun(version, request);
+    await this.runs.insert(automation.id, next);
+    const finished = this.drive(automation, version, next, true, false);
+    this.track(finished.then(() => undefined, () => undefined));
+    return { run: next, finished };
+  }
+
+  /** Waits for the background work: launched runs and the writes of runs answered before they were stored. */
+  async settled(): Promise<void> {
+    while (this.background.size > 0) await Promise.allSettled([...this.background]);
+  }
+
+  private track(work: Promise<void>): void {
+    const tracked = work.finally(() => this.background.delete(tracked));
+    this.background.add(tracked);
+  }
+
+  private newRun(version: PinnedVersion, request: RunRequest): AutomationRun {
+    return startRun({
+      id: request.runId ?? this.ids.token('run_', 22), version, trigger: request.trigger, isTest: request.isTest,
+      retryOfRunId: request.retryOfRunId ?? null, input: request.input, now: this.clock.now(),
+    }).next;
   }
 
   /**
@@ -92,7 +136,7 @@ export class AutomationEngine {
     return this.drive(automation, version, resumed.value.next, true);
   }
 
-  private async drive(automation: Automation, version: PinnedVersion, start: AutomationRun, stored: boolean): Promise<AutomationRun> {
+  private async drive(automation: Automation, version: PinnedVersion, start: AutomationRun, stored: boolean, storeAfterAnswer = false): Promise<AutomationRun> {
     let run = start;
     for (;;) {
       if (timeLimitExceeded(run, this.clock.now())) {
@@ -124,10 +168,29 @@ export class AutomationEngine {
           kind: AUTOMATION_RESUME_JOB, key: resumeJobKey(paused.id), payload: { automation_id: automation.id, run_id: paused.id }, runAt: paused.resumeAt as Date,
         });
       });
+    } else if (storeAfterAnswer && !stored) {
+      this.unwritten.push({ automationId: automation.id, run });
+      if (!this.writing) this.track(this.writeAnswered());
     } else {
       await this.persist(automation.id, run, stored);
     }
     return run;
+  }
+
+  /**
+   * Under load many answered runs pile up while one insert is in flight; they go in the next
+   * statement together, so the database sees one write per batch rather than one per request.
+   */
+  private async writeAnswered(): Promise<void> {
+    this.writing = true;
+    try {
+      while (this.unwritten.length > 0) {
+        const batch = this.unwritten.splice(0, RUN_WRITE_BATCH);
+        await this.runs.insertMany(batch).catch((e: unknown) => this.log?.error({ err: e, runIds: batch.map((b) => b.run.id) }, 'storing answered automation runs failed'));
+      }
+    } finally {
+      this.writing = false;
+    }
   }
 
   private async persist(automationId: string, run: AutomationRun, stored: boolean): Promise<void> {

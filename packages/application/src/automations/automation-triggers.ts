@@ -49,7 +49,8 @@ export class AutomationToolRuns implements AutomationToolRunner {
     if (automation === null || live === null) {
       return { ok: false, statusCode: null, content: DISABLED_CONTENT, truncated: false, durationMs: elapsed(), error: 'automation_disabled', warnings: [] };
     }
-    const run = await this.engine.start(automation, live, { trigger: 'tool', isTest: false, input: params as JsonObject });
+    // The call waits for the answer only: the run is stored after it.
+    const run = await this.engine.start(automation, live, { trigger: 'tool', isTest: false, input: params as JsonObject, storeAfterAnswer: true });
     const body = run ? lastOutput(run) : null;
     return { ok: true, statusCode: 200, content: JSON.stringify(body), truncated: false, durationMs: elapsed(), error: null, warnings: [] };
   }

@@ -91,6 +91,8 @@ export interface AutomationVersion {
   readonly publishedAt: Date | null;
 }
 
+export type NewVersion = Omit<AutomationVersion, 'number' | 'state' | 'publishedAt' | 'testRunId'>;
+
 export type AutomationChanges = Partial<Pick<Automation, 'name' | 'status' | 'bound' | 'toolId' | 'liveVersionId' | 'lastTest'>>;
 
 export interface AutomationRepository {
@@ -103,13 +105,29 @@ export interface AutomationRepository {
   publishVersion(id: string, testRunId: string | null, at: Date): Promise<void>;
   /** Enabled, bound `assistant_event` automations of the assistant. */
   listBoundToAssistant(assistantId: number): Promise<Automation[]>;
-  /** An enabled, bound automation of `templateKey` on the assistant (CONTRACT §10.4 check 10). */
-  findConflict(userId: number, assistantId: number, templateKey: TemplateKey): Promise<Automation | null>;
+  /** An enabled, bound automation of `templateKey` on the assistant other than `exceptId` (CONTRACT §10.4 check 10). */
+  findConflict(userId: number, assistantId: number, templateKey: TemplateKey, exceptId?: string): Promise<Automation | null>;
+  /** Newest first by creation (CONTRACT §10.5). */
+  list(userId: number, filters: AutomationFilters, page: PageRequest): Promise<Page<Automation>>;
+  /** Every version of the automation, newest (highest number) first. */
+  listVersions(automationId: string): Promise<AutomationVersion[]>;
+  /** Stores a new draft numbered one above the automation's highest (concurrent adds serialise on the automation). */
+  addVersion(version: NewVersion): Promise<AutomationVersion>;
+  /** Its versions and runs go with it. */
+  delete(id: string): Promise<void>;
+}
+
+export interface AutomationFilters {
+  readonly status?: AutomationStatus;
+  readonly templateKey?: TemplateKey;
+  readonly assistantId?: number;
 }
 
 export interface AutomationRunRepository {
   /** False when a run for `eventId` already exists for this automation (a redelivered event). */
   insert(automationId: string, run: AutomationRun, eventId?: string): Promise<boolean>;
+  /** Several finished runs in one statement (runs stored after they answered, written in groups). */
+  insertMany(entries: readonly { readonly automationId: string; readonly run: AutomationRun }[]): Promise<void>;
   save(automationId: string, run: AutomationRun): Promise<void>;
   /** Writes `run` only while the stored run still has `expected`: the one writer that wins resumes it. */
   saveIfStatus(automationId: string, run: AutomationRun, expected: RunStatus): Promise<boolean>;
@@ -170,8 +188,12 @@ export interface AutomationToolFields {
 }
 
 export interface AutomationToolBinding {
-  /** The names of the tools attached to the assistant. */
-  attachedToolNames(assistantId: number): Promise<string[]>;
+  /** The names of the tools attached to the assistant, `exceptToolId` left out. */
+  attachedToolNames(assistantId: number, exceptToolId?: number | null): Promise<string[]>;
+  /** The linked tool follows a publish (CONTRACT §10.1): name, description, schema and endpoint. */
+  updateTool(toolId: number, fields: AutomationToolFields): Promise<void>;
+  /** Deletes the tool; it is detached from every assistant with it. */
+  deleteTool(toolId: number): Promise<void>;
   /**
    * Creates a `type: automation` tool and attaches it to the assistant, unless the account holds
    * `limit` tools already (then null); the account row serialises concurrent creates.
@@ -179,4 +201,10 @@ export interface AutomationToolBinding {
   createAndAttach(userId: number, assistantId: number, automationId: string, fields: AutomationToolFields, limit: number): Promise<number | null>;
   /** How many tools the account holds. */
   countTools(userId: number): Promise<number>;
+}
+
+/** Sandbox S10 `automation_rollback` (CONTRACT §14): the next restore of an automation cannot read its version. */
+export interface RollbackFaults {
+  /** True (and the fault used up) when one is armed for this automation or for any of the user's. */
+  claim(userId: number, automationId: string): boolean;
 }

@@ -1,6 +1,12 @@
 import { token } from '../shared/token';
 import type { ApplyTemplate } from './apply-template';
 import type { AutomationEngine } from './automation-engine';
+import type { FlowQueries } from './flow-queries';
+import type { ManageFlows } from './manage-flows';
+import type { RestoreFlow } from './restore-flow';
+import type { RetryRun } from './retry-run';
+import type { UpdateFlow } from './update-flow';
+import type { TriggerWebhook } from './webhook-trigger';
 import type {
   AutomationChatapp, AutomationRepository, AutomationRunRepository, AutomationToolBinding, ConnectionRepository, DataTableRepository,
 } from './ports';
@@ -15,4 +21,10 @@ export const AUTOMATION_TOKENS = {
   AutomationChatapp: token<AutomationChatapp>('AutomationChatapp'),
   AutomationEngine: token<AutomationEngine>('AutomationEngine'),
   ApplyTemplate: token<ApplyTemplate>('ApplyTemplate'),
+  FlowQueries: token<FlowQueries>('FlowQueries'),
+  ManageFlows: token<ManageFlows>('ManageFlows'),
+  UpdateFlow: token<UpdateFlow>('UpdateFlow'),
+  RestoreFlow: token<RestoreFlow>('RestoreFlow'),
+  RetryRun: token<RetryRun>('RetryRun'),
+  TriggerWebhook: token<TriggerWebhook>('TriggerWebhook'),
 } as const;

@@ -1,11 +1,13 @@
 import {
-  ApplyTemplate, assistantEventRuns, AutomationEngine, automationResumeJobs, AutomationSteps, AutomationToolRuns, CheckConnection, SecretCipher, TOKENS,
-  type AutomationChatapp, type Token,
+  ApplyTemplate, assistantEventRuns, AutomationEngine, automationResumeJobs, AutomationSteps, AutomationToolRuns, CheckConnection, FlowQueries, ManageFlows,
+  RestoreFlow, RetryRun, SecretCipher, SYNC_REPLY_WAIT_MS, TemplateChecks, TOKENS, TriggerWebhook, UpdateFlow, VersionPublisher, type AutomationChatapp, type Token,
 } from '@voiceplane/application';
 import {
-  ConnectionController, connectionRouteDocs, DataTableController, SandboxAutomationController, sandboxAutomationRouteDocs, dataTableRouteDocs, FlowRunController, flowRunRouteDocs, TemplateController,
+  AutomationHookController, automationHookRouteDocs, ConnectionController, connectionRouteDocs, DataTableController, FlowController, flowRouteDocs,
+  SandboxAutomationController, sandboxAutomationRouteDocs, dataTableRouteDocs, FlowRunController, flowRunRouteDocs, SandboxFaults, TemplateController,
   templateRouteDocs,
 } from '@voiceplane/adapter-http';
+import { ArmedRollbackFaults } from '@voiceplane/adapter-sandbox';
 import {
   TypeormAutomationRepository, TypeormAutomationRunRepository, TypeormAutomationToolBinding, TypeormConnectionRepository, TypeormDataTableRepository,
 } from '@voiceplane/adapter-typeorm';
@@ -13,9 +15,10 @@ import { checkTargetUrl } from '@voiceplane/domain';
 import { ApiModule } from './module';
 
 /**
- * Automations (CONTRACT §10.1–§10.4, §10.10, §10.12, §10.13, §10.15, §10.16): data tables,
- * connections, the template catalogue and apply with its real test, run details, paused runs
- * resumed by the job scheduler, runs on `call.ended`, and the `type: automation` mid-call tool.
+ * Automations (CONTRACT §10): data tables, connections, the template catalogue and apply with its
+ * real test, flows with their versions (update, enable/disable/delete, restore), run details and
+ * retries, paused runs resumed by the job scheduler, runs on `call.ended`, the webhook trigger
+ * route, and the `type: automation` mid-call tool.
  *
  * The chat-app capability binds TOKENS.AutomationChatapp (its template send and sender/template
  * lists). Were it absent, chat-app templates would refuse `invalid_param_choice` on `sender_id`
@@ -42,28 +45,63 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
       get(TOKENS.OutboundHttpClient), get(TOKENS.ToolGateway), get(TOKENS.DataTableRepository), get(TOKENS.ConnectionRepository), c.get(SecretCipher),
       get(TOKENS.MakeCall), chatapp(), get(TOKENS.Ids), get(TOKENS.Clock),
     ),
-    get(TOKENS.JobScheduler), get(TOKENS.UnitOfWork), get(TOKENS.Clock), get(TOKENS.Ids),
+    get(TOKENS.JobScheduler), get(TOKENS.UnitOfWork), get(TOKENS.Clock), get(TOKENS.Ids), log,
   )).inSingletonScope();
-  c.bind(TOKENS.ApplyTemplate).toDynamicValue(() => {
+  c.bind(TemplateChecks).toDynamicValue(() => {
     const policy = get(TOKENS.TargetUrlPolicy);
-    return new ApplyTemplate(
-      get(TOKENS.AutomationRepository), get(TOKENS.AssistantRepository), get(TOKENS.DataTableRepository), get(TOKENS.ConnectionRepository),
-      get(TOKENS.AutomationToolBinding), chatapp(), get(TOKENS.AutomationEngine), get(TOKENS.Clock), get(TOKENS.Ids),
-      {
-        publicBaseUrl: config.publicBaseUrl,
-        checkUrl: (url) => (checkTargetUrl(url, policy).ok ? null : 'The target url must be a public http or https URL.'),
-      },
+    return new TemplateChecks(
+      get(TOKENS.DataTableRepository), get(TOKENS.ConnectionRepository), get(TOKENS.AutomationToolBinding), chatapp(),
+      { checkUrl: (url) => (checkTargetUrl(url, policy).ok ? null : 'The target url must be a public http or https URL.') },
     );
   }).inSingletonScope();
+  c.bind(VersionPublisher).toDynamicValue(() => new VersionPublisher(
+    get(TOKENS.AutomationRepository), get(TOKENS.AutomationToolBinding), get(TOKENS.DataTableRepository), get(TOKENS.UnitOfWork), config.publicBaseUrl,
+  )).inSingletonScope();
+  c.bind(TOKENS.ApplyTemplate).toDynamicValue(() => new ApplyTemplate(
+    get(TOKENS.AutomationRepository), get(TOKENS.AssistantRepository), c.get(TemplateChecks), get(TOKENS.AutomationToolBinding), c.get(VersionPublisher),
+    get(TOKENS.AutomationEngine), get(TOKENS.Clock), get(TOKENS.Ids), config.publicBaseUrl,
+  )).inSingletonScope();
+  c.bind(TOKENS.UpdateFlow).toDynamicValue(() => new UpdateFlow(
+    get(TOKENS.AutomationRepository), c.get(TemplateChecks), c.get(VersionPublisher), get(TOKENS.AutomationEngine), get(TOKENS.Clock), get(TOKENS.Ids), config.publicBaseUrl,
+  )).inSingletonScope();
+  c.bind(TOKENS.FlowQueries).toDynamicValue(() => new FlowQueries(get(TOKENS.AutomationRepository), config.publicBaseUrl)).inSingletonScope();
+  c.bind(TOKENS.ManageFlows).toDynamicValue(() => new ManageFlows(
+    get(TOKENS.AutomationRepository), get(TOKENS.AssistantRepository), get(TOKENS.AutomationToolBinding), get(TOKENS.UnitOfWork), get(TOKENS.Clock),
+  )).inSingletonScope();
+  c.bind(TOKENS.RetryRun).toDynamicValue(() => new RetryRun(get(TOKENS.AutomationRepository), get(TOKENS.AutomationRunRepository), get(TOKENS.AutomationEngine))).inSingletonScope();
+  c.bind(TOKENS.TriggerWebhook).toDynamicValue(() => new TriggerWebhook(
+    get(TOKENS.AutomationRepository), get(TOKENS.AutomationEngine), get(TOKENS.RateLimiter), get(TOKENS.Ids), log,
+    { ratePerMinute: config.automationHookRatePerMinute, replyWaitMs: SYNC_REPLY_WAIT_MS },
+  )).inSingletonScope();
   c.bind(TOKENS.AutomationToolRunner).toDynamicValue(() => new AutomationToolRuns(
     get(TOKENS.AutomationRepository), get(TOKENS.AutomationEngine), get(TOKENS.Clock),
   )).inSingletonScope();
   c.bind(TOKENS.JobHandler).toDynamicValue(() => automationResumeJobs(get(TOKENS.AutomationEngine), log)).inSingletonScope();
   c.bind(TOKENS.EventConsumer).toDynamicValue(() => assistantEventRuns(get(TOKENS.AutomationRepository), get(TOKENS.AutomationEngine))).inSingletonScope();
 
-  // S11/S12 drive voiceplane's own scheduler and connections: present whenever any provider is the sandbox (D3).
+  // S11/S12 and the `automation_rollback` fault drive voiceplane's own scheduler, connections and
+  // restores: present whenever any provider is the sandbox (D3).
   const sandbox = [config.voiceRuntime, config.sipProvisioner, config.numberInventory, config.chatappProvider].includes('sandbox');
-  const controllers = [DataTableController, ConnectionController, TemplateController, FlowRunController, ...(sandbox ? [SandboxAutomationController] : [])];
+  const rollbackFaults = sandbox ? new ArmedRollbackFaults() : null;
+  c.bind(TOKENS.RestoreFlow).toDynamicValue(() => new RestoreFlow(
+    get(TOKENS.AutomationRepository), get(TOKENS.AssistantRepository), c.get(TemplateChecks), c.get(VersionPublisher), rollbackFaults, get(TOKENS.Clock), get(TOKENS.Ids),
+  )).inSingletonScope();
+  SandboxFaults.in(c).register('automation_rollback', rollbackFaults && (async ({ userId, targetId, targetRef, count }) => {
+    if (targetId !== null) return 'not_found';
+    if (targetRef !== null && (await get(TOKENS.AutomationRepository).find(userId, targetRef)) === null) return 'not_found';
+    return { remaining: rollbackFaults.arm(userId, targetRef, count) };
+  }), { textTargets: true });
+
+  const controllers = [
+    DataTableController, ConnectionController, TemplateController, FlowController, FlowRunController, AutomationHookController, ...(sandbox ? [SandboxAutomationController] : []),
+  ];
   for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
-  return { routeDocs: [...dataTableRouteDocs, ...connectionRouteDocs, ...templateRouteDocs, ...flowRunRouteDocs, ...(sandbox ? sandboxAutomationRouteDocs : [])] };
+  return {
+    routeDocs: [
+      ...dataTableRouteDocs, ...connectionRouteDocs, ...templateRouteDocs, ...flowRouteDocs, ...flowRunRouteDocs, ...automationHookRouteDocs,
+      ...(sandbox ? sandboxAutomationRouteDocs : []),
+    ],
+    // Hook and tool runs are stored behind their answer, async hook runs finish in this process: shutdown waits for both.
+    background: [{ name: 'automation-answered-runs', start: async () => undefined, stop: () => get(TOKENS.AutomationEngine).settled() }],
+  };
 };

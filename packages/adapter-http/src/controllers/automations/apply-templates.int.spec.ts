@@ -2,7 +2,7 @@ import { ManualClock } from '@voiceplane/adapter-fakes';
 import { Database, PostgresJobStore } from '@voiceplane/adapter-typeorm';
 import {
   ApplyTemplate, AUTOMATION_EVENTS_CONSUMER, AutomationChatapp, AutomationEngine, automationResumeJobs, AutomationSteps, Doorbell, JobRunner, SecretCipher,
-  TOKENS, type Token,
+  TemplateChecks, TOKENS, VersionPublisher, type Token,
   resumeJobKey,
 } from '@voiceplane/application';
 import { DEFAULT_PLAN, err, findTemplate, JsonObject, ok } from '@voiceplane/domain';
@@ -136,6 +136,8 @@ describe('midcall_lookup_table', () => {
     const call = (await t.http.post('/api/user/make_call').set(user.auth).send({ assistant_id: assistant, phone_number: TEST_PHONE })).body.call_id;
     const invoked = await t.http.post('/api/runtime/tool-calls').set(t.runtimeAuth).send({ call_id: call, tool_id: tools[0].id, params: { order: ' a-1001 ' } });
     expect(invoked.body).toMatchObject({ ok: true, status_code: 200, content: '{"found":true,"row":{"order_number":"A-1001","status":"shipped"}}', error: null });
+    // The tool's run is stored after the call got its answer.
+    await get(TOKENS.AutomationEngine).settled();
     const list = (await runs(user, res.body.automation_id)).body.runs;
     expect(list).toHaveLength(2);
   });
@@ -326,10 +328,10 @@ describe('post_call_chatapp_followup', () => {
 
 /** The apply use case as the composition builds it, with a chat-app port the test controls. */
 function applyChatappTemplate(chatapp: AutomationChatapp, userId: number, assistantId: number, params: JsonObject) {
+  const checks = new TemplateChecks(get(TOKENS.DataTableRepository), get(TOKENS.ConnectionRepository), get(TOKENS.AutomationToolBinding), chatapp, { checkUrl: () => null });
   const use = new ApplyTemplate(
-    get(TOKENS.AutomationRepository), get(TOKENS.AssistantRepository), get(TOKENS.DataTableRepository), get(TOKENS.ConnectionRepository),
-    get(TOKENS.AutomationToolBinding), chatapp, engineWith(get(TOKENS.Clock), chatapp), get(TOKENS.Clock), get(TOKENS.Ids),
-    { publicBaseUrl: 'https://voiceplane.example.com', checkUrl: () => null },
+    get(TOKENS.AutomationRepository), get(TOKENS.AssistantRepository), checks, get(TOKENS.AutomationToolBinding), t.runtime.container.get(VersionPublisher),
+    engineWith(get(TOKENS.Clock), chatapp), get(TOKENS.Clock), get(TOKENS.Ids), 'https://voiceplane.example.com',
   );
   return use.execute({
     userId, plan: DEFAULT_PLAN, template: findTemplate('post_call_chatapp_followup')!, params, assistantId, name: null, confirmSideEffects: true, test: true, sample: null,

@@ -1,4 +1,4 @@
-import { ApplyRefusal } from '@voiceplane/application';
+import { ApplyRefusal, EnableRefusal, RestoreRefusal, RetryRefusal, UpdateRefusal } from '@voiceplane/application';
 import { Answer, AnswerTable } from '../../pipeline/answers';
 
 /** The automation family `{message, error, params}` (CONTRACT §10, Appendix B.2). */
@@ -39,6 +39,46 @@ export const APPLY_ANSWERS: AnswerTable<ApplyRefusal> = {
     422, `You have reached your plan limit of ${limit} mid call tools. Please upgrade your plan to create more tools.`, 'tool_limit_reached',
   ),
 };
+
+/** The 404 of the flow routes that speak the automation family (§10.6, §10.7, §10.9, §10.11, §10.14). */
+export const FLOW_NOT_FOUND = automationError(404, 'Automation not found', 'not_found');
+const NO_LIVE_VERSION = automationError(422, 'The automation has no published version.', 'no_live_version');
+
+/** `PUT /api/user/automate/flows/{id}` (§10.6): checks 2 and 5–11 of §10.4 (plus a tool limit on a first publish). */
+export const UPDATE_ANSWERS: AnswerTable<UpdateRefusal> = { ...APPLY_ANSWERS, not_found: FLOW_NOT_FOUND };
+
+export const ENABLE_ANSWERS: AnswerTable<EnableRefusal> = {
+  not_found: FLOW_NOT_FOUND,
+  no_live_version: NO_LIVE_VERSION,
+  assistant_not_found: APPLY_ANSWERS.assistant_not_found,
+  binding_conflict: APPLY_ANSWERS.binding_conflict,
+};
+
+/** §10.9 (fixed). */
+export const RESTORE_ANSWERS: AnswerTable<RestoreRefusal> = {
+  not_found: FLOW_NOT_FOUND,
+  no_previous_version: automationError(422, 'There is no earlier published version to restore.', 'no_previous_version'),
+  rollback_failed: ({ versionNumber }) => automationError(422, `Version ${versionNumber} could not be read; nothing was changed.`, 'rollback_failed'),
+  publish_failed: ({ versionNumber, draft, gone }) => automationError(
+    422,
+    `Version ${versionNumber} was restored as draft version ${draft.number} but not published: ${gone.map((g) => g.what).join(', ')} no longer ${gone.length > 1 ? 'exist' : 'exists'}. The live version is unchanged.`,
+    'publish_failed', gone.flatMap((g) => (g.spec ? [g.spec] : [])), { draft_version_id: draft.id },
+  ),
+};
+
+/** §10.11. */
+export const RETRY_ANSWERS: AnswerTable<RetryRefusal> = {
+  not_found: FLOW_NOT_FOUND,
+  run_not_found: automationError(404, 'Run not found', 'not_found'),
+  run_not_retryable: automationError(422, 'Only failed runs can be retried.', 'run_not_retryable'),
+  no_live_version: NO_LIVE_VERSION,
+  side_effects_require_confirmation: APPLY_ANSWERS.side_effects_require_confirmation,
+};
+
+/** §10.14 and D17. */
+export const HOOK_DISABLED = automationError(409, 'Automation is disabled.', 'automation_disabled');
+export const HOOK_BODY_NOT_OBJECT = automationError(422, 'The request body must be a JSON object.', 'invalid_params', null, { errors: { body: ['The request body must be a JSON object.'] } });
+export const hookTimeout = (runId: string): Answer => automationError(504, 'Automation timed out.', 'timeout', null, { run_id: runId });
 
 /** Ids the server hands out (`aut_…`, `run_…`): anything else cannot name a record, so it is not looked up. */
 const PUBLIC_ID = /^[a-z]{3}_[0-9A-Za-z]{1,36}$/;

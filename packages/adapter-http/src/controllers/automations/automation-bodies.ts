@@ -1,5 +1,7 @@
-import { CONNECTION_AUTH_TYPES, CONNECTION_KINDS, ConnectionAuthType, DATA_TABLE_LIMITS, HTTP_TOKEN_PATTERN } from '@voiceplane/domain';
-import { Arr, Bool, Int, Obj, PageQuery, publicTarget, Str } from '../../validation';
+import { CONNECTION_AUTH_TYPES, CONNECTION_KINDS, ConnectionAuthType, DATA_TABLE_LIMITS, HTTP_TOKEN_PATTERN, JsonObject, JsonValue, TEMPLATE_KEYS, utf8Length } from '@voiceplane/domain';
+import { Arr, Bool, Int, isPlainObject, Obj, PageQuery, publicTarget, Str, validateDto } from '../../validation';
+import { refuse } from '../../pipeline/answers';
+import { invalidShape } from './automation-answers';
 
 /** Request shapes of CONTRACT §10.4, §10.10, §10.15 and §10.16. */
 
@@ -59,6 +61,42 @@ export class ApplyTemplateBody {
 export class RunsQuery {
   @Int({ min: 1, max: 20, messages: { between: 'The limit must be between 1 and 20.', min: 'The limit must be between 1 and 20.', max: 'The limit must be between 1 and 20.', type: 'The limit must be between 1 and 20.' }, description: 'Default 10' }) limit?: number;
   @Str({ max: 40, description: "A run of this automation: its detail instead of the list" }) run_id?: string;
+}
+
+/** §10.6: `params` are merged key by key (null removes one); unknown fields are ignored. */
+export class UpdateFlowBody {
+  @Obj({ description: 'Merged key by key over the current params; a null value removes an optional param (≤ 64 KB serialised)' }) params?: Record<string, unknown>;
+  @Str({ max: 255, description: 'Stored on the automation (not versioned)' }) name?: string;
+  @Bool({ description: 'Must be true for side-effect templates when a test runs' }) confirm_side_effects?: boolean;
+  @Bool({ description: 'Default true; false publishes without a test' }) test?: boolean;
+  @Obj({ description: "Deep-merged over the template's sample test input" }) sample?: Record<string, unknown>;
+}
+
+export class FlowsQuery extends PageQuery {
+  @Str({ enum: ['enabled', 'disabled'] }) status?: 'enabled' | 'disabled';
+  @Str({ enum: TEMPLATE_KEYS }) template_key?: (typeof TEMPLATE_KEYS)[number];
+  @Int({ min: 1 }) assistant_id?: number;
+}
+
+export class RetryBody {
+  @Bool({ description: 'Must be true for side-effect templates' }) confirm_side_effects?: boolean;
+}
+
+/** CONTRACT §10.4: `params` over 64 KB serialised is a shape error. */
+export const MAX_PARAMS_BYTES = 64 * 1024;
+
+/**
+ * The body of an apply or a flow update (check 2 of §10.4): its shape, `params` as given and at
+ * most 64 KB, and `sample` when it is an object.
+ */
+export function readTemplateBody<T extends object>(dto: new () => T, body: unknown): { value: T; params: { [key: string]: JsonValue }; sample: JsonObject | null } {
+  const raw: Record<string, unknown> = body === undefined || body === null ? {} : (body as Record<string, unknown>);
+  const shape = validateDto(dto, raw);
+  if (!shape.ok) refuse(invalidShape(shape.errors));
+  if (!isPlainObject(raw)) refuse(invalidShape({ body: ['The request body must be a JSON object.'] }));
+  const params = (isPlainObject(raw.params) ? raw.params : {}) as { [key: string]: JsonValue };
+  if (utf8Length(JSON.stringify(params)) > MAX_PARAMS_BYTES) refuse(invalidShape({ params: ['The params may not be greater than 64 kilobytes.'] }));
+  return { value: shape.value, params, sample: isPlainObject(raw.sample) ? (raw.sample as JsonObject) : null };
 }
 
 export { PageQuery };

@@ -1,5 +1,5 @@
 import { AutomationRun, AutomationTemplate, Connection, DataTable, runDurationMs, stepErrorText, TableRow } from '@voiceplane/domain';
-import { Automation } from '@voiceplane/application';
+import { AppliedTemplate, Automation, AutomationVersion, FlowView } from '@voiceplane/application';
 import { iso, isoOrNull } from '../../presenters/format';
 
 /** Records of CONTRACT §10.2, §10.10, §10.15 and §10.16, fields in the documented order. */
@@ -58,4 +58,36 @@ export function presentRunDetail(run: AutomationRun, now: Date) {
 
 export function presentBinding(a: Automation) {
   return { type: a.bindingType, assistant_id: a.assistantId, bound: a.bound };
+}
+
+/** A.12 (CONTRACT §10.5). */
+export function presentAutomation(v: FlowView) {
+  const a = v.automation;
+  return {
+    id: a.id, name: a.name, template_key: a.templateKey, status: a.status, binding: presentBinding(a), webhook_url: v.webhookUrl, tool_id: a.toolId,
+    params: v.params, live_version_id: a.liveVersionId, live_version_number: v.liveVersionNumber, versions_count: v.versionsCount,
+    last_test: a.lastTest ? { run_id: a.lastTest.runId, run_status: a.lastTest.runStatus, tested_at: iso(a.lastTest.testedAt) } : null,
+    created_at: iso(a.createdAt), updated_at: iso(a.updatedAt),
+  };
+}
+
+/** §10.8. */
+export function presentVersion(v: AutomationVersion, liveVersionId: string | null) {
+  return {
+    id: v.id, number: v.number, state: v.state, is_live: v.id === liveVersionId, params: v.params, definition: v.definition,
+    restored_from_version_id: v.restoredFromVersionId, test_run_id: v.testRunId, created_at: iso(v.createdAt), published_at: isoOrNull(v.publishedAt),
+  };
+}
+
+/** The envelope of an apply (§10.4) and of a flow update (§10.6). */
+export function presentApplied(applied: AppliedTemplate) {
+  const run = applied.run;
+  return {
+    automation_id: applied.automation.id,
+    webhook_url: applied.webhookUrl,
+    status: applied.status,
+    test: run ? { run_id: run.id, run_status: run.status, steps: presentRunSteps(run) } : { run_id: null, run_status: null, steps: [] },
+    response: applied.response,
+    binding: presentBinding(applied.automation),
+  };
 }

@@ -1,27 +1,30 @@
-import { Controller, Get, Params, Request } from '@inversifyjs/http-core';
+import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { AutomationRepository, AutomationRunRepository, Clock, TOKENS } from '@voiceplane/application';
+import { AutomationRepository, AutomationRunRepository, Clock, RetryRun, TOKENS } from '@voiceplane/application';
 import { parse, reply } from '../../pipeline/responses';
-import { refuse } from '../../pipeline/answers';
+import { validateDto } from '../../validation';
+import { answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import type { RouteDoc } from '../../openapi/route-doc';
-import { RunsQuery } from './automation-bodies';
-import { isPublicId, RUN_NOT_FOUND, RUNS_AUTOMATION_NOT_FOUND } from './automation-answers';
+import { RetryBody, RunsQuery } from './automation-bodies';
+import { FLOW_NOT_FOUND, invalidShape, isPublicId, RETRY_ANSWERS, RUN_NOT_FOUND, RUNS_AUTOMATION_NOT_FOUND } from './automation-answers';
 import { presentRunDetail, presentRunSummary } from './automation-presenters';
 
 export const DEFAULT_RUNS_LIMIT = 10;
 
 export const flowRunRouteDocs: readonly RouteDoc[] = [
   { method: 'get', path: '/api/user/automate/flows/:id/runs', summary: "An automation's runs, newest first, or one run's detail", tag: 'Automations', query: RunsQuery },
+  { method: 'post', path: '/api/user/automate/flows/:id/runs/:run_id/retry', summary: 'Retry a failed run on the live version', tag: 'Automations', body: RetryBody, success: 201 },
 ];
 
-/** `GET /api/user/automate/flows/{id}/runs` (CONTRACT §10.10, fixed). */
+/** `GET /api/user/automate/flows/{id}/runs` (CONTRACT §10.10, fixed) and the retry of one (§10.11). */
 @Controller('/api/user/automate/flows')
 export class FlowRunController {
   constructor(
     @inject(TOKENS.AutomationRepository) private readonly automations: AutomationRepository,
     @inject(TOKENS.AutomationRunRepository) private readonly runs: AutomationRunRepository,
+    @inject(TOKENS.RetryRun) private readonly retryRun: RetryRun,
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
@@ -38,5 +41,16 @@ export class FlowRunController {
     }
     const runs = await this.runs.list(automation.id, query.limit ?? DEFAULT_RUNS_LIMIT);
     return reply(200, { runs: runs.map((r) => presentRunSummary(r, now)) });
+  }
+
+  @Post('/:id/runs/:run_id/retry')
+  async retry(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'run_id' }) runId: string) {
+    if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);
+    const shape = validateDto(RetryBody, req.body ?? {});
+    if (!shape.ok) refuse(invalidShape(shape.errors));
+    const body = shape.value;
+    const result = await this.retryRun.execute(principalOf(req).userId, id, isPublicId(runId) ? runId : '', body.confirm_side_effects === true);
+    if (!result.ok) answer(RETRY_ANSWERS, result.error);
+    return reply(201, { run: presentRunDetail(result.value, this.clock.now()) });
   }
 }

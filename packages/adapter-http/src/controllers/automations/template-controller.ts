@@ -1,20 +1,17 @@
 import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { AutomationTemplate, findTemplate, JsonObject, JsonValue, sampleInput, TEMPLATE_CATALOGUE, TemplateParams, utf8Length } from '@voiceplane/domain';
+import { AutomationTemplate, findTemplate, JsonObject, sampleInput, TEMPLATE_CATALOGUE, TemplateParams } from '@voiceplane/domain';
 import { ApplyTemplate, TOKENS } from '@voiceplane/application';
-import { isPlainObject, validateDto } from '../../validation';
 import { reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import type { RouteDoc } from '../../openapi/route-doc';
-import { ApplyTemplateBody } from './automation-bodies';
-import { APPLY_ANSWERS, invalidShape, TEMPLATE_NOT_FOUND } from './automation-answers';
-import { presentBinding, presentRunSteps, presentTemplate } from './automation-presenters';
+import { ApplyTemplateBody, readTemplateBody } from './automation-bodies';
+import { APPLY_ANSWERS, TEMPLATE_NOT_FOUND } from './automation-answers';
+import { presentApplied, presentTemplate } from './automation-presenters';
 
 const BASE = '/api/user/automate/templates';
-/** CONTRACT §10.4: `params` over 64 KB serialised is a shape error. */
-export const MAX_PARAMS_BYTES = 64 * 1024;
 
 export const templateRouteDocs: readonly RouteDoc[] = [
   { method: 'get', path: BASE, summary: 'The automation template catalogue', tag: 'Automations' },
@@ -53,28 +50,13 @@ export class TemplateController {
   @Post('/:key')
   async applyTemplate(@Request() req: ExpressRequest, @Params({ name: 'key' }) key: string) {
     const template = templateOr404(key);
-    const raw: Record<string, unknown> = req.body === undefined || req.body === null ? {} : req.body;
-    const shape = validateDto(ApplyTemplateBody, raw);
-    if (!shape.ok) refuse(invalidShape(shape.errors));
-    if (!isPlainObject(raw)) refuse(invalidShape({ body: ['The request body must be a JSON object.'] }));
-    const params = (isPlainObject(raw.params) ? raw.params : {}) as { [key: string]: JsonValue };
-    if (utf8Length(JSON.stringify(params)) > MAX_PARAMS_BYTES) refuse(invalidShape({ params: ['The params may not be greater than 64 kilobytes.'] }));
-    const body = shape.value;
+    const { value: body, params, sample } = readTemplateBody(ApplyTemplateBody, req.body);
     const principal = principalOf(req);
     const result = await this.apply.execute({
       userId: principal.userId, plan: principal.plan, template, params, assistantId: body.assistant_id ?? null, name: body.name ?? null,
-      confirmSideEffects: body.confirm_side_effects === true, test: body.test ?? true, sample: isPlainObject(raw.sample) ? (raw.sample as JsonObject) : null,
+      confirmSideEffects: body.confirm_side_effects === true, test: body.test ?? true, sample,
     });
     if (!result.ok) answer(APPLY_ANSWERS, result.error);
-    const applied = result.value;
-    const run = applied.run;
-    return reply(applied.status === 'test_failed' ? 200 : 201, {
-      automation_id: applied.automation.id,
-      webhook_url: applied.webhookUrl,
-      status: applied.status,
-      test: run ? { run_id: run.id, run_status: run.status, steps: presentRunSteps(run) } : { run_id: null, run_status: null, steps: [] },
-      response: applied.response,
-      binding: presentBinding(applied.automation),
-    });
+    return reply(result.value.status === 'test_failed' ? 200 : 201, presentApplied(result.value));
   }
 }

@@ -1,7 +1,7 @@
 import { Controller, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { Id, Int, Str } from '../../validation';
+import { Id, Int, isPlainObject, Str } from '../../validation';
 import { parse, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { SANDBOX_FAULT_ANSWERS } from './telephony-answers';
@@ -13,6 +13,12 @@ class FaultBody {
   @Str({ required: true, max: 64, description: 'Fault kind, e.g. `sip_provisioning`, `number_inventory`' }) kind!: string;
   @Id({ nullable: true, description: 'One of your own resources the fault is limited to' }) target_id?: number | null;
   @Int({ min: 1, max: 100, description: 'How many operations fail (default 1)' }) count?: number;
+}
+
+class TextTargetFaultBody {
+  @Str({ required: true, max: 64 }) kind!: string;
+  @Str({ max: 64, nullable: true, description: 'Text id of one of your own resources (automation_rollback: an automation id)' }) target_id?: string | null;
+  @Int({ min: 1, max: 100 }) count?: number;
 }
 
 /** The routes of SandboxFaultController as the OpenAPI document describes them. */
@@ -27,13 +33,17 @@ export class SandboxFaultController {
 
   @Post('/')
   async arm(@Request() req: ExpressRequest) {
-    const body = parse(FaultBody, req.body);
+    const raw = isPlainObject(req.body) ? req.body : {};
+    // Kinds aimed at text ids take `target_id` as given; the others validate it as an integer id.
+    const textTarget = typeof raw.kind === 'string' && this.faults.hasTextTargets(raw.kind);
+    const body: FaultBody | TextTargetFaultBody = textTarget ? parse(TextTargetFaultBody, req.body) : parse(FaultBody, req.body);
     const armer = this.faults.armerOf(body.kind);
     if (armer === undefined) answer(SANDBOX_FAULT_ANSWERS, 'unknown_kind');
     if (armer === null) answer(SANDBOX_FAULT_ANSWERS, 'not_found');
-    const targetId = body.target_id ?? null;
-    const armed = await armer({ userId: principalOf(req).userId, targetId, count: body.count ?? 1 });
+    const targetId = typeof body.target_id === 'number' ? body.target_id : null;
+    const targetRef = typeof body.target_id === 'string' ? body.target_id : null;
+    const armed = await armer({ userId: principalOf(req).userId, targetId, targetRef, count: body.count ?? 1 });
     if (armed === 'not_found') answer(SANDBOX_FAULT_ANSWERS, armed);
-    return reply(200, { ok: true, fault: { kind: body.kind, target_id: targetId, remaining: armed.remaining } });
+    return reply(200, { ok: true, fault: { kind: body.kind, target_id: targetRef ?? targetId, remaining: armed.remaining } });
   }
 }

@@ -4,6 +4,8 @@ export interface FaultRequest {
   readonly userId: number;
   /** Optional id the fault is aimed at; it must be one of the caller's own resources. */
   readonly targetId: number | null;
+  /** The same for kinds whose targets have text ids (`automation_rollback`: an `aut_…` id). */
+  readonly targetRef: string | null;
   readonly count: number;
 }
 
@@ -17,6 +19,7 @@ export type FaultArmer = (request: FaultRequest) => Promise<{ readonly remaining
  */
 export class SandboxFaults {
   private readonly kinds = new Map<string, FaultArmer | null>();
+  private readonly textTargets = new Set<string>();
 
   /** The one registry of a container, created on first use by whichever module asks first. */
   static in(container: Container): SandboxFaults {
@@ -24,9 +27,15 @@ export class SandboxFaults {
     return container.get(SandboxFaults);
   }
 
-  register(kind: string, armer: FaultArmer | null): void {
+  /** `textTargets`: the kind's `target_id` is a text id (`targetRef`), not an integer. */
+  register(kind: string, armer: FaultArmer | null, options: { readonly textTargets?: boolean } = {}): void {
     if (this.kinds.has(kind)) throw new Error(`Sandbox fault kind "${kind}" is registered twice.`);
     this.kinds.set(kind, armer);
+    if (options.textTargets) this.textTargets.add(kind);
+  }
+
+  hasTextTargets(kind: string): boolean {
+    return this.textTargets.has(kind);
   }
 
   /** undefined: unknown kind; null: known, but its provider is not the sandbox. */

@@ -1,5 +1,5 @@
 import { JsonObject, JsonValue, TemplateKey } from '@voiceplane/domain';
-import { Automation, AutomationChanges, AutomationRepository, AutomationVersion, LastTest } from '@voiceplane/application';
+import { Automation, AutomationChanges, AutomationFilters, AutomationRepository, AutomationVersion, LastTest, NewVersion, Page, PageRequest } from '@voiceplane/application';
 import { Database } from '../../database';
 import { dateOrNull, numOrNull } from '../rows';
 
@@ -108,12 +108,54 @@ export class TypeormAutomationRepository implements AutomationRepository {
     return rows.map(toAutomation);
   }
 
-  async findConflict(userId: number, assistantId: number, templateKey: TemplateKey): Promise<Automation | null> {
+  async findConflict(userId: number, assistantId: number, templateKey: TemplateKey, exceptId?: string): Promise<Automation | null> {
     const row = await this.db.one(
       `SELECT ${COLUMNS} FROM automations WHERE user_id = $1 AND assistant_id = $2 AND template_key = $3 AND binding_type = 'assistant_event'
-         AND status = 'enabled' AND bound ORDER BY created_at LIMIT 1`,
-      [userId, assistantId, templateKey],
+         AND status = 'enabled' AND bound AND id IS DISTINCT FROM $4 ORDER BY created_at LIMIT 1`,
+      [userId, assistantId, templateKey, exceptId ?? null],
     );
     return row ? toAutomation(row) : null;
+  }
+
+  async list(userId: number, filters: AutomationFilters, page: PageRequest): Promise<Page<Automation>> {
+    const where = ['user_id = $1'];
+    const params: unknown[] = [userId];
+    const filter = (column: string, value: unknown) => {
+      if (value === undefined) return;
+      params.push(value);
+      where.push(`${column} = $${params.length}`);
+    };
+    filter('status', filters.status);
+    filter('template_key', filters.templateKey);
+    filter('assistant_id', filters.assistantId);
+    const total = await this.db.one<{ n: string }>(`SELECT count(*) AS n FROM automations WHERE ${where.join(' AND ')}`, params);
+    const rows = await this.db.query(
+      `SELECT ${COLUMNS} FROM automations WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, page.perPage, (page.page - 1) * page.perPage],
+    );
+    return { items: rows.map(toAutomation), total: Number(total?.n ?? 0) };
+  }
+
+  async listVersions(automationId: string): Promise<AutomationVersion[]> {
+    const rows = await this.db.query(`SELECT ${VERSION_COLUMNS} FROM automation_versions WHERE automation_id = $1 ORDER BY number DESC`, [automationId]);
+    return rows.map(toVersion);
+  }
+
+  addVersion(v: NewVersion): Promise<AutomationVersion> {
+    return this.db.transaction(async () => {
+      // The automation row serialises concurrent updates and restores of one automation.
+      await this.db.one(`SELECT id FROM automations WHERE id = $1 FOR NO KEY UPDATE`, [v.automationId]);
+      const row = await this.db.one(
+        `INSERT INTO automation_versions (${VERSION_COLUMNS})
+         VALUES ($1, $2::varchar, (SELECT coalesce(max(number), 0) + 1 FROM automation_versions WHERE automation_id = $2::varchar), 'draft', $3::jsonb, $4::jsonb, $5, NULL, $6, NULL)
+         RETURNING ${VERSION_COLUMNS}`,
+        [v.id, v.automationId, JSON.stringify(v.params), JSON.stringify(v.definition), v.restoredFromVersionId, v.createdAt],
+      );
+      return toVersion(row as Record<string, unknown>);
+    });
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.query(`DELETE FROM automations WHERE id = $1`, [id]);
   }
 }

@@ -32,6 +32,17 @@ export class TypeormAutomationRunRepository implements AutomationRunRepository {
     }
   }
 
+  async insertMany(entries: readonly { readonly automationId: string; readonly run: AutomationRun }[]): Promise<void> {
+    if (entries.length === 0) return;
+    const params: unknown[] = [];
+    const rows = entries.map(({ automationId, run }) => {
+      params.push(run.id, automationId, run.versionId, run.status, stored(run), run.startedAt);
+      const n = params.length;
+      return `($${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}::jsonb, $${n})`;
+    });
+    await this.db.query(`INSERT INTO automation_runs (id, automation_id, version_id, status, state, started_at) VALUES ${rows.join(', ')}`, params);
+  }
+
   async save(automationId: string, run: AutomationRun): Promise<void> {
     await this.db.query(`UPDATE automation_runs SET status = $3, state = $4::jsonb WHERE id = $1 AND automation_id = $2`, [run.id, automationId, run.status, stored(run)]);
   }

@@ -1,0 +1,110 @@
+import { Controller, Delete, Get, Params, Post, Put, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { inject } from 'inversify';
+import { FlowQueries, ManageFlows, RestoreFlow, TOKENS, UpdateFlow } from '@voiceplane/application';
+import { parse, reply } from '../../pipeline/responses';
+import { answer, refuse } from '../../pipeline/answers';
+import { principalOf } from '../../pipeline/request-context';
+import { pageEnvelope } from '../../presenters/format';
+import { pageOf } from '../../validation';
+import type { RouteDoc } from '../../openapi/route-doc';
+import { FlowsQuery, readTemplateBody, UpdateFlowBody } from './automation-bodies';
+import { ENABLE_ANSWERS, FLOW_NOT_FOUND, isPublicId, RESTORE_ANSWERS, RUNS_AUTOMATION_NOT_FOUND, UPDATE_ANSWERS } from './automation-answers';
+import { presentApplied, presentAutomation, presentVersion } from './automation-presenters';
+
+const BASE = '/api/user/automate/flows';
+
+export const flowRouteDocs: readonly RouteDoc[] = [
+  { method: 'get', path: BASE, summary: 'List automations, newest first', tag: 'Automations', query: FlowsQuery },
+  { method: 'get', path: `${BASE}/:id`, summary: 'One automation', tag: 'Automations' },
+  { method: 'put', path: `${BASE}/:id`, summary: 'New version: checked, tested, published when the test passes', tag: 'Automations', body: UpdateFlowBody },
+  { method: 'post', path: `${BASE}/:id/enable`, summary: 'Enable an automation (idempotent)', tag: 'Automations' },
+  { method: 'post', path: `${BASE}/:id/disable`, summary: 'Disable an automation (idempotent)', tag: 'Automations' },
+  { method: 'delete', path: `${BASE}/:id`, summary: 'Delete an automation, its tool, versions and runs', tag: 'Automations' },
+  { method: 'get', path: `${BASE}/:id/versions`, summary: "An automation's versions, newest first", tag: 'Automations' },
+  { method: 'post', path: `${BASE}/:id/restore`, summary: 'Publish the previous version again as a new copy', tag: 'Automations' },
+];
+
+/** CONTRACT §10.5–§10.9. */
+@Controller(BASE)
+export class FlowController {
+  constructor(
+    @inject(TOKENS.FlowQueries) private readonly queries: FlowQueries,
+    @inject(TOKENS.ManageFlows) private readonly manage: ManageFlows,
+    @inject(TOKENS.UpdateFlow) private readonly update: UpdateFlow,
+    @inject(TOKENS.RestoreFlow) private readonly restorer: RestoreFlow,
+  ) {}
+
+  @Get('/')
+  async list(@Request() req: ExpressRequest) {
+    const query = parse(FlowsQuery, req.query);
+    const page = pageOf(query);
+    const result = await this.queries.list(principalOf(req).userId, { status: query.status, templateKey: query.template_key, assistantId: query.assistant_id }, page);
+    return reply(200, pageEnvelope(result.items.map(presentAutomation), result.total, page.page, page.perPage));
+  }
+
+  @Get('/:id')
+  async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const view = isPublicId(id) ? await this.queries.get(principalOf(req).userId, id) : null;
+    if (view === null) refuse(RUNS_AUTOMATION_NOT_FOUND);
+    return reply(200, { data: presentAutomation(view) });
+  }
+
+  @Put('/:id')
+  async put(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);
+    const principal = principalOf(req);
+    // 404 comes before any check of the body (§10.6).
+    if ((await this.queries.get(principal.userId, id)) === null) refuse(FLOW_NOT_FOUND);
+    const { value: body, params, sample } = readTemplateBody(UpdateFlowBody, req.body);
+    const result = await this.update.execute({
+      userId: principal.userId, plan: principal.plan, automationId: id, params, name: body.name ?? null,
+      confirmSideEffects: body.confirm_side_effects === true, test: body.test ?? true, sample,
+    });
+    if (!result.ok) answer(UPDATE_ANSWERS, result.error);
+    return reply(200, presentApplied(result.value));
+  }
+
+  @Post('/:id/enable')
+  async enable(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);
+    const result = await this.manage.enable(principalOf(req).userId, id);
+    if (!result.ok) answer(ENABLE_ANSWERS, result.error);
+    return reply(200, { message: 'Automation enabled.', data: presentAutomation(await this.queries.view(result.value)) });
+  }
+
+  @Post('/:id/disable')
+  async disable(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const disabled = isPublicId(id) ? await this.manage.disable(principalOf(req).userId, id) : null;
+    if (disabled === null) refuse(FLOW_NOT_FOUND);
+    return reply(200, { message: 'Automation disabled.', data: presentAutomation(await this.queries.view(disabled)) });
+  }
+
+  @Delete('/:id')
+  async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    if (!isPublicId(id) || !(await this.manage.delete(principalOf(req).userId, id))) refuse(FLOW_NOT_FOUND);
+    return reply(200, { message: 'Automation deleted.' });
+  }
+
+  @Get('/:id/versions')
+  async versions(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const found = isPublicId(id) ? await this.queries.versions(principalOf(req).userId, id) : null;
+    if (found === null) refuse(RUNS_AUTOMATION_NOT_FOUND);
+    return reply(200, { data: found.versions.map((v) => presentVersion(v, found.automation.liveVersionId)) });
+  }
+
+  @Post('/:id/restore')
+  async restore(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);
+    const result = await this.restorer.execute(principalOf(req).userId, id);
+    if (!result.ok) answer(RESTORE_ANSWERS, result.error);
+    const { automation, restored, copy } = result.value;
+    return reply(200, {
+      automation_id: automation.id,
+      name: automation.name,
+      status: automation.status,
+      restored_version_id: restored.id,
+      note: `Version ${restored.number} is live again as version ${copy.number}. The automation stays ${automation.status}.`,
+    });
+  }
+}

@@ -1,0 +1,45 @@
+import { JsonObject } from '@voiceplane/domain';
+import { Page, PageRequest } from '../shared/page';
+import { Automation, AutomationFilters, AutomationRepository, AutomationVersion } from './ports';
+import { currentVersion } from './update-flow';
+import { webhookUrlOf } from './version-publisher';
+
+/** The automation record of CONTRACT §10.5: the automation with what its versions say. */
+export interface FlowView {
+  readonly automation: Automation;
+  readonly webhookUrl: string | null;
+  /** Of the live version, else of the newest draft. */
+  readonly params: JsonObject;
+  readonly liveVersionNumber: number | null;
+  readonly versionsCount: number;
+}
+
+/** Flows list and get (§10.5) and the versions list (§10.8). */
+export class FlowQueries {
+  constructor(private readonly automations: AutomationRepository, private readonly publicBaseUrl: string) {}
+
+  async list(userId: number, filters: AutomationFilters, page: PageRequest): Promise<Page<FlowView>> {
+    const found = await this.automations.list(userId, filters, page);
+    return { items: await Promise.all(found.items.map((a) => this.view(a))), total: found.total };
+  }
+
+  async get(userId: number, id: string): Promise<FlowView | null> {
+    const found = await this.automations.find(userId, id);
+    return found === null ? null : this.view(found);
+  }
+
+  /** Newest first; null when the automation is not the user's. */
+  async versions(userId: number, id: string): Promise<{ automation: Automation; versions: AutomationVersion[] } | null> {
+    const found = await this.automations.find(userId, id);
+    return found === null ? null : { automation: found, versions: await this.automations.listVersions(found.id) };
+  }
+
+  async view(automation: Automation): Promise<FlowView> {
+    const versions = await this.automations.listVersions(automation.id);
+    const live = versions.find((v) => v.id === automation.liveVersionId) ?? null;
+    return {
+      automation, webhookUrl: webhookUrlOf(this.publicBaseUrl, automation), params: currentVersion(versions, automation.liveVersionId)?.params ?? {},
+      liveVersionNumber: live?.number ?? null, versionsCount: versions.length,
+    };
+  }
+}

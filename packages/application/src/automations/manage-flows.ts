@@ -1,0 +1,59 @@
+import { AssistantRepository } from '../assistants/ports';
+import { Clock } from '../ports/clock';
+import { UnitOfWork } from '../ports/unit-of-work';
+import { Automation, AutomationRepository, AutomationToolBinding } from './ports';
+import { Outcome, refused } from './template-checks';
+
+export type EnableRefusal =
+  | { readonly code: 'not_found' }
+  | { readonly code: 'no_live_version' }
+  | { readonly code: 'assistant_not_found' }
+  | { readonly code: 'binding_conflict'; readonly assistantId: number; readonly templateKey: string; readonly conflictingAutomationId: string };
+
+/** Enable, disable and delete (CONTRACT §10.7); enabling and disabling are idempotent. */
+export class ManageFlows {
+  constructor(
+    private readonly automations: AutomationRepository,
+    private readonly assistants: AssistantRepository,
+    private readonly tools: AutomationToolBinding,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async enable(userId: number, id: string): Promise<Outcome<Automation, EnableRefusal>> {
+    const found = await this.automations.find(userId, id);
+    if (found === null) return refused({ code: 'not_found' });
+    if (found.liveVersionId === null) return refused({ code: 'no_live_version' });
+    if (found.assistantId !== null && (await this.assistants.findOwned(userId, found.assistantId)) === null) return refused({ code: 'assistant_not_found' });
+    if (found.bindingType === 'assistant_event') {
+      const conflict = await this.automations.findConflict(userId, found.assistantId as number, found.templateKey, found.id);
+      if (conflict) return refused({ code: 'binding_conflict', assistantId: found.assistantId as number, templateKey: found.templateKey, conflictingAutomationId: conflict.id });
+    }
+    return { ok: true, value: await this.switchTo(found, true) };
+  }
+
+  /** Null when the automation is not the user's. Paused runs still resume; new triggers are refused. */
+  async disable(userId: number, id: string): Promise<Automation | null> {
+    const found = await this.automations.find(userId, id);
+    return found === null ? null : this.switchTo(found, false);
+  }
+
+  /** Its tool (detached from every assistant), versions and runs, paused ones included, go with it. */
+  async delete(userId: number, id: string): Promise<boolean> {
+    const found = await this.automations.find(userId, id);
+    if (found === null) return false;
+    await this.uow.transaction(async () => {
+      if (found.toolId !== null) await this.tools.deleteTool(found.toolId);
+      await this.automations.delete(found.id);
+    });
+    return true;
+  }
+
+  private async switchTo(found: Automation, on: boolean): Promise<Automation> {
+    const changes = { status: on ? 'enabled' as const : 'disabled' as const, bound: on };
+    if (found.status === changes.status && found.bound === changes.bound) return found;
+    const at = this.clock.now();
+    await this.automations.update(found.id, changes, at);
+    return { ...found, ...changes, updatedAt: at };
+  }
+}

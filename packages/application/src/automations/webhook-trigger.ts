@@ -1,0 +1,77 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { JsonObject, JsonValue } from '@voiceplane/domain';
+import { WorkLogger } from '../events/ports';
+import { Ids } from '../ports/ids';
+import { RateDecision, RateLimiter } from '../ratelimit/rate-limiter';
+import { lastOutput } from './apply-template';
+import { AutomationEngine } from './automation-engine';
+import { Automation, AutomationRepository } from './ports';
+
+/** CONTRACT §10.1: a sync webhook reply waits at most 10 s. */
+export const SYNC_REPLY_WAIT_MS = 10_000;
+
+export interface HookSettings {
+  /** Triggers per minute per automation (CONTRACT §15: 60). */
+  readonly ratePerMinute: number;
+  readonly replyWaitMs: number;
+}
+
+export type HookAnswer =
+  | { readonly kind: 'disabled' }
+  | { readonly kind: 'accepted'; readonly runId: string }
+  | { readonly kind: 'replied'; readonly body: JsonValue | null }
+  | { readonly kind: 'timeout'; readonly runId: string };
+
+const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
+
+/** Equal-length digests, so neither the content nor the length of the stored token leaks through timing. */
+export const tokensMatch = (given: string, stored: string): boolean => timingSafeEqual(digest(given), digest(stored));
+
+/** `POST /api/hooks/automations/{id}/{token}` (CONTRACT §10.14): a run with `trigger: "webhook"` and the body as input. */
+export class TriggerWebhook {
+  constructor(
+    private readonly automations: AutomationRepository,
+    private readonly engine: AutomationEngine,
+    private readonly limiter: RateLimiter,
+    private readonly ids: Ids,
+    private readonly log: WorkLogger,
+    private readonly settings: HookSettings,
+  ) {}
+
+  /** The automation the URL names, when its token is right; null answers 404 either way. */
+  async authorise(id: string, token: string): Promise<Automation | null> {
+    const found = await this.automations.findById(id);
+    return found !== null && found.webhookToken !== null && tokensMatch(token, found.webhookToken) ? found : null;
+  }
+
+  /** Counts one trigger of the automation against its per-minute limit. */
+  admit(automation: Automation): Promise<RateDecision> {
+    return this.limiter.consume([{ key: `hook:${automation.id}`, limit: this.settings.ratePerMinute, windowSeconds: 60 }]);
+  }
+
+  async trigger(automation: Automation, input: JsonObject): Promise<HookAnswer> {
+    const version = automation.status === 'enabled' && automation.liveVersionId !== null ? await this.engine.version(automation.liveVersionId) : null;
+    if (version === null || version.definition.trigger.kind !== 'trigger.webhook') return { kind: 'disabled' };
+    const request = { trigger: 'webhook' as const, isTest: false, input };
+
+    if (version.definition.trigger.mode !== 'sync') {
+      const { run, finished } = await this.engine.launch(automation, version, request);
+      finished.catch((e: unknown) => this.log.error({ err: e, runId: run.id }, 'webhook-triggered automation run failed'));
+      return { kind: 'accepted', runId: run.id };
+    }
+    const runId = this.ids.token('run_', 22);
+    const running = this.engine.start(automation, version, { ...request, runId, storeAfterAnswer: true });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), this.settings.replyWaitMs); });
+    try {
+      const done = await Promise.race([running, late]);
+      if (done === 'late') {
+        running.catch((e: unknown) => this.log.error({ err: e, runId }, 'webhook-triggered automation run failed'));
+        return { kind: 'timeout', runId };
+      }
+      return { kind: 'replied', body: done ? lastOutput(done) : null };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
