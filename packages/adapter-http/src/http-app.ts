@@ -10,7 +10,7 @@ import { bodyReader } from './pipeline/body-reader';
 import { decodablePath, refuseUnsafeText } from './pipeline/input-guard';
 import { parseQuery } from './pipeline/query-parser';
 import { requestContext } from './pipeline/request-id';
-import { staticTokenAuthentication, userAuthentication } from './pipeline/authentication';
+import { bearerToken, staticTokenAuthentication, userAuthentication } from './pipeline/authentication';
 import { rateLimiting, RouteQuota } from './pipeline/rate-limiting';
 import { idempotency } from './pipeline/idempotency';
 import { canonicalRoute } from './pipeline/aliases';
@@ -96,7 +96,10 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   mountDocs(app, o.version, o.routeDocs);
 
   const userAuth = userAuthentication(o.authenticator, o.rateLimiter);
-  const limits = rateLimiting(o.rateLimiter, o.routeQuotas ?? []);
+  const limits = rateLimiting(o.rateLimiter, o.routeQuotas ?? [], async (req) => {
+    const token = bearerToken(req);
+    return token ? o.authenticator.authenticate(token, { fresh: true }) : null;
+  });
   const idem = idempotency(o.idempotencyStore, o.now, o.secrets);
   const isPublicUserRoute = (req: Request) => req.method === 'POST' && fullPath(req) === '/api/user/login';
   app.use('/api/user', (req, res, next) => (isPublicUserRoute(req) ? next() : userAuth(req, res, next)));

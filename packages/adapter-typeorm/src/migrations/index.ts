@@ -7,6 +7,7 @@ import { EventBackbone1795334367057 } from './1795334367057-event-backbone';
 import { Calls1795334793141 } from './1795334793141-calls';
 import { OutboxPolling1795337052089 } from './1795337052089-outbox-polling';
 import { IdempotencyLease1795400000000 } from './1795400000000-idempotency-lease';
+import { RequestFastPath1795530000000 } from './1795530000000-request-fast-path';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -22,4 +23,5 @@ export const migrations = [
   Calls1795334793141,
   OutboxPolling1795337052089,
   IdempotencyLease1795400000000,
+  RequestFastPath1795530000000,
 ];

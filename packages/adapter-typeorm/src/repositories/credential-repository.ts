@@ -1,6 +1,7 @@
 import { completePlan, Plan } from '@voiceplane/domain';
 import { ApiKey, CredentialRepository, Principal } from '@voiceplane/application';
 import { Database } from '../database';
+import { PrincipalChanges, principalChangeHeard } from './principal-changes';
 import { dateOrNull, num } from './rows';
 
 function toKey(r: Record<string, unknown>): ApiKey {
@@ -8,7 +9,7 @@ function toKey(r: Record<string, unknown>): ApiKey {
 }
 
 export class TypeormCredentialRepository implements CredentialRepository {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database, private readonly principalChanges?: PrincipalChanges) {}
 
   async createApiKey(userId: number, name: string, tokenHash: string): Promise<ApiKey> {
     const rows = await this.db.query(
@@ -23,8 +24,11 @@ export class TypeormCredentialRepository implements CredentialRepository {
     return rows.map(toKey);
   }
 
+  /** Revocations wait until this instance heard the change, so no cache still holds the principal. */
   async deleteApiKey(userId: number, id: number): Promise<boolean> {
+    const mark = this.principalChanges?.mark() ?? 0;
     const rows = await this.db.query(`DELETE FROM api_keys WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id]);
+    if (rows.length) await principalChangeHeard(this.db, this.principalChanges, userId, mark);
     return rows.length > 0;
   }
 
@@ -34,17 +38,19 @@ export class TypeormCredentialRepository implements CredentialRepository {
 
   async revokeSession(sessionId: number, at: Date): Promise<void> {
     // Raw SQL: a conditional UPDATE keeps the first revocation time.
-    await this.db.query(`UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL`, [sessionId, at]);
+    const mark = this.principalChanges?.mark() ?? 0;
+    const rows = await this.db.query<{ user_id: string }>(`UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING user_id`, [sessionId, at]);
+    if (rows.length) await principalChangeHeard(this.db, this.principalChanges, num(rows[0].user_id), mark);
   }
 
   /** One round trip on the hot path: both token kinds, the user's state and plan. */
   async findPrincipal(tokenHash: string, now: Date): Promise<Principal | null> {
     const r = await this.db.one(
-      `SELECT 'api_key' AS kind, k.id, k.user_id, k.last_used_at, u.plan
+      `SELECT 'api_key' AS kind, k.id, k.user_id, k.last_used_at, NULL AS expires_at, u.plan
          FROM api_keys k JOIN users u ON u.id = k.user_id
         WHERE k.token_hash = $1 AND NOT u.disabled
        UNION ALL
-       SELECT 'session' AS kind, s.id, s.user_id, NULL, u.plan
+       SELECT 'session' AS kind, s.id, s.user_id, NULL, s.expires_at, u.plan
          FROM sessions s JOIN users u ON u.id = s.user_id
         WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2 AND NOT u.disabled
        LIMIT 1`,
@@ -54,6 +60,7 @@ export class TypeormCredentialRepository implements CredentialRepository {
     return {
       userId: num(r.user_id), tokenKind: r.kind as Principal['tokenKind'], tokenId: num(r.id),
       plan: completePlan(r.plan as Partial<Plan>), lastUsedAt: dateOrNull(r.last_used_at),
+      expiresAt: dateOrNull(r.expires_at),
     };
   }
 

@@ -1,17 +1,18 @@
 import {
-  Authenticator, BalanceService, CreateAccount, CryptoIds, Login, RateLimiter, SecretCipher, TOKENS,
+  Authenticator, BalanceService, CreateAccount, CryptoIds, Login, PrincipalCache, RateLimiter, SecretCipher, TOKENS,
 } from '@voiceplane/application';
 import {
   AccountController, accountRouteDocs, AdminController, adminRouteDocs, ApiKeyController, apiKeyRouteDocs, BillingController, billingRouteDocs,
 } from '@voiceplane/adapter-http';
 import {
-  PostgresIdempotencyStore, PostgresRateLimitStore, TypeormCredentialRepository, TypeormLedgerRepository, TypeormOutbox,
-  TypeormSettingsRepository, TypeormSigningSecretRepository, TypeormUserRepository,
+  Database, PostgresIdempotencyStore, PostgresNotifications, PostgresRateLimitStore, PRINCIPALS_CHANNEL, PrincipalChanges, TypeormCredentialRepository,
+  TypeormLedgerRepository, TypeormOutbox, TypeormSettingsRepository, TypeormSigningSecretRepository, TypeormUserRepository,
 } from '@voiceplane/adapter-typeorm';
+import type { Logger } from 'pino';
 import { GuardedHttpClient } from '@voiceplane/adapter-outbound-http';
 import type { TargetUrlPolicy } from '@voiceplane/domain';
 import { VERSION } from '../version';
-import { ApiModule } from './module';
+import { ApiModule, BackgroundTask } from './module';
 
 const systemClock = { now: () => new Date() };
 
@@ -31,9 +32,10 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
     logger: logger.child({ component: 'outbound-http' }),
   }));
   c.bind(TOKENS.UnitOfWork).toConstantValue(database);
-  c.bind(TOKENS.UserRepository).toConstantValue(new TypeormUserRepository(database));
+  const principals = principalChanges(database, logger);
+  c.bind(TOKENS.UserRepository).toConstantValue(new TypeormUserRepository(database, principals.changes));
   c.bind(TOKENS.LedgerRepository).toConstantValue(new TypeormLedgerRepository(database));
-  c.bind(TOKENS.CredentialRepository).toConstantValue(new TypeormCredentialRepository(database));
+  c.bind(TOKENS.CredentialRepository).toConstantValue(new TypeormCredentialRepository(database, principals.changes));
   c.bind(TOKENS.SigningSecretRepository).toConstantValue(new TypeormSigningSecretRepository(database));
   const settings = new TypeormSettingsRepository(database);
   c.bind(TOKENS.SettingsRepository).toConstantValue(settings);
@@ -46,8 +48,11 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
   const rateStore = new PostgresRateLimitStore(database);
   c.bind(PostgresRateLimitStore).toConstantValue(rateStore);
   c.bind(PostgresIdempotencyStore).toConstantValue(new PostgresIdempotencyStore(database));
-  c.bind(TOKENS.RateLimiter).toConstantValue(new RateLimiter(rateStore, systemClock));
-  c.bind(TOKENS.Authenticator).toDynamicValue((ctx) => new Authenticator(ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Clock))).inSingletonScope();
+  const rateLimiter = new RateLimiter(rateStore, systemClock);
+  c.bind(TOKENS.RateLimiter).toConstantValue(rateLimiter);
+  c.bind(TOKENS.Authenticator).toDynamicValue((ctx) => new Authenticator(
+    ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Clock), principals.cache,
+  )).inSingletonScope();
   c.bind(TOKENS.CreateAccount).toDynamicValue((ctx) => new CreateAccount(
     ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.CredentialRepository),
     ctx.get(TOKENS.SigningSecretRepository), ctx.get(TOKENS.LedgerRepository), ctx.get(TOKENS.Ids),
@@ -62,6 +67,7 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
 
   return {
     routeDocs: [...accountRouteDocs, ...apiKeyRouteDocs, ...adminRouteDocs, ...billingRouteDocs],
+    serving: [principals.task, quotaReturns(rateLimiter, logger)],
     background: [
       {
         // Expired rate-limit windows and idempotency keys are garbage; sweep them every minute.
@@ -82,3 +88,55 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
     ],
   };
 };
+
+/**
+ * The principal cache and the LISTEN connection that keeps it honest: the database's principal
+ * triggers name the user whose credentials changed, and every instance forgets that user's
+ * principals at once. Where notifications do not arrive (embedded PGlite, or while reconnecting)
+ * the cache stays out of the way and every request reads its principal.
+ */
+function principalChanges(database: Database, logger: Logger): { cache: PrincipalCache; changes: PrincipalChanges; task: BackgroundTask } {
+  const log = logger.child({ component: 'principal-cache' });
+  let notifications: PostgresNotifications | undefined;
+  const live = () => notifications?.delivering ?? false;
+  const cache = new PrincipalCache(live);
+  const changed = new PrincipalChanges((userId) => (userId === undefined ? cache.forgetAll() : cache.forgetUser(userId)), live);
+  return {
+    cache,
+    changes: changed,
+    task: {
+      name: 'principal-cache',
+      async start() {
+        const listener = new PostgresNotifications(database, { [PRINCIPALS_CHANNEL]: changed }, log);
+        if (await listener.start()) {
+          notifications = listener;
+          return;
+        }
+        log.info('database notifications do not reach this process (embedded PostgreSQL); principals are read on every request');
+        await listener.stop();
+      },
+      async stop() {
+        await notifications?.stop();
+        notifications = undefined;
+        cache.forgetAll();
+      },
+    },
+  };
+}
+
+/** Leased rate-limit quota an instance stops using goes back to the shared counters. */
+function quotaReturns(limiter: RateLimiter, logger: Logger): BackgroundTask {
+  let timer: NodeJS.Timeout | undefined;
+  const giveBack = (idleMs?: number) => limiter.returnIdle(idleMs).catch((e) => logger.warn({ err: e }, 'returning leased rate-limit quota failed'));
+  return {
+    name: 'rate-limit-quota-returns',
+    async start() {
+      timer = setInterval(() => void giveBack(), 1_000);
+      timer.unref();
+    },
+    async stop() {
+      clearInterval(timer);
+      await giveBack(0);
+    },
+  };
+}
