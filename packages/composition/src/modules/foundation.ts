@@ -5,7 +5,7 @@ import {
   AccountController, accountRouteDocs, AdminController, adminRouteDocs, ApiKeyController, apiKeyRouteDocs, BillingController, billingRouteDocs,
 } from '@voiceplane/adapter-http';
 import {
-  Database, PostgresIdempotencyStore, PostgresNotifications, PostgresRateLimitStore, PRINCIPALS_CHANNEL, PrincipalChanges, TypeormCredentialRepository,
+  Database, OutboxNotifier, PostgresIdempotencyStore, PostgresNotifications, PostgresRateLimitStore, PRINCIPALS_CHANNEL, PrincipalChanges, TypeormCredentialRepository,
   TypeormLedgerRepository, TypeormOutbox, TypeormSettingsRepository, TypeormSigningSecretRepository, TypeormUserRepository,
 } from '@voiceplane/adapter-typeorm';
 import type { Logger } from 'pino';
@@ -22,7 +22,10 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
   c.bind(TOKENS.Clock).toConstantValue(systemClock);
   const ids = new CryptoIds();
   c.bind(TOKENS.Ids).toConstantValue(ids);
-  c.bind(TOKENS.Outbox).toConstantValue(new TypeormOutbox(database, ids, systemClock));
+  // Every writer wakes the relays after its commit; where notifications do not arrive they poll.
+  const outboxNotifier = new OutboxNotifier(database, logger.child({ component: 'outbox' }));
+  c.bind(OutboxNotifier).toConstantValue(outboxNotifier);
+  c.bind(TOKENS.Outbox).toConstantValue(new TypeormOutbox(database, ids, systemClock, outboxNotifier));
   // One guarded client and one target policy for every request sent to a user-given address.
   c.bind(TOKENS.TargetUrlPolicy).toConstantValue({ requireHttps: config.requireHttpsTargets, allowPrivate: config.allowPrivateTargets } satisfies TargetUrlPolicy);
   c.bind(TOKENS.OutboundHttpClient).toConstantValue(new GuardedHttpClient({
