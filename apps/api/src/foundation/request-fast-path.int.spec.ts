@@ -14,25 +14,23 @@ describe('the request fast path across instances', () => {
   let b: TestApi;
   beforeAll(async () => {
     db = await createTestDatabase();
-    a = await createTestApi({ db });
-    b = await createTestApi({ db });
+    [a, b] = await Promise.all([createTestApi({ db }), createTestApi({ db })]);
   });
   afterAll(async () => {
-    await a.close();
-    await b.close();
+    for (const instance of [a, b]) await instance.close();
     await db.close();
   });
 
-  /** Fixed windows reset on the minute: start a burst only with room left in the current one. */
-  async function awayFromWindowEdge(): Promise<void> {
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 200));
+  /** A burst must fit in one fixed window: when this minute is nearly over, start in the next. */
+  async function withRoomInTheMinute(): Promise<void> {
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < 15_000) await new Promise((r) => setTimeout(r, left + 200));
   }
 
   it('admits exactly the limit to 50 connections on one key spread over two instances', async () => {
     const limit = 120;
     const user = await a.createUser({ plan: { api_rate_limit_per_minute: limit } });
-    await awayFromWindowEdge();
+    await withRoomInTheMinute();
     const statuses: number[] = [];
     // Each connection keeps to one instance and stops at its first 429: an instance refuses only
     // once its own lease is spent and the shared counter has nothing left, so every admitted
@@ -52,7 +50,7 @@ describe('the request fast path across instances', () => {
 
   it('hands leased quota back when an instance stops using it', async () => {
     const user = await a.createUser({ plan: { api_rate_limit_per_minute: 1000 } });
-    await awayFromWindowEdge();
+    await withRoomInTheMinute();
     await Promise.all(Array.from({ length: 40 }, () => a.http.get('/api/user/me').set(user.auth)));
     const leased = await countedHits(user.id);
     expect(leased).toBeGreaterThanOrEqual(40);
