@@ -62,6 +62,14 @@ describe('QuotaLeases', () => {
     expect(await b.take('k', 41, window, expiresAt, at('10:15:02.000'))).toBe(41);
   });
 
+  it('tells how much of the window it holds unspent', async () => {
+    const { a, leased } = instances();
+    for (let i = 0; i < 40; i++) await a.take('k', 1_000, window, expiresAt, at('10:15:01.000'));
+
+    expect((await leased('k')) - a.unspent('k', window)).toBe(40);
+    expect(a.unspent('k', windowAt(at('10:16:00.000'), 60))).toBe(0);
+  });
+
   it('does not spend quota leased under a limit that has since been lowered past it', async () => {
     const { a } = instances();
     for (let i = 0; i < 20; i++) await a.take('k', 1_000, window, expiresAt, at('10:15:01.000'));

@@ -59,6 +59,15 @@ export class QuotaLeases {
     }
   }
 
+  /**
+   * What this instance holds leased but unspent in the window: the store's total less this is what
+   * was actually counted, as far as this instance can tell.
+   */
+  unspent(key: string, window: Window): number {
+    const held = this.leases.get(key);
+    return held && held.window.start.getTime() === window.start.getTime() ? held.available : 0;
+  }
+
   /** Gives back what leases untouched for `idleMs` hold, and forgets leases of past windows. */
   async returnIdle(now: Date, idleMs: number): Promise<void> {
     const givingBack: Promise<void>[] = [];
