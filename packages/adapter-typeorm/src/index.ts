@@ -3,7 +3,6 @@ export { Database } from './database';
 export { TypeormUserRepository } from './repositories/user-repository';
 export { TypeormLedgerRepository } from './repositories/ledger-repository';
 export { TypeormCredentialRepository } from './repositories/credential-repository';
-export { PrincipalChanges } from './repositories/principal-changes';
 export { TypeormSigningSecretRepository } from './repositories/signing-secret-repository';
 export { TypeormSettingsRepository } from './repositories/settings-repository';
 export { PostgresRateLimitStore } from './repositories/rate-limit-store';

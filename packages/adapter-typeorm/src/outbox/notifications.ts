@@ -29,6 +29,8 @@ export class PostgresNotifications {
   private stopped = false;
   private reconnectTimer?: NodeJS.Timeout;
   private delivers = false;
+  private syncing?: Promise<void>;
+  private nextSync?: Promise<void>;
 
   constructor(
     private readonly db: Database,
@@ -42,6 +44,32 @@ export class PostgresNotifications {
     await this.connect();
     this.delivers = await this.probe();
     return this.delivers;
+  }
+
+  /**
+   * Resolves once every notification committed before the call has been handed to the bells: a
+   * round trip on the LISTEN connection itself, whose backend sends pending notifications before it
+   * answers. Calls made while one is in flight share the next round trip, so under load this costs
+   * one trivial statement per round trip, not one per caller.
+   */
+  caughtUp(): Promise<void> {
+    if (!this.syncing) {
+      this.syncing = this.roundTrip().finally(() => {
+        this.syncing = undefined;
+      });
+      return this.syncing;
+    }
+    this.nextSync ??= this.syncing.catch(() => undefined).then(() => {
+      this.nextSync = undefined;
+      return this.caughtUp();
+    });
+    return this.nextSync;
+  }
+
+  private async roundTrip(): Promise<void> {
+    const client = this.client;
+    if (!client) throw new Error('not listening');
+    await client.query('SELECT 1');
   }
 
   /** True while notifications arrive: started, delivery proven, and the connection held. */

@@ -1,7 +1,6 @@
 import { completePlan, Plan } from '@voiceplane/domain';
 import { ApiKey, CredentialRepository, Principal } from '@voiceplane/application';
 import { Database } from '../database';
-import { PrincipalChanges, principalChangeHeard } from './principal-changes';
 import { dateOrNull, num } from './rows';
 
 function toKey(r: Record<string, unknown>): ApiKey {
@@ -9,7 +8,7 @@ function toKey(r: Record<string, unknown>): ApiKey {
 }
 
 export class TypeormCredentialRepository implements CredentialRepository {
-  constructor(private readonly db: Database, private readonly principalChanges?: PrincipalChanges) {}
+  constructor(private readonly db: Database) {}
 
   async createApiKey(userId: number, name: string, tokenHash: string): Promise<ApiKey> {
     const rows = await this.db.query(
@@ -24,11 +23,8 @@ export class TypeormCredentialRepository implements CredentialRepository {
     return rows.map(toKey);
   }
 
-  /** Revocations wait until this instance heard the change, so no cache still holds the principal. */
   async deleteApiKey(userId: number, id: number): Promise<boolean> {
-    const mark = this.principalChanges?.mark() ?? 0;
     const rows = await this.db.query(`DELETE FROM api_keys WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id]);
-    if (rows.length) await principalChangeHeard(this.db, this.principalChanges, userId, mark);
     return rows.length > 0;
   }
 
@@ -38,9 +34,7 @@ export class TypeormCredentialRepository implements CredentialRepository {
 
   async revokeSession(sessionId: number, at: Date): Promise<void> {
     // Raw SQL: a conditional UPDATE keeps the first revocation time.
-    const mark = this.principalChanges?.mark() ?? 0;
-    const rows = await this.db.query<{ user_id: string }>(`UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING user_id`, [sessionId, at]);
-    if (rows.length) await principalChangeHeard(this.db, this.principalChanges, num(rows[0].user_id), mark);
+    await this.db.query(`UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL`, [sessionId, at]);
   }
 
   /** One round trip on the hot path: both token kinds, the user's state and plan. */

@@ -1,7 +1,6 @@
 import { completePlan, Plan, User } from '@voiceplane/domain';
 import { NewUser, Page, PageRequest, UserRepository } from '@voiceplane/application';
 import { Database } from '../database';
-import { PrincipalChanges, principalChangeHeard } from './principal-changes';
 import { isUniqueViolation, num, pageClause } from './rows';
 
 const COLUMNS = 'id, name, email, password_hash, disabled, balance, plan, created_at, updated_at';
@@ -15,7 +14,7 @@ function toUser(r: Record<string, unknown>): User {
 }
 
 export class TypeormUserRepository implements UserRepository {
-  constructor(private readonly db: Database, private readonly principalChanges?: PrincipalChanges) {}
+  constructor(private readonly db: Database) {}
 
   async create(user: NewUser): Promise<User | null> {
     try {
@@ -55,17 +54,12 @@ export class TypeormUserRepository implements UserRepository {
     return { items: rows.map(toUser), total: num(count?.n) };
   }
 
-  /** Plan and state are part of every cached principal: both wait until the change was heard. */
   async updatePlan(id: number, plan: Plan): Promise<void> {
-    const mark = this.principalChanges?.mark() ?? 0;
-    const rows = await this.db.query(`UPDATE users SET plan = $2, updated_at = now() WHERE id = $1 RETURNING id`, [id, JSON.stringify(plan)]);
-    if (rows.length) await principalChangeHeard(this.db, this.principalChanges, id, mark);
+    await this.db.query(`UPDATE users SET plan = $2, updated_at = now() WHERE id = $1`, [id, JSON.stringify(plan)]);
   }
 
   async setDisabled(id: number, disabled: boolean): Promise<void> {
-    const mark = this.principalChanges?.mark() ?? 0;
-    const rows = await this.db.query(`UPDATE users SET disabled = $2, updated_at = now() WHERE id = $1 RETURNING id`, [id, disabled]);
-    if (rows.length) await principalChangeHeard(this.db, this.principalChanges, id, mark);
+    await this.db.query(`UPDATE users SET disabled = $2, updated_at = now() WHERE id = $1`, [id, disabled]);
   }
 
   async lockBalance(id: number): Promise<number | null> {

@@ -11,7 +11,7 @@ export class Authenticator {
     private readonly credentials: CredentialRepository,
     private readonly clock: Clock,
     /** Without one (or while it is not live) every request reads its principal. */
-    private readonly cache: PrincipalCache = new PrincipalCache(() => false),
+    private readonly cache: PrincipalCache = new PrincipalCache(() => false, async () => undefined),
   ) {}
 
   /**
@@ -23,7 +23,7 @@ export class Authenticator {
     if (!TOKEN_SHAPE.test(token)) return null;
     const now = this.clock.now();
     const tokenHash = hashToken(token);
-    let principal: Principal | null | undefined = options.fresh ? undefined : this.cache.get(tokenHash, now);
+    let principal: Principal | null | undefined = options.fresh ? undefined : await this.cache.get(tokenHash, now);
     if (!principal) {
       const stamp = this.cache.stamp();
       principal = await this.credentials.findPrincipal(tokenHash, now);

@@ -11,10 +11,11 @@ const DEFAULT_MAX_ENTRIES = 50_000;
 
 /**
  * Principals by token hash, so an authenticated request needs no credential read. Safe only while
- * every change that revokes a principal reaches `forgetUser`/`forgetAll` at once (the composition
- * wires database notifications); `live()` says whether that holds right now, and while it does not
- * nothing is served from or stored in the cache. Unknown tokens are never cached: a key works the
- * moment it is created.
+ * every change that revokes a principal reaches `forgetUser`/`forgetAll` (the composition wires
+ * database notifications): `live()` says whether they arrive right now — while not, nothing is
+ * served from or stored in the cache — and `caughtUp()` resolves once every change committed before
+ * it was called has been heard, so a hit is served only after the changes committed before the
+ * request arrived. Unknown tokens are never cached: a key works the moment it is created.
  */
 export class PrincipalCache {
   private readonly entries = new Map<string, Entry>();
@@ -24,10 +25,21 @@ export class PrincipalCache {
 
   constructor(
     private readonly live: () => boolean,
+    private readonly caughtUp: () => Promise<void>,
     private readonly options: { readonly ttlMs: number; readonly maxEntries: number } = { ttlMs: DEFAULT_TTL_MS, maxEntries: DEFAULT_MAX_ENTRIES },
   ) {}
 
-  get(tokenHash: string, now: Date): Principal | undefined {
+  async get(tokenHash: string, now: Date): Promise<Principal | undefined> {
+    if (!this.peek(tokenHash, now)) return undefined;
+    try {
+      await this.caughtUp();
+    } catch {
+      return undefined;
+    }
+    return this.peek(tokenHash, now);
+  }
+
+  private peek(tokenHash: string, now: Date): Principal | undefined {
     if (!this.live()) return undefined;
     const entry = this.entries.get(tokenHash);
     if (!entry) return undefined;

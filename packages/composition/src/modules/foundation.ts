@@ -5,7 +5,7 @@ import {
   AccountController, accountRouteDocs, AdminController, adminRouteDocs, ApiKeyController, apiKeyRouteDocs, BillingController, billingRouteDocs,
 } from '@voiceplane/adapter-http';
 import {
-  Database, OutboxNotifier, PostgresIdempotencyStore, PostgresNotifications, PostgresRateLimitStore, PRINCIPALS_CHANNEL, PrincipalChanges, TypeormCredentialRepository,
+  Database, OutboxNotifier, PostgresIdempotencyStore, PostgresNotifications, PostgresRateLimitStore, PRINCIPALS_CHANNEL, TypeormCredentialRepository,
   TypeormLedgerRepository, TypeormOutbox, TypeormSettingsRepository, TypeormSigningSecretRepository, TypeormUserRepository,
 } from '@voiceplane/adapter-typeorm';
 import type { Logger } from 'pino';
@@ -35,10 +35,9 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
     logger: logger.child({ component: 'outbound-http' }),
   }));
   c.bind(TOKENS.UnitOfWork).toConstantValue(database);
-  const principals = principalChanges(database, logger);
-  c.bind(TOKENS.UserRepository).toConstantValue(new TypeormUserRepository(database, principals.changes));
+  c.bind(TOKENS.UserRepository).toConstantValue(new TypeormUserRepository(database));
   c.bind(TOKENS.LedgerRepository).toConstantValue(new TypeormLedgerRepository(database));
-  c.bind(TOKENS.CredentialRepository).toConstantValue(new TypeormCredentialRepository(database, principals.changes));
+  c.bind(TOKENS.CredentialRepository).toConstantValue(new TypeormCredentialRepository(database));
   c.bind(TOKENS.SigningSecretRepository).toConstantValue(new TypeormSigningSecretRepository(database));
   const settings = new TypeormSettingsRepository(database);
   c.bind(TOKENS.SettingsRepository).toConstantValue(settings);
@@ -53,6 +52,7 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
   c.bind(PostgresIdempotencyStore).toConstantValue(new PostgresIdempotencyStore(database));
   const rateLimiter = new RateLimiter(rateStore, systemClock);
   c.bind(TOKENS.RateLimiter).toConstantValue(rateLimiter);
+  const principals = principalChanges(database, logger);
   c.bind(TOKENS.Authenticator).toDynamicValue((ctx) => new Authenticator(
     ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Clock), principals.cache,
   )).inSingletonScope();
@@ -95,18 +95,21 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
 /**
  * The principal cache and the LISTEN connection that keeps it honest: the database's principal
  * triggers name the user whose credentials changed, and every instance forgets that user's
- * principals at once. Where notifications do not arrive (embedded PGlite, or while reconnecting)
- * the cache stays out of the way and every request reads its principal.
+ * principals. A cached principal is served only after a round trip on the LISTEN connection has
+ * brought in every notification committed before the request arrived, so a revocation committed on
+ * any instance is refused on every other one from the next request on. Where notifications do not
+ * arrive (embedded PGlite, or while reconnecting) the cache stays out of the way and every request
+ * reads its principal.
  */
-function principalChanges(database: Database, logger: Logger): { cache: PrincipalCache; changes: PrincipalChanges; task: BackgroundTask } {
+function principalChanges(database: Database, logger: Logger): { cache: PrincipalCache; task: BackgroundTask } {
   const log = logger.child({ component: 'principal-cache' });
   let notifications: PostgresNotifications | undefined;
   const live = () => notifications?.delivering ?? false;
-  const cache = new PrincipalCache(live);
-  const changed = new PrincipalChanges((userId) => (userId === undefined ? cache.forgetAll() : cache.forgetUser(userId)), live);
+  const cache = new PrincipalCache(live, () => (notifications ? notifications.caughtUp() : Promise.reject(new Error('not listening'))));
+  // The payload names the user; a ring without one (the connection was lost) may hide anything.
+  const changed = { ring: (userId?: string) => (userId ? cache.forgetUser(Number(userId)) : cache.forgetAll()) };
   return {
     cache,
-    changes: changed,
     task: {
       name: 'principal-cache',
       async start() {
