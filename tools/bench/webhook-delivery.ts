@@ -280,7 +280,7 @@ async function main(): Promise<void> {
     print('Webhook delivery, single-process mode', pipeline, bare, durable);
     await waitForSettled(db, 2 * (DELIVERIES + 200));
     const rest = await latencyAtRest(deliveries, user.id, receiver, 200);
-    process.stdout.write(`  one event at a time: commit→arrival p50 ${rest.p50.toFixed(1)} ms, p99 ${rest.p99.toFixed(1)} ms (relay polls every 50 ms)\n`);
+    process.stdout.write(`  one event at a time: commit→arrival p50 ${rest.p50.toFixed(1)} ms, p99 ${rest.p99.toFixed(1)} ms (relay woken by NOTIFY after each commit; polls every 50 ms only on PGlite)\n`);
     for (const task of [...api.runtime.background].reverse()) await task.stop();
     await api.close();
     await db.close();
@@ -302,7 +302,7 @@ async function main(): Promise<void> {
     print('Webhook delivery, production topology', pipeline, bare, durable);
     await waitForSettled(db, 2 * (DELIVERIES + 200));
     const rest = await latencyAtRest(deliveries, user.id, receiver, 200);
-    process.stdout.write(`  one event at a time: commit→arrival p50 ${rest.p50.toFixed(1)} ms, p99 ${rest.p99.toFixed(1)} ms (relay polls every 50 ms)\n`);
+    process.stdout.write(`  one event at a time: commit→arrival p50 ${rest.p50.toFixed(1)} ms, p99 ${rest.p99.toFixed(1)} ms (relay woken by NOTIFY after each commit; polls every 50 ms only on PGlite)\n`);
     await worker.stop();
     await api.close();
     await db.close();

@@ -42,6 +42,7 @@ export async function createTestApi(options: {
   const logger = options.logTo ? pino({ level, serializers: LOG_SERIALIZERS }, options.logTo) : pino({ level, serializers: LOG_SERIALIZERS });
   const bus = new InProcessMessageBus();
   const runtime = await composeApi(config, { dataSource: db.dataSource, logger, bus });
+  for (const task of runtime.serving) await task.start();
   const startBackground = options.startBackground ?? true;
   if (startBackground) for (const task of runtime.background) await task.start();
   const http = supertest(runtime.app);
@@ -62,6 +63,7 @@ export async function createTestApi(options: {
     },
     async close() {
       if (startBackground) for (const task of [...runtime.background].reverse()) await task.stop();
+      for (const task of [...runtime.serving].reverse()) await task.stop();
       await bus.close();
       if (!options.db) await db.close();
     },

@@ -60,6 +60,7 @@ async function main(): Promise<void> {
     ? new RabbitMqMessageBus({ url: config.amqpUrl, logger: logger.child({ component: 'bus' }) })
     : new InProcessMessageBus();
   const runtime = await composeApi(config, { dataSource, logger, bus });
+  for (const task of runtime.serving) await task.start();
   if (singleProcess) for (const task of runtime.background) await task.start();
 
   // A first start already prints a key: --new-demo-key then makes no second one.
@@ -92,6 +93,7 @@ async function main(): Promise<void> {
       server.closeIdleConnections();
     });
     if (singleProcess) for (const task of [...runtime.background].reverse()) await task.stop().catch((e) => logger.error({ err: e, task: task.name }, 'task stop failed'));
+    for (const task of [...runtime.serving].reverse()) await task.stop().catch((e) => logger.error({ err: e, task: task.name }, 'task stop failed'));
     await bus.close().catch((e) => logger.error({ err: e }, 'bus close failed'));
     await dataSource.destroy();
     if (embedded) await embedded.stop();

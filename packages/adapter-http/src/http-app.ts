@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import express, { type Application, type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import { Container } from 'inversify';
 import { InversifyExpressHttpAdapter } from '@inversifyjs/http-express';
@@ -10,7 +9,8 @@ import { bodyReader } from './pipeline/body-reader';
 import { decodablePath, refuseUnsafeText } from './pipeline/input-guard';
 import { parseQuery } from './pipeline/query-parser';
 import { requestContext } from './pipeline/request-id';
-import { staticTokenAuthentication, userAuthentication } from './pipeline/authentication';
+import { bearerToken, staticTokenAuthentication, userAuthentication } from './pipeline/authentication';
+import { requestLog } from './pipeline/request-log';
 import { rateLimiting, RouteQuota } from './pipeline/rate-limiting';
 import { idempotency } from './pipeline/idempotency';
 import { canonicalRoute } from './pipeline/aliases';
@@ -65,19 +65,8 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   });
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
   // Request lines are logged at info; below that only errors matter, and the error handlers log
-  // those, so the per-request child logger is not built at all.
-  if (o.logger.isLevelEnabled('info')) {
-    app.use(pinoHttp({
-      logger: o.logger,
-      genReqId: (req) => (req as unknown as ApiRequest).ctx.requestId,
-      // Never log credentials or bodies: only the request line, status and timing.
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.split('?')[0] }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    }));
-  }
+  // those, so below info nothing is registered per request at all.
+  if (o.logger.isLevelEnabled('info')) app.use(requestLog(o.logger));
   app.use((req, res, next) => {
     if (o.isDraining?.() && req.path !== '/api/health') {
       res.setHeader('Connection', 'close');
@@ -96,7 +85,10 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   mountDocs(app, o.version, o.routeDocs);
 
   const userAuth = userAuthentication(o.authenticator, o.rateLimiter);
-  const limits = rateLimiting(o.rateLimiter, o.routeQuotas ?? []);
+  const limits = rateLimiting(o.rateLimiter, o.routeQuotas ?? [], async (req) => {
+    const token = bearerToken(req);
+    return token ? o.authenticator.authenticate(token, { fresh: true }) : null;
+  });
   const idem = idempotency(o.idempotencyStore, o.now, o.secrets);
   const isPublicUserRoute = (req: Request) => req.method === 'POST' && fullPath(req) === '/api/user/login';
   app.use('/api/user', (req, res, next) => (isPublicUserRoute(req) ? next() : userAuth(req, res, next)));

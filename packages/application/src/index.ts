@@ -12,6 +12,7 @@ export * from './ports/outbox';
 export * from './ids';
 export * from './accounts/secrets';
 export * from './accounts/authenticator';
+export * from './accounts/principal-cache';
 export * from './accounts/create-account';
 export * from './accounts/login';
 export * from './billing/balance-service';

@@ -19,6 +19,8 @@ export interface ApiRuntime {
   /** Tokens generated (not configured) on this start; printed once. */
   readonly generatedTokens: string[];
   readonly background: readonly BackgroundTask[];
+  /** Started before the api listens and stopped after it drained, in every mode. */
+  readonly serving: readonly BackgroundTask[];
   readonly contributions: readonly ModuleContribution[];
   /** Stops new requests (503) while the server drains. */
   startDraining(): void;
@@ -76,6 +78,7 @@ export async function composeApi(config: Config, deps: ComposeDependencies): Pro
   return {
     app, container, database, adminToken, runtimeToken, generatedTokens, contributions,
     background: contributions.flatMap((c) => c.background ?? []),
+    serving: contributions.flatMap((c) => c.serving ?? []),
     startDraining: () => {
       draining = true;
     },

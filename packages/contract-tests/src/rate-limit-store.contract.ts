@@ -36,5 +36,28 @@ export function rateLimitStoreContract(name: string, open: () => Promise<RateLim
 
       expect(totals.sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
     });
+
+    it('leases up to `want` hits and never past the limit, counting them with plain hits', async () => {
+      expect(await store.lease('general:key:3', minute(0), expiry(minute(0)), 10, 4)).toEqual({ granted: 4, total: 4 });
+      expect(await hit('general:key:3', minute(0))).toBe(5);
+      expect(await store.lease('general:key:3', minute(0), expiry(minute(0)), 10, 8)).toEqual({ granted: 5, total: 10 });
+      expect(await store.lease('general:key:3', minute(0), expiry(minute(0)), 10, 1)).toEqual({ granted: 0, total: 10 });
+      expect(await store.lease('general:key:3', minute(0), expiry(minute(0)), 12, 3)).toEqual({ granted: 2, total: 12 });
+    });
+
+    it('grants concurrent leases atomically: together they never pass the limit', async () => {
+      const leases = await Promise.all(Array.from({ length: 25 }, () => store.lease('login:x', minute(0), expiry(minute(0)), 30, 2)));
+
+      expect(leases.reduce((sum, l) => sum + l.granted, 0)).toBe(30);
+    });
+
+    it('takes back hits given back, for others to lease', async () => {
+      await store.lease('general:key:4', minute(0), expiry(minute(0)), 10, 10);
+      await store.giveBack('general:key:4', minute(0), 3);
+
+      expect(await store.lease('general:key:4', minute(0), expiry(minute(0)), 10, 5)).toEqual({ granted: 3, total: 10 });
+      await store.giveBack('general:key:5', minute(0), 3);
+      expect(await store.lease('general:key:5', minute(0), expiry(minute(0)), 10, 1)).toEqual({ granted: 1, total: 1 });
+    });
   });
 }

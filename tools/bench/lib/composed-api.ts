@@ -9,8 +9,17 @@ export async function startComposedApi(db: BenchDatabase, env: NodeJS.ProcessEnv
   const bus = new InProcessMessageBus();
   // Request logs at the product's default level would measure stdout, not the API.
   const runtime = await composeApi(config, { dataSource: db.dataSource, logger: pino({ level: 'warn' }), bus });
+  for (const task of runtime.serving) await task.start();
   const server = await listen(runtime.app);
-  return { runtime, url: server.url, close: async () => { await server.close(); await bus.close(); } };
+  return {
+    runtime,
+    url: server.url,
+    close: async () => {
+      await server.close();
+      for (const task of [...runtime.serving].reverse()) await task.stop();
+      await bus.close();
+    },
+  };
 }
 
 /** A user whose plan allows far more requests than a benchmark sends. */

@@ -21,18 +21,33 @@ function setHeaders(res: Response, decision: RateDecision): void {
   res.setHeader('X-RateLimit-Reset', String(decision.reported.resetEpochSeconds));
 }
 
-/** General per-token limit from the plan plus any route quotas, counted in the shared store. */
-export function rateLimiting(limiter: RateLimiter, quotas: readonly RouteQuota[]) {
+function bucketsOf(req: Request, principal: Principal, quotas: readonly RouteQuota[]): Bucket[] {
+  const buckets: Bucket[] = [{
+    key: `general:${principal.tokenKind}:${principal.tokenId}`,
+    limit: principal.plan.api_rate_limit_per_minute,
+    windowSeconds: 60,
+  }];
+  for (const q of quotas) if (q.method === req.method && q.path.test(fullPath(req))) buckets.push(...q.buckets(principal));
+  return buckets;
+}
+
+/**
+ * General per-token limit from the plan plus any route quotas, counted in the shared store.
+ * `freshPrincipal` re-reads the caller past the principal cache before a refusal: a plan raised
+ * a moment ago on another instance must not be refused under the old limit.
+ */
+export function rateLimiting(limiter: RateLimiter, quotas: readonly RouteQuota[], freshPrincipal?: (req: Request) => Promise<Principal | null>) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
-      const principal = (req as ApiRequest).ctx.principal!;
-      const buckets: Bucket[] = [{
-        key: `general:${principal.tokenKind}:${principal.tokenId}`,
-        limit: principal.plan.api_rate_limit_per_minute,
-        windowSeconds: 60,
-      }];
-      for (const q of quotas) if (q.method === req.method && q.path.test(fullPath(req))) buckets.push(...q.buckets(principal));
-      const decision = await limiter.consume(buckets);
+      const ctx = (req as ApiRequest).ctx;
+      let decision = await limiter.consume(bucketsOf(req, ctx.principal!, quotas));
+      if (!decision.allowed && freshPrincipal) {
+        const fresh = await freshPrincipal(req);
+        if (fresh && JSON.stringify(fresh.plan) !== JSON.stringify(ctx.principal!.plan)) {
+          ctx.principal = fresh;
+          decision = await limiter.consume(bucketsOf(req, fresh, quotas));
+        }
+      }
       setHeaders(res, decision);
       if (!decision.allowed) {
         sendTooMany(res, decision.retryAfterSeconds, tooManyBody(familyOfPath(fullPath(req)), decision.retryAfterSeconds));

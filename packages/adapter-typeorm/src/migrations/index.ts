@@ -10,6 +10,7 @@ import { IdempotencyLease1795400000000 } from './1795400000000-idempotency-lease
 import { Chatapp1795500000000 } from './1795500000000-chatapp';
 import { ChatappInbox1795510000000 } from './1795510000000-chatapp-inbox';
 import { BillingGateway1795520000000 } from './1795520000000-billing-gateway';
+import { RequestFastPath1795530000000 } from './1795530000000-request-fast-path';
 import { Automations1795540000000 } from './1795540000000-automations';
 import { CallPermissions1795550000000 } from './1795550000000-call-permissions';
 
@@ -30,6 +31,7 @@ export const migrations = [
   Chatapp1795500000000,
   ChatappInbox1795510000000,
   BillingGateway1795520000000,
+  RequestFastPath1795530000000,
   Automations1795540000000,
   CallPermissions1795550000000,
 ];

@@ -1,10 +1,22 @@
 import type { PoolClient } from 'pg';
-import { Doorbell, WorkLogger } from '@voiceplane/application';
+import { WorkLogger } from '@voiceplane/application';
 import { poolOf } from '../data-source';
 import { Database } from '../database';
 
 /** Channel of the scheduler's NOTIFY trigger (jobs due at once; migration EventBackbone). */
 export const JOBS_CHANNEL = 'vp_jobs';
+/** Channel of the principal triggers (payload: a user id; migration RequestFastPath). */
+export const PRINCIPALS_CHANNEL = 'vp_principals';
+/** Channel the outbox writers notify after their commit (payload empty). */
+export const OUTBOX_CHANNEL = 'vp_outbox';
+
+/**
+ * What a notification reaches: a Doorbell, or anything that reads the payload. Rung without a
+ * payload when the connection was lost, since anything may have happened meanwhile.
+ */
+export interface NotificationBell {
+  ring(payload?: string): void;
+}
 
 /**
  * One LISTEN connection that rings a doorbell per channel, so a loop wakes as soon as work commits
@@ -16,10 +28,13 @@ export class PostgresNotifications {
   private client?: PoolClient;
   private stopped = false;
   private reconnectTimer?: NodeJS.Timeout;
+  private delivers = false;
+  private syncing?: Promise<void>;
+  private nextSync?: Promise<void>;
 
   constructor(
     private readonly db: Database,
-    private readonly doorbells: Readonly<Record<string, Doorbell>>,
+    private readonly doorbells: Readonly<Record<string, NotificationBell>>,
     private readonly logger: WorkLogger,
   ) {}
 
@@ -27,11 +42,44 @@ export class PostgresNotifications {
   async start(): Promise<boolean> {
     this.stopped = false;
     await this.connect();
-    return this.probe();
+    this.delivers = await this.probe();
+    return this.delivers;
+  }
+
+  /**
+   * Resolves once every notification committed before the call has been handed to the bells: a
+   * round trip on the LISTEN connection itself, whose backend sends pending notifications before it
+   * answers. Calls made while one is in flight share the next round trip, so under load this costs
+   * one trivial statement per round trip, not one per caller.
+   */
+  caughtUp(): Promise<void> {
+    if (!this.syncing) {
+      this.syncing = this.roundTrip().finally(() => {
+        this.syncing = undefined;
+      });
+      return this.syncing;
+    }
+    this.nextSync ??= this.syncing.catch(() => undefined).then(() => {
+      this.nextSync = undefined;
+      return this.caughtUp();
+    });
+    return this.nextSync;
+  }
+
+  private async roundTrip(): Promise<void> {
+    const client = this.client;
+    if (!client) throw new Error('not listening');
+    await client.query('SELECT 1');
+  }
+
+  /** True while notifications arrive: started, delivery proven, and the connection held. */
+  get delivering(): boolean {
+    return this.delivers && this.client !== undefined;
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.delivers = false;
     clearTimeout(this.reconnectTimer);
     const client = this.client;
     this.client = undefined;
@@ -44,7 +92,7 @@ export class PostgresNotifications {
 
   private async connect(): Promise<void> {
     const client = await poolOf(this.db.dataSource).connect();
-    client.on('notification', (n) => this.doorbells[n.channel]?.ring());
+    client.on('notification', (n) => this.doorbells[n.channel]?.ring(n.payload));
     client.on('error', (error) => this.lost(client, error));
     for (const channel of [...Object.keys(this.doorbells), PROBE_CHANNEL]) await client.query(`LISTEN ${channel}`);
     this.client = client;

@@ -1,12 +1,13 @@
 import { EntitySchema } from 'typeorm';
 import { char, integer, primaryKey, stampedNow, text, timestamptz, varchar } from './columns';
 
-/** The cross-instance state behind rate limits and idempotent requests (migrations Foundation, IdempotencyLease). */
+/** The cross-instance state behind rate limits and idempotent requests (migrations Foundation, IdempotencyLease, RequestFastPath). */
 
 export interface RateLimitCounterRecord {
   bucket_key: string;
   window_start: Date;
   hits: number;
+  last_grant: number;
   expires_at: Date;
 }
 
@@ -16,6 +17,7 @@ export const rateLimitCounters = new EntitySchema<RateLimitCounterRecord>({
     bucket_key: primaryKey('rate_limit_counters', varchar(300)),
     window_start: primaryKey('rate_limit_counters', timestamptz()),
     hits: integer(),
+    last_grant: { type: 'integer', default: 0 },
     expires_at: timestamptz(),
   },
   indices: [{ name: 'rate_limit_counters_expiry_idx', columns: ['expires_at'] }],

@@ -40,11 +40,11 @@ export class TypeormCredentialRepository implements CredentialRepository {
   /** One round trip on the hot path: both token kinds, the user's state and plan. */
   async findPrincipal(tokenHash: string, now: Date): Promise<Principal | null> {
     const r = await this.db.one(
-      `SELECT 'api_key' AS kind, k.id, k.user_id, k.last_used_at, u.plan
+      `SELECT 'api_key' AS kind, k.id, k.user_id, k.last_used_at, NULL AS expires_at, u.plan
          FROM api_keys k JOIN users u ON u.id = k.user_id
         WHERE k.token_hash = $1 AND NOT u.disabled
        UNION ALL
-       SELECT 'session' AS kind, s.id, s.user_id, NULL, u.plan
+       SELECT 'session' AS kind, s.id, s.user_id, NULL, s.expires_at, u.plan
          FROM sessions s JOIN users u ON u.id = s.user_id
         WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2 AND NOT u.disabled
        LIMIT 1`,
@@ -54,6 +54,7 @@ export class TypeormCredentialRepository implements CredentialRepository {
     return {
       userId: num(r.user_id), tokenKind: r.kind as Principal['tokenKind'], tokenId: num(r.id),
       plan: completePlan(r.plan as Partial<Plan>), lastUsedAt: dateOrNull(r.last_used_at),
+      expiresAt: dateOrNull(r.expires_at),
     };
   }
 

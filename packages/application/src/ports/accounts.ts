@@ -59,6 +59,8 @@ export interface Principal {
   readonly plan: Plan;
   /** Only API keys: when `last_used_at` was last written. */
   readonly lastUsedAt: Date | null;
+  /** Only sessions: when the session ends. */
+  readonly expiresAt: Date | null;
 }
 
 export interface CredentialRepository {

@@ -1,6 +1,7 @@
-import { judgeHits, LimitVerdict, tightest, windowAt } from '@voiceplane/domain';
+import { judgeHits, LimitVerdict, tightest, Window, windowAt } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { RateLimitStore } from '../ports/rate-limit-store';
+import { QuotaLeases } from './quota-leases';
 
 export interface Bucket {
   /** Unique per bucket family and subject, e.g. `general:key:12`. */
@@ -22,23 +23,34 @@ export interface RateDecision {
   readonly retryAfterSeconds: number;
 }
 
-/** Fixed-window counters in the shared store, so every instance enforces the same limit. */
+/**
+ * Fixed-window limits shared by every instance. Each instance leases blocks of a window's quota
+ * from the shared store and spends them locally (QuotaLeases), so a busy bucket costs one store
+ * write per block, not per request, and the instances together never admit more than the limit.
+ */
 export class RateLimiter {
-  constructor(private readonly store: RateLimitStore, private readonly clock: Clock) {}
+  private readonly leases: QuotaLeases;
 
-  /** Hits counted in the bucket's current window, without counting one (a preflight's view of a quota). */
+  constructor(private readonly store: RateLimitStore, private readonly clock: Clock) {
+    this.leases = new QuotaLeases(store);
+  }
+
+  /**
+   * Hits counted in the bucket's current window, without counting one (a preflight's view of a
+   * quota): the shared total less what this instance leased and has not spent. Quota other
+   * instances hold unspent still counts, which errs towards reporting a quota used up.
+   */
   async counted(bucket: Bucket): Promise<number> {
+    const key = `${bucket.key}:${bucket.windowSeconds}`;
     const window = windowAt(this.clock.now(), bucket.windowSeconds);
-    return this.store.hit(`${bucket.key}:${bucket.windowSeconds}`, window.start, new Date(window.resetAt.getTime() + 60_000), 0);
+    return (await this.store.hit(key, window.start, expiryOf(window), 0)) - this.leases.unspent(key, window);
   }
 
   async consume(buckets: readonly Bucket[]): Promise<RateDecision> {
     const now = this.clock.now();
     const verdicts = await Promise.all(buckets.map(async (bucket): Promise<BucketVerdict> => {
       const window = windowAt(now, bucket.windowSeconds);
-      // Rows outlive their window a little so a slow clock on another instance still finds them.
-      const expiresAt = new Date(window.resetAt.getTime() + 60_000);
-      const hits = await this.store.hit(`${bucket.key}:${bucket.windowSeconds}`, window.start, expiresAt);
+      const hits = await this.leases.take(`${bucket.key}:${bucket.windowSeconds}`, bucket.limit, window, expiryOf(window), now);
       return { ...judgeHits(hits, bucket.limit, window, now), windowSeconds: bucket.windowSeconds, key: bucket.key };
     }));
     const reported = tightest(verdicts);
@@ -46,4 +58,15 @@ export class RateLimiter {
     const exhausted = verdicts.filter((v) => v.remaining === 0);
     return { allowed: false, reported, retryAfterSeconds: Math.max(...exhausted.map((v) => v.retryAfterSeconds)) };
   }
+
+  /** Hands back quota leased but left unspent for `idleMs` (or all of it, when stopping). */
+  returnIdle(idleMs = IDLE_RETURN_MS): Promise<void> {
+    return this.leases.returnIdle(this.clock.now(), idleMs);
+  }
 }
+
+/** Leased quota an instance has not touched for this long goes back to the others. */
+const IDLE_RETURN_MS = 1_000;
+
+/** Rows outlive their window a little so a slow clock on another instance still finds them. */
+const expiryOf = (window: Window): Date => new Date(window.resetAt.getTime() + 60_000);

@@ -2,7 +2,7 @@ import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { Doorbell, JobRunner, MessageBus, OutboxRelay, TOKENS } from '@voiceplane/application';
 import {
-  Database, EventRetention, JOBS_CHANNEL, PostgresJobStore, PostgresNotifications, PostgresProcessedEvents, PostgresUnpublishedEvents,
+  Database, EventRetention, JOBS_CHANNEL, OUTBOX_CHANNEL, OutboxNotifier, PostgresJobStore, PostgresNotifications, PostgresProcessedEvents, PostgresUnpublishedEvents,
 } from '@voiceplane/adapter-typeorm';
 import { everyInterval } from './every-interval';
 import { ApiModule, BackgroundTask } from './module';
@@ -10,11 +10,12 @@ import { ApiModule, BackgroundTask } from './module';
 /** Scheduled jobs (retries, sweeps) run at once per process. */
 const JOB_CONCURRENCY = 32;
 /**
- * The relay polls (a NOTIFY per outbox write would serialise the commits of every transaction that
- * raises an event; see migration OutboxPolling). The scheduler is woken by NOTIFY for jobs due at
- * once and polls for the rest, more often where notifications do not arrive (embedded PGlite).
+ * The relay is woken by the NOTIFY each outbox writer sends after its commit (OutboxNotifier; not a
+ * trigger, which would serialise the writers' commits, see migration OutboxPolling) and polls as a
+ * fallback. The scheduler is woken by NOTIFY for jobs due at once and polls for the rest. Both poll
+ * more often where notifications do not arrive (embedded PGlite).
  */
-const POLL_MS = { relay: 50, jobsNotified: 1_000, jobsUnnotified: 250 };
+const POLL_MS = { relayNotified: 1_000, relayUnnotified: 50, jobsNotified: 1_000, jobsUnnotified: 250 };
 /** Published events and processed-event records are kept this long (redeliveries come within minutes). */
 const EVENT_RETENTION_DAYS = 7;
 const HOUR_MS = 3_600_000;
@@ -42,7 +43,7 @@ function eventBackbone(c: Container, database: Database, jobs: PostgresJobStore,
   const log = logger.child({ component: 'event-backbone' });
   const relayBell = new Doorbell();
   const jobsBell = new Doorbell();
-  const notifications = new PostgresNotifications(database, { [JOBS_CHANNEL]: jobsBell }, log);
+  const notifications = new PostgresNotifications(database, { [JOBS_CHANNEL]: jobsBell, [OUTBOX_CHANNEL]: relayBell }, log);
   let relay: OutboxRelay | undefined;
   let runner: JobRunner | undefined;
   return {
@@ -54,6 +55,8 @@ function eventBackbone(c: Container, database: Database, jobs: PostgresJobStore,
         // never leaks into a consumer (contract-tested).
         await bus.subscribe(consumer.topicPattern, consumer.handle, consumer.options);
       }
+      // Writers in this process ring the relay directly; the NOTIFY brings those of other processes.
+      c.get(OutboxNotifier).wakeAlso(relayBell);
       const notified = await notifications.start();
       if (!notified) log.info('database notifications do not reach this process (embedded PostgreSQL); polling instead');
       runner = new JobRunner(jobs, c.getAll(TOKENS.JobHandler), clock, c.get(TOKENS.Ids), jobsBell, log, {
@@ -61,7 +64,7 @@ function eventBackbone(c: Container, database: Database, jobs: PostgresJobStore,
         pollMs: notified ? POLL_MS.jobsNotified : POLL_MS.jobsUnnotified,
       });
       relay = new OutboxRelay(database, new PostgresUnpublishedEvents(database), bus, clock, relayBell, log, {
-        pollMs: POLL_MS.relay,
+        pollMs: notified ? POLL_MS.relayNotified : POLL_MS.relayUnnotified,
       });
       runner.start();
       relay.start();

@@ -1,17 +1,18 @@
 import {
-  Authenticator, BalanceService, type ChargeFollowUp, CreateAccount, CryptoIds, Login, RateLimiter, SecretCipher, TOKENS,
+  Authenticator, BalanceService, type ChargeFollowUp, CreateAccount, CryptoIds, Login, PrincipalCache, RateLimiter, SecretCipher, TOKENS,
 } from '@voiceplane/application';
 import {
   AccountController, accountRouteDocs, AdminController, adminRouteDocs, ApiKeyController, apiKeyRouteDocs, BillingController, billingRouteDocs,
 } from '@voiceplane/adapter-http';
 import {
-  PostgresIdempotencyStore, PostgresRateLimitStore, TypeormCredentialRepository, TypeormLedgerRepository, TypeormOutbox,
-  TypeormSettingsRepository, TypeormSigningSecretRepository, TypeormUserRepository,
+  Database, OutboxNotifier, PostgresIdempotencyStore, PostgresNotifications, PostgresRateLimitStore, PRINCIPALS_CHANNEL, TypeormCredentialRepository,
+  TypeormLedgerRepository, TypeormOutbox, TypeormSettingsRepository, TypeormSigningSecretRepository, TypeormUserRepository,
 } from '@voiceplane/adapter-typeorm';
+import type { Logger } from 'pino';
 import { GuardedHttpClient } from '@voiceplane/adapter-outbound-http';
 import type { TargetUrlPolicy } from '@voiceplane/domain';
 import { VERSION } from '../version';
-import { ApiModule } from './module';
+import { ApiModule, BackgroundTask } from './module';
 
 const systemClock = { now: () => new Date() };
 
@@ -21,7 +22,10 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
   c.bind(TOKENS.Clock).toConstantValue(systemClock);
   const ids = new CryptoIds();
   c.bind(TOKENS.Ids).toConstantValue(ids);
-  c.bind(TOKENS.Outbox).toConstantValue(new TypeormOutbox(database, ids, systemClock));
+  // Every writer wakes the relays after its commit; where notifications do not arrive they poll.
+  const outboxNotifier = new OutboxNotifier(database, logger.child({ component: 'outbox' }));
+  c.bind(OutboxNotifier).toConstantValue(outboxNotifier);
+  c.bind(TOKENS.Outbox).toConstantValue(new TypeormOutbox(database, ids, systemClock, outboxNotifier));
   // One guarded client and one target policy for every request sent to a user-given address.
   c.bind(TOKENS.TargetUrlPolicy).toConstantValue({ requireHttps: config.requireHttpsTargets, allowPrivate: config.allowPrivateTargets } satisfies TargetUrlPolicy);
   c.bind(TOKENS.OutboundHttpClient).toConstantValue(new GuardedHttpClient({
@@ -46,8 +50,12 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
   const rateStore = new PostgresRateLimitStore(database);
   c.bind(PostgresRateLimitStore).toConstantValue(rateStore);
   c.bind(PostgresIdempotencyStore).toConstantValue(new PostgresIdempotencyStore(database));
-  c.bind(TOKENS.RateLimiter).toConstantValue(new RateLimiter(rateStore, systemClock));
-  c.bind(TOKENS.Authenticator).toDynamicValue((ctx) => new Authenticator(ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Clock))).inSingletonScope();
+  const rateLimiter = new RateLimiter(rateStore, systemClock);
+  c.bind(TOKENS.RateLimiter).toConstantValue(rateLimiter);
+  const principals = principalChanges(database, logger);
+  c.bind(TOKENS.Authenticator).toDynamicValue((ctx) => new Authenticator(
+    ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Clock), principals.cache,
+  )).inSingletonScope();
   c.bind(TOKENS.CreateAccount).toDynamicValue((ctx) => new CreateAccount(
     ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.CredentialRepository),
     ctx.get(TOKENS.SigningSecretRepository), ctx.get(TOKENS.LedgerRepository), ctx.get(TOKENS.Ids),
@@ -71,6 +79,7 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
 
   return {
     routeDocs: [...accountRouteDocs, ...apiKeyRouteDocs, ...adminRouteDocs, ...billingRouteDocs],
+    serving: [principals.task, quotaReturns(rateLimiter, logger)],
     background: [
       {
         // Expired rate-limit windows and idempotency keys are garbage; sweep them every minute.
@@ -91,3 +100,58 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
     ],
   };
 };
+
+/**
+ * The principal cache and the LISTEN connection that keeps it honest: the database's principal
+ * triggers name the user whose credentials changed, and every instance forgets that user's
+ * principals. A cached principal is served only after a round trip on the LISTEN connection has
+ * brought in every notification committed before the request arrived, so a revocation committed on
+ * any instance is refused on every other one from the next request on. Where notifications do not
+ * arrive (embedded PGlite, or while reconnecting) the cache stays out of the way and every request
+ * reads its principal.
+ */
+function principalChanges(database: Database, logger: Logger): { cache: PrincipalCache; task: BackgroundTask } {
+  const log = logger.child({ component: 'principal-cache' });
+  let notifications: PostgresNotifications | undefined;
+  const live = () => notifications?.delivering ?? false;
+  const cache = new PrincipalCache(live, () => (notifications ? notifications.caughtUp() : Promise.reject(new Error('not listening'))));
+  // The payload names the user; a ring without one (the connection was lost) may hide anything.
+  const changed = { ring: (userId?: string) => (userId ? cache.forgetUser(Number(userId)) : cache.forgetAll()) };
+  return {
+    cache,
+    task: {
+      name: 'principal-cache',
+      async start() {
+        const listener = new PostgresNotifications(database, { [PRINCIPALS_CHANNEL]: changed }, log);
+        if (await listener.start()) {
+          notifications = listener;
+          return;
+        }
+        log.info('database notifications do not reach this process (embedded PostgreSQL); principals are read on every request');
+        await listener.stop();
+      },
+      async stop() {
+        await notifications?.stop();
+        notifications = undefined;
+        cache.forgetAll();
+      },
+    },
+  };
+}
+
+/** Leased rate-limit quota an instance stops using goes back to the shared counters. */
+function quotaReturns(limiter: RateLimiter, logger: Logger): BackgroundTask {
+  let timer: NodeJS.Timeout | undefined;
+  const giveBack = (idleMs?: number) => limiter.returnIdle(idleMs).catch((e) => logger.warn({ err: e }, 'returning leased rate-limit quota failed'));
+  return {
+    name: 'rate-limit-quota-returns',
+    async start() {
+      timer = setInterval(() => void giveBack(), 1_000);
+      timer.unref();
+    },
+    async stop() {
+      clearInterval(timer);
+      await giveBack(0);
+    },
+  };
+}

@@ -27,6 +27,8 @@ export interface ModuleContribution {
   /** What `/api/openapi.json` says about the routes of the controllers the capability binds. */
   readonly routeDocs?: readonly RouteDoc[];
   readonly background?: readonly BackgroundTask[];
+  /** Work every api instance runs while it serves requests, whatever runs its background work. */
+  readonly serving?: readonly BackgroundTask[];
   /** Extra demo data for a freshly seeded demo account. */
   readonly seedDemo?: (userId: number) => Promise<void>;
 }
