@@ -6,7 +6,7 @@
  */
 import express from 'express';
 import { Pool } from 'pg';
-import { benchDatabase, listen, measure, report } from './lib/harness';
+import { benchDatabase, listen, measure, report, runBench } from './lib/harness';
 import { bareAuthenticate } from './lib/bare-auth';
 import { benchUser, startComposedApi } from './lib/composed-api';
 
@@ -81,7 +81,4 @@ async function main(): Promise<void> {
   await db.close();
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main);

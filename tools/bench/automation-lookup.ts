@@ -8,7 +8,7 @@
  */
 import express from 'express';
 import { Pool } from 'pg';
-import { benchDatabase, listen, measure, report } from './lib/harness';
+import { benchDatabase, listen, measure, report, runBench } from './lib/harness';
 import { benchUser, startComposedApi } from './lib/composed-api';
 
 const ROWS = 1_000;
@@ -77,7 +77,4 @@ async function main(): Promise<void> {
   await db.close();
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main);

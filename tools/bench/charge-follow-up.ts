@@ -8,7 +8,7 @@
  */
 import { BalanceService, TOKENS } from '@voiceplane/application';
 import { TypeormLedgerRepository } from '@voiceplane/adapter-typeorm';
-import { benchDatabase } from './lib/harness';
+import { benchDatabase, runBench } from './lib/harness';
 import { benchUser, startComposedApi } from './lib/composed-api';
 
 const CHARGES = Number(process.env.BENCH_CHARGES ?? 2_000);
@@ -62,7 +62,4 @@ async function main(): Promise<void> {
   await db.close();
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main);

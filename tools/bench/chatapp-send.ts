@@ -9,7 +9,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import express from 'express';
 import { Pool } from 'pg';
-import { benchDatabase, listen, Measurement, report, settings } from './lib/harness';
+import { benchDatabase, listen, Measurement, report, runBench, settings } from './lib/harness';
 import { bareAuthenticate } from './lib/bare-auth';
 import { startComposedApi } from './lib/composed-api';
 
@@ -136,7 +136,4 @@ async function main(): Promise<void> {
   await db.close();
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main);

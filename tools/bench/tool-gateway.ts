@@ -20,7 +20,7 @@ import pino from 'pino';
 import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
 import { composeApi, loadConfig } from '@voiceplane/composition';
 import { InvokeToolForCall, TOKENS } from '@voiceplane/application';
-import { benchDatabase, listen, measure, report } from './lib/harness';
+import { benchDatabase, listen, measure, report, runBench } from './lib/harness';
 import { benchUser } from './lib/composed-api';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 3000);
@@ -179,7 +179,4 @@ async function main(): Promise<void> {
   await db.close();
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main);

@@ -54,3 +54,11 @@ export function report(title: string, subject: Measurement, baseline: Measuremen
   if (subject.non2xx > 0 || baseline.non2xx > 0) process.stdout.write('  WARNING: non-2xx answers were counted; the figures are not comparable.\n');
   return ratio;
 }
+
+/** Runs a benchmark script's main; any failure is printed and ends the process with exit code 1. */
+export function runBench(main: () => Promise<void>): void {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
