@@ -56,6 +56,20 @@ describe('PlaceChatappCall (CONTRACT §9.5)', () => {
     expect((await call(user.id)).ok).toBe(true);
     expect(await call(user.id)).toEqual(err({ code: 'CONCURRENT_LIMIT', retryAfterSeconds: 30 }));
   });
+
+  it('releases a sender line when one of its calls ends', async () => {
+    const { store, events, scene, call } = setup();
+    const { user } = await scene();
+    const placed: number[] = [];
+    for (const _ of [1, 2, 3]) placed.push((await call(user.id) as { value: { callId: number } }).value.callId);
+    store.clock.advance(300_000);
+    for (const _ of [1, 2]) placed.push((await call(user.id) as { value: { callId: number } }).value.callId);
+    expect(await call(user.id)).toEqual(err({ code: 'CONCURRENT_LIMIT', retryAfterSeconds: 30 }));
+
+    await events.record(placed[0], { eventId: 'end', occurredAt: null, event: { type: 'ended', outcome: { status: 'no-answer' } } });
+
+    expect((await call(user.id)).ok).toBe(true);
+  });
 });
 
 describe('chat-app call dispatch and ask counters', () => {

@@ -1,6 +1,6 @@
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 import { createAssistant } from '../../../../../tools/calls/fixtures';
-import { eventually, WebhookReceiver } from '../../../../../tools/fault/webhook-receiver';
+import { eventually, verifyWithReference, WebhookReceiver } from '../../../../../tools/fault/webhook-receiver';
 
 /** Call permission, the preflight and chat-app calls through the composed app (CONTRACT §9, §14 S2, S7, S8). */
 
@@ -149,6 +149,29 @@ describe('call permission (§9.2–§9.4)', () => {
 });
 
 describe('chat-app calls (§9.5, §9.6)', () => {
+  it('end to end: template send → customer reply (S1) → request → grant (S2) → signed call_permission_granted → call placed → signed call_started', async () => {
+    const s = await scene({ wrote: false });
+    const secret = (await t.http.get('/api/user/webhooks/signing-secret').set(s.user.auth)).body.secret as string;
+    await t.http.put('/api/user/chatapp/voice/webhook').set(s.user.auth).send({ webhook_url: receiver.url(`/e2e-${s.senderId}`) });
+    const hello = await t.http.post(`/api/user/chatapp/senders/${s.senderId}/templates`).set(s.user.auth)
+      .send({ name: 'hello', language: 'en', category: 'utility', body_text: 'Hello from Acme.' });
+    const sent = await t.http.post('/api/user/chatapp/send').set(s.user.auth).send({ sender_id: s.senderId, template_id: hello.body.data.id, recipient_phone: s.phone });
+    expect(sent.status).toBe(200);
+    expect((await ask(s)).body).toMatchObject({ success: false, error_code: 'SESSION_CLOSED' });
+    await t.http.post('/api/sandbox/chatapp/inbound-message').set(s.user.auth).send({ sender_id: s.senderId, from_phone: s.phone, text: 'Sure, call me' });
+
+    expect((await ask(s)).body).toMatchObject({ success: true, status: 'pending', conversation_id: expect.any(String) });
+    expect((await reply(s, 'accept')).body.permission).toMatchObject({ status: 'granted', can_call: true });
+    await eventually(async () => receiver.received.some((r) => r.path === `/e2e-${s.senderId}` && r.eventType === 'call_permission_granted'), 'the grant');
+    const granted = receiver.received.find((r) => r.path === `/e2e-${s.senderId}` && r.eventType === 'call_permission_granted')!;
+    expect(verifyWithReference(secret, granted)).toMatchObject({ event: 'call_permission_granted', sender_id: s.senderId, customer_phone: s.phone });
+
+    expect((await call(s)).body).toEqual({ success: true, status: 'queued', sender_id: s.senderId, customer_phone: s.phone });
+    await eventually(async () => receiver.received.some((r) => r.path === `/e2e-${s.senderId}` && r.eventType === 'call_started'), 'call_started');
+    const started = receiver.received.find((r) => r.path === `/e2e-${s.senderId}` && r.eventType === 'call_started')!;
+    expect(verifyWithReference(secret, started)).toMatchObject({ event: 'call_started', sender_id: s.senderId, customer_phone: s.phone, call_id: expect.any(Number) });
+  });
+
   it('refuses without permission, then queues a call the worker places; call_started arrives and connecting resets the ask counters', async () => {
     const s = await scene();
     await t.http.put('/api/user/chatapp/voice/webhook').set(s.user.auth).send({ webhook_url: receiver.url(`/calls-${s.senderId}`) });
