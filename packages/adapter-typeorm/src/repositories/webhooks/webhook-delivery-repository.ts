@@ -1,10 +1,11 @@
 import {
   CancelCriteria, DeliveryClaim, DeliveryFilter, DeliveryForSettlement, DeliveryLease, DeliveryNotFound, DeliveryRestart, DeliverySettlement,
-  JobScheduler, NewDelivery, Outbox, Page, PageRequest, SettlementDecision, SigningSecret, WebhookDeliveryRepository,
+  JobScheduler, NewDelivery, Page, PageRequest, SettlementDecision, SigningSecret, WebhookDeliveryRepository,
 } from '@voiceplane/application';
 import { AttemptError, DeliveryAttempt, DeliverySourceType, DeliveryStatus, err, ok, Result, WebhookDelivery } from '@voiceplane/domain';
 import { Database } from '../../database';
 import { dateOrNull, num, numOrNull, pageClause } from '../rows';
+import type { TypeormOutbox } from '../outbox-writer';
 
 const COLUMNS = `seq, id, user_id, event_type, webhook_id, target_url, body, status, attempts_count, next_attempt_at,
   last_attempt_at, last_status_code, last_error, source_type, source_id, subject, created_at, updated_at`;
@@ -65,20 +66,28 @@ function toAttempt(r: Row): DeliveryAttempt {
 }
 
 export class TypeormWebhookDeliveryRepository implements WebhookDeliveryRepository {
-  constructor(private readonly db: Database, private readonly outbox: Outbox, private readonly scheduler: JobScheduler) {}
+  constructor(private readonly db: Database, private readonly outbox: TypeormOutbox, private readonly scheduler: JobScheduler) {}
 
   async insert(d: NewDelivery): Promise<WebhookDelivery> {
+    const events = d.events ?? [];
+    const params: unknown[] = [
+      d.id, d.userId, d.eventType, d.webhookId, d.targetUrl, d.body, d.maxAttempts, d.now,
+      d.source.type, d.source.id, d.subject === null ? null : JSON.stringify(d.subject), d.requestId,
+      d.lease?.until ?? null, d.lease?.token ?? null,
+    ];
+    const outbox = events.length > 0 ? this.outbox.insertStatement(events, params.length + 1) : null;
+    // Raw SQL: the delivery and its events in one statement (a data-modifying CTE), so the pair is
+    // atomic without a transaction block of its own and costs one round trip.
     const rows = await this.db.query(
-      `INSERT INTO webhook_deliveries (id, user_id, event_type, webhook_id, target_url, body, status, max_attempts, next_attempt_at,
-         source_type, source_id, subject, request_id, locked_until, lease_token, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8, $9, $10, $11, $12, $13, $14, $8, $8)
-       RETURNING ${COLUMNS}`,
-      [
-        d.id, d.userId, d.eventType, d.webhookId, d.targetUrl, d.body, d.maxAttempts, d.now,
-        d.source.type, d.source.id, d.subject === null ? null : JSON.stringify(d.subject), d.requestId,
-        d.lease?.until ?? null, d.lease?.token ?? null,
-      ],
+      `WITH delivery AS (
+         INSERT INTO webhook_deliveries (id, user_id, event_type, webhook_id, target_url, body, status, max_attempts, next_attempt_at,
+           source_type, source_id, subject, request_id, locked_until, lease_token, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8, $9, $10, $11, $12, $13, $14, $8, $8)
+         RETURNING ${COLUMNS})${outbox ? `, events AS (${outbox.sql})` : ''}
+       SELECT * FROM delivery`,
+      outbox ? [...params, ...outbox.params] : params,
     );
+    if (outbox) this.outbox.written();
     return toDelivery(rows[0]);
   }
 
