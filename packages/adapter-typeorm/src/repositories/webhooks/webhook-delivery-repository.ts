@@ -139,12 +139,18 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
   async claim(id: string, now: Date, lease: DeliveryLease): Promise<DeliveryClaim> {
     // The attempt signs with the owner's secret as it is now: read in the same statement, which
     // saves the attempt a round trip.
+    // A lease keeps live workers apart, which takes visibility, not durability: on its own
+    // statement the claim commits without waiting for the WAL flush. A database crash can only
+    // forget the lease — the delivery is then free at once, as when a lease runs out — and the
+    // settlement's flushed commit makes the claim durable before it (the WAL is written in order).
+    // Inside a caller's transaction the setting would cover the caller's writes: not there.
+    const asyncCommit = this.db.inTransaction ? '' : `, set_config('synchronous_commit', 'off', true) AS async_commit`;
     // Raw SQL: a conditional UPDATE takes the lease only while the delivery is due and free.
     const claimed = await this.db.query(
       `WITH claimed AS (
          UPDATE webhook_deliveries SET locked_until = $3, lease_token = $4
           WHERE id = $1 AND status = 'pending' AND next_attempt_at <= $2 AND (locked_until IS NULL OR locked_until <= $2)
-         RETURNING ${COLUMNS}, round_attempts, max_attempts, lease_token)
+         RETURNING ${COLUMNS}, round_attempts, max_attempts, lease_token${asyncCommit})
        SELECT c.*, s.secret, s.created_at AS secret_created_at, s.previous_secret, s.previous_expires_at
          FROM claimed c LEFT JOIN webhook_signing_secrets s ON s.user_id = c.user_id`,
       [id, now, lease.until, lease.token],
