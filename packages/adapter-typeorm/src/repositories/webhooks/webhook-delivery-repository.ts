@@ -86,6 +86,7 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
          RETURNING ${COLUMNS})${outbox ? `, events AS (${outbox.sql})` : ''}
        SELECT * FROM delivery`,
       outbox ? [...params, ...outbox.params] : params,
+      { prepared: true },
     );
     if (outbox) this.outbox.written();
     return toDelivery(rows[0]);
@@ -154,6 +155,7 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
        SELECT c.*, s.secret, s.created_at AS secret_created_at, s.previous_secret, s.previous_expires_at
          FROM claimed c LEFT JOIN webhook_signing_secrets s ON s.user_id = c.user_id`,
       [id, now, lease.until, lease.token],
+      { prepared: true },
     );
     if (claimed.length === 1) {
       const r = claimed[0];
@@ -215,6 +217,7 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
          RETURNING 1)
        SELECT count(*)::int AS n FROM attempt`,
       [id, s.status, s.nextAttemptAt, s.roundAttempts, a.number, a.at, a.statusCode, s.lastError, now, a.durationMs, a.error, a.responseExcerpt, ...conditionParams],
+      { prepared: true },
     );
     return num(rows[0]?.n);
   }
