@@ -27,7 +27,7 @@ export async function createScratchDatabase(options: { serverUrl?: string; poolS
   await onServer(options.serverUrl, `CREATE DATABASE ${name}`);
   const url = new URL(options.serverUrl);
   url.pathname = `/${name}`;
-  const dataSource = createDataSource({ url: url.toString(), poolSize: options.poolSize });
+  const dataSource = createDataSource({ url: url.toString(), poolSize: options.poolSize, preparedStatements: true });
   await dataSource.initialize();
   await migrate(dataSource);
   return {

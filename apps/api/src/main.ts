@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     databaseUrl = embedded.url;
     logger.info({ dataDir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');
   }
-  const dataSource = createDataSource({ url: databaseUrl, poolSize: embedded ? 8 : 20, applicationName: 'voiceplane-api' });
+  const dataSource = createDataSource({ url: databaseUrl, poolSize: embedded ? 8 : 20, applicationName: 'voiceplane-api', preparedStatements: !embedded });
   await dataSource.initialize();
   if (embedded || process.env.MIGRATE_ON_START === '1') {
     const applied = await migrate(dataSource);

@@ -29,7 +29,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   if (!config.databaseUrl) throw new WorkerConfigError('The worker needs DATABASE_URL: it shares the api\'s PostgreSQL (the embedded one lives inside the api process).');
   if (!config.amqpUrl) throw new WorkerConfigError('The worker needs AMQP_URL: without RabbitMQ the api runs its background work itself (single-process mode).');
 
-  const dataSource = createDataSource({ url: config.databaseUrl, poolSize: 20, applicationName: 'voiceplane-worker' });
+  const dataSource = createDataSource({ url: config.databaseUrl, poolSize: 20, applicationName: 'voiceplane-worker', preparedStatements: true });
   await dataSource.initialize();
   try {
     const pending = await pendingMigrations(dataSource);

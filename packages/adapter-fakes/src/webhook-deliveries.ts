@@ -38,6 +38,7 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
       lockedUntil: d.lease ? new Date(d.lease.until) : null, leaseToken: d.lease?.token ?? null, attempts: [],
     };
     this.rows.push(row);
+    await this.outbox.add(d.events ?? []);
     return toDelivery(row);
   }
 

@@ -8,6 +8,12 @@ export interface DataSourceOptions {
   /** Pool size per process. */
   readonly poolSize?: number;
   readonly applicationName?: string;
+  /**
+   * Each pooled connection is a session of its own, so it may keep named prepared statements
+   * (`Database.query(…, { prepared: true })`). False for embedded PGlite, whose socket server runs
+   * every connection on one session: two connections preparing one name would collide there.
+   */
+  readonly preparedStatements?: boolean;
 }
 
 export function createDataSource(options: DataSourceOptions): DataSource {
@@ -28,10 +34,17 @@ export function createDataSource(options: DataSourceOptions): DataSource {
     logging: false,
     extra: { max: options.poolSize ?? 10, application_name: options.applicationName ?? 'voiceplane' },
   });
+  if (options.preparedStatements) preparing.add(dataSource);
   return dataSource;
 }
 
 const pools = new WeakMap<DataSource, pg.Pool>();
+const preparing = new WeakSet<DataSource>();
+
+/** Whether `dataSource` was made with `preparedStatements`. */
+export function preparesStatements(dataSource: DataSource): boolean {
+  return preparing.has(dataSource);
+}
 
 /** The connection pool of an initialised DataSource made by `createDataSource` (TypeORM's own, not a second one). */
 export function poolOf(dataSource: DataSource): pg.Pool {

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { UnitOfWork } from '@voiceplane/application';
-import { poolOf } from './data-source';
+import { poolOf, preparesStatements } from './data-source';
 
 /**
  * The DataSource plus the current transaction. Repositories ask `manager` for every query, so
@@ -13,8 +14,20 @@ interface Transaction {
   readonly committed: Array<() => void>;
 }
 
+export interface QueryOptions {
+  /**
+   * Outside a transaction, and where the DataSource allows it (`preparedStatements`), run as a
+   * named prepared statement: each pooled connection parses and plans it once instead of on every
+   * call. For the few statements of a hot path, whose texts are a handful (every distinct text
+   * stays prepared on every connection of the pool). Measured on webhook delivery: parsing and
+   * planning its CTEs was a third of the pipeline's throughput.
+   */
+  readonly prepared?: boolean;
+}
+
 export class Database implements UnitOfWork {
   private readonly current = new AsyncLocalStorage<Transaction>();
+  private readonly statementNames = new Map<string, string>();
 
   constructor(readonly dataSource: DataSource) {}
 
@@ -38,10 +51,22 @@ export class Database implements UnitOfWork {
    * Outside a transaction the statement goes straight to the DataSource's pool: no QueryRunner is
    * created per statement, which matters on the per-request auth and rate-limit queries.
    */
-  async query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+  async query<T = Record<string, unknown>>(sql: string, params: unknown[] = [], options: QueryOptions = {}): Promise<T[]> {
     const tx = this.current.getStore()?.manager;
     if (tx?.queryRunner) return (await tx.queryRunner.query(sql, params, true)).records as T[];
-    return (await poolOf(this.dataSource).query(sql, params)).rows as T[];
+    const pool = poolOf(this.dataSource);
+    if (options.prepared && preparesStatements(this.dataSource)) return (await pool.query({ name: this.statementName(sql), text: sql, values: params })).rows as T[];
+    return (await pool.query(sql, params)).rows as T[];
+  }
+
+  /** One name per statement text, so a connection never sees one name with two texts. */
+  private statementName(sql: string): string {
+    let name = this.statementNames.get(sql);
+    if (!name) {
+      name = `vp_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+      this.statementNames.set(sql, name);
+    }
+    return name;
   }
 
   async one<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T | null> {

@@ -3,7 +3,8 @@ import type { Database } from '../database';
 import { NotificationBell, OUTBOX_CHANNEL } from './notifications';
 
 /**
- * Wakes the relays after an outbox write has committed. The NOTIFY goes out in a statement of its
+ * Wakes the relays after an outbox write has committed: the one in this process directly, or, in a
+ * process without one (the api beside apps/worker), all of them by NOTIFY. The NOTIFY goes out in a statement of its
  * own, after the writer's commit: a NOTIFY inside the writer's transaction (as the first trigger
  * did) serialises the commits of every event-raising transaction (migration OutboxPolling). At
  * most one is in flight per process; writes that commit meanwhile are covered by one more after
@@ -23,6 +24,11 @@ export class OutboxNotifier {
 
   notify(): void {
     for (const bell of this.local) bell.ring();
+    // A relay in this process takes the new events itself (relays skip each other's locked rows):
+    // waking the others as well only makes them look at an empty table. Their poll still finds
+    // anything left should this relay stop or stall. Measured: 366 notifications and ~200 empty
+    // relay transactions per 2,400 deliveries went away.
+    if (this.local.length > 0) return;
     if (this.inFlight) {
       this.again = true;
       return;

@@ -11,19 +11,18 @@ interface OutboxRow {
 export class PostgresUnpublishedEvents implements UnpublishedEvents {
   constructor(private readonly db: Database) {}
 
-  async claimBatch(limit: number): Promise<BusMessage[]> {
+  async claimBatch(limit: number, at: Date): Promise<BusMessage[]> {
     if (!this.db.inTransaction) throw new Error('claimBatch must run inside a transaction');
-    // Raw SQL: a FOR UPDATE SKIP LOCKED claim, so concurrent relays take disjoint batches without waiting on each other.
+    // Raw SQL: a FOR UPDATE SKIP LOCKED claim, so concurrent relays take disjoint batches without
+    // waiting on each other, marked published in the same statement (undone by the caller's rollback).
     const rows = await this.db.query<OutboxRow>(
-      `SELECT id, topic, payload, occurred_at FROM outbox_events
-        WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      [limit],
+      `WITH claimed AS (
+         UPDATE outbox_events SET published_at = $2
+          WHERE seq IN (SELECT seq FROM outbox_events WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING seq, id, topic, payload, occurred_at)
+       SELECT id, topic, payload, occurred_at FROM claimed ORDER BY seq`,
+      [limit, at],
     );
     return rows.map((r) => ({ id: r.id, topic: r.topic, payload: r.payload, occurredAt: new Date(r.occurred_at).toISOString() }));
-  }
-
-  async markPublished(ids: readonly string[], at: Date): Promise<void> {
-    if (ids.length === 0) return;
-    await this.db.query(`UPDATE outbox_events SET published_at = $2 WHERE id = ANY($1)`, [ids, at]);
   }
 }

@@ -17,12 +17,27 @@ export class TypeormOutbox implements Outbox {
 
   async add(events: readonly NewOutboxEvent[]): Promise<string[]> {
     if (!this.db.inTransaction) throw new Error('Outbox.add must run inside a transaction');
+    const insert = this.insertStatement(events, 1);
+    if (events.length === 0) return insert.ids;
+    await this.db.query(insert.sql, insert.params);
+    this.written();
+    return insert.ids;
+  }
+
+  /**
+   * The INSERT of `events` for a repository that writes them in the same statement as its own row
+   * (a data-modifying CTE: atomic even without a transaction block); parameters numbered from `first`.
+   * Call `written()` once that statement has run.
+   */
+  insertStatement(events: readonly NewOutboxEvent[], first: number): { sql: string; params: unknown[]; ids: string[] } {
     const ids = events.map(() => this.ids.token('evt_', 22));
-    if (events.length === 0) return ids;
-    const values = events.map((_, i) => `($${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4}, $1)`).join(', ');
+    const values = events.map((_, i) => `($${first + i * 3 + 1}, $${first + i * 3 + 2}, $${first + i * 3 + 3}, $${first})`).join(', ');
     const params = [this.clock.now(), ...events.flatMap((e, i) => [ids[i], e.topic, JSON.stringify(e.payload)])];
-    await this.db.query(`INSERT INTO outbox_events (id, topic, payload, occurred_at) VALUES ${values}`, params);
+    return { sql: `INSERT INTO outbox_events (id, topic, payload, occurred_at) VALUES ${values}`, params, ids };
+  }
+
+  /** Wakes the relays once the current transaction (if any) has committed. */
+  written(): void {
     if (this.notifier) this.db.afterCommit(() => this.notifier!.notify());
-    return ids;
   }
 }

@@ -14,7 +14,7 @@ export interface OutboxRelayOptions {
 
 /**
  * Publishes committed outbox events to the bus, oldest first, and marks them published in the same
- * transaction that locked them. A batch the bus does not confirm rolls back and is tried again,
+ * transaction (the same statement) that locked them. A batch the bus does not confirm rolls back and is tried again,
  * so an event is never marked published without being on the bus (at-least-once; consumers
  * de-duplicate by id). Several relays may run: each locks different rows.
  */
@@ -53,10 +53,11 @@ export class OutboxRelay {
   /** Publishes one batch; returns how many events it carried. */
   relayOnce(): Promise<number> {
     return this.uow.transaction(async () => {
-      const batch = await this.events.claimBatch(this.batchSize);
+      // Marked published as they are locked (a round trip less per batch): the mark commits only
+      // if the bus confirms, since a refused publish throws and rolls the transaction back.
+      const batch = await this.events.claimBatch(this.batchSize, this.clock.now());
       if (batch.length === 0) return 0;
       await this.bus.publish(batch);
-      await this.events.markPublished(batch.map((m) => m.id), this.clock.now());
       return batch.length;
     });
   }

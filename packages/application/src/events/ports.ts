@@ -11,10 +11,11 @@ export interface WorkLogger {
 export interface UnpublishedEvents {
   /**
    * Inside a transaction: locks up to `limit` unpublished events, oldest first, skipping any that
-   * another relay holds, so several relays never publish the same batch at the same time.
+   * another relay holds, so several relays never publish the same batch at the same time, and
+   * marks them published at `at` (one statement). The caller publishes them before it commits and
+   * rolls back when the bus does not accept them, which leaves them unpublished.
    */
-  claimBatch(limit: number): Promise<BusMessage[]>;
-  markPublished(ids: readonly string[], at: Date): Promise<void>;
+  claimBatch(limit: number, at: Date): Promise<BusMessage[]>;
 }
 
 /**

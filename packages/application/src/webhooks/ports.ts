@@ -21,6 +21,8 @@ export interface NewDelivery {
   readonly now: Date;
   /** Created already claimed by the caller, who attempts it at once (test pings). */
   readonly lease?: DeliveryLease;
+  /** Raised with the delivery: written to the outbox atomically with it (one statement on PostgreSQL). */
+  readonly events?: readonly NewOutboxEvent[];
 }
 
 export interface DeliveryLease {

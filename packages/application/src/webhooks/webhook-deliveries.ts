@@ -47,31 +47,35 @@ export class WebhookDeliveries {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly deliveries: WebhookDeliveryRepository,
-    private readonly outbox: Outbox,
+    // Unused since the repository writes a delivery's event with it; kept so the wiring and the
+    // specs that build this class stay as they are.
+    _outbox: Outbox,
     private readonly scheduler: JobScheduler,
     private readonly ids: Ids,
     private readonly clock: Clock,
   ) {}
 
-  enqueue(request: DeliveryRequest): Promise<EnqueuedDelivery> {
-    return this.uow.transaction(async () => {
-      const now = this.clock.now();
-      const delivery = await this.deliveries.insert({
-        id: this.ids.token('dlv_', 22),
-        webhookId: this.ids.token('msg_', 22),
-        userId: request.userId,
-        eventType: request.eventType,
-        targetUrl: request.targetUrl,
-        body: JSON.stringify(request.payload ?? null),
-        source: request.source,
-        subject: request.subject,
-        requestId: request.requestId ?? null,
-        maxAttempts: MAX_DELIVERY_ATTEMPTS,
-        now,
-      });
-      await this.requestAttempt(delivery.id);
-      return { deliveryId: delivery.id, webhookId: delivery.webhookId };
+  async enqueue(request: DeliveryRequest): Promise<EnqueuedDelivery> {
+    const id = this.ids.token('dlv_', 22);
+    // The delivery and the event that asks for its first attempt are written together by the
+    // repository (one statement on PostgreSQL): inside the caller's transaction they join it,
+    // outside one they need no transaction block of their own. The bus brings the attempt within
+    // milliseconds; should it not, the overdue sweep does.
+    const delivery = await this.deliveries.insert({
+      id,
+      webhookId: this.ids.token('msg_', 22),
+      userId: request.userId,
+      eventType: request.eventType,
+      targetUrl: request.targetUrl,
+      body: JSON.stringify(request.payload ?? null),
+      source: request.source,
+      subject: request.subject,
+      requestId: request.requestId ?? null,
+      maxAttempts: MAX_DELIVERY_ATTEMPTS,
+      now: this.clock.now(),
+      events: [attemptRequest(id)],
     });
+    return { deliveryId: delivery.id, webhookId: delivery.webhookId };
   }
 
   /** Cancels the source's pending deliveries of these event types; returns how many. */
@@ -94,10 +98,6 @@ export class WebhookDeliveries {
     return err(restarted.error === 'already_pending' ? restarted.error : 'not_found');
   }
 
-  /** The bus brings the attempt within milliseconds; should it not, the overdue sweep does. */
-  private async requestAttempt(deliveryId: string): Promise<void> {
-    await this.outbox.add([attemptRequest(deliveryId)]);
-  }
 }
 
 const attemptRequest = (deliveryId: string): NewOutboxEvent => ({ topic: DELIVERY_REQUESTED_TOPIC, payload: { delivery_id: deliveryId } });

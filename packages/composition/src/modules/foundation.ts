@@ -25,7 +25,10 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
   // Every writer wakes the relays after its commit; where notifications do not arrive they poll.
   const outboxNotifier = new OutboxNotifier(database, logger.child({ component: 'outbox' }));
   c.bind(OutboxNotifier).toConstantValue(outboxNotifier);
-  c.bind(TOKENS.Outbox).toConstantValue(new TypeormOutbox(database, ids, systemClock, outboxNotifier));
+  const outbox = new TypeormOutbox(database, ids, systemClock, outboxNotifier);
+  c.bind(TOKENS.Outbox).toConstantValue(outbox);
+  // Repositories that write their row and its events in one statement need the adapter itself.
+  c.bind(TypeormOutbox).toConstantValue(outbox);
   // One guarded client and one target policy for every request sent to a user-given address.
   c.bind(TOKENS.TargetUrlPolicy).toConstantValue({ requireHttps: config.requireHttpsTargets, allowPrivate: config.allowPrivateTargets } satisfies TargetUrlPolicy);
   c.bind(TOKENS.OutboundHttpClient).toConstantValue(new GuardedHttpClient({

@@ -4,7 +4,7 @@ import {
 } from '@voiceplane/application';
 import { DELIVERY_RETENTION_DAYS } from '@voiceplane/domain';
 import { WebhookController, webhookRouteDocs } from '@voiceplane/adapter-http';
-import { TypeormWebhookDeliveryRepository } from '@voiceplane/adapter-typeorm';
+import { TypeormOutbox, TypeormWebhookDeliveryRepository } from '@voiceplane/adapter-typeorm';
 import { everyInterval } from './every-interval';
 import { ApiModule, BackgroundTask } from './module';
 
@@ -23,7 +23,7 @@ const DAY_MS = 24 * HOUR_MS;
  */
 export const webhookDeliveryModule: ApiModule = ({ container: c, database, logger }) => {
   c.bind(TOKENS.WebhookDeliveryRepository).toDynamicValue((ctx) =>
-    new TypeormWebhookDeliveryRepository(database, ctx.get(TOKENS.Outbox), ctx.get(TOKENS.JobScheduler))).inSingletonScope();
+    new TypeormWebhookDeliveryRepository(database, ctx.get(TypeormOutbox), ctx.get(TOKENS.JobScheduler))).inSingletonScope();
   c.bind(TOKENS.WebhookDeliveries).toDynamicValue((ctx) => new WebhookDeliveries(
     ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.WebhookDeliveryRepository), ctx.get(TOKENS.Outbox), ctx.get(TOKENS.JobScheduler),
     ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock),

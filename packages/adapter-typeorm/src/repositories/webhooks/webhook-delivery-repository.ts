@@ -1,10 +1,11 @@
 import {
   CancelCriteria, DeliveryClaim, DeliveryFilter, DeliveryForSettlement, DeliveryLease, DeliveryNotFound, DeliveryRestart, DeliverySettlement,
-  JobScheduler, NewDelivery, Outbox, Page, PageRequest, SettlementDecision, SigningSecret, WebhookDeliveryRepository,
+  JobScheduler, NewDelivery, Page, PageRequest, SettlementDecision, SigningSecret, WebhookDeliveryRepository,
 } from '@voiceplane/application';
 import { AttemptError, DeliveryAttempt, DeliverySourceType, DeliveryStatus, err, ok, Result, WebhookDelivery } from '@voiceplane/domain';
 import { Database } from '../../database';
 import { dateOrNull, num, numOrNull, pageClause } from '../rows';
+import type { TypeormOutbox } from '../outbox-writer';
 
 const COLUMNS = `seq, id, user_id, event_type, webhook_id, target_url, body, status, attempts_count, next_attempt_at,
   last_attempt_at, last_status_code, last_error, source_type, source_id, subject, created_at, updated_at`;
@@ -65,20 +66,29 @@ function toAttempt(r: Row): DeliveryAttempt {
 }
 
 export class TypeormWebhookDeliveryRepository implements WebhookDeliveryRepository {
-  constructor(private readonly db: Database, private readonly outbox: Outbox, private readonly scheduler: JobScheduler) {}
+  constructor(private readonly db: Database, private readonly outbox: TypeormOutbox, private readonly scheduler: JobScheduler) {}
 
   async insert(d: NewDelivery): Promise<WebhookDelivery> {
+    const events = d.events ?? [];
+    const params: unknown[] = [
+      d.id, d.userId, d.eventType, d.webhookId, d.targetUrl, d.body, d.maxAttempts, d.now,
+      d.source.type, d.source.id, d.subject === null ? null : JSON.stringify(d.subject), d.requestId,
+      d.lease?.until ?? null, d.lease?.token ?? null,
+    ];
+    const outbox = events.length > 0 ? this.outbox.insertStatement(events, params.length + 1) : null;
+    // Raw SQL: the delivery and its events in one statement (a data-modifying CTE), so the pair is
+    // atomic without a transaction block of its own and costs one round trip.
     const rows = await this.db.query(
-      `INSERT INTO webhook_deliveries (id, user_id, event_type, webhook_id, target_url, body, status, max_attempts, next_attempt_at,
-         source_type, source_id, subject, request_id, locked_until, lease_token, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8, $9, $10, $11, $12, $13, $14, $8, $8)
-       RETURNING ${COLUMNS}`,
-      [
-        d.id, d.userId, d.eventType, d.webhookId, d.targetUrl, d.body, d.maxAttempts, d.now,
-        d.source.type, d.source.id, d.subject === null ? null : JSON.stringify(d.subject), d.requestId,
-        d.lease?.until ?? null, d.lease?.token ?? null,
-      ],
+      `WITH delivery AS (
+         INSERT INTO webhook_deliveries (id, user_id, event_type, webhook_id, target_url, body, status, max_attempts, next_attempt_at,
+           source_type, source_id, subject, request_id, locked_until, lease_token, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8, $9, $10, $11, $12, $13, $14, $8, $8)
+         RETURNING ${COLUMNS})${outbox ? `, events AS (${outbox.sql})` : ''}
+       SELECT * FROM delivery`,
+      outbox ? [...params, ...outbox.params] : params,
+      { prepared: true },
     );
+    if (outbox) this.outbox.written();
     return toDelivery(rows[0]);
   }
 
@@ -130,15 +140,22 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
   async claim(id: string, now: Date, lease: DeliveryLease): Promise<DeliveryClaim> {
     // The attempt signs with the owner's secret as it is now: read in the same statement, which
     // saves the attempt a round trip.
+    // A lease keeps live workers apart, which takes visibility, not durability: on its own
+    // statement the claim commits without waiting for the WAL flush. A database crash can only
+    // forget the lease — the delivery is then free at once, as when a lease runs out — and the
+    // settlement's flushed commit makes the claim durable before it (the WAL is written in order).
+    // Inside a caller's transaction the setting would cover the caller's writes: not there.
+    const asyncCommit = this.db.inTransaction ? '' : `, set_config('synchronous_commit', 'off', true) AS async_commit`;
     // Raw SQL: a conditional UPDATE takes the lease only while the delivery is due and free.
     const claimed = await this.db.query(
       `WITH claimed AS (
          UPDATE webhook_deliveries SET locked_until = $3, lease_token = $4
           WHERE id = $1 AND status = 'pending' AND next_attempt_at <= $2 AND (locked_until IS NULL OR locked_until <= $2)
-         RETURNING ${COLUMNS}, round_attempts, max_attempts, lease_token)
+         RETURNING ${COLUMNS}, round_attempts, max_attempts, lease_token${asyncCommit})
        SELECT c.*, s.secret, s.created_at AS secret_created_at, s.previous_secret, s.previous_expires_at
          FROM claimed c LEFT JOIN webhook_signing_secrets s ON s.user_id = c.user_id`,
       [id, now, lease.until, lease.token],
+      { prepared: true },
     );
     if (claimed.length === 1) {
       const r = claimed[0];
@@ -200,6 +217,7 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
          RETURNING 1)
        SELECT count(*)::int AS n FROM attempt`,
       [id, s.status, s.nextAttemptAt, s.roundAttempts, a.number, a.at, a.statusCode, s.lastError, now, a.durationMs, a.error, a.responseExcerpt, ...conditionParams],
+      { prepared: true },
     );
     return num(rows[0]?.n);
   }
