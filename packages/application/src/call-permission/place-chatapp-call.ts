@@ -1,5 +1,4 @@
 import { CallerLine, ChatappCallRefusal, decideChatappCall, E164_PATTERN, err, ok, Result, Sender } from '@voiceplane/domain';
-import { AssistantRepository } from '../assistants/ports';
 import { Clock } from '../ports/clock';
 import { Outbox } from '../ports/outbox';
 import { UnitOfWork } from '../ports/unit-of-work';
@@ -36,7 +35,6 @@ export class PlaceChatappCall {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly senders: VoiceSenderLookup,
-    private readonly assistants: AssistantRepository,
     private readonly facts: VoiceFacts,
     private readonly configurations: CallConfigurations,
     private readonly calls: CallRepository,
@@ -49,14 +47,13 @@ export class PlaceChatappCall {
     const sender = await this.senders.findOwned(request.userId, request.senderId);
     if (sender === null) return err({ code: 'SENDER_NOT_FOUND' });
     if (!E164_PATTERN.test(request.recipientPhone)) return err({ code: 'INVALID_PHONE' });
-    const assistant = sender.assistantId === null ? null : await this.assistants.findOwned(sender.userId, sender.assistantId);
     return this.uow.transaction(async () => {
       const now = this.clock.now();
       const facts = await this.facts.forCall(sender, request.recipientPhone, now, true);
       const decision = decideChatappCall(facts, now);
       if (!decision.ok) return decision;
       // Decided `available` above, so the assistant exists.
-      const callAssistant = assistant!;
+      const callAssistant = facts.callAssistant!;
       const line = senderLine(sender);
       const runtimeConfig = await this.configurations.forStart({
         direction: 'outbound', channel: 'chatapp', customerPhone: request.recipientPhone, line, assistant: callAssistant, variables: request.variables,

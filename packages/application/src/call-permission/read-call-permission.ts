@@ -28,8 +28,7 @@ export class ReadCallPermission {
     if (sender === null) return err({ code: 'SENDER_NOT_FOUND' });
     if (!E164_PATTERN.test(customerPhone)) return err({ code: 'INVALID_PHONE' });
     const now = this.clock.now();
-    const request = await this.facts.forRequest(sender, customerPhone, null);
-    const call = await this.facts.forCall(sender, customerPhone, now, false);
+    const { request, call } = await this.facts.forPreflight(sender, customerPhone, now);
     const readout = readCallPermission({
       ...request,
       ...call,

@@ -1,6 +1,6 @@
 import {
-  CallMinutePrices, CallPermission, CONTACT_CALL_ATTEMPTS, Conversation, MessageTemplate, PermissionRequestFacts, QuotaUsage, Sender,
-  UserQuota, ChatappCallFacts,
+  Assistant, CallMinutePrices, CallPermission, CONTACT_CALL_ATTEMPTS, Conversation, MessageTemplate, PermissionRequestFacts, QuotaUsage, Sender,
+  User, UserQuota, ChatappCallFacts,
 } from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants/ports';
 import { UserRepository } from '../ports/accounts';
@@ -18,6 +18,15 @@ export interface RequestFacts extends PermissionRequestFacts {
 
 export interface CallFacts extends ChatappCallFacts {
   readonly conversation: Conversation | null;
+  /** The sender's assistant the call would run with; null when it has none. */
+  readonly callAssistant: Assistant | null;
+}
+
+/** What both routes read about the account and the contact. */
+interface ContactState {
+  readonly user: User | null;
+  readonly conversation: Conversation | null;
+  readonly permission: CallPermission;
 }
 
 /**
@@ -37,8 +46,28 @@ export class VoiceFacts {
   ) {}
 
   async forRequest(sender: Sender, customerPhone: string, templateId: number | null, permission?: CallPermission): Promise<RequestFacts> {
-    const user = await this.users.findById(sender.userId);
-    const conversation = await this.conversations.find(sender.id, customerPhone);
+    return this.requestFacts(sender, await this.contact(sender, customerPhone, permission), templateId);
+  }
+
+  async forCall(sender: Sender, customerPhone: string, now: Date, lock: boolean): Promise<CallFacts> {
+    return this.callFacts(sender, customerPhone, await this.contact(sender, customerPhone), now, lock);
+  }
+
+  /** Both routes' facts for the preflight, the account, conversation and permission read once. */
+  async forPreflight(sender: Sender, customerPhone: string, now: Date): Promise<{ readonly request: RequestFacts; readonly call: CallFacts }> {
+    const contact = await this.contact(sender, customerPhone);
+    return { request: await this.requestFacts(sender, contact, null), call: await this.callFacts(sender, customerPhone, contact, now, false) };
+  }
+
+  private async contact(sender: Sender, customerPhone: string, permission?: CallPermission): Promise<ContactState> {
+    return {
+      user: await this.users.findById(sender.userId),
+      conversation: await this.conversations.find(sender.id, customerPhone),
+      permission: permission ?? await this.permissions.find(sender.id, customerPhone),
+    };
+  }
+
+  private async requestFacts(sender: Sender, { user, conversation, permission }: ContactState, templateId: number | null): Promise<RequestFacts> {
     const template = requestTemplate(await this.templates.list(sender.id, 'approved'), templateId);
     return {
       planCallingEnabled: user?.plan.chatapp_calling_enabled ?? false,
@@ -46,14 +75,13 @@ export class VoiceFacts {
       senderCountry: sender.countryCode,
       hasRequestTemplate: template !== null,
       lastCustomerMessageAt: conversation?.window.lastCustomerMessageAt ?? null,
-      permission: permission ?? await this.permissions.find(sender.id, customerPhone),
+      permission,
       template,
       conversation,
     };
   }
 
-  async forCall(sender: Sender, customerPhone: string, now: Date, lock: boolean): Promise<CallFacts> {
-    const user = await this.users.findById(sender.userId);
+  private async callFacts(sender: Sender, customerPhone: string, { user, conversation, permission }: ContactState, now: Date, lock: boolean): Promise<CallFacts> {
     const assistant = sender.assistantId === null ? null : await this.assistants.findOwned(sender.userId, sender.assistantId);
     const since = new Date(now.getTime() - CONTACT_CALL_ATTEMPTS.periodMs);
     const activity = await this.calls.chatappActivity(sender.id, customerPhone, since, lock);
@@ -63,12 +91,13 @@ export class VoiceFacts {
       senderOnline: sender.status === 'online',
       senderCountry: sender.countryCode,
       assistant: assistant === null ? 'none' : assistant.complianceBlocked ? 'compliance_blocked' : 'available',
-      permission: await this.permissions.find(sender.id, customerPhone),
+      callAssistant: assistant,
+      permission,
       balance: user?.balance ?? 0,
       minutePrice: this.prices.chatapp,
       senderCallStatuses: activity.openStatuses,
       contactAttempts: activity.contactAttempts,
-      conversation: await this.conversations.find(sender.id, customerPhone),
+      conversation,
     };
   }
 

@@ -55,8 +55,7 @@ export const chatappVoiceModule: ApiModule = ({ container: c, database, config, 
     ctx.get(TOKENS.PermissionRequestSender), ctx.get(TOKENS.Clock),
   )).inSingletonScope();
   c.bind(TOKENS.PlaceChatappCall).toDynamicValue((ctx) => new PlaceChatappCall(
-    ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.VoiceSenderLookup), ctx.get(TOKENS.AssistantRepository), ctx.get(VoiceFacts),
-    new CallConfigurations(ctx.get(TOKENS.ToolRepository), ctx.get(TOKENS.CatalogRepository)), ctx.get(TOKENS.CallRepository),
+    ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.VoiceSenderLookup), ctx.get(VoiceFacts), ctx.get(CallConfigurations), ctx.get(TOKENS.CallRepository),
     ctx.get(TOKENS.Outbox), ctx.get(TOKENS.JobScheduler), ctx.get(TOKENS.Clock),
   )).inSingletonScope();
   c.bind(ChatappVoiceController).toSelf().inSingletonScope();
