@@ -224,3 +224,29 @@ describe('chat-app calls (§9.5, §9.6)', () => {
     });
   });
 });
+
+describe('hostile input on the voice routes', () => {
+  it('answers each family\'s 4xx for NUL bytes, huge or malformed ids, a null body and %ff, and changes nothing', async () => {
+    const s = await scene();
+    const answers = await Promise.all([
+      t.http.post('/api/user/chatapp/voice/request').set(s.user.auth).send({ sender_id: s.senderId, recipient_phone: '+4917\u0000123' }),
+      t.http.post('/api/user/chatapp/voice/request').set(s.user.auth).send({ sender_id: 1e300, recipient_phone: s.phone }),
+      t.http.post('/api/user/chatapp/voice/call').set(s.user.auth).set('Content-Type', 'application/json').send('null'),
+      t.http.post('/api/user/chatapp/voice/call').set(s.user.auth).send({ sender_id: '12abc', recipient_phone: s.phone, variables: [] }),
+      t.http.get(`/api/user/chatapp/voice/permission?sender_id=%ff&recipient_phone=${encodeURIComponent(s.phone)}`).set(s.user.auth),
+      t.http.get('/api/user/chatapp/voice/permission?sender_id=99999999999999999999&recipient_phone=%2B1').set(s.user.auth),
+      t.http.put('/api/user/chatapp/voice/webhook').set(s.user.auth).send({ webhook_url: 'https://hooks.example.com/\u0000' }),
+      t.http.post('/api/sandbox/chatapp/permission-reply').set(s.user.auth).send({ sender_id: s.senderId, customer_phone: s.phone, response: 'accept', is_permanent: 'yes' }),
+    ]);
+
+    for (const res of answers) {
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+    }
+    expect(answers.slice(0, 6).map((r) => r.body.error_code)).toEqual(Array(6).fill('VALIDATION_ERROR'));
+    expect(answers[7].body).toMatchObject({ message: 'The given data was invalid.' });
+    expect((await preflight(s)).body).toMatchObject({ status: 'none', requested_at: null });
+    expect((await t.http.get('/api/user/chatapp/voice/webhook').set(s.user.auth)).body.webhook_url).toBeNull();
+    expect((await t.http.get('/api/user/calls?channel=chatapp').set(s.user.auth)).body.data).toEqual([]);
+  });
+});
