@@ -1,4 +1,4 @@
-import { QuotaLease, RateLimitStore } from '@voiceplane/application';
+import { QuotaLease, QuotaLeaseRequest, RateLimitStore } from '@voiceplane/application';
 
 /** Counters per bucket and window start, as the PostgreSQL store keeps them. */
 export class InMemoryRateLimitStore implements RateLimitStore {
@@ -8,10 +8,12 @@ export class InMemoryRateLimitStore implements RateLimitStore {
     return this.add(bucketKey, windowStart, cost);
   }
 
-  async lease(bucketKey: string, windowStart: Date, _expiresAt: Date, limit: number, want: number): Promise<QuotaLease> {
-    const before = this.counters.get(counterOf(bucketKey, windowStart)) ?? 0;
-    const granted = Math.min(want, Math.max(0, limit - before));
-    return { granted, total: this.add(bucketKey, windowStart, granted) };
+  async lease(requests: readonly QuotaLeaseRequest[]): Promise<QuotaLease[]> {
+    return requests.map(({ bucketKey, windowStart, limit, want }) => {
+      const before = this.counters.get(counterOf(bucketKey, windowStart)) ?? 0;
+      const granted = Math.min(Math.max(0, want), Math.max(0, limit - before));
+      return { granted, total: this.add(bucketKey, windowStart, granted) };
+    });
   }
 
   async giveBack(bucketKey: string, windowStart: Date, count: number): Promise<void> {

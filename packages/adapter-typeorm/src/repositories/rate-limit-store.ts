@@ -1,4 +1,4 @@
-import { QuotaLease, RateLimitStore } from '@voiceplane/application';
+import { QuotaLease, QuotaLeaseRequest, RateLimitStore } from '@voiceplane/application';
 import { Database } from '../database';
 
 /**
@@ -26,21 +26,36 @@ export class PostgresRateLimitStore implements RateLimitStore {
   }
 
   /**
-   * The grant is computed from the locked row's old total; `last_grant` carries it out through
-   * RETURNING, which only sees the new row.
+   * Every bucket in one statement. Each grant is computed from its locked row's old total;
+   * `last_grant` carries it out through RETURNING, which only sees the new row. Rows are taken in
+   * key order, so two instances leasing the same buckets lock them in the same order.
    */
-  async lease(bucketKey: string, windowStart: Date, expiresAt: Date, limit: number, want: number): Promise<QuotaLease> {
-    const rows = await this.db.query<{ hits: number; last_grant: number }>(
-      `${ASYNC_COMMIT}
+  async lease(requests: readonly QuotaLeaseRequest[]): Promise<QuotaLease[]> {
+    if (requests.length === 0) return [];
+    const asked = [...requests].sort((a, b) => a.bucketKey.localeCompare(b.bucketKey) || a.windowStart.getTime() - b.windowStart.getTime());
+    // Raw SQL: a multi-row counter upsert whose update needs each row's own limit, which TypeORM's upsert cannot express.
+    const rows = await this.db.query<{ bucket_key: string; window_start: Date; hits: number; last_grant: number }>(
+      `${ASYNC_COMMIT},
+       asked AS (SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::int[], $5::int[])
+                   WITH ORDINALITY AS a (bucket_key, window_start, expires_at, lim, want, n))
        INSERT INTO rate_limit_counters AS c (bucket_key, window_start, hits, last_grant, expires_at)
-       SELECT $1, $2, LEAST($4::int, $5::int), LEAST($4::int, $5::int), $3 FROM async_commit
+       SELECT a.bucket_key, a.window_start, LEAST(a.lim, a.want), LEAST(a.lim, a.want), a.expires_at FROM asked a, async_commit ORDER BY a.n
        ON CONFLICT (bucket_key, window_start) DO UPDATE
-         SET hits = c.hits + LEAST($5::int, GREATEST(0, $4::int - c.hits)),
-             last_grant = LEAST($5::int, GREATEST(0, $4::int - c.hits))
-       RETURNING hits, last_grant`,
-      [bucketKey, windowStart, expiresAt, Math.max(0, limit), want],
+         SET hits = c.hits + LEAST(EXCLUDED.hits, GREATEST(0, (SELECT a.lim FROM asked a WHERE a.bucket_key = c.bucket_key AND a.window_start = c.window_start) - c.hits)),
+             last_grant = LEAST(EXCLUDED.hits, GREATEST(0, (SELECT a.lim FROM asked a WHERE a.bucket_key = c.bucket_key AND a.window_start = c.window_start) - c.hits))
+       RETURNING bucket_key, window_start, hits, last_grant`,
+      [
+        asked.map((r) => r.bucketKey), asked.map((r) => r.windowStart), asked.map((r) => r.expiresAt),
+        asked.map((r) => Math.max(0, r.limit)), asked.map((r) => Math.max(0, r.want)),
+      ],
+      { prepared: true },
     );
-    return { granted: rows[0].last_grant, total: rows[0].hits };
+    const byBucket = new Map(rows.map((r) => [bucketOf(r.bucket_key, new Date(r.window_start)), { granted: r.last_grant, total: r.hits }]));
+    return requests.map((r) => {
+      const lease = byBucket.get(bucketOf(r.bucketKey, r.windowStart));
+      if (!lease) throw new Error(`no lease answered for ${r.bucketKey}`);
+      return lease;
+    });
   }
 
   async giveBack(bucketKey: string, windowStart: Date, count: number): Promise<void> {
@@ -58,3 +73,5 @@ export class PostgresRateLimitStore implements RateLimitStore {
     return rows.length;
   }
 }
+
+const bucketOf = (key: string, windowStart: Date): string => `${windowStart.getTime()} ${key}`;

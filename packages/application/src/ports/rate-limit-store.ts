@@ -1,3 +1,11 @@
+export interface QuotaLeaseRequest {
+  readonly bucketKey: string;
+  readonly windowStart: Date;
+  readonly expiresAt: Date;
+  readonly limit: number;
+  readonly want: number;
+}
+
 export interface QuotaLease {
   /** Hits added by this call: at most `want`, never past the limit. */
   readonly granted: number;
@@ -9,10 +17,12 @@ export interface RateLimitStore {
   /** Adds `cost` hits to the bucket's window and returns the total after adding (atomic). */
   hit(bucketKey: string, windowStart: Date, expiresAt: Date, cost?: number): Promise<number>;
   /**
-   * Leases up to `want` hits of the window's quota for one instance to spend on its own (atomic):
-   * grants only what keeps the total at or under `limit`, so instances together never pass it.
+   * Leases up to `want` hits of each bucket window's quota for one instance to spend on its own,
+   * several buckets in one go (one round trip for a request's buckets): each grant is atomic and
+   * only what keeps that total at or under its `limit`, so instances together never pass it. The
+   * answers are in the order of the requests; no bucket window may be asked for twice in one call.
    */
-  lease(bucketKey: string, windowStart: Date, expiresAt: Date, limit: number, want: number): Promise<QuotaLease>;
+  lease(requests: readonly QuotaLeaseRequest[]): Promise<QuotaLease[]>;
   /** Hands back `count` leased hits that were never spent, so other instances may lease them. */
   giveBack(bucketKey: string, windowStart: Date, count: number): Promise<void>;
 }

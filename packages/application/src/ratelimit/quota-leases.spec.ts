@@ -1,5 +1,5 @@
 import { InMemoryRateLimitStore } from '@voiceplane/adapter-fakes';
-import { windowAt } from '@voiceplane/domain';
+import { Window, windowAt } from '@voiceplane/domain';
 import { QuotaLeases } from './quota-leases';
 
 const at = (time: string) => new Date(`2030-01-01T${time}Z`);
@@ -9,7 +9,7 @@ const expiresAt = new Date(window.resetAt.getTime() + 60_000);
 /** Two instances sharing one store, as two api processes share PostgreSQL. */
 function instances() {
   const store = new InMemoryRateLimitStore();
-  const leased = (key: string) => store.lease(key, window.start, expiresAt, Number.MAX_SAFE_INTEGER, 0).then((l) => l.total);
+  const leased = (key: string) => store.lease([{ bucketKey: key, windowStart: window.start, expiresAt, limit: Number.MAX_SAFE_INTEGER, want: 0 }]).then(([l]) => l.total);
   return { store, a: new QuotaLeases(store), b: new QuotaLeases(store), leased };
 }
 
@@ -50,16 +50,55 @@ describe('QuotaLeases', () => {
     expect(seen).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
-  it('gives back what an idle instance holds, so the other may spend it', async () => {
+  it('gives back what an instance left untouched for a tenth of the window, so the other may spend it', async () => {
     const { a, b, leased } = instances();
     for (let i = 0; i < 40; i++) await a.take('k', 1_000, window, expiresAt, at('10:15:01.000'));
     expect(await leased('k')).toBeGreaterThan(40);
 
-    await a.returnIdle(at('10:15:01.500'), 1_000);
+    await a.returnIdle(at('10:15:06.999'));
     expect(await leased('k')).toBeGreaterThan(40);
-    await a.returnIdle(at('10:15:02.000'), 1_000);
+    await a.returnIdle(at('10:15:07.000'));
     expect(await leased('k')).toBe(40);
-    expect(await b.take('k', 41, window, expiresAt, at('10:15:02.000'))).toBe(41);
+    expect(await b.take('k', 41, window, expiresAt, at('10:15:07.000'))).toBe(41);
+  });
+
+  it('gives back a one-second window\'s quota after one idle second, and every lease\'s when stopping', async () => {
+    const { a, store } = instances();
+    const total = (key: string, w: Window) => store.lease([{ bucketKey: key, windowStart: w.start, expiresAt, limit: 1e9, want: 0 }]).then(([l]) => l.total);
+    const second = windowAt(at('10:15:01.000'), 5);
+    for (let i = 0; i < 30; i++) await a.take('s', 1_000, second, expiresAt, at('10:15:01.000'));
+    for (let i = 0; i < 30; i++) await a.take('k', 1_000, window, expiresAt, at('10:15:01.000'));
+
+    await a.returnIdle(at('10:15:01.999'));
+    expect([await total('s', second) > 30, await total('k', window) > 30]).toEqual([true, true]);
+    await a.returnIdle(at('10:15:02.000'));
+    expect([await total('s', second), await total('k', window) > 30]).toEqual([30, true]);
+    await a.returnIdle(at('10:15:02.000'), true);
+    expect(await total('k', window)).toBe(30);
+  });
+
+  it('leases a per-minute bucket hit about once a second in growing blocks, not once per hit', async () => {
+    const store = new InMemoryRateLimitStore();
+    const lease = jest.spyOn(store, 'lease');
+    const leases = new QuotaLeases(store);
+    for (let i = 0; i < 50; i++) await leases.take('k', 100_000, window, expiresAt, new Date(window.start.getTime() + 1_200 * i));
+
+    expect(lease.mock.calls.length).toBeLessThanOrEqual(12);
+  });
+
+  it('asks the store for the buckets of one request in a single call', async () => {
+    const store = new InMemoryRateLimitStore();
+    const lease = jest.spyOn(store, 'lease');
+    const leases = new QuotaLeases(store);
+    const second = windowAt(at('10:15:01.000'), 1);
+    const [minuteHits, secondHits] = await Promise.all([
+      leases.take('general:key:1:60', 100, window, expiresAt, at('10:15:01.000')),
+      leases.take('chatapp:user:1:1', 5, second, expiresAt, at('10:15:01.000')),
+    ]);
+
+    expect([minuteHits, secondHits]).toEqual([1, 1]);
+    expect(lease.mock.calls).toHaveLength(1);
+    expect(lease.mock.calls[0][0].map((r) => r.bucketKey)).toEqual(['general:key:1:60', 'chatapp:user:1:1']);
   });
 
   it('tells how much of the window it holds unspent', async () => {

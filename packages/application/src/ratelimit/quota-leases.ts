@@ -1,5 +1,5 @@
 import { Window } from '@voiceplane/domain';
-import { RateLimitStore } from '../ports/rate-limit-store';
+import { QuotaLease, QuotaLeaseRequest, RateLimitStore } from '../ports/rate-limit-store';
 
 /** One instance's share of one bucket's window. */
 interface Lease {
@@ -16,8 +16,14 @@ interface Lease {
   refill?: Promise<boolean>;
 }
 
-/** A busy bucket (leases spent faster than this) gets twice the block next time; an idle one half. */
-const BUSY_MS = 100;
+/**
+ * A busy bucket (its last lease spent within a tenth of the window) gets twice the block next
+ * time; an idle one half. Relative to the window, so a per-minute bucket hit about once a second
+ * is leased in growing blocks, not once per request as a fixed 100 ms would have it.
+ */
+const busyWithinMs = (window: Window): number => clamp(windowMs(window) / 10, 100, 10_000);
+/** Quota left untouched this long goes back to the other instances: a tenth of the window, 1–10 s. */
+const idleAfterMs = (window: Window): number => clamp(windowMs(window) / 10, 1_000, 10_000);
 const MAX_BLOCK = 1_024;
 /**
  * A lease never takes more than this share of the quota nobody had leased yet, so blocks shrink
@@ -32,6 +38,8 @@ const SHARE_OF_UNLEASED = 4;
  */
 export class QuotaLeases {
   private readonly leases = new Map<string, Lease>();
+  /** Lease requests made in the same tick (a request's buckets, concurrent requests) go to the store together. */
+  private batch: { readonly request: QuotaLeaseRequest; resolve(lease: QuotaLease): void; reject(e: unknown): void }[] = [];
 
   constructor(private readonly store: RateLimitStore) {}
 
@@ -68,11 +76,14 @@ export class QuotaLeases {
     return held && held.window.start.getTime() === window.start.getTime() ? held.available : 0;
   }
 
-  /** Gives back what leases untouched for `idleMs` hold, and forgets leases of past windows. */
-  async returnIdle(now: Date, idleMs: number): Promise<void> {
+  /**
+   * Gives back what leases untouched for a tenth of their window (1–10 s) hold — or every lease's,
+   * when `all` (the instance is stopping) — and forgets leases of past windows.
+   */
+  async returnIdle(now: Date, all = false): Promise<void> {
     const givingBack: Promise<void>[] = [];
     for (const [key, lease] of this.leases) {
-      if (lease.refill || now.getTime() - lease.usedAtMs < idleMs) continue;
+      if (lease.refill || (!all && now.getTime() - lease.usedAtMs < idleAfterMs(lease.window))) continue;
       this.leases.delete(key);
       if (lease.available === 0 || lease.window.resetAt <= now) continue;
       givingBack.push(this.store.giveBack(key, lease.window.start, lease.available));
@@ -90,14 +101,33 @@ export class QuotaLeases {
   }
 
   private async refill(key: string, lease: Lease, limit: number, now: Date): Promise<boolean> {
-    const busy = now.getTime() - lease.leasedAtMs < BUSY_MS;
+    const busy = now.getTime() - lease.leasedAtMs < busyWithinMs(lease.window);
     lease.nextSize = busy ? Math.min(lease.nextSize * 2, MAX_BLOCK) : Math.max(1, Math.floor(lease.nextSize / 2));
     const unleased = Math.max(0, limit - lease.knownTotal);
     const want = Math.max(1, Math.min(lease.nextSize, Math.floor(unleased / SHARE_OF_UNLEASED)));
-    const { granted, total } = await this.store.lease(key, lease.window.start, lease.expiresAt, limit, want);
+    const { granted, total } = await this.ask({ bucketKey: key, windowStart: lease.window.start, expiresAt: lease.expiresAt, limit, want });
     lease.available += granted;
     lease.knownTotal = total;
     lease.leasedAtMs = now.getTime();
     return granted < want;
   }
+
+  private ask(request: QuotaLeaseRequest): Promise<QuotaLease> {
+    return new Promise((resolve, reject) => {
+      this.batch.push({ request, resolve, reject });
+      if (this.batch.length === 1) queueMicrotask(() => this.sendBatch());
+    });
+  }
+
+  private sendBatch(): void {
+    const batch = this.batch;
+    this.batch = [];
+    this.store.lease(batch.map((b) => b.request)).then(
+      (leases) => batch.forEach((b, i) => b.resolve(leases[i])),
+      (e: unknown) => batch.forEach((b) => b.reject(e)),
+    );
+  }
 }
+
+const windowMs = (window: Window): number => window.resetAt.getTime() - window.start.getTime();
+const clamp = (value: number, min: number, max: number): number => Math.min(max, Math.max(min, value));

@@ -59,14 +59,11 @@ export class RateLimiter {
     return { allowed: false, reported, retryAfterSeconds: Math.max(...exhausted.map((v) => v.retryAfterSeconds)) };
   }
 
-  /** Hands back quota leased but left unspent for `idleMs` (or all of it, when stopping). */
-  returnIdle(idleMs = IDLE_RETURN_MS): Promise<void> {
-    return this.leases.returnIdle(this.clock.now(), idleMs);
+  /** Hands back quota leased but left unspent for a while (or all of it, when stopping). */
+  returnIdle(all = false): Promise<void> {
+    return this.leases.returnIdle(this.clock.now(), all);
   }
 }
-
-/** Leased quota an instance has not touched for this long goes back to the others. */
-const IDLE_RETURN_MS = 1_000;
 
 /** Rows outlive their window a little so a slow clock on another instance still finds them. */
 const expiryOf = (window: Window): Date => new Date(window.resetAt.getTime() + 60_000);

@@ -145,7 +145,7 @@ function principalChanges(database: Database, logger: Logger): { cache: Principa
 /** Leased rate-limit quota an instance stops using goes back to the shared counters. */
 function quotaReturns(limiter: RateLimiter, logger: Logger): BackgroundTask {
   let timer: NodeJS.Timeout | undefined;
-  const giveBack = (idleMs?: number) => limiter.returnIdle(idleMs).catch((e) => logger.warn({ err: e }, 'returning leased rate-limit quota failed'));
+  const giveBack = (all = false) => limiter.returnIdle(all).catch((e) => logger.warn({ err: e }, 'returning leased rate-limit quota failed'));
   return {
     name: 'rate-limit-quota-returns',
     async start() {
@@ -154,7 +154,7 @@ function quotaReturns(limiter: RateLimiter, logger: Logger): BackgroundTask {
     },
     async stop() {
       clearInterval(timer);
-      await giveBack(0);
+      await giveBack(true);
     },
   };
 }
