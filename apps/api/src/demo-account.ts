@@ -28,7 +28,7 @@ export async function seedDemoAccount(runtime: ApiRuntime, config: Config): Prom
 export async function issueDemoApiKey(runtime: ApiRuntime): Promise<DemoKey | null> {
   const user = await runtime.container.get(TOKENS.UserRepository).findByEmail(DEMO_EMAIL);
   if (!user) return null;
-  const token = runtime.container.get(TOKENS.Ids).token('vp_', 40);
+  const token = runtime.container.get(TOKENS.Ids).secretToken('vp_', 40);
   await runtime.container.get(TOKENS.CredentialRepository).createApiKey(user.id, 'new-demo-key', hashToken(token));
   return { email: user.email, apiKey: token };
 }

@@ -20,6 +20,10 @@ export class SequentialIds implements Ids {
     return prefix + digits.padStart(length, '0');
   }
 
+  secretToken(prefix: string, length: number): string {
+    return this.token(prefix, length);
+  }
+
   secretBytes(byteCount: number): string {
     const bytes = Buffer.alloc(byteCount);
     let n = this.next();

@@ -1,5 +1,5 @@
 import { err, LedgerEntry, LedgerEntryType, ok, Result } from '@voiceplane/domain';
-import { Clock, LedgerPosting, LedgerRepository, Page, PageRequest, UserNotFound } from '@voiceplane/application';
+import { Clock, LedgerPosting, LedgerRepository, Page, PageRequest, PostingOptions, UserNotFound } from '@voiceplane/application';
 import { copy } from './copy';
 import { pageOf } from './paging';
 import { InMemoryUserRepository } from './users';
@@ -10,10 +10,8 @@ export class InMemoryLedgerRepository implements LedgerRepository {
 
   constructor(private readonly users: InMemoryUserRepository, private readonly clock: Clock) {}
 
-  async post<E>(
-    userId: number, decide: (balance: number) => Result<LedgerPosting, E>, followUp?: (entry: LedgerEntry, balanceBefore: number) => Promise<void>,
-  ): Promise<Result<LedgerEntry, E | UserNotFound>> {
-    const balance = await this.users.lockBalance(userId);
+  async post<E>(userId: number, decide: (balance: number) => Result<LedgerPosting, E>, options: PostingOptions = {}): Promise<Result<LedgerEntry, E | UserNotFound>> {
+    const balance = options.heldBalance ?? await this.users.lockBalance(userId);
     if (balance === null) return err({ code: 'user_not_found' as const });
     const posting = decide(balance);
     if (!posting.ok) return posting;
@@ -22,7 +20,7 @@ export class InMemoryLedgerRepository implements LedgerRepository {
       ...copy(posting.value), userId, id: this.entries.length + 1, description: posting.value.description.slice(0, 255), createdAt: this.clock.now(),
     };
     this.entries.push(stored);
-    if (followUp) await followUp(copy(stored), balance);
+    if (options.followUp) await options.followUp(copy(stored), balance);
     return ok(copy(stored));
   }
 

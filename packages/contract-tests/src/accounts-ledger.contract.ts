@@ -58,11 +58,30 @@ export function accountsLedgerContract(name: string, open: () => Promise<Account
         seen.push([entry, before]);
       };
       const posting = (amount: number) => (balance: number) => ok({ type: 'charge' as const, amount, balanceAfter: balance + amount, description: 'x', reference: null, requestId: null });
-      const posted = await f.ledger.post(user.id, posting(5), followUp);
-      await f.ledger.post(user.id, () => err({ code: 'insufficient_balance' as const }), followUp);
-      await f.ledger.post(user.id, posting(-1.5), followUp);
+      const posted = await f.ledger.post(user.id, posting(5), { followUp });
+      await f.ledger.post(user.id, () => err({ code: 'insufficient_balance' as const }), { followUp });
+      await f.ledger.post(user.id, posting(-1.5), { followUp });
 
       expect(seen).toEqual([[posted.ok && posted.value, 0], [expect.objectContaining({ amount: -1.5, balanceAfter: 3.5 }), 5]]);
+    });
+
+    it('posts on the balance its caller holds the lock of, in the caller\'s transaction', async () => {
+      const user = (await f.users.create(newUser('held@example.test')))!;
+      await f.ledger.post(user.id, (balance) => ok({ type: 'top_up' as const, amount: 4, balanceAfter: balance + 4, description: 'x', reference: null, requestId: null }));
+      const seen: number[] = [];
+
+      const posted = await f.uow.transaction(async () => {
+        const held = (await f.users.lockBalance(user.id))!;
+        return f.ledger.post(user.id, (balance) => {
+          seen.push(balance);
+          return ok({ type: 'charge' as const, amount: -1.25, balanceAfter: balance - 1.25, description: 'held', reference: null, requestId: null });
+        }, { heldBalance: held });
+      });
+
+      expect(seen).toEqual([4]);
+      expect(posted).toEqual(ok(expect.objectContaining({ amount: -1.25, balanceAfter: 2.75, description: 'held' })));
+      expect((await f.users.findById(user.id))?.balance).toBe(2.75);
+      expect((await f.ledger.list(user.id, { page: 1, perPage: 15 })).items.map((e) => e.balanceAfter)).toEqual([2.75, 4]);
     });
 
     it('writes nothing of a refused posting, and refuses a missing user without asking', async () => {

@@ -33,7 +33,7 @@ export class ApiKeyController {
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const body = parse(CreateApiKeyBody, req.body);
-    const token = this.ids.token('vp_', 40);
+    const token = this.ids.secretToken('vp_', 40);
     const key = await this.credentials.createApiKey(principalOf(req).userId, body.name, hashToken(token));
     return reply(201, {
       message: 'API key created successfully.',

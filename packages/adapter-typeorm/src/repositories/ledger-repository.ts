@@ -1,5 +1,5 @@
 import { err, LedgerEntry, LedgerEntryType, LedgerReferenceType, ok, Result } from '@voiceplane/domain';
-import { LedgerPosting, LedgerRepository, NewLedgerEntry, Page, PageRequest, UserNotFound } from '@voiceplane/application';
+import { LedgerPosting, LedgerRepository, NewLedgerEntry, Page, PageRequest, PostingOptions, UserNotFound } from '@voiceplane/application';
 import { Database } from '../database';
 import { num, pageClause } from './rows';
 
@@ -18,29 +18,35 @@ function toEntry(r: Record<string, unknown>): LedgerEntry {
 export class TypeormLedgerRepository implements LedgerRepository {
   constructor(private readonly db: Database) {}
 
-  post<E>(
-    userId: number, decide: (balance: number) => Result<LedgerPosting, E>, followUp?: (entry: LedgerEntry, balanceBefore: number) => Promise<void>,
-  ): Promise<Result<LedgerEntry, E | UserNotFound>> {
+  post<E>(userId: number, decide: (balance: number) => Result<LedgerPosting, E>, options: PostingOptions = {}): Promise<Result<LedgerEntry, E | UserNotFound>> {
     return this.db.transaction(async () => {
-      // Raw SQL: a row lock serialises the balance changes of one account.
-      const row = await this.db.one<{ balance: string }>(`SELECT balance FROM users WHERE id = $1 FOR UPDATE`, [userId]);
-      if (row === null) return err({ code: 'user_not_found' as const });
-      const posting = decide(num(row.balance));
+      let before = options.heldBalance;
+      if (before === undefined) {
+        // Raw SQL: a row lock serialises the balance changes of one account.
+        const row = await this.db.one<{ balance: string }>(`SELECT balance FROM users WHERE id = $1 FOR UPDATE`, [userId], { prepared: true });
+        if (row === null) return err({ code: 'user_not_found' as const });
+        before = num(row.balance);
+      }
+      const posting = decide(before);
       if (!posting.ok) return posting;
-      await this.db.query(`UPDATE users SET balance = $2, updated_at = now() WHERE id = $1`, [userId, posting.value.balanceAfter]);
       const entry = await this.append({ ...posting.value, userId });
-      if (followUp) await followUp(entry, num(row.balance));
+      if (entry === null) return err({ code: 'user_not_found' as const });
+      if (options.followUp) await options.followUp(entry, before);
       return ok(entry);
     });
   }
 
-  private async append(e: NewLedgerEntry): Promise<LedgerEntry> {
+  /** The new balance and the entry that carries it, in one statement; null when the user is gone. */
+  private async append(e: NewLedgerEntry): Promise<LedgerEntry | null> {
+    // Raw SQL: a data-modifying CTE (balance update feeding the entry's insert), which TypeORM cannot express.
     const rows = await this.db.query(
-      `INSERT INTO ledger_entries (user_id, type, amount, balance_after, description, reference_type, reference_id, request_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+      `WITH account AS (UPDATE users SET balance = $4, updated_at = now() WHERE id = $1 RETURNING id)
+       INSERT INTO ledger_entries (user_id, type, amount, balance_after, description, reference_type, reference_id, request_id)
+       SELECT account.id, $2, $3, $4, $5, $6, $7, $8 FROM account RETURNING ${COLUMNS}`,
       [e.userId, e.type, e.amount, e.balanceAfter, e.description.slice(0, 255), e.reference?.type ?? null, e.reference?.id ?? null, e.requestId],
+      { prepared: true },
     );
-    return toEntry(rows[0]);
+    return rows.length === 0 ? null : toEntry(rows[0]);
   }
 
   async list(userId: number, page: PageRequest, type?: LedgerEntryType): Promise<Page<LedgerEntry>> {

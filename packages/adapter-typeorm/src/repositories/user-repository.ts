@@ -64,7 +64,7 @@ export class TypeormUserRepository implements UserRepository {
 
   async lockBalance(id: number): Promise<number | null> {
     // Raw SQL: a row lock serialises the balance changes of one account.
-    const r = await this.db.one<{ balance: string }>(`SELECT balance FROM users WHERE id = $1 FOR UPDATE`, [id]);
+    const r = await this.db.one<{ balance: string }>(`SELECT balance FROM users WHERE id = $1 FOR UPDATE`, [id], { prepared: true });
     return r ? num(r.balance) : null;
   }
 }

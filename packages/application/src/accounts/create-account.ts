@@ -31,7 +31,7 @@ export class CreateAccount {
 
   async execute(input: CreateAccountInput): Promise<Result<CreatedAccount, 'email_taken'>> {
     const passwordHash = input.password ? await hashPassword(input.password) : null;
-    const token = this.ids.token('vp_', 40);
+    const token = this.ids.secretToken('vp_', 40);
     const secret = `whsec_${this.ids.secretBytes(32)}`;
     return this.uow.transaction(async () => {
       const user = await this.users.create({

@@ -25,7 +25,7 @@ export class Login {
     if (!user || !user.passwordHash || user.disabled || !(await verifyPassword(password, user.passwordHash))) {
       return err('invalid_credentials');
     }
-    const token = this.ids.token('vps_', 40);
+    const token = this.ids.secretToken('vps_', 40);
     const expiresAt = new Date(this.clock.now().getTime() + this.sessionTtlHours * 3600_000);
     await this.credentials.createSession(user.id, hashToken(token), expiresAt);
     return ok({ token, expiresAt, user });

@@ -68,7 +68,7 @@ export class ApplyTemplate {
     const now = this.clock.now();
     const automation: Automation = {
       id: this.ids.token('aut_', 22), userId, name: request.name ?? template.name, templateKey: template.key, status: 'disabled', bindingType,
-      assistantId: request.assistantId, bound: false, webhookToken: template.trigger.kind === 'trigger.webhook' ? this.ids.token('', WEBHOOK_TOKEN_LENGTH) : null,
+      assistantId: request.assistantId, bound: false, webhookToken: template.trigger.kind === 'trigger.webhook' ? this.ids.secretToken('', WEBHOOK_TOKEN_LENGTH) : null,
       toolId: null, liveVersionId: null, lastTest: null, createdAt: now, updatedAt: now,
     };
     const definition = template.definition(params, request.assistantId);

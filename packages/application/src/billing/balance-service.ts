@@ -9,6 +9,8 @@ export interface ChargeRequest {
   /** Call-end charges and number renewals may take the balance below zero (CONTRACT §13.3). */
   readonly mayGoNegative?: boolean;
   readonly requestId?: string | null;
+  /** The balance the caller read under the user's balance lock in this same transaction (`UserRepository.lockBalance`). */
+  readonly heldBalance?: number;
 }
 
 export type BalanceError = DebitRefusal | UserNotFound;
@@ -38,7 +40,7 @@ export class BalanceService {
         type: posting.value.type, amount: posting.value.amount, balanceAfter: posting.value.balanceAfter,
         description: request.description, reference: request.reference, requestId: request.requestId ?? null,
       });
-    }, followUp ? (entry, before) => followUp.afterCharge(entry, before) : undefined);
+    }, { followUp: followUp ? (entry, before) => followUp.afterCharge(entry, before) : undefined, heldBalance: request.heldBalance });
   }
 
   /** Operator top-up (positive) or correction (negative); corrections may go below zero. */

@@ -112,7 +112,7 @@ export class OutboundSends {
       if (charge.value.amount > 0) {
         const charged = await this.balance.charge({
           userId, price: charge.value.amount, description: `${o.description} ${stored.chatapp.messageSid}`,
-          reference: { type: 'chatapp_message', id: stored.chatapp.id }, requestId: o.requestId ?? null,
+          reference: { type: 'chatapp_message', id: stored.chatapp.id }, requestId: o.requestId ?? null, heldBalance: balance,
         });
         if (!charged.ok) throw new Error(`chat-app message ${stored.chatapp.id} could not be charged: ${charged.error.code}`);
       }

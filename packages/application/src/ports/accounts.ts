@@ -30,16 +30,23 @@ export type LedgerPosting = Omit<NewLedgerEntry, 'userId'>;
 
 export type UserNotFound = { readonly code: 'user_not_found' };
 
+export interface PostingOptions {
+  /** Runs last, in the same transaction and under the same lock, with the appended entry and the balance before it. */
+  readonly followUp?: (entry: LedgerEntry, balanceBefore: number) => Promise<void>;
+  /**
+   * The balance the caller read with `UserRepository.lockBalance` in this same transaction: the
+   * row lock is held already, so the posting decides on it without reading the row again.
+   */
+  readonly heldBalance?: number;
+}
+
 export interface LedgerRepository {
   /**
    * Every balance change: in one transaction (the caller's, when there is one) locks the user's
    * row, hands the balance to `decide`, then stores the entry's `balanceAfter` as the balance and
-   * appends the entry. A refusal writes nothing. `followUp` runs last, in the same transaction and
-   * under the same lock, with the appended entry and the balance before it.
+   * appends the entry. A refusal writes nothing.
    */
-  post<E>(
-    userId: number, decide: (balance: number) => Result<LedgerPosting, E>, followUp?: (entry: LedgerEntry, balanceBefore: number) => Promise<void>,
-  ): Promise<Result<LedgerEntry, E | UserNotFound>>;
+  post<E>(userId: number, decide: (balance: number) => Result<LedgerPosting, E>, options?: PostingOptions): Promise<Result<LedgerEntry, E | UserNotFound>>;
   list(userId: number, page: PageRequest, type?: LedgerEntryType): Promise<Page<LedgerEntry>>;
 }
 

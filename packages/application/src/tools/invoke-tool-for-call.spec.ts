@@ -9,7 +9,7 @@ import { ToolGateway } from './tool-gateway';
 
 const now = new Date('2026-03-01T10:00:00.000Z');
 const clock = { now: () => now };
-const ids = { token: (prefix: string) => `${prefix}0000000000000000000001`, secretBytes: () => '', uuid: () => '' };
+const ids = { token: (prefix: string) => `${prefix}0000000000000000000001`, secretToken: () => '', secretBytes: () => '', uuid: () => '' };
 
 const call: ToolCallContext = {
   callId: 4812, userId: 1, assistantId: 101, ended: false, attachedToolIds: [7, 8],

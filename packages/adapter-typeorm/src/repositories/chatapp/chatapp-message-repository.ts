@@ -23,6 +23,7 @@ export class TypeormChatappMessageRepository implements ChatappMessageRepository
       [m.userId, m.senderId, m.conversationId, m.direction, m.from, m.to, m.messageSid, m.providerMessageId, m.status, m.cost,
         m.fromAllowance, JSON.stringify(history), m.now, m.source, m.type, m.body, m.media?.url ?? null, m.media?.mediaType ?? null,
         m.media?.filename ?? null, m.templateId],
+      { prepared: true },
     );
     const chatapp = toChatappMessage(row!);
     return { messageId: chatapp.messageId, chatapp };

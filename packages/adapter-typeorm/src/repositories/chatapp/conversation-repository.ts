@@ -41,7 +41,7 @@ export class TypeormConversationRepository implements ConversationRepository {
   }
 
   async lock(senderId: number, customerPhone: string): Promise<Conversation | null> {
-    const row = await this.db.one(`SELECT ${COLUMNS} FROM conversations WHERE sender_id = $1 AND customer_phone = $2 FOR UPDATE`, [senderId, customerPhone]);
+    const row = await this.db.one(`SELECT ${COLUMNS} FROM conversations WHERE sender_id = $1 AND customer_phone = $2 FOR UPDATE`, [senderId, customerPhone], { prepared: true });
     return row === null ? null : toConversation(row);
   }
 
@@ -58,6 +58,7 @@ export class TypeormConversationRepository implements ConversationRepository {
        WHERE id = $1`,
       [c.id, c.assistantId, c.customerName, c.status, c.aiEnabled, c.aiDisabledAt, c.aiEnabledAt, c.messageCount, c.lastMessageAt,
         c.window.lastCustomerMessageAt, c.window.lastTemplateSentAt, c.endedCount, c.endedAt, c.updatedAt],
+      { prepared: true },
     );
   }
 

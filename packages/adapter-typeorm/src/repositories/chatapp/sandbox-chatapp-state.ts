@@ -21,6 +21,7 @@ export class PostgresSandboxChatappState implements SandboxChatappState {
        )
        SELECT EXISTS (SELECT 1 FROM hit) AS faulted`,
       [m.userId, m.senderId, m.to, m.type, m.body, m.mediaUrl, m.providerMessageId, m.at, faultKind],
+      { prepared: true },
     );
     return rows[0].faulted ? 'faulted' : 'sent';
   }

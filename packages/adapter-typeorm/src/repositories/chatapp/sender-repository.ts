@@ -40,7 +40,7 @@ export class TypeormSenderRepository implements SenderRepository {
   }
 
   async findOwned(userId: number, id: number): Promise<Sender | null> {
-    const row = await this.db.one(`SELECT ${COLUMNS} FROM chatapp_senders WHERE id = $1 AND user_id = $2`, [id, userId]);
+    const row = await this.db.one(`SELECT ${COLUMNS} FROM chatapp_senders WHERE id = $1 AND user_id = $2`, [id, userId], { prepared: true });
     return row === null ? null : toSender(row);
   }
 

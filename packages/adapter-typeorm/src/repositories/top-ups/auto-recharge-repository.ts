@@ -21,7 +21,7 @@ export class TypeormAutoRechargeRepository implements AutoRechargeRepository {
   constructor(private readonly db: Database) {}
 
   async find(userId: number): Promise<AutoRecharge> {
-    const r = await this.db.one(`SELECT ${COLUMNS} FROM auto_recharges WHERE user_id = $1`, [userId]);
+    const r = await this.db.one(`SELECT ${COLUMNS} FROM auto_recharges WHERE user_id = $1`, [userId], { prepared: true });
     return r ? toRecharge(r) : newAutoRecharge(userId);
   }
 
