@@ -78,4 +78,34 @@ describe('OpenAI-compatible reply generator', () => {
     await expect(new OpenAiReplyGenerator({ baseUrl: url, apiKey: KEY, defaultModel: 'm' }).generateReply(request))
       .rejects.toEqual(new ReplyGeneratorError('The reply generator could not be reached'));
   });
+
+  describe('conversation evaluation', () => {
+    const evaluation = {
+      model: 'gpt-4.1-mini',
+      schema: [
+        { name: 'customer_name', type: 'string' as const, description: 'The customer\'s name' },
+        { name: 'order_id', type: 'string' as const, description: null },
+      ],
+      transcript: [{ role: 'user' as const, content: 'Hi, I am Ann, where is order A-1001?' }, { role: 'assistant' as const, content: 'It ships today.' }],
+    };
+
+    it('asks for a JSON object at temperature 0 with the schema named and the transcript as one message; answers the object', async () => {
+      stub.answer(completion('{"customer_name":"Ann","order_id":"A-1001","status":true,"summary":"Asked about order A-1001."}'));
+
+      expect(await generator().evaluateConversation(evaluation)).toEqual({ customer_name: 'Ann', order_id: 'A-1001', status: true, summary: 'Asked about order A-1001.' });
+      const body = JSON.parse(stub.requests[0].body);
+      expect(body).toEqual(expect.objectContaining({ model: 'gpt-4.1-mini', temperature: 0, response_format: { type: 'json_object' } }));
+      expect(body.messages).toHaveLength(2);
+      expect(body.messages[0].role).toBe('system');
+      expect(body.messages[0].content).toContain('- "customer_name" (string): The customer\'s name\n- "order_id" (string)');
+      expect(body.messages[1]).toEqual({ role: 'user', content: 'Customer: Hi, I am Ann, where is order A-1001?\nAssistant: It ships today.' });
+    });
+
+    it('throws on an answer that is not a JSON object, and on an error answer', async () => {
+      stub.answer(completion('The customer is Ann.'), completion('[1,2]'), { status: 500, body: { error: { message: 'overloaded' } } });
+      await expect(generator().evaluateConversation(evaluation)).rejects.toEqual(new ReplyGeneratorError('The reply generator answered the evaluation without JSON'));
+      await expect(generator().evaluateConversation(evaluation)).rejects.toEqual(new ReplyGeneratorError('The reply generator answered the evaluation without a JSON object'));
+      await expect(generator().evaluateConversation(evaluation)).rejects.toEqual(new ReplyGeneratorError('The reply generator answered 500: overloaded'));
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import axios, { AxiosInstance } from 'axios';
-import { ConversationTurn, ReplyGenerator, ReplyRequest } from '@voiceplane/application';
+import { ConversationEvaluationRequest, ConversationTurn, ReplyGenerator, ReplyRequest } from '@voiceplane/application';
 import { newSubstitutionLog, substitute } from '@voiceplane/domain';
 
 export interface OpenAiOptions {
@@ -50,8 +50,40 @@ export class OpenAiReplyGenerator implements ReplyGenerator {
   async generateReply(request: ReplyRequest): Promise<string> {
     const systemPrompt = substitute(request.systemPrompt, { variables: new Map(Object.entries(request.variables)), params: null }, (v) => v, newSubstitutionLog());
     const messages: ConversationTurn[] = [...(systemPrompt.trim() === '' ? [] : [{ role: 'system' as const, content: systemPrompt }]), ...request.history];
-    const payload = JSON.stringify({ model: request.model || this.options.defaultModel, temperature: request.temperature, messages });
-    const response = await this.http.post<string>('chat/completions', payload).catch((e: unknown) => {
+    return this.complete({ model: request.model || this.options.defaultModel, temperature: request.temperature, messages });
+  }
+
+  /**
+   * The transcript goes in as one user message under an instruction naming the fields; the model
+   * is asked for a JSON object (`response_format: json_object`), at temperature 0 so two reads of
+   * one conversation agree. Anything but a JSON object throws.
+   */
+  async evaluateConversation(request: ConversationEvaluationRequest): Promise<Record<string, unknown>> {
+    const fields = request.schema.map((f) => `- "${f.name}" (${f.type})${f.description ? `: ${f.description}` : ''}`);
+    const instruction = [
+      'You read a finished chat conversation between a business assistant and a customer and answer with one JSON object only.',
+      'Keys: "status" (boolean: did the conversation reach its goal), "summary" (string: one or two sentences)'
+        + (fields.length > 0 ? ', and these fields (null when the conversation does not tell):' : '.'),
+      ...fields,
+    ].join('\n');
+    const transcript = request.transcript.map((t) => `${TRANSCRIPT_LABELS[t.role]}: ${t.content}`).join('\n');
+    const content = await this.complete({
+      model: request.model || this.options.defaultModel, temperature: 0, response_format: { type: 'json_object' },
+      messages: [{ role: 'system', content: instruction }, { role: 'user', content: transcript }],
+    });
+    let evaluated: unknown;
+    try {
+      evaluated = JSON.parse(content);
+    } catch {
+      throw new ReplyGeneratorError('The reply generator answered the evaluation without JSON');
+    }
+    if (typeof evaluated !== 'object' || evaluated === null || Array.isArray(evaluated)) throw new ReplyGeneratorError('The reply generator answered the evaluation without a JSON object');
+    return evaluated as Record<string, unknown>;
+  }
+
+  /** One Chat Completions call; the first choice's text, trimmed. */
+  private async complete(payload: object): Promise<string> {
+    const response = await this.http.post<string>('chat/completions', JSON.stringify(payload)).catch((e: unknown) => {
       // axios errors carry the request config, API key included: only the reason leaves.
       throw new ReplyGeneratorError(`The reply generator ${axios.isAxiosError(e) && e.code === 'ECONNABORTED' ? 'timed out' : 'could not be reached'}`);
     });
@@ -70,3 +102,5 @@ export class OpenAiReplyGenerator implements ReplyGenerator {
     return content.trim();
   }
 }
+
+const TRANSCRIPT_LABELS = { user: 'Customer', assistant: 'Assistant', system: 'System' } as const;

@@ -6,6 +6,7 @@ import { AssistantRepository, CatalogRepository } from '../assistants/ports';
 import { Clock } from '../ports/clock';
 import { WorkLogger } from '../events/ports';
 import { ConversationRepository } from '../conversations/ports';
+import { assistantModelName } from './assistant-model';
 import { OutboundSends } from './outbound-send';
 import { ChatappMessageRepository } from './ports';
 import { ChatappProvider, ConversationTurn, ReplyGenerator } from './provider-ports';
@@ -49,7 +50,7 @@ export class AiReplies {
 
   async reply(sender: Sender, conversation: Conversation, assistant: Assistant, customerMessageAt: Date): Promise<AiReply | null> {
     const history = await this.conversations.recentMessages(conversation.id, HISTORY_TURNS);
-    const model = (await this.catalog.catalog()).models.find((m) => m.id === assistant.llmModelId)?.name ?? 'default';
+    const model = await assistantModelName(this.catalog, assistant);
     const body = await this.generator.generateReply({
       model, systemPrompt: assistant.systemPrompt, variables: assistant.variables, temperature: assistant.llmTemperature,
       history: history.map((m): ConversationTurn => ({ role: roleOfSource(m.source), content: m.body ?? '' })),

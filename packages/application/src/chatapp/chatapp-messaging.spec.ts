@@ -7,7 +7,7 @@ import { DEFAULT_CHATAPP_PRICES, draftAssistant, err, ok } from '@voiceplane/dom
 import { BalanceService } from '../billing/balance-service';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
 import { SecretCipher } from '../telephony/secret-cipher';
-import { EndInactiveConversation } from '../conversations/end-inactive-conversation';
+import { CONVERSATION_ENDED_TOPIC, EndInactiveConversation } from '../conversations/end-inactive-conversation';
 import { CONVERSATION_INACTIVITY_JOB, InactivitySchedule, inactivityJobKey } from '../conversations/inactivity-schedule';
 import { ToggleAi } from '../conversations/toggle-ai';
 import { AnswerCallPermission } from '../call-permission/answer-call-permission';
@@ -19,13 +19,14 @@ import { OutboundSends } from './outbound-send';
 import { ProviderSenders } from './provider-senders';
 import { ReceiveCustomerMessage } from './receive-customer-message';
 import { SendTemplateMessage } from './send-template-message';
+import { ReplyGenerator } from './provider-ports';
 
 const START = new Date('2030-05-01T12:00:00.000Z');
 const CUSTOMER = '+14155551234';
 const MINUTE = 60_000;
 
 /** The chat-app use cases on the in-memory fakes with the sandbox chat app and a manual clock. */
-function setup() {
+function setup(generator: ReplyGenerator = new SandboxReplyGenerator()) {
   const store = new FakeStore(START);
   const log = new RecordingLogger();
   const senders = new InMemorySenderRepository();
@@ -41,7 +42,7 @@ function setup() {
     store.uow, store.users, conversations, messages, new BalanceService(store.ledger), new ProviderSenders(senders, cipher), inactivity, store.ids, store.clock,
   );
   const replies = new AiReplies(
-    store.assistants, store.catalog, conversations, messages, outbound, new SandboxReplyGenerator(), provider, DEFAULT_CHATAPP_PRICES, store.clock, log,
+    store.assistants, store.catalog, conversations, messages, outbound, generator, provider, DEFAULT_CHATAPP_PRICES, store.clock, log,
   );
   const receive = new ReceiveCustomerMessage(store.uow, conversations, messages, inactivity, replies, store.ids, store.clock);
   const deliveryStatus = new ApplyDeliveryStatus(messages, senders, conversations, deliveries, store.clock);
@@ -50,7 +51,9 @@ function setup() {
   const voiceWebhook = new VoiceWebhook(store.uow, new InMemoryVoiceWebhookSettingRepository(), deliveries, store.clock);
   const permissionAnswers = new AnswerCallPermission(store.uow, permissions, voiceWebhook, store.clock);
   const inbound = new ChatappInbound(senders, templates, messages, receive, deliveryStatus, conversations, permissionAnswers, store.clock, log);
-  const ending = new EndInactiveConversation(store.uow, conversations, senders, store.assistants, inactivity, deliveries, store.outbox, store.clock);
+  const ending = new EndInactiveConversation(
+    store.uow, conversations, senders, store.assistants, inactivity, deliveries, store.outbox, { generator, catalog: store.catalog, log }, store.clock,
+  );
   const toggle = new ToggleAi(store.uow, conversations, store.clock);
 
   const sender = async (userId: number, assistantId: number | null = null) => (await senders.create({
@@ -150,5 +153,76 @@ describe('end on inactivity (§11.4) with a controllable clock', () => {
     const reopened = await receive.execute({ sender: s, customerPhone: CUSTOMER, customerName: null, text: 'Back', media: null, providerMessageId: null });
     expect(reopened.aiReply).toBeNull();
     expect(await conversations.lockById(id)).toEqual(expect.objectContaining({ status: 'open', endedAt: null, aiEnabled: false, endedCount: 1 }));
+  });
+
+  describe('with post_call_evaluation: the transcript evaluated against post_call_schema outside the locks', () => {
+    const schema = [{ name: 'customer_name', type: 'string' as const, description: 'Who wrote' }];
+    const endedVariables = (store: FakeStore) => (store.outbox.events(CONVERSATION_ENDED_TOPIC).at(-1)?.payload as { conversation: { extracted_variables: unknown } }).conversation.extracted_variables;
+
+    it('puts the evaluator\'s fields, status and summary into the ended event; the evaluator saw the transcript and the schema', async () => {
+      const seen: unknown[] = [];
+      const generator: ReplyGenerator = {
+        generateReply: async () => 'Hello',
+        evaluateConversation: async (request) => {
+          seen.push(request);
+          return { customer_name: 'Ann', status: true, summary: 'Greeted.' };
+        },
+      };
+      const { store, receive, ending, sender, assistant } = setup(generator);
+      const user = await store.account({ balance: 1 });
+      const s = await sender(user.id, await assistant(user.id, { postCallSchema: schema }));
+      const id = (await receive.execute({ sender: s, customerPhone: CUSTOMER, customerName: null, text: 'Hi, Ann here', media: null, providerMessageId: null })).conversation.id;
+      store.clock.advance(31 * MINUTE);
+
+      expect((await ending.end(id))?.status).toBe('ended');
+      expect(endedVariables(store)).toEqual({ customer_name: 'Ann', status: true, summary: 'Greeted.' });
+      expect(seen).toEqual([{ model: expect.any(String), schema, transcript: [{ role: 'user', content: 'Hi, Ann here' }, { role: 'assistant', content: 'Hello' }] }]);
+    });
+
+    it('leaves the conversation open when a message arrives while the evaluator reads', async () => {
+      let receiveDuring: (() => Promise<unknown>) | null = null;
+      const generator: ReplyGenerator = {
+        generateReply: async () => 'Hello',
+        evaluateConversation: async () => {
+          await receiveDuring?.();
+          return { status: true, summary: 'Stale.' };
+        },
+      };
+      const { store, receive, ending, sender, assistant } = setup(generator);
+      const user = await store.account({ balance: 1 });
+      const s = await sender(user.id, await assistant(user.id, { postCallSchema: schema }));
+      const id = (await receive.execute({ sender: s, customerPhone: CUSTOMER, customerName: null, text: 'Hi', media: null, providerMessageId: null })).conversation.id;
+      store.clock.advance(31 * MINUTE);
+      receiveDuring = () => receive.execute({ sender: s, customerPhone: CUSTOMER, customerName: null, text: 'Wait!', media: null, providerMessageId: null });
+
+      expect((await ending.end(id))?.status).toBe('open');
+      expect(store.outbox.events(CONVERSATION_ENDED_TOPIC)).toEqual([]);
+    });
+
+    it('ends claiming nothing when the evaluator fails, and says so in the log', async () => {
+      const generator: ReplyGenerator = { generateReply: async () => 'Hello', evaluateConversation: async () => Promise.reject(new Error('model overloaded')) };
+      const { store, receive, ending, sender, assistant, log } = setup(generator);
+      const user = await store.account({ balance: 1 });
+      const s = await sender(user.id, await assistant(user.id, { postCallSchema: schema }));
+      const id = (await receive.execute({ sender: s, customerPhone: CUSTOMER, customerName: null, text: 'Hi', media: null, providerMessageId: null })).conversation.id;
+      store.clock.advance(31 * MINUTE);
+
+      expect((await ending.end(id))?.status).toBe('ended');
+      expect(endedVariables(store)).toEqual({ customer_name: null, status: false, summary: '' });
+      expect(log.lines).toEqual(expect.arrayContaining([expect.objectContaining({ message: 'conversation evaluation failed; the end claims nothing' })]));
+    });
+
+    it('sends nothing to the evaluator for an assistant that does not evaluate', async () => {
+      const generator: ReplyGenerator = { generateReply: async () => 'Hello', evaluateConversation: async () => Promise.reject(new Error('not to be called')) };
+      const { store, receive, ending, sender, assistant, log } = setup(generator);
+      const user = await store.account({ balance: 1 });
+      const s = await sender(user.id, await assistant(user.id, { postCallEvaluation: false }));
+      const id = (await receive.execute({ sender: s, customerPhone: CUSTOMER, customerName: null, text: 'Hi', media: null, providerMessageId: null })).conversation.id;
+      store.clock.advance(31 * MINUTE);
+
+      expect((await ending.end(id))?.status).toBe('ended');
+      expect(endedVariables(store)).toEqual({});
+      expect(log.lines).toEqual([]);
+    });
   });
 });

@@ -1,11 +1,16 @@
-import { Conversation, conversationEndedPayload, endOnInactivity, inactivityTimeoutMinutes } from '@voiceplane/domain';
-import { AssistantRepository } from '../assistants/ports';
+import {
+  Assistant, Conversation, conversationEndedPayload, endOnInactivity, evaluatedConversationVariables, inactivityTimeoutMinutes, PostCallEvaluation, roleOfSource,
+  transcriptText,
+} from '@voiceplane/domain';
+import { AssistantRepository, CatalogRepository } from '../assistants/ports';
 import { Clock } from '../ports/clock';
 import { Outbox } from '../ports/outbox';
 import { UnitOfWork } from '../ports/unit-of-work';
-import { JobHandler } from '../events/ports';
+import { JobHandler, WorkLogger } from '../events/ports';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
 import { SenderRepository } from '../chatapp/ports';
+import { ReplyGenerator } from '../chatapp/provider-ports';
+import { assistantModelName } from '../chatapp/assistant-model';
 import { CONVERSATION_INACTIVITY_JOB, InactivitySchedule } from './inactivity-schedule';
 import { ConversationRepository } from './ports';
 
@@ -14,11 +19,24 @@ export const CONVERSATION_ENDED_TOPIC = 'conversation.ended';
 /** Transcript messages the `conversation_ended` payload carries at most. */
 const TRANSCRIPT_LIMIT = 500;
 
+/** What the evaluator made of a conversation that had `messageCount` messages when it read it. */
+interface Evaluated {
+  readonly messageCount: number;
+  readonly produced: Readonly<Record<string, unknown>> | null;
+}
+
+type Attempt =
+  | { readonly kind: 'done'; readonly conversation: Conversation | null }
+  | { readonly kind: 'evaluate'; readonly conversation: Conversation; readonly assistant: Assistant };
+
 /**
  * End on inactivity (CONTRACT §11.4): the scheduler's job at a conversation's deadline, or the
  * sandbox's S13 (`force`). Under the conversation's lock the domain decides; the `conversation_ended`
  * delivery (first end only unless `conversation_ended_retrigger`) commits with the end. A message
- * that moved the deadline meanwhile leaves the conversation open with its job moved.
+ * that moved the deadline meanwhile leaves the conversation open with its job moved. When the
+ * assistant evaluates (`post_call_evaluation`), the language model reads the transcript outside
+ * any transaction, between a first look that finds the end due and the end itself; a message that
+ * arrived in between keeps the conversation open, or (forced) ends it with nothing claimed.
  */
 export class EndInactiveConversation {
   constructor(
@@ -29,44 +47,72 @@ export class EndInactiveConversation {
     private readonly schedule: InactivitySchedule,
     private readonly deliveries: WebhookDeliveries,
     private readonly outbox: Outbox,
+    private readonly evaluator: { readonly generator: ReplyGenerator; readonly catalog: CatalogRepository; readonly log: WorkLogger },
     private readonly clock: Clock,
   ) {}
 
   /** The conversation after the attempt; null when it does not exist. */
-  end(conversationId: number, options: { force?: boolean } = {}): Promise<Conversation | null> {
-    return this.uow.transaction(async () => {
-      const conversation = await this.conversations.lockById(conversationId);
-      if (conversation === null) return null;
-      const assistant = conversation.assistantId === null ? null : await this.assistants.findOwned(conversation.userId, conversation.assistantId, { lock: true });
-      const timeout = options.force ? 0 : inactivityTimeoutMinutes(assistant);
-      const now = this.clock.now();
-      const ended = endOnInactivity(conversation, options.force ? new Date(Math.max(now.getTime(), (conversation.lastMessageAt ?? now).getTime())) : now, timeout,
-        assistant === null ? null : { url: assistant.conversationEndedWebhookUrl, retrigger: assistant.conversationEndedRetrigger });
-      if (!ended.ok) {
-        if (ended.error.code === 'not_due') await this.schedule.schedule(conversation, timeout);
-        return conversation;
-      }
-      const next = ended.value.next;
-      await this.conversations.save(next);
-      const sender = await this.senders.findOwned(next.userId, next.senderId);
-      const payload = conversationEndedPayload({
-        conversation: next, messages: await this.conversations.recentMessages(next.id, TRANSCRIPT_LIMIT),
-        sender: { phoneNumber: sender?.phoneNumber ?? '', displayName: sender?.displayName ?? '' },
-        extractedVariables: {}, inputVariables: {},
-      });
-      if (ended.value.events[0].notifyWebhook && assistant !== null && assistant.conversationEndedWebhookUrl !== null) {
-        await this.deliveries.enqueue({
-          userId: next.userId, eventType: 'conversation_ended', targetUrl: assistant.conversationEndedWebhookUrl, payload,
-          source: { type: 'assistant', id: assistant.id }, subject: { type: 'conversation', id: next.id },
-        });
-      }
-      if (assistant !== null) {
-        await this.outbox.add([{ topic: CONVERSATION_ENDED_TOPIC, payload: { event: 'conversation.ended', user_id: next.userId, assistant_id: assistant.id, conversation: payload } }]);
-      }
-      return next;
+  async end(conversationId: number, options: { force?: boolean } = {}): Promise<Conversation | null> {
+    const first = await this.uow.transaction(() => this.attempt(conversationId, options, undefined));
+    if (first.kind === 'done') return first.conversation;
+    const evaluated = await this.evaluate(first.conversation, first.assistant);
+    const second = await this.uow.transaction(() => this.attempt(conversationId, options, evaluated));
+    return second.conversation;
+  }
+
+  /** Without `evaluated`, an end that needs an evaluation is left for after it (nothing written). */
+  private async attempt(conversationId: number, options: { force?: boolean }, evaluated: Evaluated | undefined): Promise<Attempt> {
+    const conversation = await this.conversations.lockById(conversationId);
+    if (conversation === null) return { kind: 'done', conversation: null };
+    const assistant = conversation.assistantId === null ? null : await this.assistants.findOwned(conversation.userId, conversation.assistantId, { lock: true });
+    const timeout = options.force ? 0 : inactivityTimeoutMinutes(assistant);
+    const now = this.clock.now();
+    const ended = endOnInactivity(conversation, options.force ? new Date(Math.max(now.getTime(), (conversation.lastMessageAt ?? now).getTime())) : now, timeout,
+      assistant === null ? null : { url: assistant.conversationEndedWebhookUrl, retrigger: assistant.conversationEndedRetrigger });
+    if (!ended.ok) {
+      if (ended.error.code === 'not_due') await this.schedule.schedule(conversation, timeout);
+      return { kind: 'done', conversation };
+    }
+    if (assistant?.postCallEvaluation && evaluated === undefined) return { kind: 'evaluate', conversation, assistant };
+    const next = ended.value.next;
+    await this.conversations.save(next);
+    const sender = await this.senders.findOwned(next.userId, next.senderId);
+    const produced = evaluated !== undefined && evaluated.messageCount === conversation.messageCount ? evaluated.produced : null;
+    const payload = conversationEndedPayload({
+      conversation: next, messages: await this.conversations.recentMessages(next.id, TRANSCRIPT_LIMIT),
+      sender: { phoneNumber: sender?.phoneNumber ?? '', displayName: sender?.displayName ?? '' },
+      extractedVariables: assistant === null ? {} : evaluatedConversationVariables(evaluationOf(assistant), produced), inputVariables: {},
     });
+    if (ended.value.events[0].notifyWebhook && assistant !== null && assistant.conversationEndedWebhookUrl !== null) {
+      await this.deliveries.enqueue({
+        userId: next.userId, eventType: 'conversation_ended', targetUrl: assistant.conversationEndedWebhookUrl, payload,
+        source: { type: 'assistant', id: assistant.id }, subject: { type: 'conversation', id: next.id },
+      });
+    }
+    if (assistant !== null) {
+      await this.outbox.add([{ topic: CONVERSATION_ENDED_TOPIC, payload: { event: 'conversation.ended', user_id: next.userId, assistant_id: assistant.id, conversation: payload } }]);
+    }
+    return { kind: 'done', conversation: next };
+  }
+
+  /** The assistant's `post_call_schema` read over the transcript; null (logged) when the evaluator fails. */
+  private async evaluate(conversation: Conversation, assistant: Assistant): Promise<Evaluated> {
+    const { generator, catalog, log } = this.evaluator;
+    const messages = await this.conversations.recentMessages(conversation.id, TRANSCRIPT_LIMIT);
+    try {
+      const produced = await generator.evaluateConversation({
+        model: await assistantModelName(catalog, assistant), schema: assistant.postCallSchema,
+        transcript: messages.map((m) => ({ role: roleOfSource(m.source), content: transcriptText(m) })),
+      });
+      return { messageCount: conversation.messageCount, produced };
+    } catch (e) {
+      log.warn({ conversation_id: conversation.id, error: e instanceof Error ? e.message : String(e) }, 'conversation evaluation failed; the end claims nothing');
+      return { messageCount: conversation.messageCount, produced: null };
+    }
   }
 }
+
+const evaluationOf = (assistant: Assistant): PostCallEvaluation => ({ enabled: assistant.postCallEvaluation, fieldNames: assistant.postCallSchema.map((f) => f.name) });
 
 export function conversationInactivityJob(ending: EndInactiveConversation): JobHandler {
   return {

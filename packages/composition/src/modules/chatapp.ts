@@ -112,7 +112,8 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   single(TOKENS.ToggleAi, () => new ToggleAi(get(TOKENS.UnitOfWork), get(TOKENS.ConversationRepository), get(TOKENS.Clock)));
   single(TOKENS.EndInactiveConversation, () => new EndInactiveConversation(
     get(TOKENS.UnitOfWork), get(TOKENS.ConversationRepository), get(TOKENS.SenderRepository), get(TOKENS.AssistantRepository),
-    c.get(InactivitySchedule), get(TOKENS.WebhookDeliveries), get(TOKENS.Outbox), get(TOKENS.Clock),
+    c.get(InactivitySchedule), get(TOKENS.WebhookDeliveries), get(TOKENS.Outbox),
+    { generator: get(TOKENS.ReplyGenerator), catalog: get(TOKENS.CatalogRepository), log }, get(TOKENS.Clock),
   ));
   c.bind(TOKENS.JobHandler).toDynamicValue(() => conversationInactivityJob(get(TOKENS.EndInactiveConversation))).inSingletonScope();
 

@@ -3,3 +3,4 @@ export * from './message';
 export * from './ai-takeover';
 export * from './inactivity';
 export * from './ended-payload';
+export * from './evaluation';

@@ -87,6 +87,8 @@ describe('end on inactivity (§11.4)', () => {
     expect(payload).toEqual(expect.objectContaining({
       id: c.id, conversation_id: c.uuid, assistant_id: assistant, type: 'chatapp', status: 'ended', customer_phone: CUSTOMER,
       formatted_transcript: 'Customer: Hi\nAI: Thanks for your message! (sandbox reply)', attachments: [],
+      // The sandbox evaluator reads the transcript (post_call_evaluation is on by default) but extracts nothing.
+      extracted_variables: { status: true, summary: 'Sandbox evaluation of 2 messages.' },
     }));
 
     // A new message reopens it; a second end notifies only with conversation_ended_retrigger.
@@ -114,6 +116,7 @@ describe('an AI reply overtaken by disable-ai (§8.9 step 3)', () => {
         await t.http.post(`/api/user/conversations/${await uuidOf()}/disable-ai`).set(user.auth).expect(200);
         return 'Too late';
       },
+      evaluateConversation: async () => ({}),
     };
     const replies = new AiReplies(
       c.get(TOKENS.AssistantRepository), c.get(TOKENS.CatalogRepository), c.get(TOKENS.ConversationRepository), c.get(TOKENS.ChatappMessageRepository),
