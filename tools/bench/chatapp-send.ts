@@ -8,8 +8,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import express from 'express';
-import { Pool } from 'pg';
-import { benchDatabase, listen, Measurement, report, runBench, settings } from './lib/harness';
+import { Pool, PoolClient } from 'pg';
+import { benchDatabase, listen, Measurement, report, reportAgainst, runBench, settings } from './lib/harness';
 import { bareAuthenticate } from './lib/bare-auth';
 import { startComposedApi } from './lib/composed-api';
 
@@ -60,47 +60,48 @@ async function measureSends(label: string, url: string, accounts: Account[]): Pr
   return { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
 }
 
-async function main(): Promise<void> {
-  const db = await benchDatabase();
-  const api = await startComposedApi(db);
-  const pool = new Pool({ connectionString: db.url, max: process.env.DATABASE_URL ? 20 : 8 });
-  // A first user through the admin API gives the seeded ones a real plan.
-  await fetch(`${api.url}/api/admin/users`, {
-    method: 'POST', headers: { Authorization: `Bearer ${api.runtime.adminToken}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name: 'Plan', email: `plan${Date.now()}@example.test` }),
-  });
-  const accounts = await seed(pool);
-
+/**
+ * The bare handler: the send's transaction and nothing else. With `prepared`, every statement is a
+ * named prepared statement, as the product's hot path runs them on real PostgreSQL — the
+ * comparison that shows what the product's own work costs, with parsing and planning taken out of both.
+ */
+function bareSends(pool: Pool, prepared: boolean): express.Express {
+  const names = new Map<string, string>();
+  const q = (on: Pool | PoolClient, text: string, values: unknown[]) => {
+    if (!prepared) return on.query(text, values);
+    if (!names.has(text)) names.set(text, `bare_send_${names.size}`);
+    return on.query({ name: names.get(text), text, values });
+  };
   const bare = express();
   bare.use(express.json());
   bare.post('/send-freeform', async (req, res) => {
     const client = await pool.connect();
     try {
-      const principal = await bareAuthenticate(pool, req);
+      const principal = await bareAuthenticate(pool, req, prepared);
       if (!principal) { res.status(401).json({ error: 'Unauthorized' }); return; }
       const { sender_id: senderId, recipient_phone: to, message } = req.body as { sender_id: number; recipient_phone: string; message: string };
-      const sender = await pool.query(`SELECT id, phone_number, status FROM chatapp_senders WHERE id = $1 AND user_id = $2`, [senderId, principal.user_id]);
+      const sender = await q(pool, `SELECT id, phone_number, status FROM chatapp_senders WHERE id = $1 AND user_id = $2`, [senderId, principal.user_id]);
       if (sender.rows.length === 0 || sender.rows[0].status !== 'online') { res.status(404).json({ success: false }); return; }
       await client.query('BEGIN');
-      const balance = Number((await client.query(`SELECT balance FROM users WHERE id = $1 FOR UPDATE`, [principal.user_id])).rows[0].balance);
-      const conversation = await client.query(
+      const balance = Number((await q(client, `SELECT balance FROM users WHERE id = $1 FOR UPDATE`, [principal.user_id])).rows[0].balance);
+      const conversation = await q(client,
         `SELECT id, message_count, last_customer_message_at, last_template_sent_at FROM conversations WHERE sender_id = $1 AND customer_phone = $2 FOR UPDATE`, [senderId, to]);
       const c = conversation.rows[0];
       const opened = Math.max(c?.last_customer_message_at?.getTime() ?? 0, c?.last_template_sent_at?.getTime() ?? 0);
       if (!c || Date.now() >= opened + 86_400_000 || balance < 0.01) { await client.query('ROLLBACK'); res.status(403).json({ success: false }); return; }
       const now = new Date();
-      await client.query(`UPDATE conversations SET message_count = message_count + 1, last_message_at = $2, updated_at = $2 WHERE id = $1`, [c.id, now]);
-      const m = await client.query(
+      await q(client, `UPDATE conversations SET message_count = message_count + 1, last_message_at = $2, updated_at = $2 WHERE id = $1`, [c.id, now]);
+      const m = await q(client,
         `INSERT INTO conversation_messages (conversation_id, direction, source, type, body, created_at) VALUES ($1, 'outbound', 'api', 'text', $2, $3) RETURNING id`,
         [c.id, message, now]);
       const sid = `SM${randomUUID().replace(/-/g, '')}`;
-      const cm = await client.query(
+      const cm = await q(client,
         `INSERT INTO chatapp_messages (user_id, message_id, sender_id, conversation_id, direction, from_phone, to_phone, message_sid, provider_message_id,
            status, cost, from_allowance, status_history, created_at, updated_at)
          VALUES ($1, $2, $3, $4, 'outbound', $5, $6, $7, $8, 'queued', 0.01, false, $9, $10, $10) RETURNING id`,
         [principal.user_id, m.rows[0].id, senderId, c.id, sender.rows[0].phone_number, to, sid, `bare_${sid}`, JSON.stringify([{ status: 'queued', at: now }]), now]);
-      await client.query(`UPDATE users SET balance = balance - 0.01, updated_at = now() WHERE id = $1`, [principal.user_id]);
-      await client.query(
+      await q(client, `UPDATE users SET balance = balance - 0.01, updated_at = now() WHERE id = $1`, [principal.user_id]);
+      await q(client,
         `INSERT INTO ledger_entries (user_id, type, amount, balance_after, description, reference_type, reference_id) VALUES ($1, 'charge', -0.01, $2, $3, 'chatapp_message', $4)`,
         [principal.user_id, balance - 0.01, `Freeform message ${sid}`, cm.rows[0].id]);
       await client.query('COMMIT');
@@ -117,20 +118,42 @@ async function main(): Promise<void> {
       client.release();
     }
   });
-  const baseline = await listen(bare);
+  return bare;
+}
+
+async function main(): Promise<void> {
+  const db = await benchDatabase();
+  const api = await startComposedApi(db);
+  const pool = new Pool({ connectionString: db.url, max: process.env.DATABASE_URL ? 20 : 8 });
+  // A first user through the admin API gives the seeded ones a real plan.
+  await fetch(`${api.url}/api/admin/users`, {
+    method: 'POST', headers: { Authorization: `Bearer ${api.runtime.adminToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'Plan', email: `plan${Date.now()}@example.test` }),
+  });
+  const accounts = await seed(pool);
+
+  const baseline = await listen(bareSends(pool, false));
+  const preparedBaseline = await listen(bareSends(pool, true));
 
   const probe = (url: string) => fetch(url, {
     method: 'POST', headers: { Authorization: `Bearer ${accounts[0].token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ sender_id: accounts[0].senderId, recipient_phone: CUSTOMER, message: MESSAGE }),
   }).then(async (r) => [r.status, Object.keys((await r.json()) as object).sort().join(',')]);
-  const [ours, theirs] = await Promise.all([probe(`${api.url}/api/user/chatapp/send-freeform`), probe(`${baseline.url}/send-freeform`)]);
-  if (JSON.stringify(ours) !== JSON.stringify(theirs)) throw new Error(`voiceplane and the baseline disagree: ${JSON.stringify(ours)} vs ${JSON.stringify(theirs)}`);
+  const [ours, theirs, prepared] = await Promise.all([
+    probe(`${api.url}/api/user/chatapp/send-freeform`), probe(`${baseline.url}/send-freeform`), probe(`${preparedBaseline.url}/send-freeform`),
+  ]);
+  for (const other of [theirs, prepared]) {
+    if (JSON.stringify(ours) !== JSON.stringify(other)) throw new Error(`voiceplane and a baseline disagree: ${JSON.stringify(ours)} vs ${JSON.stringify(other)}`);
+  }
 
   const subject = await measureSends('voiceplane POST /chatapp/send-freeform', `${api.url}/api/user/chatapp/send-freeform`, accounts);
   const base = await measureSends('bare express + pg (same transaction)', `${baseline.url}/send-freeform`, accounts);
+  const basePrepared = await measureSends('the same, prepared statements', `${preparedBaseline.url}/send-freeform`, accounts);
   report(`POST /api/user/chatapp/send-freeform (sandbox chat app, ${USERS} users round-robin)`, subject, base);
+  reportAgainst(subject, basePrepared);
 
   await baseline.close();
+  await preparedBaseline.close();
   await pool.end();
   await api.close();
   await db.close();

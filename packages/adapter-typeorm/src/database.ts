@@ -54,14 +54,14 @@ export class Database implements UnitOfWork {
    */
   async query<T = Record<string, unknown>>(sql: string, params: unknown[] = [], options: QueryOptions = {}): Promise<T[]> {
     const runner = this.current.getStore()?.manager.queryRunner;
-    const config = options.prepared && preparesStatements(this.dataSource) ? { name: this.statementName(sql), text: sql, values: params } : { text: sql, values: params };
-    if (!runner) return (await poolOf(this.dataSource).query(config)).rows as T[];
+    const named = options.prepared && preparesStatements(this.dataSource) ? { name: this.statementName(sql), text: sql, values: params } : null;
+    if (!runner) return (named ? await poolOf(this.dataSource).query(named) : await poolOf(this.dataSource).query(sql, params)).rows as T[];
     // Inside a transaction the statement goes straight to the transaction's connection: TypeORM's
     // QueryRunner.query adds several awaits and event broadcasts per statement (none are used here),
     // which on a send's ten statements was measurable. Errors keep TypeORM's shape.
     const client = (await runner.connect()) as pg.PoolClient;
     try {
-      return (await client.query(config)).rows as T[];
+      return (named ? await client.query(named) : await client.query(sql, params)).rows as T[];
     } catch (e) {
       throw new QueryFailedError(sql, params, e as Error);
     }

@@ -46,14 +46,21 @@ export async function measure(label: string, url: string, headers: Record<string
 }
 
 export function report(title: string, subject: Measurement, baseline: Measurement): number {
-  const ratio = subject.rps / baseline.rps;
-  const row = (m: Measurement) =>
-    `  ${m.label.padEnd(34)} ${m.rps.toFixed(0).padStart(8)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms   non-2xx ${m.non2xx}   errors ${m.errors}`;
   process.stdout.write(`\n${title}  (${settings.connections} connections, ${settings.duration} s, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'})\n`);
-  process.stdout.write(`${row(subject)}\n${row(baseline)}\n  ratio (voiceplane / baseline): ${ratio.toFixed(2)}\n`);
+  process.stdout.write(`${row(subject)}\n`);
+  return reportAgainst(subject, baseline);
+}
+
+/** A further baseline under the same subject: its row and the subject's ratio to it. */
+export function reportAgainst(subject: Measurement, baseline: Measurement): number {
+  const ratio = subject.rps / baseline.rps;
+  process.stdout.write(`${row(baseline)}\n  ratio (voiceplane / ${baseline.label}): ${ratio.toFixed(2)}\n`);
   if (subject.non2xx > 0 || baseline.non2xx > 0) process.stdout.write('  WARNING: non-2xx answers were counted; the figures are not comparable.\n');
   return ratio;
 }
+
+const row = (m: Measurement) =>
+  `  ${m.label.padEnd(34)} ${m.rps.toFixed(0).padStart(8)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms   non-2xx ${m.non2xx}   errors ${m.errors}`;
 
 /** Runs a benchmark script's main; any failure is printed and ends the process with exit code 1. */
 export function runBench(main: () => Promise<void>): void {
