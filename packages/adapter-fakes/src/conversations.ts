@@ -1,5 +1,5 @@
 import { Conversation, ConversationMessage, newConversation } from '@voiceplane/domain';
-import { ConversationCursor, ConversationFilter, ConversationRepository, CursorPage, NewConversationKey } from '@voiceplane/application';
+import { ConversationCursor, ConversationFilter, ConversationRepository, CursorPage, cursorPage, NewConversationKey } from '@voiceplane/application';
 import { InMemoryChatappMessageRepository } from './chatapp-messages';
 import { copy } from './copy';
 
@@ -44,23 +44,25 @@ export class InMemoryConversationRepository implements ConversationRepository {
     return row && row.userId === userId ? copy(row) : null;
   }
 
-  async list(userId: number, filter: ConversationFilter, after: ConversationCursor | null, perPage: number): Promise<CursorPage<Conversation>> {
+  async list(userId: number, filter: ConversationFilter, cursor: ConversationCursor | null, perPage: number): Promise<CursorPage<Conversation>> {
     const recent = (c: Conversation) => (c.lastMessageAt ?? c.createdAt).getTime();
-    const ordered = [...this.rows.values()]
+    // Compared as the list orders them: most recent first, then highest id.
+    const order = (a: Conversation, b: { at: number; id: number }) => b.at - recent(a) || b.id - a.id;
+    const matching = [...this.rows.values()]
       .filter((c) => c.userId === userId && (filter.senderId === undefined || c.senderId === filter.senderId)
         && (filter.status === undefined || c.status === filter.status) && (filter.aiEnabled === undefined || c.aiEnabled === filter.aiEnabled)
         && (filter.customerPhone === undefined || c.customerPhone === filter.customerPhone))
-      .sort((a, b) => recent(b) - recent(a) || b.id - a.id)
-      .filter((c) => after === null || after.at === undefined || recent(c) < after.at.getTime() || (recent(c) === after.at.getTime() && c.id < after.id));
-    const items = ordered.slice(0, perPage);
-    const last = items[items.length - 1];
-    return { items: items.map(copy), next: ordered.length > perPage ? { at: new Date(recent(last)), id: last.id } : null };
+      .sort((a, b) => order(a, { at: recent(b), id: b.id }));
+    const at = cursor?.at === undefined ? null : { at: cursor.at.getTime(), id: cursor.id };
+    const read = at === null ? matching : cursor!.before ? matching.filter((c) => order(c, at) < 0).reverse() : matching.filter((c) => order(c, at) > 0);
+    const page = cursorPage(read.slice(0, perPage + 1), at === null ? null : cursor, perPage, (c) => ({ at: new Date(recent(c)), id: c.id }));
+    return { ...page, items: page.items.map(copy) };
   }
 
-  async messages(conversationId: number, after: ConversationCursor | null, perPage: number): Promise<CursorPage<ConversationMessage>> {
-    const newest = this.messageStore.conversationMessages(conversationId).reverse().filter((m) => after === null || m.id < after.id);
-    const items = newest.slice(0, perPage);
-    return { items, next: newest.length > perPage ? { id: items[items.length - 1].id } : null };
+  async messages(conversationId: number, cursor: ConversationCursor | null, perPage: number): Promise<CursorPage<ConversationMessage>> {
+    const newest = this.messageStore.conversationMessages(conversationId).reverse();
+    const read = cursor === null ? newest : cursor.before ? newest.filter((m) => m.id > cursor.id).reverse() : newest.filter((m) => m.id < cursor.id);
+    return cursorPage(read.slice(0, perPage + 1), cursor, perPage, (m) => ({ id: m.id }));
   }
 
   async recentMessages(conversationId: number, limit: number): Promise<ConversationMessage[]> {

@@ -98,9 +98,16 @@ export function chatappRepositoriesContract(name: string, open: () => Promise<Ch
       }
       const first = await s.conversations.list(a, {}, null, 2);
       expect(first.items.map((c) => c.id)).toEqual([ids[0], ids[1]]);
+      expect(first.prev).toBeNull();
       const second = await s.conversations.list(a, {}, first.next, 2);
       expect(second.items.map((c) => c.id)).toEqual([ids[2]]);
       expect(second.next).toBeNull();
+      const back = await s.conversations.list(a, {}, second.prev, 2);
+      expect(back.items.map((c) => c.id)).toEqual([ids[0], ids[1]]);
+      expect([back.prev, back.next]).toEqual([null, first.next]);
+      const middle = await s.conversations.list(a, {}, (await s.conversations.list(a, {}, null, 1)).next, 1);
+      expect(middle.items.map((c) => c.id)).toEqual([ids[1]]);
+      expect((await s.conversations.list(a, {}, middle.prev, 5)).items.map((c) => c.id)).toEqual([ids[0]]);
       expect((await s.conversations.list(a, { customerPhone: '+14155550001' }, null, 10)).items.map((c) => c.id)).toEqual([ids[1]]);
       expect((await s.conversations.list(a, { status: 'ended' }, null, 10)).items).toEqual([]);
     });
@@ -118,6 +125,11 @@ export function chatappRepositoriesContract(name: string, open: () => Promise<Ch
       const rest = await s.conversations.messages(c.id, page.next, 2);
       expect(rest.items.map((m) => [m.id, m.chatappMessageId, m.messageSid])).toEqual([[first.messageId, first.chatapp.id, first.chatapp.messageSid]]);
       expect(rest.next).toBeNull();
+      expect(page.prev).toBeNull();
+      const back = await s.conversations.messages(c.id, rest.prev, 2);
+      expect(back.items.map((m) => m.id)).toEqual([unsent, second.messageId]);
+      expect([back.prev, back.next]).toEqual([null, page.next]);
+      expect((await s.conversations.messages(c.id, { id: second.messageId, before: true }, 5)).items.map((m) => m.id)).toEqual([unsent]);
       expect((await s.conversations.recentMessages(c.id, 2)).map((m) => m.id)).toEqual([second.messageId, unsent]);
 
       expect(await s.messages.findOwnedBySid(b, first.chatapp.messageSid)).toBeNull();

@@ -2,3 +2,4 @@ export * from './ports';
 export * from './inactivity-schedule';
 export * from './toggle-ai';
 export * from './end-inactive-conversation';
+export * from './cursor-page';

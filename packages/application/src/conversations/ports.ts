@@ -1,16 +1,20 @@
 import { Conversation, ConversationMessage, ConversationStatus } from '@voiceplane/domain';
 
-/** Where a cursor page starts: after this item in the list's order. */
+/** Where a cursor page starts: after this item in the list's order, or (`before`) the page that ends just before it. */
 export interface ConversationCursor {
   /** `last_message_at` of the item (conversations list only). */
   readonly at?: Date;
   readonly id: number;
+  /** A `prev_cursor`: the items that come before this one in the list's order. */
+  readonly before?: boolean;
 }
 
 export interface CursorPage<T> {
   readonly items: T[];
   /** The position after the last item; null on the last page. */
   readonly next: ConversationCursor | null;
+  /** The position before the first item; null on the first page. */
+  readonly prev: ConversationCursor | null;
 }
 
 export interface ConversationFilter {
@@ -47,10 +51,13 @@ export interface ConversationRepository {
   save(conversation: Conversation): Promise<void>;
   /** By integer id or UUID; null for another user's conversation. */
   findOwned(userId: number, ref: { readonly id: number } | { readonly uuid: string }): Promise<Conversation | null>;
-  /** Ordered by `last_message_at` descending, then id descending. */
-  list(userId: number, filter: ConversationFilter, after: ConversationCursor | null, perPage: number): Promise<CursorPage<Conversation>>;
-  /** Newest first. */
-  messages(conversationId: number, after: ConversationCursor | null, perPage: number): Promise<CursorPage<ConversationMessage>>;
+  /**
+   * Ordered by `last_message_at` descending, then id descending. Adapters read `perPage + 1`
+   * items from the cursor in its direction and hand them to `cursorPage`.
+   */
+  list(userId: number, filter: ConversationFilter, cursor: ConversationCursor | null, perPage: number): Promise<CursorPage<Conversation>>;
+  /** Newest first; paged like `list`. */
+  messages(conversationId: number, cursor: ConversationCursor | null, perPage: number): Promise<CursorPage<ConversationMessage>>;
   /** The latest `limit` messages, oldest first (AI history, the ended webhook's transcript). */
   recentMessages(conversationId: number, limit: number): Promise<ConversationMessage[]>;
 }

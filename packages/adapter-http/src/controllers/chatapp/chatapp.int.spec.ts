@@ -223,8 +223,16 @@ describe('inbound messages, AI replies and takeover (§8.9, §11.3)', () => {
     expect(conversation.body).toEqual({ status: true, data: expect.objectContaining({ uuid, status: 'open', ai_enabled: true, message_count: 5, customer_name: 'Ann', assistant_id: assistant }) });
     const page = await t.http.get(`/api/user/conversations/${uuid}/messages?per_page=2`).set(user.auth);
     expect(page.body.data.map((m: { source: string }) => m.source)).toEqual(['ai', 'customer']);
+    expect(page.body.prev_cursor).toBeNull();
     const next = await t.http.get(`/api/user/conversations/${uuid}/messages?per_page=2&cursor=${page.body.next_cursor}`).set(user.auth);
     expect(next.body.data.map((m: { body: string }) => m.body)).toEqual(['Hello?', AI_TEXT]);
+    const back = await t.http.get(`/api/user/conversations/${uuid}/messages?per_page=2&cursor=${next.body.prev_cursor}`).set(user.auth);
+    expect(back.body).toEqual({ ...page.body, data: page.body.data });
+    const conversations = await t.http.get(`/api/user/conversations?per_page=1&sender_id=${s}`).set(user.auth);
+    expect(conversations.body).toEqual(expect.objectContaining({ next_cursor: null, prev_cursor: null, per_page: 1 }));
+    const forged = Buffer.from(JSON.stringify({ i: 5, b: 2 })).toString('base64url');
+    expect((await t.http.get(`/api/user/conversations/${uuid}/messages?cursor=${forged}`).set(user.auth)).body)
+      .toEqual({ status: false, error: 'The given data was invalid.', errors: { cursor: ['The selected cursor is invalid.'] } });
     expect((await t.http.get('/api/user/conversations?cursor=%%%').set(user.auth)).status).toBe(422);
     expect((await t.http.get(`/api/user/conversations/${uuid}`).set(stranger.auth)).body).toEqual({ status: false, error: 'Conversation not found' });
 

@@ -45,7 +45,7 @@ export class ConversationController {
     const page = await this.conversations.list(principalOf(req).userId, {
       senderId: query.sender_id, status: query.status, aiEnabled: query.ai_enabled, customerPhone: query.customer_phone,
     }, decodeCursor(query.cursor, true), perPage);
-    return reply(200, { status: true, data: page.items.map(presentConversation), next_cursor: encodeCursor(page.next), prev_cursor: null, per_page: perPage });
+    return reply(200, { status: true, data: page.items.map(presentConversation), next_cursor: encodeCursor(page.next), prev_cursor: encodeCursor(page.prev), per_page: perPage });
   }
 
   @Get('/:uuid')
@@ -62,7 +62,7 @@ export class ConversationController {
     const query = parse(CursorQuery, req.query ?? {}, FAMILY);
     const perPage = query.per_page ?? 15;
     const page = await this.conversations.messages(conversation.id, decodeCursor(query.cursor, false), perPage);
-    return reply(200, { status: true, data: page.items.map(presentConversationMessage), next_cursor: encodeCursor(page.next), prev_cursor: null, per_page: perPage });
+    return reply(200, { status: true, data: page.items.map(presentConversationMessage), next_cursor: encodeCursor(page.next), prev_cursor: encodeCursor(page.prev), per_page: perPage });
   }
 
   @Post('/:uuid/disable-ai')

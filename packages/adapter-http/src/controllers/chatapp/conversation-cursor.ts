@@ -1,10 +1,13 @@
 import { ConversationCursor } from '@voiceplane/application';
 import { failValidation } from '../../pipeline/responses';
 
-/** Cursors are opaque to clients (§1.7): base64url of the position after the page's last item. */
+/**
+ * Cursors are opaque to clients (§1.7): base64url of a position — after the page's last item
+ * (`next_cursor`), or before its first (`prev_cursor`, marked `b`).
+ */
 export function encodeCursor(cursor: ConversationCursor | null): string | null {
   if (cursor === null) return null;
-  const position = cursor.at === undefined ? { i: cursor.id } : { i: cursor.id, a: cursor.at.toISOString() };
+  const position = { i: cursor.id, ...(cursor.at === undefined ? {} : { a: cursor.at.toISOString() }), ...(cursor.before ? { b: 1 } : {}) };
   return Buffer.from(JSON.stringify(position)).toString('base64url');
 }
 
@@ -12,11 +15,12 @@ export function encodeCursor(cursor: ConversationCursor | null): string | null {
 export function decodeCursor(raw: string | undefined, withTime: boolean): ConversationCursor | null {
   if (raw === undefined) return null;
   try {
-    const position = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as { i?: unknown; a?: unknown };
-    if (Number.isSafeInteger(position.i) && (position.i as number) > 0) {
-      if (!withTime) return { id: position.i as number };
+    const position = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as { i?: unknown; a?: unknown; b?: unknown };
+    const before = position.b === 1 ? { before: true } : {};
+    if (Number.isSafeInteger(position.i) && (position.i as number) > 0 && (position.b === undefined || position.b === 1)) {
+      if (!withTime) return { id: position.i as number, ...before };
       const at = typeof position.a === 'string' ? new Date(position.a) : null;
-      if (at !== null && !Number.isNaN(at.getTime())) return { id: position.i as number, at };
+      if (at !== null && !Number.isNaN(at.getTime())) return { id: position.i as number, at, ...before };
     }
   } catch {
     // Falls through to the validation answer.

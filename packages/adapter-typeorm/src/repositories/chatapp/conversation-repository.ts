@@ -1,6 +1,6 @@
 import { Conversation, ConversationMessage, ConversationStatus } from '@voiceplane/domain';
 import {
-  ConversationCursor, ConversationFilter, ConversationRepository, CursorPage, NewConversationKey,
+  ConversationCursor, ConversationFilter, ConversationRepository, CursorPage, cursorPage, NewConversationKey,
 } from '@voiceplane/application';
 import { Database } from '../../database';
 import { dateOrNull, num, numOrNull } from '../rows';
@@ -69,7 +69,7 @@ export class TypeormConversationRepository implements ConversationRepository {
     return row === null ? null : toConversation(row);
   }
 
-  async list(userId: number, filter: ConversationFilter, after: ConversationCursor | null, perPage: number): Promise<CursorPage<Conversation>> {
+  async list(userId: number, filter: ConversationFilter, cursor: ConversationCursor | null, perPage: number): Promise<CursorPage<Conversation>> {
     const params: unknown[] = [userId];
     const where = ['user_id = $1'];
     const add = (sql: string, value: unknown) => {
@@ -80,28 +80,26 @@ export class TypeormConversationRepository implements ConversationRepository {
     if (filter.status !== undefined) add('status = ?', filter.status);
     if (filter.aiEnabled !== undefined) add('ai_enabled = ?', filter.aiEnabled);
     if (filter.customerPhone !== undefined) add('customer_phone = ?', filter.customerPhone);
-    if (after !== null && after.at !== undefined) {
-      params.push(after.at, after.id);
-      where.push(`(${RECENT}, id) < ($${params.length - 1}, $${params.length})`);
+    if (cursor !== null && cursor.at !== undefined) {
+      params.push(cursor.at, cursor.id);
+      where.push(`(${RECENT}, id) ${cursor.before ? '>' : '<'} ($${params.length - 1}, $${params.length})`);
     }
     params.push(perPage + 1);
+    const order = cursor?.before ? 'ASC' : 'DESC';
     const rows = await this.db.query(
-      `SELECT ${COLUMNS}, ${RECENT} AS recent FROM conversations WHERE ${where.join(' AND ')} ORDER BY ${RECENT} DESC, id DESC LIMIT $${params.length}`, params,
+      `SELECT ${COLUMNS}, ${RECENT} AS recent FROM conversations WHERE ${where.join(' AND ')} ORDER BY ${RECENT} ${order}, id ${order} LIMIT $${params.length}`, params,
     );
-    const items = rows.slice(0, perPage);
-    const last = items[items.length - 1];
-    return {
-      items: items.map(toConversation),
-      next: rows.length > perPage ? { at: new Date(last.recent as string), id: num(last.id) } : null,
-    };
+    const page = cursorPage(rows, cursor, perPage, (r) => ({ at: new Date(r.recent as string), id: num(r.id) }));
+    return { ...page, items: page.items.map(toConversation) };
   }
 
-  async messages(conversationId: number, after: ConversationCursor | null, perPage: number): Promise<CursorPage<ConversationMessage>> {
-    const rows = after === null
+  async messages(conversationId: number, cursor: ConversationCursor | null, perPage: number): Promise<CursorPage<ConversationMessage>> {
+    const rows = cursor === null
       ? await this.db.query(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 ORDER BY m.id DESC LIMIT $2`, [conversationId, perPage + 1])
-      : await this.db.query(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.id < $2 ORDER BY m.id DESC LIMIT $3`, [conversationId, after.id, perPage + 1]);
-    const items = rows.slice(0, perPage).map(toConversationMessage);
-    return { items, next: rows.length > perPage ? { id: items[items.length - 1].id } : null };
+      : cursor.before
+        ? await this.db.query(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.id > $2 ORDER BY m.id ASC LIMIT $3`, [conversationId, cursor.id, perPage + 1])
+        : await this.db.query(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.id < $2 ORDER BY m.id DESC LIMIT $3`, [conversationId, cursor.id, perPage + 1]);
+    return cursorPage(rows.map(toConversationMessage), cursor, perPage, (m) => ({ id: m.id }));
   }
 
   async recentMessages(conversationId: number, limit: number): Promise<ConversationMessage[]> {
