@@ -14,6 +14,14 @@ function toEntry(r: Record<string, unknown>): LedgerEntry {
   };
 }
 
+/**
+ * Raw SQL: a data-modifying CTE (balance update feeding the entry's insert), which TypeORM cannot
+ * express. Built once: its text is the prepared statement's key (see Database.query).
+ */
+const APPEND = `WITH account AS (UPDATE users SET balance = $4, updated_at = now() WHERE id = $1 RETURNING id)
+  INSERT INTO ledger_entries (user_id, type, amount, balance_after, description, reference_type, reference_id, request_id)
+  SELECT account.id, $2, $3, $4, $5, $6, $7, $8 FROM account RETURNING id, amount, balance_after, created_at`;
+
 /** Append-only: entries are never updated or deleted. The user's balance is the last entry's `balanceAfter`. */
 export class TypeormLedgerRepository implements LedgerRepository {
   constructor(private readonly db: Database) {}
@@ -38,15 +46,17 @@ export class TypeormLedgerRepository implements LedgerRepository {
 
   /** The new balance and the entry that carries it, in one statement; null when the user is gone. */
   private async append(e: NewLedgerEntry): Promise<LedgerEntry | null> {
-    // Raw SQL: a data-modifying CTE (balance update feeding the entry's insert), which TypeORM cannot express.
+    const description = e.description.slice(0, 255);
     const rows = await this.db.query(
-      `WITH account AS (UPDATE users SET balance = $4, updated_at = now() WHERE id = $1 RETURNING id)
-       INSERT INTO ledger_entries (user_id, type, amount, balance_after, description, reference_type, reference_id, request_id)
-       SELECT account.id, $2, $3, $4, $5, $6, $7, $8 FROM account RETURNING ${COLUMNS}`,
-      [e.userId, e.type, e.amount, e.balanceAfter, e.description.slice(0, 255), e.reference?.type ?? null, e.reference?.id ?? null, e.requestId],
-      { prepared: true },
+      APPEND, [e.userId, e.type, e.amount, e.balanceAfter, description, e.reference?.type ?? null, e.reference?.id ?? null, e.requestId], { prepared: true },
     );
-    return rows.length === 0 ? null : toEntry(rows[0]);
+    if (rows.length === 0) return null;
+    // The rest of the entry is what was written; the amounts come back as the column stores them.
+    const r = rows[0];
+    return {
+      id: num(r.id), userId: e.userId, type: e.type, amount: num(r.amount), balanceAfter: num(r.balance_after), description,
+      reference: e.reference, requestId: e.requestId, createdAt: new Date(r.created_at as string),
+    };
   }
 
   async list(userId: number, page: PageRequest, type?: LedgerEntryType): Promise<Page<LedgerEntry>> {

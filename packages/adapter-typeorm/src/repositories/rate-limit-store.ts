@@ -9,6 +9,21 @@ import { Database } from '../database';
  */
 const ASYNC_COMMIT = `WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true))`;
 
+/**
+ * Every bucket of a request in one statement. Each grant is computed from its locked row's old
+ * total; `last_grant` carries it out through RETURNING, which only sees the new row. Built once:
+ * its text is the prepared statement's key (see Database.query).
+ */
+const LEASE = `${ASYNC_COMMIT},
+  asked AS (SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::int[], $5::int[])
+              WITH ORDINALITY AS a (bucket_key, window_start, expires_at, lim, want, n))
+  INSERT INTO rate_limit_counters AS c (bucket_key, window_start, hits, last_grant, expires_at)
+  SELECT a.bucket_key, a.window_start, LEAST(a.lim, a.want), LEAST(a.lim, a.want), a.expires_at FROM asked a, async_commit ORDER BY a.n
+  ON CONFLICT (bucket_key, window_start) DO UPDATE
+    SET hits = c.hits + LEAST(EXCLUDED.hits, GREATEST(0, (SELECT a.lim FROM asked a WHERE a.bucket_key = c.bucket_key AND a.window_start = c.window_start) - c.hits)),
+        last_grant = LEAST(EXCLUDED.hits, GREATEST(0, (SELECT a.lim FROM asked a WHERE a.bucket_key = c.bucket_key AND a.window_start = c.window_start) - c.hits))
+  RETURNING bucket_key, window_start, hits, last_grant`;
+
 export class PostgresRateLimitStore implements RateLimitStore {
   constructor(private readonly db: Database) {}
 
@@ -25,25 +40,13 @@ export class PostgresRateLimitStore implements RateLimitStore {
     return rows[0].hits;
   }
 
-  /**
-   * Every bucket in one statement. Each grant is computed from its locked row's old total;
-   * `last_grant` carries it out through RETURNING, which only sees the new row. Rows are taken in
-   * key order, so two instances leasing the same buckets lock them in the same order.
-   */
+  /** Rows are taken in key order, so two instances leasing the same buckets lock them in the same order. */
   async lease(requests: readonly QuotaLeaseRequest[]): Promise<QuotaLease[]> {
     if (requests.length === 0) return [];
-    const asked = [...requests].sort((a, b) => a.bucketKey.localeCompare(b.bucketKey) || a.windowStart.getTime() - b.windowStart.getTime());
+    const asked = [...requests].sort((a, b) => (a.bucketKey < b.bucketKey ? -1 : a.bucketKey > b.bucketKey ? 1 : a.windowStart.getTime() - b.windowStart.getTime()));
     // Raw SQL: a multi-row counter upsert whose update needs each row's own limit, which TypeORM's upsert cannot express.
     const rows = await this.db.query<{ bucket_key: string; window_start: Date; hits: number; last_grant: number }>(
-      `${ASYNC_COMMIT},
-       asked AS (SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::int[], $5::int[])
-                   WITH ORDINALITY AS a (bucket_key, window_start, expires_at, lim, want, n))
-       INSERT INTO rate_limit_counters AS c (bucket_key, window_start, hits, last_grant, expires_at)
-       SELECT a.bucket_key, a.window_start, LEAST(a.lim, a.want), LEAST(a.lim, a.want), a.expires_at FROM asked a, async_commit ORDER BY a.n
-       ON CONFLICT (bucket_key, window_start) DO UPDATE
-         SET hits = c.hits + LEAST(EXCLUDED.hits, GREATEST(0, (SELECT a.lim FROM asked a WHERE a.bucket_key = c.bucket_key AND a.window_start = c.window_start) - c.hits)),
-             last_grant = LEAST(EXCLUDED.hits, GREATEST(0, (SELECT a.lim FROM asked a WHERE a.bucket_key = c.bucket_key AND a.window_start = c.window_start) - c.hits))
-       RETURNING bucket_key, window_start, hits, last_grant`,
+      LEASE,
       [
         asked.map((r) => r.bucketKey), asked.map((r) => r.windowStart), asked.map((r) => r.expiresAt),
         asked.map((r) => Math.max(0, r.limit)), asked.map((r) => Math.max(0, r.want)),

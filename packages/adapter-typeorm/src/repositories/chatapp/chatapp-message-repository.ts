@@ -6,6 +6,15 @@ import { Database } from '../../database';
 import { num } from '../rows';
 import { CHATAPP_COLUMNS, toChatappMessage } from './message-rows';
 
+/** Built once: a hot statement's text is the prepared statement's key (see Database.query). */
+const RECORD = `WITH message AS (
+   INSERT INTO conversation_messages (conversation_id, direction, source, type, body, media_url, media_type, filename, template_id, created_at)
+   VALUES ($3, $4, $14, $15, $16, $17, $18, $19, $20, $13) RETURNING id
+ )
+ INSERT INTO chatapp_messages (user_id, message_id, sender_id, conversation_id, direction, from_phone, to_phone, message_sid, provider_message_id,
+   status, cost, from_allowance, status_history, created_at, updated_at)
+ SELECT $1, message.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13 FROM message RETURNING ${CHATAPP_COLUMNS}`;
+
 export class TypeormChatappMessageRepository implements ChatappMessageRepository {
   constructor(private readonly db: Database) {}
 
@@ -13,13 +22,7 @@ export class TypeormChatappMessageRepository implements ChatappMessageRepository
   async record(m: NewChatappMessage): Promise<StoredChatappMessage> {
     const history = m.status === 'received' ? [] : [{ status: m.status, at: m.now.toISOString() }];
     const row = await this.db.one(
-      `WITH message AS (
-         INSERT INTO conversation_messages (conversation_id, direction, source, type, body, media_url, media_type, filename, template_id, created_at)
-         VALUES ($3, $4, $14, $15, $16, $17, $18, $19, $20, $13) RETURNING id
-       )
-       INSERT INTO chatapp_messages (user_id, message_id, sender_id, conversation_id, direction, from_phone, to_phone, message_sid, provider_message_id,
-         status, cost, from_allowance, status_history, created_at, updated_at)
-       SELECT $1, message.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13 FROM message RETURNING ${CHATAPP_COLUMNS}`,
+      RECORD,
       [m.userId, m.senderId, m.conversationId, m.direction, m.from, m.to, m.messageSid, m.providerMessageId, m.status, m.cost,
         m.fromAllowance, JSON.stringify(history), m.now, m.source, m.type, m.body, m.media?.url ?? null, m.media?.mediaType ?? null,
         m.media?.filename ?? null, m.templateId],

@@ -8,6 +8,8 @@ import { MESSAGE_SELECT, toConversationMessage } from './message-rows';
 
 const COLUMNS = `id, uuid, user_id, sender_id, assistant_id, customer_phone, customer_name, status, ai_enabled, ai_disabled_at, ai_enabled_at,
   message_count, last_message_at, last_customer_message_at, last_template_sent_at, ended_count, ended_at, created_at, updated_at`;
+/** Built once: a hot statement's text is the prepared statement's key (see Database.query). */
+const LOCK = `SELECT ${COLUMNS} FROM conversations WHERE sender_id = $1 AND customer_phone = $2 FOR UPDATE`;
 
 function toConversation(r: Record<string, unknown>): Conversation {
   return {
@@ -41,7 +43,7 @@ export class TypeormConversationRepository implements ConversationRepository {
   }
 
   async lock(senderId: number, customerPhone: string): Promise<Conversation | null> {
-    const row = await this.db.one(`SELECT ${COLUMNS} FROM conversations WHERE sender_id = $1 AND customer_phone = $2 FOR UPDATE`, [senderId, customerPhone], { prepared: true });
+    const row = await this.db.one(LOCK, [senderId, customerPhone], { prepared: true });
     return row === null ? null : toConversation(row);
   }
 

@@ -5,6 +5,8 @@ import { isUniqueViolation, num, numOrNull } from '../rows';
 
 const COLUMNS = `id, user_id, phone_number, display_name, status, quality_rating, messaging_limit, country_code, assistant_id,
   calling_enabled, status_webhook_url, provider, created_at, updated_at`;
+/** Built once: a hot statement's text is the prepared statement's key (see Database.query). */
+const FIND_OWNED = `SELECT ${COLUMNS} FROM chatapp_senders WHERE id = $1 AND user_id = $2`;
 
 function toSender(r: Record<string, unknown>): Sender {
   return {
@@ -40,7 +42,7 @@ export class TypeormSenderRepository implements SenderRepository {
   }
 
   async findOwned(userId: number, id: number): Promise<Sender | null> {
-    const row = await this.db.one(`SELECT ${COLUMNS} FROM chatapp_senders WHERE id = $1 AND user_id = $2`, [id, userId], { prepared: true });
+    const row = await this.db.one(FIND_OWNED, [id, userId], { prepared: true });
     return row === null ? null : toSender(row);
   }
 

@@ -4,6 +4,8 @@ import { Database } from '../../database';
 import { dateOrNull, num, numOrNull } from '../rows';
 
 const COLUMNS = 'user_id, enabled, threshold, amount, consecutive_failures, last_attempt_at, last_error, in_flight_top_up_id';
+/** Built once: read in every charge's transaction, as a prepared statement keyed by its text (see Database.query). */
+const FIND = `SELECT ${COLUMNS} FROM auto_recharges WHERE user_id = $1`;
 
 function toRecharge(r: Record<string, unknown>): AutoRecharge {
   return {
@@ -21,7 +23,7 @@ export class TypeormAutoRechargeRepository implements AutoRechargeRepository {
   constructor(private readonly db: Database) {}
 
   async find(userId: number): Promise<AutoRecharge> {
-    const r = await this.db.one(`SELECT ${COLUMNS} FROM auto_recharges WHERE user_id = $1`, [userId], { prepared: true });
+    const r = await this.db.one(FIND, [userId], { prepared: true });
     return r ? toRecharge(r) : newAutoRecharge(userId);
   }
 
