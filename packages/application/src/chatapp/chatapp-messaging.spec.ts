@@ -158,21 +158,23 @@ describe('end on inactivity (§11.4) with a controllable clock', () => {
   describe('with post_call_evaluation: the transcript evaluated against post_call_schema outside the locks', () => {
     const schema = [{ name: 'customer_name', type: 'string' as const, description: 'Who wrote' }];
     const endedVariables = (store: FakeStore) => (store.outbox.events(CONVERSATION_ENDED_TOPIC).at(-1)?.payload as { conversation: { extracted_variables: unknown } }).conversation.extracted_variables;
+    const generatorEvaluating = (evaluate: ReplyGenerator['evaluateConversation']): ReplyGenerator => ({ generateReply: async () => 'Hello', evaluateConversation: evaluate });
+    /** A customer wrote, the assistant answered, and the conversation has been quiet past its timeout since. */
+    async function quietConversation(generator: ReplyGenerator, assistantOver: Record<string, unknown> = { postCallSchema: schema }, text = 'Hi') {
+      const scene = setup(generator);
+      const user = await scene.store.account({ balance: 1 });
+      const s = await scene.sender(user.id, await scene.assistant(user.id, assistantOver));
+      const received = await scene.receive.execute({ sender: s, customerPhone: CUSTOMER, customerName: null, text, media: null, providerMessageId: null });
+      scene.store.clock.advance(31 * MINUTE);
+      return { ...scene, s, id: received.conversation.id };
+    }
 
     it('puts the evaluator\'s fields, status and summary into the ended event; the evaluator saw the transcript and the schema', async () => {
       const seen: unknown[] = [];
-      const generator: ReplyGenerator = {
-        generateReply: async () => 'Hello',
-        evaluateConversation: async (request) => {
-          seen.push(request);
-          return { customer_name: 'Ann', status: true, summary: 'Greeted.' };
-        },
-      };
-      const { store, receive, ending, sender, assistant } = setup(generator);
-      const user = await store.account({ balance: 1 });
-      const s = await sender(user.id, await assistant(user.id, { postCallSchema: schema }));
-      const id = (await receive.execute({ sender: s, customerPhone: CUSTOMER, customerName: null, text: 'Hi, Ann here', media: null, providerMessageId: null })).conversation.id;
-      store.clock.advance(31 * MINUTE);
+      const { store, ending, id } = await quietConversation(generatorEvaluating(async (request) => {
+        seen.push(request);
+        return { customer_name: 'Ann', status: true, summary: 'Greeted.' };
+      }), undefined, 'Hi, Ann here');
 
       expect((await ending.end(id))?.status).toBe('ended');
       expect(endedVariables(store)).toEqual({ customer_name: 'Ann', status: true, summary: 'Greeted.' });
@@ -180,19 +182,11 @@ describe('end on inactivity (§11.4) with a controllable clock', () => {
     });
 
     it('leaves the conversation open when a message arrives while the evaluator reads', async () => {
-      let receiveDuring: (() => Promise<unknown>) | null = null;
-      const generator: ReplyGenerator = {
-        generateReply: async () => 'Hello',
-        evaluateConversation: async () => {
-          await receiveDuring?.();
-          return { status: true, summary: 'Stale.' };
-        },
-      };
-      const { store, receive, ending, sender, assistant } = setup(generator);
-      const user = await store.account({ balance: 1 });
-      const s = await sender(user.id, await assistant(user.id, { postCallSchema: schema }));
-      const id = (await receive.execute({ sender: s, customerPhone: CUSTOMER, customerName: null, text: 'Hi', media: null, providerMessageId: null })).conversation.id;
-      store.clock.advance(31 * MINUTE);
+      let receiveDuring: () => Promise<unknown> = async () => undefined;
+      const { store, receive, ending, s, id } = await quietConversation(generatorEvaluating(async () => {
+        await receiveDuring();
+        return { status: true, summary: 'Stale.' };
+      }));
       receiveDuring = () => receive.execute({ sender: s, customerPhone: CUSTOMER, customerName: null, text: 'Wait!', media: null, providerMessageId: null });
 
       expect((await ending.end(id))?.status).toBe('open');
@@ -200,12 +194,7 @@ describe('end on inactivity (§11.4) with a controllable clock', () => {
     });
 
     it('ends claiming nothing when the evaluator fails, and says so in the log', async () => {
-      const generator: ReplyGenerator = { generateReply: async () => 'Hello', evaluateConversation: async () => Promise.reject(new Error('model overloaded')) };
-      const { store, receive, ending, sender, assistant, log } = setup(generator);
-      const user = await store.account({ balance: 1 });
-      const s = await sender(user.id, await assistant(user.id, { postCallSchema: schema }));
-      const id = (await receive.execute({ sender: s, customerPhone: CUSTOMER, customerName: null, text: 'Hi', media: null, providerMessageId: null })).conversation.id;
-      store.clock.advance(31 * MINUTE);
+      const { store, ending, log, id } = await quietConversation(generatorEvaluating(async () => Promise.reject(new Error('model overloaded'))));
 
       expect((await ending.end(id))?.status).toBe('ended');
       expect(endedVariables(store)).toEqual({ customer_name: null, status: false, summary: '' });
@@ -213,12 +202,7 @@ describe('end on inactivity (§11.4) with a controllable clock', () => {
     });
 
     it('sends nothing to the evaluator for an assistant that does not evaluate', async () => {
-      const generator: ReplyGenerator = { generateReply: async () => 'Hello', evaluateConversation: async () => Promise.reject(new Error('not to be called')) };
-      const { store, receive, ending, sender, assistant, log } = setup(generator);
-      const user = await store.account({ balance: 1 });
-      const s = await sender(user.id, await assistant(user.id, { postCallEvaluation: false }));
-      const id = (await receive.execute({ sender: s, customerPhone: CUSTOMER, customerName: null, text: 'Hi', media: null, providerMessageId: null })).conversation.id;
-      store.clock.advance(31 * MINUTE);
+      const { store, ending, log, id } = await quietConversation(generatorEvaluating(async () => Promise.reject(new Error('not to be called'))), { postCallEvaluation: false });
 
       expect((await ending.end(id))?.status).toBe('ended');
       expect(endedVariables(store)).toEqual({});
