@@ -1,6 +1,6 @@
 import {
-  Assistant, Conversation, conversationEndedPayload, endOnInactivity, evaluatedConversationVariables, inactivityTimeoutMinutes, PostCallEvaluation, roleOfSource,
-  transcriptText,
+  Assistant, Conversation, conversationEndedPayload, ConversationMessage, endOnInactivity, evaluatedConversationVariables,
+  inactivityTimeoutMinutes, PostCallEvaluation, roleOfSource, transcriptText,
 } from '@voiceplane/domain';
 import { AssistantRepository, CatalogRepository } from '../assistants/ports';
 import { Clock } from '../ports/clock';
@@ -22,6 +22,8 @@ const TRANSCRIPT_LIMIT = 500;
 /** What the evaluator made of a conversation that had `messageCount` messages when it read it. */
 interface Evaluated {
   readonly messageCount: number;
+  /** The transcript it read: still the conversation's own while `messageCount` is. */
+  readonly messages: readonly ConversationMessage[];
   readonly produced: Readonly<Record<string, unknown>> | null;
 }
 
@@ -77,11 +79,11 @@ export class EndInactiveConversation {
     const next = ended.value.next;
     await this.conversations.save(next);
     const sender = await this.senders.findOwned(next.userId, next.senderId);
-    const produced = evaluated !== undefined && evaluated.messageCount === conversation.messageCount ? evaluated.produced : null;
+    const current = evaluated !== undefined && evaluated.messageCount === conversation.messageCount ? evaluated : null;
     const payload = conversationEndedPayload({
-      conversation: next, messages: await this.conversations.recentMessages(next.id, TRANSCRIPT_LIMIT),
+      conversation: next, messages: current?.messages ?? await this.conversations.recentMessages(next.id, TRANSCRIPT_LIMIT),
       sender: { phoneNumber: sender?.phoneNumber ?? '', displayName: sender?.displayName ?? '' },
-      extractedVariables: assistant === null ? {} : evaluatedConversationVariables(evaluationOf(assistant), produced), inputVariables: {},
+      extractedVariables: assistant === null ? {} : evaluatedConversationVariables(evaluationOf(assistant), current?.produced ?? null), inputVariables: {},
     });
     if (ended.value.events[0].notifyWebhook && assistant !== null && assistant.conversationEndedWebhookUrl !== null) {
       await this.deliveries.enqueue({
@@ -104,10 +106,10 @@ export class EndInactiveConversation {
         model: await assistantModelName(catalog, assistant), schema: assistant.postCallSchema,
         transcript: messages.map((m) => ({ role: roleOfSource(m.source), content: transcriptText(m) })),
       });
-      return { messageCount: conversation.messageCount, produced };
+      return { messageCount: conversation.messageCount, messages, produced };
     } catch (e) {
       log.warn({ conversation_id: conversation.id, error: e instanceof Error ? e.message : String(e) }, 'conversation evaluation failed; the end claims nothing');
-      return { messageCount: conversation.messageCount, produced: null };
+      return { messageCount: conversation.messageCount, messages, produced: null };
     }
   }
 }
