@@ -8,12 +8,19 @@ export const WAIT_CEILING_MS = 30_000;
 
 const LOOK_EVERY_MS = 20;
 
+/** The thing waited for did not come within the ceiling. */
+export class CeilingExceeded extends Error {
+  constructor(what: string, ceilingMs: number) {
+    super(`timed out after ${ceilingMs} ms waiting for ${what}`);
+  }
+}
+
 /** Resolves once `condition` holds; fails naming `what` when it still does not after `ceilingMs`. */
 export async function eventually(condition: () => boolean | Promise<boolean>, what: string, ceilingMs = WAIT_CEILING_MS): Promise<void> {
   const started = Date.now();
   for (;;) {
     if (await condition()) return;
-    if (Date.now() - started > ceilingMs) throw new Error(`timed out after ${ceilingMs} ms waiting for ${what}`);
+    if (Date.now() - started > ceilingMs) throw new CeilingExceeded(what, ceilingMs);
     await new Promise((resolve) => setTimeout(resolve, LOOK_EVERY_MS));
   }
 }
@@ -22,7 +29,7 @@ export async function eventually(condition: () => boolean | Promise<boolean>, wh
 export async function withinCeiling<T>(work: Promise<T>, what: string, ceilingMs = WAIT_CEILING_MS): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ceilingMs} ms waiting for ${what}`)), ceilingMs);
+    timer = setTimeout(() => reject(new CeilingExceeded(what, ceilingMs)), ceilingMs);
   });
   try {
     return await Promise.race([work, late]);
