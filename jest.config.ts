@@ -43,7 +43,7 @@ const config: Config = {
   ],
   // Jest reads testTimeout only at the top level, not per project.
   testTimeout: 60_000,
-  reporters: ['default', '<rootDir>/tools/test-env/summary-reporter.js', '<rootDir>/tools/test-env/open-handles-reporter.js'],
+  reporters: ['default', '<rootDir>/tools/test-env/summary-reporter.js'],
 };
 
 export default config;
