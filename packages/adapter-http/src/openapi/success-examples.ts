@@ -1120,12 +1120,12 @@ const RECORDED: Readonly<Record<string, unknown>> = {
   },
 };
 
-/** Aliases and views answer what their original answers: the same update, the page's records as a bare array. */
+/** Views answer what their original answers: the page's records as a bare array, the owned numbers as one. */
 export const SUCCESS_EXAMPLES: Readonly<Record<string, unknown>> = {
   ...RECORDED,
   ...AUTOMATION_SUCCESS_EXAMPLES,
   ...CHATAPP_SUCCESS_EXAMPLES,
   ...CHATAPP_VOICE_SUCCESS_EXAMPLES,
-  'PATCH /api/user/assistants/{id}': RECORDED['PUT /api/user/assistant/{id}'],
   'GET /api/user/assistants': (RECORDED['GET /api/user/assistants/get'] as { data: unknown[] }).data,
+  'GET /api/user/assistants/phone-numbers': (RECORDED['GET /api/user/phone-numbers'] as { data: unknown[] }).data,
 };
