@@ -99,6 +99,7 @@ describe('GET /api/user/phone-numbers/all', () => {
     const alias = await t.http.get('/api/user/phone-numbers/all').set(user.auth);
     expect(answerOf(alias)).toEqual(answerOf(await t.http.get('/api/user/phone-numbers').set(user.auth)));
     expect(alias.body.data).toHaveLength(1);
+    expect((await t.http.head('/api/user/phone-numbers/all').set(user.auth)).status).toBe(200);
     const deleted = await t.http.delete('/api/user/phone-numbers/all').set(user.auth);
     expect([deleted.status, deleted.headers.allow]).toEqual([405, 'GET']);
     expect(answerOf(await t.http.get('/api/user/phone-numbers/every').set(user.auth))).toEqual({ status: 404, body: NOT_FOUND });

@@ -72,11 +72,12 @@ export interface CanonicalRoute {
 export function canonicalRoute(method: string, path: string): CanonicalRoute | null {
   if (CHATAPP_PREFIX.test(path)) return { method, path: path.replace(CHATAPP_PREFIX, '/api/user/chatapp') };
   for (const { route, pattern, names } of COMPILED) {
-    if (route.method !== method) continue;
+    // HEAD goes where GET goes, as the router sends it.
+    if (route.method !== method && !(method === 'HEAD' && route.method === 'GET')) continue;
     const found = pattern.exec(path);
     if (!found) continue;
     const canonicalPath = route.canonicalPath.replace(/\{([a-z_]+)\}/g, (_m, name: string) => found[names.indexOf(name) + 1]);
-    return { method: route.canonicalMethod ?? method, path: canonicalPath, query: route.query };
+    return { method: method === 'HEAD' ? method : route.canonicalMethod ?? method, path: canonicalPath, query: route.query };
   }
   return null;
 }
