@@ -9,7 +9,7 @@ import { CHATAPP_VOICE_SUCCESS_EXAMPLES } from './chatapp-voice-examples';
  * example addresses), so it has exactly the shape the presenters produce.
  */
 /**
- * Paid top-ups (CONTRACT §13.4), as the sandbox answered them: the creation answer carries the checkout page's
+ * Paid top-ups, as the sandbox answered them: the creation answer carries the checkout page's
  * one-time token, later reads the page's address without it.
  */
 const TOP_UP_PENDING = {

@@ -5,7 +5,7 @@ import {
 import { SandboxFault } from '../telephony/armed-faults';
 
 /**
- * The sandbox billing provider (CONTRACT §13.4, §13.5): a checkout is a page (or S14) that settles it, the
+ * The sandbox billing provider: a checkout is a page (or the sandbox API) that settles it, the
  * saved card is always there, and an off-session charge succeeds at once — unless a
  * `billing_charge` fault is armed: the next checkout then fails to open (502), the next auto
  * top-up is declined.

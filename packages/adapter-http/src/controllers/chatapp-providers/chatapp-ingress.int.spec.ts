@@ -145,7 +145,7 @@ describe('chat-app provider ingress (WhatsApp Cloud)', () => {
 });
 
 describe('chat-app provider ingress with the sandbox provider', () => {
-  it('is not served at all (CONTRACT D6): WhatsApp is an unknown provider there, in the ingress family', async () => {
+  it('is not served at all: WhatsApp is an unknown provider there, in the ingress family', async () => {
     const t = await createTestApi({ startBackground: false });
     try {
       const get = await t.http.get(`${PATH}?hub.mode=subscribe&hub.verify_token=x&hub.challenge=1`);
