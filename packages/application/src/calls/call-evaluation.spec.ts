@@ -7,7 +7,7 @@ import { CallConfigurations } from './call-configurations';
 import { EndCall } from './end-call';
 import { RecordCallEvent } from './record-call-event';
 
-/** Post-call evaluation of calls the runtime did not evaluate (CONTRACT §7.4 step 3), on fakes. */
+/** Post-call evaluation of calls the runtime did not evaluate, on fakes. */
 
 const START = new Date('2030-05-01T12:00:00.000Z');
 const schema = [{ name: 'customer_name', type: 'string' as const, description: 'Who called' }, { name: 'order_id', type: 'string' as const, description: null }];

@@ -76,7 +76,7 @@ export class RecordCallEvent {
 
   /**
    * An `ended` report without `extracted_variables` for a call whose assistant evaluates
-   * (CONTRACT §7.4 step 3): the evaluator reads the final transcript against `post_call_schema`
+   * (the end's step 3): the evaluator reads the final transcript against `post_call_schema`
    * here, before the end's transaction, so no lock is held while the model thinks, and the
    * `post_call` payload raised in the transaction carries its values. A repeated event id, an end
    * the call would refuse and a call where nobody said anything are not evaluated (nothing to

@@ -34,7 +34,7 @@ export interface ReplyPolicy {
 const TOOL_NOT_FOUND = JSON.stringify({ error: 'tool_not_found' });
 
 /**
- * The assistant's answer to a customer message (CONTRACT §8.9): the conversation policy's turn
+ * The assistant's answer to a customer message: the conversation policy's turn
  * (the assistant's instructions, its mid-call tools through the gateway; no built-ins: a chat has
  * no call to end or transfer), run outside any transaction, then sent as a freeform message — unless AI was switched off (or off and on) since
  * the customer wrote, in which case it is discarded. Without balance it is stored as a failed

@@ -40,7 +40,7 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
   c.bind(EndCall).toDynamicValue(() => new EndCall(
     get(TOKENS.AssistantRepository), get(TOKENS.BalanceService), get(TOKENS.WebhookDeliveries), prices,
   )).inSingletonScope();
-  // Ends the runtime did not evaluate are read by the same evaluator as conversations (CONTRACT §7.4, §11.4).
+  // Ends the runtime did not evaluate are read by the same evaluator as conversations.
   c.bind(TOKENS.RecordCallEvent).toDynamicValue(() => new RecordCallEvent(
     get(TOKENS.CallRepository), c.get(EndCall), get(TOKENS.Clock),
     { generator: get(TOKENS.ReplyGenerator), catalog: get(TOKENS.CatalogRepository), log },

@@ -29,7 +29,7 @@ const SAY_ANSWERS: AnswerTable<SayRefusal> = {
   model_failed: { status: 502, body: { message: 'The assistant\'s language model did not answer.' } },
 };
 
-/** S8, S9 and S15 (CONTRACT §14.2): bound only while the voice runtime is the sandbox (D3). */
+/** S8, S9 and S15 of the sandbox controls: bound only while the voice runtime is the sandbox. */
 @Controller('/api/sandbox/calls')
 export class SandboxCallController {
   constructor(

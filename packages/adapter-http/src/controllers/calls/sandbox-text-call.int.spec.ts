@@ -7,7 +7,7 @@ import { createAssistant, getCall, makeCall } from '../../../../../tools/calls/f
  * The conversation policy through the composed app (REPLY_GENERATOR=openai) against a scripted
  * OpenAI-compatible server on 127.0.0.1: S15 sandbox text calls and chat-app AI replies, each with
  * a tool round through the real gateway to a receiver, and `end_call` running the end of the call
- * with the evaluator's values (CONTRACT §7.4, §7.6, §8.9, §14.2 S15).
+ * with the evaluator's values.
  */
 
 let t: TestApi;
@@ -174,7 +174,7 @@ describe('S15 POST /api/sandbox/calls/{id}/say', () => {
   });
 });
 
-describe('chat-app AI replies use the same policy (§8.9)', () => {
+describe('chat-app AI replies use the same policy', () => {
   it('calls the assistant\'s tool through the gateway with the conversation\'s values and answers with the model\'s final text', async () => {
     expect((await t.http.post(`/api/user/assistant/${assistant}/activate`).set(owner.auth)).status).toBe(200);
     const sender = (await t.http.post('/api/user/chatapp/senders').set(owner.auth).send({ phone_number: '+4915299990001', display_name: 'Acme', assistant_id: assistant })).body.data.id;
