@@ -903,6 +903,10 @@ const RECORDED: Readonly<Record<string, unknown>> = {
   'POST /api/sandbox/billing/top-ups/{id}/complete': { ok: true, data: TOP_UP_SUCCEEDED },
   'POST /api/sandbox/calls/{id}/answer': { ok: true, call: { id: 1, status: 'in-progress' } },
   'POST /api/sandbox/calls/{id}/finish': { ok: true, call: { id: 1, status: 'completed' } },
+  'POST /api/sandbox/calls/{id}/say': {
+    ok: true, reply: 'Your order A-1001 has shipped.', tool_calls: [{ name: 'check_order', ok: true, status_code: 200 }], ended: false,
+    call: { id: 1, status: 'in-progress' },
+  },
   'POST /api/sandbox/faults': { ok: true, fault: { kind: 'sip_provisioning', target_id: 46, remaining: 3 } },
   'POST /api/user/api-keys': {
     message: 'API key created successfully.',
