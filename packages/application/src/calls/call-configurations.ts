@@ -1,4 +1,4 @@
-import { Assistant, buildRuntimeConfig, CallChannel, CallDirection, CallerLine, RuntimeConfig } from '@voiceplane/domain';
+import { Assistant, buildRuntimeConfig, runtimeSpeech, CallChannel, CallDirection, CallerLine, RuntimeConfig } from '@voiceplane/domain';
 import { CatalogRepository } from '../assistants/ports';
 import { ToolRepository } from '../tools/ports';
 
@@ -22,7 +22,7 @@ export class CallConfigurations {
     const { assistant } = start;
     const tools = assistant.toolIds.length > 0 ? await this.tools.listByIds(assistant.userId, assistant.toolIds) : [];
     const catalog = await this.catalog.catalog();
-    return buildRuntimeConfig({
+    const config = buildRuntimeConfig({
       direction: start.direction,
       channel: start.channel,
       customerPhone: start.customerPhone,
@@ -33,5 +33,6 @@ export class CallConfigurations {
       variables: start.variables,
       tools: tools.map((t) => ({ id: t.id, name: t.name, description: t.description, schema: t.schema })),
     });
+    return { ...config, speech: runtimeSpeech(catalog, assistant) };
   }
 }

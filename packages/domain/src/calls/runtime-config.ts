@@ -2,6 +2,7 @@ import { AssistantConfig } from '../assistants/assistant';
 import { snakeCase, SnakeCased } from '../shared/case';
 import { ToolParameter, ToolParameterType } from '../tools/tool';
 import { CallChannel, CallDirection, CallerLine } from './call';
+import { RuntimeSpeech } from './runtime-speech';
 
 /** Assistant settings that concern voiceplane's webhooks, not the conversation: kept from the runtime. */
 export const WEBHOOK_FIELDS = [
@@ -52,6 +53,8 @@ export interface RuntimeConfig {
   readonly variables: Readonly<Record<string, string>>;
   readonly tools: readonly RuntimeTool[];
   readonly builtin_tools: AssistantConfig['tools'];
+  /** The catalogue entries the assistant names, resolved for the voice agent; absent from configs stored before it existed. */
+  readonly speech?: RuntimeSpeech;
 }
 
 export interface RuntimeConfigInput {
