@@ -1,0 +1,2 @@
+export * from './instructions';
+export * from './tool-functions';
