@@ -24,7 +24,7 @@ export interface SpeechPlan {
     | { readonly provider: 'cartesia'; readonly voiceId: string; readonly language: string; readonly speed: number; readonly emotion: readonly string[] | null }
     | null;
   /** Silero VAD for pipeline and dualplex turn taking; null with a realtime model (it hears turns itself). */
-  readonly vad: { readonly activationThreshold: number; readonly minSilenceDuration: number } | null;
+  readonly vad: { readonly activationThreshold: number; readonly minSilenceMs: number } | null;
   readonly turns: {
     readonly detection: 'vad' | 'stt' | 'realtime_llm';
     readonly minEndpointingDelayMs: number;
@@ -135,7 +135,7 @@ export function planSpeech(config: RuntimeConfig, keys: AgentEnv['keys']): PlanR
     ok: true,
     plan: {
       engine, stt, llm, realtime, tts,
-      vad: engine === 'realtime' ? null : { activationThreshold: a.turn_detection_threshold ?? 0.5, minSilenceDuration: endpointingMs / 1000 },
+      vad: engine === 'realtime' ? null : { activationThreshold: a.turn_detection_threshold ?? 0.5, minSilenceMs: endpointingMs },
       turns: {
         detection: engine === 'realtime' ? 'realtime_llm' : a.endpoint_type === 'ai' ? 'stt' : 'vad',
         minEndpointingDelayMs: endpointingMs,

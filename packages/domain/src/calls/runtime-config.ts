@@ -62,7 +62,15 @@ export interface RuntimeConfig {
   readonly builtin_tools: AssistantConfig['tools'];
   /** The catalogue entries the assistant names, resolved for the voice agent; absent from configs stored before it existed. */
   readonly speech?: RuntimeSpeech;
+  /**
+   * The assistants this call's `assistant_transfer` tools can hand it to (chains included), as
+   * their configs were when the call started; absent when there are none.
+   */
+  readonly transfer_assistants?: readonly TransferAssistant[];
 }
+
+/** Another assistant taking over the same call: its settings, variables, tools and voice. */
+export type TransferAssistant = Pick<RuntimeConfig, 'assistant' | 'variables' | 'tools' | 'builtin_tools'> & { readonly speech: RuntimeSpeech };
 
 export interface RuntimeConfigInput {
   readonly direction: CallDirection;
