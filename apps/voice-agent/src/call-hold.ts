@@ -43,6 +43,17 @@ const APOLOGIES: Readonly<Record<string, string>> = {
   es: 'Lo siento, tenemos un problema técnico y debemos terminar esta llamada. Por favor, inténtelo más tarde.',
 };
 const SPEECH_WAIT_MS = 10_000;
+/**
+ * LiveKit serialises a tool's result as JSON for the model; the gateway's content is already JSON
+ * text (or plain text), so it is handed over parsed and reaches the model exactly as the gateway wrote it.
+ */
+function asToolOutput(content: string): unknown {
+  try {
+    return JSON.parse(content);
+  } catch {
+    return content;
+  }
+}
 const withTimeout = <T>(p: Promise<T>, ms: number) => Promise.race([p, new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);
 
 /**
@@ -114,9 +125,9 @@ export class CallHold {
   async customerAnswered(): Promise<void> {
     await this.deps.reporter.answered();
     const { limits } = this.deps.plan;
-    this.timers.push(setTimeout(() => void this.end({ status: 'completed', reason: 'max_duration' }), limits.maxDurationS * 1000));
+    this.timers.push(setTimeout(() => void this.end({ status: 'completed', reason: 'max_duration' }), limits.maxDurationS * 1000).unref());
     this.silence = new SilenceWatch(limits, Date.now());
-    this.timers.push(setInterval(() => this.checkSilence(), 1000));
+    this.timers.push(setInterval(() => this.checkSilence(), 1000).unref());
     if (this.deps.plan.assistantSpeaksFirst && this.session) this.session.say(this.texts.initialMessage);
   }
 
@@ -172,12 +183,12 @@ export class CallHold {
 
   private async runTool(config: RuntimeConfig, name: string, args: Record<string, unknown>, options: llm.ToolOptions<unknown>): Promise<unknown> {
     const call = resolveToolCall(config, name);
-    if (call === null) return JSON.stringify({ error: 'unknown_function' });
+    if (call === null) return { error: 'unknown_function' };
     if (call.kind === 'tool') {
       const filler = this.deps.plan.fillers;
       if (filler && this.session) this.session.say(filler[Math.floor(Math.random() * filler.length)], { addToChatCtx: false });
       const result = await this.deps.controlPlane.callTool({ call_id: this.deps.callId, tool_id: call.tool.id, params: args, invocation_id: `${this.deps.callId}:${options.toolCallId}` });
-      return result.content;
+      return asToolOutput(result.content);
     }
     return this.runBuiltIn(call.builtin, args, options);
   }
@@ -195,23 +206,23 @@ export class CallHold {
           await this.deps.line.transfer(tool.data.phone_number, brief);
         } catch (e) {
           this.deps.log.warn({ err: e }, 'transfer failed');
-          return JSON.stringify({ error: 'transfer_failed', message: 'The transfer did not go through; tell the customer and continue.' });
+          return { error: 'transfer_failed', message: 'The transfer did not go through; tell the customer and continue.' };
         }
         void this.end({ status: 'completed', reason: 'transferred' });
         throw new voice.StopResponse();
       }
       case 'dtmf_input': {
         const digits = typeof args.digits === 'string' ? args.digits : '';
-        if (!/^[0-9*#]{1,32}$/.test(digits)) return JSON.stringify({ error: 'invalid_digits' });
+        if (!/^[0-9*#]{1,32}$/.test(digits)) return { error: 'invalid_digits' };
         await this.deps.line.sendDtmf(digits);
-        return JSON.stringify({ pressed: digits });
+        return { pressed: digits };
       }
       case 'collect_keypad': {
         const digits = await this.deps.line.collectDigits(tool.data.stop_key, tool.data.timeout);
-        return JSON.stringify(digits === '' ? { digits: null, message: 'The customer typed nothing.' } : { digits });
+        return digits === '' ? { digits: null, message: 'The customer typed nothing.' } : { digits };
       }
       case 'calendar_integration':
-        return JSON.stringify({ error: 'not_available', message: 'No scheduling service is connected. Tell the customer you cannot book the appointment on this call.' });
+        return { error: 'not_available', message: 'No scheduling service is connected. Tell the customer you cannot book the appointment on this call.' };
       case 'assistant_transfer':
         return this.transferToAssistant(tool);
     }
@@ -219,7 +230,7 @@ export class CallHold {
 
   private async transferToAssistant(tool: Extract<BuiltInTool, { type: 'assistant_transfer' }>): Promise<unknown> {
     const target = this.deps.config.transfer_assistants?.find((t) => t.assistant.id === tool.data.assistant_id);
-    if (!target || !this.session) return JSON.stringify({ error: 'not_available', message: 'That colleague is not available; continue the conversation yourself.' });
+    if (!target || !this.session) return { error: 'not_available', message: 'That colleague is not available; continue the conversation yourself.' };
     await this.speak(tool.data.message_before_transfer);
     const next: RuntimeConfig = { ...this.deps.config, ...target, transfer_assistants: this.deps.config.transfer_assistants };
     const greeting = tool.data.speak_transfer_greeting ? conversationTexts(next, this.deps.clock.now()).initialMessage : '';
