@@ -114,7 +114,8 @@ export function planSpeech(config: RuntimeConfig, keys: AgentEnv['keys']): PlanR
     if (voice.provider !== null || !voice.provider_voice_id) problems.push(`voice ${voice.name} cannot be spoken by a realtime model`);
   } else {
     const synthesizer = speech.synthesizer ?? voice.provider;
-    if (!voice.provider_voice_id) problems.push(`voice ${voice.name} has no provider voice id`);
+    if (voice.provider === null) problems.push(`voice ${voice.name} is a realtime-model voice; this mode needs a synthesizer voice`);
+    else if (!voice.provider_voice_id) problems.push(`voice ${voice.name} has no provider voice id`);
     else if (synthesizer !== voice.provider) problems.push(`voice ${voice.name} belongs to ${voice.provider ?? 'no synthesizer'}, not ${synthesizer}`);
     else if (synthesizer === 'elevenlabs') {
       needKey('elevenlabs', 'ELEVEN_API_KEY', 'the ElevenLabs voice');
