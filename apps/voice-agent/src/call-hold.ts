@@ -121,6 +121,11 @@ export class CallHold {
     });
   }
 
+  /** The customer's phone rings (outbound calls). */
+  customerRinging(): Promise<void> {
+    return this.deps.reporter.ringing();
+  }
+
   /** The customer is on the line: report it, start the clocks, greet unless the customer speaks first. */
   async customerAnswered(): Promise<void> {
     await this.deps.reporter.answered();

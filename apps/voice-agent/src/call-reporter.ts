@@ -14,7 +14,7 @@ export type EndedReason =
 
 export interface CallEnd {
   readonly status: 'completed' | 'failed' | 'canceled' | 'no-answer' | 'busy';
-  readonly reason: EndedReason | 'no_answer' | 'customer_busy';
+  readonly reason: EndedReason | 'no_answer' | 'dial_failed';
   readonly recordingUrl?: string | null;
 }
 

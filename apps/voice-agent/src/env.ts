@@ -13,6 +13,8 @@ export interface AgentEnv {
   };
   /** An OpenAI-compatible server instead of OpenAI (self-hosted models, tests). */
   readonly openaiBaseUrl: string | null;
+  /** Trunk that dials colleagues for warm transfers when the call's line is not a SIP trunk (the control plane's setting). */
+  readonly outboundTrunkId: string | null;
 }
 
 export const DEFAULT_AGENT_NAME = 'voiceplane-assistant';
@@ -50,6 +52,7 @@ export function readAgentEnv(source: Readonly<Record<string, string | undefined>
         openai: value('OPENAI_API_KEY'),
       },
       openaiBaseUrl: value('OPENAI_BASE_URL'),
+      outboundTrunkId: value('LIVEKIT_OUTBOUND_TRUNK_ID'),
     },
   };
 }

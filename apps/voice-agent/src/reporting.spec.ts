@@ -135,7 +135,7 @@ describe('environment', () => {
   it('names the missing provider keys, defaults the agent name to the control plane\'s dispatch name', () => {
     const check = readAgentEnv({ ...base, OPENAI_API_KEY: 'sk', DEEPGRAM_API_KEY: ' ' });
     expect(check).toEqual({ ok: true, missingProviderKeys: ['DEEPGRAM_API_KEY', 'ELEVEN_API_KEY', 'CARTESIA_API_KEY'], env: expect.objectContaining({
-      agentName: 'voiceplane-assistant', controlPlaneUrl: 'http://api:3000', keys: { deepgram: null, elevenlabs: null, cartesia: null, openai: 'sk' }, openaiBaseUrl: null,
+      agentName: 'voiceplane-assistant', controlPlaneUrl: 'http://api:3000', keys: { deepgram: null, elevenlabs: null, cartesia: null, openai: 'sk' }, openaiBaseUrl: null, outboundTrunkId: null,
     }) });
     expect(readAgentEnv({ ...base, LIVEKIT_AGENT_NAME: 'custom' })).toEqual(expect.objectContaining({ env: expect.objectContaining({ agentName: 'custom' }) }));
   });
