@@ -1,3 +1,5 @@
+import { DEFAULT_AGENT_NAME } from '@voiceplane/adapter-livekit';
+
 /** The agent's settings, read once from the environment at start. */
 export interface AgentEnv {
   readonly agentName: string;
@@ -17,7 +19,6 @@ export interface AgentEnv {
   readonly outboundTrunkId: string | null;
 }
 
-export const DEFAULT_AGENT_NAME = 'voiceplane-assistant';
 
 /** Without these the worker cannot register or report a single call. */
 const REQUIRED = ['LIVEKIT_URL', 'LIVEKIT_API_KEY', 'LIVEKIT_API_SECRET', 'CONTROL_PLANE_URL', 'RUNTIME_TOKEN'] as const;

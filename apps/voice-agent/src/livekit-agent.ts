@@ -1,6 +1,7 @@
 import { defineAgent, log, voice, type JobContext } from '@livekit/agents';
 import { RoomEvent, type RemoteParticipant } from '@livekit/rtc-node';
 import { SipClient } from 'livekit-server-sdk';
+import { callIdOfDispatch, customerIdentityOf } from '@voiceplane/adapter-livekit';
 import type { RuntimeConfig } from '@voiceplane/domain';
 import type { CallHold, Log } from './call-hold';
 import { holdCall } from './call-job';
@@ -8,18 +9,6 @@ import { ControlPlane, ControlPlaneError } from './control-plane';
 import { readAgentEnv } from './env';
 import { LiveKitLine } from './livekit-line';
 
-/** Set by the control plane's dispatch: `{"voiceplane":{"call_id":4812,"account_id":7,"direction":"outbound"}}`. */
-export function dispatchedCallId(metadata: string | undefined): number | null {
-  try {
-    const id = (JSON.parse(metadata ?? '') as { voiceplane?: { call_id?: unknown } }).voiceplane?.call_id;
-    return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The customer's participant as the control plane named it when it dialled (`customer-<call id>`). */
-const customerIdentityOf = (callId: number) => `customer-${callId}`;
 const SIP_STATUS = 'sip.callStatus';
 /** Beyond `ringing_time` LiveKit itself gives up; this only covers a participant that never appears. */
 const RINGING_GRACE_S = 15;
@@ -39,7 +28,7 @@ export default defineAgent({
     const sip = new SipClient(env.livekit.url, env.livekit.apiKey, env.livekit.apiSecret);
     await ctx.connect();
 
-    const outboundCall = dispatchedCallId(ctx.job.metadata);
+    const outboundCall = callIdOfDispatch(ctx.job.metadata);
     let call: { callId: number; config: RuntimeConfig; customerIdentity: string };
     if (outboundCall !== null) {
       call = { callId: outboundCall, config: await controlPlane.callConfig(outboundCall), customerIdentity: customerIdentityOf(outboundCall) };
