@@ -55,7 +55,8 @@ export default defineAgent({
     });
     const held = await holdCall({
       callId: call.callId, config: call.config, env, controlPlane, line, clock: { now: () => new Date() }, log: logger,
-      start: (session, agent) => session.start({ agent, room: ctx.room, inputOptions: { participantIdentity: call.customerIdentity } }),
+      // `record`: LiveKit's session recording (LiveKit Cloud keeps it); no recording_url comes back from it.
+      start: (session, agent) => session.start({ agent, room: ctx.room, inputOptions: { participantIdentity: call.customerIdentity }, record: call.config.assistant.record }),
     });
     if (!held.ok) return;
     const { hold, session } = held;
