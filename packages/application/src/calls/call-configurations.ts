@@ -23,13 +23,14 @@ export class CallConfigurations {
   constructor(
     private readonly tools: ToolRepository,
     private readonly catalog: CatalogRepository,
-    private readonly assistants: AssistantRepository,
+    /** Where hand-over targets are read; without it (set-ups that never hand calls over) a call carries none. */
+    private readonly assistants: AssistantRepository | null = null,
   ) {}
 
   async forStart(start: CallStart): Promise<RuntimeConfig> {
     const catalog = await this.catalog.catalog();
     const config = await this.configOf(start, start.assistant, catalog);
-    const targets = await this.transferTargets(start, catalog);
+    const targets = this.assistants ? await this.transferTargets(start, this.assistants, catalog) : [];
     return targets.length > 0 ? { ...config, transfer_assistants: targets } : config;
   }
 
@@ -51,7 +52,7 @@ export class CallConfigurations {
   }
 
   /** Breadth first from the call's assistant; a deleted target is left out (the agent then says it cannot transfer). */
-  private async transferTargets(start: CallStart, catalog: ReferenceCatalog): Promise<TransferAssistant[]> {
+  private async transferTargets(start: CallStart, assistants: AssistantRepository, catalog: ReferenceCatalog): Promise<TransferAssistant[]> {
     const targetsOf = (a: Assistant) => a.tools.flatMap((t) => (t.type === 'assistant_transfer' ? [t.data.assistant_id] : []));
     const seen = new Set<number>([start.assistant.id]);
     const queue = targetsOf(start.assistant);
@@ -60,7 +61,7 @@ export class CallConfigurations {
       const id = queue.shift()!;
       if (seen.has(id)) continue;
       seen.add(id);
-      const target = await this.assistants.findOwned(start.assistant.userId, id);
+      const target = await assistants.findOwned(start.assistant.userId, id);
       if (target === null) continue;
       const { assistant, variables, tools, builtin_tools, speech } = await this.configOf(start, target, catalog);
       found.push({ assistant, variables, tools, builtin_tools, speech: speech! });
