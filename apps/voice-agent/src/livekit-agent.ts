@@ -10,6 +10,16 @@ import { readAgentEnv } from './env';
 import { LiveKitLine } from './livekit-line';
 
 const SIP_STATUS = 'sip.callStatus';
+
+/** The inbound route's question, from the attributes LiveKit SIP gives the caller's participant. */
+export function inboundCallOf(a: Readonly<Record<string, string>>): { to: string; from: string; trunk_id?: string; provider_call_id?: string } {
+  return {
+    to: a['sip.trunkPhoneNumber'] ?? '', from: a['sip.phoneNumber'] ?? '',
+    ...(a['sip.trunkID'] ? { trunk_id: a['sip.trunkID'] } : {}),
+    // The SIP call id makes a restarted job's request return the same call.
+    ...(a['sip.callID'] ? { provider_call_id: a['sip.callID'] } : {}),
+  };
+}
 /** Beyond `ringing_time` LiveKit itself gives up; this only covers a participant that never appears. */
 const RINGING_GRACE_S = 15;
 
@@ -34,12 +44,8 @@ export default defineAgent({
       call = { callId: outboundCall, config: await controlPlane.callConfig(outboundCall), customerIdentity: customerIdentityOf(outboundCall) };
     } else {
       const caller = await ctx.waitForParticipant();
-      const a = caller.attributes;
       try {
-        const accepted = await controlPlane.acceptInbound({
-          to: a['sip.trunkPhoneNumber'] ?? '', from: a['sip.phoneNumber'] ?? '',
-          ...(a['sip.trunkID'] ? { trunk_id: a['sip.trunkID'] } : {}), ...(a['sip.callID'] ? { provider_call_id: a['sip.callID'] } : {}),
-        });
+        const accepted = await controlPlane.acceptInbound(inboundCallOf(caller.attributes));
         call = { ...accepted, customerIdentity: caller.identity };
       } catch (e) {
         // No active assistant on the number, or no balance: the caller is not left on a silent line.
@@ -71,7 +77,7 @@ export default defineAgent({
 });
 
 /** Outbound: follows the customer's SIP status until they pick up, or reports why they never did. */
-function waitForAnswer(ctx: JobContext, hold: CallHold, identity: string, ringingS: number): Promise<boolean> {
+export function waitForAnswer(ctx: Pick<JobContext, 'room'>, hold: Pick<CallHold, 'customerRinging' | 'end'>, identity: string, ringingS: number): Promise<boolean> {
   const room = ctx.room;
   return new Promise((resolve) => {
     let last = '';
