@@ -133,7 +133,7 @@ export class CallHold {
     this.timers.push(setTimeout(() => void this.end({ status: 'completed', reason: 'max_duration' }), limits.maxDurationS * 1000).unref());
     this.silence = new SilenceWatch(limits, Date.now());
     this.timers.push(setInterval(() => this.checkSilence(), 1000).unref());
-    if (this.deps.plan.assistantSpeaksFirst && this.session) this.session.say(this.texts.initialMessage);
+    if (this.deps.plan.assistantSpeaksFirst && this.session) this.say(this.texts.initialMessage);
   }
 
   /** Reports the end once, then closes the line and the session. Later calls wait for the first. */
@@ -175,11 +175,23 @@ export class CallHold {
     }
   }
 
+  /**
+   * Says a fixed text. A realtime model speaks with its own voice and has no synthesizer to read a
+   * text aloud, so it is asked to say the words exactly.
+   */
+  private say(text: string, options: { allowInterruptions?: boolean } = {}): voice.SpeechHandle {
+    const session = this.session!;
+    if (this.deps.plan.engine === 'realtime') {
+      return session.generateReply({ instructions: `Say exactly this, and nothing else: ${JSON.stringify(text)}`, allowInterruptions: options.allowInterruptions });
+    }
+    return session.say(text, options);
+  }
+
   /** Says a text and waits (bounded) until it was said; nothing when there is no text or no session. */
   private async speak(text: string | null): Promise<void> {
     if (!text || !this.session) return;
     try {
-      const handle = this.session.say(text, { allowInterruptions: false });
+      const handle = this.say(text, { allowInterruptions: false });
       await withTimeout(handle.waitForPlayout(), SPEECH_WAIT_MS);
     } catch (e) {
       this.deps.log.warn({ err: e }, 'could not say the text');
@@ -240,7 +252,7 @@ export class CallHold {
     const next: RuntimeConfig = { ...this.deps.config, ...target, transfer_assistants: this.deps.config.transfer_assistants };
     const greeting = tool.data.speak_transfer_greeting ? conversationTexts(next, this.deps.clock.now()).initialMessage : '';
     this.session.updateAgent(this.agentFor(next, await this.deps.speechFor?.(next) ?? {}));
-    if (greeting) this.session.say(greeting);
+    if (greeting) this.say(greeting);
     throw new voice.StopResponse();
   }
 }
