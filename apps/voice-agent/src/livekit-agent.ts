@@ -41,7 +41,16 @@ export default defineAgent({
     const outboundCall = callIdOfDispatch(ctx.job.metadata);
     let call: { callId: number; config: RuntimeConfig; customerIdentity: string };
     if (outboundCall !== null) {
-      call = { callId: outboundCall, config: await controlPlane.callConfig(outboundCall), customerIdentity: customerIdentityOf(outboundCall) };
+      let config: RuntimeConfig;
+      try {
+        config = await controlPlane.callConfig(outboundCall);
+      } catch (e) {
+        // Unknown call or an unreachable control plane (after retries): nobody may hear a silent line.
+        logger.error({ err: e, call_id: outboundCall }, 'the call\'s config could not be read');
+        await ctx.deleteRoom();
+        return;
+      }
+      call = { callId: outboundCall, config, customerIdentity: customerIdentityOf(outboundCall) };
     } else {
       const caller = await ctx.waitForParticipant();
       try {
