@@ -1,4 +1,4 @@
-# One image for api, worker and cli; the command chooses the role (see docker-compose.yml).
+# One image for api, worker, cli and voice-agent; the command chooses the role (see docker-compose.yml).
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 RUN npm install -g pnpm@10.34.8

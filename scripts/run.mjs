@@ -57,10 +57,16 @@ switch (command) {
     process.stdout.write(`\n${line}\n`);
     process.exit(code);
   }
+  case 'voice-agent':
+    install();
+    build();
+    // `start` registers with LiveKit for production; pass `dev` for development logging.
+    must(process.execPath, ['--enable-source-maps', 'apps/voice-agent/dist/main.js', ...(rest.length > 0 ? rest : ['start'])]);
+    break;
   case 'clean':
     for (const d of ['node_modules', 'dist']) if (existsSync(join(root, d))) rmSync(join(root, d), { recursive: true });
     break;
   default:
-    console.error('usage: node scripts/run.mjs start|test|clean');
+    console.error('usage: node scripts/run.mjs start|test|voice-agent|clean');
     process.exit(2);
 }

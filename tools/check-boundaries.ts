@@ -5,7 +5,10 @@
  *  - an adapter depends on domain/application and its own technology, never on another adapter;
  *  - composition (what the apps share) depends on domain, application and adapters, never on an app;
  *  - only apps read process.env;
- *  - no app is imported by anything, and DI identifiers carry their type (tools/boundaries/wiring-rules.ts).
+ *  - no app is imported by anything, and DI identifiers carry their type (tools/boundaries/wiring-rules.ts);
+ *  - the voice agent reaches the control plane only over its runtime routes: it depends on the domain,
+ *    the application (the conversation policy) and the LiveKit adapter, never on composition, the
+ *    database or the bus.
  * Checks both package.json dependencies and the import statements of every non-test source file.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -19,6 +22,10 @@ const violations: string[] = [];
 const DOMAIN_LIBRARIES = new Set([
   'libphonenumber-js', // telephone numbering plans (parsing, national formats): data no one should hand-maintain
 ]);
+
+/** What the voice agent may use of ours, and the stores it must never touch directly. */
+const VOICE_AGENT_INTERNAL = new Set(['domain', 'application', 'adapter-livekit']);
+const STORE_LIBRARIES = new Set(['typeorm', 'pg', 'amqplib', '@electric-sql/pglite']);
 
 /** `libphonenumber-js/max` → `libphonenumber-js`, `@scope/pkg/x` → `@scope/pkg`. */
 const packageOf = (spec: string): string => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
@@ -47,7 +54,7 @@ function allowedInternal(pkg: string, kind: Kind, dep: string): boolean {
     case 'composition':
       return dep === 'domain' || dep === 'application' || (dep.startsWith('adapter-') && dep !== 'adapter-fakes');
     case 'app':
-      return true;
+      return pkg !== 'voice-agent' || VOICE_AGENT_INTERNAL.has(dep);
   }
 }
 
@@ -76,6 +83,8 @@ for (const group of ['packages', 'apps']) {
         if (!allowedInternal(pkg, kind, name)) violations.push(`${group}/${pkg}/package.json depends on ${dep}`);
       } else if (kind === 'application' || (kind === 'domain' && !DOMAIN_LIBRARIES.has(dep))) {
         violations.push(`${group}/${pkg}/package.json depends on third-party ${dep}`);
+      } else if (pkg === 'voice-agent' && STORE_LIBRARIES.has(dep)) {
+        violations.push(`${group}/${pkg}/package.json depends on ${dep} (the voice agent talks to the control plane only over HTTP)`);
       }
     }
 
@@ -90,6 +99,8 @@ for (const group of ['packages', 'apps']) {
         } else if (spec.startsWith('@voiceplane/')) {
           const name = spec.slice('@voiceplane/'.length).split('/')[0];
           if (!allowedInternal(pkg, kind, name)) violations.push(`${rel} imports ${spec}`);
+        } else if (pkg === 'voice-agent' && STORE_LIBRARIES.has(packageOf(spec))) {
+          violations.push(`${rel} imports ${spec} (the voice agent talks to the control plane only over HTTP)`);
         } else if (kind === 'domain' || kind === 'application') {
           const builtinOk = kind === 'application' && /^node:(crypto|util)$/.test(spec);
           const libraryOk = kind === 'domain' && DOMAIN_LIBRARIES.has(packageOf(spec));

@@ -134,6 +134,13 @@ describe('LiveKit SIP provisioner', () => {
     ]);
   });
 
+  it('makes each inbound room dispatch the voice agent when one is named', async () => {
+    answer('SIP/CreateSIPDispatchRule', { body: { sip_dispatch_rule_id: 'SDR_rule0000002' } });
+    const p = new LiveKitSipProvisioner({ url, apiKey: API_KEY, apiSecret: API_SECRET, sipEgressIp: null, agentName: 'voiceplane-assistant' });
+    await p.routeInboundCalls(owner, '+493012345678', 'ST_in000000001');
+    expect(seen[0].body).toEqual(expect.objectContaining({ roomConfig: { agents: [{ agentName: 'voiceplane-assistant' }] } }));
+  });
+
   it('deletes trunks and rules; something LiveKit no longer knows counts as deleted', async () => {
     answer('SIP/DeleteSIPTrunk', { body: {} }, { status: 404, body: { code: 'not_found', msg: 'trunk not found' } });
     answer('SIP/DeleteSIPDispatchRule', { status: 404, body: { code: 'not_found', msg: 'rule not found' } });

@@ -1,4 +1,4 @@
-import { RoomServiceClient, SipClient, TwirpError, type CreateSipOutboundTrunkOptions, type SipDispatchRuleUpdateOptions } from 'livekit-server-sdk';
+import { RoomAgentDispatch, RoomConfiguration, RoomServiceClient, SipClient, TwirpError, type CreateSipOutboundTrunkOptions, type SipDispatchRuleUpdateOptions } from 'livekit-server-sdk';
 import { InboundTrunkSpec, OutboundTrunkSpec, SipProvisioner, TrunkOwner } from '@voiceplane/application';
 
 export interface LiveKitSipOptions {
@@ -14,6 +14,8 @@ export interface LiveKitSipOptions {
   readonly sipEgressIp: string | null;
   /** Per request, seconds (default 10). */
   readonly requestTimeoutSeconds?: number;
+  /** The voice agent every inbound call's room dispatches (explicit dispatch); none: rooms get no agent. */
+  readonly agentName?: string | null;
 }
 
 /** Rooms created by our dispatch rules start with this; the voice runtime joins them. */
@@ -82,6 +84,8 @@ export class LiveKitSipProvisioner implements SipProvisioner {
       metadata: metadataOf(owner),
       trunkIds: [inboundTrunkId],
       attributes: { 'voiceplane.phone_number_id': String(owner.phoneNumberId), 'voiceplane.phone_number': phoneNumber },
+      // The caller's room dispatches the voice agent, which asks the control plane who answers.
+      roomConfig: this.options.agentName ? new RoomConfiguration({ agents: [new RoomAgentDispatch({ agentName: this.options.agentName })] }) : undefined,
     });
     return rule.sipDispatchRuleId;
   }

@@ -22,6 +22,7 @@ export * from './calls/entity';
 export * from './calls/prices';
 export * from './calls/post-call';
 export * from './calls/runtime-config';
+export * from './calls/runtime-speech';
 export * from './calls/dialling';
 export * from './webhooks/delivery';
 export * from './webhooks/entity';

@@ -161,6 +161,10 @@ const RECORDED: Readonly<Record<string, unknown>> = {
       variables: { company: 'Acme', customer_name: 'Ann' },
       tools: [],
       builtin_tools: [],
+      speech: {
+        voice: { id: 1, name: 'Ava', provider: 'elevenlabs', provider_voice_id: '21m00Tcm4TlvDq8ikWAM' }, synthesizer: null, transcriber: null,
+        llm_model: { name: 'gpt-4o-mini', provider: 'openai' }, multimodal_model: null, chat_llm_fallback: null,
+      },
     },
   },
   'GET /api/user/api-keys': {
@@ -887,6 +891,10 @@ const RECORDED: Readonly<Record<string, unknown>> = {
       variables: {},
       tools: [],
       builtin_tools: [],
+      speech: {
+        voice: { id: 1, name: 'Ava', provider: 'elevenlabs', provider_voice_id: '21m00Tcm4TlvDq8ikWAM' }, synthesizer: null, transcriber: null,
+        llm_model: { name: 'gpt-4o-mini', provider: 'openai' }, multimodal_model: null, chat_llm_fallback: null,
+      },
     },
   },
   'POST /api/runtime/calls/{id}/events': { ok: true, call: { id: 2, status: 'ringing' } },

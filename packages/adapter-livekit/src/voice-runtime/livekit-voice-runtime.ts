@@ -27,6 +27,20 @@ export const DEFAULT_AGENT_NAME = 'voiceplane-assistant';
 export const outboundRoomOf = (callId: number): string => `${CALL_ROOM_PREFIX}out-${callId}`;
 export const customerIdentityOf = (callId: number): string => `customer-${callId}`;
 
+/** What the dispatch (and the customer's participant) carries: the voice agent reads the call id from it. */
+export const dispatchMetadataOf = (call: { callId: number; userId: number }): string =>
+  JSON.stringify({ voiceplane: { call_id: call.callId, account_id: call.userId, direction: 'outbound' } });
+
+/** The call a dispatch names; null for dispatches without one (inbound calls, which SIP dispatch rules start). */
+export function callIdOfDispatch(metadata: string | undefined): number | null {
+  try {
+    const id = (JSON.parse(metadata ?? '') as { voiceplane?: { call_id?: unknown } }).voiceplane?.call_id;
+    return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The voice runtime on LiveKit (livekit-server-sdk, Twirp API). Placing a call dispatches the
  * assistant agent into a fresh room, then dials the customer into it as a SIP participant through
@@ -49,7 +63,7 @@ export class LiveKitVoiceRuntime implements VoiceRuntime {
     const trunkId = call.line.sip?.outboundTrunkId ?? this.options.providerTrunkId;
     if (!trunkId) throw new Error(`No outbound trunk can carry calls from ${call.line.phoneNumber}.`);
     const room = outboundRoomOf(call.callId);
-    const metadata = JSON.stringify({ voiceplane: { call_id: call.callId, account_id: call.userId, direction: 'outbound' } });
+    const metadata = dispatchMetadataOf(call);
     const dispatch = await this.dispatches.createDispatch(room, this.options.agentName, { metadata });
     try {
       await this.sip.createSipParticipant(trunkId, dialledNumber(call.customerPhone, call.line.sip?.callingFormat ?? '+e164'), room, {

@@ -16,7 +16,7 @@ function setup() {
   const balance = new BalanceService(store.ledger);
   const deliveries = new WebhookDeliveries(store.uow, store.deliveries, store.outbox, store.jobs, store.ids, store.clock);
   const events = new RecordCallEvent(store.calls, new EndCall(store.assistants, balance, deliveries, PRICES), store.clock);
-  const configurations = new CallConfigurations(store.tools, store.catalog);
+  const configurations = new CallConfigurations(store.tools, store.catalog, store.assistants);
 
   /** An outbound phone call of a new account's assistant, started now. */
   const started = async (options: { balance?: number; assistant?: Partial<AssistantConfig> } = {}) => {

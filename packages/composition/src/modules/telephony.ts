@@ -18,8 +18,9 @@ export const TELEPHONY_INTERVALS_MS = { cleanup: 60_000, renewals: 15 * 60_000 }
 
 function sipProvisionerFor(config: Config): SipProvisioner {
   if (config.sipProvisioner === 'livekit' && config.livekit) {
-    const { url, apiKey, apiSecret, sipEgressIp } = config.livekit;
-    return new LiveKitSipProvisioner({ url, apiKey, apiSecret, sipEgressIp });
+    const { url, apiKey, apiSecret, sipEgressIp, agentName } = config.livekit;
+    // Inbound rooms dispatch the voice agent only when LiveKit also holds the calls.
+    return new LiveKitSipProvisioner({ url, apiKey, apiSecret, sipEgressIp, agentName: config.voiceRuntime === 'livekit' ? agentName : null });
   }
   return new SandboxSipProvisioner();
 }

@@ -47,7 +47,7 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
   )).inSingletonScope();
   c.bind(TOKENS.VoiceRuntime).toDynamicValue(() => voiceRuntimeFor(config, c)).inSingletonScope();
   c.bind(CallConfigurations).toDynamicValue(() => new CallConfigurations(
-    get(TOKENS.ToolRepository), get(TOKENS.CatalogRepository),
+    get(TOKENS.ToolRepository), get(TOKENS.CatalogRepository), get(TOKENS.AssistantRepository),
   )).inSingletonScope();
   c.bind(TOKENS.MakeCall).toDynamicValue(() => new MakeCall(
     get(TOKENS.UnitOfWork), get(TOKENS.AssistantRepository), get(TOKENS.UserRepository),

@@ -2,6 +2,7 @@ import { AssistantConfig } from '../assistants/assistant';
 import { snakeCase, SnakeCased } from '../shared/case';
 import { ToolParameter, ToolParameterType } from '../tools/tool';
 import { CallChannel, CallDirection, CallerLine } from './call';
+import { RuntimeSpeech } from './runtime-speech';
 
 /** Assistant settings that concern voiceplane's webhooks, not the conversation: kept from the runtime. */
 export const WEBHOOK_FIELDS = [
@@ -59,7 +60,17 @@ export interface RuntimeConfig {
   readonly variables: Readonly<Record<string, string>>;
   readonly tools: readonly RuntimeTool[];
   readonly builtin_tools: AssistantConfig['tools'];
+  /** The catalogue entries the assistant names, resolved for the voice agent; absent from configs stored before it existed. */
+  readonly speech?: RuntimeSpeech;
+  /**
+   * The assistants this call's `assistant_transfer` tools can hand it to (chains included), as
+   * their configs were when the call started; absent when there are none.
+   */
+  readonly transfer_assistants?: readonly TransferAssistant[];
 }
+
+/** Another assistant taking over the same call: its settings, variables, tools and voice. */
+export type TransferAssistant = Pick<RuntimeConfig, 'assistant' | 'variables' | 'tools' | 'builtin_tools'> & { readonly speech: RuntimeSpeech };
 
 export interface RuntimeConfigInput {
   readonly direction: CallDirection;

@@ -54,6 +54,11 @@ describe('success', () => {
         direction: 'outbound', channel: 'phone', customer_phone: CUSTOMER, assistant_phone: SANDBOX_LINE, sip: null,
         assistant: expect.objectContaining({ id: assistant, language: 'en', name: 'Caller', system_prompt: 'Be brief.', ringing_time: 30 }),
         variables: { company: 'Acme', customer_name: 'Ann' }, tools: [], builtin_tools: [],
+        // The catalogue entries resolved for the voice agent (the voices route never shows provider ids).
+        speech: {
+          voice: { id: 1, name: 'Ava', provider: 'elevenlabs', provider_voice_id: '21m00Tcm4TlvDq8ikWAM' }, synthesizer: null, transcriber: null,
+          llm_model: { name: 'gpt-4o-mini', provider: 'openai' }, multimodal_model: null, chat_llm_fallback: null,
+        },
       },
     });
     expect(config.body.config.assistant).not.toHaveProperty('webhook_url');

@@ -218,6 +218,7 @@ describe('POST /api/runtime/calls/inbound', () => {
       config: {
         direction: 'inbound', channel: 'phone', customer_phone: CUSTOMER, assistant_phone: number.phoneNumber, sip: null,
         assistant: expect.objectContaining({ id: inbound, name: 'Front desk', type: 'inbound' }), variables: { company: 'Acme' }, tools: [], builtin_tools: [],
+        speech: expect.objectContaining({ voice: expect.objectContaining({ provider_voice_id: expect.any(String) }) }),
       },
     });
     expect(await getCall(t, owner, res.body.call_id)).toEqual(expect.objectContaining({

@@ -76,6 +76,15 @@ describe('call persistence', () => {
     expect(await context.forCall(999_999)).toBeNull();
   });
 
+  it('lets the gateway run the tools of the assistants the call may be handed to', async () => {
+    const started = {
+      ...config, tools: [{ id: 7, name: 'a' }], assistant: { timezone: 'UTC', variables: {} },
+      transfer_assistants: [{ tools: [{ id: 11, name: 'c' }] }, { tools: [] }, { tools: [{ id: 12, name: 'd' }, { id: 7, name: 'a' }] }],
+    } as unknown as RuntimeConfig;
+    const { call } = await repo.create(newCall({ runtimeConfig: started, conversationId: null }));
+    expect((await new TypeormCallToolContext(db).forCall(call.id))?.attachedToolIds).toEqual([7, 11, 12, 7]);
+  });
+
   it('keeps calls of one account from another', async () => {
     const { call } = await repo.create(newCall());
     expect(await repo.findOwned(user, call.id)).not.toBeNull();

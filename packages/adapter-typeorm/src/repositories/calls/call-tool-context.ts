@@ -15,7 +15,12 @@ export class TypeormCallToolContext implements ToolCallContextSource {
       `SELECT id, user_id, assistant_id, status, customer_phone, assistant_phone, direction, channel, conversation_id, variables,
               runtime_config->'assistant'->>'timezone' AS timezone,
               runtime_config->'assistant'->'variables' AS assistant_variables,
-              (SELECT coalesce(json_agg(t->'id'), '[]') FROM json_array_elements(runtime_config->'tools') t) AS tool_ids
+              (SELECT coalesce(json_agg(t->'id'), '[]') FROM (
+                 SELECT json_array_elements(runtime_config->'tools') AS t
+                 UNION ALL
+                 -- an assistant the call may be handed to brings its own tools (assistant_transfer)
+                 SELECT json_array_elements(a->'tools') FROM json_array_elements(coalesce(runtime_config->'transfer_assistants', '[]')) a
+               ) tools) AS tool_ids
          FROM calls WHERE id = $1`,
       [callId],
     );

@@ -1,0 +1,95 @@
+import { voice, type llm as llmTypes, type stt as sttTypes, type tts as ttsTypes, type VAD } from '@livekit/agents';
+import type { AgentEnv } from './env';
+import type { SpeechPlan } from './speech-plan';
+
+/**
+ * The models a plan needs, as plugin instances. Plugins are loaded only when a call needs them:
+ * a deployment that never uses Cartesia never loads it, and the Silero VAD (onnxruntime, a native
+ * library) is loaded only for calls that detect turns locally.
+ */
+export interface SessionModels {
+  readonly stt?: sttTypes.STT;
+  readonly llm?: llmTypes.LLM | llmTypes.RealtimeModel;
+  readonly tts?: ttsTypes.TTS;
+  readonly vad?: VAD | null;
+}
+
+export async function loadModels(plan: SpeechPlan, env: Pick<AgentEnv, 'keys' | 'openaiBaseUrl'>, options: { textOnly?: boolean } = {}): Promise<SessionModels> {
+  const openai = async () => import('@livekit/agents-plugin-openai');
+  const baseURL = env.openaiBaseUrl ?? undefined;
+  let model: SessionModels['llm'];
+  if (plan.llm) {
+    model = new (await openai()).LLM({ model: plan.llm.model, temperature: plan.llm.temperature, apiKey: env.keys.openai ?? undefined, baseURL });
+  } else if (plan.realtime) {
+    const r = plan.realtime;
+    model = new (await openai()).realtime.RealtimeModel({
+      model: r.model,
+      voice: r.voice ?? undefined,
+      speed: r.speed,
+      apiKey: env.keys.openai ?? undefined,
+      baseURL,
+      // dualplex: the realtime model writes, the assistant's synthesizer speaks.
+      modalities: plan.engine === 'dualplex' ? ['text'] : ['text', 'audio'],
+      inputAudioNoiseReduction: r.noiseReduction ? { type: 'near_field' } : null,
+      turnDetection: r.turnDetection.type === 'server_vad'
+        ? { type: 'server_vad', threshold: r.turnDetection.threshold, silence_duration_ms: r.turnDetection.silenceMs, create_response: true, interrupt_response: plan.turns.interruptions }
+        : { type: 'semantic_vad', eagerness: r.turnDetection.eagerness, create_response: true, interrupt_response: plan.turns.interruptions },
+    });
+  }
+  if (options.textOnly) return { llm: model, vad: null };
+
+  let stt: SessionModels['stt'];
+  if (plan.stt) {
+    const deepgram = await import('@livekit/agents-plugin-deepgram');
+    stt = new deepgram.STT({ model: plan.stt.model, language: plan.stt.language, apiKey: env.keys.deepgram ?? undefined });
+  }
+  let tts: SessionModels['tts'];
+  if (plan.tts?.provider === 'elevenlabs') {
+    const elevenlabs = await import('@livekit/agents-plugin-elevenlabs');
+    tts = new elevenlabs.TTS({
+      apiKey: env.keys.elevenlabs ?? undefined,
+      voiceId: plan.tts.voiceId,
+      language: plan.tts.language,
+      voiceSettings: {
+        stability: plan.tts.stability,
+        similarity_boost: plan.tts.similarity,
+        speed: plan.tts.speed,
+        ...(plan.tts.style === null ? {} : { style: plan.tts.style }),
+      },
+    });
+  } else if (plan.tts?.provider === 'cartesia') {
+    const cartesia = await import('@livekit/agents-plugin-cartesia');
+    tts = new cartesia.TTS({
+      apiKey: env.keys.cartesia ?? undefined,
+      voice: plan.tts.voiceId,
+      language: plan.tts.language,
+      speed: plan.tts.speed,
+      ...(plan.tts.emotion === null ? {} : { emotion: [...plan.tts.emotion] }),
+    });
+  }
+  let vad: VAD | null = null;
+  if (plan.vad) {
+    const silero = await import('@livekit/agents-plugin-silero');
+    vad = await silero.VAD.load({ activationThreshold: plan.vad.activationThreshold, minSilenceDuration: plan.vad.minSilenceMs });
+  }
+  return { stt, llm: model, tts, vad };
+}
+
+/** The session options of a plan: turn taking and interruptions (the models come from `loadModels`). */
+export function sessionOptions(plan: SpeechPlan, models: SessionModels): voice.AgentSessionOptions {
+  return {
+    ...models,
+    vad: models.vad ?? null,
+    turnHandling: {
+      turnDetection: plan.turns.detection,
+      endpointing: { minDelay: plan.turns.minEndpointingDelayMs, maxDelay: plan.turns.maxEndpointingDelayMs },
+      interruption: {
+        enabled: plan.turns.interruptions,
+        minDuration: plan.turns.minInterruptionDurationMs,
+        minWords: plan.turns.minInterruptionWords,
+      },
+    },
+    // The agent's own silence handling (reengagement, silence_timeout) decides when a quiet customer is gone.
+    userAwayTimeout: null,
+  };
+}

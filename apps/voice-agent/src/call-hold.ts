@@ -1,0 +1,258 @@
+import { llm, voice } from '@livekit/agents';
+import { conversationTexts, resolveToolCall, toolFunctions, type ConversationTexts } from '@voiceplane/application';
+import type { BuiltInTool, RuntimeConfig } from '@voiceplane/domain';
+import type { CallEnd, CallReporter, Clock } from './call-reporter';
+import type { ControlPlane } from './control-plane';
+import { SilenceWatch } from './silence';
+import type { SpeechPlan } from './speech-plan';
+
+/** What the agent does to the phone line itself; the LiveKit room implements it (`livekit-line.ts`). */
+export interface CallLine {
+  /** Ends the phone leg for everyone on it. */
+  hangUp(): Promise<void>;
+  /** Hands the customer to `phoneNumber`; `brief` (warm transfer) speaks to the colleague before the agent leaves. */
+  transfer(phoneNumber: string, brief: (() => Promise<void>) | null): Promise<void>;
+  sendDtmf(digits: string): Promise<void>;
+  /** Keys the customer presses until `stopKey` or `timeoutS` seconds without a key (the stop key is not returned). */
+  collectDigits(stopKey: string, timeoutS: number): Promise<string>;
+}
+
+export interface Log {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
+export interface CallHoldDeps {
+  readonly callId: number;
+  readonly config: RuntimeConfig;
+  readonly plan: SpeechPlan;
+  readonly controlPlane: ControlPlane;
+  readonly reporter: CallReporter;
+  readonly line: CallLine;
+  readonly clock: Clock;
+  readonly log: Log;
+  /** The models of another assistant's voice, for `assistant_transfer` (none: the session's stay). */
+  readonly speechFor?: (config: RuntimeConfig) => Promise<Partial<voice.AgentOptions<unknown>>>;
+}
+
+const APOLOGIES: Readonly<Record<string, string>> = {
+  en: 'I am sorry, we are having a technical problem and have to end this call. Please try again later.',
+  de: 'Es tut mir leid, wir haben ein technisches Problem und müssen das Gespräch beenden. Bitte versuchen Sie es später noch einmal.',
+  fr: 'Je suis désolé, nous rencontrons un problème technique et devons mettre fin à cet appel. Veuillez réessayer plus tard.',
+  es: 'Lo siento, tenemos un problema técnico y debemos terminar esta llamada. Por favor, inténtelo más tarde.',
+};
+const SPEECH_WAIT_MS = 10_000;
+/**
+ * LiveKit serialises a tool's result as JSON for the model; the gateway's content is already JSON
+ * text (or plain text), so it is handed over parsed and reaches the model exactly as the gateway wrote it.
+ */
+function asToolOutput(content: string): unknown {
+  try {
+    return JSON.parse(content);
+  } catch {
+    return content;
+  }
+}
+const withTimeout = <T>(p: Promise<T>, ms: number) => Promise.race([p, new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);
+
+/**
+ * Holds one call once its session exists: the agent (instructions and tools from the conversation
+ * policy), what it reports, the time limits, the built-in tools and the two failure endings. Knows
+ * nothing of rooms: the line does what touches the phone leg, so the whole of it runs in text mode.
+ */
+export class CallHold {
+  private session: voice.AgentSession | null = null;
+  private texts: ConversationTexts;
+  private ending: Promise<void> | null = null;
+  private timers: NodeJS.Timeout[] = [];
+  private silence: SilenceWatch | null = null;
+  private failing = false;
+  private readonly endedSignal: { promise: Promise<CallEnd>; resolve: (end: CallEnd) => void };
+
+  constructor(private readonly deps: CallHoldDeps) {
+    this.texts = conversationTexts(deps.config, deps.clock.now());
+    let resolve!: (end: CallEnd) => void;
+    this.endedSignal = { promise: new Promise<CallEnd>((r) => (resolve = r)), resolve };
+  }
+
+  /** Resolves with the end the agent reported. */
+  get ended(): Promise<CallEnd> {
+    return this.endedSignal.promise;
+  }
+
+  /** The agent of an assistant config: the policy's instructions and functions, executed here. */
+  agentFor(config: RuntimeConfig, overrides: Partial<voice.AgentOptions<unknown>> = {}): voice.Agent {
+    const texts = config === this.deps.config ? this.texts : conversationTexts(config, this.deps.clock.now());
+    const tools: Record<string, ReturnType<typeof llm.tool>> = {};
+    for (const fn of toolFunctions(config)) {
+      tools[fn.name] = llm.tool({
+        description: fn.description,
+        parameters: fn.parameters as unknown as Record<string, unknown>,
+        execute: (args: Record<string, unknown>, options) => this.runTool(config, fn.name, args ?? {}, options),
+      });
+    }
+    return new voice.Agent({ instructions: texts.instructions, tools, ...overrides });
+  }
+
+  /** Follows the session's events: transcript items, turn activity for the silence rules, provider failures. */
+  attach(session: voice.AgentSession): void {
+    this.session = session;
+    session.on(voice.AgentSessionEventTypes.ConversationItemAdded, (ev) => {
+      const item = ev.item;
+      if (!(item instanceof llm.ChatMessage)) return;
+      const text = item.textContent ?? '';
+      if (item.role === 'user') void this.deps.reporter.said('customer', text, new Date(ev.createdAt));
+      else if (item.role === 'assistant') void this.deps.reporter.said('assistant', text, new Date(ev.createdAt));
+    });
+    session.on(voice.AgentSessionEventTypes.UserStateChanged, (ev) => {
+      if (ev.newState === 'speaking' || ev.oldState === 'speaking') this.silence?.customerSpeaking(Date.now(), ev.newState === 'speaking');
+    });
+    session.on(voice.AgentSessionEventTypes.AgentStateChanged, (ev) => {
+      if (ev.newState === 'speaking' || ev.oldState === 'speaking') this.silence?.assistantSpeaking(Date.now(), ev.newState === 'speaking');
+    });
+    session.on(voice.AgentSessionEventTypes.Error, (ev) => {
+      if (!ev.error.recoverable) void this.providerFailed(ev.error);
+    });
+    session.on(voice.AgentSessionEventTypes.Close, (ev) => {
+      // A session that closes on its own: the customer left, or a provider it cannot live without failed.
+      if (ev.error) void this.end({ status: 'failed', reason: 'provider_error' });
+      else void this.end({ status: 'completed', reason: 'customer_hangup' });
+    });
+  }
+
+  /** The customer's phone rings (outbound calls). */
+  customerRinging(): Promise<void> {
+    return this.deps.reporter.ringing();
+  }
+
+  /** The customer is on the line: report it, start the clocks, greet unless the customer speaks first. */
+  async customerAnswered(): Promise<void> {
+    await this.deps.reporter.answered();
+    const { limits } = this.deps.plan;
+    this.timers.push(setTimeout(() => void this.end({ status: 'completed', reason: 'max_duration' }), limits.maxDurationS * 1000).unref());
+    this.silence = new SilenceWatch(limits, Date.now());
+    this.timers.push(setInterval(() => this.checkSilence(), 1000).unref());
+    if (this.deps.plan.assistantSpeaksFirst && this.session) this.say(this.texts.initialMessage);
+  }
+
+  /** Reports the end once, then closes the line and the session. Later calls wait for the first. */
+  end(end: CallEnd): Promise<void> {
+    this.ending ??= (async () => {
+      for (const t of this.timers) clearTimeout(t);
+      this.timers = [];
+      await this.deps.reporter.ended(end);
+      this.endedSignal.resolve(end);
+      await this.deps.line.hangUp().catch((e) => this.deps.log.warn({ err: e }, 'hanging up failed'));
+      const session = this.session;
+      if (session) void session.close().catch(() => undefined);
+    })();
+    return this.ending;
+  }
+
+  /** Voicemail: leave the assistant's message (if any), then end; without `end_call_on_voicemail` the call goes on. */
+  async reachedVoicemail(): Promise<void> {
+    if (!this.deps.plan.voicemail.endCall) return;
+    await this.speak(this.texts.voiceMailMessage);
+    await this.end({ status: 'completed', reason: 'voicemail' });
+  }
+
+  /** One spoken apology, then the call ends `provider_error`; never a silent open line. */
+  async providerFailed(error: unknown): Promise<void> {
+    if (this.failing || this.ending) return;
+    this.failing = true;
+    this.deps.log.error({ err: error }, 'a speech provider failed; ending the call');
+    await this.speak(APOLOGIES[this.deps.config.assistant.language ?? 'en'] ?? APOLOGIES.en);
+    await this.end({ status: 'failed', reason: 'provider_error' });
+  }
+
+  private checkSilence(): void {
+    const action = this.silence?.tick(Date.now()) ?? 'none';
+    if (action === 'end') void this.end({ status: 'completed', reason: 'silence_timeout' });
+    else if (action === 'reengage' && this.session) {
+      const prompt = this.texts.reengagementPrompt ?? 'The customer has been silent for a while. Briefly ask whether they are still there.';
+      this.session.generateReply({ instructions: prompt });
+    }
+  }
+
+  /**
+   * Says a fixed text. A realtime model speaks with its own voice and has no synthesizer to read a
+   * text aloud, so it is asked to say the words exactly.
+   */
+  private say(text: string, options: { allowInterruptions?: boolean } = {}): voice.SpeechHandle {
+    const session = this.session!;
+    if (this.deps.plan.engine === 'realtime') {
+      return session.generateReply({ instructions: `Say exactly this, and nothing else: ${JSON.stringify(text)}`, allowInterruptions: options.allowInterruptions });
+    }
+    return session.say(text, options);
+  }
+
+  /** Says a text and waits (bounded) until it was said; nothing when there is no text or no session. */
+  private async speak(text: string | null): Promise<void> {
+    if (!text || !this.session) return;
+    try {
+      const handle = this.say(text, { allowInterruptions: false });
+      await withTimeout(handle.waitForPlayout(), SPEECH_WAIT_MS);
+    } catch (e) {
+      this.deps.log.warn({ err: e }, 'could not say the text');
+    }
+  }
+
+  private async runTool(config: RuntimeConfig, name: string, args: Record<string, unknown>, options: llm.ToolOptions<unknown>): Promise<unknown> {
+    const call = resolveToolCall(config, name);
+    if (call === null) return { error: 'unknown_function' };
+    if (call.kind === 'tool') {
+      const filler = this.deps.plan.fillers;
+      if (filler && this.session) this.session.say(filler[Math.floor(Math.random() * filler.length)], { addToChatCtx: false });
+      const result = await this.deps.controlPlane.callTool({ call_id: this.deps.callId, tool_id: call.tool.id, params: args, invocation_id: `${this.deps.callId}:${options.toolCallId}` });
+      return asToolOutput(result.content);
+    }
+    return this.runBuiltIn(call.builtin, args, options);
+  }
+
+  private async runBuiltIn(tool: BuiltInTool, args: Record<string, unknown>, options: llm.ToolOptions<unknown>): Promise<unknown> {
+    switch (tool.type) {
+      case 'end_call':
+        await withTimeout(options.ctx.waitForPlayout(), SPEECH_WAIT_MS);
+        void this.end({ status: 'completed', reason: 'assistant_ended' });
+        throw new voice.StopResponse();
+      case 'call_transfer': {
+        const warm = tool.data.warm_transfer;
+        const brief = warm ? () => this.speak(tool.data.warm_transfer_message ?? 'I am transferring a customer to you now.') : null;
+        try {
+          await this.deps.line.transfer(tool.data.phone_number, brief);
+        } catch (e) {
+          this.deps.log.warn({ err: e }, 'transfer failed');
+          return { error: 'transfer_failed', message: 'The transfer did not go through; tell the customer and continue.' };
+        }
+        void this.end({ status: 'completed', reason: 'transferred' });
+        throw new voice.StopResponse();
+      }
+      case 'dtmf_input': {
+        const digits = typeof args.digits === 'string' ? args.digits : '';
+        if (!/^[0-9*#]{1,32}$/.test(digits)) return { error: 'invalid_digits' };
+        await this.deps.line.sendDtmf(digits);
+        return { pressed: digits };
+      }
+      case 'collect_keypad': {
+        const digits = await this.deps.line.collectDigits(tool.data.stop_key, tool.data.timeout);
+        return digits === '' ? { digits: null, message: 'The customer typed nothing.' } : { digits };
+      }
+      case 'calendar_integration':
+        return { error: 'not_available', message: 'No scheduling service is connected. Tell the customer you cannot book the appointment on this call.' };
+      case 'assistant_transfer':
+        return this.transferToAssistant(tool);
+    }
+  }
+
+  private async transferToAssistant(tool: Extract<BuiltInTool, { type: 'assistant_transfer' }>): Promise<unknown> {
+    const target = this.deps.config.transfer_assistants?.find((t) => t.assistant.id === tool.data.assistant_id);
+    if (!target || !this.session) return { error: 'not_available', message: 'That colleague is not available; continue the conversation yourself.' };
+    await this.speak(tool.data.message_before_transfer);
+    const next: RuntimeConfig = { ...this.deps.config, ...target, transfer_assistants: this.deps.config.transfer_assistants };
+    const greeting = tool.data.speak_transfer_greeting ? conversationTexts(next, this.deps.clock.now()).initialMessage : '';
+    this.session.updateAgent(this.agentFor(next, await this.deps.speechFor?.(next) ?? {}));
+    if (greeting) this.say(greeting);
+    throw new voice.StopResponse();
+  }
+}
