@@ -51,6 +51,11 @@ export class InMemoryAutomationRunRepository implements AutomationRunRepository 
       .map((r) => copy(r.run));
   }
 
+  async findAnywhere(runId: string): Promise<{ automationId: string; run: AutomationRun } | null> {
+    const stored = this.runs.get(runId);
+    return stored ? { automationId: stored.automationId, run: copy(stored.run) } : null;
+  }
+
   async locate(userId: number, runId: string): Promise<{ automationId: string; run: AutomationRun } | null> {
     const stored = this.runs.get(runId);
     if (!stored) return null;

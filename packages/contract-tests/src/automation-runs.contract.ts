@@ -29,7 +29,7 @@ function versionOf(automationId: string): AutomationVersion {
 
 function runOf(versionId: string, second: number, fields: Partial<AutomationRun> = {}): AutomationRun {
   return {
-    id: nextId('run'), versionId, trigger: 'assistant_event', isTest: false, retryOfRunId: null, input: { call: { id: 1 } }, status: 'PAUSED',
+    id: nextId('run'), versionId, trigger: 'assistant_event', isTest: false, retryOfRunId: null, input: { call: { id: 1 } }, attempt: 1, status: 'PAUSED',
     steps: [{ name: 'call_ended_trigger', status: 'SUCCEEDED', classification: 'ok', failure: null, output: { call: { id: 1 } } },
       { name: 'wait', status: 'PAUSED', classification: 'paused_at_delay', failure: null, output: { resume_at: at(300).toISOString() } }],
     startedAt: at(second), runningSince: null, executedMs: 12, resumeAt: at(300), failedStep: null, finishedAt: null, ...fields,
@@ -83,6 +83,8 @@ export function automationRunsContract(name: string, open: () => Promise<Automat
       expect((await s.runs.list(automation.id, 1)).map((r) => r.id)).toEqual([newer.id]);
       expect(await s.runs.locate(userId, older.id)).toEqual({ automationId: automation.id, run: older });
       expect(await s.runs.locate(userId + 1, older.id)).toBeNull();
+      expect(await s.runs.findAnywhere(older.id)).toEqual({ automationId: automation.id, run: older });
+      expect(await s.runs.findAnywhere('run_missing')).toBeNull();
     });
 
     it('starts nothing for an event it already has a run for', async () => {

@@ -21,8 +21,10 @@ export interface RunRequest {
   readonly isTest: boolean;
   readonly input: JsonValue;
   readonly retryOfRunId?: string | null;
-  /** The bus event that started it: a second run for the same event is not created. */
+  /** What started it (`call.ended:<call id>`): a second run for the same key is not created (a unique index). */
   readonly eventId?: string;
+  /** Position in a chain of the automation's own calls (`chainAttempt`). */
+  readonly attempt?: number;
   /** Given by a caller that must name the run before it ends (a sync webhook reply that times out). */
   readonly runId?: string;
   /**
@@ -114,7 +116,7 @@ export class AutomationEngine {
   private newRun(version: PinnedVersion, request: RunRequest): AutomationRun {
     return startRun({
       id: request.runId ?? this.ids.token('run_', 22), version, trigger: request.trigger, isTest: request.isTest,
-      retryOfRunId: request.retryOfRunId ?? null, input: request.input, now: this.clock.now(),
+      retryOfRunId: request.retryOfRunId ?? null, input: request.input, now: this.clock.now(), attempt: request.attempt,
     }).next;
   }
 

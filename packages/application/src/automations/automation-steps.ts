@@ -11,7 +11,8 @@ import { AutomationChatapp, ConnectionRepository, DataTableRepository } from './
 
 /** CONTRACT §10.1: `http.request` and `crm.push_note` wait 10 s. */
 export const STEP_HTTP_TIMEOUT_MS = 10_000;
-export const AUTOMATION_EVENT_TYPE = 'automation.step';
+/** `X-Voiceplane-Event` of automation HTTP steps and connection checks (CONTRACT §12.1). */
+export const AUTOMATION_EVENT_TYPE = 'automation_http';
 
 /** Who a step acts for, and whether the run is a test (test payloads carry `"test": true`). */
 export interface StepActor {
@@ -109,7 +110,9 @@ export class AutomationSteps {
     if (isJsonObject(config.variables)) {
       for (const [k, v] of Object.entries(config.variables)) variables[k] = typeof v === 'string' ? v : JSON.stringify(v);
     }
-    const placed = await this.makeCall.execute({ userId: actor.userId, assistantId: config.assistant_id as number, phoneNumber: to, variables });
+    const placed = await this.makeCall.execute({
+      userId: actor.userId, assistantId: config.assistant_id as number, phoneNumber: to, variables, automationRunId: actor.runId,
+    });
     if (placed.ok) return { kind: 'ok', output: { call_id: placed.value.callId, status: 'initiated' } };
     if (placed.error === 'assistant_not_found') return { kind: 'failed', reason: 'record_gone', detail: `Assistant ${config.assistant_id}` };
     if (placed.error === 'insufficient_balance') return { kind: 'failed', reason: 'insufficient_balance', detail: null };

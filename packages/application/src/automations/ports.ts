@@ -134,6 +134,8 @@ export interface AutomationRunRepository {
   find(automationId: string, runId: string): Promise<AutomationRun | null>;
   /** Newest first by start time. */
   list(automationId: string, limit: number): Promise<AutomationRun[]>;
+  /** Any account's run with its automation's id (the run that placed an ending call). */
+  findAnywhere(runId: string): Promise<{ readonly automationId: string; readonly run: AutomationRun } | null>;
   /** The run and its automation's id, when the run belongs to one of the user's automations. */
   locate(userId: number, runId: string): Promise<{ readonly automationId: string; readonly run: AutomationRun } | null>;
 }

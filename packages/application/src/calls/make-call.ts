@@ -16,6 +16,8 @@ export interface MakeCallRequest {
   readonly phoneNumber: string;
   /** Normalised input variables; merged over the assistant's for this call. */
   readonly variables: Readonly<Record<string, string>>;
+  /** The automation run placing the call (CONTRACT §7.3, §10.13): stored on the call, it keeps automations from looping. */
+  readonly automationRunId?: string | null;
 }
 
 /** Business refusals of make_call, in the order they are checked (CONTRACT §7.2). */
@@ -68,7 +70,7 @@ export class MakeCall {
       const now = this.clock.now();
       const { call: created } = await this.calls.create({
         userId, assistantId: assistant.id, direction: 'outbound', channel: 'phone', status: 'initiated',
-        customerPhone: request.phoneNumber, line, variables: request.variables, runtimeConfig, now,
+        customerPhone: request.phoneNumber, line, variables: request.variables, runtimeConfig, automationRunId: request.automationRunId ?? null, now,
       });
       await this.scheduler.schedule({
         kind: CALL_DISPATCH_WATCHDOG_JOB, key: `call-dispatch:${created.id}`, payload: { call_id: created.id },

@@ -77,7 +77,7 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
     get(TOKENS.AutomationRepository), get(TOKENS.AutomationEngine), get(TOKENS.Clock),
   )).inSingletonScope();
   c.bind(TOKENS.JobHandler).toDynamicValue(() => automationResumeJobs(get(TOKENS.AutomationEngine), log)).inSingletonScope();
-  c.bind(TOKENS.EventConsumer).toDynamicValue(() => assistantEventRuns(get(TOKENS.AutomationRepository), get(TOKENS.AutomationEngine))).inSingletonScope();
+  c.bind(TOKENS.EventConsumer).toDynamicValue(() => assistantEventRuns(get(TOKENS.AutomationRepository), get(TOKENS.AutomationRunRepository), get(TOKENS.AutomationEngine))).inSingletonScope();
 
   // S11/S12 and the `automation_rollback` fault drive voiceplane's own scheduler, connections and
   // restores: present whenever any provider is the sandbox (D3).

@@ -28,7 +28,7 @@ describe('template catalogue (CONTRACT §10.3)', () => {
       const definition = t.definition(params, t.requiresAssistant ? 101 : null);
       expect(parseDefinition(definition)).toEqual(ok(definition));
       expect([t.steps[0], ...definition.steps.map((s) => s.name)]).toEqual(t.steps);
-      expect(definition.trigger).toEqual(t.trigger);
+      expect(definition.trigger).toMatchObject(t.trigger);
     }
   });
 

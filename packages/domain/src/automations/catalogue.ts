@@ -181,10 +181,11 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     params: [
       spec('delay_minutes', 'Delay (minutes)', 'Minutes to wait before calling back.', true, '60'),
       testPhone('Number the test run calls back after the delay.'),
+      spec('max_attempts', 'Attempts', 'Call-backs at most for one original call; a call-back that is again unanswered calls back only while fewer have been made.', false, '1'),
     ],
     stepNames: ['check_unanswered', 'wait', 'place_call'],
     definition: (params, assistantId) => ({
-      trigger: CALL_ENDED,
+      trigger: { ...CALL_ENDED, max_attempts: typeof params.max_attempts === 'number' ? params.max_attempts : 1 },
       steps: [
         { name: 'check_unanswered', kind: 'condition', config: { field: '{{call.status}}', op: 'in', value: ['no-answer', 'busy', 'failed'] } },
         { name: 'wait', kind: 'delay', config: { minutes: params.delay_minutes as number } },

@@ -40,6 +40,8 @@ export interface AutomationRun {
   readonly isTest: boolean;
   readonly retryOfRunId: string | null;
   readonly input: JsonValue;
+  /** Position in a chain of the automation's own calls (`chainAttempt`); 1 for any other start. */
+  readonly attempt: number;
   readonly status: RunStatus;
   /** Every step of the pinned version in order, the trigger first. */
   readonly steps: readonly RunStepState[];
@@ -101,6 +103,7 @@ export interface RunStart {
   readonly retryOfRunId: string | null;
   readonly input: JsonValue;
   readonly now: Date;
+  readonly attempt?: number;
 }
 
 const pending = (name: string): RunStepState => ({ name, status: 'PENDING', classification: 'ok', failure: null });
@@ -116,6 +119,7 @@ export function startRun(start: RunStart): RunTransition {
     isTest: start.isTest,
     retryOfRunId: start.retryOfRunId,
     input: start.input,
+    attempt: start.attempt ?? 1,
     status: 'RUNNING',
     steps: [triggerStep, ...definition.steps.map((s) => pending(s.name))],
     startedAt: start.now,

@@ -161,6 +161,7 @@ describe('post_call_webhook_forward', () => {
     const hook = receiver.received[receiver.received.length - 1];
     expect(hook.path).toBe('/calls');
     expect(hook.webhookId).toMatch(/^msg_/);
+    expect(hook.headers['x-voiceplane-event']).toBe('automation_http');
     const body = JSON.parse(hook.body);
     expect(body).toMatchObject({ id: 0, assistant_id: assistant, status: 'completed', test: true });
     expect(body).not.toHaveProperty('transcript');
@@ -190,7 +191,7 @@ describe('post_call_webhook_forward', () => {
     expect(detail).toMatchObject({ status: 'SUCCEEDED', is_test: false, trigger: 'assistant_event' });
     const delivered = receiver.received.filter((r) => r.path === '/events');
     expect(delivered).toHaveLength(1);
-    expect(JSON.parse(delivered[0].body)).toEqual({ id: 77, assistant_id: assistant, status: 'completed', customer_phone: TEST_PHONE });
+    expect(JSON.parse(delivered[0].body)).toEqual({ id: 77, assistant_id: assistant, status: 'completed', customer_phone: TEST_PHONE, automation_run_id: null });
   });
 
   it('reports a failing receiver as test_failed with step_error', async () => {

@@ -13,6 +13,8 @@ function stored(run: AutomationRun): string {
 function revived(state: Record<string, unknown>): AutomationRun {
   const run: Record<string, unknown> = { ...state };
   for (const key of DATE_FIELDS) run[key] = state[key] === null || state[key] === undefined ? null : new Date(state[key] as string);
+  // Runs stored before chains were counted are first attempts.
+  if (typeof run.attempt !== 'number') run.attempt = 1;
   return run as unknown as AutomationRun;
 }
 
@@ -66,6 +68,11 @@ export class TypeormAutomationRunRepository implements AutomationRunRepository {
       [automationId, limit],
     );
     return rows.map((r) => revived(r.state));
+  }
+
+  async findAnywhere(runId: string): Promise<{ automationId: string; run: AutomationRun } | null> {
+    const row = await this.db.one<{ automation_id: string; state: Record<string, unknown> }>(`SELECT automation_id, state FROM automation_runs WHERE id = $1`, [runId]);
+    return row ? { automationId: row.automation_id, run: revived(row.state) } : null;
   }
 
   async locate(userId: number, runId: string): Promise<{ automationId: string; run: AutomationRun } | null> {
