@@ -55,8 +55,8 @@ export class TriggerWebhook {
     const request = { trigger: 'webhook' as const, isTest: false, input };
 
     if (version.definition.trigger.mode !== 'sync') {
-      const { run, finished } = await this.engine.launch(automation, version, request);
-      finished.catch((e: unknown) => this.log.error({ err: e, runId: run.id }, 'webhook-triggered automation run failed'));
+      // Stored and queued for a worker before the 202: the answer never names a run that only lives in memory.
+      const run = await this.engine.launch(automation, version, request);
       return { kind: 'accepted', runId: run.id };
     }
     const runId = this.ids.token('run_', 22);

@@ -51,6 +51,12 @@ export class MakeCall {
 
   async execute(request: MakeCallRequest): Promise<Result<{ readonly callId: number }, MakeCallRefusal>> {
     const { userId } = request;
+    // A run's call step executed again (its worker was lost after placing the call) places nothing new:
+    // the run is the placement's idempotency key, and only the run's lease holder executes it.
+    if (request.automationRunId) {
+      const placed = await this.calls.list(userId, { automationRunId: request.automationRunId }, { page: 1, perPage: 1 });
+      if (placed.items.length > 0) return ok({ callId: placed.items[0].id });
+    }
     const assistant = await this.assistants.findOwned(userId, request.assistantId);
     if (assistant === null) return err('assistant_not_found');
     if (assistant.type !== 'outbound') return err('not_outbound');
