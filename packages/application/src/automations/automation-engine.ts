@@ -1,6 +1,6 @@
 import {
   applyStepResult, AutomationRun, continueRun, executePureStep, expressionContext, failOnTimeLimit, JsonValue, nextStep, parseDefinition, PinnedVersion,
-  resolveStepConfig, resumeRun, RunTrigger, startRun, startStep, stepInFlight, stepRetryDelayMs, timeLimitExceeded, waitForStepRetry, wiringFailure,
+  resolveStepConfig, resumeRun, RunTrigger, startRun, StepResult, startStep, stepInFlight, stepRetryDelayMs, timeLimitExceeded, waitForStepRetry, wiringFailure,
 } from '@voiceplane/domain';
 import { JobHandler, JobScheduler, WorkLogger } from '../events/ports';
 import { Clock } from '../ports/clock';
@@ -234,7 +234,9 @@ export class AutomationEngine {
         await this.waitForRetry(automation.id, waiting.value.next, retryAt);
         return waiting.value.next;
       }
-      const applied = applyStepResult(run, version, result, this.clock.now());
+      // Attempts are kept for the runs that retry them; a run a caller waits for tries once.
+      const kept: StepResult = keeping.held || result.kind === 'paused_at_delay' ? result : { ...result, attempt: undefined };
+      const applied = applyStepResult(run, version, kept, this.clock.now());
       if (!applied.ok) throw new Error(`Run ${run.id} refused its step result: ${applied.error}`);
       run = applied.value.next;
       if (run.status !== 'RUNNING') break;
