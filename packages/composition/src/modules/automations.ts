@@ -1,5 +1,5 @@
 import {
-  ApplyTemplate, assistantEventRuns, automationContinueJobs, AutomationEngine, automationResumeJobs, AutomationRunSweeper, RUN_SWEEP_INTERVAL_MS, AutomationSteps, AutomationToolRuns, CheckConnection, FlowQueries, ManageFlows,
+  ApplyTemplate, assistantEventRuns, conversationEventRuns, automationContinueJobs, AutomationEngine, automationResumeJobs, AutomationRunSweeper, RUN_SWEEP_INTERVAL_MS, AutomationSteps, AutomationToolRuns, CheckConnection, FlowQueries, ManageFlows,
   RestoreFlow, RetryRun, SecretCipher, SYNC_REPLY_WAIT_MS, TemplateChecks, TOKENS, TriggerWebhook, UpdateFlow, VersionPublisher, type AutomationChatapp, type Token,
 } from '@voiceplane/application';
 import {
@@ -79,6 +79,7 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
   )).inSingletonScope();
   c.bind(TOKENS.JobHandler).toDynamicValue(() => automationResumeJobs(get(TOKENS.AutomationEngine), log)).inSingletonScope();
   c.bind(TOKENS.JobHandler).toDynamicValue(() => automationContinueJobs(get(TOKENS.AutomationEngine), log)).inSingletonScope();
+  c.bind(TOKENS.EventConsumer).toDynamicValue(() => conversationEventRuns(get(TOKENS.AutomationRepository), get(TOKENS.AutomationEngine))).inSingletonScope();
   c.bind(TOKENS.EventConsumer).toDynamicValue(() => assistantEventRuns(get(TOKENS.AutomationRepository), get(TOKENS.AutomationRunRepository), get(TOKENS.AutomationEngine))).inSingletonScope();
 
   // S11/S12 and the `automation_rollback` fault drive voiceplane's own scheduler, connections and

@@ -17,6 +17,7 @@ export const TEMPLATE_KEYS = [
   'midcall_lookup_table',
   'delayed_followup_call',
   'crm_note_on_call',
+  'conversation_webhook_forward',
 ] as const;
 export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
 
@@ -44,6 +45,7 @@ const spec = (key: string, label: string, description: string, required: boolean
 
 const testPhone = (description: string) => spec('test_phone_number', 'Test phone number', description, true, '+14155551234');
 const CALL_ENDED: AutomationTrigger = { kind: 'trigger.assistant_event', event: 'call.ended' };
+const CONVERSATION_ENDED: AutomationTrigger = { kind: 'trigger.assistant_event', event: 'conversation.ended' };
 export const DEFAULT_NOTE_TEMPLATE = 'Call {{call.id}} ({{call.status}}): {{call.extracted_variables.summary}}';
 
 const text = (params: TemplateParams, key: string, fallback: string): string => {
@@ -217,6 +219,34 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
       };
       return { trigger: CALL_ENDED, steps: [{ name: 'push_note', kind: 'crm.push_note', config: { connection_id: id(params, 'connection_id'), note } }] };
     },
+  }),
+  template({
+    key: 'conversation_webhook_forward',
+    name: 'Forward ended chat conversations to a URL',
+    description: "When a chat-app conversation of the assistant ends, posts the conversation (as the conversation-ended webhook carries it) as signed JSON to your URL.",
+    trigger: CONVERSATION_ENDED,
+    requiresAssistant: true,
+    sideEffects: false,
+    bindingType: 'assistant_event',
+    needsConnection: null,
+    params: [
+      spec('url', 'Target URL', 'Address that receives every ended conversation as JSON.', true, 'https://hooks.example.com/conversations'),
+      spec('include_transcript', 'Include transcript', '`true` or `false`; default `true`.', false, 'true'),
+    ],
+    stepNames: ['forward_webhook'],
+    definition: (params) => ({
+      trigger: CONVERSATION_ENDED,
+      steps: [
+        {
+          name: 'forward_webhook',
+          kind: 'http.request',
+          config: {
+            method: 'POST', url: params.url as string, body: '{{trigger.conversation}}',
+            ...(params.include_transcript === false ? { omit_fields: ['transcript', 'formatted_transcript'] } : {}),
+          },
+        },
+      ],
+    }),
   }),
 ];
 

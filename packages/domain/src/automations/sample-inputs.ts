@@ -24,6 +24,28 @@ export function standardCallSample(assistantId: number): JsonObject {
   };
 }
 
+/** The `conversation.ended` test input: a conversation as the conversation-ended webhook carries it (CONTRACT §12.3). */
+export function standardConversationSample(assistantId: number): JsonObject {
+  return {
+    event: 'conversation.ended',
+    assistant_id: assistantId,
+    conversation: {
+      id: 0, conversation_id: '00000000-0000-4000-8000-000000000000', assistant_id: assistantId, type: 'chatapp', message_count: 2, status: 'ended',
+      extracted_variables: { status: true, summary: 'Asked about delivery times.' },
+      input_variables: {},
+      transcript: [
+        { role: 'user', content: 'Hi, where is my order?', timestamp: '2026-03-01T10:00:00.000Z', timestamp_unix: 1772359200 },
+        { role: 'assistant', content: 'It ships tomorrow.', timestamp: '2026-03-01T10:00:04.000Z', timestamp_unix: 1772359204 },
+      ],
+      formatted_transcript: 'Customer: Hi, where is my order?\nAI: It ships tomorrow.',
+      attachments: [],
+      customer_phone: '+15555550100', customer_name: 'Test Customer',
+      sender: { phone_number: '+15555550199', display_name: 'Test Sender' },
+      created_at: '2026-03-01T09:30:00.000Z', ended_at: '2026-03-01T10:30:00.000Z',
+    },
+  };
+}
+
 export interface SampleSources {
   readonly assistantId: number | null;
   /** `midcall_lookup_table`: the key column value of the table's lowest-id row; null for an empty table. */
@@ -50,6 +72,8 @@ export function sampleInput(key: TemplateKey, params: TemplateParams, sources: S
     case 'post_call_webhook_forward':
     case 'crm_note_on_call':
       return standardCallSample(sources.assistantId as number);
+    case 'conversation_webhook_forward':
+      return standardConversationSample(sources.assistantId as number);
   }
 }
 

@@ -50,10 +50,11 @@ async function connection(user: TestUser, authValue = 'token-1'): Promise<number
 }
 
 describe('the catalogue', () => {
-  it('lists the six templates with their param specs, and answers 404 for an unknown key', async () => {
+  it('lists the templates with their param specs, and answers 404 for an unknown key', async () => {
     const list = await t.http.get(TEMPLATES).set((await t.createUser()).auth);
     expect(list.body.data.map((x: { key: string }) => x.key)).toEqual([
       'lead_intake_call', 'post_call_chatapp_followup', 'post_call_webhook_forward', 'midcall_lookup_table', 'delayed_followup_call', 'crm_note_on_call',
+      'conversation_webhook_forward',
     ]);
     const one = (await t.http.get(`${TEMPLATES}/midcall_lookup_table`).set((await t.createUser()).auth)).body.data;
     expect(one).toMatchObject({ requires_assistant: false, side_effects: false, binding_type: 'webhook', needs_connection: null, steps: ['webhook_trigger', 'lookup_row', 'respond'] });
