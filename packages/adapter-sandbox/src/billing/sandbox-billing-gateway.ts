@@ -1,4 +1,5 @@
 import { ArmedBillingFaults, BillingAccount, BillingGateway, OffSessionCharge, PayableTopUp, StartedCheckout } from '@voiceplane/application';
+import { ProviderPaymentState } from '@voiceplane/domain';
 import { SandboxFault } from '../telephony/armed-faults';
 
 /** The `failure_reason` of an auto top-up an armed `billing_charge` fault declines (CONTRACT §14.2). */
@@ -26,6 +27,14 @@ export class SandboxBillingGateway implements BillingGateway {
       outcome: declined ? { kind: 'failed', reason: SANDBOX_DECLINE_REASON } : { kind: 'succeeded' },
       providerReference: `sandbox_charge_${topUp.id}`,
     };
+  }
+
+  /**
+   * From the sandbox's own state: it never loses an answer and settles a decline at once, so a
+   * charge it made (its reference kept) succeeded, and a top-up without one was never charged.
+   */
+  async paymentState(topUp: PayableTopUp, providerReference: string | null): Promise<ProviderPaymentState> {
+    return providerReference === `sandbox_charge_${topUp.id}` ? { kind: 'succeeded' } : { kind: 'not_found' };
   }
 
   canChargeOffSession(): boolean {

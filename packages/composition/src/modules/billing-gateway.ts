@@ -1,10 +1,11 @@
 import {
   AutoRechargeSettingsService, AutoRechargeTrigger, autoRechargeChargeConsumer, autoRechargeChargeRetries, autoRechargeStartConsumer, BillingAccounts, BillingEventSource,
-  BillingGateway, billingEventConsumer, ChargeAutoTopUp, ProcessBillingEvent, ReceiveBillingEvent, SettleTopUp, StartAutoRecharge, StartTopUp, TOKENS,
+  BillingGateway, billingEventConsumer, ChargeAutoTopUp, ProcessBillingEvent, ReceiveBillingEvent, RECONCILE_INTERVAL_MS, ReconcileTopUps, SettleTopUp,
+  StartAutoRecharge, StartTopUp, TOKENS,
   type Token,
 } from '@voiceplane/application';
 import {
-  AutoRechargeController, autoRechargeRouteDocs, BillingIngressController, billingIngressRouteDocs, SandboxBillingController, sandboxBillingRouteDocs,
+  AdminTopUpController, adminTopUpRouteDocs, AutoRechargeController, autoRechargeRouteDocs, BillingIngressController, billingIngressRouteDocs, SandboxBillingController, sandboxBillingRouteDocs,
   SandboxFaults, TopUpController, topUpRouteDocs,
 } from '@voiceplane/adapter-http';
 import { SandboxBillingGateway } from '@voiceplane/adapter-sandbox';
@@ -87,7 +88,15 @@ export const billingGatewayModule: ApiModule = ({ container: c, config, database
     while ((await inbox.purgeProcessedBefore(cutoff, 1_000)) === 1_000);
   }, log);
 
-  const controllers = [TopUpController, AutoRechargeController, BillingIngressController, ...(sandbox ? [SandboxBillingController] : [])];
+  // Auto top-ups whose provider answer was lost are settled by what the provider says of the payment.
+  const reconciliation = everyInterval('top-up-reconciliation', RECONCILE_INTERVAL_MS, () => new ReconcileTopUps(
+    topUps, gateway, get(TOKENS.SettleTopUp), get(TOKENS.Clock), log,
+  ).sweep(), log);
+
+  const controllers = [TopUpController, AutoRechargeController, BillingIngressController, AdminTopUpController, ...(sandbox ? [SandboxBillingController] : [])];
   for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
-  return { background: [retention], routeDocs: [...topUpRouteDocs, ...autoRechargeRouteDocs, ...billingIngressRouteDocs, ...(sandbox ? sandboxBillingRouteDocs : [])] };
+  return {
+    background: [retention, reconciliation],
+    routeDocs: [...topUpRouteDocs, ...autoRechargeRouteDocs, ...billingIngressRouteDocs, ...adminTopUpRouteDocs, ...(sandbox ? sandboxBillingRouteDocs : [])],
+  };
 };
