@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { JsonObject, JsonValue } from '@voiceplane/domain';
+import { JsonObject, JsonValue, SYNC_REPLY_WAIT_MS } from '@voiceplane/domain';
 import { WorkLogger } from '../events/ports';
 import { Ids } from '../ports/ids';
 import { RateDecision, RateLimiter } from '../ratelimit/rate-limiter';
@@ -7,8 +7,8 @@ import { lastOutput } from './apply-template';
 import { AutomationEngine } from './automation-engine';
 import { Automation, AutomationRepository } from './ports';
 
-/** CONTRACT §10.1: a sync webhook reply waits at most 10 s. */
-export const SYNC_REPLY_WAIT_MS = 10_000;
+/** A sync webhook reply waits at most 10 s (the domain's limit). */
+export { SYNC_REPLY_WAIT_MS };
 
 export interface HookSettings {
   /** Triggers per minute per automation (CONTRACT §15: 60). */
