@@ -123,7 +123,7 @@ export class AutomationEngine {
 
   /**
    * Stores the run as RUNNING, queued for a worker, and schedules its execution in the same
-   * transaction (async webhook triggers, CONTRACT §10.14): once this returns, a crash loses nothing.
+   * transaction (async webhook triggers): once this returns, a crash loses nothing.
    */
   async launch(automation: Automation, version: PinnedVersion, request: RunRequest): Promise<AutomationRun> {
     const next = this.newRun(version, request);

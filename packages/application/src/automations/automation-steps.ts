@@ -12,7 +12,7 @@ import { AutomationChatapp, ConnectionRepository, DataTableRepository } from './
 
 /** CONTRACT §10.1: `http.request` and `crm.push_note` wait 10 s. */
 export const STEP_HTTP_TIMEOUT_MS = 10_000;
-/** `X-Voiceplane-Event` of automation HTTP steps and connection checks (CONTRACT §12.1). */
+/** `X-Voiceplane-Event` of automation HTTP steps and connection checks. */
 export const AUTOMATION_EVENT_TYPE = 'automation_http';
 
 /** Who a step acts for, and whether the run is a test (test payloads carry `"test": true`). */

@@ -47,7 +47,7 @@ export const conversationEndedKey = (conversationId: number, endedAt: string): s
 interface ConversationEndedEvent {
   readonly user_id: number;
   readonly assistant_id: number;
-  /** The `conversation_ended` payload of CONTRACT §12.3. */
+  /** The `conversation_ended` webhook payload. */
   readonly conversation: { readonly id: number; readonly ended_at: string } & Record<string, unknown>;
 }
 

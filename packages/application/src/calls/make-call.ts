@@ -16,7 +16,7 @@ export interface MakeCallRequest {
   readonly phoneNumber: string;
   /** Normalised input variables; merged over the assistant's for this call. */
   readonly variables: Readonly<Record<string, string>>;
-  /** The automation run placing the call (CONTRACT §7.3, §10.13): stored on the call, it keeps automations from looping. */
+  /** The automation run placing the call: stored on the call, it keeps automations from looping. */
   readonly automationRunId?: string | null;
 }
 

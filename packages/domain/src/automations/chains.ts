@@ -1,7 +1,7 @@
 import type { AutomationTrigger } from './step-kinds';
 
 /**
- * No loops (CONTRACT §10.13): the end of a call that a run of this same automation placed starts
+ * No loops: the end of a call that a run of this same automation placed starts
  * another run only while the automation's own chain rule allows it. `placedBy` is the attempt of
  * that run, or null when the call was not placed by this automation (an original call, or one
  * placed by another automation). Answers the attempt the new run is, or null: no run at all.

@@ -224,7 +224,7 @@ export function applyStepResult(run: AutomationRun, version: PinnedVersion, resu
 const RETRIED_KINDS: ReadonlySet<AutomationStep['kind']> = new Set(['http.request', 'crm.push_note']);
 
 /**
- * When the running step's failed attempt is tried again (CONTRACT §12.4 schedule, jitter and
+ * When the running step's failed attempt is tried again (the outgoing webhook schedule, jitter and
  * `Retry-After`, at most 8 attempts): the delay in ms, or null when the result stands. A refused
  * target, a 410 and a CRM's 401/403 stand at once.
  */

@@ -24,7 +24,7 @@ export function standardCallSample(assistantId: number): JsonObject {
   };
 }
 
-/** The `conversation.ended` test input: a conversation as the conversation-ended webhook carries it (CONTRACT §12.3). */
+/** The `conversation.ended` test input: a conversation as the conversation-ended webhook carries it. */
 export function standardConversationSample(assistantId: number): JsonObject {
   return {
     event: 'conversation.ended',

@@ -45,7 +45,7 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 /** Delay bounds: the `delay_minutes` range of CONTRACT §10.3.5 (one week at most). */
 export const MIN_DELAY_MINUTES = 1;
 export const MAX_DELAY_MINUTES = 10_080;
-/** `max_attempts` of `delayed_followup_call` (CONTRACT §10.3.5). */
+/** `max_attempts` of `delayed_followup_call`: call-backs for one original call. */
 export const MAX_CHAIN_ATTEMPTS = 5;
 
 /**

@@ -26,7 +26,7 @@ export interface Sender {
   readonly updatedAt: Date;
 }
 
-/** The catalogue text of `SENDER_OFFLINE` (CONTRACT Appendix B), the same on every route and in automation steps. */
+/** The catalogue text of `SENDER_OFFLINE`, the same on every route and in automation steps. */
 export const senderOfflineText = (status: SenderStatus | string): string => `Sender is not online. Current status: ${status}`;
 
 /** The refusal names the current status: the error text quotes it (§8.5). */

@@ -4,7 +4,7 @@ import { WebhookReceiver } from '../../../../../tools/fault/webhook-receiver';
 import { createAssistant, CUSTOMER } from '../../../../../tools/calls/fixtures';
 
 /**
- * No loops (CONTRACT §10.13, §10.3.5) on the sandbox: a call placed by a run carries its
+ * No loops on the sandbox: a call placed by a run carries its
  * `automation_run_id`; its unanswered end calls back only while `max_attempts` allows; a call's
  * end starts at most one run per automation however often it is delivered.
  */
