@@ -1,11 +1,12 @@
 import {
   AutoRechargeSettingsService, AutoRechargeTrigger, autoRechargeChargeConsumer, autoRechargeChargeRetries, autoRechargeStartConsumer, BillingAccounts, BillingEventSource,
-  BillingGateway, billingEventConsumer, ChargeAutoTopUp, ProcessBillingEvent, ReceiveBillingEvent, RECONCILE_INTERVAL_MS, ReconcileTopUps, SettleTopUp,
-  StartAutoRecharge, StartTopUp, TOKENS,
+  BillingGateway, billingEventConsumer, ChargeAutoTopUp, ProcessBillingEvent, ReceiveBillingEvent, RECONCILE_INTERVAL_MS, ReconcileTopUps, SandboxCheckout,
+  SettleTopUp, StartAutoRecharge, StartTopUp, TOKENS,
   type Token,
 } from '@voiceplane/application';
 import {
-  AdminTopUpController, adminTopUpRouteDocs, AutoRechargeController, autoRechargeRouteDocs, BillingIngressController, billingIngressRouteDocs, SandboxBillingController, sandboxBillingRouteDocs,
+  AdminTopUpController, adminTopUpRouteDocs, AutoRechargeController, autoRechargeRouteDocs, BillingIngressController, billingIngressRouteDocs, SandboxBillingController,
+  sandboxBillingRouteDocs, SandboxCheckoutController,
   SandboxFaults, TopUpController, topUpRouteDocs,
 } from '@voiceplane/adapter-http';
 import { SandboxBillingGateway } from '@voiceplane/adapter-sandbox';
@@ -53,6 +54,7 @@ export const billingGatewayModule: ApiModule = ({ container: c, config, database
   c.bind(TOKENS.SettleTopUp).toDynamicValue(() => new SettleTopUp(
     get(TOKENS.UnitOfWork), topUps, get(TOKENS.LedgerRepository), recharges, profiles, get(TOKENS.Outbox), gateway, get(TOKENS.Clock),
   )).inSingletonScope();
+  c.bind(TOKENS.SandboxCheckout).toDynamicValue(() => new SandboxCheckout(topUps, get(TOKENS.SettleTopUp))).inSingletonScope();
   c.bind(TOKENS.StartTopUp).toDynamicValue(() => new StartTopUp(
     get(TOKENS.UnitOfWork), topUps, profiles, accounts(), gateway, get(TOKENS.Clock), log,
   )).inSingletonScope();
@@ -93,7 +95,7 @@ export const billingGatewayModule: ApiModule = ({ container: c, config, database
     topUps, gateway, get(TOKENS.SettleTopUp), get(TOKENS.Clock), log,
   ).sweep(), log);
 
-  const controllers = [TopUpController, AutoRechargeController, BillingIngressController, AdminTopUpController, ...(sandbox ? [SandboxBillingController] : [])];
+  const controllers = [TopUpController, AutoRechargeController, BillingIngressController, AdminTopUpController, ...(sandbox ? [SandboxBillingController, SandboxCheckoutController] : [])];
   for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
   return {
     background: [retention, reconciliation],

@@ -3,3 +3,4 @@ export { AutoRechargeController, autoRechargeRouteDocs } from './auto-recharge-c
 export { BillingIngressController, billingIngressRouteDocs } from './billing-ingress-controller';
 export { SandboxBillingController, sandboxBillingRouteDocs } from './sandbox-billing-controller';
 export { AdminTopUpController, adminTopUpRouteDocs } from './admin-top-up-controller';
+export { SandboxCheckoutController } from './sandbox-checkout-controller';
