@@ -1,4 +1,5 @@
 import { isJsonObject, JsonObject, JsonValue } from './json';
+import { atPath, callSampleWith, deepMerge, SampleSources, standardCallSample, standardConversationSample } from './sample-inputs';
 import { ASYNC_WEBHOOK_MODE, AutomationDefinition, AutomationTrigger, triggerStepName } from './step-kinds';
 
 /** A param as the catalogue lists it (CONTRACT §10.2: exactly these keys; `example` is always a string). */
@@ -37,8 +38,12 @@ export interface AutomationTemplate {
   readonly params: readonly ParamSpec[];
   /** Run-detail step names, the trigger first. */
   readonly steps: readonly string[];
+  /** Given an assistant, the binding is a mid-call tool of it instead (`midcall_lookup_table`). */
+  readonly toolWithAssistant?: boolean;
   /** The definition a version of this template holds, from its (validated, coerced) params. */
   definition(params: TemplateParams, assistantId: number | null): AutomationDefinition;
+  /** The test input (the "Sample test input" of each template), before the caller's `sample` is merged over it. */
+  sampleInput(params: TemplateParams, sources: SampleSources): JsonObject;
 }
 
 const spec = (key: string, label: string, description: string, required: boolean, example: string): ParamSpec => ({ key, label, description, required, example });
@@ -75,6 +80,7 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     sideEffects: true,
     bindingType: 'webhook',
     needsConnection: null,
+    sampleInput: (params) => deepMerge({ name: 'Test Lead', email: 'lead@example.com', interest: 'demo' }, atPath(text(params, 'phone_field', 'phone'), params.test_phone_number as string)),
     params: [
       testPhone('Number the test run really calls; use a phone you control.'),
       spec('phone_field', 'Phone field', "Field of the incoming JSON with the lead's phone number (dot path). Default `phone`.", false, 'phone'),
@@ -103,6 +109,7 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     sideEffects: true,
     bindingType: 'assistant_event',
     needsConnection: null,
+    sampleInput: (params, sources) => callSampleWith(sources.assistantId as number, { customer_phone: params.test_phone_number as string }),
     params: [
       spec('sender_id', 'Sender', 'Chat-app sender that sends the follow-up.', true, '12'),
       spec('template_id', 'Template', 'Approved template of that sender.', true, '34'),
@@ -130,6 +137,7 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     sideEffects: false,
     bindingType: 'assistant_event',
     needsConnection: null,
+    sampleInput: (_params, sources) => standardCallSample(sources.assistantId as number),
     params: [
       spec('url', 'Target URL', 'Address that receives every finished call as JSON.', true, 'https://hooks.example.com/calls'),
       spec('include_transcript', 'Include transcript', '`true` or `false`; default `true`.', false, 'true'),
@@ -154,7 +162,9 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     requiresAssistant: false,
     sideEffects: false,
     bindingType: 'webhook',
+    toolWithAssistant: true,
     needsConnection: null,
+    sampleInput: (params, sources) => ({ [text(params, 'input_field', 'key')]: sources.firstKeyValue ?? '' }),
     params: [
       spec('table_id', 'Data table', 'Data table to search.', true, '7'),
       spec('key_column', 'Key column', 'Column compared with the lookup value.', true, 'order_number'),
@@ -180,6 +190,7 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     sideEffects: true,
     bindingType: 'assistant_event',
     needsConnection: null,
+    sampleInput: (params, sources) => callSampleWith(sources.assistantId as number, { status: 'no-answer', duration: 0, customer_phone: params.test_phone_number as string }),
     params: [
       spec('delay_minutes', 'Delay (minutes)', 'Minutes to wait before calling back.', true, '60'),
       testPhone('Number the test run calls back after the delay.'),
@@ -204,6 +215,7 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     sideEffects: false,
     bindingType: 'assistant_event',
     needsConnection: 'http_api',
+    sampleInput: (_params, sources) => standardCallSample(sources.assistantId as number),
     params: [
       spec('connection_id', 'CRM connection', 'HTTP API connection that receives the note.', true, '3'),
       spec('note_template', 'Note text', 'Note text; `{{call.…}}` expressions allowed.', false, DEFAULT_NOTE_TEMPLATE),
@@ -229,6 +241,7 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     sideEffects: false,
     bindingType: 'assistant_event',
     needsConnection: null,
+    sampleInput: (_params, sources) => standardConversationSample(sources.assistantId as number),
     params: [
       spec('url', 'Target URL', 'Address that receives every ended conversation as JSON.', true, 'https://hooks.example.com/conversations'),
       spec('include_transcript', 'Include transcript', '`true` or `false`; default `true`.', false, 'true'),

@@ -1,4 +1,3 @@
-import type { TemplateKey, TemplateParams } from './catalogue';
 import { isJsonObject, JsonObject, JsonValue } from './json';
 
 /** CONTRACT §10.3's standard `call.ended` test input, for the bound assistant. */
@@ -52,33 +51,13 @@ export interface SampleSources {
   readonly firstKeyValue: JsonValue;
 }
 
-/** The template's sample test input (CONTRACT §10.3, "Sample test input" rows). */
-export function sampleInput(key: TemplateKey, params: TemplateParams, sources: SampleSources): JsonObject {
-  const testPhone = params.test_phone_number as string;
-  const callSample = (changes: JsonObject) => deepMerge(standardCallSample(sources.assistantId as number), { call: changes });
-  switch (key) {
-    case 'lead_intake_call': {
-      const phoneField = typeof params.phone_field === 'string' && params.phone_field !== '' ? params.phone_field : 'phone';
-      return deepMerge({ name: 'Test Lead', email: 'lead@example.com', interest: 'demo' }, atPath(phoneField, testPhone));
-    }
-    case 'post_call_chatapp_followup':
-      return callSample({ customer_phone: testPhone });
-    case 'delayed_followup_call':
-      return callSample({ status: 'no-answer', duration: 0, customer_phone: testPhone });
-    case 'midcall_lookup_table': {
-      const field = typeof params.input_field === 'string' && params.input_field !== '' ? params.input_field : 'key';
-      return { [field]: sources.firstKeyValue ?? '' };
-    }
-    case 'post_call_webhook_forward':
-    case 'crm_note_on_call':
-      return standardCallSample(sources.assistantId as number);
-    case 'conversation_webhook_forward':
-      return standardConversationSample(sources.assistantId as number);
-  }
+/** A call sample with `changes` merged into its `call` (the call-event templates' test inputs). */
+export function callSampleWith(assistantId: number, changes: JsonObject): JsonObject {
+  return deepMerge(standardCallSample(assistantId), { call: changes });
 }
 
 /** `{"a":{"b":value}}` for the dot path `a.b`. */
-function atPath(path: string, value: JsonValue): JsonObject {
+export function atPath(path: string, value: JsonValue): JsonObject {
   return path
     .split('.')
     .reverse()
