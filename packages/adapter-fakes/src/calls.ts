@@ -107,6 +107,7 @@ function matches(c: Call, f: CallFilter): boolean {
     && (f.direction === undefined || c.direction === f.direction)
     && (f.channel === undefined || c.channel === f.channel)
     && (f.customerPhone === undefined || c.customerPhone === f.customerPhone)
+    && (f.automationRunId === undefined || c.automationRunId === f.automationRunId)
     && (f.from === undefined || c.createdAt >= f.from)
     && (f.to === undefined || c.createdAt <= f.to);
 }

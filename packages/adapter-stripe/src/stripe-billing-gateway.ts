@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { TopUpOutcome } from '@voiceplane/domain';
+import { ProviderPaymentState, TopUpOutcome } from '@voiceplane/domain';
 import { BillingAccount, BillingGateway, OffSessionCharge, PayableTopUp, StartedCheckout } from '@voiceplane/application';
 import { METADATA, StripeSettings, toCents } from './stripe-client';
 
@@ -52,6 +52,24 @@ export class StripeBillingGateway implements BillingGateway {
       }
       throw e;
     }
+  }
+
+  async paymentState(topUp: PayableTopUp, providerReference: string | null): Promise<ProviderPaymentState> {
+    // Read-only: creating the intent again under its idempotency key would charge once Stripe forgot the key (24 h).
+    let intent: Stripe.PaymentIntent | null;
+    if (providerReference?.startsWith('pi_')) {
+      intent = await this.stripe.paymentIntents.retrieve(providerReference).catch((e: unknown) => {
+        if (e instanceof Stripe.errors.StripeInvalidRequestError && e.statusCode === 404) return null;
+        throw e;
+      });
+    } else {
+      const found = await this.stripe.paymentIntents.search({ query: `metadata['${METADATA.topUpId}']:'${topUp.id}'`, limit: 1 });
+      intent = found.data[0] ?? null;
+    }
+    if (intent === null) return { kind: 'not_found' };
+    const outcome = outcomeOfIntent(intent);
+    if (outcome === null) return { kind: 'processing' };
+    return outcome.kind === 'failed' ? { kind: 'failed', reason: outcome.reason } : { kind: 'succeeded' };
   }
 
   canChargeOffSession(account: BillingAccount): boolean {

@@ -56,6 +56,16 @@ export class StripeStub {
     await new Promise((resolve) => this.server.close(resolve));
   }
 
+  /**
+   * An off-session PaymentIntent Stripe made for a top-up, as a charge whose answer never reached
+   * voiceplane leaves it (`status` `succeeded`, `processing`, …).
+   */
+  offSessionIntent(topUpId: number, status: string): string {
+    const id = this.id('pi');
+    this.intents.set(id, intent(id, { amount: 2500, customer: null, payment_method: SAVED_PAYMENT_METHOD, status, metadata: { voiceplane_top_up_id: String(topUpId), voiceplane_trigger: 'auto' } }));
+    return id;
+  }
+
   /** A PaymentIntent as a Checkout Session leaves it: paid with the card it saved. */
   checkoutIntent(customer: string): string {
     const id = this.id('pi');
@@ -75,7 +85,7 @@ export class StripeStub {
       const key = (req.headers['idempotency-key'] as string | undefined) ?? null;
       const request: StripeRequest = {
         method: req.method ?? '', path: (req.url ?? '').split('?')[0], idempotencyKey: key, authorization: req.headers.authorization,
-        form: Object.fromEntries(new URLSearchParams(raw)),
+        form: Object.fromEntries(new URLSearchParams(req.method === 'GET' ? (req.url ?? '').split('?')[1] ?? '' : raw)),
       };
       this.requests.push(request);
       const answer = this.outage !== null
@@ -112,6 +122,12 @@ export class StripeStub {
       const paid = intent(id, { amount: Number(f.amount), customer: f.customer, payment_method: f.payment_method, status: 'succeeded', metadata: metadataOf(f) });
       this.intents.set(id, paid);
       return ok(paid);
+    }
+    if (r.method === 'GET' && r.path === '/v1/payment_intents/search') {
+      // Only the metadata clause voiceplane sends: metadata['key']:'value'.
+      const clause = /^metadata\['([^']+)'\]:'([^']*)'$/.exec(f.query ?? '');
+      const data = clause ? [...this.intents.values()].filter((i) => (i.metadata as Record<string, string>)[clause[1]] === clause[2]) : [];
+      return ok({ object: 'search_result', data, has_more: false, next_page: null, url: '/v1/payment_intents/search' });
     }
     const retrieve = /^\/v1\/payment_intents\/([^/]+)$/.exec(r.path);
     if (r.method === 'GET' && retrieve) {

@@ -29,10 +29,10 @@ function versionOf(automationId: string): AutomationVersion {
 
 function runOf(versionId: string, second: number, fields: Partial<AutomationRun> = {}): AutomationRun {
   return {
-    id: nextId('run'), versionId, trigger: 'assistant_event', isTest: false, retryOfRunId: null, input: { call: { id: 1 } }, status: 'PAUSED',
+    id: nextId('run'), versionId, trigger: 'assistant_event', isTest: false, retryOfRunId: null, input: { call: { id: 1 } }, attempt: 1, status: 'PAUSED',
     steps: [{ name: 'call_ended_trigger', status: 'SUCCEEDED', classification: 'ok', failure: null, output: { call: { id: 1 } } },
       { name: 'wait', status: 'PAUSED', classification: 'paused_at_delay', failure: null, output: { resume_at: at(300).toISOString() } }],
-    startedAt: at(second), runningSince: null, executedMs: 12, resumeAt: at(300), failedStep: null, finishedAt: null, ...fields,
+    startedAt: at(second), runningSince: null, executedMs: 12, resumeAt: at(300), retryAt: null, failedStep: null, finishedAt: null, ...fields,
   };
 }
 
@@ -83,6 +83,8 @@ export function automationRunsContract(name: string, open: () => Promise<Automat
       expect((await s.runs.list(automation.id, 1)).map((r) => r.id)).toEqual([newer.id]);
       expect(await s.runs.locate(userId, older.id)).toEqual({ automationId: automation.id, run: older });
       expect(await s.runs.locate(userId + 1, older.id)).toBeNull();
+      expect(await s.runs.findAnywhere(older.id)).toEqual({ automationId: automation.id, run: older });
+      expect(await s.runs.findAnywhere('run_missing')).toBeNull();
     });
 
     it('starts nothing for an event it already has a run for', async () => {
@@ -102,6 +104,33 @@ export function automationRunsContract(name: string, open: () => Promise<Automat
       const done = { ...resumed, status: 'SUCCEEDED' as const, runningSince: null, finishedAt: at(301) };
       await s.runs.save(automation.id, done);
       expect(await s.runs.find(automation.id, paused.id)).toEqual(done);
+    });
+
+    it('leases a running run: writes only by its holder, one claim of a lapsed lease, heartbeats keep it', async () => {
+      const running = runOf(version.id, 1, { status: 'RUNNING', resumeAt: null });
+      await s.runs.insert(automation.id, running, undefined, { owner: 'wkr_a', until: at(60) });
+      expect(await s.runs.claimLapsed('wkr_b', at(30), at(90), 10)).toEqual([]);
+      expect(await s.runs.saveHeld(automation.id, running, 'wkr_b', null)).toBe(false);
+      expect(await s.runs.saveHeld(automation.id, running, 'wkr_a', { owner: 'wkr_a', until: at(70) })).toBe(true);
+      await s.runs.heartbeat('wkr_a', [running.id], at(100));
+      expect(await s.runs.claimLapsed('wkr_b', at(90), at(150), 10)).toEqual([]);
+      // The holder stops answering: of several sweepers exactly one takes the run.
+      const claims = await Promise.all(['wkr_b', 'wkr_c', 'wkr_d'].map((o) => s.runs.claimLapsed(o, at(101), at(161), 10)));
+      expect(claims.flat()).toEqual([{ automationId: automation.id, run: running }]);
+      expect(await s.runs.saveHeld(automation.id, running, 'wkr_a', null)).toBe(false);
+      expect(await s.runs.claimLapsed('wkr_e', at(120), at(180), 10)).toEqual([]);
+    });
+
+    it('claims a run waiting for a worker once it is due, for one caller', async () => {
+      const queued = runOf(version.id, 1, { status: 'RUNNING', resumeAt: null });
+      await s.runs.insert(automation.id, queued, undefined, { owner: null, until: at(50) });
+      expect(await s.runs.claim(automation.id, queued.id, 'wkr_a', at(49), at(110))).toBeNull();
+      const claims = await Promise.all(['wkr_a', 'wkr_b'].map((o) => s.runs.claim(automation.id, queued.id, o, at(50), at(110))));
+      expect(claims.filter((c) => c !== null)).toEqual([queued]);
+      expect(await s.runs.claim('aut_other', queued.id, 'wkr_c', at(200), at(260))).toBeNull();
+      const done = { ...queued, status: 'SUCCEEDED' as const };
+      await s.runs.save(automation.id, done);
+      expect(await s.runs.claimLapsed('wkr_c', at(500), at(560), 10)).toEqual([]);
     });
   });
 }

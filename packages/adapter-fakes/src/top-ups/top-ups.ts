@@ -1,11 +1,11 @@
-import { BillingProvider, TopUp, TopUpStatus } from '@voiceplane/domain';
-import { Page, PageRequest, TopUpRepository } from '@voiceplane/application';
+import { BillingProvider, LOST_ANSWER_REASON, TopUp, TopUpStatus } from '@voiceplane/domain';
+import { Page, PageRequest, ReconcilableTopUp, TopUpRepository } from '@voiceplane/application';
 import { copy } from '../copy';
 import { pageOf } from '../paging';
 
 /** Top-ups in memory; ids come from a sequence as the table's does. */
 export class InMemoryTopUpRepository implements TopUpRepository {
-  private readonly rows = new Map<number, { topUp: TopUp; providerReference: string | null }>();
+  private readonly rows = new Map<number, { topUp: TopUp; providerReference: string | null; unreconcilable?: string | null; checkedAt?: Date | null }>();
   private sequence = 0;
 
   async reserveId(): Promise<number> {
@@ -48,7 +48,27 @@ export class InMemoryTopUpRepository implements TopUpRepository {
     if (row) row.providerReference = providerReference.slice(0, 255);
   }
 
+  async awaitingReconciliation(pendingBefore: Date, checkedBefore: Date, limit: number): Promise<ReconcilableTopUp[]> {
+    return [...this.rows.values()]
+      .filter((r) => r.topUp.trigger === 'auto' && !r.unreconcilable && (!r.checkedAt || r.checkedAt <= checkedBefore)
+        && ((r.topUp.status === 'pending' && r.topUp.createdAt <= pendingBefore) || (r.topUp.status === 'failed' && r.topUp.failureReason === LOST_ANSWER_REASON)))
+      .sort((a, b) => a.topUp.id - b.topUp.id).slice(0, limit).map(reconcilable);
+  }
+
+  async markChecked(id: number, at: Date, unreconcilable: string | null): Promise<void> {
+    const row = this.rows.get(id);
+    if (row) Object.assign(row, { checkedAt: at, unreconcilable });
+  }
+
+  async listUnreconcilable(): Promise<ReconcilableTopUp[]> {
+    return [...this.rows.values()].filter((r) => r.unreconcilable).sort((a, b) => a.topUp.id - b.topUp.id).map(reconcilable);
+  }
+
   providerReferenceOf(id: number): string | null {
     return this.rows.get(id)?.providerReference ?? null;
   }
+}
+
+function reconcilable(r: { topUp: TopUp; providerReference: string | null; unreconcilable?: string | null; checkedAt?: Date | null }): ReconcilableTopUp {
+  return { topUp: copy(r.topUp), providerReference: r.providerReference, unreconcilable: r.unreconcilable ?? null, checkedAt: r.checkedAt ?? null };
 }

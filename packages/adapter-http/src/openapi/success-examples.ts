@@ -34,6 +34,13 @@ const RECORDED: Readonly<Record<string, unknown>> = {
   'DELETE /api/user/label/{id}': { message: 'Label deleted successfully' },
   'DELETE /api/user/phone-numbers/{id}': { message: 'Phone number deleted successfully.' },
   'DELETE /api/user/tools/{id}': { message: 'Tool deleted successfully' },
+  'GET /api/admin/billing/top-ups/unreconcilable': {
+    data: [{
+      id: 31, amount: 25, currency: 'USD', status: 'pending', trigger: 'auto', checkout_url: null, provider: 'stripe', failure_reason: null,
+      created_at: '2026-03-01T10:00:00.000Z', completed_at: null, user_id: 2, provider_reference: 'pi_3Ox1', reason: 'still_processing',
+      checked_at: '2026-03-02T10:05:00.000Z',
+    }],
+  },
   'GET /api/admin/users': {
     data: [
       {

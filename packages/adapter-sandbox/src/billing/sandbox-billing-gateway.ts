@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   ArmedBillingFaults, BillingAccount, BillingGateway, OffSessionCharge, PayableTopUp, SANDBOX_DECLINE_REASON, sandboxCheckoutReference, StartedCheckout,
 } from '@voiceplane/application';
+import { ProviderPaymentState } from '@voiceplane/domain';
 import { SandboxFault } from '../telephony/armed-faults';
 
 /**
@@ -29,6 +30,14 @@ export class SandboxBillingGateway implements BillingGateway {
       outcome: declined ? { kind: 'failed', reason: SANDBOX_DECLINE_REASON } : { kind: 'succeeded' },
       providerReference: `sandbox_charge_${topUp.id}`,
     };
+  }
+
+  /**
+   * From the sandbox's own state: it never loses an answer and settles a decline at once, so a
+   * charge it made (its reference kept) succeeded, and a top-up without one was never charged.
+   */
+  async paymentState(topUp: PayableTopUp, providerReference: string | null): Promise<ProviderPaymentState> {
+    return providerReference === `sandbox_charge_${topUp.id}` ? { kind: 'succeeded' } : { kind: 'not_found' };
   }
 
   canChargeOffSession(): boolean {

@@ -105,11 +105,14 @@ export const automationRuns = new EntitySchema({
     state: jsonb(),
     started_at: timestamptz(),
     event_id: varchar(80, true),
+    lease_owner: varchar(40, true),
+    lease_until: timestamptz(true),
   },
   foreignKeys: [references('automation_runs', 'automation_id', 'automations', 'CASCADE')],
   indices: [
     { name: 'automation_runs_automation_idx', columns: ['automation_id', 'started_at'] },
     { name: 'automation_runs_event_uq', columns: ['automation_id', 'event_id'], unique: true, where: 'event_id IS NOT NULL' },
+    { name: 'automation_runs_lease_idx', columns: ['lease_until'], where: `status = 'RUNNING'` },
   ],
 });
 

@@ -16,6 +16,8 @@ export interface TopUpRecord {
   failure_reason: string | null;
   created_at: Date;
   completed_at: Date | null;
+  unreconcilable: string | null;
+  reconcile_checked_at: Date | null;
 }
 
 export const topUps = new EntitySchema<TopUpRecord>({
@@ -33,13 +35,18 @@ export const topUps = new EntitySchema<TopUpRecord>({
     failure_reason: varchar(255, true),
     created_at: timestamptz(),
     completed_at: timestamptz(true),
+    unreconcilable: varchar(64, true),
+    reconcile_checked_at: timestamptz(true),
   },
   foreignKeys: [ownedByUser('top_ups')],
   checks: [
     columnCheck('top_ups', 'status', `status IN ('pending', 'succeeded', 'failed', 'expired')`),
     columnCheck('top_ups', 'trigger', `trigger IN ('checkout', 'auto')`),
   ],
-  indices: [ownerListIndex('top_ups')],
+  indices: [
+    ownerListIndex('top_ups'),
+    { name: 'top_ups_reconcile_idx', columns: ['id'], where: `trigger = 'auto' AND status IN ('pending', 'failed') AND unreconcilable IS NULL` },
+  ],
 });
 
 export interface AutoRechargeRecord {

@@ -1,4 +1,4 @@
-import { AutomationRun, AutomationTemplate, deepMerge, JsonObject, JsonValue, Plan, sampleInput } from '@voiceplane/domain';
+import { AutomationRun, AutomationTemplate, deepMerge, JsonObject, JsonValue, Plan } from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants/ports';
 import { Clock } from '../ports/clock';
 import { Ids } from '../ports/ids';
@@ -53,7 +53,7 @@ export class ApplyTemplate {
     if (!resources.ok) return resources;
     const params = resources.value.params;
 
-    const bindingType: BindingType = template.key === 'midcall_lookup_table' && request.assistantId !== null ? 'tool' : template.bindingType;
+    const bindingType: BindingType = template.toolWithAssistant && request.assistantId !== null ? 'tool' : template.bindingType;
     if (bindingType === 'assistant_event') {
       const conflict = await this.automations.findConflict(userId, request.assistantId as number, template.key);
       if (conflict) {
@@ -101,7 +101,7 @@ export class ApplyTemplate {
 export function testVersion(
   engine: AutomationEngine, template: AutomationTemplate, automation: Automation, version: AutomationVersion, checked: CheckedParams, sample: JsonObject | null,
 ): Promise<AutomationRun | null> {
-  const input = deepMerge(sampleInput(template.key, checked.params, { assistantId: automation.assistantId, firstKeyValue: checked.firstKeyValue }), sample ?? {});
+  const input = deepMerge(template.sampleInput(checked.params, { assistantId: automation.assistantId, firstKeyValue: checked.firstKeyValue }), sample ?? {});
   return engine.start(automation, pinned(version), { trigger: 'test', isTest: true, input });
 }
 

@@ -1,6 +1,6 @@
 import {
-  applyStepResult, AutomationRun, executePureStep, expressionContext, failOnTimeLimit, JsonValue, nextStep, parseDefinition, PinnedVersion,
-  resolveStepConfig, resumeRun, RunTrigger, startRun, startStep, timeLimitExceeded, wiringFailure,
+  applyStepResult, AutomationRun, continueRun, executePureStep, expressionContext, failOnTimeLimit, JsonValue, nextStep, parseDefinition, PinnedVersion,
+  resolveStepConfig, resumeRun, RunTrigger, startRun, StepResult, startStep, stepInFlight, stepRetryDelayMs, timeLimitExceeded, waitForStepRetry, wiringFailure,
 } from '@voiceplane/domain';
 import { JobHandler, JobScheduler, WorkLogger } from '../events/ports';
 import { Clock } from '../ports/clock';
@@ -8,6 +8,7 @@ import { Ids } from '../ports/ids';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { AutomationSteps } from './automation-steps';
 import { Automation, AutomationRepository, AutomationRunRepository, AutomationVersion } from './ports';
+import { RunLeases } from './run-leases';
 
 /** Job kind: resumes one paused run at its `resume_at` (CONTRACT §10.12). */
 export const AUTOMATION_RESUME_JOB = 'automation.resume';
@@ -21,13 +22,15 @@ export interface RunRequest {
   readonly isTest: boolean;
   readonly input: JsonValue;
   readonly retryOfRunId?: string | null;
-  /** The bus event that started it: a second run for the same event is not created. */
+  /** What started it (`call.ended:<call id>`): a second run for the same key is not created (a unique index). */
   readonly eventId?: string;
+  /** Position in a chain of the automation's own calls (`chainAttempt`). */
+  readonly attempt?: number;
   /** Given by a caller that must name the run before it ends (a sync webhook reply that times out). */
   readonly runId?: string;
   /**
-   * The run is answered before it is stored (sync webhook replies, mid-call tools: on a live call's
-   * path). Its write completes in the background; `settled()` waits for it.
+   * Sync webhook replies and mid-call tools (on a live call's path): the run's insert is grouped
+   * with other such runs' into one statement; the answer still waits for its commit.
    */
   readonly storeAfterAnswer?: boolean;
 }
@@ -39,17 +42,41 @@ export function pinned(version: AutomationVersion): PinnedVersion {
   return { id: version.id, definition: parsed.value };
 }
 
+/** How a drive stores what it does. */
+interface Keeping {
+  /** The run is stored and this engine holds its lease: every step is written, retries wait durably. */
+  readonly held: boolean;
+  /** Already stored (else inserted when it ends or pauses). */
+  readonly stored: boolean;
+  /** Answered before its write commits only in a group with others (sync hooks, tools). */
+  readonly grouped: boolean;
+}
+
+/** Engine settings; the defaults are production's. */
+export interface EngineSettings {
+  /** Uniform in [0, 1): the retry jitter. */
+  readonly random?: () => number;
+  readonly leaseMs?: number;
+}
+
 /**
  * Executes runs (CONTRACT §10.1): the domain decides the next step and what each result means,
- * this loop performs the steps and stores the run when it ends or pauses, handing a paused run to
- * the durable scheduler.
+ * this loop performs the steps and stores the run, handing a paused run to the durable scheduler.
+ *
+ * Runs nobody waits for (assistant events, async hooks, resumed runs) are stored while they run
+ * and leased by the engine executing them (`RunLeases`): each step is written when it ends, a
+ * failed HTTP attempt waits for its retry as a scheduled job, and a run whose worker is lost is
+ * taken over by the sweeper (`AutomationRunSweeper`). Runs a caller waits for (tests, retries,
+ * sync hooks, tools) are written once, before their answer.
  */
 export class AutomationEngine {
   private readonly versions = new Map<string, PinnedVersion>();
   private readonly background = new Set<Promise<void>>();
   /** Answered runs waiting for their insert; written while no other such insert is in flight (group commit). */
-  private readonly unwritten: { automationId: string; run: AutomationRun }[] = [];
+  private readonly unwritten: { automationId: string; run: AutomationRun; written: () => void; failed: (e: unknown) => void }[] = [];
   private writing = false;
+  readonly leases: RunLeases;
+  private readonly random: () => number;
 
   constructor(
     private readonly automations: AutomationRepository,
@@ -61,7 +88,11 @@ export class AutomationEngine {
     private readonly ids: Ids,
     /** Where a background write that failed is reported. */
     private readonly log: Pick<WorkLogger, 'error'> | null = null,
-  ) {}
+    settings: EngineSettings = {},
+  ) {
+    this.random = settings.random ?? Math.random;
+    this.leases = new RunLeases(runs, clock, ids.token('wkr_', 16), settings.leaseMs);
+  }
 
   /** A version as runs see it. Versions never change once written, so each is read and parsed once per process. */
   async version(id: string): Promise<PinnedVersion | null> {
@@ -78,30 +109,56 @@ export class AutomationEngine {
   /** Starts a run on `version` and executes it until it ends or pauses; null for an event already handled. */
   async start(automation: Automation, version: PinnedVersion, request: RunRequest): Promise<AutomationRun | null> {
     const next = this.newRun(version, request);
-    // A run started by a bus event is stored first: its event id is what makes a redelivery start
-    // nothing. Any other run is written once, when it ends or pauses (a mid-call lookup is on a
-    // live call's path, where every write is felt).
-    const stored = request.eventId !== undefined;
-    if (stored && !(await this.runs.insert(automation.id, next, request.eventId))) return null;
-    const running = this.drive(automation, version, next, stored, request.storeAfterAnswer === true);
+    // A run started by an event is stored first, leased: its key is what makes a redelivery start nothing.
+    if (request.eventId !== undefined) {
+      if (!(await this.runs.insert(automation.id, next, request.eventId, this.leases.mine()))) return null;
+      return this.drive(automation, version, next, { held: true, stored: true, grouped: false });
+    }
+    // Any other run is written once, before its answer (a mid-call lookup is on a live call's path, where every write is felt).
+    const running = this.drive(automation, version, next, { held: false, stored: false, grouped: request.storeAfterAnswer === true });
     // A caller may stop waiting (a sync reply that timed out); `settled()` still covers the run.
     if (request.storeAfterAnswer) this.track(running.then(() => undefined, () => undefined));
     return running;
   }
 
   /**
-   * Stores the run as RUNNING, so that it can be looked up at once, and executes it in the
-   * background (async webhook triggers, CONTRACT §10.14).
+   * Stores the run as RUNNING, queued for a worker, and schedules its execution in the same
+   * transaction (async webhook triggers): once this returns, a crash loses nothing.
    */
-  async launch(automation: Automation, version: PinnedVersion, request: RunRequest): Promise<{ readonly run: AutomationRun; readonly finished: Promise<AutomationRun> }> {
+  async launch(automation: Automation, version: PinnedVersion, request: RunRequest): Promise<AutomationRun> {
     const next = this.newRun(version, request);
-    await this.runs.insert(automation.id, next);
-    const finished = this.drive(automation, version, next, true, false);
-    this.track(finished.then(() => undefined, () => undefined));
-    return { run: next, finished };
+    await this.uow.transaction(async () => {
+      await this.runs.insert(automation.id, next, undefined, { owner: null, until: this.clock.now() });
+      await this.scheduler.schedule(continueJob(automation.id, next.id, this.clock.now()));
+    });
+    return next;
   }
 
-  /** Waits for the background work: launched runs and the writes of runs answered before they were stored. */
+  /**
+   * Executes a run that waits for a worker (queued, or waiting for a step's retry) or whose worker
+   * was lost: the lease is taken with a compare-and-set, so of several callers one goes on. Null
+   * when there was nothing to take.
+   */
+  async continue(automationId: string, runId: string): Promise<AutomationRun | null> {
+    const claimed = await this.runs.claim(automationId, runId, this.leases.owner, this.clock.now(), this.leases.until());
+    return claimed === null ? null : this.takeOver(automationId, claimed);
+  }
+
+  /** Goes on with a run whose lease this engine has just taken (see `continueRun`). */
+  async takeOver(automationId: string, claimed: AutomationRun): Promise<AutomationRun | null> {
+    const automation = await this.automations.findById(automationId);
+    const version = automation ? await this.version(claimed.versionId) : null;
+    if (automation === null || version === null) return null;
+    const continued = continueRun(claimed, version, this.clock.now());
+    if (!continued.ok) {
+      // Not due yet (a retry job run early): leave it to its job.
+      await this.runs.saveHeld(automationId, claimed, this.leases.owner, { owner: null, until: claimed.retryAt ?? this.clock.now() });
+      return null;
+    }
+    return this.drive(automation, version, continued.value.next, { held: true, stored: true, grouped: false });
+  }
+
+  /** Waits for the background work: the writes of runs answered before they were stored. */
   async settled(): Promise<void> {
     while (this.background.size > 0) await Promise.allSettled([...this.background]);
   }
@@ -114,7 +171,7 @@ export class AutomationEngine {
   private newRun(version: PinnedVersion, request: RunRequest): AutomationRun {
     return startRun({
       id: request.runId ?? this.ids.token('run_', 22), version, trigger: request.trigger, isTest: request.isTest,
-      retryOfRunId: request.retryOfRunId ?? null, input: request.input, now: this.clock.now(),
+      retryOfRunId: request.retryOfRunId ?? null, input: request.input, now: this.clock.now(), attempt: request.attempt,
     }).next;
   }
 
@@ -131,12 +188,21 @@ export class AutomationEngine {
     // Early (sandbox S11): the run is treated as due now.
     const resumed = resumeRun(options.early ? { ...run, resumeAt: null } : run, version, this.clock.now());
     if (!resumed.ok) return null;
-    if (!(await this.runs.saveIfStatus(automationId, resumed.value.next, 'PAUSED'))) return null;
+    if (!(await this.runs.saveIfStatus(automationId, resumed.value.next, 'PAUSED', this.leases.mine()))) return null;
     if (options.early) await this.scheduler.cancel([resumeJobKey(runId)]);
-    return this.drive(automation, version, resumed.value.next, true);
+    return this.drive(automation, version, resumed.value.next, { held: true, stored: true, grouped: false });
   }
 
-  private async drive(automation: Automation, version: PinnedVersion, start: AutomationRun, stored: boolean, storeAfterAnswer = false): Promise<AutomationRun> {
+  private async drive(automation: Automation, version: PinnedVersion, start: AutomationRun, keeping: Keeping): Promise<AutomationRun> {
+    if (keeping.held) this.leases.hold(start.id);
+    try {
+      return await this.execute(automation, version, start, keeping);
+    } finally {
+      if (keeping.held) this.leases.release(start.id);
+    }
+  }
+
+  private async execute(automation: Automation, version: PinnedVersion, start: AutomationRun, keeping: Keeping): Promise<AutomationRun> {
     let run = start;
     for (;;) {
       if (timeLimitExceeded(run, this.clock.now())) {
@@ -144,59 +210,118 @@ export class AutomationEngine {
         if (stopped.ok) run = stopped.value.next;
         break;
       }
-      const step = nextStep(version.definition, run);
-      if (step === null) break;
-      const started = startStep(run, version);
-      if (!started.ok) break;
-      run = started.value.next;
+      // A step in flight when the run was taken over is executed again: steps are idempotent by run and step.
+      let step = stepInFlight(version.definition, run);
+      if (step === null) {
+        step = nextStep(version.definition, run);
+        if (step === null) break;
+        const started = startStep(run, version);
+        if (!started.ok) break;
+        run = started.value.next;
+      }
       const context = expressionContext(run);
       let result = executePureStep(step, context);
       if (result === null) {
         const config = resolveStepConfig(step, context);
-        result = config.ok ? await this.steps.perform(step, config.value, { userId: automation.userId, isTest: run.isTest, runId: run.id }) : wiringFailure(config.error);
+        const actor = { userId: automation.userId, isTest: run.isTest, runId: run.id, stepName: step.name };
+        result = config.ok ? await this.steps.perform(step, config.value, actor) : wiringFailure(config.error);
       }
-      const applied = applyStepResult(run, version, result, this.clock.now());
+      const retryIn = keeping.held ? stepRetryDelayMs(run, version, result, this.random()) : null;
+      if (retryIn !== null && result.kind === 'failed' && result.attempt) {
+        const retryAt = new Date(this.clock.now().getTime() + retryIn);
+        const waiting = waitForStepRetry(run, version, result.attempt, retryAt, this.clock.now());
+        if (!waiting.ok) throw new Error(`Run ${run.id} refused its retry: ${waiting.error}`);
+        await this.waitForRetry(automation.id, waiting.value.next, retryAt);
+        return waiting.value.next;
+      }
+      // Attempts are kept for the runs that retry them; a run a caller waits for tries once.
+      const kept: StepResult = keeping.held || result.kind === 'paused_at_delay' ? result : { ...result, attempt: undefined };
+      const applied = applyStepResult(run, version, kept, this.clock.now());
       if (!applied.ok) throw new Error(`Run ${run.id} refused its step result: ${applied.error}`);
       run = applied.value.next;
-      if (run.status === 'PAUSED') break;
+      if (run.status !== 'RUNNING') break;
+      // Each finished step is written: a worker that takes the run over goes on after it.
+      if (keeping.held && !(await this.runs.saveHeld(automation.id, run, this.leases.owner, this.leases.mine()))) return run;
     }
+    await this.store(automation.id, run, keeping);
+    return run;
+  }
+
+  /** A failed attempt to be tried again: the run waits without a worker, its retry is a scheduled job. */
+  private async waitForRetry(automationId: string, run: AutomationRun, retryAt: Date): Promise<void> {
+    await this.uow.transaction(async () => {
+      if (await this.runs.saveHeld(automationId, run, this.leases.owner, { owner: null, until: retryAt })) {
+        await this.scheduler.schedule(continueJob(automationId, run.id, retryAt));
+      }
+    });
+  }
+
+  private async store(automationId: string, run: AutomationRun, keeping: Keeping): Promise<void> {
     if (run.status === 'PAUSED' && run.resumeAt) {
       const paused = run;
       await this.uow.transaction(async () => {
-        await this.persist(automation.id, paused, stored);
+        if (keeping.held) {
+          if (!(await this.runs.saveHeld(automationId, paused, this.leases.owner, null))) return;
+        } else {
+          await this.runs.insert(automationId, paused);
+        }
         await this.scheduler.schedule({
-          kind: AUTOMATION_RESUME_JOB, key: resumeJobKey(paused.id), payload: { automation_id: automation.id, run_id: paused.id }, runAt: paused.resumeAt as Date,
+          kind: AUTOMATION_RESUME_JOB, key: resumeJobKey(paused.id), payload: { automation_id: automationId, run_id: paused.id }, runAt: paused.resumeAt as Date,
         });
       });
-    } else if (storeAfterAnswer && !stored) {
-      this.unwritten.push({ automationId: automation.id, run });
-      if (!this.writing) this.track(this.writeAnswered());
+    } else if (keeping.held) {
+      await this.runs.saveHeld(automationId, run, this.leases.owner, null);
+    } else if (keeping.grouped) {
+      await new Promise<void>((written, failed) => {
+        this.unwritten.push({ automationId, run, written, failed });
+        if (!this.writing) this.track(this.writeAnswered());
+      });
     } else {
-      await this.persist(automation.id, run, stored);
+      await this.runs.insert(automationId, run);
     }
-    return run;
   }
 
   /**
    * Under load many answered runs pile up while one insert is in flight; they go in the next
-   * statement together, so the database sees one write per batch rather than one per request.
+   * statement together, so the database sees one write per batch rather than one per request,
+   * and each answer still waits for its own run's commit.
    */
   private async writeAnswered(): Promise<void> {
     this.writing = true;
     try {
       while (this.unwritten.length > 0) {
         const batch = this.unwritten.splice(0, RUN_WRITE_BATCH);
-        await this.runs.insertMany(batch).catch((e: unknown) => this.log?.error({ err: e, runIds: batch.map((b) => b.run.id) }, 'storing answered automation runs failed'));
+        try {
+          await this.runs.insertMany(batch);
+          for (const entry of batch) entry.written();
+        } catch (e) {
+          this.log?.error({ err: e, runIds: batch.map((b) => b.run.id) }, 'storing answered automation runs failed');
+          for (const entry of batch) entry.failed(e);
+        }
       }
     } finally {
       this.writing = false;
     }
   }
+}
 
-  private async persist(automationId: string, run: AutomationRun, stored: boolean): Promise<void> {
-    if (stored) await this.runs.save(automationId, run);
-    else await this.runs.insert(automationId, run);
-  }
+/** Job kind: a run waiting for a worker (a queued async hook run, a step's retry) is executed. */
+export const AUTOMATION_CONTINUE_JOB = 'automation.continue';
+export const continueJobKey = (runId: string): string => `automation-continue:${runId}`;
+
+function continueJob(automationId: string, runId: string, runAt: Date) {
+  return { kind: AUTOMATION_CONTINUE_JOB, key: continueJobKey(runId), payload: { automation_id: automationId, run_id: runId }, runAt };
+}
+
+/** The workers' side of runs waiting for one. */
+export function automationContinueJobs(engine: AutomationEngine, log: WorkLogger): JobHandler {
+  return {
+    kind: AUTOMATION_CONTINUE_JOB,
+    handle: async (job) => {
+      const { automation_id: automationId, run_id: runId } = job.payload as { automation_id: string; run_id: string };
+      if ((await engine.continue(automationId, runId)) === null) log.info({ runId }, 'nothing to continue: the run was taken elsewhere or deleted');
+    },
+  };
 }
 
 /** The scheduler's side of paused runs. */

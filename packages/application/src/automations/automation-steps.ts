@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import {
-  AutomationStep, connectionAuthHeader, isJsonObject, JsonObject, JsonValue, notesUrl, requestBody, StepResult, E164_PATTERN,
+  AutomationStep, connectionAuthHeader, isJsonObject, JsonObject, JsonValue, notesUrl, requestBody, retryAfterSeconds, StepAttemptOutcome, StepResult, E164_PATTERN,
 } from '@voiceplane/domain';
 import { MakeCall } from '../calls/make-call';
 import { Clock } from '../ports/clock';
@@ -11,14 +12,29 @@ import { AutomationChatapp, ConnectionRepository, DataTableRepository } from './
 
 /** CONTRACT §10.1: `http.request` and `crm.push_note` wait 10 s. */
 export const STEP_HTTP_TIMEOUT_MS = 10_000;
-export const AUTOMATION_EVENT_TYPE = 'automation.step';
+/** `X-Voiceplane-Event` of automation HTTP steps and connection checks. */
+export const AUTOMATION_EVENT_TYPE = 'automation_http';
 
 /** Who a step acts for, and whether the run is a test (test payloads carry `"test": true`). */
 export interface StepActor {
   readonly userId: number;
   readonly isTest: boolean;
   readonly runId: string;
+  /** The step being executed: with the run, what makes a step idempotent. */
+  readonly stepName: string;
 }
+
+/**
+ * The `webhook-id` of a step's requests: the same on every attempt of that step of that run, also
+ * after another worker took the run over, so receivers de-duplicate (`msg_` + 22 base62).
+ */
+export function stepWebhookId(runId: string, stepName: string): string {
+  const digest = createHash('sha256').update(`${runId}:${stepName}`).digest();
+  let id = '';
+  for (let i = 0; id.length < 22; i++) id += BASE62[digest[i] % 62];
+  return `msg_${id}`;
+}
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /**
  * The steps that act on the world (CONTRACT §10.1): each gets its configuration with every
@@ -65,10 +81,10 @@ export class AutomationSteps {
       body: body === undefined ? undefined : JSON.stringify(body),
       timeoutMs: STEP_HTTP_TIMEOUT_MS,
       eventType: AUTOMATION_EVENT_TYPE,
-      signing: { secrets: await this.gateway.signingSecrets(actor.userId), webhookId: this.ids.token('msg_', 22) },
+      signing: { secrets: await this.gateway.signingSecrets(actor.userId), webhookId: stepWebhookId(actor.runId, actor.stepName) },
     });
-    if (response.ok) return { kind: 'ok', output: { status_code: response.statusCode, body: parsedBody(response) } };
-    return httpFailure(response, false);
+    if (response.ok) return { kind: 'ok', output: { status_code: response.statusCode, body: parsedBody(response) }, attempt: attemptOf(response, this.clock) };
+    return httpFailure(response, false, this.clock);
   }
 
   private async lookup(config: JsonObject, actor: StepActor): Promise<StepResult> {
@@ -93,13 +109,13 @@ export class AutomationSteps {
       body: JSON.stringify(withTestMark(config.note, actor)),
       timeoutMs: STEP_HTTP_TIMEOUT_MS,
       eventType: AUTOMATION_EVENT_TYPE,
-      signing: { secrets: await this.gateway.signingSecrets(actor.userId), webhookId: this.ids.token('msg_', 22) },
+      signing: { secrets: await this.gateway.signingSecrets(actor.userId), webhookId: stepWebhookId(actor.runId, actor.stepName) },
     });
-    if (response.ok) return { kind: 'ok', output: { status_code: response.statusCode } };
+    if (response.ok) return { kind: 'ok', output: { status_code: response.statusCode }, attempt: attemptOf(response, this.clock) };
     if (response.statusCode === 401 || response.statusCode === 403) {
       await this.connections.recordCheck(connection.id, 'broken', `HTTP ${response.statusCode}`, this.clock.now());
     }
-    return httpFailure(response, true);
+    return httpFailure(response, true, this.clock);
   }
 
   private async call(config: JsonObject, actor: StepActor): Promise<StepResult> {
@@ -109,7 +125,9 @@ export class AutomationSteps {
     if (isJsonObject(config.variables)) {
       for (const [k, v] of Object.entries(config.variables)) variables[k] = typeof v === 'string' ? v : JSON.stringify(v);
     }
-    const placed = await this.makeCall.execute({ userId: actor.userId, assistantId: config.assistant_id as number, phoneNumber: to, variables });
+    const placed = await this.makeCall.execute({
+      userId: actor.userId, assistantId: config.assistant_id as number, phoneNumber: to, variables, automationRunId: actor.runId,
+    });
     if (placed.ok) return { kind: 'ok', output: { call_id: placed.value.callId, status: 'initiated' } };
     if (placed.error === 'assistant_not_found') return { kind: 'failed', reason: 'record_gone', detail: `Assistant ${config.assistant_id}` };
     if (placed.error === 'insufficient_balance') return { kind: 'failed', reason: 'insufficient_balance', detail: null };
@@ -146,10 +164,15 @@ function parsedBody(response: OutboundResponse): JsonValue {
   }
 }
 
-function httpFailure(response: OutboundResponse, unauthorizedMatters: boolean): StepResult {
-  if (response.error === 'timeout') return { kind: 'failed', reason: 'timeout', detail: null };
-  if (response.error === 'blocked_target') return { kind: 'failed', reason: 'blocked_target', detail: null };
-  if (response.statusCode === null) return { kind: 'failed', reason: 'connection_failed', detail: null };
+function attemptOf(response: OutboundResponse, clock: Clock): StepAttemptOutcome {
+  return { statusCode: response.statusCode, error: response.error, retryAfterSeconds: retryAfterSeconds(response.headers['retry-after'], clock.now()) };
+}
+
+function httpFailure(response: OutboundResponse, unauthorizedMatters: boolean, clock: Clock): StepResult {
+  const attempt = attemptOf(response, clock);
+  if (response.error === 'timeout') return { kind: 'failed', reason: 'timeout', detail: null, attempt };
+  if (response.error === 'blocked_target') return { kind: 'failed', reason: 'blocked_target', detail: null, attempt };
+  if (response.statusCode === null) return { kind: 'failed', reason: 'connection_failed', detail: null, attempt };
   const unauthorized = unauthorizedMatters && (response.statusCode === 401 || response.statusCode === 403);
-  return { kind: 'failed', reason: unauthorized ? 'http_unauthorized' : 'http_status', detail: String(response.statusCode) };
+  return { kind: 'failed', reason: unauthorized ? 'http_unauthorized' : 'http_status', detail: String(response.statusCode), attempt };
 }

@@ -13,3 +13,4 @@ export * from './manage-flows';
 export * from './flow-queries';
 export * from './retry-run';
 export * from './webhook-trigger';
+export * from './run-leases';

@@ -123,17 +123,40 @@ export interface AutomationFilters {
   readonly assistantId?: number;
 }
 
+/**
+ * Who executes a stored RUNNING run and until when. A worker renews its lease while it executes;
+ * a lease that lapsed means the worker was lost. `owner: null` is a run waiting for a worker
+ * (queued, or waiting for a step's retry) from `until` on.
+ */
+export interface RunLease {
+  readonly owner: string | null;
+  readonly until: Date;
+}
+
 export interface AutomationRunRepository {
   /** False when a run for `eventId` already exists for this automation (a redelivered event). */
-  insert(automationId: string, run: AutomationRun, eventId?: string): Promise<boolean>;
+  insert(automationId: string, run: AutomationRun, eventId?: string, lease?: RunLease): Promise<boolean>;
   /** Several finished runs in one statement (runs stored after they answered, written in groups). */
   insertMany(entries: readonly { readonly automationId: string; readonly run: AutomationRun }[]): Promise<void>;
   save(automationId: string, run: AutomationRun): Promise<void>;
-  /** Writes `run` only while the stored run still has `expected`: the one writer that wins resumes it. */
-  saveIfStatus(automationId: string, run: AutomationRun, expected: RunStatus): Promise<boolean>;
+  /** Writes `run` only while the stored run still has `expected`: the one writer that wins resumes it (and holds `lease`). */
+  saveIfStatus(automationId: string, run: AutomationRun, expected: RunStatus, lease?: RunLease): Promise<boolean>;
+  /**
+   * Writes `run` and its next lease (null: none, the run no longer needs a worker) only while `owner`
+   * still holds it; false when another worker took the run over meanwhile.
+   */
+  saveHeld(automationId: string, run: AutomationRun, owner: string, next: RunLease | null): Promise<boolean>;
+  /** Extends the leases `owner` holds on these runs. */
+  heartbeat(owner: string, runIds: readonly string[], until: Date): Promise<void>;
+  /** Takes a RUNNING run whose lease lapsed by `now` (or that waits from then on) for `owner`; null when it is not to be taken. */
+  claim(automationId: string, runId: string, owner: string, now: Date, until: Date): Promise<AutomationRun | null>;
+  /** Takes up to `limit` RUNNING runs whose lease lapsed before `now` for `owner`; each run goes to one caller only. */
+  claimLapsed(owner: string, now: Date, until: Date, limit: number): Promise<{ readonly automationId: string; readonly run: AutomationRun }[]>;
   find(automationId: string, runId: string): Promise<AutomationRun | null>;
   /** Newest first by start time. */
   list(automationId: string, limit: number): Promise<AutomationRun[]>;
+  /** Any account's run with its automation's id (the run that placed an ending call). */
+  findAnywhere(runId: string): Promise<{ readonly automationId: string; readonly run: AutomationRun } | null>;
   /** The run and its automation's id, when the run belongs to one of the user's automations. */
   locate(userId: number, runId: string): Promise<{ readonly automationId: string; readonly run: AutomationRun } | null>;
 }

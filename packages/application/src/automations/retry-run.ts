@@ -1,4 +1,4 @@
-import { AutomationRun, findTemplate } from '@voiceplane/domain';
+import { AutomationRun, checkRetry, findTemplate } from '@voiceplane/domain';
 import { AutomationEngine } from './automation-engine';
 import { AutomationRepository, AutomationRunRepository } from './ports';
 import { Outcome, refused } from './template-checks';
@@ -26,11 +26,12 @@ export class RetryRun {
     if (automation === null) return refused({ code: 'not_found' });
     const failed = await this.runs.find(automation.id, runId);
     if (failed === null) return refused({ code: 'run_not_found' });
-    if (failed.status !== 'FAILED') return refused({ code: 'run_not_retryable' });
+    const retry = checkRetry(failed);
+    if (!retry.ok) return refused({ code: retry.error });
     const live = automation.liveVersionId === null ? null : await this.engine.version(automation.liveVersionId);
     if (live === null) return refused({ code: 'no_live_version' });
     if (findTemplate(automation.templateKey)?.sideEffects && !confirmSideEffects) return refused({ code: 'side_effects_require_confirmation' });
-    const run = await this.engine.start(automation, live, { trigger: 'retry', isTest: failed.isTest, input: failed.input, retryOfRunId: failed.id });
+    const run = await this.engine.start(automation, live, retry.value);
     if (run === null) throw new Error(`Retry of ${failed.id} started no run.`);
     return { ok: true, value: run };
   }

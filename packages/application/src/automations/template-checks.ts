@@ -110,7 +110,7 @@ export class TemplateChecks {
       if (chosen.status === 'broken') return refused({ code: 'needs_reconnection', spec: spec('connection_id'), connectionId: chosen.id, connectionName: chosen.name });
     }
 
-    if ('table_id' in params || template.key === 'midcall_lookup_table') {
+    if (template.params.some((p) => p.key === 'table_id')) {
       const table = await this.tables.find(userId, params.table_id as number);
       if (!table) {
         const all = await this.tables.listAll(userId);

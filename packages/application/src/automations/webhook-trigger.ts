@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { JsonObject, JsonValue } from '@voiceplane/domain';
+import { JsonObject, JsonValue, SYNC_REPLY_WAIT_MS } from '@voiceplane/domain';
 import { WorkLogger } from '../events/ports';
 import { Ids } from '../ports/ids';
 import { RateDecision, RateLimiter } from '../ratelimit/rate-limiter';
@@ -7,8 +7,8 @@ import { lastOutput } from './apply-template';
 import { AutomationEngine } from './automation-engine';
 import { Automation, AutomationRepository } from './ports';
 
-/** CONTRACT §10.1: a sync webhook reply waits at most 10 s. */
-export const SYNC_REPLY_WAIT_MS = 10_000;
+/** A sync webhook reply waits at most 10 s (the domain's limit). */
+export { SYNC_REPLY_WAIT_MS };
 
 export interface HookSettings {
   /** Triggers per minute per automation (CONTRACT §15: 60). */
@@ -55,8 +55,8 @@ export class TriggerWebhook {
     const request = { trigger: 'webhook' as const, isTest: false, input };
 
     if (version.definition.trigger.mode !== 'sync') {
-      const { run, finished } = await this.engine.launch(automation, version, request);
-      finished.catch((e: unknown) => this.log.error({ err: e, runId: run.id }, 'webhook-triggered automation run failed'));
+      // Stored and queued for a worker before the 202: the answer never names a run that only lives in memory.
+      const run = await this.engine.launch(automation, version, request);
       return { kind: 'accepted', runId: run.id };
     }
     const runId = this.ids.token('run_', 22);

@@ -16,6 +16,8 @@ export interface MakeCallRequest {
   readonly phoneNumber: string;
   /** Normalised input variables; merged over the assistant's for this call. */
   readonly variables: Readonly<Record<string, string>>;
+  /** The automation run placing the call: stored on the call, it keeps automations from looping. */
+  readonly automationRunId?: string | null;
 }
 
 /** Business refusals of make_call, in the order they are checked (CONTRACT §7.2). */
@@ -49,6 +51,12 @@ export class MakeCall {
 
   async execute(request: MakeCallRequest): Promise<Result<{ readonly callId: number }, MakeCallRefusal>> {
     const { userId } = request;
+    // A run's call step executed again (its worker was lost after placing the call) places nothing new:
+    // the run is the placement's idempotency key, and only the run's lease holder executes it.
+    if (request.automationRunId) {
+      const placed = await this.calls.list(userId, { automationRunId: request.automationRunId }, { page: 1, perPage: 1 });
+      if (placed.items.length > 0) return ok({ callId: placed.items[0].id });
+    }
     const assistant = await this.assistants.findOwned(userId, request.assistantId);
     if (assistant === null) return err('assistant_not_found');
     if (assistant.type !== 'outbound') return err('not_outbound');
@@ -68,7 +76,7 @@ export class MakeCall {
       const now = this.clock.now();
       const { call: created } = await this.calls.create({
         userId, assistantId: assistant.id, direction: 'outbound', channel: 'phone', status: 'initiated',
-        customerPhone: request.phoneNumber, line, variables: request.variables, runtimeConfig, now,
+        customerPhone: request.phoneNumber, line, variables: request.variables, runtimeConfig, automationRunId: request.automationRunId ?? null, now,
       });
       await this.scheduler.schedule({
         kind: CALL_DISPATCH_WATCHDOG_JOB, key: `call-dispatch:${created.id}`, payload: { call_id: created.id },

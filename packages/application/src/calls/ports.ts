@@ -42,6 +42,8 @@ export interface CallFilter {
   readonly direction?: CallDirection;
   readonly channel?: CallChannel;
   readonly customerPhone?: string;
+  /** Calls placed by this automation run. */
+  readonly automationRunId?: string;
   /** Bounds on `created_at`, inclusive. */
   readonly from?: Date;
   readonly to?: Date;

@@ -1,4 +1,4 @@
-import { err, JsonObject, ok, Result, TemplateVariableInput } from '@voiceplane/domain';
+import { err, JsonObject, ok, Result, senderOfflineText, TemplateVariableInput } from '@voiceplane/domain';
 import { AutomationChatapp, ChatappSendOk, ChatappSendRefusal, ChatappTemplateChoice } from '../automations/ports';
 import { SenderRepository, TemplateRepository } from './ports';
 import { SendTemplateMessage, TemplateMessageRefusal } from './send-template-message';
@@ -6,7 +6,7 @@ import { SendTemplateMessage, TemplateMessageRefusal } from './send-template-mes
 /** What a refused send tells the run's step (`CODE: detail`, CONTRACT §10.1). */
 function refusalDetail(refusal: TemplateMessageRefusal): string {
   switch (refusal.code) {
-    case 'SENDER_OFFLINE': return `SENDER_OFFLINE: the sender is ${refusal.senderStatus}`;
+    case 'SENDER_OFFLINE': return `SENDER_OFFLINE: ${senderOfflineText(refusal.senderStatus)}`;
     case 'TEMPLATE_NOT_APPROVED': return `TEMPLATE_NOT_APPROVED: the template is ${refusal.templateStatus}`;
     case 'TEMPLATE_VARIABLES_MISSING': return `TEMPLATE_VARIABLES_MISSING: ${refusal.missing.join(', ')}`;
     case 'INSUFFICIENT_BALANCE': return 'INSUFFICIENT_BALANCE: the balance does not cover the message';

@@ -1,4 +1,4 @@
-import { TopUpOutcome } from '@voiceplane/domain';
+import { LOST_ANSWER_REASON, TopUpOutcome } from '@voiceplane/domain';
 import { JobScheduler, WorkLogger } from '../events/ports';
 import { Clock } from '../ports/clock';
 import { loggableError } from '../shared/loggable-error';
@@ -8,7 +8,7 @@ import { TopUpRepository } from './repositories';
 import { SettleTopUp } from './settle-top-up';
 
 /** Why an off-session charge failed when the provider could not be asked at all, attempt after attempt. */
-export const PROVIDER_ERROR_REASON = 'provider_error';
+export const PROVIDER_ERROR_REASON = LOST_ANSWER_REASON;
 export const AUTO_RECHARGE_CHARGE_JOB = 'auto_recharge.charge';
 /** Attempts at reaching the provider for one charge; the retries reuse the idempotency key. */
 export const MAX_CHARGE_ATTEMPTS = 3;

@@ -11,3 +11,4 @@ export * from './charge-auto-top-up';
 export * from './billing-ingress';
 export * from './process-billing-event';
 export * from './consumers';
+export * from './reconcile-top-ups';

@@ -1,4 +1,4 @@
-import { BillingProvider, TopUp, TopUpOutcome, TopUpTrigger } from '@voiceplane/domain';
+import { BillingProvider, ProviderPaymentState, TopUp, TopUpOutcome, TopUpTrigger } from '@voiceplane/domain';
 
 /** Who pays, as the billing provider needs to know them. */
 export interface BillingAccount {
@@ -44,6 +44,12 @@ export interface BillingGateway {
   chargeSavedPaymentMethod(account: BillingAccount, topUp: PayableTopUp): Promise<OffSessionCharge>;
   /** Whether auto-recharge could charge this account now (§13.5 `payment_method_ready`). */
   canChargeOffSession(account: BillingAccount): boolean;
+  /**
+   * The state of an off-session payment whose answer was lost: by the provider's reference when
+   * one was kept, else found by the top-up id. Read-only: it never charges. Throws when the
+   * provider cannot be reached.
+   */
+  paymentState(topUp: PayableTopUp, providerReference: string | null): Promise<ProviderPaymentState>;
 }
 
 /** One event as the provider sent it, its signature already checked. */

@@ -15,6 +15,23 @@ export interface TopUpRepository {
   /** Stores a settled top-up (status, failure reason, completion time). */
   saveSettled(topUp: TopUp): Promise<void>;
   setProviderReference(id: number, providerReference: string): Promise<void>;
+  /**
+   * Up to `limit` auto top-ups a reconciliation looks at (pending since `pendingBefore` or earlier,
+   * or failed on a lost answer), not marked unreconcilable and not checked after `checkedBefore`.
+   */
+  awaitingReconciliation(pendingBefore: Date, checkedBefore: Date, limit: number): Promise<ReconcilableTopUp[]>;
+  /** Records a reconciliation check; `unreconcilable`: the reason an operator must look, listed until then. */
+  markChecked(id: number, at: Date, unreconcilable: string | null): Promise<void>;
+  /** Every top-up marked unreconcilable, oldest first (operators). */
+  listUnreconcilable(): Promise<ReconcilableTopUp[]>;
+}
+
+/** A top-up as reconciliation sees it: with the provider's reference and the reason it is left to an operator. */
+export interface ReconcilableTopUp {
+  readonly topUp: TopUp;
+  readonly providerReference: string | null;
+  readonly unreconcilable: string | null;
+  readonly checkedAt: Date | null;
 }
 
 export interface AutoRechargeRepository {

@@ -1,5 +1,6 @@
 import {
-  AutoRechargeEvent, err, ok, postTopUpCredit, Result, settleRecharge, settleTopUp, TopUp, TopUpEvent, TopUpOutcome, TopUpRefusal, TopUpTrigger,
+  AutoRechargeEvent, err, ok, postTopUpCredit, ProviderPaymentState, reconcileTopUp, Reconciliation, Result, settleRecharge, settleTopUp, TopUp, TopUpEvent,
+  TopUpOutcome, TopUpRefusal, TopUpSettlement, TopUpTrigger,
 } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { LedgerRepository } from '../ports/accounts';
@@ -50,26 +51,49 @@ export class SettleTopUp {
       const now = this.clock.now();
       const settled = settleTopUp(topUp, outcome, now);
       if (!settled.ok) return settled;
-      const { next, credit, events } = settled.value;
-      await this.topUps.saveSettled(next);
-      if (credit) {
-        const posted = await this.ledger.post(next.userId, (balance) => ok({
-          ...postTopUpCredit(balance, credit), description: credit.description, reference: credit.reference, requestId: null,
-        }));
-        if (!posted.ok) throw new Error(`top-up ${next.id}: its account is gone`);
-      }
-      if (scope.profile && next.status === 'succeeded') await this.profiles.remember(next.userId, this.gateway.provider, scope.profile, now);
-      const messages = events.map(topUpEventMessage);
-      if (next.trigger === 'auto') {
-        const recharge = await this.recharges.lock(next.userId);
-        const transition = settleRecharge(recharge, next);
-        if (transition.ok) {
-          await this.recharges.save(transition.value.next, now);
-          messages.push(...transition.value.events.map(autoRechargeEventMessage));
-        }
-      }
-      await this.outbox.add(messages);
-      return ok(next);
+      return ok(await this.apply(settled.value, scope, now));
     });
+  }
+
+  /**
+   * Settles a top-up by what the provider says of its payment after an answer was lost (see the
+   * domain's `reconcileTopUp`), under the same row lock as every other settlement, and records the
+   * check. Answers what was decided; `not_reconcilable` when the locked top-up no longer needs it.
+   */
+  reconcile(topUpId: number, state: ProviderPaymentState): Promise<Reconciliation['kind'] | 'not_reconcilable'> {
+    return this.uow.transaction(async () => {
+      const topUp = await this.topUps.lock(topUpId);
+      const now = this.clock.now();
+      const decided = topUp ? reconcileTopUp(topUp, state, now) : null;
+      if (!decided?.ok) return 'not_reconcilable';
+      const r = decided.value;
+      if (r.kind === 'settle') await this.apply(r.settlement, {}, now);
+      await this.topUps.markChecked(topUpId, now, r.kind === 'unreconcilable' ? r.reason : null);
+      return r.kind;
+    });
+  }
+
+  /** The move, its credit, saved card, auto-recharge outcome and events, inside the caller's transaction. */
+  private async apply(settlement: TopUpSettlement, scope: SettlementScope, now: Date): Promise<TopUp> {
+    const { next, credit, events } = settlement;
+    await this.topUps.saveSettled(next);
+    if (credit) {
+      const posted = await this.ledger.post(next.userId, (balance) => ok({
+        ...postTopUpCredit(balance, credit), description: credit.description, reference: credit.reference, requestId: null,
+      }));
+      if (!posted.ok) throw new Error(`top-up ${next.id}: its account is gone`);
+    }
+    if (scope.profile && next.status === 'succeeded') await this.profiles.remember(next.userId, this.gateway.provider, scope.profile, now);
+    const messages = events.map(topUpEventMessage);
+    if (next.trigger === 'auto') {
+      const recharge = await this.recharges.lock(next.userId);
+      const transition = settleRecharge(recharge, next);
+      if (transition.ok) {
+        await this.recharges.save(transition.value.next, now);
+        messages.push(...transition.value.events.map(autoRechargeEventMessage));
+      }
+    }
+    await this.outbox.add(messages);
+    return next;
   }
 }

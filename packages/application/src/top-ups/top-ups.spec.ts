@@ -1,7 +1,8 @@
 import {
   FakeStore, InMemoryAutoRechargeRepository, InMemoryBillingInbox, InMemoryBillingProfileRepository, InMemoryTopUpRepository, RecordingLogger,
 } from '@voiceplane/adapter-fakes';
-import { TopUpOutcome } from '@voiceplane/domain';
+import { ProviderPaymentState, TopUpOutcome } from '@voiceplane/domain';
+import { ReconcileTopUps } from './reconcile-top-ups';
 import { BalanceService } from '../billing/balance-service';
 import { AutoRechargeTrigger, BALANCE_LOW_TOPIC } from './auto-recharge-trigger';
 import { BillingAccounts } from './billing-accounts';
@@ -36,6 +37,15 @@ class ScriptedGateway implements BillingGateway {
   canChargeOffSession(account: BillingAccount) {
     return account.paymentMethodRef !== null;
   }
+
+  payment: ProviderPaymentState | 'outage' = { kind: 'not_found' };
+  readonly asked: { topUpId: number; reference: string | null }[] = [];
+
+  async paymentState(topUp: PayableTopUp, reference: string | null): Promise<ProviderPaymentState> {
+    this.asked.push({ topUpId: topUp.id, reference });
+    if (this.payment === 'outage') throw new Error('provider down');
+    return this.payment;
+  }
 }
 
 function setup() {
@@ -51,7 +61,8 @@ function setup() {
   const balances = new BalanceService(store.ledger, new AutoRechargeTrigger(recharges, store.outbox, store.clock));
   const startRecharge = new StartAutoRecharge(store.users, recharges, topUps, store.outbox, gateway, store.clock);
   const chargeAuto = new ChargeAutoTopUp(topUps, accounts, gateway, settle, store.jobs, store.clock, log);
-  return { store, topUps, recharges, profiles, gateway, log, settle, start, balances, startRecharge, chargeAuto };
+  const reconcile = new ReconcileTopUps(topUps, gateway, settle, store.clock, log);
+  return { store, topUps, recharges, profiles, gateway, log, settle, start, balances, startRecharge, chargeAuto, reconcile };
 }
 
 describe('StartTopUp', () => {
@@ -173,6 +184,71 @@ describe('auto-recharge: trigger, start, charge', () => {
     await s.chargeAuto.execute({ user_id: user.id, top_up_id: id!, attempt: 3 });
     expect(await s.topUps.find(user.id, id!)).toEqual(expect.objectContaining({ status: 'failed', failureReason: 'provider_error' }));
     expect((await s.recharges.find(user.id)).state).toEqual(expect.objectContaining({ inFlightTopUpId: null, consecutiveFailures: 1, lastError: 'provider_error' }));
+  });
+});
+
+describe('reconciliation of lost answers', () => {
+  async function lostAuto(s: ReturnType<typeof setup>, kind: 'failed' | 'pending') {
+    const user = await s.store.account({ balance: 4 });
+    await s.profiles.remember(user.id, 'stripe', { customerRef: 'cus_1', paymentMethodRef: 'pm_1' }, s.store.clock.now());
+    const r = await s.recharges.lock(user.id);
+    await s.recharges.save({ ...r, settings: { enabled: true, threshold: 5, amount: 25 } }, s.store.clock.now());
+    const id = (await s.startRecharge.execute({ user_id: user.id, balance_before: 4.5, balance_after: 4 }))!;
+    s.gateway.charge = 'outage';
+    if (kind === 'failed') await s.chargeAuto.execute({ user_id: user.id, top_up_id: id, attempt: 3 });
+    return { user, id };
+  }
+  const balance = async (s: ReturnType<typeof setup>, userId: number) => (await s.store.users.findById(userId))?.balance;
+
+  it('a charge failed on a lost answer that the provider took is credited once, however often the sweep runs', async () => {
+    const s = setup();
+    const { user, id } = await lostAuto(s, 'failed');
+    s.gateway.payment = { kind: 'succeeded' };
+    expect(await s.reconcile.sweep()).toEqual({ [id]: 'settle' });
+    expect(await s.topUps.find(user.id, id)).toEqual(expect.objectContaining({ status: 'succeeded', failureReason: null }));
+    expect(await balance(s, user.id)).toBe(29);
+    s.store.clock.advance(10 * 60_000);
+    expect(await s.reconcile.sweep()).toEqual({});
+    expect(await s.settle.reconcile(id, { kind: 'succeeded' })).toBe('not_reconcilable');
+    expect(await balance(s, user.id)).toBe(29);
+    expect(s.store.outbox.events('top_up.succeeded')).toHaveLength(1);
+  });
+
+  it('a failed charge the provider never saw stays failed and is not asked about again', async () => {
+    const s = setup();
+    const { user, id } = await lostAuto(s, 'failed');
+    expect(await s.reconcile.sweep()).toEqual({ [id]: 'confirmed' });
+    s.store.clock.advance(10 * 60_000);
+    expect(await s.reconcile.sweep()).toEqual({ [id]: 'confirmed' });
+    expect(await s.topUps.find(user.id, id)).toEqual(expect.objectContaining({ status: 'failed', failureReason: 'provider_error' }));
+    expect(await balance(s, user.id)).toBe(4);
+  });
+
+  it('a pending auto top-up is asked about after 15 minutes; processing for a day it is listed for operators', async () => {
+    const s = setup();
+    const { user, id } = await lostAuto(s, 'pending');
+    s.gateway.payment = { kind: 'processing' };
+    expect(await s.reconcile.sweep()).toEqual({});
+    s.store.clock.advance(15 * 60_000);
+    expect(await s.reconcile.sweep()).toEqual({ [id]: 'wait' });
+    expect(await s.reconcile.sweep()).toEqual({}); // checked a moment ago
+    s.store.clock.advance(24 * 3_600_000);
+    expect(await s.reconcile.sweep()).toEqual({ [id]: 'unreconcilable' });
+    expect((await s.topUps.listUnreconcilable()).map((r) => [r.topUp.id, r.unreconcilable])).toEqual([[id, 'still_processing']]);
+    expect(await s.reconcile.sweep()).toEqual({});
+    expect(await s.topUps.find(user.id, id)).toEqual(expect.objectContaining({ status: 'pending' }));
+  });
+
+  it('a pending one the provider settled meanwhile takes its outcome; an unreachable provider is asked again later', async () => {
+    const s = setup();
+    const { user, id } = await lostAuto(s, 'pending');
+    s.store.clock.advance(15 * 60_000);
+    s.gateway.payment = 'outage';
+    expect(await s.reconcile.sweep()).toEqual({ [id]: 'unreachable' });
+    s.store.clock.advance(5 * 60_000);
+    s.gateway.payment = { kind: 'failed', reason: 'card_declined' };
+    expect(await s.reconcile.sweep()).toEqual({ [id]: 'settle' });
+    expect(await s.topUps.find(user.id, id)).toEqual(expect.objectContaining({ status: 'failed', failureReason: 'card_declined' }));
   });
 });
 

@@ -1,5 +1,5 @@
 import {
-  ApplyTemplate, assistantEventRuns, AutomationEngine, automationResumeJobs, AutomationSteps, AutomationToolRuns, CheckConnection, FlowQueries, ManageFlows,
+  ApplyTemplate, assistantEventRuns, conversationEventRuns, automationContinueJobs, AutomationEngine, automationResumeJobs, AutomationRunSweeper, RUN_SWEEP_INTERVAL_MS, AutomationSteps, AutomationToolRuns, CheckConnection, FlowQueries, ManageFlows,
   RestoreFlow, RetryRun, SecretCipher, SYNC_REPLY_WAIT_MS, TemplateChecks, TOKENS, TriggerWebhook, UpdateFlow, VersionPublisher, type AutomationChatapp, type Token,
 } from '@voiceplane/application';
 import {
@@ -12,6 +12,7 @@ import {
   TypeormAutomationRepository, TypeormAutomationRunRepository, TypeormAutomationToolBinding, TypeormConnectionRepository, TypeormDataTableRepository,
 } from '@voiceplane/adapter-typeorm';
 import { checkTargetUrl } from '@voiceplane/domain';
+import { everyInterval } from './every-interval';
 import { ApiModule } from './module';
 
 /**
@@ -77,7 +78,9 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
     get(TOKENS.AutomationRepository), get(TOKENS.AutomationEngine), get(TOKENS.Clock),
   )).inSingletonScope();
   c.bind(TOKENS.JobHandler).toDynamicValue(() => automationResumeJobs(get(TOKENS.AutomationEngine), log)).inSingletonScope();
-  c.bind(TOKENS.EventConsumer).toDynamicValue(() => assistantEventRuns(get(TOKENS.AutomationRepository), get(TOKENS.AutomationEngine))).inSingletonScope();
+  c.bind(TOKENS.JobHandler).toDynamicValue(() => automationContinueJobs(get(TOKENS.AutomationEngine), log)).inSingletonScope();
+  c.bind(TOKENS.EventConsumer).toDynamicValue(() => conversationEventRuns(get(TOKENS.AutomationRepository), get(TOKENS.AutomationEngine))).inSingletonScope();
+  c.bind(TOKENS.EventConsumer).toDynamicValue(() => assistantEventRuns(get(TOKENS.AutomationRepository), get(TOKENS.AutomationRunRepository), get(TOKENS.AutomationEngine))).inSingletonScope();
 
   // S11/S12 and the `automation_rollback` fault drive voiceplane's own scheduler, connections and
   // restores: present whenever any provider is the sandbox (D3).
@@ -101,7 +104,12 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
       ...dataTableRouteDocs, ...connectionRouteDocs, ...templateRouteDocs, ...flowRouteDocs, ...flowRunRouteDocs, ...automationHookRouteDocs,
       ...(sandbox ? sandboxAutomationRouteDocs : []),
     ],
-    // Hook and tool runs are stored behind their answer, async hook runs finish in this process: shutdown waits for both.
-    background: [{ name: 'automation-answered-runs', start: async () => undefined, stop: () => get(TOKENS.AutomationEngine).settled() }],
+    background: [
+      // A sync hook or tool run whose caller stopped waiting is still being written: shutdown waits for it.
+      { name: 'automation-answered-runs', start: async () => undefined, stop: () => get(TOKENS.AutomationEngine).settled() },
+      everyInterval('automation-run-sweeper', RUN_SWEEP_INTERVAL_MS, () => new AutomationRunSweeper(
+        get(TOKENS.AutomationRunRepository), get(TOKENS.AutomationEngine), get(TOKENS.Clock), log,
+      ).sweep(), log),
+    ],
   };
 };

@@ -1,10 +1,12 @@
 import {
   AutoRechargeSettingsService, AutoRechargeTrigger, autoRechargeChargeConsumer, autoRechargeChargeRetries, autoRechargeStartConsumer, BillingAccounts, BillingEventSource,
-  BillingGateway, billingEventConsumer, ChargeAutoTopUp, ProcessBillingEvent, ReceiveBillingEvent, SandboxCheckout, SettleTopUp, StartAutoRecharge, StartTopUp, TOKENS,
+  BillingGateway, billingEventConsumer, ChargeAutoTopUp, ProcessBillingEvent, ReceiveBillingEvent, RECONCILE_INTERVAL_MS, ReconcileTopUps, SandboxCheckout,
+  SettleTopUp, StartAutoRecharge, StartTopUp, TOKENS,
   type Token,
 } from '@voiceplane/application';
 import {
-  AutoRechargeController, autoRechargeRouteDocs, BillingIngressController, billingIngressRouteDocs, SandboxBillingController, sandboxBillingRouteDocs, SandboxCheckoutController,
+  AdminTopUpController, adminTopUpRouteDocs, AutoRechargeController, autoRechargeRouteDocs, BillingIngressController, billingIngressRouteDocs, SandboxBillingController,
+  sandboxBillingRouteDocs, SandboxCheckoutController,
   SandboxFaults, TopUpController, topUpRouteDocs,
 } from '@voiceplane/adapter-http';
 import { SandboxBillingGateway } from '@voiceplane/adapter-sandbox';
@@ -88,7 +90,15 @@ export const billingGatewayModule: ApiModule = ({ container: c, config, database
     while ((await inbox.purgeProcessedBefore(cutoff, 1_000)) === 1_000);
   }, log);
 
-  const controllers = [TopUpController, AutoRechargeController, BillingIngressController, ...(sandbox ? [SandboxBillingController, SandboxCheckoutController] : [])];
+  // Auto top-ups whose provider answer was lost are settled by what the provider says of the payment.
+  const reconciliation = everyInterval('top-up-reconciliation', RECONCILE_INTERVAL_MS, () => new ReconcileTopUps(
+    topUps, gateway, get(TOKENS.SettleTopUp), get(TOKENS.Clock), log,
+  ).sweep(), log);
+
+  const controllers = [TopUpController, AutoRechargeController, BillingIngressController, AdminTopUpController, ...(sandbox ? [SandboxBillingController, SandboxCheckoutController] : [])];
   for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
-  return { background: [retention], routeDocs: [...topUpRouteDocs, ...autoRechargeRouteDocs, ...billingIngressRouteDocs, ...(sandbox ? sandboxBillingRouteDocs : [])] };
+  return {
+    background: [retention, reconciliation],
+    routeDocs: [...topUpRouteDocs, ...autoRechargeRouteDocs, ...billingIngressRouteDocs, ...adminTopUpRouteDocs, ...(sandbox ? sandboxBillingRouteDocs : [])],
+  };
 };

@@ -9,8 +9,9 @@ const exampleParams: Record<string, TemplateParams> = {
   post_call_chatapp_followup: { sender_id: 12, template_id: 34, variables_map: { '1': '{{call.extracted_variables.customer_name}}' }, test_phone_number: '+14155551234' },
   post_call_webhook_forward: { url: 'https://hooks.example.com/calls', include_transcript: true },
   midcall_lookup_table: { table_id: 7, key_column: 'order_number', input_field: 'key', tool_name: 'lookup_orders', tool_description: 'Find an order by its number' },
-  delayed_followup_call: { delay_minutes: 60, test_phone_number: '+14155551234' },
+  delayed_followup_call: { delay_minutes: 60, test_phone_number: '+14155551234', max_attempts: 1 },
   crm_note_on_call: { connection_id: 3, note_template: DEFAULT_NOTE_TEMPLATE },
+  conversation_webhook_forward: { url: 'https://hooks.example.com/conversations', include_transcript: true },
 };
 const requiredOnly = (key: string): TemplateParams =>
   Object.fromEntries(Object.entries(exampleParams[key]).filter(([k]) => findTemplate(key)?.params.find((p) => p.key === k)?.required));
@@ -28,7 +29,7 @@ describe('template catalogue (CONTRACT §10.3)', () => {
       const definition = t.definition(params, t.requiresAssistant ? 101 : null);
       expect(parseDefinition(definition)).toEqual(ok(definition));
       expect([t.steps[0], ...definition.steps.map((s) => s.name)]).toEqual(t.steps);
-      expect(definition.trigger).toEqual(t.trigger);
+      expect(definition.trigger).toMatchObject(t.trigger);
     }
   });
 

@@ -1,4 +1,5 @@
 import { isJsonObject, JsonObject, JsonValue } from './json';
+import { atPath, callSampleWith, deepMerge, SampleSources, standardCallSample, standardConversationSample } from './sample-inputs';
 import { ASYNC_WEBHOOK_MODE, AutomationDefinition, AutomationTrigger, triggerStepName } from './step-kinds';
 
 /** A param as the catalogue lists it (CONTRACT §10.2: exactly these keys; `example` is always a string). */
@@ -17,6 +18,7 @@ export const TEMPLATE_KEYS = [
   'midcall_lookup_table',
   'delayed_followup_call',
   'crm_note_on_call',
+  'conversation_webhook_forward',
 ] as const;
 export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
 
@@ -36,14 +38,19 @@ export interface AutomationTemplate {
   readonly params: readonly ParamSpec[];
   /** Run-detail step names, the trigger first. */
   readonly steps: readonly string[];
+  /** Given an assistant, the binding is a mid-call tool of it instead (`midcall_lookup_table`). */
+  readonly toolWithAssistant?: boolean;
   /** The definition a version of this template holds, from its (validated, coerced) params. */
   definition(params: TemplateParams, assistantId: number | null): AutomationDefinition;
+  /** The test input (the "Sample test input" of each template), before the caller's `sample` is merged over it. */
+  sampleInput(params: TemplateParams, sources: SampleSources): JsonObject;
 }
 
 const spec = (key: string, label: string, description: string, required: boolean, example: string): ParamSpec => ({ key, label, description, required, example });
 
 const testPhone = (description: string) => spec('test_phone_number', 'Test phone number', description, true, '+14155551234');
 const CALL_ENDED: AutomationTrigger = { kind: 'trigger.assistant_event', event: 'call.ended' };
+const CONVERSATION_ENDED: AutomationTrigger = { kind: 'trigger.assistant_event', event: 'conversation.ended' };
 export const DEFAULT_NOTE_TEMPLATE = 'Call {{call.id}} ({{call.status}}): {{call.extracted_variables.summary}}';
 
 const text = (params: TemplateParams, key: string, fallback: string): string => {
@@ -73,6 +80,7 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     sideEffects: true,
     bindingType: 'webhook',
     needsConnection: null,
+    sampleInput: (params) => deepMerge({ name: 'Test Lead', email: 'lead@example.com', interest: 'demo' }, atPath(text(params, 'phone_field', 'phone'), params.test_phone_number as string)),
     params: [
       testPhone('Number the test run really calls; use a phone you control.'),
       spec('phone_field', 'Phone field', "Field of the incoming JSON with the lead's phone number (dot path). Default `phone`.", false, 'phone'),
@@ -101,6 +109,7 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     sideEffects: true,
     bindingType: 'assistant_event',
     needsConnection: null,
+    sampleInput: (params, sources) => callSampleWith(sources.assistantId as number, { customer_phone: params.test_phone_number as string }),
     params: [
       spec('sender_id', 'Sender', 'Chat-app sender that sends the follow-up.', true, '12'),
       spec('template_id', 'Template', 'Approved template of that sender.', true, '34'),
@@ -128,6 +137,7 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     sideEffects: false,
     bindingType: 'assistant_event',
     needsConnection: null,
+    sampleInput: (_params, sources) => standardCallSample(sources.assistantId as number),
     params: [
       spec('url', 'Target URL', 'Address that receives every finished call as JSON.', true, 'https://hooks.example.com/calls'),
       spec('include_transcript', 'Include transcript', '`true` or `false`; default `true`.', false, 'true'),
@@ -152,7 +162,9 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     requiresAssistant: false,
     sideEffects: false,
     bindingType: 'webhook',
+    toolWithAssistant: true,
     needsConnection: null,
+    sampleInput: (params, sources) => ({ [text(params, 'input_field', 'key')]: sources.firstKeyValue ?? '' }),
     params: [
       spec('table_id', 'Data table', 'Data table to search.', true, '7'),
       spec('key_column', 'Key column', 'Column compared with the lookup value.', true, 'order_number'),
@@ -178,13 +190,15 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     sideEffects: true,
     bindingType: 'assistant_event',
     needsConnection: null,
+    sampleInput: (params, sources) => callSampleWith(sources.assistantId as number, { status: 'no-answer', duration: 0, customer_phone: params.test_phone_number as string }),
     params: [
       spec('delay_minutes', 'Delay (minutes)', 'Minutes to wait before calling back.', true, '60'),
       testPhone('Number the test run calls back after the delay.'),
+      spec('max_attempts', 'Attempts', 'Call-backs at most for one original call; a call-back that is again unanswered calls back only while fewer have been made.', false, '1'),
     ],
     stepNames: ['check_unanswered', 'wait', 'place_call'],
     definition: (params, assistantId) => ({
-      trigger: CALL_ENDED,
+      trigger: { ...CALL_ENDED, max_attempts: typeof params.max_attempts === 'number' ? params.max_attempts : 1 },
       steps: [
         { name: 'check_unanswered', kind: 'condition', config: { field: '{{call.status}}', op: 'in', value: ['no-answer', 'busy', 'failed'] } },
         { name: 'wait', kind: 'delay', config: { minutes: params.delay_minutes as number } },
@@ -201,6 +215,7 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     sideEffects: false,
     bindingType: 'assistant_event',
     needsConnection: 'http_api',
+    sampleInput: (_params, sources) => standardCallSample(sources.assistantId as number),
     params: [
       spec('connection_id', 'CRM connection', 'HTTP API connection that receives the note.', true, '3'),
       spec('note_template', 'Note text', 'Note text; `{{call.…}}` expressions allowed.', false, DEFAULT_NOTE_TEMPLATE),
@@ -216,6 +231,35 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
       };
       return { trigger: CALL_ENDED, steps: [{ name: 'push_note', kind: 'crm.push_note', config: { connection_id: id(params, 'connection_id'), note } }] };
     },
+  }),
+  template({
+    key: 'conversation_webhook_forward',
+    name: 'Forward ended chat conversations to a URL',
+    description: "When a chat-app conversation of the assistant ends, posts the conversation (as the conversation-ended webhook carries it) as signed JSON to your URL.",
+    trigger: CONVERSATION_ENDED,
+    requiresAssistant: true,
+    sideEffects: false,
+    bindingType: 'assistant_event',
+    needsConnection: null,
+    sampleInput: (_params, sources) => standardConversationSample(sources.assistantId as number),
+    params: [
+      spec('url', 'Target URL', 'Address that receives every ended conversation as JSON.', true, 'https://hooks.example.com/conversations'),
+      spec('include_transcript', 'Include transcript', '`true` or `false`; default `true`.', false, 'true'),
+    ],
+    stepNames: ['forward_webhook'],
+    definition: (params) => ({
+      trigger: CONVERSATION_ENDED,
+      steps: [
+        {
+          name: 'forward_webhook',
+          kind: 'http.request',
+          config: {
+            method: 'POST', url: params.url as string, body: '{{trigger.conversation}}',
+            ...(params.include_transcript === false ? { omit_fields: ['transcript', 'formatted_transcript'] } : {}),
+          },
+        },
+      ],
+    }),
   }),
 ];
 

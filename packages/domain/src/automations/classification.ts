@@ -32,6 +32,8 @@ export const STEP_FAILURE_REASONS = [
   'dispatch_failed',
   /** The run hit its execution limit while this step ran. */
   'time_limit_exceeded',
+  /** The worker executing the run stopped answering and the run was past its execution limit when found. */
+  'worker_lost',
 ] as const;
 export type StepFailureReason = (typeof STEP_FAILURE_REASONS)[number];
 
@@ -41,7 +43,7 @@ export type StepFailureReason = (typeof STEP_FAILURE_REASONS)[number];
  * like any other non-2xx); everything unlisted is `step_error`.
  */
 export function classifyFailure(kind: StepKind, reason: StepFailureReason): FailureClassification {
-  if (reason === 'missing_path') return 'wiring_error';
+  if (reason === 'missing_path' || reason === 'worker_lost') return 'wiring_error';
   if (kind === 'crm.push_note' && (reason === 'connection_unusable' || reason === 'http_unauthorized')) return 'missing_connection';
   if (reason === 'record_gone' && (kind === 'chatapp.send_template' || kind === 'voice.make_call' || kind === 'table.lookup')) return 'missing_record';
   if (reason === 'no_row' && kind === 'table.lookup') return 'missing_record';

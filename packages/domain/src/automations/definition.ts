@@ -6,6 +6,7 @@ import {
   AutomationDefinition,
   CONDITION_OPERATORS,
   HTTP_METHODS,
+  MAX_CHAIN_ATTEMPTS,
   MAX_DELAY_MINUTES,
   MIN_DELAY_MINUTES,
   AutomationStep,
@@ -108,8 +109,14 @@ function readTrigger(raw: JsonValue | undefined, report: Report): AutomationTrig
     report('invalid_value', 'trigger.mode');
     return null;
   }
-  if (oneOf(TRIGGER_EVENTS, raw.event)) return { kind: raw.kind, event: raw.event };
-  report('invalid_value', 'trigger.event');
+  if (!oneOf(TRIGGER_EVENTS, raw.event)) {
+    report('invalid_value', 'trigger.event');
+    return null;
+  }
+  if (raw.max_attempts === undefined) return { kind: raw.kind, event: raw.event };
+  const max = raw.max_attempts;
+  if (typeof max === 'number' && Number.isInteger(max) && max >= 1 && max <= MAX_CHAIN_ATTEMPTS) return { kind: raw.kind, event: raw.event, max_attempts: max };
+  report('invalid_value', 'trigger.max_attempts');
   return null;
 }
 

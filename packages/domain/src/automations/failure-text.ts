@@ -19,5 +19,6 @@ export function stepErrorText(failure: StepFailure | null): string | null {
     case 'insufficient_balance': return 'Insufficient balance to place the call.';
     case 'dispatch_failed': return d === '' ? 'The call could not be placed.' : `The call could not be placed: ${d}`;
     case 'time_limit_exceeded': return `Run exceeded ${d} seconds.`;
+    case 'worker_lost': return 'worker_lost';
   }
 }

@@ -13,3 +13,4 @@ export * from './data-tables';
 export * from './connections';
 export * from './template-params';
 export * from './failure-text';
+export * from './chains';

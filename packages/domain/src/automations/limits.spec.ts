@@ -1,6 +1,4 @@
-import { BACKGROUND_LIMIT_MS, executionLimitMs, IN_REQUEST_LIMIT_MS, syncReplyDeadline, syncReplyExpired } from './limits';
-
-const received = new Date('2026-03-01T10:00:00.000Z');
+import { BACKGROUND_LIMIT_MS, executionLimitMs, IN_REQUEST_LIMIT_MS, SYNC_REPLY_WAIT_MS } from './limits';
 
 describe('execution limits (CONTRACT §10.1)', () => {
   it.each([
@@ -18,8 +16,6 @@ describe('execution limits (CONTRACT §10.1)', () => {
   });
 
   it('a sync webhook waits 10 s for its reply', () => {
-    expect(syncReplyDeadline(received)).toEqual(new Date('2026-03-01T10:00:10.000Z'));
-    expect(syncReplyExpired(received, new Date('2026-03-01T10:00:09.999Z'))).toBe(false);
-    expect(syncReplyExpired(received, new Date('2026-03-01T10:00:10.000Z'))).toBe(true);
+    expect(SYNC_REPLY_WAIT_MS).toBe(10_000);
   });
 });

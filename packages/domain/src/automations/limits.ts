@@ -12,7 +12,3 @@ export const SYNC_REPLY_WAIT_MS = 10_000;
 /** Tests and retries execute synchronously inside the request that started them. */
 export const executionLimitMs = (trigger: RunTrigger): number => (trigger === 'test' || trigger === 'retry' ? IN_REQUEST_LIMIT_MS : BACKGROUND_LIMIT_MS);
 
-/** When a sync webhook stops waiting and answers 504 `timeout` (the run itself goes on). */
-export const syncReplyDeadline = (receivedAt: Date): Date => new Date(receivedAt.getTime() + SYNC_REPLY_WAIT_MS);
-
-export const syncReplyExpired = (receivedAt: Date, now: Date): boolean => now.getTime() >= syncReplyDeadline(receivedAt).getTime();

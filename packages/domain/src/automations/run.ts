@@ -1,4 +1,5 @@
 import { err, ok, Result } from '../shared/result';
+import { AttemptError, judgeAttempt, MAX_DELIVERY_ATTEMPTS } from '../webhooks/delivery';
 import { classifyFailure, StepClassification, StepFailureReason } from './classification';
 import type { ExpressionContext } from './expressions';
 import type { JsonValue } from './json';
@@ -24,6 +25,20 @@ export interface StepFailure {
   readonly detail: string | null;
 }
 
+/** One HTTP attempt of a step, as the run detail shows it. */
+export interface StepAttempt {
+  readonly at: string;
+  readonly status_code: number | null;
+  readonly error: AttemptError | null;
+}
+
+/** What an HTTP step's attempt came back with (the step's result carries it). */
+export interface StepAttemptOutcome {
+  readonly statusCode: number | null;
+  readonly error: AttemptError | null;
+  readonly retryAfterSeconds: number | null;
+}
+
 export interface RunStepState {
   readonly name: string;
   readonly status: StepStatus;
@@ -31,6 +46,8 @@ export interface RunStepState {
   readonly failure: StepFailure | null;
   /** Absent until the step produced one (a failed lookup still has `{found:false}`). */
   readonly output?: JsonValue;
+  /** HTTP steps of unattended runs: every attempt so far, oldest first. */
+  readonly attempts?: readonly StepAttempt[];
 }
 
 export interface AutomationRun {
@@ -40,6 +57,8 @@ export interface AutomationRun {
   readonly isTest: boolean;
   readonly retryOfRunId: string | null;
   readonly input: JsonValue;
+  /** Position in a chain of the automation's own calls (`chainAttempt`); 1 for any other start. */
+  readonly attempt: number;
   readonly status: RunStatus;
   /** Every step of the pinned version in order, the trigger first. */
   readonly steps: readonly RunStepState[];
@@ -49,6 +68,8 @@ export interface AutomationRun {
   /** Execution time of the stretches already over (paused time is not execution). */
   readonly executedMs: number;
   readonly resumeAt: Date | null;
+  /** The running HTTP step's next attempt, while the run waits for it (not execution time). */
+  readonly retryAt: Date | null;
   /** The first step that failed. */
   readonly failedStep: string | null;
   readonly finishedAt: Date | null;
@@ -62,9 +83,9 @@ export interface PinnedVersion {
 
 /** What executing one step came to, as reported by the one who ran it. */
 export type StepResult =
-  | { readonly kind: 'ok'; readonly output: JsonValue }
+  | { readonly kind: 'ok'; readonly output: JsonValue; readonly attempt?: StepAttemptOutcome }
   | { readonly kind: 'paused_at_delay' }
-  | { readonly kind: 'failed'; readonly reason: StepFailureReason; readonly detail: string | null; readonly output?: JsonValue };
+  | { readonly kind: 'failed'; readonly reason: StepFailureReason; readonly detail: string | null; readonly output?: JsonValue; readonly attempt?: StepAttemptOutcome };
 
 export type RunEvent =
   | { readonly type: 'run_started'; readonly runId: string }
@@ -101,6 +122,7 @@ export interface RunStart {
   readonly retryOfRunId: string | null;
   readonly input: JsonValue;
   readonly now: Date;
+  readonly attempt?: number;
 }
 
 const pending = (name: string): RunStepState => ({ name, status: 'PENDING', classification: 'ok', failure: null });
@@ -116,12 +138,14 @@ export function startRun(start: RunStart): RunTransition {
     isTest: start.isTest,
     retryOfRunId: start.retryOfRunId,
     input: start.input,
+    attempt: start.attempt ?? 1,
     status: 'RUNNING',
     steps: [triggerStep, ...definition.steps.map((s) => pending(s.name))],
     startedAt: start.now,
     runningSince: start.now,
     executedMs: 0,
     resumeAt: null,
+    retryAt: null,
     failedStep: null,
     finishedAt: null,
   };
@@ -133,6 +157,13 @@ export function nextStep(definition: AutomationDefinition, run: AutomationRun): 
   if (run.status !== 'RUNNING' || run.steps.some((s) => s.status === 'RUNNING')) return null;
   const waiting = run.steps.find((s) => s.status === 'PENDING');
   return waiting ? (definition.steps.find((s) => s.name === waiting.name) ?? null) : null;
+}
+
+/** The step that was running when the run was last stored: executed again when the run is taken over. */
+export function stepInFlight(definition: AutomationDefinition, run: AutomationRun): AutomationStep | null {
+  if (run.status !== 'RUNNING') return null;
+  const running = run.steps.find((s) => s.status === 'RUNNING');
+  return running ? (definition.steps.find((s) => s.name === running.name) ?? null) : null;
 }
 
 /** Marks the next step RUNNING (what a run detail shows while it executes). */
@@ -169,8 +200,9 @@ export function applyStepResult(run: AutomationRun, version: PinnedVersion, resu
     return ok({ next, events: [{ type: 'run_paused', runId: run.id, resumeAt }] });
   }
 
+  const attempts = (s: RunStepState) => (result.attempt ? { attempts: [...(s.attempts ?? []), attemptAt(result.attempt, now)] } : {});
   if (result.kind === 'ok') {
-    const succeeded = withStep(run, step.name, (s) => ({ ...s, status: 'SUCCEEDED', classification: 'ok', output: result.output }));
+    const succeeded = withStep(run, step.name, (s) => ({ ...s, status: 'SUCCEEDED', classification: 'ok', output: result.output, ...attempts(s) }));
     const conditionFalse = step.kind === 'condition' && isFalseResult(result.output);
     return ok(settle(conditionFalse ? skipAfter(succeeded, version.definition, step.name, true) : succeeded, now));
   }
@@ -182,9 +214,61 @@ export function applyStepResult(run: AutomationRun, version: PinnedVersion, resu
     classification: classifyFailure(step.kind, result.reason),
     failure,
     ...(result.output === undefined ? {} : { output: result.output }),
+    ...attempts(s),
   }));
   const recorded: AutomationRun = { ...failed, failedStep: run.failedStep ?? step.name };
   return ok(settle(skipAfter(recorded, version.definition, step.name, true), now));
+}
+
+/** HTTP steps whose failed attempts are tried again on the webhook delivery schedule. */
+const RETRIED_KINDS: ReadonlySet<AutomationStep['kind']> = new Set(['http.request', 'crm.push_note']);
+
+/**
+ * When the running step's failed attempt is tried again (the outgoing webhook schedule, jitter and
+ * `Retry-After`, at most 8 attempts): the delay in ms, or null when the result stands. A refused
+ * target, a 410 and a CRM's 401/403 stand at once.
+ */
+export function stepRetryDelayMs(run: AutomationRun, version: PinnedVersion, result: StepResult, jitter: number): number | null {
+  if (result.kind !== 'failed' || !result.attempt || result.reason === 'http_unauthorized') return null;
+  const state = run.steps.find((s) => s.status === 'RUNNING');
+  const step = state ? version.definition.steps.find((s) => s.name === state.name) : undefined;
+  if (!state || !step || !RETRIED_KINDS.has(step.kind)) return null;
+  const verdict = judgeAttempt(result.attempt, (state.attempts?.length ?? 0) + 1, MAX_DELIVERY_ATTEMPTS, jitter);
+  return verdict.kind === 'retry' ? verdict.delayMs : null;
+}
+
+/**
+ * The running step's attempt failed and is tried again at `retryAt`: the attempt is recorded, the
+ * step stays RUNNING, and the run waits (the wait is not execution time, like a pause).
+ */
+export function waitForStepRetry(run: AutomationRun, version: PinnedVersion, attempt: StepAttemptOutcome, retryAt: Date, now: Date): Result<RunTransition, RunRefusal> {
+  const refused = guard(run, version, 'RUNNING');
+  if (refused) return err(refused);
+  const state = run.steps.find((s) => s.status === 'RUNNING');
+  if (!state) return err('no_step_running');
+  const recorded = withStep(run, state.name, (s) => ({ ...s, attempts: [...(s.attempts ?? []), attemptAt(attempt, now)] }));
+  return ok({ next: { ...recorded, retryAt, runningSince: null, executedMs: executedUntil(run, now) }, events: [] });
+}
+
+/**
+ * A run taken over by another worker: one waiting for a step's retry goes on once it is due; one
+ * whose worker was lost goes on from the step in flight (steps are idempotent by run and step)
+ * while it is within its execution limit, else that step fails as `worker_lost` (`wiring_error`)
+ * and the run ends FAILED.
+ */
+export function continueRun(run: AutomationRun, version: PinnedVersion, now: Date): Result<RunTransition, RunRefusal> {
+  const refused = guard(run, version, 'RUNNING');
+  if (refused) return err(refused);
+  if (run.retryAt !== null) {
+    if (now.getTime() < run.retryAt.getTime()) return err('not_due');
+    return ok({ next: { ...run, retryAt: null, runningSince: now }, events: [] });
+  }
+  if (!timeLimitExceeded(run, now)) return ok({ next: run, events: [] });
+  const current = run.steps.find((s) => s.status === 'RUNNING') ?? run.steps.find((s) => s.status === 'PENDING');
+  if (!current) return ok(settle(run, now));
+  const failure: StepFailure = { reason: 'worker_lost', detail: null };
+  const failed = withStep(run, current.name, (s) => ({ ...s, status: 'FAILED', classification: 'wiring_error', failure }));
+  return ok(settle(skipAfter({ ...failed, failedStep: run.failedStep ?? current.name }, version.definition, current.name, false), now));
 }
 
 /** PAUSED → RUNNING once `resumeAt` has come; the delay step is done and counts as succeeded. */
@@ -266,6 +350,10 @@ function settle(run: AutomationRun, now: Date, events: readonly RunEvent[] = [])
     return { next: { ...ended, status: 'FAILED' }, events: [...events, { type: 'run_failed', runId: run.id, failedStep: run.failedStep }] };
   }
   return { next: { ...ended, status: 'SUCCEEDED' }, events: [...events, { type: 'run_succeeded', runId: run.id }] };
+}
+
+function attemptAt(outcome: StepAttemptOutcome, now: Date): StepAttempt {
+  return { at: now.toISOString(), status_code: outcome.statusCode, error: outcome.error };
 }
 
 function executedUntil(run: AutomationRun, now: Date): number {

@@ -1,4 +1,7 @@
-import { deepMerge, sampleInput, standardCallSample } from './sample-inputs';
+import { findTemplate, TemplateKey, TemplateParams } from './catalogue';
+import { deepMerge, SampleSources, standardCallSample } from './sample-inputs';
+
+const sampleInput = (key: TemplateKey, params: TemplateParams, sources: SampleSources) => findTemplate(key)!.sampleInput(params, sources);
 
 const sources = { assistantId: 101, firstKeyValue: null };
 const phone = '+14155551234';

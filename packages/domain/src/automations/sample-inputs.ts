@@ -1,4 +1,3 @@
-import type { TemplateKey, TemplateParams } from './catalogue';
 import { isJsonObject, JsonObject, JsonValue } from './json';
 
 /** CONTRACT §10.3's standard `call.ended` test input, for the bound assistant. */
@@ -24,37 +23,41 @@ export function standardCallSample(assistantId: number): JsonObject {
   };
 }
 
+/** The `conversation.ended` test input: a conversation as the conversation-ended webhook carries it. */
+export function standardConversationSample(assistantId: number): JsonObject {
+  return {
+    event: 'conversation.ended',
+    assistant_id: assistantId,
+    conversation: {
+      id: 0, conversation_id: '00000000-0000-4000-8000-000000000000', assistant_id: assistantId, type: 'chatapp', message_count: 2, status: 'ended',
+      extracted_variables: { status: true, summary: 'Asked about delivery times.' },
+      input_variables: {},
+      transcript: [
+        { role: 'user', content: 'Hi, where is my order?', timestamp: '2026-03-01T10:00:00.000Z', timestamp_unix: 1772359200 },
+        { role: 'assistant', content: 'It ships tomorrow.', timestamp: '2026-03-01T10:00:04.000Z', timestamp_unix: 1772359204 },
+      ],
+      formatted_transcript: 'Customer: Hi, where is my order?\nAI: It ships tomorrow.',
+      attachments: [],
+      customer_phone: '+15555550100', customer_name: 'Test Customer',
+      sender: { phone_number: '+15555550199', display_name: 'Test Sender' },
+      created_at: '2026-03-01T09:30:00.000Z', ended_at: '2026-03-01T10:30:00.000Z',
+    },
+  };
+}
+
 export interface SampleSources {
   readonly assistantId: number | null;
   /** `midcall_lookup_table`: the key column value of the table's lowest-id row; null for an empty table. */
   readonly firstKeyValue: JsonValue;
 }
 
-/** The template's sample test input (CONTRACT §10.3, "Sample test input" rows). */
-export function sampleInput(key: TemplateKey, params: TemplateParams, sources: SampleSources): JsonObject {
-  const testPhone = params.test_phone_number as string;
-  const callSample = (changes: JsonObject) => deepMerge(standardCallSample(sources.assistantId as number), { call: changes });
-  switch (key) {
-    case 'lead_intake_call': {
-      const phoneField = typeof params.phone_field === 'string' && params.phone_field !== '' ? params.phone_field : 'phone';
-      return deepMerge({ name: 'Test Lead', email: 'lead@example.com', interest: 'demo' }, atPath(phoneField, testPhone));
-    }
-    case 'post_call_chatapp_followup':
-      return callSample({ customer_phone: testPhone });
-    case 'delayed_followup_call':
-      return callSample({ status: 'no-answer', duration: 0, customer_phone: testPhone });
-    case 'midcall_lookup_table': {
-      const field = typeof params.input_field === 'string' && params.input_field !== '' ? params.input_field : 'key';
-      return { [field]: sources.firstKeyValue ?? '' };
-    }
-    case 'post_call_webhook_forward':
-    case 'crm_note_on_call':
-      return standardCallSample(sources.assistantId as number);
-  }
+/** A call sample with `changes` merged into its `call` (the call-event templates' test inputs). */
+export function callSampleWith(assistantId: number, changes: JsonObject): JsonObject {
+  return deepMerge(standardCallSample(assistantId), { call: changes });
 }
 
 /** `{"a":{"b":value}}` for the dot path `a.b`. */
-function atPath(path: string, value: JsonValue): JsonObject {
+export function atPath(path: string, value: JsonValue): JsonObject {
   return path
     .split('.')
     .reverse()

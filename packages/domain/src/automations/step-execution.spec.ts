@@ -1,6 +1,6 @@
 import { ok, err } from '../shared/result';
 import { ExpressionContext } from './expressions';
-import { executePureStep, lookupRow, requestBody, resolveStepConfig, wiringFailure } from './step-execution';
+import { executePureStep, requestBody, resolveStepConfig, wiringFailure } from './step-execution';
 import { AutomationStep } from './step-kinds';
 
 const context: ExpressionContext = {
@@ -79,35 +79,6 @@ describe('resolving a step configuration', () => {
     const variables = r.ok ? (r.value.variables as object) : {};
     expect(Object.getPrototypeOf(variables)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(variables, '__proto__')?.value).toBe('Ada');
-  });
-});
-
-describe('table lookup (CONTRACT §10.1, §10.3.4)', () => {
-  const rows = [
-    { order_number: 'A-1001', status: 'shipped' },
-    { order_number: ' a-1002 ', status: 'packed' },
-    { order_number: 'A-1002', status: 'second' },
-    { order_number: 42, status: 'numeric' },
-    { order_number: null, status: 'blank' },
-  ];
-
-  it.each([
-    ['A-1001', rows[0]],
-    ['a-1001', rows[0]],
-    ['  A-1002', rows[1]],
-    [42, rows[3]],
-    ['42', rows[3]],
-  ] as const)('%p finds the first matching row', (value, row) => {
-    expect(lookupRow(rows, 'order_number', value)).toEqual({ kind: 'ok', output: { found: true, row } });
-  });
-
-  it.each([['A-9999'], [''], [null]] as const)('%p finds nothing: missing_record with output {found:false}', (value) => {
-    expect(lookupRow(rows, 'order_number', value)).toMatchObject({ kind: 'failed', reason: 'no_row', output: { found: false } });
-  });
-
-  it('an empty table or an unknown column finds nothing', () => {
-    expect(lookupRow([], 'order_number', 'A-1001')).toMatchObject({ kind: 'failed', reason: 'no_row' });
-    expect(lookupRow(rows, 'sku', 'A-1001')).toMatchObject({ kind: 'failed', reason: 'no_row' });
   });
 });
 

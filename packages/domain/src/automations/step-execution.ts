@@ -63,19 +63,6 @@ function validatePhone(config: StepConfigs['validate.phone'], context: Expressio
   return { kind: 'ok', output: { phone } };
 }
 
-/**
- * `table.lookup` (CONTRACT §10.1): the first row (in the order given, lowest id first) whose key
- * column equals the value, both trimmed and compared case-insensitively. No row is `missing_record`,
- * with output `{found:false}` so a `respond` step can still reply with it.
- */
-export function lookupRow(rows: readonly JsonObject[], keyColumn: string, value: JsonValue): StepResult {
-  const wanted = normalise(value);
-  const row = rows.find((r) => Object.prototype.hasOwnProperty.call(r, keyColumn) && r[keyColumn] !== null && normalise(r[keyColumn]) === wanted);
-  return row ? { kind: 'ok', output: { found: true, row } } : { kind: 'failed', reason: 'no_row', detail: asText(value), output: { found: false } };
-}
-
-const normalise = (v: JsonValue): string => asText(v).trim().toLowerCase();
-
 /** The body an `http.request` sends: `omit_fields` are removed from an object body. */
 export function requestBody(body: JsonValue | undefined, omitFields: readonly string[] = []): JsonValue | undefined {
   if (!isJsonObject(body) || omitFields.length === 0) return body;

@@ -26,7 +26,15 @@ export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
 
 export type AutomationTrigger =
   | { readonly kind: 'trigger.webhook'; readonly mode: WebhookMode }
-  | { readonly kind: 'trigger.assistant_event'; readonly event: TriggerEvent };
+  | {
+      readonly kind: 'trigger.assistant_event';
+      readonly event: TriggerEvent;
+      /**
+       * How many runs one chain of the automation's own calls may hold (`delayed_followup_call`
+       * `max_attempts`); absent: a call placed by the automation never starts it again.
+       */
+      readonly max_attempts?: number;
+    };
 
 export const CONDITION_OPERATORS = ['eq', 'in'] as const;
 export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
@@ -37,6 +45,8 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 /** Delay bounds: the `delay_minutes` range of CONTRACT §10.3.5 (one week at most). */
 export const MIN_DELAY_MINUTES = 1;
 export const MAX_DELAY_MINUTES = 10_080;
+/** `max_attempts` of `delayed_followup_call`: call-backs for one original call. */
+export const MAX_CHAIN_ATTEMPTS = 5;
 
 /**
  * Step configuration as stored in a version's definition and shown by CONTRACT §10.8: the keys are

@@ -2,7 +2,7 @@ import { E164_PATTERN } from '../assistants/built-in-tools';
 import { TOOL_NAME_PATTERN } from '../tools/tool';
 import type { AutomationTemplate, ParamSpec, TemplateParams } from './catalogue';
 import { isJsonObject, JsonValue } from './json';
-import { MAX_DELAY_MINUTES, MIN_DELAY_MINUTES } from './step-kinds';
+import { MAX_CHAIN_ATTEMPTS, MAX_DELAY_MINUTES, MIN_DELAY_MINUTES } from './step-kinds';
 import { variableFieldNames } from './catalogue';
 
 /** Checks 5 and 6 of CONTRACT §10.4 on a template's params, with the coercion of §10.2. */
@@ -96,6 +96,7 @@ const RULES: Readonly<Record<string, Rule>> = {
   tool_name: text(64, TOOL_NAME_PATTERN),
   tool_description: text(255),
   delay_minutes: integer(MIN_DELAY_MINUTES, MAX_DELAY_MINUTES),
+  max_attempts: integer(1, MAX_CHAIN_ATTEMPTS),
   connection_id: id,
   note_template: text(2000),
 };

@@ -26,6 +26,9 @@ export interface Sender {
   readonly updatedAt: Date;
 }
 
+/** The catalogue text of `SENDER_OFFLINE`, the same on every route and in automation steps. */
+export const senderOfflineText = (status: SenderStatus | string): string => `Sender is not online. Current status: ${status}`;
+
 /** The refusal names the current status: the error text quotes it (§8.5). */
 export type SenderOffline = { readonly code: 'SENDER_OFFLINE'; readonly senderStatus: SenderStatus };
 

@@ -3,3 +3,4 @@ export * from './top-up';
 export * from './settlement';
 export * from './auto-recharge';
 export * from './recharge-policy';
+export * from './reconciliation';

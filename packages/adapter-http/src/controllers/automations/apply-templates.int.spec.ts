@@ -50,10 +50,11 @@ async function connection(user: TestUser, authValue = 'token-1'): Promise<number
 }
 
 describe('the catalogue', () => {
-  it('lists the six templates with their param specs, and answers 404 for an unknown key', async () => {
+  it('lists the templates with their param specs, and answers 404 for an unknown key', async () => {
     const list = await t.http.get(TEMPLATES).set((await t.createUser()).auth);
     expect(list.body.data.map((x: { key: string }) => x.key)).toEqual([
       'lead_intake_call', 'post_call_chatapp_followup', 'post_call_webhook_forward', 'midcall_lookup_table', 'delayed_followup_call', 'crm_note_on_call',
+      'conversation_webhook_forward',
     ]);
     const one = (await t.http.get(`${TEMPLATES}/midcall_lookup_table`).set((await t.createUser()).auth)).body.data;
     expect(one).toMatchObject({ requires_assistant: false, side_effects: false, binding_type: 'webhook', needs_connection: null, steps: ['webhook_trigger', 'lookup_row', 'respond'] });
@@ -161,6 +162,7 @@ describe('post_call_webhook_forward', () => {
     const hook = receiver.received[receiver.received.length - 1];
     expect(hook.path).toBe('/calls');
     expect(hook.webhookId).toMatch(/^msg_/);
+    expect(hook.headers['x-voiceplane-event']).toBe('automation_http');
     const body = JSON.parse(hook.body);
     expect(body).toMatchObject({ id: 0, assistant_id: assistant, status: 'completed', test: true });
     expect(body).not.toHaveProperty('transcript');
@@ -190,7 +192,7 @@ describe('post_call_webhook_forward', () => {
     expect(detail).toMatchObject({ status: 'SUCCEEDED', is_test: false, trigger: 'assistant_event' });
     const delivered = receiver.received.filter((r) => r.path === '/events');
     expect(delivered).toHaveLength(1);
-    expect(JSON.parse(delivered[0].body)).toEqual({ id: 77, assistant_id: assistant, status: 'completed', customer_phone: TEST_PHONE });
+    expect(JSON.parse(delivered[0].body)).toEqual({ id: 77, assistant_id: assistant, status: 'completed', customer_phone: TEST_PHONE, automation_run_id: null });
   });
 
   it('reports a failing receiver as test_failed with step_error', async () => {

@@ -1,4 +1,5 @@
 import { ApplyRefusal, EnableRefusal, RestoreRefusal, RetryRefusal, UpdateRefusal } from '@voiceplane/application';
+import { TEMPLATE_CATALOGUE } from '@voiceplane/domain';
 import { Answer, AnswerTable } from '../../pipeline/answers';
 
 /** The automation family `{message, error, params}` (CONTRACT §10, Appendix B.2). */
@@ -28,7 +29,7 @@ export const APPLY_ANSWERS: AnswerTable<ApplyRefusal> = {
     422, `Connection ${connectionId} (${connectionName}) is broken. Update its credentials and check it again.`, 'needs_reconnection', [spec],
   ),
   binding_conflict: ({ assistantId, templateKey, conflictingAutomationId }) => automationError(
-    422, `Assistant ${assistantId} already has an enabled ${templateKey} automation on call.ended.`, 'binding_conflict', null,
+    422, `Assistant ${assistantId} already has an enabled ${templateKey} automation on ${triggerEventOf(templateKey)}.`, 'binding_conflict', null,
     { conflicting_automation_id: conflictingAutomationId },
   ),
   side_effects_require_confirmation: automationError(
@@ -83,3 +84,9 @@ export const hookTimeout = (runId: string): Answer => automationError(504, 'Auto
 /** Ids the server hands out (`aut_…`, `run_…`): anything else cannot name a record, so it is not looked up. */
 const PUBLIC_ID = /^[a-z]{3}_[0-9A-Za-z]{1,36}$/;
 export const isPublicId = (raw: unknown): raw is string => typeof raw === 'string' && PUBLIC_ID.test(raw);
+
+/** The event an assistant-event template listens to (`call.ended` unless the template says otherwise). */
+function triggerEventOf(templateKey: string): string {
+  const trigger = TEMPLATE_CATALOGUE.find((t) => t.key === templateKey)?.trigger;
+  return trigger?.kind === 'trigger.assistant_event' ? trigger.event : 'call.ended';
+}

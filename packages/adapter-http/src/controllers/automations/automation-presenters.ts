@@ -37,7 +37,10 @@ export function presentConnection(c: Connection) {
 }
 
 export function presentRunSteps(run: AutomationRun) {
-  return run.steps.map((s) => ({ name: s.name, status: s.status, classification: s.classification, error: stepErrorText(s.failure) }));
+  // `attempts`: the HTTP attempts of a step retried on the delivery schedule (unattended runs only).
+  return run.steps.map((s) => ({
+    name: s.name, status: s.status, classification: s.classification, error: stepErrorText(s.failure), ...(s.attempts ? { attempts: s.attempts } : {}),
+  }));
 }
 
 export function presentRunSummary(run: AutomationRun, now: Date) {

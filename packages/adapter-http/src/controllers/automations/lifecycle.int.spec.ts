@@ -384,8 +384,11 @@ describe('POST /api/hooks/automations/{id}/{token} (§10.14)', () => {
     const runsOf = () => sql<{ id: string; status: string }>(`SELECT id, status FROM automation_runs WHERE automation_id = $1`, [applied.body.automation_id]);
     expect((await runsOf()).map((r) => r.id)).toEqual([first.body.run_id]);
 
-    // The run was stored before the 202; it finishes in the background.
-    await t.runtime.container.get(TOKENS.AutomationEngine).settled();
+    // The run was stored before the 202 and queued for a worker; a worker's job executes it.
+    const [queued] = await sql<{ kind: string; payload: unknown }>(`SELECT kind, payload FROM scheduled_jobs WHERE key = $1`, [`automation-continue:${first.body.run_id}`]);
+    expect(queued).toEqual({ kind: 'automation.continue', payload: { automation_id: applied.body.automation_id, run_id: first.body.run_id } });
+    expect(await t.runtime.container.get(TOKENS.AutomationEngine).continue(applied.body.automation_id, first.body.run_id)).toMatchObject({ status: 'FAILED' });
+    expect(await t.runtime.container.get(TOKENS.AutomationEngine).continue(applied.body.automation_id, first.body.run_id)).toBeNull();
     const failedRun = await t.http.get(`${FLOWS}/${applied.body.automation_id}/runs?run_id=${first.body.run_id}`).set(user.auth);
     expect(failedRun.status).toBe(200);
     const retry = (body: Record<string, unknown>) => t.http.post(`${FLOWS}/${applied.body.automation_id}/runs/${first.body.run_id}/retry`).set(user.auth).send(body);

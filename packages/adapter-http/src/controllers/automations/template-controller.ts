@@ -1,7 +1,7 @@
 import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { AutomationTemplate, findTemplate, JsonObject, sampleInput, TEMPLATE_CATALOGUE, TemplateParams } from '@voiceplane/domain';
+import { AutomationTemplate, findTemplate, JsonObject, TEMPLATE_CATALOGUE, TemplateParams } from '@voiceplane/domain';
 import { ApplyTemplate, TOKENS } from '@voiceplane/application';
 import { reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
@@ -22,7 +22,7 @@ export const templateRouteDocs: readonly RouteDoc[] = [
 /** What the catalogue shows as a template's sample input: the examples put in (assistant 0). */
 export function catalogueSample(t: AutomationTemplate): JsonObject {
   const examples: TemplateParams = Object.fromEntries(t.params.map((p) => [p.key, p.example]));
-  return sampleInput(t.key, examples, { assistantId: 0, firstKeyValue: '' });
+  return t.sampleInput(examples, { assistantId: 0, firstKeyValue: '' });
 }
 
 function templateOr404(key: string): AutomationTemplate {

@@ -1,4 +1,4 @@
-import { SESSION_EXPIRED_TEXT } from '@voiceplane/domain';
+import { senderOfflineText, SESSION_EXPIRED_TEXT } from '@voiceplane/domain';
 import { CreateTemplateRefusal, FreeformMessageRefusal, RegisterSenderRefusal, TemplateMessageRefusal } from '@voiceplane/application';
 import { Answer, AnswerTable } from '../../pipeline/answers';
 import { validationBody } from '../../pipeline/families';
@@ -14,7 +14,7 @@ export const TEMPLATE_NOT_FOUND = chatapp(404, 'Template not found or does not b
 export const MESSAGE_NOT_FOUND = chatapp(404, 'Message not found', 'MESSAGE_NOT_FOUND');
 export const INVALID_PHONE = chatapp(422, 'Invalid phone number format. Use E.164 format (e.g., +14155551234).', 'INVALID_PHONE');
 const INSUFFICIENT_BALANCE = chatapp(402, 'Insufficient balance to send this message.', 'INSUFFICIENT_BALANCE');
-const senderOffline = (status: number) => (r: { senderStatus: string }) => chatapp(status, `Sender is not online. Current status: ${r.senderStatus}`, 'SENDER_OFFLINE');
+const senderOffline = (status: number) => (r: { senderStatus: string }) => chatapp(status, senderOfflineText(r.senderStatus), 'SENDER_OFFLINE');
 const sendFailed = (r: { reason: string }) => chatapp(422, `The chat app rejected the message: ${r.reason}`, 'SEND_FAILED');
 
 /** §8.5 */

@@ -1,9 +1,9 @@
 import { AutomationRun, RunStatus } from '@voiceplane/domain';
-import { AutomationRunRepository } from '@voiceplane/application';
+import { AutomationRunRepository, RunLease } from '@voiceplane/application';
 import { Database } from '../../database';
 import { isUniqueViolation } from '../rows';
 
-const DATE_FIELDS = ['startedAt', 'runningSince', 'resumeAt', 'finishedAt'] as const;
+const DATE_FIELDS = ['startedAt', 'runningSince', 'resumeAt', 'retryAt', 'finishedAt'] as const;
 
 /** The run document: the domain's run with its dates as ISO text. */
 function stored(run: AutomationRun): string {
@@ -13,17 +13,20 @@ function stored(run: AutomationRun): string {
 function revived(state: Record<string, unknown>): AutomationRun {
   const run: Record<string, unknown> = { ...state };
   for (const key of DATE_FIELDS) run[key] = state[key] === null || state[key] === undefined ? null : new Date(state[key] as string);
+  // Runs stored before chains were counted are first attempts.
+  if (typeof run.attempt !== 'number') run.attempt = 1;
   return run as unknown as AutomationRun;
 }
 
 export class TypeormAutomationRunRepository implements AutomationRunRepository {
   constructor(private readonly db: Database) {}
 
-  async insert(automationId: string, run: AutomationRun, eventId?: string): Promise<boolean> {
+  async insert(automationId: string, run: AutomationRun, eventId?: string, lease?: RunLease): Promise<boolean> {
     try {
       await this.db.query(
-        `INSERT INTO automation_runs (id, automation_id, version_id, status, state, started_at, event_id) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)`,
-        [run.id, automationId, run.versionId, run.status, stored(run), run.startedAt, eventId ?? null],
+        `INSERT INTO automation_runs (id, automation_id, version_id, status, state, started_at, event_id, lease_owner, lease_until)
+         VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9)`,
+        [run.id, automationId, run.versionId, run.status, stored(run), run.startedAt, eventId ?? null, lease?.owner ?? null, lease?.until ?? null],
       );
       return true;
     } catch (e) {
@@ -44,15 +47,54 @@ export class TypeormAutomationRunRepository implements AutomationRunRepository {
   }
 
   async save(automationId: string, run: AutomationRun): Promise<void> {
-    await this.db.query(`UPDATE automation_runs SET status = $3, state = $4::jsonb WHERE id = $1 AND automation_id = $2`, [run.id, automationId, run.status, stored(run)]);
+    await this.db.query(
+      `UPDATE automation_runs SET status = $3, state = $4::jsonb, lease_owner = NULL, lease_until = NULL WHERE id = $1 AND automation_id = $2`,
+      [run.id, automationId, run.status, stored(run)],
+    );
   }
 
-  async saveIfStatus(automationId: string, run: AutomationRun, expected: RunStatus): Promise<boolean> {
+  async saveIfStatus(automationId: string, run: AutomationRun, expected: RunStatus, lease?: RunLease): Promise<boolean> {
     const rows = await this.db.query(
-      `UPDATE automation_runs SET status = $3, state = $4::jsonb WHERE id = $1 AND automation_id = $2 AND status = $5 RETURNING id`,
-      [run.id, automationId, run.status, stored(run), expected],
+      `UPDATE automation_runs SET status = $3, state = $4::jsonb, lease_owner = $6, lease_until = $7
+        WHERE id = $1 AND automation_id = $2 AND status = $5 RETURNING id`,
+      [run.id, automationId, run.status, stored(run), expected, lease?.owner ?? null, lease?.until ?? null],
     );
     return rows.length > 0;
+  }
+
+  async saveHeld(automationId: string, run: AutomationRun, owner: string, next: RunLease | null): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE automation_runs SET status = $3, state = $4::jsonb, lease_owner = $6, lease_until = $7
+        WHERE id = $1 AND automation_id = $2 AND lease_owner = $5 RETURNING id`,
+      [run.id, automationId, run.status, stored(run), owner, next?.owner ?? null, next?.until ?? null],
+    );
+    return rows.length > 0;
+  }
+
+  async heartbeat(owner: string, runIds: readonly string[], until: Date): Promise<void> {
+    if (runIds.length === 0) return;
+    await this.db.query(`UPDATE automation_runs SET lease_until = $3 WHERE id = ANY($2::varchar[]) AND lease_owner = $1`, [owner, runIds, until]);
+  }
+
+  async claim(automationId: string, runId: string, owner: string, now: Date, until: Date): Promise<AutomationRun | null> {
+    const row = await this.db.one<{ state: Record<string, unknown> }>(
+      `UPDATE automation_runs SET lease_owner = $3, lease_until = $5
+        WHERE id = $1 AND automation_id = $2 AND status = 'RUNNING' AND lease_until <= $4 RETURNING state`,
+      [runId, automationId, owner, now, until],
+    );
+    return row ? revived(row.state) : null;
+  }
+
+  async claimLapsed(owner: string, now: Date, until: Date, limit: number): Promise<{ automationId: string; run: AutomationRun }[]> {
+    // SKIP LOCKED: sweepers racing each other take disjoint runs; the lease condition is checked again on the locked row.
+    const rows = await this.db.query<{ automation_id: string; state: Record<string, unknown> }>(
+      `UPDATE automation_runs SET lease_owner = $1, lease_until = $3
+        WHERE id IN (SELECT id FROM automation_runs WHERE status = 'RUNNING' AND lease_until < $2 ORDER BY lease_until LIMIT $4 FOR UPDATE SKIP LOCKED)
+          AND status = 'RUNNING' AND lease_until < $2
+        RETURNING automation_id, state`,
+      [owner, now, until, limit],
+    );
+    return rows.map((r) => ({ automationId: r.automation_id, run: revived(r.state) }));
   }
 
   async find(automationId: string, runId: string): Promise<AutomationRun | null> {
@@ -66,6 +108,11 @@ export class TypeormAutomationRunRepository implements AutomationRunRepository {
       [automationId, limit],
     );
     return rows.map((r) => revived(r.state));
+  }
+
+  async findAnywhere(runId: string): Promise<{ automationId: string; run: AutomationRun } | null> {
+    const row = await this.db.one<{ automation_id: string; state: Record<string, unknown> }>(`SELECT automation_id, state FROM automation_runs WHERE id = $1`, [runId]);
+    return row ? { automationId: row.automation_id, run: revived(row.state) } : null;
   }
 
   async locate(userId: number, runId: string): Promise<{ automationId: string; run: AutomationRun } | null> {

@@ -122,6 +122,7 @@ export class TypeormCallRepository implements CallRepository {
     if (filter.direction !== undefined) add('direction = ?', filter.direction);
     if (filter.channel !== undefined) add('channel = ?', filter.channel);
     if (filter.customerPhone !== undefined) add('customer_phone = ?', filter.customerPhone);
+    if (filter.automationRunId !== undefined) add('automation_run_id = ?', filter.automationRunId);
     if (filter.from !== undefined) add('created_at >= ?', filter.from);
     if (filter.to !== undefined) add('created_at <= ?', filter.to);
     const limit = pageClause(page, params.length + 1);

@@ -1,5 +1,5 @@
-import { BillingProvider, TopUp, TopUpStatus, TopUpTrigger, TOP_UP_CURRENCY } from '@voiceplane/domain';
-import { Page, PageRequest, TopUpRepository } from '@voiceplane/application';
+import { BillingProvider, LOST_ANSWER_REASON, TopUp, TopUpStatus, TopUpTrigger, TOP_UP_CURRENCY } from '@voiceplane/domain';
+import { Page, PageRequest, ReconcilableTopUp, TopUpRepository } from '@voiceplane/application';
 import { Database } from '../../database';
 import { dateOrNull, num, pageClause } from '../rows';
 
@@ -10,6 +10,13 @@ function toTopUp(r: Record<string, unknown>): TopUp {
     id: num(r.id), userId: num(r.user_id), amount: num(r.amount), currency: TOP_UP_CURRENCY, status: r.status as TopUpStatus,
     trigger: r.trigger as TopUpTrigger, checkoutUrl: (r.checkout_url as string | null) ?? null, provider: r.provider as BillingProvider,
     failureReason: (r.failure_reason as string | null) ?? null, createdAt: new Date(r.created_at as string), completedAt: dateOrNull(r.completed_at),
+  };
+}
+
+function toReconcilable(r: Record<string, unknown>): ReconcilableTopUp {
+  return {
+    topUp: toTopUp(r), providerReference: (r.provider_reference as string | null) ?? null, unreconcilable: (r.unreconcilable as string | null) ?? null,
+    checkedAt: dateOrNull(r.reconcile_checked_at),
   };
 }
 
@@ -58,6 +65,26 @@ export class TypeormTopUpRepository implements TopUpRepository {
 
   async saveSettled(t: TopUp): Promise<void> {
     await this.db.query(`UPDATE top_ups SET status = $2, failure_reason = $3, completed_at = $4 WHERE id = $1`, [t.id, t.status, t.failureReason, t.completedAt]);
+  }
+
+  async awaitingReconciliation(pendingBefore: Date, checkedBefore: Date, limit: number): Promise<ReconcilableTopUp[]> {
+    const rows = await this.db.query(
+      `SELECT ${COLUMNS}, provider_reference, unreconcilable, reconcile_checked_at FROM top_ups
+        WHERE trigger = 'auto' AND unreconcilable IS NULL AND (reconcile_checked_at IS NULL OR reconcile_checked_at <= $2)
+          AND ((status = 'pending' AND created_at <= $1) OR (status = 'failed' AND failure_reason = $4))
+        ORDER BY id LIMIT $3`,
+      [pendingBefore, checkedBefore, limit, LOST_ANSWER_REASON],
+    );
+    return rows.map(toReconcilable);
+  }
+
+  async markChecked(id: number, at: Date, unreconcilable: string | null): Promise<void> {
+    await this.db.query(`UPDATE top_ups SET reconcile_checked_at = $2, unreconcilable = $3 WHERE id = $1`, [id, at, unreconcilable]);
+  }
+
+  async listUnreconcilable(): Promise<ReconcilableTopUp[]> {
+    const rows = await this.db.query(`SELECT ${COLUMNS}, provider_reference, unreconcilable, reconcile_checked_at FROM top_ups WHERE unreconcilable IS NOT NULL ORDER BY id`);
+    return rows.map(toReconcilable);
   }
 
   async setProviderReference(id: number, providerReference: string): Promise<void> {
