@@ -54,10 +54,11 @@ type Json = Record<string, unknown>;
 const record = (v: unknown): Json | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
-/** Meta's timestamps are Unix seconds, as strings or numbers. */
+/** Meta's timestamps are Unix seconds, as strings or numbers; one beyond year 9999 is no timestamp. */
+const LAST_SECOND = Date.UTC(9999, 11, 31, 23, 59, 59) / 1000;
 const secondsAt = (v: unknown): Date | null => {
   const s = text(v);
-  return s !== null && /^\d+$/.test(s) ? new Date(Number(s) * 1000) : null;
+  return s !== null && /^\d{1,12}$/.test(s) && Number(s) <= LAST_SECOND ? new Date(Number(s) * 1000) : null;
 };
 /** Meta sends numbers as digits without `+`; voiceplane keeps E.164. */
 const e164 = (v: unknown): string | null => {

@@ -174,3 +174,34 @@ describe('NUL in a path segment (issue 32)', () => {
     expect(res.status).toBeLessThan(500);
   });
 });
+
+describe('dates at the limits (issue 32)', () => {
+  const cursor = (position: object) => Buffer.from(JSON.stringify(position)).toString('base64url');
+
+  it.each([
+    ['-271821-04-20T00:00:00.000Z'], ['+275760-09-13T00:00:00.000Z'], ['-004714-01-01T00:00:00.000Z'], ['2026-13-45T99:00:00Z'], ['tomorrow'],
+  ])('a conversation cursor at %s → the conversation family\'s 422 keyed cursor', async (at) => {
+    for (const path of ['/api/user/conversations', '/api/user/CONVERSATIONS/']) {
+      const res = await t.http.get(`${path}?cursor=${cursor({ i: 1, a: at })}`).set(u.auth);
+      expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 422, body: { status: false, error: 'The given data was invalid.', errors: { cursor: ['The selected cursor is invalid.'] } } });
+    }
+  });
+
+  it('a cursor at the earliest and latest four-digit years pages normally', async () => {
+    for (const at of ['0001-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z']) {
+      const res = await t.http.get(`/api/user/conversations?cursor=${cursor({ i: 1, a: at })}`).set(u.auth);
+      expect(res.status).toBe(200);
+    }
+  });
+
+  it.each(['-271821-04-20T00:00:00.000Z', '+275760-09-13T00:00:00Z', '10000-01-01', '0000-00-00'])('a call list bound of %s → 422 keyed from, never a 500', async (at) => {
+    const res = await t.http.get(`/api/user/calls?from=${encodeURIComponent(at)}`).set(u.auth);
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual(['from']);
+  });
+
+  it.each(['0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999+00:00'])('a call list bound of %s at the limit is answered', async (at) => {
+    const res = await t.http.get(`/api/user/calls?from=${encodeURIComponent(at)}&to=${encodeURIComponent(at)}`).set(u.auth);
+    expect(res.status).toBe(200);
+  });
+});
