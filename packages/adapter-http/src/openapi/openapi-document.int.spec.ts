@@ -108,6 +108,17 @@ describe('GET /api/openapi.json', () => {
     expect(stale).toEqual([]);
   });
 
+  it('documents every route the pipeline lets through without a token as such: provider ingress and hooks', async () => {
+    const tokenless = operationsOf(doc).filter(([key]) => / \/api\/(providers|hooks)\//.test(key));
+    expect(tokenless.map(([key]) => key)).toEqual(expect.arrayContaining(['POST /api/providers/billing/{provider}/webhook', 'POST /api/hooks/automations/{id}/{token}']));
+    for (const [key, op] of tokenless) {
+      expect({ key, security: op.security, has401: '401' in op.responses }).toEqual({ key, security: [], has401: false });
+      const [method, path] = key.split(' ');
+      const res = await t.http[method.toLowerCase() as 'post'](path.replace(/\{provider\}/, 'stripe').replace(/\{[^}]+\}/g, 'x')).set('Content-Type', 'application/json').send('{}');
+      expect({ key, status: res.status }).not.toEqual({ key, status: 401 });
+    }
+  });
+
   it('answers what it documents: an unauthenticated call gets the documented 401 body', async () => {
     const documented = doc.paths['/api/user/me'].get.responses['401'].content!['application/json'].examples!.auth.value;
     const res = await t.http.get('/api/user/me');

@@ -1,4 +1,4 @@
-import type { RouteDoc } from './route-doc';
+import { authOf, type RouteDoc } from './route-doc';
 
 /** Error bodies by status. */
 export type ErrorAnswers = Readonly<Record<number, readonly object[]>>;
@@ -24,7 +24,7 @@ export function acceptsIdempotencyKey(route: RouteDoc): boolean {
 export function pipelineAnswers(route: RouteDoc): ErrorAnswers {
   const answers: Record<number, object[]> = {};
   const add = (status: number, body: object) => (answers[status] ??= []).push(body);
-  const auth = route.auth ?? 'user';
+  const auth = authOf(route);
   if (auth !== 'none' && auth !== 'hook') add(401, UNAUTHORIZED);
   if (auth === 'api_key') add(401, API_KEY_ONLY);
   if (auth !== 'none' && route.path.startsWith('/api/user/')) add(429, route.path.startsWith('/api/user/chatapp/') ? CHATAPP_TOO_MANY : TOO_MANY_ATTEMPTS);
