@@ -1,4 +1,3 @@
-import type { DataSource } from 'typeorm';
 import { createDataSource } from '@voiceplane/adapter-typeorm';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 import { createAssistant } from '../../../../../tools/calls/fixtures';
@@ -12,7 +11,7 @@ import { createAssistant } from '../../../../../tools/calls/fixtures';
  */
 let a: TestApi;
 let b: TestApi;
-let secondPool: DataSource;
+let secondPool: ReturnType<typeof createDataSource>;
 
 beforeAll(async () => {
   a = await createTestApi({ startBackground: false });
