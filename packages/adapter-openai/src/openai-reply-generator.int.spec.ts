@@ -23,37 +23,70 @@ const completion = (content: unknown) => ({
 });
 const request = {
   model: 'gpt-4.1-mini',
-  systemPrompt: 'You are the assistant of {{company}}. Opening hours: {{ hours }}. Unknown: [{{missing}}]. Literal {brace}.',
-  variables: { company: 'Acme', hours: '9-17' },
   temperature: 0.3,
-  history: [
+  messages: [
+    { role: 'system' as const, content: 'You are the assistant of Acme.' },
     { role: 'user' as const, content: 'Hi, are you open today?' },
     { role: 'assistant' as const, content: 'Yes, from 9 to 17.' },
     { role: 'user' as const, content: 'And tomorrow?' },
   ],
+  tools: [],
 };
+const checkOrder = {
+  name: 'check_order', description: 'Look up an order',
+  parameters: { type: 'object' as const, properties: { order_id: { type: 'string', description: 'The order number' } }, required: ['order_id'] },
+};
+const toolCallAnswer = (calls: unknown[], content: string | null = null) => ({
+  status: 200,
+  body: { id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content, tool_calls: calls }, finish_reason: 'tool_calls' }] },
+});
 
 describe('OpenAI-compatible reply generator', () => {
-  it('posts model, temperature, the system prompt with the variables substituted, then the history; answers the reply', async () => {
+  it('posts model, temperature and the messages as given; answers the trimmed text', async () => {
     stub.answer(completion('  Tomorrow too, 9 to 17.  '));
-    expect(await generator().generateReply(request)).toBe('Tomorrow too, 9 to 17.');
+    expect(await generator().nextTurn(request)).toEqual({ content: 'Tomorrow too, 9 to 17.', toolCalls: [] });
     expect(stub.requests[0]).toEqual(expect.objectContaining({ method: 'POST', path: '/v1/chat/completions', authorization: `Bearer ${KEY}`, contentType: 'application/json' }));
-    expect(JSON.parse(stub.requests[0].body)).toEqual({
-      model: 'gpt-4.1-mini',
-      temperature: 0.3,
-      messages: [
-        { role: 'system', content: 'You are the assistant of Acme. Opening hours: 9-17. Unknown: []. Literal {brace}.' },
-        ...request.history,
-      ],
-    });
+    expect(JSON.parse(stub.requests[0].body)).toEqual({ model: 'gpt-4.1-mini', temperature: 0.3, messages: request.messages });
   });
 
-  it('uses the configured model when the request names none, and sends no empty system prompt', async () => {
+  it('uses the configured model when the request names none', async () => {
     stub.answer(completion('Hello'));
-    await generator().generateReply({ ...request, model: '', systemPrompt: '' });
-    const body = JSON.parse(stub.requests[0].body);
-    expect(body.model).toBe('gpt-4o-mini');
-    expect(body.messages).toEqual(request.history);
+    await generator().nextTurn({ ...request, model: '' });
+    expect(JSON.parse(stub.requests[0].body).model).toBe('gpt-4o-mini');
+  });
+
+  it('offers the functions, reads the calls the model makes, and sends calls and results back in the wire shape', async () => {
+    stub.answer(toolCallAnswer([
+      { id: 'call_abc', type: 'function', function: { name: 'check_order', arguments: '{"order_id":"A-1"}' } },
+      { type: 'function', function: { name: 'end_call' } },
+      { id: 'call_x', type: 'function', function: { arguments: '{}' } },
+    ], '  One moment.  '));
+    const turn = await generator().nextTurn({ ...request, tools: [checkOrder] });
+    expect(turn).toEqual({
+      content: 'One moment.',
+      toolCalls: [{ id: 'call_abc', name: 'check_order', arguments: '{"order_id":"A-1"}' }, { id: 'call_1', name: 'end_call', arguments: '' }],
+    });
+    expect(JSON.parse(stub.requests[0].body).tools).toEqual([{ type: 'function', function: checkOrder }]);
+
+    stub.answer(completion('It shipped.'));
+    await generator().nextTurn({
+      ...request, tools: [checkOrder],
+      messages: [
+        ...request.messages,
+        { role: 'assistant', content: null, toolCalls: [{ id: 'call_abc', name: 'check_order', arguments: '{"order_id":"A-1"}' }] },
+        { role: 'tool', toolCallId: 'call_abc', content: '{"status":"shipped"}' },
+      ],
+    });
+    expect(JSON.parse(stub.requests[1].body).messages.slice(-2)).toEqual([
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_abc', type: 'function', function: { name: 'check_order', arguments: '{"order_id":"A-1"}' } }] },
+      { role: 'tool', tool_call_id: 'call_abc', content: '{"status":"shipped"}' },
+    ]);
+  });
+
+  it('sends no tools key when there are no functions', async () => {
+    stub.answer(completion('Hello'));
+    await generator().nextTurn(request);
+    expect(JSON.parse(stub.requests[0].body)).not.toHaveProperty('tools');
   });
 
   it('throws on an error answer with the API message, on an empty reply, and on a timeout; never with the key', async () => {
@@ -61,12 +94,14 @@ describe('OpenAI-compatible reply generator', () => {
       { status: 429, body: { error: { message: 'Rate limit reached for gpt-4o-mini', type: 'requests', code: 'rate_limit_exceeded' } } },
       completion(null),
       { status: 200, body: { choices: [] } },
+      completion('   '),
       { ...completion('late'), delayMs: 2_000 },
     );
-    await expect(generator().generateReply(request)).rejects.toEqual(new ReplyGeneratorError('The reply generator answered 429: Rate limit reached for gpt-4o-mini'));
-    await expect(generator().generateReply(request)).rejects.toEqual(new ReplyGeneratorError('The reply generator answered without a reply'));
-    await expect(generator().generateReply(request)).rejects.toEqual(new ReplyGeneratorError('The reply generator answered without a reply'));
-    const timeout = await generator(100).generateReply(request).catch((e: Error) => e);
+    await expect(generator().nextTurn(request)).rejects.toEqual(new ReplyGeneratorError('The reply generator answered 429: Rate limit reached for gpt-4o-mini'));
+    await expect(generator().nextTurn(request)).rejects.toEqual(new ReplyGeneratorError('The reply generator answered without a reply'));
+    await expect(generator().nextTurn(request)).rejects.toEqual(new ReplyGeneratorError('The reply generator answered without a reply'));
+    await expect(generator().nextTurn(request)).rejects.toEqual(new ReplyGeneratorError('The reply generator answered without a reply'));
+    const timeout = await generator(100).nextTurn(request).catch((e: Error) => e);
     expect(timeout).toEqual(new ReplyGeneratorError('The reply generator timed out'));
     expect(`${JSON.stringify(timeout)} ${(timeout as Error).stack}`).not.toContain(KEY);
   });
@@ -75,7 +110,7 @@ describe('OpenAI-compatible reply generator', () => {
     const closed = await RecordingStub.start();
     const url = closed.baseUrl;
     await closed.close();
-    await expect(new OpenAiReplyGenerator({ baseUrl: url, apiKey: KEY, defaultModel: 'm' }).generateReply(request))
+    await expect(new OpenAiReplyGenerator({ baseUrl: url, apiKey: KEY, defaultModel: 'm' }).nextTurn(request))
       .rejects.toEqual(new ReplyGeneratorError('The reply generator could not be reached'));
   });
 

@@ -1,6 +1,5 @@
 import axios, { AxiosInstance } from 'axios';
-import { ConversationEvaluationRequest, ConversationTurn, ReplyGenerator, ReplyRequest } from '@voiceplane/application';
-import { newSubstitutionLog, substitute } from '@voiceplane/domain';
+import { ChatMessage, ConversationEvaluationRequest, ModelToolCall, ModelTurn, ModelTurnRequest, ReplyGenerator } from '@voiceplane/application';
 
 export interface OpenAiOptions {
   /** OPENAI_BASE_URL, e.g. `https://api.openai.com/v1`: any server speaking the Chat Completions API. */
@@ -13,8 +12,9 @@ export interface OpenAiOptions {
   readonly timeoutMs?: number;
 }
 
-interface Completion {
-  readonly choices?: readonly { readonly message?: { readonly content?: unknown } }[];
+interface CompletionMessage {
+  readonly content?: unknown;
+  readonly tool_calls?: unknown;
 }
 
 export class ReplyGeneratorError extends Error {
@@ -25,10 +25,10 @@ export class ReplyGeneratorError extends Error {
 }
 
 /**
- * The assistant's answer from an OpenAI-compatible Chat Completions API. The system prompt gets
- * the assistant's `{{variables}}` the way tool requests get theirs (one pass, unknown names become
- * empty), then the conversation follows oldest first. Every failure throws: the caller stores the
- * reply as failed rather than sending something made up.
+ * The assistant's language model behind an OpenAI-compatible Chat Completions API (OpenAI itself,
+ * or any local server speaking it). The conversation policy composes the messages and functions;
+ * this only speaks the wire format. Every failure throws: the caller decides what the customer gets
+ * rather than sending something made up.
  */
 export class OpenAiReplyGenerator implements ReplyGenerator {
   private readonly http: AxiosInstance;
@@ -47,10 +47,17 @@ export class OpenAiReplyGenerator implements ReplyGenerator {
     });
   }
 
-  async generateReply(request: ReplyRequest): Promise<string> {
-    const systemPrompt = substitute(request.systemPrompt, { variables: new Map(Object.entries(request.variables)), params: null }, (v) => v, newSubstitutionLog());
-    const messages: ConversationTurn[] = [...(systemPrompt.trim() === '' ? [] : [{ role: 'system' as const, content: systemPrompt }]), ...request.history];
-    return this.complete({ model: request.model || this.options.defaultModel, temperature: request.temperature, messages });
+  async nextTurn(request: ModelTurnRequest): Promise<ModelTurn> {
+    const message = await this.complete({
+      model: request.model || this.options.defaultModel,
+      temperature: request.temperature,
+      messages: request.messages.map(wireMessage),
+      ...(request.tools.length > 0 ? { tools: request.tools.map((fn) => ({ type: 'function', function: fn })) } : {}),
+    });
+    const toolCalls = toolCallsOf(message.tool_calls);
+    const content = typeof message.content === 'string' && message.content.trim() !== '' ? message.content.trim() : null;
+    if (content === null && toolCalls.length === 0) throw new ReplyGeneratorError('The reply generator answered without a reply');
+    return { content, toolCalls };
   }
 
   /**
@@ -61,16 +68,18 @@ export class OpenAiReplyGenerator implements ReplyGenerator {
   async evaluateConversation(request: ConversationEvaluationRequest): Promise<Record<string, unknown>> {
     const fields = request.schema.map((f) => `- "${f.name}" (${f.type})${f.description ? `: ${f.description}` : ''}`);
     const instruction = [
-      'You read a finished chat conversation between a business assistant and a customer and answer with one JSON object only.',
+      'You read a finished conversation (a chat or a phone call) between a business assistant and a customer and answer with one JSON object only.',
       'Keys: "status" (boolean: did the conversation reach its goal), "summary" (string: one or two sentences)'
         + (fields.length > 0 ? ', and these fields (null when the conversation does not tell):' : '.'),
       ...fields,
     ].join('\n');
     const transcript = request.transcript.map((t) => `${TRANSCRIPT_LABELS[t.role]}: ${t.content}`).join('\n');
-    const content = await this.complete({
+    const answer = await this.complete({
       model: request.model || this.options.defaultModel, temperature: 0, response_format: { type: 'json_object' },
       messages: [{ role: 'system', content: instruction }, { role: 'user', content: transcript }],
     });
+    const content = typeof answer.content === 'string' ? answer.content.trim() : '';
+    if (content === '') throw new ReplyGeneratorError('The reply generator answered without a reply');
     let evaluated: unknown;
     try {
       evaluated = JSON.parse(content);
@@ -81,8 +90,8 @@ export class OpenAiReplyGenerator implements ReplyGenerator {
     return evaluated as Record<string, unknown>;
   }
 
-  /** One Chat Completions call; the first choice's text, trimmed. */
-  private async complete(payload: object): Promise<string> {
+  /** One Chat Completions call; the first choice's message. */
+  private async complete(payload: object): Promise<CompletionMessage> {
     const response = await this.http.post<string>('chat/completions', JSON.stringify(payload)).catch((e: unknown) => {
       // axios errors carry the request config, API key included: only the reason leaves.
       throw new ReplyGeneratorError(`The reply generator ${axios.isAxiosError(e) && e.code === 'ECONNABORTED' ? 'timed out' : 'could not be reached'}`);
@@ -97,10 +106,39 @@ export class OpenAiReplyGenerator implements ReplyGenerator {
       const message = (body as { error?: { message?: unknown } } | null)?.error?.message;
       throw new ReplyGeneratorError(`The reply generator answered ${response.status}${typeof message === 'string' ? `: ${message}` : ''}`);
     }
-    const content = (body as Completion | null)?.choices?.[0]?.message?.content;
-    if (typeof content !== 'string' || content.trim() === '') throw new ReplyGeneratorError('The reply generator answered without a reply');
-    return content.trim();
+    const message = (body as { choices?: readonly { message?: unknown }[] } | null)?.choices?.[0]?.message;
+    if (typeof message !== 'object' || message === null) throw new ReplyGeneratorError('The reply generator answered without a reply');
+    return message as CompletionMessage;
   }
+}
+
+function wireMessage(message: ChatMessage): object {
+  switch (message.role) {
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+    case 'assistant':
+      return {
+        role: 'assistant', content: message.content,
+        ...(message.toolCalls?.length ? { tool_calls: message.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) } : {}),
+      };
+    default:
+      return { role: message.role, content: message.content };
+  }
+}
+
+/**
+ * The function calls of an answer. A call without a name is dropped; one without an id gets one,
+ * so its result can still be sent back (some local servers leave ids out).
+ */
+function toolCallsOf(raw: unknown): ModelToolCall[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((item: unknown, index): ModelToolCall[] => {
+    const fn = (item as { function?: { name?: unknown; arguments?: unknown } } | null)?.function;
+    if (typeof fn?.name !== 'string' || fn.name === '') return [];
+    const id = (item as { id?: unknown }).id;
+    const args = typeof fn.arguments === 'string' ? fn.arguments : fn.arguments === undefined ? '' : JSON.stringify(fn.arguments);
+    return [{ id: typeof id === 'string' && id !== '' ? id : `call_${index}`, name: fn.name, arguments: args }];
+  });
 }
 
 const TRANSCRIPT_LABELS = { user: 'Customer', assistant: 'Assistant', system: 'System' } as const;

@@ -31,3 +31,4 @@ export * from './bus/subscription-policy';
 export * from './automations';
 export * from './chatapp';
 export * from './call-permission';
+export * from './conversation-policy';

@@ -100,6 +100,12 @@ const RECORDED: Readonly<Record<string, Readonly<Record<number, readonly object[
     409: [{ message: 'Invalid call transition from in-progress to busy.' }],
     422: [invalid({ status: ['The status field is required.'] })],
   },
+  'POST /api/sandbox/calls/{id}/say': {
+    404: [{ message: 'Not found.' }],
+    409: [{ message: 'The call is not in progress.' }],
+    422: [invalid({ text: ['The text field is required.'] })],
+    502: [{ message: 'The assistant\'s language model did not answer.' }],
+  },
   'POST /api/sandbox/faults': {
     404: [{ message: 'Not found.' }],
     422: [invalid({ kind: ['The kind field is required.'], count: ['The count must be between 1 and 100.'] })],
@@ -213,6 +219,6 @@ export const HANDLER_ERRORS: Readonly<Record<string, Readonly<Record<number, rea
   ...AUTOMATION_HANDLER_ERRORS,
   ...CHATAPP_HANDLER_ERRORS,
   ...CHATAPP_VOICE_HANDLER_ERRORS,
-  'PATCH /api/user/assistants/{id}': RECORDED['PUT /api/user/assistant/{id}'],
+  'GET /api/user/assistants/phone-numbers': { 422: [invalid({ type: ['The selected type is invalid.'] })] },
   'GET /api/user/assistants/get': RECORDED['GET /api/user/assistants'],
 };

@@ -40,11 +40,11 @@ export class AutomationToolRuns implements AutomationToolRunner {
     private readonly clock: Clock,
   ) {}
 
-  async run(tool: Tool, params: Readonly<Record<string, unknown>>, call: ToolCallContext): Promise<ToolCallResult> {
+  async run(tool: Tool, params: Readonly<Record<string, unknown>>, owner: { readonly userId: number }): Promise<ToolCallResult> {
     const startedAt = this.clock.now().getTime();
     const elapsed = () => Math.max(0, this.clock.now().getTime() - startedAt);
     const automation = tool.automationId ? await this.automations.findById(tool.automationId) : null;
-    const live = automation && automation.userId === call.userId && automation.status === 'enabled' && automation.liveVersionId
+    const live = automation && automation.userId === owner.userId && automation.status === 'enabled' && automation.liveVersionId
       ? await this.engine.version(automation.liveVersionId) : null;
     if (automation === null || live === null) {
       return { ok: false, statusCode: null, content: DISABLED_CONTENT, truncated: false, durationMs: elapsed(), error: 'automation_disabled', warnings: [] };

@@ -30,6 +30,7 @@ export class CallConfigurations {
       assistantId: assistant.id,
       assistant,
       languageCode: catalog.languages.find((l) => l.id === assistant.languageId)?.iso_2 ?? null,
+      secondaryLanguageCodes: assistant.secondaryLanguageIds.flatMap((id) => catalog.languages.filter((l) => l.id === id).map((l) => l.iso_2)),
       variables: start.variables,
       tools: tools.map((t) => ({ id: t.id, name: t.name, description: t.description, schema: t.schema })),
     });

@@ -5,3 +5,4 @@ export * from './end-call';
 export * from './record-call-event';
 export * from './make-call';
 export * from './accept-inbound-call';
+export * from './sandbox-text-call';

@@ -1,4 +1,10 @@
-import { applyRuntimeEvent, Call, CallOutcome, CallStatus, err, InvalidTransition, ok, Result, TranscriptItem } from '@voiceplane/domain';
+import {
+  applyRuntimeEvent, Call, CallOutcome, CallStatus, err, evaluatedConversationVariables, InvalidTransition, ok, Result, TranscriptItem,
+} from '@voiceplane/domain';
+import { CatalogRepository } from '../assistants/ports';
+import { textModelName } from '../conversation-policy/conversation-brain';
+import { ReplyGenerator } from '../conversation-policy/ports';
+import { WorkLogger } from '../events/ports';
 import { Clock } from '../ports/clock';
 import { EndCall } from './end-call';
 import { CallChange, CallEventAnswer, CallEventRefusal, CallRepository } from './ports';
@@ -30,6 +36,13 @@ export interface RuntimeEventReport {
   readonly event: RuntimeEvent;
 }
 
+/** The evaluator conversations use (the assistant's language model), for calls the runtime did not evaluate. */
+export interface CallEvaluator {
+  readonly generator: ReplyGenerator;
+  readonly catalog: CatalogRepository;
+  readonly log: WorkLogger;
+}
+
 /**
  * The voice-runtime ingress (CONTRACT §7.5): applies lifecycle events to a call while the
  * repository holds it locked, once per event id. Refused events are not remembered: they changed
@@ -40,13 +53,16 @@ export class RecordCallEvent {
     private readonly calls: CallRepository,
     private readonly endCall: EndCall,
     private readonly clock: Clock,
+    /** Null: ends without runtime values claim nothing (every field null, `status` false). */
+    private readonly evaluator: CallEvaluator | null = null,
   ) {}
 
-  record(callId: number, report: RuntimeEventReport): Promise<Result<CallEventAnswer, CallEventRefusal>> {
+  async record(callId: number, report: RuntimeEventReport): Promise<Result<CallEventAnswer, CallEventRefusal>> {
+    const evaluated = await this.evaluatedEnd(callId, report);
     return this.calls.update(callId, async (call): Promise<Result<CallChange<CallEventAnswer>, InvalidTransition>> => {
       const earlier = await this.calls.findRuntimeEvent(callId, report.eventId);
       if (earlier !== null) return ok({ changes: {}, at: this.clock.now(), answer: { callId, status: earlier.status, duplicate: true } });
-      const { event } = report;
+      const { event } = evaluated;
       const transition = applyRuntimeEvent(call.status, event.type, event.type === 'ended' ? event.outcome.status : undefined);
       if (!transition.ok) return transition;
       const now = this.clock.now();
@@ -56,6 +72,39 @@ export class RecordCallEvent {
       await this.calls.recordRuntimeEvent(callId, report.eventId, { type: event.type, status: change.answer }, now);
       return ok({ ...change, answer: { callId, status: change.answer, duplicate: false } });
     });
+  }
+
+  /**
+   * An `ended` report without `extracted_variables` for a call whose assistant evaluates
+   * (the end's step 3): the evaluator reads the final transcript against `post_call_schema`
+   * here, before the end's transaction, so no lock is held while the model thinks, and the
+   * `post_call` payload raised in the transaction carries its values. A repeated event id, an end
+   * the call would refuse and a call where nobody said anything are not evaluated (nothing to
+   * read, and a retry is never paid twice). An evaluator failure claims nothing:
+   * `{"status":false,"summary":""}` with every field null.
+   */
+  private async evaluatedEnd(callId: number, report: RuntimeEventReport): Promise<RuntimeEventReport> {
+    const { event } = report;
+    if (this.evaluator === null || event.type !== 'ended' || event.outcome.extractedVariables !== undefined) return report;
+    const call = await this.calls.findById(callId);
+    if (call === null || !call.runtimeConfig.assistant.post_call_evaluation) return report;
+    const transition = applyRuntimeEvent(call.status, 'ended', event.outcome.status);
+    if (!transition.ok || transition.value.kind !== 'moved') return report;
+    const transcript = event.outcome.transcript ?? call.transcript;
+    if (transcript.length === 0 || (await this.calls.findRuntimeEvent(callId, report.eventId)) !== null) return report;
+    const started = call.runtimeConfig.assistant;
+    const { generator, catalog, log } = this.evaluator;
+    let produced: Record<string, unknown> | null = null;
+    try {
+      produced = await generator.evaluateConversation({
+        model: await textModelName(catalog, started), schema: started.post_call_schema,
+        transcript: transcript.map((item) => ({ role: item.role === 'customer' ? 'user' : 'assistant', content: item.content })),
+      });
+    } catch (e) {
+      log.warn({ call_id: callId, error: e instanceof Error ? e.message : String(e) }, 'call evaluation failed; the end claims nothing');
+    }
+    const extractedVariables = evaluatedConversationVariables({ enabled: true, fieldNames: started.post_call_schema.map((f) => f.name) }, produced);
+    return { ...report, event: { type: 'ended', outcome: { ...event.outcome, extractedVariables } } };
   }
 
   /**

@@ -3,6 +3,7 @@ import type { AcceptInboundCall } from './accept-inbound-call';
 import type { MakeCall } from './make-call';
 import type { CallRepository, SandboxCallControls, VoiceRuntime } from './ports';
 import type { RecordCallEvent } from './record-call-event';
+import type { SandboxTextCalls } from './sandbox-text-call';
 
 export const CALL_TOKENS = {
   CallRepository: token<CallRepository>('CallRepository'),
@@ -12,4 +13,6 @@ export const CALL_TOKENS = {
   AcceptInboundCall: token<AcceptInboundCall>('AcceptInboundCall'),
   /** Bound only while the voice runtime is the sandbox (S8, S9). */
   SandboxCallControls: token<SandboxCallControls>('SandboxCallControls'),
+  /** Bound only while the voice runtime is the sandbox (S15). */
+  SandboxTextCalls: token<SandboxTextCalls>('SandboxTextCalls'),
 } as const;

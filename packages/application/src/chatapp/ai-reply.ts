@@ -1,15 +1,18 @@
 import {
-  aiReplyFate, Assistant, ChatappPrices, checkSenderCanSend, Conversation, err, isWindowOpen, priceFreeformSend, roleOfSource, Sender,
-  shouldGenerateAiReply,
+  aiReplyFate, Assistant, ChatappPrices, checkSenderCanSend, Conversation, err, isWindowOpen, priceFreeformSend, roleOfSource, RuntimeTool, Sender,
+  shouldGenerateAiReply, ToolCallResult, transcriptText,
 } from '@voiceplane/domain';
-import { AssistantRepository, CatalogRepository } from '../assistants/ports';
+import { AssistantRepository } from '../assistants/ports';
+import { CallConfigurations } from '../calls/call-configurations';
+import { ChatMessage } from '../conversation-policy/ports';
+import { ConversationBrain } from '../conversation-policy/conversation-brain';
 import { Clock } from '../ports/clock';
 import { WorkLogger } from '../events/ports';
 import { ConversationRepository } from '../conversations/ports';
-import { assistantModelName } from './assistant-model';
+import { InvokeToolForConversation } from '../tools/invoke-tool-for-conversation';
 import { OutboundSends } from './outbound-send';
 import { ChatappMessageRepository } from './ports';
-import { ChatappProvider, ConversationTurn, ReplyGenerator } from './provider-ports';
+import { ChatappProvider } from './provider-ports';
 
 /** Turns of history the reply generator sees. */
 const HISTORY_TURNS = 30;
@@ -21,20 +24,29 @@ export interface AiReply {
 
 type Discarded = { readonly code: 'discarded' };
 
+/** How an assistant answers: the conversation policy, the configuration it reads and the tools it may use. */
+export interface ReplyPolicy {
+  readonly brain: ConversationBrain;
+  readonly configurations: CallConfigurations;
+  readonly tools: InvokeToolForConversation;
+}
+
+const TOOL_NOT_FOUND = JSON.stringify({ error: 'tool_not_found' });
+
 /**
- * The assistant's answer to a customer message (CONTRACT §8.9): generated outside any
- * transaction, then sent as a freeform message — unless AI was switched off (or off and on) since
+ * The assistant's answer to a customer message: the conversation policy's turn
+ * (the assistant's instructions, its mid-call tools through the gateway; no built-ins: a chat has
+ * no call to end or transfer), run outside any transaction, then sent as a freeform message — unless AI was switched off (or off and on) since
  * the customer wrote, in which case it is discarded. Without balance it is stored as a failed
  * message and not sent.
  */
 export class AiReplies {
   constructor(
     private readonly assistants: AssistantRepository,
-    private readonly catalog: CatalogRepository,
     private readonly conversations: ConversationRepository,
     private readonly messages: ChatappMessageRepository,
     private readonly outbound: OutboundSends,
-    private readonly generator: ReplyGenerator,
+    private readonly policy: ReplyPolicy,
     private readonly provider: ChatappProvider,
     private readonly prices: ChatappPrices,
     private readonly clock: Clock,
@@ -49,12 +61,7 @@ export class AiReplies {
   }
 
   async reply(sender: Sender, conversation: Conversation, assistant: Assistant, customerMessageAt: Date): Promise<AiReply | null> {
-    const history = await this.conversations.recentMessages(conversation.id, HISTORY_TURNS);
-    const model = await assistantModelName(this.catalog, assistant);
-    const body = await this.generator.generateReply({
-      model, systemPrompt: assistant.systemPrompt, variables: assistant.variables, temperature: assistant.llmTemperature,
-      history: history.map((m): ConversationTurn => ({ role: roleOfSource(m.source), content: m.body ?? '' })),
-    });
+    const body = await this.generate(sender, conversation, assistant);
     const sent = await this.outbound.send<Discarded | { code: 'INSUFFICIENT_BALANCE' } | { code: 'SENDER_OFFLINE' }>({
       sender, recipientPhone: conversation.customerPhone, recipientName: null, source: 'ai', type: 'text', body, media: null, templateId: null,
       createConversation: false,
@@ -76,6 +83,39 @@ export class AiReplies {
     }
     if (sent.error.code !== 'discarded') this.log.warn({ conversationId: conversation.id, refusal: sent.error.code }, 'an AI reply was not sent');
     return null;
+  }
+
+  /**
+   * Knowledge bases (`knowledgebase_id`) are not read yet: when they are, their passages join the
+   * setup here (as instructions for `prompt` mode, as a function for `function_call` mode).
+   */
+  private async generate(sender: Sender, conversation: Conversation, assistant: Assistant): Promise<string> {
+    const [history, config] = await Promise.all([
+      this.conversations.recentMessages(conversation.id, HISTORY_TURNS),
+      this.policy.configurations.forStart({
+        direction: 'inbound', channel: 'chatapp', customerPhone: conversation.customerPhone, assistant, variables: {},
+        line: { phoneNumberId: null, phoneNumber: sender.phoneNumber, sip: null },
+      }),
+    ]);
+    const runTool = async (tool: RuntimeTool, params: Readonly<Record<string, unknown>>): Promise<ToolCallResult> => {
+      const result = await this.policy.tools.execute({
+        userId: sender.userId, toolId: tool.id, attachedToolIds: assistant.toolIds, params,
+        subject: {
+          callId: null, assistantId: assistant.id, customerPhone: conversation.customerPhone, assistantPhone: sender.phoneNumber,
+          direction: 'inbound', channel: 'chatapp', conversationId: conversation.uuid, timezone: assistant.timezone,
+          variables: {}, assistantVariables: assistant.variables,
+        },
+      });
+      return result.ok ? result.value : { ok: false, statusCode: null, content: TOOL_NOT_FOUND, truncated: false, durationMs: 0, error: null, warnings: [] };
+    };
+    const turn = await this.policy.brain.turn({
+      setup: config,
+      history: history.map((m): ChatMessage => ({ role: roleOfSource(m.source), content: transcriptText(m) })),
+      runTool,
+      runBuiltIn: null,
+      logContext: { conversation_id: conversation.id },
+    });
+    return turn.reply;
   }
 }
 

@@ -1,6 +1,6 @@
 import {
   FakeStore, InMemoryCallPermissionRepository, InMemoryChatappMessageRepository, InMemoryConversationRepository, InMemorySandboxChatappState,
-  InMemorySenderRepository, InMemoryTemplateRepository, InMemoryVoiceWebhookSettingRepository, RecordingLogger, SAMPLE_CATALOG,
+  InMemorySenderRepository, InMemoryTemplateRepository, InMemoryVoiceWebhookSettingRepository, RecordingLogger, SAMPLE_CATALOG, ScriptedHttpClient,
 } from '@voiceplane/adapter-fakes';
 import { SandboxChatappProvider, SandboxReplyGenerator, SANDBOX_AI_REPLY } from '@voiceplane/adapter-sandbox';
 import { DEFAULT_CHATAPP_PRICES, draftAssistant, err, ok } from '@voiceplane/domain';
@@ -19,7 +19,11 @@ import { OutboundSends } from './outbound-send';
 import { ProviderSenders } from './provider-senders';
 import { ReceiveCustomerMessage } from './receive-customer-message';
 import { SendTemplateMessage } from './send-template-message';
-import { ReplyGenerator } from './provider-ports';
+import { ReplyGenerator } from '../conversation-policy/ports';
+import { ConversationBrain } from '../conversation-policy/conversation-brain';
+import { CallConfigurations } from '../calls/call-configurations';
+import { InvokeToolForConversation } from '../tools/invoke-tool-for-conversation';
+import { ToolGateway } from '../tools/tool-gateway';
 
 const START = new Date('2030-05-01T12:00:00.000Z');
 const CUSTOMER = '+14155551234';
@@ -41,9 +45,11 @@ function setup(generator: ReplyGenerator = new SandboxReplyGenerator()) {
   const outbound = new OutboundSends(
     store.uow, store.users, conversations, messages, new BalanceService(store.ledger), new ProviderSenders(senders, cipher), inactivity, store.ids, store.clock,
   );
-  const replies = new AiReplies(
-    store.assistants, store.catalog, conversations, messages, outbound, generator, provider, DEFAULT_CHATAPP_PRICES, store.clock, log,
-  );
+  const running = { gateway: new ToolGateway(new ScriptedHttpClient(), store.secrets, store.clock), automations: null, clock: store.clock, settings: { userAgent: 'voiceplane/test', policy: { requireHttps: false, allowPrivate: true } } };
+  const replies = new AiReplies(store.assistants, conversations, messages, outbound, {
+    brain: new ConversationBrain(generator, store.catalog, store.clock, log), configurations: new CallConfigurations(store.tools, store.catalog),
+    tools: new InvokeToolForConversation(store.tools, running, store.ids, log),
+  }, provider, DEFAULT_CHATAPP_PRICES, store.clock, log);
   const receive = new ReceiveCustomerMessage(store.uow, conversations, messages, inactivity, replies, store.ids, store.clock);
   const deliveryStatus = new ApplyDeliveryStatus(messages, senders, conversations, deliveries, store.clock);
   const sendTemplate = new SendTemplateMessage(senders, templates, store.users, outbound, provider, DEFAULT_CHATAPP_PRICES, store.clock);
@@ -158,7 +164,7 @@ describe('end on inactivity (§11.4) with a controllable clock', () => {
   describe('with post_call_evaluation: the transcript evaluated against post_call_schema outside the locks', () => {
     const schema = [{ name: 'customer_name', type: 'string' as const, description: 'Who wrote' }];
     const endedVariables = (store: FakeStore) => (store.outbox.events(CONVERSATION_ENDED_TOPIC).at(-1)?.payload as { conversation: { extracted_variables: unknown } }).conversation.extracted_variables;
-    const generatorEvaluating = (evaluate: ReplyGenerator['evaluateConversation']): ReplyGenerator => ({ generateReply: async () => 'Hello', evaluateConversation: evaluate });
+    const generatorEvaluating = (evaluate: ReplyGenerator['evaluateConversation']): ReplyGenerator => ({ nextTurn: async () => ({ content: 'Hello', toolCalls: [] }), evaluateConversation: evaluate });
     /** A customer wrote, the assistant answered, and the conversation has been quiet past its timeout since. */
     async function quietConversation(generator: ReplyGenerator, assistantOver: Record<string, unknown> = { postCallSchema: schema }, text = 'Hi') {
       const scene = setup(generator);

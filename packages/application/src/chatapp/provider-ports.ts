@@ -1,4 +1,4 @@
-import { MediaType, MessageDeliveryUpdateStatus, PostCallField, TemplateCategory, TemplateStatus } from '@voiceplane/domain';
+import { MediaType, MessageDeliveryUpdateStatus, TemplateCategory, TemplateStatus } from '@voiceplane/domain';
 
 /**
  * What a provider needs to act for one sender. `credentials` is the decrypted `provider_config`
@@ -154,39 +154,4 @@ export type ChatappInboundItem =
  */
 export interface ChatappInboundHandler {
   handle(item: ChatappInboundItem): Promise<void>;
-}
-
-/** One turn of the conversation as the reply generator sees it. */
-export interface ConversationTurn {
-  readonly role: 'user' | 'assistant' | 'system';
-  readonly content: string;
-}
-
-export interface ReplyRequest {
-  readonly model: string;
-  readonly systemPrompt: string;
-  /** The assistant's `variables`, substituted into the prompt by the generator's caller or sent as context. */
-  readonly variables: Readonly<Record<string, string>>;
-  readonly temperature: number;
-  /** Oldest first; the last turn is the customer message being answered. */
-  readonly history: readonly ConversationTurn[];
-}
-
-export interface ConversationEvaluationRequest {
-  readonly model: string;
-  /** The assistant's `post_call_schema`: what to extract besides `status` and `summary`. */
-  readonly schema: readonly PostCallField[];
-  /** Oldest first. */
-  readonly transcript: readonly ConversationTurn[];
-}
-
-/** The assistant's language model (an LLM behind an OpenAI-compatible API, or the sandbox). */
-export interface ReplyGenerator {
-  /** The assistant's answer to a conversation. */
-  generateReply(request: ReplyRequest): Promise<string>;
-  /**
-   * A finished conversation read against the schema: an object with the schema's field names,
-   * `status` (did the conversation reach its goal) and `summary`. Throws when it cannot tell.
-   */
-  evaluateConversation(request: ConversationEvaluationRequest): Promise<Record<string, unknown>>;
 }

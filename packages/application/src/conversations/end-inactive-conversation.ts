@@ -9,7 +9,7 @@ import { UnitOfWork } from '../ports/unit-of-work';
 import { JobHandler, WorkLogger } from '../events/ports';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
 import { SenderRepository } from '../chatapp/ports';
-import { ReplyGenerator } from '../chatapp/provider-ports';
+import { ReplyGenerator } from '../conversation-policy/ports';
 import { assistantModelName } from '../chatapp/assistant-model';
 import { CONVERSATION_INACTIVITY_JOB, InactivitySchedule } from './inactivity-schedule';
 import { ConversationRepository } from './ports';

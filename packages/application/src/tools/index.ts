@@ -2,3 +2,4 @@ export * from './ports';
 export * from './tool-gateway';
 export * from './tool-preview';
 export * from './invoke-tool-for-call';
+export * from './invoke-tool-for-conversation';

@@ -1,7 +1,7 @@
-import { buildToolRequest, err, ok, Result, Tool, ToolCallResult, toolVariables } from '@voiceplane/domain';
+import { buildToolRequest, err, ok, Result, Tool, ToolCallResult, ToolCallSubject, toolVariables } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { Ids } from '../ports/ids';
-import { AutomationToolRunner, ToolCallContext, ToolCallContextSource, ToolInvocationLog, ToolInvocationStart, ToolRepository } from './ports';
+import { AutomationToolRunner, ToolCallContextSource, ToolInvocationLog, ToolInvocationStart, ToolRepository } from './ports';
 import { ToolGateway } from './tool-gateway';
 import { ToolRequestSettings } from './tool-preview';
 
@@ -33,12 +33,12 @@ export class InvokeToolForCall {
     private readonly calls: ToolCallContextSource,
     private readonly tools: ToolRepository,
     private readonly invocations: ToolInvocationLog,
-    private readonly gateway: ToolGateway,
+    readonly gateway: ToolGateway,
     /** Null until the automations capability provides one. */
-    private readonly automations: AutomationToolRunner | null,
-    private readonly clock: Clock,
+    readonly automations: AutomationToolRunner | null,
+    readonly clock: Clock,
     private readonly ids: Ids,
-    private readonly settings: ToolRequestSettings,
+    readonly settings: ToolRequestSettings,
   ) {}
 
   async execute(request: ToolCallRequest): Promise<Result<ToolCallResult, ToolCallRefusal>> {
@@ -69,7 +69,7 @@ export class InvokeToolForCall {
       const earlier = await this.firstResult(start, tool.timeout * 1000 + REPLAY_GRACE_MS);
       if (earlier !== null) return ok(earlier);
     }
-    const result = await this.run(tool, request.params, call, start.id, secrets);
+    const result = await runTool(this, tool, request.params, call, start.id, secrets);
     this.invocations.record(start, result);
     return ok(result);
   }
@@ -91,26 +91,39 @@ export class InvokeToolForCall {
       await pause(REPLAY_POLL_MS);
     }
   }
-
-  private async run(
-    tool: Tool, params: Readonly<Record<string, unknown>>, call: ToolCallContext, invocationRecordId: string, secrets: readonly string[],
-  ): Promise<ToolCallResult> {
-    if (tool.type === 'automation') {
-      if (this.automations === null) throw new Error('No automation runner is installed for automation tools.');
-      return this.automations.run(tool, params, call);
-    }
-    const built = buildToolRequest({
-      tool,
-      params,
-      variables: toolVariables(call, this.clock.now()),
-      callId: call.callId,
-      userAgent: this.settings.userAgent,
-      policy: this.settings.policy,
-    });
-    return this.gateway.send(tool, built, invocationRecordId, secrets);
-  }
 }
 
 function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** What running one tool takes, whoever asks (a call's runtime, a chat conversation). */
+export interface ToolRunning {
+  readonly gateway: ToolGateway;
+  readonly automations: AutomationToolRunner | null;
+  readonly clock: Clock;
+  readonly settings: ToolRequestSettings;
+}
+
+/**
+ * One invocation: an automation tool runs in-process, an http tool is built with the subject's
+ * variables and sent through the gateway (signed with `secrets`, named `invocationRecordId`).
+ */
+export async function runTool(
+  running: ToolRunning, tool: Tool, params: Readonly<Record<string, unknown>>, subject: ToolCallSubject & { readonly userId: number },
+  invocationRecordId: string, secrets: readonly string[],
+): Promise<ToolCallResult> {
+  if (tool.type === 'automation') {
+    if (running.automations === null) throw new Error('No automation runner is installed for automation tools.');
+    return running.automations.run(tool, params, subject);
+  }
+  const built = buildToolRequest({
+    tool,
+    params,
+    variables: toolVariables(subject, running.clock.now()),
+    callId: subject.callId,
+    userAgent: running.settings.userAgent,
+    policy: running.settings.policy,
+  });
+  return running.gateway.send(tool, built, invocationRecordId, secrets);
 }

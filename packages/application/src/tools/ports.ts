@@ -19,6 +19,7 @@ export interface ToolRepository {
 
 /** What the gateway needs to know about a call (provided by the calls capability). */
 export interface ToolCallContext extends ToolCallSubject {
+  readonly callId: number;
   readonly userId: number;
   /** The call is in a terminal state. */
   readonly ended: boolean;
@@ -80,5 +81,6 @@ export interface ToolInvocationLog {
 
 /** Runs a `type: automation` tool in-process (provided by the automations capability, CONTRACT §5.7). */
 export interface AutomationToolRunner {
-  run(tool: Tool, params: Readonly<Record<string, unknown>>, call: ToolCallContext): Promise<ToolCallResult>;
+  /** `owner`: the account the call or conversation belongs to. */
+  run(tool: Tool, params: Readonly<Record<string, unknown>>, owner: { readonly userId: number }): Promise<ToolCallResult>;
 }

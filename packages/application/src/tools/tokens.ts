@@ -1,5 +1,6 @@
 import { token } from '../shared/token';
 import type { InvokeToolForCall } from './invoke-tool-for-call';
+import type { InvokeToolForConversation } from './invoke-tool-for-conversation';
 import type { AutomationToolRunner, ToolCallContextSource, ToolInvocationLog, ToolRepository } from './ports';
 import type { ToolGateway } from './tool-gateway';
 import type { ToolPreview } from './tool-preview';
@@ -14,4 +15,5 @@ export const TOOL_TOKENS = {
   ToolGateway: token<ToolGateway>('ToolGateway'),
   ToolPreview: token<ToolPreview>('ToolPreview'),
   InvokeToolForCall: token<InvokeToolForCall>('InvokeToolForCall'),
+  InvokeToolForConversation: token<InvokeToolForConversation>('InvokeToolForConversation'),
 } as const;

@@ -1,6 +1,6 @@
 import type { Container } from 'inversify';
 import {
-  AiReplies, ApplyDeliveryStatus, ChatappForAutomations, ChatappInbound, ChatappPermissionRequests, ChatappProvider, conversationInactivityJob, CreateTemplate, EndInactiveConversation,
+  AiReplies, ApplyDeliveryStatus, CallConfigurations, ChatappForAutomations, ConversationBrain, ChatappInbound, ChatappPermissionRequests, ChatappProvider, conversationInactivityJob, CreateTemplate, EndInactiveConversation,
   InactivitySchedule, MediaFetcher, OutboundSends, ProviderSenders, ReceiveCustomerMessage, RegisterSender, ReplyGenerator, SecretCipher,
   SendFreeformMessage, SendTemplateMessage, ToggleAi, TOKENS, type Token, UpdateSender,
 } from '@voiceplane/application';
@@ -67,6 +67,10 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   if (config.replyGenerator === 'sandbox') single(TOKENS.ReplyGenerator, (): ReplyGenerator => new SandboxReplyGenerator());
   // The OpenAI-compatible generator binds itself before this module composes; without it the start fails here.
   else if (!c.isBound(TOKENS.ReplyGenerator)) throw new Error(`REPLY_GENERATOR=${config.replyGenerator}: no reply generator adapter is bound.`);
+  // The one conversation policy: chat replies here, sandbox text calls in the calls capability.
+  c.bind(ConversationBrain).toDynamicValue(() => new ConversationBrain(
+    get(TOKENS.ReplyGenerator), get(TOKENS.CatalogRepository), get(TOKENS.Clock), logger.child({ module: 'conversation-policy' }),
+  )).inSingletonScope();
 
   c.bind(ProviderSenders).toDynamicValue(() => new ProviderSenders(get(TOKENS.SenderRepository), c.get(SecretCipher))).inSingletonScope();
   c.bind(InactivitySchedule).toDynamicValue(() => new InactivitySchedule(get(TOKENS.JobScheduler), get(TOKENS.AssistantRepository))).inSingletonScope();
@@ -93,8 +97,9 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   single(TOKENS.ReceiveCustomerMessage, () => new ReceiveCustomerMessage(
     get(TOKENS.UnitOfWork), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository), c.get(InactivitySchedule),
     new AiReplies(
-      get(TOKENS.AssistantRepository), get(TOKENS.CatalogRepository), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository),
-      c.get(OutboundSends), get(TOKENS.ReplyGenerator), get(TOKENS.ChatappProvider), prices, get(TOKENS.Clock), log,
+      get(TOKENS.AssistantRepository), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository), c.get(OutboundSends),
+      { brain: c.get(ConversationBrain), configurations: c.get(CallConfigurations), tools: get(TOKENS.InvokeToolForConversation) },
+      get(TOKENS.ChatappProvider), prices, get(TOKENS.Clock), log,
     ),
     get(TOKENS.Ids), get(TOKENS.Clock),
   ));

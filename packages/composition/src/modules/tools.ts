@@ -1,4 +1,4 @@
-import { InvokeToolForCall, TOKENS, ToolGateway, ToolPreview, type Token, type ToolRequestSettings } from '@voiceplane/application';
+import { InvokeToolForCall, InvokeToolForConversation, TOKENS, ToolGateway, ToolPreview, type Token, type ToolRequestSettings } from '@voiceplane/application';
 import { ToolController, toolPreviewRouteDocs, ToolPreviewController, toolRouteDocs } from '@voiceplane/adapter-http';
 import { TypeormToolInvocationLog, TypeormToolRepository } from '@voiceplane/adapter-typeorm';
 import { VERSION } from '../version';
@@ -33,6 +33,12 @@ export const toolsModule: ApiModule = ({ container: c, config, database, logger 
     c.get(TOKENS.ToolCallContextSource), c.get(TOKENS.ToolRepository),
     c.get(TOKENS.ToolInvocationLog), c.get(TOKENS.ToolGateway),
     optional(TOKENS.AutomationToolRunner), c.get(TOKENS.Clock), c.get(TOKENS.Ids), settings(),
+  )).inSingletonScope();
+
+  c.bind(TOKENS.InvokeToolForConversation).toDynamicValue(() => new InvokeToolForConversation(
+    c.get(TOKENS.ToolRepository),
+    { gateway: c.get(TOKENS.ToolGateway), automations: optional(TOKENS.AutomationToolRunner), clock: c.get(TOKENS.Clock), settings: settings() },
+    c.get(TOKENS.Ids), logger.child({ component: 'chat-tool-calls' }),
   )).inSingletonScope();
 
   for (const controller of [ToolController, ToolPreviewController]) c.bind(controller).toSelf().inSingletonScope();

@@ -1,6 +1,6 @@
 import type { Container } from 'inversify';
 import {
-  AcceptInboundCall, CallConfigurations, CallerLines, callDispatchWatchdog, EndCall, MakeCall, RecordCallEvent, TOKENS,
+  AcceptInboundCall, CallConfigurations, CallerLines, callDispatchWatchdog, ConversationBrain, EndCall, MakeCall, RecordCallEvent, SandboxTextCalls, TOKENS,
   type Token, VoiceRuntime,
 } from '@voiceplane/application';
 import {
@@ -40,8 +40,10 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
   c.bind(EndCall).toDynamicValue(() => new EndCall(
     get(TOKENS.AssistantRepository), get(TOKENS.BalanceService), get(TOKENS.WebhookDeliveries), prices,
   )).inSingletonScope();
+  // Ends the runtime did not evaluate are read by the same evaluator as conversations.
   c.bind(TOKENS.RecordCallEvent).toDynamicValue(() => new RecordCallEvent(
     get(TOKENS.CallRepository), c.get(EndCall), get(TOKENS.Clock),
+    { generator: get(TOKENS.ReplyGenerator), catalog: get(TOKENS.CatalogRepository), log },
   )).inSingletonScope();
   c.bind(TOKENS.VoiceRuntime).toDynamicValue(() => voiceRuntimeFor(config, c)).inSingletonScope();
   c.bind(CallConfigurations).toDynamicValue(() => new CallConfigurations(
@@ -69,7 +71,12 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
       return { remaining: (get(TOKENS.VoiceRuntime) as SandboxVoiceRuntime).faults.arm({ accountId: userId, targetId, count }) };
     }
     : null);
-  if (sandbox) c.bind(TOKENS.SandboxCallControls).toDynamicValue(() => (get(TOKENS.VoiceRuntime) as SandboxVoiceRuntime)).inSingletonScope();
+  if (sandbox) {
+    c.bind(TOKENS.SandboxCallControls).toDynamicValue(() => (get(TOKENS.VoiceRuntime) as SandboxVoiceRuntime)).inSingletonScope();
+    c.bind(TOKENS.SandboxTextCalls).toDynamicValue(() => new SandboxTextCalls(
+      get(TOKENS.CallRepository), get(TOKENS.RecordCallEvent), c.get(ConversationBrain), get(TOKENS.InvokeToolForCall), get(TOKENS.Ids), get(TOKENS.Clock),
+    )).inSingletonScope();
+  }
 
   for (const controller of [CallController, RuntimeCallController, ...(sandbox ? [SandboxCallController] : [])]) c.bind(controller).toSelf().inSingletonScope();
   return { routeDocs: [...callRouteDocs, ...runtimeCallRouteDocs, ...runtimeToolCallRouteDocs, ...(sandbox ? sandboxCallRouteDocs : [])] };

@@ -27,8 +27,15 @@ const RUNTIME_FIELDS: Readonly<Record<Exclude<keyof AssistantConfig, WebhookFiel
   postCallEvaluation: true, fillerConfig: true, variables: true,
 };
 
-/** The assistant as the runtime reads it: its settings under their wire names. */
-export type RuntimeAssistant = { readonly id: number; readonly language: string | null } & SnakeCased<Omit<AssistantConfig, WebhookField>>;
+/**
+ * The assistant as the runtime reads it: its settings under their wire names, plus the ISO 639-1
+ * codes of its languages. `secondary_languages` is absent from configs stored before it existed.
+ */
+export type RuntimeAssistant = {
+  readonly id: number;
+  readonly language: string | null;
+  readonly secondary_languages?: readonly string[];
+} & SnakeCased<Omit<AssistantConfig, WebhookField>>;
 
 export interface RuntimeTool {
   readonly id: number;
@@ -63,6 +70,8 @@ export interface RuntimeConfigInput {
   readonly assistant: AssistantConfig;
   /** ISO 639-1 code of the assistant's `language_id`. */
   readonly languageCode: string | null;
+  /** ISO 639-1 codes of its `secondary_language_ids`, in their order (unknown ids left out). */
+  readonly secondaryLanguageCodes: readonly string[];
   /** The call's input variables; they win over the assistant's. */
   readonly variables: Readonly<Record<string, string>>;
   /** The assistant's attached tools, in attachment order. */
@@ -83,7 +92,7 @@ export function toolParameters(schema: readonly ToolParameter[]): RuntimeTool['p
  * configuration they started with (CONTRACT §3.5).
  */
 export function buildRuntimeConfig(input: RuntimeConfigInput): RuntimeConfig {
-  const assistant: Record<string, unknown> = { id: input.assistantId, language: input.languageCode };
+  const assistant: Record<string, unknown> = { id: input.assistantId, language: input.languageCode, secondary_languages: input.secondaryLanguageCodes };
   for (const key of Object.keys(RUNTIME_FIELDS) as (keyof typeof RUNTIME_FIELDS)[]) assistant[snakeCase(key)] = input.assistant[key];
   const sip = input.line?.sip ?? null;
   return {

@@ -1,6 +1,7 @@
 /** What a call contributes to the `{{variable}}` set of a tool request (CONTRACT §5.7 step 2). */
 export interface ToolCallSubject {
-  readonly callId: number;
+  /** Null for a chat conversation: there is no call (`call_id` is then empty). */
+  readonly callId: number | null;
   readonly assistantId: number;
   readonly customerPhone: string | null;
   readonly assistantPhone: string | null;

@@ -123,8 +123,8 @@ describe('POST /api/runtime/calls/{id}/events', () => {
     await newEvent(id, 'ended', { occurred_at: '2026-03-01T10:02:01Z', data: { status: 'failed', transcript: [{ role: 'assistant', content: 'Final.', at: '2026-03-01T10:00:01Z' }] } });
     expect(await getCall(t, owner, id)).toEqual(expect.objectContaining({
       status: 'failed', duration: 121, cost: 0.3, transcript: 'AI: Final.', transcript_items: [{ role: 'assistant', content: 'Final.', at: '2026-03-01T10:00:01.000Z' }],
-      // Evaluation is on and the runtime sent nothing: nothing is claimed.
-      extracted_variables: { status: false, summary: '' },
+      // Evaluation is on and the runtime sent nothing: the control plane's evaluator (here the sandbox model) reads the final transcript.
+      extracted_variables: { status: true, summary: 'Sandbox evaluation of 1 message.' },
     }));
   });
 

@@ -1,8 +1,10 @@
 import { Controller, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { Clock, SandboxCallControls, TOKENS } from '@voiceplane/application';
+import { Clock, SandboxCallControls, SandboxTextCalls, SayRefusal, TOKENS } from '@voiceplane/application';
+import { answer, AnswerTable } from '../../pipeline/answers';
 import { parse, pathId, reply } from '../../pipeline/responses';
+import { Str } from '../../validation';
 import { principalOf } from '../../pipeline/request-context';
 import type { RouteDoc } from '../../openapi/route-doc';
 import { CallEndBody, transcriptItems } from './call-body';
@@ -10,17 +12,29 @@ import { presentEventAnswer } from './call-presenters';
 import { acceptedEvent } from './runtime-call-controller';
 import { SANDBOX_CALL_EVENT_ANSWERS, SANDBOX_NOT_FOUND } from './call-answers';
 
+export class SayBody {
+  @Str({ required: true, max: 2000, description: 'What the customer says, 1–2000 characters' }) text!: string;
+}
+
 /** The routes of SandboxCallController as the OpenAPI document describes them. */
 export const sandboxCallRouteDocs: readonly RouteDoc[] = [
   { method: 'post', path: '/api/sandbox/calls/:id/answer', summary: 'S8: the customer answers a sandbox call', tag: 'Sandbox' },
   { method: 'post', path: '/api/sandbox/calls/:id/finish', summary: 'S9: a sandbox call ends (answered first when completed)', tag: 'Sandbox', body: CallEndBody },
+  { method: 'post', path: '/api/sandbox/calls/:id/say', summary: 'S15: the customer says a line on a sandbox call; the assistant answers as on a real call', tag: 'Sandbox', body: SayBody },
 ];
 
-/** S8 and S9 (CONTRACT §14.2): bound only while the voice runtime is the sandbox (D3). */
+const SAY_ANSWERS: AnswerTable<SayRefusal> = {
+  call_not_found: SANDBOX_NOT_FOUND,
+  not_in_progress: { status: 409, body: { message: 'The call is not in progress.' } },
+  model_failed: { status: 502, body: { message: 'The assistant\'s language model did not answer.' } },
+};
+
+/** S8, S9 and S15 of the sandbox controls: bound only while the voice runtime is the sandbox. */
 @Controller('/api/sandbox/calls')
 export class SandboxCallController {
   constructor(
     @inject(TOKENS.SandboxCallControls) private readonly sandbox: SandboxCallControls,
+    @inject(TOKENS.SandboxTextCalls) private readonly textCalls: SandboxTextCalls,
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
@@ -39,5 +53,17 @@ export class SandboxCallController {
       status: body.status, duration: body.duration, transcript, extractedVariables: body.extracted_variables, recordingUrl: body.recording_url,
     });
     return reply(200, presentEventAnswer(acceptedEvent(outcome, SANDBOX_CALL_EVENT_ANSWERS), false));
+  }
+
+  @Post('/:id/say')
+  async say(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const callId = pathId(id, SANDBOX_NOT_FOUND);
+    const body = parse(SayBody, req.body);
+    const said = await this.textCalls.say(principalOf(req).userId, callId, body.text);
+    if (!said.ok) answer(SAY_ANSWERS, said.error);
+    const { reply: text, toolCalls, ended, call } = said.value;
+    return reply(200, {
+      ok: true, reply: text, tool_calls: toolCalls.map((c) => ({ name: c.name, ok: c.ok, status_code: c.statusCode })), ended, call,
+    });
   }
 }

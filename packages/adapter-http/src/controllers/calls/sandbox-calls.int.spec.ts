@@ -123,3 +123,16 @@ describe('S9 POST /api/sandbox/calls/{id}/finish', () => {
     expect((await getCall(t, owner, id)).status).toBe('ringing');
   });
 });
+
+describe('S15 POST /api/sandbox/calls/{id}/say with the sandbox model', () => {
+  it('answers the fixed text, and S9 afterwards keeps its own extraction', async () => {
+    const id = await makeCall(t, owner, assistant);
+    const res = await t.http.post(`/api/sandbox/calls/${id}/say`).set(owner.auth).send({ text: 'Hello?' });
+    expect([res.status, res.body]).toEqual([200, {
+      ok: true, reply: 'Thanks for your message! (sandbox reply)', tool_calls: [], ended: false, call: { id, status: 'in-progress' },
+    }]);
+    expect((await getCall(t, owner, id)).transcript).toBe('Customer: Hello?\nAI: Thanks for your message! (sandbox reply)');
+    await finish(id, { status: 'completed' }).expect(200);
+    expect((await getCall(t, owner, id)).extracted_variables).toEqual({ status: true, summary: 'Sandbox call.' });
+  });
+});

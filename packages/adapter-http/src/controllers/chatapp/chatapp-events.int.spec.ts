@@ -1,6 +1,6 @@
 import pino from 'pino';
 import {
-  AiReplies, OutboundSends, ReceiveCustomerMessage, ReplyGenerator, ReplyRequest, TOKENS, InactivitySchedule,
+  AiReplies, CallConfigurations, ConversationBrain, OutboundSends, ReceiveCustomerMessage, ReplyGenerator, TOKENS, InactivitySchedule,
 } from '@voiceplane/application';
 import { DEFAULT_CHATAPP_PRICES } from '@voiceplane/domain';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
@@ -112,15 +112,20 @@ describe('an AI reply overtaken by disable-ai (§8.9 step 3)', () => {
     const uuidOf = async () => (await c.get(TOKENS.ConversationRepository).find(s, CUSTOMER))!.uuid;
     // The human takes over while the assistant is still thinking.
     const generator: ReplyGenerator = {
-      async generateReply(_request: ReplyRequest) {
+      async nextTurn() {
         await t.http.post(`/api/user/conversations/${await uuidOf()}/disable-ai`).set(user.auth).expect(200);
-        return 'Too late';
+        return { content: 'Too late', toolCalls: [] };
       },
       evaluateConversation: async () => ({}),
     };
+    const log = pino({ level: 'silent' });
     const replies = new AiReplies(
-      c.get(TOKENS.AssistantRepository), c.get(TOKENS.CatalogRepository), c.get(TOKENS.ConversationRepository), c.get(TOKENS.ChatappMessageRepository),
-      c.get(OutboundSends), generator, c.get(TOKENS.ChatappProvider), DEFAULT_CHATAPP_PRICES, c.get(TOKENS.Clock), pino({ level: 'silent' }),
+      c.get(TOKENS.AssistantRepository), c.get(TOKENS.ConversationRepository), c.get(TOKENS.ChatappMessageRepository), c.get(OutboundSends),
+      {
+        brain: new ConversationBrain(generator, c.get(TOKENS.CatalogRepository), c.get(TOKENS.Clock), log),
+        configurations: c.get(CallConfigurations), tools: c.get(TOKENS.InvokeToolForConversation),
+      },
+      c.get(TOKENS.ChatappProvider), DEFAULT_CHATAPP_PRICES, c.get(TOKENS.Clock), log,
     );
     const receive = new ReceiveCustomerMessage(
       c.get(TOKENS.UnitOfWork), c.get(TOKENS.ConversationRepository), c.get(TOKENS.ChatappMessageRepository), c.get(InactivitySchedule), replies,

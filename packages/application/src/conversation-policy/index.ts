@@ -1,0 +1,4 @@
+export * from './instructions';
+export * from './tool-functions';
+export * from './ports';
+export * from './conversation-brain';

@@ -1,0 +1,43 @@
+import { err, ok, Result, ToolCallResult, ToolCallSubject } from '@voiceplane/domain';
+import { WorkLogger } from '../events/ports';
+import { Ids } from '../ports/ids';
+import { runTool, ToolRunning } from './invoke-tool-for-call';
+import { ToolRepository } from './ports';
+
+export interface ConversationToolCall {
+  /** The conversation's account. */
+  readonly userId: number;
+  readonly toolId: number;
+  /** Tools attached to the assistant answering. */
+  readonly attachedToolIds: readonly number[];
+  /** AI-extracted arguments. */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** The `{{variable}}` values: no call id, the conversation's id. */
+  readonly subject: ToolCallSubject;
+}
+
+/**
+ * A mid-call tool used by an assistant answering a chat conversation: the same request, guard,
+ * signature and timeout as on a call. A chat has no call record to keep `tool_calls` on, so each
+ * invocation is written to the log instead.
+ */
+export class InvokeToolForConversation {
+  constructor(
+    private readonly tools: ToolRepository,
+    private readonly running: ToolRunning,
+    private readonly ids: Ids,
+    private readonly log: WorkLogger,
+  ) {}
+
+  async execute(request: ConversationToolCall): Promise<Result<ToolCallResult, 'tool_not_found'>> {
+    const tool = await this.tools.find(request.toolId);
+    if (tool === null || tool.userId !== request.userId || !request.attachedToolIds.includes(tool.id)) return err('tool_not_found');
+    const id = this.ids.token('tcl_', 22);
+    const result = await runTool(this.running, tool, request.params, { ...request.subject, userId: request.userId }, id, await this.running.gateway.signingSecrets(tool.userId));
+    this.log.info({
+      tool_call_id: id, tool_id: tool.id, name: tool.name, conversation_id: request.subject.conversationId, ok: result.ok,
+      status_code: result.statusCode, duration_ms: result.durationMs, error: result.error,
+    }, 'a chat reply used a mid-call tool');
+    return ok(result);
+  }
+}
