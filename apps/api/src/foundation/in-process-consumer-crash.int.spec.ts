@@ -1,7 +1,7 @@
 import { CryptoIds, Doorbell, OutboxRelay, type BusMessage } from '@voiceplane/application';
 import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
 import { Database, PostgresUnpublishedEvents, TypeormOutbox } from '@voiceplane/adapter-typeorm';
-import { createTestDatabase, TestDatabase } from '@voiceplane/test-env';
+import { createTestDatabase, eventually, TestDatabase } from '@voiceplane/test-env';
 
 /**
  * Single-process mode keeps bus messages in memory. An event the relay had handed to an in-process
@@ -19,13 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => db.close());
 
-const waitFor = async (condition: () => Promise<boolean> | boolean, what: string) => {
-  for (let i = 0; i < 200; i += 1) {
-    if (await condition()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
+const waitFor = (condition: () => Promise<boolean> | boolean, what: string) => eventually(condition, what);
 
 it('an event whose consumer had not finished when the process died is delivered after the restart', async () => {
   const [eventId] = await database.transaction(() => new TypeormOutbox(database, new CryptoIds(), clock).add([{ topic: 'call.ended', payload: { call_id: 1 } }]));
