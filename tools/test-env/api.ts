@@ -2,7 +2,7 @@ import pino from 'pino';
 import supertest from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
-import { LOG_SERIALIZERS } from '@voiceplane/application';
+import { LOG_OPTIONS } from '@voiceplane/application';
 import { composeApi, loadConfig, type ApiRuntime, type Config } from '@voiceplane/composition';
 import { createTestDatabase, TestDatabase } from './database';
 
@@ -39,7 +39,7 @@ export async function createTestApi(options: {
   const db = options.db ?? (await createTestDatabase());
   const config: Config = { ...loadConfig({ ...options.env }), allowPrivateTargets: true, logLevel: 'silent', ...options.config };
   const level = options.logTo ? 'error' : process.env.TEST_LOG_LEVEL ?? 'silent';
-  const logger = options.logTo ? pino({ level, serializers: LOG_SERIALIZERS }, options.logTo) : pino({ level, serializers: LOG_SERIALIZERS });
+  const logger = options.logTo ? pino({ level, ...LOG_OPTIONS }, options.logTo) : pino({ level, ...LOG_OPTIONS });
   const bus = new InProcessMessageBus();
   const runtime = await composeApi(config, { dataSource: db.dataSource, logger, bus });
   for (const task of runtime.serving) await task.start();

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import pino from 'pino';
-import { LOG_SERIALIZERS, type MessageBus } from '@voiceplane/application';
+import { LOG_OPTIONS, type MessageBus } from '@voiceplane/application';
 import { createDataSource, migrate, pendingMigrations } from '@voiceplane/adapter-typeorm';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '@voiceplane/adapter-embedded-postgres';
 import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     process.exit(0);
   }
   const config = loadConfigOrExit(process.env);
-  const logger = pino({ level: config.logLevel, serializers: LOG_SERIALIZERS });
+  const logger = pino({ level: config.logLevel, ...LOG_OPTIONS });
   if (config.allowPrivateTargets) logger.warn(PRIVATE_TARGETS_WARNING);
 
   let embedded: EmbeddedPostgres | null = null;

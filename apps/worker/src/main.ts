@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import pino from 'pino';
-import { LOG_SERIALIZERS } from '@voiceplane/application';
+import { LOG_OPTIONS } from '@voiceplane/application';
 import { loadConfigOrExit, PRIVATE_TARGETS_WARNING } from '@voiceplane/composition';
 import { startWorker, WorkerConfigError } from './worker';
 
@@ -11,7 +11,7 @@ import { startWorker, WorkerConfigError } from './worker';
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
-  const logger = pino({ level: config.logLevel, serializers: LOG_SERIALIZERS }).child({ app: 'worker' });
+  const logger = pino({ level: config.logLevel, ...LOG_OPTIONS }).child({ app: 'worker' });
   if (config.allowPrivateTargets) logger.warn(PRIVATE_TARGETS_WARNING);
 
   let worker;

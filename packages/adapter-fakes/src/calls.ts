@@ -1,4 +1,4 @@
-import { Call, CallSummary, err, isTerminal, ok, Result } from '@voiceplane/domain';
+import { Call, CallSummary, err, isTerminal, ok, OpenCallCounts, Result } from '@voiceplane/domain';
 import {
   AcceptedRuntimeEvent, CallChange, CallChanges, CallFilter, ChatappCallActivity, CallNotFound, CallRepository, InboundRoute, NewCall, Outbox, Page, PageRequest,
 } from '@voiceplane/application';
@@ -60,6 +60,11 @@ export class InMemoryCallRepository implements CallRepository {
   async findByProviderCallId(providerCallId: string): Promise<Call | null> {
     const call = [...this.rows.values()].find((c) => c.providerCallId === providerCallId);
     return call ? copy(call) : null;
+  }
+
+  async openCallCounts(userId: number): Promise<OpenCallCounts> {
+    const open = [...this.rows.values()].filter((c) => c.userId === userId && !isTerminal(c.status));
+    return { phone: open.filter((c) => c.channel === 'phone').length, chatapp: open.filter((c) => c.channel === 'chatapp').length };
   }
 
   async countActive(userId: number): Promise<number> {

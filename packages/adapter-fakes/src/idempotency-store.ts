@@ -35,4 +35,9 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
   async release(scope: string): Promise<void> {
     this.entries.delete(scope);
   }
+
+  /** Memory has no transactions to bind to: the request just runs. */
+  bindEffects<T>(_scope: string, run: () => T): T {
+    return run();
+  }
 }

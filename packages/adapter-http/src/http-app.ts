@@ -14,7 +14,7 @@ import { requestLog } from './pipeline/request-log';
 import { rateLimiting, RouteQuota } from './pipeline/rate-limiting';
 import { idempotency } from './pipeline/idempotency';
 import { canonicalRoute, canonicalSearch } from './pipeline/aliases';
-import { constrainRouteParameters, notFoundOrMethodNotAllowed } from './pipeline/route-table';
+import { constrainRouteParameters, notFoundOrMethodNotAllowed, routeIdentity, routeResolver } from './pipeline/route-table';
 import { UnexpectedErrorFilter } from './pipeline/error-filter';
 import { familyOfPath, serverErrorBody } from './pipeline/families';
 import { ApiRequest, fullPath } from './pipeline/request-context';
@@ -99,7 +99,8 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   mountDocs(app, o.version, o.routeDocs);
 
   const userAuth = userAuthentication(o.authenticator, o.rateLimiter);
-  const limits = rateLimiting(o.rateLimiter, o.routeQuotas ?? [], async (req) => {
+  const routes = routeResolver(app);
+  const limits = rateLimiting(o.rateLimiter, o.routeQuotas ?? [], (method, path) => routes.resolve(method, path), async (req) => {
     const token = bearerToken(req);
     return token ? o.authenticator.authenticate(token, { fresh: true }) : null;
   });
@@ -117,6 +118,11 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   const adapter = new InversifyExpressHttpAdapter(o.container, { logger: false }, app);
   adapter.useGlobalFilters(UnexpectedErrorFilter);
   await adapter.build();
+  // A quota naming no route would silently limit nothing.
+  const declared = routes.declared();
+  for (const q of o.routeQuotas ?? []) {
+    for (const path of q.routes) if (!declared.has(routeIdentity(q.method, path))) throw new Error(`Route quota for an undeclared route: ${q.method} ${path}`);
+  }
 
   unknownProviders(app);
   app.use(notFoundOrMethodNotAllowed(constrainRouteParameters(app)));

@@ -9,10 +9,18 @@ export interface DeadLetter {
   readonly lastError: string;
 }
 
+/** Told when the consumer is done with one routed copy of a message. */
+export interface Settlement {
+  /** Handled, or given up on (dead-lettered): the consumer will not ask for it again. */
+  settled(): void;
+}
+
 /** A message waiting in a consumer's queue, held as JSON exactly as a broker would hold it. */
 export interface QueuedMessage {
   readonly body: string;
   readonly failedAttempts: number;
+  /** Who waits for the consumer to be done with it (`InProcessMessageBus.publishSettled`); kept across retries. */
+  readonly settlement?: Settlement;
 }
 
 interface ConsumerQueue {
@@ -34,10 +42,11 @@ export class InProcessBroker {
     this.queue(consumer).patterns.add(pattern);
   }
 
-  route(topic: string, body: string): void {
+  /** Queues a copy for every consumer bound to the topic; `settlementFor` is asked once per copy. */
+  route(topic: string, body: string, settlementFor?: () => Settlement): void {
     for (const queue of this.queues.values()) {
       if ([...queue.patterns].some((pattern) => topicMatches(pattern, topic))) {
-        this.enqueue(queue, { body, failedAttempts: 0 });
+        this.enqueue(queue, { body, failedAttempts: 0, settlement: settlementFor?.() });
       }
     }
   }

@@ -13,6 +13,8 @@ export interface InProcessMessageBusOptions {
 export class InProcessMessageBus implements MessageBus {
   private readonly broker: InProcessBroker;
   private readonly subscriptions = new Map<string, LocalSubscription>();
+  /** Copies `publishSettled` still waits for, and how to fail the wait when the bus closes. */
+  private readonly unsettled = new Set<(error: Error) => void>();
   private closing?: Promise<void>;
 
   constructor(options: InProcessMessageBusOptions = {}) {
@@ -25,6 +27,34 @@ export class InProcessMessageBus implements MessageBus {
     // fails here too, and fails the whole batch rather than half of it.
     const encoded = messages.map((m) => ({ topic: m.topic, body: encode(m) }));
     for (const { topic, body } of encoded) this.broker.route(topic, body);
+  }
+
+  /**
+   * Publishes, and `settled` resolves once every consumer the messages were routed to is done with
+   * its copy (handled, or dead-lettered after its retries); it rejects if the bus closes first.
+   * Memory is no durable queue: the outbox relay keeps these events "unsettled" until then, and
+   * publishes again what stayed unsettled too long (a process killed while a consumer held it);
+   * consumers de-duplicate by event id.
+   */
+  async publishSettled(messages: readonly BusMessage[]): Promise<{ readonly settled: Promise<void> }> {
+    this.assertOpen();
+    const encoded = messages.map((m) => ({ topic: m.topic, body: encode(m) }));
+    const waits: Promise<void>[] = [];
+    const settlementFor = () => {
+      let settle!: () => void;
+      let fail!: (error: Error) => void;
+      waits.push(new Promise<void>((resolve, reject) => {
+        settle = resolve;
+        fail = reject;
+      }));
+      this.unsettled.add(fail);
+      return { settled: () => { this.unsettled.delete(fail); settle(); } };
+    };
+    for (const { topic, body } of encoded) this.broker.route(topic, body, settlementFor);
+    const settled = Promise.all(waits).then(() => undefined);
+    // Whoever asks may not wait: a closed bus must not become an unhandled rejection.
+    settled.catch(() => undefined);
+    return { settled };
   }
 
   async subscribe(topicPattern: string, handler: BusHandler, options: SubscriptionOptions): Promise<void> {
@@ -45,7 +75,11 @@ export class InProcessMessageBus implements MessageBus {
   }
 
   close(): Promise<void> {
-    this.closing ??= Promise.all([...this.subscriptions.values()].map((s) => s.stop())).then(() => undefined);
+    this.closing ??= Promise.all([...this.subscriptions.values()].map((s) => s.stop())).then(() => {
+      const closed = new Error('the message bus closed before a consumer handled the message');
+      for (const fail of this.unsettled) fail(closed);
+      this.unsettled.clear();
+    });
     return this.closing;
   }
 

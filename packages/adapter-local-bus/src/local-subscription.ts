@@ -61,6 +61,7 @@ export class LocalSubscription {
     const message = JSON.parse(queued.body) as BusMessage;
     try {
       await this.handler(message);
+      queued.settlement?.settled();
     } catch (error) {
       this.handleFailure(queued, message, error);
     }
@@ -70,9 +71,10 @@ export class LocalSubscription {
     const failedAttempts = queued.failedAttempts + 1;
     if (failedAttempts > this.policy.maxRetries) {
       this.broker.deadLetter(this.policy.consumer, { message, attempts: failedAttempts, lastError: describe(error) });
+      queued.settlement?.settled();
       return;
     }
-    const retry: QueuedMessage = { body: queued.body, failedAttempts };
+    const retry: QueuedMessage = { body: queued.body, failedAttempts, settlement: queued.settlement };
     if (this.stopping) {
       this.broker.requeue(this.policy.consumer, retry);
       return;

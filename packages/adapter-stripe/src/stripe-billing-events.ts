@@ -3,8 +3,18 @@ import { BillingEventSource, ProviderBillingEvent, TopUpReport } from '@voicepla
 import { outcomeOfIntent } from './stripe-billing-gateway';
 import { METADATA } from './stripe-client';
 
-/** CONTRACT §13.4: events older than this (or signed for other bytes) are refused. */
+/** Events signed longer ago than this, or further ahead (or signed for other bytes), are refused. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/** The `t=` of a `Stripe-Signature` header, read as the library reads it (the last one counts). */
+function signedAt(header: string): number | null {
+  let at: number | null = null;
+  for (const item of header.split(',')) {
+    const [key, value] = item.split('=');
+    if (key === 't') at = Number.parseInt(value, 10);
+  }
+  return at !== null && Number.isFinite(at) ? at : null;
+}
 
 const idOf = (ref: string | { id: string } | null | undefined): string | null => (typeof ref === 'string' ? ref : ref?.id ?? null);
 
@@ -20,12 +30,17 @@ function topUpIdOf(raw: string | null | undefined): number | null {
 export class StripeBillingEvents implements BillingEventSource {
   readonly provider = 'stripe' as const;
 
-  constructor(private readonly stripe: Stripe, private readonly webhookSecret: string) {}
+  constructor(private readonly stripe: Stripe, private readonly webhookSecret: string, private readonly nowMs: () => number = Date.now) {}
 
   verify(rawBody: Buffer, signature: string | null): ProviderBillingEvent | null {
     if (!signature || rawBody.length === 0) return null;
+    const nowMs = this.nowMs();
+    const now = Math.floor(nowMs / 1000);
+    // The library refuses only events signed too long ago; one stamped ahead of the clock is as suspect.
+    const at = signedAt(signature);
+    if (at === null || at - now > SIGNATURE_TOLERANCE_SECONDS) return null;
     try {
-      const event = this.stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret, SIGNATURE_TOLERANCE_SECONDS);
+      const event = this.stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret, SIGNATURE_TOLERANCE_SECONDS, undefined, nowMs);
       return { id: event.id, type: event.type, payload: event };
     } catch {
       return null;

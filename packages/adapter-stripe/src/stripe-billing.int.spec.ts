@@ -96,6 +96,9 @@ describe('webhook', () => {
     expect(events().verify(Buffer.from(good.raw.toString('utf8').replace('cs_1', 'cs_2')), good.signature)).toBeNull();
     expect(events().verify(good.raw, signed(event, 'whsec_someone_else').signature)).toBeNull();
     expect(events().verify(good.raw, signed(event, WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 301).signature)).toBeNull();
+    expect(events().verify(good.raw, signed(event, WEBHOOK_SECRET, Math.floor(Date.now() / 1000) + 400).signature)).toBeNull();
+    expect(events().verify(good.raw, signed(event, WEBHOOK_SECRET, Math.floor(Date.now() / 1000) + 250).signature)).not.toBeNull();
+    expect(events().verify(good.raw, signed(event, WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 250).signature)).not.toBeNull();
     expect(events().verify(good.raw, null)).toBeNull();
     expect(events().verify(good.raw, 'garbage')).toBeNull();
   });

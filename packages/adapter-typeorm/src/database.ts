@@ -28,6 +28,8 @@ export interface QueryOptions {
 
 export class Database implements UnitOfWork {
   private readonly current = new AsyncLocalStorage<Transaction>();
+  /** Statements to run inside every outermost transaction begun within `withCommitStep`, just before it commits. */
+  private readonly commitSteps = new AsyncLocalStorage<() => Promise<void>>();
   private readonly statementNames = new Map<string, string>();
 
   constructor(readonly dataSource: DataSource) {}
@@ -82,10 +84,24 @@ export class Database implements UnitOfWork {
     return rows[0] ?? null;
   }
 
+  /**
+   * Runs `run` so that every outermost transaction it (or anything it starts) begins runs `step`
+   * last, inside that transaction: what `step` writes commits exactly with the work, or not at all.
+   */
+  withCommitStep<T>(step: () => Promise<void>, run: () => T): T {
+    return this.commitSteps.run(step, run);
+  }
+
   async transaction<T>(work: () => Promise<T>): Promise<T> {
     if (this.inTransaction) return work();
     const committed: Array<() => void> = [];
-    const result = await this.dataSource.transaction((manager) => this.current.run({ manager, committed }, work));
+    const step = this.commitSteps.getStore();
+    const withStep = step ? async () => {
+      const done = await work();
+      await step();
+      return done;
+    } : work;
+    const result = await this.dataSource.transaction((manager) => this.current.run({ manager, committed }, withStep));
     for (const then of committed) then();
     return result;
   }

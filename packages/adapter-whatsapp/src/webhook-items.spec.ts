@@ -134,4 +134,57 @@ describe('WhatsApp webhook items', () => {
     expect(whatsappWebhookItems(notification('message_template_quality_update', { new_quality_score: 'GREEN', message_template_id: 1 }))).toEqual([]);
     expect(whatsappWebhookItems(inboundMessages([{ id: 'wamid.x', type: 'text', text: { body: 'no sender or time' } }, 'junk', null]))).toEqual([]);
   });
+
+  describe('hostile fields in a signed notification (refused alone, or kept as storable text)', () => {
+    const message = (over: Record<string, unknown>) => ({ from: '16505551234', id: 'wamid.ok', timestamp: '1749416383', type: 'text', text: { body: 'Hi' }, ...over });
+
+    it('refuses only the items whose ids or number cannot be stored, and keeps the others', () => {
+      const items = whatsappWebhookItems(inboundMessages([
+        message({ id: 'wamid.nul\u0000' }),
+        message({ id: 'wamid.\ud800' }),
+        message({ id: `wamid.${'x'.repeat(600)}` }),
+        message({ id: 'wamid.long-from', from: '1'.repeat(300) }),
+        message({ id: 'wamid.short-from', from: '12' }),
+        message({ id: 'wamid.media', type: 'image', image: { id: 'media\u0000id' } }),
+        message({ id: 'wamid.kept' }),
+      ]));
+      expect(items.map((i) => i.providerItemId)).toEqual(['wamid.kept']);
+    });
+
+    it('keeps a text, caption or name with unsafe characters, replaced, and cuts it to what is stored', () => {
+      const notification = inboundMessages([
+        message({ id: 'wamid.text', text: { body: 'a\u0000b\ud800c' } }),
+        message({ id: 'wamid.caption', type: 'image', image: { id: '1003383421387256', caption: `${'y'.repeat(5000)}` } }),
+      ]) as { entry: { changes: { value: { contacts: { profile: { name: string } }[] } }[] }[] };
+      notification.entry[0].changes[0].value.contacts[0].profile.name = `N\u0000${'n'.repeat(10_000)}`;
+      const items = whatsappWebhookItems(notification);
+      expect(items).toHaveLength(2);
+      const [text, caption] = items as Extract<(typeof items)[number], { kind: 'customer_message' }>[];
+      expect(text.text).toBe('a\uFFFDb\uFFFDc');
+      expect(text.customerName).toHaveLength(255);
+      expect(text.customerName!.startsWith('N\uFFFDnnn')).toBe(true);
+      expect(caption.text).toHaveLength(4096);
+    });
+
+    it('cuts a surrogate pair split by the cut into a replacement character, never half a pair', () => {
+      const name = `${'n'.repeat(254)}😀`;
+      const notification = inboundMessages([message({ id: 'wamid.pair' })]) as { entry: { changes: { value: { contacts: { profile: { name: string } }[] } }[] }[] };
+      notification.entry[0].changes[0].value.contacts[0].profile.name = name;
+      const [item] = whatsappWebhookItems(notification) as Extract<ReturnType<typeof whatsappWebhookItems>[number], { kind: 'customer_message' }>[];
+      expect(item.customerName).toBe(`${'n'.repeat(254)}\uFFFD`);
+    });
+
+    it('refuses a status, call or template event whose id cannot be stored; an over-long error is cut', () => {
+      const statuses = whatsappWebhookItems(notification('messages', {
+        messaging_product: 'whatsapp', metadata: METADATA,
+        statuses: [
+          { id: 'wamid.\u0000', status: 'delivered', timestamp: '1749416383', recipient_id: '16505551234' },
+          { id: 'wamid.failed', status: 'failed', timestamp: '1749416383', recipient_id: '16505551234', errors: [{ code: 'c'.repeat(100), title: 't'.repeat(3000) }] },
+        ],
+      }));
+      expect(statuses).toEqual([expect.objectContaining({ providerMessageId: 'wamid.failed', errorCode: 'c'.repeat(64), errorMessage: 't'.repeat(1024) })]);
+      expect(whatsappWebhookItems(notification('calls', { metadata: METADATA, calls: [{ id: `wacid.${'x'.repeat(200)}`, event: 'connect', timestamp: '1749416383' }] }))).toEqual([]);
+      expect(whatsappWebhookItems(notification('message_template_status_update', { event: 'APPROVED', message_template_id: 'tpl\u0000' }, 1749416383))).toEqual([]);
+    });
+  });
 });

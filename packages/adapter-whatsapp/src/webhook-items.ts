@@ -8,6 +8,13 @@ import { templateStatusOf } from './template-status';
  * on (reactions, locations, quality scores, …) yields no item. The payload is read defensively:
  * it is signed, but its shape is Meta's and changes between Graph versions.
  *
+ * Every field is checked here, where the item is read, against what the product can store: an item
+ * whose identifier (message, call, template or account id, customer number) holds a NUL or a lone
+ * surrogate, or is longer than any real one, is refused alone and the rest of the notification is
+ * kept; free text (message text, captions, names, error details) keeps what it can — unsafe
+ * characters replaced by U+FFFD, cut to the length stored — so no item is taken in that would
+ * fail on every attempt to handle it.
+ *
  * `providerItemId` is what the inbox deduplicates on: Meta's own id where it has one (`wamid.…`,
  * `wacid.…`), joined with the state it reports where one id goes through several states (a
  * message's statuses, a call's events), and the notification time for account-level events.
@@ -19,8 +26,9 @@ export function whatsappWebhookItems(payload: unknown): ChatappInboundItem[] {
   for (const entry of list(root.entry)) {
     const e = record(entry);
     if (e === null) continue;
-    const accountId = text(e.id);
-    const time = text(e.time) ?? '0';
+    const accountId = ident(e.id);
+    const time = text(e.time);
+    const stamp = time !== null && /^\d{1,12}$/.test(time) ? time : '0';
     for (const change of list(e.changes)) {
       const c = record(change);
       const value = record(c?.value);
@@ -33,13 +41,13 @@ export function whatsappWebhookItems(payload: unknown): ChatappInboundItem[] {
           items.push(...callItems(value));
           break;
         case 'message_template_status_update':
-          items.push(...templateItems(value, time));
+          items.push(...templateItems(value, stamp));
           break;
         case 'phone_number_quality_update':
-          items.push(...numberItems(value, time));
+          items.push(...numberItems(value, stamp));
           break;
         case 'account_update':
-          if (accountId !== null) items.push(...accountItems(value, accountId, time));
+          if (accountId !== null) items.push(...accountItems(value, accountId, stamp));
           break;
         default:
           break;
@@ -54,17 +62,45 @@ type Json = Record<string, unknown>;
 const record = (v: unknown): Json | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
-/** Meta's timestamps are Unix seconds, as strings or numbers. */
+/** Meta's timestamps are Unix seconds, as strings or numbers; one beyond year 9999 is no timestamp. */
+const LAST_SECOND = Date.UTC(9999, 11, 31, 23, 59, 59) / 1000;
 const secondsAt = (v: unknown): Date | null => {
   const s = text(v);
-  return s !== null && /^\d+$/.test(s) ? new Date(Number(s) * 1000) : null;
+  return s !== null && /^\d{1,12}$/.test(s) && Number(s) <= LAST_SECOND ? new Date(Number(s) * 1000) : null;
 };
-/** Meta sends numbers as digits without `+`; voiceplane keeps E.164. */
+
+/** Text PostgreSQL cannot hold (NUL) or UTF-8 cannot encode (half a surrogate pair). */
+const UNSAFE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const isSafe = (s: string): boolean => s.search(UNSAFE) === -1;
+
+/** Meta's ids are tens of characters; this is more than any, and keeps a composed item id within the inbox's 512. */
+const MAX_ID = 128;
+/** Lengths the product stores: a customer's name, an error code and message, a message text or caption. */
+const MAX_NAME = 255;
+const MAX_ERROR_CODE = 64;
+const MAX_ERROR_MESSAGE = 1024;
+const MAX_TEXT = 4096;
+
+/** An identifier, or null (the item is refused) when it holds unsafe text or is longer than any real one. */
+const ident = (v: unknown, max = MAX_ID): string | null => {
+  const s = text(v);
+  return s !== null && s.length <= max && isSafe(s) ? s : null;
+};
+/** Free text as stored: cut to `max`, then unsafe characters (a pair split by the cut too) replaced. */
+const prose = (v: unknown, max: number): string | null => {
+  const s = text(v);
+  return s === null ? null : s.slice(0, max).replace(UNSAFE, '\uFFFD');
+};
+
+const E164 = /^\+[1-9]\d{6,14}$/;
+/** Meta sends numbers as digits without `+`; voiceplane keeps E.164, and anything else is no number. */
 const e164 = (v: unknown): string | null => {
   const s = text(v);
-  return s === null ? null : `+${s.replace(/^\+/, '')}`;
+  if (s === null || s.length > 16) return null;
+  const number = `+${s.replace(/^\+/, '')}`;
+  return E164.test(number) ? number : null;
 };
-const senderRefOf = (value: Json): string | null => text(record(value.metadata)?.phone_number_id);
+const senderRefOf = (value: Json): string | null => ident(record(value.metadata)?.phone_number_id);
 
 function messageItems(value: Json): ChatappInboundItem[] {
   const senderRef = senderRefOf(value);
@@ -73,16 +109,16 @@ function messageItems(value: Json): ChatappInboundItem[] {
   for (const contact of list(value.contacts)) {
     const c = record(contact);
     const waId = text(c?.wa_id);
-    const name = text(record(c?.profile)?.name);
+    const name = prose(record(c?.profile)?.name, MAX_NAME);
     if (waId !== null && name !== null) names.set(waId, name);
   }
   return list(value.messages).flatMap((raw): ChatappInboundItem[] => {
     const m = record(raw);
-    const id = text(m?.id);
+    const id = ident(m?.id);
     const from = text(m?.from);
+    const customerPhone = e164(from);
     const at = secondsAt(m?.timestamp);
-    if (m === null || id === null || from === null || at === null) return [];
-    const customerPhone = e164(from) as string;
+    if (m === null || id === null || from === null || customerPhone === null || at === null) return [];
     const type = text(m.type);
     const interactive = record(m.interactive);
     if (type === 'interactive' && interactive?.type === 'call_permission_reply') {
@@ -108,23 +144,23 @@ type Content = { text: string | null; media: { mediaType: MediaType; providerMed
 /** What a customer wrote or sent; null for what the product does not take in (reactions, locations, stickers, …). */
 function messageContent(type: string | null, m: Json, interactive: Json | null): Content | null {
   if (type === 'text') {
-    const body = text(record(m.text)?.body);
+    const body = prose(record(m.text)?.body, MAX_TEXT);
     return body === null ? null : { text: body, media: null };
   }
   if (type !== null && (MEDIA_TYPES as readonly string[]).includes(type)) {
     const media = record(m[type]);
-    const mediaId = text(media?.id);
+    const mediaId = ident(media?.id, 256);
     if (mediaId === null) return null;
-    const caption = text(media?.caption);
+    const caption = prose(media?.caption, MAX_TEXT);
     return { text: caption, media: { mediaType: type as MediaType, providerMediaId: mediaId, caption } };
   }
   // A tap on a template's quick-reply button or on an interactive reply is the customer answering.
   if (type === 'button') {
-    const label = text(record(m.button)?.text);
+    const label = prose(record(m.button)?.text, MAX_TEXT);
     return label === null ? null : { text: label, media: null };
   }
   if (type === 'interactive') {
-    const label = text(record(interactive?.button_reply)?.title) ?? text(record(interactive?.list_reply)?.title);
+    const label = prose(record(interactive?.button_reply)?.title, MAX_TEXT) ?? prose(record(interactive?.list_reply)?.title, MAX_TEXT);
     return label === null ? null : { text: label, media: null };
   }
   return null;
@@ -135,16 +171,16 @@ const DELIVERY_STATUSES: readonly MessageDeliveryUpdateStatus[] = ['sent', 'deli
 function statusItems(value: Json): ChatappInboundItem[] {
   return list(value.statuses).flatMap((raw): ChatappInboundItem[] => {
     const s = record(raw);
-    const id = text(s?.id);
+    const id = ident(s?.id);
     const status = text(s?.status) as MessageDeliveryUpdateStatus | null;
     const at = secondsAt(s?.timestamp);
     if (s === null || id === null || status === null || at === null || !DELIVERY_STATUSES.includes(status)) return [];
     const error = record(list(s.errors)[0]);
-    const details = text(record(error?.error_data)?.details);
+    const details = prose(record(error?.error_data)?.details, MAX_ERROR_MESSAGE);
     return [{
       kind: 'message_status', providerItemId: `${id}:${status}`, providerMessageId: id, status, at,
-      errorCode: error ? text(error.code) : null,
-      errorMessage: error ? details ?? text(error.message) ?? text(error.title) : null,
+      errorCode: error ? prose(error.code, MAX_ERROR_CODE) : null,
+      errorMessage: error ? details ?? prose(error.message, MAX_ERROR_MESSAGE) ?? prose(error.title, MAX_ERROR_MESSAGE) : null,
     }];
   });
 }
@@ -154,7 +190,7 @@ function callItems(value: Json): ChatappInboundItem[] {
   if (senderRef === null) return [];
   return list(value.calls).flatMap((raw): ChatappInboundItem[] => {
     const c = record(raw);
-    const id = text(c?.id);
+    const id = ident(c?.id);
     const event = c?.event;
     const at = secondsAt(c?.timestamp);
     if (id === null || (event !== 'connect' && event !== 'terminate') || at === null) return [];
@@ -163,12 +199,12 @@ function callItems(value: Json): ChatappInboundItem[] {
 }
 
 function templateItems(value: Json, time: string): ChatappInboundItem[] {
-  const templateId = text(value.message_template_id);
-  const event = text(value.event);
+  const templateId = ident(value.message_template_id);
+  const event = ident(value.event, 64);
   const status = event === null ? null : templateStatusOf(event);
   if (templateId === null || event === null || status === null) return [];
-  const reason = text(value.reason);
-  const rejectionReason = status !== 'rejected' ? null : text(record(value.rejection_info)?.reason) ?? (reason !== null && reason !== 'NONE' ? reason : event);
+  const reason = prose(value.reason, MAX_ERROR_MESSAGE);
+  const rejectionReason = status !== 'rejected' ? null : prose(record(value.rejection_info)?.reason, MAX_ERROR_MESSAGE) ?? (reason !== null && reason !== 'NONE' ? reason : event);
   return [{ kind: 'template_status', providerItemId: `template:${templateId}:${event}:${time}`, providerTemplateRef: templateId, status, rejectionReason }];
 }
 
@@ -178,7 +214,7 @@ function templateItems(value: Json, time: string): ChatappInboundItem[] {
  */
 function numberItems(value: Json, time: string): ChatappInboundItem[] {
   const phone = e164(value.display_phone_number);
-  const event = text(value.event);
+  const event = ident(value.event, 64);
   if (phone === null || event === null) return [];
   return [{
     kind: 'sender_status', providerItemId: `number:${phone}:${event}:${time}`, providerSenderRef: phone,
@@ -192,8 +228,8 @@ function numberItems(value: Json, time: string): ChatappInboundItem[] {
  * decide whether the account's numbers can send become items.
  */
 function accountItems(value: Json, accountId: string, time: string): ChatappInboundItem[] {
-  const event = text(value.event);
-  const banState = text(record(value.ban_info)?.waba_ban_state);
+  const event = ident(value.event, 64);
+  const banState = ident(record(value.ban_info)?.waba_ban_state, 64);
   let status: 'online' | 'offline' | null = null;
   if (event === 'ACCOUNT_DELETED') status = 'offline';
   if (event === 'DISABLED_UPDATE' && banState === 'DISABLE') status = 'offline';

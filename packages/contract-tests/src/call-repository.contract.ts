@@ -84,6 +84,8 @@ export function callRepositoryContract(name: string, open: () => Promise<CallRep
 
       expect(await f.calls.countActive(f.users[0])).toBe(1);
       expect(await f.calls.countActive(f.users[1])).toBe(1);
+      expect(await f.calls.openCallCounts(f.users[0])).toEqual({ phone: 1, chatapp: 0 });
+      expect(await f.calls.openCallCounts(f.users[1])).toEqual({ phone: 1, chatapp: 0 });
     });
 
     it('writes what a change decided about the call, then its events, and answers what the change answered', async () => {

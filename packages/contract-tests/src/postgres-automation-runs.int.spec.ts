@@ -1,3 +1,4 @@
+import { SecretCipher } from '@voiceplane/application';
 import { TypeormAutomationRepository, TypeormAutomationRunRepository } from '@voiceplane/adapter-typeorm';
 import { useTestDatabase } from '@voiceplane/test-env';
 import { automationRunsContract } from './automation-runs.contract';
@@ -7,5 +8,5 @@ const database = useTestDatabase();
 
 automationRunsContract('PostgreSQL', async () => {
   await database().query('DELETE FROM automations');
-  return { automations: new TypeormAutomationRepository(database()), runs: new TypeormAutomationRunRepository(database()), newUser: () => insertUser(database()) };
+  return { automations: new TypeormAutomationRepository(database(), new SecretCipher(async () => 'contract-test-key-contract-test-key')), runs: new TypeormAutomationRunRepository(database()), newUser: () => insertUser(database()) };
 });

@@ -119,6 +119,41 @@ describe('Idempotency-Key (CONTRACT §1.10)', () => {
     expect(replay.body).toEqual(retry.body);
   });
 
+  it('never carries out again a request whose effect committed when its answer was lost (a crash in between)', async () => {
+    const account = await t.createUser({ balance: 1 });
+    const credit = () => t.http.post(`/api/admin/users/${account.id}/balance`).set(t.admin).set('Idempotency-Key', 'credit-after-crash').send({ amount: 10, note: 'crash test' });
+    // The process "dies" between committing the credit and storing its answer: storing it fails.
+    await t.db.dataSource.query(`CREATE FUNCTION vp_test_lose_answer() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.state = 'done' THEN RAISE EXCEPTION 'died before the answer was stored'; END IF; RETURN NEW; END $$`);
+    await t.db.dataSource.query(`CREATE TRIGGER vp_test_lose_answer BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION vp_test_lose_answer()`);
+    try {
+      expect((await credit()).status).toBeLessThan(300);
+    } finally {
+      await t.db.dataSource.query(`DROP TRIGGER vp_test_lose_answer ON idempotency_keys`);
+      await t.db.dataSource.query(`DROP FUNCTION vp_test_lose_answer()`);
+    }
+    // The dead process no longer renews its lease.
+    await t.db.dataSource.query(`UPDATE idempotency_keys SET lease_expires_at = now() - interval '1 second' WHERE scope LIKE '%credit-after-crash'`);
+
+    const retry = await credit();
+    expect([retry.status, retry.body]).toEqual([409, {
+      message: 'The request with this Idempotency-Key was carried out, but its answer was lost. It will not be carried out again.',
+      error: 'idempotency_answer_lost',
+    }]);
+    const credits = await t.db.dataSource.query(`SELECT count(*)::int AS n FROM ledger_entries WHERE user_id = $1 AND description = 'crash test'`, [account.id]);
+    expect(credits[0].n).toBe(1);
+    const [{ balance }] = await t.db.dataSource.query(`SELECT balance::float AS balance FROM users WHERE id = $1`, [account.id]);
+    expect(balance).toBe(11);
+  });
+
+  it('a refused request (nothing committed) is answered and stored as before', async () => {
+    const account = await t.createUser({ balance: 1 });
+    const refused = await t.http.post(`/api/admin/users/${account.id}/balance`).set(t.admin).set('Idempotency-Key', 'credit-refused').send({ amount: 1e9, note: 'x' });
+    expect(refused.status).toBe(422);
+    const [row] = await t.db.dataSource.query(`SELECT state FROM idempotency_keys WHERE scope LIKE '%credit-refused'`);
+    expect(row.state).toBe('done');
+  });
+
   it.each([[''], ['x'.repeat(256)], ['naïve']])('an invalid key (%p) → 400', async (key) => {
     const res = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', key).send({ name: 'x' });
     expect(res.status).toBe(400);

@@ -123,3 +123,85 @@ it('a tool header value with a line break is refused: it would split the header 
   expect(res.body).toEqual({ message: 'The given data was invalid.', errors: { 'headers.0.value': ['The headers.0.value format is invalid.'] } });
   expect(await counts()).toEqual(before);
 });
+
+describe('nesting depth (issue 32)', () => {
+  const nested = (levels: number) => `{"name":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+  const deep = nested(4000);
+  const tooDeep = ['The request body may not be nested more than 64 levels deep.'];
+
+  it('a body nested 4,000 levels → the family\'s 422 keyed body on every family, nothing stored', async () => {
+    const before = await counts();
+    const standard = await t.http.post('/api/user/folder').set(u.auth).set('Content-Type', 'application/json').send(deep);
+    expect({ status: standard.status, body: standard.body }).toEqual({ status: 422, body: { message: 'The given data was invalid.', errors: { body: tooDeep } } });
+    const chatapp = await t.http.post('/api/user/chatapp/send-freeform').set(u.auth).set('Content-Type', 'application/json').send(deep);
+    expect({ status: chatapp.status, body: chatapp.body }).toEqual({ status: 422, body: { success: false, error: tooDeep[0], error_code: 'VALIDATION_ERROR', errors: { body: tooDeep } } });
+    const conversation = await t.http.post('/api/user/conversations/7d3c5f0e-8a6b-4c1d-9e2f-3a4b5c6d7e8f/disable-ai').set(u.auth).set('Content-Type', 'application/json').send(deep);
+    expect({ status: conversation.status, body: conversation.body }).toEqual({ status: 422, body: { status: false, error: 'The given data was invalid.', errors: { body: tooDeep } } });
+    const admin = await t.http.post('/api/admin/users').set(t.admin).set('Content-Type', 'application/json').send(deep);
+    expect(admin.status).toBe(422);
+    const runtime = await t.http.post('/api/runtime/tool-calls').set(t.runtimeAuth).set('Content-Type', 'application/json').send(deep);
+    expect(runtime.status).toBe(422);
+    const hook = await t.http.post('/api/hooks/automations/aut_0000000000000000000000/tok').set('Content-Type', 'application/json').send(deep);
+    expect(hook.status).toBe(422);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('64 levels are still read and judged by the route itself', async () => {
+    const res = await t.http.post('/api/user/folder').set(u.auth).set('Content-Type', 'application/json').send(nested(64));
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual(['name']);
+  });
+
+  it('malformed deep JSON is still 400', async () => {
+    const res = await t.http.post('/api/user/folder').set(u.auth).set('Content-Type', 'application/json').send('['.repeat(5000));
+    expect(res.status).toBe(400);
+  });
+});
+
+describe('NUL in a path segment (issue 32)', () => {
+  it.each([
+    ['post', '/api/sandbox/chatapp/messages/%00/status'],
+    ['get', '/api/user/assistant/%00'],
+    ['get', '/api/user/conversations/%00'],
+    ['get', '/api/user/chatapp/senders/a%00b'],
+    ['post', '/api/hooks/automations/aut_%00/tok%00'],
+    ['get', '/api/user/automate/flows/%00'],
+  ])('%s %s → the route\'s own 4xx, never a 500', async (method, path) => {
+    const call = t.http[method as 'get'](path);
+    if (path.startsWith('/api/user') || path.startsWith('/api/sandbox')) call.set(u.auth);
+    const res = method === 'post' ? await call.send({ status: 'delivered' }) : await call;
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+  });
+});
+
+describe('dates at the limits (issue 32)', () => {
+  const cursor = (position: object) => Buffer.from(JSON.stringify(position)).toString('base64url');
+
+  it.each([
+    ['-271821-04-20T00:00:00.000Z'], ['+275760-09-13T00:00:00.000Z'], ['-004714-01-01T00:00:00.000Z'], ['2026-13-45T99:00:00Z'], ['tomorrow'],
+  ])('a conversation cursor at %s → the conversation family\'s 422 keyed cursor', async (at) => {
+    for (const path of ['/api/user/conversations', '/api/user/CONVERSATIONS/']) {
+      const res = await t.http.get(`${path}?cursor=${cursor({ i: 1, a: at })}`).set(u.auth);
+      expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 422, body: { status: false, error: 'The given data was invalid.', errors: { cursor: ['The selected cursor is invalid.'] } } });
+    }
+  });
+
+  it('a cursor at the earliest and latest four-digit years pages normally', async () => {
+    for (const at of ['0001-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z']) {
+      const res = await t.http.get(`/api/user/conversations?cursor=${cursor({ i: 1, a: at })}`).set(u.auth);
+      expect(res.status).toBe(200);
+    }
+  });
+
+  it.each(['-271821-04-20T00:00:00.000Z', '+275760-09-13T00:00:00Z', '10000-01-01', '0000-00-00'])('a call list bound of %s → 422 keyed from, never a 500', async (at) => {
+    const res = await t.http.get(`/api/user/calls?from=${encodeURIComponent(at)}`).set(u.auth);
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual(['from']);
+  });
+
+  it.each(['0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999+00:00'])('a call list bound of %s at the limit is answered', async (at) => {
+    const res = await t.http.get(`/api/user/calls?from=${encodeURIComponent(at)}&to=${encodeURIComponent(at)}`).set(u.auth);
+    expect(res.status).toBe(200);
+  });
+});

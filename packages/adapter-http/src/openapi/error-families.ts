@@ -53,7 +53,7 @@ export const ERROR_FAMILY_SCHEMAS = {
   IdempotencyError: {
     type: 'object',
     description: 'An `Idempotency-Key` that is still being processed (409) or was used with another body (422).',
-    properties: { message: text('What went wrong, in words'), error: { type: 'string', enum: ['idempotency_key_in_use', 'idempotency_key_reused'] } },
+    properties: { message: text('What went wrong, in words'), error: { type: 'string', enum: ['idempotency_key_in_use', 'idempotency_key_reused', 'idempotency_answer_lost'] } },
     required: ['message', 'error'],
   },
   ChatappError: {

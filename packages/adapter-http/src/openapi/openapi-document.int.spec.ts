@@ -109,6 +109,17 @@ describe('GET /api/openapi.json', () => {
     expect(stale).toEqual([]);
   });
 
+  it('documents every route the pipeline lets through without a token as such: provider ingress and hooks', async () => {
+    const tokenless = operationsOf(doc).filter(([key]) => / \/api\/(providers|hooks)\//.test(key));
+    expect(tokenless.map(([key]) => key)).toEqual(expect.arrayContaining(['POST /api/providers/billing/{provider}/webhook', 'POST /api/hooks/automations/{id}/{token}']));
+    for (const [key, op] of tokenless) {
+      expect({ key, security: op.security, has401: '401' in op.responses }).toEqual({ key, security: [], has401: false });
+      const [method, path] = key.split(' ');
+      const res = await t.http[method.toLowerCase() as 'post'](path.replace(/\{provider\}/, 'stripe').replace(/\{[^}]+\}/g, 'x')).set('Content-Type', 'application/json').send('{}');
+      expect({ key, status: res.status }).not.toEqual({ key, status: 401 });
+    }
+  });
+
   it('marks every alias as one, with the answers of the operation it stands for', () => {
     for (const alias of ALIAS_ROUTES) {
       const canonicalMethod = (alias.canonicalMethod ?? alias.method).toLowerCase();

@@ -3,7 +3,7 @@ import { API_DESCRIPTION } from './description';
 import { ERROR_FAMILY_SCHEMAS } from './error-families';
 import { acceptsIdempotencyKey } from './pipeline-answers';
 import { operationKey, RESPONSE_HEADERS, responsesOf } from './responses';
-import type { RouteDoc } from './route-doc';
+import { authOf, type RouteDoc } from './route-doc';
 import { ALIAS_ROUTES, AliasRoute } from '../pipeline/aliases';
 
 const SECURITY: Record<string, unknown[]> = {
@@ -42,7 +42,7 @@ export function buildOpenApiDocument(version: string, routes: readonly RouteDoc[
   const paths: Record<string, Record<string, Schema>> = {};
   for (const r of routes) {
     const path = r.path.replace(/:([A-Za-z_]+)/g, '{$1}');
-    const op: Schema = { summary: r.summary, tags: [r.tag], security: SECURITY[r.auth ?? 'user'] };
+    const op: Schema = { summary: r.summary, tags: [r.tag], security: SECURITY[authOf(r)] };
     const params: object[] = [...path.matchAll(/\{([A-Za-z_]+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
     if (r.query) params.push(...queryParameters(r.query, components));
     const headers = acceptsIdempotencyKey(r) ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : [];

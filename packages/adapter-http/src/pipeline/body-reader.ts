@@ -1,5 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ApiRequest } from './request-context';
+import { familyOfPath, validationBody } from './families';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH, tooDeepErrors } from './input-guard';
 
 const MB = 1024 * 1024;
 /** How much of an oversized upload is read and discarded before the 413, so the client sees it. */
@@ -76,10 +78,17 @@ export function bodyReader(rules: BodyRules = defaultBodyRules) {
       }
       const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       if (isJsonType(type)) {
+        const text = raw.toString('utf8');
         try {
-          req.body = JSON.parse(raw.toString('utf8'));
+          req.body = JSON.parse(text);
         } catch {
           res.status(400).json({ message: 'Malformed JSON body.' });
+          return;
+        }
+        // JSON.parse itself does not recurse; every later walker of the body (the guard, class-transformer,
+        // JSON.stringify, PostgreSQL's jsonb parser) may, so depth is refused here, before any of them.
+        if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
+          res.status(422).json(validationBody(familyOfPath(req.path), tooDeepErrors()));
           return;
         }
         next();

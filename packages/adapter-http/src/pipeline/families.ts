@@ -5,7 +5,9 @@ export type ErrorFamily = 'standard' | 'sip' | 'chatapp' | 'conversation' | 'aut
 
 const VALIDATION_MESSAGE = 'The given data was invalid.';
 
-export function familyOfPath(path: string): ErrorFamily {
+export function familyOfPath(rawPath: string): ErrorFamily {
+  // The router matches paths case-insensitively, so the family does too.
+  const path = rawPath.toLowerCase();
   if (path.startsWith('/api/user/chatapp') || path.startsWith('/api/user/whatsapp')) return 'chatapp';
   if (path.startsWith('/api/user/conversations') || path.startsWith('/api/automate/conversations')) return 'conversation';
   return 'standard';

@@ -57,6 +57,12 @@ export function idempotency(store: IdempotencyStore, now: () => Date, cipher: Se
         case 'in_flight':
           res.status(409).json({ message: 'A request with this Idempotency-Key is still being processed.', error: 'idempotency_key_in_use' });
           return;
+        case 'answer_lost':
+          res.status(409).json({
+            message: 'The request with this Idempotency-Key was carried out, but its answer was lost. It will not be carried out again.',
+            error: 'idempotency_answer_lost',
+          });
+          return;
         case 'process':
           break;
       }
@@ -80,7 +86,9 @@ export function idempotency(store: IdempotencyStore, now: () => Date, cipher: Se
         clearInterval(renewal);
         if (!settled) void store.release(scope).catch(() => undefined);
       });
-      next();
+      // Every transaction the request commits marks the key in the same commit: after a crash between
+      // the effect and the stored answer, a retry is never carried out a second time.
+      store.bindEffects(scope, () => next());
     } catch (e) {
       next(e);
     }

@@ -9,16 +9,27 @@ import { familyOfPath, validationBody } from './families';
  */
 const UNSAFE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** The dotted path of the first string (value or key) holding unsafe text, or null. */
-export function unsafeTextPath(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return UNSAFE_TEXT.test(value) ? path || 'body' : null;
-  if (typeof value !== 'object' || value === null) return null;
-  const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
-  for (const [key, child] of entries) {
-    const childPath = path ? `${path}.${key}` : key;
-    if (UNSAFE_TEXT.test(key)) return path || 'body';
-    const found = unsafeTextPath(child, childPath);
-    if (found) return found;
+/**
+ * The dotted path of the first string (value or key) holding unsafe text, or null. Walked with an
+ * explicit stack, in document order: a hostile body's depth must not become this process's stack depth.
+ */
+export function unsafeTextPath(value: unknown): string | null {
+  if (typeof value === 'string') return UNSAFE_TEXT.test(value) ? 'body' : null;
+  // Each entry: a key still to check (its parent's path answers for it) and the value under it.
+  const pending: { parent: string; key: string | null; path: string; value: unknown }[] = [{ parent: '', key: null, path: '', value }];
+  while (pending.length > 0) {
+    const { parent, key, path, value: current } = pending.pop()!;
+    if (key !== null && UNSAFE_TEXT.test(key)) return parent || 'body';
+    if (typeof current === 'string') {
+      if (UNSAFE_TEXT.test(current)) return path || 'body';
+      continue;
+    }
+    if (typeof current !== 'object' || current === null) continue;
+    const entries: [string, unknown][] = Array.isArray(current) ? current.map((v, i) => [String(i), v]) : Object.entries(current);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [childKey, child] = entries[i];
+      pending.push({ parent: path, key: childKey, path: path ? `${path}.${childKey}` : childKey, value: child });
+    }
   }
   return null;
 }
@@ -30,19 +41,20 @@ export function unsafeTextErrors(path: string): FieldErrors {
 }
 
 /**
- * A path whose every segment decodes. A segment with a malformed or non-UTF-8 escape (`%ff`) is
- * taken literally (its `%` escaped), so the router hands the route the text as sent and the route
- * answers its own 404 instead of the router failing on it.
+ * A path whose every segment decodes to text a route may use. A segment with a malformed or
+ * non-UTF-8 escape (`%ff`), or one that decodes to unsafe text (`%00`), is taken literally (its `%`
+ * escaped), so the router hands the route the text as sent and the route answers its own 404
+ * instead of the router failing on it or a NUL reaching a query.
  */
 export function decodablePath(path: string): string {
   if (!path.includes('%')) return path;
   return path.split('/').map((segment) => {
     try {
-      decodeURIComponent(segment);
-      return segment;
+      if (!UNSAFE_TEXT.test(decodeURIComponent(segment))) return segment;
     } catch {
-      return segment.replace(/%/g, '%25');
+      // not decodable: taken literally below
     }
+    return segment.replace(/%/g, '%25');
   }).join('/');
 }
 
@@ -55,4 +67,36 @@ export function refuseUnsafeText(req: Request, res: Response, next: NextFunction
     return;
   }
   res.status(422).json(validationBody(familyOfPath(req.path), unsafeTextErrors(path)));
+}
+
+/**
+ * How deep a JSON body may nest. Far beyond any body a route takes (an automation definition or a
+ * schema nests a handful of levels), far below what a recursive walker — ours, class-transformer's,
+ * PostgreSQL's jsonb parser — survives.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** True when the JSON text opens more than `max` arrays/objects inside each other (strings skipped). */
+export function jsonNestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** The 422 errors for a body nested deeper than {@link MAX_JSON_DEPTH}. */
+export function tooDeepErrors(): FieldErrors {
+  return { body: [`The request body may not be nested more than ${MAX_JSON_DEPTH} levels deep.`] };
 }

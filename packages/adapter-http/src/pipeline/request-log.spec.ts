@@ -32,4 +32,14 @@ describe('requestLog', () => {
     ]);
     expect(JSON.stringify(lines)).not.toContain('secret');
   });
+
+  it('never writes an automation hook token, however the path is spelled', async () => {
+    const lines: Array<Record<string, any>> = [];
+    for (const path of ['/api/hooks/automations/aut_1/tokSecret1', '/API/Hooks/Automations/aut_1/tokSecret2/', '/api/hooks/automations/aut_1/tokSecret3?x=1']) {
+      await supertest(appLoggingTo(lines)).post(path);
+    }
+    await new Promise((r) => setImmediate(r));
+    expect(lines.map((l) => l.req.url)).toEqual(['/api/hooks/automations/aut_1/[redacted]', '/API/Hooks/Automations/aut_1/[redacted]/', '/api/hooks/automations/aut_1/[redacted]']);
+    expect(JSON.stringify(lines)).not.toContain('tokSecret');
+  });
 });

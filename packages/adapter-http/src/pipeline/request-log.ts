@@ -1,10 +1,11 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
+import { redactHookTokens } from '@voiceplane/application';
 import { requestIdOf } from './request-context';
 
 /**
  * One line per request at info: id, method, path (never the query, headers or body, which may
- * carry credentials), status and time. Written from the `finish` event with the shared logger,
+ * carry credentials; a hook URL's token is redacted), status and time. Written from the `finish` event with the shared logger,
  * so no child logger or serializer runs per request (pino-http did both, a visible share of a
  * cheap request's CPU).
  */
@@ -12,7 +13,7 @@ export function requestLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = performance.now();
     const line = () => ({
-      req: { id: requestIdOf(req), method: req.method, url: req.originalUrl.split('?')[0] },
+      req: { id: requestIdOf(req), method: req.method, url: redactHookTokens(req.originalUrl.split('?')[0]) },
       res: { statusCode: res.statusCode },
       responseTime: Math.round(performance.now() - started),
     });

@@ -68,3 +68,28 @@ export function notFoundOrMethodNotAllowed(routes: readonly DeclaredRoute[]) {
     res.status(404).json({ message: 'Not found.' });
   };
 }
+
+/** A route's identity: its method and the path it was declared with, e.g. `POST /api/user/tools/:id/test`. */
+export type RouteIdentity = string;
+
+export const routeIdentity = (method: string, declaredPath: string): RouteIdentity => `${method.toUpperCase()} ${declaredPath}`;
+
+/**
+ * The route the router will dispatch a request to, asked of the router's own table with its own
+ * matching (case-insensitive, trailing slash ignored, parameter shapes as `constrainRouteParameters`
+ * set them), so that whatever spelling reaches a handler is known by that handler's route. Reads the
+ * table at the first call, after every controller is mounted.
+ */
+export function routeResolver(app: Application): { resolve(method: string, path: string): RouteIdentity | null; declared(): Set<RouteIdentity> } {
+  let stack: RouteLayer[] | null = null;
+  const table = () => (stack ??= (app as unknown as { router: { stack: RouteLayer[] } }).router.stack.filter((l) => l.route !== undefined));
+  return {
+    resolve(method, path) {
+      for (const layer of table()) {
+        if (layer.route!._handlesMethod(method) && layer.match(path)) return routeIdentity(method, layer.route!.path);
+      }
+      return null;
+    },
+    declared: () => new Set(table().flatMap((l) => Object.keys(l.route!.methods).filter((m) => m !== '_all').map((m) => routeIdentity(m, l.route!.path)))),
+  };
+}

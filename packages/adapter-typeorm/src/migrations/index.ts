@@ -13,6 +13,8 @@ import { BillingGateway1795520000000 } from './1795520000000-billing-gateway';
 import { RequestFastPath1795530000000 } from './1795530000000-request-fast-path';
 import { Automations1795540000000 } from './1795540000000-automations';
 import { CallPermissions1795550000000 } from './1795550000000-call-permissions';
+import { SealedHookTokens1795630000000 } from './1795630000000-sealed-hook-tokens';
+import { UnsettledEvents1795630000001 } from './1795630000001-unsettled-events';
 import { AutomationRunLeases1795640000000 } from './1795640000000-automation-run-leases';
 import { TopUpReconciliation1795640001000 } from './1795640001000-top-up-reconciliation';
 
@@ -36,6 +38,8 @@ export const migrations = [
   RequestFastPath1795530000000,
   Automations1795540000000,
   CallPermissions1795550000000,
+  SealedHookTokens1795630000000,
+  UnsettledEvents1795630000001,
   AutomationRunLeases1795640000000,
   TopUpReconciliation1795640001000,
 ];

@@ -63,7 +63,8 @@ export const automations = new EntitySchema({
     binding_type: varchar(16),
     assistant_id: bigint(true),
     bound: { ...boolean(), default: false },
-    webhook_token: varchar(64, true),
+    // Sealed (see the automation repository).
+    webhook_token: varchar(160, true),
     tool_id: bigint(true),
     live_version_id: varchar(40, true),
     last_test: jsonb(true),

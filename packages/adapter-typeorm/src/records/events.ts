@@ -10,6 +10,7 @@ export interface OutboxEventRecord {
   payload: unknown;
   occurred_at: Date;
   published_at: Date | null;
+  unsettled_since: Date | null;
 }
 
 export const outboxEvents = new EntitySchema<OutboxEventRecord>({
@@ -21,11 +22,13 @@ export const outboxEvents = new EntitySchema<OutboxEventRecord>({
     payload: jsonb(),
     occurred_at: stampedNow(),
     published_at: timestamptz(true),
+    unsettled_since: timestamptz(true),
   },
   uniques: [uniqueColumn('outbox_events', 'id')],
   indices: [
     { name: 'outbox_events_unpublished_idx', columns: ['seq'], where: 'published_at IS NULL' },
     { name: 'outbox_events_published_age_idx', columns: ['published_at'], where: 'published_at IS NOT NULL' },
+    { name: 'outbox_events_unsettled_idx', columns: ['unsettled_since'], where: 'unsettled_since IS NOT NULL' },
   ],
 });
 

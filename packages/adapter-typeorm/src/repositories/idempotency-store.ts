@@ -2,6 +2,15 @@ import { StoredIdempotentRequest } from '@voiceplane/domain';
 import { IdempotencyClaim, IdempotencyStore } from '@voiceplane/application';
 import { Database } from '../database';
 
+/**
+ * `committed` is stored, never shown: an effect of the request committed. While its request runs
+ * (lease alive) that is still in flight; once the lease lapsed without an answer, the answer is lost.
+ */
+function stateOf(stored: string, leaseUntil: Date | null, now: Date): StoredIdempotentRequest['state'] {
+  if (stored !== 'committed') return stored as StoredIdempotentRequest['state'];
+  return leaseUntil !== null && new Date(leaseUntil) >= now ? 'in_flight' : 'answer_lost';
+}
+
 export class PostgresIdempotencyStore implements IdempotencyStore {
   constructor(private readonly db: Database) {}
 
@@ -19,16 +28,24 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
       [scope, fingerprint, claim.now, claim.expiresAt, claim.leaseUntil],
     );
     if (claimed.length > 0) return null;
-    const r = await this.db.one(`SELECT fingerprint, state, response_status, response_body FROM idempotency_keys WHERE scope = $1`, [scope]);
+    const r = await this.db.one(`SELECT fingerprint, state, response_status, response_body, lease_expires_at FROM idempotency_keys WHERE scope = $1`, [scope]);
     if (!r) return this.claim(scope, fingerprint, claim);
     return {
-      fingerprint: r.fingerprint as string, state: r.state as StoredIdempotentRequest['state'],
+      fingerprint: r.fingerprint as string, state: stateOf(r.state as string, r.lease_expires_at as Date | null, claim.now),
       responseStatus: (r.response_status as number) ?? null, responseBody: (r.response_body as string) ?? null,
     };
   }
 
   async renew(scope: string, leaseUntil: Date): Promise<void> {
-    await this.db.query(`UPDATE idempotency_keys SET lease_expires_at = $2 WHERE scope = $1 AND state = 'in_flight'`, [scope, leaseUntil]);
+    await this.db.query(`UPDATE idempotency_keys SET lease_expires_at = $2 WHERE scope = $1 AND state IN ('in_flight', 'committed')`, [scope, leaseUntil]);
+  }
+
+  bindEffects<T>(scope: string, run: () => T): T {
+    // Inside each transaction the request commits: the claim is marked in the same commit. A claim
+    // already answered or released is left alone (background work the request started may commit later).
+    return this.db.withCommitStep(async () => {
+      await this.db.query(`UPDATE idempotency_keys SET state = 'committed' WHERE scope = $1 AND state = 'in_flight'`, [scope], { prepared: true });
+    }, run);
   }
 
   async complete(scope: string, status: number, body: string): Promise<void> {

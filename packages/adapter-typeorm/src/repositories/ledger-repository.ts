@@ -30,8 +30,8 @@ export class TypeormLedgerRepository implements LedgerRepository {
     return this.db.transaction(async () => {
       let before = options.heldBalance;
       if (before === undefined) {
-        // Raw SQL: a row lock serialises the balance changes of one account.
-        const row = await this.db.one<{ balance: string }>(`SELECT balance FROM users WHERE id = $1 FOR UPDATE`, [userId], { prepared: true });
+        // Raw SQL: a row lock serialises the balance changes of one account (NO KEY UPDATE: see `lockBalance`).
+        const row = await this.db.one<{ balance: string }>(`SELECT balance FROM users WHERE id = $1 FOR NO KEY UPDATE`, [userId], { prepared: true });
         if (row === null) return err({ code: 'user_not_found' as const });
         before = num(row.balance);
       }

@@ -63,8 +63,12 @@ export class TypeormUserRepository implements UserRepository {
   }
 
   async lockBalance(id: number): Promise<number | null> {
-    // Raw SQL: a row lock serialises the balance changes of one account.
-    const r = await this.db.one<{ balance: string }>(`SELECT balance FROM users WHERE id = $1 FOR UPDATE`, [id], { prepared: true });
+    // Raw SQL: a row lock serialises the balance changes of one account. NO KEY UPDATE, like the
+    // balance update itself: it excludes every other locker of the account, but not the rows other
+    // transactions insert that merely reference the account (their foreign-key check takes KEY
+    // SHARE). With FOR UPDATE, an inbound message holding its conversation and inserting its
+    // message row would wait for a send holding the balance and waiting for that conversation.
+    const r = await this.db.one<{ balance: string }>(`SELECT balance FROM users WHERE id = $1 FOR NO KEY UPDATE`, [id], { prepared: true });
     return r ? num(r.balance) : null;
   }
 }

@@ -1,5 +1,5 @@
 import {
-  Assistant, CallMinutePrices, CallPermission, CONTACT_CALL_ATTEMPTS, Conversation, MessageTemplate, PermissionRequestFacts, QuotaUsage, Sender,
+  Assistant, balanceForNewCall, CallMinutePrices, CallPermission, CONTACT_CALL_ATTEMPTS, Conversation, MessageTemplate, PermissionRequestFacts, QuotaUsage, Sender,
   User, UserQuota, ChatappCallFacts,
 } from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants/ports';
@@ -49,7 +49,13 @@ export class VoiceFacts {
     return this.requestFacts(sender, await this.contact(sender, customerPhone, permission), templateId);
   }
 
+  /**
+   * With `lock` (placing a call, in its transaction) the account's balance is locked first — the
+   * lock every call of the account takes first, make_call too — so concurrent calls see each
+   * other's reservation.
+   */
   async forCall(sender: Sender, customerPhone: string, now: Date, lock: boolean): Promise<CallFacts> {
+    if (lock) await this.users.lockBalance(sender.userId);
     return this.callFacts(sender, customerPhone, await this.contact(sender, customerPhone), now, lock);
   }
 
@@ -93,7 +99,8 @@ export class VoiceFacts {
       assistant: assistant === null ? 'none' : assistant.complianceBlocked ? 'compliance_blocked' : 'available',
       callAssistant: assistant,
       permission,
-      balance: user?.balance ?? 0,
+      // What a new call may count on: the first minute of each call in progress is spoken for.
+      balance: user === null ? 0 : balanceForNewCall(user.balance, await this.calls.openCallCounts(user.id), this.prices),
       minutePrice: this.prices.chatapp,
       senderCallStatuses: activity.openStatuses,
       contactAttempts: activity.contactAttempts,

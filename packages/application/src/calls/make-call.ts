@@ -1,4 +1,4 @@
-import { CallMinutePrices, canAfford, err, ok, Result } from '@voiceplane/domain';
+import { balanceForNewCall, CallMinutePrices, canAfford, err, ok, Result } from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants/ports';
 import { UserRepository } from '../ports/accounts';
 import { Clock } from '../ports/clock';
@@ -62,7 +62,7 @@ export class MakeCall {
     if (assistant.type !== 'outbound') return err('not_outbound');
     if (assistant.complianceBlocked) return err('compliance_blocked');
     const user = await this.users.findById(userId);
-    if (user === null || !canAfford(user.balance, this.prices.phone)) return err('insufficient_balance');
+    if (user === null || !(await this.affords(userId, user.balance))) return err('insufficient_balance');
     const line = await this.lines.forAssistant(userId, assistant.phoneNumberId);
     if (line === null) return err('no_caller_line');
 
@@ -70,9 +70,11 @@ export class MakeCall {
       direction: 'outbound', channel: 'phone', customerPhone: request.phoneNumber, line, assistant, variables: request.variables,
     });
     const call = await this.uow.transaction(async () => {
-      // The user's row lock serialises concurrent make_calls, so the plan's limit holds under bursts.
-      await this.users.lockBalance(userId);
-      if ((await this.calls.countActive(userId)) >= user.plan.max_concurrent_calls) return null;
+      // The user's balance lock serialises concurrent calls of the account (make_call and chat-app
+      // calls alike), so the plan's limit and the first-minute reservation hold under bursts.
+      const balance = await this.users.lockBalance(userId);
+      if (balance === null || !(await this.affords(userId, balance))) return 'insufficient_balance' as const;
+      if ((await this.calls.countActive(userId)) >= user.plan.max_concurrent_calls) return 'too_many_calls' as const;
       const now = this.clock.now();
       const { call: created } = await this.calls.create({
         userId, assistantId: assistant.id, direction: 'outbound', channel: 'phone', status: 'initiated',
@@ -84,7 +86,7 @@ export class MakeCall {
       });
       return created;
     });
-    if (call === null) return err('too_many_calls');
+    if (typeof call === 'string') return err(call);
 
     try {
       await this.runtime.placeCall({
@@ -97,6 +99,11 @@ export class MakeCall {
       return err('dispatch_failed');
     }
     return ok({ callId: call.id });
+  }
+
+  /** One minute of a phone call on top of the first minute of every call of the account in progress. */
+  private async affords(userId: number, balance: number): Promise<boolean> {
+    return canAfford(balanceForNewCall(balance, await this.calls.openCallCounts(userId), this.prices), this.prices.phone);
   }
 }
 

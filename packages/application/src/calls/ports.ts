@@ -1,5 +1,5 @@
 import {
-  Call, CallChannel, CallDirection, CallerLine, CallStatus, CallSummary, InvalidTransition, Result, RuntimeConfig, RuntimeEventType, SipLine,
+  Call, CallChannel, CallDirection, OpenCallCounts, CallerLine, CallStatus, CallSummary, InvalidTransition, Result, RuntimeConfig, RuntimeEventType, SipLine,
   TerminalCallStatus, TranscriptItem,
 } from '@voiceplane/domain';
 import { NewOutboxEvent } from '../ports/outbox';
@@ -97,6 +97,8 @@ export interface CallRepository {
   findById(id: number): Promise<Call | null>;
   findByProviderCallId(providerCallId: string): Promise<Call | null>;
   /** Calls of the user not yet in a terminal status. */
+  /** The account's calls not yet ended, per channel (their first minutes are reserved against the balance). */
+  openCallCounts(userId: number): Promise<OpenCallCounts>;
   countActive(userId: number): Promise<number>;
   /**
    * Changes a call that concurrent runtime events and dispatch failures also change: in one

@@ -15,7 +15,14 @@ export interface UnpublishedEvents {
    * marks them published at `at` (one statement). The caller publishes them before it commits and
    * rolls back when the bus does not accept them, which leaves them unpublished.
    */
-  claimBatch(limit: number, at: Date): Promise<BusMessage[]>;
+  claimBatch(limit: number, at: Date, options?: { readonly unsettled?: boolean }): Promise<BusMessage[]>;
+  /**
+   * With `unsettled` at claim time the events are also marked unsettled: published to a bus that
+   * loses them if the process dies. `settled` clears the mark once their consumers are done.
+   */
+  settled(ids: readonly string[]): Promise<void>;
+  /** Makes events unsettled since before `before` unpublished again, so they are published once more; returns how many. */
+  reopenUnsettled(before: Date): Promise<number>;
 }
 
 /**

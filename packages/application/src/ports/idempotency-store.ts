@@ -19,4 +19,10 @@ export interface IdempotencyStore {
   complete(scope: string, status: number, body: string): Promise<void>;
   /** Forgets a claim whose request ended in a way that must not be replayed (5xx, 409, 429). */
   release(scope: string): Promise<void>;
+  /**
+   * Runs the claimed request so that every transaction it commits also marks the claim committed,
+   * atomically with its effect: a claim whose request died after an effect committed (before its
+   * answer was stored) is never processed again, whatever its lease.
+   */
+  bindEffects<T>(scope: string, run: () => T): T;
 }

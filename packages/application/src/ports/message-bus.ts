@@ -28,6 +28,13 @@ export interface SubscriptionOptions {
 export interface MessageBus {
   /** Resolves only once every message is accepted by the bus (publisher confirms on RabbitMQ). */
   publish(messages: readonly BusMessage[]): Promise<void>;
+  /**
+   * Offered by a bus whose queues do not outlive the process (the in-process bus): publishes like
+   * `publish`, and `settled` resolves once every consumer is done with its copy (handled or
+   * dead-lettered). The outbox relay uses it to keep such events "unsettled" until then, so that
+   * events a killed process was still holding are published again.
+   */
+  publishSettled?(messages: readonly BusMessage[]): Promise<{ readonly settled: Promise<void> }>;
   /** `topicPattern` uses AMQP topic syntax (`call.*`, `#`). */
   subscribe(topicPattern: string, handler: BusHandler, options: SubscriptionOptions): Promise<void>;
   close(): Promise<void>;

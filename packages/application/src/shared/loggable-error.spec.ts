@@ -1,4 +1,4 @@
-import { loggableError } from './loggable-error';
+import { loggableError, redactHookTokens } from './loggable-error';
 
 describe('loggableError', () => {
   it('keeps kind, message, code and stack, and drops what a failed query or request carries', () => {
@@ -16,5 +16,13 @@ describe('loggableError', () => {
   it('passes texts through and hides other objects', () => {
     expect(loggableError('lost the connection')).toBe('lost the connection');
     expect(loggableError({ password: 'x' })).toEqual({ type: 'non-error' });
+  });
+});
+
+describe('redactHookTokens', () => {
+  it('replaces the token of every hook URL or path, in any case, and leaves other text alone', () => {
+    const line = '{"msg":"POST https://vp.example.com/api/hooks/automations/aut_1/S3cr3t failed","path":"/API/HOOKS/AUTOMATIONS/aut_1/S3cr3t/"}';
+    expect(redactHookTokens(line)).toBe('{"msg":"POST https://vp.example.com/api/hooks/automations/aut_1/[redacted] failed","path":"/API/HOOKS/AUTOMATIONS/aut_1/[redacted]/"}');
+    expect(redactHookTokens('{"req":{"url":"/api/user/hooks/x"}}')).toBe('{"req":{"url":"/api/user/hooks/x"}}');
   });
 });

@@ -33,7 +33,8 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
 
   c.bind(TOKENS.DataTableRepository).toConstantValue(new TypeormDataTableRepository(database));
   c.bind(TOKENS.ConnectionRepository).toConstantValue(new TypeormConnectionRepository(database));
-  c.bind(TOKENS.AutomationRepository).toConstantValue(new TypeormAutomationRepository(database));
+  const automations = new TypeormAutomationRepository(database, c.get(SecretCipher));
+  c.bind(TOKENS.AutomationRepository).toConstantValue(automations);
   c.bind(TOKENS.AutomationRunRepository).toConstantValue(new TypeormAutomationRunRepository(database));
   c.bind(TOKENS.AutomationToolBinding).toConstantValue(new TypeormAutomationToolBinding(database));
 
@@ -111,5 +112,14 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
         get(TOKENS.AutomationRunRepository), get(TOKENS.AutomationEngine), get(TOKENS.Clock), log,
       ).sweep(), log),
     ],
+    // Hook tokens stored in clear before they were sealed are sealed once the key is known; until then they read as they are.
+    serving: [{
+      name: 'seal-clear-hook-tokens',
+      start: async () => {
+        const sealed = await automations.sealClearTokens();
+        if (sealed > 0) log.info({ sealed }, 'sealed automation webhook tokens stored in clear');
+      },
+      stop: async () => undefined,
+    }],
   };
 };

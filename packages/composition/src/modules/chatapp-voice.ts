@@ -10,10 +10,10 @@ import {
 import { TypeormCallPermissionRepository, TypeormVoiceWebhookSettingRepository } from '@voiceplane/adapter-typeorm';
 import { ApiModule } from './module';
 
-function userQuota(route: 'request' | 'call', path: RegExp, quotas: readonly UserQuota[]): RouteQuota {
+function userQuota(route: 'request' | 'call', path: string, quotas: readonly UserQuota[]): RouteQuota {
   return {
     method: 'POST',
-    path,
+    routes: [path],
     buckets: (principal) => quotas.map((q) => ({ key: voiceQuotaKey(route, principal.userId), limit: q.limit, windowSeconds: q.windowSeconds })),
   };
 }
@@ -65,8 +65,8 @@ export const chatappVoiceModule: ApiModule = ({ container: c, database, config, 
   return {
     routeDocs: [...voiceWebhookRouteDocs, ...chatappVoiceRouteDocs, ...(sandbox ? sandboxPermissionRouteDocs : [])],
     routeQuotas: [
-      userQuota('request', /^\/api\/user\/chatapp\/voice\/request$/, PERMISSION_REQUEST_QUOTAS),
-      userQuota('call', /^\/api\/user\/chatapp\/voice\/call$/, CHATAPP_CALL_QUOTAS),
+      userQuota('request', '/api/user/chatapp/voice/request', PERMISSION_REQUEST_QUOTAS),
+      userQuota('call', '/api/user/chatapp/voice/call', CHATAPP_CALL_QUOTAS),
     ],
   };
 };

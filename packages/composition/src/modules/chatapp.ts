@@ -138,7 +138,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
   return {
     routeQuotas: [{
-      method: 'POST', path: /^\/api\/user\/chatapp\/send(-freeform)?$/,
+      method: 'POST', routes: ['/api/user/chatapp/send', '/api/user/chatapp/send-freeform'],
       buckets: (principal) => [{ key: `chatapp-send:${principal.userId}`, limit: CHATAPP_SENDS_PER_SECOND, windowSeconds: 1 }],
     }],
     seedDemo: sandbox ? (userId) => seedDemoSender(c, userId) : undefined,

@@ -49,7 +49,7 @@ export const toolsModule: ApiModule = ({ container: c, config, database, logger 
     background: [{ name: 'tool-invocation-records', start: async () => undefined, stop: () => invocations.flush() }],
     routeQuotas: [{
       method: 'POST',
-      path: /^\/api\/user\/tools\/[^/]+\/test$/,
+      routes: ['/api/user/tools/:id/test'],
       buckets: (principal) => [{ key: `tool-test:${principal.userId}`, limit: TOOL_TESTS_PER_MINUTE, windowSeconds: 60 }],
     }],
   };

@@ -63,7 +63,7 @@ export const webhookDeliveryModule: ApiModule = ({ container: c, database, logge
     routeDocs: webhookRouteDocs,
     routeQuotas: [{
       method: 'POST',
-      path: /^\/api\/user\/webhooks\/test$/,
+      routes: ['/api/user/webhooks/test'],
       buckets: (principal) => [{ key: `webhook-test:${principal.userId}`, limit: 10, windowSeconds: 60 }],
     }],
     background: [sweepCycle, retention],

@@ -10,6 +10,11 @@ describe('idempotency decisions', () => {
     expect(decideIdempotentRequest(done, 'f2')).toEqual({ kind: 'reused_with_other_body' }));
   it('reports a first request still running', () =>
     expect(decideIdempotentRequest({ ...done, state: 'in_flight' }, 'f1')).toEqual({ kind: 'in_flight' }));
+  it('never carries out again a request whose effect committed but whose answer was lost', () => {
+    const lost = { ...done, state: 'answer_lost' as const, responseStatus: null, responseBody: null };
+    expect(decideIdempotentRequest(lost, 'f1')).toEqual({ kind: 'answer_lost' });
+    expect(decideIdempotentRequest(lost, 'f2')).toEqual({ kind: 'reused_with_other_body' });
+  });
 
   it.each([[200, true], [201, true], [422, true], [404, true], [409, false], [429, false], [500, false], [503, false]])(
     'status %p storable: %p', (status, storable) => expect(isStorableStatus(status)).toBe(storable));

@@ -219,6 +219,18 @@ describe('errors, in the check order of CONTRACT §7.2', () => {
 });
 
 describe('per-plan concurrency (plan max_concurrent_calls, additive)', () => {
+  it('a one-minute balance starts one call at a time, also under a burst; a call that ends releases its minute', async () => {
+    const user = await t.createUser({ balance: 0.1, plan: { max_concurrent_calls: 10 } });
+    const caller = await createAssistant(t, user, {});
+    const burst = await Promise.all(Array.from({ length: 6 }, () => post(user, { assistant_id: caller, phone_number: CUSTOMER })));
+    expect(burst.map((r) => r.status).sort()).toEqual([200, 422, 422, 422, 422, 422]);
+    expect(burst.find((r) => r.status === 422)!.body).toEqual(MESSAGES.balance);
+    const started = burst.find((r) => r.status === 200)!.body.call_id;
+    expect((await t.http.post(`/api/sandbox/calls/${started}/finish`).set(user.auth).send({ status: 'canceled' })).status).toBe(200);
+    expect((await post(user, { assistant_id: caller, phone_number: CUSTOMER })).status).toBe(200);
+    expect((await post(user, { assistant_id: caller, phone_number: CUSTOMER })).status).toBe(422);
+  });
+
   it('refuses calls beyond the plan limit with 429 and Retry-After, also under a burst, and frees a slot when a call ends', async () => {
     const limited = await t.createUser({ balance: 25, plan: { max_concurrent_calls: 2 } });
     const caller = await createAssistant(t, limited, {});

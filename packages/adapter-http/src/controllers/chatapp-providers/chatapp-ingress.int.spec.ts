@@ -2,7 +2,7 @@ import { ChatappInboundHandler, ChatappInboundItem, TOKENS } from '@voiceplane/a
 import { hubSignatureOf } from '@voiceplane/adapter-whatsapp';
 import { createTestApi, TestApi } from '@voiceplane/test-env';
 import { eventually } from '../../../../../tools/fault/webhook-receiver';
-import { METADATA, PHONE_NUMBER_ID, textMessage, WABA_ID } from '../../../../../tools/whatsapp/webhook-fixtures';
+import { inboundMessages, METADATA, PHONE_NUMBER_ID, textMessage, WABA_ID } from '../../../../../tools/whatsapp/webhook-fixtures';
 
 /** Provider ingress (CONTRACT §8.12, D6) through the composed app with CHATAPP_PROVIDER=whatsapp_cloud. */
 
@@ -133,6 +133,26 @@ describe('chat-app provider ingress (WhatsApp Cloud)', () => {
     await eventually(async () => (await inboxRows()).every((r) => r.processed_at !== null), 'every inbox item to be handled');
     expect(handler.handled.filter((i) => i.providerItemId === 'wamid.concurrent')).toHaveLength(1);
     expect((await inboxRows()).filter((r) => r.provider_item_id === 'wamid.concurrent')).toHaveLength(1);
+  });
+
+  it('acknowledges a signed notification with hostile items: refuses those alone, keeps the rest storable, never a 500', async () => {
+    const message = (id: string, over: Record<string, unknown> = {}) => ({ from: '16505551234', id, timestamp: '1749416383', type: 'text', text: { body: 'Hi' }, ...over });
+    const payload = inboundMessages([
+      message('wamid.hostile-nul\u0000'),
+      message('wamid.hostile-surrogate\udc00'),
+      message(`wamid.${'x'.repeat(600)}`),
+      message('wamid.hostile-from', { from: '9'.repeat(300) }),
+      message('wamid.hostile-text', { text: { body: 'bad\u0000\ud800text' } }),
+      message('wamid.hostile-kept'),
+    ]) as { entry: { changes: { value: { contacts: { profile: { name: string } }[] } }[] }[] };
+    payload.entry[0].changes[0].value.contacts[0].profile.name = 'S'.repeat(10_000);
+    const bytes = metaBytes(payload);
+    const res = await post(bytes, hubSignatureOf(APP_SECRET, bytes));
+    expect([res.status, res.body]).toEqual([200, { received: true }]);
+    await eventually(() => handler.handled.some((i) => i.providerItemId === 'wamid.hostile-kept'), 'the kept items to be handled');
+    const kept = handler.handled.filter((i) => i.providerItemId.startsWith('wamid.hostile') || i.providerItemId.startsWith('wamid.xxx'));
+    expect(kept.map((i) => i.providerItemId).sort()).toEqual(['wamid.hostile-kept', 'wamid.hostile-text']);
+    expect(kept.map((i) => (i.kind === 'customer_message' ? [i.text, i.customerName?.length] : null)).sort()).toEqual([['Hi', 255], ['bad\uFFFD\uFFFDtext', 255]]);
   });
 
   it('acknowledges a signed notification it cannot read, storing nothing', async () => {

@@ -60,3 +60,21 @@ it('5 concurrent calls to one contact through both instances queue exactly 3; th
   const stored = await a.db.dataSource.query(`SELECT count(*)::int AS n FROM calls WHERE sender_id = $1 AND channel = 'chatapp'`, [senderId]);
   expect(stored[0].n).toBe(3);
 });
+
+it('the first minute of every call in progress is reserved: chat-app calls and make_call on a small balance, across instances', async () => {
+  // 0.18 is one chat-app minute (0.08) and one phone minute (0.10), or two chat-app minutes.
+  const user = await a.createUser({ balance: 0.18 });
+  const contacts = [];
+  for (let i = 0; i < 4; i += 1) contacts.push(await grantedContact(user));
+
+  const answers = await Promise.all(contacts.map(({ senderId, phone }, i) =>
+    (i % 2 === 0 ? a : b).http.post('/api/user/chatapp/voice/call').set(user.auth).send({ sender_id: senderId, recipient_phone: phone })));
+
+  expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 402, 402]);
+  expect(answers.find((r) => r.status === 402)!.body.error_code).toBe('INSUFFICIENT_BALANCE');
+  const assistantId = await createAssistant(a, user);
+  const call = await b.http.post('/api/user/make_call').set(user.auth).send({ assistant_id: assistantId, phone_number: '+14155550100' });
+  expect([call.status, call.body]).toEqual([422, { message: 'Insufficient balance.' }]);
+  const open = await a.db.dataSource.query(`SELECT count(*)::int AS n FROM calls WHERE user_id = $1 AND status NOT IN ('completed', 'busy', 'no-answer', 'failed', 'canceled')`, [user.id]);
+  expect(open[0].n).toBe(2);
+});

@@ -1,5 +1,6 @@
 import { ConversationCursor } from '@voiceplane/application';
 import { failValidation } from '../../pipeline/responses';
+import { parseTimestamp } from '../../validation';
 
 /**
  * Cursors are opaque to clients (§1.7): base64url of a position — after the page's last item
@@ -19,8 +20,10 @@ export function decodeCursor(raw: string | undefined, withTime: boolean): Conver
     const before = position.b === 1 ? { before: true } : {};
     if (Number.isSafeInteger(position.i) && (position.i as number) > 0 && (position.b === undefined || position.b === 1)) {
       if (!withTime) return { id: position.i as number, ...before };
-      const at = typeof position.a === 'string' ? new Date(position.a) : null;
-      if (at !== null && !Number.isNaN(at.getTime())) return { id: position.i as number, at, ...before };
+      // The position's time goes into a query: only what the encoder writes (a four-digit-year ISO
+      // timestamp, which PostgreSQL can hold) is a position; `-271821-04-20T…` is not.
+      const at = typeof position.a === 'string' ? parseTimestamp(position.a) : null;
+      if (at !== null) return { id: position.i as number, at, ...before };
     }
   } catch {
     // Falls through to the validation answer.

@@ -1,5 +1,7 @@
 import { JsonObject, JsonValue, TemplateKey } from '@voiceplane/domain';
-import { Automation, AutomationChanges, AutomationFilters, AutomationRepository, AutomationVersion, LastTest, NewVersion, Page, PageRequest } from '@voiceplane/application';
+import {
+  Automation, AutomationChanges, AutomationFilters, AutomationRepository, AutomationVersion, LastTest, NewVersion, Page, PageRequest, SecretCipher,
+} from '@voiceplane/application';
 import { Database } from '../../database';
 import { dateOrNull, numOrNull } from '../rows';
 
@@ -8,6 +10,7 @@ const VERSION_COLUMNS = 'id, automation_id, number, state, params, definition, r
 
 type StoredLastTest = { run_id: string; run_status: LastTest['runStatus']; tested_at: string } | null;
 
+/** A row as read; its `webhook_token` is still sealed (see `TypeormAutomationRepository.open`). */
 const toAutomation = (r: Record<string, unknown>): Automation => {
   const last = r.last_test as StoredLastTest;
   return {
@@ -53,14 +56,43 @@ const CHANGE_COLUMNS: { readonly [K in keyof AutomationChanges]-?: { column: str
   lastTest: { column: 'last_test', write: (v) => storedLastTest(v ?? null), cast: '::jsonb' },
 };
 
-export class TypeormAutomationRepository implements AutomationRepository {
-  constructor(private readonly db: Database) {}
+/** Sealed tokens carry the cipher's version prefix; anything else is a token stored before they were sealed. */
+const SEALED = /^v1\./;
 
-  create(a: Automation, v: AutomationVersion): Promise<void> {
+/**
+ * Automations and their versions. The webhook token is the credential of the hook URL and is
+ * shown again in `webhook_url`, so it is sealed (AES-256-GCM under `SECRETS_KEY`, like SIP
+ * passwords) rather than hashed; a token stored in clear before that still opens, and
+ * `sealClearTokens` seals those at start.
+ */
+export class TypeormAutomationRepository implements AutomationRepository {
+  constructor(private readonly db: Database, private readonly tokens: SecretCipher) {}
+
+  private async open(row: Record<string, unknown>): Promise<Automation> {
+    const automation = toAutomation(row);
+    const stored = automation.webhookToken;
+    return stored !== null && SEALED.test(stored) ? { ...automation, webhookToken: await this.tokens.decrypt(stored) } : automation;
+  }
+
+  private openAll(rows: Record<string, unknown>[]): Promise<Automation[]> {
+    return Promise.all(rows.map((r) => this.open(r)));
+  }
+
+  /** Seals tokens stored in clear (before they were sealed); returns how many. Safe on several instances at once. */
+  async sealClearTokens(): Promise<number> {
+    const rows = await this.db.query(`SELECT id, webhook_token FROM automations WHERE webhook_token IS NOT NULL AND webhook_token NOT LIKE 'v1.%'`);
+    for (const r of rows) {
+      await this.db.query(`UPDATE automations SET webhook_token = $2 WHERE id = $1 AND webhook_token = $3`, [r.id, await this.tokens.encrypt(r.webhook_token as string), r.webhook_token]);
+    }
+    return rows.length;
+  }
+
+  async create(a: Automation, v: AutomationVersion): Promise<void> {
+    const sealedToken = a.webhookToken === null ? null : await this.tokens.encrypt(a.webhookToken);
     return this.db.transaction(async () => {
       await this.db.query(
         `INSERT INTO automations (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14)`,
-        [a.id, a.userId, a.name, a.templateKey, a.status, a.bindingType, a.assistantId, a.bound, a.webhookToken, a.toolId, a.liveVersionId, storedLastTest(a.lastTest), a.createdAt, a.updatedAt],
+        [a.id, a.userId, a.name, a.templateKey, a.status, a.bindingType, a.assistantId, a.bound, sealedToken, a.toolId, a.liveVersionId, storedLastTest(a.lastTest), a.createdAt, a.updatedAt],
       );
       await this.db.query(
         `INSERT INTO automation_versions (${VERSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $10)`,
@@ -71,12 +103,12 @@ export class TypeormAutomationRepository implements AutomationRepository {
 
   async find(userId: number, id: string): Promise<Automation | null> {
     const row = await this.db.one(`SELECT ${COLUMNS} FROM automations WHERE user_id = $1 AND id = $2`, [userId, id]);
-    return row ? toAutomation(row) : null;
+    return row ? this.open(row) : null;
   }
 
   async findById(id: string): Promise<Automation | null> {
     const row = await this.db.one(`SELECT ${COLUMNS} FROM automations WHERE id = $1`, [id]);
-    return row ? toAutomation(row) : null;
+    return row ? this.open(row) : null;
   }
 
   async update(id: string, changes: AutomationChanges, at: Date): Promise<void> {
@@ -105,7 +137,7 @@ export class TypeormAutomationRepository implements AutomationRepository {
       `SELECT ${COLUMNS} FROM automations WHERE assistant_id = $1 AND binding_type = 'assistant_event' AND status = 'enabled' AND bound ORDER BY created_at`,
       [assistantId],
     );
-    return rows.map(toAutomation);
+    return this.openAll(rows);
   }
 
   async findConflict(userId: number, assistantId: number, templateKey: TemplateKey, exceptId?: string): Promise<Automation | null> {
@@ -114,7 +146,7 @@ export class TypeormAutomationRepository implements AutomationRepository {
          AND status = 'enabled' AND bound AND id IS DISTINCT FROM $4 ORDER BY created_at LIMIT 1`,
       [userId, assistantId, templateKey, exceptId ?? null],
     );
-    return row ? toAutomation(row) : null;
+    return row ? this.open(row) : null;
   }
 
   async list(userId: number, filters: AutomationFilters, page: PageRequest): Promise<Page<Automation>> {
@@ -133,7 +165,7 @@ export class TypeormAutomationRepository implements AutomationRepository {
       `SELECT ${COLUMNS} FROM automations WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, page.perPage, (page.page - 1) * page.perPage],
     );
-    return { items: rows.map(toAutomation), total: Number(total?.n ?? 0) };
+    return { items: await this.openAll(rows), total: Number(total?.n ?? 0) };
   }
 
   async listVersions(automationId: string): Promise<AutomationVersion[]> {

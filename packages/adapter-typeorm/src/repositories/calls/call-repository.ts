@@ -1,4 +1,4 @@
-import { Call, CallStatus, CallSummary, err, isTerminal, ok, Result, RuntimeConfig, SipLine, TranscriptItem } from '@voiceplane/domain';
+import { Call, CallChannel, CallStatus, CallSummary, OpenCallCounts, err, isTerminal, ok, Result, RuntimeConfig, SipLine, TranscriptItem } from '@voiceplane/domain';
 import {
   AcceptedRuntimeEvent, CallChange, CallChanges, CallFilter, ChatappCallActivity, CallNotFound, CallRepository, InboundRoute, Outbox, NewCall, Page, PageRequest,
 } from '@voiceplane/application';
@@ -97,6 +97,14 @@ export class TypeormCallRepository implements CallRepository {
     const existing = await this.findByProviderCallId(call.providerCallId as string);
     if (existing === null) throw new Error(`Call with provider id ${call.providerCallId} vanished while being created.`);
     return { call: existing, created: false };
+  }
+
+  async openCallCounts(userId: number): Promise<OpenCallCounts> {
+    const rows = await this.db.query<{ channel: CallChannel; n: string }>(
+      `SELECT channel, count(*) AS n FROM calls WHERE user_id = $1 AND status IN ('initiated', 'queued', 'ringing', 'in-progress') GROUP BY channel`, [userId]);
+    const counts = { phone: 0, chatapp: 0 };
+    for (const r of rows) counts[r.channel] = Number(r.n);
+    return counts;
   }
 
   async countActive(userId: number): Promise<number> {

@@ -9,7 +9,12 @@ import { MESSAGE_SELECT, toConversationMessage } from './message-rows';
 const COLUMNS = `id, uuid, user_id, sender_id, assistant_id, customer_phone, customer_name, status, ai_enabled, ai_disabled_at, ai_enabled_at,
   message_count, last_message_at, last_customer_message_at, last_template_sent_at, ended_count, ended_at, created_at, updated_at`;
 /** Built once: a hot statement's text is the prepared statement's key (see Database.query). */
-const LOCK = `SELECT ${COLUMNS} FROM conversations WHERE sender_id = $1 AND customer_phone = $2 FOR UPDATE`;
+/**
+ * Conversation row locks are NO KEY UPDATE: they serialise the conversation's changes without
+ * making the rows that reference it (messages, calls) wait. Taken after the account's balance
+ * lock on every path that takes both (see the README's locking section).
+ */
+const LOCK = `SELECT ${COLUMNS} FROM conversations WHERE sender_id = $1 AND customer_phone = $2 FOR NO KEY UPDATE`;
 
 function toConversation(r: Record<string, unknown>): Conversation {
   return {
@@ -48,7 +53,7 @@ export class TypeormConversationRepository implements ConversationRepository {
   }
 
   async lockById(id: number): Promise<Conversation | null> {
-    const row = await this.db.one(`SELECT ${COLUMNS} FROM conversations WHERE id = $1 FOR UPDATE`, [id]);
+    const row = await this.db.one(`SELECT ${COLUMNS} FROM conversations WHERE id = $1 FOR NO KEY UPDATE`, [id]);
     return row === null ? null : toConversation(row);
   }
 

@@ -53,7 +53,8 @@ export class TypeormSipTrunkRepository implements SipTrunkRepository {
 
   async lockAccount(userId: number): Promise<void> {
     // Raw SQL: a row lock on the account serialises its trunk changes (the duplicate check then holds).
-    await this.db.query(`SELECT id FROM users WHERE id = $1 FOR UPDATE`, [userId]);
+    // NO KEY UPDATE, as every lock on an account row: rows that only reference the account do not wait on it.
+    await this.db.query(`SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE`, [userId]);
   }
 
   async hasDuplicate(userId: number, identity: SipTrunkIdentity, exceptId: number | null): Promise<boolean> {

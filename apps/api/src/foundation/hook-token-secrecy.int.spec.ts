@@ -1,0 +1,72 @@
+import { PassThrough } from 'node:stream';
+import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
+
+/**
+ * An automation's webhook token is the credential of its URL (issue 32): stored sealed, opened only
+ * to compare and to show the owner the URL, and never written to a log line.
+ */
+let t: TestApi;
+let u: TestUser;
+let log = '';
+
+beforeAll(async () => {
+  const sink = new PassThrough();
+  sink.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
+  t = await createTestApi({ logTo: sink, startBackground: false, config: { publicBaseUrl: 'https://voiceplane.example.com' } });
+  u = await t.createUser();
+});
+afterAll(async () => t.close());
+
+let tables = 0;
+async function lookupAutomation(): Promise<{ id: string; path: string; token: string }> {
+  tables += 1;
+  const table = (await t.http.post('/api/user/automate/tables').set(u.auth).send({ name: `Orders ${tables}`, columns: [{ name: 'order_number', type: 'string' }] })).body.data.id;
+  await t.http.post(`/api/user/automate/tables/${table}/rows`).set(u.auth).send({ rows: [{ values: { order_number: 'A-1' } }] });
+  const applied = await t.http.post('/api/user/automate/templates/midcall_lookup_table').set(u.auth).send({ params: { table_id: table, key_column: 'order_number' } });
+  expect(applied.status).toBe(201);
+  const path = new URL(applied.body.webhook_url as string).pathname;
+  return { id: applied.body.automation_id, path, token: path.split('/').pop()! };
+}
+
+const storedToken = async (id: string): Promise<string> => (await t.db.dataSource.query(`SELECT webhook_token FROM automations WHERE id = $1`, [id]))[0].webhook_token;
+
+it('stores the token sealed, shows the owner the same URL, and the URL still triggers', async () => {
+  const { id, path, token } = await lookupAutomation();
+  const stored = await storedToken(id);
+  expect(stored).toMatch(/^v1\./);
+  expect(stored).not.toContain(token);
+  const flow = await t.http.get(`/api/user/automate/flows/${id}`).set(u.auth);
+  expect(new URL(flow.body.data?.webhook_url ?? flow.body.webhook_url).pathname).toBe(path);
+  expect((await t.http.post(path).send({ key: 'A-1' })).body).toEqual({ found: true, row: { order_number: 'A-1' } });
+  const wrong = `${path.slice(0, -1)}${path.endsWith('x') ? 'y' : 'x'}`;
+  const refused = await t.http.post(wrong).send({ key: 'A-1' });
+  expect({ wrong, status: refused.status }).toEqual({ wrong, status: 404 });
+});
+
+it('a token stored in clear before sealing keeps working, and is sealed when an api starts', async () => {
+  const { id, path, token } = await lookupAutomation();
+  await t.db.dataSource.query(`UPDATE automations SET webhook_token = $2 WHERE id = $1`, [id, token]);
+  expect((await t.http.post(path).send({ key: 'A-1' })).status).toBe(200);
+  const second = await createTestApi({ db: t.db, startBackground: false });
+  try {
+    expect(await storedToken(id)).toMatch(/^v1\./);
+    expect((await second.http.post(path).send({ key: 'A-1' })).status).toBe(200);
+    expect((await t.http.post(path).send({ key: 'A-1' })).status).toBe(200);
+  } finally {
+    await second.close();
+  }
+});
+
+it('writes no hook token to the log, even for a request that fails', async () => {
+  const { path, token } = await lookupAutomation();
+  await t.db.dataSource.query(`ALTER TABLE rate_limit_counters ADD CONSTRAINT hook_secrecy_refuse_all CHECK (false) NOT VALID`);
+  try {
+    const res = await t.http.post(path.replace('/api/hooks/automations/', '/API/Hooks/AUTOMATIONS/')).send({ key: 'A-1' });
+    expect(res.status).toBe(500);
+  } finally {
+    await t.db.dataSource.query(`ALTER TABLE rate_limit_counters DROP CONSTRAINT hook_secrecy_refuse_all`);
+  }
+  expect(log).toContain('hook_secrecy_refuse_all');
+  expect(log).toContain('[redacted]');
+  expect(log).not.toContain(token);
+});
