@@ -5,7 +5,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { dispatchInProcess, InProcessAnswer } from './in-process';
-import { structuredContentOf, ToolOperation, toolsFromDocument } from './tools';
+import { IDEMPOTENCY_FIELD, structuredContentOf, ToolOperation, toolsFromDocument } from './tools';
 
 /** Same cap as the JSON API's bodies. */
 const MAX_MESSAGE_BYTES = 1024 * 1024;
@@ -51,12 +51,13 @@ async function callTool(o: McpEndpointOptions, op: ToolOperation, args: Record<s
   const missing = op.pathParameters.filter((name) => !isValue(args[name]));
   if (missing.length) return resultOf(missingPathValues(missing));
   const path = op.path.replace(/\{([A-Za-z_]+)\}/g, (_m, name: string) => encodeURIComponent(String(args[name])));
-  const routed = new Set([...op.pathParameters, ...op.queryParameters]);
+  const routed = new Set([...op.pathParameters, ...op.queryParameters, IDEMPOTENCY_FIELD]);
+  const key = op.idempotent ? args[IDEMPOTENCY_FIELD] : undefined;
   const body = op.hasBody ? Object.fromEntries(Object.entries(args).filter(([k]) => !routed.has(k))) : undefined;
   const answer = await dispatchInProcess(o.app, {
     method: op.method,
     url: path + queryOf(op, args),
-    headers: { authorization: outer.headers.authorization ?? '' },
+    headers: { authorization: outer.headers.authorization ?? '', ...(isValue(key) ? { 'idempotency-key': String(key) } : {}) },
     body,
     remoteAddress: outer.socket.remoteAddress,
   });

@@ -71,6 +71,8 @@ describe('tools/list', () => {
     expect(byName.get('get_assistant')!.inputSchema).toEqual(expect.objectContaining({ type: 'object', required: ['id'] }));
     expect(Object.keys(byName.get('create_assistant')!.inputSchema.properties!)).toEqual(expect.arrayContaining(['name', 'system_prompt']));
     expect(Object.keys(byName.get('list_calls')!.inputSchema.properties!)).toEqual(expect.arrayContaining(['page', 'per_page']));
+    expect(Object.keys(byName.get('send_freeform_message')!.inputSchema.properties!)).toEqual(expect.arrayContaining(['sender_id', 'message', 'idempotency_key']));
+    expect(byName.get('get_account')!.inputSchema.properties).not.toHaveProperty('idempotency_key');
   });
 
   it('declares input and output schemas that compile as JSON Schema', () => {
@@ -165,6 +167,29 @@ describe('tools/call', () => {
     expect(viaMcp).toBeCloseTo(viaHttp, 6);
     const outbox = await call(client, 'sandbox_list_outbox');
     expect(JSON.stringify(outbox.structuredContent).split('Hi from MCP').length - 1).toBe(1);
+
+    // An assistant retrying with the same idempotency_key is answered from the first call, not charged again.
+    const retry = { sender_id: senderId, recipient_phone: '+14155551234', message: 'Retried', idempotency_key: 'mcp-retry-1' };
+    const beforeRetries = await balance();
+    const first = await call(client, 'send_freeform_message', retry);
+    const second = await call(client, 'send_freeform_message', retry);
+    expect(first.isError).toBeFalsy();
+    expect(second.structuredContent).toEqual(first.structuredContent);
+    expect(beforeRetries - (await balance())).toBeCloseTo(viaMcp, 6);
+  });
+
+  it('spends the key’s rate limit: the message and the operation it runs each count', async () => {
+    const limited = await t.createUser({ plan: { api_rate_limit_per_minute: 8 } });
+    const client = await connect(limited);
+    const outcomes: string[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      const result = await call(client, 'get_account').then((r) => (r.isError ? `tool ${(r._meta as { http_status: number }).http_status}` : 'ok'), (e: Error) => (/Too Many Attempts/.test(e.message) ? 'mcp 429' : e.message));
+      outcomes.push(result);
+    }
+    expect(outcomes[0]).toBe('ok');
+    expect(outcomes.every((o) => ['ok', 'tool 429', 'mcp 429'].includes(o))).toBe(true);
+    expect(outcomes.filter((o) => o === 'ok').length).toBeLessThanOrEqual(4);
+    expect(outcomes[outcomes.length - 1]).toBe('mcp 429');
   });
 
   it('an unknown tool is the protocol’s error', async () => {

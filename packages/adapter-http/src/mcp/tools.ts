@@ -11,7 +11,12 @@ export interface ToolOperation {
   readonly pathParameters: readonly string[];
   readonly queryParameters: readonly string[];
   readonly hasBody: boolean;
+  /** The operation takes an `Idempotency-Key`: the tool takes it as `idempotency_key`. */
+  readonly idempotent: boolean;
 }
+
+/** The input field that becomes the `Idempotency-Key` header, so an assistant can retry a charge safely. */
+export const IDEMPOTENCY_FIELD = 'idempotency_key';
 
 interface Operation {
   summary?: string;
@@ -76,6 +81,13 @@ function inputSchemaOf(path: string, op: Operation, components: Record<string, S
     properties[p.name] = { ...(p.schema ?? {}), ...(p.description ? { description: p.description } : {}) };
     if (p.required) required.add(p.name);
   }
+  const idempotent = (op.parameters ?? []).some((p) => p.$ref === '#/components/parameters/IdempotencyKey');
+  if (idempotent) {
+    properties[IDEMPOTENCY_FIELD] = {
+      type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$',
+      description: 'Makes a retry safe: the same key with the same input within 24 hours answers what the first call answered, without doing it again',
+    };
+  }
   const pathNames = [...path.matchAll(/\{([A-Za-z_]+)\}/g)].map((m) => m[1]);
   for (const name of pathNames) {
     properties[name] = { type: ['string', 'integer'], description: `The \`${name}\` in the operation's path` };
@@ -85,7 +97,7 @@ function inputSchemaOf(path: string, op: Operation, components: Record<string, S
   if (required.size) all.required = [...required];
   const { schema, defs } = withDefinitions(all, components);
   if (Object.keys(defs).length) schema.$defs = defs;
-  return { schema: schema as Tool['inputSchema'], pathNames, queryNames, hasBody: Boolean(body) };
+  return { schema: schema as Tool['inputSchema'], pathNames, queryNames, hasBody: Boolean(body), idempotent };
 }
 
 /** A field's JSON type as the example shows it; null (or an unknown) constrains nothing. */
@@ -152,6 +164,7 @@ export function toolsFromDocument(document: object): ToolOperation[] {
         pathParameters: input.pathNames,
         queryParameters: input.queryNames,
         hasBody: input.hasBody,
+        idempotent: input.idempotent,
       });
     }
   }
