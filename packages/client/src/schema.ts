@@ -11711,7 +11711,7 @@ export interface components {
             assistant_id: number;
             /**
              * Format: uri
-             * @description Public http(s) URL (§1.11)
+             * @description Public http(s) URL
              */
             webhook_url: string;
         };
@@ -11927,7 +11927,7 @@ export interface components {
         TestWebhookBody: {
             /**
              * Format: uri
-             * @description Public http(s) URL (§1.11) that receives one signed ping
+             * @description Public http(s) URL that receives one signed ping
              */
             url: string;
         };
@@ -12120,7 +12120,7 @@ export interface components {
         VoiceWebhookBody: {
             /**
              * Format: uri
-             * @description Public http(s) URL (§1.11) for call_started and call_permission_granted, or null to clear
+             * @description Public http(s) URL for call_started and call_permission_granted, or null to clear
              */
             webhook_url: string | null;
         };
@@ -12193,7 +12193,7 @@ export interface components {
             kind: "http_api";
             /**
              * Format: uri
-             * @description Public http(s) URL (§1.11)
+             * @description Public http(s) URL
              */
             base_url: string;
             /** @description Default /notes */
@@ -12211,7 +12211,7 @@ export interface components {
             kind?: "http_api";
             /**
              * Format: uri
-             * @description Public http(s) URL (§1.11)
+             * @description Public http(s) URL
              */
             base_url?: string;
             /** @description Default /notes */
@@ -12287,7 +12287,7 @@ export interface components {
             /** @description Seconds to wait */
             retry_after: number;
         };
-        /** @description Automation refusals (CONTRACT §10, Appendix B.2): a code, the specs of the params concerned, and extra keys some codes add (`errors`, `choices`, `conflicting_automation_id`). */
+        /** @description Automation refusals: a code, the specs of the params concerned, and extra keys some codes add (`errors`, `choices`, `conflicting_automation_id`). */
         AutomationError: {
             /** @description What went wrong, in words */
             message: string;
