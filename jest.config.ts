@@ -18,7 +18,7 @@ const transform: Config['transform'] = {
 
 const moduleNameMapper = {
   '^@voiceplane/test-env$': '<rootDir>/tools/test-env',
-  '^@voiceplane/(domain|application|composition|contract-tests|adapter-[a-z-]+)$': '<rootDir>/packages/$1/src',
+  '^@voiceplane/(domain|application|composition|contract-tests|client|adapter-[a-z-]+)$': '<rootDir>/packages/$1/src',
 };
 
 const shared = {

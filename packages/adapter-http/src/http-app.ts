@@ -19,6 +19,8 @@ import { UnexpectedErrorFilter } from './pipeline/error-filter';
 import { familyOfPath, serverErrorBody } from './pipeline/families';
 import { ApiRequest, fullPath } from './pipeline/request-context';
 import { mountDocs } from './openapi/docs';
+import { buildOpenApiDocument } from './openapi/registry';
+import { mcpEndpoint } from './mcp/mcp-endpoint';
 import type { RouteDoc } from './openapi/route-doc';
 import { isCheckoutPage } from './controllers/top-ups/sandbox-checkout-page';
 
@@ -89,6 +91,18 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
     }
     next();
   });
+  const userAuth = userAuthentication(o.authenticator, o.rateLimiter);
+  // Resolved lazily: the controllers are mounted below, before the first request arrives.
+  const routes = routeResolver(app);
+  const limits = rateLimiting(o.rateLimiter, o.routeQuotas ?? [], (method, path) => routes.resolve(method, path), async (req) => {
+    const token = bearerToken(req);
+    return token ? o.authenticator.authenticate(token, { fresh: true }) : null;
+  });
+  let openApi: object | null = null;
+  const document = () => (openApi ??= buildOpenApiDocument(o.version, o.routeDocs));
+  // Before the body reader: the MCP transport reads its own messages and answers bad ones in the protocol's terms.
+  app.use('/mcp', userAuth, limits, mcpEndpoint({ app, document, version: o.version, logger: o.logger }));
+
   app.use(bodyReader());
   app.use(refuseUnsafeText);
 
@@ -98,12 +112,6 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   });
   mountDocs(app, o.version, o.routeDocs);
 
-  const userAuth = userAuthentication(o.authenticator, o.rateLimiter);
-  const routes = routeResolver(app);
-  const limits = rateLimiting(o.rateLimiter, o.routeQuotas ?? [], (method, path) => routes.resolve(method, path), async (req) => {
-    const token = bearerToken(req);
-    return token ? o.authenticator.authenticate(token, { fresh: true }) : null;
-  });
   const idem = idempotency(o.idempotencyStore, o.now, o.secrets);
   const isPublicUserRoute = (req: Request) => req.method === 'POST' && fullPath(req) === '/api/user/login';
   app.use('/api/user', (req, res, next) => (isPublicUserRoute(req) ? next() : userAuth(req, res, next)));

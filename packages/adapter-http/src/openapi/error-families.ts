@@ -42,7 +42,7 @@ export const ERROR_FAMILY_SCHEMAS = {
   },
   AutomationError: {
     type: 'object',
-    description: 'Automation refusals (CONTRACT §10, Appendix B.2): a code, the specs of the params concerned, and extra keys some codes add (`errors`, `choices`, `conflicting_automation_id`).',
+    description: 'Automation refusals: a code, the specs of the params concerned, and extra keys some codes add (`errors`, `choices`, `conflicting_automation_id`).',
     properties: {
       message: text('What went wrong, in words'),
       error: text('The Appendix B.2 code'),

@@ -15,7 +15,7 @@ class DisableWebhookBody {
 
 class EnableWebhookBody {
   @Id({ required: true }) assistant_id!: number;
-  @Str({ required: true, url: true, description: 'Public http(s) URL (§1.11)' }) webhook_url!: string;
+  @Str({ required: true, url: true, description: 'Public http(s) URL' }) webhook_url!: string;
 }
 
 const tag = 'Assistants';

@@ -32,7 +32,7 @@ const NOTES_PATH = { max: 255, pattern: /^\//, messages: { pattern: 'The notes p
 export class ConnectionFieldsBody {
   @Str({ max: 255 }) name?: string;
   @Str({ enum: CONNECTION_KINDS }) kind?: string;
-  @Str({ max: 2048, url: true, target: publicTarget, description: 'Public http(s) URL (§1.11)' }) base_url?: string;
+  @Str({ max: 2048, url: true, target: publicTarget, description: 'Public http(s) URL' }) base_url?: string;
   @Str(NOTES_PATH) notes_path?: string;
   @Str({ enum: CONNECTION_AUTH_TYPES }) auth_type?: ConnectionAuthType;
   @Str({ max: 2048, trim: false, description: 'Write-only; `user:password` for basic' }) auth_value?: string;
@@ -42,7 +42,7 @@ export class ConnectionFieldsBody {
 export class CreateConnectionBody {
   @Str({ required: true, max: 255 }) name!: string;
   @Str({ required: true, enum: CONNECTION_KINDS }) kind!: string;
-  @Str({ required: true, max: 2048, url: true, target: publicTarget, description: 'Public http(s) URL (§1.11)' }) base_url!: string;
+  @Str({ required: true, max: 2048, url: true, target: publicTarget, description: 'Public http(s) URL' }) base_url!: string;
   @Str(NOTES_PATH) notes_path?: string;
   @Str({ required: true, enum: CONNECTION_AUTH_TYPES }) auth_type!: ConnectionAuthType;
   @Str({ max: 2048, trim: false, description: 'Required unless auth_type is none; write-only; `user:password` for basic' }) auth_value?: string;

@@ -9,7 +9,7 @@ import { principalOf } from '../../pipeline/request-context';
 import type { RouteDoc } from '../../openapi/route-doc';
 
 class VoiceWebhookBody {
-  @Str({ required: true, nullable: true, url: true, target: publicTarget, description: 'Public http(s) URL (§1.11) for call_started and call_permission_granted, or null to clear' })
+  @Str({ required: true, nullable: true, url: true, target: publicTarget, description: 'Public http(s) URL for call_started and call_permission_granted, or null to clear' })
   webhook_url!: string | null;
 }
 

@@ -25,7 +25,7 @@ class DeliveriesQuery extends PageQuery {
 }
 
 class TestWebhookBody {
-  @Str({ required: true, url: true, target: publicTarget, description: 'Public http(s) URL (§1.11) that receives one signed ping' }) url!: string;
+  @Str({ required: true, url: true, target: publicTarget, description: 'Public http(s) URL that receives one signed ping' }) url!: string;
 }
 
 const DELIVERY_ID = /^dlv_[0-9A-Za-z]{22}$/;
