@@ -72,19 +72,32 @@ describe('configuration', () => {
     } catch (e) {
       expect((e as Error).message).not.toContain('app-secret-value');
     }
-    expect(loadConfig({ CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: 's', WHATSAPP_VERIFY_TOKEN: 'v' }).whatsapp)
+    expect(loadConfig({ CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: 's', WHATSAPP_VERIFY_TOKEN: 'v', REPLY_GENERATOR: 'off' }).whatsapp)
       .toEqual({ appSecret: 's', verifyToken: 'v', graphBaseUrl: 'https://graph.facebook.com/v21.0' });
-    expect(() => loadConfig({ CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: 's', WHATSAPP_VERIFY_TOKEN: 'v', WHATSAPP_GRAPH_BASE_URL: 'ftp://x' }))
+    expect(() => loadConfig({ CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: 's', WHATSAPP_VERIFY_TOKEN: 'v', REPLY_GENERATOR: 'off', WHATSAPP_GRAPH_BASE_URL: 'ftp://x' }))
       .toThrow(/WHATSAPP_GRAPH_BASE_URL must use http: or https:/);
   });
 
   it('requires an API key for the OpenAI-compatible reply generator', () => {
     expect(loadConfig({})).toEqual(expect.objectContaining({ replyGenerator: 'sandbox', openai: null }));
     expect(() => loadConfig({ REPLY_GENERATOR: 'openai' })).toThrow(/OPENAI_API_KEY is required when REPLY_GENERATOR=openai/);
-    expect(() => loadConfig({ REPLY_GENERATOR: 'gpt' })).toThrow(/REPLY_GENERATOR must be one of sandbox, openai/);
+    expect(() => loadConfig({ REPLY_GENERATOR: 'gpt' })).toThrow(/REPLY_GENERATOR must be one of sandbox, openai, off/);
+    expect(loadConfig({ REPLY_GENERATOR: 'off' })).toEqual(expect.objectContaining({ replyGenerator: 'off', openai: null }));
     expect(loadConfig({ REPLY_GENERATOR: 'openai', OPENAI_API_KEY: 'sk-test' }).openai)
       .toEqual({ baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-test', defaultModel: 'gpt-4o-mini' });
     expect(loadConfig({ REPLY_GENERATOR: 'openai', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_MODEL: 'llama3' }).openai)
       .toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'k', defaultModel: 'llama3' });
+  });
+
+  it('refuses to start a real chat app with the sandbox reply text, and says what to set instead', () => {
+    const whatsapp = { CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: 's', WHATSAPP_VERIFY_TOKEN: 'v' };
+    expect(() => loadConfig(whatsapp)).toThrow(new ConfigError([
+      'Invalid configuration:',
+      "  - REPLY_GENERATOR=sandbox (the default) would answer real customers with the sandbox's fixed text when CHATAPP_PROVIDER=whatsapp_cloud: set REPLY_GENERATOR=openai (with OPENAI_API_KEY), or REPLY_GENERATOR=off for no AI replies at all",
+    ].join('\n')));
+    expect(() => loadConfig({ ...whatsapp, REPLY_GENERATOR: 'sandbox' })).toThrow(/REPLY_GENERATOR=sandbox would answer real customers .* REPLY_GENERATOR=off/);
+    expect(loadConfig({ ...whatsapp, REPLY_GENERATOR: 'off' }).replyGenerator).toBe('off');
+    expect(loadConfig({ ...whatsapp, REPLY_GENERATOR: 'openai', OPENAI_API_KEY: 'k' }).replyGenerator).toBe('openai');
+    expect(loadConfig({ REPLY_GENERATOR: 'off' }).chatappProvider).toBe('sandbox');
   });
 });

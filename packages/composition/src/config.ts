@@ -38,8 +38,8 @@ export interface Config {
   readonly twilio: { readonly accountSid: string; readonly authToken: string; readonly baseUrl: string } | null;
   /** Set while CHATAPP_PROVIDER=whatsapp_cloud: the ingress secrets (CONTRACT D6) and the Graph API root. */
   readonly whatsapp: { readonly appSecret: string; readonly verifyToken: string; readonly graphBaseUrl: string } | null;
-  /** Who writes the assistant's chat replies: the sandbox's fixed text or an OpenAI-compatible API. */
-  readonly replyGenerator: 'sandbox' | 'openai';
+  /** Who writes the assistant's chat replies: the sandbox's fixed text, an OpenAI-compatible API, or nobody (`off`). */
+  readonly replyGenerator: 'sandbox' | 'openai' | 'off';
   /** Set while REPLY_GENERATOR=openai: an OpenAI-compatible Chat Completions API. */
   readonly openai: { readonly baseUrl: string; readonly apiKey: string; readonly defaultModel: string } | null;
   readonly billingProvider: 'sandbox' | 'stripe';
@@ -144,7 +144,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       graphBaseUrl: url('WHATSAPP_GRAPH_BASE_URL', ['http:', 'https:']) ?? 'https://graph.facebook.com/v21.0',
     };
   }
-  const replyGenerator = oneOf('REPLY_GENERATOR', ['sandbox', 'openai'] as const, 'sandbox');
+  const replyGenerator = oneOf('REPLY_GENERATOR', ['sandbox', 'openai', 'off'] as const, 'sandbox');
+  // The sandbox's fixed text must never reach a real customer: a real chat app needs an explicit choice.
+  if (chatappProvider === 'whatsapp_cloud' && replyGenerator === 'sandbox') {
+    problems.push(`REPLY_GENERATOR=sandbox${str('REPLY_GENERATOR') === null ? ' (the default)' : ''} would answer real customers with the sandbox's fixed text when CHATAPP_PROVIDER=whatsapp_cloud: set REPLY_GENERATOR=openai (with OPENAI_API_KEY), or REPLY_GENERATOR=off for no AI replies at all`);
+  }
   let openai: Config['openai'] = null;
   if (replyGenerator === 'openai') {
     const apiKey = str('OPENAI_API_KEY');

@@ -62,7 +62,7 @@ export const CHATAPP_SUCCESS_EXAMPLES: Readonly<Record<string, unknown>> = {
   'POST /api/user/conversations/{uuid}/disable-ai': { status: true, ai_enabled: false },
   'POST /api/user/conversations/{uuid}/enable-ai': { status: true, ai_enabled: true },
   'POST /api/sandbox/chatapp/inbound-message': {
-    ok: true, conversation_id: 880, conversation_uuid: UUID, message_id: 5540, ai_reply: { message_id: 5541, body: 'Thanks for your message! (sandbox reply)' },
+    ok: true, conversation_id: 880, conversation_uuid: UUID, message_id: 5540, ai_reply: { message_id: 5541, body: 'Thanks for your message! (sandbox reply)', status: 'queued' },
   },
   'PUT /api/sandbox/chatapp/senders/{id}/status': { ok: true, data: { ...sender, status: 'offline' } },
   'PUT /api/sandbox/chatapp/templates/{id}/status': { ok: true, data: { ...template, status: 'pending' } },

@@ -48,7 +48,7 @@ function setup(generator: ReplyGenerator = new SandboxReplyGenerator()) {
   const running = { gateway: new ToolGateway(new ScriptedHttpClient(), store.secrets, store.clock), automations: null, clock: store.clock, settings: { userAgent: 'voiceplane/test', policy: { requireHttps: false, allowPrivate: true } } };
   const replies = new AiReplies(store.assistants, conversations, messages, outbound, {
     brain: new ConversationBrain(generator, store.catalog, store.clock, log), configurations: new CallConfigurations(store.tools, store.catalog),
-    tools: new InvokeToolForConversation(store.tools, running, store.ids, log),
+    tools: new InvokeToolForConversation(store.tools, running, store.ids, log), repliesOn: true,
   }, provider, DEFAULT_CHATAPP_PRICES, store.clock, log);
   const receive = new ReceiveCustomerMessage(store.uow, conversations, messages, inactivity, replies, store.ids, store.clock);
   const deliveryStatus = new ApplyDeliveryStatus(messages, senders, conversations, deliveries, store.clock);
@@ -157,7 +157,7 @@ describe('end on inactivity (§11.4) with a controllable clock', () => {
     store.clock.advance(4 * MINUTE);
     expect(await ending.end(id)).toEqual(expect.objectContaining({ status: 'ended', endedCount: 1, endedAt: new Date(START.getTime() + 15 * MINUTE) }));
     const reopened = await receive.execute({ sender: s, customerPhone: CUSTOMER, customerName: null, text: 'Back', media: null, providerMessageId: null });
-    expect(reopened.aiReply).toBeNull();
+    expect(reopened.aiReply).toEqual({ reply: null, skipped: 'ai_disabled' });
     expect(await conversations.lockById(id)).toEqual(expect.objectContaining({ status: 'open', endedAt: null, aiEnabled: false, endedCount: 1 }));
   });
 

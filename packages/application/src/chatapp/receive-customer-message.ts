@@ -4,7 +4,7 @@ import { Ids } from '../ports/ids';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { ConversationRepository } from '../conversations/ports';
 import { InactivitySchedule } from '../conversations/inactivity-schedule';
-import { AiReplies, AiReply } from './ai-reply';
+import { AiReplies, AiReplyOutcome } from './ai-reply';
 import { newMessageSid } from './outbound-send';
 import { ChatappMessageRepository } from './ports';
 
@@ -21,7 +21,7 @@ export interface CustomerMessage {
 export interface CustomerMessageReceived {
   readonly conversation: Conversation;
   readonly messageId: number;
-  readonly aiReply: AiReply | null;
+  readonly aiReply: AiReplyOutcome;
 }
 
 /**
@@ -62,8 +62,7 @@ export class ReceiveCustomerMessage {
       await this.inactivity.afterMessage(change.next, change, conversation.messageCount === 0);
       return { conversation: change.next, messageId: record.messageId, at: now };
     });
-    const assistant = await this.replies.replyingAssistant(sender, stored.conversation);
-    const aiReply = assistant === null ? null : await this.replies.reply(sender, stored.conversation, assistant, stored.at);
+    const aiReply = await this.replies.answer(sender, stored.conversation, stored.at);
     return { conversation: stored.conversation, messageId: stored.messageId, aiReply };
   }
 }

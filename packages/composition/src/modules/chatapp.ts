@@ -27,6 +27,16 @@ function providerFor(config: Config, c: Container): ChatappProvider {
   return c.get(TOKENS.ChatappProvider);
 }
 
+/**
+ * REPLY_GENERATOR=off: chat replies are never asked for; what else would use a model (a sandbox
+ * text call's answer, evaluating an ended conversation or call) fails the way an unreachable model
+ * does, so those claim nothing.
+ */
+const NO_LANGUAGE_MODEL: ReplyGenerator = {
+  nextTurn: () => Promise.reject(new Error('REPLY_GENERATOR=off: no language model is configured')),
+  evaluateConversation: () => Promise.reject(new Error('REPLY_GENERATOR=off: no language model is configured')),
+};
+
 /** The demo account's sandbox sender and templates (CONTRACT §14.1 seeds). */
 async function seedDemoSender(c: Container, userId: number): Promise<void> {
   const sender = await c.get(TOKENS.RegisterSender).execute({
@@ -65,6 +75,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
     providerFor(config, c);
   }
   if (config.replyGenerator === 'sandbox') single(TOKENS.ReplyGenerator, (): ReplyGenerator => new SandboxReplyGenerator());
+  else if (config.replyGenerator === 'off') c.bind(TOKENS.ReplyGenerator).toConstantValue(NO_LANGUAGE_MODEL);
   // The OpenAI-compatible generator binds itself before this module composes; without it the start fails here.
   else if (!c.isBound(TOKENS.ReplyGenerator)) throw new Error(`REPLY_GENERATOR=${config.replyGenerator}: no reply generator adapter is bound.`);
   // The one conversation policy: chat replies here, sandbox text calls in the calls capability.
@@ -98,7 +109,10 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
     get(TOKENS.UnitOfWork), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository), c.get(InactivitySchedule),
     new AiReplies(
       get(TOKENS.AssistantRepository), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository), c.get(OutboundSends),
-      { brain: c.get(ConversationBrain), configurations: c.get(CallConfigurations), tools: get(TOKENS.InvokeToolForConversation) },
+      {
+        brain: c.get(ConversationBrain), configurations: c.get(CallConfigurations), tools: get(TOKENS.InvokeToolForConversation),
+        repliesOn: config.replyGenerator !== 'off',
+      },
       get(TOKENS.ChatappProvider), prices, get(TOKENS.Clock), log,
     ),
     get(TOKENS.Ids), get(TOKENS.Clock),
