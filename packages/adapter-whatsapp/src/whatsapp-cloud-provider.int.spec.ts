@@ -134,16 +134,20 @@ describe('WhatsApp Cloud provider', () => {
     expect(JSON.parse(stub.requests[2].body).components).toEqual([{ type: 'BODY', text: 'May we call you?' }, { type: 'call_permission_request' }]);
   });
 
-  it("registers a sender from the number's node: online only while Meta reports it CONNECTED", async () => {
-    const node = (status: string, display = '+1 555-078-3881') => ({
-      status: 200, body: { id: PHONE_NUMBER_ID, display_phone_number: display, verified_name: 'Acme Support', status, quality_rating: 'GREEN' },
+  it("registers a sender from the number's node: online only while Meta reports it CONNECTED, with Meta's quality and limit", async () => {
+    const node = (status: string, display = '+1 555-078-3881', reach: object = { quality_rating: 'YELLOW', messaging_limit_tier: 'TIER_10K' }) => ({
+      status: 200, body: { id: PHONE_NUMBER_ID, display_phone_number: display, verified_name: 'Acme Support', status, ...reach },
     });
-    stub.answer(node('CONNECTED'), node('PENDING'), node('CONNECTED', '+49 151 1234 5678'));
-    expect(await provider().registerSender(sender, 'Acme Support')).toEqual({ status: 'online', providerSenderRef: PHONE_NUMBER_ID });
+    const registered = { providerSenderRef: PHONE_NUMBER_ID, providerAccountRef: WABA_ID };
+    stub.answer(node('CONNECTED'), node('PENDING', undefined, { quality_rating: 'UNKNOWN' }), node('CONNECTED', undefined, { quality_rating: 'RED', messaging_limit_tier: 'TIER_UNLIMITED' }),
+      node('CONNECTED', '+49 151 1234 5678'));
+    expect(await provider().registerSender(sender, 'Acme Support')).toEqual({ status: 'online', ...registered, qualityRating: 'YELLOW', messagingLimit: 10_000 });
     expect(stub.requests[0]).toEqual(expect.objectContaining({
-      method: 'GET', path: `/v21.0/${PHONE_NUMBER_ID}?fields=id,display_phone_number,verified_name,status,quality_rating`, authorization: `Bearer ${TOKEN}`,
+      method: 'GET', path: `/v21.0/${PHONE_NUMBER_ID}?fields=id,display_phone_number,verified_name,status,quality_rating,messaging_limit_tier`, authorization: `Bearer ${TOKEN}`,
     }));
-    expect(await provider().registerSender(sender, 'Acme Support')).toEqual({ status: 'offline', providerSenderRef: PHONE_NUMBER_ID });
+    // A number Meta has not rated or tiered yet starts as a new number does.
+    expect(await provider().registerSender(sender, 'Acme Support')).toEqual({ status: 'offline', ...registered, qualityRating: 'GREEN', messagingLimit: 1000 });
+    expect(await provider().registerSender(sender, 'Acme Support')).toEqual({ status: 'online', ...registered, qualityRating: 'RED', messagingLimit: null });
     await expect(provider().registerSender(sender, 'Acme Support'))
       .rejects.toEqual(new ChatappProviderRefusal('The phone_number_id belongs to +4915112345678, not +15550783881.'));
     stub.answer({ status: 401, body: { error: { message: 'Error validating access token: Session has expired.', type: 'OAuthException', code: 190 } } });

@@ -4,6 +4,7 @@ import {
   TemplateMessage, TemplateSubmission, WhatsappCredentials,
 } from '@voiceplane/application';
 import { parseTemplatePlaceholders, TemplateCategory } from '@voiceplane/domain';
+import { messagingLimitOfTier, qualityRatingOf } from './number-reach';
 import { templateStatusOf } from './template-status';
 
 export interface WhatsappCloudOptions {
@@ -30,7 +31,12 @@ interface PhoneNumberNode {
   readonly id?: string;
   readonly display_phone_number?: string;
   readonly status?: string;
+  readonly quality_rating?: string;
+  readonly messaging_limit_tier?: string;
 }
+
+/** A number Meta has not rated or tiered yet starts as any new number does. */
+const NEW_NUMBER = { qualityRating: 'GREEN', messagingLimit: 1000 } as const;
 
 const CATEGORIES: Readonly<Record<TemplateCategory, string>> = {
   marketing: 'MARKETING',
@@ -59,16 +65,23 @@ export class WhatsappCloudProvider implements ChatappProvider {
   /**
    * Reads the number's node rather than calling `/register`: registration needs the number's
    * two-step PIN, which is set up in Meta's WhatsApp Manager, not here. The sender is `online`
-   * only while Meta reports the number CONNECTED; later changes come through the ingress.
+   * only while Meta reports the number CONNECTED; later changes come through the ingress. Quality
+   * and messaging limit are Meta's own (`quality_rating`, `messaging_limit_tier`).
    */
   async registerSender(sender: ProviderSender, _displayName: string): Promise<RegisteredSender> {
     const credentials = credentialsOf(sender);
     const node = await this.call<PhoneNumberNode>(credentials, 'GET',
-      `/${encodeURIComponent(credentials.phoneNumberId)}?fields=id,display_phone_number,verified_name,status,quality_rating`);
+      `/${encodeURIComponent(credentials.phoneNumberId)}?fields=id,display_phone_number,verified_name,status,quality_rating,messaging_limit_tier`);
     if (node.display_phone_number !== undefined && digitsOf(node.display_phone_number) !== digitsOf(sender.phoneNumber)) {
       throw new ChatappProviderRefusal(`The phone_number_id belongs to +${digitsOf(node.display_phone_number)}, not ${sender.phoneNumber}.`);
     }
-    return { status: node.status?.toUpperCase() === 'CONNECTED' ? 'online' : 'offline', providerSenderRef: credentials.phoneNumberId };
+    return {
+      status: node.status?.toUpperCase() === 'CONNECTED' ? 'online' : 'offline',
+      providerSenderRef: credentials.phoneNumberId,
+      providerAccountRef: credentials.wabaId,
+      qualityRating: qualityRatingOf(node.quality_rating) ?? NEW_NUMBER.qualityRating,
+      messagingLimit: (messagingLimitOfTier(node.messaging_limit_tier) ?? { value: NEW_NUMBER.messagingLimit }).value,
+    };
   }
 
   async submitTemplate(sender: ProviderSender, template: TemplateSubmission): Promise<SubmittedTemplate> {

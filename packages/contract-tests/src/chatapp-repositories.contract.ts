@@ -27,7 +27,7 @@ export function chatappRepositoriesContract(name: string, open: () => Promise<Ch
 
     const newSender = (userId: number, over: Partial<NewSender> = {}): NewSender => ({
       userId, phoneNumber: phone(), displayName: 'Acme', status: 'online', qualityRating: 'GREEN', messagingLimit: 1000, countryCode: 'DE',
-      assistantId: null, callingEnabled: false, statusWebhookUrl: null, provider: 'sandbox', providerSenderRef: null, sealedCredentials: null, now: at(0), ...over,
+      assistantId: null, callingEnabled: false, statusWebhookUrl: null, provider: 'sandbox', providerSenderRef: null, providerAccountRef: null, sealedCredentials: null, now: at(0), ...over,
     });
     const outbound = (userId: number, senderId: number, conversationId: number, over: Partial<NewChatappMessage> = {}): NewChatappMessage => ({
       userId, conversationId, senderId, direction: 'outbound', source: 'api', type: 'text', body: 'Hello', media: null, templateId: null,
@@ -50,6 +50,25 @@ export function chatappRepositoriesContract(name: string, open: () => Promise<Ch
       expect((await s.senders.findByProviderRef('pn-1'))?.id).toBe(first.id);
       expect((await s.senders.findByProviderRef(offline.phoneNumber))?.id).toBe(offline.id);
       expect(await s.senders.sealedCredentials(first.id)).toBe('sealed');
+    });
+
+    it('senders: an account-wide status reaches every sender of that business account only; reach changes quality and limit, never status', async () => {
+      const [a, b] = s.users;
+      const waba = `waba-${randomUUID()}`;
+      const one = (await s.senders.create(newSender(a, { providerAccountRef: waba })))!;
+      const two = (await s.senders.create(newSender(b, { providerAccountRef: waba })))!;
+      const other = (await s.senders.create(newSender(a, { providerAccountRef: `waba-${randomUUID()}` })))!;
+      const changed = await s.senders.setAccountStatus(waba, 'offline', at(7));
+      expect(changed).toEqual([{ ...one, status: 'offline', updatedAt: at(7) }, { ...two, status: 'offline', updatedAt: at(7) }]);
+      expect((await s.senders.findOwned(a, other.id))?.status).toBe('online');
+      expect(await s.senders.setAccountStatus(`waba-${randomUUID()}`, 'offline', at(7))).toEqual([]);
+
+      expect(await s.senders.setReach(other.id, { qualityRating: 'YELLOW', messagingLimit: { value: 10_000 } }, at(8)))
+        .toEqual({ ...other, qualityRating: 'YELLOW', messagingLimit: 10_000, updatedAt: at(8) });
+      expect(await s.senders.setReach(other.id, { qualityRating: null, messagingLimit: { value: null } }, at(9)))
+        .toEqual({ ...other, qualityRating: 'YELLOW', messagingLimit: null, updatedAt: at(9) });
+      expect(await s.senders.setReach(other.id, { qualityRating: 'RED', messagingLimit: null }, at(10)))
+        .toEqual({ ...other, qualityRating: 'RED', messagingLimit: null, updatedAt: at(10) });
     });
 
     it('templates: unique name and language per sender; per-sender reads, status changes keep the reason only when rejected', async () => {

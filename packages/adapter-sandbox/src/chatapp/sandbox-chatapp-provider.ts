@@ -25,7 +25,8 @@ export class SandboxChatappProvider implements ChatappProvider {
   ) {}
 
   async registerSender(): Promise<RegisteredSender> {
-    return { status: 'online', providerSenderRef: null };
+    // Sandbox numbers are healthy at once with the usual limit of a new number.
+    return { status: 'online', providerSenderRef: null, providerAccountRef: null, qualityRating: 'GREEN', messagingLimit: 1000 };
   }
 
   async submitTemplate(_sender: ProviderSender, _template: TemplateSubmission): Promise<SubmittedTemplate> {

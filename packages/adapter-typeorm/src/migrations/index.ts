@@ -13,6 +13,7 @@ import { BillingGateway1795520000000 } from './1795520000000-billing-gateway';
 import { RequestFastPath1795530000000 } from './1795530000000-request-fast-path';
 import { Automations1795540000000 } from './1795540000000-automations';
 import { CallPermissions1795550000000 } from './1795550000000-call-permissions';
+import { ChatappSenderAccount1795650000000 } from './1795650000000-chatapp-sender-account';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -34,4 +35,5 @@ export const migrations = [
   RequestFastPath1795530000000,
   Automations1795540000000,
   CallPermissions1795550000000,
+  ChatappSenderAccount1795650000000,
 ];

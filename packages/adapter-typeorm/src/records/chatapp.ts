@@ -11,6 +11,7 @@ export interface ChatappSenderRecord {
   id: string; user_id: string; phone_number: string; display_name: string; status: string; quality_rating: string;
   messaging_limit: number | null; country_code: string; assistant_id: string | null; calling_enabled: boolean;
   status_webhook_url: string | null; provider: string; provider_sender_ref: string | null; provider_config: string | null;
+  provider_account_ref: string | null;
   created_at: Date; updated_at: Date;
 }
 
@@ -31,6 +32,7 @@ export const chatappSenders = new EntitySchema<ChatappSenderRecord>({
     provider: varchar(16),
     provider_sender_ref: varchar(128, true),
     provider_config: text(true),
+    provider_account_ref: varchar(128, true),
     created_at: timestamptz(),
     updated_at: timestamptz(),
   },
@@ -39,6 +41,7 @@ export const chatappSenders = new EntitySchema<ChatappSenderRecord>({
     { name: 'chatapp_senders_phone_uq', columns: ['phone_number'], unique: true },
     { name: 'chatapp_senders_user_idx', columns: ['user_id', 'id'] },
     { name: 'chatapp_senders_ref_idx', columns: ['provider_sender_ref'] },
+    { name: 'chatapp_senders_account_idx', columns: ['provider_account_ref'] },
   ],
 });
 

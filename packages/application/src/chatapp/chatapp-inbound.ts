@@ -48,10 +48,15 @@ export class ChatappInbound implements ChatappInboundHandler {
         await this.templates.setStatus(template.id, item.status, item.status === 'rejected' ? item.rejectionReason : null, this.clock.now());
         return;
       }
-      case 'sender_status': {
+      case 'account_status': {
+        const changed = await this.senders.setAccountStatus(item.providerAccountRef, item.status, this.clock.now());
+        if (changed.length === 0) return this.drop(item, 'unknown account');
+        return;
+      }
+      case 'sender_reach': {
         const sender = await this.senders.findByProviderRef(item.providerSenderRef);
         if (sender === null) return this.drop(item, 'unknown sender');
-        await this.senders.setStatus(sender.id, item.status, null, this.clock.now());
+        await this.senders.setReach(sender.id, item.reach, this.clock.now());
         return;
       }
       case 'call_permission_reply': {

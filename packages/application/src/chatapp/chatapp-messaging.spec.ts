@@ -64,7 +64,7 @@ function setup(generator: ReplyGenerator = new SandboxReplyGenerator()) {
 
   const sender = async (userId: number, assistantId: number | null = null) => (await senders.create({
     userId, phoneNumber: `+49151${String(userId).padStart(8, '0')}`, displayName: 'Acme', status: 'online', qualityRating: 'GREEN', messagingLimit: 1000,
-    countryCode: 'DE', assistantId, callingEnabled: false, statusWebhookUrl: null, provider: 'sandbox', providerSenderRef: `pn-${userId}`, sealedCredentials: null, now: START,
+    countryCode: 'DE', assistantId, callingEnabled: false, statusWebhookUrl: null, provider: 'sandbox', providerSenderRef: `pn-${userId}`, providerAccountRef: `waba-${userId}`, sealedCredentials: null, now: START,
   }))!;
   const assistant = async (userId: number, over: Record<string, unknown> = {}) => {
     const saved = await store.assistants.create(userId, { ...draftAssistant({ name: 'Support' }, SAMPLE_CATALOG), ...over });
@@ -132,7 +132,9 @@ describe('ChatappInbound (the provider ingress items)', () => {
     const tpl = (await templates.create({ senderId: s.id, name: 'hi', language: 'en', category: 'utility', status: 'pending', bodyText: 'Hi', footerText: null, variables: [], providerTemplateRef: 'tpl-9', now: START }))!;
     await inbound.handle({ kind: 'template_status', providerItemId: 't.1', providerTemplateRef: 'tpl-9', status: 'rejected', rejectionReason: 'Too vague' });
     expect(await templates.findForSender(s.id, tpl.id)).toEqual(expect.objectContaining({ status: 'rejected', rejectionReason: 'Too vague' }));
-    await inbound.handle({ kind: 'sender_status', providerItemId: 'n.1', providerSenderRef: `pn-${user.id}`, status: 'offline' });
+    await inbound.handle({ kind: 'sender_reach', providerItemId: 'n.1', providerSenderRef: `pn-${user.id}`, reach: { qualityRating: 'YELLOW', messagingLimit: { value: 10_000 } } });
+    expect(await senders.findOwned(user.id, s.id)).toEqual(expect.objectContaining({ status: 'online', qualityRating: 'YELLOW', messagingLimit: 10_000 }));
+    await inbound.handle({ kind: 'account_status', providerItemId: 'a.1', providerAccountRef: `waba-${user.id}`, status: 'offline' });
     expect((await senders.findOwned(user.id, s.id))?.status).toBe('offline');
   });
 });
