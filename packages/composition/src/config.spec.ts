@@ -100,4 +100,15 @@ describe('configuration', () => {
     expect(loadConfig({ ...whatsapp, REPLY_GENERATOR: 'openai', OPENAI_API_KEY: 'k' }).replyGenerator).toBe('openai');
     expect(loadConfig({ REPLY_GENERATOR: 'off' }).chatappProvider).toBe('sandbox');
   });
+
+  it('keeps inbound media as files under the data directory unless an S3-compatible bucket is configured', () => {
+    expect(loadConfig({ VOICEPLANE_DATA_DIR: '/srv/vp' }).mediaStore).toEqual({ kind: 'files', dir: '/srv/vp/media' });
+    expect(() => loadConfig({ MEDIA_STORE: 's3' })).toThrow(/S3_BUCKET is required when MEDIA_STORE=s3/);
+    expect(() => loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'AKIA-secret-id' })).toThrow(/S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together/);
+    expect(() => loadConfig({ MEDIA_STORE: 'disk' })).toThrow(/MEDIA_STORE must be one of files, s3/);
+    expect(loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'media', S3_REGION: 'eu-central-1' }).mediaStore)
+      .toEqual({ kind: 's3', bucket: 'media', region: 'eu-central-1', endpoint: null, accessKeyId: null, secretAccessKey: null, forcePathStyle: false });
+    expect(loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'media', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' }).mediaStore)
+      .toEqual({ kind: 's3', bucket: 'media', region: 'us-east-1', endpoint: 'http://127.0.0.1:9000', accessKeyId: 'k', secretAccessKey: 's', forcePathStyle: true });
+  });
 });

@@ -56,6 +56,8 @@ export const CHATAPP_SUCCESS_EXAMPLES: Readonly<Record<string, unknown>> = {
     window_opened_by: 'template', session_status: openSession,
   },
   'GET /api/user/chatapp/messages/{message_sid}': { success: true, data: chatappMessage },
+  // The file's own bytes with its stored Content-Type (e.g. image/jpeg); shown here as a placeholder.
+  'GET /api/user/chatapp/media/{media_id}': '<the file, with its stored Content-Type>',
   'GET /api/user/conversations': { status: true, data: [conversation], next_cursor: null, prev_cursor: null, per_page: 15 },
   'GET /api/user/conversations/{uuid}': { status: true, data: conversation },
   'GET /api/user/conversations/{uuid}/messages': { status: true, data: [message], next_cursor: 'eyJpIjo1NTMxfQ', prev_cursor: null, per_page: 1 },
@@ -124,6 +126,7 @@ export const CHATAPP_HANDLER_ERRORS: Readonly<Record<string, Readonly<Record<num
     422: [coded('Invalid phone number format. Use E.164 format (e.g., +14155551234).', 'INVALID_PHONE'), chatappInvalid('sender_id', 'The sender id field is required.')],
   },
   'GET /api/user/chatapp/messages/{message_sid}': { 404: [coded('Message not found', 'MESSAGE_NOT_FOUND')] },
+  'GET /api/user/chatapp/media/{media_id}': { 404: [SANDBOX_NOT_FOUND] },
   'GET /api/user/conversations': { 422: [{ status: false, error: 'The given data was invalid.', errors: { cursor: ['The selected cursor is invalid.'] } }] },
   'GET /api/user/conversations/{uuid}': { 404: [CONVERSATION_NOT_FOUND] },
   'GET /api/user/conversations/{uuid}/messages': { 404: [CONVERSATION_NOT_FOUND] },

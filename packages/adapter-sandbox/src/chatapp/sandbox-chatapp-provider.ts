@@ -29,6 +29,11 @@ export class SandboxChatappProvider implements ChatappProvider {
     return { status: 'online', providerSenderRef: null, providerAccountRef: null, qualityRating: 'GREEN', messagingLimit: 1000 };
   }
 
+  /** S1 gives a URL, never a media id: the sandbox chat app keeps no files. */
+  async downloadMedia(): Promise<{ bytes: Uint8Array; contentType: string | null }> {
+    throw new ChatappProviderRefusal('The sandbox chat app keeps no media.');
+  }
+
   async submitTemplate(_sender: ProviderSender, _template: TemplateSubmission): Promise<SubmittedTemplate> {
     return { status: this.templateStatus, providerTemplateRef: null };
   }

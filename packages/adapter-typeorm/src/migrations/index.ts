@@ -14,6 +14,7 @@ import { RequestFastPath1795530000000 } from './1795530000000-request-fast-path'
 import { Automations1795540000000 } from './1795540000000-automations';
 import { CallPermissions1795550000000 } from './1795550000000-call-permissions';
 import { ChatappSenderAccount1795650000000 } from './1795650000000-chatapp-sender-account';
+import { ChatappMedia1795650001000 } from './1795650001000-chatapp-media';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -36,4 +37,5 @@ export const migrations = [
   Automations1795540000000,
   CallPermissions1795550000000,
   ChatappSenderAccount1795650000000,
+  ChatappMedia1795650001000,
 ];

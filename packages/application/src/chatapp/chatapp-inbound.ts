@@ -31,7 +31,7 @@ export class ChatappInbound implements ChatappInboundHandler {
         if (sender === null) return this.drop(item, 'unknown sender');
         await this.customerMessages.execute({
           sender, customerPhone: item.customerPhone, customerName: item.customerName, text: item.text,
-          media: item.media === null ? null : { url: null, mediaType: item.media.mediaType, caption: item.media.caption },
+          media: item.media === null ? null : { source: { kind: 'provider', ref: item.media.providerMediaId }, mediaType: item.media.mediaType, caption: item.media.caption },
           providerMessageId: item.providerItemId,
         });
         return;

@@ -6,6 +6,7 @@ export * from './sandbox-ports';
 export * from './provider-senders';
 export * from './outbound-send';
 export * from './media-fetch';
+export * from './inbound-media';
 export * from './register-sender';
 export * from './update-sender';
 export * from './create-template';

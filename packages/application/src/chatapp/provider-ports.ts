@@ -95,6 +95,11 @@ export interface ChatappProvider {
   submitTemplate(sender: ProviderSender, template: TemplateSubmission): Promise<SubmittedTemplate>;
   sendTemplate(sender: ProviderSender, to: string, template: TemplateMessage): Promise<ProviderAcceptance>;
   sendFreeform(sender: ProviderSender, to: string, content: FreeformContent): Promise<ProviderAcceptance>;
+  /**
+   * A file a customer sent, by the provider's media id, read at once (the provider's link expires).
+   * More than `maxBytes` is a refusal; so is a provider that keeps no media (the sandbox).
+   */
+  downloadMedia(sender: ProviderSender, providerMediaId: string, maxBytes: number): Promise<{ bytes: Uint8Array; contentType: string | null }>;
 }
 
 /**

@@ -1,17 +1,18 @@
 import type { Container } from 'inversify';
 import {
-  AiReplies, ApplyDeliveryStatus, CallConfigurations, ChatappForAutomations, ConversationBrain, ChatappInbound, ChatappPermissionRequests, ChatappProvider, conversationInactivityJob, CreateTemplate, EndInactiveConversation,
+  AiReplies, ApplyDeliveryStatus, inboundMediaJob, InboundMediaDownloads, MediaStore, CallConfigurations, ChatappForAutomations, ConversationBrain, ChatappInbound, ChatappPermissionRequests, ChatappProvider, conversationInactivityJob, CreateTemplate, EndInactiveConversation,
   InactivitySchedule, MediaFetcher, OutboundSends, ProviderSenders, ReceiveCustomerMessage, RegisterSender, ReplyGenerator, SecretCipher,
   SendFreeformMessage, SendTemplateMessage, ToggleAi, TOKENS, type Token, UpdateSender,
 } from '@voiceplane/application';
 import {
-  ChatappSenderController, chatappSenderRouteDocs, ChatappSendController, chatappSendRouteDocs, ConversationController, conversationRouteDocs,
+  ChatappMediaController, chatappMediaRouteDocs, ChatappSenderController, chatappSenderRouteDocs, ChatappSendController, chatappSendRouteDocs, ConversationController, conversationRouteDocs,
   SandboxChatappController, sandboxChatappRouteDocs, SandboxConversationController, sandboxConversationRouteDocs, SandboxFaults,
 } from '@voiceplane/adapter-http';
 import { CHATAPP_SEND_FAULT, SandboxChatappProvider, SandboxReplyGenerator } from '@voiceplane/adapter-sandbox';
 import {
-  PostgresSandboxChatappState, TypeormChatappMessageRepository, TypeormConversationRepository, TypeormSenderRepository, TypeormTemplateRepository,
+  PostgresSandboxChatappState, TypeormChatappMessageRepository, TypeormInboundMediaRepository, TypeormConversationRepository, TypeormSenderRepository, TypeormTemplateRepository,
 } from '@voiceplane/adapter-typeorm';
+import { LocalFileMediaStore } from '@voiceplane/adapter-media-store';
 import type { Config } from '../config';
 import { ApiModule } from './module';
 
@@ -36,6 +37,12 @@ const NO_LANGUAGE_MODEL: ReplyGenerator = {
   nextTurn: () => Promise.reject(new Error('REPLY_GENERATOR=off: no language model is configured')),
   evaluateConversation: () => Promise.reject(new Error('REPLY_GENERATOR=off: no language model is configured')),
 };
+
+function mediaStoreFor(config: Config): MediaStore {
+  const store = config.mediaStore;
+  if (store.kind === 'files') return new LocalFileMediaStore(store.dir);
+  throw new Error('MEDIA_STORE=s3: no S3 media store adapter is composed.');
+}
 
 /** The demo account's sandbox sender and templates (CONTRACT §14.1 seeds). */
 async function seedDemoSender(c: Container, userId: number): Promise<void> {
@@ -68,6 +75,8 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   single(TOKENS.TemplateRepository, () => new TypeormTemplateRepository(database));
   single(TOKENS.ConversationRepository, () => new TypeormConversationRepository(database));
   single(TOKENS.ChatappMessageRepository, () => new TypeormChatappMessageRepository(database));
+  single(TOKENS.InboundMediaRepository, () => new TypeormInboundMediaRepository(database));
+  single(TOKENS.MediaStore, () => mediaStoreFor(config));
   if (sandbox) {
     single(TOKENS.SandboxChatappState, () => new PostgresSandboxChatappState(database));
     single(TOKENS.ChatappProvider, () => providerFor(config, c));
@@ -105,6 +114,12 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   single(TOKENS.ApplyDeliveryStatus, () => new ApplyDeliveryStatus(
     get(TOKENS.ChatappMessageRepository), get(TOKENS.SenderRepository), get(TOKENS.ConversationRepository), get(TOKENS.WebhookDeliveries), get(TOKENS.Clock),
   ));
+  single(TOKENS.InboundMediaDownloads, () => new InboundMediaDownloads(
+    get(TOKENS.InboundMediaRepository), get(TOKENS.MediaStore),
+    { provider: get(TOKENS.ChatappProvider), senders: get(TOKENS.SenderRepository), providerSenders: c.get(ProviderSenders), http: get(TOKENS.OutboundHttpClient) },
+    get(TOKENS.JobScheduler), config.publicBaseUrl, get(TOKENS.Clock), log,
+  ));
+  c.bind(TOKENS.JobHandler).toDynamicValue(() => inboundMediaJob(() => get(TOKENS.InboundMediaDownloads))).inSingletonScope();
   single(TOKENS.ReceiveCustomerMessage, () => new ReceiveCustomerMessage(
     get(TOKENS.UnitOfWork), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository), c.get(InactivitySchedule),
     new AiReplies(
@@ -115,7 +130,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
       },
       get(TOKENS.ChatappProvider), prices, get(TOKENS.Clock), log,
     ),
-    get(TOKENS.Ids), get(TOKENS.Clock),
+    get(TOKENS.InboundMediaDownloads), get(TOKENS.Ids), get(TOKENS.Clock),
   ));
   single(TOKENS.ChatappInboundHandler, () => new ChatappInbound(
     get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), get(TOKENS.ChatappMessageRepository), get(TOKENS.ReceiveCustomerMessage),
@@ -146,7 +161,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   // S13 drives voiceplane's own scheduler: it exists whenever any provider is the sandbox (D3).
   const anySandbox = sandbox || [config.voiceRuntime, config.sipProvisioner, config.numberInventory].includes('sandbox');
   const controllers = [
-    ChatappSenderController, ChatappSendController, ConversationController,
+    ChatappSenderController, ChatappSendController, ConversationController, ChatappMediaController,
     ...(sandbox ? [SandboxChatappController] : []), ...(anySandbox ? [SandboxConversationController] : []),
   ];
   for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
@@ -156,7 +171,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
       buckets: (principal) => [{ key: `chatapp-send:${principal.userId}`, limit: CHATAPP_SENDS_PER_SECOND, windowSeconds: 1 }],
     }],
     seedDemo: sandbox ? (userId) => seedDemoSender(c, userId) : undefined,
-    routeDocs: [...chatappSenderRouteDocs, ...chatappSendRouteDocs, ...conversationRouteDocs, ...(sandbox ? sandboxChatappRouteDocs : []),
+    routeDocs: [...chatappSenderRouteDocs, ...chatappSendRouteDocs, ...chatappMediaRouteDocs, ...conversationRouteDocs, ...(sandbox ? sandboxChatappRouteDocs : []),
       ...(anySandbox ? sandboxConversationRouteDocs : [])],
   };
 };

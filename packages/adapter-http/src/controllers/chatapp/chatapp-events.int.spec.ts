@@ -129,7 +129,7 @@ describe('an AI reply overtaken by disable-ai (§8.9 step 3)', () => {
     );
     const receive = new ReceiveCustomerMessage(
       c.get(TOKENS.UnitOfWork), c.get(TOKENS.ConversationRepository), c.get(TOKENS.ChatappMessageRepository), c.get(InactivitySchedule), replies,
-      c.get(TOKENS.Ids), c.get(TOKENS.Clock),
+      c.get(TOKENS.InboundMediaDownloads), c.get(TOKENS.Ids), c.get(TOKENS.Clock),
     );
     const received = await receive.execute({
       sender: (await c.get(TOKENS.SenderRepository).findOwned(user.id, s))!, customerPhone: CUSTOMER, customerName: null, text: 'Hello', media: null, providerMessageId: null,

@@ -54,7 +54,7 @@ export class SandboxChatappController {
     if (sender === null) refuse(SANDBOX_NOT_FOUND);
     const received = await this.receive.execute({
       sender, customerPhone: body.from_phone, customerName: body.customer_name ?? null, text: body.text ?? null,
-      media: mediaUrl === null ? null : { url: mediaUrl, mediaType: body.media_type ?? 'image', caption: body.text ?? null }, providerMessageId: null,
+      media: mediaUrl === null ? null : { source: { kind: 'url', ref: mediaUrl }, mediaType: body.media_type ?? 'image', caption: body.text ?? null }, providerMessageId: null,
     });
     const ai = received.aiReply.reply;
     return reply(200, {

@@ -1,0 +1,1 @@
+export { LocalFileMediaStore } from './local-file-media-store';
