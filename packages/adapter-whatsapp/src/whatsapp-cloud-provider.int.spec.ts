@@ -153,4 +153,28 @@ describe('WhatsApp Cloud provider', () => {
     stub.answer({ status: 401, body: { error: { message: 'Error validating access token: Session has expired.', type: 'OAuthException', code: 190 } } });
     await expect(provider().registerSender(sender, 'Acme Support')).rejects.toEqual(new ChatappProviderRefusal('Error validating access token: Session has expired.'));
   });
+
+  it('downloads a customer\'s media through its node and short-lived URL with the sender\'s token, capped', async () => {
+    const fileUrl = `${stub.baseUrl}files/m1`;
+    stub.answer({ status: 200, body: { url: fileUrl, mime_type: 'image/jpeg', file_size: 15, id: 'm1' } }, { status: 200, body: { fake: 'jpeg' } });
+    const got = await provider().downloadMedia(sender, 'm1', 100);
+    expect(Buffer.from(got.bytes).toString()).toBe('{"fake":"jpeg"}');
+    expect(got.contentType).toMatch(/^application\/json/);
+    expect(stub.requests.map((r) => [r.method, r.path, r.authorization])).toEqual([['GET', '/v21.0/m1', `Bearer ${TOKEN}`], ['GET', '/files/m1', `Bearer ${TOKEN}`]]);
+
+    // Over the cap as announced by Graph: refused before the file is read; over it while reading: refused too.
+    stub.reset();
+    stub.answer({ status: 200, body: { url: fileUrl, file_size: 17 * 1024 * 1024 } });
+    await expect(provider().downloadMedia(sender, 'm2', 16 * 1024 * 1024)).rejects.toEqual(new ChatappProviderRefusal('the file is larger than 16 MB'));
+    expect(stub.requests).toHaveLength(1);
+    stub.answer({ status: 200, body: { url: fileUrl } }, { status: 200, body: { much: 'x'.repeat(200) } });
+    await expect(provider().downloadMedia(sender, 'm3', 100)).rejects.toEqual(new ChatappProviderRefusal('the file is larger than 16 MB'));
+    stub.answer({ status: 400, body: { error: { message: '(#100) Invalid media id', code: 100 } } });
+    await expect(provider().downloadMedia(sender, 'm4', 100)).rejects.toEqual(new ChatappProviderRefusal('(#100) Invalid media id'));
+    stub.answer({ status: 200, body: { url: fileUrl } }, { status: 500, body: {} });
+    await expect(provider().downloadMedia(sender, 'm5', 100)).rejects.toThrow('WhatsApp media download answered 500');
+    stub.answer({ status: 200, body: { url: fileUrl } }, { status: 200, body: {}, delayMs: 500 });
+    const timedOut = await provider(200).downloadMedia(sender, 'm6', 100).catch((e: Error) => e.message);
+    expect(timedOut).toBe('WhatsApp media download timed out');
+  });
 });
