@@ -12,7 +12,7 @@ import { CHATAPP_SEND_FAULT, SandboxChatappProvider, SandboxReplyGenerator } fro
 import {
   PostgresSandboxChatappState, TypeormChatappMessageRepository, TypeormInboundMediaRepository, TypeormConversationRepository, TypeormSenderRepository, TypeormTemplateRepository,
 } from '@voiceplane/adapter-typeorm';
-import { LocalFileMediaStore } from '@voiceplane/adapter-media-store';
+import { LocalFileMediaStore, S3MediaStore } from '@voiceplane/adapter-media-store';
 import type { Config } from '../config';
 import { ApiModule } from './module';
 
@@ -40,8 +40,7 @@ const NO_LANGUAGE_MODEL: ReplyGenerator = {
 
 function mediaStoreFor(config: Config): MediaStore {
   const store = config.mediaStore;
-  if (store.kind === 'files') return new LocalFileMediaStore(store.dir);
-  throw new Error('MEDIA_STORE=s3: no S3 media store adapter is composed.');
+  return store.kind === 'files' ? new LocalFileMediaStore(store.dir) : new S3MediaStore(store);
 }
 
 /** The demo account's sandbox sender and templates (CONTRACT §14.1 seeds). */
