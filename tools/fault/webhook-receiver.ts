@@ -115,12 +115,5 @@ export function verifyWithReference(secret: string, hook: ReceivedWebhook): unkn
   });
 }
 
-/** Polls until `condition` holds; fails with `what` after `timeoutMs`. */
-export async function eventually(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await condition()) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+// Tests that use the receiver wait the way every integration test does (see docs/testing.md).
+export { eventually } from '../test-env/wait';

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { Client } from 'pg';
 import { dockerAvailable, startPostgresContainer, startRabbitMqContainer, stopContainers } from './containers';
+import { dropStaleScratchDatabases } from './stale-scratch-databases';
 import { chooseIntegrationEnvironment, describeIntegrationEnvironment, requirementShortfalls } from './integration-environment';
 
 /**
@@ -28,15 +29,18 @@ async function prepareIntegrationEnvironment(): Promise<void> {
   if (choice.broker === 'container') process.env.AMQP_URL = await startRabbitMqContainer();
 
   if (choice.database === 'url') {
-    const client = new Client({ connectionString: process.env.DATABASE_URL });
+    const client = new Client({ connectionString: process.env.DATABASE_URL, connectionTimeoutMillis: 10_000 });
+    let answers = false;
     try {
       await client.connect();
       await client.query('SELECT 1');
+      answers = true;
     } catch (e) {
       problems.push(`DATABASE_URL is set but PostgreSQL does not answer: ${(e as Error).message}`);
     } finally {
       await client.end().catch(() => undefined);
     }
+    if (answers) await sweepStaleScratchDatabases(process.env.DATABASE_URL as string);
   } else if (choice.database === 'embedded') {
     banner('DATABASE_URL is not set: integration suites run on embedded PGlite (PostgreSQL 18 in WASM).');
   }
@@ -55,6 +59,17 @@ async function prepareIntegrationEnvironment(): Promise<void> {
 
   if (problems.length > 0) {
     throw new Error(`Integration environment is not usable:\n - ${problems.join('\n - ')}`);
+  }
+}
+
+/** Each test file drops its database; a run killed halfway cannot, so the next run does it. */
+async function sweepStaleScratchDatabases(serverUrl: string): Promise<void> {
+  try {
+    const dropped = await dropStaleScratchDatabases(serverUrl);
+    if (dropped.length > 0) process.stdout.write(`Dropped ${dropped.length} scratch database(s) left by earlier runs: ${dropped.join(', ')}\n`);
+  } catch (e) {
+    // Leftovers cost disk space, never a result: a sweep that cannot run must not stop the tests.
+    process.stdout.write(`Could not look for stale scratch databases: ${(e as Error).message}\n`);
   }
 }
 

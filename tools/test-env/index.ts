@@ -2,3 +2,4 @@ export { createTestDatabase, useTestDatabase, type TestDatabase } from './databa
 export { describeWithAmqp, amqpUrl } from './amqp';
 export { createTestApi, type TestApi, type TestUser } from './api';
 export { TcpLink } from './tcp-link';
+export { eventually, withinCeiling, WAIT_CEILING_MS } from './wait';

@@ -13,13 +13,27 @@ import { bearerToken, staticTokenAuthentication, userAuthentication } from './pi
 import { requestLog } from './pipeline/request-log';
 import { rateLimiting, RouteQuota } from './pipeline/rate-limiting';
 import { idempotency } from './pipeline/idempotency';
-import { canonicalRoute } from './pipeline/aliases';
-import { notFoundOrMethodNotAllowed } from './pipeline/route-table';
+import { canonicalRoute, canonicalSearch } from './pipeline/aliases';
+import { constrainRouteParameters, notFoundOrMethodNotAllowed } from './pipeline/route-table';
 import { UnexpectedErrorFilter } from './pipeline/error-filter';
 import { familyOfPath, serverErrorBody } from './pipeline/families';
 import { ApiRequest, fullPath } from './pipeline/request-context';
 import { mountDocs } from './openapi/docs';
 import type { RouteDoc } from './openapi/route-doc';
+import { isCheckoutPage } from './controllers/top-ups/sandbox-checkout-page';
+
+/**
+ * Provider ingress paths answer in their own family: a provider this server does not serve (any name while the
+ * sandbox stands in for the chat app) is `{"error":"Unknown provider."}`. Mounted after the controllers, so a
+ * served provider's route answers first.
+ */
+function unknownProviders(app: Application): void {
+  const unknown = (_req: Request, res: Response) => {
+    res.status(404).json({ error: 'Unknown provider.' });
+  };
+  app.get('/api/providers/chatapp/:provider/webhook', unknown);
+  app.post(['/api/providers/chatapp/:provider/webhook', '/api/providers/billing/:provider/webhook'], unknown);
+}
 
 export interface HttpAppOptions {
   /** Controllers must already be bound in this container. */
@@ -58,7 +72,7 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
     if (decodable !== req.path) req.url = decodable + req.url.slice(req.path.length);
     const canonical = canonicalRoute(req.method, req.path);
     if (canonical) {
-      req.url = canonical.path + req.url.slice(req.path.length);
+      req.url = canonical.path + canonicalSearch(req.url.slice(req.path.length), canonical.query);
       req.method = canonical.method;
     }
     next();
@@ -93,7 +107,8 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   const isPublicUserRoute = (req: Request) => req.method === 'POST' && fullPath(req) === '/api/user/login';
   app.use('/api/user', (req, res, next) => (isPublicUserRoute(req) ? next() : userAuth(req, res, next)));
   app.use('/api/user', (req, res, next) => (isPublicUserRoute(req) ? next() : limits(req, res, next)));
-  app.use('/api/sandbox', userAuth);
+  // The sandbox checkout page is opened in a browser: the one-time token in its address is its credential.
+  app.use('/api/sandbox', (req, res, next) => (isCheckoutPage(req) ? next() : userAuth(req, res, next)));
   app.use('/api/admin', staticTokenAuthentication(o.adminToken));
   app.use('/api/runtime', staticTokenAuthentication(o.runtimeToken));
   app.use(['/api/user', '/api/admin', '/api/hooks'], idem);
@@ -103,7 +118,8 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   adapter.useGlobalFilters(UnexpectedErrorFilter);
   await adapter.build();
 
-  app.use(notFoundOrMethodNotAllowed(app));
+  unknownProviders(app);
+  app.use(notFoundOrMethodNotAllowed(constrainRouteParameters(app)));
   // Errors raised by express middleware (not controllers) end here.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     o.logger.error({ err, path: req.path }, 'unhandled pipeline error');

@@ -383,8 +383,11 @@ export class Inbox {
   }
 }
 
-/** Polls until `check` holds; fails the test with `what` when `timeoutMs` passes first. */
-export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+/**
+ * Polls until `check` holds; fails the test with `what` when `timeoutMs` passes first. The ceiling
+ * only bounds a failure, so it is generous: a busy machine delivers late, not never.
+ */
+export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);

@@ -23,13 +23,13 @@ export function topUpStoresContract(name: string, open: () => Promise<TopUpStore
       f = await open();
     });
 
-    const pending = async (userId: number, amount = 50, trigger: 'checkout' | 'auto' = 'checkout'): Promise<TopUp> => {
+    const pending = async (userId: number, amount = 50, trigger: 'checkout' | 'auto' = 'checkout', reference = 'ref_1'): Promise<TopUp> => {
       const created = newTopUp({
         id: await f.topUps.reserveId(), userId, amount, provider: 'sandbox', now: AT,
         payment: trigger === 'checkout' ? { trigger, checkoutUrl: 'https://pay.example/x' } : { trigger },
       });
       if (!created.ok) throw new Error('bad amount');
-      await f.topUps.insert(created.value, 'ref_1');
+      await f.topUps.insert(created.value, reference);
       return created.value;
     };
 
@@ -43,6 +43,14 @@ export function topUpStoresContract(name: string, open: () => Promise<TopUpStore
       expect(await f.topUps.find(other, a.id)).toBeNull();
       expect(await f.uow.transaction(() => f.topUps.lock(b.id))).toEqual(b);
       expect(await f.topUps.lock(b.id + 1000)).toBeNull();
+    });
+
+    it('finds a top-up by its provider reference, any account\'s, only for that provider', async () => {
+      const a = await pending(await f.account(), 10, 'checkout', 'sandbox_checkout:aa');
+      await pending(await f.account(), 20, 'checkout', 'sandbox_checkout:bb');
+      expect(await f.topUps.findByProviderReference('sandbox', 'sandbox_checkout:aa')).toEqual(a);
+      expect(await f.topUps.findByProviderReference('stripe', 'sandbox_checkout:aa')).toBeNull();
+      expect(await f.topUps.findByProviderReference('sandbox', 'sandbox_checkout:cc')).toBeNull();
     });
 
     it('lists newest first, pages and filters by status; stores a settlement', async () => {

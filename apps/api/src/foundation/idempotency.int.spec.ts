@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { TOKENS } from '@voiceplane/application';
-import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
+import { createTestApi, eventually, TestApi, TestUser } from '@voiceplane/test-env';
 
 describe('Idempotency-Key (CONTRACT §1.10)', () => {
   let t: TestApi;
@@ -44,13 +44,15 @@ describe('Idempotency-Key (CONTRACT §1.10)', () => {
     };
     try {
       const slow = t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'k-3').send({ name: 'slow' }).then((r) => r);
-      await waitFor(async () => (await t.db.dataSource.query(`SELECT 1 FROM idempotency_keys WHERE scope LIKE '%:k-3'`)).length === 1);
+      await eventually(async () => (await t.db.dataSource.query(`SELECT 1 FROM idempotency_keys WHERE scope LIKE '%:k-3'`)).length === 1, 'the first request to hold the key');
       const concurrent = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'k-3').send({ name: 'slow' });
       expect(concurrent.status).toBe(409);
       expect(concurrent.body).toEqual({ message: 'A request with this Idempotency-Key is still being processed.', error: 'idempotency_key_in_use' });
       gate.resolve();
       expect((await slow).status).toBe(201);
     } finally {
+      // Never leave the first request parked behind the gate: it would hold its connection past the file.
+      gate.resolve();
       create.createApiKey = original;
     }
   });
@@ -128,13 +130,4 @@ function deferred() {
   let resolve!: () => void;
   const promise = new Promise<void>((r) => (resolve = r));
   return { promise, resolve };
-}
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('condition not met in time');
 }

@@ -1,4 +1,4 @@
-import { createTestApi, createTestDatabase, TestApi, TestDatabase } from '@voiceplane/test-env';
+import { createTestApi, createTestDatabase, eventually, TestApi, TestDatabase } from '@voiceplane/test-env';
 import { TOKENS } from '@voiceplane/application';
 
 /**
@@ -105,7 +105,7 @@ describe('the request fast path across instances', () => {
       await db.dataSource.query(`DELETE FROM api_keys WHERE user_id = $1`, [user.id]);
       expect((await b.http.get('/api/user/me').set(user.auth)).status).toBe(200);
       await db.dataSource.query(`SELECT pg_notify('vp_principals', $1)`, [String(user.id)]);
-      await eventually(async () => (await b.http.get('/api/user/me').set(user.auth)).status === 401);
+      await eventually(async () => (await b.http.get('/api/user/me').set(user.auth)).status === 401, 'the notified instance to forget the principal');
     } finally {
       await db.dataSource.query(`ALTER TABLE api_keys ENABLE TRIGGER api_keys_principal_notify`);
     }
@@ -119,11 +119,3 @@ describe('the request fast path across instances', () => {
     return Number(rows[0].hits);
   }
 });
-
-async function eventually(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    await new Promise((r) => setImmediate(r));
-  }
-  throw new Error('condition not met');
-}

@@ -1,4 +1,4 @@
-import { TopUp, TopUpStatus } from '@voiceplane/domain';
+import { BillingProvider, TopUp, TopUpStatus } from '@voiceplane/domain';
 import { Page, PageRequest, TopUpRepository } from '@voiceplane/application';
 import { copy } from '../copy';
 import { pageOf } from '../paging';
@@ -21,6 +21,11 @@ export class InMemoryTopUpRepository implements TopUpRepository {
   async find(userId: number, id: number): Promise<TopUp | null> {
     const row = this.rows.get(id);
     return row && row.topUp.userId === userId ? copy(row.topUp) : null;
+  }
+
+  async findByProviderReference(provider: BillingProvider, providerReference: string): Promise<TopUp | null> {
+    const row = [...this.rows.values()].find((r) => r.topUp.provider === provider && r.providerReference === providerReference);
+    return row ? copy(row.topUp) : null;
   }
 
   async list(userId: number, page: PageRequest, status?: TopUpStatus): Promise<Page<TopUp>> {

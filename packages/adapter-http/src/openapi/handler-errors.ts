@@ -219,6 +219,6 @@ export const HANDLER_ERRORS: Readonly<Record<string, Readonly<Record<number, rea
   ...AUTOMATION_HANDLER_ERRORS,
   ...CHATAPP_HANDLER_ERRORS,
   ...CHATAPP_VOICE_HANDLER_ERRORS,
-  'PATCH /api/user/assistants/{id}': RECORDED['PUT /api/user/assistant/{id}'],
+  'GET /api/user/assistants/phone-numbers': { 422: [invalid({ type: ['The selected type is invalid.'] })] },
   'GET /api/user/assistants/get': RECORDED['GET /api/user/assistants'],
 };

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { createTestApi, TestApi } from '@voiceplane/test-env';
 import { HANDLER_ERRORS } from './handler-errors';
 import { SUCCESS_EXAMPLES } from './success-examples';
+import { ALIAS_ROUTES } from '../pipeline/aliases';
 
 /**
  * The document served by the composed api: valid OpenAPI 3.1, the same operations and request fields as the
@@ -106,6 +107,18 @@ describe('GET /api/openapi.json', () => {
     const operations = new Set(operationsOf(doc).map(([key]) => key));
     const stale = [...Object.keys(SUCCESS_EXAMPLES), ...Object.keys(HANDLER_ERRORS)].filter((key) => !operations.has(key));
     expect(stale).toEqual([]);
+  });
+
+  it('marks every alias as one, with the answers of the operation it stands for', () => {
+    for (const alias of ALIAS_ROUTES) {
+      const canonicalMethod = (alias.canonicalMethod ?? alias.method).toLowerCase();
+      const op = doc.paths[alias.path]?.[alias.method.toLowerCase()] as Operation & { 'x-alias-of'?: unknown; summary?: string };
+      expect({ alias: alias.path, marked: op?.['x-alias-of'] }).toEqual({
+        alias: alias.path, marked: expect.objectContaining({ method: canonicalMethod, path: alias.canonicalPath }),
+      });
+      expect(op.summary).toMatch(/^Alias of /);
+      expect(op.responses).toEqual(doc.paths[alias.canonicalPath][canonicalMethod].responses);
+    }
   });
 
   it('answers what it documents: an unauthenticated call gets the documented 401 body', async () => {

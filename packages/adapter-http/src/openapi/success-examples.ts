@@ -8,15 +8,18 @@ import { CHATAPP_VOICE_SUCCESS_EXAMPLES } from './chatapp-voice-examples';
  * the HTTP test suites (ids, tokens and times as the server produced them; test servers' addresses replaced by
  * example addresses), so it has exactly the shape the presenters produce.
  */
-/** Paid top-ups (CONTRACT §13.4), as the sandbox answered them. */
+/**
+ * Paid top-ups, as the sandbox answered them: the creation answer carries the checkout page's
+ * one-time token, later reads the page's address without it.
+ */
 const TOP_UP_PENDING = {
   id: 31, amount: 50, currency: 'USD', status: 'pending', trigger: 'checkout',
-  checkout_url: 'http://127.0.0.1:3000/api/sandbox/billing/checkout/31', provider: 'sandbox', failure_reason: null,
+  checkout_url: 'http://127.0.0.1:3000/api/sandbox/billing/checkout/pQ2mW9xYkL7rT4vN8sB1cZ6hJ3fD0gA5eU7iO2yR4tE', provider: 'sandbox', failure_reason: null,
   created_at: '2026-11-23T13:02:11.415Z', completed_at: null,
 };
 const TOP_UP_SUCCEEDED = {
   id: 31, amount: 50, currency: 'USD', status: 'succeeded', trigger: 'checkout',
-  checkout_url: 'http://127.0.0.1:3000/api/sandbox/billing/checkout/31', provider: 'sandbox', failure_reason: null,
+  checkout_url: 'http://127.0.0.1:3000/api/sandbox/billing/checkout', provider: 'sandbox', failure_reason: null,
   created_at: '2026-11-23T13:02:11.415Z', completed_at: '2026-11-23T13:02:11.602Z',
 };
 const AUTO_RECHARGE_SETTINGS = {
@@ -1124,12 +1127,12 @@ const RECORDED: Readonly<Record<string, unknown>> = {
   },
 };
 
-/** Aliases and views answer what their original answers: the same update, the page's records as a bare array. */
+/** Views answer what their original answers: the page's records as a bare array, the owned numbers as one. */
 export const SUCCESS_EXAMPLES: Readonly<Record<string, unknown>> = {
   ...RECORDED,
   ...AUTOMATION_SUCCESS_EXAMPLES,
   ...CHATAPP_SUCCESS_EXAMPLES,
   ...CHATAPP_VOICE_SUCCESS_EXAMPLES,
-  'PATCH /api/user/assistants/{id}': RECORDED['PUT /api/user/assistant/{id}'],
   'GET /api/user/assistants': (RECORDED['GET /api/user/assistants/get'] as { data: unknown[] }).data,
+  'GET /api/user/assistants/phone-numbers': (RECORDED['GET /api/user/phone-numbers'] as { data: unknown[] }).data,
 };

@@ -1,34 +1,102 @@
+import { parameterPattern } from './path-parameters';
+
 /**
- * Aliases are served by the canonical handler (CONTRACT §1.2): the request line is rewritten
- * before routing, so auth, quotas and idempotency scopes are those of the canonical route.
+ * Aliases are served by the canonical handler: the request line is rewritten
+ * before routing, so auth, quotas, idempotency scopes and answers are those of the canonical route.
  */
-export interface AliasRule {
-  readonly methods?: readonly string[];
-  readonly from: RegExp;
-  readonly to: string;
+export type AliasMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One alias operation; paths are written as the OpenAPI document writes them (`{id}`). */
+export interface AliasRoute {
+  readonly method: AliasMethod;
+  readonly path: string;
   /** The canonical method, when the alias uses another one. */
-  readonly method?: string;
+  readonly canonicalMethod?: AliasMethod;
+  readonly canonicalPath: string;
+  /** Query values the alias fixes on the canonical route (they replace any the caller sent). */
+  readonly query?: Readonly<Record<string, string>>;
+  /** Which client calls it, for the reference. */
+  readonly usedBy?: string;
 }
+
+export const ALIAS_ROUTES: readonly AliasRoute[] = [
+  { method: 'POST', path: '/api/automate/conversations/{uuid}/disable-ai', canonicalPath: '/api/user/conversations/{uuid}/disable-ai' },
+  { method: 'POST', path: '/api/automate/conversations/{uuid}/enable-ai', canonicalPath: '/api/user/conversations/{uuid}/enable-ai' },
+  { method: 'POST', path: '/api/user/folders', canonicalPath: '/api/user/folder', usedBy: 'the MCP server’s create_folder' },
+  { method: 'PUT', path: '/api/user/folders/{id}', canonicalPath: '/api/user/folder/{id}' },
+  { method: 'DELETE', path: '/api/user/folders/{id}', canonicalPath: '/api/user/folder/{id}' },
+  { method: 'GET', path: '/api/user/assistants/{id}', canonicalPath: '/api/user/assistant/{id}', usedBy: 'the OpenClaw plugin' },
+  {
+    method: 'PATCH', path: '/api/user/assistants/{id}', canonicalMethod: 'PUT', canonicalPath: '/api/user/assistant/{id}',
+    usedBy: 'the OpenClaw plugin (a partial update, as PUT is)',
+  },
+  {
+    method: 'GET', path: '/api/user/assistants/synthesizer-providers', canonicalPath: '/api/user/assistants/providers',
+    query: { kind: 'synthesizer' }, usedBy: 'the MCP server and the OpenClaw plugin',
+  },
+  {
+    method: 'GET', path: '/api/user/assistants/transcriber-providers', canonicalPath: '/api/user/assistants/providers',
+    query: { kind: 'transcriber' }, usedBy: 'the MCP server and the OpenClaw plugin',
+  },
+  { method: 'GET', path: '/api/user/phone-numbers/all', canonicalPath: '/api/user/phone-numbers', usedBy: 'the MCP server' },
+  { method: 'DELETE', path: '/api/user/phone-numbers/sip-trunks/{id}', canonicalPath: '/api/user/phone-numbers/{id}' },
+];
+
+/** Every chat-app route is also served with `whatsapp` in place of `chatapp` (the public API's name). */
+const CHATAPP_PREFIX = /^\/api\/user\/whatsapp(?=\/|$)/;
+
+
+interface CompiledAlias {
+  readonly route: AliasRoute;
+  readonly pattern: RegExp;
+  readonly names: string[];
+}
+
+const COMPILED: readonly CompiledAlias[] = ALIAS_ROUTES.map((route) => {
+  // Parameters keep their shape on aliases too: `/api/user/assistants/outbound` is never assistant "outbound".
+  const names: string[] = [];
+  const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{([a-z_]+)\}/g, (_m, name: string) => {
+    names.push(name);
+    return `(${parameterPattern(name)})`;
+  });
+  return { route, pattern: new RegExp(`^${source}$`), names };
+});
 
 export interface CanonicalRoute {
   readonly method: string;
   readonly path: string;
+  readonly query?: Readonly<Record<string, string>>;
 }
-
-export const aliasRules: AliasRule[] = [
-  { from: /^\/api\/user\/whatsapp(\/.*)?$/, to: '/api/user/chatapp$1' },
-  { from: /^\/api\/automate\/conversations\/([^/]+)\/(disable-ai|enable-ai)$/, to: '/api/user/conversations/$1/$2' },
-  { methods: ['PUT', 'DELETE'], from: /^\/api\/user\/folders\/([^/]+)$/, to: '/api/user/folder/$1' },
-  // The OpenClaw plugin updates with PATCH on the plural path.
-  { methods: ['PATCH'], from: /^\/api\/user\/assistants\/([^/]+)$/, to: '/api/user/assistant/$1', method: 'PUT' },
-  { methods: ['DELETE'], from: /^\/api\/user\/phone-numbers\/sip-trunks\/([^/]+)$/, to: '/api/user/phone-numbers/$1' },
-];
 
 /** Returns the canonical request line, or null when no alias applies. */
 export function canonicalRoute(method: string, path: string): CanonicalRoute | null {
-  for (const rule of aliasRules) {
-    if (rule.methods && !rule.methods.includes(method)) continue;
-    if (rule.from.test(path)) return { method: rule.method ?? method, path: path.replace(rule.from, rule.to) };
+  if (CHATAPP_PREFIX.test(path)) return { method, path: path.replace(CHATAPP_PREFIX, '/api/user/chatapp') };
+  for (const { route, pattern, names } of COMPILED) {
+    // HEAD goes where GET goes, as the router sends it.
+    if (route.method !== method && !(method === 'HEAD' && route.method === 'GET')) continue;
+    const found = pattern.exec(path);
+    if (!found) continue;
+    const canonicalPath = route.canonicalPath.replace(/\{([a-z_]+)\}/g, (_m, name: string) => found[names.indexOf(name) + 1]);
+    return { method: method === 'HEAD' ? method : route.canonicalMethod ?? method, path: canonicalPath, query: route.query };
   }
   return null;
+}
+
+/**
+ * The query string (`?…` or empty) of a rewritten request: the caller's pairs as sent (a `+` in a phone stays
+ * a `+`), those the alias fixes replaced.
+ */
+export function canonicalSearch(search: string, fixed: Readonly<Record<string, string>> | undefined): string {
+  if (!fixed) return search;
+  const keyOf = (pair: string) => {
+    const raw = pair.split('=')[0];
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  };
+  const kept = search.replace(/^\?/, '').split('&').filter((pair) => pair !== '' && !Object.hasOwn(fixed, keyOf(pair)));
+  const set = Object.entries(fixed).map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+  return `?${[...kept, ...set].join('&')}`;
 }

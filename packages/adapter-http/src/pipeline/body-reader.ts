@@ -8,7 +8,7 @@ const DRAIN_CAP = 64 * MB;
 export interface BodyRules {
   /** Byte cap for a path (1 MB; 64 KB on automation webhook triggers). */
   limitFor(path: string): number;
-  /** Paths that receive form posts besides JSON (automation webhook triggers). */
+  /** Paths that receive form posts besides JSON (automation webhook triggers, the sandbox checkout page). */
   acceptsForm(path: string): boolean;
   /** Paths whose raw body is handled by the route itself (provider ingress). */
   isRaw(path: string): boolean;
@@ -16,7 +16,7 @@ export interface BodyRules {
 
 export const defaultBodyRules: BodyRules = {
   limitFor: (path) => (path.startsWith('/api/hooks/') ? 64 * 1024 : MB),
-  acceptsForm: (path) => path.startsWith('/api/hooks/'),
+  acceptsForm: (path) => path.startsWith('/api/hooks/') || path.startsWith('/api/sandbox/billing/checkout/'),
   isRaw: (path) => path.startsWith('/api/providers/'),
 };
 

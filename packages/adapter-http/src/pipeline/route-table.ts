@@ -1,25 +1,69 @@
-import type { Application, Request, Response } from 'express';
+import type { Application, NextFunction, Request, Response } from 'express';
+import { canonicalRoute } from './aliases';
+import { decodablePath } from './input-guard';
+import { parameterFits } from './path-parameters';
+
+type Params = Record<string, string>;
+type Match = { params: Params } | false;
 
 interface RouteLayer {
-  route?: { path: string; methods: Record<string, boolean> };
-  match(path: string): boolean;
+  route?: { path: string; methods: Record<string, boolean>; _handlesMethod(method: string): boolean };
+  match(path: string): Match;
+  handleRequest(req: Request, res: Response, next: NextFunction): void;
+}
+
+interface DeclaredRoute {
+  readonly layer: RouteLayer & { route: NonNullable<RouteLayer['route']> };
+  /** The route's own pattern, without the shapes of its parameters. */
+  readonly loose: (path: string) => Match;
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/**
+ * The router's rule for path parameters: a segment that does not have the shape of the
+ * parameter never matches the route, so a literal path segment is never taken for an id, whatever order
+ * the routes were declared in, and an unknown literal is an unknown route (404), never a 405. Applied once,
+ * after every controller is mounted; answers the routes as declared.
+ */
+export function constrainRouteParameters(app: Application): DeclaredRoute[] {
+  const stack = (app as unknown as { router: { stack: RouteLayer[] } }).router.stack;
+  return stack.filter((l): l is DeclaredRoute['layer'] => l.route !== undefined).map((layer) => {
+    const loose = layer.match.bind(layer);
+    layer.match = (path) => {
+      const found = loose(path);
+      return found && Object.entries(found.params).every(([name, value]) => parameterFits(name, value)) ? found : false;
+    };
+    return { layer, loose };
+  });
 }
 
 /**
- * Unknown routes answer 404 `{message}`; a known path with another method answers 405 with
- * `Allow` (CONTRACT §1.5). The route table is read once, after every controller is mounted.
+ * What a request no route took gets: 405 with `Allow` when the path is known for other
+ * methods (aliases included); else, when its own method has a route there but a parameter has the wrong
+ * shape (`/api/user/assistant/abc`), that route answers its family's not-found; else 404 `{message}`.
  */
-export function notFoundOrMethodNotAllowed(app: Application) {
-  const stack = ((app as unknown as { router: { stack: RouteLayer[] } }).router.stack).filter((l) => l.route);
-  return (req: Request, res: Response): void => {
-    const allowed = new Set<string>();
-    for (const layer of stack) {
-      if (layer.match(req.path)) for (const m of Object.keys(layer.route!.methods)) if (m !== '_all') allowed.add(m.toUpperCase());
-    }
-    if (allowed.size > 0 && !allowed.has(req.method)) {
+export function notFoundOrMethodNotAllowed(routes: readonly DeclaredRoute[]) {
+  const handles = (method: string, path: string) => routes.some(({ layer }) => layer.route._handlesMethod(method) && layer.match(path));
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const requested = decodablePath(req.originalUrl.split('?')[0]);
+    const allowed = METHODS.filter((method) => {
+      const canonical = canonicalRoute(method, requested);
+      return handles(method, req.path) || (canonical !== null && handles(canonical.method, canonical.path));
+    });
+    if (allowed.length > 0 && !allowed.includes(req.method as (typeof METHODS)[number])) {
       res.setHeader('Allow', [...allowed].sort().join(', '));
       res.status(405).json({ message: 'Method not allowed.' });
       return;
+    }
+    for (const { layer, loose } of routes) {
+      if (!layer.route._handlesMethod(req.method)) continue;
+      const found = loose(req.path);
+      if (found) {
+        req.params = found.params;
+        layer.handleRequest(req, res, next);
+        return;
+      }
     }
     res.status(404).json({ message: 'Not found.' });
   };

@@ -1,11 +1,11 @@
-import { ArmedBillingFaults, BillingAccount, BillingGateway, OffSessionCharge, PayableTopUp, StartedCheckout } from '@voiceplane/application';
+import { randomBytes } from 'node:crypto';
+import {
+  ArmedBillingFaults, BillingAccount, BillingGateway, OffSessionCharge, PayableTopUp, SANDBOX_DECLINE_REASON, sandboxCheckoutReference, StartedCheckout,
+} from '@voiceplane/application';
 import { SandboxFault } from '../telephony/armed-faults';
 
-/** The `failure_reason` of an auto top-up an armed `billing_charge` fault declines (CONTRACT §14.2). */
-export const SANDBOX_DECLINE_REASON = 'card_declined';
-
 /**
- * The sandbox billing provider (CONTRACT §13.4, §13.5): a checkout is a page that S14 settles, the
+ * The sandbox billing provider: a checkout is a page (or the sandbox API) that settles it, the
  * saved card is always there, and an off-session charge succeeds at once — unless a
  * `billing_charge` fault is armed: the next checkout then fails to open (502), the next auto
  * top-up is declined.
@@ -17,7 +17,10 @@ export class SandboxBillingGateway implements BillingGateway {
 
   async startCheckout(account: BillingAccount, topUp: PayableTopUp): Promise<StartedCheckout> {
     if (await this.faults.claim(account.userId)) throw new SandboxFault('billing_charge');
-    return { checkoutUrl: `${this.publicBaseUrl}/api/sandbox/billing/checkout/${topUp.id}`, providerReference: `sandbox_checkout_${topUp.id}`, customerRef: null };
+    // The page's address is its only credential: 256 random bits, shown once, kept as a hash (the provider reference).
+    const token = randomBytes(32).toString('base64url');
+    const page = `${this.publicBaseUrl}/api/sandbox/billing/checkout`;
+    return { checkoutUrl: `${page}/${token}`, keptCheckoutUrl: page, providerReference: sandboxCheckoutReference(token), customerRef: null };
   }
 
   async chargeSavedPaymentMethod(account: BillingAccount, topUp: PayableTopUp): Promise<OffSessionCharge> {

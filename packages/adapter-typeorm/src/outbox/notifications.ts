@@ -94,7 +94,18 @@ export class PostgresNotifications {
     const client = await poolOf(this.db.dataSource).connect();
     client.on('notification', (n) => this.doorbells[n.channel]?.ring(n.payload));
     client.on('error', (error) => this.lost(client, error));
-    for (const channel of [...Object.keys(this.doorbells), PROBE_CHANNEL]) await client.query(`LISTEN ${channel}`);
+    try {
+      for (const channel of [...Object.keys(this.doorbells), PROBE_CHANNEL]) await client.query(`LISTEN ${channel}`);
+    } catch (e) {
+      client.release(e as Error);
+      throw e;
+    }
+    // Stopped while a reconnect was in flight: a client kept now would never be released, and the
+    // pool's end would wait for it forever.
+    if (this.stopped) {
+      client.release();
+      return;
+    }
     this.client = client;
   }
 
@@ -104,17 +115,27 @@ export class PostgresNotifications {
     client.release(error);
     if (this.stopped) return;
     this.logger.warn({ error: error.message }, 'lost the LISTEN connection; reconnecting');
-    // Anything committed while we were away is found by the loops' next look.
-    for (const doorbell of Object.values(this.doorbells)) doorbell.ring();
+    this.ringAll();
     const retry = (delayMs: number) => {
       this.reconnectTimer = setTimeout(() => {
-        this.connect().catch((e: Error) => {
-          this.logger.warn({ error: e.message }, 'could not LISTEN again; retrying');
-          if (!this.stopped) retry(Math.min(delayMs * 2, 10_000));
-        });
+        this.connect().then(
+          // A commit after the look the loss rang for, but before LISTEN took hold again, sent its
+          // notification to nobody: the loops look once more now that nothing can be missed.
+          () => this.ringAll(),
+          (e: Error) => {
+            this.logger.warn({ error: e.message }, 'could not LISTEN again; retrying');
+            // A destroyed DataSource never comes back; retrying it would keep the process alive.
+            if (!this.stopped && this.db.dataSource.isInitialized) retry(Math.min(delayMs * 2, 10_000));
+          },
+        );
       }, delayMs);
     };
     retry(500);
+  }
+
+  /** Anything may have happened while notifications could not arrive; the loops' next look finds it. */
+  private ringAll(): void {
+    for (const doorbell of Object.values(this.doorbells)) doorbell.ring();
   }
 
   private async probe(): Promise<boolean> {

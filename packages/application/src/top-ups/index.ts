@@ -3,6 +3,7 @@ export * from './repositories';
 export * from './billing-accounts';
 export * from './start-top-up';
 export * from './settle-top-up';
+export * from './sandbox-checkout';
 export * from './auto-recharge-settings';
 export * from './auto-recharge-trigger';
 export * from './start-auto-recharge';

@@ -17,6 +17,11 @@ export type PayableTopUp = Pick<TopUp, 'id' | 'userId' | 'amount' | 'currency'>;
 /** A checkout page the provider opened for a top-up. */
 export interface StartedCheckout {
   readonly checkoutUrl: string;
+  /**
+   * What later reads show instead, when `checkoutUrl` carries a secret that is shown once (the sandbox's
+   * one-time token); absent: `checkoutUrl` itself is kept.
+   */
+  readonly keptCheckoutUrl?: string;
   /** The provider's id of the checkout (Stripe: the Checkout Session). */
   readonly providerReference: string;
   /** The account's customer at the provider, to keep (null: the provider has none). */

@@ -7,6 +7,8 @@ export interface TopUpRepository {
   reserveId(): Promise<number>;
   insert(topUp: TopUp, providerReference: string | null): Promise<void>;
   find(userId: number, id: number): Promise<TopUp | null>;
+  /** The top-up the provider knows by this reference; any account's. */
+  findByProviderReference(provider: BillingProvider, providerReference: string): Promise<TopUp | null>;
   list(userId: number, page: PageRequest, status?: TopUpStatus): Promise<Page<TopUp>>;
   /** Locks the top-up until the surrounding transaction ends; any account's. */
   lock(id: number): Promise<TopUp | null>;

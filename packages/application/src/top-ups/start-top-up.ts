@@ -42,7 +42,7 @@ export class StartTopUp {
       return err('provider_unavailable');
     }
     const created = newTopUp({
-      id, userId, amount, provider: this.gateway.provider, payment: { trigger: 'checkout', checkoutUrl: checkout.checkoutUrl }, now: this.clock.now(),
+      id, userId, amount, provider: this.gateway.provider, payment: { trigger: 'checkout', checkoutUrl: checkout.keptCheckoutUrl ?? checkout.checkoutUrl }, now: this.clock.now(),
     });
     if (!created.ok) return err({ code: 'invalid_amount', problems: created.error });
     await this.uow.transaction(async () => {
@@ -51,6 +51,7 @@ export class StartTopUp {
         await this.profiles.remember(userId, this.gateway.provider, { customerRef: checkout.customerRef, paymentMethodRef: null }, this.clock.now());
       }
     });
-    return ok(created.value);
+    // The link to pay is answered as the provider gave it, once; the row keeps what reads may show.
+    return ok({ ...created.value, checkoutUrl: checkout.checkoutUrl });
   }
 }

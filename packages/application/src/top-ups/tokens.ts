@@ -5,6 +5,7 @@ import type { BillingGateway } from './ports';
 import type { BillingInbox, TopUpRepository } from './repositories';
 import type { ReceiveBillingEvent } from './billing-ingress';
 import type { SettleTopUp } from './settle-top-up';
+import type { SandboxCheckout } from './sandbox-checkout';
 import type { StartTopUp } from './start-top-up';
 
 export const TOP_UP_TOKENS = {
@@ -13,6 +14,7 @@ export const TOP_UP_TOKENS = {
   BillingInbox: token<BillingInbox>('BillingInbox'),
   StartTopUp: token<StartTopUp>('StartTopUp'),
   SettleTopUp: token<SettleTopUp>('SettleTopUp'),
+  SandboxCheckout: token<SandboxCheckout>('SandboxCheckout'),
   AutoRechargeSettings: token<AutoRechargeSettingsService>('AutoRechargeSettings'),
   ReceiveBillingEvent: token<ReceiveBillingEvent>('ReceiveBillingEvent'),
   /** What BalanceService runs after every charge, when a capability binds one. */

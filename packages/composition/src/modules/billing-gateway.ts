@@ -1,10 +1,10 @@
 import {
   AutoRechargeSettingsService, AutoRechargeTrigger, autoRechargeChargeConsumer, autoRechargeChargeRetries, autoRechargeStartConsumer, BillingAccounts, BillingEventSource,
-  BillingGateway, billingEventConsumer, ChargeAutoTopUp, ProcessBillingEvent, ReceiveBillingEvent, SettleTopUp, StartAutoRecharge, StartTopUp, TOKENS,
+  BillingGateway, billingEventConsumer, ChargeAutoTopUp, ProcessBillingEvent, ReceiveBillingEvent, SandboxCheckout, SettleTopUp, StartAutoRecharge, StartTopUp, TOKENS,
   type Token,
 } from '@voiceplane/application';
 import {
-  AutoRechargeController, autoRechargeRouteDocs, BillingIngressController, billingIngressRouteDocs, SandboxBillingController, sandboxBillingRouteDocs,
+  AutoRechargeController, autoRechargeRouteDocs, BillingIngressController, billingIngressRouteDocs, SandboxBillingController, sandboxBillingRouteDocs, SandboxCheckoutController,
   SandboxFaults, TopUpController, topUpRouteDocs,
 } from '@voiceplane/adapter-http';
 import { SandboxBillingGateway } from '@voiceplane/adapter-sandbox';
@@ -52,6 +52,7 @@ export const billingGatewayModule: ApiModule = ({ container: c, config, database
   c.bind(TOKENS.SettleTopUp).toDynamicValue(() => new SettleTopUp(
     get(TOKENS.UnitOfWork), topUps, get(TOKENS.LedgerRepository), recharges, profiles, get(TOKENS.Outbox), gateway, get(TOKENS.Clock),
   )).inSingletonScope();
+  c.bind(TOKENS.SandboxCheckout).toDynamicValue(() => new SandboxCheckout(topUps, get(TOKENS.SettleTopUp))).inSingletonScope();
   c.bind(TOKENS.StartTopUp).toDynamicValue(() => new StartTopUp(
     get(TOKENS.UnitOfWork), topUps, profiles, accounts(), gateway, get(TOKENS.Clock), log,
   )).inSingletonScope();
@@ -87,7 +88,7 @@ export const billingGatewayModule: ApiModule = ({ container: c, config, database
     while ((await inbox.purgeProcessedBefore(cutoff, 1_000)) === 1_000);
   }, log);
 
-  const controllers = [TopUpController, AutoRechargeController, BillingIngressController, ...(sandbox ? [SandboxBillingController] : [])];
+  const controllers = [TopUpController, AutoRechargeController, BillingIngressController, ...(sandbox ? [SandboxBillingController, SandboxCheckoutController] : [])];
   for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
   return { background: [retention], routeDocs: [...topUpRouteDocs, ...autoRechargeRouteDocs, ...billingIngressRouteDocs, ...(sandbox ? sandboxBillingRouteDocs : [])] };
 };

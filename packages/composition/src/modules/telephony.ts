@@ -3,7 +3,7 @@ import {
   SearchAvailableNumbers, SecretCipher, SipProvisioner, TOKENS, UpdateSipTrunk,
 } from '@voiceplane/application';
 import {
-  PhoneNumberController, phoneNumberRouteDocs, SandboxFaultController, sandboxFaultRouteDocs, SandboxFaults, SipTrunkController, sipTrunkRouteDocs,
+  AssistantNumberController, assistantNumberRouteDocs, PhoneNumberController, phoneNumberRouteDocs, SandboxFaultController, sandboxFaultRouteDocs, SandboxFaults, SipTrunkController, sipTrunkRouteDocs,
 } from '@voiceplane/adapter-http';
 import { SandboxNumberInventory, SandboxSipProvisioner } from '@voiceplane/adapter-sandbox';
 import { LiveKitSipProvisioner } from '@voiceplane/adapter-livekit';
@@ -76,10 +76,10 @@ export const telephonyModule: ApiModule = ({ container: c, config, database, log
       ? { remaining: inventory.faults.arm({ accountId: userId, targetId, count }) } : 'not_found')
     : null);
 
-  for (const controller of [SipTrunkController, PhoneNumberController, SandboxFaultController]) c.bind(controller).toSelf().inSingletonScope();
+  for (const controller of [SipTrunkController, PhoneNumberController, AssistantNumberController, SandboxFaultController]) c.bind(controller).toSelf().inSingletonScope();
 
   return {
-    routeDocs: [...sipTrunkRouteDocs, ...phoneNumberRouteDocs, ...sandboxFaultRouteDocs],
+    routeDocs: [...sipTrunkRouteDocs, ...phoneNumberRouteDocs, ...assistantNumberRouteDocs, ...sandboxFaultRouteDocs],
     background: [
       everyInterval('sip-provisioning-cleanup', TELEPHONY_INTERVALS_MS.cleanup, () => cleanup.runDue(), log),
       everyInterval('phone-number-renewals', TELEPHONY_INTERVALS_MS.renewals, () => renewals.runDue(), log),

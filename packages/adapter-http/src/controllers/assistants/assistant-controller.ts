@@ -39,7 +39,6 @@ const tag = 'Assistants';
 export const assistantRouteDocs: readonly RouteDoc[] = [
   { method: 'post', path: '/api/user/assistant', summary: 'Create an assistant (status inactive)', tag, body: CreateAssistantBody, success: 201 },
   { method: 'put', path: '/api/user/assistant/:id', summary: 'Update an assistant: only sent fields change; null clears; a mode change resets mode settings', tag, body: AssistantFields },
-  { method: 'patch', path: '/api/user/assistants/:id', summary: 'Alias of PUT /api/user/assistant/{id} (same rules and answers)', tag, body: AssistantFields },
   { method: 'get', path: '/api/user/assistant/:id', summary: 'Get an assistant (full record)', tag },
   { method: 'get', path: '/api/user/assistants', summary: 'Every assistant, oldest first (bare array of full records)', tag, query: AssistantsQuery },
   { method: 'get', path: '/api/user/assistants/get', summary: 'List assistants, newest first (page envelope of full records)', tag, query: AssistantsPageQuery },

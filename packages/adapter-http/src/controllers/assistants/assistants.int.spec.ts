@@ -391,10 +391,16 @@ describe('assistants', () => {
     it.each([
       ['a missing id', () => '999999'],
       ['another account\'s id', () => String(theirs)],
-      ['a non-numeric id', () => 'abc'],
     ])('answers 404 for %s, before looking at the body', async (_, idOf) => {
       const res = await t.http.patch(`/api/user/assistants/${idOf()}`).set(a.auth).send({ name: 'Hijacked', speech_speed: 9 });
       expect({ status: res.status, body: res.body }).toEqual({ status: 404, body: NOT_FOUND });
+    });
+
+    it('takes a word in the id place for an unknown path of the plural (which holds literal routes), not an id: 404 Not found.', async () => {
+      const res = await t.http.patch('/api/user/assistants/abc').set(a.auth).send({ name: 'Hijacked', speech_speed: 9 });
+      expect({ status: res.status, body: res.body }).toEqual({ status: 404, body: { message: 'Not found.' } });
+      const canonical = await t.http.put('/api/user/assistant/abc').set(a.auth).send({ name: 'Hijacked', speech_speed: 9 });
+      expect({ status: canonical.status, body: canonical.body }).toEqual({ status: 404, body: NOT_FOUND });
     });
 
     let theirs = 0;

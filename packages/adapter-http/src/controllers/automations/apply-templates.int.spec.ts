@@ -1,7 +1,7 @@
 import { ManualClock } from '@voiceplane/adapter-fakes';
 import { Database, PostgresJobStore } from '@voiceplane/adapter-typeorm';
 import {
-  ApplyTemplate, AUTOMATION_EVENTS_CONSUMER, AutomationChatapp, AutomationEngine, automationResumeJobs, AutomationSteps, Doorbell, JobRunner, SecretCipher,
+  ApplyTemplate, AUTOMATION_EVENTS_CONSUMER, AutomationChatapp, AutomationEngine, automationResumeJobs, AutomationSteps, Doorbell, type JobHandler, JobRunner, SecretCipher,
   TemplateChecks, TOKENS, VersionPublisher, type Token,
   resumeJobKey,
 } from '@voiceplane/application';
@@ -368,16 +368,38 @@ describe('delayed_followup_call', () => {
     expect(paused.status).toBe('PAUSED');
     const clock = new ManualClock(new Date(paused.resume_at));
     clock.advance(-1_000);
-    // Only this run's resume is of interest: other jobs (call watchdogs, billing sweeps, other tests' paused runs due by
-    // the same time) would be claimed by these bare runners.
-    await t.db.dataSource.query(`DELETE FROM scheduled_jobs WHERE key IS DISTINCT FROM $1`, [resumeJobKey(runId)]);
+    // The test counts only the handling of its own run's job. The bare runners claim every job due by the manual clock,
+    // and the resume itself schedules one (the placed call's dispatch watchdog, 10 real minutes ahead, so due by this
+    // clock 30 minutes ahead): a worker whose claim lands after that commit claims it too, which is no second resume.
+    const job = resumeJobKey(runId);
+    const handledBy: number[] = [];
     const store = new PostgresJobStore(new Database(t.db.dataSource));
-    const workers = [engineWith(clock), engineWith(clock)].map((engine) => new JobRunner(store, [automationResumeJobs(engine, silent)], clock, get(TOKENS.Ids), new Doorbell(), silent));
-    expect(await workers[0].runDue()).toBe(0);
-    clock.advance(2_000);
-    const claimed = await Promise.all(workers.map((w) => w.runDue()));
-    expect(claimed.sort()).toEqual([0, 1]);
-    await Promise.all(workers.map((w) => w.stop()));
+    const workers = [0, 1].map((worker) => {
+      const resume = automationResumeJobs(engineWith(clock), silent);
+      const counted: JobHandler = {
+        kind: resume.kind,
+        handle: async (claimed) => {
+          if (claimed.key === job) handledBy.push(worker);
+          await resume.handle(claimed);
+        },
+      };
+      return new JobRunner(store, [counted], clock, get(TOKENS.Ids), new Doorbell(), silent);
+    });
+    try {
+      await workers[0].runDue();
+      await workers[0].stop();
+      expect(handledBy).toEqual([]);
+      clock.advance(2_000);
+      await Promise.all(workers.map((w) => w.runDue()));
+      await Promise.all(workers.map((w) => w.stop()));
+      // Once more each, now that the first handling has finished: the job is gone, not merely held.
+      await Promise.all(workers.map((w) => w.runDue()));
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()));
+    }
+    expect(handledBy).toHaveLength(1);
+    const [{ n }] = await t.db.dataSource.query(`SELECT count(*)::int AS n FROM scheduled_jobs WHERE key = $1`, [job]);
+    expect(n).toBe(0);
 
     const done = (await runs(user, automationId, `?run_id=${runId}`)).body.run;
     expect(done).toMatchObject({ status: 'SUCCEEDED', resume_at: null });

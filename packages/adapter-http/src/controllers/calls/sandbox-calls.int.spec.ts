@@ -64,9 +64,13 @@ describe('S9 POST /api/sandbox/calls/{id}/finish', () => {
   it('measures the default duration from the answer', async () => {
     const id = await makeCall(t, owner, assistant);
     await answer(id);
-    await new Promise((r) => setTimeout(r, 1_100));
+    // Answered 20 s ago, rather than a test waiting that long: how fast the machine then is only adds to it.
+    await t.db.dataSource.query(`UPDATE calls SET answered_at = answered_at - interval '20 seconds' WHERE id = $1`, [id]);
     await finish(id, { status: 'completed' });
-    expect(await getCall(t, owner, id)).toEqual(expect.objectContaining({ duration: 1, cost: 0.1 }));
+    const call = await getCall(t, owner, id);
+    expect(call.duration).toBeGreaterThanOrEqual(20);
+    expect(call.duration).toBeLessThan(60);
+    expect(call.cost).toBe(0.1);
   });
 
   it('stores what S9 gives: duration, transcript, extraction and recording', async () => {

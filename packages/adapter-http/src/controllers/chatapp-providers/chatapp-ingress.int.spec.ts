@@ -145,13 +145,13 @@ describe('chat-app provider ingress (WhatsApp Cloud)', () => {
 });
 
 describe('chat-app provider ingress with the sandbox provider', () => {
-  it('is not served at all (CONTRACT D6)', async () => {
+  it('is not served at all: WhatsApp is an unknown provider there, in the ingress family', async () => {
     const t = await createTestApi({ startBackground: false });
     try {
       const get = await t.http.get(`${PATH}?hub.mode=subscribe&hub.verify_token=x&hub.challenge=1`);
-      expect([get.status, get.body]).toEqual([404, { message: 'Not found.' }]);
+      expect([get.status, get.body]).toEqual([404, { error: 'Unknown provider.' }]);
       const posted = await t.http.post(PATH).set('Content-Type', 'application/json').send('{}');
-      expect([posted.status, posted.body]).toEqual([404, { message: 'Not found.' }]);
+      expect([posted.status, posted.body]).toEqual([404, { error: 'Unknown provider.' }]);
     } finally {
       await t.close();
     }

@@ -118,7 +118,10 @@ export class SandboxChatappController {
   @Get('/outbox')
   async outbox(@Request() req: ExpressRequest) {
     const query = parse(SandboxOutboxQuery, req.query ?? {});
-    const items = await this.state.outbox(principalOf(req).userId, { senderId: query.sender_id, to: query.to }, OUTBOX_LIMIT);
+    const userId = principalOf(req).userId;
+    // Controls act on the caller's own resources only: another account's sender is not found, not an empty list.
+    if (query.sender_id !== undefined && (await this.senders.findOwned(userId, query.sender_id)) === null) refuse(SANDBOX_NOT_FOUND);
+    const items = await this.state.outbox(userId, { senderId: query.sender_id, to: query.to }, OUTBOX_LIMIT);
     return reply(200, {
       data: items.map((i) => ({
         message_sid: i.messageSid, sender_id: i.senderId, to: i.to, type: i.type, body: i.body, media_url: i.mediaUrl, template_id: i.templateId, at: iso(i.at),

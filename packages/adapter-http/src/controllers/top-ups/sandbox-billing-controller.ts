@@ -2,7 +2,7 @@ import { Controller, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { TopUpOutcome } from '@voiceplane/domain';
-import { SettleTopUp, TOKENS } from '@voiceplane/application';
+import { SANDBOX_DECLINE_REASON, SettleTopUp, TOKENS } from '@voiceplane/application';
 import { Str } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
@@ -13,8 +13,6 @@ import { SANDBOX_NOT_FOUND, SANDBOX_SETTLE_ANSWERS } from './top-up-answers';
 
 /** What a sandbox checkout's payment did: the outcomes a provider can report (§13.4). */
 const SANDBOX_OUTCOMES = ['succeeded', 'failed', 'expired'] as const;
-/** The reason S14 gives a `failed` outcome, as a declined card at a real provider would. */
-const SANDBOX_FAILURE_REASON = 'card_declined';
 
 class CompleteTopUpBody {
   @Str({ enum: SANDBOX_OUTCOMES, description: 'How the payment ends (default succeeded)' }) outcome?: (typeof SANDBOX_OUTCOMES)[number];
@@ -35,7 +33,7 @@ export class SandboxBillingController {
     const topUpId = pathId(id, SANDBOX_NOT_FOUND);
     const body = parse(CompleteTopUpBody, req.body);
     const kind = body.outcome ?? 'succeeded';
-    const outcome: TopUpOutcome = kind === 'failed' ? { kind, reason: SANDBOX_FAILURE_REASON } : { kind };
+    const outcome: TopUpOutcome = kind === 'failed' ? { kind, reason: SANDBOX_DECLINE_REASON } : { kind };
     const settled = await this.settle.execute(topUpId, outcome, { userId: principalOf(req).userId });
     if (!settled.ok) answer(SANDBOX_SETTLE_ANSWERS, settled.error);
     return reply(200, { ok: true, data: presentTopUp(settled.value) });

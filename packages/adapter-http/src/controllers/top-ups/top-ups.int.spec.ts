@@ -18,17 +18,17 @@ const topUpCredits = (user: TestUser) =>
   t.db.dataSource.query(`SELECT amount, description, reference_type, reference_id FROM ledger_entries WHERE user_id = $1 AND reference_type = 'top_up'`, [user.id]);
 
 describe('POST /api/user/billing/top-ups', () => {
-  it('opens a sandbox checkout: 201 with a pending top-up whose checkout URL S14 stands for', async () => {
+  it('opens a sandbox checkout: 201 with a pending top-up whose checkout URL carries a one-time token, shown once', async () => {
     const user = await t.createUser({ balance: 0 });
     const res = await t.http.post('/api/user/billing/top-ups').set(user.auth).send({ amount: 19.99 });
     expect(res.status).toBe(201);
     expect(res.body.data).toEqual({
       id: expect.any(Number), amount: 19.99, currency: 'USD', status: 'pending', trigger: 'checkout',
-      checkout_url: `http://127.0.0.1:3000/api/sandbox/billing/checkout/${res.body.data.id}`, provider: 'sandbox', failure_reason: null,
-      created_at: expect.stringMatching(/Z$/), completed_at: null,
+      checkout_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:3000\/api\/sandbox\/billing\/checkout\/[A-Za-z0-9_-]{43}$/), provider: 'sandbox',
+      failure_reason: null, created_at: expect.stringMatching(/Z$/), completed_at: null,
     });
     const got = await t.http.get(`/api/user/billing/top-ups/${res.body.data.id}`).set(user.auth);
-    expect(got.body).toEqual({ data: res.body.data });
+    expect(got.body).toEqual({ data: { ...res.body.data, checkout_url: 'http://127.0.0.1:3000/api/sandbox/billing/checkout' } });
   });
 
   it.each([

@@ -190,12 +190,13 @@ describe('delivering an event (CONTRACT §12.2–12.4)', () => {
     const user = await t.createUser();
     receiver.respondWith(() => ({ status: 200, delayMs: 12_000, body: 'too late' }));
     const { deliveryId } = await deliveries().enqueue(postCall(user));
-    await eventually(async () => (await deliveryOf(user, deliveryId)).attempts_count === 1, 'the attempt to time out', 20_000);
+    await eventually(async () => (await deliveryOf(user, deliveryId)).attempts_count === 1, 'the attempt to time out');
     const detail = await deliveryOf(user, deliveryId);
     expect(detail).toMatchObject({ status: 'pending', last_status_code: null, last_error: 'timeout' });
     expect(detail.attempts[0].duration_ms).toBeGreaterThanOrEqual(9_900);
-    expect(detail.attempts[0].duration_ms).toBeLessThan(11_000);
-  }, 30_000);
+    // The answer would have come at 12 s: anything shorter is the 10 s budget, however late its timer fired.
+    expect(detail.attempts[0].duration_ms).toBeLessThan(12_000);
+  });
 
   it('retries a target that refuses connections', async () => {
     const user = await t.createUser();
@@ -225,21 +226,24 @@ describe('delivering an event (CONTRACT §12.2–12.4)', () => {
     const repository = t.runtime.container.get<WebhookDeliveryRepository>(TOKENS.WebhookDeliveryRepository);
     const scheduler = t.runtime.container.get<JobScheduler>(TOKENS.JobScheduler);
     const sweepNow = () => scheduler.schedule({ kind: DELIVERY_SWEEP_JOB, key: DELIVERY_SWEEP_KEY, payload: null, runAt: new Date() });
-    const lease = { token: 'lease_of_a_dead_worker', until: new Date(Date.now() + 1_500) };
+    const lease = { token: 'lease_of_a_dead_worker', until: new Date(Date.now() + 10 * 60_000) };
     // What a worker leaves behind when it is killed after claiming: a held delivery, long due, no job.
     const held = await repository.insert({
       id: 'dlv_DiedMidAttempt00000000', webhookId: 'msg_DiedMidAttempt00000000', userId: user.id, eventType: 'post_call',
       targetUrl: receiver.url('/calls'), body: '{"id":1}', source: { type: 'assistant', id: 1 }, subject: null, requestId: null,
       maxAttempts: 8, now: new Date(Date.now() - 40_000), lease,
     });
-    await sweepNow();
-    await new Promise((r) => setTimeout(r, 700));
-    expect(receiver.timesReceived(held.webhookId)).toBe(0);
-    await new Promise((r) => setTimeout(r, lease.until.getTime() - Date.now() + 50));
+    // While the dead worker's lease holds, a sweep leaves the delivery alone: no attempt is scheduled for it.
+    await t.runtime.container.get<WebhookSender>(TOKENS.WebhookSender).sweepOverdue();
+    const attemptJobs = async () => (await t.db.dataSource.query(`SELECT 1 FROM scheduled_jobs WHERE payload->>'delivery_id' = $1`, [held.id])).length;
+    expect(await attemptJobs()).toBe(0);
+    // The lease runs out: moved to now rather than waited for, so the test does not race the clock.
+    const ranOut = new Date();
+    await t.db.dataSource.query(`UPDATE webhook_deliveries SET locked_until = $2 WHERE id = $1`, [held.id, ranOut]);
     await sweepNow();
     const done = await settled(user, held.id);
     expect(done.attempts).toHaveLength(1);
-    expect(Date.parse(done.attempts[0].at)).toBeGreaterThanOrEqual(lease.until.getTime());
+    expect(Date.parse(done.attempts[0].at)).toBeGreaterThanOrEqual(ranOut.getTime());
     expect(receiver.timesReceived(held.webhookId)).toBe(1);
   });
 

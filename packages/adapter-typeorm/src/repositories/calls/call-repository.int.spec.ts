@@ -1,6 +1,6 @@
 import { ok, RuntimeConfig } from '@voiceplane/domain';
 import { CallChanges, CryptoIds, NewCall } from '@voiceplane/application';
-import { createTestDatabase, TestDatabase } from '@voiceplane/test-env';
+import { createTestDatabase, eventually, TestDatabase } from '@voiceplane/test-env';
 import { Database } from '../../database';
 import { TypeormOutbox } from '../outbox-writer';
 import { TypeormCallRepository } from './call-repository';
@@ -109,12 +109,17 @@ describe('call persistence', () => {
       order.push('first done');
       return ok({ changes: { status: 'ringing' as const }, at, answer: null });
     });
-    await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => order.includes('first locked'), 'the first update to lock the call');
     const second = repo.update(call.id, async (seen) => {
       order.push(`second saw ${seen.status}`);
       return ok({ changes: {}, at, answer: null });
     });
-    await new Promise((r) => setTimeout(r, 100));
+    if (process.env.DATABASE_URL) {
+      await eventually(async () => (await sql(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).length > 0, 'the second update to wait for the lock');
+    } else {
+      // Embedded PGlite has one session and no lock waits to see: give the second update a moment in which it could (wrongly) run.
+      await new Promise((r) => setTimeout(r, 100));
+    }
     release();
     await Promise.all([first, second]);
     expect(order).toEqual(['first locked', 'first done', 'second saw ringing']);

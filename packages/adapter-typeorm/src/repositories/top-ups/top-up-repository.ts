@@ -34,6 +34,11 @@ export class TypeormTopUpRepository implements TopUpRepository {
     return r ? toTopUp(r) : null;
   }
 
+  async findByProviderReference(provider: BillingProvider, providerReference: string): Promise<TopUp | null> {
+    const r = await this.db.one(`SELECT ${COLUMNS} FROM top_ups WHERE provider = $1 AND provider_reference = $2`, [provider, providerReference]);
+    return r ? toTopUp(r) : null;
+  }
+
   async list(userId: number, page: PageRequest, status?: TopUpStatus): Promise<Page<TopUp>> {
     const params: unknown[] = status ? [userId, status] : [userId];
     const where = status ? 'WHERE user_id = $1 AND status = $2' : 'WHERE user_id = $1';

@@ -1,0 +1,49 @@
+import { Controller, Get, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { inject } from 'inversify';
+import { AssistantRepository, PhoneNumberRepository, TOKENS } from '@voiceplane/application';
+import { Str } from '../../validation';
+import { parse, reply } from '../../pipeline/responses';
+import { principalOf } from '../../pipeline/request-context';
+import type { RouteDoc } from '../../openapi/route-doc';
+import { presentPhoneNumber } from './presenters';
+
+const NUMBER_USES = ['inbound', 'outbound'] as const;
+
+class AssistantNumbersQuery {
+  @Str({ enum: NUMBER_USES, description: 'inbound: numbers that ring an assistant; outbound: numbers an outbound assistant calls from' })
+  type?: (typeof NUMBER_USES)[number];
+}
+
+/** The routes of AssistantNumberController as the OpenAPI document describes them. */
+export const assistantNumberRouteDocs: readonly RouteDoc[] = [
+  {
+    method: 'get', path: '/api/user/assistants/phone-numbers', summary: 'Owned numbers to pick for an assistant, newest first (bare array; used by the MCP server and OpenClaw)',
+    tag: 'Phone numbers', query: AssistantNumbersQuery,
+  },
+];
+
+/**
+ * The owned numbers an assistant form offers: all of them, those answered by an inbound assistant, or those
+ * an outbound assistant calls from. A bare array, as the clients that call it read it.
+ */
+@Controller('/api/user/assistants')
+export class AssistantNumberController {
+  constructor(
+    @inject(TOKENS.PhoneNumberRepository) private readonly numbers: PhoneNumberRepository,
+    @inject(TOKENS.AssistantRepository) private readonly assistants: AssistantRepository,
+  ) {}
+
+  @Get('/phone-numbers')
+  async list(@Request() req: ExpressRequest) {
+    const { type } = parse(AssistantNumbersQuery, req.query);
+    const userId = principalOf(req).userId;
+    const numbers = await this.numbers.list(userId);
+    if (type === 'inbound') return reply(200, numbers.filter((n) => n.inboundAssistantId !== null).map(presentPhoneNumber));
+    if (type === 'outbound') {
+      const used = new Set((await this.assistants.listAll(userId, { type: 'outbound' })).map((a) => a.phoneNumberId));
+      return reply(200, numbers.filter((n) => used.has(n.id)).map(presentPhoneNumber));
+    }
+    return reply(200, numbers.map(presentPhoneNumber));
+  }
+}
