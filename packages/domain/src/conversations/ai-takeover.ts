@@ -33,7 +33,7 @@ export interface ReplyingAssistant {
 /** Why an inbound customer message gets no AI reply (the S1 answer's `ai_reply_skipped`). */
 export type AiReplySkip = 'ai_disabled' | 'no_assistant' | 'assistant_inactive' | 'assistant_blocked';
 
-/** Null when an inbound customer message gets an AI reply generated; else why it is only stored (§8.9). */
+/** Null when an inbound customer message gets an AI reply generated; else why it is only stored. */
 export function aiReplySkip(conversation: Pick<Conversation, 'aiEnabled'>, assistant: ReplyingAssistant | null): AiReplySkip | null {
   if (!conversation.aiEnabled) return 'ai_disabled';
   if (assistant === null) return 'no_assistant';
