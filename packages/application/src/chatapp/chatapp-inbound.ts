@@ -4,6 +4,7 @@ import { ApplyDeliveryStatus } from './apply-delivery-status';
 import { ChatappMessageRepository, SenderRepository, TemplateRepository } from './ports';
 import { ChatappInboundHandler, ChatappInboundItem } from './provider-ports';
 import { ReceiveCustomerMessage } from './receive-customer-message';
+import type { SenderConnection } from './sender-connection';
 import type { ConversationRepository } from '../conversations/ports';
 import type { AnswerCallPermission } from '../call-permission/answer-call-permission';
 
@@ -20,6 +21,7 @@ export class ChatappInbound implements ChatappInboundHandler {
     private readonly deliveryStatus: ApplyDeliveryStatus,
     private readonly conversations: ConversationRepository,
     private readonly permissionAnswers: AnswerCallPermission,
+    private readonly connection: SenderConnection,
     private readonly clock: Clock,
     private readonly log: WorkLogger,
   ) {}
@@ -56,6 +58,7 @@ export class ChatappInbound implements ChatappInboundHandler {
       case 'sender_reach': {
         const sender = await this.senders.findByProviderRef(item.providerSenderRef);
         if (sender === null) return this.drop(item, 'unknown sender');
+        await this.connection.refreshOffline(sender);
         await this.senders.setReach(sender.id, item.reach, this.clock.now());
         return;
       }

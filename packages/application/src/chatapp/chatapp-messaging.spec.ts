@@ -16,6 +16,7 @@ import { AiReplies } from './ai-reply';
 import { ApplyDeliveryStatus } from './apply-delivery-status';
 import { ChatappInbound } from './chatapp-inbound';
 import { INBOUND_MEDIA_JOB, InboundMediaDownloads } from './inbound-media';
+import { SenderConnection } from './sender-connection';
 import { OutboundSends } from './outbound-send';
 import { ProviderSenders } from './provider-senders';
 import { ReceiveCustomerMessage } from './receive-customer-message';
@@ -63,7 +64,8 @@ function setup(generator: ReplyGenerator = new SandboxReplyGenerator()) {
   const permissions = new InMemoryCallPermissionRepository();
   const voiceWebhook = new VoiceWebhook(store.uow, new InMemoryVoiceWebhookSettingRepository(), deliveries, store.clock);
   const permissionAnswers = new AnswerCallPermission(store.uow, permissions, voiceWebhook, store.clock);
-  const inbound = new ChatappInbound(senders, templates, messages, receive, deliveryStatus, conversations, permissionAnswers, store.clock, log);
+  const connection = new SenderConnection(senders, new ProviderSenders(senders, cipher), provider, store.clock, log);
+  const inbound = new ChatappInbound(senders, templates, messages, receive, deliveryStatus, conversations, permissionAnswers, connection, store.clock, log);
   const ending = new EndInactiveConversation(
     store.uow, conversations, senders, store.assistants, inactivity, deliveries, store.outbox, { generator, catalog: store.catalog, log }, store.clock,
   );

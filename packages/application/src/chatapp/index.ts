@@ -8,6 +8,7 @@ export * from './outbound-send';
 export * from './media-fetch';
 export * from './inbound-media';
 export * from './register-sender';
+export * from './sender-connection';
 export * from './update-sender';
 export * from './create-template';
 export * from './send-template-message';

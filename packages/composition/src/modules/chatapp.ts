@@ -1,7 +1,7 @@
 import type { Container } from 'inversify';
 import {
   AiReplies, ApplyDeliveryStatus, inboundMediaJob, InboundMediaDownloads, MediaStore, CallConfigurations, ChatappForAutomations, ConversationBrain, ChatappInbound, ChatappPermissionRequests, ChatappProvider, conversationInactivityJob, CreateTemplate, EndInactiveConversation,
-  InactivitySchedule, MediaFetcher, OutboundSends, ProviderSenders, ReceiveCustomerMessage, RegisterSender, ReplyGenerator, SecretCipher,
+  InactivitySchedule, MediaFetcher, SenderConnection, OutboundSends, ProviderSenders, ReceiveCustomerMessage, RegisterSender, ReplyGenerator, SecretCipher,
   SendFreeformMessage, SendTemplateMessage, ToggleAi, TOKENS, type Token, UpdateSender,
 } from '@voiceplane/application';
 import {
@@ -133,7 +133,8 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   ));
   single(TOKENS.ChatappInboundHandler, () => new ChatappInbound(
     get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), get(TOKENS.ChatappMessageRepository), get(TOKENS.ReceiveCustomerMessage),
-    get(TOKENS.ApplyDeliveryStatus), get(TOKENS.ConversationRepository), get(TOKENS.AnswerCallPermission), get(TOKENS.Clock), log,
+    get(TOKENS.ApplyDeliveryStatus), get(TOKENS.ConversationRepository), get(TOKENS.AnswerCallPermission),
+    new SenderConnection(get(TOKENS.SenderRepository), c.get(ProviderSenders), get(TOKENS.ChatappProvider), get(TOKENS.Clock), log), get(TOKENS.Clock), log,
   ));
   // What chat-app voice (CONTRACT §9) reads and sends through this capability.
   c.bind(TOKENS.VoiceSenderLookup).toDynamicValue(() => get(TOKENS.SenderRepository)).inSingletonScope();

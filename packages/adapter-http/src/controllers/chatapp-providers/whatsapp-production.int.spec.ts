@@ -16,6 +16,7 @@ import { inboundMessages, notification, PHONE_NUMBER_ID, textMessage, WABA_ID } 
 const APP_SECRET = 'whatsapp-app-secret-e2e';
 const TOKEN = 'EAAG-e2e-system-user-token';
 const SECOND_NUMBER_ID = '106540352242923';
+const THIRD_NUMBER_ID = '106540352242924';
 const CUSTOMER = '+16505551234';
 const PHOTO = randomBytes(30_000);
 const PATH = '/api/providers/chatapp/whatsapp/webhook';
@@ -119,10 +120,20 @@ describe('WhatsApp Cloud in production mode, end to end', () => {
     await eventually(async () => (await senders()).some((s) => s.phone_number === '+15550783881' && s.quality_rating === 'RED'), 'the quality event applied');
     expect((await senders()).find((s) => s.phone_number === '+15550783881')).toEqual(expect.objectContaining({ status: 'online', messaging_limit: 1000, messaging_limit_formatted: '1,000 / 24hr' }));
 
+    // A number registered before Meta connected it is offline; the next event about it reads its node again.
+    const pending = { phoneNumberId: THIRD_NUMBER_ID, displayPhoneNumber: '+1 555-078-3884', status: 'PENDING', qualityRating: 'UNKNOWN', messagingLimitTier: 'TIER_250' };
+    graph.addNumber(pending);
+    const third = await register('+15550783884', THIRD_NUMBER_ID);
+    expect(third.body.data).toEqual(expect.objectContaining({ status: 'offline', quality_rating: 'GREEN', messaging_limit: 250 }));
+    graph.addNumber({ ...pending, status: 'CONNECTED', qualityRating: 'GREEN', messagingLimitTier: 'TIER_1K' });
+    await signedPost(notification('phone_number_quality_update', { display_phone_number: '15550783884', event: 'UPGRADE', current_limit: 'TIER_1K' }, 1749416450));
+    await eventually(async () => (await senders()).some((s) => s.phone_number === '+15550783884' && s.status === 'online'), 'the connected number online');
+    expect((await senders()).find((s) => s.phone_number === '+15550783884')).toEqual(expect.objectContaining({ messaging_limit: 1000 }));
+
     // Meta disables the business account: every sender of that WABA goes offline, and sends refuse.
     await signedPost(notification('account_update', { event: 'DISABLED_UPDATE', ban_info: { waba_ban_state: 'DISABLE', waba_ban_date: 'April 17, 2025' } }, 1749416500));
-    await eventually(async () => (await senders()).every((s) => s.status === 'offline'), 'both senders offline');
-    expect((await senders()).map((s) => s.status)).toEqual(['offline', 'offline']);
+    await eventually(async () => (await senders()).every((s) => s.status === 'offline'), 'every sender of the account offline');
+    expect((await senders()).map((s) => s.status)).toEqual(['offline', 'offline', 'offline']);
     const refused = await t.http.post('/api/user/chatapp/send-freeform').set(owner.auth).send({ sender_id: first.body.data.id, recipient_phone: CUSTOMER, message: 'Hello?' });
     expect([refused.status, refused.body.error_code]).toEqual([503, 'SENDER_OFFLINE']);
   });
