@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pino from 'pino';
 import supertest from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
@@ -37,7 +40,12 @@ export async function createTestApi(options: {
   logTo?: NodeJS.WritableStream;
 } = {}): Promise<TestApi> {
   const db = options.db ?? (await createTestDatabase());
-  const config: Config = { ...loadConfig({ ...options.env }), allowPrivateTargets: true, logLevel: 'silent', ...options.config };
+  const loaded = loadConfig({ ...options.env });
+  // Inbound media lands in a scratch directory of this app, never in the checkout's data directory.
+  const mediaDir = loaded.mediaStore.kind === 'files' && options.config?.mediaStore === undefined ? mkdtempSync(join(tmpdir(), 'vp-test-media-')) : null;
+  const config: Config = {
+    ...loaded, allowPrivateTargets: true, logLevel: 'silent', ...(mediaDir === null ? {} : { mediaStore: { kind: 'files', dir: mediaDir } }), ...options.config,
+  };
   const level = options.logTo ? 'error' : process.env.TEST_LOG_LEVEL ?? 'silent';
   const logger = options.logTo ? pino({ level, ...LOG_OPTIONS }, options.logTo) : pino({ level, ...LOG_OPTIONS });
   const bus = new InProcessMessageBus();
@@ -66,6 +74,7 @@ export async function createTestApi(options: {
       for (const task of [...runtime.serving].reverse()) await task.stop();
       await bus.close();
       if (!options.db) await db.close();
+      if (mediaDir !== null) rmSync(mediaDir, { recursive: true, force: true });
     },
   };
 }

@@ -30,6 +30,14 @@ export class InMemoryChatappMessageRepository implements ChatappMessageRepositor
     return { messageId: message.id, chatapp: strip(chatapp) };
   }
 
+  /** What the in-memory media repository changes on a message (its copy kept, or why not). */
+  setMedia(messageId: number, change: { mediaUrl?: string; mediaError: string | null }): boolean {
+    const row = this.messages.get(messageId);
+    if (!row) return false;
+    this.messages.set(messageId, { ...row, ...(change.mediaUrl === undefined ? {} : { mediaUrl: change.mediaUrl }), mediaError: change.mediaError });
+    return true;
+  }
+
   async recordUnsent(m: NewUnsentMessage): Promise<number> {
     const id = ++this.lastMessageId;
     this.messages.set(id, {

@@ -1,10 +1,10 @@
 import { MessageTemplate, QualityRating, Sender, SenderStatus, TemplateStatus } from '@voiceplane/domain';
-import { NewSender, NewTemplate, SenderChanges, SenderListFilter, SenderRepository, TemplateListFilter, TemplateRepository } from '@voiceplane/application';
+import { NewSender, NewTemplate, SenderChanges, SenderListFilter, SenderReach, SenderRepository, TemplateListFilter, TemplateRepository } from '@voiceplane/application';
 import { copy } from './copy';
 
 /** Chat-app senders in memory, with the semantics of the PostgreSQL repository (see the chat-app repositories contract). */
 export class InMemorySenderRepository implements SenderRepository {
-  private readonly rows = new Map<number, { sender: Sender; ref: string | null; sealed: string | null }>();
+  private readonly rows = new Map<number, { sender: Sender; ref: string | null; account: string | null; sealed: string | null }>();
   private lastId = 0;
 
   async create(s: NewSender): Promise<Sender | null> {
@@ -14,7 +14,7 @@ export class InMemorySenderRepository implements SenderRepository {
       messagingLimit: s.messagingLimit, countryCode: s.countryCode, assistantId: s.assistantId, callingEnabled: s.callingEnabled,
       statusWebhookUrl: s.statusWebhookUrl, provider: s.provider, createdAt: new Date(s.now), updatedAt: new Date(s.now),
     };
-    this.rows.set(sender.id, { sender, ref: s.providerSenderRef, sealed: s.sealedCredentials });
+    this.rows.set(sender.id, { sender, ref: s.providerSenderRef, account: s.providerAccountRef, sealed: s.sealedCredentials });
     return copy(sender);
   }
 
@@ -40,6 +40,22 @@ export class InMemorySenderRepository implements SenderRepository {
     const row = this.rows.get(id);
     if (!row) return null;
     row.sender = { ...row.sender, status, qualityRating: qualityRating ?? row.sender.qualityRating, updatedAt: new Date(now) };
+    return copy(row.sender);
+  }
+
+  async setAccountStatus(providerAccountRef: string, status: SenderStatus, now: Date): Promise<Sender[]> {
+    const rows = [...this.rows.values()].filter((r) => r.account === providerAccountRef).sort((a, b) => a.sender.id - b.sender.id);
+    for (const row of rows) row.sender = { ...row.sender, status, updatedAt: new Date(now) };
+    return rows.map((r) => copy(r.sender));
+  }
+
+  async setReach(id: number, reach: SenderReach, now: Date): Promise<Sender | null> {
+    const row = this.rows.get(id);
+    if (!row) return null;
+    row.sender = {
+      ...row.sender, qualityRating: reach.qualityRating ?? row.sender.qualityRating,
+      messagingLimit: reach.messagingLimit === null ? row.sender.messagingLimit : reach.messagingLimit.value, updatedAt: new Date(now),
+    };
     return copy(row.sender);
   }
 

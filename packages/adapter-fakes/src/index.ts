@@ -27,5 +27,6 @@ export { InMemoryVoiceWebhookSettingRepository } from './voice-webhook-settings'
 export * from './top-ups';
 export { InMemorySenderRepository, InMemoryTemplateRepository } from './chatapp-senders';
 export { InMemoryChatappMessageRepository } from './chatapp-messages';
+export { InMemoryInboundMediaRepository, InMemoryMediaStore } from './inbound-media';
 export { InMemoryConversationRepository } from './conversations';
 export { InMemorySandboxChatappState } from './sandbox-chatapp-state';

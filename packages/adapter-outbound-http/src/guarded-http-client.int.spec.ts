@@ -200,6 +200,18 @@ describe('budgets and caps', () => {
     expect(result.body.length).toBe(error === null ? size : 0);
   });
 
+  it('hands back the exact bytes of a binary body only when asked (keepBytes), across chunks', async () => {
+    const payload = Buffer.from(Array.from({ length: 40_000 }, (_, i) => (i * 7) % 256));
+    const target = await receiver((_request, response) => {
+      response.writeHead(200, { 'content-type': 'image/png' });
+      for (let offset = 0; offset < payload.length; offset += 16_384) response.write(payload.subarray(offset, offset + 16_384));
+      response.end();
+    });
+    const kept = await client().send(get(target.url(), { keepBytes: true }));
+    expect(Buffer.from(kept.bytes!).equals(payload)).toBe(true);
+    expect((await client().send(get(target.url()))).bytes).toBeUndefined();
+  });
+
   it('aborts an endless body at the cap instead of buffering it', async () => {
     let connectionClosed!: Promise<void>;
     const target = await receiver((_request, response) => {

@@ -112,6 +112,7 @@ export class GuardedHttpClient implements OutboundHttpClient {
       body,
       budgetMs,
       request.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      request.keepBytes === true,
     );
   }
 

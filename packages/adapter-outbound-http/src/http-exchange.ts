@@ -22,6 +22,7 @@ export function exchange(
   body: Buffer | null,
   budgetMs: number,
   maxBytes: number,
+  keepBytes = false,
 ): Promise<ExchangeResult> {
   return new Promise((settle) => {
     let settled = false;
@@ -55,7 +56,8 @@ export function exchange(
       });
       response.on('end', () => {
         const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
-        finish({ ok, statusCode, headers, body: utf8(chunks, received), error: ok ? null : 'http_error' });
+        const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received);
+        finish({ ok, statusCode, headers, body: bytes.toString('utf8'), ...(keepBytes ? { bytes } : {}), error: ok ? null : 'http_error' });
       });
       response.on('error', () => abandon('connection_failed'));
       response.on('close', () => {
@@ -75,9 +77,4 @@ function flattenHeaders(raw: IncomingHttpHeaders): Record<string, string> {
     if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return flat;
-}
-
-function utf8(chunks: readonly Buffer[], length: number): string {
-  if (chunks.length === 1) return chunks[0].toString('utf8');
-  return Buffer.concat(chunks, length).toString('utf8');
 }

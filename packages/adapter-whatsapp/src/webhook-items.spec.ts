@@ -101,12 +101,19 @@ describe('WhatsApp webhook items', () => {
     expect(update('IN_APPEAL', null)).toEqual([]);
   });
 
-  it('reads number and account updates as sender status (a number still onboarding, a disabled or deleted account is offline)', () => {
-    const number = (event: string) => whatsappWebhookItems(notification('phone_number_quality_update', { display_phone_number: '15550783881', event, current_limit: 'TIER_2K' }, 1748454394));
-    expect(number('ONBOARDING')).toEqual([{ kind: 'sender_status', providerItemId: 'number:+15550783881:ONBOARDING:1748454394', providerSenderRef: '+15550783881', status: 'offline' }]);
-    expect(number('THROUGHPUT_UPGRADE')[0]).toEqual(expect.objectContaining({ status: 'online' }));
+  it('reads number updates as reach (quality, tier → limit) and account updates as the status of every sender of the account', () => {
+    const number = (event: string, limit?: string) => whatsappWebhookItems(notification('phone_number_quality_update', { display_phone_number: '15550783881', event, ...(limit ? { current_limit: limit } : {}) }, 1748454394));
+    expect(number('ONBOARDING', 'TIER_2K')).toEqual([{
+      kind: 'sender_reach', providerItemId: 'number:+15550783881:ONBOARDING:1748454394', providerSenderRef: '+15550783881', reach: { qualityRating: null, messagingLimit: { value: 2000 } },
+    }]);
+    expect(number('FLAGGED', 'TIER_250')[0]).toEqual(expect.objectContaining({ reach: { qualityRating: 'RED', messagingLimit: { value: 250 } } }));
+    expect(number('UNFLAGGED')[0]).toEqual(expect.objectContaining({ reach: { qualityRating: 'GREEN', messagingLimit: null } }));
+    expect(number('UPGRADE', 'TIER_UNLIMITED')[0]).toEqual(expect.objectContaining({ reach: { qualityRating: null, messagingLimit: { value: null } } }));
+    expect(number('UPGRADE', 'TIER_SOMETHING')).toEqual([]);
+    // A quality event never says the number is connected or not: an event without news yields nothing.
+    expect(number('THROUGHPUT_UPGRADE')).toEqual([]);
     const account = (value: object) => whatsappWebhookItems(notification('account_update', value, 1743451903));
-    expect(account({ event: 'ACCOUNT_DELETED' })).toEqual([{ kind: 'sender_status', providerItemId: `account:${WABA_ID}:ACCOUNT_DELETED::1743451903`, providerSenderRef: WABA_ID, status: 'offline' }]);
+    expect(account({ event: 'ACCOUNT_DELETED' })).toEqual([{ kind: 'account_status', providerItemId: `account:${WABA_ID}:ACCOUNT_DELETED::1743451903`, providerAccountRef: WABA_ID, status: 'offline' }]);
     expect(account({ event: 'DISABLED_UPDATE', ban_info: { waba_ban_state: 'DISABLE', waba_ban_date: 'April 17, 2025' } })[0]).toEqual(expect.objectContaining({ status: 'offline' }));
     expect(account({ event: 'DISABLED_UPDATE', ban_info: { waba_ban_state: 'REINSTATE', waba_ban_date: 'April 17, 2025' } })[0]).toEqual(expect.objectContaining({ status: 'online' }));
     expect(account({ event: 'PARTNER_ADDED', waba_info: { waba_id: WABA_ID, owner_business_id: '2329417887457253' } })).toEqual([]);

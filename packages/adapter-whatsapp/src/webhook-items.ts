@@ -1,5 +1,6 @@
 import type { ChatappInboundItem } from '@voiceplane/application';
 import { MEDIA_TYPES, MediaType, MessageDeliveryUpdateStatus } from '@voiceplane/domain';
+import { messagingLimitOfTier } from './number-reach';
 import { templateStatusOf } from './template-status';
 
 /**
@@ -209,22 +210,23 @@ function templateItems(value: Json, time: string): ChatappInboundItem[] {
 }
 
 /**
- * Meta names the number here only by its display form. A number still ONBOARDING is not
- * connected yet; any other quality or throughput event is about a number that is live.
+ * Meta names the number here only by its display form. These events are about reach, never about
+ * whether the number is connected: FLAGGED (quality dropped to low) and UNFLAGGED (back up) move the
+ * quality rating, and every event carries the current messaging-limit tier.
  */
 function numberItems(value: Json, time: string): ChatappInboundItem[] {
   const phone = e164(value.display_phone_number);
   const event = ident(value.event, 64);
   if (phone === null || event === null) return [];
-  return [{
-    kind: 'sender_status', providerItemId: `number:${phone}:${event}:${time}`, providerSenderRef: phone,
-    status: event === 'ONBOARDING' ? 'offline' : 'online',
-  }];
+  const qualityRating = event === 'FLAGGED' ? 'RED' : event === 'UNFLAGGED' ? 'GREEN' : null;
+  const messagingLimit = messagingLimitOfTier(value.current_limit);
+  if (qualityRating === null && messagingLimit === null) return [];
+  return [{ kind: 'sender_reach', providerItemId: `number:${phone}:${event}:${time}`, providerSenderRef: phone, reach: { qualityRating, messagingLimit } }];
 }
 
 /**
- * Account-wide events name the WhatsApp Business Account, not a number: the item's sender ref is
- * the WABA id, and it concerns every sender registered under that account. Only the events that
+ * Account-wide events name the WhatsApp Business Account, not a number: the item names the WABA id,
+ * and it concerns every sender registered under that account. Only the events that
  * decide whether the account's numbers can send become items.
  */
 function accountItems(value: Json, accountId: string, time: string): ChatappInboundItem[] {
@@ -235,5 +237,5 @@ function accountItems(value: Json, accountId: string, time: string): ChatappInbo
   if (event === 'DISABLED_UPDATE' && banState === 'DISABLE') status = 'offline';
   if (event === 'DISABLED_UPDATE' && banState === 'REINSTATE') status = 'online';
   if (status === null) return [];
-  return [{ kind: 'sender_status', providerItemId: `account:${accountId}:${event}:${banState ?? ''}:${time}`, providerSenderRef: accountId, status }];
+  return [{ kind: 'account_status', providerItemId: `account:${accountId}:${event}:${banState ?? ''}:${time}`, providerAccountRef: accountId, status }];
 }

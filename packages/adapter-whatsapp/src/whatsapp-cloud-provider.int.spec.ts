@@ -134,19 +134,47 @@ describe('WhatsApp Cloud provider', () => {
     expect(JSON.parse(stub.requests[2].body).components).toEqual([{ type: 'BODY', text: 'May we call you?' }, { type: 'call_permission_request' }]);
   });
 
-  it("registers a sender from the number's node: online only while Meta reports it CONNECTED", async () => {
-    const node = (status: string, display = '+1 555-078-3881') => ({
-      status: 200, body: { id: PHONE_NUMBER_ID, display_phone_number: display, verified_name: 'Acme Support', status, quality_rating: 'GREEN' },
+  it("registers a sender from the number's node: online only while Meta reports it CONNECTED, with Meta's quality and limit", async () => {
+    const node = (status: string, display = '+1 555-078-3881', reach: object = { quality_rating: 'YELLOW', messaging_limit_tier: 'TIER_10K' }) => ({
+      status: 200, body: { id: PHONE_NUMBER_ID, display_phone_number: display, verified_name: 'Acme Support', status, ...reach },
     });
-    stub.answer(node('CONNECTED'), node('PENDING'), node('CONNECTED', '+49 151 1234 5678'));
-    expect(await provider().registerSender(sender, 'Acme Support')).toEqual({ status: 'online', providerSenderRef: PHONE_NUMBER_ID });
+    const registered = { providerSenderRef: PHONE_NUMBER_ID, providerAccountRef: WABA_ID };
+    stub.answer(node('CONNECTED'), node('PENDING', undefined, { quality_rating: 'UNKNOWN' }), node('CONNECTED', undefined, { quality_rating: 'RED', messaging_limit_tier: 'TIER_UNLIMITED' }),
+      node('CONNECTED', '+49 151 1234 5678'));
+    expect(await provider().registerSender(sender, 'Acme Support')).toEqual({ status: 'online', ...registered, qualityRating: 'YELLOW', messagingLimit: 10_000 });
     expect(stub.requests[0]).toEqual(expect.objectContaining({
-      method: 'GET', path: `/v21.0/${PHONE_NUMBER_ID}?fields=id,display_phone_number,verified_name,status,quality_rating`, authorization: `Bearer ${TOKEN}`,
+      method: 'GET', path: `/v21.0/${PHONE_NUMBER_ID}?fields=id,display_phone_number,verified_name,status,quality_rating,messaging_limit_tier`, authorization: `Bearer ${TOKEN}`,
     }));
-    expect(await provider().registerSender(sender, 'Acme Support')).toEqual({ status: 'offline', providerSenderRef: PHONE_NUMBER_ID });
+    // A number Meta has not rated or tiered yet starts as a new number does.
+    expect(await provider().registerSender(sender, 'Acme Support')).toEqual({ status: 'offline', ...registered, qualityRating: 'GREEN', messagingLimit: 1000 });
+    expect(await provider().registerSender(sender, 'Acme Support')).toEqual({ status: 'online', ...registered, qualityRating: 'RED', messagingLimit: null });
     await expect(provider().registerSender(sender, 'Acme Support'))
       .rejects.toEqual(new ChatappProviderRefusal('The phone_number_id belongs to +4915112345678, not +15550783881.'));
     stub.answer({ status: 401, body: { error: { message: 'Error validating access token: Session has expired.', type: 'OAuthException', code: 190 } } });
     await expect(provider().registerSender(sender, 'Acme Support')).rejects.toEqual(new ChatappProviderRefusal('Error validating access token: Session has expired.'));
+  });
+
+  it('downloads a customer\'s media through its node and short-lived URL with the sender\'s token, capped', async () => {
+    const fileUrl = `${stub.baseUrl}files/m1`;
+    stub.answer({ status: 200, body: { url: fileUrl, mime_type: 'image/jpeg', file_size: 15, id: 'm1' } }, { status: 200, body: { fake: 'jpeg' } });
+    const got = await provider().downloadMedia(sender, 'm1', 100);
+    expect(Buffer.from(got.bytes).toString()).toBe('{"fake":"jpeg"}');
+    expect(got.contentType).toMatch(/^application\/json/);
+    expect(stub.requests.map((r) => [r.method, r.path, r.authorization])).toEqual([['GET', '/v21.0/m1', `Bearer ${TOKEN}`], ['GET', '/files/m1', `Bearer ${TOKEN}`]]);
+
+    // Over the cap as announced by Graph: refused before the file is read; over it while reading: refused too.
+    stub.reset();
+    stub.answer({ status: 200, body: { url: fileUrl, file_size: 17 * 1024 * 1024 } });
+    await expect(provider().downloadMedia(sender, 'm2', 16 * 1024 * 1024)).rejects.toEqual(new ChatappProviderRefusal('the file is larger than 16 MB'));
+    expect(stub.requests).toHaveLength(1);
+    stub.answer({ status: 200, body: { url: fileUrl } }, { status: 200, body: { much: 'x'.repeat(200) } });
+    await expect(provider().downloadMedia(sender, 'm3', 100)).rejects.toEqual(new ChatappProviderRefusal('the file is larger than 16 MB'));
+    stub.answer({ status: 400, body: { error: { message: '(#100) Invalid media id', code: 100 } } });
+    await expect(provider().downloadMedia(sender, 'm4', 100)).rejects.toEqual(new ChatappProviderRefusal('(#100) Invalid media id'));
+    stub.answer({ status: 200, body: { url: fileUrl } }, { status: 500, body: {} });
+    await expect(provider().downloadMedia(sender, 'm5', 100)).rejects.toThrow('WhatsApp media download answered 500');
+    stub.answer({ status: 200, body: { url: fileUrl } }, { status: 200, body: {}, delayMs: 500 });
+    const timedOut = await provider(200).downloadMedia(sender, 'm6', 100).catch((e: Error) => e.message);
+    expect(timedOut).toBe('WhatsApp media download timed out');
   });
 });

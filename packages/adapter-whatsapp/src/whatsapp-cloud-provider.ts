@@ -4,6 +4,7 @@ import {
   TemplateMessage, TemplateSubmission, WhatsappCredentials,
 } from '@voiceplane/application';
 import { parseTemplatePlaceholders, TemplateCategory } from '@voiceplane/domain';
+import { messagingLimitOfTier, qualityRatingOf } from './number-reach';
 import { templateStatusOf } from './template-status';
 
 export interface WhatsappCloudOptions {
@@ -30,7 +31,19 @@ interface PhoneNumberNode {
   readonly id?: string;
   readonly display_phone_number?: string;
   readonly status?: string;
+  readonly quality_rating?: string;
+  readonly messaging_limit_tier?: string;
 }
+
+/** `GET /{media_id}`: where the file can be read for a few minutes. */
+interface MediaNode {
+  readonly url?: string;
+  readonly mime_type?: string;
+  readonly file_size?: number;
+}
+
+/** A number Meta has not rated or tiered yet starts as any new number does. */
+const NEW_NUMBER = { qualityRating: 'GREEN', messagingLimit: 1000 } as const;
 
 const CATEGORIES: Readonly<Record<TemplateCategory, string>> = {
   marketing: 'MARKETING',
@@ -59,16 +72,23 @@ export class WhatsappCloudProvider implements ChatappProvider {
   /**
    * Reads the number's node rather than calling `/register`: registration needs the number's
    * two-step PIN, which is set up in Meta's WhatsApp Manager, not here. The sender is `online`
-   * only while Meta reports the number CONNECTED; later changes come through the ingress.
+   * only while Meta reports the number CONNECTED; later changes come through the ingress. Quality
+   * and messaging limit are Meta's own (`quality_rating`, `messaging_limit_tier`).
    */
   async registerSender(sender: ProviderSender, _displayName: string): Promise<RegisteredSender> {
     const credentials = credentialsOf(sender);
     const node = await this.call<PhoneNumberNode>(credentials, 'GET',
-      `/${encodeURIComponent(credentials.phoneNumberId)}?fields=id,display_phone_number,verified_name,status,quality_rating`);
+      `/${encodeURIComponent(credentials.phoneNumberId)}?fields=id,display_phone_number,verified_name,status,quality_rating,messaging_limit_tier`);
     if (node.display_phone_number !== undefined && digitsOf(node.display_phone_number) !== digitsOf(sender.phoneNumber)) {
       throw new ChatappProviderRefusal(`The phone_number_id belongs to +${digitsOf(node.display_phone_number)}, not ${sender.phoneNumber}.`);
     }
-    return { status: node.status?.toUpperCase() === 'CONNECTED' ? 'online' : 'offline', providerSenderRef: credentials.phoneNumberId };
+    return {
+      status: node.status?.toUpperCase() === 'CONNECTED' ? 'online' : 'offline',
+      providerSenderRef: credentials.phoneNumberId,
+      providerAccountRef: credentials.wabaId,
+      qualityRating: qualityRatingOf(node.quality_rating) ?? NEW_NUMBER.qualityRating,
+      messagingLimit: (messagingLimitOfTier(node.messaging_limit_tier) ?? { value: NEW_NUMBER.messagingLimit }).value,
+    };
   }
 
   async submitTemplate(sender: ProviderSender, template: TemplateSubmission): Promise<SubmittedTemplate> {
@@ -114,6 +134,33 @@ export class WhatsappCloudProvider implements ChatappProvider {
     if (content.caption !== null && content.mediaType !== 'audio') media.caption = content.caption;
     if (content.filename !== null && content.mediaType === 'document') media.filename = content.filename;
     return this.send(sender, to, { type: content.mediaType, [content.mediaType]: media });
+  }
+
+  /**
+   * `GET /{media_id}` names a short-lived URL, its type and size; the file itself is read from that
+   * URL with the same token, capped at `maxBytes` (checked on the announced size, then while reading).
+   */
+  async downloadMedia(sender: ProviderSender, providerMediaId: string, maxBytes: number): Promise<{ bytes: Uint8Array; contentType: string | null }> {
+    const credentials = credentialsOf(sender);
+    const node = await this.call<MediaNode>(credentials, 'GET', `/${encodeURIComponent(providerMediaId)}`);
+    if (typeof node.url !== 'string' || !/^https?:\/\//.test(node.url)) throw new Error('WhatsApp Cloud API named no download URL for the media');
+    if (typeof node.file_size === 'number' && node.file_size > maxBytes) throw new ChatappProviderRefusal('the file is larger than 16 MB');
+    let response;
+    try {
+      response = await axios.request<ArrayBuffer>({
+        method: 'GET', url: node.url, headers: { Authorization: `Bearer ${credentials.accessToken}` },
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000), maxRedirects: 0, responseType: 'arraybuffer',
+        maxContentLength: maxBytes, validateStatus: () => true,
+      });
+    } catch (e) {
+      const code = axios.isAxiosError(e) ? e.code : undefined;
+      if (code === 'ERR_BAD_RESPONSE' || (e instanceof Error && /maxContentLength/.test(e.message))) throw new ChatappProviderRefusal('the file is larger than 16 MB');
+      const reason = code === 'ERR_CANCELED' || (e instanceof Error && e.name === 'CanceledError') ? 'timed out' : 'could not be reached';
+      throw new Error(`WhatsApp media download ${reason}`);
+    }
+    if (response.status < 200 || response.status > 299) throw new Error(`WhatsApp media download answered ${response.status}`);
+    const header = response.headers['content-type'];
+    return { bytes: new Uint8Array(response.data), contentType: typeof header === 'string' ? header : node.mime_type ?? null };
   }
 
   private async send(sender: ProviderSender, to: string, message: Record<string, unknown>): Promise<ProviderAcceptance> {

@@ -72,19 +72,43 @@ describe('configuration', () => {
     } catch (e) {
       expect((e as Error).message).not.toContain('app-secret-value');
     }
-    expect(loadConfig({ CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: 's', WHATSAPP_VERIFY_TOKEN: 'v' }).whatsapp)
+    expect(loadConfig({ CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: 's', WHATSAPP_VERIFY_TOKEN: 'v', REPLY_GENERATOR: 'off' }).whatsapp)
       .toEqual({ appSecret: 's', verifyToken: 'v', graphBaseUrl: 'https://graph.facebook.com/v21.0' });
-    expect(() => loadConfig({ CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: 's', WHATSAPP_VERIFY_TOKEN: 'v', WHATSAPP_GRAPH_BASE_URL: 'ftp://x' }))
+    expect(() => loadConfig({ CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: 's', WHATSAPP_VERIFY_TOKEN: 'v', REPLY_GENERATOR: 'off', WHATSAPP_GRAPH_BASE_URL: 'ftp://x' }))
       .toThrow(/WHATSAPP_GRAPH_BASE_URL must use http: or https:/);
   });
 
   it('requires an API key for the OpenAI-compatible reply generator', () => {
     expect(loadConfig({})).toEqual(expect.objectContaining({ replyGenerator: 'sandbox', openai: null }));
     expect(() => loadConfig({ REPLY_GENERATOR: 'openai' })).toThrow(/OPENAI_API_KEY is required when REPLY_GENERATOR=openai/);
-    expect(() => loadConfig({ REPLY_GENERATOR: 'gpt' })).toThrow(/REPLY_GENERATOR must be one of sandbox, openai/);
+    expect(() => loadConfig({ REPLY_GENERATOR: 'gpt' })).toThrow(/REPLY_GENERATOR must be one of sandbox, openai, off/);
+    expect(loadConfig({ REPLY_GENERATOR: 'off' })).toEqual(expect.objectContaining({ replyGenerator: 'off', openai: null }));
     expect(loadConfig({ REPLY_GENERATOR: 'openai', OPENAI_API_KEY: 'sk-test' }).openai)
       .toEqual({ baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-test', defaultModel: 'gpt-4o-mini' });
     expect(loadConfig({ REPLY_GENERATOR: 'openai', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_MODEL: 'llama3' }).openai)
       .toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'k', defaultModel: 'llama3' });
+  });
+
+  it('refuses to start a real chat app with the sandbox reply text, and says what to set instead', () => {
+    const whatsapp = { CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: 's', WHATSAPP_VERIFY_TOKEN: 'v' };
+    expect(() => loadConfig(whatsapp)).toThrow(new ConfigError([
+      'Invalid configuration:',
+      "  - REPLY_GENERATOR=sandbox (the default) would answer real customers with the sandbox's fixed text when CHATAPP_PROVIDER=whatsapp_cloud: set REPLY_GENERATOR=openai (with OPENAI_API_KEY), or REPLY_GENERATOR=off for no AI replies at all",
+    ].join('\n')));
+    expect(() => loadConfig({ ...whatsapp, REPLY_GENERATOR: 'sandbox' })).toThrow(/REPLY_GENERATOR=sandbox would answer real customers .* REPLY_GENERATOR=off/);
+    expect(loadConfig({ ...whatsapp, REPLY_GENERATOR: 'off' }).replyGenerator).toBe('off');
+    expect(loadConfig({ ...whatsapp, REPLY_GENERATOR: 'openai', OPENAI_API_KEY: 'k' }).replyGenerator).toBe('openai');
+    expect(loadConfig({ REPLY_GENERATOR: 'off' }).chatappProvider).toBe('sandbox');
+  });
+
+  it('keeps inbound media as files under the data directory unless an S3-compatible bucket is configured', () => {
+    expect(loadConfig({ VOICEPLANE_DATA_DIR: '/srv/vp' }).mediaStore).toEqual({ kind: 'files', dir: '/srv/vp/media' });
+    expect(() => loadConfig({ MEDIA_STORE: 's3' })).toThrow(/S3_BUCKET is required when MEDIA_STORE=s3/);
+    expect(() => loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'AKIA-secret-id' })).toThrow(/S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together/);
+    expect(() => loadConfig({ MEDIA_STORE: 'disk' })).toThrow(/MEDIA_STORE must be one of files, s3/);
+    expect(loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'media', S3_REGION: 'eu-central-1' }).mediaStore)
+      .toEqual({ kind: 's3', bucket: 'media', region: 'eu-central-1', endpoint: null, accessKeyId: null, secretAccessKey: null, forcePathStyle: false });
+    expect(loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'media', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' }).mediaStore)
+      .toEqual({ kind: 's3', bucket: 'media', region: 'us-east-1', endpoint: 'http://127.0.0.1:9000', accessKeyId: 'k', secretAccessKey: 's', forcePathStyle: true });
   });
 });

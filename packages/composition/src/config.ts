@@ -38,8 +38,8 @@ export interface Config {
   readonly twilio: { readonly accountSid: string; readonly authToken: string; readonly baseUrl: string } | null;
   /** Set while CHATAPP_PROVIDER=whatsapp_cloud: the ingress secrets (CONTRACT D6) and the Graph API root. */
   readonly whatsapp: { readonly appSecret: string; readonly verifyToken: string; readonly graphBaseUrl: string } | null;
-  /** Who writes the assistant's chat replies: the sandbox's fixed text or an OpenAI-compatible API. */
-  readonly replyGenerator: 'sandbox' | 'openai';
+  /** Who writes the assistant's chat replies: the sandbox's fixed text, an OpenAI-compatible API, or nobody (`off`). */
+  readonly replyGenerator: 'sandbox' | 'openai' | 'off';
   /** Set while REPLY_GENERATOR=openai: an OpenAI-compatible Chat Completions API. */
   readonly openai: { readonly baseUrl: string; readonly apiKey: string; readonly defaultModel: string } | null;
   readonly billingProvider: 'sandbox' | 'stripe';
@@ -47,7 +47,16 @@ export interface Config {
   readonly stripe: { readonly secretKey: string; readonly webhookSecret: string; readonly apiBase: string | null } | null;
   /** Webhook triggers per minute per automation (CONTRACT §15: 60). */
   readonly automationHookRatePerMinute: number;
+  /** Where copies of inbound chat-app media are kept: files under the data directory, or an S3-compatible bucket. */
+  readonly mediaStore: MediaStoreConfig;
 }
+
+export type MediaStoreConfig =
+  | { readonly kind: 'files'; readonly dir: string }
+  | {
+      readonly kind: 's3'; readonly bucket: string; readonly region: string; readonly endpoint: string | null;
+      readonly accessKeyId: string | null; readonly secretAccessKey: string | null; readonly forcePathStyle: boolean;
+    };
 
 export class ConfigError extends Error {}
 
@@ -144,7 +153,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       graphBaseUrl: url('WHATSAPP_GRAPH_BASE_URL', ['http:', 'https:']) ?? 'https://graph.facebook.com/v21.0',
     };
   }
-  const replyGenerator = oneOf('REPLY_GENERATOR', ['sandbox', 'openai'] as const, 'sandbox');
+  const replyGenerator = oneOf('REPLY_GENERATOR', ['sandbox', 'openai', 'off'] as const, 'sandbox');
+  // The sandbox's fixed text must never reach a real customer: a real chat app needs an explicit choice.
+  if (chatappProvider === 'whatsapp_cloud' && replyGenerator === 'sandbox') {
+    problems.push(`REPLY_GENERATOR=sandbox${str('REPLY_GENERATOR') === null ? ' (the default)' : ''} would answer real customers with the sandbox's fixed text when CHATAPP_PROVIDER=whatsapp_cloud: set REPLY_GENERATOR=openai (with OPENAI_API_KEY), or REPLY_GENERATOR=off for no AI replies at all`);
+  }
   let openai: Config['openai'] = null;
   if (replyGenerator === 'openai') {
     const apiKey = str('OPENAI_API_KEY');
@@ -167,13 +180,31 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     stripe = { secretKey: secretKey ?? '', webhookSecret: webhookSecret ?? '', apiBase: url('STRIPE_API_BASE', ['http:', 'https:']) };
   }
 
+  const dataDir = resolve(str('VOICEPLANE_DATA_DIR') ?? '.data');
+  const mediaKind = oneOf('MEDIA_STORE', ['files', 's3'] as const, 'files');
+  let mediaStore: MediaStoreConfig = { kind: 'files', dir: resolve(dataDir, 'media') };
+  if (mediaKind === 's3') {
+    const bucket = str('S3_BUCKET');
+    if (!bucket) problems.push('S3_BUCKET is required when MEDIA_STORE=s3');
+    const accessKeyId = str('S3_ACCESS_KEY_ID');
+    const secretAccessKey = str('S3_SECRET_ACCESS_KEY');
+    // Without both, the SDK's own chain (environment, instance role, …) supplies credentials.
+    if ((accessKeyId === null) !== (secretAccessKey === null)) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+    const endpoint = url('S3_ENDPOINT', ['http:', 'https:']);
+    mediaStore = {
+      kind: 's3', bucket: bucket ?? '', region: str('S3_REGION') ?? 'us-east-1', endpoint, accessKeyId, secretAccessKey,
+      // Most S3-compatible servers (MinIO, Ceph, local stand-ins) address buckets by path.
+      forcePathStyle: str('S3_FORCE_PATH_STYLE') === null ? endpoint !== null : bool('S3_FORCE_PATH_STYLE'),
+    };
+  }
+
   const config: Config = {
     port,
     host,
     publicBaseUrl: (url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${host}:${port}`).replace(/\/+$/, ''),
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
     amqpUrl: url('AMQP_URL', ['amqp:', 'amqps:']),
-    dataDir: resolve(str('VOICEPLANE_DATA_DIR') ?? '.data'),
+    dataDir,
     adminToken: token('ADMIN_TOKEN'),
     runtimeToken: token('RUNTIME_TOKEN'),
     allowPrivateTargets: bool('ALLOW_PRIVATE_TARGETS'),
@@ -202,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     billingProvider,
     stripe,
     automationHookRatePerMinute: int('AUTOMATION_HOOK_RATE_PER_MINUTE', 60, 1, 1_000_000),
+    mediaStore,
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

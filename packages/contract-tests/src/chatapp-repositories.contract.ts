@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ok, recordMessage } from '@voiceplane/domain';
 import {
-  ChatappMessageRepository, ConversationRepository, NewChatappMessage, NewSender, SenderRepository, TemplateRepository,
+  ChatappMessageRepository, ConversationRepository, InboundMediaRepository, NewChatappMessage, NewSender, SenderRepository, TemplateRepository,
 } from '@voiceplane/application';
 
 export interface ChatappStores {
@@ -9,6 +9,7 @@ export interface ChatappStores {
   readonly templates: TemplateRepository;
   readonly conversations: ConversationRepository;
   readonly messages: ChatappMessageRepository;
+  readonly media: InboundMediaRepository;
   /** Two accounts. */
   readonly users: readonly [number, number];
 }
@@ -27,7 +28,7 @@ export function chatappRepositoriesContract(name: string, open: () => Promise<Ch
 
     const newSender = (userId: number, over: Partial<NewSender> = {}): NewSender => ({
       userId, phoneNumber: phone(), displayName: 'Acme', status: 'online', qualityRating: 'GREEN', messagingLimit: 1000, countryCode: 'DE',
-      assistantId: null, callingEnabled: false, statusWebhookUrl: null, provider: 'sandbox', providerSenderRef: null, sealedCredentials: null, now: at(0), ...over,
+      assistantId: null, callingEnabled: false, statusWebhookUrl: null, provider: 'sandbox', providerSenderRef: null, providerAccountRef: null, sealedCredentials: null, now: at(0), ...over,
     });
     const outbound = (userId: number, senderId: number, conversationId: number, over: Partial<NewChatappMessage> = {}): NewChatappMessage => ({
       userId, conversationId, senderId, direction: 'outbound', source: 'api', type: 'text', body: 'Hello', media: null, templateId: null,
@@ -50,6 +51,48 @@ export function chatappRepositoriesContract(name: string, open: () => Promise<Ch
       expect((await s.senders.findByProviderRef('pn-1'))?.id).toBe(first.id);
       expect((await s.senders.findByProviderRef(offline.phoneNumber))?.id).toBe(offline.id);
       expect(await s.senders.sealedCredentials(first.id)).toBe('sealed');
+    });
+
+    it('senders: an account-wide status reaches every sender of that business account only; reach changes quality and limit, never status', async () => {
+      const [a, b] = s.users;
+      const waba = `waba-${randomUUID()}`;
+      const one = (await s.senders.create(newSender(a, { providerAccountRef: waba })))!;
+      const two = (await s.senders.create(newSender(b, { providerAccountRef: waba })))!;
+      const other = (await s.senders.create(newSender(a, { providerAccountRef: `waba-${randomUUID()}` })))!;
+      const changed = await s.senders.setAccountStatus(waba, 'offline', at(7));
+      expect(changed).toEqual([{ ...one, status: 'offline', updatedAt: at(7) }, { ...two, status: 'offline', updatedAt: at(7) }]);
+      expect((await s.senders.findOwned(a, other.id))?.status).toBe('online');
+      expect(await s.senders.setAccountStatus(`waba-${randomUUID()}`, 'offline', at(7))).toEqual([]);
+
+      expect(await s.senders.setReach(other.id, { qualityRating: 'YELLOW', messagingLimit: { value: 10_000 } }, at(8)))
+        .toEqual({ ...other, qualityRating: 'YELLOW', messagingLimit: 10_000, updatedAt: at(8) });
+      expect(await s.senders.setReach(other.id, { qualityRating: null, messagingLimit: { value: null } }, at(9)))
+        .toEqual({ ...other, qualityRating: 'YELLOW', messagingLimit: null, updatedAt: at(9) });
+      expect(await s.senders.setReach(other.id, { qualityRating: 'RED', messagingLimit: null }, at(10)))
+        .toEqual({ ...other, qualityRating: 'RED', messagingLimit: null, updatedAt: at(10) });
+    });
+
+    it('inbound media: a failure shows on its message until the copy is kept; stored media is found for its owner only', async () => {
+      const [a, b] = s.users;
+      const sender = (await s.senders.create(newSender(a)))!;
+      const c = await s.conversations.lockOrCreate({ userId: a, senderId: sender.id, customerPhone: '+14155551234', uuid: randomUUID(), now: at(0) });
+      const { messageId } = await s.messages.record(outbound(a, sender.id, c.id, {
+        direction: 'inbound', source: 'customer', type: 'media', body: null, media: { url: null, mediaType: 'image', filename: null }, status: 'received',
+      }));
+      const id = `med_${randomUUID().replace(/-/g, '').slice(0, 22)}`;
+      await s.media.create({ id, userId: a, senderId: sender.id, messageId, source: { kind: 'provider', ref: '998877' }, now: at(1) });
+      expect(await s.media.find(id)).toEqual({ id, userId: a, senderId: sender.id, messageId, source: { kind: 'provider', ref: '998877' }, status: 'pending', contentType: null });
+      expect(await s.media.findStoredOwned(a, id)).toBeNull();
+      await s.media.markFailed(id, 'the connection failed', at(2));
+      const message = async () => (await s.conversations.recentMessages(c.id, 10)).find((m) => m.id === messageId);
+      expect(await message()).toEqual(expect.objectContaining({ mediaUrl: null, mediaError: 'the connection failed' }));
+      await s.media.markStored(id, { contentType: 'image/png', size: 12, mediaUrl: `https://vp.example/api/user/chatapp/media/${id}` }, at(3));
+      expect(await message()).toEqual(expect.objectContaining({ mediaUrl: `https://vp.example/api/user/chatapp/media/${id}`, mediaError: null }));
+      await s.media.markFailed(id, 'late failure', at(4));
+      expect((await message())?.mediaError).toBeNull();
+      expect(await s.media.findStoredOwned(a, id)).toEqual(expect.objectContaining({ status: 'stored', contentType: 'image/png' }));
+      expect(await s.media.findStoredOwned(b, id)).toBeNull();
+      expect(await s.media.find('med_unknown')).toBeNull();
     });
 
     it('templates: unique name and language per sender; per-sender reads, status changes keep the reason only when rejected', async () => {

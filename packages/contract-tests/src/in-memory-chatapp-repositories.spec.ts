@@ -1,4 +1,4 @@
-import { InMemoryChatappMessageRepository, InMemoryConversationRepository, InMemorySandboxChatappState, InMemorySenderRepository, InMemoryTemplateRepository } from '@voiceplane/adapter-fakes';
+import { InMemoryChatappMessageRepository, InMemoryConversationRepository, InMemoryInboundMediaRepository, InMemorySandboxChatappState, InMemorySenderRepository, InMemoryTemplateRepository } from '@voiceplane/adapter-fakes';
 import { chatappRepositoriesContract } from './chatapp-repositories.contract';
 import { sandboxChatappStateContract } from './sandbox-chatapp-state.contract';
 
@@ -6,7 +6,7 @@ chatappRepositoriesContract('in-memory', async () => {
   const senders = new InMemorySenderRepository();
   const messages = new InMemoryChatappMessageRepository();
   return {
-    senders, messages, users: [1, 2],
+    senders, messages, users: [1, 2], media: new InMemoryInboundMediaRepository(messages),
     templates: new InMemoryTemplateRepository(async (senderId) => (await senders.findOwned(1, senderId))?.userId ?? (await senders.findOwned(2, senderId))?.userId ?? null),
     conversations: new InMemoryConversationRepository(messages),
   };

@@ -1,5 +1,5 @@
 import {
-  PostgresSandboxChatappState, TypeormChatappMessageRepository, TypeormConversationRepository, TypeormSenderRepository, TypeormTemplateRepository,
+  PostgresSandboxChatappState, TypeormChatappMessageRepository, TypeormInboundMediaRepository, TypeormConversationRepository, TypeormSenderRepository, TypeormTemplateRepository,
 } from '@voiceplane/adapter-typeorm';
 import { useTestDatabase } from '@voiceplane/test-env';
 import { chatappRepositoriesContract } from './chatapp-repositories.contract';
@@ -13,7 +13,7 @@ chatappRepositoriesContract('PostgreSQL', async () => {
   await db.query('DELETE FROM chatapp_senders');
   return {
     senders: new TypeormSenderRepository(db), templates: new TypeormTemplateRepository(db), conversations: new TypeormConversationRepository(db),
-    messages: new TypeormChatappMessageRepository(db), users: [await insertUser(db), await insertUser(db)],
+    messages: new TypeormChatappMessageRepository(db), media: new TypeormInboundMediaRepository(db), users: [await insertUser(db), await insertUser(db)],
   };
 });
 

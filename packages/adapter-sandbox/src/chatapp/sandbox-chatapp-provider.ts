@@ -25,7 +25,13 @@ export class SandboxChatappProvider implements ChatappProvider {
   ) {}
 
   async registerSender(): Promise<RegisteredSender> {
-    return { status: 'online', providerSenderRef: null };
+    // Sandbox numbers are healthy at once with the usual limit of a new number.
+    return { status: 'online', providerSenderRef: null, providerAccountRef: null, qualityRating: 'GREEN', messagingLimit: 1000 };
+  }
+
+  /** S1 gives a URL, never a media id: the sandbox chat app keeps no files. */
+  async downloadMedia(): Promise<{ bytes: Uint8Array; contentType: string | null }> {
+    throw new ChatappProviderRefusal('The sandbox chat app keeps no media.');
   }
 
   async submitTemplate(_sender: ProviderSender, _template: TemplateSubmission): Promise<SubmittedTemplate> {

@@ -17,6 +17,8 @@ import { SealedHookTokens1795630000000 } from './1795630000000-sealed-hook-token
 import { UnsettledEvents1795630000001 } from './1795630000001-unsettled-events';
 import { AutomationRunLeases1795640000000 } from './1795640000000-automation-run-leases';
 import { TopUpReconciliation1795640001000 } from './1795640001000-top-up-reconciliation';
+import { ChatappSenderAccount1795650000000 } from './1795650000000-chatapp-sender-account';
+import { ChatappMedia1795650001000 } from './1795650001000-chatapp-media';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -42,4 +44,6 @@ export const migrations = [
   UnsettledEvents1795630000001,
   AutomationRunLeases1795640000000,
   TopUpReconciliation1795640001000,
+  ChatappSenderAccount1795650000000,
+  ChatappMedia1795650001000,
 ];

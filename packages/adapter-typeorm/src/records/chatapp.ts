@@ -1,5 +1,5 @@
 import { EntitySchema } from 'typeorm';
-import { bigint, boolean, integer, jsonb, numeric, ownedByUser, references, serialKey, text, timestamptz, varchar } from './columns';
+import { bigint, boolean, integer, jsonb, numeric, ownedByUser, primaryKey, references, serialKey, text, timestamptz, varchar } from './columns';
 
 /**
  * Chat-app senders, templates, conversations, their messages and delivery records, and the sandbox
@@ -11,6 +11,7 @@ export interface ChatappSenderRecord {
   id: string; user_id: string; phone_number: string; display_name: string; status: string; quality_rating: string;
   messaging_limit: number | null; country_code: string; assistant_id: string | null; calling_enabled: boolean;
   status_webhook_url: string | null; provider: string; provider_sender_ref: string | null; provider_config: string | null;
+  provider_account_ref: string | null;
   created_at: Date; updated_at: Date;
 }
 
@@ -31,6 +32,7 @@ export const chatappSenders = new EntitySchema<ChatappSenderRecord>({
     provider: varchar(16),
     provider_sender_ref: varchar(128, true),
     provider_config: text(true),
+    provider_account_ref: varchar(128, true),
     created_at: timestamptz(),
     updated_at: timestamptz(),
   },
@@ -39,6 +41,7 @@ export const chatappSenders = new EntitySchema<ChatappSenderRecord>({
     { name: 'chatapp_senders_phone_uq', columns: ['phone_number'], unique: true },
     { name: 'chatapp_senders_user_idx', columns: ['user_id', 'id'] },
     { name: 'chatapp_senders_ref_idx', columns: ['provider_sender_ref'] },
+    { name: 'chatapp_senders_account_idx', columns: ['provider_account_ref'] },
   ],
 });
 
@@ -113,7 +116,7 @@ export const conversations = new EntitySchema<ConversationRecord>({
 export interface ConversationMessageRecord {
   id: string; conversation_id: string; direction: string; source: string; type: string; body: string | null;
   media_url: string | null; media_type: string | null; filename: string | null; template_id: string | null;
-  status: string | null; error_code: string | null; created_at: Date;
+  status: string | null; error_code: string | null; media_error: string | null; created_at: Date;
 }
 
 export const conversationMessages = new EntitySchema<ConversationMessageRecord>({
@@ -132,6 +135,7 @@ export const conversationMessages = new EntitySchema<ConversationMessageRecord>(
     status: varchar(16, true),
     error_code: varchar(64, true),
     created_at: timestamptz(),
+    media_error: varchar(255, true),
   },
   foreignKeys: [references('conversation_messages', 'conversation_id', 'conversations', 'CASCADE')],
   indices: [{ name: 'conversation_messages_conversation_idx', columns: ['conversation_id', 'id'] }],
@@ -214,4 +218,29 @@ export const sandboxFaults = new EntitySchema<SandboxFaultRecord>({
   indices: [{ name: 'sandbox_faults_scope_idx', columns: ['user_id', 'kind'] }],
 });
 
-export const chatappRecords = [chatappSenders, chatappTemplates, conversations, conversationMessages, chatappMessages, sandboxChatappSent, sandboxFaults];
+/** Voiceplane's copy of a file a customer sent; the bytes are in the media store under `id`. */
+export interface ChatappMediaRecord {
+  id: string; user_id: string; sender_id: string; message_id: string; source_kind: string; source_ref: string; status: string;
+  content_type: string | null; size_bytes: number | null; created_at: Date; updated_at: Date;
+}
+
+export const chatappMedia = new EntitySchema<ChatappMediaRecord>({
+  name: 'chatapp_media',
+  columns: {
+    id: primaryKey('chatapp_media', varchar(32)),
+    user_id: bigint(),
+    sender_id: bigint(),
+    message_id: bigint(),
+    source_kind: varchar(8),
+    source_ref: text(),
+    status: varchar(8),
+    content_type: varchar(255, true),
+    size_bytes: integer(true),
+    created_at: timestamptz(),
+    updated_at: timestamptz(),
+  },
+  foreignKeys: [ownedByUser('chatapp_media'), references('chatapp_media', 'message_id', 'conversation_messages', 'CASCADE')],
+  indices: [{ name: 'chatapp_media_message_idx', columns: ['message_id'] }],
+});
+
+export const chatappRecords = [chatappSenders, chatappTemplates, conversations, conversationMessages, chatappMessages, sandboxChatappSent, sandboxFaults, chatappMedia];

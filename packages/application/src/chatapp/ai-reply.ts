@@ -1,6 +1,6 @@
 import {
-  aiReplyFate, Assistant, ChatappPrices, checkSenderCanSend, Conversation, err, isWindowOpen, priceFreeformSend, roleOfSource, RuntimeTool, Sender,
-  shouldGenerateAiReply, ToolCallResult, transcriptText,
+  aiReplyFate, AiReplySkip, aiReplySkip, Assistant, ChatappPrices, checkSenderCanSend, Conversation, err, isWindowOpen, priceFreeformSend, roleOfSource, RuntimeTool, Sender,
+  ToolCallResult, transcriptText,
 } from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants/ports';
 import { CallConfigurations } from '../calls/call-configurations';
@@ -17,10 +17,16 @@ import { ChatappProvider } from './provider-ports';
 /** Turns of history the reply generator sees. */
 const HISTORY_TURNS = 30;
 
+/** The reply as it was stored: `queued`/`sent` when the chat app took it, `failed` (with why) when it was not sent. */
 export interface AiReply {
   readonly messageId: number;
   readonly body: string;
+  readonly status: 'queued' | 'sent' | 'failed';
+  readonly errorCode: 'INSUFFICIENT_BALANCE' | 'SENDER_OFFLINE' | 'SEND_FAILED' | null;
 }
+
+/** What became of a customer message's AI reply: the stored reply, or why there is none. */
+export type AiReplyOutcome = { readonly reply: AiReply; readonly skipped: null } | { readonly reply: null; readonly skipped: AiReplySkip };
 
 type Discarded = { readonly code: 'discarded' };
 
@@ -29,6 +35,8 @@ export interface ReplyPolicy {
   readonly brain: ConversationBrain;
   readonly configurations: CallConfigurations;
   readonly tools: InvokeToolForConversation;
+  /** False with REPLY_GENERATOR=off: no conversation gets an AI reply, whatever its assistant. */
+  readonly repliesOn: boolean;
 }
 
 const TOOL_NOT_FOUND = JSON.stringify({ error: 'tool_not_found' });
@@ -53,14 +61,19 @@ export class AiReplies {
     private readonly log: WorkLogger,
   ) {}
 
-  /** The sender's assistant when it may answer this conversation now. */
-  async replyingAssistant(sender: Sender, conversation: Conversation): Promise<Assistant | null> {
-    if (sender.assistantId === null) return null;
-    const assistant = await this.assistants.findOwned(sender.userId, sender.assistantId);
-    return assistant !== null && shouldGenerateAiReply(conversation, assistant) ? assistant : null;
+  /** The AI reply to a customer message that was just stored, or why there is none. */
+  async answer(sender: Sender, conversation: Conversation, customerMessageAt: Date): Promise<AiReplyOutcome> {
+    // Replies switched off for the whole installation look like AI switched off on every conversation.
+    if (!this.policy.repliesOn) return { reply: null, skipped: 'ai_disabled' };
+    const assistant = sender.assistantId === null ? null : await this.assistants.findOwned(sender.userId, sender.assistantId);
+    const skipped = aiReplySkip(conversation, assistant);
+    if (skipped !== null || assistant === null) return { reply: null, skipped: skipped ?? 'no_assistant' };
+    const reply = await this.reply(sender, conversation, assistant, customerMessageAt);
+    // Only a reply discarded because AI was switched off meanwhile has nothing stored.
+    return reply === null ? { reply: null, skipped: 'ai_disabled' } : { reply, skipped: null };
   }
 
-  async reply(sender: Sender, conversation: Conversation, assistant: Assistant, customerMessageAt: Date): Promise<AiReply | null> {
+  private async reply(sender: Sender, conversation: Conversation, assistant: Assistant, customerMessageAt: Date): Promise<AiReply | null> {
     const body = await this.generate(sender, conversation, assistant);
     const sent = await this.outbound.send<Discarded | { code: 'INSUFFICIENT_BALANCE' } | { code: 'SENDER_OFFLINE' }>({
       sender, recipientPhone: conversation.customerPhone, recipientName: null, source: 'ai', type: 'text', body, media: null, templateId: null,
@@ -74,15 +87,15 @@ export class AiReplies {
       deliver: (providerSender) => this.provider.sendFreeform(providerSender, conversation.customerPhone, { kind: 'text', text: body }),
       description: 'AI reply',
     });
-    if (sent.ok) return { messageId: sent.value.messageId, body };
-    if (sent.error.code === 'INSUFFICIENT_BALANCE') {
-      const messageId = await this.messages.recordUnsent({
-        userId: sender.userId, conversationId: conversation.id, source: 'ai', body, errorCode: 'INSUFFICIENT_BALANCE', now: this.clock.now(),
-      });
-      return { messageId, body };
-    }
-    if (sent.error.code !== 'discarded') this.log.warn({ conversationId: conversation.id, refusal: sent.error.code }, 'an AI reply was not sent');
-    return null;
+    if (sent.ok) return { messageId: sent.value.messageId, body, status: sent.value.chatapp.status === 'sent' ? 'sent' : 'queued', errorCode: null };
+    if (sent.error.code === 'discarded') return null;
+    // Kept as a failed message so whoever reads the conversation sees what the assistant would have said.
+    const errorCode = sent.error.code;
+    this.log.warn({ conversationId: conversation.id, refusal: errorCode }, 'an AI reply was not sent');
+    const messageId = await this.messages.recordUnsent({
+      userId: sender.userId, conversationId: conversation.id, source: 'ai', body, errorCode, now: this.clock.now(),
+    });
+    return { messageId, body, status: 'failed', errorCode };
   }
 
   /**

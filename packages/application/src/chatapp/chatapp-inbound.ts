@@ -4,6 +4,7 @@ import { ApplyDeliveryStatus } from './apply-delivery-status';
 import { ChatappMessageRepository, SenderRepository, TemplateRepository } from './ports';
 import { ChatappInboundHandler, ChatappInboundItem } from './provider-ports';
 import { ReceiveCustomerMessage } from './receive-customer-message';
+import type { SenderConnection } from './sender-connection';
 import type { ConversationRepository } from '../conversations/ports';
 import type { AnswerCallPermission } from '../call-permission/answer-call-permission';
 
@@ -20,6 +21,7 @@ export class ChatappInbound implements ChatappInboundHandler {
     private readonly deliveryStatus: ApplyDeliveryStatus,
     private readonly conversations: ConversationRepository,
     private readonly permissionAnswers: AnswerCallPermission,
+    private readonly connection: SenderConnection,
     private readonly clock: Clock,
     private readonly log: WorkLogger,
   ) {}
@@ -31,7 +33,7 @@ export class ChatappInbound implements ChatappInboundHandler {
         if (sender === null) return this.drop(item, 'unknown sender');
         await this.customerMessages.execute({
           sender, customerPhone: item.customerPhone, customerName: item.customerName, text: item.text,
-          media: item.media === null ? null : { url: null, mediaType: item.media.mediaType, caption: item.media.caption },
+          media: item.media === null ? null : { source: { kind: 'provider', ref: item.media.providerMediaId }, mediaType: item.media.mediaType, caption: item.media.caption },
           providerMessageId: item.providerItemId,
         });
         return;
@@ -48,10 +50,16 @@ export class ChatappInbound implements ChatappInboundHandler {
         await this.templates.setStatus(template.id, item.status, item.status === 'rejected' ? item.rejectionReason : null, this.clock.now());
         return;
       }
-      case 'sender_status': {
+      case 'account_status': {
+        const changed = await this.senders.setAccountStatus(item.providerAccountRef, item.status, this.clock.now());
+        if (changed.length === 0) return this.drop(item, 'unknown account');
+        return;
+      }
+      case 'sender_reach': {
         const sender = await this.senders.findByProviderRef(item.providerSenderRef);
         if (sender === null) return this.drop(item, 'unknown sender');
-        await this.senders.setStatus(sender.id, item.status, null, this.clock.now());
+        await this.connection.refreshOffline(sender);
+        await this.senders.setReach(sender.id, item.reach, this.clock.now());
         return;
       }
       case 'call_permission_reply': {

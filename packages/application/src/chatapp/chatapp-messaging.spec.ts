@@ -1,5 +1,5 @@
 import {
-  FakeStore, InMemoryCallPermissionRepository, InMemoryChatappMessageRepository, InMemoryConversationRepository, InMemorySandboxChatappState,
+  FakeStore, InMemoryCallPermissionRepository, InMemoryChatappMessageRepository, InMemoryConversationRepository, InMemoryInboundMediaRepository, InMemoryMediaStore, InMemorySandboxChatappState,
   InMemorySenderRepository, InMemoryTemplateRepository, InMemoryVoiceWebhookSettingRepository, RecordingLogger, SAMPLE_CATALOG, ScriptedHttpClient,
 } from '@voiceplane/adapter-fakes';
 import { SandboxChatappProvider, SandboxReplyGenerator, SANDBOX_AI_REPLY } from '@voiceplane/adapter-sandbox';
@@ -15,6 +15,8 @@ import { VoiceWebhook } from '../call-permission/voice-webhook';
 import { AiReplies } from './ai-reply';
 import { ApplyDeliveryStatus } from './apply-delivery-status';
 import { ChatappInbound } from './chatapp-inbound';
+import { INBOUND_MEDIA_JOB, InboundMediaDownloads } from './inbound-media';
+import { SenderConnection } from './sender-connection';
 import { OutboundSends } from './outbound-send';
 import { ProviderSenders } from './provider-senders';
 import { ReceiveCustomerMessage } from './receive-customer-message';
@@ -48,15 +50,22 @@ function setup(generator: ReplyGenerator = new SandboxReplyGenerator()) {
   const running = { gateway: new ToolGateway(new ScriptedHttpClient(), store.secrets, store.clock), automations: null, clock: store.clock, settings: { userAgent: 'voiceplane/test', policy: { requireHttps: false, allowPrivate: true } } };
   const replies = new AiReplies(store.assistants, conversations, messages, outbound, {
     brain: new ConversationBrain(generator, store.catalog, store.clock, log), configurations: new CallConfigurations(store.tools, store.catalog),
-    tools: new InvokeToolForConversation(store.tools, running, store.ids, log),
+    tools: new InvokeToolForConversation(store.tools, running, store.ids, log), repliesOn: true,
   }, provider, DEFAULT_CHATAPP_PRICES, store.clock, log);
-  const receive = new ReceiveCustomerMessage(store.uow, conversations, messages, inactivity, replies, store.ids, store.clock);
+  const http = new ScriptedHttpClient();
+  const mediaStore = new InMemoryMediaStore();
+  const media = new InboundMediaDownloads(
+    new InMemoryInboundMediaRepository(messages), mediaStore, { provider, senders, providerSenders: new ProviderSenders(senders, cipher), http },
+    store.jobs, 'https://vp.example', store.clock, log,
+  );
+  const receive = new ReceiveCustomerMessage(store.uow, conversations, messages, inactivity, replies, media, store.ids, store.clock);
   const deliveryStatus = new ApplyDeliveryStatus(messages, senders, conversations, deliveries, store.clock);
   const sendTemplate = new SendTemplateMessage(senders, templates, store.users, outbound, provider, DEFAULT_CHATAPP_PRICES, store.clock);
   const permissions = new InMemoryCallPermissionRepository();
   const voiceWebhook = new VoiceWebhook(store.uow, new InMemoryVoiceWebhookSettingRepository(), deliveries, store.clock);
   const permissionAnswers = new AnswerCallPermission(store.uow, permissions, voiceWebhook, store.clock);
-  const inbound = new ChatappInbound(senders, templates, messages, receive, deliveryStatus, conversations, permissionAnswers, store.clock, log);
+  const connection = new SenderConnection(senders, new ProviderSenders(senders, cipher), provider, store.clock, log);
+  const inbound = new ChatappInbound(senders, templates, messages, receive, deliveryStatus, conversations, permissionAnswers, connection, store.clock, log);
   const ending = new EndInactiveConversation(
     store.uow, conversations, senders, store.assistants, inactivity, deliveries, store.outbox, { generator, catalog: store.catalog, log }, store.clock,
   );
@@ -64,7 +73,7 @@ function setup(generator: ReplyGenerator = new SandboxReplyGenerator()) {
 
   const sender = async (userId: number, assistantId: number | null = null) => (await senders.create({
     userId, phoneNumber: `+49151${String(userId).padStart(8, '0')}`, displayName: 'Acme', status: 'online', qualityRating: 'GREEN', messagingLimit: 1000,
-    countryCode: 'DE', assistantId, callingEnabled: false, statusWebhookUrl: null, provider: 'sandbox', providerSenderRef: `pn-${userId}`, sealedCredentials: null, now: START,
+    countryCode: 'DE', assistantId, callingEnabled: false, statusWebhookUrl: null, provider: 'sandbox', providerSenderRef: `pn-${userId}`, providerAccountRef: `waba-${userId}`, sealedCredentials: null, now: START,
   }))!;
   const assistant = async (userId: number, over: Record<string, unknown> = {}) => {
     const saved = await store.assistants.create(userId, { ...draftAssistant({ name: 'Support' }, SAMPLE_CATALOG), ...over });
@@ -72,8 +81,63 @@ function setup(generator: ReplyGenerator = new SandboxReplyGenerator()) {
     await store.assistants.update(userId, saved.id, async () => ok({ write: { kind: 'status', status: 'active' } }));
     return saved.id;
   };
-  return { permissions, store, log, senders, templates, messages, conversations, sandbox, sendTemplate, inbound, ending, toggle, receive, sender, assistant };
+  return { permissions, store, log, senders, templates, messages, conversations, sandbox, sendTemplate, inbound, ending, toggle, receive, sender, assistant, http, media, mediaStore };
 }
+
+describe('inbound media: voiceplane keeps its own copy', () => {
+  it('downloads at once; a failure keeps the message with media_error and the job retries it; only the owner opens it', async () => {
+    const { store, receive, sender, http, media, conversations, log } = setup();
+    const user = await store.account();
+    const s = await sender(user.id);
+    const bytes = new Uint8Array([0xff, 0xd8, 0xff, 0x00, 0x10]);
+    http.answer({ statusCode: 200, headers: { 'content-type': 'image/jpeg; charset=binary' }, bytes });
+    const image = await receive.execute({
+      sender: s, customerPhone: CUSTOMER, customerName: null, text: null, providerMessageId: null,
+      media: { source: { kind: 'url', ref: 'https://cdn.example.com/p.jpg' }, mediaType: 'image', caption: 'My parcel' },
+    });
+    expect(http.requests[0]).toEqual(expect.objectContaining({ method: 'GET', url: 'https://cdn.example.com/p.jpg', timeoutMs: 15_000, maxResponseBytes: 16 * 1024 * 1024, keepBytes: true }));
+    const [stored] = await conversations.recentMessages(image.conversation.id, 10);
+    expect(stored).toEqual(expect.objectContaining({ mediaUrl: expect.stringMatching(/^https:\/\/vp\.example\/api\/user\/chatapp\/media\/med_[A-Za-z0-9]{22}$/), mediaError: null, body: 'My parcel' }));
+    const id = stored.mediaUrl!.split('/').pop()!;
+    const opened = await media.open(user.id, id);
+    expect(opened).toEqual(expect.objectContaining({ contentType: 'image/jpeg', size: 5 }));
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of opened!.body) chunks.push(chunk);
+    expect(Buffer.concat(chunks)).toEqual(Buffer.from(bytes));
+    expect(await media.open(user.id + 1, id)).toBeNull();
+    expect(store.jobs.jobs().filter((j) => j.kind === INBOUND_MEDIA_JOB)).toEqual([]);
+
+    http.answer({ error: 'response_too_large' }, { statusCode: 200, headers: { 'content-type': 'audio/ogg' }, bytes: new Uint8Array([1]) });
+    const voice = await receive.execute({
+      sender: s, customerPhone: CUSTOMER, customerName: null, text: null, providerMessageId: null,
+      media: { source: { kind: 'url', ref: 'https://cdn.example.com/big.ogg' }, mediaType: 'audio', caption: null },
+    });
+    const failed = (await conversations.recentMessages(voice.conversation.id, 10)).at(-1)!;
+    expect(failed).toEqual(expect.objectContaining({ type: 'media', mediaUrl: null, mediaError: 'the file is larger than 16 MB' }));
+    expect(log.lines.map((l) => l.message)).toContain('inbound media could not be downloaded; it is retried');
+    const [retry] = store.jobs.jobs().filter((j) => j.kind === INBOUND_MEDIA_JOB);
+    expect(retry).toEqual(expect.objectContaining({ runAt: new Date(START.getTime() + 30_000) }));
+    const mediaId = (retry.payload as { media_id: string }).media_id;
+    expect(await media.open(user.id, mediaId)).toBeNull();
+    expect(await media.download(mediaId)).toBe(true);
+    expect((await conversations.recentMessages(voice.conversation.id, 10)).at(-1)).toEqual(expect.objectContaining({ mediaUrl: `https://vp.example/api/user/chatapp/media/${mediaId}`, mediaError: null }));
+    expect(await media.download(mediaId)).toBe(true);
+    expect(http.requests).toHaveLength(3);
+  });
+
+  it('a provider media id is read through the chat app; a provider without media records why', async () => {
+    const { store, inbound, sender, conversations } = setup();
+    const user = await store.account();
+    const s = await sender(user.id);
+    await inbound.handle({
+      kind: 'customer_message', providerItemId: 'wamid.m', providerSenderRef: `pn-${user.id}`, customerPhone: CUSTOMER, customerName: null, text: null,
+      media: { mediaType: 'document', providerMediaId: '1234567890', caption: null }, receivedAt: START,
+    });
+    const conversation = (await conversations.find(s.id, CUSTOMER))!;
+    expect((await conversations.recentMessages(conversation.id, 10))[0])
+      .toEqual(expect.objectContaining({ type: 'media', mediaType: 'document', mediaUrl: null, mediaError: 'The sandbox chat app keeps no media.' }));
+  });
+});
 
 describe('SendTemplateMessage', () => {
   it('uses the monthly allowance first, then charges the template price with a ledger entry', async () => {
@@ -132,7 +196,9 @@ describe('ChatappInbound (the provider ingress items)', () => {
     const tpl = (await templates.create({ senderId: s.id, name: 'hi', language: 'en', category: 'utility', status: 'pending', bodyText: 'Hi', footerText: null, variables: [], providerTemplateRef: 'tpl-9', now: START }))!;
     await inbound.handle({ kind: 'template_status', providerItemId: 't.1', providerTemplateRef: 'tpl-9', status: 'rejected', rejectionReason: 'Too vague' });
     expect(await templates.findForSender(s.id, tpl.id)).toEqual(expect.objectContaining({ status: 'rejected', rejectionReason: 'Too vague' }));
-    await inbound.handle({ kind: 'sender_status', providerItemId: 'n.1', providerSenderRef: `pn-${user.id}`, status: 'offline' });
+    await inbound.handle({ kind: 'sender_reach', providerItemId: 'n.1', providerSenderRef: `pn-${user.id}`, reach: { qualityRating: 'YELLOW', messagingLimit: { value: 10_000 } } });
+    expect(await senders.findOwned(user.id, s.id)).toEqual(expect.objectContaining({ status: 'online', qualityRating: 'YELLOW', messagingLimit: 10_000 }));
+    await inbound.handle({ kind: 'account_status', providerItemId: 'a.1', providerAccountRef: `waba-${user.id}`, status: 'offline' });
     expect((await senders.findOwned(user.id, s.id))?.status).toBe('offline');
   });
 });
@@ -157,7 +223,7 @@ describe('end on inactivity (§11.4) with a controllable clock', () => {
     store.clock.advance(4 * MINUTE);
     expect(await ending.end(id)).toEqual(expect.objectContaining({ status: 'ended', endedCount: 1, endedAt: new Date(START.getTime() + 15 * MINUTE) }));
     const reopened = await receive.execute({ sender: s, customerPhone: CUSTOMER, customerName: null, text: 'Back', media: null, providerMessageId: null });
-    expect(reopened.aiReply).toBeNull();
+    expect(reopened.aiReply).toEqual({ reply: null, skipped: 'ai_disabled' });
     expect(await conversations.lockById(id)).toEqual(expect.objectContaining({ status: 'open', endedAt: null, aiEnabled: false, endedCount: 1 }));
   });
 

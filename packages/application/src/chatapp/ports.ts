@@ -5,6 +5,8 @@ import {
 /** A sender as registered: the record's fields plus what only the provider side reads. */
 export interface NewSender extends Omit<Sender, 'id' | 'createdAt' | 'updatedAt'> {
   readonly providerSenderRef: string | null;
+  /** The provider's business account the number belongs to (WhatsApp: the WABA id), named by account-wide events. */
+  readonly providerAccountRef: string | null;
   /** The sealed `provider_config` (write-only: never read back through the API). */
   readonly sealedCredentials: string | null;
   readonly now: Date;
@@ -20,6 +22,13 @@ export interface SenderChanges {
 
 export type SenderListFilter = SenderStatus | 'all';
 
+/** A number's quality and daily messaging limit as the provider reports them; null = not reported. */
+export interface SenderReach {
+  readonly qualityRating: QualityRating | null;
+  /** `{ value: null }` is unlimited. */
+  readonly messagingLimit: { readonly value: number | null } | null;
+}
+
 export interface SenderRepository {
   /** Null when the phone number is registered already, by any account (CONTRACT D16). */
   create(sender: NewSender): Promise<Sender | null>;
@@ -30,6 +39,10 @@ export interface SenderRepository {
   update(userId: number, id: number, changes: SenderChanges, now: Date): Promise<Sender | null>;
   /** The provider's report about a number, or the sandbox's S3. */
   setStatus(id: number, status: SenderStatus, qualityRating: QualityRating | null, now: Date): Promise<Sender | null>;
+  /** An account-wide provider event: every sender of that business account takes `status`; the changed senders. */
+  setAccountStatus(providerAccountRef: string, status: SenderStatus, now: Date): Promise<Sender[]>;
+  /** What the provider reports about a number's reach; a null field stays as it is. */
+  setReach(id: number, reach: SenderReach, now: Date): Promise<Sender | null>;
   /** The sender a provider item names: by the provider's ref, else by phone number. */
   findByProviderRef(ref: string): Promise<Sender | null>;
   /** The sealed `provider_config`; null when none was given. */

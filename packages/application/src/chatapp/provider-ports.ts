@@ -1,4 +1,5 @@
-import { MediaType, MessageDeliveryUpdateStatus, TemplateCategory, TemplateStatus } from '@voiceplane/domain';
+import { MediaType, MessageDeliveryUpdateStatus, QualityRating, TemplateCategory, TemplateStatus } from '@voiceplane/domain';
+import type { SenderReach } from './ports';
 
 /**
  * What a provider needs to act for one sender. `credentials` is the decrypted `provider_config`
@@ -22,6 +23,11 @@ export interface RegisteredSender {
   readonly status: 'online' | 'offline';
   /** The provider's id for the number, matched by status items of the ingress. */
   readonly providerSenderRef: string | null;
+  /** The business account the number belongs to, matched by account-wide items of the ingress. */
+  readonly providerAccountRef: string | null;
+  readonly qualityRating: QualityRating;
+  /** Messages to new customers per 24 hours; null = unlimited. */
+  readonly messagingLimit: number | null;
 }
 
 export interface TemplateSubmission {
@@ -89,6 +95,11 @@ export interface ChatappProvider {
   submitTemplate(sender: ProviderSender, template: TemplateSubmission): Promise<SubmittedTemplate>;
   sendTemplate(sender: ProviderSender, to: string, template: TemplateMessage): Promise<ProviderAcceptance>;
   sendFreeform(sender: ProviderSender, to: string, content: FreeformContent): Promise<ProviderAcceptance>;
+  /**
+   * A file a customer sent, by the provider's media id, read at once (the provider's link expires).
+   * More than `maxBytes` is a refusal; so is a provider that keeps no media (the sandbox).
+   */
+  downloadMedia(sender: ProviderSender, providerMediaId: string, maxBytes: number): Promise<{ bytes: Uint8Array; contentType: string | null }>;
 }
 
 /**
@@ -124,10 +135,18 @@ export type ChatappInboundItem =
       readonly rejectionReason: string | null;
     }
   | {
-      readonly kind: 'sender_status';
+      /** About the whole business account: every sender registered under it. */
+      readonly kind: 'account_status';
+      readonly providerItemId: string;
+      readonly providerAccountRef: string;
+      readonly status: 'online' | 'offline';
+    }
+  | {
+      /** A number's quality or messaging limit changed; never its status. */
+      readonly kind: 'sender_reach';
       readonly providerItemId: string;
       readonly providerSenderRef: string;
-      readonly status: 'online' | 'offline';
+      readonly reach: SenderReach;
     }
   | {
       readonly kind: 'call_permission_reply';

@@ -4,7 +4,8 @@ import { Ids } from '../ports/ids';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { ConversationRepository } from '../conversations/ports';
 import { InactivitySchedule } from '../conversations/inactivity-schedule';
-import { AiReplies, AiReply } from './ai-reply';
+import { AiReplies, AiReplyOutcome } from './ai-reply';
+import { InboundMediaDownloads, MediaSource } from './inbound-media';
 import { newMessageSid } from './outbound-send';
 import { ChatappMessageRepository } from './ports';
 
@@ -13,7 +14,8 @@ export interface CustomerMessage {
   readonly customerPhone: string;
   readonly customerName: string | null;
   readonly text: string | null;
-  readonly media: { readonly url: string | null; readonly mediaType: MediaType; readonly caption: string | null } | null;
+  /** `source` is where voiceplane downloads its own copy from. */
+  readonly media: { readonly source: MediaSource; readonly mediaType: MediaType; readonly caption: string | null } | null;
   /** The provider's id of the message, when it has one. */
   readonly providerMessageId: string | null;
 }
@@ -21,7 +23,7 @@ export interface CustomerMessage {
 export interface CustomerMessageReceived {
   readonly conversation: Conversation;
   readonly messageId: number;
-  readonly aiReply: AiReply | null;
+  readonly aiReply: AiReplyOutcome;
 }
 
 /**
@@ -37,6 +39,7 @@ export class ReceiveCustomerMessage {
     private readonly messages: ChatappMessageRepository,
     private readonly inactivity: InactivitySchedule,
     private readonly replies: AiReplies,
+    private readonly media: InboundMediaDownloads,
     private readonly ids: Ids,
     private readonly clock: Clock,
   ) {}
@@ -55,15 +58,21 @@ export class ReceiveCustomerMessage {
       const record = await this.messages.record({
         userId: sender.userId, conversationId: conversation.id, senderId: sender.id, direction: 'inbound', source: 'customer',
         type: m.media === null ? 'text' : 'media', body: m.media === null ? m.text : m.media.caption,
-        media: m.media === null ? null : { url: m.media.url, mediaType: m.media.mediaType, filename: null }, templateId: null,
+        // The message's own URL is set once voiceplane holds its copy.
+        media: m.media === null ? null : { url: null, mediaType: m.media.mediaType, filename: null }, templateId: null,
         from: m.customerPhone, to: sender.phoneNumber, messageSid: newMessageSid(this.ids), providerMessageId: m.providerMessageId,
         status: 'received', cost: 0, fromAllowance: false, now,
       });
       await this.inactivity.afterMessage(change.next, change, conversation.messageCount === 0);
-      return { conversation: change.next, messageId: record.messageId, at: now };
+      const mediaId = m.media === null ? null : this.ids.token('med_', 22);
+      if (mediaId !== null && m.media !== null) {
+        await this.media.register({ id: mediaId, userId: sender.userId, senderId: sender.id, messageId: record.messageId, source: m.media.source });
+      }
+      return { conversation: change.next, messageId: record.messageId, at: now, mediaId };
     });
-    const assistant = await this.replies.replyingAssistant(sender, stored.conversation);
-    const aiReply = assistant === null ? null : await this.replies.reply(sender, stored.conversation, assistant, stored.at);
+    // At once, before the reply: the provider's link expires. A failure is kept on the message and retried by the job.
+    if (stored.mediaId !== null) await this.media.download(stored.mediaId).catch(() => false);
+    const aiReply = await this.replies.answer(sender, stored.conversation, stored.at);
     return { conversation: stored.conversation, messageId: stored.messageId, aiReply };
   }
 }

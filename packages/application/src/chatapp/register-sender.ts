@@ -16,9 +16,6 @@ export interface SenderRegistration {
 
 export type RegisterSenderRefusal = { readonly code: 'SENDER_EXISTS' } | { readonly code: 'SEND_FAILED'; readonly reason: string };
 
-/** Messaging limit of a new number until the provider reports another (CONTRACT §8.2). */
-const NEW_SENDER_LIMIT = 1000;
-
 /**
  * `POST /api/user/chatapp/senders`: the provider registers the number first (the sandbox puts it
  * online at once; WhatsApp reports it connected later), then it is stored with its sealed
@@ -41,10 +38,10 @@ export class RegisterSender {
       return err({ code: 'SEND_FAILED', reason: e instanceof ChatappProviderRefusal ? e.reason : 'the chat app could not be reached' });
     }
     const created = await this.senders.create({
-      userId: r.userId, phoneNumber: r.phoneNumber, displayName: r.displayName, status: registered.status, qualityRating: 'GREEN',
-      messagingLimit: NEW_SENDER_LIMIT, countryCode: senderCountryCode(r.phoneNumber), assistantId: r.assistantId,
+      userId: r.userId, phoneNumber: r.phoneNumber, displayName: r.displayName, status: registered.status, qualityRating: registered.qualityRating,
+      messagingLimit: registered.messagingLimit, countryCode: senderCountryCode(r.phoneNumber), assistantId: r.assistantId,
       callingEnabled: r.callingEnabled, statusWebhookUrl: r.statusWebhookUrl, provider: this.provider.name,
-      providerSenderRef: registered.providerSenderRef,
+      providerSenderRef: registered.providerSenderRef, providerAccountRef: registered.providerAccountRef,
       sealedCredentials: r.credentials === null ? null : await this.cipher.encrypt(JSON.stringify(r.credentials)),
       now: this.clock.now(),
     });

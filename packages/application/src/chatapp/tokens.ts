@@ -4,6 +4,7 @@ import type { EndInactiveConversation } from '../conversations/end-inactive-conv
 import type { ToggleAi } from '../conversations/toggle-ai';
 import type { ApplyDeliveryStatus } from './apply-delivery-status';
 import type { CreateTemplate } from './create-template';
+import type { InboundMediaDownloads, InboundMediaRepository, MediaStore } from './inbound-media';
 import type { ChatappMessageRepository, SenderRepository, TemplateRepository } from './ports';
 import type { ChatappInboundHandler, ChatappProvider } from './provider-ports';
 import type { ReplyGenerator } from '../conversation-policy/ports';
@@ -33,6 +34,10 @@ export const CHATAPP_TOKENS = {
   ReceiveCustomerMessage: token<ReceiveCustomerMessage>('ReceiveCustomerMessage'),
   ToggleAi: token<ToggleAi>('ToggleAi'),
   EndInactiveConversation: token<EndInactiveConversation>('EndInactiveConversation'),
+  /** Files customers sent: voiceplane's copies (files or an S3-compatible bucket), their records, the downloads. */
+  MediaStore: token<MediaStore>('MediaStore'),
+  InboundMediaRepository: token<InboundMediaRepository>('InboundMediaRepository'),
+  InboundMediaDownloads: token<InboundMediaDownloads>('InboundMediaDownloads'),
   /** Bound only while the chat-app provider is the sandbox. */
   SandboxChatappState: token<SandboxChatappState>('SandboxChatappState'),
 } as const;

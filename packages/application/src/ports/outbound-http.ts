@@ -24,6 +24,8 @@ export interface OutboundRequest {
   /** Exact bytes to send (and to sign). */
   readonly body?: string;
   readonly timeoutMs: number;
+  /** Also hand back the body's exact bytes (`OutboundResponse.bytes`), for binary answers such as media. */
+  readonly keepBytes?: boolean;
   /** Read cap; more → `response_too_large`. Default 1 MB. */
   readonly maxResponseBytes?: number;
   /** `X-Voiceplane-Event` header value. */
@@ -39,6 +41,8 @@ export interface OutboundResponse {
   readonly headers: Readonly<Record<string, string>>;
   /** Response body decoded as UTF-8 (empty when none). */
   readonly body: string;
+  /** The body's exact bytes, when the request asked to keep them (`keepBytes`). */
+  readonly bytes?: Uint8Array;
   readonly durationMs: number;
   /** Null on 2xx. */
   readonly error: OutboundError | null;

@@ -1,17 +1,18 @@
 import type { Container } from 'inversify';
 import {
-  AiReplies, ApplyDeliveryStatus, CallConfigurations, ChatappForAutomations, ConversationBrain, ChatappInbound, ChatappPermissionRequests, ChatappProvider, conversationInactivityJob, CreateTemplate, EndInactiveConversation,
-  InactivitySchedule, MediaFetcher, OutboundSends, ProviderSenders, ReceiveCustomerMessage, RegisterSender, ReplyGenerator, SecretCipher,
+  AiReplies, ApplyDeliveryStatus, inboundMediaJob, InboundMediaDownloads, MediaStore, CallConfigurations, ChatappForAutomations, ConversationBrain, ChatappInbound, ChatappPermissionRequests, ChatappProvider, conversationInactivityJob, CreateTemplate, EndInactiveConversation,
+  InactivitySchedule, MediaFetcher, SenderConnection, OutboundSends, ProviderSenders, ReceiveCustomerMessage, RegisterSender, ReplyGenerator, SecretCipher,
   SendFreeformMessage, SendTemplateMessage, ToggleAi, TOKENS, type Token, UpdateSender,
 } from '@voiceplane/application';
 import {
-  ChatappSenderController, chatappSenderRouteDocs, ChatappSendController, chatappSendRouteDocs, ConversationController, conversationRouteDocs,
+  ChatappMediaController, chatappMediaRouteDocs, ChatappSenderController, chatappSenderRouteDocs, ChatappSendController, chatappSendRouteDocs, ConversationController, conversationRouteDocs,
   SandboxChatappController, sandboxChatappRouteDocs, SandboxConversationController, sandboxConversationRouteDocs, SandboxFaults,
 } from '@voiceplane/adapter-http';
 import { CHATAPP_SEND_FAULT, SandboxChatappProvider, SandboxReplyGenerator } from '@voiceplane/adapter-sandbox';
 import {
-  PostgresSandboxChatappState, TypeormChatappMessageRepository, TypeormConversationRepository, TypeormSenderRepository, TypeormTemplateRepository,
+  PostgresSandboxChatappState, TypeormChatappMessageRepository, TypeormInboundMediaRepository, TypeormConversationRepository, TypeormSenderRepository, TypeormTemplateRepository,
 } from '@voiceplane/adapter-typeorm';
+import { LocalFileMediaStore, S3MediaStore } from '@voiceplane/adapter-media-store';
 import type { Config } from '../config';
 import { ApiModule } from './module';
 
@@ -25,6 +26,21 @@ function providerFor(config: Config, c: Container): ChatappProvider {
   // The WhatsApp Cloud adapter binds itself before this module composes; without it the start fails here.
   if (!c.isBound(TOKENS.ChatappProvider)) throw new Error(`CHATAPP_PROVIDER=${config.chatappProvider}: no adapter is bound for this chat-app provider.`);
   return c.get(TOKENS.ChatappProvider);
+}
+
+/**
+ * REPLY_GENERATOR=off: chat replies are never asked for; what else would use a model (a sandbox
+ * text call's answer, evaluating an ended conversation or call) fails the way an unreachable model
+ * does, so those claim nothing.
+ */
+const NO_LANGUAGE_MODEL: ReplyGenerator = {
+  nextTurn: () => Promise.reject(new Error('REPLY_GENERATOR=off: no language model is configured')),
+  evaluateConversation: () => Promise.reject(new Error('REPLY_GENERATOR=off: no language model is configured')),
+};
+
+function mediaStoreFor(config: Config): MediaStore {
+  const store = config.mediaStore;
+  return store.kind === 'files' ? new LocalFileMediaStore(store.dir) : new S3MediaStore(store);
 }
 
 /** The demo account's sandbox sender and templates (CONTRACT §14.1 seeds). */
@@ -58,6 +74,8 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   single(TOKENS.TemplateRepository, () => new TypeormTemplateRepository(database));
   single(TOKENS.ConversationRepository, () => new TypeormConversationRepository(database));
   single(TOKENS.ChatappMessageRepository, () => new TypeormChatappMessageRepository(database));
+  single(TOKENS.InboundMediaRepository, () => new TypeormInboundMediaRepository(database));
+  single(TOKENS.MediaStore, () => mediaStoreFor(config));
   if (sandbox) {
     single(TOKENS.SandboxChatappState, () => new PostgresSandboxChatappState(database));
     single(TOKENS.ChatappProvider, () => providerFor(config, c));
@@ -65,6 +83,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
     providerFor(config, c);
   }
   if (config.replyGenerator === 'sandbox') single(TOKENS.ReplyGenerator, (): ReplyGenerator => new SandboxReplyGenerator());
+  else if (config.replyGenerator === 'off') c.bind(TOKENS.ReplyGenerator).toConstantValue(NO_LANGUAGE_MODEL);
   // The OpenAI-compatible generator binds itself before this module composes; without it the start fails here.
   else if (!c.isBound(TOKENS.ReplyGenerator)) throw new Error(`REPLY_GENERATOR=${config.replyGenerator}: no reply generator adapter is bound.`);
   // The one conversation policy: chat replies here, sandbox text calls in the calls capability.
@@ -94,18 +113,28 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   single(TOKENS.ApplyDeliveryStatus, () => new ApplyDeliveryStatus(
     get(TOKENS.ChatappMessageRepository), get(TOKENS.SenderRepository), get(TOKENS.ConversationRepository), get(TOKENS.WebhookDeliveries), get(TOKENS.Clock),
   ));
+  single(TOKENS.InboundMediaDownloads, () => new InboundMediaDownloads(
+    get(TOKENS.InboundMediaRepository), get(TOKENS.MediaStore),
+    { provider: get(TOKENS.ChatappProvider), senders: get(TOKENS.SenderRepository), providerSenders: c.get(ProviderSenders), http: get(TOKENS.OutboundHttpClient) },
+    get(TOKENS.JobScheduler), config.publicBaseUrl, get(TOKENS.Clock), log,
+  ));
+  c.bind(TOKENS.JobHandler).toDynamicValue(() => inboundMediaJob(() => get(TOKENS.InboundMediaDownloads))).inSingletonScope();
   single(TOKENS.ReceiveCustomerMessage, () => new ReceiveCustomerMessage(
     get(TOKENS.UnitOfWork), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository), c.get(InactivitySchedule),
     new AiReplies(
       get(TOKENS.AssistantRepository), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository), c.get(OutboundSends),
-      { brain: c.get(ConversationBrain), configurations: c.get(CallConfigurations), tools: get(TOKENS.InvokeToolForConversation) },
+      {
+        brain: c.get(ConversationBrain), configurations: c.get(CallConfigurations), tools: get(TOKENS.InvokeToolForConversation),
+        repliesOn: config.replyGenerator !== 'off',
+      },
       get(TOKENS.ChatappProvider), prices, get(TOKENS.Clock), log,
     ),
-    get(TOKENS.Ids), get(TOKENS.Clock),
+    get(TOKENS.InboundMediaDownloads), get(TOKENS.Ids), get(TOKENS.Clock),
   ));
   single(TOKENS.ChatappInboundHandler, () => new ChatappInbound(
     get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), get(TOKENS.ChatappMessageRepository), get(TOKENS.ReceiveCustomerMessage),
-    get(TOKENS.ApplyDeliveryStatus), get(TOKENS.ConversationRepository), get(TOKENS.AnswerCallPermission), get(TOKENS.Clock), log,
+    get(TOKENS.ApplyDeliveryStatus), get(TOKENS.ConversationRepository), get(TOKENS.AnswerCallPermission),
+    new SenderConnection(get(TOKENS.SenderRepository), c.get(ProviderSenders), get(TOKENS.ChatappProvider), get(TOKENS.Clock), log), get(TOKENS.Clock), log,
   ));
   // What chat-app voice (CONTRACT §9) reads and sends through this capability.
   c.bind(TOKENS.VoiceSenderLookup).toDynamicValue(() => get(TOKENS.SenderRepository)).inSingletonScope();
@@ -132,7 +161,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   // S13 drives voiceplane's own scheduler: it exists whenever any provider is the sandbox (D3).
   const anySandbox = sandbox || [config.voiceRuntime, config.sipProvisioner, config.numberInventory].includes('sandbox');
   const controllers = [
-    ChatappSenderController, ChatappSendController, ConversationController,
+    ChatappSenderController, ChatappSendController, ConversationController, ChatappMediaController,
     ...(sandbox ? [SandboxChatappController] : []), ...(anySandbox ? [SandboxConversationController] : []),
   ];
   for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
@@ -142,7 +171,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
       buckets: (principal) => [{ key: `chatapp-send:${principal.userId}`, limit: CHATAPP_SENDS_PER_SECOND, windowSeconds: 1 }],
     }],
     seedDemo: sandbox ? (userId) => seedDemoSender(c, userId) : undefined,
-    routeDocs: [...chatappSenderRouteDocs, ...chatappSendRouteDocs, ...conversationRouteDocs, ...(sandbox ? sandboxChatappRouteDocs : []),
+    routeDocs: [...chatappSenderRouteDocs, ...chatappSendRouteDocs, ...chatappMediaRouteDocs, ...conversationRouteDocs, ...(sandbox ? sandboxChatappRouteDocs : []),
       ...(anySandbox ? sandboxConversationRouteDocs : [])],
   };
 };

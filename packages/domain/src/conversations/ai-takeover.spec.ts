@@ -1,4 +1,4 @@
-import { aiReplyFate, disableAi, enableAi, shouldGenerateAiReply } from './ai-takeover';
+import { aiReplyFate, aiReplySkip, disableAi, enableAi, shouldGenerateAiReply } from './ai-takeover';
 import { newConversation } from './conversation';
 
 const t0 = new Date('2026-03-01T10:00:00.000Z');
@@ -54,5 +54,17 @@ describe('AI reply on an inbound message (CONTRACT §8.9)', () => {
     [false, { status: 'active', complianceBlocked: false }, false],
   ] as const)('ai_enabled %s, assistant %p → generate %s', (aiEnabled, assistant, expected) => {
     expect(shouldGenerateAiReply({ aiEnabled }, assistant)).toBe(expected);
+  });
+});
+
+describe('why an inbound message gets no AI reply (the S1 answer)', () => {
+  it.each([
+    [false, { status: 'active', complianceBlocked: false }, 'ai_disabled'],
+    [true, null, 'no_assistant'],
+    [true, { status: 'inactive', complianceBlocked: true }, 'assistant_inactive'],
+    [true, { status: 'active', complianceBlocked: true }, 'assistant_blocked'],
+    [true, { status: 'active', complianceBlocked: false }, null],
+  ] as const)('ai_enabled %s, assistant %p → %s', (aiEnabled, assistant, expected) => {
+    expect(aiReplySkip({ aiEnabled }, assistant)).toBe(expected);
   });
 });

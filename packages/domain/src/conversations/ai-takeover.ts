@@ -30,9 +30,21 @@ export interface ReplyingAssistant {
   readonly complianceBlocked: boolean;
 }
 
+/** Why an inbound customer message gets no AI reply (the S1 answer's `ai_reply_skipped`). */
+export type AiReplySkip = 'ai_disabled' | 'no_assistant' | 'assistant_inactive' | 'assistant_blocked';
+
+/** Null when an inbound customer message gets an AI reply generated; else why it is only stored. */
+export function aiReplySkip(conversation: Pick<Conversation, 'aiEnabled'>, assistant: ReplyingAssistant | null): AiReplySkip | null {
+  if (!conversation.aiEnabled) return 'ai_disabled';
+  if (assistant === null) return 'no_assistant';
+  if (assistant.status !== 'active') return 'assistant_inactive';
+  if (assistant.complianceBlocked) return 'assistant_blocked';
+  return null;
+}
+
 /** Whether an inbound customer message gets an AI reply generated, or is only stored (§8.9). */
 export function shouldGenerateAiReply(conversation: Pick<Conversation, 'aiEnabled'>, assistant: ReplyingAssistant | null): boolean {
-  return conversation.aiEnabled && assistant !== null && assistant.status === 'active' && !assistant.complianceBlocked;
+  return aiReplySkip(conversation, assistant) === null;
 }
 
 /**

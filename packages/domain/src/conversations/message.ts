@@ -27,6 +27,8 @@ export interface ConversationMessage {
   /** Mirrors the chat-app message; null for system notes. */
   readonly status: ChatappMessageStatus | null;
   readonly errorCode: string | null;
+  /** Why voiceplane holds no copy of an inbound file yet (it is retried); absent or null otherwise. */
+  readonly mediaError?: string | null;
   readonly createdAt: Date;
 }
 

@@ -32,7 +32,7 @@ describe('chat-app provider ingress (WhatsApp Cloud)', () => {
 
   beforeAll(async () => {
     t = await createTestApi({
-      env: { CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: APP_SECRET, WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN, WHATSAPP_GRAPH_BASE_URL: 'http://127.0.0.1:9/v21.0' },
+      env: { CHATAPP_PROVIDER: 'whatsapp_cloud', REPLY_GENERATOR: 'off', WHATSAPP_APP_SECRET: APP_SECRET, WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN, WHATSAPP_GRAPH_BASE_URL: 'http://127.0.0.1:9/v21.0' },
       startBackground: false,
     });
     // The chat-app core binds the real handler; this test stands in for it before the workers start.

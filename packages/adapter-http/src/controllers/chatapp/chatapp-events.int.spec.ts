@@ -123,18 +123,18 @@ describe('an AI reply overtaken by disable-ai (§8.9 step 3)', () => {
       c.get(TOKENS.AssistantRepository), c.get(TOKENS.ConversationRepository), c.get(TOKENS.ChatappMessageRepository), c.get(OutboundSends),
       {
         brain: new ConversationBrain(generator, c.get(TOKENS.CatalogRepository), c.get(TOKENS.Clock), log),
-        configurations: c.get(CallConfigurations), tools: c.get(TOKENS.InvokeToolForConversation),
+        configurations: c.get(CallConfigurations), tools: c.get(TOKENS.InvokeToolForConversation), repliesOn: true,
       },
       c.get(TOKENS.ChatappProvider), DEFAULT_CHATAPP_PRICES, c.get(TOKENS.Clock), log,
     );
     const receive = new ReceiveCustomerMessage(
       c.get(TOKENS.UnitOfWork), c.get(TOKENS.ConversationRepository), c.get(TOKENS.ChatappMessageRepository), c.get(InactivitySchedule), replies,
-      c.get(TOKENS.Ids), c.get(TOKENS.Clock),
+      c.get(TOKENS.InboundMediaDownloads), c.get(TOKENS.Ids), c.get(TOKENS.Clock),
     );
     const received = await receive.execute({
       sender: (await c.get(TOKENS.SenderRepository).findOwned(user.id, s))!, customerPhone: CUSTOMER, customerName: null, text: 'Hello', media: null, providerMessageId: null,
     });
-    expect(received.aiReply).toBeNull();
+    expect(received.aiReply).toEqual({ reply: null, skipped: 'ai_disabled' });
     const messages = await t.http.get(`/api/user/conversations/${await uuidOf()}/messages`).set(user.auth);
     expect(messages.body.data.map((m: { source: string }) => m.source)).toEqual(['customer']);
     expect((await t.http.get('/api/user/billing/balance').set(user.auth)).body.total_balance).toBe(5);
@@ -146,7 +146,8 @@ describe('an AI reply overtaken by disable-ai (§8.9 step 3)', () => {
     const assistant = await activeAssistant(user);
     const s = await sender(user, { assistant_id: assistant });
     const inbound = await t.http.post('/api/sandbox/chatapp/inbound-message').set(user.auth).send({ sender_id: s, from_phone: CUSTOMER, text: 'Hi' });
-    expect(inbound.body.ai_reply).toEqual({ message_id: expect.any(Number), body: 'Thanks for your message! (sandbox reply)' });
+    // The answer says what was stored: a failed reply, not one that went out.
+    expect(inbound.body.ai_reply).toEqual({ message_id: expect.any(Number), body: 'Thanks for your message! (sandbox reply)', status: 'failed', error_code: 'INSUFFICIENT_BALANCE' });
     const messages = await t.http.get(`/api/user/conversations/${inbound.body.conversation_uuid}/messages`).set(user.auth);
     expect(messages.body.data[0]).toEqual(expect.objectContaining({ source: 'ai', status: 'failed', error_code: 'INSUFFICIENT_BALANCE', message_sid: null }));
     expect((await t.http.get(`/api/sandbox/chatapp/outbox?sender_id=${s}`).set(user.auth)).body.data).toEqual([]);

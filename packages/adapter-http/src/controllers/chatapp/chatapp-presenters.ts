@@ -39,7 +39,9 @@ export function presentConversationMessage(m: ConversationMessage) {
   return {
     id: m.id, conversation_id: m.conversationId, direction: m.direction, source: m.source, role: roleOfSource(m.source), type: m.type,
     body: m.body, media_url: m.mediaUrl, media_type: m.mediaType, filename: m.filename, template_id: m.templateId,
-    chatapp_message_id: m.chatappMessageId, message_sid: m.messageSid, status: m.status, error_code: m.errorCode, created_at: iso(m.createdAt),
+    chatapp_message_id: m.chatappMessageId, message_sid: m.messageSid, status: m.status, error_code: m.errorCode,
+    ...(m.type === 'media' && m.direction === 'inbound' ? { media_error: m.mediaError ?? null } : {}),
+    created_at: iso(m.createdAt),
   };
 }
 

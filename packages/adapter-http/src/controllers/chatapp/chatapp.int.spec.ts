@@ -209,15 +209,18 @@ describe('inbound messages, AI replies and takeover (§8.9, §11.3)', () => {
     const s = await sender(user, { assistant_id: assistant });
     const first = await t.http.post('/api/sandbox/chatapp/inbound-message').set(user.auth).send({ sender_id: s, from_phone: CUSTOMER, text: 'Where is my order?', customer_name: 'Ann' });
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ ok: true, conversation_id: expect.any(Number), conversation_uuid: expect.any(String), message_id: expect.any(Number), ai_reply: { message_id: expect.any(Number), body: AI_TEXT } });
+    expect(first.body).toEqual({ ok: true, conversation_id: expect.any(Number), conversation_uuid: expect.any(String), message_id: expect.any(Number), ai_reply: { message_id: expect.any(Number), body: AI_TEXT, status: 'queued' } });
     const uuid = first.body.conversation_uuid;
     const disabled = await t.http.post(`/api/automate/conversations/${uuid}/disable-ai`).set(user.auth).set('Content-Type', 'application/json');
     expect(disabled.body).toEqual({ status: true, ai_enabled: false });
     const quiet = await t.http.post('/api/sandbox/chatapp/inbound-message').set(user.auth).send({ sender_id: s, from_phone: CUSTOMER, text: 'Hello?' });
-    expect(quiet.body.ai_reply).toBeNull();
+    expect(quiet.body).toEqual(expect.objectContaining({ ai_reply: null, ai_reply_skipped: 'ai_disabled' }));
     expect((await t.http.post(`/api/user/conversations/${first.body.conversation_id}/enable-ai`).set(user.auth)).body).toEqual({ status: true, ai_enabled: true });
     const again = await t.http.post('/api/sandbox/chatapp/inbound-message').set(user.auth).send({ sender_id: s, from_phone: CUSTOMER, text: 'Still there?' });
-    expect(again.body.ai_reply).toEqual({ message_id: expect.any(Number), body: AI_TEXT });
+    expect(again.body.ai_reply).toEqual({ message_id: expect.any(Number), body: AI_TEXT, status: 'queued' });
+    const plain = await sender(user);
+    const unanswered = await t.http.post('/api/sandbox/chatapp/inbound-message').set(user.auth).send({ sender_id: plain, from_phone: CUSTOMER, text: 'Anyone?' });
+    expect(unanswered.body).toEqual(expect.objectContaining({ ai_reply: null, ai_reply_skipped: 'no_assistant' }));
 
     const conversation = await t.http.get(`/api/user/conversations/${uuid}`).set(user.auth);
     expect(conversation.body).toEqual({ status: true, data: expect.objectContaining({ uuid, status: 'open', ai_enabled: true, message_count: 5, customer_name: 'Ann', assistant_id: assistant }) });

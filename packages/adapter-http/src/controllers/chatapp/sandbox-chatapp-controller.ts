@@ -54,11 +54,14 @@ export class SandboxChatappController {
     if (sender === null) refuse(SANDBOX_NOT_FOUND);
     const received = await this.receive.execute({
       sender, customerPhone: body.from_phone, customerName: body.customer_name ?? null, text: body.text ?? null,
-      media: mediaUrl === null ? null : { url: mediaUrl, mediaType: body.media_type ?? 'image', caption: body.text ?? null }, providerMessageId: null,
+      media: mediaUrl === null ? null : { source: { kind: 'url', ref: mediaUrl }, mediaType: body.media_type ?? 'image', caption: body.text ?? null }, providerMessageId: null,
     });
+    const ai = received.aiReply.reply;
     return reply(200, {
       ok: true, conversation_id: received.conversation.id, conversation_uuid: received.conversation.uuid, message_id: received.messageId,
-      ai_reply: received.aiReply === null ? null : { message_id: received.aiReply.messageId, body: received.aiReply.body },
+      ...(ai === null
+        ? { ai_reply: null, ai_reply_skipped: received.aiReply.skipped }
+        : { ai_reply: { message_id: ai.messageId, body: ai.body, status: ai.status, ...(ai.errorCode === null ? {} : { error_code: ai.errorCode }) } }),
     });
   }
 

@@ -4,3 +4,4 @@ export { TypeormTemplateRepository } from './template-repository';
 export { TypeormConversationRepository } from './conversation-repository';
 export { TypeormChatappMessageRepository } from './chatapp-message-repository';
 export { PostgresSandboxChatappState } from './sandbox-chatapp-state';
+export { TypeormInboundMediaRepository } from './inbound-media-repository';

@@ -5,7 +5,7 @@ import { num, numOrNull } from '../rows';
 export const MESSAGE_SELECT = `
   SELECT m.id, m.conversation_id, m.direction, m.source, m.type, m.body, m.media_url, m.media_type, m.filename, m.template_id,
          c.id AS chatapp_message_id, c.message_sid, COALESCE(c.status, m.status) AS status, COALESCE(c.error_code, m.error_code) AS error_code,
-         m.created_at
+         m.media_error, m.created_at
     FROM conversation_messages m LEFT JOIN chatapp_messages c ON c.message_id = m.id`;
 
 export function toConversationMessage(r: Record<string, unknown>): ConversationMessage {
@@ -15,7 +15,7 @@ export function toConversationMessage(r: Record<string, unknown>): ConversationM
     mediaUrl: (r.media_url as string | null) ?? null, mediaType: (r.media_type as MediaType | null) ?? null,
     filename: (r.filename as string | null) ?? null, templateId: numOrNull(r.template_id), chatappMessageId: numOrNull(r.chatapp_message_id),
     messageSid: (r.message_sid as string | null) ?? null, status: (r.status as ChatappMessageStatus | null) ?? null,
-    errorCode: (r.error_code as string | null) ?? null, createdAt: new Date(r.created_at as string),
+    errorCode: (r.error_code as string | null) ?? null, mediaError: (r.media_error as string | null) ?? null, createdAt: new Date(r.created_at as string),
   };
 }
 

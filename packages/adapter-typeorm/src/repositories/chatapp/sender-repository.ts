@@ -1,5 +1,5 @@
 import { QualityRating, Sender, SenderStatus } from '@voiceplane/domain';
-import { NewSender, SenderChanges, SenderListFilter, SenderRepository } from '@voiceplane/application';
+import { NewSender, SenderChanges, SenderListFilter, SenderReach, SenderRepository } from '@voiceplane/application';
 import { Database } from '../../database';
 import { isUniqueViolation, num, numOrNull } from '../rows';
 
@@ -29,10 +29,10 @@ export class TypeormSenderRepository implements SenderRepository {
     try {
       const row = await this.db.one(
         `INSERT INTO chatapp_senders (user_id, phone_number, display_name, status, quality_rating, messaging_limit, country_code, assistant_id,
-           calling_enabled, status_webhook_url, provider, provider_sender_ref, provider_config, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14) RETURNING ${COLUMNS}`,
+           calling_enabled, status_webhook_url, provider, provider_sender_ref, provider_config, provider_account_ref, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $15, $14, $14) RETURNING ${COLUMNS}`,
         [s.userId, s.phoneNumber, s.displayName, s.status, s.qualityRating, s.messagingLimit, s.countryCode, s.assistantId,
-          s.callingEnabled, s.statusWebhookUrl, s.provider, s.providerSenderRef, s.sealedCredentials, s.now],
+          s.callingEnabled, s.statusWebhookUrl, s.provider, s.providerSenderRef, s.sealedCredentials, s.now, s.providerAccountRef],
       );
       return toSender(row!);
     } catch (e) {
@@ -71,6 +71,23 @@ export class TypeormSenderRepository implements SenderRepository {
     const row = await this.db.one(
       `UPDATE chatapp_senders SET status = $2, quality_rating = COALESCE($3, quality_rating), updated_at = $4 WHERE id = $1 RETURNING ${COLUMNS}`,
       [id, status, qualityRating, now],
+    );
+    return row === null ? null : toSender(row);
+  }
+
+  async setAccountStatus(providerAccountRef: string, status: SenderStatus, now: Date): Promise<Sender[]> {
+    const rows = await this.db.query(
+      `UPDATE chatapp_senders SET status = $2, updated_at = $3 WHERE provider_account_ref = $1 RETURNING ${COLUMNS}`, [providerAccountRef, status, now],
+    );
+    return rows.map(toSender).sort((a, b) => a.id - b.id);
+  }
+
+  async setReach(id: number, reach: SenderReach, now: Date): Promise<Sender | null> {
+    const row = await this.db.one(
+      `UPDATE chatapp_senders SET quality_rating = COALESCE($2, quality_rating),
+         messaging_limit = CASE WHEN $3::boolean THEN $4::integer ELSE messaging_limit END, updated_at = $5
+       WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id, reach.qualityRating, reach.messagingLimit !== null, reach.messagingLimit?.value ?? null, now],
     );
     return row === null ? null : toSender(row);
   }

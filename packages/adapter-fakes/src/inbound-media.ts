@@ -1,0 +1,55 @@
+import { InboundMedia, InboundMediaRepository, MediaSource, MediaStore, StoredMedia } from '@voiceplane/application';
+import { InMemoryChatappMessageRepository } from './chatapp-messages';
+import { copy } from './copy';
+
+/** Inbound media records in memory, changing the in-memory messages as PostgreSQL does (see the chat-app repositories contract). */
+export class InMemoryInboundMediaRepository implements InboundMediaRepository {
+  private readonly rows = new Map<string, InboundMedia>();
+
+  constructor(private readonly messages: InMemoryChatappMessageRepository) {}
+
+  async create(m: { id: string; userId: number; senderId: number; messageId: number; source: MediaSource; now: Date }): Promise<void> {
+    if (this.rows.has(m.id)) throw new Error(`duplicate media id ${m.id}`);
+    this.rows.set(m.id, { id: m.id, userId: m.userId, senderId: m.senderId, messageId: m.messageId, source: { ...m.source }, status: 'pending', contentType: null });
+  }
+
+  async find(id: string): Promise<InboundMedia | null> {
+    const row = this.rows.get(id);
+    return row ? copy(row) : null;
+  }
+
+  async findStoredOwned(userId: number, id: string): Promise<InboundMedia | null> {
+    const row = this.rows.get(id);
+    return row && row.userId === userId && row.status === 'stored' ? copy(row) : null;
+  }
+
+  async markStored(id: string, stored: { contentType: string; size: number; mediaUrl: string }): Promise<void> {
+    const row = this.rows.get(id);
+    if (!row) return;
+    this.rows.set(id, { ...row, status: 'stored', contentType: stored.contentType });
+    this.messages.setMedia(row.messageId, { mediaUrl: stored.mediaUrl, mediaError: null });
+  }
+
+  async markFailed(id: string, error: string): Promise<void> {
+    const row = this.rows.get(id);
+    if (!row || row.status === 'stored') return;
+    this.rows.set(id, { ...row, status: 'failed' });
+    this.messages.setMedia(row.messageId, { mediaError: error.slice(0, 255) });
+  }
+}
+
+/** Media bytes in memory (see the media store contract). */
+export class InMemoryMediaStore implements MediaStore {
+  private readonly files = new Map<string, { bytes: Uint8Array; contentType: string }>();
+
+  async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
+    this.files.set(key, { bytes: new Uint8Array(bytes), contentType });
+  }
+
+  async open(key: string): Promise<StoredMedia | null> {
+    const file = this.files.get(key);
+    if (!file) return null;
+    const bytes = new Uint8Array(file.bytes);
+    return { contentType: file.contentType, size: bytes.byteLength, body: (async function* () { yield bytes; })() };
+  }
+}

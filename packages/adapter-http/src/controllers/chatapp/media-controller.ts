@@ -1,0 +1,42 @@
+import { Controller, Get, HttpResponse, isHttpResponseSymbol, Params, Request } from '@inversifyjs/http-core';
+import type { Request as ExpressRequest } from 'express';
+import { Readable } from 'node:stream';
+import { inject } from 'inversify';
+import { InboundMediaDownloads, TOKENS } from '@voiceplane/application';
+import { refuse } from '../../pipeline/answers';
+import { principalOf } from '../../pipeline/request-context';
+import type { RouteDoc } from '../../openapi/route-doc';
+import { SANDBOX_NOT_FOUND } from './chatapp-answers';
+
+/** The routes of ChatappMediaController as the OpenAPI document describes them. */
+export const chatappMediaRouteDocs: readonly RouteDoc[] = [
+  { method: 'get', path: '/api/user/chatapp/media/:media_id', summary: 'A file a customer sent, as voiceplane keeps it (owner only; the stored content type)', tag: 'Chat app' },
+];
+
+/** Media ids are `med_` tokens; anything else cannot name one. */
+const MEDIA_ID = /^med_[A-Za-z0-9]{22}$/;
+
+/**
+ * Voiceplane's copy of an inbound file, streamed with the type it was sent with. Another account's
+ * media, an unknown id and a file not downloaded yet all look the same: 404 `{"message":"Not found."}`.
+ */
+@Controller('/api/user/chatapp/media')
+export class ChatappMediaController {
+  constructor(@inject(TOKENS.InboundMediaDownloads) private readonly media: InboundMediaDownloads) {}
+
+  @Get('/:media_id')
+  async get(@Request() req: ExpressRequest, @Params({ name: 'media_id' }) id: string): Promise<HttpResponse> {
+    if (!MEDIA_ID.test(id)) refuse(SANDBOX_NOT_FOUND);
+    const stored = await this.media.open(principalOf(req).userId, id);
+    if (stored === null) refuse(SANDBOX_NOT_FOUND);
+    return {
+      [isHttpResponseSymbol]: true, statusCode: 200,
+      body: stored.body instanceof Readable ? stored.body : Readable.from(stored.body),
+      headers: {
+        'Content-Type': stored.contentType, 'Content-Length': String(stored.size),
+        // A customer's file is not a page of ours: never sniffed, never run as one.
+        'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'; sandbox", 'Cache-Control': 'private, max-age=3600',
+      },
+    };
+  }
+}

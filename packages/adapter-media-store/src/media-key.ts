@@ -1,0 +1,7 @@
+/** Keys are voiceplane's media ids: a plain token, so no key can name a path or object outside the store. */
+const KEY = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function checkedKey(key: string): string {
+  if (!KEY.test(key)) throw new Error(`invalid media key ${JSON.stringify(key.slice(0, 80))}`);
+  return key;
+}

@@ -1,0 +1,74 @@
+import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import type { MediaStore, StoredMedia } from '@voiceplane/application';
+import { checkedKey } from './media-key';
+
+export interface S3MediaStoreOptions {
+  readonly bucket: string;
+  readonly region: string;
+  /** An S3-compatible server (MinIO, R2, a local stand-in); null = AWS. */
+  readonly endpoint: string | null;
+  /** Both or neither; neither = the SDK's own credential chain (environment, instance role, …). */
+  readonly accessKeyId: string | null;
+  readonly secretAccessKey: string | null;
+  readonly forcePathStyle: boolean;
+  /** Objects live under this prefix inside the bucket. */
+  readonly prefix?: string;
+}
+
+/**
+ * Media in an S3-compatible bucket through the official AWS SDK (v3): one object per media id
+ * with its `Content-Type`, so several instances share one store. Errors from the SDK are replaced
+ * by our own messages, which never carry the request (credentials are signed into it).
+ */
+export class S3MediaStore implements MediaStore {
+  private readonly client: S3Client;
+  private readonly prefix: string;
+
+  constructor(private readonly options: S3MediaStoreOptions) {
+    this.client = new S3Client({
+      region: options.region,
+      ...(options.endpoint === null ? {} : { endpoint: options.endpoint }),
+      forcePathStyle: options.forcePathStyle,
+      ...(options.accessKeyId !== null && options.secretAccessKey !== null
+        ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
+        : {}),
+    });
+    this.prefix = options.prefix ?? 'chatapp-media/';
+  }
+
+  async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
+    try {
+      await this.client.send(new PutObjectCommand({
+        Bucket: this.options.bucket, Key: this.prefix + checkedKey(key), Body: bytes, ContentType: contentType, ContentLength: bytes.byteLength,
+      }));
+    } catch (e) {
+      throw new Error(`the media store refused the file: ${reasonOf(e)}`);
+    }
+  }
+
+  async open(key: string): Promise<StoredMedia | null> {
+    let object;
+    try {
+      object = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.prefix + checkedKey(key) }));
+    } catch (e) {
+      if (e instanceof NoSuchKey || (e instanceof S3ServiceException && e.$metadata.httpStatusCode === 404)) return null;
+      throw new Error(`the media store could not be read: ${reasonOf(e)}`);
+    }
+    const body = object.Body as AsyncIterable<Uint8Array> | undefined;
+    return {
+      contentType: object.ContentType ?? 'application/octet-stream',
+      size: object.ContentLength ?? 0,
+      body: body ?? (async function* () { /* an empty object */ })(),
+    };
+  }
+
+  /** Closes the SDK's connections (tests, shutdown). */
+  destroy(): void {
+    this.client.destroy();
+  }
+}
+
+function reasonOf(e: unknown): string {
+  if (e instanceof S3ServiceException) return `${e.name} (${e.$metadata.httpStatusCode ?? 'no status'})`;
+  return e instanceof Error ? e.name : 'unknown error';
+}
