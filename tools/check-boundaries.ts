@@ -1,5 +1,5 @@
 /**
- * Fails (exit 1) on any edge the architecture forbids (ARCHITECTURE §1):
+ * Fails (exit 1) on any edge the architecture forbids:
  *  - domain depends on nothing but DOMAIN_LIBRARIES and does no I/O, clock, randomness or async;
  *  - application depends only on domain;
  *  - an adapter depends on domain/application and its own technology, never on another adapter;

@@ -1,5 +1,5 @@
 /**
- * The synchronous `midcall_lookup_table` automation (CONTRACT §10.3.4) against a bare express + pg
+ * The synchronous `midcall_lookup_table` automation against a bare express + pg
  * handler doing the same table lookup on the same database, in the same run. The template is applied
  * through the API (real test included); the subject is its `webhook_url` when the hook route
  * (issue 14) answers, else the same automation run as its mid-call tool through
@@ -22,7 +22,7 @@ async function json(url: string, method: string, headers: Record<string, string>
 
 async function main(): Promise<void> {
   const db = await benchDatabase();
-  // The hook's 60/min per automation (CONTRACT §15) would turn the run into a 429 benchmark; the
+  // The hook's 60/min per automation would turn the run into a 429 benchmark; the
   // limiter is still consulted on every request, as in production.
   const api = await startComposedApi(db, { AUTOMATION_HOOK_RATE_PER_MINUTE: '1000000' });
   const user = await benchUser(api.url, api.runtime.adminToken);

@@ -1,5 +1,5 @@
 /**
- * What the mid-call tool gateway adds to a tool call (CONTRACT §5.7–§5.8): the same local endpoint
+ * What the mid-call tool gateway adds to a tool call: the same local endpoint
  * called directly and through the gateway, in one run.
  *   1. Latency, one request at a time (what a live call waits for), interleaved so drift hits all alike:
  *      - direct: plain node:http keep-alive POST, the same body and headers the gateway sends;

@@ -43,7 +43,7 @@ const TOOL = {
   ],
 };
 
-/** The production default (CONTRACT §1.11). */
+/** The production default. */
 const POLICY = { requireHttps: false, allowPrivate: false };
 
 type Validate = () => { ok: boolean };

@@ -1,5 +1,5 @@
 /**
- * The wiring rules of tools/check-boundaries (ARCHITECTURE §1), as functions of a file's text so
+ * The wiring rules of tools/check-boundaries, as functions of a file's text so
  * they can be tested without a repository around them.
  */
 

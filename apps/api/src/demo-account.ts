@@ -9,7 +9,7 @@ export interface DemoKey {
   readonly apiKey: string;
 }
 
-/** First start on an empty database: a demo account to try the API with (CONTRACT §2.9). */
+/** First start on an empty database: a demo account to try the API with. */
 export async function seedDemoAccount(runtime: ApiRuntime, config: Config): Promise<DemoKey | null> {
   const existing = await runtime.database.one<{ n: string }>('SELECT count(*) AS n FROM users');
   if (Number(existing?.n ?? 0) > 0) return null;

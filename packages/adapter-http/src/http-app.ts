@@ -60,7 +60,7 @@ export interface HttpAppOptions {
   readonly isDraining?: () => boolean;
 }
 
-/** Builds the whole HTTP pipeline around the inversify controllers (CONTRACT §1). */
+/** Builds the whole HTTP pipeline around the inversify controllers. */
 export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   const app = express();
   app.disable('x-powered-by');

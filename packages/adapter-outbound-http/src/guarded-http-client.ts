@@ -37,7 +37,7 @@ const AGENT_OPTIONS = { keepAlive: true, scheduling: 'lifo', timeout: 4_000 } as
 const systemClock: Clock = { now: () => new Date() };
 
 /**
- * The one client for user-supplied addresses (CONTRACT §1.11). Built on node:http(s) rather than
+ * The one client for user-supplied addresses. Built on node:http(s) rather than
  * axios on purpose: the bytes and headers that go out are signed, so nothing may add defaults or
  * transform the body; the socket must be pinned to the address that was checked; the answer is
  * counted as a stream; and on the mid-call tool path axios' config merging and interceptor chain

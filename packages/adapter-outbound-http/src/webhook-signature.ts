@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 const SECRET_PREFIX = 'whsec_';
 
 /**
- * Standard Webhooks `webhook-signature` value (CONTRACT §12.2): one `v1,<base64 HMAC-SHA256>` entry
+ * Standard Webhooks `webhook-signature` value: one `v1,<base64 HMAC-SHA256>` entry
  * per secret, in the order given (newest first), over `{id}.{timestamp}.{body}`.
  */
 export function webhookSignature(secrets: readonly string[], webhookId: string, timestampSeconds: number, body: string): string {

@@ -25,7 +25,7 @@ function topUpIdOf(raw: string | null | undefined): number | null {
 
 /**
  * Stripe's webhook: the signature is verified by the official library against the exact bytes
- * received; the events of §13.4 are read into top-up reports, every other event means nothing.
+ * received; the events are read into top-up reports, every other event means nothing.
  */
 export class StripeBillingEvents implements BillingEventSource {
   readonly provider = 'stripe' as const;

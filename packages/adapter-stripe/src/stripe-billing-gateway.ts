@@ -4,7 +4,7 @@ import { BillingAccount, BillingGateway, OffSessionCharge, PayableTopUp, Started
 import { METADATA, StripeSettings, toCents } from './stripe-client';
 
 /**
- * Stripe as the billing provider (CONTRACT §13.4, §13.5): a Checkout Session per top-up that saves
+ * Stripe as the billing provider: a Checkout Session per top-up that saves
  * the card for off-session use, and off-session PaymentIntents for auto-recharge. Every create is
  * sent with an idempotency key, so a retried request never makes a second customer or charge.
  */
@@ -20,7 +20,7 @@ export class StripeBillingGateway implements BillingGateway {
       customer,
       client_reference_id: String(topUp.id),
       line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: toCents(topUp.amount), product_data: { name: 'voiceplane balance top-up' } } }],
-      // The card is kept for auto-recharge (§13.5).
+      // The card is kept for auto-recharge.
       payment_intent_data: { setup_future_usage: 'off_session' },
       metadata: { [METADATA.topUpId]: String(topUp.id), [METADATA.userId]: String(account.userId) },
       success_url: `${this.settings.returnUrl}/?top_up=${topUp.id}&status=paid`,

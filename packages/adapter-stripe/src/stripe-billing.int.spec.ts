@@ -6,7 +6,7 @@ import { StripeBillingEvents } from './stripe-billing-events';
 import { StripeBillingGateway } from './stripe-billing-gateway';
 import { createStripeClient } from './stripe-client';
 
-/** The Stripe billing gateway and its webhook against a stub of Stripe's API on 127.0.0.1 (CONTRACT §13.4, §13.5). */
+/** The Stripe billing gateway and its webhook against a stub of Stripe's API on 127.0.0.1. */
 
 const SECRET_KEY = 'sk_test_stub_0123456789';
 const WEBHOOK_SECRET = 'whsec_stub_signing_secret';

@@ -1,7 +1,7 @@
 import type { TemplateStatus } from '@voiceplane/domain';
 
 /**
- * Meta's template states in voiceplane's three (CONTRACT §8.12): a template that cannot be sent
+ * Meta's template states in voiceplane's three: a template that cannot be sent
  * for any reason Meta gives is `rejected`; the states Meta passes through while reviewing are
  * `pending`. Null for states that say nothing about sendability (quality flags, appeals).
  */

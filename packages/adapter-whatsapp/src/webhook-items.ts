@@ -5,7 +5,7 @@ import { templateStatusOf } from './template-status';
 
 /**
  * Meta's webhook notification (`object: whatsapp_business_account`) in voiceplane's ingress items
- * (CONTRACT §8.12). Each `entry[].changes[]` carries one `field`; anything this product does not act
+ *. Each `entry[].changes[]` carries one `field`; anything this product does not act
  * on (reactions, locations, quality scores, …) yields no item. The payload is read defensively:
  * it is signed, but its shape is Meta's and changes between Graph versions.
  *

@@ -9,7 +9,7 @@ export interface WhatsappIngressSecrets {
   readonly verifyToken: string;
 }
 
-/** The WhatsApp Cloud ingress (CONTRACT §8.12, D6): Meta's handshake and its signed notifications. */
+/** The WhatsApp Cloud ingress: Meta's handshake and its signed notifications. */
 export class WhatsappIngressGate implements ChatappIngressGate {
   readonly provider = 'whatsapp' as const;
 

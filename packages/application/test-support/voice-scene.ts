@@ -56,7 +56,7 @@ export function voiceScene() {
     templates.push(t);
     return t;
   };
-  /** The customer wrote at `at` (opens the customer window of §9.1). */
+  /** The customer wrote at `at` (opens the customer window). */
   const customerWrote = (at: Date) => {
     const key = `12:${PHONE}`;
     const c = conversations.get(key)!;

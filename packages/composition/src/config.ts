@@ -18,13 +18,13 @@ export interface Config {
   readonly sessionTtlHours: number;
   readonly demoPassword: string | null;
   readonly secretsKey: string | null;
-  /** USD per started call minute (CONTRACT §13.3: configuration with these defaults). */
+  /** USD per started call minute (configuration with these defaults). */
   readonly callMinutePrices: CallMinutePrices;
   readonly voiceRuntime: 'sandbox' | 'livekit';
   readonly sipProvisioner: 'sandbox' | 'livekit';
   readonly numberInventory: 'sandbox' | 'twilio';
   readonly chatappProvider: 'sandbox' | 'whatsapp_cloud';
-  /** USD per chat-app message (CONTRACT §13.3: configuration with these defaults). */
+  /** USD per chat-app message (configuration with these defaults). */
   readonly chatappPrices: ChatappPrices;
   readonly livekit: {
     readonly url: string; readonly apiKey: string; readonly apiSecret: string; readonly sipEgressIp: string | null;
@@ -36,7 +36,7 @@ export interface Config {
     readonly platformCallerNumber: string | null;
   } | null;
   readonly twilio: { readonly accountSid: string; readonly authToken: string; readonly baseUrl: string } | null;
-  /** Set while CHATAPP_PROVIDER=whatsapp_cloud: the ingress secrets (CONTRACT D6) and the Graph API root. */
+  /** Set while CHATAPP_PROVIDER=whatsapp_cloud: the ingress secrets and the Graph API root. */
   readonly whatsapp: { readonly appSecret: string; readonly verifyToken: string; readonly graphBaseUrl: string } | null;
   /** Who writes the assistant's chat replies: the sandbox's fixed text, an OpenAI-compatible API, or nobody (`off`). */
   readonly replyGenerator: 'sandbox' | 'openai' | 'off';
@@ -45,7 +45,7 @@ export interface Config {
   readonly billingProvider: 'sandbox' | 'stripe';
   /** Set exactly when `billingProvider` is `stripe`. `apiBase` only points the client at a local stub in tests. */
   readonly stripe: { readonly secretKey: string; readonly webhookSecret: string; readonly apiBase: string | null } | null;
-  /** Webhook triggers per minute per automation (CONTRACT §15: 60). */
+  /** Webhook triggers per minute per automation (60). */
   readonly automationHookRatePerMinute: number;
   /** Where copies of inbound chat-app media are kept: files under the data directory, or an S3-compatible bucket. */
   readonly mediaStore: MediaStoreConfig;

@@ -49,7 +49,7 @@ export function callRepositoryContract(name: string, open: () => Promise<CallRep
       expect(await f.calls.findById(call.id + 1000)).toBeNull();
     });
 
-    it('counts a sender\'s open chat-app calls and the contact\'s attempts since a time (CONTRACT §9.5 limits)', async () => {
+    it('counts a sender\'s open chat-app calls and the contact\'s attempts since a time', async () => {
       const chatapp = (over: Partial<NewCall>) => f.calls.create(newCall({ channel: 'chatapp', status: 'queued', senderId: 12, ...over }));
       await chatapp({ now: AT });
       await chatapp({ now: LATER, status: 'ringing' });

@@ -2,7 +2,7 @@ import { DataTableRepository } from '@voiceplane/application';
 
 const COLUMNS = [{ name: 'order_number', type: 'string' as const }, { name: 'status', type: 'string' as const }, { name: 'qty', type: 'number' as const }];
 
-/** The DataTableRepository port's behaviour (CONTRACT §10.15, the `table.lookup` step of §10.1), run against every implementation. */
+/** The DataTableRepository port's behaviour (the `table.lookup` step), run against every implementation. */
 export function dataTablesContract(name: string, open: () => Promise<{ tables: DataTableRepository; newUser(): Promise<number> }>): void {
   describe(`DataTableRepository contract: ${name}`, () => {
     let tables: DataTableRepository;

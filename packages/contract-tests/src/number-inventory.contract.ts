@@ -25,7 +25,7 @@ function notOffered(offered: readonly AvailableNumber[]): string {
 }
 
 /**
- * The NumberInventory port's behaviour (ports.ts, CONTRACT §6.7–6.8), run against every
+ * The NumberInventory port's behaviour (ports.ts), run against every
  * implementation. `makeInventory` is called once per test and returns an inventory whose stock
  * nobody has bought from yet.
  */

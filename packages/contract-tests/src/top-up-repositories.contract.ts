@@ -15,7 +15,7 @@ export interface TopUpStoresFixture {
 const AT = new Date('2030-04-01T09:00:00.000Z');
 const LATER = new Date('2030-04-01T09:05:00.000Z');
 
-/** What paid top-ups and auto-recharge need of their stores (CONTRACT §13.4, §13.5), run against every implementation. */
+/** What paid top-ups and auto-recharge need of their stores, run against every implementation. */
 export function topUpStoresContract(name: string, open: () => Promise<TopUpStoresFixture>): void {
   describe(`top-up stores contract: ${name}`, () => {
     let f: TopUpStoresFixture;

@@ -1,6 +1,6 @@
 import { ReferenceCatalog } from '../src/assistants/catalog';
 
-/** The shipped catalogue of CONTRACT §3.10, for the tests of the assistant rules in the domain and in adapter-http. */
+/** The shipped catalogue, for the tests of the assistant rules in the domain and in adapter-http. */
 export const SHIPPED_CATALOG: ReferenceCatalog = {
   languages: [
     { id: 1, name: 'English', iso_2: 'en' }, { id: 2, name: 'Romanian', iso_2: 'ro' }, { id: 3, name: 'French', iso_2: 'fr' },

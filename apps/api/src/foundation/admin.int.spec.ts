@@ -1,6 +1,6 @@
 import { createTestApi, TestApi } from '@voiceplane/test-env';
 
-describe('admin API and billing (CONTRACT §2.9, §13)', () => {
+describe('admin API and billing', () => {
   let t: TestApi;
   beforeAll(async () => {
     t = await createTestApi();

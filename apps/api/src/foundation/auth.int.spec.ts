@@ -2,7 +2,7 @@ import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 
 const UNAUTHORIZED = { error: 'Unauthorized' };
 
-describe('authentication, API keys and sessions (CONTRACT §2)', () => {
+describe('authentication, API keys and sessions', () => {
   let t: TestApi;
   let alice: TestUser;
   let bob: TestUser;

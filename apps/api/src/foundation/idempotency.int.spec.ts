@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { TOKENS } from '@voiceplane/application';
 import { createTestApi, eventually, TestApi, TestUser } from '@voiceplane/test-env';
 
-describe('Idempotency-Key (CONTRACT §1.10)', () => {
+describe('Idempotency-Key', () => {
   let t: TestApi;
   let u: TestUser;
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { createTestApi, createTestDatabase, TestApi, TestDatabase } from '@voiceplane/test-env';
 
 /** Counters live in PostgreSQL, so two api instances on one database enforce one limit. */
-describe('rate limits across instances (CONTRACT §1.8)', () => {
+describe('rate limits across instances', () => {
   let db: TestDatabase;
   let a: TestApi;
   let b: TestApi;

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 
-describe('transport conventions (CONTRACT §1.3, §1.5, §1.9, §1.13)', () => {
+describe('transport conventions', () => {
   let t: TestApi;
   let u: TestUser;
   beforeAll(async () => {

@@ -4,7 +4,7 @@ import { Answer, AnswerTable } from '../pipeline/answers';
 export const USER_NOT_FOUND: Answer = { status: 404, body: { message: 'User not found.' } };
 export const API_KEY_NOT_FOUND: Answer = { status: 404, body: { message: 'API key not found.' } };
 
-/** Login, API keys, the account, billing and the operator API (CONTRACT §2, §13). */
+/** Login, API keys, the account, billing and the operator API. */
 export const ACCOUNT_ANSWERS: AnswerTable<AccountRefusal> = {
   invalid_credentials: { status: 401, body: { error: 'Invalid credentials.' } },
   not_a_session: { status: 400, body: { message: 'Only session tokens can be logged out.' } },

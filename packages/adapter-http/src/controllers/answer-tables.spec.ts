@@ -7,7 +7,7 @@ import { PURCHASE_ANSWERS, sipTrunkWriteAnswers, UPDATE_TRUNK_FAILED } from './t
 import { TOOL_ANSWERS, TOOL_CALL_ANSWERS } from './tools/tool-answers';
 import { WEBHOOK_ANSWERS } from './webhooks/webhook-answers';
 
-/** The literal answers of CONTRACT §2–§13 and Appendix B, one or two per table. */
+/** The literal answers, one or two per table. */
 describe('answer tables', () => {
   it('words the tool plan limit with the plan', () => {
     expect(answerFor(TOOL_ANSWERS, { code: 'plan_limit', limit: 5 })).toEqual({

@@ -22,7 +22,7 @@ export const apiKeyRouteDocs: readonly RouteDoc[] = [
   { method: 'delete', path: '/api/user/api-keys/:id', summary: 'Delete an API key; it stops working at once', tag: 'API keys' },
 ];
 
-/** Plain CRUD over the credential store: no use case in between (ARCHITECTURE §1). */
+/** Plain CRUD over the credential store: no use case in between. */
 @Controller('/api/user/api-keys')
 export class ApiKeyController {
   constructor(

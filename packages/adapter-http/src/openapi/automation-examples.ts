@@ -3,7 +3,7 @@ import { presentTemplate } from '../controllers/automations/automation-presenter
 import { catalogueSample } from '../controllers/automations/template-controller';
 import { invalid } from './error-families';
 
-/** Success answers and handler errors of the automation routes (CONTRACT §10, S11–S12), recorded from their HTTP suites. */
+/** Success answers and handler errors of the automation routes, recorded from their HTTP suites. */
 
 const TABLE = {
   id: 7, name: 'Orders', columns: [{ name: 'order_number', type: 'string' }, { name: 'status', type: 'string' }], rows_count: 2,

@@ -1,5 +1,5 @@
 /**
- * Success and error answers of the chat-app voice operations (CONTRACT §9) and S2, recorded from
+ * Success and error answers of the chat-app voice operations and S2, recorded from
  * chatapp-voice.int.spec.ts and voice-webhook.int.spec.ts (times and ids as the server produced them).
  */
 const UUID = '9b2f6c1e-4a7d-4c1b-9d7e-2f1a0c3b5e66';

@@ -19,12 +19,12 @@ function unauthorized(res: Response, error = UNAUTHORIZED): void {
   res.status(401).json(error);
 }
 
-/** Routes only an API key may call (CONTRACT §2.8). */
+/** Routes only an API key may call. */
 const API_KEY_ONLY = /^\/api\/(user|automate)\/conversations\/[^/]+\/(disable|enable)-ai$/;
 
 /**
  * User tokens (API key or session). A failed attempt counts against the caller's IP so token
- * guessing is throttled like everything else (§1.8 unauthenticated bucket).
+ * guessing is throttled like everything else (unauthenticated bucket).
  */
 export function userAuthentication(authenticator: Authenticator, limiter: RateLimiter) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {

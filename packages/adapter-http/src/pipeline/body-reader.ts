@@ -25,7 +25,7 @@ export const defaultBodyRules: BodyRules = {
 const isJsonType = (type: string) => type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
 
 /**
- * Reads the body once, keeps the exact bytes, and applies the transport tolerance of CONTRACT §1.3:
+ * Reads the body once, keeps the exact bytes, and applies the transport tolerance:
  * empty bodies are `{}` whatever the Content-Type, malformed JSON is 400, oversize is 413, a
  * non-empty non-JSON body is 415.
  */

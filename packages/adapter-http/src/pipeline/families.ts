@@ -1,6 +1,6 @@
 import { FieldErrors } from '@voiceplane/domain';
 
-/** Each resource family keeps its own error shape (CONTRACT §1.5). */
+/** Each resource family keeps its own error shape. */
 export type ErrorFamily = 'standard' | 'sip' | 'chatapp' | 'conversation' | 'automation';
 
 const VALIDATION_MESSAGE = 'The given data was invalid.';

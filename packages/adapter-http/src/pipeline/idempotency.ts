@@ -11,7 +11,7 @@ const LEASE_MS = 60_000;
 const SEALED_PREFIX = 'v1.';
 
 /**
- * Idempotency-Key on POST (CONTRACT §1.10). The answer is stored before it is sent, so a client
+ * Idempotency-Key on POST. The answer is stored before it is sent, so a client
  * that retries after seeing it always gets the replay. Stored answers are sealed with the
  * deployment key: some carry a secret shown once (an API key token), and none may sit readable
  * in the table or the WAL.

@@ -34,7 +34,7 @@ export function unsafeTextPath(value: unknown): string | null {
   return null;
 }
 
-/** The 422 errors for unsafe text at `path`, worded like the validation catalogue (CONTRACT §1.6, D1). */
+/** The 422 errors for unsafe text at `path`, worded like the validation catalogue. */
 export function unsafeTextErrors(path: string): FieldErrors {
   const name = path.includes('.') ? path : path.replace(/_/g, ' ');
   return { [path]: [`The ${name} contains characters that are not allowed.`] };

@@ -1,6 +1,6 @@
 /**
  * Query strings: percent-decoded; `+` means space except in `*phone*` parameters, where clients
- * send E.164 numbers unencoded (CONTRACT §1.3). Repeated keys keep the last value; `a[]=` lists.
+ * send E.164 numbers unencoded. Repeated keys keep the last value; `a[]=` lists.
  */
 export function parseQuery(qs: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};

@@ -4,7 +4,7 @@ import { ApiRequest } from './request-context';
 
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Every response carries X-Request-Id (echoed when well-formed) and X-API-Version (§1.9, §16). */
+/** Every response carries X-Request-Id (echoed when well-formed) and X-API-Version. */
 export function requestContext(ids: Ids, version: string) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const given = req.headers['x-request-id'];

@@ -25,7 +25,7 @@ export function parse<T>(dto: Ctor<T>, input: unknown, family: ErrorFamily = 'st
   return r.value;
 }
 
-/** Path ids of the wrong shape are the family's 404, never a 422 (CONTRACT §1.3). */
+/** Path ids of the wrong shape are the family's 404, never a 422. */
 export function pathId(raw: unknown, notFound: Answer): number {
   if (typeof raw === 'string' && /^[0-9]{1,15}$/.test(raw) && Number(raw) > 0) return Number(raw);
   fail(notFound.status, notFound.body);

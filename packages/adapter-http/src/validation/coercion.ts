@@ -1,4 +1,4 @@
-/** The transport tolerance of CONTRACT §1.3, applied by class-transformer before validation. */
+/** The transport tolerance, applied by class-transformer before validation. */
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -31,7 +31,7 @@ export function toNumber(v: unknown): unknown {
 // ISO 8601 with a UTC offset (or `Z`); a bare date means midnight UTC.
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?))?$/i;
 
-/** A timestamp as CONTRACT §1.4 accepts it, or null. */
+/** A timestamp as the API accepts it, or null. */
 export function parseTimestamp(raw: string): Date | null {
   if (!ISO_TIMESTAMP.test(raw)) return null;
   const at = new Date(raw.length === 10 ? `${raw}T00:00:00Z` : raw);

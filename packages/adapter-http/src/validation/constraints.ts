@@ -8,7 +8,7 @@ import { parseTimestamp } from './coercion';
  */
 
 /**
- * Length in code points, as CONTRACT §1.6 counts characters (validator.js also discounts
+ * Length in code points, as the API counts characters (validator.js also discounts
  * variation selectors). A code point is one or two UTF-16 units, so most strings are decided
  * without counting.
  */
@@ -42,7 +42,7 @@ class EmailAddressConstraint implements ValidatorConstraintInterface {
   }
 }
 
-/** An absolute http(s) URL as WHATWG parses it; whether the target is allowed is a separate policy (§1.11). */
+/** An absolute http(s) URL as WHATWG parses it; whether the target is allowed is a separate policy. */
 @ValidatorConstraint({ name: 'isHttpUrl' })
 class HttpUrlConstraint implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
@@ -87,7 +87,7 @@ class ValidEntriesConstraint implements ValidatorConstraintInterface {
 export const HasValidEntries = (entries: (value: Record<string, unknown>) => Result<unknown, FieldErrors>, options: ValidationOptions) =>
   constraint(ValidEntriesConstraint, [entries], options);
 
-/** Money in USD: at most 4 decimal places (CONTRACT §1.4). */
+/** Money in USD: at most 4 decimal places. */
 @ValidatorConstraint({ name: 'isMoney' })
 class MoneyConstraint implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
@@ -97,7 +97,7 @@ class MoneyConstraint implements ValidatorConstraintInterface {
 
 export const IsMoney = (options: ValidationOptions) => constraint(MoneyConstraint, [], options);
 
-/** A timestamp CONTRACT §1.4 accepts: ISO 8601 with an offset, or a bare date. */
+/** A timestamp the API accepts: ISO 8601 with an offset, or a bare date. */
 @ValidatorConstraint({ name: 'isTimestamp' })
 class TimestampConstraint implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
@@ -117,7 +117,7 @@ class SafeIntegerConstraint implements ValidatorConstraintInterface {
 
 export const IsSafeInteger = (options: ValidationOptions) => constraint(SafeIntegerConstraint, [], options);
 
-/** A positive id that survives JSON: a safe integer ≥ 1 (CONTRACT §1.4). */
+/** A positive id that survives JSON: a safe integer ≥ 1. */
 @ValidatorConstraint({ name: 'isId' })
 class IdConstraint implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
@@ -127,7 +127,7 @@ class IdConstraint implements ValidatorConstraintInterface {
 
 export const IsId = (options: ValidationOptions) => constraint(IdConstraint, [], options);
 
-/** The outbound target policy of the request being validated (CONTRACT §1.11), by body. */
+/** The outbound target policy of the request being validated, by body. */
 export const targetPolicies = new WeakMap<object, TargetUrlPolicy>();
 
 /** A rule over an outbound URL: null when allowed, else the message (`{field}` is substituted). */

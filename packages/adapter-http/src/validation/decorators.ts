@@ -38,7 +38,7 @@ export const Str = (o: StringOptions = {}) => field('string', o, stringCoercion(
 const number = (kind: 'integer' | 'number', o: NumberOptions) => field(kind, o, (raw) => toNumber(trimmed(raw)), (say) => [
   ...(kind === 'integer'
     ? [IsInt(say('type')), IsSafeInteger(say('type'))]
-    // Infinity only comes from a numeric string such as "1e999", which §1.3 accepts as a number.
+    // Infinity only comes from a numeric string such as "1e999", which the transport accepts as a number.
     : [IsNumber({ allowNaN: false, allowInfinity: true }, say('type'))]),
   ...bounds(o, o.min !== undefined && o.max !== undefined, say, Min, Max),
   ...(o.nonZero ? [NotEquals(0, say('nonZero'))] : []),

@@ -6,7 +6,7 @@ import { displayName, fill } from './messages';
 
 /**
  * class-validator's error tree as the 422 `errors` object: one message per field (the first
- * constraint that failed), array items under dotted keys (`headers.0.name`, CONTRACT D1), fields
+ * constraint that failed), array items under dotted keys (`headers.0.name`), fields
  * in declaration order. The errors carry neither target nor value (class-validator need not copy
  * them): the walk follows the validated `body` alongside.
  */

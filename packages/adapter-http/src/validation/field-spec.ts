@@ -3,7 +3,7 @@ import { TargetCheck } from './constraints';
 
 /**
  * The options a DTO field is declared with. Each decorator turns them into class-transformer
- * coercion (CONTRACT §1.3) and class-validator constraints carrying the catalogue messages (§1.6);
+ * coercion and class-validator constraints carrying the catalogue messages;
  * the OpenAPI schema is read back from that metadata, so the document cannot drift from what is
  * enforced.
  */
@@ -32,7 +32,7 @@ export interface StringOptions extends Common {
   readonly upper?: boolean;
   readonly email?: boolean;
   readonly url?: boolean;
-  /** An ISO 8601 timestamp (CONTRACT §1.4), kept as text; `parseTimestamp` reads it. */
+  /** An ISO 8601 timestamp, kept as text; `parseTimestamp` reads it. */
   readonly timestamp?: boolean;
   /** A member of an open set (time zones): its canonical spelling, or null when unknown ("The selected … is invalid."). */
   readonly canonical?: (value: string) => string | null;
@@ -48,7 +48,7 @@ export interface BoundOptions extends Common {
 export interface NumberOptions extends BoundOptions {
   /** Zero is refused ("The {field} must not be zero."). */
   readonly nonZero?: boolean;
-  /** A money amount: at most 4 decimal places (CONTRACT §1.4). */
+  /** A money amount: at most 4 decimal places. */
   readonly money?: boolean;
   /** An upper limit reported on its own ("may not be greater than"), whatever `min` says. */
   readonly limit?: number;

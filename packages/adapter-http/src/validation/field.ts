@@ -6,9 +6,9 @@ import { BoundOptions, Common, Ctor, RuleName } from './field-spec';
 import { Kind, messageOf } from './messages';
 
 /**
- * How one field is declared: a composition of one `@Transform` doing the §1.3 coercion, the
+ * How one field is declared: a composition of one `@Transform` doing the coercion, the
  * presence rules, then the class-validator constraints of its kind in the order the catalogue
- * reports them, whose `message` functions give the §1.6 texts.
+ * reports them, whose `message` functions give the texts.
  */
 
 /** Bodies of partial updates: nothing is required and `null` on a non-nullable field is an error. */

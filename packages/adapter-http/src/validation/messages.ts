@@ -1,6 +1,6 @@
 import { RuleName } from './field-spec';
 
-/** Top-level keys read as words; dotted item keys stay literal (CONTRACT D1). */
+/** Top-level keys read as words; dotted item keys stay literal. */
 export function displayName(path: string): string {
   return path.includes('.') ? path : path.replace(/_/g, ' ');
 }

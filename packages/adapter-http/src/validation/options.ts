@@ -4,7 +4,7 @@ import { PARTIAL_ONLY } from './field';
 
 /**
  * Only the keys that were sent are transformed (class-transformer skips `__proto__` and
- * `constructor`); unknown ones are dropped after validation (CONTRACT §1.3: ignored).
+ * `constructor`); unknown ones are dropped after validation (ignored).
  * `ignoreDecorators` only turns off `@Expose`/`@Exclude`, which no DTO uses, and spares their
  * look-ups on every key; `@Type` and `@Transform` still apply.
  */
@@ -13,7 +13,7 @@ export const TRANSFORM: ClassTransformOptions = { ignoreDecorators: true };
 export const VALIDATE: ValidatorOptions = {
   // Absent and null fields are judged by the presence rules alone (IsDefined runs regardless).
   skipMissingProperties: true,
-  // One message per field (CONTRACT §1.6).
+  // One message per field.
   stopAtFirstError: true,
   forbidUnknownValues: false,
   // Rules of a group (PARTIAL_ONLY) are left out.

@@ -1,6 +1,6 @@
 import { Int } from './decorators';
 
-/** `page` ≥ 1 (default 1), `per_page` 1–100 (default 15) — CONTRACT §1.7. */
+/** `page` ≥ 1 (default 1), `per_page` 1–100 (default 15). */
 export class PageQuery {
   @Int({ min: 1, description: 'Page number, from 1' }) page?: number;
   @Int({ min: 1, max: 100, description: 'Items per page, 1–100' }) per_page?: number;

@@ -22,7 +22,7 @@ class Body {
   @Arr(Item, { max: 2 }) schema?: Item[];
 }
 
-describe('validateDto (CONTRACT §1.3 coercion, §1.6 messages)', () => {
+describe('validateDto (coercion and messages)', () => {
   const ok = (input: object, partial = false) => {
     const r = validateDto(Body, input, { partial });
     if (!r.ok) throw new Error(JSON.stringify(r.errors));

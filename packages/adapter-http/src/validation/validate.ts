@@ -23,8 +23,8 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; errors: FieldEr
 const NOT_OBJECT = 'The request body must be a JSON object.';
 
 /**
- * class-transformer coerces `input` into the DTO (CONTRACT §1.3), class-validator checks it with
- * the catalogue messages (§1.6). The value holds only the keys that were sent (absent ones are
+ * class-transformer coerces `input` into the DTO, class-validator checks it with
+ * the catalogue messages. The value holds only the keys that were sent (absent ones are
  * undefined), so partial updates can tell "absent" from "null".
  */
 export function validateDto<T>(dto: Ctor<T>, input: unknown, options: ValidateOptions = {}, prefix = ''): Validated<T> {

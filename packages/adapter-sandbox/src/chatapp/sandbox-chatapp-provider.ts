@@ -9,7 +9,7 @@ export const CHATAPP_SEND_FAULT = 'chatapp_send';
 export const SANDBOX_SEND_REFUSAL = 'sandbox fault injected (chatapp_send)';
 
 /**
- * The chat app simulated on voiceplane's own database (CONTRACT §14.1): senders are online at
+ * The chat app simulated on voiceplane's own database: senders are online at
  * once, templates get the configured status (approved by default), sends succeed as `queued`
  * unless an S10 fault is armed for the user (or aimed at the sender), and whatever it sent is
  * listed by S7. Its state lives in PostgreSQL, so several instances share one sandbox.

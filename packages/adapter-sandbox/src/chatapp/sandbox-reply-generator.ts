@@ -1,6 +1,6 @@
 import { ConversationEvaluationRequest, ModelTurn, ReplyGenerator } from '@voiceplane/application';
 
-/** The sandbox assistant's fixed answer (CONTRACT §14.1). */
+/** The sandbox assistant's fixed answer. */
 export const SANDBOX_AI_REPLY = 'Thanks for your message! (sandbox reply)';
 
 /** The sandbox evaluation's summary; the schema's fields stay null (nothing is really read). */

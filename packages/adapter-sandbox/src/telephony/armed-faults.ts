@@ -31,7 +31,7 @@ interface Armed {
 }
 
 /**
- * "The next N operations fail" (CONTRACT §14, S10), per account and optionally per phone number.
+ * "The next N operations fail", per account and optionally per phone number.
  * Arming the same scope again replaces what was left.
  */
 export class ArmedFaults {

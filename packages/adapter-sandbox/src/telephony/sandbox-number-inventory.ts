@@ -86,7 +86,7 @@ function catalogueOf(country: NumberCountry): AvailableNumber[] {
 }
 
 /**
- * The number inventory simulated from a fixed catalogue (CONTRACT §6.7, §14.1): the same query
+ * The number inventory simulated from a fixed catalogue: the same query
  * always gets the same answer, less the numbers this process sold and not yet took back. Ownership
  * itself lives in voiceplane's database, which the use cases consult first: the sold set only
  * makes the sandbox behave like a provider, and forgetting it on restart changes nothing visible.

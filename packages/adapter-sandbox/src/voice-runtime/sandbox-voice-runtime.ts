@@ -6,10 +6,10 @@ import {
 import type { Result } from '@voiceplane/domain';
 import { ArmedFaults } from '../telephony/armed-faults';
 
-/** The line sandbox calls leave from when their assistant has no number (CONTRACT §7.2: never missing in sandbox). */
+/** The line sandbox calls leave from when their assistant has no number (never missing in sandbox). */
 export const SANDBOX_PLATFORM_LINE: CallerLine = { phoneNumberId: null, phoneNumber: '+15005550000', sip: null };
 
-/** Customer numbers whose calls end right after ringing (CONTRACT §14.1), and why. */
+/** Customer numbers whose calls end right after ringing, and why. */
 export const SANDBOX_MAGIC_NUMBERS: Readonly<Record<string, { readonly status: TerminalCallStatus; readonly reason: string }>> = {
   '+15005550001': { status: 'busy', reason: 'customer_busy' },
   '+15005550002': { status: 'no-answer', reason: 'no_answer' },
@@ -22,7 +22,7 @@ export const SANDBOX_EXTRACTION: Readonly<Record<string, unknown>> = { status: t
 export const sandboxRecordingUrl = (callId: number): string => `https://sandbox.voiceplane.invalid/recordings/${callId}.mp3`;
 
 /**
- * The voice runtime simulated in-process (CONTRACT §14.1): a dispatched call rings at once and
+ * The voice runtime simulated in-process: a dispatched call rings at once and
  * then waits for S8/S9 — or, for the magic numbers, ends right away. Everything it reports goes
  * through the same ingress a real runtime uses, so the sandbox exercises the real state machine.
  * Deterministic: no timers, every report is made before the call that caused it returns.

@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Assistants and what they reference: the shipped reference catalogue (seeded here with stable
- * ids, CONTRACT §3.10), folders, labels, knowledge bases and scheduling event types.
+ * ids), folders, labels, knowledge bases and scheduling event types.
  *
  * Foreign keys carry the delete rules of the contract: deleting a folder, knowledge base or phone
  * number clears the reference; deleting a tool or label detaches it; deleting an assistant frees

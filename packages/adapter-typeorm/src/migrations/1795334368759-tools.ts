@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Mid-call tool invocations, recorded on their call (`tool_calls`, CONTRACT A.7) and keyed by the
+ * Mid-call tool invocations, recorded on their call (`tool_calls`) and keyed by the
  * runtime's invocation id so a repeated request replays the first result. `call_id` has no foreign
  * key: invocations are written on the live-call path, and the calls table belongs to its own capability.
  */

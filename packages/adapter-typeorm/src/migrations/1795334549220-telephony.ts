@@ -12,7 +12,7 @@ export class Telephony1795334549220 implements MigrationInterface {
       ALTER TABLE phone_numbers
         ADD COLUMN provider_reference varchar(64) NULL,
         ADD COLUMN renews_at timestamptz NULL`);
-    // CONTRACT D16: a purchased number belongs to one account at a time.
+    // A purchased number belongs to one account at a time.
     await q.query(`CREATE UNIQUE INDEX phone_numbers_purchased_uq ON phone_numbers (phone_number) WHERE type = 'purchased'`);
     await q.query(`CREATE INDEX phone_numbers_renewal_idx ON phone_numbers (renews_at) WHERE renews_at IS NOT NULL`);
     await q.query(`

@@ -1,10 +1,10 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Calls (CONTRACT A.7) and the runtime events accepted for them (idempotency by event id, §7.5).
+ * Calls and the runtime events accepted for them (idempotency by event id).
  *
  * A call keeps the runtime configuration it started with (`runtime_config`), so it needs no
- * foreign key to its assistant or number: stored calls outlive both (§3.7). Sender, conversation
+ * foreign key to its assistant or number: stored calls outlive both. Sender, conversation
  * and automation-run references belong to capabilities that reference calls, not the reverse.
  * Documents are `json`, not `jsonb`: keys come back in the order the runtime and the user sent
  * them, which is the order receivers of the post-call webhook see.

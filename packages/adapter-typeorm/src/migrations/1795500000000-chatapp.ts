@@ -1,8 +1,8 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Chat-app messaging and conversations (CONTRACT §8, §11, A.8–A.11) and the sandbox chat app's
- * own state (§14).
+ * Chat-app messaging and conversations and the sandbox chat app's
+ * own state.
  *
  * A conversation holds the window's two timestamps; whether it is open is computed, never stored.
  * A message (`conversation_messages`) and its delivery record (`chatapp_messages`) are separate

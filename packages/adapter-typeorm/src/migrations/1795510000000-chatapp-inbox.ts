@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The chat-app provider inbox (CONTRACT §8.12): what the ingress acknowledged, kept until a worker
+ * The chat-app provider inbox: what the ingress acknowledged, kept until a worker
  * has handled it. The unique key is where the provider's retried and duplicated notifications stop.
  */
 export class ChatappInbox1795510000000 implements MigrationInterface {

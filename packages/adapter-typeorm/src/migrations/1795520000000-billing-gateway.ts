@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Paid top-ups and auto-recharge through the billing provider (CONTRACT §13.4, §13.5): the
+ * Paid top-ups and auto-recharge through the billing provider: the
  * top-ups, each account's auto-recharge and provider profile, the inbox of provider events, and
  * the sandbox provider's armed `billing_charge` faults (kept here so the api and the worker see
  * the same ones).

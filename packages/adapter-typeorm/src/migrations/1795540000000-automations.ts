@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Automations (CONTRACT §10): data tables and their rows, HTTP API connections (secret sealed by the
+ * Automations: data tables and their rows, HTTP API connections (secret sealed by the
  * deployment cipher), automations with their immutable versions, and runs. A run's whole state is
  * one jsonb document beside the columns the lists filter and sort on. Paused runs are resumed by the
  * shared jobs table, keyed per run.

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Chat-app call permissions (CONTRACT §9.1, §9.2) and the account voice webhook (§9.6). `asks` keeps the request times that still count
+ * Chat-app call permissions and the account voice webhook. `asks` keeps the request times that still count
  * against the 1-per-24-h and 2-per-7-days limits; `asks_counted_after` is the last connected call,
  * before which no ask counts. `expired` is never stored: a temporary grant reads as expired.
  */
@@ -22,7 +22,7 @@ export class CallPermissions1795550000000 implements MigrationInterface {
         asks_counted_after timestamptz NULL,
         PRIMARY KEY (sender_id, customer_phone)
       )`);
-    // The account's chat-app voice webhook (§9.6): no row while none is set.
+    // The account's chat-app voice webhook: no row while none is set.
     await q.query(`
       CREATE TABLE chatapp_voice_webhooks (
         user_id bigint PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,

@@ -1,7 +1,7 @@
 import { EntitySchema } from 'typeorm';
 import { bigint, boolean, integer, jsonb, ownedByUser, ownerListIndex, primaryKey, references, serialKey, stampedNow, text, timestamptz, varchar } from './columns';
 
-/** Automations (CONTRACT §10): data tables, connections, automations, versions and runs (migration Automations). */
+/** Automations: data tables, connections, automations, versions and runs (migration Automations). */
 
 export const automationTables = new EntitySchema({
   name: 'automation_tables',

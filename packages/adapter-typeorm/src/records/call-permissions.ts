@@ -1,7 +1,7 @@
 import { EntitySchema } from 'typeorm';
 import { bigint, columnCheck, ownedByUser, primaryKey, stampedNow, text, timestamptz, varchar } from './columns';
 
-/** Chat-app call permissions (CONTRACT §9.1): one row per sender and customer once asked or answered. */
+/** Chat-app call permissions: one row per sender and customer once asked or answered. */
 
 export interface CallPermissionRecord {
   sender_id: string;
@@ -37,7 +37,7 @@ export interface VoiceWebhookSettingRecord {
   updated_at: Date;
 }
 
-/** The account's chat-app voice webhook (§9.6); no row while none is set. */
+/** The account's chat-app voice webhook; no row while none is set. */
 export const chatappVoiceWebhooks = new EntitySchema<VoiceWebhookSettingRecord>({
   name: 'chatapp_voice_webhooks',
   columns: {

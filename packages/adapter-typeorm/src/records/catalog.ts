@@ -1,7 +1,7 @@
 import { EntitySchema } from 'typeorm';
 import { char, columnCheck, integer, primaryKey, references, uniqueColumn, varchar } from './columns';
 
-/** The shipped reference catalogue (migration Assistants seeds it with stable ids, CONTRACT §3.10). */
+/** The shipped reference catalogue (migration Assistants seeds it with stable ids). */
 
 export interface LanguageRecord {
   id: number;

@@ -1,7 +1,7 @@
 import { EntitySchema } from 'typeorm';
 import { jsonb, serialKey, timestamptz, varchar } from './columns';
 
-/** Verified chat-app provider ingress items (CONTRACT §8.12), one per provider item id. */
+/** Verified chat-app provider ingress items, one per provider item id. */
 export interface ChatappInboxItemRecord {
   id: string;
   provider: string;

@@ -3,7 +3,7 @@ export const num = (v: unknown): number => (v === null || v === undefined ? 0 : 
 export const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 export const dateOrNull = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(v as string));
 
-/** LIMIT/OFFSET for page-based lists (CONTRACT §1.7). */
+/** LIMIT/OFFSET for page-based lists. */
 export function pageClause(page: { page: number; perPage: number }, firstParam: number): { sql: string; params: number[] } {
   return { sql: `LIMIT $${firstParam} OFFSET $${firstParam + 1}`, params: [page.perPage, (page.page - 1) * page.perPage] };
 }

@@ -6,7 +6,7 @@ const N = 16384;
 const R = 8;
 const P = 1;
 
-/** Tokens are stored only as their SHA-256 (CONTRACT §2.1). */
+/** Tokens are stored only as their SHA-256. */
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }

@@ -9,10 +9,10 @@ import { toOutboxEvent } from './events';
 
 type NotFound = AssistantNotFound;
 export type ActivationFailure = NotFound | ActivationRefusal;
-/** Enabling refuses a URL outside the outbound policy (CONTRACT §1.11). */
+/** Enabling refuses a URL outside the outbound policy. */
 export type WebhookSwitchRefusal = NotFound | { readonly code: 'blocked_url' };
 
-/** `status` changes (CONTRACT §3.8); both directions are idempotent. */
+/** `status` changes; both directions are idempotent. */
 export class ChangeAssistantStatus {
   constructor(private readonly assistants: AssistantRepository) {}
 
@@ -40,7 +40,7 @@ function settledRefusal<E>(error: E | InboundNumberTaken): E {
   return error;
 }
 
-/** The post-call webhook switch (CONTRACT §3.11); disabling cancels pending deliveries through the outbox. */
+/** The post-call webhook switch; disabling cancels pending deliveries through the outbox. */
 export class AssistantWebhooks {
   constructor(private readonly assistants: AssistantRepository, private readonly targetPolicy: TargetUrlPolicy) {}
 

@@ -46,7 +46,7 @@ export interface AssistantRepository {
   delete(userId: number, id: number): Promise<boolean>;
   /** Newest first. */
   list(userId: number, page: PageRequest, filter: AssistantFilter): Promise<Page<Assistant>>;
-  /** Every matching assistant of the user, id ascending (the unpaginated list, CONTRACT §3.6). */
+  /** Every matching assistant of the user, id ascending (the unpaginated list). */
   listAll(userId: number, filter: AssistantFilter): Promise<Assistant[]>;
   /** Every outbound assistant of the user, id ascending. */
   listOutbound(userId: number): Promise<OutboundAssistant[]>;
@@ -55,7 +55,7 @@ export interface AssistantRepository {
   findOwnedReferences(userId: number, query: ReferenceQuery): Promise<OwnedReferences>;
 }
 
-/** The shipped reference catalogue (CONTRACT §3.10); it never changes while the process runs. */
+/** The shipped reference catalogue; it never changes while the process runs. */
 export interface CatalogRepository {
   catalog(): Promise<ReferenceCatalog>;
 }

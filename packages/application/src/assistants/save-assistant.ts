@@ -16,7 +16,7 @@ export interface SaveAssistantRequest {
   readonly changes: AssistantChanges;
   /**
    * Fields whose shape the transport already refused. The rules still run over the fields that
-   * were well-formed, so the client sees every problem in one answer (CONTRACT §1.6).
+   * were well-formed, so the client sees every problem in one answer.
    */
   readonly malformedFields?: readonly string[];
 }
@@ -33,7 +33,7 @@ function refusalOf(problems: FieldProblems<AssistantProblem>, request: SaveAssis
   return invalid(Object.fromEntries(Object.entries(problems).filter(([field]) => !malformed.includes(field))));
 }
 
-/** Create and update of an assistant (CONTRACT §3.4, §3.5): defaults, resets, rules, references, events. */
+/** Create and update of an assistant: defaults, resets, rules, references, events. */
 export class SaveAssistant {
   constructor(
     private readonly uow: UnitOfWork,

@@ -30,7 +30,7 @@ export interface AppliedTemplate {
 
 const WEBHOOK_TOKEN_LENGTH = 32;
 
-/** `POST /api/user/automate/templates/{key}` (CONTRACT §10.4). */
+/** `POST /api/user/automate/templates/{key}`. */
 export class ApplyTemplate {
   constructor(
     private readonly automations: AutomationRepository,

@@ -10,7 +10,7 @@ import { AutomationSteps } from './automation-steps';
 import { Automation, AutomationRepository, AutomationRunRepository, AutomationVersion } from './ports';
 import { RunLeases } from './run-leases';
 
-/** Job kind: resumes one paused run at its `resume_at` (CONTRACT §10.12). */
+/** Job kind: resumes one paused run at its `resume_at`. */
 export const AUTOMATION_RESUME_JOB = 'automation.resume';
 const KNOWN_VERSIONS_LIMIT = 1_000;
 /** Runs stored after their answer are written at most this many to a statement. */
@@ -60,7 +60,7 @@ export interface EngineSettings {
 }
 
 /**
- * Executes runs (CONTRACT §10.1): the domain decides the next step and what each result means,
+ * Executes runs: the domain decides the next step and what each result means,
  * this loop performs the steps and stores the run, handing a paused run to the durable scheduler.
  *
  * Runs nobody waits for (assistant events, async hooks, resumed runs) are stored while they run

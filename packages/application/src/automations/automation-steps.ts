@@ -10,7 +10,7 @@ import { SecretCipher } from '../telephony/secret-cipher';
 import { ToolGateway } from '../tools/tool-gateway';
 import { AutomationChatapp, ConnectionRepository, DataTableRepository } from './ports';
 
-/** CONTRACT §10.1: `http.request` and `crm.push_note` wait 10 s. */
+/** `http.request` and `crm.push_note` wait 10 s. */
 export const STEP_HTTP_TIMEOUT_MS = 10_000;
 /** `X-Voiceplane-Event` of automation HTTP steps and connection checks. */
 export const AUTOMATION_EVENT_TYPE = 'automation_http';
@@ -37,7 +37,7 @@ export function stepWebhookId(runId: string, stepName: string): string {
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /**
- * The steps that act on the world (CONTRACT §10.1): each gets its configuration with every
+ * The steps that act on the world: each gets its configuration with every
  * expression already resolved and answers a `StepResult`. Nothing here throws for a refusal.
  */
 export class AutomationSteps {
@@ -151,7 +151,7 @@ export class AutomationSteps {
   }
 }
 
-/** Test runs mark object payloads `"test": true` so receivers can tell them apart (CONTRACT §10.3.3, §10.3.6). */
+/** Test runs mark object payloads `"test": true` so receivers can tell them apart. */
 function withTestMark(body: JsonValue | undefined, actor: StepActor): JsonValue | undefined {
   return actor.isTest && isJsonObject(body) ? { ...body, test: true } : body;
 }

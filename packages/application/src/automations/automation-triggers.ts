@@ -14,7 +14,7 @@ export const AUTOMATION_EVENTS_CONSUMER = 'automation-assistant-events';
 export const callEndedKey = (callId: number): string => `call.ended:${callId}`;
 
 /**
- * CONTRACT §10.13: every enabled, bound assistant-event automation of the call's assistant runs on
+ * Every enabled, bound assistant-event automation of the call's assistant runs on
  * its `call.ended`, once per call (the key is unique per automation in the database), and never on
  * a call its own run placed unless its chain rule allows another attempt.
  */
@@ -81,7 +81,7 @@ const listensTo = (version: PinnedVersion, event: TriggerEvent): boolean =>
 
 const DISABLED_CONTENT = JSON.stringify({ error: 'automation_disabled', message: 'Automation is disabled.' });
 
-/** The `type: automation` mid-call tool (CONTRACT §5.7): runs the automation in-process with the AI's arguments. */
+/** The `type: automation` mid-call tool: runs the automation in-process with the AI's arguments. */
 export class AutomationToolRuns implements AutomationToolRunner {
   constructor(
     private readonly automations: AutomationRepository,

@@ -8,7 +8,7 @@ import { AUTOMATION_EVENT_TYPE, STEP_HTTP_TIMEOUT_MS } from './automation-steps'
 import { ConnectionRepository } from './ports';
 
 /**
- * `POST /api/user/automate/connections/{id}/check` (CONTRACT §10.16): a signed GET of the base URL
+ * `POST /api/user/automate/connections/{id}/check`: a signed GET of the base URL
  * with the credentials; 401/403, a timeout or no answer is `broken`, anything else `connected`.
  */
 export class CheckConnection {

@@ -4,7 +4,7 @@ import { Automation, AutomationFilters, AutomationRepository, AutomationVersion 
 import { currentVersion } from './update-flow';
 import { webhookUrlOf } from './version-publisher';
 
-/** The automation record of CONTRACT §10.5: the automation with what its versions say. */
+/** The automation record: the automation with what its versions say. */
 export interface FlowView {
   readonly automation: Automation;
   readonly webhookUrl: string | null;
@@ -14,7 +14,7 @@ export interface FlowView {
   readonly versionsCount: number;
 }
 
-/** Flows list and get (§10.5) and the versions list (§10.8). */
+/** Flows list and get and the versions list. */
 export class FlowQueries {
   constructor(private readonly automations: AutomationRepository, private readonly publicBaseUrl: string) {}
 

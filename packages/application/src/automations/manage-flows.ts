@@ -10,7 +10,7 @@ export type EnableRefusal =
   | { readonly code: 'assistant_not_found' }
   | { readonly code: 'binding_conflict'; readonly assistantId: number; readonly templateKey: string; readonly conflictingAutomationId: string };
 
-/** Enable, disable and delete (CONTRACT §10.7); enabling and disabling are idempotent. */
+/** Enable, disable and delete; enabling and disabling are idempotent. */
 export class ManageFlows {
   constructor(
     private readonly automations: AutomationRepository,

@@ -3,7 +3,7 @@ import {
 } from '@voiceplane/domain';
 import { Page, PageRequest } from '../shared/page';
 
-/** Data tables of CONTRACT §10.15; rows of another user's table are never reached (the table is looked up first). */
+/** Data tables; rows of another user's table are never reached (the table is looked up first). */
 export interface DataTableRepository {
   /** `name_taken` when the account already has a table of that name. */
   create(userId: number, name: string, columns: readonly TableColumn[]): Promise<DataTable | 'name_taken'>;
@@ -105,9 +105,9 @@ export interface AutomationRepository {
   publishVersion(id: string, testRunId: string | null, at: Date): Promise<void>;
   /** Enabled, bound `assistant_event` automations of the assistant. */
   listBoundToAssistant(assistantId: number): Promise<Automation[]>;
-  /** An enabled, bound automation of `templateKey` on the assistant other than `exceptId` (CONTRACT §10.4 check 10). */
+  /** An enabled, bound automation of `templateKey` on the assistant other than `exceptId`. */
   findConflict(userId: number, assistantId: number, templateKey: TemplateKey, exceptId?: string): Promise<Automation | null>;
-  /** Newest first by creation (CONTRACT §10.5). */
+  /** Newest first by creation. */
   list(userId: number, filters: AutomationFilters, page: PageRequest): Promise<Page<Automation>>;
   /** Every version of the automation, newest (highest number) first. */
   listVersions(automationId: string): Promise<AutomationVersion[]>;
@@ -161,7 +161,7 @@ export interface AutomationRunRepository {
   locate(userId: number, runId: string): Promise<{ readonly automationId: string; readonly run: AutomationRun } | null>;
 }
 
-/** What the chat-app capability answers a template send with (CONTRACT §8.5 through §10.1). */
+/** What the chat-app capability answers a template send with. */
 export interface ChatappSendOk {
   readonly messageSid: string;
   readonly chatappMessageId: number;
@@ -200,7 +200,7 @@ export interface AutomationChatapp {
   senderChoices(userId: number): Promise<readonly { readonly value: string; readonly label: string }[]>;
 }
 
-/** The mid-call tool an applied `midcall_lookup_table` gets on its assistant (CONTRACT §10.3.4). */
+/** The mid-call tool an applied `midcall_lookup_table` gets on its assistant. */
 export interface AutomationToolFields {
   readonly name: string;
   readonly description: string;
@@ -213,7 +213,7 @@ export interface AutomationToolFields {
 export interface AutomationToolBinding {
   /** The names of the tools attached to the assistant, `exceptToolId` left out. */
   attachedToolNames(assistantId: number, exceptToolId?: number | null): Promise<string[]>;
-  /** The linked tool follows a publish (CONTRACT §10.1): name, description, schema and endpoint. */
+  /** The linked tool follows a publish: name, description, schema and endpoint. */
   updateTool(toolId: number, fields: AutomationToolFields): Promise<void>;
   /** Deletes the tool; it is detached from every assistant with it. */
   deleteTool(toolId: number): Promise<void>;
@@ -226,7 +226,7 @@ export interface AutomationToolBinding {
   countTools(userId: number): Promise<number>;
 }
 
-/** Sandbox S10 `automation_rollback` (CONTRACT §14): the next restore of an automation cannot read its version. */
+/** Sandbox S10 `automation_rollback`: the next restore of an automation cannot read its version. */
 export interface RollbackFaults {
   /** True (and the fault used up) when one is armed for this automation or for any of the user's. */
   claim(userId: number, automationId: string): boolean;

@@ -35,7 +35,7 @@ export function previousPublished(versions: readonly AutomationVersion[], liveVe
 }
 
 /**
- * `POST /api/user/automate/flows/{id}/restore` (CONTRACT §10.9): the previous version published
+ * `POST /api/user/automate/flows/{id}/restore`: the previous version published
  * again as a new copy, without a test. Every refusal leaves the live version, the on/off status and
  * the linked tool as they were; `publish_failed` keeps only the draft copy.
  */

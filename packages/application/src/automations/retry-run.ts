@@ -11,7 +11,7 @@ export type RetryRefusal =
   | { readonly code: 'side_effects_require_confirmation' };
 
 /**
- * `POST /api/user/automate/flows/{id}/runs/{run_id}/retry` (CONTRACT §10.11): a failed run again,
+ * `POST /api/user/automate/flows/{id}/runs/{run_id}/retry`: a failed run again,
  * same input and `is_test`, on the current live version, executed within the request like a test.
  */
 export class RetryRun {

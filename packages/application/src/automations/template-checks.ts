@@ -6,7 +6,7 @@ export interface ParamChoice {
   readonly label: string;
 }
 
-/** The hard failures of CONTRACT §10.4, checks 3–12, in that order; nothing is created on any of them. */
+/** The hard failures, checks 3–12, in that order; nothing is created on any of them. */
 export type ApplyRefusal =
   | { readonly code: 'assistant_required' }
   | { readonly code: 'assistant_not_found' }
@@ -29,7 +29,7 @@ export interface CheckedParams {
   readonly tableName: string;
 }
 
-/** A resource a version names that the account no longer has (CONTRACT §10.9 step 5). */
+/** A resource a version names that the account no longer has. */
 export interface GoneResource {
   readonly spec: ParamSpec | null;
   /** e.g. `template 34` */
@@ -37,12 +37,12 @@ export interface GoneResource {
 }
 
 export interface CheckSettings {
-  /** §1.11 write-time URL check for URL params; null when acceptable. */
+  /** The write-time URL check for URL params; null when acceptable. */
   readonly checkUrl: (url: string) => string | null;
 }
 
 /**
- * Checks 5–9 of CONTRACT §10.4 on a template's params: they run on apply, on a flow update over the
+ * Checks 5–9 on a template's params: they run on apply, on a flow update over the
  * merged params, and (as "is every resource still there") on a restore.
  */
 export class TemplateChecks {
@@ -168,7 +168,7 @@ export class TemplateChecks {
   }
 }
 
-/** `lookup_` + the table name lower-cased, runs outside `[a-z0-9]` as one `_`, cut to 64 (CONTRACT D20). */
+/** `lookup_` + the table name lower-cased, runs outside `[a-z0-9]` as one `_`, cut to 64. */
 export function defaultToolName(tableName: string): string {
   const snake = tableName.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
   return `lookup_${snake}`.slice(0, 64);
@@ -177,7 +177,7 @@ export function defaultToolName(tableName: string): string {
 const toolNameOf = (params: TemplateParams, tableName: string): string =>
   (typeof params.tool_name === 'string' ? params.tool_name : defaultToolName(tableName));
 
-/** The linked tool of a `midcall_lookup_table` version (CONTRACT §10.3.4). */
+/** The linked tool of a `midcall_lookup_table` version. */
 export function toolFields(params: TemplateParams, tableName: string, endpoint: string) {
   const keyColumn = params.key_column as string;
   return {

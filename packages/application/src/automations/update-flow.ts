@@ -21,13 +21,13 @@ export interface UpdateFlowRequest {
 
 export type UpdateRefusal = ApplyRefusal | { readonly code: 'not_found' };
 
-/** The params a record shows: the live version's, else the newest draft's (CONTRACT §10.5). */
+/** The params a record shows: the live version's, else the newest draft's. */
 export function currentVersion(versions: readonly AutomationVersion[], liveVersionId: string | null): AutomationVersion | null {
   return versions.find((v) => v.id === liveVersionId) ?? versions[0] ?? null;
 }
 
 /**
- * `PUT /api/user/automate/flows/{id}` (CONTRACT §10.6): a new version over the merged params,
+ * `PUT /api/user/automate/flows/{id}`: a new version over the merged params,
  * tested like an apply, published when the test passes, a draft when it fails.
  */
 export class UpdateFlow {

@@ -22,7 +22,7 @@ export interface PublishRequest {
 }
 
 /**
- * Publishing a version (CONTRACT §10.1): it becomes immutable and live, and the linked tool of a
+ * Publishing a version: it becomes immutable and live, and the linked tool of a
  * lookup automation takes its name, description and schema — all in one transaction, so a publish
  * that fails leaves the live version and the tool as they were.
  */

@@ -127,7 +127,7 @@ describe('TriggerWebhook', () => {
   });
 });
 
-describe('previousPublished (restore, CONTRACT §10.9)', () => {
+describe('previousPublished (restore)', () => {
   const version = (number: number, state: 'draft' | 'published', publishedAt: Date | null): AutomationVersion => ({
     id: `ver_${number}`, automationId: 'aut_1', number, state, params: {}, definition: {}, restoredFromVersionId: null, testRunId: null, createdAt: START, publishedAt,
   });

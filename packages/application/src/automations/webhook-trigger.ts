@@ -11,7 +11,7 @@ import { Automation, AutomationRepository } from './ports';
 export { SYNC_REPLY_WAIT_MS };
 
 export interface HookSettings {
-  /** Triggers per minute per automation (CONTRACT §15: 60). */
+  /** Triggers per minute per automation (60). */
   readonly ratePerMinute: number;
   readonly replyWaitMs: number;
 }
@@ -27,7 +27,7 @@ const digest = (text: string): Buffer => createHash('sha256').update(text).diges
 /** Equal-length digests, so neither the content nor the length of the stored token leaks through timing. */
 export const tokensMatch = (given: string, stored: string): boolean => timingSafeEqual(digest(given), digest(stored));
 
-/** `POST /api/hooks/automations/{id}/{token}` (CONTRACT §10.14): a run with `trigger: "webhook"` and the body as input. */
+/** `POST /api/hooks/automations/{id}/{token}`: a run with `trigger: "webhook"` and the body as input. */
 export class TriggerWebhook {
   constructor(
     private readonly automations: AutomationRepository,

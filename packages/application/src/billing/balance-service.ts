@@ -6,7 +6,7 @@ export interface ChargeRequest {
   readonly price: number;
   readonly description: string;
   readonly reference: { readonly type: LedgerReferenceType; readonly id: number } | null;
-  /** Call-end charges and number renewals may take the balance below zero (CONTRACT §13.3). */
+  /** Call-end charges and number renewals may take the balance below zero. */
   readonly mayGoNegative?: boolean;
   readonly requestId?: string | null;
   /** The balance the caller read under the user's balance lock in this same transaction (`UserRepository.lockBalance`). */

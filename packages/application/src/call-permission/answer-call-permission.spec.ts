@@ -30,7 +30,7 @@ async function asked(permissions: InMemoryCallPermissionRepository): Promise<voi
   });
 }
 
-describe('AnswerCallPermission (CONTRACT §9.2)', () => {
+describe('AnswerCallPermission', () => {
   it('grants for 7 days on accept and sends call_permission_granted to the voice webhook', async () => {
     const { store, permissions, voiceWebhook, answer, delivered } = setup();
     const user = await store.account();
@@ -92,7 +92,7 @@ describe('AnswerCallPermission (CONTRACT §9.2)', () => {
   });
 });
 
-describe('VoiceWebhook (CONTRACT §9.6)', () => {
+describe('VoiceWebhook', () => {
   it('clearing the URL cancels pending voice events and stops new ones', async () => {
     const { store, voiceWebhook, answer, delivered } = setup();
     const user = await store.account();

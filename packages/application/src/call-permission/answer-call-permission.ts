@@ -21,7 +21,7 @@ export interface PermissionAnswer {
 }
 
 /**
- * Applies a customer's answer (CONTRACT §9.2) with the permission held, and raises
+ * Applies a customer's answer with the permission held, and raises
  * `call_permission_granted` on a grant in the same transaction. A decline with nothing pending or
  * granted, or a revoke of a permission not granted (D14), changes nothing.
  */

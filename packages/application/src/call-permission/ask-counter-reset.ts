@@ -13,7 +13,7 @@ interface ConnectedMessage {
   readonly at: string;
 }
 
-/** A chat-app call that connected resets the contact's call-permission ask counters (CONTRACT §9.2). */
+/** A chat-app call that connected resets the contact's call-permission ask counters. */
 export function askCounterResetConsumer(uow: UnitOfWork, processed: ProcessedEvents, permissions: CallPermissionRepository): EventConsumer {
   return {
     topicPattern: CHATAPP_CALL_CONNECTED_TOPIC,

@@ -15,7 +15,7 @@ interface QueuedMessage {
 /**
  * Places a queued chat-app call through the voice runtime with the sender's assistant, once per
  * queued event. A call that left `queued` meanwhile (failed by the watchdog) is left alone; a
- * refused hand-over ends it as `failed` (no `call_started`, CONTRACT §9.5).
+ * refused hand-over ends it as `failed` (no `call_started`).
  */
 export function chatappCallDispatchConsumer(
   uow: UnitOfWork, processed: ProcessedEvents, calls: CallRepository, assistants: AssistantRepository, runtime: VoiceRuntime,

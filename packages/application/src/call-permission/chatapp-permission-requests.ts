@@ -6,7 +6,7 @@ import { PermissionRequestSender, RequestSendFailed } from './ports';
 /**
  * The request template goes out like any outbound chat-app message (one transaction with the
  * user's balance and the conversation locked, the provider called before anything is written),
- * recorded as a free `voice_call_request` message (CONTRACT §9.3, §13.3).
+ * recorded as a free `voice_call_request` message.
  */
 export class ChatappPermissionRequests implements PermissionRequestSender {
   constructor(private readonly outbound: OutboundSends, private readonly provider: ChatappProvider) {}

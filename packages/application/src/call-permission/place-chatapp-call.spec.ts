@@ -3,7 +3,7 @@ import { CHATAPP_CALL_CONNECTED_TOPIC } from '../calls/record-call-event';
 import { voiceScene, PHONE, START } from '../../test-support/voice-scene';
 
 const setup = voiceScene;
-describe('PlaceChatappCall (CONTRACT §9.5)', () => {
+describe('PlaceChatappCall', () => {
   it('stores a queued chat-app call of the sender\'s assistant with merged variables and hands it to the worker', async () => {
     const { store, scene, call, queued } = setup();
     const { user, assistant } = await scene({ assistant: { variables: { company: 'Acme', greeting: 'Hi' } } });

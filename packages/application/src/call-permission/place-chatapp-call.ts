@@ -26,7 +26,7 @@ export type PlaceChatappCallRefusal = { readonly code: 'SENDER_NOT_FOUND' } | { 
 export const senderLine = (sender: Sender): CallerLine => ({ phoneNumberId: null, phoneNumber: sender.phoneNumber, sip: null });
 
 /**
- * `POST /api/user/chatapp/voice/call` (CONTRACT §9.5): the checks in the route's order, then a
+ * `POST /api/user/chatapp/voice/call`: the checks in the route's order, then a
  * `queued` chat-app call record that counts against the limits at once. The sender's open calls
  * and the contact's attempts are read with the sender's line held, so concurrent calls cannot pass
  * the limits together across instances. A worker places the call after the commit.

@@ -7,7 +7,7 @@ export interface CallPermissionChange<A> {
 }
 
 /**
- * Customers' call permissions, one per (sender, customer phone) (CONTRACT §9.1). A contact never
+ * Customers' call permissions, one per (sender, customer phone). A contact never
  * asked has no row: reads answer `noCallPermission`.
  */
 export interface CallPermissionRepository {
@@ -24,7 +24,7 @@ export interface CallPermissionRepository {
   ): Promise<Result<A, E>>;
 }
 
-/** The account's chat-app voice webhook (CONTRACT §9.6): one URL or none per account. */
+/** The account's chat-app voice webhook: one URL or none per account. */
 export interface VoiceWebhookSettingRepository {
   find(userId: number): Promise<string | null>;
   save(userId: number, webhookUrl: string | null): Promise<void>;
@@ -48,13 +48,13 @@ export interface VoiceTemplateLookup {
   list(senderId: number, filter: 'approved'): Promise<MessageTemplate[]>;
 }
 
-/** The chat app refused the request template (`SEND_FAILED`, CONTRACT §9.3). */
+/** The chat app refused the request template (`SEND_FAILED`). */
 export type RequestSendFailed = { readonly code: 'SEND_FAILED'; readonly reason: string };
 
 /**
  * Sends a call-permission request template into the contact's conversation through the chat-app
  * capability: free, recorded as a `voice_call_request` message, extending the window as any
- * template does (CONTRACT §9.3 side effects). Joins the caller's transaction; a refusal stores nothing.
+ * template does. Joins the caller's transaction; a refusal stores nothing.
  */
 export interface PermissionRequestSender {
   send(request: {

@@ -16,7 +16,7 @@ export interface CallPermissionView {
 export type ReadCallPermissionRefusal = { readonly code: 'SENDER_NOT_FOUND' } | { readonly code: 'INVALID_PHONE' };
 
 /**
- * `GET /api/user/chatapp/voice/permission` (CONTRACT §9.4): the permission as read now and, for the
+ * `GET /api/user/chatapp/voice/permission`: the permission as read now and, for the
  * request and call routes, whether each would pass, the first reason it would not and when waiting
  * would help. Read-only: the quotas are read without counting.
  */

@@ -15,7 +15,7 @@ async function ready(options: Parameters<ReturnType<typeof voiceScene>['scene']>
   return { ...s, ...scene, ask };
 }
 
-describe('RequestCallPermission (CONTRACT §9.3)', () => {
+describe('RequestCallPermission', () => {
   it('sends the most recently approved request template, and the permission turns pending with one ask counted', async () => {
     const s = await ready();
     s.template({ id: 40, updatedAt: START });
@@ -103,7 +103,7 @@ describe('RequestCallPermission (CONTRACT §9.3)', () => {
   });
 });
 
-describe('ReadCallPermission (CONTRACT §9.4)', () => {
+describe('ReadCallPermission', () => {
   it('reads a granted contact: can call, cannot request (already granted), with the limits in use', async () => {
     const s = await ready({ permission: 'granted' });
     s.template();

@@ -22,11 +22,11 @@ export type RequestCallPermissionRefusal =
   | PermissionRequestRefusal
   | RequestSendFailed;
 
-/** Why a request to an offline sender's customer fails at the send step (CONTRACT §9.3, our choice). */
+/** Why a request to an offline sender's customer fails at the send step (our choice). */
 export const OFFLINE_SENDER_REASON = 'the sender is not online';
 
 /**
- * `POST /api/user/chatapp/voice/request` (CONTRACT §9.3): the checks in the route's order with
+ * `POST /api/user/chatapp/voice/request`: the checks in the route's order with
  * the contact's permission held, then the request template through the chat app; the permission
  * turns `pending` and the ask counters move only when the template was sent.
  */

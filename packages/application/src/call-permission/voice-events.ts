@@ -15,7 +15,7 @@ interface RingingMessage {
   readonly at: string;
 }
 
-/** `call_started` (CONTRACT §9.6, §12.3) when a chat-app call starts ringing, once per ringing event. */
+/** `call_started` when a chat-app call starts ringing, once per ringing event. */
 export function callStartedConsumer(uow: UnitOfWork, processed: ProcessedEvents, voiceWebhook: VoiceWebhook): EventConsumer {
   return {
     topicPattern: CHATAPP_CALL_RINGING_TOPIC,

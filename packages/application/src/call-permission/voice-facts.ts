@@ -30,7 +30,7 @@ interface ContactState {
 }
 
 /**
- * Reads what the §9.3–§9.5 decisions need about one sender and customer. The permission is read
+ * Reads what the decisions need about one sender and customer. The permission is read
  * as passed in when the caller holds it locked.
  */
 export class VoiceFacts {

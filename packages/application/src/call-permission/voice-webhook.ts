@@ -4,12 +4,12 @@ import { UnitOfWork } from '../ports/unit-of-work';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
 import { VoiceWebhookSettingRepository } from './ports';
 
-/** The events the account voice webhook receives (CONTRACT §9.6, §12.1). */
+/** The events the account voice webhook receives. */
 export const VOICE_EVENT_TYPES: readonly WebhookEventType[] = ['call_started', 'call_permission_granted'];
 
 export interface VoiceEvent {
   readonly type: 'call_started' | 'call_permission_granted';
-  /** The §12.3 body, keys in order. */
+  /** The event body, keys in order. */
   readonly payload: Record<string, unknown>;
   readonly subject: DeliverySubject | null;
 }

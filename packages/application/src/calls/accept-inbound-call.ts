@@ -23,7 +23,7 @@ export interface AcceptedInboundCall {
 }
 
 /**
- * `POST /api/runtime/calls/inbound` (CONTRACT §7.5): finds the number's inbound assistant and
+ * `POST /api/runtime/calls/inbound`: finds the number's inbound assistant and
  * opens the call, which is ringing at voiceplane's side already. A repeated provider call id is the
  * same call.
  */

@@ -2,7 +2,7 @@ import { CallerLine } from '@voiceplane/domain';
 import { PhoneNumberRepository, SipTrunkRepository } from '../telephony/repositories';
 
 /**
- * The line an outbound call leaves from (CONTRACT §7.2): the assistant's number — a SIP trunk
+ * The line an outbound call leaves from: the assistant's number — a SIP trunk
  * dials out through its outbound trunk, a purchased number through the provider — or, without
  * one, the platform's default line when the runtime has one.
  */

@@ -10,7 +10,7 @@ import { CallChange, CallChanges } from './ports';
 
 /**
  * Outbox topic raised by every call end, for the capabilities that react to it: automations bound
- * to the assistant (`call.ended` trigger, CONTRACT §7.4 step 5) and the chat-app permission counters
+ * to the assistant (`call.ended` trigger) and the chat-app permission counters
  * of connected chat-app calls (step 6). Payload: `CallEndedEvent`.
  */
 export const CALL_ENDED_TOPIC = 'call.ended';
@@ -28,12 +28,12 @@ export interface CallEndedEvent {
   readonly sender_id: number | null;
   readonly conversation_id: string | null;
   readonly automation_run_id: string | null;
-  /** The `post_call` payload of CONTRACT §12.3 (automation trigger input, A.13). */
+  /** The `post_call` payload (automation trigger input, A.13). */
   readonly call: Record<string, unknown>;
 }
 
 /**
- * What happens when a call ends (CONTRACT §7.4), inside the transaction that accepts the `ended`
+ * What happens when a call ends, inside the transaction that accepts the `ended`
  * event: the final state, the charge, extraction, the `post_call` delivery and the `call.ended` event.
  * The call's own writes are left to the repository that locked it.
  */
@@ -50,7 +50,7 @@ export class EndCall {
    * delivery and answers the call as it ends at `at`, with its `call.ended` event.
    */
   async finish(call: Call, outcome: CallOutcome, at: Date, now: Date): Promise<CallChange<Call>> {
-    // Recording and extraction follow the configuration the call started with (CONTRACT §3.5).
+    // Recording and extraction follow the configuration the call started with.
     const started = call.runtimeConfig.assistant;
     const duration = callDuration(call.answeredAt, at, outcome.duration);
     const charge = callCharge(duration, this.prices[call.channel]);

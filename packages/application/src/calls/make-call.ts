@@ -20,7 +20,7 @@ export interface MakeCallRequest {
   readonly automationRunId?: string | null;
 }
 
-/** Business refusals of make_call, in the order they are checked (CONTRACT §7.2). */
+/** Business refusals of make_call, in the order they are checked. */
 export type MakeCallRefusal = 'assistant_not_found' | 'not_outbound' | 'compliance_blocked' | 'insufficient_balance' | 'no_caller_line' | 'too_many_calls' | 'dispatch_failed';
 
 /** Job kind: fails a call whose dispatch was lost (the process died between commit and hand-over). */

@@ -78,7 +78,7 @@ export interface CallChange<A> {
 
 export type CallNotFound = { readonly code: 'call_not_found' };
 
-/** A sender's chat-app calls as the §9.5 limits count them. */
+/** A sender's chat-app calls as the limits count them. */
 export interface ChatappCallActivity {
   /** Statuses of the sender's chat-app calls not yet ended. */
   readonly openStatuses: readonly CallStatus[];
@@ -111,8 +111,8 @@ export interface CallRepository {
   findRuntimeEvent(callId: number, eventId: string): Promise<AcceptedRuntimeEvent | null>;
   recordRuntimeEvent(callId: number, eventId: string, event: AcceptedRuntimeEvent, at: Date): Promise<void>;
   /**
-   * The sender's open chat-app calls and the contact's attempts since `since` (CONTRACT §9.5
-   * limits). With `lock`, inside a transaction, holds the sender's call line until it ends, so
+   * The sender's open chat-app calls and the contact's attempts since `since` (the chat-app
+   * call limits). With `lock`, inside a transaction, holds the sender's call line until it ends, so
    * concurrent calls of one sender are judged one after the other.
    */
   chatappActivity(senderId: number, customerPhone: string, since: Date, lock: boolean): Promise<ChatappCallActivity>;
@@ -155,7 +155,7 @@ export interface CallEventAnswer {
 
 export type CallEventRefusal = { readonly code: 'call_not_found' } | InvalidTransition;
 
-/** What S9 may say about a sandbox call's end (CONTRACT §14.2). */
+/** What S9 may say about a sandbox call's end. */
 export interface SandboxFinish {
   readonly status: TerminalCallStatus;
   readonly duration?: number;

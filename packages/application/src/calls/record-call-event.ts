@@ -11,14 +11,14 @@ import { CallChange, CallEventAnswer, CallEventRefusal, CallRepository } from '.
 
 /**
  * Outbox topic raised when a chat-app call starts ringing, for the chat-app voice capability's
- * `call_started` event (CONTRACT §7.5, §9.6). Payload: `{call_id, user_id, sender_id,
+ * `call_started` event. Payload: `{call_id, user_id, sender_id,
  * customer_phone, conversation_id, at}`.
  */
 export const CHATAPP_CALL_RINGING_TOPIC = 'call.chatapp_ringing';
 
 /**
  * Outbox topic raised when a chat-app call connects (reaches `in-progress`): the contact's
- * call-permission ask counters reset (CONTRACT §9.2). Payload: `{call_id, sender_id, customer_phone, at}`.
+ * call-permission ask counters reset. Payload: `{call_id, sender_id, customer_phone, at}`.
  */
 export const CHATAPP_CALL_CONNECTED_TOPIC = 'call.chatapp_connected';
 
@@ -44,7 +44,7 @@ export interface CallEvaluator {
 }
 
 /**
- * The voice-runtime ingress (CONTRACT §7.5): applies lifecycle events to a call while the
+ * The voice-runtime ingress: applies lifecycle events to a call while the
  * repository holds it locked, once per event id. Refused events are not remembered: they changed
  * nothing, so a retry with the same id is judged again against the call as it is then.
  */

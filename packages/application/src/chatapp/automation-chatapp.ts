@@ -3,7 +3,7 @@ import { AutomationChatapp, ChatappSendOk, ChatappSendRefusal, ChatappTemplateCh
 import { SenderRepository, TemplateRepository } from './ports';
 import { SendTemplateMessage, TemplateMessageRefusal } from './send-template-message';
 
-/** What a refused send tells the run's step (`CODE: detail`, CONTRACT §10.1). */
+/** What a refused send tells the run's step (`CODE: detail`). */
 function refusalDetail(refusal: TemplateMessageRefusal): string {
   switch (refusal.code) {
     case 'SENDER_OFFLINE': return `SENDER_OFFLINE: ${senderOfflineText(refusal.senderStatus)}`;
@@ -20,7 +20,7 @@ function templateVariables(variables: JsonObject): Record<string, TemplateVariab
   return Object.fromEntries(Object.entries(variables).filter(([, v]) => v === null || typeof v !== 'object')) as Record<string, TemplateVariableInput>;
 }
 
-/** The chat-app capability as the automations' `chatapp.send_template` step and the apply checks see it (CONTRACT §10.3). */
+/** The chat-app capability as the automations' `chatapp.send_template` step and the apply checks see it. */
 export class ChatappForAutomations implements AutomationChatapp {
   constructor(
     private readonly senders: SenderRepository,

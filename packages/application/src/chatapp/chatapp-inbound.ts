@@ -9,7 +9,7 @@ import type { ConversationRepository } from '../conversations/ports';
 import type { AnswerCallPermission } from '../call-permission/answer-call-permission';
 
 /**
- * What the provider ingress hands over once an item left the inbox (CONTRACT §8.12). Items naming
+ * What the provider ingress hands over once an item left the inbox. Items naming
  * a sender, template or message voiceplane does not know are acknowledged and dropped.
  */
 export class ChatappInbound implements ChatappInboundHandler {
@@ -66,7 +66,7 @@ export class ChatappInbound implements ChatappInboundHandler {
         const sender = await this.senders.findByProviderRef(item.providerSenderRef);
         if (sender === null) return this.drop(item, 'unknown sender');
         const conversation = await this.conversations.find(sender.id, item.customerPhone);
-        // The grant lasts voiceplane's 7 days (CONTRACT §9.2) whatever expiry the provider names.
+        // The grant lasts voiceplane's 7 days whatever expiry the provider names.
         const answered = await this.permissionAnswers.answer({
           userId: sender.userId, senderId: sender.id, customerPhone: item.customerPhone, conversationUuid: conversation?.uuid ?? null,
           response: item.response, permanent: item.isPermanent,
@@ -76,7 +76,7 @@ export class ChatappInbound implements ChatappInboundHandler {
       }
       case 'call_event':
         // Chat-app calls are placed and followed through the voice runtime, whose ingress reports their lifecycle
-        // (CONTRACT §7.5); the chat app's own call events repeat it and are acknowledged only.
+        //; the chat app's own call events repeat it and are acknowledged only.
         this.log.info({ kind: item.kind, providerItemId: item.providerItemId }, 'chat-app call event acknowledged');
         return;
     }

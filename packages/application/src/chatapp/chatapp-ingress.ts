@@ -10,7 +10,7 @@ export const CHATAPP_INBOX_JOB = 'chatapp.inbox.item';
 const inboxJobKey = (id: number) => `chatapp-inbox:${id}`;
 
 /**
- * Provider ingress (CONTRACT §8.12): verified items go into the inbox and the provider gets its
+ * Provider ingress: verified items go into the inbox and the provider gets its
  * answer at once; the work happens later, one scheduler job per new item. The inbox rows and
  * their jobs commit together, so an acknowledged item is never lost and a duplicate never queued.
  */

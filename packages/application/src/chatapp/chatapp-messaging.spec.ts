@@ -203,7 +203,7 @@ describe('ChatappInbound (the provider ingress items)', () => {
   });
 });
 
-describe('end on inactivity (§11.4) with a controllable clock', () => {
+describe('end on inactivity with a controllable clock', () => {
   it('ends at the assistant\'s timeout, not before; a later message moves the job; disable-ai keeps AI off after a reopen', async () => {
     const { store, ending, receive, toggle, sender, assistant, conversations } = setup();
     const user = await store.account({ balance: 1 });

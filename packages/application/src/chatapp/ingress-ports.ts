@@ -1,6 +1,6 @@
 import type { ChatappInboundItem } from './provider-ports';
 
-/** The chat-app providers with an ingress of their own (§8.12); the sandbox is driven by §14 instead. */
+/** The chat-app providers with an ingress of their own; the sandbox is driven by its own routes instead. */
 export type IngressProvider = 'whatsapp';
 
 /**

@@ -1,7 +1,7 @@
 import { err, MediaType, mediaTypeOf, ok, Result } from '@voiceplane/domain';
 import { OutboundError, OutboundHttpClient } from '../ports/outbound-http';
 
-/** CONTRACT §1.11: media fetches wait 15 s and read at most 16 MB. */
+/** Media fetches wait 15 s and read at most 16 MB. */
 export const MEDIA_FETCH_TIMEOUT_MS = 15_000;
 export const MEDIA_MAX_BYTES = 16 * 1024 * 1024;
 
@@ -15,7 +15,7 @@ const REASONS: Readonly<Record<Exclude<OutboundError, 'http_error'>, string>> = 
 };
 
 /**
- * Freeform media (CONTRACT §8.6): fetched once through the guarded client before the send, so an
+ * Freeform media: fetched once through the guarded client before the send, so an
  * address the chat app could not read either is refused with a reason; the kind is read from the
  * answer's `Content-Type`. Providers then send the checked URL by link.
  */

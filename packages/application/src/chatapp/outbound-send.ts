@@ -12,7 +12,7 @@ import { ChatappMessageRepository } from './ports';
 import { ChatappProviderRefusal, ProviderAcceptance, ProviderSender } from './provider-ports';
 import { ProviderSenders } from './provider-senders';
 
-/** The chat app refused the message, or could not be reached (`SEND_FAILED`, CONTRACT §8.5). */
+/** The chat app refused the message, or could not be reached (`SEND_FAILED`). */
 export type SendFailed = { readonly code: 'SEND_FAILED'; readonly reason: string };
 
 const UNREACHABLE_REASON = 'the chat app could not be reached';
@@ -130,7 +130,7 @@ export class OutboundSends {
   }
 }
 
-/** `SM` + 32 lowercase hex characters (CONTRACT §1.4). */
+/** `SM` + 32 lowercase hex characters. */
 export function newMessageSid(ids: Ids): string {
   return `SM${ids.uuid().replace(/-/g, '')}`;
 }

@@ -30,7 +30,7 @@ export interface SenderReach {
 }
 
 export interface SenderRepository {
-  /** Null when the phone number is registered already, by any account (CONTRACT D16). */
+  /** Null when the phone number is registered already, by any account. */
   create(sender: NewSender): Promise<Sender | null>;
   /** Null for a missing id and for another user's sender alike. */
   findOwned(userId: number, id: number): Promise<Sender | null>;
@@ -92,7 +92,7 @@ export interface NewChatappMessage {
   readonly now: Date;
 }
 
-/** A message that was stored but never sent (an AI reply the balance could not pay for, §8.9). */
+/** A message that was stored but never sent (an AI reply the balance could not pay for). */
 export interface NewUnsentMessage {
   readonly userId: number;
   readonly conversationId: number;

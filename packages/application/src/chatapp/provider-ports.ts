@@ -103,7 +103,7 @@ export interface ChatappProvider {
 }
 
 /**
- * One item the provider reported through its ingress (§8.12), already verified and parsed into
+ * One item the provider reported through its ingress, already verified and parsed into
  * product words. `providerItemId` deduplicates the inbox. Senders are named by the provider's
  * ref (WhatsApp `phone_number_id`) or, where the provider gives none, by phone number.
  */

@@ -27,7 +27,7 @@ export interface CustomerMessageReceived {
 }
 
 /**
- * An inbound customer message (CONTRACT §8.9), from the provider ingress or the sandbox's S1: the
+ * An inbound customer message, from the provider ingress or the sandbox's S1: the
  * conversation is found or created (an ended one reopens), the message stored and the window
  * opened or extended in one transaction; then, when AI is on and the sender's assistant may
  * answer, the AI reply.

@@ -19,7 +19,7 @@ export type RegisterSenderRefusal = { readonly code: 'SENDER_EXISTS' } | { reado
 /**
  * `POST /api/user/chatapp/senders`: the provider registers the number first (the sandbox puts it
  * online at once; WhatsApp reports it connected later), then it is stored with its sealed
- * credentials. A number registered by any account already is `SENDER_EXISTS` (CONTRACT D16).
+ * credentials. A number registered by any account already is `SENDER_EXISTS`.
  */
 export class RegisterSender {
   constructor(

@@ -32,7 +32,7 @@ export interface SandboxFaultArming {
 
 /**
  * The sandbox chat app's own state, kept in the database so every api instance and worker sees
- * the same sandbox (CONTRACT §14). Writes join the caller's transaction like a provider's records
+ * the same sandbox. Writes join the caller's transaction like a provider's records
  * would persist: a message the provider accepted is in its outbox, a fault it used is gone.
  */
 export interface SandboxChatappState {

@@ -28,7 +28,7 @@ export interface FreeformSent extends SentMessage {
   readonly sessionStatus: SessionStatus;
 }
 
-/** `POST /api/user/chatapp/send-freeform`: the checks of CONTRACT §8.6 in order, the media fetch, then the send. */
+/** `POST /api/user/chatapp/send-freeform`: the checks in order, the media fetch, then the send. */
 export class SendFreeformMessage {
   constructor(
     private readonly senders: SenderRepository,
@@ -43,7 +43,7 @@ export class SendFreeformMessage {
 
   async execute(request: FreeformSendRequest): Promise<Result<FreeformSent, FreeformMessageRefusal>> {
     const sender = await this.senders.findOwned(request.userId, request.senderId);
-    // With media, every check before the fetch runs first (§8.6 order); without, the send's own
+    // With media, every check before the fetch runs first; without, the send's own
     // decision under its locks runs the same checks in the same order.
     if (sender === null || request.mediaUrl !== null) {
       const conversation = sender === null ? null : await this.conversations.find(sender.id, request.recipientPhone);

@@ -22,7 +22,7 @@ export interface TemplateSendRequest {
 export type TemplateMessageRefusal = TemplateSendRefusal | SendFailed;
 
 /**
- * `POST /api/user/chatapp/send` and the automations' template step: every check of CONTRACT §8.5
+ * `POST /api/user/chatapp/send` and the automations' template step: every check of the send
  * in its order, then the send (allowance first, then the template price).
  */
 export class SendTemplateMessage {

@@ -6,7 +6,7 @@ import { SenderChanges, SenderRepository } from './ports';
 
 /**
  * `PUT /api/user/chatapp/senders/{id}`. Clearing `status_webhook_url` cancels the sender's pending
- * `message_status` deliveries in the same transaction (CONTRACT §8.2, §12.4).
+ * `message_status` deliveries in the same transaction.
  */
 export class UpdateSender {
   constructor(

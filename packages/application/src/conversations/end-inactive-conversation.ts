@@ -32,7 +32,7 @@ type Attempt =
   | { readonly kind: 'evaluate'; readonly conversation: Conversation; readonly assistant: Assistant };
 
 /**
- * End on inactivity (CONTRACT §11.4): the scheduler's job at a conversation's deadline, or the
+ * End on inactivity: the scheduler's job at a conversation's deadline, or the
  * sandbox's S13 (`force`). Under the conversation's lock the domain decides; the `conversation_ended`
  * delivery (first end only unless `conversation_ended_retrigger`) commits with the end. A message
  * that moved the deadline meanwhile leaves the conversation open with its job moved. When the

@@ -2,7 +2,7 @@ import { Conversation, inactivityDeadline, inactivityTimeoutMinutes } from '@voi
 import { AssistantRepository } from '../assistants/ports';
 import { JobScheduler } from '../events/ports';
 
-/** Job kind: ends a conversation that saw no message for its assistant's inactivity timeout (CONTRACT §11.4). */
+/** Job kind: ends a conversation that saw no message for its assistant's inactivity timeout. */
 export const CONVERSATION_INACTIVITY_JOB = 'conversation.inactivity';
 export const inactivityJobKey = (conversationId: number): string => `conversation-inactivity:${conversationId}`;
 

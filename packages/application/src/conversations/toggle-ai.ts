@@ -6,7 +6,7 @@ import { ConversationRepository } from './ports';
 export type ConversationRef = { readonly id: number } | { readonly uuid: string };
 
 /**
- * disable-ai / enable-ai (CONTRACT §11.3) under the conversation's lock: an AI reply being sent
+ * disable-ai / enable-ai under the conversation's lock: an AI reply being sent
  * takes the same lock, so it sees the switch and is discarded. Repeating either is a no-op.
  */
 export class ToggleAi {

@@ -1,7 +1,7 @@
 import { GroupColor } from '@voiceplane/domain';
 import { Page, PageRequest } from '../shared/page';
 
-/** A folder or a label (CONTRACT A.4): both group assistants and follow the same rules. */
+/** A folder or a label: both group assistants and follow the same rules. */
 export interface AssistantGroup {
   readonly id: number;
   readonly name: string;

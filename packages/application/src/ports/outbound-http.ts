@@ -1,6 +1,6 @@
 /**
  * The one way voiceplane sends HTTP to an address a user gave it (tools, webhooks, automation
- * steps, media fetches). The adapter enforces the outbound policy of CONTRACT §1.11.
+ * steps, media fetches). The adapter enforces the outbound policy.
  */
 export type OutboundError =
   | 'http_error'

@@ -14,7 +14,7 @@ export type BucketVerdict = LimitVerdict & { readonly windowSeconds: number; rea
 
 export interface RateDecision {
   readonly allowed: boolean;
-  /** The bucket the headers describe: the tightest (CONTRACT §1.8). */
+  /** The bucket the headers describe: the tightest. */
   readonly reported: BucketVerdict;
   /**
    * When refused: seconds until every exhausted bucket has reset. A bucket this request used up

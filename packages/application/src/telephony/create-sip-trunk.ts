@@ -20,7 +20,7 @@ export type SipTrunkWriteError =
 class DuplicateOnCommit extends Error {}
 
 /**
- * CONTRACT §6.4: the provider trunks and their inbound route are made first; the trunk is stored
+ * The provider trunks and their inbound route are made first; the trunk is stored
  * only when all of them exist. Any failure deletes what was made — nothing is stored.
  */
 export class CreateSipTrunk {

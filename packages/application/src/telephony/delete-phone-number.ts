@@ -8,7 +8,7 @@ import { failureText } from './failure-text';
 export type DeletePhoneNumberError = 'not_found' | 'failed';
 
 /**
- * CONTRACT §6.8: a purchased number is released, a SIP number loses its inbound route and both
+ * A purchased number is released, a SIP number loses its inbound route and both
  * provider trunks; then the number is unassigned from the account's assistants.
  *
  * The first provider call runs inside the database transaction that deletes the number, so if the

@@ -54,7 +54,7 @@ export interface SipProvisioner {
   trunkHasActiveCalls(trunkId: string): Promise<boolean>;
 }
 
-/** One purchasable number as offered (CONTRACT §6.7 "available number"). */
+/** One purchasable number as offered. */
 export interface AvailableNumber {
   readonly phoneNumber: string;
   readonly phoneNumberFormatted: string;

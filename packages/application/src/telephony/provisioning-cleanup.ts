@@ -6,7 +6,7 @@ import { failureText } from './failure-text';
 
 /** How long a claimed task belongs to whoever claimed it before the job may take it over. */
 export const CLEANUP_LEASE_MS = 5 * 60_000;
-/** CONTRACT §6.6: an old trunk with live calls is checked again every 60 s, for at most 24 h. */
+/** An old trunk with live calls is checked again every 60 s, for at most 24 h. */
 export const ACTIVE_CALL_RECHECK_MS = 60_000;
 export const ACTIVE_CALL_MAX_WAIT_MS = 24 * 60 * 60_000;
 const MAX_RETRY_DELAY_MS = 60 * 60_000;

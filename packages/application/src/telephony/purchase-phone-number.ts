@@ -16,7 +16,7 @@ class Refused extends Error {
 }
 
 /**
- * CONTRACT §6.8 / §13.3: a number some account owns is never sold again; numbers that need a
+ * A number some account owns is never sold again; numbers that need a
  * registered address are refused; the balance must cover the first month. The provider purchase
  * happens before the row and the charge are stored together; if storing fails the number is given
  * back.
@@ -62,7 +62,7 @@ export class PurchasePhoneNumber {
       return ok(await this.uow.transaction(async () => {
         // Locks in one order: the account first, then the new number row. Inserting first let two
         // purchases of one account each hold the row's foreign-key share lock while waiting for the
-        // other's to take the balance lock: a deadlock (CONTRACT §13: 201/402/409, never 500).
+        // other's to take the balance lock: a deadlock (201/402/409, never 500).
         const balance = await this.users.lockBalance(userId);
         if (balance === null || !canAfford(balance, chosen.price)) throw new Refused('insufficient_balance');
         const row = await this.numbers.insertPurchased({

@@ -5,7 +5,7 @@ import { BalanceService } from '../billing/balance-service';
 import { PhoneNumberRepository } from './repositories';
 
 /**
- * Monthly rental of purchased numbers (CONTRACT §6.8, §13.3): charged on the purchase day, and
+ * Monthly rental of purchased numbers: charged on the purchase day, and
  * allowed to take the balance below zero. Each renewal commits with its ledger entry, so a
  * crash never charges twice; several workers share the work through row locks.
  */

@@ -65,7 +65,7 @@ export interface PhoneNumberRepository {
   /** The account's numbers of both types, newest first. */
   list(userId: number): Promise<PhoneNumber[]>;
   find(userId: number, id: number): Promise<PhoneNumber | null>;
-  /** Which of these numbers some account has purchased (CONTRACT D16). */
+  /** Which of these numbers some account has purchased. */
   purchasedAmong(phoneNumbers: readonly string[]): Promise<Set<string>>;
   /** Null when another account owns the number already. */
   insertPurchased(number: NewPurchasedNumber): Promise<PhoneNumber | null>;

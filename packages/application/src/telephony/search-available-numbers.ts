@@ -7,7 +7,7 @@ import { failureText } from './failure-text';
 const HEADROOM = 20;
 
 /**
- * CONTRACT §6.7 and D16: what the inventory offers, minus numbers any account already owns, with
+ * What the inventory offers, minus numbers any account already owns, with
  * the digit filter applied exactly as documented whatever the provider's own matching does.
  */
 export class SearchAvailableNumbers {

@@ -33,7 +33,7 @@ const settingsOf = (t: StoredSipTrunk, sipPassword: string): SipTrunkSettings =>
 });
 
 /**
- * CONTRACT §6.6: 404 → 422 → 409 → change detection → dry run or make-before-break:
+ * 404 → 422 → 409 → change detection → dry run or make-before-break:
  * 1. create the new provider trunk(s) with the merged configuration;
  * 2. move the inbound route onto the new inbound trunk;
  * 3. store the new values and ids in one transaction (with the retirement of the old trunks);

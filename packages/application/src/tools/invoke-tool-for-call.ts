@@ -23,7 +23,7 @@ const REPLAY_POLL_MS = 20;
 const KNOWN_OWNERS_LIMIT = 10_000;
 
 /**
- * The gateway entry of the voice runtime (CONTRACT §5.8): checks the call and the tool, runs the
+ * The gateway entry of the voice runtime: checks the call and the tool, runs the
  * tool once per invocation id, and records every invocation on the call (A.7 `tool_calls`).
  */
 export class InvokeToolForCall {

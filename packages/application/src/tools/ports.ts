@@ -32,7 +32,7 @@ export interface ToolCallContextSource {
   forCall(callId: number): Promise<ToolCallContext | null>;
 }
 
-/** One invocation as the call detail shows it (`tool_calls`, CONTRACT A.7). */
+/** One invocation as the call detail shows it (`tool_calls`). */
 export interface ToolInvocationRecord {
   /** `tcl_…`, also the `webhook-id` the request was signed with. */
   readonly id: string;
@@ -79,7 +79,7 @@ export interface ToolInvocationLog {
   listForCall(callId: number): Promise<ToolInvocationRecord[]>;
 }
 
-/** Runs a `type: automation` tool in-process (provided by the automations capability, CONTRACT §5.7). */
+/** Runs a `type: automation` tool in-process (provided by the automations capability). */
 export interface AutomationToolRunner {
   /** `owner`: the account the call or conversation belongs to. */
   run(tool: Tool, params: Readonly<Record<string, unknown>>, owner: { readonly userId: number }): Promise<ToolCallResult>;

@@ -7,7 +7,7 @@ import { OutboundHttpClient } from '../ports/outbound-http';
 
 /**
  * Sends a built tool request under the outbound policy, signed with the account's secrets, and
- * turns whatever happened into the text the AI reads (CONTRACT §5.7 steps 6–8). No retries: a
+ * turns whatever happened into the text the AI reads. No retries: a
  * live call is waiting.
  */
 export class ToolGateway {
@@ -36,7 +36,7 @@ export class ToolGateway {
     return toolCallResult(outcome, tool.timeout, warnings);
   }
 
-  /** Newest first; the previous secret signs too while its rotation grace lasts (CONTRACT §12.2). */
+  /** Newest first; the previous secret signs too while its rotation grace lasts. */
   async signingSecrets(userId: number): Promise<string[]> {
     const stored = await this.secrets.get(userId);
     if (stored === null) throw new Error(`User ${userId} has no signing secret.`);

@@ -28,7 +28,7 @@ export interface ToolTestRun {
   readonly result: ToolCallResult;
 }
 
-/** Render (dry run: no network, no DNS) and test (one real request) of CONTRACT §5.9–§5.10. */
+/** Render (dry run: no network, no DNS) and test (one real request). */
 export class ToolPreview {
   constructor(
     private readonly tools: ToolRepository,

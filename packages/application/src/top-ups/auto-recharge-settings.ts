@@ -11,7 +11,7 @@ export interface AutoRechargeView {
   readonly paymentMethodReady: boolean;
 }
 
-/** `GET`/`PUT /api/user/billing/auto-recharge` (CONTRACT §13.5). */
+/** `GET`/`PUT /api/user/billing/auto-recharge`. */
 export class AutoRechargeSettingsService {
   constructor(
     private readonly uow: UnitOfWork,

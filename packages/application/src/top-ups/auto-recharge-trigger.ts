@@ -14,7 +14,7 @@ export interface BalanceLowMessage {
 
 /**
  * Every charge, in its own transaction: when it leaves the balance below the account's
- * auto-recharge threshold (CONTRACT §13.5), a `billing.balance_low` event commits with it. The
+ * auto-recharge threshold, a `billing.balance_low` event commits with it. The
  * read takes no lock and nothing here can refuse, so the charge is neither delayed by the provider
  * nor undone; the consumer decides again under the locks, so concurrent charges start one recharge.
  */

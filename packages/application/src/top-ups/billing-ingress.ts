@@ -14,7 +14,7 @@ export interface BillingEventReceivedMessage {
 export type BillingIngressRefusal = 'unknown_provider' | 'invalid_signature';
 
 /**
- * `POST /api/providers/billing/{provider}/webhook` (CONTRACT §13.4): nothing is stored unless the
+ * `POST /api/providers/billing/{provider}/webhook`: nothing is stored unless the
  * signature holds; a verified event is kept once per event id, and its processing is handed to
  * the worker in the same transaction. A redelivered event is acknowledged and stored no more.
  */

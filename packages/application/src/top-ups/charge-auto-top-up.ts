@@ -22,7 +22,7 @@ export interface AutoChargeRequest {
 }
 
 /**
- * Charges the saved card for an `auto` top-up still pending (CONTRACT §13.5). The provider keys
+ * Charges the saved card for an `auto` top-up still pending. The provider keys
  * the charge by the top-up id, so neither a redelivered event nor a retry charges twice. An
  * immediate answer settles the top-up; otherwise the provider's ingress will. When the provider
  * cannot be reached the charge is tried again later (its answer may only have been lost), and the

@@ -35,14 +35,14 @@ export interface OffSessionCharge {
 }
 
 /**
- * The billing provider (CONTRACT §13.4, §13.5): opens a checkout page for a top-up and charges
+ * The billing provider: opens a checkout page for a top-up and charges
  * the card a checkout saved. A method that cannot reach the provider throws.
  */
 export interface BillingGateway {
   readonly provider: BillingProvider;
   startCheckout(account: BillingAccount, topUp: PayableTopUp): Promise<StartedCheckout>;
   chargeSavedPaymentMethod(account: BillingAccount, topUp: PayableTopUp): Promise<OffSessionCharge>;
-  /** Whether auto-recharge could charge this account now (§13.5 `payment_method_ready`). */
+  /** Whether auto-recharge could charge this account now (`payment_method_ready`). */
   canChargeOffSession(account: BillingAccount): boolean;
   /**
    * The state of an off-session payment whose answer was lost: by the provider's reference when

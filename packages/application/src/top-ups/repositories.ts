@@ -70,7 +70,7 @@ export interface BillingInbox {
   purgeProcessedBefore(cutoff: Date, limit: number): Promise<number>;
 }
 
-/** The sandbox provider's armed `billing_charge` faults (CONTRACT §14 S10), durable so every process sees them. */
+/** The sandbox provider's armed `billing_charge` faults, durable so every process sees them. */
 export interface ArmedBillingFaults {
   /** The next `count` checkouts or auto charges of the account fail; replaces what was left. */
   arm(userId: number, count: number): Promise<number>;

@@ -26,7 +26,7 @@ export const autoRechargeEventMessage = (e: AutoRechargeEvent): NewOutboxEvent =
 });
 
 /**
- * A provider's word on a top-up (CONTRACT §13.4): under the top-up's row lock the domain moves it
+ * A provider's word on a top-up: under the top-up's row lock the domain moves it
  * out of `pending` once, and the credit, the saved card and the auto-recharge outcome commit with
  * that move. A replayed, late or out-of-order word finds it settled and changes nothing.
  */

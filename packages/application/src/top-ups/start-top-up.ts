@@ -10,7 +10,7 @@ import { BillingProfileRepository, TopUpRepository } from './repositories';
 export type StartTopUpRefusal =
   | { readonly code: 'invalid_amount'; readonly problems: BillingAmountProblem[] }
   | 'account_gone'
-  /** The provider could not open a checkout: nothing is stored (CONTRACT §13.4, 502). */
+  /** The provider could not open a checkout: nothing is stored (502). */
   | 'provider_unavailable';
 
 /**

@@ -14,7 +14,7 @@ import { SettleTopUp } from './settle-top-up';
 import { StartAutoRecharge } from './start-auto-recharge';
 import { StartTopUp } from './start-top-up';
 
-/** The top-up use cases on the in-memory stores (CONTRACT §13.4, §13.5). */
+/** The top-up use cases on the in-memory stores. */
 
 /** A provider whose next answers the test sets. */
 class ScriptedGateway implements BillingGateway {

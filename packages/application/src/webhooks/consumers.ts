@@ -9,7 +9,7 @@ export const WEBHOOK_CANCELLATION_CONSUMER = 'webhook-cancellation';
 
 /**
  * Assistant events that switch a webhook off, and the pending deliveries each cancels
- * (CONTRACT §12.4 item 6). Payload: `{assistant_id, user_id}`.
+ *. Payload: `{assistant_id, user_id}`.
  */
 export const ASSISTANT_WEBHOOK_CANCELLATIONS: Readonly<Record<string, readonly WebhookEventType[]>> = {
   'assistant.webhook_disabled': ['post_call'],

@@ -13,7 +13,7 @@ export interface TestWebhookResult extends AttemptReport {
 
 /**
  * `POST /api/user/webhooks/test`: one signed `ping`, one attempt made while the caller waits,
- * recorded as a delivery of the account (CONTRACT §12.5, D11).
+ * recorded as a delivery of the account.
  */
 export class SendTestWebhook {
   constructor(

@@ -26,7 +26,7 @@ export interface DeliveryRequest {
   /** The setting that produced the event; disabling it cancels the delivery while pending. */
   readonly source: DeliverySource;
   readonly subject: DeliverySubject | null;
-  /** The request that caused the event, when there was one (CONTRACT §1.9). */
+  /** The request that caused the event, when there was one. */
   readonly requestId?: string | null;
 }
 
@@ -38,7 +38,7 @@ export interface EnqueuedDelivery {
 export type ReplayRefusal = 'not_found' | 'already_pending';
 
 /**
- * The one way a capability sends a webhook (CONTRACT §12.4). Call `enqueue` inside the transaction
+ * The one way a capability sends a webhook. Call `enqueue` inside the transaction
  * of the state change that raised the event: the delivery exists if and only if the change
  * committed, and a worker sends it after the commit. `cancelPending` is for settings that are
  * switched off in the same process (the assistants' settings arrive as bus events instead).
@@ -87,7 +87,7 @@ export class WebhookDeliveries {
     });
   }
 
-  /** Back to `pending` with the full schedule: same `webhook-id`, payload and target (CONTRACT §12.5). */
+  /** Back to `pending` with the full schedule: same `webhook-id`, payload and target. */
   async replay(userId: number, deliveryId: string): Promise<Result<WebhookDelivery, ReplayRefusal>> {
     const restarted = await this.deliveries.restartOwned(userId, deliveryId, async (delivery) => {
       const allowed = checkReplay(delivery.status);

@@ -16,7 +16,7 @@ import { everyInterval } from './every-interval';
 import { ApiModule } from './module';
 
 /**
- * Automations (CONTRACT §10): data tables, connections, the template catalogue and apply with its
+ * Automations: data tables, connections, the template catalogue and apply with its
  * real test, flows with their versions (update, enable/disable/delete, restore), run details and
  * retries, paused runs resumed by the job scheduler, runs on `call.ended`, the webhook trigger
  * route, and the `type: automation` mid-call tool.

@@ -12,7 +12,7 @@ const INBOX_RETENTION_DAYS = 7;
 
 /**
  * The real chat-app providers, chosen by configuration: the WhatsApp Cloud API with its ingress
- * (CONTRACT §8.12, D6) when CHATAPP_PROVIDER=whatsapp_cloud, and an OpenAI-compatible reply
+ * when CHATAPP_PROVIDER=whatsapp_cloud, and an OpenAI-compatible reply
  * generator when REPLY_GENERATOR=openai. With the defaults it binds nothing and serves no route:
  * the sandbox provider and generator of the chat-app core answer instead, and the ingress path is
  * an unknown route. Inbox items are handed to the core's ChatappInboundHandler by scheduler jobs,

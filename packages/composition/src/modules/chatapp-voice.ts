@@ -19,7 +19,7 @@ function userQuota(route: 'request' | 'call', path: string, quotas: readonly Use
 }
 
 /**
- * Chat-app voice (CONTRACT §9): customers' call permissions and their answers, the preflight,
+ * Chat-app voice: customers' call permissions and their answers, the preflight,
  * chat-app calls placed by a worker, and the account voice webhook with `call_started` and
  * `call_permission_granted`. It reads the chat-app capability's senders, conversations and
  * templates (`VoiceSenderLookup`, …) and sends request templates through it: it composes after it.

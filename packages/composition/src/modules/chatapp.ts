@@ -16,7 +16,7 @@ import { LocalFileMediaStore, S3MediaStore } from '@voiceplane/adapter-media-sto
 import type { Config } from '../config';
 import { ApiModule } from './module';
 
-/** CONTRACT §1.8: template and freeform sends share 5 per second per user, counted across instances. */
+/** Template and freeform sends share 5 per second per user, counted across instances. */
 export const CHATAPP_SENDS_PER_SECOND = 5;
 
 function providerFor(config: Config, c: Container): ChatappProvider {
@@ -43,7 +43,7 @@ function mediaStoreFor(config: Config): MediaStore {
   return store.kind === 'files' ? new LocalFileMediaStore(store.dir) : new S3MediaStore(store);
 }
 
-/** The demo account's sandbox sender and templates (CONTRACT §14.1 seeds). */
+/** The demo account's sandbox sender and templates. */
 async function seedDemoSender(c: Container, userId: number): Promise<void> {
   const sender = await c.get(TOKENS.RegisterSender).execute({
     userId, phoneNumber: '+4915112345678', displayName: 'Demo Sender', assistantId: null, callingEnabled: true, statusWebhookUrl: null, credentials: null,
@@ -58,10 +58,10 @@ async function seedDemoSender(c: Container, userId: number): Promise<void> {
 }
 
 /**
- * Chat-app messaging and conversations (CONTRACT §8, §11): senders, templates, template and
+ * Chat-app messaging and conversations: senders, templates, template and
  * freeform sends with their 5/s quota, delivery statuses, inbound messages with AI replies, the
  * inactivity scheduler with its `conversation_ended` webhook, and — while the chat-app provider is
- * the sandbox — S1, S3–S7, S13 and the `chatapp_send` fault (§14, D3).
+ * the sandbox — S1, S3–S7, S13 and the `chatapp_send` fault.
  */
 export const chatappModule: ApiModule = ({ container: c, config, database, logger }) => {
   const log = logger.child({ module: 'chatapp' });
@@ -136,11 +136,11 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
     get(TOKENS.ApplyDeliveryStatus), get(TOKENS.ConversationRepository), get(TOKENS.AnswerCallPermission),
     new SenderConnection(get(TOKENS.SenderRepository), c.get(ProviderSenders), get(TOKENS.ChatappProvider), get(TOKENS.Clock), log), get(TOKENS.Clock), log,
   ));
-  // What chat-app voice (CONTRACT §9) reads and sends through this capability.
+  // What chat-app voice reads and sends through this capability.
   c.bind(TOKENS.VoiceSenderLookup).toDynamicValue(() => get(TOKENS.SenderRepository)).inSingletonScope();
   c.bind(TOKENS.VoiceConversationLookup).toDynamicValue(() => get(TOKENS.ConversationRepository)).inSingletonScope();
   c.bind(TOKENS.VoiceTemplateLookup).toDynamicValue(() => get(TOKENS.TemplateRepository)).inSingletonScope();
-  // What automations' chat-app step and apply checks use (CONTRACT §10.3).
+  // What automations' chat-app step and apply checks use.
   single(TOKENS.AutomationChatapp, () => new ChatappForAutomations(get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), get(TOKENS.SendTemplateMessage)));
   single(TOKENS.PermissionRequestSender, () => new ChatappPermissionRequests(c.get(OutboundSends), get(TOKENS.ChatappProvider)));
   single(TOKENS.ToggleAi, () => new ToggleAi(get(TOKENS.UnitOfWork), get(TOKENS.ConversationRepository), get(TOKENS.Clock)));

@@ -22,7 +22,7 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
 /**
- * The event backbone: outbox relay, scheduler and idempotent consumers (ARCHITECTURE §3). Its
+ * The event backbone: outbox relay, scheduler and idempotent consumers. Its
  * background task runs wherever the product's background work runs: inside the api in
  * single-process mode, in `apps/worker` when RabbitMQ carries the events. Capabilities contribute
  * consumers (TOKENS.EventConsumer) and job handlers (TOKENS.JobHandler).

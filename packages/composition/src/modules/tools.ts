@@ -7,7 +7,7 @@ import { ApiModule } from './module';
 export const TOOL_TESTS_PER_MINUTE = 10;
 
 /**
- * Mid-call tools: CRUD, render/test and the gateway (CONTRACT §5).
+ * Mid-call tools: CRUD, render/test and the gateway.
  *
  * `POST /api/runtime/tool-calls` (RuntimeToolCallController) needs the call behind a tool
  * invocation, so the module that provides TOKENS.ToolCallContextSource (calls) binds it; without

@@ -25,9 +25,9 @@ function voiceRuntimeFor(config: Config, c: Container): VoiceRuntime {
 }
 
 /**
- * Calls (CONTRACT §7): make_call, calls list/get, the voice-runtime ingress, the call end with its
+ * Calls: make_call, calls list/get, the voice-runtime ingress, the call end with its
  * charge and `post_call` webhook, the mid-call tools' view of a call, and — while the voice
- * runtime is the sandbox — S8/S9 and the `call_dispatch` fault (§14, D3).
+ * runtime is the sandbox — S8/S9 and the `call_dispatch` fault.
  */
 export const voiceCallsModule: ApiModule = ({ container: c, config, database, logger }) => {
   const log = logger.child({ module: 'calls' });

@@ -17,7 +17,7 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
 /**
- * Outgoing webhook delivery (CONTRACT §12): the delivery log, the sender with its retries and
+ * Outgoing webhook delivery: the delivery log, the sender with its retries and
  * overdue sweep, the test send, and the cancellation of pending deliveries when an assistant's
  * webhook goes away. Its consumers and jobs run on the event backbone.
  */
@@ -52,7 +52,7 @@ export const webhookDeliveryModule: ApiModule = ({ container: c, database, logge
     },
     async stop() {},
   };
-  // Deliveries past their 30 days (CONTRACT §12) go in batches, so one sweep never holds a long lock.
+  // Deliveries past their 30 days go in batches, so one sweep never holds a long lock.
   const retention = everyInterval('webhook-delivery-retention', HOUR_MS, async () => {
     const cutoff = new Date(c.get(TOKENS.Clock).now().getTime() - DELIVERY_RETENTION_DAYS * DAY_MS);
     const deliveries = c.get(TOKENS.WebhookDeliveryRepository);

@@ -1,11 +1,11 @@
-/** What an account may do; operators change it through the admin API (CONTRACT §2.9). */
+/** What an account may do; operators change it through the admin API. */
 export interface Plan {
   readonly name: string;
   readonly max_mid_call_tools: number;
   readonly api_rate_limit_per_minute: number;
   readonly chatapp_calling_enabled: boolean;
   readonly included_template_messages: number;
-  /** Phone calls of the account not yet ended, at once (make_call). Additive to CONTRACT §2.9. */
+  /** Phone calls of the account not yet ended, at once (make_call). */
   readonly max_concurrent_calls: number;
 }
 

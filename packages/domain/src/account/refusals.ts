@@ -1,5 +1,5 @@
 /**
- * Expected refusals of login, credentials, the account and the operator API (CONTRACT §2, §13);
+ * Expected refusals of login, credentials, the account and the operator API;
  * the transport answers each.
  */
 export type AccountRefusal =

@@ -1,4 +1,4 @@
-/** Account records an assistant may point at, shown in the reference lists (CONTRACT §3.10). */
+/** Account records an assistant may point at, shown in the reference lists. */
 
 export const KNOWLEDGE_BASE_STATUSES = ['empty', 'processing', 'active', 'failed'] as const;
 export type KnowledgeBaseStatus = (typeof KNOWLEDGE_BASE_STATUSES)[number];

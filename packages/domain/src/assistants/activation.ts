@@ -7,7 +7,7 @@ export type ActivationRefusal =
   | { readonly code: 'incomplete'; readonly problems: FieldProblems<'required'> };
 
 /**
- * What an assistant needs before it may take inbound calls and answer chats (CONTRACT §3.8).
+ * What an assistant needs before it may take inbound calls and answer chats.
  * A compliance block wins over missing settings: fixing them would not help.
  */
 export function activate(assistant: AssistantConfig & { readonly complianceBlocked: boolean }): Result<AssistantStatus, ActivationRefusal> {

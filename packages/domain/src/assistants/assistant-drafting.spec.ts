@@ -38,7 +38,7 @@ describe('catalogue defaults', () => {
 });
 
 describe('draftAssistant (create)', () => {
-  it('applies every default of §3.1 to a name-only request', () => {
+  it('applies every default to a name-only request', () => {
     expect(draft()).toEqual<AssistantConfig>({
       name: 'Support', type: 'outbound', mode: 'pipeline', timezone: 'UTC', initialMessage: '', systemPrompt: '',
       knowledgebaseMode: null, reengagementPrompt: null, voiceMailMessage: null, endpointType: 'vad', ambientSound: 'off',

@@ -2,7 +2,7 @@ import { builtInTool } from './built-in-tools';
 import { fillerConfig } from './filler-config';
 import { canonicalTimeZone } from './timezone';
 
-describe('built-in tool shapes (CONTRACT §3.3)', () => {
+describe('built-in tool shapes', () => {
   it.each([
     [{ type: 'end_call', data: {} }, { type: 'end_call', data: { description: null } }],
     [{ type: 'end_call', data: { description: 'When the customer says bye' } }, { type: 'end_call', data: { description: 'When the customer says bye' } }],

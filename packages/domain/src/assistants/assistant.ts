@@ -1,5 +1,5 @@
 /**
- * The configuration of an assistant (CONTRACT §3.1), in the product's camelCase names: the HTTP
+ * The configuration of an assistant, in the product's camelCase names: the HTTP
  * adapter maps them to the wire's snake_case names (`webhookUrl` ↔ `webhook_url`, see
  * `snakeCase`), the store to its columns.
  */
@@ -89,7 +89,7 @@ export interface AssistantConfig {
  */
 export type AssistantChanges = { -readonly [K in keyof AssistantConfig]?: AssistantConfig[K] };
 
-/** Defaults of CONTRACT §3.1 that do not depend on the reference catalogue. */
+/** Defaults that do not depend on the reference catalogue. */
 export const ASSISTANT_DEFAULTS = {
   type: 'outbound',
   mode: 'pipeline',
@@ -145,7 +145,7 @@ export const ASSISTANT_DEFAULTS = {
   variables: {},
 } as const satisfies Omit<AssistantConfig, 'name' | 'voiceId' | 'llmModelId' | 'multimodalModelId' | 'knowledgebaseMode'>;
 
-/** Speech speed bounds are fixed by the specification, with their own message (§3.2). */
+/** Speech speed bounds are fixed by the specification, with their own message. */
 export const SPEECH_SPEED_MIN = 0.7;
 export const SPEECH_SPEED_MAX = 1.2;
 

@@ -1,5 +1,5 @@
 /**
- * Built-in tools of an assistant (CONTRACT §3.3): stored and returned as `{type, data}` with every
+ * Built-in tools of an assistant: stored and returned as `{type, data}` with every
  * data field present (defaults filled), whatever shape the client sent.
  */
 export const BUILT_IN_TOOL_TYPES = ['end_call', 'call_transfer', 'dtmf_input', 'collect_keypad', 'calendar_integration', 'assistant_transfer'] as const;
@@ -10,7 +10,7 @@ export const TOOL_TEXT_MAX = 500;
 export const KEYPAD_TIMEOUT_MIN = 1;
 export const KEYPAD_TIMEOUT_MAX = 30;
 export const KEYPAD_STOP_KEYS = ['#', '*'] as const;
-/** E.164: `+`, then 7–15 digits, the first 1–9 (CONTRACT §1.4). */
+/** E.164: `+`, then 7–15 digits, the first 1–9. */
 export const E164_PATTERN = /^\+[1-9]\d{6,14}$/;
 
 interface Described { readonly description: string | null }

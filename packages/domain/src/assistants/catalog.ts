@@ -1,6 +1,6 @@
 import { AssistantMode } from './assistant';
 
-/** Reference data shipped with the product (CONTRACT §3.10, A.3); ids are stable per deployment. */
+/** Reference data shipped with the product; ids are stable per deployment. */
 export interface Language {
   readonly id: number;
   readonly name: string;
@@ -71,5 +71,5 @@ export function voicesMatching(catalog: ReferenceCatalog, filter: { mode?: Assis
     (filter.language_id === undefined || voiceSpeaks(v, filter.language_id)));
 }
 
-/** Refusals of the reference-data reads (CONTRACT §3.10, §3.12). */
+/** Refusals of the reference-data reads. */
 export type ReferenceDataRefusal = 'unknown_language' | 'knowledge_base_not_found';

@@ -2,7 +2,7 @@ import { ASSISTANT_DEFAULTS, AssistantChanges, AssistantConfig, AssistantMode, i
 import { defaultModelId, defaultVoiceId, ReferenceCatalog, voiceSupportsMode } from './catalog';
 
 /**
- * How a request becomes the configuration to store (CONTRACT §3.1, §3.2, §3.5): defaults on
+ * How a request becomes the configuration to store: defaults on
  * create, overlay on update, the resets a mode change implies, and the values a mode forces.
  * Validation happens afterwards, on the result.
  */
@@ -38,7 +38,7 @@ export function reviseAssistant(stored: AssistantConfig, changes: AssistantChang
   return withDerivedValues(withWebhookIntent(next, changes));
 }
 
-/** Mode-specific settings the request did not send fall back to the new mode's defaults (§3.2). */
+/** Mode-specific settings the request did not send fall back to the new mode's defaults. */
 function resetForMode(next: AssistantConfig, changes: AssistantChanges, catalog: ReferenceCatalog): AssistantConfig {
   const reset: Record<string, unknown> = {};
   const keep = (key: keyof AssistantChanges) => sent(changes, key);
@@ -68,7 +68,7 @@ function withDerivedValues(config: AssistantConfig): AssistantConfig {
 }
 
 /**
- * `is_webhook_active: false` or `webhook_url: null` is the disable-webhook transition (§3.5):
+ * `is_webhook_active: false` or `webhook_url: null` is the disable-webhook transition:
  * both halves change unless the request sent the other half itself.
  */
 function withWebhookIntent(next: AssistantConfig, changes: AssistantChanges): AssistantConfig {

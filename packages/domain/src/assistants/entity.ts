@@ -1,6 +1,6 @@
 import { AssistantConfig, AssistantStatus } from './assistant';
 
-/** A stored assistant: its configuration plus what only the system sets (CONTRACT A.1). */
+/** A stored assistant: its configuration plus what only the system sets. */
 export interface Assistant extends AssistantConfig {
   readonly id: number;
   readonly userId: number;
@@ -10,7 +10,7 @@ export interface Assistant extends AssistantConfig {
   readonly updatedAt: Date;
 }
 
-/** The fixed item of `GET /assistants/outbound` (CONTRACT A.2): read on every dial-out screen. */
+/** The fixed item of `GET /assistants/outbound`: read on every dial-out screen. */
 export type OutboundAssistant = Pick<Assistant,
   'id' | 'userId' | 'name' | 'type' | 'mode' | 'status' | 'voiceId' | 'languageId' | 'timezone' | 'initialMessage' |
   'systemPrompt' | 'variables' | 'webhookUrl' | 'isWebhookActive' | 'createdAt' | 'updatedAt'>;

@@ -1,4 +1,4 @@
-/** Phrases spoken while the model thinks, by the tone of the last customer turn (CONTRACT §3.1). */
+/** Phrases spoken while the model thinks, by the tone of the last customer turn. */
 export const FILLER_CATEGORIES = ['positive', 'negative', 'question', 'neutral'] as const;
 export type FillerCategory = (typeof FILLER_CATEGORIES)[number];
 export type FillerConfig = { readonly [C in FillerCategory]: readonly string[] };

@@ -1,6 +1,6 @@
 import { addFieldProblem, FieldProblems } from '../shared/field-problems';
 
-/** What the post-call extraction collects (CONTRACT §3.3). `type` is stored exactly as sent. */
+/** What the post-call extraction collects. `type` is stored exactly as sent. */
 export interface PostCallField {
   readonly name: string;
   readonly type: PostCallFieldType;

@@ -7,7 +7,7 @@ import { assistantReferences, eventTypeReferences } from './built-in-tools';
 import { PostCallSchemaProblem, postCallSchemaProblems } from './post-call-schema';
 
 /**
- * What the cross-field rules of CONTRACT §3.2 can find wrong with a field; the transport words
+ * What the cross-field rules can find wrong with a field; the transport words
  * each (most read "The selected <field> is invalid.").
  */
 export type AssistantProblem =
@@ -76,7 +76,7 @@ export interface RuleContext {
 }
 
 /**
- * Every rule of CONTRACT §3.1–§3.3 that looks beyond one field's shape, evaluated on the merged
+ * Every rule that looks beyond one field's shape, evaluated on the merged
  * state `next` (stored values overlaid by the request, defaults and resets applied).
  */
 export function assistantRuleProblems(next: AssistantConfig, changes: AssistantChanges, ctx: RuleContext): FieldProblems<AssistantProblem> {

@@ -1,7 +1,7 @@
 import { err, ok, Result } from '../shared/result';
 import { addFieldProblem, FieldProblems, hasFieldProblems } from '../shared/field-problems';
 
-/** Named values handed to the assistant at call time (CONTRACT §3.1, §15). */
+/** Named values handed to the assistant at call time. */
 export const MAX_VARIABLES = 50;
 export const MAX_VARIABLE_VALUE_LENGTH = 1000;
 export const VARIABLE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;

@@ -1,5 +1,5 @@
 /**
- * The assistant webhook state machine (spec "Assistant webhook", CONTRACT §3.11):
+ * The assistant webhook state machine (spec "Assistant webhook"):
  * active (`is_webhook_active` true, URL set) ↔ inactive (`is_webhook_active` false, URL null).
  * Leaving `active` raises `assistant.webhook_disabled` so pending post-call deliveries are
  * canceled; clearing the conversation-ended URL raises its own event for the same reason.

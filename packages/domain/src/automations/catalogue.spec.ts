@@ -3,7 +3,7 @@ import { DEFAULT_NOTE_TEMPLATE, findTemplate, TEMPLATE_CATALOGUE, TEMPLATE_KEYS,
 import { parseDefinition } from './definition';
 import { AutomationDefinition } from './step-kinds';
 
-/** Each param at its catalogue example, coerced the way CONTRACT §10.2 stores it. */
+/** Each param at its catalogue example, coerced the way an automation stores it. */
 const exampleParams: Record<string, TemplateParams> = {
   lead_intake_call: { test_phone_number: '+14155551234', phone_field: 'phone', name_field: 'name', variable_fields: 'email,interest' },
   post_call_chatapp_followup: { sender_id: 12, template_id: 34, variables_map: { '1': '{{call.extracted_variables.customer_name}}' }, test_phone_number: '+14155551234' },
@@ -18,7 +18,7 @@ const requiredOnly = (key: string): TemplateParams =>
 
 const build = (key: string, params: TemplateParams, assistantId: number | null = 101): AutomationDefinition => (findTemplate(key) as NonNullable<ReturnType<typeof findTemplate>>).definition(params, assistantId);
 
-describe('template catalogue (CONTRACT §10.3)', () => {
+describe('template catalogue', () => {
   it('holds the six templates in catalogue order', () => {
     expect(TEMPLATE_CATALOGUE.map((t) => t.key)).toEqual(TEMPLATE_KEYS);
     expect(findTemplate('nope')).toBeNull();
@@ -33,7 +33,7 @@ describe('template catalogue (CONTRACT §10.3)', () => {
     }
   });
 
-  it.each(TEMPLATE_CATALOGUE.map((t) => [t.key, t] as const))('%s: param specs have exactly the §10.2 keys and string examples', (_key, t) => {
+  it.each(TEMPLATE_CATALOGUE.map((t) => [t.key, t] as const))('%s: param specs have exactly the catalogue keys and string examples', (_key, t) => {
     for (const p of t.params) {
       expect(Object.keys(p)).toEqual(['key', 'label', 'description', 'required', 'example']);
       expect(typeof p.example).toBe('string');
@@ -53,7 +53,7 @@ describe('template catalogue (CONTRACT §10.3)', () => {
     expect(t?.params.filter((p) => p.required).map((p) => p.key)).toEqual(required);
   });
 
-  it('the chat-app follow-up is the §10.8 definition', () => {
+  it('the chat-app follow-up is the documented example definition', () => {
     expect(build('post_call_chatapp_followup', requiredOnly('post_call_chatapp_followup'))).toEqual({
       trigger: { kind: 'trigger.assistant_event', event: 'call.ended' },
       steps: [

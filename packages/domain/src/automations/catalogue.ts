@@ -2,7 +2,7 @@ import { isJsonObject, JsonObject, JsonValue } from './json';
 import { atPath, callSampleWith, deepMerge, SampleSources, standardCallSample, standardConversationSample } from './sample-inputs';
 import { ASYNC_WEBHOOK_MODE, AutomationDefinition, AutomationTrigger, triggerStepName } from './step-kinds';
 
-/** A param as the catalogue lists it (CONTRACT §10.2: exactly these keys; `example` is always a string). */
+/** A param as the catalogue lists it (exactly these keys; `example` is always a string). */
 export interface ParamSpec {
   readonly key: string;
   readonly label: string;
@@ -22,7 +22,7 @@ export const TEMPLATE_KEYS = [
 ] as const;
 export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
 
-/** Param values after coercion (CONTRACT §10.2: ids and numbers as numbers, booleans as booleans). */
+/** Param values after coercion (ids and numbers as numbers, booleans as booleans). */
 export type TemplateParams = { readonly [key: string]: JsonValue | undefined };
 
 export interface AutomationTemplate {
@@ -69,7 +69,7 @@ const template = (t: Omit<AutomationTemplate, 'steps'> & { readonly stepNames: r
   return { ...rest, steps: [triggerStepName(t.trigger), ...stepNames] };
 };
 
-/** The six templates of CONTRACT §10.3, in catalogue order. */
+/** The six templates, in catalogue order. */
 export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
   template({
     key: 'lead_intake_call',

@@ -1,7 +1,7 @@
 import { classifyFailure, FailureClassification, StepFailureReason } from './classification';
 import { StepKind } from './step-kinds';
 
-/** The "Failure classification" column of CONTRACT §10.1, row by row. */
+/** The "Failure classification" column, row by row. */
 const table: [StepKind, StepFailureReason, FailureClassification][] = [
   ['validate.phone', 'missing_path', 'wiring_error'],
   ['validate.phone', 'invalid_phone', 'step_error'],
@@ -31,7 +31,7 @@ const table: [StepKind, StepFailureReason, FailureClassification][] = [
   ...(['validate.phone', 'http.request', 'voice.make_call', 'table.lookup', 'crm.push_note'] as const).map((k): [StepKind, StepFailureReason, FailureClassification] => [k, 'time_limit_exceeded', 'step_error']),
 ];
 
-describe('step failure classification (CONTRACT §10.1)', () => {
+describe('step failure classification', () => {
   it.each(table)('%s failing with %s is %s', (kind, reason, classification) => {
     expect(classifyFailure(kind, reason)).toBe(classification);
   });

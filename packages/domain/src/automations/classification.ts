@@ -1,6 +1,6 @@
 import type { StepKind } from './step-kinds';
 
-/** CONTRACT §10.1 step classification. */
+/** Step failure classification. */
 export const STEP_CLASSIFICATIONS = ['ok', 'paused_at_delay', 'wiring_error', 'missing_connection', 'missing_record', 'step_error'] as const;
 export type StepClassification = (typeof STEP_CLASSIFICATIONS)[number];
 export type FailureClassification = Exclude<StepClassification, 'ok' | 'paused_at_delay'>;
@@ -17,7 +17,7 @@ export const STEP_FAILURE_REASONS = [
   'http_unauthorized',
   'timeout',
   'connection_failed',
-  /** The §1.11 outbound policy refused the target. */
+  /** The outbound policy refused the target. */
   'blocked_target',
   /** A referenced sender, template, assistant or table no longer exists. */
   'record_gone',
@@ -28,7 +28,7 @@ export const STEP_FAILURE_REASONS = [
   /** A chat-app error code (Appendix B.1), e.g. `SENDER_OFFLINE`. */
   'chatapp_error',
   'insufficient_balance',
-  /** The call could not be dispatched (§7.2 rules other than balance). */
+  /** The call could not be dispatched (rules other than balance). */
   'dispatch_failed',
   /** The run hit its execution limit while this step ran. */
   'time_limit_exceeded',
@@ -38,7 +38,7 @@ export const STEP_FAILURE_REASONS = [
 export type StepFailureReason = (typeof STEP_FAILURE_REASONS)[number];
 
 /**
- * The "Failure classification" column of CONTRACT §10.1. A missing path is a wiring error for every
+ * The "Failure classification" column. A missing path is a wiring error for every
  * kind; a 401/403 only means a lost connection for a CRM note (for `http.request` it is an answer
  * like any other non-2xx); everything unlisted is `step_error`.
  */

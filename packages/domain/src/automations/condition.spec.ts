@@ -7,7 +7,7 @@ const context: ExpressionContext = {
   steps: {},
 };
 
-describe('condition step (CONTRACT §10.1, §10.3.2, §10.3.5)', () => {
+describe('condition step', () => {
   it.each([
     ['eq', '{{call.status}}', 'no-answer', true],
     ['eq', '{{call.status}}', 'completed', false],

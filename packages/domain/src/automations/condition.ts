@@ -4,7 +4,7 @@ import { jsonEqual } from './json';
 import type { StepConfigs } from './step-kinds';
 
 /**
- * The `condition` step (CONTRACT §10.1): `eq` is true when the field equals the value, `in` when it
+ * The `condition` step: `eq` is true when the field equals the value, `in` when it
  * equals one item of the value list. Equality is JSON equality without coercion (`"1"` is not `1`).
  * A false result skips the later steps (see `applyStepResult`); the run still succeeds.
  */

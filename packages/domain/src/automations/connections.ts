@@ -1,4 +1,4 @@
-/** HTTP API connections of CONTRACT §10.16 (the CRM a `crm.push_note` posts to). */
+/** HTTP API connections (the CRM a `crm.push_note` posts to). */
 export const CONNECTION_KINDS = ['http_api'] as const;
 export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
 export const CONNECTION_AUTH_TYPES = ['none', 'bearer', 'header', 'basic'] as const;

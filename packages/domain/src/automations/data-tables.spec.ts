@@ -1,7 +1,7 @@
 import { checkColumns, checkRowValues, utf8Length } from './data-tables';
 import { connectionAuthHeader, notesUrl } from './connections';
 
-describe('data table rules (CONTRACT §10.15)', () => {
+describe('data table rules', () => {
   it('accepts 1–20 uniquely named typed columns', () => {
     expect(checkColumns([{ name: 'order_number', type: 'string' }, { name: 'qty', type: 'number' }])).toEqual({
       columns: [{ name: 'order_number', type: 'string' }, { name: 'qty', type: 'number' }], errors: {},
@@ -23,7 +23,7 @@ describe('data table rules (CONTRACT §10.15)', () => {
   });
 });
 
-describe('connection requests (CONTRACT §10.16)', () => {
+describe('connection requests', () => {
   it('sends the credentials the auth type says', () => {
     expect(connectionAuthHeader('none', null, null)).toBeNull();
     expect(connectionAuthHeader('bearer', null, 't')).toEqual({ name: 'Authorization', value: 'Bearer t' });

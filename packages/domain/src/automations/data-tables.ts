@@ -1,7 +1,7 @@
 import { addFieldError, FieldErrors } from '../shared/field-errors';
 import { isJsonObject, JsonObject, JsonValue } from './json';
 
-/** Data tables of CONTRACT §10.15: fixed typed columns, rows of JSON values. */
+/** Data tables: fixed typed columns, rows of JSON values. */
 export const COLUMN_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 export const COLUMN_TYPES = ['string', 'number', 'boolean'] as const;
 export type ColumnType = (typeof COLUMN_TYPES)[number];

@@ -1,7 +1,7 @@
 import { ok } from '../shared/result';
 import { DefinitionProblem, parseDefinition } from './definition';
 
-/** CONTRACT §10.8's example definition. */
+/** The documented example definition. */
 const chatapp = {
   trigger: { kind: 'trigger.assistant_event', event: 'call.ended' },
   steps: [

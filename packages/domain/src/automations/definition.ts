@@ -32,7 +32,7 @@ export type DefinitionProblemCode =
   | 'invalid_step_name'
   /** Two steps (or a step and the trigger) share a name. */
   | 'duplicate_step_name'
-  /** CONTRACT §10.1: one optional condition step. */
+  /** One optional condition step. */
   | 'too_many_conditions'
   | 'too_many_responds'
   /** A `respond` step replies to a sync webhook; other triggers have no one to reply to. */
@@ -50,8 +50,8 @@ export interface DefinitionProblem {
 }
 
 /**
- * Reads a stored or built definition document and checks its structure (the "engine's schema" of
- * CONTRACT §10.9). Every problem is reported, in document order.
+ * Reads a stored or built definition document and checks its structure (the "engine's
+ * schema" a restore relies on). Every problem is reported, in document order.
  */
 export function parseDefinition(raw: unknown): Result<AutomationDefinition, DefinitionProblem[]> {
   const problems: DefinitionProblem[] = [];

@@ -13,7 +13,7 @@ const context: ExpressionContext = {
   steps: { validate_phone: { output: { phone: '+15555550100' } }, lookup_row: { output: { found: false } } },
 };
 
-describe('expression paths (CONTRACT §10.1)', () => {
+describe('expression paths', () => {
   it.each([
     ['trigger.phone', { root: { kind: 'trigger' }, segments: ['phone'] }],
     ['trigger', { root: { kind: 'trigger' }, segments: [] }],

@@ -2,7 +2,7 @@ import { err, ok, Result } from '../shared/result';
 import { isJsonObject, JsonObject, JsonValue } from './json';
 
 /**
- * `{{path}}` expressions of CONTRACT §10.1. A path starts at `trigger`, `call` (short for
+ * `{{path}}` expressions. A path starts at `trigger`, `call` (short for
  * `trigger.call`) or `steps.<step name>.output`, then names object keys or array indexes with
  * dots. Resolution only walks own keys of plain JSON data: nothing is executed and no prototype
  * is reachable.

@@ -1,6 +1,6 @@
 import type { StepFailure } from './run';
 
-/** The `error` a run detail shows for a failed step (CONTRACT §10.4, §10.10). */
+/** The `error` a run detail shows for a failed step. */
 export function stepErrorText(failure: StepFailure | null): string | null {
   if (failure === null) return null;
   const d = failure.detail ?? '';

@@ -1,6 +1,6 @@
 import { BACKGROUND_LIMIT_MS, executionLimitMs, IN_REQUEST_LIMIT_MS, SYNC_REPLY_WAIT_MS } from './limits';
 
-describe('execution limits (CONTRACT §10.1)', () => {
+describe('execution limits', () => {
   it.each([
     ['test', 60_000],
     ['retry', 60_000],

@@ -1,7 +1,7 @@
 import type { RunTrigger } from './run';
 
 /**
- * Execution limits of CONTRACT §10.1: a test or retry runs inside the request for at most 60 s,
+ * Execution limits: a test or retry runs inside the request for at most 60 s,
  * any other run for at most 600 s of execution (paused time does not count); a sync webhook's
  * caller waits at most 10 s for the reply.
  */

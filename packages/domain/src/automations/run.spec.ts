@@ -22,7 +22,7 @@ import type { RunTrigger } from './run';
 const T0 = new Date('2026-03-01T10:20:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
 
-/** CONTRACT §10.3.5 `delayed_followup_call`. */
+/** The `delayed_followup_call` template. */
 const followup: PinnedVersion = {
   id: 'ver_followup',
   definition: {
@@ -35,7 +35,7 @@ const followup: PinnedVersion = {
   },
 };
 
-/** CONTRACT §10.3.4 `midcall_lookup_table`. */
+/** The `midcall_lookup_table` template. */
 const lookup: PinnedVersion = {
   id: 'ver_lookup',
   definition: {
@@ -161,7 +161,7 @@ describe('step results', () => {
     expect(nextStep(followup.definition, t.next)?.name).toBe('wait');
   });
 
-  it('paused_at_delay parks the run until now + the delay, later steps stay PENDING (CONTRACT §10.10 example)', () => {
+  it('paused_at_delay parks the run until now + the delay, later steps stay PENDING', () => {
     const checked = step(start(followup), followup, { kind: 'ok', output: { result: true } }, at(500));
     const t = step(checked.next, followup, { kind: 'paused_at_delay' }, at(840));
     const resumeAt = new Date('2026-03-01T11:20:00.840Z');
@@ -196,7 +196,7 @@ describe('step results', () => {
     expect(t.next.status).toBe('FAILED');
   });
 
-  it('after a failure respond still runs, keeps the failed output readable, and the run ends FAILED (CONTRACT §10.3.4 not found)', () => {
+  it('after a failure respond still runs, keeps the failed output readable, and the run ends FAILED', () => {
     const failed = step(start(lookup, 'webhook'), lookup, { kind: 'failed', reason: 'no_row', detail: null, output: { found: false } }, at(40));
     expect(failed.next).toMatchObject({ status: 'RUNNING', failedStep: 'lookup_row' });
     expect(failed.events).toEqual([]);
@@ -236,7 +236,7 @@ describe('step results', () => {
   });
 });
 
-describe('resuming a paused run (CONTRACT §10.12)', () => {
+describe('resuming a paused run', () => {
   const paused = () => step(step(start(followup), followup, { kind: 'ok', output: { result: true } }, at(100)).next, followup, { kind: 'paused_at_delay' }, at(200)).next;
 
   it('is refused before resume_at', () => {
@@ -276,7 +276,7 @@ describe('resuming a paused run (CONTRACT §10.12)', () => {
   });
 });
 
-describe('execution limits (CONTRACT §10.1)', () => {
+describe('execution limits', () => {
   it.each([
     ['test', 59_999, false],
     ['test', 60_000, true],
@@ -325,7 +325,7 @@ describe('expression context of a run', () => {
   });
 });
 
-describe('retry (CONTRACT §10.11)', () => {
+describe('retry', () => {
   it('a FAILED run can be retried with the same input and test flag', () => {
     const failed = step(start(followup), followup, { kind: 'failed', reason: 'missing_path', detail: 'call.status' }, at(1)).next;
     expect(checkRetry(failed)).toEqual(ok({ trigger: 'retry', isTest: true, retryOfRunId: 'run_1', input }));

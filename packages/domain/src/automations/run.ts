@@ -7,7 +7,7 @@ import { executionLimitMs } from './limits';
 import { AutomationDefinition, AutomationStep, triggerStepName } from './step-kinds';
 
 /**
- * A run of one automation version (CONTRACT §10.1, §10.10–§10.12):
+ * A run of one automation version:
  *   RUNNING → SUCCEEDED | FAILED | PAUSED(resumeAt) → RUNNING.
  * Steps go PENDING → RUNNING → SUCCEEDED | FAILED | PAUSED, or PENDING → SKIPPED. The run keeps the
  * id of the version it started on; every transition is handed that version and refuses another.
@@ -303,7 +303,7 @@ export function failOnTimeLimit(run: AutomationRun, version: PinnedVersion, now:
   return ok(settle(skipAfter(recorded, version.definition, current.name, false), now));
 }
 
-/** Execution time so far, paused time excluded (`duration_ms` of CONTRACT §10.10). */
+/** Execution time so far, paused time excluded (`duration_ms`). */
 export function runDurationMs(run: AutomationRun, now: Date): number {
   return executedUntil(run, now);
 }
@@ -317,7 +317,7 @@ export function expressionContext(run: AutomationRun): ExpressionContext {
   return { trigger: run.input, steps };
 }
 
-/** Only a FAILED run can be retried (CONTRACT §10.11); the retry is a new run with the same input. */
+/** Only a FAILED run can be retried; the retry is a new run with the same input. */
 export function checkRetry(run: AutomationRun): Result<Pick<RunStart, 'trigger' | 'isTest' | 'retryOfRunId' | 'input'>, 'run_not_retryable'> {
   if (run.status !== 'FAILED') return err('run_not_retryable');
   return ok({ trigger: 'retry', isTest: run.isTest, retryOfRunId: run.id, input: run.input });

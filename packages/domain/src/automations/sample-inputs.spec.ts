@@ -6,7 +6,7 @@ const sampleInput = (key: TemplateKey, params: TemplateParams, sources: SampleSo
 const sources = { assistantId: 101, firstKeyValue: null };
 const phone = '+14155551234';
 
-describe('sample test inputs (CONTRACT §10.3)', () => {
+describe('sample test inputs', () => {
   it('the standard call sample carries the bound assistant', () => {
     const s = standardCallSample(101);
     expect(s).toMatchObject({ event: 'call.ended', assistant_id: 101, call: { assistant_id: 101, status: 'completed', customer_phone: '+15555550100', duration: 42 } });
@@ -41,7 +41,7 @@ describe('sample test inputs (CONTRACT §10.3)', () => {
   });
 });
 
-describe('deep merge of the sample option (CONTRACT §10.4)', () => {
+describe('deep merge of the sample option', () => {
   it('merges objects key by key and replaces everything else', () => {
     expect(deepMerge({ a: { b: 1, c: 2 }, d: [1, 2], e: 'x' }, { a: { c: 3 }, d: [9], f: null })).toEqual({ a: { b: 1, c: 3 }, d: [9], e: 'x', f: null });
   });

@@ -1,6 +1,6 @@
 import { isJsonObject, JsonObject, JsonValue } from './json';
 
-/** CONTRACT §10.3's standard `call.ended` test input, for the bound assistant. */
+/** The templates' standard `call.ended` test input, for the bound assistant. */
 export function standardCallSample(assistantId: number): JsonObject {
   return {
     event: 'call.ended',
@@ -65,7 +65,7 @@ export function atPath(path: string, value: JsonValue): JsonObject {
 }
 
 /**
- * `over` merged into `base` (CONTRACT §10.4 `sample`): objects merge key by key, anything else
+ * `over` merged into `base`: objects merge key by key, anything else
  * (arrays included) replaces.
  */
 export function deepMerge(base: JsonObject, over: JsonObject): JsonObject {

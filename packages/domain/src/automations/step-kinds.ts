@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue } from './json';
 
-/** Step kinds of CONTRACT §10.1 (the two trigger kinds open a definition, the others are its steps). */
+/** Step kinds (the two trigger kinds open a definition, the others are its steps). */
 export const TRIGGER_KINDS = ['trigger.webhook', 'trigger.assistant_event'] as const;
 export type TriggerKind = (typeof TRIGGER_KINDS)[number];
 
@@ -42,14 +42,14 @@ export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
-/** Delay bounds: the `delay_minutes` range of CONTRACT §10.3.5 (one week at most). */
+/** Delay bounds: the `delay_minutes` range (one week at most). */
 export const MIN_DELAY_MINUTES = 1;
 export const MAX_DELAY_MINUTES = 10_080;
 /** `max_attempts` of `delayed_followup_call`: call-backs for one original call. */
 export const MAX_CHAIN_ATTEMPTS = 5;
 
 /**
- * Step configuration as stored in a version's definition and shown by CONTRACT §10.8: the keys are
+ * Step configuration as stored in a version's definition and shown by the versions route: the keys are
  * the wire's (snake_case), because the definition is a document users read and expressions name
  * step outputs by their wire keys. Strings may hold `{{path}}` expressions.
  */
@@ -86,6 +86,6 @@ export interface AutomationDefinition {
   readonly steps: readonly AutomationStep[];
 }
 
-/** The name under which the trigger is listed as a run's first step (CONTRACT §10.8). */
+/** The name under which the trigger is listed as a run's first step. */
 export const triggerStepName = (trigger: AutomationTrigger): string =>
   trigger.kind === 'trigger.webhook' ? 'webhook_trigger' : `${trigger.event.replace('.', '_')}_trigger`;

@@ -4,7 +4,7 @@ import { checkTemplateParams } from './template-params';
 const context = { checkUrl: (url: string) => (url.startsWith('https://') ? null : 'The target url must be a public http or https URL.') };
 const template = (key: string) => findTemplate(key)!;
 
-describe('checkTemplateParams (CONTRACT §10.2, §10.4 checks 5–6)', () => {
+describe('checkTemplateParams', () => {
   it('coerces ids, booleans, numbers and the variables map, dropping unknown keys', () => {
     const r = checkTemplateParams(template('post_call_chatapp_followup'), { sender_id: ' 12 ', template_id: 34, variables_map: '{"1":"x"}', test_phone_number: '+14155551234', extra: 1 }, context);
     expect(r).toEqual({ params: { sender_id: 12, template_id: 34, variables_map: { 1: 'x' }, test_phone_number: '+14155551234' }, missing: [], invalid: [] });

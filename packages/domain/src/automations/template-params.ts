@@ -5,7 +5,7 @@ import { isJsonObject, JsonValue } from './json';
 import { MAX_CHAIN_ATTEMPTS, MAX_DELAY_MINUTES, MIN_DELAY_MINUTES } from './step-kinds';
 import { variableFieldNames } from './catalogue';
 
-/** Checks 5 and 6 of CONTRACT §10.4 on a template's params, with the coercion of §10.2. */
+/** Checks 5 and 6 on a template's params, with their coercion. */
 export interface ParamCheck {
   /** Coerced values of the known keys that were given (absent and empty ones left out). */
   readonly params: TemplateParams;
@@ -15,7 +15,7 @@ export interface ParamCheck {
   readonly invalid: readonly { readonly spec: ParamSpec; readonly message: string }[];
 }
 
-/** Anything the domain cannot decide alone: the §1.11 write-time URL check. */
+/** Anything the domain cannot decide alone: the write-time URL check. */
 export interface ParamContext {
   /** Null when the URL is acceptable, else the reason. */
   readonly checkUrl: (url: string) => string | null;
@@ -79,7 +79,7 @@ const variableFields: Rule = (raw, label) => {
   return good(names.join(','));
 };
 
-/** The "validation" column of each param in CONTRACT §10.3 (resource checks come later, §10.4 check 8). */
+/** The "validation" column of each param in the template catalogue (resource checks come later). */
 const RULES: Readonly<Record<string, Rule>> = {
   test_phone_number: phone,
   phone_field: text(128, FIELD_PATH),

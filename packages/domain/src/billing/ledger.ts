@@ -2,7 +2,7 @@ import { err, ok, Result } from '../shared/result';
 import { fromUnits, toUnits } from './money';
 
 export type LedgerEntryType = 'top_up' | 'charge' | 'adjustment';
-/** What a ledger entry is for (CONTRACT §13.2); `top_up`: a paid top-up's credit (§13.4, D10). */
+/** What a ledger entry is for; `top_up`: a paid top-up's credit. */
 export type LedgerReferenceType = 'chatapp_message' | 'call' | 'phone_number' | 'top_up';
 
 export interface LedgerPosting {
@@ -15,7 +15,7 @@ export interface LedgerPosting {
 export type DebitRefusal = { readonly code: 'insufficient_balance'; readonly balance: number; readonly required: number };
 
 /**
- * A charge the balance must cover (CONTRACT §13.3): refused rather than taking the balance below
+ * A charge the balance must cover: refused rather than taking the balance below
  * zero. Call-end charges and number renewals pass `mayGoNegative`.
  */
 export function postCharge(balance: number, price: number, mayGoNegative = false): Result<LedgerPosting, DebitRefusal> {

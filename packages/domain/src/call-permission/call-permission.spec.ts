@@ -27,7 +27,7 @@ function inState(status: StoredCallPermissionStatus | 'expired', extra: Partial<
   }
 }
 
-describe('call permission lifecycle (CONTRACT §9.2)', () => {
+describe('call permission lifecycle', () => {
   it('a contact never asked reads as none and cannot be called', () => {
     const p = noCallPermission(12, '+4915112345678');
     expect(callPermissionStatusAt(p, t0)).toBe('none');

@@ -1,14 +1,13 @@
 import { err, ok, Result } from '../shared/result';
 
 /**
- * A customer's permission for business-initiated chat-app calls from one sender (CONTRACT §9.1,
- * §9.2). `expired` is never stored: a temporary grant reads as expired from its `expiresAt` on.
+ * A customer's permission for business-initiated chat-app calls from one sender. `expired` is never stored: a temporary grant reads as expired from its `expiresAt` on.
  */
 export const CALL_PERMISSION_STATUSES = ['none', 'pending', 'granted', 'rejected', 'expired', 'revoked'] as const;
 export type CallPermissionStatus = (typeof CALL_PERMISSION_STATUSES)[number];
 export type StoredCallPermissionStatus = Exclude<CallPermissionStatus, 'expired'>;
 
-/** A temporary grant lasts this long from the customer's answer (CONTRACT §15, our choice). */
+/** A temporary grant lasts this long from the customer's answer (our choice). */
 export const TEMPORARY_GRANT_MS = 7 * 24 * 60 * 60 * 1000;
 
 export interface CallPermission {
@@ -38,10 +37,10 @@ export function callPermissionStatusAt(permission: CallPermission, now: Date): C
   return now.getTime() < permission.expiresAt.getTime() ? 'granted' : 'expired';
 }
 
-/** `can_call` of §9.1: granted and not expired. */
+/** `can_call`: granted and not expired. */
 export const canCallAt = (permission: CallPermission, now: Date): boolean => callPermissionStatusAt(permission, now) === 'granted';
 
-/** Raised when a customer grants permission; the application adds the conversation and delivers it (§12.3). */
+/** Raised when a customer grants permission; the application adds the conversation and delivers it. */
 export interface CallPermissionGranted {
   readonly type: 'call_permission_granted';
   readonly senderId: number;
@@ -61,7 +60,7 @@ export interface CallPermissionTransition {
 export type CallPermissionAnswerRefusal =
   /** A decline arrived while nothing was pending or granted. */
   | 'nothing_to_decline'
-  /** A revoke arrived while the permission was not granted (CONTRACT D14). */
+  /** A revoke arrived while the permission was not granted. */
   | 'not_granted';
 
 /** The customer accepts, from any state: a new grant, temporary for 7 days unless `permanent`. */

@@ -2,7 +2,7 @@ import { CHATAPP_CALL_MAX_VARIABLE_LENGTH, CHATAPP_CALL_MAX_VARIABLES, normalize
 
 const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`v${i}`, 'x']));
 
-describe('chat-app call variables (CONTRACT §9.5, §15: 20 keys, values ≤ 500)', () => {
+describe('chat-app call variables (20 keys, values ≤ 500)', () => {
   it('has the contract limits', () => {
     expect([CHATAPP_CALL_MAX_VARIABLES, CHATAPP_CALL_MAX_VARIABLE_LENGTH]).toEqual([20, 500]);
   });

@@ -2,7 +2,7 @@ import { addFieldProblem, FieldProblems, hasFieldProblems } from '../shared/fiel
 import { err, ok, Result } from '../shared/result';
 import { normalizeVariableValues, VariableProblem } from '../assistants/variables';
 
-/** `variables` of a chat-app call (CONTRACT §9.5, §15): tighter than make_call's. */
+/** `variables` of a chat-app call: tighter than make_call's. */
 export const CHATAPP_CALL_MAX_VARIABLES = 20;
 export const CHATAPP_CALL_MAX_VARIABLE_LENGTH = 500;
 

@@ -21,7 +21,7 @@ const passing: ChatappCallFacts = {
   contactAttempts: [at(-2 * MIN), at(-MIN)],
 };
 
-describe('chat-app call checks (CONTRACT §9.5)', () => {
+describe('chat-app call checks', () => {
   it('may be queued when every check passes', () => {
     expect(decideChatappCall(passing, t0)).toEqual({ ok: true, value: null });
   });
@@ -74,7 +74,7 @@ function fixedUpTo(code: string): Partial<ChatappCallFacts> {
   return Object.assign({}, ...fixes.slice(0, upTo + 1).map(([, fix]) => fix));
 }
 
-describe('per-contact attempts: 3 per 5 minutes (CONTRACT §1.8)', () => {
+describe('per-contact attempts: 3 per 5 minutes', () => {
   const attempts = [t0, at(MIN), at(2 * MIN)];
   it.each([
     ['one ms before the oldest attempt leaves', 5 * MIN - 1, { ok: false, error: { code: 'CONTACT_RATE_LIMIT', retryAfterSeconds: 1, retryAt: at(5 * MIN) } }],
@@ -90,7 +90,7 @@ describe('per-contact attempts: 3 per 5 minutes (CONTRACT §1.8)', () => {
   });
 });
 
-describe('per-sender concurrency: 5 calls queued, ringing or in progress (CONTRACT §1.8)', () => {
+describe('per-sender concurrency: 5 calls queued, ringing or in progress', () => {
   it.each([
     [['queued', 'ringing', 'in-progress', 'in-progress'], 4],
     [['queued', 'ringing', 'in-progress', 'completed', 'failed', 'busy', 'no-answer', 'canceled'], 3],

@@ -5,11 +5,11 @@ import { CallPermission, callPermissionStatusAt } from './call-permission';
 import { senderRegionRefusesCalls } from './sender-region';
 import { slidingWindowUsage, SlidingWindowUsage } from './sliding-window';
 
-/** Attempts to one contact (sender + customer): 3 calls queued in 5 minutes (CONTRACT §1.8). */
+/** Attempts to one contact (sender + customer): 3 calls queued in 5 minutes. */
 export const CONTACT_CALL_ATTEMPTS = { timePeriod: 'PT5M', periodMs: 5 * 60 * 1000, max: 3 } as const;
-/** Chat-app calls of one sender occupying a line at once (§1.8). */
+/** Chat-app calls of one sender occupying a line at once. */
 export const MAX_ACTIVE_SENDER_CALLS = 5;
-/** `retry_after` of `CONCURRENT_LIMIT`: when a line frees is unknowable, so a fixed pause (§1.8). */
+/** `retry_after` of `CONCURRENT_LIMIT`: when a line frees is unknowable, so a fixed pause. */
 export const CONCURRENT_LIMIT_RETRY_AFTER_SECONDS = 30;
 
 const LINE_OCCUPYING: readonly CallStatus[] = ['queued', 'ringing', 'in-progress'];
@@ -17,7 +17,7 @@ const LINE_OCCUPYING: readonly CallStatus[] = ['queued', 'ringing', 'in-progress
 /** A call counts against its sender's concurrency until it ends; any terminal status frees the line. */
 export const occupiesSenderLine = (status: CallStatus): boolean => LINE_OCCUPYING.includes(status);
 
-/** What the §9.5 checks after `INVALID_PHONE` need to know; the application gathers it. */
+/** What the checks after `INVALID_PHONE` need to know; the application gathers it. */
 export interface ChatappCallFacts {
   /** Plan `chatapp_calling_enabled`. */
   readonly planCallingEnabled: boolean;
@@ -51,7 +51,7 @@ export type ChatappCallRefusal =
 
 export type ChatappCallCode = ChatappCallRefusal['code'];
 
-/** The route's check order (§9.5). */
+/** The route's check order. */
 export const CHATAPP_CALL_CHECK_ORDER: readonly ChatappCallCode[] = [
   'FEATURE_DISABLED', 'VOICE_DISABLED', 'SENDER_OFFLINE', 'REGION_NOT_SUPPORTED', 'NO_ASSISTANT', 'ASSISTANT_BLOCKED',
   'NO_PERMISSION', 'INSUFFICIENT_BALANCE', 'CONCURRENT_LIMIT', 'CONTACT_RATE_LIMIT',
@@ -64,8 +64,8 @@ export function contactAttemptUsage(facts: Pick<ChatappCallFacts, 'contactAttemp
 export const activeSenderCalls = (statuses: readonly CallStatus[]): number => statuses.filter(occupiesSenderLine).length;
 
 /**
- * Every §9.5 check from `FEATURE_DISABLED` on that fails now, in the route's order. The route
- * answers the first; the preflight orders them its own way (CONTRACT D2).
+ * Every check from `FEATURE_DISABLED` on that fails now, in the route's order. The route
+ * answers the first; the preflight orders them its own way.
  */
 export function failingChatappCallChecks(facts: ChatappCallFacts, now: Date): readonly ChatappCallRefusal[] {
   const failing: ChatappCallRefusal[] = [];
@@ -91,7 +91,7 @@ export function failingChatappCallChecks(facts: ChatappCallFacts, now: Date): re
   return failing;
 }
 
-/** §9.5 from `FEATURE_DISABLED` to `CONTACT_RATE_LIMIT`: the first failing check; ok when the call may be queued. */
+/** The chat-app call checks from `FEATURE_DISABLED` to `CONTACT_RATE_LIMIT`: the first failing check; ok when the call may be queued. */
 export function decideChatappCall(facts: ChatappCallFacts, now: Date): Result<null, ChatappCallRefusal> {
   const first = failingChatappCallChecks(facts, now)[0];
   return first === undefined ? ok(null) : err(first);

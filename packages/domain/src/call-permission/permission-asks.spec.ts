@@ -19,7 +19,7 @@ const askedOnce = { ...requested(noCallPermission(12, '+4915112345678'), t0), st
 /** Asked at t0 and again at t0 + 24 h (both rejected): the weekly cap is reached. */
 const askedTwice = { ...requested(askedOnce, at(DAY)), status: 'rejected' as const };
 
-describe('permission asks: 1 per 24 hours (CONTRACT §9.2)', () => {
+describe('permission asks: 1 per 24 hours', () => {
   it.each([
     ['one ms before 24 h', DAY - 1, { ok: false, error: { code: 'REQUEST_LIMIT', reason: 'daily_limit', retryAt: at(DAY) } }],
     ['exactly 24 h', DAY, { ok: true }],
@@ -41,7 +41,7 @@ describe('permission asks: 1 per 24 hours (CONTRACT §9.2)', () => {
   });
 });
 
-describe('permission asks: 2 per 7 days (CONTRACT §9.2)', () => {
+describe('permission asks: 2 per 7 days', () => {
   it.each([
     ['one ms before 7 days after the first ask', 7 * DAY - 1, { ok: false, error: { code: 'REQUEST_LIMIT', reason: 'weekly_limit', retryAt: at(7 * DAY) } }],
     ['exactly 7 days after the first ask', 7 * DAY, { ok: true }],
@@ -64,7 +64,7 @@ describe('permission asks: 2 per 7 days (CONTRACT §9.2)', () => {
   });
 });
 
-describe('already granted (CONTRACT §9.2, §9.3)', () => {
+describe('already granted', () => {
   it('a temporary grant blocks until it expires', () => {
     const granted = acceptCallPermission(askedOnce, false, at(10 * MIN)).next;
     expect(checkAskLimits(granted, at(HOUR))).toEqual({ ok: false, error: { code: 'REQUEST_LIMIT', reason: 'already_granted', retryAt: at(10 * MIN + 7 * DAY) } });
@@ -86,7 +86,7 @@ describe('already granted (CONTRACT §9.2, §9.3)', () => {
   });
 });
 
-describe('reset after a connected call (CONTRACT §9.2, §7.4 item 6)', () => {
+describe('reset after a connected call', () => {
   it('a connected call right after an ask allows the next ask at once', () => {
     const reset = resetAskCounters(askedOnce, at(MIN));
     expect(checkAskLimits(reset, at(2 * MIN)).ok).toBe(true);

@@ -4,7 +4,7 @@ import { CallPermission, callPermissionStatusAt, CallPermissionTransition } from
 import { latestOf, slidingWindowUsage, SlidingWindowUsage } from './sliding-window';
 
 /**
- * How often a sender may ask one customer for call permission (CONTRACT §9.2, an external rule of
+ * How often a sender may ask one customer for call permission (an external rule of
  * the chat app): 1 ask in 24 hours and 2 in 7 days, counting only asks made after the last
  * chat-app call with the customer connected.
  */
@@ -18,7 +18,7 @@ export interface AskUsage {
 
 export type AskLimitReason = 'already_granted' | 'daily_limit' | 'weekly_limit';
 
-/** `REQUEST_LIMIT` of §9.3: `retryAt` is the earliest time a request would pass, null when waiting does not help. */
+/** `REQUEST_LIMIT`: `retryAt` is the earliest time a request would pass, null when waiting does not help. */
 export interface AskLimitRefusal {
   readonly code: 'REQUEST_LIMIT';
   readonly reason: AskLimitReason;
@@ -34,7 +34,7 @@ export function askUsage(permission: CallPermission, now: Date): AskUsage {
 }
 
 /**
- * The permission's part of the §9.3 `REQUEST_LIMIT` check, reasons in the §9.4 order. `retryAt`
+ * The permission's part of the `REQUEST_LIMIT` check, reasons in the preflight's order. `retryAt`
  * waits for every counter, not only the one reported: retrying when the daily ask frees would
  * otherwise only meet the weekly cap. A temporary grant also waits for its expiry; a permanent
  * one never frees.
@@ -82,7 +82,7 @@ export function resetAskCounters(permission: CallPermission, connectedAt: Date):
 }
 
 /**
- * A chat-app call with the customer moved to `status` at `at` (§9.2 last row): reaching
+ * A chat-app call with the customer moved to `status` at `at`: reaching
  * `in-progress` means it connected, which resets the asks; any other move changes nothing.
  */
 export function askCountersOnCallStatus(permission: CallPermission, status: CallStatus, at: Date): CallPermission {

@@ -23,7 +23,7 @@ const justAsked = (() => {
   return r.value.next;
 })();
 
-describe('permission request checks (CONTRACT §9.3)', () => {
+describe('permission request checks', () => {
   it('passes when every check passes, reporting the ask usage', () => {
     const r = decidePermissionRequest(passing, t0);
     expect(r).toEqual({ ok: true, value: expect.objectContaining({ daily: expect.objectContaining({ used: 0 }) }) });
@@ -54,7 +54,7 @@ describe('permission request checks (CONTRACT §9.3)', () => {
   });
 });
 
-describe('sender region (CONTRACT §9.3)', () => {
+describe('sender region', () => {
   it.each([...CALL_REFUSED_SENDER_COUNTRIES])('senders in %s are refused', (country) => {
     expect(senderRegionRefusesCalls(country)).toBe(true);
     expect(decidePermissionRequest({ ...passing, senderCountry: country }, t0)).toEqual({ ok: false, error: { code: 'REGION_NOT_SUPPORTED', country } });
@@ -73,7 +73,7 @@ describe('sender region (CONTRACT §9.3)', () => {
   });
 });
 
-describe('customer session for permission requests (CONTRACT §9.1 session_open)', () => {
+describe('customer session for permission requests', () => {
   const wrote = t0;
   it.each([
     [24 * HOUR - 1, true],

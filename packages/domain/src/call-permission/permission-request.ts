@@ -5,14 +5,14 @@ import { AskLimitRefusal, AskUsage, checkAskLimits } from './permission-asks';
 import { senderRegionRefusesCalls } from './sender-region';
 
 /**
- * `session_open` of §9.1: the §8.4 window as the customer's own messages alone would hold it open —
+ * `session_open`: the window as the customer's own messages alone would hold it open —
  * a template send (the request template included) does not let the business ask again.
  */
 export function customerSessionOpen(lastCustomerMessageAt: Date | null, now: Date): boolean {
   return isWindowOpen({ lastCustomerMessageAt, lastTemplateSentAt: null }, now);
 }
 
-/** What the §9.3 checks after `INVALID_PHONE` need to know; the application gathers it. */
+/** What the checks after `INVALID_PHONE` need to know; the application gathers it. */
 export interface PermissionRequestFacts {
   /** Plan `chatapp_calling_enabled`. */
   readonly planCallingEnabled: boolean;
@@ -33,11 +33,11 @@ export type PermissionRequestRefusal =
   | { readonly code: 'SESSION_CLOSED' }
   | AskLimitRefusal;
 
-/** The preflight word for each refusal (§9.4). */
+/** The preflight word for each refusal. */
 export type PermissionRequestReason = 'voice_disabled' | 'region_not_supported' | 'template_missing' | 'session_closed' | AskLimitRefusal['reason'];
 
 /**
- * §9.3 from `VOICE_DISABLED` to `REQUEST_LIMIT`, in that order: the first failing check. The user
+ * The permission-request checks from `VOICE_DISABLED` to `REQUEST_LIMIT`, in that order: the first failing check. The user
  * quota, validation, sender lookup and phone format come before; the provider send after.
  */
 export function decidePermissionRequest(facts: PermissionRequestFacts, now: Date): Result<AskUsage, PermissionRequestRefusal> {

@@ -11,7 +11,7 @@ const asked = (() => {
   if (!r.ok) throw new Error('setup');
   return r.value.next;
 })();
-/** The §9.4 example: asked 10:20, granted (temporary) 10:30. */
+/** The preflight example: asked 10:20, granted (temporary) 10:30. */
 const granted = acceptCallPermission(asked, false, d('2026-03-01T10:30:00.000Z')).next;
 const now = d('2026-03-01T11:00:00.000Z');
 
@@ -32,8 +32,8 @@ const facts: VoicePreflightFacts = {
   callQuota: CHATAPP_CALL_QUOTAS.map((quota) => ({ quota, used: 0 })),
 };
 
-describe('permission readout and preflight (CONTRACT §9.1, §9.4)', () => {
-  it('reproduces the §9.4 example', () => {
+describe('permission readout and preflight', () => {
+  it('reproduces the preflight example', () => {
     expect(readCallPermission(facts, now)).toEqual({
       status: 'granted', isPermanent: false, canCall: true, canRequest: false, sessionOpen: true,
       expiresAt: d('2026-03-08T10:30:00.000Z'), requestedAt: d('2026-03-01T10:20:00.000Z'), respondedAt: d('2026-03-01T10:30:00.000Z'),
@@ -72,7 +72,7 @@ describe('permission readout and preflight (CONTRACT §9.1, §9.4)', () => {
     expect(r.actions[1]).toMatchObject({ canPerform: false, reason: 'permission_expired' });
   });
 
-  describe('send_call_permission_request reasons, in §9.4 order, quota last (D2)', () => {
+  describe('send_call_permission_request reasons, in preflight order, quota last (D2)', () => {
     const pending = { ...facts, permission: asked };
     it.each([
       ['voice_disabled', { senderCallingEnabled: false, senderCountry: 'US', hasRequestTemplate: false }, null],
@@ -98,7 +98,7 @@ describe('permission readout and preflight (CONTRACT §9.1, §9.4)', () => {
     });
   });
 
-  describe('start_call reasons, in §9.4 order with D2 additions', () => {
+  describe('start_call reasons, in preflight order with D2 additions', () => {
     it('lists them in the contract order', () => {
       expect(START_CALL_REASON_ORDER).toEqual([
         'feature_disabled', 'voice_disabled', 'sender_offline', 'region_not_supported', 'no_assistant', 'assistant_blocked',

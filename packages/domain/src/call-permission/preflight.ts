@@ -9,7 +9,7 @@ export type StartCallReason =
   | 'feature_disabled' | 'voice_disabled' | 'sender_offline' | 'region_not_supported' | 'no_assistant' | 'assistant_blocked'
   | 'no_permission' | 'permission_expired' | 'concurrent_limit' | 'contact_rate_limit' | 'insufficient_balance';
 
-/** §9.4 order, with D2's `insufficient_balance` after `contact_rate_limit` (the route checks balance earlier). */
+/** Preflight order, with D2's `insufficient_balance` after `contact_rate_limit` (the route checks balance earlier). */
 export const START_CALL_REASON_ORDER: readonly StartCallReason[] = [
   'feature_disabled', 'voice_disabled', 'sender_offline', 'region_not_supported', 'no_assistant', 'assistant_blocked',
   'no_permission', 'permission_expired', 'concurrent_limit', 'contact_rate_limit', 'insufficient_balance',
@@ -55,7 +55,7 @@ export interface CallPermissionReadout {
 }
 
 /**
- * The permission readout of `GET …/voice/permission` (CONTRACT §9.1, §9.4): the permission as read
+ * The permission readout of `GET …/voice/permission`: the permission as read
  * now, and for each of the two voice routes whether it would pass, the first reason it would not
  * and when waiting would help.
  */

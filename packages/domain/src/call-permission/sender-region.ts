@@ -1,6 +1,6 @@
 /**
- * Senders whose country the chat app refuses business-initiated calls from (CONTRACT §9.3
- * `REGION_NOT_SUPPORTED`, spec endpoint 15).
+ * Senders whose country the chat app refuses business-initiated calls from
+ * (`REGION_NOT_SUPPORTED`, spec endpoint 15).
  */
 export const CALL_REFUSED_SENDER_COUNTRIES = ['US', 'CA', 'EG', 'VN', 'NG', 'TR'] as const;
 

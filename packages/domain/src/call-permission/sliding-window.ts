@@ -1,6 +1,6 @@
 /**
- * Counting over a window that slides with the clock (CONTRACT §9.2 permission asks, §1.8 attempts
- * per contact): a use counts while `now` is before `use + period`, so it leaves the window exactly
+ * Counting over a window that slides with the clock (permission asks, attempts per
+ * contact): a use counts while `now` is before `use + period`, so it leaves the window exactly
  * one period after it happened.
  */
 export interface SlidingWindowUsage {

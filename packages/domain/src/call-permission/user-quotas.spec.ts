@@ -3,7 +3,7 @@ import { CHATAPP_CALL_QUOTAS, PERMISSION_REQUEST_QUOTAS, quotaStanding, QuotaUsa
 const now = new Date('2026-03-01T10:15:30.000Z');
 const usage = (quotas: readonly UserQuota[], used: readonly number[]): QuotaUsage[] => quotas.map((quota, i) => ({ quota, used: used[i] }));
 
-describe('user quotas of the voice routes (CONTRACT §1.8, §15)', () => {
+describe('user quotas of the voice routes', () => {
   it('permission requests: 5/min, 20/h, 50/day; chat-app calls: 5/min, 15/h, 30/day', () => {
     expect(PERMISSION_REQUEST_QUOTAS.map((q) => [q.limit, q.windowSeconds])).toEqual([[5, 60], [20, 3600], [50, 86400]]);
     expect(CHATAPP_CALL_QUOTAS.map((q) => [q.limit, q.windowSeconds])).toEqual([[5, 60], [15, 3600], [30, 86400]]);

@@ -1,8 +1,8 @@
 import { windowAt } from '../ratelimit/fixed-window';
 
 /**
- * Per-user quotas of the two voice routes (CONTRACT §1.8, §15). The route refuses them with an
- * uncoded 429 through the shared rate limiter; the preflight (§9.4, D2) reports `quota_exhausted`
+ * Per-user quotas of the two voice routes. The route refuses them with an
+ * uncoded 429 through the shared rate limiter; the preflight reports `quota_exhausted`
  * from the same fixed-window counts.
  */
 export interface UserQuota {

@@ -1,6 +1,6 @@
 import { callCharge, callDuration, extractedVariablesAtEnd, formatTranscript, shouldSendPostCallWebhook } from './call-end';
 
-describe('call end rules (CONTRACT §7.4)', () => {
+describe('call end rules', () => {
   it('measures from answer to end, 0 when never answered, prefers a reported duration', () => {
     const end = new Date('2026-03-01T10:01:27.000Z');
     expect(callDuration(new Date('2026-03-01T10:00:00.000Z'), end)).toBe(87);
@@ -29,7 +29,7 @@ describe('call end rules (CONTRACT §7.4)', () => {
   });
 });
 
-describe('extracted variables at the end (CONTRACT §7.4 step 3)', () => {
+describe('extracted variables at the end', () => {
   const on = { enabled: true, fieldNames: ['appointment_date', 'budget'] };
   it.each([
     ['evaluation on, runtime values used as-is', on, { status: true, summary: 'Booked.', extra: 1 }, { status: true, summary: 'Booked.', extra: 1 }],

@@ -7,7 +7,7 @@ export interface TranscriptItem {
 }
 
 /**
- * Seconds from answer to end; 0 when never answered, whatever the runtime reports (CONTRACT §7.4):
+ * Seconds from answer to end; 0 when never answered, whatever the runtime reports:
  * ringing time is never billed. A reported duration wins over the clock for answered calls.
  */
 export function callDuration(answeredAt: Date | null, finishedAt: Date, reported?: number): number {
@@ -22,7 +22,7 @@ export function callCharge(durationSeconds: number, pricePerMinute: number): { m
   return { minutes, amount: Math.round(minutes * pricePerMinute * 10_000) / 10_000 };
 }
 
-/** `AI: …` / `Customer: …` lines joined with newlines (CONTRACT §12.3). */
+/** `AI: …` / `Customer: …` lines joined with newlines. */
 export function formatTranscript(items: readonly TranscriptItem[]): string {
   return items.map((i) => `${i.role === 'assistant' ? 'AI' : 'Customer'}: ${i.content}`).join('\n');
 }
@@ -33,7 +33,7 @@ export interface PostCallWebhookSettings {
   readonly sendOnlyOnCompleted: boolean;
 }
 
-/** Whether a `post_call` event is created for a call that ended with `status` (CONTRACT §7.4 step 4). */
+/** Whether a `post_call` event is created for a call that ended with `status`. */
 export function shouldSendPostCallWebhook(settings: PostCallWebhookSettings, status: TerminalCallStatus): boolean {
   if (!settings.isWebhookActive || !settings.webhookUrl) return false;
   return !settings.sendOnlyOnCompleted || status === 'completed';
@@ -47,7 +47,7 @@ export interface PostCallEvaluation {
 }
 
 /**
- * `extracted_variables` stored when a call ends (CONTRACT §7.4 step 3): the runtime evaluator's
+ * `extracted_variables` stored when a call ends: the runtime evaluator's
  * values as-is; `{}` when evaluation is off. When evaluation is on but the runtime sent nothing,
  * nothing was evaluated, so nothing is claimed: every schema field is null, `status` false and
  * `summary` empty — the keys a receiver expects are still there.

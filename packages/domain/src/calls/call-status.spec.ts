@@ -2,7 +2,7 @@ import { applyRuntimeEvent, CallStatus, RuntimeEventType, TerminalCallStatus } f
 
 type Row = [CallStatus, RuntimeEventType, TerminalCallStatus | undefined, CallStatus | 'unchanged' | 409];
 
-/** Every cell of the §7.1 transition table. */
+/** Every cell of the transition table. */
 const table: Row[] = [
   ['initiated', 'ringing', undefined, 'ringing'],
   ['queued', 'ringing', undefined, 'ringing'],
@@ -33,7 +33,7 @@ const table: Row[] = [
   ['no-answer', 'ended', 'canceled', 409],
 ];
 
-describe('call runtime events (CONTRACT §7.1)', () => {
+describe('call runtime events', () => {
   it.each(table)('%s + %s(%s) → %s', (from, event, endedAs, expected) => {
     const r = applyRuntimeEvent(from, event, endedAs);
     if (expected === 409) expect(r.ok).toBe(false);

@@ -17,7 +17,7 @@ export type CallTransition =
 
 export type InvalidTransition = { readonly code: 'invalid_transition'; readonly from: CallStatus; readonly event: RuntimeEventType; readonly to: CallStatus | null };
 
-/** The runtime-event table of CONTRACT §7.1, exactly. `endedAs` is the status an `ended` event carries. */
+/** The runtime-event table, exactly. `endedAs` is the status an `ended` event carries. */
 export function applyRuntimeEvent(from: CallStatus, event: RuntimeEventType, endedAs?: TerminalCallStatus): Result<CallTransition, InvalidTransition> {
   const refuse = (to: CallStatus | null = null) => err<InvalidTransition>({ code: 'invalid_transition', from, event, to });
   if (isTerminal(from)) {

@@ -6,7 +6,7 @@ export const CALL_CHANNELS = ['phone', 'chatapp'] as const;
 export type CallDirection = (typeof CALL_DIRECTIONS)[number];
 export type CallChannel = (typeof CALL_CHANNELS)[number];
 
-/** How an outbound call leaves a SIP trunk (CONTRACT §6.1, runtime config `sip`). */
+/** How an outbound call leaves a SIP trunk (runtime config `sip`). */
 export interface SipLine {
   readonly outboundTrunkId: string;
   readonly callingFormat: string;
@@ -24,7 +24,7 @@ export interface CallerLine {
   readonly sip: SipLine | null;
 }
 
-/** What the runtime says about a call's end (`ended` event data, CONTRACT §7.5). */
+/** What the runtime says about a call's end (`ended` event data). */
 export interface CallOutcome {
   readonly status: TerminalCallStatus;
   /** Seconds, when the runtime measured them. */

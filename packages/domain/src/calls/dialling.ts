@@ -1,7 +1,7 @@
 import { formatNational } from '../telephony/phone-format';
 
 /**
- * The customer's number as a SIP trunk's `sip_calling_format` wants it dialled (CONTRACT §6.2):
+ * The customer's number as a SIP trunk's `sip_calling_format` wants it dialled:
  * `+e164` as stored, `e164` without the plus, `national` as dialled inside the country (trunk
  * prefix included where the country has one). A number of a country without national rules
  * falls back to its digits.

@@ -3,7 +3,7 @@ import { TranscriptItem } from './call-end';
 import { CallChannel, CallDirection } from './call';
 import { RuntimeConfig } from './runtime-config';
 
-/** A stored call (CONTRACT A.7), with the configuration it started with. */
+/** A stored call, with the configuration it started with. */
 export interface Call {
   readonly id: number;
   readonly userId: number;

@@ -18,7 +18,7 @@ const call: EndedCall = {
   finishedAt: new Date('2026-03-01T10:01:27.000Z'),
 };
 
-describe('post_call payload (CONTRACT §12.3)', () => {
+describe('post_call payload', () => {
   it('has the documented keys in order, recording included (null when nothing was recorded)', () => {
     const payload = postCallPayload(call, true);
     expect(JSON.stringify(payload)).toBe(JSON.stringify({

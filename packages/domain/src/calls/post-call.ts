@@ -19,7 +19,7 @@ export interface EndedCall {
 }
 
 /**
- * The `post_call` webhook body (CONTRACT §12.3), keys in the documented order. `recording_url` is
+ * The `post_call` webhook body, keys in the documented order. `recording_url` is
  * present only when the assistant includes recordings in its webhook (null when none was made).
  */
 export function postCallPayload(call: EndedCall, includeRecording: boolean): Record<string, unknown> {

@@ -1,7 +1,7 @@
 import { CallChannel } from './call';
 import { fromUnits, toUnits } from '../billing/money';
 
-/** Price of one started minute per channel (CONTRACT §13.3; configuration, these are the defaults). */
+/** Price of one started minute per channel (configuration, these are the defaults). */
 export type CallMinutePrices = Readonly<Record<CallChannel, number>>;
 
 export const DEFAULT_CALL_MINUTE_PRICES: CallMinutePrices = { phone: 0.1, chatapp: 0.08 };

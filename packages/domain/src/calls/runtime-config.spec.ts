@@ -10,7 +10,7 @@ const assistant: AssistantConfig = {
   tools: [{ type: 'end_call', data: { description: 'Hang up' } }],
 };
 
-describe('runtime config (CONTRACT §7.5)', () => {
+describe('runtime config', () => {
   it('maps schema types: number → integer, float → number; required names in order', () => {
     expect(toolParameters([
       { name: 'order_id', type: 'string', description: 'The order number', required: true },

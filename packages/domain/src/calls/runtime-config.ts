@@ -12,7 +12,7 @@ export const WEBHOOK_FIELDS = [
 
 type WebhookField = (typeof WEBHOOK_FIELDS)[number];
 
-/** Every other §3.1 field, in contract order; the compiler demands an entry for each new field. */
+/** Every other assistant field, in record order; the compiler demands an entry for each new field. */
 const RUNTIME_FIELDS: Readonly<Record<Exclude<keyof AssistantConfig, WebhookField>, true>> = {
   name: true, type: true, mode: true, timezone: true, initialMessage: true, systemPrompt: true,
   knowledgebaseMode: true, reengagementPrompt: true, voiceMailMessage: true, endpointType: true,
@@ -49,7 +49,7 @@ export interface RuntimeTool {
   };
 }
 
-/** What the voice runtime needs to run a call (CONTRACT §7.5 "Runtime config"), in its wire shape. */
+/** What the voice runtime needs to run a call, in its wire shape. */
 export interface RuntimeConfig {
   readonly direction: CallDirection;
   readonly channel: CallChannel;
@@ -89,7 +89,7 @@ export interface RuntimeConfigInput {
   readonly tools: ReadonlyArray<{ readonly id: number; readonly name: string; readonly description: string; readonly schema: readonly ToolParameter[] }>;
 }
 
-/** Schema `number` is an integer and `float` any number (CONTRACT §5, §7.5). */
+/** Schema `number` is an integer and `float` any number. */
 const JSON_TYPES: Readonly<Record<ToolParameterType, string>> = { string: 'string', number: 'integer', float: 'number', boolean: 'boolean' };
 
 export function toolParameters(schema: readonly ToolParameter[]): RuntimeTool['parameters'] {
@@ -100,7 +100,7 @@ export function toolParameters(schema: readonly ToolParameter[]): RuntimeTool['p
 
 /**
  * Built once, when the call starts, and kept with the call: calls in progress keep the
- * configuration they started with (CONTRACT §3.5).
+ * configuration they started with.
  */
 export function buildRuntimeConfig(input: RuntimeConfigInput): RuntimeConfig {
   const assistant: Record<string, unknown> = { id: input.assistantId, language: input.languageCode, secondary_languages: input.secondaryLanguageCodes };

@@ -1,6 +1,6 @@
 import { MessageDeliveryState } from './message-delivery';
 
-/** The delivery record at the chat app (CONTRACT A.11); its status moves by `applyMessageDeliveryUpdate`. */
+/** The delivery record at the chat app; its status moves by `applyMessageDeliveryUpdate`. */
 export interface ChatappMessage extends MessageDeliveryState {
   readonly id: number;
   /** The account the message belongs to. */

@@ -1,6 +1,6 @@
 import { mediaCaption, mediaTypeOf } from './media';
 
-describe('freeform media type (CONTRACT §8.6)', () => {
+describe('freeform media type', () => {
   it.each([
     ['image/jpeg', 'image'],
     ['Image/PNG; charset=binary', 'image'],

@@ -1,4 +1,4 @@
-/** Freeform media (CONTRACT §8.6): the kind is taken from the fetched `Content-Type`. */
+/** Freeform media: the kind is taken from the fetched `Content-Type`. */
 export const MEDIA_TYPES = ['image', 'audio', 'video', 'document'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 

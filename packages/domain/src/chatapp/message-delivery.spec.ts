@@ -6,7 +6,7 @@ const state = (status: MessageDeliveryState['status']): MessageDeliveryState => 
 
 type Row = [MessageDeliveryUpdateStatus, MessageDeliveryUpdateStatus, MessageDeliveryUpdateStatus];
 
-/** [current, update, status afterwards] for every pair of outbound statuses (CONTRACT §8.8). */
+/** [current, update, status afterwards] for every pair of outbound statuses. */
 const table: Row[] = [
   ['queued', 'queued', 'queued'], ['queued', 'sent', 'sent'], ['queued', 'delivered', 'delivered'], ['queued', 'read', 'read'], ['queued', 'failed', 'failed'], ['queued', 'undelivered', 'undelivered'],
   ['sent', 'queued', 'sent'], ['sent', 'sent', 'sent'], ['sent', 'delivered', 'delivered'], ['sent', 'read', 'read'], ['sent', 'failed', 'failed'], ['sent', 'undelivered', 'undelivered'],
@@ -16,7 +16,7 @@ const table: Row[] = [
   ['undelivered', 'sent', 'undelivered'], ['undelivered', 'read', 'undelivered'], ['undelivered', 'failed', 'undelivered'],
 ];
 
-describe('chat-app delivery statuses (CONTRACT §8.8)', () => {
+describe('chat-app delivery statuses', () => {
   it.each(table)('%s + %s → %s; the update is always in the history; an event only on change', (current, update, expected) => {
     const r = applyMessageDeliveryUpdate(state(current), { status: update, at: t1 });
     if (!r.ok) throw new Error('refused');

@@ -1,7 +1,7 @@
 import { err, ok, Result } from '../shared/result';
 
 /**
- * Chat-app message delivery statuses (CONTRACT §8.8). Provider callbacks arrive late and out of
+ * Chat-app message delivery statuses. Provider callbacks arrive late and out of
  * order, so an update never moves a message backwards: it is always kept in the history, and
  * changes `status` only when it moves forward.
  */

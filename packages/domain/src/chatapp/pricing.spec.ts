@@ -2,7 +2,7 @@ import { allowancePeriod, allowanceRemaining, DEFAULT_CHATAPP_PRICES, priceFreef
 
 const prices = DEFAULT_CHATAPP_PRICES;
 
-describe('chat-app send prices (CONTRACT §8.10, §13.3)', () => {
+describe('chat-app send prices', () => {
   it('defaults: template 0.05, freeform 0.01', () => {
     expect(prices).toEqual({ templateMessage: 0.05, freeformMessage: 0.01 });
   });
@@ -29,7 +29,7 @@ describe('chat-app send prices (CONTRACT §8.10, §13.3)', () => {
   });
 });
 
-describe('template allowance period (CONTRACT §13.1, §13.3)', () => {
+describe('template allowance period', () => {
   it.each([
     ['2026-03-15T12:00:00.000Z', '2026-03-01T00:00:00.000Z', '2026-04-01T00:00:00.000Z'],
     ['2026-03-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z', '2026-04-01T00:00:00.000Z'],

@@ -1,7 +1,7 @@
 import { canAfford } from '../billing/ledger';
 import { err, ok, Result } from '../shared/result';
 
-/** Chat-app message prices (CONTRACT §13.3; configuration, these are the defaults). */
+/** Chat-app message prices (configuration, these are the defaults). */
 export interface ChatappPrices {
   readonly templateMessage: number;
   readonly freeformMessage: number;
@@ -17,7 +17,7 @@ export type SendCharge =
 
 export type InsufficientBalance = { readonly code: 'INSUFFICIENT_BALANCE'; readonly balance: number; readonly required: number };
 
-/** Template sends use the allowance first; only without allowance must the balance cover the price (§8.10). */
+/** Template sends use the allowance first; only without allowance must the balance cover the price. */
 export function priceTemplateSend(allowanceRemaining: number, balance: number, prices: ChatappPrices): Result<SendCharge, InsufficientBalance> {
   if (allowanceRemaining > 0) return ok({ source: 'allowance', amount: 0 });
   return chargeBalance(balance, prices.templateMessage);
@@ -32,10 +32,10 @@ function chargeBalance(balance: number, price: number): Result<SendCharge, Insuf
   return canAfford(balance, price) ? ok({ source: 'balance', amount: price }) : err({ code: 'INSUFFICIENT_BALANCE', balance, required: price });
 }
 
-/** The allowance period: a calendar month in UTC, reset on the 1st at 00:00 (§13.3). */
+/** The allowance period: a calendar month in UTC, reset on the 1st at 00:00. */
 export interface AllowancePeriod {
   readonly startsAt: Date;
-  /** `allowance_resets_at` (§13.1). */
+  /** `allowance_resets_at`. */
   readonly resetsAt: Date;
 }
 

@@ -27,7 +27,7 @@ const failingFrom = {
   balance: { balance: 0.01 },
 };
 
-describe('template send check order (CONTRACT §8.5)', () => {
+describe('template send check order', () => {
   const all = (...keys: (keyof typeof failingFrom)[]): TemplateSendInput => Object.assign({}, goodTemplateSend, ...keys.map((k) => failingFrom[k]));
 
   it.each([
@@ -52,7 +52,7 @@ describe('template send check order (CONTRACT §8.5)', () => {
   });
 });
 
-describe('freeform send check order (CONTRACT §8.6)', () => {
+describe('freeform send check order', () => {
   const good: FreeformSendInput = { sender: { status: 'online' }, recipientPhone: '+14155551234', window: openWindow, balance: 10, prices: DEFAULT_CHATAPP_PRICES };
 
   it.each([

@@ -8,7 +8,7 @@ import { renderTemplate, TemplateVariableInput, TemplateVariablesMissing } from 
 import { ChatWindow } from './window';
 
 /**
- * The checks of a send that the domain can decide, in the contract's order (§8.5, §8.6). Rate
+ * The checks of a send that the domain can decide, in the contract's order. Rate
  * limit and validation come before them, the media fetch and the provider after them.
  */
 export type SenderNotFound = { readonly code: 'SENDER_NOT_FOUND' };
@@ -22,7 +22,7 @@ export type TemplateSendRefusal =
 export type FreeformSendRefusal = SenderNotFound | InvalidPhone | SenderOffline | SessionExpired | InsufficientBalance;
 
 export interface TemplateSendInput {
-  /** Null when missing or another user's (indistinguishable, §1.12). */
+  /** Null when missing or another user's (indistinguishable). */
   readonly sender: Pick<Sender, 'id' | 'status'> | null;
   readonly template: Pick<MessageTemplate, 'senderId' | 'status' | 'bodyText' | 'variables'> | null;
   readonly recipientPhone: string;

@@ -1,6 +1,6 @@
 import { checkSenderCanSend, formatMessagingLimit, senderCountryCode } from './sender';
 
-describe('sender status (CONTRACT §8.2)', () => {
+describe('sender status', () => {
   it('only online senders send; the refusal names the status', () => {
     expect(checkSenderCanSend('online').ok).toBe(true);
     expect(checkSenderCanSend('offline')).toEqual({ ok: false, error: { code: 'SENDER_OFFLINE', senderStatus: 'offline' } });

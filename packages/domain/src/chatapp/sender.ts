@@ -7,7 +7,7 @@ export type SenderStatus = (typeof SENDER_STATUSES)[number];
 export const QUALITY_RATINGS = ['GREEN', 'YELLOW', 'RED'] as const;
 export type QualityRating = (typeof QUALITY_RATINGS)[number];
 
-/** A business number on the chat app (CONTRACT §8.2, A.8). */
+/** A business number on the chat app. */
 export interface Sender {
   readonly id: number;
   readonly userId: number;
@@ -29,7 +29,7 @@ export interface Sender {
 /** The catalogue text of `SENDER_OFFLINE`, the same on every route and in automation steps. */
 export const senderOfflineText = (status: SenderStatus | string): string => `Sender is not online. Current status: ${status}`;
 
-/** The refusal names the current status: the error text quotes it (§8.5). */
+/** The refusal names the current status: the error text quotes it. */
 export type SenderOffline = { readonly code: 'SENDER_OFFLINE'; readonly senderStatus: SenderStatus };
 
 /** Only `online` senders send. */

@@ -2,7 +2,7 @@ import { NO_CONVERSATION_TEXT, SESSION_EXPIRED_TEXT, sessionOpenText, sessionSta
 
 const t = (iso: string) => new Date(iso);
 
-describe('session status object (CONTRACT §8.4, §8.7)', () => {
+describe('session status object', () => {
   it('open: the contract example, 23 hr 45 min remaining', () => {
     const window = { lastCustomerMessageAt: t('2026-03-01T10:00:00.000Z'), lastTemplateSentAt: null };
     expect(sessionStatus(window, t('2026-03-01T10:15:00.000Z'))).toEqual({

@@ -1,7 +1,7 @@
 import { ChatWindow, windowExpiresAt } from './window';
 
 /**
- * The session-status object (CONTRACT §8.4, §8.7). Its `message` texts are response data fixed by
+ * The session-status object. Its `message` texts are response data fixed by
  * the contract, so they belong to the model here rather than to the HTTP layer.
  */
 export type SessionStatus =

@@ -1,6 +1,6 @@
 import { parseTemplatePlaceholders, renderTemplate } from './template-placeholders';
 
-describe('template placeholders (CONTRACT §8.3)', () => {
+describe('template placeholders', () => {
   it.each([
     ['Hi {{1}}, your order {{2}} has shipped.', 'positional', ['1', '2']],
     ['{{2}} then {{1}} then {{2}}', 'positional', ['2', '1']],
@@ -26,7 +26,7 @@ describe('template placeholders (CONTRACT §8.3)', () => {
   });
 });
 
-describe('template rendering and TEMPLATE_VARIABLES_MISSING (CONTRACT §8.5)', () => {
+describe('template rendering and TEMPLATE_VARIABLES_MISSING', () => {
   const positional = 'Hi {{1}}, your order {{2}} has shipped.';
 
   it('renders positional values', () => {

@@ -1,7 +1,7 @@
 import { err, ok, Result } from '../shared/result';
 
 /**
- * Template placeholders (CONTRACT §8.3): positional `{{1}}`…`{{n}}` (names `"1"`…`"n"`) or named
+ * Template placeholders: positional `{{1}}`…`{{n}}` (names `"1"`…`"n"`) or named
  * `{{snake_case}}`, never both in one body. Anything between `{{` and `}}` is a placeholder, so a
  * typo such as `{{ name }}` is refused at creation rather than sent to customers verbatim.
  */
@@ -41,7 +41,7 @@ export function parseTemplatePlaceholders(bodyText: string): Result<TemplatePlac
   return ok({ style: 'positional', variables });
 }
 
-/** Values as the send request gives them: numbers and booleans are sent as their text (§8.5). */
+/** Values as the send request gives them: numbers and booleans are sent as their text. */
 export type TemplateVariableInput = string | number | boolean | null | undefined;
 
 export type TemplateVariablesMissing = { readonly code: 'TEMPLATE_VARIABLES_MISSING'; readonly missing: readonly string[] };

@@ -1,6 +1,6 @@
 import { checkTemplateCanSend } from './template';
 
-describe('template status (CONTRACT §8.3)', () => {
+describe('template status', () => {
   it.each(['pending', 'rejected'] as const)('a %s template is not sent; the refusal names the status', (status) => {
     expect(checkTemplateCanSend(status)).toEqual({ ok: false, error: { code: 'TEMPLATE_NOT_APPROVED', templateStatus: status } });
   });

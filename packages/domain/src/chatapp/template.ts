@@ -6,7 +6,7 @@ export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
 export const TEMPLATE_CATEGORIES = ['marketing', 'utility', 'authentication', 'voice_call_request'] as const;
 export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
 
-/** A pre-approved message of a sender (CONTRACT §8.3, A.9). */
+/** A pre-approved message of a sender. */
 export interface MessageTemplate {
   readonly id: number;
   readonly senderId: number;
@@ -23,7 +23,7 @@ export interface MessageTemplate {
   readonly updatedAt: Date;
 }
 
-/** The refusal names the current status: the error text quotes it (§8.5). */
+/** The refusal names the current status: the error text quotes it. */
 export type TemplateNotApproved = { readonly code: 'TEMPLATE_NOT_APPROVED'; readonly templateStatus: TemplateStatus };
 
 /** Only `approved` templates are sent. */

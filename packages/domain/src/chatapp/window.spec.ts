@@ -6,7 +6,7 @@ const at = (base: Date, hours: number) => new Date(base.getTime() + hours * H);
 const T0 = t('2026-03-01T10:00:00.000Z');
 const openedByCustomer: ChatWindow = { lastCustomerMessageAt: T0, lastTemplateSentAt: null };
 
-describe('24-hour window (CONTRACT §8.4)', () => {
+describe('24-hour window', () => {
   it('closed + customer message → open, 24-hour timer starts', () => {
     const { next, events } = openOnCustomerMessage(CLOSED_WINDOW, T0);
     expect(isWindowOpen(next, T0)).toBe(true);

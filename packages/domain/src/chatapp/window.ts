@@ -1,5 +1,5 @@
 /**
- * The 24-hour messaging window per (sender, customer) (CONTRACT §8.4). Only the two timestamps are
+ * The 24-hour messaging window per (sender, customer). Only the two timestamps are
  * stored; whether the window is open is always computed from them and `now`, so it is never stale.
  */
 export const WINDOW_HOURS = 24;
@@ -13,7 +13,7 @@ export interface ChatWindow {
 
 export const CLOSED_WINDOW: ChatWindow = { lastCustomerMessageAt: null, lastTemplateSentAt: null };
 
-/** Which timestamp gives the current expiry (`window_opened_by`, §8.7). */
+/** Which timestamp gives the current expiry (`window_opened_by`). */
 export type WindowOpener = 'customer' | 'template';
 
 export type WindowEvent =
@@ -45,12 +45,12 @@ export function isWindowOpen(window: ChatWindow, now: Date): boolean {
 /** Freeform messages (API or AI) may be sent only while the window is open. */
 export const canSendFreeform = (window: ChatWindow, now: Date): boolean => isWindowOpen(window, now);
 
-/** A customer message opens the window or restarts its 24 hours (§8.4 rows 1–2). */
+/** A customer message opens the window or restarts its 24 hours. */
 export function openOnCustomerMessage(window: ChatWindow, at: Date): WindowChange {
   return moveOpening(window, { ...window, lastCustomerMessageAt: laterOf(window.lastCustomerMessageAt, at) }, at);
 }
 
-/** A successful template send opens the window or extends it when that is later (§8.4 rows 3–4). */
+/** A successful template send opens the window or extends it when that is later. */
 export function openOnTemplateSent(window: ChatWindow, at: Date): WindowChange {
   return moveOpening(window, { ...window, lastTemplateSentAt: laterOf(window.lastTemplateSentAt, at) }, at);
 }
@@ -76,7 +76,7 @@ function latestOpening(window: ChatWindow): { readonly at: Date; readonly by: Wi
 }
 
 /**
- * The sandbox's S6 (CONTRACT §14.2): both openings moved back so the window closed one minute
+ * The sandbox's S6: both openings moved back so the window closed one minute
  * before `now`. A window never opened gets a customer opening, so the expiry it reports is real.
  */
 export function expireWindow(window: ChatWindow, now: Date): ChatWindow {

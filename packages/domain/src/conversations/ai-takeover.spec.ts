@@ -6,7 +6,7 @@ const min = (m: number) => new Date(t0.getTime() + m * 60_000);
 const on = newConversation({ id: 880, uuid: '9b2f6c1e-4a7d-4c1b-9d7e-2f1a0c3b5e66', userId: 1, senderId: 12, customerPhone: '+14155551234' }, t0);
 const off = disableAi(on, min(5)).next;
 
-describe('AI takeover (CONTRACT §11.3)', () => {
+describe('AI takeover', () => {
   it('ai_enabled true + disable-ai → false, ai_disabled_at = now', () => {
     const { next, events } = disableAi(on, min(5));
     expect(next).toMatchObject({ aiEnabled: false, aiDisabledAt: min(5), updatedAt: min(5) });
@@ -45,7 +45,7 @@ describe('AI takeover (CONTRACT §11.3)', () => {
   });
 });
 
-describe('AI reply on an inbound message (CONTRACT §8.9)', () => {
+describe('AI reply on an inbound message', () => {
   it.each([
     [true, { status: 'active', complianceBlocked: false }, true],
     [true, { status: 'inactive', complianceBlocked: false }, false],

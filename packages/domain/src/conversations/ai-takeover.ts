@@ -1,7 +1,7 @@
 import { Conversation } from './conversation';
 
 /**
- * AI takeover (CONTRACT §11.3): a human switches AI replies off and on. Ownership is decided when
+ * AI takeover: a human switches AI replies off and on. Ownership is decided when
  * the conversation is loaded; both operations are idempotent (same 200 body, nothing changes).
  */
 export type AiToggleEvent = { readonly type: 'ai_disabled'; readonly at: Date } | { readonly type: 'ai_enabled'; readonly at: Date };
@@ -24,7 +24,7 @@ export function enableAi(conversation: Conversation, now: Date): AiToggleChange 
   };
 }
 
-/** The sender's assistant as far as replying goes (§8.9 step 2). */
+/** The sender's assistant as far as replying goes. */
 export interface ReplyingAssistant {
   readonly status: 'active' | 'inactive';
   readonly complianceBlocked: boolean;
@@ -42,14 +42,14 @@ export function aiReplySkip(conversation: Pick<Conversation, 'aiEnabled'>, assis
   return null;
 }
 
-/** Whether an inbound customer message gets an AI reply generated, or is only stored (§8.9). */
+/** Whether an inbound customer message gets an AI reply generated, or is only stored. */
 export function shouldGenerateAiReply(conversation: Pick<Conversation, 'aiEnabled'>, assistant: ReplyingAssistant | null): boolean {
   return aiReplySkip(conversation, assistant) === null;
 }
 
 /**
  * What becomes of a generated reply, judged on the conversation as it is when the reply is ready
- * to send. Discarded when AI was switched off meanwhile (§8.9 step 3), and also when it was
+ * to send. Discarded when AI was switched off meanwhile, and also when it was
  * switched off and on again since the customer's message: enable-ai answers only later messages.
  */
 export function aiReplyFate(conversation: Pick<Conversation, 'aiEnabled' | 'aiEnabledAt'>, customerMessageAt: Date): 'send' | 'discard' {

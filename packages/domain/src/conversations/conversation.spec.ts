@@ -6,7 +6,7 @@ const min = (m: number) => new Date(t0.getTime() + m * 60_000);
 const fresh = newConversation({ id: 880, uuid: '9b2f6c1e-4a7d-4c1b-9d7e-2f1a0c3b5e66', userId: 1, senderId: 12, customerPhone: '+14155551234' }, t0);
 const msg = (m: Partial<RecordedMessage>): RecordedMessage => ({ source: 'customer', type: 'text', at: min(1), assistantId: 101, ...m });
 
-describe('conversation record (CONTRACT §8.1, §11.1)', () => {
+describe('conversation record', () => {
   it('a new conversation is open, AI on, never ended, window closed', () => {
     expect(fresh).toMatchObject({ type: 'chatapp', status: 'open', aiEnabled: true, aiDisabledAt: null, messageCount: 0, endedCount: 0, endedAt: null, lastMessageAt: null });
     expect(conversationWindowExpiresAt(fresh)).toBeNull();
@@ -32,7 +32,7 @@ describe('conversation record (CONTRACT §8.1, §11.1)', () => {
     ['freeform media (api)', { source: 'api', type: 'media' }],
     ['AI reply', { source: 'ai', type: 'text' }],
     ['automation freeform', { source: 'automation', type: 'text' }],
-  ] as const)('a %s never extends the window (§8.4)', (_name, m) => {
+  ] as const)('a %s never extends the window', (_name, m) => {
     const opened = recordMessage(fresh, msg({ at: min(0) })).next;
     const { next, events } = recordMessage(opened, msg({ ...m, at: min(60) }));
     expect(windowExpiresAt(next.window)).toEqual(windowExpiresAt(opened.window));
@@ -56,7 +56,7 @@ describe('conversation record (CONTRACT §8.1, §11.1)', () => {
   });
 });
 
-describe('reopen on new traffic (CONTRACT §11.4, row 2)', () => {
+describe('reopen on new traffic (row 2)', () => {
   const ended: Conversation = { ...fresh, status: 'ended', endedAt: min(30), endedCount: 1, aiEnabled: false, aiDisabledAt: min(5) };
 
   it.each([

@@ -5,7 +5,7 @@ export const CONVERSATION_STATUSES = ['open', 'ended'] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 
 /**
- * Exactly one per (user, sender, customer phone), reused forever (CONTRACT §8.1, §11.1). It holds
+ * Exactly one per (user, sender, customer phone), reused forever. It holds
  * the chat-app window of that sender and customer.
  */
 export interface Conversation {
@@ -75,8 +75,8 @@ export const conversationWindowExpiresAt = (conversation: Conversation): Date | 
 
 /**
  * A new message in either direction: counts, reopens an `ended` conversation (`ai_enabled`
- * unchanged, §11.4), and moves the window — customer messages and template sends only; freeform
- * and AI replies never extend it (§8.4).
+ * unchanged), and moves the window — customer messages and template sends only; freeform
+ * and AI replies never extend it.
  */
 export function recordMessage(conversation: Conversation, message: RecordedMessage): ConversationChange {
   const { at } = message;

@@ -9,7 +9,7 @@ const message = (id: number, over: Partial<ConversationMessage>): ConversationMe
   createdAt: at('2026-03-01T10:00:00.000Z'), ...over,
 });
 
-describe('conversation_ended payload (CONTRACT §12.3)', () => {
+describe('conversation_ended payload', () => {
   it('lists the transcript with roles, media placeholders and attachments', () => {
     const conversation = {
       ...newConversation({ id: 880, uuid: 'u-1', userId: 1, senderId: 12, customerPhone: '+14155551234' }, at('2026-02-27T08:00:00.000Z')),

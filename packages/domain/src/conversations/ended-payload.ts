@@ -2,7 +2,7 @@ import { MediaType } from '../chatapp/media';
 import { Conversation } from './conversation';
 import { ConversationMessage, roleOfSource } from './message';
 
-/** What the `conversation_ended` payload (CONTRACT §12.3) is built from, read once the end is recorded. */
+/** What the `conversation_ended` payload is built from, read once the end is recorded. */
 export interface EndedConversationFacts {
   readonly conversation: Conversation;
   /** Oldest first. */

@@ -1,6 +1,6 @@
 import { evaluatedConversationVariables } from './evaluation';
 
-describe('evaluatedConversationVariables (CONTRACT §11.4)', () => {
+describe('evaluatedConversationVariables', () => {
   const on = { enabled: true, fieldNames: ['customer_name', 'order_id'] };
 
   it('is {} when the assistant does not evaluate', () => {

@@ -7,7 +7,7 @@ const created = newConversation({ id: 880, uuid: '9b2f6c1e-4a7d-4c1b-9d7e-2f1a0c
 const open: Conversation = recordMessage(created, { source: 'customer', type: 'text', at: min(1), assistantId: 101 }).next;
 const hook = { url: 'https://hooks.example.com/ended', retrigger: false };
 
-describe('inactivity timeout (CONTRACT §11.4)', () => {
+describe('inactivity timeout', () => {
   it('the assistant timeout, 30 minutes when there is no assistant', () => {
     expect(inactivityTimeoutMinutes({ conversationInactivityTimeout: 45 })).toBe(45);
     expect(inactivityTimeoutMinutes(null)).toBe(30);
@@ -23,7 +23,7 @@ describe('inactivity timeout (CONTRACT §11.4)', () => {
   });
 });
 
-describe('end on inactivity (CONTRACT §11.4, row 1)', () => {
+describe('end on inactivity (row 1)', () => {
   it('open + no message for the timeout → ended, ended_at = now, ended_count + 1, webhook on the first end', () => {
     const r = endOnInactivity(open, min(31), 30, hook);
     expect(r).toEqual({

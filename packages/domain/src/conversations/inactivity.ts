@@ -2,7 +2,7 @@ import { err, ok, Result } from '../shared/result';
 import { Conversation } from './conversation';
 
 /**
- * End on inactivity (CONTRACT §11.4): an open conversation with no message in either direction
+ * End on inactivity: an open conversation with no message in either direction
  * for the assistant's `conversation_inactivity_timeout` minutes ends.
  */
 export const DEFAULT_INACTIVITY_TIMEOUT_MINUTES = 30;
@@ -29,7 +29,7 @@ export type ConversationEndedEvent = {
   readonly type: 'conversation_ended';
   readonly at: Date;
   readonly endedCount: number;
-  /** Whether a `conversation_ended` webhook event (§12.3) is created for this end. */
+  /** Whether a `conversation_ended` webhook event is created for this end. */
   readonly notifyWebhook: boolean;
 };
 

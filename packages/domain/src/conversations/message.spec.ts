@@ -1,6 +1,6 @@
 import { roleOfSource } from './message';
 
-describe('message roles (CONTRACT A.10, §12.3)', () => {
+describe('message roles', () => {
   it.each([
     ['customer', 'user'],
     ['ai', 'assistant'],

@@ -10,7 +10,7 @@ export type MessageType = (typeof MESSAGE_TYPES)[number];
 export type MessageRole = 'user' | 'assistant' | 'system';
 export type MessageDirection = 'inbound' | 'outbound';
 
-/** The conversation's record of a message (CONTRACT A.10). */
+/** The conversation's record of a message. */
 export interface ConversationMessage {
   readonly id: number;
   readonly conversationId: number;
@@ -32,7 +32,7 @@ export interface ConversationMessage {
   readonly createdAt: Date;
 }
 
-/** Customers speak as `user`; AI, API and automation messages as `assistant` (A.10, §12.3). */
+/** Customers speak as `user`; AI, API and automation messages as `assistant` (A.10). */
 export function roleOfSource(source: MessageSource): MessageRole {
   if (source === 'customer') return 'user';
   return source === 'system' ? 'system' : 'assistant';

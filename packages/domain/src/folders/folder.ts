@@ -1,7 +1,7 @@
-/** Folders and labels group assistants (CONTRACT §4); both share these rules. */
+/** Folders and labels group assistants; both share these rules. */
 export const GROUP_COLORS = ['gray', 'slate', 'red', 'orange', 'amber', 'green', 'teal', 'blue', 'purple', 'pink'] as const;
 export type GroupColor = (typeof GROUP_COLORS)[number];
 export const GROUP_NAME_MAX = 255;
 
-/** Refusals of folder and label writes (CONTRACT §4): names are unique per account, ignoring case. */
+/** Refusals of folder and label writes: names are unique per account, ignoring case. */
 export type GroupRefusal = 'not_found' | 'name_taken';

@@ -1,4 +1,4 @@
-/** IETF Idempotency-Key semantics as CONTRACT §1.10 states them. */
+/** IETF Idempotency-Key semantics. */
 export interface StoredIdempotentRequest {
   readonly fingerprint: string;
   /**

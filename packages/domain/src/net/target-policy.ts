@@ -1,5 +1,5 @@
 /**
- * Outbound target policy (CONTRACT §1.11): which addresses and URLs voiceplane may send requests to.
+ * Outbound target policy: which addresses and URLs voiceplane may send requests to.
  * Pure: the write-time check looks only at the URL text; the send-time address check is applied by
  * the outbound adapter to whatever DNS returned.
  */

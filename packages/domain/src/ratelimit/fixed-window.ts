@@ -1,5 +1,5 @@
 /**
- * Fixed-window counting (CONTRACT §1.8): a window is identified by its start, aligned to the
+ * Fixed-window counting: a window is identified by its start, aligned to the
  * epoch, so every instance computes the same window for the same instant.
  */
 export interface Window {

@@ -1,6 +1,6 @@
 /**
  * Rules a request broke, keyed by wire field name (`allowed_inbound_ips`, `tools.0.event_type_id`).
- * Each problem is a code (with what its wording needs); the transport words it (CONTRACT §1.6).
+ * Each problem is a code (with what its wording needs); the transport words it.
  */
 export type FieldProblems<P> = Record<string, P[]>;
 

@@ -1,5 +1,5 @@
 /**
- * Address shapes accepted on SIP trunks (CONTRACT §6.2), as anchored regular expressions so the
+ * Address shapes accepted on SIP trunks, as anchored regular expressions so the
  * HTTP layer can enforce them and publish them in the OpenAPI document unchanged.
  */
 

@@ -1,7 +1,7 @@
 import { NumberCountry } from './countries';
 
 /**
- * What a purchasable number needs before it can be bought (CONTRACT §6.7): `inventory` numbers come
+ * What a purchasable number needs before it can be bought: `inventory` numbers come
  * from voiceplane's own pool; `local`/`foreign` need a registered address, which voiceplane does
  * not support.
  */
@@ -45,7 +45,7 @@ export function monthlyPrice(country: NumberCountry, kind: NumberKind): NumberPr
   return { price: MONTHLY_PRICES[country][kind], billingPriceId: `price_${country.toLowerCase()}_${kind}_monthly` };
 }
 
-/** Search results are capped (CONTRACT §6.7). */
+/** Search results are capped. */
 export const NUMBER_SEARCH_LIMIT = 20;
 
 /** The `contains` filter: its digits appear anywhere in the number's E.164 digits. */
@@ -65,7 +65,7 @@ export function addMonthsClamped(anchor: Date, months: number): Date {
 }
 
 /**
- * Renewals fall on the purchase day every month (CONTRACT §6.8): the first renewal date after
+ * Renewals fall on the purchase day every month: the first renewal date after
  * `after`, counted from the purchase `anchor` so a 31st stays a 31st where the month allows.
  */
 export function nextRenewal(anchor: Date, after: Date): Date {

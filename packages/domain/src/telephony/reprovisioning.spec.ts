@@ -1,7 +1,7 @@
 import { REPROVISIONING_TABLE, reprovisionPlan } from './reprovisioning';
 import { SipTrunkField } from './sip-trunk';
 
-describe('re-provisioning plan (CONTRACT §6.6 fixed table)', () => {
+describe('re-provisioning plan', () => {
   it.each<[SipTrunkField, boolean, boolean]>([
     ['sipUsername', true, true],
     ['sipPassword', true, true],

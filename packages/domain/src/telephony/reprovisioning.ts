@@ -11,7 +11,7 @@ const INBOUND: ReprovisionPlan = { inbound: true, outbound: false };
 const OUTBOUND: ReprovisionPlan = { inbound: false, outbound: true };
 const STORED_ONLY: ReprovisionPlan = { inbound: false, outbound: false };
 
-/** The fixed re-provisioning table of the specification (CONTRACT §6.6), one row per field. */
+/** The fixed re-provisioning table of the specification, one row per field. */
 export const REPROVISIONING_TABLE: Readonly<Record<SipTrunkField, ReprovisionPlan>> = {
   sipUsername: BOTH,
   sipPassword: BOTH,

@@ -17,7 +17,7 @@ const stored: SipTrunkSettings = {
 const ipStored: SipTrunkSettings = { ...stored, inboundAuthorizationType: 'ip', allowedInboundIps: ['203.0.113.10', '198.51.100.0/24'] };
 
 describe('new SIP trunk settings', () => {
-  it('fills the defaults of CONTRACT §6.4', () => {
+  it('fills the defaults', () => {
     const r = newSipTrunkSettings({ phoneNumber: '100', sipUsername: 'abc', sipPassword: 'xyz', sipAddress: '10.0.0.1' });
     expect(r).toEqual({
       ok: true,

@@ -7,7 +7,7 @@ export type SipCallingFormat = (typeof SIP_CALLING_FORMATS)[number];
 export const INBOUND_AUTHORIZATION_TYPES = ['auth', 'ip'] as const;
 export type InboundAuthorizationType = (typeof INBOUND_AUTHORIZATION_TYPES)[number];
 
-/** Field limits of CONTRACT §6.2 / §15. */
+/** SIP trunk field limits. */
 export const SIP_TRUNK_LIMITS = {
   phoneNumberMax: 15,
   nicknameMax: 50,
@@ -46,7 +46,7 @@ export type SipTrunkChanges = { -readonly [K in SipTrunkField]?: SipTrunkSetting
 
 export type NewSipTrunk = Pick<SipTrunkSettings, 'phoneNumber' | 'sipUsername' | 'sipPassword' | 'sipAddress'> & SipTrunkChanges;
 
-/** Defaults of CONTRACT §6.4. */
+/** SIP trunk defaults. */
 const DEFAULTS = {
   nickname: null,
   sipCallingFormat: '+e164',
@@ -105,7 +105,7 @@ const sameList = (a: readonly string[] | null, b: readonly string[] | null): boo
   return x.size === y.size && [...x].every((v) => y.has(v));
 };
 
-/** Fields whose value differs from the stored one ("changed" of CONTRACT §6.6). */
+/** Fields whose value differs from the stored one ("changed"). */
 export function changedFields(stored: SipTrunkSettings, next: SipTrunkSettings): SipTrunkField[] {
   return (Object.keys(stored) as SipTrunkField[]).filter((field) =>
     field === 'allowedInboundIps'

@@ -9,12 +9,12 @@ export interface ResolvedParameters {
   readonly missing: readonly string[];
   /** Parameters whose value could not be coerced to the declared type. */
   readonly invalid: readonly string[];
-  /** Optional parameters that were not collected (CONTRACT D19). */
+  /** Optional parameters that were not collected. */
   readonly omitted: readonly string[];
 }
 
 /**
- * Step 1 of CONTRACT §5.7: keep only declared names, coerce by type. A parameter is collected when
+ * Step 1: keep only declared names, coerce by type. A parameter is collected when
  * present and not null; undeclared names are dropped without a word (the AI sometimes adds some).
  */
 export function resolveParameters(schema: readonly ToolParameter[], raw: Readonly<Record<string, unknown>>): ResolvedParameters {

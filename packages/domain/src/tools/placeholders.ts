@@ -1,5 +1,5 @@
 /**
- * Placeholder grammar of tool templates (CONTRACT §5.7 step 3):
+ * Placeholder grammar of tool templates:
  *  - `{{name}}` (spaces inside the braces allowed): a variable, in the URL, header values and
  *    static-field values;
  *  - `{name}` where `name` is a schema parameter: that parameter, in the URL only;

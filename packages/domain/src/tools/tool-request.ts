@@ -25,7 +25,7 @@ export interface TargetCheck {
   readonly status: TargetCheckStatus;
 }
 
-/** The request exactly as it would be sent, and why it might not be (CONTRACT §5.7 steps 1–5, §5.9). */
+/** The request exactly as it would be sent, and why it might not be. */
 export interface ToolRequest {
   readonly method: ToolMethod;
   readonly url: string;

@@ -1,6 +1,6 @@
 import { ToolRequest } from './tool-request';
 
-/** Why a transport attempt did not give a 2xx (the outbound client's outcomes, CONTRACT §1.11). */
+/** Why a transport attempt did not give a 2xx (the outbound client's outcomes). */
 export type TransportError = 'http_error' | 'timeout' | 'blocked_target' | 'connection_failed' | 'response_too_large';
 
 export type ToolCallError = TransportError | 'missing_params' | 'invalid_params' | 'automation_disabled';
@@ -14,7 +14,7 @@ export interface TransportOutcome {
   readonly error: TransportError | null;
 }
 
-/** The gateway's answer to the runtime (CONTRACT §5.8); `content` is what the AI reads. */
+/** The gateway's answer to the runtime; `content` is what the AI reads. */
 export interface ToolCallResult {
   readonly ok: boolean;
   readonly statusCode: number | null;
@@ -30,7 +30,7 @@ export const TOOL_CONTENT_LIMIT = 8_000;
 export const HTTP_ERROR_EXCERPT_LIMIT = 2_000;
 export const TRUNCATION_SUFFIX = '…[truncated]';
 
-/** Step 8 of CONTRACT §5.7: the outcome of a sent request as the AI will read it. */
+/** Step 8: the outcome of a sent request as the AI will read it. */
 export function toolCallResult(outcome: TransportOutcome, timeoutSeconds: number, warnings: readonly string[]): ToolCallResult {
   const base = { statusCode: outcome.statusCode, durationMs: outcome.durationMs, warnings };
   if (outcome.error === null) {
@@ -53,7 +53,7 @@ export function toolCallResult(outcome: TransportOutcome, timeoutSeconds: number
   }
 }
 
-/** The result of a request that was not sent: parameters first, then the target (CONTRACT §5.7 step 1). */
+/** The result of a request that was not sent: parameters first, then the target. */
 export function unsentToolCallResult(request: ToolRequest, warnings: readonly string[]): ToolCallResult {
   const base = { statusCode: null, durationMs: 0, truncated: false, warnings };
   const { missingRequired: missing, invalidParams: invalid } = request;

@@ -3,11 +3,11 @@ import { checkTargetUrl, TargetUrlPolicy } from '../net/target-policy';
 import { ToolParameter, ToolStaticField } from './tool';
 import { PLACEHOLDER_PATTERN } from './placeholders';
 
-/** Why a stored endpoint template is refused (CONTRACT §5.2); the transport words it. */
+/** Why a stored endpoint template is refused; the transport words it. */
 export type ToolEndpointProblem = 'too_long' | 'placeholder_in_host' | 'not_a_url' | 'not_public';
 
 /**
- * Write-time rules of a stored endpoint template (CONTRACT §5.2, §1.11), in the order a user fixes
+ * Write-time rules of a stored endpoint template, in the order a user fixes
  * them: placeholders only where values may vary, a URL at all, then the outbound policy.
  */
 export function toolEndpointProblem(endpoint: string, policy: TargetUrlPolicy): ToolEndpointProblem | null {
@@ -37,7 +37,7 @@ function placeholderBeforePath(endpoint: string): boolean {
   return spans.some(([start]) => start < pathStart);
 }
 
-/** Uniqueness inside one tool: static-field keys and parameter names (CONTRACT §5.2). */
+/** Uniqueness inside one tool: static-field keys and parameter names. */
 export function toolItemProblems(items: {
   readonly staticFields?: readonly ToolStaticField[];
   readonly schema?: readonly ToolParameter[];
@@ -59,5 +59,5 @@ function duplicates(values: readonly string[]): number[] {
   return repeated;
 }
 
-/** Refusals of tool management (CONTRACT §5.2–§5.6); the transport answers each. */
+/** Refusals of tool management; the transport answers each. */
 export type ToolRefusal = 'tool_not_found' | { readonly code: 'plan_limit'; readonly limit: number };

@@ -1,5 +1,5 @@
 /**
- * A mid-call tool (CONTRACT §5.1): an HTTP endpoint of the account owner that the AI calls during a
+ * A mid-call tool: an HTTP endpoint of the account owner that the AI calls during a
  * call, or (type `automation`) an automation run inside voiceplane.
  */
 export const TOOL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -58,7 +58,7 @@ export interface Tool extends ToolDefinition {
 /** Stored fields a user may set; the rest is owned by voiceplane. */
 export type ToolFields = Pick<Tool, 'name' | 'description' | 'endpoint' | 'method' | 'bodyFormat' | 'timeout' | 'headers' | 'staticFields' | 'schema'>;
 
-/** Size rules of CONTRACT §5.2 and §15. */
+/** Tool size rules. */
 export const TOOL_LIMITS = {
   name: 64,
   description: 255,
@@ -85,5 +85,5 @@ export const HTTP_TOKEN_PATTERN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** A header value as RFC 9110 allows it: no control characters but tab (a CR or LF would split the header). */
 export const HTTP_FIELD_VALUE_PATTERN = /^[^\x00-\x08\x0A-\x1F\x7F]*$/;
 
-/** Sent on update of an automation tool, these are ignored: the automation decides them (§5.5). */
+/** Sent on update of an automation tool, these are ignored: the automation decides them. */
 export const AUTOMATION_OWNED_FIELDS = ['endpoint', 'method', 'body_format'] as const;

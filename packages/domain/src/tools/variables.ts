@@ -1,4 +1,4 @@
-/** What a call contributes to the `{{variable}}` set of a tool request (CONTRACT §5.7 step 2). */
+/** What a call contributes to the `{{variable}}` set of a tool request. */
 export interface ToolCallSubject {
   /** Null for a chat conversation: there is no call (`call_id` is then empty). */
   readonly callId: number | null;

@@ -1,5 +1,5 @@
 /**
- * The money a user types for paid top-ups and auto-recharge (CONTRACT §13.4, §13.5): a range and
+ * The money a user types for paid top-ups and auto-recharge: a range and
  * whole cents, since the billing provider charges cents (the ledger itself keeps 4 decimals).
  */
 

@@ -3,7 +3,7 @@ import { AutoRecharge, changeAutoRecharge, newAutoRecharge } from './auto-rechar
 const AT = new Date('2026-03-01T10:00:00.000Z');
 const fresh = newAutoRecharge(7);
 
-describe('auto-recharge settings (CONTRACT §13.5)', () => {
+describe('auto-recharge settings', () => {
   it('starts with the defaults of the settings record', () => {
     expect(fresh).toEqual({
       userId: 7,

@@ -2,7 +2,7 @@ import { addFieldProblem, FieldProblems, hasFieldProblems } from '../shared/fiel
 import { err, ok, Result } from '../shared/result';
 import { BillingAmountProblem, billingAmountProblems, AUTO_RECHARGE_AMOUNT_RANGE, AUTO_RECHARGE_THRESHOLD_RANGE } from './amount-rules';
 
-/** An account's auto-recharge (CONTRACT §13.5): what the user set, and how its attempts went. */
+/** An account's auto-recharge: what the user set, and how its attempts went. */
 
 export interface AutoRechargeSettings {
   readonly enabled: boolean;
@@ -38,7 +38,7 @@ export function newAutoRecharge(userId: number): AutoRecharge {
 /** A `PUT`: only the sent fields. */
 export type AutoRechargeChanges = { -readonly [K in keyof AutoRechargeSettings]?: AutoRechargeSettings[K] };
 
-/** Keyed by wire field; `payment_method_required` sits on `enabled` (the §13.5 message). */
+/** Keyed by wire field; `payment_method_required` sits on `enabled` (its message). */
 export type AutoRechargeProblem = BillingAmountProblem | 'payment_method_required';
 
 /**

@@ -21,7 +21,7 @@ const autoTopUp = (id: number, status: TopUpStatus = 'pending', failureReason: s
   failureReason, createdAt: T0, completedAt: status === 'pending' ? null : T0,
 });
 
-describe('shouldRecharge (CONTRACT §13.5)', () => {
+describe('shouldRecharge', () => {
   it.each([
     ['a charge crossing the threshold', ON, IDLE, 6, 4.99, T0, START],
     ['a charge landing exactly on the threshold', ON, IDLE, 6, 5, T0, skip('not_below_threshold')],

@@ -5,7 +5,7 @@ import { TopUp } from './top-up';
 
 /**
  * When auto-recharge charges the saved card, and what each attempt's outcome does to it
- * (CONTRACT §13.5). Every function runs under the account's balance lock, so "one in flight" is
+ *. Every function runs under the account's balance lock, so "one in flight" is
  * a plain check of the state: the first charge that qualifies marks the attempt, the others see it.
  */
 

@@ -14,7 +14,7 @@ const SUCCEEDED: TopUpOutcome = { kind: 'succeeded' };
 const DECLINED: TopUpOutcome = { kind: 'failed', reason: 'card_declined' };
 const EXPIRED: TopUpOutcome = { kind: 'expired' };
 
-describe('settleTopUp: from pending (CONTRACT §13.4)', () => {
+describe('settleTopUp: from pending', () => {
   it('succeeded: completes, credits the amount once with "Top-up 31", raises top_up.succeeded', () => {
     expect(settleTopUp(topUp(), SUCCEEDED, NOW)).toEqual({
       ok: true,

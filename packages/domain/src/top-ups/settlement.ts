@@ -4,7 +4,7 @@ import { err, ok, Result } from '../shared/result';
 import { AlreadySettled, TopUp, TopUpTrigger } from './top-up';
 
 /**
- * How a provider's word on a payment settles a top-up (CONTRACT §13.4): `pending` moves once, to
+ * How a provider's word on a payment settles a top-up: `pending` moves once, to
  * `succeeded`, `failed` or `expired`; after that every outcome — a replay, or a late or
  * out-of-order event — is refused and changes nothing. So the credit, which only the move to
  * `succeeded` carries, is posted exactly once.
@@ -32,7 +32,7 @@ export interface TopUpCredit {
   readonly amount: number;
   /** `Top-up 31` */
   readonly description: string;
-  /** A ledger reference (CONTRACT D10): the compiler keeps `top_up` among the ledger's reference types. */
+  /** A ledger reference: the compiler keeps `top_up` among the ledger's reference types. */
   readonly reference: { readonly type: Extract<LedgerReferenceType, 'top_up'>; readonly id: number };
 }
 

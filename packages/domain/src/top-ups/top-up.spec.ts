@@ -6,7 +6,7 @@ const input = (over: Partial<NewTopUp> = {}): NewTopUp => ({
 });
 
 describe('newTopUp', () => {
-  it('opens a pending checkout top-up with the record of CONTRACT §13.4', () => {
+  it('opens a pending checkout top-up with the record', () => {
     expect(newTopUp(input())).toEqual({
       ok: true,
       value: {

@@ -1,13 +1,13 @@
 import { err, ok, Result } from '../shared/result';
 import { BillingAmountProblem, billingAmountProblems, TOP_UP_AMOUNT_RANGE } from './amount-rules';
 
-/** A paid top-up through the billing provider (CONTRACT §13.4). */
+/** A paid top-up through the billing provider. */
 
 export const TOP_UP_STATUSES = ['pending', 'succeeded', 'failed', 'expired'] as const;
 export type TopUpStatus = (typeof TOP_UP_STATUSES)[number];
 export type SettledTopUpStatus = Exclude<TopUpStatus, 'pending'>;
 
-/** `checkout`: the user pays on the provider's page; `auto`: charged off-session by auto-recharge (§13.5). */
+/** `checkout`: the user pays on the provider's page; `auto`: charged off-session by auto-recharge. */
 export const TOP_UP_TRIGGERS = ['checkout', 'auto'] as const;
 export type TopUpTrigger = (typeof TOP_UP_TRIGGERS)[number];
 
@@ -70,5 +70,5 @@ export function newTopUp(input: NewTopUp): Result<TopUp, BillingAmountProblem[]>
 /** A settled top-up never changes again (S14 answers 409; a provider event is acknowledged and ignored). */
 export type AlreadySettled = { readonly code: 'already_settled'; readonly status: SettledTopUpStatus };
 
-/** Refusals of top-up routes (CONTRACT §13.4, §14 S14); the transport answers each. */
+/** Refusals of top-up routes; the transport answers each. */
 export type TopUpRefusal = 'top_up_not_found' | AlreadySettled;

@@ -1,12 +1,12 @@
 import { err, ok, Result } from '../shared/result';
 
 /**
- * Outgoing webhook delivery (CONTRACT §12): which events exist, how one attempt is judged, when
+ * Outgoing webhook delivery: which events exist, how one attempt is judged, when
  * the next one happens and what a delivery's status becomes. Time and randomness come in as
  * arguments.
  */
 
-/** Open enum (CONTRACT §16): new event types may be added. */
+/** Open enum: new event types may be added. */
 export const WEBHOOK_EVENT_TYPES = ['post_call', 'conversation_ended', 'call_started', 'call_permission_granted', 'message_status', 'ping'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -26,7 +26,7 @@ export const RETRY_JITTER = 0.1;
 export const MAX_RETRY_AFTER_SECONDS = 21_600;
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const RESPONSE_EXCERPT_MAX_CHARS = 1_000;
-/** Deliveries and their attempts are kept this long after their last change (CONTRACT §12.4). */
+/** Deliveries and their attempts are kept this long after their last change. */
 export const DELIVERY_RETENTION_DAYS = 30;
 
 /** What one HTTP attempt came back with. */
@@ -43,7 +43,7 @@ export type AttemptVerdict =
   | { readonly kind: 'failed' }
   | { readonly kind: 'retry'; readonly delayMs: number };
 
-/** Any 2xx (CONTRACT §12.4 item 3). */
+/** Any 2xx. */
 export const isSuccessStatus = (status: number | null): boolean => status !== null && status >= 200 && status < 300;
 
 /**
@@ -99,7 +99,7 @@ export function settleAttempt(current: DeliveryStatus, verdict: AttemptVerdict, 
   return { status: 'pending', nextAttemptAt: new Date(now.getTime() + verdict.delayMs) };
 }
 
-/** A replay restarts the schedule of any delivery that is not pending (CONTRACT §12.5). */
+/** A replay restarts the schedule of any delivery that is not pending. */
 export function checkReplay(status: DeliveryStatus): Result<{ readonly maxAttempts: number }, 'already_pending'> {
   return status === 'pending' ? err('already_pending') : ok({ maxAttempts: MAX_DELIVERY_ATTEMPTS });
 }

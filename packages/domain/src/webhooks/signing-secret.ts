@@ -1,4 +1,4 @@
-/** Standard Webhooks secret rotation (CONTRACT §12.2, §12.5). */
+/** Standard Webhooks secret rotation. */
 
 export const ROTATION_GRACE_HOURS = 24;
 

@@ -14,7 +14,7 @@ const ready: AssistantConfig & { complianceBlocked: boolean } = {
   systemPrompt: 'Be brief.', complianceBlocked: false,
 };
 
-describe('activation requirements (CONTRACT §3.8)', () => {
+describe('activation requirements', () => {
   it.each<[string, Partial<typeof ready>, Record<string, string[]>]>([
     ['empty system prompt', { systemPrompt: '' }, { system_prompt: ['The system prompt field is required.'] }],
     ['blank system prompt', { systemPrompt: '   ' }, { system_prompt: ['The system prompt field is required.'] }],

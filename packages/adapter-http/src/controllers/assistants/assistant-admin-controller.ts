@@ -35,7 +35,7 @@ export const assistantAdminRouteDocs: readonly RouteDoc[] = [
   { method: 'post', path: '/api/admin/users/:id/event-types', summary: 'Create a scheduling event type for a user', tag, auth: 'admin', body: EventTypeBody, success: 201 },
 ];
 
-/** Operator routes of CONTRACT §2.9 A7–A9; the pipeline has already checked the admin token. */
+/** Operator routes A7–A9; the pipeline has already checked the admin token. */
 @Controller('/api/admin')
 export class AssistantAdminController {
   constructor(
@@ -45,7 +45,7 @@ export class AssistantAdminController {
     @inject(TOKENS.UserRepository) private readonly users: UserRepository,
   ) {}
 
-  /** Leaves `status` alone; activation, calls and chat replies consult the flag (§2.9). */
+  /** Leaves `status` alone; activation, calls and chat replies consult the flag. */
   @Put('/assistants/:id/compliance')
   async compliance(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const assistantId = pathId(id, ASSISTANT_NOT_FOUND);

@@ -9,7 +9,7 @@ export const ASSISTANT_NOT_FOUND: Answer = { status: 404, body: { message: 'Assi
 
 const invalid = (errors: FieldErrors): Answer => ({ status: 422, body: validationBody('standard', errors) });
 
-/** Create and update (CONTRACT §3.4–§3.5): shape errors the transport found come first, then the rules'. */
+/** Create and update: shape errors the transport found come first, then the rules'. */
 export function saveAnswers(shapeErrors: FieldErrors): AnswerTable<SaveAssistantFailure> {
   return {
     not_found: ASSISTANT_NOT_FOUND,
@@ -17,20 +17,20 @@ export function saveAnswers(shapeErrors: FieldErrors): AnswerTable<SaveAssistant
   };
 }
 
-/** Activation (CONTRACT §3.8). */
+/** Activation. */
 export const ACTIVATION_ANSWERS: AnswerTable<ActivationFailure> = {
   not_found: ASSISTANT_NOT_FOUND,
   compliance_blocked: { status: 422, body: { message: 'The assistant is blocked for compliance review.' } },
   incomplete: ({ problems }) => invalid(fieldErrors(problems, ACTIVATION_FIELD_MESSAGES)),
 };
 
-/** Enabling the post-call webhook (CONTRACT §3.11). */
+/** Enabling the post-call webhook. */
 export const WEBHOOK_SWITCH_ANSWERS: AnswerTable<WebhookSwitchRefusal> = {
   not_found: ASSISTANT_NOT_FOUND,
   blocked_url: invalid({ webhook_url: [ASSISTANT_MESSAGES.blockedUrl('webhook_url')] }),
 };
 
-/** Folders and labels (CONTRACT §4.6), each with its own noun. */
+/** Folders and labels, each with its own noun. */
 export function groupAnswers(noun: 'Folder' | 'Label'): AnswerTable<GroupRefusal> {
   return {
     not_found: { status: 404, body: { message: `${noun} not found` } },
@@ -38,7 +38,7 @@ export function groupAnswers(noun: 'Folder' | 'Label'): AnswerTable<GroupRefusal
   };
 }
 
-/** The catalogue and the account's reference records (CONTRACT §3.10, §3.12). */
+/** The catalogue and the account's reference records. */
 export const REFERENCE_DATA_ANSWERS: AnswerTable<ReferenceDataRefusal> = {
   unknown_language: invalid({ language_id: ['The selected language id is invalid.'] }),
   knowledge_base_not_found: { status: 404, body: { error: 'Knowledgebase not found.' } },

@@ -11,7 +11,7 @@ import { failValidation } from '../../pipeline/responses';
 import { assistantChangesFromWire } from './assistant-body-mapping';
 
 /**
- * The assistant body (CONTRACT §3.1): one declaration per field gives coercion, the catalogue
+ * The assistant body: one declaration per field gives coercion, the catalogue
  * messages and the OpenAPI schema. Cross-field rules run later, in the domain.
  */
 
@@ -30,7 +30,7 @@ class FillerConfigBody {
   @Arr({ kind: 'string', max: MAX_FILLER_LENGTH }, { max: MAX_FILLERS_PER_CATEGORY }) neutral?: string[];
 }
 
-// Built-in tools, one DTO per type (CONTRACT §3.3); keys of errors are `tools.{i}.<field>`.
+// Built-in tools, one DTO per type; keys of errors are `tools.{i}.<field>`.
 
 /** What every item has; alone, it reports a missing or unknown type or a `data` that is no object. */
 class BuiltInToolItem {

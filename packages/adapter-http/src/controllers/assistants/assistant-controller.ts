@@ -16,7 +16,7 @@ import { presentAssistant, presentAssistantSummary, presentOutboundAssistant } f
 import { ACTIVATION_ANSWERS, ASSISTANT_NOT_FOUND, saveAnswers } from './assistant-answers';
 
 /**
- * Both lists take the same filters (CONTRACT §3.6): declared once, after the base's fields so the
+ * Both lists take the same filters: declared once, after the base's fields so the
  * page envelope's errors keep their order. (`any[]` is the constructor TypeScript demands of a mixin base.)
  */
 function withAssistantFilters<Base extends new (...args: any[]) => object>(base: Base) {

@@ -4,7 +4,7 @@ import {
 import { displayName } from '../../validation';
 import { fieldErrors, FieldMessages } from '../../pipeline/field-messages';
 
-/** Exact texts of CONTRACT §3.2. */
+/** Exact texts of the assistant field rules. */
 export const ASSISTANT_MESSAGES = {
   speechSpeed: 'Speech speed must be between 0.7 and 1.2.',
   voiceIncompatible: 'The selected voice is not compatible with the chosen engine type.',
@@ -19,7 +19,7 @@ export const ASSISTANT_MESSAGES = {
   selectedInvalid: (field: string) => `The selected ${displayName(field)} is invalid.`,
 } as const;
 
-/** The words of every cross-field rule of CONTRACT §3.1–§3.3. */
+/** The words of every cross-field rule. */
 export const ASSISTANT_FIELD_MESSAGES: FieldMessages<AssistantProblem> = {
   selected_invalid: (field) => ASSISTANT_MESSAGES.selectedInvalid(field),
   voice_incompatible: () => ASSISTANT_MESSAGES.voiceIncompatible,
@@ -34,7 +34,7 @@ export const ASSISTANT_FIELD_MESSAGES: FieldMessages<AssistantProblem> = {
   duplicate_tool_name: (_, { name }) => ASSISTANT_MESSAGES.duplicateToolName(name),
 };
 
-/** What activation needs and is missing (CONTRACT §3.8). */
+/** What activation needs and is missing. */
 export const ACTIVATION_FIELD_MESSAGES: FieldMessages<'required'> = {
   required: (field) => `The ${displayName(field)} field is required.`,
 };

@@ -28,7 +28,7 @@ const context = (overrides: Partial<RuleContext> = {}): RuleContext => ({
 /** Rule errors of a create request. */
 const createErrors = (changes: AssistantChanges, ctx = context()) => assistantRuleErrors(draft(changes), changes, ctx);
 
-describe('assistantRuleErrors (CONTRACT §3.2)', () => {
+describe('assistantRuleErrors', () => {
   it('accepts a complete, consistent request', () => {
     expect(createErrors({
       mode: 'pipeline', voiceId: 2, languageId: 1, secondaryLanguageIds: [3, 5], llmModelId: 2, chatLlmFallbackId: 1,

@@ -1,6 +1,6 @@
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 
-/** Assistant routes (CONTRACT §3.4–§3.9) through the composed app, on a fresh database. */
+/** Assistant routes through the composed app, on a fresh database. */
 
 const INVALID = 'The given data was invalid.';
 const NOT_FOUND = { message: 'Assistant not found' };
@@ -43,7 +43,7 @@ describe('assistants', () => {
   afterAll(async () => { await t.close(); });
 
   describe('POST /api/user/assistant', () => {
-    it('creates an inactive assistant from a name alone, with every default of §3.1', async () => {
+    it('creates an inactive assistant from a name alone, with every default', async () => {
       const res = await t.http.post('/api/user/assistant').set(a.auth).send({ name: 'Support' });
       expect(res.status).toBe(201);
       expect(res.body).toEqual({ message: 'Assistant created successfully', data: { id: expect.any(Number), name: 'Support', status: 'inactive', type: 'outbound', mode: 'pipeline' } });

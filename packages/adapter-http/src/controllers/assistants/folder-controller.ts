@@ -15,7 +15,7 @@ export const folderRouteDocs: readonly RouteDoc[] = [
   { method: 'delete', path: '/api/user/folder/:id', summary: 'Delete a folder; its assistants leave it (alias DELETE /api/user/folders/{id})', tag },
 ];
 
-/** Plain CRUD over the folder store (CONTRACT §4). */
+/** Plain CRUD over the folder store. */
 @Controller('/api/user')
 export class FolderController {
   private readonly routes: GroupRoutes;

@@ -1,6 +1,6 @@
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 
-/** Folders (CONTRACT §4.1–§4.5) and labels (§4.6): the same rules, two sets of routes. */
+/** Folders and labels: the same rules, two sets of routes. */
 
 const INVALID = 'The given data was invalid.';
 

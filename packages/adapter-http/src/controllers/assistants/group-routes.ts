@@ -20,7 +20,7 @@ export class UpdateGroupBody {
 }
 
 /**
- * Folders and labels behave alike (CONTRACT §4.6); each controller hands its routes to one of
+ * Folders and labels behave alike; each controller hands its routes to one of
  * these with its own repository and wording.
  */
 export class GroupRoutes {

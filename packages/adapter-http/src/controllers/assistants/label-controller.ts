@@ -15,7 +15,7 @@ export const labelRouteDocs: readonly RouteDoc[] = [
   { method: 'delete', path: '/api/user/label/:id', summary: 'Delete a label; it is detached from its assistants', tag },
 ];
 
-/** Plain CRUD over the label store (CONTRACT §4.6). */
+/** Plain CRUD over the label store. */
 @Controller('/api/user')
 export class LabelController {
   private readonly routes: GroupRoutes;

@@ -7,7 +7,7 @@ export function presentAssistantSummary(a: Assistant) {
   return { id: a.id, name: a.name, status: a.status, type: a.type, mode: a.mode };
 }
 
-/** The full record (A.1): every §3.1 field with its stored value, plus the read-only fields. */
+/** The full record (A.1): every field with its stored value, plus the read-only fields. */
 export function presentAssistant(a: Assistant) {
   return {
     id: a.id,

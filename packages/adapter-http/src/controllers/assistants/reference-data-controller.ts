@@ -36,7 +36,7 @@ export const referenceDataRouteDocs: readonly RouteDoc[] = [
   { method: 'get', path: '/api/user/scheduling/event-types', summary: 'Scheduling event types of the account', tag },
 ];
 
-/** The catalogue (CONTRACT §3.10) and the account's own reference records (§3.12). */
+/** The catalogue and the account's own reference records. */
 @Controller('/api/user')
 export class ReferenceDataController {
   constructor(

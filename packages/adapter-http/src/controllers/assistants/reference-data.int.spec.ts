@@ -1,6 +1,6 @@
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 
-/** Reference catalogue (CONTRACT §3.10), account reference records (§3.12) and admin A7–A9 (§2.9). */
+/** Reference catalogue, account reference records and admin A7–A9. */
 
 const INVALID = 'The given data was invalid.';
 const isoDate = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
@@ -83,7 +83,7 @@ describe('reference data', () => {
     });
   });
 
-  describe('knowledge bases (admin A8, §3.12)', () => {
+  describe('knowledge bases (admin A8)', () => {
     it('creates with defaults, lists and gets only the owner\'s, counts assistants', async () => {
       const res = await t.http.post(`/api/admin/users/${a.id}/knowledgebases`).set(t.admin).send({ name: 'Product FAQ' });
       expect(res.status).toBe(201);
@@ -124,7 +124,7 @@ describe('reference data', () => {
     });
   });
 
-  describe('event types (admin A9, §3.12)', () => {
+  describe('event types (admin A9)', () => {
     it('creates and lists only the owner\'s', async () => {
       const res = await t.http.post(`/api/admin/users/${a.id}/event-types`).set(t.admin).send({ name: '30-minute call', duration_minutes: '30' });
       expect(res.status).toBe(201);

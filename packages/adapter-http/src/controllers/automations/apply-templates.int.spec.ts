@@ -11,7 +11,7 @@ import { WebhookReceiver } from '../../../../../tools/fault/webhook-receiver';
 import { createAssistant } from '../../../../../tools/calls/fixtures';
 
 /**
- * Applying every catalogue template end to end (CONTRACT §10.2–§10.4, §10.10, §10.12, §10.13, S11):
+ * Applying every catalogue template end to end:
  * real tests against receivers and stub CRMs on 127.0.0.1, each hard failure, paused runs resumed
  * by the durable scheduler exactly once across two workers, assistant-event runs once per event,
  * and the automation tool at call time.

@@ -2,7 +2,7 @@ import { ApplyRefusal, EnableRefusal, RestoreRefusal, RetryRefusal, UpdateRefusa
 import { TEMPLATE_CATALOGUE } from '@voiceplane/domain';
 import { Answer, AnswerTable } from '../../pipeline/answers';
 
-/** The automation family `{message, error, params}` (CONTRACT §10, Appendix B.2). */
+/** The automation family `{message, error, params}`. */
 const automationError = (status: number, message: string, error: string, params: unknown = null, extra: object = {}): Answer =>
   ({ status, body: { message, error, params, ...extra } });
 
@@ -17,7 +17,7 @@ export const TABLE_FULL: Answer = { status: 422, body: { message: 'A table can h
 export const invalidShape = (errors: Record<string, string[]>): Answer =>
   automationError(422, 'The given data was invalid.', 'invalid_params', null, { errors });
 
-/** Checks 3–12 of CONTRACT §10.4. */
+/** Checks 3–12 of applying a template. */
 export const APPLY_ANSWERS: AnswerTable<ApplyRefusal> = {
   assistant_required: automationError(422, 'This template requires an assistant_id.', 'assistant_required'),
   assistant_not_found: automationError(422, 'Assistant not found.', 'assistant_not_found'),
@@ -41,11 +41,11 @@ export const APPLY_ANSWERS: AnswerTable<ApplyRefusal> = {
   ),
 };
 
-/** The 404 of the flow routes that speak the automation family (§10.6, §10.7, §10.9, §10.11, §10.14). */
+/** The 404 of the flow routes that speak the automation family. */
 export const FLOW_NOT_FOUND = automationError(404, 'Automation not found', 'not_found');
 const NO_LIVE_VERSION = automationError(422, 'The automation has no published version.', 'no_live_version');
 
-/** `PUT /api/user/automate/flows/{id}` (§10.6): checks 2 and 5–11 of §10.4 (plus a tool limit on a first publish). */
+/** `PUT /api/user/automate/flows/{id}`: checks 2 and 5–11 (plus a tool limit on a first publish). */
 export const UPDATE_ANSWERS: AnswerTable<UpdateRefusal> = { ...APPLY_ANSWERS, not_found: FLOW_NOT_FOUND };
 
 export const ENABLE_ANSWERS: AnswerTable<EnableRefusal> = {
@@ -55,7 +55,6 @@ export const ENABLE_ANSWERS: AnswerTable<EnableRefusal> = {
   binding_conflict: APPLY_ANSWERS.binding_conflict,
 };
 
-/** §10.9 (fixed). */
 export const RESTORE_ANSWERS: AnswerTable<RestoreRefusal> = {
   not_found: FLOW_NOT_FOUND,
   no_previous_version: automationError(422, 'There is no earlier published version to restore.', 'no_previous_version'),
@@ -67,7 +66,6 @@ export const RESTORE_ANSWERS: AnswerTable<RestoreRefusal> = {
   ),
 };
 
-/** §10.11. */
 export const RETRY_ANSWERS: AnswerTable<RetryRefusal> = {
   not_found: FLOW_NOT_FOUND,
   run_not_found: automationError(404, 'Run not found', 'not_found'),
@@ -76,7 +74,6 @@ export const RETRY_ANSWERS: AnswerTable<RetryRefusal> = {
   side_effects_require_confirmation: APPLY_ANSWERS.side_effects_require_confirmation,
 };
 
-/** §10.14 and D17. */
 export const HOOK_DISABLED = automationError(409, 'Automation is disabled.', 'automation_disabled');
 export const HOOK_BODY_NOT_OBJECT = automationError(422, 'The request body must be a JSON object.', 'invalid_params', null, { errors: { body: ['The request body must be a JSON object.'] } });
 export const hookTimeout = (runId: string): Answer => automationError(504, 'Automation timed out.', 'timeout', null, { run_id: runId });

@@ -3,7 +3,7 @@ import { Arr, Bool, Int, isPlainObject, Obj, PageQuery, publicTarget, Str, valid
 import { refuse } from '../../pipeline/answers';
 import { invalidShape } from './automation-answers';
 
-/** Request shapes of CONTRACT §10.4, §10.10, §10.15 and §10.16. */
+/** Request shapes of the automation, data table and connection routes. */
 
 export class TableColumnBody {
   @Str({ required: true, max: 64, description: '^[A-Za-z_][A-Za-z0-9_]{0,63}$, unique in the table' }) name!: string;
@@ -63,7 +63,7 @@ export class RunsQuery {
   @Str({ max: 40, description: "A run of this automation: its detail instead of the list" }) run_id?: string;
 }
 
-/** §10.6: `params` are merged key by key (null removes one); unknown fields are ignored. */
+/** `params` are merged key by key (null removes one); unknown fields are ignored. */
 export class UpdateFlowBody {
   @Obj({ description: 'Merged key by key over the current params; a null value removes an optional param (≤ 64 KB serialised)' }) params?: Record<string, unknown>;
   @Str({ max: 255, description: 'Stored on the automation (not versioned)' }) name?: string;
@@ -82,11 +82,11 @@ export class RetryBody {
   @Bool({ description: 'Must be true for side-effect templates' }) confirm_side_effects?: boolean;
 }
 
-/** CONTRACT §10.4: `params` over 64 KB serialised is a shape error. */
+/** `params` over 64 KB serialised is a shape error. */
 export const MAX_PARAMS_BYTES = 64 * 1024;
 
 /**
- * The body of an apply or a flow update (check 2 of §10.4): its shape, `params` as given and at
+ * The body of an apply or a flow update (check 2): its shape, `params` as given and at
  * most 64 KB, and `sample` when it is an object.
  */
 export function readTemplateBody<T extends object>(dto: new () => T, body: unknown): { value: T; params: { [key: string]: JsonValue }; sample: JsonObject | null } {

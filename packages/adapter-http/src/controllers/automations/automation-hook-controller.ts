@@ -26,7 +26,7 @@ const rateHeaders = (d: RateDecision): Record<string, string> => ({
 });
 
 /**
- * `POST /api/hooks/automations/{id}/{token}` (CONTRACT §10.14, D17). The token in the path is the
+ * `POST /api/hooks/automations/{id}/{token}`. The token in the path is the
  * credential. The body reader already accepts form bodies here and caps them at 64 KB; the
  * idempotency middleware replays an answer given to the same `Idempotency-Key` (scope: this URL).
  */

@@ -2,7 +2,7 @@ import { AutomationRun, AutomationTemplate, Connection, DataTable, runDurationMs
 import { AppliedTemplate, Automation, AutomationVersion, FlowView } from '@voiceplane/application';
 import { iso, isoOrNull } from '../../presenters/format';
 
-/** Records of CONTRACT §10.2, §10.10, §10.15 and §10.16, fields in the documented order. */
+/** Automation, run, data table and connection records, fields in the documented order. */
 
 export function presentTemplate(t: AutomationTemplate, sampleInput: unknown) {
   return {
@@ -63,7 +63,7 @@ export function presentBinding(a: Automation) {
   return { type: a.bindingType, assistant_id: a.assistantId, bound: a.bound };
 }
 
-/** A.12 (CONTRACT §10.5). */
+/** A.12. */
 export function presentAutomation(v: FlowView) {
   const a = v.automation;
   return {
@@ -74,7 +74,6 @@ export function presentAutomation(v: FlowView) {
   };
 }
 
-/** §10.8. */
 export function presentVersion(v: AutomationVersion, liveVersionId: string | null) {
   return {
     id: v.id, number: v.number, state: v.state, is_live: v.id === liveVersionId, params: v.params, definition: v.definition,
@@ -82,7 +81,7 @@ export function presentVersion(v: AutomationVersion, liveVersionId: string | nul
   };
 }
 
-/** The envelope of an apply (§10.4) and of a flow update (§10.6). */
+/** The envelope of an apply and of a flow update. */
 export function presentApplied(applied: AppliedTemplate) {
   const run = applied.run;
   return {

@@ -21,7 +21,7 @@ export const connectionRouteDocs: readonly RouteDoc[] = [
   { method: 'post', path: `${BASE}/:id/check`, summary: 'Call the base URL with the credentials and record the status', tag: 'Automations' },
 ];
 
-/** The credential rules across fields (CONTRACT §10.16), on the connection as it would be stored. */
+/** The credential rules across fields, on the connection as it would be stored. */
 function credentialErrors(authType: string, authValue: string | null | undefined, headerName: string | null | undefined): FieldErrors {
   const errors: FieldErrors = {};
   if (authType !== 'none' && (authValue === undefined || authValue === null || authValue === '')) errors.auth_value = ['The auth value field is required unless auth type is none.'];
@@ -30,7 +30,7 @@ function credentialErrors(authType: string, authValue: string | null | undefined
   return errors;
 }
 
-/** Connections of CONTRACT §10.16; the secret is sealed by the deployment cipher and never answered. */
+/** Connections; the secret is sealed by the deployment cipher and never answered. */
 @Controller(BASE)
 export class ConnectionController {
   constructor(

@@ -26,7 +26,7 @@ export const dataTableRouteDocs: readonly RouteDoc[] = [
   { method: 'delete', path: `${BASE}/:id/rows/:row_id`, summary: 'Delete a row', tag: 'Automations' },
 ];
 
-/** Data tables of CONTRACT §10.15: persistence behind the column rules. */
+/** Data tables: persistence behind the column rules. */
 @Controller(BASE)
 export class DataTableController {
   constructor(@inject(TOKENS.DataTableRepository) private readonly tables: DataTableRepository) {}

@@ -25,7 +25,6 @@ export const flowRouteDocs: readonly RouteDoc[] = [
   { method: 'post', path: `${BASE}/:id/restore`, summary: 'Publish the previous version again as a new copy', tag: 'Automations' },
 ];
 
-/** CONTRACT §10.5–§10.9. */
 @Controller(BASE)
 export class FlowController {
   constructor(
@@ -54,7 +53,7 @@ export class FlowController {
   async put(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);
     const principal = principalOf(req);
-    // 404 comes before any check of the body (§10.6).
+    // 404 comes before any check of the body.
     if ((await this.queries.get(principal.userId, id)) === null) refuse(FLOW_NOT_FOUND);
     const { value: body, params, sample } = readTemplateBody(UpdateFlowBody, req.body);
     const result = await this.update.execute({

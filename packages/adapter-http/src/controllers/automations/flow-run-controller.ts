@@ -18,7 +18,7 @@ export const flowRunRouteDocs: readonly RouteDoc[] = [
   { method: 'post', path: '/api/user/automate/flows/:id/runs/:run_id/retry', summary: 'Retry a failed run on the live version', tag: 'Automations', body: RetryBody, success: 201 },
 ];
 
-/** `GET /api/user/automate/flows/{id}/runs` (CONTRACT §10.10, fixed) and the retry of one (§10.11). */
+/** `GET /api/user/automate/flows/{id}/runs` (fixed) and the retry of one. */
 @Controller('/api/user/automate/flows')
 export class FlowRunController {
   constructor(

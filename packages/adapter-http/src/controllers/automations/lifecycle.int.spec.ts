@@ -4,7 +4,7 @@ import { WebhookReceiver } from '../../../../../tools/fault/webhook-receiver';
 import { createAssistant } from '../../../../../tools/calls/fixtures';
 
 /**
- * The automation lifecycle (CONTRACT §10.5–§10.9, §10.11, §10.14, S10 `automation_rollback`):
+ * The automation lifecycle (S10 `automation_rollback`):
  * versions made by updates, restores that toggle and refuse without changing anything, enable,
  * disable and delete, retries, and the webhook trigger route. What must stay unchanged is read
  * back from the database.
@@ -59,7 +59,7 @@ async function stored(id: string) {
   return { automation, versions: versionRows, tool: tools[0] ?? null };
 }
 
-describe('flows list, get and versions (§10.5, §10.8)', () => {
+describe('flows list, get and versions', () => {
   it('lists with the page envelope and filters, shows the record, answers 404 for others', async () => {
     const user = await t.createUser();
     const { id, assistant, webhookUrl } = await lookupWithTool(user);
@@ -100,7 +100,7 @@ describe('flows list, get and versions (§10.5, §10.8)', () => {
   });
 });
 
-describe('PUT /flows/{id} (§10.6)', () => {
+describe('PUT /flows/{id}', () => {
   it('publishes a passing version, the linked tool follows; a failing one stays a draft and changes nothing', async () => {
     const user = await t.createUser();
     const { id, orders } = await lookupWithTool(user);
@@ -132,7 +132,7 @@ describe('PUT /flows/{id} (§10.6)', () => {
     expect((await stored(id)).tool).toMatchObject({ name: 'lookup_orders' });
   });
 
-  it('answers 404 first, then the checks of §10.4 on the merged params, creating no version', async () => {
+  it('answers 404 first, then the checks on the merged params, creating no version', async () => {
     const user = await t.createUser();
     const { id } = await lookupWithTool(user);
     expect((await update(user, 'aut_missing', { params: 'x' })).body).toEqual(NOT_FOUND);
@@ -172,7 +172,7 @@ describe('PUT /flows/{id} (§10.6)', () => {
   });
 });
 
-describe('POST /flows/{id}/restore (§10.9)', () => {
+describe('POST /flows/{id}/restore', () => {
   it('makes the earlier version live as a new copy, keeps a disabled automation disabled, and toggles', async () => {
     const user = await t.createUser();
     const { id } = await lookupWithTool(user);
@@ -264,7 +264,7 @@ describe('POST /flows/{id}/restore (§10.9)', () => {
   });
 });
 
-describe('enable, disable, delete (§10.7)', () => {
+describe('enable, disable, delete', () => {
   it('are idempotent, refuse no_live_version, and delete takes the tool and the webhook with it', async () => {
     const user = await t.createUser();
     const { id, webhookUrl } = await lookupWithTool(user);
@@ -302,7 +302,7 @@ describe('enable, disable, delete (§10.7)', () => {
   });
 });
 
-describe('retry (§10.11)', () => {
+describe('retry', () => {
   it('retries a failed run on the live version with the same input; refuses what is not retryable', async () => {
     const user = await t.createUser();
     const assistant = await createAssistant(t, user);
@@ -331,7 +331,7 @@ describe('retry (§10.11)', () => {
   });
 });
 
-describe('POST /api/hooks/automations/{id}/{token} (§10.14)', () => {
+describe('POST /api/hooks/automations/{id}/{token}', () => {
   it('answers a sync template with the respond body, JSON or form, with rate-limit headers, and records the run', async () => {
     const user = await t.createUser();
     const orders = await table(user, 'Orders', [{ order_number: 'A-1', status: 'shipped' }]);

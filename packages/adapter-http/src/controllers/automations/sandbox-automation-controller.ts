@@ -22,7 +22,7 @@ export const sandboxAutomationRouteDocs: readonly RouteDoc[] = [
   { method: 'put', path: '/api/sandbox/automate/connections/:id/status', summary: "S12: set a connection's status", tag: 'Sandbox', body: ConnectionStatusBody },
 ];
 
-/** S11 and S12 (CONTRACT §14.2): bound whenever any provider is the sandbox (D3). */
+/** S11 and S12: bound whenever any provider is the sandbox (D3). */
 @Controller('/api/sandbox/automate')
 export class SandboxAutomationController {
   constructor(

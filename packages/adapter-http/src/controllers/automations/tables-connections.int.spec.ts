@@ -1,7 +1,7 @@
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 import { WebhookReceiver } from '../../../../../tools/fault/webhook-receiver';
 
-/** Data tables (CONTRACT §10.15) and connections (§10.16, S12) through the composed app; CRMs are stubs on 127.0.0.1. */
+/** Data tables and connections through the composed app; CRMs are stubs on 127.0.0.1. */
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 let t: TestApi;

@@ -31,7 +31,6 @@ function templateOr404(key: string): AutomationTemplate {
   return template;
 }
 
-/** CONTRACT §10.2 and §10.4. */
 @Controller(BASE)
 export class TemplateController {
   constructor(@inject(TOKENS.ApplyTemplate) private readonly apply: ApplyTemplate) {}

@@ -5,15 +5,15 @@ import { ASSISTANT_NOT_FOUND } from '../assistants/assistant-answers';
 import { CALL_MESSAGES } from './call-messages';
 
 export const CALL_NOT_FOUND: Answer = { status: 404, body: { message: CALL_MESSAGES.notFound } };
-/** Sandbox routes answer with the generic 404 (CONTRACT §14). */
+/** Sandbox routes answer with the generic 404. */
 export const SANDBOX_NOT_FOUND: Answer = { status: 404, body: { message: 'Not found.' } };
-/** make_call with a `to` that is not E.164 (CONTRACT §7.2): a 400, not the validation family. */
+/** make_call with a `to` that is not E.164: a 400, not the validation family. */
 export const INVALID_PHONE: Answer = { status: 400, body: { message: CALL_MESSAGES.invalidPhone } };
 
 /** Calls of a ringing/talking burst end within a minute or so; a retry after that is likely to pass. */
 const TOO_MANY_CALLS_RETRY_AFTER = 30;
 
-/** One answer per business refusal of make_call (CONTRACT §7.2). */
+/** One answer per business refusal of make_call. */
 export const MAKE_CALL_ANSWERS: AnswerTable<MakeCallRefusal> = {
   assistant_not_found: ASSISTANT_NOT_FOUND,
   not_outbound: { status: 422, body: { message: CALL_MESSAGES.outboundOnly } },
@@ -28,24 +28,24 @@ export const MAKE_CALL_ANSWERS: AnswerTable<MakeCallRefusal> = {
   dispatch_failed: { status: 502, body: { message: CALL_MESSAGES.dispatchFailed } },
 };
 
-/** An inbound call the runtime reports (CONTRACT §7.5). */
+/** An inbound call the runtime reports. */
 export const INBOUND_CALL_ANSWERS: AnswerTable<InboundCallRefusal> = {
   no_assistant: { status: 404, body: { message: CALL_MESSAGES.noInboundAssistant } },
   insufficient_balance: { status: 402, body: { message: CALL_MESSAGES.insufficientBalance } },
 };
 
-/** `Invalid call transition from completed to ringing.` (CONTRACT §7.5). */
+/** `Invalid call transition from completed to ringing.`. */
 const invalidTransition = (e: InvalidTransition): Answer => ({
   status: 409, body: { message: `Invalid call transition from ${e.from} to ${e.to ?? e.event}.` },
 });
 
-/** Lifecycle events from the voice runtime (CONTRACT §7.5). */
+/** Lifecycle events from the voice runtime. */
 export const CALL_EVENT_ANSWERS: AnswerTable<CallEventRefusal> = {
   call_not_found: CALL_NOT_FOUND,
   invalid_transition: invalidTransition,
 };
 
-/** The same events raised through the sandbox controls (CONTRACT §14.2). */
+/** The same events raised through the sandbox controls. */
 export const SANDBOX_CALL_EVENT_ANSWERS: AnswerTable<CallEventRefusal> = {
   call_not_found: SANDBOX_NOT_FOUND,
   invalid_transition: invalidTransition,

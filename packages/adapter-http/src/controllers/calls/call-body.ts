@@ -28,12 +28,12 @@ class CallVariablesBody {
   @Obj({ entries: normalizeVariables }) variables?: Record<string, string>;
 }
 
-/** A number that is not E.164 is a 400 of its own, after every 422 (CONTRACT §7.2). */
+/** A number that is not E.164 is a 400 of its own, after every 422. */
 class CallPhoneBody {
   @Str({ pattern: E164_PATTERN }) phone_number?: string;
 }
 
-/** 422 for shapes, then for variables, then 400 for a phone number that is not E.164 (CONTRACT §7.2 order). */
+/** 422 for shapes, then for variables, then 400 for a phone number that is not E.164. */
 export function parseMakeCall(input: unknown, invalidPhone: () => never): MakeCallInput {
   const shaped = validateDto(MakeCallBody, input);
   if (!shaped.ok) failValidation(shaped.errors);
@@ -141,7 +141,7 @@ export interface RuntimeEventInput {
   readonly event: RuntimeEvent;
 }
 
-/** The lifecycle event body of CONTRACT §7.5, with its type-specific `data`. */
+/** The lifecycle event body, with its type-specific `data`. */
 export function parseRuntimeEvent(input: unknown, now: Date): RuntimeEventInput {
   const shaped = validateDto(RuntimeEventBody, input);
   if (!shaped.ok) failValidation(shaped.errors);

@@ -1,4 +1,4 @@
-/** Literal messages of the calls family (CONTRACT §7, B.3). */
+/** Literal messages of the calls family. */
 export const CALL_MESSAGES = {
   notFound: 'Call not found',
   invalidPhone: 'Invalid phone number format. Use E.164 format (e.g., +14155551234).',

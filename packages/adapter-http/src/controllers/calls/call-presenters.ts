@@ -28,12 +28,12 @@ function times(c: CallSummary) {
   return { created_at: iso(c.createdAt), answered_at: isoOrNull(c.answeredAt), finished_at: isoOrNull(c.finishedAt), updated_at: iso(c.updatedAt) };
 }
 
-/** List item (CONTRACT §7.3): the record without the conversation and tool calls. */
+/** List item: the record without the conversation and tool calls. */
 export function presentCallSummary(c: CallSummary) {
   return { ...head(c), ...times(c) };
 }
 
-/** The full record (CONTRACT A.7). */
+/** The full record. */
 export function presentCall(c: Call, toolCalls: readonly ToolInvocationRecord[]) {
   return {
     ...head(c),

@@ -3,7 +3,7 @@ import { verifyWithReference, WebhookReceiver } from '../../../../../tools/fault
 import { createAssistant, getCall, ISO, makeCall, updateAssistant } from '../../../../../tools/calls/fixtures';
 
 /**
- * The mid-call tool gateway sees calls through the calls capability (CONTRACT §5.7, §5.8): the
+ * The mid-call tool gateway sees calls through the calls capability: the
  * runtime route end to end, and the call's `tool_calls`.
  */
 
@@ -80,7 +80,7 @@ describe('POST /api/runtime/tool-calls', () => {
   });
 });
 
-describe('render with a call (CONTRACT §5.9)', () => {
+describe('render with a call', () => {
   it('takes system and call variables from an own call; another account\'s call is invalid', async () => {
     const id = await makeCall(t, owner, assistant, '+14155551234', { customer_name: 'Ann' });
     const res = await t.http.post(`/api/user/tools/${tool}/render`).set(owner.auth).send({ call_id: id, params: { order_id: 'A-7' } });

@@ -1,7 +1,7 @@
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 import { createAssistant, CUSTOMER, getCall, makeCall } from '../../../../../tools/calls/fixtures';
 
-/** `GET /api/user/calls` and `/calls/{id}` (CONTRACT §7.3, §1.7, §1.12). */
+/** `GET /api/user/calls` and `/calls/{id}`. */
 
 const INVALID = 'The given data was invalid.';
 const NOT_FOUND = { message: 'Call not found' };

@@ -5,7 +5,7 @@ import { createAssistant, createSipTrunk, CUSTOMER, getCall } from '../../../../
 
 /**
  * With VOICE_RUNTIME=livekit: make_call goes to LiveKit (a Twirp stub on 127.0.0.1), the runtime
- * reports back through the ingress, and the sandbox call controls do not exist (CONTRACT §7.2, D3).
+ * reports back through the ingress, and the sandbox call controls do not exist.
  */
 
 let t: TestApi;

@@ -3,7 +3,7 @@ import {
   blockAssistant, createAssistant, createSipTrunk, CUSTOMER, getCall, inboundAssistant, ISO, makeCall, purchaseNumber, SANDBOX_LINE,
 } from '../../../../../tools/calls/fixtures';
 
-/** `POST /api/user/make_call` through the composed app with the sandbox runtime (CONTRACT §7.2, §14). */
+/** `POST /api/user/make_call` through the composed app with the sandbox runtime. */
 
 const INVALID = 'The given data was invalid.';
 const MESSAGES = {
@@ -91,7 +91,7 @@ describe('success', () => {
   });
 });
 
-describe('sandbox outcomes by number (CONTRACT §14.1)', () => {
+describe('sandbox outcomes by number', () => {
   it.each([
     ['+15005550001', 'busy', 'customer_busy'],
     ['+15005550002', 'no-answer', 'no_answer'],
@@ -106,7 +106,7 @@ describe('sandbox outcomes by number (CONTRACT §14.1)', () => {
   });
 });
 
-describe('errors, in the check order of CONTRACT §7.2', () => {
+describe('errors, in the check order', () => {
   it('422 validation lists every field', async () => {
     expect((await post(owner, {})).body).toEqual({
       message: INVALID,

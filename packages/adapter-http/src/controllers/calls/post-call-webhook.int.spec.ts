@@ -5,7 +5,7 @@ import { balanceOf, createAssistant, CUSTOMER, getCall, ISO, makeCall, SANDBOX_L
 /**
  * End to end: make_call → S8 answer → S9 finish → the `post_call` webhook at a local receiver,
  * signed and verified with the Standard Webhooks reference, and the call charged to the ledger
- * (CONTRACT §7.4, §12.1–§12.4, §13.3, §14).
+ *.
  */
 
 let t: TestApi;
@@ -141,7 +141,7 @@ describe('the post-call webhook', () => {
     expect(hook.path).toBe('/enabled');
   });
 
-  it('is canceled while still pending when the assistant\'s webhook is disabled (CONTRACT §12.4 item 6)', async () => {
+  it('is canceled while still pending when the assistant\'s webhook is disabled', async () => {
     receiver.respondWith((hook) => (hook.path === '/failing' ? { status: 500 } : { status: 200, body: 'ok' }));
     try {
       const assistant = await createAssistant(t, owner, { webhook_url: receiver.url('/failing'), is_webhook_active: true });
@@ -158,7 +158,7 @@ describe('the post-call webhook', () => {
     }
   });
 
-  it('is not created for a call whose assistant was deleted while it ran; the call ends and stays readable (CONTRACT §3.7)', async () => {
+  it('is not created for a call whose assistant was deleted while it ran; the call ends and stays readable', async () => {
     const assistant = await createAssistant(t, owner, { webhook_url: receiver.url('/deleted'), is_webhook_active: true });
     const id = await makeCall(t, owner, assistant);
     await answer(owner, id);
@@ -178,7 +178,7 @@ describe('the post-call webhook', () => {
   });
 });
 
-describe('the call-end charge (CONTRACT §13.3)', () => {
+describe('the call-end charge', () => {
   it('may take the balance below zero, and only at the end of a call', async () => {
     const user = await t.createUser({ balance: 0.1 });
     const assistant = await createAssistant(t, user);

@@ -25,7 +25,7 @@ export function acceptedEvent(outcome: Result<CallEventAnswer, CallEventRefusal>
   return outcome.value;
 }
 
-/** The voice-runtime ingress (CONTRACT §7.5); the pipeline has checked the runtime token. */
+/** The voice-runtime ingress; the pipeline has checked the runtime token. */
 @Controller('/api/runtime/calls')
 export class RuntimeCallController {
   constructor(

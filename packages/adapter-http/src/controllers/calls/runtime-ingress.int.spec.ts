@@ -3,7 +3,7 @@ import {
   balanceOf, blockAssistant, createAssistant, createSipTrunk, CUSTOMER, getCall, inboundAssistant, ISO, makeCall, purchaseNumber,
 } from '../../../../../tools/calls/fixtures';
 
-/** The voice-runtime ingress (CONTRACT §7.5): inbound calls, config and every lifecycle transition over HTTP. */
+/** The voice-runtime ingress: inbound calls, config and every lifecycle transition over HTTP. */
 
 const INVALID = 'The given data was invalid.';
 const NOT_FOUND = { message: 'Call not found' };
@@ -49,7 +49,7 @@ describe('GET /api/runtime/calls/{id}/config', () => {
     }
   });
 
-  it('keeps the configuration the call started with when the assistant changes later (CONTRACT §3.5)', async () => {
+  it('keeps the configuration the call started with when the assistant changes later', async () => {
     const id = await makeCall(t, owner, assistant);
     await t.http.put(`/api/user/assistant/${assistant}`).set(owner.auth).send({ system_prompt: 'Changed.' });
     const res = await t.http.get(`/api/runtime/calls/${id}/config`).set(t.runtimeAuth);

@@ -1,7 +1,7 @@
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 import { createAssistant, getCall, ISO, makeCall } from '../../../../../tools/calls/fixtures';
 
-/** Sandbox controls S8 (answer) and S9 (finish) of CONTRACT §14.2. */
+/** Sandbox controls S8 (answer) and S9 (finish). */
 
 const INVALID = 'The given data was invalid.';
 const NOT_FOUND = { message: 'Not found.' };

@@ -1,6 +1,6 @@
 import type { AnswerTable } from '../../pipeline/answers';
 
-/** Why the provider ingress turns a request away (CONTRACT §8.12, `{error}` family). */
+/** Why the provider ingress turns a request away (`{error}` family). */
 export type IngressRefusal = 'unknown_provider' | 'verification_failed' | 'invalid_signature';
 
 export const INGRESS_ANSWERS: AnswerTable<IngressRefusal> = {

@@ -15,7 +15,7 @@ export const chatappIngressRouteDocs: readonly RouteDoc[] = [
 ];
 
 /**
- * Chat-app provider ingress (CONTRACT §8.12). The pipeline hands `/api/providers/` routes the
+ * Chat-app provider ingress. The pipeline hands `/api/providers/` routes the
  * exact bytes received (body-reader), because the signature is over those bytes, not over any
  * re-serialised JSON. Each served provider has a gate; any other name is unknown.
  */

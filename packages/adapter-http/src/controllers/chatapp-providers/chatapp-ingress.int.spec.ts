@@ -4,7 +4,7 @@ import { createTestApi, TestApi } from '@voiceplane/test-env';
 import { eventually } from '../../../../../tools/fault/webhook-receiver';
 import { inboundMessages, METADATA, PHONE_NUMBER_ID, textMessage, WABA_ID } from '../../../../../tools/whatsapp/webhook-fixtures';
 
-/** Provider ingress (CONTRACT §8.12, D6) through the composed app with CHATAPP_PROVIDER=whatsapp_cloud. */
+/** Provider ingress through the composed app with CHATAPP_PROVIDER=whatsapp_cloud. */
 
 const APP_SECRET = 'whatsapp-app-secret-for-tests';
 const VERIFY_TOKEN = 'verify-token-for-tests';

@@ -2,7 +2,7 @@ import { CallPermissionAnswerRefusal } from '@voiceplane/domain';
 import { PlaceChatappCallRefusal, ReadCallPermissionRefusal, RequestCallPermissionRefusal } from '@voiceplane/application';
 import { Answer, AnswerTable } from '../../pipeline/answers';
 
-/** A chat-app family refusal (CONTRACT §8, §9): `{success:false, error, error_code}` plus extra keys. */
+/** A chat-app family refusal: `{success:false, error, error_code}` plus extra keys. */
 function chatappAnswer(status: number, errorCode: string, error: string, extra: Record<string, unknown> = {}, headers?: Record<string, string>): Answer {
   return { status, body: { success: false, error, error_code: errorCode, ...extra }, headers };
 }
@@ -19,7 +19,7 @@ const REQUEST_LIMIT_TEXTS = {
   already_granted: 'This contact has already granted call permission.',
 } as const;
 
-/** `POST …/voice/request` (CONTRACT §9.3). */
+/** `POST …/voice/request`. */
 export const PERMISSION_REQUEST_ANSWERS: AnswerTable<RequestCallPermissionRefusal> = {
   SENDER_NOT_FOUND: VOICE_SENDER_NOT_FOUND,
   INVALID_PHONE: VOICE_INVALID_PHONE,
@@ -33,13 +33,13 @@ export const PERMISSION_REQUEST_ANSWERS: AnswerTable<RequestCallPermissionRefusa
   SEND_FAILED: ({ reason }) => chatappAnswer(422, 'SEND_FAILED', `The chat app rejected the message: ${reason}`),
 };
 
-/** `GET …/voice/permission` (CONTRACT §9.4). */
+/** `GET …/voice/permission`. */
 export const PERMISSION_READ_ANSWERS: AnswerTable<ReadCallPermissionRefusal> = {
   SENDER_NOT_FOUND: VOICE_SENDER_NOT_FOUND,
   INVALID_PHONE: VOICE_INVALID_PHONE,
 };
 
-/** `POST …/voice/call` (CONTRACT §9.5). */
+/** `POST …/voice/call`. */
 export const CHATAPP_CALL_ANSWERS: AnswerTable<PlaceChatappCallRefusal> = {
   SENDER_NOT_FOUND: VOICE_SENDER_NOT_FOUND,
   INVALID_PHONE: VOICE_INVALID_PHONE,
@@ -61,7 +61,7 @@ export const CHATAPP_CALL_ANSWERS: AnswerTable<PlaceChatappCallRefusal> = {
   }, { 'Retry-After': String(retryAfterSeconds) }),
 };
 
-/** Sandbox S2 (CONTRACT §14, D4, D14): message family. */
+/** Sandbox S2: message family. */
 export const SANDBOX_PERMISSION_REPLY_ANSWERS: AnswerTable<CallPermissionAnswerRefusal | 'not_found'> = {
   not_found: { status: 404, body: { message: 'Not found.' } },
   not_granted: { status: 422, body: { message: 'Only a granted permission can be revoked.' } },

@@ -22,7 +22,7 @@ export const chatappVoiceRouteDocs: readonly RouteDoc[] = [
   { method: 'post', path: '/api/user/chatapp/voice/call', summary: 'Queue a business-initiated chat-app call with the sender\'s assistant', tag, body: ChatappCallBody },
 ];
 
-/** Call permission and chat-app calls (CONTRACT §9.3–§9.5), chat-app error family. */
+/** Call permission and chat-app calls, chat-app error family. */
 @Controller('/api/user/chatapp/voice')
 export class ChatappVoiceController {
   constructor(

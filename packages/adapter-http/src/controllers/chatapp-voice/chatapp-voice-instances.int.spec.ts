@@ -1,7 +1,7 @@
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 import { createAssistant } from '../../../../../tools/calls/fixtures';
 
-/** The chat-app voice quotas and limits hold across two app instances on one database (CONTRACT §1.8, §9.3, §9.5). */
+/** The chat-app voice quotas and limits hold across two app instances on one database. */
 
 let a: TestApi;
 let b: TestApi;

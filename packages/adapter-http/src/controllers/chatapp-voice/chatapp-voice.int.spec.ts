@@ -2,7 +2,7 @@ import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 import { createAssistant } from '../../../../../tools/calls/fixtures';
 import { eventually, verifyWithReference, WebhookReceiver } from '../../../../../tools/fault/webhook-receiver';
 
-/** Call permission, the preflight and chat-app calls through the composed app (CONTRACT §9, §14 S2, S7, S8). */
+/** Call permission, the preflight and chat-app calls through the composed app. */
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 let t: TestApi;
@@ -57,7 +57,7 @@ const call = (s: Scene, body: Record<string, unknown> = {}) =>
 const reply = (s: Scene, response: string, isPermanent = false) =>
   t.http.post('/api/sandbox/chatapp/permission-reply').set(s.user.auth).send({ sender_id: s.senderId, customer_phone: s.phone, response, is_permanent: isPermanent });
 
-describe('call permission (§9.2–§9.4)', () => {
+describe('call permission', () => {
   it('asks once: the request template goes out free, the permission turns pending, a second ask waits a day', async () => {
     const s = await scene();
     const balance = (await t.http.get('/api/user/billing/balance').set(s.user.auth)).body.total_balance;
@@ -148,7 +148,7 @@ describe('call permission (§9.2–§9.4)', () => {
   });
 });
 
-describe('chat-app calls (§9.5, §9.6)', () => {
+describe('chat-app calls', () => {
   it('end to end: template send → customer reply (S1) → request → grant (S2) → signed call_permission_granted → call placed → signed call_started', async () => {
     const s = await scene({ wrote: false });
     const secret = (await t.http.get('/api/user/webhooks/signing-secret').set(s.user.auth)).body.secret as string;

@@ -15,7 +15,7 @@ export const sandboxPermissionRouteDocs: readonly RouteDoc[] = [
   { method: 'post', path: '/api/sandbox/chatapp/permission-reply', summary: 'S2: the customer accepts, rejects or revokes call permission', tag: 'Sandbox', body: PermissionReplyBody },
 ];
 
-/** S2 (CONTRACT §14.2): bound only while the chat-app provider is the sandbox (D3); message family (D4). */
+/** S2: bound only while the chat-app provider is the sandbox (D3); message family (D4). */
 @Controller('/api/sandbox/chatapp')
 export class SandboxPermissionController {
   constructor(

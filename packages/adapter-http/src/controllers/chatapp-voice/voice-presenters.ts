@@ -3,7 +3,7 @@ import { CallPermissionView } from '@voiceplane/application';
 
 const iso = (d: Date | null): string | null => d?.toISOString() ?? null;
 
-/** The permission object of CONTRACT §9.1/§9.4, keys in the contract's order; `actions` only on the preflight. */
+/** The permission object, keys in the contract's order; `actions` only on the preflight. */
 export function presentPermission(view: CallPermissionView, withActions: boolean): Record<string, unknown> {
   const r = view.readout;
   return {

@@ -20,7 +20,7 @@ export const voiceWebhookRouteDocs: readonly RouteDoc[] = [
   { method: 'put', path: '/api/user/chatapp/voice/webhook', summary: 'Set or clear the account voice webhook; clearing cancels pending voice events', tag, body: VoiceWebhookBody },
 ];
 
-/** The account's chat-app voice webhook (CONTRACT §9.6). */
+/** The account's chat-app voice webhook. */
 @Controller('/api/user/chatapp/voice/webhook')
 export class VoiceWebhookController {
   constructor(

@@ -17,7 +17,7 @@ beforeEach(() => receiver.respondWith(() => ({ status: 200, body: 'ok' })));
 
 const PATH = '/api/user/chatapp/voice/webhook';
 
-describe('account voice webhook (CONTRACT §9.6)', () => {
+describe('account voice webhook', () => {
   it('is null until set, set and read under both prefixes, and cleared with null', async () => {
     const user = await t.createUser();
     const other = await t.createUser();

@@ -4,7 +4,7 @@ import { Answer, AnswerTable } from '../../pipeline/answers';
 import { validationBody } from '../../pipeline/families';
 import { presentSessionStatus } from './chatapp-presenters';
 
-/** The chatapp family (CONTRACT §1.5): `{success:false, error, error_code}` plus extra keys where stated. */
+/** The chatapp family: `{success:false, error, error_code}` plus extra keys where stated. */
 const chatapp = (status: number, error: string, code: string, extra: object = {}): Answer => ({
   status, body: { success: false, error, error_code: code, ...extra },
 });
@@ -17,7 +17,6 @@ const INSUFFICIENT_BALANCE = chatapp(402, 'Insufficient balance to send this mes
 const senderOffline = (status: number) => (r: { senderStatus: string }) => chatapp(status, senderOfflineText(r.senderStatus), 'SENDER_OFFLINE');
 const sendFailed = (r: { reason: string }) => chatapp(422, `The chat app rejected the message: ${r.reason}`, 'SEND_FAILED');
 
-/** §8.5 */
 export const TEMPLATE_SEND_ANSWERS: AnswerTable<TemplateMessageRefusal> = {
   SENDER_NOT_FOUND,
   TEMPLATE_NOT_FOUND,
@@ -29,7 +28,7 @@ export const TEMPLATE_SEND_ANSWERS: AnswerTable<TemplateMessageRefusal> = {
   SEND_FAILED: sendFailed,
 };
 
-/** §8.6: an offline sender is a 503 here. */
+/** An offline sender is a 503 here. */
 export const FREEFORM_SEND_ANSWERS: AnswerTable<FreeformMessageRefusal> = {
   SENDER_NOT_FOUND,
   INVALID_PHONE,
@@ -40,7 +39,6 @@ export const FREEFORM_SEND_ANSWERS: AnswerTable<FreeformMessageRefusal> = {
   SEND_FAILED: sendFailed,
 };
 
-/** §8.2 */
 export const REGISTER_SENDER_ANSWERS: AnswerTable<RegisterSenderRefusal> = {
   SENDER_EXISTS: chatapp(409, 'A sender with this phone number already exists.', 'SENDER_EXISTS'),
   SEND_FAILED: sendFailed,
@@ -48,7 +46,7 @@ export const REGISTER_SENDER_ANSWERS: AnswerTable<RegisterSenderRefusal> = {
 
 const bodyTextInvalid = (text: string): Answer => ({ status: 422, body: validationBody('chatapp', { body_text: [text] }) });
 
-/** §8.3: placeholder problems are validation errors of `body_text`. */
+/** Placeholder problems are validation errors of `body_text`. */
 export const CREATE_TEMPLATE_ANSWERS: AnswerTable<CreateTemplateRefusal> = {
   SENDER_NOT_FOUND,
   TEMPLATE_EXISTS: chatapp(409, 'A template with this name and language already exists for this sender.', 'TEMPLATE_EXISTS'),
@@ -58,7 +56,7 @@ export const CREATE_TEMPLATE_ANSWERS: AnswerTable<CreateTemplateRefusal> = {
   SEND_FAILED: sendFailed,
 };
 
-/** Conversation family (§11.2). */
+/** Conversation family. */
 export const CONVERSATION_NOT_FOUND: Answer = { status: 404, body: { status: false, error: 'Conversation not found' } };
-/** Sandbox routes answer with the generic 404 (§14). */
+/** Sandbox routes answer with the generic 404. */
 export const SANDBOX_NOT_FOUND: Answer = { status: 404, body: { message: 'Not found.' } };

@@ -8,7 +8,7 @@ const PHONE_TEXT_MAX = 64;
 const VARIABLE_VALUE_MAX = 1024;
 const E164_MESSAGE = { pattern: 'The {field} must be a valid E.164 phone number.' };
 
-/** Template send variables (§8.5): strings ≤ 1024, numbers and booleans as their text; null counts as absent. */
+/** Template send variables: strings ≤ 1024, numbers and booleans as their text; null counts as absent. */
 export function templateVariables(input: Readonly<Record<string, unknown>>): Result<Record<string, string>, FieldErrors> {
   const values: Record<string, string> = {};
   const errors: FieldErrors = {};

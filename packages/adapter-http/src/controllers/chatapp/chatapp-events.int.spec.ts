@@ -6,7 +6,7 @@ import { DEFAULT_CHATAPP_PRICES } from '@voiceplane/domain';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 import { createAssistant } from '../../../../../tools/calls/fixtures';
 
-/** The chat app's events: `message_status` and `conversation_ended` deliveries, the inactivity end, and an AI reply overtaken by disable-ai (CONTRACT §8.8, §8.9, §11.4). */
+/** The chat app's events: `message_status` and `conversation_ended` deliveries, the inactivity end, and an AI reply overtaken by disable-ai. */
 
 const CUSTOMER = '+14155559876';
 let t: TestApi;
@@ -34,7 +34,7 @@ async function activeAssistant(user: TestUser, fields: Record<string, unknown> =
 const deliveries = async (user: TestUser, eventType: string) =>
   (await t.http.get(`/api/user/webhooks/deliveries?event_type=${eventType}`).set(user.auth)).body.data as { id: string; status: string; source: object; subject: object; target_url: string }[];
 
-describe('message_status (§8.8, §12.3)', () => {
+describe('message_status', () => {
   it('a status change creates a delivery to the sender\'s status_webhook_url; clearing the URL cancels it', async () => {
     const user = await t.createUser({ balance: 5 });
     const s = await sender(user, { status_webhook_url: 'https://hooks.example.com/status' });
@@ -58,7 +58,7 @@ describe('message_status (§8.8, §12.3)', () => {
   });
 });
 
-describe('end on inactivity (§11.4)', () => {
+describe('end on inactivity', () => {
   async function conversationWith(user: TestUser, assistant: number) {
     const s = await sender(user, { assistant_id: assistant });
     const inbound = await t.http.post('/api/sandbox/chatapp/inbound-message').set(user.auth).send({ sender_id: s, from_phone: CUSTOMER, text: 'Hi' });
@@ -103,7 +103,7 @@ describe('end on inactivity (§11.4)', () => {
   });
 });
 
-describe('an AI reply overtaken by disable-ai (§8.9 step 3)', () => {
+describe('an AI reply overtaken by disable-ai', () => {
   it('is discarded: nothing is sent, stored or charged', async () => {
     const user = await t.createUser({ balance: 5 });
     const assistant = await activeAssistant(user);

@@ -45,7 +45,6 @@ export function presentConversationMessage(m: ConversationMessage) {
   };
 }
 
-/** §11.1 */
 export function presentConversation(c: Conversation) {
   return {
     id: c.id, uuid: c.uuid, type: c.type, sender_id: c.senderId, assistant_id: c.assistantId, customer_phone: c.customerPhone,
@@ -56,7 +55,7 @@ export function presentConversation(c: Conversation) {
   };
 }
 
-/** The session-status object of §8.4. */
+/** The session-status object. */
 export function presentSessionStatus(s: SessionStatus) {
   const common = { is_open: s.isOpen, can_send_freeform: s.canSendFreeform, requires_template: s.requiresTemplate, message: s.message };
   return s.kind === 'open'

@@ -1,6 +1,6 @@
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 
-/** 5 chat-app sends per second per user, template and freeform together, across instances on one database (CONTRACT §1.8). */
+/** 5 chat-app sends per second per user, template and freeform together, across instances on one database. */
 
 let a: TestApi;
 let b: TestApi;

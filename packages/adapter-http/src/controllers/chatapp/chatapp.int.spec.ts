@@ -4,7 +4,7 @@ import { TOKENS } from '@voiceplane/application';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 import { createAssistant } from '../../../../../tools/calls/fixtures';
 
-/** Chat-app senders, templates, sends, statuses, inbound messages and conversations through the composed app (CONTRACT §8, §11, §14). */
+/** Chat-app senders, templates, sends, statuses, inbound messages and conversations through the composed app. */
 
 const CUSTOMER = '+14155551234';
 const AI_TEXT = 'Thanks for your message! (sandbox reply)';
@@ -39,7 +39,7 @@ const send = (user: TestUser, body: Record<string, unknown>, path = 'chatapp') =
 const freeform = (user: TestUser, body: Record<string, unknown>) => t.http.post('/api/user/chatapp/send-freeform').set(user.auth).send(body);
 const balanceOf = async (user: TestUser) => (await t.http.get('/api/user/billing/balance').set(user.auth)).body.total_balance as number;
 
-describe('senders and templates (§8.2, §8.3)', () => {
+describe('senders and templates', () => {
   it('registers an online sandbox sender, lists and gets it, also under /whatsapp', async () => {
     const number = phone();
     const res = await t.http.post('/api/user/whatsapp/senders').set(owner.auth).send({ phone_number: number, display_name: 'Acme Support' });
@@ -83,7 +83,7 @@ describe('senders and templates (§8.2, §8.3)', () => {
   });
 });
 
-describe('POST /send (§8.5)', () => {
+describe('POST /send', () => {
   it('sends, charges the template price with a ledger entry referencing the chat-app message, and opens the window', async () => {
     const user = await t.createUser({ balance: 1 });
     const s = await sender(user);
@@ -171,7 +171,7 @@ describe('POST /send (§8.5)', () => {
   });
 });
 
-describe('POST /send-freeform (§8.6) and the window', () => {
+describe('POST /send-freeform and the window', () => {
   it('needs an open window; S6 closes it; a template reopens it; an offline sender is 503', async () => {
     const user = await t.createUser({ balance: 5 });
     const s = await sender(user);
@@ -200,7 +200,7 @@ describe('POST /send-freeform (§8.6) and the window', () => {
   });
 });
 
-describe('inbound messages, AI replies and takeover (§8.9, §11.3)', () => {
+describe('inbound messages, AI replies and takeover', () => {
   it('answers with the sandbox AI while AI is on; disable-ai stops it, enable-ai resumes it', async () => {
     const user = await t.createUser({ balance: 5 });
     const assistant = await createAssistant(t, user);
@@ -257,7 +257,7 @@ describe('inbound messages, AI replies and takeover (§8.9, §11.3)', () => {
   });
 });
 
-describe('the template allowance (§8.10, §13.1)', () => {
+describe('the template allowance', () => {
   it('pays for template sends until it is used up, then the price is charged', async () => {
     const user = await t.createUser({ balance: 1, plan: { included_template_messages: 2 } });
     const s = await sender(user);
@@ -272,7 +272,7 @@ describe('the template allowance (§8.10, §13.1)', () => {
   });
 });
 
-describe('freeform media (§8.6)', () => {
+describe('freeform media', () => {
   let server: Server;
   let base: string;
   beforeAll(async () => {

@@ -23,14 +23,14 @@ export const conversationRouteDocs: readonly RouteDoc[] = [
 const FAMILY = 'conversation';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A `{uuid}` path segment: the UUID or the integer id (§11.2); anything else is the 404. */
+/** A `{uuid}` path segment: the UUID or the integer id; anything else is the 404. */
 export function conversationRef(raw: string, notFound: Answer = CONVERSATION_NOT_FOUND): ConversationRef {
   if (/^[0-9]{1,15}$/.test(raw) && Number(raw) > 0) return { id: Number(raw) };
   if (UUID.test(raw)) return { uuid: raw.toLowerCase() };
   refuse(notFound);
 }
 
-/** Conversations (CONTRACT §11). */
+/** Conversations. */
 @Controller('/api/user/conversations')
 export class ConversationController {
   constructor(

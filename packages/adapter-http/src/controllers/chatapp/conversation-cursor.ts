@@ -3,7 +3,7 @@ import { failValidation } from '../../pipeline/responses';
 import { parseTimestamp } from '../../validation';
 
 /**
- * Cursors are opaque to clients (§1.7): base64url of a position — after the page's last item
+ * Cursors are opaque to clients: base64url of a position — after the page's last item
  * (`next_cursor`), or before its first (`prev_cursor`, marked `b`).
  */
 export function encodeCursor(cursor: ConversationCursor | null): string | null {

@@ -30,7 +30,7 @@ export const sandboxChatappRouteDocs: readonly RouteDoc[] = [
 
 const OUTBOX_LIMIT = 200;
 
-/** S1 and S3–S7 of CONTRACT §14.2; exists only while the chat-app provider is the sandbox (D3). */
+/** S1 and S3–S7; exists only while the chat-app provider is the sandbox (D3). */
 @Controller('/api/sandbox/chatapp')
 export class SandboxChatappController {
   constructor(

@@ -15,7 +15,7 @@ export const sandboxConversationRouteDocs: readonly RouteDoc[] = [
   { method: 'post', path: '/api/sandbox/conversations/:uuid/end-now', summary: 'Sandbox S13: end a conversation now', tag: 'Sandbox', success: 200 },
 ];
 
-/** S13 of CONTRACT §14.2: drives voiceplane's own scheduler, so it exists whenever any provider is the sandbox (D3). */
+/** S13: drives voiceplane's own scheduler, so it exists whenever any provider is the sandbox (D3). */
 @Controller('/api/sandbox/conversations')
 export class SandboxConversationController {
   constructor(

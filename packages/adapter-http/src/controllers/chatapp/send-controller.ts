@@ -25,7 +25,7 @@ export const chatappSendRouteDocs: readonly RouteDoc[] = [
 const FAMILY = 'chatapp';
 const MESSAGE_SID = /^SM[0-9a-f]{32}$/;
 
-/** Template and freeform sends, session status and message lookup (CONTRACT §8.5–§8.8). */
+/** Template and freeform sends, session status and message lookup. */
 @Controller('/api/user/chatapp')
 export class ChatappSendController {
   constructor(

@@ -30,7 +30,7 @@ export const chatappSenderRouteDocs: readonly RouteDoc[] = [
 
 const FAMILY = 'chatapp';
 
-/** Senders and templates (CONTRACT §8.2, §8.3). */
+/** Senders and templates. */
 @Controller('/api/user/chatapp')
 export class ChatappSenderController {
   constructor(

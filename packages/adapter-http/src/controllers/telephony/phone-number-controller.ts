@@ -35,7 +35,7 @@ export const phoneNumberRouteDocs: readonly RouteDoc[] = [
   { method: 'delete', path: '/api/user/phone-numbers/:id', summary: 'Release a number or delete a SIP trunk (alias DELETE /api/user/phone-numbers/sip-trunks/:id)', tag: 'Phone numbers' },
 ];
 
-/** Owned numbers, search and purchase of CONTRACT §6.7–§6.8. */
+/** Owned numbers, search and purchase. */
 @Controller('/api/user/phone-numbers')
 export class PhoneNumberController {
   constructor(

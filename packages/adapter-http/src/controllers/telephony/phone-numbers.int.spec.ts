@@ -2,7 +2,7 @@ import { SandboxNumberInventory } from '@voiceplane/adapter-sandbox';
 import { RenewPhoneNumbers, TOKENS } from '@voiceplane/application';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 
-/** Number search, owned numbers, purchase, release and renewals (CONTRACT §6.7, §6.8, §13.3, D16). */
+/** Number search, owned numbers, purchase, release and renewals. */
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const INVALID = 'The given data was invalid.';

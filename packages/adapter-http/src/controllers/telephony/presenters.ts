@@ -1,7 +1,7 @@
 import { AvailableNumber, PhoneNumber, StoredSipTrunk } from '@voiceplane/application';
 import { iso } from '../../presenters/format';
 
-/** CONTRACT §6.1 (fixed); `sip_password` is never part of it. */
+/** The SIP trunk record; `sip_password` is never part of it. */
 export const presentSipTrunk = (t: StoredSipTrunk) => ({
   id: t.id,
   phone_number: t.phoneNumber,
@@ -19,7 +19,7 @@ export const presentSipTrunk = (t: StoredSipTrunk) => ({
   updated_at: iso(t.updatedAt),
 });
 
-/** CONTRACT §6.8 phone-number record. */
+/** The phone-number record. */
 export const presentPhoneNumber = (n: PhoneNumber) => ({
   id: n.id,
   phone_number: n.phoneNumber,
@@ -33,12 +33,12 @@ export const presentPhoneNumber = (n: PhoneNumber) => ({
   updated_at: iso(n.updatedAt),
 });
 
-/** CONTRACT §6.8 purchase answer (a subset of the record). */
+/** The purchase answer (a subset of the record). */
 export const presentPurchase = (n: PhoneNumber) => ({
   id: n.id, phone_number: n.phoneNumber, country_code: n.countryCode, type: n.type, sms_capable: n.smsCapable,
 });
 
-/** CONTRACT §6.7 available number (fixed). */
+/** An available number. */
 export const presentAvailableNumber = (o: AvailableNumber) => ({
   phone_number: o.phoneNumber,
   phone_number_formatted: o.phoneNumberFormatted,

@@ -5,7 +5,7 @@ import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 /**
  * The composed app with SIP_PROVISIONER=livekit and NUMBER_INVENTORY=twilio, each pointed at a
  * stub on 127.0.0.1: the real adapters are chosen by configuration, and the sandbox fault kinds
- * answer 404 because their providers are not the sandbox (CONTRACT D3).
+ * answer 404 because their providers are not the sandbox.
  */
 
 let t: TestApi;

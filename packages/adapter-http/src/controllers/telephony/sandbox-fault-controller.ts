@@ -26,7 +26,7 @@ export const sandboxFaultRouteDocs: readonly RouteDoc[] = [
   { method: 'post', path: '/api/sandbox/faults', summary: 'Sandbox S10: make the next operations of a kind fail', tag: 'Sandbox', body: FaultBody },
 ];
 
-/** S10 of CONTRACT §14: arms a fault in a sandbox provider for the caller's own operations. */
+/** S10: arms a fault in a sandbox provider for the caller's own operations. */
 @Controller('/api/sandbox/faults')
 export class SandboxFaultController {
   constructor(@inject(SandboxFaults) private readonly faults: SandboxFaults) {}

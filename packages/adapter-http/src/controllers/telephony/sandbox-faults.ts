@@ -13,9 +13,9 @@ export interface FaultRequest {
 export type FaultArmer = (request: FaultRequest) => Promise<{ readonly remaining: number } | 'not_found'>;
 
 /**
- * The fault kinds S10 (`POST /api/sandbox/faults`, CONTRACT §14) knows, registered by the
+ * The fault kinds S10 (`POST /api/sandbox/faults`) knows, registered by the
  * capability that owns each provider. A kind registered without an armer exists but its provider
- * is a real one, so arming it answers 404 (CONTRACT D3); an unregistered kind is a 422.
+ * is a real one, so arming it answers 404; an unregistered kind is a 422.
  */
 export class SandboxFaults {
   private readonly kinds = new Map<string, FaultArmer | null>();

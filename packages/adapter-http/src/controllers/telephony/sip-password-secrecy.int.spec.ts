@@ -9,7 +9,7 @@ import { composeApi, loadConfig, type ApiRuntime } from '@voiceplane/composition
 import { createTestDatabase, TestDatabase } from '@voiceplane/test-env';
 
 /**
- * `sip_password` is write-only (CONTRACT §6.1): it never appears in a response, in a log line at
+ * `sip_password` is write-only: it never appears in a response, in a log line at
  * the most verbose level (failures included), or in the database in plain text.
  */
 

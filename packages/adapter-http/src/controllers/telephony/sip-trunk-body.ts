@@ -37,7 +37,7 @@ class OptionalTrunkFields {
   country_code?: string;
 }
 
-/** Every SIP trunk field of CONTRACT §6.2, all optional: the update body. */
+/** Every SIP trunk field, all optional: the update body. */
 export class SipTrunkFieldsBody extends OptionalTrunkFields {
   @Str(PHONE_NUMBER) phone_number?: string;
   @Str(SIP_USERNAME) sip_username?: string;
@@ -45,7 +45,7 @@ export class SipTrunkFieldsBody extends OptionalTrunkFields {
   @Str(SIP_ADDRESS) sip_address?: string;
 }
 
-/** The create body: four fields are required, the rest default (CONTRACT §6.4). */
+/** The create body: four fields are required, the rest default. */
 export class CreateSipTrunkBody extends OptionalTrunkFields {
   @Str({ ...PHONE_NUMBER, required: true }) phone_number!: string;
   @Str({ ...SIP_USERNAME, required: true }) sip_username!: string;
@@ -82,7 +82,7 @@ export function newTrunk(body: CreateSipTrunkBody): NewSipTrunk {
 
 /**
  * The update's body and query checked together; errors are handed to the use case, which reports
- * them only after the 404 check (CONTRACT §6.6 processing order).
+ * them only after the 404 check.
  */
 export function parseTrunkUpdate(body: unknown, query: unknown): { changes: Result<SipTrunkChanges, FieldErrors>; dryRun: boolean } {
   const fields = validateDto(SipTrunkFieldsBody, body, { partial: true });

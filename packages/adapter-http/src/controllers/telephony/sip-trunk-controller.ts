@@ -19,7 +19,7 @@ export const sipTrunkRouteDocs: readonly RouteDoc[] = [
   { method: 'put', path: '/api/user/phone-numbers/sip-trunks/:id', summary: 'Update a SIP trunk; re-provisions make-before-break (dry_run=true previews)', tag: 'Phone numbers', body: SipTrunkFieldsBody, query: DryRunQuery },
 ];
 
-/** SIP trunks of CONTRACT §6.3–§6.6; deletion is the phone-number route (§6.8). */
+/** SIP trunks; deletion is the phone-number route. */
 @Controller('/api/user/phone-numbers/sip-trunks')
 export class SipTrunkController {
   constructor(

@@ -2,7 +2,7 @@ import { SandboxSipProvisioner } from '@voiceplane/adapter-sandbox';
 import { ProvisioningCleanup, TOKENS } from '@voiceplane/application';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 
-/** SIP trunks through the composed app with the sandbox provisioner (CONTRACT §6.1–§6.6, §6.8 delete). */
+/** SIP trunks through the composed app with the sandbox provisioner. */
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const TRUNK_ID = /^ST_[0-9A-Za-z]{12}$/;
@@ -229,7 +229,7 @@ describe('POST /api/user/phone-numbers/sip-trunks', () => {
     expect(leftover).toEqual([]);
   });
 
-  it('the S10 fault route makes the next create fail with the §6 body', async () => {
+  it('the S10 fault route makes the next create fail with the provider-failure body', async () => {
     const armed = await t.http.post('/api/sandbox/faults').set(owner.auth).send({ kind: 'sip_provisioning' });
     expect(armed.status).toBe(200);
     expect(armed.body).toEqual({ ok: true, fault: { kind: 'sip_provisioning', target_id: null, remaining: 1 } });

@@ -10,7 +10,7 @@ export const PHONE_NUMBER_NOT_FOUND: Answer = { status: 404, body: { error: 'Pho
 export const CREATE_TRUNK_FAILED: Answer = { status: 500, body: { error: 'Failed to create SIP trunk. Please try again or contact support.' } };
 export const UPDATE_TRUNK_FAILED: Answer = { status: 500, body: { error: 'Failed to update SIP trunk. Please try again or contact support.' } };
 
-/** Create and update of a SIP trunk (CONTRACT §6.4, §6.6); each names its own provisioning failure. */
+/** Create and update of a SIP trunk; each names its own provisioning failure. */
 export function sipTrunkWriteAnswers(provisioningFailed: Answer, shapeErrors: FieldErrors = {}): AnswerTable<SipTrunkWriteError> {
   return {
     not_found: SIP_TRUNK_NOT_FOUND,
@@ -21,12 +21,12 @@ export function sipTrunkWriteAnswers(provisioningFailed: Answer, shapeErrors: Fi
   };
 }
 
-/** Number search (CONTRACT §6.7). */
+/** Number search. */
 export const NUMBER_SEARCH_ANSWERS: AnswerTable<'unavailable'> = {
   unavailable: { status: 502, body: { message: 'Number search is temporarily unavailable.' } },
 };
 
-/** Number purchase (CONTRACT §6.8). */
+/** Number purchase. */
 export const PURCHASE_ANSWERS: AnswerTable<PurchaseError> = {
   not_available: { status: 400, body: { error: 'Phone number is not available.' } },
   address_required: { status: 400, body: { error: 'This number requires a registered address, which is not supported.' } },
@@ -34,13 +34,13 @@ export const PURCHASE_ANSWERS: AnswerTable<PurchaseError> = {
   failed: { status: 500, body: { error: 'Failed to purchase phone number. Please try again or contact support.' } },
 };
 
-/** Releasing a number or deleting a SIP trunk (CONTRACT §6.8). */
+/** Releasing a number or deleting a SIP trunk. */
 export const DELETE_NUMBER_ANSWERS: AnswerTable<DeletePhoneNumberError> = {
   not_found: PHONE_NUMBER_NOT_FOUND,
   failed: { status: 500, body: { error: 'Failed to delete phone number. Please try again or contact support.' } },
 };
 
-/** Why a sandbox fault cannot be armed (CONTRACT §14 S10). */
+/** Why a sandbox fault cannot be armed. */
 export type SandboxFaultRefusal = 'unknown_kind' | 'not_found';
 
 export const SANDBOX_FAULT_ANSWERS: AnswerTable<SandboxFaultRefusal> = {

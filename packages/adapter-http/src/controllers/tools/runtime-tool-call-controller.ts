@@ -14,7 +14,7 @@ export const runtimeToolCallRouteDocs: readonly RouteDoc[] = [
   { method: 'post', path: '/api/runtime/tool-calls', summary: 'Run a mid-call tool for a live call', tag: 'Runtime', auth: 'runtime', body: RuntimeToolCallBody },
 ];
 
-/** The voice runtime's gateway entry (CONTRACT §5.8). Bound only where calls exist. */
+/** The voice runtime's gateway entry. Bound only where calls exist. */
 @Controller('/api/runtime/tool-calls')
 export class RuntimeToolCallController {
   constructor(@inject(TOKENS.InvokeToolForCall) private readonly invoke: InvokeToolForCall) {}

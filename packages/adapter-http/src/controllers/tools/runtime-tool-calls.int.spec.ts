@@ -2,7 +2,7 @@ import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 import { verifyWithReference, WebhookReceiver } from '../../../../../tools/fault/webhook-receiver';
 import { createAssistant, getCall, ISO, makeCall } from '../../../../../tools/calls/fixtures';
 
-/** `POST /api/runtime/tool-calls` (CONTRACT §5.7–§5.8) on calls placed through the public API. */
+/** `POST /api/runtime/tool-calls` on calls placed through the public API. */
 
 let t: TestApi;
 let receiver: WebhookReceiver;

@@ -6,7 +6,7 @@ import { TOOL_MESSAGES } from './tool-messages';
 
 export const TOOL_NOT_FOUND: Answer = { status: 404, body: { message: TOOL_MESSAGES.notFound } };
 
-/** Tool management, render and test (CONTRACT §5.2–§5.10). */
+/** Tool management, render and test. */
 export const TOOL_ANSWERS: AnswerTable<ToolRefusal | ToolPreviewRefusal> = {
   tool_not_found: TOOL_NOT_FOUND,
   plan_limit: ({ limit }) => ({ status: 422, body: { message: TOOL_MESSAGES.planLimit(limit) } }),
@@ -14,7 +14,7 @@ export const TOOL_ANSWERS: AnswerTable<ToolRefusal | ToolPreviewRefusal> = {
   automation_tool: { status: 422, body: { message: TOOL_MESSAGES.automationPreview } },
 };
 
-/** The voice runtime's tool calls (CONTRACT §5.8). */
+/** The voice runtime's tool calls. */
 export const TOOL_CALL_ANSWERS: AnswerTable<ToolCallRefusal> = {
   call_not_found: { status: 404, body: { message: 'Call not found' } },
   call_ended: { status: 409, body: { message: 'Call already ended.' } },

@@ -6,7 +6,7 @@ import { checkToolEndpoint, checkToolItems, TOOL_MESSAGES } from './tool-message
 import { Arr, Bool, Id, Int, isPlainObject, Obj, PageQuery, Str, validateDto } from '../../validation';
 import { failValidation } from '../../pipeline/responses';
 
-/** The tool body of CONTRACT §5.2: shapes here, rules that need the domain after. */
+/** The tool body: shapes here, rules that need the domain after. */
 
 export class ToolHeaderBody {
   @Str({ required: true, max: TOOL_LIMITS.headerName, pattern: HTTP_TOKEN_PATTERN, description: 'HTTP token characters' }) name!: string;
@@ -64,14 +64,14 @@ export class ToolListQuery extends PageQuery {
   @Str({ enum: ['http', 'automation'] }) type?: Tool['type'];
 }
 
-/** Body of render and test (CONTRACT §5.9). */
+/** Body of render and test. */
 export class ToolPreviewBody {
   @Obj({ description: 'AI-extracted arguments, default {}' }) params?: Record<string, unknown>;
   @Obj({ description: 'Variables; override every other source, default {}' }) variables?: Record<string, unknown>;
   @Id({ description: 'An own call supplying system and call variables' }) call_id?: number;
 }
 
-/** Body of the voice runtime's gateway entry (CONTRACT §5.8). */
+/** Body of the voice runtime's gateway entry. */
 export class RuntimeToolCallBody {
   @Id({ required: true }) call_id!: number;
   @Id({ required: true }) tool_id!: number;
@@ -82,13 +82,13 @@ export class RuntimeToolCallBody {
 /**
  * Validates a create or update body and returns the stored fields it sets. Every field is checked
  * on its own, so a bad `timeout` does not hide a placeholder in the host: the client sees all
- * problems at once (CONTRACT §1.6).
+ * problems at once.
  */
 export function parseToolBody(input: unknown, operation: 'create' | 'update', policy: TargetUrlPolicy, existing?: Tool): Partial<ToolFields> {
   if (!isPlainObject(input)) failValidation({ body: ['The request body must be a JSON object.'] });
   let body: Record<string, unknown> = input;
   if (existing?.type === 'automation') {
-    // The automation decides these (CONTRACT §5.5); its type is not the caller's to change either.
+    // The automation decides these; its type is not the caller's to change either.
     body = Object.fromEntries(Object.entries(input).filter(([key]) => !(AUTOMATION_OWNED_FIELDS as readonly string[]).includes(key) && key !== 'type'));
   }
   const options = { partial: operation === 'update', targetPolicy: policy };
@@ -124,7 +124,7 @@ function toFields(values: ToolFieldsBody): Partial<ToolFields> {
   return fields;
 }
 
-/** Create defaults of CONTRACT §5.2 under the fields that were sent (the required ones were checked). */
+/** Create defaults under the fields that were sent (the required ones were checked). */
 export function withToolDefaults(fields: Partial<ToolFields>): ToolFields {
   return { bodyFormat: 'json', timeout: TOOL_LIMITS.defaultTimeout, headers: [], staticFields: [], schema: [], ...fields } as ToolFields;
 }

@@ -22,7 +22,7 @@ export const toolRouteDocs: readonly RouteDoc[] = [
   { method: 'delete', path: '/api/user/tools/:id', summary: 'Delete a tool and detach it from every assistant', tag: 'Tools' },
 ];
 
-/** CRUD of CONTRACT §5.2–§5.6: plain persistence behind field rules, no use case in between. */
+/** CRUD: plain persistence behind field rules, no use case in between. */
 @Controller('/api/user/tools')
 export class ToolController {
   constructor(

@@ -1,6 +1,6 @@
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 
-/** CRUD of mid-call tools through the composed app (CONTRACT §5.2–§5.6). */
+/** CRUD of mid-call tools through the composed app. */
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const INVALID = 'The given data was invalid.';

@@ -5,7 +5,7 @@ import { AddressInfo } from 'node:net';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 
 /**
- * Render and test (CONTRACT §5.9–§5.10) against receivers on 127.0.0.1: the exact request, the
+ * Render and test against receivers on 127.0.0.1: the exact request, the
  * AI-facing result of every outcome, signing, and the outbound policy.
  */
 
@@ -455,7 +455,7 @@ describe('POST /api/user/tools/{id}/test', () => {
   });
 });
 
-describe('outbound policy with private targets refused (CONTRACT §1.11)', () => {
+describe('outbound policy with private targets refused', () => {
   it('refuses a loopback endpoint at write time', async () => {
     const user = await strict.createUser();
     const res = await strict.http.post('/api/user/tools').set(user.auth).send({ name: 'x', description: 'x', method: 'GET', endpoint: 'http://127.0.0.1:8080/x' });

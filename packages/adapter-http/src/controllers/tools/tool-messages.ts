@@ -4,7 +4,7 @@ import {
 } from '@voiceplane/domain';
 import { fieldErrors } from '../../pipeline/field-messages';
 
-/** Operation-specific messages of CONTRACT §5.2–§5.3. */
+/** Operation-specific messages. */
 export const TOOL_MESSAGES = {
   name: 'Tool name must contain only letters, digits and underscores and start with a letter or underscore.',
   type: 'Only http tools can be created through the API.',

@@ -1,7 +1,7 @@
 import { Tool, ToolCallResult, ToolRequest } from '@voiceplane/domain';
 import { iso } from '../../presenters/format';
 
-/** The tool record of CONTRACT §5.1, fields in the documented order. */
+/** The tool record, fields in the documented order. */
 export function presentTool(tool: Tool) {
   return {
     id: tool.id,
@@ -23,7 +23,7 @@ export function presentTool(tool: Tool) {
 
 const AT_SEND_TIME = '<generated at send time>';
 
-/** Render data (CONTRACT §5.9). The signing headers are added by the sender; `webhookId` when one was used. */
+/** Render data. The signing headers are added by the sender; `webhookId` when one was used. */
 export function presentToolRequest(request: ToolRequest, webhookId: string | null = null) {
   return {
     method: request.method,
@@ -45,7 +45,7 @@ export function presentToolRequest(request: ToolRequest, webhookId: string | nul
   };
 }
 
-/** The gateway result of CONTRACT §5.8. */
+/** The gateway result. */
 export function presentToolCallResult(result: ToolCallResult) {
   return {
     ok: result.ok,

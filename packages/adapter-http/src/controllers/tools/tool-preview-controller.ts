@@ -17,7 +17,7 @@ export const toolPreviewRouteDocs: readonly RouteDoc[] = [
   { method: 'post', path: '/api/user/tools/:id/test', summary: 'Send one real request as the gateway would (10/min)', tag: 'Tools', body: ToolPreviewBody },
 ];
 
-/** Render and test of CONTRACT §5.9–§5.10. The test quota (10/min per user) is a route quota of the module. */
+/** Render and test. The test quota (10/min per user) is a route quota of the module. */
 @Controller('/api/user/tools')
 export class ToolPreviewController {
   constructor(

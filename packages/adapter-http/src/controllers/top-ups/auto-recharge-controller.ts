@@ -22,7 +22,7 @@ export const autoRechargeRouteDocs: readonly RouteDoc[] = [
   { method: 'put', path: '/api/user/billing/auto-recharge', summary: 'Change auto-recharge (only the fields sent)', tag: 'Billing', body: AutoRechargeBody },
 ];
 
-/** Auto-recharge (CONTRACT §13.5). */
+/** Auto-recharge. */
 @Controller('/api/user/billing/auto-recharge')
 export class AutoRechargeController {
   constructor(@inject(TOKENS.AutoRechargeSettings) private readonly settings: AutoRechargeSettingsService) {}

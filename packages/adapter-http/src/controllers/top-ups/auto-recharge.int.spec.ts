@@ -4,7 +4,7 @@ import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 import { eventually } from '../../../../../tools/fault/webhook-receiver';
 
 /**
- * Auto-recharge under load and failure (CONTRACT §13.5), with the application's clock in the
+ * Auto-recharge under load and failure, with the application's clock in the
  * test's hand: one recharge however many charges cross the threshold, at most one attempt per
  * 10 minutes, off after 3 declines in a row.
  */

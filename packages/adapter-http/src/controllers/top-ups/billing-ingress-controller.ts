@@ -13,7 +13,7 @@ export const billingIngressRouteDocs: readonly RouteDoc[] = [
   { method: 'post', path: '/api/providers/billing/:provider/webhook', summary: 'Billing provider events (Stripe-Signature checked)', tag: 'Providers' },
 ];
 
-/** The billing provider's webhook (CONTRACT §13.4): the exact bytes received are what the signature covers. */
+/** The billing provider's webhook: the exact bytes received are what the signature covers. */
 @Controller('/api/providers/billing')
 export class BillingIngressController {
   constructor(@inject(TOKENS.ReceiveBillingEvent) private readonly receive: ReceiveBillingEvent) {}

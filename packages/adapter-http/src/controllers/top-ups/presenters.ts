@@ -2,7 +2,7 @@ import { TopUp } from '@voiceplane/domain';
 import { AutoRechargeView } from '@voiceplane/application';
 import { iso, isoOrNull } from '../../presenters/format';
 
-/** The top-up record of CONTRACT §13.4. */
+/** The top-up record. */
 export function presentTopUp(t: TopUp) {
   return {
     id: t.id, amount: t.amount, currency: t.currency, status: t.status, trigger: t.trigger, checkout_url: t.checkoutUrl,
@@ -10,7 +10,7 @@ export function presentTopUp(t: TopUp) {
   };
 }
 
-/** The auto-recharge settings of CONTRACT §13.5. */
+/** The auto-recharge settings. */
 export function presentAutoRecharge({ recharge, paymentMethodReady }: AutoRechargeView) {
   return {
     enabled: recharge.settings.enabled, threshold: recharge.settings.threshold, amount: recharge.settings.amount,

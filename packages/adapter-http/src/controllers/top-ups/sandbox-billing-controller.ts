@@ -11,7 +11,7 @@ import type { RouteDoc } from '../../openapi/route-doc';
 import { presentTopUp } from './presenters';
 import { SANDBOX_NOT_FOUND, SANDBOX_SETTLE_ANSWERS } from './top-up-answers';
 
-/** What a sandbox checkout's payment did: the outcomes a provider can report (§13.4). */
+/** What a sandbox checkout's payment did: the outcomes a provider can report. */
 const SANDBOX_OUTCOMES = ['succeeded', 'failed', 'expired'] as const;
 
 class CompleteTopUpBody {
@@ -23,7 +23,7 @@ export const sandboxBillingRouteDocs: readonly RouteDoc[] = [
   { method: 'post', path: '/api/sandbox/billing/top-ups/:id/complete', summary: 'S14: settle a pending sandbox top-up as the provider would', tag: 'Sandbox', body: CompleteTopUpBody },
 ];
 
-/** S14 (CONTRACT §14.2): bound only while the billing provider is the sandbox. */
+/** S14: bound only while the billing provider is the sandbox. */
 @Controller('/api/sandbox/billing/top-ups')
 export class SandboxBillingController {
   constructor(@inject(TOKENS.SettleTopUp) private readonly settle: SettleTopUp) {}

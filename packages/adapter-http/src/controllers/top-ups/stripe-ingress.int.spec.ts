@@ -5,7 +5,7 @@ import { checkoutSession, signStripe, stripeEvent, StripeStub } from '../../../.
 
 /**
  * BILLING_PROVIDER=stripe end to end against the Stripe stub: checkout, the webhook ingress and
- * its inbox, settlement once, and auto-recharge on the card the checkout saved (CONTRACT §13.4, §13.5).
+ * its inbox, settlement once, and auto-recharge on the card the checkout saved.
  */
 const WEBHOOK_SECRET = 'whsec_e2e_signing_secret';
 const WEBHOOK = '/api/providers/billing/stripe/webhook';

@@ -28,7 +28,7 @@ export const topUpRouteDocs: readonly RouteDoc[] = [
   { method: 'get', path: '/api/user/billing/top-ups/:id', summary: 'One top-up', tag: 'Billing' },
 ];
 
-/** Paid top-ups through the billing provider (CONTRACT §13.4). */
+/** Paid top-ups through the billing provider. */
 @Controller('/api/user/billing/top-ups')
 export class TopUpController {
   constructor(

@@ -4,7 +4,7 @@ import { NUMBER_COUNTRIES } from '@voiceplane/domain';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 import { eventually } from '../../../../../tools/fault/webhook-receiver';
 
-/** Paid top-ups and auto-recharge in the sandbox, end to end through the composed api (CONTRACT §13.4, §13.5, §14 S14). */
+/** Paid top-ups and auto-recharge in the sandbox, end to end through the composed api. */
 let t: TestApi;
 beforeAll(async () => {
   t = await createTestApi();
@@ -127,7 +127,7 @@ describe('S14: POST /api/sandbox/billing/top-ups/{id}/complete', () => {
   });
 });
 
-describe('auto-recharge (CONTRACT §13.5)', () => {
+describe('auto-recharge', () => {
   it('GET answers the defaults; PUT checks every field and keeps what it was not sent', async () => {
     const user = await t.createUser();
     const got = await t.http.get('/api/user/billing/auto-recharge').set(user.auth);

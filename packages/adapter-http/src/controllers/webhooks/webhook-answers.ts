@@ -3,7 +3,7 @@ import { Answer, AnswerTable } from '../../pipeline/answers';
 
 export const DELIVERY_NOT_FOUND: Answer = { status: 404, body: { message: 'Delivery not found' } };
 
-/** Delivery log and replay (CONTRACT §12); a test target outside the outbound policy is a field error of the body. */
+/** Delivery log and replay; a test target outside the outbound policy is a field error of the body. */
 export const WEBHOOK_ANSWERS: AnswerTable<ReplayRefusal> = {
   not_found: DELIVERY_NOT_FOUND,
   already_pending: { status: 409, body: { message: 'Delivery is already pending.' } },

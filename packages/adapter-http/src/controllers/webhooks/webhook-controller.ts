@@ -41,7 +41,7 @@ export const webhookRouteDocs: readonly RouteDoc[] = [
   { method: 'post', path: '/api/user/webhooks/test', summary: 'Send one signed ping now and record it as a delivery (10 per minute)', tag, body: TestWebhookBody },
 ];
 
-/** The delivery log, replay, the signing secret and test pings (CONTRACT §12.5). */
+/** The delivery log, replay, the signing secret and test pings. */
 @Controller('/api/user/webhooks')
 export class WebhookController {
   constructor(
@@ -102,7 +102,7 @@ export class WebhookController {
   }
 }
 
-/** Ids of another shape are simply not found (CONTRACT §1.3). */
+/** Ids of another shape are simply not found. */
 function deliveryId(raw: string): string {
   if (!DELIVERY_ID.test(raw)) refuse(DELIVERY_NOT_FOUND);
   return raw;

@@ -58,7 +58,7 @@ async function fastForward(id: string): Promise<void> {
   await t.db.dataSource.query(`UPDATE scheduled_jobs SET run_at = now() WHERE key = $1`, [`webhook-delivery:${id}`]);
 }
 
-describe('delivering an event (CONTRACT §12.2–12.4)', () => {
+describe('delivering an event', () => {
   it('sends one signed POST with the exact payload bytes and logs the attempt', async () => {
     const user = await t.createUser();
     const payload = { id: 4812, assistant_id: 101, customer_phone: '+14155551234', duration: 87, status: 'completed', extracted_variables: { z: 1, a: 2 }, lead: null };
@@ -277,7 +277,7 @@ describe('delivering an event (CONTRACT §12.2–12.4)', () => {
   });
 });
 
-describe('cancellation when a webhook setting is switched off (CONTRACT §12.4 item 6)', () => {
+describe('cancellation when a webhook setting is switched off', () => {
   async function emit(topic: string, payload: unknown): Promise<void> {
     const outbox = t.runtime.container.get<Outbox>(TOKENS.Outbox);
     await t.runtime.database.transaction(() => outbox.add([{ topic, payload }]));
@@ -453,7 +453,7 @@ describe('GET /api/user/webhooks/deliveries/{id} and replay', () => {
   });
 });
 
-describe('signing secret (CONTRACT §12.2, §12.5)', () => {
+describe('signing secret', () => {
   it('shows the account secret', async () => {
     const user = await t.createUser();
     const res = await t.http.get('/api/user/webhooks/signing-secret').set(user.auth);

@@ -46,7 +46,7 @@ describe('assistant persistence', () => {
   });
   afterAll(async () => { await tdb.close(); });
 
-  it('seeds exactly the §3.10 catalogue', async () => {
+  it('seeds exactly the catalogue', async () => {
     const catalog = await new TypeormCatalogRepository(db).catalog();
     expect(catalog.languages.map((l) => [l.id, l.iso_2])).toEqual([[1, 'en'], [2, 'ro'], [3, 'fr'], [4, 'es'], [5, 'de'], [6, 'lt'], [7, 'it'], [8, 'ar'], [9, 'pt'], [10, 'da'], [11, 'nl'], [12, 'pl'], [13, 'fi'], [14, 'he']]);
     expect(catalog.models).toEqual([

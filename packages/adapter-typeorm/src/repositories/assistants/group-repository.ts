@@ -14,7 +14,7 @@ function toGroup(r: Record<string, unknown>): AssistantGroup {
   return { id: num(r.id), name: r.name as string, color: (r.color as GroupColor | null) ?? null, assistantsCount: num(r.assistants_count) };
 }
 
-/** Folders and labels (CONTRACT §4): the same table shape, names unique per account ignoring case. */
+/** Folders and labels: the same table shape, names unique per account ignoring case. */
 export class TypeormGroupRepository implements AssistantGroupRepository {
   private readonly columns: string;
 

@@ -4,7 +4,7 @@ import { num } from '../rows';
 
 const schemaOf = (fields: AutomationToolFields) => [{ name: fields.inputField, type: 'string', description: `Value of ${fields.keyColumn} to look up`, required: true }];
 
-/** The `type: automation` tool of a `midcall_lookup_table` automation, attached to its assistant (CONTRACT §10.3.4). */
+/** The `type: automation` tool of a `midcall_lookup_table` automation, attached to its assistant. */
 export class TypeormAutomationToolBinding implements AutomationToolBinding {
   constructor(private readonly db: Database) {}
 
