@@ -81,8 +81,11 @@ export class CallHold {
     return this.endedSignal.promise;
   }
 
-  /** The agent of an assistant config: the policy's instructions and functions, executed here. */
-  agentFor(config: RuntimeConfig, overrides: Partial<voice.AgentOptions<unknown>> = {}): voice.Agent {
+  /**
+   * The agent of an assistant config: the policy's instructions and functions, executed here. A
+   * `greeting` is said once the agent is active, so it joins the agent's own conversation.
+   */
+  agentFor(config: RuntimeConfig, overrides: Partial<voice.AgentOptions<unknown>> = {}, greeting: string | null = null): voice.Agent {
     const texts = config === this.deps.config ? this.texts : conversationTexts(config, this.deps.clock.now());
     const tools: Record<string, ReturnType<typeof llm.tool>> = {};
     for (const fn of toolFunctions(config)) {
@@ -92,7 +95,14 @@ export class CallHold {
         execute: (args: Record<string, unknown>, options) => this.runTool(config, fn.name, args ?? {}, options),
       });
     }
-    return new voice.Agent({ instructions: texts.instructions, tools, ...overrides });
+    const options = { instructions: texts.instructions, tools, ...overrides };
+    if (greeting === null) return new voice.Agent(options);
+    const greet = () => this.say(greeting);
+    return new (class extends voice.Agent {
+      override async onEnter(): Promise<void> {
+        greet();
+      }
+    })(options);
   }
 
   /** Follows the session's events: transcript items, turn activity for the silence rules, provider failures. */
@@ -254,8 +264,7 @@ export class CallHold {
     if (next === null || !this.session) return BUILT_IN_REFUSALS.noSuchColleague;
     await this.speak(next.before);
     const chatCtx = this.session.history.copy({ excludeFunctionCall: true, excludeInstructions: true, excludeEmptyMessage: true, excludeHandoff: true, excludeConfigUpdate: true });
-    this.session.updateAgent(this.agentFor(next.config, { ...(await this.deps.speechFor?.(next.config) ?? {}), chatCtx }));
-    if (next.greeting) this.say(next.greeting);
+    this.session.updateAgent(this.agentFor(next.config, { ...(await this.deps.speechFor?.(next.config) ?? {}), chatCtx }, next.greeting));
     throw new voice.StopResponse();
   }
 }
