@@ -16,7 +16,7 @@ export function toolLine(name: string, content: string, at: string): TranscriptI
   return { role: 'assistant', content: `${TOOL_LINE_PREFIX}${name}] ${kept}`, at };
 }
 
-/** The model's text when a built-in's line says it went ahead; those lines are written by the text call itself. */
+/** The results written for a hand-over that went ahead and for keys being awaited; the replay below recognises them. */
 export const HANDED_OVER = (assistant: string) => json({ ok: true, handed_over_to: assistant });
 export const AWAITING_KEYS = (stopKey: string) => json({ ok: true, awaiting_keys: true, message: `Waiting for the customer to type the digits, ended by ${stopKey}.` });
 
