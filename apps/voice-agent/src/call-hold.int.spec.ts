@@ -1,7 +1,7 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { initializeLogger, voice } from '@livekit/agents';
-import { composeInstructions, toolFunctions } from '@voiceplane/application';
+import { BUILT_IN_REFUSALS, composeInstructions, toolFunctions } from '@voiceplane/application';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 import { OpenAiStreamStub } from '../../../tools/voice-agent/openai-stream-stub';
 import { WebhookReceiver } from '../../../tools/fault/webhook-receiver';
@@ -184,11 +184,32 @@ describe('voice agent job logic in text mode', () => {
     const last = llm.requests.at(-1)!;
     expect(last.messages[0].content).toMatch(/^You are billing for Ann\./);
     expect(last.tools?.map((x) => x.function.name)).toEqual(['end_call']);
+    // The new assistant reads the conversation so far (spoken lines), not the front desk's instructions or functions.
+    expect(last.messages.slice(1).map((m) => `${m.role}: ${m.content}`)).toEqual([
+      'user: I have a billing question.', 'assistant: Connecting you to billing.', 'assistant: Billing here, Ann.', 'user: Is my invoice paid?',
+    ]);
     await until(async () => (await items(callId)).length === 5, 'the transcript');
     expect((await items(callId)).map((i) => `${i.role}: ${i.content}`)).toEqual([
       'customer: I have a billing question.', 'assistant: Connecting you to billing.', 'assistant: Billing here, Ann.',
       'customer: Is my invoice paid?', 'assistant: Your invoice is paid.',
     ]);
+  });
+
+  it('refuses a hand-over to an assistant the call does not carry and a booking, with the same answers as a text call', async () => {
+    const gone = await createAssistant(t, owner, { name: 'Gone' });
+    const eventType = (await t.http.post(`/api/admin/users/${owner.id}/event-types`).set(t.admin).send({ name: 'Intro', duration_minutes: 15 })).body.data.id;
+    const fields = { tools: [{ type: 'assistant_transfer', assistant_id: gone }, { type: 'calendar_integration', event_type_id: eventType }] };
+    const assistant = await createAssistant(t, owner, fields);
+    expect((await t.http.delete(`/api/user/assistant/${gone}`).set(owner.auth)).status).toBe(200);
+    const callId = await makeCall(t, owner, assistant);
+    const { held } = await start(callId);
+    if (!held.ok) throw new Error(held.problems.join('; '));
+    await held.hold.customerAnswered();
+    llm.play({ toolCalls: [{ name: 'assistant_transfer', arguments: {} }, { name: 'calendar_integration', arguments: { start_time: '2026-12-01T10:00:00Z', name: 'Ann' } }] }, { text: 'I will help you myself.' });
+    await held.session.run({ userInput: 'Book me with Gone.' }).wait();
+    const outputs = llm.requests[1].messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content as string));
+    expect(outputs).toEqual(expect.arrayContaining([BUILT_IN_REFUSALS.noSuchColleague, BUILT_IN_REFUSALS.noScheduling]));
+    expect(outputs).toHaveLength(2);
   });
 
   it('ends a call it cannot run at once: failed, configuration_error, never a silent line', async () => {

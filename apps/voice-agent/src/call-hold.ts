@@ -1,5 +1,5 @@
 import { llm, voice } from '@livekit/agents';
-import { conversationTexts, resolveToolCall, toolFunctions, type ConversationTexts } from '@voiceplane/application';
+import { BUILT_IN_REFUSALS, conversationTexts, dtmfDigits, handOver, keypadResult, resolveToolCall, toolFunctions, type ConversationTexts } from '@voiceplane/application';
 import type { BuiltInTool, RuntimeConfig } from '@voiceplane/domain';
 import type { CallEnd, CallReporter, Clock } from './call-reporter';
 import type { ControlPlane } from './control-plane';
@@ -81,8 +81,11 @@ export class CallHold {
     return this.endedSignal.promise;
   }
 
-  /** The agent of an assistant config: the policy's instructions and functions, executed here. */
-  agentFor(config: RuntimeConfig, overrides: Partial<voice.AgentOptions<unknown>> = {}): voice.Agent {
+  /**
+   * The agent of an assistant config: the policy's instructions and functions, executed here. A
+   * `greeting` is said once the agent is active, so it joins the agent's own conversation.
+   */
+  agentFor(config: RuntimeConfig, overrides: Partial<voice.AgentOptions<unknown>> = {}, greeting: string | null = null): voice.Agent {
     const texts = config === this.deps.config ? this.texts : conversationTexts(config, this.deps.clock.now());
     const tools: Record<string, ReturnType<typeof llm.tool>> = {};
     for (const fn of toolFunctions(config)) {
@@ -92,7 +95,14 @@ export class CallHold {
         execute: (args: Record<string, unknown>, options) => this.runTool(config, fn.name, args ?? {}, options),
       });
     }
-    return new voice.Agent({ instructions: texts.instructions, tools, ...overrides });
+    const options = { instructions: texts.instructions, tools, ...overrides };
+    if (greeting === null) return new voice.Agent(options);
+    const greet = () => this.say(greeting);
+    return new (class extends voice.Agent {
+      override async onEnter(): Promise<void> {
+        greet();
+      }
+    })(options);
   }
 
   /** Follows the session's events: transcript items, turn activity for the silence rules, provider failures. */
@@ -207,10 +217,11 @@ export class CallHold {
       const result = await this.deps.controlPlane.callTool({ call_id: this.deps.callId, tool_id: call.tool.id, params: args, invocation_id: `${this.deps.callId}:${options.toolCallId}` });
       return asToolOutput(result.content);
     }
-    return this.runBuiltIn(call.builtin, args, options);
+    return this.runBuiltIn(config, call.builtin, args, options);
   }
 
-  private async runBuiltIn(tool: BuiltInTool, args: Record<string, unknown>, options: llm.ToolOptions<unknown>): Promise<unknown> {
+  /** Built-ins as the phone line carries them out; what the model reads back is the policy's (shared with text calls). */
+  private async runBuiltIn(config: RuntimeConfig, tool: BuiltInTool, args: Record<string, unknown>, options: llm.ToolOptions<unknown>): Promise<unknown> {
     switch (tool.type) {
       case 'end_call':
         await withTimeout(options.ctx.waitForPlayout(), SPEECH_WAIT_MS);
@@ -229,30 +240,31 @@ export class CallHold {
         throw new voice.StopResponse();
       }
       case 'dtmf_input': {
-        const digits = typeof args.digits === 'string' ? args.digits : '';
-        if (!/^[0-9*#]{1,32}$/.test(digits)) return { error: 'invalid_digits' };
+        const digits = dtmfDigits(args);
+        if (digits === null) return BUILT_IN_REFUSALS.invalidDigits;
         await this.deps.line.sendDtmf(digits);
         return { pressed: digits };
       }
-      case 'collect_keypad': {
-        const digits = await this.deps.line.collectDigits(tool.data.stop_key, tool.data.timeout);
-        return digits === '' ? { digits: null, message: 'The customer typed nothing.' } : { digits };
-      }
+      case 'collect_keypad':
+        return keypadResult(await this.deps.line.collectDigits(tool.data.stop_key, tool.data.timeout));
       case 'calendar_integration':
-        return { error: 'not_available', message: 'No scheduling service is connected. Tell the customer you cannot book the appointment on this call.' };
+        return BUILT_IN_REFUSALS.noScheduling;
       case 'assistant_transfer':
-        return this.transferToAssistant(tool);
+        return this.transferToAssistant(config, tool);
     }
   }
 
-  private async transferToAssistant(tool: Extract<BuiltInTool, { type: 'assistant_transfer' }>): Promise<unknown> {
-    const target = this.deps.config.transfer_assistants?.find((t) => t.assistant.id === tool.data.assistant_id);
-    if (!target || !this.session) return { error: 'not_available', message: 'That colleague is not available; continue the conversation yourself.' };
-    await this.speak(tool.data.message_before_transfer);
-    const next: RuntimeConfig = { ...this.deps.config, ...target, transfer_assistants: this.deps.config.transfer_assistants };
-    const greeting = tool.data.speak_transfer_greeting ? conversationTexts(next, this.deps.clock.now()).initialMessage : '';
-    this.session.updateAgent(this.agentFor(next, await this.deps.speechFor?.(next) ?? {}));
-    if (greeting) this.say(greeting);
+  /**
+   * The other assistant takes over the same session: the leaving one says its message, the new
+   * agent (instructions, tools, voice) starts from the conversation's spoken lines so far, and
+   * greets when the tool says so.
+   */
+  private async transferToAssistant(config: RuntimeConfig, tool: Extract<BuiltInTool, { type: 'assistant_transfer' }>): Promise<unknown> {
+    const next = handOver(config, tool, this.deps.clock.now());
+    if (next === null || !this.session) return BUILT_IN_REFUSALS.noSuchColleague;
+    await this.speak(next.before);
+    const chatCtx = this.session.history.copy({ excludeFunctionCall: true, excludeInstructions: true, excludeEmptyMessage: true, excludeHandoff: true, excludeConfigUpdate: true });
+    this.session.updateAgent(this.agentFor(next.config, { ...(await this.deps.speechFor?.(next.config) ?? {}), chatCtx }, next.greeting));
     throw new voice.StopResponse();
   }
 }

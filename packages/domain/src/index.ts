@@ -24,6 +24,8 @@ export * from './calls/post-call';
 export * from './calls/runtime-config';
 export * from './calls/runtime-speech';
 export * from './calls/dialling';
+export * from './calls/keypad';
+export * from './calls/hand-over';
 export * from './webhooks/delivery';
 export * from './webhooks/entity';
 export * from './webhooks/signing-secret';

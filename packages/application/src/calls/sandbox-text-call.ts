@@ -1,11 +1,12 @@
-import { BuiltInTool, Call, CallStatus, err, ok, Result, RuntimeTool, ToolCallResult, TranscriptItem } from '@voiceplane/domain';
+import { BuiltInTool, Call, CallStatus, err, ok, Result, RuntimeConfig, RuntimeTool, ToolCallResult, TranscriptItem } from '@voiceplane/domain';
+import { BUILT_IN_REFUSALS, dtmfDigits, handOver, HandOver } from '../conversation-policy/built-ins';
 import { BuiltInOutcome, ConversationBrain, TurnToolCall } from '../conversation-policy/conversation-brain';
-import { ChatMessage } from '../conversation-policy/ports';
 import { Clock } from '../ports/clock';
 import { Ids } from '../ports/ids';
 import { InvokeToolForCall } from '../tools/invoke-tool-for-call';
 import { CallRepository } from './ports';
 import { RecordCallEvent, RuntimeEvent } from './record-call-event';
+import { AWAITING_KEYS, HANDED_OVER, json, textCallState, toolLine, typedKeys } from './text-call-transcript';
 
 /** What the assistant did with one line of a sandbox text call (S15). */
 export interface SaidOnCall {
@@ -21,50 +22,41 @@ export type SayRefusal =
   /** The language model could not be reached or answered an error; the customer's line is kept. */
   | { readonly code: 'model_failed'; readonly reason: string };
 
-/** How a function call shows in the transcript: `[tool check_order] {"status":"shipped"}`. */
-const TOOL_LINE_PREFIX = '[tool ';
-/** Tool results are long; the transcript keeps their start. */
-const TOOL_LINE_CONTENT_MAX = 500;
-
-const json = (value: object) => JSON.stringify(value);
-
 /**
- * A built-in on a text call, as the call would carry it out where a text call can: ending and
- * transfers end the call (there is nobody to hand a typed conversation to), keys are "pressed",
- * and what needs a phone or a provider (keypad entry, booking, another assistant's voice) is
- * refused with a reason the model passes on.
+ * A built-in on a text call, as the call would carry it out: ending and phone transfers end the
+ * call (there is nobody to hand a typed conversation to), keys are "pressed", `collect_keypad`
+ * waits for the customer's next line as the keys, `assistant_transfer` hands the rest of the call
+ * to the other assistant, and booking is refused as on a call (no scheduling provider exists).
  */
-function textCallBuiltIn(builtin: BuiltInTool, args: Readonly<Record<string, unknown>>): BuiltInOutcome {
-  switch (builtin.type) {
-    case 'end_call':
-      return { content: json({ ok: true, message: 'The call ends after this answer.' }), end: { reason: 'assistant_ended' } };
-    case 'call_transfer':
-      return { content: json({ ok: true, message: 'The customer is transferred after this answer.' }), end: { reason: 'transferred' } };
-    case 'dtmf_input': {
-      const digits = typeof args.digits === 'string' ? args.digits : '';
-      return /^[0-9*#]{1,32}$/.test(digits)
-        ? { content: json({ ok: true, sent: digits }) }
-        : { content: json({ ok: false, error: 'invalid_digits', message: 'Digits must be 1 to 32 of 0-9, * and #.' }) };
+class TextCallBuiltIns {
+  /** Set once an `assistant_transfer` went ahead in this turn. */
+  handedOver: HandOver | null = null;
+
+  constructor(private readonly config: RuntimeConfig, private readonly now: Date) {}
+
+  run(builtin: BuiltInTool, args: Readonly<Record<string, unknown>>): BuiltInOutcome {
+    switch (builtin.type) {
+      case 'end_call':
+        return { content: json({ ok: true, message: 'The call ends after this answer.' }), end: { reason: 'assistant_ended' } };
+      case 'call_transfer':
+        return { content: json({ ok: true, message: 'The customer is transferred after this answer.' }), end: { reason: 'transferred' } };
+      case 'dtmf_input': {
+        const digits = dtmfDigits(args);
+        return digits === null ? { ok: false, content: json(BUILT_IN_REFUSALS.invalidDigits) } : { content: json({ pressed: digits }) };
+      }
+      case 'collect_keypad':
+        return { content: AWAITING_KEYS(builtin.data.stop_key), stop: true };
+      case 'calendar_integration':
+        return { ok: false, content: json(BUILT_IN_REFUSALS.noScheduling) };
+      case 'assistant_transfer': {
+        // One hand-over a turn: a second would be resolved against the wrong assistant.
+        const next = this.handedOver === null ? handOver(this.config, builtin, this.now) : null;
+        if (next === null) return { ok: false, content: json(BUILT_IN_REFUSALS.noSuchColleague) };
+        this.handedOver = next;
+        return { content: HANDED_OVER(next.assistantName), stop: true };
+      }
     }
-    case 'collect_keypad':
-      return { content: json({ ok: false, error: 'no_keypad', message: 'This is a text call: ask the customer to type the digits in their answer.' }) };
-    case 'calendar_integration':
-      return { content: json({ ok: false, error: 'booking_unavailable', message: 'No scheduling provider is connected: tell the customer the appointment cannot be booked now.' }) };
-    case 'assistant_transfer':
-      return { content: json({ ok: false, error: 'transfer_unavailable', message: 'Handing over to another assistant is not available in a text call: carry on yourself.' }) };
   }
-}
-
-/** The conversation so far as the model reads it: spoken lines only (tool lines were results it already used). */
-function historyOf(transcript: readonly TranscriptItem[]): ChatMessage[] {
-  return transcript
-    .filter((item) => !(item.role === 'assistant' && item.content.startsWith(TOOL_LINE_PREFIX)))
-    .map((item) => ({ role: item.role === 'customer' ? 'user' : 'assistant', content: item.content }));
-}
-
-function toolLine(call: TurnToolCall, at: string): TranscriptItem {
-  const content = [...call.content].length > TOOL_LINE_CONTENT_MAX ? `${[...call.content].slice(0, TOOL_LINE_CONTENT_MAX).join('')}…` : call.content;
-  return { role: 'assistant', content: `${TOOL_LINE_PREFIX}${call.name}] ${content}`, at };
 }
 
 const REFUSED_TOOL: Readonly<Record<'call_not_found' | 'call_ended' | 'tool_not_found', string>> = {
@@ -78,7 +70,8 @@ const REFUSED_TOOL: Readonly<Record<'call_not_found' | 'call_ended' | 'tool_not_
  * phone call — the call's own configuration, the conversation policy, mid-call tools through the
  * gateway (recorded in the call's `tool_calls`). The line, the tool results and the answer join
  * the transcript through the runtime ingress, and an `end_call` ends the call through it too, so
- * the normal end (charge, evaluation, `post_call`) runs.
+ * the normal end (charge, evaluation, `post_call`) runs. Which assistant answers and whether keys
+ * are awaited is read back from the transcript, so a text call needs no state of its own.
  */
 export class SandboxTextCalls {
   constructor(
@@ -96,8 +89,18 @@ export class SandboxTextCalls {
     const call = found.status === 'ringing' ? await this.answer(found) : found;
     if (call?.status !== 'in-progress') return err({ code: 'not_in_progress' });
 
-    const heardAt = this.clock.now().toISOString();
+    const now = this.clock.now();
+    const heardAt = now.toISOString();
     const line: TranscriptItem = { role: 'customer', content: text, at: heardAt };
+    const state = textCallState(call.runtimeConfig, call.transcript, now);
+    const heard: TranscriptItem[] = [line];
+    if (state.collecting === null) state.history.push({ role: 'user', content: text });
+    else {
+      const keys = typedKeys(state.collecting, text, `keypad_${call.transcript.length}`);
+      state.history.push(...keys.messages);
+      heard.push(toolLine(state.collecting.name, keys.result, heardAt));
+    }
+    const builtIns = new TextCallBuiltIns(state.config, now);
     const runTool = async (tool: RuntimeTool, params: Readonly<Record<string, unknown>>): Promise<ToolCallResult> => {
       const result = await this.tools.execute({ callId, toolId: tool.id, params, invocationId: null });
       return result.ok ? result.value : { ok: false, statusCode: null, content: REFUSED_TOOL[result.error], truncated: false, durationMs: 0, error: null, warnings: [] };
@@ -105,22 +108,24 @@ export class SandboxTextCalls {
     let turn;
     try {
       turn = await this.brain.turn({
-        setup: call.runtimeConfig,
-        history: [...historyOf(call.transcript), { role: 'user', content: text }],
+        setup: state.config,
+        history: state.history,
         runTool,
-        runBuiltIn: async (builtin, args) => textCallBuiltIn(builtin, args),
+        runBuiltIn: async (builtin, args) => builtIns.run(builtin, args),
         logContext: { call_id: callId },
       });
     } catch (e) {
-      await this.report(callId, { type: 'transcript', items: [line] });
+      await this.report(callId, { type: 'transcript', items: heard });
       return err({ code: 'model_failed', reason: e instanceof Error ? e.message : String(e) });
     }
 
     const answeredAt = this.clock.now().toISOString();
-    const items = [line, ...turn.toolCalls.map((c) => toolLine(c, answeredAt)), ...(turn.reply === '' ? [] : [{ role: 'assistant' as const, content: turn.reply, at: answeredAt }])];
+    // After a hand-over the assistant leaving says its message, then the new one its greeting.
+    const said = [turn.reply, builtIns.handedOver?.before ?? '', builtIns.handedOver?.greeting ?? ''].filter((s) => s !== '');
+    const items = [...heard, ...turn.toolCalls.map((c) => toolLine(c.name, c.content, answeredAt)), ...said.map((content) => ({ role: 'assistant' as const, content, at: answeredAt }))];
     let status = await this.report(callId, { type: 'transcript', items });
     if (turn.end !== null) status = await this.report(callId, { type: 'ended', outcome: { status: 'completed', endedReason: turn.end.reason } });
-    return ok({ reply: turn.reply, toolCalls: turn.toolCalls, ended: turn.end !== null, call: { id: callId, status } });
+    return ok({ reply: said.join('\n'), toolCalls: turn.toolCalls, ended: turn.end !== null, call: { id: callId, status } });
   }
 
   /** A ringing sandbox call is picked up by the customer who starts typing. */

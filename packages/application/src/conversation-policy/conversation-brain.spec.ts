@@ -160,4 +160,19 @@ describe('the conversation brain: one turn', () => {
     await brain.turn({ ...request, setup: { ...setup, assistant: { ...setup.assistant, chat_llm_fallback_id: 1 } } });
     expect(model.requests[0].model).toBe(SAMPLE_CATALOG.models.find((m) => m.id === 1)?.name);
   });
+
+  it('a built-in that stops the turn (a hand-over, keys awaited) answers the text so far without asking the model again; a refused one reports not ok', async () => {
+    const { model, brain, request } = scene([{ content: 'Please type your number.', toolCalls: [call('end_call')] }]);
+    const stopping: BuiltInRunner = async () => ({ content: '{"awaiting_keys":true}', stop: true });
+    expect(await brain.turn({ ...request, runBuiltIn: stopping })).toEqual({
+      reply: 'Please type your number.', end: null, fallback: false,
+      toolCalls: [{ name: 'end_call', kind: 'builtin', ok: true, statusCode: null, content: '{"awaiting_keys":true}' }],
+    });
+    expect(model.requests).toHaveLength(1);
+
+    const refused = scene([{ content: null, toolCalls: [call('end_call')] }, { content: 'I cannot.', toolCalls: [] }]);
+    const refusing: BuiltInRunner = async () => ({ ok: false, content: '{"error":"not_available"}' });
+    const turn = await refused.brain.turn({ ...refused.request, runBuiltIn: refusing });
+    expect(turn).toEqual(expect.objectContaining({ reply: 'I cannot.', end: null, toolCalls: [expect.objectContaining({ ok: false, content: '{"error":"not_available"}' })] }));
+  });
 });

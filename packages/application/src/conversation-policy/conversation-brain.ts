@@ -22,8 +22,16 @@ export type MidCallToolRunner = (tool: RuntimeTool, params: Readonly<Record<stri
 /** What a built-in did: the text the model reads, and whether the conversation ends with it. */
 export interface BuiltInOutcome {
   readonly content: string;
+  /** False when the built-in was refused (no such colleague, nothing to book with); reported as the call's `ok`. Default true. */
+  readonly ok?: boolean;
   /** The call ends after this answer (`end_call`, a transfer). */
   readonly end?: { readonly reason: string } | null;
+  /**
+   * The turn stops after this round without asking the model again: the conversation goes on,
+   * but what comes next is not this model's answer (another assistant took over, or the
+   * customer's keys are awaited).
+   */
+  readonly stop?: boolean;
 }
 
 /** Carries out a built-in tool on the medium at hand (a text call, a phone call). */
@@ -97,13 +105,15 @@ export class ConversationBrain {
       if (round === MAX_MODEL_ROUNDS) break;
       messages.push({ role: 'assistant', content: answer.content, toolCalls: answer.toolCalls });
       let end: { reason: string } | null = null;
+      let stop = false;
       for (const call of answer.toolCalls) {
         const done = await this.run(offered, call, request);
         toolCalls.push(done.report);
         messages.push({ role: 'tool', toolCallId: call.id, content: done.report.content });
         end ??= done.end;
+        stop ||= done.stop;
       }
-      if (end !== null) return { reply: text, toolCalls, end, fallback: false };
+      if (end !== null || stop) return { reply: text, toolCalls, end, fallback: false };
     }
     this.log.warn({ ...request.logContext, rounds: MAX_MODEL_ROUNDS, tool_calls: toolCalls.length },
       'the language model kept calling functions past the round limit; the customer gets the fallback reply');
@@ -114,17 +124,21 @@ export class ConversationBrain {
     return textModelName(this.catalog, setup.assistant);
   }
 
-  private async run(setup: ConversationSetup, call: ModelToolCall, request: TurnRequest): Promise<{ report: TurnToolCall; end: { reason: string } | null }> {
+  private async run(setup: ConversationSetup, call: ModelToolCall, request: TurnRequest): Promise<{ report: TurnToolCall; end: { reason: string } | null; stop: boolean }> {
     const resolved = resolveToolCall(setup, call.name);
-    if (resolved === null) return { report: { name: call.name, kind: 'unknown', ok: false, statusCode: null, content: UNKNOWN_FUNCTION }, end: null };
+    if (resolved === null) return { report: { name: call.name, kind: 'unknown', ok: false, statusCode: null, content: UNKNOWN_FUNCTION }, end: null, stop: false };
     const args = parseToolArguments(call.arguments);
-    if (args === null) return { report: { name: call.name, kind: resolved.kind, ok: false, statusCode: null, content: INVALID_ARGUMENTS }, end: null };
+    if (args === null) return { report: { name: call.name, kind: resolved.kind, ok: false, statusCode: null, content: INVALID_ARGUMENTS }, end: null, stop: false };
     if (resolved.kind === 'tool') {
       const result = await request.runTool(resolved.tool, args);
-      return { report: { name: call.name, kind: 'tool', ok: result.ok, statusCode: result.statusCode, content: result.content }, end: null };
+      return { report: { name: call.name, kind: 'tool', ok: result.ok, statusCode: result.statusCode, content: result.content }, end: null, stop: false };
     }
     const outcome = await (request.runBuiltIn as BuiltInRunner)(resolved.builtin, args);
-    return { report: { name: call.name, kind: 'builtin', ok: true, statusCode: null, content: outcome.content }, end: outcome.end ?? null };
+    return {
+      report: { name: call.name, kind: 'builtin', ok: outcome.ok ?? true, statusCode: null, content: outcome.content },
+      end: outcome.end ?? null,
+      stop: outcome.stop ?? false,
+    };
   }
 }
 
