@@ -1,6 +1,6 @@
 import {
-  applyStepResult, AutomationRun, continueRun, executePureStep, expressionContext, failOnTimeLimit, JsonValue, nextStep, parseDefinition, PinnedVersion,
-  resolveStepConfig, resumeRun, RunTrigger, startRun, StepResult, startStep, stepInFlight, stepRetryDelayMs, timeLimitExceeded, waitForStepRetry, wiringFailure,
+  applyStepResult, AutomationRun, continueRun, expressionContext, failOnTimeLimit, JsonValue, nextStep, parseDefinition, PinnedVersion,
+  resumeRun, RunTrigger, startRun, StepResult, startStep, stepInFlight, stepRetryDelayMs, timeLimitExceeded, waitForStepRetry,
 } from '@voiceplane/domain';
 import { JobHandler, JobScheduler, WorkLogger } from '../events/ports';
 import { Clock } from '../ports/clock';
@@ -219,13 +219,8 @@ export class AutomationEngine {
         if (!started.ok) break;
         run = started.value.next;
       }
-      const context = expressionContext(run);
-      let result = executePureStep(step, context);
-      if (result === null) {
-        const config = resolveStepConfig(step, context);
-        const actor = { userId: automation.userId, isTest: run.isTest, runId: run.id, stepName: step.name };
-        result = config.ok ? await this.steps.perform(step, config.value, actor) : wiringFailure(config.error);
-      }
+      const actor = { userId: automation.userId, isTest: run.isTest, runId: run.id, stepName: step.name };
+      const result = await this.steps.execute(step, expressionContext(run), actor);
       const retryIn = keeping.held ? stepRetryDelayMs(run, version, result, this.random()) : null;
       if (retryIn !== null && result.kind === 'failed' && result.attempt) {
         const retryAt = new Date(this.clock.now().getTime() + retryIn);

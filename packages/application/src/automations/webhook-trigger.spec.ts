@@ -42,9 +42,10 @@ async function setup(mode: 'sync' | 'async', replyWaitMs = 10_000) {
   const runs = new InMemoryAutomationRunRepository(automations);
   const tables = new HeldTables(() => store.clock.now());
   const http = new ScriptedHttpClient();
-  const steps = new AutomationSteps(
-    http, new ToolGateway(http, store.secrets, store.clock), tables, notHere, new SecretCipher(async () => 'key'), notHere, null, store.ids, store.clock,
-  );
+  const steps = new AutomationSteps({
+    http, gateway: new ToolGateway(http, store.secrets, store.clock), tables, connections: notHere,
+    cipher: new SecretCipher(async () => 'key'), makeCall: notHere, chatapp: null, clock: store.clock,
+  });
   const engine = new AutomationEngine(automations, runs, steps, store.jobs, store.uow, store.clock, store.ids);
   const hooks = new TriggerWebhook(
     automations, engine, new RateLimiter(new InMemoryRateLimitStore(), store.clock), store.ids, new RecordingLogger(), { ratePerMinute: 2, replyWaitMs },

@@ -32,10 +32,10 @@ afterAll(async () => {
 
 /** An engine as a worker process has it: its own clock and lease owner, the same database; no jitter. */
 function engineWith(clock: ManualClock): AutomationEngine {
-  const steps = new AutomationSteps(
-    get(TOKENS.OutboundHttpClient), get(TOKENS.ToolGateway), get(TOKENS.DataTableRepository), get(TOKENS.ConnectionRepository), t.runtime.container.get(SecretCipher),
-    get(TOKENS.MakeCall), null, get(TOKENS.Ids), clock,
-  );
+  const steps = new AutomationSteps({
+    http: get(TOKENS.OutboundHttpClient), gateway: get(TOKENS.ToolGateway), tables: get(TOKENS.DataTableRepository), connections: get(TOKENS.ConnectionRepository),
+    cipher: t.runtime.container.get(SecretCipher), makeCall: get(TOKENS.MakeCall), chatapp: null, clock,
+  });
   return new AutomationEngine(
     get(TOKENS.AutomationRepository), get(TOKENS.AutomationRunRepository), steps, get(TOKENS.JobScheduler), get(TOKENS.UnitOfWork), clock, get(TOKENS.Ids), silent,
     { random: () => 0.5 },
