@@ -68,7 +68,9 @@ export class SettleTopUp {
       const decided = reconcileTopUp(topUp, state, now);
       if (!decided.ok) return 'not_reconcilable';
       const r = decided.value;
-      if (r.kind === 'settle') await this.apply(r.settlement, {}, now, topUp.status);
+      // A paid checkout keeps the card it saved, as its provider event would have.
+      const profile = state.kind === 'succeeded' ? state.savedCard : undefined;
+      if (r.kind === 'settle') await this.apply(r.settlement, { profile }, now, topUp.status);
       await this.topUps.markChecked(topUpId, now, r.kind === 'unreconcilable' ? r.reason : null);
       return r.kind;
     });
