@@ -111,9 +111,9 @@ runOrSkip('automation runs whose process dies', () => {
 /** An engine as another api or worker instance has it: its own lease owner and clock, the same database. */
 function engineFor(api: TestApi, clock: ManualClock) {
   const get = <T>(token: Token<T>): T => api.runtime.container.get(token);
-  const steps = new AutomationSteps(
-    get(TOKENS.OutboundHttpClient), get(TOKENS.ToolGateway), get(TOKENS.DataTableRepository), get(TOKENS.ConnectionRepository), api.runtime.container.get(SecretCipher),
-    get(TOKENS.MakeCall), null, get(TOKENS.Ids), clock,
-  );
+  const steps = new AutomationSteps({
+    http: get(TOKENS.OutboundHttpClient), gateway: get(TOKENS.ToolGateway), tables: get(TOKENS.DataTableRepository),
+    connections: get(TOKENS.ConnectionRepository), cipher: api.runtime.container.get(SecretCipher), makeCall: get(TOKENS.MakeCall), chatapp: null, clock,
+  });
   return new AutomationEngine(get(TOKENS.AutomationRepository), get(TOKENS.AutomationRunRepository), steps, get(TOKENS.JobScheduler), get(TOKENS.UnitOfWork), clock, get(TOKENS.Ids), silent);
 }

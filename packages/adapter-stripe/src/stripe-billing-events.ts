@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { BillingEventSource, ProviderBillingEvent, TopUpReport } from '@voiceplane/application';
 import { outcomeOfIntent } from './stripe-billing-gateway';
-import { METADATA } from './stripe-client';
+import { idOf, METADATA } from './stripe-client';
 
 /** Events signed longer ago than this, or further ahead (or signed for other bytes), are refused. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -15,8 +15,6 @@ function signedAt(header: string): number | null {
   }
   return at !== null && Number.isFinite(at) ? at : null;
 }
-
-const idOf = (ref: string | { id: string } | null | undefined): string | null => (typeof ref === 'string' ? ref : ref?.id ?? null);
 
 function topUpIdOf(raw: string | null | undefined): number | null {
   if (!raw || !/^[1-9]\d{0,17}$/.test(raw)) return null;

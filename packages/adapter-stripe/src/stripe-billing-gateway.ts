@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { ProviderPaymentState, TopUpOutcome } from '@voiceplane/domain';
-import { BillingAccount, BillingGateway, OffSessionCharge, PayableTopUp, StartedCheckout } from '@voiceplane/application';
-import { METADATA, StripeSettings, toCents } from './stripe-client';
+import { BillingAccount, BillingGateway, OffSessionCharge, PayableTopUp, ReconciledTopUp, StartedCheckout } from '@voiceplane/application';
+import { idOf, METADATA, StripeSettings, toCents } from './stripe-client';
 
 /**
  * Stripe as the billing provider: a Checkout Session per top-up that saves
@@ -54,7 +54,8 @@ export class StripeBillingGateway implements BillingGateway {
     }
   }
 
-  async paymentState(topUp: PayableTopUp, providerReference: string | null): Promise<ProviderPaymentState> {
+  async paymentState(topUp: ReconciledTopUp, providerReference: string | null): Promise<ProviderPaymentState> {
+    if (topUp.trigger === 'checkout') return this.checkoutState(providerReference);
     // Read-only: creating the intent again under its idempotency key would charge once Stripe forgot the key (24 h).
     let intent: Stripe.PaymentIntent | null;
     if (providerReference?.startsWith('pi_')) {
@@ -70,6 +71,28 @@ export class StripeBillingGateway implements BillingGateway {
     const outcome = outcomeOfIntent(intent);
     if (outcome === null) return { kind: 'processing' };
     return outcome.kind === 'failed' ? { kind: 'failed', reason: outcome.reason } : { kind: 'succeeded' };
+  }
+
+  /**
+   * A checkout whose event never came, by its Checkout Session: paid (with the card it saved),
+   * expired, failed (its asynchronous payment did), or still open or being paid.
+   */
+  private async checkoutState(sessionId: string | null): Promise<ProviderPaymentState> {
+    if (!sessionId?.startsWith('cs_')) return { kind: 'not_found' };
+    const session = await this.stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent'] }).catch((e: unknown) => {
+      if (e instanceof Stripe.errors.StripeInvalidRequestError && e.statusCode === 404) return null;
+      throw e;
+    });
+    if (session === null) return { kind: 'not_found' };
+    if (session.status === 'expired') return { kind: 'expired' };
+    const intent = typeof session.payment_intent === 'object' ? session.payment_intent : null;
+    if (session.status === 'complete' && session.payment_status !== 'unpaid') {
+      return { kind: 'succeeded', savedCard: { customerRef: idOf(session.customer), paymentMethodRef: idOf(intent?.payment_method) } };
+    }
+    // Complete but unpaid: an asynchronous payment method, settled when its payment is.
+    const outcome = session.status === 'complete' && intent ? outcomeOfIntent(intent) : null;
+    if (outcome?.kind === 'failed') return { kind: 'failed', reason: 'async_payment_failed' };
+    return { kind: 'processing' };
   }
 
   canChargeOffSession(account: BillingAccount): boolean {

@@ -135,3 +135,28 @@ describe('webhook', () => {
     expect(await read('customer.created', { id: 'cus_1', object: 'customer' })).toBeNull();
   });
 });
+
+describe('the state of a checkout whose event never came', () => {
+  const checkoutTopUp = { ...topUp, trigger: 'checkout' as const, createdAt: new Date() };
+
+  it('reads the Checkout Session with its PaymentIntent: open → processing, paid → succeeded with the saved card, expired → expired', async () => {
+    const open = await gateway().startCheckout(account(), checkoutTopUp);
+    expect(await gateway().paymentState(checkoutTopUp, open.providerReference)).toEqual({ kind: 'processing' });
+    const [read] = stub.requests.filter((r) => r.path === `/v1/checkout/sessions/${open.providerReference}`);
+    expect(read).toEqual(expect.objectContaining({ method: 'GET', form: expect.objectContaining({ 'expand[0]': 'payment_intent' }) }));
+    stub.payCheckout(open.providerReference);
+    expect(await gateway().paymentState(checkoutTopUp, open.providerReference)).toEqual({
+      kind: 'succeeded', savedCard: { customerRef: open.customerRef, paymentMethodRef: SAVED_PAYMENT_METHOD },
+    });
+    const other = await gateway().startCheckout(account({ customerRef: open.customerRef }), { ...checkoutTopUp, id: 32 });
+    stub.expireCheckout(other.providerReference);
+    expect(await gateway().paymentState({ ...checkoutTopUp, id: 32 }, other.providerReference)).toEqual({ kind: 'expired' });
+  });
+
+  it('a session Stripe does not know, or no session kept, is not_found; an outage throws', async () => {
+    expect(await gateway().paymentState(checkoutTopUp, 'cs_test_unknown')).toEqual({ kind: 'not_found' });
+    expect(await gateway().paymentState(checkoutTopUp, null)).toEqual({ kind: 'not_found' });
+    stub.outage = 503;
+    await expect(gateway().paymentState(checkoutTopUp, 'cs_test_unknown')).rejects.toThrow();
+  });
+});

@@ -28,3 +28,6 @@ export const toCents = (amount: number): number => Math.round(amount * 100);
 
 /** Metadata keys voiceplane writes on what it creates at Stripe. */
 export const METADATA = { userId: 'voiceplane_user_id', topUpId: 'voiceplane_top_up_id', trigger: 'voiceplane_trigger' } as const;
+
+/** The id of an expandable field, whether Stripe sent the id or the object. */
+export const idOf = (ref: string | { id: string } | null | undefined): string | null => (typeof ref === 'string' ? ref : ref?.id ?? null);

@@ -29,6 +29,7 @@ export class StripeStub {
   outage: number | null = null;
   private readonly byKey = new Map<string, { status: number; body: unknown }>();
   private readonly intents = new Map<string, Record<string, unknown>>();
+  private readonly sessions = new Map<string, Record<string, unknown>>();
   private seq = 0;
 
   private constructor(private readonly server: Server, readonly baseUrl: string) {}
@@ -73,6 +74,22 @@ export class StripeStub {
     return id;
   }
 
+  /** A Checkout Session paid on Stripe's page (its event never reaching voiceplane): complete, paid, with the card it saved. */
+  payCheckout(sessionId: string): string {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw new Error(`no session ${sessionId}`);
+    const intentId = this.checkoutIntent(session.customer as string);
+    Object.assign(session, { status: 'complete', payment_status: 'paid', payment_intent: intentId });
+    return intentId;
+  }
+
+  /** A Checkout Session whose page expired unpaid. */
+  expireCheckout(sessionId: string): void {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw new Error(`no session ${sessionId}`);
+    Object.assign(session, { status: 'expired', url: null });
+  }
+
   private id(prefix: string): string {
     this.seq += 1;
     return `${prefix}_stub${String(this.seq).padStart(6, '0')}`;
@@ -103,12 +120,23 @@ export class StripeStub {
     }
     if (r.method === 'POST' && r.path === '/v1/checkout/sessions') {
       const id = this.id('cs_test');
-      return ok({
+      const session = {
         id, object: 'checkout.session', mode: f.mode, status: 'open', payment_status: 'unpaid', customer: f.customer ?? null,
         client_reference_id: f.client_reference_id ?? null, currency: 'usd', amount_total: Number(f['line_items[0][price_data][unit_amount]']),
         metadata: metadataOf(f), payment_intent: null, url: `https://checkout.stripe.com/c/pay/${id}`, expires_at: Math.floor(Date.now() / 1000) + 86_400,
         livemode: false,
-      });
+      };
+      this.sessions.set(id, session);
+      return ok({ ...session });
+    }
+    const session = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(r.path);
+    if (r.method === 'GET' && session) {
+      const found = this.sessions.get(session[1]);
+      if (!found) return { status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such checkout.session' } } };
+      // `expand[]=payment_intent` answers the intent object in place of its id, as Stripe does.
+      const expand = Object.entries(f).some(([k, v]) => k.startsWith('expand') && v === 'payment_intent');
+      const intentId = found.payment_intent as string | null;
+      return ok({ ...found, payment_intent: expand && intentId ? this.intents.get(intentId) ?? null : intentId });
     }
     if (r.method === 'POST' && r.path === '/v1/payment_intents') {
       const id = this.id('pi');

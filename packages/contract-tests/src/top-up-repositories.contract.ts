@@ -45,6 +45,27 @@ export function topUpStoresContract(name: string, open: () => Promise<TopUpStore
       expect(await f.topUps.lock(b.id + 1000)).toBeNull();
     });
 
+    it('hands reconciliation every old pending top-up (checkout or auto) and auto ones failed on a lost answer, unchecked lately', async () => {
+      const owner = await f.account();
+      const checkout = await pending(owner, 10, 'checkout', 'cs_1');
+      const auto = await pending(owner, 20, 'auto', 'pi_1');
+      const lostAnswer = await pending(owner, 30, 'auto', 'pi_2');
+      await f.topUps.saveSettled({ ...lostAnswer, status: 'failed', failureReason: 'provider_error', completedAt: AT });
+      const declined = await pending(owner, 40, 'auto', 'pi_3');
+      await f.topUps.saveSettled({ ...declined, status: 'failed', failureReason: 'card_declined', completedAt: AT });
+      const checkoutFailed = await pending(owner, 45, 'checkout', 'cs_2');
+      await f.topUps.saveSettled({ ...checkoutFailed, status: 'failed', failureReason: 'provider_error', completedAt: AT });
+      const listed = await pending(owner, 50, 'checkout', 'cs_3');
+      await f.topUps.markChecked(listed.id, AT, 'still_processing');
+      const checked = await pending(owner, 60, 'auto', 'pi_4');
+      await f.topUps.markChecked(checked.id, LATER, null);
+      const mine = async (pendingBefore: Date) => (await f.topUps.awaitingReconciliation(pendingBefore, AT, 1_000))
+        .filter((r) => r.topUp.userId === owner).map((r) => [r.topUp.id, r.providerReference]);
+      expect(await mine(AT)).toEqual([[checkout.id, 'cs_1'], [auto.id, 'pi_1'], [lostAnswer.id, 'pi_2']]);
+      // Pending ones younger than the cut-off wait; a lost answer does not.
+      expect(await mine(new Date(AT.getTime() - 1))).toEqual([[lostAnswer.id, 'pi_2']]);
+    });
+
     it('finds a top-up by its provider reference, any account\'s, only for that provider', async () => {
       const a = await pending(await f.account(), 10, 'checkout', 'sandbox_checkout:aa');
       await pending(await f.account(), 20, 'checkout', 'sandbox_checkout:bb');

@@ -50,8 +50,9 @@ export class InMemoryTopUpRepository implements TopUpRepository {
 
   async awaitingReconciliation(pendingBefore: Date, checkedBefore: Date, limit: number): Promise<ReconcilableTopUp[]> {
     return [...this.rows.values()]
-      .filter((r) => r.topUp.trigger === 'auto' && !r.unreconcilable && (!r.checkedAt || r.checkedAt <= checkedBefore)
-        && ((r.topUp.status === 'pending' && r.topUp.createdAt <= pendingBefore) || (r.topUp.status === 'failed' && r.topUp.failureReason === LOST_ANSWER_REASON)))
+      .filter((r) => !r.unreconcilable && (!r.checkedAt || r.checkedAt <= checkedBefore)
+        && ((r.topUp.status === 'pending' && r.topUp.createdAt <= pendingBefore)
+          || (r.topUp.status === 'failed' && r.topUp.trigger === 'auto' && r.topUp.failureReason === LOST_ANSWER_REASON)))
       .sort((a, b) => a.topUp.id - b.topUp.id).slice(0, limit).map(reconcilable);
   }
 

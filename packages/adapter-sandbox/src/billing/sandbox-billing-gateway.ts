@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import {
-  ArmedBillingFaults, BillingAccount, BillingGateway, OffSessionCharge, PayableTopUp, SANDBOX_DECLINE_REASON, sandboxCheckoutReference, StartedCheckout,
+  ArmedBillingFaults, BillingAccount, BillingGateway, OffSessionCharge, PayableTopUp, ReconciledTopUp, SANDBOX_DECLINE_REASON, sandboxCheckoutReference, StartedCheckout,
 } from '@voiceplane/application';
-import { ProviderPaymentState } from '@voiceplane/domain';
+import { CHECKOUT_LIFETIME_MS, ProviderPaymentState } from '@voiceplane/domain';
 import { SandboxFault } from '../telephony/armed-faults';
 
 /**
@@ -14,7 +14,7 @@ import { SandboxFault } from '../telephony/armed-faults';
 export class SandboxBillingGateway implements BillingGateway {
   readonly provider = 'sandbox' as const;
 
-  constructor(private readonly publicBaseUrl: string, readonly faults: ArmedBillingFaults) {}
+  constructor(private readonly publicBaseUrl: string, readonly faults: ArmedBillingFaults, private readonly now: () => Date = () => new Date()) {}
 
   async startCheckout(account: BillingAccount, topUp: PayableTopUp): Promise<StartedCheckout> {
     if (await this.faults.claim(account.userId)) throw new SandboxFault('billing_charge');
@@ -34,9 +34,12 @@ export class SandboxBillingGateway implements BillingGateway {
 
   /**
    * From the sandbox's own state: it never loses an answer and settles a decline at once, so a
-   * charge it made (its reference kept) succeeded, and a top-up without one was never charged.
+   * charge it made (its reference kept) succeeded, and a top-up without one was never charged. A
+   * checkout still pending was not paid on its page (paying settles it there and then): open while
+   * it may still be paid, expired after that.
    */
-  async paymentState(topUp: PayableTopUp, providerReference: string | null): Promise<ProviderPaymentState> {
+  async paymentState(topUp: ReconciledTopUp, providerReference: string | null): Promise<ProviderPaymentState> {
+    if (topUp.trigger === 'checkout') return this.now().getTime() - topUp.createdAt.getTime() >= CHECKOUT_LIFETIME_MS ? { kind: 'expired' } : { kind: 'processing' };
     return providerReference === `sandbox_charge_${topUp.id}` ? { kind: 'succeeded' } : { kind: 'not_found' };
   }
 

@@ -45,7 +45,7 @@ export const topUps = new EntitySchema<TopUpRecord>({
   ],
   indices: [
     ownerListIndex('top_ups'),
-    { name: 'top_ups_reconcile_idx', columns: ['id'], where: `trigger = 'auto' AND status IN ('pending', 'failed') AND unreconcilable IS NULL` },
+    { name: 'top_ups_reconcile_idx', columns: ['id'], where: `status IN ('pending', 'failed') AND unreconcilable IS NULL` },
   ],
 });
 

@@ -22,9 +22,10 @@ function setup() {
   const automations = new InMemoryAutomationRepository();
   const runs = new InMemoryAutomationRunRepository(automations);
   const tables = new InMemoryDataTableRepository(() => store.clock.now());
-  const steps = new AutomationSteps(
-    http, new ToolGateway(http, store.secrets, store.clock), tables, notHere, new SecretCipher(async () => 'key'), notHere, null, store.ids, store.clock,
-  );
+  const steps = new AutomationSteps({
+    http, gateway: new ToolGateway(http, store.secrets, store.clock), tables, connections: notHere,
+    cipher: new SecretCipher(async () => 'key'), makeCall: notHere, chatapp: null, clock: store.clock,
+  });
   const engine = new AutomationEngine(automations, runs, steps, store.jobs, store.uow, store.clock, store.ids);
   return { store, http, automations, runs, tables, engine };
 }

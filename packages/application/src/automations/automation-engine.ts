@@ -1,6 +1,6 @@
 import {
-  applyStepResult, AutomationRun, continueRun, executePureStep, expressionContext, failOnTimeLimit, JsonValue, nextStep, parseDefinition, PinnedVersion,
-  resolveStepConfig, resumeRun, RunTrigger, startRun, StepResult, startStep, stepInFlight, stepRetryDelayMs, timeLimitExceeded, waitForStepRetry, wiringFailure,
+  applyStepResult, AutomationRun, continueRun, expressionContext, failOnTimeLimit, JsonValue, nextStep, parseDefinition, PinnedVersion,
+  resumeRun, RunTrigger, startRun, StepResult, startStep, stepInFlight, stepRetryDelayMs, timeLimitExceeded, waitForStepRetry,
 } from '@voiceplane/domain';
 import { JobHandler, JobScheduler, WorkLogger } from '../events/ports';
 import { Clock } from '../ports/clock';
@@ -42,14 +42,21 @@ export function pinned(version: AutomationVersion): PinnedVersion {
   return { id: version.id, definition: parsed.value };
 }
 
-/** How a drive stores what it does. */
+/**
+ * How a drive stores what it does. A run its caller stopped waiting for turns from unstored to
+ * held while it runs (`keepUnanswered`), hence the mutable fields.
+ */
 interface Keeping {
   /** The run is stored and this engine holds its lease: every step is written, retries wait durably. */
-  readonly held: boolean;
-  /** Already stored (else inserted when it ends or pauses). */
-  readonly stored: boolean;
+  held: boolean;
   /** Answered before its write commits only in a group with others (sync hooks, tools). */
   readonly grouped: boolean;
+  /** An unstored run as far as it got: what `keepUnanswered` stores. */
+  current?: AutomationRun;
+  /** The insert that made an unstored run held; its next writes wait for it. */
+  kept?: Promise<unknown>;
+  /** The single write of an unstored run, once begun: `keepUnanswered` then waits for it instead. */
+  written?: Promise<void>;
 }
 
 /** Engine settings; the defaults are production's. */
@@ -74,6 +81,8 @@ export class AutomationEngine {
   private readonly background = new Set<Promise<void>>();
   /** Answered runs waiting for their insert; written while no other such insert is in flight (group commit). */
   private readonly unwritten: { automationId: string; run: AutomationRun; written: () => void; failed: (e: unknown) => void }[] = [];
+  /** Runs executing unstored whose caller may stop waiting (sync hooks), by run id. */
+  private readonly unanswered = new Map<string, Keeping>();
   private writing = false;
   readonly leases: RunLeases;
   private readonly random: () => number;
@@ -112,13 +121,34 @@ export class AutomationEngine {
     // A run started by an event is stored first, leased: its key is what makes a redelivery start nothing.
     if (request.eventId !== undefined) {
       if (!(await this.runs.insert(automation.id, next, request.eventId, this.leases.mine()))) return null;
-      return this.drive(automation, version, next, { held: true, stored: true, grouped: false });
+      return this.drive(automation, version, next, { held: true, grouped: false });
     }
     // Any other run is written once, before its answer (a mid-call lookup is on a live call's path, where every write is felt).
-    const running = this.drive(automation, version, next, { held: false, stored: false, grouped: request.storeAfterAnswer === true });
-    // A caller may stop waiting (a sync reply that timed out); `settled()` still covers the run.
-    if (request.storeAfterAnswer) this.track(running.then(() => undefined, () => undefined));
+    const keeping: Keeping = { held: false, grouped: request.storeAfterAnswer === true, current: next };
+    if (!keeping.grouped) return this.drive(automation, version, next, keeping);
+    // A caller may stop waiting (a sync reply that timed out): `keepUnanswered` makes the run durable, `settled()` covers it.
+    this.unanswered.set(next.id, keeping);
+    const running = this.drive(automation, version, next, keeping).finally(() => this.unanswered.delete(next.id));
+    this.track(running.then(() => undefined, () => undefined));
     return running;
+  }
+
+  /**
+   * A run whose caller stopped waiting (a sync webhook answered 504): stored now as it stands,
+   * leased by this engine, and executed from here on like a run nobody waits for — each step
+   * written, HTTP retries durable — so a crash of this process leaves it to the sweeper rather
+   * than losing it. Resolves once the run is stored.
+   */
+  async keepUnanswered(automationId: string, runId: string): Promise<void> {
+    const keeping = this.unanswered.get(runId);
+    if (keeping === undefined) return;
+    if (keeping.written) return keeping.written;
+    if (keeping.kept) return void (await keeping.kept);
+    if (keeping.current === undefined) throw new Error(`Run ${runId} has no state to store.`);
+    keeping.held = true;
+    this.leases.hold(runId);
+    keeping.kept = this.runs.insert(automationId, keeping.current, undefined, this.leases.mine());
+    await keeping.kept;
   }
 
   /**
@@ -155,7 +185,7 @@ export class AutomationEngine {
       await this.runs.saveHeld(automationId, claimed, this.leases.owner, { owner: null, until: claimed.retryAt ?? this.clock.now() });
       return null;
     }
-    return this.drive(automation, version, continued.value.next, { held: true, stored: true, grouped: false });
+    return this.drive(automation, version, continued.value.next, { held: true, grouped: false });
   }
 
   /** Waits for the background work: the writes of runs answered before they were stored. */
@@ -190,7 +220,7 @@ export class AutomationEngine {
     if (!resumed.ok) return null;
     if (!(await this.runs.saveIfStatus(automationId, resumed.value.next, 'PAUSED', this.leases.mine()))) return null;
     if (options.early) await this.scheduler.cancel([resumeJobKey(runId)]);
-    return this.drive(automation, version, resumed.value.next, { held: true, stored: true, grouped: false });
+    return this.drive(automation, version, resumed.value.next, { held: true, grouped: false });
   }
 
   private async drive(automation: Automation, version: PinnedVersion, start: AutomationRun, keeping: Keeping): Promise<AutomationRun> {
@@ -218,14 +248,12 @@ export class AutomationEngine {
         const started = startStep(run, version);
         if (!started.ok) break;
         run = started.value.next;
+        if (!keeping.held) keeping.current = run;
       }
-      const context = expressionContext(run);
-      let result = executePureStep(step, context);
-      if (result === null) {
-        const config = resolveStepConfig(step, context);
-        const actor = { userId: automation.userId, isTest: run.isTest, runId: run.id, stepName: step.name };
-        result = config.ok ? await this.steps.perform(step, config.value, actor) : wiringFailure(config.error);
-      }
+      const actor = { userId: automation.userId, isTest: run.isTest, runId: run.id, stepName: step.name };
+      const result = await this.steps.execute(step, expressionContext(run), actor);
+      // Its caller stopped waiting during the step: the run is being stored, and is held from here on.
+      if (keeping.kept) await keeping.kept;
       const retryIn = keeping.held ? stepRetryDelayMs(run, version, result, this.random()) : null;
       if (retryIn !== null && result.kind === 'failed' && result.attempt) {
         const retryAt = new Date(this.clock.now().getTime() + retryIn);
@@ -239,6 +267,7 @@ export class AutomationEngine {
       const applied = applyStepResult(run, version, kept, this.clock.now());
       if (!applied.ok) throw new Error(`Run ${run.id} refused its step result: ${applied.error}`);
       run = applied.value.next;
+      if (!keeping.held) keeping.current = run;
       if (run.status !== 'RUNNING') break;
       // Each finished step is written: a worker that takes the run over goes on after it.
       if (keeping.held && !(await this.runs.saveHeld(automation.id, run, this.leases.owner, this.leases.mine()))) return run;
@@ -257,6 +286,12 @@ export class AutomationEngine {
   }
 
   private async store(automationId: string, run: AutomationRun, keeping: Keeping): Promise<void> {
+    if (keeping.held) return this.write(automationId, run, keeping);
+    keeping.written = this.write(automationId, run, keeping);
+    return keeping.written;
+  }
+
+  private async write(automationId: string, run: AutomationRun, keeping: Keeping): Promise<void> {
     if (run.status === 'PAUSED' && run.resumeAt) {
       const paused = run;
       await this.uow.transaction(async () => {

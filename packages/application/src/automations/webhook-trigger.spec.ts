@@ -7,6 +7,7 @@ import { RateLimiter } from '../ratelimit/rate-limiter';
 import { SecretCipher } from '../telephony/secret-cipher';
 import { ToolGateway } from '../tools/tool-gateway';
 import { AutomationEngine } from './automation-engine';
+import { AutomationRunSweeper, RUN_LEASE_MS } from './run-leases';
 import { AutomationSteps } from './automation-steps';
 import { Automation, AutomationVersion, ConnectionRepository } from './ports';
 import { previousPublished } from './restore-flow';
@@ -42,9 +43,10 @@ async function setup(mode: 'sync' | 'async', replyWaitMs = 10_000) {
   const runs = new InMemoryAutomationRunRepository(automations);
   const tables = new HeldTables(() => store.clock.now());
   const http = new ScriptedHttpClient();
-  const steps = new AutomationSteps(
-    http, new ToolGateway(http, store.secrets, store.clock), tables, notHere, new SecretCipher(async () => 'key'), notHere, null, store.ids, store.clock,
-  );
+  const steps = new AutomationSteps({
+    http, gateway: new ToolGateway(http, store.secrets, store.clock), tables, connections: notHere,
+    cipher: new SecretCipher(async () => 'key'), makeCall: notHere, chatapp: null, clock: store.clock,
+  });
   const engine = new AutomationEngine(automations, runs, steps, store.jobs, store.uow, store.clock, store.ids);
   const hooks = new TriggerWebhook(
     automations, engine, new RateLimiter(new InMemoryRateLimitStore(), store.clock), store.ids, new RecordingLogger(), { ratePerMinute: 2, replyWaitMs },
@@ -68,7 +70,7 @@ async function setup(mode: 'sync' | 'async', replyWaitMs = 10_000) {
     id: 'ver_1', automationId: 'aut_1', number: 1, state: 'published', params: {}, definition: definition as unknown as JsonValue,
     restoredFromVersionId: null, testRunId: null, createdAt: START, publishedAt: START,
   });
-  return { automations, runs, tables, engine, hooks, automation };
+  return { automations, runs, tables, engine, hooks, automation, steps, clock: store.clock, jobs: store.jobs, uow: store.uow, ids: store.ids };
 }
 
 describe('TriggerWebhook', () => {
@@ -95,6 +97,28 @@ describe('TriggerWebhook', () => {
     await s.engine.settled();
     const run = await s.runs.find('aut_1', (answer as { runId: string }).runId);
     expect(run).toMatchObject({ status: 'SUCCEEDED', trigger: 'webhook' });
+  });
+
+  it('stores a sync run that timed out before the 504, leased; a worker finishes it once its api is gone', async () => {
+    const s = await setup('sync', 0);
+    s.tables.held = true;
+    const answer = await s.hooks.trigger(s.automation, { key: 'A-1' });
+    expect(answer).toEqual({ kind: 'timeout', runId: expect.stringMatching(/^run_/) });
+    const runId = (answer as { runId: string }).runId;
+    // Stored when answered, with the step in flight: not only in this process's memory.
+    expect(await s.runs.find('aut_1', runId)).toMatchObject({ status: 'RUNNING', trigger: 'webhook', steps: [{ status: 'SUCCEEDED' }, { name: 'lookup_row', status: 'RUNNING' }, { status: 'PENDING' }] });
+    // The api dies (its lookup never comes back, its lease is not renewed); a worker's sweeper takes the run over.
+    s.clock.advance(RUN_LEASE_MS + 1);
+    s.tables.held = false;
+    const worker = new AutomationEngine(s.automations, s.runs, s.steps, s.jobs, s.uow, s.clock, s.ids);
+    const sweepers = [new AutomationRunSweeper(s.runs, worker, s.clock, new RecordingLogger()), new AutomationRunSweeper(s.runs, worker, s.clock, new RecordingLogger())];
+    expect((await Promise.all(sweepers.map((x) => x.sweep()))).sort()).toEqual([0, 1]);
+    await worker.settled();
+    expect(await s.runs.find('aut_1', runId)).toMatchObject({ status: 'SUCCEEDED', steps: [{ status: 'SUCCEEDED' }, { status: 'SUCCEEDED' }, { status: 'SUCCEEDED' }] });
+    // The lost api's step ending late changes nothing: it no longer holds the run.
+    s.tables.letGo();
+    await s.engine.settled();
+    expect(await s.runs.find('aut_1', runId)).toMatchObject({ status: 'SUCCEEDED' });
   });
 
   it('accepts an async run with its id stored before the answer', async () => {

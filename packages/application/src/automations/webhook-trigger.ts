@@ -67,6 +67,8 @@ export class TriggerWebhook {
       const done = await Promise.race([running, late]);
       if (done === 'late') {
         running.catch((e: unknown) => this.log.error({ err: e, runId }, 'webhook-triggered automation run failed'));
+        // The 504 names the run: from here it is stored and leased like a run nobody waits for, so a crash cannot lose it.
+        await this.engine.keepUnanswered(automation.id, runId).catch((e: unknown) => this.log.error({ err: e, runId }, 'storing an unanswered automation run failed'));
         return { kind: 'timeout', runId };
       }
       return { kind: 'replied', body: done ? lastOutput(done) : null };

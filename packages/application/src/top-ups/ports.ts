@@ -14,6 +14,9 @@ export interface BillingAccount {
 /** What the provider is asked to charge: the top-up's id (its reference at the provider) and amount. */
 export type PayableTopUp = Pick<TopUp, 'id' | 'userId' | 'amount' | 'currency'>;
 
+/** A top-up the reconciliation asks about: which kind of payment to look for, and how old it is. */
+export type ReconciledTopUp = PayableTopUp & Pick<TopUp, 'trigger' | 'createdAt'>;
+
 /** A checkout page the provider opened for a top-up. */
 export interface StartedCheckout {
   readonly checkoutUrl: string;
@@ -45,11 +48,11 @@ export interface BillingGateway {
   /** Whether auto-recharge could charge this account now (`payment_method_ready`). */
   canChargeOffSession(account: BillingAccount): boolean;
   /**
-   * The state of an off-session payment whose answer was lost: by the provider's reference when
-   * one was kept, else found by the top-up id. Read-only: it never charges. Throws when the
-   * provider cannot be reached.
+   * The state of a payment whose answer was lost: an off-session charge by the provider's
+   * reference when one was kept, else found by the top-up id; a checkout by its page's reference.
+   * Read-only: it never charges. Throws when the provider cannot be reached.
    */
-  paymentState(topUp: PayableTopUp, providerReference: string | null): Promise<ProviderPaymentState>;
+  paymentState(topUp: ReconciledTopUp, providerReference: string | null): Promise<ProviderPaymentState>;
 }
 
 /** One event as the provider sent it, its signature already checked. */

@@ -12,7 +12,8 @@ const RECONCILE_BATCH = 20;
 
 /**
  * The reconciliation sweep: asks the billing provider about auto top-ups stuck `pending` or
- * `failed` on a lost answer and settles each by the answer, exactly once (`SettleTopUp.reconcile`
+ * `failed` on a lost answer, and checkouts still `pending` whose provider event never came, and
+ * settles each by the answer, exactly once (`SettleTopUp.reconcile`
  * decides again under the top-up's row lock, so sweeps on several instances settle one top-up once).
  * A top-up the provider still processes after a day, or cannot be asked about for a day, is
  * listed for operators.

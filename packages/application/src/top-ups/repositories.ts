@@ -16,8 +16,8 @@ export interface TopUpRepository {
   saveSettled(topUp: TopUp): Promise<void>;
   setProviderReference(id: number, providerReference: string): Promise<void>;
   /**
-   * Up to `limit` auto top-ups a reconciliation looks at (pending since `pendingBefore` or earlier,
-   * or failed on a lost answer), not marked unreconcilable and not checked after `checkedBefore`.
+   * Up to `limit` top-ups a reconciliation looks at (any pending since `pendingBefore` or earlier,
+   * or an auto one failed on a lost answer), not marked unreconcilable and not checked after `checkedBefore`.
    */
   awaitingReconciliation(pendingBefore: Date, checkedBefore: Date, limit: number): Promise<ReconcilableTopUp[]>;
   /** Records a reconciliation check; `unreconcilable`: the reason an operator must look, listed until then. */

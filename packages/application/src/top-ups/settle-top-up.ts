@@ -1,6 +1,6 @@
 import {
   AutoRechargeEvent, err, ok, postTopUpCredit, ProviderPaymentState, reconcileTopUp, Reconciliation, Result, settleRecharge, settleTopUp, TopUp, TopUpEvent,
-  TopUpOutcome, TopUpRefusal, TopUpSettlement, TopUpTrigger,
+  TopUpOutcome, TopUpRefusal, TopUpSettlement, TopUpStatus, TopUpTrigger, undoRechargeFailure,
 } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { LedgerRepository } from '../ports/accounts';
@@ -63,18 +63,25 @@ export class SettleTopUp {
   reconcile(topUpId: number, state: ProviderPaymentState): Promise<Reconciliation['kind'] | 'not_reconcilable'> {
     return this.uow.transaction(async () => {
       const topUp = await this.topUps.lock(topUpId);
+      if (!topUp) return 'not_reconcilable';
       const now = this.clock.now();
-      const decided = topUp ? reconcileTopUp(topUp, state, now) : null;
-      if (!decided?.ok) return 'not_reconcilable';
+      const decided = reconcileTopUp(topUp, state, now);
+      if (!decided.ok) return 'not_reconcilable';
       const r = decided.value;
-      if (r.kind === 'settle') await this.apply(r.settlement, {}, now);
+      // A paid checkout keeps the card it saved, as its provider event would have.
+      const profile = state.kind === 'succeeded' ? state.savedCard : undefined;
+      if (r.kind === 'settle') await this.apply(r.settlement, { profile }, now, topUp.status);
       await this.topUps.markChecked(topUpId, now, r.kind === 'unreconcilable' ? r.reason : null);
       return r.kind;
     });
   }
 
-  /** The move, its credit, saved card, auto-recharge outcome and events, inside the caller's transaction. */
-  private async apply(settlement: TopUpSettlement, scope: SettlementScope, now: Date): Promise<TopUp> {
+  /**
+   * The move, its credit, saved card, auto-recharge outcome and events, inside the caller's
+   * transaction. `from`: the status it moves out of (`failed` when a reconciliation found the
+   * payment of a failed charge taken after all).
+   */
+  private async apply(settlement: TopUpSettlement, scope: SettlementScope, now: Date, from: TopUpStatus = 'pending'): Promise<TopUp> {
     const { next, credit, events } = settlement;
     await this.topUps.saveSettled(next);
     if (credit) {
@@ -87,7 +94,8 @@ export class SettleTopUp {
     const messages = events.map(topUpEventMessage);
     if (next.trigger === 'auto') {
       const recharge = await this.recharges.lock(next.userId);
-      const transition = settleRecharge(recharge, next);
+      // A failure turned success takes back the failure it counted; any other outcome settles the attempt in flight.
+      const transition = from === 'failed' ? undoRechargeFailure(recharge, next) : settleRecharge(recharge, next);
       if (transition.ok) {
         await this.recharges.save(transition.value.next, now);
         messages.push(...transition.value.events.map(autoRechargeEventMessage));

@@ -214,6 +214,30 @@ describe('reconciliation of lost answers', () => {
     expect(s.store.outbox.events('top_up.succeeded')).toHaveLength(1);
   });
 
+  it('a failure that was a success after all takes back the failure it counted, so auto-recharge is not switched off for it', async () => {
+    const s = setup();
+    const { user, id } = await lostAuto(s, 'failed');
+    // Two earlier declines and this lost answer would make three: a fourth attempt's failure would switch auto-recharge off.
+    const counted = await s.recharges.lock(user.id);
+    await s.recharges.save({ ...counted, state: { ...counted.state, consecutiveFailures: 2 } }, s.store.clock.now());
+    s.gateway.payment = { kind: 'succeeded' };
+    expect(await s.reconcile.sweep()).toEqual({ [id]: 'settle' });
+    const recharge = await s.recharges.find(user.id);
+    expect(recharge.settings.enabled).toBe(true);
+    expect(recharge.state).toEqual(expect.objectContaining({ consecutiveFailures: 0, lastError: null, inFlightTopUpId: null }));
+  });
+
+  it('a failure turned success after a later attempt takes off its own failure only', async () => {
+    const s = setup();
+    const { user, id } = await lostAuto(s, 'failed');
+    // A later attempt is in flight (its outcome will count on its own).
+    const r = await s.recharges.lock(user.id);
+    await s.recharges.save({ ...r, state: { ...r.state, consecutiveFailures: 2, inFlightTopUpId: id + 1 } }, s.store.clock.now());
+    s.gateway.payment = { kind: 'succeeded' };
+    expect(await s.reconcile.sweep()).toEqual({ [id]: 'settle' });
+    expect((await s.recharges.find(user.id)).state).toEqual(expect.objectContaining({ consecutiveFailures: 1, lastError: 'provider_error', inFlightTopUpId: id + 1 }));
+  });
+
   it('a failed charge the provider never saw stays failed and is not asked about again', async () => {
     const s = setup();
     const { user, id } = await lostAuto(s, 'failed');

@@ -43,10 +43,10 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
   )).inSingletonScope();
   c.bind(TOKENS.AutomationEngine).toDynamicValue(() => new AutomationEngine(
     get(TOKENS.AutomationRepository), get(TOKENS.AutomationRunRepository),
-    new AutomationSteps(
-      get(TOKENS.OutboundHttpClient), get(TOKENS.ToolGateway), get(TOKENS.DataTableRepository), get(TOKENS.ConnectionRepository), c.get(SecretCipher),
-      get(TOKENS.MakeCall), chatapp(), get(TOKENS.Ids), get(TOKENS.Clock),
-    ),
+    new AutomationSteps({
+      http: get(TOKENS.OutboundHttpClient), gateway: get(TOKENS.ToolGateway), tables: get(TOKENS.DataTableRepository), connections: get(TOKENS.ConnectionRepository),
+      cipher: c.get(SecretCipher), makeCall: get(TOKENS.MakeCall), chatapp: chatapp(), clock: get(TOKENS.Clock),
+    }),
     get(TOKENS.JobScheduler), get(TOKENS.UnitOfWork), get(TOKENS.Clock), get(TOKENS.Ids), log,
   )).inSingletonScope();
   c.bind(TemplateChecks).toDynamicValue(() => {

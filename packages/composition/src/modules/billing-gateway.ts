@@ -39,7 +39,7 @@ export const billingGatewayModule: ApiModule = ({ container: c, config, database
     gateway = new StripeBillingGateway(stripe, { returnUrl: config.publicBaseUrl });
     sources.push(new StripeBillingEvents(stripe, config.stripe.webhookSecret));
   } else {
-    gateway = new SandboxBillingGateway(config.publicBaseUrl, faults);
+    gateway = new SandboxBillingGateway(config.publicBaseUrl, faults, () => get(TOKENS.Clock).now());
   }
   const sandbox = gateway instanceof SandboxBillingGateway;
   c.bind(TOKENS.BillingGateway).toConstantValue(gateway);
@@ -90,7 +90,7 @@ export const billingGatewayModule: ApiModule = ({ container: c, config, database
     while ((await inbox.purgeProcessedBefore(cutoff, 1_000)) === 1_000);
   }, log);
 
-  // Auto top-ups whose provider answer was lost are settled by what the provider says of the payment.
+  // Top-ups whose provider answer or event was lost are settled by what the provider says of the payment.
   const reconciliation = everyInterval('top-up-reconciliation', RECONCILE_INTERVAL_MS, () => new ReconcileTopUps(
     topUps, gateway, get(TOKENS.SettleTopUp), get(TOKENS.Clock), log,
   ).sweep(), log);

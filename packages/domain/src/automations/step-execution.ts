@@ -34,25 +34,22 @@ export function resolveStepConfig(step: AutomationStep, context: ExpressionConte
   return ok({ ...config, variables });
 }
 
-/** Executes a step that needs nothing outside the run; null for the steps that do. */
-export function executePureStep(step: AutomationStep, context: ExpressionContext): StepResult | null {
-  switch (step.kind) {
-    case 'condition': {
-      const r = evaluateCondition(step.config, context);
-      return r.ok ? { kind: 'ok', output: r.value } : wiringFailure(r.error);
-    }
-    case 'validate.phone':
-      return validatePhone(step.config, context);
-    case 'respond': {
-      const r = evaluateExpressions(step.config.body, context);
-      return r.ok ? { kind: 'ok', output: r.value } : wiringFailure(r.error);
-    }
-    case 'delay':
-      return { kind: 'paused_at_delay' };
-    default:
-      return null;
-  }
-}
+/** The step kinds whose execution needs nothing outside the run. */
+export type PureStepKind = 'condition' | 'validate.phone' | 'respond' | 'delay';
+
+/** How each step that needs nothing outside the run executes against the run so far. */
+export const PURE_STEPS: { readonly [K in PureStepKind]: (config: StepConfigs[K], context: ExpressionContext) => StepResult } = {
+  condition: (config, context) => {
+    const r = evaluateCondition(config, context);
+    return r.ok ? { kind: 'ok', output: r.value } : wiringFailure(r.error);
+  },
+  'validate.phone': (config, context) => validatePhone(config, context),
+  respond: (config, context) => {
+    const r = evaluateExpressions(config.body, context);
+    return r.ok ? { kind: 'ok', output: r.value } : wiringFailure(r.error);
+  },
+  delay: () => ({ kind: 'paused_at_delay' }),
+};
 
 /** `validate.phone`: the field must exist (else `wiring_error`) and hold an E.164 number (else `step_error`). */
 function validatePhone(config: StepConfigs['validate.phone'], context: ExpressionContext): StepResult {

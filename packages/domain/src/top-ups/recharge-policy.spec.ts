@@ -1,6 +1,6 @@
 import { postCharge } from '../billing/ledger';
 import { AutoRecharge, AutoRechargeSettings, AutoRechargeState, INITIAL_AUTO_RECHARGE_STATE } from './auto-recharge';
-import { beginRecharge, RechargeDecision, settleRecharge, shouldRecharge } from './recharge-policy';
+import { beginRecharge, RechargeDecision, settleRecharge, shouldRecharge, undoRechargeFailure } from './recharge-policy';
 import { postTopUpCredit, settleTopUp, TopUpOutcome } from './settlement';
 import { newTopUp, TopUp, TopUpStatus } from './top-up';
 
@@ -165,6 +165,27 @@ class Account {
 }
 
 const DECLINE: TopUpOutcome = { kind: 'failed', reason: 'card_declined' };
+
+describe('undoRechargeFailure', () => {
+  const succeeded = { ...autoTopUp(31, 'succeeded'), createdAt: at(0) };
+
+  it('the latest attempt turned success clears the count and error, as a success would', () => {
+    const r = undoRechargeFailure(account({}, { consecutiveFailures: 2, lastError: 'provider_error', lastAttemptAt: at(0) }), succeeded);
+    expect(r.ok && r.value.next.state).toEqual({ ...IDLE, consecutiveFailures: 0, lastError: null, lastAttemptAt: at(0) });
+  });
+
+  it('after a later attempt only its own failure comes off, never below zero; an auto-recharge switched off stays off', () => {
+    const later = account({ enabled: false }, { consecutiveFailures: 3, lastError: 'card_declined', lastAttemptAt: at(20) });
+    const r = undoRechargeFailure(later, succeeded);
+    expect(r.ok && r.value.next).toEqual({ ...later, state: { ...later.state, consecutiveFailures: 2 } });
+    const none = undoRechargeFailure(account({}, { lastAttemptAt: at(20) }), succeeded);
+    expect(none.ok && none.value.next.state.consecutiveFailures).toBe(0);
+  });
+
+  it('refuses a top-up that did not succeed', () => {
+    expect(undoRechargeFailure(account(), autoTopUp(31, 'failed', 'card_declined'))).toEqual({ ok: false, error: 'not_a_success' });
+  });
+});
 
 describe('auto-recharge over a sequence of charges', () => {
   it('20 concurrent charges crossing the threshold start exactly one recharge', () => {

@@ -96,3 +96,20 @@ export function settleRecharge(recharge: AutoRecharge, topUp: TopUp): Result<Rec
     events: [{ name: 'auto_recharge.disabled', userId: recharge.userId, topUpId: topUp.id }],
   });
 }
+
+/**
+ * An `auto` top-up settled `failed` on a lost answer turned out to have succeeded (the
+ * reconciliation found the payment taken): the failure it counted is taken back, or a charge that
+ * went through would bring auto-recharge closer to switching itself off. When it was the latest
+ * attempt it counts as that attempt's success (count and error clear, as `settleRecharge` does);
+ * after a later attempt only its own failure is taken off, since the later outcomes stand.
+ * An auto-recharge already switched off stays off: charging again is the user's call.
+ */
+export function undoRechargeFailure(recharge: AutoRecharge, topUp: TopUp): Result<RechargeTransition, 'not_a_success'> {
+  if (topUp.trigger !== 'auto' || topUp.status !== 'succeeded') return err('not_a_success');
+  const { state } = recharge;
+  const latest = state.inFlightTopUpId === null && (state.lastAttemptAt === null || state.lastAttemptAt.getTime() <= topUp.createdAt.getTime());
+  const consecutiveFailures = latest ? 0 : Math.max(0, state.consecutiveFailures - 1);
+  const lastError = consecutiveFailures === 0 ? null : state.lastError;
+  return ok({ next: { ...recharge, state: { ...state, consecutiveFailures, lastError } }, events: [] });
+}

@@ -5,8 +5,10 @@ import { TopUp } from './top-up';
 /**
  * Reconciling top-ups whose provider answer was lost: an `auto` top-up left `pending` (its
  * PaymentIntent `processing`, or its answer never came) or settled `failed` only because the
- * provider could not be reached. The provider is asked for the payment's state and the top-up is
- * settled by it — exactly once, since every move below starts from a state it then leaves.
+ * provider could not be reached, and a `checkout` top-up still `pending` whose provider event never
+ * arrived (paid, or expired, without voiceplane hearing of it). The provider is asked for the
+ * payment's state and the top-up is settled by it — exactly once, since every move below starts
+ * from a state it then leaves.
  */
 
 /** Why an off-session charge failed when the provider could not be reached (its answer may only have been lost). */
@@ -15,10 +17,17 @@ export const LOST_ANSWER_REASON = 'provider_error';
 export const RECONCILE_AFTER_MS = 15 * 60_000;
 /** Past this the provider's idempotency window is over and a payment still processing is left to an operator. */
 export const RECONCILE_GIVE_UP_MS = 24 * 3_600_000;
+/** How long a checkout page can be paid (Stripe's Checkout Session default; the sandbox's pages as well). */
+export const CHECKOUT_LIFETIME_MS = 24 * 3_600_000;
+/** A checkout the provider still calls open this long after it was made is left to an operator (its page should have expired). */
+export const CHECKOUT_GIVE_UP_MS = CHECKOUT_LIFETIME_MS + 3_600_000;
 
 /** What the provider says about the payment of a top-up. */
 export type ProviderPaymentState =
-  | { readonly kind: 'succeeded' }
+  /** `savedCard`: what a paid checkout saved for auto-recharge, when the provider says. */
+  | { readonly kind: 'succeeded'; readonly savedCard?: { readonly customerRef: string | null; readonly paymentMethodRef: string | null } }
+  /** A checkout whose page expired unpaid. */
+  | { readonly kind: 'expired' }
   | { readonly kind: 'failed'; readonly reason: string }
   | { readonly kind: 'processing' }
   /** The provider has no payment for the top-up: the charge never reached it. */
@@ -36,20 +45,21 @@ export type Reconciliation =
 
 /** Whether a top-up is one a reconciliation looks at. */
 export function needsReconciliation(topUp: TopUp, now: Date): boolean {
-  if (topUp.trigger !== 'auto') return false;
-  if (topUp.status === 'failed') return topUp.failureReason === LOST_ANSWER_REASON;
+  if (topUp.status === 'failed') return topUp.trigger === 'auto' && topUp.failureReason === LOST_ANSWER_REASON;
   return topUp.status === 'pending' && now.getTime() - topUp.createdAt.getTime() >= RECONCILE_AFTER_MS;
 }
 
 export function reconcileTopUp(topUp: TopUp, state: ProviderPaymentState, now: Date): Result<Reconciliation, 'not_reconcilable'> {
   if (!needsReconciliation(topUp, now)) return err('not_reconcilable');
-  const tooOld = now.getTime() - topUp.createdAt.getTime() >= RECONCILE_GIVE_UP_MS;
+  const tooOld = now.getTime() - topUp.createdAt.getTime() >= (topUp.trigger === 'checkout' ? CHECKOUT_GIVE_UP_MS : RECONCILE_GIVE_UP_MS);
   if (topUp.status === 'pending') {
     switch (state.kind) {
       case 'succeeded':
         return ok(settled(topUp, { kind: 'succeeded' }, now));
       case 'failed':
         return ok(settled(topUp, { kind: 'failed', reason: state.reason }, now));
+      case 'expired':
+        return ok(settled(topUp, { kind: 'expired' }, now));
       case 'not_found':
         return ok(settled(topUp, { kind: 'failed', reason: 'payment_not_found' }, now));
       case 'processing':
@@ -65,6 +75,7 @@ export function reconcileTopUp(topUp: TopUp, state: ProviderPaymentState, now: D
     }
     case 'failed':
       return ok({ kind: 'settle', settlement: { next: { ...topUp, failureReason: state.reason }, credit: null, events: [] } });
+    case 'expired':
     case 'not_found':
       return ok({ kind: 'confirmed' });
     case 'processing':

@@ -342,10 +342,10 @@ function applyChatappTemplate(chatapp: AutomationChatapp, userId: number, assist
 
 /** An engine as another worker process would have it: its own clock, the same database. */
 function engineWith(clock: { now(): Date }, chatapp: AutomationChatapp | null = null): AutomationEngine {
-  const steps = new AutomationSteps(
-    get(TOKENS.OutboundHttpClient), get(TOKENS.ToolGateway), get(TOKENS.DataTableRepository), get(TOKENS.ConnectionRepository), t.runtime.container.get(SecretCipher),
-    get(TOKENS.MakeCall), chatapp, get(TOKENS.Ids), clock,
-  );
+  const steps = new AutomationSteps({
+    http: get(TOKENS.OutboundHttpClient), gateway: get(TOKENS.ToolGateway), tables: get(TOKENS.DataTableRepository), connections: get(TOKENS.ConnectionRepository),
+    cipher: t.runtime.container.get(SecretCipher), makeCall: get(TOKENS.MakeCall), chatapp, clock,
+  });
   return new AutomationEngine(get(TOKENS.AutomationRepository), get(TOKENS.AutomationRunRepository), steps, get(TOKENS.JobScheduler), get(TOKENS.UnitOfWork), clock, get(TOKENS.Ids));
 }
 

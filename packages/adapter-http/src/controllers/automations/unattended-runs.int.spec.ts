@@ -1,8 +1,8 @@
 import { ManualClock } from '@voiceplane/adapter-fakes';
 import { TypeormAutomationRunRepository, Database } from '@voiceplane/adapter-typeorm';
 import {
-  AutomationEngine, AutomationRunSweeper, AutomationSteps, callEndedKey, continueJobKey, SecretCipher, stepWebhookId, TOKENS,
-  type Automation, type Token,
+  AutomationEngine, AutomationRunSweeper, AutomationSteps, callEndedKey, continueJobKey, RUN_LEASE_MS, SecretCipher, stepWebhookId, TOKENS, TriggerWebhook,
+  type Automation, type DataTableRepository, type Token,
 } from '@voiceplane/application';
 import { AutomationRun, JsonObject, PinnedVersion, startRun, startStep } from '@voiceplane/domain';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
@@ -31,11 +31,11 @@ afterAll(async () => {
 });
 
 /** An engine as a worker process has it: its own clock and lease owner, the same database; no jitter. */
-function engineWith(clock: ManualClock): AutomationEngine {
-  const steps = new AutomationSteps(
-    get(TOKENS.OutboundHttpClient), get(TOKENS.ToolGateway), get(TOKENS.DataTableRepository), get(TOKENS.ConnectionRepository), t.runtime.container.get(SecretCipher),
-    get(TOKENS.MakeCall), null, get(TOKENS.Ids), clock,
-  );
+function engineWith(clock: ManualClock, tables: DataTableRepository = get(TOKENS.DataTableRepository)): AutomationEngine {
+  const steps = new AutomationSteps({
+    http: get(TOKENS.OutboundHttpClient), gateway: get(TOKENS.ToolGateway), tables, connections: get(TOKENS.ConnectionRepository),
+    cipher: t.runtime.container.get(SecretCipher), makeCall: get(TOKENS.MakeCall), chatapp: null, clock,
+  });
   return new AutomationEngine(
     get(TOKENS.AutomationRepository), get(TOKENS.AutomationRunRepository), steps, get(TOKENS.JobScheduler), get(TOKENS.UnitOfWork), clock, get(TOKENS.Ids), silent,
     { random: () => 0.5 },
@@ -192,3 +192,38 @@ describe('runs whose worker was lost', () => {
   });
 });
 
+
+describe('a sync hook run whose caller stopped waiting', () => {
+  it('is stored, leased, before the 504; its api lost mid-step, one of two racing sweepers finishes it', async () => {
+    const user = await t.createUser();
+    const table = (await t.http.post('/api/user/automate/tables').set(user.auth)
+      .send({ name: 'Orders', columns: [{ name: 'order_number', type: 'string' }, { name: 'status', type: 'string' }] })).body.data.id;
+    await t.http.post(`/api/user/automate/tables/${table}/rows`).set(user.auth).send({ rows: [{ values: { order_number: 'A-1', status: 'shipped' } }] });
+    const applied = await t.http.post('/api/user/automate/templates/midcall_lookup_table').set(user.auth).send({ params: { table_id: table, key_column: 'order_number' } });
+    expect(applied.status).toBe(201);
+    const automation = (await get(TOKENS.AutomationRepository).findById(applied.body.automation_id)) as Automation;
+
+    // The accepting api: its lookup never comes back (the process is about to die), its reply wait is over at once.
+    const real = get(TOKENS.DataTableRepository);
+    const stuck: DataTableRepository = Object.assign(Object.create(real) as DataTableRepository, { lookup: () => new Promise<never>(() => undefined) });
+    const clock = new ManualClock(new Date());
+    const api = engineWith(clock, stuck);
+    const hooks = new TriggerWebhook(get(TOKENS.AutomationRepository), api, get(TOKENS.RateLimiter), get(TOKENS.Ids), silent, { ratePerMinute: 60, replyWaitMs: 0 });
+    const answer = await hooks.trigger(automation, { key: 'A-1' });
+    expect(answer).toEqual({ kind: 'timeout', runId: expect.stringMatching(/^run_/) });
+    const runId = (answer as { runId: string }).runId;
+    const stored = await detail(user, automation.id, runId);
+    expect(stored).toMatchObject({ status: 'RUNNING', trigger: 'webhook' });
+    expect(stored.steps[1]).toMatchObject({ name: 'lookup_row', status: 'RUNNING' });
+    const [{ lease_owner: owner }] = await t.db.dataSource.query(`SELECT lease_owner FROM automation_runs WHERE id = $1`, [runId]);
+    expect(owner).toBe(api.leases.owner);
+
+    api.leases.release(runId); // its heartbeat stops with the process
+    clock.advance(RUN_LEASE_MS + 1_000);
+    const sweepers = [0, 1].map(() => new AutomationRunSweeper(get(TOKENS.AutomationRunRepository), engineWith(clock), clock, silent));
+    expect((await Promise.all(sweepers.map((x) => x.sweep()))).reduce((a, b) => a + b, 0)).toBe(1);
+    const finished = await detail(user, automation.id, runId);
+    expect(finished.status).toBe('SUCCEEDED');
+    expect(finished.steps.map((step: { status: string }) => step.status)).toEqual(['SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED']);
+  });
+});

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { ReconcileTopUps, TOKENS } from '@voiceplane/application';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 
 /**
@@ -130,5 +131,28 @@ describe('the sandbox checkout page', () => {
   it('the page is the sandbox’s: other sandbox routes still want a Bearer token', async () => {
     const res = await t.http.post('/api/sandbox/billing/top-ups/1/complete').send({});
     expect([res.status, res.body]).toEqual([401, { error: 'Unauthorized' }]);
+  });
+});
+
+describe('reconciling sandbox checkouts', () => {
+  const sweep = () => new ReconcileTopUps(
+    t.runtime.container.get(TOKENS.TopUpRepository), t.runtime.container.get(TOKENS.BillingGateway), t.runtime.container.get(TOKENS.SettleTopUp),
+    t.runtime.container.get(TOKENS.Clock), { warn: () => undefined },
+  ).sweep();
+  const age = (id: number, minutes: number) => t.db.dataSource.query(`UPDATE top_ups SET created_at = now() - ($2 || ' minutes')::interval WHERE id = $1`, [id, String(minutes)]);
+
+  it('an unpaid page waits while it can still be paid and expires after a day; a page paid meanwhile is left alone', async () => {
+    const user = await t.createUser({ balance: 0 });
+    const open = await checkout(user);
+    const stale = await checkout(user);
+    const paid = await checkout(user);
+    await Promise.all([age(open.id, 30), age(stale.id, 24 * 60 + 1), age(paid.id, 30)]);
+    expect((await choose(paid.path, 'pay')).status).toBe(200);
+    const decided = await sweep();
+    expect(decided).toEqual(expect.objectContaining({ [open.id]: 'wait', [stale.id]: 'settle' }));
+    expect(decided).not.toHaveProperty(String(paid.id));
+    expect(await topUpOf(user, stale.id)).toEqual(expect.objectContaining({ status: 'expired' }));
+    expect(await topUpOf(user, open.id)).toEqual(expect.objectContaining({ status: 'pending' }));
+    expect(await credits(user)).toBe(1);
   });
 });

@@ -81,3 +81,46 @@ it('a pending one is settled by its kept PaymentIntent; one Stripe never saw fai
   expect((await t.http.get('/api/admin/billing/top-ups/unreconcilable').set(user.auth)).status).toBe(401);
   expect(await sweeper().sweep()).not.toHaveProperty(String(stuck));
 });
+
+describe('checkout top-ups whose Stripe event never came', () => {
+  /** A checkout started through the route, made as old as the sweep needs. */
+  async function checkout(user: TestUser, ageMinutes: number): Promise<{ id: number; sessionId: string }> {
+    const res = await t.http.post('/api/user/billing/top-ups').set(user.auth).send({ amount: 50 });
+    expect(res.status).toBe(201);
+    await t.db.dataSource.query(`UPDATE top_ups SET created_at = now() - ($2 || ' minutes')::interval WHERE id = $1`, [res.body.data.id, String(ageMinutes)]);
+    return { id: res.body.data.id, sessionId: res.body.data.checkout_url.split('/').pop() as string };
+  }
+  const savedCard = async (user: TestUser) =>
+    (await t.db.dataSource.query(`SELECT payment_method_reference FROM billing_profiles WHERE user_id = $1`, [user.id]))[0]?.payment_method_reference ?? null;
+
+  it('a paid session is credited once by two racing sweeps, its card kept for auto-recharge; asked, never charged', async () => {
+    const user = await t.createUser({ balance: 1 });
+    const paid = await checkout(user, 20);
+    stub.payCheckout(paid.sessionId);
+    const decided = await Promise.all([sweeper().sweep(), sweeper().sweep()]);
+    expect(decided.flatMap((d) => Object.entries(d)).filter(([id, k]) => Number(id) === paid.id && k === 'settle')).toHaveLength(1);
+    expect(await topUpOf(user, paid.id)).toEqual(expect.objectContaining({ status: 'succeeded', trigger: 'checkout' }));
+    expect(await credits(user)).toEqual([50]);
+    expect(await savedCard(user)).toBe('pm_card_visa_saved');
+    const asked = stub.requests.filter((r) => r.path === `/v1/checkout/sessions/${paid.sessionId}`);
+    expect(asked.length).toBeGreaterThanOrEqual(1);
+    expect(asked.every((r) => r.method === 'GET')).toBe(true);
+    expect(stub.to('/v1/payment_intents').filter((r) => r.method === 'POST')).toHaveLength(0);
+    // Settled: later sweeps do not ask again.
+    expect(await sweeper().sweep()).not.toHaveProperty(String(paid.id));
+  });
+
+  it('an expired session expires the top-up; an open one waits, a young one is not asked about', async () => {
+    const user = await t.createUser({ balance: 1 });
+    const expired = await checkout(user, 24 * 60 + 5);
+    stub.expireCheckout(expired.sessionId);
+    const open = await checkout(user, 30);
+    const young = await checkout(user, 2);
+    const decided = await sweeper().sweep();
+    expect(decided).toEqual(expect.objectContaining({ [expired.id]: 'settle', [open.id]: 'wait' }));
+    expect(decided).not.toHaveProperty(String(young.id));
+    expect(await topUpOf(user, expired.id)).toEqual(expect.objectContaining({ status: 'expired' }));
+    expect(await topUpOf(user, open.id)).toEqual(expect.objectContaining({ status: 'pending' }));
+    expect(await credits(user)).toEqual([]);
+  });
+});

@@ -70,8 +70,8 @@ export class TypeormTopUpRepository implements TopUpRepository {
   async awaitingReconciliation(pendingBefore: Date, checkedBefore: Date, limit: number): Promise<ReconcilableTopUp[]> {
     const rows = await this.db.query(
       `SELECT ${COLUMNS}, provider_reference, unreconcilable, reconcile_checked_at FROM top_ups
-        WHERE trigger = 'auto' AND unreconcilable IS NULL AND (reconcile_checked_at IS NULL OR reconcile_checked_at <= $2)
-          AND ((status = 'pending' AND created_at <= $1) OR (status = 'failed' AND failure_reason = $4))
+        WHERE status IN ('pending', 'failed') AND unreconcilable IS NULL AND (reconcile_checked_at IS NULL OR reconcile_checked_at <= $2)
+          AND ((status = 'pending' AND created_at <= $1) OR (status = 'failed' AND trigger = 'auto' AND failure_reason = $4))
         ORDER BY id LIMIT $3`,
       [pendingBefore, checkedBefore, limit, LOST_ANSWER_REASON],
     );
