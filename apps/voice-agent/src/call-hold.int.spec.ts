@@ -211,4 +211,32 @@ describe('voice agent job logic in text mode', () => {
     expect(call.transcript_items.filter((i: { role: string }) => i.role === 'assistant').map((i: { content: string }) => i.content))
       .toEqual(['I am sorry, we are having a technical problem and have to end this call. Please try again later.']);
   });
+
+  /** What LiveKit's agent activity does when a plugin gives up: the session's error event, then its own error handling. */
+  function pluginFails(session: voice.AgentSession, type: 'stt_error' | 'tts_error'): void {
+    const error = { type, timestamp: Date.now(), label: `test.${type}`, error: new Error('provider down'), recoverable: false } as const;
+    const failure = { ...error };
+    session.emit(voice.AgentSessionEventTypes.Error, voice.createErrorEvent(failure, session.stt ?? session.tts ?? session.llm!));
+    session._onError(failure);
+  }
+  const assistantLines = (call: { transcript_items: { role: string; content: string }[] }) => call.transcript_items.filter((i) => i.role === 'assistant').map((i) => i.content);
+
+  it('apologises in the assistant\'s language when the transcriber fails, instead of LiveKit closing the line at once', async () => {
+    const { callId, session, hold, line } = await answeredCall({ language_id: 5 });
+    pluginFails(session, 'stt_error');
+    expect(await hold.ended).toEqual({ status: 'failed', reason: 'provider_error' });
+    expect(line.actions).toEqual(['hang_up']);
+    const call = await getCall(t, owner, callId);
+    expect(call).toEqual(expect.objectContaining({ status: 'failed', ended_reason: 'provider_error' }));
+    expect(assistantLines(call)).toEqual([expect.stringMatching(/^Es tut mir leid/)]);
+  });
+
+  it('ends provider_error without an apology when the synthesizer itself failed', async () => {
+    const { callId, session, hold } = await answeredCall({});
+    pluginFails(session, 'tts_error');
+    expect(await hold.ended).toEqual({ status: 'failed', reason: 'provider_error' });
+    const call = await getCall(t, owner, callId);
+    expect(call).toEqual(expect.objectContaining({ status: 'failed', ended_reason: 'provider_error' }));
+    expect(assistantLines(call)).toEqual([]);
+  });
 });

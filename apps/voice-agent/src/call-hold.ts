@@ -112,7 +112,13 @@ export class CallHold {
       if (ev.newState === 'speaking' || ev.oldState === 'speaking') this.silence?.assistantSpeaking(Date.now(), ev.newState === 'speaking');
     });
     session.on(voice.AgentSessionEventTypes.Error, (ev) => {
-      if (!ev.error.recoverable) void this.providerFailed(ev.error);
+      const error = ev.error;
+      if (error.recoverable) return;
+      // LiveKit closes the session right after this event when the transcriber or the realtime model
+      // failed, which would cut the apology off mid-word; marking the error as handled keeps the session
+      // open until the agent has apologised and ends the call itself.
+      if (error.type === 'stt_error' || error.type === 'realtime_model_error') error.recoverable = true;
+      void this.providerFailed(error);
     });
     session.on(voice.AgentSessionEventTypes.Close, (ev) => {
       // A session that closes on its own: the customer left, or a provider it cannot live without failed.
@@ -157,12 +163,21 @@ export class CallHold {
     await this.end({ status: 'completed', reason: 'voicemail' });
   }
 
-  /** One spoken apology, then the call ends `provider_error`; never a silent open line. */
-  async providerFailed(error: unknown): Promise<void> {
+  /**
+   * One spoken apology, then the call ends `provider_error`; never a silent open line. The apology
+   * needs a voice that still works: not after the synthesizer failed, and after a realtime model failed
+   * only when a synthesizer speaks for it (`dualplex`); otherwise the call ends without it.
+   */
+  async providerFailed(error: { readonly type?: string; readonly error?: unknown }): Promise<void> {
     if (this.failing || this.ending) return;
     this.failing = true;
-    this.deps.log.error({ err: error }, 'a speech provider failed; ending the call');
-    await this.speak(APOLOGIES[this.deps.config.assistant.language ?? 'en'] ?? APOLOGIES.en);
+    this.deps.log.error({ err: error.error ?? error, failed: error.type }, 'a speech provider failed; ending the call');
+    const apology = APOLOGIES[(this.deps.config.assistant.language ?? 'en').slice(0, 2)] ?? APOLOGIES.en;
+    if (error.type === 'realtime_model_error') {
+      if (this.deps.plan.engine === 'dualplex') await this.speak(apology);
+    } else if (error.type !== 'tts_error') {
+      await this.speak(apology);
+    }
     await this.end({ status: 'failed', reason: 'provider_error' });
   }
 
