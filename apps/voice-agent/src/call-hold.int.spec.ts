@@ -239,4 +239,15 @@ describe('voice agent job logic in text mode', () => {
     expect(call).toEqual(expect.objectContaining({ status: 'failed', ended_reason: 'provider_error' }));
     expect(assistantLines(call)).toEqual([]);
   });
+
+  it('reports the recording address with the end of a recorded call; the call record keeps it', async () => {
+    const recorded = await answeredCall({ record: true, tools: [{ type: 'end_call', description: 'Hang up when done' }] });
+    recorded.hold.recording(`https://vp.example.com/api/user/calls/${recorded.callId}/recording`);
+    llm.play({ toolCalls: [{ name: 'end_call', arguments: {} }] });
+    await recorded.session.run({ userInput: 'Bye!' }).wait();
+    await recorded.hold.ended;
+    expect(await getCall(t, owner, recorded.callId)).toEqual(expect.objectContaining({
+      status: 'completed', recording_url: `https://vp.example.com/api/user/calls/${recorded.callId}/recording`,
+    }));
+  });
 });

@@ -68,6 +68,7 @@ export class CallHold {
   private timers: NodeJS.Timeout[] = [];
   private silence: SilenceWatch | null = null;
   private failing = false;
+  private recordingUrl: string | null = null;
   private readonly endedSignal: { promise: Promise<CallEnd>; resolve: (end: CallEnd) => void };
 
   constructor(private readonly deps: CallHoldDeps) {
@@ -142,12 +143,17 @@ export class CallHold {
     if (this.deps.plan.assistantSpeaksFirst && this.session) this.say(this.texts.initialMessage);
   }
 
+  /** The call is being recorded; its address goes with the end. */
+  recording(url: string): void {
+    this.recordingUrl = url;
+  }
+
   /** Reports the end once, then closes the line and the session. Later calls wait for the first. */
   end(end: CallEnd): Promise<void> {
     this.ending ??= (async () => {
       for (const t of this.timers) clearTimeout(t);
       this.timers = [];
-      await this.deps.reporter.ended(end);
+      await this.deps.reporter.ended({ ...end, recordingUrl: end.recordingUrl ?? this.recordingUrl });
       this.endedSignal.resolve(end);
       await this.deps.line.hangUp().catch((e) => this.deps.log.warn({ err: e }, 'hanging up failed'));
       const session = this.session;
