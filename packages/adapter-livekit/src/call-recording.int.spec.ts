@@ -1,5 +1,5 @@
 import { signedWebhook, STUB_API_KEY, STUB_API_SECRET, TwirpStub } from '../../../tools/livekit/twirp-stub';
-import { LiveKitWebhooks, startCallRecording } from './call-recording';
+import { LiveKitRecordingNotices, startCallRecording } from './call-recording';
 
 /** Call recording through LiveKit's egress, against a stub of LiveKit's Twirp API on 127.0.0.1. */
 
@@ -40,23 +40,23 @@ describe('call recording on LiveKit', () => {
   });
 
   it('reads the end of a call recording from LiveKit\'s signed egress_ended webhook', async () => {
-    const webhooks = new LiveKitWebhooks({ apiKey: STUB_API_KEY, apiSecret: STUB_API_SECRET });
+    const webhooks = new LiveKitRecordingNotices({ apiKey: STUB_API_KEY, apiSecret: STUB_API_SECRET });
     const done = signedWebhook(egressEnded('EGRESS_COMPLETE'));
-    expect(await webhooks.recordingOutcome(done.body, done.authorization)).toEqual({ callId: 4812, stored: true });
+    expect(await webhooks.read(done.body, done.authorization)).toEqual({ callId: 4812, stored: true });
     const failed = signedWebhook(egressEnded('EGRESS_FAILED'));
-    expect(await webhooks.recordingOutcome(failed.body, failed.authorization)).toEqual({ callId: 4812, stored: false });
+    expect(await webhooks.read(failed.body, failed.authorization)).toEqual({ callId: 4812, stored: false });
     const other = signedWebhook({ event: 'room_finished', id: 'EV_2', room: { name: 'vp-call-out-4812' } });
-    expect(await webhooks.recordingOutcome(other.body, other.authorization)).toBeNull();
+    expect(await webhooks.read(other.body, other.authorization)).toBeNull();
     const notOurs = signedWebhook({ ...egressEnded('EGRESS_COMPLETE', 'exports/meeting.ogg'), egressInfo: { egressId: 'EG_9', status: 'EGRESS_COMPLETE', fileResults: [{ filename: 'exports/meeting.ogg' }] } });
-    expect(await webhooks.recordingOutcome(notOurs.body, notOurs.authorization)).toBeNull();
+    expect(await webhooks.read(notOurs.body, notOurs.authorization)).toBeNull();
   });
 
   it('refuses webhooks not signed with the API secret or whose body was changed', async () => {
-    const webhooks = new LiveKitWebhooks({ apiKey: STUB_API_KEY, apiSecret: STUB_API_SECRET });
+    const webhooks = new LiveKitRecordingNotices({ apiKey: STUB_API_KEY, apiSecret: STUB_API_SECRET });
     const forged = signedWebhook(egressEnded('EGRESS_COMPLETE'), 'another-secret-that-is-long-enough-too');
-    await expect(webhooks.recordingOutcome(forged.body, forged.authorization)).rejects.toThrow();
+    await expect(webhooks.read(forged.body, forged.authorization)).rejects.toThrow();
     const genuine = signedWebhook(egressEnded('EGRESS_FAILED'));
-    await expect(webhooks.recordingOutcome(JSON.stringify(egressEnded('EGRESS_COMPLETE')), genuine.authorization)).rejects.toThrow();
-    await expect(webhooks.recordingOutcome(genuine.body, undefined)).rejects.toThrow();
+    await expect(webhooks.read(JSON.stringify(egressEnded('EGRESS_COMPLETE')), genuine.authorization)).rejects.toThrow();
+    await expect(webhooks.read(genuine.body, undefined)).rejects.toThrow();
   });
 });

@@ -1,4 +1,5 @@
 import { EgressClient, EgressInfo, EgressStatus, EncodedFileOutput, EncodedFileType, S3Upload, WebhookReceiver } from 'livekit-server-sdk';
+import type { RecordingNotices, RecordingOutcome } from '@voiceplane/application';
 import { callIdOfRecordingPath, MEDIA_OBJECT_PREFIX, recordingMediaKey } from '@voiceplane/domain';
 
 /** The S3-compatible bucket LiveKit's egress uploads into: the product's media store. */
@@ -44,18 +45,12 @@ export function startCallRecording(livekit: LiveKitCredentials, room: string, ca
   return egress.startRoomCompositeEgress(room, file, { audioOnly: true });
 }
 
-/** How a call recording's egress ended, read from LiveKit's `egress_ended` webhook. */
-export interface RecordingOutcome {
-  readonly callId: number;
-  readonly stored: boolean;
-}
-
 /**
  * LiveKit's webhooks, checked against the API secret (the `Authorization` header is a JWT carrying the
  * body's hash). Only the end of a call recording's egress means anything here; every other event
  * (and any egress that is not a call recording) answers null.
  */
-export class LiveKitWebhooks {
+export class LiveKitRecordingNotices implements RecordingNotices {
   private readonly receiver: WebhookReceiver;
 
   constructor(credentials: Pick<LiveKitCredentials, 'apiKey' | 'apiSecret'>) {
@@ -63,7 +58,7 @@ export class LiveKitWebhooks {
   }
 
   /** Throws when the body is not a webhook LiveKit signed with our key. */
-  async recordingOutcome(body: string, authorization: string | undefined): Promise<RecordingOutcome | null> {
+  async read(body: string, authorization: string | undefined): Promise<RecordingOutcome | null> {
     const event = await this.receiver.receive(body, authorization);
     if (event.event !== 'egress_ended' || !event.egressInfo) return null;
     return recordingOutcomeOf(event.egressInfo);
