@@ -1,10 +1,10 @@
-import { Controller, Get, HttpResponse, isHttpResponseSymbol, Params, Post, Request } from '@inversifyjs/http-core';
+import { Controller, Get, HttpResponse, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
-import { Readable } from 'node:stream';
 import { inject } from 'inversify';
 import { CallRecordings, TOKENS } from '@voiceplane/application';
 import { pathId, reply } from '../../pipeline/responses';
 import { refuse } from '../../pipeline/answers';
+import { mediaResponse } from '../../pipeline/media-response';
 import { ApiRequest, principalOf } from '../../pipeline/request-context';
 import type { RouteDoc } from '../../openapi/route-doc';
 
@@ -32,14 +32,9 @@ export class CallRecordingController {
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string): Promise<HttpResponse> {
     const stored = await this.recordings.open(principalOf(req).userId, pathId(id, RECORDING_NOT_FOUND));
     if (stored === null) refuse(RECORDING_NOT_FOUND);
-    return {
-      [isHttpResponseSymbol]: true, statusCode: 200,
-      body: stored.body instanceof Readable ? stored.body : Readable.from(stored.body),
-      headers: {
-        'Content-Type': stored.contentType, 'Content-Length': String(stored.size),
-        'X-Content-Type-Options': 'nosniff', 'Content-Disposition': `attachment; filename="call-${id}.ogg"`, 'Cache-Control': 'private, max-age=3600',
-      },
-    };
+    return mediaResponse(stored, {
+      'Content-Disposition': `attachment; filename="call-${id}.ogg"`, 'Content-Security-Policy': "default-src 'none'; sandbox", 'Cache-Control': 'private, max-age=3600',
+    });
   }
 }
 
