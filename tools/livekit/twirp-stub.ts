@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -81,4 +81,16 @@ function verifiedClaims(authorization: string | undefined): Record<string, unkno
   if (!header || !payload) return null;
   const expected = createHmac('sha256', STUB_API_SECRET).update(`${header}.${payload}`).digest('base64url');
   return signature === expected ? JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) : null;
+}
+
+/**
+ * A webhook as LiveKit's server posts it: the JSON body, and an `Authorization` JWT signed with the
+ * API secret whose `sha256` claim is the body's hash.
+ */
+export function signedWebhook(event: Record<string, unknown>, secret: string = STUB_API_SECRET): { body: string; authorization: string } {
+  const body = JSON.stringify(event);
+  const now = Math.floor(Date.now() / 1000);
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ iss: STUB_API_KEY, nbf: now - 5, exp: now + 600, sha256: createHash('sha256').update(body).digest('base64') })}`;
+  return { body, authorization: `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}` };
 }

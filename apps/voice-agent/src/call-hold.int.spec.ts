@@ -232,4 +232,43 @@ describe('voice agent job logic in text mode', () => {
     expect(call.transcript_items.filter((i: { role: string }) => i.role === 'assistant').map((i: { content: string }) => i.content))
       .toEqual(['I am sorry, we are having a technical problem and have to end this call. Please try again later.']);
   });
+
+  /** What LiveKit's agent activity does when a plugin gives up: the session's error event, then its own error handling. */
+  function pluginFails(session: voice.AgentSession, type: 'stt_error' | 'tts_error'): void {
+    const error = { type, timestamp: Date.now(), label: `test.${type}`, error: new Error('provider down'), recoverable: false } as const;
+    const failure = { ...error };
+    session.emit(voice.AgentSessionEventTypes.Error, voice.createErrorEvent(failure, session.stt ?? session.tts ?? session.llm!));
+    session._onError(failure);
+  }
+  const assistantLines = (call: { transcript_items: { role: string; content: string }[] }) => call.transcript_items.filter((i) => i.role === 'assistant').map((i) => i.content);
+
+  it('apologises in the assistant\'s language when the transcriber fails, instead of LiveKit closing the line at once', async () => {
+    const { callId, session, hold, line } = await answeredCall({ language_id: 5 });
+    pluginFails(session, 'stt_error');
+    expect(await hold.ended).toEqual({ status: 'failed', reason: 'provider_error' });
+    expect(line.actions).toEqual(['hang_up']);
+    const call = await getCall(t, owner, callId);
+    expect(call).toEqual(expect.objectContaining({ status: 'failed', ended_reason: 'provider_error' }));
+    expect(assistantLines(call)).toEqual([expect.stringMatching(/^Es tut mir leid/)]);
+  });
+
+  it('ends provider_error without an apology when the synthesizer itself failed', async () => {
+    const { callId, session, hold } = await answeredCall({});
+    pluginFails(session, 'tts_error');
+    expect(await hold.ended).toEqual({ status: 'failed', reason: 'provider_error' });
+    const call = await getCall(t, owner, callId);
+    expect(call).toEqual(expect.objectContaining({ status: 'failed', ended_reason: 'provider_error' }));
+    expect(assistantLines(call)).toEqual([]);
+  });
+
+  it('reports the recording address with the end of a recorded call; the call record keeps it', async () => {
+    const recorded = await answeredCall({ record: true, tools: [{ type: 'end_call', description: 'Hang up when done' }] });
+    recorded.hold.recording(`https://vp.example.com/api/user/calls/${recorded.callId}/recording`);
+    llm.play({ toolCalls: [{ name: 'end_call', arguments: {} }] });
+    await recorded.session.run({ userInput: 'Bye!' }).wait();
+    await recorded.hold.ended;
+    expect(await getCall(t, owner, recorded.callId)).toEqual(expect.objectContaining({
+      status: 'completed', recording_url: `https://vp.example.com/api/user/calls/${recorded.callId}/recording`,
+    }));
+  });
 });

@@ -68,6 +68,7 @@ export class CallHold {
   private timers: NodeJS.Timeout[] = [];
   private silence: SilenceWatch | null = null;
   private failing = false;
+  private recordingUrl: string | null = null;
   private readonly endedSignal: { promise: Promise<CallEnd>; resolve: (end: CallEnd) => void };
 
   constructor(private readonly deps: CallHoldDeps) {
@@ -122,7 +123,13 @@ export class CallHold {
       if (ev.newState === 'speaking' || ev.oldState === 'speaking') this.silence?.assistantSpeaking(Date.now(), ev.newState === 'speaking');
     });
     session.on(voice.AgentSessionEventTypes.Error, (ev) => {
-      if (!ev.error.recoverable) void this.providerFailed(ev.error);
+      const error = ev.error;
+      if (error.recoverable) return;
+      // LiveKit closes the session right after this event when the transcriber or the realtime model
+      // failed, which would cut the apology off mid-word; marking the error as handled keeps the session
+      // open until the agent has apologised and ends the call itself.
+      if (error.type === 'stt_error' || error.type === 'realtime_model_error') error.recoverable = true;
+      void this.providerFailed(error);
     });
     session.on(voice.AgentSessionEventTypes.Close, (ev) => {
       // A session that closes on its own: the customer left, or a provider it cannot live without failed.
@@ -146,12 +153,17 @@ export class CallHold {
     if (this.deps.plan.assistantSpeaksFirst && this.session) this.say(this.texts.initialMessage);
   }
 
+  /** The call is being recorded; its address goes with the end. */
+  recording(url: string): void {
+    this.recordingUrl = url;
+  }
+
   /** Reports the end once, then closes the line and the session. Later calls wait for the first. */
   end(end: CallEnd): Promise<void> {
     this.ending ??= (async () => {
       for (const t of this.timers) clearTimeout(t);
       this.timers = [];
-      await this.deps.reporter.ended(end);
+      await this.deps.reporter.ended({ ...end, recordingUrl: end.recordingUrl ?? this.recordingUrl });
       this.endedSignal.resolve(end);
       await this.deps.line.hangUp().catch((e) => this.deps.log.warn({ err: e }, 'hanging up failed'));
       const session = this.session;
@@ -167,12 +179,21 @@ export class CallHold {
     await this.end({ status: 'completed', reason: 'voicemail' });
   }
 
-  /** One spoken apology, then the call ends `provider_error`; never a silent open line. */
-  async providerFailed(error: unknown): Promise<void> {
+  /**
+   * One spoken apology, then the call ends `provider_error`; never a silent open line. The apology
+   * needs a voice that still works: not after the synthesizer failed, and after a realtime model failed
+   * only when a synthesizer speaks for it (`dualplex`); otherwise the call ends without it.
+   */
+  async providerFailed(error: { readonly type?: string; readonly error?: unknown }): Promise<void> {
     if (this.failing || this.ending) return;
     this.failing = true;
-    this.deps.log.error({ err: error }, 'a speech provider failed; ending the call');
-    await this.speak(APOLOGIES[this.deps.config.assistant.language ?? 'en'] ?? APOLOGIES.en);
+    this.deps.log.error({ err: error.error ?? error, failed: error.type }, 'a speech provider failed; ending the call');
+    const apology = APOLOGIES[(this.deps.config.assistant.language ?? 'en').slice(0, 2)] ?? APOLOGIES.en;
+    if (error.type === 'realtime_model_error') {
+      if (this.deps.plan.engine === 'dualplex') await this.speak(apology);
+    } else if (error.type !== 'tts_error') {
+      await this.speak(apology);
+    }
     await this.end({ status: 'failed', reason: 'provider_error' });
   }
 

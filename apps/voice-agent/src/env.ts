@@ -1,4 +1,4 @@
-import { DEFAULT_AGENT_NAME } from '@voiceplane/adapter-livekit';
+import { DEFAULT_AGENT_NAME, type RecordingStorage } from '@voiceplane/adapter-livekit';
 
 /** The agent's settings, read once from the environment at start. */
 export interface AgentEnv {
@@ -17,6 +17,11 @@ export interface AgentEnv {
   readonly openaiBaseUrl: string | null;
   /** Trunk that dials colleagues for warm transfers when the call's line is not a SIP trunk (the control plane's setting). */
   readonly outboundTrunkId: string | null;
+  /**
+   * Where recordings go (the control plane's S3 media store, the same variables) and the public
+   * address users fetch them from; null: assistants with `record` get no recording.
+   */
+  readonly recording: { readonly storage: RecordingStorage; readonly publicBaseUrl: string } | null;
 }
 
 
@@ -54,6 +59,25 @@ export function readAgentEnv(source: Readonly<Record<string, string | undefined>
       },
       openaiBaseUrl: value('OPENAI_BASE_URL'),
       outboundTrunkId: value('LIVEKIT_OUTBOUND_TRUNK_ID'),
+      recording: recordingOf(value),
+    },
+  };
+}
+
+/** LiveKit's egress can only upload to a bucket: recording needs `MEDIA_STORE=s3` and the public address. */
+function recordingOf(value: (name: string) => string | null): AgentEnv['recording'] {
+  const bucket = value('S3_BUCKET');
+  const publicBaseUrl = value('PUBLIC_BASE_URL');
+  if (value('MEDIA_STORE') !== 's3' || bucket === null || publicBaseUrl === null) return null;
+  const endpoint = value('S3_ENDPOINT');
+  const pathStyle = value('S3_FORCE_PATH_STYLE');
+  return {
+    publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
+    storage: {
+      bucket, region: value('S3_REGION') ?? 'us-east-1', endpoint,
+      accessKeyId: value('S3_ACCESS_KEY_ID'), secretAccessKey: value('S3_SECRET_ACCESS_KEY'),
+      // As the control plane reads it: path-style by default for S3-compatible servers.
+      forcePathStyle: pathStyle === null ? endpoint !== null : ['1', 'true', 'yes'].includes(pathStyle.toLowerCase()),
     },
   };
 }

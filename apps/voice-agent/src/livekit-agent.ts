@@ -1,12 +1,12 @@
 import { defineAgent, log, voice, type JobContext } from '@livekit/agents';
 import { RoomEvent, type RemoteParticipant } from '@livekit/rtc-node';
 import { SipClient } from 'livekit-server-sdk';
-import { callIdOfDispatch, customerIdentityOf } from '@voiceplane/adapter-livekit';
-import type { RuntimeConfig } from '@voiceplane/domain';
+import { callIdOfDispatch, customerIdentityOf, startCallRecording } from '@voiceplane/adapter-livekit';
+import { recordingUrlOf, type RuntimeConfig } from '@voiceplane/domain';
 import type { CallHold, Log } from './call-hold';
 import { holdCall } from './call-job';
 import { ControlPlane, ControlPlaneError } from './control-plane';
-import { readAgentEnv } from './env';
+import { readAgentEnv, type AgentEnv } from './env';
 import { LiveKitLine } from './livekit-line';
 
 const SIP_STATUS = 'sip.callStatus';
@@ -70,8 +70,8 @@ export default defineAgent({
     });
     const held = await holdCall({
       callId: call.callId, config: call.config, env, controlPlane, line, clock: { now: () => new Date() }, log: logger,
-      // `record`: LiveKit's session recording (LiveKit Cloud keeps it); no recording_url comes back from it.
-      start: (session, agent) => session.start({ agent, room: ctx.room, inputOptions: { participantIdentity: call.customerIdentity }, record: call.config.assistant.record }),
+      // The recording is the room's egress (below), not LiveKit Cloud's session recording.
+      start: (session, agent) => session.start({ agent, room: ctx.room, inputOptions: { participantIdentity: call.customerIdentity }, record: false }),
     });
     if (!held.ok) return;
     const { hold, session } = held;
@@ -80,6 +80,7 @@ export default defineAgent({
     const answered = outboundCall === null || (await waitForAnswer(ctx, hold, call.customerIdentity, call.config.assistant.ringing_time));
     if (!answered) return;
     await hold.customerAnswered();
+    if (call.config.assistant.record) await record(env, ctx.room.name ?? '', call.callId, hold, logger);
     await startLineExtras(ctx, session, hold, call, outboundCall !== null);
     await hold.ended;
   },
@@ -124,6 +125,24 @@ export function waitForAnswer(ctx: Pick<JobContext, 'room'>, hold: Pick<CallHold
     const present = room.remoteParticipants.get(identity);
     if (present) onParticipant(present);
   });
+}
+
+/**
+ * `record`: the room's egress into the media store from the answer on. A recording that cannot be
+ * started (no bucket configured, LiveKit refuses) is logged and the call goes on without one.
+ */
+export async function record(env: Pick<AgentEnv, 'livekit' | 'recording'>, room: string, callId: number, hold: Pick<CallHold, 'recording'>, logger: Log): Promise<void> {
+  if (env.recording === null) {
+    logger.warn({ call_id: callId }, 'the assistant records calls, but no S3 media store and PUBLIC_BASE_URL are configured: not recorded');
+    return;
+  }
+  try {
+    const egress = await startCallRecording(env.livekit, room, callId, env.recording.storage);
+    logger.info({ call_id: callId, egress_id: egress.egressId }, 'recording the call');
+    hold.recording(recordingUrlOf(env.recording.publicBaseUrl, callId));
+  } catch (e) {
+    logger.warn({ call_id: callId, err: e }, 'the recording could not be started; the call goes on without one');
+  }
 }
 
 /** What only a real line has: ambient sound, and voicemail detection on outbound calls. */

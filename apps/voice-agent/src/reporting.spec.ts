@@ -139,4 +139,15 @@ describe('environment', () => {
     }) });
     expect(readAgentEnv({ ...base, LIVEKIT_AGENT_NAME: 'custom' })).toEqual(expect.objectContaining({ env: expect.objectContaining({ agentName: 'custom' }) }));
   });
+
+  it('records into the control plane\'s S3 media store only when it has one and the public address', () => {
+    expect(readAgentEnv(base)).toEqual(expect.objectContaining({ env: expect.objectContaining({ recording: null }) }));
+    const s3 = { MEDIA_STORE: 's3', S3_BUCKET: 'vp-media', S3_ENDPOINT: 'http://minio:9000', S3_ACCESS_KEY_ID: 'AK', S3_SECRET_ACCESS_KEY: 'SK' };
+    expect(readAgentEnv({ ...base, ...s3 })).toEqual(expect.objectContaining({ env: expect.objectContaining({ recording: null }) }));
+    expect(readAgentEnv({ ...base, ...s3, PUBLIC_BASE_URL: 'https://vp.example.com/' })).toEqual(expect.objectContaining({ env: expect.objectContaining({ recording: {
+      publicBaseUrl: 'https://vp.example.com',
+      storage: { bucket: 'vp-media', region: 'us-east-1', endpoint: 'http://minio:9000', accessKeyId: 'AK', secretAccessKey: 'SK', forcePathStyle: true },
+    } }) }));
+    expect(readAgentEnv({ ...base, ...s3, MEDIA_STORE: 'files', PUBLIC_BASE_URL: 'https://vp.example.com' })).toEqual(expect.objectContaining({ env: expect.objectContaining({ recording: null }) }));
+  });
 });

@@ -1,3 +1,4 @@
 export {};
 export * from './livekit-sip-provisioner';
 export * from './voice-runtime';
+export * from './call-recording';

@@ -1,5 +1,6 @@
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import type { MediaStore, StoredMedia } from '@voiceplane/application';
+import { MEDIA_OBJECT_PREFIX } from '@voiceplane/domain';
 import { checkedKey } from './media-key';
 
 export interface S3MediaStoreOptions {
@@ -33,7 +34,7 @@ export class S3MediaStore implements MediaStore {
         ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
         : {}),
     });
-    this.prefix = options.prefix ?? 'chatapp-media/';
+    this.prefix = options.prefix ?? MEDIA_OBJECT_PREFIX;
   }
 
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {

@@ -18,6 +18,7 @@ export * from './telephony';
 export * from './calls/call-status';
 export * from './calls/call-end';
 export * from './calls/call';
+export * from './calls/recording';
 export * from './calls/entity';
 export * from './calls/prices';
 export * from './calls/post-call';

@@ -45,6 +45,7 @@ const RECORDED: Readonly<Record<string, Readonly<Record<number, readonly object[
     ],
   },
   'GET /api/user/calls/{id}': { 404: [{ message: 'Call not found' }] },
+  'GET /api/user/calls/{id}/recording': { 404: [{ message: 'Recording not found' }] },
   'GET /api/user/folders': { 422: [invalid({ per_page: ['The per page must be between 1 and 100.'] })] },
   'GET /api/user/knowledgebases/{id}': { 404: [{ error: 'Knowledgebase not found.' }] },
   'GET /api/user/labels': { 422: [invalid({ per_page: ['The per page must be between 1 and 100.'] })] },

@@ -468,6 +468,8 @@ const RECORDED: Readonly<Record<string, unknown>> = {
     total: 3,
     last_page: 1,
   },
+  // The recording's own bytes (audio/ogg from LiveKit's egress); shown here as a placeholder.
+  'GET /api/user/calls/{id}/recording': '<the recording, with its stored Content-Type>',
   'GET /api/user/calls/{id}': {
     data: {
       id: 1,

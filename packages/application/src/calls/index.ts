@@ -6,3 +6,4 @@ export * from './record-call-event';
 export * from './make-call';
 export * from './accept-inbound-call';
 export * from './sandbox-text-call';
+export * from './call-recordings';

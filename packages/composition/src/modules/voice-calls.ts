@@ -1,14 +1,14 @@
 import type { Container } from 'inversify';
 import {
-  AcceptInboundCall, CallConfigurations, CallerLines, callDispatchWatchdog, ConversationBrain, EndCall, MakeCall, RecordCallEvent, SandboxTextCalls, TOKENS,
+  AcceptInboundCall, CallConfigurations, CallRecordings, CallerLines, callDispatchWatchdog, ConversationBrain, EndCall, MakeCall, RecordCallEvent, SandboxTextCalls, TOKENS,
   type Token, VoiceRuntime,
 } from '@voiceplane/application';
 import {
-  CallController, callRouteDocs, RuntimeCallController, runtimeCallRouteDocs, RuntimeToolCallController, runtimeToolCallRouteDocs, SandboxCallController,
+  CallController, CallRecordingController, callRecordingRouteDocs, LiveKitRecordingController, liveKitRecordingRouteDocs, callRouteDocs, RuntimeCallController, runtimeCallRouteDocs, RuntimeToolCallController, runtimeToolCallRouteDocs, SandboxCallController,
   sandboxCallRouteDocs, SandboxFaults,
 } from '@voiceplane/adapter-http';
 import { SandboxVoiceRuntime } from '@voiceplane/adapter-sandbox';
-import { LiveKitVoiceRuntime } from '@voiceplane/adapter-livekit';
+import { LiveKitRecordingNotices, LiveKitVoiceRuntime } from '@voiceplane/adapter-livekit';
 import { TypeormCallRepository, TypeormCallToolContext } from '@voiceplane/adapter-typeorm';
 import type { Config } from '../config';
 import { ApiModule } from './module';
@@ -59,6 +59,11 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
     get(TOKENS.CallRepository), get(TOKENS.AssistantRepository), get(TOKENS.UserRepository),
     c.get(CallConfigurations), prices, get(TOKENS.Clock),
   )).inSingletonScope();
+  // Recordings live in the media store; on LiveKit its signed egress webhooks say when one was lost.
+  const livekit = config.voiceRuntime === 'livekit' ? config.livekit : null;
+  c.bind(TOKENS.CallRecordings).toDynamicValue(() => new CallRecordings(
+    get(TOKENS.CallRepository), get(TOKENS.MediaStore), livekit ? new LiveKitRecordingNotices(livekit) : null, get(TOKENS.Clock),
+  )).inSingletonScope();
   c.bind(TOKENS.JobHandler).toDynamicValue(() => callDispatchWatchdog(get(TOKENS.RecordCallEvent))).inSingletonScope();
 
   // The mid-call tool gateway reads calls through this port; its runtime route exists once calls do.
@@ -78,6 +83,12 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
     )).inSingletonScope();
   }
 
-  for (const controller of [CallController, RuntimeCallController, ...(sandbox ? [SandboxCallController] : [])]) c.bind(controller).toSelf().inSingletonScope();
-  return { routeDocs: [...callRouteDocs, ...runtimeCallRouteDocs, ...runtimeToolCallRouteDocs, ...(sandbox ? sandboxCallRouteDocs : [])] };
+  const controllers = [CallController, CallRecordingController, RuntimeCallController, ...(sandbox ? [SandboxCallController] : []), ...(livekit ? [LiveKitRecordingController] : [])];
+  for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
+  return {
+    routeDocs: [
+      ...callRouteDocs, ...callRecordingRouteDocs, ...runtimeCallRouteDocs, ...runtimeToolCallRouteDocs,
+      ...(sandbox ? sandboxCallRouteDocs : []), ...(livekit ? liveKitRecordingRouteDocs : []),
+    ],
+  };
 };

@@ -1,9 +1,9 @@
-import { Controller, Get, HttpResponse, isHttpResponseSymbol, Params, Request } from '@inversifyjs/http-core';
+import { Controller, Get, HttpResponse, Params, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
-import { Readable } from 'node:stream';
 import { inject } from 'inversify';
 import { InboundMediaDownloads, TOKENS } from '@voiceplane/application';
 import { refuse } from '../../pipeline/answers';
+import { mediaResponse } from '../../pipeline/media-response';
 import { principalOf } from '../../pipeline/request-context';
 import type { RouteDoc } from '../../openapi/route-doc';
 import { SANDBOX_NOT_FOUND } from './chatapp-answers';
@@ -29,14 +29,7 @@ export class ChatappMediaController {
     if (!MEDIA_ID.test(id)) refuse(SANDBOX_NOT_FOUND);
     const stored = await this.media.open(principalOf(req).userId, id);
     if (stored === null) refuse(SANDBOX_NOT_FOUND);
-    return {
-      [isHttpResponseSymbol]: true, statusCode: 200,
-      body: stored.body instanceof Readable ? stored.body : Readable.from(stored.body),
-      headers: {
-        'Content-Type': stored.contentType, 'Content-Length': String(stored.size),
-        // A customer's file is not a page of ours: never sniffed, never run as one.
-        'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'; sandbox", 'Cache-Control': 'private, max-age=3600',
-      },
-    };
+    // A customer's file is not a page of ours: never run as one.
+    return mediaResponse(stored, { 'Content-Security-Policy': "default-src 'none'; sandbox", 'Cache-Control': 'private, max-age=3600' });
   }
 }
