@@ -26,6 +26,11 @@ export class PostgresSandboxChatappState implements SandboxChatappState {
     return rows[0].faulted ? 'faulted' : 'sent';
   }
 
+  async wasSent(userId: number, providerMessageId: string): Promise<boolean> {
+    const row = await this.db.one(`SELECT 1 AS hit FROM sandbox_chatapp_sent WHERE provider_message_id = $1 AND user_id = $2 LIMIT 1`, [providerMessageId, userId]);
+    return row !== null;
+  }
+
   armFault(a: SandboxFaultArming): Promise<number> {
     return this.db.transaction(async () => {
       await this.db.query(
