@@ -15,7 +15,7 @@ export class ChatappSendReservations1795760000000 implements MigrationInterface 
         user_id bigint NOT NULL REFERENCES users(id) ON DELETE CASCADE,
         sender_id bigint NOT NULL,
         recipient_phone varchar(32) NOT NULL,
-        message_sid varchar(34) NOT NULL UNIQUE,
+        message_sid varchar(34) NOT NULL,
         amount numeric(12, 4) NOT NULL,
         from_allowance boolean NOT NULL,
         message jsonb NOT NULL,
@@ -23,6 +23,7 @@ export class ChatappSendReservations1795760000000 implements MigrationInterface 
         created_at timestamptz NOT NULL,
         closed_at timestamptz NULL
       )`);
+    await q.query(`CREATE UNIQUE INDEX chatapp_send_reservations_sid_uq ON chatapp_send_reservations (message_sid)`);
     await q.query(`CREATE INDEX chatapp_send_reservations_open_idx ON chatapp_send_reservations (user_id) WHERE outcome IS NULL`);
     await q.query(`CREATE INDEX chatapp_send_reservations_sweep_idx ON chatapp_send_reservations (created_at) WHERE outcome IS NULL`);
     // The sweep asks the sandbox about one send by its id.
