@@ -7,6 +7,7 @@ const HELD = `SELECT coalesce(sum(amount), 0) AS amount, count(*) FILTER (WHERE 
   FROM chatapp_send_reservations WHERE user_id = $1 AND outcome IS NULL`;
 const RESERVE = `INSERT INTO chatapp_send_reservations (user_id, sender_id, recipient_phone, message_sid, amount, from_allowance, message, created_at)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`;
+const ASYNC_COMMIT = `SELECT set_config('synchronous_commit', 'off', true)`;
 const CLOSE = `UPDATE chatapp_send_reservations SET outcome = $2, closed_at = $3 WHERE id = $1 AND outcome IS NULL RETURNING id`;
 
 interface ReservationRow {
@@ -29,7 +30,14 @@ export class TypeormSendReservationRepository implements SendReservationReposito
     return { amount: num(row?.amount), allowance: num(row?.allowance) };
   }
 
+  /**
+   * Committed without waiting for the WAL flush (`synchronous_commit` off for the reserving
+   * transaction only): a reservation moves no money, and what an api process that dies leaves is
+   * flushed by the server within a fraction of a second. Only a database crash in that moment loses
+   * it — and with it the hold, never a charge. The settlement, which charges, commits durably.
+   */
   async reserve(r: NewSendReservation): Promise<SendReservation> {
+    await this.db.query(ASYNC_COMMIT, [], { prepared: true });
     const row = await this.db.one<{ id: string }>(
       RESERVE,
       [r.userId, r.senderId, r.recipientPhone, r.messageSid, r.amount, r.fromAllowance, JSON.stringify(r.message), r.now],
