@@ -73,7 +73,15 @@ async function rounds(label: string, url: string, accounts: Account[]): Promise<
     nextStart = started + 2_000;
     const times = await Promise.all(accounts.flatMap((a) => Array.from({ length: PER_ACCOUNT }, async () => {
       const t0 = performance.now();
-      const res = await send(url, a);
+      const res = await send(url, a).catch((e: Error) => {
+        // A socket lost under load counts as a failed send (reported), not the end of the run.
+        if (process.env.BENCH_VERBOSE) process.stderr.write(`${e.message} ${String((e as { cause?: unknown }).cause)}\n`);
+        return null;
+      });
+      if (res === null) {
+        failed += 1;
+        return performance.now() - t0;
+      }
       if (res.status !== 200) {
         failed += 1;
         if (process.env.BENCH_VERBOSE) process.stderr.write(`${res.status} ${await res.text().catch(() => '')}\n`);

@@ -11,6 +11,8 @@ import { SendReservationRepository } from './send-reservations';
 export const SEND_SWEEP_INTERVAL_MS = 60_000;
 /** A reservation this old has no request left waiting on it: past any provider timeout (15 s) and a slow settle. */
 export const SEND_SETTLE_AFTER_MS = 2 * 60_000;
+/** A provider that cannot be reached about a send for this long gets no more asking: its hold is given back as `unknown`. */
+export const SEND_GIVE_UP_MS = 24 * 60 * 60_000;
 const SWEEP_BATCH = 50;
 
 /**
@@ -48,7 +50,7 @@ export class SendReservationSweep {
         found = await this.provider.findSend(await this.providerSenders.of(sender), r.recipientPhone, r.messageSid);
       } catch (e) {
         this.log.warn({ reservationId: r.id, error: loggableError(e) }, 'a chat-app send could not be looked up at the provider');
-        decided[r.id] = 'unreachable';
+        decided[r.id] = now.getTime() - r.now.getTime() >= SEND_GIVE_UP_MS ? await this.close(r.id, 'unknown') : 'unreachable';
         continue;
       }
       if (found === 'unknown') {
