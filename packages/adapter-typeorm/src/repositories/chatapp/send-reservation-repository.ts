@@ -6,8 +6,7 @@ import { num } from '../rows';
 const HELD = `SELECT coalesce(sum(amount), 0) AS amount, count(*) FILTER (WHERE from_allowance) AS allowance
   FROM chatapp_send_reservations WHERE user_id = $1 AND outcome IS NULL`;
 const RESERVE = `INSERT INTO chatapp_send_reservations (user_id, sender_id, recipient_phone, message_sid, amount, from_allowance, message, created_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`;
-const ASYNC_COMMIT = `SELECT set_config('synchronous_commit', 'off', true)`;
+  SELECT $1, $2, $3, $4, $5, $6, $7, $8 FROM (SELECT set_config('synchronous_commit', 'off', true)) AS asynchronous_commit RETURNING id`;
 const CLOSE = `UPDATE chatapp_send_reservations SET outcome = $2, closed_at = $3 WHERE id = $1 AND outcome IS NULL RETURNING id`;
 
 interface ReservationRow {
@@ -37,7 +36,6 @@ export class TypeormSendReservationRepository implements SendReservationReposito
    * it — and with it the hold, never a charge. The settlement, which charges, commits durably.
    */
   async reserve(r: NewSendReservation): Promise<SendReservation> {
-    await this.db.query(ASYNC_COMMIT, [], { prepared: true });
     const row = await this.db.one<{ id: string }>(
       RESERVE,
       [r.userId, r.senderId, r.recipientPhone, r.messageSid, r.amount, r.fromAllowance, JSON.stringify(r.message), r.now],
