@@ -4,9 +4,8 @@ import { ChatappProvider } from '../chatapp/provider-ports';
 import { PermissionRequestSender, RequestSendFailed } from './ports';
 
 /**
- * The request template goes out like any outbound chat-app message (one transaction with the
- * user's balance and the conversation locked, the provider called before anything is written),
- * recorded as a free `voice_call_request` message.
+ * The request template goes out like any outbound chat-app message (reserved, sent with no
+ * transaction open, then recorded), as a free `voice_call_request` message.
  */
 export class ChatappPermissionRequests implements PermissionRequestSender {
   constructor(private readonly outbound: OutboundSends, private readonly provider: ChatappProvider) {}
