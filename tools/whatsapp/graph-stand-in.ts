@@ -27,6 +27,7 @@ export class GraphStandIn {
   private readonly numbers = new Map<string, GraphNumber>();
   private readonly media = new Map<string, { bytes: Buffer; mimeType: string }>();
   private sent = 0;
+  private slow: { delayMs: number; probe: () => Promise<void> } | null = null;
 
   private constructor(private readonly server: Server, readonly origin: string, private readonly token: string) {}
 
@@ -47,8 +48,17 @@ export class GraphStandIn {
     this.numbers.set(number.phoneNumberId, number);
   }
 
+  removeNumber(phoneNumberId: string): void {
+    this.numbers.delete(phoneNumberId);
+  }
+
   addMedia(id: string, bytes: Buffer, mimeType: string): void {
     this.media.set(id, { bytes, mimeType });
+  }
+
+  /** Message sends take `delayMs` (Meta takes 100–500 ms), then run `probe` — a test's look at the app meanwhile — before answering. */
+  slowSends(delayMs: number, probe: () => Promise<void> = async () => undefined): void {
+    this.slow = { delayMs, probe };
   }
 
   /** The message sends received, as Meta's request bodies. */
@@ -88,6 +98,10 @@ export class GraphStandIn {
       });
     }
     if (number && req.method === 'POST' && rest === '/messages') {
+      if (this.slow) {
+        await new Promise((resolve) => setTimeout(resolve, this.slow!.delayMs));
+        await this.slow.probe();
+      }
       const to = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { to: string }).to;
       return json(200, { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: to }], messages: [{ id: `wamid.OUT${++this.sent}` }] });
     }

@@ -16,6 +16,10 @@ export class InMemorySandboxChatappState implements SandboxChatappState {
     return 'sent';
   }
 
+  async wasSent(userId: number, providerMessageId: string): Promise<boolean> {
+    return this.sent.some((m) => m.userId === userId && m.providerMessageId === providerMessageId);
+  }
+
   async armFault(a: SandboxFaultArming): Promise<number> {
     this.faults = this.faults.filter((f) => !(f.userId === a.userId && f.kind === a.kind && f.targetId === a.targetId));
     if (a.count > 0) this.faults.push({ kind: a.kind, userId: a.userId, targetId: a.targetId, remaining: a.count });

@@ -137,6 +137,14 @@ export class WhatsappCloudProvider implements ChatappProvider {
   }
 
   /**
+   * The Cloud API has no lookup of one sent message: what became of it arrives only as status
+   * notifications, by Meta's message id, which a send that died before storing it never learnt.
+   */
+  async findSend(): Promise<'unknown'> {
+    return 'unknown';
+  }
+
+  /**
    * `GET /{media_id}` names a short-lived URL, its type and size; the file itself is read from that
    * URL with the same token, capped at `maxBytes` (checked on the announced size, then while reading).
    */

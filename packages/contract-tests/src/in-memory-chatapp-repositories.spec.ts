@@ -1,6 +1,7 @@
-import { InMemoryChatappMessageRepository, InMemoryConversationRepository, InMemoryInboundMediaRepository, InMemorySandboxChatappState, InMemorySenderRepository, InMemoryTemplateRepository } from '@voiceplane/adapter-fakes';
+import { InMemoryChatappMessageRepository, InMemoryConversationRepository, InMemoryInboundMediaRepository, InMemorySandboxChatappState, InMemorySendReservationRepository, InMemorySenderRepository, InMemoryTemplateRepository } from '@voiceplane/adapter-fakes';
 import { chatappRepositoriesContract } from './chatapp-repositories.contract';
 import { sandboxChatappStateContract } from './sandbox-chatapp-state.contract';
+import { sendReservationsContract } from './send-reservations.contract';
 
 chatappRepositoriesContract('in-memory', async () => {
   const senders = new InMemorySenderRepository();
@@ -13,3 +14,5 @@ chatappRepositoriesContract('in-memory', async () => {
 });
 
 sandboxChatappStateContract('in-memory', async () => ({ state: new InMemorySandboxChatappState(), users: [1, 2] }));
+
+sendReservationsContract('in-memory', async () => ({ reservations: new InMemorySendReservationRepository(), users: [1, 2] }));

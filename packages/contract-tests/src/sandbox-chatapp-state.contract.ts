@@ -19,6 +19,7 @@ export function sandboxChatappStateContract(name: string, open: () => Promise<{ 
       expect(await send(a, 7, 'other')).toBe('sent');
       expect([await send(a, 7), await send(a, 7), await send(a, 7)]).toEqual(['faulted', 'faulted', 'sent']);
       expect((await state.outbox(a, {}, 10)).map((m) => m.body)).toEqual(['f6', 'f3', 'f1']);
+      expect([await state.wasSent(a, `sbx_f6_${a}`), await state.wasSent(a, `sbx_f5_${a}`), await state.wasSent(b, `sbx_f6_${a}`)]).toEqual([true, false, false]);
     });
 
     it('lists what was sent, newest first, per account and filters', async () => {

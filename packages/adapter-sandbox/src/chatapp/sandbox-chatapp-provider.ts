@@ -9,6 +9,15 @@ export const CHATAPP_SEND_FAULT = 'chatapp_send';
 export const SANDBOX_SEND_REFUSAL = 'sandbox fault injected (chatapp_send)';
 
 /**
+ * The sandbox's message id for a send given voiceplane's message sid as its reference, so the
+ * sandbox can later say whether that send went out (a real provider keeps such a reference).
+ */
+function idOfReference(reference: string): string | null {
+  const hex = /^SM([0-9a-f]{32})$/.exec(reference)?.[1];
+  return hex === undefined ? null : `sbx_${hex.slice(0, 24)}`;
+}
+
+/**
  * The chat app simulated on voiceplane's own database: senders are online at
  * once, templates get the configured status (approved by default), sends succeed as `queued`
  * unless an S10 fault is armed for the user (or aimed at the sender), and whatever it sent is
@@ -38,18 +47,27 @@ export class SandboxChatappProvider implements ChatappProvider {
     return { status: this.templateStatus, providerTemplateRef: null };
   }
 
-  sendTemplate(sender: ProviderSender, to: string, template: TemplateMessage): Promise<ProviderAcceptance> {
-    return this.accept(sender, to, { type: 'template', body: template.renderedText, mediaUrl: null });
+  sendTemplate(sender: ProviderSender, to: string, template: TemplateMessage, reference?: string): Promise<ProviderAcceptance> {
+    return this.accept(sender, to, { type: 'template', body: template.renderedText, mediaUrl: null }, reference);
   }
 
-  sendFreeform(sender: ProviderSender, to: string, content: FreeformContent): Promise<ProviderAcceptance> {
+  sendFreeform(sender: ProviderSender, to: string, content: FreeformContent, reference?: string): Promise<ProviderAcceptance> {
     return this.accept(sender, to, content.kind === 'text'
       ? { type: 'text', body: content.text, mediaUrl: null }
-      : { type: 'media', body: content.caption, mediaUrl: content.url });
+      : { type: 'media', body: content.caption, mediaUrl: content.url }, reference);
   }
 
-  private async accept(sender: ProviderSender, to: string, m: { type: 'template' | 'text' | 'media'; body: string | null; mediaUrl: string | null }): Promise<ProviderAcceptance> {
-    const providerMessageId = this.ids.token('sbx_', 24);
+  /** The outbox is the sandbox's memory of what it sent. */
+  async findSend(sender: ProviderSender, _to: string, reference: string): Promise<ProviderAcceptance | null> {
+    const providerMessageId = idOfReference(reference);
+    if (providerMessageId === null) return null;
+    return (await this.state.wasSent(sender.userId, providerMessageId)) ? { providerMessageId, status: 'queued' } : null;
+  }
+
+  private async accept(
+    sender: ProviderSender, to: string, m: { type: 'template' | 'text' | 'media'; body: string | null; mediaUrl: string | null }, reference: string | undefined,
+  ): Promise<ProviderAcceptance> {
+    const providerMessageId = (reference === undefined ? null : idOfReference(reference)) ?? this.ids.token('sbx_', 24);
     const outcome = await this.state.accept({ userId: sender.userId, senderId: sender.senderId, to, ...m, providerMessageId, at: this.now() }, CHATAPP_SEND_FAULT);
     if (outcome === 'faulted') throw new ChatappProviderRefusal(SANDBOX_SEND_REFUSAL);
     return { providerMessageId, status: 'queued' };

@@ -20,6 +20,7 @@ import { TopUpReconciliation1795640001000 } from './1795640001000-top-up-reconci
 import { ChatappSenderAccount1795650000000 } from './1795650000000-chatapp-sender-account';
 import { ChatappMedia1795650001000 } from './1795650001000-chatapp-media';
 import { CheckoutReconciliation1795730000000 } from './1795730000000-checkout-reconciliation';
+import { ChatappSendReservations1795760000000 } from './1795760000000-chatapp-send-reservations';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -48,4 +49,5 @@ export const migrations = [
   ChatappSenderAccount1795650000000,
   ChatappMedia1795650001000,
   CheckoutReconciliation1795730000000,
+  ChatappSendReservations1795760000000,
 ];

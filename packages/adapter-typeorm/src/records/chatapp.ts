@@ -198,7 +198,39 @@ export const sandboxChatappSent = new EntitySchema<SandboxChatappSentRecord>({
     sent_at: timestamptz(),
   },
   foreignKeys: [ownedByUser('sandbox_chatapp_sent')],
-  indices: [{ name: 'sandbox_chatapp_sent_user_idx', columns: ['user_id', 'id'] }],
+  indices: [
+    { name: 'sandbox_chatapp_sent_user_idx', columns: ['user_id', 'id'] },
+    { name: 'sandbox_chatapp_sent_provider_idx', columns: ['provider_message_id'] },
+  ],
+});
+
+/** A send between its reservation and its settlement (migration ChatappSendReservations); `outcome` null = open. */
+export interface ChatappSendReservationRecord {
+  id: string; user_id: string; sender_id: string; recipient_phone: string; message_sid: string; amount: string; from_allowance: boolean;
+  message: unknown; outcome: string | null; created_at: Date; closed_at: Date | null;
+}
+
+export const chatappSendReservations = new EntitySchema<ChatappSendReservationRecord>({
+  name: 'chatapp_send_reservations',
+  columns: {
+    id: serialKey('chatapp_send_reservations'),
+    user_id: bigint(),
+    sender_id: bigint(),
+    recipient_phone: varchar(32),
+    message_sid: varchar(34),
+    amount: numeric(12, 4),
+    from_allowance: boolean(),
+    message: jsonb(),
+    outcome: varchar(8, true),
+    created_at: timestamptz(),
+    closed_at: timestamptz(true),
+  },
+  foreignKeys: [ownedByUser('chatapp_send_reservations')],
+  indices: [
+    { name: 'chatapp_send_reservations_sid_uq', columns: ['message_sid'], unique: true },
+    { name: 'chatapp_send_reservations_open_idx', columns: ['user_id'], where: 'outcome IS NULL' },
+    { name: 'chatapp_send_reservations_sweep_idx', columns: ['created_at'], where: 'outcome IS NULL' },
+  ],
 });
 
 export interface SandboxFaultRecord {
@@ -243,4 +275,4 @@ export const chatappMedia = new EntitySchema<ChatappMediaRecord>({
   indices: [{ name: 'chatapp_media_message_idx', columns: ['message_id'] }],
 });
 
-export const chatappRecords = [chatappSenders, chatappTemplates, conversations, conversationMessages, chatappMessages, sandboxChatappSent, sandboxFaults, chatappMedia];
+export const chatappRecords = [chatappSenders, chatappTemplates, conversations, conversationMessages, chatappMessages, sandboxChatappSent, sandboxFaults, chatappMedia, chatappSendReservations];

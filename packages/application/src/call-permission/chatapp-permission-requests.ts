@@ -4,9 +4,8 @@ import { ChatappProvider } from '../chatapp/provider-ports';
 import { PermissionRequestSender, RequestSendFailed } from './ports';
 
 /**
- * The request template goes out like any outbound chat-app message (one transaction with the
- * user's balance and the conversation locked, the provider called before anything is written),
- * recorded as a free `voice_call_request` message.
+ * The request template goes out like any outbound chat-app message (reserved, sent with no
+ * transaction open, then recorded), as a free `voice_call_request` message.
  */
 export class ChatappPermissionRequests implements PermissionRequestSender {
   constructor(private readonly outbound: OutboundSends, private readonly provider: ChatappProvider) {}
@@ -16,9 +15,9 @@ export class ChatappPermissionRequests implements PermissionRequestSender {
       sender: r.sender, recipientPhone: r.customerPhone, recipientName: r.recipientName, source: 'api', type: 'voice_call_request',
       body: r.template.bodyText, media: null, templateId: r.template.id, createConversation: true,
       decide: () => ok({ source: 'balance', amount: 0 }),
-      deliver: (providerSender) => this.provider.sendTemplate(providerSender, r.customerPhone, {
+      deliver: (providerSender, reference) => this.provider.sendTemplate(providerSender, r.customerPhone, {
         name: r.template.name, language: r.template.language, parameters: [], renderedText: r.template.bodyText,
-      }),
+      }, reference),
       description: 'Call permission request', requestId: r.requestId,
     });
     return sent.ok ? ok({ conversationUuid: sent.value.conversation.uuid }) : err({ code: 'SEND_FAILED', reason: sent.error.reason });

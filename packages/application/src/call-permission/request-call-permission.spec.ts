@@ -1,4 +1,4 @@
-import { err, ok, PERMISSION_REQUEST_QUOTAS } from '@voiceplane/domain';
+import { err, noCallPermission, ok, PERMISSION_REQUEST_QUOTAS } from '@voiceplane/domain';
 import { voiceQuotaKey } from './voice-facts';
 import { PHONE, START, voiceScene } from '../../test-support/voice-scene';
 
@@ -98,7 +98,8 @@ describe('RequestCallPermission', () => {
     refused.template();
     refused.requestSender.refuseNext('template paused');
     expect(await refused.ask()).toEqual(err({ code: 'SEND_FAILED', reason: 'template paused' }));
-    expect(refused.permissions.isStored(12, PHONE)).toBe(false);
+    // The ask recorded before the send is withdrawn: the contact reads as never asked.
+    expect(await refused.permissions.find(12, PHONE)).toEqual(noCallPermission(12, PHONE));
     expect(await refused.ask()).toEqual(ok(null));
   });
 });

@@ -1,5 +1,6 @@
 import {
-  decidePermissionRequest, E164_PATTERN, err, ok, PermissionRequestRefusal, recordPermissionRequest, Result,
+  CallPermission, decidePermissionRequest, E164_PATTERN, err, MessageTemplate, ok, PermissionRequestRefusal, recordPermissionRequest, Result,
+  withdrawPermissionRequest,
 } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { UnitOfWork } from '../ports/unit-of-work';
@@ -22,13 +23,20 @@ export type RequestCallPermissionRefusal =
   | PermissionRequestRefusal
   | RequestSendFailed;
 
+/** An ask recorded before its template went out: what to put back should it not go out. */
+interface Ask {
+  readonly before: CallPermission;
+  readonly at: Date;
+  readonly template: MessageTemplate;
+}
+
 /** Why a request to an offline sender's customer fails at the send step (our choice). */
 export const OFFLINE_SENDER_REASON = 'the sender is not online';
 
 /**
  * `POST /api/user/chatapp/voice/request`: the checks in the route's order with
- * the contact's permission held, then the request template through the chat app; the permission
- * turns `pending` and the ask counters move only when the template was sent.
+ * the contact's permission held, where the ask is recorded (`pending`, counted); then the request
+ * template through the chat app, with nothing held; a template that did not go out withdraws the ask.
  */
 export class RequestCallPermission {
   constructor(
@@ -44,19 +52,28 @@ export class RequestCallPermission {
     const sender = await this.senders.findOwned(request.userId, request.senderId);
     if (sender === null) return err({ code: 'SENDER_NOT_FOUND' });
     if (!E164_PATTERN.test(request.recipientPhone)) return err({ code: 'INVALID_PHONE' });
-    return this.uow.transaction(() => this.permissions.update(sender.id, request.recipientPhone, async (current): Promise<Result<CallPermissionChange<null>, RequestCallPermissionRefusal>> => {
+    // The ask is recorded with the permission held and committed before the template goes out, so
+    // no lock or transaction waits on the chat app; a concurrent request already counts it.
+    const asked = await this.uow.transaction(() => this.permissions.update(sender.id, request.recipientPhone, async (current): Promise<Result<CallPermissionChange<Ask>, RequestCallPermissionRefusal>> => {
       const now = this.clock.now();
       const facts = await this.facts.forRequest(sender, request.recipientPhone, request.templateId, current);
       const decision = decidePermissionRequest(facts, now);
       if (!decision.ok) return decision;
-      const asked = recordPermissionRequest(current, now);
-      if (!asked.ok) return asked;
+      const recorded = recordPermissionRequest(current, now);
+      if (!recorded.ok) return recorded;
       if (sender.status !== 'online') return err({ code: 'SEND_FAILED', reason: OFFLINE_SENDER_REASON });
-      const sent = await this.requestSender.send({
-        sender, customerPhone: request.recipientPhone, recipientName: request.recipientName, template: facts.template!, requestId: request.requestId ?? null,
-      });
-      if (!sent.ok) return sent;
-      return ok({ next: asked.value.next, answer: null });
+      // Decided `ok` above, so the template exists.
+      return ok({ next: recorded.value.next, answer: { before: current, at: now, template: facts.template! } });
     }));
+    if (!asked.ok) return asked;
+    const { before, at, template } = asked.value;
+    const sent = await this.requestSender.send({
+      sender, customerPhone: request.recipientPhone, recipientName: request.recipientName, template, requestId: request.requestId ?? null,
+    });
+    if (sent.ok) return ok(null);
+    // The template never went out: the ask counts for nothing.
+    await this.uow.transaction(() => this.permissions.update(sender.id, request.recipientPhone, async (current) =>
+      ok({ next: withdrawPermissionRequest(current, before, at), answer: null })));
+    return sent;
   }
 }

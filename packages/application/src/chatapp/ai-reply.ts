@@ -84,7 +84,7 @@ export class AiReplies {
         if (!online.ok) return err({ code: 'SENDER_OFFLINE' });
         return priceFreeformSend(balance, this.prices);
       },
-      deliver: (providerSender) => this.provider.sendFreeform(providerSender, conversation.customerPhone, { kind: 'text', text: body }),
+      deliver: (providerSender, reference) => this.provider.sendFreeform(providerSender, conversation.customerPhone, { kind: 'text', text: body }, reference),
       description: 'AI reply',
     });
     if (sent.ok) return { messageId: sent.value.messageId, body, status: sent.value.chatapp.status === 'sent' ? 'sent' : 'queued', errorCode: null };

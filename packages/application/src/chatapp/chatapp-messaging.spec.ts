@@ -1,5 +1,5 @@
 import {
-  FakeStore, InMemoryCallPermissionRepository, InMemoryChatappMessageRepository, InMemoryConversationRepository, InMemoryInboundMediaRepository, InMemoryMediaStore, InMemorySandboxChatappState,
+  FakeStore, InMemoryCallPermissionRepository, InMemoryChatappMessageRepository, InMemoryConversationRepository, InMemoryInboundMediaRepository, InMemoryMediaStore, InMemorySandboxChatappState, InMemorySendReservationRepository,
   InMemorySenderRepository, InMemoryTemplateRepository, InMemoryVoiceWebhookSettingRepository, RecordingLogger, SAMPLE_CATALOG, ScriptedHttpClient,
 } from '@voiceplane/adapter-fakes';
 import { SandboxChatappProvider, SandboxReplyGenerator, SANDBOX_AI_REPLY } from '@voiceplane/adapter-sandbox';
@@ -45,7 +45,7 @@ function setup(generator: ReplyGenerator = new SandboxReplyGenerator()) {
   const cipher = new SecretCipher(async () => 'k'.repeat(32));
   const inactivity = new InactivitySchedule(store.jobs, store.assistants);
   const outbound = new OutboundSends(
-    store.uow, store.users, conversations, messages, new BalanceService(store.ledger), new ProviderSenders(senders, cipher), inactivity, store.ids, store.clock,
+    store.uow, store.users, conversations, messages, new InMemorySendReservationRepository(), new BalanceService(store.ledger), new ProviderSenders(senders, cipher), inactivity, store.ids, store.clock,
   );
   const running = { gateway: new ToolGateway(new ScriptedHttpClient(), store.secrets, store.clock), automations: null, clock: store.clock, settings: { userAgent: 'voiceplane/test', policy: { requireHttps: false, allowPrivate: true } } };
   const replies = new AiReplies(store.assistants, conversations, messages, outbound, {

@@ -5,6 +5,8 @@ export * from './ports';
 export * from './sandbox-ports';
 export * from './provider-senders';
 export * from './outbound-send';
+export * from './send-reservations';
+export * from './send-reservation-sweep';
 export * from './media-fetch';
 export * from './inbound-media';
 export * from './register-sender';

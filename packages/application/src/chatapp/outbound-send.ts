@@ -9,6 +9,7 @@ import { UnitOfWork } from '../ports/unit-of-work';
 import { ConversationRepository } from '../conversations/ports';
 import { InactivitySchedule } from '../conversations/inactivity-schedule';
 import { ChatappMessageRepository } from './ports';
+import { SendReservation, SendReservationRepository } from './send-reservations';
 import { ChatappProviderRefusal, ProviderAcceptance, ProviderSender } from './provider-ports';
 import { ProviderSenders } from './provider-senders';
 
@@ -17,7 +18,7 @@ export type SendFailed = { readonly code: 'SEND_FAILED'; readonly reason: string
 
 const UNREACHABLE_REASON = 'the chat app could not be reached';
 
-/** The state a send is decided on, read under the user's balance lock and the conversation's lock. */
+/** The state a send is decided on, read under the user's balance lock and the conversation's lock (`balance` less open reservations). */
 export interface SendState {
   /** Null when the recipient has no conversation and the send does not create one. */
   readonly conversation: Conversation | null;
@@ -40,7 +41,8 @@ export interface OutboundSend<E> {
   readonly createConversation: boolean;
   /** The charge, or a refusal; judged again under the locks because a concurrent send may have spent the balance. */
   readonly decide: (state: SendState) => Result<SendCharge, E>;
-  readonly deliver: (sender: ProviderSender) => Promise<ProviderAcceptance>;
+  /** `reference`: the message sid, which the provider keeps so a sweep can ask whether the send went out. */
+  readonly deliver: (sender: ProviderSender, reference: string) => Promise<ProviderAcceptance>;
   /** Ledger text before the message sid. */
   readonly description: string;
   readonly requestId?: string | null;
@@ -53,14 +55,19 @@ export interface SentMessage {
 }
 
 /**
- * Every outbound chat-app message (template, freeform, AI reply) as one transaction: the user's
- * balance row is locked first, so concurrent sends of one user are serialised and a balance that
- * covers 20 sends pays for exactly 20. The provider is called inside that transaction after the
- * checks and before anything is written: a refusal commits nothing of voiceplane's (no
- * conversation, message or charge), while what the provider itself records (the sandbox's outbox
- * and its used-up faults) commits like any provider's state would. The price of holding the lock
- * over the provider's round trip — a user's sends wait for each other — stays below the 5 sends per
- * second a user may make anyway.
+ * Every outbound chat-app message (template, freeform, AI reply, permission request) in three
+ * steps, so no transaction is open while the provider answers:
+ * 1. reserve, one short transaction: the user's balance row is locked first (concurrent sends of
+ *    one user are serialised here, and a balance that covers 20 sends pays for exactly 20 — open
+ *    reservations count as spent), then the conversation; the decision is taken on that state and
+ *    the price (or an allowance message) is held by a reservation row;
+ * 2. the provider is called with the message sid as its reference, no lock held;
+ * 3. settle: accepted — one short transaction in the same lock order writes the conversation, the
+ *    message, its delivery record and the charge, and closes the reservation; refused — the
+ *    reservation is given back and nothing of voiceplane's is stored.
+ * A process that dies between 1 and 3 leaves an open reservation, which `SendReservationSweep`
+ * settles by asking the provider about the reference. Closing the reservation commits with the
+ * charge, so whoever settles first (the request or a sweep) charges, and nobody else does.
  */
 export class OutboundSends {
   constructor(
@@ -68,6 +75,7 @@ export class OutboundSends {
     private readonly users: UserRepository,
     private readonly conversations: ConversationRepository,
     private readonly messages: ChatappMessageRepository,
+    private readonly reservations: SendReservationRepository,
     private readonly balance: BalanceService,
     private readonly providerSenders: ProviderSenders,
     private readonly inactivity: InactivitySchedule,
@@ -75,55 +83,95 @@ export class OutboundSends {
     private readonly clock: Clock,
   ) {}
 
-  /** `included_template_messages_remaining` now. */
-  async allowanceRemaining(userId: number, includedPerMonth: number, now: Date): Promise<number> {
+  /** `included_template_messages_remaining` now (`held`: allowance messages of open reservations). */
+  async allowanceRemaining(userId: number, includedPerMonth: number, now: Date, held = 0): Promise<number> {
     if (includedPerMonth <= 0) return 0;
-    return allowanceRemaining(includedPerMonth, await this.messages.allowanceUsed(userId, allowancePeriod(now).startsAt));
+    return allowanceRemaining(includedPerMonth, held + await this.messages.allowanceUsed(userId, allowancePeriod(now).startsAt));
   }
 
   async send<E>(o: OutboundSend<E>): Promise<Result<SentMessage, E | SendFailed>> {
     const { sender } = o;
-    const userId = sender.userId;
     const providerSender = await this.providerSenders.of(sender);
-    // Only template sends need the plan (its allowance).
-    const user = o.type === 'template' ? await this.users.findById(userId) : null;
-    return this.uow.transaction(async (): Promise<Result<SentMessage, E | SendFailed>> => {
-      const balance = (await this.users.lockBalance(userId)) ?? 0;
-      const now = this.clock.now();
-      const existing = await this.conversations.lock(sender.id, o.recipientPhone);
-      const allowance = o.type === 'template' ? await this.allowanceRemaining(userId, user?.plan.included_template_messages ?? 0, now) : 0;
-      const charge = o.decide({ conversation: existing, balance, allowanceRemaining: allowance, now });
-      if (!charge.ok) return charge;
-      if (existing === null && !o.createConversation) throw new Error('a send without conversation was not refused');
-      const acceptance = await this.deliver(o, providerSender);
-      if (!acceptance.ok) return acceptance;
+    const reserved = await this.reserve(o);
+    if (!reserved.ok) return reserved;
+    const reservation = reserved.value;
+    const acceptance = await this.deliver(o, providerSender, reservation.messageSid);
+    if (!acceptance.ok) {
+      await this.reservations.close(reservation.id, 'released', this.clock.now());
+      return acceptance;
+    }
+    const settled = await this.settle(reservation, sender, acceptance.value);
+    if (settled === null) throw new Error(`chat-app send reservation ${reservation.id} was settled by someone else`);
+    return ok(settled);
+  }
+
+  /**
+   * Records and charges a reserved send the provider took, and closes its reservation — null when
+   * it was closed already. Also the sweep's way to settle a send whose process died.
+   */
+  settle(r: SendReservation, sender: Sender, acceptance: ProviderAcceptance): Promise<SentMessage | null> {
+    const m = r.message;
+    return this.uow.transaction(async (): Promise<SentMessage | null> => {
+      const balance = (await this.users.lockBalance(r.userId)) ?? 0;
+      const existing = await this.conversations.lock(sender.id, r.recipientPhone);
+      if (!(await this.reservations.close(r.id, 'sent', this.clock.now()))) return null;
+      const now = r.now;
       const conversation = existing
-        ?? await this.conversations.lockOrCreate({ userId, senderId: sender.id, customerPhone: o.recipientPhone, uuid: this.ids.uuid(), now });
+        ?? await this.conversations.lockOrCreate({ userId: r.userId, senderId: sender.id, customerPhone: r.recipientPhone, uuid: this.ids.uuid(), now });
       const change = recordMessage(conversation, {
-        source: o.source, type: o.type, at: now, assistantId: sender.assistantId, customerName: o.recipientName,
+        source: m.source, type: m.type, at: now, assistantId: sender.assistantId, customerName: m.recipientName,
       });
       await this.conversations.save(change.next);
       const stored = await this.messages.record({
-        userId, conversationId: conversation.id, senderId: sender.id, direction: 'outbound', source: o.source, type: o.type,
-        body: o.body, media: o.media, templateId: o.templateId, from: sender.phoneNumber, to: o.recipientPhone,
-        messageSid: newMessageSid(this.ids), providerMessageId: acceptance.value.providerMessageId, status: acceptance.value.status,
-        cost: charge.value.amount, fromAllowance: charge.value.source === 'allowance', now,
+        userId: r.userId, conversationId: conversation.id, senderId: sender.id, direction: 'outbound', source: m.source, type: m.type,
+        body: m.body, media: m.media, templateId: m.templateId, from: sender.phoneNumber, to: r.recipientPhone,
+        messageSid: r.messageSid, providerMessageId: acceptance.providerMessageId, status: acceptance.status,
+        cost: r.amount, fromAllowance: r.fromAllowance, now,
       });
-      if (charge.value.amount > 0) {
+      if (r.amount > 0) {
+        // The reservation held this price against every other send, so only a charge outside the
+        // chat app (a call's end, a number renewal) can have spent it meanwhile; the message went out
+        // and is paid for even then.
         const charged = await this.balance.charge({
-          userId, price: charge.value.amount, description: `${o.description} ${stored.chatapp.messageSid}`,
-          reference: { type: 'chatapp_message', id: stored.chatapp.id }, requestId: o.requestId ?? null, heldBalance: balance,
+          userId: r.userId, price: r.amount, description: `${m.description} ${r.messageSid}`, mayGoNegative: true,
+          reference: { type: 'chatapp_message', id: stored.chatapp.id }, requestId: m.requestId, heldBalance: balance,
         });
         if (!charged.ok) throw new Error(`chat-app message ${stored.chatapp.id} could not be charged: ${charged.error.code}`);
       }
       await this.inactivity.afterMessage(change.next, change, existing === null || existing.messageCount === 0);
-      return ok({ conversation: change.next, messageId: stored.messageId, chatapp: stored.chatapp });
+      return { conversation: change.next, messageId: stored.messageId, chatapp: stored.chatapp };
     });
   }
 
-  private async deliver<E>(o: OutboundSend<E>, sender: ProviderSender): Promise<Result<ProviderAcceptance, SendFailed>> {
+  private async reserve<E>(o: OutboundSend<E>): Promise<Result<SendReservation, E>> {
+    const { sender } = o;
+    const userId = sender.userId;
+    // Only template sends need the plan (its allowance).
+    const user = o.type === 'template' ? await this.users.findById(userId) : null;
+    return this.uow.transaction(async (): Promise<Result<SendReservation, E>> => {
+      const locked = (await this.users.lockBalance(userId)) ?? 0;
+      const held = await this.reservations.held(userId);
+      const now = this.clock.now();
+      const existing = await this.conversations.lock(sender.id, o.recipientPhone);
+      const allowance = o.type === 'template'
+        ? await this.allowanceRemaining(userId, user?.plan.included_template_messages ?? 0, now, held.allowance) : 0;
+      const charge = o.decide({ conversation: existing, balance: locked - held.amount, allowanceRemaining: allowance, now });
+      if (!charge.ok) return charge;
+      if (existing === null && !o.createConversation) throw new Error('a send without conversation was not refused');
+      return ok(await this.reservations.reserve({
+        userId, senderId: sender.id, recipientPhone: o.recipientPhone, messageSid: newMessageSid(this.ids),
+        amount: charge.value.amount, fromAllowance: charge.value.source === 'allowance', now,
+        message: {
+          source: o.source, type: o.type, body: o.body, media: o.media, templateId: o.templateId, recipientName: o.recipientName,
+          createConversation: o.createConversation, description: o.description, requestId: o.requestId ?? null,
+        },
+      }));
+    });
+  }
+
+  private async deliver<E>(o: OutboundSend<E>, sender: ProviderSender, reference: string): Promise<Result<ProviderAcceptance, SendFailed>> {
     try {
-      return ok(await o.deliver(sender));
+      return ok(await o.deliver(sender, reference));
     } catch (e) {
       return err({ code: 'SEND_FAILED', reason: e instanceof ChatappProviderRefusal ? e.reason : UNREACHABLE_REASON });
     }

@@ -93,8 +93,14 @@ export interface ChatappProvider {
   readonly name: 'sandbox' | 'whatsapp';
   registerSender(sender: ProviderSender, displayName: string): Promise<RegisteredSender>;
   submitTemplate(sender: ProviderSender, template: TemplateSubmission): Promise<SubmittedTemplate>;
-  sendTemplate(sender: ProviderSender, to: string, template: TemplateMessage): Promise<ProviderAcceptance>;
-  sendFreeform(sender: ProviderSender, to: string, content: FreeformContent): Promise<ProviderAcceptance>;
+  /** `reference`: voiceplane's message sid, kept by providers that can be asked about it later (`findSend`). */
+  sendTemplate(sender: ProviderSender, to: string, template: TemplateMessage, reference?: string): Promise<ProviderAcceptance>;
+  sendFreeform(sender: ProviderSender, to: string, content: FreeformContent, reference?: string): Promise<ProviderAcceptance>;
+  /**
+   * Whether the send given `reference` went out: its acceptance, null when it never did, or
+   * `unknown` when this provider cannot be asked about one message.
+   */
+  findSend(sender: ProviderSender, to: string, reference: string): Promise<ProviderAcceptance | null | 'unknown'>;
   /**
    * A file a customer sent, by the provider's media id, read at once (the provider's link expires).
    * More than `maxBytes` is a refusal; so is a provider that keeps no media (the sandbox).

@@ -41,6 +41,8 @@ export interface SandboxChatappState {
    * user's operations) claims it and nothing is recorded (`faulted`); otherwise it is recorded.
    */
   accept(message: SandboxSentMessage, faultKind: string): Promise<'sent' | 'faulted'>;
+  /** Whether the user's send with this provider message id was recorded. */
+  wasSent(userId: number, providerMessageId: string): Promise<boolean>;
   /** Arming the same scope again replaces what was left; answers how many operations will fail. */
   armFault(arming: SandboxFaultArming): Promise<number>;
   /** Newest first. */

@@ -70,7 +70,7 @@ export class SendFreeformMessage {
         const again = decideFreeformSend({ sender: sender!, recipientPhone: request.recipientPhone, window: locked?.window ?? null, balance, prices: this.prices }, now);
         return again.ok ? ok(again.value.charge) : again;
       },
-      deliver: (providerSender) => this.provider.sendFreeform(providerSender, request.recipientPhone, content),
+      deliver: (providerSender, reference) => this.provider.sendFreeform(providerSender, request.recipientPhone, content, reference),
       description: 'Freeform message', requestId: request.requestId,
     });
     if (!sent.ok) return err(sent.error);

@@ -55,9 +55,9 @@ export class SendTemplateMessage {
       sender: sender!, recipientPhone: request.recipientPhone, recipientName: request.recipientName, source: request.source,
       type: 'template', body, media: null, templateId: template!.id, createConversation: true,
       decide: ({ balance, allowanceRemaining }) => priceTemplateSend(allowanceRemaining, balance, this.prices),
-      deliver: (providerSender) => this.provider.sendTemplate(providerSender, request.recipientPhone, {
+      deliver: (providerSender, reference) => this.provider.sendTemplate(providerSender, request.recipientPhone, {
         name: template!.name, language: template!.language, parameters: parameters.value, renderedText: body,
-      }),
+      }, reference),
       description: 'Template message', requestId: request.requestId,
     }).then((sent) => (sent.ok ? ok(sent.value) : err(sent.error)));
   }

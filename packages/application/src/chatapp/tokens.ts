@@ -13,6 +13,8 @@ import type { RegisterSender } from './register-sender';
 import type { SandboxChatappState } from './sandbox-ports';
 import type { SendFreeformMessage } from './send-freeform-message';
 import type { SendTemplateMessage } from './send-template-message';
+import type { SendReservationRepository } from './send-reservations';
+import type { SendReservationSweep } from './send-reservation-sweep';
 import type { UpdateSender } from './update-sender';
 
 export const CHATAPP_TOKENS = {
@@ -24,6 +26,9 @@ export const CHATAPP_TOKENS = {
   TemplateRepository: token<TemplateRepository>('TemplateRepository'),
   ChatappMessageRepository: token<ChatappMessageRepository>('ChatappMessageRepository'),
   ConversationRepository: token<ConversationRepository>('ConversationRepository'),
+  SendReservationRepository: token<SendReservationRepository>('SendReservationRepository'),
+  /** Settles sends whose process died between reservation and settlement. */
+  SendReservationSweep: token<SendReservationSweep>('SendReservationSweep'),
   RegisterSender: token<RegisterSender>('RegisterSender'),
   UpdateSender: token<UpdateSender>('UpdateSender'),
   CreateTemplate: token<CreateTemplate>('CreateTemplate'),

@@ -2,7 +2,7 @@ import type { Container } from 'inversify';
 import {
   AiReplies, ApplyDeliveryStatus, inboundMediaJob, InboundMediaDownloads, MediaStore, CallConfigurations, ChatappForAutomations, ConversationBrain, ChatappInbound, ChatappPermissionRequests, ChatappProvider, conversationInactivityJob, CreateTemplate, EndInactiveConversation,
   InactivitySchedule, MediaFetcher, SenderConnection, OutboundSends, ProviderSenders, ReceiveCustomerMessage, RegisterSender, ReplyGenerator, SecretCipher,
-  SendFreeformMessage, SendTemplateMessage, ToggleAi, TOKENS, type Token, UpdateSender,
+  SEND_SWEEP_INTERVAL_MS, SendFreeformMessage, SendReservationSweep, SendTemplateMessage, ToggleAi, TOKENS, type Token, UpdateSender,
 } from '@voiceplane/application';
 import {
   ChatappMediaController, chatappMediaRouteDocs, ChatappSenderController, chatappSenderRouteDocs, ChatappSendController, chatappSendRouteDocs, ConversationController, conversationRouteDocs,
@@ -10,10 +10,11 @@ import {
 } from '@voiceplane/adapter-http';
 import { CHATAPP_SEND_FAULT, SandboxChatappProvider, SandboxReplyGenerator } from '@voiceplane/adapter-sandbox';
 import {
-  PostgresSandboxChatappState, TypeormChatappMessageRepository, TypeormInboundMediaRepository, TypeormConversationRepository, TypeormSenderRepository, TypeormTemplateRepository,
+  PostgresSandboxChatappState, TypeormChatappMessageRepository, TypeormSendReservationRepository, TypeormInboundMediaRepository, TypeormConversationRepository, TypeormSenderRepository, TypeormTemplateRepository,
 } from '@voiceplane/adapter-typeorm';
 import { LocalFileMediaStore, S3MediaStore } from '@voiceplane/adapter-media-store';
 import type { Config } from '../config';
+import { everyInterval } from './every-interval';
 import { ApiModule } from './module';
 
 /** Template and freeform sends share 5 per second per user, counted across instances. */
@@ -74,6 +75,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   single(TOKENS.TemplateRepository, () => new TypeormTemplateRepository(database));
   single(TOKENS.ConversationRepository, () => new TypeormConversationRepository(database));
   single(TOKENS.ChatappMessageRepository, () => new TypeormChatappMessageRepository(database));
+  single(TOKENS.SendReservationRepository, () => new TypeormSendReservationRepository(database));
   single(TOKENS.InboundMediaRepository, () => new TypeormInboundMediaRepository(database));
   single(TOKENS.MediaStore, () => mediaStoreFor(config));
   if (sandbox) {
@@ -95,7 +97,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   c.bind(InactivitySchedule).toDynamicValue(() => new InactivitySchedule(get(TOKENS.JobScheduler), get(TOKENS.AssistantRepository))).inSingletonScope();
   c.bind(OutboundSends).toDynamicValue(() => new OutboundSends(
     get(TOKENS.UnitOfWork), get(TOKENS.UserRepository), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository),
-    get(TOKENS.BalanceService), c.get(ProviderSenders), c.get(InactivitySchedule), get(TOKENS.Ids), get(TOKENS.Clock),
+    get(TOKENS.SendReservationRepository), get(TOKENS.BalanceService), c.get(ProviderSenders), c.get(InactivitySchedule), get(TOKENS.Ids), get(TOKENS.Clock),
   )).inSingletonScope();
   single(TOKENS.RegisterSender, () => new RegisterSender(get(TOKENS.SenderRepository), get(TOKENS.ChatappProvider), c.get(SecretCipher), get(TOKENS.Clock)));
   single(TOKENS.UpdateSender, () => new UpdateSender(get(TOKENS.UnitOfWork), get(TOKENS.SenderRepository), get(TOKENS.WebhookDeliveries), get(TOKENS.Clock)));
@@ -151,6 +153,13 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   ));
   c.bind(TOKENS.JobHandler).toDynamicValue(() => conversationInactivityJob(get(TOKENS.EndInactiveConversation))).inSingletonScope();
 
+  single(TOKENS.SendReservationSweep, () => new SendReservationSweep(
+    get(TOKENS.SendReservationRepository), get(TOKENS.SenderRepository), c.get(ProviderSenders), get(TOKENS.ChatappProvider), c.get(OutboundSends),
+    get(TOKENS.Clock), log,
+  ));
+  // Sends whose process died between reservation and settlement: the reservation survives the restart.
+  const sendSettlement = everyInterval('chatapp-send-settlement', SEND_SWEEP_INTERVAL_MS, () => get(TOKENS.SendReservationSweep).sweep(), log);
+
   SandboxFaults.in(c).register(CHATAPP_SEND_FAULT, sandbox
     ? async ({ userId, targetId, count }) => {
       if (targetId !== null && (await get(TOKENS.SenderRepository).findOwned(userId, targetId)) === null) return 'not_found';
@@ -166,6 +175,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   ];
   for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
   return {
+    background: [sendSettlement],
     routeQuotas: [{
       method: 'POST', routes: ['/api/user/chatapp/send', '/api/user/chatapp/send-freeform'],
       buckets: (principal) => [{ key: `chatapp-send:${principal.userId}`, limit: CHATAPP_SENDS_PER_SECOND, windowSeconds: 1 }],

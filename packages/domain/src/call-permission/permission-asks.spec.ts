@@ -1,6 +1,6 @@
 import { CallStatus } from '../calls/call-status';
 import { acceptCallPermission, CallPermission, noCallPermission } from './call-permission';
-import { askCountersOnCallStatus, askUsage, checkAskLimits, recordPermissionRequest, resetAskCounters } from './permission-asks';
+import { askCountersOnCallStatus, askUsage, checkAskLimits, recordPermissionRequest, resetAskCounters, withdrawPermissionRequest } from './permission-asks';
 
 const MIN = 60 * 1000;
 const HOUR = 60 * MIN;
@@ -118,5 +118,22 @@ describe('reset after a connected call', () => {
 
   it('a chat-app call reaching in-progress resets the asks', () => {
     expect(askUsage(askCountersOnCallStatus(askedTwice, 'in-progress', at(DAY + MIN)), at(DAY + 2 * MIN)).weekly.used).toBe(0);
+  });
+});
+
+describe('withdrawPermissionRequest', () => {
+  it('takes back an ask whose template did not go out: the permission is what it was and the ask stops counting', () => {
+    const before = requested(noCallPermission(1, '+14155550100'), t0);
+    const declined: CallPermission = { ...before, status: 'rejected', respondedAt: at(HOUR) };
+    const asked = requested(declined, at(2 * DAY));
+    expect(withdrawPermissionRequest(asked, declined, at(2 * DAY))).toEqual(declined);
+    expect(checkAskLimits(withdrawPermissionRequest(asked, declined, at(2 * DAY)), at(2 * DAY)).ok).toBe(true);
+  });
+
+  it('keeps what the customer answered meanwhile, still without the ask', () => {
+    const fresh = noCallPermission(1, '+14155550100');
+    const asked = requested(fresh, t0);
+    const granted = acceptCallPermission(asked, true, at(MIN)).next;
+    expect(withdrawPermissionRequest(granted, fresh, t0)).toEqual({ ...granted, asks: [] });
   });
 });

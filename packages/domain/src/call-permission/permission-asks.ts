@@ -71,6 +71,18 @@ export function recordPermissionRequest(permission: CallPermission, now: Date): 
 }
 
 /**
+ * Takes back the ask recorded at `at` (from `before`) whose request template never went out: it
+ * stops counting, and a permission still pending from that ask is again what it was before. A
+ * permission that moved on meanwhile (the customer answered) keeps its state.
+ */
+export function withdrawPermissionRequest(permission: CallPermission, before: CallPermission, at: Date): CallPermission {
+  const asks = permission.asks.filter((t) => t.getTime() !== at.getTime());
+  const stillThisAsk = permission.status === 'pending' && permission.requestedAt?.getTime() === at.getTime();
+  if (!stillThisAsk) return { ...permission, asks };
+  return { ...permission, asks, status: before.status, isPermanent: before.isPermanent, expiresAt: before.expiresAt, requestedAt: before.requestedAt };
+}
+
+/**
  * A chat-app call with the customer connected (reached `in-progress`) at `connectedAt`: asks made
  * until then stop counting. Keyed by the connection time rather than "clear the list", so a late or
  * repeated report of the same call never forgets an ask made after it.

@@ -5,3 +5,4 @@ export { TypeormConversationRepository } from './conversation-repository';
 export { TypeormChatappMessageRepository } from './chatapp-message-repository';
 export { PostgresSandboxChatappState } from './sandbox-chatapp-state';
 export { TypeormInboundMediaRepository } from './inbound-media-repository';
+export { TypeormSendReservationRepository } from './send-reservation-repository';

@@ -6,7 +6,11 @@ import { num, numOrNull } from '../rows';
 export class PostgresSandboxChatappState implements SandboxChatappState {
   constructor(private readonly db: Database) {}
 
-  /** One statement: the fault check and the outbox row, since a send holds the user's balance lock meanwhile. */
+  /**
+   * One statement: the fault check and the outbox row. Committed without waiting for the WAL flush
+   * (the statement's own transaction, or the caller's when it joins one): it stands for another company's
+   * records, which a voiceplane database crash would not touch either way.
+   */
   async accept(m: SandboxSentMessage, faultKind: string): Promise<'sent' | 'faulted'> {
     // A fault aimed at this very sender is used before one for any of the user's operations.
     const rows = await this.db.query<{ faulted: boolean }>(
@@ -19,11 +23,16 @@ export class PostgresSandboxChatappState implements SandboxChatappState {
          INSERT INTO sandbox_chatapp_sent (user_id, sender_id, to_phone, type, body, media_url, provider_message_id, sent_at)
          SELECT $1, $2, $3, $4, $5, $6, $7, $8 WHERE NOT EXISTS (SELECT 1 FROM hit) RETURNING id
        )
-       SELECT EXISTS (SELECT 1 FROM hit) AS faulted`,
+       SELECT EXISTS (SELECT 1 FROM hit) AS faulted, set_config('synchronous_commit', 'off', true) AS asynchronous_commit`,
       [m.userId, m.senderId, m.to, m.type, m.body, m.mediaUrl, m.providerMessageId, m.at, faultKind],
       { prepared: true },
     );
     return rows[0].faulted ? 'faulted' : 'sent';
+  }
+
+  async wasSent(userId: number, providerMessageId: string): Promise<boolean> {
+    const row = await this.db.one(`SELECT 1 AS hit FROM sandbox_chatapp_sent WHERE provider_message_id = $1 AND user_id = $2 LIMIT 1`, [providerMessageId, userId]);
+    return row !== null;
   }
 
   armFault(a: SandboxFaultArming): Promise<number> {
