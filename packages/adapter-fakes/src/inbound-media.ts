@@ -1,4 +1,4 @@
-import { InboundMedia, InboundMediaRepository, MediaSource, MediaStore, StoredMedia } from '@voiceplane/application';
+import { InboundMedia, InboundMediaRepository, MediaBody, MediaSource, MediaStore, StoredMedia } from '@voiceplane/application';
 import { InMemoryChatappMessageRepository } from './chatapp-messages';
 import { copy } from './copy';
 
@@ -42,8 +42,12 @@ export class InMemoryInboundMediaRepository implements InboundMediaRepository {
 export class InMemoryMediaStore implements MediaStore {
   private readonly files = new Map<string, { bytes: Uint8Array; contentType: string }>();
 
-  async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
-    this.files.set(key, { bytes: new Uint8Array(bytes), contentType });
+  async put(key: string, body: MediaBody, contentType: string): Promise<number> {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of body) chunks.push(chunk);
+    const bytes = new Uint8Array(Buffer.concat(chunks));
+    this.files.set(key, { bytes, contentType });
+    return bytes.byteLength;
   }
 
   async open(key: string): Promise<StoredMedia | null> {

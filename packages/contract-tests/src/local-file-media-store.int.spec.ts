@@ -11,6 +11,6 @@ mediaStoreContract('files', async () => new LocalFileMediaStore(join(dir, 'media
 
 it('refuses a key that could name a path outside its directory', async () => {
   const store = new LocalFileMediaStore(join(dir, 'media'));
-  await expect(store.put('../escape', new Uint8Array(1), 'text/plain')).rejects.toThrow(/invalid media key/);
+  await expect(store.put('../escape', [new Uint8Array(1)], 'text/plain')).rejects.toThrow(/invalid media key/);
   await expect(store.open('a/b')).rejects.toThrow(/invalid media key/);
 });

@@ -65,6 +65,12 @@ export type FreeformContent =
       readonly filename: string | null;
     };
 
+export interface ProviderMediaDownload {
+  /** Throws `ChatappProviderRefusal` once more than the cap has arrived. */
+  readonly body: AsyncIterable<Uint8Array>;
+  readonly contentType: string | null;
+}
+
 /** The provider took the message; its id is what status items name. */
 export interface ProviderAcceptance {
   readonly providerMessageId: string;
@@ -96,10 +102,11 @@ export interface ChatappProvider {
   sendTemplate(sender: ProviderSender, to: string, template: TemplateMessage): Promise<ProviderAcceptance>;
   sendFreeform(sender: ProviderSender, to: string, content: FreeformContent): Promise<ProviderAcceptance>;
   /**
-   * A file a customer sent, by the provider's media id, read at once (the provider's link expires).
-   * More than `maxBytes` is a refusal; so is a provider that keeps no media (the sandbox).
+   * A file a customer sent, by the provider's media id, opened at once (the provider's link
+   * expires) and read as a stream. More than `maxBytes` is a refusal, announced or found while the
+   * body is read; so is a provider that keeps no media (the sandbox).
    */
-  downloadMedia(sender: ProviderSender, providerMediaId: string, maxBytes: number): Promise<{ bytes: Uint8Array; contentType: string | null }>;
+  downloadMedia(sender: ProviderSender, providerMediaId: string, maxBytes: number): Promise<ProviderMediaDownload>;
 }
 
 /**
