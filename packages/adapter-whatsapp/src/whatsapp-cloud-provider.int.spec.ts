@@ -183,4 +183,29 @@ describe('WhatsApp Cloud provider', () => {
     const timedOut = await provider(200).downloadMedia(sender, 'm6', 100).then((d) => readAll(d.body)).catch((e: Error) => e.message);
     expect(timedOut).toBe('WhatsApp media download timed out');
   });
+
+  it('turns SIP calling on for the number and reads back its SIP password', async () => {
+    stub.answer({ status: 200, body: { success: true } });
+    await provider().enableSipCalling(sender, 'sip.voiceplane.example');
+    expect(stub.requests[0]).toEqual(expect.objectContaining({ method: 'POST', path: `/v21.0/${PHONE_NUMBER_ID}/settings`, authorization: `Bearer ${TOKEN}` }));
+    expect(sentBody()).toEqual({
+      calling: { status: 'ENABLED', srtp_key_exchange_protocol: 'SDES', sip: { status: 'ENABLED', servers: [{ hostname: 'sip.voiceplane.example', port: 5061 }] } },
+    });
+
+    stub.reset();
+    const settings = (calling: unknown) => ({ status: 200, body: { calling } });
+    stub.answer(
+      settings({ status: 'ENABLED', sip: { status: 'ENABLED', servers: [{ hostname: 'sip.voiceplane.example', port: 5061, sip_user_password: 'meta-issued' }] } }),
+      settings({ status: 'DISABLED' }),
+      settings({ status: 'ENABLED', sip: { status: 'DISABLED' } }),
+      settings({ status: 'ENABLED', sip: { status: 'ENABLED', servers: [{ hostname: 'sip.voiceplane.example' }] } }),
+      { status: 400, body: { error: { message: '(#138018) Calling is not available for this number', code: 138018 } } },
+    );
+    expect(await provider().readSipCalling(sender)).toEqual({ enabled: true, sipPassword: 'meta-issued', reason: null });
+    expect(stub.requests[0].path).toBe(`/v21.0/${PHONE_NUMBER_ID}/settings?include_sip_credentials=true`);
+    expect(await provider().readSipCalling(sender)).toEqual({ enabled: false, sipPassword: null, reason: 'calling is not enabled on the WhatsApp number' });
+    expect(await provider().readSipCalling(sender)).toEqual({ enabled: false, sipPassword: null, reason: 'SIP calling is not enabled on the WhatsApp number' });
+    expect(await provider().readSipCalling(sender)).toEqual({ enabled: false, sipPassword: null, reason: 'WhatsApp issued no SIP password for the number' });
+    await expect(provider().readSipCalling(sender)).rejects.toEqual(new ChatappProviderRefusal('(#138018) Calling is not available for this number'));
+  });
 });

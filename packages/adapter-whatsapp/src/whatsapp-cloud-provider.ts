@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 import axios from 'axios';
 import {
-  ChatappProvider, ChatappProviderRefusal, FreeformContent, ProviderAcceptance, ProviderMediaDownload, ProviderSender, RegisteredSender, SubmittedTemplate,
-  TemplateMessage, TemplateSubmission, WhatsappCredentials,
+  ChatappProvider, ChatappProviderRefusal, ChatappSipCalling, FreeformContent, ProviderAcceptance, ProviderMediaDownload, ProviderSender, RegisteredSender, SubmittedTemplate,
+  SipCallingSettings, TemplateMessage, TemplateSubmission, WhatsappCredentials,
 } from '@voiceplane/application';
 import { parseTemplatePlaceholders, TemplateCategory } from '@voiceplane/domain';
 import { messagingLimitOfTier, qualityRatingOf } from './number-reach';
@@ -43,6 +43,17 @@ interface MediaNode {
   readonly file_size?: number;
 }
 
+/** `GET /{phone_number_id}/settings`: the number's calling settings (the SIP password on request). */
+interface CallingSettingsNode {
+  readonly calling?: {
+    readonly status?: string;
+    readonly sip?: { readonly status?: string; readonly servers?: readonly { readonly hostname?: string; readonly sip_user_password?: string }[] };
+  };
+}
+
+/** Our SIP server as Meta dials it: TLS only. */
+const SIP_TLS_PORT = 5061;
+
 /** A number Meta has not rated or tiered yet starts as any new number does. */
 const NEW_NUMBER = { qualityRating: 'GREEN', messagingLimit: 1000 } as const;
 
@@ -62,7 +73,7 @@ const digitsOf = (phone: string) => phone.replace(/\D/g, '');
  * user may read (Meta's own message); 5xx, timeouts and network failures are outages. Neither
  * error carries the request, so the access token never reaches a log.
  */
-export class WhatsappCloudProvider implements ChatappProvider {
+export class WhatsappCloudProvider implements ChatappProvider, ChatappSipCalling {
   readonly name = 'whatsapp' as const;
   private readonly baseUrl: string;
 
@@ -170,6 +181,33 @@ export class WhatsappCloudProvider implements ChatappProvider {
       body: cappedStream(response.data, maxBytes),
       contentType: typeof header === 'string' ? header : node.mime_type ?? null,
     };
+  }
+
+  /**
+   * `POST /{phone_number_id}/settings`: calling on, SIP signalling to our server (Graph call actions
+   * and Graph calling webhooks stop for the number), SRTP keys by SDES, which LiveKit's SIP speaks.
+   */
+  async enableSipCalling(sender: ProviderSender, sipServerHost: string): Promise<void> {
+    const credentials = credentialsOf(sender);
+    await this.call(credentials, 'POST', `/${encodeURIComponent(credentials.phoneNumberId)}/settings`, {
+      calling: {
+        status: 'ENABLED',
+        srtp_key_exchange_protocol: 'SDES',
+        sip: { status: 'ENABLED', servers: [{ hostname: sipServerHost, port: SIP_TLS_PORT }] },
+      },
+    });
+  }
+
+  /** `GET /{phone_number_id}/settings?include_sip_credentials=true`: is calling on, and the number's SIP password. */
+  async readSipCalling(sender: ProviderSender): Promise<SipCallingSettings> {
+    const credentials = credentialsOf(sender);
+    const node = await this.call<CallingSettingsNode>(credentials, 'GET', `/${encodeURIComponent(credentials.phoneNumberId)}/settings?include_sip_credentials=true`);
+    const calling = node.calling;
+    const password = calling?.sip?.servers?.find((s) => typeof s.sip_user_password === 'string' && s.sip_user_password !== '')?.sip_user_password ?? null;
+    if (calling?.status !== 'ENABLED') return { enabled: false, sipPassword: null, reason: 'calling is not enabled on the WhatsApp number' };
+    if (calling.sip?.status !== 'ENABLED') return { enabled: false, sipPassword: null, reason: 'SIP calling is not enabled on the WhatsApp number' };
+    if (password === null) return { enabled: false, sipPassword: null, reason: 'WhatsApp issued no SIP password for the number' };
+    return { enabled: true, sipPassword: password, reason: null };
   }
 
   private async send(sender: ProviderSender, to: string, message: Record<string, unknown>): Promise<ProviderAcceptance> {

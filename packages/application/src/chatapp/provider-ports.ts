@@ -109,6 +109,26 @@ export interface ChatappProvider {
   downloadMedia(sender: ProviderSender, providerMediaId: string, maxBytes: number): Promise<ProviderMediaDownload>;
 }
 
+/** What the chat app says about calling on one number over SIP. */
+export interface SipCallingSettings {
+  /** Calling and SIP are both on and the SIP password is known: calls can be placed. */
+  readonly enabled: boolean;
+  /** The digest password Meta issues per number and app; null while calling is not enabled. */
+  readonly sipPassword: string | null;
+  /** Why calls cannot be placed, in words a user may read; null when `enabled`. */
+  readonly reason: string | null;
+}
+
+/**
+ * WhatsApp Business Calling over SIP for a number: the chat app dials our SIP server for
+ * customer-initiated calls and accepts our INVITEs (digest-authenticated) for business-initiated ones.
+ */
+export interface ChatappSipCalling {
+  /** Turns calling and SIP signalling on for the number, naming our SIP server; SRTP keys by SDES. */
+  enableSipCalling(sender: ProviderSender, sipServerHost: string): Promise<void>;
+  readSipCalling(sender: ProviderSender): Promise<SipCallingSettings>;
+}
+
 /**
  * One item the provider reported through its ingress, already verified and parsed into
  * product words. `providerItemId` deduplicates the inbox. Senders are named by the provider's
