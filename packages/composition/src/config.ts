@@ -37,7 +37,11 @@ export interface Config {
   } | null;
   readonly twilio: { readonly accountSid: string; readonly authToken: string; readonly baseUrl: string } | null;
   /** Set while CHATAPP_PROVIDER=whatsapp_cloud: the ingress secrets and the Graph API root. */
-  readonly whatsapp: { readonly appSecret: string; readonly verifyToken: string; readonly graphBaseUrl: string } | null;
+  readonly whatsapp: {
+    readonly appSecret: string; readonly verifyToken: string; readonly graphBaseUrl: string;
+    /** The SIP server WhatsApp dials for calls (our LiveKit SIP host); null: calling is set up in WhatsApp Manager. */
+    readonly sipServerHost: string | null;
+  } | null;
   /** Who writes the assistant's chat replies: the sandbox's fixed text, an OpenAI-compatible API, or nobody (`off`). */
   readonly replyGenerator: 'sandbox' | 'openai' | 'off';
   /** Set while REPLY_GENERATOR=openai: an OpenAI-compatible Chat Completions API. */
@@ -151,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     whatsapp = {
       appSecret: appSecret ?? '', verifyToken: verifyToken ?? '',
       graphBaseUrl: url('WHATSAPP_GRAPH_BASE_URL', ['http:', 'https:']) ?? 'https://graph.facebook.com/v21.0',
+      sipServerHost: str('WHATSAPP_SIP_SERVER_HOST'),
     };
   }
   const replyGenerator = oneOf('REPLY_GENERATOR', ['sandbox', 'openai', 'off'] as const, 'sandbox');

@@ -51,6 +51,14 @@ export function chatappRepositoriesContract(name: string, open: () => Promise<Ch
       expect((await s.senders.findByProviderRef('pn-1'))?.id).toBe(first.id);
       expect((await s.senders.findByProviderRef(offline.phoneNumber))?.id).toBe(offline.id);
       expect(await s.senders.sealedCredentials(first.id)).toBe('sealed');
+
+      expect(await s.senders.callingLine(first.id)).toEqual({ trunkId: null, sealedSipPassword: null, error: null });
+      await s.senders.setCallingLine(first.id, { trunkId: null, sealedSipPassword: null, error: 'x'.repeat(300) });
+      expect((await s.senders.callingLine(first.id))?.error).toHaveLength(255);
+      await s.senders.setCallingLine(first.id, { trunkId: 'ST_wa1', sealedSipPassword: 'sealed-sip', error: null });
+      expect(await s.senders.callingLine(first.id)).toEqual({ trunkId: 'ST_wa1', sealedSipPassword: 'sealed-sip', error: null });
+      expect((await s.senders.findOwned(a, first.id))?.updatedAt).toEqual(at(6));
+      expect(await s.senders.callingLine(999_999_999)).toBeNull();
     });
 
     it('senders: an account-wide status reaches every sender of that business account only; reach changes quality and limit, never status', async () => {

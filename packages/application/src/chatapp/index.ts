@@ -4,6 +4,7 @@ export * from './chatapp-ingress';
 export * from './ports';
 export * from './sandbox-ports';
 export * from './provider-senders';
+export * from './calling-lines';
 export * from './outbound-send';
 export * from './media-fetch';
 export * from './inbound-media';
