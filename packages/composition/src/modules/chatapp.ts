@@ -101,7 +101,10 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
     get(TOKENS.SenderRepository), get(TOKENS.ChatappProvider), c.get(SecretCipher), get(TOKENS.Clock),
     c.isBound(TOKENS.ChatappCallingLines) ? get(TOKENS.ChatappCallingLines) : null,
   ));
-  single(TOKENS.UpdateSender, () => new UpdateSender(get(TOKENS.UnitOfWork), get(TOKENS.SenderRepository), get(TOKENS.WebhookDeliveries), get(TOKENS.Clock)));
+  single(TOKENS.UpdateSender, () => new UpdateSender(
+    get(TOKENS.UnitOfWork), get(TOKENS.SenderRepository), get(TOKENS.WebhookDeliveries), get(TOKENS.Clock),
+    c.isBound(TOKENS.ChatappCallingLines) ? get(TOKENS.ChatappCallingLines) : null,
+  ));
   single(TOKENS.CreateTemplate, () => new CreateTemplate(
     get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), c.get(ProviderSenders), get(TOKENS.ChatappProvider), get(TOKENS.Clock),
   ));

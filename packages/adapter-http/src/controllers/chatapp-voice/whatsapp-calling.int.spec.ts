@@ -131,4 +131,21 @@ describe('chat-app calls over WhatsApp Business Calling (SIP)', () => {
     }));
     expect(call.status).toBe('queued');
   });
+
+  it('sets the line up when calling is turned on for a sender registered without it', async () => {
+    const LATER_ID = '206540352242924';
+    graph.addNumber({ phoneNumberId: LATER_ID, displayPhoneNumber: '+49 30 12345672', status: 'CONNECTED', qualityRating: 'GREEN', messagingLimitTier: 'TIER_1K' });
+    graph.allowCalling(LATER_ID, 'meta-issued-sip-password-2');
+    livekit.reset();
+    livekit.respondWith((r) => (r.method === 'SIP/CreateSIPOutboundTrunk' ? { body: { sip_trunk_id: 'ST_later' } } : undefined));
+    const later = await t.http.post('/api/user/chatapp/senders').set(owner.auth).send({
+      phone_number: '+493012345672', display_name: 'Acme Later', provider_config: { phone_number_id: LATER_ID, waba_id: WABA_ID, access_token: TOKEN },
+    });
+    expect(later.status).toBe(201);
+    expect(livekit.requests).toEqual([]);
+    expect((await t.http.put(`/api/user/chatapp/senders/${later.body.data.id}`).set(owner.auth).send({ calling_enabled: true })).status).toBe(200);
+    expect(livekit.requests.map((r) => [r.method, (r.body.trunk as { authPassword: string }).authPassword])).toEqual([['SIP/CreateSIPOutboundTrunk', 'meta-issued-sip-password-2']]);
+    const [stored] = await t.db.dataSource.query(`SELECT calling_trunk_id FROM chatapp_senders WHERE id = $1`, [later.body.data.id]);
+    expect(stored.calling_trunk_id).toBe('ST_later');
+  });
 });
