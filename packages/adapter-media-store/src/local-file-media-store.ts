@@ -36,6 +36,13 @@ export class LocalFileMediaStore implements MediaStore {
     return size;
   }
 
+  /** The type file goes last: a file without its type is never served (`open` needs both). */
+  async delete(key: string): Promise<void> {
+    const path = join(this.dir, checkedKey(key));
+    await rm(path, { force: true });
+    await rm(`${path}.type`, { force: true });
+  }
+
   async open(key: string): Promise<StoredMedia | null> {
     const path = join(this.dir, checkedKey(key));
     try {

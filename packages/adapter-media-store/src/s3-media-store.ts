@@ -1,4 +1,4 @@
-import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -66,6 +66,15 @@ export class S3MediaStore implements MediaStore {
       return size;
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** S3 answers a delete of a missing key with success too. */
+  async delete(key: string): Promise<void> {
+    try {
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.prefix + checkedKey(key) }));
+    } catch (e) {
+      throw new Error(`the media store could not delete the file: ${reasonOf(e)}`);
     }
   }
 

@@ -53,6 +53,8 @@ export interface Config {
   readonly automationHookRatePerMinute: number;
   /** Where copies of inbound chat-app media are kept: files under the data directory, or an S3-compatible bucket. */
   readonly mediaStore: MediaStoreConfig;
+  /** Days a copy of inbound media is kept before the file is deleted (90). */
+  readonly mediaRetentionDays: number;
 }
 
 export type MediaStoreConfig =
@@ -239,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     stripe,
     automationHookRatePerMinute: int('AUTOMATION_HOOK_RATE_PER_MINUTE', 60, 1, 1_000_000),
     mediaStore,
+    mediaRetentionDays: int('CHATAPP_MEDIA_RETENTION_DAYS', 90, 1, 3650),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

@@ -37,6 +37,15 @@ export function mediaStoreContract(name: string, open: () => Promise<MediaStore>
       expect(await store.open(key())).toBeNull();
     });
 
+    it('deletes a file, and deleting one that is not there succeeds', async () => {
+      const k = key();
+      await store.put(k, [Buffer.from('bye')], 'text/plain');
+      await store.delete(k);
+      expect(await store.open(k)).toBeNull();
+      await store.delete(k);
+      await store.delete(key());
+    });
+
     it('writes a stream of unknown length as it arrives, and keeps nothing of a stream that fails part-way', async () => {
       const k = key();
       const parts = [randomBytes(40_000), randomBytes(40_000)];

@@ -20,6 +20,7 @@ import { TopUpReconciliation1795640001000 } from './1795640001000-top-up-reconci
 import { ChatappSenderAccount1795650000000 } from './1795650000000-chatapp-sender-account';
 import { ChatappMedia1795650001000 } from './1795650001000-chatapp-media';
 import { ChatappCallingLine1795720000000 } from './1795720000000-chatapp-calling-line';
+import { ChatappMediaDeletions1795720001000 } from './1795720001000-chatapp-media-deletions';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -48,4 +49,5 @@ export const migrations = [
   ChatappSenderAccount1795650000000,
   ChatappMedia1795650001000,
   ChatappCallingLine1795720000000,
+  ChatappMediaDeletions1795720001000,
 ];

@@ -243,7 +243,20 @@ export const chatappMedia = new EntitySchema<ChatappMediaRecord>({
     updated_at: timestamptz(),
   },
   foreignKeys: [ownedByUser('chatapp_media'), references('chatapp_media', 'message_id', 'conversation_messages', 'CASCADE')],
-  indices: [{ name: 'chatapp_media_message_idx', columns: ['message_id'] }],
+  indices: [{ name: 'chatapp_media_message_idx', columns: ['message_id'] }, { name: 'chatapp_media_created_idx', columns: ['created_at'] }],
 });
 
-export const chatappRecords = [chatappSenders, chatappTemplates, conversations, conversationMessages, chatappMessages, sandboxChatappSent, sandboxFaults, chatappMedia];
+/** A media row that is gone (a trigger writes it): its file is still to delete from the media store. */
+export interface ChatappMediaDeletionRecord {
+  media_id: string; deleted_at: Date;
+}
+
+export const chatappMediaDeletions = new EntitySchema<ChatappMediaDeletionRecord>({
+  name: 'chatapp_media_deletions',
+  columns: {
+    media_id: primaryKey('chatapp_media_deletions', varchar(32)),
+    deleted_at: timestamptz(),
+  },
+});
+
+export const chatappRecords = [chatappSenders, chatappTemplates, conversations, conversationMessages, chatappMessages, sandboxChatappSent, sandboxFaults, chatappMedia, chatappMediaDeletions];

@@ -15,6 +15,8 @@ export interface MediaStore {
   put(key: string, body: MediaBody, contentType: string): Promise<number>;
   /** Null when nothing is stored under `key`. */
   open(key: string): Promise<StoredMedia | null>;
+  /** Deleting a key that holds nothing succeeds. */
+  delete(key: string): Promise<void>;
 }
 
 export interface StoredMedia {
@@ -47,6 +49,15 @@ export interface InboundMediaRepository {
   markStored(id: string, stored: { contentType: string; size: number; mediaUrl: string }, now: Date): Promise<void>;
   /** The download failed (it is retried): the message keeps `media_url: null` and shows `media_error`. */
   markFailed(id: string, error: string, now: Date): Promise<void>;
+  /**
+   * Removes up to `limit` media created before `cutoff`; their messages lose `media_url` and show
+   * `note` as `media_error`. Answers how many went. Every removed row — also one removed with its
+   * message or account — is listed by `deletedIds` until `forgetDeleted`.
+   */
+  expireCreatedBefore(cutoff: Date, note: string, limit: number): Promise<number>;
+  /** Ids of removed media whose files may still be in the store, oldest first. */
+  deletedIds(limit: number): Promise<string[]>;
+  forgetDeleted(ids: readonly string[]): Promise<void>;
 }
 
 /** Bytes as they arrive: a stream, or a single chunk already in hand. */

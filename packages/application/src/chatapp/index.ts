@@ -8,6 +8,7 @@ export * from './calling-lines';
 export * from './outbound-send';
 export * from './media-fetch';
 export * from './inbound-media';
+export * from './media-retention';
 export * from './register-sender';
 export * from './sender-connection';
 export * from './update-sender';

@@ -1,7 +1,7 @@
 import type { Container } from 'inversify';
 import {
   AiReplies, ApplyDeliveryStatus, inboundMediaJob, InboundMediaDownloads, MediaStore, CallConfigurations, ChatappForAutomations, ConversationBrain, ChatappInbound, ChatappPermissionRequests, ChatappProvider, conversationInactivityJob, CreateTemplate, EndInactiveConversation,
-  InactivitySchedule, MediaFetcher, SenderConnection, OutboundSends, ProviderSenders, ReceiveCustomerMessage, RegisterSender, ReplyGenerator, SecretCipher,
+  InactivitySchedule, MediaFetcher, MediaRetention, SenderConnection, OutboundSends, ProviderSenders, ReceiveCustomerMessage, RegisterSender, ReplyGenerator, SecretCipher,
   SendFreeformMessage, SendTemplateMessage, ToggleAi, TOKENS, type Token, UpdateSender,
 } from '@voiceplane/application';
 import {
@@ -14,10 +14,12 @@ import {
 } from '@voiceplane/adapter-typeorm';
 import { LocalFileMediaStore, S3MediaStore } from '@voiceplane/adapter-media-store';
 import type { Config } from '../config';
+import { everyInterval } from './every-interval';
 import { ApiModule } from './module';
 
 /** Template and freeform sends share 5 per second per user, counted across instances. */
 export const CHATAPP_SENDS_PER_SECOND = 5;
+const MEDIA_SWEEP_INTERVAL_MS = 3_600_000;
 
 function providerFor(config: Config, c: Container): ChatappProvider {
   if (config.chatappProvider === 'sandbox') {
@@ -171,7 +173,11 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
     ...(sandbox ? [SandboxChatappController] : []), ...(anySandbox ? [SandboxConversationController] : []),
   ];
   for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
+  let retention: MediaRetention | null = null;
+  const sweep = () => (retention ??= new MediaRetention(get(TOKENS.InboundMediaRepository), get(TOKENS.MediaStore), config.mediaRetentionDays, get(TOKENS.Clock), log)).sweep();
   return {
+    // Hourly, wherever background work runs: expired copies and the files of deleted media leave the store.
+    background: [everyInterval('chatapp-media-retention', MEDIA_SWEEP_INTERVAL_MS, sweep, log)],
     routeQuotas: [{
       method: 'POST', routes: ['/api/user/chatapp/send', '/api/user/chatapp/send-freeform'],
       buckets: (principal) => [{ key: `chatapp-send:${principal.userId}`, limit: CHATAPP_SENDS_PER_SECOND, windowSeconds: 1 }],
