@@ -79,7 +79,7 @@ export class ChatappInbound implements ChatappInboundHandler {
         // and hang-up through the runtime ingress: that is the call's state. The chat app's own call
         // events (sent for SIP numbers only when subscribed) name its call id, not ours, so they are
         // kept in the inbox (once per id and event) and logged for support, never applied twice.
-        this.log.info({ kind: item.kind, providerItemId: item.providerItemId, event: item.event, providerCallId: item.providerCallId }, 'chat-app call event recorded');
+        this.log.info({ kind: item.kind, providerItemId: item.providerItemId, event: item.event, providerCallId: item.providerCallId }, 'chat-app call event acknowledged');
         return;
     }
   }
