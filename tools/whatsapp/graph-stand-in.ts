@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A stand-in for Meta's Graph API on 127.0.0.1, as the WhatsApp Cloud adapter uses it: phone-number
- * nodes, message sends (recorded), media nodes and the media files behind them (bytes). Every
+ * nodes, message sends (recorded), media nodes and the media files behind them (bytes), the
+ * numbers' calling settings (SIP on request, with the SIP password Meta issues). Every
  * request must carry the number's token; others answer Meta's OAuth error.
  */
 
@@ -26,6 +27,7 @@ export class GraphStandIn {
   readonly requests: GraphRequest[] = [];
   private readonly numbers = new Map<string, GraphNumber>();
   private readonly media = new Map<string, { bytes: Buffer; mimeType: string }>();
+  private readonly calling = new Map<string, { allowed: boolean; sipPassword: string; settings: Record<string, unknown> | null }>();
   private sent = 0;
   private slow: { delayMs: number; probe: () => Promise<void> } | null = null;
 
@@ -50,6 +52,11 @@ export class GraphStandIn {
 
   removeNumber(phoneNumberId: string): void {
     this.numbers.delete(phoneNumberId);
+  }
+
+  /** Whether Meta lets the number call, and the SIP password it issues once SIP is on; numbers not named here cannot call. */
+  allowCalling(phoneNumberId: string, sipPassword: string): void {
+    this.calling.set(phoneNumberId, { allowed: true, sipPassword, settings: null });
   }
 
   addMedia(id: string, bytes: Buffer, mimeType: string): void {
@@ -105,10 +112,27 @@ export class GraphStandIn {
       const to = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { to: string }).to;
       return json(200, { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: to }], messages: [{ id: `wamid.OUT${++this.sent}` }] });
     }
+    if (number && rest.startsWith('/settings')) return this.settings(number.phoneNumberId, req.method ?? 'GET', rest, Buffer.concat(chunks).toString('utf8'), json);
     const media = id === undefined ? undefined : this.media.get(id);
     if (media && req.method === 'GET' && rest === '') {
       return json(200, { messaging_product: 'whatsapp', url: `${this.origin}/files/${id}`, mime_type: media.mimeType, file_size: media.bytes.length, id });
     }
     json(404, { error: { message: `Unsupported request - method type: ${req.method?.toLowerCase()}`, type: 'GraphMethodException', code: 100 } });
+  }
+
+  /** `POST /{id}/settings` turns calling on where the number may call; `GET` answers them, the SIP password only on request. */
+  private settings(id: string, method: string, rest: string, body: string, json: (status: number, body: unknown) => void): void {
+    const state = this.calling.get(id);
+    if (method === 'POST') {
+      if (!state?.allowed) return json(400, { error: { message: '(#138018) Calling is not available for this business phone number', type: 'OAuthException', code: 138018 } });
+      state.settings = (JSON.parse(body) as { calling: Record<string, unknown> }).calling;
+      return json(200, { success: true });
+    }
+    if (!state?.settings) return json(200, { calling: { status: 'DISABLED' } });
+    const sip = state.settings.sip as { status: string; servers: Record<string, unknown>[] };
+    const withPassword = rest.includes('include_sip_credentials=true');
+    return json(200, {
+      calling: { ...state.settings, sip: { ...sip, servers: sip.servers.map((s) => (withPassword ? { ...s, sip_user_password: state.sipPassword } : s)) } },
+    });
   }
 }

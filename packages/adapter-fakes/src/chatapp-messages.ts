@@ -31,7 +31,7 @@ export class InMemoryChatappMessageRepository implements ChatappMessageRepositor
   }
 
   /** What the in-memory media repository changes on a message (its copy kept, or why not). */
-  setMedia(messageId: number, change: { mediaUrl?: string; mediaError: string | null }): boolean {
+  setMedia(messageId: number, change: { mediaUrl?: string | null; mediaError: string | null }): boolean {
     const row = this.messages.get(messageId);
     if (!row) return false;
     this.messages.set(messageId, { ...row, ...(change.mediaUrl === undefined ? {} : { mediaUrl: change.mediaUrl }), mediaError: change.mediaError });

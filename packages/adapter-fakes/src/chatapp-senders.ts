@@ -1,10 +1,10 @@
 import { MessageTemplate, QualityRating, Sender, SenderStatus, TemplateStatus } from '@voiceplane/domain';
-import { NewSender, NewTemplate, SenderChanges, SenderListFilter, SenderReach, SenderRepository, TemplateListFilter, TemplateRepository } from '@voiceplane/application';
+import { NewSender, NewTemplate, SenderCallingLine, SenderChanges, SenderListFilter, SenderReach, SenderRepository, TemplateListFilter, TemplateRepository } from '@voiceplane/application';
 import { copy } from './copy';
 
 /** Chat-app senders in memory, with the semantics of the PostgreSQL repository (see the chat-app repositories contract). */
 export class InMemorySenderRepository implements SenderRepository {
-  private readonly rows = new Map<number, { sender: Sender; ref: string | null; account: string | null; sealed: string | null }>();
+  private readonly rows = new Map<number, { sender: Sender; ref: string | null; account: string | null; sealed: string | null; callingLine?: SenderCallingLine }>();
   private lastId = 0;
 
   async create(s: NewSender): Promise<Sender | null> {
@@ -63,6 +63,16 @@ export class InMemorySenderRepository implements SenderRepository {
     const rows = [...this.rows.values()];
     const row = rows.find((r) => r.ref === ref) ?? rows.find((r) => r.sender.phoneNumber === ref);
     return row ? copy(row.sender) : null;
+  }
+
+  async setCallingLine(id: number, line: SenderCallingLine): Promise<void> {
+    const row = this.rows.get(id);
+    if (row) row.callingLine = { ...line, error: line.error?.slice(0, 255) ?? null };
+  }
+
+  async callingLine(id: number): Promise<SenderCallingLine | null> {
+    const row = this.rows.get(id);
+    return row ? { ...(row.callingLine ?? { trunkId: null, sealedSipPassword: null, error: null }) } : null;
   }
 
   async sealedCredentials(id: number): Promise<string | null> {

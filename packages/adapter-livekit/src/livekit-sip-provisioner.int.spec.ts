@@ -116,6 +116,19 @@ describe('LiveKit SIP provisioner', () => {
       .rejects.toThrow('outbound_proxy needs LIVEKIT_SIP_EGRESS_IP');
   });
 
+  it('creates a chat-app sender\'s trunk to WhatsApp\'s SIP edge: TLS, SRTP required, digest with the business number', async () => {
+    answer('SIP/CreateSIPOutboundTrunk', { body: { sip_trunk_id: 'ST_wa000000001' } });
+    const id = await provisioner().createChatappCallingTrunk({ senderId: 12, accountId: 7, phoneNumber: '+4915550783881', sipPassword: 'meta-issued' });
+    expect(id).toBe('ST_wa000000001');
+    expect(seen[0].body).toEqual({
+      trunk: {
+        name: 'vp-chatapp-12-out', address: 'wa.meta.vc', numbers: ['+4915550783881'], transport: 'SIP_TRANSPORT_TLS',
+        mediaEncryption: 'SIP_MEDIA_ENCRYPT_REQUIRE', metadata: JSON.stringify({ voiceplane: { account_id: 7, chatapp_sender_id: 12 } }),
+        authUsername: '+4915550783881', authPassword: 'meta-issued',
+      },
+    });
+  });
+
   it('routes inbound calls with one dispatch rule per number, and re-points it by its trunk list', async () => {
     answer('SIP/CreateSIPDispatchRule', { body: { sip_dispatch_rule_id: 'SDR_rule0000001' } });
     answer('SIP/UpdateSIPDispatchRule', { body: { sip_dispatch_rule_id: 'SDR_rule0000001', trunk_ids: ['ST_in000000009'] } });

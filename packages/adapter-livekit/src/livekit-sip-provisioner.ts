@@ -1,5 +1,5 @@
 import { RoomAgentDispatch, RoomConfiguration, RoomServiceClient, SipClient, TwirpError, type CreateSipOutboundTrunkOptions, type SipDispatchRuleUpdateOptions } from 'livekit-server-sdk';
-import { InboundTrunkSpec, OutboundTrunkSpec, SipProvisioner, TrunkOwner } from '@voiceplane/application';
+import { ChatappCallingTrunks, ChatappCallingTrunkSpec, InboundTrunkSpec, OutboundTrunkSpec, SipProvisioner, TrunkOwner } from '@voiceplane/application';
 
 export interface LiveKitSipOptions {
   /** `https://<project>.livekit.cloud`, or a self-hosted server (ws/wss URLs are accepted). */
@@ -23,6 +23,11 @@ export const CALL_ROOM_PREFIX = 'vp-call-';
 export const CARRIER_HEADER = 'X-Voiceplane-Carrier';
 // SIPTransport.SIP_TRANSPORT_AUTO; the enum itself is not exported by the SDK.
 const TRANSPORT_AUTO = 0 as CreateSipOutboundTrunkOptions['transport'];
+// SIPTransport.SIP_TRANSPORT_TLS and SIPMediaEncryption.SIP_MEDIA_ENCRYPT_REQUIRE (same reason).
+const TRANSPORT_TLS = 3 as CreateSipOutboundTrunkOptions['transport'];
+const SRTP_REQUIRED = 2 as CreateSipOutboundTrunkOptions['mediaEncryption'];
+/** WhatsApp Business Calling's SIP domain: business-initiated calls are INVITEs to `sip:+<customer>@wa.meta.vc`. */
+export const WHATSAPP_SIP_DOMAIN = 'wa.meta.vc';
 
 const metadataOf = (owner: TrunkOwner) => JSON.stringify({ voiceplane: { account_id: owner.accountId, phone_number_id: owner.phoneNumberId } });
 
@@ -39,7 +44,7 @@ function isNotFound(e: unknown): boolean {
  *   and tagging the participant with the phone-number id.
  * Deleting something LiveKit no longer knows succeeds.
  */
-export class LiveKitSipProvisioner implements SipProvisioner {
+export class LiveKitSipProvisioner implements SipProvisioner, ChatappCallingTrunks {
   private readonly sip: SipClient;
   private readonly rooms: RoomServiceClient;
 
@@ -74,6 +79,22 @@ export class LiveKitSipProvisioner implements SipProvisioner {
       authUsername: spec.credentials.username,
       authPassword: spec.credentials.password,
       headers,
+    });
+    return trunk.sipTrunkId;
+  }
+
+  /**
+   * A chat-app sender's trunk to WhatsApp's SIP edge: TLS signalling (Meta accepts nothing else),
+   * SRTP required (keys by SDES, as the number's calling settings ask), digest credentials of the
+   * business number and the password Meta issued for it.
+   */
+  async createChatappCallingTrunk(spec: ChatappCallingTrunkSpec): Promise<string> {
+    const trunk = await this.sip.createSipOutboundTrunk(`vp-chatapp-${spec.senderId}-out`, WHATSAPP_SIP_DOMAIN, [spec.phoneNumber], {
+      transport: TRANSPORT_TLS,
+      mediaEncryption: SRTP_REQUIRED,
+      metadata: JSON.stringify({ voiceplane: { account_id: spec.accountId, chatapp_sender_id: spec.senderId } }),
+      authUsername: spec.phoneNumber,
+      authPassword: spec.sipPassword,
     });
     return trunk.sipTrunkId;
   }

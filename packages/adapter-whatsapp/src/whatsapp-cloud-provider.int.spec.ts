@@ -24,6 +24,11 @@ const accepted = (id: string) => ({
   status: 200,
   body: { messaging_product: 'whatsapp', contacts: [{ input: '+4915112345678', wa_id: '4915112345678' }], messages: [{ id, message_status: 'accepted' }] },
 });
+const readAll = async (body: AsyncIterable<Uint8Array>) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks);
+};
 const sentBody = () => JSON.parse(stub.requests[0].body);
 
 describe('WhatsApp Cloud provider', () => {
@@ -158,7 +163,7 @@ describe('WhatsApp Cloud provider', () => {
     const fileUrl = `${stub.baseUrl}files/m1`;
     stub.answer({ status: 200, body: { url: fileUrl, mime_type: 'image/jpeg', file_size: 15, id: 'm1' } }, { status: 200, body: { fake: 'jpeg' } });
     const got = await provider().downloadMedia(sender, 'm1', 100);
-    expect(Buffer.from(got.bytes).toString()).toBe('{"fake":"jpeg"}');
+    expect((await readAll(got.body)).toString()).toBe('{"fake":"jpeg"}');
     expect(got.contentType).toMatch(/^application\/json/);
     expect(stub.requests.map((r) => [r.method, r.path, r.authorization])).toEqual([['GET', '/v21.0/m1', `Bearer ${TOKEN}`], ['GET', '/files/m1', `Bearer ${TOKEN}`]]);
 
@@ -168,13 +173,39 @@ describe('WhatsApp Cloud provider', () => {
     await expect(provider().downloadMedia(sender, 'm2', 16 * 1024 * 1024)).rejects.toEqual(new ChatappProviderRefusal('the file is larger than 16 MB'));
     expect(stub.requests).toHaveLength(1);
     stub.answer({ status: 200, body: { url: fileUrl } }, { status: 200, body: { much: 'x'.repeat(200) } });
-    await expect(provider().downloadMedia(sender, 'm3', 100)).rejects.toEqual(new ChatappProviderRefusal('the file is larger than 16 MB'));
+    const unannounced = await provider().downloadMedia(sender, 'm3', 100);
+    await expect(readAll(unannounced.body)).rejects.toEqual(new ChatappProviderRefusal('the file is larger than 16 MB'));
     stub.answer({ status: 400, body: { error: { message: '(#100) Invalid media id', code: 100 } } });
     await expect(provider().downloadMedia(sender, 'm4', 100)).rejects.toEqual(new ChatappProviderRefusal('(#100) Invalid media id'));
     stub.answer({ status: 200, body: { url: fileUrl } }, { status: 500, body: {} });
     await expect(provider().downloadMedia(sender, 'm5', 100)).rejects.toThrow('WhatsApp media download answered 500');
     stub.answer({ status: 200, body: { url: fileUrl } }, { status: 200, body: {}, delayMs: 500 });
-    const timedOut = await provider(200).downloadMedia(sender, 'm6', 100).catch((e: Error) => e.message);
+    const timedOut = await provider(200).downloadMedia(sender, 'm6', 100).then((d) => readAll(d.body)).catch((e: Error) => e.message);
     expect(timedOut).toBe('WhatsApp media download timed out');
+  });
+
+  it('turns SIP calling on for the number and reads back its SIP password', async () => {
+    stub.answer({ status: 200, body: { success: true } });
+    await provider().enableSipCalling(sender, 'sip.voiceplane.example');
+    expect(stub.requests[0]).toEqual(expect.objectContaining({ method: 'POST', path: `/v21.0/${PHONE_NUMBER_ID}/settings`, authorization: `Bearer ${TOKEN}` }));
+    expect(sentBody()).toEqual({
+      calling: { status: 'ENABLED', srtp_key_exchange_protocol: 'SDES', sip: { status: 'ENABLED', servers: [{ hostname: 'sip.voiceplane.example', port: 5061 }] } },
+    });
+
+    stub.reset();
+    const settings = (calling: unknown) => ({ status: 200, body: { calling } });
+    stub.answer(
+      settings({ status: 'ENABLED', sip: { status: 'ENABLED', servers: [{ hostname: 'sip.voiceplane.example', port: 5061, sip_user_password: 'meta-issued' }] } }),
+      settings({ status: 'DISABLED' }),
+      settings({ status: 'ENABLED', sip: { status: 'DISABLED' } }),
+      settings({ status: 'ENABLED', sip: { status: 'ENABLED', servers: [{ hostname: 'sip.voiceplane.example' }] } }),
+      { status: 400, body: { error: { message: '(#138018) Calling is not available for this number', code: 138018 } } },
+    );
+    expect(await provider().readSipCalling(sender)).toEqual({ enabled: true, sipPassword: 'meta-issued', reason: null });
+    expect(stub.requests[0].path).toBe(`/v21.0/${PHONE_NUMBER_ID}/settings?include_sip_credentials=true`);
+    expect(await provider().readSipCalling(sender)).toEqual({ enabled: false, sipPassword: null, reason: 'calling is not enabled on the WhatsApp number' });
+    expect(await provider().readSipCalling(sender)).toEqual({ enabled: false, sipPassword: null, reason: 'SIP calling is not enabled on the WhatsApp number' });
+    expect(await provider().readSipCalling(sender)).toEqual({ enabled: false, sipPassword: null, reason: 'WhatsApp issued no SIP password for the number' });
+    await expect(provider().readSipCalling(sender)).rejects.toEqual(new ChatappProviderRefusal('(#138018) Calling is not available for this number'));
   });
 });

@@ -1,7 +1,8 @@
+import type { Readable } from 'node:stream';
 import axios from 'axios';
 import {
-  ChatappProvider, ChatappProviderRefusal, FreeformContent, ProviderAcceptance, ProviderSender, RegisteredSender, SubmittedTemplate,
-  TemplateMessage, TemplateSubmission, WhatsappCredentials,
+  ChatappProvider, ChatappProviderRefusal, ChatappSipCalling, FreeformContent, ProviderAcceptance, ProviderMediaDownload, ProviderSender, RegisteredSender, SubmittedTemplate,
+  SipCallingSettings, TemplateMessage, TemplateSubmission, WhatsappCredentials,
 } from '@voiceplane/application';
 import { parseTemplatePlaceholders, TemplateCategory } from '@voiceplane/domain';
 import { messagingLimitOfTier, qualityRatingOf } from './number-reach';
@@ -42,6 +43,17 @@ interface MediaNode {
   readonly file_size?: number;
 }
 
+/** `GET /{phone_number_id}/settings`: the number's calling settings (the SIP password on request). */
+interface CallingSettingsNode {
+  readonly calling?: {
+    readonly status?: string;
+    readonly sip?: { readonly status?: string; readonly servers?: readonly { readonly hostname?: string; readonly sip_user_password?: string }[] };
+  };
+}
+
+/** Our SIP server as Meta dials it: TLS only. */
+const SIP_TLS_PORT = 5061;
+
 /** A number Meta has not rated or tiered yet starts as any new number does. */
 const NEW_NUMBER = { qualityRating: 'GREEN', messagingLimit: 1000 } as const;
 
@@ -61,7 +73,7 @@ const digitsOf = (phone: string) => phone.replace(/\D/g, '');
  * user may read (Meta's own message); 5xx, timeouts and network failures are outages. Neither
  * error carries the request, so the access token never reaches a log.
  */
-export class WhatsappCloudProvider implements ChatappProvider {
+export class WhatsappCloudProvider implements ChatappProvider, ChatappSipCalling {
   readonly name = 'whatsapp' as const;
   private readonly baseUrl: string;
 
@@ -145,30 +157,65 @@ export class WhatsappCloudProvider implements ChatappProvider {
   }
 
   /**
-   * `GET /{media_id}` names a short-lived URL, its type and size; the file itself is read from that
-   * URL with the same token, capped at `maxBytes` (checked on the announced size, then while reading).
+   * `GET /{media_id}` names a short-lived URL, its type and size; the file itself is streamed from
+   * that URL with the same token, capped at `maxBytes` (checked on the announced size, then while
+   * the body is read). The timeout covers the whole download, body included.
    */
-  async downloadMedia(sender: ProviderSender, providerMediaId: string, maxBytes: number): Promise<{ bytes: Uint8Array; contentType: string | null }> {
+  async downloadMedia(sender: ProviderSender, providerMediaId: string, maxBytes: number): Promise<ProviderMediaDownload> {
     const credentials = credentialsOf(sender);
     const node = await this.call<MediaNode>(credentials, 'GET', `/${encodeURIComponent(providerMediaId)}`);
     if (typeof node.url !== 'string' || !/^https?:\/\//.test(node.url)) throw new Error('WhatsApp Cloud API named no download URL for the media');
-    if (typeof node.file_size === 'number' && node.file_size > maxBytes) throw new ChatappProviderRefusal('the file is larger than 16 MB');
+    if (typeof node.file_size === 'number' && node.file_size > maxBytes) throw new ChatappProviderRefusal(TOO_LARGE);
     let response;
     try {
-      response = await axios.request<ArrayBuffer>({
+      response = await axios.request<Readable>({
         method: 'GET', url: node.url, headers: { Authorization: `Bearer ${credentials.accessToken}` },
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000), maxRedirects: 0, responseType: 'arraybuffer',
-        maxContentLength: maxBytes, validateStatus: () => true,
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000), maxRedirects: 0, responseType: 'stream', validateStatus: () => true,
       });
     } catch (e) {
-      const code = axios.isAxiosError(e) ? e.code : undefined;
-      if (code === 'ERR_BAD_RESPONSE' || (e instanceof Error && /maxContentLength/.test(e.message))) throw new ChatappProviderRefusal('the file is larger than 16 MB');
-      const reason = code === 'ERR_CANCELED' || (e instanceof Error && e.name === 'CanceledError') ? 'timed out' : 'could not be reached';
-      throw new Error(`WhatsApp media download ${reason}`);
+      throw new Error(`WhatsApp media download ${failureOf(e)}`);
     }
-    if (response.status < 200 || response.status > 299) throw new Error(`WhatsApp media download answered ${response.status}`);
+    if (response.status < 200 || response.status > 299) {
+      response.data.destroy();
+      throw new Error(`WhatsApp media download answered ${response.status}`);
+    }
+    const length = Number(response.headers['content-length']);
+    if (Number.isSafeInteger(length) && length > maxBytes) {
+      response.data.destroy();
+      throw new ChatappProviderRefusal(TOO_LARGE);
+    }
     const header = response.headers['content-type'];
-    return { bytes: new Uint8Array(response.data), contentType: typeof header === 'string' ? header : node.mime_type ?? null };
+    return {
+      body: cappedStream(response.data, maxBytes),
+      contentType: typeof header === 'string' ? header : node.mime_type ?? null,
+    };
+  }
+
+  /**
+   * `POST /{phone_number_id}/settings`: calling on, SIP signalling to our server (Graph call actions
+   * and Graph calling webhooks stop for the number), SRTP keys by SDES, which LiveKit's SIP speaks.
+   */
+  async enableSipCalling(sender: ProviderSender, sipServerHost: string): Promise<void> {
+    const credentials = credentialsOf(sender);
+    await this.call(credentials, 'POST', `/${encodeURIComponent(credentials.phoneNumberId)}/settings`, {
+      calling: {
+        status: 'ENABLED',
+        srtp_key_exchange_protocol: 'SDES',
+        sip: { status: 'ENABLED', servers: [{ hostname: sipServerHost, port: SIP_TLS_PORT }] },
+      },
+    });
+  }
+
+  /** `GET /{phone_number_id}/settings?include_sip_credentials=true`: is calling on, and the number's SIP password. */
+  async readSipCalling(sender: ProviderSender): Promise<SipCallingSettings> {
+    const credentials = credentialsOf(sender);
+    const node = await this.call<CallingSettingsNode>(credentials, 'GET', `/${encodeURIComponent(credentials.phoneNumberId)}/settings?include_sip_credentials=true`);
+    const calling = node.calling;
+    const password = calling?.sip?.servers?.find((s) => typeof s.sip_user_password === 'string' && s.sip_user_password !== '')?.sip_user_password ?? null;
+    if (calling?.status !== 'ENABLED') return { enabled: false, sipPassword: null, reason: 'calling is not enabled on the WhatsApp number' };
+    if (calling.sip?.status !== 'ENABLED') return { enabled: false, sipPassword: null, reason: 'SIP calling is not enabled on the WhatsApp number' };
+    if (password === null) return { enabled: false, sipPassword: null, reason: 'WhatsApp issued no SIP password for the number' };
+    return { enabled: true, sipPassword: password, reason: null };
   }
 
   private async send(sender: ProviderSender, to: string, message: Record<string, unknown>): Promise<ProviderAcceptance> {
@@ -215,6 +262,30 @@ export class WhatsappCloudProvider implements ChatappProvider {
     const error = (parsed as { error?: GraphError } | null)?.error;
     if (response.status >= 400 && response.status <= 499 && error?.message) throw new ChatappProviderRefusal(error.message);
     throw new Error(`WhatsApp Cloud API answered ${response.status}${error?.message ? `: ${error.message}` : ''}`);
+  }
+}
+
+const TOO_LARGE = 'the file is larger than 16 MB';
+
+function failureOf(e: unknown): string {
+  const canceled = (axios.isAxiosError(e) && e.code === 'ERR_CANCELED') || (e instanceof Error && (e.name === 'CanceledError' || e.name === 'AbortError' || e.name === 'TimeoutError'));
+  return canceled ? 'timed out' : 'could not be reached';
+}
+
+/** The body chunk by chunk; past `maxBytes` the download stops and is refused. */
+async function* cappedStream(body: Readable, maxBytes: number): AsyncIterable<Uint8Array> {
+  let seen = 0;
+  try {
+    for await (const chunk of body) {
+      seen += (chunk as Buffer).byteLength;
+      if (seen > maxBytes) throw new ChatappProviderRefusal(TOO_LARGE);
+      yield chunk as Buffer;
+    }
+  } catch (e) {
+    if (e instanceof ChatappProviderRefusal) throw e;
+    throw new Error(`WhatsApp media download ${failureOf(e)}`);
+  } finally {
+    body.destroy();
   }
 }
 

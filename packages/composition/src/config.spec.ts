@@ -73,7 +73,7 @@ describe('configuration', () => {
       expect((e as Error).message).not.toContain('app-secret-value');
     }
     expect(loadConfig({ CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: 's', WHATSAPP_VERIFY_TOKEN: 'v', REPLY_GENERATOR: 'off' }).whatsapp)
-      .toEqual({ appSecret: 's', verifyToken: 'v', graphBaseUrl: 'https://graph.facebook.com/v21.0' });
+      .toEqual({ appSecret: 's', verifyToken: 'v', graphBaseUrl: 'https://graph.facebook.com/v21.0', sipServerHost: null });
     expect(() => loadConfig({ CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: 's', WHATSAPP_VERIFY_TOKEN: 'v', REPLY_GENERATOR: 'off', WHATSAPP_GRAPH_BASE_URL: 'ftp://x' }))
       .toThrow(/WHATSAPP_GRAPH_BASE_URL must use http: or https:/);
   });

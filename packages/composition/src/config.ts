@@ -37,7 +37,11 @@ export interface Config {
   } | null;
   readonly twilio: { readonly accountSid: string; readonly authToken: string; readonly baseUrl: string } | null;
   /** Set while CHATAPP_PROVIDER=whatsapp_cloud: the ingress secrets and the Graph API root. */
-  readonly whatsapp: { readonly appSecret: string; readonly verifyToken: string; readonly graphBaseUrl: string } | null;
+  readonly whatsapp: {
+    readonly appSecret: string; readonly verifyToken: string; readonly graphBaseUrl: string;
+    /** The SIP server WhatsApp dials for calls (our LiveKit SIP host); null: calling is set up in WhatsApp Manager. */
+    readonly sipServerHost: string | null;
+  } | null;
   /** Who writes the assistant's chat replies: the sandbox's fixed text, an OpenAI-compatible API, or nobody (`off`). */
   readonly replyGenerator: 'sandbox' | 'openai' | 'off';
   /** Set while REPLY_GENERATOR=openai: an OpenAI-compatible Chat Completions API. */
@@ -49,6 +53,8 @@ export interface Config {
   readonly automationHookRatePerMinute: number;
   /** Where copies of inbound chat-app media are kept: files under the data directory, or an S3-compatible bucket. */
   readonly mediaStore: MediaStoreConfig;
+  /** Days a copy of inbound media is kept before the file is deleted (90). */
+  readonly mediaRetentionDays: number;
 }
 
 export type MediaStoreConfig =
@@ -151,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     whatsapp = {
       appSecret: appSecret ?? '', verifyToken: verifyToken ?? '',
       graphBaseUrl: url('WHATSAPP_GRAPH_BASE_URL', ['http:', 'https:']) ?? 'https://graph.facebook.com/v21.0',
+      sipServerHost: str('WHATSAPP_SIP_SERVER_HOST'),
     };
   }
   const replyGenerator = oneOf('REPLY_GENERATOR', ['sandbox', 'openai', 'off'] as const, 'sandbox');
@@ -234,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     stripe,
     automationHookRatePerMinute: int('AUTOMATION_HOOK_RATE_PER_MINUTE', 60, 1, 1_000_000),
     mediaStore,
+    mediaRetentionDays: int('CHATAPP_MEDIA_RETENTION_DAYS', 90, 1, 3650),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

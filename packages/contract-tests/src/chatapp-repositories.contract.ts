@@ -51,6 +51,14 @@ export function chatappRepositoriesContract(name: string, open: () => Promise<Ch
       expect((await s.senders.findByProviderRef('pn-1'))?.id).toBe(first.id);
       expect((await s.senders.findByProviderRef(offline.phoneNumber))?.id).toBe(offline.id);
       expect(await s.senders.sealedCredentials(first.id)).toBe('sealed');
+
+      expect(await s.senders.callingLine(first.id)).toEqual({ trunkId: null, sealedSipPassword: null, error: null });
+      await s.senders.setCallingLine(first.id, { trunkId: null, sealedSipPassword: null, error: 'x'.repeat(300) });
+      expect((await s.senders.callingLine(first.id))?.error).toHaveLength(255);
+      await s.senders.setCallingLine(first.id, { trunkId: 'ST_wa1', sealedSipPassword: 'sealed-sip', error: null });
+      expect(await s.senders.callingLine(first.id)).toEqual({ trunkId: 'ST_wa1', sealedSipPassword: 'sealed-sip', error: null });
+      expect((await s.senders.findOwned(a, first.id))?.updatedAt).toEqual(at(6));
+      expect(await s.senders.callingLine(999_999_999)).toBeNull();
     });
 
     it('senders: an account-wide status reaches every sender of that business account only; reach changes quality and limit, never status', async () => {
@@ -93,6 +101,33 @@ export function chatappRepositoriesContract(name: string, open: () => Promise<Ch
       expect(await s.media.findStoredOwned(a, id)).toEqual(expect.objectContaining({ status: 'stored', contentType: 'image/png' }));
       expect(await s.media.findStoredOwned(b, id)).toBeNull();
       expect(await s.media.find('med_unknown')).toBeNull();
+    });
+
+    it('inbound media: expiry removes media created before the cutoff, clears their messages and lists them for the store until forgotten', async () => {
+      const [a] = s.users;
+      const sender = (await s.senders.create(newSender(a)))!;
+      const c = await s.conversations.lockOrCreate({ userId: a, senderId: sender.id, customerPhone: '+14155551234', uuid: randomUUID(), now: at(0) });
+      const media = async (createdAt: Date) => {
+        const { messageId } = await s.messages.record(outbound(a, sender.id, c.id, {
+          direction: 'inbound', source: 'customer', type: 'media', body: null, media: { url: null, mediaType: 'image', filename: null }, status: 'received',
+        }));
+        const id = `med_${randomUUID().replace(/-/g, '').slice(0, 22)}`;
+        await s.media.create({ id, userId: a, senderId: sender.id, messageId, source: { kind: 'provider', ref: id }, now: createdAt });
+        await s.media.markStored(id, { contentType: 'image/png', size: 1, mediaUrl: `https://vp.example/m/${id}` }, createdAt);
+        return { id, messageId };
+      };
+      const old = await media(at(-10 * 86_400_000));
+      const fresh = await media(at(0));
+      expect(await s.media.expireCreatedBefore(at(-86_400_000), 'the file was deleted after 1 days', 100)).toBeGreaterThanOrEqual(1);
+      expect(await s.media.find(old.id)).toBeNull();
+      expect(await s.media.find(fresh.id)).not.toBeNull();
+      const message = (await s.conversations.recentMessages(c.id, 10)).find((m) => m.id === old.messageId);
+      expect(message).toEqual(expect.objectContaining({ mediaUrl: null, mediaError: 'the file was deleted after 1 days' }));
+      expect(await s.media.deletedIds(10_000)).toContain(old.id);
+      expect(await s.media.deletedIds(10_000)).not.toContain(fresh.id);
+      await s.media.forgetDeleted([old.id]);
+      expect(await s.media.deletedIds(10_000)).not.toContain(old.id);
+      await s.media.forgetDeleted([]);
     });
 
     it('templates: unique name and language per sender; per-sender reads, status changes keep the reason only when rejected', async () => {

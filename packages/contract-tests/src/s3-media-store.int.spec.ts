@@ -34,7 +34,7 @@ mediaStoreContract('S3 (s3rver)', async () => store());
 
 it('says why a bucket refused a file, without the credentials', async () => {
   const missing = store('no-such-bucket');
-  const failure = await missing.put('med_x', new Uint8Array(1), 'text/plain').catch((e: Error) => e.message);
+  const failure = await missing.put('med_x', [new Uint8Array(1)], 'text/plain').catch((e: Error) => e.message);
   expect(failure).toMatch(/^the media store refused the file: NoSuchBucket/);
   expect(failure).not.toContain('S3RVER');
 });

@@ -1,5 +1,5 @@
 import {
-  ChatappProvider, ChatappProviderRefusal, FreeformContent, Ids, ProviderAcceptance, ProviderSender, RegisteredSender, SandboxChatappState,
+  ChatappProvider, ChatappProviderRefusal, FreeformContent, Ids, ProviderAcceptance, ProviderMediaDownload, ProviderSender, RegisteredSender, SandboxChatappState,
   SubmittedTemplate, TemplateMessage, TemplateSubmission,
 } from '@voiceplane/application';
 import { TemplateStatus } from '@voiceplane/domain';
@@ -39,7 +39,7 @@ export class SandboxChatappProvider implements ChatappProvider {
   }
 
   /** S1 gives a URL, never a media id: the sandbox chat app keeps no files. */
-  async downloadMedia(): Promise<{ bytes: Uint8Array; contentType: string | null }> {
+  async downloadMedia(): Promise<ProviderMediaDownload> {
     throw new ChatappProviderRefusal('The sandbox chat app keeps no media.');
   }
 

@@ -19,6 +19,8 @@ import { AutomationRunLeases1795640000000 } from './1795640000000-automation-run
 import { TopUpReconciliation1795640001000 } from './1795640001000-top-up-reconciliation';
 import { ChatappSenderAccount1795650000000 } from './1795650000000-chatapp-sender-account';
 import { ChatappMedia1795650001000 } from './1795650001000-chatapp-media';
+import { ChatappCallingLine1795720000000 } from './1795720000000-chatapp-calling-line';
+import { ChatappMediaDeletions1795720001000 } from './1795720001000-chatapp-media-deletions';
 import { CheckoutReconciliation1795730000000 } from './1795730000000-checkout-reconciliation';
 import { ChatappSendReservations1795760000000 } from './1795760000000-chatapp-send-reservations';
 
@@ -48,6 +50,8 @@ export const migrations = [
   TopUpReconciliation1795640001000,
   ChatappSenderAccount1795650000000,
   ChatappMedia1795650001000,
+  ChatappCallingLine1795720000000,
+  ChatappMediaDeletions1795720001000,
   CheckoutReconciliation1795730000000,
   ChatappSendReservations1795760000000,
 ];

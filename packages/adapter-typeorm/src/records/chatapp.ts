@@ -11,7 +11,7 @@ export interface ChatappSenderRecord {
   id: string; user_id: string; phone_number: string; display_name: string; status: string; quality_rating: string;
   messaging_limit: number | null; country_code: string; assistant_id: string | null; calling_enabled: boolean;
   status_webhook_url: string | null; provider: string; provider_sender_ref: string | null; provider_config: string | null;
-  provider_account_ref: string | null;
+  provider_account_ref: string | null; calling_trunk_id: string | null; calling_sip_password: string | null; calling_error: string | null;
   created_at: Date; updated_at: Date;
 }
 
@@ -33,6 +33,9 @@ export const chatappSenders = new EntitySchema<ChatappSenderRecord>({
     provider_sender_ref: varchar(128, true),
     provider_config: text(true),
     provider_account_ref: varchar(128, true),
+    calling_trunk_id: varchar(64, true),
+    calling_sip_password: text(true),
+    calling_error: varchar(255, true),
     created_at: timestamptz(),
     updated_at: timestamptz(),
   },
@@ -272,7 +275,20 @@ export const chatappMedia = new EntitySchema<ChatappMediaRecord>({
     updated_at: timestamptz(),
   },
   foreignKeys: [ownedByUser('chatapp_media'), references('chatapp_media', 'message_id', 'conversation_messages', 'CASCADE')],
-  indices: [{ name: 'chatapp_media_message_idx', columns: ['message_id'] }],
+  indices: [{ name: 'chatapp_media_message_idx', columns: ['message_id'] }, { name: 'chatapp_media_created_idx', columns: ['created_at'] }],
 });
 
-export const chatappRecords = [chatappSenders, chatappTemplates, conversations, conversationMessages, chatappMessages, sandboxChatappSent, sandboxFaults, chatappMedia, chatappSendReservations];
+/** A media row that is gone (a trigger writes it): its file is still to delete from the media store. */
+export interface ChatappMediaDeletionRecord {
+  media_id: string; deleted_at: Date;
+}
+
+export const chatappMediaDeletions = new EntitySchema<ChatappMediaDeletionRecord>({
+  name: 'chatapp_media_deletions',
+  columns: {
+    media_id: primaryKey('chatapp_media_deletions', varchar(32)),
+    deleted_at: timestamptz(),
+  },
+});
+
+export const chatappRecords = [chatappSenders, chatappTemplates, conversations, conversationMessages, chatappMessages, sandboxChatappSent, sandboxFaults, chatappMedia, chatappSendReservations, chatappMediaDeletions];

@@ -1,3 +1,4 @@
+import type { ChatappCallingLines } from '../chatapp/calling-lines';
 import { AssistantRepository } from '../assistants/ports';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { oncePerEvent } from '../events/consumers';
@@ -19,7 +20,7 @@ interface QueuedMessage {
  */
 export function chatappCallDispatchConsumer(
   uow: UnitOfWork, processed: ProcessedEvents, calls: CallRepository, assistants: AssistantRepository, runtime: VoiceRuntime,
-  events: RecordCallEvent, log: WorkLogger,
+  events: RecordCallEvent, log: WorkLogger, callingLines: ChatappCallingLines | null = null,
 ): EventConsumer {
   return {
     topicPattern: CHATAPP_CALL_QUEUED_TOPIC,
@@ -28,10 +29,20 @@ export function chatappCallDispatchConsumer(
       const call = await calls.findById((message.payload as QueuedMessage).call_id);
       if (call === null || call.status !== 'queued') return;
       const assistant = await assistants.findOwned(call.userId, call.assistantId);
+      // On a real chat app the call leaves through the sender's own trunk to the chat app's SIP edge.
+      const trunkId = callingLines === null || call.senderId === null ? null : await callingLines.trunkOf(call.senderId);
+      if (callingLines !== null && trunkId === null) {
+        log.warn({ callId: call.id }, 'the sender of a chat-app call lost its calling line');
+        await events.failUnplaced(call.id, 'dispatch_failed');
+        return;
+      }
       try {
         await runtime.placeCall({
           callId: call.id, userId: call.userId, customerPhone: call.customerPhone,
-          line: { phoneNumberId: null, phoneNumber: call.assistantPhone ?? '', sip: null },
+          line: {
+            phoneNumberId: null, phoneNumber: call.assistantPhone ?? '',
+            sip: trunkId === null ? null : { outboundTrunkId: trunkId, callingFormat: '+e164', outboundProxy: false },
+          },
           ringingTimeSeconds: assistant?.ringingTime ?? 30, maxDurationSeconds: assistant?.maxDuration ?? 600,
         });
       } catch (e) {

@@ -7,6 +7,7 @@ import { UserRepository } from '../ports/accounts';
 import { RateLimiter } from '../ratelimit/rate-limiter';
 import { CallRepository } from '../calls/ports';
 import { CallPermissionRepository, VoiceConversationLookup, VoiceTemplateLookup } from './ports';
+import type { ChatappCallingLines } from '../chatapp/calling-lines';
 
 /** The route quota buckets of the two voice routes, shared by the rate limiter and the preflight. */
 export const voiceQuotaKey = (route: 'request' | 'call', userId: number): string => `chatapp-voice-${route}:${userId}`;
@@ -43,6 +44,8 @@ export class VoiceFacts {
     private readonly calls: CallRepository,
     private readonly rateLimits: RateLimiter,
     private readonly prices: CallMinutePrices,
+    /** Null where chat-app calls need no line of their own (the sandbox). */
+    private readonly callingLines: ChatappCallingLines | null = null,
   ) {}
 
   async forRequest(sender: Sender, customerPhone: string, templateId: number | null, permission?: CallPermission): Promise<RequestFacts> {
@@ -94,6 +97,7 @@ export class VoiceFacts {
     return {
       planCallingEnabled: user?.plan.chatapp_calling_enabled ?? false,
       senderCallingEnabled: sender.callingEnabled,
+      senderCallingLineReady: this.callingLines === null || (await this.callingLines.trunkOf(sender.id)) !== null,
       senderOnline: sender.status === 'online',
       senderCountry: sender.countryCode,
       assistant: assistant === null ? 'none' : assistant.complianceBlocked ? 'compliance_blocked' : 'available',

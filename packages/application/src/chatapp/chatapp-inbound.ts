@@ -75,9 +75,11 @@ export class ChatappInbound implements ChatappInboundHandler {
         return;
       }
       case 'call_event':
-        // Chat-app calls are placed and followed through the voice runtime, whose ingress reports their lifecycle
-        //; the chat app's own call events repeat it and are acknowledged only.
-        this.log.info({ kind: item.kind, providerItemId: item.providerItemId }, 'chat-app call event acknowledged');
+        // Chat-app calls are SIP calls of the voice runtime, whose SIP participant reports ringing, answer
+        // and hang-up through the runtime ingress: that is the call's state. The chat app's own call
+        // events (sent for SIP numbers only when subscribed) name its call id, not ours, so they are
+        // kept in the inbox (once per id and event) and logged for support, never applied twice.
+        this.log.info({ kind: item.kind, providerItemId: item.providerItemId, event: item.event, providerCallId: item.providerCallId }, 'chat-app call event acknowledged');
         return;
     }
   }

@@ -8,9 +8,15 @@ import { ChatappProvider, ChatappProviderRefusal } from './provider-ports';
 
 /** Where voiceplane keeps its own copy of what customers send (files on the embedded default, a bucket in production). */
 export interface MediaStore {
-  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /**
+   * Writes the bytes as they arrive (never the whole file in memory) and answers how many were
+   * written. A body that fails part-way stores nothing.
+   */
+  put(key: string, body: MediaBody, contentType: string): Promise<number>;
   /** Null when nothing is stored under `key`. */
   open(key: string): Promise<StoredMedia | null>;
+  /** Deleting a key that holds nothing succeeds. */
+  delete(key: string): Promise<void>;
 }
 
 export interface StoredMedia {
@@ -43,11 +49,23 @@ export interface InboundMediaRepository {
   markStored(id: string, stored: { contentType: string; size: number; mediaUrl: string }, now: Date): Promise<void>;
   /** The download failed (it is retried): the message keeps `media_url: null` and shows `media_error`. */
   markFailed(id: string, error: string, now: Date): Promise<void>;
+  /**
+   * Removes up to `limit` media created before `cutoff`; their messages lose `media_url` and show
+   * `note` as `media_error`. Answers how many went. Every removed row — also one removed with its
+   * message or account — is listed by `deletedIds` until `forgetDeleted`.
+   */
+  expireCreatedBefore(cutoff: Date, note: string, limit: number): Promise<number>;
+  /** Ids of removed media whose files may still be in the store, oldest first. */
+  deletedIds(limit: number): Promise<string[]>;
+  forgetDeleted(ids: readonly string[]): Promise<void>;
 }
+
+/** Bytes as they arrive: a stream, or a single chunk already in hand. */
+export type MediaBody = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
 
 /** What a chat-app provider or the guarded client handed over. */
 export interface DownloadedMedia {
-  readonly bytes: Uint8Array;
+  readonly body: MediaBody;
   readonly contentType: string;
 }
 
@@ -102,8 +120,17 @@ export class InboundMediaDownloads {
       await this.media.markFailed(id, fetched.error, this.clock.now());
       return false;
     }
-    await this.store.put(id, fetched.bytes, fetched.contentType);
-    await this.media.markStored(id, { contentType: fetched.contentType, size: fetched.bytes.byteLength, mediaUrl: this.urlOf(id) }, this.clock.now());
+    let size: number;
+    try {
+      size = await this.store.put(id, fetched.body, fetched.contentType);
+    } catch (e) {
+      // The stream broke or went over the cap while it was written: retried like any failed download.
+      const error = e instanceof ChatappProviderRefusal ? e.reason : e instanceof Error ? e.message : 'the file could not be stored';
+      this.log.warn({ media_id: id, error }, 'inbound media could not be stored; it is retried');
+      await this.media.markFailed(id, error, this.clock.now());
+      return false;
+    }
+    await this.media.markStored(id, { contentType: fetched.contentType, size, mediaUrl: this.urlOf(id) }, this.clock.now());
     await this.jobs.cancel([jobKey(id)]);
     return true;
   }
@@ -124,13 +151,13 @@ export class InboundMediaDownloads {
       if (!res.ok || res.bytes === undefined) {
         return { error: res.error === 'http_error' || res.error === null ? `the server answered ${res.statusCode ?? 'nothing'}` : URL_FAILURES[res.error] };
       }
-      return { bytes: res.bytes, contentType: contentTypeOf(res.headers['content-type']) };
+      return { body: [res.bytes], contentType: contentTypeOf(res.headers['content-type']) };
     }
     const sender = await this.sources.senders.findOwned(media.userId, media.senderId);
     if (sender === null) return { error: 'the sender no longer exists' };
     try {
       const got = await this.sources.provider.downloadMedia(await this.sources.providerSenders.of(sender), media.source.ref, MEDIA_MAX_BYTES);
-      return { bytes: got.bytes, contentType: contentTypeOf(got.contentType) };
+      return { body: got.body, contentType: contentTypeOf(got.contentType) };
     } catch (e) {
       return { error: e instanceof ChatappProviderRefusal ? e.reason : e instanceof Error ? e.message : 'the chat app could not be reached' };
     }

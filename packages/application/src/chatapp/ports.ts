@@ -47,6 +47,18 @@ export interface SenderRepository {
   findByProviderRef(ref: string): Promise<Sender | null>;
   /** The sealed `provider_config`; null when none was given. */
   sealedCredentials(id: number): Promise<string | null>;
+  /** Replaces what is known of the sender's calling line on the chat app (the sender's `updated_at` stays). */
+  setCallingLine(id: number, line: SenderCallingLine): Promise<void>;
+  /** Null for a missing sender; a sender never set up has every field null. */
+  callingLine(id: number): Promise<SenderCallingLine | null>;
+}
+
+/** The line a sender's chat-app calls leave through (a real chat app), or why there is none. */
+export interface SenderCallingLine {
+  readonly trunkId: string | null;
+  /** The chat app's SIP password for the number, sealed. */
+  readonly sealedSipPassword: string | null;
+  readonly error: string | null;
 }
 
 export interface NewTemplate extends Omit<MessageTemplate, 'id' | 'rejectionReason' | 'createdAt' | 'updatedAt'> {

@@ -65,6 +65,12 @@ export type FreeformContent =
       readonly filename: string | null;
     };
 
+export interface ProviderMediaDownload {
+  /** Throws `ChatappProviderRefusal` once more than the cap has arrived. */
+  readonly body: AsyncIterable<Uint8Array>;
+  readonly contentType: string | null;
+}
+
 /** The provider took the message; its id is what status items name. */
 export interface ProviderAcceptance {
   readonly providerMessageId: string;
@@ -102,10 +108,31 @@ export interface ChatappProvider {
    */
   findSend(sender: ProviderSender, to: string, reference: string): Promise<ProviderAcceptance | null | 'unknown'>;
   /**
-   * A file a customer sent, by the provider's media id, read at once (the provider's link expires).
-   * More than `maxBytes` is a refusal; so is a provider that keeps no media (the sandbox).
+   * A file a customer sent, by the provider's media id, opened at once (the provider's link
+   * expires) and read as a stream. More than `maxBytes` is a refusal, announced or found while the
+   * body is read; so is a provider that keeps no media (the sandbox).
    */
-  downloadMedia(sender: ProviderSender, providerMediaId: string, maxBytes: number): Promise<{ bytes: Uint8Array; contentType: string | null }>;
+  downloadMedia(sender: ProviderSender, providerMediaId: string, maxBytes: number): Promise<ProviderMediaDownload>;
+}
+
+/** What the chat app says about calling on one number over SIP. */
+export interface SipCallingSettings {
+  /** Calling and SIP are both on and the SIP password is known: calls can be placed. */
+  readonly enabled: boolean;
+  /** The digest password Meta issues per number and app; null while calling is not enabled. */
+  readonly sipPassword: string | null;
+  /** Why calls cannot be placed, in words a user may read; null when `enabled`. */
+  readonly reason: string | null;
+}
+
+/**
+ * WhatsApp Business Calling over SIP for a number: the chat app dials our SIP server for
+ * customer-initiated calls and accepts our INVITEs (digest-authenticated) for business-initiated ones.
+ */
+export interface ChatappSipCalling {
+  /** Turns calling and SIP signalling on for the number, naming our SIP server; SRTP keys by SDES. */
+  enableSipCalling(sender: ProviderSender, sipServerHost: string): Promise<void>;
+  readSipCalling(sender: ProviderSender): Promise<SipCallingSettings>;
 }
 
 /**

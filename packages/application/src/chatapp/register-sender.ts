@@ -1,6 +1,7 @@
 import { err, ok, Result, Sender, senderCountryCode } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { SecretCipher } from '../telephony/secret-cipher';
+import type { ChatappCallingLines } from './calling-lines';
 import { SenderRepository } from './ports';
 import { ChatappProvider, ChatappProviderRefusal, WhatsappCredentials } from './provider-ports';
 
@@ -27,6 +28,8 @@ export class RegisterSender {
     private readonly provider: ChatappProvider,
     private readonly cipher: SecretCipher,
     private readonly clock: Clock,
+    /** With a real chat app on LiveKit: the sender's calling line is set up once it is stored. */
+    private readonly callingLines: ChatappCallingLines | null = null,
   ) {}
 
   async execute(r: SenderRegistration): Promise<Result<Sender, RegisterSenderRefusal>> {
@@ -45,6 +48,9 @@ export class RegisterSender {
       sealedCredentials: r.credentials === null ? null : await this.cipher.encrypt(JSON.stringify(r.credentials)),
       now: this.clock.now(),
     });
-    return created === null ? err({ code: 'SENDER_EXISTS' }) : ok(created);
+    if (created === null) return err({ code: 'SENDER_EXISTS' });
+    // Never refuses the registration: a number that cannot call keeps the reason in its record.
+    if (this.callingLines !== null) await this.callingLines.setUp(created);
+    return ok(created);
   }
 }

@@ -4,6 +4,7 @@ import type { EndInactiveConversation } from '../conversations/end-inactive-conv
 import type { ToggleAi } from '../conversations/toggle-ai';
 import type { ApplyDeliveryStatus } from './apply-delivery-status';
 import type { CreateTemplate } from './create-template';
+import type { ChatappCallingLines } from './calling-lines';
 import type { InboundMediaDownloads, InboundMediaRepository, MediaStore } from './inbound-media';
 import type { ChatappMessageRepository, SenderRepository, TemplateRepository } from './ports';
 import type { ChatappInboundHandler, ChatappProvider } from './provider-ports';
@@ -43,6 +44,8 @@ export const CHATAPP_TOKENS = {
   MediaStore: token<MediaStore>('MediaStore'),
   InboundMediaRepository: token<InboundMediaRepository>('InboundMediaRepository'),
   InboundMediaDownloads: token<InboundMediaDownloads>('InboundMediaDownloads'),
+  /** Bound only with a real chat app and the LiveKit runtime: chat-app calls are calls in the chat app. */
+  ChatappCallingLines: token<ChatappCallingLines>('ChatappCallingLines'),
   /** Bound only while the chat-app provider is the sandbox. */
   SandboxChatappState: token<SandboxChatappState>('SandboxChatappState'),
 } as const;

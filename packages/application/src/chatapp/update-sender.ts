@@ -2,11 +2,13 @@ import { Sender } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
+import type { ChatappCallingLines } from './calling-lines';
 import { SenderChanges, SenderRepository } from './ports';
 
 /**
  * `PUT /api/user/chatapp/senders/{id}`. Clearing `status_webhook_url` cancels the sender's pending
- * `message_status` deliveries in the same transaction.
+ * `message_status` deliveries in the same transaction. Turning `calling_enabled` on sets the
+ * sender's chat-app calling line up (with a real chat app on LiveKit), after the change is stored.
  */
 export class UpdateSender {
   constructor(
@@ -14,9 +16,18 @@ export class UpdateSender {
     private readonly senders: SenderRepository,
     private readonly deliveries: WebhookDeliveries,
     private readonly clock: Clock,
+    private readonly callingLines: ChatappCallingLines | null = null,
   ) {}
 
-  execute(userId: number, senderId: number, changes: SenderChanges): Promise<Sender | null> {
+  async execute(userId: number, senderId: number, changes: SenderChanges): Promise<Sender | null> {
+    const updated = await this.update(userId, senderId, changes);
+    if (updated !== null && this.callingLines !== null && updated.after.callingEnabled && !updated.before.callingEnabled) {
+      await this.callingLines.setUp(updated.after);
+    }
+    return updated?.after ?? null;
+  }
+
+  private update(userId: number, senderId: number, changes: SenderChanges): Promise<{ before: Sender; after: Sender } | null> {
     return this.uow.transaction(async () => {
       const before = await this.senders.findOwned(userId, senderId);
       if (before === null) return null;
@@ -25,7 +36,7 @@ export class UpdateSender {
       if (after !== null && before.statusWebhookUrl !== null && after.statusWebhookUrl === null) {
         await this.deliveries.cancelPending({ userId, source: { type: 'sender', id: senderId }, eventTypes: ['message_status'], createdUpTo: now });
       }
-      return after;
+      return after === null ? null : { before, after };
     });
   }
 }

@@ -54,6 +54,23 @@ export interface SipProvisioner {
   trunkHasActiveCalls(trunkId: string): Promise<boolean>;
 }
 
+/** The SIP trunk a chat-app sender's calls leave through (WhatsApp Business Calling). */
+export interface ChatappCallingTrunkSpec {
+  readonly senderId: number;
+  readonly accountId: number;
+  /** The business number: the trunk's number and the digest username. */
+  readonly phoneNumber: string;
+  /** The SIP password the chat app issued for the number. */
+  readonly sipPassword: string;
+}
+
+/** Outbound trunks towards the chat app's SIP edge, one per sender. */
+export interface ChatappCallingTrunks {
+  /** Returns the provider's trunk id. */
+  createChatappCallingTrunk(spec: ChatappCallingTrunkSpec): Promise<string>;
+  deleteTrunk(trunkId: string): Promise<void>;
+}
+
 /** One purchasable number as offered. */
 export interface AvailableNumber {
   readonly phoneNumber: string;

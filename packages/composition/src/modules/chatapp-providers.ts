@@ -1,7 +1,8 @@
-import { chatappInboxJobs, ChatappIngress, TOKENS } from '@voiceplane/application';
+import { ChatappCallingLines, chatappInboxJobs, ChatappIngress, ProviderSenders, SecretCipher, TOKENS } from '@voiceplane/application';
 import { ChatappIngressController, chatappIngressRouteDocs } from '@voiceplane/adapter-http';
 import { PostgresChatappInbox } from '@voiceplane/adapter-typeorm';
 import { WhatsappCloudProvider, WhatsappIngressGate } from '@voiceplane/adapter-whatsapp';
+import { LiveKitSipProvisioner } from '@voiceplane/adapter-livekit';
 import { OpenAiReplyGenerator } from '@voiceplane/adapter-openai';
 import { everyInterval } from './every-interval';
 import { ApiModule } from './module';
@@ -23,7 +24,17 @@ export const chatappProvidersModule: ApiModule = ({ container: c, config, databa
   if (config.chatappProvider !== 'whatsapp_cloud' || !config.whatsapp) return {};
 
   const log = logger.child({ module: 'chatapp-providers' });
-  c.bind(TOKENS.ChatappProvider).toConstantValue(new WhatsappCloudProvider({ baseUrl: config.whatsapp.graphBaseUrl }));
+  const whatsapp = new WhatsappCloudProvider({ baseUrl: config.whatsapp.graphBaseUrl });
+  c.bind(TOKENS.ChatappProvider).toConstantValue(whatsapp);
+  if (config.voiceRuntime === 'livekit' && config.livekit) {
+    // Chat-app calls become WhatsApp calls over SIP, each sender through its own LiveKit trunk.
+    const { url, apiKey, apiSecret, sipEgressIp } = config.livekit;
+    const trunks = new LiveKitSipProvisioner({ url, apiKey, apiSecret, sipEgressIp });
+    const sipServerHost = config.whatsapp.sipServerHost;
+    c.bind(TOKENS.ChatappCallingLines).toDynamicValue((ctx) => new ChatappCallingLines(
+      ctx.get(TOKENS.SenderRepository), ctx.get(ProviderSenders), whatsapp, trunks, ctx.get(SecretCipher), { sipServerHost, log },
+    )).inSingletonScope();
+  }
   const inbox = new PostgresChatappInbox(database);
   c.bind(TOKENS.ChatappInbox).toConstantValue(inbox);
   c.bind(TOKENS.ChatappIngressGate).toConstantValue(new WhatsappIngressGate({ appSecret: config.whatsapp.appSecret, verifyToken: config.whatsapp.verifyToken }));

@@ -25,6 +25,8 @@ function userQuota(route: 'request' | 'call', path: string, quotas: readonly Use
  * templates (`VoiceSenderLookup`, …) and sends request templates through it: it composes after it.
  */
 export const chatappVoiceModule: ApiModule = ({ container: c, database, config, logger }) => {
+  // Bound with a real chat app on LiveKit; the sandbox needs no calling line.
+  const callingLines = () => (c.isBound(TOKENS.ChatappCallingLines) ? c.get(TOKENS.ChatappCallingLines) : null);
   c.bind(TOKENS.CallPermissionRepository).toConstantValue(new TypeormCallPermissionRepository(database));
   c.bind(TOKENS.VoiceWebhookSettingRepository).toConstantValue(new TypeormVoiceWebhookSettingRepository(database));
   c.bind(TOKENS.VoiceWebhook).toDynamicValue((ctx) => new VoiceWebhook(
@@ -39,13 +41,13 @@ export const chatappVoiceModule: ApiModule = ({ container: c, database, config, 
     askCounterResetConsumer(ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.ProcessedEvents), ctx.get(TOKENS.CallPermissionRepository))).inSingletonScope();
   c.bind(TOKENS.EventConsumer).toDynamicValue((ctx) => chatappCallDispatchConsumer(
     ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.ProcessedEvents), ctx.get(TOKENS.CallRepository), ctx.get(TOKENS.AssistantRepository),
-    ctx.get(TOKENS.VoiceRuntime), ctx.get(TOKENS.RecordCallEvent), logger.child({ module: 'chatapp-voice' }),
+    ctx.get(TOKENS.VoiceRuntime), ctx.get(TOKENS.RecordCallEvent), logger.child({ module: 'chatapp-voice' }), callingLines(),
   )).inSingletonScope();
   c.bind(VoiceWebhookController).toSelf().inSingletonScope();
 
   c.bind(VoiceFacts).toDynamicValue((ctx) => new VoiceFacts(
     ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.AssistantRepository), ctx.get(TOKENS.VoiceTemplateLookup), ctx.get(TOKENS.VoiceConversationLookup),
-    ctx.get(TOKENS.CallPermissionRepository), ctx.get(TOKENS.CallRepository), ctx.get(TOKENS.RateLimiter), config.callMinutePrices,
+    ctx.get(TOKENS.CallPermissionRepository), ctx.get(TOKENS.CallRepository), ctx.get(TOKENS.RateLimiter), config.callMinutePrices, callingLines(),
   )).inSingletonScope();
   c.bind(TOKENS.ReadCallPermission).toDynamicValue((ctx) => new ReadCallPermission(
     ctx.get(TOKENS.VoiceSenderLookup), ctx.get(VoiceFacts), ctx.get(TOKENS.Clock),

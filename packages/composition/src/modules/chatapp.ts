@@ -1,7 +1,7 @@
 import type { Container } from 'inversify';
 import {
   AiReplies, ApplyDeliveryStatus, inboundMediaJob, InboundMediaDownloads, MediaStore, CallConfigurations, ChatappForAutomations, ConversationBrain, ChatappInbound, ChatappPermissionRequests, ChatappProvider, conversationInactivityJob, CreateTemplate, EndInactiveConversation,
-  InactivitySchedule, MediaFetcher, SenderConnection, OutboundSends, ProviderSenders, ReceiveCustomerMessage, RegisterSender, ReplyGenerator, SecretCipher,
+  InactivitySchedule, MediaFetcher, MediaRetention, SenderConnection, OutboundSends, ProviderSenders, ReceiveCustomerMessage, RegisterSender, ReplyGenerator, SecretCipher,
   SEND_SWEEP_INTERVAL_MS, SendFreeformMessage, SendReservationSweep, SendTemplateMessage, ToggleAi, TOKENS, type Token, UpdateSender,
 } from '@voiceplane/application';
 import {
@@ -19,6 +19,7 @@ import { ApiModule } from './module';
 
 /** Template and freeform sends share 5 per second per user, counted across instances. */
 export const CHATAPP_SENDS_PER_SECOND = 5;
+const MEDIA_SWEEP_INTERVAL_MS = 3_600_000;
 
 function providerFor(config: Config, c: Container): ChatappProvider {
   if (config.chatappProvider === 'sandbox') {
@@ -99,8 +100,14 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
     get(TOKENS.UnitOfWork), get(TOKENS.UserRepository), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository),
     get(TOKENS.SendReservationRepository), get(TOKENS.BalanceService), c.get(ProviderSenders), c.get(InactivitySchedule), get(TOKENS.Ids), get(TOKENS.Clock),
   )).inSingletonScope();
-  single(TOKENS.RegisterSender, () => new RegisterSender(get(TOKENS.SenderRepository), get(TOKENS.ChatappProvider), c.get(SecretCipher), get(TOKENS.Clock)));
-  single(TOKENS.UpdateSender, () => new UpdateSender(get(TOKENS.UnitOfWork), get(TOKENS.SenderRepository), get(TOKENS.WebhookDeliveries), get(TOKENS.Clock)));
+  single(TOKENS.RegisterSender, () => new RegisterSender(
+    get(TOKENS.SenderRepository), get(TOKENS.ChatappProvider), c.get(SecretCipher), get(TOKENS.Clock),
+    c.isBound(TOKENS.ChatappCallingLines) ? get(TOKENS.ChatappCallingLines) : null,
+  ));
+  single(TOKENS.UpdateSender, () => new UpdateSender(
+    get(TOKENS.UnitOfWork), get(TOKENS.SenderRepository), get(TOKENS.WebhookDeliveries), get(TOKENS.Clock),
+    c.isBound(TOKENS.ChatappCallingLines) ? get(TOKENS.ChatappCallingLines) : null,
+  ));
   single(TOKENS.CreateTemplate, () => new CreateTemplate(
     get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), c.get(ProviderSenders), get(TOKENS.ChatappProvider), get(TOKENS.Clock),
   ));
@@ -174,8 +181,11 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
     ...(sandbox ? [SandboxChatappController] : []), ...(anySandbox ? [SandboxConversationController] : []),
   ];
   for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
+  let retention: MediaRetention | null = null;
+  const sweep = () => (retention ??= new MediaRetention(get(TOKENS.InboundMediaRepository), get(TOKENS.MediaStore), config.mediaRetentionDays, get(TOKENS.Clock), log)).sweep();
   return {
-    background: [sendSettlement],
+    // Hourly, wherever background work runs: expired copies and the files of deleted media leave the store.
+    background: [sendSettlement, everyInterval('chatapp-media-retention', MEDIA_SWEEP_INTERVAL_MS, sweep, log)],
     routeQuotas: [{
       method: 'POST', routes: ['/api/user/chatapp/send', '/api/user/chatapp/send-freeform'],
       buckets: (principal) => [{ key: `chatapp-send:${principal.userId}`, limit: CHATAPP_SENDS_PER_SECOND, windowSeconds: 1 }],

@@ -11,6 +11,7 @@ const granted = acceptCallPermission(noCallPermission(12, '+4915112345678'), fal
 const passing: ChatappCallFacts = {
   planCallingEnabled: true,
   senderCallingEnabled: true,
+  senderCallingLineReady: true,
   senderOnline: true,
   senderCountry: 'DE',
   assistant: 'available',
@@ -29,6 +30,7 @@ describe('chat-app call checks', () => {
   it.each([
     ['plan without chat-app calling', { planCallingEnabled: false }, { code: 'FEATURE_DISABLED' }],
     ['sender calling disabled', { senderCallingEnabled: false }, { code: 'VOICE_DISABLED' }],
+    ['the chat app does not let the number call', { senderCallingLineReady: false }, { code: 'CALLING_NOT_ENABLED' }],
     ['sender offline', { senderOnline: false }, { code: 'SENDER_OFFLINE' }],
     ['sender in NG', { senderCountry: 'NG' }, { code: 'REGION_NOT_SUPPORTED', country: 'NG' }],
     ['sender without assistant', { assistant: 'none' }, { code: 'NO_ASSISTANT' }],
@@ -44,7 +46,7 @@ describe('chat-app call checks', () => {
 
   it('reports every failing check in the route order, the route answering the first', () => {
     const everything: ChatappCallFacts = {
-      planCallingEnabled: false, senderCallingEnabled: false, senderOnline: false, senderCountry: 'VN', assistant: 'none',
+      planCallingEnabled: false, senderCallingEnabled: false, senderCallingLineReady: false, senderOnline: false, senderCountry: 'VN', assistant: 'none',
       permission: noCallPermission(12, '+4915112345678'), balance: 0, minutePrice: 0.08,
       senderCallStatuses: Array<CallStatus>(5).fill('ringing'), contactAttempts: [t0, t0, t0],
     };
@@ -63,6 +65,7 @@ function fixedUpTo(code: string): Partial<ChatappCallFacts> {
   const fixes: [string, Partial<ChatappCallFacts>][] = [
     ['FEATURE_DISABLED', { planCallingEnabled: true }],
     ['VOICE_DISABLED', { senderCallingEnabled: true }],
+    ['CALLING_NOT_ENABLED', { senderCallingLineReady: true }],
     ['SENDER_OFFLINE', { senderOnline: true }],
     ['REGION_NOT_SUPPORTED', { senderCountry: 'DE' }],
     ['NO_ASSISTANT', { assistant: 'available' }],

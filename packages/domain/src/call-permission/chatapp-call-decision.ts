@@ -23,6 +23,11 @@ export interface ChatappCallFacts {
   readonly planCallingEnabled: boolean;
   /** Sender `calling_enabled`. */
   readonly senderCallingEnabled: boolean;
+  /**
+   * The chat app lets the sender's number place calls (a real chat app: calling is on for the
+   * number and voiceplane holds its calling line); always true where the chat app needs nothing (the sandbox).
+   */
+  readonly senderCallingLineReady: boolean;
   readonly senderOnline: boolean;
   readonly senderCountry: string | null;
   readonly assistant: 'none' | 'compliance_blocked' | 'available';
@@ -39,6 +44,7 @@ export interface ChatappCallFacts {
 export type ChatappCallRefusal =
   | { readonly code: 'FEATURE_DISABLED' }
   | { readonly code: 'VOICE_DISABLED' }
+  | { readonly code: 'CALLING_NOT_ENABLED' }
   | { readonly code: 'SENDER_OFFLINE' }
   | { readonly code: 'REGION_NOT_SUPPORTED'; readonly country: string }
   | { readonly code: 'NO_ASSISTANT' }
@@ -53,7 +59,7 @@ export type ChatappCallCode = ChatappCallRefusal['code'];
 
 /** The route's check order. */
 export const CHATAPP_CALL_CHECK_ORDER: readonly ChatappCallCode[] = [
-  'FEATURE_DISABLED', 'VOICE_DISABLED', 'SENDER_OFFLINE', 'REGION_NOT_SUPPORTED', 'NO_ASSISTANT', 'ASSISTANT_BLOCKED',
+  'FEATURE_DISABLED', 'VOICE_DISABLED', 'CALLING_NOT_ENABLED', 'SENDER_OFFLINE', 'REGION_NOT_SUPPORTED', 'NO_ASSISTANT', 'ASSISTANT_BLOCKED',
   'NO_PERMISSION', 'INSUFFICIENT_BALANCE', 'CONCURRENT_LIMIT', 'CONTACT_RATE_LIMIT',
 ];
 
@@ -71,6 +77,8 @@ export function failingChatappCallChecks(facts: ChatappCallFacts, now: Date): re
   const failing: ChatappCallRefusal[] = [];
   if (!facts.planCallingEnabled) failing.push({ code: 'FEATURE_DISABLED' });
   if (!facts.senderCallingEnabled) failing.push({ code: 'VOICE_DISABLED' });
+  // VOICE_DISABLED is the user's switch on the sender; this is the chat app's side of it.
+  if (!facts.senderCallingLineReady) failing.push({ code: 'CALLING_NOT_ENABLED' });
   if (!facts.senderOnline) failing.push({ code: 'SENDER_OFFLINE' });
   if (facts.senderCountry !== null && senderRegionRefusesCalls(facts.senderCountry)) {
     failing.push({ code: 'REGION_NOT_SUPPORTED', country: facts.senderCountry.toUpperCase() });

@@ -18,6 +18,7 @@ const now = d('2026-03-01T11:00:00.000Z');
 const facts: VoicePreflightFacts = {
   planCallingEnabled: true,
   senderCallingEnabled: true,
+  senderCallingLineReady: true,
   senderOnline: true,
   senderCountry: 'DE',
   assistant: 'available',
@@ -99,9 +100,9 @@ describe('permission readout and preflight', () => {
   });
 
   describe('start_call reasons, in preflight order with D2 additions', () => {
-    it('lists them in the contract order', () => {
+    it('lists them in the contract order, the chat app\'s own calling switch right after the sender\'s', () => {
       expect(START_CALL_REASON_ORDER).toEqual([
-        'feature_disabled', 'voice_disabled', 'sender_offline', 'region_not_supported', 'no_assistant', 'assistant_blocked',
+        'feature_disabled', 'voice_disabled', 'calling_not_enabled', 'sender_offline', 'region_not_supported', 'no_assistant', 'assistant_blocked',
         'no_permission', 'permission_expired', 'concurrent_limit', 'contact_rate_limit', 'insufficient_balance',
       ]);
     });
@@ -110,6 +111,7 @@ describe('permission readout and preflight', () => {
     it.each([
       ['feature_disabled', { planCallingEnabled: false, senderCallingEnabled: false }, null],
       ['voice_disabled', { senderCallingEnabled: false, senderOnline: false }, null],
+      ['calling_not_enabled', { senderCallingLineReady: false, senderOnline: false }, null],
       ['sender_offline', { senderOnline: false, senderCountry: 'US' }, null],
       ['region_not_supported', { senderCountry: 'US', assistant: 'none' }, null],
       ['no_assistant', { assistant: 'none', permission: fresh }, null],

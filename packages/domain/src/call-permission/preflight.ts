@@ -6,12 +6,12 @@ import { SlidingWindowUsage } from './sliding-window';
 import { QuotaUsage, quotaStanding } from './user-quotas';
 
 export type StartCallReason =
-  | 'feature_disabled' | 'voice_disabled' | 'sender_offline' | 'region_not_supported' | 'no_assistant' | 'assistant_blocked'
+  | 'feature_disabled' | 'voice_disabled' | 'calling_not_enabled' | 'sender_offline' | 'region_not_supported' | 'no_assistant' | 'assistant_blocked'
   | 'no_permission' | 'permission_expired' | 'concurrent_limit' | 'contact_rate_limit' | 'insufficient_balance';
 
 /** Preflight order, with D2's `insufficient_balance` after `contact_rate_limit` (the route checks balance earlier). */
 export const START_CALL_REASON_ORDER: readonly StartCallReason[] = [
-  'feature_disabled', 'voice_disabled', 'sender_offline', 'region_not_supported', 'no_assistant', 'assistant_blocked',
+  'feature_disabled', 'voice_disabled', 'calling_not_enabled', 'sender_offline', 'region_not_supported', 'no_assistant', 'assistant_blocked',
   'no_permission', 'permission_expired', 'concurrent_limit', 'contact_rate_limit', 'insufficient_balance',
 ];
 
@@ -115,6 +115,7 @@ function limitOf(timePeriod: string, usage: SlidingWindowUsage): PreflightLimit 
 const START_CALL_REASON_OF: Readonly<Record<Exclude<ChatappCallRefusal['code'], 'NO_PERMISSION'>, StartCallReason>> = {
   FEATURE_DISABLED: 'feature_disabled',
   VOICE_DISABLED: 'voice_disabled',
+  CALLING_NOT_ENABLED: 'calling_not_enabled',
   SENDER_OFFLINE: 'sender_offline',
   REGION_NOT_SUPPORTED: 'region_not_supported',
   NO_ASSISTANT: 'no_assistant',

@@ -45,6 +45,7 @@ export const CHATAPP_CALL_ANSWERS: AnswerTable<PlaceChatappCallRefusal> = {
   INVALID_PHONE: VOICE_INVALID_PHONE,
   FEATURE_DISABLED: chatappAnswer(422, 'FEATURE_DISABLED', 'Chat-app calling is not available on this workspace.'),
   VOICE_DISABLED,
+  CALLING_NOT_ENABLED: chatappAnswer(422, 'CALLING_NOT_ENABLED', 'Calling is not enabled for this sender.'),
   SENDER_OFFLINE: chatappAnswer(422, 'SENDER_OFFLINE', 'Sender is not online. Current status: offline'),
   REGION_NOT_SUPPORTED: regionNotSupported,
   NO_ASSISTANT: chatappAnswer(422, 'NO_ASSISTANT', 'This sender has no assistant.'),

@@ -44,6 +44,29 @@ export class TypeormInboundMediaRepository implements InboundMediaRepository {
     });
   }
 
+  /** The trigger on `chatapp_media` lists each removed row in `chatapp_media_deletions`. */
+  async expireCreatedBefore(cutoff: Date, note: string, limit: number): Promise<number> {
+    return this.db.transaction(async () => {
+      const rows = await this.db.query<{ message_id: string }>(
+        `DELETE FROM chatapp_media WHERE id IN (SELECT id FROM chatapp_media WHERE created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING message_id`, [cutoff, limit],
+      );
+      if (rows.length > 0) {
+        await this.db.query(`UPDATE conversation_messages SET media_url = NULL, media_error = $2 WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.message_id), note.slice(0, 255)]);
+      }
+      return rows.length;
+    });
+  }
+
+  async deletedIds(limit: number): Promise<string[]> {
+    const rows = await this.db.query<{ media_id: string }>(`SELECT media_id FROM chatapp_media_deletions ORDER BY deleted_at, media_id LIMIT $1`, [limit]);
+    return rows.map((r) => r.media_id);
+  }
+
+  async forgetDeleted(ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.db.query(`DELETE FROM chatapp_media_deletions WHERE media_id = ANY($1::varchar[])`, [[...ids]]);
+  }
+
   async markFailed(id: string, error: string, now: Date): Promise<void> {
     await this.db.transaction(async () => {
       const row = await this.db.one<{ message_id: string }>(

@@ -1,5 +1,5 @@
 import { QualityRating, Sender, SenderStatus } from '@voiceplane/domain';
-import { NewSender, SenderChanges, SenderListFilter, SenderReach, SenderRepository } from '@voiceplane/application';
+import { NewSender, SenderCallingLine, SenderChanges, SenderListFilter, SenderReach, SenderRepository } from '@voiceplane/application';
 import { Database } from '../../database';
 import { isUniqueViolation, num, numOrNull } from '../rows';
 
@@ -97,6 +97,21 @@ export class TypeormSenderRepository implements SenderRepository {
       `SELECT ${COLUMNS} FROM chatapp_senders WHERE provider_sender_ref = $1 OR phone_number = $1 ORDER BY provider_sender_ref = $1 DESC LIMIT 1`, [ref],
     );
     return row === null ? null : toSender(row);
+  }
+
+  /** Not a change the user made or sees on the sender: `updated_at` stays. */
+  async setCallingLine(id: number, line: SenderCallingLine): Promise<void> {
+    await this.db.query(
+      `UPDATE chatapp_senders SET calling_trunk_id = $2, calling_sip_password = $3, calling_error = $4 WHERE id = $1`,
+      [id, line.trunkId, line.sealedSipPassword, line.error?.slice(0, 255) ?? null],
+    );
+  }
+
+  async callingLine(id: number): Promise<SenderCallingLine | null> {
+    const row = await this.db.one<{ calling_trunk_id: string | null; calling_sip_password: string | null; calling_error: string | null }>(
+      `SELECT calling_trunk_id, calling_sip_password, calling_error FROM chatapp_senders WHERE id = $1`, [id],
+    );
+    return row === null ? null : { trunkId: row.calling_trunk_id, sealedSipPassword: row.calling_sip_password, error: row.calling_error };
   }
 
   async sealedCredentials(id: number): Promise<string | null> {

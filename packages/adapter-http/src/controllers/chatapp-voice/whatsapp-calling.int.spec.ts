@@ -1,0 +1,151 @@
+import { hubSignatureOf } from '@voiceplane/adapter-whatsapp';
+import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
+import { createAssistant } from '../../../../../tools/calls/fixtures';
+import { eventually } from '../../../../../tools/fault/webhook-receiver';
+import { STUB_API_KEY, STUB_API_SECRET, TwirpStub } from '../../../../../tools/livekit/twirp-stub';
+import { GraphStandIn } from '../../../../../tools/whatsapp/graph-stand-in';
+import { notification, WABA_ID } from '../../../../../tools/whatsapp/webhook-fixtures';
+
+/**
+ * Chat-app calls in production (CHATAPP_PROVIDER=whatsapp_cloud, VOICE_RUNTIME=livekit) against a
+ * Graph stand-in and LiveKit's Twirp stub on 127.0.0.1: a sender's registration turns SIP calling
+ * on and gives it its own trunk to wa.meta.vc; its calls dial the customer in WhatsApp through
+ * that trunk; a number Meta does not let call answers CALLING_NOT_ENABLED and stores nothing.
+ */
+
+const APP_SECRET = 'whatsapp-app-secret-calls';
+const TOKEN = 'EAAG-calls-system-user-token';
+const CALLING_ID = '206540352242922';
+const SILENT_ID = '206540352242923';
+const SIP_PASSWORD = 'meta-issued-sip-password-1';
+const CUSTOMER = '+16505551234';
+const PATH = '/api/providers/chatapp/whatsapp/webhook';
+
+let t: TestApi;
+let graph: GraphStandIn;
+let livekit: TwirpStub;
+let owner: TestUser;
+let trunks = 0;
+
+const signedPost = (payload: object) => {
+  const bytes = Buffer.from(JSON.stringify(payload));
+  return t.http.post(PATH).set('Content-Type', 'application/json').set('X-Hub-Signature-256', hubSignatureOf(APP_SECRET, bytes)).send(bytes.toString('utf8'));
+};
+/** The customer writes and grants calls permanently, to the number `phoneNumberId`. */
+const customerGrants = (phoneNumberId: string, display: string) => signedPost(notification('messages', {
+  messaging_product: 'whatsapp', metadata: { display_phone_number: display, phone_number_id: phoneNumberId },
+  contacts: [{ profile: { name: 'Sheena Nelson' }, wa_id: '16505551234' }],
+  messages: [
+    { from: '16505551234', id: `wamid.HI-${phoneNumberId}`, timestamp: '1749416383', type: 'text', text: { body: 'Call me' } },
+    { from: '16505551234', id: `wamid.OK-${phoneNumberId}`, timestamp: '1749416384', type: 'interactive', interactive: { type: 'call_permission_reply', call_permission_reply: { response: 'accept', is_permanent: true } } },
+  ],
+}));
+const permission = (senderId: number) => t.http.get(`/api/user/chatapp/voice/permission?sender_id=${senderId}&recipient_phone=${encodeURIComponent(CUSTOMER)}`).set(owner.auth);
+const placeCall = (senderId: number) => t.http.post('/api/user/chatapp/voice/call').set(owner.auth).send({ sender_id: senderId, recipient_phone: CUSTOMER });
+const chatappCalls = async () => (await t.db.dataSource.query(`SELECT id, status, sender_id FROM calls WHERE channel = 'chatapp' AND user_id = $1`, [owner.id])) as { id: string; status: string }[];
+
+beforeAll(async () => {
+  graph = await GraphStandIn.start(TOKEN);
+  graph.addNumber({ phoneNumberId: CALLING_ID, displayPhoneNumber: '+49 30 12345670', status: 'CONNECTED', qualityRating: 'GREEN', messagingLimitTier: 'TIER_1K' });
+  graph.addNumber({ phoneNumberId: SILENT_ID, displayPhoneNumber: '+49 30 12345671', status: 'CONNECTED', qualityRating: 'GREEN', messagingLimitTier: 'TIER_1K' });
+  graph.allowCalling(CALLING_ID, SIP_PASSWORD);
+  livekit = await TwirpStub.start();
+  livekit.respondWith((r) => {
+    if (r.method === 'SIP/CreateSIPOutboundTrunk') return { body: { sip_trunk_id: `ST_wa${++trunks}` } };
+    if (r.method === 'AgentDispatchService/CreateDispatch') return { body: { id: 'AD_1', agent_name: 'voiceplane-assistant', room: r.body.room } };
+    if (r.method === 'SIP/CreateSIPParticipant') return { body: { participant_id: 'PA_1', room_name: r.body.roomName } };
+    return undefined;
+  });
+  t = await createTestApi({
+    env: {
+      CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: APP_SECRET, WHATSAPP_VERIFY_TOKEN: 'verify-token-calls', WHATSAPP_GRAPH_BASE_URL: graph.baseUrl,
+      WHATSAPP_SIP_SERVER_HOST: 'sip.voiceplane.example', REPLY_GENERATOR: 'off',
+      VOICE_RUNTIME: 'livekit', LIVEKIT_URL: livekit.url, LIVEKIT_API_KEY: STUB_API_KEY, LIVEKIT_API_SECRET: STUB_API_SECRET,
+    },
+  });
+  owner = await t.createUser({ balance: 10 });
+});
+afterAll(async () => {
+  await t.close();
+  await graph.close();
+  await livekit.close();
+});
+
+describe('chat-app calls over WhatsApp Business Calling (SIP)', () => {
+  it('gives a calling sender its own trunk to wa.meta.vc and dials the customer in WhatsApp; a number that cannot call answers CALLING_NOT_ENABLED', async () => {
+    const assistant = await createAssistant(t, owner, { name: 'Support', system_prompt: 'Help with orders.' });
+    expect((await t.http.post(`/api/user/assistant/${assistant}/activate`).set(owner.auth)).status).toBe(200);
+    const register = (phone: string, phoneNumberId: string) => t.http.post('/api/user/chatapp/senders').set(owner.auth).send({
+      phone_number: phone, display_name: 'Acme Support', assistant_id: assistant, calling_enabled: true,
+      provider_config: { phone_number_id: phoneNumberId, waba_id: WABA_ID, access_token: TOKEN },
+    });
+
+    const calling = await register('+493012345670', CALLING_ID);
+    expect(calling.status).toBe(201);
+    expect(JSON.stringify(calling.body)).not.toContain(SIP_PASSWORD);
+    const enable = graph.requests.find((r) => r.method === 'POST' && r.path === `/v21.0/${CALLING_ID}/settings`);
+    expect(JSON.parse(enable!.body)).toEqual({
+      calling: { status: 'ENABLED', srtp_key_exchange_protocol: 'SDES', sip: { status: 'ENABLED', servers: [{ hostname: 'sip.voiceplane.example', port: 5061 }] } },
+    });
+    expect(graph.requests.some((r) => r.method === 'GET' && r.path === `/v21.0/${CALLING_ID}/settings?include_sip_credentials=true`)).toBe(true);
+    expect(livekit.requests.map((r) => [r.method, r.body])).toEqual([['SIP/CreateSIPOutboundTrunk', {
+      trunk: expect.objectContaining({
+        address: 'wa.meta.vc', numbers: ['+493012345670'], transport: 'SIP_TRANSPORT_TLS', mediaEncryption: 'SIP_MEDIA_ENCRYPT_REQUIRE',
+        authUsername: '+493012345670', authPassword: SIP_PASSWORD,
+      }),
+    }]]);
+    // The SIP password is kept sealed, like SIP trunk passwords.
+    const [stored] = await t.db.dataSource.query(`SELECT calling_trunk_id, calling_sip_password, calling_error FROM chatapp_senders WHERE id = $1`, [calling.body.data.id]);
+    expect(stored).toEqual({ calling_trunk_id: 'ST_wa1', calling_sip_password: expect.any(String), calling_error: null });
+    expect(stored.calling_sip_password).not.toContain(SIP_PASSWORD);
+
+    // Meta refuses calling for the second number: registered all the same, without a line, with the reason kept.
+    const silent = await register('+493012345671', SILENT_ID);
+    expect(silent.status).toBe(201);
+    expect(livekit.requests).toHaveLength(1);
+    const [refused] = await t.db.dataSource.query(`SELECT calling_trunk_id, calling_error FROM chatapp_senders WHERE id = $1`, [silent.body.data.id]);
+    expect(refused).toEqual({ calling_trunk_id: null, calling_error: '(#138018) Calling is not available for this business phone number' });
+
+    await customerGrants(CALLING_ID, '493012345670');
+    await customerGrants(SILENT_ID, '493012345671');
+    await eventually(async () => (await permission(calling.body.data.id)).body.can_call === true && (await permission(silent.body.data.id)).body.status === 'granted', 'both grants');
+    const preflight = (await permission(silent.body.data.id)).body.actions.find((a: { action_name: string }) => a.action_name === 'start_call');
+    expect(preflight).toEqual(expect.objectContaining({ can_perform: false, reason: 'calling_not_enabled' }));
+
+    const cannot = await placeCall(silent.body.data.id);
+    expect([cannot.status, cannot.body]).toEqual([422, { success: false, error: 'Calling is not enabled for this sender.', error_code: 'CALLING_NOT_ENABLED' }]);
+    expect(await chatappCalls()).toEqual([]);
+
+    livekit.reset();
+    livekit.respondWith((r) => {
+      if (r.method === 'AgentDispatchService/CreateDispatch') return { body: { id: 'AD_1', agent_name: 'voiceplane-assistant', room: r.body.room } };
+      if (r.method === 'SIP/CreateSIPParticipant') return { body: { participant_id: 'PA_1', room_name: r.body.roomName } };
+      return undefined;
+    });
+    const placed = await placeCall(calling.body.data.id);
+    expect([placed.status, placed.body]).toEqual([200, { success: true, status: 'queued', sender_id: calling.body.data.id, customer_phone: CUSTOMER }]);
+    await eventually(() => livekit.requests.some((r) => r.method === 'SIP/CreateSIPParticipant'), 'the customer dialled in WhatsApp');
+    const [call] = await chatappCalls();
+    expect(livekit.requests.find((r) => r.method === 'SIP/CreateSIPParticipant')!.body).toEqual(expect.objectContaining({
+      sipTrunkId: 'ST_wa1', sipCallTo: CUSTOMER, sipNumber: '+493012345670', roomName: `vp-call-out-${call.id}`,
+    }));
+    expect(call.status).toBe('queued');
+  });
+
+  it('sets the line up when calling is turned on for a sender registered without it', async () => {
+    const LATER_ID = '206540352242924';
+    graph.addNumber({ phoneNumberId: LATER_ID, displayPhoneNumber: '+49 30 12345672', status: 'CONNECTED', qualityRating: 'GREEN', messagingLimitTier: 'TIER_1K' });
+    graph.allowCalling(LATER_ID, 'meta-issued-sip-password-2');
+    livekit.reset();
+    livekit.respondWith((r) => (r.method === 'SIP/CreateSIPOutboundTrunk' ? { body: { sip_trunk_id: 'ST_later' } } : undefined));
+    const later = await t.http.post('/api/user/chatapp/senders').set(owner.auth).send({
+      phone_number: '+493012345672', display_name: 'Acme Later', provider_config: { phone_number_id: LATER_ID, waba_id: WABA_ID, access_token: TOKEN },
+    });
+    expect(later.status).toBe(201);
+    expect(livekit.requests).toEqual([]);
+    expect((await t.http.put(`/api/user/chatapp/senders/${later.body.data.id}`).set(owner.auth).send({ calling_enabled: true })).status).toBe(200);
+    expect(livekit.requests.map((r) => [r.method, (r.body.trunk as { authPassword: string }).authPassword])).toEqual([['SIP/CreateSIPOutboundTrunk', 'meta-issued-sip-password-2']]);
+    const [stored] = await t.db.dataSource.query(`SELECT calling_trunk_id FROM chatapp_senders WHERE id = $1`, [later.body.data.id]);
+    expect(stored.calling_trunk_id).toBe('ST_later');
+  });
+});
