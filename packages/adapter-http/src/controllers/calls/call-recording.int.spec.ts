@@ -66,7 +66,7 @@ describe('call recordings', () => {
     // Still uploading: the address answers 404 like a recording that never was.
     expect((await t.http.get(`/api/user/calls/${id}/recording`).set(owner.auth)).status).toBe(404);
 
-    await t.runtime.container.get(TOKENS.MediaStore).put(recordingMediaKey(id), Buffer.from('OggS\0\x02'), 'audio/ogg');
+    await t.runtime.container.get(TOKENS.MediaStore).put(recordingMediaKey(id), [Buffer.from('OggS\0\x02')], 'audio/ogg');
     const done = await postWebhook(egressEnded(id, 'EGRESS_COMPLETE'));
     expect([done.status, done.body]).toEqual([200, { received: true }]);
     const res = await t.http.get(`/api/user/calls/${id}/recording`).set(owner.auth).buffer(true).parse((r, cb) => {
