@@ -49,6 +49,11 @@ export interface Config {
   readonly automationHookRatePerMinute: number;
   /** Where copies of inbound chat-app media are kept: files under the data directory, or an S3-compatible bucket. */
   readonly mediaStore: MediaStoreConfig;
+  /**
+   * Crash tests only (FAULT_HOLD_IDEMPOTENT_ANSWERS=1): a request with an Idempotency-Key never
+   * answers once its effect committed, so the process can be killed at exactly that point.
+   */
+  readonly faultHoldIdempotentAnswers: boolean;
 }
 
 export type MediaStoreConfig =
@@ -234,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     stripe,
     automationHookRatePerMinute: int('AUTOMATION_HOOK_RATE_PER_MINUTE', 60, 1, 1_000_000),
     mediaStore,
+    faultHoldIdempotentAnswers: bool('FAULT_HOLD_IDEMPOTENT_ANSWERS'),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

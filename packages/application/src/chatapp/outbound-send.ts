@@ -44,6 +44,11 @@ export interface OutboundSend<E> {
   /** Ledger text before the message sid. */
   readonly description: string;
   readonly requestId?: string | null;
+  /**
+   * The caller's own result, made from the send's inside its transaction: given, the send's
+   * transaction concludes the caller's use case (see `TransactionOptions.concludes`).
+   */
+  readonly outcome?: (sent: Result<SentMessage, E | SendFailed>) => unknown;
 }
 
 export interface SentMessage {
@@ -118,7 +123,7 @@ export class OutboundSends {
       }
       await this.inactivity.afterMessage(change.next, change, existing === null || existing.messageCount === 0);
       return ok({ conversation: change.next, messageId: stored.messageId, chatapp: stored.chatapp });
-    });
+    }, { concludes: o.outcome ?? false });
   }
 
   private async deliver<E>(o: OutboundSend<E>, sender: ProviderSender): Promise<Result<ProviderAcceptance, SendFailed>> {
