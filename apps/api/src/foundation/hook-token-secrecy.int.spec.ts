@@ -43,6 +43,16 @@ it('stores the token sealed, shows the owner the same URL, and the URL still tri
   expect({ wrong, status: refused.status }).toEqual({ wrong, status: 404 });
 });
 
+it('keeps the token out of every other row: an idempotent trigger\'s stored key, the tool bound to the automation', async () => {
+  const { path, token } = await lookupAutomation();
+  const first = await t.http.post(path).set('Idempotency-Key', 'hook-1').send({ key: 'A-1' });
+  const again = await t.http.post(`${path}/`).set('Idempotency-Key', 'hook-1').send({ key: 'A-1' });
+  expect([again.headers['idempotent-replayed'], again.body]).toEqual(['true', first.body]);
+  const [{ clear }] = await t.db.dataSource.query(
+    `SELECT (SELECT count(*) FROM idempotency_keys WHERE position($1 in scope) > 0) + (SELECT count(*) FROM tools WHERE position($1 in endpoint) > 0) AS clear`, [token]);
+  expect(Number(clear)).toBe(0);
+});
+
 it('a token stored in clear before sealing keeps working, and is sealed when an api starts', async () => {
   const { id, path, token } = await lookupAutomation();
   await t.db.dataSource.query(`UPDATE automations SET webhook_token = $2 WHERE id = $1`, [id, token]);

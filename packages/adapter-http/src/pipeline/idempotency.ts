@@ -29,7 +29,10 @@ export interface IdempotencyOptions {
  */
 function scopeOf(req: Request, ctx: RequestContext, key: string, routeOf: IdempotencyOptions['routeOf']): string {
   const matched = routeOf(req.method, fullPath(req));
-  const target = matched ? `${matched.route}${JSON.stringify(matched.params)}` : `${req.method}:${fullPath(req)}`;
+  // Parameters are hashed: a hook's token is one of them, and the scope is stored.
+  const target = matched
+    ? `${matched.route}:${createHash('sha256').update(JSON.stringify(matched.params)).digest('base64url')}`
+    : `${req.method}:${createHash('sha256').update(fullPath(req)).digest('base64url')}`;
   const admin = matched ? matched.route.startsWith(`${req.method} /api/admin/`) : fullPath(req).startsWith('/api/admin');
   const owner = ctx.principal ? `u${ctx.principal.userId}` : admin ? 'admin' : 'hook';
   return `${owner}:${target}:${key}`;
