@@ -7,9 +7,8 @@ const MAIN = join(__dirname, '..', '..', 'apps', 'api', 'dist', 'main.js');
 /** `apps/api` (`npm start`) as its own process, so it can be killed for real. */
 export class ApiProcess {
   private readonly exited: Promise<unknown>;
-  readonly output: string[] = [];
 
-  private constructor(private readonly child: ChildProcess, readonly base: string) {
+  private constructor(private readonly child: ChildProcess, readonly base: string, readonly output: string[]) {
     this.exited = new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
   }
 
@@ -35,11 +34,7 @@ export class ApiProcess {
         reject(new Error(`api exited with ${code} before listening:\n${output.join('')}`));
       });
     });
-    const api = new ApiProcess(child, base);
-    api.output.push(...output);
-    child.stdout?.on('data', (chunk: Buffer) => api.output.push(chunk.toString('utf8')));
-    child.stderr?.on('data', (chunk: Buffer) => api.output.push(chunk.toString('utf8')));
-    return api;
+    return new ApiProcess(child, base, output);
   }
 
   /** SIGKILL: no shutdown code runs; what was not committed is lost, what was is kept. */
