@@ -1,5 +1,5 @@
 import { StoredIdempotentRequest } from '@voiceplane/domain';
-import { IdempotencyClaim, IdempotencyStore } from '@voiceplane/application';
+import { AnswerOfOutcome, IdempotencyClaim, IdempotencyStore } from '@voiceplane/application';
 
 type Entry = StoredIdempotentRequest & { readonly expiresAt: Date; readonly leaseUntil: Date | null };
 
@@ -37,7 +37,7 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
   }
 
   /** Memory has no transactions to bind to: the request just runs. */
-  bindEffects<T>(_scope: string, run: () => T): T {
+  bindEffects<T>(_scope: string, run: () => T, _answerOf?: AnswerOfOutcome): T {
     return run();
   }
 }

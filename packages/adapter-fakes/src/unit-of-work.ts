@@ -1,4 +1,4 @@
-import { UnitOfWork } from '@voiceplane/application';
+import { TransactionOptions, UnitOfWork } from '@voiceplane/application';
 
 /**
  * The fakes write at once and keep what they wrote, so a transaction here only runs its work:
@@ -6,7 +6,7 @@ import { UnitOfWork } from '@voiceplane/application';
  * tests exercise; rollback belongs to the PostgreSQL lane.
  */
 export class InMemoryUnitOfWork implements UnitOfWork {
-  transaction<T>(work: () => Promise<T>): Promise<T> {
+  transaction<T>(work: () => Promise<T>, _options?: TransactionOptions<T>): Promise<T> {
     return work();
   }
 }

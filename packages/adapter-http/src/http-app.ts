@@ -47,6 +47,8 @@ export interface HttpAppOptions {
   readonly authenticator: Authenticator;
   readonly rateLimiter: RateLimiter;
   readonly idempotencyStore: IdempotencyStore;
+  /** Fault injection for the crash tests; never set in production. */
+  readonly faults?: { readonly beforeIdempotentAnswer?: () => Promise<void> };
   /** Seals stored idempotent answers (they may carry a secret shown once). */
   readonly secrets: SecretCipher;
   readonly adminToken: string;
@@ -112,7 +114,7 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   });
   mountDocs(app, o.version, o.routeDocs);
 
-  const idem = idempotency(o.idempotencyStore, o.now, o.secrets);
+  const idem = idempotency(o.idempotencyStore, o.now, o.secrets, { routeOf: (method, path) => routes.match(method, path), beforeAnswer: o.faults?.beforeIdempotentAnswer });
   const isPublicUserRoute = (req: Request) => req.method === 'POST' && fullPath(req) === '/api/user/login';
   app.use('/api/user', (req, res, next) => (isPublicUserRoute(req) ? next() : userAuth(req, res, next)));
   app.use('/api/user', (req, res, next) => (isPublicUserRoute(req) ? next() : limits(req, res, next)));

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
-import { UnitOfWork } from '@voiceplane/application';
+import { TransactionOptions, UnitOfWork } from '@voiceplane/application';
 import { poolOf, preparesStatements } from './data-source';
 
 /**
@@ -13,7 +13,12 @@ interface Transaction {
   readonly manager: EntityManager;
   /** Run once the outermost transaction has committed; dropped on rollback. */
   readonly committed: Array<() => void>;
+  /** Set by the transaction (outermost or nested) that concludes its use case: that use case's result. */
+  conclusion: { readonly result: unknown } | null;
 }
+
+/** Run last inside a transaction; `conclusion` is the concluding result when the transaction had one. */
+export type CommitStep = (conclusion: { readonly result: unknown } | null) => Promise<void>;
 
 export interface QueryOptions {
   /**
@@ -29,7 +34,7 @@ export interface QueryOptions {
 export class Database implements UnitOfWork {
   private readonly current = new AsyncLocalStorage<Transaction>();
   /** Statements to run inside every outermost transaction begun within `withCommitStep`, just before it commits. */
-  private readonly commitSteps = new AsyncLocalStorage<() => Promise<void>>();
+  private readonly commitSteps = new AsyncLocalStorage<CommitStep>();
   private readonly statementNames = new Map<string, string>();
 
   constructor(readonly dataSource: DataSource) {}
@@ -88,20 +93,29 @@ export class Database implements UnitOfWork {
    * Runs `run` so that every outermost transaction it (or anything it starts) begins runs `step`
    * last, inside that transaction: what `step` writes commits exactly with the work, or not at all.
    */
-  withCommitStep<T>(step: () => Promise<void>, run: () => T): T {
+  withCommitStep<T>(step: CommitStep, run: () => T): T {
     return this.commitSteps.run(step, run);
   }
 
-  async transaction<T>(work: () => Promise<T>): Promise<T> {
-    if (this.inTransaction) return work();
+  async transaction<T>(work: () => Promise<T>, options: TransactionOptions<T> = {}): Promise<T> {
+    const run = async (tx: Transaction) => {
+      const result = await work();
+      const { concludes } = options;
+      if (concludes) tx.conclusion = { result: typeof concludes === 'function' ? concludes(result) : result };
+      return result;
+    };
+    const outer = this.current.getStore();
+    if (outer) return run(outer);
     const committed: Array<() => void> = [];
     const step = this.commitSteps.getStore();
-    const withStep = step ? async () => {
-      const done = await work();
-      await step();
-      return done;
-    } : work;
-    const result = await this.dataSource.transaction((manager) => this.current.run({ manager, committed }, withStep));
+    const result = await this.dataSource.transaction((manager) => {
+      const tx: Transaction = { manager, committed, conclusion: null };
+      return this.current.run(tx, async () => {
+        const done = await run(tx);
+        if (step) await step(tx.conclusion);
+        return done;
+      });
+    });
     for (const then of committed) then();
     return result;
   }

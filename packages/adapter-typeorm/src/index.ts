@@ -1,5 +1,7 @@
 export { createDataSource, migrate, pendingMigrations, type DataSourceOptions } from './data-source';
 export { Database } from './database';
+/** Every migration in order (a migration that rewrites data is tested by running it again over such data). */
+export { migrations } from './migrations';
 export { TypeormUserRepository } from './repositories/user-repository';
 export { TypeormLedgerRepository } from './repositories/ledger-repository';
 export { TypeormCredentialRepository } from './repositories/credential-repository';

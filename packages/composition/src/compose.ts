@@ -73,6 +73,12 @@ export async function composeApi(config: Config, deps: ComposeDependencies): Pro
       return true;
     },
     isDraining: () => draining,
+    faults: config.faultHoldIdempotentAnswers ? {
+      beforeIdempotentAnswer: () => {
+        deps.logger.warn('fault: an idempotent answer is held after its effect committed');
+        return new Promise<void>(() => undefined);
+      },
+    } : undefined,
   });
 
   return {

@@ -55,6 +55,11 @@ export interface Config {
   readonly mediaStore: MediaStoreConfig;
   /** Days a copy of inbound media is kept before the file is deleted (90). */
   readonly mediaRetentionDays: number;
+  /**
+   * Crash tests only (FAULT_HOLD_IDEMPOTENT_ANSWERS=1): a request with an Idempotency-Key never
+   * answers once its effect committed, so the process can be killed at exactly that point.
+   */
+  readonly faultHoldIdempotentAnswers: boolean;
 }
 
 export type MediaStoreConfig =
@@ -242,6 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     automationHookRatePerMinute: int('AUTOMATION_HOOK_RATE_PER_MINUTE', 60, 1, 1_000_000),
     mediaStore,
     mediaRetentionDays: int('CHATAPP_MEDIA_RETENTION_DAYS', 90, 1, 3650),
+    faultHoldIdempotentAnswers: bool('FAULT_HOLD_IDEMPOTENT_ANSWERS'),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

@@ -1,5 +1,7 @@
 import { PassThrough } from 'node:stream';
+import { migrations } from '@voiceplane/adapter-typeorm';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
+import { createAssistant } from '../../../../tools/calls/fixtures';
 
 /**
  * An automation's webhook token is the credential of its URL (issue 32): stored sealed, opened only
@@ -41,6 +43,39 @@ it('stores the token sealed, shows the owner the same URL, and the URL still tri
   const wrong = `${path.slice(0, -1)}${path.endsWith('x') ? 'y' : 'x'}`;
   const refused = await t.http.post(wrong).send({ key: 'A-1' });
   expect({ wrong, status: refused.status }).toEqual({ wrong, status: 404 });
+});
+
+it('keeps the token out of every other row: an idempotent trigger\'s stored key, the tool bound to the automation', async () => {
+  const { path, token } = await lookupAutomation();
+  const first = await t.http.post(path).set('Idempotency-Key', 'hook-1').send({ key: 'A-1' });
+  const again = await t.http.post(`${path}/`).set('Idempotency-Key', 'hook-1').send({ key: 'A-1' });
+  expect([again.headers['idempotent-replayed'], again.body]).toEqual(['true', first.body]);
+  const [{ clear }] = await t.db.dataSource.query(
+    `SELECT (SELECT count(*) FROM idempotency_keys WHERE position($1 in scope) > 0) + (SELECT count(*) FROM tools WHERE position($1 in endpoint) > 0) AS clear`, [token]);
+  expect(Number(clear)).toBe(0);
+});
+
+it('a mid-call tool stored with the hook token in clear loses it to the migration', async () => {
+  const assistant = await createAssistant(t, u);
+  const table = (await t.http.post('/api/user/automate/tables').set(u.auth).send({ name: 'Tool orders', columns: [{ name: 'order_number', type: 'string' }] })).body.data.id;
+  await t.http.post(`/api/user/automate/tables/${table}/rows`).set(u.auth).send({ rows: [{ values: { order_number: 'A-1' } }] });
+  const applied = await t.http.post('/api/user/automate/templates/midcall_lookup_table').set(u.auth)
+    .send({ params: { table_id: table, key_column: 'order_number' }, assistant_id: assistant });
+  expect(applied.status).toBe(201);
+  const url = applied.body.webhook_url as string;
+  // As an older version stored it.
+  await t.db.dataSource.query(`UPDATE tools SET endpoint = $2 WHERE automation_id = $1`, [applied.body.automation_id, url]);
+  const [{ id: toolId }] = await t.db.dataSource.query(`SELECT id FROM tools WHERE automation_id = $1`, [applied.body.automation_id]);
+
+  const Migration = migrations.find((m) => m.name === 'ToolHookEndpoints1795740000000')!;
+  const runner = t.db.dataSource.createQueryRunner();
+  try {
+    await new Migration().up(runner);
+  } finally {
+    await runner.release();
+  }
+  const tool = (await t.http.get('/api/user/tools').set(u.auth)).body.data.find((x: { id: number }) => x.id === Number(toolId));
+  expect(tool.endpoint).toBe(url.replace(/[^/]+$/, '[redacted]'));
 });
 
 it('a token stored in clear before sealing keeps working, and is sealed when an api starts', async () => {

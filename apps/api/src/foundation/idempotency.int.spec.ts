@@ -146,6 +146,26 @@ describe('Idempotency-Key', () => {
     expect(balance).toBe(11);
   });
 
+  it('scopes a key by the route the router dispatches to: other spellings of one path replay, other ids do not', async () => {
+    const account = await t.createUser({ balance: 1 });
+    const credit = (path: string) => t.http.post(path).set(t.admin).set('Idempotency-Key', 'credit-spelled').send({ amount: 2, note: 'spelled' });
+    const first = await credit(`/api/admin/users/${account.id}/balance`);
+    expect(first.status).toBeLessThan(300);
+    for (const spelling of [`/api/admin/users/${account.id}/balance/`, `/API/ADMIN/USERS/${account.id}/BALANCE`, `/api/Admin/users/${account.id}/Balance/`]) {
+      const again = await credit(spelling);
+      expect([spelling, again.status, again.headers['idempotent-replayed']]).toEqual([spelling, first.status, 'true']);
+      expect(again.body).toEqual(first.body);
+    }
+    const [{ balance }] = await t.db.dataSource.query(`SELECT balance::float AS balance FROM users WHERE id = $1`, [account.id]);
+    expect(balance).toBe(3);
+
+    const other = await t.createUser({ balance: 1 });
+    const elsewhere = await credit(`/api/admin/users/${other.id}/balance`);
+    expect(elsewhere.headers['idempotent-replayed']).toBeUndefined();
+    const [{ balance: otherBalance }] = await t.db.dataSource.query(`SELECT balance::float AS balance FROM users WHERE id = $1`, [other.id]);
+    expect(otherBalance).toBe(3);
+  });
+
   it('a refused request (nothing committed) is answered and stored as before', async () => {
     const account = await t.createUser({ balance: 1 });
     const refused = await t.http.post(`/api/admin/users/${account.id}/balance`).set(t.admin).set('Idempotency-Key', 'credit-refused').send({ amount: 1e9, note: 'x' });

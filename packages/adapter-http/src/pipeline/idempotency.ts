@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { decideIdempotentRequest, isStorableStatus, isValidIdempotencyKey } from '@voiceplane/domain';
 import { IdempotencyStore, SecretCipher } from '@voiceplane/application';
-import { ApiRequest, fullPath } from './request-context';
+import { ApiRequest, fullPath, RequestContext } from './request-context';
+import type { MatchedRoute } from './route-table';
+import type { Answer } from './answers';
+import { reply } from './responses';
 
 const RETENTION_MS = 24 * 3600_000;
 /** How long an in-flight claim survives a process that died mid-request; renewed every third of it. */
@@ -10,13 +13,52 @@ const LEASE_MS = 60_000;
 /** Sealed answers start with the cipher's version tag; a JSON body never does (rows from before sealing). */
 const SEALED_PREFIX = 'v1.';
 
+export interface IdempotencyOptions {
+  /** The route a request will be dispatched to (see `routeResolver`): keys are scoped by it, not by the spelling of the path. */
+  readonly routeOf: (method: string, path: string) => MatchedRoute | null;
+  /**
+   * Fault injection for the crash tests only: runs after the request's effect committed and before
+   * its answer is stored or sent outside that commit.
+   */
+  readonly beforeAnswer?: () => Promise<void>;
+}
+
 /**
- * Idempotency-Key on POST. The answer is stored before it is sent, so a client
- * that retries after seeing it always gets the replay. Stored answers are sealed with the
- * deployment key: some carry a secret shown once (an API key token), and none may sit readable
- * in the table or the WAL.
+ * The scope a key is claimed in: the caller, and the route the router will dispatch to with its
+ * parameters — `/send`, `/send/` and `/SEND` are one route, so one key covers them all.
  */
-export function idempotency(store: IdempotencyStore, now: () => Date, cipher: SecretCipher) {
+function scopeOf(req: Request, ctx: RequestContext, key: string, routeOf: IdempotencyOptions['routeOf']): string {
+  const matched = routeOf(req.method, fullPath(req));
+  // Parameters are hashed: a hook's token is one of them, and the scope is stored.
+  const target = matched
+    ? `${matched.route}:${createHash('sha256').update(JSON.stringify(matched.params)).digest('base64url')}`
+    : `${req.method}:${createHash('sha256').update(fullPath(req)).digest('base64url')}`;
+  const admin = matched ? matched.route.startsWith(`${req.method} /api/admin/`) : fullPath(req).startsWith('/api/admin');
+  const owner = ctx.principal ? `u${ctx.principal.userId}` : admin ? 'admin' : 'hook';
+  return `${owner}:${target}:${key}`;
+}
+
+/**
+ * Runs the use case and answers with `render` of its result. On a request with an
+ * Idempotency-Key, the same answer is stored in the transaction that concludes the use case
+ * (`UnitOfWork.transaction(…, { concludes: true })`), atomically with its effect: a retry after a
+ * crash between that commit and the answer gets the answer, and nothing runs twice.
+ */
+export async function answerOutcome<T>(req: Request, run: () => Promise<T>, render: (outcome: T) => Answer) {
+  const slot = (req as ApiRequest).ctx.outcomeAnswer;
+  if (slot) slot.render = render as (outcome: unknown) => Answer;
+  const { status, body, headers } = render(await run());
+  return reply(status, body, headers ? { ...headers } : undefined);
+}
+
+/**
+ * Idempotency-Key on POST. The answer is stored before it is sent, so a client that retries
+ * after seeing it always gets the replay; where the controller renders through `answerOutcome`,
+ * it is stored in the very commit of the effect. Stored answers are sealed with the deployment
+ * key: some carry a secret shown once (an API key token), and none may sit readable in the table
+ * or the WAL.
+ */
+export function idempotency(store: IdempotencyStore, now: () => Date, cipher: SecretCipher, options: IdempotencyOptions) {
   const open = (body: string) => (body.startsWith(SEALED_PREFIX) ? cipher.decrypt(body) : Promise.resolve(body));
   const handle = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const key = req.headers['idempotency-key'];
@@ -30,8 +72,7 @@ export function idempotency(store: IdempotencyStore, now: () => Date, cipher: Se
         return;
       }
       const ctx = (req as ApiRequest).ctx;
-      const owner = ctx.principal ? `u${ctx.principal.userId}` : fullPath(req).startsWith('/api/admin') ? 'admin' : 'hook';
-      const scope = `${owner}:${req.method}:${fullPath(req)}:${key}`;
+      const scope = scopeOf(req, ctx, key, options.routeOf);
       const fingerprint = createHash('sha256').update(ctx.rawBody).digest('hex');
       const at = now();
       const stored = await store.claim(scope, fingerprint, {
@@ -77,7 +118,8 @@ export function idempotency(store: IdempotencyStore, now: () => Date, cipher: Se
         clearInterval(renewal);
         const text = JSON.stringify(body);
         const status = res.statusCode;
-        const finish = isStorableStatus(status) ? cipher.encrypt(text).then((sealed) => store.complete(scope, status, sealed)) : store.release(scope);
+        const record = () => (isStorableStatus(status) ? cipher.encrypt(text).then((sealed) => store.complete(scope, status, sealed)) : store.release(scope));
+        const finish = options.beforeAnswer ? options.beforeAnswer().then(record) : record();
         finish.then(() => originalJson(body), () => originalJson(body));
         return res;
       }) as Response['json'];
@@ -86,9 +128,21 @@ export function idempotency(store: IdempotencyStore, now: () => Date, cipher: Se
         clearInterval(renewal);
         if (!settled) void store.release(scope).catch(() => undefined);
       });
-      // Every transaction the request commits marks the key in the same commit: after a crash between
-      // the effect and the stored answer, a retry is never carried out a second time.
-      store.bindEffects(scope, () => next());
+      // Every transaction the request commits marks the key in the same commit, and the one that
+      // concludes the use case stores the answer the controller renders from its result: after a crash
+      // between the effect and the answer, a retry is never carried out a second time.
+      const slot: NonNullable<RequestContext['outcomeAnswer']> = {};
+      ctx.outcomeAnswer = slot;
+      store.bindEffects(scope, () => next(), async (outcome) => {
+        let answer: { status: number; body: object } | null = null;
+        try {
+          answer = slot.render ? slot.render(outcome) : null;
+        } catch {
+          // A renderer that cannot answer this result leaves the key marked committed, as without one.
+        }
+        if (answer === null || !isStorableStatus(answer.status)) return null;
+        return { status: answer.status, body: await cipher.encrypt(JSON.stringify(answer.body)) };
+      });
     } catch (e) {
       next(e);
     }

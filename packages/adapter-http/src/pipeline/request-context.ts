@@ -7,6 +7,11 @@ export interface RequestContext {
   /** Exact bytes received (idempotency fingerprints, provider signatures). */
   rawBody: Buffer;
   principal?: Principal;
+  /**
+   * Set on a request with an Idempotency-Key: the controller puts here how it renders its use
+   * case's result, so the answer is stored in the transaction that concludes the use case.
+   */
+  outcomeAnswer?: { render?: (outcome: unknown) => { readonly status: number; readonly body: object } };
 }
 
 export type ApiRequest = Request & { ctx: RequestContext };

@@ -80,16 +80,30 @@ export const routeIdentity = (method: string, declaredPath: string): RouteIdenti
  * set them), so that whatever spelling reaches a handler is known by that handler's route. Reads the
  * table at the first call, after every controller is mounted.
  */
-export function routeResolver(app: Application): { resolve(method: string, path: string): RouteIdentity | null; declared(): Set<RouteIdentity> } {
+/** The route a request is dispatched to, with its path parameters as the router decoded them. */
+export interface MatchedRoute {
+  readonly route: RouteIdentity;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+export function routeResolver(app: Application): {
+  resolve(method: string, path: string): RouteIdentity | null;
+  match(method: string, path: string): MatchedRoute | null;
+  declared(): Set<RouteIdentity>;
+} {
   let stack: RouteLayer[] | null = null;
   const table = () => (stack ??= (app as unknown as { router: { stack: RouteLayer[] } }).router.stack.filter((l) => l.route !== undefined));
+  const match = (method: string, path: string): MatchedRoute | null => {
+    for (const layer of table()) {
+      if (!layer.route!._handlesMethod(method)) continue;
+      const found = layer.match(path);
+      if (found) return { route: routeIdentity(method, layer.route!.path), params: found.params };
+    }
+    return null;
+  };
   return {
-    resolve(method, path) {
-      for (const layer of table()) {
-        if (layer.route!._handlesMethod(method) && layer.match(path)) return routeIdentity(method, layer.route!.path);
-      }
-      return null;
-    },
+    resolve: (method, path) => match(method, path)?.route ?? null,
+    match,
     declared: () => new Set(table().flatMap((l) => Object.keys(l.route!.methods).filter((m) => m !== '_all').map((m) => routeIdentity(m, l.route!.path)))),
   };
 }

@@ -22,6 +22,7 @@ import { ChatappMedia1795650001000 } from './1795650001000-chatapp-media';
 import { ChatappCallingLine1795720000000 } from './1795720000000-chatapp-calling-line';
 import { ChatappMediaDeletions1795720001000 } from './1795720001000-chatapp-media-deletions';
 import { CheckoutReconciliation1795730000000 } from './1795730000000-checkout-reconciliation';
+import { ToolHookEndpoints1795740000000 } from './1795740000000-tool-hook-endpoints';
 import { ChatappSendReservations1795760000000 } from './1795760000000-chatapp-send-reservations';
 
 /**
@@ -53,5 +54,6 @@ export const migrations = [
   ChatappCallingLine1795720000000,
   ChatappMediaDeletions1795720001000,
   CheckoutReconciliation1795730000000,
+  ToolHookEndpoints1795740000000,
   ChatappSendReservations1795760000000,
 ];

@@ -1,5 +1,5 @@
 import { StoredIdempotentRequest } from '@voiceplane/domain';
-import { IdempotencyClaim, IdempotencyStore } from '@voiceplane/application';
+import { AnswerOfOutcome, IdempotencyClaim, IdempotencyStore } from '@voiceplane/application';
 import { Database } from '../database';
 
 /**
@@ -40,10 +40,20 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     await this.db.query(`UPDATE idempotency_keys SET lease_expires_at = $2 WHERE scope = $1 AND state IN ('in_flight', 'committed')`, [scope, leaseUntil]);
   }
 
-  bindEffects<T>(scope: string, run: () => T): T {
-    // Inside each transaction the request commits: the claim is marked in the same commit. A claim
-    // already answered or released is left alone (background work the request started may commit later).
-    return this.db.withCommitStep(async () => {
+  bindEffects<T>(scope: string, run: () => T, answerOf?: AnswerOfOutcome): T {
+    // Inside each transaction the request commits: the claim is marked in the same commit, and the
+    // transaction that concludes the use case stores its answer there too. A claim already answered
+    // or released is left alone (background work the request started may commit later).
+    return this.db.withCommitStep(async (conclusion) => {
+      const answer = conclusion && answerOf ? await answerOf(conclusion.result) : null;
+      if (answer) {
+        await this.db.query(
+          `UPDATE idempotency_keys SET state = 'done', response_status = $2, response_body = $3, lease_expires_at = NULL
+           WHERE scope = $1 AND state IN ('in_flight', 'committed')`,
+          [scope, answer.status, answer.body],
+        );
+        return;
+      }
       await this.db.query(`UPDATE idempotency_keys SET state = 'committed' WHERE scope = $1 AND state = 'in_flight'`, [scope], { prepared: true });
     }, run);
   }

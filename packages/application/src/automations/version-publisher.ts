@@ -1,6 +1,7 @@
 import { Plan } from '@voiceplane/domain';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { Automation, AutomationChanges, AutomationRepository, AutomationToolBinding, AutomationVersion, DataTableRepository } from './ports';
+import { redactHookTokens } from '../shared/loggable-error';
 import { toolFields } from './template-checks';
 
 export const webhookUrlOf = (base: string, automation: Pick<Automation, 'id' | 'webhookToken'>): string | null =>
@@ -55,7 +56,9 @@ export class VersionPublisher {
     if (automation.bindingType !== 'tool' || automation.assistantId === null) return automation.toolId;
     if (automation.toolId === null && plan === null) return null;
     const table = await this.tables.find(automation.userId, version.params.table_id as number);
-    const fields = toolFields(version.params, table?.name ?? '', webhookUrlOf(this.publicBaseUrl, automation) as string);
+    // The tool runs its automation in-process by id: its endpoint is shown, never called, so it
+    // keeps the hook's address without the token, which lives sealed on the automation alone.
+    const fields = toolFields(version.params, table?.name ?? '', redactHookTokens(webhookUrlOf(this.publicBaseUrl, automation) as string));
     if (automation.toolId !== null) {
       await this.tools.updateTool(automation.toolId, fields);
       return automation.toolId;

@@ -46,6 +46,11 @@ export interface OutboundSend<E> {
   /** Ledger text before the message sid. */
   readonly description: string;
   readonly requestId?: string | null;
+  /**
+   * The caller's own result, made from the send's inside its transaction: given, the send's
+   * transaction concludes the caller's use case (see `TransactionOptions.concludes`).
+   */
+  readonly outcome?: (sent: Result<SentMessage, E | SendFailed>) => unknown;
 }
 
 export interface SentMessage {
@@ -100,21 +105,26 @@ export class OutboundSends {
       await this.reservations.close(reservation.id, 'released', this.clock.now());
       return acceptance;
     }
-    const settled = await this.settle(reservation, sender, acceptance.value);
-    if (settled === null) throw new Error(`chat-app send reservation ${reservation.id} was settled by someone else`);
-    return ok(settled);
+    return ok((await this.settle(reservation, sender, acceptance.value, o.outcome))!);
   }
 
   /**
    * Records and charges a reserved send the provider took, and closes its reservation — null when
    * it was closed already. Also the sweep's way to settle a send whose process died.
+   * `outcome`: the request's own result, committed with the charge (`OutboundSend.outcome`); a
+   * request's reservation closed by someone else is then an error, as nothing of it may conclude.
    */
-  settle(r: SendReservation, sender: Sender, acceptance: ProviderAcceptance): Promise<SentMessage | null> {
+  settle(
+    r: SendReservation, sender: Sender, acceptance: ProviderAcceptance, outcome?: (sent: Result<SentMessage, never>) => unknown,
+  ): Promise<SentMessage | null> {
     const m = r.message;
     return this.uow.transaction(async (): Promise<SentMessage | null> => {
       const balance = (await this.users.lockBalance(r.userId)) ?? 0;
       const existing = await this.conversations.lock(sender.id, r.recipientPhone);
-      if (!(await this.reservations.close(r.id, 'sent', this.clock.now()))) return null;
+      if (!(await this.reservations.close(r.id, 'sent', this.clock.now()))) {
+        if (outcome) throw new Error(`chat-app send reservation ${r.id} was settled by someone else`);
+        return null;
+      }
       const now = r.now;
       const conversation = existing
         ?? await this.conversations.lockOrCreate({ userId: r.userId, senderId: sender.id, customerPhone: r.recipientPhone, uuid: this.ids.uuid(), now });
@@ -140,7 +150,7 @@ export class OutboundSends {
       }
       await this.inactivity.afterMessage(change.next, change, existing === null || existing.messageCount === 0);
       return { conversation: change.next, messageId: stored.messageId, chatapp: stored.chatapp };
-    });
+    }, { concludes: outcome ? (sent) => outcome(ok(sent!)) : false });
   }
 
   private async reserve<E>(o: OutboundSend<E>): Promise<Result<SendReservation, E>> {

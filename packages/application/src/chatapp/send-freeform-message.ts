@@ -71,8 +71,12 @@ export class SendFreeformMessage {
         return again.ok ? ok(again.value.charge) : again;
       },
       deliver: (providerSender, reference) => this.provider.sendFreeform(providerSender, request.recipientPhone, content, reference),
-      description: 'Freeform message', requestId: request.requestId,
+      description: 'Freeform message', requestId: request.requestId, outcome: (done) => this.outcome(done),
     });
+    return this.outcome(sent);
+  }
+
+  private outcome(sent: Result<SentMessage, FreeformSendRefusal | SendFailed>): Result<FreeformSent, FreeformMessageRefusal> {
     if (!sent.ok) return err(sent.error);
     return ok({ ...sent.value, sessionStatus: sessionStatus(sent.value.conversation.window, this.clock.now()) });
   }

@@ -58,7 +58,11 @@ export class SendTemplateMessage {
       deliver: (providerSender, reference) => this.provider.sendTemplate(providerSender, request.recipientPhone, {
         name: template!.name, language: template!.language, parameters: parameters.value, renderedText: body,
       }, reference),
-      description: 'Template message', requestId: request.requestId,
-    }).then((sent) => (sent.ok ? ok(sent.value) : err(sent.error)));
+      description: 'Template message', requestId: request.requestId, outcome: templateOutcome,
+    }).then(templateOutcome);
   }
+}
+
+function templateOutcome(sent: Result<SentMessage, TemplateSendRefusal | SendFailed>): Result<SentMessage, TemplateMessageRefusal> {
+  return sent.ok ? ok(sent.value) : err(sent.error);
 }

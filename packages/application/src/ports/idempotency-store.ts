@@ -11,6 +11,12 @@ export interface IdempotencyClaim {
   readonly leaseUntil: Date;
 }
 
+/**
+ * The answer to a request's outcome, ready to store (its body sealed), or null when it is not one
+ * to replay. Asked inside the transaction that concludes the request's use case.
+ */
+export type AnswerOfOutcome = (outcome: unknown) => Promise<{ readonly status: number; readonly body: string } | null>;
+
 export interface IdempotencyStore {
   /** Claims the scope for a first request; when already claimed returns what is stored instead. */
   claim(scope: string, fingerprint: string, claim: IdempotencyClaim): Promise<StoredIdempotentRequest | null>;
@@ -22,7 +28,9 @@ export interface IdempotencyStore {
   /**
    * Runs the claimed request so that every transaction it commits also marks the claim committed,
    * atomically with its effect: a claim whose request died after an effect committed (before its
-   * answer was stored) is never processed again, whatever its lease.
+   * answer was stored) is never processed again, whatever its lease. The transaction that concludes
+   * the use case (`concludes`) stores `answerOf` its result instead, in the same commit, so a retry
+   * after a crash gets that answer.
    */
-  bindEffects<T>(scope: string, run: () => T): T;
+  bindEffects<T>(scope: string, run: () => T, answerOf?: AnswerOfOutcome): T;
 }

@@ -45,13 +45,13 @@ export class StartTopUp {
       id, userId, amount, provider: this.gateway.provider, payment: { trigger: 'checkout', checkoutUrl: checkout.keptCheckoutUrl ?? checkout.checkoutUrl }, now: this.clock.now(),
     });
     if (!created.ok) return err({ code: 'invalid_amount', problems: created.error });
-    await this.uow.transaction(async () => {
+    return this.uow.transaction(async () => {
       await this.topUps.insert(created.value, checkout.providerReference);
       if (checkout.customerRef) {
         await this.profiles.remember(userId, this.gateway.provider, { customerRef: checkout.customerRef, paymentMethodRef: null }, this.clock.now());
       }
-    });
-    // The link to pay is answered as the provider gave it, once; the row keeps what reads may show.
-    return ok({ ...created.value, checkoutUrl: checkout.checkoutUrl });
+      // The link to pay is answered as the provider gave it, once; the row keeps what reads may show.
+      return ok<TopUp>({ ...created.value, checkoutUrl: checkout.checkoutUrl });
+    }, { concludes: true });
   }
 }

@@ -128,9 +128,15 @@ describe('midcall_lookup_table', () => {
     const tools = (await t.http.get('/api/user/tools').set(user.auth)).body.data;
     expect(tools).toEqual([expect.objectContaining({
       name: 'lookup_customer_orders', description: 'Look up a record in Customer Orders by order_number.', type: 'automation', method: 'POST',
-      endpoint: res.body.webhook_url, automation_id: res.body.automation_id,
+      endpoint: res.body.webhook_url.replace(/[^/]+$/, '[redacted]'), automation_id: res.body.automation_id,
       schema: [{ name: 'order', type: 'string', description: 'Value of order_number to look up', required: true }],
     })]);
+    // The hook's token is kept sealed on the automation alone: the tool's row holds none of it.
+    const token = res.body.webhook_url.split('/').pop() as string;
+    const [stored] = await t.db.dataSource.query(`SELECT endpoint FROM tools WHERE id = $1`, [tools[0].id]);
+    expect(stored.endpoint).not.toContain(token);
+    const [{ clear }] = await t.db.dataSource.query(`SELECT count(*)::int AS clear FROM tools t, automations a WHERE position($1 in t.endpoint) > 0 OR a.webhook_token = $1`, [token]);
+    expect(clear).toBe(0);
     const again = await apply(user, 'midcall_lookup_table', { params: { table_id: table, key_column: 'order_number' }, assistant_id: assistant });
     expect(again.body).toMatchObject({ error: 'invalid_params', errors: { 'params.tool_name': ['The assistant already has a tool named lookup_customer_orders.'] } });
 

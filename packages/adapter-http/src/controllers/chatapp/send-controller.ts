@@ -6,7 +6,8 @@ import {
 } from '@voiceplane/application';
 import { E164_PATTERN, sessionStatus, TargetUrlPolicy, windowOpenedBy } from '@voiceplane/domain';
 import { failValidation, fail, parse, reply } from '../../pipeline/responses';
-import { answer, refuse } from '../../pipeline/answers';
+import { answerFor, refuse } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
 import type { RouteDoc } from '../../openapi/route-doc';
 import { isoOrNull } from '../../presenters/format';
@@ -41,15 +42,17 @@ export class ChatappSendController {
   @Post('/send')
   async template(@Request() req: ExpressRequest) {
     const body = parse(SendTemplateBody, req.body, FAMILY);
-    const sent = await this.sendTemplate.execute({
+    const send = () => this.sendTemplate.execute({
       userId: principalOf(req).userId, senderId: body.sender_id, templateId: body.template_id, recipientPhone: body.recipient_phone,
       recipientName: body.recipient_name ?? null, variables: body.variables ?? {}, source: 'api', requestId: requestIdOf(req),
     });
-    if (!sent.ok) answer(TEMPLATE_SEND_ANSWERS, sent.error);
-    const { conversation, messageId, chatapp } = sent.value;
-    return reply(200, {
-      success: true, conversation_id: conversation.id, message_id: messageId, chatapp_message_id: chatapp.id, message_sid: chatapp.messageSid,
-      status: chatapp.status,
+    return answerOutcome(req, send, (sent) => {
+      if (!sent.ok) return answerFor(TEMPLATE_SEND_ANSWERS, sent.error);
+      const { conversation, messageId, chatapp } = sent.value;
+      return { status: 200, body: {
+        success: true, conversation_id: conversation.id, message_id: messageId, chatapp_message_id: chatapp.id, message_sid: chatapp.messageSid,
+        status: chatapp.status,
+      } };
     });
   }
 
@@ -60,15 +63,17 @@ export class ChatappSendController {
     if (mediaUrl === null && (body.message === undefined || body.message === null || body.message === '')) {
       failValidation({ message: ['The message field is required when media url is not present.'] }, FAMILY);
     }
-    const sent = await this.sendFreeform.execute({
+    const send = () => this.sendFreeform.execute({
       userId: principalOf(req).userId, senderId: body.sender_id, recipientPhone: body.recipient_phone, message: body.message ?? null,
       mediaUrl, filename: body.filename ?? null, source: 'api', requestId: requestIdOf(req),
     });
-    if (!sent.ok) answer(FREEFORM_SEND_ANSWERS, sent.error);
-    const { conversation, messageId, chatapp } = sent.value;
-    return reply(200, {
-      success: true, conversation_id: conversation.id, message_id: messageId, chatapp_message_id: chatapp.id, message_sid: chatapp.messageSid,
-      session_status: presentSessionStatus(sent.value.sessionStatus),
+    return answerOutcome(req, send, (sent) => {
+      if (!sent.ok) return answerFor(FREEFORM_SEND_ANSWERS, sent.error);
+      const { conversation, messageId, chatapp } = sent.value;
+      return { status: 200, body: {
+        success: true, conversation_id: conversation.id, message_id: messageId, chatapp_message_id: chatapp.id, message_sid: chatapp.messageSid,
+        session_status: presentSessionStatus(sent.value.sessionStatus),
+      } };
     });
   }
 

@@ -5,7 +5,8 @@ import { TopUpStatus, TOP_UP_STATUSES } from '@voiceplane/domain';
 import { StartTopUp, TOKENS, TopUpRepository } from '@voiceplane/application';
 import { Num, PageQuery, pageOf, Str } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer, refuse } from '../../pipeline/answers';
+import { answerFor, refuse } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import type { RouteDoc } from '../../openapi/route-doc';
@@ -39,9 +40,8 @@ export class TopUpController {
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const body = parse(TopUpBody, req.body);
-    const started = await this.start.execute(principalOf(req).userId, body.amount);
-    if (!started.ok) answer(START_TOP_UP_ANSWERS, started.error);
-    return reply(201, { data: presentTopUp(started.value) });
+    return answerOutcome(req, () => this.start.execute(principalOf(req).userId, body.amount), (started) => (
+      started.ok ? { status: 201, body: { data: presentTopUp(started.value) } } : answerFor(START_TOP_UP_ANSWERS, started.error)));
   }
 
   @Get('/')
