@@ -1,7 +1,6 @@
-import { Plan } from '@voiceplane/domain';
+import { findTemplate, Plan } from '@voiceplane/domain';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { Automation, AutomationChanges, AutomationRepository, AutomationToolBinding, AutomationVersion, DataTableRepository } from './ports';
-import { toolFields } from './template-checks';
 
 export const webhookUrlOf = (base: string, automation: Pick<Automation, 'id' | 'webhookToken'>): string | null =>
   automation.webhookToken === null ? null : `${base}/api/hooks/automations/${automation.id}/${automation.webhookToken}`;
@@ -55,7 +54,9 @@ export class VersionPublisher {
     if (automation.bindingType !== 'tool' || automation.assistantId === null) return automation.toolId;
     if (automation.toolId === null && plan === null) return null;
     const table = await this.tables.find(automation.userId, version.params.table_id as number);
-    const fields = toolFields(version.params, table?.name ?? '', webhookUrlOf(this.publicBaseUrl, automation) as string);
+    const tool = findTemplate(automation.templateKey)?.tool;
+    if (!tool) throw new Error(`Template ${automation.templateKey} binds no tool.`);
+    const fields = { ...tool(version.params, table?.name ?? ''), endpoint: webhookUrlOf(this.publicBaseUrl, automation) as string };
     if (automation.toolId !== null) {
       await this.tools.updateTool(automation.toolId, fields);
       return automation.toolId;

@@ -1,5 +1,8 @@
-import { findTemplate, TemplateKey, TemplateParams } from './catalogue';
-import { deepMerge, SampleSources, standardCallSample } from './sample-inputs';
+import { findTemplate, SampleSources, TemplateKey, TemplateParams } from '../catalogue';
+import { deepMerge } from '../json';
+import { eventSample, TRIGGER_EVENT_SAMPLES } from './trigger-events';
+
+const standardCallSample = TRIGGER_EVENT_SAMPLES['call.ended'];
 
 const sampleInput = (key: TemplateKey, params: TemplateParams, sources: SampleSources) => findTemplate(key)!.sampleInput(params, sources);
 
@@ -33,6 +36,15 @@ describe('sample test inputs', () => {
 
   it.each(['post_call_webhook_forward', 'crm_note_on_call'] as const)('%s: the standard call sample', (key) => {
     expect(sampleInput(key, {}, sources)).toEqual(standardCallSample(101));
+  });
+
+  it('conversation forward: the standard conversation sample', () => {
+    expect(sampleInput('conversation_webhook_forward', {}, sources)).toEqual(TRIGGER_EVENT_SAMPLES['conversation.ended'](101));
+    expect(sampleInput('conversation_webhook_forward', {}, sources)).toMatchObject({ event: 'conversation.ended', conversation: { assistant_id: 101, status: 'ended' } });
+  });
+
+  it('an event sample with changes merged into what the event carries', () => {
+    expect(eventSample('call.ended', 5, { call: { status: 'busy' } })).toEqual(deepMerge(standardCallSample(5), { call: { status: 'busy' } }));
   });
 
   it('lookup: the first row key at input_field, "" for an empty table', () => {
