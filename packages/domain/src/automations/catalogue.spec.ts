@@ -1,5 +1,5 @@
 import { ok } from '../shared/result';
-import { DEFAULT_NOTE_TEMPLATE, defaultToolName, findTemplate, TEMPLATE_CATALOGUE, TEMPLATE_KEYS, TemplateParams, variableFieldNames } from './catalogue';
+import { DEFAULT_NOTE_TEMPLATE, findTemplate, TEMPLATE_CATALOGUE, TEMPLATE_KEYS, TemplateParams, variableFieldNames } from './catalogue';
 import { parseDefinition } from './definition';
 import { AutomationDefinition } from './step-kinds';
 
@@ -134,6 +134,6 @@ describe('template catalogue', () => {
       name: 'lookup_open_orders_2026', description: 'Look up a record in Open Orders (2026) by order_number.', inputField: 'key', keyColumn: 'order_number',
     });
     expect(tool(exampleParams.midcall_lookup_table, 'Orders')).toEqual({ name: 'lookup_orders', description: 'Find an order by its number', inputField: 'key', keyColumn: 'order_number' });
-    expect(defaultToolName(`__${'x'.repeat(80)}`)).toHaveLength(64);
+    expect(tool({ table_id: 7, key_column: 'k' }, `__${'x'.repeat(80)}`).name).toHaveLength(64);
   });
 });

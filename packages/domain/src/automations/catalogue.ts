@@ -95,7 +95,7 @@ export const variableFieldNames = (value: JsonValue | undefined): string[] =>
   typeof value === 'string' ? value.split(',').map((n) => n.trim()).filter((n) => n !== '') : [];
 
 /** `lookup_` + the table name lower-cased, runs outside `[a-z0-9]` as one `_`, cut to 64. */
-export function defaultToolName(tableName: string): string {
+function defaultToolName(tableName: string): string {
   const snake = tableName.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
   return `lookup_${snake}`.slice(0, 64);
 }

@@ -22,7 +22,7 @@ export { RespondConfig } from './respond';
 export { SendTemplateConfig } from './send-template';
 export { BadKey, PureStepKindRules, StepKindRules, wiringFailure } from './step-kind';
 export { TableLookupConfig } from './table-lookup';
-export { eventSample, TRIGGER_EVENT_SAMPLES } from './trigger-events';
+export { eventSample } from './trigger-events';
 export { ValidatePhoneConfig } from './validate-phone';
 
 /**

@@ -1,8 +1,8 @@
 import { findTemplate, SampleSources, TemplateKey, TemplateParams } from '../catalogue';
 import { deepMerge } from '../json';
-import { eventSample, TRIGGER_EVENT_SAMPLES } from './trigger-events';
+import { eventSample } from './trigger-events';
 
-const standardCallSample = TRIGGER_EVENT_SAMPLES['call.ended'];
+const standardCallSample = (assistantId: number) => eventSample('call.ended', assistantId);
 
 const sampleInput = (key: TemplateKey, params: TemplateParams, sources: SampleSources) => findTemplate(key)!.sampleInput(params, sources);
 
@@ -39,12 +39,13 @@ describe('sample test inputs', () => {
   });
 
   it('conversation forward: the standard conversation sample', () => {
-    expect(sampleInput('conversation_webhook_forward', {}, sources)).toEqual(TRIGGER_EVENT_SAMPLES['conversation.ended'](101));
+    expect(sampleInput('conversation_webhook_forward', {}, sources)).toEqual(eventSample('conversation.ended', 101));
     expect(sampleInput('conversation_webhook_forward', {}, sources)).toMatchObject({ event: 'conversation.ended', conversation: { assistant_id: 101, status: 'ended' } });
   });
 
   it('an event sample with changes merged into what the event carries', () => {
     expect(eventSample('call.ended', 5, { call: { status: 'busy' } })).toEqual(deepMerge(standardCallSample(5), { call: { status: 'busy' } }));
+    expect(eventSample('call.ended', 5, { call: { status: 'busy' } })).toMatchObject({ call: { status: 'busy', duration: 42, assistant_id: 5 } });
   });
 
   it('lookup: the first row key at input_field, "" for an empty table', () => {

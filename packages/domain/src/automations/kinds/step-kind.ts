@@ -1,7 +1,7 @@
 import type { Result } from '../../shared/result';
 import type { FailureClassification, StepFailureReason } from '../classification';
 import type { ExpressionContext, WiringError } from '../expressions';
-import { isJsonObject, JsonObject, JsonValue } from '../json';
+import type { JsonObject, JsonValue } from '../json';
 import type { StepResult } from '../run';
 
 /** Reports one configuration key as missing or holding the wrong thing. */
@@ -44,4 +44,3 @@ export function requireId(c: JsonObject, key: string, bad: BadKey): void {
 export function oneOf<T extends string>(values: readonly T[], v: JsonValue | undefined): v is T {
   return typeof v === 'string' && (values as readonly string[]).includes(v);
 }
-export { isJsonObject };

@@ -50,7 +50,7 @@ function conversationEndedSample(assistantId: number): JsonObject {
  * Each assistant event an automation can start on, with the test input it is tried with: a
  * template on that event tests with this sample unless it changes it (`eventSample`).
  */
-export const TRIGGER_EVENT_SAMPLES: { readonly [E in TriggerEvent]: (assistantId: number) => JsonObject } = {
+const TRIGGER_EVENT_SAMPLES: { readonly [E in TriggerEvent]: (assistantId: number) => JsonObject } = {
   'call.ended': callEndedSample,
   'conversation.ended': conversationEndedSample,
 };
