@@ -53,7 +53,7 @@ export class ApplyTemplate {
     if (!resources.ok) return resources;
     const params = resources.value.params;
 
-    const bindingType: BindingType = template.toolWithAssistant && request.assistantId !== null ? 'tool' : template.bindingType;
+    const bindingType: BindingType = template.tool && request.assistantId !== null ? 'tool' : template.bindingType;
     if (bindingType === 'assistant_event') {
       const conflict = await this.automations.findConflict(userId, request.assistantId as number, template.key);
       if (conflict) {

@@ -1,8 +1,7 @@
-import { Plan } from '@voiceplane/domain';
+import { findTemplate, Plan } from '@voiceplane/domain';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { Automation, AutomationChanges, AutomationRepository, AutomationToolBinding, AutomationVersion, DataTableRepository } from './ports';
 import { redactHookTokens } from '../shared/loggable-error';
-import { toolFields } from './template-checks';
 
 export const webhookUrlOf = (base: string, automation: Pick<Automation, 'id' | 'webhookToken'>): string | null =>
   automation.webhookToken === null ? null : `${base}/api/hooks/automations/${automation.id}/${automation.webhookToken}`;
@@ -58,7 +57,9 @@ export class VersionPublisher {
     const table = await this.tables.find(automation.userId, version.params.table_id as number);
     // The tool runs its automation in-process by id: its endpoint is shown, never called, so it
     // keeps the hook's address without the token, which lives sealed on the automation alone.
-    const fields = toolFields(version.params, table?.name ?? '', redactHookTokens(webhookUrlOf(this.publicBaseUrl, automation) as string));
+    const tool = findTemplate(automation.templateKey)?.tool;
+    if (!tool) throw new Error(`Template ${automation.templateKey} binds no tool.`);
+    const fields = { ...tool(version.params, table?.name ?? ''), endpoint: redactHookTokens(webhookUrlOf(this.publicBaseUrl, automation) as string) };
     if (automation.toolId !== null) {
       await this.tools.updateTool(automation.toolId, fields);
       return automation.toolId;

@@ -19,7 +19,7 @@ const requiredOnly = (key: string): TemplateParams =>
 const build = (key: string, params: TemplateParams, assistantId: number | null = 101): AutomationDefinition => (findTemplate(key) as NonNullable<ReturnType<typeof findTemplate>>).definition(params, assistantId);
 
 describe('template catalogue', () => {
-  it('holds the six templates in catalogue order', () => {
+  it('holds the templates in catalogue order', () => {
     expect(TEMPLATE_CATALOGUE.map((t) => t.key)).toEqual(TEMPLATE_KEYS);
     expect(findTemplate('nope')).toBeNull();
   });
@@ -117,5 +117,23 @@ describe('template catalogue', () => {
       note: { phone: '{{call.customer_phone}}', text: DEFAULT_NOTE_TEMPLATE, call_id: '{{call.id}}', assistant_id: '{{trigger.assistant_id}}', occurred_at: '{{call.finished_at}}' },
     });
     expect(build('crm_note_on_call', { connection_id: 3, note_template: 'Hi {{call.id}}' }).steps[0].config).toMatchObject({ note: { text: 'Hi {{call.id}}' } });
+  });
+
+  it.each(TEMPLATE_CATALOGUE.map((t) => [t.key, t] as const))('%s: declares exactly the resources its params name', (_key, t) => {
+    const names = (key: string) => t.params.some((p) => p.key === key);
+    expect(t.resources.includes('connection')).toBe(names('connection_id'));
+    expect(t.resources.includes('connection')).toBe(t.needsConnection !== null);
+    expect(t.resources.includes('data_table')).toBe(names('table_id'));
+    expect(t.resources.includes('chatapp_template')).toBe(names('sender_id'));
+  });
+
+  it('only the lookup binds a tool; its name, description and input field default from the table', () => {
+    expect(TEMPLATE_CATALOGUE.filter((t) => t.tool).map((t) => t.key)).toEqual(['midcall_lookup_table']);
+    const tool = findTemplate('midcall_lookup_table')!.tool!;
+    expect(tool({ table_id: 7, key_column: 'order_number' }, 'Open Orders (2026)')).toEqual({
+      name: 'lookup_open_orders_2026', description: 'Look up a record in Open Orders (2026) by order_number.', inputField: 'key', keyColumn: 'order_number',
+    });
+    expect(tool(exampleParams.midcall_lookup_table, 'Orders')).toEqual({ name: 'lookup_orders', description: 'Find an order by its number', inputField: 'key', keyColumn: 'order_number' });
+    expect(tool({ table_id: 7, key_column: 'k' }, `__${'x'.repeat(80)}`).name).toHaveLength(64);
   });
 });

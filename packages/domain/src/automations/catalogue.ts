@@ -1,5 +1,5 @@
-import { isJsonObject, JsonObject, JsonValue } from './json';
-import { atPath, callSampleWith, deepMerge, SampleSources, standardCallSample, standardConversationSample } from './sample-inputs';
+import { atPath, deepMerge, isJsonObject, JsonObject, JsonValue } from './json';
+import { eventSample } from './kinds/trigger-events';
 import { ASYNC_WEBHOOK_MODE, AutomationDefinition, AutomationTrigger, triggerStepName } from './step-kinds';
 
 /** A param as the catalogue lists it (exactly these keys; `example` is always a string). */
@@ -22,6 +22,28 @@ export const TEMPLATE_KEYS = [
 ] as const;
 export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
 
+/**
+ * Resources of the account a template's params name, checked on apply, update and restore in this
+ * order (the connection, then the data table and its key column, then the chat-app sender and template).
+ */
+export const TEMPLATE_RESOURCES = ['connection', 'data_table', 'chatapp_template'] as const;
+export type TemplateResource = (typeof TEMPLATE_RESOURCES)[number];
+
+/** What a template's test input is made from besides its params. */
+export interface SampleSources {
+  readonly assistantId: number | null;
+  /** The key column value of the table's lowest-id row (a `data_table` template); null for an empty table. */
+  readonly firstKeyValue: JsonValue;
+}
+
+/** The mid-call tool a template bound to an assistant gets (its endpoint is the automation's webhook URL). */
+export interface LinkedToolFields {
+  readonly name: string;
+  readonly description: string;
+  readonly inputField: string;
+  readonly keyColumn: string;
+}
+
 /** Param values after coercion (ids and numbers as numbers, booleans as booleans). */
 export type TemplateParams = { readonly [key: string]: JsonValue | undefined };
 
@@ -35,22 +57,30 @@ export interface AutomationTemplate {
   /** The binding made without an assistant-specific variant (`midcall_lookup_table` becomes `tool` with an assistant). */
   readonly bindingType: 'webhook' | 'assistant_event';
   readonly needsConnection: 'http_api' | null;
+  /** The account resources its params name (`connection` exactly when `needsConnection` says one). */
+  readonly resources: readonly TemplateResource[];
   readonly params: readonly ParamSpec[];
   /** Run-detail step names, the trigger first. */
   readonly steps: readonly string[];
-  /** Given an assistant, the binding is a mid-call tool of it instead (`midcall_lookup_table`). */
-  readonly toolWithAssistant?: boolean;
+  /**
+   * Given an assistant, the binding is a mid-call tool of it instead (`midcall_lookup_table`): the
+   * tool as the version's params and its data table's name make it.
+   */
+  readonly tool?: (params: TemplateParams, tableName: string) => LinkedToolFields;
   /** The definition a version of this template holds, from its (validated, coerced) params. */
   definition(params: TemplateParams, assistantId: number | null): AutomationDefinition;
-  /** The test input (the "Sample test input" of each template), before the caller's `sample` is merged over it. */
+  /**
+   * The test input (the "Sample test input" of each template), before the caller's `sample` is
+   * merged over it; an assistant-event template given none tests with its event's sample.
+   */
   sampleInput(params: TemplateParams, sources: SampleSources): JsonObject;
 }
 
 const spec = (key: string, label: string, description: string, required: boolean, example: string): ParamSpec => ({ key, label, description, required, example });
 
 const testPhone = (description: string) => spec('test_phone_number', 'Test phone number', description, true, '+14155551234');
-const CALL_ENDED: AutomationTrigger = { kind: 'trigger.assistant_event', event: 'call.ended' };
-const CONVERSATION_ENDED: AutomationTrigger = { kind: 'trigger.assistant_event', event: 'conversation.ended' };
+const CALL_ENDED = { kind: 'trigger.assistant_event', event: 'call.ended' } as const;
+const CONVERSATION_ENDED = { kind: 'trigger.assistant_event', event: 'conversation.ended' } as const;
 export const DEFAULT_NOTE_TEMPLATE = 'Call {{call.id}} ({{call.status}}): {{call.extracted_variables.summary}}';
 
 const text = (params: TemplateParams, key: string, fallback: string): string => {
@@ -64,12 +94,30 @@ const assistant = (assistantId: number | null): number => assistantId as number;
 export const variableFieldNames = (value: JsonValue | undefined): string[] =>
   typeof value === 'string' ? value.split(',').map((n) => n.trim()).filter((n) => n !== '') : [];
 
-const template = (t: Omit<AutomationTemplate, 'steps'> & { readonly stepNames: readonly string[] }): AutomationTemplate => {
+/** `lookup_` + the table name lower-cased, runs outside `[a-z0-9]` as one `_`, cut to 64. */
+function defaultToolName(tableName: string): string {
+  const snake = tableName.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return `lookup_${snake}`.slice(0, 64);
+}
+
+type TemplateSpec = Omit<AutomationTemplate, 'steps' | 'sampleInput' | 'resources'> & {
+  readonly stepNames: readonly string[];
+  readonly resources?: readonly TemplateResource[];
+} & ({ readonly trigger: EventTrigger; readonly sampleInput?: AutomationTemplate['sampleInput'] } | {
+  readonly trigger: Extract<AutomationTrigger, { kind: 'trigger.webhook' }>; readonly sampleInput: AutomationTemplate['sampleInput'];
+});
+
+type EventTrigger = Extract<AutomationTrigger, { kind: 'trigger.assistant_event' }>;
+
+const template = (t: TemplateSpec): AutomationTemplate => {
   const { stepNames, ...rest } = t;
-  return { ...rest, steps: [triggerStepName(t.trigger), ...stepNames] };
+  // TemplateSpec makes a webhook template declare its sample, so a missing one is an event template's.
+  const event = (t.trigger as EventTrigger).event;
+  const sampleInput = t.sampleInput ?? ((_params: TemplateParams, sources: SampleSources) => eventSample(event, sources.assistantId as number));
+  return { ...rest, resources: t.resources ?? [], sampleInput, steps: [triggerStepName(t.trigger), ...stepNames] };
 };
 
-/** The six templates, in catalogue order. */
+/** The templates, in catalogue order. */
 export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
   template({
     key: 'lead_intake_call',
@@ -109,7 +157,8 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     sideEffects: true,
     bindingType: 'assistant_event',
     needsConnection: null,
-    sampleInput: (params, sources) => callSampleWith(sources.assistantId as number, { customer_phone: params.test_phone_number as string }),
+    resources: ['chatapp_template'],
+    sampleInput: (params, sources) => eventSample('call.ended', sources.assistantId as number, { call: { customer_phone: params.test_phone_number as string } }),
     params: [
       spec('sender_id', 'Sender', 'Chat-app sender that sends the follow-up.', true, '12'),
       spec('template_id', 'Template', 'Approved template of that sender.', true, '34'),
@@ -137,7 +186,6 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     sideEffects: false,
     bindingType: 'assistant_event',
     needsConnection: null,
-    sampleInput: (_params, sources) => standardCallSample(sources.assistantId as number),
     params: [
       spec('url', 'Target URL', 'Address that receives every finished call as JSON.', true, 'https://hooks.example.com/calls'),
       spec('include_transcript', 'Include transcript', '`true` or `false`; default `true`.', false, 'true'),
@@ -162,8 +210,17 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     requiresAssistant: false,
     sideEffects: false,
     bindingType: 'webhook',
-    toolWithAssistant: true,
+    tool: (params, tableName) => {
+      const keyColumn = params.key_column as string;
+      return {
+        name: typeof params.tool_name === 'string' ? params.tool_name : defaultToolName(tableName),
+        description: typeof params.tool_description === 'string' ? params.tool_description : `Look up a record in ${tableName} by ${keyColumn}.`,
+        inputField: typeof params.input_field === 'string' ? params.input_field : 'key',
+        keyColumn,
+      };
+    },
     needsConnection: null,
+    resources: ['data_table'],
     sampleInput: (params, sources) => ({ [text(params, 'input_field', 'key')]: sources.firstKeyValue ?? '' }),
     params: [
       spec('table_id', 'Data table', 'Data table to search.', true, '7'),
@@ -190,7 +247,7 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     sideEffects: true,
     bindingType: 'assistant_event',
     needsConnection: null,
-    sampleInput: (params, sources) => callSampleWith(sources.assistantId as number, { status: 'no-answer', duration: 0, customer_phone: params.test_phone_number as string }),
+    sampleInput: (params, sources) => eventSample('call.ended', sources.assistantId as number, { call: { status: 'no-answer', duration: 0, customer_phone: params.test_phone_number as string } }),
     params: [
       spec('delay_minutes', 'Delay (minutes)', 'Minutes to wait before calling back.', true, '60'),
       testPhone('Number the test run calls back after the delay.'),
@@ -215,7 +272,7 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     sideEffects: false,
     bindingType: 'assistant_event',
     needsConnection: 'http_api',
-    sampleInput: (_params, sources) => standardCallSample(sources.assistantId as number),
+    resources: ['connection'],
     params: [
       spec('connection_id', 'CRM connection', 'HTTP API connection that receives the note.', true, '3'),
       spec('note_template', 'Note text', 'Note text; `{{call.…}}` expressions allowed.', false, DEFAULT_NOTE_TEMPLATE),
@@ -241,7 +298,6 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     sideEffects: false,
     bindingType: 'assistant_event',
     needsConnection: null,
-    sampleInput: (_params, sources) => standardConversationSample(sources.assistantId as number),
     params: [
       spec('url', 'Target URL', 'Address that receives every ended conversation as JSON.', true, 'https://hooks.example.com/conversations'),
       spec('include_transcript', 'Include transcript', '`true` or `false`; default `true`.', false, 'true'),

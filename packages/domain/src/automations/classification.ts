@@ -1,3 +1,4 @@
+import { STEP_KIND_RULES } from './kinds';
 import type { StepKind } from './step-kinds';
 
 /** Step failure classification. */
@@ -38,14 +39,12 @@ export const STEP_FAILURE_REASONS = [
 export type StepFailureReason = (typeof STEP_FAILURE_REASONS)[number];
 
 /**
- * The "Failure classification" column. A missing path is a wiring error for every
- * kind; a 401/403 only means a lost connection for a CRM note (for `http.request` it is an answer
- * like any other non-2xx); everything unlisted is `step_error`.
+ * The "Failure classification" column. A missing path is a wiring error for every kind; a kind
+ * may say what one of its own failures means (a 401/403 is a lost connection for a CRM note,
+ * while for `http.request` it is an answer like any other non-2xx); everything else is `step_error`.
  */
 export function classifyFailure(kind: StepKind, reason: StepFailureReason): FailureClassification {
   if (reason === 'missing_path' || reason === 'worker_lost') return 'wiring_error';
-  if (kind === 'crm.push_note' && (reason === 'connection_unusable' || reason === 'http_unauthorized')) return 'missing_connection';
-  if (reason === 'record_gone' && (kind === 'chatapp.send_template' || kind === 'voice.make_call' || kind === 'table.lookup')) return 'missing_record';
-  if (reason === 'no_row' && kind === 'table.lookup') return 'missing_record';
-  return 'step_error';
+  const rules: { readonly classifyFailure?: (reason: StepFailureReason) => FailureClassification | null } = STEP_KIND_RULES[kind];
+  return rules.classifyFailure?.(reason) ?? 'step_error';
 }

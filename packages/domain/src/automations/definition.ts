@@ -1,14 +1,12 @@
 import { err, ok, Result } from '../shared/result';
 import { expressionsIn, parseExpressionPath } from './expressions';
 import { isJsonObject, JsonObject, JsonValue } from './json';
+import { STEP_KIND_RULES } from './kinds';
+import { oneOf } from './kinds/step-kind';
 import {
   TRIGGER_EVENTS,
   AutomationDefinition,
-  CONDITION_OPERATORS,
-  HTTP_METHODS,
   MAX_CHAIN_ATTEMPTS,
-  MAX_DELAY_MINUTES,
-  MIN_DELAY_MINUTES,
   AutomationStep,
   STEP_KINDS,
   StepKind,
@@ -136,70 +134,9 @@ function readStep(raw: JsonValue, at: string, report: Report): AutomationStep | 
     return null;
   }
   const badKeys: string[] = [];
-  CONFIG_RULES[raw.kind](raw.config, (key) => badKeys.push(key));
+  STEP_KIND_RULES[raw.kind].checkConfig(raw.config, (key) => badKeys.push(key));
   badKeys.forEach((key) => report('invalid_value', `${at}.config.${key}`));
-  return named && badKeys.length === 0 ? ({ name: raw.name, kind: raw.kind, config: raw.config } as AutomationStep) : null;
-}
-
-type BadKey = (key: string) => void;
-
-/** Per kind: which configuration keys must be there and what they hold. */
-const CONFIG_RULES: { readonly [K in StepKind]: (config: JsonObject, bad: BadKey) => void } = {
-  'validate.phone': (c, bad) => requireLoneExpression(c, 'field', bad),
-  condition: (c, bad) => {
-    requireLoneExpression(c, 'field', bad);
-    if (!oneOf(CONDITION_OPERATORS, c.op)) bad('op');
-    if (!('value' in c) || (c.op === 'in' && !Array.isArray(c.value))) bad('value');
-  },
-  'http.request': (c, bad) => {
-    if (!oneOf(HTTP_METHODS, c.method)) bad('method');
-    requireText(c, 'url', bad);
-    if ('omit_fields' in c && !(Array.isArray(c.omit_fields) && c.omit_fields.every((f) => typeof f === 'string'))) bad('omit_fields');
-  },
-  'chatapp.send_template': (c, bad) => {
-    requireId(c, 'sender_id', bad);
-    requireId(c, 'template_id', bad);
-    requireText(c, 'to', bad);
-    if ('variables' in c && !isJsonObject(c.variables)) bad('variables');
-  },
-  'voice.make_call': (c, bad) => {
-    requireId(c, 'assistant_id', bad);
-    requireText(c, 'to', bad);
-    if ('variables' in c && !isJsonObject(c.variables) && !isLoneExpression(c.variables)) bad('variables');
-    if ('optional_variables' in c && !(isJsonObject(c.optional_variables) && Object.values(c.optional_variables).every(isLoneExpression))) {
-      bad('optional_variables');
-    }
-  },
-  delay: (c, bad) => {
-    const m = c.minutes;
-    if (typeof m !== 'number' || !Number.isInteger(m) || m < MIN_DELAY_MINUTES || m > MAX_DELAY_MINUTES) bad('minutes');
-  },
-  'table.lookup': (c, bad) => {
-    requireId(c, 'table_id', bad);
-    requireText(c, 'key_column', bad);
-    requireText(c, 'value', bad);
-  },
-  respond: (c, bad) => {
-    if (!('body' in c)) bad('body');
-  },
-  'crm.push_note': (c, bad) => {
-    requireId(c, 'connection_id', bad);
-    if (!isJsonObject(c.note)) bad('note');
-  },
-};
-
-const LONE = /^\{\{[^{}]*\}\}$/;
-const isLoneExpression = (v: JsonValue | undefined): boolean => typeof v === 'string' && LONE.test(v.trim());
-
-function requireLoneExpression(c: JsonObject, key: string, bad: BadKey): void {
-  if (!isLoneExpression(c[key])) bad(key);
-}
-function requireText(c: JsonObject, key: string, bad: BadKey): void {
-  if (typeof c[key] !== 'string' || (c[key] as string).trim() === '') bad(key);
-}
-function requireId(c: JsonObject, key: string, bad: BadKey): void {
-  const v = c[key];
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) bad(key);
+  return named && badKeys.length === 0 ? ({ name: raw.name, kind: raw.kind, config: raw.config } as unknown as AutomationStep) : null;
 }
 
 /** Expressions must parse and may only read the output of steps that run earlier. */
@@ -209,8 +146,4 @@ function checkReferences(config: JsonValue, earlier: ReadonlySet<string>, at: st
     if (!parsed.ok) report('invalid_expression', at);
     else if (parsed.value.root.kind === 'step' && !earlier.has(parsed.value.root.step)) report('unknown_step_reference', at);
   }
-}
-
-function oneOf<T extends string>(values: readonly T[], v: JsonValue | undefined): v is T {
-  return typeof v === 'string' && (values as readonly string[]).includes(v);
 }

@@ -51,7 +51,7 @@ export interface ExpressionContext {
 export type WiringError = { readonly code: 'wiring_error'; readonly path: string };
 
 /** The value at `path`, or undefined when it does not exist. */
-export function lookupPath(path: string, context: ExpressionContext): JsonValue | undefined {
+function lookupPath(path: string, context: ExpressionContext): JsonValue | undefined {
   const parsed = parseExpressionPath(path);
   if (!parsed.ok) return undefined;
   const { root, segments } = parsed.value;

@@ -1,4 +1,12 @@
-import type { JsonObject, JsonValue } from './json';
+import type { ConditionConfig } from './kinds/condition';
+import type { DelayConfig } from './kinds/delay';
+import type { HttpRequestConfig } from './kinds/http-request';
+import type { MakeCallConfig } from './kinds/make-call';
+import type { PushNoteConfig } from './kinds/push-note';
+import type { RespondConfig } from './kinds/respond';
+import type { SendTemplateConfig } from './kinds/send-template';
+import type { TableLookupConfig } from './kinds/table-lookup';
+import type { ValidatePhoneConfig } from './kinds/validate-phone';
 
 /** Step kinds (the two trigger kinds open a definition, the others are its steps). */
 export const TRIGGER_KINDS = ['trigger.webhook', 'trigger.assistant_event'] as const;
@@ -36,46 +44,25 @@ export type AutomationTrigger =
       readonly max_attempts?: number;
     };
 
-export const CONDITION_OPERATORS = ['eq', 'in'] as const;
-export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
-
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
-
-/** Delay bounds: the `delay_minutes` range (one week at most). */
-export const MIN_DELAY_MINUTES = 1;
-export const MAX_DELAY_MINUTES = 10_080;
 /** `max_attempts` of `delayed_followup_call`: call-backs for one original call. */
 export const MAX_CHAIN_ATTEMPTS = 5;
 
 /**
- * Step configuration as stored in a version's definition and shown by the versions route: the keys are
- * the wire's (snake_case), because the definition is a document users read and expressions name
- * step outputs by their wire keys. Strings may hold `{{path}}` expressions.
+ * Step configuration as stored in a version's definition and shown by the versions route, each
+ * owned by its kind (`kinds/`): the keys are the wire's (snake_case), because the definition is a
+ * document users read and expressions name step outputs by their wire keys. Strings may hold
+ * `{{path}}` expressions.
  */
 export interface StepConfigs {
-  /** `field`: a lone expression naming the phone number. */
-  readonly 'validate.phone': { readonly field: string };
-  /** `value` is a JSON value for `eq`, an array for `in`. */
-  readonly condition: { readonly field: string; readonly op: ConditionOperator; readonly value: JsonValue };
-  /** `omit_fields`: top-level keys removed from an object body (how `include_transcript: false` is said). */
-  readonly 'http.request': { readonly method: HttpMethod; readonly url: string; readonly body?: JsonValue; readonly omit_fields?: readonly string[] };
-  readonly 'chatapp.send_template': { readonly sender_id: number; readonly template_id: number; readonly to: string; readonly variables?: JsonObject };
-  /**
-   * `variables`: an object, or a lone expression resolving to one. `optional_variables`: lone
-   * expressions whose missing paths leave the variable out instead of failing the step.
-   */
-  readonly 'voice.make_call': {
-    readonly assistant_id: number;
-    readonly to: string;
-    readonly variables?: JsonObject | string;
-    readonly optional_variables?: { readonly [name: string]: string };
-  };
-  readonly delay: { readonly minutes: number };
-  readonly 'table.lookup': { readonly table_id: number; readonly key_column: string; readonly value: string };
-  readonly respond: { readonly body: JsonValue };
-  /** `note`: the JSON object posted to the connection's notes path. */
-  readonly 'crm.push_note': { readonly connection_id: number; readonly note: JsonObject };
+  readonly 'validate.phone': ValidatePhoneConfig;
+  readonly condition: ConditionConfig;
+  readonly 'http.request': HttpRequestConfig;
+  readonly 'chatapp.send_template': SendTemplateConfig;
+  readonly 'voice.make_call': MakeCallConfig;
+  readonly delay: DelayConfig;
+  readonly 'table.lookup': TableLookupConfig;
+  readonly respond: RespondConfig;
+  readonly 'crm.push_note': PushNoteConfig;
 }
 
 export type StepOf<K extends StepKind> = { readonly name: string; readonly kind: K; readonly config: StepConfigs[K] };

@@ -2,7 +2,8 @@ import { E164_PATTERN } from '../assistants/built-in-tools';
 import { TOOL_NAME_PATTERN } from '../tools/tool';
 import type { AutomationTemplate, ParamSpec, TemplateParams } from './catalogue';
 import { isJsonObject, JsonValue } from './json';
-import { MAX_CHAIN_ATTEMPTS, MAX_DELAY_MINUTES, MIN_DELAY_MINUTES } from './step-kinds';
+import { MAX_DELAY_MINUTES, MIN_DELAY_MINUTES } from './kinds/delay';
+import { MAX_CHAIN_ATTEMPTS } from './step-kinds';
 import { variableFieldNames } from './catalogue';
 
 /** Checks 5 and 6 on a template's params, with their coercion. */

@@ -1,6 +1,7 @@
-import { err, ok } from '../shared/result';
-import { evaluateCondition } from './condition';
-import { ExpressionContext } from './expressions';
+import { ExpressionContext } from '../expressions';
+import { CONDITION_STEP } from './condition';
+
+const evaluateCondition = CONDITION_STEP.execute;
 
 const context: ExpressionContext = {
   trigger: { call: { status: 'no-answer', duration: 0, tags: ['vip'] }, expected: 'no-answer', count: '1' },
@@ -23,14 +24,14 @@ describe('condition step', () => {
     ['in', '{{call.duration}}', ['0'], false],
     ['in', '{{call.status}}', 'no-answer', false],
   ] as const)('%s: %s vs %p → %p', (op, field, value, result) => {
-    expect(evaluateCondition({ field, op, value }, context)).toEqual(ok({ result }));
+    expect(evaluateCondition({ field, op, value }, context)).toEqual({ kind: 'ok', output: { result } });
   });
 
   it('a missing field is a wiring_error', () => {
-    expect(evaluateCondition({ field: '{{call.ended_reason}}', op: 'eq', value: 'x' }, context)).toEqual(err({ code: 'wiring_error', path: 'call.ended_reason' }));
+    expect(evaluateCondition({ field: '{{call.ended_reason}}', op: 'eq', value: 'x' }, context)).toEqual({ kind: 'failed', reason: 'missing_path', detail: 'call.ended_reason' });
   });
 
   it('a missing path in the compared value is a wiring_error too', () => {
-    expect(evaluateCondition({ field: '{{call.status}}', op: 'in', value: ['{{trigger.nope}}'] }, context)).toEqual(err({ code: 'wiring_error', path: 'trigger.nope' }));
+    expect(evaluateCondition({ field: '{{call.status}}', op: 'in', value: ['{{trigger.nope}}'] }, context)).toEqual({ kind: 'failed', reason: 'missing_path', detail: 'trigger.nope' });
   });
 });

@@ -1,5 +1,8 @@
-import { findTemplate, TemplateKey, TemplateParams } from './catalogue';
-import { deepMerge, SampleSources, standardCallSample } from './sample-inputs';
+import { findTemplate, SampleSources, TemplateKey, TemplateParams } from '../catalogue';
+import { deepMerge } from '../json';
+import { eventSample } from './trigger-events';
+
+const standardCallSample = (assistantId: number) => eventSample('call.ended', assistantId);
 
 const sampleInput = (key: TemplateKey, params: TemplateParams, sources: SampleSources) => findTemplate(key)!.sampleInput(params, sources);
 
@@ -33,6 +36,16 @@ describe('sample test inputs', () => {
 
   it.each(['post_call_webhook_forward', 'crm_note_on_call'] as const)('%s: the standard call sample', (key) => {
     expect(sampleInput(key, {}, sources)).toEqual(standardCallSample(101));
+  });
+
+  it('conversation forward: the standard conversation sample', () => {
+    expect(sampleInput('conversation_webhook_forward', {}, sources)).toEqual(eventSample('conversation.ended', 101));
+    expect(sampleInput('conversation_webhook_forward', {}, sources)).toMatchObject({ event: 'conversation.ended', conversation: { assistant_id: 101, status: 'ended' } });
+  });
+
+  it('an event sample with changes merged into what the event carries', () => {
+    expect(eventSample('call.ended', 5, { call: { status: 'busy' } })).toEqual(deepMerge(standardCallSample(5), { call: { status: 'busy' } }));
+    expect(eventSample('call.ended', 5, { call: { status: 'busy' } })).toMatchObject({ call: { status: 'busy', duration: 42, assistant_id: 5 } });
   });
 
   it('lookup: the first row key at input_field, "" for an empty table', () => {

@@ -1,9 +1,9 @@
-import { ok, err } from '../shared/result';
-import { ExpressionContext } from './expressions';
-import { PURE_STEPS, PureStepKind, requestBody, resolveStepConfig, wiringFailure } from './step-execution';
-import { AutomationStep, StepOf } from './step-kinds';
+import { ok, err } from '../../shared/result';
+import { ExpressionContext } from '../expressions';
+import { AutomationStep, STEP_KINDS, StepOf } from '../step-kinds';
+import { PURE_STEP_KINDS, PureStepKind, pureStepRules, requestBody, resolveStepConfig, STEP_KIND_RULES, wiringFailure } from '.';
 
-const executePure = <K extends PureStepKind>(step: StepOf<K>, ctx: ExpressionContext) => (PURE_STEPS[step.kind] as (c: StepOf<K>['config'], x: ExpressionContext) => unknown)(step.config, ctx);
+const executePure = <K extends PureStepKind>(step: StepOf<K>, ctx: ExpressionContext) => pureStepRules(step.kind).execute(step.config, ctx);
 
 const context: ExpressionContext = {
   trigger: {
@@ -42,7 +42,7 @@ describe('steps that need nothing outside the run', () => {
     { name: 'l', kind: 'table.lookup', config: { table_id: 1, key_column: 'k', value: 'v' } },
     { name: 'n', kind: 'crm.push_note', config: { connection_id: 1, note: {} } },
   ] as AutomationStep[])('$kind needs the outside world', (step) => {
-    expect(Object.keys(PURE_STEPS)).not.toContain(step.kind);
+    expect(PURE_STEP_KINDS).not.toContain(step.kind);
   });
 
   it('a wiring failure names the path', () => {
@@ -82,6 +82,14 @@ describe('resolving a step configuration', () => {
     expect(Object.getPrototypeOf(variables)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(variables, '__proto__')?.value).toBe('Ada');
   });
+});
+
+describe('one object per step kind', () => {
+  it('every kind has its rules, in the order kinds are listed', () => {
+    expect(Object.keys(STEP_KIND_RULES)).toEqual([...STEP_KINDS]);
+    expect(PURE_STEP_KINDS).toEqual(['validate.phone', 'condition', 'delay', 'respond']);
+  });
+
 });
 
 describe('request body', () => {
