@@ -30,3 +30,4 @@ export { InMemoryChatappMessageRepository } from './chatapp-messages';
 export { InMemoryInboundMediaRepository, InMemoryMediaStore } from './inbound-media';
 export { InMemoryConversationRepository } from './conversations';
 export { InMemorySandboxChatappState } from './sandbox-chatapp-state';
+export { InMemoryKnowledgeBases } from './knowledge-bases';

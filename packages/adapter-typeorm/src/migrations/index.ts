@@ -19,6 +19,7 @@ import { AutomationRunLeases1795640000000 } from './1795640000000-automation-run
 import { TopUpReconciliation1795640001000 } from './1795640001000-top-up-reconciliation';
 import { ChatappSenderAccount1795650000000 } from './1795650000000-chatapp-sender-account';
 import { ChatappMedia1795650001000 } from './1795650001000-chatapp-media';
+import { KnowledgeBaseDocuments1795750000000 } from './1795750000000-knowledge-base-documents';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -46,4 +47,5 @@ export const migrations = [
   TopUpReconciliation1795640001000,
   ChatappSenderAccount1795650000000,
   ChatappMedia1795650001000,
+  KnowledgeBaseDocuments1795750000000,
 ];
