@@ -2,6 +2,7 @@ import { DEFAULT_PLAN } from '@voiceplane/domain';
 import { AUTOMATION_SUCCESS_EXAMPLES } from './automation-examples';
 import { CHATAPP_SUCCESS_EXAMPLES } from './chatapp-examples';
 import { CHATAPP_VOICE_SUCCESS_EXAMPLES } from './chatapp-voice-examples';
+import { KNOWLEDGE_BASE_SUCCESS_EXAMPLES } from './knowledge-base-examples';
 
 /**
  * One success answer per operation, keyed like the document (`METHOD /path`). Each is a real answer recorded from
@@ -1160,6 +1161,7 @@ export const SUCCESS_EXAMPLES: Readonly<Record<string, unknown>> = {
   ...AUTOMATION_SUCCESS_EXAMPLES,
   ...CHATAPP_SUCCESS_EXAMPLES,
   ...CHATAPP_VOICE_SUCCESS_EXAMPLES,
+  ...KNOWLEDGE_BASE_SUCCESS_EXAMPLES,
   'GET /api/user/assistants': (RECORDED['GET /api/user/assistants/get'] as { data: unknown[] }).data,
   'GET /api/user/assistants/phone-numbers': (RECORDED['GET /api/user/phone-numbers'] as { data: unknown[] }).data,
 };

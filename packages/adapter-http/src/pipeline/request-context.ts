@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { Principal } from '@voiceplane/application';
+import type { UploadedFile } from './multipart';
 
 /** What the pipeline attaches to every request before a controller sees it. */
 export interface RequestContext {
@@ -7,6 +8,8 @@ export interface RequestContext {
   /** Exact bytes received (idempotency fingerprints, provider signatures). */
   rawBody: Buffer;
   principal?: Principal;
+  /** The file of a multipart upload, on the routes that take one. */
+  upload?: UploadedFile;
 }
 
 export type ApiRequest = Request & { ctx: RequestContext };
