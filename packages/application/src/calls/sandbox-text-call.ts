@@ -110,6 +110,7 @@ export class SandboxTextCalls {
         runTool,
         runBuiltIn: async (builtin, args) => textCallBuiltIn(builtin, args),
         logContext: { call_id: callId },
+        userId,
       });
     } catch (e) {
       await this.report(callId, { type: 'transcript', items: [line] });

@@ -2,3 +2,4 @@ export * from './instructions';
 export * from './tool-functions';
 export * from './ports';
 export * from './conversation-brain';
+export * from './knowledge-passages';
