@@ -31,3 +31,4 @@ export { InMemoryInboundMediaRepository, InMemoryMediaStore } from './inbound-me
 export { InMemoryConversationRepository } from './conversations';
 export { InMemorySandboxChatappState } from './sandbox-chatapp-state';
 export { InMemorySendReservationRepository } from './send-reservations';
+export { InMemoryKnowledgeBases } from './knowledge-bases';

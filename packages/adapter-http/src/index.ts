@@ -9,6 +9,7 @@ export { BillingController, billingRouteDocs } from './controllers/billing-contr
 export { buildOpenApiDocument } from './openapi/registry';
 export type { RouteDoc } from './openapi/route-doc';
 export * from './controllers/assistants';
+export * from './controllers/knowledge-bases';
 export * from './controllers/tools';
 export * from './controllers/telephony';
 export * from './controllers/webhooks';

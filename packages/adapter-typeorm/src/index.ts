@@ -12,6 +12,7 @@ export { PostgresIdempotencyStore } from './repositories/idempotency-store';
 export { TypeormOutbox } from './repositories/outbox-writer';
 export { OutboxNotifier } from './outbox/outbox-notifier';
 export * from './repositories/assistants';
+export * from './repositories/knowledge-bases';
 export * from './repositories/tools';
 export * from './repositories/telephony';
 export { PostgresUnpublishedEvents } from './outbox/unpublished-events';

@@ -32,3 +32,4 @@ export * from './automations';
 export * from './chatapp';
 export * from './call-permission';
 export * from './conversation-policy';
+export * from './knowledge-bases';

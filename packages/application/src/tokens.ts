@@ -14,6 +14,7 @@ import { TOP_UP_TOKENS } from './top-ups/tokens';
 import { WEBHOOK_TOKENS } from './webhooks/tokens';
 import { CHATAPP_TOKENS } from './chatapp/tokens';
 import { CHATAPP_INGRESS_TOKENS } from './chatapp/ingress-tokens';
+import { KNOWLEDGE_BASE_TOKENS } from './knowledge-bases/tokens';
 
 /**
  * Every capability's typed tokens under one name. Each capability declares its own beside its
@@ -24,7 +25,8 @@ import { CHATAPP_INGRESS_TOKENS } from './chatapp/ingress-tokens';
 export const TOKENS: typeof CORE_TOKENS & typeof ACCOUNT_TOKENS & typeof BILLING_TOKENS & typeof RATE_LIMIT_TOKENS & typeof TOOL_TOKENS
   & typeof ASSISTANT_TOKENS & typeof FOLDER_TOKENS & typeof TELEPHONY_TOKENS & typeof WEBHOOK_TOKENS & typeof EVENT_TOKENS
   & typeof CALL_TOKENS & typeof AUTOMATION_TOKENS & typeof CHATAPP_TOKENS & typeof CHATAPP_INGRESS_TOKENS
-  & typeof CALL_PERMISSION_TOKENS & typeof TOP_UP_TOKENS = {
+  & typeof CALL_PERMISSION_TOKENS & typeof TOP_UP_TOKENS & typeof KNOWLEDGE_BASE_TOKENS = {
+  ...KNOWLEDGE_BASE_TOKENS,
   ...CORE_TOKENS,
   ...ACCOUNT_TOKENS,
   ...BILLING_TOKENS,

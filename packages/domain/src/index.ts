@@ -35,3 +35,4 @@ export * from './chatapp';
 export * from './conversations';
 export * from './call-permission';
 export * from './top-ups';
+export * from './knowledge-bases';

@@ -14,7 +14,7 @@ describe('admin API and billing', () => {
     expect(res.body).toEqual({
       user: {
         id: expect.any(Number), name: 'Acme', email, disabled: false, total_balance: 12.5,
-        plan: { name: 'standard', max_mid_call_tools: 3, api_rate_limit_per_minute: 600, chatapp_calling_enabled: true, included_template_messages: 0, max_concurrent_calls: 10 },
+        plan: { name: 'standard', max_mid_call_tools: 3, api_rate_limit_per_minute: 600, chatapp_calling_enabled: true, included_template_messages: 0, max_concurrent_calls: 10, max_knowledge_bases: 10, max_knowledge_base_documents: 200, max_knowledge_base_bytes: 104857600 },
         created_at: expect.any(String), updated_at: expect.any(String),
       },
       api_key: { id: expect.any(Number), name: 'default', token: expect.stringMatching(/^vp_/), created_at: expect.any(String) },
@@ -79,7 +79,7 @@ describe('admin API and billing', () => {
   it('updates plans partially, lists and gets users, paginates', async () => {
     const u = await t.createUser();
     const plan = await t.http.put(`/api/admin/users/${u.id}/plan`).set(t.admin).send({ max_mid_call_tools: 25, name: 'pro' });
-    expect(plan.body).toEqual({ message: 'Plan updated.', plan: { name: 'pro', max_mid_call_tools: 25, api_rate_limit_per_minute: 600, chatapp_calling_enabled: true, included_template_messages: 0, max_concurrent_calls: 10 } });
+    expect(plan.body).toEqual({ message: 'Plan updated.', plan: { name: 'pro', max_mid_call_tools: 25, api_rate_limit_per_minute: 600, chatapp_calling_enabled: true, included_template_messages: 0, max_concurrent_calls: 10, max_knowledge_bases: 10, max_knowledge_base_documents: 200, max_knowledge_base_bytes: 104857600 } });
     expect((await t.http.get('/api/user/me').set(u.auth)).body.plan.max_mid_call_tools).toBe(25);
     const one = await t.http.get(`/api/admin/users/${u.id}`).set(t.admin);
     expect(one.body.data.email).toBe(u.email);

@@ -176,7 +176,7 @@ describe('authentication, API keys and sessions', () => {
     const res = await t.http.get('/api/user/me').set(bob.auth);
     expect(res.body).toEqual({
       id: bob.id, name: expect.any(String), email: bob.email, total_balance: 25,
-      plan: { name: 'standard', max_mid_call_tools: 10, api_rate_limit_per_minute: 600, chatapp_calling_enabled: true, included_template_messages: 0, max_concurrent_calls: 10 },
+      plan: { name: 'standard', max_mid_call_tools: 10, api_rate_limit_per_minute: 600, chatapp_calling_enabled: true, included_template_messages: 0, max_concurrent_calls: 10, max_knowledge_bases: 10, max_knowledge_base_documents: 200, max_knowledge_base_bytes: 104857600 },
     });
   });
 

@@ -22,6 +22,9 @@ class PlanBody {
   @Bool() chatapp_calling_enabled?: boolean;
   @Int({ min: 0 }) included_template_messages?: number;
   @Int({ min: 1, max: 1000, description: 'Phone calls in progress at once (additive)' }) max_concurrent_calls?: number;
+  @Int({ min: 0, max: 10000, description: 'Knowledge bases of the account (additive)' }) max_knowledge_bases?: number;
+  @Int({ min: 0, max: 1000000, description: 'Documents across the knowledge bases (additive)' }) max_knowledge_base_documents?: number;
+  @Int({ min: 0, description: 'Bytes of documents across the knowledge bases (additive)' }) max_knowledge_base_bytes?: number;
 }
 
 class CreateUserBody {

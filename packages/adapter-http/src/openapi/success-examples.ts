@@ -2,6 +2,7 @@ import { DEFAULT_PLAN } from '@voiceplane/domain';
 import { AUTOMATION_SUCCESS_EXAMPLES } from './automation-examples';
 import { CHATAPP_SUCCESS_EXAMPLES } from './chatapp-examples';
 import { CHATAPP_VOICE_SUCCESS_EXAMPLES } from './chatapp-voice-examples';
+import { KNOWLEDGE_BASE_SUCCESS_EXAMPLES } from './knowledge-base-examples';
 
 /**
  * One success answer per operation, keyed like the document (`METHOD /path`). Each is a real answer recorded from
@@ -56,6 +57,9 @@ const RECORDED: Readonly<Record<string, unknown>> = {
           chatapp_calling_enabled: true,
           included_template_messages: 0,
           max_concurrent_calls: 10,
+          max_knowledge_bases: 10,
+          max_knowledge_base_documents: 200,
+          max_knowledge_base_bytes: 104857600,
         },
         created_at: '2026-11-23T09:46:14.961Z',
         updated_at: '2026-11-23T09:46:15.155Z',
@@ -73,6 +77,9 @@ const RECORDED: Readonly<Record<string, unknown>> = {
           chatapp_calling_enabled: true,
           included_template_messages: 0,
           max_concurrent_calls: 10,
+          max_knowledge_bases: 10,
+          max_knowledge_base_documents: 200,
+          max_knowledge_base_bytes: 104857600,
         },
         created_at: '2026-11-23T09:46:14.679Z',
         updated_at: '2026-11-23T09:46:14.679Z',
@@ -97,6 +104,9 @@ const RECORDED: Readonly<Record<string, unknown>> = {
         chatapp_calling_enabled: true,
         included_template_messages: 0,
         max_concurrent_calls: 10,
+        max_knowledge_bases: 10,
+        max_knowledge_base_documents: 200,
+        max_knowledge_base_bytes: 104857600,
       },
       created_at: '2026-11-23T09:45:52.480Z',
       updated_at: '2026-11-23T09:45:52.559Z',
@@ -1079,6 +1089,9 @@ const RECORDED: Readonly<Record<string, unknown>> = {
       chatapp_calling_enabled: true,
       included_template_messages: 0,
       max_concurrent_calls: 10,
+      max_knowledge_bases: 10,
+      max_knowledge_base_documents: 200,
+      max_knowledge_base_bytes: 104857600,
     },
   },
   'PUT /api/admin/users/{id}/status': {
@@ -1150,6 +1163,7 @@ export const SUCCESS_EXAMPLES: Readonly<Record<string, unknown>> = {
   ...AUTOMATION_SUCCESS_EXAMPLES,
   ...CHATAPP_SUCCESS_EXAMPLES,
   ...CHATAPP_VOICE_SUCCESS_EXAMPLES,
+  ...KNOWLEDGE_BASE_SUCCESS_EXAMPLES,
   'GET /api/user/assistants': (RECORDED['GET /api/user/assistants/get'] as { data: unknown[] }).data,
   'GET /api/user/assistants/phone-numbers': (RECORDED['GET /api/user/phone-numbers'] as { data: unknown[] }).data,
 };

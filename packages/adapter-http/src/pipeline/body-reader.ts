@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { ApiRequest } from './request-context';
 import { familyOfPath, validationBody } from './families';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH, tooDeepErrors } from './input-guard';
+import { parseMultipart } from './multipart';
 
 const MB = 1024 * 1024;
 /** How much of an oversized upload is read and discarded before the 413, so the client sees it. */
@@ -14,12 +15,18 @@ export interface BodyRules {
   acceptsForm(path: string): boolean;
   /** Paths whose raw body is handled by the route itself (provider ingress). */
   isRaw(path: string): boolean;
+  /** Paths that take a file upload (`multipart/form-data`); the file lands in the request context. */
+  acceptsUpload(path: string): boolean;
 }
 
+/** Knowledge-base documents: a file of up to 10 MB plus the form's other fields. */
+const UPLOAD_PATH = /^\/api\/user\/knowledgebases\/[^/]+\/documents\/?$/;
+
 export const defaultBodyRules: BodyRules = {
-  limitFor: (path) => (path.startsWith('/api/hooks/') ? 64 * 1024 : MB),
+  limitFor: (path) => (path.startsWith('/api/hooks/') ? 64 * 1024 : UPLOAD_PATH.test(path) ? 11 * MB : MB),
   acceptsForm: (path) => path.startsWith('/api/hooks/') || path.startsWith('/api/sandbox/billing/checkout/'),
   isRaw: (path) => path.startsWith('/api/providers/'),
+  acceptsUpload: (path) => UPLOAD_PATH.test(path),
 };
 
 const isJsonType = (type: string) => type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
@@ -97,6 +104,18 @@ export function bodyReader(rules: BodyRules = defaultBodyRules) {
       if (type === 'application/x-www-form-urlencoded' && rules.acceptsForm(req.path)) {
         req.body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
         next();
+        return;
+      }
+      if (type === 'multipart/form-data' && rules.acceptsUpload(req.path)) {
+        void parseMultipart(raw, req.headers).then((form) => {
+          if (!form) {
+            res.status(400).json({ message: 'Malformed multipart body.' });
+            return;
+          }
+          req.body = form.fields;
+          ctx.upload = form.file ?? undefined;
+          next();
+        }, next);
         return;
       }
       res.status(415).json({ message: 'Unsupported Media Type.' });

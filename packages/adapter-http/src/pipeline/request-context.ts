@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { Principal } from '@voiceplane/application';
+import type { UploadedFile } from './multipart';
 
 /** What the pipeline attaches to every request before a controller sees it. */
 export interface RequestContext {
@@ -12,6 +13,8 @@ export interface RequestContext {
    * case's result, so the answer is stored in the transaction that concludes the use case.
    */
   outcomeAnswer?: { render?: (outcome: unknown) => { readonly status: number; readonly body: object } };
+  /** The file of a multipart upload, on the routes that take one. */
+  upload?: UploadedFile;
 }
 
 export type ApiRequest = Request & { ctx: RequestContext };

@@ -23,6 +23,7 @@ import { ChatappCallingLine1795720000000 } from './1795720000000-chatapp-calling
 import { ChatappMediaDeletions1795720001000 } from './1795720001000-chatapp-media-deletions';
 import { CheckoutReconciliation1795730000000 } from './1795730000000-checkout-reconciliation';
 import { ToolHookEndpoints1795740000000 } from './1795740000000-tool-hook-endpoints';
+import { KnowledgeBaseDocuments1795750000000 } from './1795750000000-knowledge-base-documents';
 import { ChatappSendReservations1795760000000 } from './1795760000000-chatapp-send-reservations';
 
 /**
@@ -55,5 +56,6 @@ export const migrations = [
   ChatappMediaDeletions1795720001000,
   CheckoutReconciliation1795730000000,
   ToolHookEndpoints1795740000000,
+  KnowledgeBaseDocuments1795750000000,
   ChatappSendReservations1795760000000,
 ];

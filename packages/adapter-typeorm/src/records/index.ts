@@ -8,6 +8,7 @@ import { catalogRecords } from './catalog';
 import { chatappInboxRecords } from './chatapp-inbox';
 import { chatappRecords } from './chatapp';
 import { eventRecords } from './events';
+import { knowledgeBaseRecords } from './knowledge-bases';
 import { requestGuardRecords } from './request-guards';
 import { telephonyRecords } from './telephony';
 import { toolRecords } from './tools';
@@ -23,6 +24,7 @@ export * from './catalog';
 export * from './chatapp-inbox';
 export * from './chatapp';
 export * from './events';
+export * from './knowledge-bases';
 export * from './request-guards';
 export * from './telephony';
 export * from './tools';
@@ -38,4 +40,5 @@ export const entitySchemas: EntitySchema[] = [
   ...callPermissionRecords,
   ...topUpRecords,
   ...chatappRecords,
+  ...knowledgeBaseRecords,
 ];

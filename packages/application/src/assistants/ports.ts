@@ -1,5 +1,5 @@
 import {
-  Assistant, AssistantConfig, AssistantStatus, AssistantType, EventType, KnowledgeBase, KnowledgeBaseStatus, OutboundAssistant, OwnedReferences,
+  Assistant, AssistantConfig, AssistantStatus, AssistantType, EventType, OutboundAssistant, OwnedReferences,
   ReferenceCatalog, ReferenceQuery, Result, WebhookState,
 } from '@voiceplane/domain';
 import { NewOutboxEvent } from '../ports/outbox';
@@ -58,12 +58,6 @@ export interface AssistantRepository {
 /** The shipped reference catalogue; it never changes while the process runs. */
 export interface CatalogRepository {
   catalog(): Promise<ReferenceCatalog>;
-}
-
-export interface KnowledgeBaseRepository {
-  create(userId: number, kb: { name: string; description: string | null; status: KnowledgeBaseStatus }): Promise<KnowledgeBase>;
-  listOwned(userId: number): Promise<KnowledgeBase[]>;
-  findOwned(userId: number, id: number): Promise<KnowledgeBase | null>;
 }
 
 export interface EventTypeRepository {

@@ -1,6 +1,7 @@
 import { token } from '../shared/token';
 import type { AssistantWebhooks, ChangeAssistantStatus, DeleteAssistant } from './assistant-lifecycle';
-import type { AssistantRepository, CatalogRepository, EventTypeRepository, KnowledgeBaseRepository } from './ports';
+import type { AssistantRepository, CatalogRepository, EventTypeRepository } from './ports';
+import type { KnowledgeBaseRepository } from '../knowledge-bases/ports';
 import type { SaveAssistant } from './save-assistant';
 
 export const ASSISTANT_TOKENS = {

@@ -113,6 +113,7 @@ export class SandboxTextCalls {
         runTool,
         runBuiltIn: async (builtin, args) => builtIns.run(builtin, args),
         logContext: { call_id: callId },
+        userId,
       });
     } catch (e) {
       await this.report(callId, { type: 'transcript', items: heard });

@@ -98,10 +98,7 @@ export class AiReplies {
     return { messageId, body, status: 'failed', errorCode };
   }
 
-  /**
-   * Knowledge bases (`knowledgebase_id`) are not read yet: when they are, their passages join the
-   * setup here (as instructions for `prompt` mode, as a function for `function_call` mode).
-   */
+  /** The assistant's knowledge base is read by the brain: passages in the instructions (`prompt`) or a search function. */
   private async generate(sender: Sender, conversation: Conversation, assistant: Assistant): Promise<string> {
     const [history, config] = await Promise.all([
       this.conversations.recentMessages(conversation.id, HISTORY_TURNS),
@@ -127,6 +124,7 @@ export class AiReplies {
       runTool,
       runBuiltIn: null,
       logContext: { conversation_id: conversation.id },
+      userId: sender.userId,
     });
     return turn.reply;
   }

@@ -5,6 +5,10 @@ import { Clock } from '../ports/clock';
 import { composeInstructions, ConversationSetup } from './instructions';
 import { ChatMessage, ModelToolCall, ReplyGenerator } from './ports';
 import { parseToolArguments, resolveToolCall, toolFunctions } from './tool-functions';
+import { KnowledgeRetrieval } from '../knowledge-bases/ports';
+import {
+  knowledgeOf, latestCustomerLine, PASSAGES_PER_SEARCH, passagesResult, passagesSection, SEARCH_KNOWLEDGE_BASE, SEARCH_KNOWLEDGE_BASE_FUNCTION,
+} from './knowledge-passages';
 
 /**
  * Model answers one customer line may take: each round is one model request, after which the
@@ -46,12 +50,15 @@ export interface TurnRequest {
   readonly runBuiltIn: BuiltInRunner | null;
   /** Names the conversation in logged warnings (`call_id`, `conversation_id`). */
   readonly logContext: Readonly<Record<string, unknown>>;
+  /** The account the conversation belongs to: its knowledge base is searched only within it. Absent: no knowledge base is read. */
+  readonly userId?: number;
 }
 
 /** One function the model called during a turn, as it went. */
 export interface TurnToolCall {
   readonly name: string;
-  readonly kind: 'tool' | 'builtin' | 'unknown';
+  /** `knowledge`: passages retrieved from the assistant's knowledge base (as a function, or for the instructions). */
+  readonly kind: 'tool' | 'builtin' | 'knowledge' | 'unknown';
   readonly ok: boolean;
   /** HTTP status of a mid-call tool's answer; null for the rest. */
   readonly statusCode: number | null;
@@ -84,15 +91,24 @@ export class ConversationBrain {
     private readonly catalog: CatalogRepository,
     private readonly clock: Clock,
     private readonly log: WorkLogger,
+    private readonly knowledge: KnowledgeRetrieval | null = null,
   ) {}
 
   async turn(request: TurnRequest): Promise<TurnResult> {
     const { setup } = request;
     const offered = request.runBuiltIn === null ? { ...setup, builtin_tools: [] } : setup;
-    const tools = toolFunctions(offered);
+    const kb = this.knowledge && request.userId !== undefined ? knowledgeOf(setup) : null;
+    const tools = kb?.mode === 'function_call' ? [...toolFunctions(offered), SEARCH_KNOWLEDGE_BASE_FUNCTION] : toolFunctions(offered);
     const model = await this.modelName(setup);
-    const messages: ChatMessage[] = [{ role: 'system', content: composeInstructions(setup, this.clock.now()) }, ...request.history];
     const toolCalls: TurnToolCall[] = [];
+    let instructions = composeInstructions(setup, this.clock.now());
+    const question = kb?.mode === 'prompt' ? latestCustomerLine(request.history) : null;
+    if (kb && question !== null) {
+      const passages = await this.search(request.userId as number, kb.knowledgeBaseId, question);
+      instructions += passagesSection(passages);
+      toolCalls.push({ name: SEARCH_KNOWLEDGE_BASE, kind: 'knowledge', ok: true, statusCode: null, content: passagesResult(passages) });
+    }
+    const messages: ChatMessage[] = [{ role: 'system', content: instructions }, ...request.history];
 
     for (let round = 1; round <= MAX_MODEL_ROUNDS; round += 1) {
       const answer = await this.generator.nextTurn({ model, temperature: setup.assistant.llm_temperature, messages, tools });
@@ -124,7 +140,19 @@ export class ConversationBrain {
     return textModelName(this.catalog, setup.assistant);
   }
 
+  private search(userId: number, knowledgeBaseId: number, question: string) {
+    return (this.knowledge as KnowledgeRetrieval).search(userId, knowledgeBaseId, question, PASSAGES_PER_SEARCH);
+  }
+
   private async run(setup: ConversationSetup, call: ModelToolCall, request: TurnRequest): Promise<{ report: TurnToolCall; end: { reason: string } | null; stop: boolean }> {
+    const kb = this.knowledge && request.userId !== undefined ? knowledgeOf(setup) : null;
+    if (call.name === SEARCH_KNOWLEDGE_BASE && kb?.mode === 'function_call') {
+      const args = parseToolArguments(call.arguments);
+      const query = typeof args?.query === 'string' ? args.query.trim() : '';
+      if (query === '') return { report: { name: call.name, kind: 'knowledge', ok: false, statusCode: null, content: INVALID_ARGUMENTS }, end: null, stop: false };
+      const passages = await this.search(request.userId as number, kb.knowledgeBaseId, query);
+      return { report: { name: call.name, kind: 'knowledge', ok: true, statusCode: null, content: passagesResult(passages) }, end: null, stop: false };
+    }
     const resolved = resolveToolCall(setup, call.name);
     if (resolved === null) return { report: { name: call.name, kind: 'unknown', ok: false, statusCode: null, content: UNKNOWN_FUNCTION }, end: null, stop: false };
     const args = parseToolArguments(call.arguments);

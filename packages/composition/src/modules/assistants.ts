@@ -5,7 +5,6 @@ import {
 } from '@voiceplane/adapter-http';
 import {
   TypeormAssistantRepository, TypeormCatalogRepository, TypeormEventTypeRepository, TypeormGroupRepository,
-  TypeormKnowledgeBaseRepository,
 } from '@voiceplane/adapter-typeorm';
 import { TargetUrlPolicy } from '@voiceplane/domain';
 import { ApiModule } from './module';
@@ -17,7 +16,6 @@ export const assistantsModule: ApiModule = ({ container: c, config, database }) 
   c.bind(TOKENS.CatalogRepository).toConstantValue(new TypeormCatalogRepository(database));
   c.bind(TOKENS.FolderRepository).toConstantValue(new TypeormGroupRepository(database, 'folders'));
   c.bind(TOKENS.LabelRepository).toConstantValue(new TypeormGroupRepository(database, 'labels'));
-  c.bind(TOKENS.KnowledgeBaseRepository).toConstantValue(new TypeormKnowledgeBaseRepository(database));
   c.bind(TOKENS.EventTypeRepository).toConstantValue(new TypeormEventTypeRepository(database));
   c.bind(TOKENS.SaveAssistant).toDynamicValue((ctx) => new SaveAssistant(
     ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.AssistantRepository), ctx.get(TOKENS.CatalogRepository), targetPolicy,

@@ -1,6 +1,7 @@
 import { ApiModule } from './module';
 import { foundationModule } from './foundation';
 import { assistantsModule } from './assistants';
+import { knowledgeBasesModule } from './knowledge-bases';
 import { toolsModule } from './tools';
 import { telephonyModule } from './telephony';
 import { eventBackboneModule } from './event-backbone';
@@ -13,7 +14,7 @@ import { chatappVoiceModule } from './chatapp-voice';
 import { billingGatewayModule } from './billing-gateway';
 
 /** Every capability of the api, in dependency order. */
-export const apiModules: readonly ApiModule[] = [foundationModule, assistantsModule, toolsModule, telephonyModule, eventBackboneModule, webhookDeliveryModule, voiceCallsModule,
+export const apiModules: readonly ApiModule[] = [foundationModule, assistantsModule, knowledgeBasesModule, toolsModule, telephonyModule, eventBackboneModule, webhookDeliveryModule, voiceCallsModule,
   billingGatewayModule, chatappProvidersModule, chatappModule, chatappVoiceModule, automationsModule];
 
 export type { ApiModule, BackgroundTask, ModuleContext, ModuleContribution } from './module';

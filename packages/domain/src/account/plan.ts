@@ -7,6 +7,11 @@ export interface Plan {
   readonly included_template_messages: number;
   /** Phone calls of the account not yet ended, at once (make_call). */
   readonly max_concurrent_calls: number;
+  readonly max_knowledge_bases: number;
+  /** Documents across all the account's knowledge bases. */
+  readonly max_knowledge_base_documents: number;
+  /** Bytes of documents across all the account's knowledge bases. */
+  readonly max_knowledge_base_bytes: number;
 }
 
 export const DEFAULT_PLAN: Plan = {
@@ -16,6 +21,9 @@ export const DEFAULT_PLAN: Plan = {
   chatapp_calling_enabled: true,
   included_template_messages: 0,
   max_concurrent_calls: 10,
+  max_knowledge_bases: 10,
+  max_knowledge_base_documents: 200,
+  max_knowledge_base_bytes: 100 * 1024 * 1024,
 };
 
 /** Plans stored before a field existed read with that field's default. */

@@ -72,4 +72,4 @@ export function voicesMatching(catalog: ReferenceCatalog, filter: { mode?: Assis
 }
 
 /** Refusals of the reference-data reads. */
-export type ReferenceDataRefusal = 'unknown_language' | 'knowledge_base_not_found';
+export type ReferenceDataRefusal = 'unknown_language';

@@ -9,7 +9,8 @@ import { answer, refuse } from '../../pipeline/answers';
 import { ACCOUNT_ANSWERS, USER_NOT_FOUND } from '../account-answers';
 import { ASSISTANT_NOT_FOUND } from './assistant-answers';
 import type { RouteDoc } from '../../openapi/route-doc';
-import { presentEventType, presentKnowledgeBase } from './presenters';
+import { presentEventType } from './presenters';
+import { presentKnowledgeBase } from '../knowledge-bases/presenters';
 
 class ComplianceBody {
   @Bool({ required: true }) blocked!: boolean;

@@ -41,5 +41,4 @@ export function groupAnswers(noun: 'Folder' | 'Label'): AnswerTable<GroupRefusal
 /** The catalogue and the account's reference records. */
 export const REFERENCE_DATA_ANSWERS: AnswerTable<ReferenceDataRefusal> = {
   unknown_language: invalid({ language_id: ['The selected language id is invalid.'] }),
-  knowledge_base_not_found: { status: 404, body: { error: 'Knowledgebase not found.' } },
 };

@@ -90,13 +90,6 @@ export function presentGroup(g: AssistantGroup) {
   return { id: g.id, name: g.name, color: g.color, assistants_count: g.assistantsCount };
 }
 
-export function presentKnowledgeBase(k: KnowledgeBase) {
-  return {
-    id: k.id, name: k.name, description: k.description, status: k.status, documents_count: k.documentsCount,
-    assistants_count: k.assistantsCount, created_at: iso(k.createdAt), updated_at: iso(k.updatedAt),
-  };
-}
-
 export function presentEventType(e: EventType) {
   return { id: e.id, name: e.name, duration_minutes: e.durationMinutes, created_at: iso(e.createdAt) };
 }

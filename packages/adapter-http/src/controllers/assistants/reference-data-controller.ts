@@ -1,15 +1,15 @@
-import { Controller, Get, Params, Request } from '@inversifyjs/http-core';
+import { Controller, Get, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { ASSISTANT_MODES, AssistantMode, MODEL_KINDS, ModelKind, PROVIDER_KINDS, ProviderKind, voicesMatching } from '@voiceplane/domain';
-import { CatalogRepository, EventTypeRepository, KnowledgeBaseRepository, TOKENS } from '@voiceplane/application';
+import { CatalogRepository, EventTypeRepository, TOKENS } from '@voiceplane/application';
 import { Id, Str } from '../../validation';
-import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer, answerFor } from '../../pipeline/answers';
+import { parse, reply } from '../../pipeline/responses';
+import { answer } from '../../pipeline/answers';
 import { REFERENCE_DATA_ANSWERS } from './assistant-answers';
 import { principalOf } from '../../pipeline/request-context';
 import type { RouteDoc } from '../../openapi/route-doc';
-import { presentEventType, presentKnowledgeBase } from './presenters';
+import { presentEventType } from './presenters';
 
 class VoicesQuery {
   @Str({ enum: ASSISTANT_MODES }) mode?: AssistantMode;
@@ -31,8 +31,6 @@ export const referenceDataRouteDocs: readonly RouteDoc[] = [
   { method: 'get', path: '/api/user/assistants/voices', summary: 'Public voices, filtered by mode and language (bare array)', tag, query: VoicesQuery },
   { method: 'get', path: '/api/user/assistants/models', summary: 'LLM and multimodal models (bare array)', tag, query: ModelsQuery },
   { method: 'get', path: '/api/user/assistants/providers', summary: 'Synthesizer and transcriber providers (bare array)', tag, query: ProvidersQuery },
-  { method: 'get', path: '/api/user/knowledgebases', summary: 'Knowledge bases of the account', tag },
-  { method: 'get', path: '/api/user/knowledgebases/:id', summary: 'One knowledge base', tag },
   { method: 'get', path: '/api/user/scheduling/event-types', summary: 'Scheduling event types of the account', tag },
 ];
 
@@ -41,7 +39,6 @@ export const referenceDataRouteDocs: readonly RouteDoc[] = [
 export class ReferenceDataController {
   constructor(
     @inject(TOKENS.CatalogRepository) private readonly catalogs: CatalogRepository,
-    @inject(TOKENS.KnowledgeBaseRepository) private readonly knowledgeBases: KnowledgeBaseRepository,
     @inject(TOKENS.EventTypeRepository) private readonly eventTypes: EventTypeRepository,
   ) {}
 
@@ -70,19 +67,6 @@ export class ReferenceDataController {
   async providers(@Request() req: ExpressRequest) {
     const q = parse(ProvidersQuery, req.query);
     return reply(200, (await this.catalogs.catalog()).providers.filter((p) => q.kind === undefined || p.kind === q.kind));
-  }
-
-  @Get('/knowledgebases')
-  async knowledgeBaseList(@Request() req: ExpressRequest) {
-    const items = await this.knowledgeBases.listOwned(principalOf(req).userId);
-    return reply(200, { data: items.map(presentKnowledgeBase) });
-  }
-
-  @Get('/knowledgebases/:id')
-  async knowledgeBase(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const kb = await this.knowledgeBases.findOwned(principalOf(req).userId, pathId(id, answerFor(REFERENCE_DATA_ANSWERS, 'knowledge_base_not_found')));
-    if (!kb) answer(REFERENCE_DATA_ANSWERS, 'knowledge_base_not_found');
-    return reply(200, { data: presentKnowledgeBase(kb) });
   }
 
   @Get('/scheduling/event-types')

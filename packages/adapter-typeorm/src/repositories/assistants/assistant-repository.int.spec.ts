@@ -6,7 +6,7 @@ import { TypeormOutbox } from '../outbox-writer';
 import { TypeormAssistantRepository } from './assistant-repository';
 import { TypeormCatalogRepository } from './catalog-repository';
 import { TypeormGroupRepository } from './group-repository';
-import { TypeormKnowledgeBaseRepository } from './knowledge-base-repository';
+import { TypeormKnowledgeBaseRepository } from '../knowledge-bases/knowledge-base-repository';
 import { TypeormEventTypeRepository } from './event-type-repository';
 
 /** Persistence of assistants and their references on the real database (PostgreSQL with DATABASE_URL). */

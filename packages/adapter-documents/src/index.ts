@@ -1,0 +1,3 @@
+export { ExtractingDocumentReader } from './document-reader';
+export { WebsiteCrawler, DEFAULT_CRAWL, type CrawlOptions } from './website-crawler';
+export { fileText, pageText } from './file-text';

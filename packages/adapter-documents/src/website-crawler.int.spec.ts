@@ -1,0 +1,53 @@
+import { GuardedHttpClient } from '@voiceplane/adapter-outbound-http';
+import { OutboundHttpClient } from '@voiceplane/application';
+import { startReceiver, tableResolver, type Receiver } from '../../adapter-outbound-http/test-support/local-network';
+import { WebsiteCrawler } from './website-crawler';
+
+/**
+ * The crawler against a site on 127.0.0.1 through the real guarded client. The site is reached under
+ * the name `site.test`, which only a permissive client may resolve to loopback (as development
+ * allows); every other address goes through the production policy, so a redirect that leaves the
+ * site for a private address is refused before any connection is made.
+ */
+let site: Receiver;
+let secret: Receiver;
+const clients: GuardedHttpClient[] = [];
+
+beforeAll(async () => {
+  secret = await startReceiver((_req, res) => res.end('<p>internal admin</p>'));
+  site = await startReceiver((req, res) => {
+    if (req.url === '/robots.txt') return void res.writeHead(404).end();
+    if (req.url === '/moved') return void res.writeHead(302, { location: `http://127.0.0.1:${secret.port}/admin` }).end();
+    if (req.url === '/old') return void res.writeHead(301, { location: '/new' }).end();
+    if (req.url === '/new') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>The new page.</p>');
+    res.writeHead(404).end();
+  });
+});
+afterAll(async () => {
+  clients.forEach((c) => c.close());
+  await Promise.all([site.close(), secret.close()]);
+});
+
+function client(): OutboundHttpClient {
+  const make = (allowPrivateTargets: boolean) => {
+    const c = new GuardedHttpClient({ userAgent: 'voiceplane-test', allowPrivateTargets, requireHttps: false, resolve: tableResolver({ 'site.test': ['127.0.0.1'] }).resolve });
+    clients.push(c);
+    return c;
+  };
+  const local = make(true);
+  const strict = make(false);
+  return { send: (request) => (new URL(request.url).hostname === 'site.test' ? local : strict).send(request) };
+}
+
+describe('the website crawler through the guarded client', () => {
+  it('follows a redirect within the site', async () => {
+    const read = await new WebsiteCrawler(client()).read(`http://site.test:${site.port}/old`, [], 0);
+    expect(read).toEqual({ ok: true, value: { text: 'The new page.', pages: [`http://site.test:${site.port}/new`] } });
+  });
+
+  it('refuses a redirect to a private address, and never connects to it', async () => {
+    const read = await new WebsiteCrawler(client()).read(`http://site.test:${site.port}/moved`, [], 0);
+    expect(read).toEqual({ ok: false, error: `http://127.0.0.1:${secret.port}/admin is not a public address.` });
+    expect(secret.requests).toHaveLength(0);
+  });
+});

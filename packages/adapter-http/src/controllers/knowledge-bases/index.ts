@@ -1,0 +1,1 @@
+export { KnowledgeBaseController, knowledgeBaseRouteDocs } from './knowledge-base-controller';

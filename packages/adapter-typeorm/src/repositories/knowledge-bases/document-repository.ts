@@ -1,0 +1,130 @@
+import { DocumentSource, DocumentStatus, KnowledgeBaseDocument, textSearchConfigOf } from '@voiceplane/domain';
+import {
+  DocumentToProcess, KnowledgeBaseChanges, KnowledgeDocumentRepository, NewDocument, ProcessingOutcome,
+} from '@voiceplane/application';
+import { Database } from '../../database';
+import { num } from '../rows';
+import { refreshKnowledgeBase } from './knowledge-base-repository';
+
+const COLUMNS = `d.id, d.knowledge_base_id, d.user_id, d.name, d.description, d.type, d.source, d.language, d.status,
+  d.failure_reason, d.size_bytes, d.chunks_count, d.created_at, d.updated_at`;
+
+/** `source` keeps what the type needs besides `content` and `file`, which have their own columns. */
+function sourceOf(r: Record<string, unknown>): DocumentSource {
+  const stored = r.source as Record<string, unknown>;
+  switch (r.type) {
+    case 'text': return { type: 'text', content: (r.content as string | undefined) ?? '' };
+    case 'website': return { type: 'website', url: (stored.url as string | null) ?? null, links: (stored.links as string[]) ?? [], relativeLinksLimit: num(stored.relative_links_limit) };
+    default: return { type: 'file', fileName: stored.file_name as string, kind: stored.kind as never };
+  }
+}
+
+function storedSource(source: DocumentSource): Record<string, unknown> {
+  switch (source.type) {
+    case 'text': return {};
+    case 'website': return { url: source.url, links: source.links, relative_links_limit: source.relativeLinksLimit };
+    case 'file': return { file_name: source.fileName, kind: source.kind };
+  }
+}
+
+function toDocument(r: Record<string, unknown>): KnowledgeBaseDocument {
+  return {
+    id: num(r.id), knowledgeBaseId: num(r.knowledge_base_id), userId: num(r.user_id), name: r.name as string,
+    description: (r.description as string | null) ?? null, source: sourceOf(r), language: r.language as string,
+    status: r.status as DocumentStatus, failureReason: (r.failure_reason as string | null) ?? null, sizeBytes: num(r.size_bytes),
+    chunksCount: num(r.chunks_count), createdAt: new Date(r.created_at as string), updatedAt: new Date(r.updated_at as string),
+  };
+}
+
+export class TypeormKnowledgeDocumentRepository implements KnowledgeDocumentRepository {
+  constructor(private readonly db: Database) {}
+
+  async add(userId: number, knowledgeBaseId: number, document: NewDocument): Promise<KnowledgeBaseDocument | null> {
+    return this.db.transaction(async () => {
+      const rows = await this.db.query(
+        `INSERT INTO knowledge_base_documents AS d (knowledge_base_id, user_id, name, description, type, source, content, file, language, status, size_bytes)
+         SELECT k.id, k.user_id, $3, $4, $5, $6, $7, $8, $9, 'processing', $10 FROM knowledge_bases k WHERE k.id = $2 AND k.user_id = $1
+         RETURNING ${COLUMNS}, d.content`,
+        [
+          userId, knowledgeBaseId, document.name, document.description, document.source.type, JSON.stringify(storedSource(document.source)),
+          document.source.type === 'text' ? document.source.content : null, document.file ? Buffer.from(document.file) : null,
+          document.language, document.sizeBytes,
+        ],
+      );
+      if (!rows[0]) return null;
+      await refreshKnowledgeBase(this.db, knowledgeBaseId);
+      return toDocument(rows[0]);
+    });
+  }
+
+  async list(userId: number, knowledgeBaseId: number): Promise<KnowledgeBaseDocument[] | null> {
+    const owned = await this.db.one(`SELECT 1 FROM knowledge_bases WHERE id = $1 AND user_id = $2`, [knowledgeBaseId, userId]);
+    if (!owned) return null;
+    const rows = await this.db.query(`SELECT ${COLUMNS}, d.content FROM knowledge_base_documents d WHERE d.knowledge_base_id = $1 ORDER BY d.id`, [knowledgeBaseId]);
+    return rows.map(toDocument);
+  }
+
+  async find(userId: number, knowledgeBaseId: number, documentId: number): Promise<KnowledgeBaseDocument | null> {
+    const r = await this.db.one(
+      `SELECT ${COLUMNS}, d.content FROM knowledge_base_documents d WHERE d.user_id = $1 AND d.knowledge_base_id = $2 AND d.id = $3`,
+      [userId, knowledgeBaseId, documentId],
+    );
+    return r ? toDocument(r) : null;
+  }
+
+  async rename(userId: number, knowledgeBaseId: number, documentId: number, changes: KnowledgeBaseChanges): Promise<KnowledgeBaseDocument | null> {
+    const rows = await this.db.query(
+      `UPDATE knowledge_base_documents AS d SET name = COALESCE($4::varchar, d.name),
+         description = CASE WHEN $5::boolean THEN $6::varchar ELSE d.description END, updated_at = now()
+       WHERE d.user_id = $1 AND d.knowledge_base_id = $2 AND d.id = $3 RETURNING ${COLUMNS}, d.content`,
+      [userId, knowledgeBaseId, documentId, changes.name ?? null, changes.description !== undefined, changes.description ?? null],
+    );
+    return rows[0] ? toDocument(rows[0]) : null;
+  }
+
+  async delete(userId: number, knowledgeBaseId: number, documentId: number): Promise<boolean> {
+    return this.db.transaction(async () => {
+      const gone = await this.db.query(
+        `DELETE FROM knowledge_base_documents WHERE user_id = $1 AND knowledge_base_id = $2 AND id = $3 RETURNING id`,
+        [userId, knowledgeBaseId, documentId],
+      );
+      if (gone.length === 0) return false;
+      await refreshKnowledgeBase(this.db, knowledgeBaseId);
+      return true;
+    });
+  }
+
+  async forProcessing(documentId: number): Promise<DocumentToProcess | null> {
+    const r = await this.db.one(`SELECT ${COLUMNS}, d.content, d.file FROM knowledge_base_documents d WHERE d.id = $1`, [documentId]);
+    return r ? { document: toDocument(r), file: r.file ? new Uint8Array(r.file as Buffer) : null } : null;
+  }
+
+  async finish(documentId: number, outcome: ProcessingOutcome): Promise<void> {
+    await this.db.transaction(async () => {
+      const doc = await this.db.one<{ knowledge_base_id: string; language: string }>(
+        `SELECT knowledge_base_id, language FROM knowledge_base_documents WHERE id = $1 FOR UPDATE`, [documentId],
+      );
+      if (!doc) return;
+      await this.db.query(`DELETE FROM knowledge_base_chunks WHERE document_id = $1`, [documentId]);
+      if (outcome.status === 'ready') {
+        const config = textSearchConfigOf(doc.language);
+        await this.db.query(
+          `INSERT INTO knowledge_base_chunks (document_id, knowledge_base_id, position, content, ts_config, tsv)
+           SELECT $1, $2, p.position, p.content, $3::varchar, to_tsvector($3::varchar::regconfig, p.content)
+           FROM unnest($4::text[]) WITH ORDINALITY AS p(content, position)`,
+          [documentId, doc.knowledge_base_id, config, outcome.passages],
+        );
+        await this.db.query(
+          `UPDATE knowledge_base_documents SET status = 'ready', failure_reason = NULL, chunks_count = $2, size_bytes = $3, updated_at = now() WHERE id = $1`,
+          [documentId, outcome.passages.length, outcome.sizeBytes],
+        );
+      } else {
+        await this.db.query(
+          `UPDATE knowledge_base_documents SET status = 'failed', failure_reason = $2, chunks_count = 0, updated_at = now() WHERE id = $1`,
+          [documentId, outcome.reason.slice(0, 1000)],
+        );
+      }
+      await refreshKnowledgeBase(this.db, doc.knowledge_base_id);
+    });
+  }
+}

@@ -1,0 +1,3 @@
+export { TypeormKnowledgeBaseRepository } from './knowledge-base-repository';
+export { TypeormKnowledgeDocumentRepository } from './document-repository';
+export { PostgresKnowledgeRetrieval } from './knowledge-retrieval';

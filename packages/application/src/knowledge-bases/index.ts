@@ -1,0 +1,4 @@
+export * from './ports';
+export * from './knowledge-base-service';
+export * from './process-document';
+export * from './tokens';

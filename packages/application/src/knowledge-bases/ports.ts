@@ -1,0 +1,71 @@
+import {
+  DocumentSource, KnowledgeBase, KnowledgeBaseDocument, KnowledgeBaseStatus, KnowledgeUsage, Passage, Result,
+} from '@voiceplane/domain';
+
+export interface KnowledgeBaseChanges {
+  readonly name?: string;
+  /** Null clears it. */
+  readonly description?: string | null;
+}
+
+export interface KnowledgeBaseRepository {
+  create(userId: number, kb: { name: string; description: string | null; status: KnowledgeBaseStatus }): Promise<KnowledgeBase>;
+  listOwned(userId: number): Promise<KnowledgeBase[]>;
+  /** Null for a missing id and for another user's knowledge base alike. */
+  findOwned(userId: number, id: number): Promise<KnowledgeBase | null>;
+  update(userId: number, id: number, changes: KnowledgeBaseChanges): Promise<KnowledgeBase | null>;
+  /** Removes its documents and their passages too; assistants pointing at it lose the reference. */
+  delete(userId: number, id: number): Promise<boolean>;
+  /** What the account holds, for the plan's limits; read inside the caller's transaction. */
+  usage(userId: number): Promise<KnowledgeUsage>;
+}
+
+export interface NewDocument {
+  readonly name: string;
+  readonly description: string | null;
+  readonly source: DocumentSource;
+  readonly language: string;
+  /** Counted against the plan until processing knows better (the text of a crawled site). */
+  readonly sizeBytes: number;
+  /** The upload of a `file` document, kept so a worker can read it. */
+  readonly file: Uint8Array | null;
+}
+
+/** What a worker needs to read a document. */
+export interface DocumentToProcess {
+  readonly document: KnowledgeBaseDocument;
+  readonly file: Uint8Array | null;
+}
+
+export type ProcessingOutcome =
+  | { readonly status: 'ready'; readonly passages: readonly string[]; readonly sizeBytes: number }
+  | { readonly status: 'failed'; readonly reason: string };
+
+export interface KnowledgeDocumentRepository {
+  /** Null when the knowledge base is not the user's. The document starts `processing`. */
+  add(userId: number, knowledgeBaseId: number, document: NewDocument): Promise<KnowledgeBaseDocument | null>;
+  /** Oldest first; null when the knowledge base is not the user's. */
+  list(userId: number, knowledgeBaseId: number): Promise<KnowledgeBaseDocument[] | null>;
+  find(userId: number, knowledgeBaseId: number, documentId: number): Promise<KnowledgeBaseDocument | null>;
+  rename(userId: number, knowledgeBaseId: number, documentId: number, changes: KnowledgeBaseChanges): Promise<KnowledgeBaseDocument | null>;
+  /** Removes its passages too. */
+  delete(userId: number, knowledgeBaseId: number, documentId: number): Promise<boolean>;
+  forProcessing(documentId: number): Promise<DocumentToProcess | null>;
+  /**
+   * Stores the passages (replacing any earlier ones) and the final status in one transaction; a
+   * document deleted meanwhile stays deleted. The passages are indexed in the document's language.
+   */
+  finish(documentId: number, outcome: ProcessingOutcome): Promise<void>;
+}
+
+/** Finds the passages of a knowledge base that best answer a question. */
+export interface KnowledgeRetrieval {
+  /** Best first, at most `limit`; none when nothing in the knowledge base matches. */
+  search(userId: number, knowledgeBaseId: number, question: string, limit: number): Promise<Passage[]>;
+}
+
+/** Reads a document's text: the body as sent, an upload's format, or a website's pages. */
+export interface DocumentReader {
+  /** A refusal is a reason in words the user can act on (`The PDF has no text layer.`). */
+  read(source: DocumentSource, file: Uint8Array | null): Promise<Result<{ readonly text: string }, string>>;
+}

@@ -1,0 +1,12 @@
+import { token } from '../shared/token';
+import type { KnowledgeBaseService } from './knowledge-base-service';
+import type { ProcessDocument } from './process-document';
+import type { DocumentReader, KnowledgeDocumentRepository, KnowledgeRetrieval } from './ports';
+
+export const KNOWLEDGE_BASE_TOKENS = {
+  KnowledgeDocumentRepository: token<KnowledgeDocumentRepository>('KnowledgeDocumentRepository'),
+  KnowledgeRetrieval: token<KnowledgeRetrieval>('KnowledgeRetrieval'),
+  DocumentReader: token<DocumentReader>('DocumentReader'),
+  KnowledgeBaseService: token<KnowledgeBaseService>('KnowledgeBaseService'),
+  ProcessDocument: token<ProcessDocument>('ProcessDocument'),
+} as const;

@@ -1,0 +1,3 @@
+export * from './documents';
+export * from './limits';
+export * from './chunking';
