@@ -25,6 +25,7 @@ export { InMemoryChatappInbox } from './chatapp-inbox';
 export { InMemoryCallPermissionRepository } from './call-permissions';
 export { InMemoryVoiceWebhookSettingRepository } from './voice-webhook-settings';
 export * from './top-ups';
+export * from './telephony';
 export { InMemorySenderRepository, InMemoryTemplateRepository } from './chatapp-senders';
 export { InMemoryChatappMessageRepository } from './chatapp-messages';
 export { InMemoryInboundMediaRepository, InMemoryMediaStore } from './inbound-media';

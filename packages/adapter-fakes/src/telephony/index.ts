@@ -1,0 +1,1 @@
+export { InMemoryProvisioningCleanupQueue } from './provisioning-cleanup-queue';
