@@ -11,6 +11,7 @@ export { InMemoryLedgerRepository } from './ledger';
 export { InMemorySigningSecretRepository } from './signing-secrets';
 export { InMemoryWebhookDeliveryRepository } from './webhook-deliveries';
 export { InMemoryToolRepository } from './tools';
+export { InMemoryToolInvocationLog } from './tool-invocation-log';
 export { InMemoryAssistantRepository, type OwnedRecords } from './assistants';
 export { InMemoryCatalogRepository } from './catalog';
 export { RecordingVoiceRuntime } from './voice-runtime';
