@@ -22,6 +22,7 @@ export { ScriptedHttpClient, type ScriptedAnswer } from './http-client';
 export { InMemoryAutomationRepository } from './automations';
 export { InMemoryAutomationRunRepository } from './automation-runs';
 export { InMemoryDataTableRepository } from './data-tables';
+export { InMemoryConnectionRepository } from './connections';
 export { InMemoryChatappInbox } from './chatapp-inbox';
 export { InMemoryCallPermissionRepository } from './call-permissions';
 export { InMemoryVoiceWebhookSettingRepository } from './voice-webhook-settings';
