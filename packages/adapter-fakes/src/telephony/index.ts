@@ -1,1 +1,2 @@
 export { InMemoryProvisioningCleanupQueue } from './provisioning-cleanup-queue';
+export { InMemoryPhoneNumbers } from './phone-numbers';
