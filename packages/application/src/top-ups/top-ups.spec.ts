@@ -1,59 +1,27 @@
 import {
-  FakeStore, InMemoryAutoRechargeRepository, InMemoryBillingInbox, InMemoryBillingProfileRepository, InMemoryTopUpRepository, RecordingLogger,
+  FakeBillingGateway, FakeStore, InMemoryAutoRechargeRepository, InMemoryBillingInbox, InMemoryBillingProfileRepository, InMemoryTopUpRepository, RecordingLogger,
 } from '@voiceplane/adapter-fakes';
-import { ProviderPaymentState, TopUpOutcome } from '@voiceplane/domain';
+import { TopUpOutcome } from '@voiceplane/domain';
 import { ReconcileTopUps } from './reconcile-top-ups';
 import { BalanceService } from '../billing/balance-service';
 import { AutoRechargeTrigger, BALANCE_LOW_TOPIC } from './auto-recharge-trigger';
 import { BillingAccounts } from './billing-accounts';
 import { ReceiveBillingEvent } from './billing-ingress';
 import { ChargeAutoTopUp } from './charge-auto-top-up';
-import { BillingAccount, BillingEventSource, BillingGateway, OffSessionCharge, PayableTopUp, ProviderBillingEvent, TopUpReport } from './ports';
+import { BillingEventSource, ProviderBillingEvent, TopUpReport } from './ports';
 import { ProcessBillingEvent } from './process-billing-event';
 import { SettleTopUp } from './settle-top-up';
 import { StartAutoRecharge } from './start-auto-recharge';
 import { StartTopUp } from './start-top-up';
 
-/** The top-up use cases on the in-memory stores. */
-
-/** A provider whose next answers the test sets. */
-class ScriptedGateway implements BillingGateway {
-  readonly provider = 'stripe' as const;
-  down = false;
-  charge: OffSessionCharge | 'outage' = { outcome: { kind: 'succeeded' }, providerReference: 'pi_1' };
-  readonly checkouts: PayableTopUp[] = [];
-
-  async startCheckout(_account: BillingAccount, topUp: PayableTopUp) {
-    if (this.down) throw new Error('provider down');
-    this.checkouts.push(topUp);
-    return { checkoutUrl: `https://pay.example/${topUp.id}`, providerReference: `cs_${topUp.id}`, customerRef: 'cus_1' };
-  }
-
-  async chargeSavedPaymentMethod(): Promise<OffSessionCharge> {
-    if (this.charge === 'outage') throw new Error('provider down');
-    return this.charge;
-  }
-
-  canChargeOffSession(account: BillingAccount) {
-    return account.paymentMethodRef !== null;
-  }
-
-  payment: ProviderPaymentState | 'outage' = { kind: 'not_found' };
-  readonly asked: { topUpId: number; reference: string | null }[] = [];
-
-  async paymentState(topUp: PayableTopUp, reference: string | null): Promise<ProviderPaymentState> {
-    this.asked.push({ topUpId: topUp.id, reference });
-    if (this.payment === 'outage') throw new Error('provider down');
-    return this.payment;
-  }
-}
+/** The top-up use cases on the in-memory stores and the fake card provider (proven by the billing gateway contract). */
 
 function setup() {
   const store = new FakeStore(new Date('2030-04-01T09:00:00.000Z'));
   const topUps = new InMemoryTopUpRepository();
   const recharges = new InMemoryAutoRechargeRepository();
   const profiles = new InMemoryBillingProfileRepository();
-  const gateway = new ScriptedGateway();
+  const gateway = new FakeBillingGateway();
   const log = new RecordingLogger();
   const accounts = new BillingAccounts(store.users, profiles, gateway);
   const settle = new SettleTopUp(store.uow, topUps, store.ledger, recharges, profiles, store.outbox, gateway, store.clock);
@@ -79,7 +47,7 @@ describe('StartTopUp', () => {
     const s = setup();
     const user = await s.store.account();
     expect(await s.start.execute(user.id, 4.999)).toEqual({ ok: false, error: { code: 'invalid_amount', problems: [{ code: 'between', min: 5, max: 10000 }, { code: 'decimals', max: 2 }] } });
-    s.gateway.down = true;
+    s.gateway.unreachable = true;
     expect(await s.start.execute(user.id, 50)).toEqual({ ok: false, error: 'provider_unavailable' });
     expect((await s.topUps.list(user.id, { page: 1, perPage: 15 })).total).toBe(0);
     expect(s.log.lines).toEqual([expect.objectContaining({ level: 'warn', message: 'billing provider could not open a checkout' })]);
@@ -164,14 +132,14 @@ describe('auto-recharge: trigger, start, charge', () => {
     const s = setup();
     const user = await enabled(s, 4);
     const id = await s.startRecharge.execute({ user_id: user.id, balance_before: 4.5, balance_after: 4 });
-    s.gateway.charge = 'outage';
+    s.gateway.unreachable = true;
     await s.chargeAuto.execute({ user_id: user.id, top_up_id: id!, attempt: 1 });
     expect(s.store.jobs.jobs()).toEqual([expect.objectContaining({
       kind: 'auto_recharge.charge', key: `auto-recharge-charge:${id}`, payload: { user_id: user.id, top_up_id: id, attempt: 2 },
       runAt: new Date(s.store.clock.now().getTime() + 60_000),
     })]);
     expect(await s.topUps.find(user.id, id!)).toEqual(expect.objectContaining({ status: 'pending' }));
-    s.gateway.charge = { outcome: { kind: 'succeeded' }, providerReference: 'pi_1' };
+    s.gateway.unreachable = false;
     await s.chargeAuto.execute({ user_id: user.id, top_up_id: id!, attempt: 2 });
     expect(await s.topUps.find(user.id, id!)).toEqual(expect.objectContaining({ status: 'succeeded' }));
   });
@@ -180,7 +148,7 @@ describe('auto-recharge: trigger, start, charge', () => {
     const s = setup();
     const user = await enabled(s, 4);
     const id = await s.startRecharge.execute({ user_id: user.id, balance_before: 4.5, balance_after: 4 });
-    s.gateway.charge = 'outage';
+    s.gateway.unreachable = true;
     await s.chargeAuto.execute({ user_id: user.id, top_up_id: id!, attempt: 3 });
     expect(await s.topUps.find(user.id, id!)).toEqual(expect.objectContaining({ status: 'failed', failureReason: 'provider_error' }));
     expect((await s.recharges.find(user.id)).state).toEqual(expect.objectContaining({ inFlightTopUpId: null, consecutiveFailures: 1, lastError: 'provider_error' }));
@@ -194,7 +162,7 @@ describe('reconciliation of lost answers', () => {
     const r = await s.recharges.lock(user.id);
     await s.recharges.save({ ...r, settings: { enabled: true, threshold: 5, amount: 25 } }, s.store.clock.now());
     const id = (await s.startRecharge.execute({ user_id: user.id, balance_before: 4.5, balance_after: 4 }))!;
-    s.gateway.charge = 'outage';
+    s.gateway.unreachable = true;
     if (kind === 'failed') await s.chargeAuto.execute({ user_id: user.id, top_up_id: id, attempt: 3 });
     return { user, id };
   }
@@ -203,7 +171,8 @@ describe('reconciliation of lost answers', () => {
   it('a charge failed on a lost answer that the provider took is credited once, however often the sweep runs', async () => {
     const s = setup();
     const { user, id } = await lostAuto(s, 'failed');
-    s.gateway.payment = { kind: 'succeeded' };
+    s.gateway.unreachable = false;
+    s.gateway.settleAtProvider(id, { kind: 'succeeded' });
     expect(await s.reconcile.sweep()).toEqual({ [id]: 'settle' });
     expect(await s.topUps.find(user.id, id)).toEqual(expect.objectContaining({ status: 'succeeded', failureReason: null }));
     expect(await balance(s, user.id)).toBe(29);
@@ -217,6 +186,7 @@ describe('reconciliation of lost answers', () => {
   it('a failed charge the provider never saw stays failed and is not asked about again', async () => {
     const s = setup();
     const { user, id } = await lostAuto(s, 'failed');
+    s.gateway.unreachable = false;
     expect(await s.reconcile.sweep()).toEqual({ [id]: 'confirmed' });
     s.store.clock.advance(10 * 60_000);
     expect(await s.reconcile.sweep()).toEqual({ [id]: 'confirmed' });
@@ -227,7 +197,8 @@ describe('reconciliation of lost answers', () => {
   it('a pending auto top-up is asked about after 15 minutes; processing for a day it is listed for operators', async () => {
     const s = setup();
     const { user, id } = await lostAuto(s, 'pending');
-    s.gateway.payment = { kind: 'processing' };
+    s.gateway.unreachable = false;
+    s.gateway.settleAtProvider(id, { kind: 'processing' });
     expect(await s.reconcile.sweep()).toEqual({});
     s.store.clock.advance(15 * 60_000);
     expect(await s.reconcile.sweep()).toEqual({ [id]: 'wait' });
@@ -243,10 +214,10 @@ describe('reconciliation of lost answers', () => {
     const s = setup();
     const { user, id } = await lostAuto(s, 'pending');
     s.store.clock.advance(15 * 60_000);
-    s.gateway.payment = 'outage';
     expect(await s.reconcile.sweep()).toEqual({ [id]: 'unreachable' });
     s.store.clock.advance(5 * 60_000);
-    s.gateway.payment = { kind: 'failed', reason: 'card_declined' };
+    s.gateway.unreachable = false;
+    s.gateway.settleAtProvider(id, { kind: 'failed', reason: 'card_declined' });
     expect(await s.reconcile.sweep()).toEqual({ [id]: 'settle' });
     expect(await s.topUps.find(user.id, id)).toEqual(expect.objectContaining({ status: 'failed', failureReason: 'card_declined' }));
   });
