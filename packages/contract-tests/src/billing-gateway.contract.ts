@@ -14,7 +14,10 @@ export interface BillingGatewaySubject {
 // Top-up ids are the provider's reference: each test takes new ones so a provider that keeps
 // state between tests (the Stripe stub keeps its PaymentIntents) never answers for another test.
 let nextTopUp = 9_000;
-const topUpOf = (userId: number): PayableTopUp => ({ id: ++nextTopUp, userId, amount: 25, currency: 'USD' });
+// Auto top-ups (what the off-session charge and its state read are for), made just now.
+const topUpOf = (userId: number): PayableTopUp & { readonly trigger: 'auto'; readonly createdAt: Date } => ({
+  id: ++nextTopUp, userId, amount: 25, currency: 'USD', trigger: 'auto', createdAt: new Date(),
+});
 
 /**
  * What every BillingGateway must do for the top-up use cases: open a checkout per top-up under

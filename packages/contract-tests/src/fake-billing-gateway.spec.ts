@@ -12,7 +12,7 @@ billingGatewayContract('in-memory fake', () => {
       return account(userId);
     },
     failNextCheckout: async () => {
-      gateway.unreachable = true;
+      gateway.down = true;
     },
   };
 });

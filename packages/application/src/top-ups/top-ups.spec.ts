@@ -47,7 +47,7 @@ describe('StartTopUp', () => {
     const s = setup();
     const user = await s.store.account();
     expect(await s.start.execute(user.id, 4.999)).toEqual({ ok: false, error: { code: 'invalid_amount', problems: [{ code: 'between', min: 5, max: 10000 }, { code: 'decimals', max: 2 }] } });
-    s.gateway.unreachable = true;
+    s.gateway.down = true;
     expect(await s.start.execute(user.id, 50)).toEqual({ ok: false, error: 'provider_unavailable' });
     expect((await s.topUps.list(user.id, { page: 1, perPage: 15 })).total).toBe(0);
     expect(s.log.lines).toEqual([expect.objectContaining({ level: 'warn', message: 'billing provider could not open a checkout' })]);
@@ -132,14 +132,14 @@ describe('auto-recharge: trigger, start, charge', () => {
     const s = setup();
     const user = await enabled(s, 4);
     const id = await s.startRecharge.execute({ user_id: user.id, balance_before: 4.5, balance_after: 4 });
-    s.gateway.unreachable = true;
+    s.gateway.charge = 'outage';
     await s.chargeAuto.execute({ user_id: user.id, top_up_id: id!, attempt: 1 });
     expect(s.store.jobs.jobs()).toEqual([expect.objectContaining({
       kind: 'auto_recharge.charge', key: `auto-recharge-charge:${id}`, payload: { user_id: user.id, top_up_id: id, attempt: 2 },
       runAt: new Date(s.store.clock.now().getTime() + 60_000),
     })]);
     expect(await s.topUps.find(user.id, id!)).toEqual(expect.objectContaining({ status: 'pending' }));
-    s.gateway.unreachable = false;
+    s.gateway.charge = { outcome: { kind: 'succeeded' }, providerReference: 'pi_1' };
     await s.chargeAuto.execute({ user_id: user.id, top_up_id: id!, attempt: 2 });
     expect(await s.topUps.find(user.id, id!)).toEqual(expect.objectContaining({ status: 'succeeded' }));
   });
@@ -148,7 +148,7 @@ describe('auto-recharge: trigger, start, charge', () => {
     const s = setup();
     const user = await enabled(s, 4);
     const id = await s.startRecharge.execute({ user_id: user.id, balance_before: 4.5, balance_after: 4 });
-    s.gateway.unreachable = true;
+    s.gateway.charge = 'outage';
     await s.chargeAuto.execute({ user_id: user.id, top_up_id: id!, attempt: 3 });
     expect(await s.topUps.find(user.id, id!)).toEqual(expect.objectContaining({ status: 'failed', failureReason: 'provider_error' }));
     expect((await s.recharges.find(user.id)).state).toEqual(expect.objectContaining({ inFlightTopUpId: null, consecutiveFailures: 1, lastError: 'provider_error' }));
@@ -162,7 +162,7 @@ describe('reconciliation of lost answers', () => {
     const r = await s.recharges.lock(user.id);
     await s.recharges.save({ ...r, settings: { enabled: true, threshold: 5, amount: 25 } }, s.store.clock.now());
     const id = (await s.startRecharge.execute({ user_id: user.id, balance_before: 4.5, balance_after: 4 }))!;
-    s.gateway.unreachable = true;
+    s.gateway.charge = 'outage';
     if (kind === 'failed') await s.chargeAuto.execute({ user_id: user.id, top_up_id: id, attempt: 3 });
     return { user, id };
   }
@@ -171,8 +171,7 @@ describe('reconciliation of lost answers', () => {
   it('a charge failed on a lost answer that the provider took is credited once, however often the sweep runs', async () => {
     const s = setup();
     const { user, id } = await lostAuto(s, 'failed');
-    s.gateway.unreachable = false;
-    s.gateway.settleAtProvider(id, { kind: 'succeeded' });
+    s.gateway.payment = { kind: 'succeeded' };
     expect(await s.reconcile.sweep()).toEqual({ [id]: 'settle' });
     expect(await s.topUps.find(user.id, id)).toEqual(expect.objectContaining({ status: 'succeeded', failureReason: null }));
     expect(await balance(s, user.id)).toBe(29);
@@ -186,7 +185,6 @@ describe('reconciliation of lost answers', () => {
   it('a failed charge the provider never saw stays failed and is not asked about again', async () => {
     const s = setup();
     const { user, id } = await lostAuto(s, 'failed');
-    s.gateway.unreachable = false;
     expect(await s.reconcile.sweep()).toEqual({ [id]: 'confirmed' });
     s.store.clock.advance(10 * 60_000);
     expect(await s.reconcile.sweep()).toEqual({ [id]: 'confirmed' });
@@ -197,8 +195,7 @@ describe('reconciliation of lost answers', () => {
   it('a pending auto top-up is asked about after 15 minutes; processing for a day it is listed for operators', async () => {
     const s = setup();
     const { user, id } = await lostAuto(s, 'pending');
-    s.gateway.unreachable = false;
-    s.gateway.settleAtProvider(id, { kind: 'processing' });
+    s.gateway.payment = { kind: 'processing' };
     expect(await s.reconcile.sweep()).toEqual({});
     s.store.clock.advance(15 * 60_000);
     expect(await s.reconcile.sweep()).toEqual({ [id]: 'wait' });
@@ -214,10 +211,10 @@ describe('reconciliation of lost answers', () => {
     const s = setup();
     const { user, id } = await lostAuto(s, 'pending');
     s.store.clock.advance(15 * 60_000);
+    s.gateway.payment = 'outage';
     expect(await s.reconcile.sweep()).toEqual({ [id]: 'unreachable' });
     s.store.clock.advance(5 * 60_000);
-    s.gateway.unreachable = false;
-    s.gateway.settleAtProvider(id, { kind: 'failed', reason: 'card_declined' });
+    s.gateway.payment = { kind: 'failed', reason: 'card_declined' };
     expect(await s.reconcile.sweep()).toEqual({ [id]: 'settle' });
     expect(await s.topUps.find(user.id, id)).toEqual(expect.objectContaining({ status: 'failed', failureReason: 'card_declined' }));
   });
