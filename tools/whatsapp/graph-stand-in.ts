@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A stand-in for Meta's Graph API on 127.0.0.1, as the WhatsApp Cloud adapter uses it: phone-number
- * nodes, message sends (recorded), template submissions (queued for review), media nodes and the media files behind them (bytes). Every
+ * nodes, message sends (recorded), media nodes and the media files behind them (bytes). Every
  * request must carry the number's token; others answer Meta's OAuth error.
  */
 
@@ -27,7 +27,6 @@ export class GraphStandIn {
   private readonly numbers = new Map<string, GraphNumber>();
   private readonly media = new Map<string, { bytes: Buffer; mimeType: string }>();
   private sent = 0;
-  private templates = 0;
 
   private constructor(private readonly server: Server, readonly origin: string, private readonly token: string) {}
 
@@ -74,6 +73,11 @@ export class GraphStandIn {
     if (req.headers.authorization !== `Bearer ${this.token}`) {
       return json(401, { error: { message: 'Invalid OAuth access token - Cannot parse access token', type: 'OAuthException', code: 190 } });
     }
+    if (req.method === 'POST' && /^\/v21\.0\/[^/?]+\/message_templates$/.test(path)) {
+      // A template submitted under a business account: Meta queues every new one for review.
+      const template = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { category?: string };
+      return json(200, { id: `9${String(this.requests.length).padStart(14, '0')}`, status: 'PENDING', category: template.category });
+    }
     const file = /^\/files\/([^/?]+)$/.exec(path);
     if (file && this.media.has(file[1])) {
       const m = this.media.get(file[1])!;
@@ -91,11 +95,6 @@ export class GraphStandIn {
     if (number && req.method === 'POST' && rest === '/messages') {
       const to = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { to: string }).to;
       return json(200, { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: to }], messages: [{ id: `wamid.OUT${++this.sent}` }] });
-    }
-    if (id !== undefined && req.method === 'POST' && rest === '/message_templates') {
-      // Meta queues every new template for review.
-      const template = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { category?: string };
-      return json(200, { id: `${++this.templates}`.padStart(15, '9'), status: 'PENDING', category: template.category });
     }
     const media = id === undefined ? undefined : this.media.get(id);
     if (media && req.method === 'GET' && rest === '') {
