@@ -90,6 +90,11 @@ export class GraphStandIn {
     if (req.headers.authorization !== `Bearer ${this.token}`) {
       return json(401, { error: { message: 'Invalid OAuth access token - Cannot parse access token', type: 'OAuthException', code: 190 } });
     }
+    if (req.method === 'POST' && /^\/v21\.0\/[^/?]+\/message_templates$/.test(path)) {
+      // A template submitted under a business account: Meta queues every new one for review.
+      const template = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { category?: string };
+      return json(200, { id: `9${String(this.requests.length).padStart(14, '0')}`, status: 'PENDING', category: template.category });
+    }
     const file = /^\/files\/([^/?]+)$/.exec(path);
     if (file && this.media.has(file[1])) {
       const m = this.media.get(file[1])!;

@@ -3,3 +3,4 @@ export { InMemoryAutoRechargeRepository } from './auto-recharges';
 export { InMemoryBillingProfileRepository } from './billing-profiles';
 export { InMemoryBillingInbox } from './billing-inbox';
 export { InMemoryArmedBillingFaults } from './armed-billing-faults';
+export { FakeBillingGateway } from './billing-gateway';

@@ -1,6 +1,7 @@
 import { token } from '../shared/token';
 import type { InvokeToolForCall } from './invoke-tool-for-call';
 import type { InvokeToolForConversation } from './invoke-tool-for-conversation';
+import type { ManageTools } from './manage-tools';
 import type { AutomationToolRunner, ToolCallContextSource, ToolInvocationLog, ToolRepository } from './ports';
 import type { ToolGateway } from './tool-gateway';
 import type { ToolPreview } from './tool-preview';
@@ -14,6 +15,7 @@ export const TOOL_TOKENS = {
   AutomationToolRunner: token<AutomationToolRunner>('AutomationToolRunner'),
   ToolGateway: token<ToolGateway>('ToolGateway'),
   ToolPreview: token<ToolPreview>('ToolPreview'),
+  ManageTools: token<ManageTools>('ManageTools'),
   InvokeToolForCall: token<InvokeToolForCall>('InvokeToolForCall'),
   InvokeToolForConversation: token<InvokeToolForConversation>('InvokeToolForConversation'),
 } as const;

@@ -1,59 +1,27 @@
 import {
-  FakeStore, InMemoryAutoRechargeRepository, InMemoryBillingInbox, InMemoryBillingProfileRepository, InMemoryTopUpRepository, RecordingLogger,
+  FakeBillingGateway, FakeStore, InMemoryAutoRechargeRepository, InMemoryBillingInbox, InMemoryBillingProfileRepository, InMemoryTopUpRepository, RecordingLogger,
 } from '@voiceplane/adapter-fakes';
-import { ProviderPaymentState, TopUpOutcome } from '@voiceplane/domain';
+import { TopUpOutcome } from '@voiceplane/domain';
 import { ReconcileTopUps } from './reconcile-top-ups';
 import { BalanceService } from '../billing/balance-service';
 import { AutoRechargeTrigger, BALANCE_LOW_TOPIC } from './auto-recharge-trigger';
 import { BillingAccounts } from './billing-accounts';
 import { ReceiveBillingEvent } from './billing-ingress';
 import { ChargeAutoTopUp } from './charge-auto-top-up';
-import { BillingAccount, BillingEventSource, BillingGateway, OffSessionCharge, PayableTopUp, ProviderBillingEvent, TopUpReport } from './ports';
+import { BillingEventSource, ProviderBillingEvent, TopUpReport } from './ports';
 import { ProcessBillingEvent } from './process-billing-event';
 import { SettleTopUp } from './settle-top-up';
 import { StartAutoRecharge } from './start-auto-recharge';
 import { StartTopUp } from './start-top-up';
 
-/** The top-up use cases on the in-memory stores. */
-
-/** A provider whose next answers the test sets. */
-class ScriptedGateway implements BillingGateway {
-  readonly provider = 'stripe' as const;
-  down = false;
-  charge: OffSessionCharge | 'outage' = { outcome: { kind: 'succeeded' }, providerReference: 'pi_1' };
-  readonly checkouts: PayableTopUp[] = [];
-
-  async startCheckout(_account: BillingAccount, topUp: PayableTopUp) {
-    if (this.down) throw new Error('provider down');
-    this.checkouts.push(topUp);
-    return { checkoutUrl: `https://pay.example/${topUp.id}`, providerReference: `cs_${topUp.id}`, customerRef: 'cus_1' };
-  }
-
-  async chargeSavedPaymentMethod(): Promise<OffSessionCharge> {
-    if (this.charge === 'outage') throw new Error('provider down');
-    return this.charge;
-  }
-
-  canChargeOffSession(account: BillingAccount) {
-    return account.paymentMethodRef !== null;
-  }
-
-  payment: ProviderPaymentState | 'outage' = { kind: 'not_found' };
-  readonly asked: { topUpId: number; reference: string | null }[] = [];
-
-  async paymentState(topUp: PayableTopUp, reference: string | null): Promise<ProviderPaymentState> {
-    this.asked.push({ topUpId: topUp.id, reference });
-    if (this.payment === 'outage') throw new Error('provider down');
-    return this.payment;
-  }
-}
+/** The top-up use cases on the in-memory stores and the fake card provider (proven by the billing gateway contract). */
 
 function setup() {
   const store = new FakeStore(new Date('2030-04-01T09:00:00.000Z'));
   const topUps = new InMemoryTopUpRepository();
   const recharges = new InMemoryAutoRechargeRepository();
   const profiles = new InMemoryBillingProfileRepository();
-  const gateway = new ScriptedGateway();
+  const gateway = new FakeBillingGateway();
   const log = new RecordingLogger();
   const accounts = new BillingAccounts(store.users, profiles, gateway);
   const settle = new SettleTopUp(store.uow, topUps, store.ledger, recharges, profiles, store.outbox, gateway, store.clock);

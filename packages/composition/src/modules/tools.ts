@@ -1,4 +1,4 @@
-import { InvokeToolForCall, InvokeToolForConversation, TOKENS, ToolGateway, ToolPreview, type Token, type ToolRequestSettings } from '@voiceplane/application';
+import { InvokeToolForCall, InvokeToolForConversation, ManageTools, TOKENS, ToolGateway, ToolPreview, type Token, type ToolRequestSettings } from '@voiceplane/application';
 import { ToolController, toolPreviewRouteDocs, ToolPreviewController, toolRouteDocs } from '@voiceplane/adapter-http';
 import { TypeormToolInvocationLog, TypeormToolRepository } from '@voiceplane/adapter-typeorm';
 import { VERSION } from '../version';
@@ -25,6 +25,7 @@ export const toolsModule: ApiModule = ({ container: c, config, database, logger 
   c.bind(TOKENS.ToolGateway).toDynamicValue(() => new ToolGateway(
     c.get(TOKENS.OutboundHttpClient), c.get(TOKENS.SigningSecretRepository), c.get(TOKENS.Clock),
   )).inSingletonScope();
+  c.bind(TOKENS.ManageTools).toDynamicValue(() => new ManageTools(c.get(TOKENS.ToolRepository))).inSingletonScope();
   c.bind(TOKENS.ToolPreview).toDynamicValue(() => new ToolPreview(
     c.get(TOKENS.ToolRepository), optional(TOKENS.ToolCallContextSource),
     c.get(TOKENS.ToolGateway), c.get(TOKENS.Clock), c.get(TOKENS.Ids), settings(),

@@ -2,7 +2,7 @@ import { Controller, Delete, Get, Params, Post, Put, Request } from '@inversifyj
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { TargetUrlPolicy } from '@voiceplane/domain';
-import { TOKENS, ToolRepository } from '@voiceplane/application';
+import { ManageTools, TOKENS } from '@voiceplane/application';
 import { pageOf } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
@@ -22,22 +22,20 @@ export const toolRouteDocs: readonly RouteDoc[] = [
   { method: 'delete', path: '/api/user/tools/:id', summary: 'Delete a tool and detach it from every assistant', tag: 'Tools' },
 ];
 
-/** CRUD: plain persistence behind field rules, no use case in between. */
+/** Tool management: the body's field rules here, the plan and ownership in ManageTools. */
 @Controller('/api/user/tools')
 export class ToolController {
   constructor(
-    @inject(TOKENS.ToolRepository) private readonly tools: ToolRepository,
+    @inject(TOKENS.ManageTools) private readonly tools: ManageTools,
     @inject(TOKENS.TargetUrlPolicy) private readonly policy: TargetUrlPolicy,
   ) {}
 
   @Post('/')
   async create(@Request() req: ExpressRequest) {
-    const principal = principalOf(req);
     const fields = withToolDefaults(parseToolBody(req.body, 'create', this.policy));
-    const limit = principal.plan.max_mid_call_tools;
-    const tool = await this.tools.createWithinLimit(principal.userId, fields, limit);
-    if (tool === null) answer(TOOL_ANSWERS, { code: 'plan_limit', limit });
-    return reply(201, { message: 'Tool created successfully', data: presentTool(tool) });
+    const created = await this.tools.create(principalOf(req), fields);
+    if (!created.ok) answer(TOOL_ANSWERS, created.error);
+    return reply(201, { message: 'Tool created successfully', data: presentTool(created.value) });
   }
 
   @Get('/')
@@ -50,26 +48,22 @@ export class ToolController {
 
   @Get('/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const tool = await this.tools.findForUser(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND));
-    if (tool === null) answer(TOOL_ANSWERS, 'tool_not_found');
-    return reply(200, { data: presentTool(tool) });
+    const tool = await this.tools.get(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND));
+    if (!tool.ok) answer(TOOL_ANSWERS, tool.error);
+    return reply(200, { data: presentTool(tool.value) });
   }
 
   @Put('/:id')
   async update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const userId = principalOf(req).userId;
-    const existing = await this.tools.findForUser(userId, pathId(id, TOOL_NOT_FOUND));
-    if (existing === null) answer(TOOL_ANSWERS, 'tool_not_found');
-    const changes = parseToolBody(req.body, 'update', this.policy, existing);
-    const tool = await this.tools.update(userId, existing.id, changes);
-    if (tool === null) answer(TOOL_ANSWERS, 'tool_not_found');
-    return reply(200, { message: 'Tool updated successfully', data: presentTool(tool) });
+    const tool = await this.tools.update(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND), (existing) => parseToolBody(req.body, 'update', this.policy, existing));
+    if (!tool.ok) answer(TOOL_ANSWERS, tool.error);
+    return reply(200, { message: 'Tool updated successfully', data: presentTool(tool.value) });
   }
 
   @Delete('/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const deleted = await this.tools.delete(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND));
-    if (!deleted) answer(TOOL_ANSWERS, 'tool_not_found');
+    if (!deleted.ok) answer(TOOL_ANSWERS, deleted.error);
     return reply(200, { message: 'Tool deleted successfully' });
   }
 }

@@ -1,0 +1,2 @@
+export { InMemoryProvisioningCleanupQueue } from './provisioning-cleanup-queue';
+export { InMemoryPhoneNumbers } from './phone-numbers';

@@ -1,0 +1,76 @@
+import { ToolCallResult } from '@voiceplane/domain';
+import { ToolInvocationLog, ToolInvocationStart } from '@voiceplane/application';
+
+export interface ToolInvocationLogFixture {
+  readonly log: ToolInvocationLog;
+  /** An account invocations may belong to. */
+  readonly userId: number;
+}
+
+const at = (second: number) => new Date(Date.UTC(2030, 4, 1, 12, 0, second));
+const answered: ToolCallResult = { ok: true, statusCode: 200, content: '{"status":"shipped"}', truncated: false, durationMs: 42, error: null, warnings: [] };
+const timedOut: ToolCallResult = { ok: false, statusCode: null, content: 'The tool did not answer in time.', truncated: false, durationMs: 10_000, error: 'timeout', warnings: ['slow'] };
+
+let sequence = 0;
+
+/**
+ * The ToolInvocationLog port's behaviour, run against every implementation: a runtime's id is
+ * claimed once per call and its first result is replayed; a holder that never finished before
+ * the stale time is taken over (and its late outcome dropped); reads never miss a write `record`
+ * started; the call detail lists finished invocations oldest first. `open` gives a log for each test.
+ */
+export function toolInvocationLogContract(name: string, open: () => Promise<ToolInvocationLogFixture>): void {
+  describe(`ToolInvocationLog contract: ${name}`, () => {
+    let f: ToolInvocationLogFixture;
+    let callId: number;
+    const start = (invocationId: string | null, second: number, over: Partial<ToolInvocationStart> = {}): ToolInvocationStart => ({
+      id: `tcl_contract${String(++sequence).padStart(10, '0')}`, callId, userId: f.userId, toolId: 7, name: 'check_order', invocationId, at: at(second), ...over,
+    });
+
+    beforeEach(async () => {
+      f = await open();
+      callId = 70_000 + ++sequence;
+    });
+
+    it('claims a runtime id once per call; a repeat waits while it runs and then replays its result', async () => {
+      const first = start('inv-1', 0);
+      expect(await f.log.claim(first, at(-60))).toEqual({ claimed: true });
+      expect(await f.log.claim(start('inv-1', 1), at(-60))).toEqual({ claimed: false, result: null });
+      expect(await f.log.claim(start('inv-1', 1, { callId: callId + 1 }), at(-60))).toEqual({ claimed: true });
+
+      f.log.record(first, answered);
+      expect(await f.log.resultOf(callId, 'inv-1')).toEqual(answered);
+      expect(await f.log.claim(start('inv-1', 2), at(120))).toEqual({ claimed: false, result: answered });
+      expect(await f.log.resultOf(callId, 'inv-2')).toBeNull();
+    });
+
+    it('takes over a holder that never finished before the stale time, and keeps only the new outcome', async () => {
+      const lost = start('inv-1', 0);
+      await f.log.claim(lost, at(-60));
+      const retry = start('inv-1', 90);
+      expect(await f.log.claim(retry, at(60))).toEqual({ claimed: true });
+
+      f.log.record(retry, answered);
+      f.log.record(lost, timedOut);
+      expect(await f.log.resultOf(callId, 'inv-1')).toEqual(answered);
+      expect((await f.log.listForCall(callId)).map((r) => r.id)).toEqual([retry.id]);
+    });
+
+    it('lists the finished invocations of a call, oldest first, with their outcome', async () => {
+      const running = start('inv-running', 0);
+      await f.log.claim(running, at(-60));
+      const later = start(null, 20, { toolId: 8, name: 'book_slot' });
+      const earlier = start(null, 10);
+      f.log.record(later, timedOut);
+      f.log.record(earlier, answered);
+      f.log.record(start(null, 5, { callId: callId + 1 }), answered);
+
+      expect(await f.log.listForCall(callId)).toEqual([
+        { id: earlier.id, toolId: 7, name: 'check_order', ok: true, statusCode: 200, durationMs: 42, error: null, at: at(10) },
+        { id: later.id, toolId: 8, name: 'book_slot', ok: false, statusCode: null, durationMs: 10_000, error: 'timeout', at: at(20) },
+      ]);
+      await f.log.flush();
+      expect(await f.log.listForCall(callId + 2)).toEqual([]);
+    });
+  });
+}
