@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -46,11 +47,14 @@ switch (command) {
     // fails a run that cannot exit, so only something outside them (a stuck global setup) gets here.
     const ceilingMinutes = Number(process.env.TEST_RUN_CEILING_MINUTES ?? 30);
     const started = Date.now();
-    // PGlite loads its WASM through a dynamic import, which Jest's VM allows only with this flag.
-    // On two cores Jest runs every file in its own process, whose heap keeps each file's module
-    // registry until the end: the suite outgrew Node's default 4 GB ceiling (measured: out of heap
-    // after 514 s), so the ceiling is raised rather than the run split.
-    const code = run(process.execPath, ['--max-old-space-size=8192', '--experimental-vm-modules', '--disable-warning=ExperimentalWarning', join(root, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', ...rest], {}, {
+    // PGlite loads its WASM through a dynamic import, which Jest's VM allows only with this flag
+    // (workers inherit it). Jest's default on two cores is one worker, which it runs in band: every
+    // file in one process on one core, whose heap kept each file's module registry to the end and
+    // passed Node's 4 GB ceiling (measured: out of heap after 514 s). At least two workers use both
+    // cores, and a worker whose heap is past the idle limit after a file is replaced by a fresh one,
+    // so no process grows with the suite.
+    const workers = rest.some((a) => a.startsWith('--maxWorkers') || a === '-i' || a === '--runInBand') ? [] : [`--maxWorkers=${Math.max(2, availableParallelism() - 1)}`];
+    const code = run(process.execPath, ['--max-old-space-size=4096', '--experimental-vm-modules', '--disable-warning=ExperimentalWarning', join(root, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', ...workers, '--workerIdleMemoryLimit=1536MB', ...rest], {}, {
       timeout: ceilingMinutes * 60_000, killSignal: 'SIGKILL',
     });
     if (Date.now() - started >= ceilingMinutes * 60_000) {

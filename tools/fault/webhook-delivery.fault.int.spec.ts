@@ -120,7 +120,9 @@ runOrSkip('webhook delivery under faults (issue 4: done when)', () => {
     const webhookIds = await producing;
     await expectEveryEventDelivered(user, 'sigkill', webhookIds, before);
     expect(await worker.stop()).toBe(0);
-    expect(worker.problems()).toEqual([]);
+    // Deliveries the killed worker had claimed come back through the overdue sweep, which says so
+    // (a warning, more often on a busy machine); nothing may be logged as lost or dead-lettered.
+    expect(worker.problems().filter((line) => !line.includes('overdue webhook deliveries rescheduled'))).toEqual([]);
   }, 180_000);
 
   it('delivers every event when the RabbitMQ connection is cut mid-run and restored', async () => {

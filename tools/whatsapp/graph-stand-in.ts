@@ -30,6 +30,9 @@ export class GraphStandIn {
   private readonly calling = new Map<string, { allowed: boolean; sipPassword: string; settings: Record<string, unknown> | null }>();
   private sent = 0;
   private slow: { delayMs: number; probe: () => Promise<void> } | null = null;
+  private sendsInFlight = 0;
+  /** The most message sends this stand-in was answering at once (slowed sends only). */
+  maxSendsInFlight = 0;
 
   private constructor(private readonly server: Server, readonly origin: string, private readonly token: string) {}
 
@@ -111,8 +114,13 @@ export class GraphStandIn {
     }
     if (number && req.method === 'POST' && rest === '/messages') {
       if (this.slow) {
-        await new Promise((resolve) => setTimeout(resolve, this.slow!.delayMs));
-        await this.slow.probe();
+        this.maxSendsInFlight = Math.max(this.maxSendsInFlight, ++this.sendsInFlight);
+        try {
+          await new Promise((resolve) => setTimeout(resolve, this.slow!.delayMs));
+          await this.slow.probe();
+        } finally {
+          this.sendsInFlight -= 1;
+        }
       }
       const to = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { to: string }).to;
       return json(200, { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: to }], messages: [{ id: `wamid.OUT${++this.sent}` }] });

@@ -61,15 +61,14 @@ afterAll(async () => {
 });
 
 it('holds no transaction open while the chat app answers, and five sends of one account overlap', async () => {
-  const started = Date.now();
   const sends = await Promise.all(Array.from({ length: 5 }, (_, i) =>
     t.http.post('/api/user/chatapp/send-freeform').set(owner.auth).send({ sender_id: senderId, recipient_phone: CUSTOMER, message: `update ${i}` })));
-  const elapsed = Date.now() - started;
   expect(sends.map((s) => s.status)).toEqual([200, 200, 200, 200, 200]);
   expect(heldOpen).toHaveLength(5);
   expect(heldOpen).toEqual([0, 0, 0, 0, 0]);
-  // One after the other they would take 5 × 300 ms; together, about one round trip and the pipeline.
-  expect(elapsed).toBeLessThan(DELAY_MS * 3);
+  // Queued on the account's balance lock, the chat app would see one send at a time; overlapping,
+  // it is answering several at once (counted there, so a slow machine cannot make this pass or fail).
+  expect(graph.maxSendsInFlight).toBeGreaterThan(1);
   const [money] = await t.db.dataSource.query(
     `SELECT u.balance::float AS balance, (SELECT sum(amount) FROM ledger_entries WHERE user_id = u.id)::float AS ledger,
             (SELECT count(*)::int FROM ledger_entries WHERE user_id = u.id AND amount < 0) AS charged,
