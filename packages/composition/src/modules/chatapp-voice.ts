@@ -7,7 +7,7 @@ import {
   ChatappVoiceController, chatappVoiceRouteDocs, RouteQuota, SandboxPermissionController, sandboxPermissionRouteDocs, VoiceWebhookController,
   voiceWebhookRouteDocs,
 } from '@voiceplane/adapter-http';
-import { TypeormCallPermissionRepository, TypeormVoiceWebhookSettingRepository } from '@voiceplane/adapter-typeorm';
+import { TypeormCallPermissionRepository, TypeormChatappCallReportRepository, TypeormVoiceWebhookSettingRepository } from '@voiceplane/adapter-typeorm';
 import { ApiModule } from './module';
 
 function userQuota(route: 'request' | 'call', path: string, quotas: readonly UserQuota[]): RouteQuota {
@@ -28,6 +28,7 @@ export const chatappVoiceModule: ApiModule = ({ container: c, database, config, 
   // Bound with a real chat app on LiveKit; the sandbox needs no calling line.
   const callingLines = () => (c.isBound(TOKENS.ChatappCallingLines) ? c.get(TOKENS.ChatappCallingLines) : null);
   c.bind(TOKENS.CallPermissionRepository).toConstantValue(new TypeormCallPermissionRepository(database));
+  c.bind(TOKENS.ChatappCallReportRepository).toConstantValue(new TypeormChatappCallReportRepository(database));
   c.bind(TOKENS.VoiceWebhookSettingRepository).toConstantValue(new TypeormVoiceWebhookSettingRepository(database));
   c.bind(TOKENS.VoiceWebhook).toDynamicValue((ctx) => new VoiceWebhook(
     ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.VoiceWebhookSettingRepository), ctx.get(TOKENS.WebhookDeliveries), ctx.get(TOKENS.Clock),

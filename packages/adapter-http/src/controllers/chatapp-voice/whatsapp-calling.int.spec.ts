@@ -26,6 +26,8 @@ let graph: GraphStandIn;
 let livekit: TwirpStub;
 let owner: TestUser;
 let trunks = 0;
+/** The chat-app call the first test placed, queued and dialled. */
+let placedCallId = 0;
 
 const signedPost = (payload: object) => {
   const bytes = Buffer.from(JSON.stringify(payload));
@@ -130,6 +132,41 @@ describe('chat-app calls over WhatsApp Business Calling (SIP)', () => {
       sipTrunkId: 'ST_wa1', sipCallTo: CUSTOMER, sipNumber: '+493012345670', roomName: `vp-call-out-${call.id}`,
     }));
     expect(call.status).toBe('queued');
+    placedCallId = Number(call.id);
+  });
+
+  it("records WhatsApp's own call events against the chat-app call once, and acknowledges those of no call", async () => {
+    const callEvents = (calls: object[], phoneNumberId = CALLING_ID) => signedPost(notification('calls', {
+      messaging_product: 'whatsapp', metadata: { display_phone_number: '493012345670', phone_number_id: phoneNumberId }, calls,
+    }));
+    const now = Math.floor(Date.now() / 1000);
+    const connect = { id: 'wacid.HBgLMTY1MDU1NTEyMzQ', to: '16505551234', from: '493012345670', event: 'connect', timestamp: String(now), direction: 'BUSINESS_INITIATED' };
+    const terminate = { ...connect, event: 'terminate', timestamp: String(now + 42), status: 'COMPLETED', duration: 42 };
+    const detail = async () => (await t.http.get(`/api/user/calls/${placedCallId}`).set(owner.auth)).body.data;
+    const reports = async () => (await t.db.dataSource.query(`SELECT call_id, meta_call_id FROM chatapp_call_reports`)) as { call_id: string; meta_call_id: string }[];
+    expect((await detail())).not.toHaveProperty('chatapp_report');
+
+    expect((await callEvents([connect])).status).toBe(200);
+    await eventually(async () => (await detail()).chatapp_report !== undefined, 'the connect recorded');
+    expect((await detail()).chatapp_report).toEqual({
+      provider_call_id: connect.id, connected_at: new Date(now * 1000).toISOString(), terminated_at: null, duration: null, status: null,
+    });
+
+    // The terminate arrives twice (Meta redelivers), together with an event of a call nobody placed and one for a number nobody registered.
+    const stray = { ...connect, id: 'wacid.STRAY', to: '16505550000' };
+    expect((await callEvents([terminate, stray])).status).toBe(200);
+    expect((await callEvents([terminate])).status).toBe(200);
+    expect((await callEvents([{ ...terminate, id: 'wacid.ELSEWHERE' }], '999999999999999')).status).toBe(200);
+    await eventually(async () => (await detail()).chatapp_report.terminated_at !== null, 'the terminate recorded');
+    const inboxed = async () => (await t.db.dataSource.query(`SELECT count(*)::int AS n FROM chatapp_inbox_items WHERE processed_at IS NULL`))[0].n as number;
+    await eventually(async () => (await inboxed()) === 0, 'every event handled');
+    expect((await detail()).chatapp_report).toEqual({
+      provider_call_id: connect.id, connected_at: new Date(now * 1000).toISOString(), terminated_at: new Date((now + 42) * 1000).toISOString(),
+      duration: 42, status: 'completed',
+    });
+    expect(await reports()).toEqual([{ call_id: String(placedCallId), meta_call_id: connect.id }]);
+    // The call's own state stays the voice runtime's.
+    expect((await detail()).status).toBe('queued');
   });
 
   it('sets the line up when calling is turned on for a sender registered without it', async () => {
