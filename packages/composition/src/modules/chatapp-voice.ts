@@ -40,10 +40,11 @@ export const chatappVoiceModule: ApiModule = ({ container: c, database, config, 
     callStartedConsumer(ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.ProcessedEvents), ctx.get(TOKENS.VoiceWebhook))).inSingletonScope();
   c.bind(TOKENS.EventConsumer).toDynamicValue((ctx) =>
     askCounterResetConsumer(ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.ProcessedEvents), ctx.get(TOKENS.CallPermissionRepository))).inSingletonScope();
-  c.bind(TOKENS.EventConsumer).toDynamicValue((ctx) => chatappCallDispatchConsumer(
-    ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.ProcessedEvents), ctx.get(TOKENS.CallRepository), ctx.get(TOKENS.AssistantRepository),
-    ctx.get(TOKENS.VoiceRuntime), ctx.get(TOKENS.RecordCallEvent), logger.child({ module: 'chatapp-voice' }), callingLines(),
-  )).inSingletonScope();
+  c.bind(TOKENS.EventConsumer).toDynamicValue((ctx) => chatappCallDispatchConsumer({
+    uow: ctx.get(TOKENS.UnitOfWork), processed: ctx.get(TOKENS.ProcessedEvents), calls: ctx.get(TOKENS.CallRepository), assistants: ctx.get(TOKENS.AssistantRepository),
+    runtime: ctx.get(TOKENS.VoiceRuntime), events: ctx.get(TOKENS.RecordCallEvent), scheduler: ctx.get(TOKENS.JobScheduler), clock: ctx.get(TOKENS.Clock),
+    log: logger.child({ module: 'chatapp-voice' }), callingLines: callingLines(),
+  })).inSingletonScope();
   c.bind(VoiceWebhookController).toSelf().inSingletonScope();
 
   c.bind(VoiceFacts).toDynamicValue((ctx) => new VoiceFacts(

@@ -169,6 +169,44 @@ describe('chat-app calls over WhatsApp Business Calling (SIP)', () => {
     expect((await detail()).status).toBe('queued');
   });
 
+  it('holds no transaction open while LiveKit takes a chat-app call', async () => {
+    const OTHER = '+16505559876';
+    const [sender] = await t.db.dataSource.query(`SELECT id FROM chatapp_senders WHERE phone_number = '+493012345670'`);
+    await signedPost(notification('messages', {
+      messaging_product: 'whatsapp', metadata: { display_phone_number: '493012345670', phone_number_id: CALLING_ID },
+      contacts: [{ profile: { name: 'Other' }, wa_id: '16505559876' }],
+      messages: [{ from: '16505559876', id: 'wamid.OK-OTHER', timestamp: '1749416390', type: 'interactive', interactive: { type: 'call_permission_reply', call_permission_reply: { response: 'accept', is_permanent: true } } }],
+    }));
+    const permitted = async () => (await t.http.get(`/api/user/chatapp/voice/permission?sender_id=${sender.id}&recipient_phone=${encodeURIComponent(OTHER)}`).set(owner.auth)).body.can_call === true;
+    await eventually(permitted, 'the grant');
+    const DELAY_MS = 300;
+    const heldOpen: number[] = [];
+    livekit.reset();
+    livekit.respondWith((r) => {
+      if (r.method === 'AgentDispatchService/CreateDispatch') return { body: { id: 'AD_2', agent_name: 'voiceplane-assistant', room: r.body.room } };
+      if (r.method === 'SIP/CreateSIPParticipant') return { body: { participant_id: 'PA_2', room_name: r.body.roomName } };
+      return undefined;
+    });
+    // LiveKit answers slowly; just before it does, no connection of the app has sat idle inside a transaction for half that long.
+    livekit.holdReplies(async () => {
+      await new Promise((resolve) => setTimeout(resolve, DELAY_MS));
+      const [{ n }] = await t.db.dataSource.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'
+            AND clock_timestamp() - xact_start > $1 * interval '1 millisecond'`,
+        [DELAY_MS / 2],
+      );
+      heldOpen.push(n);
+    });
+    const placed = await t.http.post('/api/user/chatapp/voice/call').set(owner.auth).send({ sender_id: sender.id, recipient_phone: OTHER });
+    expect(placed.status).toBe(200);
+    await eventually(async () => heldOpen.length === 2, 'the dispatch and the SIP participant answered');
+    expect(heldOpen).toEqual([0, 0]);
+    expect(livekit.requests.map((r) => r.method)).toEqual(['AgentDispatchService/CreateDispatch', 'SIP/CreateSIPParticipant']);
+    const [call] = await t.db.dataSource.query(`SELECT status FROM calls WHERE channel = 'chatapp' AND customer_phone = $1`, [OTHER]);
+    expect(call.status).toBe('queued');
+  });
+
   it('sets the line up when calling is turned on for a sender registered without it', async () => {
     const LATER_ID = '206540352242924';
     graph.addNumber({ phoneNumberId: LATER_ID, displayPhoneNumber: '+49 30 12345672', status: 'CONNECTED', qualityRating: 'GREEN', messagingLimitTier: 'TIER_1K' });
