@@ -28,6 +28,7 @@ export class TwirpStub {
   readonly requests: TwirpRequest[] = [];
   private answers = new Map<string, TwirpAnswer[]>();
   private responder: (request: TwirpRequest) => TwirpAnswer | undefined = () => undefined;
+  private beforeReply: (request: TwirpRequest) => Promise<void> | void = () => undefined;
 
   private constructor(private readonly server: Server, readonly url: string) {}
 
@@ -49,10 +50,16 @@ export class TwirpStub {
     this.responder = responder;
   }
 
+  /** Runs (and is awaited) before each answer goes out: a slow LiveKit, and a look at the caller while it waits. */
+  holdReplies(hook: (request: TwirpRequest) => Promise<void> | void): void {
+    this.beforeReply = hook;
+  }
+
   reset(): void {
     this.requests.length = 0;
     this.answers.clear();
     this.responder = () => undefined;
+    this.beforeReply = () => undefined;
   }
 
   async close(): Promise<void> {
@@ -71,7 +78,7 @@ export class TwirpStub {
       const request = { method, body: raw ? JSON.parse(raw) : {}, claims };
       this.requests.push(request);
       const answer = this.answers.get(method)?.shift() ?? this.responder(request) ?? { status: 404, body: { code: 'bad_route', msg: `no stub for ${method}` } };
-      reply(answer.status ?? 200, answer.body);
+      void Promise.resolve().then(() => this.beforeReply(request)).catch(() => undefined).then(() => reply(answer.status ?? 200, answer.body));
     });
   }
 }

@@ -25,6 +25,7 @@ export { InMemoryDataTableRepository } from './data-tables';
 export { InMemoryConnectionRepository } from './connections';
 export { InMemoryChatappInbox } from './chatapp-inbox';
 export { InMemoryCallPermissionRepository } from './call-permissions';
+export { InMemoryChatappCallReportRepository } from './chatapp-call-reports';
 export { InMemoryVoiceWebhookSettingRepository } from './voice-webhook-settings';
 export * from './top-ups';
 export * from './telephony';

@@ -128,9 +128,20 @@ describe('WhatsApp webhook items', () => {
       ],
     }));
     expect(items).toEqual([
-      { kind: 'call_event', providerItemId: 'wacid.ABGGFjFVU2AfAgo6V:connect', providerSenderRef: PHONE_NUMBER_ID, providerCallId: 'wacid.ABGGFjFVU2AfAgo6V', event: 'connect', at: at(1671644824) },
-      { kind: 'call_event', providerItemId: 'wacid.ABGGFjFVU2AfAgo6V:terminate', providerSenderRef: PHONE_NUMBER_ID, providerCallId: 'wacid.ABGGFjFVU2AfAgo6V', event: 'terminate', at: at(1671644944) },
+      { kind: 'call_event', providerItemId: 'wacid.ABGGFjFVU2AfAgo6V:connect', providerSenderRef: PHONE_NUMBER_ID, providerCallId: 'wacid.ABGGFjFVU2AfAgo6V', event: 'connect', at: at(1671644824), customerPhone: '+16315553601', status: null, duration: null },
+      { kind: 'call_event', providerItemId: 'wacid.ABGGFjFVU2AfAgo6V:terminate', providerSenderRef: PHONE_NUMBER_ID, providerCallId: 'wacid.ABGGFjFVU2AfAgo6V', event: 'terminate', at: at(1671644944), customerPhone: '+16315553601', status: 'completed', duration: 120 },
     ]);
+  });
+
+  it('names the customer by the direction of the call, and keeps a duration only when it is whole seconds', () => {
+    const items = whatsappWebhookItems(notification('calls', {
+      messaging_product: 'whatsapp', metadata: METADATA,
+      calls: [
+        { id: 'wacid.IN', to: '15550783881', from: '16505551234', event: 'terminate', direction: 'USER_INITIATED', timestamp: '1671644944', status: 'FAILED', duration: 'x' },
+        { id: 'wacid.NONE', event: 'connect', timestamp: '1671644824' },
+      ],
+    }));
+    expect(items.map((i) => i.kind === 'call_event' && [i.customerPhone, i.status, i.duration])).toEqual([['+16505551234', 'failed', null], [null, null, null]]);
   });
 
   it('yields nothing for other objects, unknown fields and malformed parts', () => {

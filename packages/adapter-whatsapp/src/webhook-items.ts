@@ -194,9 +194,19 @@ function callItems(value: Json): ChatappInboundItem[] {
     const id = ident(c?.id);
     const event = c?.event;
     const at = secondsAt(c?.timestamp);
-    if (id === null || (event !== 'connect' && event !== 'terminate') || at === null) return [];
-    return [{ kind: 'call_event', providerItemId: `${id}:${event}`, providerSenderRef: senderRef, providerCallId: id, event, at }];
+    if (c === null || id === null || (event !== 'connect' && event !== 'terminate') || at === null) return [];
+    // The customer is the callee of a call the business placed and the caller of one the user placed.
+    const customerPhone = e164(c.direction === 'USER_INITIATED' ? c.from : c.to);
+    const status = event === 'terminate' ? ident(c.status, 32)?.toLowerCase() ?? null : null;
+    const duration = event === 'terminate' ? secondsOf(c.duration) : null;
+    return [{ kind: 'call_event', providerItemId: `${id}:${event}`, providerSenderRef: senderRef, providerCallId: id, event, at, customerPhone, status, duration }];
   });
+}
+
+/** A call's duration: whole seconds, at most a week (longer is no real call). */
+function secondsOf(v: unknown): number | null {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,7}$/.test(v) ? Number(v) : NaN;
+  return Number.isInteger(n) && n >= 0 && n <= 7 * 86_400 ? n : null;
 }
 
 function templateItems(value: Json, time: string): ChatappInboundItem[] {

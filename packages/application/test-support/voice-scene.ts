@@ -43,7 +43,9 @@ export function voiceScene() {
   const runtime = new RecordingVoiceRuntime(null);
   const seen = new Set<string>();
   const processed = { record: async (consumer: string, id: string) => !seen.has(`${consumer}:${id}`) && !!seen.add(`${consumer}:${id}`) };
-  const dispatch = chatappCallDispatchConsumer(store.uow, processed, store.calls, store.assistants, runtime, events, new RecordingLogger());
+  const dispatch = chatappCallDispatchConsumer({
+    uow: store.uow, processed, calls: store.calls, assistants: store.assistants, runtime, events, scheduler: store.jobs, clock: store.clock, log: new RecordingLogger(),
+  });
   const reset = askCounterResetConsumer(store.uow, processed, permissions);
   const requestSender = new RecordingRequestSender(conversations);
   const requests = new RequestCallPermission(store.uow, lookups.senders, permissions, facts, requestSender, store.clock);

@@ -1,5 +1,5 @@
 import { EntitySchema } from 'typeorm';
-import { bigint, columnCheck, integer, numeric, ownedByUser, ownerListIndex, primaryKey, references, serialKey, timestamptz, varchar } from './columns';
+import { bigint, columnCheck, integer, numeric, ownedByUser, ownerListIndex, primaryKey, references, serialKey, timestamptz, uniqueColumn, varchar } from './columns';
 
 /**
  * Calls and the runtime events accepted for them (migration Calls). Documents are `json`, not
@@ -100,4 +100,26 @@ export const callRuntimeEvents = new EntitySchema<CallRuntimeEventRecord>({
   foreignKeys: [references('call_runtime_events', 'call_id', 'calls', 'CASCADE')],
 });
 
-export const callRecords = [calls, callRuntimeEvents];
+/** What the chat app reported about a chat-app call (migration ChatappCallReports). */
+export interface ChatappCallReportRecord {
+  call_id: string; meta_call_id: string; connect_at: Date | null; terminate_at: Date | null; duration: number | null; status: string | null;
+  created_at: Date; updated_at: Date;
+}
+
+export const chatappCallReports = new EntitySchema<ChatappCallReportRecord>({
+  name: 'chatapp_call_reports',
+  columns: {
+    call_id: primaryKey('chatapp_call_reports', bigint()),
+    meta_call_id: varchar(128),
+    connect_at: timestamptz(true),
+    terminate_at: timestamptz(true),
+    duration: integer(true),
+    status: varchar(32, true),
+    created_at: timestamptz(),
+    updated_at: timestamptz(),
+  },
+  foreignKeys: [references('chatapp_call_reports', 'call_id', 'calls', 'CASCADE')],
+  uniques: [uniqueColumn('chatapp_call_reports', 'meta_call_id')],
+});
+
+export const callRecords = [calls, callRuntimeEvents, chatappCallReports];

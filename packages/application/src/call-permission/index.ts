@@ -10,3 +10,4 @@ export * from './ask-counter-reset';
 export * from './read-call-permission';
 export * from './request-call-permission';
 export * from './chatapp-permission-requests';
+export * from './chatapp-call-reports';

@@ -1,5 +1,6 @@
 import { err, ok, acceptCallPermission, recordPermissionRequest } from '@voiceplane/domain';
 import { CHATAPP_CALL_CONNECTED_TOPIC } from '../calls/record-call-event';
+import { callDispatchWatchdog, DISPATCH_WATCHDOG_MS } from '../calls/make-call';
 import { voiceScene, PHONE, START } from '../../test-support/voice-scene';
 
 const setup = voiceScene;
@@ -98,6 +99,29 @@ describe('chat-app call dispatch and ask counters', () => {
     await dispatch.handle(message(event.topic, event.payload, 'q1'));
 
     expect(await store.calls.findById((event.payload as { call_id: number }).call_id)).toMatchObject({ status: 'failed', endedReason: 'dispatch_failed' });
+  });
+
+  it('claims a dispatch before asking the runtime: lost after the claim, it is never placed again and the watchdog fails it at the deadline', async () => {
+    const { store, runtime, events, dispatch, scene, call, queued, message } = setup();
+    const { user } = await scene();
+    await call(user.id);
+    const [event] = queued();
+    const callId = (event.payload as { call_id: number }).call_id;
+    store.clock.advance(5 * 60_000);
+    // The worker dies while the runtime is taking the call: its hand-over never settles.
+    const asked = jest.spyOn(runtime, 'placeCall').mockImplementation(() => new Promise<void>(() => undefined));
+    void dispatch.handle(message(event.topic, event.payload, 'q1'));
+    await new Promise((resolve) => setImmediate(resolve));
+
+    // The broker delivers the queued event again: the claim stands, nothing is placed twice.
+    await dispatch.handle(message(event.topic, event.payload, 'q1'));
+    expect(asked).toHaveBeenCalledTimes(1);
+    expect(await store.calls.findById(callId)).toMatchObject({ status: 'queued' });
+    // The claim re-armed the watchdog from its own time; at the deadline the call is settled.
+    const [watchdog] = store.jobs.jobs().filter((j) => j.key === `call-dispatch:${callId}`);
+    expect(watchdog.runAt).toEqual(new Date(START.getTime() + 5 * 60_000 + DISPATCH_WATCHDOG_MS));
+    await callDispatchWatchdog(events).handle({ id: 1, kind: watchdog.kind, key: watchdog.key, payload: watchdog.payload, attempts: 1, leaseToken: 't' });
+    expect(await store.calls.findById(callId)).toMatchObject({ status: 'failed', endedReason: 'dispatch_lost' });
   });
 
   it('a connected chat-app call resets the contact\'s ask counters', async () => {

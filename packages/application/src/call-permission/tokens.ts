@@ -1,5 +1,6 @@
 import { token } from '../shared/token';
 import type { AnswerCallPermission } from './answer-call-permission';
+import type { ChatappCallReportRepository } from './chatapp-call-reports';
 import type { CallPermissionRepository, PermissionRequestSender, VoiceConversationLookup, VoiceSenderLookup, VoiceTemplateLookup, VoiceWebhookSettingRepository } from './ports';
 import type { PlaceChatappCall } from './place-chatapp-call';
 import type { ReadCallPermission } from './read-call-permission';
@@ -8,6 +9,7 @@ import type { VoiceWebhook } from './voice-webhook';
 
 export const CALL_PERMISSION_TOKENS = {
   CallPermissionRepository: token<CallPermissionRepository>('CallPermissionRepository'),
+  ChatappCallReportRepository: token<ChatappCallReportRepository>('ChatappCallReportRepository'),
   VoiceWebhookSettingRepository: token<VoiceWebhookSettingRepository>('VoiceWebhookSettingRepository'),
   VoiceWebhook: token<VoiceWebhook>('VoiceWebhook'),
   AnswerCallPermission: token<AnswerCallPermission>('AnswerCallPermission'),

@@ -75,10 +75,8 @@ export class ChatappInbound implements ChatappInboundHandler {
         return;
       }
       case 'call_event':
-        // Chat-app calls are SIP calls of the voice runtime, whose SIP participant reports ringing, answer
-        // and hang-up through the runtime ingress: that is the call's state. The chat app's own call
-        // events (sent for SIP numbers only when subscribed) name its call id, not ours, so they are
-        // kept in the inbox (once per id and event) and logged for support, never applied twice.
+        // Recorded against chat-app calls by `ChatappCallEventsInbound` (chat-app voice), which the
+        // composed app puts in front of this handler; on its own this handler only logs them.
         this.log.info({ kind: item.kind, providerItemId: item.providerItemId, event: item.event, providerCallId: item.providerCallId }, 'chat-app call event acknowledged');
         return;
     }

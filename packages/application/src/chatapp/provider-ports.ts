@@ -198,6 +198,11 @@ export type ChatappInboundItem =
       readonly providerCallId: string;
       readonly event: 'connect' | 'terminate';
       readonly at: Date;
+      /** The customer's number (E.164) on the other end of the call; absent or null when the chat app did not name it. */
+      readonly customerPhone?: string | null;
+      /** Terminate only: the chat app's end status, lower case, and the seconds it counted. */
+      readonly status?: string | null;
+      readonly duration?: number | null;
     };
 
 /**

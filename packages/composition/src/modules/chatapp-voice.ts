@@ -7,7 +7,7 @@ import {
   ChatappVoiceController, chatappVoiceRouteDocs, RouteQuota, SandboxPermissionController, sandboxPermissionRouteDocs, VoiceWebhookController,
   voiceWebhookRouteDocs,
 } from '@voiceplane/adapter-http';
-import { TypeormCallPermissionRepository, TypeormVoiceWebhookSettingRepository } from '@voiceplane/adapter-typeorm';
+import { TypeormCallPermissionRepository, TypeormChatappCallReportRepository, TypeormVoiceWebhookSettingRepository } from '@voiceplane/adapter-typeorm';
 import { ApiModule } from './module';
 
 function userQuota(route: 'request' | 'call', path: string, quotas: readonly UserQuota[]): RouteQuota {
@@ -28,6 +28,7 @@ export const chatappVoiceModule: ApiModule = ({ container: c, database, config, 
   // Bound with a real chat app on LiveKit; the sandbox needs no calling line.
   const callingLines = () => (c.isBound(TOKENS.ChatappCallingLines) ? c.get(TOKENS.ChatappCallingLines) : null);
   c.bind(TOKENS.CallPermissionRepository).toConstantValue(new TypeormCallPermissionRepository(database));
+  c.bind(TOKENS.ChatappCallReportRepository).toConstantValue(new TypeormChatappCallReportRepository(database));
   c.bind(TOKENS.VoiceWebhookSettingRepository).toConstantValue(new TypeormVoiceWebhookSettingRepository(database));
   c.bind(TOKENS.VoiceWebhook).toDynamicValue((ctx) => new VoiceWebhook(
     ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.VoiceWebhookSettingRepository), ctx.get(TOKENS.WebhookDeliveries), ctx.get(TOKENS.Clock),
@@ -39,10 +40,11 @@ export const chatappVoiceModule: ApiModule = ({ container: c, database, config, 
     callStartedConsumer(ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.ProcessedEvents), ctx.get(TOKENS.VoiceWebhook))).inSingletonScope();
   c.bind(TOKENS.EventConsumer).toDynamicValue((ctx) =>
     askCounterResetConsumer(ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.ProcessedEvents), ctx.get(TOKENS.CallPermissionRepository))).inSingletonScope();
-  c.bind(TOKENS.EventConsumer).toDynamicValue((ctx) => chatappCallDispatchConsumer(
-    ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.ProcessedEvents), ctx.get(TOKENS.CallRepository), ctx.get(TOKENS.AssistantRepository),
-    ctx.get(TOKENS.VoiceRuntime), ctx.get(TOKENS.RecordCallEvent), logger.child({ module: 'chatapp-voice' }), callingLines(),
-  )).inSingletonScope();
+  c.bind(TOKENS.EventConsumer).toDynamicValue((ctx) => chatappCallDispatchConsumer({
+    uow: ctx.get(TOKENS.UnitOfWork), processed: ctx.get(TOKENS.ProcessedEvents), calls: ctx.get(TOKENS.CallRepository), assistants: ctx.get(TOKENS.AssistantRepository),
+    runtime: ctx.get(TOKENS.VoiceRuntime), events: ctx.get(TOKENS.RecordCallEvent), scheduler: ctx.get(TOKENS.JobScheduler), clock: ctx.get(TOKENS.Clock),
+    log: logger.child({ module: 'chatapp-voice' }), callingLines: callingLines(),
+  })).inSingletonScope();
   c.bind(VoiceWebhookController).toSelf().inSingletonScope();
 
   c.bind(VoiceFacts).toDynamicValue((ctx) => new VoiceFacts(

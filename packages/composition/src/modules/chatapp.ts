@@ -1,7 +1,7 @@
 import type { Container } from 'inversify';
 import {
-  AiReplies, ApplyDeliveryStatus, inboundMediaJob, InboundMediaDownloads, MediaStore, CallConfigurations, ChatappForAutomations, ConversationBrain, ChatappInbound, ChatappPermissionRequests, ChatappProvider, conversationInactivityJob, CreateTemplate, EndInactiveConversation,
-  InactivitySchedule, MediaFetcher, MediaRetention, SenderConnection, OutboundSends, ProviderSenders, ReceiveCustomerMessage, RegisterSender, ReplyGenerator, SecretCipher,
+  AiReplies, ApplyDeliveryStatus, inboundMediaJob, InboundMediaDownloads, MediaStore, CallConfigurations, ChatappForAutomations, ConversationBrain, ChatappInbound, ChatappCallEventsInbound, ChatappPermissionRequests, ChatappProvider, conversationInactivityJob, CreateTemplate, EndInactiveConversation,
+  InactivitySchedule, MediaFetcher, MediaRetention, SenderConnection, OutboundSends, ProviderSenders, ReceiveCustomerMessage, RecordChatappCallEvent, RegisterSender, ReplyGenerator, SecretCipher,
   SEND_SWEEP_INTERVAL_MS, SendFreeformMessage, SendReservationSweep, SendTemplateMessage, ToggleAi, TOKENS, type Token, UpdateSender,
 } from '@voiceplane/application';
 import {
@@ -141,11 +141,12 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
     ),
     get(TOKENS.InboundMediaDownloads), get(TOKENS.Ids), get(TOKENS.Clock),
   ));
-  single(TOKENS.ChatappInboundHandler, () => new ChatappInbound(
+  // The chat app's call events are recorded against chat-app calls (the report repository is chat-app voice's).
+  single(TOKENS.ChatappInboundHandler, () => new ChatappCallEventsInbound(new ChatappInbound(
     get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), get(TOKENS.ChatappMessageRepository), get(TOKENS.ReceiveCustomerMessage),
     get(TOKENS.ApplyDeliveryStatus), get(TOKENS.ConversationRepository), get(TOKENS.AnswerCallPermission),
     new SenderConnection(get(TOKENS.SenderRepository), c.get(ProviderSenders), get(TOKENS.ChatappProvider), get(TOKENS.Clock), log), get(TOKENS.Clock), log,
-  ));
+  ), new RecordChatappCallEvent(get(TOKENS.SenderRepository), get(TOKENS.ChatappCallReportRepository), log)));
   // What chat-app voice reads and sends through this capability.
   c.bind(TOKENS.VoiceSenderLookup).toDynamicValue(() => get(TOKENS.SenderRepository)).inSingletonScope();
   c.bind(TOKENS.VoiceConversationLookup).toDynamicValue(() => get(TOKENS.ConversationRepository)).inSingletonScope();

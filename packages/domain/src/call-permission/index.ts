@@ -7,3 +7,4 @@ export * from './sender-region';
 export * from './call-variables';
 export * from './user-quotas';
 export type { SlidingWindowUsage } from './sliding-window';
+export * from './chatapp-call-report';

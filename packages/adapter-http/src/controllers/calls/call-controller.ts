@@ -1,7 +1,7 @@
 import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { CallRepository, MakeCall, TOKENS, ToolInvocationLog } from '@voiceplane/application';
+import { CallRepository, ChatappCallReportRepository, MakeCall, TOKENS, ToolInvocationLog } from '@voiceplane/application';
 import { pageOf } from '../../validation';
 import { pathId, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
@@ -26,6 +26,7 @@ export class CallController {
     @inject(TOKENS.MakeCall) private readonly makeCall: MakeCall,
     @inject(TOKENS.CallRepository) private readonly calls: CallRepository,
     @inject(TOKENS.ToolInvocationLog) private readonly toolCalls: ToolInvocationLog,
+    @inject(TOKENS.ChatappCallReportRepository) private readonly chatappReports: ChatappCallReportRepository,
   ) {}
 
   @Post('/make_call')
@@ -51,6 +52,7 @@ export class CallController {
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const call = await this.calls.findOwned(principalOf(req).userId, pathId(id, CALL_NOT_FOUND));
     if (call === null) refuse(CALL_NOT_FOUND);
-    return reply(200, { data: presentCall(call, await this.toolCalls.listForCall(call.id)) });
+    const report = call.channel === 'chatapp' ? await this.chatappReports.findByCallId(call.id) : null;
+    return reply(200, { data: presentCall(call, await this.toolCalls.listForCall(call.id), report) });
   }
 }

@@ -1,4 +1,4 @@
-import { Call, CallSummary, formatTranscript } from '@voiceplane/domain';
+import { Call, CallSummary, ChatappCallReport, formatTranscript } from '@voiceplane/domain';
 import { CallEventAnswer, ToolInvocationRecord } from '@voiceplane/application';
 import { iso, isoOrNull } from '../../presenters/format';
 
@@ -34,7 +34,11 @@ export function presentCallSummary(c: CallSummary) {
 }
 
 /** The full record. */
-export function presentCall(c: Call, toolCalls: readonly ToolInvocationRecord[]) {
+/**
+ * `report`: what the chat app itself reported about a chat-app call; shown as `chatapp_report` only
+ * once there is one, so the answers of every other call stay as they were.
+ */
+export function presentCall(c: Call, toolCalls: readonly ToolInvocationRecord[], report: ChatappCallReport | null = null) {
   return {
     ...head(c),
     transcript: formatTranscript(c.transcript),
@@ -43,6 +47,12 @@ export function presentCall(c: Call, toolCalls: readonly ToolInvocationRecord[])
       id: t.id, tool_id: t.toolId, name: t.name, ok: t.ok, status_code: t.statusCode, duration_ms: t.durationMs, error: t.error, at: iso(t.at),
     })),
     ...times(c),
+    ...(report === null ? {} : {
+      chatapp_report: {
+        provider_call_id: report.metaCallId, connected_at: isoOrNull(report.connectAt), terminated_at: isoOrNull(report.terminateAt),
+        duration: report.duration, status: report.status,
+      },
+    }),
   };
 }
 

@@ -26,6 +26,8 @@ let graph: GraphStandIn;
 let livekit: TwirpStub;
 let owner: TestUser;
 let trunks = 0;
+/** The chat-app call the first test placed, queued and dialled. */
+let placedCallId = 0;
 
 const signedPost = (payload: object) => {
   const bytes = Buffer.from(JSON.stringify(payload));
@@ -129,6 +131,79 @@ describe('chat-app calls over WhatsApp Business Calling (SIP)', () => {
     expect(livekit.requests.find((r) => r.method === 'SIP/CreateSIPParticipant')!.body).toEqual(expect.objectContaining({
       sipTrunkId: 'ST_wa1', sipCallTo: CUSTOMER, sipNumber: '+493012345670', roomName: `vp-call-out-${call.id}`,
     }));
+    expect(call.status).toBe('queued');
+    placedCallId = Number(call.id);
+  });
+
+  it("records WhatsApp's own call events against the chat-app call once, and acknowledges those of no call", async () => {
+    const callEvents = (calls: object[], phoneNumberId = CALLING_ID) => signedPost(notification('calls', {
+      messaging_product: 'whatsapp', metadata: { display_phone_number: '493012345670', phone_number_id: phoneNumberId }, calls,
+    }));
+    const now = Math.floor(Date.now() / 1000);
+    const connect = { id: 'wacid.HBgLMTY1MDU1NTEyMzQ', to: '16505551234', from: '493012345670', event: 'connect', timestamp: String(now), direction: 'BUSINESS_INITIATED' };
+    const terminate = { ...connect, event: 'terminate', timestamp: String(now + 42), status: 'COMPLETED', duration: 42 };
+    const detail = async () => (await t.http.get(`/api/user/calls/${placedCallId}`).set(owner.auth)).body.data;
+    const reports = async () => (await t.db.dataSource.query(`SELECT call_id, meta_call_id FROM chatapp_call_reports`)) as { call_id: string; meta_call_id: string }[];
+    expect((await detail())).not.toHaveProperty('chatapp_report');
+
+    expect((await callEvents([connect])).status).toBe(200);
+    await eventually(async () => (await detail()).chatapp_report !== undefined, 'the connect recorded');
+    expect((await detail()).chatapp_report).toEqual({
+      provider_call_id: connect.id, connected_at: new Date(now * 1000).toISOString(), terminated_at: null, duration: null, status: null,
+    });
+
+    // The terminate arrives twice (Meta redelivers), together with an event of a call nobody placed and one for a number nobody registered.
+    const stray = { ...connect, id: 'wacid.STRAY', to: '16505550000' };
+    expect((await callEvents([terminate, stray])).status).toBe(200);
+    expect((await callEvents([terminate])).status).toBe(200);
+    expect((await callEvents([{ ...terminate, id: 'wacid.ELSEWHERE' }], '999999999999999')).status).toBe(200);
+    await eventually(async () => (await detail()).chatapp_report.terminated_at !== null, 'the terminate recorded');
+    const inboxed = async () => (await t.db.dataSource.query(`SELECT count(*)::int AS n FROM chatapp_inbox_items WHERE processed_at IS NULL`))[0].n as number;
+    await eventually(async () => (await inboxed()) === 0, 'every event handled');
+    expect((await detail()).chatapp_report).toEqual({
+      provider_call_id: connect.id, connected_at: new Date(now * 1000).toISOString(), terminated_at: new Date((now + 42) * 1000).toISOString(),
+      duration: 42, status: 'completed',
+    });
+    expect(await reports()).toEqual([{ call_id: String(placedCallId), meta_call_id: connect.id }]);
+    // The call's own state stays the voice runtime's.
+    expect((await detail()).status).toBe('queued');
+  });
+
+  it('holds no transaction open while LiveKit takes a chat-app call', async () => {
+    const OTHER = '+16505559876';
+    const [sender] = await t.db.dataSource.query(`SELECT id FROM chatapp_senders WHERE phone_number = '+493012345670'`);
+    await signedPost(notification('messages', {
+      messaging_product: 'whatsapp', metadata: { display_phone_number: '493012345670', phone_number_id: CALLING_ID },
+      contacts: [{ profile: { name: 'Other' }, wa_id: '16505559876' }],
+      messages: [{ from: '16505559876', id: 'wamid.OK-OTHER', timestamp: '1749416390', type: 'interactive', interactive: { type: 'call_permission_reply', call_permission_reply: { response: 'accept', is_permanent: true } } }],
+    }));
+    const permitted = async () => (await t.http.get(`/api/user/chatapp/voice/permission?sender_id=${sender.id}&recipient_phone=${encodeURIComponent(OTHER)}`).set(owner.auth)).body.can_call === true;
+    await eventually(permitted, 'the grant');
+    const DELAY_MS = 300;
+    const heldOpen: number[] = [];
+    livekit.reset();
+    livekit.respondWith((r) => {
+      if (r.method === 'AgentDispatchService/CreateDispatch') return { body: { id: 'AD_2', agent_name: 'voiceplane-assistant', room: r.body.room } };
+      if (r.method === 'SIP/CreateSIPParticipant') return { body: { participant_id: 'PA_2', room_name: r.body.roomName } };
+      return undefined;
+    });
+    // LiveKit answers slowly; just before it does, no connection of the app has sat idle inside a transaction for half that long.
+    livekit.holdReplies(async () => {
+      await new Promise((resolve) => setTimeout(resolve, DELAY_MS));
+      const [{ n }] = await t.db.dataSource.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'
+            AND clock_timestamp() - xact_start > $1 * interval '1 millisecond'`,
+        [DELAY_MS / 2],
+      );
+      heldOpen.push(n);
+    });
+    const placed = await t.http.post('/api/user/chatapp/voice/call').set(owner.auth).send({ sender_id: sender.id, recipient_phone: OTHER });
+    expect(placed.status).toBe(200);
+    await eventually(async () => heldOpen.length === 2, 'the dispatch and the SIP participant answered');
+    expect(heldOpen).toEqual([0, 0]);
+    expect(livekit.requests.map((r) => r.method)).toEqual(['AgentDispatchService/CreateDispatch', 'SIP/CreateSIPParticipant']);
+    const [call] = await t.db.dataSource.query(`SELECT status FROM calls WHERE channel = 'chatapp' AND customer_phone = $1`, [OTHER]);
     expect(call.status).toBe('queued');
   });
 
