@@ -116,7 +116,10 @@ async function freePort(): Promise<number> {
 async function startApi(databaseUrl: string, graphBaseUrl: string): Promise<{ url: string; adminToken: string; stop(): void }> {
   const port = await freePort();
   const adminToken = `bench-admin-${randomUUID()}`;
-  const child = spawn(process.execPath, [join(__dirname, '..', '..', '..', 'apps', 'api', 'dist', 'main.js')], {
+  // BENCH_API_NODE_OPTIONS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: node flags for the api process
+  // alone (a profile under load; written when the process exits on SIGTERM).
+  const nodeFlags = (process.env.BENCH_API_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeFlags, join(__dirname, '..', '..', '..', 'apps', 'api', 'dist', 'main.js')], {
     env: {
       PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn',
       CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: 'bench-secret-0123456789', WHATSAPP_VERIFY_TOKEN: 'bench-verify', WHATSAPP_GRAPH_BASE_URL: graphBaseUrl,

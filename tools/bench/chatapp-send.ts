@@ -3,6 +3,12 @@
  * handler doing the same transaction (token lookup, sender and window check, balance row lock and debit,
  * conversation update, message + chat-app message + ledger rows) on the same database, in the same run.
  * Sends are spread round-robin over many users, each with an open window, so no user nears the 5 sends/s quota.
+ * A third baseline is like for like with the product: prepared statements, and the send reserved and
+ * settled in two short transactions (the product never holds a transaction over the provider, sandbox
+ * or not), lib/bare-reserve-send.ts with the sandbox in place of the HTTP call.
+ * The whole run is in one process (load generator, product, baselines measured one after the other);
+ * `node --cpu-prof tools/dist/bench/chatapp-send.js` and `cpuprofile-summary.js <file> 40 packages/`
+ * read the product's share of a profile.
  *   npx tsc -b && node tools/dist/bench/chatapp-send.js     (DATABASE_URL=… for real PostgreSQL)
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -12,6 +18,7 @@ import { Pool, PoolClient } from 'pg';
 import { benchDatabase, listen, Measurement, report, reportAgainst, runBench, settings } from './lib/harness';
 import { bareAuthenticate } from './lib/bare-auth';
 import { startComposedApi } from './lib/composed-api';
+import { bareReserveSendApp } from './lib/bare-reserve-send';
 
 const USERS = 500;
 const CUSTOMER = '+14155551234';
@@ -134,6 +141,7 @@ async function main(): Promise<void> {
 
   const baseline = await listen(bareSends(pool, false));
   const preparedBaseline = await listen(bareSends(pool, true));
+  const reserveBaseline = await listen(bareReserveSendApp(pool, '', ''));
 
   const probe = (url: string) => fetch(url, {
     method: 'POST', headers: { Authorization: `Bearer ${accounts[0].token}`, 'Content-Type': 'application/json' },
@@ -142,18 +150,24 @@ async function main(): Promise<void> {
   const [ours, theirs, prepared] = await Promise.all([
     probe(`${api.url}/api/user/chatapp/send-freeform`), probe(`${baseline.url}/send-freeform`), probe(`${preparedBaseline.url}/send-freeform`),
   ]);
-  for (const other of [theirs, prepared]) {
+  const reserving = await probe(`${reserveBaseline.url}/send-freeform`);
+  for (const other of [theirs, prepared, reserving]) {
     if (JSON.stringify(ours) !== JSON.stringify(other)) throw new Error(`voiceplane and a baseline disagree: ${JSON.stringify(ours)} vs ${JSON.stringify(other)}`);
   }
 
   const subject = await measureSends('voiceplane POST /chatapp/send-freeform', `${api.url}/api/user/chatapp/send-freeform`, accounts);
   const base = await measureSends('bare express + pg (same transaction)', `${baseline.url}/send-freeform`, accounts);
   const basePrepared = await measureSends('the same, prepared statements', `${preparedBaseline.url}/send-freeform`, accounts);
+  const baseReserve = await measureSends('prepared, reserve + settle (2 tx)', `${reserveBaseline.url}/send-freeform`, accounts);
   report(`POST /api/user/chatapp/send-freeform (sandbox chat app, ${USERS} users round-robin)`, subject, base);
   reportAgainst(subject, basePrepared);
+  reportAgainst(subject, baseReserve);
 
   await baseline.close();
   await preparedBaseline.close();
+  await reserveBaseline.close();
+  // Requests autocannon left in flight finish before the pools close.
+  await new Promise((r) => setTimeout(r, 500));
   await pool.end();
   await api.close();
   await db.close();
