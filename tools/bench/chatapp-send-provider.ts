@@ -7,6 +7,7 @@
  * 50 accounts each fire 5 sends at once; a round is all 250 sends, and the next round of an
  * account starts no sooner than 2 s after its last (the 5 sends/s per account quota). A send
  * that held the account's balance lock over the provider's answer would make a round take 5 × 200 ms.
+ * The two contenders' rounds are interleaved, so both meet the same load on a shared machine.
  *   npx tsc -b && DATABASE_URL=… node tools/dist/bench/chatapp-send-provider.js
  */
 import { spawn } from 'node:child_process';
@@ -60,45 +61,61 @@ const send = (url: string, a: Account) => fetch(url, {
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
-async function rounds(label: string, url: string, accounts: Account[]): Promise<Rounds> {
-  const roundTimes: number[] = [];
-  const sendTimes: number[] = [];
+interface Tally { roundTimes: number[]; sendTimes: number[]; failed: number; sends: number; busy: number }
+
+/** One round of one contender: every account fires PER_ACCOUNT sends at once. */
+async function round(url: string, accounts: Account[], into: Tally | null): Promise<void> {
+  const started = Date.now();
   let failed = 0;
-  let sends = 0;
-  let busy = 0;
-  let nextStart = 0;
-  for (let r = 0; r < ROUNDS + 1; r++) {
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, nextStart - Date.now())));
-    const started = Date.now();
-    nextStart = started + 2_000;
-    const times = await Promise.all(accounts.flatMap((a) => Array.from({ length: PER_ACCOUNT }, async () => {
-      const t0 = performance.now();
-      const res = await send(url, a).catch((e: Error) => {
-        // A socket lost under load counts as a failed send (reported), not the end of the run.
-        if (process.env.BENCH_VERBOSE) process.stderr.write(`${e.message} ${String((e as { cause?: unknown }).cause)}\n`);
-        return null;
-      });
-      if (res === null) {
-        failed += 1;
-        return performance.now() - t0;
-      }
-      if (res.status !== 200) {
-        failed += 1;
-        if (process.env.BENCH_VERBOSE) process.stderr.write(`${res.status} ${await res.text().catch(() => '')}\n`);
-      } else await res.arrayBuffer();
+  const times = await Promise.all(accounts.flatMap((a) => Array.from({ length: PER_ACCOUNT }, async () => {
+    const t0 = performance.now();
+    const res = await send(url, a).catch((e: Error) => {
+      // A socket lost under load counts as a failed send (reported), not the end of the run.
+      if (process.env.BENCH_VERBOSE) process.stderr.write(`${e.message} ${String((e as { cause?: unknown }).cause)}\n`);
+      return null;
+    });
+    if (res === null) {
+      failed += 1;
       return performance.now() - t0;
-    })));
-    // The first round warms pools and JIT for both alike.
-    if (r === 0) { failed = 0; continue; }
-    const took = Date.now() - started;
-    roundTimes.push(took);
-    sendTimes.push(...times);
-    sends += times.length;
-    busy += took;
+    }
+    if (res.status !== 200) {
+      failed += 1;
+      if (process.env.BENCH_VERBOSE) process.stderr.write(`${res.status} ${await res.text().catch(() => '')}\n`);
+    } else await res.arrayBuffer();
+    return performance.now() - t0;
+  })));
+  if (into === null) return; // the first round warms pools and JIT for both alike
+  const took = Date.now() - started;
+  into.roundTimes.push(took);
+  into.sendTimes.push(...times);
+  into.sends += times.length;
+  into.busy += took;
+  into.failed += failed;
+}
+
+/**
+ * The contenders' rounds interleaved (A B A B …): on a shared machine whose load swings within a
+ * minute, each meets the same mix. An account's rounds on one contender start at least 2 s apart.
+ */
+async function interleavedRounds(contenders: readonly { label: string; url: string }[], accounts: Account[]): Promise<Rounds[]> {
+  const tallies = contenders.map((): Tally => ({ roundTimes: [], sendTimes: [], failed: 0, sends: 0, busy: 0 }));
+  const nextStart = contenders.map(() => 0);
+  for (let r = 0; r < ROUNDS + 1; r++) {
+    for (const [n, c] of contenders.entries()) {
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, nextStart[n] - Date.now())));
+      nextStart[n] = Date.now() + 2_000;
+      await round(c.url, accounts, r === 0 ? null : tallies[n]);
+    }
   }
-  roundTimes.sort((x, y) => x - y);
-  sendTimes.sort((x, y) => x - y);
-  return { label, sendsPerSecond: (sends / busy) * 1000, roundP50: percentile(roundTimes, 0.5), sendP50: percentile(sendTimes, 0.5), sendP99: percentile(sendTimes, 0.99), failed };
+  return contenders.map((c, n) => {
+    const t = tallies[n];
+    t.roundTimes.sort((x, y) => x - y);
+    t.sendTimes.sort((x, y) => x - y);
+    return {
+      label: c.label, sendsPerSecond: (t.sends / t.busy) * 1000, roundP50: percentile(t.roundTimes, 0.5),
+      sendP50: percentile(t.sendTimes, 0.5), sendP99: percentile(t.sendTimes, 0.99), failed: t.failed,
+    };
+  });
 }
 
 const row = (m: Rounds) =>
@@ -116,7 +133,10 @@ async function freePort(): Promise<number> {
 async function startApi(databaseUrl: string, graphBaseUrl: string): Promise<{ url: string; adminToken: string; stop(): void }> {
   const port = await freePort();
   const adminToken = `bench-admin-${randomUUID()}`;
-  const child = spawn(process.execPath, [join(__dirname, '..', '..', '..', 'apps', 'api', 'dist', 'main.js')], {
+  // BENCH_API_NODE_OPTIONS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: node flags for the api process
+  // alone (a profile under load; written when the process exits on SIGTERM).
+  const nodeFlags = (process.env.BENCH_API_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeFlags, join(__dirname, '..', '..', '..', 'apps', 'api', 'dist', 'main.js')], {
     env: {
       PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn',
       CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: 'bench-secret-0123456789', WHATSAPP_VERIFY_TOKEN: 'bench-verify', WHATSAPP_GRAPH_BASE_URL: graphBaseUrl,
@@ -156,8 +176,10 @@ async function main(): Promise<void> {
   const bare = await startBare(db.url, graph.baseUrl);
   graph.slowSends(LATENCY_MS);
 
-  const subject = await rounds('voiceplane POST /chatapp/send-freeform', `${api.url}/api/user/chatapp/send-freeform`, accounts);
-  const base = await rounds('bare reserve/call/settle (own process, prepared)', `${bare.url}/send-freeform`, accounts);
+  const [subject, base] = await interleavedRounds([
+    { label: 'voiceplane POST /chatapp/send-freeform', url: `${api.url}/api/user/chatapp/send-freeform` },
+    { label: 'bare reserve/call/settle (own process, prepared)', url: `${bare.url}/send-freeform` },
+  ], accounts);
   process.stdout.write(`\nFreeform send with a ${LATENCY_MS} ms chat app (${ACCOUNTS} accounts × ${PER_ACCOUNT} sends at once, ${ROUNDS} rounds, PostgreSQL)\n`);
   process.stdout.write(`${row(subject)}\n${row(base)}\n  ratio (voiceplane / bare): ${(subject.sendsPerSecond / base.sendsPerSecond).toFixed(2)}\n`);
   if (subject.failed > 0 || base.failed > 0) process.stdout.write('  WARNING: failed sends were counted; the figures are not comparable.\n');

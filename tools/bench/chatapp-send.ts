@@ -3,6 +3,12 @@
  * handler doing the same transaction (token lookup, sender and window check, balance row lock and debit,
  * conversation update, message + chat-app message + ledger rows) on the same database, in the same run.
  * Sends are spread round-robin over many users, each with an open window, so no user nears the 5 sends/s quota.
+ * A third baseline is like for like with the product: prepared statements, and the send reserved and
+ * settled in two short transactions (the product never holds a transaction over the provider, sandbox
+ * or not), lib/bare-reserve-send.ts with the sandbox in place of the HTTP call.
+ * The whole run is in one process (load generator, product, baselines measured in interleaved slices);
+ * `node --cpu-prof tools/dist/bench/chatapp-send.js` and `cpuprofile-summary.js <file> 40 packages/`
+ * read the product's share of a profile.
  *   npx tsc -b && node tools/dist/bench/chatapp-send.js     (DATABASE_URL=… for real PostgreSQL)
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -12,6 +18,7 @@ import { Pool, PoolClient } from 'pg';
 import { benchDatabase, listen, Measurement, report, reportAgainst, runBench, settings } from './lib/harness';
 import { bareAuthenticate } from './lib/bare-auth';
 import { startComposedApi } from './lib/composed-api';
+import { bareReserveSendApp } from './lib/bare-reserve-send';
 
 const USERS = 500;
 const CUSTOMER = '+14155551234';
@@ -42,11 +49,11 @@ async function seed(pool: Pool): Promise<Account[]> {
   return accounts;
 }
 
-/** Round-robin over the accounts: each user gets an even share of the requests. */
-async function measureSends(label: string, url: string, accounts: Account[]): Promise<Measurement> {
+/** Round-robin over the accounts: each user gets an even share of the requests. One slice of `seconds`. */
+async function slice(url: string, accounts: Account[], seconds: number): ReturnType<typeof autocannon> {
   let next = 0;
-  const options = {
-    url, method: 'POST' as const, connections: settings.connections,
+  return autocannon({
+    url, method: 'POST' as const, connections: settings.connections, duration: seconds,
     requests: [{
       setupRequest: (req: Record<string, unknown>) => {
         const a = accounts[next++ % accounts.length];
@@ -54,10 +61,33 @@ async function measureSends(label: string, url: string, accounts: Account[]): Pr
           body: JSON.stringify({ sender_id: a.senderId, recipient_phone: CUSTOMER, message: MESSAGE }) };
       },
     }],
-  };
-  await autocannon({ ...options, duration: 2 });
-  const r = await autocannon({ ...options, duration: settings.duration });
-  return { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+  });
+}
+
+/**
+ * Every contender in turn, `SLICES` times (A B C D A B C D …), each slice a share of the duration:
+ * on a shared machine whose load swings within a minute, contenders measured one after the other
+ * meet different loads; interleaved, each meets the same mix. Throughput is all requests over all
+ * slices' time; latencies are the medians of the slices' percentiles.
+ */
+async function measureInterleaved(contenders: readonly { label: string; url: string }[], accounts: Account[]): Promise<Measurement[]> {
+  const slices = Number(process.env.BENCH_SLICES ?? 4);
+  const seconds = Math.max(1, Math.round(settings.duration / slices));
+  for (const c of contenders) await slice(c.url, accounts, 2); // warm-up: JIT and pools hot for all alike
+  const results = contenders.map(() => [] as Awaited<ReturnType<typeof autocannon>>[]);
+  for (let i = 0; i < slices; i++) {
+    for (const [n, c] of contenders.entries()) results[n].push(await slice(c.url, accounts, seconds));
+  }
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return contenders.map((c, n) => {
+    const rs = results[n];
+    return {
+      label: c.label,
+      rps: rs.reduce((sum, r) => sum + r.requests.total, 0) / (slices * seconds),
+      p50: median(rs.map((r) => r.latency.p50)), p99: median(rs.map((r) => r.latency.p99)),
+      non2xx: rs.reduce((sum, r) => sum + r.non2xx, 0), errors: rs.reduce((sum, r) => sum + r.errors, 0),
+    };
+  });
 }
 
 /**
@@ -134,6 +164,7 @@ async function main(): Promise<void> {
 
   const baseline = await listen(bareSends(pool, false));
   const preparedBaseline = await listen(bareSends(pool, true));
+  const reserveBaseline = await listen(bareReserveSendApp(pool, '', ''));
 
   const probe = (url: string) => fetch(url, {
     method: 'POST', headers: { Authorization: `Bearer ${accounts[0].token}`, 'Content-Type': 'application/json' },
@@ -142,18 +173,26 @@ async function main(): Promise<void> {
   const [ours, theirs, prepared] = await Promise.all([
     probe(`${api.url}/api/user/chatapp/send-freeform`), probe(`${baseline.url}/send-freeform`), probe(`${preparedBaseline.url}/send-freeform`),
   ]);
-  for (const other of [theirs, prepared]) {
+  const reserving = await probe(`${reserveBaseline.url}/send-freeform`);
+  for (const other of [theirs, prepared, reserving]) {
     if (JSON.stringify(ours) !== JSON.stringify(other)) throw new Error(`voiceplane and a baseline disagree: ${JSON.stringify(ours)} vs ${JSON.stringify(other)}`);
   }
 
-  const subject = await measureSends('voiceplane POST /chatapp/send-freeform', `${api.url}/api/user/chatapp/send-freeform`, accounts);
-  const base = await measureSends('bare express + pg (same transaction)', `${baseline.url}/send-freeform`, accounts);
-  const basePrepared = await measureSends('the same, prepared statements', `${preparedBaseline.url}/send-freeform`, accounts);
+  const [subject, base, basePrepared, baseReserve] = await measureInterleaved([
+    { label: 'voiceplane POST /chatapp/send-freeform', url: `${api.url}/api/user/chatapp/send-freeform` },
+    { label: 'bare express + pg (same transaction)', url: `${baseline.url}/send-freeform` },
+    { label: 'the same, prepared statements', url: `${preparedBaseline.url}/send-freeform` },
+    { label: 'prepared, reserve + settle (2 tx)', url: `${reserveBaseline.url}/send-freeform` },
+  ], accounts);
   report(`POST /api/user/chatapp/send-freeform (sandbox chat app, ${USERS} users round-robin)`, subject, base);
   reportAgainst(subject, basePrepared);
+  reportAgainst(subject, baseReserve);
 
   await baseline.close();
   await preparedBaseline.close();
+  await reserveBaseline.close();
+  // Requests autocannon left in flight finish before the pools close.
+  await new Promise((r) => setTimeout(r, 500));
   await pool.end();
   await api.close();
   await db.close();

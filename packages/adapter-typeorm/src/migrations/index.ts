@@ -26,6 +26,7 @@ import { ToolHookEndpoints1795740000000 } from './1795740000000-tool-hook-endpoi
 import { KnowledgeBaseDocuments1795750000000 } from './1795750000000-knowledge-base-documents';
 import { ChatappSendReservations1795760000000 } from './1795760000000-chatapp-send-reservations';
 import { ChatappCallReports1795810000000 } from './1795810000000-chatapp-call-reports';
+import { PhoneNumberDeleteIntent1795840000000 } from './1795840000000-phone-number-delete-intent';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -60,4 +61,5 @@ export const migrations = [
   KnowledgeBaseDocuments1795750000000,
   ChatappSendReservations1795760000000,
   ChatappCallReports1795810000000,
+  PhoneNumberDeleteIntent1795840000000,
 ];

@@ -108,7 +108,7 @@ export const sipProvisioningCleanup = new EntitySchema<SipProvisioningCleanupRec
     next_attempt_at: timestamptz(),
     created_at: timestamptz(),
   },
-  checks: [columnCheck('sip_provisioning_cleanup', 'action', `action IN ('delete_trunk', 'delete_route', 'point_route')`)],
+  checks: [columnCheck('sip_provisioning_cleanup', 'action', `action IN ('delete_trunk', 'delete_route', 'point_route', 'delete_number')`)],
   indices: [{ name: 'sip_provisioning_cleanup_due_idx', columns: ['next_attempt_at', 'id'] }],
 });
 

@@ -14,6 +14,11 @@ const MAX_RETRY_DELAY_MS = 60 * 60_000;
 /** 1 min, 2, 4, … capped at an hour. */
 export const cleanupRetryDelayMs = (attempts: number): number => Math.min(60_000 * 2 ** Math.max(0, attempts - 1), MAX_RETRY_DELAY_MS);
 
+/** Finishes a phone-number delete whose request died after storing its intent (`DeletePhoneNumber.finish`). */
+export interface NumberDeleteFinisher {
+  finish(task: CleanupTask): Promise<void>;
+}
+
 /**
  * Finishes provider work that must not be lost: old trunks retired after a swap (step 4 of
  * make-before-break) and whatever an undo could not remove at once. Tasks are stored before they
@@ -26,12 +31,19 @@ export class ProvisioningCleanup {
     private readonly queue: ProvisioningCleanupQueue,
     private readonly clock: Clock,
     private readonly log: OperationsLog,
+    /** Late-bound: the delete use case itself depends on this queue. */
+    private readonly numberDeletes: () => NumberDeleteFinisher | null = () => null,
   ) {}
 
   /** Stores tasks leased to the caller, who tries them right after its transaction commits. */
   lease(tasks: readonly NewCleanupTask[]): Promise<CleanupTask[]> {
     const now = this.clock.now();
     return this.queue.add(tasks, new Date(now.getTime() + CLEANUP_LEASE_MS), now);
+  }
+
+  /** Drops a task that is done or no longer wanted (a delete intent the provider refused). */
+  forget(id: number): Promise<void> {
+    return this.queue.complete(id);
   }
 
   /** Stores tasks for the job alone, first tried after one retry delay. */
@@ -56,6 +68,13 @@ export class ProvisioningCleanup {
   private async attempt(task: CleanupTask): Promise<void> {
     const now = this.clock.now();
     try {
+      if (task.action === 'delete_number') {
+        const finisher = this.numberDeletes();
+        if (!finisher) throw new Error('no phone-number delete is wired to finish this task');
+        // Closes the task itself, in the transaction that deletes the number.
+        await finisher.finish(task);
+        return;
+      }
       if (task.action === 'delete_trunk') {
         const waited = now.getTime() - task.createdAt.getTime();
         if (task.waitForCalls && waited < ACTIVE_CALL_MAX_WAIT_MS && (await this.provisioner.trunkHasActiveCalls(task.resourceId))) {

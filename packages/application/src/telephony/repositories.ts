@@ -80,12 +80,15 @@ export interface PhoneNumberRepository {
 }
 
 /** What the cleanup job finishes when the provider did not answer in time. */
-export type CleanupAction = 'delete_trunk' | 'delete_route' | 'point_route';
+export type CleanupAction = 'delete_trunk' | 'delete_route' | 'point_route' | 'delete_number';
 
 export interface CleanupTask {
   readonly id: number;
   readonly action: CleanupAction;
-  /** Trunk id (`delete_trunk`) or route id (`delete_route`, `point_route`). */
+  /**
+   * Trunk id (`delete_trunk`), route id (`delete_route`, `point_route`), or `<account id>:<number id>`
+   * (`delete_number`: a delete whose provider call may have happened; see `DeletePhoneNumber`).
+   */
   readonly resourceId: string;
   /** `point_route`: the trunk the route must point at again. */
   readonly targetTrunkId: string | null;

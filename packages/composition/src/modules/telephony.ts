@@ -49,12 +49,15 @@ export const telephonyModule: ApiModule = ({ container: c, config, database, log
   const cipher = c.get(SecretCipher);
   const clock = c.get(TOKENS.Clock);
   const uow = c.get(TOKENS.UnitOfWork);
-  const cleanup = new ProvisioningCleanup(uow, provisioner, new TypeormProvisioningCleanupQueue(database), clock, log);
+  // The delete use case both stores its intent in the clean-up queue and finishes it for the job.
+  let deleteNumber: DeletePhoneNumber | null = null;
+  const cleanup = new ProvisioningCleanup(uow, provisioner, new TypeormProvisioningCleanupQueue(database), clock, log, () => deleteNumber);
   c.bind(ProvisioningCleanup).toConstantValue(cleanup);
 
   c.bind(TOKENS.CreateSipTrunk).toConstantValue(new CreateSipTrunk(uow, trunks, provisioner, cleanup, cipher, clock, log));
   c.bind(TOKENS.UpdateSipTrunk).toConstantValue(new UpdateSipTrunk(uow, trunks, provisioner, cleanup, cipher, clock, log));
-  c.bind(TOKENS.DeletePhoneNumber).toConstantValue(new DeletePhoneNumber(uow, numbers, trunks, provisioner, inventory, cleanup, log));
+  deleteNumber = new DeletePhoneNumber({ uow, numbers, trunks, provisioner, inventory, cleanup, log });
+  c.bind(TOKENS.DeletePhoneNumber).toConstantValue(deleteNumber);
   c.bind(TOKENS.SearchAvailableNumbers).toConstantValue(new SearchAvailableNumbers(inventory, numbers, log));
   c.bind(TOKENS.PurchasePhoneNumber).toDynamicValue(() => new PurchasePhoneNumber(
     uow, numbers, c.get(TOKENS.UserRepository), c.get(TOKENS.BalanceService), inventory, clock, log,
