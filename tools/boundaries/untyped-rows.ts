@@ -20,7 +20,6 @@ export const UNTYPED_ROWS_LEFT: Readonly<Record<string, number>> = {
   'packages/adapter-typeorm/src/outbox/unpublished-events.ts': 1,
   'packages/adapter-typeorm/src/repositories/assistants/assistant-repository.ts': 11,
   'packages/adapter-typeorm/src/repositories/assistants/assistant-rows.ts': 3,
-  'packages/adapter-typeorm/src/repositories/automations/automation-repository.ts': 14,
   'packages/adapter-typeorm/src/repositories/calls/call-repository.ts': 12,
   'packages/adapter-typeorm/src/repositories/calls/call-tool-context.ts': 1,
   'packages/adapter-typeorm/src/repositories/chatapp/chatapp-inbox.ts': 5,
@@ -38,7 +37,6 @@ export const UNTYPED_ROWS_LEFT: Readonly<Record<string, number>> = {
   'packages/adapter-typeorm/src/repositories/telephony/phone-number-repository.ts': 6,
   'packages/adapter-typeorm/src/repositories/telephony/sip-trunk-repository.ts': 5,
   'packages/adapter-typeorm/src/repositories/tools/tool-invocation-log.ts': 4,
-  'packages/adapter-typeorm/src/repositories/webhooks/webhook-delivery-repository.ts': 11,
 };
 
 /** How many untyped row reads `text` holds. */
