@@ -8,11 +8,13 @@
  *  - no app is imported by anything, and DI identifiers carry their type (tools/boundaries/wiring-rules.ts);
  *  - the voice agent reaches the control plane only over its runtime routes: it depends on the domain,
  *    the application (the conversation policy) and the LiveKit adapter, never on composition, the
- *    database or the bus.
+ *    database or the bus;
+ *  - the TypeORM adapter reads rows typed (tools/boundaries/untyped-rows.ts).
  * Checks both package.json dependencies and the import statements of every non-test source file.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { untypedRowViolations } from './boundaries/untyped-rows';
 import { appDependencies, appImports, untypedTokens } from './boundaries/wiring-rules';
 
 const root = resolve(__dirname, '..', '..');
@@ -139,6 +141,7 @@ function checkWiring(): void {
     violations.push(...appImports(rel, text, apps));
     const source = /^(packages|apps)[\\/][^\\/]+[\\/]src[\\/]/.test(rel) && !rel.endsWith('.spec.ts');
     if (source) violations.push(...untypedTokens(rel, text));
+    violations.push(...untypedRowViolations(rel, text));
   }
 }
 

@@ -55,7 +55,9 @@ export class Database implements UnitOfWork {
   }
 
   /**
-   * Always the result rows (TypeORM's own `query` answers `[rows, count]` for UPDATE/DELETE).
+   * Always the result rows (TypeORM's own `query` answers `[rows, count]` for UPDATE/DELETE), typed
+   * `T`: a record's row interface or a `Pick` of it (see records/record.ts), never left to the
+   * default when the rows are read (tools/boundaries/untyped-rows.ts counts those).
    * Outside a transaction the statement goes straight to the DataSource's pool: no QueryRunner is
    * created per statement, which matters on the per-request auth and rate-limit queries.
    */

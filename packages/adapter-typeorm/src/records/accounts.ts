@@ -1,5 +1,5 @@
-import { EntitySchema } from 'typeorm';
 import { bigint, char, numeric, ownedByUser, ownerListIndex, primaryKey, serialKey, stampedNow, text, timestamptz, varchar } from './columns';
+import { record } from './record';
 
 /**
  * Accounts and what authenticates them (migration Foundation). Row types are what `pg` hands back:
@@ -12,7 +12,7 @@ export interface SystemSettingRecord {
   created_at: Date;
 }
 
-export const systemSettings = new EntitySchema<SystemSettingRecord>({
+export const systemSettings = record<SystemSettingRecord>({
   name: 'system_settings',
   columns: {
     key: primaryKey('system_settings', { type: 'text' }),
@@ -33,7 +33,7 @@ export interface UserRecord {
   updated_at: Date;
 }
 
-export const users = new EntitySchema<UserRecord>({
+export const users = record<UserRecord>({
   name: 'users',
   columns: {
     id: serialKey('users'),
@@ -61,7 +61,7 @@ export interface ApiKeyRecord {
   created_at: Date;
 }
 
-export const apiKeys = new EntitySchema<ApiKeyRecord>({
+export const apiKeys = record<ApiKeyRecord>({
   name: 'api_keys',
   columns: {
     id: serialKey('api_keys'),
@@ -87,7 +87,7 @@ export interface SessionRecord {
   created_at: Date;
 }
 
-export const sessions = new EntitySchema<SessionRecord>({
+export const sessions = record<SessionRecord>({
   name: 'sessions',
   columns: {
     id: serialKey('sessions'),
@@ -114,7 +114,7 @@ export interface LedgerEntryRecord {
   created_at: Date;
 }
 
-export const ledgerEntries = new EntitySchema<LedgerEntryRecord>({
+export const ledgerEntries = record<LedgerEntryRecord>({
   name: 'ledger_entries',
   columns: {
     id: serialKey('ledger_entries'),

@@ -3,6 +3,7 @@ import {
   bigint, boolean, columnCheck, double, integer, jsonb, ownedByUser, ownerListIndex, primaryKey, references, serialKey,
   stampedNow, text, varchar,
 } from './columns';
+import { record } from './record';
 
 /**
  * Assistants and what they group by or reference (migration Assistants). Delete rules follow the
@@ -21,7 +22,7 @@ export interface GroupRecord {
 }
 
 function groupRecord(table: 'folders' | 'labels'): EntitySchema<GroupRecord> {
-  return new EntitySchema<GroupRecord>({
+  return record<GroupRecord>({
     name: table,
     columns: {
       id: serialKey(table),
@@ -53,7 +54,7 @@ export interface KnowledgeBaseRecord {
   updated_at: Date;
 }
 
-export const knowledgeBases = new EntitySchema<KnowledgeBaseRecord>({
+export const knowledgeBases = record<KnowledgeBaseRecord>({
   name: 'knowledge_bases',
   columns: {
     id: serialKey('knowledge_bases'),
@@ -78,7 +79,7 @@ export interface EventTypeRecord {
   created_at: Date;
 }
 
-export const eventTypes = new EntitySchema<EventTypeRecord>({
+export const eventTypes = record<EventTypeRecord>({
   name: 'event_types',
   columns: {
     id: serialKey('event_types'),
@@ -157,7 +158,7 @@ export interface AssistantRecord {
   updated_at: Date;
 }
 
-export const assistants = new EntitySchema<AssistantRecord>({
+export const assistants = record<AssistantRecord>({
   name: 'assistants',
   columns: {
     id: serialKey('assistants'),
@@ -261,20 +262,30 @@ export interface AttachmentRecord {
 export type AssistantToolRecord = AttachmentRecord & { tool_id: string };
 export type AssistantLabelRecord = AttachmentRecord & { label_id: string };
 
-function attachmentRecord<T extends AttachmentRecord>(table: string, column: 'tool_id' | 'label_id', target: string): EntitySchema<T> {
-  return new EntitySchema<T>({
+/** Keys and indexes of an attachment table (`column` names what is attached). */
+function attachment(table: string, column: 'tool_id' | 'label_id', target: string) {
+  return {
     name: table,
-    columns: {
-      assistant_id: primaryKey(table, bigint()),
-      [column]: primaryKey(table, bigint()),
-      position: { type: 'smallint' },
-    } as EntitySchema<T>['options']['columns'],
     foreignKeys: [references(table, 'assistant_id', 'assistants', 'CASCADE'), references(table, column, target, 'CASCADE')],
     indices: [{ name: `${table}_${column.replace('_id', '')}_idx`, columns: [column] }],
-  });
+  };
 }
 
-export const assistantTools = attachmentRecord<AssistantToolRecord>('assistant_tools', 'tool_id', 'tools');
-export const assistantLabels = attachmentRecord<AssistantLabelRecord>('assistant_labels', 'label_id', 'labels');
+export const assistantTools = record<AssistantToolRecord>({
+  ...attachment('assistant_tools', 'tool_id', 'tools'),
+  columns: {
+    assistant_id: primaryKey('assistant_tools', bigint()),
+    tool_id: primaryKey('assistant_tools', bigint()),
+    position: { type: 'smallint' },
+  },
+});
+export const assistantLabels = record<AssistantLabelRecord>({
+  ...attachment('assistant_labels', 'label_id', 'labels'),
+  columns: {
+    assistant_id: primaryKey('assistant_labels', bigint()),
+    label_id: primaryKey('assistant_labels', bigint()),
+    position: { type: 'smallint' },
+  },
+});
 
 export const assistantRecords = [folders, labels, knowledgeBases, eventTypes, assistants, assistantTools, assistantLabels];

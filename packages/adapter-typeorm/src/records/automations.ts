@@ -1,9 +1,18 @@
-import { EntitySchema } from 'typeorm';
 import { bigint, boolean, integer, jsonb, ownedByUser, ownerListIndex, primaryKey, references, serialKey, stampedNow, text, timestamptz, varchar } from './columns';
+import { record } from './record';
 
 /** Automations: data tables, connections, automations, versions and runs (migration Automations). */
 
-export const automationTables = new EntitySchema({
+export interface AutomationTableRecord {
+  id: string;
+  user_id: string;
+  name: string;
+  columns: unknown;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const automationTables = record<AutomationTableRecord>({
   name: 'automation_tables',
   columns: {
     id: serialKey('automation_tables'),
@@ -17,7 +26,15 @@ export const automationTables = new EntitySchema({
   indices: [ownerListIndex('automation_tables'), { name: 'automation_tables_name_uq', columns: ['user_id', 'name'], unique: true }],
 });
 
-export const automationTableRows = new EntitySchema({
+export interface AutomationTableRowRecord {
+  id: string;
+  table_id: string;
+  values: unknown;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const automationTableRows = record<AutomationTableRowRecord>({
   name: 'automation_table_rows',
   columns: {
     id: serialKey('automation_table_rows'),
@@ -30,7 +47,24 @@ export const automationTableRows = new EntitySchema({
   indices: [{ name: 'automation_table_rows_table_idx', columns: ['table_id', 'id'] }],
 });
 
-export const automationConnections = new EntitySchema({
+export interface AutomationConnectionRecord {
+  id: string;
+  user_id: string;
+  name: string;
+  kind: string;
+  base_url: string;
+  notes_path: string;
+  auth_type: string;
+  auth_header_name: string | null;
+  auth_value_sealed: string | null;
+  status: string;
+  last_checked_at: Date | null;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const automationConnections = record<AutomationConnectionRecord>({
   name: 'automation_connections',
   columns: {
     id: serialKey('automation_connections'),
@@ -52,7 +86,24 @@ export const automationConnections = new EntitySchema({
   indices: [ownerListIndex('automation_connections')],
 });
 
-export const automations = new EntitySchema({
+export interface AutomationRecord {
+  id: string;
+  user_id: string;
+  name: string;
+  template_key: string;
+  status: string;
+  binding_type: string;
+  assistant_id: string | null;
+  bound: boolean;
+  webhook_token: string | null;
+  tool_id: string | null;
+  live_version_id: string | null;
+  last_test: unknown;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const automations = record<AutomationRecord>({
   name: 'automations',
   columns: {
     id: primaryKey('automations', varchar(40)),
@@ -78,7 +129,20 @@ export const automations = new EntitySchema({
   ],
 });
 
-export const automationVersions = new EntitySchema({
+export interface AutomationVersionRecord {
+  id: string;
+  automation_id: string;
+  number: number;
+  state: string;
+  params: unknown;
+  definition: unknown;
+  restored_from_version_id: string | null;
+  test_run_id: string | null;
+  created_at: Date;
+  published_at: Date | null;
+}
+
+export const automationVersions = record<AutomationVersionRecord>({
   name: 'automation_versions',
   columns: {
     id: primaryKey('automation_versions', varchar(40)),
@@ -96,7 +160,19 @@ export const automationVersions = new EntitySchema({
   indices: [{ name: 'automation_versions_number_uq', columns: ['automation_id', 'number'], unique: true }],
 });
 
-export const automationRuns = new EntitySchema({
+export interface AutomationRunRecord {
+  id: string;
+  automation_id: string;
+  version_id: string;
+  status: string;
+  state: unknown;
+  started_at: Date;
+  event_id: string | null;
+  lease_owner: string | null;
+  lease_until: Date | null;
+}
+
+export const automationRuns = record<AutomationRunRecord>({
   name: 'automation_runs',
   columns: {
     id: primaryKey('automation_runs', varchar(40)),

@@ -1,5 +1,5 @@
-import { EntitySchema } from 'typeorm';
 import { bigint, columnCheck, ownedByUser, primaryKey, stampedNow, text, timestamptz, varchar } from './columns';
+import { record } from './record';
 
 /** Chat-app call permissions: one row per sender and customer once asked or answered. */
 
@@ -15,7 +15,7 @@ export interface CallPermissionRecord {
   asks_counted_after: Date | null;
 }
 
-export const chatappCallPermissions = new EntitySchema<CallPermissionRecord>({
+export const chatappCallPermissions = record<CallPermissionRecord>({
   name: 'chatapp_call_permissions',
   columns: {
     sender_id: primaryKey('chatapp_call_permissions', bigint()),
@@ -38,7 +38,7 @@ export interface VoiceWebhookSettingRecord {
 }
 
 /** The account's chat-app voice webhook; no row while none is set. */
-export const chatappVoiceWebhooks = new EntitySchema<VoiceWebhookSettingRecord>({
+export const chatappVoiceWebhooks = record<VoiceWebhookSettingRecord>({
   name: 'chatapp_voice_webhooks',
   columns: {
     user_id: primaryKey('chatapp_voice_webhooks', bigint()),

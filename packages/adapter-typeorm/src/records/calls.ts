@@ -1,5 +1,5 @@
-import { EntitySchema } from 'typeorm';
 import { bigint, columnCheck, integer, numeric, ownedByUser, ownerListIndex, primaryKey, references, serialKey, timestamptz, uniqueColumn, varchar } from './columns';
+import { record } from './record';
 
 /**
  * Calls and the runtime events accepted for them (migration Calls). Documents are `json`, not
@@ -37,7 +37,7 @@ export interface CallRecord {
 
 const CALL_STATUSES = `'initiated', 'queued', 'ringing', 'in-progress', 'completed', 'busy', 'no-answer', 'failed', 'canceled'`;
 
-export const calls = new EntitySchema<CallRecord>({
+export const calls = record<CallRecord>({
   name: 'calls',
   columns: {
     id: serialKey('calls'),
@@ -88,7 +88,7 @@ export interface CallRuntimeEventRecord {
   received_at: Date;
 }
 
-export const callRuntimeEvents = new EntitySchema<CallRuntimeEventRecord>({
+export const callRuntimeEvents = record<CallRuntimeEventRecord>({
   name: 'call_runtime_events',
   columns: {
     call_id: primaryKey('call_runtime_events', bigint()),
@@ -106,7 +106,7 @@ export interface ChatappCallReportRecord {
   created_at: Date; updated_at: Date;
 }
 
-export const chatappCallReports = new EntitySchema<ChatappCallReportRecord>({
+export const chatappCallReports = record<ChatappCallReportRecord>({
   name: 'chatapp_call_reports',
   columns: {
     call_id: primaryKey('chatapp_call_reports', bigint()),

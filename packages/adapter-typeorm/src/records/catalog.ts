@@ -1,5 +1,5 @@
-import { EntitySchema } from 'typeorm';
 import { char, columnCheck, integer, primaryKey, references, uniqueColumn, varchar } from './columns';
+import { record } from './record';
 
 /** The shipped reference catalogue (migration Assistants seeds it with stable ids). */
 
@@ -9,7 +9,7 @@ export interface LanguageRecord {
   iso_2: string;
 }
 
-export const languages = new EntitySchema<LanguageRecord>({
+export const languages = record<LanguageRecord>({
   name: 'languages',
   columns: {
     id: primaryKey('languages', integer()),
@@ -25,7 +25,7 @@ export interface SpeechProviderRecord {
   kind: string;
 }
 
-export const speechProviders = new EntitySchema<SpeechProviderRecord>({
+export const speechProviders = record<SpeechProviderRecord>({
   name: 'speech_providers',
   columns: {
     id: primaryKey('speech_providers', integer()),
@@ -42,7 +42,7 @@ export interface AiModelRecord {
   kind: string;
 }
 
-export const aiModels = new EntitySchema<AiModelRecord>({
+export const aiModels = record<AiModelRecord>({
   name: 'ai_models',
   columns: {
     id: primaryKey('ai_models', integer()),
@@ -65,7 +65,7 @@ export interface VoiceRecord {
   modes: string[];
 }
 
-export const voices = new EntitySchema<VoiceRecord>({
+export const voices = record<VoiceRecord>({
   name: 'voices',
   columns: {
     id: primaryKey('voices', integer()),

@@ -1,5 +1,5 @@
-import { EntitySchema } from 'typeorm';
 import { jsonb, serialKey, timestamptz, varchar } from './columns';
+import { record } from './record';
 
 /** Verified chat-app provider ingress items, one per provider item id. */
 export interface ChatappInboxItemRecord {
@@ -12,7 +12,7 @@ export interface ChatappInboxItemRecord {
   processed_at: Date | null;
 }
 
-export const chatappInboxItems = new EntitySchema<ChatappInboxItemRecord>({
+export const chatappInboxItems = record<ChatappInboxItemRecord>({
   name: 'chatapp_inbox_items',
   columns: {
     id: serialKey('chatapp_inbox_items'),

@@ -1,5 +1,5 @@
-import { EntitySchema } from 'typeorm';
 import { bigint, boolean, integer, jsonb, numeric, ownedByUser, primaryKey, references, serialKey, text, timestamptz, varchar } from './columns';
+import { record } from './record';
 
 /**
  * Chat-app senders, templates, conversations, their messages and delivery records, and the sandbox
@@ -15,7 +15,7 @@ export interface ChatappSenderRecord {
   created_at: Date; updated_at: Date;
 }
 
-export const chatappSenders = new EntitySchema<ChatappSenderRecord>({
+export const chatappSenders = record<ChatappSenderRecord>({
   name: 'chatapp_senders',
   columns: {
     id: serialKey('chatapp_senders'),
@@ -54,7 +54,7 @@ export interface ChatappTemplateRecord {
   created_at: Date; updated_at: Date;
 }
 
-export const chatappTemplates = new EntitySchema<ChatappTemplateRecord>({
+export const chatappTemplates = record<ChatappTemplateRecord>({
   name: 'chatapp_templates',
   columns: {
     id: serialKey('chatapp_templates'),
@@ -85,7 +85,7 @@ export interface ConversationRecord {
   ended_count: number; ended_at: Date | null; created_at: Date; updated_at: Date;
 }
 
-export const conversations = new EntitySchema<ConversationRecord>({
+export const conversations = record<ConversationRecord>({
   name: 'conversations',
   columns: {
     id: serialKey('conversations'),
@@ -122,7 +122,7 @@ export interface ConversationMessageRecord {
   status: string | null; error_code: string | null; media_error: string | null; created_at: Date;
 }
 
-export const conversationMessages = new EntitySchema<ConversationMessageRecord>({
+export const conversationMessages = record<ConversationMessageRecord>({
   name: 'conversation_messages',
   columns: {
     id: serialKey('conversation_messages'),
@@ -151,7 +151,7 @@ export interface ChatappMessageRecord {
   status_history: unknown[]; created_at: Date; updated_at: Date;
 }
 
-export const chatappMessages = new EntitySchema<ChatappMessageRecord>({
+export const chatappMessages = record<ChatappMessageRecord>({
   name: 'chatapp_messages',
   columns: {
     id: serialKey('chatapp_messages'),
@@ -187,7 +187,7 @@ export interface SandboxChatappSentRecord {
   provider_message_id: string; sent_at: Date;
 }
 
-export const sandboxChatappSent = new EntitySchema<SandboxChatappSentRecord>({
+export const sandboxChatappSent = record<SandboxChatappSentRecord>({
   name: 'sandbox_chatapp_sent',
   columns: {
     id: serialKey('sandbox_chatapp_sent'),
@@ -213,7 +213,7 @@ export interface ChatappSendReservationRecord {
   message: unknown; outcome: string | null; created_at: Date; closed_at: Date | null;
 }
 
-export const chatappSendReservations = new EntitySchema<ChatappSendReservationRecord>({
+export const chatappSendReservations = record<ChatappSendReservationRecord>({
   name: 'chatapp_send_reservations',
   columns: {
     id: serialKey('chatapp_send_reservations'),
@@ -240,7 +240,7 @@ export interface SandboxFaultRecord {
   id: string; user_id: string; kind: string; target_id: string | null; remaining: number;
 }
 
-export const sandboxFaults = new EntitySchema<SandboxFaultRecord>({
+export const sandboxFaults = record<SandboxFaultRecord>({
   name: 'sandbox_faults',
   columns: {
     id: serialKey('sandbox_faults'),
@@ -259,7 +259,7 @@ export interface ChatappMediaRecord {
   content_type: string | null; size_bytes: number | null; created_at: Date; updated_at: Date;
 }
 
-export const chatappMedia = new EntitySchema<ChatappMediaRecord>({
+export const chatappMedia = record<ChatappMediaRecord>({
   name: 'chatapp_media',
   columns: {
     id: primaryKey('chatapp_media', varchar(32)),
@@ -283,7 +283,7 @@ export interface ChatappMediaDeletionRecord {
   media_id: string; deleted_at: Date;
 }
 
-export const chatappMediaDeletions = new EntitySchema<ChatappMediaDeletionRecord>({
+export const chatappMediaDeletions = record<ChatappMediaDeletionRecord>({
   name: 'chatapp_media_deletions',
   columns: {
     media_id: primaryKey('chatapp_media_deletions', varchar(32)),

@@ -1,4 +1,4 @@
-import type { EntitySchemaColumnOptions, EntitySchemaOptions } from 'typeorm';
+import type { ColumnType, EntitySchemaColumnOptions, EntitySchemaOptions } from 'typeorm';
 
 /**
  * Column and constraint shapes the migrations use again and again, spelled as TypeORM must see
@@ -11,28 +11,36 @@ type ForeignKey = NonNullable<EntitySchemaOptions<unknown>['foreignKeys']>[numbe
 type OnDelete = ForeignKey['onDelete'];
 
 /** `bigserial PRIMARY KEY`. */
-export function serialKey(table: string): EntitySchemaColumnOptions {
-  return { type: 'bigint', primary: true, generated: 'increment', primaryKeyConstraintName: `${table}_pkey` };
+export function serialKey(table: string) {
+  return { type: 'bigint', primary: true, generated: 'increment', primaryKeyConstraintName: `${table}_pkey` } as const;
 }
 
 /** A (part of a) primary key the application supplies. */
-export function primaryKey(table: string, column: EntitySchemaColumnOptions): EntitySchemaColumnOptions {
-  return { ...column, primary: true, primaryKeyConstraintName: `${table}_pkey` };
+export function primaryKey<C extends EntitySchemaColumnOptions>(table: string, column: C) {
+  return { ...column, primary: true, primaryKeyConstraintName: `${table}_pkey` } as const;
 }
 
-export const varchar = (length: number, nullable = false): EntitySchemaColumnOptions => ({ type: 'varchar', length, nullable });
-export const char = (length: number, nullable = false): EntitySchemaColumnOptions => ({ type: 'char', length, nullable });
-export const text = (nullable = false): EntitySchemaColumnOptions => ({ type: 'text', nullable });
-export const integer = (nullable = false): EntitySchemaColumnOptions => ({ type: 'integer', nullable });
-export const bigint = (nullable = false): EntitySchemaColumnOptions => ({ type: 'bigint', nullable });
-export const boolean = (nullable = false): EntitySchemaColumnOptions => ({ type: 'boolean', nullable });
-export const double = (nullable = false): EntitySchemaColumnOptions => ({ type: 'double precision', nullable });
-export const timestamptz = (nullable = false): EntitySchemaColumnOptions => ({ type: 'timestamptz', nullable });
-export const jsonb = (nullable = false): EntitySchemaColumnOptions => ({ type: 'jsonb', nullable });
-export const numeric = (precision: number, scale: number, nullable = false): EntitySchemaColumnOptions => ({ type: 'numeric', precision, scale, nullable });
+/**
+ * The column helpers keep their PostgreSQL type and nullability in their TypeScript type, so that
+ * `record` can hold each column against the field of the row interface it describes.
+ */
+// NoInfer: `nullable` alone decides N; left out, N is its default (false), whatever the call's context expects.
+type Column<T extends ColumnType, N extends boolean> = { type: T; nullable: NoInfer<N> };
+const column = <T extends ColumnType, N extends boolean>(type: T, nullable: N | undefined): Column<T, N> => ({ type, nullable: (nullable ?? false) as N });
+
+export const varchar = <N extends boolean = false>(length: number, nullable?: N) => ({ ...column<'varchar', N>('varchar', nullable), length });
+export const char = <N extends boolean = false>(length: number, nullable?: N) => ({ ...column<'char', N>('char', nullable), length });
+export const text = <N extends boolean = false>(nullable?: N) => column<'text', N>('text', nullable);
+export const integer = <N extends boolean = false>(nullable?: N) => column<'integer', N>('integer', nullable);
+export const bigint = <N extends boolean = false>(nullable?: N) => column<'bigint', N>('bigint', nullable);
+export const boolean = <N extends boolean = false>(nullable?: N) => column<'boolean', N>('boolean', nullable);
+export const double = <N extends boolean = false>(nullable?: N) => column<'double precision', N>('double precision', nullable);
+export const timestamptz = <N extends boolean = false>(nullable?: N) => column<'timestamptz', N>('timestamptz', nullable);
+export const jsonb = <N extends boolean = false>(nullable?: N) => column<'jsonb', N>('jsonb', nullable);
+export const numeric = <N extends boolean = false>(precision: number, scale: number, nullable?: N) => ({ ...column<'numeric', N>('numeric', nullable), precision, scale });
 
 /** `timestamptz NOT NULL DEFAULT now()`. */
-export const stampedNow = (): EntitySchemaColumnOptions => ({ type: 'timestamptz', default: () => 'now()' });
+export const stampedNow = () => ({ type: 'timestamptz', default: () => 'now()' }) as const;
 
 /** `<column> … REFERENCES <target>(<key>) ON DELETE <onDelete>` (NO ACTION when the migration says nothing). */
 export function references(table: string, column: string, target: string, onDelete: OnDelete = 'NO ACTION', key = 'id'): ForeignKey {

@@ -1,5 +1,5 @@
-import { EntitySchema } from 'typeorm';
 import { integer, jsonb, primaryKey, serialKey, stampedNow, text, timestamptz, uniqueColumn, varchar } from './columns';
+import { record } from './record';
 
 /** The event backbone: the transactional outbox, processed-event marks and the durable job table. */
 
@@ -13,7 +13,7 @@ export interface OutboxEventRecord {
   unsettled_since: Date | null;
 }
 
-export const outboxEvents = new EntitySchema<OutboxEventRecord>({
+export const outboxEvents = record<OutboxEventRecord>({
   name: 'outbox_events',
   columns: {
     seq: serialKey('outbox_events'),
@@ -38,7 +38,7 @@ export interface ProcessedEventRecord {
   processed_at: Date;
 }
 
-export const processedEvents = new EntitySchema<ProcessedEventRecord>({
+export const processedEvents = record<ProcessedEventRecord>({
   name: 'processed_events',
   columns: {
     consumer: primaryKey('processed_events', varchar(100)),
@@ -63,7 +63,7 @@ export interface ScheduledJobRecord {
   created_at: Date;
 }
 
-export const scheduledJobs = new EntitySchema<ScheduledJobRecord>({
+export const scheduledJobs = record<ScheduledJobRecord>({
   name: 'scheduled_jobs',
   columns: {
     id: serialKey('scheduled_jobs'),

@@ -42,3 +42,4 @@ export const entitySchemas: EntitySchema[] = [
   ...chatappRecords,
   ...knowledgeBaseRecords,
 ];
+export * from './record';

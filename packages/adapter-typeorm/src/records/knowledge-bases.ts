@@ -1,5 +1,5 @@
-import { EntitySchema } from 'typeorm';
 import { bigint, columnCheck, integer, jsonb, ownedByUser, references, serialKey, stampedNow, text, varchar } from './columns';
+import { record } from './record';
 
 /** Documents of knowledge bases and their searchable passages (migration KnowledgeBaseDocuments). */
 
@@ -22,7 +22,7 @@ export interface KnowledgeBaseDocumentRecord {
   updated_at: Date;
 }
 
-export const knowledgeBaseDocuments = new EntitySchema<KnowledgeBaseDocumentRecord>({
+export const knowledgeBaseDocuments = record<KnowledgeBaseDocumentRecord>({
   name: 'knowledge_base_documents',
   columns: {
     id: serialKey('knowledge_base_documents'),
@@ -66,7 +66,7 @@ export interface KnowledgeBaseChunkRecord {
   tsv: string;
 }
 
-export const knowledgeBaseChunks = new EntitySchema<KnowledgeBaseChunkRecord>({
+export const knowledgeBaseChunks = record<KnowledgeBaseChunkRecord>({
   name: 'knowledge_base_chunks',
   columns: {
     id: serialKey('knowledge_base_chunks'),

@@ -1,5 +1,5 @@
-import { EntitySchema } from 'typeorm';
 import { char, integer, primaryKey, stampedNow, text, timestamptz, varchar } from './columns';
+import { record } from './record';
 
 /** The cross-instance state behind rate limits and idempotent requests (migrations Foundation, IdempotencyLease, RequestFastPath). */
 
@@ -11,7 +11,7 @@ export interface RateLimitCounterRecord {
   expires_at: Date;
 }
 
-export const rateLimitCounters = new EntitySchema<RateLimitCounterRecord>({
+export const rateLimitCounters = record<RateLimitCounterRecord>({
   name: 'rate_limit_counters',
   columns: {
     bucket_key: primaryKey('rate_limit_counters', varchar(300)),
@@ -34,7 +34,7 @@ export interface IdempotencyKeyRecord {
   lease_expires_at: Date | null;
 }
 
-export const idempotencyKeys = new EntitySchema<IdempotencyKeyRecord>({
+export const idempotencyKeys = record<IdempotencyKeyRecord>({
   name: 'idempotency_keys',
   columns: {
     scope: primaryKey('idempotency_keys', varchar(600)),

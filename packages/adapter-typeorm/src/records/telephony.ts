@@ -1,5 +1,5 @@
-import { EntitySchema } from 'typeorm';
 import { bigint, boolean, char, columnCheck, integer, jsonb, numeric, ownedByUser, ownerListIndex, primaryKey, references, serialKey, stampedNow, text, timestamptz, varchar } from './columns';
+import { record } from './record';
 
 /** Owned phone numbers (SharedReferences, Telephony), SIP trunks and the provider clean-up queue (Telephony). */
 
@@ -18,7 +18,7 @@ export interface PhoneNumberRecord {
   renews_at: Date | null;
 }
 
-export const phoneNumbers = new EntitySchema<PhoneNumberRecord>({
+export const phoneNumbers = record<PhoneNumberRecord>({
   name: 'phone_numbers',
   columns: {
     id: serialKey('phone_numbers'),
@@ -56,7 +56,7 @@ export interface SipTrunkRecord {
   inbound_route_id: string;
 }
 
-export const sipTrunks = new EntitySchema<SipTrunkRecord>({
+export const sipTrunks = record<SipTrunkRecord>({
   name: 'sip_trunks',
   columns: {
     id: primaryKey('sip_trunks', bigint()),
@@ -94,7 +94,7 @@ export interface SipProvisioningCleanupRecord {
   created_at: Date;
 }
 
-export const sipProvisioningCleanup = new EntitySchema<SipProvisioningCleanupRecord>({
+export const sipProvisioningCleanup = record<SipProvisioningCleanupRecord>({
   name: 'sip_provisioning_cleanup',
   columns: {
     id: serialKey('sip_provisioning_cleanup'),

@@ -1,5 +1,5 @@
-import { EntitySchema } from 'typeorm';
 import { bigint, boolean, integer, jsonb, ownedByUser, ownerListIndex, primaryKey, serialKey, stampedNow, timestamptz, varchar } from './columns';
+import { record } from './record';
 
 /** Mid-call tools (SharedReferences) and their recorded invocations (Tools). */
 
@@ -21,7 +21,7 @@ export interface ToolRecord {
   updated_at: Date;
 }
 
-export const tools = new EntitySchema<ToolRecord>({
+export const tools = record<ToolRecord>({
   name: 'tools',
   columns: {
     id: serialKey('tools'),
@@ -64,7 +64,7 @@ export interface StoredToolInvocationRecord {
   completed_at: Date | null;
 }
 
-export const toolInvocations = new EntitySchema<StoredToolInvocationRecord>({
+export const toolInvocations = record<StoredToolInvocationRecord>({
   name: 'tool_invocations',
   columns: {
     id: primaryKey('tool_invocations', varchar(40)),

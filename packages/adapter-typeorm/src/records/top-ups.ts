@@ -1,5 +1,5 @@
-import { EntitySchema } from 'typeorm';
 import { bigint, boolean, char, columnCheck, integer, jsonb, numeric, ownedByUser, ownerListIndex, primaryKey, serialKey, text, timestamptz, varchar } from './columns';
+import { record } from './record';
 
 /** Paid top-ups, auto-recharge, provider profiles, the provider-event inbox and sandbox faults (BillingGateway). */
 
@@ -20,7 +20,7 @@ export interface TopUpRecord {
   reconcile_checked_at: Date | null;
 }
 
-export const topUps = new EntitySchema<TopUpRecord>({
+export const topUps = record<TopUpRecord>({
   name: 'top_ups',
   columns: {
     id: serialKey('top_ups'),
@@ -61,7 +61,7 @@ export interface AutoRechargeRecord {
   updated_at: Date;
 }
 
-export const autoRecharges = new EntitySchema<AutoRechargeRecord>({
+export const autoRecharges = record<AutoRechargeRecord>({
   name: 'auto_recharges',
   columns: {
     user_id: primaryKey('auto_recharges', bigint()),
@@ -85,7 +85,7 @@ export interface BillingProfileRecord {
   updated_at: Date;
 }
 
-export const billingProfiles = new EntitySchema<BillingProfileRecord>({
+export const billingProfiles = record<BillingProfileRecord>({
   name: 'billing_profiles',
   columns: {
     user_id: primaryKey('billing_profiles', bigint()),
@@ -107,7 +107,7 @@ export interface BillingEventRecord {
   processed_at: Date | null;
 }
 
-export const billingEvents = new EntitySchema<BillingEventRecord>({
+export const billingEvents = record<BillingEventRecord>({
   name: 'billing_events',
   columns: {
     id: serialKey('billing_events'),
@@ -126,7 +126,7 @@ export interface SandboxBillingFaultRecord {
   remaining: number;
 }
 
-export const sandboxBillingFaults = new EntitySchema<SandboxBillingFaultRecord>({
+export const sandboxBillingFaults = record<SandboxBillingFaultRecord>({
   name: 'sandbox_billing_faults',
   columns: {
     user_id: primaryKey('sandbox_billing_faults', bigint()),

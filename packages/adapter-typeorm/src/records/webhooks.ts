@@ -1,5 +1,5 @@
-import { EntitySchema } from 'typeorm';
 import { bigint, integer, jsonb, ownedByUser, primaryKey, references, serialKey, stampedNow, text, timestamptz, uniqueColumn, varchar } from './columns';
+import { record } from './record';
 
 /** Outgoing webhooks: the signing secrets (Foundation), deliveries and their attempts (EventBackbone). */
 
@@ -11,7 +11,7 @@ export interface WebhookSigningSecretRecord {
   previous_expires_at: Date | null;
 }
 
-export const webhookSigningSecrets = new EntitySchema<WebhookSigningSecretRecord>({
+export const webhookSigningSecrets = record<WebhookSigningSecretRecord>({
   name: 'webhook_signing_secrets',
   columns: {
     user_id: primaryKey('webhook_signing_secrets', bigint()),
@@ -49,7 +49,7 @@ export interface WebhookDeliveryRecord {
   updated_at: Date;
 }
 
-export const webhookDeliveries = new EntitySchema<WebhookDeliveryRecord>({
+export const webhookDeliveries = record<WebhookDeliveryRecord>({
   name: 'webhook_deliveries',
   columns: {
     seq: serialKey('webhook_deliveries'),
@@ -96,7 +96,7 @@ export interface WebhookDeliveryAttemptRecord {
   response_excerpt: string | null;
 }
 
-export const webhookDeliveryAttempts = new EntitySchema<WebhookDeliveryAttemptRecord>({
+export const webhookDeliveryAttempts = record<WebhookDeliveryAttemptRecord>({
   name: 'webhook_delivery_attempts',
   columns: {
     delivery_seq: primaryKey('webhook_delivery_attempts', bigint()),

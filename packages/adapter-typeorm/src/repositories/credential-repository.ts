@@ -1,30 +1,43 @@
 import { completePlan, Plan } from '@voiceplane/domain';
 import { ApiKey, CredentialRepository, Principal } from '@voiceplane/application';
 import { Database } from '../database';
-import { dateOrNull, num } from './rows';
+import { ApiKeyRecord, SessionRecord, UserRecord } from '../records';
+import { num } from './rows';
 
-function toKey(r: Record<string, unknown>): ApiKey {
-  return { id: num(r.id), userId: num(r.user_id), name: r.name as string, lastUsedAt: dateOrNull(r.last_used_at), createdAt: new Date(r.created_at as string) };
+type KeyRow = Pick<ApiKeyRecord, 'id' | 'user_id' | 'name' | 'last_used_at' | 'created_at'>;
+const KEY_COLUMNS = 'id, user_id, name, last_used_at, created_at';
+
+/**
+ * One row of `findPrincipal`'s union: an API key's or a session's id and owner, the field the
+ * other kind lacks null, and the owner's plan.
+ */
+type PrincipalRow = Pick<ApiKeyRecord, 'id' | 'user_id' | 'last_used_at'> & Pick<UserRecord, 'plan'> & {
+  kind: Principal['tokenKind'];
+  expires_at: SessionRecord['expires_at'] | null;
+};
+
+function toKey(r: KeyRow): ApiKey {
+  return { id: num(r.id), userId: num(r.user_id), name: r.name, lastUsedAt: r.last_used_at, createdAt: r.created_at };
 }
 
 export class TypeormCredentialRepository implements CredentialRepository {
   constructor(private readonly db: Database) {}
 
   async createApiKey(userId: number, name: string, tokenHash: string): Promise<ApiKey> {
-    const rows = await this.db.query(
-      `INSERT INTO api_keys (user_id, name, token_hash) VALUES ($1, $2, $3) RETURNING id, user_id, name, last_used_at, created_at`,
+    const rows = await this.db.query<KeyRow>(
+      `INSERT INTO api_keys (user_id, name, token_hash) VALUES ($1, $2, $3) RETURNING ${KEY_COLUMNS}`,
       [userId, name, tokenHash],
     );
     return toKey(rows[0]);
   }
 
   async listApiKeys(userId: number): Promise<ApiKey[]> {
-    const rows = await this.db.query(`SELECT id, user_id, name, last_used_at, created_at FROM api_keys WHERE user_id = $1 ORDER BY id DESC`, [userId]);
+    const rows = await this.db.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE user_id = $1 ORDER BY id DESC`, [userId]);
     return rows.map(toKey);
   }
 
   async deleteApiKey(userId: number, id: number): Promise<boolean> {
-    const rows = await this.db.query(`DELETE FROM api_keys WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id]);
+    const rows = await this.db.query<Pick<ApiKeyRecord, 'id'>>(`DELETE FROM api_keys WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id]);
     return rows.length > 0;
   }
 
@@ -39,7 +52,7 @@ export class TypeormCredentialRepository implements CredentialRepository {
 
   /** One round trip on the hot path: both token kinds, the user's state and plan. */
   async findPrincipal(tokenHash: string, now: Date): Promise<Principal | null> {
-    const r = await this.db.one(
+    const r = await this.db.one<PrincipalRow>(
       `SELECT 'api_key' AS kind, k.id, k.user_id, k.last_used_at, NULL AS expires_at, u.plan
          FROM api_keys k JOIN users u ON u.id = k.user_id
         WHERE k.token_hash = $1 AND NOT u.disabled
@@ -52,9 +65,8 @@ export class TypeormCredentialRepository implements CredentialRepository {
     );
     if (!r) return null;
     return {
-      userId: num(r.user_id), tokenKind: r.kind as Principal['tokenKind'], tokenId: num(r.id),
-      plan: completePlan(r.plan as Partial<Plan>), lastUsedAt: dateOrNull(r.last_used_at),
-      expiresAt: dateOrNull(r.expires_at),
+      userId: num(r.user_id), tokenKind: r.kind, tokenId: num(r.id),
+      plan: completePlan(r.plan as Partial<Plan>), lastUsedAt: r.last_used_at, expiresAt: r.expires_at,
     };
   }
 

@@ -1,6 +1,7 @@
 import { StoredIdempotentRequest } from '@voiceplane/domain';
 import { AnswerOfOutcome, IdempotencyClaim, IdempotencyStore } from '@voiceplane/application';
 import { Database } from '../database';
+import { IdempotencyKeyRecord } from '../records';
 
 /**
  * `committed` is stored, never shown: an effect of the request committed. While its request runs
@@ -17,7 +18,7 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
   async claim(scope: string, fingerprint: string, claim: IdempotencyClaim): Promise<StoredIdempotentRequest | null> {
     // Raw SQL: one conditional upsert decides the claim atomically. An expired claim, or an
     // in-flight one whose lease lapsed (its request died), is replaced as if it never existed.
-    const claimed = await this.db.query(
+    const claimed = await this.db.query<Pick<IdempotencyKeyRecord, 'scope'>>(
       `INSERT INTO idempotency_keys (scope, fingerprint, state, created_at, expires_at, lease_expires_at) VALUES ($1, $2, 'in_flight', $3, $4, $5)
        ON CONFLICT (scope) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, state = 'in_flight',
          response_status = NULL, response_body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at,
@@ -28,11 +29,11 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
       [scope, fingerprint, claim.now, claim.expiresAt, claim.leaseUntil],
     );
     if (claimed.length > 0) return null;
-    const r = await this.db.one(`SELECT fingerprint, state, response_status, response_body, lease_expires_at FROM idempotency_keys WHERE scope = $1`, [scope]);
+    const r = await this.db.one<Pick<IdempotencyKeyRecord, 'fingerprint' | 'state' | 'response_status' | 'response_body' | 'lease_expires_at'>>(`SELECT fingerprint, state, response_status, response_body, lease_expires_at FROM idempotency_keys WHERE scope = $1`, [scope]);
     if (!r) return this.claim(scope, fingerprint, claim);
     return {
-      fingerprint: r.fingerprint as string, state: stateOf(r.state as string, r.lease_expires_at as Date | null, claim.now),
-      responseStatus: (r.response_status as number) ?? null, responseBody: (r.response_body as string) ?? null,
+      fingerprint: r.fingerprint, state: stateOf(r.state, r.lease_expires_at, claim.now),
+      responseStatus: r.response_status, responseBody: r.response_body,
     };
   }
 

@@ -1,5 +1,6 @@
 import { QuotaLease, QuotaLeaseRequest, RateLimitStore } from '@voiceplane/application';
 import { Database } from '../database';
+import { RateLimitCounterRecord } from '../records';
 
 /**
  * Counters live in an UNLOGGED table (migration QuotaLeases) and are written with
@@ -30,7 +31,7 @@ export class PostgresRateLimitStore implements RateLimitStore {
   /** One atomic upsert per bucket: the row lock serialises concurrent instances. */
   async hit(bucketKey: string, windowStart: Date, expiresAt: Date, cost = 1): Promise<number> {
     // Raw SQL: a counter upsert (hits + EXCLUDED.hits … RETURNING), which TypeORM's upsert cannot express.
-    const rows = await this.db.query<{ hits: number }>(
+    const rows = await this.db.query<Pick<RateLimitCounterRecord, 'hits'>>(
       `${ASYNC_COMMIT}
        INSERT INTO rate_limit_counters (bucket_key, window_start, hits, expires_at) SELECT $1, $2, $3, $4 FROM async_commit
        ON CONFLICT (bucket_key, window_start) DO UPDATE SET hits = rate_limit_counters.hits + EXCLUDED.hits
@@ -45,7 +46,7 @@ export class PostgresRateLimitStore implements RateLimitStore {
     if (requests.length === 0) return [];
     const asked = [...requests].sort((a, b) => (a.bucketKey < b.bucketKey ? -1 : a.bucketKey > b.bucketKey ? 1 : a.windowStart.getTime() - b.windowStart.getTime()));
     // Raw SQL: a multi-row counter upsert whose update needs each row's own limit, which TypeORM's upsert cannot express.
-    const rows = await this.db.query<{ bucket_key: string; window_start: Date; hits: number; last_grant: number }>(
+    const rows = await this.db.query<Omit<RateLimitCounterRecord, 'expires_at'>>(
       LEASE,
       [
         asked.map((r) => r.bucketKey), asked.map((r) => r.windowStart), asked.map((r) => r.expiresAt),
@@ -72,7 +73,7 @@ export class PostgresRateLimitStore implements RateLimitStore {
 
   /** Housekeeping: windows that can no longer be asked about. */
   async purgeExpired(now: Date): Promise<number> {
-    const rows = await this.db.query(`DELETE FROM rate_limit_counters WHERE expires_at < $1 RETURNING 1`, [now]);
+    const rows = await this.db.query<{ '?column?': number }>(`DELETE FROM rate_limit_counters WHERE expires_at < $1 RETURNING 1`, [now]);
     return rows.length;
   }
 }

@@ -1,15 +1,17 @@
 import { completePlan, Plan, User } from '@voiceplane/domain';
 import { NewUser, Page, PageRequest, UserRepository } from '@voiceplane/application';
 import { Database } from '../database';
+import { UserRecord } from '../records';
 import { isUniqueViolation, num, pageClause } from './rows';
 
+/** Every column of the record: the rows below are whole `UserRecord`s. */
 const COLUMNS = 'id, name, email, password_hash, disabled, balance, plan, created_at, updated_at';
 
-function toUser(r: Record<string, unknown>): User {
+function toUser(r: UserRecord): User {
   return {
-    id: num(r.id), name: r.name as string, email: r.email as string, passwordHash: (r.password_hash as string) ?? null,
-    disabled: r.disabled as boolean, balance: num(r.balance), plan: completePlan(r.plan as Partial<Plan>),
-    createdAt: new Date(r.created_at as string), updatedAt: new Date(r.updated_at as string),
+    id: num(r.id), name: r.name, email: r.email, passwordHash: r.password_hash,
+    disabled: r.disabled, balance: num(r.balance), plan: completePlan(r.plan as Partial<Plan>),
+    createdAt: r.created_at, updatedAt: r.updated_at,
   };
 }
 
@@ -20,7 +22,7 @@ export class TypeormUserRepository implements UserRepository {
     try {
       // A savepoint keeps a duplicate e-mail from poisoning the caller's transaction.
       return await this.db.manager.transaction(async (m) => {
-        const rows = await m.query(
+        const rows = await m.query<UserRecord[]>(
           `INSERT INTO users (name, email, password_hash, plan) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
           [user.name, user.email, user.passwordHash, JSON.stringify(user.plan)],
         );
@@ -33,13 +35,13 @@ export class TypeormUserRepository implements UserRepository {
   }
 
   async findById(id: number): Promise<User | null> {
-    const r = await this.db.one(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
+    const r = await this.db.one<UserRecord>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
     return r ? toUser(r) : null;
   }
 
   async findByEmail(email: string): Promise<User | null> {
     // Raw SQL: lower(email) is what the expression index users_email_lower_uq serves.
-    const r = await this.db.one(`SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)`, [email]);
+    const r = await this.db.one<UserRecord>(`SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)`, [email]);
     return r ? toUser(r) : null;
   }
 
@@ -48,7 +50,7 @@ export class TypeormUserRepository implements UserRepository {
     const params: unknown[] = email ? [email] : [];
     const limit = pageClause(page, params.length + 1);
     const [rows, count] = await Promise.all([
-      this.db.query(`SELECT ${COLUMNS} FROM users ${where} ORDER BY id DESC ${limit.sql}`, [...params, ...limit.params]),
+      this.db.query<UserRecord>(`SELECT ${COLUMNS} FROM users ${where} ORDER BY id DESC ${limit.sql}`, [...params, ...limit.params]),
       this.db.one<{ n: string }>(`SELECT count(*) AS n FROM users ${where}`, params),
     ]);
     return { items: rows.map(toUser), total: num(count?.n) };
@@ -68,7 +70,7 @@ export class TypeormUserRepository implements UserRepository {
     // transactions insert that merely reference the account (their foreign-key check takes KEY
     // SHARE). With FOR UPDATE, an inbound message holding its conversation and inserting its
     // message row would wait for a send holding the balance and waiting for that conversation.
-    const r = await this.db.one<{ balance: string }>(`SELECT balance FROM users WHERE id = $1 FOR NO KEY UPDATE`, [id], { prepared: true });
+    const r = await this.db.one<Pick<UserRecord, 'balance'>>(`SELECT balance FROM users WHERE id = $1 FOR NO KEY UPDATE`, [id], { prepared: true });
     return r ? num(r.balance) : null;
   }
 }

@@ -1,8 +1,9 @@
 import { GroupColor } from '@voiceplane/domain';
 import { AssistantGroup, AssistantGroupRepository, GroupNameTaken, Page, PageRequest } from '@voiceplane/application';
 import { Database } from '../../database';
-import { isUniqueViolation, num, pageClause } from '../rows';
-import { totalOf } from './paging';
+import { GroupRecord } from '../../records';
+import { Count, isUniqueViolation, num, pageClause } from '../rows';
+import { Counted, totalOf } from './paging';
 
 /** How many of the user's assistants a group holds: folders by column, labels by join table. */
 const COUNT_SQL = {
@@ -10,8 +11,11 @@ const COUNT_SQL = {
   labels: '(SELECT count(*) FROM assistant_labels al WHERE al.label_id = g.id)',
 } as const;
 
-function toGroup(r: Record<string, unknown>): AssistantGroup {
-  return { id: num(r.id), name: r.name as string, color: (r.color as GroupColor | null) ?? null, assistantsCount: num(r.assistants_count) };
+/** The columns of `columns` below: the group and how many assistants it holds. */
+type GroupRow = Pick<GroupRecord, 'id' | 'name' | 'color'> & { assistants_count: string };
+
+function toGroup(r: GroupRow): AssistantGroup {
+  return { id: num(r.id), name: r.name, color: r.color as GroupColor | null, assistantsCount: num(r.assistants_count) };
 }
 
 /** Folders and labels: the same table shape, names unique per account ignoring case. */
@@ -24,23 +28,23 @@ export class TypeormGroupRepository implements AssistantGroupRepository {
 
   async create(userId: number, group: { name: string; color: GroupColor | null }): Promise<AssistantGroup | GroupNameTaken> {
     return this.unlessNameTaken(async () => {
-      const rows = await this.db.query(`INSERT INTO ${this.table} (user_id, name, color) VALUES ($1, $2, $3) RETURNING id`, [userId, group.name, group.color]);
+      const rows = await this.db.query<Pick<GroupRecord, 'id'>>(`INSERT INTO ${this.table} (user_id, name, color) VALUES ($1, $2, $3) RETURNING id`, [userId, group.name, group.color]);
       return { id: num(rows[0].id), name: group.name, color: group.color, assistantsCount: 0 };
     });
   }
 
   async list(userId: number, page: PageRequest): Promise<Page<AssistantGroup>> {
     const limit = pageClause(page, 2);
-    const rows = await this.db.query(
+    const rows = await this.db.query<GroupRow & Counted>(
       `SELECT ${this.columns}, count(*) OVER () AS total FROM ${this.table} g WHERE g.user_id = $1 ORDER BY lower(g.name), g.id ${limit.sql}`,
       [userId, ...limit.params],
     );
-    return { items: rows.map(toGroup), total: await totalOf(rows, () => this.db.one<{ n: string }>(`SELECT count(*) AS n FROM ${this.table} WHERE user_id = $1`, [userId])) };
+    return { items: rows.map(toGroup), total: await totalOf(rows, () => this.db.one<Count>(`SELECT count(*) AS n FROM ${this.table} WHERE user_id = $1`, [userId])) };
   }
 
   async update(userId: number, id: number, changes: { name?: string; color?: GroupColor | null }): Promise<AssistantGroup | GroupNameTaken | null> {
     return this.unlessNameTaken(async () => {
-      const rows = await this.db.query(
+      const rows = await this.db.query<GroupRow>(
         `UPDATE ${this.table} g
             SET name = coalesce($3, g.name),
                 color = CASE WHEN $4::boolean THEN $5 ELSE g.color END,
@@ -54,11 +58,11 @@ export class TypeormGroupRepository implements AssistantGroupRepository {
   }
 
   async exists(userId: number, id: number): Promise<boolean> {
-    return (await this.db.one(`SELECT 1 FROM ${this.table} WHERE user_id = $1 AND id = $2`, [userId, id])) !== null;
+    return (await this.db.one<Pick<GroupRecord, 'id'>>(`SELECT id FROM ${this.table} WHERE user_id = $1 AND id = $2`, [userId, id])) !== null;
   }
 
   async delete(userId: number, id: number): Promise<boolean> {
-    const rows = await this.db.query(`DELETE FROM ${this.table} WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id]);
+    const rows = await this.db.query<Pick<GroupRecord, 'id'>>(`DELETE FROM ${this.table} WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id]);
     return rows.length > 0;
   }
 

@@ -3,7 +3,8 @@ import {
   Automation, AutomationChanges, AutomationFilters, AutomationRepository, AutomationVersion, LastTest, NewVersion, Page, PageRequest, SecretCipher,
 } from '@voiceplane/application';
 import { Database } from '../../database';
-import { dateOrNull, numOrNull } from '../rows';
+import { AutomationRecord, AutomationVersionRecord } from '../../records';
+import { Count, numOrNull } from '../rows';
 
 const COLUMNS = 'id, user_id, name, template_key, status, binding_type, assistant_id, bound, webhook_token, tool_id, live_version_id, last_test, created_at, updated_at';
 const VERSION_COLUMNS = 'id, automation_id, number, state, params, definition, restored_from_version_id, test_run_id, created_at, published_at';
@@ -11,43 +12,44 @@ const VERSION_COLUMNS = 'id, automation_id, number, state, params, definition, r
 type StoredLastTest = { run_id: string; run_status: LastTest['runStatus']; tested_at: string } | null;
 
 /** A row as read; its `webhook_token` is still sealed (see `TypeormAutomationRepository.open`). */
-const toAutomation = (r: Record<string, unknown>): Automation => {
+/** COLUMNS and VERSION_COLUMNS are every column of their records: rows are whole `AutomationRecord`s and `AutomationVersionRecord`s. */
+const toAutomation = (r: AutomationRecord): Automation => {
   const last = r.last_test as StoredLastTest;
   return {
-    id: r.id as string,
+    id: r.id,
     userId: Number(r.user_id),
-    name: r.name as string,
+    name: r.name,
     templateKey: r.template_key as TemplateKey,
     status: r.status as Automation['status'],
     bindingType: r.binding_type as Automation['bindingType'],
     assistantId: numOrNull(r.assistant_id),
-    bound: r.bound as boolean,
-    webhookToken: (r.webhook_token as string | null) ?? null,
+    bound: r.bound,
+    webhookToken: r.webhook_token,
     toolId: numOrNull(r.tool_id),
-    liveVersionId: (r.live_version_id as string | null) ?? null,
+    liveVersionId: r.live_version_id,
     lastTest: last ? { runId: last.run_id, runStatus: last.run_status, testedAt: new Date(last.tested_at) } : null,
-    createdAt: new Date(r.created_at as string),
-    updatedAt: new Date(r.updated_at as string),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 };
 
-const toVersion = (r: Record<string, unknown>): AutomationVersion => ({
-  id: r.id as string,
-  automationId: r.automation_id as string,
-  number: Number(r.number),
+const toVersion = (r: AutomationVersionRecord): AutomationVersion => ({
+  id: r.id,
+  automationId: r.automation_id,
+  number: r.number,
   state: r.state as AutomationVersion['state'],
   params: r.params as JsonObject,
   definition: r.definition as JsonValue,
-  restoredFromVersionId: (r.restored_from_version_id as string | null) ?? null,
-  testRunId: (r.test_run_id as string | null) ?? null,
-  createdAt: new Date(r.created_at as string),
-  publishedAt: dateOrNull(r.published_at),
+  restoredFromVersionId: r.restored_from_version_id,
+  testRunId: r.test_run_id,
+  createdAt: r.created_at,
+  publishedAt: r.published_at,
 });
 
 const storedLastTest = (t: LastTest | null): string | null =>
   t === null ? null : JSON.stringify({ run_id: t.runId, run_status: t.runStatus, tested_at: t.testedAt.toISOString() });
 
-const CHANGE_COLUMNS: { readonly [K in keyof AutomationChanges]-?: { column: string; write: (v: AutomationChanges[K]) => unknown; cast?: string } } = {
+const CHANGE_COLUMNS: { readonly [K in keyof AutomationChanges]-?: { column: keyof AutomationRecord; write: (v: AutomationChanges[K]) => unknown; cast?: string } } = {
   name: { column: 'name', write: (v) => v },
   status: { column: 'status', write: (v) => v },
   bound: { column: 'bound', write: (v) => v },
@@ -68,21 +70,21 @@ const SEALED = /^v1\./;
 export class TypeormAutomationRepository implements AutomationRepository {
   constructor(private readonly db: Database, private readonly tokens: SecretCipher) {}
 
-  private async open(row: Record<string, unknown>): Promise<Automation> {
+  private async open(row: AutomationRecord): Promise<Automation> {
     const automation = toAutomation(row);
     const stored = automation.webhookToken;
     return stored !== null && SEALED.test(stored) ? { ...automation, webhookToken: await this.tokens.decrypt(stored) } : automation;
   }
 
-  private openAll(rows: Record<string, unknown>[]): Promise<Automation[]> {
+  private openAll(rows: AutomationRecord[]): Promise<Automation[]> {
     return Promise.all(rows.map((r) => this.open(r)));
   }
 
   /** Seals tokens stored in clear (before they were sealed); returns how many. Safe on several instances at once. */
   async sealClearTokens(): Promise<number> {
-    const rows = await this.db.query(`SELECT id, webhook_token FROM automations WHERE webhook_token IS NOT NULL AND webhook_token NOT LIKE 'v1.%'`);
+    const rows = await this.db.query<Pick<AutomationRecord, 'id' | 'webhook_token'>>(`SELECT id, webhook_token FROM automations WHERE webhook_token IS NOT NULL AND webhook_token NOT LIKE 'v1.%'`);
     for (const r of rows) {
-      await this.db.query(`UPDATE automations SET webhook_token = $2 WHERE id = $1 AND webhook_token = $3`, [r.id, await this.tokens.encrypt(r.webhook_token as string), r.webhook_token]);
+      await this.db.query(`UPDATE automations SET webhook_token = $2 WHERE id = $1 AND webhook_token = $3`, [r.id, await this.tokens.encrypt(r.webhook_token!), r.webhook_token]);
     }
     return rows.length;
   }
@@ -102,12 +104,12 @@ export class TypeormAutomationRepository implements AutomationRepository {
   }
 
   async find(userId: number, id: string): Promise<Automation | null> {
-    const row = await this.db.one(`SELECT ${COLUMNS} FROM automations WHERE user_id = $1 AND id = $2`, [userId, id]);
+    const row = await this.db.one<AutomationRecord>(`SELECT ${COLUMNS} FROM automations WHERE user_id = $1 AND id = $2`, [userId, id]);
     return row ? this.open(row) : null;
   }
 
   async findById(id: string): Promise<Automation | null> {
-    const row = await this.db.one(`SELECT ${COLUMNS} FROM automations WHERE id = $1`, [id]);
+    const row = await this.db.one<AutomationRecord>(`SELECT ${COLUMNS} FROM automations WHERE id = $1`, [id]);
     return row ? this.open(row) : null;
   }
 
@@ -124,7 +126,7 @@ export class TypeormAutomationRepository implements AutomationRepository {
   }
 
   async findVersion(id: string): Promise<AutomationVersion | null> {
-    const row = await this.db.one(`SELECT ${VERSION_COLUMNS} FROM automation_versions WHERE id = $1`, [id]);
+    const row = await this.db.one<AutomationVersionRecord>(`SELECT ${VERSION_COLUMNS} FROM automation_versions WHERE id = $1`, [id]);
     return row ? toVersion(row) : null;
   }
 
@@ -133,7 +135,7 @@ export class TypeormAutomationRepository implements AutomationRepository {
   }
 
   async listBoundToAssistant(assistantId: number): Promise<Automation[]> {
-    const rows = await this.db.query(
+    const rows = await this.db.query<AutomationRecord>(
       `SELECT ${COLUMNS} FROM automations WHERE assistant_id = $1 AND binding_type = 'assistant_event' AND status = 'enabled' AND bound ORDER BY created_at`,
       [assistantId],
     );
@@ -141,7 +143,7 @@ export class TypeormAutomationRepository implements AutomationRepository {
   }
 
   async findConflict(userId: number, assistantId: number, templateKey: TemplateKey, exceptId?: string): Promise<Automation | null> {
-    const row = await this.db.one(
+    const row = await this.db.one<AutomationRecord>(
       `SELECT ${COLUMNS} FROM automations WHERE user_id = $1 AND assistant_id = $2 AND template_key = $3 AND binding_type = 'assistant_event'
          AND status = 'enabled' AND bound AND id IS DISTINCT FROM $4 ORDER BY created_at LIMIT 1`,
       [userId, assistantId, templateKey, exceptId ?? null],
@@ -160,8 +162,8 @@ export class TypeormAutomationRepository implements AutomationRepository {
     filter('status', filters.status);
     filter('template_key', filters.templateKey);
     filter('assistant_id', filters.assistantId);
-    const total = await this.db.one<{ n: string }>(`SELECT count(*) AS n FROM automations WHERE ${where.join(' AND ')}`, params);
-    const rows = await this.db.query(
+    const total = await this.db.one<Count>(`SELECT count(*) AS n FROM automations WHERE ${where.join(' AND ')}`, params);
+    const rows = await this.db.query<AutomationRecord>(
       `SELECT ${COLUMNS} FROM automations WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, page.perPage, (page.page - 1) * page.perPage],
     );
@@ -169,7 +171,7 @@ export class TypeormAutomationRepository implements AutomationRepository {
   }
 
   async listVersions(automationId: string): Promise<AutomationVersion[]> {
-    const rows = await this.db.query(`SELECT ${VERSION_COLUMNS} FROM automation_versions WHERE automation_id = $1 ORDER BY number DESC`, [automationId]);
+    const rows = await this.db.query<AutomationVersionRecord>(`SELECT ${VERSION_COLUMNS} FROM automation_versions WHERE automation_id = $1 ORDER BY number DESC`, [automationId]);
     return rows.map(toVersion);
   }
 
@@ -177,13 +179,13 @@ export class TypeormAutomationRepository implements AutomationRepository {
     return this.db.transaction(async () => {
       // The automation row serialises concurrent updates and restores of one automation.
       await this.db.one(`SELECT id FROM automations WHERE id = $1 FOR NO KEY UPDATE`, [v.automationId]);
-      const row = await this.db.one(
+      const rows = await this.db.query<AutomationVersionRecord>(
         `INSERT INTO automation_versions (${VERSION_COLUMNS})
          VALUES ($1, $2::varchar, (SELECT coalesce(max(number), 0) + 1 FROM automation_versions WHERE automation_id = $2::varchar), 'draft', $3::jsonb, $4::jsonb, $5, NULL, $6, NULL)
          RETURNING ${VERSION_COLUMNS}`,
         [v.id, v.automationId, JSON.stringify(v.params), JSON.stringify(v.definition), v.restoredFromVersionId, v.createdAt],
       );
-      return toVersion(row as Record<string, unknown>);
+      return toVersion(rows[0]);
     });
   }
 

@@ -1,6 +1,7 @@
 import { AutomationRun, RunStatus } from '@voiceplane/domain';
 import { AutomationRunRepository, RunLease } from '@voiceplane/application';
 import { Database } from '../../database';
+import { AutomationRunRecord } from '../../records';
 import { isUniqueViolation } from '../rows';
 
 const DATE_FIELDS = ['startedAt', 'runningSince', 'resumeAt', 'retryAt', 'finishedAt'] as const;
@@ -10,12 +11,20 @@ function stored(run: AutomationRun): string {
   return JSON.stringify(run);
 }
 
-function revived(state: Record<string, unknown>): AutomationRun {
-  const run: Record<string, unknown> = { ...state };
-  for (const key of DATE_FIELDS) run[key] = state[key] === null || state[key] === undefined ? null : new Date(state[key] as string);
-  // Runs stored before chains were counted are first attempts.
-  if (typeof run.attempt !== 'number') run.attempt = 1;
-  return run as unknown as AutomationRun;
+type DateField = (typeof DATE_FIELDS)[number];
+/** The `state` column as `stored` wrote it; runs stored before chains were counted lack `attempt` (first attempts). */
+type StoredRun = Omit<AutomationRun, DateField | 'attempt'> & { readonly [K in DateField]?: string | null } & { readonly attempt?: number };
+/** The columns the reads below select. */
+type RunRow = Pick<AutomationRunRecord, 'automation_id' | 'state'>;
+
+function revived(state: AutomationRunRecord['state']): AutomationRun {
+  const doc = state as StoredRun;
+  const date = (key: DateField) => { const v = doc[key]; return v === null || v === undefined ? null : new Date(v); };
+  return {
+    ...doc,
+    attempt: typeof doc.attempt === 'number' ? doc.attempt : 1,
+    startedAt: date('startedAt')!, runningSince: date('runningSince'), resumeAt: date('resumeAt'), retryAt: date('retryAt'), finishedAt: date('finishedAt'),
+  };
 }
 
 export class TypeormAutomationRunRepository implements AutomationRunRepository {
@@ -54,7 +63,7 @@ export class TypeormAutomationRunRepository implements AutomationRunRepository {
   }
 
   async saveIfStatus(automationId: string, run: AutomationRun, expected: RunStatus, lease?: RunLease): Promise<boolean> {
-    const rows = await this.db.query(
+    const rows = await this.db.query<Pick<AutomationRunRecord, 'id'>>(
       `UPDATE automation_runs SET status = $3, state = $4::jsonb, lease_owner = $6, lease_until = $7
         WHERE id = $1 AND automation_id = $2 AND status = $5 RETURNING id`,
       [run.id, automationId, run.status, stored(run), expected, lease?.owner ?? null, lease?.until ?? null],
@@ -63,7 +72,7 @@ export class TypeormAutomationRunRepository implements AutomationRunRepository {
   }
 
   async saveHeld(automationId: string, run: AutomationRun, owner: string, next: RunLease | null): Promise<boolean> {
-    const rows = await this.db.query(
+    const rows = await this.db.query<Pick<AutomationRunRecord, 'id'>>(
       `UPDATE automation_runs SET status = $3, state = $4::jsonb, lease_owner = $6, lease_until = $7
         WHERE id = $1 AND automation_id = $2 AND lease_owner = $5 RETURNING id`,
       [run.id, automationId, run.status, stored(run), owner, next?.owner ?? null, next?.until ?? null],
@@ -77,7 +86,7 @@ export class TypeormAutomationRunRepository implements AutomationRunRepository {
   }
 
   async claim(automationId: string, runId: string, owner: string, now: Date, until: Date): Promise<AutomationRun | null> {
-    const row = await this.db.one<{ state: Record<string, unknown> }>(
+    const row = await this.db.one<Pick<AutomationRunRecord, 'state'>>(
       `UPDATE automation_runs SET lease_owner = $3, lease_until = $5
         WHERE id = $1 AND automation_id = $2 AND status = 'RUNNING' AND lease_until <= $4 RETURNING state`,
       [runId, automationId, owner, now, until],
@@ -87,7 +96,7 @@ export class TypeormAutomationRunRepository implements AutomationRunRepository {
 
   async claimLapsed(owner: string, now: Date, until: Date, limit: number): Promise<{ automationId: string; run: AutomationRun }[]> {
     // SKIP LOCKED: sweepers racing each other take disjoint runs; the lease condition is checked again on the locked row.
-    const rows = await this.db.query<{ automation_id: string; state: Record<string, unknown> }>(
+    const rows = await this.db.query<RunRow>(
       `UPDATE automation_runs SET lease_owner = $1, lease_until = $3
         WHERE id IN (SELECT id FROM automation_runs WHERE status = 'RUNNING' AND lease_until < $2 ORDER BY lease_until LIMIT $4 FOR UPDATE SKIP LOCKED)
           AND status = 'RUNNING' AND lease_until < $2
@@ -98,12 +107,12 @@ export class TypeormAutomationRunRepository implements AutomationRunRepository {
   }
 
   async find(automationId: string, runId: string): Promise<AutomationRun | null> {
-    const row = await this.db.one<{ state: Record<string, unknown> }>(`SELECT state FROM automation_runs WHERE id = $1 AND automation_id = $2`, [runId, automationId]);
+    const row = await this.db.one<Pick<AutomationRunRecord, 'state'>>(`SELECT state FROM automation_runs WHERE id = $1 AND automation_id = $2`, [runId, automationId]);
     return row ? revived(row.state) : null;
   }
 
   async list(automationId: string, limit: number): Promise<AutomationRun[]> {
-    const rows = await this.db.query<{ state: Record<string, unknown> }>(
+    const rows = await this.db.query<Pick<AutomationRunRecord, 'state'>>(
       `SELECT state FROM automation_runs WHERE automation_id = $1 ORDER BY started_at DESC, id DESC LIMIT $2`,
       [automationId, limit],
     );
@@ -111,12 +120,12 @@ export class TypeormAutomationRunRepository implements AutomationRunRepository {
   }
 
   async findAnywhere(runId: string): Promise<{ automationId: string; run: AutomationRun } | null> {
-    const row = await this.db.one<{ automation_id: string; state: Record<string, unknown> }>(`SELECT automation_id, state FROM automation_runs WHERE id = $1`, [runId]);
+    const row = await this.db.one<RunRow>(`SELECT automation_id, state FROM automation_runs WHERE id = $1`, [runId]);
     return row ? { automationId: row.automation_id, run: revived(row.state) } : null;
   }
 
   async locate(userId: number, runId: string): Promise<{ automationId: string; run: AutomationRun } | null> {
-    const row = await this.db.one<{ automation_id: string; state: Record<string, unknown> }>(
+    const row = await this.db.one<RunRow>(
       `SELECT r.automation_id, r.state FROM automation_runs r JOIN automations a ON a.id = r.automation_id WHERE r.id = $1 AND a.user_id = $2`,
       [runId, userId],
     );

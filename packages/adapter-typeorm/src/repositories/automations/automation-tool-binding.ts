@@ -1,6 +1,7 @@
 import { AutomationToolBinding, AutomationToolFields } from '@voiceplane/application';
 import { Database } from '../../database';
-import { num } from '../rows';
+import { ToolRecord } from '../../records';
+import { Count, num } from '../rows';
 
 const schemaOf = (fields: AutomationToolFields) => [{ name: fields.inputField, type: 'string', description: `Value of ${fields.keyColumn} to look up`, required: true }];
 
@@ -9,7 +10,7 @@ export class TypeormAutomationToolBinding implements AutomationToolBinding {
   constructor(private readonly db: Database) {}
 
   async attachedToolNames(assistantId: number, exceptToolId: number | null = null): Promise<string[]> {
-    const rows = await this.db.query<{ name: string }>(
+    const rows = await this.db.query<Pick<ToolRecord, 'name'>>(
       `SELECT t.name FROM assistant_tools a JOIN tools t ON t.id = a.tool_id WHERE a.assistant_id = $1 AND t.id IS DISTINCT FROM $2`,
       [assistantId, exceptToolId],
     );
@@ -17,7 +18,7 @@ export class TypeormAutomationToolBinding implements AutomationToolBinding {
   }
 
   async countTools(userId: number): Promise<number> {
-    return num((await this.db.one<{ n: string }>(`SELECT count(*) AS n FROM tools WHERE user_id = $1`, [userId]))?.n);
+    return num((await this.db.one<Count>(`SELECT count(*) AS n FROM tools WHERE user_id = $1`, [userId]))?.n);
   }
 
   createAndAttach(userId: number, assistantId: number, automationId: string, fields: AutomationToolFields, limit: number): Promise<number | null> {
@@ -25,7 +26,7 @@ export class TypeormAutomationToolBinding implements AutomationToolBinding {
       // Same serialisation as tool creation through the API: the account row.
       await this.db.one(`SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE`, [userId]);
       if ((await this.countTools(userId)) >= limit) return null;
-      const tool = await this.db.one<{ id: string }>(
+      const tool = await this.db.one<Pick<ToolRecord, 'id'>>(
         `INSERT INTO tools (user_id, name, description, type, endpoint, method, body_format, schema, automation_id)
          VALUES ($1, $2, $3, 'automation', $4, 'POST', 'json', $5::jsonb, $6) RETURNING id`,
         [userId, fields.name, fields.description, fields.endpoint, JSON.stringify(schemaOf(fields)), automationId],

@@ -1,24 +1,26 @@
 import { CallPermission, noCallPermission, ok, Result, StoredCallPermissionStatus } from '@voiceplane/domain';
 import { CallPermissionChange, CallPermissionRepository } from '@voiceplane/application';
 import { Database } from '../../database';
-import { dateOrNull, num } from '../rows';
+import { CallPermissionRecord } from '../../records';
+import { num } from '../rows';
 
 const COLUMNS = 'sender_id, customer_phone, status, is_permanent, expires_at, requested_at, responded_at, asks, asks_counted_after';
 
 /** Namespace of the per-contact advisory locks (the key is a hash of sender and phone). */
 const PERMISSION_LOCK_CLASS = 7214002;
 
-function toPermission(r: Record<string, unknown>): CallPermission {
+/** Every column of the record: the rows below are whole `CallPermissionRecord`s. */
+function toPermission(r: CallPermissionRecord): CallPermission {
   return {
     senderId: num(r.sender_id),
-    customerPhone: r.customer_phone as string,
+    customerPhone: r.customer_phone,
     status: r.status as StoredCallPermissionStatus,
-    isPermanent: r.is_permanent as boolean,
-    expiresAt: dateOrNull(r.expires_at),
-    requestedAt: dateOrNull(r.requested_at),
-    respondedAt: dateOrNull(r.responded_at),
-    asks: (r.asks as (string | Date)[]).map((at) => new Date(at)),
-    asksCountedAfter: dateOrNull(r.asks_counted_after),
+    isPermanent: r.is_permanent,
+    expiresAt: r.expires_at,
+    requestedAt: r.requested_at,
+    respondedAt: r.responded_at,
+    asks: r.asks,
+    asksCountedAfter: r.asks_counted_after,
   };
 }
 
@@ -26,7 +28,7 @@ export class TypeormCallPermissionRepository implements CallPermissionRepository
   constructor(private readonly db: Database) {}
 
   async find(senderId: number, customerPhone: string): Promise<CallPermission> {
-    const row = await this.db.one(`SELECT ${COLUMNS} FROM chatapp_call_permissions WHERE sender_id = $1 AND customer_phone = $2`, [senderId, customerPhone]);
+    const row = await this.db.one<CallPermissionRecord>(`SELECT ${COLUMNS} FROM chatapp_call_permissions WHERE sender_id = $1 AND customer_phone = $2`, [senderId, customerPhone]);
     return row === null ? noCallPermission(senderId, customerPhone) : toPermission(row);
   }
 

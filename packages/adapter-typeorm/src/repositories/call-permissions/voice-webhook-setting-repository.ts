@@ -1,11 +1,12 @@
 import { VoiceWebhookSettingRepository } from '@voiceplane/application';
 import { Database } from '../../database';
+import { VoiceWebhookSettingRecord } from '../../records';
 
 export class TypeormVoiceWebhookSettingRepository implements VoiceWebhookSettingRepository {
   constructor(private readonly db: Database) {}
 
   async find(userId: number): Promise<string | null> {
-    const row = await this.db.one<{ webhook_url: string }>(`SELECT webhook_url FROM chatapp_voice_webhooks WHERE user_id = $1`, [userId]);
+    const row = await this.db.one<Pick<VoiceWebhookSettingRecord, 'webhook_url'>>(`SELECT webhook_url FROM chatapp_voice_webhooks WHERE user_id = $1`, [userId]);
     return row?.webhook_url ?? null;
   }
 

@@ -1,19 +1,22 @@
 import { CleanupAction, CleanupTask, NewCleanupTask, ProvisioningCleanupQueue } from '@voiceplane/application';
 import { Database } from '../../database';
+import { SipProvisioningCleanupRecord } from '../../records';
 import { num } from '../rows';
 
 const COLUMNS = 'id, action, resource_id, target_trunk_id, release_trunk_ids, wait_for_calls, attempts, created_at';
 
-function toTask(r: Record<string, unknown>): CleanupTask {
+type TaskRow = Omit<SipProvisioningCleanupRecord, 'last_error' | 'next_attempt_at'>;
+
+function toTask(r: TaskRow): CleanupTask {
   return {
     id: num(r.id),
     action: r.action as CleanupAction,
-    resourceId: r.resource_id as string,
-    targetTrunkId: (r.target_trunk_id as string | null) ?? null,
-    releaseTrunkIds: r.release_trunk_ids as string[],
-    waitForCalls: r.wait_for_calls as boolean,
-    attempts: num(r.attempts),
-    createdAt: new Date(r.created_at as string),
+    resourceId: r.resource_id,
+    targetTrunkId: r.target_trunk_id,
+    releaseTrunkIds: r.release_trunk_ids,
+    waitForCalls: r.wait_for_calls,
+    attempts: r.attempts,
+    createdAt: r.created_at,
   };
 }
 
@@ -24,7 +27,7 @@ export class TypeormProvisioningCleanupQueue implements ProvisioningCleanupQueue
   async add(tasks: readonly NewCleanupTask[], dueAt: Date, now: Date): Promise<CleanupTask[]> {
     const out: CleanupTask[] = [];
     for (const t of tasks) {
-      const rows = await this.db.query(
+      const rows = await this.db.query<TaskRow>(
         `INSERT INTO sip_provisioning_cleanup (action, resource_id, target_trunk_id, release_trunk_ids, wait_for_calls, next_attempt_at, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
         [t.action, t.resourceId, t.targetTrunkId ?? null, JSON.stringify(t.releaseTrunkIds ?? []), t.waitForCalls ?? false, dueAt, now],
@@ -36,7 +39,7 @@ export class TypeormProvisioningCleanupQueue implements ProvisioningCleanupQueue
 
   async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<CleanupTask[]> {
     // Raw SQL: a SKIP LOCKED claim that moves the lease in the same statement, so workers never take the same task.
-    const rows = await this.db.query(
+    const rows = await this.db.query<TaskRow>(
       `WITH due AS (
          SELECT id FROM sip_provisioning_cleanup WHERE next_attempt_at <= $1 ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED)
        , claimed AS (
@@ -60,6 +63,6 @@ export class TypeormProvisioningCleanupQueue implements ProvisioningCleanupQueue
   }
 
   async pending(): Promise<CleanupTask[]> {
-    return (await this.db.query(`SELECT ${COLUMNS} FROM sip_provisioning_cleanup ORDER BY id`)).map(toTask);
+    return (await this.db.query<TaskRow>(`SELECT ${COLUMNS} FROM sip_provisioning_cleanup ORDER BY id`)).map(toTask);
   }
 }

@@ -1,12 +1,14 @@
 import { Tool, ToolFields, ToolType } from '@voiceplane/domain';
 import { Page, PageRequest, ToolRepository } from '@voiceplane/application';
 import { Database } from '../../database';
-import { num, pageClause } from '../rows';
+import { ToolRecord, UserRecord } from '../../records';
+import { Count, num, pageClause } from '../rows';
 
+/** Every column of the record: the rows below are whole `ToolRecord`s. */
 const COLUMNS = 'id, user_id, name, description, type, endpoint, method, body_format, timeout, headers, static_fields, schema, automation_id, created_at, updated_at';
 
 /** Column of each user-settable field; the arrays are jsonb in the wire shape. */
-const FIELD_COLUMNS: { readonly [K in keyof ToolFields]-?: { readonly column: string; readonly json?: true } } = {
+const FIELD_COLUMNS: { readonly [K in keyof ToolFields]-?: { readonly column: keyof ToolRecord; readonly json?: true } } = {
   name: { column: 'name' },
   description: { column: 'description' },
   endpoint: { column: 'endpoint' },
@@ -18,23 +20,23 @@ const FIELD_COLUMNS: { readonly [K in keyof ToolFields]-?: { readonly column: st
   schema: { column: 'schema', json: true },
 };
 
-function toTool(r: Record<string, unknown>): Tool {
+function toTool(r: ToolRecord): Tool {
   return {
     id: num(r.id),
     userId: num(r.user_id),
-    name: r.name as string,
-    description: r.description as string,
+    name: r.name,
+    description: r.description,
     type: r.type as Tool['type'],
-    endpoint: (r.endpoint as string) ?? null,
-    method: (r.method as Tool['method']) ?? null,
+    endpoint: r.endpoint,
+    method: r.method as Tool['method'],
     bodyFormat: r.body_format as Tool['bodyFormat'],
-    timeout: num(r.timeout),
+    timeout: r.timeout,
     headers: r.headers as Tool['headers'],
     staticFields: r.static_fields as Tool['staticFields'],
     schema: r.schema as Tool['schema'],
-    automationId: (r.automation_id as string) ?? null,
-    createdAt: new Date(r.created_at as string),
-    updatedAt: new Date(r.updated_at as string),
+    automationId: r.automation_id,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }
 
@@ -57,29 +59,29 @@ export class TypeormToolRepository implements ToolRepository {
   createWithinLimit(userId: number, fields: ToolFields, limit: number): Promise<Tool | null> {
     return this.db.transaction(async () => {
       // The account row serialises concurrent creates, so two requests cannot both take the last slot.
-      const owner = await this.db.one(`SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE`, [userId]);
+      const owner = await this.db.one<Pick<UserRecord, 'id'>>(`SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE`, [userId]);
       if (owner === null) return null;
-      const count = await this.db.one<{ n: string }>(`SELECT count(*) AS n FROM tools WHERE user_id = $1`, [userId]);
+      const count = await this.db.one<Count>(`SELECT count(*) AS n FROM tools WHERE user_id = $1`, [userId]);
       if (num(count?.n) >= limit) return null;
       const keys = Object.keys(FIELD_COLUMNS) as Array<keyof ToolFields>;
       const columns = keys.map((k) => FIELD_COLUMNS[k].column);
       const values = keys.map((k, i) => `$${i + 2}${FIELD_COLUMNS[k].json ? '::jsonb' : ''}`);
       const params = keys.map((k) => (FIELD_COLUMNS[k].json ? JSON.stringify(fields[k]) : fields[k]));
-      const row = await this.db.one(
+      const row = await this.db.one<ToolRecord>(
         `INSERT INTO tools (user_id, type, ${columns.join(', ')}) VALUES ($1, 'http', ${values.join(', ')}) RETURNING ${COLUMNS}`,
         [userId, ...params],
       );
-      return toTool(row as Record<string, unknown>);
+      return toTool(row!);
     });
   }
 
   async findForUser(userId: number, id: number): Promise<Tool | null> {
-    const row = await this.db.one(`SELECT ${COLUMNS} FROM tools WHERE user_id = $1 AND id = $2`, [userId, id]);
+    const row = await this.db.one<ToolRecord>(`SELECT ${COLUMNS} FROM tools WHERE user_id = $1 AND id = $2`, [userId, id]);
     return row ? toTool(row) : null;
   }
 
   async find(id: number): Promise<Tool | null> {
-    const row = await this.db.one(`SELECT ${COLUMNS} FROM tools WHERE id = $1`, [id]);
+    const row = await this.db.one<ToolRecord>(`SELECT ${COLUMNS} FROM tools WHERE id = $1`, [id]);
     return row ? toTool(row) : null;
   }
 
@@ -88,22 +90,22 @@ export class TypeormToolRepository implements ToolRepository {
     const where = type ? 'WHERE user_id = $1 AND type = $2' : 'WHERE user_id = $1';
     const limit = pageClause(page, params.length + 1);
     const [rows, count] = await Promise.all([
-      this.db.query(`SELECT ${COLUMNS} FROM tools ${where} ORDER BY id DESC ${limit.sql}`, [...params, ...limit.params]),
-      this.db.one<{ n: string }>(`SELECT count(*) AS n FROM tools ${where}`, params),
+      this.db.query<ToolRecord>(`SELECT ${COLUMNS} FROM tools ${where} ORDER BY id DESC ${limit.sql}`, [...params, ...limit.params]),
+      this.db.one<Count>(`SELECT count(*) AS n FROM tools ${where}`, params),
     ]);
     return { items: rows.map(toTool), total: num(count?.n) };
   }
 
   async listByIds(userId: number, ids: readonly number[]): Promise<Tool[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.query(`SELECT ${COLUMNS} FROM tools WHERE user_id = $1 AND id = ANY($2::bigint[])`, [userId, ids]);
+    const rows = await this.db.query<ToolRecord>(`SELECT ${COLUMNS} FROM tools WHERE user_id = $1 AND id = ANY($2::bigint[])`, [userId, ids]);
     const byId = new Map(rows.map((r) => [num(r.id), toTool(r)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   async update(userId: number, id: number, changes: Partial<ToolFields>): Promise<Tool | null> {
     const set = assignments(changes, 3);
-    const row = await this.db.one(
+    const row = await this.db.one<ToolRecord>(
       `UPDATE tools SET ${[...set.sql, 'updated_at = now()'].join(', ')} WHERE user_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
       [userId, id, ...set.params],
     );
@@ -112,7 +114,7 @@ export class TypeormToolRepository implements ToolRepository {
 
   async delete(userId: number, id: number): Promise<boolean> {
     // Attachments (assistant_tools) go with the tool by their foreign key's ON DELETE CASCADE.
-    const rows = await this.db.query(`DELETE FROM tools WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id]);
+    const rows = await this.db.query<Pick<ToolRecord, 'id'>>(`DELETE FROM tools WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id]);
     return rows.length > 0;
   }
 }

@@ -1,19 +1,22 @@
 import { AutoRecharge, newAutoRecharge } from '@voiceplane/domain';
 import { AutoRechargeRepository } from '@voiceplane/application';
 import { Database } from '../../database';
-import { dateOrNull, num, numOrNull } from '../rows';
+import { AutoRechargeRecord } from '../../records';
+import { num, numOrNull } from '../rows';
 
 const COLUMNS = 'user_id, enabled, threshold, amount, consecutive_failures, last_attempt_at, last_error, in_flight_top_up_id';
 /** Built once: read in every charge's transaction, as a prepared statement keyed by its text (see Database.query). */
 const FIND = `SELECT ${COLUMNS} FROM auto_recharges WHERE user_id = $1`;
 
-function toRecharge(r: Record<string, unknown>): AutoRecharge {
+type RechargeRow = Omit<AutoRechargeRecord, 'updated_at'>;
+
+function toRecharge(r: RechargeRow): AutoRecharge {
   return {
     userId: num(r.user_id),
-    settings: { enabled: r.enabled as boolean, threshold: num(r.threshold), amount: num(r.amount) },
+    settings: { enabled: r.enabled, threshold: num(r.threshold), amount: num(r.amount) },
     state: {
-      consecutiveFailures: num(r.consecutive_failures), lastAttemptAt: dateOrNull(r.last_attempt_at),
-      lastError: (r.last_error as string | null) ?? null, inFlightTopUpId: numOrNull(r.in_flight_top_up_id),
+      consecutiveFailures: r.consecutive_failures, lastAttemptAt: r.last_attempt_at,
+      lastError: r.last_error, inFlightTopUpId: numOrNull(r.in_flight_top_up_id),
     },
   };
 }
@@ -23,14 +26,14 @@ export class TypeormAutoRechargeRepository implements AutoRechargeRepository {
   constructor(private readonly db: Database) {}
 
   async find(userId: number): Promise<AutoRecharge> {
-    const r = await this.db.one(FIND, [userId], { prepared: true });
+    const r = await this.db.one<RechargeRow>(FIND, [userId], { prepared: true });
     return r ? toRecharge(r) : newAutoRecharge(userId);
   }
 
   async lock(userId: number): Promise<AutoRecharge> {
     // No row is written here: a refused change must leave none behind. An account without a row
     // has auto-recharge off, so nothing is in flight to protect until its first save (an upsert).
-    const r = await this.db.one(`SELECT ${COLUMNS} FROM auto_recharges WHERE user_id = $1 FOR UPDATE`, [userId]);
+    const r = await this.db.one<RechargeRow>(`SELECT ${COLUMNS} FROM auto_recharges WHERE user_id = $1 FOR UPDATE`, [userId]);
     return r ? toRecharge(r) : newAutoRecharge(userId);
   }
 

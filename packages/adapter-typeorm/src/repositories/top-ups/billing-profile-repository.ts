@@ -1,12 +1,13 @@
 import { BillingProvider } from '@voiceplane/domain';
 import { BillingProfile, BillingProfileRepository } from '@voiceplane/application';
 import { Database } from '../../database';
+import { BillingProfileRecord } from '../../records';
 
 export class TypeormBillingProfileRepository implements BillingProfileRepository {
   constructor(private readonly db: Database) {}
 
   async find(userId: number, provider: BillingProvider): Promise<BillingProfile> {
-    const r = await this.db.one<{ customer_reference: string | null; payment_method_reference: string | null }>(
+    const r = await this.db.one<Pick<BillingProfileRecord, 'customer_reference' | 'payment_method_reference'>>(
       `SELECT customer_reference, payment_method_reference FROM billing_profiles WHERE user_id = $1 AND provider = $2`, [userId, provider],
     );
     return { customerRef: r?.customer_reference ?? null, paymentMethodRef: r?.payment_method_reference ?? null };

@@ -1,30 +1,34 @@
 import { BillingProvider, LOST_ANSWER_REASON, TopUp, TopUpStatus, TopUpTrigger, TOP_UP_CURRENCY } from '@voiceplane/domain';
 import { Page, PageRequest, ReconcilableTopUp, TopUpRepository } from '@voiceplane/application';
 import { Database } from '../../database';
-import { dateOrNull, num, pageClause } from '../rows';
+import { TopUpRecord } from '../../records';
+import { Count, num, pageClause } from '../rows';
 
 const COLUMNS = 'id, user_id, amount, status, trigger, checkout_url, provider, failure_reason, created_at, completed_at';
 
-function toTopUp(r: Record<string, unknown>): TopUp {
+/** The columns of COLUMNS. */
+type TopUpRow = Pick<TopUpRecord, 'id' | 'user_id' | 'amount' | 'status' | 'trigger' | 'checkout_url' | 'provider' | 'failure_reason' | 'created_at' | 'completed_at'>;
+/** COLUMNS plus RECONCILE_COLUMNS. */
+type ReconcilableRow = TopUpRow & Pick<TopUpRecord, 'provider_reference' | 'unreconcilable' | 'reconcile_checked_at'>;
+const RECONCILE_COLUMNS = 'provider_reference, unreconcilable, reconcile_checked_at';
+
+function toTopUp(r: TopUpRow): TopUp {
   return {
     id: num(r.id), userId: num(r.user_id), amount: num(r.amount), currency: TOP_UP_CURRENCY, status: r.status as TopUpStatus,
-    trigger: r.trigger as TopUpTrigger, checkoutUrl: (r.checkout_url as string | null) ?? null, provider: r.provider as BillingProvider,
-    failureReason: (r.failure_reason as string | null) ?? null, createdAt: new Date(r.created_at as string), completedAt: dateOrNull(r.completed_at),
+    trigger: r.trigger as TopUpTrigger, checkoutUrl: r.checkout_url, provider: r.provider as BillingProvider,
+    failureReason: r.failure_reason, createdAt: r.created_at, completedAt: r.completed_at,
   };
 }
 
-function toReconcilable(r: Record<string, unknown>): ReconcilableTopUp {
-  return {
-    topUp: toTopUp(r), providerReference: (r.provider_reference as string | null) ?? null, unreconcilable: (r.unreconcilable as string | null) ?? null,
-    checkedAt: dateOrNull(r.reconcile_checked_at),
-  };
+function toReconcilable(r: ReconcilableRow): ReconcilableTopUp {
+  return { topUp: toTopUp(r), providerReference: r.provider_reference, unreconcilable: r.unreconcilable, checkedAt: r.reconcile_checked_at };
 }
 
 export class TypeormTopUpRepository implements TopUpRepository {
   constructor(private readonly db: Database) {}
 
   async reserveId(): Promise<number> {
-    const row = await this.db.one<{ id: string }>(`SELECT nextval(pg_get_serial_sequence('top_ups', 'id')) AS id`);
+    const row = await this.db.one<Pick<TopUpRecord, 'id'>>(`SELECT nextval(pg_get_serial_sequence('top_ups', 'id')) AS id`);
     return num(row?.id);
   }
 
@@ -37,12 +41,12 @@ export class TypeormTopUpRepository implements TopUpRepository {
   }
 
   async find(userId: number, id: number): Promise<TopUp | null> {
-    const r = await this.db.one(`SELECT ${COLUMNS} FROM top_ups WHERE id = $1 AND user_id = $2`, [id, userId]);
+    const r = await this.db.one<TopUpRow>(`SELECT ${COLUMNS} FROM top_ups WHERE id = $1 AND user_id = $2`, [id, userId]);
     return r ? toTopUp(r) : null;
   }
 
   async findByProviderReference(provider: BillingProvider, providerReference: string): Promise<TopUp | null> {
-    const r = await this.db.one(`SELECT ${COLUMNS} FROM top_ups WHERE provider = $1 AND provider_reference = $2`, [provider, providerReference]);
+    const r = await this.db.one<TopUpRow>(`SELECT ${COLUMNS} FROM top_ups WHERE provider = $1 AND provider_reference = $2`, [provider, providerReference]);
     return r ? toTopUp(r) : null;
   }
 
@@ -51,15 +55,15 @@ export class TypeormTopUpRepository implements TopUpRepository {
     const where = status ? 'WHERE user_id = $1 AND status = $2' : 'WHERE user_id = $1';
     const limit = pageClause(page, params.length + 1);
     const [rows, count] = await Promise.all([
-      this.db.query(`SELECT ${COLUMNS} FROM top_ups ${where} ORDER BY id DESC ${limit.sql}`, [...params, ...limit.params]),
-      this.db.one<{ n: string }>(`SELECT count(*) AS n FROM top_ups ${where}`, params),
+      this.db.query<TopUpRow>(`SELECT ${COLUMNS} FROM top_ups ${where} ORDER BY id DESC ${limit.sql}`, [...params, ...limit.params]),
+      this.db.one<Count>(`SELECT count(*) AS n FROM top_ups ${where}`, params),
     ]);
     return { items: rows.map(toTopUp), total: num(count?.n) };
   }
 
   async lock(id: number): Promise<TopUp | null> {
     // Raw SQL: the row lock serialises every settlement of one top-up.
-    const r = await this.db.one(`SELECT ${COLUMNS} FROM top_ups WHERE id = $1 FOR UPDATE`, [id]);
+    const r = await this.db.one<TopUpRow>(`SELECT ${COLUMNS} FROM top_ups WHERE id = $1 FOR UPDATE`, [id]);
     return r ? toTopUp(r) : null;
   }
 
@@ -68,8 +72,8 @@ export class TypeormTopUpRepository implements TopUpRepository {
   }
 
   async awaitingReconciliation(pendingBefore: Date, checkedBefore: Date, limit: number): Promise<ReconcilableTopUp[]> {
-    const rows = await this.db.query(
-      `SELECT ${COLUMNS}, provider_reference, unreconcilable, reconcile_checked_at FROM top_ups
+    const rows = await this.db.query<ReconcilableRow>(
+      `SELECT ${COLUMNS}, ${RECONCILE_COLUMNS} FROM top_ups
         WHERE status IN ('pending', 'failed') AND unreconcilable IS NULL AND (reconcile_checked_at IS NULL OR reconcile_checked_at <= $2)
           AND ((status = 'pending' AND created_at <= $1) OR (status = 'failed' AND trigger = 'auto' AND failure_reason = $4))
         ORDER BY id LIMIT $3`,
@@ -83,7 +87,7 @@ export class TypeormTopUpRepository implements TopUpRepository {
   }
 
   async listUnreconcilable(): Promise<ReconcilableTopUp[]> {
-    const rows = await this.db.query(`SELECT ${COLUMNS}, provider_reference, unreconcilable, reconcile_checked_at FROM top_ups WHERE unreconcilable IS NOT NULL ORDER BY id`);
+    const rows = await this.db.query<ReconcilableRow>(`SELECT ${COLUMNS}, ${RECONCILE_COLUMNS} FROM top_ups WHERE unreconcilable IS NOT NULL ORDER BY id`);
     return rows.map(toReconcilable);
   }
 

@@ -4,64 +4,61 @@ import {
 } from '@voiceplane/application';
 import { AttemptError, DeliveryAttempt, DeliverySourceType, DeliveryStatus, err, ok, Result, WebhookDelivery } from '@voiceplane/domain';
 import { Database } from '../../database';
-import { dateOrNull, num, numOrNull, pageClause } from '../rows';
+import { WebhookDeliveryAttemptRecord, WebhookDeliveryRecord, WebhookSigningSecretRecord } from '../../records';
+import { Count, num, pageClause } from '../rows';
 import type { TypeormOutbox } from '../outbox-writer';
 
 const COLUMNS = `seq, id, user_id, event_type, webhook_id, target_url, body, status, attempts_count, next_attempt_at,
   last_attempt_at, last_status_code, last_error, source_type, source_id, subject, created_at, updated_at`;
 
-type Row = Record<string, unknown>;
+/** The columns of COLUMNS. */
+type DeliveryRow = Pick<WebhookDeliveryRecord,
+  'seq' | 'id' | 'user_id' | 'event_type' | 'webhook_id' | 'target_url' | 'body' | 'status' | 'attempts_count' | 'next_attempt_at' |
+  'last_attempt_at' | 'last_status_code' | 'last_error' | 'source_type' | 'source_id' | 'subject' | 'created_at' | 'updated_at'>;
+type SettlementRow = Pick<WebhookDeliveryRecord, 'status' | 'attempts_count' | 'round_attempts' | 'max_attempts' | 'lease_token'>;
+/** The owner's signing secret, LEFT JOINed to a claimed row: all null when the account has none. */
+type ClaimedSecretRow = { [K in 'secret' | 'previous_secret' | 'previous_expires_at']: WebhookSigningSecretRecord[K] | null } & { secret_created_at: Date | null };
+type ClaimedRow = DeliveryRow & SettlementRow & ClaimedSecretRow;
 
-function toDelivery(r: Row): WebhookDelivery {
+function toDelivery(r: DeliveryRow): WebhookDelivery {
   return {
-    id: r.id as string,
+    id: r.id,
     userId: num(r.user_id),
-    eventType: r.event_type as string,
-    webhookId: r.webhook_id as string,
-    targetUrl: r.target_url as string,
-    body: r.body as string,
+    eventType: r.event_type,
+    webhookId: r.webhook_id,
+    targetUrl: r.target_url,
+    body: r.body,
     status: r.status as DeliveryStatus,
-    attemptsCount: num(r.attempts_count),
-    nextAttemptAt: dateOrNull(r.next_attempt_at),
-    lastAttemptAt: dateOrNull(r.last_attempt_at),
-    lastStatusCode: numOrNull(r.last_status_code),
-    lastError: (r.last_error as AttemptError | null) ?? null,
+    attemptsCount: r.attempts_count,
+    nextAttemptAt: r.next_attempt_at,
+    lastAttemptAt: r.last_attempt_at,
+    lastStatusCode: r.last_status_code,
+    lastError: r.last_error as AttemptError | null,
     source: { type: r.source_type as DeliverySourceType, id: num(r.source_id) },
     subject: (r.subject as WebhookDelivery['subject']) ?? null,
-    createdAt: new Date(r.created_at as string),
-    updatedAt: new Date(r.updated_at as string),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }
 
-function toSettlementState(r: Row): DeliveryForSettlement {
-  return {
-    status: r.status as DeliveryStatus,
-    attemptsCount: num(r.attempts_count),
-    roundAttempts: num(r.round_attempts),
-    maxAttempts: num(r.max_attempts),
-    leaseToken: (r.lease_token as string | null) ?? null,
-  };
+function toSettlementState(r: SettlementRow): DeliveryForSettlement {
+  return { status: r.status as DeliveryStatus, attemptsCount: r.attempts_count, roundAttempts: r.round_attempts, maxAttempts: r.max_attempts, leaseToken: r.lease_token };
 }
 
 /** The signing secret joined to a claimed row (null when the account has none). */
-function toClaimedSecret(r: Row): SigningSecret | null {
-  if (r.secret === null) return null;
-  return {
-    secret: r.secret as string,
-    createdAt: new Date(r.secret_created_at as string),
-    previousSecret: (r.previous_secret as string | null) ?? null,
-    previousExpiresAt: dateOrNull(r.previous_expires_at),
-  };
+function toClaimedSecret(r: ClaimedSecretRow): SigningSecret | null {
+  if (r.secret === null || r.secret_created_at === null) return null;
+  return { secret: r.secret, createdAt: r.secret_created_at, previousSecret: r.previous_secret, previousExpiresAt: r.previous_expires_at };
 }
 
-function toAttempt(r: Row): DeliveryAttempt {
+function toAttempt(r: WebhookDeliveryAttemptRecord): DeliveryAttempt {
   return {
-    number: num(r.number),
-    at: new Date(r.at as string),
-    statusCode: numOrNull(r.status_code),
-    durationMs: num(r.duration_ms),
-    error: (r.error as AttemptError | null) ?? null,
-    responseExcerpt: (r.response_excerpt as string | null) ?? null,
+    number: r.number,
+    at: r.at,
+    statusCode: r.status_code,
+    durationMs: r.duration_ms,
+    error: r.error as AttemptError | null,
+    responseExcerpt: r.response_excerpt,
   };
 }
 
@@ -78,7 +75,7 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
     const outbox = events.length > 0 ? this.outbox.insertStatement(events, params.length + 1) : null;
     // Raw SQL: the delivery and its events in one statement (a data-modifying CTE), so the pair is
     // atomic without a transaction block of its own and costs one round trip.
-    const rows = await this.db.query(
+    const rows = await this.db.query<DeliveryRow>(
       `WITH delivery AS (
          INSERT INTO webhook_deliveries (id, user_id, event_type, webhook_id, target_url, body, status, max_attempts, next_attempt_at,
            source_type, source_id, subject, request_id, locked_until, lease_token, created_at, updated_at)
@@ -93,12 +90,12 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
   }
 
   async find(userId: number, id: string): Promise<WebhookDelivery | null> {
-    const r = await this.db.one(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND user_id = $2`, [id, userId]);
+    const r = await this.db.one<DeliveryRow>(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND user_id = $2`, [id, userId]);
     return r ? toDelivery(r) : null;
   }
 
   async attempts(deliveryId: string): Promise<DeliveryAttempt[]> {
-    const rows = await this.db.query(
+    const rows = await this.db.query<WebhookDeliveryAttemptRecord>(
       `SELECT a.* FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.seq = a.delivery_seq
         WHERE d.id = $1 ORDER BY a.number`,
       [deliveryId],
@@ -120,15 +117,15 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
     const condition = where.join(' AND ');
     const limit = pageClause(page, params.length + 1);
     const [rows, total] = await Promise.all([
-      this.db.query(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${condition} ORDER BY seq DESC ${limit.sql}`, [...params, ...limit.params]),
-      this.db.one<{ n: string }>(`SELECT count(*) AS n FROM webhook_deliveries WHERE ${condition}`, params),
+      this.db.query<DeliveryRow>(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${condition} ORDER BY seq DESC ${limit.sql}`, [...params, ...limit.params]),
+      this.db.one<Count>(`SELECT count(*) AS n FROM webhook_deliveries WHERE ${condition}`, params),
     ]);
     return { items: rows.map(toDelivery), total: num(total?.n) };
   }
 
   async overdue(dueBefore: Date, now: Date, limit: number): Promise<string[]> {
     // Served by the partial index on pending deliveries: few rows are pending at any time.
-    const rows = await this.db.query<{ id: string }>(
+    const rows = await this.db.query<Pick<WebhookDeliveryRecord, 'id'>>(
       `SELECT id FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until <= $2)
         ORDER BY next_attempt_at LIMIT $3`,
@@ -147,7 +144,7 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
     // Inside a caller's transaction the setting would cover the caller's writes: not there.
     const asyncCommit = this.db.inTransaction ? '' : `, set_config('synchronous_commit', 'off', true) AS async_commit`;
     // Raw SQL: a conditional UPDATE takes the lease only while the delivery is due and free.
-    const claimed = await this.db.query(
+    const claimed = await this.db.query<ClaimedRow>(
       `WITH claimed AS (
          UPDATE webhook_deliveries SET locked_until = $3, lease_token = $4
           WHERE id = $1 AND status = 'pending' AND next_attempt_at <= $2 AND (locked_until IS NULL OR locked_until <= $2)
@@ -162,11 +159,11 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
       return { kind: 'claimed', held: { delivery: toDelivery(r), state: toSettlementState(r) }, secret: toClaimedSecret(r) };
     }
     // Not claimable: say why, so the caller knows when to come back.
-    const r = await this.db.one(`SELECT status, next_attempt_at, locked_until FROM webhook_deliveries WHERE id = $1`, [id]);
+    const r = await this.db.one<Pick<WebhookDeliveryRecord, 'status' | 'next_attempt_at' | 'locked_until'>>(`SELECT status, next_attempt_at, locked_until FROM webhook_deliveries WHERE id = $1`, [id]);
     if (!r || r.status !== 'pending') return { kind: 'settled' };
-    const lockedUntil = dateOrNull(r.locked_until);
+    const lockedUntil = r.locked_until;
     if (lockedUntil && lockedUntil > now) return { kind: 'busy', until: lockedUntil };
-    const next = dateOrNull(r.next_attempt_at);
+    const next = r.next_attempt_at;
     // Pending with no time cannot happen; if it ever did, "now" puts it back on the schedule.
     return { kind: 'not_due', at: next && next > now ? next : now };
   }
@@ -174,7 +171,7 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
   settleLocked<E>(id: string, decide: (current: DeliveryForSettlement) => Promise<Result<SettlementDecision, E>>): Promise<Result<void, E | DeliveryNotFound>> {
     return this.db.transaction(async () => {
       // Raw SQL: a row lock, so settling waits for a cancel or replay that holds the row.
-      const r = await this.db.one(
+      const r = await this.db.one<SettlementRow>(
         `SELECT status, attempts_count, round_attempts, max_attempts, lease_token FROM webhook_deliveries WHERE id = $1 FOR UPDATE`,
         [id],
       );
@@ -204,7 +201,7 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
   private async writeSettlement(id: string, s: DeliverySettlement, now: Date, condition: string, conditionParams: unknown[]): Promise<number> {
     const a = s.attempt;
     // Raw SQL: the new state and its attempt row in one statement (a data-modifying CTE).
-    const rows = await this.db.query(
+    const rows = await this.db.query<{ n: number }>(
       `WITH delivery AS (
          UPDATE webhook_deliveries
             SET status = $2, next_attempt_at = $3, round_attempts = $4, attempts_count = $5, last_attempt_at = $6,
@@ -225,7 +222,7 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
   async cancelPending(c: CancelCriteria, now: Date): Promise<string[]> {
     if (c.eventTypes.length === 0) return [];
     // Raw SQL: a conditional UPDATE (status = 'pending') cancels only what has not settled, and says which.
-    const rows = await this.db.query<{ id: string }>(
+    const rows = await this.db.query<Pick<WebhookDeliveryRecord, 'id'>>(
       `WITH canceled AS (
          UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL, updated_at = $5
           WHERE user_id = $1 AND source_type = $2 AND source_id = $3 AND event_type = ANY($4) AND status = 'pending'
@@ -240,14 +237,14 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
   restartOwned<E>(userId: number, id: string, decide: (delivery: WebhookDelivery) => Promise<Result<DeliveryRestart, E>>): Promise<Result<WebhookDelivery, E | DeliveryNotFound>> {
     return this.db.transaction(async () => {
       // Raw SQL: a row lock, so a replay and a settlement of the same delivery take turns.
-      const r = await this.db.one(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND user_id = $2 FOR UPDATE`, [id, userId]);
+      const r = await this.db.one<DeliveryRow>(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND user_id = $2 FOR UPDATE`, [id, userId]);
       if (!r) return err({ code: 'delivery_not_found' as const });
       const decision = await decide(toDelivery(r));
       if (!decision.ok) return decision;
       const { maxAttempts, at, events = [] } = decision.value;
       // The lease stays: an attempt still in flight (of a canceled delivery) finishes and counts
       // as the first of the new round.
-      const rows = await this.db.query(
+      const rows = await this.db.query<DeliveryRow>(
         `WITH restarted AS (
            UPDATE webhook_deliveries SET status = 'pending', round_attempts = 0, max_attempts = $2, next_attempt_at = $3, updated_at = $3
             WHERE id = $1
