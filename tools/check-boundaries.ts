@@ -6,6 +6,8 @@
  *  - composition (what the apps share) depends on domain, application and adapters, never on an app;
  *  - only apps read process.env;
  *  - no app is imported by anything, and DI identifiers carry their type (tools/boundaries/wiring-rules.ts);
+ *  - the HTTP adapter injects no repository token, and no two feature folders of the domain or the
+ *    application import each other, directly or round a longer circle (tools/boundaries/layer-rules.ts);
  *  - the voice agent reaches the control plane only over its runtime routes: it depends on the domain,
  *    the application (the conversation policy) and the LiveKit adapter, never on composition, the
  *    database or the bus.
@@ -13,6 +15,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { featureCycles, featureOf, repositoryInjections } from './boundaries/layer-rules';
 import { appDependencies, appImports, untypedTokens } from './boundaries/wiring-rules';
 
 const root = resolve(__dirname, '..', '..');
@@ -68,6 +71,42 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
+/**
+ * Controllers that still read through a repository, each waiting for its use case (or query).
+ * The list only shrinks: a file not on it that injects one fails, and so does a file on it that no
+ * longer does.
+ */
+const REPOSITORY_INJECTION_DEBT = new Set<string>([
+  'packages/adapter-http/src/controllers/account-controller.ts',
+  'packages/adapter-http/src/controllers/api-key-controller.ts',
+  'packages/adapter-http/src/controllers/assistants/assistant-admin-controller.ts',
+  'packages/adapter-http/src/controllers/assistants/assistant-controller.ts',
+  'packages/adapter-http/src/controllers/assistants/folder-controller.ts',
+  'packages/adapter-http/src/controllers/assistants/label-controller.ts',
+  'packages/adapter-http/src/controllers/assistants/reference-data-controller.ts',
+  'packages/adapter-http/src/controllers/automations/flow-run-controller.ts',
+  'packages/adapter-http/src/controllers/automations/sandbox-automation-controller.ts',
+  'packages/adapter-http/src/controllers/billing-controller.ts',
+  'packages/adapter-http/src/controllers/calls/call-controller.ts',
+  'packages/adapter-http/src/controllers/calls/runtime-call-controller.ts',
+  'packages/adapter-http/src/controllers/chatapp/conversation-controller.ts',
+  'packages/adapter-http/src/controllers/chatapp/sandbox-chatapp-controller.ts',
+  'packages/adapter-http/src/controllers/chatapp/sandbox-conversation-controller.ts',
+  'packages/adapter-http/src/controllers/chatapp/send-controller.ts',
+  'packages/adapter-http/src/controllers/chatapp/sender-controller.ts',
+  'packages/adapter-http/src/controllers/knowledge-bases/knowledge-base-controller.ts',
+  'packages/adapter-http/src/controllers/telephony/assistant-number-controller.ts',
+  'packages/adapter-http/src/controllers/telephony/phone-number-controller.ts',
+  'packages/adapter-http/src/controllers/telephony/sip-trunk-controller.ts',
+  'packages/adapter-http/src/controllers/tools/tool-preview-controller.ts',
+  'packages/adapter-http/src/controllers/top-ups/admin-top-up-controller.ts',
+  'packages/adapter-http/src/controllers/top-ups/top-up-controller.ts',
+  'packages/adapter-http/src/controllers/webhooks/webhook-controller.ts',
+]);
+
+/** Imports between the feature folders of the domain and of the application, per package. */
+const featureEdges = new Map<string, Map<string, Set<string>>>();
+
 const importPattern = /(?:from\s+|import\s*\(\s*|require\s*\(\s*|import\s+)['"]([^'"]+)['"]/g;
 
 for (const group of ['packages', 'apps']) {
@@ -91,11 +130,18 @@ for (const group of ['packages', 'apps']) {
     for (const file of sourceFiles(join(dir, 'src'))) {
       const rel = relative(root, file);
       const text = readFileSync(file, 'utf8');
+      if (pkg === 'adapter-http') {
+        const injections = repositoryInjections(rel, text);
+        const owed = REPOSITORY_INJECTION_DEBT.has(rel.split(sep).join('/'));
+        if (!owed) violations.push(...injections);
+        else if (injections.length === 0) violations.push(`${rel} injects no repository any more: take it off REPOSITORY_INJECTION_DEBT`);
+      }
       for (const m of text.matchAll(importPattern)) {
         const spec = m[1];
         if (spec.startsWith('.')) {
           const target = resolve(file, '..', spec);
           if (!target.startsWith(dir + sep)) violations.push(`${rel} reaches outside its package: ${spec}`);
+          else if (kind === 'domain' || kind === 'application') noteFeatureEdge(pkg, relative(join(dir, 'src'), file), relative(join(dir, 'src'), target));
         } else if (spec.startsWith('@voiceplane/')) {
           const name = spec.slice('@voiceplane/'.length).split('/')[0];
           if (!allowedInternal(pkg, kind, name)) violations.push(`${rel} imports ${spec}`);
@@ -119,6 +165,18 @@ for (const group of ['packages', 'apps']) {
 }
 
 checkWiring();
+for (const [pkg, edges] of featureEdges) {
+  if (pkg !== 'domain') continue; // TEMP
+  for (const cycle of featureCycles(edges)) violations.push(`packages/${pkg}/src feature folders import each other: ${cycle}`);
+}
+
+function noteFeatureEdge(pkg: string, from: string, to: string): void {
+  const [a, b] = [featureOf(from), featureOf(to)];
+  if (a === null || b === null || a === b) return;
+  const edges = featureEdges.get(pkg) ?? new Map<string, Set<string>>();
+  featureEdges.set(pkg, edges);
+  edges.set(a, (edges.get(a) ?? new Set()).add(b));
+}
 
 /** Apps are leaves and DI identifiers are typed: every TypeScript file, tests included, and every manifest. */
 function checkWiring(): void {
