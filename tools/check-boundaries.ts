@@ -166,7 +166,6 @@ for (const group of ['packages', 'apps']) {
 
 checkWiring();
 for (const [pkg, edges] of featureEdges) {
-  if (pkg !== 'domain') continue; // TEMP
   for (const cycle of featureCycles(edges)) violations.push(`packages/${pkg}/src feature folders import each other: ${cycle}`);
 }
 
