@@ -11,9 +11,10 @@
  *  - the voice agent reaches the control plane only over its runtime routes: it depends on the domain,
  *    the application (the conversation policy) and the LiveKit adapter, never on composition, the
  *    database or the bus.
- * Checks both package.json dependencies and the import statements of every non-test source file.
+ * Checks both package.json dependencies and the import statements of every non-test source file;
+ * a package's test-support/ (helpers its tests share) may import only what its package.json declares.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { featureCycles, featureOf, repositoryInjections } from './boundaries/layer-rules';
 import { appDependencies, appImports, untypedTokens } from './boundaries/wiring-rules';
@@ -113,8 +114,9 @@ for (const group of ['packages', 'apps']) {
   for (const pkg of readdirSync(join(root, group))) {
     const dir = join(root, group, pkg);
     const kind: Kind = group === 'apps' ? 'app' : kindOf(pkg);
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
     const deps = Object.keys(manifest.dependencies ?? {});
+    checkTestSupport(group, pkg, dir, new Set([...deps, ...Object.keys(manifest.devDependencies ?? {})]));
 
     for (const dep of deps) {
       if (dep.startsWith('@voiceplane/')) {
@@ -165,6 +167,26 @@ for (const group of ['packages', 'apps']) {
 }
 
 checkWiring();
+
+/**
+ * Test helpers are code too: each package they import is declared in the package's manifest
+ * (a development dependency is enough), and they stay inside their package.
+ */
+function checkTestSupport(group: string, pkg: string, dir: string, declared: ReadonlySet<string>): void {
+  const supportDir = join(dir, 'test-support');
+  if (!existsSync(supportDir)) return;
+  for (const file of sourceFiles(supportDir)) {
+    const rel = relative(root, file);
+    for (const m of readFileSync(file, 'utf8').matchAll(importPattern)) {
+      const spec = m[1];
+      if (spec.startsWith('.')) {
+        if (!resolve(file, '..', spec).startsWith(dir + sep)) violations.push(`${rel} reaches outside its package: ${spec}`);
+      } else if (!spec.startsWith('node:') && !declared.has(packageOf(spec)) && packageOf(spec) !== `@voiceplane/${pkg}`) {
+        violations.push(`${rel} imports ${spec}, which ${group}/${pkg}/package.json does not declare`);
+      }
+    }
+  }
+}
 for (const [pkg, edges] of featureEdges) {
   for (const cycle of featureCycles(edges)) violations.push(`packages/${pkg}/src feature folders import each other: ${cycle}`);
 }

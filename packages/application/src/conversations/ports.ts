@@ -38,12 +38,6 @@ export interface ConversationSenders {
   findOwned(userId: number, id: number): Promise<Pick<Sender, 'phoneNumber' | 'displayName'> | null>;
 }
 
-/** A conversation the inactivity scheduler may have to end. */
-export interface ConversationDeadline {
-  readonly conversationId: number;
-  readonly runAt: Date;
-}
-
 export interface ConversationRepository {
   /** Unlocked read of the (sender, customer) conversation. */
   find(senderId: number, customerPhone: string): Promise<Conversation | null>;

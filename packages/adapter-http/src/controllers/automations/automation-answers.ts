@@ -13,7 +13,7 @@ export const RUN_NOT_FOUND: Answer = { status: 404, body: { message: 'Run not fo
 export const TABLE_NOT_FOUND: Answer = { status: 404, body: { message: 'Table not found' } };
 export const ROW_NOT_FOUND: Answer = { status: 404, body: { message: 'Row not found' } };
 export const CONNECTION_NOT_FOUND: Answer = { status: 404, body: { message: 'Connection not found' } };
-export const TABLE_FULL: Answer = { status: 422, body: { message: 'A table can hold at most 10000 rows.' } };
+const TABLE_FULL: Answer = { status: 422, body: { message: 'A table can hold at most 10000 rows.' } };
 
 const CREDENTIAL_MESSAGES = {
   auth_value: {
