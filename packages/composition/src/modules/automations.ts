@@ -62,8 +62,9 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
     get(TOKENS.AutomationRepository), get(TOKENS.AutomationToolBinding), get(TOKENS.DataTableRepository), get(TOKENS.UnitOfWork), config.publicBaseUrl,
   )).inSingletonScope();
   c.bind(TOKENS.ApplyTemplate).toDynamicValue(() => new ApplyTemplate(
-    get(TOKENS.AutomationRepository), get(TOKENS.AssistantRepository), c.get(TemplateChecks), get(TOKENS.AutomationToolBinding), c.get(VersionPublisher),
-    get(TOKENS.AutomationEngine), get(TOKENS.Clock), get(TOKENS.Ids), config.publicBaseUrl,
+    { automations: get(TOKENS.AutomationRepository), assistants: get(TOKENS.AssistantRepository), tools: get(TOKENS.AutomationToolBinding) },
+    { checks: c.get(TemplateChecks), publisher: c.get(VersionPublisher), engine: get(TOKENS.AutomationEngine) },
+    get(TOKENS.Clock), get(TOKENS.Ids), config.publicBaseUrl,
   )).inSingletonScope();
   c.bind(TOKENS.UpdateFlow).toDynamicValue(() => new UpdateFlow(
     get(TOKENS.AutomationRepository), c.get(TemplateChecks), c.get(VersionPublisher), get(TOKENS.AutomationEngine), get(TOKENS.Clock), get(TOKENS.Ids), config.publicBaseUrl,
