@@ -6,15 +6,19 @@
  *  - composition (what the apps share) depends on domain, application and adapters, never on an app;
  *  - only apps read process.env;
  *  - no app is imported by anything, and DI identifiers carry their type (tools/boundaries/wiring-rules.ts);
+ *  - the HTTP adapter injects no repository token, and no two feature folders of the domain or the
+ *    application import each other, directly or round a longer circle (tools/boundaries/layer-rules.ts);
  *  - the voice agent reaches the control plane only over its runtime routes: it depends on the domain,
  *    the application (the conversation policy) and the LiveKit adapter, never on composition, the
  *    database or the bus;
  *  - the TypeORM adapter reads rows typed (tools/boundaries/untyped-rows.ts).
- * Checks both package.json dependencies and the import statements of every non-test source file.
+ * Checks both package.json dependencies and the import statements of every non-test source file;
+ * a package's test-support/ (helpers its tests share) may import only what its package.json declares.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { untypedRowViolations } from './boundaries/untyped-rows';
+import { featureCycles, featureOf, repositoryInjections } from './boundaries/layer-rules';
 import { appDependencies, appImports, untypedTokens } from './boundaries/wiring-rules';
 
 const root = resolve(__dirname, '..', '..');
@@ -70,14 +74,51 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
+/**
+ * Controllers that still read through a repository, each waiting for its use case (or query).
+ * The list only shrinks: a file not on it that injects one fails, and so does a file on it that no
+ * longer does.
+ */
+const REPOSITORY_INJECTION_DEBT = new Set<string>([
+  'packages/adapter-http/src/controllers/account-controller.ts',
+  'packages/adapter-http/src/controllers/api-key-controller.ts',
+  'packages/adapter-http/src/controllers/assistants/assistant-admin-controller.ts',
+  'packages/adapter-http/src/controllers/assistants/assistant-controller.ts',
+  'packages/adapter-http/src/controllers/assistants/folder-controller.ts',
+  'packages/adapter-http/src/controllers/assistants/label-controller.ts',
+  'packages/adapter-http/src/controllers/assistants/reference-data-controller.ts',
+  'packages/adapter-http/src/controllers/automations/flow-run-controller.ts',
+  'packages/adapter-http/src/controllers/automations/sandbox-automation-controller.ts',
+  'packages/adapter-http/src/controllers/billing-controller.ts',
+  'packages/adapter-http/src/controllers/calls/call-controller.ts',
+  'packages/adapter-http/src/controllers/calls/runtime-call-controller.ts',
+  'packages/adapter-http/src/controllers/chatapp/conversation-controller.ts',
+  'packages/adapter-http/src/controllers/chatapp/sandbox-chatapp-controller.ts',
+  'packages/adapter-http/src/controllers/chatapp/sandbox-conversation-controller.ts',
+  'packages/adapter-http/src/controllers/chatapp/send-controller.ts',
+  'packages/adapter-http/src/controllers/chatapp/sender-controller.ts',
+  'packages/adapter-http/src/controllers/knowledge-bases/knowledge-base-controller.ts',
+  'packages/adapter-http/src/controllers/telephony/assistant-number-controller.ts',
+  'packages/adapter-http/src/controllers/telephony/phone-number-controller.ts',
+  'packages/adapter-http/src/controllers/telephony/sip-trunk-controller.ts',
+  'packages/adapter-http/src/controllers/tools/tool-preview-controller.ts',
+  'packages/adapter-http/src/controllers/top-ups/admin-top-up-controller.ts',
+  'packages/adapter-http/src/controllers/top-ups/top-up-controller.ts',
+  'packages/adapter-http/src/controllers/webhooks/webhook-controller.ts',
+]);
+
+/** Imports between the feature folders of the domain and of the application, per package. */
+const featureEdges = new Map<string, Map<string, Set<string>>>();
+
 const importPattern = /(?:from\s+|import\s*\(\s*|require\s*\(\s*|import\s+)['"]([^'"]+)['"]/g;
 
 for (const group of ['packages', 'apps']) {
   for (const pkg of readdirSync(join(root, group))) {
     const dir = join(root, group, pkg);
     const kind: Kind = group === 'apps' ? 'app' : kindOf(pkg);
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
     const deps = Object.keys(manifest.dependencies ?? {});
+    checkTestSupport(group, pkg, dir, new Set([...deps, ...Object.keys(manifest.devDependencies ?? {})]));
 
     for (const dep of deps) {
       if (dep.startsWith('@voiceplane/')) {
@@ -93,11 +134,18 @@ for (const group of ['packages', 'apps']) {
     for (const file of sourceFiles(join(dir, 'src'))) {
       const rel = relative(root, file);
       const text = readFileSync(file, 'utf8');
+      if (pkg === 'adapter-http') {
+        const injections = repositoryInjections(rel, text);
+        const owed = REPOSITORY_INJECTION_DEBT.has(rel.split(sep).join('/'));
+        if (!owed) violations.push(...injections);
+        else if (injections.length === 0) violations.push(`${rel} injects no repository any more: take it off REPOSITORY_INJECTION_DEBT`);
+      }
       for (const m of text.matchAll(importPattern)) {
         const spec = m[1];
         if (spec.startsWith('.')) {
           const target = resolve(file, '..', spec);
           if (!target.startsWith(dir + sep)) violations.push(`${rel} reaches outside its package: ${spec}`);
+          else if (kind === 'domain' || kind === 'application') noteFeatureEdge(pkg, relative(join(dir, 'src'), file), relative(join(dir, 'src'), target));
         } else if (spec.startsWith('@voiceplane/')) {
           const name = spec.slice('@voiceplane/'.length).split('/')[0];
           if (!allowedInternal(pkg, kind, name)) violations.push(`${rel} imports ${spec}`);
@@ -121,6 +169,37 @@ for (const group of ['packages', 'apps']) {
 }
 
 checkWiring();
+
+/**
+ * Test helpers are code too: each package they import is declared in the package's manifest
+ * (a development dependency is enough), and they stay inside their package.
+ */
+function checkTestSupport(group: string, pkg: string, dir: string, declared: ReadonlySet<string>): void {
+  const supportDir = join(dir, 'test-support');
+  if (!existsSync(supportDir)) return;
+  for (const file of sourceFiles(supportDir)) {
+    const rel = relative(root, file);
+    for (const m of readFileSync(file, 'utf8').matchAll(importPattern)) {
+      const spec = m[1];
+      if (spec.startsWith('.')) {
+        if (!resolve(file, '..', spec).startsWith(dir + sep)) violations.push(`${rel} reaches outside its package: ${spec}`);
+      } else if (!spec.startsWith('node:') && !declared.has(packageOf(spec)) && packageOf(spec) !== `@voiceplane/${pkg}`) {
+        violations.push(`${rel} imports ${spec}, which ${group}/${pkg}/package.json does not declare`);
+      }
+    }
+  }
+}
+for (const [pkg, edges] of featureEdges) {
+  for (const cycle of featureCycles(edges)) violations.push(`packages/${pkg}/src feature folders import each other: ${cycle}`);
+}
+
+function noteFeatureEdge(pkg: string, from: string, to: string): void {
+  const [a, b] = [featureOf(from), featureOf(to)];
+  if (a === null || b === null || a === b) return;
+  const edges = featureEdges.get(pkg) ?? new Map<string, Set<string>>();
+  featureEdges.set(pkg, edges);
+  edges.set(a, (edges.get(a) ?? new Set()).add(b));
+}
 
 /** Apps are leaves and DI identifiers are typed: every TypeScript file, tests included, and every manifest. */
 function checkWiring(): void {

@@ -17,7 +17,7 @@ import { canonicalRoute, canonicalSearch } from './pipeline/aliases';
 import { constrainRouteParameters, notFoundOrMethodNotAllowed, routeIdentity, routeResolver } from './pipeline/route-table';
 import { UnexpectedErrorFilter } from './pipeline/error-filter';
 import { familyOfPath, serverErrorBody } from './pipeline/families';
-import { ApiRequest, fullPath } from './pipeline/request-context';
+import { fullPath } from './pipeline/request-context';
 import { mountDocs } from './openapi/docs';
 import { buildOpenApiDocument } from './openapi/registry';
 import { mcpEndpoint } from './mcp/mcp-endpoint';

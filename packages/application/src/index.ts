@@ -15,6 +15,7 @@ export * from './accounts/authenticator';
 export * from './accounts/principal-cache';
 export * from './accounts/create-account';
 export * from './accounts/login';
+export * from './accounts/administer-accounts';
 export * from './billing/balance-service';
 export * from './ratelimit/rate-limiter';
 export * from './tokens';

@@ -13,6 +13,7 @@ import { TOOL_TOKENS } from './tools/tokens';
 import { TOP_UP_TOKENS } from './top-ups/tokens';
 import { WEBHOOK_TOKENS } from './webhooks/tokens';
 import { CHATAPP_TOKENS } from './chatapp/tokens';
+import { CONVERSATION_TOKENS } from './conversations/tokens';
 import { CHATAPP_INGRESS_TOKENS } from './chatapp/ingress-tokens';
 import { KNOWLEDGE_BASE_TOKENS } from './knowledge-bases/tokens';
 
@@ -24,7 +25,7 @@ import { KNOWLEDGE_BASE_TOKENS } from './knowledge-bases/tokens';
  */
 export const TOKENS: typeof CORE_TOKENS & typeof ACCOUNT_TOKENS & typeof BILLING_TOKENS & typeof RATE_LIMIT_TOKENS & typeof TOOL_TOKENS
   & typeof ASSISTANT_TOKENS & typeof FOLDER_TOKENS & typeof TELEPHONY_TOKENS & typeof WEBHOOK_TOKENS & typeof EVENT_TOKENS
-  & typeof CALL_TOKENS & typeof AUTOMATION_TOKENS & typeof CHATAPP_TOKENS & typeof CHATAPP_INGRESS_TOKENS
+  & typeof CALL_TOKENS & typeof AUTOMATION_TOKENS & typeof CHATAPP_TOKENS & typeof CONVERSATION_TOKENS & typeof CHATAPP_INGRESS_TOKENS
   & typeof CALL_PERMISSION_TOKENS & typeof TOP_UP_TOKENS & typeof KNOWLEDGE_BASE_TOKENS = {
   ...KNOWLEDGE_BASE_TOKENS,
   ...CORE_TOKENS,
@@ -40,11 +41,12 @@ export const TOKENS: typeof CORE_TOKENS & typeof ACCOUNT_TOKENS & typeof BILLING
   ...CALL_TOKENS,
   ...AUTOMATION_TOKENS,
   ...CHATAPP_TOKENS,
+  ...CONVERSATION_TOKENS,
   ...CHATAPP_INGRESS_TOKENS,
   ...CALL_PERMISSION_TOKENS,
   ...TOP_UP_TOKENS,
 };
 
 export { ACCOUNT_TOKENS, ASSISTANT_TOKENS, AUTOMATION_TOKENS, BILLING_TOKENS, CALL_PERMISSION_TOKENS, CALL_TOKENS, CORE_TOKENS, EVENT_TOKENS, FOLDER_TOKENS, RATE_LIMIT_TOKENS, TELEPHONY_TOKENS, TOOL_TOKENS, TOP_UP_TOKENS, WEBHOOK_TOKENS };
-export { CHATAPP_TOKENS, CHATAPP_INGRESS_TOKENS };
+export { CHATAPP_TOKENS, CHATAPP_INGRESS_TOKENS, CONVERSATION_TOKENS };
 export { token, type Token } from './shared/token';

@@ -1,8 +1,8 @@
 import { Controller, Get, Params, Post, Put, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { Plan, withPlanChanges } from '@voiceplane/domain';
-import { BalanceService, CreateAccount, TOKENS, UserRepository } from '@voiceplane/application';
+import { Plan } from '@voiceplane/domain';
+import { AdministerAccounts, BalanceService, CreateAccount, TOKENS } from '@voiceplane/application';
 import { Bool, Int, Num, Obj, PageQuery, pageOf, Str, validateDto } from '../validation';
 import { failValidation, parse, pathId, reply } from '../pipeline/responses';
 import { answer } from '../pipeline/answers';
@@ -69,7 +69,7 @@ function parsePlan(input: unknown, key: string): Partial<Plan> {
 export class AdminController {
   constructor(
     @inject(TOKENS.CreateAccount) private readonly createAccount: CreateAccount,
-    @inject(TOKENS.UserRepository) private readonly users: UserRepository,
+    @inject(TOKENS.AdministerAccounts) private readonly accounts: AdministerAccounts,
     @inject(TOKENS.BalanceService) private readonly balances: BalanceService,
   ) {}
 
@@ -92,15 +92,15 @@ export class AdminController {
   async listUsers(@Request() req: ExpressRequest) {
     const q = parse(UsersQuery, req.query);
     const page = pageOf(q);
-    const result = await this.users.list(page, q.email);
+    const result = await this.accounts.list(page, q.email);
     return reply(200, pageEnvelope(result.items.map(presentAdminUser), result.total, page.page, page.perPage));
   }
 
   @Get('/users/:id')
   async getUser(@Params({ name: 'id' }) id: string) {
-    const user = await this.users.findById(pathId(id, USER_NOT_FOUND));
-    if (!user) answer(ACCOUNT_ANSWERS, 'user_not_found');
-    return reply(200, { data: presentAdminUser(user) });
+    const result = await this.accounts.get(pathId(id, USER_NOT_FOUND));
+    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
+    return reply(200, { data: presentAdminUser(result.value) });
   }
 
   @Post('/users/:id/balance')
@@ -114,20 +114,17 @@ export class AdminController {
 
   @Put('/users/:id/plan')
   async updatePlan(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const user = await this.users.findById(pathId(id, USER_NOT_FOUND));
-    if (!user) answer(ACCOUNT_ANSWERS, 'user_not_found');
-    const plan = withPlanChanges(user.plan, parsePlan(req.body, ''));
-    await this.users.updatePlan(user.id, plan);
-    return reply(200, { message: 'Plan updated.', plan: presentPlan({ ...user, plan }) });
+    const result = await this.accounts.changePlan(pathId(id, USER_NOT_FOUND), () => parsePlan(req.body, ''));
+    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
+    return reply(200, { message: 'Plan updated.', plan: presentPlan(result.value) });
   }
 
   @Put('/users/:id/status')
   async setStatus(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const userId = pathId(id, USER_NOT_FOUND);
     const body = parse(StatusBody, req.body);
-    const user = await this.users.findById(userId);
-    if (!user) answer(ACCOUNT_ANSWERS, 'user_not_found');
-    await this.users.setDisabled(userId, body.disabled);
-    return reply(200, { message: 'User updated.', data: presentAdminUser({ ...user, disabled: body.disabled }) });
+    const result = await this.accounts.setDisabled(userId, body.disabled);
+    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
+    return reply(200, { message: 'User updated.', data: presentAdminUser(result.value) });
   }
 }

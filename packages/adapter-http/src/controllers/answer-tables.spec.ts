@@ -2,6 +2,7 @@ import { applyRuntimeEvent } from '@voiceplane/domain';
 import { answerFor } from '../pipeline/answers';
 import { ACCOUNT_ANSWERS } from './account-answers';
 import { ACTIVATION_ANSWERS, groupAnswers, saveAnswers } from './assistants/assistant-answers';
+import { CONNECTION_ANSWERS, DATA_TABLE_ANSWERS } from './automations/automation-answers';
 import { CALL_EVENT_ANSWERS, INBOUND_CALL_ANSWERS, MAKE_CALL_ANSWERS, SANDBOX_CALL_EVENT_ANSWERS } from './calls/call-answers';
 import { PURCHASE_ANSWERS, sipTrunkWriteAnswers, UPDATE_TRUNK_FAILED } from './telephony/telephony-answers';
 import { TOOL_ANSWERS, TOOL_CALL_ANSWERS } from './tools/tool-answers';
@@ -19,6 +20,23 @@ describe('answer tables', () => {
       status: 422, body: { message: 'The given data was invalid.', errors: { call_id: ['The selected call id is invalid.'] } },
     });
     expect(answerFor(TOOL_CALL_ANSWERS, 'call_ended')).toEqual({ status: 409, body: { message: 'Call already ended.' } });
+  });
+
+  it('words data-table and connection refusals in the standard family', () => {
+    expect(answerFor(DATA_TABLE_ANSWERS, 'name_taken')).toEqual({
+      status: 422, body: { message: 'The given data was invalid.', errors: { name: ['The name has already been taken.'] } },
+    });
+    expect(answerFor(DATA_TABLE_ANSWERS, 'table_full')).toEqual({ status: 422, body: { message: 'A table can hold at most 10000 rows.' } });
+    expect(answerFor(CONNECTION_ANSWERS, { code: 'invalid_credentials', problems: { auth_value: 'basic_format', auth_header_name: 'required' } })).toEqual({
+      status: 422,
+      body: {
+        message: 'The given data was invalid.',
+        errors: {
+          auth_value: ['The auth value must be user:password for basic authentication.'],
+          auth_header_name: ['The auth header name field is required when auth type is header.'],
+        },
+      },
+    });
   });
 
   it('answers make_call refusals, too_many_calls with its retry hint', () => {

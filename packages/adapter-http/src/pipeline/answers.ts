@@ -1,3 +1,4 @@
+import type { Answer } from './answer';
 import { fail } from './responses';
 
 /** A refusal or field problem: a bare code, or a code with what its answer needs. */
@@ -8,12 +9,7 @@ export type CodeOf<R extends Coded> = R extends string ? R : R extends { readonl
 /** The member of `R` that carries code `C`. */
 export type WithCode<R extends Coded, C extends string> = R extends string ? (R extends C ? R : never) : Extract<R, { readonly code: C }>;
 
-/** What the client receives for one refusal. */
-export interface Answer {
-  readonly status: number;
-  readonly body: object;
-  readonly headers?: Readonly<Record<string, string>>;
-}
+export type { Answer } from './answer';
 
 /**
  * One answer per code a feature can refuse with: a new code does not compile until it has its

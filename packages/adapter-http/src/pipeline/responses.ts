@@ -2,7 +2,7 @@ import { ErrorHttpResponse, HttpResponse, isHttpResponseSymbol } from '@inversif
 import { FieldErrors } from '@voiceplane/domain';
 import { Ctor, validateDto, ValidateOptions } from '../validation';
 import { ErrorFamily, validationBody } from './families';
-import type { Answer } from './answers';
+import type { Answer } from './answer';
 
 /** A controller's answer with any status; the body is always JSON. */
 export function reply(statusCode: number, body: object, headers?: Record<string, string>): HttpResponse {

@@ -2,6 +2,7 @@ import { token } from '../shared/token';
 import type {
   CredentialRepository, LedgerRepository, SettingsRepository, SigningSecretRepository, UserRepository,
 } from '../ports/accounts';
+import type { AdministerAccounts } from './administer-accounts';
 import type { Authenticator } from './authenticator';
 import type { CreateAccount } from './create-account';
 import type { Login } from './login';
@@ -15,4 +16,5 @@ export const ACCOUNT_TOKENS = {
   Authenticator: token<Authenticator>('Authenticator'),
   CreateAccount: token<CreateAccount>('CreateAccount'),
   Login: token<Login>('Login'),
+  AdministerAccounts: token<AdministerAccounts>('AdministerAccounts'),
 } as const;

@@ -30,19 +30,36 @@ export interface AppliedTemplate {
 
 const WEBHOOK_TOKEN_LENGTH = 32;
 
+/** What applying a template reads and writes: the flows, the assistants, the tool bindings. */
+export interface ApplyTemplateStores {
+  readonly automations: AutomationRepository;
+  readonly assistants: AssistantRepository;
+  readonly tools: AutomationToolBinding;
+}
+
+/** The stages of an apply: the checks, publishing the first version, the real test run. */
+export interface ApplyTemplateStages {
+  readonly checks: TemplateChecks;
+  readonly publisher: VersionPublisher;
+  readonly engine: AutomationEngine;
+}
+
 /** `POST /api/user/automate/templates/{key}`. */
 export class ApplyTemplate {
+  private readonly automations: AutomationRepository;
+  private readonly assistants: AssistantRepository;
+  private readonly tools: AutomationToolBinding;
+  private readonly checks: TemplateChecks;
+  private readonly publisher: VersionPublisher;
+  private readonly engine: AutomationEngine;
+
   constructor(
-    private readonly automations: AutomationRepository,
-    private readonly assistants: AssistantRepository,
-    private readonly checks: TemplateChecks,
-    private readonly tools: AutomationToolBinding,
-    private readonly publisher: VersionPublisher,
-    private readonly engine: AutomationEngine,
-    private readonly clock: Clock,
-    private readonly ids: Ids,
-    private readonly publicBaseUrl: string,
-  ) {}
+    stores: ApplyTemplateStores, stages: ApplyTemplateStages,
+    private readonly clock: Clock, private readonly ids: Ids, private readonly publicBaseUrl: string,
+  ) {
+    ({ automations: this.automations, assistants: this.assistants, tools: this.tools } = stores);
+    ({ checks: this.checks, publisher: this.publisher, engine: this.engine } = stages);
+  }
 
   async execute(request: ApplyTemplateRequest): Promise<Outcome<AppliedTemplate>> {
     const { template, userId } = request;

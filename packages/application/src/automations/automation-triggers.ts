@@ -3,7 +3,7 @@ import { CONVERSATION_ENDED_TOPIC } from '../conversations/end-inactive-conversa
 import { CALL_ENDED_TOPIC, CallEndedEvent } from '../calls/end-call';
 import { EventConsumer } from '../events/ports';
 import { Clock } from '../ports/clock';
-import { ToolCallContext, AutomationToolRunner } from '../tools/ports';
+import { AutomationToolRunner } from '../tools/ports';
 import { lastOutput } from './apply-template';
 import { AutomationEngine } from './automation-engine';
 import { AutomationRepository, AutomationRunRepository } from './ports';

@@ -10,6 +10,8 @@ export * from './version-publisher';
 export * from './update-flow';
 export * from './restore-flow';
 export * from './manage-flows';
+export * from './manage-data-tables';
+export * from './manage-connections';
 export * from './flow-queries';
 export * from './retry-run';
 export * from './webhook-trigger';

@@ -2,6 +2,8 @@ import { token } from '../shared/token';
 import type { ApplyTemplate } from './apply-template';
 import type { AutomationEngine } from './automation-engine';
 import type { FlowQueries } from './flow-queries';
+import type { ManageConnections } from './manage-connections';
+import type { ManageDataTables } from './manage-data-tables';
 import type { ManageFlows } from './manage-flows';
 import type { RestoreFlow } from './restore-flow';
 import type { RetryRun } from './retry-run';
@@ -19,6 +21,8 @@ export const AUTOMATION_TOKENS = {
   AutomationToolBinding: token<AutomationToolBinding>('AutomationToolBinding'),
   /** Bound by the chat-app capability; without it chat-app templates refuse on `sender_id`. */
   AutomationChatapp: token<AutomationChatapp>('AutomationChatapp'),
+  ManageDataTables: token<ManageDataTables>('ManageDataTables'),
+  ManageConnections: token<ManageConnections>('ManageConnections'),
   AutomationEngine: token<AutomationEngine>('AutomationEngine'),
   ApplyTemplate: token<ApplyTemplate>('ApplyTemplate'),
   FlowQueries: token<FlowQueries>('FlowQueries'),

@@ -1,5 +1,5 @@
 import { err, ok, recordingMediaKey, type Result } from '@voiceplane/domain';
-import type { StoredMedia, MediaStore } from '../chatapp/inbound-media';
+import type { StoredMedia, MediaStore } from '../ports/media-store';
 import { Clock } from '../ports/clock';
 import { CallRepository } from './ports';
 

@@ -28,8 +28,13 @@ function setup(platformLine: CallerLine | null = PLATFORM_LINE) {
   const deliveries = new WebhookDeliveries(store.uow, store.deliveries, store.outbox, store.jobs, store.ids, store.clock);
   const events = new RecordCallEvent(store.calls, new EndCall(store.assistants, balance, deliveries, DEFAULT_CALL_MINUTE_PRICES), store.clock);
   const makeCall = new MakeCall(
-    store.uow, store.assistants, store.users, new CallerLines(noTelephony, noTelephony, runtime.platformLine),
-    new CallConfigurations(store.tools, store.catalog, store.assistants), store.calls, store.jobs, runtime, events, DEFAULT_CALL_MINUTE_PRICES, store.clock, log,
+    { uow: store.uow, assistants: store.assistants, users: store.users, calls: store.calls },
+    {
+      lines: new CallerLines(noTelephony, noTelephony, runtime.platformLine),
+      configurations: new CallConfigurations(store.tools, store.catalog, store.assistants), prices: DEFAULT_CALL_MINUTE_PRICES,
+    },
+    { scheduler: store.jobs, runtime, events },
+    store.clock, log,
   );
   const assistant = async (userId: number, over: Partial<AssistantConfig> = {}) => {
     const saved = await store.assistants.create(userId, { ...draftAssistant({ name: 'Sales' }, SAMPLE_CATALOG), maxDuration: 300, ringingTime: 20, ...over });

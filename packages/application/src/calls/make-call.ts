@@ -28,26 +28,50 @@ export const CALL_DISPATCH_WATCHDOG_JOB = 'call.dispatch_watchdog';
 /** A runtime that took a call reports on it within seconds; one still `initiated` this late was never placed. */
 export const DISPATCH_WATCHDOG_MS = 10 * 60_000;
 
+/** Where a call's checks read and where the call is stored. */
+export interface MakeCallStores {
+  readonly uow: UnitOfWork;
+  readonly assistants: AssistantRepository;
+  readonly users: UserRepository;
+  readonly calls: CallRepository;
+}
+
+/** What the call starts with: the line it is placed from, its configuration, its price. */
+export interface MakeCallSetup {
+  readonly lines: CallerLines;
+  readonly configurations: CallConfigurations;
+  readonly prices: CallMinutePrices;
+}
+
+/** Handing the call over and watching that it was: the runtime, the watchdog job, the end path. */
+export interface MakeCallDispatch {
+  readonly scheduler: JobScheduler;
+  readonly runtime: VoiceRuntime;
+  readonly events: RecordCallEvent;
+}
+
 /**
  * `POST /api/user/make_call`: checks in contract order, stores the call with the configuration it
  * starts with, and hands it to the voice runtime once that is committed. A refused hand-over ends
  * the call as `failed` through the normal end path.
  */
 export class MakeCall {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly assistants: AssistantRepository,
-    private readonly users: UserRepository,
-    private readonly lines: CallerLines,
-    private readonly configurations: CallConfigurations,
-    private readonly calls: CallRepository,
-    private readonly scheduler: JobScheduler,
-    private readonly runtime: VoiceRuntime,
-    private readonly events: RecordCallEvent,
-    private readonly prices: CallMinutePrices,
-    private readonly clock: Clock,
-    private readonly log: WorkLogger,
-  ) {}
+  private readonly uow: UnitOfWork;
+  private readonly assistants: AssistantRepository;
+  private readonly users: UserRepository;
+  private readonly calls: CallRepository;
+  private readonly lines: CallerLines;
+  private readonly configurations: CallConfigurations;
+  private readonly prices: CallMinutePrices;
+  private readonly scheduler: JobScheduler;
+  private readonly runtime: VoiceRuntime;
+  private readonly events: RecordCallEvent;
+
+  constructor(stores: MakeCallStores, setup: MakeCallSetup, dispatch: MakeCallDispatch, private readonly clock: Clock, private readonly log: WorkLogger) {
+    ({ uow: this.uow, assistants: this.assistants, users: this.users, calls: this.calls } = stores);
+    ({ lines: this.lines, configurations: this.configurations, prices: this.prices } = setup);
+    ({ scheduler: this.scheduler, runtime: this.runtime, events: this.events } = dispatch);
+  }
 
   async execute(request: MakeCallRequest): Promise<Result<{ readonly callId: number }, MakeCallRefusal>> {
     const { userId } = request;

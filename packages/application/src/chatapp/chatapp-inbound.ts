@@ -1,12 +1,11 @@
 import { Clock } from '../ports/clock';
 import { WorkLogger } from '../events/ports';
 import { ApplyDeliveryStatus } from './apply-delivery-status';
-import { ChatappMessageRepository, SenderRepository, TemplateRepository } from './ports';
+import { CallPermissionReplies, ChatappMessageRepository, SenderRepository, TemplateRepository } from './ports';
 import { ChatappInboundHandler, ChatappInboundItem } from './provider-ports';
 import { ReceiveCustomerMessage } from './receive-customer-message';
 import type { SenderConnection } from './sender-connection';
 import type { ConversationRepository } from '../conversations/ports';
-import type { AnswerCallPermission } from '../call-permission/answer-call-permission';
 
 /**
  * What the provider ingress hands over once an item left the inbox. Items naming
@@ -20,7 +19,7 @@ export class ChatappInbound implements ChatappInboundHandler {
     private readonly customerMessages: ReceiveCustomerMessage,
     private readonly deliveryStatus: ApplyDeliveryStatus,
     private readonly conversations: ConversationRepository,
-    private readonly permissionAnswers: AnswerCallPermission,
+    private readonly permissionAnswers: CallPermissionReplies,
     private readonly connection: SenderConnection,
     private readonly clock: Clock,
     private readonly log: WorkLogger,

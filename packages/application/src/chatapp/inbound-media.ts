@@ -5,26 +5,10 @@ import { MEDIA_FETCH_TIMEOUT_MS, MEDIA_MAX_BYTES } from './media-fetch';
 import type { SenderRepository } from './ports';
 import type { ProviderSenders } from './provider-senders';
 import { ChatappProvider, ChatappProviderRefusal } from './provider-ports';
+import type { MediaBody, MediaStore, StoredMedia } from '../ports/media-store';
 
-/** Where voiceplane keeps its own copy of what customers send (files on the embedded default, a bucket in production). */
-export interface MediaStore {
-  /**
-   * Writes the bytes as they arrive (never the whole file in memory) and answers how many were
-   * written. A body that fails part-way stores nothing.
-   */
-  put(key: string, body: MediaBody, contentType: string): Promise<number>;
-  /** Null when nothing is stored under `key`. */
-  open(key: string): Promise<StoredMedia | null>;
-  /** Deleting a key that holds nothing succeeds. */
-  delete(key: string): Promise<void>;
-}
-
-export interface StoredMedia {
-  readonly contentType: string;
-  readonly size: number;
-  /** The bytes as they are read (a file or object stream). */
-  readonly body: AsyncIterable<Uint8Array>;
-}
+// The store is shared with call recordings; it stays reachable from here for the chat app's users.
+export type { MediaBody, MediaStore, StoredMedia } from '../ports/media-store';
 
 /** Where an inbound file comes from: the chat app's own media id, or a URL the sandbox's S1 was given. */
 export type MediaSource = { readonly kind: 'provider'; readonly ref: string } | { readonly kind: 'url'; readonly ref: string };
@@ -59,9 +43,6 @@ export interface InboundMediaRepository {
   deletedIds(limit: number): Promise<string[]>;
   forgetDeleted(ids: readonly string[]): Promise<void>;
 }
-
-/** Bytes as they arrive: a stream, or a single chunk already in hand. */
-export type MediaBody = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
 
 /** What a chat-app provider or the guarded client handed over. */
 export interface DownloadedMedia {

@@ -1,5 +1,5 @@
 import {
-  ChatappMessage, MediaType, MessageDeliveryState, MessageTemplate, QualityRating, Result, Sender, SenderStatus, TemplateStatus,
+  CallPermission, CallPermissionAnswerRefusal, ChatappMessage, MediaType, MessageDeliveryState, MessageTemplate, QualityRating, Result, Sender, SenderStatus, TemplateStatus,
 } from '@voiceplane/domain';
 
 /** A sender as registered: the record's fields plus what only the provider side reads. */
@@ -138,4 +138,24 @@ export interface ChatappMessageRepository {
   updateDelivery<A, E>(id: number, decide: (message: ChatappMessage) => Promise<Result<DeliveryStateChange<A>, E>>): Promise<Result<A, E | 'not_found'>>;
   /** Template sends of the user since `since` that the plan's allowance paid for. */
   allowanceUsed(userId: number, since: Date): Promise<number>;
+}
+
+/** A customer's answer to a call-permission request, as the chat app received it. */
+export interface CallPermissionReply {
+  readonly userId: number;
+  readonly senderId: number;
+  readonly customerPhone: string;
+  /** The contact's conversation UUID, for the event; null when none exists. */
+  readonly conversationUuid: string | null;
+  readonly response: 'accept' | 'reject';
+  /** Only for `accept`: a grant without expiry. */
+  readonly permanent: boolean;
+}
+
+/**
+ * Who takes that answer: the call-permission feature. It builds on the chat app (it sends the
+ * requests through it), so it is handed in here rather than imported.
+ */
+export interface CallPermissionReplies {
+  answer(reply: CallPermissionReply): Promise<Result<CallPermission, CallPermissionAnswerRefusal>>;
 }

@@ -1,7 +1,4 @@
 import { token } from '../shared/token';
-import type { ConversationRepository } from '../conversations/ports';
-import type { EndInactiveConversation } from '../conversations/end-inactive-conversation';
-import type { ToggleAi } from '../conversations/toggle-ai';
 import type { ApplyDeliveryStatus } from './apply-delivery-status';
 import type { CreateTemplate } from './create-template';
 import type { ChatappCallingLines } from './calling-lines';
@@ -26,7 +23,6 @@ export const CHATAPP_TOKENS = {
   SenderRepository: token<SenderRepository>('SenderRepository'),
   TemplateRepository: token<TemplateRepository>('TemplateRepository'),
   ChatappMessageRepository: token<ChatappMessageRepository>('ChatappMessageRepository'),
-  ConversationRepository: token<ConversationRepository>('ConversationRepository'),
   SendReservationRepository: token<SendReservationRepository>('SendReservationRepository'),
   /** Settles sends whose process died between reservation and settlement. */
   SendReservationSweep: token<SendReservationSweep>('SendReservationSweep'),
@@ -38,8 +34,6 @@ export const CHATAPP_TOKENS = {
   SendFreeformMessage: token<SendFreeformMessage>('SendFreeformMessage'),
   ApplyDeliveryStatus: token<ApplyDeliveryStatus>('ApplyDeliveryStatus'),
   ReceiveCustomerMessage: token<ReceiveCustomerMessage>('ReceiveCustomerMessage'),
-  ToggleAi: token<ToggleAi>('ToggleAi'),
-  EndInactiveConversation: token<EndInactiveConversation>('EndInactiveConversation'),
   /** Files customers sent: voiceplane's copies (files or an S3-compatible bucket), their records, the downloads. */
   MediaStore: token<MediaStore>('MediaStore'),
   InboundMediaRepository: token<InboundMediaRepository>('InboundMediaRepository'),

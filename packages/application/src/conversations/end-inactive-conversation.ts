@@ -8,11 +8,10 @@ import { Outbox } from '../ports/outbox';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { JobHandler, WorkLogger } from '../events/ports';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
-import { SenderRepository } from '../chatapp/ports';
 import { ReplyGenerator } from '../conversation-policy/ports';
-import { assistantModelName } from '../chatapp/assistant-model';
+import { assistantModelName } from './assistant-model';
 import { CONVERSATION_INACTIVITY_JOB, InactivitySchedule } from './inactivity-schedule';
-import { ConversationRepository } from './ports';
+import { ConversationRepository, ConversationSenders } from './ports';
 
 /** Outbox topic of every end, for automations bound to the assistant (`conversation.ended` trigger, A.13). */
 export const CONVERSATION_ENDED_TOPIC = 'conversation.ended';
@@ -44,7 +43,7 @@ export class EndInactiveConversation {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly conversations: ConversationRepository,
-    private readonly senders: SenderRepository,
+    private readonly senders: ConversationSenders,
     private readonly assistants: AssistantRepository,
     private readonly schedule: InactivitySchedule,
     private readonly deliveries: WebhookDeliveries,

@@ -1,4 +1,4 @@
-import { Conversation, ConversationMessage, ConversationStatus } from '@voiceplane/domain';
+import { Conversation, ConversationMessage, ConversationStatus, Sender } from '@voiceplane/domain';
 
 /** Where a cursor page starts: after this item in the list's order, or (`before`) the page that ends just before it. */
 export interface ConversationCursor {
@@ -33,10 +33,9 @@ export interface NewConversationKey {
   readonly now: Date;
 }
 
-/** A conversation the inactivity scheduler may have to end. */
-export interface ConversationDeadline {
-  readonly conversationId: number;
-  readonly runAt: Date;
+/** The chat-app senders a conversation is held on, as far as conversations read them. */
+export interface ConversationSenders {
+  findOwned(userId: number, id: number): Promise<Pick<Sender, 'phoneNumber' | 'displayName'> | null>;
 }
 
 export interface ConversationRepository {

@@ -1,5 +1,5 @@
 import {
-  ApplyTemplate, assistantEventRuns, conversationEventRuns, automationContinueJobs, AutomationEngine, automationResumeJobs, AutomationRunSweeper, RUN_SWEEP_INTERVAL_MS, AutomationSteps, AutomationToolRuns, CheckConnection, FlowQueries, ManageFlows,
+  ApplyTemplate, assistantEventRuns, conversationEventRuns, automationContinueJobs, AutomationEngine, automationResumeJobs, AutomationRunSweeper, RUN_SWEEP_INTERVAL_MS, AutomationSteps, AutomationToolRuns, CheckConnection, FlowQueries, ManageConnections, ManageDataTables, ManageFlows,
   RestoreFlow, RetryRun, SecretCipher, SYNC_REPLY_WAIT_MS, TemplateChecks, TOKENS, TriggerWebhook, UpdateFlow, VersionPublisher, type AutomationChatapp, type Token,
 } from '@voiceplane/application';
 import {
@@ -33,6 +33,8 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
 
   c.bind(TOKENS.DataTableRepository).toConstantValue(new TypeormDataTableRepository(database));
   c.bind(TOKENS.ConnectionRepository).toConstantValue(new TypeormConnectionRepository(database));
+  c.bind(TOKENS.ManageConnections).toDynamicValue(() => new ManageConnections(get(TOKENS.ConnectionRepository), c.get(SecretCipher))).inSingletonScope();
+  c.bind(TOKENS.ManageDataTables).toDynamicValue(() => new ManageDataTables(get(TOKENS.DataTableRepository))).inSingletonScope();
   const automations = new TypeormAutomationRepository(database, c.get(SecretCipher));
   c.bind(TOKENS.AutomationRepository).toConstantValue(automations);
   c.bind(TOKENS.AutomationRunRepository).toConstantValue(new TypeormAutomationRunRepository(database));
@@ -60,8 +62,9 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
     get(TOKENS.AutomationRepository), get(TOKENS.AutomationToolBinding), get(TOKENS.DataTableRepository), get(TOKENS.UnitOfWork), config.publicBaseUrl,
   )).inSingletonScope();
   c.bind(TOKENS.ApplyTemplate).toDynamicValue(() => new ApplyTemplate(
-    get(TOKENS.AutomationRepository), get(TOKENS.AssistantRepository), c.get(TemplateChecks), get(TOKENS.AutomationToolBinding), c.get(VersionPublisher),
-    get(TOKENS.AutomationEngine), get(TOKENS.Clock), get(TOKENS.Ids), config.publicBaseUrl,
+    { automations: get(TOKENS.AutomationRepository), assistants: get(TOKENS.AssistantRepository), tools: get(TOKENS.AutomationToolBinding) },
+    { checks: c.get(TemplateChecks), publisher: c.get(VersionPublisher), engine: get(TOKENS.AutomationEngine) },
+    get(TOKENS.Clock), get(TOKENS.Ids), config.publicBaseUrl,
   )).inSingletonScope();
   c.bind(TOKENS.UpdateFlow).toDynamicValue(() => new UpdateFlow(
     get(TOKENS.AutomationRepository), c.get(TemplateChecks), c.get(VersionPublisher), get(TOKENS.AutomationEngine), get(TOKENS.Clock), get(TOKENS.Ids), config.publicBaseUrl,

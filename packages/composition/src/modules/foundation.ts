@@ -1,5 +1,5 @@
 import {
-  Authenticator, BalanceService, type ChargeFollowUp, CreateAccount, CryptoIds, Login, PrincipalCache, RateLimiter, SecretCipher, TOKENS,
+  AdministerAccounts, Authenticator, BalanceService, type ChargeFollowUp, CreateAccount, CryptoIds, Login, PrincipalCache, RateLimiter, SecretCipher, TOKENS,
 } from '@voiceplane/application';
 import {
   AccountController, accountRouteDocs, AdminController, adminRouteDocs, ApiKeyController, apiKeyRouteDocs, BillingController, billingRouteDocs,
@@ -59,6 +59,7 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
   c.bind(TOKENS.Authenticator).toDynamicValue((ctx) => new Authenticator(
     ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Clock), principals.cache,
   )).inSingletonScope();
+  c.bind(TOKENS.AdministerAccounts).toDynamicValue(() => new AdministerAccounts(c.get(TOKENS.UserRepository))).inSingletonScope();
   c.bind(TOKENS.CreateAccount).toDynamicValue((ctx) => new CreateAccount(
     ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.CredentialRepository),
     ctx.get(TOKENS.SigningSecretRepository), ctx.get(TOKENS.LedgerRepository), ctx.get(TOKENS.Ids),

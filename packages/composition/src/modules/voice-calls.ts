@@ -50,10 +50,13 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
     get(TOKENS.ToolRepository), get(TOKENS.CatalogRepository), get(TOKENS.AssistantRepository),
   )).inSingletonScope();
   c.bind(TOKENS.MakeCall).toDynamicValue(() => new MakeCall(
-    get(TOKENS.UnitOfWork), get(TOKENS.AssistantRepository), get(TOKENS.UserRepository),
-    new CallerLines(get(TOKENS.PhoneNumberRepository), get(TOKENS.SipTrunkRepository), get(TOKENS.VoiceRuntime).platformLine),
-    c.get(CallConfigurations), get(TOKENS.CallRepository), get(TOKENS.JobScheduler), get(TOKENS.VoiceRuntime),
-    get(TOKENS.RecordCallEvent), prices, get(TOKENS.Clock), log,
+    { uow: get(TOKENS.UnitOfWork), assistants: get(TOKENS.AssistantRepository), users: get(TOKENS.UserRepository), calls: get(TOKENS.CallRepository) },
+    {
+      lines: new CallerLines(get(TOKENS.PhoneNumberRepository), get(TOKENS.SipTrunkRepository), get(TOKENS.VoiceRuntime).platformLine),
+      configurations: c.get(CallConfigurations), prices,
+    },
+    { scheduler: get(TOKENS.JobScheduler), runtime: get(TOKENS.VoiceRuntime), events: get(TOKENS.RecordCallEvent) },
+    get(TOKENS.Clock), log,
   )).inSingletonScope();
   c.bind(TOKENS.AcceptInboundCall).toDynamicValue(() => new AcceptInboundCall(
     get(TOKENS.CallRepository), get(TOKENS.AssistantRepository), get(TOKENS.UserRepository),

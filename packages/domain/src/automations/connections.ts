@@ -24,6 +24,24 @@ export interface Connection {
   readonly updatedAt: Date;
 }
 
+/** What is wrong with a connection's credentials, per field. */
+export interface CredentialProblems {
+  readonly auth_value?: 'required' | 'basic_format';
+  readonly auth_header_name?: 'required';
+}
+
+/**
+ * The credential rules across fields, on the connection as it would be stored: a value unless the
+ * type is `none`, `user:password` for `basic`, a header name for `header`.
+ */
+export function credentialProblems(authType: ConnectionAuthType, authValue: string | null | undefined, headerName: string | null | undefined): CredentialProblems {
+  const problems: { -readonly [K in keyof CredentialProblems]: CredentialProblems[K] } = {};
+  if (authType !== 'none' && (authValue === undefined || authValue === null || authValue === '')) problems.auth_value = 'required';
+  else if (authType === 'basic' && !String(authValue).includes(':')) problems.auth_value = 'basic_format';
+  if (authType === 'header' && !headerName) problems.auth_header_name = 'required';
+  return problems;
+}
+
 /** The header that carries the credentials; null for `none`. */
 export function connectionAuthHeader(authType: ConnectionAuthType, headerName: string | null, secret: string | null): { name: string; value: string } | null {
   if (authType === 'none' || secret === null) return null;

@@ -1,4 +1,5 @@
-import { BACKGROUND_LIMIT_MS, executionLimitMs, IN_REQUEST_LIMIT_MS, SYNC_REPLY_WAIT_MS } from './limits';
+import { BACKGROUND_LIMIT_MS, IN_REQUEST_LIMIT_MS, SYNC_REPLY_WAIT_MS } from './limits';
+import { executionLimitMs } from './run';
 
 describe('execution limits', () => {
   it.each([

@@ -1,5 +1,3 @@
-import type { RunTrigger } from './run';
-
 /**
  * Execution limits: a test or retry runs inside the request for at most 60 s,
  * any other run for at most 600 s of execution (paused time does not count); a sync webhook's
@@ -8,7 +6,4 @@ import type { RunTrigger } from './run';
 export const IN_REQUEST_LIMIT_MS = 60_000;
 export const BACKGROUND_LIMIT_MS = 600_000;
 export const SYNC_REPLY_WAIT_MS = 10_000;
-
-/** Tests and retries execute synchronously inside the request that started them. */
-export const executionLimitMs = (trigger: RunTrigger): number => (trigger === 'test' || trigger === 'retry' ? IN_REQUEST_LIMIT_MS : BACKGROUND_LIMIT_MS);
 

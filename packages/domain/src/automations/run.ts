@@ -3,7 +3,7 @@ import { AttemptError, judgeAttempt, MAX_DELIVERY_ATTEMPTS } from '../webhooks/d
 import { classifyFailure, StepClassification, StepFailureReason } from './classification';
 import type { ExpressionContext } from './expressions';
 import type { JsonValue } from './json';
-import { executionLimitMs } from './limits';
+import { BACKGROUND_LIMIT_MS, IN_REQUEST_LIMIT_MS } from './limits';
 import { AutomationDefinition, AutomationStep, triggerStepName } from './step-kinds';
 
 /**
@@ -18,6 +18,9 @@ export const STEP_STATUSES = ['PENDING', 'RUNNING', 'SUCCEEDED', 'FAILED', 'PAUS
 export type StepStatus = (typeof STEP_STATUSES)[number];
 export const RUN_TRIGGERS = ['test', 'webhook', 'assistant_event', 'tool', 'retry'] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
+
+/** Tests and retries execute synchronously inside the request that started them (see limits.ts). */
+export const executionLimitMs = (trigger: RunTrigger): number => (trigger === 'test' || trigger === 'retry' ? IN_REQUEST_LIMIT_MS : BACKGROUND_LIMIT_MS);
 
 export interface StepFailure {
   readonly reason: StepFailureReason;

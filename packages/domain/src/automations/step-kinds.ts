@@ -10,7 +10,6 @@ import type { ValidatePhoneConfig } from './kinds/validate-phone';
 
 /** Step kinds (the two trigger kinds open a definition, the others are its steps). */
 export const TRIGGER_KINDS = ['trigger.webhook', 'trigger.assistant_event'] as const;
-export type TriggerKind = (typeof TRIGGER_KINDS)[number];
 
 export const STEP_KINDS = [
   'validate.phone',

@@ -26,9 +26,6 @@ const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 // The last label may not be all digits: `999.1.1.1` is a broken IPv4 address, not a host name.
 const HOST_NAME = `(?=.{1,253}$)(?:${LABEL}\\.)*(?![0-9]+$)${LABEL}`;
 
-export const IPV4_PATTERN = new RegExp(`^${IPV4}$`);
-export const IPV6_PATTERN = new RegExp(`^${IPV6}$`);
-
 /** One entry of `allowed_inbound_ips`: an IPv4/IPv6 address or CIDR block. */
 export const IP_OR_CIDR_PATTERN = new RegExp(
   `^(?:${IPV4}(?:/(?:3[0-2]|[12]?\\d))?|${IPV6}(?:/(?:12[0-8]|1[01]\\d|[1-9]?\\d))?)$`,

@@ -1,4 +1,4 @@
-import { Assistant, EventType, KnowledgeBase, OutboundAssistant } from '@voiceplane/domain';
+import { Assistant, EventType, OutboundAssistant } from '@voiceplane/domain';
 import { AssistantGroup } from '@voiceplane/application';
 import { iso } from '../../presenters/format';
 

@@ -338,8 +338,9 @@ describe('post_call_chatapp_followup', () => {
 function applyChatappTemplate(chatapp: AutomationChatapp, userId: number, assistantId: number, params: JsonObject) {
   const checks = new TemplateChecks(get(TOKENS.DataTableRepository), get(TOKENS.ConnectionRepository), get(TOKENS.AutomationToolBinding), chatapp, { checkUrl: () => null });
   const use = new ApplyTemplate(
-    get(TOKENS.AutomationRepository), get(TOKENS.AssistantRepository), checks, get(TOKENS.AutomationToolBinding), t.runtime.container.get(VersionPublisher),
-    engineWith(get(TOKENS.Clock), chatapp), get(TOKENS.Clock), get(TOKENS.Ids), 'https://voiceplane.example.com',
+    { automations: get(TOKENS.AutomationRepository), assistants: get(TOKENS.AssistantRepository), tools: get(TOKENS.AutomationToolBinding) },
+    { checks, publisher: t.runtime.container.get(VersionPublisher), engine: engineWith(get(TOKENS.Clock), chatapp) },
+    get(TOKENS.Clock), get(TOKENS.Ids), 'https://voiceplane.example.com',
   );
   return use.execute({
     userId, plan: DEFAULT_PLAN, template: findTemplate('post_call_chatapp_followup')!, params, assistantId, name: null, confirmSideEffects: true, test: true, sample: null,

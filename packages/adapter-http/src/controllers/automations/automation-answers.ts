@@ -1,6 +1,7 @@
-import { ApplyRefusal, EnableRefusal, RestoreRefusal, RetryRefusal, UpdateRefusal } from '@voiceplane/application';
+import { ApplyRefusal, ConnectionRefusal, DataTableRefusal, EnableRefusal, RestoreRefusal, RetryRefusal, UpdateRefusal } from '@voiceplane/application';
 import { TEMPLATE_CATALOGUE } from '@voiceplane/domain';
 import { Answer, AnswerTable } from '../../pipeline/answers';
+import { validationBody } from '../../pipeline/families';
 
 /** The automation family `{message, error, params}`. */
 const automationError = (status: number, message: string, error: string, params: unknown = null, extra: object = {}): Answer =>
@@ -12,7 +13,35 @@ export const RUN_NOT_FOUND: Answer = { status: 404, body: { message: 'Run not fo
 export const TABLE_NOT_FOUND: Answer = { status: 404, body: { message: 'Table not found' } };
 export const ROW_NOT_FOUND: Answer = { status: 404, body: { message: 'Row not found' } };
 export const CONNECTION_NOT_FOUND: Answer = { status: 404, body: { message: 'Connection not found' } };
-export const TABLE_FULL: Answer = { status: 422, body: { message: 'A table can hold at most 10000 rows.' } };
+const TABLE_FULL: Answer = { status: 422, body: { message: 'A table can hold at most 10000 rows.' } };
+
+const CREDENTIAL_MESSAGES = {
+  auth_value: {
+    required: 'The auth value field is required unless auth type is none.',
+    basic_format: 'The auth value must be user:password for basic authentication.',
+  },
+  auth_header_name: { required: 'The auth header name field is required when auth type is header.' },
+} as const;
+
+/** The connection routes speak the standard family. */
+export const CONNECTION_ANSWERS: AnswerTable<ConnectionRefusal> = {
+  connection_not_found: CONNECTION_NOT_FOUND,
+  invalid_credentials: ({ problems }) => {
+    const errors: Record<string, string[]> = {};
+    if (problems.auth_value) errors.auth_value = [CREDENTIAL_MESSAGES.auth_value[problems.auth_value]];
+    if (problems.auth_header_name) errors.auth_header_name = [CREDENTIAL_MESSAGES.auth_header_name[problems.auth_header_name]];
+    return { status: 422, body: validationBody('standard', errors) };
+  },
+};
+
+/** The data-table routes speak the standard family. */
+export const DATA_TABLE_ANSWERS: AnswerTable<DataTableRefusal> = {
+  table_not_found: TABLE_NOT_FOUND,
+  row_not_found: ROW_NOT_FOUND,
+  table_full: TABLE_FULL,
+  name_taken: { status: 422, body: validationBody('standard', { name: ['The name has already been taken.'] }) },
+  invalid_fields: ({ errors }) => ({ status: 422, body: validationBody('standard', errors) }),
+};
 
 export const invalidShape = (errors: Record<string, string[]>): Answer =>
   automationError(422, 'The given data was invalid.', 'invalid_params', null, { errors });

@@ -1,16 +1,15 @@
 import { Controller, Delete, Get, Params, Post, Put, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { checkColumns, checkRowValues, DATA_TABLE_LIMITS, DataTable, FieldErrors, JsonObject } from '@voiceplane/domain';
-import { DataTableRepository, TOKENS } from '@voiceplane/application';
+import { ManageDataTables, TOKENS } from '@voiceplane/application';
 import { isPlainObject, PageQuery, pageOf, validateDto } from '../../validation';
-import { failValidation, parse, pathId, reply } from '../../pipeline/responses';
-import { refuse } from '../../pipeline/answers';
+import { parse, pathId, reply } from '../../pipeline/responses';
+import { answer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import type { RouteDoc } from '../../openapi/route-doc';
 import { AddRowsBody, CreateTableBody, UpdateRowBody } from './automation-bodies';
-import { ROW_NOT_FOUND, TABLE_FULL, TABLE_NOT_FOUND } from './automation-answers';
+import { DATA_TABLE_ANSWERS, ROW_NOT_FOUND, TABLE_NOT_FOUND } from './automation-answers';
 import { presentRow, presentTable } from './automation-presenters';
 
 const BASE = '/api/user/automate/tables';
@@ -26,10 +25,10 @@ export const dataTableRouteDocs: readonly RouteDoc[] = [
   { method: 'delete', path: `${BASE}/:id/rows/:row_id`, summary: 'Delete a row', tag: 'Automations' },
 ];
 
-/** Data tables: persistence behind the column rules. */
+/** Data tables: the body's shape here, the column rules and ownership in ManageDataTables. */
 @Controller(BASE)
 export class DataTableController {
-  constructor(@inject(TOKENS.DataTableRepository) private readonly tables: DataTableRepository) {}
+  constructor(@inject(TOKENS.ManageDataTables) private readonly tables: ManageDataTables) {}
 
   @Get('/')
   async list(@Request() req: ExpressRequest) {
@@ -41,73 +40,55 @@ export class DataTableController {
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const shape = validateDto(CreateTableBody, req.body);
-    const errors: FieldErrors = shape.ok ? {} : { ...shape.errors };
-    const columns = checkColumns(isPlainObject(req.body) ? req.body.columns : undefined);
-    // The shapes' messages first; the domain adds what only it knows (name pattern, duplicates).
-    for (const [key, messages] of Object.entries(columns.errors)) if (!(key in errors)) errors[key] = messages;
-    if (!shape.ok || Object.keys(errors).length > 0) failValidation(errors);
-    const table = await this.tables.create(principalOf(req).userId, shape.value.name, columns.columns);
-    if (table === 'name_taken') failValidation({ name: ['The name has already been taken.'] });
-    return reply(201, { message: 'Table created successfully', data: presentTable(table) });
+    const input = { name: shape.ok ? shape.value.name : undefined, columns: isPlainObject(req.body) ? req.body.columns : undefined };
+    const result = await this.tables.create(principalOf(req).userId, input, shape.ok ? {} : shape.errors);
+    if (!result.ok) answer(DATA_TABLE_ANSWERS, result.error);
+    return reply(201, { message: 'Table created successfully', data: presentTable(result.value) });
   }
 
   @Get('/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    return reply(200, { data: presentTable(await this.owned(req, id)) });
+    const result = await this.tables.get(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND));
+    if (!result.ok) answer(DATA_TABLE_ANSWERS, result.error);
+    return reply(200, { data: presentTable(result.value) });
   }
 
   @Delete('/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    if (!(await this.tables.delete(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND)))) refuse(TABLE_NOT_FOUND);
+    const result = await this.tables.delete(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND));
+    if (!result.ok) answer(DATA_TABLE_ANSWERS, result.error);
     return reply(200, { message: 'Table deleted successfully' });
   }
 
   @Get('/:id/rows')
   async rows(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const table = await this.owned(req, id);
-    const page = pageOf(parse(PageQuery, req.query));
-    const result = await this.tables.listRows(table.id, page);
-    return reply(200, pageEnvelope(result.items.map(presentRow), result.total, page.page, page.perPage));
+    const result = await this.tables.rows(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), () => pageOf(parse(PageQuery, req.query)));
+    if (!result.ok) answer(DATA_TABLE_ANSWERS, result.error);
+    const { items, total, request } = result.value;
+    return reply(200, pageEnvelope(items.map(presentRow), total, request.page, request.perPage));
   }
 
   @Post('/:id/rows')
   async addRows(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const table = await this.owned(req, id);
-    const body = parse(AddRowsBody, req.body);
-    const errors: FieldErrors = {};
-    const rows: JsonObject[] = body.rows.map((row, i) => {
-      const checked = checkRowValues(table.columns, row.values, `rows.${i}.values`, false);
-      Object.assign(errors, checked.errors);
-      return checked.values;
-    });
-    if (Object.keys(errors).length > 0) failValidation(errors);
-    const added = await this.tables.addRows(table.id, rows, DATA_TABLE_LIMITS.rowsPerTable);
-    if (added === 'table_full') refuse(TABLE_FULL);
-    return reply(201, { message: 'Rows added successfully', data: added.map(presentRow) });
+    const rowsOf = () => parse(AddRowsBody, req.body).rows.map((row) => row.values);
+    const result = await this.tables.addRows(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), rowsOf);
+    if (!result.ok) answer(DATA_TABLE_ANSWERS, result.error);
+    return reply(201, { message: 'Rows added successfully', data: result.value.map(presentRow) });
   }
 
   @Put('/:id/rows/:row_id')
   async updateRow(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'row_id' }) rowId: string) {
-    const table = await this.owned(req, id);
-    const row = pathId(rowId, ROW_NOT_FOUND);
-    const body = parse(UpdateRowBody, req.body);
-    const checked = checkRowValues(table.columns, body.values, 'values', true);
-    if (Object.keys(checked.errors).length > 0) failValidation(checked.errors);
-    const updated = await this.tables.updateRow(table.id, row, checked.values);
-    if (updated === null) refuse(ROW_NOT_FOUND);
-    return reply(200, { message: 'Row updated successfully', data: presentRow(updated) });
+    // The row id is read before the body: an unknown row answers before a malformed body does.
+    const changeOf = () => ({ rowId: pathId(rowId, ROW_NOT_FOUND), values: parse(UpdateRowBody, req.body).values });
+    const result = await this.tables.updateRow(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), changeOf);
+    if (!result.ok) answer(DATA_TABLE_ANSWERS, result.error);
+    return reply(200, { message: 'Row updated successfully', data: presentRow(result.value) });
   }
 
   @Delete('/:id/rows/:row_id')
   async deleteRow(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'row_id' }) rowId: string) {
-    const table = await this.owned(req, id);
-    if (!(await this.tables.deleteRow(table.id, pathId(rowId, ROW_NOT_FOUND)))) refuse(ROW_NOT_FOUND);
+    const result = await this.tables.deleteRow(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), () => pathId(rowId, ROW_NOT_FOUND));
+    if (!result.ok) answer(DATA_TABLE_ANSWERS, result.error);
     return reply(200, { message: 'Row deleted successfully' });
-  }
-
-  private async owned(req: ExpressRequest, id: string): Promise<DataTable> {
-    const table = await this.tables.find(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND));
-    if (table === null) refuse(TABLE_NOT_FOUND);
-    return table;
   }
 }

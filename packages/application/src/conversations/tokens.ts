@@ -1,0 +1,10 @@
+import { token } from '../shared/token';
+import type { EndInactiveConversation } from './end-inactive-conversation';
+import type { ConversationRepository } from './ports';
+import type { ToggleAi } from './toggle-ai';
+
+export const CONVERSATION_TOKENS = {
+  ConversationRepository: token<ConversationRepository>('ConversationRepository'),
+  ToggleAi: token<ToggleAi>('ToggleAi'),
+  EndInactiveConversation: token<EndInactiveConversation>('EndInactiveConversation'),
+} as const;

@@ -1,0 +1,22 @@
+/** Where voiceplane keeps its own copy of files: what customers send, call recordings (files on the embedded default, a bucket in production). */
+export interface MediaStore {
+  /**
+   * Writes the bytes as they arrive (never the whole file in memory) and answers how many were
+   * written. A body that fails part-way stores nothing.
+   */
+  put(key: string, body: MediaBody, contentType: string): Promise<number>;
+  /** Null when nothing is stored under `key`. */
+  open(key: string): Promise<StoredMedia | null>;
+  /** Deleting a key that holds nothing succeeds. */
+  delete(key: string): Promise<void>;
+}
+
+export interface StoredMedia {
+  readonly contentType: string;
+  readonly size: number;
+  /** The bytes as they are read (a file or object stream). */
+  readonly body: AsyncIterable<Uint8Array>;
+}
+
+/** Bytes as they arrive: a stream, or a single chunk already in hand. */
+export type MediaBody = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
