@@ -1,6 +1,7 @@
 import { ApplyRefusal, EnableRefusal, RestoreRefusal, RetryRefusal, UpdateRefusal } from '@voiceplane/application';
 import { TEMPLATE_CATALOGUE } from '@voiceplane/domain';
 import { Answer, AnswerTable } from '../../pipeline/answers';
+import { paramErrors } from './automation-messages';
 
 /** The automation family `{message, error, params}`. */
 const automationError = (status: number, message: string, error: string, params: unknown = null, extra: object = {}): Answer =>
@@ -22,7 +23,7 @@ export const APPLY_ANSWERS: AnswerTable<ApplyRefusal> = {
   assistant_required: automationError(422, 'This template requires an assistant_id.', 'assistant_required'),
   assistant_not_found: automationError(422, 'Assistant not found.', 'assistant_not_found'),
   missing_params: ({ specs }) => automationError(422, `Missing required parameters: ${specs.map((s) => s.key).join(', ')}.`, 'missing_params', specs),
-  invalid_params: ({ specs, errors }) => automationError(422, 'The given data was invalid.', 'invalid_params', specs, { errors }),
+  invalid_params: ({ problems }) => automationError(422, 'The given data was invalid.', 'invalid_params', problems.map((p) => p.spec), { errors: paramErrors(problems) }),
   needs_connection: ({ spec }) => automationError(422, 'This template needs an http_api connection. Create one first.', 'needs_connection', [spec]),
   invalid_param_choice: ({ spec, message, choices }) => automationError(422, message, 'invalid_param_choice', [spec], { choices }),
   needs_reconnection: ({ spec, connectionId, connectionName }) => automationError(

@@ -6,12 +6,14 @@ import { DataTableRepository, TOKENS } from '@voiceplane/application';
 import { isPlainObject, PageQuery, pageOf, validateDto } from '../../validation';
 import { failValidation, parse, pathId, reply } from '../../pipeline/responses';
 import { refuse } from '../../pipeline/answers';
+import { fieldErrors } from '../../pipeline/field-messages';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import type { RouteDoc } from '../../openapi/route-doc';
 import { AddRowsBody, CreateTableBody, UpdateRowBody } from './automation-bodies';
 import { ROW_NOT_FOUND, TABLE_FULL, TABLE_NOT_FOUND } from './automation-answers';
 import { presentRow, presentTable } from './automation-presenters';
+import { DATA_TABLE_MESSAGES } from './automation-messages';
 
 const BASE = '/api/user/automate/tables';
 
@@ -44,7 +46,7 @@ export class DataTableController {
     const errors: FieldErrors = shape.ok ? {} : { ...shape.errors };
     const columns = checkColumns(isPlainObject(req.body) ? req.body.columns : undefined);
     // The shapes' messages first; the domain adds what only it knows (name pattern, duplicates).
-    for (const [key, messages] of Object.entries(columns.errors)) if (!(key in errors)) errors[key] = messages;
+    for (const [key, messages] of Object.entries(fieldErrors(columns.problems, DATA_TABLE_MESSAGES))) if (!(key in errors)) errors[key] = messages;
     if (!shape.ok || Object.keys(errors).length > 0) failValidation(errors);
     const table = await this.tables.create(principalOf(req).userId, shape.value.name, columns.columns);
     if (table === 'name_taken') failValidation({ name: ['The name has already been taken.'] });
@@ -77,7 +79,7 @@ export class DataTableController {
     const errors: FieldErrors = {};
     const rows: JsonObject[] = body.rows.map((row, i) => {
       const checked = checkRowValues(table.columns, row.values, `rows.${i}.values`, false);
-      Object.assign(errors, checked.errors);
+      Object.assign(errors, fieldErrors(checked.problems, DATA_TABLE_MESSAGES));
       return checked.values;
     });
     if (Object.keys(errors).length > 0) failValidation(errors);
@@ -92,7 +94,7 @@ export class DataTableController {
     const row = pathId(rowId, ROW_NOT_FOUND);
     const body = parse(UpdateRowBody, req.body);
     const checked = checkRowValues(table.columns, body.values, 'values', true);
-    if (Object.keys(checked.errors).length > 0) failValidation(checked.errors);
+    if (Object.keys(checked.problems).length > 0) failValidation(fieldErrors(checked.problems, DATA_TABLE_MESSAGES));
     const updated = await this.tables.updateRow(table.id, row, checked.values);
     if (updated === null) refuse(ROW_NOT_FOUND);
     return reply(200, { message: 'Row updated successfully', data: presentRow(updated) });
