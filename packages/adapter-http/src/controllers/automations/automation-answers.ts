@@ -13,6 +13,9 @@ export const RUN_NOT_FOUND: Answer = { status: 404, body: { message: 'Run not fo
 export const TABLE_NOT_FOUND: Answer = { status: 404, body: { message: 'Table not found' } };
 export const ROW_NOT_FOUND: Answer = { status: 404, body: { message: 'Row not found' } };
 export const CONNECTION_NOT_FOUND: Answer = { status: 404, body: { message: 'Connection not found' } };
+/** The sandbox automation controls answer with the generic 404. */
+export const SANDBOX_NOT_FOUND: Answer = { status: 404, body: { message: 'Not found.' } };
+export const RUN_NOT_PAUSED: Answer = { status: 422, body: { message: 'The run is not paused.' } };
 export const TABLE_FULL: Answer = { status: 422, body: { message: 'A table can hold at most 10000 rows.' } };
 
 export const invalidShape = (errors: Record<string, string[]>): Answer =>

@@ -59,6 +59,15 @@ export const CREATE_TEMPLATE_ANSWERS: AnswerTable<CreateTemplateRefusal> = {
   send_failed: sendFailed,
 };
 
+const invalidField = (field: string, text: string): Answer => ({ status: 422, body: validationBody('chatapp', { [field]: [text] }) });
+/** A freeform send with neither text nor media. */
+export const MESSAGE_OR_MEDIA_REQUIRED = invalidField('message', 'The message field is required when media url is not present.');
+/** The assistant a sender is given is not the caller's. */
+export const SENDER_ASSISTANT_INVALID = invalidField('assistant_id', 'The selected assistant id is invalid.');
+/** S5 (sandbox inbound message) with neither text nor media: the standard validation family. */
+export const SANDBOX_TEXT_OR_MEDIA_REQUIRED: Answer = { status: 422, body: validationBody('standard', { text: ['The text field is required when media url is not present.'] }) };
+export const SANDBOX_INBOUND_HAS_NO_STATUS: Answer = { status: 422, body: { message: 'An inbound message has no delivery status.' } };
+
 /** Conversation family. */
 export const CONVERSATION_NOT_FOUND: Answer = { status: 404, body: { status: false, error: 'Conversation not found' } };
 /** Sandbox routes answer with the generic 404. */
