@@ -103,7 +103,7 @@ export class RecordingRequestSender implements PermissionRequestSender {
 
   async send(r: Parameters<PermissionRequestSender['send']>[0]) {
     const reason = this.refusals.shift();
-    if (reason !== undefined) return err<RequestSendFailed>({ code: 'SEND_FAILED', reason });
+    if (reason !== undefined) return err<RequestSendFailed>({ code: 'send_failed', reason });
     this.sent.push({ templateId: r.template.id, customerPhone: r.customerPhone, recipientName: r.recipientName });
     return ok({ conversationUuid: this.conversations.get(`${r.sender.id}:${r.customerPhone}`)?.uuid ?? 'new-uuid' });
   }

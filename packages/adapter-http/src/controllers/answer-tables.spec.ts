@@ -1,4 +1,4 @@
-import { applyRuntimeEvent } from '@voiceplane/domain';
+import { applyRuntimeEvent, findTemplate, sessionStatus } from '@voiceplane/domain';
 import { answerFor } from '../pipeline/answers';
 import { ACCOUNT_ANSWERS } from './account-answers';
 import { ACTIVATION_ANSWERS, groupAnswers, saveAnswers } from './assistants/assistant-answers';
@@ -7,6 +7,13 @@ import { CALL_EVENT_ANSWERS, INBOUND_CALL_ANSWERS, MAKE_CALL_ANSWERS, SANDBOX_CA
 import { PURCHASE_ANSWERS, sipTrunkWriteAnswers, UPDATE_TRUNK_FAILED } from './telephony/telephony-answers';
 import { TOOL_ANSWERS, TOOL_CALL_ANSWERS } from './tools/tool-answers';
 import { WEBHOOK_ANSWERS } from './webhooks/webhook-answers';
+import { APPLY_ANSWERS, RESTORE_ANSWERS } from './automations/automation-answers';
+import { DATA_TABLE_MESSAGES, stepErrorText } from './automations/automation-messages';
+import { CREATE_TEMPLATE_ANSWERS, FREEFORM_SEND_ANSWERS, REGISTER_SENDER_ANSWERS, TEMPLATE_SEND_ANSWERS } from './chatapp/chatapp-answers';
+import { presentSessionStatus } from './chatapp/chatapp-presenters';
+import { CHATAPP_CALL_ANSWERS, PERMISSION_READ_ANSWERS, PERMISSION_REQUEST_ANSWERS } from './chatapp-voice/chatapp-voice-answers';
+import { BILLING_INGRESS_ANSWERS, SANDBOX_SETTLE_ANSWERS, START_TOP_UP_ANSWERS } from './top-ups/top-up-answers';
+import { fieldErrors } from '../pipeline/field-messages';
 
 /** The literal answers, one or two per table. */
 describe('answer tables', () => {
@@ -93,5 +100,104 @@ describe('answer tables', () => {
     expect(answerFor(ACCOUNT_ANSWERS, 'invalid_credentials')).toEqual({ status: 401, body: { error: 'Invalid credentials.' } });
     expect(answerFor(ACCOUNT_ANSWERS, 'email_taken')).toEqual({ status: 409, body: { message: 'A user with this email already exists.' } });
     expect(answerFor(WEBHOOK_ANSWERS, 'already_pending')).toEqual({ status: 409, body: { message: 'Delivery is already pending.' } });
+  });
+
+  it('answers chat-app sends with the upper-case wire codes', () => {
+    expect(answerFor(TEMPLATE_SEND_ANSWERS, { code: 'sender_offline', senderStatus: 'offline' })).toEqual({
+      status: 422, body: { success: false, error: 'Sender is not online. Current status: offline', error_code: 'SENDER_OFFLINE' },
+    });
+    expect(answerFor(FREEFORM_SEND_ANSWERS, { code: 'sender_offline', senderStatus: 'offline' })).toMatchObject({ status: 503, body: { error_code: 'SENDER_OFFLINE' } });
+    expect(answerFor(TEMPLATE_SEND_ANSWERS, { code: 'template_variables_missing', missing: ['1', 'name'] })).toEqual({
+      status: 422, body: { success: false, error: 'Missing template variables: 1, name', error_code: 'TEMPLATE_VARIABLES_MISSING' },
+    });
+    const expired = sessionStatus(null, new Date('2026-03-01T10:00:00.000Z'));
+    expect(answerFor(FREEFORM_SEND_ANSWERS, { code: 'session_expired', sessionStatus: expired })).toEqual({
+      status: 403,
+      body: {
+        success: false, error: 'Session expired. Send a template message to reopen the conversation.', error_code: 'SESSION_EXPIRED',
+        session_status: {
+          is_open: false, can_send_freeform: false, requires_template: true,
+          message: 'No conversation exists with this recipient. Send a template message first.', expired_at: null,
+        },
+      },
+    });
+    expect(answerFor(REGISTER_SENDER_ANSWERS, { code: 'send_failed', reason: 'quota' })).toEqual({
+      status: 422, body: { success: false, error: 'The chat app rejected the message: quota', error_code: 'SEND_FAILED' },
+    });
+    expect(answerFor(CREATE_TEMPLATE_ANSWERS, { code: 'placeholders_mixed' })).toEqual({
+      status: 422,
+      body: { success: false, error: 'The body text may not mix positional ({{1}}) and named ({{name}}) placeholders.', error_code: 'VALIDATION_ERROR', errors: { body_text: ['The body text may not mix positional ({{1}}) and named ({{name}}) placeholders.'] } },
+    });
+  });
+
+  it('words the session status in the presenter', () => {
+    const window = { lastCustomerMessageAt: new Date('2026-03-01T10:00:00.000Z'), lastTemplateSentAt: null };
+    expect(presentSessionStatus(sessionStatus(window, new Date('2026-03-01T10:15:00.000Z')))).toEqual({
+      is_open: true, can_send_freeform: true, requires_template: false,
+      message: 'Session open (23 hr 45 min remaining). Unlimited free-form messages allowed.', minutes_remaining: 1425, expires_at: '2026-03-02T10:00:00.000Z',
+    });
+    expect(presentSessionStatus(sessionStatus(window, new Date('2026-03-02T09:59:00.010Z'))).message).toBe('Session open (0 hr 0 min remaining). Unlimited free-form messages allowed.');
+    expect(presentSessionStatus(sessionStatus(window, new Date('2026-03-03T10:00:00.000Z'))).message).toBe('Session expired. Send a template message to reopen the conversation.');
+  });
+
+  it('answers chat-app voice refusals: one NO_PERMISSION code with two texts, limits with their retry hints', () => {
+    expect(answerFor(CHATAPP_CALL_ANSWERS, { code: 'no_permission' })).toEqual({
+      status: 422, body: { success: false, error: 'The customer has not granted call permission.', error_code: 'NO_PERMISSION' },
+    });
+    expect(answerFor(CHATAPP_CALL_ANSWERS, { code: 'permission_expired' })).toEqual({
+      status: 422, body: { success: false, error: 'The customer\'s call permission has expired.', error_code: 'NO_PERMISSION' },
+    });
+    expect(answerFor(CHATAPP_CALL_ANSWERS, { code: 'contact_rate_limit', retryAfterSeconds: 60, retryAt: new Date(0) })).toEqual({
+      status: 429,
+      body: { success: false, error: 'Too many call attempts to this contact. Try again later.', error_code: 'CONTACT_RATE_LIMIT', retry_after: 60 },
+      headers: { 'Retry-After': '60' },
+    });
+    expect(answerFor(CHATAPP_CALL_ANSWERS, { code: 'region_not_supported', country: 'US' })).toMatchObject({
+      status: 422, body: { error: 'Business-initiated calls are not available for senders in US.', error_code: 'REGION_NOT_SUPPORTED' },
+    });
+    expect(answerFor(PERMISSION_REQUEST_ANSWERS, { code: 'template_missing' })).toMatchObject({ status: 422, body: { error_code: 'TEMPLATE_NOT_FOUND' } });
+    expect(answerFor(PERMISSION_REQUEST_ANSWERS, { code: 'request_limit', reason: 'daily_limit', retryAt: new Date('2026-03-02T10:00:00.000Z') })).toEqual({
+      status: 422,
+      body: {
+        success: false, error: 'A call permission request was already sent to this contact in the last 24 hours.', error_code: 'REQUEST_LIMIT',
+        reason: 'daily_limit', retry_at: '2026-03-02T10:00:00.000Z',
+      },
+    });
+    expect(answerFor(PERMISSION_READ_ANSWERS, { code: 'sender_not_found' })).toMatchObject({ status: 404, body: { error_code: 'SENDER_NOT_FOUND' } });
+  });
+
+  it('answers automations, wording refused params with their labels', () => {
+    const delay = findTemplate('delayed_followup_call')!.params.find((p) => p.key === 'delay_minutes')!;
+    const phone = findTemplate('delayed_followup_call')!.params.find((p) => p.key === 'test_phone_number')!;
+    expect(answerFor(APPLY_ANSWERS, {
+      code: 'invalid_params', problems: [{ spec: delay, problem: { code: 'out_of_range', min: 1, max: 10080 } }, { spec: phone, problem: { code: 'not_phone' } }],
+    })).toEqual({
+      status: 422,
+      body: {
+        message: 'The given data was invalid.', error: 'invalid_params', params: [delay, phone],
+        errors: { 'params.delay_minutes': ['The delay (minutes) must be between 1 and 10080.'], 'params.test_phone_number': ['The test phone number must be a valid E.164 phone number.'] },
+      },
+    });
+    expect(answerFor(APPLY_ANSWERS, { code: 'tool_limit_reached', limit: 3 })).toEqual({
+      status: 422,
+      body: { message: 'You have reached your plan limit of 3 mid call tools. Please upgrade your plan to create more tools.', error: 'tool_limit_reached', params: null },
+    });
+    expect(answerFor(RESTORE_ANSWERS, { code: 'no_previous_version' })).toEqual({
+      status: 422, body: { message: 'There is no earlier published version to restore.', error: 'no_previous_version', params: null },
+    });
+    expect(fieldErrors({ 'columns.1.name': [{ code: 'duplicate' }], 'rows.0.values': [{ code: 'too_large', maxBytes: 8192 }] }, DATA_TABLE_MESSAGES)).toEqual({
+      'columns.1.name': ['The columns.1.name field has a duplicate value.'], 'rows.0.values': ['The rows.0.values may not be greater than 8 kilobytes.'],
+    });
+    expect(stepErrorText({ reason: 'dispatch_failed', detail: null })).toBe('The call could not be placed.');
+    expect(stepErrorText({ reason: 'time_limit_exceeded', detail: '600' })).toBe('Run exceeded 600 seconds.');
+  });
+
+  it('answers top-ups', () => {
+    expect(answerFor(START_TOP_UP_ANSWERS, { code: 'invalid_amount', problems: [{ code: 'between', min: 5, max: 1000 }] })).toEqual({
+      status: 422, body: { message: 'The given data was invalid.', errors: { amount: ['The amount must be between 5 and 1000.'] } },
+    });
+    expect(answerFor(START_TOP_UP_ANSWERS, 'provider_unavailable')).toEqual({ status: 502, body: { message: 'The billing provider is unavailable.' } });
+    expect(answerFor(SANDBOX_SETTLE_ANSWERS, { code: 'already_settled', status: 'succeeded' })).toEqual({ status: 409, body: { message: 'The top-up is already settled.' } });
+    expect(answerFor(BILLING_INGRESS_ANSWERS, 'invalid_signature')).toEqual({ status: 400, body: { error: 'Invalid signature.' } });
   });
 });

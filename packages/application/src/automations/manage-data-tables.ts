@@ -1,14 +1,21 @@
 import {
-  checkColumns, checkRowValues, DATA_TABLE_LIMITS, DataTable, err, FieldErrors, hasFieldErrors, JsonObject, ok, Result, TableRow,
+  checkColumns, checkRowValues, DATA_TABLE_LIMITS, DataTable, DataTableProblem, err, FieldErrors, FieldProblems, hasFieldErrors, JsonObject, ok, Result, TableRow,
 } from '@voiceplane/domain';
 import { Page, PageRequest } from '../shared/page';
 import { DataTableRepository } from './ports';
 
-/** Values that break the table's column rules, under the field they came in. */
+/**
+ * Values that break the table's column rules, under the field they came in: the request shape's
+ * own messages, and the column rules' problems on the fields the shape left alone.
+ */
 export interface InvalidTableFields {
   readonly code: 'invalid_fields';
   readonly errors: FieldErrors;
+  readonly problems: FieldProblems<DataTableProblem>;
 }
+
+const invalid = (errors: FieldErrors, problems: FieldProblems<DataTableProblem>): InvalidTableFields => ({ code: 'invalid_fields', errors, problems });
+const hasProblems = (problems: FieldProblems<DataTableProblem>) => Object.keys(problems).length > 0;
 
 export type DataTableRefusal = 'table_not_found' | 'row_not_found' | 'name_taken' | 'table_full' | InvalidTableFields;
 
@@ -38,10 +45,9 @@ export class ManageDataTables {
   async create(
     userId: number, input: { readonly name: string | undefined; readonly columns: unknown }, shapeErrors: FieldErrors,
   ): Promise<Result<DataTable, 'name_taken' | InvalidTableFields>> {
-    const errors: FieldErrors = { ...shapeErrors };
     const columns = checkColumns(input.columns);
-    for (const [key, messages] of Object.entries(columns.errors)) if (!(key in errors)) errors[key] = messages;
-    if (hasFieldErrors(errors) || input.name === undefined) return err({ code: 'invalid_fields', errors });
+    const problems = Object.fromEntries(Object.entries(columns.problems).filter(([key]) => !(key in shapeErrors)));
+    if (hasFieldErrors(shapeErrors) || hasProblems(problems) || input.name === undefined) return err(invalid(shapeErrors, problems));
     const table = await this.tables.create(userId, input.name, columns.columns);
     return table === 'name_taken' ? err('name_taken') : ok(table);
   }
@@ -69,13 +75,13 @@ export class ManageDataTables {
   ): Promise<Result<TableRow[], 'table_not_found' | 'table_full' | InvalidTableFields>> {
     const table = await this.tables.find(userId, id);
     if (table === null) return err('table_not_found');
-    const errors: FieldErrors = {};
+    const problems: FieldProblems<DataTableProblem> = {};
     const rows: JsonObject[] = rowsOf().map((row, i) => {
       const checked = checkRowValues(table.columns, row, `rows.${i}.values`, false);
-      Object.assign(errors, checked.errors);
+      Object.assign(problems, checked.problems);
       return checked.values;
     });
-    if (hasFieldErrors(errors)) return err({ code: 'invalid_fields', errors });
+    if (hasProblems(problems)) return err(invalid({}, problems));
     const added = await this.tables.addRows(table.id, rows, DATA_TABLE_LIMITS.rowsPerTable);
     return added === 'table_full' ? err('table_full') : ok(added);
   }
@@ -88,7 +94,7 @@ export class ManageDataTables {
     if (table === null) return err('table_not_found');
     const change = changeOf();
     const checked = checkRowValues(table.columns, change.values, 'values', true);
-    if (hasFieldErrors(checked.errors)) return err({ code: 'invalid_fields', errors: checked.errors });
+    if (hasProblems(checked.problems)) return err(invalid({}, checked.problems));
     const updated = await this.tables.updateRow(table.id, change.rowId, checked.values);
     return updated === null ? err('row_not_found') : ok(updated);
   }

@@ -1,4 +1,4 @@
-import { AutomationTemplate, checkTemplateParams, JsonValue, ParamSpec, TEMPLATE_RESOURCES, TemplateParams } from '@voiceplane/domain';
+import { AutomationTemplate, checkTemplateParams, JsonValue, ParamProblem, ParamSpec, TEMPLATE_RESOURCES, TemplateParams } from '@voiceplane/domain';
 import { AutomationChatapp, AutomationToolBinding, ConnectionRepository, DataTableRepository } from './ports';
 import { ResourceChecks, resourceChecks } from './template-resources';
 
@@ -12,13 +12,19 @@ export type ApplyRefusal =
   | { readonly code: 'assistant_required' }
   | { readonly code: 'assistant_not_found' }
   | { readonly code: 'missing_params'; readonly specs: readonly ParamSpec[] }
-  | { readonly code: 'invalid_params'; readonly specs: readonly ParamSpec[]; readonly errors: Record<string, string[]> }
+  | { readonly code: 'invalid_params'; readonly problems: readonly RefusedParam[] }
   | { readonly code: 'needs_connection'; readonly spec: ParamSpec }
   | { readonly code: 'invalid_param_choice'; readonly spec: ParamSpec; readonly message: string; readonly choices: readonly ParamChoice[] }
   | { readonly code: 'needs_reconnection'; readonly spec: ParamSpec; readonly connectionId: number; readonly connectionName: string }
   | { readonly code: 'binding_conflict'; readonly assistantId: number; readonly templateKey: string; readonly conflictingAutomationId: string }
   | { readonly code: 'side_effects_require_confirmation' }
   | { readonly code: 'tool_limit_reached'; readonly limit: number };
+
+/** A param value the checks refused, and why; the HTTP layer words it under `params.<key>`. */
+export interface RefusedParam {
+  readonly spec: ParamSpec;
+  readonly problem: ParamProblem | { readonly code: 'tool_name_taken'; readonly name: string } | { readonly code: 'variables_uncovered'; readonly missing: readonly string[] };
+}
 
 export type Outcome<T, E = ApplyRefusal> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
 export const refused = <E>(error: E): Outcome<never, E> => ({ ok: false, error });
@@ -67,10 +73,7 @@ export class TemplateChecks {
   ): Promise<Outcome<CheckedParams>> {
     const checked = checkTemplateParams(template, given, { checkUrl: this.settings.checkUrl });
     if (checked.missing.length > 0) return refused({ code: 'missing_params', specs: checked.missing });
-    if (checked.invalid.length > 0) {
-      const errors = Object.fromEntries(checked.invalid.map((i) => [`params.${i.spec.key}`, [i.message]]));
-      return refused({ code: 'invalid_params', specs: checked.invalid.map((i) => i.spec), errors });
-    }
+    if (checked.invalid.length > 0) return refused({ code: 'invalid_params', problems: checked.invalid });
     // Checks 7–9: the template's resources, in the fixed order.
     const params = checked.params;
     let found: CheckedParams = { params, firstKeyValue: null, tableName: '' };

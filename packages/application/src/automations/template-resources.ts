@@ -85,7 +85,7 @@ function dataTableCheck({ tables, tools }: ResourceSources): ResourceCheck {
       if (assistantId !== null && template.tool) {
         const name = template.tool(params, table.name).name;
         if ((await tools.attachedToolNames(assistantId, ownToolId)).includes(name)) {
-          return refused({ code: 'invalid_params', specs: [specOf(template, 'tool_name')], errors: { 'params.tool_name': [`The assistant already has a tool named ${name}.`] } });
+          return refused({ code: 'invalid_params', problems: [{ spec: specOf(template, 'tool_name'), problem: { code: 'tool_name_taken', name } }] });
         }
       }
       return { ok: true, value: { firstKeyValue, tableName: table.name } };
@@ -122,8 +122,7 @@ function chatappTemplateCheck({ chatapp }: ResourceSources): ResourceCheck {
       const map = (params.variables_map ?? {}) as JsonObject;
       const uncovered = chosen.variables.filter((v) => !Object.prototype.hasOwnProperty.call(map, v));
       if (uncovered.length > 0) {
-        const errors = { 'params.variables_map': [`The template variables map must cover: ${uncovered.join(', ')}.`] };
-        return refused({ code: 'invalid_params', specs: [specOf(template, 'variables_map')], errors });
+        return refused({ code: 'invalid_params', problems: [{ spec: specOf(template, 'variables_map'), problem: { code: 'variables_uncovered', missing: uncovered } }] });
       }
       return { ok: true, value: {} };
     },

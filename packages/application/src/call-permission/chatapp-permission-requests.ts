@@ -20,6 +20,6 @@ export class ChatappPermissionRequests implements PermissionRequestSender {
       }, reference),
       description: 'Call permission request', requestId: r.requestId,
     });
-    return sent.ok ? ok({ conversationUuid: sent.value.conversation.uuid }) : err({ code: 'SEND_FAILED', reason: sent.error.reason });
+    return sent.ok ? ok({ conversationUuid: sent.value.conversation.uuid }) : err({ code: 'send_failed', reason: sent.error.reason });
   }
 }

@@ -26,19 +26,19 @@ describe('PlaceChatappCall', () => {
       await s.scene();
       const stranger = await s.store.account();
       return s.call(stranger.id);
-    }, { code: 'SENDER_NOT_FOUND' }],
-    ['INVALID_PHONE', async (s: ReturnType<typeof setup>) => s.call((await s.scene()).user.id, { phone: '0151 1234' }), { code: 'INVALID_PHONE' }],
+    }, { code: 'sender_not_found' }],
+    ['invalid_phone', async (s: ReturnType<typeof setup>) => s.call((await s.scene()).user.id, { phone: '0151 1234' }), { code: 'invalid_phone' }],
     ['FEATURE_DISABLED when the plan has no chat-app calling', async (s: ReturnType<typeof setup>) => {
       const { user } = await s.scene();
       await s.store.users.updatePlan(user.id, { ...user.plan, chatapp_calling_enabled: false });
       return s.call(user.id);
-    }, { code: 'FEATURE_DISABLED' }],
-    ['VOICE_DISABLED', async (s: ReturnType<typeof setup>) => s.call((await s.scene({ sender: { callingEnabled: false } })).user.id), { code: 'VOICE_DISABLED' }],
-    ['SENDER_OFFLINE', async (s: ReturnType<typeof setup>) => s.call((await s.scene({ sender: { status: 'offline' } })).user.id), { code: 'SENDER_OFFLINE' }],
-    ['REGION_NOT_SUPPORTED', async (s: ReturnType<typeof setup>) => s.call((await s.scene({ sender: { countryCode: 'US' } })).user.id), { code: 'REGION_NOT_SUPPORTED', country: 'US' }],
-    ['NO_ASSISTANT', async (s: ReturnType<typeof setup>) => s.call((await s.scene({ assistant: null })).user.id), { code: 'NO_ASSISTANT' }],
-    ['NO_PERMISSION', async (s: ReturnType<typeof setup>) => s.call((await s.scene({ permission: 'none' })).user.id), { code: 'NO_PERMISSION', reason: 'no_permission' }],
-    ['INSUFFICIENT_BALANCE', async (s: ReturnType<typeof setup>) => s.call((await s.scene({ balance: 0.05 })).user.id), { code: 'INSUFFICIENT_BALANCE' }],
+    }, { code: 'feature_disabled' }],
+    ['voice_disabled', async (s: ReturnType<typeof setup>) => s.call((await s.scene({ sender: { callingEnabled: false } })).user.id), { code: 'voice_disabled' }],
+    ['sender_offline', async (s: ReturnType<typeof setup>) => s.call((await s.scene({ sender: { status: 'offline' } })).user.id), { code: 'sender_offline' }],
+    ['region_not_supported', async (s: ReturnType<typeof setup>) => s.call((await s.scene({ sender: { countryCode: 'US' } })).user.id), { code: 'region_not_supported', country: 'US' }],
+    ['no_assistant', async (s: ReturnType<typeof setup>) => s.call((await s.scene({ assistant: null })).user.id), { code: 'no_assistant' }],
+    ['no_permission', async (s: ReturnType<typeof setup>) => s.call((await s.scene({ permission: 'none' })).user.id), { code: 'no_permission' }],
+    ['insufficient_balance', async (s: ReturnType<typeof setup>) => s.call((await s.scene({ balance: 0.05 })).user.id), { code: 'insufficient_balance' }],
   ])('refuses with %s and stores nothing', async (_name, act, expected) => {
     const s = setup();
     const result = await act(s);
@@ -51,11 +51,11 @@ describe('PlaceChatappCall', () => {
     const { user } = await scene();
     for (const _ of [1, 2, 3]) expect((await call(user.id)).ok).toBe(true);
 
-    expect(await call(user.id)).toEqual(err({ code: 'CONTACT_RATE_LIMIT', retryAfterSeconds: 300, retryAt: new Date(START.getTime() + 300_000) }));
+    expect(await call(user.id)).toEqual(err({ code: 'contact_rate_limit', retryAfterSeconds: 300, retryAt: new Date(START.getTime() + 300_000) }));
     store.clock.advance(300_000);
     expect((await call(user.id)).ok).toBe(true);
     expect((await call(user.id)).ok).toBe(true);
-    expect(await call(user.id)).toEqual(err({ code: 'CONCURRENT_LIMIT', retryAfterSeconds: 30 }));
+    expect(await call(user.id)).toEqual(err({ code: 'concurrent_limit', retryAfterSeconds: 30 }));
   });
 
   it('releases a sender line when one of its calls ends', async () => {
@@ -65,7 +65,7 @@ describe('PlaceChatappCall', () => {
     for (const _ of [1, 2, 3]) placed.push((await call(user.id) as { value: { callId: number } }).value.callId);
     store.clock.advance(300_000);
     for (const _ of [1, 2]) placed.push((await call(user.id) as { value: { callId: number } }).value.callId);
-    expect(await call(user.id)).toEqual(err({ code: 'CONCURRENT_LIMIT', retryAfterSeconds: 30 }));
+    expect(await call(user.id)).toEqual(err({ code: 'concurrent_limit', retryAfterSeconds: 30 }));
 
     await events.record(placed[0], { eventId: 'end', occurredAt: null, event: { type: 'ended', outcome: { status: 'no-answer' } } });
 

@@ -20,7 +20,7 @@ export interface ChatappCallRequest {
   readonly variables: Readonly<Record<string, string>>;
 }
 
-export type PlaceChatappCallRefusal = { readonly code: 'SENDER_NOT_FOUND' } | { readonly code: 'INVALID_PHONE' } | ChatappCallRefusal;
+export type PlaceChatappCallRefusal = { readonly code: 'sender_not_found' } | { readonly code: 'invalid_phone' } | ChatappCallRefusal;
 
 /** The line a chat-app call leaves from: the sender's number on the chat app, no SIP trunk. */
 export const senderLine = (sender: Sender): CallerLine => ({ phoneNumberId: null, phoneNumber: sender.phoneNumber, sip: null });
@@ -45,8 +45,8 @@ export class PlaceChatappCall {
 
   async execute(request: ChatappCallRequest): Promise<Result<{ readonly callId: number }, PlaceChatappCallRefusal>> {
     const sender = await this.senders.findOwned(request.userId, request.senderId);
-    if (sender === null) return err({ code: 'SENDER_NOT_FOUND' });
-    if (!E164_PATTERN.test(request.recipientPhone)) return err({ code: 'INVALID_PHONE' });
+    if (sender === null) return err({ code: 'sender_not_found' });
+    if (!E164_PATTERN.test(request.recipientPhone)) return err({ code: 'invalid_phone' });
     return this.uow.transaction(async () => {
       const now = this.clock.now();
       const facts = await this.facts.forCall(sender, request.recipientPhone, now, true);

@@ -48,8 +48,8 @@ export interface VoiceTemplateLookup {
   list(senderId: number, filter: 'approved'): Promise<MessageTemplate[]>;
 }
 
-/** The chat app refused the request template (`SEND_FAILED`). */
-export type RequestSendFailed = { readonly code: 'SEND_FAILED'; readonly reason: string };
+/** The chat app refused the request template (`send_failed`). */
+export type RequestSendFailed = { readonly code: 'send_failed'; readonly reason: string };
 
 /**
  * Sends a call-permission request template into the contact's conversation through the chat-app

@@ -13,7 +13,7 @@ export interface CallPermissionView {
   readonly readout: CallPermissionReadout;
 }
 
-export type ReadCallPermissionRefusal = { readonly code: 'SENDER_NOT_FOUND' } | { readonly code: 'INVALID_PHONE' };
+export type ReadCallPermissionRefusal = { readonly code: 'sender_not_found' } | { readonly code: 'invalid_phone' };
 
 /**
  * `GET /api/user/chatapp/voice/permission`: the permission as read now and, for the
@@ -25,8 +25,8 @@ export class ReadCallPermission {
 
   async read(userId: number, senderId: number, customerPhone: string): Promise<Result<CallPermissionView, ReadCallPermissionRefusal>> {
     const sender = await this.senders.findOwned(userId, senderId);
-    if (sender === null) return err({ code: 'SENDER_NOT_FOUND' });
-    if (!E164_PATTERN.test(customerPhone)) return err({ code: 'INVALID_PHONE' });
+    if (sender === null) return err({ code: 'sender_not_found' });
+    if (!E164_PATTERN.test(customerPhone)) return err({ code: 'invalid_phone' });
     const now = this.clock.now();
     const { request, call } = await this.facts.forPreflight(sender, customerPhone, now);
     const readout = readCallPermission({

@@ -39,9 +39,9 @@ describe('RequestCallPermission', () => {
   });
 
   it.each([
-    ['SENDER_NOT_FOUND for another account', { code: 'SENDER_NOT_FOUND' }, async (s: Awaited<ReturnType<typeof ready>>) => s.ask({ userId: (await s.store.account()).id })],
-    ['INVALID_PHONE', { code: 'INVALID_PHONE' }, (s: Awaited<ReturnType<typeof ready>>) => s.ask({ phone: '+0' })],
-    ['TEMPLATE_NOT_FOUND for a template that is not a request template', { code: 'TEMPLATE_NOT_FOUND' }, (s: Awaited<ReturnType<typeof ready>>) => s.ask({ templateId: 99 })],
+    ['SENDER_NOT_FOUND for another account', { code: 'sender_not_found' }, async (s: Awaited<ReturnType<typeof ready>>) => s.ask({ userId: (await s.store.account()).id })],
+    ['invalid_phone', { code: 'invalid_phone' }, (s: Awaited<ReturnType<typeof ready>>) => s.ask({ phone: '+0' })],
+    ['TEMPLATE_NOT_FOUND for a template that is not a request template', { code: 'template_missing' }, (s: Awaited<ReturnType<typeof ready>>) => s.ask({ templateId: 99 })],
   ])('refuses with %s, sending and changing nothing', async (_name, expected, act) => {
     const s = await ready();
     s.template({ id: 40 });
@@ -53,15 +53,15 @@ describe('RequestCallPermission', () => {
 
   it('checks in the route order: voice, region, template, session, limits', async () => {
     const disabled = await ready({ sender: { callingEnabled: false, countryCode: 'US' } });
-    expect(await disabled.ask()).toEqual(err({ code: 'VOICE_DISABLED' }));
+    expect(await disabled.ask()).toEqual(err({ code: 'voice_disabled' }));
     const region = await ready({ sender: { countryCode: 'TR' } });
-    expect(await region.ask()).toEqual(err({ code: 'REGION_NOT_SUPPORTED', country: 'TR' }));
+    expect(await region.ask()).toEqual(err({ code: 'region_not_supported', country: 'TR' }));
     const template = await ready();
-    expect(await template.ask()).toEqual(err({ code: 'TEMPLATE_NOT_FOUND' }));
+    expect(await template.ask()).toEqual(err({ code: 'template_missing' }));
     const closed = await ready();
     closed.template();
     closed.customerWrote(new Date(START.getTime() - DAY));
-    expect(await closed.ask()).toEqual(err({ code: 'SESSION_CLOSED' }));
+    expect(await closed.ask()).toEqual(err({ code: 'session_closed' }));
     expect(closed.permissions.isStored(12, PHONE)).toBe(false);
   });
 
@@ -72,13 +72,13 @@ describe('RequestCallPermission', () => {
 
     s.store.clock.advance(HOUR);
     s.customerWrote(s.store.clock.now());
-    expect(await s.ask()).toEqual(err(expect.objectContaining({ code: 'REQUEST_LIMIT', reason: 'daily_limit', retryAt: new Date(START.getTime() + DAY) })));
+    expect(await s.ask()).toEqual(err(expect.objectContaining({ code: 'request_limit', reason: 'daily_limit', retryAt: new Date(START.getTime() + DAY) })));
     s.store.clock.advance(DAY);
     s.customerWrote(s.store.clock.now());
     expect(await s.ask()).toEqual(ok(null));
     s.store.clock.advance(DAY + HOUR);
     s.customerWrote(s.store.clock.now());
-    expect(await s.ask()).toEqual(err(expect.objectContaining({ code: 'REQUEST_LIMIT', reason: 'weekly_limit', retryAt: new Date(START.getTime() + 7 * DAY) })));
+    expect(await s.ask()).toEqual(err(expect.objectContaining({ code: 'request_limit', reason: 'weekly_limit', retryAt: new Date(START.getTime() + 7 * DAY) })));
     expect(s.requestSender.sent).toHaveLength(2);
   });
 
@@ -86,18 +86,18 @@ describe('RequestCallPermission', () => {
     const s = await ready({ permission: 'granted' });
     s.template();
 
-    expect(await s.ask()).toEqual(err(expect.objectContaining({ code: 'REQUEST_LIMIT', reason: 'already_granted' })));
+    expect(await s.ask()).toEqual(err(expect.objectContaining({ code: 'request_limit', reason: 'already_granted' })));
   });
 
   it('answers SEND_FAILED for an offline sender and for a provider refusal, counting nothing', async () => {
     const offline = await ready({ sender: { status: 'offline' } });
     offline.template();
-    expect(await offline.ask()).toEqual(err({ code: 'SEND_FAILED', reason: 'the sender is not online' }));
+    expect(await offline.ask()).toEqual(err({ code: 'send_failed', reason: 'the sender is not online' }));
 
     const refused = await ready();
     refused.template();
     refused.requestSender.refuseNext('template paused');
-    expect(await refused.ask()).toEqual(err({ code: 'SEND_FAILED', reason: 'template paused' }));
+    expect(await refused.ask()).toEqual(err({ code: 'send_failed', reason: 'template paused' }));
     // The ask recorded before the send is withdrawn: the contact reads as never asked.
     expect(await refused.permissions.find(12, PHONE)).toEqual(noCallPermission(12, PHONE));
     expect(await refused.ask()).toEqual(ok(null));
@@ -125,8 +125,8 @@ describe('ReadCallPermission', () => {
 
     expect(view.ok && view.value.readout.actions[1]).toMatchObject({ canPerform: false, reason: 'no_permission' });
     expect(view.ok && view.value.readout.actions[0]).toMatchObject({ canPerform: false, reason: 'template_missing' });
-    expect(await s.reads.read((await s.store.account()).id, 12, PHONE)).toEqual(err({ code: 'SENDER_NOT_FOUND' }));
-    expect(await s.reads.read(s.user.id, 12, '004915112345678')).toEqual(err({ code: 'INVALID_PHONE' }));
+    expect(await s.reads.read((await s.store.account()).id, 12, PHONE)).toEqual(err({ code: 'sender_not_found' }));
+    expect(await s.reads.read(s.user.id, 12, '004915112345678')).toEqual(err({ code: 'invalid_phone' }));
   });
 
   it('reports quota_exhausted once the user\'s request quota is used up, with when it frees (D2)', async () => {

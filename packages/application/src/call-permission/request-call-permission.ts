@@ -18,8 +18,8 @@ export interface PermissionRequest {
 }
 
 export type RequestCallPermissionRefusal =
-  | { readonly code: 'SENDER_NOT_FOUND' }
-  | { readonly code: 'INVALID_PHONE' }
+  | { readonly code: 'sender_not_found' }
+  | { readonly code: 'invalid_phone' }
   | PermissionRequestRefusal
   | RequestSendFailed;
 
@@ -50,8 +50,8 @@ export class RequestCallPermission {
 
   async execute(request: PermissionRequest): Promise<Result<null, RequestCallPermissionRefusal>> {
     const sender = await this.senders.findOwned(request.userId, request.senderId);
-    if (sender === null) return err({ code: 'SENDER_NOT_FOUND' });
-    if (!E164_PATTERN.test(request.recipientPhone)) return err({ code: 'INVALID_PHONE' });
+    if (sender === null) return err({ code: 'sender_not_found' });
+    if (!E164_PATTERN.test(request.recipientPhone)) return err({ code: 'invalid_phone' });
     // The ask is recorded with the permission held and committed before the template goes out, so
     // no lock or transaction waits on the chat app; a concurrent request already counts it.
     const asked = await this.uow.transaction(() => this.permissions.update(sender.id, request.recipientPhone, async (current): Promise<Result<CallPermissionChange<Ask>, RequestCallPermissionRefusal>> => {
@@ -61,7 +61,7 @@ export class RequestCallPermission {
       if (!decision.ok) return decision;
       const recorded = recordPermissionRequest(current, now);
       if (!recorded.ok) return recorded;
-      if (sender.status !== 'online') return err({ code: 'SEND_FAILED', reason: OFFLINE_SENDER_REASON });
+      if (sender.status !== 'online') return err({ code: 'send_failed', reason: OFFLINE_SENDER_REASON });
       // Decided `ok` above, so the template exists.
       return ok({ next: recorded.value.next, answer: { before: current, at: now, template: facts.template! } });
     }));

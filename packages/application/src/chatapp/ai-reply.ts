@@ -25,6 +25,16 @@ export interface AiReply {
   readonly errorCode: 'INSUFFICIENT_BALANCE' | 'SENDER_OFFLINE' | 'SEND_FAILED' | null;
 }
 
+/**
+ * The stored message's `error_code`: rows keep the upper-case wire spelling clients already read
+ * back from the messages list, whatever the refusal's code is called here.
+ */
+const STORED_ERROR_CODE = {
+  insufficient_balance: 'INSUFFICIENT_BALANCE',
+  sender_offline: 'SENDER_OFFLINE',
+  send_failed: 'SEND_FAILED',
+} as const satisfies Record<string, NonNullable<AiReply['errorCode']>>;
+
 /** What became of a customer message's AI reply: the stored reply, or why there is none. */
 export type AiReplyOutcome = { readonly reply: AiReply; readonly skipped: null } | { readonly reply: null; readonly skipped: AiReplySkip };
 
@@ -75,13 +85,13 @@ export class AiReplies {
 
   private async reply(sender: Sender, conversation: Conversation, assistant: Assistant, customerMessageAt: Date): Promise<AiReply | null> {
     const body = await this.generate(sender, conversation, assistant);
-    const sent = await this.outbound.send<Discarded | { code: 'INSUFFICIENT_BALANCE' } | { code: 'SENDER_OFFLINE' }>({
+    const sent = await this.outbound.send<Discarded | { code: 'insufficient_balance' } | { code: 'sender_offline' }>({
       sender, recipientPhone: conversation.customerPhone, recipientName: null, source: 'ai', type: 'text', body, media: null, templateId: null,
       createConversation: false,
       decide: ({ conversation: locked, balance, now }) => {
         if (locked === null || aiReplyFate(locked, customerMessageAt) === 'discard' || !isWindowOpen(locked.window, now)) return err({ code: 'discarded' });
         const online = checkSenderCanSend(sender.status);
-        if (!online.ok) return err({ code: 'SENDER_OFFLINE' });
+        if (!online.ok) return err({ code: 'sender_offline' });
         return priceFreeformSend(balance, this.prices);
       },
       deliver: (providerSender, reference) => this.provider.sendFreeform(providerSender, conversation.customerPhone, { kind: 'text', text: body }, reference),
@@ -90,7 +100,7 @@ export class AiReplies {
     if (sent.ok) return { messageId: sent.value.messageId, body, status: sent.value.chatapp.status === 'sent' ? 'sent' : 'queued', errorCode: null };
     if (sent.error.code === 'discarded') return null;
     // Kept as a failed message so whoever reads the conversation sees what the assistant would have said.
-    const errorCode = sent.error.code;
+    const errorCode = STORED_ERROR_CODE[sent.error.code];
     this.log.warn({ conversationId: conversation.id, refusal: errorCode }, 'an AI reply was not sent');
     const messageId = await this.messages.recordUnsent({
       userId: sender.userId, conversationId: conversation.id, source: 'ai', body, errorCode, now: this.clock.now(),

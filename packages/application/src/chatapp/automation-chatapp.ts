@@ -1,17 +1,21 @@
-import { err, JsonObject, ok, Result, senderOfflineText, TemplateVariableInput } from '@voiceplane/domain';
+import { err, JsonObject, ok, Result, TemplateVariableInput } from '@voiceplane/domain';
 import { AutomationChatapp, ChatappSendOk, ChatappSendRefusal, ChatappTemplateChoice } from '../automations/ports';
 import { SenderRepository, TemplateRepository } from './ports';
 import { SendTemplateMessage, TemplateMessageRefusal } from './send-template-message';
 
-/** What a refused send tells the run's step (`CODE: detail`). */
+/**
+ * What a refused send tells the run's step (`CODE: detail`). The detail is stored with the run and
+ * shown by its detail route later, so it keeps the upper-case wire code and its wording here,
+ * where the record is written, rather than borrowing the HTTP layer's answer.
+ */
 function refusalDetail(refusal: TemplateMessageRefusal): string {
   switch (refusal.code) {
-    case 'SENDER_OFFLINE': return `SENDER_OFFLINE: ${senderOfflineText(refusal.senderStatus)}`;
-    case 'TEMPLATE_NOT_APPROVED': return `TEMPLATE_NOT_APPROVED: the template is ${refusal.templateStatus}`;
-    case 'TEMPLATE_VARIABLES_MISSING': return `TEMPLATE_VARIABLES_MISSING: ${refusal.missing.join(', ')}`;
-    case 'INSUFFICIENT_BALANCE': return 'INSUFFICIENT_BALANCE: the balance does not cover the message';
-    case 'SEND_FAILED': return `SEND_FAILED: ${refusal.reason}`;
-    default: return refusal.code;
+    case 'sender_offline': return `SENDER_OFFLINE: Sender is not online. Current status: ${refusal.senderStatus}`;
+    case 'template_not_approved': return `TEMPLATE_NOT_APPROVED: the template is ${refusal.templateStatus}`;
+    case 'template_variables_missing': return `TEMPLATE_VARIABLES_MISSING: ${refusal.missing.join(', ')}`;
+    case 'insufficient_balance': return 'INSUFFICIENT_BALANCE: the balance does not cover the message';
+    case 'send_failed': return `SEND_FAILED: ${refusal.reason}`;
+    default: return refusal.code.toUpperCase();
   }
 }
 
@@ -34,7 +38,7 @@ export class ChatappForAutomations implements AutomationChatapp {
       recipientName: null, variables: templateVariables(request.variables), source: 'automation',
     });
     if (!sent.ok) {
-      const gone = sent.error.code === 'SENDER_NOT_FOUND' || sent.error.code === 'TEMPLATE_NOT_FOUND';
+      const gone = sent.error.code === 'sender_not_found' || sent.error.code === 'template_not_found';
       return err({ code: gone ? 'record_gone' : 'refused', detail: refusalDetail(sent.error) });
     }
     const { chatapp, conversation } = sent.value;

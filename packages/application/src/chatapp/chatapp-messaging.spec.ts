@@ -152,7 +152,7 @@ describe('SendTemplateMessage', () => {
     const second = await send('+14155550000');
     expect(second.ok && second.value.chatapp.cost).toBe(0.05);
     expect((await store.users.findById(user.id))!.balance).toBe(0.95);
-    expect(await send('not-a-phone')).toEqual(err({ code: 'INVALID_PHONE' }));
+    expect(await send('not-a-phone')).toEqual(err({ code: 'invalid_phone' }));
   });
 });
 

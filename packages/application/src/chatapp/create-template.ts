@@ -15,10 +15,10 @@ export interface TemplateDraft {
 }
 
 export type CreateTemplateRefusal =
-  | { readonly code: 'SENDER_NOT_FOUND' }
-  | { readonly code: 'TEMPLATE_EXISTS' }
+  | { readonly code: 'sender_not_found' }
+  | { readonly code: 'template_exists' }
   | PlaceholderRefusal
-  | { readonly code: 'SEND_FAILED'; readonly reason: string };
+  | { readonly code: 'send_failed'; readonly reason: string };
 
 /**
  * `POST /api/user/chatapp/senders/{id}/templates`: placeholders are checked, the provider gets the
@@ -35,23 +35,23 @@ export class CreateTemplate {
 
   async execute(d: TemplateDraft): Promise<Result<MessageTemplate, CreateTemplateRefusal>> {
     const sender = await this.senders.findOwned(d.userId, d.senderId);
-    if (sender === null) return err({ code: 'SENDER_NOT_FOUND' });
+    if (sender === null) return err({ code: 'sender_not_found' });
     const placeholders = parseTemplatePlaceholders(d.bodyText);
     if (!placeholders.ok) return placeholders;
     const existing = await this.templates.list(sender.id, 'all');
-    if (existing.some((t) => t.name === d.name && t.language === d.language)) return err({ code: 'TEMPLATE_EXISTS' });
+    if (existing.some((t) => t.name === d.name && t.language === d.language)) return err({ code: 'template_exists' });
     let submitted;
     try {
       submitted = await this.provider.submitTemplate(await this.providerSenders.of(sender), {
         name: d.name, language: d.language, category: d.category, bodyText: d.bodyText, footerText: d.footerText,
       });
     } catch (e) {
-      return err({ code: 'SEND_FAILED', reason: e instanceof ChatappProviderRefusal ? e.reason : 'the chat app could not be reached' });
+      return err({ code: 'send_failed', reason: e instanceof ChatappProviderRefusal ? e.reason : 'the chat app could not be reached' });
     }
     const created = await this.templates.create({
       senderId: sender.id, name: d.name, language: d.language, category: d.category, status: submitted.status, bodyText: d.bodyText,
       footerText: d.footerText, variables: placeholders.value.variables, providerTemplateRef: submitted.providerTemplateRef, now: this.clock.now(),
     });
-    return created === null ? err({ code: 'TEMPLATE_EXISTS' }) : ok(created);
+    return created === null ? err({ code: 'template_exists' }) : ok(created);
   }
 }

@@ -5,7 +5,7 @@ import { OutboundError, OutboundHttpClient } from '../ports/outbound-http';
 export const MEDIA_FETCH_TIMEOUT_MS = 15_000;
 export const MEDIA_MAX_BYTES = 16 * 1024 * 1024;
 
-export type MediaFetchFailed = { readonly code: 'MEDIA_FETCH_FAILED'; readonly reason: string };
+export type MediaFetchFailed = { readonly code: 'media_fetch_failed'; readonly reason: string };
 
 const REASONS: Readonly<Record<Exclude<OutboundError, 'http_error'>, string>> = {
   blocked_target: 'the address is not a public address',
@@ -26,6 +26,6 @@ export class MediaFetcher {
     const res = await this.http.send({ method: 'GET', url, timeoutMs: MEDIA_FETCH_TIMEOUT_MS, maxResponseBytes: MEDIA_MAX_BYTES });
     if (res.ok) return ok(mediaTypeOf(res.headers['content-type'] ?? null));
     const reason = res.error === null || res.error === 'http_error' ? `the server answered ${res.statusCode ?? 'nothing'}` : REASONS[res.error];
-    return err({ code: 'MEDIA_FETCH_FAILED', reason });
+    return err({ code: 'media_fetch_failed', reason });
   }
 }

@@ -13,8 +13,8 @@ import { SendReservation, SendReservationRepository } from './send-reservations'
 import { ChatappProviderRefusal, ProviderAcceptance, ProviderSender } from './provider-ports';
 import { ProviderSenders } from './provider-senders';
 
-/** The chat app refused the message, or could not be reached (`SEND_FAILED`). */
-export type SendFailed = { readonly code: 'SEND_FAILED'; readonly reason: string };
+/** The chat app refused the message, or could not be reached (`send_failed`). */
+export type SendFailed = { readonly code: 'send_failed'; readonly reason: string };
 
 const UNREACHABLE_REASON = 'the chat app could not be reached';
 
@@ -183,7 +183,7 @@ export class OutboundSends {
     try {
       return ok(await o.deliver(sender, reference));
     } catch (e) {
-      return err({ code: 'SEND_FAILED', reason: e instanceof ChatappProviderRefusal ? e.reason : UNREACHABLE_REASON });
+      return err({ code: 'send_failed', reason: e instanceof ChatappProviderRefusal ? e.reason : UNREACHABLE_REASON });
     }
   }
 }

@@ -15,12 +15,12 @@ export interface SenderRegistration {
   readonly credentials: WhatsappCredentials | null;
 }
 
-export type RegisterSenderRefusal = { readonly code: 'SENDER_EXISTS' } | { readonly code: 'SEND_FAILED'; readonly reason: string };
+export type RegisterSenderRefusal = { readonly code: 'sender_exists' } | { readonly code: 'send_failed'; readonly reason: string };
 
 /**
  * `POST /api/user/chatapp/senders`: the provider registers the number first (the sandbox puts it
  * online at once; WhatsApp reports it connected later), then it is stored with its sealed
- * credentials. A number registered by any account already is `SENDER_EXISTS`.
+ * credentials. A number registered by any account already is `sender_exists`.
  */
 export class RegisterSender {
   constructor(
@@ -33,12 +33,12 @@ export class RegisterSender {
   ) {}
 
   async execute(r: SenderRegistration): Promise<Result<Sender, RegisterSenderRefusal>> {
-    if ((await this.senders.findByProviderRef(r.phoneNumber)) !== null) return err({ code: 'SENDER_EXISTS' });
+    if ((await this.senders.findByProviderRef(r.phoneNumber)) !== null) return err({ code: 'sender_exists' });
     let registered;
     try {
       registered = await this.provider.registerSender({ senderId: 0, userId: r.userId, phoneNumber: r.phoneNumber, credentials: r.credentials }, r.displayName);
     } catch (e) {
-      return err({ code: 'SEND_FAILED', reason: e instanceof ChatappProviderRefusal ? e.reason : 'the chat app could not be reached' });
+      return err({ code: 'send_failed', reason: e instanceof ChatappProviderRefusal ? e.reason : 'the chat app could not be reached' });
     }
     const created = await this.senders.create({
       userId: r.userId, phoneNumber: r.phoneNumber, displayName: r.displayName, status: registered.status, qualityRating: registered.qualityRating,
@@ -48,7 +48,7 @@ export class RegisterSender {
       sealedCredentials: r.credentials === null ? null : await this.cipher.encrypt(JSON.stringify(r.credentials)),
       now: this.clock.now(),
     });
-    if (created === null) return err({ code: 'SENDER_EXISTS' });
+    if (created === null) return err({ code: 'sender_exists' });
     // Never refuses the registration: a number that cannot call keeps the reason in its record.
     if (this.callingLines !== null) await this.callingLines.setUp(created);
     return ok(created);

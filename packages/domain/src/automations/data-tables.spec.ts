@@ -4,21 +4,21 @@ import { connectionAuthHeader, notesUrl } from './connections';
 describe('data table rules', () => {
   it('accepts 1–20 uniquely named typed columns', () => {
     expect(checkColumns([{ name: 'order_number', type: 'string' }, { name: 'qty', type: 'number' }])).toEqual({
-      columns: [{ name: 'order_number', type: 'string' }, { name: 'qty', type: 'number' }], errors: {},
+      columns: [{ name: 'order_number', type: 'string' }, { name: 'qty', type: 'number' }], problems: {},
     });
-    expect(Object.keys(checkColumns([{ name: 'a', type: 'string' }, { name: 'a', type: 'number' }, { name: '1b', type: 'date' }]).errors)).toEqual(['columns.1.name', 'columns.2.name', 'columns.2.type']);
-    expect(checkColumns([]).errors).toEqual({ columns: ['The columns field must have between 1 and 20 items.'] });
-    expect(checkColumns('x').errors).toEqual({ columns: ['The columns field must be an array.'] });
+    expect(Object.keys(checkColumns([{ name: 'a', type: 'string' }, { name: 'a', type: 'number' }, { name: '1b', type: 'date' }]).problems)).toEqual(['columns.1.name', 'columns.2.name', 'columns.2.type']);
+    expect(checkColumns([]).problems).toEqual({ columns: [{ code: 'item_count', min: 1, max: 20 }] });
+    expect(checkColumns('x').problems).toEqual({ columns: [{ code: 'not_array' }] });
   });
 
   it('checks row values against the columns; absent columns are null on a full row only', () => {
     const columns = [{ name: 'sku', type: 'string' as const }, { name: 'paid', type: 'boolean' as const }];
-    expect(checkRowValues(columns, { sku: 'A' }, 'values', false)).toEqual({ values: { sku: 'A', paid: null }, errors: {} });
-    expect(checkRowValues(columns, { paid: true }, 'values', true)).toEqual({ values: { paid: true }, errors: {} });
-    expect(checkRowValues(columns, { sku: 1, other: 'x' }, 'rows.0.values', false).errors).toEqual({
-      'rows.0.values.sku': ['The rows.0.values.sku must be a string.'], 'rows.0.values.other': ['The rows.0.values.other column does not exist.'],
+    expect(checkRowValues(columns, { sku: 'A' }, 'values', false)).toEqual({ values: { sku: 'A', paid: null }, problems: {} });
+    expect(checkRowValues(columns, { paid: true }, 'values', true)).toEqual({ values: { paid: true }, problems: {} });
+    expect(checkRowValues(columns, { sku: 1, other: 'x' }, 'rows.0.values', false).problems).toEqual({
+      'rows.0.values.sku': [{ code: 'wrong_type', type: 'string' }], 'rows.0.values.other': [{ code: 'unknown_column' }],
     });
-    expect(checkRowValues(columns, { sku: 'é'.repeat(4_200) }, 'values', false).errors).toEqual({ values: ['The values may not be greater than 8 kilobytes.'] });
+    expect(checkRowValues(columns, { sku: 'é'.repeat(4_200) }, 'values', false).problems).toEqual({ values: [{ code: 'too_large', maxBytes: 8192 }] });
     expect(utf8Length('aé€😀')).toBe(1 + 2 + 3 + 4);
   });
 });

@@ -1,4 +1,4 @@
-import { addFieldError, FieldErrors } from '../shared/field-errors';
+import { addFieldProblem, FieldProblems } from '../shared/field-problems';
 import { isJsonObject, JsonObject, JsonValue } from './json';
 
 /** Data tables: fixed typed columns, rows of JSON values. */
@@ -30,35 +30,47 @@ export interface TableRow {
   readonly updatedAt: Date;
 }
 
+/** What the column and row rules can find wrong, on the field they name; the HTTP layer words it. */
+export type DataTableProblem =
+  | { readonly code: 'not_array' }
+  | { readonly code: 'item_count'; readonly min: number; readonly max: number }
+  | { readonly code: 'not_object' }
+  | { readonly code: 'format_invalid' }
+  | { readonly code: 'duplicate' }
+  | { readonly code: 'selected_invalid' }
+  | { readonly code: 'unknown_column' }
+  | { readonly code: 'wrong_type'; readonly type: ColumnType }
+  | { readonly code: 'too_large'; readonly maxBytes: number };
+
 /** Column list problems under `columns.<i>.<field>`; unique names compared case-sensitively. */
-export function checkColumns(raw: unknown): { columns: TableColumn[]; errors: FieldErrors } {
-  const errors: FieldErrors = {};
+export function checkColumns(raw: unknown): { columns: TableColumn[]; problems: FieldProblems<DataTableProblem> } {
+  const problems: FieldProblems<DataTableProblem> = {};
   if (!Array.isArray(raw)) {
-    addFieldError(errors, 'columns', 'The columns field must be an array.');
-    return { columns: [], errors };
+    addFieldProblem(problems, 'columns', { code: 'not_array' });
+    return { columns: [], problems };
   }
   if (raw.length < DATA_TABLE_LIMITS.columnsMin || raw.length > DATA_TABLE_LIMITS.columnsMax) {
-    addFieldError(errors, 'columns', `The columns field must have between ${DATA_TABLE_LIMITS.columnsMin} and ${DATA_TABLE_LIMITS.columnsMax} items.`);
+    addFieldProblem(problems, 'columns', { code: 'item_count', min: DATA_TABLE_LIMITS.columnsMin, max: DATA_TABLE_LIMITS.columnsMax });
   }
   const columns: TableColumn[] = [];
   const seen = new Set<string>();
   raw.forEach((item: unknown, i) => {
     if (!isJsonObject(item)) {
-      addFieldError(errors, `columns.${i}`, `The columns.${i} must be an object.`);
+      addFieldProblem(problems, `columns.${i}`, { code: 'not_object' });
       return;
     }
     const { name, type } = item as { name?: unknown; type?: unknown };
     const nameOk = typeof name === 'string' && COLUMN_NAME_PATTERN.test(name);
-    if (!nameOk) addFieldError(errors, `columns.${i}.name`, `The columns.${i}.name format is invalid.`);
-    else if (seen.has(name)) addFieldError(errors, `columns.${i}.name`, `The columns.${i}.name field has a duplicate value.`);
+    if (!nameOk) addFieldProblem(problems, `columns.${i}.name`, { code: 'format_invalid' });
+    else if (seen.has(name)) addFieldProblem(problems, `columns.${i}.name`, { code: 'duplicate' });
     const typeOk = typeof type === 'string' && (COLUMN_TYPES as readonly string[]).includes(type);
-    if (!typeOk) addFieldError(errors, `columns.${i}.type`, `The selected columns.${i}.type is invalid.`);
+    if (!typeOk) addFieldProblem(problems, `columns.${i}.type`, { code: 'selected_invalid' });
     if (nameOk && typeOk) {
       seen.add(name);
       columns.push({ name, type: type as ColumnType });
     }
   });
-  return { columns, errors };
+  return { columns, problems };
 }
 
 const fitsType = (type: ColumnType, v: JsonValue): boolean =>
@@ -68,23 +80,23 @@ const fitsType = (type: ColumnType, v: JsonValue): boolean =>
  * Row values against the table's columns, problems under `<at>.<column>`. A full row gets null for
  * every absent column; a partial one (update) only carries what was sent.
  */
-export function checkRowValues(columns: readonly TableColumn[], raw: unknown, at: string, partial: boolean): { values: JsonObject; errors: FieldErrors } {
-  const errors: FieldErrors = {};
+export function checkRowValues(columns: readonly TableColumn[], raw: unknown, at: string, partial: boolean): { values: JsonObject; problems: FieldProblems<DataTableProblem> } {
+  const problems: FieldProblems<DataTableProblem> = {};
   if (!isJsonObject(raw)) {
-    addFieldError(errors, at, `The ${at} must be an object.`);
-    return { values: {}, errors };
+    addFieldProblem(problems, at, { code: 'not_object' });
+    return { values: {}, problems };
   }
   const values: Record<string, JsonValue> = {};
   const byName = new Map(columns.map((c) => [c.name, c]));
   for (const [key, value] of Object.entries(raw)) {
     const column = byName.get(key);
-    if (!column) addFieldError(errors, `${at}.${key}`, `The ${at}.${key} column does not exist.`);
-    else if (!fitsType(column.type, value as JsonValue)) addFieldError(errors, `${at}.${key}`, `The ${at}.${key} must be a ${column.type}.`);
+    if (!column) addFieldProblem(problems, `${at}.${key}`, { code: 'unknown_column' });
+    else if (!fitsType(column.type, value as JsonValue)) addFieldProblem(problems, `${at}.${key}`, { code: 'wrong_type', type: column.type });
     else Object.defineProperty(values, key, { value, enumerable: true, writable: true, configurable: true });
   }
   if (!partial) for (const c of columns) if (!(c.name in values)) values[c.name] = null;
-  if (utf8Length(JSON.stringify(values)) > DATA_TABLE_LIMITS.rowBytes) addFieldError(errors, at, `The ${at} may not be greater than 8 kilobytes.`);
-  return { values, errors };
+  if (utf8Length(JSON.stringify(values)) > DATA_TABLE_LIMITS.rowBytes) addFieldProblem(problems, at, { code: 'too_large', maxBytes: DATA_TABLE_LIMITS.rowBytes });
+  return { values, problems };
 }
 
 /** Bytes of `text` in UTF-8 (surrogate pairs count 4). */

@@ -10,5 +10,4 @@ export * from './kinds';
 export * from './data-tables';
 export * from './connections';
 export * from './template-params';
-export * from './failure-text';
 export * from './chains';

@@ -16,17 +16,17 @@ describe('checkTemplateParams', () => {
   it('reports absent required params (null and "" count as absent) before anything else', () => {
     const r = checkTemplateParams(template('post_call_chatapp_followup'), { sender_id: null, template_id: '', test_phone_number: 'bad' }, context);
     expect(r.missing.map((s) => s.key)).toEqual(['sender_id', 'template_id']);
-    expect(r.invalid.map((i) => [i.spec.key, i.message])).toEqual([['test_phone_number', 'The test phone number must be a valid E.164 phone number.']]);
+    expect(r.invalid.map((i) => [i.spec.key, i.problem])).toEqual([['test_phone_number', { code: 'not_phone' }]]);
   });
 
   it('refuses values of the wrong format or range', () => {
     const r = checkTemplateParams(template('lead_intake_call'), { test_phone_number: '+14155551234', phone_field: 'a b', variable_fields: Array.from({ length: 21 }, (_, i) => `f${i}`).join(',') }, context);
-    expect(r.invalid.map((i) => i.spec.key)).toEqual(['phone_field', 'variable_fields']);
+    expect(r.invalid.map((i) => [i.spec.key, i.problem])).toEqual([['phone_field', { code: 'format_invalid' }], ['variable_fields', { code: 'too_many_names', max: 20 }]]);
     const delay = checkTemplateParams(template('delayed_followup_call'), { delay_minutes: 10_081, test_phone_number: '+14155551234' }, context);
-    expect(delay.invalid[0].message).toBe('The delay (minutes) must be between 1 and 10080.');
+    expect(delay.invalid[0].problem).toEqual({ code: 'out_of_range', min: 1, max: 10080 });
     const lookup = checkTemplateParams(template('midcall_lookup_table'), { table_id: 'x7', key_column: 'k', input_field: '9bad', tool_name: 'has space' }, context);
     expect(lookup.invalid.map((i) => i.spec.key)).toEqual(['table_id', 'input_field', 'tool_name']);
-    expect(checkTemplateParams(template('post_call_webhook_forward'), { url: 'ftp://x' }, context).invalid[0].message).toBe('The target url must be a public http or https URL.');
+    expect(checkTemplateParams(template('post_call_webhook_forward'), { url: 'ftp://x' }, context).invalid[0].problem).toEqual({ code: 'url_refused', reason: 'The target url must be a public http or https URL.' });
     expect(checkTemplateParams(template('post_call_chatapp_followup'), { sender_id: 1, template_id: 2, test_phone_number: '+14155551234', variables_map: '[1]' }, context).invalid[0].spec.key).toBe('variables_map');
   });
 });

@@ -47,7 +47,7 @@ describe('call permission lifecycle', () => {
 
   it('granted + request → unchanged, REQUEST_LIMIT already_granted', () => {
     expect(recordPermissionRequest(inState('granted'), t0)).toEqual({
-      ok: false, error: { code: 'REQUEST_LIMIT', reason: 'already_granted', retryAt: at(-HOUR + TEMPORARY_GRANT_MS) },
+      ok: false, error: { code: 'request_limit', reason: 'already_granted', retryAt: at(-HOUR + TEMPORARY_GRANT_MS) },
     });
   });
 

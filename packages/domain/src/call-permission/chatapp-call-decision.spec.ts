@@ -28,18 +28,18 @@ describe('chat-app call checks', () => {
   });
 
   it.each([
-    ['plan without chat-app calling', { planCallingEnabled: false }, { code: 'FEATURE_DISABLED' }],
-    ['sender calling disabled', { senderCallingEnabled: false }, { code: 'VOICE_DISABLED' }],
-    ['the chat app does not let the number call', { senderCallingLineReady: false }, { code: 'CALLING_NOT_ENABLED' }],
-    ['sender offline', { senderOnline: false }, { code: 'SENDER_OFFLINE' }],
-    ['sender in NG', { senderCountry: 'NG' }, { code: 'REGION_NOT_SUPPORTED', country: 'NG' }],
-    ['sender without assistant', { assistant: 'none' }, { code: 'NO_ASSISTANT' }],
-    ['assistant under compliance review', { assistant: 'compliance_blocked' }, { code: 'ASSISTANT_BLOCKED' }],
-    ['contact never asked', { permission: noCallPermission(12, '+4915112345678') }, { code: 'NO_PERMISSION', reason: 'no_permission' }],
-    ['grant ran out', { permission: acceptCallPermission(granted, false, at(-7 * DAY)).next }, { code: 'NO_PERMISSION', reason: 'permission_expired' }],
-    ['balance one unit short of a minute', { balance: 0.0799 }, { code: 'INSUFFICIENT_BALANCE' }],
-    ['five calls occupy the sender', { senderCallStatuses: ['queued', 'ringing', 'ringing', 'in-progress', 'in-progress'] }, { code: 'CONCURRENT_LIMIT', retryAfterSeconds: 30 }],
-    ['three attempts in 5 minutes', { contactAttempts: [at(-4 * MIN), at(-2 * MIN), at(-MIN)] }, { code: 'CONTACT_RATE_LIMIT', retryAfterSeconds: 60, retryAt: at(MIN) }],
+    ['plan without chat-app calling', { planCallingEnabled: false }, { code: 'feature_disabled' }],
+    ['sender calling disabled', { senderCallingEnabled: false }, { code: 'voice_disabled' }],
+    ['the chat app does not let the number call', { senderCallingLineReady: false }, { code: 'calling_not_enabled' }],
+    ['sender offline', { senderOnline: false }, { code: 'sender_offline' }],
+    ['sender in NG', { senderCountry: 'NG' }, { code: 'region_not_supported', country: 'NG' }],
+    ['sender without assistant', { assistant: 'none' }, { code: 'no_assistant' }],
+    ['assistant under compliance review', { assistant: 'compliance_blocked' }, { code: 'assistant_blocked' }],
+    ['contact never asked', { permission: noCallPermission(12, '+4915112345678') }, { code: 'no_permission' }],
+    ['grant ran out', { permission: acceptCallPermission(granted, false, at(-7 * DAY)).next }, { code: 'permission_expired' }],
+    ['balance one unit short of a minute', { balance: 0.0799 }, { code: 'insufficient_balance' }],
+    ['five calls occupy the sender', { senderCallStatuses: ['queued', 'ringing', 'ringing', 'in-progress', 'in-progress'] }, { code: 'concurrent_limit', retryAfterSeconds: 30 }],
+    ['three attempts in 5 minutes', { contactAttempts: [at(-4 * MIN), at(-2 * MIN), at(-MIN)] }, { code: 'contact_rate_limit', retryAfterSeconds: 60, retryAt: at(MIN) }],
   ] as const)('%s → refused', (_, change, refusal) => {
     expect(decideChatappCall({ ...passing, ...change } as ChatappCallFacts, t0)).toEqual({ ok: false, error: refusal });
   });
@@ -51,8 +51,8 @@ describe('chat-app call checks', () => {
       senderCallStatuses: Array<CallStatus>(5).fill('ringing'), contactAttempts: [t0, t0, t0],
     };
     const codes = failingChatappCallChecks(everything, t0).map((r) => r.code);
-    expect(codes).toEqual(CHATAPP_CALL_CHECK_ORDER.filter((c) => c !== 'ASSISTANT_BLOCKED'));
-    expect(decideChatappCall(everything, t0)).toEqual({ ok: false, error: { code: 'FEATURE_DISABLED' } });
+    expect(codes).toEqual(CHATAPP_CALL_CHECK_ORDER.filter((c) => c !== 'assistant_blocked' && c !== 'permission_expired'));
+    expect(decideChatappCall(everything, t0)).toEqual({ ok: false, error: { code: 'feature_disabled' } });
     for (let i = 1; i < codes.length; i++) {
       const r = decideChatappCall({ ...everything, ...fixedUpTo(codes[i - 1]) }, t0);
       expect(r.ok ? null : r.error.code).toBe(codes[i]);
@@ -63,15 +63,15 @@ describe('chat-app call checks', () => {
 /** Facts that make every check up to and including `code` pass. */
 function fixedUpTo(code: string): Partial<ChatappCallFacts> {
   const fixes: [string, Partial<ChatappCallFacts>][] = [
-    ['FEATURE_DISABLED', { planCallingEnabled: true }],
-    ['VOICE_DISABLED', { senderCallingEnabled: true }],
-    ['CALLING_NOT_ENABLED', { senderCallingLineReady: true }],
-    ['SENDER_OFFLINE', { senderOnline: true }],
-    ['REGION_NOT_SUPPORTED', { senderCountry: 'DE' }],
-    ['NO_ASSISTANT', { assistant: 'available' }],
-    ['NO_PERMISSION', { permission: granted }],
-    ['INSUFFICIENT_BALANCE', { balance: 1 }],
-    ['CONCURRENT_LIMIT', { senderCallStatuses: [] }],
+    ['feature_disabled', { planCallingEnabled: true }],
+    ['voice_disabled', { senderCallingEnabled: true }],
+    ['calling_not_enabled', { senderCallingLineReady: true }],
+    ['sender_offline', { senderOnline: true }],
+    ['region_not_supported', { senderCountry: 'DE' }],
+    ['no_assistant', { assistant: 'available' }],
+    ['no_permission', { permission: granted }],
+    ['insufficient_balance', { balance: 1 }],
+    ['concurrent_limit', { senderCallStatuses: [] }],
   ];
   const upTo = fixes.findIndex(([c]) => c === code);
   return Object.assign({}, ...fixes.slice(0, upTo + 1).map(([, fix]) => fix));
@@ -80,7 +80,7 @@ function fixedUpTo(code: string): Partial<ChatappCallFacts> {
 describe('per-contact attempts: 3 per 5 minutes', () => {
   const attempts = [t0, at(MIN), at(2 * MIN)];
   it.each([
-    ['one ms before the oldest attempt leaves', 5 * MIN - 1, { ok: false, error: { code: 'CONTACT_RATE_LIMIT', retryAfterSeconds: 1, retryAt: at(5 * MIN) } }],
+    ['one ms before the oldest attempt leaves', 5 * MIN - 1, { ok: false, error: { code: 'contact_rate_limit', retryAfterSeconds: 1, retryAt: at(5 * MIN) } }],
     ['exactly when it leaves', 5 * MIN, { ok: true, value: null }],
     ['one ms after', 5 * MIN + 1, { ok: true, value: null }],
   ] as const)('a fourth attempt %s', (_, offset, expected) => {
@@ -89,7 +89,7 @@ describe('per-contact attempts: 3 per 5 minutes', () => {
 
   it('retry_after is whole seconds until the oldest attempt leaves the window', () => {
     const r = decideChatappCall({ ...passing, contactAttempts: attempts }, at(2 * MIN + 500));
-    expect(r).toEqual({ ok: false, error: { code: 'CONTACT_RATE_LIMIT', retryAfterSeconds: 180, retryAt: at(5 * MIN) } });
+    expect(r).toEqual({ ok: false, error: { code: 'contact_rate_limit', retryAfterSeconds: 180, retryAt: at(5 * MIN) } });
   });
 });
 
@@ -109,7 +109,7 @@ describe('per-sender concurrency: 5 calls queued, ringing or in progress', () =>
   ] as [CallStatus, TerminalCallStatus][])('a %s call ending %s releases its line', (from, endedAs) => {
     const others: CallStatus[] = ['queued', 'ringing', 'in-progress', 'in-progress'];
     const full = { ...passing, senderCallStatuses: [...others, from] };
-    expect(decideChatappCall(full, t0)).toEqual({ ok: false, error: { code: 'CONCURRENT_LIMIT', retryAfterSeconds: 30 } });
+    expect(decideChatappCall(full, t0)).toEqual({ ok: false, error: { code: 'concurrent_limit', retryAfterSeconds: 30 } });
     const ended = applyRuntimeEvent(from, 'ended', endedAs);
     if (!ended.ok || ended.value.kind !== 'moved') throw new Error('the call did not end');
     expect(decideChatappCall({ ...full, senderCallStatuses: [...others, ended.value.to] }, t0)).toEqual({ ok: true, value: null });

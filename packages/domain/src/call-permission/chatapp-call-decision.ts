@@ -9,7 +9,7 @@ import { slidingWindowUsage, SlidingWindowUsage } from './sliding-window';
 export const CONTACT_CALL_ATTEMPTS = { timePeriod: 'PT5M', periodMs: 5 * 60 * 1000, max: 3 } as const;
 /** Chat-app calls of one sender occupying a line at once. */
 export const MAX_ACTIVE_SENDER_CALLS = 5;
-/** `retry_after` of `CONCURRENT_LIMIT`: when a line frees is unknowable, so a fixed pause. */
+/** `retry_after` of `concurrent_limit`: when a line frees is unknowable, so a fixed pause. */
 export const CONCURRENT_LIMIT_RETRY_AFTER_SECONDS = 30;
 
 const LINE_OCCUPYING: readonly CallStatus[] = ['queued', 'ringing', 'in-progress'];
@@ -17,7 +17,7 @@ const LINE_OCCUPYING: readonly CallStatus[] = ['queued', 'ringing', 'in-progress
 /** A call counts against its sender's concurrency until it ends; any terminal status frees the line. */
 export const occupiesSenderLine = (status: CallStatus): boolean => LINE_OCCUPYING.includes(status);
 
-/** What the checks after `INVALID_PHONE` need to know; the application gathers it. */
+/** What the checks after `invalid_phone` need to know; the application gathers it. */
 export interface ChatappCallFacts {
   /** Plan `chatapp_calling_enabled`. */
   readonly planCallingEnabled: boolean;
@@ -42,25 +42,27 @@ export interface ChatappCallFacts {
 }
 
 export type ChatappCallRefusal =
-  | { readonly code: 'FEATURE_DISABLED' }
-  | { readonly code: 'VOICE_DISABLED' }
-  | { readonly code: 'CALLING_NOT_ENABLED' }
-  | { readonly code: 'SENDER_OFFLINE' }
-  | { readonly code: 'REGION_NOT_SUPPORTED'; readonly country: string }
-  | { readonly code: 'NO_ASSISTANT' }
-  | { readonly code: 'ASSISTANT_BLOCKED' }
-  /** `reason` picks the text: never granted (or withdrawn) versus a grant that ran out. */
-  | { readonly code: 'NO_PERMISSION'; readonly reason: 'no_permission' | 'permission_expired' }
-  | { readonly code: 'INSUFFICIENT_BALANCE' }
-  | { readonly code: 'CONCURRENT_LIMIT'; readonly retryAfterSeconds: number }
-  | { readonly code: 'CONTACT_RATE_LIMIT'; readonly retryAfterSeconds: number; readonly retryAt: Date };
+  | { readonly code: 'feature_disabled' }
+  | { readonly code: 'voice_disabled' }
+  | { readonly code: 'calling_not_enabled' }
+  | { readonly code: 'sender_offline' }
+  | { readonly code: 'region_not_supported'; readonly country: string }
+  | { readonly code: 'no_assistant' }
+  | { readonly code: 'assistant_blocked' }
+  /** Never granted (or withdrawn); the wire folds it with `permission_expired` into one code with two texts. */
+  | { readonly code: 'no_permission' }
+  /** A grant that ran out. */
+  | { readonly code: 'permission_expired' }
+  | { readonly code: 'insufficient_balance' }
+  | { readonly code: 'concurrent_limit'; readonly retryAfterSeconds: number }
+  | { readonly code: 'contact_rate_limit'; readonly retryAfterSeconds: number; readonly retryAt: Date };
 
 export type ChatappCallCode = ChatappCallRefusal['code'];
 
-/** The route's check order. */
+/** The route's check order (`no_permission` and `permission_expired` are one check). */
 export const CHATAPP_CALL_CHECK_ORDER: readonly ChatappCallCode[] = [
-  'FEATURE_DISABLED', 'VOICE_DISABLED', 'CALLING_NOT_ENABLED', 'SENDER_OFFLINE', 'REGION_NOT_SUPPORTED', 'NO_ASSISTANT', 'ASSISTANT_BLOCKED',
-  'NO_PERMISSION', 'INSUFFICIENT_BALANCE', 'CONCURRENT_LIMIT', 'CONTACT_RATE_LIMIT',
+  'feature_disabled', 'voice_disabled', 'calling_not_enabled', 'sender_offline', 'region_not_supported', 'no_assistant', 'assistant_blocked',
+  'no_permission', 'permission_expired', 'insufficient_balance', 'concurrent_limit', 'contact_rate_limit',
 ];
 
 export function contactAttemptUsage(facts: Pick<ChatappCallFacts, 'contactAttempts'>, now: Date): SlidingWindowUsage {
@@ -70,36 +72,36 @@ export function contactAttemptUsage(facts: Pick<ChatappCallFacts, 'contactAttemp
 export const activeSenderCalls = (statuses: readonly CallStatus[]): number => statuses.filter(occupiesSenderLine).length;
 
 /**
- * Every check from `FEATURE_DISABLED` on that fails now, in the route's order. The route
+ * Every check from `feature_disabled` on that fails now, in the route's order. The route
  * answers the first; the preflight orders them its own way.
  */
 export function failingChatappCallChecks(facts: ChatappCallFacts, now: Date): readonly ChatappCallRefusal[] {
   const failing: ChatappCallRefusal[] = [];
-  if (!facts.planCallingEnabled) failing.push({ code: 'FEATURE_DISABLED' });
-  if (!facts.senderCallingEnabled) failing.push({ code: 'VOICE_DISABLED' });
-  // VOICE_DISABLED is the user's switch on the sender; this is the chat app's side of it.
-  if (!facts.senderCallingLineReady) failing.push({ code: 'CALLING_NOT_ENABLED' });
-  if (!facts.senderOnline) failing.push({ code: 'SENDER_OFFLINE' });
+  if (!facts.planCallingEnabled) failing.push({ code: 'feature_disabled' });
+  if (!facts.senderCallingEnabled) failing.push({ code: 'voice_disabled' });
+  // voice_disabled is the user's switch on the sender; this is the chat app's side of it.
+  if (!facts.senderCallingLineReady) failing.push({ code: 'calling_not_enabled' });
+  if (!facts.senderOnline) failing.push({ code: 'sender_offline' });
   if (facts.senderCountry !== null && senderRegionRefusesCalls(facts.senderCountry)) {
-    failing.push({ code: 'REGION_NOT_SUPPORTED', country: facts.senderCountry.toUpperCase() });
+    failing.push({ code: 'region_not_supported', country: facts.senderCountry.toUpperCase() });
   }
-  if (facts.assistant === 'none') failing.push({ code: 'NO_ASSISTANT' });
-  if (facts.assistant === 'compliance_blocked') failing.push({ code: 'ASSISTANT_BLOCKED' });
+  if (facts.assistant === 'none') failing.push({ code: 'no_assistant' });
+  if (facts.assistant === 'compliance_blocked') failing.push({ code: 'assistant_blocked' });
   const permission = callPermissionStatusAt(facts.permission, now);
-  if (permission !== 'granted') failing.push({ code: 'NO_PERMISSION', reason: permission === 'expired' ? 'permission_expired' : 'no_permission' });
-  if (!canAfford(facts.balance, facts.minutePrice)) failing.push({ code: 'INSUFFICIENT_BALANCE' });
+  if (permission !== 'granted') failing.push({ code: permission === 'expired' ? 'permission_expired' : 'no_permission' });
+  if (!canAfford(facts.balance, facts.minutePrice)) failing.push({ code: 'insufficient_balance' });
   if (activeSenderCalls(facts.senderCallStatuses) >= MAX_ACTIVE_SENDER_CALLS) {
-    failing.push({ code: 'CONCURRENT_LIMIT', retryAfterSeconds: CONCURRENT_LIMIT_RETRY_AFTER_SECONDS });
+    failing.push({ code: 'concurrent_limit', retryAfterSeconds: CONCURRENT_LIMIT_RETRY_AFTER_SECONDS });
   }
   const attempts = contactAttemptUsage(facts, now);
   if (attempts.freesAt !== null) {
     const retryAfterSeconds = Math.max(1, Math.ceil((attempts.freesAt.getTime() - now.getTime()) / 1000));
-    failing.push({ code: 'CONTACT_RATE_LIMIT', retryAfterSeconds, retryAt: attempts.freesAt });
+    failing.push({ code: 'contact_rate_limit', retryAfterSeconds, retryAt: attempts.freesAt });
   }
   return failing;
 }
 
-/** The chat-app call checks from `FEATURE_DISABLED` to `CONTACT_RATE_LIMIT`: the first failing check; ok when the call may be queued. */
+/** The chat-app call checks from `feature_disabled` to `contact_rate_limit`: the first failing check; ok when the call may be queued. */
 export function decideChatappCall(facts: ChatappCallFacts, now: Date): Result<null, ChatappCallRefusal> {
   const first = failingChatappCallChecks(facts, now)[0];
   return first === undefined ? ok(null) : err(first);

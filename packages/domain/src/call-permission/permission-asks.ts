@@ -18,9 +18,9 @@ export interface AskUsage {
 
 export type AskLimitReason = 'already_granted' | 'daily_limit' | 'weekly_limit';
 
-/** `REQUEST_LIMIT`: `retryAt` is the earliest time a request would pass, null when waiting does not help. */
+/** `request_limit`: `retryAt` is the earliest time a request would pass, null when waiting does not help. */
 export interface AskLimitRefusal {
-  readonly code: 'REQUEST_LIMIT';
+  readonly code: 'request_limit';
   readonly reason: AskLimitReason;
   readonly retryAt: Date | null;
 }
@@ -34,7 +34,7 @@ export function askUsage(permission: CallPermission, now: Date): AskUsage {
 }
 
 /**
- * The permission's part of the `REQUEST_LIMIT` check, reasons in the preflight's order. `retryAt`
+ * The permission's part of the `request_limit` check, reasons in the preflight's order. `retryAt`
  * waits for every counter, not only the one reported: retrying when the daily ask frees would
  * otherwise only meet the weekly cap. A temporary grant also waits for its expiry; a permanent
  * one never frees.
@@ -44,10 +44,10 @@ export function checkAskLimits(permission: CallPermission, now: Date): Result<As
   const countersFreeAt = latestOf(usage.daily.freesAt, usage.weekly.freesAt);
   if (callPermissionStatusAt(permission, now) === 'granted') {
     const retryAt = permission.isPermanent ? null : latestOf(permission.expiresAt, countersFreeAt);
-    return err({ code: 'REQUEST_LIMIT', reason: 'already_granted', retryAt });
+    return err({ code: 'request_limit', reason: 'already_granted', retryAt });
   }
-  if (usage.daily.freesAt !== null) return err({ code: 'REQUEST_LIMIT', reason: 'daily_limit', retryAt: countersFreeAt });
-  if (usage.weekly.freesAt !== null) return err({ code: 'REQUEST_LIMIT', reason: 'weekly_limit', retryAt: countersFreeAt });
+  if (usage.daily.freesAt !== null) return err({ code: 'request_limit', reason: 'daily_limit', retryAt: countersFreeAt });
+  if (usage.weekly.freesAt !== null) return err({ code: 'request_limit', reason: 'weekly_limit', retryAt: countersFreeAt });
   return ok(usage);
 }
 

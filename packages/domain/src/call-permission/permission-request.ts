@@ -12,7 +12,7 @@ export function customerSessionOpen(lastCustomerMessageAt: Date | null, now: Dat
   return isWindowOpen({ lastCustomerMessageAt, lastTemplateSentAt: null }, now);
 }
 
-/** What the checks after `INVALID_PHONE` need to know; the application gathers it. */
+/** What the checks after `invalid_phone` need to know; the application gathers it. */
 export interface PermissionRequestFacts {
   /** Plan `chatapp_calling_enabled`. */
   readonly planCallingEnabled: boolean;
@@ -27,40 +27,29 @@ export interface PermissionRequestFacts {
 }
 
 export type PermissionRequestRefusal =
-  | { readonly code: 'VOICE_DISABLED' }
-  | { readonly code: 'REGION_NOT_SUPPORTED'; readonly country: string }
-  | { readonly code: 'TEMPLATE_NOT_FOUND' }
-  | { readonly code: 'SESSION_CLOSED' }
+  | { readonly code: 'voice_disabled' }
+  | { readonly code: 'region_not_supported'; readonly country: string }
+  | { readonly code: 'template_missing' }
+  | { readonly code: 'session_closed' }
   | AskLimitRefusal;
 
-/** The preflight word for each refusal. */
-export type PermissionRequestReason = 'voice_disabled' | 'region_not_supported' | 'template_missing' | 'session_closed' | AskLimitRefusal['reason'];
+/** The preflight's word for a refusal: its code, or for a limit which limit. */
+export type PermissionRequestReason = Exclude<PermissionRequestRefusal['code'], 'request_limit'> | AskLimitRefusal['reason'];
 
 /**
- * The permission-request checks from `VOICE_DISABLED` to `REQUEST_LIMIT`, in that order: the first failing check. The user
+ * The permission-request checks from `voice_disabled` to `request_limit`, in that order: the first failing check. The user
  * quota, validation, sender lookup and phone format come before; the provider send after.
  */
 export function decidePermissionRequest(facts: PermissionRequestFacts, now: Date): Result<AskUsage, PermissionRequestRefusal> {
-  if (!facts.senderCallingEnabled || !facts.planCallingEnabled) return err({ code: 'VOICE_DISABLED' });
+  if (!facts.senderCallingEnabled || !facts.planCallingEnabled) return err({ code: 'voice_disabled' });
   if (facts.senderCountry !== null && senderRegionRefusesCalls(facts.senderCountry)) {
-    return err({ code: 'REGION_NOT_SUPPORTED', country: facts.senderCountry.toUpperCase() });
+    return err({ code: 'region_not_supported', country: facts.senderCountry.toUpperCase() });
   }
-  if (!facts.hasRequestTemplate) return err({ code: 'TEMPLATE_NOT_FOUND' });
-  if (!customerSessionOpen(facts.lastCustomerMessageAt, now)) return err({ code: 'SESSION_CLOSED' });
+  if (!facts.hasRequestTemplate) return err({ code: 'template_missing' });
+  if (!customerSessionOpen(facts.lastCustomerMessageAt, now)) return err({ code: 'session_closed' });
   return checkAskLimits(facts.permission, now);
 }
 
 export function permissionRequestReason(refusal: PermissionRequestRefusal): PermissionRequestReason {
-  switch (refusal.code) {
-    case 'VOICE_DISABLED':
-      return 'voice_disabled';
-    case 'REGION_NOT_SUPPORTED':
-      return 'region_not_supported';
-    case 'TEMPLATE_NOT_FOUND':
-      return 'template_missing';
-    case 'SESSION_CLOSED':
-      return 'session_closed';
-    case 'REQUEST_LIMIT':
-      return refusal.reason;
-  }
+  return refusal.code === 'request_limit' ? refusal.reason : refusal.code;
 }

@@ -5,9 +5,8 @@ import { customerSessionOpen, decidePermissionRequest, PermissionRequestFacts, P
 import { SlidingWindowUsage } from './sliding-window';
 import { QuotaUsage, quotaStanding } from './user-quotas';
 
-export type StartCallReason =
-  | 'feature_disabled' | 'voice_disabled' | 'calling_not_enabled' | 'sender_offline' | 'region_not_supported' | 'no_assistant' | 'assistant_blocked'
-  | 'no_permission' | 'permission_expired' | 'concurrent_limit' | 'contact_rate_limit' | 'insufficient_balance';
+/** The preflight's word for a refused call: the refusal's code. */
+export type StartCallReason = ChatappCallRefusal['code'];
 
 /** Preflight order, with D2's `insufficient_balance` after `contact_rate_limit` (the route checks balance earlier). */
 export const START_CALL_REASON_ORDER: readonly StartCallReason[] = [
@@ -80,7 +79,7 @@ function requestAction(facts: VoicePreflightFacts, now: Date): PreflightAction<P
   const limits = [limitOf(DAILY_ASKS.timePeriod, usage.daily), limitOf(WEEKLY_ASKS.timePeriod, usage.weekly)];
   const decision = decidePermissionRequest(facts, now);
   if (!decision.ok) {
-    const retryAt = decision.error.code === 'REQUEST_LIMIT' ? decision.error.retryAt : null;
+    const retryAt = decision.error.code === 'request_limit' ? decision.error.retryAt : null;
     return blocked('send_call_permission_request', permissionRequestReason(decision.error), retryAt, limits);
   }
   return afterQuota('send_call_permission_request', facts.requestQuota, now, limits);
@@ -88,12 +87,12 @@ function requestAction(facts: VoicePreflightFacts, now: Date): PreflightAction<P
 
 function startCallAction(facts: VoicePreflightFacts, now: Date): PreflightAction<StartCallReason> {
   const limits = [limitOf(CONTACT_CALL_ATTEMPTS.timePeriod, contactAttemptUsage(facts, now))];
-  const failing = failingChatappCallChecks(facts, now).map((refusal) => ({ reason: startCallReason(refusal), refusal }));
-  failing.sort((a, b) => START_CALL_REASON_ORDER.indexOf(a.reason) - START_CALL_REASON_ORDER.indexOf(b.reason));
+  const failing = [...failingChatappCallChecks(facts, now)];
+  failing.sort((a, b) => START_CALL_REASON_ORDER.indexOf(a.code) - START_CALL_REASON_ORDER.indexOf(b.code));
   const first = failing[0];
   if (first !== undefined) {
-    const nextAllowedAt = first.refusal.code === 'CONTACT_RATE_LIMIT' ? first.refusal.retryAt : null;
-    return blocked('start_call', first.reason, nextAllowedAt, limits);
+    const nextAllowedAt = first.code === 'contact_rate_limit' ? first.retryAt : null;
+    return blocked('start_call', first.code, nextAllowedAt, limits);
   }
   return afterQuota('start_call', facts.callQuota, now, limits);
 }
@@ -110,21 +109,4 @@ function blocked<R extends string>(actionName: PreflightAction<R>['actionName'],
 
 function limitOf(timePeriod: string, usage: SlidingWindowUsage): PreflightLimit {
   return { timePeriod, maxAllowed: usage.max, currentUsage: usage.used, limitExpirationTime: usage.oldestLeavesAt };
-}
-
-const START_CALL_REASON_OF: Readonly<Record<Exclude<ChatappCallRefusal['code'], 'NO_PERMISSION'>, StartCallReason>> = {
-  FEATURE_DISABLED: 'feature_disabled',
-  VOICE_DISABLED: 'voice_disabled',
-  CALLING_NOT_ENABLED: 'calling_not_enabled',
-  SENDER_OFFLINE: 'sender_offline',
-  REGION_NOT_SUPPORTED: 'region_not_supported',
-  NO_ASSISTANT: 'no_assistant',
-  ASSISTANT_BLOCKED: 'assistant_blocked',
-  INSUFFICIENT_BALANCE: 'insufficient_balance',
-  CONCURRENT_LIMIT: 'concurrent_limit',
-  CONTACT_RATE_LIMIT: 'contact_rate_limit',
-};
-
-function startCallReason(refusal: ChatappCallRefusal): StartCallReason {
-  return refusal.code === 'NO_PERMISSION' ? refusal.reason : START_CALL_REASON_OF[refusal.code];
 }

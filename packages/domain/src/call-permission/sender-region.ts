@@ -1,6 +1,6 @@
 /**
  * Senders whose country the chat app refuses business-initiated calls from
- * (`REGION_NOT_SUPPORTED`, spec endpoint 15).
+ * (`region_not_supported`).
  */
 export const CALL_REFUSED_SENDER_COUNTRIES = ['US', 'CA', 'EG', 'VN', 'NG', 'TR'] as const;
 

@@ -15,7 +15,7 @@ export type SendCharge =
   | { readonly source: 'allowance'; readonly amount: 0 }
   | { readonly source: 'balance'; readonly amount: number };
 
-export type InsufficientBalance = { readonly code: 'INSUFFICIENT_BALANCE'; readonly balance: number; readonly required: number };
+export type InsufficientBalance = { readonly code: 'insufficient_balance'; readonly balance: number; readonly required: number };
 
 /** Template sends use the allowance first; only without allowance must the balance cover the price. */
 export function priceTemplateSend(allowanceRemaining: number, balance: number, prices: ChatappPrices): Result<SendCharge, InsufficientBalance> {
@@ -29,7 +29,7 @@ export function priceFreeformSend(balance: number, prices: ChatappPrices): Resul
 }
 
 function chargeBalance(balance: number, price: number): Result<SendCharge, InsufficientBalance> {
-  return canAfford(balance, price) ? ok({ source: 'balance', amount: price }) : err({ code: 'INSUFFICIENT_BALANCE', balance, required: price });
+  return canAfford(balance, price) ? ok({ source: 'balance', amount: price }) : err({ code: 'insufficient_balance', balance, required: price });
 }
 
 /** The allowance period: a calendar month in UTC, reset on the 1st at 00:00. */

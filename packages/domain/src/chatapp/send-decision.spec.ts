@@ -31,14 +31,14 @@ describe('template send check order', () => {
   const all = (...keys: (keyof typeof failingFrom)[]): TemplateSendInput => Object.assign({}, goodTemplateSend, ...keys.map((k) => failingFrom[k]));
 
   it.each([
-    ['SENDER_NOT_FOUND', all('balance', 'variables', 'notApproved', 'offline', 'phone', 'template', 'sender'), { code: 'SENDER_NOT_FOUND' }],
-    ['TEMPLATE_NOT_FOUND (missing)', all('balance', 'variables', 'offline', 'phone', 'template'), { code: 'TEMPLATE_NOT_FOUND' }],
-    ['TEMPLATE_NOT_FOUND (another sender\'s)', all('balance', 'offline', 'phone', 'foreignTemplate'), { code: 'TEMPLATE_NOT_FOUND' }],
-    ['INVALID_PHONE', all('balance', 'variables', 'notApproved', 'offline', 'phone'), { code: 'INVALID_PHONE' }],
-    ['SENDER_OFFLINE', all('balance', 'variables', 'notApproved', 'offline'), { code: 'SENDER_OFFLINE', senderStatus: 'offline' }],
-    ['TEMPLATE_NOT_APPROVED', all('balance', 'variables', 'notApproved'), { code: 'TEMPLATE_NOT_APPROVED', templateStatus: 'pending' }],
-    ['TEMPLATE_VARIABLES_MISSING', all('balance', 'variables'), { code: 'TEMPLATE_VARIABLES_MISSING', missing: ['2'] }],
-    ['INSUFFICIENT_BALANCE', all('balance'), { code: 'INSUFFICIENT_BALANCE', balance: 0.01, required: 0.05 }],
+    ['sender_not_found', all('balance', 'variables', 'notApproved', 'offline', 'phone', 'template', 'sender'), { code: 'sender_not_found' }],
+    ['TEMPLATE_NOT_FOUND (missing)', all('balance', 'variables', 'offline', 'phone', 'template'), { code: 'template_not_found' }],
+    ['TEMPLATE_NOT_FOUND (another sender\'s)', all('balance', 'offline', 'phone', 'foreignTemplate'), { code: 'template_not_found' }],
+    ['invalid_phone', all('balance', 'variables', 'notApproved', 'offline', 'phone'), { code: 'invalid_phone' }],
+    ['sender_offline', all('balance', 'variables', 'notApproved', 'offline'), { code: 'sender_offline', senderStatus: 'offline' }],
+    ['template_not_approved', all('balance', 'variables', 'notApproved'), { code: 'template_not_approved', templateStatus: 'pending' }],
+    ['template_variables_missing', all('balance', 'variables'), { code: 'template_variables_missing', missing: ['2'] }],
+    ['insufficient_balance', all('balance'), { code: 'insufficient_balance', balance: 0.01, required: 0.05 }],
   ])('%s', (_name, input, error) => {
     expect(decideTemplateSend(input)).toEqual({ ok: false, error });
   });
@@ -56,11 +56,11 @@ describe('freeform send check order', () => {
   const good: FreeformSendInput = { sender: { status: 'online' }, recipientPhone: '+14155551234', window: openWindow, balance: 10, prices: DEFAULT_CHATAPP_PRICES };
 
   it.each([
-    ['SENDER_NOT_FOUND', { sender: null, recipientPhone: 'x', window: null, balance: 0 }, 'SENDER_NOT_FOUND'],
-    ['INVALID_PHONE', { sender: { status: 'offline' as const }, recipientPhone: '+0123', window: null, balance: 0 }, 'INVALID_PHONE'],
-    ['SENDER_OFFLINE', { sender: { status: 'offline' as const }, window: null, balance: 0 }, 'SENDER_OFFLINE'],
-    ['SESSION_EXPIRED', { window: expiredWindow, balance: 0 }, 'SESSION_EXPIRED'],
-    ['INSUFFICIENT_BALANCE', { balance: 0.005 }, 'INSUFFICIENT_BALANCE'],
+    ['sender_not_found', { sender: null, recipientPhone: 'x', window: null, balance: 0 }, 'sender_not_found'],
+    ['invalid_phone', { sender: { status: 'offline' as const }, recipientPhone: '+0123', window: null, balance: 0 }, 'invalid_phone'],
+    ['sender_offline', { sender: { status: 'offline' as const }, window: null, balance: 0 }, 'sender_offline'],
+    ['session_expired', { window: expiredWindow, balance: 0 }, 'session_expired'],
+    ['insufficient_balance', { balance: 0.005 }, 'insufficient_balance'],
   ])('%s', (_name, overrides, code) => {
     const r = decideFreeformSend({ ...good, ...overrides }, now);
     expect(r.ok ? null : r.error.code).toBe(code);
@@ -69,14 +69,14 @@ describe('freeform send check order', () => {
   it('SESSION_EXPIRED carries the expired session status', () => {
     expect(decideFreeformSend({ ...good, window: expiredWindow }, now)).toEqual({
       ok: false,
-      error: { code: 'SESSION_EXPIRED', sessionStatus: expect.objectContaining({ kind: 'expired', expiredAt: new Date('2026-03-01T09:00:00.000Z') }) },
+      error: { code: 'session_expired', sessionStatus: expect.objectContaining({ kind: 'expired', expiredAt: new Date('2026-03-01T09:00:00.000Z') }) },
     });
   });
 
   it('SESSION_EXPIRED without a conversation carries the no-conversation status', () => {
     expect(decideFreeformSend({ ...good, window: null }, now)).toEqual({
       ok: false,
-      error: { code: 'SESSION_EXPIRED', sessionStatus: expect.objectContaining({ kind: 'no_conversation', expiredAt: null }) },
+      error: { code: 'session_expired', sessionStatus: expect.objectContaining({ kind: 'no_conversation', expiredAt: null }) },
     });
   });
 

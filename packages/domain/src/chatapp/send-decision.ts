@@ -11,11 +11,11 @@ import { ChatWindow } from './window';
  * The checks of a send that the domain can decide, in the contract's order. Rate
  * limit and validation come before them, the media fetch and the provider after them.
  */
-export type SenderNotFound = { readonly code: 'SENDER_NOT_FOUND' };
-export type TemplateNotFound = { readonly code: 'TEMPLATE_NOT_FOUND' };
-export type InvalidPhone = { readonly code: 'INVALID_PHONE' };
+export type SenderNotFound = { readonly code: 'sender_not_found' };
+export type TemplateNotFound = { readonly code: 'template_not_found' };
+export type InvalidPhone = { readonly code: 'invalid_phone' };
 /** Carries the session status the 403 body includes. */
-export type SessionExpired = { readonly code: 'SESSION_EXPIRED'; readonly sessionStatus: SessionStatus };
+export type SessionExpired = { readonly code: 'session_expired'; readonly sessionStatus: SessionStatus };
 
 export type TemplateSendRefusal =
   | SenderNotFound | TemplateNotFound | InvalidPhone | SenderOffline | TemplateNotApproved | TemplateVariablesMissing | InsufficientBalance;
@@ -40,9 +40,9 @@ export interface TemplateSendPlan {
 
 export function decideTemplateSend(input: TemplateSendInput): Result<TemplateSendPlan, TemplateSendRefusal> {
   const { sender, template } = input;
-  if (sender === null) return err({ code: 'SENDER_NOT_FOUND' });
-  if (template === null || template.senderId !== sender.id) return err({ code: 'TEMPLATE_NOT_FOUND' });
-  if (!E164_PATTERN.test(input.recipientPhone)) return err({ code: 'INVALID_PHONE' });
+  if (sender === null) return err({ code: 'sender_not_found' });
+  if (template === null || template.senderId !== sender.id) return err({ code: 'template_not_found' });
+  if (!E164_PATTERN.test(input.recipientPhone)) return err({ code: 'invalid_phone' });
   const online = checkSenderCanSend(sender.status);
   if (!online.ok) return online;
   const approved = checkTemplateCanSend(template.status);
@@ -70,12 +70,12 @@ export interface FreeformSendPlan {
 }
 
 export function decideFreeformSend(input: FreeformSendInput, now: Date): Result<FreeformSendPlan, FreeformSendRefusal> {
-  if (input.sender === null) return err({ code: 'SENDER_NOT_FOUND' });
-  if (!E164_PATTERN.test(input.recipientPhone)) return err({ code: 'INVALID_PHONE' });
+  if (input.sender === null) return err({ code: 'sender_not_found' });
+  if (!E164_PATTERN.test(input.recipientPhone)) return err({ code: 'invalid_phone' });
   const online = checkSenderCanSend(input.sender.status);
   if (!online.ok) return online;
   const status = sessionStatus(input.window, now);
-  if (!status.isOpen) return err({ code: 'SESSION_EXPIRED', sessionStatus: status });
+  if (!status.isOpen) return err({ code: 'session_expired', sessionStatus: status });
   const charge = priceFreeformSend(input.balance, input.prices);
   if (!charge.ok) return charge;
   return ok({ sessionStatus: status, charge: charge.value });

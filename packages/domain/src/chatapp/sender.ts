@@ -26,15 +26,12 @@ export interface Sender {
   readonly updatedAt: Date;
 }
 
-/** The catalogue text of `SENDER_OFFLINE`, the same on every route and in automation steps. */
-export const senderOfflineText = (status: SenderStatus | string): string => `Sender is not online. Current status: ${status}`;
-
 /** The refusal names the current status: the error text quotes it. */
-export type SenderOffline = { readonly code: 'SENDER_OFFLINE'; readonly senderStatus: SenderStatus };
+export type SenderOffline = { readonly code: 'sender_offline'; readonly senderStatus: SenderStatus };
 
 /** Only `online` senders send. */
 export function checkSenderCanSend(status: SenderStatus): Result<void, SenderOffline> {
-  return status === 'online' ? ok(undefined) : err({ code: 'SENDER_OFFLINE', senderStatus: status });
+  return status === 'online' ? ok(undefined) : err({ code: 'sender_offline', senderStatus: status });
 }
 
 /** `messaging_limit_formatted` (A.8): `"1,000 / 24hr"`, or `"Unlimited"` for null. */

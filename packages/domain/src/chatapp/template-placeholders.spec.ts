@@ -38,13 +38,13 @@ describe('template rendering and TEMPLATE_VARIABLES_MISSING', () => {
   });
 
   it('names the missing variables in the template order', () => {
-    expect(renderTemplate(positional, ['1', '2'], { 1: 'Ann' })).toEqual({ ok: false, error: { code: 'TEMPLATE_VARIABLES_MISSING', missing: ['2'] } });
-    expect(renderTemplate(positional, ['1', '2'], {})).toEqual({ ok: false, error: { code: 'TEMPLATE_VARIABLES_MISSING', missing: ['1', '2'] } });
+    expect(renderTemplate(positional, ['1', '2'], { 1: 'Ann' })).toEqual({ ok: false, error: { code: 'template_variables_missing', missing: ['2'] } });
+    expect(renderTemplate(positional, ['1', '2'], {})).toEqual({ ok: false, error: { code: 'template_variables_missing', missing: ['1', '2'] } });
   });
 
   it('null, empty and blank values are missing', () => {
-    expect(renderTemplate(positional, ['1', '2'], { 1: null, 2: '  ' })).toEqual({ ok: false, error: { code: 'TEMPLATE_VARIABLES_MISSING', missing: ['1', '2'] } });
-    expect(renderTemplate(positional, ['1', '2'], { 1: '', 2: 'x' })).toEqual({ ok: false, error: { code: 'TEMPLATE_VARIABLES_MISSING', missing: ['1'] } });
+    expect(renderTemplate(positional, ['1', '2'], { 1: null, 2: '  ' })).toEqual({ ok: false, error: { code: 'template_variables_missing', missing: ['1', '2'] } });
+    expect(renderTemplate(positional, ['1', '2'], { 1: '', 2: 'x' })).toEqual({ ok: false, error: { code: 'template_variables_missing', missing: ['1'] } });
   });
 
   it('renders named values, repeated placeholders included', () => {
@@ -66,7 +66,7 @@ describe('template rendering and TEMPLATE_VARIABLES_MISSING', () => {
   });
 
   it('a variable named like an Object.prototype member is missing unless given', () => {
-    expect(renderTemplate('{{constructor}}', ['constructor'], {})).toEqual({ ok: false, error: { code: 'TEMPLATE_VARIABLES_MISSING', missing: ['constructor'] } });
+    expect(renderTemplate('{{constructor}}', ['constructor'], {})).toEqual({ ok: false, error: { code: 'template_variables_missing', missing: ['constructor'] } });
   });
 
   it('no variables: the body as it is', () => {

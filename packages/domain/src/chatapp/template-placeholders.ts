@@ -44,7 +44,7 @@ export function parseTemplatePlaceholders(bodyText: string): Result<TemplatePlac
 /** Values as the send request gives them: numbers and booleans are sent as their text. */
 export type TemplateVariableInput = string | number | boolean | null | undefined;
 
-export type TemplateVariablesMissing = { readonly code: 'TEMPLATE_VARIABLES_MISSING'; readonly missing: readonly string[] };
+export type TemplateVariablesMissing = { readonly code: 'template_variables_missing'; readonly missing: readonly string[] };
 
 export const stringifyTemplateVariable = (value: string | number | boolean): string => String(value);
 
@@ -79,7 +79,7 @@ export function resolveTemplateVariables(
     if (value === null) missing.push(name);
     else values.push({ name, value });
   });
-  if (missing.length > 0) return err({ code: 'TEMPLATE_VARIABLES_MISSING', missing });
+  if (missing.length > 0) return err({ code: 'template_variables_missing', missing });
   return ok(values);
 }
 

@@ -24,9 +24,9 @@ export interface MessageTemplate {
 }
 
 /** The refusal names the current status: the error text quotes it. */
-export type TemplateNotApproved = { readonly code: 'TEMPLATE_NOT_APPROVED'; readonly templateStatus: TemplateStatus };
+export type TemplateNotApproved = { readonly code: 'template_not_approved'; readonly templateStatus: TemplateStatus };
 
 /** Only `approved` templates are sent. */
 export function checkTemplateCanSend(status: TemplateStatus): Result<void, TemplateNotApproved> {
-  return status === 'approved' ? ok(undefined) : err({ code: 'TEMPLATE_NOT_APPROVED', templateStatus: status });
+  return status === 'approved' ? ok(undefined) : err({ code: 'template_not_approved', templateStatus: status });
 }

@@ -9,6 +9,8 @@ import { DEFAULT_PLAN, err, findTemplate, JsonObject, ok } from '@voiceplane/dom
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 import { WebhookReceiver } from '../../../../../tools/fault/webhook-receiver';
 import { createAssistant } from '../../../../../tools/calls/fixtures';
+import { answerFor } from '../../pipeline/answers';
+import { APPLY_ANSWERS } from './automation-answers';
 
 /**
  * Applying every catalogue template end to end:
@@ -317,7 +319,9 @@ describe('post_call_chatapp_followup', () => {
     const assistant = await createAssistant(t, user);
     const request = (params: JsonObject) => applyChatappTemplate(chatapp, user.id, assistant, params);
     const uncovered = await request({ sender_id: 12, template_id: 34, test_phone_number: TEST_PHONE });
-    expect(uncovered).toMatchObject({ ok: false, error: { code: 'invalid_params', errors: { 'params.variables_map': ['The template variables map must cover: 1.'] } } });
+    expect(uncovered).toMatchObject({ ok: false, error: { code: 'invalid_params', problems: [{ spec: { key: 'variables_map' }, problem: { code: 'variables_uncovered', missing: ['1'] } }] } });
+    if (uncovered.ok) throw new Error('expected a refusal');
+    expect(answerFor(APPLY_ANSWERS, uncovered.error).body).toMatchObject({ errors: { 'params.variables_map': ['The template variables map must cover: 1.'] } });
     const wrongTemplate = await request({ sender_id: 12, template_id: 99, test_phone_number: TEST_PHONE });
     expect(wrongTemplate).toMatchObject({ ok: false, error: { code: 'invalid_param_choice', message: 'Template 99 is not an approved template of sender 12. Choices: 34 (order_update (en)).' } });
 

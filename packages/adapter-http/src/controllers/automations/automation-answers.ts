@@ -2,6 +2,8 @@ import { ApplyRefusal, ConnectionRefusal, DataTableRefusal, EnableRefusal, Resto
 import { TEMPLATE_CATALOGUE } from '@voiceplane/domain';
 import { Answer, AnswerTable } from '../../pipeline/answers';
 import { validationBody } from '../../pipeline/families';
+import { DATA_TABLE_MESSAGES, paramErrors } from './automation-messages';
+import { fieldErrors } from '../../pipeline/field-messages';
 
 /** The automation family `{message, error, params}`. */
 const automationError = (status: number, message: string, error: string, params: unknown = null, extra: object = {}): Answer =>
@@ -13,7 +15,7 @@ export const RUN_NOT_FOUND: Answer = { status: 404, body: { message: 'Run not fo
 export const TABLE_NOT_FOUND: Answer = { status: 404, body: { message: 'Table not found' } };
 export const ROW_NOT_FOUND: Answer = { status: 404, body: { message: 'Row not found' } };
 export const CONNECTION_NOT_FOUND: Answer = { status: 404, body: { message: 'Connection not found' } };
-const TABLE_FULL: Answer = { status: 422, body: { message: 'A table can hold at most 10000 rows.' } };
+export const TABLE_FULL: Answer = { status: 422, body: { message: 'A table can hold at most 10000 rows.' } };
 
 const CREDENTIAL_MESSAGES = {
   auth_value: {
@@ -40,8 +42,15 @@ export const DATA_TABLE_ANSWERS: AnswerTable<DataTableRefusal> = {
   row_not_found: ROW_NOT_FOUND,
   table_full: TABLE_FULL,
   name_taken: { status: 422, body: validationBody('standard', { name: ['The name has already been taken.'] }) },
-  invalid_fields: ({ errors }) => ({ status: 422, body: validationBody('standard', errors) }),
+  // The shape's own messages first; the column rules' words for the fields it left alone.
+  invalid_fields: ({ errors, problems }) => ({ status: 422, body: validationBody('standard', { ...errors, ...withoutKeys(fieldErrors(problems, DATA_TABLE_MESSAGES), errors) }) }),
 };
+
+/** The sandbox automation controls answer with the generic 404. */
+export const SANDBOX_NOT_FOUND: Answer = { status: 404, body: { message: 'Not found.' } };
+export const RUN_NOT_PAUSED: Answer = { status: 422, body: { message: 'The run is not paused.' } };
+
+const withoutKeys = (from: Record<string, string[]>, taken: object) => Object.fromEntries(Object.entries(from).filter(([key]) => !(key in taken)));
 
 export const invalidShape = (errors: Record<string, string[]>): Answer =>
   automationError(422, 'The given data was invalid.', 'invalid_params', null, { errors });
@@ -51,7 +60,7 @@ export const APPLY_ANSWERS: AnswerTable<ApplyRefusal> = {
   assistant_required: automationError(422, 'This template requires an assistant_id.', 'assistant_required'),
   assistant_not_found: automationError(422, 'Assistant not found.', 'assistant_not_found'),
   missing_params: ({ specs }) => automationError(422, `Missing required parameters: ${specs.map((s) => s.key).join(', ')}.`, 'missing_params', specs),
-  invalid_params: ({ specs, errors }) => automationError(422, 'The given data was invalid.', 'invalid_params', specs, { errors }),
+  invalid_params: ({ problems }) => automationError(422, 'The given data was invalid.', 'invalid_params', problems.map((p) => p.spec), { errors: paramErrors(problems) }),
   needs_connection: ({ spec }) => automationError(422, 'This template needs an http_api connection. Create one first.', 'needs_connection', [spec]),
   invalid_param_choice: ({ spec, message, choices }) => automationError(422, message, 'invalid_param_choice', [spec], { choices }),
   needs_reconnection: ({ spec, connectionId, connectionName }) => automationError(

@@ -1,4 +1,5 @@
-import { AutomationRun, AutomationTemplate, Connection, DataTable, runDurationMs, stepErrorText, TableRow } from '@voiceplane/domain';
+import { AutomationRun, AutomationTemplate, Connection, DataTable, runDurationMs, TableRow } from '@voiceplane/domain';
+import { stepErrorText } from './automation-messages';
 import { AppliedTemplate, Automation, AutomationVersion, FlowView } from '@voiceplane/application';
 import { iso, isoOrNull } from '../../presenters/format';
 

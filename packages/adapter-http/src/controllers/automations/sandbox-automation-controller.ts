@@ -8,10 +8,8 @@ import { principalOf } from '../../pipeline/request-context';
 import type { RouteDoc } from '../../openapi/route-doc';
 import { Str } from '../../validation';
 import { presentConnection, presentRunDetail } from './automation-presenters';
-import { isPublicId } from './automation-answers';
+import { isPublicId, RUN_NOT_PAUSED, SANDBOX_NOT_FOUND } from './automation-answers';
 
-const SANDBOX_NOT_FOUND = { status: 404, body: { message: 'Not found.' } };
-const RUN_NOT_PAUSED = { status: 422, body: { message: 'The run is not paused.' } };
 
 export class ConnectionStatusBody {
   @Str({ required: true, enum: ['connected', 'broken'] }) status!: 'connected' | 'broken';

@@ -1,5 +1,5 @@
 import { InvalidTransition } from '@voiceplane/domain';
-import { CallEventRefusal, InboundCallRefusal, MakeCallRefusal } from '@voiceplane/application';
+import { CallEventRefusal, InboundCallRefusal, MakeCallRefusal, SayRefusal } from '@voiceplane/application';
 import { Answer, AnswerTable } from '../../pipeline/answers';
 import { ASSISTANT_NOT_FOUND } from '../assistants/assistant-answers';
 import { CALL_MESSAGES } from './call-messages';
@@ -7,6 +7,17 @@ import { CALL_MESSAGES } from './call-messages';
 export const CALL_NOT_FOUND: Answer = { status: 404, body: { message: CALL_MESSAGES.notFound } };
 /** Sandbox routes answer with the generic 404. */
 export const SANDBOX_NOT_FOUND: Answer = { status: 404, body: { message: 'Not found.' } };
+export const RECORDING_NOT_FOUND: Answer = { status: 404, body: { message: 'Recording not found' } };
+/** A LiveKit notice whose signature does not verify. */
+export const RECORDING_NOTICE_UNSIGNED: Answer = { status: 401, body: { error: 'Invalid signature.' } };
+
+/** S15: a line said on a sandbox call. */
+export const SAY_ANSWERS: AnswerTable<SayRefusal> = {
+  call_not_found: SANDBOX_NOT_FOUND,
+  not_in_progress: { status: 409, body: { message: 'The call is not in progress.' } },
+  model_failed: { status: 502, body: { message: 'The assistant\'s language model did not answer.' } },
+};
+
 /** make_call with a `to` that is not E.164: a 400, not the validation family. */
 export const INVALID_PHONE: Answer = { status: 400, body: { message: CALL_MESSAGES.invalidPhone } };
 

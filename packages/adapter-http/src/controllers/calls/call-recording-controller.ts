@@ -4,6 +4,7 @@ import { inject } from 'inversify';
 import { CallRecordings, TOKENS } from '@voiceplane/application';
 import { pathId, reply } from '../../pipeline/responses';
 import { refuse } from '../../pipeline/answers';
+import { RECORDING_NOT_FOUND, RECORDING_NOTICE_UNSIGNED } from './call-answers';
 import { mediaResponse } from '../../pipeline/media-response';
 import { ApiRequest, principalOf } from '../../pipeline/request-context';
 import type { RouteDoc } from '../../openapi/route-doc';
@@ -17,8 +18,6 @@ export const callRecordingRouteDocs: readonly RouteDoc[] = [
 export const liveKitRecordingRouteDocs: readonly RouteDoc[] = [
   { method: 'post', path: '/api/providers/livekit/webhook', summary: 'LiveKit webhooks (JWT signed with the API secret); ends of call recordings', tag: 'Providers' },
 ];
-
-const RECORDING_NOT_FOUND = { status: 404, body: { message: 'Recording not found' } };
 
 /**
  * A call's recording, streamed from the media store. The call must be the caller's and recorded;
@@ -48,7 +47,7 @@ export class LiveKitRecordingController {
     const raw = ((req as ApiRequest).ctx.rawBody ?? Buffer.alloc(0)).toString('utf8');
     const header = req.headers.authorization ?? req.headers.authorize;
     const received = await this.recordings.receiveNotice(raw, typeof header === 'string' ? header : undefined);
-    if (!received.ok) refuse({ status: 401, body: { error: 'Invalid signature.' } });
+    if (!received.ok) refuse(RECORDING_NOTICE_UNSIGNED);
     return reply(200, { received: true });
   }
 }

@@ -1,8 +1,8 @@
 import { Controller, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { Clock, SandboxCallControls, SandboxTextCalls, SayRefusal, TOKENS } from '@voiceplane/application';
-import { answer, AnswerTable } from '../../pipeline/answers';
+import { Clock, SandboxCallControls, SandboxTextCalls, TOKENS } from '@voiceplane/application';
+import { answer } from '../../pipeline/answers';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { Str } from '../../validation';
 import { principalOf } from '../../pipeline/request-context';
@@ -10,7 +10,7 @@ import type { RouteDoc } from '../../openapi/route-doc';
 import { CallEndBody, transcriptItems } from './call-body';
 import { presentEventAnswer } from './call-presenters';
 import { acceptedEvent } from './runtime-call-controller';
-import { SANDBOX_CALL_EVENT_ANSWERS, SANDBOX_NOT_FOUND } from './call-answers';
+import { SANDBOX_CALL_EVENT_ANSWERS, SANDBOX_NOT_FOUND, SAY_ANSWERS } from './call-answers';
 
 export class SayBody {
   @Str({ required: true, max: 2000, description: 'What the customer says, 1–2000 characters' }) text!: string;
@@ -22,12 +22,6 @@ export const sandboxCallRouteDocs: readonly RouteDoc[] = [
   { method: 'post', path: '/api/sandbox/calls/:id/finish', summary: 'S9: a sandbox call ends (answered first when completed)', tag: 'Sandbox', body: CallEndBody },
   { method: 'post', path: '/api/sandbox/calls/:id/say', summary: 'S15: the customer says a line on a sandbox call; the assistant answers as on a real call', tag: 'Sandbox', body: SayBody },
 ];
-
-const SAY_ANSWERS: AnswerTable<SayRefusal> = {
-  call_not_found: SANDBOX_NOT_FOUND,
-  not_in_progress: { status: 409, body: { message: 'The call is not in progress.' } },
-  model_failed: { status: 502, body: { message: 'The assistant\'s language model did not answer.' } },
-};
 
 /** S8, S9 and S15 of the sandbox controls: bound only while the voice runtime is the sandbox. */
 @Controller('/api/sandbox/calls')

@@ -1,10 +1,13 @@
-import { senderOfflineText, SESSION_EXPIRED_TEXT } from '@voiceplane/domain';
 import { CreateTemplateRefusal, FreeformMessageRefusal, RegisterSenderRefusal, TemplateMessageRefusal } from '@voiceplane/application';
 import { Answer, AnswerTable } from '../../pipeline/answers';
 import { validationBody } from '../../pipeline/families';
-import { presentSessionStatus } from './chatapp-presenters';
+import { presentSessionStatus, SESSION_EXPIRED_TEXT } from './chatapp-presenters';
 
-/** The chatapp family: `{success:false, error, error_code}` plus extra keys where stated. */
+/**
+ * The chatapp family: `{success:false, error, error_code}` plus extra keys where stated. The
+ * refusals carry lower-case codes; `error_code` is the upper-case wire code clients match on, and
+ * these tables are the only place it is spelled.
+ */
 const chatapp = (status: number, error: string, code: string, extra: object = {}): Answer => ({
   status, body: { success: false, error, error_code: code, ...extra },
 });
@@ -14,47 +17,56 @@ export const TEMPLATE_NOT_FOUND = chatapp(404, 'Template not found or does not b
 export const MESSAGE_NOT_FOUND = chatapp(404, 'Message not found', 'MESSAGE_NOT_FOUND');
 export const INVALID_PHONE = chatapp(422, 'Invalid phone number format. Use E.164 format (e.g., +14155551234).', 'INVALID_PHONE');
 const INSUFFICIENT_BALANCE = chatapp(402, 'Insufficient balance to send this message.', 'INSUFFICIENT_BALANCE');
-const senderOffline = (status: number) => (r: { senderStatus: string }) => chatapp(status, senderOfflineText(r.senderStatus), 'SENDER_OFFLINE');
+const senderOffline = (status: number) => (r: { senderStatus: string }) => chatapp(status, `Sender is not online. Current status: ${r.senderStatus}`, 'SENDER_OFFLINE');
 const sendFailed = (r: { reason: string }) => chatapp(422, `The chat app rejected the message: ${r.reason}`, 'SEND_FAILED');
 
 export const TEMPLATE_SEND_ANSWERS: AnswerTable<TemplateMessageRefusal> = {
-  SENDER_NOT_FOUND,
-  TEMPLATE_NOT_FOUND,
-  INVALID_PHONE,
-  SENDER_OFFLINE: senderOffline(422),
-  TEMPLATE_NOT_APPROVED: (r) => chatapp(422, `Template is not approved. Current status: ${r.templateStatus}`, 'TEMPLATE_NOT_APPROVED'),
-  TEMPLATE_VARIABLES_MISSING: (r) => chatapp(422, `Missing template variables: ${r.missing.join(', ')}`, 'TEMPLATE_VARIABLES_MISSING'),
-  INSUFFICIENT_BALANCE,
-  SEND_FAILED: sendFailed,
+  sender_not_found: SENDER_NOT_FOUND,
+  template_not_found: TEMPLATE_NOT_FOUND,
+  invalid_phone: INVALID_PHONE,
+  sender_offline: senderOffline(422),
+  template_not_approved: (r) => chatapp(422, `Template is not approved. Current status: ${r.templateStatus}`, 'TEMPLATE_NOT_APPROVED'),
+  template_variables_missing: (r) => chatapp(422, `Missing template variables: ${r.missing.join(', ')}`, 'TEMPLATE_VARIABLES_MISSING'),
+  insufficient_balance: INSUFFICIENT_BALANCE,
+  send_failed: sendFailed,
 };
 
 /** An offline sender is a 503 here. */
 export const FREEFORM_SEND_ANSWERS: AnswerTable<FreeformMessageRefusal> = {
-  SENDER_NOT_FOUND,
-  INVALID_PHONE,
-  SENDER_OFFLINE: senderOffline(503),
-  SESSION_EXPIRED: (r) => chatapp(403, SESSION_EXPIRED_TEXT, 'SESSION_EXPIRED', { session_status: presentSessionStatus(r.sessionStatus) }),
-  INSUFFICIENT_BALANCE,
-  MEDIA_FETCH_FAILED: (r) => chatapp(422, `The media file could not be fetched: ${r.reason}`, 'MEDIA_FETCH_FAILED'),
-  SEND_FAILED: sendFailed,
+  sender_not_found: SENDER_NOT_FOUND,
+  invalid_phone: INVALID_PHONE,
+  sender_offline: senderOffline(503),
+  session_expired: (r) => chatapp(403, SESSION_EXPIRED_TEXT, 'SESSION_EXPIRED', { session_status: presentSessionStatus(r.sessionStatus) }),
+  insufficient_balance: INSUFFICIENT_BALANCE,
+  media_fetch_failed: (r) => chatapp(422, `The media file could not be fetched: ${r.reason}`, 'MEDIA_FETCH_FAILED'),
+  send_failed: sendFailed,
 };
 
 export const REGISTER_SENDER_ANSWERS: AnswerTable<RegisterSenderRefusal> = {
-  SENDER_EXISTS: chatapp(409, 'A sender with this phone number already exists.', 'SENDER_EXISTS'),
-  SEND_FAILED: sendFailed,
+  sender_exists: chatapp(409, 'A sender with this phone number already exists.', 'SENDER_EXISTS'),
+  send_failed: sendFailed,
 };
 
 const bodyTextInvalid = (text: string): Answer => ({ status: 422, body: validationBody('chatapp', { body_text: [text] }) });
 
 /** Placeholder problems are validation errors of `body_text`. */
 export const CREATE_TEMPLATE_ANSWERS: AnswerTable<CreateTemplateRefusal> = {
-  SENDER_NOT_FOUND,
-  TEMPLATE_EXISTS: chatapp(409, 'A template with this name and language already exists for this sender.', 'TEMPLATE_EXISTS'),
+  sender_not_found: SENDER_NOT_FOUND,
+  template_exists: chatapp(409, 'A template with this name and language already exists for this sender.', 'TEMPLATE_EXISTS'),
   placeholders_mixed: bodyTextInvalid('The body text may not mix positional ({{1}}) and named ({{name}}) placeholders.'),
   placeholder_invalid: (r) => bodyTextInvalid(`The body text contains an invalid placeholder: ${r.placeholder}.`),
   placeholders_not_consecutive: (r) => bodyTextInvalid(`The body text placeholders must be numbered from {{1}} without gaps (missing: ${r.missing.join(', ')}).`),
-  SEND_FAILED: sendFailed,
+  send_failed: sendFailed,
 };
+
+const invalidField = (field: string, text: string): Answer => ({ status: 422, body: validationBody('chatapp', { [field]: [text] }) });
+/** A freeform send with neither text nor media. */
+export const MESSAGE_OR_MEDIA_REQUIRED = invalidField('message', 'The message field is required when media url is not present.');
+/** The assistant a sender is given is not the caller's. */
+export const SENDER_ASSISTANT_INVALID = invalidField('assistant_id', 'The selected assistant id is invalid.');
+/** S5 (sandbox inbound message) with neither text nor media: the standard validation family. */
+export const SANDBOX_TEXT_OR_MEDIA_REQUIRED: Answer = { status: 422, body: validationBody('standard', { text: ['The text field is required when media url is not present.'] }) };
+export const SANDBOX_INBOUND_HAS_NO_STATUS: Answer = { status: 422, body: { message: 'An inbound message has no delivery status.' } };
 
 /** Conversation family. */
 export const CONVERSATION_NOT_FOUND: Answer = { status: 404, body: { status: false, error: 'Conversation not found' } };

@@ -55,9 +55,20 @@ export function presentConversation(c: Conversation) {
   };
 }
 
+export const SESSION_EXPIRED_TEXT = 'Session expired. Send a template message to reopen the conversation.';
+export const NO_CONVERSATION_TEXT = 'No conversation exists with this recipient. Send a template message first.';
+
+export const sessionOpenText = (minutesRemaining: number): string =>
+  `Session open (${Math.floor(minutesRemaining / 60)} hr ${minutesRemaining % 60} min remaining). Unlimited free-form messages allowed.`;
+
+function sessionStatusText(s: SessionStatus): string {
+  if (s.kind === 'open') return sessionOpenText(s.minutesRemaining);
+  return s.kind === 'expired' ? SESSION_EXPIRED_TEXT : NO_CONVERSATION_TEXT;
+}
+
 /** The session-status object. */
 export function presentSessionStatus(s: SessionStatus) {
-  const common = { is_open: s.isOpen, can_send_freeform: s.canSendFreeform, requires_template: s.requiresTemplate, message: s.message };
+  const common = { is_open: s.isOpen, can_send_freeform: s.canSendFreeform, requires_template: s.requiresTemplate, message: sessionStatusText(s) };
   return s.kind === 'open'
     ? { ...common, minutes_remaining: s.minutesRemaining, expires_at: iso(s.expiresAt) }
     : { ...common, expired_at: isoOrNull(s.expiredAt) };

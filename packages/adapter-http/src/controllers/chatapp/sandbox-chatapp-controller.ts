@@ -6,7 +6,7 @@ import {
   SandboxChatappState, SenderRepository, TemplateRepository, TOKENS, UnitOfWork,
 } from '@voiceplane/application';
 import { expireWindow, sessionStatus } from '@voiceplane/domain';
-import { failValidation, parse, pathId, reply } from '../../pipeline/responses';
+import { parse, pathId, reply } from '../../pipeline/responses';
 import { refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import type { RouteDoc } from '../../openapi/route-doc';
@@ -14,7 +14,7 @@ import { iso } from '../../presenters/format';
 import {
   SandboxExpireWindowBody, SandboxInboundBody, SandboxMessageStatusBody, SandboxOutboxQuery, SandboxSenderStatusBody, SandboxTemplateStatusBody,
 } from './chatapp-body';
-import { SANDBOX_NOT_FOUND } from './chatapp-answers';
+import { SANDBOX_INBOUND_HAS_NO_STATUS, SANDBOX_NOT_FOUND, SANDBOX_TEXT_OR_MEDIA_REQUIRED } from './chatapp-answers';
 import { presentChatappMessage, presentSender, presentSessionStatus, presentTemplate } from './chatapp-presenters';
 
 /** The routes of SandboxChatappController as the OpenAPI document describes them. */
@@ -49,7 +49,7 @@ export class SandboxChatappController {
   async inbound(@Request() req: ExpressRequest) {
     const body = parse(SandboxInboundBody, req.body);
     const mediaUrl = body.media_url ?? null;
-    if ((body.text ?? '') === '' && mediaUrl === null) failValidation({ text: ['The text field is required when media url is not present.'] });
+    if ((body.text ?? '') === '' && mediaUrl === null) refuse(SANDBOX_TEXT_OR_MEDIA_REQUIRED);
     const sender = await this.senders.findOwned(principalOf(req).userId, body.sender_id);
     if (sender === null) refuse(SANDBOX_NOT_FOUND);
     const received = await this.receive.execute({
@@ -93,7 +93,7 @@ export class SandboxChatappController {
     });
     if (!applied.ok) {
       if (applied.error === 'not_found') refuse(SANDBOX_NOT_FOUND);
-      refuse({ status: 422, body: { message: 'An inbound message has no delivery status.' } });
+      refuse(SANDBOX_INBOUND_HAS_NO_STATUS);
     }
     return reply(200, { ok: true, data: presentChatappMessage(applied.value) });
   }

@@ -5,14 +5,14 @@ import {
   ChatappMessageRepository, Clock, ConversationRepository, SenderRepository, SendFreeformMessage, SendTemplateMessage, TOKENS,
 } from '@voiceplane/application';
 import { E164_PATTERN, sessionStatus, TargetUrlPolicy, windowOpenedBy } from '@voiceplane/domain';
-import { failValidation, fail, parse, reply } from '../../pipeline/responses';
+import { fail, parse, reply } from '../../pipeline/responses';
 import { answerFor, refuse } from '../../pipeline/answers';
 import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
 import type { RouteDoc } from '../../openapi/route-doc';
 import { isoOrNull } from '../../presenters/format';
 import { SendFreeformBody, SendTemplateBody, SessionStatusQuery } from './chatapp-body';
-import { FREEFORM_SEND_ANSWERS, INVALID_PHONE, MESSAGE_NOT_FOUND, SENDER_NOT_FOUND, TEMPLATE_SEND_ANSWERS } from './chatapp-answers';
+import { FREEFORM_SEND_ANSWERS, INVALID_PHONE, MESSAGE_NOT_FOUND, MESSAGE_OR_MEDIA_REQUIRED, SENDER_NOT_FOUND, TEMPLATE_SEND_ANSWERS } from './chatapp-answers';
 import { presentChatappMessage, presentSessionStatus } from './chatapp-presenters';
 
 /** The routes of ChatappSendController as the OpenAPI document describes them. */
@@ -61,7 +61,7 @@ export class ChatappSendController {
     const body = parse(SendFreeformBody, req.body, FAMILY, { targetPolicy: this.targetPolicy });
     const mediaUrl = body.media_url ?? null;
     if (mediaUrl === null && (body.message === undefined || body.message === null || body.message === '')) {
-      failValidation({ message: ['The message field is required when media url is not present.'] }, FAMILY);
+      refuse(MESSAGE_OR_MEDIA_REQUIRED);
     }
     const send = () => this.sendFreeform.execute({
       userId: principalOf(req).userId, senderId: body.sender_id, recipientPhone: body.recipient_phone, message: body.message ?? null,

@@ -14,7 +14,7 @@ import { validateDto } from '../../validation';
 import {
   CreateSenderBody, CreateTemplateBody, SenderListQuery, TemplateAliasQuery, TemplateListQuery, UpdateSenderBody, WhatsappCredentialsBody,
 } from './chatapp-body';
-import { CREATE_TEMPLATE_ANSWERS, REGISTER_SENDER_ANSWERS, SENDER_NOT_FOUND } from './chatapp-answers';
+import { CREATE_TEMPLATE_ANSWERS, REGISTER_SENDER_ANSWERS, SENDER_ASSISTANT_INVALID, SENDER_NOT_FOUND } from './chatapp-answers';
 import { presentSender, presentTemplate } from './chatapp-presenters';
 
 /** The routes of ChatappSenderController as the OpenAPI document describes them. */
@@ -117,7 +117,7 @@ export class ChatappSenderController {
 
   private async checkAssistant(userId: number, assistantId: number | null | undefined): Promise<void> {
     if (assistantId === undefined || assistantId === null) return;
-    if ((await this.assistants.findOwned(userId, assistantId)) === null) failValidation({ assistant_id: ['The selected assistant id is invalid.'] }, FAMILY);
+    if ((await this.assistants.findOwned(userId, assistantId)) === null) refuse(SENDER_ASSISTANT_INVALID);
   }
 
   /** WhatsApp senders need their Cloud API credentials; the sandbox ignores them. */
