@@ -66,6 +66,9 @@ function pgRecordingPools(record: (pool: pg.Pool) => void): typeof pg {
 
 /** Runs pending migrations, each in its own transaction; safe when several instances start at once. */
 export async function migrate(dataSource: DataSource): Promise<string[]> {
+  // A restart on an up-to-date schema (the common case) costs one lookup: no lock, no TypeORM
+  // migration pass. A schema behind the known list takes the locked path below, as before.
+  if ((await pendingMigrations(dataSource)).length === 0) return [];
   // An advisory lock serialises concurrent starters so two instances never race on the same DDL.
   const runner = dataSource.createQueryRunner();
   await runner.connect();
