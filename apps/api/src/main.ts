@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     databaseUrl = embedded.url;
     logger.info({ dataDir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');
   }
-  const dataSource = createDataSource({ url: databaseUrl, poolSize: embedded ? 8 : 20, applicationName: 'voiceplane-api', preparedStatements: !embedded });
+  const dataSource = createDataSource({ url: databaseUrl, poolSize: embedded ? 8 : 20, applicationName: 'voiceplane-api', preparedStatements: !embedded, notificationsAcrossSessions: !embedded });
   await dataSource.initialize();
   stage('data source ready');
   if (embedded || process.env.MIGRATE_ON_START === '1') {

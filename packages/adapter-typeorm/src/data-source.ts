@@ -14,6 +14,12 @@ export interface DataSourceOptions {
    * every connection on one session: two connections preparing one name would collide there.
    */
   readonly preparedStatements?: boolean;
+  /**
+   * False when the server is known not to hand a NOTIFY to other sessions (embedded PGlite): LISTEN
+   * connections then skip their delivery probe, which could only time out (a second per listener,
+   * spent on every start). Unset: probe.
+   */
+  readonly notificationsAcrossSessions?: boolean;
 }
 
 export function createDataSource(options: DataSourceOptions): DataSource {
@@ -35,11 +41,18 @@ export function createDataSource(options: DataSourceOptions): DataSource {
     extra: { max: options.poolSize ?? 10, application_name: options.applicationName ?? 'voiceplane' },
   });
   if (options.preparedStatements) preparing.add(dataSource);
+  if (options.notificationsAcrossSessions === false) withoutNotifications.add(dataSource);
   return dataSource;
 }
 
 const pools = new WeakMap<DataSource, pg.Pool>();
 const preparing = new WeakSet<DataSource>();
+const withoutNotifications = new WeakSet<DataSource>();
+
+/** False when `dataSource` was made with `notificationsAcrossSessions: false`. */
+export function mayDeliverNotifications(dataSource: DataSource): boolean {
+  return !withoutNotifications.has(dataSource);
+}
 
 /** Whether `dataSource` was made with `preparedStatements`. */
 export function preparesStatements(dataSource: DataSource): boolean {
