@@ -1,3 +1,4 @@
+import { stage } from './startup-timing';
 import 'reflect-metadata';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ import { RabbitMqMessageBus } from '@voiceplane/adapter-rabbitmq';
 import { composeApi, loadConfigOrExit, PRIVATE_TARGETS_WARNING, type ApiRuntime, type Config } from '@voiceplane/composition';
 import { DEMO_EMAIL, DemoKey, issueDemoApiKey, seedDemoAccount } from './demo-account';
 import { parseStartOptions, START_USAGE } from './start-options';
+
+stage('modules loaded');
 
 /** Said on every embedded start: a printed key is shown once and easily lost. */
 const KEY_HINT = 'No key at hand? Run `npm start -- --new-demo-key` for a fresh demo API key.';
@@ -39,11 +42,13 @@ async function main(): Promise<void> {
   if (!databaseUrl) {
     mkdirSync(config.dataDir, { recursive: true });
     embedded = await startEmbeddedPostgres(join(config.dataDir, 'pg'));
+    stage('PGlite opened');
     databaseUrl = embedded.url;
     logger.info({ dataDir: config.dataDir }, 'embedded PostgreSQL (PGlite) started');
   }
-  const dataSource = createDataSource({ url: databaseUrl, poolSize: embedded ? 8 : 20, applicationName: 'voiceplane-api', preparedStatements: !embedded });
+  const dataSource = createDataSource({ url: databaseUrl, poolSize: embedded ? 8 : 20, applicationName: 'voiceplane-api', preparedStatements: !embedded, notificationsAcrossSessions: !embedded });
   await dataSource.initialize();
+  stage('data source ready');
   if (embedded || process.env.MIGRATE_ON_START === '1') {
     const applied = await migrate(dataSource);
     if (applied.length) logger.info({ applied }, 'migrations applied');
@@ -54,20 +59,24 @@ async function main(): Promise<void> {
       process.exit(3);
     }
   }
+  stage('migrations checked');
 
   const singleProcess = !config.amqpUrl;
   const bus: MessageBus = config.amqpUrl
     ? new RabbitMqMessageBus({ url: config.amqpUrl, logger: logger.child({ component: 'bus' }) })
     : new InProcessMessageBus();
   const runtime = await composeApi(config, { dataSource, logger, bus });
+  stage('composed');
   for (const task of runtime.serving) await task.start();
   if (singleProcess) for (const task of runtime.background) await task.start();
+  stage('tasks started');
 
   // A first start already prints a key: --new-demo-key then makes no second one.
   const seeded = await seedDemoAccount(runtime, config);
   const demoKey: DemoKeyOutcome = seeded
     ? { kind: 'seeded', key: seeded }
     : options.value.newDemoKey ? await newDemoKey(runtime) : { kind: 'not_asked' };
+  stage('demo seed checked');
   const server: Server = runtime.app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -75,6 +84,7 @@ async function main(): Promise<void> {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  stage('listening');
   printBanner({ config, port, demoKey, generated: runtime.generatedTokens, adminToken: runtime.adminToken, runtimeToken: runtime.runtimeToken, embedded: !!embedded, singleProcess });
 
   let stopping = false;

@@ -1,7 +1,16 @@
 import { FileKind, Result, err, ok } from '@voiceplane/domain';
-import { convert as htmlToText } from 'html-to-text';
-import mammoth from 'mammoth';
-import { PDFParse } from 'pdf-parse';
+import type * as HtmlToText from 'html-to-text';
+import type Mammoth from 'mammoth';
+import type * as PdfParse from 'pdf-parse';
+
+// The parsers are loaded on first use, not at start: together they are a large share of the
+// api's module-loading time and most processes never extract a file.
+let htmlToTextModule: typeof HtmlToText | undefined;
+let mammothModule: typeof Mammoth | undefined;
+let pdfParseModule: typeof PdfParse | undefined;
+const htmlToText: typeof HtmlToText.convert = (...args) => (htmlToTextModule ??= require('html-to-text') as typeof HtmlToText).convert(...args);
+const mammoth = (): typeof Mammoth => (mammothModule ??= require('mammoth') as typeof Mammoth);
+const pdfParse = (): typeof PdfParse => (pdfParseModule ??= require('pdf-parse') as typeof PdfParse);
 
 /** Text of an upload in one of the formats a knowledge base takes, or why it has none. */
 export async function fileText(kind: FileKind, bytes: Uint8Array): Promise<Result<string, string>> {
@@ -13,7 +22,7 @@ export async function fileText(kind: FileKind, bytes: Uint8Array): Promise<Resul
       case 'html':
         return ok(pageText(new TextDecoder('utf-8').decode(bytes)));
       case 'docx':
-        return ok((await mammoth.extractRawText({ buffer: Buffer.from(bytes) })).value);
+        return ok((await mammoth().extractRawText({ buffer: Buffer.from(bytes) })).value);
       case 'pdf':
         return ok(await pdfText(bytes));
     }
@@ -24,7 +33,7 @@ export async function fileText(kind: FileKind, bytes: Uint8Array): Promise<Resul
 
 async function pdfText(bytes: Uint8Array): Promise<string> {
   // pdf.js takes ownership of the buffer it is given, so it gets a copy.
-  const parser = new PDFParse({ data: new Uint8Array(bytes) });
+  const parser = new (pdfParse().PDFParse)({ data: new Uint8Array(bytes) });
   try {
     return (await parser.getText({ pageJoiner: '' })).text;
   } finally {

@@ -1,8 +1,12 @@
 import { OutboundHttpClient, OutboundResponse } from '@voiceplane/application';
 import { Result, err, ok } from '@voiceplane/domain';
-import { load } from 'cheerio';
+import type * as Cheerio from 'cheerio';
 import robotsParser from 'robots-parser';
 import { pageText } from './file-text';
+
+// cheerio (and undici under it) loads on the first crawl, not at start.
+let cheerio: typeof Cheerio | undefined;
+const load: typeof Cheerio.load = (...args) => (cheerio ??= require('cheerio') as typeof Cheerio).load(...args);
 
 export interface CrawlOptions {
   readonly userAgent: string;

@@ -1,4 +1,5 @@
-import { EgressClient, EgressInfo, EgressStatus, EncodedFileOutput, EncodedFileType, S3Upload, WebhookReceiver } from 'livekit-server-sdk';
+import type { EgressClient, EgressInfo, EgressStatus, EncodedFileOutput, EncodedFileType, S3Upload, WebhookReceiver } from 'livekit-server-sdk';
+import { livekitSdk } from './livekit-sdk';
 import type { RecordingNotices, RecordingOutcome } from '@voiceplane/application';
 import { callIdOfRecordingPath, MEDIA_OBJECT_PREFIX, recordingMediaKey } from '@voiceplane/domain';
 
@@ -26,8 +27,8 @@ export interface LiveKitCredentials {
  * media store's bucket under the call's recording key, where the recording route reads it.
  */
 export function startCallRecording(livekit: LiveKitCredentials, room: string, callId: number, storage: RecordingStorage): Promise<EgressInfo> {
-  const egress = new EgressClient(livekit.url, livekit.apiKey, livekit.apiSecret);
-  const upload = new S3Upload({
+  const egress = new (livekitSdk().EgressClient)(livekit.url, livekit.apiKey, livekit.apiSecret);
+  const upload = new (livekitSdk().S3Upload)({
     bucket: storage.bucket,
     region: storage.region,
     endpoint: storage.endpoint ?? '',
@@ -35,8 +36,8 @@ export function startCallRecording(livekit: LiveKitCredentials, room: string, ca
     secret: storage.secretAccessKey ?? '',
     forcePathStyle: storage.forcePathStyle,
   });
-  const file = new EncodedFileOutput({
-    fileType: EncodedFileType.OGG,
+  const file = new (livekitSdk().EncodedFileOutput)({
+    fileType: livekitSdk().EncodedFileType.OGG,
     filepath: MEDIA_OBJECT_PREFIX + recordingMediaKey(callId),
     // The manifest would be a second object beside the recording that nothing reads.
     disableManifest: true,
@@ -54,7 +55,7 @@ export class LiveKitRecordingNotices implements RecordingNotices {
   private readonly receiver: WebhookReceiver;
 
   constructor(credentials: Pick<LiveKitCredentials, 'apiKey' | 'apiSecret'>) {
-    this.receiver = new WebhookReceiver(credentials.apiKey, credentials.apiSecret);
+    this.receiver = new (livekitSdk().WebhookReceiver)(credentials.apiKey, credentials.apiSecret);
   }
 
   /** Throws when the body is not a webhook LiveKit signed with our key. */
@@ -72,5 +73,5 @@ export function recordingOutcomeOf(info: EgressInfo): RecordingOutcome | null {
   if (file) paths.push(file.filepath);
   const callId = paths.map(callIdOfRecordingPath).find((id) => id !== null) ?? null;
   if (callId === null) return null;
-  return { callId, stored: info.status === EgressStatus.EGRESS_COMPLETE };
+  return { callId, stored: info.status === livekitSdk().EgressStatus.EGRESS_COMPLETE };
 }

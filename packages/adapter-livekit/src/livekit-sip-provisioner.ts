@@ -1,4 +1,5 @@
-import { RoomAgentDispatch, RoomConfiguration, RoomServiceClient, SipClient, TwirpError, type CreateSipOutboundTrunkOptions, type SipDispatchRuleUpdateOptions } from 'livekit-server-sdk';
+import type { RoomAgentDispatch, RoomConfiguration, RoomServiceClient, SipClient, TwirpError, CreateSipOutboundTrunkOptions, SipDispatchRuleUpdateOptions } from 'livekit-server-sdk';
+import { livekitSdk } from './livekit-sdk';
 import { ChatappCallingTrunks, ChatappCallingTrunkSpec, InboundTrunkSpec, OutboundTrunkSpec, SipProvisioner, TrunkOwner } from '@voiceplane/application';
 
 export interface LiveKitSipOptions {
@@ -32,7 +33,7 @@ export const WHATSAPP_SIP_DOMAIN = 'wa.meta.vc';
 const metadataOf = (owner: TrunkOwner) => JSON.stringify({ voiceplane: { account_id: owner.accountId, phone_number_id: owner.phoneNumberId } });
 
 function isNotFound(e: unknown): boolean {
-  return e instanceof TwirpError && (e.status === 404 || e.code === 'not_found');
+  return e instanceof livekitSdk().TwirpError && (e.status === 404 || e.code === 'not_found');
 }
 
 /**
@@ -50,8 +51,8 @@ export class LiveKitSipProvisioner implements SipProvisioner, ChatappCallingTrun
 
   constructor(private readonly options: LiveKitSipOptions) {
     const client = { requestTimeout: options.requestTimeoutSeconds ?? 10 };
-    this.sip = new SipClient(options.url, options.apiKey, options.apiSecret, client);
-    this.rooms = new RoomServiceClient(options.url, options.apiKey, options.apiSecret, client);
+    this.sip = new (livekitSdk().SipClient)(options.url, options.apiKey, options.apiSecret, client);
+    this.rooms = new (livekitSdk().RoomServiceClient)(options.url, options.apiKey, options.apiSecret, client);
   }
 
   async createInboundTrunk(spec: InboundTrunkSpec): Promise<string> {
@@ -106,7 +107,7 @@ export class LiveKitSipProvisioner implements SipProvisioner, ChatappCallingTrun
       trunkIds: [inboundTrunkId],
       attributes: { 'voiceplane.phone_number_id': String(owner.phoneNumberId), 'voiceplane.phone_number': phoneNumber },
       // The caller's room dispatches the voice agent, which asks the control plane who answers.
-      roomConfig: this.options.agentName ? new RoomConfiguration({ agents: [new RoomAgentDispatch({ agentName: this.options.agentName })] }) : undefined,
+      roomConfig: this.options.agentName ? new (livekitSdk().RoomConfiguration)({ agents: [new (livekitSdk().RoomAgentDispatch)({ agentName: this.options.agentName })] }) : undefined,
     });
     return rule.sipDispatchRuleId;
   }

@@ -1,4 +1,5 @@
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import type * as S3 from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,10 @@ import { pipeline } from 'node:stream/promises';
 import type { MediaBody, MediaStore, StoredMedia } from '@voiceplane/application';
 import { MEDIA_OBJECT_PREFIX } from '@voiceplane/domain';
 import { checkedKey } from './media-key';
+
+let s3Module: typeof S3 | undefined;
+/** The AWS SDK loads when an S3 store is made, not at start: the default media store is the file system. */
+const s3 = (): typeof S3 => (s3Module ??= require('@aws-sdk/client-s3') as typeof S3);
 
 export interface S3MediaStoreOptions {
   readonly bucket: string;
@@ -32,7 +37,7 @@ export class S3MediaStore implements MediaStore {
   private readonly prefix: string;
 
   constructor(private readonly options: S3MediaStoreOptions) {
-    this.client = new S3Client({
+    this.client = new (s3().S3Client)({
       region: options.region,
       ...(options.endpoint === null ? {} : { endpoint: options.endpoint }),
       forcePathStyle: options.forcePathStyle,
@@ -58,7 +63,7 @@ export class S3MediaStore implements MediaStore {
       await pipeline(Readable.from(body), createWriteStream(file));
       const size = (await stat(file)).size;
       try {
-        await this.client.send(new PutObjectCommand({
+        await this.client.send(new (s3().PutObjectCommand)({
           Bucket: this.options.bucket, Key: this.prefix + checkedKey(key), Body: createReadStream(file), ContentType: contentType, ContentLength: size,
         }));
       } catch (e) {
@@ -73,7 +78,7 @@ export class S3MediaStore implements MediaStore {
   /** S3 answers a delete of a missing key with success too. */
   async delete(key: string): Promise<void> {
     try {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.prefix + checkedKey(key) }));
+      await this.client.send(new (s3().DeleteObjectCommand)({ Bucket: this.options.bucket, Key: this.prefix + checkedKey(key) }));
     } catch (e) {
       throw new Error(`the media store could not delete the file: ${reasonOf(e)}`);
     }
@@ -82,9 +87,9 @@ export class S3MediaStore implements MediaStore {
   async open(key: string): Promise<StoredMedia | null> {
     let object;
     try {
-      object = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.prefix + checkedKey(key) }));
+      object = await this.client.send(new (s3().GetObjectCommand)({ Bucket: this.options.bucket, Key: this.prefix + checkedKey(key) }));
     } catch (e) {
-      if (e instanceof NoSuchKey || (e instanceof S3ServiceException && e.$metadata.httpStatusCode === 404)) return null;
+      if (e instanceof s3().NoSuchKey || (e instanceof s3().S3ServiceException && e.$metadata.httpStatusCode === 404)) return null;
       throw new Error(`the media store could not be read: ${reasonOf(e)}`);
     }
     const body = object.Body as AsyncIterable<Uint8Array> | undefined;
@@ -102,6 +107,6 @@ export class S3MediaStore implements MediaStore {
 }
 
 function reasonOf(e: unknown): string {
-  if (e instanceof S3ServiceException) return `${e.name} (${e.$metadata.httpStatusCode ?? 'no status'})`;
+  if (e instanceof s3().S3ServiceException) return `${e.name} (${e.$metadata.httpStatusCode ?? 'no status'})`;
   return e instanceof Error ? e.name : 'unknown error';
 }

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { BillingEventSource, ProviderBillingEvent, TopUpReport } from '@voiceplane/application';
 import { outcomeOfIntent } from './stripe-billing-gateway';
 import { idOf, METADATA } from './stripe-client';

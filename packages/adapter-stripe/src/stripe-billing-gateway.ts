@@ -1,7 +1,7 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { ProviderPaymentState, TopUpOutcome } from '@voiceplane/domain';
 import { BillingAccount, BillingGateway, OffSessionCharge, PayableTopUp, ReconciledTopUp, StartedCheckout } from '@voiceplane/application';
-import { idOf, METADATA, StripeSettings, toCents } from './stripe-client';
+import { idOf, METADATA, StripeSettings, stripeLibrary, toCents } from './stripe-client';
 
 /**
  * Stripe as the billing provider: a Checkout Session per top-up that saves
@@ -46,7 +46,7 @@ export class StripeBillingGateway implements BillingGateway {
       return { outcome: outcomeOfIntent(intent), providerReference: intent.id };
     } catch (e) {
       // A declined card (or one that needs its owner) is an answer, not an outage.
-      if (e instanceof Stripe.errors.StripeCardError) {
+      if (e instanceof stripeLibrary().errors.StripeCardError) {
         const intentId = (e.payment_intent as { id?: string } | undefined)?.id ?? null;
         return { outcome: { kind: 'failed', reason: e.code ?? 'card_declined' }, providerReference: intentId };
       }
@@ -60,7 +60,7 @@ export class StripeBillingGateway implements BillingGateway {
     let intent: Stripe.PaymentIntent | null;
     if (providerReference?.startsWith('pi_')) {
       intent = await this.stripe.paymentIntents.retrieve(providerReference).catch((e: unknown) => {
-        if (e instanceof Stripe.errors.StripeInvalidRequestError && e.statusCode === 404) return null;
+        if (e instanceof stripeLibrary().errors.StripeInvalidRequestError && e.statusCode === 404) return null;
         throw e;
       });
     } else {
@@ -80,7 +80,7 @@ export class StripeBillingGateway implements BillingGateway {
   private async checkoutState(sessionId: string | null): Promise<ProviderPaymentState> {
     if (!sessionId?.startsWith('cs_')) return { kind: 'not_found' };
     const session = await this.stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent'] }).catch((e: unknown) => {
-      if (e instanceof Stripe.errors.StripeInvalidRequestError && e.statusCode === 404) return null;
+      if (e instanceof stripeLibrary().errors.StripeInvalidRequestError && e.statusCode === 404) return null;
       throw e;
     });
     if (session === null) return { kind: 'not_found' };

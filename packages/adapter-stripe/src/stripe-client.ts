@@ -1,4 +1,10 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+
+let stripeModule: typeof Stripe | undefined;
+/** The library, loaded on first use: an api without Stripe configured never pays for loading it at start. */
+export function stripeLibrary(): typeof Stripe {
+  return (stripeModule ??= require('stripe') as typeof Stripe);
+}
 
 export interface StripeSettings {
   readonly secretKey: string;
@@ -15,7 +21,8 @@ const REQUEST_TIMEOUT_MS = 20_000;
 /** The official client, pointed at `apiBase` when one is given (host, port and protocol are its options). */
 export function createStripeClient(settings: Pick<StripeSettings, 'secretKey' | 'apiBase'>): Stripe {
   const base = settings.apiBase ? new URL(settings.apiBase) : null;
-  return new Stripe(settings.secretKey, {
+  const StripeClient = stripeLibrary();
+  return new StripeClient(settings.secretKey, {
     maxNetworkRetries: 1,
     timeout: REQUEST_TIMEOUT_MS,
     telemetry: false,

@@ -14,6 +14,12 @@ export interface DataSourceOptions {
    * every connection on one session: two connections preparing one name would collide there.
    */
   readonly preparedStatements?: boolean;
+  /**
+   * False when the server is known not to hand a NOTIFY to other sessions (embedded PGlite): LISTEN
+   * connections then skip their delivery probe, which could only time out (a second per listener,
+   * spent on every start). Unset: probe.
+   */
+  readonly notificationsAcrossSessions?: boolean;
 }
 
 export function createDataSource(options: DataSourceOptions): DataSource {
@@ -35,11 +41,18 @@ export function createDataSource(options: DataSourceOptions): DataSource {
     extra: { max: options.poolSize ?? 10, application_name: options.applicationName ?? 'voiceplane' },
   });
   if (options.preparedStatements) preparing.add(dataSource);
+  if (options.notificationsAcrossSessions === false) withoutNotifications.add(dataSource);
   return dataSource;
 }
 
 const pools = new WeakMap<DataSource, pg.Pool>();
 const preparing = new WeakSet<DataSource>();
+const withoutNotifications = new WeakSet<DataSource>();
+
+/** False when `dataSource` was made with `notificationsAcrossSessions: false`. */
+export function mayDeliverNotifications(dataSource: DataSource): boolean {
+  return !withoutNotifications.has(dataSource);
+}
 
 /** Whether `dataSource` was made with `preparedStatements`. */
 export function preparesStatements(dataSource: DataSource): boolean {
@@ -66,6 +79,9 @@ function pgRecordingPools(record: (pool: pg.Pool) => void): typeof pg {
 
 /** Runs pending migrations, each in its own transaction; safe when several instances start at once. */
 export async function migrate(dataSource: DataSource): Promise<string[]> {
+  // A restart on an up-to-date schema (the common case) costs one lookup: no lock, no TypeORM
+  // migration pass. A schema behind the known list takes the locked path below, as before.
+  if ((await pendingMigrations(dataSource)).length === 0) return [];
   // An advisory lock serialises concurrent starters so two instances never race on the same DDL.
   const runner = dataSource.createQueryRunner();
   await runner.connect();

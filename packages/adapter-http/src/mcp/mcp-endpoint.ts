@@ -1,11 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type * as McpServer from '@modelcontextprotocol/sdk/server/index.js';
+import type * as McpTransport from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type * as McpTypes from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { dispatchInProcess, InProcessAnswer } from './in-process';
 import { IDEMPOTENCY_FIELD, structuredContentOf, ToolOperation, toolsFromDocument } from './tools';
+
+interface McpSdk { readonly server: typeof McpServer; readonly transport: typeof McpTransport; readonly types: typeof McpTypes }
+let sdk: McpSdk | undefined;
+/** The MCP SDK (and zod and ajv under it) loads on the first MCP request, not at start. */
+const mcpSdk = (): McpSdk => (sdk ??= {
+  server: require('@modelcontextprotocol/sdk/server/index.js') as typeof McpServer,
+  transport: require('@modelcontextprotocol/sdk/server/streamableHttp.js') as typeof McpTransport,
+  types: require('@modelcontextprotocol/sdk/types.js') as typeof McpTypes,
+});
 
 /** Same cap as the JSON API's bodies. */
 const MAX_MESSAGE_BYTES = 1024 * 1024;
@@ -86,6 +96,7 @@ export function mcpEndpoint(o: McpEndpointOptions) {
       return;
     }
     try {
+      const { server: { Server }, transport: { StreamableHTTPServerTransport }, types: { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } } = mcpSdk();
       const server = new Server({ name: 'voiceplane', version: o.version }, { capabilities: { tools: { listChanged: false } } });
       server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolsOf().tools.map((t) => t.tool) }));
       server.setRequestHandler(CallToolRequestSchema, async (request) => {

@@ -1,4 +1,5 @@
-import { AgentDispatchClient, SipClient } from 'livekit-server-sdk';
+import type { AgentDispatchClient, SipClient } from 'livekit-server-sdk';
+import { livekitSdk } from '../livekit-sdk';
 import { CallerLine, dialledNumber } from '@voiceplane/domain';
 import { CallToPlace, VoiceRuntime } from '@voiceplane/application';
 import { CALL_ROOM_PREFIX } from '../livekit-sip-provisioner';
@@ -55,8 +56,8 @@ export class LiveKitVoiceRuntime implements VoiceRuntime {
   constructor(private readonly options: LiveKitVoiceRuntimeOptions) {
     const client = { requestTimeout: options.requestTimeoutSeconds ?? 10 };
     this.platformLine = options.platformLine;
-    this.dispatches = new AgentDispatchClient(options.url, options.apiKey, options.apiSecret, client);
-    this.sip = new SipClient(options.url, options.apiKey, options.apiSecret, client);
+    this.dispatches = new (livekitSdk().AgentDispatchClient)(options.url, options.apiKey, options.apiSecret, client);
+    this.sip = new (livekitSdk().SipClient)(options.url, options.apiKey, options.apiSecret, client);
   }
 
   async placeCall(call: CallToPlace): Promise<void> {

@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import { WorkLogger } from '@voiceplane/application';
-import { poolOf } from '../data-source';
+import { mayDeliverNotifications, poolOf } from '../data-source';
 import { Database } from '../database';
 
 /** Channel of the scheduler's NOTIFY trigger (jobs due at once; migration EventBackbone). */
@@ -42,7 +42,7 @@ export class PostgresNotifications {
   async start(): Promise<boolean> {
     this.stopped = false;
     await this.connect();
-    this.delivers = await this.probe();
+    this.delivers = mayDeliverNotifications(this.db.dataSource) ? await this.probe() : false;
     return this.delivers;
   }
 
