@@ -8050,7 +8050,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a conversation by UUID or id */
+        /** Get a conversation by UUID or id, with the knowledge-base searches its AI replies used */
         get: {
             parameters: {
                 query?: never;

@@ -25,6 +25,7 @@ import { CheckoutReconciliation1795730000000 } from './1795730000000-checkout-re
 import { ToolHookEndpoints1795740000000 } from './1795740000000-tool-hook-endpoints';
 import { KnowledgeBaseDocuments1795750000000 } from './1795750000000-knowledge-base-documents';
 import { ChatappSendReservations1795760000000 } from './1795760000000-chatapp-send-reservations';
+import { KnowledgeSearchLog1795850000000 } from './1795850000000-knowledge-search-log';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -58,4 +59,5 @@ export const migrations = [
   ToolHookEndpoints1795740000000,
   KnowledgeBaseDocuments1795750000000,
   ChatappSendReservations1795760000000,
+  KnowledgeSearchLog1795850000000,
 ];

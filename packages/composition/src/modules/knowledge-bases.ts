@@ -1,4 +1,4 @@
-import { KnowledgeBaseService, ProcessDocument, processDocumentJob, TOKENS } from '@voiceplane/application';
+import { KnowledgeBaseService, KnowledgeLookup, ProcessDocument, processDocumentJob, TOKENS } from '@voiceplane/application';
 import { KnowledgeBaseController, knowledgeBaseRouteDocs } from '@voiceplane/adapter-http';
 import { PostgresKnowledgeRetrieval, TypeormKnowledgeBaseRepository, TypeormKnowledgeDocumentRepository } from '@voiceplane/adapter-typeorm';
 import { DEFAULT_CRAWL, ExtractingDocumentReader } from '@voiceplane/adapter-documents';
@@ -11,6 +11,8 @@ export const knowledgeBasesModule: ApiModule = ({ container: c, database }) => {
   c.bind(TOKENS.KnowledgeBaseRepository).toConstantValue(new TypeormKnowledgeBaseRepository(database));
   c.bind(TOKENS.KnowledgeDocumentRepository).toConstantValue(new TypeormKnowledgeDocumentRepository(database));
   c.bind(TOKENS.KnowledgeRetrieval).toConstantValue(new PostgresKnowledgeRetrieval(database));
+  // Searches made for answers are logged on the call or conversation (the tools module binds the log).
+  single(TOKENS.KnowledgeLookup, () => new KnowledgeLookup(c.get(TOKENS.KnowledgeRetrieval), c.get(TOKENS.ToolInvocationLog), c.get(TOKENS.Ids), c.get(TOKENS.Clock)));
   single(TOKENS.DocumentReader, () => new ExtractingDocumentReader(c.get(TOKENS.OutboundHttpClient), { ...DEFAULT_CRAWL, userAgent: `voiceplane/${VERSION}` }));
   single(TOKENS.KnowledgeBaseService, () => new KnowledgeBaseService(
     c.get(TOKENS.UnitOfWork), c.get(TOKENS.UserRepository), c.get(TOKENS.KnowledgeBaseRepository), c.get(TOKENS.KnowledgeDocumentRepository),
