@@ -3,3 +3,4 @@ export * from './knowledge-base-service';
 export * from './process-document';
 export * from './tokens';
 export * from './knowledge-lookup';
+export * from './search-knowledge-for-call';

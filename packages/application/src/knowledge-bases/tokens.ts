@@ -2,6 +2,7 @@ import { token } from '../shared/token';
 import type { KnowledgeBaseService } from './knowledge-base-service';
 import type { ProcessDocument } from './process-document';
 import type { KnowledgeLookup } from './knowledge-lookup';
+import type { SearchKnowledgeForCall } from './search-knowledge-for-call';
 import type { DocumentReader, KnowledgeDocumentRepository, KnowledgeRetrieval } from './ports';
 
 export const KNOWLEDGE_BASE_TOKENS = {
@@ -11,4 +12,5 @@ export const KNOWLEDGE_BASE_TOKENS = {
   KnowledgeBaseService: token<KnowledgeBaseService>('KnowledgeBaseService'),
   ProcessDocument: token<ProcessDocument>('ProcessDocument'),
   KnowledgeLookup: token<KnowledgeLookup>('KnowledgeLookup'),
+  SearchKnowledgeForCall: token<SearchKnowledgeForCall>('SearchKnowledgeForCall'),
 } as const;

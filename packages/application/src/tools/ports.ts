@@ -25,6 +25,8 @@ export interface ToolCallContext extends ToolCallSubject {
   readonly ended: boolean;
   /** Tools attached to the call's assistant. */
   readonly attachedToolIds: readonly number[];
+  /** Knowledge bases of the call's assistant and of the assistants it may hand the call to (absent: none known). */
+  readonly knowledgeBaseIds?: readonly number[];
 }
 
 export interface ToolCallContextSource {

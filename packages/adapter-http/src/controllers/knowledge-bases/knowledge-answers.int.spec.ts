@@ -124,3 +124,41 @@ describe('chat replies: the conversation lists the searches its answers used', (
     })]);
   });
 });
+
+describe('POST /api/runtime/knowledge-searches: the voice agent reads the knowledge base of its call', () => {
+  const search = (body: Record<string, unknown>) => t.http.post('/api/runtime/knowledge-searches').set(t.runtimeAuth).send(body);
+
+  it('answers the passages of the call\'s assistant\'s knowledge base, best first, and logs the search on the call', async () => {
+    const assistant = await createAssistant(t, owner, { knowledgebase_id: kb, knowledgebase_mode: 'prompt' });
+    const id = await makeCall(t, owner, assistant);
+    const res = await search({ call_id: id, query: 'How long until I get my refund?', mode: 'prompt' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ passages: [{ rank: 1, document_id: docs.Refunds, document: 'Refunds', position: 1, content: REFUNDS, score: expect.any(Number) }] });
+    expect((await search({ call_id: id, query: 'zebra quantum', mode: 'function_call', knowledgebase_id: kb })).body).toEqual({ passages: [] });
+    const detail = (await t.http.get(`/api/user/calls/${id}`).set(owner.auth)).body.data;
+    expect(detail.tool_calls.map((c: Record<string, unknown>) => [c.name, c.tool_id, c.knowledgebase_mode, c.query])).toEqual([
+      ['search_knowledge_base', null, 'prompt', 'How long until I get my refund?'],
+      ['search_knowledge_base', null, 'function_call', 'zebra quantum'],
+    ]);
+  });
+
+  it('searches no other knowledge base: not one the call does not name, not another account\'s; refuses bad bodies and ended calls', async () => {
+    const stranger = await t.createUser();
+    const theirs = (await t.http.post('/api/user/knowledgebases').set(stranger.auth).send({ name: 'Theirs' })).body.data.id;
+    const mine = (await t.http.post('/api/user/knowledgebases').set(owner.auth).send({ name: 'Other' })).body.data.id;
+    const withKb = await makeCall(t, owner, await createAssistant(t, owner, { knowledgebase_id: kb, knowledgebase_mode: 'function_call' }));
+    const withoutKb = await makeCall(t, owner, await createAssistant(t, owner, {}));
+    const none = { message: 'The call\'s assistant has no such knowledge base.' };
+    expect([(await search({ call_id: withKb, query: 'refund', mode: 'prompt', knowledgebase_id: mine })).status]).toEqual([404]);
+    expect((await search({ call_id: withKb, query: 'refund', mode: 'prompt', knowledgebase_id: theirs })).body).toEqual(none);
+    expect((await search({ call_id: withoutKb, query: 'refund', mode: 'prompt' })).body).toEqual(none);
+    expect((await search({ call_id: 99_999_999, query: 'refund', mode: 'prompt' })).status).toBe(404);
+    const bad = await search({ call_id: withKb, query: '', mode: 'sometimes' });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.errors ?? {}).sort()).toEqual(['mode', 'query']);
+    expect((await t.http.post('/api/runtime/knowledge-searches').set(owner.auth).send({ call_id: withKb, query: 'refund', mode: 'prompt' })).status).toBe(401);
+    const ended = await t.http.post(`/api/runtime/calls/${withKb}/events`).set(t.runtimeAuth).send({ event_id: `kb-end-${withKb}`, type: 'ended', data: { status: 'no-answer' } });
+    expect(ended.body).toMatchObject({ ok: true, call: { status: 'no-answer' } });
+    expect((await search({ call_id: withKb, query: 'refund', mode: 'prompt' })).body).toEqual({ message: 'Call already ended.' });
+  });
+});
