@@ -26,6 +26,7 @@ import { ToolHookEndpoints1795740000000 } from './1795740000000-tool-hook-endpoi
 import { KnowledgeBaseDocuments1795750000000 } from './1795750000000-knowledge-base-documents';
 import { ChatappSendReservations1795760000000 } from './1795760000000-chatapp-send-reservations';
 import { KnowledgeSearchLog1795850000000 } from './1795850000000-knowledge-search-log';
+import { KnowledgeEmbeddings1795850001000 } from './1795850001000-knowledge-embeddings';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -60,4 +61,5 @@ export const migrations = [
   KnowledgeBaseDocuments1795750000000,
   ChatappSendReservations1795760000000,
   KnowledgeSearchLog1795850000000,
+  KnowledgeEmbeddings1795850001000,
 ];
