@@ -3,6 +3,7 @@ import { BUILT_IN_REFUSALS, conversationTexts, dtmfDigits, handOver, keypadResul
 import type { BuiltInTool, RuntimeConfig } from '@voiceplane/domain';
 import type { CallEnd, CallReporter, Clock } from './call-reporter';
 import type { ControlPlane } from './control-plane';
+import { CallKnowledge, withKnowledge } from './knowledge';
 import { SilenceWatch } from './silence';
 import type { SpeechPlan } from './speech-plan';
 
@@ -83,7 +84,8 @@ export class CallHold {
   }
 
   /**
-   * The agent of an assistant config: the policy's instructions and functions, executed here. A
+   * The agent of an assistant config: the policy's instructions and functions, executed here, and
+   * its knowledge base read over the runtime search route (`knowledge.ts`). A
    * `greeting` is said once the agent is active, so it joins the agent's own conversation.
    */
   agentFor(config: RuntimeConfig, overrides: Partial<voice.AgentOptions<unknown>> = {}, greeting: string | null = null): voice.Agent {
@@ -96,10 +98,13 @@ export class CallHold {
         execute: (args: Record<string, unknown>, options) => this.runTool(config, fn.name, args ?? {}, options),
       });
     }
+    const knowledge = CallKnowledge.of(config, this.deps.callId, this.deps.controlPlane, this.deps.log);
+    Object.assign(tools, knowledge?.tools() ?? {});
     const options = { instructions: texts.instructions, tools, ...overrides };
-    if (greeting === null) return new voice.Agent(options);
+    const Base = knowledge?.mode === 'prompt' ? withKnowledge(voice.Agent, knowledge) : voice.Agent;
+    if (greeting === null) return new Base(options);
     const greet = () => this.say(greeting);
-    return new (class extends voice.Agent {
+    return new (class extends Base {
       override async onEnter(): Promise<void> {
         greet();
       }

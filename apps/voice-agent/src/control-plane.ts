@@ -14,6 +14,16 @@ export interface ToolResult {
   readonly error: string | null;
 }
 
+/** One passage of the knowledge base as the runtime search answers it, best first. */
+export interface KnowledgePassage {
+  readonly rank: number;
+  readonly document_id: number;
+  readonly document: string;
+  readonly position: number;
+  readonly content: string;
+  readonly score: number;
+}
+
 export class ControlPlaneError extends Error {
   constructor(readonly status: number, readonly body: unknown, what: string) {
     super(`${what} answered ${status}: ${JSON.stringify(body)}`);
@@ -66,6 +76,20 @@ export class ControlPlane {
     } catch (e) {
       if (!(e instanceof ControlPlaneError)) throw e;
       return { ok: false, error: 'tool_unavailable', content: JSON.stringify({ error: 'tool_unavailable', status: e.status }) };
+    }
+  }
+
+  /**
+   * The passages of the call's knowledge base for `query`; the control plane logs the search on
+   * the call. A refusal (ended call, no such knowledge base) reads as nothing found: the
+   * conversation goes on without passages.
+   */
+  async searchKnowledge(request: { call_id: number; query: string; mode: 'prompt' | 'function_call'; knowledgebase_id: number }): Promise<KnowledgePassage[]> {
+    try {
+      return (await this.send<{ passages: KnowledgePassage[] }>('POST', '/api/runtime/knowledge-searches', request)).passages;
+    } catch (e) {
+      if (!(e instanceof ControlPlaneError)) throw e;
+      return [];
     }
   }
 

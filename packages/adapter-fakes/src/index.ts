@@ -36,3 +36,4 @@ export { InMemoryConversationRepository } from './conversations';
 export { InMemorySandboxChatappState } from './sandbox-chatapp-state';
 export { InMemorySendReservationRepository } from './send-reservations';
 export { InMemoryKnowledgeBases } from './knowledge-bases';
+export { ConceptEmbeddings, SHOP_CONCEPTS } from './concept-embeddings';

@@ -1,11 +1,15 @@
 import {
   Clock, DocumentToProcess, KnowledgeBaseChanges, KnowledgeBaseRepository, KnowledgeDocumentRepository, KnowledgeRetrieval, NewDocument,
-  ProcessingOutcome,
+  ProcessingOutcome, TextEmbeddings,
 } from '@voiceplane/application';
-import { KnowledgeBase, KnowledgeBaseDocument, KnowledgeBaseStatus, KnowledgeUsage, Passage } from '@voiceplane/domain';
+import {
+  cosineSimilarity, fuseRankings, KnowledgeBase, KnowledgeBaseDocument, KnowledgeBaseStatus, KnowledgeUsage, MIN_SIMILARITY, Passage, RANKING_CANDIDATES,
+} from '@voiceplane/domain';
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
-interface StoredDocument { doc: Writable<KnowledgeBaseDocument>; file: Uint8Array | null; passages: string[] }
+interface StoredDocument { doc: Writable<KnowledgeBaseDocument>; file: Uint8Array | null; passages: string[]; embeddings?: (readonly number[])[] }
+
+const bestFirst = (a: Passage, b: Passage) => b.score - a.score || a.documentId - b.documentId || a.position - b.position;
 
 /**
  * Knowledge bases, their documents and passages in memory, with the semantics of the PostgreSQL
@@ -18,7 +22,8 @@ export class InMemoryKnowledgeBases {
   private lastBase = 0;
   private lastDocument = 0;
 
-  constructor(private readonly clock: Clock) {}
+  /** `embeddings`: the question is embedded and ranked by similarity too, fused as PostgreSQL does. */
+  constructor(private readonly clock: Clock, private readonly embeddings: TextEmbeddings | null = null) {}
 
   readonly knowledgeBaseRepository: KnowledgeBaseRepository = {
     create: async (userId, kb) => {
@@ -96,6 +101,7 @@ export class InMemoryKnowledgeBases {
       d.doc.updatedAt = this.clock.now();
       if (outcome.status === 'ready') {
         d.passages = [...outcome.passages];
+        d.embeddings = outcome.embeddings?.map((v) => [...v]);
         Object.assign(d.doc, { failureReason: null, chunksCount: outcome.passages.length, sizeBytes: outcome.sizeBytes });
       } else {
         d.passages = [];
@@ -107,19 +113,42 @@ export class InMemoryKnowledgeBases {
 
   readonly retrieval: KnowledgeRetrieval = {
     search: async (userId, knowledgeBaseId, question, limit) => {
-      const wanted = new Set(words(question));
-      const found: Passage[] = [];
-      for (const { doc, passages } of this.documents.values()) {
-        if (doc.userId !== userId || doc.knowledgeBaseId !== knowledgeBaseId) continue;
-        passages.forEach((content, i) => {
-          const have = new Set(words(content));
-          const score = [...wanted].filter((w) => have.has(w)).length;
-          if (score > 0) found.push({ documentId: doc.id, documentName: doc.name, position: i + 1, content, score });
-        });
-      }
-      return found.sort((a, b) => b.score - a.score || a.documentId - b.documentId || a.position - b.position).slice(0, limit);
+      const byText = this.byWords(userId, knowledgeBaseId, question);
+      if (this.embeddings === null) return byText.slice(0, limit);
+      const [vector] = await this.embeddings.embed([question]);
+      return fuseRankings([byText.slice(0, RANKING_CANDIDATES), this.nearest(userId, knowledgeBaseId, vector).slice(0, RANKING_CANDIDATES)], limit);
     },
   };
+
+  private passagesOf(userId: number, knowledgeBaseId: number): { passage: Passage; embedding: readonly number[] | null }[] {
+    const all: { passage: Passage; embedding: readonly number[] | null }[] = [];
+    for (const { doc, passages, embeddings } of this.documents.values()) {
+      if (doc.userId !== userId || doc.knowledgeBaseId !== knowledgeBaseId) continue;
+      passages.forEach((content, i) => all.push({
+        passage: { documentId: doc.id, documentName: doc.name, position: i + 1, content, score: 0 }, embedding: embeddings?.[i] ?? null,
+      }));
+    }
+    return all;
+  }
+
+  private byWords(userId: number, knowledgeBaseId: number, question: string): Passage[] {
+    const wanted = new Set(words(question));
+    return this.passagesOf(userId, knowledgeBaseId)
+      .map(({ passage }) => {
+        const have = new Set(words(passage.content));
+        return { ...passage, score: [...wanted].filter((w) => have.has(w)).length };
+      })
+      .filter((p) => p.score > 0)
+      .sort(bestFirst);
+  }
+
+  private nearest(userId: number, knowledgeBaseId: number, vector: readonly number[]): Passage[] {
+    return this.passagesOf(userId, knowledgeBaseId)
+      .filter((p) => p.embedding !== null)
+      .map(({ passage, embedding }) => ({ ...passage, score: cosineSimilarity(embedding as readonly number[], vector) }))
+      .filter((p) => p.score >= MIN_SIMILARITY)
+      .sort(bestFirst);
+  }
 
   private ownedBase(userId: number, id: number): KnowledgeBase | null {
     const row = this.bases.get(id);

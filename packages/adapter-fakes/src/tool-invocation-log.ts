@@ -1,6 +1,13 @@
 import { ToolCallResult } from '@voiceplane/domain';
-import { InvocationClaim, ToolInvocationLog, ToolInvocationRecord, ToolInvocationStart } from '@voiceplane/application';
+import { InvocationClaim, KnowledgeSearchEntry, ToolInvocationLog, ToolInvocationRecord, ToolInvocationStart } from '@voiceplane/application';
 import { copy } from './copy';
+
+/** The function name a knowledge-base search is listed under, whichever way it was made. */
+const SEARCH_NAME = 'search_knowledge_base';
+
+function oldestFirst(records: ToolInvocationRecord[]): ToolInvocationRecord[] {
+  return records.sort((a, b) => a.at.getTime() - b.at.getTime() || a.id.localeCompare(b.id));
+}
 
 interface Invocation {
   start: ToolInvocationStart;
@@ -10,6 +17,7 @@ interface Invocation {
 /** The tool invocation log in memory; `record` writes at once, so nothing is ever pending. */
 export class InMemoryToolInvocationLog implements ToolInvocationLog {
   private readonly invocations = new Map<string, Invocation>();
+  private readonly searches: KnowledgeSearchEntry[] = [];
 
   async claim(start: ToolInvocationStart, staleBefore: Date): Promise<InvocationClaim> {
     const holder = this.holderOf(start.callId, start.invocationId);
@@ -39,13 +47,27 @@ export class InMemoryToolInvocationLog implements ToolInvocationLog {
   }
 
   async listForCall(callId: number): Promise<ToolInvocationRecord[]> {
-    return [...this.invocations.values()]
+    const tools = [...this.invocations.values()]
       .filter((i) => i.start.callId === callId && i.result !== null)
-      .sort((a, b) => a.start.at.getTime() - b.start.at.getTime() || a.start.id.localeCompare(b.start.id))
-      .map(({ start, result }) => ({
+      .map(({ start, result }): ToolInvocationRecord => ({
         id: start.id, toolId: start.toolId, name: start.name, ok: result!.ok, statusCode: result!.statusCode,
         durationMs: result!.durationMs, error: result!.error, at: new Date(start.at),
       }));
+    return oldestFirst([...tools, ...this.searchesOf((e) => e.owner.callId === callId)]);
+  }
+
+  recordSearch(entry: KnowledgeSearchEntry): void {
+    this.searches.push(copy(entry));
+  }
+
+  async listForConversation(conversationId: number): Promise<ToolInvocationRecord[]> {
+    return oldestFirst(this.searchesOf((e) => e.owner.conversationId === conversationId));
+  }
+
+  private searchesOf(which: (e: KnowledgeSearchEntry) => boolean): ToolInvocationRecord[] {
+    return this.searches.filter(which).map((e) => ({
+      id: e.id, toolId: null, name: SEARCH_NAME, ok: true, statusCode: null, durationMs: e.durationMs, error: null, at: new Date(e.at), knowledge: copy(e.search),
+    }));
   }
 
   private holderOf(callId: number, invocationId: string | null): Invocation | undefined {

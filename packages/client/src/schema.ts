@@ -6236,6 +6236,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/runtime/knowledge-searches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Search the knowledge base of a live call's assistant */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RuntimeKnowledgeSearchBody"];
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MessageError"];
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuthError"];
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MessageError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MessageError"];
+                    };
+                };
+                /** @description Unprocessable Entity */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sandbox/calls/{id}/answer": {
         parameters: {
             query?: never;
@@ -8050,7 +8136,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a conversation by UUID or id */
+        /** Get a conversation by UUID or id, with the knowledge-base searches its AI replies used */
         get: {
             parameters: {
                 query?: never;
@@ -12704,6 +12790,18 @@ export interface components {
             params?: Record<string, never>;
             /** @description Repeating it for the same call replays the first result */
             invocation_id?: string;
+        };
+        RuntimeKnowledgeSearchBody: {
+            call_id: number;
+            /** @description What to look up: the customer's latest line, or the model's search */
+            query: string;
+            /**
+             * @description How the passages are used: added to the instructions, or read back by the model
+             * @enum {string}
+             */
+            mode: "prompt" | "function_call";
+            /** @description Default: the knowledge base of the call's assistant; else one of an assistant the call may be handed to */
+            knowledgebase_id?: number;
         };
         CallEndBody: {
             /** @enum {string} */

@@ -46,6 +46,8 @@ export interface Config {
   readonly replyGenerator: 'sandbox' | 'openai' | 'off';
   /** Set while REPLY_GENERATOR=openai: an OpenAI-compatible Chat Completions API. */
   readonly openai: { readonly baseUrl: string; readonly apiKey: string; readonly defaultModel: string } | null;
+  /** Set when EMBEDDINGS_MODEL is: knowledge-base passages are embedded and searched by meaning too. */
+  readonly embeddings: { readonly baseUrl: string; readonly apiKey: string; readonly model: string } | null;
   readonly billingProvider: 'sandbox' | 'stripe';
   /** Set exactly when `billingProvider` is `stripe`. `apiBase` only points the client at a local stub in tests. */
   readonly stripe: { readonly secretKey: string; readonly webhookSecret: string; readonly apiBase: string | null } | null;
@@ -181,6 +183,19 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     };
   }
 
+  // Embeddings are optional: without a model, knowledge bases are searched by full text alone.
+  let embeddings: Config['embeddings'] = null;
+  const embeddingsModel = str('EMBEDDINGS_MODEL');
+  if (embeddingsModel !== null) {
+    const apiKey = str('EMBEDDINGS_API_KEY') ?? str('OPENAI_API_KEY');
+    if (!apiKey) problems.push('EMBEDDINGS_API_KEY (or OPENAI_API_KEY) is required when EMBEDDINGS_MODEL is set');
+    embeddings = {
+      baseUrl: url('EMBEDDINGS_BASE_URL', ['http:', 'https:']) ?? url('OPENAI_BASE_URL', ['http:', 'https:']) ?? 'https://api.openai.com/v1',
+      apiKey: apiKey ?? '',
+      model: embeddingsModel,
+    };
+  }
+
   const billingProvider = oneOf('BILLING_PROVIDER', ['sandbox', 'stripe'] as const, 'sandbox');
   let stripe: Config['stripe'] = null;
   if (billingProvider === 'stripe') {
@@ -242,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     whatsapp,
     replyGenerator,
     openai,
+    embeddings,
     billingProvider,
     stripe,
     automationHookRatePerMinute: int('AUTOMATION_HOOK_RATE_PER_MINUTE', 60, 1, 1_000_000),

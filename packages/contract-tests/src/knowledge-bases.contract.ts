@@ -1,9 +1,12 @@
-import { KnowledgeBaseRepository, KnowledgeDocumentRepository, KnowledgeRetrieval, NewDocument } from '@voiceplane/application';
+import { KnowledgeBaseRepository, KnowledgeDocumentRepository, KnowledgeRetrieval, NewDocument, TextEmbeddings } from '@voiceplane/application';
+import { ConceptEmbeddings, SHOP_CONCEPTS } from '@voiceplane/adapter-fakes';
 
 export interface KnowledgeStores {
   readonly knowledgeBases: KnowledgeBaseRepository;
   readonly documents: KnowledgeDocumentRepository;
   readonly retrieval: KnowledgeRetrieval;
+  /** The model the retrieval embeds questions with; passages are embedded by it too (as the worker does). */
+  readonly embeddings: TextEmbeddings | null;
   newUser(): Promise<number>;
 }
 
@@ -18,15 +21,18 @@ const CORPUS = {
   hours: 'Our shop is open Monday to Friday from 9 to 18. On Saturdays we close at 14.',
 };
 
-/** The knowledge-base ports' behaviour, run against every implementation. */
-export function knowledgeBasesContract(name: string, open: () => Promise<KnowledgeStores>): void {
+/**
+ * The knowledge-base ports' behaviour, run against every implementation. `open(null)`: full text
+ * only; `open(model)`: the retrieval also ranks by the model's embeddings.
+ */
+export function knowledgeBasesContract(name: string, open: (embeddings: TextEmbeddings | null) => Promise<KnowledgeStores>): void {
   describe(`knowledge-base stores contract: ${name}`, () => {
     let s: KnowledgeStores;
     let userId: number;
     let other: number;
 
     beforeEach(async () => {
-      s = await open();
+      s = await open(null);
       userId = await s.newUser();
       other = await s.newUser();
     });
@@ -35,7 +41,8 @@ export function knowledgeBasesContract(name: string, open: () => Promise<Knowled
       const added = await s.documents.add(userId, kbId, doc);
       if (!added) throw new Error('not added');
       const content = doc.source.type === 'text' ? doc.source.content : '';
-      await s.documents.finish(added.id, { status: 'ready', passages: [content], sizeBytes: Buffer.byteLength(content) });
+      const embeddings = s.embeddings === null ? undefined : await s.embeddings.embed([content]);
+      await s.documents.finish(added.id, { status: 'ready', passages: [content], sizeBytes: Buffer.byteLength(content), embeddings });
       return added;
     };
 
@@ -102,6 +109,24 @@ export function knowledgeBasesContract(name: string, open: () => Promise<Knowled
       expect(await s.retrieval.search(other, kb.id, 'refund', 5)).toEqual([]);
       expect(await s.knowledgeBases.delete(userId, kb.id)).toBe(true);
       expect(await s.retrieval.search(userId, kb.id, 'refund', 5)).toEqual([]);
+    });
+
+    it('with embeddings: finds a passage that says it in other words, and ranks one found both ways first', async () => {
+      s = await open(new ConceptEmbeddings(SHOP_CONCEPTS));
+      userId = await s.newUser();
+      const kb = await s.knowledgeBases.create(userId, { name: 'Shop', description: null, status: 'empty' });
+      const refunds = await ready(kb.id, text('Refunds', CORPUS.refunds));
+      const shipping = await ready(kb.id, text('Shipping', CORPUS.shipping));
+      await ready(kb.id, text('Hours', CORPUS.hours));
+      // No word in common with any passage: only the embeddings find it.
+      expect((await s.retrieval.search(userId, kb.id, 'I want my money back', 5)).map((p) => p.documentId)).toEqual([refunds.id]);
+      // Full text finds Refunds alone; similarity puts Shipping first and Refunds second; fused, Refunds leads.
+      const fused = await s.retrieval.search(userId, kb.id, 'When is the parcel delivered, and can I get a refund?', 5);
+      expect(fused.map((p) => p.documentId)).toEqual([refunds.id, shipping.id]);
+      expect(fused[0].score).toBeCloseTo(1 / 61 + 1 / 62, 10);
+      expect(fused[1].score).toBeCloseTo(1 / 61, 10);
+      expect(await s.retrieval.search(userId, kb.id, 'zebra', 5)).toEqual([]);
+      expect(await s.retrieval.search(other, kb.id, 'money back', 5)).toEqual([]);
     });
   });
 }

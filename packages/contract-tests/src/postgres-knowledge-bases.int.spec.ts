@@ -5,9 +5,10 @@ import { insertUser } from './postgres-fixtures';
 
 const database = useTestDatabase();
 
-knowledgeBasesContract('PostgreSQL', async () => ({
+knowledgeBasesContract('PostgreSQL', async (embeddings) => ({
   knowledgeBases: new TypeormKnowledgeBaseRepository(database()),
   documents: new TypeormKnowledgeDocumentRepository(database()),
-  retrieval: new PostgresKnowledgeRetrieval(database()),
+  retrieval: new PostgresKnowledgeRetrieval(database(), embeddings),
+  embeddings,
   newUser: () => insertUser(database()),
 }));

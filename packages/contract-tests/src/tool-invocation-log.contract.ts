@@ -72,5 +72,25 @@ export function toolInvocationLogContract(name: string, open: () => Promise<Tool
       await f.log.flush();
       expect(await f.log.listForCall(callId + 2)).toEqual([]);
     });
+
+    it('keeps knowledge-base searches on their call or conversation, beside the tools, with the passages they returned', async () => {
+      const search = { knowledgeBaseId: 12, mode: 'prompt' as const, query: 'refund time', passages: [
+        { documentId: 31, documentName: 'Refunds', position: 0, rank: 1, score: 0.5 },
+        { documentId: 32, documentName: 'Terms', position: 3, rank: 2, score: 0.25 },
+      ] };
+      const tool = start(null, 20);
+      f.log.record(tool, answered);
+      f.log.recordSearch({ id: `tcl_search${String(++sequence).padStart(12, '0')}`, owner: { callId }, userId: f.userId, search, durationMs: 3, at: at(10) });
+      const conversationId = 90_000 + sequence;
+      const chat = { ...search, mode: 'function_call' as const, passages: [] };
+      f.log.recordSearch({ id: `tcl_search${String(++sequence).padStart(12, '0')}`, owner: { conversationId }, userId: f.userId, search: chat, durationMs: 0, at: at(5) });
+
+      const listed = await f.log.listForCall(callId);
+      expect(listed.map((r) => [r.name, r.toolId])).toEqual([['search_knowledge_base', null], ['check_order', 7]]);
+      expect(listed[0]).toEqual({ id: expect.any(String), toolId: null, name: 'search_knowledge_base', ok: true, statusCode: null, durationMs: 3, error: null, at: at(10), knowledge: search });
+      expect(listed[1].knowledge).toBeUndefined();
+      expect(await f.log.listForConversation(conversationId)).toEqual([expect.objectContaining({ toolId: null, at: at(5), knowledge: chat })]);
+      expect(await f.log.listForConversation(conversationId + 1)).toEqual([]);
+    });
   });
 }

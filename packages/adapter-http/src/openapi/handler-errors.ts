@@ -85,6 +85,11 @@ const RECORDED: Readonly<Record<string, Readonly<Record<number, readonly object[
       }),
     ],
   },
+  'POST /api/runtime/knowledge-searches': {
+    404: [{ message: 'Call not found' }, { message: 'The call\'s assistant has no such knowledge base.' }],
+    409: [{ message: 'Call already ended.' }],
+    422: [invalid({ query: ['The query field is required.'], mode: ['The selected mode is invalid.'] })],
+  },
   'POST /api/runtime/tool-calls': {
     404: [{ message: 'Call not found' }],
     409: [{ message: 'Call already ended.' }],

@@ -917,6 +917,9 @@ const RECORDED: Readonly<Record<string, unknown>> = {
     },
   },
   'POST /api/runtime/calls/{id}/events': { ok: true, call: { id: 2, status: 'ringing' } },
+  'POST /api/runtime/knowledge-searches': {
+    passages: [{ rank: 1, document_id: 17, document: 'Refunds', position: 1, content: 'Refunds are paid within 14 days of the return.', score: 0.05 }],
+  },
   'POST /api/runtime/tool-calls': {
     ok: true,
     status_code: 200,

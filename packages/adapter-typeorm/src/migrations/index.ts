@@ -27,6 +27,8 @@ import { KnowledgeBaseDocuments1795750000000 } from './1795750000000-knowledge-b
 import { ChatappSendReservations1795760000000 } from './1795760000000-chatapp-send-reservations';
 import { ChatappCallReports1795810000000 } from './1795810000000-chatapp-call-reports';
 import { PhoneNumberDeleteIntent1795840000000 } from './1795840000000-phone-number-delete-intent';
+import { KnowledgeSearchLog1795850000000 } from './1795850000000-knowledge-search-log';
+import { KnowledgeEmbeddings1795850001000 } from './1795850001000-knowledge-embeddings';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -62,4 +64,6 @@ export const migrations = [
   ChatappSendReservations1795760000000,
   ChatappCallReports1795810000000,
   PhoneNumberDeleteIntent1795840000000,
+  KnowledgeSearchLog1795850000000,
+  KnowledgeEmbeddings1795850001000,
 ];

@@ -64,6 +64,8 @@ export interface KnowledgeBaseChunkRecord {
   content: string;
   ts_config: string;
   tsv: string;
+  /** The passage's embedding when a model is configured (see the KnowledgeEmbeddings migration). */
+  embedding: number[] | null;
 }
 
 export const knowledgeBaseChunks = record<KnowledgeBaseChunkRecord>({
@@ -76,6 +78,7 @@ export const knowledgeBaseChunks = record<KnowledgeBaseChunkRecord>({
     content: text(),
     ts_config: varchar(32),
     tsv: { type: 'tsvector' },
+    embedding: { type: 'real', array: true, nullable: true },
   },
   foreignKeys: [references('knowledge_base_chunks', 'document_id', 'knowledge_base_documents', 'CASCADE')],
   indices: [

@@ -11,7 +11,7 @@ import { EntitySchema, EntitySchemaColumnOptions, EntitySchemaOptions } from 'ty
 
 /** PostgreSQL types `pg` returns as strings: bigint and numeric too, since they can exceed a double. */
 type StringType = 'bigint' | 'numeric' | 'varchar' | 'char' | 'text' | 'uuid' | 'tsvector';
-type NumberType = 'integer' | 'smallint' | 'double precision';
+type NumberType = 'integer' | 'smallint' | 'real' | 'double precision';
 type JsonType = 'json' | 'jsonb';
 
 /** The scalar column types a value of TypeScript type `T` (never null) may be stored in. */

@@ -46,13 +46,16 @@ export const tools = record<ToolRecord>({
 
 /**
  * One mid-call tool invocation as stored (the application's `ToolInvocationRecord` is the port's view of it).
- * `call_id` and `tool_id` carry no foreign key on purpose (see the Tools migration).
+ * `call_id` and `tool_id` carry no foreign key on purpose (see the Tools migration). A knowledge-base
+ * search names its knowledge base instead of a tool, and may belong to a conversation instead of a call.
  */
 export interface StoredToolInvocationRecord {
   id: string;
-  call_id: string;
+  call_id: string | null;
+  conversation_id: string | null;
   user_id: string;
-  tool_id: string;
+  tool_id: string | null;
+  knowledge_base_id: string | null;
   name: string;
   invocation_id: string | null;
   ok: boolean | null;
@@ -68,9 +71,11 @@ export const toolInvocations = record<StoredToolInvocationRecord>({
   name: 'tool_invocations',
   columns: {
     id: primaryKey('tool_invocations', varchar(40)),
-    call_id: bigint(),
+    call_id: bigint(true),
+    conversation_id: bigint(true),
     user_id: bigint(),
-    tool_id: bigint(),
+    tool_id: bigint(true),
+    knowledge_base_id: bigint(true),
     name: varchar(64),
     invocation_id: varchar(128, true),
     ok: boolean(true),
@@ -82,9 +87,14 @@ export const toolInvocations = record<StoredToolInvocationRecord>({
     completed_at: timestamptz(true),
   },
   foreignKeys: [ownedByUser('tool_invocations')],
+  checks: [
+    { name: 'tool_invocations_owner_ck', expression: '(call_id IS NULL) <> (conversation_id IS NULL)' },
+    { name: 'tool_invocations_subject_ck', expression: '(tool_id IS NULL) <> (knowledge_base_id IS NULL)' },
+  ],
   indices: [
     { name: 'tool_invocations_runtime_id_uq', columns: ['call_id', 'invocation_id'], unique: true, where: 'invocation_id IS NOT NULL' },
     { name: 'tool_invocations_call_idx', columns: ['call_id', 'created_at'] },
+    { name: 'tool_invocations_conversation_idx', columns: ['conversation_id', 'created_at'], where: 'conversation_id IS NOT NULL' },
   ],
 });
 

@@ -114,6 +114,7 @@ export class SandboxTextCalls {
         runBuiltIn: async (builtin, args) => builtIns.run(builtin, args),
         logContext: { call_id: callId },
         userId,
+        logOwner: { callId },
       });
     } catch (e) {
       await this.report(callId, { type: 'transcript', items: heard });

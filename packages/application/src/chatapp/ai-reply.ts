@@ -135,6 +135,7 @@ export class AiReplies {
       runBuiltIn: null,
       logContext: { conversation_id: conversation.id },
       userId: sender.userId,
+      logOwner: { conversationId: conversation.id },
     });
     return turn.reply;
   }

@@ -5,7 +5,8 @@ import { Clock } from '../ports/clock';
 import { composeInstructions, ConversationSetup } from './instructions';
 import { ChatMessage, ModelToolCall, ReplyGenerator } from './ports';
 import { parseToolArguments, resolveToolCall, toolFunctions } from './tool-functions';
-import { KnowledgeRetrieval } from '../knowledge-bases/ports';
+import { KnowledgeLookup } from '../knowledge-bases/knowledge-lookup';
+import { InvocationOwner } from '../tools/ports';
 import {
   knowledgeOf, latestCustomerLine, PASSAGES_PER_SEARCH, passagesResult, passagesSection, SEARCH_KNOWLEDGE_BASE, SEARCH_KNOWLEDGE_BASE_FUNCTION,
 } from './knowledge-passages';
@@ -52,6 +53,8 @@ export interface TurnRequest {
   readonly logContext: Readonly<Record<string, unknown>>;
   /** The account the conversation belongs to: its knowledge base is searched only within it. Absent: no knowledge base is read. */
   readonly userId?: number;
+  /** Where the knowledge-base searches of this turn are logged (the call, the chat conversation); absent: not logged. */
+  readonly logOwner?: InvocationOwner;
 }
 
 /** One function the model called during a turn, as it went. */
@@ -91,7 +94,7 @@ export class ConversationBrain {
     private readonly catalog: CatalogRepository,
     private readonly clock: Clock,
     private readonly log: WorkLogger,
-    private readonly knowledge: KnowledgeRetrieval | null = null,
+    private readonly knowledge: KnowledgeLookup | null = null,
   ) {}
 
   async turn(request: TurnRequest): Promise<TurnResult> {
@@ -104,7 +107,7 @@ export class ConversationBrain {
     let instructions = composeInstructions(setup, this.clock.now());
     const question = kb?.mode === 'prompt' ? latestCustomerLine(request.history) : null;
     if (kb && question !== null) {
-      const passages = await this.search(request.userId as number, kb.knowledgeBaseId, question);
+      const passages = await this.search(request, kb.knowledgeBaseId, question, 'prompt');
       instructions += passagesSection(passages);
       toolCalls.push({ name: SEARCH_KNOWLEDGE_BASE, kind: 'knowledge', ok: true, statusCode: null, content: passagesResult(passages) });
     }
@@ -140,8 +143,10 @@ export class ConversationBrain {
     return textModelName(this.catalog, setup.assistant);
   }
 
-  private search(userId: number, knowledgeBaseId: number, question: string) {
-    return (this.knowledge as KnowledgeRetrieval).search(userId, knowledgeBaseId, question, PASSAGES_PER_SEARCH);
+  private search(request: TurnRequest, knowledgeBaseId: number, question: string, mode: 'prompt' | 'function_call') {
+    return (this.knowledge as KnowledgeLookup).search({
+      userId: request.userId as number, knowledgeBaseId, question, limit: PASSAGES_PER_SEARCH, mode, owner: request.logOwner ?? null,
+    });
   }
 
   private async run(setup: ConversationSetup, call: ModelToolCall, request: TurnRequest): Promise<{ report: TurnToolCall; end: { reason: string } | null; stop: boolean }> {
@@ -150,7 +155,7 @@ export class ConversationBrain {
       const args = parseToolArguments(call.arguments);
       const query = typeof args?.query === 'string' ? args.query.trim() : '';
       if (query === '') return { report: { name: call.name, kind: 'knowledge', ok: false, statusCode: null, content: INVALID_ARGUMENTS }, end: null, stop: false };
-      const passages = await this.search(request.userId as number, kb.knowledgeBaseId, query);
+      const passages = await this.search(request, kb.knowledgeBaseId, query, 'function_call');
       return { report: { name: call.name, kind: 'knowledge', ok: true, statusCode: null, content: passagesResult(passages) }, end: null, stop: false };
     }
     const resolved = resolveToolCall(setup, call.name);

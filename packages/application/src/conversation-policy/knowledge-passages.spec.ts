@@ -1,5 +1,6 @@
-import { InMemoryCatalogRepository, InMemoryKnowledgeBases, ManualClock, RecordingLogger, SAMPLE_CATALOG } from '@voiceplane/adapter-fakes';
+import { InMemoryCatalogRepository, InMemoryKnowledgeBases, InMemoryToolInvocationLog, ManualClock, RecordingLogger, SAMPLE_CATALOG, SequentialIds } from '@voiceplane/adapter-fakes';
 import { ASSISTANT_DEFAULTS, buildRuntimeConfig, KnowledgebaseMode } from '@voiceplane/domain';
+import { KnowledgeLookup } from '../knowledge-bases/knowledge-lookup';
 import { ConversationBrain } from './conversation-brain';
 import { ModelTurn, ModelTurnRequest, ReplyGenerator } from './ports';
 
@@ -31,15 +32,25 @@ async function scene(mode: KnowledgebaseMode, script: ModelTurn[]) {
     languageCode: 'en', secondaryLanguageCodes: [], variables: {}, tools: [],
   });
   const model = new ScriptedModel(script);
-  const brain = new ConversationBrain(model, new InMemoryCatalogRepository(SAMPLE_CATALOG), new ManualClock(NOW), new RecordingLogger(), store.retrieval);
-  const request = { setup, history: [{ role: 'user' as const, content: 'When do I get my refund?' }], runTool: async () => { throw new Error('no tools'); }, runBuiltIn: null, logContext: {}, userId: USER };
-  return { model, brain, request };
+  const log = new InMemoryToolInvocationLog();
+  const lookup = new KnowledgeLookup(store.retrieval, log, new SequentialIds(), new ManualClock(NOW));
+  const brain = new ConversationBrain(model, new InMemoryCatalogRepository(SAMPLE_CATALOG), new ManualClock(NOW), new RecordingLogger(), lookup);
+  const request = {
+    setup, history: [{ role: 'user' as const, content: 'When do I get my refund?' }], runTool: async () => { throw new Error('no tools'); }, runBuiltIn: null, logContext: {}, userId: USER,
+    logOwner: { callId: 41 },
+  };
+  const docs = Object.fromEntries(((await store.documentRepository.list(USER, kb.id)) ?? []).map((d) => [d.name, d.id]));
+  return { model, brain, request, log, docs, kb: kb.id };
 }
 
 describe('the assistant answers from its knowledge base', () => {
   it('prompt mode: the best passages for the customer\'s latest line join the instructions, and the turn reports them', async () => {
-    const { model, brain, request } = await scene('prompt', [{ content: 'Within 14 days.', toolCalls: [] }]);
+    const { model, brain, request, log, docs, kb } = await scene('prompt', [{ content: 'Within 14 days.', toolCalls: [] }]);
     const turn = await brain.turn(request);
+    expect(await log.listForCall(41)).toEqual([expect.objectContaining({
+      toolId: null, name: 'search_knowledge_base', at: NOW,
+      knowledge: { knowledgeBaseId: kb, mode: 'prompt', query: 'When do I get my refund?', passages: [{ documentId: docs.Refunds, documentName: 'Refunds', position: 1, rank: 1, score: expect.any(Number) }] },
+    })]);
     expect(turn.reply).toBe('Within 14 days.');
     expect(model.requests[0].messages[0].content).toContain('# Knowledge base');
     expect(model.requests[0].messages[0].content).toContain('[1] (Refunds) Refunds are paid within 14 days.');
@@ -49,11 +60,16 @@ describe('the assistant answers from its knowledge base', () => {
   });
 
   it('function_call mode: the model gets search_knowledge_base, calls it, and answers from what it read', async () => {
-    const { model, brain, request } = await scene('function_call', [
+    const { model, brain, request, log, docs } = await scene('function_call', [
       { content: null, toolCalls: [{ id: 'c1', name: 'search_knowledge_base', arguments: '{"query":"opening hours weekdays shop"}' }] },
       { content: 'We open at 9.', toolCalls: [] },
     ]);
-    const turn = await brain.turn(request);
+    const turn = await brain.turn({ ...request, logOwner: { conversationId: 8 } });
+    expect(await log.listForCall(41)).toEqual([]);
+    expect((await log.listForConversation(8)).map((r) => r.knowledge)).toEqual([{
+      knowledgeBaseId: expect.any(Number), mode: 'function_call', query: 'opening hours weekdays shop',
+      passages: [{ documentId: docs.Hours, documentName: 'Hours', position: 1, rank: 1, score: expect.any(Number) }],
+    }]);
     expect(turn.reply).toBe('We open at 9.');
     expect(model.requests[0].tools.map((t) => t.name)).toEqual(['search_knowledge_base']);
     expect(model.requests[0].messages[0].content).not.toContain('# Knowledge base');

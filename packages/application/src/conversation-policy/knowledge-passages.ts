@@ -4,8 +4,7 @@ import { ChatMessage } from './ports';
 import { ToolFunction } from './tool-functions';
 
 export const SEARCH_KNOWLEDGE_BASE = 'search_knowledge_base';
-/** Passages handed to the model per search: enough to answer, few enough to keep a voice turn fast. */
-export const PASSAGES_PER_SEARCH = 4;
+export { PASSAGES_PER_SEARCH } from '../knowledge-bases/knowledge-lookup';
 
 export const SEARCH_KNOWLEDGE_BASE_FUNCTION: ToolFunction = {
   name: SEARCH_KNOWLEDGE_BASE,

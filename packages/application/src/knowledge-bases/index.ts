@@ -2,3 +2,5 @@ export * from './ports';
 export * from './knowledge-base-service';
 export * from './process-document';
 export * from './tokens';
+export * from './knowledge-lookup';
+export * from './search-knowledge-for-call';

@@ -38,7 +38,13 @@ export interface DocumentToProcess {
 }
 
 export type ProcessingOutcome =
-  | { readonly status: 'ready'; readonly passages: readonly string[]; readonly sizeBytes: number }
+  | {
+    readonly status: 'ready';
+    readonly passages: readonly string[];
+    readonly sizeBytes: number;
+    /** One vector per passage, in order, when an embeddings model is configured. */
+    readonly embeddings?: readonly (readonly number[])[];
+  }
   | { readonly status: 'failed'; readonly reason: string };
 
 export interface KnowledgeDocumentRepository {
@@ -62,6 +68,12 @@ export interface KnowledgeDocumentRepository {
 export interface KnowledgeRetrieval {
   /** Best first, at most `limit`; none when nothing in the knowledge base matches. */
   search(userId: number, knowledgeBaseId: number, question: string, limit: number): Promise<Passage[]>;
+}
+
+/** An embeddings model (an OpenAI-compatible `/embeddings` endpoint): texts to vectors, one per text, in order. */
+export interface TextEmbeddings {
+  /** Throws when the model cannot be reached or answers an error. */
+  embed(texts: readonly string[]): Promise<number[][]>;
 }
 
 /** Reads a document's text: the body as sent, an upload's format, or a website's pages. */

@@ -1,6 +1,8 @@
 import { token } from '../shared/token';
 import type { KnowledgeBaseService } from './knowledge-base-service';
 import type { ProcessDocument } from './process-document';
+import type { KnowledgeLookup } from './knowledge-lookup';
+import type { SearchKnowledgeForCall } from './search-knowledge-for-call';
 import type { DocumentReader, KnowledgeDocumentRepository, KnowledgeRetrieval } from './ports';
 
 export const KNOWLEDGE_BASE_TOKENS = {
@@ -9,4 +11,6 @@ export const KNOWLEDGE_BASE_TOKENS = {
   DocumentReader: token<DocumentReader>('DocumentReader'),
   KnowledgeBaseService: token<KnowledgeBaseService>('KnowledgeBaseService'),
   ProcessDocument: token<ProcessDocument>('ProcessDocument'),
+  KnowledgeLookup: token<KnowledgeLookup>('KnowledgeLookup'),
+  SearchKnowledgeForCall: token<SearchKnowledgeForCall>('SearchKnowledgeForCall'),
 } as const;

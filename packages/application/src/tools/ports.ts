@@ -25,6 +25,8 @@ export interface ToolCallContext extends ToolCallSubject {
   readonly ended: boolean;
   /** Tools attached to the call's assistant. */
   readonly attachedToolIds: readonly number[];
+  /** Knowledge bases of the call's assistant and of the assistants it may hand the call to (absent: none known). */
+  readonly knowledgeBaseIds?: readonly number[];
 }
 
 export interface ToolCallContextSource {
@@ -36,12 +38,46 @@ export interface ToolCallContextSource {
 export interface ToolInvocationRecord {
   /** `tcl_…`, also the `webhook-id` the request was signed with. */
   readonly id: string;
-  readonly toolId: number;
+  /** Null for a knowledge-base search, which no tool carried out. */
+  readonly toolId: number | null;
   readonly name: string;
   readonly ok: boolean;
   readonly statusCode: number | null;
   readonly durationMs: number;
   readonly error: string | null;
+  readonly at: Date;
+  /** Set on a knowledge-base search: what was looked up and which passages came back. */
+  readonly knowledge?: KnowledgeSearchDetail;
+}
+
+/** Where a log entry belongs: the call or the chat conversation the assistant was answering. */
+export type InvocationOwner = { readonly callId: number; readonly conversationId?: undefined } | { readonly conversationId: number; readonly callId?: undefined };
+
+/** One passage an answer was given, by the document it came from and its place in the ranking (1 = best). */
+export interface RetrievedPassageRef {
+  readonly documentId: number;
+  readonly documentName: string;
+  /** The passage's place within its document (1 = first). */
+  readonly position: number;
+  readonly rank: number;
+  readonly score: number;
+}
+
+export interface KnowledgeSearchDetail {
+  readonly knowledgeBaseId: number;
+  /** `prompt`: the passages were added to the instructions; `function_call`: the model searched. */
+  readonly mode: 'prompt' | 'function_call';
+  readonly query: string;
+  readonly passages: readonly RetrievedPassageRef[];
+}
+
+/** A knowledge-base search an answer used, kept in the same log as the tools so a user sees why the assistant said what it said. */
+export interface KnowledgeSearchEntry {
+  readonly id: string;
+  readonly owner: InvocationOwner;
+  readonly userId: number;
+  readonly search: KnowledgeSearchDetail;
+  readonly durationMs: number;
   readonly at: Date;
 }
 
@@ -75,8 +111,15 @@ export interface ToolInvocationLog {
   flush(): Promise<void>;
   /** The result stored under the runtime's id; null while running or when there is none. */
   resultOf(callId: number, invocationId: string): Promise<ToolCallResult | null>;
-  /** Finished invocations of a call, oldest first. */
+  /** Finished invocations of a call, oldest first (knowledge-base searches included). */
   listForCall(callId: number): Promise<ToolInvocationRecord[]>;
+  /**
+   * Stores a knowledge-base search without holding up the answer, like `record`; the lists of
+   * this log wait for its unfinished writes of that call or conversation.
+   */
+  recordSearch(entry: KnowledgeSearchEntry): void;
+  /** What the assistant used while answering a chat conversation, oldest first. */
+  listForConversation(conversationId: number): Promise<ToolInvocationRecord[]>;
 }
 
 /** Runs a `type: automation` tool in-process (provided by the automations capability). */

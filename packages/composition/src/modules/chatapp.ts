@@ -92,7 +92,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   // The one conversation policy: chat replies here, sandbox text calls in the calls capability.
   c.bind(ConversationBrain).toDynamicValue(() => new ConversationBrain(
     get(TOKENS.ReplyGenerator), get(TOKENS.CatalogRepository), get(TOKENS.Clock), logger.child({ module: 'conversation-policy' }),
-    get(TOKENS.KnowledgeRetrieval),
+    get(TOKENS.KnowledgeLookup),
   )).inSingletonScope();
 
   c.bind(ProviderSenders).toDynamicValue(() => new ProviderSenders(get(TOKENS.SenderRepository), c.get(SecretCipher))).inSingletonScope();

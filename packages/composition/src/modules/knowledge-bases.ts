@@ -1,22 +1,27 @@
-import { KnowledgeBaseService, ProcessDocument, processDocumentJob, TOKENS } from '@voiceplane/application';
+import { KnowledgeBaseService, KnowledgeLookup, ProcessDocument, processDocumentJob, TOKENS } from '@voiceplane/application';
 import { KnowledgeBaseController, knowledgeBaseRouteDocs } from '@voiceplane/adapter-http';
 import { PostgresKnowledgeRetrieval, TypeormKnowledgeBaseRepository, TypeormKnowledgeDocumentRepository } from '@voiceplane/adapter-typeorm';
 import { DEFAULT_CRAWL, ExtractingDocumentReader } from '@voiceplane/adapter-documents';
+import { OpenAiEmbeddings } from '@voiceplane/adapter-openai';
 import { VERSION } from '../version';
 import { ApiModule } from './module';
 
 /** Knowledge bases: documents read by workers through the job queue, passages searched in PostgreSQL. */
-export const knowledgeBasesModule: ApiModule = ({ container: c, database }) => {
+export const knowledgeBasesModule: ApiModule = ({ container: c, config, database }) => {
   const single = <T>(token: symbol & (abstract new (...args: never) => T), make: () => T) => c.bind(token).toDynamicValue(make).inSingletonScope();
   c.bind(TOKENS.KnowledgeBaseRepository).toConstantValue(new TypeormKnowledgeBaseRepository(database));
   c.bind(TOKENS.KnowledgeDocumentRepository).toConstantValue(new TypeormKnowledgeDocumentRepository(database));
-  c.bind(TOKENS.KnowledgeRetrieval).toConstantValue(new PostgresKnowledgeRetrieval(database));
+  // With EMBEDDINGS_MODEL the worker embeds passages and searches fuse full text with similarity.
+  const embeddings = config.embeddings ? new OpenAiEmbeddings(config.embeddings) : null;
+  c.bind(TOKENS.KnowledgeRetrieval).toConstantValue(new PostgresKnowledgeRetrieval(database, embeddings));
+  // Searches made for answers are logged on the call or conversation (the tools module binds the log).
+  single(TOKENS.KnowledgeLookup, () => new KnowledgeLookup(c.get(TOKENS.KnowledgeRetrieval), c.get(TOKENS.ToolInvocationLog), c.get(TOKENS.Ids), c.get(TOKENS.Clock)));
   single(TOKENS.DocumentReader, () => new ExtractingDocumentReader(c.get(TOKENS.OutboundHttpClient), { ...DEFAULT_CRAWL, userAgent: `voiceplane/${VERSION}` }));
   single(TOKENS.KnowledgeBaseService, () => new KnowledgeBaseService(
     c.get(TOKENS.UnitOfWork), c.get(TOKENS.UserRepository), c.get(TOKENS.KnowledgeBaseRepository), c.get(TOKENS.KnowledgeDocumentRepository),
     c.get(TOKENS.JobScheduler), c.get(TOKENS.Clock),
   ));
-  single(TOKENS.ProcessDocument, () => new ProcessDocument(c.get(TOKENS.KnowledgeDocumentRepository), c.get(TOKENS.DocumentReader)));
+  single(TOKENS.ProcessDocument, () => new ProcessDocument(c.get(TOKENS.KnowledgeDocumentRepository), c.get(TOKENS.DocumentReader), embeddings));
   c.bind(TOKENS.JobHandler).toDynamicValue(() => processDocumentJob(() => c.get(TOKENS.ProcessDocument))).inSingletonScope();
   c.bind(KnowledgeBaseController).toSelf().inSingletonScope();
   return { routeDocs: knowledgeBaseRouteDocs };

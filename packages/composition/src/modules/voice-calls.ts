@@ -1,11 +1,11 @@
 import type { Container } from 'inversify';
 import {
-  AcceptInboundCall, CallConfigurations, CallRecordings, CallerLines, callDispatchWatchdog, ConversationBrain, EndCall, MakeCall, RecordCallEvent, SandboxTextCalls, TOKENS,
+  AcceptInboundCall, CallConfigurations, SearchKnowledgeForCall, CallRecordings, CallerLines, callDispatchWatchdog, ConversationBrain, EndCall, MakeCall, RecordCallEvent, SandboxTextCalls, TOKENS,
   type Token, VoiceRuntime,
 } from '@voiceplane/application';
 import {
   CallController, CallRecordingController, callRecordingRouteDocs, LiveKitRecordingController, liveKitRecordingRouteDocs, callRouteDocs, RuntimeCallController, runtimeCallRouteDocs, RuntimeToolCallController, runtimeToolCallRouteDocs, SandboxCallController,
-  sandboxCallRouteDocs, SandboxFaults,
+  sandboxCallRouteDocs, SandboxFaults, RuntimeKnowledgeController, runtimeKnowledgeRouteDocs,
 } from '@voiceplane/adapter-http';
 import { SandboxVoiceRuntime } from '@voiceplane/adapter-sandbox';
 import { LiveKitRecordingNotices, LiveKitVoiceRuntime } from '@voiceplane/adapter-livekit';
@@ -72,6 +72,9 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
   // The mid-call tool gateway reads calls through this port; its runtime route exists once calls do.
   c.bind(TOKENS.ToolCallContextSource).toConstantValue(new TypeormCallToolContext(database));
   if (!c.isBound(RuntimeToolCallController)) c.bind(RuntimeToolCallController).toSelf().inSingletonScope();
+  // The voice agent reads its assistant's knowledge base through the same call context.
+  c.bind(TOKENS.SearchKnowledgeForCall).toDynamicValue(() => new SearchKnowledgeForCall(get(TOKENS.ToolCallContextSource), get(TOKENS.KnowledgeLookup))).inSingletonScope();
+  c.bind(RuntimeKnowledgeController).toSelf().inSingletonScope();
 
   SandboxFaults.in(c).register('call_dispatch', sandbox
     ? async ({ userId, targetId, count }) => {
@@ -90,7 +93,7 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
   for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
   return {
     routeDocs: [
-      ...callRouteDocs, ...callRecordingRouteDocs, ...runtimeCallRouteDocs, ...runtimeToolCallRouteDocs,
+      ...callRouteDocs, ...callRecordingRouteDocs, ...runtimeCallRouteDocs, ...runtimeToolCallRouteDocs, ...runtimeKnowledgeRouteDocs,
       ...(sandbox ? sandboxCallRouteDocs : []), ...(livekit ? liveKitRecordingRouteDocs : []),
     ],
   };

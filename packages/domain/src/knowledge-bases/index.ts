@@ -1,3 +1,4 @@
 export * from './documents';
 export * from './limits';
 export * from './chunking';
+export * from './ranking';

@@ -33,6 +33,22 @@ export function presentCallSummary(c: CallSummary) {
   return { ...head(c), ...times(c) };
 }
 
+/**
+ * One entry of a `tool_calls` log. A knowledge-base search has no tool (`tool_id: null`) and says
+ * which knowledge base it read, what it looked up and the passages it returned, best first.
+ */
+export function presentToolInvocation(t: ToolInvocationRecord) {
+  const entry = { id: t.id, tool_id: t.toolId, name: t.name, ok: t.ok, status_code: t.statusCode, duration_ms: t.durationMs, error: t.error, at: iso(t.at) };
+  if (t.knowledge === undefined) return entry;
+  return {
+    ...entry,
+    knowledgebase_id: t.knowledge.knowledgeBaseId,
+    knowledgebase_mode: t.knowledge.mode,
+    query: t.knowledge.query,
+    passages: t.knowledge.passages.map((p) => ({ rank: p.rank, document_id: p.documentId, document: p.documentName, position: p.position, score: p.score })),
+  };
+}
+
 /** The full record. */
 /**
  * `report`: what the chat app itself reported about a chat-app call; shown as `chatapp_report` only
@@ -43,9 +59,7 @@ export function presentCall(c: Call, toolCalls: readonly ToolInvocationRecord[],
     ...head(c),
     transcript: formatTranscript(c.transcript),
     transcript_items: c.transcript,
-    tool_calls: toolCalls.map((t) => ({
-      id: t.id, tool_id: t.toolId, name: t.name, ok: t.ok, status_code: t.statusCode, duration_ms: t.durationMs, error: t.error, at: iso(t.at),
-    })),
+    tool_calls: toolCalls.map(presentToolInvocation),
     ...times(c),
     ...(report === null ? {} : {
       chatapp_report: {

@@ -1,7 +1,8 @@
 import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { ConversationRef, ConversationRepository, ToggleAi, TOKENS } from '@voiceplane/application';
+import { ConversationRef, ConversationRepository, ToggleAi, TOKENS, ToolInvocationLog } from '@voiceplane/application';
+import { presentToolInvocation } from '../calls/call-presenters';
 import { parse, reply } from '../../pipeline/responses';
 import { Answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
@@ -14,7 +15,7 @@ import { decodeCursor, encodeCursor } from './conversation-cursor';
 /** The routes of ConversationController as the OpenAPI document describes them. */
 export const conversationRouteDocs: readonly RouteDoc[] = [
   { method: 'get', path: '/api/user/conversations', summary: 'List conversations, most recent message first', tag: 'Conversations', query: ConversationListQuery },
-  { method: 'get', path: '/api/user/conversations/:uuid', summary: 'Get a conversation by UUID or id', tag: 'Conversations' },
+  { method: 'get', path: '/api/user/conversations/:uuid', summary: 'Get a conversation by UUID or id, with the knowledge-base searches its AI replies used', tag: 'Conversations' },
   { method: 'get', path: '/api/user/conversations/:uuid/messages', summary: 'A conversation\'s messages, newest first', tag: 'Conversations', query: CursorQuery },
   { method: 'post', path: '/api/user/conversations/:uuid/disable-ai', summary: 'Switch AI replies off (human takeover; API key only)', tag: 'Conversations', success: 200, auth: 'api_key' },
   { method: 'post', path: '/api/user/conversations/:uuid/enable-ai', summary: 'Switch AI replies back on (API key only)', tag: 'Conversations', success: 200, auth: 'api_key' },
@@ -36,6 +37,7 @@ export class ConversationController {
   constructor(
     @inject(TOKENS.ConversationRepository) private readonly conversations: ConversationRepository,
     @inject(TOKENS.ToggleAi) private readonly toggle: ToggleAi,
+    @inject(TOKENS.ToolInvocationLog) private readonly toolCalls: ToolInvocationLog,
   ) {}
 
   @Get('/')
@@ -52,7 +54,9 @@ export class ConversationController {
   async get(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string) {
     const conversation = await this.conversations.findOwned(principalOf(req).userId, conversationRef(uuid));
     if (conversation === null) refuse(CONVERSATION_NOT_FOUND);
-    return reply(200, { status: true, data: presentConversation(conversation) });
+    // What the assistant used while answering (knowledge-base searches), as a call lists its tool calls.
+    const toolCalls = await this.toolCalls.listForConversation(conversation.id);
+    return reply(200, { status: true, data: { ...presentConversation(conversation), tool_calls: toolCalls.map(presentToolInvocation) } });
   }
 
   @Get('/:uuid/messages')

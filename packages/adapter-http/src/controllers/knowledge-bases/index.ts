@@ -1,1 +1,2 @@
 export { KnowledgeBaseController, knowledgeBaseRouteDocs } from './knowledge-base-controller';
+export { RuntimeKnowledgeController, runtimeKnowledgeRouteDocs } from './runtime-knowledge-controller';

@@ -20,7 +20,12 @@ export class TypeormCallToolContext implements ToolCallContextSource {
                  UNION ALL
                  -- an assistant the call may be handed to brings its own tools (assistant_transfer)
                  SELECT json_array_elements(a->'tools') FROM json_array_elements(coalesce(runtime_config->'transfer_assistants', '[]')) a
-               ) tools) AS tool_ids
+               ) tools) AS tool_ids,
+              (SELECT coalesce(json_agg(k), '[]') FROM (
+                 SELECT runtime_config->'assistant'->'knowledgebase_id' AS k
+                 UNION ALL
+                 SELECT a->'assistant'->'knowledgebase_id' FROM json_array_elements(coalesce(runtime_config->'transfer_assistants', '[]')) a
+               ) kbs WHERE k IS NOT NULL AND json_typeof(k) = 'number') AS knowledge_base_ids
          FROM calls WHERE id = $1`,
       [callId],
     );
@@ -39,6 +44,7 @@ export class TypeormCallToolContext implements ToolCallContextSource {
       assistantVariables: (row.assistant_variables as Record<string, string> | null) ?? {},
       ended: isTerminal(row.status as CallStatus),
       attachedToolIds: (row.tool_ids as unknown[]).map(num),
+      knowledgeBaseIds: (row.knowledge_base_ids as unknown[]).map(num),
     };
   }
 }

@@ -109,10 +109,11 @@ export class TypeormKnowledgeDocumentRepository implements KnowledgeDocumentRepo
       if (outcome.status === 'ready') {
         const config = textSearchConfigOf(doc.language);
         await this.db.query(
-          `INSERT INTO knowledge_base_chunks (document_id, knowledge_base_id, position, content, ts_config, tsv)
-           SELECT $1, $2, p.position, p.content, $3::varchar, to_tsvector($3::varchar::regconfig, p.content)
+          `INSERT INTO knowledge_base_chunks (document_id, knowledge_base_id, position, content, ts_config, tsv, embedding)
+           SELECT $1, $2, p.position, p.content, $3::varchar, to_tsvector($3::varchar::regconfig, p.content),
+                  CASE WHEN $5::jsonb IS NULL THEN NULL ELSE ARRAY(SELECT e.v::real FROM jsonb_array_elements_text($5::jsonb -> (p.position::int - 1)) WITH ORDINALITY AS e(v, i) ORDER BY e.i) END
            FROM unnest($4::text[]) WITH ORDINALITY AS p(content, position)`,
-          [documentId, doc.knowledge_base_id, config, outcome.passages],
+          [documentId, doc.knowledge_base_id, config, outcome.passages, outcome.embeddings === undefined ? null : JSON.stringify(outcome.embeddings)],
         );
         await this.db.query(
           `UPDATE knowledge_base_documents SET status = 'ready', failure_reason = NULL, chunks_count = $2, size_bytes = $3, updated_at = now() WHERE id = $1`,

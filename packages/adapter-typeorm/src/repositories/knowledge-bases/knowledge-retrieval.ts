@@ -1,17 +1,31 @@
-import { Passage } from '@voiceplane/domain';
-import { KnowledgeRetrieval } from '@voiceplane/application';
+import { fuseRankings, MIN_SIMILARITY, Passage, RANKING_CANDIDATES } from '@voiceplane/domain';
+import { KnowledgeRetrieval, TextEmbeddings } from '@voiceplane/application';
 import { Database } from '../../database';
 import { num } from '../rows';
 
+const toPassage = (r: Record<string, unknown>): Passage => ({
+  documentId: num(r.document_id), documentName: r.document_name as string, position: num(r.position),
+  content: r.content as string, score: Number(r.score),
+});
+
 /**
- * Full-text retrieval in PostgreSQL. The question is stemmed in each passage's own language and its
- * words are OR-ed, so a passage that shares most words with a spoken question ranks first without
- * having to contain all of them (a customer's turn is rarely phrased like the document).
+ * Retrieval in PostgreSQL. Full text: the question is stemmed in each passage's own language and
+ * its words are OR-ed, so a passage that shares most words with a spoken question ranks first
+ * without having to contain all of them (a customer's turn is rarely phrased like the document).
+ * With an embeddings model the question is embedded too, the knowledge base's passages are ranked
+ * by cosine similarity (computed in SQL over `real[]`: no extension needed), and both rankings are
+ * fused by reciprocal rank, so a passage that says the same in other words is still found.
  */
 export class PostgresKnowledgeRetrieval implements KnowledgeRetrieval {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database, private readonly embeddings: TextEmbeddings | null = null) {}
 
   async search(userId: number, knowledgeBaseId: number, question: string, limit: number): Promise<Passage[]> {
+    if (this.embeddings === null) return this.fullText(userId, knowledgeBaseId, question, limit);
+    const [[vector], byText] = await Promise.all([this.embeddings.embed([question]), this.fullText(userId, knowledgeBaseId, question, RANKING_CANDIDATES)]);
+    return fuseRankings([byText, await this.nearest(userId, knowledgeBaseId, vector, RANKING_CANDIDATES)], limit);
+  }
+
+  private async fullText(userId: number, knowledgeBaseId: number, question: string, limit: number): Promise<Passage[]> {
     const rows = await this.db.query(
       `SELECT c.document_id, d.name AS document_name, c.position, c.content, ts_rank_cd(c.tsv, q.query, 1) AS score
        FROM knowledge_base_chunks c
@@ -25,9 +39,27 @@ export class PostgresKnowledgeRetrieval implements KnowledgeRetrieval {
        LIMIT $4`,
       [userId, knowledgeBaseId, question, limit],
     );
-    return rows.map((r) => ({
-      documentId: num(r.document_id), documentName: r.document_name as string, position: num(r.position),
-      content: r.content as string, score: Number(r.score),
-    }));
+    return rows.map(toPassage);
+  }
+
+  /** The passages most similar to `vector`; a passage embedded by another model (other length) is never similar. */
+  private async nearest(userId: number, knowledgeBaseId: number, vector: readonly number[], limit: number): Promise<Passage[]> {
+    const rows = await this.db.query(
+      `SELECT * FROM (
+         SELECT c.document_id, d.name AS document_name, c.position, c.content,
+                CASE WHEN cardinality(c.embedding) <> cardinality($3::real[]) THEN 0 ELSE (
+                  SELECT COALESCE(sum(a * b) / NULLIF(sqrt(sum(a * a)) * sqrt(sum(b * b)), 0), 0)
+                  FROM unnest(c.embedding, $3::real[]) AS u(a, b)
+                ) END AS score
+         FROM knowledge_base_chunks c
+         JOIN knowledge_base_documents d ON d.id = c.document_id AND d.user_id = $1
+         WHERE c.knowledge_base_id = $2 AND c.embedding IS NOT NULL
+       ) s
+       WHERE s.score >= $4
+       ORDER BY s.score DESC, s.document_id, s.position
+       LIMIT $5`,
+      [userId, knowledgeBaseId, vector, MIN_SIMILARITY, limit],
+    );
+    return rows.map(toPassage);
   }
 }

@@ -1,12 +1,16 @@
 import { ToolCallResult } from '@voiceplane/domain';
-import { InvocationClaim, ToolInvocationLog, ToolInvocationRecord, ToolInvocationStart } from '@voiceplane/application';
+import {
+  InvocationClaim, InvocationOwner, KnowledgeSearchDetail, KnowledgeSearchEntry, ToolInvocationLog, ToolInvocationRecord, ToolInvocationStart,
+} from '@voiceplane/application';
 import { Database } from '../../database';
 import { num, numOrNull } from '../rows';
 
+const COLUMNS = 'id, tool_id, knowledge_base_id, name, ok, status_code, duration_ms, error, created_at, CASE WHEN knowledge_base_id IS NOT NULL THEN result END AS search';
+
 function toRecord(r: Record<string, unknown>): ToolInvocationRecord {
-  return {
+  const record: ToolInvocationRecord = {
     id: r.id as string,
-    toolId: num(r.tool_id),
+    toolId: numOrNull(r.tool_id),
     name: r.name as string,
     ok: r.ok as boolean,
     statusCode: numOrNull(r.status_code),
@@ -14,7 +18,15 @@ function toRecord(r: Record<string, unknown>): ToolInvocationRecord {
     error: (r.error as string) ?? null,
     at: new Date(r.created_at as string),
   };
+  if (r.knowledge_base_id === null || r.knowledge_base_id === undefined) return record;
+  const stored = r.search as Omit<KnowledgeSearchDetail, 'knowledgeBaseId'>;
+  return { ...record, knowledge: { knowledgeBaseId: num(r.knowledge_base_id), mode: stored.mode, query: stored.query, passages: stored.passages } };
 }
+
+/** The function name a knowledge-base search is listed under, whichever way it was made. */
+const SEARCH_NAME = 'search_knowledge_base';
+
+const ownerKey = (owner: InvocationOwner): string => (owner.callId !== undefined ? `call:${owner.callId}` : `conversation:${owner.conversationId}`);
 
 /** Where a write that failed in the background is reported (pino's `error` fits). */
 export interface InvocationLogErrors {
@@ -22,8 +34,8 @@ export interface InvocationLogErrors {
 }
 
 export class TypeormToolInvocationLog implements ToolInvocationLog {
-  /** Writes started by `record` and not yet finished, by call. */
-  private readonly pending = new Map<number, Set<Promise<void>>>();
+  /** Writes started by `record` and `recordSearch` and not yet finished, by call or conversation. */
+  private readonly pending = new Map<string, Set<Promise<void>>>();
 
   constructor(private readonly db: Database, private readonly errors?: InvocationLogErrors) {}
 
@@ -46,12 +58,38 @@ export class TypeormToolInvocationLog implements ToolInvocationLog {
     const write = this.write(start, result).catch((error: unknown) => {
       this.errors?.error({ err: error, invocation: start.id, call: start.callId }, 'recording a tool invocation failed');
     });
-    let ofCall = this.pending.get(start.callId);
-    if (ofCall === undefined) this.pending.set(start.callId, (ofCall = new Set()));
-    ofCall.add(write);
+    this.track(ownerKey({ callId: start.callId }), write);
+  }
+
+  recordSearch(entry: KnowledgeSearchEntry): void {
+    const { knowledgeBaseId, ...search } = entry.search;
+    const write = this.db.query(
+      `INSERT INTO tool_invocations (id, call_id, conversation_id, user_id, knowledge_base_id, name, ok, duration_ms, result, created_at, completed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, true, $7, $8::jsonb, $9, now())`,
+      [entry.id, entry.owner.callId ?? null, entry.owner.conversationId ?? null, entry.userId, knowledgeBaseId, SEARCH_NAME, entry.durationMs, JSON.stringify(search), entry.at],
+    ).then(() => undefined, (error: unknown) => {
+      this.errors?.error({ err: error, invocation: entry.id, ...entry.owner }, 'recording a knowledge-base search failed');
+    });
+    this.track(ownerKey(entry.owner), write);
+  }
+
+  async listForConversation(conversationId: number): Promise<ToolInvocationRecord[]> {
+    await this.settled(ownerKey({ conversationId }));
+    const rows = await this.db.query(
+      `SELECT ${COLUMNS} FROM tool_invocations WHERE conversation_id = $1 AND completed_at IS NOT NULL ORDER BY created_at, id`,
+      [conversationId],
+    );
+    return rows.map(toRecord);
+  }
+
+  private track(key: string, write: Promise<void>): void {
+    let writes = this.pending.get(key);
+    if (writes === undefined) this.pending.set(key, (writes = new Set()));
+    const of = writes;
+    of.add(write);
     void write.finally(() => {
-      ofCall.delete(write);
-      if (ofCall.size === 0 && this.pending.get(start.callId) === ofCall) this.pending.delete(start.callId);
+      of.delete(write);
+      if (of.size === 0 && this.pending.get(key) === of) this.pending.delete(key);
     });
   }
 
@@ -60,7 +98,7 @@ export class TypeormToolInvocationLog implements ToolInvocationLog {
   }
 
   async resultOf(callId: number, invocationId: string): Promise<ToolCallResult | null> {
-    await this.settled(callId);
+    await this.settled(ownerKey({ callId }));
     const row = await this.db.one<{ result: ToolCallResult | null }>(
       `SELECT result FROM tool_invocations WHERE call_id = $1 AND invocation_id = $2`,
       [callId, invocationId],
@@ -69,17 +107,16 @@ export class TypeormToolInvocationLog implements ToolInvocationLog {
   }
 
   async listForCall(callId: number): Promise<ToolInvocationRecord[]> {
-    await this.settled(callId);
+    await this.settled(ownerKey({ callId }));
     const rows = await this.db.query(
-      `SELECT id, tool_id, name, ok, status_code, duration_ms, error, created_at FROM tool_invocations
-        WHERE call_id = $1 AND completed_at IS NOT NULL ORDER BY created_at, id`,
+      `SELECT ${COLUMNS} FROM tool_invocations WHERE call_id = $1 AND completed_at IS NOT NULL ORDER BY created_at, id`,
       [callId],
     );
     return rows.map(toRecord);
   }
 
-  private async settled(callId: number): Promise<void> {
-    const writes = this.pending.get(callId);
+  private async settled(key: string): Promise<void> {
+    const writes = this.pending.get(key);
     if (writes !== undefined) await Promise.all([...writes]);
   }
 
