@@ -25,6 +25,8 @@ const WORKER = join(ROOT, 'apps', 'worker', 'dist', 'main.js');
 const SECONDS = Number(process.env.IDLE_SECONDS ?? 30);
 /** After the health answer: start-up work (seeding, first looks of the sweepers) is over by then. */
 const SETTLE_MS = Number(process.env.IDLE_SETTLE_MS ?? 10_000);
+/** A first start on a fresh data directory migrates PGlite: minutes on a busy 2-core machine. */
+const STARTUP_CEILING_MS = Number(process.env.IDLE_STARTUP_SECONDS ?? 300) * 1_000;
 const PG_URL = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const AMQP = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ): 100 on every Linux this runs on. */
@@ -52,7 +54,7 @@ function baseEnv(): NodeJS.ProcessEnv {
 }
 
 async function listening(api: Running): Promise<string> {
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + STARTUP_CEILING_MS;
   while (Date.now() < deadline) {
     if (api.child.exitCode !== null) throw new Error(`${api.label} exited with ${api.child.exitCode}:\n${api.output()}`);
     const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(api.output());
@@ -62,7 +64,7 @@ async function listening(api: Running): Promise<string> {
     }
     await sleep(100);
   }
-  throw new Error(`${api.label} not healthy within 120 s:\n${api.output()}`);
+  throw new Error(`${api.label} not healthy within ${STARTUP_CEILING_MS / 1_000} s:\n${api.output()}`);
 }
 
 function cpuTicks(pid: number): number {
