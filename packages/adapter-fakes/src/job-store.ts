@@ -44,6 +44,13 @@ export class InMemoryJobStore implements JobScheduler, JobQueue {
     });
   }
 
+  async nextDueAt(): Promise<Date | null> {
+    const times = [...this.rows.values()]
+      .filter((r) => r.buriedAt === null)
+      .map((r) => Math.max(r.runAt.getTime(), r.leasedUntil?.getTime() ?? -Infinity));
+    return times.length === 0 ? null : new Date(Math.min(...times));
+  }
+
   async complete(job: ClaimedJob): Promise<void> {
     if (this.held(job)) this.rows.delete(job.id);
   }

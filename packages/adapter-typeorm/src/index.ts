@@ -10,7 +10,7 @@ export { TypeormSettingsRepository } from './repositories/settings-repository';
 export { PostgresRateLimitStore } from './repositories/rate-limit-store';
 export { PostgresIdempotencyStore } from './repositories/idempotency-store';
 export { TypeormOutbox } from './repositories/outbox-writer';
-export { OutboxNotifier } from './outbox/outbox-notifier';
+export { CommitNotifier, JobsNotifier, OutboxNotifier } from './outbox/outbox-notifier';
 export * from './repositories/assistants';
 export * from './repositories/knowledge-bases';
 export * from './repositories/tools';

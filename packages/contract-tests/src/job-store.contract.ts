@@ -149,6 +149,30 @@ export function jobStoreContract(name: string, open: () => Promise<JobStoreUnder
       expect((await jobs())[0].payload).toEqual({ when: '2030-01-01T00:00:00.000Z', list: [1, 'two'], nested: { ok: true } });
     });
 
+    it('answers when a claim could next take a job: the earliest due time, or a held job\'s lease end; never a buried job', async () => {
+      expect(await store.nextDueAt()).toBeNull();
+      await store.schedule({ kind: 'later', payload: null, runAt: at(50_000) });
+      await store.schedule({ kind: 'soon', payload: null, runAt: at(1_000) });
+      expect(await store.nextDueAt()).toEqual(at(1_000));
+
+      // Held until 31 s: the one due at 50 s is not the earliest any more, the lease end is.
+      const [soon] = await claim(1_000, 1, 30_000);
+      expect(await store.nextDueAt()).toEqual(at(31_000));
+      await store.retry(soon, at(2_000), 'again soon');
+      expect(await store.nextDueAt()).toEqual(at(2_000));
+      const [again] = await claim(2_000, 1);
+      await store.bury(again, at(2_000), 'gave up');
+      expect(await store.nextDueAt()).toEqual(at(50_000));
+
+      // Past due counts too: a claim would take it at once.
+      await store.schedule({ kind: 'overdue', key: 'late', payload: null, runAt: at(-5_000) });
+      expect(await store.nextDueAt()).toEqual(at(-5_000));
+      await store.cancel(['late']);
+      const [later] = await claim(50_000);
+      await store.complete(later);
+      expect(await store.nextDueAt()).toBeNull();
+    });
+
     it('never hands one job to two runners claiming at the same moment', async () => {
       for (let i = 0; i < 20; i++) await store.schedule({ kind: 'count', payload: i, runAt: at(i) });
 

@@ -5,6 +5,8 @@ import { TypeormOutbox } from '../repositories/outbox-writer';
 import { PostgresProcessedEvents } from './processed-events';
 import { PostgresUnpublishedEvents } from './unpublished-events';
 import { EventRetention } from './event-retention';
+import { OUTBOX_CHANNEL, PostgresNotifications } from './notifications';
+import { OutboxNotifier } from './outbox-notifier';
 
 const clock = { now: () => new Date() };
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -157,6 +159,52 @@ describe('OutboxRelay', () => {
       await eventually(() => bus.published().length === 1, 'the rung-for event to be published');
     } finally {
       await r.stop();
+    }
+  });
+
+  /** A relay that only its doorbell wakes (its poll outlasts every wait here), counting its looks. */
+  async function unpolledRelay(doorbell: Doorbell, use: (r: { bus: RecordingBus; events: CountingUnpublishedEvents }) => Promise<void>): Promise<void> {
+    const bus = new RecordingBus();
+    const events = new CountingUnpublishedEvents(database);
+    const r = new OutboxRelay(database, events, bus, clock, doorbell, silent, { pollMs: 10 * WAIT_CEILING_MS });
+    try {
+      r.start();
+      await eventually(() => events.looks > 0, "the relay's first look");
+      await use({ bus, events });
+    } finally {
+      await r.stop();
+    }
+  }
+
+  it('is rung by a writer of its own process once the writer commits, not before', async () => {
+    const doorbell = new Doorbell();
+    const notifier = new OutboxNotifier(database, silent);
+    notifier.wakeAlso(doorbell);
+    const writer = new TypeormOutbox(database, new CryptoIds(), clock, notifier);
+    await unpolledRelay(doorbell, async ({ bus, events }) => {
+      const looked = events.looks;
+      await database.transaction(async () => {
+        await writer.add([{ topic: 'test.event', payload: { n: 1 } }]);
+        // Rung only after the commit: a look now would find nothing to publish.
+        await new Promise((r) => setTimeout(r, 50));
+        expect(events.looks).toBe(looked);
+      });
+      await eventually(() => bus.published().length === 1, 'the committed event to be published');
+    });
+  });
+
+  onRealServer('is woken by the NOTIFY a writer without a relay of its own (another process) sends after its commit', async () => {
+    const doorbell = new Doorbell();
+    const notifications = new PostgresNotifications(database, { [OUTBOX_CHANNEL]: doorbell }, silent);
+    expect(await notifications.start()).toBe(true);
+    const otherProcess = new TypeormOutbox(database, new CryptoIds(), clock, new OutboxNotifier(database, silent));
+    try {
+      await unpolledRelay(doorbell, async ({ bus }) => {
+        await database.transaction(() => otherProcess.add([{ topic: 'test.event', payload: { n: 1 } }]));
+        await eventually(() => bus.published().length === 1, 'the notified event to be published');
+      });
+    } finally {
+      await notifications.stop();
     }
   });
 

@@ -2,6 +2,7 @@ import { ClaimedJob, CryptoIds, Doorbell, JobHandler, JobRunner } from '@voicepl
 import { createTestDatabase, eventually, TestDatabase, WAIT_CEILING_MS } from '@voiceplane/test-env';
 import { Database } from '../database';
 import { JOBS_CHANNEL, PostgresNotifications } from '../outbox/notifications';
+import { JobsNotifier } from '../outbox/outbox-notifier';
 import { PostgresJobStore } from './postgres-job-store';
 
 const ids = new CryptoIds();
@@ -162,6 +163,46 @@ describe('JobRunner', () => {
     expect(await rows()).toEqual([]);
   });
 
+  it('sleeps until the next due job and runs it then, with no look in between', async () => {
+    let ranAt = 0;
+    const r = new JobRunner(store, [{ kind: 'later', handle: async () => void (ranAt = Date.now()) }], clock, ids, new Doorbell(), silent, { pollMs: NEVER_POLLS_MS });
+    const runAt = new Date(Date.now() + 600);
+    await store.schedule({ kind: 'later', payload: null, runAt });
+    const looked = store.looks;
+    try {
+      r.start();
+      await eventually(() => ranAt > 0, 'the job to run at its time');
+    } finally {
+      await r.stop();
+    }
+    expect(ranAt).toBeGreaterThanOrEqual(runAt.getTime());
+    // The first look (nothing due yet), then the one at the due time; a slow look may need one more.
+    expect(store.looks - looked).toBeLessThanOrEqual(3);
+  });
+
+  it('is rung by a job scheduled in its own process once it commits, even one due before its planned wake-up', async () => {
+    const doorbell = new Doorbell();
+    const notifier = new JobsNotifier(database, silent);
+    notifier.wakeAlso(doorbell);
+    const inProcess = new PostgresJobStore(database, notifier);
+    const ran: string[] = [];
+    const r = new JobRunner(store, [{ kind: 'wake', handle: async (job) => void ran.push(job.payload as string) }], clock, ids, doorbell, silent, { pollMs: NEVER_POLLS_MS });
+    // Asleep until this one, far away.
+    await store.schedule({ kind: 'wake', payload: 'far', runAt: new Date(Date.now() + NEVER_POLLS_MS) });
+    try {
+      const looked = store.looks;
+      r.start();
+      await eventually(() => store.looks > looked, "the runner's first look");
+      const runAt = new Date(Date.now() + 300);
+      await database.transaction(() => inProcess.schedule({ kind: 'wake', payload: 'soon', runAt }));
+      await eventually(() => ran.length === 1, 'the job scheduled in-process to run');
+      expect(Date.now()).toBeGreaterThanOrEqual(runAt.getTime());
+    } finally {
+      await r.stop();
+    }
+    expect(ran).toEqual(['soon']);
+  });
+
   /**
    * A runner that only a doorbell wakes, and its LISTEN connection; both are stopped when `use` ends, however it ends.
    * `notified` counts the notifications that reached the doorbell (a ring for a lost connection carries no payload).
@@ -199,6 +240,19 @@ describe('JobRunner', () => {
       await store.schedule({ kind: 'wake', payload: null, runAt: new Date() });
       await eventually(() => notified() === 1, 'the notification');
       await eventually(() => seen() === 1, 'the notified job to run');
+    });
+  });
+
+  onRealServer('is woken by the NOTIFY another process sends after scheduling a job due later, and runs it at its time', async () => {
+    // A store like the api's beside apps/worker: no runner of its own, so it notifies after its commit.
+    const otherProcess = new PostgresJobStore(database, new JobsNotifier(database, silent));
+    await listeningRunner(async ({ seen, notified }) => {
+      const runAt = new Date(Date.now() + 700);
+      await database.transaction(() => otherProcess.schedule({ kind: 'wake', payload: null, runAt }));
+      await eventually(() => notified() === 1, 'the notification');
+      expect(seen()).toBe(0);
+      await eventually(() => seen() === 1, 'the job to run at its time');
+      expect(Date.now()).toBeGreaterThanOrEqual(runAt.getTime());
     });
   });
 

@@ -1,5 +1,6 @@
 import { ClaimedJob, JobQueue, JobScheduler, NewJob } from '@voiceplane/application';
 import { Database } from '../database';
+import type { CommitNotifier } from '../outbox/outbox-notifier';
 
 interface JobRow {
   id: string;
@@ -16,9 +17,19 @@ interface JobRow {
  * without pinning a connection, and a runner that dies loses its jobs when the lease runs out.
  */
 export class PostgresJobStore implements JobScheduler, JobQueue {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** Without one, runners find jobs due later than they expect by their safety poll. */
+    private readonly notifier?: CommitNotifier,
+  ) {}
 
   async schedule(job: NewJob): Promise<void> {
+    await this.insert(job);
+    // The runners sleep until the earliest job they know of: this one may be due sooner.
+    if (this.notifier) this.db.afterCommit(() => this.notifier!.notify());
+  }
+
+  private async insert(job: NewJob): Promise<void> {
     const payload = JSON.stringify(job.payload ?? null);
     if (job.key === undefined) {
       await this.db.query(`INSERT INTO scheduled_jobs (kind, payload, run_at) VALUES ($1, $2, $3)`, [job.kind, payload, job.runAt]);
@@ -56,6 +67,18 @@ export class PostgresJobStore implements JobScheduler, JobQueue {
       [now, limit, leaseUntil, leaseToken],
     );
     return rows.map((r) => ({ id: Number(r.id), kind: r.kind, key: r.key, payload: r.payload, attempts: r.attempts, leaseToken: r.lease_token }));
+  }
+
+  async nextDueAt(): Promise<Date | null> {
+    // Two index-friendly halves: unheld jobs by the due index; held ones (the few in flight) by
+    // when their lease runs out, or later if they were re-timed while held.
+    const [row] = await this.db.query<{ next: Date | null }>(
+      `SELECT LEAST(
+         (SELECT min(run_at) FROM scheduled_jobs WHERE buried_at IS NULL AND locked_until IS NULL),
+         (SELECT min(GREATEST(run_at, locked_until)) FROM scheduled_jobs WHERE buried_at IS NULL AND locked_until IS NOT NULL)
+       ) AS next`,
+    );
+    return row?.next ? new Date(row.next) : null;
   }
 
   async complete(job: ClaimedJob): Promise<void> {

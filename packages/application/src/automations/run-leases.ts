@@ -5,8 +5,11 @@ import { AutomationRunRepository, RunLease } from './ports';
 
 /** A worker holds a run for this long without renewing; it renews every third of it. */
 export const RUN_LEASE_MS = 60_000;
-/** How often the sweeper looks for runs whose worker was lost, and how many it takes at a time. */
-export const RUN_SWEEP_INTERVAL_MS = 15_000;
+/**
+ * How often the sweeper looks for runs whose worker was lost (a lost run waits at most a lease and
+ * one interval; an idle server looks once a minute), and how many it takes at a time.
+ */
+export const RUN_SWEEP_INTERVAL_MS = 60_000;
 const RUN_SWEEP_BATCH = 20;
 
 /**

@@ -9,11 +9,16 @@ export interface JobRunnerOptions {
   readonly concurrency?: number;
   /** How long a claim holds; a job whose runner died is claimed again after this. */
   readonly leaseMs?: number;
-  /** Longest wait between looks at the table. */
+  /**
+   * Longest wait between looks at the table (a safety net): between them the runner sleeps until
+   * the next due job, and is woken by its doorbell when a job is scheduled.
+   */
   readonly pollMs?: number;
   /** Failed runs of one job before it is buried. */
   readonly maxAttempts?: number;
 }
+
+const MIN_WAIT_MS = 5;
 
 /**
  * Runs due jobs from the database with handlers registered by kind. Claims are leases: a runner
@@ -27,6 +32,8 @@ export class JobRunner {
   private readonly maxAttempts: number;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly loop: PollingLoop;
+  /** When the earliest job not yet claimable becomes due, as of the last look; null when none waits. */
+  private nextDue: Date | null = null;
 
   constructor(
     private readonly queue: JobQueue,
@@ -48,6 +55,9 @@ export class JobRunner {
       doorbell, logger, pollMs: options.pollMs ?? 1_000, baseBackoffMs: 200, maxBackoffMs: 10_000,
       failureMessage: 'scheduler could not claim jobs',
       step: () => this.step(),
+      // A few ms at least: a due job another runner is claiming right now (skipped, yet counted as
+      // due) must not spin the loop.
+      idleWaitMs: () => (this.nextDue === null ? Infinity : Math.max(MIN_WAIT_MS, this.nextDue.getTime() - this.clock.now().getTime())),
     });
   }
 
@@ -78,7 +88,10 @@ export class JobRunner {
       return true;
     }
     const free = this.concurrency - this.inFlight.size;
-    return (await this.runDue()) >= free;
+    if ((await this.runDue()) >= free) return true;
+    // Asked after the claim, so a job that fell due in between is answered as due now (wait 0).
+    this.nextDue = await this.queue.nextDueAt();
+    return false;
   }
 
   private track(work: Promise<void>): void {
@@ -109,5 +122,7 @@ export class JobRunner {
     const delayMs = Math.min(600_000, 1_000 * 2 ** Math.min(job.attempts, 10));
     this.logger.warn({ jobId: job.id, kind: job.kind, attempts: job.attempts, error, retryInMs: delayMs }, 'job failed; it will run again');
     await this.queue.retry(job, new Date(now.getTime() + delayMs), error);
+    // The loop may be asleep until a later job (or the lease end of this one): the retry is sooner.
+    this.doorbell.ring();
   }
 }

@@ -13,11 +13,16 @@ export interface PollingLoopOptions {
   readonly failureMessage: string;
   /** One unit of work; true when more is waiting, so the loop goes again without waiting. */
   readonly step: () => Promise<boolean>;
+  /**
+   * After a step with nothing more waiting: how long until work is known to be due (the job
+   * runner's next due job). The loop sleeps for that, or `pollMs` if shorter; a bell still wakes it.
+   */
+  readonly idleWaitMs?: () => number;
 }
 
 /**
  * The lifecycle shared by the background workers that poll the database (outbox relay, job
- * runner): start once, wait for the doorbell or the poll interval between idle steps, back off
+ * runner): start once, wait for the doorbell, the next known due time or the poll interval between idle steps, back off
  * exponentially while steps fail, and stop after the step in hand.
  */
 export class PollingLoop {
@@ -48,7 +53,7 @@ export class PollingLoop {
       try {
         const more = await o.step();
         failures = 0;
-        if (!more) await o.doorbell.wait(o.pollMs);
+        if (!more) await o.doorbell.wait(Math.max(0, Math.min(o.pollMs, o.idleWaitMs?.() ?? o.pollMs)));
       } catch (error) {
         failures++;
         const delayMs = Math.min(o.maxBackoffMs, o.baseBackoffMs * 2 ** Math.min(failures, 6));

@@ -78,6 +78,12 @@ export interface JobQueue {
    * skipping rows other runners are claiming at this moment.
    */
   claimDue(now: Date, limit: number, leaseUntil: Date, leaseToken: string): Promise<ClaimedJob[]>;
+  /**
+   * The earliest moment a claim could take a job (its due time, or when the lease on it runs out if
+   * that is later), past or future; null when no job waits. Buried jobs never count. The runner
+   * sleeps until then instead of polling.
+   */
+  nextDueAt(): Promise<Date | null>;
   /** Deletes the job, unless it was scheduled again meanwhile (the lease token no longer matches). */
   complete(job: ClaimedJob): Promise<void>;
   /** Releases the job to run again at `runAt`, unless it was scheduled again meanwhile. */

@@ -41,7 +41,19 @@ export class QuotaLeases {
   /** Lease requests made in the same tick (a request's buckets, concurrent requests) go to the store together. */
   private batch: { readonly request: QuotaLeaseRequest; resolve(lease: QuotaLease): void; reject(e: unknown): void }[] = [];
 
+  private leasing?: () => void;
+
   constructor(private readonly store: RateLimitStore) {}
+
+  /** True while this instance keeps any lease (spent or not) that `returnIdle` has yet to let go. */
+  get holding(): boolean {
+    return this.leases.size > 0;
+  }
+
+  /** Called whenever a lease is first kept, so whoever returns idle quota need only look while some is held. */
+  whenLeasing(listener: () => void): void {
+    this.leasing = listener;
+  }
 
   /**
    * Takes one hit and answers the window's hits as this instance counts them: the store's total
@@ -97,6 +109,7 @@ export class QuotaLeases {
     if (held && held.window.start.getTime() === window.start.getTime()) return held;
     const lease: Lease = { window, expiresAt, available: 0, knownTotal: 0, nextSize: 1, leasedAtMs: -Infinity, usedAtMs: -Infinity };
     this.leases.set(key, lease);
+    this.leasing?.();
     return lease;
   }
 

@@ -59,6 +59,16 @@ export class RateLimiter {
     return { allowed: false, reported, retryAfterSeconds: Math.max(...exhausted.map((v) => v.retryAfterSeconds)) };
   }
 
+  /** True while leases are kept: only then is there quota `returnIdle` may hand back. */
+  get holdsLeases(): boolean {
+    return this.leases.holding;
+  }
+
+  /** `listener` runs whenever a lease is first kept (the first request of a bucket's window). */
+  whenLeasing(listener: () => void): void {
+    this.leases.whenLeasing(listener);
+  }
+
   /** Hands back quota leased but left unspent for a while (or all of it, when stopping). */
   returnIdle(all = false): Promise<void> {
     return this.leases.returnIdle(this.clock.now(), all);

@@ -14,7 +14,11 @@ export const DELIVERY_SENDER_CONSUMER = 'webhook-sender';
 /** Job kind and key of the sweep that re-drives overdue deliveries. */
 export const DELIVERY_SWEEP_JOB = 'webhook.delivery.sweep';
 export const DELIVERY_SWEEP_KEY = 'webhook-delivery-sweep';
-export const DELIVERY_SWEEP_EVERY_MS = 10_000;
+/**
+ * How often the sweep for lost deliveries runs. Losing one takes a crash or a broker outage, so a
+ * minute more before it is found costs little, and an idle server wakes for it once a minute.
+ */
+export const DELIVERY_SWEEP_EVERY_MS = 60_000;
 /**
  * A pending delivery still not attempted this long after it was due lost its way: its bus message
  * (broker outage, a crashed in-process bus) or its worker (killed mid-attempt; longer than a lease).

@@ -143,18 +143,37 @@ function principalChanges(database: Database, logger: Logger): { cache: Principa
   };
 }
 
-/** Leased rate-limit quota an instance stops using goes back to the shared counters. */
+/**
+ * Leased rate-limit quota an instance stops using goes back to the shared counters. The look runs
+ * every second only while leases are held: an instance without requests holds none, and sleeps.
+ */
 function quotaReturns(limiter: RateLimiter, logger: Logger): BackgroundTask {
   let timer: NodeJS.Timeout | undefined;
+  let stopped = true;
   const giveBack = (all = false) => limiter.returnIdle(all).catch((e) => logger.warn({ err: e }, 'returning leased rate-limit quota failed'));
+  const look = async () => {
+    await giveBack();
+    if (!limiter.holdsLeases) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+  const watch = () => {
+    if (stopped || timer) return;
+    timer = setInterval(() => void look(), 1_000);
+    timer.unref();
+  };
   return {
     name: 'rate-limit-quota-returns',
     async start() {
-      timer = setInterval(() => void giveBack(), 1_000);
-      timer.unref();
+      stopped = false;
+      limiter.whenLeasing(watch);
+      watch();
     },
     async stop() {
+      stopped = true;
       clearInterval(timer);
+      timer = undefined;
       await giveBack(true);
     },
   };
