@@ -1,4 +1,5 @@
 import axios, { AxiosInstance } from 'axios';
+import { openAiHttp } from './openai-http';
 import { TextEmbeddings } from '@voiceplane/application';
 
 export interface EmbeddingsOptions {
@@ -28,15 +29,7 @@ export class OpenAiEmbeddings implements TextEmbeddings {
   private readonly http: AxiosInstance;
 
   constructor(private readonly options: EmbeddingsOptions) {
-    this.http = axios.create({
-      baseURL: `${options.baseUrl.replace(/\/+$/, '')}/`,
-      headers: { Authorization: `Bearer ${options.apiKey}`, 'Content-Type': 'application/json', Accept: 'application/json' },
-      timeout: options.timeoutMs ?? 30_000,
-      maxRedirects: 0,
-      responseType: 'text',
-      transformResponse: (data: string) => data,
-      validateStatus: () => true,
-    });
+    this.http = openAiHttp(options.baseUrl, options.apiKey, options.timeoutMs ?? 30_000);
   }
 
   async embed(texts: readonly string[]): Promise<number[][]> {

@@ -1,4 +1,5 @@
 import axios, { AxiosInstance } from 'axios';
+import { openAiHttp } from './openai-http';
 import { ChatMessage, ConversationEvaluationRequest, ModelToolCall, ModelTurn, ModelTurnRequest, ReplyGenerator } from '@voiceplane/application';
 
 export interface OpenAiOptions {
@@ -34,17 +35,7 @@ export class OpenAiReplyGenerator implements ReplyGenerator {
   private readonly http: AxiosInstance;
 
   constructor(private readonly options: OpenAiOptions) {
-    // Every status comes back as a response with its body as text: the API's error document is read
-    // below, and a redirect (a misconfigured base URL) is an answer, not a hop with the key.
-    this.http = axios.create({
-      baseURL: `${options.baseUrl.replace(/\/+$/, '')}/`,
-      headers: { Authorization: `Bearer ${options.apiKey}`, 'Content-Type': 'application/json', Accept: 'application/json' },
-      timeout: options.timeoutMs ?? 30_000,
-      maxRedirects: 0,
-      responseType: 'text',
-      transformResponse: (data: string) => data,
-      validateStatus: () => true,
-    });
+    this.http = openAiHttp(options.baseUrl, options.apiKey, options.timeoutMs ?? 30_000);
   }
 
   async nextTurn(request: ModelTurnRequest): Promise<ModelTurn> {

@@ -69,7 +69,7 @@ describe('call persistence', () => {
     expect(await context.forCall(call.id)).toEqual({
       callId: call.id, userId: user, assistantId: 101, customerPhone: '+14155551234', assistantPhone: '+14155550000', direction: 'outbound',
       channel: 'phone', conversationId: null, timezone: 'Europe/Berlin', variables: { zeta: 'z', alpha: 'a' }, assistantVariables: { company: 'Acme' },
-      ended: false, attachedToolIds: [7, 9],
+      ended: false, attachedToolIds: [7, 9], knowledgeBaseIds: [],
     });
     await write(call.id, { status: 'canceled' }, at);
     expect((await context.forCall(call.id))?.ended).toBe(true);
