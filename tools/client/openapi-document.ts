@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { DataSource } from 'typeorm';
 import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
-import { buildOpenApiDocument } from '@voiceplane/adapter-http';
+import { buildOpenApiDocument, routesOf } from '@voiceplane/adapter-http';
 import { composeApi, loadConfig, VERSION } from '@voiceplane/composition';
 
 /**
@@ -14,5 +14,5 @@ export async function openApiDocument(): Promise<object> {
   const bus = new InProcessMessageBus();
   const runtime = await composeApi(config, { dataSource, logger: pino({ level: 'silent' }), bus });
   await bus.close();
-  return buildOpenApiDocument(VERSION, runtime.contributions.flatMap((c) => c.routeDocs ?? []));
+  return buildOpenApiDocument(VERSION, routesOf(runtime.container));
 }

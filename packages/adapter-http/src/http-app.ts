@@ -21,7 +21,7 @@ import { fullPath } from './pipeline/request-context';
 import { mountDocs } from './openapi/docs';
 import { buildOpenApiDocument } from './openapi/registry';
 import { mcpEndpoint } from './mcp/mcp-endpoint';
-import type { RouteDoc } from './openapi/route-doc';
+import { routesOf } from './openapi/route-doc';
 import { isCheckoutPage } from './controllers/top-ups/sandbox-checkout-page';
 
 /**
@@ -54,8 +54,6 @@ export interface HttpAppOptions {
   readonly adminToken: string;
   readonly runtimeToken: string;
   readonly routeQuotas?: readonly RouteQuota[];
-  /** The routes `/api/openapi.json` describes: those of the controllers bound in the container. */
-  readonly routeDocs: readonly RouteDoc[];
   /** Answers whether the database is reachable (health). */
   readonly databaseHealthy: () => Promise<boolean>;
   /** True while shutting down: new requests get 503. */
@@ -101,7 +99,8 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
     return token ? o.authenticator.authenticate(token, { fresh: true }) : null;
   });
   let openApi: object | null = null;
-  const document = () => (openApi ??= buildOpenApiDocument(o.version, o.routeDocs));
+  // The routes `/api/openapi.json` describes: those of the controllers bound in the container.
+  const document = () => (openApi ??= buildOpenApiDocument(o.version, routesOf(o.container)));
   // Before the body reader: the MCP transport reads its own messages and answers bad ones in the protocol's terms.
   app.use('/mcp', userAuth, limits, mcpEndpoint({ app, document, version: o.version, logger: o.logger }));
 
@@ -112,7 +111,7 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
     const healthy = await o.databaseHealthy().catch(() => false);
     res.status(healthy ? 200 : 503).json({ status: healthy ? 'ok' : 'unavailable', version: o.version });
   });
-  mountDocs(app, o.version, o.routeDocs);
+  mountDocs(app, document);
 
   const idem = idempotency(o.idempotencyStore, o.now, o.secrets, { routeOf: (method, path) => routes.match(method, path), beforeAnswer: o.faults?.beforeIdempotentAnswer });
   const isPublicUserRoute = (req: Request) => req.method === 'POST' && fullPath(req) === '/api/user/login';

@@ -2,12 +2,12 @@ import 'reflect-metadata';
 
 export { buildHttpApp, type HttpAppOptions } from './http-app';
 export type { RouteQuota } from './pipeline/rate-limiting';
-export { AccountController, accountRouteDocs } from './controllers/account-controller';
-export { ApiKeyController, apiKeyRouteDocs } from './controllers/api-key-controller';
-export { AdminController, adminRouteDocs } from './controllers/admin-controller';
-export { BillingController, billingRouteDocs } from './controllers/billing-controller';
+export { AccountController } from './controllers/account-controller';
+export { ApiKeyController } from './controllers/api-key-controller';
+export { AdminController } from './controllers/admin-controller';
+export { BillingController } from './controllers/billing-controller';
 export { buildOpenApiDocument } from './openapi/registry';
-export type { RouteDoc } from './openapi/route-doc';
+export { routesOf, type RouteDoc } from './openapi/route-doc';
 export * from './controllers/assistants';
 export * from './controllers/knowledge-bases';
 export * from './controllers/tools';

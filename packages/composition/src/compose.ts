@@ -67,7 +67,6 @@ export async function composeApi(config: Config, deps: ComposeDependencies): Pro
     adminToken,
     runtimeToken,
     routeQuotas: contributions.flatMap((c) => c.routeQuotas ?? []),
-    routeDocs: contributions.flatMap((c) => c.routeDocs ?? []),
     databaseHealthy: async () => {
       await database.dataSource.query('SELECT 1');
       return true;

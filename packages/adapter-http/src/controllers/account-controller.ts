@@ -10,19 +10,12 @@ import { ACCOUNT_ANSWERS } from './account-answers';
 import { principalOf } from '../pipeline/request-context';
 import { tooManyBody } from '../pipeline/families';
 import { presentMe } from '../presenters/account';
-import type { RouteDoc } from '../openapi/route-doc';
+import { Doc } from '../openapi/route-doc';
 
 class LoginBody {
   @Str({ required: true, max: 255, email: true }) email!: string;
   @Str({ required: true, max: 255, trim: false }) password!: string;
 }
-
-/** The routes of AccountController as the OpenAPI document describes them. */
-export const accountRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/user/login', summary: 'Obtain a session token', tag: 'Account', auth: 'none', body: LoginBody },
-  { method: 'post', path: '/api/user/logout', summary: 'Revoke the presenting session token', tag: 'Account' },
-  { method: 'get', path: '/api/user/me', summary: 'The authenticated account', tag: 'Account' },
-];
 
 @Controller('/api/user')
 export class AccountController {
@@ -34,6 +27,7 @@ export class AccountController {
     @inject(TOKENS.Clock) private readonly clock: { now(): Date },
   ) {}
 
+  @Doc({ summary: 'Obtain a session token', tag: 'Account', auth: 'none', body: LoginBody })
   @Post('/login')
   async postLogin(@Request() req: ExpressRequest) {
     const raw = (req.body ?? {}) as Record<string, unknown>;
@@ -57,6 +51,7 @@ export class AccountController {
     });
   }
 
+  @Doc({ summary: 'Revoke the presenting session token', tag: 'Account' })
   @Post('/logout')
   async postLogout(@Request() req: ExpressRequest) {
     const principal = principalOf(req);
@@ -65,6 +60,7 @@ export class AccountController {
     return reply(200, { message: 'Logged out successfully.' });
   }
 
+  @Doc({ summary: 'The authenticated account', tag: 'Account' })
   @Get('/me')
   async getMe(@Request() req: ExpressRequest) {
     const user = await this.users.findById(principalOf(req).userId);

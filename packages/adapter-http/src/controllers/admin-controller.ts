@@ -10,7 +10,7 @@ import { ACCOUNT_ANSWERS, USER_NOT_FOUND } from './account-answers';
 import { requestIdOf } from '../pipeline/request-context';
 import { presentAdminUser, presentLedgerEntry, presentPlan } from '../presenters/account';
 import { pageEnvelope } from '../presenters/format';
-import type { RouteDoc } from '../openapi/route-doc';
+import { Doc } from '../openapi/route-doc';
 
 
 /** One operator posting moves at most this much (USD): larger figures are typing mistakes, and balances are numeric(14,4). */
@@ -48,17 +48,6 @@ class UsersQuery extends PageQuery {
   @Str({ max: 255 }) email?: string;
 }
 
-
-/** The routes of AdminController as the OpenAPI document describes them. */
-export const adminRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/admin/users', summary: 'Create a user with a balance and a plan', tag: 'Admin', auth: 'admin', body: CreateUserBody, success: 201 },
-  { method: 'get', path: '/api/admin/users', summary: 'List users', tag: 'Admin', auth: 'admin', query: UsersQuery },
-  { method: 'get', path: '/api/admin/users/:id', summary: 'Get a user', tag: 'Admin', auth: 'admin' },
-  { method: 'post', path: '/api/admin/users/:id/balance', summary: 'Top up or correct a balance', tag: 'Admin', auth: 'admin', body: BalanceBody },
-  { method: 'put', path: '/api/admin/users/:id/plan', summary: 'Change plan fields', tag: 'Admin', auth: 'admin', body: PlanBody },
-  { method: 'put', path: '/api/admin/users/:id/status', summary: 'Disable or enable a user', tag: 'Admin', auth: 'admin', body: StatusBody },
-];
-
 function parsePlan(input: unknown, key: string): Partial<Plan> {
   const r = validateDto(PlanBody, input, { partial: true }, key ? `${key}.` : '');
   if (!r.ok) failValidation(r.errors);
@@ -73,6 +62,7 @@ export class AdminController {
     @inject(TOKENS.BalanceService) private readonly balances: BalanceService,
   ) {}
 
+  @Doc({ summary: 'Create a user with a balance and a plan', tag: 'Admin', auth: 'admin', body: CreateUserBody, success: 201 })
   @Post('/users')
   async createUser(@Request() req: ExpressRequest) {
     const body = parse(CreateUserBody, req.body);
@@ -88,6 +78,7 @@ export class AdminController {
     });
   }
 
+  @Doc({ summary: 'List users', tag: 'Admin', auth: 'admin', query: UsersQuery })
   @Get('/users')
   async listUsers(@Request() req: ExpressRequest) {
     const q = parse(UsersQuery, req.query);
@@ -96,6 +87,7 @@ export class AdminController {
     return reply(200, pageEnvelope(result.items.map(presentAdminUser), result.total, page.page, page.perPage));
   }
 
+  @Doc({ summary: 'Get a user', tag: 'Admin', auth: 'admin' })
   @Get('/users/:id')
   async getUser(@Params({ name: 'id' }) id: string) {
     const result = await this.accounts.get(pathId(id, USER_NOT_FOUND));
@@ -103,6 +95,7 @@ export class AdminController {
     return reply(200, { data: presentAdminUser(result.value) });
   }
 
+  @Doc({ summary: 'Top up or correct a balance', tag: 'Admin', auth: 'admin', body: BalanceBody })
   @Post('/users/:id/balance')
   async adjustBalance(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const userId = pathId(id, USER_NOT_FOUND);
@@ -112,6 +105,7 @@ export class AdminController {
     return reply(200, { message: 'Balance updated.', total_balance: entry.balanceAfter, entry: presentLedgerEntry(entry) });
   }
 
+  @Doc({ summary: 'Change plan fields', tag: 'Admin', auth: 'admin', body: PlanBody })
   @Put('/users/:id/plan')
   async updatePlan(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.accounts.changePlan(pathId(id, USER_NOT_FOUND), () => parsePlan(req.body, ''));
@@ -119,6 +113,7 @@ export class AdminController {
     return reply(200, { message: 'Plan updated.', plan: presentPlan(result.value) });
   }
 
+  @Doc({ summary: 'Disable or enable a user', tag: 'Admin', auth: 'admin', body: StatusBody })
   @Put('/users/:id/status')
   async setStatus(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const userId = pathId(id, USER_NOT_FOUND);

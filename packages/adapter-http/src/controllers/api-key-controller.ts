@@ -8,19 +8,11 @@ import { answer } from '../pipeline/answers';
 import { ACCOUNT_ANSWERS, API_KEY_NOT_FOUND } from './account-answers';
 import { principalOf } from '../pipeline/request-context';
 import { presentApiKey } from '../presenters/account';
-import type { RouteDoc } from '../openapi/route-doc';
+import { Doc } from '../openapi/route-doc';
 
 class CreateApiKeyBody {
   @Str({ required: true, max: 255, description: 'Label; duplicates allowed' }) name!: string;
 }
-
-
-/** The routes of ApiKeyController as the OpenAPI document describes them. */
-export const apiKeyRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/user/api-keys', summary: 'Create an API key (token shown once)', tag: 'API keys', body: CreateApiKeyBody, success: 201 },
-  { method: 'get', path: '/api/user/api-keys', summary: 'List API keys (never their tokens)', tag: 'API keys' },
-  { method: 'delete', path: '/api/user/api-keys/:id', summary: 'Delete an API key; it stops working at once', tag: 'API keys' },
-];
 
 /** Plain CRUD over the credential store: no use case in between. */
 @Controller('/api/user/api-keys')
@@ -30,6 +22,7 @@ export class ApiKeyController {
     @inject(TOKENS.Ids) private readonly ids: Ids,
   ) {}
 
+  @Doc({ summary: 'Create an API key (token shown once)', tag: 'API keys', body: CreateApiKeyBody, success: 201 })
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const body = parse(CreateApiKeyBody, req.body);
@@ -41,12 +34,14 @@ export class ApiKeyController {
     });
   }
 
+  @Doc({ summary: 'List API keys (never their tokens)', tag: 'API keys' })
   @Get('/')
   async list(@Request() req: ExpressRequest) {
     const keys = await this.credentials.listApiKeys(principalOf(req).userId);
     return reply(200, { api_keys: keys.map(presentApiKey) });
   }
 
+  @Doc({ summary: 'Delete an API key; it stops working at once', tag: 'API keys' })
   @Delete('/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const deleted = await this.credentials.deleteApiKey(principalOf(req).userId, pathId(id, API_KEY_NOT_FOUND));

@@ -10,17 +10,11 @@ import { ACCOUNT_ANSWERS } from './account-answers';
 import { principalOf } from '../pipeline/request-context';
 import { presentLedgerEntry, presentPlan } from '../presenters/account';
 import { pageEnvelope } from '../presenters/format';
-import type { RouteDoc } from '../openapi/route-doc';
+import { Doc } from '../openapi/route-doc';
 
 class LedgerQuery extends PageQuery {
   @Str({ enum: ['top_up', 'charge', 'adjustment'] }) type?: LedgerEntryType;
 }
-
-/** The routes of BillingController as the OpenAPI document describes them. */
-export const billingRouteDocs: readonly RouteDoc[] = [
-  { method: 'get', path: '/api/user/billing/balance', summary: 'Balance, plan and template allowance', tag: 'Billing' },
-  { method: 'get', path: '/api/user/billing/ledger', summary: 'Ledger entries, newest first', tag: 'Billing', query: LedgerQuery },
-];
 
 @Controller('/api/user/billing')
 export class BillingController {
@@ -31,6 +25,7 @@ export class BillingController {
     @inject(TOKENS.ChatappMessageRepository) private readonly chatappMessages: ChatappMessageRepository,
   ) {}
 
+  @Doc({ summary: 'Balance, plan and template allowance', tag: 'Billing' })
   @Get('/balance')
   async balance(@Request() req: ExpressRequest) {
     const user = await this.users.findById(principalOf(req).userId);
@@ -46,6 +41,7 @@ export class BillingController {
     });
   }
 
+  @Doc({ summary: 'Ledger entries, newest first', tag: 'Billing', query: LedgerQuery })
   @Get('/ledger')
   async entries(@Request() req: ExpressRequest) {
     const q = parse(LedgerQuery, req.query);

@@ -1,12 +1,8 @@
 import type { Application } from 'express';
 import swaggerUi from 'swagger-ui-express';
-import { buildOpenApiDocument } from './registry';
-import type { RouteDoc } from './route-doc';
 
-/** `GET /api/openapi.json` (built once, on first request, from the routes the composition root documents) and a human page at `/docs`. */
-export function mountDocs(app: Application, version: string, routes: readonly RouteDoc[]): void {
-  let cached: object | null = null;
-  const document = () => (cached ??= buildOpenApiDocument(version, routes));
+/** `GET /api/openapi.json` (the document `document` builds once, on first request) and a human page at `/docs`. */
+export function mountDocs(app: Application, document: () => object): void {
   app.get('/api/openapi.json', (_req, res) => {
     res.json(document());
   });

@@ -1,12 +1,12 @@
 import { getMetadataStorage } from 'class-validator';
-import * as http from '../index';
-import type { RouteDoc } from '../openapi/route-doc';
+import '../index';
+import { documentedRoutes } from '../openapi/route-doc';
 import { declaredFields } from './dto-metadata';
 import { Str } from './decorators';
 
 /** The bodies and queries the controllers document. */
 function documentedClasses(): Function[] {
-  const docs = Object.entries(http).filter(([name]) => name.endsWith('RouteDocs')).flatMap(([, list]) => list as readonly RouteDoc[]);
+  const docs = documentedRoutes(() => true);
   return [...new Set(docs.flatMap((doc) => [doc.body, doc.query]).filter((dto) => dto !== undefined))];
 }
 

@@ -1,7 +1,7 @@
 import { AssistantWebhooks, ChangeAssistantStatus, DeleteAssistant, SaveAssistant, TOKENS } from '@voiceplane/application';
 import {
-  AssistantAdminController, assistantAdminRouteDocs, AssistantController, assistantRouteDocs, AssistantWebhookController, assistantWebhookRouteDocs,
-  FolderController, folderRouteDocs, LabelController, labelRouteDocs, ReferenceDataController, referenceDataRouteDocs,
+  AssistantAdminController, AssistantController, AssistantWebhookController,
+  FolderController, LabelController, ReferenceDataController,
 } from '@voiceplane/adapter-http';
 import {
   TypeormAssistantRepository, TypeormCatalogRepository, TypeormEventTypeRepository, TypeormGroupRepository,
@@ -32,9 +32,5 @@ export const assistantsModule: ApiModule = ({ container: c, config, database }) 
   for (const controller of [
     AssistantController, AssistantWebhookController, ReferenceDataController, FolderController, LabelController, AssistantAdminController,
   ]) c.bind(controller).toSelf().inSingletonScope();
-  return {
-    routeDocs: [
-      ...assistantRouteDocs, ...assistantWebhookRouteDocs, ...referenceDataRouteDocs, ...folderRouteDocs, ...labelRouteDocs, ...assistantAdminRouteDocs,
-    ],
-  };
+  return {};
 };

@@ -3,9 +3,8 @@ import {
   RestoreFlow, RetryRun, SecretCipher, SYNC_REPLY_WAIT_MS, TemplateChecks, TOKENS, TriggerWebhook, UpdateFlow, VersionPublisher, type AutomationChatapp, type Token,
 } from '@voiceplane/application';
 import {
-  AutomationHookController, automationHookRouteDocs, ConnectionController, connectionRouteDocs, DataTableController, FlowController, flowRouteDocs,
-  SandboxAutomationController, sandboxAutomationRouteDocs, dataTableRouteDocs, FlowRunController, flowRunRouteDocs, SandboxFaults, TemplateController,
-  templateRouteDocs,
+  AutomationHookController, ConnectionController, DataTableController, FlowController,
+  SandboxAutomationController, FlowRunController, SandboxFaults, TemplateController,
 } from '@voiceplane/adapter-http';
 import { ArmedRollbackFaults } from '@voiceplane/adapter-sandbox';
 import {
@@ -104,10 +103,6 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
   ];
   for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
   return {
-    routeDocs: [
-      ...dataTableRouteDocs, ...connectionRouteDocs, ...templateRouteDocs, ...flowRouteDocs, ...flowRunRouteDocs, ...automationHookRouteDocs,
-      ...(sandbox ? sandboxAutomationRouteDocs : []),
-    ],
     background: [
       // A sync hook or tool run whose caller stopped waiting is still being written: shutdown waits for it.
       { name: 'automation-answered-runs', start: async () => undefined, stop: () => get(TOKENS.AutomationEngine).settled() },

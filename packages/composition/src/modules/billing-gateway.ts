@@ -5,9 +5,8 @@ import {
   type Token,
 } from '@voiceplane/application';
 import {
-  AdminTopUpController, adminTopUpRouteDocs, AutoRechargeController, autoRechargeRouteDocs, BillingIngressController, billingIngressRouteDocs, SandboxBillingController,
-  sandboxBillingRouteDocs, SandboxCheckoutController,
-  SandboxFaults, TopUpController, topUpRouteDocs,
+  AdminTopUpController, AutoRechargeController, BillingIngressController, SandboxBillingController, SandboxCheckoutController,
+  SandboxFaults, TopUpController,
 } from '@voiceplane/adapter-http';
 import { SandboxBillingGateway } from '@voiceplane/adapter-sandbox';
 import { createStripeClient, StripeBillingEvents, StripeBillingGateway } from '@voiceplane/adapter-stripe';
@@ -99,6 +98,5 @@ export const billingGatewayModule: ApiModule = ({ container: c, config, database
   for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
   return {
     background: [retention, reconciliation],
-    routeDocs: [...topUpRouteDocs, ...autoRechargeRouteDocs, ...billingIngressRouteDocs, ...adminTopUpRouteDocs, ...(sandbox ? sandboxBillingRouteDocs : [])],
   };
 };

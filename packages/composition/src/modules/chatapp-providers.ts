@@ -1,5 +1,5 @@
 import { ChatappCallingLines, chatappInboxJobs, ChatappIngress, ProviderSenders, SecretCipher, TOKENS } from '@voiceplane/application';
-import { ChatappIngressController, chatappIngressRouteDocs } from '@voiceplane/adapter-http';
+import { ChatappIngressController } from '@voiceplane/adapter-http';
 import { PostgresChatappInbox } from '@voiceplane/adapter-typeorm';
 import { WhatsappCloudProvider, WhatsappIngressGate } from '@voiceplane/adapter-whatsapp';
 import { LiveKitSipProvisioner } from '@voiceplane/adapter-livekit';
@@ -50,5 +50,5 @@ export const chatappProvidersModule: ApiModule = ({ container: c, config, databa
     while ((await inbox.purgeProcessedBefore(cutoff, 1_000)) === 1_000);
   }, log);
 
-  return { routeDocs: chatappIngressRouteDocs, background: [retention] };
+  return { background: [retention] };
 };

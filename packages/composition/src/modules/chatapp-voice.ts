@@ -4,8 +4,7 @@ import {
 } from '@voiceplane/application';
 import { CHATAPP_CALL_QUOTAS, PERMISSION_REQUEST_QUOTAS, UserQuota } from '@voiceplane/domain';
 import {
-  ChatappVoiceController, chatappVoiceRouteDocs, RouteQuota, SandboxPermissionController, sandboxPermissionRouteDocs, VoiceWebhookController,
-  voiceWebhookRouteDocs,
+  ChatappVoiceController, RouteQuota, SandboxPermissionController, VoiceWebhookController,
 } from '@voiceplane/adapter-http';
 import { TypeormCallPermissionRepository, TypeormChatappCallReportRepository, TypeormVoiceWebhookSettingRepository } from '@voiceplane/adapter-typeorm';
 import { ApiModule } from './module';
@@ -67,7 +66,6 @@ export const chatappVoiceModule: ApiModule = ({ container: c, database, config, 
   const sandbox = config.chatappProvider === 'sandbox';
   if (sandbox) c.bind(SandboxPermissionController).toSelf().inSingletonScope();
   return {
-    routeDocs: [...voiceWebhookRouteDocs, ...chatappVoiceRouteDocs, ...(sandbox ? sandboxPermissionRouteDocs : [])],
     routeQuotas: [
       userQuota('request', '/api/user/chatapp/voice/request', PERMISSION_REQUEST_QUOTAS),
       userQuota('call', '/api/user/chatapp/voice/call', CHATAPP_CALL_QUOTAS),

@@ -5,8 +5,8 @@ import {
   SEND_SWEEP_INTERVAL_MS, SendFreeformMessage, SendReservationSweep, SendTemplateMessage, ToggleAi, TOKENS, type Token, UpdateSender,
 } from '@voiceplane/application';
 import {
-  ChatappMediaController, chatappMediaRouteDocs, ChatappSenderController, chatappSenderRouteDocs, ChatappSendController, chatappSendRouteDocs, ConversationController, conversationRouteDocs,
-  SandboxChatappController, sandboxChatappRouteDocs, SandboxConversationController, sandboxConversationRouteDocs, SandboxFaults,
+  ChatappMediaController, ChatappSenderController, ChatappSendController, ConversationController,
+  SandboxChatappController, SandboxConversationController, SandboxFaults,
 } from '@voiceplane/adapter-http';
 import { CHATAPP_SEND_FAULT, SandboxChatappProvider, SandboxReplyGenerator } from '@voiceplane/adapter-sandbox';
 import {
@@ -193,7 +193,5 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
       buckets: (principal) => [{ key: `chatapp-send:${principal.userId}`, limit: CHATAPP_SENDS_PER_SECOND, windowSeconds: 1 }],
     }],
     seedDemo: sandbox ? (userId) => seedDemoSender(c, userId) : undefined,
-    routeDocs: [...chatappSenderRouteDocs, ...chatappSendRouteDocs, ...chatappMediaRouteDocs, ...conversationRouteDocs, ...(sandbox ? sandboxChatappRouteDocs : []),
-      ...(anySandbox ? sandboxConversationRouteDocs : [])],
   };
 };

@@ -2,7 +2,7 @@ import {
   AdministerAccounts, Authenticator, BalanceService, type ChargeFollowUp, CreateAccount, CryptoIds, Login, PrincipalCache, RateLimiter, SecretCipher, TOKENS,
 } from '@voiceplane/application';
 import {
-  AccountController, accountRouteDocs, AdminController, adminRouteDocs, ApiKeyController, apiKeyRouteDocs, BillingController, billingRouteDocs,
+  AccountController, AdminController, ApiKeyController, BillingController,
 } from '@voiceplane/adapter-http';
 import {
   Database, OutboxNotifier, PostgresIdempotencyStore, PostgresNotifications, PostgresRateLimitStore, PRINCIPALS_CHANNEL, TypeormCredentialRepository,
@@ -82,7 +82,6 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
   for (const controller of [AccountController, ApiKeyController, AdminController, BillingController]) c.bind(controller).toSelf().inSingletonScope();
 
   return {
-    routeDocs: [...accountRouteDocs, ...apiKeyRouteDocs, ...adminRouteDocs, ...billingRouteDocs],
     serving: [principals.task, quotaReturns(rateLimiter, logger)],
     background: [
       {

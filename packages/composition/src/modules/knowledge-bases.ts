@@ -1,5 +1,5 @@
 import { KnowledgeBaseService, KnowledgeLookup, ProcessDocument, processDocumentJob, TOKENS } from '@voiceplane/application';
-import { KnowledgeBaseController, knowledgeBaseRouteDocs } from '@voiceplane/adapter-http';
+import { KnowledgeBaseController } from '@voiceplane/adapter-http';
 import { PostgresKnowledgeRetrieval, TypeormKnowledgeBaseRepository, TypeormKnowledgeDocumentRepository } from '@voiceplane/adapter-typeorm';
 import { DEFAULT_CRAWL, ExtractingDocumentReader } from '@voiceplane/adapter-documents';
 import { OpenAiEmbeddings } from '@voiceplane/adapter-openai';
@@ -24,5 +24,5 @@ export const knowledgeBasesModule: ApiModule = ({ container: c, config, database
   single(TOKENS.ProcessDocument, () => new ProcessDocument(c.get(TOKENS.KnowledgeDocumentRepository), c.get(TOKENS.DocumentReader), embeddings));
   c.bind(TOKENS.JobHandler).toDynamicValue(() => processDocumentJob(() => c.get(TOKENS.ProcessDocument))).inSingletonScope();
   c.bind(KnowledgeBaseController).toSelf().inSingletonScope();
-  return { routeDocs: knowledgeBaseRouteDocs };
+  return {};
 };

@@ -1,7 +1,7 @@
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import type { MessageBus } from '@voiceplane/application';
-import type { RouteDoc, RouteQuota } from '@voiceplane/adapter-http';
+import type { RouteQuota } from '@voiceplane/adapter-http';
 import type { Database } from '@voiceplane/adapter-typeorm';
 import type { Config } from '../config';
 
@@ -24,8 +24,6 @@ export interface ModuleContext {
 /** What a capability adds to the composed application besides its container bindings. */
 export interface ModuleContribution {
   readonly routeQuotas?: readonly RouteQuota[];
-  /** What `/api/openapi.json` says about the routes of the controllers the capability binds. */
-  readonly routeDocs?: readonly RouteDoc[];
   readonly background?: readonly BackgroundTask[];
   /** Work every api instance runs while it serves requests, whatever runs its background work. */
   readonly serving?: readonly BackgroundTask[];

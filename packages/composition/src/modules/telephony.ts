@@ -3,7 +3,7 @@ import {
   SearchAvailableNumbers, SecretCipher, SipProvisioner, TOKENS, UpdateSipTrunk,
 } from '@voiceplane/application';
 import {
-  AssistantNumberController, assistantNumberRouteDocs, PhoneNumberController, phoneNumberRouteDocs, SandboxFaultController, sandboxFaultRouteDocs, SandboxFaults, SipTrunkController, sipTrunkRouteDocs,
+  AssistantNumberController, PhoneNumberController, SandboxFaultController, SandboxFaults, SipTrunkController,
 } from '@voiceplane/adapter-http';
 import { SandboxNumberInventory, SandboxSipProvisioner } from '@voiceplane/adapter-sandbox';
 import { LiveKitSipProvisioner } from '@voiceplane/adapter-livekit';
@@ -83,7 +83,6 @@ export const telephonyModule: ApiModule = ({ container: c, config, database, log
   for (const controller of [SipTrunkController, PhoneNumberController, AssistantNumberController, SandboxFaultController]) c.bind(controller).toSelf().inSingletonScope();
 
   return {
-    routeDocs: [...sipTrunkRouteDocs, ...phoneNumberRouteDocs, ...assistantNumberRouteDocs, ...sandboxFaultRouteDocs],
     background: [
       everyInterval('sip-provisioning-cleanup', TELEPHONY_INTERVALS_MS.cleanup, () => cleanup.runDue(), log),
       everyInterval('phone-number-renewals', TELEPHONY_INTERVALS_MS.renewals, () => renewals.runDue(), log),

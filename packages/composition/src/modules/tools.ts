@@ -1,5 +1,5 @@
 import { InvokeToolForCall, InvokeToolForConversation, ManageTools, TOKENS, ToolGateway, ToolPreview, type Token, type ToolRequestSettings } from '@voiceplane/application';
-import { ToolController, toolPreviewRouteDocs, ToolPreviewController, toolRouteDocs } from '@voiceplane/adapter-http';
+import { ToolController, ToolPreviewController } from '@voiceplane/adapter-http';
 import { TypeormToolInvocationLog, TypeormToolRepository } from '@voiceplane/adapter-typeorm';
 import { VERSION } from '../version';
 import { ApiModule } from './module';
@@ -45,7 +45,6 @@ export const toolsModule: ApiModule = ({ container: c, config, database, logger 
   for (const controller of [ToolController, ToolPreviewController]) c.bind(controller).toSelf().inSingletonScope();
 
   return {
-    routeDocs: [...toolRouteDocs, ...toolPreviewRouteDocs],
     // Invocation records are written behind the answer to the runtime; shutdown waits for them.
     background: [{ name: 'tool-invocation-records', start: async () => undefined, stop: () => invocations.flush() }],
     routeQuotas: [{

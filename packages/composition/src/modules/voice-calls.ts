@@ -4,8 +4,7 @@ import {
   type Token, VoiceRuntime,
 } from '@voiceplane/application';
 import {
-  CallController, CallRecordingController, callRecordingRouteDocs, LiveKitRecordingController, liveKitRecordingRouteDocs, callRouteDocs, RuntimeCallController, runtimeCallRouteDocs, RuntimeToolCallController, runtimeToolCallRouteDocs, SandboxCallController,
-  sandboxCallRouteDocs, SandboxFaults, RuntimeKnowledgeController, runtimeKnowledgeRouteDocs,
+  CallController, CallRecordingController, LiveKitRecordingController, RuntimeCallController, RuntimeToolCallController, SandboxCallController, SandboxFaults, RuntimeKnowledgeController,
 } from '@voiceplane/adapter-http';
 import { SandboxVoiceRuntime } from '@voiceplane/adapter-sandbox';
 import { LiveKitRecordingNotices, LiveKitVoiceRuntime } from '@voiceplane/adapter-livekit';
@@ -91,10 +90,5 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
 
   const controllers = [CallController, CallRecordingController, RuntimeCallController, ...(sandbox ? [SandboxCallController] : []), ...(livekit ? [LiveKitRecordingController] : [])];
   for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
-  return {
-    routeDocs: [
-      ...callRouteDocs, ...callRecordingRouteDocs, ...runtimeCallRouteDocs, ...runtimeToolCallRouteDocs, ...runtimeKnowledgeRouteDocs,
-      ...(sandbox ? sandboxCallRouteDocs : []), ...(livekit ? liveKitRecordingRouteDocs : []),
-    ],
-  };
+  return {};
 };

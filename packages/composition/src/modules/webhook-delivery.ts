@@ -3,7 +3,7 @@ import {
   SendTestWebhook, TOKENS, WebhookDeliveries, WebhookSender,
 } from '@voiceplane/application';
 import { DELIVERY_RETENTION_DAYS } from '@voiceplane/domain';
-import { WebhookController, webhookRouteDocs } from '@voiceplane/adapter-http';
+import { WebhookController } from '@voiceplane/adapter-http';
 import { TypeormOutbox, TypeormWebhookDeliveryRepository } from '@voiceplane/adapter-typeorm';
 import { everyInterval } from './every-interval';
 import { ApiModule, BackgroundTask } from './module';
@@ -60,7 +60,6 @@ export const webhookDeliveryModule: ApiModule = ({ container: c, database, logge
   }, logger);
 
   return {
-    routeDocs: webhookRouteDocs,
     routeQuotas: [{
       method: 'POST',
       routes: ['/api/user/webhooks/test'],

@@ -8,7 +8,7 @@ import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
 import { ACCOUNT_ANSWERS, USER_NOT_FOUND } from '../account-answers';
 import { ASSISTANT_NOT_FOUND } from './assistant-answers';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { presentEventType } from './presenters';
 import { presentKnowledgeBase } from '../knowledge-bases/presenters';
 
@@ -29,12 +29,6 @@ class EventTypeBody {
 }
 
 const tag = 'Admin';
-/** The routes of AssistantAdminController as the OpenAPI document describes them. */
-export const assistantAdminRouteDocs: readonly RouteDoc[] = [
-  { method: 'put', path: '/api/admin/assistants/:id/compliance', summary: 'Block or unblock an assistant for compliance review', tag, auth: 'admin', body: ComplianceBody },
-  { method: 'post', path: '/api/admin/users/:id/knowledgebases', summary: 'Create a knowledge base for a user', tag, auth: 'admin', body: KnowledgeBaseBody, success: 201 },
-  { method: 'post', path: '/api/admin/users/:id/event-types', summary: 'Create a scheduling event type for a user', tag, auth: 'admin', body: EventTypeBody, success: 201 },
-];
 
 /** Operator routes A7–A9; the pipeline has already checked the admin token. */
 @Controller('/api/admin')
@@ -47,6 +41,7 @@ export class AssistantAdminController {
   ) {}
 
   /** Leaves `status` alone; activation, calls and chat replies consult the flag. */
+  @Doc({ summary: 'Block or unblock an assistant for compliance review', tag, auth: 'admin', body: ComplianceBody })
   @Put('/assistants/:id/compliance')
   async compliance(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const assistantId = pathId(id, ASSISTANT_NOT_FOUND);
@@ -56,6 +51,7 @@ export class AssistantAdminController {
     return reply(200, { message: 'Compliance status updated.', data: { assistant_id: assistantId, compliance_blocked: body.blocked, reason } });
   }
 
+  @Doc({ summary: 'Create a knowledge base for a user', tag, auth: 'admin', body: KnowledgeBaseBody, success: 201 })
   @Post('/users/:id/knowledgebases')
   async createKnowledgeBase(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const userId = pathId(id, USER_NOT_FOUND);
@@ -65,6 +61,7 @@ export class AssistantAdminController {
     return reply(201, { data: presentKnowledgeBase(kb) });
   }
 
+  @Doc({ summary: 'Create a scheduling event type for a user', tag, auth: 'admin', body: EventTypeBody, success: 201 })
   @Post('/users/:id/event-types')
   async createEventType(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const userId = pathId(id, USER_NOT_FOUND);

@@ -10,7 +10,7 @@ import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { AssistantFields, CreateAssistantBody, parseAssistantBody } from './assistant-body';
 import { presentAssistant, presentAssistantSummary, presentOutboundAssistant } from './presenters';
 import { ACTIVATION_ANSWERS, ASSISTANT_NOT_FOUND, saveAnswers } from './assistant-answers';
@@ -35,18 +35,6 @@ class AssistantsPageQuery extends withAssistantFilters(PageQuery) {}
 const filterOf = (q: AssistantsQuery): AssistantFilter => ({ type: q.type, status: q.status, folderId: q.folder_id, labelId: q.label_id });
 
 const tag = 'Assistants';
-/** The routes of AssistantController as the OpenAPI document describes them. */
-export const assistantRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/user/assistant', summary: 'Create an assistant (status inactive)', tag, body: CreateAssistantBody, success: 201 },
-  { method: 'put', path: '/api/user/assistant/:id', summary: 'Update an assistant: only sent fields change; null clears; a mode change resets mode settings', tag, body: AssistantFields },
-  { method: 'get', path: '/api/user/assistant/:id', summary: 'Get an assistant (full record)', tag },
-  { method: 'get', path: '/api/user/assistants', summary: 'Every assistant, oldest first (bare array of full records)', tag, query: AssistantsQuery },
-  { method: 'get', path: '/api/user/assistants/get', summary: 'List assistants, newest first (page envelope of full records)', tag, query: AssistantsPageQuery },
-  { method: 'delete', path: '/api/user/assistant/:id', summary: 'Delete an assistant; calls in progress continue', tag },
-  { method: 'post', path: '/api/user/assistant/:id/activate', summary: 'Activate (takes inbound calls and chat replies)', tag },
-  { method: 'post', path: '/api/user/assistant/:id/deactivate', summary: 'Deactivate', tag },
-  { method: 'get', path: '/api/user/assistants/outbound', summary: 'Every outbound assistant, id ascending (bare array)', tag },
-];
 
 @Controller('/api/user')
 export class AssistantController {
@@ -57,6 +45,7 @@ export class AssistantController {
     @inject(TOKENS.AssistantRepository) private readonly assistants: AssistantRepository,
   ) {}
 
+  @Doc({ summary: 'Create an assistant (status inactive)', tag, body: CreateAssistantBody, success: 201 })
   @Post('/assistant')
   async create(@Request() req: ExpressRequest) {
     const { changes, errors } = parseAssistantBody(req.body, 'create');
@@ -65,6 +54,7 @@ export class AssistantController {
     return reply(201, { message: 'Assistant created successfully', data: presentAssistantSummary(result.value) });
   }
 
+  @Doc({ summary: 'Update an assistant: only sent fields change; null clears; a mode change resets mode settings', tag, body: AssistantFields })
   @Put('/assistant/:id')
   async update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const assistantId = pathId(id, ASSISTANT_NOT_FOUND);
@@ -74,6 +64,7 @@ export class AssistantController {
     return reply(200, { message: 'Assistant updated successfully', data: presentAssistantSummary(result.value) });
   }
 
+  @Doc({ summary: 'Get an assistant (full record)', tag })
   @Get('/assistant/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const assistant = await this.assistants.findOwned(principalOf(req).userId, pathId(id, ASSISTANT_NOT_FOUND));
@@ -82,12 +73,14 @@ export class AssistantController {
   }
 
   /** A bare array: the n8n trigger dropdown reads nothing else. */
+  @Doc({ summary: 'Every assistant, oldest first (bare array of full records)', tag, query: AssistantsQuery })
   @Get('/assistants')
   async listAll(@Request() req: ExpressRequest) {
     const assistants = await this.assistants.listAll(principalOf(req).userId, filterOf(parse(AssistantsQuery, req.query)));
     return reply(200, assistants.map(presentAssistant));
   }
 
+  @Doc({ summary: 'List assistants, newest first (page envelope of full records)', tag, query: AssistantsPageQuery })
   @Get('/assistants/get')
   async list(@Request() req: ExpressRequest) {
     const q = parse(AssistantsPageQuery, req.query);
@@ -96,12 +89,14 @@ export class AssistantController {
     return reply(200, pageEnvelope(result.items.map(presentAssistant), result.total, page.page, page.perPage));
   }
 
+  @Doc({ summary: 'Every outbound assistant, id ascending (bare array)', tag })
   @Get('/assistants/outbound')
   async outbound(@Request() req: ExpressRequest) {
     const assistants = await this.assistants.listOutbound(principalOf(req).userId);
     return reply(200, assistants.map(presentOutboundAssistant));
   }
 
+  @Doc({ summary: 'Delete an assistant; calls in progress continue', tag })
   @Delete('/assistant/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const deleted = await this.deletion.execute(principalOf(req).userId, pathId(id, ASSISTANT_NOT_FOUND));
@@ -109,6 +104,7 @@ export class AssistantController {
     return reply(200, { message: 'Assistant deleted successfully' });
   }
 
+  @Doc({ summary: 'Activate (takes inbound calls and chat replies)', tag })
   @Post('/assistant/:id/activate')
   async activate(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.statuses.activate(principalOf(req).userId, pathId(id, ASSISTANT_NOT_FOUND));
@@ -116,6 +112,7 @@ export class AssistantController {
     return reply(200, { message: 'Assistant activated successfully', data: presentAssistantSummary(result.value) });
   }
 
+  @Doc({ summary: 'Deactivate', tag })
   @Post('/assistant/:id/deactivate')
   async deactivate(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.statuses.deactivate(principalOf(req).userId, pathId(id, ASSISTANT_NOT_FOUND));

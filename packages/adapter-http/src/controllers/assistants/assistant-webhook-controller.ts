@@ -7,7 +7,7 @@ import { parse, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { WEBHOOK_SWITCH_ANSWERS } from './assistant-answers';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 
 class DisableWebhookBody {
   @Id({ required: true }) assistant_id!: number;
@@ -19,16 +19,12 @@ class EnableWebhookBody {
 }
 
 const tag = 'Assistants';
-/** The routes of AssistantWebhookController as the OpenAPI document describes them. */
-export const assistantWebhookRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/user/assistants/disable-webhook', summary: 'Stop post-call webhooks; pending deliveries are canceled', tag, body: DisableWebhookBody },
-  { method: 'post', path: '/api/user/assistants/enable-webhook', summary: 'Send post-call webhooks to a URL', tag, body: EnableWebhookBody },
-];
 
 @Controller('/api/user/assistants')
 export class AssistantWebhookController {
   constructor(@inject(TOKENS.AssistantWebhooks) private readonly webhooks: AssistantWebhooks) {}
 
+  @Doc({ summary: 'Stop post-call webhooks; pending deliveries are canceled', tag, body: DisableWebhookBody })
   @Post('/disable-webhook')
   async disable(@Request() req: ExpressRequest) {
     const body = parse(DisableWebhookBody, req.body);
@@ -37,6 +33,7 @@ export class AssistantWebhookController {
     return reply(200, { message: 'Webhook disabled successfully', data: [] });
   }
 
+  @Doc({ summary: 'Send post-call webhooks to a URL', tag, body: EnableWebhookBody })
   @Post('/enable-webhook')
   async enable(@Request() req: ExpressRequest) {
     const body = parse(EnableWebhookBody, req.body);

@@ -3,17 +3,10 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { AssistantGroupRepository, TOKENS } from '@voiceplane/application';
 import { PageQuery } from '../../validation';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { CreateGroupBody, GroupRoutes, UpdateGroupBody } from './group-routes';
 
 const tag = 'Folders';
-/** The routes of FolderController as the OpenAPI document describes them. */
-export const folderRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/user/folder', summary: 'Create a folder', tag, body: CreateGroupBody, success: 201 },
-  { method: 'get', path: '/api/user/folders', summary: 'List folders by name', tag, query: PageQuery },
-  { method: 'put', path: '/api/user/folder/:id', summary: 'Rename or recolor a folder (alias PUT /api/user/folders/{id})', tag, body: UpdateGroupBody },
-  { method: 'delete', path: '/api/user/folder/:id', summary: 'Delete a folder; its assistants leave it (alias DELETE /api/user/folders/{id})', tag },
-];
 
 /** Plain CRUD over the folder store. */
 @Controller('/api/user')
@@ -24,21 +17,25 @@ export class FolderController {
     this.routes = new GroupRoutes(folders, 'Folder');
   }
 
+  @Doc({ summary: 'Create a folder', tag, body: CreateGroupBody, success: 201 })
   @Post('/folder')
   create(@Request() req: ExpressRequest) {
     return this.routes.create(req);
   }
 
+  @Doc({ summary: 'List folders by name', tag, query: PageQuery })
   @Get('/folders')
   list(@Request() req: ExpressRequest) {
     return this.routes.list(req);
   }
 
+  @Doc({ summary: 'Rename or recolor a folder (alias PUT /api/user/folders/{id})', tag, body: UpdateGroupBody })
   @Put('/folder/:id')
   update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     return this.routes.update(req, id);
   }
 
+  @Doc({ summary: 'Delete a folder; its assistants leave it (alias DELETE /api/user/folders/{id})', tag })
   @Delete('/folder/:id')
   remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     return this.routes.remove(req, id);

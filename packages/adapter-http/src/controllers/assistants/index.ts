@@ -1,6 +1,6 @@
-export { AssistantController, assistantRouteDocs } from './assistant-controller';
-export { AssistantWebhookController, assistantWebhookRouteDocs } from './assistant-webhook-controller';
-export { ReferenceDataController, referenceDataRouteDocs } from './reference-data-controller';
-export { FolderController, folderRouteDocs } from './folder-controller';
-export { LabelController, labelRouteDocs } from './label-controller';
-export { AssistantAdminController, assistantAdminRouteDocs } from './assistant-admin-controller';
+export { AssistantController } from './assistant-controller';
+export { AssistantWebhookController } from './assistant-webhook-controller';
+export { ReferenceDataController } from './reference-data-controller';
+export { FolderController } from './folder-controller';
+export { LabelController } from './label-controller';
+export { AssistantAdminController } from './assistant-admin-controller';

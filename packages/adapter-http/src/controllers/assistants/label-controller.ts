@@ -3,17 +3,10 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { AssistantGroupRepository, TOKENS } from '@voiceplane/application';
 import { PageQuery } from '../../validation';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { CreateGroupBody, GroupRoutes, UpdateGroupBody } from './group-routes';
 
 const tag = 'Labels';
-/** The routes of LabelController as the OpenAPI document describes them. */
-export const labelRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/user/label', summary: 'Create a label', tag, body: CreateGroupBody, success: 201 },
-  { method: 'get', path: '/api/user/labels', summary: 'List labels by name', tag, query: PageQuery },
-  { method: 'put', path: '/api/user/label/:id', summary: 'Rename or recolor a label', tag, body: UpdateGroupBody },
-  { method: 'delete', path: '/api/user/label/:id', summary: 'Delete a label; it is detached from its assistants', tag },
-];
 
 /** Plain CRUD over the label store. */
 @Controller('/api/user')
@@ -24,21 +17,25 @@ export class LabelController {
     this.routes = new GroupRoutes(labels, 'Label');
   }
 
+  @Doc({ summary: 'Create a label', tag, body: CreateGroupBody, success: 201 })
   @Post('/label')
   create(@Request() req: ExpressRequest) {
     return this.routes.create(req);
   }
 
+  @Doc({ summary: 'List labels by name', tag, query: PageQuery })
   @Get('/labels')
   list(@Request() req: ExpressRequest) {
     return this.routes.list(req);
   }
 
+  @Doc({ summary: 'Rename or recolor a label', tag, body: UpdateGroupBody })
   @Put('/label/:id')
   update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     return this.routes.update(req, id);
   }
 
+  @Doc({ summary: 'Delete a label; it is detached from its assistants', tag })
   @Delete('/label/:id')
   remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     return this.routes.remove(req, id);

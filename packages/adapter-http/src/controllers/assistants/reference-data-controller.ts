@@ -8,7 +8,7 @@ import { parse, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { REFERENCE_DATA_ANSWERS } from './assistant-answers';
 import { principalOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { presentEventType } from './presenters';
 
 class VoicesQuery {
@@ -25,14 +25,6 @@ class ProvidersQuery {
 }
 
 const tag = 'Reference data';
-/** The routes of ReferenceDataController as the OpenAPI document describes them. */
-export const referenceDataRouteDocs: readonly RouteDoc[] = [
-  { method: 'get', path: '/api/user/assistants/languages', summary: 'Languages (bare array)', tag },
-  { method: 'get', path: '/api/user/assistants/voices', summary: 'Public voices, filtered by mode and language (bare array)', tag, query: VoicesQuery },
-  { method: 'get', path: '/api/user/assistants/models', summary: 'LLM and multimodal models (bare array)', tag, query: ModelsQuery },
-  { method: 'get', path: '/api/user/assistants/providers', summary: 'Synthesizer and transcriber providers (bare array)', tag, query: ProvidersQuery },
-  { method: 'get', path: '/api/user/scheduling/event-types', summary: 'Scheduling event types of the account', tag },
-];
 
 /** The catalogue and the account's own reference records. */
 @Controller('/api/user')
@@ -42,11 +34,13 @@ export class ReferenceDataController {
     @inject(TOKENS.EventTypeRepository) private readonly eventTypes: EventTypeRepository,
   ) {}
 
+  @Doc({ summary: 'Languages (bare array)', tag })
   @Get('/assistants/languages')
   async languages() {
     return reply(200, (await this.catalogs.catalog()).languages);
   }
 
+  @Doc({ summary: 'Public voices, filtered by mode and language (bare array)', tag, query: VoicesQuery })
   @Get('/assistants/voices')
   async voices(@Request() req: ExpressRequest) {
     const q = parse(VoicesQuery, req.query);
@@ -57,18 +51,21 @@ export class ReferenceDataController {
     return reply(200, voicesMatching(catalog, { mode: q.mode, language_id: q.language_id }));
   }
 
+  @Doc({ summary: 'LLM and multimodal models (bare array)', tag, query: ModelsQuery })
   @Get('/assistants/models')
   async models(@Request() req: ExpressRequest) {
     const q = parse(ModelsQuery, req.query);
     return reply(200, (await this.catalogs.catalog()).models.filter((m) => q.kind === undefined || m.kind === q.kind));
   }
 
+  @Doc({ summary: 'Synthesizer and transcriber providers (bare array)', tag, query: ProvidersQuery })
   @Get('/assistants/providers')
   async providers(@Request() req: ExpressRequest) {
     const q = parse(ProvidersQuery, req.query);
     return reply(200, (await this.catalogs.catalog()).providers.filter((p) => q.kind === undefined || p.kind === q.kind));
   }
 
+  @Doc({ summary: 'Scheduling event types of the account', tag })
   @Get('/scheduling/event-types')
   async eventTypeList(@Request() req: ExpressRequest) {
     const items = await this.eventTypes.listOwned(principalOf(req).userId);

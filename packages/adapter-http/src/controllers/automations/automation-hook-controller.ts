@@ -7,17 +7,10 @@ import { reply } from '../../pipeline/responses';
 import { refuse } from '../../pipeline/answers';
 import { tooManyBody } from '../../pipeline/families';
 import { isPlainObject } from '../../validation';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { FLOW_NOT_FOUND, HOOK_BODY_NOT_OBJECT, HOOK_DISABLED, hookTimeout, isPublicId } from './automation-answers';
 
 const TOKEN = /^[0-9A-Za-z]{1,64}$/;
-
-export const automationHookRouteDocs: readonly RouteDoc[] = [
-  {
-    method: 'post', path: '/api/hooks/automations/:id/:token', summary: 'Trigger a webhook automation: 202 with the run id, or the sync reply', tag: 'Automations',
-    success: 202, auth: 'hook',
-  },
-];
 
 const rateHeaders = (d: RateDecision): Record<string, string> => ({
   'X-RateLimit-Limit': String(d.reported.limit),
@@ -34,6 +27,7 @@ const rateHeaders = (d: RateDecision): Record<string, string> => ({
 export class AutomationHookController {
   constructor(@inject(TOKENS.TriggerWebhook) private readonly hooks: TriggerWebhook) {}
 
+  @Doc({ summary: 'Trigger a webhook automation: 202 with the run id, or the sync reply', tag: 'Automations', success: 202, auth: 'hook' })
   @Post('/:id/:token')
   async trigger(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'token' }) token: string) {
     const automation = isPublicId(id) && TOKEN.test(token) ? await this.hooks.authorise(id, token) : null;

@@ -6,20 +6,12 @@ import { CheckConnection, ConnectionInput, ManageConnections, TOKENS } from '@vo
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { ConnectionFieldsBody, CreateConnectionBody } from './automation-bodies';
 import { CONNECTION_ANSWERS, CONNECTION_NOT_FOUND } from './automation-answers';
 import { presentConnection } from './automation-presenters';
 
 const BASE = '/api/user/automate/connections';
-
-export const connectionRouteDocs: readonly RouteDoc[] = [
-  { method: 'get', path: BASE, summary: 'List HTTP API connections', tag: 'Automations' },
-  { method: 'post', path: BASE, summary: 'Create an HTTP API connection (no check)', tag: 'Automations', body: CreateConnectionBody, success: 201 },
-  { method: 'put', path: `${BASE}/:id`, summary: 'Change a connection', tag: 'Automations', body: ConnectionFieldsBody },
-  { method: 'delete', path: `${BASE}/:id`, summary: 'Delete a connection', tag: 'Automations' },
-  { method: 'post', path: `${BASE}/:id/check`, summary: 'Call the base URL with the credentials and record the status', tag: 'Automations' },
-];
 
 /** Connections: the body's shape here, the credential rules and sealing in ManageConnections. */
 @Controller(BASE)
@@ -30,11 +22,13 @@ export class ConnectionController {
     @inject(CheckConnection) private readonly check: CheckConnection,
   ) {}
 
+  @Doc({ summary: 'List HTTP API connections', tag: 'Automations' })
   @Get('/')
   async list(@Request() req: ExpressRequest) {
     return reply(200, { data: (await this.connections.list(principalOf(req).userId)).map(presentConnection) });
   }
 
+  @Doc({ summary: 'Create an HTTP API connection (no check)', tag: 'Automations', body: CreateConnectionBody, success: 201 })
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const body = parse(CreateConnectionBody, req.body, 'standard', { targetPolicy: this.policy });
@@ -45,6 +39,7 @@ export class ConnectionController {
     return reply(201, { message: 'Connection created successfully', data: presentConnection(result.value) });
   }
 
+  @Doc({ summary: 'Change a connection', tag: 'Automations', body: ConnectionFieldsBody })
   @Put('/:id')
   async update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const changesOf = () => inputOf(parse(ConnectionFieldsBody, req.body, 'standard', { partial: true, targetPolicy: this.policy }));
@@ -53,6 +48,7 @@ export class ConnectionController {
     return reply(200, { message: 'Connection updated successfully', data: presentConnection(result.value) });
   }
 
+  @Doc({ summary: 'Delete a connection', tag: 'Automations' })
   @Delete('/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.connections.delete(principalOf(req).userId, pathId(id, CONNECTION_NOT_FOUND));
@@ -60,6 +56,7 @@ export class ConnectionController {
     return reply(200, { message: 'Connection deleted successfully' });
   }
 
+  @Doc({ summary: 'Call the base URL with the credentials and record the status', tag: 'Automations' })
   @Post('/:id/check')
   async checkNow(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const checked: Connection | null = await this.check.execute(principalOf(req).userId, pathId(id, CONNECTION_NOT_FOUND));

@@ -7,29 +7,19 @@ import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { AddRowsBody, CreateTableBody, UpdateRowBody } from './automation-bodies';
 import { DATA_TABLE_ANSWERS, ROW_NOT_FOUND, TABLE_NOT_FOUND } from './automation-answers';
 import { presentRow, presentTable } from './automation-presenters';
 
 const BASE = '/api/user/automate/tables';
 
-export const dataTableRouteDocs: readonly RouteDoc[] = [
-  { method: 'get', path: BASE, summary: 'List data tables, newest first', tag: 'Automations', query: PageQuery },
-  { method: 'post', path: BASE, summary: 'Create a data table (columns are fixed)', tag: 'Automations', body: CreateTableBody, success: 201 },
-  { method: 'get', path: `${BASE}/:id`, summary: 'Get a data table', tag: 'Automations' },
-  { method: 'delete', path: `${BASE}/:id`, summary: 'Delete a data table and its rows', tag: 'Automations' },
-  { method: 'get', path: `${BASE}/:id/rows`, summary: 'List rows, id ascending', tag: 'Automations', query: PageQuery },
-  { method: 'post', path: `${BASE}/:id/rows`, summary: 'Add 1–500 rows', tag: 'Automations', body: AddRowsBody, success: 201 },
-  { method: 'put', path: `${BASE}/:id/rows/:row_id`, summary: 'Change some values of a row', tag: 'Automations', body: UpdateRowBody },
-  { method: 'delete', path: `${BASE}/:id/rows/:row_id`, summary: 'Delete a row', tag: 'Automations' },
-];
-
 /** Data tables: the body's shape here, the column rules and ownership in ManageDataTables. */
 @Controller(BASE)
 export class DataTableController {
   constructor(@inject(TOKENS.ManageDataTables) private readonly tables: ManageDataTables) {}
 
+  @Doc({ summary: 'List data tables, newest first', tag: 'Automations', query: PageQuery })
   @Get('/')
   async list(@Request() req: ExpressRequest) {
     const page = pageOf(parse(PageQuery, req.query));
@@ -37,6 +27,7 @@ export class DataTableController {
     return reply(200, pageEnvelope(result.items.map(presentTable), result.total, page.page, page.perPage));
   }
 
+  @Doc({ summary: 'Create a data table (columns are fixed)', tag: 'Automations', body: CreateTableBody, success: 201 })
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const shape = validateDto(CreateTableBody, req.body);
@@ -46,6 +37,7 @@ export class DataTableController {
     return reply(201, { message: 'Table created successfully', data: presentTable(result.value) });
   }
 
+  @Doc({ summary: 'Get a data table', tag: 'Automations' })
   @Get('/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.tables.get(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND));
@@ -53,6 +45,7 @@ export class DataTableController {
     return reply(200, { data: presentTable(result.value) });
   }
 
+  @Doc({ summary: 'Delete a data table and its rows', tag: 'Automations' })
   @Delete('/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.tables.delete(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND));
@@ -60,6 +53,7 @@ export class DataTableController {
     return reply(200, { message: 'Table deleted successfully' });
   }
 
+  @Doc({ summary: 'List rows, id ascending', tag: 'Automations', query: PageQuery })
   @Get('/:id/rows')
   async rows(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.tables.rows(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), () => pageOf(parse(PageQuery, req.query)));
@@ -68,6 +62,7 @@ export class DataTableController {
     return reply(200, pageEnvelope(items.map(presentRow), total, request.page, request.perPage));
   }
 
+  @Doc({ summary: 'Add 1–500 rows', tag: 'Automations', body: AddRowsBody, success: 201 })
   @Post('/:id/rows')
   async addRows(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const rowsOf = () => parse(AddRowsBody, req.body).rows.map((row) => row.values);
@@ -76,6 +71,7 @@ export class DataTableController {
     return reply(201, { message: 'Rows added successfully', data: result.value.map(presentRow) });
   }
 
+  @Doc({ summary: 'Change some values of a row', tag: 'Automations', body: UpdateRowBody })
   @Put('/:id/rows/:row_id')
   async updateRow(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'row_id' }) rowId: string) {
     // The row id is read before the body: an unknown row answers before a malformed body does.
@@ -85,6 +81,7 @@ export class DataTableController {
     return reply(200, { message: 'Row updated successfully', data: presentRow(result.value) });
   }
 
+  @Doc({ summary: 'Delete a row', tag: 'Automations' })
   @Delete('/:id/rows/:row_id')
   async deleteRow(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'row_id' }) rowId: string) {
     const result = await this.tables.deleteRow(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), () => pathId(rowId, ROW_NOT_FOUND));

@@ -7,23 +7,12 @@ import { answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { pageOf } from '../../validation';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { FlowsQuery, readTemplateBody, UpdateFlowBody } from './automation-bodies';
 import { ENABLE_ANSWERS, FLOW_NOT_FOUND, isPublicId, RESTORE_ANSWERS, RUNS_AUTOMATION_NOT_FOUND, UPDATE_ANSWERS } from './automation-answers';
 import { presentApplied, presentAutomation, presentVersion } from './automation-presenters';
 
 const BASE = '/api/user/automate/flows';
-
-export const flowRouteDocs: readonly RouteDoc[] = [
-  { method: 'get', path: BASE, summary: 'List automations, newest first', tag: 'Automations', query: FlowsQuery },
-  { method: 'get', path: `${BASE}/:id`, summary: 'One automation', tag: 'Automations' },
-  { method: 'put', path: `${BASE}/:id`, summary: 'New version: checked, tested, published when the test passes', tag: 'Automations', body: UpdateFlowBody },
-  { method: 'post', path: `${BASE}/:id/enable`, summary: 'Enable an automation (idempotent)', tag: 'Automations' },
-  { method: 'post', path: `${BASE}/:id/disable`, summary: 'Disable an automation (idempotent)', tag: 'Automations' },
-  { method: 'delete', path: `${BASE}/:id`, summary: 'Delete an automation, its tool, versions and runs', tag: 'Automations' },
-  { method: 'get', path: `${BASE}/:id/versions`, summary: "An automation's versions, newest first", tag: 'Automations' },
-  { method: 'post', path: `${BASE}/:id/restore`, summary: 'Publish the previous version again as a new copy', tag: 'Automations' },
-];
 
 @Controller(BASE)
 export class FlowController {
@@ -34,6 +23,7 @@ export class FlowController {
     @inject(TOKENS.RestoreFlow) private readonly restorer: RestoreFlow,
   ) {}
 
+  @Doc({ summary: 'List automations, newest first', tag: 'Automations', query: FlowsQuery })
   @Get('/')
   async list(@Request() req: ExpressRequest) {
     const query = parse(FlowsQuery, req.query);
@@ -42,6 +32,7 @@ export class FlowController {
     return reply(200, pageEnvelope(result.items.map(presentAutomation), result.total, page.page, page.perPage));
   }
 
+  @Doc({ summary: 'One automation', tag: 'Automations' })
   @Get('/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const view = isPublicId(id) ? await this.queries.get(principalOf(req).userId, id) : null;
@@ -49,6 +40,7 @@ export class FlowController {
     return reply(200, { data: presentAutomation(view) });
   }
 
+  @Doc({ summary: 'New version: checked, tested, published when the test passes', tag: 'Automations', body: UpdateFlowBody })
   @Put('/:id')
   async put(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);
@@ -64,6 +56,7 @@ export class FlowController {
     return reply(200, presentApplied(result.value));
   }
 
+  @Doc({ summary: 'Enable an automation (idempotent)', tag: 'Automations' })
   @Post('/:id/enable')
   async enable(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);
@@ -72,6 +65,7 @@ export class FlowController {
     return reply(200, { message: 'Automation enabled.', data: presentAutomation(await this.queries.view(result.value)) });
   }
 
+  @Doc({ summary: 'Disable an automation (idempotent)', tag: 'Automations' })
   @Post('/:id/disable')
   async disable(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const disabled = isPublicId(id) ? await this.manage.disable(principalOf(req).userId, id) : null;
@@ -79,12 +73,14 @@ export class FlowController {
     return reply(200, { message: 'Automation disabled.', data: presentAutomation(await this.queries.view(disabled)) });
   }
 
+  @Doc({ summary: 'Delete an automation, its tool, versions and runs', tag: 'Automations' })
   @Delete('/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     if (!isPublicId(id) || !(await this.manage.delete(principalOf(req).userId, id))) refuse(FLOW_NOT_FOUND);
     return reply(200, { message: 'Automation deleted.' });
   }
 
+  @Doc({ summary: "An automation's versions, newest first", tag: 'Automations' })
   @Get('/:id/versions')
   async versions(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const found = isPublicId(id) ? await this.queries.versions(principalOf(req).userId, id) : null;
@@ -92,6 +88,7 @@ export class FlowController {
     return reply(200, { data: found.versions.map((v) => presentVersion(v, found.automation.liveVersionId)) });
   }
 
+  @Doc({ summary: 'Publish the previous version again as a new copy', tag: 'Automations' })
   @Post('/:id/restore')
   async restore(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);

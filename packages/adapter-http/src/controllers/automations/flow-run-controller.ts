@@ -6,17 +6,12 @@ import { parse, reply } from '../../pipeline/responses';
 import { validateDto } from '../../validation';
 import { answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { RetryBody, RunsQuery } from './automation-bodies';
 import { FLOW_NOT_FOUND, invalidShape, isPublicId, RETRY_ANSWERS, RUN_NOT_FOUND, RUNS_AUTOMATION_NOT_FOUND } from './automation-answers';
 import { presentRunDetail, presentRunSummary } from './automation-presenters';
 
 export const DEFAULT_RUNS_LIMIT = 10;
-
-export const flowRunRouteDocs: readonly RouteDoc[] = [
-  { method: 'get', path: '/api/user/automate/flows/:id/runs', summary: "An automation's runs, newest first, or one run's detail", tag: 'Automations', query: RunsQuery },
-  { method: 'post', path: '/api/user/automate/flows/:id/runs/:run_id/retry', summary: 'Retry a failed run on the live version', tag: 'Automations', body: RetryBody, success: 201 },
-];
 
 /** `GET /api/user/automate/flows/{id}/runs` (fixed) and the retry of one. */
 @Controller('/api/user/automate/flows')
@@ -28,6 +23,7 @@ export class FlowRunController {
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
+  @Doc({ summary: "An automation's runs, newest first, or one run's detail", tag: 'Automations', query: RunsQuery })
   @Get('/:id/runs')
   async list(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const automation = isPublicId(id) ? await this.automations.find(principalOf(req).userId, id) : null;
@@ -43,6 +39,7 @@ export class FlowRunController {
     return reply(200, { runs: runs.map((r) => presentRunSummary(r, now)) });
   }
 
+  @Doc({ summary: 'Retry a failed run on the live version', tag: 'Automations', body: RetryBody, success: 201 })
   @Post('/:id/runs/:run_id/retry')
   async retry(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'run_id' }) runId: string) {
     if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);

@@ -5,7 +5,7 @@ import { AutomationEngine, AutomationRunRepository, Clock, ConnectionRepository,
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { Str } from '../../validation';
 import { presentConnection, presentRunDetail } from './automation-presenters';
 import { isPublicId, RUN_NOT_PAUSED, SANDBOX_NOT_FOUND } from './automation-answers';
@@ -14,11 +14,6 @@ import { isPublicId, RUN_NOT_PAUSED, SANDBOX_NOT_FOUND } from './automation-answ
 export class ConnectionStatusBody {
   @Str({ required: true, enum: ['connected', 'broken'] }) status!: 'connected' | 'broken';
 }
-
-export const sandboxAutomationRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/sandbox/automate/runs/:run_id/resume-now', summary: 'S11: resume a paused run now and wait for it', tag: 'Sandbox' },
-  { method: 'put', path: '/api/sandbox/automate/connections/:id/status', summary: "S12: set a connection's status", tag: 'Sandbox', body: ConnectionStatusBody },
-];
 
 /** S11 and S12: bound whenever any provider is the sandbox (D3). */
 @Controller('/api/sandbox/automate')
@@ -30,6 +25,7 @@ export class SandboxAutomationController {
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
+  @Doc({ summary: 'S11: resume a paused run now and wait for it', tag: 'Sandbox' })
   @Post('/runs/:run_id/resume-now')
   async resumeNow(@Request() req: ExpressRequest, @Params({ name: 'run_id' }) runId: string) {
     const found = isPublicId(runId) ? await this.runs.locate(principalOf(req).userId, runId) : null;
@@ -40,6 +36,7 @@ export class SandboxAutomationController {
     return reply(200, { ok: true, run: presentRunDetail(resumed, this.clock.now()) });
   }
 
+  @Doc({ summary: "S12: set a connection's status", tag: 'Sandbox', body: ConnectionStatusBody })
   @Put('/connections/:id/status')
   async connectionStatus(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const userId = principalOf(req).userId;

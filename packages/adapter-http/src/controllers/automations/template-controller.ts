@@ -6,18 +6,12 @@ import { ApplyTemplate, TOKENS } from '@voiceplane/application';
 import { reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { ApplyTemplateBody, readTemplateBody } from './automation-bodies';
 import { APPLY_ANSWERS, TEMPLATE_NOT_FOUND } from './automation-answers';
 import { presentApplied, presentTemplate } from './automation-presenters';
 
 const BASE = '/api/user/automate/templates';
-
-export const templateRouteDocs: readonly RouteDoc[] = [
-  { method: 'get', path: BASE, summary: 'The automation template catalogue', tag: 'Automations' },
-  { method: 'get', path: `${BASE}/:key`, summary: 'One automation template', tag: 'Automations' },
-  { method: 'post', path: `${BASE}/:key`, summary: 'Apply a template: checks, real test, publish and bind', tag: 'Automations', body: ApplyTemplateBody, success: 201 },
-];
 
 /** What the catalogue shows as a template's sample input: the examples put in (assistant 0). */
 export function catalogueSample(t: AutomationTemplate): JsonObject {
@@ -35,17 +29,20 @@ function templateOr404(key: string): AutomationTemplate {
 export class TemplateController {
   constructor(@inject(TOKENS.ApplyTemplate) private readonly apply: ApplyTemplate) {}
 
+  @Doc({ summary: 'The automation template catalogue', tag: 'Automations' })
   @Get('/')
   list() {
     return reply(200, { data: TEMPLATE_CATALOGUE.map((t) => presentTemplate(t, catalogueSample(t))) });
   }
 
+  @Doc({ summary: 'One automation template', tag: 'Automations' })
   @Get('/:key')
   get(@Params({ name: 'key' }) key: string) {
     const template = templateOr404(key);
     return reply(200, { data: presentTemplate(template, catalogueSample(template)) });
   }
 
+  @Doc({ summary: 'Apply a template: checks, real test, publish and bind', tag: 'Automations', body: ApplyTemplateBody, success: 201 })
   @Post('/:key')
   async applyTemplate(@Request() req: ExpressRequest, @Params({ name: 'key' }) key: string) {
     const template = templateOr404(key);

@@ -7,18 +7,11 @@ import { pathId, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { CallListQuery, MakeCallBody, parseCallList, parseMakeCall } from './call-body';
 import { presentCall, presentCallSummary } from './call-presenters';
 import { CALL_NOT_FOUND, INVALID_PHONE, MAKE_CALL_ANSWERS } from './call-answers';
 import { CALL_MESSAGES } from './call-messages';
-
-/** The routes of CallController as the OpenAPI document describes them. */
-export const callRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/user/make_call', summary: 'Place an outbound call with an assistant', tag: 'Calls', body: MakeCallBody, success: 200 },
-  { method: 'get', path: '/api/user/calls', summary: 'List calls, newest first, with filters', tag: 'Calls', query: CallListQuery },
-  { method: 'get', path: '/api/user/calls/:id', summary: 'Get a call with transcript and tool calls', tag: 'Calls' },
-];
 
 @Controller('/api/user')
 export class CallController {
@@ -29,6 +22,7 @@ export class CallController {
     @inject(TOKENS.ChatappCallReportRepository) private readonly chatappReports: ChatappCallReportRepository,
   ) {}
 
+  @Doc({ summary: 'Place an outbound call with an assistant', tag: 'Calls', body: MakeCallBody, success: 200 })
   @Post('/make_call')
   async make(@Request() req: ExpressRequest) {
     const input = parseMakeCall(req.body, () => refuse(INVALID_PHONE));
@@ -37,6 +31,7 @@ export class CallController {
     return reply(200, { message: CALL_MESSAGES.initiated, call_id: placed.value.callId, status: 'initiated' });
   }
 
+  @Doc({ summary: 'List calls, newest first, with filters', tag: 'Calls', query: CallListQuery })
   @Get('/calls')
   async list(@Request() req: ExpressRequest) {
     const { query, from, to } = parseCallList(req.query);
@@ -48,6 +43,7 @@ export class CallController {
     return reply(200, pageEnvelope(result.items.map(presentCallSummary), result.total, page.page, page.perPage));
   }
 
+  @Doc({ summary: 'Get a call with transcript and tool calls', tag: 'Calls' })
   @Get('/calls/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const call = await this.calls.findOwned(principalOf(req).userId, pathId(id, CALL_NOT_FOUND));

@@ -7,17 +7,7 @@ import { refuse } from '../../pipeline/answers';
 import { RECORDING_NOT_FOUND, RECORDING_NOTICE_UNSIGNED } from './call-answers';
 import { mediaResponse } from '../../pipeline/media-response';
 import { ApiRequest, principalOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
-
-/** The routes of CallRecordingController as the OpenAPI document describes them. */
-export const callRecordingRouteDocs: readonly RouteDoc[] = [
-  { method: 'get', path: '/api/user/calls/:id/recording', summary: 'The call\'s recording (owner only; the address in recording_url)', tag: 'Calls' },
-];
-
-/** The routes of LiveKitRecordingController as the OpenAPI document describes them. */
-export const liveKitRecordingRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/providers/livekit/webhook', summary: 'LiveKit webhooks (JWT signed with the API secret); ends of call recordings', tag: 'Providers' },
-];
+import { Doc } from '../../openapi/route-doc';
 
 /**
  * A call's recording, streamed from the media store. The call must be the caller's and recorded;
@@ -27,6 +17,7 @@ export const liveKitRecordingRouteDocs: readonly RouteDoc[] = [
 export class CallRecordingController {
   constructor(@inject(TOKENS.CallRecordings) private readonly recordings: CallRecordings) {}
 
+  @Doc({ summary: 'The call\'s recording (owner only; the address in recording_url)', tag: 'Calls' })
   @Get('/:id/recording')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string): Promise<HttpResponse> {
     const stored = await this.recordings.open(principalOf(req).userId, pathId(id, RECORDING_NOT_FOUND));
@@ -42,6 +33,7 @@ export class CallRecordingController {
 export class LiveKitRecordingController {
   constructor(@inject(TOKENS.CallRecordings) private readonly recordings: CallRecordings) {}
 
+  @Doc({ summary: 'LiveKit webhooks (JWT signed with the API secret); ends of call recordings', tag: 'Providers' })
   @Post('/webhook')
   async webhook(@Request() req: ExpressRequest) {
     const raw = ((req as ApiRequest).ctx.rawBody ?? Buffer.alloc(0)).toString('utf8');

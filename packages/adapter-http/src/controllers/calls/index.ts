@@ -1,4 +1,4 @@
-export { CallController, callRouteDocs } from './call-controller';
-export { RuntimeCallController, runtimeCallRouteDocs } from './runtime-call-controller';
-export { SandboxCallController, sandboxCallRouteDocs } from './sandbox-call-controller';
-export { CallRecordingController, callRecordingRouteDocs, LiveKitRecordingController, liveKitRecordingRouteDocs } from './call-recording-controller';
+export { CallController } from './call-controller';
+export { RuntimeCallController } from './runtime-call-controller';
+export { SandboxCallController } from './sandbox-call-controller';
+export { CallRecordingController, LiveKitRecordingController } from './call-recording-controller';

@@ -7,17 +7,10 @@ import {
 } from '@voiceplane/application';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer, AnswerTable, refuse } from '../../pipeline/answers';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { parseRuntimeEvent, RuntimeEventBody, RuntimeInboundBody } from './call-body';
 import { presentEventAnswer } from './call-presenters';
 import { CALL_EVENT_ANSWERS, CALL_NOT_FOUND, INBOUND_CALL_ANSWERS } from './call-answers';
-
-/** The routes of RuntimeCallController as the OpenAPI document describes them. */
-export const runtimeCallRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/runtime/calls/inbound', summary: 'An inbound call reached a number or trunk', tag: 'Runtime', auth: 'runtime', body: RuntimeInboundBody, success: 201 },
-  { method: 'get', path: '/api/runtime/calls/:id/config', summary: 'Configuration of a call being placed or answered', tag: 'Runtime', auth: 'runtime' },
-  { method: 'post', path: '/api/runtime/calls/:id/events', summary: 'Lifecycle event of a call (idempotent by event_id)', tag: 'Runtime', auth: 'runtime', body: RuntimeEventBody },
-];
 
 /** The answer of an accepted event; a refused one ends the request with the table's answer. */
 export function acceptedEvent(outcome: Result<CallEventAnswer, CallEventRefusal>, answers: AnswerTable<CallEventRefusal>): CallEventAnswer {
@@ -35,6 +28,7 @@ export class RuntimeCallController {
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
+  @Doc({ summary: 'An inbound call reached a number or trunk', tag: 'Runtime', auth: 'runtime', body: RuntimeInboundBody, success: 201 })
   @Post('/inbound')
   async accept(@Request() req: ExpressRequest) {
     const body = parse(RuntimeInboundBody, req.body);
@@ -43,6 +37,7 @@ export class RuntimeCallController {
     return reply(201, { call_id: accepted.value.callId, config: accepted.value.config });
   }
 
+  @Doc({ summary: 'Configuration of a call being placed or answered', tag: 'Runtime', auth: 'runtime' })
   @Get('/:id/config')
   async config(@Params({ name: 'id' }) id: string) {
     const call = await this.calls.findById(pathId(id, CALL_NOT_FOUND));
@@ -50,6 +45,7 @@ export class RuntimeCallController {
     return reply(200, { call_id: call.id, config: call.runtimeConfig });
   }
 
+  @Doc({ summary: 'Lifecycle event of a call (idempotent by event_id)', tag: 'Runtime', auth: 'runtime', body: RuntimeEventBody })
   @Post('/:id/events')
   async event(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const callId = pathId(id, CALL_NOT_FOUND);

@@ -6,7 +6,7 @@ import { answer } from '../../pipeline/answers';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { Str } from '../../validation';
 import { principalOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { CallEndBody, transcriptItems } from './call-body';
 import { presentEventAnswer } from './call-presenters';
 import { acceptedEvent } from './runtime-call-controller';
@@ -15,13 +15,6 @@ import { SANDBOX_CALL_EVENT_ANSWERS, SANDBOX_NOT_FOUND, SAY_ANSWERS } from './ca
 export class SayBody {
   @Str({ required: true, max: 2000, description: 'What the customer says, 1–2000 characters' }) text!: string;
 }
-
-/** The routes of SandboxCallController as the OpenAPI document describes them. */
-export const sandboxCallRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/sandbox/calls/:id/answer', summary: 'S8: the customer answers a sandbox call', tag: 'Sandbox' },
-  { method: 'post', path: '/api/sandbox/calls/:id/finish', summary: 'S9: a sandbox call ends (answered first when completed)', tag: 'Sandbox', body: CallEndBody },
-  { method: 'post', path: '/api/sandbox/calls/:id/say', summary: 'S15: the customer says a line on a sandbox call; the assistant answers as on a real call', tag: 'Sandbox', body: SayBody },
-];
 
 /** S8, S9 and S15 of the sandbox controls: bound only while the voice runtime is the sandbox. */
 @Controller('/api/sandbox/calls')
@@ -32,12 +25,14 @@ export class SandboxCallController {
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
+  @Doc({ summary: 'S8: the customer answers a sandbox call', tag: 'Sandbox' })
   @Post('/:id/answer')
   async answer(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const callId = pathId(id, SANDBOX_NOT_FOUND);
     return reply(200, presentEventAnswer(acceptedEvent(await this.sandbox.answer(principalOf(req).userId, callId), SANDBOX_CALL_EVENT_ANSWERS), false));
   }
 
+  @Doc({ summary: 'S9: a sandbox call ends (answered first when completed)', tag: 'Sandbox', body: CallEndBody })
   @Post('/:id/finish')
   async finish(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const callId = pathId(id, SANDBOX_NOT_FOUND);
@@ -49,6 +44,7 @@ export class SandboxCallController {
     return reply(200, presentEventAnswer(acceptedEvent(outcome, SANDBOX_CALL_EVENT_ANSWERS), false));
   }
 
+  @Doc({ summary: 'S15: the customer says a line on a sandbox call; the assistant answers as on a real call', tag: 'Sandbox', body: SayBody })
   @Post('/:id/say')
   async say(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const callId = pathId(id, SANDBOX_NOT_FOUND);

@@ -5,14 +5,8 @@ import { ChatappIngress, ChatappIngressGate, TOKENS } from '@voiceplane/applicat
 import { reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { ApiRequest } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { INGRESS_ANSWERS } from './chatapp-ingress-answers';
-
-/** The routes of ChatappIngressController as the OpenAPI document describes them. */
-export const chatappIngressRouteDocs: readonly RouteDoc[] = [
-  { method: 'get', path: '/api/providers/chatapp/:provider/webhook', summary: 'Provider subscription handshake (verify token, challenge echoed as text/plain)', tag: 'Providers', auth: 'none' },
-  { method: 'post', path: '/api/providers/chatapp/:provider/webhook', summary: 'Signed provider notifications, stored and handled asynchronously', tag: 'Providers', auth: 'none' },
-];
 
 /**
  * Chat-app provider ingress. The pipeline hands `/api/providers/` routes the
@@ -26,6 +20,7 @@ export class ChatappIngressController {
     @inject(TOKENS.ChatappIngress) private readonly ingress: ChatappIngress,
   ) {}
 
+  @Doc({ summary: 'Provider subscription handshake (verify token, challenge echoed as text/plain)', tag: 'Providers', auth: 'none' })
   @Get('/:provider/webhook')
   challenge(@Params({ name: 'provider' }) provider: string, @Request() req: ExpressRequest): HttpResponse {
     const challenge = this.gate(provider).answerChallenge(req.query as Record<string, unknown>);
@@ -34,6 +29,7 @@ export class ChatappIngressController {
     return { [isHttpResponseSymbol]: true, statusCode: 200, body: challenge, headers: { 'Content-Type': 'text/plain; charset=utf-8' } };
   }
 
+  @Doc({ summary: 'Signed provider notifications, stored and handled asynchronously', tag: 'Providers', auth: 'none' })
   @Post('/:provider/webhook')
   async receive(@Params({ name: 'provider' }) provider: string, @Request() req: ExpressRequest) {
     const gate = this.gate(provider);

@@ -1,1 +1,1 @@
-export { ChatappIngressController, chatappIngressRouteDocs } from './chatapp-ingress-controller';
+export { ChatappIngressController } from './chatapp-ingress-controller';

@@ -7,7 +7,7 @@ import {
 import { parse, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import {
   CHATAPP_CALL_ANSWERS, PERMISSION_READ_ANSWERS, PERMISSION_REQUEST_ANSWERS,
 } from './chatapp-voice-answers';
@@ -15,12 +15,6 @@ import { ChatappCallBody, PermissionQuery, PermissionRequestBody } from './voice
 import { presentPermission } from './voice-presenters';
 
 const tag = 'Chat-app voice';
-/** The routes of ChatappVoiceController as the OpenAPI document describes them (also under /api/user/whatsapp/voice). */
-export const chatappVoiceRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/user/chatapp/voice/request', summary: 'Ask the customer for call permission (sends the request template; free)', tag, body: PermissionRequestBody },
-  { method: 'get', path: '/api/user/chatapp/voice/permission', summary: 'The call permission and a preflight of both voice actions with reasons', tag, query: PermissionQuery },
-  { method: 'post', path: '/api/user/chatapp/voice/call', summary: 'Queue a business-initiated chat-app call with the sender\'s assistant', tag, body: ChatappCallBody },
-];
 
 /** Call permission and chat-app calls, chat-app error family. */
 @Controller('/api/user/chatapp/voice')
@@ -31,6 +25,7 @@ export class ChatappVoiceController {
     @inject(TOKENS.PlaceChatappCall) private readonly calls: PlaceChatappCall,
   ) {}
 
+  @Doc({ summary: 'Ask the customer for call permission (sends the request template; free)', tag, body: PermissionRequestBody })
   @Post('/request')
   async request(@Request() req: ExpressRequest) {
     const body = parse(PermissionRequestBody, req.body ?? {}, 'chatapp');
@@ -43,12 +38,14 @@ export class ChatappVoiceController {
     return reply(200, { success: true, ...presentPermission(await this.view(userId, body.sender_id, body.recipient_phone), false) });
   }
 
+  @Doc({ summary: 'The call permission and a preflight of both voice actions with reasons', tag, query: PermissionQuery })
   @Get('/permission')
   async permission(@Request() req: ExpressRequest) {
     const query = parse(PermissionQuery, req.query, 'chatapp');
     return reply(200, { success: true, ...presentPermission(await this.view(principalOf(req).userId, query.sender_id, query.recipient_phone), true) });
   }
 
+  @Doc({ summary: 'Queue a business-initiated chat-app call with the sender\'s assistant', tag, body: ChatappCallBody })
   @Post('/call')
   async call(@Request() req: ExpressRequest) {
     const body = parse(ChatappCallBody, req.body ?? {}, 'chatapp');

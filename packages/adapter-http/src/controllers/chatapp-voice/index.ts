@@ -1,3 +1,3 @@
-export { VoiceWebhookController, voiceWebhookRouteDocs } from './voice-webhook-controller';
-export { ChatappVoiceController, chatappVoiceRouteDocs } from './chatapp-voice-controller';
-export { SandboxPermissionController, sandboxPermissionRouteDocs } from './sandbox-permission-controller';
+export { VoiceWebhookController } from './voice-webhook-controller';
+export { ChatappVoiceController } from './chatapp-voice-controller';
+export { SandboxPermissionController } from './sandbox-permission-controller';

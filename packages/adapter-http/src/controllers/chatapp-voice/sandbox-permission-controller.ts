@@ -5,15 +5,10 @@ import { AnswerCallPermission, ReadCallPermission, TOKENS, VoiceConversationLook
 import { parse, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { SANDBOX_PERMISSION_REPLY_ANSWERS } from './chatapp-voice-answers';
 import { PermissionReplyBody } from './voice-bodies';
 import { presentPermission } from './voice-presenters';
-
-/** The routes of SandboxPermissionController as the OpenAPI document describes them. */
-export const sandboxPermissionRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/sandbox/chatapp/permission-reply', summary: 'S2: the customer accepts, rejects or revokes call permission', tag: 'Sandbox', body: PermissionReplyBody },
-];
 
 /** S2: bound only while the chat-app provider is the sandbox (D3); message family (D4). */
 @Controller('/api/sandbox/chatapp')
@@ -25,6 +20,7 @@ export class SandboxPermissionController {
     @inject(TOKENS.ReadCallPermission) private readonly reads: ReadCallPermission,
   ) {}
 
+  @Doc({ summary: 'S2: the customer accepts, rejects or revokes call permission', tag: 'Sandbox', body: PermissionReplyBody })
   @Post('/permission-reply')
   async reply(@Request() req: ExpressRequest) {
     const body = parse(PermissionReplyBody, req.body ?? {});

@@ -6,7 +6,7 @@ import { TOKENS, VoiceWebhook } from '@voiceplane/application';
 import { publicTarget, Str } from '../../validation';
 import { parse, reply } from '../../pipeline/responses';
 import { principalOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 
 class VoiceWebhookBody {
   @Str({ required: true, nullable: true, url: true, target: publicTarget, description: 'Public http(s) URL for call_started and call_permission_granted, or null to clear' })
@@ -14,11 +14,6 @@ class VoiceWebhookBody {
 }
 
 const tag = 'Chat-app voice';
-/** The routes of VoiceWebhookController as the OpenAPI document describes them (also under /api/user/whatsapp/voice). */
-export const voiceWebhookRouteDocs: readonly RouteDoc[] = [
-  { method: 'get', path: '/api/user/chatapp/voice/webhook', summary: 'The account voice webhook URL (null when none)', tag },
-  { method: 'put', path: '/api/user/chatapp/voice/webhook', summary: 'Set or clear the account voice webhook; clearing cancels pending voice events', tag, body: VoiceWebhookBody },
-];
 
 /** The account's chat-app voice webhook. */
 @Controller('/api/user/chatapp/voice/webhook')
@@ -28,11 +23,13 @@ export class VoiceWebhookController {
     @inject(TOKENS.TargetUrlPolicy) private readonly targetPolicy: TargetUrlPolicy,
   ) {}
 
+  @Doc({ summary: 'The account voice webhook URL (null when none)', tag })
   @Get('/')
   async get(@Request() req: ExpressRequest) {
     return reply(200, { success: true, webhook_url: await this.voiceWebhook.url(principalOf(req).userId) });
   }
 
+  @Doc({ summary: 'Set or clear the account voice webhook; clearing cancels pending voice events', tag, body: VoiceWebhookBody })
   @Put('/')
   async put(@Request() req: ExpressRequest) {
     const body = parse(VoiceWebhookBody, req.body ?? {}, 'chatapp', { targetPolicy: this.targetPolicy });

@@ -6,20 +6,11 @@ import { presentToolInvocation } from '../calls/call-presenters';
 import { parse, reply } from '../../pipeline/responses';
 import { Answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { ConversationListQuery, CursorQuery } from './chatapp-body';
 import { CONVERSATION_NOT_FOUND } from './chatapp-answers';
 import { presentConversation, presentConversationMessage } from './chatapp-presenters';
 import { decodeCursor, encodeCursor } from './conversation-cursor';
-
-/** The routes of ConversationController as the OpenAPI document describes them. */
-export const conversationRouteDocs: readonly RouteDoc[] = [
-  { method: 'get', path: '/api/user/conversations', summary: 'List conversations, most recent message first', tag: 'Conversations', query: ConversationListQuery },
-  { method: 'get', path: '/api/user/conversations/:uuid', summary: 'Get a conversation by UUID or id, with the knowledge-base searches its AI replies used', tag: 'Conversations' },
-  { method: 'get', path: '/api/user/conversations/:uuid/messages', summary: 'A conversation\'s messages, newest first', tag: 'Conversations', query: CursorQuery },
-  { method: 'post', path: '/api/user/conversations/:uuid/disable-ai', summary: 'Switch AI replies off (human takeover; API key only)', tag: 'Conversations', success: 200, auth: 'api_key' },
-  { method: 'post', path: '/api/user/conversations/:uuid/enable-ai', summary: 'Switch AI replies back on (API key only)', tag: 'Conversations', success: 200, auth: 'api_key' },
-];
 
 const FAMILY = 'conversation';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -40,6 +31,7 @@ export class ConversationController {
     @inject(TOKENS.ToolInvocationLog) private readonly toolCalls: ToolInvocationLog,
   ) {}
 
+  @Doc({ summary: 'List conversations, most recent message first', tag: 'Conversations', query: ConversationListQuery })
   @Get('/')
   async list(@Request() req: ExpressRequest) {
     const query = parse(ConversationListQuery, req.query ?? {}, FAMILY);
@@ -50,6 +42,7 @@ export class ConversationController {
     return reply(200, { status: true, data: page.items.map(presentConversation), next_cursor: encodeCursor(page.next), prev_cursor: encodeCursor(page.prev), per_page: perPage });
   }
 
+  @Doc({ summary: 'Get a conversation by UUID or id, with the knowledge-base searches its AI replies used', tag: 'Conversations' })
   @Get('/:uuid')
   async get(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string) {
     const conversation = await this.conversations.findOwned(principalOf(req).userId, conversationRef(uuid));
@@ -59,6 +52,7 @@ export class ConversationController {
     return reply(200, { status: true, data: { ...presentConversation(conversation), tool_calls: toolCalls.map(presentToolInvocation) } });
   }
 
+  @Doc({ summary: 'A conversation\'s messages, newest first', tag: 'Conversations', query: CursorQuery })
   @Get('/:uuid/messages')
   async messages(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string) {
     const conversation = await this.conversations.findOwned(principalOf(req).userId, conversationRef(uuid));
@@ -69,11 +63,13 @@ export class ConversationController {
     return reply(200, { status: true, data: page.items.map(presentConversationMessage), next_cursor: encodeCursor(page.next), prev_cursor: encodeCursor(page.prev), per_page: perPage });
   }
 
+  @Doc({ summary: 'Switch AI replies off (human takeover; API key only)', tag: 'Conversations', success: 200, auth: 'api_key' })
   @Post('/:uuid/disable-ai')
   disable(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string) {
     return this.setAi(req, uuid, false);
   }
 
+  @Doc({ summary: 'Switch AI replies back on (API key only)', tag: 'Conversations', success: 200, auth: 'api_key' })
   @Post('/:uuid/enable-ai')
   enable(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string) {
     return this.setAi(req, uuid, true);

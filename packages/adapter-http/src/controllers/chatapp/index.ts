@@ -1,6 +1,6 @@
-export { ChatappSenderController, chatappSenderRouteDocs } from './sender-controller';
-export { ChatappSendController, chatappSendRouteDocs } from './send-controller';
-export { ConversationController, conversationRouteDocs } from './conversation-controller';
-export { SandboxChatappController, sandboxChatappRouteDocs } from './sandbox-chatapp-controller';
-export { SandboxConversationController, sandboxConversationRouteDocs } from './sandbox-conversation-controller';
-export { ChatappMediaController, chatappMediaRouteDocs } from './media-controller';
+export { ChatappSenderController } from './sender-controller';
+export { ChatappSendController } from './send-controller';
+export { ConversationController } from './conversation-controller';
+export { SandboxChatappController } from './sandbox-chatapp-controller';
+export { SandboxConversationController } from './sandbox-conversation-controller';
+export { ChatappMediaController } from './media-controller';

@@ -5,13 +5,8 @@ import { InboundMediaDownloads, TOKENS } from '@voiceplane/application';
 import { refuse } from '../../pipeline/answers';
 import { mediaResponse } from '../../pipeline/media-response';
 import { principalOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { SANDBOX_NOT_FOUND } from './chatapp-answers';
-
-/** The routes of ChatappMediaController as the OpenAPI document describes them. */
-export const chatappMediaRouteDocs: readonly RouteDoc[] = [
-  { method: 'get', path: '/api/user/chatapp/media/:media_id', summary: 'A file a customer sent, as voiceplane keeps it (owner only; the stored content type)', tag: 'Chat app' },
-];
 
 /** Media ids are `med_` tokens; anything else cannot name one. */
 const MEDIA_ID = /^med_[A-Za-z0-9]{22}$/;
@@ -24,6 +19,7 @@ const MEDIA_ID = /^med_[A-Za-z0-9]{22}$/;
 export class ChatappMediaController {
   constructor(@inject(TOKENS.InboundMediaDownloads) private readonly media: InboundMediaDownloads) {}
 
+  @Doc({ summary: 'A file a customer sent, as voiceplane keeps it (owner only; the stored content type)', tag: 'Chat app' })
   @Get('/:media_id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'media_id' }) id: string): Promise<HttpResponse> {
     if (!MEDIA_ID.test(id)) refuse(SANDBOX_NOT_FOUND);

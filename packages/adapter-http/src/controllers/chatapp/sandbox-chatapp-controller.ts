@@ -9,23 +9,13 @@ import { expireWindow, sessionStatus } from '@voiceplane/domain';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { iso } from '../../presenters/format';
 import {
   SandboxExpireWindowBody, SandboxInboundBody, SandboxMessageStatusBody, SandboxOutboxQuery, SandboxSenderStatusBody, SandboxTemplateStatusBody,
 } from './chatapp-body';
 import { SANDBOX_INBOUND_HAS_NO_STATUS, SANDBOX_NOT_FOUND, SANDBOX_TEXT_OR_MEDIA_REQUIRED } from './chatapp-answers';
 import { presentChatappMessage, presentSender, presentSessionStatus, presentTemplate } from './chatapp-presenters';
-
-/** The routes of SandboxChatappController as the OpenAPI document describes them. */
-export const sandboxChatappRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/sandbox/chatapp/inbound-message', summary: 'Sandbox S1: a customer message arrives', tag: 'Sandbox', body: SandboxInboundBody, success: 200 },
-  { method: 'put', path: '/api/sandbox/chatapp/senders/:id/status', summary: 'Sandbox S3: sender status', tag: 'Sandbox', body: SandboxSenderStatusBody },
-  { method: 'put', path: '/api/sandbox/chatapp/templates/:id/status', summary: 'Sandbox S4: template status', tag: 'Sandbox', body: SandboxTemplateStatusBody },
-  { method: 'post', path: '/api/sandbox/chatapp/messages/:message_sid/status', summary: 'Sandbox S5: a delivery status', tag: 'Sandbox', body: SandboxMessageStatusBody, success: 200 },
-  { method: 'post', path: '/api/sandbox/chatapp/expire-window', summary: 'Sandbox S6: close the 24-hour window', tag: 'Sandbox', body: SandboxExpireWindowBody, success: 200 },
-  { method: 'get', path: '/api/sandbox/chatapp/outbox', summary: 'Sandbox S7: what the sandbox chat app sent', tag: 'Sandbox', query: SandboxOutboxQuery },
-];
 
 
 const OUTBOX_LIMIT = 200;
@@ -45,6 +35,7 @@ export class SandboxChatappController {
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
+  @Doc({ summary: 'Sandbox S1: a customer message arrives', tag: 'Sandbox', body: SandboxInboundBody, success: 200 })
   @Post('/inbound-message')
   async inbound(@Request() req: ExpressRequest) {
     const body = parse(SandboxInboundBody, req.body);
@@ -65,6 +56,7 @@ export class SandboxChatappController {
     });
   }
 
+  @Doc({ summary: 'Sandbox S3: sender status', tag: 'Sandbox', body: SandboxSenderStatusBody })
   @Put('/senders/:id/status')
   async senderStatus(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const sender = await this.senders.findOwned(principalOf(req).userId, pathId(id, SANDBOX_NOT_FOUND));
@@ -74,6 +66,7 @@ export class SandboxChatappController {
     return reply(200, { ok: true, data: presentSender(updated!) });
   }
 
+  @Doc({ summary: 'Sandbox S4: template status', tag: 'Sandbox', body: SandboxTemplateStatusBody })
   @Put('/templates/:id/status')
   async templateStatus(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const template = await this.templates.findOwned(principalOf(req).userId, pathId(id, SANDBOX_NOT_FOUND));
@@ -83,6 +76,7 @@ export class SandboxChatappController {
     return reply(200, { ok: true, data: presentTemplate(updated!) });
   }
 
+  @Doc({ summary: 'Sandbox S5: a delivery status', tag: 'Sandbox', body: SandboxMessageStatusBody, success: 200 })
   @Post('/messages/:message_sid/status')
   async messageStatus(@Request() req: ExpressRequest, @Params({ name: 'message_sid' }) sid: string) {
     const message = await this.messages.findOwnedBySid(principalOf(req).userId, sid);
@@ -98,6 +92,7 @@ export class SandboxChatappController {
     return reply(200, { ok: true, data: presentChatappMessage(applied.value) });
   }
 
+  @Doc({ summary: 'Sandbox S6: close the 24-hour window', tag: 'Sandbox', body: SandboxExpireWindowBody, success: 200 })
   @Post('/expire-window')
   async expire(@Request() req: ExpressRequest) {
     const body = parse(SandboxExpireWindowBody, req.body);
@@ -115,6 +110,7 @@ export class SandboxChatappController {
     return reply(200, { ok: true, session_status: presentSessionStatus(expired) });
   }
 
+  @Doc({ summary: 'Sandbox S7: what the sandbox chat app sent', tag: 'Sandbox', query: SandboxOutboxQuery })
   @Get('/outbox')
   async outbox(@Request() req: ExpressRequest) {
     const query = parse(SandboxOutboxQuery, req.query ?? {});

@@ -5,15 +5,10 @@ import { ConversationRepository, EndInactiveConversation, TOKENS } from '@voicep
 import { reply } from '../../pipeline/responses';
 import { refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { SANDBOX_NOT_FOUND } from './chatapp-answers';
 import { presentConversation } from './chatapp-presenters';
 import { conversationRef } from './conversation-controller';
-
-/** The routes of SandboxConversationController as the OpenAPI document describes them. */
-export const sandboxConversationRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/sandbox/conversations/:uuid/end-now', summary: 'Sandbox S13: end a conversation now', tag: 'Sandbox', success: 200 },
-];
 
 /** S13: drives voiceplane's own scheduler, so it exists whenever any provider is the sandbox (D3). */
 @Controller('/api/sandbox/conversations')
@@ -23,6 +18,7 @@ export class SandboxConversationController {
     @inject(TOKENS.EndInactiveConversation) private readonly ending: EndInactiveConversation,
   ) {}
 
+  @Doc({ summary: 'Sandbox S13: end a conversation now', tag: 'Sandbox', success: 200 })
   @Post('/:uuid/end-now')
   async endNow(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string) {
     const owned = await this.conversations.findOwned(principalOf(req).userId, conversationRef(uuid, SANDBOX_NOT_FOUND));

@@ -9,19 +9,11 @@ import { fail, parse, reply } from '../../pipeline/responses';
 import { answerFor, refuse } from '../../pipeline/answers';
 import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { isoOrNull } from '../../presenters/format';
 import { SendFreeformBody, SendTemplateBody, SessionStatusQuery } from './chatapp-body';
 import { FREEFORM_SEND_ANSWERS, INVALID_PHONE, MESSAGE_NOT_FOUND, MESSAGE_OR_MEDIA_REQUIRED, SENDER_NOT_FOUND, TEMPLATE_SEND_ANSWERS } from './chatapp-answers';
 import { presentChatappMessage, presentSessionStatus } from './chatapp-presenters';
-
-/** The routes of ChatappSendController as the OpenAPI document describes them. */
-export const chatappSendRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/user/chatapp/send', summary: 'Send an approved template message', tag: 'Chat app', body: SendTemplateBody, success: 200 },
-  { method: 'post', path: '/api/user/chatapp/send-freeform', summary: 'Send a freeform message inside the 24-hour window', tag: 'Chat app', body: SendFreeformBody, success: 200 },
-  { method: 'get', path: '/api/user/chatapp/session-status', summary: 'The 24-hour window with a recipient', tag: 'Chat app', query: SessionStatusQuery },
-  { method: 'get', path: '/api/user/chatapp/messages/:message_sid', summary: 'A chat-app message and its delivery statuses', tag: 'Chat app' },
-];
 
 const FAMILY = 'chatapp';
 const MESSAGE_SID = /^SM[0-9a-f]{32}$/;
@@ -39,6 +31,7 @@ export class ChatappSendController {
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
+  @Doc({ summary: 'Send an approved template message', tag: 'Chat app', body: SendTemplateBody, success: 200 })
   @Post('/send')
   async template(@Request() req: ExpressRequest) {
     const body = parse(SendTemplateBody, req.body, FAMILY);
@@ -56,6 +49,7 @@ export class ChatappSendController {
     });
   }
 
+  @Doc({ summary: 'Send a freeform message inside the 24-hour window', tag: 'Chat app', body: SendFreeformBody, success: 200 })
   @Post('/send-freeform')
   async freeform(@Request() req: ExpressRequest) {
     const body = parse(SendFreeformBody, req.body, FAMILY, { targetPolicy: this.targetPolicy });
@@ -77,6 +71,7 @@ export class ChatappSendController {
     });
   }
 
+  @Doc({ summary: 'The 24-hour window with a recipient', tag: 'Chat app', query: SessionStatusQuery })
   @Get('/session-status')
   async session(@Request() req: ExpressRequest) {
     const query = parse(SessionStatusQuery, req.query ?? {}, FAMILY);
@@ -93,6 +88,7 @@ export class ChatappSendController {
     });
   }
 
+  @Doc({ summary: 'A chat-app message and its delivery statuses', tag: 'Chat app' })
   @Get('/messages/:message_sid')
   async message(@Request() req: ExpressRequest, @Params({ name: 'message_sid' }) sid: string) {
     if (!MESSAGE_SID.test(sid)) fail(MESSAGE_NOT_FOUND.status, MESSAGE_NOT_FOUND.body);

@@ -9,24 +9,13 @@ import { FieldErrors, TargetUrlPolicy } from '@voiceplane/domain';
 import { failValidation, parse, pathId, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { validateDto } from '../../validation';
 import {
   CreateSenderBody, CreateTemplateBody, SenderListQuery, TemplateAliasQuery, TemplateListQuery, UpdateSenderBody, WhatsappCredentialsBody,
 } from './chatapp-body';
 import { CREATE_TEMPLATE_ANSWERS, REGISTER_SENDER_ANSWERS, SENDER_ASSISTANT_INVALID, SENDER_NOT_FOUND } from './chatapp-answers';
 import { presentSender, presentTemplate } from './chatapp-presenters';
-
-/** The routes of ChatappSenderController as the OpenAPI document describes them. */
-export const chatappSenderRouteDocs: readonly RouteDoc[] = [
-  { method: 'get', path: '/api/user/chatapp/senders', summary: 'List chat-app senders', tag: 'Chat app', query: SenderListQuery },
-  { method: 'post', path: '/api/user/chatapp/senders', summary: 'Register a chat-app sender', tag: 'Chat app', body: CreateSenderBody, success: 201 },
-  { method: 'get', path: '/api/user/chatapp/senders/:id', summary: 'Get a chat-app sender', tag: 'Chat app' },
-  { method: 'put', path: '/api/user/chatapp/senders/:id', summary: 'Update a chat-app sender', tag: 'Chat app', body: UpdateSenderBody },
-  { method: 'get', path: '/api/user/chatapp/senders/:sender_id/templates', summary: 'List a sender\'s templates', tag: 'Chat app', query: TemplateListQuery },
-  { method: 'post', path: '/api/user/chatapp/senders/:sender_id/templates', summary: 'Create a template (submitted for approval)', tag: 'Chat app', body: CreateTemplateBody, success: 201 },
-  { method: 'get', path: '/api/user/chatapp/templates', summary: 'List a sender\'s templates (alias with sender_id)', tag: 'Chat app', query: TemplateAliasQuery },
-];
 
 const FAMILY = 'chatapp';
 
@@ -44,12 +33,14 @@ export class ChatappSenderController {
     @inject(TOKENS.TargetUrlPolicy) private readonly targetPolicy: TargetUrlPolicy,
   ) {}
 
+  @Doc({ summary: 'List chat-app senders', tag: 'Chat app', query: SenderListQuery })
   @Get('/senders')
   async list(@Request() req: ExpressRequest) {
     const query = parse(SenderListQuery, req.query ?? {}, FAMILY);
     return reply(200, { data: (await this.senders.list(principalOf(req).userId, query.status ?? 'online')).map(presentSender) });
   }
 
+  @Doc({ summary: 'Get a chat-app sender', tag: 'Chat app' })
   @Get('/senders/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const sender = await this.senders.findOwned(principalOf(req).userId, pathId(id, SENDER_NOT_FOUND));
@@ -57,6 +48,7 @@ export class ChatappSenderController {
     return reply(200, { success: true, data: presentSender(sender) });
   }
 
+  @Doc({ summary: 'Register a chat-app sender', tag: 'Chat app', body: CreateSenderBody, success: 201 })
   @Post('/senders')
   async create(@Request() req: ExpressRequest) {
     const userId = principalOf(req).userId;
@@ -70,6 +62,7 @@ export class ChatappSenderController {
     return reply(201, { success: true, data: presentSender(created.value) });
   }
 
+  @Doc({ summary: 'Update a chat-app sender', tag: 'Chat app', body: UpdateSenderBody })
   @Put('/senders/:id')
   async update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const userId = principalOf(req).userId;
@@ -85,6 +78,7 @@ export class ChatappSenderController {
     return reply(200, { success: true, data: presentSender(updated) });
   }
 
+  @Doc({ summary: 'List a sender\'s templates', tag: 'Chat app', query: TemplateListQuery })
   @Get('/senders/:sender_id/templates')
   async listTemplates(@Request() req: ExpressRequest, @Params({ name: 'sender_id' }) senderId: string) {
     const sender = await this.senders.findOwned(principalOf(req).userId, pathId(senderId, SENDER_NOT_FOUND));
@@ -93,6 +87,7 @@ export class ChatappSenderController {
     return reply(200, { data: (await this.templates.list(sender.id, query.status ?? 'approved')).map(presentTemplate) });
   }
 
+  @Doc({ summary: 'List a sender\'s templates (alias with sender_id)', tag: 'Chat app', query: TemplateAliasQuery })
   @Get('/templates')
   async listTemplatesAlias(@Request() req: ExpressRequest) {
     const query = parse(TemplateAliasQuery, req.query ?? {}, FAMILY);
@@ -101,6 +96,7 @@ export class ChatappSenderController {
     return reply(200, { data: (await this.templates.list(sender.id, query.status ?? 'approved')).map(presentTemplate) });
   }
 
+  @Doc({ summary: 'Create a template (submitted for approval)', tag: 'Chat app', body: CreateTemplateBody, success: 201 })
   @Post('/senders/:sender_id/templates')
   async createTemplateRoute(@Request() req: ExpressRequest, @Params({ name: 'sender_id' }) senderId: string) {
     const userId = principalOf(req).userId;

@@ -1,2 +1,2 @@
-export { KnowledgeBaseController, knowledgeBaseRouteDocs } from './knowledge-base-controller';
-export { RuntimeKnowledgeController, runtimeKnowledgeRouteDocs } from './runtime-knowledge-controller';
+export { KnowledgeBaseController } from './knowledge-base-controller';
+export { RuntimeKnowledgeController } from './runtime-knowledge-controller';

@@ -5,7 +5,7 @@ import { KnowledgeBaseRepository, KnowledgeBaseService, KnowledgeDocumentReposit
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
 import { ApiRequest, principalOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { validateDto } from '../../validation';
 import { failValidation } from '../../pipeline/responses';
 import { CreateDocumentBody, CreateKnowledgeBaseBody, documentFrom, UpdateDocumentBody, UpdateKnowledgeBaseBody } from './document-body';
@@ -14,22 +14,6 @@ import { presentDocument, presentKnowledgeBase } from './presenters';
 
 const tag = 'Knowledge bases';
 const KB = '/api/user/knowledgebases';
-/** The routes of KnowledgeBaseController as the OpenAPI document describes them. */
-export const knowledgeBaseRouteDocs: readonly RouteDoc[] = [
-  { method: 'get', path: KB, summary: 'Knowledge bases of the account', tag },
-  { method: 'post', path: KB, summary: 'Create a knowledge base', tag, body: CreateKnowledgeBaseBody, success: 201 },
-  { method: 'get', path: `${KB}/:id`, summary: 'One knowledge base', tag },
-  { method: 'put', path: `${KB}/:id`, summary: 'Rename or describe a knowledge base', tag, body: UpdateKnowledgeBaseBody },
-  { method: 'delete', path: `${KB}/:id`, summary: 'Delete a knowledge base, its documents and their passages', tag },
-  { method: 'get', path: `${KB}/:id/documents`, summary: 'Documents of a knowledge base, oldest first', tag },
-  {
-    method: 'post', path: `${KB}/:id/documents`, tag, body: CreateDocumentBody, success: 201,
-    summary: 'Add a document (JSON for text and website; multipart/form-data with `file` for PDF, DOCX, TXT, Markdown, HTML); processed by a worker',
-  },
-  { method: 'get', path: `${KB}/:id/documents/:document_id`, summary: 'One document with its processing status', tag },
-  { method: 'put', path: `${KB}/:id/documents/:document_id`, summary: 'Rename or describe a document', tag, body: UpdateDocumentBody },
-  { method: 'delete', path: `${KB}/:id/documents/:document_id`, summary: 'Delete a document and its passages', tag },
-];
 
 /** Knowledge bases and their documents, as the MCP server and the OpenClaw plugin call them. */
 @Controller(KB)
@@ -40,11 +24,13 @@ export class KnowledgeBaseController {
     @inject(TOKENS.KnowledgeBaseService) private readonly service: KnowledgeBaseService,
   ) {}
 
+  @Doc({ summary: 'Knowledge bases of the account', tag })
   @Get('/')
   async list(@Request() req: ExpressRequest) {
     return reply(200, { data: (await this.knowledgeBases.listOwned(principalOf(req).userId)).map(presentKnowledgeBase) });
   }
 
+  @Doc({ summary: 'Create a knowledge base', tag, body: CreateKnowledgeBaseBody, success: 201 })
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const body = parse(CreateKnowledgeBaseBody, req.body);
@@ -54,6 +40,7 @@ export class KnowledgeBaseController {
     return reply(201, { data: presentKnowledgeBase(created.value) });
   }
 
+  @Doc({ summary: 'One knowledge base', tag })
   @Get('/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const kb = await this.knowledgeBases.findOwned(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND));
@@ -62,6 +49,7 @@ export class KnowledgeBaseController {
   }
 
   /** A missing knowledge base answers 404 even when the body is invalid too. */
+  @Doc({ summary: 'Rename or describe a knowledge base', tag, body: UpdateKnowledgeBaseBody })
   @Put('/:id')
   async update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const userId = principalOf(req).userId;
@@ -76,12 +64,14 @@ export class KnowledgeBaseController {
     return reply(200, { data: presentKnowledgeBase(kb) });
   }
 
+  @Doc({ summary: 'Delete a knowledge base, its documents and their passages', tag })
   @Delete('/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     if (!(await this.knowledgeBases.delete(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND)))) refuse(KNOWLEDGE_BASE_NOT_FOUND);
     return reply(200, { message: 'Knowledgebase deleted successfully' });
   }
 
+  @Doc({ summary: 'Documents of a knowledge base, oldest first', tag })
   @Get('/:id/documents')
   async documentList(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const docs = await this.documents.list(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND));
@@ -90,6 +80,10 @@ export class KnowledgeBaseController {
   }
 
   /** The knowledge base is looked up before the body, so a stranger's id is 404 whatever was sent. */
+  @Doc({
+    tag, body: CreateDocumentBody, success: 201,
+    summary: 'Add a document (JSON for text and website; multipart/form-data with `file` for PDF, DOCX, TXT, Markdown, HTML); processed by a worker',
+  })
   @Post('/:id/documents')
   async addDocument(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const p = principalOf(req);
@@ -101,6 +95,7 @@ export class KnowledgeBaseController {
     return reply(201, { data: presentDocument(added.value) });
   }
 
+  @Doc({ summary: 'One document with its processing status', tag })
   @Get('/:id/documents/:document_id')
   async document(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'document_id' }) documentId: string) {
     const doc = await this.documents.find(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND), pathId(documentId, DOCUMENT_NOT_FOUND));
@@ -108,6 +103,7 @@ export class KnowledgeBaseController {
     return reply(200, { data: presentDocument(doc) });
   }
 
+  @Doc({ summary: 'Rename or describe a document', tag, body: UpdateDocumentBody })
   @Put('/:id/documents/:document_id')
   async renameDocument(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'document_id' }) documentId: string) {
     const userId = principalOf(req).userId;
@@ -123,6 +119,7 @@ export class KnowledgeBaseController {
     return reply(200, { data: presentDocument(doc) });
   }
 
+  @Doc({ summary: 'Delete a document and its passages', tag })
   @Delete('/:id/documents/:document_id')
   async removeDocument(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'document_id' }) documentId: string) {
     const removed = await this.documents.delete(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND), pathId(documentId, DOCUMENT_NOT_FOUND));

@@ -5,7 +5,7 @@ import { CallKnowledgeRefusal, SearchKnowledgeForCall, TOKENS } from '@voiceplan
 import { Id, Str } from '../../validation';
 import { parse, reply } from '../../pipeline/responses';
 import { answer, AnswerTable } from '../../pipeline/answers';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 
 export class RuntimeKnowledgeSearchBody {
   @Id({ required: true }) call_id!: number;
@@ -21,16 +21,12 @@ const CALL_KNOWLEDGE_ANSWERS: AnswerTable<CallKnowledgeRefusal> = {
   knowledge_base_not_found: { status: 404, body: { message: 'The call\'s assistant has no such knowledge base.' } },
 };
 
-/** The routes of RuntimeKnowledgeController as the OpenAPI document describes them. */
-export const runtimeKnowledgeRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/runtime/knowledge-searches', summary: 'Search the knowledge base of a live call\'s assistant', tag: 'Runtime', auth: 'runtime', body: RuntimeKnowledgeSearchBody },
-];
-
 /** The voice runtime reads its assistant's knowledge base through here. Bound only where calls exist. */
 @Controller('/api/runtime/knowledge-searches')
 export class RuntimeKnowledgeController {
   constructor(@inject(TOKENS.SearchKnowledgeForCall) private readonly search: SearchKnowledgeForCall) {}
 
+  @Doc({ summary: 'Search the knowledge base of a live call\'s assistant', tag: 'Runtime', auth: 'runtime', body: RuntimeKnowledgeSearchBody })
   @Post('/')
   async find(@Request() req: ExpressRequest) {
     const body = parse(RuntimeKnowledgeSearchBody, req.body);

@@ -5,7 +5,7 @@ import { AssistantRepository, PhoneNumberRepository, TOKENS } from '@voiceplane/
 import { Str } from '../../validation';
 import { parse, reply } from '../../pipeline/responses';
 import { principalOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { presentPhoneNumber } from './presenters';
 
 const NUMBER_USES = ['inbound', 'outbound'] as const;
@@ -14,14 +14,6 @@ class AssistantNumbersQuery {
   @Str({ enum: NUMBER_USES, description: 'inbound: numbers that ring an assistant; outbound: numbers an outbound assistant calls from' })
   type?: (typeof NUMBER_USES)[number];
 }
-
-/** The routes of AssistantNumberController as the OpenAPI document describes them. */
-export const assistantNumberRouteDocs: readonly RouteDoc[] = [
-  {
-    method: 'get', path: '/api/user/assistants/phone-numbers', summary: 'Owned numbers to pick for an assistant, newest first (bare array; used by the MCP server and OpenClaw)',
-    tag: 'Phone numbers', query: AssistantNumbersQuery,
-  },
-];
 
 /**
  * The owned numbers an assistant form offers: all of them, those answered by an inbound assistant, or those
@@ -34,6 +26,10 @@ export class AssistantNumberController {
     @inject(TOKENS.AssistantRepository) private readonly assistants: AssistantRepository,
   ) {}
 
+  @Doc({
+    summary: 'Owned numbers to pick for an assistant, newest first (bare array; used by the MCP server and OpenClaw)', tag: 'Phone numbers',
+    query: AssistantNumbersQuery,
+  })
   @Get('/phone-numbers')
   async list(@Request() req: ExpressRequest) {
     const { type } = parse(AssistantNumbersQuery, req.query);

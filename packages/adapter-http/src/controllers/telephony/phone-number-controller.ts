@@ -7,7 +7,7 @@ import { Str } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { presentAvailableNumber, presentPhoneNumber, presentPurchase } from './presenters';
 import { DELETE_NUMBER_ANSWERS, NUMBER_SEARCH_ANSWERS, PHONE_NUMBER_NOT_FOUND, PURCHASE_ANSWERS } from './telephony-answers';
 
@@ -26,15 +26,6 @@ class PurchaseBody {
   phone_number!: string;
 }
 
-
-/** The routes of PhoneNumberController as the OpenAPI document describes them. */
-export const phoneNumberRouteDocs: readonly RouteDoc[] = [
-  { method: 'get', path: '/api/user/phone-numbers', summary: 'List owned phone numbers (purchased and SIP), newest first', tag: 'Phone numbers' },
-  { method: 'get', path: '/api/user/phone-numbers/search', summary: 'Search purchasable numbers (at most 20)', tag: 'Phone numbers', query: NumberSearchQuery },
-  { method: 'post', path: '/api/user/phone-numbers/purchase', summary: 'Buy a number; the first month is charged', tag: 'Phone numbers', body: PurchaseBody, success: 201 },
-  { method: 'delete', path: '/api/user/phone-numbers/:id', summary: 'Release a number or delete a SIP trunk (alias DELETE /api/user/phone-numbers/sip-trunks/:id)', tag: 'Phone numbers' },
-];
-
 /** Owned numbers, search and purchase. */
 @Controller('/api/user/phone-numbers')
 export class PhoneNumberController {
@@ -45,12 +36,14 @@ export class PhoneNumberController {
     @inject(TOKENS.DeletePhoneNumber) private readonly deleteNumber: DeletePhoneNumber,
   ) {}
 
+  @Doc({ summary: 'List owned phone numbers (purchased and SIP), newest first', tag: 'Phone numbers' })
   @Get('/')
   async list(@Request() req: ExpressRequest) {
     const numbers = await this.numbers.list(principalOf(req).userId);
     return reply(200, { data: numbers.map(presentPhoneNumber) });
   }
 
+  @Doc({ summary: 'Search purchasable numbers (at most 20)', tag: 'Phone numbers', query: NumberSearchQuery })
   @Get('/search')
   async searchNumbers(@Request() req: ExpressRequest) {
     const query = parse(NumberSearchQuery, req.query);
@@ -59,6 +52,7 @@ export class PhoneNumberController {
     return reply(200, { data: found.value.map(presentAvailableNumber) });
   }
 
+  @Doc({ summary: 'Buy a number; the first month is charged', tag: 'Phone numbers', body: PurchaseBody, success: 201 })
   @Post('/purchase')
   async buy(@Request() req: ExpressRequest) {
     const body = parse(PurchaseBody, req.body);
@@ -67,6 +61,7 @@ export class PhoneNumberController {
     return reply(201, { message: 'Phone number purchased successfully.', data: presentPurchase(bought.value) });
   }
 
+  @Doc({ summary: 'Release a number or delete a SIP trunk (alias DELETE /api/user/phone-numbers/sip-trunks/:id)', tag: 'Phone numbers' })
   @Delete('/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const deleted = await this.deleteNumber.execute(principalOf(req).userId, pathId(id, PHONE_NUMBER_NOT_FOUND));

@@ -6,7 +6,7 @@ import { parse, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { SANDBOX_FAULT_ANSWERS } from './telephony-answers';
 import { principalOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { SandboxFaults } from './sandbox-faults';
 
 class FaultBody {
@@ -21,16 +21,12 @@ class TextTargetFaultBody {
   @Int({ min: 1, max: 100 }) count?: number;
 }
 
-/** The routes of SandboxFaultController as the OpenAPI document describes them. */
-export const sandboxFaultRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/sandbox/faults', summary: 'Sandbox S10: make the next operations of a kind fail', tag: 'Sandbox', body: FaultBody },
-];
-
 /** S10: arms a fault in a sandbox provider for the caller's own operations. */
 @Controller('/api/sandbox/faults')
 export class SandboxFaultController {
   constructor(@inject(SandboxFaults) private readonly faults: SandboxFaults) {}
 
+  @Doc({ summary: 'Sandbox S10: make the next operations of a kind fail', tag: 'Sandbox', body: FaultBody })
   @Post('/')
   async arm(@Request() req: ExpressRequest) {
     const raw = isPlainObject(req.body) ? req.body : {};

@@ -6,18 +6,10 @@ import { CreateSipTrunk, SipTrunkRepository, TOKENS, UpdateSipTrunk } from '@voi
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { CreateSipTrunkBody, DryRunQuery, newTrunk, parseTrunkUpdate, SipTrunkFieldsBody } from './sip-trunk-body';
 import { presentSipTrunk } from './presenters';
 import { CREATE_TRUNK_FAILED, SIP_TRUNK_NOT_FOUND, sipTrunkWriteAnswers, UPDATE_TRUNK_FAILED } from './telephony-answers';
-
-/** The routes of SipTrunkController as the OpenAPI document describes them. */
-export const sipTrunkRouteDocs: readonly RouteDoc[] = [
-  { method: 'get', path: '/api/user/phone-numbers/sip-trunks', summary: 'List SIP trunks, newest first', tag: 'Phone numbers' },
-  { method: 'post', path: '/api/user/phone-numbers/sip-trunks', summary: 'Create a SIP trunk (provisions inbound and outbound provider trunks)', tag: 'Phone numbers', body: CreateSipTrunkBody, success: 201 },
-  { method: 'get', path: '/api/user/phone-numbers/sip-trunks/:id', summary: 'Get a SIP trunk', tag: 'Phone numbers' },
-  { method: 'put', path: '/api/user/phone-numbers/sip-trunks/:id', summary: 'Update a SIP trunk; re-provisions make-before-break (dry_run=true previews)', tag: 'Phone numbers', body: SipTrunkFieldsBody, query: DryRunQuery },
-];
 
 /** SIP trunks; deletion is the phone-number route. */
 @Controller('/api/user/phone-numbers/sip-trunks')
@@ -28,12 +20,16 @@ export class SipTrunkController {
     @inject(TOKENS.UpdateSipTrunk) private readonly updateTrunk: UpdateSipTrunk,
   ) {}
 
+  @Doc({ summary: 'List SIP trunks, newest first', tag: 'Phone numbers' })
   @Get('/')
   async list(@Request() req: ExpressRequest) {
     const trunks = await this.trunks.list(principalOf(req).userId);
     return reply(200, { data: trunks.map(presentSipTrunk) });
   }
 
+  @Doc({
+    summary: 'Create a SIP trunk (provisions inbound and outbound provider trunks)', tag: 'Phone numbers', body: CreateSipTrunkBody, success: 201,
+  })
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const body = parse(CreateSipTrunkBody, req.body);
@@ -42,6 +38,7 @@ export class SipTrunkController {
     return reply(201, { message: 'SIP trunk created successfully.', data: presentSipTrunk(created.value) });
   }
 
+  @Doc({ summary: 'Get a SIP trunk', tag: 'Phone numbers' })
   @Get('/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const trunk = await this.trunks.find(principalOf(req).userId, pathId(id, SIP_TRUNK_NOT_FOUND));
@@ -49,6 +46,10 @@ export class SipTrunkController {
     return reply(200, { data: presentSipTrunk(trunk) });
   }
 
+  @Doc({
+    summary: 'Update a SIP trunk; re-provisions make-before-break (dry_run=true previews)', tag: 'Phone numbers', body: SipTrunkFieldsBody,
+    query: DryRunQuery,
+  })
   @Put('/:id')
   async update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const trunkId = pathId(id, SIP_TRUNK_NOT_FOUND);

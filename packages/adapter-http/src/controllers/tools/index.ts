@@ -1,3 +1,3 @@
-export { ToolController, toolRouteDocs } from './tool-controller';
-export { ToolPreviewController, toolPreviewRouteDocs } from './tool-preview-controller';
-export { RuntimeToolCallController, runtimeToolCallRouteDocs } from './runtime-tool-call-controller';
+export { ToolController } from './tool-controller';
+export { ToolPreviewController } from './tool-preview-controller';
+export { RuntimeToolCallController } from './runtime-tool-call-controller';

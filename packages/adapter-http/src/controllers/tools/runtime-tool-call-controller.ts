@@ -5,20 +5,16 @@ import { InvokeToolForCall, TOKENS } from '@voiceplane/application';
 import { parse, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { TOOL_CALL_ANSWERS } from './tool-answers';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { RuntimeToolCallBody } from './tool-body';
 import { presentToolCallResult } from './tool-presenters';
-
-/** The routes of RuntimeToolCallController as the OpenAPI document describes them. */
-export const runtimeToolCallRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/runtime/tool-calls', summary: 'Run a mid-call tool for a live call', tag: 'Runtime', auth: 'runtime', body: RuntimeToolCallBody },
-];
 
 /** The voice runtime's gateway entry. Bound only where calls exist. */
 @Controller('/api/runtime/tool-calls')
 export class RuntimeToolCallController {
   constructor(@inject(TOKENS.InvokeToolForCall) private readonly invoke: InvokeToolForCall) {}
 
+  @Doc({ summary: 'Run a mid-call tool for a live call', tag: 'Runtime', auth: 'runtime', body: RuntimeToolCallBody })
   @Post('/')
   async call(@Request() req: ExpressRequest) {
     const body = parse(RuntimeToolCallBody, req.body);

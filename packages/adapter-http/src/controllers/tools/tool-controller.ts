@@ -8,19 +8,10 @@ import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { CreateToolBody, parseToolBody, ToolFieldsBody, ToolListQuery, withToolDefaults } from './tool-body';
 import { presentTool } from './tool-presenters';
 import { TOOL_ANSWERS, TOOL_NOT_FOUND } from './tool-answers';
-
-/** The routes of ToolController as the OpenAPI document describes them. */
-export const toolRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/user/tools', summary: 'Create a mid-call http tool', tag: 'Tools', body: CreateToolBody, success: 201 },
-  { method: 'get', path: '/api/user/tools', summary: 'List tools, newest first (filter by type)', tag: 'Tools', query: ToolListQuery },
-  { method: 'get', path: '/api/user/tools/:id', summary: 'Get a tool', tag: 'Tools' },
-  { method: 'put', path: '/api/user/tools/:id', summary: 'Update a tool (any subset; arrays replace)', tag: 'Tools', body: ToolFieldsBody },
-  { method: 'delete', path: '/api/user/tools/:id', summary: 'Delete a tool and detach it from every assistant', tag: 'Tools' },
-];
 
 /** Tool management: the body's field rules here, the plan and ownership in ManageTools. */
 @Controller('/api/user/tools')
@@ -30,6 +21,7 @@ export class ToolController {
     @inject(TOKENS.TargetUrlPolicy) private readonly policy: TargetUrlPolicy,
   ) {}
 
+  @Doc({ summary: 'Create a mid-call http tool', tag: 'Tools', body: CreateToolBody, success: 201 })
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const fields = withToolDefaults(parseToolBody(req.body, 'create', this.policy));
@@ -38,6 +30,7 @@ export class ToolController {
     return reply(201, { message: 'Tool created successfully', data: presentTool(created.value) });
   }
 
+  @Doc({ summary: 'List tools, newest first (filter by type)', tag: 'Tools', query: ToolListQuery })
   @Get('/')
   async list(@Request() req: ExpressRequest) {
     const query = parse(ToolListQuery, req.query);
@@ -46,6 +39,7 @@ export class ToolController {
     return reply(200, pageEnvelope(result.items.map(presentTool), result.total, page.page, page.perPage));
   }
 
+  @Doc({ summary: 'Get a tool', tag: 'Tools' })
   @Get('/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const tool = await this.tools.get(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND));
@@ -53,6 +47,7 @@ export class ToolController {
     return reply(200, { data: presentTool(tool.value) });
   }
 
+  @Doc({ summary: 'Update a tool (any subset; arrays replace)', tag: 'Tools', body: ToolFieldsBody })
   @Put('/:id')
   async update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const tool = await this.tools.update(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND), (existing) => parseToolBody(req.body, 'update', this.policy, existing));
@@ -60,6 +55,7 @@ export class ToolController {
     return reply(200, { message: 'Tool updated successfully', data: presentTool(tool.value) });
   }
 
+  @Doc({ summary: 'Delete a tool and detach it from every assistant', tag: 'Tools' })
   @Delete('/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const deleted = await this.tools.delete(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND));

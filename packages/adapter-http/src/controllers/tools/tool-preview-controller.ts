@@ -6,16 +6,10 @@ import { validateDto } from '../../validation';
 import { failValidation, pathId, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { ToolPreviewBody } from './tool-body';
 import { presentToolCallResult, presentToolRequest } from './tool-presenters';
 import { TOOL_ANSWERS, TOOL_NOT_FOUND } from './tool-answers';
-
-/** The routes of ToolPreviewController as the OpenAPI document describes them. */
-export const toolPreviewRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/user/tools/:id/render', summary: 'Dry run: the exact request, without network or DNS', tag: 'Tools', body: ToolPreviewBody },
-  { method: 'post', path: '/api/user/tools/:id/test', summary: 'Send one real request as the gateway would (10/min)', tag: 'Tools', body: ToolPreviewBody },
-];
 
 /** Render and test. The test quota (10/min per user) is a route quota of the module. */
 @Controller('/api/user/tools')
@@ -25,6 +19,7 @@ export class ToolPreviewController {
     @inject(TOKENS.ToolRepository) private readonly tools: ToolRepository,
   ) {}
 
+  @Doc({ summary: 'Dry run: the exact request, without network or DNS', tag: 'Tools', body: ToolPreviewBody })
   @Post('/:id/render')
   async render(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const { userId, toolId, input } = await this.request(req, id);
@@ -33,6 +28,7 @@ export class ToolPreviewController {
     return reply(200, { data: presentToolRequest(rendered.value) });
   }
 
+  @Doc({ summary: 'Send one real request as the gateway would (10/min)', tag: 'Tools', body: ToolPreviewBody })
   @Post('/:id/test')
   async test(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const { userId, toolId, input } = await this.request(req, id);

@@ -3,19 +3,15 @@ import { inject } from 'inversify';
 import { TOKENS, TopUpRepository } from '@voiceplane/application';
 import { reply } from '../../pipeline/responses';
 import { isoOrNull } from '../../presenters/format';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { presentTopUp } from './presenters';
-
-/** The routes of AdminTopUpController as the OpenAPI document describes them. */
-export const adminTopUpRouteDocs: readonly RouteDoc[] = [
-  { method: 'get', path: '/api/admin/billing/top-ups/unreconcilable', summary: 'Top-ups the reconciliation sweep leaves to an operator', tag: 'Admin', auth: 'admin' },
-];
 
 /** Operators' view of top-ups whose provider answer was lost and could not be reconciled. */
 @Controller('/api/admin/billing/top-ups')
 export class AdminTopUpController {
   constructor(@inject(TOKENS.TopUpRepository) private readonly topUps: TopUpRepository) {}
 
+  @Doc({ summary: 'Top-ups the reconciliation sweep leaves to an operator', tag: 'Admin', auth: 'admin' })
   @Get('/unreconcilable')
   async unreconcilable() {
     const rows = await this.topUps.listUnreconcilable();

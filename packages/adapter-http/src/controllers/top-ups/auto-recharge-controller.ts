@@ -6,7 +6,7 @@ import { Bool, Num } from '../../validation';
 import { failValidation, parse, reply } from '../../pipeline/responses';
 import { principalOf } from '../../pipeline/request-context';
 import { fieldErrors } from '../../pipeline/field-messages';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { presentAutoRecharge } from './presenters';
 import { BILLING_FIELD_MESSAGES } from './top-up-answers';
 
@@ -16,22 +16,18 @@ class AutoRechargeBody {
   @Num({ description: 'USD, 5–10000, at most 2 decimals: what each recharge tops up', example: 25 }) amount?: number;
 }
 
-/** The routes of AutoRechargeController as the OpenAPI document describes them. */
-export const autoRechargeRouteDocs: readonly RouteDoc[] = [
-  { method: 'get', path: '/api/user/billing/auto-recharge', summary: 'Auto-recharge settings and the state of its attempts', tag: 'Billing' },
-  { method: 'put', path: '/api/user/billing/auto-recharge', summary: 'Change auto-recharge (only the fields sent)', tag: 'Billing', body: AutoRechargeBody },
-];
-
 /** Auto-recharge. */
 @Controller('/api/user/billing/auto-recharge')
 export class AutoRechargeController {
   constructor(@inject(TOKENS.AutoRechargeSettings) private readonly settings: AutoRechargeSettingsService) {}
 
+  @Doc({ summary: 'Auto-recharge settings and the state of its attempts', tag: 'Billing' })
   @Get('/')
   async get(@Request() req: ExpressRequest) {
     return reply(200, { data: presentAutoRecharge(await this.settings.view(principalOf(req).userId)) });
   }
 
+  @Doc({ summary: 'Change auto-recharge (only the fields sent)', tag: 'Billing', body: AutoRechargeBody })
   @Put('/')
   async change(@Request() req: ExpressRequest) {
     const body = parse(AutoRechargeBody, req.body);

@@ -5,19 +5,15 @@ import { ReceiveBillingEvent, TOKENS } from '@voiceplane/application';
 import { reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { ApiRequest } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { BILLING_INGRESS_ANSWERS } from './top-up-answers';
-
-/** The routes of BillingIngressController as the OpenAPI document describes them. */
-export const billingIngressRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/providers/billing/:provider/webhook', summary: 'Billing provider events (Stripe-Signature checked)', tag: 'Providers' },
-];
 
 /** The billing provider's webhook: the exact bytes received are what the signature covers. */
 @Controller('/api/providers/billing')
 export class BillingIngressController {
   constructor(@inject(TOKENS.ReceiveBillingEvent) private readonly receive: ReceiveBillingEvent) {}
 
+  @Doc({ summary: 'Billing provider events (Stripe-Signature checked)', tag: 'Providers' })
   @Post('/:provider/webhook')
   async webhook(@Request() req: ExpressRequest, @Params({ name: 'provider' }) provider: string) {
     const raw = (req as ApiRequest).ctx.rawBody ?? Buffer.alloc(0);

@@ -1,6 +1,6 @@
-export { TopUpController, topUpRouteDocs } from './top-up-controller';
-export { AutoRechargeController, autoRechargeRouteDocs } from './auto-recharge-controller';
-export { BillingIngressController, billingIngressRouteDocs } from './billing-ingress-controller';
-export { SandboxBillingController, sandboxBillingRouteDocs } from './sandbox-billing-controller';
-export { AdminTopUpController, adminTopUpRouteDocs } from './admin-top-up-controller';
+export { TopUpController } from './top-up-controller';
+export { AutoRechargeController } from './auto-recharge-controller';
+export { BillingIngressController } from './billing-ingress-controller';
+export { SandboxBillingController } from './sandbox-billing-controller';
+export { AdminTopUpController } from './admin-top-up-controller';
 export { SandboxCheckoutController } from './sandbox-checkout-controller';

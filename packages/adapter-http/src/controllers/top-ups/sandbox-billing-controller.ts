@@ -7,7 +7,7 @@ import { Str } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { presentTopUp } from './presenters';
 import { SANDBOX_NOT_FOUND, SANDBOX_SETTLE_ANSWERS } from './top-up-answers';
 
@@ -18,16 +18,12 @@ class CompleteTopUpBody {
   @Str({ enum: SANDBOX_OUTCOMES, description: 'How the payment ends (default succeeded)' }) outcome?: (typeof SANDBOX_OUTCOMES)[number];
 }
 
-/** The routes of SandboxBillingController as the OpenAPI document describes them. */
-export const sandboxBillingRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/sandbox/billing/top-ups/:id/complete', summary: 'S14: settle a pending sandbox top-up as the provider would', tag: 'Sandbox', body: CompleteTopUpBody },
-];
-
 /** S14: bound only while the billing provider is the sandbox. */
 @Controller('/api/sandbox/billing/top-ups')
 export class SandboxBillingController {
   constructor(@inject(TOKENS.SettleTopUp) private readonly settle: SettleTopUp) {}
 
+  @Doc({ summary: 'S14: settle a pending sandbox top-up as the provider would', tag: 'Sandbox', body: CompleteTopUpBody })
   @Post('/:id/complete')
   async complete(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const topUpId = pathId(id, SANDBOX_NOT_FOUND);

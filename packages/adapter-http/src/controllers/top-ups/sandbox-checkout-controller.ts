@@ -2,6 +2,7 @@ import { Controller, Get, HttpResponse, Params, Post, Request } from '@inversify
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { SandboxCheckout, SandboxPayment, TOKENS } from '@voiceplane/application';
+import { Undocumented } from '../../openapi/route-doc';
 import { CHECKOUT_PAGE_PATH, invalidChoicePage, payPage, resultPage, unknownLinkPage } from './sandbox-checkout-page';
 
 const CHOICES: readonly SandboxPayment[] = ['pay', 'decline'];
@@ -10,6 +11,7 @@ const CHOICES: readonly SandboxPayment[] = ['pay', 'decline'];
  * The sandbox's hosted checkout page: the `checkout_url` of a sandbox top-up. Bound only while the billing
  * provider is the sandbox; HTML for a browser, no Bearer token (the address's one-time token is the credential).
  */
+@Undocumented('a page for the browser the checkout sends the payer to, not an API operation')
 @Controller(CHECKOUT_PAGE_PATH)
 export class SandboxCheckoutController {
   constructor(@inject(TOKENS.SandboxCheckout) private readonly checkout: SandboxCheckout) {}

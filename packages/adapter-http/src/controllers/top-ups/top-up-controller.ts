@@ -9,7 +9,7 @@ import { answerFor, refuse } from '../../pipeline/answers';
 import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { presentTopUp } from './presenters';
 import { START_TOP_UP_ANSWERS, TOP_UP_NOT_FOUND } from './top-up-answers';
 
@@ -22,13 +22,6 @@ class TopUpListQuery extends PageQuery {
   @Str({ enum: TOP_UP_STATUSES }) status?: TopUpStatus;
 }
 
-/** The routes of TopUpController as the OpenAPI document describes them. */
-export const topUpRouteDocs: readonly RouteDoc[] = [
-  { method: 'post', path: '/api/user/billing/top-ups', summary: 'Start a paid top-up: the provider opens a checkout page', tag: 'Billing', body: TopUpBody, success: 201 },
-  { method: 'get', path: '/api/user/billing/top-ups', summary: 'Top-ups, newest first', tag: 'Billing', query: TopUpListQuery },
-  { method: 'get', path: '/api/user/billing/top-ups/:id', summary: 'One top-up', tag: 'Billing' },
-];
-
 /** Paid top-ups through the billing provider. */
 @Controller('/api/user/billing/top-ups')
 export class TopUpController {
@@ -37,6 +30,7 @@ export class TopUpController {
     @inject(TOKENS.TopUpRepository) private readonly topUps: TopUpRepository,
   ) {}
 
+  @Doc({ summary: 'Start a paid top-up: the provider opens a checkout page', tag: 'Billing', body: TopUpBody, success: 201 })
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const body = parse(TopUpBody, req.body);
@@ -44,6 +38,7 @@ export class TopUpController {
       started.ok ? { status: 201, body: { data: presentTopUp(started.value) } } : answerFor(START_TOP_UP_ANSWERS, started.error)));
   }
 
+  @Doc({ summary: 'Top-ups, newest first', tag: 'Billing', query: TopUpListQuery })
   @Get('/')
   async list(@Request() req: ExpressRequest) {
     const q = parse(TopUpListQuery, req.query);
@@ -52,6 +47,7 @@ export class TopUpController {
     return reply(200, pageEnvelope(result.items.map(presentTopUp), result.total, page.page, page.perPage));
   }
 
+  @Doc({ summary: 'One top-up', tag: 'Billing' })
   @Get('/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const topUp = await this.topUps.find(principalOf(req).userId, pathId(id, TOP_UP_NOT_FOUND));

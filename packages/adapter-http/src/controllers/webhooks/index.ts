@@ -1,1 +1,1 @@
-export { WebhookController, webhookRouteDocs } from './webhook-controller';
+export { WebhookController } from './webhook-controller';

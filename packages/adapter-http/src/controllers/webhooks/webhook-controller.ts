@@ -13,7 +13,7 @@ import { parse, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
-import type { RouteDoc } from '../../openapi/route-doc';
+import { Doc } from '../../openapi/route-doc';
 import { presentDelivery, presentDeliveryDetail, presentSigningSecret } from './presenters';
 import { DELIVERY_NOT_FOUND, WEBHOOK_ANSWERS } from './webhook-answers';
 
@@ -31,15 +31,6 @@ class TestWebhookBody {
 const DELIVERY_ID = /^dlv_[0-9A-Za-z]{22}$/;
 
 const tag = 'Webhooks';
-/** The routes of WebhookController as the OpenAPI document describes them. */
-export const webhookRouteDocs: readonly RouteDoc[] = [
-  { method: 'get', path: '/api/user/webhooks/deliveries', summary: 'Webhook deliveries, newest first', tag, query: DeliveriesQuery },
-  { method: 'get', path: '/api/user/webhooks/deliveries/:id', summary: 'One delivery with its payload and attempts', tag },
-  { method: 'post', path: '/api/user/webhooks/deliveries/:id/replay', summary: 'Send a delivery again: same webhook-id, payload and target, schedule restarted', tag },
-  { method: 'get', path: '/api/user/webhooks/signing-secret', summary: 'The account signing secret (whsec_…)', tag },
-  { method: 'post', path: '/api/user/webhooks/signing-secret/rotate', summary: 'New signing secret; the previous one keeps signing for 24 hours', tag },
-  { method: 'post', path: '/api/user/webhooks/test', summary: 'Send one signed ping now and record it as a delivery (10 per minute)', tag, body: TestWebhookBody },
-];
 
 /** The delivery log, replay, the signing secret and test pings. */
 @Controller('/api/user/webhooks')
@@ -54,6 +45,7 @@ export class WebhookController {
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
+  @Doc({ summary: 'Webhook deliveries, newest first', tag, query: DeliveriesQuery })
   @Get('/deliveries')
   async list(@Request() req: ExpressRequest) {
     const q = parse(DeliveriesQuery, req.query);
@@ -63,6 +55,7 @@ export class WebhookController {
     return reply(200, pageEnvelope(result.items.map(presentDelivery), result.total, page.page, page.perPage));
   }
 
+  @Doc({ summary: 'One delivery with its payload and attempts', tag })
   @Get('/deliveries/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const delivery = await this.deliveries.find(principalOf(req).userId, deliveryId(id));
@@ -70,6 +63,7 @@ export class WebhookController {
     return reply(200, { data: presentDeliveryDetail(delivery, await this.deliveries.attempts(delivery.id)) });
   }
 
+  @Doc({ summary: 'Send a delivery again: same webhook-id, payload and target, schedule restarted', tag })
   @Post('/deliveries/:id/replay')
   async replay(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.webhooks.replay(principalOf(req).userId, deliveryId(id));
@@ -77,6 +71,7 @@ export class WebhookController {
     return reply(200, { message: 'Delivery queued for replay.', data: presentDelivery(result.value) });
   }
 
+  @Doc({ summary: 'The account signing secret (whsec_…)', tag })
   @Get('/signing-secret')
   async signingSecret(@Request() req: ExpressRequest) {
     const secret = await this.secrets.get(principalOf(req).userId);
@@ -85,6 +80,7 @@ export class WebhookController {
   }
 
   /** Plain repository call: the 24-hour grace is a domain constant, the secret comes from Ids. */
+  @Doc({ summary: 'New signing secret; the previous one keeps signing for 24 hours', tag })
   @Post('/signing-secret/rotate')
   async rotate(@Request() req: ExpressRequest) {
     const graceEnd = rotationGraceEnd(this.clock.now());
@@ -92,6 +88,7 @@ export class WebhookController {
     return reply(200, { message: 'Signing secret rotated.', ...presentSigningSecret(rotated, graceEnd) });
   }
 
+  @Doc({ summary: 'Send one signed ping now and record it as a delivery (10 per minute)', tag, body: TestWebhookBody })
   @Post('/test')
   async test(@Request() req: ExpressRequest) {
     const body = parse(TestWebhookBody, req.body, 'standard', { targetPolicy: this.targetPolicy });
