@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, Params, Post, Put, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { AssistantGroupRepository, TOKENS } from '@voiceplane/application';
+import { ManageGroups, TOKENS } from '@voiceplane/application';
 import { PageQuery } from '../../validation';
 import type { RouteDoc } from '../../openapi/route-doc';
 import { CreateGroupBody, GroupRoutes, UpdateGroupBody } from './group-routes';
@@ -15,12 +15,12 @@ export const folderRouteDocs: readonly RouteDoc[] = [
   { method: 'delete', path: '/api/user/folder/:id', summary: 'Delete a folder; its assistants leave it (alias DELETE /api/user/folders/{id})', tag },
 ];
 
-/** Plain CRUD over the folder store. */
+/** Folders: the body's shape here, name uniqueness and ownership in ManageGroups. */
 @Controller('/api/user')
 export class FolderController {
   private readonly routes: GroupRoutes;
 
-  constructor(@inject(TOKENS.FolderRepository) folders: AssistantGroupRepository) {
+  constructor(@inject(TOKENS.ManageFolders) folders: ManageGroups) {
     this.routes = new GroupRoutes(folders, 'Folder');
   }
 

@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, Params, Post, Put, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { AssistantGroupRepository, TOKENS } from '@voiceplane/application';
+import { ManageGroups, TOKENS } from '@voiceplane/application';
 import { PageQuery } from '../../validation';
 import type { RouteDoc } from '../../openapi/route-doc';
 import { CreateGroupBody, GroupRoutes, UpdateGroupBody } from './group-routes';
@@ -15,12 +15,12 @@ export const labelRouteDocs: readonly RouteDoc[] = [
   { method: 'delete', path: '/api/user/label/:id', summary: 'Delete a label; it is detached from its assistants', tag },
 ];
 
-/** Plain CRUD over the label store. */
+/** Labels: the body's shape here, name uniqueness and ownership in ManageGroups. */
 @Controller('/api/user')
 export class LabelController {
   private readonly routes: GroupRoutes;
 
-  constructor(@inject(TOKENS.LabelRepository) labels: AssistantGroupRepository) {
+  constructor(@inject(TOKENS.ManageLabels) labels: ManageGroups) {
     this.routes = new GroupRoutes(labels, 'Label');
   }
 
