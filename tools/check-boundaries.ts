@@ -80,13 +80,6 @@ function sourceFiles(dir: string): string[] {
  * longer does.
  */
 const REPOSITORY_INJECTION_DEBT = new Set<string>([
-  'packages/adapter-http/src/controllers/account-controller.ts',
-  'packages/adapter-http/src/controllers/api-key-controller.ts',
-  'packages/adapter-http/src/controllers/assistants/assistant-admin-controller.ts',
-  'packages/adapter-http/src/controllers/assistants/assistant-controller.ts',
-  'packages/adapter-http/src/controllers/assistants/folder-controller.ts',
-  'packages/adapter-http/src/controllers/assistants/label-controller.ts',
-  'packages/adapter-http/src/controllers/assistants/reference-data-controller.ts',
   'packages/adapter-http/src/controllers/automations/flow-run-controller.ts',
   'packages/adapter-http/src/controllers/automations/sandbox-automation-controller.ts',
   'packages/adapter-http/src/controllers/billing-controller.ts',

@@ -16,6 +16,8 @@ export * from './accounts/principal-cache';
 export * from './accounts/create-account';
 export * from './accounts/login';
 export * from './accounts/administer-accounts';
+export * from './accounts/current-account';
+export * from './accounts/manage-api-keys';
 export * from './billing/balance-service';
 export * from './ratelimit/rate-limiter';
 export * from './tokens';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Controller, Get, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { CredentialRepository, Login, RateLimiter, TOKENS, UserRepository } from '@voiceplane/application';
+import { CurrentAccount, Login, RateLimiter, TOKENS } from '@voiceplane/application';
 import { Str } from '../validation';
 import { fail, parse, reply } from '../pipeline/responses';
 import { answer } from '../pipeline/answers';
@@ -22,9 +22,7 @@ export class AccountController {
   constructor(
     @inject(TOKENS.Login) private readonly login: Login,
     @inject(TOKENS.RateLimiter) private readonly limiter: RateLimiter,
-    @inject(TOKENS.UserRepository) private readonly users: UserRepository,
-    @inject(TOKENS.CredentialRepository) private readonly credentials: CredentialRepository,
-    @inject(TOKENS.Clock) private readonly clock: { now(): Date },
+    @inject(TOKENS.CurrentAccount) private readonly account: CurrentAccount,
   ) {}
 
   @Doc({ summary: 'Obtain a session token', tag: 'Account', auth: 'none', body: LoginBody })
@@ -54,17 +52,16 @@ export class AccountController {
   @Doc({ summary: 'Revoke the presenting session token', tag: 'Account' })
   @Post('/logout')
   async postLogout(@Request() req: ExpressRequest) {
-    const principal = principalOf(req);
-    if (principal.tokenKind !== 'session') answer(ACCOUNT_ANSWERS, 'not_a_session');
-    await this.credentials.revokeSession(principal.tokenId, this.clock.now());
+    const result = await this.account.logout(principalOf(req));
+    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
     return reply(200, { message: 'Logged out successfully.' });
   }
 
   @Doc({ summary: 'The authenticated account', tag: 'Account' })
   @Get('/me')
   async getMe(@Request() req: ExpressRequest) {
-    const user = await this.users.findById(principalOf(req).userId);
-    if (!user) answer(ACCOUNT_ANSWERS, 'account_gone');
-    return reply(200, presentMe(user));
+    const result = await this.account.me(principalOf(req).userId);
+    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
+    return reply(200, presentMe(result.value));
   }
 }

@@ -5,7 +5,9 @@ import type {
 import type { AdministerAccounts } from './administer-accounts';
 import type { Authenticator } from './authenticator';
 import type { CreateAccount } from './create-account';
+import type { CurrentAccount } from './current-account';
 import type { Login } from './login';
+import type { ManageApiKeys } from './manage-api-keys';
 
 export const ACCOUNT_TOKENS = {
   UserRepository: token<UserRepository>('UserRepository'),
@@ -17,4 +19,6 @@ export const ACCOUNT_TOKENS = {
   CreateAccount: token<CreateAccount>('CreateAccount'),
   Login: token<Login>('Login'),
   AdministerAccounts: token<AdministerAccounts>('AdministerAccounts'),
+  CurrentAccount: token<CurrentAccount>('CurrentAccount'),
+  ManageApiKeys: token<ManageApiKeys>('ManageApiKeys'),
 } as const;

@@ -1,5 +1,8 @@
 import { token } from '../shared/token';
+import type { AdministerAssistants } from './administer-assistants';
 import type { AssistantWebhooks, ChangeAssistantStatus, DeleteAssistant } from './assistant-lifecycle';
+import type { AssistantQueries } from './assistant-queries';
+import type { ReferenceData } from './reference-data';
 import type { AssistantRepository, CatalogRepository, EventTypeRepository } from './ports';
 import type { KnowledgeBaseRepository } from '../knowledge-bases/ports';
 import type { SaveAssistant } from './save-assistant';
@@ -13,4 +16,7 @@ export const ASSISTANT_TOKENS = {
   ChangeAssistantStatus: token<ChangeAssistantStatus>('ChangeAssistantStatus'),
   AssistantWebhooks: token<AssistantWebhooks>('AssistantWebhooks'),
   DeleteAssistant: token<DeleteAssistant>('DeleteAssistant'),
+  AssistantQueries: token<AssistantQueries>('AssistantQueries'),
+  ReferenceData: token<ReferenceData>('ReferenceData'),
+  AdministerAssistants: token<AdministerAssistants>('AdministerAssistants'),
 } as const;

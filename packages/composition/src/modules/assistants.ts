@@ -1,4 +1,6 @@
-import { AssistantWebhooks, ChangeAssistantStatus, DeleteAssistant, SaveAssistant, TOKENS } from '@voiceplane/application';
+import {
+  AdministerAssistants, AssistantQueries, AssistantWebhooks, ChangeAssistantStatus, DeleteAssistant, ManageGroups, ReferenceData, SaveAssistant, TOKENS,
+} from '@voiceplane/application';
 import {
   AssistantAdminController, AssistantController, AssistantWebhookController,
   FolderController, LabelController, ReferenceDataController,
@@ -29,6 +31,18 @@ export const assistantsModule: ApiModule = ({ container: c, config, database }) 
   c.bind(TOKENS.DeleteAssistant).toDynamicValue((ctx) => new DeleteAssistant(
     ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.AssistantRepository), ctx.get(TOKENS.Outbox),
   )).inSingletonScope();
+  c.bind(TOKENS.AssistantQueries).toDynamicValue((ctx) => new AssistantQueries(ctx.get(TOKENS.AssistantRepository))).inSingletonScope();
+  c.bind(TOKENS.ReferenceData).toDynamicValue((ctx) => new ReferenceData(
+    ctx.get(TOKENS.CatalogRepository), ctx.get(TOKENS.EventTypeRepository),
+  )).inSingletonScope();
+  c.bind(TOKENS.AdministerAssistants).toDynamicValue((ctx) => new AdministerAssistants({
+    assistants: ctx.get(TOKENS.AssistantRepository),
+    knowledgeBases: ctx.get(TOKENS.KnowledgeBaseRepository),
+    eventTypes: ctx.get(TOKENS.EventTypeRepository),
+    users: ctx.get(TOKENS.UserRepository),
+  })).inSingletonScope();
+  c.bind(TOKENS.ManageFolders).toDynamicValue((ctx) => new ManageGroups(ctx.get(TOKENS.FolderRepository))).inSingletonScope();
+  c.bind(TOKENS.ManageLabels).toDynamicValue((ctx) => new ManageGroups(ctx.get(TOKENS.LabelRepository))).inSingletonScope();
   for (const controller of [
     AssistantController, AssistantWebhookController, ReferenceDataController, FolderController, LabelController, AssistantAdminController,
   ]) c.bind(controller).toSelf().inSingletonScope();

@@ -1,5 +1,6 @@
 import {
-  AdministerAccounts, Authenticator, BalanceService, type ChargeFollowUp, CreateAccount, CryptoIds, Login, PrincipalCache, RateLimiter, SecretCipher, TOKENS,
+  AdministerAccounts, Authenticator, BalanceService, type ChargeFollowUp, CreateAccount, CryptoIds, CurrentAccount, Login, ManageApiKeys, PrincipalCache, RateLimiter,
+  SecretCipher, TOKENS,
 } from '@voiceplane/application';
 import {
   AccountController, AdminController, ApiKeyController, BillingController,
@@ -67,6 +68,10 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
   c.bind(TOKENS.Login).toDynamicValue((ctx) => new Login(
     ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), config.sessionTtlHours,
   )).inSingletonScope();
+  c.bind(TOKENS.CurrentAccount).toDynamicValue((ctx) => new CurrentAccount(
+    ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Clock),
+  )).inSingletonScope();
+  c.bind(TOKENS.ManageApiKeys).toDynamicValue((ctx) => new ManageApiKeys(ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Ids))).inSingletonScope();
   // A capability composed later may bind what follows every charge (auto-recharge), and a module
   // may take BalanceService before that: the follow-up is looked up at the first charge.
   let followUp: ChargeFollowUp | null | undefined;

@@ -2,7 +2,7 @@ import { Controller, Params, Post, Put, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { KNOWLEDGE_BASE_STATUSES, KnowledgeBaseStatus } from '@voiceplane/domain';
-import { AssistantRepository, EventTypeRepository, KnowledgeBaseRepository, TOKENS, UserRepository } from '@voiceplane/application';
+import { AdministerAssistants, TOKENS } from '@voiceplane/application';
 import { Bool, Int, Str } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
@@ -30,15 +30,13 @@ class EventTypeBody {
 
 const tag = 'Admin';
 
-/** Operator routes A7–A9; the pipeline has already checked the admin token. */
+/**
+ * Operator routes A7–A9; the pipeline has already checked the admin token. Like the other admin
+ * routes, the body is validated before the user is looked up.
+ */
 @Controller('/api/admin')
 export class AssistantAdminController {
-  constructor(
-    @inject(TOKENS.AssistantRepository) private readonly assistants: AssistantRepository,
-    @inject(TOKENS.KnowledgeBaseRepository) private readonly knowledgeBases: KnowledgeBaseRepository,
-    @inject(TOKENS.EventTypeRepository) private readonly eventTypes: EventTypeRepository,
-    @inject(TOKENS.UserRepository) private readonly users: UserRepository,
-  ) {}
+  constructor(@inject(TOKENS.AdministerAssistants) private readonly admin: AdministerAssistants) {}
 
   /** Leaves `status` alone; activation, calls and chat replies consult the flag. */
   @Doc({ summary: 'Block or unblock an assistant for compliance review', tag, auth: 'admin', body: ComplianceBody })
@@ -47,7 +45,7 @@ export class AssistantAdminController {
     const assistantId = pathId(id, ASSISTANT_NOT_FOUND);
     const body = parse(ComplianceBody, req.body);
     const reason = body.reason ?? null;
-    if (!(await this.assistants.setCompliance(assistantId, body.blocked, reason))) refuse(ASSISTANT_NOT_FOUND);
+    if (!(await this.admin.setCompliance(assistantId, body.blocked, reason)).ok) refuse(ASSISTANT_NOT_FOUND);
     return reply(200, { message: 'Compliance status updated.', data: { assistant_id: assistantId, compliance_blocked: body.blocked, reason } });
   }
 
@@ -56,9 +54,9 @@ export class AssistantAdminController {
   async createKnowledgeBase(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const userId = pathId(id, USER_NOT_FOUND);
     const body = parse(KnowledgeBaseBody, req.body);
-    await this.requireUser(userId);
-    const kb = await this.knowledgeBases.create(userId, { name: body.name, description: body.description ?? null, status: body.status ?? 'active' });
-    return reply(201, { data: presentKnowledgeBase(kb) });
+    const result = await this.admin.createKnowledgeBase(userId, { name: body.name, description: body.description ?? null, status: body.status ?? 'active' });
+    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
+    return reply(201, { data: presentKnowledgeBase(result.value) });
   }
 
   @Doc({ summary: 'Create a scheduling event type for a user', tag, auth: 'admin', body: EventTypeBody, success: 201 })
@@ -66,13 +64,8 @@ export class AssistantAdminController {
   async createEventType(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const userId = pathId(id, USER_NOT_FOUND);
     const body = parse(EventTypeBody, req.body);
-    await this.requireUser(userId);
-    const eventType = await this.eventTypes.create(userId, { name: body.name, durationMinutes: body.duration_minutes });
-    return reply(201, { data: presentEventType(eventType) });
-  }
-
-  /** Like the other admin routes, the body is validated before the user is looked up. */
-  private async requireUser(userId: number): Promise<void> {
-    if (!(await this.users.findById(userId))) answer(ACCOUNT_ANSWERS, 'user_not_found');
+    const result = await this.admin.createEventType(userId, { name: body.name, durationMinutes: body.duration_minutes });
+    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
+    return reply(201, { data: presentEventType(result.value) });
   }
 }

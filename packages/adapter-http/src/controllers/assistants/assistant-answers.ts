@@ -1,5 +1,5 @@
-import { FieldErrors, GroupRefusal, ReferenceDataRefusal } from '@voiceplane/domain';
-import { ActivationFailure, SaveAssistantFailure, WebhookSwitchRefusal } from '@voiceplane/application';
+import { FieldErrors, ReferenceDataRefusal } from '@voiceplane/domain';
+import { ActivationFailure, GroupUpdateRefusal, SaveAssistantFailure, WebhookSwitchRefusal } from '@voiceplane/application';
 import { Answer, AnswerTable } from '../../pipeline/answers';
 import { validationBody } from '../../pipeline/families';
 import { fieldErrors } from '../../pipeline/field-messages';
@@ -31,10 +31,11 @@ export const WEBHOOK_SWITCH_ANSWERS: AnswerTable<WebhookSwitchRefusal> = {
 };
 
 /** Folders and labels, each with its own noun. */
-export function groupAnswers(noun: 'Folder' | 'Label'): AnswerTable<GroupRefusal> {
+export function groupAnswers(noun: 'Folder' | 'Label'): AnswerTable<GroupUpdateRefusal> {
   return {
     not_found: { status: 404, body: { message: `${noun} not found` } },
     name_taken: invalid({ name: ['The name has already been taken.'] }),
+    invalid_fields: ({ errors }) => invalid(errors),
   };
 }
 

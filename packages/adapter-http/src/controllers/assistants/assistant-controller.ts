@@ -3,7 +3,7 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { ASSISTANT_STATUSES, ASSISTANT_TYPES, AssistantStatus, AssistantType } from '@voiceplane/domain';
 import {
-  AssistantFilter, AssistantRepository, ChangeAssistantStatus, DeleteAssistant, SaveAssistant, TOKENS,
+  AssistantFilter, AssistantQueries, ChangeAssistantStatus, DeleteAssistant, SaveAssistant, TOKENS,
 } from '@voiceplane/application';
 import { Id, PageQuery, pageOf, Str } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
@@ -42,7 +42,7 @@ export class AssistantController {
     @inject(TOKENS.SaveAssistant) private readonly save: SaveAssistant,
     @inject(TOKENS.ChangeAssistantStatus) private readonly statuses: ChangeAssistantStatus,
     @inject(TOKENS.DeleteAssistant) private readonly deletion: DeleteAssistant,
-    @inject(TOKENS.AssistantRepository) private readonly assistants: AssistantRepository,
+    @inject(TOKENS.AssistantQueries) private readonly assistants: AssistantQueries,
   ) {}
 
   @Doc({ summary: 'Create an assistant (status inactive)', tag, body: CreateAssistantBody, success: 201 })
@@ -67,9 +67,9 @@ export class AssistantController {
   @Doc({ summary: 'Get an assistant (full record)', tag })
   @Get('/assistant/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const assistant = await this.assistants.findOwned(principalOf(req).userId, pathId(id, ASSISTANT_NOT_FOUND));
-    if (!assistant) refuse(ASSISTANT_NOT_FOUND);
-    return reply(200, { data: presentAssistant(assistant) });
+    const result = await this.assistants.get(principalOf(req).userId, pathId(id, ASSISTANT_NOT_FOUND));
+    if (!result.ok) refuse(ASSISTANT_NOT_FOUND);
+    return reply(200, { data: presentAssistant(result.value) });
   }
 
   /** A bare array: the n8n trigger dropdown reads nothing else. */
@@ -92,7 +92,7 @@ export class AssistantController {
   @Doc({ summary: 'Every outbound assistant, id ascending (bare array)', tag })
   @Get('/assistants/outbound')
   async outbound(@Request() req: ExpressRequest) {
-    const assistants = await this.assistants.listOutbound(principalOf(req).userId);
+    const assistants = await this.assistants.outbound(principalOf(req).userId);
     return reply(200, assistants.map(presentOutboundAssistant));
   }
 

@@ -1,19 +1,19 @@
 import { Controller, Delete, Get, Params, Post, Put, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { AssistantGroupRepository, TOKENS } from '@voiceplane/application';
+import { ManageGroups, TOKENS } from '@voiceplane/application';
 import { PageQuery } from '../../validation';
 import { Doc } from '../../openapi/route-doc';
 import { CreateGroupBody, GroupRoutes, UpdateGroupBody } from './group-routes';
 
 const tag = 'Folders';
 
-/** Plain CRUD over the folder store. */
+/** Folders: the body's shape here, name uniqueness and ownership in ManageGroups. */
 @Controller('/api/user')
 export class FolderController {
   private readonly routes: GroupRoutes;
 
-  constructor(@inject(TOKENS.FolderRepository) folders: AssistantGroupRepository) {
+  constructor(@inject(TOKENS.ManageFolders) folders: ManageGroups) {
     this.routes = new GroupRoutes(folders, 'Folder');
   }
 

@@ -1,8 +1,8 @@
 import type { Request as ExpressRequest } from 'express';
-import { GROUP_COLORS, GROUP_NAME_MAX, GroupColor, GroupRefusal } from '@voiceplane/domain';
-import { AssistantGroupRepository } from '@voiceplane/application';
+import { err, GROUP_COLORS, GROUP_NAME_MAX, GroupColor, ok } from '@voiceplane/domain';
+import { GroupUpdateRefusal, ManageGroups } from '@voiceplane/application';
 import { PageQuery, pageOf, Str, validateDto } from '../../validation';
-import { failValidation, parse, pathId, reply } from '../../pipeline/responses';
+import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer, answerFor, AnswerTable } from '../../pipeline/answers';
 import { groupAnswers } from './assistant-answers';
 import { principalOf } from '../../pipeline/request-context';
@@ -21,20 +21,20 @@ export class UpdateGroupBody {
 
 /**
  * Folders and labels behave alike; each controller hands its routes to one of
- * these with its own repository and wording.
+ * these with its own use case and wording.
  */
 export class GroupRoutes {
-  private readonly answers: AnswerTable<GroupRefusal>;
+  private readonly answers: AnswerTable<GroupUpdateRefusal>;
 
-  constructor(private readonly groups: AssistantGroupRepository, private readonly noun: 'Folder' | 'Label') {
+  constructor(private readonly groups: ManageGroups, private readonly noun: 'Folder' | 'Label') {
     this.answers = groupAnswers(noun);
   }
 
   async create(req: ExpressRequest) {
     const body = parse(CreateGroupBody, req.body);
-    const group = await this.groups.create(principalOf(req).userId, { name: body.name, color: body.color ?? null });
-    if (group === 'name_taken') answer(this.answers, group);
-    return reply(201, { message: `${this.noun} created successfully`, data: presentGroup(group) });
+    const result = await this.groups.create(principalOf(req).userId, { name: body.name, color: body.color ?? null });
+    if (!result.ok) answer(this.answers, result.error);
+    return reply(201, { message: `${this.noun} created successfully`, data: presentGroup(result.value) });
   }
 
   async list(req: ExpressRequest) {
@@ -45,21 +45,17 @@ export class GroupRoutes {
 
   /** A missing group answers 404 even when the body is invalid too. */
   async update(req: ExpressRequest, rawId: string) {
-    const userId = principalOf(req).userId;
     const id = pathId(rawId, answerFor(this.answers, 'not_found'));
     const body = validateDto(UpdateGroupBody, req.body, { partial: true });
-    if (!body.ok) {
-      if (!(await this.groups.exists(userId, id))) answer(this.answers, 'not_found');
-      failValidation(body.errors);
-    }
-    const group = await this.groups.update(userId, id, { name: body.value.name, color: body.value.color });
-    if (group === null) answer(this.answers, 'not_found');
-    if (group === 'name_taken') answer(this.answers, group);
-    return reply(200, { message: `${this.noun} updated successfully`, data: presentGroup(group) });
+    const changes = body.ok ? ok({ name: body.value.name, color: body.value.color }) : err(body.errors);
+    const result = await this.groups.update(principalOf(req).userId, id, changes);
+    if (!result.ok) answer(this.answers, result.error);
+    return reply(200, { message: `${this.noun} updated successfully`, data: presentGroup(result.value) });
   }
 
   async remove(req: ExpressRequest, rawId: string) {
-    if (!(await this.groups.delete(principalOf(req).userId, pathId(rawId, answerFor(this.answers, 'not_found'))))) answer(this.answers, 'not_found');
+    const result = await this.groups.delete(principalOf(req).userId, pathId(rawId, answerFor(this.answers, 'not_found')));
+    if (!result.ok) answer(this.answers, result.error);
     return reply(200, { message: `${this.noun} deleted successfully` });
   }
 }

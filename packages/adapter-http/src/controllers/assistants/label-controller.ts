@@ -1,19 +1,19 @@
 import { Controller, Delete, Get, Params, Post, Put, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { AssistantGroupRepository, TOKENS } from '@voiceplane/application';
+import { ManageGroups, TOKENS } from '@voiceplane/application';
 import { PageQuery } from '../../validation';
 import { Doc } from '../../openapi/route-doc';
 import { CreateGroupBody, GroupRoutes, UpdateGroupBody } from './group-routes';
 
 const tag = 'Labels';
 
-/** Plain CRUD over the label store. */
+/** Labels: the body's shape here, name uniqueness and ownership in ManageGroups. */
 @Controller('/api/user')
 export class LabelController {
   private readonly routes: GroupRoutes;
 
-  constructor(@inject(TOKENS.LabelRepository) labels: AssistantGroupRepository) {
+  constructor(@inject(TOKENS.ManageLabels) labels: ManageGroups) {
     this.routes = new GroupRoutes(labels, 'Label');
   }
 

@@ -1,8 +1,8 @@
 import { Controller, Get, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { ASSISTANT_MODES, AssistantMode, MODEL_KINDS, ModelKind, PROVIDER_KINDS, ProviderKind, voicesMatching } from '@voiceplane/domain';
-import { CatalogRepository, EventTypeRepository, TOKENS } from '@voiceplane/application';
+import { ASSISTANT_MODES, AssistantMode, MODEL_KINDS, ModelKind, PROVIDER_KINDS, ProviderKind } from '@voiceplane/domain';
+import { ReferenceData, TOKENS } from '@voiceplane/application';
 import { Id, Str } from '../../validation';
 import { parse, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
@@ -29,46 +29,41 @@ const tag = 'Reference data';
 /** The catalogue and the account's own reference records. */
 @Controller('/api/user')
 export class ReferenceDataController {
-  constructor(
-    @inject(TOKENS.CatalogRepository) private readonly catalogs: CatalogRepository,
-    @inject(TOKENS.EventTypeRepository) private readonly eventTypes: EventTypeRepository,
-  ) {}
+  constructor(@inject(TOKENS.ReferenceData) private readonly reference: ReferenceData) {}
 
   @Doc({ summary: 'Languages (bare array)', tag })
   @Get('/assistants/languages')
   async languages() {
-    return reply(200, (await this.catalogs.catalog()).languages);
+    return reply(200, await this.reference.languages());
   }
 
   @Doc({ summary: 'Public voices, filtered by mode and language (bare array)', tag, query: VoicesQuery })
   @Get('/assistants/voices')
   async voices(@Request() req: ExpressRequest) {
     const q = parse(VoicesQuery, req.query);
-    const catalog = await this.catalogs.catalog();
-    if (q.language_id !== undefined && !catalog.languages.some((l) => l.id === q.language_id)) {
-      answer(REFERENCE_DATA_ANSWERS, 'unknown_language');
-    }
-    return reply(200, voicesMatching(catalog, { mode: q.mode, language_id: q.language_id }));
+    const result = await this.reference.voices({ mode: q.mode, languageId: q.language_id });
+    if (!result.ok) answer(REFERENCE_DATA_ANSWERS, result.error);
+    return reply(200, result.value);
   }
 
   @Doc({ summary: 'LLM and multimodal models (bare array)', tag, query: ModelsQuery })
   @Get('/assistants/models')
   async models(@Request() req: ExpressRequest) {
     const q = parse(ModelsQuery, req.query);
-    return reply(200, (await this.catalogs.catalog()).models.filter((m) => q.kind === undefined || m.kind === q.kind));
+    return reply(200, await this.reference.models(q.kind));
   }
 
   @Doc({ summary: 'Synthesizer and transcriber providers (bare array)', tag, query: ProvidersQuery })
   @Get('/assistants/providers')
   async providers(@Request() req: ExpressRequest) {
     const q = parse(ProvidersQuery, req.query);
-    return reply(200, (await this.catalogs.catalog()).providers.filter((p) => q.kind === undefined || p.kind === q.kind));
+    return reply(200, await this.reference.providers(q.kind));
   }
 
   @Doc({ summary: 'Scheduling event types of the account', tag })
   @Get('/scheduling/event-types')
   async eventTypeList(@Request() req: ExpressRequest) {
-    const items = await this.eventTypes.listOwned(principalOf(req).userId);
+    const items = await this.reference.eventTypes(principalOf(req).userId);
     return reply(200, { data: items.map(presentEventType) });
   }
 }

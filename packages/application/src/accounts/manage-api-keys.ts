@@ -1,0 +1,30 @@
+import { err, ok, Result } from '@voiceplane/domain';
+import { Ids } from '../ports/ids';
+import { ApiKey, CredentialRepository } from '../ports/accounts';
+import { hashToken } from './secrets';
+
+/** A new key with the one copy of its token the caller will ever see. */
+export interface IssuedApiKey {
+  readonly key: ApiKey;
+  readonly token: string;
+}
+
+/** An account's API keys: only a token's hash is stored, and another account's key is never reached. */
+export class ManageApiKeys {
+  constructor(private readonly credentials: CredentialRepository, private readonly ids: Ids) {}
+
+  async create(userId: number, name: string): Promise<IssuedApiKey> {
+    const token = this.ids.secretToken('vp_', 40);
+    const key = await this.credentials.createApiKey(userId, name, hashToken(token));
+    return { key, token };
+  }
+
+  list(userId: number): Promise<ApiKey[]> {
+    return this.credentials.listApiKeys(userId);
+  }
+
+  /** The key stops authenticating at once. */
+  async delete(userId: number, id: number): Promise<Result<true, 'api_key_not_found'>> {
+    return (await this.credentials.deleteApiKey(userId, id)) ? ok(true) : err('api_key_not_found');
+  }
+}

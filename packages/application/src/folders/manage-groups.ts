@@ -1,0 +1,48 @@
+import { err, FieldErrors, GroupColor, GroupRefusal, ok, Result } from '@voiceplane/domain';
+import { Page, PageRequest } from '../shared/page';
+import { AssistantGroup, AssistantGroupRepository } from './ports';
+
+/** Only the sent fields change; a null color clears it. */
+export interface GroupChanges {
+  readonly name?: string;
+  readonly color?: GroupColor | null;
+}
+
+/** The request's own field problems, answered only once the group is known to be the caller's. */
+export interface InvalidGroupFields {
+  readonly code: 'invalid_fields';
+  readonly errors: FieldErrors;
+}
+
+export type GroupUpdateRefusal = GroupRefusal | InvalidGroupFields;
+
+/**
+ * An account's folders or labels (one instance for each): names unique in the account ignoring
+ * case, another account's group never reached.
+ */
+export class ManageGroups {
+  constructor(private readonly groups: AssistantGroupRepository) {}
+
+  async create(userId: number, group: { readonly name: string; readonly color: GroupColor | null }): Promise<Result<AssistantGroup, 'name_taken'>> {
+    const created = await this.groups.create(userId, { name: group.name, color: group.color });
+    return created === 'name_taken' ? err('name_taken') : ok(created);
+  }
+
+  list(userId: number, page: PageRequest): Promise<Page<AssistantGroup>> {
+    return this.groups.list(userId, page);
+  }
+
+  /** `changes` is the request's shape: its errors, when it had some. A missing group is not found even then. */
+  async update(userId: number, id: number, changes: Result<GroupChanges, FieldErrors>): Promise<Result<AssistantGroup, GroupUpdateRefusal>> {
+    if (!changes.ok) {
+      return (await this.groups.exists(userId, id)) ? err({ code: 'invalid_fields', errors: changes.error }) : err('not_found');
+    }
+    const updated = await this.groups.update(userId, id, { name: changes.value.name, color: changes.value.color });
+    if (updated === null) return err('not_found');
+    return updated === 'name_taken' ? err('name_taken') : ok(updated);
+  }
+
+  async delete(userId: number, id: number): Promise<Result<true, 'not_found'>> {
+    return (await this.groups.delete(userId, id)) ? ok(true) : err('not_found');
+  }
+}
