@@ -102,8 +102,6 @@ const REPOSITORY_INJECTION_DEBT = new Set<string>([
   'packages/adapter-http/src/controllers/telephony/phone-number-controller.ts',
   'packages/adapter-http/src/controllers/telephony/sip-trunk-controller.ts',
   'packages/adapter-http/src/controllers/tools/tool-preview-controller.ts',
-  'packages/adapter-http/src/controllers/top-ups/admin-top-up-controller.ts',
-  'packages/adapter-http/src/controllers/top-ups/top-up-controller.ts',
   'packages/adapter-http/src/controllers/webhooks/webhook-controller.ts',
 ]);
 
