@@ -89,7 +89,6 @@ const REPOSITORY_INJECTION_DEBT = new Set<string>([
   'packages/adapter-http/src/controllers/assistants/reference-data-controller.ts',
   'packages/adapter-http/src/controllers/automations/flow-run-controller.ts',
   'packages/adapter-http/src/controllers/automations/sandbox-automation-controller.ts',
-  'packages/adapter-http/src/controllers/billing-controller.ts',
   'packages/adapter-http/src/controllers/calls/call-controller.ts',
   'packages/adapter-http/src/controllers/calls/runtime-call-controller.ts',
   'packages/adapter-http/src/controllers/chatapp/conversation-controller.ts',

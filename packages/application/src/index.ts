@@ -17,6 +17,7 @@ export * from './accounts/create-account';
 export * from './accounts/login';
 export * from './accounts/administer-accounts';
 export * from './billing/balance-service';
+export * from './billing/billing-queries';
 export * from './ratelimit/rate-limiter';
 export * from './tokens';
 export * from './tools';
