@@ -82,7 +82,6 @@ function sourceFiles(dir: string): string[] {
 const REPOSITORY_INJECTION_DEBT = new Set<string>([
   'packages/adapter-http/src/controllers/automations/flow-run-controller.ts',
   'packages/adapter-http/src/controllers/automations/sandbox-automation-controller.ts',
-  'packages/adapter-http/src/controllers/billing-controller.ts',
   'packages/adapter-http/src/controllers/calls/call-controller.ts',
   'packages/adapter-http/src/controllers/calls/runtime-call-controller.ts',
   'packages/adapter-http/src/controllers/chatapp/conversation-controller.ts',
@@ -91,12 +90,7 @@ const REPOSITORY_INJECTION_DEBT = new Set<string>([
   'packages/adapter-http/src/controllers/chatapp/send-controller.ts',
   'packages/adapter-http/src/controllers/chatapp/sender-controller.ts',
   'packages/adapter-http/src/controllers/knowledge-bases/knowledge-base-controller.ts',
-  'packages/adapter-http/src/controllers/telephony/assistant-number-controller.ts',
-  'packages/adapter-http/src/controllers/telephony/phone-number-controller.ts',
-  'packages/adapter-http/src/controllers/telephony/sip-trunk-controller.ts',
   'packages/adapter-http/src/controllers/tools/tool-preview-controller.ts',
-  'packages/adapter-http/src/controllers/top-ups/admin-top-up-controller.ts',
-  'packages/adapter-http/src/controllers/top-ups/top-up-controller.ts',
   'packages/adapter-http/src/controllers/webhooks/webhook-controller.ts',
 ]);
 

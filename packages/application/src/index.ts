@@ -19,6 +19,7 @@ export * from './accounts/administer-accounts';
 export * from './accounts/current-account';
 export * from './accounts/manage-api-keys';
 export * from './billing/balance-service';
+export * from './billing/billing-queries';
 export * from './ratelimit/rate-limiter';
 export * from './tokens';
 export * from './tools';

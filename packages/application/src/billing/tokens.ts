@@ -1,6 +1,8 @@
 import { token } from '../shared/token';
 import type { BalanceService } from './balance-service';
+import type { BillingQueries } from './billing-queries';
 
 export const BILLING_TOKENS = {
   BalanceService: token<BalanceService>('BalanceService'),
+  BillingQueries: token<BillingQueries>('BillingQueries'),
 } as const;

@@ -2,6 +2,7 @@ import { token } from '../shared/token';
 import type { CreateSipTrunk } from './create-sip-trunk';
 import type { DeletePhoneNumber } from './delete-phone-number';
 import type { NumberInventory, SipProvisioner } from './ports';
+import type { PhoneNumberQueries, SipTrunkQueries } from './phone-number-queries';
 import type { PurchasePhoneNumber } from './purchase-phone-number';
 import type { PhoneNumberRepository, SipTrunkRepository } from './repositories';
 import type { SearchAvailableNumbers } from './search-available-numbers';
@@ -17,4 +18,6 @@ export const TELEPHONY_TOKENS = {
   DeletePhoneNumber: token<DeletePhoneNumber>('DeletePhoneNumber'),
   PurchasePhoneNumber: token<PurchasePhoneNumber>('PurchasePhoneNumber'),
   SearchAvailableNumbers: token<SearchAvailableNumbers>('SearchAvailableNumbers'),
+  PhoneNumberQueries: token<PhoneNumberQueries>('PhoneNumberQueries'),
+  SipTrunkQueries: token<SipTrunkQueries>('SipTrunkQueries'),
 } as const;

@@ -12,3 +12,4 @@ export * from './billing-ingress';
 export * from './process-billing-event';
 export * from './consumers';
 export * from './reconcile-top-ups';
+export * from './top-up-queries';

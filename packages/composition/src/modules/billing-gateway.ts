@@ -1,7 +1,7 @@
 import {
   AutoRechargeSettingsService, AutoRechargeTrigger, autoRechargeChargeConsumer, autoRechargeChargeRetries, autoRechargeStartConsumer, BillingAccounts, BillingEventSource,
   BillingGateway, billingEventConsumer, ChargeAutoTopUp, ProcessBillingEvent, ReceiveBillingEvent, RECONCILE_INTERVAL_MS, ReconcileTopUps, SandboxCheckout,
-  SettleTopUp, StartAutoRecharge, StartTopUp, TOKENS,
+  SettleTopUp, StartAutoRecharge, StartTopUp, TOKENS, TopUpQueries,
   type Token,
 } from '@voiceplane/application';
 import {
@@ -48,6 +48,7 @@ export const billingGatewayModule: ApiModule = ({ container: c, config, database
   const inbox = new TypeormBillingInbox(database);
   c.bind(TOKENS.TopUpRepository).toConstantValue(topUps);
   c.bind(TOKENS.BillingInbox).toConstantValue(inbox);
+  c.bind(TOKENS.TopUpQueries).toConstantValue(new TopUpQueries(topUps));
 
   const accounts = () => new BillingAccounts(get(TOKENS.UserRepository), profiles, gateway);
   c.bind(TOKENS.SettleTopUp).toDynamicValue(() => new SettleTopUp(

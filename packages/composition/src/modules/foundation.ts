@@ -1,6 +1,6 @@
 import {
-  AdministerAccounts, Authenticator, BalanceService, type ChargeFollowUp, CreateAccount, CryptoIds, CurrentAccount, Login, ManageApiKeys, PrincipalCache, RateLimiter,
-  SecretCipher, TOKENS,
+  AdministerAccounts, Authenticator, BalanceService, BillingQueries, type ChargeFollowUp, CreateAccount, CryptoIds, CurrentAccount, Login, ManageApiKeys,
+  PrincipalCache, RateLimiter, SecretCipher, TOKENS,
 } from '@voiceplane/application';
 import {
   AccountController, AdminController, ApiKeyController, BillingController,
@@ -83,6 +83,10 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
   };
   c.bind(TOKENS.BalanceService).toDynamicValue((ctx) => new BalanceService(
     ctx.get(TOKENS.LedgerRepository), lateFollowUp,
+  )).inSingletonScope();
+  // The template allowance is counted by the chat-app messages, bound by a capability composed later.
+  c.bind(TOKENS.BillingQueries).toDynamicValue((ctx) => new BillingQueries(
+    ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.LedgerRepository), ctx.get(TOKENS.ChatappMessageRepository), ctx.get(TOKENS.Clock),
   )).inSingletonScope();
   for (const controller of [AccountController, ApiKeyController, AdminController, BillingController]) c.bind(controller).toSelf().inSingletonScope();
 

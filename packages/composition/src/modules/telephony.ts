@@ -1,6 +1,6 @@
 import {
-  CreateSipTrunk, DeletePhoneNumber, NumberInventory, OperationsLog, ProvisioningCleanup, PurchasePhoneNumber, RenewPhoneNumbers,
-  SearchAvailableNumbers, SecretCipher, SipProvisioner, TOKENS, UpdateSipTrunk,
+  CreateSipTrunk, DeletePhoneNumber, NumberInventory, OperationsLog, PhoneNumberQueries, ProvisioningCleanup, PurchasePhoneNumber, RenewPhoneNumbers,
+  SearchAvailableNumbers, SecretCipher, SipProvisioner, SipTrunkQueries, TOKENS, UpdateSipTrunk,
 } from '@voiceplane/application';
 import {
   AssistantNumberController, PhoneNumberController, SandboxFaultController, SandboxFaults, SipTrunkController,
@@ -45,6 +45,9 @@ export const telephonyModule: ApiModule = ({ container: c, config, database, log
   const numbers = new TypeormPhoneNumberRepository(database);
   c.bind(TOKENS.SipTrunkRepository).toConstantValue(trunks);
   c.bind(TOKENS.PhoneNumberRepository).toConstantValue(numbers);
+  c.bind(TOKENS.SipTrunkQueries).toConstantValue(new SipTrunkQueries(trunks));
+  // The assistants are bound by a capability composed later.
+  c.bind(TOKENS.PhoneNumberQueries).toDynamicValue(() => new PhoneNumberQueries(numbers, c.get(TOKENS.AssistantRepository))).inSingletonScope();
 
   const cipher = c.get(SecretCipher);
   const clock = c.get(TOKENS.Clock);

@@ -1,7 +1,7 @@
 import { Controller, Get, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { AssistantRepository, PhoneNumberRepository, TOKENS } from '@voiceplane/application';
+import { PhoneNumberQueries, TOKENS } from '@voiceplane/application';
 import { Str } from '../../validation';
 import { parse, reply } from '../../pipeline/responses';
 import { principalOf } from '../../pipeline/request-context';
@@ -21,10 +21,7 @@ class AssistantNumbersQuery {
  */
 @Controller('/api/user/assistants')
 export class AssistantNumberController {
-  constructor(
-    @inject(TOKENS.PhoneNumberRepository) private readonly numbers: PhoneNumberRepository,
-    @inject(TOKENS.AssistantRepository) private readonly assistants: AssistantRepository,
-  ) {}
+  constructor(@inject(TOKENS.PhoneNumberQueries) private readonly numbers: PhoneNumberQueries) {}
 
   @Doc({
     summary: 'Owned numbers to pick for an assistant, newest first (bare array; used by the MCP server and OpenClaw)', tag: 'Phone numbers',
@@ -33,13 +30,7 @@ export class AssistantNumberController {
   @Get('/phone-numbers')
   async list(@Request() req: ExpressRequest) {
     const { type } = parse(AssistantNumbersQuery, req.query);
-    const userId = principalOf(req).userId;
-    const numbers = await this.numbers.list(userId);
-    if (type === 'inbound') return reply(200, numbers.filter((n) => n.inboundAssistantId !== null).map(presentPhoneNumber));
-    if (type === 'outbound') {
-      const used = new Set((await this.assistants.listAll(userId, { type: 'outbound' })).map((a) => a.phoneNumberId));
-      return reply(200, numbers.filter((n) => used.has(n.id)).map(presentPhoneNumber));
-    }
+    const numbers = await this.numbers.forAssistants(principalOf(req).userId, type);
     return reply(200, numbers.map(presentPhoneNumber));
   }
 }

@@ -2,7 +2,7 @@ import { Controller, Delete, Get, Params, Post, Request } from '@inversifyjs/htt
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { E164_PATTERN, NUMBER_COUNTRIES, NumberCountry } from '@voiceplane/domain';
-import { DeletePhoneNumber, PhoneNumberRepository, PurchasePhoneNumber, SearchAvailableNumbers, TOKENS } from '@voiceplane/application';
+import { DeletePhoneNumber, PhoneNumberQueries, PurchasePhoneNumber, SearchAvailableNumbers, TOKENS } from '@voiceplane/application';
 import { Str } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
@@ -30,7 +30,7 @@ class PurchaseBody {
 @Controller('/api/user/phone-numbers')
 export class PhoneNumberController {
   constructor(
-    @inject(TOKENS.PhoneNumberRepository) private readonly numbers: PhoneNumberRepository,
+    @inject(TOKENS.PhoneNumberQueries) private readonly numbers: PhoneNumberQueries,
     @inject(TOKENS.SearchAvailableNumbers) private readonly search: SearchAvailableNumbers,
     @inject(TOKENS.PurchasePhoneNumber) private readonly purchase: PurchasePhoneNumber,
     @inject(TOKENS.DeletePhoneNumber) private readonly deleteNumber: DeletePhoneNumber,

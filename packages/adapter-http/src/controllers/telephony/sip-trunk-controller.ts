@@ -2,20 +2,20 @@ import { Controller, Get, Params, Post, Put, Request } from '@inversifyjs/http-c
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { err } from '@voiceplane/domain';
-import { CreateSipTrunk, SipTrunkRepository, TOKENS, UpdateSipTrunk } from '@voiceplane/application';
+import { CreateSipTrunk, SipTrunkQueries, TOKENS, UpdateSipTrunk } from '@voiceplane/application';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer, refuse } from '../../pipeline/answers';
+import { answer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { CreateSipTrunkBody, DryRunQuery, newTrunk, parseTrunkUpdate, SipTrunkFieldsBody } from './sip-trunk-body';
 import { presentSipTrunk } from './presenters';
-import { CREATE_TRUNK_FAILED, SIP_TRUNK_NOT_FOUND, sipTrunkWriteAnswers, UPDATE_TRUNK_FAILED } from './telephony-answers';
+import { CREATE_TRUNK_FAILED, SIP_TRUNK_NOT_FOUND, SIP_TRUNK_READ_ANSWERS, sipTrunkWriteAnswers, UPDATE_TRUNK_FAILED } from './telephony-answers';
 
 /** SIP trunks; deletion is the phone-number route. */
 @Controller('/api/user/phone-numbers/sip-trunks')
 export class SipTrunkController {
   constructor(
-    @inject(TOKENS.SipTrunkRepository) private readonly trunks: SipTrunkRepository,
+    @inject(TOKENS.SipTrunkQueries) private readonly trunks: SipTrunkQueries,
     @inject(TOKENS.CreateSipTrunk) private readonly createTrunk: CreateSipTrunk,
     @inject(TOKENS.UpdateSipTrunk) private readonly updateTrunk: UpdateSipTrunk,
   ) {}
@@ -41,9 +41,9 @@ export class SipTrunkController {
   @Doc({ summary: 'Get a SIP trunk', tag: 'Phone numbers' })
   @Get('/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const trunk = await this.trunks.find(principalOf(req).userId, pathId(id, SIP_TRUNK_NOT_FOUND));
-    if (!trunk) refuse(SIP_TRUNK_NOT_FOUND);
-    return reply(200, { data: presentSipTrunk(trunk) });
+    const found = await this.trunks.get(principalOf(req).userId, pathId(id, SIP_TRUNK_NOT_FOUND));
+    if (!found.ok) answer(SIP_TRUNK_READ_ANSWERS, found.error);
+    return reply(200, { data: presentSipTrunk(found.value) });
   }
 
   @Doc({

@@ -6,6 +6,8 @@ import { fieldErrors } from '../../pipeline/field-messages';
 import { SIP_TRUNK_FIELD_MESSAGES } from './sip-trunk-messages';
 
 export const SIP_TRUNK_NOT_FOUND: Answer = { status: 404, body: { error: 'SIP trunk not found.' } };
+/** Reading one SIP trunk. */
+export const SIP_TRUNK_READ_ANSWERS: AnswerTable<'not_found'> = { not_found: SIP_TRUNK_NOT_FOUND };
 export const PHONE_NUMBER_NOT_FOUND: Answer = { status: 404, body: { error: 'Phone number not found.' } };
 export const CREATE_TRUNK_FAILED: Answer = { status: 500, body: { error: 'Failed to create SIP trunk. Please try again or contact support.' } };
 export const UPDATE_TRUNK_FAILED: Answer = { status: 500, body: { error: 'Failed to update SIP trunk. Please try again or contact support.' } };

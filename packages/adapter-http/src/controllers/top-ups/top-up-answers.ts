@@ -6,6 +6,8 @@ import { fieldErrors, FieldMessages } from '../../pipeline/field-messages';
 import { displayName } from '../../validation';
 
 export const TOP_UP_NOT_FOUND: Answer = { status: 404, body: { message: 'Top-up not found.' } };
+/** Reading one top-up. */
+export const TOP_UP_READ_ANSWERS: AnswerTable<'top_up_not_found'> = { top_up_not_found: TOP_UP_NOT_FOUND };
 export const SANDBOX_NOT_FOUND: Answer = { status: 404, body: { message: 'Not found.' } };
 
 /** The words of the billing amount rules (the validation catalogue, and the saved-card message of auto-recharge). */

@@ -2,16 +2,16 @@ import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { TopUpStatus, TOP_UP_STATUSES } from '@voiceplane/domain';
-import { StartTopUp, TOKENS, TopUpRepository } from '@voiceplane/application';
+import { StartTopUp, TOKENS, TopUpQueries } from '@voiceplane/application';
 import { Num, PageQuery, pageOf, Str } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answerFor, refuse } from '../../pipeline/answers';
+import { answer, answerFor } from '../../pipeline/answers';
 import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
 import { presentTopUp } from './presenters';
-import { START_TOP_UP_ANSWERS, TOP_UP_NOT_FOUND } from './top-up-answers';
+import { START_TOP_UP_ANSWERS, TOP_UP_NOT_FOUND, TOP_UP_READ_ANSWERS } from './top-up-answers';
 
 class TopUpBody {
   // Range and cents are the domain's rules (amount-rules), worded by the answer table.
@@ -27,7 +27,7 @@ class TopUpListQuery extends PageQuery {
 export class TopUpController {
   constructor(
     @inject(TOKENS.StartTopUp) private readonly start: StartTopUp,
-    @inject(TOKENS.TopUpRepository) private readonly topUps: TopUpRepository,
+    @inject(TOKENS.TopUpQueries) private readonly topUps: TopUpQueries,
   ) {}
 
   @Doc({ summary: 'Start a paid top-up: the provider opens a checkout page', tag: 'Billing', body: TopUpBody, success: 201 })
@@ -50,8 +50,8 @@ export class TopUpController {
   @Doc({ summary: 'One top-up', tag: 'Billing' })
   @Get('/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const topUp = await this.topUps.find(principalOf(req).userId, pathId(id, TOP_UP_NOT_FOUND));
-    if (!topUp) refuse(TOP_UP_NOT_FOUND);
-    return reply(200, { data: presentTopUp(topUp) });
+    const found = await this.topUps.get(principalOf(req).userId, pathId(id, TOP_UP_NOT_FOUND));
+    if (!found.ok) answer(TOP_UP_READ_ANSWERS, found.error);
+    return reply(200, { data: presentTopUp(found.value) });
   }
 }

@@ -1,0 +1,46 @@
+import { allowancePeriod, allowanceRemaining, err, LedgerEntry, LedgerEntryType, ok, Result, User } from '@voiceplane/domain';
+import { Clock } from '../ports/clock';
+import { LedgerRepository, UserRepository } from '../ports/accounts';
+import { Page, PageRequest } from '../shared/page';
+
+/** How many template messages of the account the monthly allowance paid for since a time (the chat-app messages know). */
+export interface TemplateAllowanceUsage {
+  allowanceUsed(userId: number, since: Date): Promise<number>;
+}
+
+/** The account's money as its owner reads it. */
+export interface BalanceView {
+  readonly user: User;
+  /** Zero on a plan without included template messages. */
+  readonly includedTemplateMessagesRemaining: number;
+  readonly allowanceResetsAt: Date;
+}
+
+/**
+ * What the account's owner reads of its money: the balance with what is left of this month's
+ * template allowance (an account gone since its credentials were checked is refused), and its
+ * ledger.
+ */
+export class BillingQueries {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly ledger: LedgerRepository,
+    private readonly allowance: TemplateAllowanceUsage,
+    private readonly clock: Clock,
+  ) {}
+
+  async balance(userId: number): Promise<Result<BalanceView, 'account_gone'>> {
+    const user = await this.users.findById(userId);
+    if (!user) return err('account_gone');
+    const period = allowancePeriod(this.clock.now());
+    const included = user.plan.included_template_messages;
+    // A plan without an allowance has nothing to count.
+    const remaining = included > 0 ? allowanceRemaining(included, await this.allowance.allowanceUsed(user.id, period.startsAt)) : 0;
+    return ok({ user, includedTemplateMessagesRemaining: remaining, allowanceResetsAt: period.resetsAt });
+  }
+
+  /** Newest first, optionally of one entry type. */
+  entries(userId: number, page: PageRequest, type?: LedgerEntryType): Promise<Page<LedgerEntry>> {
+    return this.ledger.list(userId, page, type);
+  }
+}
