@@ -97,7 +97,6 @@ const REPOSITORY_INJECTION_DEBT = new Set<string>([
   'packages/adapter-http/src/controllers/chatapp/sandbox-conversation-controller.ts',
   'packages/adapter-http/src/controllers/chatapp/send-controller.ts',
   'packages/adapter-http/src/controllers/chatapp/sender-controller.ts',
-  'packages/adapter-http/src/controllers/knowledge-bases/knowledge-base-controller.ts',
   'packages/adapter-http/src/controllers/telephony/assistant-number-controller.ts',
   'packages/adapter-http/src/controllers/telephony/phone-number-controller.ts',
   'packages/adapter-http/src/controllers/telephony/sip-trunk-controller.ts',
