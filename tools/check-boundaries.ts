@@ -84,12 +84,9 @@ const REPOSITORY_INJECTION_DEBT = new Set<string>([
   'packages/adapter-http/src/controllers/automations/sandbox-automation-controller.ts',
   'packages/adapter-http/src/controllers/calls/call-controller.ts',
   'packages/adapter-http/src/controllers/calls/runtime-call-controller.ts',
-  'packages/adapter-http/src/controllers/chatapp/conversation-controller.ts',
   'packages/adapter-http/src/controllers/chatapp/sandbox-chatapp-controller.ts',
-  'packages/adapter-http/src/controllers/chatapp/sandbox-conversation-controller.ts',
   'packages/adapter-http/src/controllers/chatapp/send-controller.ts',
   'packages/adapter-http/src/controllers/chatapp/sender-controller.ts',
-  'packages/adapter-http/src/controllers/knowledge-bases/knowledge-base-controller.ts',
   'packages/adapter-http/src/controllers/tools/tool-preview-controller.ts',
   'packages/adapter-http/src/controllers/webhooks/webhook-controller.ts',
 ]);

@@ -227,6 +227,17 @@ describe('end on inactivity with a controllable clock', () => {
     expect(await conversations.lockById(id)).toEqual(expect.objectContaining({ status: 'open', endedAt: null, aiEnabled: false, endedCount: 1 }));
   });
 
+  it('S13 ends the owner\'s conversation now, before its deadline; another account\'s is not found', async () => {
+    const { store, ending, receive, sender, assistant } = setup();
+    const owner = await store.account({ balance: 1 });
+    const stranger = await store.account({ balance: 1 });
+    const s = await sender(owner.id, await assistant(owner.id, { conversationInactivityTimeout: 10 }));
+    const { conversation } = await receive.execute({ sender: s, customerPhone: CUSTOMER, customerName: null, text: 'Hi', media: null, providerMessageId: null });
+    expect(await ending.endOwnedNow(stranger.id, { uuid: conversation.uuid })).toEqual(err('conversation_not_found'));
+    const ended = await ending.endOwnedNow(owner.id, { uuid: conversation.uuid });
+    expect(ended.ok && [ended.value.id, ended.value.status, ended.value.endedAt]).toEqual([conversation.id, 'ended', START]);
+  });
+
   describe('with post_call_evaluation: the transcript evaluated against post_call_schema outside the locks', () => {
     const schema = [{ name: 'customer_name', type: 'string' as const, description: 'Who wrote' }];
     const endedVariables = (store: FakeStore) => (store.outbox.events(CONVERSATION_ENDED_TOPIC).at(-1)?.payload as { conversation: { extracted_variables: unknown } }).conversation.extracted_variables;

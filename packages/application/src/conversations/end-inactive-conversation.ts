@@ -1,6 +1,6 @@
 import {
   Assistant, Conversation, conversationEndedPayload, ConversationMessage, endOnInactivity, evaluatedConversationVariables,
-  inactivityTimeoutMinutes, PostCallEvaluation, roleOfSource, transcriptText,
+  err, inactivityTimeoutMinutes, ok, PostCallEvaluation, Result, roleOfSource, transcriptText,
 } from '@voiceplane/domain';
 import { AssistantRepository, CatalogRepository } from '../assistants/ports';
 import { Clock } from '../ports/clock';
@@ -11,7 +11,7 @@ import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
 import { ReplyGenerator } from '../conversation-policy/ports';
 import { assistantModelName } from './assistant-model';
 import { CONVERSATION_INACTIVITY_JOB, InactivitySchedule } from './inactivity-schedule';
-import { ConversationRepository, ConversationSenders } from './ports';
+import { ConversationRef, ConversationRepository, ConversationSenders } from './ports';
 
 /** Outbox topic of every end, for automations bound to the assistant (`conversation.ended` trigger, A.13). */
 export const CONVERSATION_ENDED_TOPIC = 'conversation.ended';
@@ -59,6 +59,16 @@ export class EndInactiveConversation {
     const evaluated = await this.evaluate(first.conversation, first.assistant);
     const second = await this.uow.transaction(() => this.attempt(conversationId, options, evaluated));
     return second.conversation;
+  }
+
+  /**
+   * The sandbox's S13: the caller's conversation ended now, whatever its deadline. Another
+   * account's conversation is not found; one that could not end is answered as it stands.
+   */
+  async endOwnedNow(userId: number, ref: ConversationRef): Promise<Result<Conversation, 'conversation_not_found'>> {
+    const owned = await this.conversations.findOwned(userId, ref);
+    if (owned === null) return err('conversation_not_found');
+    return ok((await this.end(owned.id, { force: true })) ?? owned);
   }
 
   /** Without `evaluated`, an end that needs an evaluation is left for after it (nothing written). */

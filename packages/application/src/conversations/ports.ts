@@ -24,6 +24,9 @@ export interface ConversationFilter {
   readonly customerPhone?: string;
 }
 
+/** A conversation as a request names it: by integer id or by UUID. */
+export type ConversationRef = { readonly id: number } | { readonly uuid: string };
+
 export interface NewConversationKey {
   readonly userId: number;
   readonly senderId: number;
@@ -49,7 +52,7 @@ export interface ConversationRepository {
   /** Writes every field the domain changes. */
   save(conversation: Conversation): Promise<void>;
   /** By integer id or UUID; null for another user's conversation. */
-  findOwned(userId: number, ref: { readonly id: number } | { readonly uuid: string }): Promise<Conversation | null>;
+  findOwned(userId: number, ref: ConversationRef): Promise<Conversation | null>;
   /**
    * Ordered by `last_message_at` descending, then id descending. Adapters read `perPage + 1`
    * items from the cursor in its direction and hand them to `cursorPage`.

@@ -1,9 +1,7 @@
 import { Conversation, disableAi, enableAi } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { UnitOfWork } from '../ports/unit-of-work';
-import { ConversationRepository } from './ports';
-
-export type ConversationRef = { readonly id: number } | { readonly uuid: string };
+import { ConversationRef, ConversationRepository } from './ports';
 
 /**
  * disable-ai / enable-ai under the conversation's lock: an AI reply being sent

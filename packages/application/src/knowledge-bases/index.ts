@@ -1,5 +1,5 @@
 export * from './ports';
-export * from './knowledge-base-service';
+export * from './manage-knowledge-bases';
 export * from './process-document';
 export * from './tokens';
 export * from './knowledge-lookup';

@@ -1,7 +1,7 @@
 import { chunkText } from '@voiceplane/domain';
 import { JobHandler } from '../events/ports';
 import { DocumentReader, KnowledgeDocumentRepository, TextEmbeddings } from './ports';
-import { PROCESS_DOCUMENT_JOB } from './knowledge-base-service';
+import { PROCESS_DOCUMENT_JOB } from './manage-knowledge-bases';
 
 const NO_TEXT = 'No text could be read from the document.';
 /** Passages per embeddings request: well under the inputs an OpenAI-compatible endpoint takes at once. */

@@ -1,5 +1,5 @@
 import { token } from '../shared/token';
-import type { KnowledgeBaseService } from './knowledge-base-service';
+import type { ManageKnowledgeBases } from './manage-knowledge-bases';
 import type { ProcessDocument } from './process-document';
 import type { KnowledgeLookup } from './knowledge-lookup';
 import type { SearchKnowledgeForCall } from './search-knowledge-for-call';
@@ -9,7 +9,7 @@ export const KNOWLEDGE_BASE_TOKENS = {
   KnowledgeDocumentRepository: token<KnowledgeDocumentRepository>('KnowledgeDocumentRepository'),
   KnowledgeRetrieval: token<KnowledgeRetrieval>('KnowledgeRetrieval'),
   DocumentReader: token<DocumentReader>('DocumentReader'),
-  KnowledgeBaseService: token<KnowledgeBaseService>('KnowledgeBaseService'),
+  ManageKnowledgeBases: token<ManageKnowledgeBases>('ManageKnowledgeBases'),
   ProcessDocument: token<ProcessDocument>('ProcessDocument'),
   KnowledgeLookup: token<KnowledgeLookup>('KnowledgeLookup'),
   SearchKnowledgeForCall: token<SearchKnowledgeForCall>('SearchKnowledgeForCall'),

@@ -1,6 +1,6 @@
 import type { Container } from 'inversify';
 import {
-  AiReplies, ApplyDeliveryStatus, inboundMediaJob, InboundMediaDownloads, MediaStore, CallConfigurations, ChatappForAutomations, ConversationBrain, ChatappInbound, ChatappCallEventsInbound, ChatappPermissionRequests, ChatappProvider, conversationInactivityJob, CreateTemplate, EndInactiveConversation,
+  AiReplies, ApplyDeliveryStatus, inboundMediaJob, InboundMediaDownloads, MediaStore, CallConfigurations, ChatappForAutomations, ConversationBrain, ChatappInbound, ChatappCallEventsInbound, ChatappPermissionRequests, ChatappProvider, conversationInactivityJob, ConversationQueries, CreateTemplate, EndInactiveConversation,
   InactivitySchedule, MediaFetcher, MediaRetention, SenderConnection, OutboundSends, ProviderSenders, ReceiveCustomerMessage, RecordChatappCallEvent, RegisterSender, ReplyGenerator, SecretCipher,
   SEND_SWEEP_INTERVAL_MS, SendFreeformMessage, SendReservationSweep, SendTemplateMessage, ToggleAi, TOKENS, type Token, UpdateSender,
 } from '@voiceplane/application';
@@ -154,6 +154,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   // What automations' chat-app step and apply checks use.
   single(TOKENS.AutomationChatapp, () => new ChatappForAutomations(get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), get(TOKENS.SendTemplateMessage)));
   single(TOKENS.PermissionRequestSender, () => new ChatappPermissionRequests(c.get(OutboundSends), get(TOKENS.ChatappProvider)));
+  single(TOKENS.ConversationQueries, () => new ConversationQueries(get(TOKENS.ConversationRepository), get(TOKENS.ToolInvocationLog)));
   single(TOKENS.ToggleAi, () => new ToggleAi(get(TOKENS.UnitOfWork), get(TOKENS.ConversationRepository), get(TOKENS.Clock)));
   single(TOKENS.EndInactiveConversation, () => new EndInactiveConversation(
     get(TOKENS.UnitOfWork), get(TOKENS.ConversationRepository), get(TOKENS.SenderRepository), get(TOKENS.AssistantRepository),

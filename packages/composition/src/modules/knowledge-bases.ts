@@ -1,4 +1,4 @@
-import { KnowledgeBaseService, KnowledgeLookup, ProcessDocument, processDocumentJob, TOKENS } from '@voiceplane/application';
+import { ManageKnowledgeBases, KnowledgeLookup, ProcessDocument, processDocumentJob, TOKENS } from '@voiceplane/application';
 import { KnowledgeBaseController } from '@voiceplane/adapter-http';
 import { PostgresKnowledgeRetrieval, TypeormKnowledgeBaseRepository, TypeormKnowledgeDocumentRepository } from '@voiceplane/adapter-typeorm';
 import { DEFAULT_CRAWL, ExtractingDocumentReader } from '@voiceplane/adapter-documents';
@@ -17,7 +17,7 @@ export const knowledgeBasesModule: ApiModule = ({ container: c, config, database
   // Searches made for answers are logged on the call or conversation (the tools module binds the log).
   single(TOKENS.KnowledgeLookup, () => new KnowledgeLookup(c.get(TOKENS.KnowledgeRetrieval), c.get(TOKENS.ToolInvocationLog), c.get(TOKENS.Ids), c.get(TOKENS.Clock)));
   single(TOKENS.DocumentReader, () => new ExtractingDocumentReader(c.get(TOKENS.OutboundHttpClient), { ...DEFAULT_CRAWL, userAgent: `voiceplane/${VERSION}` }));
-  single(TOKENS.KnowledgeBaseService, () => new KnowledgeBaseService(
+  single(TOKENS.ManageKnowledgeBases, () => new ManageKnowledgeBases(
     c.get(TOKENS.UnitOfWork), c.get(TOKENS.UserRepository), c.get(TOKENS.KnowledgeBaseRepository), c.get(TOKENS.KnowledgeDocumentRepository),
     c.get(TOKENS.JobScheduler), c.get(TOKENS.Clock),
   ));

@@ -1,14 +1,14 @@
 import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { ConversationRef, ConversationRepository, ToggleAi, TOKENS, ToolInvocationLog } from '@voiceplane/application';
+import { ConversationQueries, ConversationRef, ToggleAi, TOKENS } from '@voiceplane/application';
 import { presentToolInvocation } from '../calls/call-presenters';
 import { parse, reply } from '../../pipeline/responses';
-import { Answer, refuse } from '../../pipeline/answers';
+import { Answer, answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { ConversationListQuery, CursorQuery } from './chatapp-body';
-import { CONVERSATION_NOT_FOUND } from './chatapp-answers';
+import { CONVERSATION_ANSWERS, CONVERSATION_NOT_FOUND } from './chatapp-answers';
 import { presentConversation, presentConversationMessage } from './chatapp-presenters';
 import { decodeCursor, encodeCursor } from './conversation-cursor';
 
@@ -26,9 +26,8 @@ export function conversationRef(raw: string, notFound: Answer = CONVERSATION_NOT
 @Controller('/api/user/conversations')
 export class ConversationController {
   constructor(
-    @inject(TOKENS.ConversationRepository) private readonly conversations: ConversationRepository,
+    @inject(TOKENS.ConversationQueries) private readonly conversations: ConversationQueries,
     @inject(TOKENS.ToggleAi) private readonly toggle: ToggleAi,
-    @inject(TOKENS.ToolInvocationLog) private readonly toolCalls: ToolInvocationLog,
   ) {}
 
   @Doc({ summary: 'List conversations, most recent message first', tag: 'Conversations', query: ConversationListQuery })
@@ -45,22 +44,24 @@ export class ConversationController {
   @Doc({ summary: 'Get a conversation by UUID or id, with the knowledge-base searches its AI replies used', tag: 'Conversations' })
   @Get('/:uuid')
   async get(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string) {
-    const conversation = await this.conversations.findOwned(principalOf(req).userId, conversationRef(uuid));
-    if (conversation === null) refuse(CONVERSATION_NOT_FOUND);
+    const found = await this.conversations.get(principalOf(req).userId, conversationRef(uuid));
+    if (!found.ok) answer(CONVERSATION_ANSWERS, found.error);
     // What the assistant used while answering (knowledge-base searches), as a call lists its tool calls.
-    const toolCalls = await this.toolCalls.listForConversation(conversation.id);
+    const { conversation, toolCalls } = found.value;
     return reply(200, { status: true, data: { ...presentConversation(conversation), tool_calls: toolCalls.map(presentToolInvocation) } });
   }
 
   @Doc({ summary: 'A conversation\'s messages, newest first', tag: 'Conversations', query: CursorQuery })
   @Get('/:uuid/messages')
   async messages(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string) {
-    const conversation = await this.conversations.findOwned(principalOf(req).userId, conversationRef(uuid));
-    if (conversation === null) refuse(CONVERSATION_NOT_FOUND);
-    const query = parse(CursorQuery, req.query ?? {}, FAMILY);
-    const perPage = query.per_page ?? 15;
-    const page = await this.conversations.messages(conversation.id, decodeCursor(query.cursor, false), perPage);
-    return reply(200, { status: true, data: page.items.map(presentConversationMessage), next_cursor: encodeCursor(page.next), prev_cursor: encodeCursor(page.prev), per_page: perPage });
+    const pageOf = () => {
+      const query = parse(CursorQuery, req.query ?? {}, FAMILY);
+      return { cursor: decodeCursor(query.cursor, false), perPage: query.per_page ?? 15 };
+    };
+    const page = await this.conversations.messages(principalOf(req).userId, conversationRef(uuid), pageOf);
+    if (!page.ok) answer(CONVERSATION_ANSWERS, page.error);
+    const { items, next, prev, request } = page.value;
+    return reply(200, { status: true, data: items.map(presentConversationMessage), next_cursor: encodeCursor(next), prev_cursor: encodeCursor(prev), per_page: request.perPage });
   }
 
   @Doc({ summary: 'Switch AI replies off (human takeover; API key only)', tag: 'Conversations', success: 200, auth: 'api_key' })

@@ -1,13 +1,12 @@
 import { Controller, Delete, Get, Params, Post, Put, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { KnowledgeBaseRepository, KnowledgeBaseService, KnowledgeDocumentRepository, TOKENS } from '@voiceplane/application';
-import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer, refuse } from '../../pipeline/answers';
+import { KnowledgeBaseChanges, ManageKnowledgeBases, TOKENS } from '@voiceplane/application';
+import { failValidation, parse, pathId, reply } from '../../pipeline/responses';
+import { answer } from '../../pipeline/answers';
 import { ApiRequest, principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { validateDto } from '../../validation';
-import { failValidation } from '../../pipeline/responses';
 import { CreateDocumentBody, CreateKnowledgeBaseBody, documentFrom, UpdateDocumentBody, UpdateKnowledgeBaseBody } from './document-body';
 import { DOCUMENT_NOT_FOUND, KNOWLEDGE_BASE_ANSWERS, KNOWLEDGE_BASE_NOT_FOUND } from './knowledge-base-answers';
 import { presentDocument, presentKnowledgeBase } from './presenters';
@@ -15,19 +14,15 @@ import { presentDocument, presentKnowledgeBase } from './presenters';
 const tag = 'Knowledge bases';
 const KB = '/api/user/knowledgebases';
 
-/** Knowledge bases and their documents, as the MCP server and the OpenClaw plugin call them. */
+/** Knowledge bases and their documents, as the MCP server and the OpenClaw plugin call them; ownership and limits in ManageKnowledgeBases. */
 @Controller(KB)
 export class KnowledgeBaseController {
-  constructor(
-    @inject(TOKENS.KnowledgeBaseRepository) private readonly knowledgeBases: KnowledgeBaseRepository,
-    @inject(TOKENS.KnowledgeDocumentRepository) private readonly documents: KnowledgeDocumentRepository,
-    @inject(TOKENS.KnowledgeBaseService) private readonly service: KnowledgeBaseService,
-  ) {}
+  constructor(@inject(TOKENS.ManageKnowledgeBases) private readonly knowledgeBases: ManageKnowledgeBases) {}
 
   @Doc({ summary: 'Knowledge bases of the account', tag })
   @Get('/')
   async list(@Request() req: ExpressRequest) {
-    return reply(200, { data: (await this.knowledgeBases.listOwned(principalOf(req).userId)).map(presentKnowledgeBase) });
+    return reply(200, { data: (await this.knowledgeBases.list(principalOf(req).userId)).map(presentKnowledgeBase) });
   }
 
   @Doc({ summary: 'Create a knowledge base', tag, body: CreateKnowledgeBaseBody, success: 201 })
@@ -35,7 +30,7 @@ export class KnowledgeBaseController {
   async create(@Request() req: ExpressRequest) {
     const body = parse(CreateKnowledgeBaseBody, req.body);
     const p = principalOf(req);
-    const created = await this.service.create(p.userId, p.plan, { name: body.name, description: body.description ?? null });
+    const created = await this.knowledgeBases.create(p.userId, p.plan, { name: body.name, description: body.description ?? null });
     if (!created.ok) answer(KNOWLEDGE_BASE_ANSWERS, created.error);
     return reply(201, { data: presentKnowledgeBase(created.value) });
   }
@@ -43,40 +38,34 @@ export class KnowledgeBaseController {
   @Doc({ summary: 'One knowledge base', tag })
   @Get('/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const kb = await this.knowledgeBases.findOwned(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND));
-    if (!kb) refuse(KNOWLEDGE_BASE_NOT_FOUND);
-    return reply(200, { data: presentKnowledgeBase(kb) });
+    const kb = await this.knowledgeBases.get(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND));
+    if (!kb.ok) answer(KNOWLEDGE_BASE_ANSWERS, kb.error);
+    return reply(200, { data: presentKnowledgeBase(kb.value) });
   }
 
   /** A missing knowledge base answers 404 even when the body is invalid too. */
   @Doc({ summary: 'Rename or describe a knowledge base', tag, body: UpdateKnowledgeBaseBody })
   @Put('/:id')
   async update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const userId = principalOf(req).userId;
-    const kbId = pathId(id, KNOWLEDGE_BASE_NOT_FOUND);
-    const body = validateDto(UpdateKnowledgeBaseBody, req.body, { partial: true });
-    if (!body.ok) {
-      if (!(await this.knowledgeBases.findOwned(userId, kbId))) refuse(KNOWLEDGE_BASE_NOT_FOUND);
-      failValidation(body.errors);
-    }
-    const kb = await this.knowledgeBases.update(userId, kbId, { name: body.value.name, description: body.value.description });
-    if (!kb) refuse(KNOWLEDGE_BASE_NOT_FOUND);
-    return reply(200, { data: presentKnowledgeBase(kb) });
+    const kb = await this.knowledgeBases.update(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND), () => changesOf(UpdateKnowledgeBaseBody, req.body));
+    if (!kb.ok) answer(KNOWLEDGE_BASE_ANSWERS, kb.error);
+    return reply(200, { data: presentKnowledgeBase(kb.value) });
   }
 
   @Doc({ summary: 'Delete a knowledge base, its documents and their passages', tag })
   @Delete('/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    if (!(await this.knowledgeBases.delete(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND)))) refuse(KNOWLEDGE_BASE_NOT_FOUND);
+    const removed = await this.knowledgeBases.delete(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND));
+    if (!removed.ok) answer(KNOWLEDGE_BASE_ANSWERS, removed.error);
     return reply(200, { message: 'Knowledgebase deleted successfully' });
   }
 
   @Doc({ summary: 'Documents of a knowledge base, oldest first', tag })
   @Get('/:id/documents')
   async documentList(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const docs = await this.documents.list(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND));
-    if (!docs) refuse(KNOWLEDGE_BASE_NOT_FOUND);
-    return reply(200, { data: docs.map(presentDocument) });
+    const docs = await this.knowledgeBases.documentsOf(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND));
+    if (!docs.ok) answer(KNOWLEDGE_BASE_ANSWERS, docs.error);
+    return reply(200, { data: docs.value.map(presentDocument) });
   }
 
   /** The knowledge base is looked up before the body, so a stranger's id is 404 whatever was sent. */
@@ -87,10 +76,8 @@ export class KnowledgeBaseController {
   @Post('/:id/documents')
   async addDocument(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const p = principalOf(req);
-    const kbId = pathId(id, KNOWLEDGE_BASE_NOT_FOUND);
-    if (!(await this.knowledgeBases.findOwned(p.userId, kbId))) refuse(KNOWLEDGE_BASE_NOT_FOUND);
-    const document = documentFrom(req.body, (req as ApiRequest).ctx.upload);
-    const added = await this.service.addDocument(p.userId, p.plan, kbId, document);
+    const documentOf = () => documentFrom(req.body, (req as ApiRequest).ctx.upload);
+    const added = await this.knowledgeBases.addDocument(p.userId, p.plan, pathId(id, KNOWLEDGE_BASE_NOT_FOUND), documentOf);
     if (!added.ok) answer(KNOWLEDGE_BASE_ANSWERS, added.error);
     return reply(201, { data: presentDocument(added.value) });
   }
@@ -98,32 +85,34 @@ export class KnowledgeBaseController {
   @Doc({ summary: 'One document with its processing status', tag })
   @Get('/:id/documents/:document_id')
   async document(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'document_id' }) documentId: string) {
-    const doc = await this.documents.find(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND), pathId(documentId, DOCUMENT_NOT_FOUND));
-    if (!doc) refuse(DOCUMENT_NOT_FOUND);
-    return reply(200, { data: presentDocument(doc) });
+    const doc = await this.knowledgeBases.document(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND), pathId(documentId, DOCUMENT_NOT_FOUND));
+    if (!doc.ok) answer(KNOWLEDGE_BASE_ANSWERS, doc.error);
+    return reply(200, { data: presentDocument(doc.value) });
   }
 
+  /** A missing document answers 404 even when the body is invalid too. */
   @Doc({ summary: 'Rename or describe a document', tag, body: UpdateDocumentBody })
   @Put('/:id/documents/:document_id')
   async renameDocument(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'document_id' }) documentId: string) {
-    const userId = principalOf(req).userId;
     const kbId = pathId(id, KNOWLEDGE_BASE_NOT_FOUND);
     const docId = pathId(documentId, DOCUMENT_NOT_FOUND);
-    const body = validateDto(UpdateDocumentBody, req.body, { partial: true });
-    if (!body.ok) {
-      if (!(await this.documents.find(userId, kbId, docId))) refuse(DOCUMENT_NOT_FOUND);
-      failValidation(body.errors);
-    }
-    const doc = await this.documents.rename(userId, kbId, docId, { name: body.value.name, description: body.value.description });
-    if (!doc) refuse(DOCUMENT_NOT_FOUND);
-    return reply(200, { data: presentDocument(doc) });
+    const doc = await this.knowledgeBases.renameDocument(principalOf(req).userId, kbId, docId, () => changesOf(UpdateDocumentBody, req.body));
+    if (!doc.ok) answer(KNOWLEDGE_BASE_ANSWERS, doc.error);
+    return reply(200, { data: presentDocument(doc.value) });
   }
 
   @Doc({ summary: 'Delete a document and its passages', tag })
   @Delete('/:id/documents/:document_id')
   async removeDocument(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'document_id' }) documentId: string) {
-    const removed = await this.documents.delete(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND), pathId(documentId, DOCUMENT_NOT_FOUND));
-    if (!removed) refuse(DOCUMENT_NOT_FOUND);
+    const removed = await this.knowledgeBases.deleteDocument(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND), pathId(documentId, DOCUMENT_NOT_FOUND));
+    if (!removed.ok) answer(KNOWLEDGE_BASE_ANSWERS, removed.error);
     return reply(200, { message: 'Document deleted successfully' });
   }
+}
+
+/** The name and description a PUT changes; absent keys stay. */
+function changesOf(shape: typeof UpdateKnowledgeBaseBody | typeof UpdateDocumentBody, raw: unknown): KnowledgeBaseChanges {
+  const body = validateDto(shape, raw, { partial: true });
+  if (!body.ok) failValidation(body.errors);
+  return { name: body.value.name, description: body.value.description };
 }
