@@ -3,9 +3,24 @@ import {
   AssistantChange, AssistantFilter, AssistantNotFound, AssistantRepository, AssistantWrite, InboundNumberTaken, Outbox, Page, PageRequest,
 } from '@voiceplane/application';
 import { Database } from '../../database';
+import type { AssistantRecord } from '../../records';
 import { num, pageClause } from '../rows';
-import { totalOf } from './paging';
-import { ASSISTANT_SELECT, CONFIG_COLUMNS, configParams, OUTBOUND_COLUMNS, toAssistant, toOutboundAssistant } from './assistant-rows';
+import { Counted, totalOf } from './paging';
+import {
+  ASSISTANT_SELECT, AssistantRow, CONFIG_COLUMNS, configParams, OUTBOUND_COLUMNS, OutboundAssistantRow, toAssistant, toOutboundAssistant,
+} from './assistant-rows';
+
+/** The ids of the references a request names that the account owns (bigint arrays: strings), its tools' names, and whether the inbound number is taken. */
+interface OwnedReferenceRow {
+  folder_ids: string[];
+  knowledge_base_ids: string[];
+  phone_number_ids: string[];
+  label_ids: string[];
+  tools: Array<{ id: number; name: string }>;
+  event_type_ids: string[];
+  assistant_ids: string[];
+  inbound_taken: boolean;
+}
 
 const INBOUND_NUMBER_INDEX = 'assistants_inbound_number_uq';
 
@@ -41,20 +56,20 @@ export class TypeormAssistantRepository implements AssistantRepository {
   create(userId: number, config: AssistantConfig): Promise<Assistant | InboundNumberTaken> {
     return this.guardInboundNumber(async () => {
       const placeholders = CONFIG_COLUMNS.map((_, i) => `$${i + 2}`).join(', ');
-      const row = await this.db.one(
+      const row = await this.db.one<AssistantRecord>(
         `INSERT INTO assistants (user_id, ${CONFIG_COLUMNS.join(', ')}) VALUES ($1, ${placeholders}) RETURNING *`,
         [userId, ...configParams(config)],
       );
       const id = num(row!.id);
       await this.attach(id, config, { toolIds: true, labelIds: true });
-      return toAssistant({ ...row, tool_ids: config.toolIds, label_ids: config.labelIds });
+      return toAssistant({ ...row!, tool_ids: config.toolIds, label_ids: config.labelIds });
     });
   }
 
   async findOwned(userId: number, id: number, options: { lock?: boolean } = {}): Promise<Assistant | null> {
     // Raw SQL: the optional row lock makes a status or webhook change and a reader of them take turns.
     const lock = options.lock ? ' FOR UPDATE OF a' : '';
-    const row = await this.db.one(`${ASSISTANT_SELECT} WHERE a.user_id = $1 AND a.id = $2${lock}`, [userId, id]);
+    const row = await this.db.one<AssistantRow>(`${ASSISTANT_SELECT} WHERE a.user_id = $1 AND a.id = $2${lock}`, [userId, id]);
     return row ? toAssistant(row) : null;
   }
 
@@ -77,36 +92,36 @@ export class TypeormAssistantRepository implements AssistantRepository {
     const links = { tool_ids: current.toolIds, label_ids: current.labelIds };
     switch (write.kind) {
       case 'status': {
-        const row = await this.db.one(`UPDATE assistants SET status = $2, updated_at = now() WHERE id = $1 RETURNING *`, [current.id, write.status]);
-        return toAssistant({ ...row, ...links });
+        const row = await this.db.one<AssistantRecord>(`UPDATE assistants SET status = $2, updated_at = now() WHERE id = $1 RETURNING *`, [current.id, write.status]);
+        return toAssistant({ ...row!, ...links });
       }
       case 'webhook': {
-        const row = await this.db.one(
+        const row = await this.db.one<AssistantRecord>(
           `UPDATE assistants SET is_webhook_active = $2, webhook_url = $3, updated_at = now() WHERE id = $1 RETURNING *`,
           [current.id, write.webhook.isWebhookActive, write.webhook.webhookUrl],
         );
-        return toAssistant({ ...row, ...links });
+        return toAssistant({ ...row!, ...links });
       }
       case 'config':
         return this.guardInboundNumber(async () => {
           const { config } = write;
           const sets = CONFIG_COLUMNS.map((c, i) => `${c} = $${i + 2}`).join(', ');
-          const row = await this.db.one(`UPDATE assistants SET ${sets}, updated_at = now() WHERE id = $1 RETURNING *`, [current.id, ...configParams(config)]);
+          const row = await this.db.one<AssistantRecord>(`UPDATE assistants SET ${sets}, updated_at = now() WHERE id = $1 RETURNING *`, [current.id, ...configParams(config)]);
           await this.attach(current.id, config, write.replace);
-          return toAssistant({ ...row, tool_ids: config.toolIds, label_ids: config.labelIds });
+          return toAssistant({ ...row!, tool_ids: config.toolIds, label_ids: config.labelIds });
         });
     }
   }
 
   async delete(userId: number, id: number): Promise<boolean> {
-    const rows = await this.db.query(`DELETE FROM assistants WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id]);
+    const rows = await this.db.query<Pick<AssistantRecord, 'id'>>(`DELETE FROM assistants WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id]);
     return rows.length > 0;
   }
 
   async list(userId: number, page: PageRequest, filter: AssistantFilter): Promise<Page<Assistant>> {
     const { clause, params } = filterClause(userId, filter);
     const limit = pageClause(page, params.length + 1);
-    const rows = await this.db.query(
+    const rows = await this.db.query<AssistantRow & Counted>(
       `SELECT listed.*, count(*) OVER () AS total FROM (${ASSISTANT_SELECT} WHERE ${clause}) listed ORDER BY listed.id DESC ${limit.sql}`,
       [...params, ...limit.params],
     );
@@ -115,12 +130,12 @@ export class TypeormAssistantRepository implements AssistantRepository {
 
   async listAll(userId: number, filter: AssistantFilter): Promise<Assistant[]> {
     const { clause, params } = filterClause(userId, filter);
-    const rows = await this.db.query(`${ASSISTANT_SELECT} WHERE ${clause} ORDER BY a.id`, params);
+    const rows = await this.db.query<AssistantRow>(`${ASSISTANT_SELECT} WHERE ${clause} ORDER BY a.id`, params);
     return rows.map(toAssistant);
   }
 
   async listOutbound(userId: number): Promise<OutboundAssistant[]> {
-    const rows = await this.db.query(
+    const rows = await this.db.query<OutboundAssistantRow>(
       `SELECT ${OUTBOUND_COLUMNS} FROM assistants WHERE user_id = $1 AND type = 'outbound' ORDER BY id`,
       [userId],
     );
@@ -128,7 +143,7 @@ export class TypeormAssistantRepository implements AssistantRepository {
   }
 
   async setCompliance(id: number, blocked: boolean, reason: string | null): Promise<boolean> {
-    const rows = await this.db.query(
+    const rows = await this.db.query<Pick<AssistantRecord, 'id'>>(
       `UPDATE assistants SET compliance_blocked = $2, compliance_reason = $3, updated_at = now() WHERE id = $1 RETURNING id`,
       [id, blocked, reason],
     );
@@ -140,7 +155,7 @@ export class TypeormAssistantRepository implements AssistantRepository {
     const lists = [q.folderIds, q.knowledgeBaseIds, q.phoneNumberIds, q.labelIds, q.toolIds, q.eventTypeIds, q.assistantIds];
     if (lists.every((l) => l.length === 0) && !q.inboundNumber) return EMPTY_REFERENCES;
     const owned = (table: string, param: number) => `ARRAY(SELECT id FROM ${table} WHERE user_id = $1 AND id = ANY($${param}::bigint[]))`;
-    const r = await this.db.one(
+    const r = await this.db.one<OwnedReferenceRow>(
       `SELECT ${owned('folders', 2)} AS folder_ids,
               ${owned('knowledge_bases', 3)} AS knowledge_base_ids,
               ${owned('phone_numbers', 4)} AS phone_number_ids,
@@ -153,16 +168,16 @@ export class TypeormAssistantRepository implements AssistantRepository {
                         AND ($10::bigint IS NULL OR id <> $10::bigint)) AS inbound_taken`,
       [userId, ...lists, q.inboundNumber?.phoneNumberId ?? null, q.inboundNumber?.exceptAssistantId ?? null],
     );
-    const ids = (v: unknown) => new Set((v as unknown[]).map(num));
+    const ids = (v: readonly string[]) => new Set(v.map(num));
     return {
       folderIds: ids(r!.folder_ids),
       knowledgeBaseIds: ids(r!.knowledge_base_ids),
       phoneNumberIds: ids(r!.phone_number_ids),
       labelIds: ids(r!.label_ids),
-      toolNames: new Map((r!.tools as Array<{ id: number; name: string }>).map((t) => [num(t.id), t.name])),
+      toolNames: new Map(r!.tools.map((t) => [num(t.id), t.name])),
       eventTypeIds: ids(r!.event_type_ids),
       assistantIds: ids(r!.assistant_ids),
-      inboundNumberTaken: r!.inbound_taken as boolean,
+      inboundNumberTaken: r!.inbound_taken,
     };
   }
 

@@ -1,4 +1,5 @@
 import { Assistant, AssistantConfig, OutboundAssistant, snakeCase } from '@voiceplane/domain';
+import type { AssistantRecord } from '../../records';
 import { num, numOrNull } from '../rows';
 
 /** Configuration fields kept in columns of their snake_case names; tool and label ids live in join tables. */
@@ -35,33 +36,47 @@ export const ASSISTANT_SELECT = `
     ARRAY(SELECT l.label_id FROM assistant_labels l WHERE l.assistant_id = a.id ORDER BY l.position) AS label_ids
   FROM assistants a`;
 
-export function toAssistant(r: Record<string, unknown>): Assistant {
-  const config: Record<string, unknown> = {};
-  for (const f of CONFIG_FIELDS) config[f] = BIGINT_REFERENCES.has(f) ? numOrNull(r[snakeCase(f)]) : r[snakeCase(f)];
+/**
+ * What ASSISTANT_SELECT reads: the whole record and its links (bigint arrays: strings), or a row
+ * written with the links it was given (numbers).
+ */
+export type AssistantRow = AssistantRecord & { tool_ids: ReadonlyArray<string | number>; label_ids: ReadonlyArray<string | number> };
+
+export function toAssistant(r: AssistantRow): Assistant {
+  const config: Partial<Record<(typeof CONFIG_FIELDS)[number], unknown>> = {};
+  for (const f of CONFIG_FIELDS) {
+    // Every configuration field has the column of its snake_case name (the record declares them all).
+    const value = r[snakeCase(f) as keyof AssistantRecord];
+    config[f] = BIGINT_REFERENCES.has(f) ? numOrNull(value) : value;
+  }
   return {
     ...(config as unknown as Omit<AssistantConfig, 'toolIds' | 'labelIds'>),
     id: num(r.id),
     userId: num(r.user_id),
     status: r.status as Assistant['status'],
-    complianceBlocked: r.compliance_blocked as boolean,
-    toolIds: (r.tool_ids as unknown[]).map(num),
-    labelIds: (r.label_ids as unknown[]).map(num),
-    createdAt: new Date(r.created_at as string),
-    updatedAt: new Date(r.updated_at as string),
+    complianceBlocked: r.compliance_blocked,
+    toolIds: r.tool_ids.map(num),
+    labelIds: r.label_ids.map(num),
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
   };
 }
 
 export const OUTBOUND_COLUMNS = `id, user_id, name, type, mode, status, voice_id, language_id, timezone, initial_message,
   system_prompt, variables, webhook_url, is_webhook_active, created_at, updated_at`;
 
-export function toOutboundAssistant(r: Record<string, unknown>): OutboundAssistant {
+/** OUTBOUND_COLUMNS of `assistants`. */
+export type OutboundAssistantRow = Pick<AssistantRecord, 'id' | 'user_id' | 'name' | 'type' | 'mode' | 'status' | 'voice_id' | 'language_id'
+  | 'timezone' | 'initial_message' | 'system_prompt' | 'variables' | 'webhook_url' | 'is_webhook_active' | 'created_at' | 'updated_at'>;
+
+export function toOutboundAssistant(r: OutboundAssistantRow): OutboundAssistant {
   return {
-    id: num(r.id), userId: num(r.user_id), name: r.name as string, type: r.type as OutboundAssistant['type'],
+    id: num(r.id), userId: num(r.user_id), name: r.name, type: r.type as OutboundAssistant['type'],
     mode: r.mode as OutboundAssistant['mode'], status: r.status as OutboundAssistant['status'],
-    voiceId: r.voice_id as number | null, languageId: r.language_id as number, timezone: r.timezone as string,
-    initialMessage: r.initial_message as string, systemPrompt: r.system_prompt as string,
-    variables: r.variables as Record<string, string>, webhookUrl: r.webhook_url as string | null,
-    isWebhookActive: r.is_webhook_active as boolean,
-    createdAt: new Date(r.created_at as string), updatedAt: new Date(r.updated_at as string),
+    voiceId: r.voice_id, languageId: r.language_id, timezone: r.timezone,
+    initialMessage: r.initial_message, systemPrompt: r.system_prompt,
+    variables: r.variables, webhookUrl: r.webhook_url,
+    isWebhookActive: r.is_webhook_active,
+    createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
   };
 }

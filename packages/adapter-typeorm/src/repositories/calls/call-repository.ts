@@ -3,15 +3,24 @@ import {
   AcceptedRuntimeEvent, CallChange, CallChanges, CallFilter, ChatappCallActivity, CallNotFound, CallRepository, InboundRoute, Outbox, NewCall, Page, PageRequest,
 } from '@voiceplane/application';
 import { Database } from '../../database';
+import type { CallRecord, PhoneNumberRecord, SipTrunkRecord } from '../../records';
 import { dateOrNull, num, numOrNull, pageClause } from '../rows';
-import { totalOf } from '../assistants/paging';
+import { Counted, totalOf } from '../assistants/paging';
 
 const SUMMARY_COLUMNS = `id, user_id, assistant_id, direction, channel, status, customer_phone, assistant_phone, phone_number_id,
   sender_id, conversation_id, automation_run_id, variables, extracted_variables, duration, cost, recording_url, ended_reason,
   provider_call_id, created_at, answered_at, finished_at, updated_at`;
 const COLUMNS = `${SUMMARY_COLUMNS}, transcript_items, runtime_config`;
 
-function toSummary(r: Record<string, unknown>): CallSummary {
+/** SUMMARY_COLUMNS: the call without its documents. COLUMNS is every column of `calls`: a whole `CallRecord`. */
+type SummaryRow = Omit<CallRecord, 'transcript_items' | 'runtime_config'>;
+
+/** The number a call came in on, its SIP trunk if any (LEFT JOIN) and the inbound assistant answering it if any. */
+type InboundRouteRow = Pick<PhoneNumberRecord, 'id' | 'user_id' | 'phone_number'>
+  & { [K in 'outbound_trunk_id' | 'sip_calling_format' | 'outbound_proxy']: SipTrunkRecord[K] | null }
+  & { assistant_id: string | null };
+
+function toSummary(r: SummaryRow): CallSummary {
   return {
     id: num(r.id),
     userId: num(r.user_id),
@@ -19,28 +28,28 @@ function toSummary(r: Record<string, unknown>): CallSummary {
     direction: r.direction as Call['direction'],
     channel: r.channel as Call['channel'],
     status: r.status as CallStatus,
-    customerPhone: r.customer_phone as string,
-    assistantPhone: (r.assistant_phone as string | null) ?? null,
+    customerPhone: r.customer_phone,
+    assistantPhone: r.assistant_phone ?? null,
     phoneNumberId: numOrNull(r.phone_number_id),
     senderId: numOrNull(r.sender_id),
-    conversationId: (r.conversation_id as string | null) ?? null,
-    automationRunId: (r.automation_run_id as string | null) ?? null,
+    conversationId: r.conversation_id ?? null,
+    automationRunId: r.automation_run_id ?? null,
     variables: r.variables as Record<string, string>,
-    extractedVariables: r.extracted_variables as Record<string, unknown>,
+    extractedVariables: r.extracted_variables,
     duration: num(r.duration),
     cost: num(r.cost),
-    recordingUrl: (r.recording_url as string | null) ?? null,
-    endedReason: (r.ended_reason as string | null) ?? null,
-    providerCallId: (r.provider_call_id as string | null) ?? null,
-    createdAt: new Date(r.created_at as string),
+    recordingUrl: r.recording_url ?? null,
+    endedReason: r.ended_reason ?? null,
+    providerCallId: r.provider_call_id ?? null,
+    createdAt: new Date(r.created_at),
     answeredAt: dateOrNull(r.answered_at),
     finishedAt: dateOrNull(r.finished_at),
-    updatedAt: new Date(r.updated_at as string),
+    updatedAt: new Date(r.updated_at),
   };
 }
 
-function toCall(r: Record<string, unknown>): Call {
-  return { ...toSummary(r), transcript: r.transcript_items as TranscriptItem[], runtimeConfig: r.runtime_config as RuntimeConfig };
+function toCall(r: CallRecord): Call {
+  return { ...toSummary(r), transcript: r.transcript_items as TranscriptItem[], runtimeConfig: r.runtime_config as unknown as RuntimeConfig };
 }
 
 /** Column and encoding of each field an event may change. */
@@ -64,7 +73,9 @@ export class TypeormCallRepository implements CallRepository {
 
   async chatappActivity(senderId: number, customerPhone: string, since: Date, lock: boolean): Promise<ChatappCallActivity> {
     // An advisory lock: the sender's row belongs to the chat-app capability, and a sender with no call has no call row to lock.
-    if (lock) await this.db.query(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, [SENDER_LINE_LOCK_CLASS, String(senderId)]);
+    if (lock) {
+      await this.db.query(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, [SENDER_LINE_LOCK_CLASS, String(senderId)]);
+    }
     const rows = await this.db.query<{ status: CallStatus; customer_phone: string; created_at: string }>(
       `SELECT status, customer_phone, created_at FROM calls
         WHERE channel = 'chatapp' AND sender_id = $1
@@ -80,7 +91,7 @@ export class TypeormCallRepository implements CallRepository {
 
   async create(call: NewCall): Promise<{ call: Call; created: boolean }> {
     // Raw SQL: ON CONFLICT on the partial unique provider id answers a repeated inbound report with no row instead of an error.
-    const row = await this.db.one(
+    const row = await this.db.one<CallRecord>(
       `INSERT INTO calls (user_id, assistant_id, direction, channel, status, customer_phone, assistant_phone, phone_number_id,
          sender_id, conversation_id, automation_run_id, variables, runtime_config, provider_call_id, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::json, $13::json, $14, $15, $15)
@@ -114,7 +125,7 @@ export class TypeormCallRepository implements CallRepository {
   }
 
   async findOwned(userId: number, id: number): Promise<Call | null> {
-    const row = await this.db.one(`SELECT ${COLUMNS} FROM calls WHERE id = $1 AND user_id = $2`, [id, userId]);
+    const row = await this.db.one<CallRecord>(`SELECT ${COLUMNS} FROM calls WHERE id = $1 AND user_id = $2`, [id, userId]);
     return row ? toCall(row) : null;
   }
 
@@ -134,7 +145,7 @@ export class TypeormCallRepository implements CallRepository {
     if (filter.from !== undefined) add('created_at >= ?', filter.from);
     if (filter.to !== undefined) add('created_at <= ?', filter.to);
     const limit = pageClause(page, params.length + 1);
-    const rows = await this.db.query(
+    const rows = await this.db.query<SummaryRow & Counted>(
       `SELECT ${SUMMARY_COLUMNS}, count(*) OVER () AS total FROM calls WHERE ${where.join(' AND ')} ORDER BY id DESC ${limit.sql}`,
       [...params, ...limit.params],
     );
@@ -143,19 +154,19 @@ export class TypeormCallRepository implements CallRepository {
   }
 
   async findById(id: number): Promise<Call | null> {
-    const row = await this.db.one(`SELECT ${COLUMNS} FROM calls WHERE id = $1`, [id]);
+    const row = await this.db.one<CallRecord>(`SELECT ${COLUMNS} FROM calls WHERE id = $1`, [id]);
     return row ? toCall(row) : null;
   }
 
   async findByProviderCallId(providerCallId: string): Promise<Call | null> {
-    const row = await this.db.one(`SELECT ${COLUMNS} FROM calls WHERE provider_call_id = $1`, [providerCallId]);
+    const row = await this.db.one<CallRecord>(`SELECT ${COLUMNS} FROM calls WHERE provider_call_id = $1`, [providerCallId]);
     return row ? toCall(row) : null;
   }
 
   update<A, E>(id: number, decide: (call: Call) => Promise<Result<CallChange<A>, E>>): Promise<Result<A, E | CallNotFound>> {
     return this.db.transaction(async () => {
       // Raw SQL: the row lock makes the runtime events and dispatch failures of one call take turns.
-      const row = await this.db.one(`SELECT ${COLUMNS} FROM calls WHERE id = $1 FOR UPDATE`, [id]);
+      const row = await this.db.one<CallRecord>(`SELECT ${COLUMNS} FROM calls WHERE id = $1 FOR UPDATE`, [id]);
       if (row === null) return err({ code: 'call_not_found' as const });
       const decision = await decide(toCall(row));
       if (!decision.ok) return decision;
@@ -203,12 +214,12 @@ export class TypeormCallRepository implements CallRepository {
     // purchased number (unique across accounts), then the oldest.
     const order = `ORDER BY (a.status = 'active' AND NOT a.compliance_blocked) IS TRUE DESC, p.type = 'purchased' DESC, p.id LIMIT 1`;
     const row = inboundTrunkId !== null
-      ? await this.db.one(`${select} WHERE t.inbound_trunk_id = $1 ${order}`, [inboundTrunkId])
-      : await this.db.one(`${select} WHERE p.phone_number IN ($1, $2) ${order}`, [to, to.startsWith('+') ? to.slice(1) : `+${to}`]);
+      ? await this.db.one<InboundRouteRow>(`${select} WHERE t.inbound_trunk_id = $1 ${order}`, [inboundTrunkId])
+      : await this.db.one<InboundRouteRow>(`${select} WHERE p.phone_number IN ($1, $2) ${order}`, [to, to.startsWith('+') ? to.slice(1) : `+${to}`]);
     if (row === null) return null;
     const sip: SipLine | null = row.outbound_trunk_id
-      ? { outboundTrunkId: row.outbound_trunk_id as string, callingFormat: row.sip_calling_format as string, outboundProxy: row.outbound_proxy as boolean }
+      ? { outboundTrunkId: row.outbound_trunk_id, callingFormat: row.sip_calling_format as string, outboundProxy: row.outbound_proxy as boolean }
       : null;
-    return { userId: num(row.user_id), phoneNumberId: num(row.id), phoneNumber: row.phone_number as string, sip, assistantId: numOrNull(row.assistant_id) };
+    return { userId: num(row.user_id), phoneNumberId: num(row.id), phoneNumber: row.phone_number, sip, assistantId: numOrNull(row.assistant_id) };
   }
 }

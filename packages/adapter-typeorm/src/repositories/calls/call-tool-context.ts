@@ -1,7 +1,16 @@
 import { CallStatus, isTerminal } from '@voiceplane/domain';
 import { ToolCallContext, ToolCallContextSource } from '@voiceplane/application';
 import { Database } from '../../database';
+import type { CallRecord } from '../../records';
 import { num } from '../rows';
+
+/** The call's own columns, plus what the statement digs out of its `runtime_config` (json: values as stored). */
+type ContextRow = Pick<CallRecord, 'id' | 'user_id' | 'assistant_id' | 'status' | 'customer_phone' | 'assistant_phone' | 'direction' | 'channel' | 'conversation_id' | 'variables'> & {
+  timezone: string | null;
+  assistant_variables: unknown;
+  tool_ids: unknown[];
+  knowledge_base_ids: unknown[];
+};
 
 /**
  * What the mid-call tool gateway knows about a call, from the configuration it started with. On
@@ -11,7 +20,7 @@ export class TypeormCallToolContext implements ToolCallContextSource {
   constructor(private readonly db: Database) {}
 
   async forCall(callId: number): Promise<ToolCallContext | null> {
-    const row = await this.db.one(
+    const row = await this.db.one<ContextRow>(
       `SELECT id, user_id, assistant_id, status, customer_phone, assistant_phone, direction, channel, conversation_id, variables,
               runtime_config->'assistant'->>'timezone' AS timezone,
               runtime_config->'assistant'->'variables' AS assistant_variables,
@@ -34,17 +43,17 @@ export class TypeormCallToolContext implements ToolCallContextSource {
       callId: num(row.id),
       userId: num(row.user_id),
       assistantId: num(row.assistant_id),
-      customerPhone: row.customer_phone as string,
-      assistantPhone: (row.assistant_phone as string | null) ?? null,
-      direction: row.direction as string,
-      channel: row.channel as string,
-      conversationId: (row.conversation_id as string | null) ?? null,
+      customerPhone: row.customer_phone,
+      assistantPhone: row.assistant_phone ?? null,
+      direction: row.direction,
+      channel: row.channel,
+      conversationId: row.conversation_id ?? null,
       timezone: row.timezone as string,
       variables: row.variables as Record<string, string>,
       assistantVariables: (row.assistant_variables as Record<string, string> | null) ?? {},
       ended: isTerminal(row.status as CallStatus),
-      attachedToolIds: (row.tool_ids as unknown[]).map(num),
-      knowledgeBaseIds: (row.knowledge_base_ids as unknown[]).map(num),
+      attachedToolIds: row.tool_ids.map(num),
+      knowledgeBaseIds: row.knowledge_base_ids.map(num),
     };
   }
 }

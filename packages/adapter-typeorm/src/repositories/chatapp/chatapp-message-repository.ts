@@ -4,7 +4,7 @@ import {
 } from '@voiceplane/application';
 import { Database } from '../../database';
 import { num } from '../rows';
-import { CHATAPP_COLUMNS, toChatappMessage } from './message-rows';
+import { CHATAPP_COLUMNS, ChatappMessageRow, toChatappMessage } from './message-rows';
 
 /** Built once: a hot statement's text is the prepared statement's key (see Database.query). */
 const RECORD = `WITH message AS (
@@ -21,7 +21,7 @@ export class TypeormChatappMessageRepository implements ChatappMessageRepository
   /** One statement for both rows: a send holds the user's balance lock, so every round trip counts. */
   async record(m: NewChatappMessage): Promise<StoredChatappMessage> {
     const history = m.status === 'received' ? [] : [{ status: m.status, at: m.now.toISOString() }];
-    const row = await this.db.one(
+    const row = await this.db.one<ChatappMessageRow>(
       RECORD,
       [m.userId, m.senderId, m.conversationId, m.direction, m.from, m.to, m.messageSid, m.providerMessageId, m.status, m.cost,
         m.fromAllowance, JSON.stringify(history), m.now, m.source, m.type, m.body, m.media?.url ?? null, m.media?.mediaType ?? null,
@@ -42,18 +42,18 @@ export class TypeormChatappMessageRepository implements ChatappMessageRepository
   }
 
   async findOwnedBySid(userId: number, messageSid: string): Promise<ChatappMessage | null> {
-    const row = await this.db.one(`SELECT ${CHATAPP_COLUMNS} FROM chatapp_messages WHERE message_sid = $1 AND user_id = $2`, [messageSid, userId]);
+    const row = await this.db.one<ChatappMessageRow>(`SELECT ${CHATAPP_COLUMNS} FROM chatapp_messages WHERE message_sid = $1 AND user_id = $2`, [messageSid, userId]);
     return row === null ? null : toChatappMessage(row);
   }
 
   async findByProviderMessageId(providerMessageId: string): Promise<ChatappMessage | null> {
-    const row = await this.db.one(`SELECT ${CHATAPP_COLUMNS} FROM chatapp_messages WHERE provider_message_id = $1 AND direction = 'outbound' LIMIT 1`, [providerMessageId]);
+    const row = await this.db.one<ChatappMessageRow>(`SELECT ${CHATAPP_COLUMNS} FROM chatapp_messages WHERE provider_message_id = $1 AND direction = 'outbound' LIMIT 1`, [providerMessageId]);
     return row === null ? null : toChatappMessage(row);
   }
 
   updateDelivery<A, E>(id: number, decide: (message: ChatappMessage) => Promise<Result<DeliveryStateChange<A>, E>>): Promise<Result<A, E | 'not_found'>> {
     return this.db.transaction(async () => {
-      const row = await this.db.one(`SELECT ${CHATAPP_COLUMNS} FROM chatapp_messages WHERE id = $1 FOR UPDATE`, [id]);
+      const row = await this.db.one<ChatappMessageRow>(`SELECT ${CHATAPP_COLUMNS} FROM chatapp_messages WHERE id = $1 FOR UPDATE`, [id]);
       if (row === null) return err('not_found' as const);
       const decided = await decide(toChatappMessage(row));
       if (!decided.ok) return decided;

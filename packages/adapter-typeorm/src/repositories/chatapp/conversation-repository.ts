@@ -3,8 +3,9 @@ import {
   ConversationCursor, ConversationFilter, ConversationRepository, CursorPage, cursorPage, NewConversationKey,
 } from '@voiceplane/application';
 import { Database } from '../../database';
+import type { ConversationRecord } from '../../records';
 import { dateOrNull, num, numOrNull } from '../rows';
-import { MESSAGE_SELECT, toConversationMessage } from './message-rows';
+import { MESSAGE_SELECT, MessageRow, toConversationMessage } from './message-rows';
 
 const COLUMNS = `id, uuid, user_id, sender_id, assistant_id, customer_phone, customer_name, status, ai_enabled, ai_disabled_at, ai_enabled_at,
   message_count, last_message_at, last_customer_message_at, last_template_sent_at, ended_count, ended_at, created_at, updated_at`;
@@ -16,14 +17,15 @@ const COLUMNS = `id, uuid, user_id, sender_id, assistant_id, customer_phone, cus
  */
 const LOCK = `SELECT ${COLUMNS} FROM conversations WHERE sender_id = $1 AND customer_phone = $2 FOR NO KEY UPDATE`;
 
-function toConversation(r: Record<string, unknown>): Conversation {
+/** COLUMNS is every column of `conversations`: rows are whole `ConversationRecord`s. */
+function toConversation(r: ConversationRecord): Conversation {
   return {
-    id: num(r.id), uuid: r.uuid as string, type: 'chatapp', userId: num(r.user_id), senderId: num(r.sender_id), assistantId: numOrNull(r.assistant_id),
-    customerPhone: r.customer_phone as string, customerName: (r.customer_name as string | null) ?? null, status: r.status as ConversationStatus,
-    aiEnabled: r.ai_enabled as boolean, aiDisabledAt: dateOrNull(r.ai_disabled_at), aiEnabledAt: dateOrNull(r.ai_enabled_at),
+    id: num(r.id), uuid: r.uuid, type: 'chatapp', userId: num(r.user_id), senderId: num(r.sender_id), assistantId: numOrNull(r.assistant_id),
+    customerPhone: r.customer_phone, customerName: r.customer_name ?? null, status: r.status as ConversationStatus,
+    aiEnabled: r.ai_enabled, aiDisabledAt: dateOrNull(r.ai_disabled_at), aiEnabledAt: dateOrNull(r.ai_enabled_at),
     messageCount: num(r.message_count), lastMessageAt: dateOrNull(r.last_message_at),
     window: { lastCustomerMessageAt: dateOrNull(r.last_customer_message_at), lastTemplateSentAt: dateOrNull(r.last_template_sent_at) },
-    endedCount: num(r.ended_count), endedAt: dateOrNull(r.ended_at), createdAt: new Date(r.created_at as string), updatedAt: new Date(r.updated_at as string),
+    endedCount: num(r.ended_count), endedAt: dateOrNull(r.ended_at), createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
   };
 }
 
@@ -34,7 +36,7 @@ export class TypeormConversationRepository implements ConversationRepository {
   constructor(private readonly db: Database) {}
 
   async find(senderId: number, customerPhone: string): Promise<Conversation | null> {
-    const row = await this.db.one(`SELECT ${COLUMNS} FROM conversations WHERE sender_id = $1 AND customer_phone = $2`, [senderId, customerPhone]);
+    const row = await this.db.one<ConversationRecord>(`SELECT ${COLUMNS} FROM conversations WHERE sender_id = $1 AND customer_phone = $2`, [senderId, customerPhone]);
     return row === null ? null : toConversation(row);
   }
 
@@ -48,12 +50,12 @@ export class TypeormConversationRepository implements ConversationRepository {
   }
 
   async lock(senderId: number, customerPhone: string): Promise<Conversation | null> {
-    const row = await this.db.one(LOCK, [senderId, customerPhone], { prepared: true });
+    const row = await this.db.one<ConversationRecord>(LOCK, [senderId, customerPhone], { prepared: true });
     return row === null ? null : toConversation(row);
   }
 
   async lockById(id: number): Promise<Conversation | null> {
-    const row = await this.db.one(`SELECT ${COLUMNS} FROM conversations WHERE id = $1 FOR NO KEY UPDATE`, [id]);
+    const row = await this.db.one<ConversationRecord>(`SELECT ${COLUMNS} FROM conversations WHERE id = $1 FOR NO KEY UPDATE`, [id]);
     return row === null ? null : toConversation(row);
   }
 
@@ -71,8 +73,8 @@ export class TypeormConversationRepository implements ConversationRepository {
 
   async findOwned(userId: number, ref: { readonly id: number } | { readonly uuid: string }): Promise<Conversation | null> {
     const row = 'id' in ref
-      ? await this.db.one(`SELECT ${COLUMNS} FROM conversations WHERE id = $1 AND user_id = $2`, [ref.id, userId])
-      : await this.db.one(`SELECT ${COLUMNS} FROM conversations WHERE uuid = $1 AND user_id = $2`, [ref.uuid, userId]);
+      ? await this.db.one<ConversationRecord>(`SELECT ${COLUMNS} FROM conversations WHERE id = $1 AND user_id = $2`, [ref.id, userId])
+      : await this.db.one<ConversationRecord>(`SELECT ${COLUMNS} FROM conversations WHERE uuid = $1 AND user_id = $2`, [ref.uuid, userId]);
     return row === null ? null : toConversation(row);
   }
 
@@ -93,24 +95,24 @@ export class TypeormConversationRepository implements ConversationRepository {
     }
     params.push(perPage + 1);
     const order = cursor?.before ? 'ASC' : 'DESC';
-    const rows = await this.db.query(
+    const rows = await this.db.query<ConversationRecord & { recent: Date }>(
       `SELECT ${COLUMNS}, ${RECENT} AS recent FROM conversations WHERE ${where.join(' AND ')} ORDER BY ${RECENT} ${order}, id ${order} LIMIT $${params.length}`, params,
     );
-    const page = cursorPage(rows, cursor, perPage, (r) => ({ at: new Date(r.recent as string), id: num(r.id) }));
+    const page = cursorPage(rows, cursor, perPage, (r) => ({ at: new Date(r.recent), id: num(r.id) }));
     return { ...page, items: page.items.map(toConversation) };
   }
 
   async messages(conversationId: number, cursor: ConversationCursor | null, perPage: number): Promise<CursorPage<ConversationMessage>> {
     const rows = cursor === null
-      ? await this.db.query(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 ORDER BY m.id DESC LIMIT $2`, [conversationId, perPage + 1])
+      ? await this.db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 ORDER BY m.id DESC LIMIT $2`, [conversationId, perPage + 1])
       : cursor.before
-        ? await this.db.query(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.id > $2 ORDER BY m.id ASC LIMIT $3`, [conversationId, cursor.id, perPage + 1])
-        : await this.db.query(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.id < $2 ORDER BY m.id DESC LIMIT $3`, [conversationId, cursor.id, perPage + 1]);
+        ? await this.db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.id > $2 ORDER BY m.id ASC LIMIT $3`, [conversationId, cursor.id, perPage + 1])
+        : await this.db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.id < $2 ORDER BY m.id DESC LIMIT $3`, [conversationId, cursor.id, perPage + 1]);
     return cursorPage(rows.map(toConversationMessage), cursor, perPage, (m) => ({ id: m.id }));
   }
 
   async recentMessages(conversationId: number, limit: number): Promise<ConversationMessage[]> {
-    const rows = await this.db.query(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 ORDER BY m.id DESC LIMIT $2`, [conversationId, limit]);
+    const rows = await this.db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 ORDER BY m.id DESC LIMIT $2`, [conversationId, limit]);
     return rows.map(toConversationMessage).reverse();
   }
 }

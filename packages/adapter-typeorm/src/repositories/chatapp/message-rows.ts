@@ -1,4 +1,5 @@
 import { ChatappMessage, ChatappMessageStatus, ConversationMessage, MediaType, MessageSource, MessageType, StatusHistoryEntry } from '@voiceplane/domain';
+import type { ChatappMessageRecord, ConversationMessageRecord } from '../../records';
 import { num, numOrNull } from '../rows';
 
 /** A conversation message with its delivery record (A.10): the status is the delivery record's, when it has one. */
@@ -8,28 +9,37 @@ export const MESSAGE_SELECT = `
          m.media_error, m.created_at
     FROM conversation_messages m LEFT JOIN chatapp_messages c ON c.message_id = m.id`;
 
-export function toConversationMessage(r: Record<string, unknown>): ConversationMessage {
+/**
+ * What MESSAGE_SELECT reads: every column of the message, its delivery record's id and sid (LEFT
+ * JOIN: null without one), and `status` and `error_code` taken from the delivery record first.
+ */
+export type MessageRow = ConversationMessageRecord & { chatapp_message_id: string | null; message_sid: string | null };
+
+export function toConversationMessage(r: MessageRow): ConversationMessage {
   return {
     id: num(r.id), conversationId: num(r.conversation_id), direction: r.direction as ConversationMessage['direction'],
-    source: r.source as MessageSource, type: r.type as MessageType, body: (r.body as string | null) ?? null,
-    mediaUrl: (r.media_url as string | null) ?? null, mediaType: (r.media_type as MediaType | null) ?? null,
-    filename: (r.filename as string | null) ?? null, templateId: numOrNull(r.template_id), chatappMessageId: numOrNull(r.chatapp_message_id),
-    messageSid: (r.message_sid as string | null) ?? null, status: (r.status as ChatappMessageStatus | null) ?? null,
-    errorCode: (r.error_code as string | null) ?? null, mediaError: (r.media_error as string | null) ?? null, createdAt: new Date(r.created_at as string),
+    source: r.source as MessageSource, type: r.type as MessageType, body: r.body ?? null,
+    mediaUrl: r.media_url ?? null, mediaType: (r.media_type as MediaType | null) ?? null,
+    filename: r.filename ?? null, templateId: numOrNull(r.template_id), chatappMessageId: numOrNull(r.chatapp_message_id),
+    messageSid: r.message_sid ?? null, status: (r.status as ChatappMessageStatus | null) ?? null,
+    errorCode: r.error_code ?? null, mediaError: r.media_error ?? null, createdAt: new Date(r.created_at),
   };
 }
 
 export const CHATAPP_COLUMNS = `id, user_id, message_id, sender_id, conversation_id, direction, from_phone, to_phone, message_sid, provider_message_id,
   status, error_code, error_message, cost, status_history, created_at, updated_at`;
 
-export function toChatappMessage(r: Record<string, unknown>): ChatappMessage {
+/** CHATAPP_COLUMNS: every column of `chatapp_messages` but `from_allowance`. */
+export type ChatappMessageRow = Omit<ChatappMessageRecord, 'from_allowance'>;
+
+export function toChatappMessage(r: ChatappMessageRow): ChatappMessage {
   return {
     id: num(r.id), userId: num(r.user_id), messageId: num(r.message_id), senderId: num(r.sender_id), conversationId: num(r.conversation_id),
-    direction: r.direction as ChatappMessage['direction'], from: r.from_phone as string, to: r.to_phone as string,
-    messageSid: r.message_sid as string, providerMessageId: (r.provider_message_id as string | null) ?? null,
-    status: r.status as ChatappMessageStatus, errorCode: (r.error_code as string | null) ?? null,
-    errorMessage: (r.error_message as string | null) ?? null, cost: num(r.cost),
+    direction: r.direction as ChatappMessage['direction'], from: r.from_phone, to: r.to_phone,
+    messageSid: r.message_sid, providerMessageId: r.provider_message_id ?? null,
+    status: r.status as ChatappMessageStatus, errorCode: r.error_code ?? null,
+    errorMessage: r.error_message ?? null, cost: num(r.cost),
     statusHistory: (r.status_history as { status: StatusHistoryEntry['status']; at: string }[]).map((h) => ({ status: h.status, at: new Date(h.at) })),
-    createdAt: new Date(r.created_at as string), updatedAt: new Date(r.updated_at as string),
+    createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
   };
 }

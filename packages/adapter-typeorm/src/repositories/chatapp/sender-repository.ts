@@ -1,6 +1,7 @@
 import { QualityRating, Sender, SenderStatus } from '@voiceplane/domain';
 import { NewSender, SenderCallingLine, SenderChanges, SenderListFilter, SenderReach, SenderRepository } from '@voiceplane/application';
 import { Database } from '../../database';
+import type { ChatappSenderRecord } from '../../records';
 import { isUniqueViolation, num, numOrNull } from '../rows';
 
 const COLUMNS = `id, user_id, phone_number, display_name, status, quality_rating, messaging_limit, country_code, assistant_id,
@@ -8,13 +9,17 @@ const COLUMNS = `id, user_id, phone_number, display_name, status, quality_rating
 /** Built once: a hot statement's text is the prepared statement's key (see Database.query). */
 const FIND_OWNED = `SELECT ${COLUMNS} FROM chatapp_senders WHERE id = $1 AND user_id = $2`;
 
-function toSender(r: Record<string, unknown>): Sender {
+/** COLUMNS: what a sender shows; never its provider credentials or calling line. */
+type SenderRow = Pick<ChatappSenderRecord, 'id' | 'user_id' | 'phone_number' | 'display_name' | 'status' | 'quality_rating' | 'messaging_limit'
+  | 'country_code' | 'assistant_id' | 'calling_enabled' | 'status_webhook_url' | 'provider' | 'created_at' | 'updated_at'>;
+
+function toSender(r: SenderRow): Sender {
   return {
-    id: num(r.id), userId: num(r.user_id), phoneNumber: r.phone_number as string, displayName: r.display_name as string,
+    id: num(r.id), userId: num(r.user_id), phoneNumber: r.phone_number, displayName: r.display_name,
     status: r.status as SenderStatus, qualityRating: r.quality_rating as QualityRating, messagingLimit: numOrNull(r.messaging_limit),
-    countryCode: r.country_code as string, assistantId: numOrNull(r.assistant_id), callingEnabled: r.calling_enabled as boolean,
-    statusWebhookUrl: (r.status_webhook_url as string | null) ?? null, provider: r.provider as string,
-    createdAt: new Date(r.created_at as string), updatedAt: new Date(r.updated_at as string),
+    countryCode: r.country_code, assistantId: numOrNull(r.assistant_id), callingEnabled: r.calling_enabled,
+    statusWebhookUrl: r.status_webhook_url ?? null, provider: r.provider,
+    createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
   };
 }
 
@@ -27,7 +32,7 @@ export class TypeormSenderRepository implements SenderRepository {
 
   async create(s: NewSender): Promise<Sender | null> {
     try {
-      const row = await this.db.one(
+      const row = await this.db.one<SenderRow>(
         `INSERT INTO chatapp_senders (user_id, phone_number, display_name, status, quality_rating, messaging_limit, country_code, assistant_id,
            calling_enabled, status_webhook_url, provider, provider_sender_ref, provider_config, provider_account_ref, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $15, $14, $14) RETURNING ${COLUMNS}`,
@@ -42,14 +47,14 @@ export class TypeormSenderRepository implements SenderRepository {
   }
 
   async findOwned(userId: number, id: number): Promise<Sender | null> {
-    const row = await this.db.one(FIND_OWNED, [id, userId], { prepared: true });
+    const row = await this.db.one<SenderRow>(FIND_OWNED, [id, userId], { prepared: true });
     return row === null ? null : toSender(row);
   }
 
   async list(userId: number, filter: SenderListFilter): Promise<Sender[]> {
     const rows = filter === 'all'
-      ? await this.db.query(`SELECT ${COLUMNS} FROM chatapp_senders WHERE user_id = $1 ORDER BY id`, [userId])
-      : await this.db.query(`SELECT ${COLUMNS} FROM chatapp_senders WHERE user_id = $1 AND status = $2 ORDER BY id`, [userId, filter]);
+      ? await this.db.query<SenderRow>(`SELECT ${COLUMNS} FROM chatapp_senders WHERE user_id = $1 ORDER BY id`, [userId])
+      : await this.db.query<SenderRow>(`SELECT ${COLUMNS} FROM chatapp_senders WHERE user_id = $1 AND status = $2 ORDER BY id`, [userId, filter]);
     return rows.map(toSender);
   }
 
@@ -61,14 +66,14 @@ export class TypeormSenderRepository implements SenderRepository {
       params.push(changes[key]);
       sets.push(`${column} = $${params.length}`);
     }
-    const row = await this.db.one(
+    const row = await this.db.one<SenderRow>(
       `UPDATE chatapp_senders SET ${[...sets, 'updated_at = $3'].join(', ')} WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`, params,
     );
     return row === null ? null : toSender(row);
   }
 
   async setStatus(id: number, status: SenderStatus, qualityRating: QualityRating | null, now: Date): Promise<Sender | null> {
-    const row = await this.db.one(
+    const row = await this.db.one<SenderRow>(
       `UPDATE chatapp_senders SET status = $2, quality_rating = COALESCE($3, quality_rating), updated_at = $4 WHERE id = $1 RETURNING ${COLUMNS}`,
       [id, status, qualityRating, now],
     );
@@ -76,14 +81,14 @@ export class TypeormSenderRepository implements SenderRepository {
   }
 
   async setAccountStatus(providerAccountRef: string, status: SenderStatus, now: Date): Promise<Sender[]> {
-    const rows = await this.db.query(
+    const rows = await this.db.query<SenderRow>(
       `UPDATE chatapp_senders SET status = $2, updated_at = $3 WHERE provider_account_ref = $1 RETURNING ${COLUMNS}`, [providerAccountRef, status, now],
     );
     return rows.map(toSender).sort((a, b) => a.id - b.id);
   }
 
   async setReach(id: number, reach: SenderReach, now: Date): Promise<Sender | null> {
-    const row = await this.db.one(
+    const row = await this.db.one<SenderRow>(
       `UPDATE chatapp_senders SET quality_rating = COALESCE($2, quality_rating),
          messaging_limit = CASE WHEN $3::boolean THEN $4::integer ELSE messaging_limit END, updated_at = $5
        WHERE id = $1 RETURNING ${COLUMNS}`,
@@ -93,7 +98,7 @@ export class TypeormSenderRepository implements SenderRepository {
   }
 
   async findByProviderRef(ref: string): Promise<Sender | null> {
-    const row = await this.db.one(
+    const row = await this.db.one<SenderRow>(
       `SELECT ${COLUMNS} FROM chatapp_senders WHERE provider_sender_ref = $1 OR phone_number = $1 ORDER BY provider_sender_ref = $1 DESC LIMIT 1`, [ref],
     );
     return row === null ? null : toSender(row);

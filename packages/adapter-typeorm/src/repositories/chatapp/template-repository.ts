@@ -1,17 +1,21 @@
 import { MessageTemplate, TemplateCategory, TemplateStatus } from '@voiceplane/domain';
 import { NewTemplate, TemplateListFilter, TemplateRepository } from '@voiceplane/application';
 import { Database } from '../../database';
+import type { ChatappTemplateRecord } from '../../records';
 import { isUniqueViolation, num } from '../rows';
 
 const COLUMNS = `t.id, t.sender_id, t.name, t.language, t.category, t.status, t.body_text, t.footer_text, t.variables, t.rejection_reason,
   t.created_at, t.updated_at`;
 
-function toTemplate(r: Record<string, unknown>): MessageTemplate {
+/** COLUMNS: every column of the template but its provider reference. */
+type TemplateRow = Omit<ChatappTemplateRecord, 'provider_template_ref'>;
+
+function toTemplate(r: TemplateRow): MessageTemplate {
   return {
-    id: num(r.id), senderId: num(r.sender_id), name: r.name as string, language: r.language as string, category: r.category as TemplateCategory,
-    status: r.status as TemplateStatus, bodyText: r.body_text as string, footerText: (r.footer_text as string | null) ?? null,
-    variables: r.variables as string[], rejectionReason: (r.rejection_reason as string | null) ?? null,
-    createdAt: new Date(r.created_at as string), updatedAt: new Date(r.updated_at as string),
+    id: num(r.id), senderId: num(r.sender_id), name: r.name, language: r.language, category: r.category as TemplateCategory,
+    status: r.status as TemplateStatus, bodyText: r.body_text, footerText: r.footer_text ?? null,
+    variables: r.variables, rejectionReason: r.rejection_reason ?? null,
+    createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
   };
 }
 
@@ -20,7 +24,7 @@ export class TypeormTemplateRepository implements TemplateRepository {
 
   async create(t: NewTemplate): Promise<MessageTemplate | null> {
     try {
-      const row = await this.db.one(
+      const row = await this.db.one<TemplateRow>(
         `INSERT INTO chatapp_templates AS t (sender_id, name, language, category, status, body_text, footer_text, variables, provider_template_ref, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING ${COLUMNS}`,
         [t.senderId, t.name, t.language, t.category, t.status, t.bodyText, t.footerText, JSON.stringify(t.variables), t.providerTemplateRef, t.now],
@@ -33,12 +37,12 @@ export class TypeormTemplateRepository implements TemplateRepository {
   }
 
   async findForSender(senderId: number, id: number): Promise<MessageTemplate | null> {
-    const row = await this.db.one(`SELECT ${COLUMNS} FROM chatapp_templates t WHERE t.id = $1 AND t.sender_id = $2`, [id, senderId]);
+    const row = await this.db.one<TemplateRow>(`SELECT ${COLUMNS} FROM chatapp_templates t WHERE t.id = $1 AND t.sender_id = $2`, [id, senderId]);
     return row === null ? null : toTemplate(row);
   }
 
   async findOwned(userId: number, id: number): Promise<MessageTemplate | null> {
-    const row = await this.db.one(
+    const row = await this.db.one<TemplateRow>(
       `SELECT ${COLUMNS} FROM chatapp_templates t JOIN chatapp_senders s ON s.id = t.sender_id WHERE t.id = $1 AND s.user_id = $2`, [id, userId],
     );
     return row === null ? null : toTemplate(row);
@@ -46,13 +50,13 @@ export class TypeormTemplateRepository implements TemplateRepository {
 
   async list(senderId: number, filter: TemplateListFilter): Promise<MessageTemplate[]> {
     const rows = filter === 'all'
-      ? await this.db.query(`SELECT ${COLUMNS} FROM chatapp_templates t WHERE t.sender_id = $1 ORDER BY t.id`, [senderId])
-      : await this.db.query(`SELECT ${COLUMNS} FROM chatapp_templates t WHERE t.sender_id = $1 AND t.status = $2 ORDER BY t.id`, [senderId, filter]);
+      ? await this.db.query<TemplateRow>(`SELECT ${COLUMNS} FROM chatapp_templates t WHERE t.sender_id = $1 ORDER BY t.id`, [senderId])
+      : await this.db.query<TemplateRow>(`SELECT ${COLUMNS} FROM chatapp_templates t WHERE t.sender_id = $1 AND t.status = $2 ORDER BY t.id`, [senderId, filter]);
     return rows.map(toTemplate);
   }
 
   async setStatus(id: number, status: TemplateStatus, rejectionReason: string | null, now: Date): Promise<MessageTemplate | null> {
-    const row = await this.db.one(
+    const row = await this.db.one<TemplateRow>(
       `UPDATE chatapp_templates t SET status = $2, rejection_reason = $3, updated_at = $4 WHERE t.id = $1 RETURNING ${COLUMNS}`,
       [id, status, status === 'rejected' ? rejectionReason : null, now],
     );
@@ -60,7 +64,7 @@ export class TypeormTemplateRepository implements TemplateRepository {
   }
 
   async findByProviderRef(ref: string): Promise<MessageTemplate | null> {
-    const row = await this.db.one(`SELECT ${COLUMNS} FROM chatapp_templates t WHERE t.provider_template_ref = $1`, [ref]);
+    const row = await this.db.one<TemplateRow>(`SELECT ${COLUMNS} FROM chatapp_templates t WHERE t.provider_template_ref = $1`, [ref]);
     return row === null ? null : toTemplate(row);
   }
 }

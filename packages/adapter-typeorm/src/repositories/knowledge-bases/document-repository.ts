@@ -3,23 +3,35 @@ import {
   DocumentToProcess, KnowledgeBaseChanges, KnowledgeDocumentRepository, NewDocument, ProcessingOutcome,
 } from '@voiceplane/application';
 import { Database } from '../../database';
+import type { KnowledgeBaseDocumentRecord } from '../../records';
 import { num } from '../rows';
 import { refreshKnowledgeBase } from './knowledge-base-repository';
 
 const COLUMNS = `d.id, d.knowledge_base_id, d.user_id, d.name, d.description, d.type, d.source, d.language, d.status,
   d.failure_reason, d.size_bytes, d.chunks_count, d.created_at, d.updated_at`;
 
-/** `source` keeps what the type needs besides `content` and `file`, which have their own columns. */
-function sourceOf(r: Record<string, unknown>): DocumentSource {
-  const stored = r.source as Record<string, unknown>;
+/** COLUMNS and `d.content`: every column of the document but its file. */
+type DocumentRow = Omit<KnowledgeBaseDocumentRecord, 'file'>;
+
+/** The `source` document: what a website or file document needs besides `content` and `file`, which have their own columns. */
+interface StoredSource {
+  url?: string | null;
+  links?: readonly string[];
+  relative_links_limit?: number;
+  file_name?: string;
+  kind?: string;
+}
+
+function sourceOf(r: DocumentRow): DocumentSource {
+  const stored = r.source as StoredSource;
   switch (r.type) {
-    case 'text': return { type: 'text', content: (r.content as string | undefined) ?? '' };
+    case 'text': return { type: 'text', content: r.content ?? '' };
     case 'website': return { type: 'website', url: (stored.url as string | null) ?? null, links: (stored.links as string[]) ?? [], relativeLinksLimit: num(stored.relative_links_limit) };
     default: return { type: 'file', fileName: stored.file_name as string, kind: stored.kind as never };
   }
 }
 
-function storedSource(source: DocumentSource): Record<string, unknown> {
+function storedSource(source: DocumentSource): StoredSource {
   switch (source.type) {
     case 'text': return {};
     case 'website': return { url: source.url, links: source.links, relative_links_limit: source.relativeLinksLimit };
@@ -27,12 +39,12 @@ function storedSource(source: DocumentSource): Record<string, unknown> {
   }
 }
 
-function toDocument(r: Record<string, unknown>): KnowledgeBaseDocument {
+function toDocument(r: DocumentRow): KnowledgeBaseDocument {
   return {
-    id: num(r.id), knowledgeBaseId: num(r.knowledge_base_id), userId: num(r.user_id), name: r.name as string,
-    description: (r.description as string | null) ?? null, source: sourceOf(r), language: r.language as string,
-    status: r.status as DocumentStatus, failureReason: (r.failure_reason as string | null) ?? null, sizeBytes: num(r.size_bytes),
-    chunksCount: num(r.chunks_count), createdAt: new Date(r.created_at as string), updatedAt: new Date(r.updated_at as string),
+    id: num(r.id), knowledgeBaseId: num(r.knowledge_base_id), userId: num(r.user_id), name: r.name,
+    description: r.description ?? null, source: sourceOf(r), language: r.language,
+    status: r.status as DocumentStatus, failureReason: r.failure_reason ?? null, sizeBytes: num(r.size_bytes),
+    chunksCount: num(r.chunks_count), createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
   };
 }
 
@@ -41,7 +53,7 @@ export class TypeormKnowledgeDocumentRepository implements KnowledgeDocumentRepo
 
   async add(userId: number, knowledgeBaseId: number, document: NewDocument): Promise<KnowledgeBaseDocument | null> {
     return this.db.transaction(async () => {
-      const rows = await this.db.query(
+      const rows = await this.db.query<DocumentRow>(
         `INSERT INTO knowledge_base_documents AS d (knowledge_base_id, user_id, name, description, type, source, content, file, language, status, size_bytes)
          SELECT k.id, k.user_id, $3, $4, $5, $6, $7, $8, $9, 'processing', $10 FROM knowledge_bases k WHERE k.id = $2 AND k.user_id = $1
          RETURNING ${COLUMNS}, d.content`,
@@ -58,14 +70,14 @@ export class TypeormKnowledgeDocumentRepository implements KnowledgeDocumentRepo
   }
 
   async list(userId: number, knowledgeBaseId: number): Promise<KnowledgeBaseDocument[] | null> {
-    const owned = await this.db.one(`SELECT 1 FROM knowledge_bases WHERE id = $1 AND user_id = $2`, [knowledgeBaseId, userId]);
+    const owned = await this.db.one<{ found: number }>(`SELECT 1 AS found FROM knowledge_bases WHERE id = $1 AND user_id = $2`, [knowledgeBaseId, userId]);
     if (!owned) return null;
-    const rows = await this.db.query(`SELECT ${COLUMNS}, d.content FROM knowledge_base_documents d WHERE d.knowledge_base_id = $1 ORDER BY d.id`, [knowledgeBaseId]);
+    const rows = await this.db.query<DocumentRow>(`SELECT ${COLUMNS}, d.content FROM knowledge_base_documents d WHERE d.knowledge_base_id = $1 ORDER BY d.id`, [knowledgeBaseId]);
     return rows.map(toDocument);
   }
 
   async find(userId: number, knowledgeBaseId: number, documentId: number): Promise<KnowledgeBaseDocument | null> {
-    const r = await this.db.one(
+    const r = await this.db.one<DocumentRow>(
       `SELECT ${COLUMNS}, d.content FROM knowledge_base_documents d WHERE d.user_id = $1 AND d.knowledge_base_id = $2 AND d.id = $3`,
       [userId, knowledgeBaseId, documentId],
     );
@@ -73,7 +85,7 @@ export class TypeormKnowledgeDocumentRepository implements KnowledgeDocumentRepo
   }
 
   async rename(userId: number, knowledgeBaseId: number, documentId: number, changes: KnowledgeBaseChanges): Promise<KnowledgeBaseDocument | null> {
-    const rows = await this.db.query(
+    const rows = await this.db.query<DocumentRow>(
       `UPDATE knowledge_base_documents AS d SET name = COALESCE($4::varchar, d.name),
          description = CASE WHEN $5::boolean THEN $6::varchar ELSE d.description END, updated_at = now()
        WHERE d.user_id = $1 AND d.knowledge_base_id = $2 AND d.id = $3 RETURNING ${COLUMNS}, d.content`,
@@ -84,7 +96,7 @@ export class TypeormKnowledgeDocumentRepository implements KnowledgeDocumentRepo
 
   async delete(userId: number, knowledgeBaseId: number, documentId: number): Promise<boolean> {
     return this.db.transaction(async () => {
-      const gone = await this.db.query(
+      const gone = await this.db.query<Pick<KnowledgeBaseDocumentRecord, 'id'>>(
         `DELETE FROM knowledge_base_documents WHERE user_id = $1 AND knowledge_base_id = $2 AND id = $3 RETURNING id`,
         [userId, knowledgeBaseId, documentId],
       );
@@ -95,8 +107,8 @@ export class TypeormKnowledgeDocumentRepository implements KnowledgeDocumentRepo
   }
 
   async forProcessing(documentId: number): Promise<DocumentToProcess | null> {
-    const r = await this.db.one(`SELECT ${COLUMNS}, d.content, d.file FROM knowledge_base_documents d WHERE d.id = $1`, [documentId]);
-    return r ? { document: toDocument(r), file: r.file ? new Uint8Array(r.file as Buffer) : null } : null;
+    const r = await this.db.one<KnowledgeBaseDocumentRecord>(`SELECT ${COLUMNS}, d.content, d.file FROM knowledge_base_documents d WHERE d.id = $1`, [documentId]);
+    return r ? { document: toDocument(r), file: r.file ? new Uint8Array(r.file) : null } : null;
   }
 
   async finish(documentId: number, outcome: ProcessingOutcome): Promise<void> {

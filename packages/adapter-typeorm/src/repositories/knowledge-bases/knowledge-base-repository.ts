@@ -1,16 +1,20 @@
 import { KnowledgeBase, KnowledgeBaseStatus, KnowledgeUsage } from '@voiceplane/domain';
 import { KnowledgeBaseChanges, KnowledgeBaseRepository } from '@voiceplane/application';
 import { Database } from '../../database';
+import type { KnowledgeBaseRecord } from '../../records';
 import { num } from '../rows';
 
 const COLUMNS = `k.id, k.user_id, k.name, k.description, k.status, k.documents_count, k.created_at, k.updated_at,
   (SELECT count(*) FROM assistants a WHERE a.knowledgebase_id = k.id) AS assistants_count`;
 
-function toKnowledgeBase(r: Record<string, unknown>): KnowledgeBase {
+/** COLUMNS: every column of `knowledge_bases`, and how many assistants use it (count: bigint, a string). */
+type KnowledgeBaseRow = KnowledgeBaseRecord & { assistants_count: string };
+
+function toKnowledgeBase(r: KnowledgeBaseRow): KnowledgeBase {
   return {
-    id: num(r.id), userId: num(r.user_id), name: r.name as string, description: (r.description as string | null) ?? null,
+    id: num(r.id), userId: num(r.user_id), name: r.name, description: r.description ?? null,
     status: r.status as KnowledgeBaseStatus, documentsCount: num(r.documents_count), assistantsCount: num(r.assistants_count),
-    createdAt: new Date(r.created_at as string), updatedAt: new Date(r.updated_at as string),
+    createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
   };
 }
 
@@ -34,7 +38,7 @@ export class TypeormKnowledgeBaseRepository implements KnowledgeBaseRepository {
   constructor(private readonly db: Database) {}
 
   async create(userId: number, kb: { name: string; description: string | null; status: KnowledgeBaseStatus }): Promise<KnowledgeBase> {
-    const rows = await this.db.query(
+    const rows = await this.db.query<KnowledgeBaseRow>(
       `INSERT INTO knowledge_bases AS k (user_id, name, description, status) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
       [userId, kb.name, kb.description, kb.status],
     );
@@ -42,17 +46,17 @@ export class TypeormKnowledgeBaseRepository implements KnowledgeBaseRepository {
   }
 
   async listOwned(userId: number): Promise<KnowledgeBase[]> {
-    const rows = await this.db.query(`SELECT ${COLUMNS} FROM knowledge_bases k WHERE k.user_id = $1 ORDER BY k.id DESC`, [userId]);
+    const rows = await this.db.query<KnowledgeBaseRow>(`SELECT ${COLUMNS} FROM knowledge_bases k WHERE k.user_id = $1 ORDER BY k.id DESC`, [userId]);
     return rows.map(toKnowledgeBase);
   }
 
   async findOwned(userId: number, id: number): Promise<KnowledgeBase | null> {
-    const r = await this.db.one(`SELECT ${COLUMNS} FROM knowledge_bases k WHERE k.user_id = $1 AND k.id = $2`, [userId, id]);
+    const r = await this.db.one<KnowledgeBaseRow>(`SELECT ${COLUMNS} FROM knowledge_bases k WHERE k.user_id = $1 AND k.id = $2`, [userId, id]);
     return r ? toKnowledgeBase(r) : null;
   }
 
   async update(userId: number, id: number, changes: KnowledgeBaseChanges): Promise<KnowledgeBase | null> {
-    const rows = await this.db.query(
+    const rows = await this.db.query<KnowledgeBaseRow>(
       `UPDATE knowledge_bases AS k SET name = COALESCE($3::varchar, k.name), description = CASE WHEN $4::boolean THEN $5::varchar ELSE k.description END, updated_at = now()
        WHERE k.user_id = $1 AND k.id = $2 RETURNING ${COLUMNS}`,
       [userId, id, changes.name ?? null, changes.description !== undefined, changes.description ?? null],
@@ -61,11 +65,11 @@ export class TypeormKnowledgeBaseRepository implements KnowledgeBaseRepository {
   }
 
   async delete(userId: number, id: number): Promise<boolean> {
-    return (await this.db.query(`DELETE FROM knowledge_bases WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id])).length > 0;
+    return (await this.db.query<Pick<KnowledgeBaseRecord, 'id'>>(`DELETE FROM knowledge_bases WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id])).length > 0;
   }
 
   async usage(userId: number): Promise<KnowledgeUsage> {
-    const r = await this.db.one(
+    const r = await this.db.one<{ knowledge_bases: string; documents: string; bytes: string }>(
       `SELECT (SELECT count(*) FROM knowledge_bases WHERE user_id = $1) AS knowledge_bases,
               count(d.id) AS documents, COALESCE(sum(d.size_bytes), 0) AS bytes
        FROM knowledge_base_documents d WHERE d.user_id = $1`,

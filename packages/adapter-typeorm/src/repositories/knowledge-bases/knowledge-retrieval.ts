@@ -1,11 +1,15 @@
 import { fuseRankings, MIN_SIMILARITY, Passage, RANKING_CANDIDATES } from '@voiceplane/domain';
 import { KnowledgeRetrieval, TextEmbeddings } from '@voiceplane/application';
 import { Database } from '../../database';
+import type { KnowledgeBaseChunkRecord } from '../../records';
 import { num } from '../rows';
 
-const toPassage = (r: Record<string, unknown>): Passage => ({
-  documentId: num(r.document_id), documentName: r.document_name as string, position: num(r.position),
-  content: r.content as string, score: Number(r.score),
+/** A ranked passage: the chunk, its document's name and its score (real or double precision: a number). */
+type PassageRow = Pick<KnowledgeBaseChunkRecord, 'document_id' | 'position' | 'content'> & { document_name: string; score: number };
+
+const toPassage = (r: PassageRow): Passage => ({
+  documentId: num(r.document_id), documentName: r.document_name, position: num(r.position),
+  content: r.content, score: Number(r.score),
 });
 
 /**
@@ -26,7 +30,7 @@ export class PostgresKnowledgeRetrieval implements KnowledgeRetrieval {
   }
 
   private async fullText(userId: number, knowledgeBaseId: number, question: string, limit: number): Promise<Passage[]> {
-    const rows = await this.db.query(
+    const rows = await this.db.query<PassageRow>(
       `SELECT c.document_id, d.name AS document_name, c.position, c.content, ts_rank_cd(c.tsv, q.query, 1) AS score
        FROM knowledge_base_chunks c
        JOIN knowledge_base_documents d ON d.id = c.document_id AND d.user_id = $1
@@ -44,7 +48,7 @@ export class PostgresKnowledgeRetrieval implements KnowledgeRetrieval {
 
   /** The passages most similar to `vector`; a passage embedded by another model (other length) is never similar. */
   private async nearest(userId: number, knowledgeBaseId: number, vector: readonly number[], limit: number): Promise<Passage[]> {
-    const rows = await this.db.query(
+    const rows = await this.db.query<PassageRow>(
       `SELECT * FROM (
          SELECT c.document_id, d.name AS document_name, c.position, c.content,
                 CASE WHEN cardinality(c.embedding) <> cardinality($3::real[]) THEN 0 ELSE (
