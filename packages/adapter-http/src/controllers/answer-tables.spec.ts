@@ -83,6 +83,9 @@ describe('answer tables', () => {
   it('answers activation, folders and labels', () => {
     expect(answerFor(ACTIVATION_ANSWERS, { code: 'compliance_blocked' })).toEqual({ status: 422, body: { message: 'The assistant is blocked for compliance review.' } });
     expect(answerFor(groupAnswers('Label'), 'not_found')).toEqual({ status: 404, body: { message: 'Label not found' } });
+    expect(answerFor(groupAnswers('Folder'), { code: 'invalid_fields', errors: { color: ['The selected color is invalid.'] } })).toEqual({
+      status: 422, body: { message: 'The given data was invalid.', errors: { color: ['The selected color is invalid.'] } },
+    });
   });
 
   it('answers SIP trunks and numbers in the sip family', () => {
