@@ -21,6 +21,16 @@ export interface AutoChargeRequest {
   readonly attempt: number;
 }
 
+export interface ChargeAutoTopUpDeps {
+  readonly topUps: TopUpRepository;
+  readonly accounts: BillingAccounts;
+  readonly gateway: BillingGateway;
+  readonly settle: SettleTopUp;
+  readonly jobs: JobScheduler;
+  readonly clock: Clock;
+  readonly log: WorkLogger;
+}
+
 /**
  * Charges the saved card for an `auto` top-up still pending. The provider keys
  * the charge by the top-up id, so neither a redelivered event nor a retry charges twice. An
@@ -29,37 +39,29 @@ export interface AutoChargeRequest {
  * last failed attempt settles the top-up `failed`, so nothing holds auto-recharge in flight for good.
  */
 export class ChargeAutoTopUp {
-  constructor(
-    private readonly topUps: TopUpRepository,
-    private readonly accounts: BillingAccounts,
-    private readonly gateway: BillingGateway,
-    private readonly settle: SettleTopUp,
-    private readonly jobs: JobScheduler,
-    private readonly clock: Clock,
-    private readonly log: WorkLogger,
-  ) {}
+  constructor(private readonly d: ChargeAutoTopUpDeps) {}
 
   async execute(request: AutoChargeRequest): Promise<void> {
     const { user_id: userId, top_up_id: topUpId, attempt } = request;
-    const topUp = await this.topUps.find(userId, topUpId);
-    const account = await this.accounts.of(userId);
+    const topUp = await this.d.topUps.find(userId, topUpId);
+    const account = await this.d.accounts.of(userId);
     if (!topUp || topUp.status !== 'pending' || topUp.trigger !== 'auto' || !account) return;
     let outcome: TopUpOutcome | null;
     try {
-      const charge = await this.gateway.chargeSavedPaymentMethod(account, topUp);
-      if (charge.providerReference) await this.topUps.setProviderReference(topUpId, charge.providerReference);
+      const charge = await this.d.gateway.chargeSavedPaymentMethod(account, topUp);
+      if (charge.providerReference) await this.d.topUps.setProviderReference(topUpId, charge.providerReference);
       outcome = charge.outcome;
     } catch (e) {
-      this.log.warn({ userId, topUpId, attempt, provider: this.gateway.provider, error: loggableError(e) }, 'auto-recharge charge could not reach the billing provider');
+      this.d.log.warn({ userId, topUpId, attempt, provider: this.d.gateway.provider, error: loggableError(e) }, 'auto-recharge charge could not reach the billing provider');
       if (attempt < MAX_CHARGE_ATTEMPTS) {
         const next: AutoChargeRequest = { ...request, attempt: attempt + 1 };
-        await this.jobs.schedule({
-          kind: AUTO_RECHARGE_CHARGE_JOB, key: `auto-recharge-charge:${topUpId}`, payload: next, runAt: new Date(this.clock.now().getTime() + RETRY_DELAY_MS * attempt),
+        await this.d.jobs.schedule({
+          kind: AUTO_RECHARGE_CHARGE_JOB, key: `auto-recharge-charge:${topUpId}`, payload: next, runAt: new Date(this.d.clock.now().getTime() + RETRY_DELAY_MS * attempt),
         });
         return;
       }
       outcome = { kind: 'failed', reason: PROVIDER_ERROR_REASON };
     }
-    if (outcome) await this.settle.execute(topUpId, outcome, { trigger: 'auto' });
+    if (outcome) await this.d.settle.execute(topUpId, outcome, { trigger: 'auto' });
   }
 }

@@ -10,7 +10,9 @@ async function setup() {
   const topUps = new InMemoryTopUpRepository();
   const profiles = new InMemoryBillingProfileRepository();
   const gateway = new FakeBillingGateway();
-  const start = new StartTopUp(store.uow, topUps, profiles, new BillingAccounts(store.users, profiles, gateway), gateway, store.clock, new RecordingLogger());
+  const start = new StartTopUp({
+    uow: store.uow, topUps, profiles, accounts: new BillingAccounts(store.users, profiles, gateway), gateway, clock: store.clock, log: new RecordingLogger(),
+  });
   const started = async (userId: number, amount: number) => {
     const result = await start.execute(userId, amount);
     if (!result.ok) throw new Error(`top-up not started: ${JSON.stringify(result.error)}`);

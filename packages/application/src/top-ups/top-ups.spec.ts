@@ -24,11 +24,13 @@ function setup() {
   const gateway = new FakeBillingGateway();
   const log = new RecordingLogger();
   const accounts = new BillingAccounts(store.users, profiles, gateway);
-  const settle = new SettleTopUp(store.uow, topUps, store.ledger, recharges, profiles, store.outbox, gateway, store.clock);
-  const start = new StartTopUp(store.uow, topUps, profiles, accounts, gateway, store.clock, log);
+  const settle = new SettleTopUp({
+    uow: store.uow, topUps, ledger: store.ledger, recharges, profiles, outbox: store.outbox, gateway, clock: store.clock,
+  });
+  const start = new StartTopUp({ uow: store.uow, topUps, profiles, accounts, gateway, clock: store.clock, log });
   const balances = new BalanceService(store.ledger, new AutoRechargeTrigger(recharges, store.outbox, store.clock));
   const startRecharge = new StartAutoRecharge(store.users, recharges, topUps, store.outbox, gateway, store.clock);
-  const chargeAuto = new ChargeAutoTopUp(topUps, accounts, gateway, settle, store.jobs, store.clock, log);
+  const chargeAuto = new ChargeAutoTopUp({ topUps, accounts, gateway, settle, jobs: store.jobs, clock: store.clock, log });
   const reconcile = new ReconcileTopUps(topUps, gateway, settle, store.clock, log);
   return { store, topUps, recharges, profiles, gateway, log, settle, start, balances, startRecharge, chargeAuto, reconcile };
 }

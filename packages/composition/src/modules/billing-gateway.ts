@@ -51,13 +51,13 @@ export const billingGatewayModule: ApiModule = ({ container: c, config, database
   c.bind(TOKENS.TopUpQueries).toConstantValue(new TopUpQueries(topUps));
 
   const accounts = () => new BillingAccounts(get(TOKENS.UserRepository), profiles, gateway);
-  c.bind(TOKENS.SettleTopUp).toDynamicValue(() => new SettleTopUp(
-    get(TOKENS.UnitOfWork), topUps, get(TOKENS.LedgerRepository), recharges, profiles, get(TOKENS.Outbox), gateway, get(TOKENS.Clock),
-  )).inSingletonScope();
+  c.bind(TOKENS.SettleTopUp).toDynamicValue(() => new SettleTopUp({
+    uow: get(TOKENS.UnitOfWork), topUps, ledger: get(TOKENS.LedgerRepository), recharges, profiles, outbox: get(TOKENS.Outbox), gateway, clock: get(TOKENS.Clock),
+  })).inSingletonScope();
   c.bind(TOKENS.SandboxCheckout).toDynamicValue(() => new SandboxCheckout(topUps, get(TOKENS.SettleTopUp))).inSingletonScope();
-  c.bind(TOKENS.StartTopUp).toDynamicValue(() => new StartTopUp(
-    get(TOKENS.UnitOfWork), topUps, profiles, accounts(), gateway, get(TOKENS.Clock), log,
-  )).inSingletonScope();
+  c.bind(TOKENS.StartTopUp).toDynamicValue(() => new StartTopUp({
+    uow: get(TOKENS.UnitOfWork), topUps, profiles, accounts: accounts(), gateway, clock: get(TOKENS.Clock), log,
+  })).inSingletonScope();
   c.bind(TOKENS.AutoRechargeSettings).toDynamicValue(() => new AutoRechargeSettingsService(
     get(TOKENS.UnitOfWork), recharges, accounts(), gateway, get(TOKENS.Clock),
   )).inSingletonScope();
@@ -71,7 +71,9 @@ export const billingGatewayModule: ApiModule = ({ container: c, config, database
     get(TOKENS.UnitOfWork), get(TOKENS.ProcessedEvents),
     new StartAutoRecharge(get(TOKENS.UserRepository), recharges, topUps, get(TOKENS.Outbox), gateway, get(TOKENS.Clock)),
   )).inSingletonScope();
-  const chargeAuto = () => new ChargeAutoTopUp(topUps, accounts(), gateway, get(TOKENS.SettleTopUp), get(TOKENS.JobScheduler), get(TOKENS.Clock), log);
+  const chargeAuto = () => new ChargeAutoTopUp({
+    topUps, accounts: accounts(), gateway, settle: get(TOKENS.SettleTopUp), jobs: get(TOKENS.JobScheduler), clock: get(TOKENS.Clock), log,
+  });
   c.bind(TOKENS.EventConsumer).toDynamicValue(() => autoRechargeChargeConsumer(chargeAuto())).inSingletonScope();
   c.bind(TOKENS.JobHandler).toDynamicValue(() => autoRechargeChargeRetries(chargeAuto())).inSingletonScope();
   c.bind(TOKENS.EventConsumer).toDynamicValue(() => billingEventConsumer(

@@ -57,14 +57,15 @@ export const telephonyModule: ApiModule = ({ container: c, config, database, log
   const cleanup = new ProvisioningCleanup(uow, provisioner, new TypeormProvisioningCleanupQueue(database), clock, log, () => deleteNumber);
   c.bind(ProvisioningCleanup).toConstantValue(cleanup);
 
-  c.bind(TOKENS.CreateSipTrunk).toConstantValue(new CreateSipTrunk(uow, trunks, provisioner, cleanup, cipher, clock, log));
-  c.bind(TOKENS.UpdateSipTrunk).toConstantValue(new UpdateSipTrunk(uow, trunks, provisioner, cleanup, cipher, clock, log));
+  const trunkWrites = { uow, trunks, provisioner, cleanup, cipher, clock, log };
+  c.bind(TOKENS.CreateSipTrunk).toConstantValue(new CreateSipTrunk(trunkWrites));
+  c.bind(TOKENS.UpdateSipTrunk).toConstantValue(new UpdateSipTrunk(trunkWrites));
   deleteNumber = new DeletePhoneNumber({ uow, numbers, trunks, provisioner, inventory, cleanup, log });
   c.bind(TOKENS.DeletePhoneNumber).toConstantValue(deleteNumber);
   c.bind(TOKENS.SearchAvailableNumbers).toConstantValue(new SearchAvailableNumbers(inventory, numbers, log));
-  c.bind(TOKENS.PurchasePhoneNumber).toDynamicValue(() => new PurchasePhoneNumber(
-    uow, numbers, c.get(TOKENS.UserRepository), c.get(TOKENS.BalanceService), inventory, clock, log,
-  )).inSingletonScope();
+  c.bind(TOKENS.PurchasePhoneNumber).toDynamicValue(() => new PurchasePhoneNumber({
+    uow, numbers, users: c.get(TOKENS.UserRepository), balances: c.get(TOKENS.BalanceService), inventory, clock, log,
+  })).inSingletonScope();
   const renewals = new RenewPhoneNumbers(uow, numbers, c.get(TOKENS.BalanceService), clock);
   c.bind(RenewPhoneNumbers).toConstantValue(renewals);
 
