@@ -20,7 +20,7 @@ describe('typed rows', () => {
     expect(untypedRows(text)).toBe(0);
   });
 
-  it('lets an adapter file hold no more than it is allowed, and ignores records, migrations and specs', () => {
+  it('refuses any untyped row in an adapter file, and ignores records, migrations and specs', () => {
     const untyped = 'const r = await this.db.one(`SELECT 1`);';
     expect(untypedRowViolations('packages/adapter-typeorm/src/repositories/new-repository.ts', untyped)).toHaveLength(1);
     expect(untypedRowViolations('packages/adapter-typeorm/src/records/x.ts', untyped)).toEqual([]);

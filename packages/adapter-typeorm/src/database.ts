@@ -56,21 +56,23 @@ export class Database implements UnitOfWork {
 
   /**
    * Always the result rows (TypeORM's own `query` answers `[rows, count]` for UPDATE/DELETE), typed
-   * `T`: a record's row interface or a `Pick` of it (see records/record.ts), never left to the
-   * default when the rows are read (tools/boundaries/untyped-rows.ts counts those).
+   * `T`: a record's row interface or a `Pick` of it (see records/record.ts), or a named shape for a
+   * computed column. The default, `unknown`, lets a statement's result be discarded but no column of
+   * it be read (tools/boundaries/untyped-rows.ts also refuses an untyped read whose rows are used).
    * Outside a transaction the statement goes straight to the DataSource's pool: no QueryRunner is
    * created per statement, which matters on the per-request auth and rate-limit queries.
    */
-  async query<T = Record<string, unknown>>(sql: string, params: unknown[] = [], options: QueryOptions = {}): Promise<T[]> {
+  async query<T = unknown>(sql: string, params: unknown[] = [], options: QueryOptions = {}): Promise<T[]> {
     const runner = this.current.getStore()?.manager.queryRunner;
     const named = options.prepared && preparesStatements(this.dataSource) ? { name: this.statementName(sql), text: sql, values: params } : null;
-    if (!runner) return (named ? await poolOf(this.dataSource).query(named) : await poolOf(this.dataSource).query(sql, params)).rows as T[];
+    type Row = T & pg.QueryResultRow;
+    if (!runner) return (named ? await poolOf(this.dataSource).query<Row>(named) : await poolOf(this.dataSource).query<Row>(sql, params)).rows;
     // Inside a transaction the statement goes straight to the transaction's connection: TypeORM's
     // QueryRunner.query adds several awaits and event broadcasts per statement (none are used here),
     // which on a send's ten statements was measurable. Errors keep TypeORM's shape.
     const client = (await runner.connect()) as pg.PoolClient;
     try {
-      return (named ? await client.query(named) : await client.query(sql, params)).rows as T[];
+      return (named ? await client.query<Row>(named) : await client.query<Row>(sql, params)).rows;
     } catch (e) {
       throw new QueryFailedError(sql, params, e as Error);
     }
@@ -86,7 +88,7 @@ export class Database implements UnitOfWork {
     return name;
   }
 
-  async one<T = Record<string, unknown>>(sql: string, params: unknown[] = [], options: QueryOptions = {}): Promise<T | null> {
+  async one<T = unknown>(sql: string, params: unknown[] = [], options: QueryOptions = {}): Promise<T | null> {
     const rows = await this.query<T>(sql, params, options);
     return rows[0] ?? null;
   }

@@ -95,7 +95,9 @@ export class PostgresNotifications {
     client.on('notification', (n) => this.doorbells[n.channel]?.ring(n.payload));
     client.on('error', (error) => this.lost(client, error));
     try {
-      for (const channel of [...Object.keys(this.doorbells), PROBE_CHANNEL]) await client.query(`LISTEN ${channel}`);
+      for (const channel of [...Object.keys(this.doorbells), PROBE_CHANNEL]) {
+        await client.query(`LISTEN ${channel}`);
+      }
     } catch (e) {
       client.release(e as Error);
       throw e;

@@ -35,7 +35,7 @@ export class CommitNotifier {
     }
     this.inFlight = true;
     this.again = false;
-    this.db.dataSource.query(`SELECT pg_notify('${this.channel}', '')`)
+    this.db.dataSource.query<unknown>(`SELECT pg_notify('${this.channel}', '')`)
       // The loops' safety poll finds the work anyway; a lost wake-up only costs latency.
       .catch((e: Error) => this.logger.warn({ error: e.message, channel: this.channel }, 'could not notify the loops that take up new work'))
       .finally(() => {

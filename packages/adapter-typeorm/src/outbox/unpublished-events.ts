@@ -1,5 +1,6 @@
 import { BusMessage, UnpublishedEvents } from '@voiceplane/application';
 import { Database } from '../database';
+import type { OutboxEventRecord } from '../records';
 
 interface OutboxRow {
   id: string;
@@ -32,7 +33,7 @@ export class PostgresUnpublishedEvents implements UnpublishedEvents {
   }
 
   async reopenUnsettled(before: Date): Promise<number> {
-    const rows = await this.db.query(
+    const rows = await this.db.query<Pick<OutboxEventRecord, 'seq'>>(
       `UPDATE outbox_events SET published_at = NULL, unsettled_since = NULL WHERE unsettled_since < $1 RETURNING seq`, [before]);
     return rows.length;
   }

@@ -1,12 +1,15 @@
+import { JsonObject, JsonValue } from '@voiceplane/domain';
 import { ChatappInboundItem, ChatappInbox, IngressProvider, StoredInboundItem } from '@voiceplane/application';
 import { Database } from '../../database';
+import type { ChatappInboxItemRecord } from '../../records';
 import { dateOrNull, num } from '../rows';
 
 /** Item fields that are instants: JSON keeps them as ISO text, the handler gets them back as dates. */
 const INSTANTS = ['receivedAt', 'at', 'expiresAt'] as const;
 
-function revive(stored: Record<string, unknown>): ChatappInboundItem {
-  const item: Record<string, unknown> = { ...stored };
+/** The `item` document: the inbound item as `add` stored it (JSON). */
+function revive(stored: JsonObject): ChatappInboundItem {
+  const item: { [key: string]: JsonValue | Date } = { ...stored };
   for (const key of INSTANTS) if (typeof item[key] === 'string') item[key] = new Date(item[key] as string);
   return item as unknown as ChatappInboundItem;
 }
@@ -30,9 +33,11 @@ export class PostgresChatappInbox implements ChatappInbox {
   }
 
   async find(id: number): Promise<StoredInboundItem | null> {
-    const row = await this.db.one<Record<string, unknown>>(`SELECT id, provider, item, processed_at FROM chatapp_inbox_items WHERE id = $1`, [id]);
+    const row = await this.db.one<Pick<ChatappInboxItemRecord, 'id' | 'provider' | 'item' | 'processed_at'>>(
+      `SELECT id, provider, item, processed_at FROM chatapp_inbox_items WHERE id = $1`, [id],
+    );
     if (row === null) return null;
-    return { id: num(row.id), provider: row.provider as IngressProvider, item: revive(row.item as Record<string, unknown>), processedAt: dateOrNull(row.processed_at) };
+    return { id: num(row.id), provider: row.provider as IngressProvider, item: revive(row.item as JsonObject), processedAt: dateOrNull(row.processed_at) };
   }
 
   async markProcessed(id: number, at: Date): Promise<void> {
@@ -40,7 +45,7 @@ export class PostgresChatappInbox implements ChatappInbox {
   }
 
   async purgeProcessedBefore(cutoff: Date, limit: number): Promise<number> {
-    const rows = await this.db.query(
+    const rows = await this.db.query<{ '?column?': number }>(
       `DELETE FROM chatapp_inbox_items WHERE id IN (SELECT id FROM chatapp_inbox_items WHERE processed_at < $1 ORDER BY processed_at LIMIT $2) RETURNING 1`,
       [cutoff, limit],
     );

@@ -1,14 +1,17 @@
 import { InboundMedia, InboundMediaRepository, MediaSource } from '@voiceplane/application';
 import { Database } from '../../database';
+import type { ChatappMediaRecord } from '../../records';
 import { num } from '../rows';
 
 const COLUMNS = 'id, user_id, sender_id, message_id, source_kind, source_ref, status, content_type';
 
-function toMedia(r: Record<string, unknown>): InboundMedia {
+type MediaRow = Pick<ChatappMediaRecord, 'id' | 'user_id' | 'sender_id' | 'message_id' | 'source_kind' | 'source_ref' | 'status' | 'content_type'>;
+
+function toMedia(r: MediaRow): InboundMedia {
   return {
-    id: r.id as string, userId: num(r.user_id), senderId: num(r.sender_id), messageId: num(r.message_id),
+    id: r.id, userId: num(r.user_id), senderId: num(r.sender_id), messageId: num(r.message_id),
     source: { kind: r.source_kind, ref: r.source_ref } as MediaSource, status: r.status as InboundMedia['status'],
-    contentType: (r.content_type as string | null) ?? null,
+    contentType: r.content_type ?? null,
   };
 }
 
@@ -25,12 +28,12 @@ export class TypeormInboundMediaRepository implements InboundMediaRepository {
   }
 
   async find(id: string): Promise<InboundMedia | null> {
-    const row = await this.db.one(`SELECT ${COLUMNS} FROM chatapp_media WHERE id = $1`, [id]);
+    const row = await this.db.one<MediaRow>(`SELECT ${COLUMNS} FROM chatapp_media WHERE id = $1`, [id]);
     return row === null ? null : toMedia(row);
   }
 
   async findStoredOwned(userId: number, id: string): Promise<InboundMedia | null> {
-    const row = await this.db.one(`SELECT ${COLUMNS} FROM chatapp_media WHERE id = $1 AND user_id = $2 AND status = 'stored'`, [id, userId]);
+    const row = await this.db.one<MediaRow>(`SELECT ${COLUMNS} FROM chatapp_media WHERE id = $1 AND user_id = $2 AND status = 'stored'`, [id, userId]);
     return row === null ? null : toMedia(row);
   }
 
@@ -40,7 +43,9 @@ export class TypeormInboundMediaRepository implements InboundMediaRepository {
         `UPDATE chatapp_media SET status = 'stored', content_type = $2, size_bytes = $3, updated_at = $4 WHERE id = $1 RETURNING message_id`,
         [id, stored.contentType, stored.size, now],
       );
-      if (row !== null) await this.db.query(`UPDATE conversation_messages SET media_url = $2, media_error = NULL WHERE id = $1`, [row.message_id, stored.mediaUrl]);
+      if (row !== null) {
+        await this.db.query(`UPDATE conversation_messages SET media_url = $2, media_error = NULL WHERE id = $1`, [row.message_id, stored.mediaUrl]);
+      }
     });
   }
 
@@ -64,7 +69,9 @@ export class TypeormInboundMediaRepository implements InboundMediaRepository {
   }
 
   async forgetDeleted(ids: readonly string[]): Promise<void> {
-    if (ids.length > 0) await this.db.query(`DELETE FROM chatapp_media_deletions WHERE media_id = ANY($1::varchar[])`, [[...ids]]);
+    if (ids.length > 0) {
+      await this.db.query(`DELETE FROM chatapp_media_deletions WHERE media_id = ANY($1::varchar[])`, [[...ids]]);
+    }
   }
 
   async markFailed(id: string, error: string, now: Date): Promise<void> {
@@ -72,7 +79,9 @@ export class TypeormInboundMediaRepository implements InboundMediaRepository {
       const row = await this.db.one<{ message_id: string }>(
         `UPDATE chatapp_media SET status = 'failed', updated_at = $2 WHERE id = $1 AND status <> 'stored' RETURNING message_id`, [id, now],
       );
-      if (row !== null) await this.db.query(`UPDATE conversation_messages SET media_error = $2 WHERE id = $1`, [row.message_id, error.slice(0, 255)]);
+      if (row !== null) {
+        await this.db.query(`UPDATE conversation_messages SET media_error = $2 WHERE id = $1`, [row.message_id, error.slice(0, 255)]);
+      }
     });
   }
 }

@@ -1,5 +1,6 @@
 import { SandboxChatappState, SandboxFaultArming, SandboxOutboxItem, SandboxSentMessage } from '@voiceplane/application';
 import { Database } from '../../database';
+import type { ChatappMessageRecord, ConversationMessageRecord, SandboxChatappSentRecord } from '../../records';
 import { num, numOrNull } from '../rows';
 
 /** The sandbox chat app's side in PostgreSQL, so every api instance and worker drives the same sandbox. */
@@ -31,7 +32,7 @@ export class PostgresSandboxChatappState implements SandboxChatappState {
   }
 
   async wasSent(userId: number, providerMessageId: string): Promise<boolean> {
-    const row = await this.db.one(`SELECT 1 AS hit FROM sandbox_chatapp_sent WHERE provider_message_id = $1 AND user_id = $2 LIMIT 1`, [providerMessageId, userId]);
+    const row = await this.db.one<{ hit: number }>(`SELECT 1 AS hit FROM sandbox_chatapp_sent WHERE provider_message_id = $1 AND user_id = $2 LIMIT 1`, [providerMessageId, userId]);
     return row !== null;
   }
 
@@ -48,7 +49,9 @@ export class PostgresSandboxChatappState implements SandboxChatappState {
   }
 
   async outbox(userId: number, filter: { readonly senderId?: number; readonly to?: string }, limit: number): Promise<SandboxOutboxItem[]> {
-    const rows = await this.db.query(
+    // The delivery record and its message: LEFT JOINs, null when the sent message was never recorded.
+    const rows = await this.db.query<Pick<SandboxChatappSentRecord, 'sender_id' | 'to_phone' | 'type' | 'body' | 'media_url' | 'sent_at'>
+      & { message_sid: ChatappMessageRecord['message_sid'] | null; template_id: ConversationMessageRecord['template_id'] }>(
       `SELECT s.sender_id, s.to_phone, s.type, s.body, s.media_url, s.sent_at, c.message_sid, m.template_id
          FROM sandbox_chatapp_sent s
          LEFT JOIN chatapp_messages c ON c.provider_message_id = s.provider_message_id AND c.direction = 'outbound'
@@ -58,9 +61,9 @@ export class PostgresSandboxChatappState implements SandboxChatappState {
       [userId, filter.senderId ?? null, filter.to ?? null, limit],
     );
     return rows.map((r) => ({
-      messageSid: (r.message_sid as string | null) ?? null, senderId: num(r.sender_id), to: r.to_phone as string, type: r.type as string,
-      body: (r.body as string | null) ?? null, mediaUrl: (r.media_url as string | null) ?? null, templateId: numOrNull(r.template_id),
-      at: new Date(r.sent_at as string),
+      messageSid: r.message_sid ?? null, senderId: num(r.sender_id), to: r.to_phone, type: r.type,
+      body: r.body ?? null, mediaUrl: r.media_url ?? null, templateId: numOrNull(r.template_id),
+      at: new Date(r.sent_at),
     }));
   }
 }

@@ -45,7 +45,7 @@ export class TypeormSendReservationRepository implements SendReservationReposito
   }
 
   async close(id: number, outcome: ReservationOutcome, now: Date): Promise<boolean> {
-    return (await this.db.query(CLOSE, [id, outcome, now], { prepared: true })).length === 1;
+    return (await this.db.query<Pick<ReservationRow, 'id'>>(CLOSE, [id, outcome, now], { prepared: true })).length === 1;
   }
 
   async open(before: Date, limit: number): Promise<SendReservation[]> {

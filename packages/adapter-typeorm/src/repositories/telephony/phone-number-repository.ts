@@ -1,5 +1,6 @@
 import { NewPurchasedNumber, PhoneNumber, PhoneNumberRepository, PhoneNumberType } from '@voiceplane/application';
 import { Database } from '../../database';
+import type { PhoneNumberRecord } from '../../records';
 import { dateOrNull, num, numOrNull } from '../rows';
 
 const COLUMNS = `p.id, p.user_id, p.phone_number, p.type, p.country_code, p.nickname, p.sms_capable, p.monthly_price,
@@ -9,21 +10,24 @@ const COLUMNS = `p.id, p.user_id, p.phone_number, p.type, p.country_code, p.nick
 const WITH_ASSISTANT = `${COLUMNS}, (SELECT a.id FROM assistants a
    WHERE a.phone_number_id = p.id AND a.user_id = p.user_id AND a.type = 'inbound' LIMIT 1) AS inbound_assistant_id`;
 
-function toNumber(r: Record<string, unknown>): PhoneNumber {
+/** COLUMNS is every column of `phone_numbers`; the inbound assistant's id (bigint) is null without one. */
+type NumberRow = PhoneNumberRecord & { inbound_assistant_id: string | null };
+
+function toNumber(r: NumberRow): PhoneNumber {
   return {
     id: num(r.id),
     userId: num(r.user_id),
-    phoneNumber: r.phone_number as string,
+    phoneNumber: r.phone_number,
     type: r.type as PhoneNumberType,
-    countryCode: (r.country_code as string).trim(),
-    nickname: (r.nickname as string | null) ?? null,
-    smsCapable: r.sms_capable as boolean,
+    countryCode: r.country_code.trim(),
+    nickname: r.nickname ?? null,
+    smsCapable: r.sms_capable,
     monthlyPrice: numOrNull(r.monthly_price),
     inboundAssistantId: numOrNull(r.inbound_assistant_id),
-    providerReference: (r.provider_reference as string | null) ?? null,
+    providerReference: r.provider_reference ?? null,
     renewsAt: dateOrNull(r.renews_at),
-    createdAt: new Date(r.created_at as string),
-    updatedAt: new Date(r.updated_at as string),
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
   };
 }
 
@@ -31,11 +35,11 @@ export class TypeormPhoneNumberRepository implements PhoneNumberRepository {
   constructor(private readonly db: Database) {}
 
   async list(userId: number): Promise<PhoneNumber[]> {
-    return (await this.db.query(`SELECT ${WITH_ASSISTANT} FROM phone_numbers p WHERE p.user_id = $1 ORDER BY p.id DESC`, [userId])).map(toNumber);
+    return (await this.db.query<NumberRow>(`SELECT ${WITH_ASSISTANT} FROM phone_numbers p WHERE p.user_id = $1 ORDER BY p.id DESC`, [userId])).map(toNumber);
   }
 
   async find(userId: number, id: number): Promise<PhoneNumber | null> {
-    const r = await this.db.one(`SELECT ${WITH_ASSISTANT} FROM phone_numbers p WHERE p.id = $1 AND p.user_id = $2`, [id, userId]);
+    const r = await this.db.one<NumberRow>(`SELECT ${WITH_ASSISTANT} FROM phone_numbers p WHERE p.id = $1 AND p.user_id = $2`, [id, userId]);
     return r ? toNumber(r) : null;
   }
 
@@ -50,7 +54,7 @@ export class TypeormPhoneNumberRepository implements PhoneNumberRepository {
 
   async insertPurchased(n: NewPurchasedNumber): Promise<PhoneNumber | null> {
     // Raw SQL: ON CONFLICT on the partial unique index (a purchased number belongs to one account) answers a lost race with no row.
-    const rows = await this.db.query(
+    const rows = await this.db.query<NumberRow>(
       `INSERT INTO phone_numbers (user_id, phone_number, type, country_code, nickname, sms_capable, monthly_price, provider_reference, renews_at, created_at, updated_at)
        VALUES ($1, $2, 'purchased', $3, NULL, $4, $5, $6, $7, $8, $8)
        ON CONFLICT (phone_number) WHERE type = 'purchased' DO NOTHING
@@ -63,13 +67,13 @@ export class TypeormPhoneNumberRepository implements PhoneNumberRepository {
   async delete(userId: number, id: number): Promise<boolean> {
     // The foreign key would null it too; doing it here also marks the assistants as changed.
     await this.db.query(`UPDATE assistants SET phone_number_id = NULL, updated_at = now() WHERE user_id = $1 AND phone_number_id = $2`, [userId, id]);
-    const rows = await this.db.query(`DELETE FROM phone_numbers WHERE id = $1 AND user_id = $2 RETURNING id`, [id, userId]);
+    const rows = await this.db.query<Pick<PhoneNumberRecord, 'id'>>(`DELETE FROM phone_numbers WHERE id = $1 AND user_id = $2 RETURNING id`, [id, userId]);
     return rows.length > 0;
   }
 
   async claimDueRenewal(now: Date): Promise<PhoneNumber | null> {
     // Raw SQL: a SKIP LOCKED claim, so renewal workers take different numbers.
-    const r = await this.db.one(
+    const r = await this.db.one<NumberRow>(
       `SELECT ${COLUMNS}, NULL AS inbound_assistant_id FROM phone_numbers p
         WHERE p.type = 'purchased' AND p.renews_at <= $1
         ORDER BY p.renews_at, p.id LIMIT 1 FOR UPDATE SKIP LOCKED`,

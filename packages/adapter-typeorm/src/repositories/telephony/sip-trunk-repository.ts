@@ -1,6 +1,7 @@
 import { InboundAuthorizationType, SipCallingFormat } from '@voiceplane/domain';
 import { SipTrunkIdentity, SipTrunkRepository, StoredSipTrunk } from '@voiceplane/application';
 import { Database } from '../../database';
+import type { PhoneNumberRecord, SipTrunkRecord } from '../../records';
 import { num } from '../rows';
 
 const SELECT = `
@@ -9,25 +10,29 @@ const SELECT = `
          s.allowed_inbound_ips, s.outbound_proxy, s.inbound_trunk_id, s.outbound_trunk_id, s.inbound_route_id
     FROM phone_numbers p JOIN sip_trunks s ON s.id = p.id`;
 
-function toTrunk(r: Record<string, unknown>): StoredSipTrunk {
+/** SELECT: the number's side of the trunk and every column of its `sip_trunks` row. */
+type TrunkRow = Pick<PhoneNumberRecord, 'id' | 'user_id' | 'phone_number' | 'nickname' | 'country_code' | 'created_at' | 'updated_at'>
+  & Omit<SipTrunkRecord, 'id'>;
+
+function toTrunk(r: TrunkRow): StoredSipTrunk {
   return {
     id: num(r.id),
     userId: num(r.user_id),
-    phoneNumber: r.phone_number as string,
-    nickname: (r.nickname as string | null) ?? null,
-    sipUsername: r.sip_username as string,
-    sipPasswordCipher: r.sip_password_cipher as string,
-    sipAddress: r.sip_address as string,
+    phoneNumber: r.phone_number,
+    nickname: r.nickname ?? null,
+    sipUsername: r.sip_username,
+    sipPasswordCipher: r.sip_password_cipher,
+    sipAddress: r.sip_address,
     sipCallingFormat: r.sip_calling_format as SipCallingFormat,
     inboundAuthorizationType: r.inbound_authorization_type as InboundAuthorizationType,
-    allowedInboundIps: (r.allowed_inbound_ips as string[] | null) ?? null,
-    outboundProxy: r.outbound_proxy as boolean,
-    countryCode: (r.country_code as string).trim(),
-    inboundTrunkId: r.inbound_trunk_id as string,
-    outboundTrunkId: r.outbound_trunk_id as string,
-    inboundRouteId: r.inbound_route_id as string,
-    createdAt: new Date(r.created_at as string),
-    updatedAt: new Date(r.updated_at as string),
+    allowedInboundIps: r.allowed_inbound_ips ?? null,
+    outboundProxy: r.outbound_proxy,
+    countryCode: r.country_code.trim(),
+    inboundTrunkId: r.inbound_trunk_id,
+    outboundTrunkId: r.outbound_trunk_id,
+    inboundRouteId: r.inbound_route_id,
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
   };
 }
 
@@ -38,11 +43,11 @@ export class TypeormSipTrunkRepository implements SipTrunkRepository {
   constructor(private readonly db: Database) {}
 
   async list(userId: number): Promise<StoredSipTrunk[]> {
-    return (await this.db.query(`${SELECT} WHERE p.user_id = $1 ORDER BY p.id DESC`, [userId])).map(toTrunk);
+    return (await this.db.query<TrunkRow>(`${SELECT} WHERE p.user_id = $1 ORDER BY p.id DESC`, [userId])).map(toTrunk);
   }
 
   async find(userId: number, id: number): Promise<StoredSipTrunk | null> {
-    const r = await this.db.one(`${SELECT} WHERE p.id = $1 AND p.user_id = $2`, [id, userId]);
+    const r = await this.db.one<TrunkRow>(`${SELECT} WHERE p.id = $1 AND p.user_id = $2`, [id, userId]);
     return r ? toTrunk(r) : null;
   }
 
@@ -58,7 +63,7 @@ export class TypeormSipTrunkRepository implements SipTrunkRepository {
   }
 
   async hasDuplicate(userId: number, identity: SipTrunkIdentity, exceptId: number | null): Promise<boolean> {
-    const r = await this.db.one(
+    const r = await this.db.one<{ found: number }>(
       `SELECT 1 AS found FROM phone_numbers p JOIN sip_trunks s ON s.id = p.id
         WHERE p.user_id = $1 AND p.phone_number = $2 AND s.sip_username = $3 AND lower(s.sip_address) = lower($4)
           AND ($5::bigint IS NULL OR p.id <> $5::bigint)
@@ -86,7 +91,7 @@ export class TypeormSipTrunkRepository implements SipTrunkRepository {
 
   async update(t: StoredSipTrunk, readAt: Date): Promise<StoredSipTrunk | null> {
     // Raw SQL: a conditional UPDATE on the version read (updated_at), so a concurrent edit is detected, not overwritten.
-    const claimed = await this.db.query(
+    const claimed = await this.db.query<Pick<PhoneNumberRecord, 'id'>>(
       `UPDATE phone_numbers SET phone_number = $3, country_code = $4, nickname = $5, updated_at = $6
         WHERE id = $1 AND user_id = $2 AND type = 'sip' AND date_trunc('milliseconds', updated_at) = $7
         RETURNING id`,

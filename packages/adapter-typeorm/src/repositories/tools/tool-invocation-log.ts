@@ -1,22 +1,29 @@
 import { ToolCallResult } from '@voiceplane/domain';
 import {
   InvocationClaim, InvocationOwner, KnowledgeSearchDetail, KnowledgeSearchEntry, ToolInvocationLog, ToolInvocationRecord, ToolInvocationStart,
+  WorkLogger,
 } from '@voiceplane/application';
 import { Database } from '../../database';
+import type { StoredToolInvocationRecord } from '../../records';
 import { num, numOrNull } from '../rows';
 
 const COLUMNS = 'id, tool_id, knowledge_base_id, name, ok, status_code, duration_ms, error, created_at, CASE WHEN knowledge_base_id IS NOT NULL THEN result END AS search';
 
-function toRecord(r: Record<string, unknown>): ToolInvocationRecord {
+/** COLUMNS: the invocation's columns read back, and its `result` as `search` when it was a knowledge-base search (else null). */
+type InvocationRow = Pick<StoredToolInvocationRecord, 'id' | 'tool_id' | 'knowledge_base_id' | 'name' | 'ok' | 'status_code' | 'duration_ms' | 'error' | 'created_at'>
+  & { search: unknown };
+
+/** Listed invocations are completed ones, whose outcome columns are set. */
+function toRecord(r: InvocationRow): ToolInvocationRecord {
   const record: ToolInvocationRecord = {
-    id: r.id as string,
+    id: r.id,
     toolId: numOrNull(r.tool_id),
-    name: r.name as string,
+    name: r.name,
     ok: r.ok as boolean,
     statusCode: numOrNull(r.status_code),
     durationMs: num(r.duration_ms),
-    error: (r.error as string) ?? null,
-    at: new Date(r.created_at as string),
+    error: r.error ?? null,
+    at: new Date(r.created_at),
   };
   if (r.knowledge_base_id === null || r.knowledge_base_id === undefined) return record;
   const stored = r.search as Omit<KnowledgeSearchDetail, 'knowledgeBaseId'>;
@@ -29,9 +36,7 @@ const SEARCH_NAME = 'search_knowledge_base';
 const ownerKey = (owner: InvocationOwner): string => (owner.callId !== undefined ? `call:${owner.callId}` : `conversation:${owner.conversationId}`);
 
 /** Where a write that failed in the background is reported (pino's `error` fits). */
-export interface InvocationLogErrors {
-  error(details: Record<string, unknown>, message: string): void;
-}
+export type InvocationLogErrors = Pick<WorkLogger, 'error'>;
 
 export class TypeormToolInvocationLog implements ToolInvocationLog {
   /** Writes started by `record` and `recordSearch` and not yet finished, by call or conversation. */
@@ -41,7 +46,7 @@ export class TypeormToolInvocationLog implements ToolInvocationLog {
 
   async claim(start: ToolInvocationStart, staleBefore: Date): Promise<InvocationClaim> {
     // Raw SQL, a conditional upsert: insert, or take over a holder that never finished; RETURNING says which.
-    const taken = await this.db.one(
+    const taken = await this.db.one<Pick<StoredToolInvocationRecord, 'id'>>(
       `INSERT INTO tool_invocations (id, call_id, user_id, tool_id, name, invocation_id, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (call_id, invocation_id) WHERE invocation_id IS NOT NULL DO UPDATE
@@ -63,7 +68,7 @@ export class TypeormToolInvocationLog implements ToolInvocationLog {
 
   recordSearch(entry: KnowledgeSearchEntry): void {
     const { knowledgeBaseId, ...search } = entry.search;
-    const write = this.db.query(
+    const write = this.db.query<never>(
       `INSERT INTO tool_invocations (id, call_id, conversation_id, user_id, knowledge_base_id, name, ok, duration_ms, result, created_at, completed_at)
        VALUES ($1, $2, $3, $4, $5, $6, true, $7, $8::jsonb, $9, now())`,
       [entry.id, entry.owner.callId ?? null, entry.owner.conversationId ?? null, entry.userId, knowledgeBaseId, SEARCH_NAME, entry.durationMs, JSON.stringify(search), entry.at],
@@ -75,7 +80,7 @@ export class TypeormToolInvocationLog implements ToolInvocationLog {
 
   async listForConversation(conversationId: number): Promise<ToolInvocationRecord[]> {
     await this.settled(ownerKey({ conversationId }));
-    const rows = await this.db.query(
+    const rows = await this.db.query<InvocationRow>(
       `SELECT ${COLUMNS} FROM tool_invocations WHERE conversation_id = $1 AND completed_at IS NOT NULL ORDER BY created_at, id`,
       [conversationId],
     );
@@ -108,7 +113,7 @@ export class TypeormToolInvocationLog implements ToolInvocationLog {
 
   async listForCall(callId: number): Promise<ToolInvocationRecord[]> {
     await this.settled(ownerKey({ callId }));
-    const rows = await this.db.query(
+    const rows = await this.db.query<InvocationRow>(
       `SELECT ${COLUMNS} FROM tool_invocations WHERE call_id = $1 AND completed_at IS NOT NULL ORDER BY created_at, id`,
       [callId],
     );
