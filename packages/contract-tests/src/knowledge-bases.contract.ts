@@ -80,6 +80,14 @@ export function knowledgeBasesContract(name: string, open: (embeddings: TextEmbe
       expect(await s.documents.list(other, kb.id)).toBeNull();
     });
 
+    it('counts every document when several are added and finished at once', async () => {
+      const kb = await s.knowledgeBases.create(userId, { name: 'Many', description: null, status: 'empty' });
+      const docs = await Promise.all(Array.from({ length: 8 }, (_, i) => s.documents.add(userId, kb.id, text(`Doc ${i}`, CORPUS.refunds))));
+      expect(await s.knowledgeBases.findOwned(userId, kb.id)).toMatchObject({ status: 'processing', documentsCount: 8 });
+      await Promise.all(docs.map((d) => s.documents.finish(d!.id, { status: 'ready', passages: ['one'], sizeBytes: 1 })));
+      expect(await s.knowledgeBases.findOwned(userId, kb.id)).toMatchObject({ status: 'active', documentsCount: 8 });
+    });
+
     it('renames and deletes documents only within their own knowledge base and account', async () => {
       const kb = await s.knowledgeBases.create(userId, { name: 'FAQ', description: null, status: 'empty' });
       const otherKb = await s.knowledgeBases.create(userId, { name: 'Other', description: null, status: 'empty' });

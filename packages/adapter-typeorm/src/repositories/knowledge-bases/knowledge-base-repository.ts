@@ -22,8 +22,15 @@ function toKnowledgeBase(r: KnowledgeBaseRow): KnowledgeBase {
  * A knowledge base's status and document count follow its documents once it has any: processing
  * while one is, active when one is ready, failed when all failed. One without documents keeps the
  * status it was created with (operators may create one in any status).
+ *
+ * The knowledge base's row is locked by a statement of its own before the counting one: in READ
+ * COMMITTED an UPDATE that waited for the row re-checks only that row and keeps the snapshot it
+ * started with for its sub-select, so two documents added at once would each count only itself.
+ * NO KEY UPDATE, because the caller's document insert holds KEY SHARE on the same row (its foreign
+ * key) and FOR UPDATE would deadlock two concurrent adds.
  */
 export async function refreshKnowledgeBase(db: Database, knowledgeBaseId: number | string): Promise<void> {
+  await db.query(`SELECT 1 FROM knowledge_bases WHERE id = $1 FOR NO KEY UPDATE`, [knowledgeBaseId]);
   await db.query(
     `UPDATE knowledge_bases k SET documents_count = s.total, updated_at = now(),
        status = CASE WHEN s.total = 0 THEN k.status WHEN s.processing > 0 THEN 'processing' WHEN s.ready > 0 THEN 'active' ELSE 'failed' END
