@@ -87,11 +87,7 @@ const REPOSITORY_INJECTION_DEBT = new Set<string>([
   'packages/adapter-http/src/controllers/assistants/folder-controller.ts',
   'packages/adapter-http/src/controllers/assistants/label-controller.ts',
   'packages/adapter-http/src/controllers/assistants/reference-data-controller.ts',
-  'packages/adapter-http/src/controllers/automations/flow-run-controller.ts',
-  'packages/adapter-http/src/controllers/automations/sandbox-automation-controller.ts',
   'packages/adapter-http/src/controllers/billing-controller.ts',
-  'packages/adapter-http/src/controllers/calls/call-controller.ts',
-  'packages/adapter-http/src/controllers/calls/runtime-call-controller.ts',
   'packages/adapter-http/src/controllers/chatapp/conversation-controller.ts',
   'packages/adapter-http/src/controllers/chatapp/sandbox-chatapp-controller.ts',
   'packages/adapter-http/src/controllers/chatapp/sandbox-conversation-controller.ts',
@@ -101,10 +97,8 @@ const REPOSITORY_INJECTION_DEBT = new Set<string>([
   'packages/adapter-http/src/controllers/telephony/assistant-number-controller.ts',
   'packages/adapter-http/src/controllers/telephony/phone-number-controller.ts',
   'packages/adapter-http/src/controllers/telephony/sip-trunk-controller.ts',
-  'packages/adapter-http/src/controllers/tools/tool-preview-controller.ts',
   'packages/adapter-http/src/controllers/top-ups/admin-top-up-controller.ts',
   'packages/adapter-http/src/controllers/top-ups/top-up-controller.ts',
-  'packages/adapter-http/src/controllers/webhooks/webhook-controller.ts',
 ]);
 
 /** Imports between the feature folders of the domain and of the application, per package. */

@@ -1,6 +1,6 @@
 import {
   ApplyTemplate, assistantEventRuns, conversationEventRuns, automationContinueJobs, AutomationEngine, automationResumeJobs, AutomationRunSweeper, RUN_SWEEP_INTERVAL_MS, AutomationSteps, AutomationToolRuns, CheckConnection, FlowQueries, ManageConnections, ManageDataTables, ManageFlows,
-  RestoreFlow, RetryRun, SecretCipher, SYNC_REPLY_WAIT_MS, TemplateChecks, TOKENS, TriggerWebhook, UpdateFlow, VersionPublisher, type AutomationChatapp, type Token,
+  RestoreFlow, RetryRun, RunQueries, SandboxAutomationControls, SecretCipher, SYNC_REPLY_WAIT_MS, TemplateChecks, TOKENS, TriggerWebhook, UpdateFlow, VersionPublisher, type AutomationChatapp, type Token,
 } from '@voiceplane/application';
 import {
   AutomationHookController, automationHookRouteDocs, ConnectionController, connectionRouteDocs, DataTableController, FlowController, flowRouteDocs,
@@ -73,6 +73,7 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
   c.bind(TOKENS.ManageFlows).toDynamicValue(() => new ManageFlows(
     get(TOKENS.AutomationRepository), get(TOKENS.AssistantRepository), get(TOKENS.AutomationToolBinding), get(TOKENS.UnitOfWork), get(TOKENS.Clock),
   )).inSingletonScope();
+  c.bind(TOKENS.RunQueries).toDynamicValue(() => new RunQueries(get(TOKENS.AutomationRepository), get(TOKENS.AutomationRunRepository))).inSingletonScope();
   c.bind(TOKENS.RetryRun).toDynamicValue(() => new RetryRun(get(TOKENS.AutomationRepository), get(TOKENS.AutomationRunRepository), get(TOKENS.AutomationEngine))).inSingletonScope();
   c.bind(TOKENS.TriggerWebhook).toDynamicValue(() => new TriggerWebhook(
     get(TOKENS.AutomationRepository), get(TOKENS.AutomationEngine), get(TOKENS.RateLimiter), get(TOKENS.Ids), log,
@@ -99,6 +100,11 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
     return { remaining: rollbackFaults.arm(userId, targetRef, count) };
   }), { textTargets: true });
 
+  if (sandbox) {
+    c.bind(TOKENS.SandboxAutomationControls).toDynamicValue(() => new SandboxAutomationControls(
+      get(TOKENS.AutomationRunRepository), get(TOKENS.AutomationEngine), get(TOKENS.ConnectionRepository), get(TOKENS.Clock),
+    )).inSingletonScope();
+  }
   const controllers = [
     DataTableController, ConnectionController, TemplateController, FlowController, FlowRunController, AutomationHookController, ...(sandbox ? [SandboxAutomationController] : []),
   ];

@@ -1,6 +1,6 @@
 import {
   assistantCancellationConsumer, deliveryAttemptJobs, deliverySenderConsumer, deliverySweepJobs, DELIVERY_SWEEP_JOB, DELIVERY_SWEEP_KEY,
-  SendTestWebhook, TOKENS, WebhookDeliveries, WebhookSender,
+  DeliveryLog, SendTestWebhook, SigningSecrets, TOKENS, WebhookDeliveries, WebhookSender,
 } from '@voiceplane/application';
 import { DELIVERY_RETENTION_DAYS } from '@voiceplane/domain';
 import { WebhookController, webhookRouteDocs } from '@voiceplane/adapter-http';
@@ -35,6 +35,10 @@ export const webhookDeliveryModule: ApiModule = ({ container: c, database, logge
   )).inSingletonScope();
   c.bind(TOKENS.SendTestWebhook).toDynamicValue((ctx) => new SendTestWebhook(
     ctx.get(TOKENS.WebhookDeliveryRepository), ctx.get(TOKENS.WebhookSender), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock),
+  )).inSingletonScope();
+  c.bind(TOKENS.DeliveryLog).toDynamicValue((ctx) => new DeliveryLog(ctx.get(TOKENS.WebhookDeliveryRepository))).inSingletonScope();
+  c.bind(TOKENS.SigningSecrets).toDynamicValue((ctx) => new SigningSecrets(
+    ctx.get(TOKENS.SigningSecretRepository), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock),
   )).inSingletonScope();
   c.bind(WebhookController).toSelf().inSingletonScope();
 
