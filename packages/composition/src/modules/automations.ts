@@ -67,7 +67,8 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
     get(TOKENS.Clock), get(TOKENS.Ids), config.publicBaseUrl,
   )).inSingletonScope();
   c.bind(TOKENS.UpdateFlow).toDynamicValue(() => new UpdateFlow(
-    get(TOKENS.AutomationRepository), c.get(TemplateChecks), c.get(VersionPublisher), get(TOKENS.AutomationEngine), get(TOKENS.Clock), get(TOKENS.Ids), config.publicBaseUrl,
+    get(TOKENS.AutomationRepository), { checks: c.get(TemplateChecks), publisher: c.get(VersionPublisher), engine: get(TOKENS.AutomationEngine) },
+    get(TOKENS.Clock), get(TOKENS.Ids), config.publicBaseUrl,
   )).inSingletonScope();
   c.bind(TOKENS.FlowQueries).toDynamicValue(() => new FlowQueries(get(TOKENS.AutomationRepository), config.publicBaseUrl)).inSingletonScope();
   c.bind(TOKENS.ManageFlows).toDynamicValue(() => new ManageFlows(
@@ -92,7 +93,8 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
   const sandbox = [config.voiceRuntime, config.sipProvisioner, config.numberInventory, config.chatappProvider].includes('sandbox');
   const rollbackFaults = sandbox ? new ArmedRollbackFaults() : null;
   c.bind(TOKENS.RestoreFlow).toDynamicValue(() => new RestoreFlow(
-    get(TOKENS.AutomationRepository), get(TOKENS.AssistantRepository), c.get(TemplateChecks), c.get(VersionPublisher), rollbackFaults, get(TOKENS.Clock), get(TOKENS.Ids),
+    get(TOKENS.AutomationRepository), get(TOKENS.AssistantRepository),
+    { checks: c.get(TemplateChecks), publisher: c.get(VersionPublisher), faults: rollbackFaults }, get(TOKENS.Clock), get(TOKENS.Ids),
   )).inSingletonScope();
   SandboxFaults.in(c).register('automation_rollback', rollbackFaults && (async ({ userId, targetId, targetRef, count }) => {
     if (targetId !== null) return 'not_found';

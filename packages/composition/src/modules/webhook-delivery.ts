@@ -30,8 +30,8 @@ export const webhookDeliveryModule: ApiModule = ({ container: c, database, logge
   )).inSingletonScope();
   c.bind(TOKENS.WebhookSender).toDynamicValue((ctx) => new WebhookSender(
     ctx.get(TOKENS.WebhookDeliveryRepository), ctx.get(TOKENS.SigningSecretRepository),
-    ctx.get(TOKENS.OutboundHttpClient), ctx.get(TOKENS.JobScheduler), ctx.get(TOKENS.Clock), ctx.get(TOKENS.Ids), Math.random,
-    logger.child({ component: 'webhooks' }),
+    { http: ctx.get(TOKENS.OutboundHttpClient), scheduler: ctx.get(TOKENS.JobScheduler), random: Math.random },
+    ctx.get(TOKENS.Clock), ctx.get(TOKENS.Ids), logger.child({ component: 'webhooks' }),
   )).inSingletonScope();
   c.bind(TOKENS.SendTestWebhook).toDynamicValue((ctx) => new SendTestWebhook(
     ctx.get(TOKENS.WebhookDeliveryRepository), ctx.get(TOKENS.WebhookSender), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock),
