@@ -32,7 +32,7 @@ async function setup() {
     http, gateway: new ToolGateway(http, store.secrets, store.clock), tables: new InMemoryDataTableRepository(() => store.clock.now()), connections,
     cipher: new SecretCipher(async () => 'key'), makeCall: noCalls, chatapp: null, clock: store.clock,
   });
-  const engine = new AutomationEngine(automations, runs, steps, store.jobs, store.uow, store.clock, store.ids);
+  const engine = new AutomationEngine({ automations, runs, uow: store.uow }, { steps, scheduler: store.jobs }, store.clock, store.ids);
   const automation: Automation = {
     id: 'aut_1', userId: OWNER, name: 'A', templateKey: 'delayed_followup_call', status: 'enabled', bindingType: 'assistant_event', assistantId: 1, bound: true,
     webhookToken: null, toolId: null, liveVersionId: 'ver_1', lastTest: null, createdAt: START, updatedAt: START,

@@ -44,12 +44,15 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
     get(TOKENS.ConnectionRepository), get(TOKENS.OutboundHttpClient), get(TOKENS.ToolGateway), c.get(SecretCipher), get(TOKENS.Clock), get(TOKENS.Ids),
   )).inSingletonScope();
   c.bind(TOKENS.AutomationEngine).toDynamicValue(() => new AutomationEngine(
-    get(TOKENS.AutomationRepository), get(TOKENS.AutomationRunRepository),
-    new AutomationSteps({
-      http: get(TOKENS.OutboundHttpClient), gateway: get(TOKENS.ToolGateway), tables: get(TOKENS.DataTableRepository), connections: get(TOKENS.ConnectionRepository),
-      cipher: c.get(SecretCipher), makeCall: get(TOKENS.MakeCall), chatapp: chatapp(), clock: get(TOKENS.Clock),
-    }),
-    get(TOKENS.JobScheduler), get(TOKENS.UnitOfWork), get(TOKENS.Clock), get(TOKENS.Ids), log,
+    { automations: get(TOKENS.AutomationRepository), runs: get(TOKENS.AutomationRunRepository), uow: get(TOKENS.UnitOfWork) },
+    {
+      steps: new AutomationSteps({
+        http: get(TOKENS.OutboundHttpClient), gateway: get(TOKENS.ToolGateway), tables: get(TOKENS.DataTableRepository), connections: get(TOKENS.ConnectionRepository),
+        cipher: c.get(SecretCipher), makeCall: get(TOKENS.MakeCall), chatapp: chatapp(), clock: get(TOKENS.Clock),
+      }),
+      scheduler: get(TOKENS.JobScheduler),
+    },
+    get(TOKENS.Clock), get(TOKENS.Ids), log,
   )).inSingletonScope();
   c.bind(TemplateChecks).toDynamicValue(() => {
     const policy = get(TOKENS.TargetUrlPolicy);
