@@ -80,15 +80,9 @@ function sourceFiles(dir: string): string[] {
  * longer does.
  */
 const REPOSITORY_INJECTION_DEBT = new Set<string>([
-  'packages/adapter-http/src/controllers/automations/flow-run-controller.ts',
-  'packages/adapter-http/src/controllers/automations/sandbox-automation-controller.ts',
-  'packages/adapter-http/src/controllers/calls/call-controller.ts',
-  'packages/adapter-http/src/controllers/calls/runtime-call-controller.ts',
   'packages/adapter-http/src/controllers/chatapp/sandbox-chatapp-controller.ts',
   'packages/adapter-http/src/controllers/chatapp/send-controller.ts',
   'packages/adapter-http/src/controllers/chatapp/sender-controller.ts',
-  'packages/adapter-http/src/controllers/tools/tool-preview-controller.ts',
-  'packages/adapter-http/src/controllers/webhooks/webhook-controller.ts',
 ]);
 
 /** Imports between the feature folders of the domain and of the application, per package. */

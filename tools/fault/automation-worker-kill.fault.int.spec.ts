@@ -115,5 +115,8 @@ function engineFor(api: TestApi, clock: ManualClock) {
     http: get(TOKENS.OutboundHttpClient), gateway: get(TOKENS.ToolGateway), tables: get(TOKENS.DataTableRepository),
     connections: get(TOKENS.ConnectionRepository), cipher: api.runtime.container.get(SecretCipher), makeCall: get(TOKENS.MakeCall), chatapp: null, clock,
   });
-  return new AutomationEngine(get(TOKENS.AutomationRepository), get(TOKENS.AutomationRunRepository), steps, get(TOKENS.JobScheduler), get(TOKENS.UnitOfWork), clock, get(TOKENS.Ids), silent);
+  return new AutomationEngine(
+    { automations: get(TOKENS.AutomationRepository), runs: get(TOKENS.AutomationRunRepository), uow: get(TOKENS.UnitOfWork) },
+    { steps, scheduler: get(TOKENS.JobScheduler) }, clock, get(TOKENS.Ids), silent,
+  );
 }

@@ -26,7 +26,7 @@ function setup() {
     http, gateway: new ToolGateway(http, store.secrets, store.clock), tables, connections: notHere,
     cipher: new SecretCipher(async () => 'key'), makeCall: notHere, chatapp: null, clock: store.clock,
   });
-  const engine = new AutomationEngine(automations, runs, steps, store.jobs, store.uow, store.clock, store.ids);
+  const engine = new AutomationEngine({ automations, runs, uow: store.uow }, { steps, scheduler: store.jobs }, store.clock, store.ids);
   return { store, http, automations, runs, tables, engine };
 }
 

@@ -66,6 +66,19 @@ export interface EngineSettings {
   readonly leaseMs?: number;
 }
 
+/** Where runs and the automations they belong to are stored, and the transactions around both. */
+export interface EngineStores {
+  readonly automations: AutomationRepository;
+  readonly runs: AutomationRunRepository;
+  readonly uow: UnitOfWork;
+}
+
+/** How the steps of a run are done now and later: the step handlers and the durable scheduler. */
+export interface EngineWork {
+  readonly steps: AutomationSteps;
+  readonly scheduler: JobScheduler;
+}
+
 /**
  * Executes runs: the domain decides the next step and what each result means,
  * this loop performs the steps and stores the run, handing a paused run to the durable scheduler.
@@ -86,21 +99,25 @@ export class AutomationEngine {
   private writing = false;
   readonly leases: RunLeases;
   private readonly random: () => number;
+  private readonly automations: AutomationRepository;
+  private readonly runs: AutomationRunRepository;
+  private readonly uow: UnitOfWork;
+  private readonly steps: AutomationSteps;
+  private readonly scheduler: JobScheduler;
 
   constructor(
-    private readonly automations: AutomationRepository,
-    private readonly runs: AutomationRunRepository,
-    private readonly steps: AutomationSteps,
-    private readonly scheduler: JobScheduler,
-    private readonly uow: UnitOfWork,
+    stores: EngineStores,
+    work: EngineWork,
     private readonly clock: Clock,
     private readonly ids: Ids,
     /** Where a background write that failed is reported. */
     private readonly log: Pick<WorkLogger, 'error'> | null = null,
     settings: EngineSettings = {},
   ) {
+    ({ automations: this.automations, runs: this.runs, uow: this.uow } = stores);
+    ({ steps: this.steps, scheduler: this.scheduler } = work);
     this.random = settings.random ?? Math.random;
-    this.leases = new RunLeases(runs, clock, ids.token('wkr_', 16), settings.leaseMs);
+    this.leases = new RunLeases(this.runs, clock, ids.token('wkr_', 16), settings.leaseMs);
   }
 
   /** A version as runs see it. Versions never change once written, so each is read and parsed once per process. */

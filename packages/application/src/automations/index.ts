@@ -16,3 +16,5 @@ export * from './flow-queries';
 export * from './retry-run';
 export * from './webhook-trigger';
 export * from './run-leases';
+export * from './run-queries';
+export * from './sandbox-automation-controls';

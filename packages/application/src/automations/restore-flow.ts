@@ -34,6 +34,14 @@ export function previousPublished(versions: readonly AutomationVersion[], liveVe
   return before.reduce<AutomationVersion | null>((best, v) => (best === null || later(v, best) > 0 ? v : best), null);
 }
 
+/** The stages of a restore: the resource checks, publishing the copy, and the sandbox's armed failures. */
+export interface RestoreFlowStages {
+  readonly checks: TemplateChecks;
+  readonly publisher: VersionPublisher;
+  /** Null when no provider is the sandbox. */
+  readonly faults: RollbackFaults | null;
+}
+
 /**
  * `POST /api/user/automate/flows/{id}/restore`: the previous version published
  * again as a new copy, without a test. Every refusal leaves the live version, the on/off status and
@@ -43,10 +51,7 @@ export class RestoreFlow {
   constructor(
     private readonly automations: AutomationRepository,
     private readonly assistants: AssistantRepository,
-    private readonly checks: TemplateChecks,
-    private readonly publisher: VersionPublisher,
-    /** Null when no provider is the sandbox. */
-    private readonly faults: RollbackFaults | null,
+    private readonly stages: RestoreFlowStages,
     private readonly clock: Clock,
     private readonly ids: Ids,
   ) {}
@@ -57,7 +62,7 @@ export class RestoreFlow {
     if (automation === null || template === null) return refused({ code: 'not_found' });
     const previous = previousPublished(await this.automations.listVersions(automation.id), automation.liveVersionId);
     if (previous === null) return refused({ code: 'no_previous_version' });
-    if (this.faults?.claim(userId, automation.id) || !parseDefinition(previous.definition).ok) {
+    if (this.stages.faults?.claim(userId, automation.id) || !parseDefinition(previous.definition).ok) {
       return refused({ code: 'rollback_failed', versionNumber: previous.number });
     }
 
@@ -65,13 +70,13 @@ export class RestoreFlow {
       id: this.ids.token('ver_', 22), automationId: automation.id, params: previous.params, definition: previous.definition,
       restoredFromVersionId: previous.id, createdAt: this.clock.now(),
     });
-    const gone = await this.checks.goneResources(template, userId, previous.params);
+    const gone = await this.stages.checks.goneResources(template, userId, previous.params);
     if (automation.assistantId !== null && (await this.assistants.findOwned(userId, automation.assistantId)) === null) {
       gone.unshift({ spec: null, what: `assistant ${automation.assistantId}` });
     }
     if (gone.length > 0) return refused({ code: 'publish_failed', versionNumber: previous.number, draft: copy, gone });
 
-    const published = await this.publisher.publish(automation, copy, { testRunId: null, at: this.clock.now(), changes: {}, plan: null });
+    const published = await this.stages.publisher.publish(automation, copy, { testRunId: null, at: this.clock.now(), changes: {}, plan: null });
     // Only a tool still to be created can hit the limit, and a restore never creates one.
     if (published === 'tool_limit_reached') throw new Error(`Restore of ${automation.id} tried to create a tool.`);
     return { ok: true, value: { automation: published, restored: previous, copy } };

@@ -7,6 +7,8 @@ import type { ManageDataTables } from './manage-data-tables';
 import type { ManageFlows } from './manage-flows';
 import type { RestoreFlow } from './restore-flow';
 import type { RetryRun } from './retry-run';
+import type { RunQueries } from './run-queries';
+import type { SandboxAutomationControls } from './sandbox-automation-controls';
 import type { UpdateFlow } from './update-flow';
 import type { TriggerWebhook } from './webhook-trigger';
 import type {
@@ -30,5 +32,8 @@ export const AUTOMATION_TOKENS = {
   UpdateFlow: token<UpdateFlow>('UpdateFlow'),
   RestoreFlow: token<RestoreFlow>('RestoreFlow'),
   RetryRun: token<RetryRun>('RetryRun'),
+  RunQueries: token<RunQueries>('RunQueries'),
+  /** Bound only while a provider is the sandbox (S11, S12). */
+  SandboxAutomationControls: token<SandboxAutomationControls>('SandboxAutomationControls'),
   TriggerWebhook: token<TriggerWebhook>('TriggerWebhook'),
 } as const;

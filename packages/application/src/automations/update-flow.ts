@@ -1,11 +1,10 @@
 import { findTemplate, JsonObject, JsonValue, Plan } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { Ids } from '../ports/ids';
-import { AppliedTemplate, lastOutput, testVersion } from './apply-template';
-import { AutomationEngine } from './automation-engine';
+import { AppliedTemplate, ApplyTemplateStages, lastOutput, testVersion } from './apply-template';
 import { AutomationChanges, AutomationRepository, AutomationVersion } from './ports';
-import { ApplyRefusal, Outcome, refused, TemplateChecks } from './template-checks';
-import { VersionPublisher, webhookUrlOf } from './version-publisher';
+import { ApplyRefusal, Outcome, refused } from './template-checks';
+import { webhookUrlOf } from './version-publisher';
 
 export interface UpdateFlowRequest {
   readonly userId: number;
@@ -33,9 +32,7 @@ export function currentVersion(versions: readonly AutomationVersion[], liveVersi
 export class UpdateFlow {
   constructor(
     private readonly automations: AutomationRepository,
-    private readonly checks: TemplateChecks,
-    private readonly publisher: VersionPublisher,
-    private readonly engine: AutomationEngine,
+    private readonly stages: ApplyTemplateStages,
     private readonly clock: Clock,
     private readonly ids: Ids,
     private readonly publicBaseUrl: string,
@@ -53,7 +50,7 @@ export class UpdateFlow {
       if (value === null) delete merged[key];
       else merged[key] = value;
     }
-    const checked = await this.checks.check(template, userId, found.assistantId, merged, found.toolId);
+    const checked = await this.stages.checks.check(template, userId, found.assistantId, merged, found.toolId);
     if (!checked.ok) return checked;
     if (found.bindingType === 'assistant_event') {
       const conflict = await this.automations.findConflict(userId, found.assistantId as number, template.key, found.id);
@@ -70,7 +67,7 @@ export class UpdateFlow {
     const automation = { ...found, ...named };
     const webhookUrl = webhookUrlOf(this.publicBaseUrl, automation);
 
-    const run = request.test ? await testVersion(this.engine, template, automation, version, checked.value, request.sample) : null;
+    const run = request.test ? await testVersion(this.stages.engine, template, automation, version, checked.value, request.sample) : null;
     const response = run ? lastOutput(run) : null;
     const at = this.clock.now();
     const lastTest = run ? { runId: run.id, runStatus: run.status, testedAt: at } : automation.lastTest;
@@ -81,7 +78,7 @@ export class UpdateFlow {
     // An automation that never went live is switched on by its first publish; any other keeps its status.
     const firstPublish = found.liveVersionId === null;
     const changes: AutomationChanges = { ...named, lastTest, ...(firstPublish ? { status: 'enabled', bound: true } : {}) };
-    const published = await this.publisher.publish(automation, version, { testRunId: run?.id ?? null, at, changes, plan: firstPublish ? request.plan : null });
+    const published = await this.stages.publisher.publish(automation, version, { testRunId: run?.id ?? null, at, changes, plan: firstPublish ? request.plan : null });
     if (published === 'tool_limit_reached') return refused({ code: 'tool_limit_reached', limit: request.plan.max_mid_call_tools });
     return { ok: true, value: { automation: published, webhookUrl, status: run ? 'active' : 'active_untested', run, response } };
   }

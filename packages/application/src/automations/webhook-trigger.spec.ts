@@ -47,7 +47,7 @@ async function setup(mode: 'sync' | 'async', replyWaitMs = 10_000) {
     http, gateway: new ToolGateway(http, store.secrets, store.clock), tables, connections: notHere,
     cipher: new SecretCipher(async () => 'key'), makeCall: notHere, chatapp: null, clock: store.clock,
   });
-  const engine = new AutomationEngine(automations, runs, steps, store.jobs, store.uow, store.clock, store.ids);
+  const engine = new AutomationEngine({ automations, runs, uow: store.uow }, { steps, scheduler: store.jobs }, store.clock, store.ids);
   const hooks = new TriggerWebhook(
     automations, engine, new RateLimiter(new InMemoryRateLimitStore(), store.clock), store.ids, new RecordingLogger(), { ratePerMinute: 2, replyWaitMs },
   );
@@ -110,7 +110,7 @@ describe('TriggerWebhook', () => {
     // The api dies (its lookup never comes back, its lease is not renewed); a worker's sweeper takes the run over.
     s.clock.advance(RUN_LEASE_MS + 1);
     s.tables.held = false;
-    const worker = new AutomationEngine(s.automations, s.runs, s.steps, s.jobs, s.uow, s.clock, s.ids);
+    const worker = new AutomationEngine({ automations: s.automations, runs: s.runs, uow: s.uow }, { steps: s.steps, scheduler: s.jobs }, s.clock, s.ids);
     const sweepers = [new AutomationRunSweeper(s.runs, worker, s.clock, new RecordingLogger()), new AutomationRunSweeper(s.runs, worker, s.clock, new RecordingLogger())];
     expect((await Promise.all(sweepers.map((x) => x.sweep()))).sort()).toEqual([0, 1]);
     await worker.settled();

@@ -7,3 +7,4 @@ export * from './make-call';
 export * from './accept-inbound-call';
 export * from './sandbox-text-call';
 export * from './call-recordings';
+export * from './call-queries';

@@ -1,5 +1,6 @@
 import { token } from '../shared/token';
 import type { AcceptInboundCall } from './accept-inbound-call';
+import type { CallQueries } from './call-queries';
 import type { CallRecordings } from './call-recordings';
 import type { MakeCall } from './make-call';
 import type { CallRepository, SandboxCallControls, VoiceRuntime } from './ports';
@@ -13,6 +14,7 @@ export const CALL_TOKENS = {
   RecordCallEvent: token<RecordCallEvent>('RecordCallEvent'),
   AcceptInboundCall: token<AcceptInboundCall>('AcceptInboundCall'),
   CallRecordings: token<CallRecordings>('CallRecordings'),
+  CallQueries: token<CallQueries>('CallQueries'),
   /** Bound only while the voice runtime is the sandbox (S8, S9). */
   SandboxCallControls: token<SandboxCallControls>('SandboxCallControls'),
   /** Bound only while the voice runtime is the sandbox (S15). */

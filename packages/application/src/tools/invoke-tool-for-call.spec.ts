@@ -47,9 +47,12 @@ function setup(options: { automations?: AutomationToolRunner | null; previousSec
     record: (start: ToolInvocationStart, result: ToolCallResult) => recorded.push([start, result]),
   } as unknown as ToolInvocationLog;
   const invoke = new InvokeToolForCall(
-    { forCall: async (id) => (id === call.callId ? options.context ?? call : null) }, tools, log, new ToolGateway(http, secrets, clock),
-    options.automations === undefined ? null : options.automations, clock, ids,
-    { userAgent: 'voiceplane/test', policy: { requireHttps: false, allowPrivate: false } },
+    { forCall: async (id) => (id === call.callId ? options.context ?? call : null) }, tools, log,
+    {
+      gateway: new ToolGateway(http, secrets, clock), automations: options.automations === undefined ? null : options.automations, clock,
+      settings: { userAgent: 'voiceplane/test', policy: { requireHttps: false, allowPrivate: false } },
+    },
+    ids,
   );
   return { invoke, sent, recorded };
 }

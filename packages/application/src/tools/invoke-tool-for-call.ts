@@ -33,12 +33,9 @@ export class InvokeToolForCall {
     private readonly calls: ToolCallContextSource,
     private readonly tools: ToolRepository,
     private readonly invocations: ToolInvocationLog,
-    readonly gateway: ToolGateway,
-    /** Null until the automations capability provides one. */
-    readonly automations: AutomationToolRunner | null,
-    readonly clock: Clock,
+    /** Its automation runner is null until the automations capability provides one. */
+    private readonly running: ToolRunning,
     private readonly ids: Ids,
-    readonly settings: ToolRequestSettings,
   ) {}
 
   async execute(request: ToolCallRequest): Promise<Result<ToolCallResult, ToolCallRefusal>> {
@@ -49,7 +46,7 @@ export class InvokeToolForCall {
     const [call, tool, prefetched] = await Promise.all([
       this.calls.forCall(request.callId),
       this.tools.find(request.toolId),
-      knownOwner === undefined ? null : this.gateway.signingSecrets(knownOwner),
+      knownOwner === undefined ? null : this.running.gateway.signingSecrets(knownOwner),
     ]);
     if (tool !== null) this.rememberOwner(tool);
     if (call === null) return err('call_not_found');
@@ -59,17 +56,17 @@ export class InvokeToolForCall {
       return earlier === null ? err('call_ended') : ok(earlier);
     }
     if (tool === null || tool.userId !== call.userId || !call.attachedToolIds.includes(tool.id)) return err('tool_not_found');
-    const secrets = prefetched ?? (await this.gateway.signingSecrets(tool.userId));
+    const secrets = prefetched ?? (await this.running.gateway.signingSecrets(tool.userId));
 
     const start: ToolInvocationStart = {
       id: this.ids.token('tcl_', 22), callId: call.callId, userId: call.userId, toolId: tool.id, name: tool.name,
-      invocationId: request.invocationId, at: this.clock.now(),
+      invocationId: request.invocationId, at: this.running.clock.now(),
     };
     if (start.invocationId !== null) {
       const earlier = await this.firstResult(start, tool.timeout * 1000 + REPLAY_GRACE_MS);
       if (earlier !== null) return ok(earlier);
     }
-    const result = await runTool(this, tool, request.params, call, start.id, secrets);
+    const result = await runTool(this.running, tool, request.params, call, start.id, secrets);
     this.invocations.record(start, result);
     return ok(result);
   }
@@ -85,7 +82,7 @@ export class InvokeToolForCall {
    */
   private async firstResult(start: ToolInvocationStart, patienceMs: number): Promise<ToolCallResult | null> {
     for (;;) {
-      const claim = await this.invocations.claim(start, new Date(this.clock.now().getTime() - patienceMs));
+      const claim = await this.invocations.claim(start, new Date(this.running.clock.now().getTime() - patienceMs));
       if (claim.claimed) return null;
       if (claim.result !== null) return claim.result;
       await pause(REPLAY_POLL_MS);

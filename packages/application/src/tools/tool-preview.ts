@@ -28,7 +28,11 @@ export interface ToolTestRun {
   readonly result: ToolCallResult;
 }
 
-/** Render (dry run: no network, no DNS) and test (one real request). */
+/**
+ * Render (dry run: no network, no DNS) and test (one real request) of one of the caller's tools.
+ * The request's input comes as a function, read only once the tool is known to be the caller's: a
+ * missing tool answers before a malformed body does.
+ */
 export class ToolPreview {
   constructor(
     private readonly tools: ToolRepository,
@@ -40,13 +44,13 @@ export class ToolPreview {
     private readonly settings: ToolRequestSettings,
   ) {}
 
-  async render(userId: number, toolId: number, input: ToolPreviewInput): Promise<Result<ToolRequest, ToolPreviewRefusal>> {
-    const prepared = await this.prepare(userId, toolId, input);
+  async render(userId: number, toolId: number, inputOf: () => ToolPreviewInput): Promise<Result<ToolRequest, ToolPreviewRefusal>> {
+    const prepared = await this.prepare(userId, toolId, inputOf);
     return prepared.ok ? ok(prepared.value.request) : prepared;
   }
 
-  async test(userId: number, toolId: number, input: ToolPreviewInput): Promise<Result<ToolTestRun, ToolPreviewRefusal>> {
-    const prepared = await this.prepare(userId, toolId, input);
+  async test(userId: number, toolId: number, inputOf: () => ToolPreviewInput): Promise<Result<ToolTestRun, ToolPreviewRefusal>> {
+    const prepared = await this.prepare(userId, toolId, inputOf);
     if (!prepared.ok) return prepared;
     const { tool, request } = prepared.value;
     const webhookId = this.ids.token('tcl_', 22);
@@ -55,9 +59,10 @@ export class ToolPreview {
     return ok({ request, webhookId: request.wouldSend ? webhookId : null, result });
   }
 
-  private async prepare(userId: number, toolId: number, input: ToolPreviewInput): Promise<Result<{ tool: Tool; request: ToolRequest }, ToolPreviewRefusal>> {
+  private async prepare(userId: number, toolId: number, inputOf: () => ToolPreviewInput): Promise<Result<{ tool: Tool; request: ToolRequest }, ToolPreviewRefusal>> {
     const tool = await this.tools.findForUser(userId, toolId);
     if (tool === null) return err('tool_not_found');
+    const input = inputOf();
     let call = null;
     if (input.callId !== null) {
       call = (await this.calls?.forCall(input.callId)) ?? null;

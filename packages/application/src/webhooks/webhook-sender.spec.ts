@@ -11,7 +11,7 @@ async function setup(options: { random?: number } = {}) {
   const http = new ScriptedHttpClient();
   const log = new RecordingLogger();
   const deliveries = new WebhookDeliveries(store.uow, store.deliveries, store.outbox, store.jobs, store.ids, store.clock);
-  const sender = new WebhookSender(store.deliveries, store.secrets, http, store.jobs, store.clock, store.ids, () => options.random ?? 0.5, log, { leaseMs: 30_000 });
+  const sender = new WebhookSender(store.deliveries, store.secrets, { http, scheduler: store.jobs, random: () => options.random ?? 0.5 }, store.clock, store.ids, log, { leaseMs: 30_000 });
   const user = await store.account();
   const enqueue = () => deliveries.enqueue({
     userId: user.id, eventType: 'post_call', targetUrl: TARGET, payload: { id: 7, status: 'completed' }, source: { type: 'assistant', id: 3 }, subject: { type: 'call', id: 7 },

@@ -41,6 +41,14 @@ export interface WebhookSenderOptions {
   readonly leaseMs?: number;
 }
 
+/** What an attempt goes out through: the outbound client, the scheduler of retries and their jitter. */
+export interface WebhookSending {
+  readonly http: OutboundHttpClient;
+  readonly scheduler: JobScheduler;
+  /** Uniform in [0, 1): the retry jitter. */
+  readonly random: () => number;
+}
+
 /**
  * Makes delivery attempts. Whoever asks (the bus for a first attempt, the scheduler for retries and
  * for what the overdue sweep finds), an attempt happens only if the delivery is pending, due and
@@ -50,19 +58,20 @@ export interface WebhookSenderOptions {
  */
 export class WebhookSender {
   readonly leaseMs: number;
+  private readonly http: OutboundHttpClient;
+  private readonly scheduler: JobScheduler;
+  private readonly random: () => number;
 
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly secrets: SigningSecretRepository,
-    private readonly http: OutboundHttpClient,
-    private readonly scheduler: JobScheduler,
+    sending: WebhookSending,
     private readonly clock: Clock,
     private readonly ids: Ids,
-    /** Uniform in [0, 1): the retry jitter. */
-    private readonly random: () => number,
     private readonly logger: WorkLogger,
     options: WebhookSenderOptions = {},
   ) {
+    ({ http: this.http, scheduler: this.scheduler, random: this.random } = sending);
     this.leaseMs = options.leaseMs ?? 30_000;
   }
 

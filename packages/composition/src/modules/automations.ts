@@ -1,6 +1,6 @@
 import {
   ApplyTemplate, assistantEventRuns, conversationEventRuns, automationContinueJobs, AutomationEngine, automationResumeJobs, AutomationRunSweeper, RUN_SWEEP_INTERVAL_MS, AutomationSteps, AutomationToolRuns, CheckConnection, FlowQueries, ManageConnections, ManageDataTables, ManageFlows,
-  RestoreFlow, RetryRun, SecretCipher, SYNC_REPLY_WAIT_MS, TemplateChecks, TOKENS, TriggerWebhook, UpdateFlow, VersionPublisher, type AutomationChatapp, type Token,
+  RestoreFlow, RetryRun, RunQueries, SandboxAutomationControls, SecretCipher, SYNC_REPLY_WAIT_MS, TemplateChecks, TOKENS, TriggerWebhook, UpdateFlow, VersionPublisher, type AutomationChatapp, type Token,
 } from '@voiceplane/application';
 import {
   AutomationHookController, ConnectionController, DataTableController, FlowController,
@@ -43,12 +43,15 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
     get(TOKENS.ConnectionRepository), get(TOKENS.OutboundHttpClient), get(TOKENS.ToolGateway), c.get(SecretCipher), get(TOKENS.Clock), get(TOKENS.Ids),
   )).inSingletonScope();
   c.bind(TOKENS.AutomationEngine).toDynamicValue(() => new AutomationEngine(
-    get(TOKENS.AutomationRepository), get(TOKENS.AutomationRunRepository),
-    new AutomationSteps({
-      http: get(TOKENS.OutboundHttpClient), gateway: get(TOKENS.ToolGateway), tables: get(TOKENS.DataTableRepository), connections: get(TOKENS.ConnectionRepository),
-      cipher: c.get(SecretCipher), makeCall: get(TOKENS.MakeCall), chatapp: chatapp(), clock: get(TOKENS.Clock),
-    }),
-    get(TOKENS.JobScheduler), get(TOKENS.UnitOfWork), get(TOKENS.Clock), get(TOKENS.Ids), log,
+    { automations: get(TOKENS.AutomationRepository), runs: get(TOKENS.AutomationRunRepository), uow: get(TOKENS.UnitOfWork) },
+    {
+      steps: new AutomationSteps({
+        http: get(TOKENS.OutboundHttpClient), gateway: get(TOKENS.ToolGateway), tables: get(TOKENS.DataTableRepository), connections: get(TOKENS.ConnectionRepository),
+        cipher: c.get(SecretCipher), makeCall: get(TOKENS.MakeCall), chatapp: chatapp(), clock: get(TOKENS.Clock),
+      }),
+      scheduler: get(TOKENS.JobScheduler),
+    },
+    get(TOKENS.Clock), get(TOKENS.Ids), log,
   )).inSingletonScope();
   c.bind(TemplateChecks).toDynamicValue(() => {
     const policy = get(TOKENS.TargetUrlPolicy);
@@ -66,12 +69,14 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
     get(TOKENS.Clock), get(TOKENS.Ids), config.publicBaseUrl,
   )).inSingletonScope();
   c.bind(TOKENS.UpdateFlow).toDynamicValue(() => new UpdateFlow(
-    get(TOKENS.AutomationRepository), c.get(TemplateChecks), c.get(VersionPublisher), get(TOKENS.AutomationEngine), get(TOKENS.Clock), get(TOKENS.Ids), config.publicBaseUrl,
+    get(TOKENS.AutomationRepository), { checks: c.get(TemplateChecks), publisher: c.get(VersionPublisher), engine: get(TOKENS.AutomationEngine) },
+    get(TOKENS.Clock), get(TOKENS.Ids), config.publicBaseUrl,
   )).inSingletonScope();
   c.bind(TOKENS.FlowQueries).toDynamicValue(() => new FlowQueries(get(TOKENS.AutomationRepository), config.publicBaseUrl)).inSingletonScope();
   c.bind(TOKENS.ManageFlows).toDynamicValue(() => new ManageFlows(
     get(TOKENS.AutomationRepository), get(TOKENS.AssistantRepository), get(TOKENS.AutomationToolBinding), get(TOKENS.UnitOfWork), get(TOKENS.Clock),
   )).inSingletonScope();
+  c.bind(TOKENS.RunQueries).toDynamicValue(() => new RunQueries(get(TOKENS.AutomationRepository), get(TOKENS.AutomationRunRepository))).inSingletonScope();
   c.bind(TOKENS.RetryRun).toDynamicValue(() => new RetryRun(get(TOKENS.AutomationRepository), get(TOKENS.AutomationRunRepository), get(TOKENS.AutomationEngine))).inSingletonScope();
   c.bind(TOKENS.TriggerWebhook).toDynamicValue(() => new TriggerWebhook(
     get(TOKENS.AutomationRepository), get(TOKENS.AutomationEngine), get(TOKENS.RateLimiter), get(TOKENS.Ids), log,
@@ -90,7 +95,8 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
   const sandbox = [config.voiceRuntime, config.sipProvisioner, config.numberInventory, config.chatappProvider].includes('sandbox');
   const rollbackFaults = sandbox ? new ArmedRollbackFaults() : null;
   c.bind(TOKENS.RestoreFlow).toDynamicValue(() => new RestoreFlow(
-    get(TOKENS.AutomationRepository), get(TOKENS.AssistantRepository), c.get(TemplateChecks), c.get(VersionPublisher), rollbackFaults, get(TOKENS.Clock), get(TOKENS.Ids),
+    get(TOKENS.AutomationRepository), get(TOKENS.AssistantRepository),
+    { checks: c.get(TemplateChecks), publisher: c.get(VersionPublisher), faults: rollbackFaults }, get(TOKENS.Clock), get(TOKENS.Ids),
   )).inSingletonScope();
   SandboxFaults.in(c).register('automation_rollback', rollbackFaults && (async ({ userId, targetId, targetRef, count }) => {
     if (targetId !== null) return 'not_found';
@@ -98,6 +104,11 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
     return { remaining: rollbackFaults.arm(userId, targetRef, count) };
   }), { textTargets: true });
 
+  if (sandbox) {
+    c.bind(TOKENS.SandboxAutomationControls).toDynamicValue(() => new SandboxAutomationControls(
+      get(TOKENS.AutomationRunRepository), get(TOKENS.AutomationEngine), get(TOKENS.ConnectionRepository), get(TOKENS.Clock),
+    )).inSingletonScope();
+  }
   const controllers = [
     DataTableController, ConnectionController, TemplateController, FlowController, FlowRunController, AutomationHookController, ...(sandbox ? [SandboxAutomationController] : []),
   ];

@@ -31,9 +31,9 @@ export const toolsModule: ApiModule = ({ container: c, config, database, logger 
     c.get(TOKENS.ToolGateway), c.get(TOKENS.Clock), c.get(TOKENS.Ids), settings(),
   )).inSingletonScope();
   c.bind(TOKENS.InvokeToolForCall).toDynamicValue(() => new InvokeToolForCall(
-    c.get(TOKENS.ToolCallContextSource), c.get(TOKENS.ToolRepository),
-    c.get(TOKENS.ToolInvocationLog), c.get(TOKENS.ToolGateway),
-    optional(TOKENS.AutomationToolRunner), c.get(TOKENS.Clock), c.get(TOKENS.Ids), settings(),
+    c.get(TOKENS.ToolCallContextSource), c.get(TOKENS.ToolRepository), c.get(TOKENS.ToolInvocationLog),
+    { gateway: c.get(TOKENS.ToolGateway), automations: optional(TOKENS.AutomationToolRunner), clock: c.get(TOKENS.Clock), settings: settings() },
+    c.get(TOKENS.Ids),
   )).inSingletonScope();
 
   c.bind(TOKENS.InvokeToolForConversation).toDynamicValue(() => new InvokeToolForConversation(

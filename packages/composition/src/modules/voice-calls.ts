@@ -1,6 +1,6 @@
 import type { Container } from 'inversify';
 import {
-  AcceptInboundCall, CallConfigurations, SearchKnowledgeForCall, CallRecordings, CallerLines, callDispatchWatchdog, ConversationBrain, EndCall, MakeCall, RecordCallEvent, SandboxTextCalls, TOKENS,
+  AcceptInboundCall, CallConfigurations, CallQueries, SearchKnowledgeForCall, CallRecordings, CallerLines, callDispatchWatchdog, ConversationBrain, EndCall, MakeCall, RecordCallEvent, SandboxTextCalls, TOKENS,
   type Token, VoiceRuntime,
 } from '@voiceplane/application';
 import {
@@ -65,6 +65,10 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
   const livekit = config.voiceRuntime === 'livekit' ? config.livekit : null;
   c.bind(TOKENS.CallRecordings).toDynamicValue(() => new CallRecordings(
     get(TOKENS.CallRepository), get(TOKENS.MediaStore), livekit ? new LiveKitRecordingNotices(livekit) : null, get(TOKENS.Clock),
+  )).inSingletonScope();
+  // Chat-app reports come from the chat-app voice module, composed later: resolved on first read.
+  c.bind(TOKENS.CallQueries).toDynamicValue(() => new CallQueries(
+    get(TOKENS.CallRepository), get(TOKENS.ToolInvocationLog), get(TOKENS.ChatappCallReportRepository),
   )).inSingletonScope();
   c.bind(TOKENS.JobHandler).toDynamicValue(() => callDispatchWatchdog(get(TOKENS.RecordCallEvent))).inSingletonScope();
 

@@ -1,6 +1,6 @@
 import {
   assistantCancellationConsumer, deliveryAttemptJobs, deliverySenderConsumer, deliverySweepJobs, DELIVERY_SWEEP_JOB, DELIVERY_SWEEP_KEY,
-  SendTestWebhook, TOKENS, WebhookDeliveries, WebhookSender,
+  DeliveryLog, SendTestWebhook, SigningSecrets, TOKENS, WebhookDeliveries, WebhookSender,
 } from '@voiceplane/application';
 import { DELIVERY_RETENTION_DAYS } from '@voiceplane/domain';
 import { WebhookController } from '@voiceplane/adapter-http';
@@ -30,11 +30,15 @@ export const webhookDeliveryModule: ApiModule = ({ container: c, database, logge
   )).inSingletonScope();
   c.bind(TOKENS.WebhookSender).toDynamicValue((ctx) => new WebhookSender(
     ctx.get(TOKENS.WebhookDeliveryRepository), ctx.get(TOKENS.SigningSecretRepository),
-    ctx.get(TOKENS.OutboundHttpClient), ctx.get(TOKENS.JobScheduler), ctx.get(TOKENS.Clock), ctx.get(TOKENS.Ids), Math.random,
-    logger.child({ component: 'webhooks' }),
+    { http: ctx.get(TOKENS.OutboundHttpClient), scheduler: ctx.get(TOKENS.JobScheduler), random: Math.random },
+    ctx.get(TOKENS.Clock), ctx.get(TOKENS.Ids), logger.child({ component: 'webhooks' }),
   )).inSingletonScope();
   c.bind(TOKENS.SendTestWebhook).toDynamicValue((ctx) => new SendTestWebhook(
     ctx.get(TOKENS.WebhookDeliveryRepository), ctx.get(TOKENS.WebhookSender), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock),
+  )).inSingletonScope();
+  c.bind(TOKENS.DeliveryLog).toDynamicValue((ctx) => new DeliveryLog(ctx.get(TOKENS.WebhookDeliveryRepository))).inSingletonScope();
+  c.bind(TOKENS.SigningSecrets).toDynamicValue((ctx) => new SigningSecrets(
+    ctx.get(TOKENS.SigningSecretRepository), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock),
   )).inSingletonScope();
   c.bind(WebhookController).toSelf().inSingletonScope();
 

@@ -357,7 +357,10 @@ function engineWith(clock: { now(): Date }, chatapp: AutomationChatapp | null = 
     http: get(TOKENS.OutboundHttpClient), gateway: get(TOKENS.ToolGateway), tables: get(TOKENS.DataTableRepository), connections: get(TOKENS.ConnectionRepository),
     cipher: t.runtime.container.get(SecretCipher), makeCall: get(TOKENS.MakeCall), chatapp, clock,
   });
-  return new AutomationEngine(get(TOKENS.AutomationRepository), get(TOKENS.AutomationRunRepository), steps, get(TOKENS.JobScheduler), get(TOKENS.UnitOfWork), clock, get(TOKENS.Ids));
+  return new AutomationEngine(
+    { automations: get(TOKENS.AutomationRepository), runs: get(TOKENS.AutomationRunRepository), uow: get(TOKENS.UnitOfWork) },
+    { steps, scheduler: get(TOKENS.JobScheduler) }, clock, get(TOKENS.Ids),
+  );
 }
 
 describe('delayed_followup_call', () => {

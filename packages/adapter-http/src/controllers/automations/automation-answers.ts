@@ -1,4 +1,6 @@
-import { ApplyRefusal, ConnectionRefusal, DataTableRefusal, EnableRefusal, RestoreRefusal, RetryRefusal, UpdateRefusal } from '@voiceplane/application';
+import {
+  ApplyRefusal, ConnectionRefusal, DataTableRefusal, EnableRefusal, RestoreRefusal, RetryRefusal, RunsRefusal, UpdateRefusal,
+} from '@voiceplane/application';
 import { TEMPLATE_CATALOGUE } from '@voiceplane/domain';
 import { Answer, AnswerTable } from '../../pipeline/answers';
 import { validationBody } from '../../pipeline/families';
@@ -49,6 +51,19 @@ export const DATA_TABLE_ANSWERS: AnswerTable<DataTableRefusal> = {
 /** The sandbox automation controls answer with the generic 404. */
 export const SANDBOX_NOT_FOUND: Answer = { status: 404, body: { message: 'Not found.' } };
 export const RUN_NOT_PAUSED: Answer = { status: 422, body: { message: 'The run is not paused.' } };
+
+/** S11 and S12. */
+export const SANDBOX_AUTOMATION_ANSWERS: AnswerTable<'run_not_found' | 'run_not_paused' | 'connection_not_found'> = {
+  run_not_found: SANDBOX_NOT_FOUND,
+  run_not_paused: RUN_NOT_PAUSED,
+  connection_not_found: SANDBOX_NOT_FOUND,
+};
+
+/** An automation's runs list and run detail. */
+export const RUNS_ANSWERS: AnswerTable<RunsRefusal> = {
+  automation_not_found: RUNS_AUTOMATION_NOT_FOUND,
+  run_not_found: RUN_NOT_FOUND,
+};
 
 const withoutKeys = (from: Record<string, string[]>, taken: object) => Object.fromEntries(Object.entries(from).filter(([key]) => !(key in taken)));
 

@@ -1,24 +1,22 @@
 import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { AutomationRepository, AutomationRunRepository, Clock, RetryRun, TOKENS } from '@voiceplane/application';
+import { Clock, RetryRun, RunQueries, RunsRequest, TOKENS } from '@voiceplane/application';
 import { parse, reply } from '../../pipeline/responses';
 import { validateDto } from '../../validation';
 import { answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { RetryBody, RunsQuery } from './automation-bodies';
-import { FLOW_NOT_FOUND, invalidShape, isPublicId, RETRY_ANSWERS, RUN_NOT_FOUND, RUNS_AUTOMATION_NOT_FOUND } from './automation-answers';
+import { FLOW_NOT_FOUND, invalidShape, isPublicId, RETRY_ANSWERS, RUNS_ANSWERS, RUNS_AUTOMATION_NOT_FOUND } from './automation-answers';
 import { presentRunDetail, presentRunSummary } from './automation-presenters';
 
-export const DEFAULT_RUNS_LIMIT = 10;
 
 /** `GET /api/user/automate/flows/{id}/runs` (fixed) and the retry of one. */
 @Controller('/api/user/automate/flows')
 export class FlowRunController {
   constructor(
-    @inject(TOKENS.AutomationRepository) private readonly automations: AutomationRepository,
-    @inject(TOKENS.AutomationRunRepository) private readonly runs: AutomationRunRepository,
+    @inject(TOKENS.RunQueries) private readonly runs: RunQueries,
     @inject(TOKENS.RetryRun) private readonly retryRun: RetryRun,
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
@@ -26,17 +24,19 @@ export class FlowRunController {
   @Doc({ summary: "An automation's runs, newest first, or one run's detail", tag: 'Automations', query: RunsQuery })
   @Get('/:id/runs')
   async list(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const automation = isPublicId(id) ? await this.automations.find(principalOf(req).userId, id) : null;
-    if (automation === null) refuse(RUNS_AUTOMATION_NOT_FOUND);
-    const query = typeof req.query.run_id === 'string' && req.query.run_id !== '' ? { run_id: req.query.run_id } : parse(RunsQuery, req.query);
+    if (!isPublicId(id)) refuse(RUNS_AUTOMATION_NOT_FOUND);
+    const requestOf = (): RunsRequest => {
+      const query = typeof req.query.run_id === 'string' && req.query.run_id !== '' ? { run_id: req.query.run_id } : parse(RunsQuery, req.query);
+      if (query.run_id !== undefined) return { runId: isPublicId(query.run_id) ? query.run_id : null };
+      return { limit: query.limit };
+    };
+    const result = await this.runs.read(principalOf(req).userId, id, requestOf);
+    if (!result.ok) answer(RUNS_ANSWERS, result.error);
     const now = this.clock.now();
-    if (query.run_id !== undefined) {
-      const run = isPublicId(query.run_id) ? await this.runs.find(automation.id, query.run_id) : null;
-      if (run === null) refuse(RUN_NOT_FOUND);
-      return reply(200, { run: presentRunDetail(run, now) });
-    }
-    const runs = await this.runs.list(automation.id, query.limit ?? DEFAULT_RUNS_LIMIT);
-    return reply(200, { runs: runs.map((r) => presentRunSummary(r, now)) });
+    const view = result.value;
+    return view.kind === 'run'
+      ? reply(200, { run: presentRunDetail(view.run, now) })
+      : reply(200, { runs: view.runs.map((r) => presentRunSummary(r, now)) });
   }
 
   @Doc({ summary: 'Retry a failed run on the live version', tag: 'Automations', body: RetryBody, success: 201 })

@@ -37,8 +37,8 @@ function engineWith(clock: ManualClock, tables: DataTableRepository = get(TOKENS
     cipher: t.runtime.container.get(SecretCipher), makeCall: get(TOKENS.MakeCall), chatapp: null, clock,
   });
   return new AutomationEngine(
-    get(TOKENS.AutomationRepository), get(TOKENS.AutomationRunRepository), steps, get(TOKENS.JobScheduler), get(TOKENS.UnitOfWork), clock, get(TOKENS.Ids), silent,
-    { random: () => 0.5 },
+    { automations: get(TOKENS.AutomationRepository), runs: get(TOKENS.AutomationRunRepository), uow: get(TOKENS.UnitOfWork) },
+    { steps, scheduler: get(TOKENS.JobScheduler) }, clock, get(TOKENS.Ids), silent, { random: () => 0.5 },
   );
 }
 

@@ -5,6 +5,8 @@ import { ASSISTANT_NOT_FOUND } from '../assistants/assistant-answers';
 import { CALL_MESSAGES } from './call-messages';
 
 export const CALL_NOT_FOUND: Answer = { status: 404, body: { message: CALL_MESSAGES.notFound } };
+/** A call read by its owner or by the runtime. */
+export const CALL_ANSWERS: AnswerTable<'call_not_found'> = { call_not_found: CALL_NOT_FOUND };
 /** Sandbox routes answer with the generic 404. */
 export const SANDBOX_NOT_FOUND: Answer = { status: 404, body: { message: 'Not found.' } };
 export const RECORDING_NOT_FOUND: Answer = { status: 404, body: { message: 'Recording not found' } };

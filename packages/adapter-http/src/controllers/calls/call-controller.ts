@@ -1,7 +1,7 @@
 import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { CallRepository, ChatappCallReportRepository, MakeCall, TOKENS, ToolInvocationLog } from '@voiceplane/application';
+import { CallQueries, MakeCall, TOKENS } from '@voiceplane/application';
 import { pageOf } from '../../validation';
 import { pathId, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
@@ -10,16 +10,14 @@ import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
 import { CallListQuery, MakeCallBody, parseCallList, parseMakeCall } from './call-body';
 import { presentCall, presentCallSummary } from './call-presenters';
-import { CALL_NOT_FOUND, INVALID_PHONE, MAKE_CALL_ANSWERS } from './call-answers';
+import { CALL_ANSWERS, CALL_NOT_FOUND, INVALID_PHONE, MAKE_CALL_ANSWERS } from './call-answers';
 import { CALL_MESSAGES } from './call-messages';
 
 @Controller('/api/user')
 export class CallController {
   constructor(
     @inject(TOKENS.MakeCall) private readonly makeCall: MakeCall,
-    @inject(TOKENS.CallRepository) private readonly calls: CallRepository,
-    @inject(TOKENS.ToolInvocationLog) private readonly toolCalls: ToolInvocationLog,
-    @inject(TOKENS.ChatappCallReportRepository) private readonly chatappReports: ChatappCallReportRepository,
+    @inject(TOKENS.CallQueries) private readonly calls: CallQueries,
   ) {}
 
   @Doc({ summary: 'Place an outbound call with an assistant', tag: 'Calls', body: MakeCallBody, success: 200 })
@@ -46,9 +44,9 @@ export class CallController {
   @Doc({ summary: 'Get a call with transcript and tool calls', tag: 'Calls' })
   @Get('/calls/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const call = await this.calls.findOwned(principalOf(req).userId, pathId(id, CALL_NOT_FOUND));
-    if (call === null) refuse(CALL_NOT_FOUND);
-    const report = call.channel === 'chatapp' ? await this.chatappReports.findByCallId(call.id) : null;
-    return reply(200, { data: presentCall(call, await this.toolCalls.listForCall(call.id), report) });
+    const found = await this.calls.get(principalOf(req).userId, pathId(id, CALL_NOT_FOUND));
+    if (!found.ok) answer(CALL_ANSWERS, found.error);
+    const { call, toolCalls, report } = found.value;
+    return reply(200, { data: presentCall(call, toolCalls, report) });
   }
 }

@@ -3,14 +3,14 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import type { Result } from '@voiceplane/domain';
 import {
-  AcceptInboundCall, CallEventAnswer, CallEventRefusal, CallRepository, Clock, RecordCallEvent, TOKENS,
+  AcceptInboundCall, CallEventAnswer, CallEventRefusal, CallQueries, Clock, RecordCallEvent, TOKENS,
 } from '@voiceplane/application';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer, AnswerTable, refuse } from '../../pipeline/answers';
+import { answer, AnswerTable } from '../../pipeline/answers';
 import { Doc } from '../../openapi/route-doc';
 import { parseRuntimeEvent, RuntimeEventBody, RuntimeInboundBody } from './call-body';
 import { presentEventAnswer } from './call-presenters';
-import { CALL_EVENT_ANSWERS, CALL_NOT_FOUND, INBOUND_CALL_ANSWERS } from './call-answers';
+import { CALL_ANSWERS, CALL_EVENT_ANSWERS, CALL_NOT_FOUND, INBOUND_CALL_ANSWERS } from './call-answers';
 
 /** The answer of an accepted event; a refused one ends the request with the table's answer. */
 export function acceptedEvent(outcome: Result<CallEventAnswer, CallEventRefusal>, answers: AnswerTable<CallEventRefusal>): CallEventAnswer {
@@ -24,7 +24,7 @@ export class RuntimeCallController {
   constructor(
     @inject(TOKENS.AcceptInboundCall) private readonly inbound: AcceptInboundCall,
     @inject(TOKENS.RecordCallEvent) private readonly events: RecordCallEvent,
-    @inject(TOKENS.CallRepository) private readonly calls: CallRepository,
+    @inject(TOKENS.CallQueries) private readonly calls: CallQueries,
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
@@ -40,9 +40,9 @@ export class RuntimeCallController {
   @Doc({ summary: 'Configuration of a call being placed or answered', tag: 'Runtime', auth: 'runtime' })
   @Get('/:id/config')
   async config(@Params({ name: 'id' }) id: string) {
-    const call = await this.calls.findById(pathId(id, CALL_NOT_FOUND));
-    if (call === null) refuse(CALL_NOT_FOUND);
-    return reply(200, { call_id: call.id, config: call.runtimeConfig });
+    const found = await this.calls.runtimeConfig(pathId(id, CALL_NOT_FOUND));
+    if (!found.ok) answer(CALL_ANSWERS, found.error);
+    return reply(200, { call_id: found.value.callId, config: found.value.config });
   }
 
   @Doc({ summary: 'Lifecycle event of a call (idempotent by event_id)', tag: 'Runtime', auth: 'runtime', body: RuntimeEventBody })

@@ -1,7 +1,7 @@
 import { Controller, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { TOKENS, ToolPreview, ToolPreviewInput, ToolRepository } from '@voiceplane/application';
+import { TOKENS, ToolPreview, ToolPreviewInput } from '@voiceplane/application';
 import { validateDto } from '../../validation';
 import { failValidation, pathId, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
@@ -14,16 +14,12 @@ import { TOOL_ANSWERS, TOOL_NOT_FOUND } from './tool-answers';
 /** Render and test. The test quota (10/min per user) is a route quota of the module. */
 @Controller('/api/user/tools')
 export class ToolPreviewController {
-  constructor(
-    @inject(TOKENS.ToolPreview) private readonly preview: ToolPreview,
-    @inject(TOKENS.ToolRepository) private readonly tools: ToolRepository,
-  ) {}
+  constructor(@inject(TOKENS.ToolPreview) private readonly preview: ToolPreview) {}
 
   @Doc({ summary: 'Dry run: the exact request, without network or DNS', tag: 'Tools', body: ToolPreviewBody })
   @Post('/:id/render')
   async render(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const { userId, toolId, input } = await this.request(req, id);
-    const rendered = await this.preview.render(userId, toolId, input);
+    const rendered = await this.preview.render(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND), () => previewInput(req));
     if (!rendered.ok) answer(TOOL_ANSWERS, rendered.error);
     return reply(200, { data: presentToolRequest(rendered.value) });
   }
@@ -31,23 +27,17 @@ export class ToolPreviewController {
   @Doc({ summary: 'Send one real request as the gateway would (10/min)', tag: 'Tools', body: ToolPreviewBody })
   @Post('/:id/test')
   async test(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const { userId, toolId, input } = await this.request(req, id);
-    const run = await this.preview.test(userId, toolId, input);
+    const run = await this.preview.test(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND), () => previewInput(req));
     if (!run.ok) answer(TOOL_ANSWERS, run.error);
     const { target_check: _unchecked, ...request } = presentToolRequest(run.value.request, run.value.webhookId);
     return reply(200, { data: { request, result: presentToolCallResult(run.value.result) } });
   }
+}
 
-  /** A missing tool is the 404 even when the body is invalid too, as on PUT. */
-  private async request(req: ExpressRequest, rawId: string): Promise<{ userId: number; toolId: number; input: ToolPreviewInput }> {
-    const userId = principalOf(req).userId;
-    const toolId = pathId(rawId, TOOL_NOT_FOUND);
-    const body = validateDto(ToolPreviewBody, req.body);
-    if (!body.ok) {
-      if ((await this.tools.findForUser(userId, toolId)) === null) answer(TOOL_ANSWERS, 'tool_not_found');
-      failValidation(body.errors);
-    }
-    const { params, variables, call_id: callId } = body.value;
-    return { userId, toolId, input: { params: params ?? {}, variables: variables ?? {}, callId: callId ?? null } };
-  }
+/** Read once the tool is known to be the caller's: a missing tool is the 404 even when the body is invalid too, as on PUT. */
+function previewInput(req: ExpressRequest): ToolPreviewInput {
+  const body = validateDto(ToolPreviewBody, req.body);
+  if (!body.ok) failValidation(body.errors);
+  const { params, variables, call_id: callId } = body.value;
+  return { params: params ?? {}, variables: variables ?? {}, callId: callId ?? null };
 }

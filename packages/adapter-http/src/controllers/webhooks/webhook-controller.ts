@@ -2,12 +2,9 @@ import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import {
-  DELIVERY_SOURCE_TYPES, DELIVERY_STATUSES, DeliverySourceType, DeliveryStatus, previousSecretExpiry,
-  rotationGraceEnd, TargetUrlPolicy, WEBHOOK_EVENT_TYPES,
+  DELIVERY_SOURCE_TYPES, DELIVERY_STATUSES, DeliverySourceType, DeliveryStatus, TargetUrlPolicy, WEBHOOK_EVENT_TYPES,
 } from '@voiceplane/domain';
-import {
-  Clock, Ids, SendTestWebhook, SigningSecretRepository, TOKENS, WebhookDeliveries, WebhookDeliveryRepository,
-} from '@voiceplane/application';
+import { DeliveryLog, SendTestWebhook, SigningSecrets, TOKENS, WebhookDeliveries } from '@voiceplane/application';
 import { Id, PageQuery, pageOf, publicTarget, Str } from '../../validation';
 import { parse, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
@@ -36,13 +33,11 @@ const tag = 'Webhooks';
 @Controller('/api/user/webhooks')
 export class WebhookController {
   constructor(
-    @inject(TOKENS.WebhookDeliveryRepository) private readonly deliveries: WebhookDeliveryRepository,
+    @inject(TOKENS.DeliveryLog) private readonly deliveries: DeliveryLog,
     @inject(TOKENS.WebhookDeliveries) private readonly webhooks: WebhookDeliveries,
     @inject(TOKENS.SendTestWebhook) private readonly testWebhook: SendTestWebhook,
-    @inject(TOKENS.SigningSecretRepository) private readonly secrets: SigningSecretRepository,
+    @inject(TOKENS.SigningSecrets) private readonly secrets: SigningSecrets,
     @inject(TOKENS.TargetUrlPolicy) private readonly targetPolicy: TargetUrlPolicy,
-    @inject(TOKENS.Ids) private readonly ids: Ids,
-    @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
   @Doc({ summary: 'Webhook deliveries, newest first', tag, query: DeliveriesQuery })
@@ -58,9 +53,9 @@ export class WebhookController {
   @Doc({ summary: 'One delivery with its payload and attempts', tag })
   @Get('/deliveries/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const delivery = await this.deliveries.find(principalOf(req).userId, deliveryId(id));
-    if (!delivery) answer(WEBHOOK_ANSWERS, 'not_found');
-    return reply(200, { data: presentDeliveryDetail(delivery, await this.deliveries.attempts(delivery.id)) });
+    const found = await this.deliveries.get(principalOf(req).userId, deliveryId(id));
+    if (!found.ok) answer(WEBHOOK_ANSWERS, found.error);
+    return reply(200, { data: presentDeliveryDetail(found.value.delivery, found.value.attempts) });
   }
 
   @Doc({ summary: 'Send a delivery again: same webhook-id, payload and target, schedule restarted', tag })
@@ -74,18 +69,15 @@ export class WebhookController {
   @Doc({ summary: 'The account signing secret (whsec_…)', tag })
   @Get('/signing-secret')
   async signingSecret(@Request() req: ExpressRequest) {
-    const secret = await this.secrets.get(principalOf(req).userId);
-    if (!secret) throw new Error('account without a signing secret');
-    return reply(200, presentSigningSecret(secret, previousSecretExpiry(secret, this.clock.now())));
+    const { secret, previousExpiresAt } = await this.secrets.current(principalOf(req).userId);
+    return reply(200, presentSigningSecret(secret, previousExpiresAt));
   }
 
-  /** Plain repository call: the 24-hour grace is a domain constant, the secret comes from Ids. */
   @Doc({ summary: 'New signing secret; the previous one keeps signing for 24 hours', tag })
   @Post('/signing-secret/rotate')
   async rotate(@Request() req: ExpressRequest) {
-    const graceEnd = rotationGraceEnd(this.clock.now());
-    const rotated = await this.secrets.rotate(principalOf(req).userId, `whsec_${this.ids.secretBytes(32)}`, graceEnd);
-    return reply(200, { message: 'Signing secret rotated.', ...presentSigningSecret(rotated, graceEnd) });
+    const { secret, previousExpiresAt } = await this.secrets.rotate(principalOf(req).userId);
+    return reply(200, { message: 'Signing secret rotated.', ...presentSigningSecret(secret, previousExpiresAt) });
   }
 
   @Doc({ summary: 'Send one signed ping now and record it as a delivery (10 per minute)', tag, body: TestWebhookBody })
