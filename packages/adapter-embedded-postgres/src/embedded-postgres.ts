@@ -1,5 +1,3 @@
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { ProtocolAwareQueryQueue } from './embedded-query-queue';
 
 export interface EmbeddedPostgres {
@@ -13,6 +11,10 @@ export interface EmbeddedPostgres {
  * `dataDir` undefined keeps everything in memory (tests); a path persists across restarts.
  */
 export async function startEmbeddedPostgres(dataDir?: string): Promise<EmbeddedPostgres> {
+  // Loaded here, not at the top: the api's entry imports this package only to start the database
+  // thread, and that thread is what needs PGlite (its JavaScript alone is half a megabyte).
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   // PGlite starts PostgreSQL with 128MB of shared buffers, and setting them up is a large share of
   // its start time (about a quarter of a warm restart's database open). 32MB serves the embedded
   // default's working set; the data files stay in the OS page cache either way.

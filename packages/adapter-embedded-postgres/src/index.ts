@@ -1,1 +1,2 @@
 export { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
+export { startEmbeddedPostgresThread } from './embedded-thread';

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { request } from 'node:http';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 
@@ -66,6 +67,16 @@ describe('transport conventions', () => {
     expect(empty.body.errors).toEqual({ name: ['The name field is required.'] });
     const getWithJson = await t.http.get('/api/user/me').set(u.auth).set('Content-Type', 'application/json');
     expect(getWithJson.status).toBe(200);
+  });
+
+  it('a compressed body (Content-Encoding) → 415: bodies are not inflated; a blank JSON body is {}', async () => {
+    const gz = await t.http.post('/api/user/api-keys').set(u.auth).set('Content-Type', 'application/json').set('Content-Encoding', 'gzip')
+      .send(gzipSync(Buffer.from('{"name":"zipped"}')));
+    expect(gz.status).toBe(415);
+    expect(gz.body).toEqual({ message: 'Unsupported Media Type.' });
+    const blank = await t.http.post('/api/user/api-keys').set(u.auth).set('Content-Type', 'application/json').send('  \n ');
+    expect(blank.status).toBe(422);
+    expect(blank.body.errors).toEqual({ name: ['The name field is required.'] });
   });
 
   it.each([['[1,2]'], ['"text"'], ['42']])('a JSON body that is not an object (%s) → 422 keyed body', async (raw) => {

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { ApiRequest } from './request-context';
 import { familyOfPath, validationBody } from './families';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH, tooDeepErrors } from './input-guard';
@@ -29,82 +29,74 @@ export const defaultBodyRules: BodyRules = {
   acceptsUpload: (path) => UPLOAD_PATH.test(path),
 };
 
+const contentType = (req: Request) => (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 const isJsonType = (type: string) => type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
 
+type Middleware = (req: Request, res: Response, next: NextFunction) => void;
+interface Parsers { readonly json: Middleware; readonly raw: Middleware }
+
+/** express's `verify` hook: the exact bytes, kept before any parsing (webhook signatures are over them). */
+const keepRawBytes = (req: unknown, _res: unknown, buf: Buffer) => {
+  (req as ApiRequest).ctx.rawBody = buf;
+};
+
 /**
- * Reads the body once, keeps the exact bytes, and applies the transport tolerance:
- * empty bodies are `{}` whatever the Content-Type, malformed JSON is 400, oversize is 413, a
- * non-empty non-JSON body is 415.
+ * Reads the body once with express's parsers, keeps the exact bytes, and applies the transport
+ * tolerance: empty (or blank) bodies are `{}` whatever the Content-Type, malformed JSON is 400,
+ * oversize is 413, a non-empty body of a type the path does not take is 415.
+ *
+ * JSON goes through `express.json`; everything else is read as bytes by `express.raw` and then
+ * judged here: provider ingress gets the bytes, uploads go to the multipart reader, and forms
+ * become a flat map of their last values (`URLSearchParams`) — `express.urlencoded` would turn a
+ * repeated field into an array and a bracketed name into a nested object, which the automation
+ * hook payload (a flat map of strings) must not become. Compressed bodies are not inflated.
  */
-export function bodyReader(rules: BodyRules = defaultBodyRules) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const ctx = (req as ApiRequest).ctx;
+export function bodyReader(rules: BodyRules = defaultBodyRules): Middleware {
+  // One pair per byte cap: express's parsers take their limit when made.
+  const byLimit = new Map<number, Parsers>();
+  const parsersFor = (limit: number): Parsers => {
+    let parsers = byLimit.get(limit);
+    if (!parsers) {
+      parsers = {
+        json: express.json({ limit, strict: false, inflate: false, type: () => true, verify: keepRawBytes }),
+        raw: express.raw({ limit, inflate: false, type: () => true, verify: keepRawBytes }),
+      };
+      byLimit.set(limit, parsers);
+    }
+    return parsers;
+  };
+
+  return (req, res, next) => {
     const limit = rules.limitFor(req.path);
-    const declared = Number(req.headers['content-length'] ?? 0);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let oversize = declared > limit;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit + DRAIN_CAP) {
-        // An upload that does not stop: answer now and let the connection go.
-        req.removeAllListeners('data');
-        tooLarge(res);
-        req.destroy();
-        return;
-      }
-      if (oversize) return;
-      if (size > limit) {
-        oversize = true;
-        chunks.length = 0;
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('error', (e) => {
-      if (!oversize) next(e);
-    });
-    req.on('end', () => {
-      // The 413 waits until the upload has been read and discarded: answering earlier and closing a
-      // socket that still has unread bytes makes the kernel reset it, and the client may lose the answer.
-      if (oversize) {
-        tooLarge(res);
-        return;
-      }
-      const raw = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-      ctx.rawBody = raw;
+    capDrain(req, res, limit);
+    const type = contentType(req);
+    const json = isJsonType(type) && !rules.isRaw(req.path);
+    const { json: readJson, raw: readRaw } = parsersFor(limit);
+    (json ? readJson : readRaw)(req, res, (error?: unknown) => {
+      const ctx = (req as ApiRequest).ctx;
+      ctx.rawBody ??= Buffer.alloc(0);
+      const raw = ctx.rawBody;
+      if (error) return refuse(error, req, res, next);
       if (raw.length === 0 || raw.toString('utf8').trim() === '') {
         req.body = {};
-        next();
-        return;
+        return next();
       }
-      if (rules.isRaw(req.path)) {
-        req.body = raw;
-        next();
-        return;
-      }
-      const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-      if (isJsonType(type)) {
-        const text = raw.toString('utf8');
-        try {
-          req.body = JSON.parse(text);
-        } catch {
-          res.status(400).json({ message: 'Malformed JSON body.' });
-          return;
-        }
+      if (json) {
         // JSON.parse itself does not recurse; every later walker of the body (the guard, class-transformer,
         // JSON.stringify, PostgreSQL's jsonb parser) may, so depth is refused here, before any of them.
-        if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
+        if (jsonNestsDeeperThan(raw.toString('utf8'), MAX_JSON_DEPTH)) {
           res.status(422).json(validationBody(familyOfPath(req.path), tooDeepErrors()));
           return;
         }
-        next();
-        return;
+        return next();
+      }
+      if (rules.isRaw(req.path)) {
+        req.body = raw;
+        return next();
       }
       if (type === 'application/x-www-form-urlencoded' && rules.acceptsForm(req.path)) {
         req.body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
-        next();
-        return;
+        return next();
       }
       if (type === 'multipart/form-data' && rules.acceptsUpload(req.path)) {
         void parseMultipart(raw, req.headers).then((form) => {
@@ -118,9 +110,50 @@ export function bodyReader(rules: BodyRules = defaultBodyRules) {
         }, next);
         return;
       }
-      res.status(415).json({ message: 'Unsupported Media Type.' });
+      unsupported(res);
     });
   };
+}
+
+/** express's refusals (an `http-errors` error with a `type`) in this API's words. */
+function refuse(error: unknown, req: Request, res: Response, next: NextFunction): void {
+  const kind = (error as { type?: string }).type;
+  if (kind === 'entity.too.large') return tooLarge(res);
+  if (kind === 'entity.parse.failed') {
+    // A blank JSON body is an empty one (`{}`), as for every other type.
+    if ((req as ApiRequest).ctx.rawBody!.toString('utf8').trim() === '') {
+      req.body = {};
+      return next();
+    }
+    res.status(400).json({ message: 'Malformed JSON body.' });
+    return;
+  }
+  // Content-Encoding (gzip, …) or a JSON charset express cannot decode: not a body this API reads.
+  if (kind === 'encoding.unsupported' || kind === 'charset.unsupported') return unsupported(res);
+  // The client went away or sent fewer bytes than it declared.
+  if (!res.headersSent) next(error);
+}
+
+/**
+ * express reads an oversized upload to its end before answering 413 (answering earlier and closing
+ * a socket with unread bytes makes the kernel reset it, and the client may lose the answer), but
+ * with no end: an upload that goes on past DRAIN_CAP more is answered now and let go.
+ */
+function capDrain(req: Request, res: Response, limit: number): void {
+  let size = 0;
+  const count = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= limit + DRAIN_CAP) return;
+    req.off('data', count);
+    tooLarge(res);
+    req.destroy();
+  };
+  req.on('data', count);
+  req.once('end', () => req.off('data', count));
+}
+
+function unsupported(res: Response): void {
+  res.status(415).json({ message: 'Unsupported Media Type.' });
 }
 
 function tooLarge(res: Response): void {
