@@ -33,7 +33,6 @@ export const UNTYPED_ROWS_LEFT: Readonly<Record<string, number>> = {
   'packages/adapter-typeorm/src/repositories/chatapp/template-repository.ts': 8,
   'packages/adapter-typeorm/src/repositories/knowledge-bases/document-repository.ts': 11,
   'packages/adapter-typeorm/src/repositories/knowledge-bases/knowledge-base-repository.ts': 7,
-  'packages/adapter-typeorm/src/repositories/knowledge-bases/knowledge-retrieval.ts': 3,
   'packages/adapter-typeorm/src/repositories/telephony/phone-number-repository.ts': 6,
   'packages/adapter-typeorm/src/repositories/telephony/sip-trunk-repository.ts': 5,
   'packages/adapter-typeorm/src/repositories/tools/tool-invocation-log.ts': 6,
