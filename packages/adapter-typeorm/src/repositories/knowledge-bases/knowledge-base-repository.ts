@@ -20,6 +20,9 @@ function toKnowledgeBase(r: Record<string, unknown>): KnowledgeBase {
  * status it was created with (operators may create one in any status).
  */
 export async function refreshKnowledgeBase(db: Database, knowledgeBaseId: number | string): Promise<void> {
+  // Locked first, so the counts below are read after any other refresh of it has committed: the
+  // UPDATE alone would wait for that one's row lock and then write counts read before it.
+  await db.query(`SELECT 1 FROM knowledge_bases WHERE id = $1 FOR UPDATE`, [knowledgeBaseId]);
   await db.query(
     `UPDATE knowledge_bases k SET documents_count = s.total, updated_at = now(),
        status = CASE WHEN s.total = 0 THEN k.status WHEN s.processing > 0 THEN 'processing' WHEN s.ready > 0 THEN 'active' ELSE 'failed' END
