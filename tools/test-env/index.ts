@@ -1,4 +1,4 @@
-export { createTestDatabase, useTestDatabase, type TestDatabase } from './database';
+export { createTestDatabase, useTestDatabase, type TestDatabase, type TestDatabaseOptions } from './database';
 export { describeWithAmqp, amqpUrl } from './amqp';
 export { createTestApi, type TestApi, type TestUser } from './api';
 export { TcpLink } from './tcp-link';

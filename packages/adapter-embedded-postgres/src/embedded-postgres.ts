@@ -19,7 +19,12 @@ export async function startEmbeddedPostgres(dataDir?: string): Promise<EmbeddedP
   // its start time (about a quarter of a warm restart's database open). 32MB serves the embedded
   // default's working set; the data files stay in the OS page cache either way.
   const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
-  const db = await PGlite.create(dataDir ? { dataDir, startParams } : { startParams });
+  // pgvector, built for PGlite: knowledge-base passages are then searched by nearest neighbour
+  // with its operators and HNSW indexes (the server's `real[]` fallback is for PostgreSQL without it).
+  // Its bundle is a 50 kB archive unpacked at start, so it is always given rather than on demand.
+  const { vector } = await import('@electric-sql/pglite-pgvector');
+  const extensions = { vector };
+  const db = await PGlite.create(dataDir ? { dataDir, startParams, extensions } : { startParams, extensions });
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 16 });
   // Replaced before start(): every connection handler is given the server's queue when it attaches.
   (server as unknown as { queryQueue: ProtocolAwareQueryQueue }).queryQueue = new ProtocolAwareQueryQueue(db);

@@ -8,7 +8,8 @@ import { TextEmbeddings } from '@voiceplane/application';
 export class ConceptEmbeddings implements TextEmbeddings {
   readonly calls: string[][] = [];
 
-  constructor(private readonly concepts: readonly (readonly string[])[]) {}
+  /** `model`: the name its vectors are stored under (a second instance under another name stands for another model). */
+  constructor(private readonly concepts: readonly (readonly string[])[], readonly model = 'concepts') {}
 
   async embed(texts: readonly string[]): Promise<number[][]> {
     this.calls.push([...texts]);

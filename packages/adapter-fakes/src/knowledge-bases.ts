@@ -1,13 +1,21 @@
 import {
   Clock, DocumentToProcess, KnowledgeBaseChanges, KnowledgeBaseRepository, KnowledgeDocumentRepository, KnowledgeRetrieval, NewDocument,
-  ProcessingOutcome, TextEmbeddings,
+  PassageEmbeddings, ProcessingOutcome, TextEmbeddings,
 } from '@voiceplane/application';
 import {
   cosineSimilarity, fuseRankings, KnowledgeBase, KnowledgeBaseDocument, KnowledgeBaseStatus, KnowledgeUsage, MIN_SIMILARITY, Passage, RANKING_CANDIDATES,
 } from '@voiceplane/domain';
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
-interface StoredDocument { doc: Writable<KnowledgeBaseDocument>; file: Uint8Array | null; passages: string[]; embeddings?: (readonly number[])[] }
+interface StoredDocument {
+  doc: Writable<KnowledgeBaseDocument>;
+  file: Uint8Array | null;
+  passages: string[];
+  /** Each passage's id, vector and the model that made it (null: not embedded), by position. */
+  passageIds: number[];
+  embeddings?: (readonly number[] | null)[];
+  models: (string | null)[];
+}
 
 const bestFirst = (a: Passage, b: Passage) => b.score - a.score || a.documentId - b.documentId || a.position - b.position;
 
@@ -21,6 +29,7 @@ export class InMemoryKnowledgeBases {
   readonly documents = new Map<number, StoredDocument>();
   private lastBase = 0;
   private lastDocument = 0;
+  private lastPassage = 0;
 
   /** `embeddings`: the question is embedded and ranked by similarity too, fused as PostgreSQL does. */
   constructor(private readonly clock: Clock, private readonly embeddings: TextEmbeddings | null = null) {}
@@ -65,7 +74,7 @@ export class InMemoryKnowledgeBases {
         id: ++this.lastDocument, knowledgeBaseId, userId, name: document.name, description: document.description, source: document.source,
         language: document.language, status: 'processing', failureReason: null, sizeBytes: document.sizeBytes, chunksCount: 0, createdAt: now, updatedAt: now,
       };
-      this.documents.set(doc.id, { doc, file: document.file, passages: [] });
+      this.documents.set(doc.id, { doc, file: document.file, passages: [], passageIds: [], models: [] });
       this.refresh(knowledgeBaseId);
       return { ...doc };
     },
@@ -101,10 +110,12 @@ export class InMemoryKnowledgeBases {
       d.doc.updatedAt = this.clock.now();
       if (outcome.status === 'ready') {
         d.passages = [...outcome.passages];
-        d.embeddings = outcome.embeddings?.map((v) => [...v]);
+        d.passageIds = outcome.passages.map(() => ++this.lastPassage);
+        d.embeddings = outcome.embeddings?.vectors.map((v) => [...v]);
+        d.models = outcome.passages.map(() => outcome.embeddings?.model ?? null);
         Object.assign(d.doc, { failureReason: null, chunksCount: outcome.passages.length, sizeBytes: outcome.sizeBytes });
       } else {
-        d.passages = [];
+        Object.assign(d, { passages: [], passageIds: [], embeddings: undefined, models: [] });
         Object.assign(d.doc, { failureReason: outcome.reason, chunksCount: 0 });
       }
       this.refresh(d.doc.knowledgeBaseId);
@@ -116,16 +127,36 @@ export class InMemoryKnowledgeBases {
       const byText = this.byWords(userId, knowledgeBaseId, question);
       if (this.embeddings === null) return byText.slice(0, limit);
       const [vector] = await this.embeddings.embed([question]);
-      return fuseRankings([byText.slice(0, RANKING_CANDIDATES), this.nearest(userId, knowledgeBaseId, vector).slice(0, RANKING_CANDIDATES)], limit);
+      return fuseRankings([byText.slice(0, RANKING_CANDIDATES), this.nearest(userId, knowledgeBaseId, this.embeddings.model, vector).slice(0, RANKING_CANDIDATES)], limit);
     },
   };
 
-  private passagesOf(userId: number, knowledgeBaseId: number): { passage: Passage; embedding: readonly number[] | null }[] {
-    const all: { passage: Passage; embedding: readonly number[] | null }[] = [];
-    for (const { doc, passages, embeddings } of this.documents.values()) {
+  readonly passageEmbeddings: PassageEmbeddings = {
+    unembedded: async (model, afterId, limit) => [...this.documents.values()]
+      .flatMap((d) => d.passages.map((content, i) => ({ id: d.passageIds[i], content, model: d.models[i] })))
+      .filter((p) => p.id > afterId && p.model !== model)
+      .sort((a, b) => a.id - b.id)
+      .slice(0, limit)
+      .map(({ id, content }) => ({ id, content })),
+    store: async (model, vectors) => {
+      for (const { id, vector } of vectors) {
+        for (const d of this.documents.values()) {
+          const i = d.passageIds.indexOf(id);
+          if (i < 0) continue;
+          d.embeddings ??= d.passages.map(() => null);
+          d.embeddings[i] = [...vector];
+          d.models[i] = model;
+        }
+      }
+    },
+  };
+
+  private passagesOf(userId: number, knowledgeBaseId: number): { passage: Passage; embedding: readonly number[] | null; model: string | null }[] {
+    const all: { passage: Passage; embedding: readonly number[] | null; model: string | null }[] = [];
+    for (const { doc, passages, embeddings, models } of this.documents.values()) {
       if (doc.userId !== userId || doc.knowledgeBaseId !== knowledgeBaseId) continue;
       passages.forEach((content, i) => all.push({
-        passage: { documentId: doc.id, documentName: doc.name, position: i + 1, content, score: 0 }, embedding: embeddings?.[i] ?? null,
+        passage: { documentId: doc.id, documentName: doc.name, position: i + 1, content, score: 0 }, embedding: embeddings?.[i] ?? null, model: models[i] ?? null,
       }));
     }
     return all;
@@ -142,9 +173,10 @@ export class InMemoryKnowledgeBases {
       .sort(bestFirst);
   }
 
-  private nearest(userId: number, knowledgeBaseId: number, vector: readonly number[]): Passage[] {
+  /** Only vectors of the question's model are compared: another model's mean nothing beside it. */
+  private nearest(userId: number, knowledgeBaseId: number, model: string, vector: readonly number[]): Passage[] {
     return this.passagesOf(userId, knowledgeBaseId)
-      .filter((p) => p.embedding !== null)
+      .filter((p) => p.embedding !== null && p.model === model)
       .map(({ passage, embedding }) => ({ ...passage, score: cosineSimilarity(embedding as readonly number[], vector) }))
       .filter((p) => p.score >= MIN_SIMILARITY)
       .sort(bestFirst);

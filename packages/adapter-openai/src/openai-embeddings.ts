@@ -27,9 +27,11 @@ export class EmbeddingsError extends Error {
  */
 export class OpenAiEmbeddings implements TextEmbeddings {
   private readonly http: AxiosInstance;
+  readonly model: string;
 
   constructor(private readonly options: EmbeddingsOptions) {
     this.http = openAiHttp(options.baseUrl, options.apiKey, options.timeoutMs ?? 30_000);
+    this.model = options.model;
   }
 
   async embed(texts: readonly string[]): Promise<number[][]> {

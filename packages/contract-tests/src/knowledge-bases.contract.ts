@@ -1,10 +1,14 @@
-import { KnowledgeBaseRepository, KnowledgeDocumentRepository, KnowledgeRetrieval, NewDocument, TextEmbeddings } from '@voiceplane/application';
+import {
+  KnowledgeBaseRepository, KnowledgeDocumentRepository, KnowledgeRetrieval, NewDocument, PassageEmbeddings, TextEmbeddings,
+} from '@voiceplane/application';
 import { ConceptEmbeddings, SHOP_CONCEPTS } from '@voiceplane/adapter-fakes';
 
 export interface KnowledgeStores {
   readonly knowledgeBases: KnowledgeBaseRepository;
   readonly documents: KnowledgeDocumentRepository;
   readonly retrieval: KnowledgeRetrieval;
+  /** The backfill's side of the same passages. */
+  readonly passageEmbeddings: PassageEmbeddings;
   /** The model the retrieval embeds questions with; passages are embedded by it too (as the worker does). */
   readonly embeddings: TextEmbeddings | null;
   newUser(): Promise<number>;
@@ -41,10 +45,13 @@ export function knowledgeBasesContract(name: string, open: (embeddings: TextEmbe
       const added = await s.documents.add(userId, kbId, doc);
       if (!added) throw new Error('not added');
       const content = doc.source.type === 'text' ? doc.source.content : '';
-      const embeddings = s.embeddings === null ? undefined : await s.embeddings.embed([content]);
+      const embeddings = s.embeddings === null ? undefined : { model: s.embeddings.model, vectors: await s.embeddings.embed([content]) };
       await s.documents.finish(added.id, { status: 'ready', passages: [content], sizeBytes: Buffer.byteLength(content), embeddings });
       return added;
     };
+
+    /** Passages of earlier tests may share the store: the backfill's lists are read after the last of them. */
+    const lastPassageId = async () => Math.max(0, ...(await s.passageEmbeddings.unembedded('no-such-model', 0, 100_000)).map((p) => p.id));
 
     it('creates, renames, lists newest first and deletes knowledge bases; another account sees none of them', async () => {
       const a = await s.knowledgeBases.create(userId, { name: 'FAQ', description: null, status: 'empty' });
@@ -135,6 +142,47 @@ export function knowledgeBasesContract(name: string, open: (embeddings: TextEmbe
       expect(fused[1].score).toBeCloseTo(1 / 61, 10);
       expect(await s.retrieval.search(userId, kb.id, 'zebra', 5)).toEqual([]);
       expect(await s.retrieval.search(other, kb.id, 'money back', 5)).toEqual([]);
+    });
+
+    it('with embeddings: compares only the vectors of the question\'s model', async () => {
+      const model = new ConceptEmbeddings(SHOP_CONCEPTS);
+      s = await open(model);
+      userId = await s.newUser();
+      const kb = await s.knowledgeBases.create(userId, { name: 'Shop', description: null, status: 'empty' });
+      const refunds = (await s.documents.add(userId, kb.id, text('Refunds', CORPUS.refunds)))!;
+      const since = await lastPassageId();
+      // Same length, other model: its vectors mean nothing beside the question's.
+      await s.documents.finish(refunds.id, { status: 'ready', passages: [CORPUS.refunds], sizeBytes: 1, embeddings: { model: 'other-model', vectors: await model.embed([CORPUS.refunds]) } });
+      expect(await s.retrieval.search(userId, kb.id, 'I want my money back', 5)).toEqual([]);
+      const [passage] = await s.passageEmbeddings.unembedded(model.model, since, 10);
+      await s.passageEmbeddings.store(model.model, [{ id: passage.id, vector: (await model.embed([passage.content]))[0] }]);
+      expect((await s.retrieval.search(userId, kb.id, 'I want my money back', 5)).map((p) => p.documentId)).toEqual([refunds.id]);
+    });
+
+    it('lists the passages a model has not embedded, by id after a given one, and stores their vectors', async () => {
+      s = await open(new ConceptEmbeddings(SHOP_CONCEPTS));
+      userId = await s.newUser();
+      const kb = await s.knowledgeBases.create(userId, { name: 'Shop', description: null, status: 'empty' });
+      const shipping = (await s.documents.add(userId, kb.id, text('Shipping', CORPUS.shipping)))!;
+      const since = await lastPassageId();
+      await s.documents.finish(shipping.id, { status: 'ready', passages: ['Shipping takes 3 days.', 'Express shipping costs a fee.', 'Parcels go by post.'], sizeBytes: 1 });
+      const embedded = await ready(kb.id, text('Hours', CORPUS.hours));
+      const all = await s.passageEmbeddings.unembedded('concepts', since, 10);
+      expect(all.map((p) => p.content)).toEqual(['Shipping takes 3 days.', 'Express shipping costs a fee.', 'Parcels go by post.']);
+      expect(all[0].id).toBeLessThan(all[1].id);
+      expect(all[1].id).toBeLessThan(all[2].id);
+      expect((await s.passageEmbeddings.unembedded('concepts', all[0].id, 1)).map((p) => p.content)).toEqual(['Express shipping costs a fee.']);
+      // Another model has embedded none of them, the Hours passage included.
+      expect(await s.passageEmbeddings.unembedded('another', since, 10)).toHaveLength(4);
+      await s.passageEmbeddings.store('concepts', [{ id: all[1].id, vector: [0, 1, 0] }, { id: all[2].id, vector: [0, 1, 0] }]);
+      expect((await s.passageEmbeddings.unembedded('concepts', since, 10)).map((p) => p.id)).toEqual([all[0].id]);
+      const found = await s.retrieval.search(userId, kb.id, 'When is my parcel delivered?', 5);
+      expect(found.map((p) => [p.documentId, p.position])).toEqual([[shipping.id, 3], [shipping.id, 2]]);
+      // Deleted meanwhile: nothing is stored, nothing fails.
+      expect(await s.documents.delete(userId, kb.id, shipping.id)).toBe(true);
+      await s.passageEmbeddings.store('concepts', [{ id: all[0].id, vector: [0, 1, 0] }]);
+      expect(await s.passageEmbeddings.unembedded('concepts', since, 10)).toEqual([]);
+      expect(embedded.id).toBeGreaterThan(shipping.id);
     });
   });
 }

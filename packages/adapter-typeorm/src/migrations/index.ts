@@ -29,6 +29,7 @@ import { ChatappCallReports1795810000000 } from './1795810000000-chatapp-call-re
 import { PhoneNumberDeleteIntent1795840000000 } from './1795840000000-phone-number-delete-intent';
 import { KnowledgeSearchLog1795850000000 } from './1795850000000-knowledge-search-log';
 import { KnowledgeEmbeddings1795850001000 } from './1795850001000-knowledge-embeddings';
+import { KnowledgeVectorSearch1795890000000 } from './1795890000000-knowledge-vector-search';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -66,4 +67,5 @@ export const migrations = [
   PhoneNumberDeleteIntent1795840000000,
   KnowledgeSearchLog1795850000000,
   KnowledgeEmbeddings1795850001000,
+  KnowledgeVectorSearch1795890000000,
 ];

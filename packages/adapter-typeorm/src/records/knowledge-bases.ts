@@ -66,6 +66,8 @@ export interface KnowledgeBaseChunkRecord {
   tsv: string;
   /** The passage's embedding when a model is configured (see the KnowledgeEmbeddings migration). */
   embedding: number[] | null;
+  /** The model that made `embedding` (migration KnowledgeVectorSearch); null before models were recorded. */
+  embedding_model: string | null;
 }
 
 export const knowledgeBaseChunks = record<KnowledgeBaseChunkRecord>({
@@ -79,6 +81,7 @@ export const knowledgeBaseChunks = record<KnowledgeBaseChunkRecord>({
     ts_config: varchar(32),
     tsv: { type: 'tsvector' },
     embedding: { type: 'real', array: true, nullable: true },
+    embedding_model: varchar(200, true),
   },
   foreignKeys: [references('knowledge_base_chunks', 'document_id', 'knowledge_base_documents', 'CASCADE')],
   indices: [

@@ -4,3 +4,4 @@ export * from './process-document';
 export * from './tokens';
 export * from './knowledge-lookup';
 export * from './search-knowledge-for-call';
+export * from './backfill-embeddings';

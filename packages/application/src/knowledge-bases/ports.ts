@@ -42,8 +42,8 @@ export type ProcessingOutcome =
     readonly status: 'ready';
     readonly passages: readonly string[];
     readonly sizeBytes: number;
-    /** One vector per passage, in order, when an embeddings model is configured. */
-    readonly embeddings?: readonly (readonly number[])[];
+    /** One vector per passage, in order, and the model that made them, when an embeddings model is configured. */
+    readonly embeddings?: { readonly model: string; readonly vectors: readonly (readonly number[])[] };
   }
   | { readonly status: 'failed'; readonly reason: string };
 
@@ -72,6 +72,8 @@ export interface KnowledgeRetrieval {
 
 /** An embeddings model (an OpenAI-compatible `/embeddings` endpoint): texts to vectors, one per text, in order. */
 export interface TextEmbeddings {
+  /** Its name (EMBEDDINGS_MODEL): vectors of different models are never compared. */
+  readonly model: string;
   /** Throws when the model cannot be reached or answers an error. */
   embed(texts: readonly string[]): Promise<number[][]>;
 }
@@ -80,4 +82,21 @@ export interface TextEmbeddings {
 export interface DocumentReader {
   /** A refusal is a reason in words the user can act on (`The PDF has no text layer.`). */
   read(source: DocumentSource, file: Uint8Array | null): Promise<Result<{ readonly text: string }, string>>;
+}
+
+/** A stored passage, for embedding it after the fact. */
+export interface UnembeddedPassage {
+  readonly id: number;
+  readonly content: string;
+}
+
+/**
+ * The backfill's side of the passages: those a model has not embedded (stored before a model was
+ * configured, or embedded by another one), and their new vectors.
+ */
+export interface PassageEmbeddings {
+  /** Passages with an id above `afterId` that `model` has not embedded, by id ascending, at most `limit`. */
+  unembedded(model: string, afterId: number, limit: number): Promise<UnembeddedPassage[]>;
+  /** Stores the vectors as `model`'s; a passage deleted meanwhile (its document removed or read again) is skipped. */
+  store(model: string, vectors: readonly { readonly id: number; readonly vector: readonly number[] }[]): Promise<void>;
 }

@@ -28,7 +28,7 @@ describe('ProcessDocument with an embeddings model', () => {
 
   it('leaves the job to the runner\'s retries when the model fails, the document still processing', async () => {
     const { store, doc } = await scene('Refunds are paid within 14 days.');
-    const failing = new ProcessDocument(store.documentRepository, { read: async () => ok({ text: 'Refunds are paid within 14 days.' }) }, { embed: async () => { throw new Error('model away'); } });
+    const failing = new ProcessDocument(store.documentRepository, { read: async () => ok({ text: 'Refunds are paid within 14 days.' }) }, { model: 'm', embed: async () => { throw new Error('model away'); } });
     await expect(failing.process(doc)).rejects.toThrow('model away');
     expect(store.documents.get(doc)!.doc.status).toBe('processing');
   });

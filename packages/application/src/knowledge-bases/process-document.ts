@@ -1,11 +1,10 @@
 import { chunkText } from '@voiceplane/domain';
 import { JobHandler } from '../events/ports';
 import { DocumentReader, KnowledgeDocumentRepository, TextEmbeddings } from './ports';
+import { embedInBatches } from './backfill-embeddings';
 import { PROCESS_DOCUMENT_JOB } from './manage-knowledge-bases';
 
 const NO_TEXT = 'No text could be read from the document.';
-/** Passages per embeddings request: well under the inputs an OpenAI-compatible endpoint takes at once. */
-const EMBEDDING_BATCH = 64;
 
 /**
  * A worker's half of adding a document: read its text, cut it into overlapping passages and store
@@ -28,19 +27,8 @@ export class ProcessDocument {
     const passages = chunkText(read.value.text);
     if (passages.length === 0) return this.documents.finish(documentId, { status: 'failed', reason: NO_TEXT });
     const sizeBytes = Math.max(found.file?.byteLength ?? 0, Buffer.byteLength(read.value.text, 'utf8'));
-    const embeddings = this.embeddings === null ? undefined : await this.embed(this.embeddings, passages);
+    const embeddings = this.embeddings === null ? undefined : { model: this.embeddings.model, vectors: await embedInBatches(this.embeddings, passages) };
     await this.documents.finish(documentId, { status: 'ready', passages, sizeBytes, embeddings });
-  }
-
-  private async embed(model: TextEmbeddings, passages: readonly string[]): Promise<number[][]> {
-    const vectors: number[][] = [];
-    for (let i = 0; i < passages.length; i += EMBEDDING_BATCH) {
-      const batch = passages.slice(i, i + EMBEDDING_BATCH);
-      const got = await model.embed(batch);
-      if (got.length !== batch.length) throw new Error(`The embeddings model answered ${got.length} vectors for ${batch.length} passages.`);
-      vectors.push(...got);
-    }
-    return vectors;
   }
 }
 

@@ -1,9 +1,10 @@
 import { token } from '../shared/token';
 import type { ManageKnowledgeBases } from './manage-knowledge-bases';
 import type { ProcessDocument } from './process-document';
+import type { BackfillEmbeddings } from './backfill-embeddings';
 import type { KnowledgeLookup } from './knowledge-lookup';
 import type { SearchKnowledgeForCall } from './search-knowledge-for-call';
-import type { DocumentReader, KnowledgeDocumentRepository, KnowledgeRetrieval } from './ports';
+import type { DocumentReader, KnowledgeDocumentRepository, KnowledgeRetrieval, PassageEmbeddings } from './ports';
 
 export const KNOWLEDGE_BASE_TOKENS = {
   KnowledgeDocumentRepository: token<KnowledgeDocumentRepository>('KnowledgeDocumentRepository'),
@@ -11,6 +12,8 @@ export const KNOWLEDGE_BASE_TOKENS = {
   DocumentReader: token<DocumentReader>('DocumentReader'),
   ManageKnowledgeBases: token<ManageKnowledgeBases>('ManageKnowledgeBases'),
   ProcessDocument: token<ProcessDocument>('ProcessDocument'),
+  PassageEmbeddings: token<PassageEmbeddings>('PassageEmbeddings'),
+  BackfillEmbeddings: token<BackfillEmbeddings>('BackfillEmbeddings'),
   KnowledgeLookup: token<KnowledgeLookup>('KnowledgeLookup'),
   SearchKnowledgeForCall: token<SearchKnowledgeForCall>('SearchKnowledgeForCall'),
 } as const;

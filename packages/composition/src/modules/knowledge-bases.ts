@@ -1,10 +1,14 @@
-import { ManageKnowledgeBases, KnowledgeLookup, ProcessDocument, processDocumentJob, TOKENS } from '@voiceplane/application';
+import {
+  BackfillEmbeddings, backfillEmbeddingsJob, ManageKnowledgeBases, KnowledgeLookup, ProcessDocument, processDocumentJob, TOKENS,
+} from '@voiceplane/application';
 import { KnowledgeBaseController } from '@voiceplane/adapter-http';
-import { PostgresKnowledgeRetrieval, TypeormKnowledgeBaseRepository, TypeormKnowledgeDocumentRepository } from '@voiceplane/adapter-typeorm';
+import {
+  PostgresKnowledgeRetrieval, TypeormKnowledgeBaseRepository, TypeormKnowledgeDocumentRepository, TypeormPassageEmbeddings,
+} from '@voiceplane/adapter-typeorm';
 import { DEFAULT_CRAWL, ExtractingDocumentReader } from '@voiceplane/adapter-documents';
 import { OpenAiEmbeddings } from '@voiceplane/adapter-openai';
 import { VERSION } from '../version';
-import { ApiModule } from './module';
+import { ApiModule, BackgroundTask } from './module';
 
 /** Knowledge bases: documents read by workers through the job queue, passages searched in PostgreSQL. */
 export const knowledgeBasesModule: ApiModule = ({ container: c, config, database }) => {
@@ -24,5 +28,17 @@ export const knowledgeBasesModule: ApiModule = ({ container: c, config, database
   single(TOKENS.ProcessDocument, () => new ProcessDocument(c.get(TOKENS.KnowledgeDocumentRepository), c.get(TOKENS.DocumentReader), embeddings));
   c.bind(TOKENS.JobHandler).toDynamicValue(() => processDocumentJob(() => c.get(TOKENS.ProcessDocument))).inSingletonScope();
   c.bind(KnowledgeBaseController).toSelf().inSingletonScope();
-  return {};
+  if (embeddings === null) return {};
+
+  // Passages stored before this model was configured (or embedded by another) are embedded by a
+  // job that each start schedules: it finds nothing to do once they all are.
+  c.bind(TOKENS.PassageEmbeddings).toConstantValue(new TypeormPassageEmbeddings(database));
+  single(TOKENS.BackfillEmbeddings, () => new BackfillEmbeddings(c.get(TOKENS.PassageEmbeddings), embeddings, c.get(TOKENS.JobScheduler), c.get(TOKENS.Clock)));
+  c.bind(TOKENS.JobHandler).toDynamicValue(() => backfillEmbeddingsJob(() => c.get(TOKENS.BackfillEmbeddings))).inSingletonScope();
+  const backfill: BackgroundTask = {
+    name: 'knowledge-embeddings-backfill',
+    start: () => c.get(TOKENS.BackfillEmbeddings).schedule(),
+    async stop() {},
+  };
+  return { background: [backfill] };
 };

@@ -6,6 +6,7 @@ import { Database } from '../../database';
 import type { KnowledgeBaseDocumentRecord } from '../../records';
 import { num } from '../rows';
 import { refreshKnowledgeBase } from './knowledge-base-repository';
+import { ensureNearestNeighbourIndex } from './vector-search';
 
 const COLUMNS = `d.id, d.knowledge_base_id, d.user_id, d.name, d.description, d.type, d.source, d.language, d.status,
   d.failure_reason, d.size_bytes, d.chunks_count, d.created_at, d.updated_at`;
@@ -120,12 +121,15 @@ export class TypeormKnowledgeDocumentRepository implements KnowledgeDocumentRepo
       await this.db.query(`DELETE FROM knowledge_base_chunks WHERE document_id = $1`, [documentId]);
       if (outcome.status === 'ready') {
         const config = textSearchConfigOf(doc.language);
+        const embeddings = outcome.embeddings;
+        if (embeddings && embeddings.vectors.length > 0) await ensureNearestNeighbourIndex(this.db, embeddings.model, embeddings.vectors[0].length);
         await this.db.query(
-          `INSERT INTO knowledge_base_chunks (document_id, knowledge_base_id, position, content, ts_config, tsv, embedding)
+          `INSERT INTO knowledge_base_chunks (document_id, knowledge_base_id, position, content, ts_config, tsv, embedding, embedding_model)
            SELECT $1, $2, p.position, p.content, $3::varchar, to_tsvector($3::varchar::regconfig, p.content),
-                  CASE WHEN $5::jsonb IS NULL THEN NULL ELSE ARRAY(SELECT e.v::real FROM jsonb_array_elements_text($5::jsonb -> (p.position::int - 1)) WITH ORDINALITY AS e(v, i) ORDER BY e.i) END
+                  CASE WHEN $5::jsonb IS NULL THEN NULL ELSE ARRAY(SELECT e.v::real FROM jsonb_array_elements_text($5::jsonb -> (p.position::int - 1)) WITH ORDINALITY AS e(v, i) ORDER BY e.i) END,
+                  $6::varchar
            FROM unnest($4::text[]) WITH ORDINALITY AS p(content, position)`,
-          [documentId, doc.knowledge_base_id, config, outcome.passages, outcome.embeddings === undefined ? null : JSON.stringify(outcome.embeddings)],
+          [documentId, doc.knowledge_base_id, config, outcome.passages, embeddings === undefined ? null : JSON.stringify(embeddings.vectors), embeddings?.model ?? null],
         );
         await this.db.query(
           `UPDATE knowledge_base_documents SET status = 'ready', failure_reason = NULL, chunks_count = $2, size_bytes = $3, updated_at = now() WHERE id = $1`,
