@@ -1,6 +1,6 @@
 import type { Container } from 'inversify';
 import {
-  AiReplies, ApplyDeliveryStatus, inboundMediaJob, InboundMediaDownloads, MediaStore, CallConfigurations, ChatappForAutomations, ConversationBrain, ChatappInbound, ChatappCallEventsInbound, ChatappPermissionRequests, ChatappProvider, conversationInactivityJob, ConversationQueries, CreateTemplate, EndInactiveConversation,
+  AiReplies, ApplyDeliveryStatus, ChatappMessageQueries, ManageSenders, SandboxChatappControls, inboundMediaJob, InboundMediaDownloads, MediaStore, CallConfigurations, ChatappForAutomations, ConversationBrain, ChatappInbound, ChatappCallEventsInbound, ChatappPermissionRequests, ChatappProvider, conversationInactivityJob, ConversationQueries, CreateTemplate, EndInactiveConversation,
   InactivitySchedule, MediaFetcher, MediaRetention, SenderConnection, OutboundSends, ProviderSenders, ReceiveCustomerMessage, RecordChatappCallEvent, RegisterSender, ReplyGenerator, SecretCipher,
   SEND_SWEEP_INTERVAL_MS, SendFreeformMessage, SendReservationSweep, SendTemplateMessage, ToggleAi, TOKENS, type Token, UpdateSender,
 } from '@voiceplane/application';
@@ -112,6 +112,13 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   single(TOKENS.CreateTemplate, () => new CreateTemplate(
     get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), c.get(ProviderSenders), get(TOKENS.ChatappProvider), get(TOKENS.Clock),
   ));
+  single(TOKENS.ManageSenders, () => new ManageSenders(
+    get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), get(TOKENS.AssistantRepository),
+    { register: get(TOKENS.RegisterSender), update: get(TOKENS.UpdateSender), createTemplate: get(TOKENS.CreateTemplate) }, get(TOKENS.ChatappProvider),
+  ));
+  single(TOKENS.ChatappMessageQueries, () => new ChatappMessageQueries(
+    get(TOKENS.SenderRepository), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository), get(TOKENS.Clock),
+  ));
   single(TOKENS.SendTemplateMessage, () => new SendTemplateMessage(
     get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), get(TOKENS.UserRepository), c.get(OutboundSends), get(TOKENS.ChatappProvider),
     prices, get(TOKENS.Clock),
@@ -141,6 +148,15 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
     ),
     get(TOKENS.InboundMediaDownloads), get(TOKENS.Ids), get(TOKENS.Clock),
   ));
+  if (sandbox) {
+    single(TOKENS.SandboxChatappControls, () => new SandboxChatappControls(
+      {
+        senders: get(TOKENS.SenderRepository), templates: get(TOKENS.TemplateRepository), conversations: get(TOKENS.ConversationRepository),
+        messages: get(TOKENS.ChatappMessageRepository),
+      },
+      get(TOKENS.UnitOfWork), get(TOKENS.ReceiveCustomerMessage), get(TOKENS.ApplyDeliveryStatus), get(TOKENS.SandboxChatappState), get(TOKENS.Clock),
+    ));
+  }
   // The chat app's call events are recorded against chat-app calls (the report repository is chat-app voice's).
   single(TOKENS.ChatappInboundHandler, () => new ChatappCallEventsInbound(new ChatappInbound(
     get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), get(TOKENS.ChatappMessageRepository), get(TOKENS.ReceiveCustomerMessage),
