@@ -50,10 +50,10 @@ function setup(generator: ReplyGenerator = new SandboxReplyGenerator()) {
     store.uow, store.users, conversations, messages, new InMemorySendReservationRepository(), new BalanceService(store.ledger), new ProviderSenders(senders, cipher), inactivity, store.ids, store.clock,
   );
   const running = { gateway: new ToolGateway(new ScriptedHttpClient(), store.secrets, store.clock), automations: null, clock: store.clock, settings: { userAgent: 'voiceplane/test', policy: { requireHttps: false, allowPrivate: true } } };
-  const replies = new AiReplies(store.assistants, conversations, messages, outbound, {
+  const replies = new AiReplies({ assistants: store.assistants, conversations, messages }, { outbound, provider, prices: DEFAULT_CHATAPP_PRICES }, {
     brain: new ConversationBrain(generator, store.catalog, store.clock, log), configurations: new CallConfigurations(store.tools, store.catalog),
     tools: new InvokeToolForConversation(store.tools, running, store.ids, log), repliesOn: true,
-  }, provider, DEFAULT_CHATAPP_PRICES, store.clock, log);
+  }, store.clock, log);
   const http = new ScriptedHttpClient();
   const mediaStore = new InMemoryMediaStore();
   const media = new InboundMediaDownloads(
@@ -69,7 +69,7 @@ function setup(generator: ReplyGenerator = new SandboxReplyGenerator()) {
   const connection = new SenderConnection(senders, new ProviderSenders(senders, cipher), provider, store.clock, log);
   const inbound = new ChatappInbound(senders, templates, messages, receive, deliveryStatus, conversations, permissionAnswers, connection, store.clock, log);
   const ending = new EndInactiveConversation(
-    store.uow, conversations, senders, store.assistants, inactivity, deliveries, store.outbox, { generator, catalog: store.catalog, log }, store.clock,
+    store.uow, { conversations, senders, assistants: store.assistants }, { schedule: inactivity, deliveries, outbox: store.outbox }, { generator, catalog: store.catalog, log }, store.clock,
   );
   const toggle = new ToggleAi(store.uow, conversations, store.clock);
 

@@ -139,12 +139,13 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   single(TOKENS.ReceiveCustomerMessage, () => new ReceiveCustomerMessage(
     get(TOKENS.UnitOfWork), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository), c.get(InactivitySchedule),
     new AiReplies(
-      get(TOKENS.AssistantRepository), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository), c.get(OutboundSends),
+      { assistants: get(TOKENS.AssistantRepository), conversations: get(TOKENS.ConversationRepository), messages: get(TOKENS.ChatappMessageRepository) },
+      { outbound: c.get(OutboundSends), provider: get(TOKENS.ChatappProvider), prices },
       {
         brain: c.get(ConversationBrain), configurations: c.get(CallConfigurations), tools: get(TOKENS.InvokeToolForConversation),
         repliesOn: config.replyGenerator !== 'off',
       },
-      get(TOKENS.ChatappProvider), prices, get(TOKENS.Clock), log,
+      get(TOKENS.Clock), log,
     ),
     get(TOKENS.InboundMediaDownloads), get(TOKENS.Ids), get(TOKENS.Clock),
   ));
@@ -173,8 +174,9 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   single(TOKENS.ConversationQueries, () => new ConversationQueries(get(TOKENS.ConversationRepository), get(TOKENS.ToolInvocationLog)));
   single(TOKENS.ToggleAi, () => new ToggleAi(get(TOKENS.UnitOfWork), get(TOKENS.ConversationRepository), get(TOKENS.Clock)));
   single(TOKENS.EndInactiveConversation, () => new EndInactiveConversation(
-    get(TOKENS.UnitOfWork), get(TOKENS.ConversationRepository), get(TOKENS.SenderRepository), get(TOKENS.AssistantRepository),
-    c.get(InactivitySchedule), get(TOKENS.WebhookDeliveries), get(TOKENS.Outbox),
+    get(TOKENS.UnitOfWork),
+    { conversations: get(TOKENS.ConversationRepository), senders: get(TOKENS.SenderRepository), assistants: get(TOKENS.AssistantRepository) },
+    { schedule: c.get(InactivitySchedule), deliveries: get(TOKENS.WebhookDeliveries), outbox: get(TOKENS.Outbox) },
     { generator: get(TOKENS.ReplyGenerator), catalog: get(TOKENS.CatalogRepository), log }, get(TOKENS.Clock),
   ));
   c.bind(TOKENS.JobHandler).toDynamicValue(() => conversationInactivityJob(get(TOKENS.EndInactiveConversation))).inSingletonScope();
