@@ -40,6 +40,20 @@ export type AiReplyOutcome = { readonly reply: AiReply; readonly skipped: null }
 
 type Discarded = { readonly code: 'discarded' };
 
+/** What a reply reads: the sender's assistant, the conversation's history, and where the reply is stored. */
+export interface AiReplyRecords {
+  readonly assistants: AssistantRepository;
+  readonly conversations: ConversationRepository;
+  readonly messages: ChatappMessageRepository;
+}
+
+/** How a reply leaves: a freeform send through the chat app, priced like any other. */
+export interface AiReplySending {
+  readonly outbound: OutboundSends;
+  readonly provider: ChatappProvider;
+  readonly prices: ChatappPrices;
+}
+
 /** How an assistant answers: the conversation policy, the configuration it reads and the tools it may use. */
 export interface ReplyPolicy {
   readonly brain: ConversationBrain;
@@ -60,13 +74,9 @@ const TOOL_NOT_FOUND = JSON.stringify({ error: 'tool_not_found' });
  */
 export class AiReplies {
   constructor(
-    private readonly assistants: AssistantRepository,
-    private readonly conversations: ConversationRepository,
-    private readonly messages: ChatappMessageRepository,
-    private readonly outbound: OutboundSends,
+    private readonly records: AiReplyRecords,
+    private readonly sending: AiReplySending,
     private readonly policy: ReplyPolicy,
-    private readonly provider: ChatappProvider,
-    private readonly prices: ChatappPrices,
     private readonly clock: Clock,
     private readonly log: WorkLogger,
   ) {}
@@ -75,7 +85,7 @@ export class AiReplies {
   async answer(sender: Sender, conversation: Conversation, customerMessageAt: Date): Promise<AiReplyOutcome> {
     // Replies switched off for the whole installation look like AI switched off on every conversation.
     if (!this.policy.repliesOn) return { reply: null, skipped: 'ai_disabled' };
-    const assistant = sender.assistantId === null ? null : await this.assistants.findOwned(sender.userId, sender.assistantId);
+    const assistant = sender.assistantId === null ? null : await this.records.assistants.findOwned(sender.userId, sender.assistantId);
     const skipped = aiReplySkip(conversation, assistant);
     if (skipped !== null || assistant === null) return { reply: null, skipped: skipped ?? 'no_assistant' };
     const reply = await this.reply(sender, conversation, assistant, customerMessageAt);
@@ -85,16 +95,16 @@ export class AiReplies {
 
   private async reply(sender: Sender, conversation: Conversation, assistant: Assistant, customerMessageAt: Date): Promise<AiReply | null> {
     const body = await this.generate(sender, conversation, assistant);
-    const sent = await this.outbound.send<Discarded | { code: 'insufficient_balance' } | { code: 'sender_offline' }>({
+    const sent = await this.sending.outbound.send<Discarded | { code: 'insufficient_balance' } | { code: 'sender_offline' }>({
       sender, recipientPhone: conversation.customerPhone, recipientName: null, source: 'ai', type: 'text', body, media: null, templateId: null,
       createConversation: false,
       decide: ({ conversation: locked, balance, now }) => {
         if (locked === null || aiReplyFate(locked, customerMessageAt) === 'discard' || !isWindowOpen(locked.window, now)) return err({ code: 'discarded' });
         const online = checkSenderCanSend(sender.status);
         if (!online.ok) return err({ code: 'sender_offline' });
-        return priceFreeformSend(balance, this.prices);
+        return priceFreeformSend(balance, this.sending.prices);
       },
-      deliver: (providerSender, reference) => this.provider.sendFreeform(providerSender, conversation.customerPhone, { kind: 'text', text: body }, reference),
+      deliver: (providerSender, reference) => this.sending.provider.sendFreeform(providerSender, conversation.customerPhone, { kind: 'text', text: body }, reference),
       description: 'AI reply',
     });
     if (sent.ok) return { messageId: sent.value.messageId, body, status: sent.value.chatapp.status === 'sent' ? 'sent' : 'queued', errorCode: null };
@@ -102,7 +112,7 @@ export class AiReplies {
     // Kept as a failed message so whoever reads the conversation sees what the assistant would have said.
     const errorCode = STORED_ERROR_CODE[sent.error.code];
     this.log.warn({ conversationId: conversation.id, refusal: errorCode }, 'an AI reply was not sent');
-    const messageId = await this.messages.recordUnsent({
+    const messageId = await this.records.messages.recordUnsent({
       userId: sender.userId, conversationId: conversation.id, source: 'ai', body, errorCode, now: this.clock.now(),
     });
     return { messageId, body, status: 'failed', errorCode };
@@ -111,7 +121,7 @@ export class AiReplies {
   /** The assistant's knowledge base is read by the brain: passages in the instructions (`prompt`) or a search function. */
   private async generate(sender: Sender, conversation: Conversation, assistant: Assistant): Promise<string> {
     const [history, config] = await Promise.all([
-      this.conversations.recentMessages(conversation.id, HISTORY_TURNS),
+      this.records.conversations.recentMessages(conversation.id, HISTORY_TURNS),
       this.policy.configurations.forStart({
         direction: 'inbound', channel: 'chatapp', customerPhone: conversation.customerPhone, assistant, variables: {},
         line: { phoneNumberId: null, phoneNumber: sender.phoneNumber, sip: null },

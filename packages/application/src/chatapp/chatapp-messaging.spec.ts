@@ -21,6 +21,8 @@ import { OutboundSends } from './outbound-send';
 import { ProviderSenders } from './provider-senders';
 import { ReceiveCustomerMessage } from './receive-customer-message';
 import { SendTemplateMessage } from './send-template-message';
+import { SandboxChatappControls } from './sandbox-chatapp-controls';
+import { ChatappMessageQueries } from './chatapp-message-queries';
 import { ReplyGenerator } from '../conversation-policy/ports';
 import { ConversationBrain } from '../conversation-policy/conversation-brain';
 import { CallConfigurations } from '../calls/call-configurations';
@@ -48,10 +50,10 @@ function setup(generator: ReplyGenerator = new SandboxReplyGenerator()) {
     store.uow, store.users, conversations, messages, new InMemorySendReservationRepository(), new BalanceService(store.ledger), new ProviderSenders(senders, cipher), inactivity, store.ids, store.clock,
   );
   const running = { gateway: new ToolGateway(new ScriptedHttpClient(), store.secrets, store.clock), automations: null, clock: store.clock, settings: { userAgent: 'voiceplane/test', policy: { requireHttps: false, allowPrivate: true } } };
-  const replies = new AiReplies(store.assistants, conversations, messages, outbound, {
+  const replies = new AiReplies({ assistants: store.assistants, conversations, messages }, { outbound, provider, prices: DEFAULT_CHATAPP_PRICES }, {
     brain: new ConversationBrain(generator, store.catalog, store.clock, log), configurations: new CallConfigurations(store.tools, store.catalog),
     tools: new InvokeToolForConversation(store.tools, running, store.ids, log), repliesOn: true,
-  }, provider, DEFAULT_CHATAPP_PRICES, store.clock, log);
+  }, store.clock, log);
   const http = new ScriptedHttpClient();
   const mediaStore = new InMemoryMediaStore();
   const media = new InboundMediaDownloads(
@@ -67,7 +69,7 @@ function setup(generator: ReplyGenerator = new SandboxReplyGenerator()) {
   const connection = new SenderConnection(senders, new ProviderSenders(senders, cipher), provider, store.clock, log);
   const inbound = new ChatappInbound(senders, templates, messages, receive, deliveryStatus, conversations, permissionAnswers, connection, store.clock, log);
   const ending = new EndInactiveConversation(
-    store.uow, conversations, senders, store.assistants, inactivity, deliveries, store.outbox, { generator, catalog: store.catalog, log }, store.clock,
+    store.uow, { conversations, senders, assistants: store.assistants }, { schedule: inactivity, deliveries, outbox: store.outbox }, { generator, catalog: store.catalog, log }, store.clock,
   );
   const toggle = new ToggleAi(store.uow, conversations, store.clock);
 
@@ -81,7 +83,7 @@ function setup(generator: ReplyGenerator = new SandboxReplyGenerator()) {
     await store.assistants.update(userId, saved.id, async () => ok({ write: { kind: 'status', status: 'active' } }));
     return saved.id;
   };
-  return { permissions, store, log, senders, templates, messages, conversations, sandbox, sendTemplate, inbound, ending, toggle, receive, sender, assistant, http, media, mediaStore };
+  return { permissions, store, log, senders, templates, messages, conversations, sandbox, sendTemplate, inbound, ending, toggle, receive, deliveryStatus, sender, assistant, http, media, mediaStore };
 }
 
 describe('inbound media: voiceplane keeps its own copy', () => {
@@ -136,6 +138,74 @@ describe('inbound media: voiceplane keeps its own copy', () => {
     const conversation = (await conversations.find(s.id, CUSTOMER))!;
     expect((await conversations.recentMessages(conversation.id, 10))[0])
       .toEqual(expect.objectContaining({ type: 'media', mediaType: 'document', mediaUrl: null, mediaError: 'The sandbox chat app keeps no media.' }));
+  });
+});
+
+describe('the sandbox controls and the send reads: the caller\'s records only', () => {
+  const unread = (): never => { throw new Error('read before the ownership check'); };
+  const scene = async () => {
+    const base = setup();
+    const { store, senders, templates, conversations, messages, receive, deliveryStatus, sandbox } = base;
+    const controls = new SandboxChatappControls({ senders, templates, conversations, messages }, store.uow, receive, deliveryStatus, sandbox, store.clock);
+    const queries = new ChatappMessageQueries(senders, conversations, messages, store.clock);
+    const owner = await store.account({ balance: 1 });
+    const stranger = await store.account({ balance: 1 });
+    return { ...base, controls, queries, owner: owner.id, stranger: stranger.id, s: await base.sender(owner.id) };
+  };
+
+  it('S1 and S6 on a stranger\'s sender are not found; on the owner\'s they open and close the window the session read reports', async () => {
+    const { controls, queries, owner, stranger, s } = await scene();
+    const message = { senderId: s.id, customerPhone: CUSTOMER, customerName: 'Ann', text: 'Hi', media: null, providerMessageId: null };
+    expect(await controls.inbound(stranger, message)).toEqual(err('not_found'));
+    expect(await queries.session(stranger, s.id, CUSTOMER)).toEqual(err('sender_not_found'));
+    expect(await queries.session(owner, s.id, 'not a number')).toEqual(err('invalid_phone'));
+    const none = await queries.session(owner, s.id, '+14155550000');
+    expect(none.ok && [none.value.conversation, none.value.sessionStatus.isOpen, none.value.windowOpenedBy]).toEqual([null, false, null]);
+
+    const received = await controls.inbound(owner, message);
+    if (!received.ok) throw new Error('not received');
+    const open = await queries.session(owner, s.id, CUSTOMER);
+    expect(open.ok && [open.value.conversation?.id, open.value.sessionStatus.isOpen, open.value.windowOpenedBy]).toEqual([received.value.conversation.id, true, 'customer']);
+
+    expect(await controls.expireWindow(stranger, s.id, CUSTOMER)).toEqual(err('not_found'));
+    expect(await controls.expireWindow(owner, s.id, '+14155550000')).toEqual(err('not_found'));
+    const expired = await controls.expireWindow(owner, s.id, CUSTOMER);
+    expect(expired.ok && expired.value.isOpen).toBe(false);
+    const closed = await queries.session(owner, s.id, CUSTOMER);
+    expect(closed.ok && closed.value.sessionStatus.isOpen).toBe(false);
+  });
+
+  it('S3, S4 and S5 refuse a stranger before reading the body; the owner\'s statuses apply', async () => {
+    const { controls, queries, sendTemplate, templates, owner, stranger, s, sandbox } = await scene();
+    expect(await controls.senderStatus(stranger, s.id, unread)).toEqual(err('not_found'));
+    const offline = await controls.senderStatus(owner, s.id, () => ({ status: 'offline', qualityRating: 'RED' }));
+    expect(offline.ok && [offline.value.status, offline.value.qualityRating]).toEqual(['offline', 'RED']);
+    await controls.senderStatus(owner, s.id, () => ({ status: 'online', qualityRating: null }));
+
+    const template = (await templates.create({
+      senderId: s.id, name: 'welcome', language: 'en', category: 'utility', status: 'approved', bodyText: 'Hello', footerText: null, variables: [], providerTemplateRef: 'tpl-1', now: START,
+    }))!;
+    expect(await controls.templateStatus(stranger, template.id, unread)).toEqual(err('not_found'));
+    const rejected = await controls.templateStatus(owner, template.id, () => ({ status: 'rejected', rejectionReason: 'Too short' }));
+    expect(rejected.ok && rejected.value.status).toBe('rejected');
+    await controls.templateStatus(owner, template.id, () => ({ status: 'approved', rejectionReason: null }));
+
+    const sent = await sendTemplate.execute({
+      userId: owner, senderId: s.id, templateId: template.id, recipientPhone: CUSTOMER, recipientName: null, variables: {}, source: 'api', requestId: 'r-1',
+    });
+    if (!sent.ok) throw new Error(`not sent: ${JSON.stringify(sent.error)}`);
+    const sid = sent.value.chatapp.messageSid;
+    expect(await controls.messageStatus(stranger, sid, unread)).toEqual(err('not_found'));
+    expect(await queries.message(stranger, sid)).toEqual(err('message_not_found'));
+    const delivered = await controls.messageStatus(owner, sid, () => ({ status: 'delivered', errorCode: null, errorMessage: null }));
+    expect(delivered.ok && delivered.value.status).toBe('delivered');
+    const read = await queries.message(owner, sid);
+    expect(read.ok && read.value.status).toBe('delivered');
+
+    expect(await controls.outbox(stranger, { senderId: s.id }, 10)).toEqual(err('not_found'));
+    const outbox = await controls.outbox(owner, { senderId: s.id }, 10);
+    expect(outbox.ok && outbox.value.map((i) => [i.to, i.type])).toEqual([[CUSTOMER, 'template']]);
+    expect((await sandbox.outbox(stranger, {}, 10))).toEqual([]);
   });
 });
 

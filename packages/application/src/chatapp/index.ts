@@ -22,3 +22,6 @@ export * from './ai-reply';
 export * from './receive-customer-message';
 export * from './chatapp-inbound';
 export * from './automation-chatapp';
+export * from './manage-senders';
+export * from './chatapp-message-queries';
+export * from './sandbox-chatapp-controls';

@@ -14,6 +14,9 @@ import type { SendTemplateMessage } from './send-template-message';
 import type { SendReservationRepository } from './send-reservations';
 import type { SendReservationSweep } from './send-reservation-sweep';
 import type { UpdateSender } from './update-sender';
+import type { ManageSenders } from './manage-senders';
+import type { ChatappMessageQueries } from './chatapp-message-queries';
+import type { SandboxChatappControls } from './sandbox-chatapp-controls';
 
 export const CHATAPP_TOKENS = {
   ChatappProvider: token<ChatappProvider>('ChatappProvider'),
@@ -29,6 +32,9 @@ export const CHATAPP_TOKENS = {
   RegisterSender: token<RegisterSender>('RegisterSender'),
   UpdateSender: token<UpdateSender>('UpdateSender'),
   CreateTemplate: token<CreateTemplate>('CreateTemplate'),
+  /** Senders and their templates as the API reads and changes them, the caller's only. */
+  ManageSenders: token<ManageSenders>('ManageSenders'),
+  ChatappMessageQueries: token<ChatappMessageQueries>('ChatappMessageQueries'),
   /** Also the automations' `chatapp.send_template` step (source `automation`). */
   SendTemplateMessage: token<SendTemplateMessage>('SendTemplateMessage'),
   SendFreeformMessage: token<SendFreeformMessage>('SendFreeformMessage'),
@@ -42,4 +48,6 @@ export const CHATAPP_TOKENS = {
   ChatappCallingLines: token<ChatappCallingLines>('ChatappCallingLines'),
   /** Bound only while the chat-app provider is the sandbox. */
   SandboxChatappState: token<SandboxChatappState>('SandboxChatappState'),
+  /** Bound only while the chat-app provider is the sandbox. */
+  SandboxChatappControls: token<SandboxChatappControls>('SandboxChatappControls'),
 } as const;

@@ -26,6 +26,20 @@ interface Evaluated {
   readonly produced: Readonly<Record<string, unknown>> | null;
 }
 
+/** What an end reads and writes, under the conversation's lock. */
+export interface EndingRecords {
+  readonly conversations: ConversationRepository;
+  readonly senders: ConversationSenders;
+  readonly assistants: AssistantRepository;
+}
+
+/** Where an end (or an end not yet due) is told: the next deadline's job, the webhook, the automations' outbox. */
+export interface EndingAnnouncements {
+  readonly schedule: InactivitySchedule;
+  readonly deliveries: WebhookDeliveries;
+  readonly outbox: Outbox;
+}
+
 type Attempt =
   | { readonly kind: 'done'; readonly conversation: Conversation | null }
   | { readonly kind: 'evaluate'; readonly conversation: Conversation; readonly assistant: Assistant };
@@ -42,12 +56,8 @@ type Attempt =
 export class EndInactiveConversation {
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly conversations: ConversationRepository,
-    private readonly senders: ConversationSenders,
-    private readonly assistants: AssistantRepository,
-    private readonly schedule: InactivitySchedule,
-    private readonly deliveries: WebhookDeliveries,
-    private readonly outbox: Outbox,
+    private readonly records: EndingRecords,
+    private readonly announce: EndingAnnouncements,
     private readonly evaluator: { readonly generator: ReplyGenerator; readonly catalog: CatalogRepository; readonly log: WorkLogger },
     private readonly clock: Clock,
   ) {}
@@ -66,42 +76,42 @@ export class EndInactiveConversation {
    * account's conversation is not found; one that could not end is answered as it stands.
    */
   async endOwnedNow(userId: number, ref: ConversationRef): Promise<Result<Conversation, 'conversation_not_found'>> {
-    const owned = await this.conversations.findOwned(userId, ref);
+    const owned = await this.records.conversations.findOwned(userId, ref);
     if (owned === null) return err('conversation_not_found');
     return ok((await this.end(owned.id, { force: true })) ?? owned);
   }
 
   /** Without `evaluated`, an end that needs an evaluation is left for after it (nothing written). */
   private async attempt(conversationId: number, options: { force?: boolean }, evaluated: Evaluated | undefined): Promise<Attempt> {
-    const conversation = await this.conversations.lockById(conversationId);
+    const conversation = await this.records.conversations.lockById(conversationId);
     if (conversation === null) return { kind: 'done', conversation: null };
-    const assistant = conversation.assistantId === null ? null : await this.assistants.findOwned(conversation.userId, conversation.assistantId, { lock: true });
+    const assistant = conversation.assistantId === null ? null : await this.records.assistants.findOwned(conversation.userId, conversation.assistantId, { lock: true });
     const timeout = options.force ? 0 : inactivityTimeoutMinutes(assistant);
     const now = this.clock.now();
     const ended = endOnInactivity(conversation, options.force ? new Date(Math.max(now.getTime(), (conversation.lastMessageAt ?? now).getTime())) : now, timeout,
       assistant === null ? null : { url: assistant.conversationEndedWebhookUrl, retrigger: assistant.conversationEndedRetrigger });
     if (!ended.ok) {
-      if (ended.error.code === 'not_due') await this.schedule.schedule(conversation, timeout);
+      if (ended.error.code === 'not_due') await this.announce.schedule.schedule(conversation, timeout);
       return { kind: 'done', conversation };
     }
     if (assistant?.postCallEvaluation && evaluated === undefined) return { kind: 'evaluate', conversation, assistant };
     const next = ended.value.next;
-    await this.conversations.save(next);
-    const sender = await this.senders.findOwned(next.userId, next.senderId);
+    await this.records.conversations.save(next);
+    const sender = await this.records.senders.findOwned(next.userId, next.senderId);
     const current = evaluated !== undefined && evaluated.messageCount === conversation.messageCount ? evaluated : null;
     const payload = conversationEndedPayload({
-      conversation: next, messages: current?.messages ?? await this.conversations.recentMessages(next.id, TRANSCRIPT_LIMIT),
+      conversation: next, messages: current?.messages ?? await this.records.conversations.recentMessages(next.id, TRANSCRIPT_LIMIT),
       sender: { phoneNumber: sender?.phoneNumber ?? '', displayName: sender?.displayName ?? '' },
       extractedVariables: assistant === null ? {} : evaluatedConversationVariables(evaluationOf(assistant), current?.produced ?? null), inputVariables: {},
     });
     if (ended.value.events[0].notifyWebhook && assistant !== null && assistant.conversationEndedWebhookUrl !== null) {
-      await this.deliveries.enqueue({
+      await this.announce.deliveries.enqueue({
         userId: next.userId, eventType: 'conversation_ended', targetUrl: assistant.conversationEndedWebhookUrl, payload,
         source: { type: 'assistant', id: assistant.id }, subject: { type: 'conversation', id: next.id },
       });
     }
     if (assistant !== null) {
-      await this.outbox.add([{ topic: CONVERSATION_ENDED_TOPIC, payload: { event: 'conversation.ended', user_id: next.userId, assistant_id: assistant.id, conversation: payload } }]);
+      await this.announce.outbox.add([{ topic: CONVERSATION_ENDED_TOPIC, payload: { event: 'conversation.ended', user_id: next.userId, assistant_id: assistant.id, conversation: payload } }]);
     }
     return { kind: 'done', conversation: next };
   }
@@ -109,7 +119,7 @@ export class EndInactiveConversation {
   /** The assistant's `post_call_schema` read over the transcript; null (logged) when the evaluator fails. */
   private async evaluate(conversation: Conversation, assistant: Assistant): Promise<Evaluated> {
     const { generator, catalog, log } = this.evaluator;
-    const messages = await this.conversations.recentMessages(conversation.id, TRANSCRIPT_LIMIT);
+    const messages = await this.records.conversations.recentMessages(conversation.id, TRANSCRIPT_LIMIT);
     try {
       const produced = await generator.evaluateConversation({
         model: await assistantModelName(catalog, assistant), schema: assistant.postCallSchema,

@@ -1,6 +1,6 @@
 import type { Container } from 'inversify';
 import {
-  AiReplies, ApplyDeliveryStatus, inboundMediaJob, InboundMediaDownloads, MediaStore, CallConfigurations, ChatappForAutomations, ConversationBrain, ChatappInbound, ChatappCallEventsInbound, ChatappPermissionRequests, ChatappProvider, conversationInactivityJob, ConversationQueries, CreateTemplate, EndInactiveConversation,
+  AiReplies, ApplyDeliveryStatus, ChatappMessageQueries, ManageSenders, SandboxChatappControls, inboundMediaJob, InboundMediaDownloads, MediaStore, CallConfigurations, ChatappForAutomations, ConversationBrain, ChatappInbound, ChatappCallEventsInbound, ChatappPermissionRequests, ChatappProvider, conversationInactivityJob, ConversationQueries, CreateTemplate, EndInactiveConversation,
   InactivitySchedule, MediaFetcher, MediaRetention, SenderConnection, OutboundSends, ProviderSenders, ReceiveCustomerMessage, RecordChatappCallEvent, RegisterSender, ReplyGenerator, SecretCipher,
   SEND_SWEEP_INTERVAL_MS, SendFreeformMessage, SendReservationSweep, SendTemplateMessage, ToggleAi, TOKENS, type Token, UpdateSender,
 } from '@voiceplane/application';
@@ -112,6 +112,13 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   single(TOKENS.CreateTemplate, () => new CreateTemplate(
     get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), c.get(ProviderSenders), get(TOKENS.ChatappProvider), get(TOKENS.Clock),
   ));
+  single(TOKENS.ManageSenders, () => new ManageSenders(
+    get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), get(TOKENS.AssistantRepository),
+    { register: get(TOKENS.RegisterSender), update: get(TOKENS.UpdateSender), createTemplate: get(TOKENS.CreateTemplate) }, get(TOKENS.ChatappProvider),
+  ));
+  single(TOKENS.ChatappMessageQueries, () => new ChatappMessageQueries(
+    get(TOKENS.SenderRepository), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository), get(TOKENS.Clock),
+  ));
   single(TOKENS.SendTemplateMessage, () => new SendTemplateMessage(
     get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), get(TOKENS.UserRepository), c.get(OutboundSends), get(TOKENS.ChatappProvider),
     prices, get(TOKENS.Clock),
@@ -132,15 +139,25 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   single(TOKENS.ReceiveCustomerMessage, () => new ReceiveCustomerMessage(
     get(TOKENS.UnitOfWork), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository), c.get(InactivitySchedule),
     new AiReplies(
-      get(TOKENS.AssistantRepository), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository), c.get(OutboundSends),
+      { assistants: get(TOKENS.AssistantRepository), conversations: get(TOKENS.ConversationRepository), messages: get(TOKENS.ChatappMessageRepository) },
+      { outbound: c.get(OutboundSends), provider: get(TOKENS.ChatappProvider), prices },
       {
         brain: c.get(ConversationBrain), configurations: c.get(CallConfigurations), tools: get(TOKENS.InvokeToolForConversation),
         repliesOn: config.replyGenerator !== 'off',
       },
-      get(TOKENS.ChatappProvider), prices, get(TOKENS.Clock), log,
+      get(TOKENS.Clock), log,
     ),
     get(TOKENS.InboundMediaDownloads), get(TOKENS.Ids), get(TOKENS.Clock),
   ));
+  if (sandbox) {
+    single(TOKENS.SandboxChatappControls, () => new SandboxChatappControls(
+      {
+        senders: get(TOKENS.SenderRepository), templates: get(TOKENS.TemplateRepository), conversations: get(TOKENS.ConversationRepository),
+        messages: get(TOKENS.ChatappMessageRepository),
+      },
+      get(TOKENS.UnitOfWork), get(TOKENS.ReceiveCustomerMessage), get(TOKENS.ApplyDeliveryStatus), get(TOKENS.SandboxChatappState), get(TOKENS.Clock),
+    ));
+  }
   // The chat app's call events are recorded against chat-app calls (the report repository is chat-app voice's).
   single(TOKENS.ChatappInboundHandler, () => new ChatappCallEventsInbound(new ChatappInbound(
     get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), get(TOKENS.ChatappMessageRepository), get(TOKENS.ReceiveCustomerMessage),
@@ -157,8 +174,9 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   single(TOKENS.ConversationQueries, () => new ConversationQueries(get(TOKENS.ConversationRepository), get(TOKENS.ToolInvocationLog)));
   single(TOKENS.ToggleAi, () => new ToggleAi(get(TOKENS.UnitOfWork), get(TOKENS.ConversationRepository), get(TOKENS.Clock)));
   single(TOKENS.EndInactiveConversation, () => new EndInactiveConversation(
-    get(TOKENS.UnitOfWork), get(TOKENS.ConversationRepository), get(TOKENS.SenderRepository), get(TOKENS.AssistantRepository),
-    c.get(InactivitySchedule), get(TOKENS.WebhookDeliveries), get(TOKENS.Outbox),
+    get(TOKENS.UnitOfWork),
+    { conversations: get(TOKENS.ConversationRepository), senders: get(TOKENS.SenderRepository), assistants: get(TOKENS.AssistantRepository) },
+    { schedule: c.get(InactivitySchedule), deliveries: get(TOKENS.WebhookDeliveries), outbox: get(TOKENS.Outbox) },
     { generator: get(TOKENS.ReplyGenerator), catalog: get(TOKENS.CatalogRepository), log }, get(TOKENS.Clock),
   ));
   c.bind(TOKENS.JobHandler).toDynamicValue(() => conversationInactivityJob(get(TOKENS.EndInactiveConversation))).inSingletonScope();

@@ -1,4 +1,6 @@
-import { CreateTemplateRefusal, FreeformMessageRefusal, RegisterSenderRefusal, TemplateMessageRefusal } from '@voiceplane/application';
+import {
+  CreateTemplateRefusal, DeliveryStatusRefusal, FreeformMessageRefusal, SenderRefusal, SenderRegistrationRefusal, TemplateMessageRefusal,
+} from '@voiceplane/application';
 import { Answer, AnswerTable } from '../../pipeline/answers';
 import { validationBody } from '../../pipeline/families';
 import { presentSessionStatus, SESSION_EXPIRED_TEXT } from './chatapp-presenters';
@@ -42,10 +44,28 @@ export const FREEFORM_SEND_ANSWERS: AnswerTable<FreeformMessageRefusal> = {
   send_failed: sendFailed,
 };
 
-export const REGISTER_SENDER_ANSWERS: AnswerTable<RegisterSenderRefusal> = {
+const invalidField = (field: string, text: string): Answer => ({ status: 422, body: validationBody('chatapp', { [field]: [text] }) });
+/** The assistant a sender is given is not the caller's. */
+export const SENDER_ASSISTANT_INVALID = invalidField('assistant_id', 'The selected assistant id is invalid.');
+
+export const REGISTER_SENDER_ANSWERS: AnswerTable<SenderRegistrationRefusal> = {
+  assistant_invalid: SENDER_ASSISTANT_INVALID,
   sender_exists: chatapp(409, 'A sender with this phone number already exists.', 'SENDER_EXISTS'),
   send_failed: sendFailed,
 };
+
+export const SENDER_ANSWERS: AnswerTable<SenderRefusal> = {
+  sender_not_found: SENDER_NOT_FOUND,
+  assistant_invalid: SENDER_ASSISTANT_INVALID,
+};
+
+/** The window with a recipient: an unknown sender before a malformed number. */
+export const SESSION_ANSWERS: AnswerTable<'sender_not_found' | 'invalid_phone'> = {
+  sender_not_found: SENDER_NOT_FOUND,
+  invalid_phone: INVALID_PHONE,
+};
+
+export const MESSAGE_ANSWERS: AnswerTable<'message_not_found'> = { message_not_found: MESSAGE_NOT_FOUND };
 
 const bodyTextInvalid = (text: string): Answer => ({ status: 422, body: validationBody('chatapp', { body_text: [text] }) });
 
@@ -59,11 +79,8 @@ export const CREATE_TEMPLATE_ANSWERS: AnswerTable<CreateTemplateRefusal> = {
   send_failed: sendFailed,
 };
 
-const invalidField = (field: string, text: string): Answer => ({ status: 422, body: validationBody('chatapp', { [field]: [text] }) });
 /** A freeform send with neither text nor media. */
 export const MESSAGE_OR_MEDIA_REQUIRED = invalidField('message', 'The message field is required when media url is not present.');
-/** The assistant a sender is given is not the caller's. */
-export const SENDER_ASSISTANT_INVALID = invalidField('assistant_id', 'The selected assistant id is invalid.');
 /** S5 (sandbox inbound message) with neither text nor media: the standard validation family. */
 export const SANDBOX_TEXT_OR_MEDIA_REQUIRED: Answer = { status: 422, body: validationBody('standard', { text: ['The text field is required when media url is not present.'] }) };
 export const SANDBOX_INBOUND_HAS_NO_STATUS: Answer = { status: 422, body: { message: 'An inbound message has no delivery status.' } };
@@ -73,5 +90,10 @@ export const CONVERSATION_NOT_FOUND: Answer = { status: 404, body: { status: fal
 export const CONVERSATION_ANSWERS: AnswerTable<'conversation_not_found'> = { conversation_not_found: CONVERSATION_NOT_FOUND };
 /** Sandbox routes answer with the generic 404. */
 export const SANDBOX_NOT_FOUND: Answer = { status: 404, body: { message: 'Not found.' } };
+/** S1, S3–S7: anything not the caller's is the generic 404. */
+export const SANDBOX_ANSWERS: AnswerTable<DeliveryStatusRefusal> = {
+  not_found: SANDBOX_NOT_FOUND,
+  inbound_message: SANDBOX_INBOUND_HAS_NO_STATUS,
+};
 /** S13 on a conversation that is not the caller's. */
 export const SANDBOX_CONVERSATION_ANSWERS: AnswerTable<'conversation_not_found'> = { conversation_not_found: SANDBOX_NOT_FOUND };

@@ -120,12 +120,13 @@ describe('an AI reply overtaken by disable-ai', () => {
     };
     const log = pino({ level: 'silent' });
     const replies = new AiReplies(
-      c.get(TOKENS.AssistantRepository), c.get(TOKENS.ConversationRepository), c.get(TOKENS.ChatappMessageRepository), c.get(OutboundSends),
+      { assistants: c.get(TOKENS.AssistantRepository), conversations: c.get(TOKENS.ConversationRepository), messages: c.get(TOKENS.ChatappMessageRepository) },
+      { outbound: c.get(OutboundSends), provider: c.get(TOKENS.ChatappProvider), prices: DEFAULT_CHATAPP_PRICES },
       {
         brain: new ConversationBrain(generator, c.get(TOKENS.CatalogRepository), c.get(TOKENS.Clock), log),
         configurations: c.get(CallConfigurations), tools: c.get(TOKENS.InvokeToolForConversation), repliesOn: true,
       },
-      c.get(TOKENS.ChatappProvider), DEFAULT_CHATAPP_PRICES, c.get(TOKENS.Clock), log,
+      c.get(TOKENS.Clock), log,
     );
     const receive = new ReceiveCustomerMessage(
       c.get(TOKENS.UnitOfWork), c.get(TOKENS.ConversationRepository), c.get(TOKENS.ChatappMessageRepository), c.get(InactivitySchedule), replies,

@@ -1,18 +1,18 @@
 import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import {
-  ChatappMessageRepository, Clock, ConversationRepository, SenderRepository, SendFreeformMessage, SendTemplateMessage, TOKENS,
-} from '@voiceplane/application';
-import { E164_PATTERN, sessionStatus, TargetUrlPolicy, windowOpenedBy } from '@voiceplane/domain';
+import { ChatappMessageQueries, SendFreeformMessage, SendTemplateMessage, TOKENS } from '@voiceplane/application';
+import { TargetUrlPolicy } from '@voiceplane/domain';
 import { fail, parse, reply } from '../../pipeline/responses';
-import { answerFor, refuse } from '../../pipeline/answers';
+import { answer, answerFor, refuse } from '../../pipeline/answers';
 import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { isoOrNull } from '../../presenters/format';
 import { SendFreeformBody, SendTemplateBody, SessionStatusQuery } from './chatapp-body';
-import { FREEFORM_SEND_ANSWERS, INVALID_PHONE, MESSAGE_NOT_FOUND, MESSAGE_OR_MEDIA_REQUIRED, SENDER_NOT_FOUND, TEMPLATE_SEND_ANSWERS } from './chatapp-answers';
+import {
+  FREEFORM_SEND_ANSWERS, MESSAGE_ANSWERS, MESSAGE_NOT_FOUND, MESSAGE_OR_MEDIA_REQUIRED, SESSION_ANSWERS, TEMPLATE_SEND_ANSWERS,
+} from './chatapp-answers';
 import { presentChatappMessage, presentSessionStatus } from './chatapp-presenters';
 
 const FAMILY = 'chatapp';
@@ -24,11 +24,8 @@ export class ChatappSendController {
   constructor(
     @inject(TOKENS.SendTemplateMessage) private readonly sendTemplate: SendTemplateMessage,
     @inject(TOKENS.SendFreeformMessage) private readonly sendFreeform: SendFreeformMessage,
-    @inject(TOKENS.SenderRepository) private readonly senders: SenderRepository,
-    @inject(TOKENS.ConversationRepository) private readonly conversations: ConversationRepository,
-    @inject(TOKENS.ChatappMessageRepository) private readonly messages: ChatappMessageRepository,
+    @inject(TOKENS.ChatappMessageQueries) private readonly queries: ChatappMessageQueries,
     @inject(TOKENS.TargetUrlPolicy) private readonly targetPolicy: TargetUrlPolicy,
-    @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
   @Doc({ summary: 'Send an approved template message', tag: 'Chat app', body: SendTemplateBody, success: 200 })
@@ -75,16 +72,14 @@ export class ChatappSendController {
   @Get('/session-status')
   async session(@Request() req: ExpressRequest) {
     const query = parse(SessionStatusQuery, req.query ?? {}, FAMILY);
-    const sender = await this.senders.findOwned(principalOf(req).userId, query.sender_id);
-    if (sender === null) refuse(SENDER_NOT_FOUND);
-    if (!E164_PATTERN.test(query.recipient_phone)) refuse(INVALID_PHONE);
-    const conversation = await this.conversations.find(sender.id, query.recipient_phone);
-    const now = this.clock.now();
-    if (conversation === null) return reply(200, { success: true, has_conversation: false, session_status: presentSessionStatus(sessionStatus(null, now)) });
+    const found = await this.queries.session(principalOf(req).userId, query.sender_id, query.recipient_phone);
+    if (!found.ok) answer(SESSION_ANSWERS, found.error);
+    const { conversation, sessionStatus, windowOpenedBy } = found.value;
+    if (conversation === null) return reply(200, { success: true, has_conversation: false, session_status: presentSessionStatus(sessionStatus) });
     return reply(200, {
       success: true, has_conversation: true, conversation_id: conversation.id, conversation_uuid: conversation.uuid,
       customer_name: conversation.customerName, last_customer_message_at: isoOrNull(conversation.window.lastCustomerMessageAt),
-      window_opened_by: windowOpenedBy(conversation.window), session_status: presentSessionStatus(sessionStatus(conversation.window, now)),
+      window_opened_by: windowOpenedBy, session_status: presentSessionStatus(sessionStatus),
     });
   }
 
@@ -92,8 +87,8 @@ export class ChatappSendController {
   @Get('/messages/:message_sid')
   async message(@Request() req: ExpressRequest, @Params({ name: 'message_sid' }) sid: string) {
     if (!MESSAGE_SID.test(sid)) fail(MESSAGE_NOT_FOUND.status, MESSAGE_NOT_FOUND.body);
-    const message = await this.messages.findOwnedBySid(principalOf(req).userId, sid);
-    if (message === null) refuse(MESSAGE_NOT_FOUND);
-    return reply(200, { success: true, data: presentChatappMessage(message) });
+    const message = await this.queries.message(principalOf(req).userId, sid);
+    if (!message.ok) answer(MESSAGE_ANSWERS, message.error);
+    return reply(200, { success: true, data: presentChatappMessage(message.value) });
   }
 }
