@@ -103,6 +103,14 @@ export class InMemoryAssistantRepository implements AssistantRepository {
     return true;
   }
 
+  /** A folder or label was deleted: its assistants stay and leave it, as the foreign keys make them. */
+  leaveGroup(kind: 'folders' | 'labels', groupId: number): void {
+    for (const row of this.rows.values()) {
+      if (kind === 'folders' && row.folderId === groupId) row.folderId = null;
+      if (kind === 'labels') row.labelIds = row.labelIds.filter((id) => id !== groupId);
+    }
+  }
+
   async findOwnedReferences(userId: number, q: ReferenceQuery): Promise<OwnedReferences> {
     const owned = this.ownedBy(userId);
     const among = (ids: readonly number[], mine: readonly number[]) => new Set(ids.filter((id) => mine.includes(id)));

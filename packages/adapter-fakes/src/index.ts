@@ -37,3 +37,6 @@ export { InMemorySandboxChatappState } from './sandbox-chatapp-state';
 export { InMemorySendReservationRepository } from './send-reservations';
 export { InMemoryKnowledgeBases } from './knowledge-bases';
 export { ConceptEmbeddings, SHOP_CONCEPTS } from './concept-embeddings';
+export { InMemoryCredentialRepository } from './credentials';
+export { InMemoryGroupRepository } from './groups';
+export { InMemoryEventTypeRepository } from './event-types';

@@ -1,53 +1,28 @@
-import { FakeStore } from '@voiceplane/adapter-fakes';
+import { FakeStore, InMemoryCredentialRepository } from '@voiceplane/adapter-fakes';
 import { err, ok } from '@voiceplane/domain';
-import { ApiKey, CredentialRepository } from '../ports/accounts';
 import { CurrentAccount } from './current-account';
 import { ManageApiKeys } from './manage-api-keys';
 import { hashToken } from './secrets';
 
 const START = new Date('2030-05-01T12:00:00.000Z');
 
-/**
- * Credentials have no in-memory fake: this stand-in keeps API keys with their hashes and the
- * sessions revoked, enough for the two use cases here; principal lookups are not theirs.
- */
-function credentials() {
-  const keys: (ApiKey & { tokenHash: string })[] = [];
-  const revoked: { sessionId: number; at: Date }[] = [];
-  const repository: CredentialRepository = {
-    async createApiKey(userId, name, tokenHash) {
-      const key = { id: keys.length + 1, userId, name, tokenHash, lastUsedAt: null, createdAt: START };
-      keys.push(key);
-      return { id: key.id, userId, name, lastUsedAt: null, createdAt: START };
-    },
-    async listApiKeys(userId) {
-      return keys.filter((k) => k.userId === userId).map(({ tokenHash: _, ...key }) => key);
-    },
-    async deleteApiKey(userId, id) {
-      const at = keys.findIndex((k) => k.userId === userId && k.id === id);
-      if (at < 0) return false;
-      keys.splice(at, 1);
-      return true;
-    },
-    async createSession() {},
-    async revokeSession(sessionId, at) {
-      revoked.push({ sessionId, at });
-    },
-    findPrincipal: () => Promise.reject(new Error('not used here')),
-    touchApiKey: () => Promise.reject(new Error('not used here')),
-  };
-  return { repository, keys, revoked };
-}
-
 async function setup() {
   const store = new FakeStore(START);
-  const creds = credentials();
+  const creds = new InMemoryCredentialRepository(store.users, store.clock);
   return {
     store, creds,
-    account: new CurrentAccount(store.users, creds.repository, store.clock),
-    apiKeys: new ManageApiKeys(creds.repository, store.ids),
+    account: new CurrentAccount(store.users, creds, store.clock),
+    apiKeys: new ManageApiKeys(creds, store.ids),
     user: await store.account(),
   };
+}
+
+/** A session of the account, as login leaves it; answers its principal. */
+async function signedIn(creds: InMemoryCredentialRepository, userId: number) {
+  await creds.createSession(userId, hashToken('session-token'), new Date(START.getTime() + 3_600_000));
+  const principal = await creds.findPrincipal(hashToken('session-token'), START);
+  if (!principal) throw new Error('no session');
+  return principal;
 }
 
 describe('CurrentAccount', () => {
@@ -59,17 +34,20 @@ describe('CurrentAccount', () => {
   });
 
   it('revokes the presenting session at the clock\'s time', async () => {
-    const { account, creds } = await setup();
+    const { account, creds, user } = await setup();
+    const session = await signedIn(creds, user.id);
 
-    expect(await account.logout({ tokenKind: 'session', tokenId: 7 })).toEqual(ok(true));
-    expect(creds.revoked).toEqual([{ sessionId: 7, at: START }]);
+    expect(await account.logout({ tokenKind: 'session', tokenId: session.tokenId })).toEqual(ok(true));
+    expect(creds.revokedAt(session.tokenId)).toEqual(START);
+    expect(await creds.findPrincipal(hashToken('session-token'), START)).toBeNull();
   });
 
   it('refuses to log out an API key and revokes nothing', async () => {
-    const { account, creds } = await setup();
+    const { account, creds, user } = await setup();
+    const session = await signedIn(creds, user.id);
 
-    expect(await account.logout({ tokenKind: 'api_key', tokenId: 7 })).toEqual(err('not_a_session'));
-    expect(creds.revoked).toEqual([]);
+    expect(await account.logout({ tokenKind: 'api_key', tokenId: session.tokenId })).toEqual(err('not_a_session'));
+    expect(creds.revokedAt(session.tokenId)).toBeNull();
   });
 });
 
@@ -81,7 +59,8 @@ describe('ManageApiKeys', () => {
 
     expect(issued.token).toMatch(/^vp_/);
     expect(issued.key).toEqual(expect.objectContaining({ userId: user.id, name: 'CI' }));
-    expect(creds.keys.map((k) => k.tokenHash)).toEqual([hashToken(issued.token)]);
+    expect(await creds.findPrincipal(hashToken(issued.token), START)).toEqual(expect.objectContaining({ tokenKind: 'api_key', tokenId: issued.key.id }));
+    expect(await creds.findPrincipal(issued.token, START)).toBeNull();
     expect(await apiKeys.list(user.id)).toEqual([issued.key]);
   });
 

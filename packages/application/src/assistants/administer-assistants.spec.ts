@@ -1,31 +1,14 @@
-import { FakeStore, InMemoryKnowledgeBases } from '@voiceplane/adapter-fakes';
-import { err, EventType } from '@voiceplane/domain';
+import { FakeStore, InMemoryEventTypeRepository, InMemoryKnowledgeBases } from '@voiceplane/adapter-fakes';
+import { err } from '@voiceplane/domain';
 import { AdministerAssistants } from './administer-assistants';
-import { EventTypeRepository } from './ports';
 import { SaveAssistant } from './save-assistant';
 
 const START = new Date('2030-05-01T12:00:00.000Z');
 
-/** Event types have no in-memory fake: this stand-in keeps them in a list. */
-function eventTypes(): EventTypeRepository & { readonly rows: EventType[] } {
-  const rows: EventType[] = [];
-  return {
-    rows,
-    async create(userId, eventType) {
-      const row = { id: rows.length + 1, userId, ...eventType, createdAt: START };
-      rows.push(row);
-      return row;
-    },
-    async listOwned(userId) {
-      return rows.filter((r) => r.userId === userId);
-    },
-  };
-}
-
 async function setup() {
   const store = new FakeStore(START);
   const knowledge = new InMemoryKnowledgeBases(store.clock);
-  const events = eventTypes();
+  const events = new InMemoryEventTypeRepository(store.clock);
   const admin = new AdministerAssistants({
     assistants: store.assistants, knowledgeBases: knowledge.knowledgeBaseRepository, eventTypes: events, users: store.users,
   });
@@ -68,6 +51,6 @@ describe('AdministerAssistants', () => {
     expect(await admin.createKnowledgeBase(999, { name: 'FAQ', description: null, status: 'active' })).toEqual(err('user_not_found'));
     expect(await admin.createEventType(999, { name: 'Intro', durationMinutes: 30 })).toEqual(err('user_not_found'));
     expect(knowledge.bases.size).toBe(0);
-    expect(events.rows).toEqual([]);
+    expect(events.all()).toEqual([]);
   });
 });

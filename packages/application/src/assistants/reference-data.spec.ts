@@ -1,27 +1,11 @@
-import { InMemoryCatalogRepository, SAMPLE_CATALOG } from '@voiceplane/adapter-fakes';
-import { err, EventType } from '@voiceplane/domain';
-import { EventTypeRepository } from './ports';
+import { InMemoryCatalogRepository, InMemoryEventTypeRepository, ManualClock, SAMPLE_CATALOG } from '@voiceplane/adapter-fakes';
+import { err } from '@voiceplane/domain';
 import { ReferenceData } from './reference-data';
 
 const AT = new Date('2030-05-01T12:00:00.000Z');
 
-/** Event types have no in-memory fake: this stand-in keeps them in a list. */
-function eventTypes(): EventTypeRepository {
-  const rows: EventType[] = [];
-  return {
-    async create(userId, eventType) {
-      const row = { id: rows.length + 1, userId, ...eventType, createdAt: AT };
-      rows.push(row);
-      return row;
-    },
-    async listOwned(userId) {
-      return rows.filter((r) => r.userId === userId);
-    },
-  };
-}
-
 const setup = () => {
-  const events = eventTypes();
+  const events = new InMemoryEventTypeRepository(new ManualClock(AT));
   return { events, reference: new ReferenceData(new InMemoryCatalogRepository(SAMPLE_CATALOG), events) };
 };
 
