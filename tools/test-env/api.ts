@@ -8,6 +8,7 @@ import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
 import { LOG_OPTIONS } from '@voiceplane/application';
 import { composeApi, loadConfig, type ApiRuntime, type Config } from '@voiceplane/composition';
 import { createTestDatabase, TestDatabase } from './database';
+import { SuccessExampleObserver } from './success-examples';
 
 export interface TestUser {
   readonly id: number;
@@ -53,7 +54,8 @@ export async function createTestApi(options: {
   for (const task of runtime.serving) await task.start();
   const startBackground = options.startBackground ?? true;
   if (startBackground) for (const task of runtime.background) await task.start();
-  const http = supertest(runtime.app);
+  const examples = new SuccessExampleObserver(runtime.container);
+  const http = supertest(examples.observe(runtime.app));
   const admin = { Authorization: `Bearer ${runtime.adminToken}` };
   return {
     runtime,
@@ -75,6 +77,10 @@ export async function createTestApi(options: {
       await bus.close();
       if (!options.db) await db.close();
       if (mediaDir !== null) rmSync(mediaDir, { recursive: true, force: true });
+      const stale = examples.finish();
+      if (stale.length > 0) {
+        throw new Error(`Recorded OpenAPI success examples no longer fit what the routes answered (re-record: docs/testing.md):\n${stale.join('\n')}`);
+      }
     },
   };
 }

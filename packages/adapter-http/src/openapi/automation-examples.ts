@@ -1,29 +1,7 @@
-import { TEMPLATE_CATALOGUE } from '@voiceplane/domain';
-import { presentTemplate } from '../controllers/automations/automation-presenters';
-import { catalogueSample } from '../controllers/automations/template-controller';
 import { invalid } from './error-families';
 
-/** Success answers and handler errors of the automation routes, recorded from their HTTP suites. */
+/** Handler error answers of the automation routes, recorded from their HTTP suites. */
 
-const TABLE = {
-  id: 7, name: 'Orders', columns: [{ name: 'order_number', type: 'string' }, { name: 'status', type: 'string' }], rows_count: 2,
-  created_at: '2026-11-23T13:02:11.514Z', updated_at: '2026-11-23T13:02:11.540Z',
-};
-const ROW = { id: 31, values: { order_number: 'A-1001', status: 'shipped' }, created_at: '2026-11-23T13:02:11.540Z', updated_at: '2026-11-23T13:02:11.540Z' };
-const CONNECTION = {
-  id: 3, name: 'Acme CRM', kind: 'http_api', base_url: 'https://crm.example.com/api', notes_path: '/notes', auth_type: 'bearer', auth_header_name: null,
-  status: 'connected', last_checked_at: null, last_error: null, created_at: '2026-11-23T13:02:12.101Z', updated_at: '2026-11-23T13:02:12.101Z',
-};
-const STEPS = [
-  { name: 'call_ended_trigger', status: 'SUCCEEDED', classification: 'ok', error: null },
-  { name: 'check_unanswered', status: 'SUCCEEDED', classification: 'ok', error: null },
-  { name: 'wait', status: 'SUCCEEDED', classification: 'ok', error: null },
-  { name: 'place_call', status: 'SUCCEEDED', classification: 'ok', error: null },
-];
-const RUN = {
-  id: 'run_5Hn8Tq2Wd6Lz0Bx4Jc7Vm1', status: 'SUCCEEDED', start_time: '2026-11-23T13:02:13.000Z', duration_ms: 840, steps: STEPS,
-  version_id: 'ver_2Lk7Pq9Zx4Mv1Rt6Wn8Hc3', is_test: true, trigger: 'test', resume_at: null, retry_of_run_id: null,
-};
 const AUTOMATION = {
   id: 'aut_3kF9zQ1mX7pL2vR8tY4wNc', name: 'Mid-call lookup in a data table', template_key: 'midcall_lookup_table', status: 'enabled',
   binding: { type: 'tool', assistant_id: 101, bound: true },
@@ -32,80 +10,7 @@ const AUTOMATION = {
   last_test: { run_id: 'run_5Hn8Tq2Wd6Lz0Bx4Jc7Vm1', run_status: 'SUCCEEDED', tested_at: '2026-11-23T13:02:13.840Z' },
   created_at: '2026-11-23T13:02:13.000Z', updated_at: '2026-11-23T13:02:13.840Z',
 };
-const VERSION = {
-  id: 'ver_2Lk7Pq9Zx4Mv1Rt6Wn8Hc3', number: 1, state: 'published', is_live: true, params: AUTOMATION.params,
-  definition: {
-    trigger: { kind: 'trigger.webhook', mode: 'sync' },
-    steps: [
-      { name: 'lookup_row', kind: 'table.lookup', config: { table_id: 7, key_column: 'order_number', value: '{{trigger.key}}' } },
-      { name: 'respond', kind: 'respond', config: { body: '{{steps.lookup_row.output}}' } },
-    ],
-  },
-  restored_from_version_id: null, test_run_id: 'run_5Hn8Tq2Wd6Lz0Bx4Jc7Vm1', created_at: '2026-11-23T13:02:13.000Z', published_at: '2026-11-23T13:02:13.840Z',
-};
 const TEMPLATE_SPEC = { key: 'table_id', label: 'Data table', description: 'Data table to search.', required: true, example: '7' };
-
-export const AUTOMATION_SUCCESS_EXAMPLES: Readonly<Record<string, unknown>> = {
-  'GET /api/user/automate/tables': { data: [TABLE], current_page: 1, per_page: 15, total: 1, last_page: 1 },
-  'POST /api/user/automate/tables': { message: 'Table created successfully', data: { ...TABLE, rows_count: 0 } },
-  'GET /api/user/automate/tables/{id}': { data: TABLE },
-  'DELETE /api/user/automate/tables/{id}': { message: 'Table deleted successfully' },
-  'GET /api/user/automate/tables/{id}/rows': { data: [ROW], current_page: 1, per_page: 15, total: 1, last_page: 1 },
-  'POST /api/user/automate/tables/{id}/rows': { message: 'Rows added successfully', data: [ROW] },
-  'PUT /api/user/automate/tables/{id}/rows/{row_id}': { message: 'Row updated successfully', data: { ...ROW, values: { order_number: 'A-1001', status: 'delivered' } } },
-  'DELETE /api/user/automate/tables/{id}/rows/{row_id}': { message: 'Row deleted successfully' },
-  'GET /api/user/automate/connections': { data: [CONNECTION] },
-  'POST /api/user/automate/connections': { message: 'Connection created successfully', data: CONNECTION },
-  'PUT /api/user/automate/connections/{id}': { message: 'Connection updated successfully', data: { ...CONNECTION, name: 'Acme CRM (EU)' } },
-  'DELETE /api/user/automate/connections/{id}': { message: 'Connection deleted successfully' },
-  'POST /api/user/automate/connections/{id}/check': {
-    data: { ...CONNECTION, status: 'broken', last_checked_at: '2026-11-23T13:02:14.000Z', last_error: 'The CRM refused the credentials (HTTP 401).' },
-  },
-  'GET /api/user/automate/templates': { data: TEMPLATE_CATALOGUE.map((t) => presentTemplate(t, catalogueSample(t))) },
-  'GET /api/user/automate/templates/{key}': { data: presentTemplate(TEMPLATE_CATALOGUE[3], catalogueSample(TEMPLATE_CATALOGUE[3])) },
-  'POST /api/user/automate/templates/{key}': {
-    automation_id: 'aut_3kF9zQ1mX7pL2vR8tY4wNc',
-    webhook_url: 'https://voiceplane.example.com/api/hooks/automations/aut_3kF9zQ1mX7pL2vR8tY4wNc/Vb2Kq8Lm4Xz7Pw1Rt5Yn9Hc3Jd6Gf0Sa',
-    status: 'active',
-    test: {
-      run_id: 'run_5Hn8Tq2Wd6Lz0Bx4Jc7Vm1', run_status: 'SUCCEEDED',
-      steps: [
-        { name: 'webhook_trigger', status: 'SUCCEEDED', classification: 'ok', error: null },
-        { name: 'lookup_row', status: 'SUCCEEDED', classification: 'ok', error: null },
-        { name: 'respond', status: 'SUCCEEDED', classification: 'ok', error: null },
-      ],
-    },
-    response: { found: true, row: { order_number: 'A-1001', status: 'shipped' } },
-    binding: { type: 'webhook', assistant_id: null, bound: true },
-  },
-  'GET /api/user/automate/flows': { data: [AUTOMATION], current_page: 1, per_page: 15, total: 1, last_page: 1 },
-  'GET /api/user/automate/flows/{id}': { data: AUTOMATION },
-  'PUT /api/user/automate/flows/{id}': {
-    automation_id: AUTOMATION.id, webhook_url: AUTOMATION.webhook_url, status: 'active',
-    test: { run_id: 'run_8Jp3Xw6Nq1Tz4Lm7Rb0Vc2', run_status: 'SUCCEEDED', steps: [
-      { name: 'webhook_trigger', status: 'SUCCEEDED', classification: 'ok', error: null },
-      { name: 'lookup_row', status: 'SUCCEEDED', classification: 'ok', error: null },
-      { name: 'respond', status: 'SUCCEEDED', classification: 'ok', error: null },
-    ] },
-    response: { found: true, row: { order_number: 'A-1001', status: 'shipped' } },
-    binding: AUTOMATION.binding,
-  },
-  'POST /api/user/automate/flows/{id}/enable': { message: 'Automation enabled.', data: AUTOMATION },
-  'POST /api/user/automate/flows/{id}/disable': { message: 'Automation disabled.', data: { ...AUTOMATION, status: 'disabled', binding: { ...AUTOMATION.binding, bound: false } } },
-  'DELETE /api/user/automate/flows/{id}': { message: 'Automation deleted.' },
-  'GET /api/user/automate/flows/{id}/versions': { data: [VERSION] },
-  'POST /api/user/automate/flows/{id}/restore': {
-    automation_id: AUTOMATION.id, name: AUTOMATION.name, status: 'enabled', restored_version_id: VERSION.id,
-    note: 'Version 1 is live again as version 3. The automation stays enabled.',
-  },
-  'POST /api/user/automate/flows/{id}/runs/{run_id}/retry': {
-    run: { ...RUN, id: 'run_1Qw4Er7Ty0Ui3Op6As9Df2', trigger: 'retry', retry_of_run_id: 'run_5Hn8Tq2Wd6Lz0Bx4Jc7Vm1' },
-  },
-  'POST /api/hooks/automations/{id}/{token}': { accepted: true, run_id: 'run_7Gh2Jk5Lz8Xc1Vb4Nm6Qw3' },
-  'GET /api/user/automate/flows/{id}/runs': { runs: [{ id: RUN.id, status: RUN.status, start_time: RUN.start_time, duration_ms: RUN.duration_ms }] },
-  'POST /api/sandbox/automate/runs/{run_id}/resume-now': { ok: true, run: RUN },
-  'PUT /api/sandbox/automate/connections/{id}/status': { ok: true, data: { ...CONNECTION, status: 'broken', last_error: 'Set broken by the sandbox.' } },
-};
 
 const tableNotFound = { 404: [{ message: 'Table not found' }] };
 const flowNotFound = { 404: [{ message: 'Automation not found', error: 'not_found', params: null }] };

@@ -1,39 +1,4 @@
-/**
- * Success and error answers of the chat-app voice operations and S2, recorded from
- * chatapp-voice.int.spec.ts and voice-webhook.int.spec.ts (times and ids as the server produced them).
- */
-const UUID = '9b2f6c1e-4a7d-4c1b-9d7e-2f1a0c3b5e66';
-const permission = {
-  sender_id: 12, customer_phone: '+14155551234', conversation_id: UUID, status: 'granted', is_permanent: false, can_call: true, can_request: false,
-  session_open: true, expires_at: '2026-11-30T13:52:10.118Z', requested_at: '2026-11-23T13:52:09.904Z', responded_at: '2026-11-23T13:52:10.118Z',
-};
-const pending = { ...permission, status: 'pending', can_call: false, expires_at: null, responded_at: null };
-const WEBHOOK = { success: true, webhook_url: 'https://hooks.example.com/voice' };
-
-export const CHATAPP_VOICE_SUCCESS_EXAMPLES: Readonly<Record<string, unknown>> = {
-  'GET /api/user/chatapp/voice/webhook': WEBHOOK,
-  'PUT /api/user/chatapp/voice/webhook': WEBHOOK,
-  'POST /api/user/chatapp/voice/request': { success: true, ...pending },
-  'GET /api/user/chatapp/voice/permission': {
-    success: true, ...permission,
-    actions: [
-      {
-        action_name: 'send_call_permission_request', can_perform: false, reason: 'already_granted', next_allowed_at: null,
-        limits: [
-          { time_period: 'PT24H', max_allowed: 1, current_usage: 1, limit_expiration_time: '2026-11-24T13:52:09.904Z' },
-          { time_period: 'P7D', max_allowed: 2, current_usage: 1, limit_expiration_time: '2026-11-30T13:52:09.904Z' },
-        ],
-      },
-      {
-        action_name: 'start_call', can_perform: true, reason: null, next_allowed_at: null,
-        limits: [{ time_period: 'PT5M', max_allowed: 3, current_usage: 0, limit_expiration_time: null }],
-      },
-    ],
-  },
-  'POST /api/user/chatapp/voice/call': { success: true, status: 'queued', sender_id: 12, customer_phone: '+14155551234' },
-  'POST /api/sandbox/chatapp/permission-reply': { ok: true, permission },
-};
-
+/** Handler error answers of the chat-app voice operations, recorded from chatapp-voice.int.spec.ts and voice-webhook.int.spec.ts. */
 const coded = (error: string, error_code: string, extra: Record<string, unknown> = {}) => ({ success: false, error, error_code, ...extra });
 const SENDER_NOT_FOUND = coded('Sender not found or does not belong to you', 'SENDER_NOT_FOUND');
 const INVALID_PHONE = coded('Invalid phone number format. Use E.164 format (e.g., +14155551234).', 'INVALID_PHONE');

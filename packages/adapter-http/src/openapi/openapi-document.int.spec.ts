@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createTestApi, TestApi } from '@voiceplane/test-env';
 import { HANDLER_ERRORS } from './handler-errors';
-import { SUCCESS_EXAMPLES } from './success-examples';
+import { HAND_KEPT_EXAMPLES, RECORDED_EXAMPLES } from './success-examples';
 import { ALIAS_ROUTES } from '../pipeline/aliases';
 
 /**
@@ -105,7 +105,7 @@ describe('GET /api/openapi.json', () => {
 
   it('keeps no examples of operations the document does not have', () => {
     const operations = new Set(operationsOf(doc).map(([key]) => key));
-    const stale = [...Object.keys(SUCCESS_EXAMPLES), ...Object.keys(HANDLER_ERRORS)].filter((key) => !operations.has(key));
+    const stale = [...Object.keys(RECORDED_EXAMPLES), ...Object.keys(HAND_KEPT_EXAMPLES), ...Object.keys(HANDLER_ERRORS)].filter((key) => !operations.has(key));
     expect(stale).toEqual([]);
   });
 

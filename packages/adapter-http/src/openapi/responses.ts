@@ -4,7 +4,7 @@ import type { Schema } from './dto-schemas';
 import { HANDLER_ERRORS } from './handler-errors';
 import { ErrorAnswers, pipelineAnswers } from './pipeline-answers';
 import type { RouteDoc } from './route-doc';
-import { SUCCESS_EXAMPLES } from './success-examples';
+import { successExample } from './success-examples';
 
 /** Response headers worth a client's attention, by status (their definitions are `components.headers`). */
 const HEADERS_BY_STATUS: Record<number, string[]> = { 401: ['WWW-Authenticate'], 429: ['Retry-After'] };
@@ -59,9 +59,10 @@ function errorResponse(status: number, bodies: readonly object[]): Schema {
 
 /** The success answer and every error answer of one operation, each with real example bodies. */
 export function responsesOf(route: RouteDoc, key: string): Record<string, Schema> {
-  const example = SUCCESS_EXAMPLES[key];
+  const status = route.success ?? 200;
+  const example = successExample(key, status);
   const responses: Record<string, Schema> = {
-    [String(route.success ?? 200)]: {
+    [String(status)]: {
       description: 'Success',
       content: { 'application/json': example === undefined ? {} : { examples: { success: { value: example } } } },
     },

@@ -58,8 +58,9 @@ const METHODS: readonly string[] = ['get', 'post', 'put', 'patch', 'delete'];
 
 /**
  * The operations of the controllers `mounted` says are served (`container.isBound` of the composed container),
- * in the order the router mounts them. A handler without `@Doc` fails the document rather than silently
- * leaving its route out.
+ * by path, then method. Sorted because the decorators' order is the order modules happen to be loaded in: the
+ * document, and the client generated from it, would change whenever an import moved. A handler without `@Doc`
+ * fails the document rather than silently leaving its route out.
  */
 export function documentedRoutes(mounted: (controller: ServiceIdentifier) => boolean): RouteDoc[] {
   const routes: RouteDoc[] = [];
@@ -72,7 +73,8 @@ export function documentedRoutes(mounted: (controller: ServiceIdentifier) => boo
       routes.push({ method, path: buildNormalizedPath(`${controller.path}/${handler.path}`), ...doc });
     }
   }
-  return routes;
+  const byPath = (a: RouteDoc, b: RouteDoc) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || METHODS.indexOf(a.method) - METHODS.indexOf(b.method);
+  return routes.sort(byPath);
 }
 
 /** The documented operations of the controllers bound in `container`. */

@@ -1,0 +1,30 @@
+import { documentPath, shapeMismatches } from './success-examples';
+
+describe('success examples against observed answers', () => {
+  it('spells express paths as the document does', () => {
+    expect(documentPath('/api/user/tools/:id/')).toBe('/api/user/tools/{id}');
+    expect(documentPath('/api/user/knowledgebases/:id/documents/:document_id')).toBe('/api/user/knowledgebases/{id}/documents/{document_id}');
+  });
+
+  it('accepts an example with the shape of the answers, whatever its values', () => {
+    const example = { data: [{ id: 1, name: 'a', note: null, tags: [] }], total: 1 };
+    const answers = [{ data: [{ id: 7, name: 'b', note: 'x', tags: ['t'] }], total: 9 }, { data: [], total: 0 }];
+    expect(shapeMismatches(example, answers)).toEqual([]);
+  });
+
+  it('names a key no answer has, a key every answer has, and a changed type', () => {
+    const example = { data: { id: 1, colour: 'teal', count: '2' } };
+    const answers = [{ data: { id: 2, color: 'teal', count: 2 } }];
+    expect(shapeMismatches(example, answers)).toEqual([
+      '$.data.colour: in the example, in no answer',
+      '$.data.color: in every answer, not in the example',
+      '$.data.count: string in the example, number in the answers',
+    ]);
+  });
+
+  it('holds an example of one variant to what the variants have in common', () => {
+    const answers = [{ type: 'http', endpoint: 'https://x' }, { type: 'automation', automation_id: 'aut_1' }];
+    expect(shapeMismatches({ type: 'http', endpoint: 'https://y' }, answers)).toEqual([]);
+    expect(shapeMismatches({ endpoint: 'https://y' }, answers)).toEqual(['$.type: in every answer, not in the example']);
+  });
+});

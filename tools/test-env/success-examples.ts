@@ -1,0 +1,144 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { dirname, join } from 'node:path';
+import type { Request } from 'express';
+import { routesOf } from '@voiceplane/adapter-http';
+
+/**
+ * The success examples of the OpenAPI document, kept honest by the HTTP suites: every 2xx answer of a documented
+ * operation (at its documented success status) that a suite's test api gives is observed. With
+ * RECORD_OPENAPI_EXAMPLES=1 the first one of each operation is written to success-examples.json (and leaves the
+ * hand-kept file); otherwise the suite fails when a recorded example no longer has the shape of what it observed.
+ */
+
+function repositoryRoot(from: string): string {
+  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) if (existsSync(join(dir, 'pnpm-workspace.yaml'))) return dir;
+  throw new Error('repository root not found');
+}
+
+const OPENAPI_DIR = join(repositoryRoot(__dirname), 'packages', 'adapter-http', 'src', 'openapi');
+export const RECORDED_FILE = join(OPENAPI_DIR, 'success-examples.json');
+export const HAND_KEPT_FILE = join(OPENAPI_DIR, 'success-examples.hand-kept.json');
+
+type Examples = Record<string, Record<string, unknown>>;
+
+/** Answers that embed a free-form payload (an event's, different for each event type): no one shape to hold them to. */
+const FREE_FORM = new Set(['GET /api/user/webhooks/deliveries/{id}']);
+
+const readExamples = (file: string): Examples => JSON.parse(readFileSync(file, 'utf8'));
+
+function writeExamples(file: string, examples: Examples): void {
+  const sorted = Object.fromEntries(Object.keys(examples).sort().map((key) => [key, examples[key]]));
+  writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`);
+}
+
+/** Express path of a route (`/api/user/tools/:id/`) as the document spells it (`/api/user/tools/{id}`). */
+export function documentPath(routePath: string): string {
+  return `/${routePath.split('/').filter((segment) => segment.length > 0).join('/')}`.replace(/:([A-Za-z_]+)/g, '{$1}');
+}
+
+/** Test servers listen on ephemeral ports; an example shows the api's default address. */
+const withExampleAddresses = (body: unknown): unknown => JSON.parse(JSON.stringify(body).replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://127.0.0.1:3000'));
+
+const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+
+/**
+ * Where `example` differs in shape (keys and JSON types, recursively) from the answers observed: a key no answer
+ * has, a key every answer has that the example lacks, or a type no answer has there. Answers of one operation
+ * may differ among themselves (optional keys, variants), so the example is held to what they have in common and
+ * to nothing none of them has; `null` and empty arrays say nothing about a shape.
+ */
+export function shapeMismatches(example: unknown, observed: readonly unknown[], at = '$'): string[] {
+  const answers = observed.filter((value) => value !== null && value !== undefined);
+  if (example === null || answers.length === 0) return [];
+  const kinds = new Set(answers.map(kindOf));
+  if (!kinds.has(kindOf(example))) return [`${at}: ${kindOf(example)} in the example, ${[...kinds].join(' or ')} in the answers`];
+  if (Array.isArray(example)) {
+    const items = answers.filter(Array.isArray).flat();
+    return items.length === 0 ? [] : example.flatMap((item, i) => shapeMismatches(item, items, `${at}[${i}]`));
+  }
+  if (kindOf(example) !== 'object') return [];
+  const objects = answers.filter((value): value is Record<string, unknown> => kindOf(value) === 'object');
+  const keys = Object.keys(example as object);
+  const mismatches = keys.filter((key) => !objects.some((o) => key in o)).map((key) => `${at}.${key}: in the example, in no answer`);
+  const common = Object.keys(objects[0]).filter((key) => objects.every((o) => key in o));
+  mismatches.push(...common.filter((key) => !keys.includes(key)).map((key) => `${at}.${key}: in every answer, not in the example`));
+  for (const key of keys) {
+    const values = objects.filter((o) => key in o).map((o) => o[key]);
+    if (values.length > 0) mismatches.push(...shapeMismatches((example as Record<string, unknown>)[key], values, `${at}.${key}`));
+  }
+  return mismatches;
+}
+
+/** Watches one test api's answers; `finish` records them or checks the recorded examples against them. */
+export class SuccessExampleObserver {
+  /** Raw until `finish`: the suite's requests run undisturbed by parsing. */
+  private readonly sent: { method: string; routePath: string; status: number; body: Buffer }[] = [];
+  private readonly answers = new Map<string, Map<string, unknown[]>>();
+
+  constructor(private readonly container: Parameters<typeof routesOf>[0]) {}
+
+  /** The app behind a request listener that sees each JSON answer as it is sent. */
+  observe(app: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void {
+    return (req, res) => {
+      const chunks: Buffer[] = [];
+      const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+      (res as { end: (...args: unknown[]) => ServerResponse }).end = (...args: unknown[]) => {
+        const [chunk, encoding] = args;
+        if (typeof chunk === 'string') chunks.push(Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+        else if (Buffer.isBuffer(chunk)) chunks.push(chunk);
+        return end(...args);
+      };
+      res.on('finish', () => {
+        const { route } = req as Request;
+        if (res.statusCode < 200 || res.statusCode > 299 || !route?.path || !String(res.getHeader('content-type') ?? '').includes('application/json')) return;
+        this.sent.push({ method: req.method ?? '', routePath: String(route.path), status: res.statusCode, body: Buffer.concat(chunks) });
+      });
+      app(req, res);
+    };
+  }
+
+  /** The answers sent at their operation's documented success status, by operation and status. */
+  private collect(): void {
+    if (this.sent.length === 0) return;
+    const successStatus = new Map(routesOf(this.container).map((r) => [`${r.method.toUpperCase()} ${documentPath(r.path)}`, r.success ?? 200]));
+    for (const { method, routePath, status, body } of this.sent.splice(0)) {
+      const operation = `${method} ${documentPath(routePath)}`;
+      if (successStatus.get(operation) !== status || FREE_FORM.has(operation)) continue;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body.toString('utf8'));
+      } catch {
+        continue;
+      }
+      const byStatus = this.answers.get(operation) ?? new Map<string, unknown[]>();
+      this.answers.set(operation, byStatus);
+      byStatus.set(String(status), [...(byStatus.get(String(status)) ?? []), parsed]);
+    }
+  }
+
+  /** Records (RECORD_OPENAPI_EXAMPLES=1) or answers the recorded examples that no longer fit what was observed. */
+  finish(record = process.env.RECORD_OPENAPI_EXAMPLES === '1'): string[] {
+    this.collect();
+    if (this.answers.size === 0) return [];
+    if (record) {
+      const recorded = readExamples(RECORDED_FILE);
+      const handKept = readExamples(HAND_KEPT_FILE);
+      for (const [operation, byStatus] of this.answers) {
+        for (const [status, bodies] of byStatus) {
+          recorded[operation] = { ...recorded[operation], [status]: withExampleAddresses(bodies[0]) };
+          if (handKept[operation]) delete handKept[operation][status];
+          if (handKept[operation] && Object.keys(handKept[operation]).length === 0) delete handKept[operation];
+        }
+      }
+      writeExamples(RECORDED_FILE, recorded);
+      writeExamples(HAND_KEPT_FILE, handKept);
+      return [];
+    }
+    const recorded = readExamples(RECORDED_FILE);
+    return [...this.answers].flatMap(([operation, byStatus]) => [...byStatus].flatMap(([status, bodies]) => {
+      const example = recorded[operation]?.[status];
+      return example === undefined ? [] : shapeMismatches(example, bodies).map((m) => `${operation} ${status} ${m}`);
+    }));
+  }
+}
