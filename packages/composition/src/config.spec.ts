@@ -111,4 +111,38 @@ describe('configuration', () => {
     expect(loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'media', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' }).mediaStore)
       .toEqual({ kind: 's3', bucket: 'media', region: 'us-east-1', endpoint: 'http://127.0.0.1:9000', accessKeyId: 'k', secretAccessKey: 's', forcePathStyle: true });
   });
+  it('names the variable and what is allowed for an unknown choice, a non-number and an out-of-range number', () => {
+    const problem = (env: NodeJS.ProcessEnv) => {
+      try {
+        loadConfig(env);
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        return (e as Error).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(problem({ VOICE_RUNTIME: 'vonage' })).toBe('Invalid configuration:\n  - VOICE_RUNTIME must be one of sandbox, livekit (got "vonage")');
+    expect(problem({ NUMBER_INVENTORY: 'Twilio' })).toContain('NUMBER_INVENTORY must be one of sandbox, twilio (got "Twilio")');
+    expect(problem({ SESSION_TTL_HOURS: '12h' })).toBe('Invalid configuration:\n  - SESSION_TTL_HOURS must be an integer from 1 to 8760 (got "12h")');
+    expect(problem({ SESSION_TTL_HOURS: '1.5' })).toContain('SESSION_TTL_HOURS must be an integer from 1 to 8760 (got "1.5")');
+    expect(problem({ PORT: '65536' })).toBe('Invalid configuration:\n  - PORT must be an integer from 0 to 65535 (got "65536")');
+    expect(problem({ CHATAPP_MEDIA_RETENTION_DAYS: '0' })).toContain('CHATAPP_MEDIA_RETENTION_DAYS must be an integer from 1 to 3650 (got "0")');
+    expect(problem({ AUTOMATION_HOOK_RATE_PER_MINUTE: '-5' })).toContain('AUTOMATION_HOOK_RATE_PER_MINUTE must be an integer from 1 to 1000000 (got "-5")');
+    expect(problem({ AMQP_URL: 'not a url' })).toContain('AMQP_URL is not a valid URL');
+    expect(problem({ FAULT_HOLD_IDEMPOTENT_ANSWERS: 'on' })).toContain('FAULT_HOLD_IDEMPOTENT_ANSWERS must be 1/0 or true/false (got "on")');
+  });
+
+  it('reads numbers and flags from their text, treats blank as unset, and checks a provider\'s variables only while it is chosen', () => {
+    expect(loadConfig({ PORT: ' 8080 ', SESSION_TTL_HOURS: '8760', ALLOW_PRIVATE_TARGETS: 'YES', REQUIRE_HTTPS_TARGETS: 'false', LOG_LEVEL: '' }))
+      .toEqual(expect.objectContaining({ port: 8080, sessionTtlHours: 8760, allowPrivateTargets: true, requireHttpsTargets: false, logLevel: 'info' }));
+    expect(loadConfig({ AUTOMATION_HOOK_RATE_PER_MINUTE: '5', CHATAPP_MEDIA_RETENTION_DAYS: '3650', FAULT_HOLD_IDEMPOTENT_ANSWERS: '1' }))
+      .toEqual(expect.objectContaining({ automationHookRatePerMinute: 5, mediaRetentionDays: 3650, faultHoldIdempotentAnswers: true }));
+    expect(loadConfig({ TWILIO_BASE_URL: 'ftp://x', LIVEKIT_URL: 'nope', PLATFORM_CALLER_NUMBER: '123', STRIPE_SECRET_KEY: 'x', S3_FORCE_PATH_STYLE: 'maybe' }).twilio).toBeNull();
+    expect(() => loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'b', S3_FORCE_PATH_STYLE: 'maybe' })).toThrow('S3_FORCE_PATH_STYLE must be 1/0 or true/false (got "maybe")');
+    expect(loadConfig({ MEDIA_STORE: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'no' }).mediaStore)
+      .toEqual(expect.objectContaining({ forcePathStyle: false }));
+    expect(() => loadConfig({ EMBEDDINGS_MODEL: 'm', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'ftp://x' })).toThrow('OPENAI_BASE_URL must use http: or https:');
+    expect(loadConfig({ EMBEDDINGS_MODEL: 'm', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'ftp://x', EMBEDDINGS_BASE_URL: 'http://127.0.0.1:1/v1' }).embeddings)
+      .toEqual({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'k', model: 'm' });
+  });
 });
