@@ -47,7 +47,8 @@ function setup(generator: ReplyGenerator = new SandboxReplyGenerator()) {
   const cipher = new SecretCipher(async () => 'k'.repeat(32));
   const inactivity = new InactivitySchedule(store.jobs, store.assistants);
   const outbound = new OutboundSends(
-    store.uow, store.users, conversations, messages, new InMemorySendReservationRepository(), new BalanceService(store.ledger), new ProviderSenders(senders, cipher), inactivity, store.ids, store.clock,
+    { uow: store.uow, users: store.users, conversations, messages, reservations: new InMemorySendReservationRepository() },
+    { balance: new BalanceService(store.ledger), providerSenders: new ProviderSenders(senders, cipher), inactivity }, store.ids, store.clock,
   );
   const running = { gateway: new ToolGateway(new ScriptedHttpClient(), store.secrets, store.clock), automations: null, clock: store.clock, settings: { userAgent: 'voiceplane/test', policy: { requireHttps: false, allowPrivate: true } } };
   const replies = new AiReplies({ assistants: store.assistants, conversations, messages }, { outbound, provider, prices: DEFAULT_CHATAPP_PRICES }, {

@@ -18,8 +18,8 @@ function setup(findSend: ChatappProvider['findSend']) {
   const reservations = new InMemorySendReservationRepository();
   const providerSenders = new ProviderSenders(senders, new SecretCipher(async () => 'k'.repeat(32)));
   const outbound = new OutboundSends(
-    store.uow, store.users, conversations, messages, reservations, new BalanceService(store.ledger), providerSenders,
-    new InactivitySchedule(store.jobs, store.assistants), store.ids, store.clock,
+    { uow: store.uow, users: store.users, conversations, messages, reservations },
+    { balance: new BalanceService(store.ledger), providerSenders, inactivity: new InactivitySchedule(store.jobs, store.assistants) }, store.ids, store.clock,
   );
   const provider = { findSend } as ChatappProvider;
   const log = new RecordingLogger();

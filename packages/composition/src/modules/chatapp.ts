@@ -98,8 +98,11 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   c.bind(ProviderSenders).toDynamicValue(() => new ProviderSenders(get(TOKENS.SenderRepository), c.get(SecretCipher))).inSingletonScope();
   c.bind(InactivitySchedule).toDynamicValue(() => new InactivitySchedule(get(TOKENS.JobScheduler), get(TOKENS.AssistantRepository))).inSingletonScope();
   c.bind(OutboundSends).toDynamicValue(() => new OutboundSends(
-    get(TOKENS.UnitOfWork), get(TOKENS.UserRepository), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository),
-    get(TOKENS.SendReservationRepository), get(TOKENS.BalanceService), c.get(ProviderSenders), c.get(InactivitySchedule), get(TOKENS.Ids), get(TOKENS.Clock),
+    {
+      uow: get(TOKENS.UnitOfWork), users: get(TOKENS.UserRepository), conversations: get(TOKENS.ConversationRepository),
+      messages: get(TOKENS.ChatappMessageRepository), reservations: get(TOKENS.SendReservationRepository),
+    },
+    { balance: get(TOKENS.BalanceService), providerSenders: c.get(ProviderSenders), inactivity: c.get(InactivitySchedule) }, get(TOKENS.Ids), get(TOKENS.Clock),
   )).inSingletonScope();
   single(TOKENS.RegisterSender, () => new RegisterSender(
     get(TOKENS.SenderRepository), get(TOKENS.ChatappProvider), c.get(SecretCipher), get(TOKENS.Clock),
