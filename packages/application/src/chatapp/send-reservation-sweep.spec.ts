@@ -23,7 +23,7 @@ function setup(findSend: ChatappProvider['findSend']) {
   );
   const provider = { findSend } as ChatappProvider;
   const log = new RecordingLogger();
-  const sweep = new SendReservationSweep(reservations, senders, providerSenders, provider, outbound, store.clock, log);
+  const sweep = new SendReservationSweep({ reservations, senders }, { providerSenders, provider, outbound }, store.clock, log);
   const reserve = async (userId: number, senderId: number) => reservations.reserve({
     userId, senderId, recipientPhone: '+14155551234', messageSid: `SM${'a'.repeat(31)}${senderId}`, amount: 0.01, fromAllowance: false, now: store.clock.now(),
     message: { source: 'api', type: 'text', body: 'hi', media: null, templateId: null, recipientName: null, createConversation: false, description: 'Freeform message', requestId: null },
