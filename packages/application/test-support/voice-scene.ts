@@ -34,10 +34,13 @@ export function voiceScene() {
   };
   const rateLimiter = new RateLimiter(new InMemoryRateLimitStore(), store.clock);
   const facts = new VoiceFacts(
-    store.users, store.assistants, lookups.templates, lookups.conversations, permissions, store.calls, rateLimiter, DEFAULT_CALL_MINUTE_PRICES,
+    { users: store.users, assistants: store.assistants, templates: lookups.templates, conversations: lookups.conversations, permissions, calls: store.calls },
+    rateLimiter, DEFAULT_CALL_MINUTE_PRICES,
   );
   const configurations = new CallConfigurations(store.tools, store.catalog, store.assistants);
-  const place = new PlaceChatappCall(store.uow, lookups.senders, facts, configurations, store.calls, store.outbox, store.jobs, store.clock);
+  const place = new PlaceChatappCall(
+    { uow: store.uow, senders: lookups.senders, calls: store.calls }, facts, configurations, { outbox: store.outbox, scheduler: store.jobs }, store.clock,
+  );
   const deliveries = new WebhookDeliveries(store.uow, store.deliveries, store.outbox, store.jobs, store.ids, store.clock);
   const events = new RecordCallEvent(store.calls, new EndCall(store.assistants, new BalanceService(store.ledger), deliveries, DEFAULT_CALL_MINUTE_PRICES), store.clock);
   const runtime = new RecordingVoiceRuntime(null);

@@ -25,6 +25,19 @@ export type PlaceChatappCallRefusal = { readonly code: 'sender_not_found' } | { 
 /** The line a chat-app call leaves from: the sender's number on the chat app, no SIP trunk. */
 export const senderLine = (sender: Sender): CallerLine => ({ phoneNumberId: null, phoneNumber: sender.phoneNumber, sip: null });
 
+/** Where the sender is read and the call record written, and the transaction around both. */
+export interface PlaceChatappCallStores {
+  readonly uow: UnitOfWork;
+  readonly senders: VoiceSenderLookup;
+  readonly calls: CallRepository;
+}
+
+/** How a queued call reaches a worker: the outbox message and the dispatch watchdog job. */
+export interface PlaceChatappCallDispatch {
+  readonly outbox: Outbox;
+  readonly scheduler: JobScheduler;
+}
+
 /**
  * `POST /api/user/chatapp/voice/call`: the checks in the route's order, then a
  * `queued` chat-app call record that counts against the limits at once. The sender's open calls
@@ -32,16 +45,22 @@ export const senderLine = (sender: Sender): CallerLine => ({ phoneNumberId: null
  * the limits together across instances. A worker places the call after the commit.
  */
 export class PlaceChatappCall {
+  private readonly uow: UnitOfWork;
+  private readonly senders: VoiceSenderLookup;
+  private readonly calls: CallRepository;
+  private readonly outbox: Outbox;
+  private readonly scheduler: JobScheduler;
+
   constructor(
-    private readonly uow: UnitOfWork,
-    private readonly senders: VoiceSenderLookup,
+    stores: PlaceChatappCallStores,
     private readonly facts: VoiceFacts,
     private readonly configurations: CallConfigurations,
-    private readonly calls: CallRepository,
-    private readonly outbox: Outbox,
-    private readonly scheduler: JobScheduler,
+    dispatch: PlaceChatappCallDispatch,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    ({ uow: this.uow, senders: this.senders, calls: this.calls } = stores);
+    ({ outbox: this.outbox, scheduler: this.scheduler } = dispatch);
+  }
 
   async execute(request: ChatappCallRequest): Promise<Result<{ readonly callId: number }, PlaceChatappCallRefusal>> {
     const sender = await this.senders.findOwned(request.userId, request.senderId);

@@ -30,23 +30,40 @@ interface ContactState {
   readonly permission: CallPermission;
 }
 
+/** Where the account, the assistant, the contact and its calls are read. */
+export interface VoiceFactsRecords {
+  readonly users: UserRepository;
+  readonly assistants: AssistantRepository;
+  readonly templates: VoiceTemplateLookup;
+  readonly conversations: VoiceConversationLookup;
+  readonly permissions: CallPermissionRepository;
+  readonly calls: CallRepository;
+}
+
 /**
  * Reads what the decisions need about one sender and customer. The permission is read
  * as passed in when the caller holds it locked.
  */
 export class VoiceFacts {
+  private readonly users: UserRepository;
+  private readonly assistants: AssistantRepository;
+  private readonly templates: VoiceTemplateLookup;
+  private readonly conversations: VoiceConversationLookup;
+  private readonly permissions: CallPermissionRepository;
+  private readonly calls: CallRepository;
+
   constructor(
-    private readonly users: UserRepository,
-    private readonly assistants: AssistantRepository,
-    private readonly templates: VoiceTemplateLookup,
-    private readonly conversations: VoiceConversationLookup,
-    private readonly permissions: CallPermissionRepository,
-    private readonly calls: CallRepository,
+    records: VoiceFactsRecords,
     private readonly rateLimits: RateLimiter,
     private readonly prices: CallMinutePrices,
     /** Null where chat-app calls need no line of their own (the sandbox). */
     private readonly callingLines: ChatappCallingLines | null = null,
-  ) {}
+  ) {
+    ({
+      users: this.users, assistants: this.assistants, templates: this.templates, conversations: this.conversations, permissions: this.permissions,
+      calls: this.calls,
+    } = records);
+  }
 
   async forRequest(sender: Sender, customerPhone: string, templateId: number | null, permission?: CallPermission): Promise<RequestFacts> {
     return this.requestFacts(sender, await this.contact(sender, customerPhone, permission), templateId);

@@ -7,23 +7,47 @@ import { ReceiveCustomerMessage } from './receive-customer-message';
 import type { SenderConnection } from './sender-connection';
 import type { ConversationRepository } from '../conversations/ports';
 
+/** The records an inbound item is matched against: its sender, template, message and conversation. */
+export interface ChatappInboundRecords {
+  readonly senders: SenderRepository;
+  readonly templates: TemplateRepository;
+  readonly messages: ChatappMessageRepository;
+  readonly conversations: ConversationRepository;
+}
+
+/** The use cases an inbound item is handed to, by kind. */
+export interface ChatappInboundHandlers {
+  readonly customerMessages: ReceiveCustomerMessage;
+  readonly deliveryStatus: ApplyDeliveryStatus;
+  readonly permissionAnswers: CallPermissionReplies;
+  readonly connection: SenderConnection;
+}
+
 /**
  * What the provider ingress hands over once an item left the inbox. Items naming
  * a sender, template or message voiceplane does not know are acknowledged and dropped.
  */
 export class ChatappInbound implements ChatappInboundHandler {
+  private readonly senders: SenderRepository;
+  private readonly templates: TemplateRepository;
+  private readonly messages: ChatappMessageRepository;
+  private readonly customerMessages: ReceiveCustomerMessage;
+  private readonly deliveryStatus: ApplyDeliveryStatus;
+  private readonly conversations: ConversationRepository;
+  private readonly permissionAnswers: CallPermissionReplies;
+  private readonly connection: SenderConnection;
+
   constructor(
-    private readonly senders: SenderRepository,
-    private readonly templates: TemplateRepository,
-    private readonly messages: ChatappMessageRepository,
-    private readonly customerMessages: ReceiveCustomerMessage,
-    private readonly deliveryStatus: ApplyDeliveryStatus,
-    private readonly conversations: ConversationRepository,
-    private readonly permissionAnswers: CallPermissionReplies,
-    private readonly connection: SenderConnection,
+    records: ChatappInboundRecords,
+    handlers: ChatappInboundHandlers,
     private readonly clock: Clock,
     private readonly log: WorkLogger,
-  ) {}
+  ) {
+    ({ senders: this.senders, templates: this.templates, messages: this.messages, conversations: this.conversations } = records);
+    ({
+      customerMessages: this.customerMessages, deliveryStatus: this.deliveryStatus, permissionAnswers: this.permissionAnswers, connection: this.connection,
+    } = handlers);
+  }
 
   async handle(item: ChatappInboundItem): Promise<void> {
     switch (item.kind) {

@@ -47,7 +47,8 @@ function setup(generator: ReplyGenerator = new SandboxReplyGenerator()) {
   const cipher = new SecretCipher(async () => 'k'.repeat(32));
   const inactivity = new InactivitySchedule(store.jobs, store.assistants);
   const outbound = new OutboundSends(
-    store.uow, store.users, conversations, messages, new InMemorySendReservationRepository(), new BalanceService(store.ledger), new ProviderSenders(senders, cipher), inactivity, store.ids, store.clock,
+    { uow: store.uow, users: store.users, conversations, messages, reservations: new InMemorySendReservationRepository() },
+    { balance: new BalanceService(store.ledger), providerSenders: new ProviderSenders(senders, cipher), inactivity }, store.ids, store.clock,
   );
   const running = { gateway: new ToolGateway(new ScriptedHttpClient(), store.secrets, store.clock), automations: null, clock: store.clock, settings: { userAgent: 'voiceplane/test', policy: { requireHttps: false, allowPrivate: true } } };
   const replies = new AiReplies({ assistants: store.assistants, conversations, messages }, { outbound, provider, prices: DEFAULT_CHATAPP_PRICES }, {
@@ -57,17 +58,19 @@ function setup(generator: ReplyGenerator = new SandboxReplyGenerator()) {
   const http = new ScriptedHttpClient();
   const mediaStore = new InMemoryMediaStore();
   const media = new InboundMediaDownloads(
-    new InMemoryInboundMediaRepository(messages), mediaStore, { provider, senders, providerSenders: new ProviderSenders(senders, cipher), http },
-    store.jobs, 'https://vp.example', store.clock, log,
+    { media: new InMemoryInboundMediaRepository(messages), store: mediaStore, jobs: store.jobs },
+    { provider, senders, providerSenders: new ProviderSenders(senders, cipher), http }, 'https://vp.example', store.clock, log,
   );
-  const receive = new ReceiveCustomerMessage(store.uow, conversations, messages, inactivity, replies, media, store.ids, store.clock);
+  const receive = new ReceiveCustomerMessage({ uow: store.uow, conversations, messages }, { inactivity, replies, media }, store.ids, store.clock);
   const deliveryStatus = new ApplyDeliveryStatus(messages, senders, conversations, deliveries, store.clock);
-  const sendTemplate = new SendTemplateMessage(senders, templates, store.users, outbound, provider, DEFAULT_CHATAPP_PRICES, store.clock);
+  const sendTemplate = new SendTemplateMessage({ senders, templates, users: store.users }, { outbound, provider, prices: DEFAULT_CHATAPP_PRICES }, store.clock);
   const permissions = new InMemoryCallPermissionRepository();
   const voiceWebhook = new VoiceWebhook(store.uow, new InMemoryVoiceWebhookSettingRepository(), deliveries, store.clock);
   const permissionAnswers = new AnswerCallPermission(store.uow, permissions, voiceWebhook, store.clock);
   const connection = new SenderConnection(senders, new ProviderSenders(senders, cipher), provider, store.clock, log);
-  const inbound = new ChatappInbound(senders, templates, messages, receive, deliveryStatus, conversations, permissionAnswers, connection, store.clock, log);
+  const inbound = new ChatappInbound(
+    { senders, templates, messages, conversations }, { customerMessages: receive, deliveryStatus, permissionAnswers, connection }, store.clock, log,
+  );
   const ending = new EndInactiveConversation(
     store.uow, { conversations, senders, assistants: store.assistants }, { schedule: inactivity, deliveries, outbox: store.outbox }, { generator, catalog: store.catalog, log }, store.clock,
   );

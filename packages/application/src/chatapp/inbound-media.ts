@@ -63,25 +63,36 @@ const URL_FAILURES: Readonly<Record<OutboundError, string>> = {
   response_too_large: 'the file is larger than 16 MB',
 };
 
+/** Where the media record and its bytes are kept, and where its retry job is scheduled. */
+export interface InboundMediaStorage {
+  readonly media: InboundMediaRepository;
+  readonly store: MediaStore;
+  readonly jobs: JobScheduler;
+}
+
 /**
  * Inbound media kept by voiceplane: registered beside its message (with a retry job as a safety
  * net), downloaded at once because the chat app's link expires, and served only to its owner.
  */
 export class InboundMediaDownloads {
+  private readonly media: InboundMediaRepository;
+  private readonly store: MediaStore;
+  private readonly jobs: JobScheduler;
+
   constructor(
-    private readonly media: InboundMediaRepository,
-    private readonly store: MediaStore,
+    storage: InboundMediaStorage,
     private readonly sources: {
       readonly provider: ChatappProvider;
       readonly senders: SenderRepository;
       readonly providerSenders: ProviderSenders;
       readonly http: OutboundHttpClient;
     },
-    private readonly jobs: JobScheduler,
     private readonly publicBaseUrl: string,
     private readonly clock: Clock,
     private readonly log: WorkLogger,
-  ) {}
+  ) {
+    ({ media: this.media, store: this.store, jobs: this.jobs } = storage);
+  }
 
   /** Inside the message's transaction: the record and a retry job, so a crash before the download loses nothing. */
   async register(media: { id: string; userId: number; senderId: number; messageId: number; source: MediaSource }): Promise<void> {

@@ -59,6 +59,22 @@ export interface SentMessage {
   readonly chatapp: ChatappMessage;
 }
 
+/** Where a send's user, conversation, message and reservation are stored, and the transactions around them. */
+export interface OutboundSendStores {
+  readonly uow: UnitOfWork;
+  readonly users: UserRepository;
+  readonly conversations: ConversationRepository;
+  readonly messages: ChatappMessageRepository;
+  readonly reservations: SendReservationRepository;
+}
+
+/** What a send consults and moves besides its records: the balance, the provider's sender, the inactivity clock. */
+export interface OutboundSendServices {
+  readonly balance: BalanceService;
+  readonly providerSenders: ProviderSenders;
+  readonly inactivity: InactivitySchedule;
+}
+
 /**
  * Every outbound chat-app message (template, freeform, AI reply, permission request) in three
  * steps, so no transaction is open while the provider answers:
@@ -75,18 +91,24 @@ export interface SentMessage {
  * charge, so whoever settles first (the request or a sweep) charges, and nobody else does.
  */
 export class OutboundSends {
+  private readonly uow: UnitOfWork;
+  private readonly users: UserRepository;
+  private readonly conversations: ConversationRepository;
+  private readonly messages: ChatappMessageRepository;
+  private readonly reservations: SendReservationRepository;
+  private readonly balance: BalanceService;
+  private readonly providerSenders: ProviderSenders;
+  private readonly inactivity: InactivitySchedule;
+
   constructor(
-    private readonly uow: UnitOfWork,
-    private readonly users: UserRepository,
-    private readonly conversations: ConversationRepository,
-    private readonly messages: ChatappMessageRepository,
-    private readonly reservations: SendReservationRepository,
-    private readonly balance: BalanceService,
-    private readonly providerSenders: ProviderSenders,
-    private readonly inactivity: InactivitySchedule,
+    stores: OutboundSendStores,
+    services: OutboundSendServices,
     private readonly ids: Ids,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    ({ uow: this.uow, users: this.users, conversations: this.conversations, messages: this.messages, reservations: this.reservations } = stores);
+    ({ balance: this.balance, providerSenders: this.providerSenders, inactivity: this.inactivity } = services);
+  }
 
   /** `included_template_messages_remaining` now (`held`: allowance messages of open reservations). */
   async allowanceRemaining(userId: number, includedPerMonth: number, now: Date, held = 0): Promise<number> {

@@ -26,6 +26,20 @@ export interface CustomerMessageReceived {
   readonly aiReply: AiReplyOutcome;
 }
 
+/** Where the conversation and the message are stored, and the transaction around both. */
+export interface ReceiveCustomerMessageStores {
+  readonly uow: UnitOfWork;
+  readonly conversations: ConversationRepository;
+  readonly messages: ChatappMessageRepository;
+}
+
+/** What a stored message sets going: the inactivity clock, the AI reply, the media download. */
+export interface ReceiveCustomerMessageFollowUps {
+  readonly inactivity: InactivitySchedule;
+  readonly replies: AiReplies;
+  readonly media: InboundMediaDownloads;
+}
+
 /**
  * An inbound customer message, from the provider ingress or the sandbox's S1: the
  * conversation is found or created (an ended one reopens), the message stored and the window
@@ -33,16 +47,22 @@ export interface CustomerMessageReceived {
  * answer, the AI reply.
  */
 export class ReceiveCustomerMessage {
+  private readonly uow: UnitOfWork;
+  private readonly conversations: ConversationRepository;
+  private readonly messages: ChatappMessageRepository;
+  private readonly inactivity: InactivitySchedule;
+  private readonly replies: AiReplies;
+  private readonly media: InboundMediaDownloads;
+
   constructor(
-    private readonly uow: UnitOfWork,
-    private readonly conversations: ConversationRepository,
-    private readonly messages: ChatappMessageRepository,
-    private readonly inactivity: InactivitySchedule,
-    private readonly replies: AiReplies,
-    private readonly media: InboundMediaDownloads,
+    stores: ReceiveCustomerMessageStores,
+    followUps: ReceiveCustomerMessageFollowUps,
     private readonly ids: Ids,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    ({ uow: this.uow, conversations: this.conversations, messages: this.messages } = stores);
+    ({ inactivity: this.inactivity, replies: this.replies, media: this.media } = followUps);
+  }
 
   async execute(m: CustomerMessage): Promise<CustomerMessageReceived> {
     const { sender } = m;

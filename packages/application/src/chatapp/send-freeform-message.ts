@@ -28,18 +28,39 @@ export interface FreeformSent extends SentMessage {
   readonly sessionStatus: SessionStatus;
 }
 
+/** Where the sender, the conversation and the paying user are read. */
+export interface SendFreeformMessageRecords {
+  readonly senders: SenderRepository;
+  readonly conversations: ConversationRepository;
+  readonly users: UserRepository;
+}
+
+/** How the message is checked, priced and sent. */
+export interface SendFreeformMessageSending {
+  readonly outbound: OutboundSends;
+  readonly media: MediaFetcher;
+  readonly provider: ChatappProvider;
+  readonly prices: ChatappPrices;
+}
+
 /** `POST /api/user/chatapp/send-freeform`: the checks in order, the media fetch, then the send. */
 export class SendFreeformMessage {
+  private readonly senders: SenderRepository;
+  private readonly conversations: ConversationRepository;
+  private readonly users: UserRepository;
+  private readonly outbound: OutboundSends;
+  private readonly media: MediaFetcher;
+  private readonly provider: ChatappProvider;
+  private readonly prices: ChatappPrices;
+
   constructor(
-    private readonly senders: SenderRepository,
-    private readonly conversations: ConversationRepository,
-    private readonly users: UserRepository,
-    private readonly outbound: OutboundSends,
-    private readonly media: MediaFetcher,
-    private readonly provider: ChatappProvider,
-    private readonly prices: ChatappPrices,
+    records: SendFreeformMessageRecords,
+    sending: SendFreeformMessageSending,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    ({ senders: this.senders, conversations: this.conversations, users: this.users } = records);
+    ({ outbound: this.outbound, media: this.media, provider: this.provider, prices: this.prices } = sending);
+  }
 
   async execute(request: FreeformSendRequest): Promise<Result<FreeformSent, FreeformMessageRefusal>> {
     const sender = await this.senders.findOwned(request.userId, request.senderId);

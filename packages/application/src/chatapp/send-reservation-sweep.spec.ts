@@ -18,12 +18,12 @@ function setup(findSend: ChatappProvider['findSend']) {
   const reservations = new InMemorySendReservationRepository();
   const providerSenders = new ProviderSenders(senders, new SecretCipher(async () => 'k'.repeat(32)));
   const outbound = new OutboundSends(
-    store.uow, store.users, conversations, messages, reservations, new BalanceService(store.ledger), providerSenders,
-    new InactivitySchedule(store.jobs, store.assistants), store.ids, store.clock,
+    { uow: store.uow, users: store.users, conversations, messages, reservations },
+    { balance: new BalanceService(store.ledger), providerSenders, inactivity: new InactivitySchedule(store.jobs, store.assistants) }, store.ids, store.clock,
   );
   const provider = { findSend } as ChatappProvider;
   const log = new RecordingLogger();
-  const sweep = new SendReservationSweep(reservations, senders, providerSenders, provider, outbound, store.clock, log);
+  const sweep = new SendReservationSweep({ reservations, senders }, { providerSenders, provider, outbound }, store.clock, log);
   const reserve = async (userId: number, senderId: number) => reservations.reserve({
     userId, senderId, recipientPhone: '+14155551234', messageSid: `SM${'a'.repeat(31)}${senderId}`, amount: 0.01, fromAllowance: false, now: store.clock.now(),
     message: { source: 'api', type: 'text', body: 'hi', media: null, templateId: null, recipientName: null, createConversation: false, description: 'Freeform message', requestId: null },

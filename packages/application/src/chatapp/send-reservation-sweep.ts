@@ -15,6 +15,19 @@ export const SEND_SETTLE_AFTER_MS = 2 * 60_000;
 export const SEND_GIVE_UP_MS = 24 * 60 * 60_000;
 const SWEEP_BATCH = 50;
 
+/** Where the open reservations and their senders are read. */
+export interface SendReservationSweepStores {
+  readonly reservations: SendReservationRepository;
+  readonly senders: SenderRepository;
+}
+
+/** How the provider is asked about a send, and how the answer is settled. */
+export interface SendReservationSweepProvider {
+  readonly providerSenders: ProviderSenders;
+  readonly provider: ChatappProvider;
+  readonly outbound: OutboundSends;
+}
+
 /**
  * Settles the sends whose process died between reservation and settlement, by what the provider
  * says of the message sid it was given: sent — recorded and charged like any send; never sent —
@@ -24,15 +37,21 @@ const SWEEP_BATCH = 50;
  * settles it, so several sweeps and a late request settle one send once.
  */
 export class SendReservationSweep {
+  private readonly reservations: SendReservationRepository;
+  private readonly senders: SenderRepository;
+  private readonly providerSenders: ProviderSenders;
+  private readonly provider: ChatappProvider;
+  private readonly outbound: OutboundSends;
+
   constructor(
-    private readonly reservations: SendReservationRepository,
-    private readonly senders: SenderRepository,
-    private readonly providerSenders: ProviderSenders,
-    private readonly provider: ChatappProvider,
-    private readonly outbound: OutboundSends,
+    stores: SendReservationSweepStores,
+    provider: SendReservationSweepProvider,
     private readonly clock: Clock,
     private readonly log: Pick<WorkLogger, 'warn'>,
-  ) {}
+  ) {
+    ({ reservations: this.reservations, senders: this.senders } = stores);
+    ({ providerSenders: this.providerSenders, provider: this.provider, outbound: this.outbound } = provider);
+  }
 
   /** One pass; answers what was decided for each reservation looked at. */
   async sweep(): Promise<Record<number, string>> {

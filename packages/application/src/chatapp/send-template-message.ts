@@ -21,20 +21,40 @@ export interface TemplateSendRequest {
 
 export type TemplateMessageRefusal = TemplateSendRefusal | SendFailed;
 
+/** Where the sender, the template and the paying user are read. */
+export interface SendTemplateMessageRecords {
+  readonly senders: SenderRepository;
+  readonly templates: TemplateRepository;
+  readonly users: UserRepository;
+}
+
+/** How the message is priced and sent. */
+export interface SendTemplateMessageSending {
+  readonly outbound: OutboundSends;
+  readonly provider: ChatappProvider;
+  readonly prices: ChatappPrices;
+}
+
 /**
  * `POST /api/user/chatapp/send` and the automations' template step: every check of the send
  * in its order, then the send (allowance first, then the template price).
  */
 export class SendTemplateMessage {
+  private readonly senders: SenderRepository;
+  private readonly templates: TemplateRepository;
+  private readonly users: UserRepository;
+  private readonly outbound: OutboundSends;
+  private readonly provider: ChatappProvider;
+  private readonly prices: ChatappPrices;
+
   constructor(
-    private readonly senders: SenderRepository,
-    private readonly templates: TemplateRepository,
-    private readonly users: UserRepository,
-    private readonly outbound: OutboundSends,
-    private readonly provider: ChatappProvider,
-    private readonly prices: ChatappPrices,
+    records: SendTemplateMessageRecords,
+    sending: SendTemplateMessageSending,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    ({ senders: this.senders, templates: this.templates, users: this.users } = records);
+    ({ outbound: this.outbound, provider: this.provider, prices: this.prices } = sending);
+  }
 
   async execute(request: TemplateSendRequest): Promise<Result<SentMessage, TemplateMessageRefusal>> {
     const sender = await this.senders.findOwned(request.userId, request.senderId);

@@ -47,8 +47,11 @@ export const chatappVoiceModule: ApiModule = ({ container: c, database, config, 
   c.bind(VoiceWebhookController).toSelf().inSingletonScope();
 
   c.bind(VoiceFacts).toDynamicValue((ctx) => new VoiceFacts(
-    ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.AssistantRepository), ctx.get(TOKENS.VoiceTemplateLookup), ctx.get(TOKENS.VoiceConversationLookup),
-    ctx.get(TOKENS.CallPermissionRepository), ctx.get(TOKENS.CallRepository), ctx.get(TOKENS.RateLimiter), config.callMinutePrices, callingLines(),
+    {
+      users: ctx.get(TOKENS.UserRepository), assistants: ctx.get(TOKENS.AssistantRepository), templates: ctx.get(TOKENS.VoiceTemplateLookup),
+      conversations: ctx.get(TOKENS.VoiceConversationLookup), permissions: ctx.get(TOKENS.CallPermissionRepository), calls: ctx.get(TOKENS.CallRepository),
+    },
+    ctx.get(TOKENS.RateLimiter), config.callMinutePrices, callingLines(),
   )).inSingletonScope();
   c.bind(TOKENS.ReadCallPermission).toDynamicValue((ctx) => new ReadCallPermission(
     ctx.get(TOKENS.VoiceSenderLookup), ctx.get(VoiceFacts), ctx.get(TOKENS.Clock),
@@ -58,8 +61,8 @@ export const chatappVoiceModule: ApiModule = ({ container: c, database, config, 
     ctx.get(TOKENS.PermissionRequestSender), ctx.get(TOKENS.Clock),
   )).inSingletonScope();
   c.bind(TOKENS.PlaceChatappCall).toDynamicValue((ctx) => new PlaceChatappCall(
-    ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.VoiceSenderLookup), ctx.get(VoiceFacts), ctx.get(CallConfigurations), ctx.get(TOKENS.CallRepository),
-    ctx.get(TOKENS.Outbox), ctx.get(TOKENS.JobScheduler), ctx.get(TOKENS.Clock),
+    { uow: ctx.get(TOKENS.UnitOfWork), senders: ctx.get(TOKENS.VoiceSenderLookup), calls: ctx.get(TOKENS.CallRepository) },
+    ctx.get(VoiceFacts), ctx.get(CallConfigurations), { outbox: ctx.get(TOKENS.Outbox), scheduler: ctx.get(TOKENS.JobScheduler) }, ctx.get(TOKENS.Clock),
   )).inSingletonScope();
   c.bind(ChatappVoiceController).toSelf().inSingletonScope();
   // S2 exists while the chat-app provider is the sandbox (D3).

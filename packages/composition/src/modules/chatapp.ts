@@ -98,8 +98,11 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   c.bind(ProviderSenders).toDynamicValue(() => new ProviderSenders(get(TOKENS.SenderRepository), c.get(SecretCipher))).inSingletonScope();
   c.bind(InactivitySchedule).toDynamicValue(() => new InactivitySchedule(get(TOKENS.JobScheduler), get(TOKENS.AssistantRepository))).inSingletonScope();
   c.bind(OutboundSends).toDynamicValue(() => new OutboundSends(
-    get(TOKENS.UnitOfWork), get(TOKENS.UserRepository), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository),
-    get(TOKENS.SendReservationRepository), get(TOKENS.BalanceService), c.get(ProviderSenders), c.get(InactivitySchedule), get(TOKENS.Ids), get(TOKENS.Clock),
+    {
+      uow: get(TOKENS.UnitOfWork), users: get(TOKENS.UserRepository), conversations: get(TOKENS.ConversationRepository),
+      messages: get(TOKENS.ChatappMessageRepository), reservations: get(TOKENS.SendReservationRepository),
+    },
+    { balance: get(TOKENS.BalanceService), providerSenders: c.get(ProviderSenders), inactivity: c.get(InactivitySchedule) }, get(TOKENS.Ids), get(TOKENS.Clock),
   )).inSingletonScope();
   single(TOKENS.RegisterSender, () => new RegisterSender(
     get(TOKENS.SenderRepository), get(TOKENS.ChatappProvider), c.get(SecretCipher), get(TOKENS.Clock),
@@ -120,34 +123,39 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
     get(TOKENS.SenderRepository), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository), get(TOKENS.Clock),
   ));
   single(TOKENS.SendTemplateMessage, () => new SendTemplateMessage(
-    get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), get(TOKENS.UserRepository), c.get(OutboundSends), get(TOKENS.ChatappProvider),
-    prices, get(TOKENS.Clock),
+    { senders: get(TOKENS.SenderRepository), templates: get(TOKENS.TemplateRepository), users: get(TOKENS.UserRepository) },
+    { outbound: c.get(OutboundSends), provider: get(TOKENS.ChatappProvider), prices }, get(TOKENS.Clock),
   ));
   single(TOKENS.SendFreeformMessage, () => new SendFreeformMessage(
-    get(TOKENS.SenderRepository), get(TOKENS.ConversationRepository), get(TOKENS.UserRepository), c.get(OutboundSends),
-    new MediaFetcher(get(TOKENS.OutboundHttpClient)), get(TOKENS.ChatappProvider), prices, get(TOKENS.Clock),
+    { senders: get(TOKENS.SenderRepository), conversations: get(TOKENS.ConversationRepository), users: get(TOKENS.UserRepository) },
+    { outbound: c.get(OutboundSends), media: new MediaFetcher(get(TOKENS.OutboundHttpClient)), provider: get(TOKENS.ChatappProvider), prices },
+    get(TOKENS.Clock),
   ));
   single(TOKENS.ApplyDeliveryStatus, () => new ApplyDeliveryStatus(
     get(TOKENS.ChatappMessageRepository), get(TOKENS.SenderRepository), get(TOKENS.ConversationRepository), get(TOKENS.WebhookDeliveries), get(TOKENS.Clock),
   ));
   single(TOKENS.InboundMediaDownloads, () => new InboundMediaDownloads(
-    get(TOKENS.InboundMediaRepository), get(TOKENS.MediaStore),
+    { media: get(TOKENS.InboundMediaRepository), store: get(TOKENS.MediaStore), jobs: get(TOKENS.JobScheduler) },
     { provider: get(TOKENS.ChatappProvider), senders: get(TOKENS.SenderRepository), providerSenders: c.get(ProviderSenders), http: get(TOKENS.OutboundHttpClient) },
-    get(TOKENS.JobScheduler), config.publicBaseUrl, get(TOKENS.Clock), log,
+    config.publicBaseUrl, get(TOKENS.Clock), log,
   ));
   c.bind(TOKENS.JobHandler).toDynamicValue(() => inboundMediaJob(() => get(TOKENS.InboundMediaDownloads))).inSingletonScope();
   single(TOKENS.ReceiveCustomerMessage, () => new ReceiveCustomerMessage(
-    get(TOKENS.UnitOfWork), get(TOKENS.ConversationRepository), get(TOKENS.ChatappMessageRepository), c.get(InactivitySchedule),
-    new AiReplies(
-      { assistants: get(TOKENS.AssistantRepository), conversations: get(TOKENS.ConversationRepository), messages: get(TOKENS.ChatappMessageRepository) },
-      { outbound: c.get(OutboundSends), provider: get(TOKENS.ChatappProvider), prices },
-      {
-        brain: c.get(ConversationBrain), configurations: c.get(CallConfigurations), tools: get(TOKENS.InvokeToolForConversation),
-        repliesOn: config.replyGenerator !== 'off',
-      },
-      get(TOKENS.Clock), log,
-    ),
-    get(TOKENS.InboundMediaDownloads), get(TOKENS.Ids), get(TOKENS.Clock),
+    { uow: get(TOKENS.UnitOfWork), conversations: get(TOKENS.ConversationRepository), messages: get(TOKENS.ChatappMessageRepository) },
+    {
+      inactivity: c.get(InactivitySchedule),
+      replies: new AiReplies(
+        { assistants: get(TOKENS.AssistantRepository), conversations: get(TOKENS.ConversationRepository), messages: get(TOKENS.ChatappMessageRepository) },
+        { outbound: c.get(OutboundSends), provider: get(TOKENS.ChatappProvider), prices },
+        {
+          brain: c.get(ConversationBrain), configurations: c.get(CallConfigurations), tools: get(TOKENS.InvokeToolForConversation),
+          repliesOn: config.replyGenerator !== 'off',
+        },
+        get(TOKENS.Clock), log,
+      ),
+      media: get(TOKENS.InboundMediaDownloads),
+    },
+    get(TOKENS.Ids), get(TOKENS.Clock),
   ));
   if (sandbox) {
     single(TOKENS.SandboxChatappControls, () => new SandboxChatappControls(
@@ -160,9 +168,15 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   }
   // The chat app's call events are recorded against chat-app calls (the report repository is chat-app voice's).
   single(TOKENS.ChatappInboundHandler, () => new ChatappCallEventsInbound(new ChatappInbound(
-    get(TOKENS.SenderRepository), get(TOKENS.TemplateRepository), get(TOKENS.ChatappMessageRepository), get(TOKENS.ReceiveCustomerMessage),
-    get(TOKENS.ApplyDeliveryStatus), get(TOKENS.ConversationRepository), get(TOKENS.AnswerCallPermission),
-    new SenderConnection(get(TOKENS.SenderRepository), c.get(ProviderSenders), get(TOKENS.ChatappProvider), get(TOKENS.Clock), log), get(TOKENS.Clock), log,
+    {
+      senders: get(TOKENS.SenderRepository), templates: get(TOKENS.TemplateRepository), messages: get(TOKENS.ChatappMessageRepository),
+      conversations: get(TOKENS.ConversationRepository),
+    },
+    {
+      customerMessages: get(TOKENS.ReceiveCustomerMessage), deliveryStatus: get(TOKENS.ApplyDeliveryStatus), permissionAnswers: get(TOKENS.AnswerCallPermission),
+      connection: new SenderConnection(get(TOKENS.SenderRepository), c.get(ProviderSenders), get(TOKENS.ChatappProvider), get(TOKENS.Clock), log),
+    },
+    get(TOKENS.Clock), log,
   ), new RecordChatappCallEvent(get(TOKENS.SenderRepository), get(TOKENS.ChatappCallReportRepository), log)));
   // What chat-app voice reads and sends through this capability.
   c.bind(TOKENS.VoiceSenderLookup).toDynamicValue(() => get(TOKENS.SenderRepository)).inSingletonScope();
@@ -182,8 +196,8 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   c.bind(TOKENS.JobHandler).toDynamicValue(() => conversationInactivityJob(get(TOKENS.EndInactiveConversation))).inSingletonScope();
 
   single(TOKENS.SendReservationSweep, () => new SendReservationSweep(
-    get(TOKENS.SendReservationRepository), get(TOKENS.SenderRepository), c.get(ProviderSenders), get(TOKENS.ChatappProvider), c.get(OutboundSends),
-    get(TOKENS.Clock), log,
+    { reservations: get(TOKENS.SendReservationRepository), senders: get(TOKENS.SenderRepository) },
+    { providerSenders: c.get(ProviderSenders), provider: get(TOKENS.ChatappProvider), outbound: c.get(OutboundSends) }, get(TOKENS.Clock), log,
   ));
   // Sends whose process died between reservation and settlement: the reservation survives the restart.
   const sendSettlement = everyInterval('chatapp-send-settlement', SEND_SWEEP_INTERVAL_MS, () => get(TOKENS.SendReservationSweep).sweep(), log);

@@ -129,8 +129,8 @@ describe('an AI reply overtaken by disable-ai', () => {
       c.get(TOKENS.Clock), log,
     );
     const receive = new ReceiveCustomerMessage(
-      c.get(TOKENS.UnitOfWork), c.get(TOKENS.ConversationRepository), c.get(TOKENS.ChatappMessageRepository), c.get(InactivitySchedule), replies,
-      c.get(TOKENS.InboundMediaDownloads), c.get(TOKENS.Ids), c.get(TOKENS.Clock),
+      { uow: c.get(TOKENS.UnitOfWork), conversations: c.get(TOKENS.ConversationRepository), messages: c.get(TOKENS.ChatappMessageRepository) },
+      { inactivity: c.get(InactivitySchedule), replies, media: c.get(TOKENS.InboundMediaDownloads) }, c.get(TOKENS.Ids), c.get(TOKENS.Clock),
     );
     const received = await receive.execute({
       sender: (await c.get(TOKENS.SenderRepository).findOwned(user.id, s))!, customerPhone: CUSTOMER, customerName: null, text: 'Hello', media: null, providerMessageId: null,

@@ -41,7 +41,8 @@ it('settles each send a dead process left exactly once: the one the chat app too
 
   const later = { now: () => new Date(Date.now() + 3 * 60_000) };
   const sweep = () => new SendReservationSweep(
-    reservations, c.get(TOKENS.SenderRepository), c.get(ProviderSenders), provider, c.get(OutboundSends), later, { warn: () => undefined },
+    { reservations, senders: c.get(TOKENS.SenderRepository) }, { providerSenders: c.get(ProviderSenders), provider, outbound: c.get(OutboundSends) }, later,
+    { warn: () => undefined },
   ).sweep();
   const passes = await Promise.all([sweep(), sweep(), sweep()]);
   const outcomes = (id: number) => passes.map((p) => p[id]).filter((o) => o !== undefined && o !== 'settled_already');
