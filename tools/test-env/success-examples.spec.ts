@@ -27,4 +27,10 @@ describe('success examples against observed answers', () => {
     expect(shapeMismatches({ type: 'http', endpoint: 'https://y' }, answers)).toEqual([]);
     expect(shapeMismatches({ endpoint: 'https://y' }, answers)).toEqual(['$.type: in every answer, not in the example']);
   });
+
+  it('holds objects keyed by the user\'s own names to being objects, not to their keys', () => {
+    const example = { data: [{ id: 1, values: { status: 'open', name: 'Ann' } }] };
+    expect(shapeMismatches(example, [{ data: [{ id: 2, values: { sku: 'A1' } }] }])).toEqual([]);
+    expect(shapeMismatches(example, [{ data: [{ id: 2, values: 'A1' }] }])).toEqual(['$.data[0].values: object in the example, string in the answers']);
+  });
 });
