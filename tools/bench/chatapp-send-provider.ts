@@ -10,12 +10,10 @@
  * The two contenders' rounds are interleaved, so both meet the same load on a shared machine.
  *   npx tsc -b && DATABASE_URL=… node tools/dist/bench/chatapp-send-provider.js
  */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { createServer } from 'node:net';
 import { benchDatabase, runBench } from './lib/harness';
+import { startApiProcess, startBareProcess } from './lib/processes';
 import { GraphStandIn } from '../whatsapp/graph-stand-in';
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 50);
@@ -121,59 +119,17 @@ async function interleavedRounds(contenders: readonly { label: string; url: stri
 const row = (m: Rounds) =>
   `  ${m.label.padEnd(46)} ${m.sendsPerSecond.toFixed(0).padStart(6)} sends/s   round p50 ${String(m.roundP50).padStart(5)} ms   send p50 ${m.sendP50.toFixed(0).padStart(4)} ms   p99 ${m.sendP99.toFixed(0).padStart(5)} ms   failed ${m.failed}`;
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** apps/api as it runs in production (single-process mode), on the bench database. */
-async function startApi(databaseUrl: string, graphBaseUrl: string): Promise<{ url: string; adminToken: string; stop(): void }> {
-  const port = await freePort();
-  const adminToken = `bench-admin-${randomUUID()}`;
-  // BENCH_API_NODE_OPTIONS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: node flags for the api process
-  // alone (a profile under load; written when the process exits on SIGTERM).
-  const nodeFlags = (process.env.BENCH_API_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeFlags, join(__dirname, '..', '..', '..', 'apps', 'api', 'dist', 'main.js')], {
-    env: {
-      PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn',
-      CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: 'bench-secret-0123456789', WHATSAPP_VERIFY_TOKEN: 'bench-verify', WHATSAPP_GRAPH_BASE_URL: graphBaseUrl,
-      REPLY_GENERATOR: 'off', ALLOW_PRIVATE_TARGETS: '1',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error('the api process exited during start');
-    if ((await fetch(`${url}/api/health`).catch(() => null))?.ok) break;
-    if (i > 300) throw new Error('the api process did not answer its health check');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { url, adminToken, stop: () => child.kill('SIGTERM') };
-}
-
-async function startBare(databaseUrl: string, graphBaseUrl: string): Promise<{ url: string; stop(): void }> {
-  const child = spawn(process.execPath, [join(__dirname, 'lib', 'bare-reserve-send.js')], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, GRAPH_BASE_URL: graphBaseUrl, GRAPH_TOKEN: TOKEN },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
-    child.once('exit', () => reject(new Error('the bare handler exited during start')));
-  });
-  return { url, stop: () => child.kill('SIGTERM') };
-}
-
 async function main(): Promise<void> {
   if (!process.env.DATABASE_URL) throw new Error('This benchmark needs DATABASE_URL: the bare handler runs in its own process on the same PostgreSQL.');
   const graph = await GraphStandIn.start(TOKEN);
   const db = await benchDatabase();
-  const api = await startApi(db.url, graph.baseUrl);
+  const api = await startApiProcess(db.url, {
+    CHATAPP_PROVIDER: 'whatsapp_cloud', WHATSAPP_APP_SECRET: 'bench-secret-0123456789', WHATSAPP_VERIFY_TOKEN: 'bench-verify', WHATSAPP_GRAPH_BASE_URL: graph.baseUrl,
+    REPLY_GENERATOR: 'off', ALLOW_PRIVATE_TARGETS: '1',
+  });
   const pool = new Pool({ connectionString: db.url, max: 4 });
   const accounts = await seed(api, graph, pool);
-  const bare = await startBare(db.url, graph.baseUrl);
+  const bare = await startBareProcess('bare-reserve-send.js', { DATABASE_URL: db.url, GRAPH_BASE_URL: graph.baseUrl, GRAPH_TOKEN: TOKEN });
   graph.slowSends(LATENCY_MS);
 
   const [subject, base] = await interleavedRounds([

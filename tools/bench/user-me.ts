@@ -1,13 +1,18 @@
 /**
- * GET /api/user/me with API-key auth, against a bare express + pg handler doing only the operation's
- * own reads (token lookup, user read; not the product's rate-limit write) on the same database, in the same run.
- *   npx tsc -b && node tools/dist/bench/user-me.js        (DATABASE_URL=… for real PostgreSQL)
+ * GET /api/user/me with API-key auth against bare express + pg handlers doing only the operation's
+ * own reads (token lookup, user read; not the product's rate-limit write) on the same database, in
+ * the same run:
+ *  - in this process: the composed api and a bare handler without prepared statements;
+ *  - with DATABASE_URL, each in its own process as the product runs: apps/api from its built entry
+ *    and the bare handler with named prepared statements (lib/bare-me.ts) — the baseline the
+ *    per-request target is measured against.
+ *   npx tsc -b && DATABASE_URL=… node tools/dist/bench/user-me.js
  */
-import express from 'express';
 import { Pool } from 'pg';
 import { benchDatabase, listen, measure, report, runBench } from './lib/harness';
 import { benchUser, startComposedApi } from './lib/composed-api';
-import { bareAuthenticate } from './lib/bare-auth';
+import { bareMeApp } from './lib/bare-me';
+import { startApiProcess, startBareProcess } from './lib/processes';
 
 async function main(): Promise<void> {
   const db = await benchDatabase();
@@ -16,25 +21,33 @@ async function main(): Promise<void> {
   const headers = { Authorization: `Bearer ${user.token}` };
 
   const pool = new Pool({ connectionString: db.url, max: process.env.DATABASE_URL ? 20 : 8 });
-  const bare = express();
-  bare.get('/me', async (req, res) => {
-    const principal = await bareAuthenticate(pool, req);
-    if (!principal) { res.status(401).json({ error: 'Unauthorized' }); return; }
-    const u = await pool.query(`SELECT id, name, email, password_hash, disabled, balance, plan, created_at, updated_at FROM users WHERE id = $1`, [principal.user_id]);
-    const r = u.rows[0];
-    res.json({ id: Number(r.id), name: r.name, email: r.email, total_balance: Number(r.balance), plan: r.plan });
-  });
-  const baseline = await listen(bare);
+  const baseline = await listen(bareMeApp(pool, false));
 
   const subject = await measure('voiceplane GET /api/user/me', `${api.url}/api/user/me`, headers);
   const base = await measure('bare express + pg (own reads only)', `${baseline.url}/me`, headers);
-  report('GET /api/user/me', subject, base);
+  report('GET /api/user/me, in this process', subject, base);
 
   await baseline.close();
   // Requests autocannon left in flight finish before the pools close.
   await new Promise((r) => setTimeout(r, 500));
-  await pool.end();
   await api.close();
+
+  if (process.env.DATABASE_URL) {
+    const apiProcess = await startApiProcess(db.url);
+    const bare = await startBareProcess('bare-me.js', { DATABASE_URL: db.url });
+    try {
+      const own = await benchUser(apiProcess.url, apiProcess.adminToken);
+      const ownHeaders = { Authorization: `Bearer ${own.token}` };
+      const product = await measure('voiceplane (apps/api, own process)', `${apiProcess.url}/api/user/me`, ownHeaders);
+      const prepared = await measure('bare, prepared (own process)', `${bare.url}/me`, ownHeaders);
+      report('GET /api/user/me, each in its own process', product, prepared);
+    } finally {
+      apiProcess.stop();
+      bare.stop();
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  await pool.end();
   await db.close();
 }
 
