@@ -56,5 +56,18 @@ export function provisioningCleanupQueueContract(name: string, open: () => Promi
       await queue.complete(other.id);
       expect(await queue.pending()).toEqual([{ ...task, attempts: 1 }]);
     });
+
+    it('keeps one delete intent per number: a second is refused until the first is completed', async () => {
+      const first = await queue.addDeleteIntent('7:41', at(5), at(0));
+      expect(first).toEqual({ id: expect.any(Number), action: 'delete_number', resourceId: '7:41', targetTrunkId: null, releaseTrunkIds: [], waitForCalls: false, attempts: 0, createdAt: at(0) });
+      expect(await Promise.all([queue.addDeleteIntent('7:41', at(6), at(1)), queue.addDeleteIntent('7:41', at(6), at(1))])).toEqual([null, null]);
+      // Other numbers, and other actions on the same resource id, are not held back.
+      expect(await queue.addDeleteIntent('7:42', at(5), at(0))).not.toBeNull();
+      expect(await queue.add([{ action: 'delete_route', resourceId: '7:41' }], at(5), at(0))).toHaveLength(1);
+      expect((await queue.pending()).filter((t) => t.resourceId === '7:41')).toHaveLength(2);
+
+      await queue.complete(first!.id);
+      expect(await queue.addDeleteIntent('7:41', at(8), at(7))).toMatchObject({ action: 'delete_number', resourceId: '7:41', createdAt: at(7) });
+    });
   });
 }

@@ -23,6 +23,12 @@ export class InMemoryProvisioningCleanupQueue implements ProvisioningCleanupQueu
     });
   }
 
+  async addDeleteIntent(resourceId: string, dueAt: Date, now: Date): Promise<CleanupTask | null> {
+    if ([...this.tasks.values()].some((q) => q.task.action === 'delete_number' && q.task.resourceId === resourceId)) return null;
+    const [task] = await this.add([{ action: 'delete_number', resourceId }], dueAt, now);
+    return task;
+  }
+
   async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<CleanupTask[]> {
     const due = this.ordered().filter((q) => q.nextAttemptAt.getTime() <= now.getTime()).slice(0, limit);
     for (const q of due) q.nextAttemptAt = new Date(leaseUntil);

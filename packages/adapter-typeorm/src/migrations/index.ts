@@ -30,6 +30,7 @@ import { PhoneNumberDeleteIntent1795840000000 } from './1795840000000-phone-numb
 import { KnowledgeSearchLog1795850000000 } from './1795850000000-knowledge-search-log';
 import { KnowledgeEmbeddings1795850001000 } from './1795850001000-knowledge-embeddings';
 import { KnowledgeVectorSearch1795890000000 } from './1795890000000-knowledge-vector-search';
+import { PhoneNumberDeleteOnce1795940000000 } from './1795940000000-phone-number-delete-once';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -68,4 +69,5 @@ export const migrations = [
   KnowledgeSearchLog1795850000000,
   KnowledgeEmbeddings1795850001000,
   KnowledgeVectorSearch1795890000000,
+  PhoneNumberDeleteOnce1795940000000,
 ];

@@ -109,7 +109,10 @@ export const sipProvisioningCleanup = record<SipProvisioningCleanupRecord>({
     created_at: timestamptz(),
   },
   checks: [columnCheck('sip_provisioning_cleanup', 'action', `action IN ('delete_trunk', 'delete_route', 'point_route', 'delete_number')`)],
-  indices: [{ name: 'sip_provisioning_cleanup_due_idx', columns: ['next_attempt_at', 'id'] }],
+  indices: [
+    { name: 'sip_provisioning_cleanup_due_idx', columns: ['next_attempt_at', 'id'] },
+    { name: 'sip_provisioning_cleanup_one_delete', columns: ['resource_id'], unique: true, where: `action = 'delete_number'` },
+  ],
 });
 
 export const telephonyRecords = [phoneNumbers, sipTrunks, sipProvisioningCleanup];

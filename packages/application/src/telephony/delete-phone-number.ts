@@ -22,7 +22,8 @@ export interface DeletePhoneNumberDeps {
  * provider trunks; then the number is unassigned from the account's assistants.
  *
  * No transaction is open while the provider answers:
- * 1. the intent is stored as a `delete_number` clean-up task leased to this request;
+ * 1. the intent is stored as a `delete_number` clean-up task leased to this request — one per number,
+ *    so of two deletes at once only the first calls the provider and the other answers not found;
  * 2. the provider releases the number or deletes the route — if it refuses, the task is dropped,
  *    the row stays and nothing changed (500);
  * 3. one short transaction deletes the row, closes the task and leases the trunks' deletion, which
@@ -37,7 +38,9 @@ export class DeletePhoneNumber {
     const number = await this.d.numbers.find(userId, id);
     if (!number) return err('not_found');
     const trunk = number.type === 'sip' ? await this.d.trunks.find(userId, id) : null;
-    const [intent] = await this.d.cleanup.lease([{ action: 'delete_number', resourceId: `${userId}:${id}` }]);
+    const intent = await this.d.cleanup.leaseDeleteIntent(`${userId}:${id}`);
+    // Another request is deleting this number: only one may call the provider, and its outcome is this one's.
+    if (!intent) return err('not_found');
     try {
       await this.releaseAtProvider(userId, number, trunk);
     } catch (e) {

@@ -41,6 +41,12 @@ export class ProvisioningCleanup {
     return this.queue.add(tasks, new Date(now.getTime() + CLEANUP_LEASE_MS), now);
   }
 
+  /** Stores a delete intent leased to the caller; null when the number's delete is under way already. */
+  leaseDeleteIntent(resourceId: string): Promise<CleanupTask | null> {
+    const now = this.clock.now();
+    return this.queue.addDeleteIntent(resourceId, new Date(now.getTime() + CLEANUP_LEASE_MS), now);
+  }
+
   /** Drops a task that is done or no longer wanted (a delete intent the provider refused). */
   forget(id: number): Promise<void> {
     return this.queue.complete(id);

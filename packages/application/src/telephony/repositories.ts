@@ -106,6 +106,11 @@ export type NewCleanupTask = Pick<CleanupTask, 'action' | 'resourceId'> & Partia
 export interface ProvisioningCleanupQueue {
   /** Tasks become due at `dueAt`. */
   add(tasks: readonly NewCleanupTask[], dueAt: Date, now: Date): Promise<CleanupTask[]>;
+  /**
+   * A `delete_number` intent, unless one for the same number is stored already (another delete is under
+   * way, or a dead one is left for the job): then null, and nothing is stored.
+   */
+  addDeleteIntent(resourceId: string, dueAt: Date, now: Date): Promise<CleanupTask | null>;
   /** Takes due tasks for this worker: they are not due again before `leaseUntil`. */
   claimDue(now: Date, leaseUntil: Date, limit: number): Promise<CleanupTask[]>;
   complete(id: number): Promise<void>;

@@ -84,3 +84,33 @@ it('a process that dies after the provider answered leaves an intent the clean-u
   await t.db.dataSource.query(`UPDATE sip_provisioning_cleanup SET next_attempt_at = now() - interval '1 second'`);
   expect(await cleanup.runDue()).toBe(0);
 });
+
+it('two deletes of one number at once call the provider once: one is answered 200, the other 404', async () => {
+  const trunk = await createTrunk();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  const arrivals: (() => void)[] = [];
+  const arrived = (n: number) => new Promise<void>((resolve) => { arrivals[n] = resolve; });
+  const [firstArrived, secondArrived] = [arrived(0), arrived(1)];
+  let entered = 0;
+  const deleteRoute = sip.deleteInboundRoute.bind(sip);
+  const calls = jest.spyOn(sip, 'deleteInboundRoute').mockImplementation(async (routeId) => {
+    arrivals[entered++]?.();
+    await held;
+    return deleteRoute(routeId);
+  });
+  const first = t.http.delete(`/api/user/phone-numbers/${trunk.id}`).set(owner.auth).then((r) => r);
+  await firstArrived;
+  // The first request is at the provider; the second arrives while it waits there.
+  const second = t.http.delete(`/api/user/phone-numbers/${trunk.id}`).set(owner.auth).then((r) => r);
+  await Promise.race([second, secondArrived]);
+  release();
+  const answers = await Promise.all([first, second]);
+  expect(answers.map((r) => [r.status, r.body])).toEqual([
+    [200, { message: 'Phone number deleted successfully.' }],
+    [404, { error: 'Phone number not found.' }],
+  ]);
+  expect(calls).toHaveBeenCalledTimes(1);
+  expect(await pendingIntents()).toEqual([]);
+  expect(await numbers.find(owner.id, trunk.id)).toBeNull();
+});

@@ -37,6 +37,16 @@ export class TypeormProvisioningCleanupQueue implements ProvisioningCleanupQueue
     return out;
   }
 
+  async addDeleteIntent(resourceId: string, dueAt: Date, now: Date): Promise<CleanupTask | null> {
+    const rows = await this.db.query<TaskRow>(
+      `INSERT INTO sip_provisioning_cleanup (action, resource_id, release_trunk_ids, next_attempt_at, created_at)
+       VALUES ('delete_number', $1, '[]', $2, $3)
+       ON CONFLICT (resource_id) WHERE action = 'delete_number' DO NOTHING RETURNING ${COLUMNS}`,
+      [resourceId, dueAt, now],
+    );
+    return rows.length > 0 ? toTask(rows[0]) : null;
+  }
+
   async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<CleanupTask[]> {
     // Raw SQL: a SKIP LOCKED claim that moves the lease in the same statement, so workers never take the same task.
     const rows = await this.db.query<TaskRow>(
