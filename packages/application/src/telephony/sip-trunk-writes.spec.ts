@@ -1,17 +1,18 @@
 import { InMemoryPhoneNumbers, InMemoryProvisioningCleanupQueue, InMemoryUnitOfWork, ManualClock, RecordingLogger } from '@voiceplane/adapter-fakes';
 import { SecretCipher } from '../shared/secret-cipher';
 import { CreateSipTrunk } from './create-sip-trunk';
+import { UpdateSipTrunk } from './update-sip-trunk';
 import { InboundTrunkSpec, SipProvisioner } from './ports';
 import { ProvisioningCleanup } from './provisioning-cleanup';
 
-/** Creating a SIP trunk on the in-memory stores (proven by the telephony and clean-up queue contracts). */
+/** Creating and changing SIP trunks on the in-memory stores (proven by the telephony and clean-up queue contracts). */
 
 /** A provider that hands out ids and can be told to refuse one step. */
 class Provider implements SipProvisioner {
   readonly trunks = new Set<string>();
   readonly routes = new Map<string, string>();
   readonly inbound: InboundTrunkSpec[] = [];
-  refuse: 'outbound' | 'route' | 'delete' | null = null;
+  refuse: 'outbound' | 'route' | 'move' | 'delete' | null = null;
   private sequence = 0;
 
   async createInboundTrunk(spec: InboundTrunkSpec): Promise<string> {
@@ -32,6 +33,10 @@ class Provider implements SipProvisioner {
   }
 
   async pointInboundRoute(routeId: string, trunkId: string): Promise<void> {
+    if (this.refuse === 'move') {
+      this.refuse = null;
+      throw new Error('route move refused');
+    }
     this.routes.set(routeId, trunkId);
   }
 
@@ -66,8 +71,10 @@ function setup() {
   const uow = new InMemoryUnitOfWork();
   const cipher = new SecretCipher(async () => 'test-key');
   const cleanup = new ProvisioningCleanup(uow, provider, queue, clock, log);
-  const create = new CreateSipTrunk({ uow, trunks: phones.trunks, provisioner: provider, cleanup, cipher, clock, log });
-  return { phones, queue, provider, log, cipher, create };
+  const deps = { uow, trunks: phones.trunks, provisioner: provider, cleanup, cipher, clock, log };
+  const create = new CreateSipTrunk(deps);
+  const update = new UpdateSipTrunk(deps);
+  return { clock, phones, queue, provider, log, cipher, create, update };
 }
 
 describe('CreateSipTrunk', () => {
@@ -122,5 +129,57 @@ describe('CreateSipTrunk', () => {
     const [left] = [...s.provider.trunks];
     expect(await s.queue.pending()).toEqual([expect.objectContaining({ action: 'delete_trunk', resourceId: left })]);
     expect(await s.phones.trunks.list(1)).toEqual([]);
+  });
+});
+
+describe('UpdateSipTrunk', () => {
+  async function withTrunk() {
+    const s = setup();
+    const created = await s.create.execute(1, INPUT);
+    if (!created.ok) throw new Error(created.error.code);
+    s.clock.advance(60_000);
+    return { ...s, trunk: created.value };
+  }
+
+  it('answers not_found for another account before it looks at the body', async () => {
+    const s = await withTrunk();
+    expect(await s.update.execute({ userId: 2, id: s.trunk.id, changes: { ok: false, error: 'malformed' }, dryRun: false })).toEqual({ ok: false, error: { code: 'not_found' } });
+    expect(await s.update.execute({ userId: 1, id: s.trunk.id, changes: { ok: false, error: 'malformed' }, dryRun: false })).toEqual({ ok: false, error: { code: 'malformed' } });
+  });
+
+  it('stores a nickname without touching the provider, and a dry run changes nothing at all', async () => {
+    const s = await withTrunk();
+    const dry = await s.update.execute({ userId: 1, id: s.trunk.id, changes: { ok: true, value: { sipPassword: 'secret-2' } }, dryRun: true });
+    expect(dry.ok && dry.value.reprovision).toEqual({ inbound: true, outbound: true });
+    expect(await s.phones.trunks.find(1, s.trunk.id)).toEqual(s.trunk);
+    const trunksBefore = [...s.provider.trunks];
+    const renamed = await s.update.execute({ userId: 1, id: s.trunk.id, changes: { ok: true, value: { nickname: 'Berlin' } }, dryRun: false });
+    expect(renamed.ok && renamed.value.reprovision).toEqual({ inbound: false, outbound: false });
+    expect((await s.phones.trunks.find(1, s.trunk.id))?.nickname).toBe('Berlin');
+    expect([...s.provider.trunks]).toEqual(trunksBefore);
+  });
+
+  it('makes the new trunks before it breaks the old: route moved, new ids and password stored, old trunks retired', async () => {
+    const s = await withTrunk();
+    const updated = await s.update.execute({ userId: 1, id: s.trunk.id, changes: { ok: true, value: { sipPassword: 'secret-2' } }, dryRun: false });
+    if (!updated.ok) throw new Error(updated.error.code);
+    const t = updated.value.trunk;
+    expect(t.inboundTrunkId).not.toBe(s.trunk.inboundTrunkId);
+    expect(t.outboundTrunkId).not.toBe(s.trunk.outboundTrunkId);
+    expect(s.provider.routes.get(s.trunk.inboundRouteId)).toBe(t.inboundTrunkId);
+    expect([...s.provider.trunks]).toEqual([t.inboundTrunkId, t.outboundTrunkId]);
+    expect(await s.cipher.decrypt((await s.phones.trunks.find(1, s.trunk.id))!.sipPasswordCipher)).toBe('secret-2');
+    expect(await s.queue.pending()).toEqual([]);
+  });
+
+  it('takes the new trunks back and leaves the stored trunk as it was when the route cannot be moved', async () => {
+    const s = await withTrunk();
+    s.provider.refuse = 'move';
+    expect(await s.update.execute({ userId: 1, id: s.trunk.id, changes: { ok: true, value: { sipPassword: 'secret-2' } }, dryRun: false }))
+      .toEqual({ ok: false, error: { code: 'provisioning_failed' } });
+    expect(await s.phones.trunks.find(1, s.trunk.id)).toEqual(s.trunk);
+    expect(s.provider.routes.get(s.trunk.inboundRouteId)).toBe(s.trunk.inboundTrunkId);
+    expect([...s.provider.trunks]).toEqual([s.trunk.inboundTrunkId, s.trunk.outboundTrunkId]);
+    expect(await s.queue.pending()).toEqual([]);
   });
 });
