@@ -1,5 +1,6 @@
 export * from './shared/page';
 export * from './shared/loggable-error';
+export * from './shared/secret-cipher';
 export * from './ports/clock';
 export * from './ports/ids';
 export * from './ports/unit-of-work';

@@ -13,3 +13,14 @@ export const ACCOUNT_ANSWERS: AnswerTable<AccountRefusal> = {
   email_taken: { status: 409, body: { message: 'A user with this email already exists.' } },
   user_not_found: USER_NOT_FOUND,
 };
+
+/** The `message` of each successful account, API-key and operator write. */
+export const ACCOUNT_SUCCESS = {
+  loggedIn: 'Login successful.',
+  loggedOut: 'Logged out successfully.',
+  apiKeyCreated: 'API key created successfully.',
+  apiKeyDeleted: 'API key deleted successfully.',
+  balanceUpdated: 'Balance updated.',
+  planUpdated: 'Plan updated.',
+  userUpdated: 'User updated.',
+} as const;

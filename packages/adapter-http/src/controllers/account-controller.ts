@@ -6,7 +6,7 @@ import { CurrentAccount, Login, RateLimiter, TOKENS } from '@voiceplane/applicat
 import { Str } from '../validation';
 import { fail, parse, reply } from '../pipeline/responses';
 import { answer } from '../pipeline/answers';
-import { ACCOUNT_ANSWERS } from './account-answers';
+import { ACCOUNT_ANSWERS, ACCOUNT_SUCCESS } from './account-answers';
 import { principalOf } from '../pipeline/request-context';
 import { tooManyBody } from '../pipeline/families';
 import { presentMe } from '../presenters/account';
@@ -41,7 +41,7 @@ export class AccountController {
     if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
     const { token, expiresAt, user } = result.value;
     return reply(200, {
-      message: 'Login successful.',
+      message: ACCOUNT_SUCCESS.loggedIn,
       token,
       token_type: 'Bearer',
       expires_at: expiresAt.toISOString(),
@@ -54,7 +54,7 @@ export class AccountController {
   async postLogout(@Request() req: ExpressRequest) {
     const result = await this.account.logout(principalOf(req));
     if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
-    return reply(200, { message: 'Logged out successfully.' });
+    return reply(200, { message: ACCOUNT_SUCCESS.loggedOut });
   }
 
   @Doc({ summary: 'The authenticated account', tag: 'Account' })

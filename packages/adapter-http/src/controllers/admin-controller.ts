@@ -6,7 +6,7 @@ import { AdministerAccounts, BalanceService, CreateAccount, TOKENS } from '@voic
 import { Bool, Int, Num, Obj, PageQuery, pageOf, Str, validateDto } from '../validation';
 import { failValidation, parse, pathId, reply } from '../pipeline/responses';
 import { answer } from '../pipeline/answers';
-import { ACCOUNT_ANSWERS, USER_NOT_FOUND } from './account-answers';
+import { ACCOUNT_ANSWERS, ACCOUNT_SUCCESS, USER_NOT_FOUND } from './account-answers';
 import { requestIdOf } from '../pipeline/request-context';
 import { presentAdminUser, presentLedgerEntry, presentPlan } from '../presenters/account';
 import { pageEnvelope } from '../presenters/format';
@@ -102,7 +102,7 @@ export class AdminController {
     const body = parse(BalanceBody, req.body);
     const entry = await this.balances.adjust(userId, body.amount, body.note, requestIdOf(req));
     if (!entry) answer(ACCOUNT_ANSWERS, 'user_not_found');
-    return reply(200, { message: 'Balance updated.', total_balance: entry.balanceAfter, entry: presentLedgerEntry(entry) });
+    return reply(200, { message: ACCOUNT_SUCCESS.balanceUpdated, total_balance: entry.balanceAfter, entry: presentLedgerEntry(entry) });
   }
 
   @Doc({ summary: 'Change plan fields', tag: 'Admin', auth: 'admin', body: PlanBody })
@@ -110,7 +110,7 @@ export class AdminController {
   async updatePlan(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.accounts.changePlan(pathId(id, USER_NOT_FOUND), () => parsePlan(req.body, ''));
     if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
-    return reply(200, { message: 'Plan updated.', plan: presentPlan(result.value) });
+    return reply(200, { message: ACCOUNT_SUCCESS.planUpdated, plan: presentPlan(result.value) });
   }
 
   @Doc({ summary: 'Disable or enable a user', tag: 'Admin', auth: 'admin', body: StatusBody })
@@ -120,6 +120,6 @@ export class AdminController {
     const body = parse(StatusBody, req.body);
     const result = await this.accounts.setDisabled(userId, body.disabled);
     if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
-    return reply(200, { message: 'User updated.', data: presentAdminUser(result.value) });
+    return reply(200, { message: ACCOUNT_SUCCESS.userUpdated, data: presentAdminUser(result.value) });
   }
 }

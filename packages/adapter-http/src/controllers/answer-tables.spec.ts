@@ -14,6 +14,15 @@ import { presentSessionStatus } from './chatapp/chatapp-presenters';
 import { CHATAPP_CALL_ANSWERS, PERMISSION_READ_ANSWERS, PERMISSION_REQUEST_ANSWERS } from './chatapp-voice/chatapp-voice-answers';
 import { BILLING_INGRESS_ANSWERS, SANDBOX_SETTLE_ANSWERS, START_TOP_UP_ANSWERS } from './top-ups/top-up-answers';
 import { fieldErrors } from '../pipeline/field-messages';
+import { CALL_KNOWLEDGE_ANSWERS, KNOWLEDGE_BASE_ANSWERS, KNOWLEDGE_BASE_SUCCESS } from './knowledge-bases/knowledge-base-answers';
+import { INGRESS_ANSWERS } from './chatapp-providers/chatapp-ingress-answers';
+import { ACCOUNT_SUCCESS } from './account-answers';
+import { ASSISTANT_SUCCESS, groupSuccess } from './assistants/assistant-answers';
+import { AUTOMATION_SUCCESS, CONNECTION_SUCCESS, DATA_TABLE_SUCCESS } from './automations/automation-answers';
+import { TELEPHONY_SUCCESS } from './telephony/telephony-answers';
+import { TOOL_SUCCESS } from './tools/tool-answers';
+import { WEBHOOK_SUCCESS } from './webhooks/webhook-answers';
+import { CALL_MESSAGES } from './calls/call-messages';
 
 /** The literal answers, one or two per table. */
 describe('answer tables', () => {
@@ -202,5 +211,34 @@ describe('answer tables', () => {
     expect(answerFor(START_TOP_UP_ANSWERS, 'provider_unavailable')).toEqual({ status: 502, body: { message: 'The billing provider is unavailable.' } });
     expect(answerFor(SANDBOX_SETTLE_ANSWERS, { code: 'already_settled', status: 'succeeded' })).toEqual({ status: 409, body: { message: 'The top-up is already settled.' } });
     expect(answerFor(BILLING_INGRESS_ANSWERS, 'invalid_signature')).toEqual({ status: 400, body: { error: 'Invalid signature.' } });
+  });
+
+  it('answers knowledge bases and the runtime\'s searches', () => {
+    expect(answerFor(KNOWLEDGE_BASE_ANSWERS, { code: 'limit_reached', limit: 'bytes', max: 5 * 1024 * 1024 })).toEqual({
+      status: 422, body: { message: 'The given data was invalid.', errors: { type: ['Your plan allows at most 5 MB of documents across your knowledge bases.'] } },
+    });
+    expect(answerFor(KNOWLEDGE_BASE_ANSWERS, 'not_found')).toEqual({ status: 404, body: { error: 'Knowledgebase not found.' } });
+    expect(answerFor(CALL_KNOWLEDGE_ANSWERS, 'knowledge_base_not_found')).toEqual({ status: 404, body: { message: 'The call\'s assistant has no such knowledge base.' } });
+  });
+
+  it('answers the chat-app provider ingress in the error family', () => {
+    expect(answerFor(INGRESS_ANSWERS, 'unknown_provider')).toEqual({ status: 404, body: { error: 'Unknown provider.' } });
+    expect(answerFor(INGRESS_ANSWERS, 'invalid_signature')).toEqual({ status: 401, body: { error: 'Invalid signature.' } });
+  });
+
+  it('words successful writes as clients read them', () => {
+    expect(ACCOUNT_SUCCESS.loggedIn).toBe('Login successful.');
+    expect(ACCOUNT_SUCCESS.apiKeyDeleted).toBe('API key deleted successfully.');
+    expect(ASSISTANT_SUCCESS.updated).toBe('Assistant updated successfully');
+    expect(groupSuccess('Folder').deleted).toBe('Folder deleted successfully');
+    expect(groupSuccess('Label').created).toBe('Label created successfully');
+    expect(AUTOMATION_SUCCESS.restored(2, 4, 'disabled')).toBe('Version 2 is live again as version 4. The automation stays disabled.');
+    expect(CONNECTION_SUCCESS.deleted).toBe('Connection deleted successfully');
+    expect(DATA_TABLE_SUCCESS.rowsAdded).toBe('Rows added successfully');
+    expect(CALL_MESSAGES.initiated).toBe('Call initiated successfully');
+    expect(TELEPHONY_SUCCESS.dryRun).toBe('Dry run: no changes were made.');
+    expect(TOOL_SUCCESS.created).toBe('Tool created successfully');
+    expect(WEBHOOK_SUCCESS.secretRotated).toBe('Signing secret rotated.');
+    expect(KNOWLEDGE_BASE_SUCCESS.knowledgeBaseDeleted).toBe('Knowledgebase deleted successfully');
   });
 });

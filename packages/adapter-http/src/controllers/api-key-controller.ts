@@ -5,7 +5,7 @@ import { ManageApiKeys, TOKENS } from '@voiceplane/application';
 import { Str } from '../validation';
 import { parse, pathId, reply } from '../pipeline/responses';
 import { answer } from '../pipeline/answers';
-import { ACCOUNT_ANSWERS, API_KEY_NOT_FOUND } from './account-answers';
+import { ACCOUNT_ANSWERS, ACCOUNT_SUCCESS, API_KEY_NOT_FOUND } from './account-answers';
 import { principalOf } from '../pipeline/request-context';
 import { presentApiKey } from '../presenters/account';
 import { Doc } from '../openapi/route-doc';
@@ -25,7 +25,7 @@ export class ApiKeyController {
     const body = parse(CreateApiKeyBody, req.body);
     const { key, token } = await this.keys.create(principalOf(req).userId, body.name);
     return reply(201, {
-      message: 'API key created successfully.',
+      message: ACCOUNT_SUCCESS.apiKeyCreated,
       api_key: { id: key.id, name: key.name, token, created_at: key.createdAt.toISOString() },
     });
   }
@@ -42,6 +42,6 @@ export class ApiKeyController {
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.keys.delete(principalOf(req).userId, pathId(id, API_KEY_NOT_FOUND));
     if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
-    return reply(200, { message: 'API key deleted successfully.' });
+    return reply(200, { message: ACCOUNT_SUCCESS.apiKeyDeleted });
   }
 }

@@ -4,7 +4,8 @@ import { Clock } from '../ports/clock';
 import { Ids } from '../ports/ids';
 import { AutomationEngine, pinned } from './automation-engine';
 import { Automation, AutomationRepository, AutomationToolBinding, AutomationVersion, BindingType } from './ports';
-import { CheckedParams, Outcome, refused, TemplateChecks } from './template-checks';
+import { TemplateChecks } from './template-checks';
+import { CheckedParams, Outcome, refused } from './template-outcome';
 import { VersionPublisher, webhookUrlOf } from './version-publisher';
 
 export interface ApplyTemplateRequest {

@@ -6,6 +6,7 @@ export * from './apply-template';
 export * from './automation-triggers';
 export * from './check-connection';
 export * from './template-checks';
+export * from './template-outcome';
 export * from './version-publisher';
 export * from './update-flow';
 export * from './restore-flow';

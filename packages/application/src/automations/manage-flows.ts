@@ -2,7 +2,7 @@ import { AssistantRepository } from '../assistants/ports';
 import { Clock } from '../ports/clock';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { Automation, AutomationRepository, AutomationToolBinding } from './ports';
-import { Outcome, refused } from './template-checks';
+import { Outcome, refused } from './template-outcome';
 
 export type EnableRefusal =
   | { readonly code: 'not_found' }

@@ -3,7 +3,8 @@ import { AssistantRepository } from '../assistants/ports';
 import { Clock } from '../ports/clock';
 import { Ids } from '../ports/ids';
 import { Automation, AutomationRepository, AutomationVersion, RollbackFaults } from './ports';
-import { GoneResource, Outcome, refused, TemplateChecks } from './template-checks';
+import { TemplateChecks } from './template-checks';
+import { GoneResource, Outcome, refused } from './template-outcome';
 import { VersionPublisher } from './version-publisher';
 
 export type RestoreRefusal =

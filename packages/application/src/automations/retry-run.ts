@@ -1,7 +1,7 @@
 import { AutomationRun, checkRetry, findTemplate } from '@voiceplane/domain';
 import { AutomationEngine } from './automation-engine';
 import { AutomationRepository, AutomationRunRepository } from './ports';
-import { Outcome, refused } from './template-checks';
+import { Outcome, refused } from './template-outcome';
 
 export type RetryRefusal =
   | { readonly code: 'not_found' }

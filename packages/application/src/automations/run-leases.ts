@@ -1,6 +1,6 @@
 import { WorkLogger } from '../events/ports';
 import { Clock } from '../ports/clock';
-import type { AutomationEngine } from './automation-engine';
+import type { AutomationRun } from '@voiceplane/domain';
 import { AutomationRunRepository, RunLease } from './ports';
 
 /** A worker holds a run for this long without renewing; it renews every third of it. */
@@ -65,10 +65,16 @@ export class RunLeases {
  * `worker_lost` past its execution limit. Claims are compare-and-set with SKIP LOCKED, so of
  * several sweepers on several instances each run goes to exactly one.
  */
+/** What the sweeper needs of the engine (the AutomationEngine): its lease, and taking a run over. */
+export interface RunTakeOver {
+  readonly leases: RunLeases;
+  takeOver(automationId: string, run: AutomationRun): Promise<unknown>;
+}
+
 export class AutomationRunSweeper {
   constructor(
     private readonly runs: AutomationRunRepository,
-    private readonly engine: AutomationEngine,
+    private readonly engine: RunTakeOver,
     private readonly clock: Clock,
     private readonly log: Pick<WorkLogger, 'error' | 'warn'>,
   ) {}

@@ -1,7 +1,7 @@
 import { AutomationTemplate, JsonObject, JsonValue, ParamSpec, TemplateParams, TemplateResource } from '@voiceplane/domain';
 import { AutomationChatapp, AutomationToolBinding, ConnectionRepository, DataTableRepository } from './ports';
-import type { CheckedParams, GoneResource, Outcome } from './template-checks';
-import { refused } from './template-checks';
+import type { CheckedParams, GoneResource, Outcome } from './template-outcome';
+import { refused } from './template-outcome';
 
 export interface ResourceCheckRequest {
   readonly template: AutomationTemplate;

@@ -3,7 +3,7 @@ import { Clock } from '../ports/clock';
 import { Ids } from '../ports/ids';
 import { AppliedTemplate, ApplyTemplateStages, lastOutput, testVersion } from './apply-template';
 import { AutomationChanges, AutomationRepository, AutomationVersion } from './ports';
-import { ApplyRefusal, Outcome, refused } from './template-checks';
+import { ApplyRefusal, Outcome, refused } from './template-outcome';
 import { webhookUrlOf } from './version-publisher';
 
 export interface UpdateFlowRequest {

@@ -1,5 +1,5 @@
 import { Sender } from '@voiceplane/domain';
-import { SecretCipher } from '../telephony/secret-cipher';
+import { SecretCipher } from '../shared/secret-cipher';
 import { SenderRepository } from './ports';
 import { ProviderSender, WhatsappCredentials } from './provider-ports';
 

@@ -1,6 +1,5 @@
 export * from './ports';
 export * from './repositories';
-export * from './secret-cipher';
 export * from './provisioning-cleanup';
 export * from './provisioning-attempt';
 export * from './create-sip-trunk';

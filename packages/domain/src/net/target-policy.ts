@@ -164,7 +164,7 @@ function groupsOf(text: string): number[] | null {
   for (let i = 0; i < pieces.length; i++) {
     const piece = pieces[i];
     if (i === pieces.length - 1 && piece.includes('.')) {
-      // Only strict dotted-decimal is valid here (RFC 4291 §2.2), unlike a bare IPv4 host.
+      // Only strict dotted-decimal is valid here (RFC 4291, section 2.2), unlike a bare IPv4 host.
       if (!DOTTED_QUAD.test(piece)) return null;
       const v4 = parseIPv4(piece) as number;
       groups.push(v4 >>> 16, v4 & 0xffff);

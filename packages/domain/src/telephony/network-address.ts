@@ -8,7 +8,7 @@ const IPV4 = `${OCTET}(?:\\.${OCTET}){3}`;
 
 const H16 = '[0-9A-Fa-f]{1,4}';
 const LS32 = `(?:${H16}:${H16}|${IPV4})`;
-/** Up to `n + 1` groups before a `::` (RFC 3986 §3.2.2 grammar). */
+/** Up to `n + 1` groups before a `::` (RFC 3986 section 3.2.2 grammar). */
 const before = (n: number) => `(?:(?:${H16}:){0,${n}}${H16})?`;
 const IPV6 = `(?:${[
   `(?:${H16}:){6}${LS32}`,

@@ -67,7 +67,7 @@ export function judgeAttempt(outcome: AttemptOutcome, attemptNumber: number, max
 }
 
 /**
- * `Retry-After` as seconds from `now`: delta-seconds or an HTTP date (RFC 9110 §10.2.3). Null when
+ * `Retry-After` as seconds from `now`: delta-seconds or an HTTP date (RFC 9110, section 10.2.3). Null when
  * absent or unreadable; a date in the past is 0.
  */
 export function retryAfterSeconds(header: string | undefined, now: Date): number | null {

@@ -7,7 +7,7 @@ import { Bool, Int, Str } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
 import { ACCOUNT_ANSWERS, USER_NOT_FOUND } from '../account-answers';
-import { ASSISTANT_NOT_FOUND } from './assistant-answers';
+import { ASSISTANT_NOT_FOUND, ASSISTANT_SUCCESS } from './assistant-answers';
 import { Doc } from '../../openapi/route-doc';
 import { presentEventType } from './presenters';
 import { presentKnowledgeBase } from '../knowledge-bases/presenters';
@@ -46,7 +46,7 @@ export class AssistantAdminController {
     const body = parse(ComplianceBody, req.body);
     const reason = body.reason ?? null;
     if (!(await this.admin.setCompliance(assistantId, body.blocked, reason)).ok) refuse(ASSISTANT_NOT_FOUND);
-    return reply(200, { message: 'Compliance status updated.', data: { assistant_id: assistantId, compliance_blocked: body.blocked, reason } });
+    return reply(200, { message: ASSISTANT_SUCCESS.complianceUpdated, data: { assistant_id: assistantId, compliance_blocked: body.blocked, reason } });
   }
 
   @Doc({ summary: 'Create a knowledge base for a user', tag, auth: 'admin', body: KnowledgeBaseBody, success: 201 })

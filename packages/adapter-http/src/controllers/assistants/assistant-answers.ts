@@ -43,3 +43,20 @@ export function groupAnswers(noun: 'Folder' | 'Label'): AnswerTable<GroupUpdateR
 export const REFERENCE_DATA_ANSWERS: AnswerTable<ReferenceDataRefusal> = {
   unknown_language: invalid({ language_id: ['The selected language id is invalid.'] }),
 };
+
+/** The `message` of each successful assistant write. */
+export const ASSISTANT_SUCCESS = {
+  created: 'Assistant created successfully',
+  updated: 'Assistant updated successfully',
+  deleted: 'Assistant deleted successfully',
+  activated: 'Assistant activated successfully',
+  deactivated: 'Assistant deactivated successfully',
+  webhookEnabled: 'Webhook enabled successfully',
+  webhookDisabled: 'Webhook disabled successfully',
+  complianceUpdated: 'Compliance status updated.',
+} as const;
+
+/** The `message` of each successful folder or label write, with its noun. */
+export function groupSuccess(noun: 'Folder' | 'Label'): { readonly created: string; readonly updated: string; readonly deleted: string } {
+  return { created: `${noun} created successfully`, updated: `${noun} updated successfully`, deleted: `${noun} deleted successfully` };
+}

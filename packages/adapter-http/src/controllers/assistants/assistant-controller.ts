@@ -13,7 +13,7 @@ import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
 import { AssistantFields, CreateAssistantBody, parseAssistantBody } from './assistant-body';
 import { presentAssistant, presentAssistantSummary, presentOutboundAssistant } from './presenters';
-import { ACTIVATION_ANSWERS, ASSISTANT_NOT_FOUND, saveAnswers } from './assistant-answers';
+import { ACTIVATION_ANSWERS, ASSISTANT_NOT_FOUND, ASSISTANT_SUCCESS, saveAnswers } from './assistant-answers';
 
 /**
  * Both lists take the same filters: declared once, after the base's fields so the
@@ -51,7 +51,7 @@ export class AssistantController {
     const { changes, errors } = parseAssistantBody(req.body, 'create');
     const result = await this.save.create({ userId: principalOf(req).userId, changes, malformedFields: Object.keys(errors) });
     if (!result.ok) answer(saveAnswers(errors), result.error);
-    return reply(201, { message: 'Assistant created successfully', data: presentAssistantSummary(result.value) });
+    return reply(201, { message: ASSISTANT_SUCCESS.created, data: presentAssistantSummary(result.value) });
   }
 
   @Doc({ summary: 'Update an assistant: only sent fields change; null clears; a mode change resets mode settings', tag, body: AssistantFields })
@@ -61,7 +61,7 @@ export class AssistantController {
     const { changes, errors } = parseAssistantBody(req.body, 'update');
     const result = await this.save.update({ userId: principalOf(req).userId, assistantId, changes, malformedFields: Object.keys(errors) });
     if (!result.ok) answer(saveAnswers(errors), result.error);
-    return reply(200, { message: 'Assistant updated successfully', data: presentAssistantSummary(result.value) });
+    return reply(200, { message: ASSISTANT_SUCCESS.updated, data: presentAssistantSummary(result.value) });
   }
 
   @Doc({ summary: 'Get an assistant (full record)', tag })
@@ -101,7 +101,7 @@ export class AssistantController {
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const deleted = await this.deletion.execute(principalOf(req).userId, pathId(id, ASSISTANT_NOT_FOUND));
     if (!deleted) refuse(ASSISTANT_NOT_FOUND);
-    return reply(200, { message: 'Assistant deleted successfully' });
+    return reply(200, { message: ASSISTANT_SUCCESS.deleted });
   }
 
   @Doc({ summary: 'Activate (takes inbound calls and chat replies)', tag })
@@ -109,7 +109,7 @@ export class AssistantController {
   async activate(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.statuses.activate(principalOf(req).userId, pathId(id, ASSISTANT_NOT_FOUND));
     if (!result.ok) answer(ACTIVATION_ANSWERS, result.error);
-    return reply(200, { message: 'Assistant activated successfully', data: presentAssistantSummary(result.value) });
+    return reply(200, { message: ASSISTANT_SUCCESS.activated, data: presentAssistantSummary(result.value) });
   }
 
   @Doc({ summary: 'Deactivate', tag })
@@ -117,6 +117,6 @@ export class AssistantController {
   async deactivate(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.statuses.deactivate(principalOf(req).userId, pathId(id, ASSISTANT_NOT_FOUND));
     if (!result.ok) refuse(ASSISTANT_NOT_FOUND);
-    return reply(200, { message: 'Assistant deactivated successfully', data: presentAssistantSummary(result.value) });
+    return reply(200, { message: ASSISTANT_SUCCESS.deactivated, data: presentAssistantSummary(result.value) });
   }
 }

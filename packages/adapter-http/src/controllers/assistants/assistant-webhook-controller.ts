@@ -6,7 +6,7 @@ import { Id, Str } from '../../validation';
 import { parse, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
-import { WEBHOOK_SWITCH_ANSWERS } from './assistant-answers';
+import { ASSISTANT_SUCCESS, WEBHOOK_SWITCH_ANSWERS } from './assistant-answers';
 import { Doc } from '../../openapi/route-doc';
 
 class DisableWebhookBody {
@@ -30,7 +30,7 @@ export class AssistantWebhookController {
     const body = parse(DisableWebhookBody, req.body);
     const result = await this.webhooks.disable(principalOf(req).userId, body.assistant_id);
     if (!result.ok) answer(WEBHOOK_SWITCH_ANSWERS, result.error);
-    return reply(200, { message: 'Webhook disabled successfully', data: [] });
+    return reply(200, { message: ASSISTANT_SUCCESS.webhookDisabled, data: [] });
   }
 
   @Doc({ summary: 'Send post-call webhooks to a URL', tag, body: EnableWebhookBody })
@@ -39,6 +39,6 @@ export class AssistantWebhookController {
     const body = parse(EnableWebhookBody, req.body);
     const result = await this.webhooks.enable(principalOf(req).userId, body.assistant_id, body.webhook_url);
     if (!result.ok) answer(WEBHOOK_SWITCH_ANSWERS, result.error);
-    return reply(200, { message: 'Webhook enabled successfully', data: [] });
+    return reply(200, { message: ASSISTANT_SUCCESS.webhookEnabled, data: [] });
   }
 }

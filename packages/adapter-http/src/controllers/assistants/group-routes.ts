@@ -4,7 +4,7 @@ import { GroupUpdateRefusal, ManageGroups } from '@voiceplane/application';
 import { PageQuery, pageOf, Str, validateDto } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer, answerFor, AnswerTable } from '../../pipeline/answers';
-import { groupAnswers } from './assistant-answers';
+import { groupAnswers, groupSuccess } from './assistant-answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { presentGroup } from './presenters';
@@ -25,16 +25,18 @@ export class UpdateGroupBody {
  */
 export class GroupRoutes {
   private readonly answers: AnswerTable<GroupUpdateRefusal>;
+  private readonly success: ReturnType<typeof groupSuccess>;
 
-  constructor(private readonly groups: ManageGroups, private readonly noun: 'Folder' | 'Label') {
+  constructor(private readonly groups: ManageGroups, noun: 'Folder' | 'Label') {
     this.answers = groupAnswers(noun);
+    this.success = groupSuccess(noun);
   }
 
   async create(req: ExpressRequest) {
     const body = parse(CreateGroupBody, req.body);
     const result = await this.groups.create(principalOf(req).userId, { name: body.name, color: body.color ?? null });
     if (!result.ok) answer(this.answers, result.error);
-    return reply(201, { message: `${this.noun} created successfully`, data: presentGroup(result.value) });
+    return reply(201, { message: this.success.created, data: presentGroup(result.value) });
   }
 
   async list(req: ExpressRequest) {
@@ -50,12 +52,12 @@ export class GroupRoutes {
     const changes = body.ok ? ok({ name: body.value.name, color: body.value.color }) : err(body.errors);
     const result = await this.groups.update(principalOf(req).userId, id, changes);
     if (!result.ok) answer(this.answers, result.error);
-    return reply(200, { message: `${this.noun} updated successfully`, data: presentGroup(result.value) });
+    return reply(200, { message: this.success.updated, data: presentGroup(result.value) });
   }
 
   async remove(req: ExpressRequest, rawId: string) {
     const result = await this.groups.delete(principalOf(req).userId, pathId(rawId, answerFor(this.answers, 'not_found')));
     if (!result.ok) answer(this.answers, result.error);
-    return reply(200, { message: `${this.noun} deleted successfully` });
+    return reply(200, { message: this.success.deleted });
   }
 }

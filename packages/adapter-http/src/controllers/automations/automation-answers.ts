@@ -140,3 +140,28 @@ function triggerEventOf(templateKey: string): string {
   const trigger = TEMPLATE_CATALOGUE.find((t) => t.key === templateKey)?.trigger;
   return trigger?.kind === 'trigger.assistant_event' ? trigger.event : 'call.ended';
 }
+
+/** The `message` of each successful connection write. */
+export const CONNECTION_SUCCESS = {
+  created: 'Connection created successfully',
+  updated: 'Connection updated successfully',
+  deleted: 'Connection deleted successfully',
+} as const;
+
+/** The `message` of each successful data-table write. */
+export const DATA_TABLE_SUCCESS = {
+  tableCreated: 'Table created successfully',
+  tableDeleted: 'Table deleted successfully',
+  rowsAdded: 'Rows added successfully',
+  rowUpdated: 'Row updated successfully',
+  rowDeleted: 'Row deleted successfully',
+} as const;
+
+/** The `message` (or restore `note`) of each successful automation write. */
+export const AUTOMATION_SUCCESS = {
+  enabled: 'Automation enabled.',
+  disabled: 'Automation disabled.',
+  deleted: 'Automation deleted.',
+  restored: (restored: number, copy: number, status: string) =>
+    `Version ${restored} is live again as version ${copy}. The automation stays ${status}.`,
+} as const;

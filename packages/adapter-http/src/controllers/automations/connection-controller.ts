@@ -8,7 +8,7 @@ import { answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { ConnectionFieldsBody, CreateConnectionBody } from './automation-bodies';
-import { CONNECTION_ANSWERS, CONNECTION_NOT_FOUND } from './automation-answers';
+import { CONNECTION_ANSWERS, CONNECTION_NOT_FOUND, CONNECTION_SUCCESS } from './automation-answers';
 import { presentConnection } from './automation-presenters';
 
 const BASE = '/api/user/automate/connections';
@@ -36,7 +36,7 @@ export class ConnectionController {
       ...inputOf(body), name: body.name, baseUrl: body.base_url, authType: body.auth_type,
     });
     if (!result.ok) answer(CONNECTION_ANSWERS, result.error);
-    return reply(201, { message: 'Connection created successfully', data: presentConnection(result.value) });
+    return reply(201, { message: CONNECTION_SUCCESS.created, data: presentConnection(result.value) });
   }
 
   @Doc({ summary: 'Change a connection', tag: 'Automations', body: ConnectionFieldsBody })
@@ -45,7 +45,7 @@ export class ConnectionController {
     const changesOf = () => inputOf(parse(ConnectionFieldsBody, req.body, 'standard', { partial: true, targetPolicy: this.policy }));
     const result = await this.connections.update(principalOf(req).userId, pathId(id, CONNECTION_NOT_FOUND), changesOf);
     if (!result.ok) answer(CONNECTION_ANSWERS, result.error);
-    return reply(200, { message: 'Connection updated successfully', data: presentConnection(result.value) });
+    return reply(200, { message: CONNECTION_SUCCESS.updated, data: presentConnection(result.value) });
   }
 
   @Doc({ summary: 'Delete a connection', tag: 'Automations' })
@@ -53,7 +53,7 @@ export class ConnectionController {
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.connections.delete(principalOf(req).userId, pathId(id, CONNECTION_NOT_FOUND));
     if (!result.ok) answer(CONNECTION_ANSWERS, result.error);
-    return reply(200, { message: 'Connection deleted successfully' });
+    return reply(200, { message: CONNECTION_SUCCESS.deleted });
   }
 
   @Doc({ summary: 'Call the base URL with the credentials and record the status', tag: 'Automations' })

@@ -9,7 +9,7 @@ import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
 import { AddRowsBody, CreateTableBody, UpdateRowBody } from './automation-bodies';
-import { DATA_TABLE_ANSWERS, ROW_NOT_FOUND, TABLE_NOT_FOUND } from './automation-answers';
+import { DATA_TABLE_ANSWERS, DATA_TABLE_SUCCESS, ROW_NOT_FOUND, TABLE_NOT_FOUND } from './automation-answers';
 import { presentRow, presentTable } from './automation-presenters';
 
 const BASE = '/api/user/automate/tables';
@@ -34,7 +34,7 @@ export class DataTableController {
     const input = { name: shape.ok ? shape.value.name : undefined, columns: isPlainObject(req.body) ? req.body.columns : undefined };
     const result = await this.tables.create(principalOf(req).userId, input, shape.ok ? {} : shape.errors);
     if (!result.ok) answer(DATA_TABLE_ANSWERS, result.error);
-    return reply(201, { message: 'Table created successfully', data: presentTable(result.value) });
+    return reply(201, { message: DATA_TABLE_SUCCESS.tableCreated, data: presentTable(result.value) });
   }
 
   @Doc({ summary: 'Get a data table', tag: 'Automations' })
@@ -50,7 +50,7 @@ export class DataTableController {
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.tables.delete(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND));
     if (!result.ok) answer(DATA_TABLE_ANSWERS, result.error);
-    return reply(200, { message: 'Table deleted successfully' });
+    return reply(200, { message: DATA_TABLE_SUCCESS.tableDeleted });
   }
 
   @Doc({ summary: 'List rows, id ascending', tag: 'Automations', query: PageQuery })
@@ -68,7 +68,7 @@ export class DataTableController {
     const rowsOf = () => parse(AddRowsBody, req.body).rows.map((row) => row.values);
     const result = await this.tables.addRows(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), rowsOf);
     if (!result.ok) answer(DATA_TABLE_ANSWERS, result.error);
-    return reply(201, { message: 'Rows added successfully', data: result.value.map(presentRow) });
+    return reply(201, { message: DATA_TABLE_SUCCESS.rowsAdded, data: result.value.map(presentRow) });
   }
 
   @Doc({ summary: 'Change some values of a row', tag: 'Automations', body: UpdateRowBody })
@@ -78,7 +78,7 @@ export class DataTableController {
     const changeOf = () => ({ rowId: pathId(rowId, ROW_NOT_FOUND), values: parse(UpdateRowBody, req.body).values });
     const result = await this.tables.updateRow(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), changeOf);
     if (!result.ok) answer(DATA_TABLE_ANSWERS, result.error);
-    return reply(200, { message: 'Row updated successfully', data: presentRow(result.value) });
+    return reply(200, { message: DATA_TABLE_SUCCESS.rowUpdated, data: presentRow(result.value) });
   }
 
   @Doc({ summary: 'Delete a row', tag: 'Automations' })
@@ -86,6 +86,6 @@ export class DataTableController {
   async deleteRow(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'row_id' }) rowId: string) {
     const result = await this.tables.deleteRow(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), () => pathId(rowId, ROW_NOT_FOUND));
     if (!result.ok) answer(DATA_TABLE_ANSWERS, result.error);
-    return reply(200, { message: 'Row deleted successfully' });
+    return reply(200, { message: DATA_TABLE_SUCCESS.rowDeleted });
   }
 }

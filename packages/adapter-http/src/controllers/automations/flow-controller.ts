@@ -9,7 +9,7 @@ import { pageEnvelope } from '../../presenters/format';
 import { pageOf } from '../../validation';
 import { Doc } from '../../openapi/route-doc';
 import { FlowsQuery, readTemplateBody, UpdateFlowBody } from './automation-bodies';
-import { ENABLE_ANSWERS, FLOW_NOT_FOUND, isPublicId, RESTORE_ANSWERS, RUNS_AUTOMATION_NOT_FOUND, UPDATE_ANSWERS } from './automation-answers';
+import { AUTOMATION_SUCCESS, ENABLE_ANSWERS, FLOW_NOT_FOUND, isPublicId, RESTORE_ANSWERS, RUNS_AUTOMATION_NOT_FOUND, UPDATE_ANSWERS } from './automation-answers';
 import { presentApplied, presentAutomation, presentVersion } from './automation-presenters';
 
 const BASE = '/api/user/automate/flows';
@@ -62,7 +62,7 @@ export class FlowController {
     if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);
     const result = await this.manage.enable(principalOf(req).userId, id);
     if (!result.ok) answer(ENABLE_ANSWERS, result.error);
-    return reply(200, { message: 'Automation enabled.', data: presentAutomation(await this.queries.view(result.value)) });
+    return reply(200, { message: AUTOMATION_SUCCESS.enabled, data: presentAutomation(await this.queries.view(result.value)) });
   }
 
   @Doc({ summary: 'Disable an automation (idempotent)', tag: 'Automations' })
@@ -70,14 +70,14 @@ export class FlowController {
   async disable(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const disabled = isPublicId(id) ? await this.manage.disable(principalOf(req).userId, id) : null;
     if (disabled === null) refuse(FLOW_NOT_FOUND);
-    return reply(200, { message: 'Automation disabled.', data: presentAutomation(await this.queries.view(disabled)) });
+    return reply(200, { message: AUTOMATION_SUCCESS.disabled, data: presentAutomation(await this.queries.view(disabled)) });
   }
 
   @Doc({ summary: 'Delete an automation, its tool, versions and runs', tag: 'Automations' })
   @Delete('/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     if (!isPublicId(id) || !(await this.manage.delete(principalOf(req).userId, id))) refuse(FLOW_NOT_FOUND);
-    return reply(200, { message: 'Automation deleted.' });
+    return reply(200, { message: AUTOMATION_SUCCESS.deleted });
   }
 
   @Doc({ summary: "An automation's versions, newest first", tag: 'Automations' })
@@ -100,7 +100,7 @@ export class FlowController {
       name: automation.name,
       status: automation.status,
       restored_version_id: restored.id,
-      note: `Version ${restored.number} is live again as version ${copy.number}. The automation stays ${automation.status}.`,
+      note: AUTOMATION_SUCCESS.restored(restored.number, copy.number, automation.status),
     });
   }
 }

@@ -1,4 +1,5 @@
 import { KnowledgeBaseRefusal, KnowledgeLimit } from '@voiceplane/domain';
+import { CallKnowledgeRefusal } from '@voiceplane/application';
 import { Answer, AnswerTable } from '../../pipeline/answers';
 import { validationBody } from '../../pipeline/families';
 
@@ -19,4 +20,17 @@ export const KNOWLEDGE_BASE_ANSWERS: AnswerTable<KnowledgeBaseRefusal> = {
     const [field, message] = LIMIT_MESSAGES[limit](max);
     return { status: 422, body: validationBody('standard', { [field]: [message] }) };
   },
+};
+
+/** The `message` of each successful delete (creates and updates answer with the record alone). */
+export const KNOWLEDGE_BASE_SUCCESS = {
+  knowledgeBaseDeleted: 'Knowledgebase deleted successfully',
+  documentDeleted: 'Document deleted successfully',
+} as const;
+
+/** The voice runtime's knowledge searches: the runtime family's `{message}` answers, as the tool gateway's. */
+export const CALL_KNOWLEDGE_ANSWERS: AnswerTable<CallKnowledgeRefusal> = {
+  call_not_found: { status: 404, body: { message: 'Call not found' } },
+  call_ended: { status: 409, body: { message: 'Call already ended.' } },
+  knowledge_base_not_found: { status: 404, body: { message: 'The call\'s assistant has no such knowledge base.' } },
 };

@@ -8,7 +8,7 @@ import { ApiRequest, principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { validateDto } from '../../validation';
 import { CreateDocumentBody, CreateKnowledgeBaseBody, documentFrom, UpdateDocumentBody, UpdateKnowledgeBaseBody } from './document-body';
-import { DOCUMENT_NOT_FOUND, KNOWLEDGE_BASE_ANSWERS, KNOWLEDGE_BASE_NOT_FOUND } from './knowledge-base-answers';
+import { DOCUMENT_NOT_FOUND, KNOWLEDGE_BASE_ANSWERS, KNOWLEDGE_BASE_NOT_FOUND, KNOWLEDGE_BASE_SUCCESS } from './knowledge-base-answers';
 import { presentDocument, presentKnowledgeBase } from './presenters';
 
 const tag = 'Knowledge bases';
@@ -57,7 +57,7 @@ export class KnowledgeBaseController {
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const removed = await this.knowledgeBases.delete(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND));
     if (!removed.ok) answer(KNOWLEDGE_BASE_ANSWERS, removed.error);
-    return reply(200, { message: 'Knowledgebase deleted successfully' });
+    return reply(200, { message: KNOWLEDGE_BASE_SUCCESS.knowledgeBaseDeleted });
   }
 
   @Doc({ summary: 'Documents of a knowledge base, oldest first', tag })
@@ -106,7 +106,7 @@ export class KnowledgeBaseController {
   async removeDocument(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'document_id' }) documentId: string) {
     const removed = await this.knowledgeBases.deleteDocument(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND), pathId(documentId, DOCUMENT_NOT_FOUND));
     if (!removed.ok) answer(KNOWLEDGE_BASE_ANSWERS, removed.error);
-    return reply(200, { message: 'Document deleted successfully' });
+    return reply(200, { message: KNOWLEDGE_BASE_SUCCESS.documentDeleted });
   }
 }
 

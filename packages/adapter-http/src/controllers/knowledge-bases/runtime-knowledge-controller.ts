@@ -1,10 +1,11 @@
 import { Controller, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { CallKnowledgeRefusal, SearchKnowledgeForCall, TOKENS } from '@voiceplane/application';
+import { SearchKnowledgeForCall, TOKENS } from '@voiceplane/application';
 import { Id, Str } from '../../validation';
 import { parse, reply } from '../../pipeline/responses';
-import { answer, AnswerTable } from '../../pipeline/answers';
+import { answer } from '../../pipeline/answers';
+import { CALL_KNOWLEDGE_ANSWERS } from './knowledge-base-answers';
 import { Doc } from '../../openapi/route-doc';
 
 export class RuntimeKnowledgeSearchBody {
@@ -13,13 +14,6 @@ export class RuntimeKnowledgeSearchBody {
   @Str({ required: true, enum: ['prompt', 'function_call'], description: 'How the passages are used: added to the instructions, or read back by the model' }) mode!: 'prompt' | 'function_call';
   @Id({ description: 'Default: the knowledge base of the call\'s assistant; else one of an assistant the call may be handed to' }) knowledgebase_id?: number;
 }
-
-/** The runtime family's `{message}` answers, as the tool gateway's. */
-const CALL_KNOWLEDGE_ANSWERS: AnswerTable<CallKnowledgeRefusal> = {
-  call_not_found: { status: 404, body: { message: 'Call not found' } },
-  call_ended: { status: 409, body: { message: 'Call already ended.' } },
-  knowledge_base_not_found: { status: 404, body: { message: 'The call\'s assistant has no such knowledge base.' } },
-};
 
 /** The voice runtime reads its assistant's knowledge base through here. Bound only where calls exist. */
 @Controller('/api/runtime/knowledge-searches')

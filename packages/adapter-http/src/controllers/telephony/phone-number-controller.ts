@@ -9,7 +9,7 @@ import { answer } from '../../pipeline/answers';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { presentAvailableNumber, presentPhoneNumber, presentPurchase } from './presenters';
-import { DELETE_NUMBER_ANSWERS, NUMBER_SEARCH_ANSWERS, PHONE_NUMBER_NOT_FOUND, PURCHASE_ANSWERS } from './telephony-answers';
+import { DELETE_NUMBER_ANSWERS, NUMBER_SEARCH_ANSWERS, PHONE_NUMBER_NOT_FOUND, PURCHASE_ANSWERS, TELEPHONY_SUCCESS } from './telephony-answers';
 
 const CONTAINS_MESSAGE = 'The contains may only contain up to 10 digits.';
 
@@ -58,7 +58,7 @@ export class PhoneNumberController {
     const body = parse(PurchaseBody, req.body);
     const bought = await this.purchase.execute(principalOf(req).userId, body.phone_number, requestIdOf(req));
     if (!bought.ok) answer(PURCHASE_ANSWERS, bought.error);
-    return reply(201, { message: 'Phone number purchased successfully.', data: presentPurchase(bought.value) });
+    return reply(201, { message: TELEPHONY_SUCCESS.numberPurchased, data: presentPurchase(bought.value) });
   }
 
   @Doc({ summary: 'Release a number or delete a SIP trunk (alias DELETE /api/user/phone-numbers/sip-trunks/:id)', tag: 'Phone numbers' })
@@ -66,6 +66,6 @@ export class PhoneNumberController {
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const deleted = await this.deleteNumber.execute(principalOf(req).userId, pathId(id, PHONE_NUMBER_NOT_FOUND));
     if (!deleted.ok) answer(DELETE_NUMBER_ANSWERS, deleted.error);
-    return reply(200, { message: 'Phone number deleted successfully.' });
+    return reply(200, { message: TELEPHONY_SUCCESS.numberDeleted });
   }
 }

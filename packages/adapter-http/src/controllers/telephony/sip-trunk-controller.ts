@@ -9,7 +9,7 @@ import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { CreateSipTrunkBody, DryRunQuery, newTrunk, parseTrunkUpdate, SipTrunkFieldsBody } from './sip-trunk-body';
 import { presentSipTrunk } from './presenters';
-import { CREATE_TRUNK_FAILED, SIP_TRUNK_NOT_FOUND, SIP_TRUNK_READ_ANSWERS, sipTrunkWriteAnswers, UPDATE_TRUNK_FAILED } from './telephony-answers';
+import { CREATE_TRUNK_FAILED, SIP_TRUNK_NOT_FOUND, SIP_TRUNK_READ_ANSWERS, sipTrunkWriteAnswers, TELEPHONY_SUCCESS, UPDATE_TRUNK_FAILED } from './telephony-answers';
 
 /** SIP trunks; deletion is the phone-number route. */
 @Controller('/api/user/phone-numbers/sip-trunks')
@@ -35,7 +35,7 @@ export class SipTrunkController {
     const body = parse(CreateSipTrunkBody, req.body);
     const created = await this.createTrunk.execute(principalOf(req).userId, newTrunk(body));
     if (!created.ok) answer(sipTrunkWriteAnswers(CREATE_TRUNK_FAILED), created.error);
-    return reply(201, { message: 'SIP trunk created successfully.', data: presentSipTrunk(created.value) });
+    return reply(201, { message: TELEPHONY_SUCCESS.trunkCreated, data: presentSipTrunk(created.value) });
   }
 
   @Doc({ summary: 'Get a SIP trunk', tag: 'Phone numbers' })
@@ -59,7 +59,7 @@ export class SipTrunkController {
     });
     if (!updated.ok) answer(sipTrunkWriteAnswers(UPDATE_TRUNK_FAILED, changes.ok ? {} : changes.error), updated.error);
     const data = presentSipTrunk(updated.value.trunk);
-    if (dryRun) return reply(200, { message: 'Dry run: no changes were made.', data, reprovision: updated.value.reprovision });
-    return reply(200, { message: 'SIP trunk updated successfully.', data });
+    if (dryRun) return reply(200, { message: TELEPHONY_SUCCESS.dryRun, data, reprovision: updated.value.reprovision });
+    return reply(200, { message: TELEPHONY_SUCCESS.trunkUpdated, data });
   }
 }

@@ -49,3 +49,12 @@ export const SANDBOX_FAULT_ANSWERS: AnswerTable<SandboxFaultRefusal> = {
   unknown_kind: { status: 422, body: validationBody('standard', { kind: ['The selected kind is invalid.'] }) },
   not_found: { status: 404, body: { message: 'Not found.' } },
 };
+
+/** The `message` of each successful SIP-trunk and phone-number write. */
+export const TELEPHONY_SUCCESS = {
+  trunkCreated: 'SIP trunk created successfully.',
+  trunkUpdated: 'SIP trunk updated successfully.',
+  dryRun: 'Dry run: no changes were made.',
+  numberPurchased: 'Phone number purchased successfully.',
+  numberDeleted: 'Phone number deleted successfully.',
+} as const;

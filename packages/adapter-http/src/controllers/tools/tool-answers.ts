@@ -20,3 +20,10 @@ export const TOOL_CALL_ANSWERS: AnswerTable<ToolCallRefusal> = {
   call_ended: { status: 409, body: { message: 'Call already ended.' } },
   tool_not_found: TOOL_NOT_FOUND,
 };
+
+/** The `message` of each successful tool write. */
+export const TOOL_SUCCESS = {
+  created: 'Tool created successfully',
+  updated: 'Tool updated successfully',
+  deleted: 'Tool deleted successfully',
+} as const;

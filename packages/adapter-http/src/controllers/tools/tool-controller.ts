@@ -11,7 +11,7 @@ import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
 import { CreateToolBody, parseToolBody, ToolFieldsBody, ToolListQuery, withToolDefaults } from './tool-body';
 import { presentTool } from './tool-presenters';
-import { TOOL_ANSWERS, TOOL_NOT_FOUND } from './tool-answers';
+import { TOOL_ANSWERS, TOOL_NOT_FOUND, TOOL_SUCCESS } from './tool-answers';
 
 /** Tool management: the body's field rules here, the plan and ownership in ManageTools. */
 @Controller('/api/user/tools')
@@ -27,7 +27,7 @@ export class ToolController {
     const fields = withToolDefaults(parseToolBody(req.body, 'create', this.policy));
     const created = await this.tools.create(principalOf(req), fields);
     if (!created.ok) answer(TOOL_ANSWERS, created.error);
-    return reply(201, { message: 'Tool created successfully', data: presentTool(created.value) });
+    return reply(201, { message: TOOL_SUCCESS.created, data: presentTool(created.value) });
   }
 
   @Doc({ summary: 'List tools, newest first (filter by type)', tag: 'Tools', query: ToolListQuery })
@@ -52,7 +52,7 @@ export class ToolController {
   async update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const tool = await this.tools.update(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND), (existing) => parseToolBody(req.body, 'update', this.policy, existing));
     if (!tool.ok) answer(TOOL_ANSWERS, tool.error);
-    return reply(200, { message: 'Tool updated successfully', data: presentTool(tool.value) });
+    return reply(200, { message: TOOL_SUCCESS.updated, data: presentTool(tool.value) });
   }
 
   @Doc({ summary: 'Delete a tool and detach it from every assistant', tag: 'Tools' })
@@ -60,6 +60,6 @@ export class ToolController {
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const deleted = await this.tools.delete(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND));
     if (!deleted.ok) answer(TOOL_ANSWERS, deleted.error);
-    return reply(200, { message: 'Tool deleted successfully' });
+    return reply(200, { message: TOOL_SUCCESS.deleted });
   }
 }

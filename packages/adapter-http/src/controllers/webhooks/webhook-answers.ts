@@ -8,3 +8,9 @@ export const WEBHOOK_ANSWERS: AnswerTable<ReplayRefusal> = {
   not_found: DELIVERY_NOT_FOUND,
   already_pending: { status: 409, body: { message: 'Delivery is already pending.' } },
 };
+
+/** The `message` of each successful delivery-log or signing-secret write. */
+export const WEBHOOK_SUCCESS = {
+  replayQueued: 'Delivery queued for replay.',
+  secretRotated: 'Signing secret rotated.',
+} as const;

@@ -12,7 +12,7 @@ import { principalOf, requestIdOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
 import { presentDelivery, presentDeliveryDetail, presentSigningSecret } from './presenters';
-import { DELIVERY_NOT_FOUND, WEBHOOK_ANSWERS } from './webhook-answers';
+import { DELIVERY_NOT_FOUND, WEBHOOK_ANSWERS, WEBHOOK_SUCCESS } from './webhook-answers';
 
 class DeliveriesQuery extends PageQuery {
   @Str({ enum: DELIVERY_STATUSES, description: 'pending, succeeded, failed or canceled' }) status?: DeliveryStatus;
@@ -63,7 +63,7 @@ export class WebhookController {
   async replay(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.webhooks.replay(principalOf(req).userId, deliveryId(id));
     if (!result.ok) answer(WEBHOOK_ANSWERS, result.error);
-    return reply(200, { message: 'Delivery queued for replay.', data: presentDelivery(result.value) });
+    return reply(200, { message: WEBHOOK_SUCCESS.replayQueued, data: presentDelivery(result.value) });
   }
 
   @Doc({ summary: 'The account signing secret (whsec_…)', tag })
@@ -77,7 +77,7 @@ export class WebhookController {
   @Post('/signing-secret/rotate')
   async rotate(@Request() req: ExpressRequest) {
     const { secret, previousExpiresAt } = await this.secrets.rotate(principalOf(req).userId);
-    return reply(200, { message: 'Signing secret rotated.', ...presentSigningSecret(secret, previousExpiresAt) });
+    return reply(200, { message: WEBHOOK_SUCCESS.secretRotated, ...presentSigningSecret(secret, previousExpiresAt) });
   }
 
   @Doc({ summary: 'Send one signed ping now and record it as a delivery (10 per minute)', tag, body: TestWebhookBody })

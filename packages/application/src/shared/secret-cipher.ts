@@ -5,7 +5,8 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /**
- * Encrypts secrets a provider needs back in plain text (SIP passwords): AES-256-GCM under a
+ * Encrypts what must be read back in plain text (SIP passwords, chat-app provider tokens, connection
+ * credentials, stored idempotent answers): AES-256-GCM under a
  * deployment key, stored as `v1.<base64url(iv | tag | ciphertext)>`. The key text comes from
  * configuration or is generated once and kept in the settings table; it is hashed to 32 bytes so
  * any sufficiently long string works.
