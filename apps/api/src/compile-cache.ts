@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
+import { embeddedDataDir } from './embedded-data-dir';
 
 /**
  * A V8 code cache for the CommonJS modules loaded while the api starts. Node 20 has no
@@ -126,7 +127,6 @@ function write(file: string, entries: { name: string; digest: string; data: Buff
  * it off. The directory is the configuration's VOICEPLANE_DATA_DIR rule, read before the
  * configuration itself loads (an invalid configuration stops the start before the cache is written).
  */
+const dataDir = embeddedDataDir(process.env);
 export const startupCompileCache: CompileCache | null =
-  process.env.DATABASE_URL?.trim() || process.env.VOICEPLANE_COMPILE_CACHE === '0'
-    ? null
-    : installCompileCache(join(resolve(process.env.VOICEPLANE_DATA_DIR?.trim() || '.data'), 'compile-cache'));
+  !dataDir || process.env.VOICEPLANE_COMPILE_CACHE === '0' ? null : installCompileCache(join(dataDir, 'compile-cache'));
