@@ -4,6 +4,7 @@ import Module from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
 import { embeddedDataDir } from './embedded-data-dir';
+import { installResolutionCache } from './resolution-cache';
 
 /**
  * A V8 code cache for the CommonJS modules loaded while the api starts. Node 20 has no
@@ -40,6 +41,8 @@ export interface CompileCache {
 export function installCompileCache(dir: string): CompileCache {
   const file = join(dir, 'modules.bin');
   const known = read(file);
+  // Finding the files is the other large cost of loading them (see there).
+  const resolutions = installResolutionCache(join(dir, 'resolutions.json'));
   const compiled = new Map<string, { digest: string; script: Script }>();
   let dirty = false;
   const proto = Module.prototype as InternalModule;
@@ -68,6 +71,7 @@ export function installCompileCache(dir: string): CompileCache {
   return {
     save() {
       proto._compile = original;
+      resolutions.save();
       if (!dirty) return;
       try {
         const entries: { name: string; digest: string; data: Buffer }[] = [];
