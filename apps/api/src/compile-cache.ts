@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
 import { embeddedDataDir } from './embedded-data-dir';
 import { installResolutionCache } from './resolution-cache';
@@ -20,6 +20,8 @@ import { installResolutionCache } from './resolution-cache';
 interface Entry { readonly digest: string; readonly data: Buffer }
 
 const MODULE_PARAMS = '(function (exports, require, module, __filename, __dirname) { ';
+/** Where the api's dependencies are installed (this file is apps/api/dist/compile-cache.js). */
+const REPOSITORY = resolve(__dirname, '..', '..', '..');
 const FORMAT = `voiceplane-compile-cache 1 ${process.version} ${process.arch}`;
 
 type InternalModule = Module & {
@@ -42,7 +44,7 @@ export function installCompileCache(dir: string): CompileCache {
   const file = join(dir, 'modules.bin');
   const known = read(file);
   // Finding the files is the other large cost of loading them (see there).
-  const resolutions = installResolutionCache(join(dir, 'resolutions.json'));
+  const resolutions = installResolutionCache(join(dir, 'resolutions.json'), REPOSITORY);
   const compiled = new Map<string, { digest: string; script: Script }>();
   let dirty = false;
   const proto = Module.prototype as InternalModule;

@@ -38,7 +38,7 @@ describe('resolution cache', () => {
   /** Loads a and asks it for b with the cache installed, saves, prints which b answered. */
   function run(): string {
     const script = `
-      const cache = require(${JSON.stringify(BUILT)}).installResolutionCache(${JSON.stringify(record)});
+      const cache = require(${JSON.stringify(BUILT)}).installResolutionCache(${JSON.stringify(record)}, ${JSON.stringify(root)});
       const b = require(${JSON.stringify(app)})();
       cache.save();
       process.stdout.write(b);`;
@@ -73,8 +73,8 @@ describe('resolution cache', () => {
     expect(run()).toBe('2.0.0');
   });
 
-  it('leaves requests from outside the store to Node', () => {
-    // app.js sits outside node_modules: its require of a is never recorded, only a's of b.
+  it('leaves paths asked for from outside the store to Node', () => {
+    // app.js sits outside the store and asks for a by path: never recorded, only a's request of b.
     run();
     const kept = JSON.parse(readFileSync(record, 'utf8')) as { entries: [string, string][] };
     expect(kept.entries.map(([key]) => key.split('\0')[1])).toEqual(['b']);

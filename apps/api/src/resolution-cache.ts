@@ -1,22 +1,23 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
-import { dirname, join, sep } from 'node:path';
+import { dirname, isAbsolute, join, sep } from 'node:path';
 
 /**
  * Where the require() calls of installed packages led on the last start. Resolving is about a
  * quarter of loading the api's modules: each request Node has not met from the same directory walks
  * node_modules folders, reads package.json files and follows pnpm's symlinks to their real paths.
  *
- * Only requests made by code in pnpm's store (`node_modules/.pnpm`) that led back into it are kept.
- * Those folders are named by package version and never changed in place, and the whole record is
- * dropped once the installation changes: it is kept under a digest of pnpm's own record of the
- * install (`node_modules/.modules.yaml` and `.pnpm/lock.yaml`, which an install that changes nothing
- * writes again byte for byte). The api's own code always resolves as Node does, so no edit of it is
- * ever affected, and a remembered file that no longer exists is resolved afresh.
+ * Only requests that led into pnpm's store (`node_modules/.pnpm` under `root`) are kept: any request
+ * made by code in the store, and package names (not paths) asked for by the api's own code. The
+ * store's folders are named by package version and never changed in place, and the links to them
+ * are pnpm's to make: the whole record is dropped once the installation changes, as it is kept under
+ * a digest of pnpm's own record of the install (`node_modules/.modules.yaml` and `.pnpm/lock.yaml`,
+ * which an install that changes nothing writes again byte for byte). The api's own files and
+ * workspace packages always resolve as Node does, so no edit of them is ever affected, and a
+ * remembered file that no longer exists is resolved afresh.
  */
-const STORE = `${sep}node_modules${sep}.pnpm${sep}`;
-const FORMAT = `voiceplane-resolutions 1 ${process.version}`;
+const FORMAT = `voiceplane-resolutions 2 ${process.version}`;
 
 type Resolve = (request: string, parent: Module | undefined, isMain: boolean, options?: unknown) => string;
 interface Kept { format: string; install: string; entries: [string, string][] }
@@ -26,10 +27,11 @@ export interface ResolutionCache {
   save(): void;
 }
 
-export function installResolutionCache(file: string): ResolutionCache {
+export function installResolutionCache(file: string, root: string): ResolutionCache {
   const statics = Module as unknown as { _resolveFilename: Resolve };
   const original = statics._resolveFilename;
-  // Set on the first request from the store: the install it belongs to, and what was kept for it.
+  const store = join(root, 'node_modules', '.pnpm') + sep;
+  // Read on the first request worth remembering: the install, and what was kept for it.
   let install: string | null = null;
   let known = new Map<string, string>();
   const used = new Map<string, string>();
@@ -37,9 +39,10 @@ export function installResolutionCache(file: string): ResolutionCache {
 
   statics._resolveFilename = function resolveRemembered(this: unknown, request, parent, isMain, options) {
     const from = parent?.filename;
-    if (options !== undefined || isMain || !from || !from.includes(STORE)) return original.call(this, request, parent, isMain, options);
+    const packageName = !request.startsWith('.') && !isAbsolute(request);
+    if (options !== undefined || isMain || !from || !(packageName || from.startsWith(store))) return original.call(this, request, parent, isMain, options);
     if (install === null) {
-      install = fingerprint(from.slice(0, from.indexOf(STORE)));
+      install = fingerprint(root);
       known = read(file, install);
     }
     const key = `${dirname(from)}\0${request}`;
@@ -49,7 +52,7 @@ export function installResolutionCache(file: string): ResolutionCache {
       return kept;
     }
     const resolved = original.call(this, request, parent, isMain, options);
-    if (resolved.includes(STORE)) {
+    if (resolved.startsWith(store)) {
       used.set(key, resolved);
       dirty = true;
     }
