@@ -13,8 +13,15 @@ import { runBench } from './lib/harness';
  *
  *   node tools/dist/bench/restart-time.js            # RESTARTS=5 by default
  *   RESTARTS=9 STARTUP_TIMING=1 node tools/dist/bench/restart-time.js   # plus the api's stage timings
+ *   API_NODE_ARGS=--enable-source-maps node tools/dist/bench/restart-time.js   # node's flags as `npm start` gives them
+ *   API_MAINS=apps/api/dist/main.js,/tmp/old/main.js node tools/dist/bench/restart-time.js
+ *
+ * API_MAINS compares built entries: each gets its own data directory (and compile cache), and every
+ * round restarts each once, in turn, so that a neighbour's load falls on all of them alike.
  */
-const MAIN = resolve(__dirname, '../../../apps/api/dist/main.js');
+const ROOT = resolve(__dirname, '../../..');
+const MAINS = (process.env.API_MAINS ?? 'apps/api/dist/main.js').split(',').map((m) => resolve(ROOT, m.trim()));
+const NODE_ARGS = (process.env.API_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const RESTARTS = Number(process.env.RESTARTS ?? 5);
 const TIMEOUT_MS = Number(process.env.START_TIMEOUT_MS ?? 300_000);
 
@@ -52,14 +59,14 @@ function cpuMsOf(pid: number | undefined): number | null {
   }
 }
 
-async function start(dataDir: string): Promise<Started> {
+async function start(main: string, dataDir: string): Promise<Started> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, VOICEPLANE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
   delete env.AMQP_URL;
   if (process.env.STARTUP_TIMING === '1') env.VOICEPLANE_STARTUP_TIMING = '1';
   const t0 = process.hrtime.bigint();
-  const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_ARGS, main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const timing: string[] = [];
   let output = '';
   const collect = (chunk: Buffer) => {
@@ -102,24 +109,30 @@ const median = (xs: number[]) => {
 };
 
 runBench(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vp-restart-'));
+  const variants = MAINS.map((main) => ({ main, dataDir: mkdtempSync(join(tmpdir(), 'vp-restart-')), warm: [] as number[], warmCpu: [] as number[] }));
+  const label = (main: string) => (variants.length > 1 ? `[${main}] ` : '');
   try {
-    const cold = await start(dataDir);
-    await stop(cold.child);
-    process.stdout.write(`cold start (fresh data directory): ${cold.ms.toFixed(0)} ms${cpu(cold.cpuMs)}\n`);
-    for (const line of cold.timing) process.stdout.write(`    ${line}\n`);
-    const warm: number[] = [];
-    const warmCpu: number[] = [];
-    for (let i = 1; i <= RESTARTS; i++) {
-      const run = await start(dataDir);
-      await stop(run.child);
-      warm.push(run.ms);
-      if (run.cpuMs !== null) warmCpu.push(run.cpuMs);
-      process.stdout.write(`warm restart ${i}: ${run.ms.toFixed(0)} ms${cpu(run.cpuMs)}\n`);
-      for (const line of run.timing) process.stdout.write(`    ${line}\n`);
+    for (const v of variants) {
+      const cold = await start(v.main, v.dataDir);
+      await stop(cold.child);
+      process.stdout.write(`${label(v.main)}cold start (fresh data directory): ${cold.ms.toFixed(0)} ms${cpu(cold.cpuMs)}\n`);
+      for (const line of cold.timing) process.stdout.write(`    ${line}\n`);
     }
-    process.stdout.write(`warm restart median of ${RESTARTS}: ${median(warm).toFixed(0)} ms${warmCpu.length ? cpu(median(warmCpu)) : ''}\n`);
+    for (let i = 1; i <= RESTARTS; i++) {
+      // Alternating order: neither variant always runs right after the other's exit.
+      for (const v of i % 2 ? variants : [...variants].reverse()) {
+        const run = await start(v.main, v.dataDir);
+        await stop(run.child);
+        v.warm.push(run.ms);
+        if (run.cpuMs !== null) v.warmCpu.push(run.cpuMs);
+        process.stdout.write(`${label(v.main)}warm restart ${i}: ${run.ms.toFixed(0)} ms${cpu(run.cpuMs)}\n`);
+        for (const line of run.timing) process.stdout.write(`    ${line}\n`);
+      }
+    }
+    for (const v of variants) {
+      process.stdout.write(`${label(v.main)}warm restart median of ${RESTARTS}: ${median(v.warm).toFixed(0)} ms${v.warmCpu.length ? cpu(median(v.warmCpu)) : ''}\n`);
+    }
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const v of variants) rmSync(v.dataDir, { recursive: true, force: true });
   }
 });

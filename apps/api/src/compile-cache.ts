@@ -3,6 +3,8 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
+import { embeddedDataDir } from './embedded-data-dir';
+import { installResolutionCache } from './resolution-cache';
 
 /**
  * A V8 code cache for the CommonJS modules loaded while the api starts. Node 20 has no
@@ -18,6 +20,8 @@ import { Script, constants as vmConstants } from 'node:vm';
 interface Entry { readonly digest: string; readonly data: Buffer }
 
 const MODULE_PARAMS = '(function (exports, require, module, __filename, __dirname) { ';
+/** Where the api's dependencies are installed (this file is apps/api/dist/compile-cache.js). */
+const REPOSITORY = resolve(__dirname, '..', '..', '..');
 const FORMAT = `voiceplane-compile-cache 1 ${process.version} ${process.arch}`;
 
 type InternalModule = Module & {
@@ -39,6 +43,8 @@ export interface CompileCache {
 export function installCompileCache(dir: string): CompileCache {
   const file = join(dir, 'modules.bin');
   const known = read(file);
+  // Finding the files is the other large cost of loading them (see there).
+  const resolutions = installResolutionCache(join(dir, 'resolutions.json'), REPOSITORY);
   const compiled = new Map<string, { digest: string; script: Script }>();
   let dirty = false;
   const proto = Module.prototype as InternalModule;
@@ -67,6 +73,7 @@ export function installCompileCache(dir: string): CompileCache {
   return {
     save() {
       proto._compile = original;
+      resolutions.save();
       if (!dirty) return;
       try {
         const entries: { name: string; digest: string; data: Buffer }[] = [];
@@ -126,7 +133,6 @@ function write(file: string, entries: { name: string; digest: string; data: Buff
  * it off. The directory is the configuration's VOICEPLANE_DATA_DIR rule, read before the
  * configuration itself loads (an invalid configuration stops the start before the cache is written).
  */
+const dataDir = embeddedDataDir(process.env);
 export const startupCompileCache: CompileCache | null =
-  process.env.DATABASE_URL?.trim() || process.env.VOICEPLANE_COMPILE_CACHE === '0'
-    ? null
-    : installCompileCache(join(resolve(process.env.VOICEPLANE_DATA_DIR?.trim() || '.data'), 'compile-cache'));
+  !dataDir || process.env.VOICEPLANE_COMPILE_CACHE === '0' ? null : installCompileCache(join(dataDir, 'compile-cache'));

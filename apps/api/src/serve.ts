@@ -5,7 +5,6 @@ import { LOG_OPTIONS, type MessageBus } from '@voiceplane/application';
 import { createDataSource, migrate, pendingMigrations } from '@voiceplane/adapter-typeorm';
 import type { EmbeddedPostgres } from '@voiceplane/adapter-embedded-postgres';
 import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
-import { RabbitMqMessageBus } from '@voiceplane/adapter-rabbitmq';
 import { composeApi, PRIVATE_TARGETS_WARNING, type ApiRuntime, type Config } from '@voiceplane/composition';
 import type { CompileCache } from './compile-cache';
 import { DEMO_EMAIL, DemoKey, issueDemoApiKey, seedDemoAccount } from './demo-account';
@@ -56,14 +55,14 @@ export async function serve({ config, options, embedded: opening, compileCache }
   stage('migrations checked');
 
   const singleProcess = !config.amqpUrl;
+  // amqplib is loaded only when there is a broker to reach: the embedded default never needs it.
   const bus: MessageBus = config.amqpUrl
-    ? new RabbitMqMessageBus({ url: config.amqpUrl, logger: logger.child({ component: 'bus' }) })
+    ? new (await import('@voiceplane/adapter-rabbitmq')).RabbitMqMessageBus({ url: config.amqpUrl, logger: logger.child({ component: 'bus' }) })
     : new InProcessMessageBus();
   const runtime = await composeApi(config, { dataSource, logger, bus });
   stage('composed');
   for (const task of runtime.serving) await task.start();
-  if (singleProcess) for (const task of runtime.background) await task.start();
-  stage('tasks started');
+  stage('serving tasks started');
 
   // A first start already prints a key: --new-demo-key then makes no second one.
   const seeded = await seedDemoAccount(runtime, config);
@@ -79,6 +78,15 @@ export async function serve({ config, options, embedded: opening, compileCache }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   stage('listening');
+  // The background work (job runner, outbox relay, sweeps) starts once the server listens, as it
+  // would in a worker process beside a RabbitMQ api: requests never wait for it, and what they
+  // enqueue meanwhile is durable (outbox, scheduled jobs) until it runs. A failure to start it still
+  // ends the process, as it did before listening.
+  const background = singleProcess ? startBackground(runtime.background) : Promise.resolve();
+  background.then(() => stage('background started'), (e) => {
+    process.stderr.write(`voiceplane failed to start: ${(e as Error).stack ?? e}\n`);
+    process.exit(1);
+  });
   // After the start, so that writing it never delays one; the next start compiles less.
   compileCache?.save();
   printBanner({ config, port, demoKey, generated: runtime.generatedTokens, adminToken: runtime.adminToken, runtimeToken: runtime.runtimeToken, embedded: !!embedded, singleProcess });
@@ -98,6 +106,8 @@ export async function serve({ config, options, embedded: opening, compileCache }
       server.close(() => resolve());
       server.closeIdleConnections();
     });
+    // A stop during the background start waits for it, so that every task started is stopped.
+    await background.catch(() => undefined);
     if (singleProcess) for (const task of [...runtime.background].reverse()) await task.stop().catch((e) => logger.error({ err: e, task: task.name }, 'task stop failed'));
     for (const task of [...runtime.serving].reverse()) await task.stop().catch((e) => logger.error({ err: e, task: task.name }, 'task stop failed'));
     await bus.close().catch((e) => logger.error({ err: e }, 'bus close failed'));
@@ -108,6 +118,10 @@ export async function serve({ config, options, embedded: opening, compileCache }
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+async function startBackground(tasks: ApiRuntime['background']): Promise<void> {
+  for (const task of tasks) await task.start();
 }
 
 type DemoKeyOutcome = { kind: 'seeded' | 'new'; key: DemoKey } | { kind: 'no_demo_account' | 'not_asked' };

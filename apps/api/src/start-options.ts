@@ -1,4 +1,5 @@
-import { err, ok, Result } from '@voiceplane/domain';
+// Type only: the entry parses its options before anything heavy loads (the domain's index is ~200 modules).
+import type { Result } from '@voiceplane/domain';
 
 export interface StartOptions {
   /** Print a fresh API key for the demo account. */
@@ -19,7 +20,7 @@ export function parseStartOptions(args: readonly string[]): Result<StartOptions,
   for (const arg of args) {
     if (arg === '--new-demo-key') newDemoKey = true;
     else if (arg === '--help' || arg === '-h') help = true;
-    else return err(`unknown option "${arg}"`);
+    else return { ok: false, error: `unknown option "${arg}"` };
   }
-  return ok({ newDemoKey, help });
+  return { ok: true, value: { newDemoKey, help } };
 }
