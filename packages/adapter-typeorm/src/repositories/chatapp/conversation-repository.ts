@@ -7,8 +7,9 @@ import type { ConversationRecord } from '../../records';
 import { dateOrNull, num, numOrNull } from '../rows';
 import { MESSAGE_SELECT, MessageRow, toConversationMessage } from './message-rows';
 
-const COLUMNS = `id, uuid, user_id, sender_id, assistant_id, customer_phone, customer_name, status, ai_enabled, ai_disabled_at, ai_enabled_at,
+export const CONVERSATION_COLUMNS = `id, uuid, user_id, sender_id, assistant_id, customer_phone, customer_name, status, ai_enabled, ai_disabled_at, ai_enabled_at,
   message_count, last_message_at, last_customer_message_at, last_template_sent_at, ended_count, ended_at, created_at, updated_at`;
+const COLUMNS = CONVERSATION_COLUMNS;
 /** Built once: a hot statement's text is the prepared statement's key (see Database.query). */
 /**
  * Conversation row locks are NO KEY UPDATE: they serialise the conversation's changes without
@@ -18,7 +19,7 @@ const COLUMNS = `id, uuid, user_id, sender_id, assistant_id, customer_phone, cus
 const LOCK = `SELECT ${COLUMNS} FROM conversations WHERE sender_id = $1 AND customer_phone = $2 FOR NO KEY UPDATE`;
 
 /** COLUMNS is every column of `conversations`: rows are whole `ConversationRecord`s. */
-function toConversation(r: ConversationRecord): Conversation {
+export function toConversation(r: ConversationRecord): Conversation {
   return {
     id: num(r.id), uuid: r.uuid, type: 'chatapp', userId: num(r.user_id), senderId: num(r.sender_id), assistantId: numOrNull(r.assistant_id),
     customerPhone: r.customer_phone, customerName: r.customer_name ?? null, status: r.status as ConversationStatus,
