@@ -122,4 +122,22 @@ describe('send reservations on PostgreSQL: the one-round-trip forms of a send', 
     const second = await reservations.reserve(reserved(user, sender.id, 0.5));
     expect(await reservations.closeLockingConversation(second.id, 'released', new Date(), sender.id, '+14155550000')).toEqual({ closed: true, conversation: null });
   });
+
+  it('saves the conversation and records the message in one statement, as save and record do', async () => {
+    const { db, user, sender, conversations, conversation } = await setUp();
+    const messages = new TypeormChatappMessageRepository(db);
+    const now = new Date(Date.now() + 1000);
+    const next = { ...conversation, messageCount: conversation.messageCount + 1, lastMessageAt: now, updatedAt: now, customerName: 'Ada' };
+    const stored = await db.transaction(async () => {
+      await conversations.lock(sender.id, '+14155551234');
+      return messages.recordSaving(next, {
+        userId: user, conversationId: conversation.id, senderId: sender.id, direction: 'outbound', source: 'api', type: 'text', body: 'hello',
+        media: null, templateId: null, from: sender.phoneNumber, to: '+14155551234', messageSid: `SM${randomUUID().replace(/-/g, '')}`,
+        providerMessageId: 'wamid.1', status: 'sent', cost: 0.01, fromAllowance: false, now,
+      });
+    });
+    expect(await conversations.find(sender.id, '+14155551234')).toEqual(next);
+    expect(await messages.findOwnedBySid(user, stored.chatapp.messageSid)).toEqual(stored.chatapp);
+    expect(stored.chatapp).toMatchObject({ conversationId: conversation.id, status: 'sent', cost: 0.01, providerMessageId: 'wamid.1' });
+  });
 });

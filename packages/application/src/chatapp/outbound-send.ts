@@ -8,7 +8,7 @@ import { Ids } from '../ports/ids';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { ConversationRepository } from '../conversations/ports';
 import { InactivitySchedule } from '../conversations/inactivity-schedule';
-import { ChatappMessageRepository } from './ports';
+import { ChatappMessageRepository, NewChatappMessage, StoredChatappMessage } from './ports';
 import { HeldBySends, SendReservation, SendReservationRepository } from './send-reservations';
 import { ChatappProviderRefusal, ProviderAcceptance, ProviderSender } from './provider-ports';
 import { ProviderSenders } from './provider-senders';
@@ -153,8 +153,7 @@ export class OutboundSends {
       const change = recordMessage(conversation, {
         source: m.source, type: m.type, at: now, assistantId: sender.assistantId, customerName: m.recipientName,
       });
-      await this.conversations.save(change.next);
-      const stored = await this.messages.record({
+      const stored = await this.recordSaving(change.next, {
         userId: r.userId, conversationId: conversation.id, senderId: sender.id, direction: 'outbound', source: m.source, type: m.type,
         body: m.body, media: m.media, templateId: m.templateId, from: sender.phoneNumber, to: r.recipientPhone,
         messageSid: r.messageSid, providerMessageId: acceptance.providerMessageId, status: acceptance.status,
@@ -205,6 +204,13 @@ export class OutboundSends {
     if (this.reservations.heldLockingConversation) return this.reservations.heldLockingConversation(userId, senderId, phone);
     const held = await this.reservations.held(userId);
     return { held, conversation: await this.conversations.lock(senderId, phone) };
+  }
+
+  /** The conversation saved, then the message recorded: one round trip where the store can. */
+  private async recordSaving(conversation: Conversation, message: NewChatappMessage): Promise<StoredChatappMessage> {
+    if (this.messages.recordSaving) return this.messages.recordSaving(conversation, message);
+    await this.conversations.save(conversation);
+    return this.messages.record(message);
   }
 
   /** The conversation's lock, then the reservation closed as sent: one round trip where the store can. */

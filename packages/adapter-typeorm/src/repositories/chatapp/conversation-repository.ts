@@ -18,6 +18,17 @@ const COLUMNS = CONVERSATION_COLUMNS;
  */
 const LOCK = `SELECT ${COLUMNS} FROM conversations WHERE sender_id = $1 AND customer_phone = $2 FOR NO KEY UPDATE`;
 
+/** Every changeable column of a conversation; `$1` is its id (see `conversationSaveParams`). */
+export const SAVE = `UPDATE conversations SET assistant_id = $2, customer_name = $3, status = $4, ai_enabled = $5, ai_disabled_at = $6, ai_enabled_at = $7,
+    message_count = $8, last_message_at = $9, last_customer_message_at = $10, last_template_sent_at = $11, ended_count = $12, ended_at = $13,
+    updated_at = $14
+  WHERE id = $1`;
+
+export function conversationSaveParams(c: Conversation): unknown[] {
+  return [c.id, c.assistantId, c.customerName, c.status, c.aiEnabled, c.aiDisabledAt, c.aiEnabledAt, c.messageCount, c.lastMessageAt,
+    c.window.lastCustomerMessageAt, c.window.lastTemplateSentAt, c.endedCount, c.endedAt, c.updatedAt];
+}
+
 /** COLUMNS is every column of `conversations`: rows are whole `ConversationRecord`s. */
 export function toConversation(r: ConversationRecord): Conversation {
   return {
@@ -61,15 +72,7 @@ export class TypeormConversationRepository implements ConversationRepository {
   }
 
   async save(c: Conversation): Promise<void> {
-    await this.db.query(
-      `UPDATE conversations SET assistant_id = $2, customer_name = $3, status = $4, ai_enabled = $5, ai_disabled_at = $6, ai_enabled_at = $7,
-         message_count = $8, last_message_at = $9, last_customer_message_at = $10, last_template_sent_at = $11, ended_count = $12, ended_at = $13,
-         updated_at = $14
-       WHERE id = $1`,
-      [c.id, c.assistantId, c.customerName, c.status, c.aiEnabled, c.aiDisabledAt, c.aiEnabledAt, c.messageCount, c.lastMessageAt,
-        c.window.lastCustomerMessageAt, c.window.lastTemplateSentAt, c.endedCount, c.endedAt, c.updatedAt],
-      { prepared: true },
-    );
+    await this.db.query(SAVE, conversationSaveParams(c), { prepared: true });
   }
 
   async findOwned(userId: number, ref: { readonly id: number } | { readonly uuid: string }): Promise<Conversation | null> {
