@@ -123,7 +123,9 @@ async function main(): Promise<void> {
         running = false;
         await sampling;
         t.cpuMs += cpuMs(c.pid) - cpuBefore;
-        t.dbCpuMs += pids.map(cpuMs).reduce((sum, after, k) => sum + Math.max(0, after - dbBefore[k]), 0);
+        // Backends that started during the slice (a pool replacing idle connections) count whole.
+        const started = (await backendPids(monitor, database)).filter((pid) => !pids.includes(pid));
+        t.dbCpuMs += pids.map(cpuMs).reduce((sum, after, k) => sum + Math.max(0, after - dbBefore[k]), 0) + started.map(cpuMs).reduce((a, b) => a + b, 0);
         addDifference(t.census, before, await readCensus(c));
         t.requests += r.requests.total;
         t.non2xx += r.non2xx;
