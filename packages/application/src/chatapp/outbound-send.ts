@@ -8,8 +8,8 @@ import { Ids } from '../ports/ids';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { ConversationRepository } from '../conversations/ports';
 import { InactivitySchedule } from '../conversations/inactivity-schedule';
-import { ChatappMessageRepository } from './ports';
-import { SendReservation, SendReservationRepository } from './send-reservations';
+import { ChatappMessageRepository, NewChatappMessage, StoredChatappMessage } from './ports';
+import { HeldBySends, SendReservation, SendReservationRepository } from './send-reservations';
 import { ChatappProviderRefusal, ProviderAcceptance, ProviderSender } from './provider-ports';
 import { ProviderSenders } from './provider-senders';
 
@@ -142,8 +142,8 @@ export class OutboundSends {
     const m = r.message;
     return this.uow.transaction(async (): Promise<SentMessage | null> => {
       const balance = (await this.users.lockBalance(r.userId)) ?? 0;
-      const existing = await this.conversations.lock(sender.id, r.recipientPhone);
-      if (!(await this.reservations.close(r.id, 'sent', this.clock.now()))) {
+      const { conversation: existing, closed } = await this.lockAndClose(r, sender);
+      if (!closed) {
         if (outcome) throw new Error(`chat-app send reservation ${r.id} was settled by someone else`);
         return null;
       }
@@ -153,8 +153,7 @@ export class OutboundSends {
       const change = recordMessage(conversation, {
         source: m.source, type: m.type, at: now, assistantId: sender.assistantId, customerName: m.recipientName,
       });
-      await this.conversations.save(change.next);
-      const stored = await this.messages.record({
+      const stored = await this.recordSaving(change.next, {
         userId: r.userId, conversationId: conversation.id, senderId: sender.id, direction: 'outbound', source: m.source, type: m.type,
         body: m.body, media: m.media, templateId: m.templateId, from: sender.phoneNumber, to: r.recipientPhone,
         messageSid: r.messageSid, providerMessageId: acceptance.providerMessageId, status: acceptance.status,
@@ -182,9 +181,8 @@ export class OutboundSends {
     const user = o.type === 'template' ? await this.users.findById(userId) : null;
     return this.uow.transaction(async (): Promise<Result<SendReservation, E>> => {
       const locked = (await this.users.lockBalance(userId)) ?? 0;
-      const held = await this.reservations.held(userId);
+      const { held, conversation: existing } = await this.heldAndLock(userId, sender.id, o.recipientPhone);
       const now = this.clock.now();
-      const existing = await this.conversations.lock(sender.id, o.recipientPhone);
       const allowance = o.type === 'template'
         ? await this.allowanceRemaining(userId, user?.plan.included_template_messages ?? 0, now, held.allowance) : 0;
       const charge = o.decide({ conversation: existing, balance: locked - held.amount, allowanceRemaining: allowance, now });
@@ -199,6 +197,28 @@ export class OutboundSends {
         },
       }));
     });
+  }
+
+  /** The open reservations' hold, then the conversation's lock: one round trip where the store can. */
+  private async heldAndLock(userId: number, senderId: number, phone: string): Promise<{ held: HeldBySends; conversation: Conversation | null }> {
+    if (this.reservations.heldLockingConversation) return this.reservations.heldLockingConversation(userId, senderId, phone);
+    const held = await this.reservations.held(userId);
+    return { held, conversation: await this.conversations.lock(senderId, phone) };
+  }
+
+  /** The conversation saved, then the message recorded: one round trip where the store can. */
+  private async recordSaving(conversation: Conversation, message: NewChatappMessage): Promise<StoredChatappMessage> {
+    if (this.messages.recordSaving) return this.messages.recordSaving(conversation, message);
+    await this.conversations.save(conversation);
+    return this.messages.record(message);
+  }
+
+  /** The conversation's lock, then the reservation closed as sent: one round trip where the store can. */
+  private async lockAndClose(r: SendReservation, sender: Sender): Promise<{ closed: boolean; conversation: Conversation | null }> {
+    const now = this.clock.now();
+    if (this.reservations.closeLockingConversation) return this.reservations.closeLockingConversation(r.id, 'sent', now, sender.id, r.recipientPhone);
+    const conversation = await this.conversations.lock(sender.id, r.recipientPhone);
+    return { conversation, closed: await this.reservations.close(r.id, 'sent', now) };
   }
 
   private async deliver<E>(o: OutboundSend<E>, sender: ProviderSender, reference: string): Promise<Result<ProviderAcceptance, SendFailed>> {

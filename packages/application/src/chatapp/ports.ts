@@ -1,5 +1,5 @@
 import {
-  CallPermission, CallPermissionAnswerRefusal, ChatappMessage, MediaType, MessageDeliveryState, MessageTemplate, QualityRating, Result, Sender, SenderStatus, TemplateStatus,
+  CallPermission, CallPermissionAnswerRefusal, ChatappMessage, Conversation, MediaType, MessageDeliveryState, MessageTemplate, QualityRating, Result, Sender, SenderStatus, TemplateStatus,
 } from '@voiceplane/domain';
 
 /** A sender as registered: the record's fields plus what only the provider side reads. */
@@ -128,6 +128,11 @@ export interface DeliveryStateChange<A> {
 
 export interface ChatappMessageRepository {
   record(message: NewChatappMessage): Promise<StoredChatappMessage>;
+  /**
+   * Optional: `ConversationRepository.save(conversation)` and `record(message)` in one round trip,
+   * for a send that holds the user's balance lock. A store without it is asked both in turn.
+   */
+  recordSaving?(conversation: Conversation, message: NewChatappMessage): Promise<StoredChatappMessage>;
   recordUnsent(message: NewUnsentMessage): Promise<number>;
   findOwnedBySid(userId: number, messageSid: string): Promise<ChatappMessage | null>;
   findByProviderMessageId(providerMessageId: string): Promise<ChatappMessage | null>;

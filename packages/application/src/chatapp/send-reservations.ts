@@ -1,4 +1,4 @@
-import { MediaType } from '@voiceplane/domain';
+import { Conversation, MediaType } from '@voiceplane/domain';
 
 /** What a reserved send records once the provider took it. */
 export interface ReservedMessage {
@@ -30,6 +30,12 @@ export interface SendReservation extends NewSendReservation {
   readonly id: number;
 }
 
+/** What the open reservations of a user hold: their prices and their allowance messages. */
+export interface HeldBySends {
+  readonly amount: number;
+  readonly allowance: number;
+}
+
 /** How a reservation ended: charged and recorded, given back, or given back without knowing (the provider cannot be asked). */
 export type ReservationOutcome = 'sent' | 'released' | 'unknown';
 
@@ -39,10 +45,26 @@ export type ReservationOutcome = 'sent' | 'released' | 'unknown';
  */
 export interface SendReservationRepository {
   /** What the user's open reservations hold; read under the user's balance lock. */
-  held(userId: number): Promise<{ readonly amount: number; readonly allowance: number }>;
+  held(userId: number): Promise<HeldBySends>;
+  /**
+   * Optional: `held`, then the send's conversation locked as `ConversationRepository.lock` does, in
+   * one round trip (a send waits for each round trip of its reservation). A store without it is
+   * asked both in turn. Read under the user's balance lock, so no reservation of the user can be
+   * added meanwhile; one closed while the conversation lock is awaited is still counted, which only
+   * refuses what a moment later would have been accepted.
+   */
+  heldLockingConversation?(userId: number, senderId: number, customerPhone: string): Promise<{ readonly held: HeldBySends; readonly conversation: Conversation | null }>;
   reserve(reservation: NewSendReservation): Promise<SendReservation>;
   /** Closes an open reservation; false when it was closed already (by the request or by a sweep). */
   close(id: number, outcome: ReservationOutcome, now: Date): Promise<boolean>;
+  /**
+   * Optional: the send's conversation locked as `ConversationRepository.lock` does, then `close`, in
+   * one round trip (the settlement's order: conversation, then reservation). A store without it is
+   * asked both in turn.
+   */
+  closeLockingConversation?(
+    id: number, outcome: ReservationOutcome, now: Date, senderId: number, customerPhone: string,
+  ): Promise<{ readonly closed: boolean; readonly conversation: Conversation | null }>;
   /** Open reservations made before `before`, oldest first. */
   open(before: Date, limit: number): Promise<SendReservation[]>;
 }

@@ -1,10 +1,11 @@
-import { ChatappMessage, err, ok, Result } from '@voiceplane/domain';
+import { ChatappMessage, Conversation, err, ok, Result } from '@voiceplane/domain';
 import {
   ChatappMessageRepository, DeliveryStateChange, NewChatappMessage, NewUnsentMessage, StoredChatappMessage,
 } from '@voiceplane/application';
 import { Database } from '../../database';
 import { num } from '../rows';
 import { CHATAPP_COLUMNS, ChatappMessageRow, toChatappMessage } from './message-rows';
+import { conversationSaveParams, SAVE } from './conversation-repository';
 
 /** Built once: a hot statement's text is the prepared statement's key (see Database.query). */
 const RECORD = `WITH message AS (
@@ -15,19 +16,26 @@ const RECORD = `WITH message AS (
    status, cost, from_allowance, status_history, created_at, updated_at)
  SELECT $1, message.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13 FROM message RETURNING ${CHATAPP_COLUMNS}`;
 
+/**
+ * The conversation's save (its parameters after RECORD's 20) as a further data-modifying CTE of
+ * RECORD. The message rows reference the conversation; their foreign-key checks run at the end of
+ * the statement, on the row as saved, under the lock the caller holds.
+ */
+const RECORD_SAVING = RECORD.replace(/^WITH /, `WITH saved AS (${SAVE.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + 20}`)}), `);
+
 export class TypeormChatappMessageRepository implements ChatappMessageRepository {
   constructor(private readonly db: Database) {}
 
   /** One statement for both rows: a send holds the user's balance lock, so every round trip counts. */
   async record(m: NewChatappMessage): Promise<StoredChatappMessage> {
-    const history = m.status === 'received' ? [] : [{ status: m.status, at: m.now.toISOString() }];
-    const row = await this.db.one<ChatappMessageRow>(
-      RECORD,
-      [m.userId, m.senderId, m.conversationId, m.direction, m.from, m.to, m.messageSid, m.providerMessageId, m.status, m.cost,
-        m.fromAllowance, JSON.stringify(history), m.now, m.source, m.type, m.body, m.media?.url ?? null, m.media?.mediaType ?? null,
-        m.media?.filename ?? null, m.templateId],
-      { prepared: true },
-    );
+    return this.stored(await this.db.one<ChatappMessageRow>(RECORD, recordParams(m), { prepared: true }));
+  }
+
+  async recordSaving(conversation: Conversation, m: NewChatappMessage): Promise<StoredChatappMessage> {
+    return this.stored(await this.db.one<ChatappMessageRow>(RECORD_SAVING, [...recordParams(m), ...conversationSaveParams(conversation)], { prepared: true }));
+  }
+
+  private stored(row: ChatappMessageRow | null): StoredChatappMessage {
     const chatapp = toChatappMessage(row!);
     return { messageId: chatapp.messageId, chatapp };
   }
@@ -73,4 +81,11 @@ export class TypeormChatappMessageRepository implements ChatappMessageRepository
     );
     return num(row?.n);
   }
+}
+
+function recordParams(m: NewChatappMessage): unknown[] {
+  const history = m.status === 'received' ? [] : [{ status: m.status, at: m.now.toISOString() }];
+  return [m.userId, m.senderId, m.conversationId, m.direction, m.from, m.to, m.messageSid, m.providerMessageId, m.status, m.cost,
+    m.fromAllowance, JSON.stringify(history), m.now, m.source, m.type, m.body, m.media?.url ?? null, m.media?.mediaType ?? null,
+    m.media?.filename ?? null, m.templateId];
 }

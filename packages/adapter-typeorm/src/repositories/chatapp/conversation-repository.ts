@@ -7,8 +7,9 @@ import type { ConversationRecord } from '../../records';
 import { dateOrNull, num, numOrNull } from '../rows';
 import { MESSAGE_SELECT, MessageRow, toConversationMessage } from './message-rows';
 
-const COLUMNS = `id, uuid, user_id, sender_id, assistant_id, customer_phone, customer_name, status, ai_enabled, ai_disabled_at, ai_enabled_at,
+export const CONVERSATION_COLUMNS = `id, uuid, user_id, sender_id, assistant_id, customer_phone, customer_name, status, ai_enabled, ai_disabled_at, ai_enabled_at,
   message_count, last_message_at, last_customer_message_at, last_template_sent_at, ended_count, ended_at, created_at, updated_at`;
+const COLUMNS = CONVERSATION_COLUMNS;
 /** Built once: a hot statement's text is the prepared statement's key (see Database.query). */
 /**
  * Conversation row locks are NO KEY UPDATE: they serialise the conversation's changes without
@@ -17,8 +18,19 @@ const COLUMNS = `id, uuid, user_id, sender_id, assistant_id, customer_phone, cus
  */
 const LOCK = `SELECT ${COLUMNS} FROM conversations WHERE sender_id = $1 AND customer_phone = $2 FOR NO KEY UPDATE`;
 
+/** Every changeable column of a conversation; `$1` is its id (see `conversationSaveParams`). */
+export const SAVE = `UPDATE conversations SET assistant_id = $2, customer_name = $3, status = $4, ai_enabled = $5, ai_disabled_at = $6, ai_enabled_at = $7,
+    message_count = $8, last_message_at = $9, last_customer_message_at = $10, last_template_sent_at = $11, ended_count = $12, ended_at = $13,
+    updated_at = $14
+  WHERE id = $1`;
+
+export function conversationSaveParams(c: Conversation): unknown[] {
+  return [c.id, c.assistantId, c.customerName, c.status, c.aiEnabled, c.aiDisabledAt, c.aiEnabledAt, c.messageCount, c.lastMessageAt,
+    c.window.lastCustomerMessageAt, c.window.lastTemplateSentAt, c.endedCount, c.endedAt, c.updatedAt];
+}
+
 /** COLUMNS is every column of `conversations`: rows are whole `ConversationRecord`s. */
-function toConversation(r: ConversationRecord): Conversation {
+export function toConversation(r: ConversationRecord): Conversation {
   return {
     id: num(r.id), uuid: r.uuid, type: 'chatapp', userId: num(r.user_id), senderId: num(r.sender_id), assistantId: numOrNull(r.assistant_id),
     customerPhone: r.customer_phone, customerName: r.customer_name ?? null, status: r.status as ConversationStatus,
@@ -60,15 +72,7 @@ export class TypeormConversationRepository implements ConversationRepository {
   }
 
   async save(c: Conversation): Promise<void> {
-    await this.db.query(
-      `UPDATE conversations SET assistant_id = $2, customer_name = $3, status = $4, ai_enabled = $5, ai_disabled_at = $6, ai_enabled_at = $7,
-         message_count = $8, last_message_at = $9, last_customer_message_at = $10, last_template_sent_at = $11, ended_count = $12, ended_at = $13,
-         updated_at = $14
-       WHERE id = $1`,
-      [c.id, c.assistantId, c.customerName, c.status, c.aiEnabled, c.aiDisabledAt, c.aiEnabledAt, c.messageCount, c.lastMessageAt,
-        c.window.lastCustomerMessageAt, c.window.lastTemplateSentAt, c.endedCount, c.endedAt, c.updatedAt],
-      { prepared: true },
-    );
+    await this.db.query(SAVE, conversationSaveParams(c), { prepared: true });
   }
 
   async findOwned(userId: number, ref: { readonly id: number } | { readonly uuid: string }): Promise<Conversation | null> {
