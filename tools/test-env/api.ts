@@ -50,12 +50,14 @@ export async function createTestApi(options: {
   const level = options.logTo ? 'error' : process.env.TEST_LOG_LEVEL ?? 'silent';
   const logger = options.logTo ? pino({ level, ...LOG_OPTIONS }, options.logTo) : pino({ level, ...LOG_OPTIONS });
   const bus = new InProcessMessageBus();
-  const runtime = await composeApi(config, { dataSource: db.dataSource, logger, bus });
+  const composed = await composeApi(config, { dataSource: db.dataSource, logger, bus });
+  const examples = new SuccessExampleObserver(composed.container);
+  // Suites that serve the app themselves (an http server, `app.listen`) are observed like the supertest agent.
+  const runtime: ApiRuntime = { ...composed, app: examples.observedApp(composed.app) };
   for (const task of runtime.serving) await task.start();
   const startBackground = options.startBackground ?? true;
   if (startBackground) for (const task of runtime.background) await task.start();
-  const examples = new SuccessExampleObserver(runtime.container);
-  const http = supertest(examples.observe(runtime.app));
+  const http = supertest(runtime.app);
   const admin = { Authorization: `Bearer ${runtime.adminToken}` };
   return {
     runtime,

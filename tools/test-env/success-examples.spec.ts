@@ -1,4 +1,4 @@
-import { documentPath, shapeMismatches } from './success-examples';
+import { documentPath, fullestOf, notJson, shapeMismatches, shapeOf } from './success-examples';
 
 describe('success examples against observed answers', () => {
   it('spells express paths as the document does', () => {
@@ -32,5 +32,26 @@ describe('success examples against observed answers', () => {
     const example = { data: [{ id: 1, values: { status: 'open', name: 'Ann' } }] };
     expect(shapeMismatches(example, [{ data: [{ id: 2, values: { sku: 'A1' } }] }])).toEqual([]);
     expect(shapeMismatches(example, [{ data: [{ id: 2, values: 'A1' }] }])).toEqual(['$.data[0].values: object in the example, string in the answers']);
+  });
+
+  it('holds a webhook delivery\'s event payload to being an object, whatever the event', () => {
+    const example = { data: { id: 'dlv_1', payload: { id: 4812, duration: 87 } } };
+    expect(shapeMismatches(example, [{ data: { id: 'dlv_2', payload: { conversation_uuid: 'c' } } }])).toEqual([]);
+  });
+
+  it('shows an answer that is not JSON by its content type, held to not being JSON', () => {
+    expect(notJson('audio/ogg; codecs=opus')).toBe('<audio/ogg, not JSON>');
+    expect(shapeMismatches(notJson('audio/ogg'), [notJson('image/jpeg')])).toEqual([]);
+    expect(shapeMismatches(notJson('audio/ogg'), [{ data: 1 }])).toEqual(['$: string in the example, object in the answers']);
+  });
+
+  it('records the answer that shows the most of the shape: not an empty page, not a field left null', () => {
+    const empty = { data: [], total: 0 };
+    const bare = { data: [{ id: 1, note: null }], total: 1 };
+    const full = { data: [{ id: 2, note: 'x' }], total: 1 };
+    expect([...shapeOf(full)]).toEqual(['$:object', '$.data:array', '$.data[]:object', '$.data[].id:number', '$.data[].note:string', '$.total:number']);
+    expect(fullestOf([empty, bare, full])).toBe(full);
+    expect(fullestOf([bare, { data: [{ id: 3, note: null }], total: 2 }])).toBe(bare);
+    expect(shapeOf({ values: { a: 1, b: 2 } }).size).toBe(shapeOf({ values: { c: 1 } }).size);
   });
 });

@@ -7,8 +7,9 @@ import { routesOf } from '@voiceplane/adapter-http';
 /**
  * The success examples of the OpenAPI document, kept honest by the HTTP suites: every 2xx answer of a documented
  * operation (at its documented success status) that a suite's test api gives is observed. With
- * RECORD_OPENAPI_EXAMPLES=1 the first one of each operation is written to success-examples.json (and leaves the
- * hand-kept file); otherwise the suite fails when a recorded example no longer has the shape of what it observed.
+ * RECORD_OPENAPI_EXAMPLES=1 an operation without an example, whose example no longer fits, or that an answer shows
+ * more of, gets the fullest answer observed written to success-examples.json; otherwise the suite fails when a
+ * recorded example no longer has the shape of what it observed.
  */
 
 function repositoryRoot(from: string): string {
@@ -18,18 +19,23 @@ function repositoryRoot(from: string): string {
 
 const OPENAPI_DIR = join(repositoryRoot(__dirname), 'packages', 'adapter-http', 'src', 'openapi');
 export const RECORDED_FILE = join(OPENAPI_DIR, 'success-examples.json');
-export const HAND_KEPT_FILE = join(OPENAPI_DIR, 'success-examples.hand-kept.json');
 
 type Examples = Record<string, Record<string, unknown>>;
 
-/** Answers that embed a free-form payload (an event's, different for each event type): no one shape to hold them to. */
-const FREE_FORM = new Set(['GET /api/user/webhooks/deliveries/{id}']);
-
 /**
  * Objects keyed by the user's own names (a data table row's `values` by its columns, a call's `metadata`, an
- * assistant's `variables`): an example is held to their being objects, not to the keys one suite happened to use.
+ * assistant's `variables`) or carrying another document (a webhook delivery's event `payload`, different for each
+ * event type): an example is held to their being objects, not to the keys one suite happened to meet.
  */
-const USER_KEYED = new Set(['values', 'metadata', 'variables']);
+const OPAQUE = new Set(['values', 'metadata', 'variables', 'payload']);
+
+/**
+ * A success answer that is not JSON (a recording, a customer's file, a challenge echoed as text) is shown by its
+ * content type: its bytes say nothing a reader of the document could use, and differ from one test to the next.
+ */
+export const notJson = (contentType: string): string => `<${contentType.split(';')[0].trim()}, not JSON>`;
+
+const isJson = (contentType: string): boolean => /[/+]json\s*(;|$)/i.test(contentType);
 
 const readExamples = (file: string): Examples => JSON.parse(readFileSync(file, 'utf8'));
 
@@ -63,7 +69,7 @@ export function shapeMismatches(example: unknown, observed: readonly unknown[], 
     const items = answers.filter(Array.isArray).flat();
     return items.length === 0 ? [] : example.flatMap((item, i) => shapeMismatches(item, items, `${at}[${i}]`));
   }
-  if (kindOf(example) !== 'object' || USER_KEYED.has(at.slice(at.lastIndexOf('.') + 1))) return [];
+  if (kindOf(example) !== 'object' || OPAQUE.has(at.slice(at.lastIndexOf('.') + 1))) return [];
   const objects = answers.filter((value): value is Record<string, unknown> => kindOf(value) === 'object');
   const keys = Object.keys(example as object);
   const mismatches = keys.filter((key) => !objects.some((o) => key in o)).map((key) => `${at}.${key}: in the example, in no answer`);
@@ -76,15 +82,43 @@ export function shapeMismatches(example: unknown, observed: readonly unknown[], 
   return mismatches;
 }
 
+/**
+ * What an answer shows of its operation's shape: its key paths with their JSON types, arrays' items merged, `null`
+ * and the insides of opaque objects left out. A suite's first answer is often an empty list or a bare variant.
+ */
+export function shapeOf(value: unknown, at = '$', into = new Set<string>()): Set<string> {
+  if (value === null || value === undefined) return into;
+  into.add(`${at}:${kindOf(value)}`);
+  if (Array.isArray(value)) for (const item of value) shapeOf(item, `${at}[]`, into);
+  else if (kindOf(value) === 'object' && !OPAQUE.has(at.slice(at.lastIndexOf('.') + 1))) {
+    for (const [key, child] of Object.entries(value as Record<string, unknown>)) shapeOf(child, `${at}.${key}`, into);
+  }
+  return into;
+}
+
+/** The answer that shows the most of the shape; the first of those that show as much. */
+export function fullestOf(bodies: readonly unknown[]): unknown {
+  return bodies.reduce((best, body) => (shapeOf(body).size > shapeOf(best).size ? body : best));
+}
+
 /** Watches one test api's answers; `finish` records them or checks the recorded examples against them. */
 export class SuccessExampleObserver {
   /** Raw until `finish`: the suite's requests run undisturbed by parsing. */
-  private readonly sent: { method: string; routePath: string; status: number; body: Buffer }[] = [];
+  private readonly sent: { method: string; routePath: string; status: number; contentType: string; body: Buffer }[] = [];
   private readonly answers = new Map<string, Map<string, unknown[]>>();
 
   constructor(private readonly container: Parameters<typeof routesOf>[0]) {}
 
-  /** The app behind a request listener that sees each JSON answer as it is sent. */
+  /**
+   * The app itself, seen through `observe`: called as a listener (supertest, `createServer(app)`, `app.listen`) it
+   * is observed; everything else (`app.listen`, `app.router`) is the app's own.
+   */
+  observedApp<App extends (req: IncomingMessage, res: ServerResponse) => void>(app: App): App {
+    const observed = this.observe(app);
+    return new Proxy(app, { apply: (_target, _this, [req, res]: [IncomingMessage, ServerResponse]) => observed(req, res) });
+  }
+
+  /** The app behind a request listener that sees each answer as it is sent. */
   observe(app: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void {
     return (req, res) => {
       const chunks: Buffer[] = [];
@@ -97,8 +131,10 @@ export class SuccessExampleObserver {
       };
       res.on('finish', () => {
         const { route } = req as Request;
-        if (res.statusCode < 200 || res.statusCode > 299 || !route?.path || !String(res.getHeader('content-type') ?? '').includes('application/json')) return;
-        this.sent.push({ method: req.method ?? '', routePath: String(route.path), status: res.statusCode, body: Buffer.concat(chunks) });
+        if (res.statusCode < 200 || res.statusCode > 299 || !route?.path) return;
+        const contentType = String(res.getHeader('content-type') ?? '');
+        if (contentType === '') return;
+        this.sent.push({ method: req.method ?? '', routePath: String(route.path), status: res.statusCode, contentType, body: Buffer.concat(chunks) });
       });
       app(req, res);
     };
@@ -108,14 +144,16 @@ export class SuccessExampleObserver {
   private collect(): void {
     if (this.sent.length === 0) return;
     const successStatus = new Map(routesOf(this.container).map((r) => [`${r.method.toUpperCase()} ${documentPath(r.path)}`, r.success ?? 200]));
-    for (const { method, routePath, status, body } of this.sent.splice(0)) {
+    for (const { method, routePath, status, contentType, body } of this.sent.splice(0)) {
       const operation = `${method} ${documentPath(routePath)}`;
-      if (successStatus.get(operation) !== status || FREE_FORM.has(operation)) continue;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(body.toString('utf8'));
-      } catch {
-        continue;
+      if (successStatus.get(operation) !== status) continue;
+      let parsed: unknown = notJson(contentType);
+      if (isJson(contentType)) {
+        try {
+          parsed = JSON.parse(body.toString('utf8'));
+        } catch {
+          continue;
+        }
       }
       const byStatus = this.answers.get(operation) ?? new Map<string, unknown[]>();
       this.answers.set(operation, byStatus);
@@ -129,16 +167,17 @@ export class SuccessExampleObserver {
     if (this.answers.size === 0) return [];
     if (record) {
       const recorded = readExamples(RECORDED_FILE);
-      const handKept = readExamples(HAND_KEPT_FILE);
       for (const [operation, byStatus] of this.answers) {
         for (const [status, bodies] of byStatus) {
-          recorded[operation] = { ...recorded[operation], [status]: withExampleAddresses(bodies[0]) };
-          if (handKept[operation]) delete handKept[operation][status];
-          if (handKept[operation] && Object.keys(handKept[operation]).length === 0) delete handKept[operation];
+          // An example that fits and shows as much stays: re-recording rewrites what changed, not every id and time.
+          const kept = recorded[operation]?.[status];
+          const fullest = fullestOf(bodies);
+          if (kept === undefined || shapeMismatches(kept, bodies).length > 0 || shapeOf(fullest).size > shapeOf(kept).size) {
+            recorded[operation] = { ...recorded[operation], [status]: withExampleAddresses(fullest) };
+          }
         }
       }
       writeExamples(RECORDED_FILE, recorded);
-      writeExamples(HAND_KEPT_FILE, handKept);
       return [];
     }
     const recorded = readExamples(RECORDED_FILE);

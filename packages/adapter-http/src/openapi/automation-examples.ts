@@ -2,14 +2,6 @@ import { invalid } from './error-families';
 
 /** Handler error answers of the automation routes, recorded from their HTTP suites. */
 
-const AUTOMATION = {
-  id: 'aut_3kF9zQ1mX7pL2vR8tY4wNc', name: 'Mid-call lookup in a data table', template_key: 'midcall_lookup_table', status: 'enabled',
-  binding: { type: 'tool', assistant_id: 101, bound: true },
-  webhook_url: 'https://voiceplane.example.com/api/hooks/automations/aut_3kF9zQ1mX7pL2vR8tY4wNc/Vb2Kq8Lm4Xz7Pw1Rt5Yn9Hc3Jd6Gf0Sa', tool_id: 57,
-  params: { table_id: 7, key_column: 'order_number' }, live_version_id: 'ver_2Lk7Pq9Zx4Mv1Rt6Wn8Hc3', live_version_number: 1, versions_count: 1,
-  last_test: { run_id: 'run_5Hn8Tq2Wd6Lz0Bx4Jc7Vm1', run_status: 'SUCCEEDED', tested_at: '2026-11-23T13:02:13.840Z' },
-  created_at: '2026-11-23T13:02:13.000Z', updated_at: '2026-11-23T13:02:13.840Z',
-};
 const TEMPLATE_SPEC = { key: 'table_id', label: 'Data table', description: 'Data table to search.', required: true, example: '7' };
 
 const tableNotFound = { 404: [{ message: 'Table not found' }] };

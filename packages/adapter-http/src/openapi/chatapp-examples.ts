@@ -1,19 +1,12 @@
-/** Handler error answers of the chat-app, conversation and chat-app sandbox operations, recorded from chatapp.int.spec.ts. */
 /**
- * Success and error answers of the chat-app, conversation and chat-app sandbox operations, recorded from
- * chatapp.int.spec.ts (times and ids as the server produced them).
+ * Handler error answers of the chat-app, conversation and chat-app sandbox operations, recorded from
+ * chatapp.int.spec.ts (their success answers are recorded by the suites, in success-examples.json).
  */
 const AT = '2026-11-23T13:08:00.000Z';
 const expiredSession = {
   is_open: false, can_send_freeform: false, requires_template: true,
   message: 'Session expired. Send a template message to reopen the conversation.', expired_at: '2026-11-23T13:07:00.000Z',
 };
-const message = {
-  id: 5532, conversation_id: 880, direction: 'outbound', source: 'ai', role: 'assistant', type: 'text', body: 'Thanks for your message! (sandbox reply)',
-  media_url: null, media_type: null, filename: null, template_id: null, chatapp_message_id: 9121, message_sid: 'SM0b7d9e1f3a5c4e2d8f6a0c1e3b5d7f9a',
-  status: 'queued', error_code: null, created_at: AT,
-};
-
 const coded = (error: string, error_code: string) => ({ success: false, error, error_code });
 const SENDER_NOT_FOUND = coded('Sender not found or does not belong to you', 'SENDER_NOT_FOUND');
 const chatappInvalid = (field: string, text: string) => ({ success: false, error: text, error_code: 'VALIDATION_ERROR', errors: { [field]: [text] } });

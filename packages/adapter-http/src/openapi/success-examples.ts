@@ -1,5 +1,4 @@
 import recorded from './success-examples.json';
-import handKept from './success-examples.hand-kept.json';
 
 /** Example success answers by operation (`METHOD /document/path`) and status. */
 export type SuccessExamples = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
@@ -10,12 +9,6 @@ export type SuccessExamples = Readonly<Record<string, Readonly<Record<string, un
  */
 export const RECORDED_EXAMPLES: SuccessExamples = recorded;
 
-/**
- * Answers copied by hand from the suites before the recorder existed, for operations it has not recorded yet;
- * recording an operation moves it out of this file.
- */
-export const HAND_KEPT_EXAMPLES: SuccessExamples = handKept;
-
 export function successExample(operation: string, status: number): unknown {
-  return RECORDED_EXAMPLES[operation]?.[status] ?? HAND_KEPT_EXAMPLES[operation]?.[status];
+  return RECORDED_EXAMPLES[operation]?.[status];
 }
