@@ -1,4 +1,4 @@
-import { documentPath, fullestOf, notJson, shapeMismatches, shapeOf } from './success-examples';
+import { documentPath, fullestOf, notJson, shapeMismatches, shapeOf, VARIANTS } from './success-examples';
 
 describe('success examples against observed answers', () => {
   it('spells express paths as the document does', () => {
@@ -53,5 +53,14 @@ describe('success examples against observed answers', () => {
     expect(fullestOf([empty, bare, full])).toBe(full);
     expect(fullestOf([bare, { data: [{ id: 3, note: null }], total: 2 }])).toBe(bare);
     expect(shapeOf({ values: { a: 1, b: 2 } }).size).toBe(shapeOf({ values: { c: 1 } }).size);
+  });
+
+  it('holds an operation\'s listed variants to the types of the keys they share, and the rest of it to its keys', () => {
+    const example = { data: { id: 1, tool_calls: [{ name: 'kb', query: 'refunds', passages: [] }] } };
+    const answers = [{ data: { id: 2, tool_calls: [{ name: 'crm', request: { url: 'https://x' } }] } }];
+    expect(shapeMismatches(example, answers, '$', VARIANTS['GET /api/user/calls/{id}'])).toEqual([]);
+    expect(shapeMismatches(example, [{ data: { id: 2, tool_calls: [{ name: 7 }] } }], '$', VARIANTS['GET /api/user/calls/{id}']))
+      .toEqual(['$.data.tool_calls[0].name: string in the example, number in the answers']);
+    expect(shapeMismatches({ ...example, total: 1 }, answers, '$', VARIANTS['GET /api/user/calls/{id}'])).toEqual(['$.total: in the example, in no answer']);
   });
 });

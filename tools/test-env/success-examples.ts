@@ -27,7 +27,36 @@ type Examples = Record<string, Record<string, unknown>>;
  * assistant's `variables`) or carrying another document (a webhook delivery's event `payload`, different for each
  * event type): an example is held to their being objects, not to the keys one suite happened to meet.
  */
-const OPAQUE = new Set(['values', 'metadata', 'variables', 'payload']);
+const OPAQUE = new Set(['values', 'metadata', 'variables', 'extracted_variables', 'payload']);
+
+/**
+ * Where an operation answers variants that one suite may not all see, while the example shows one of them: there
+ * the example is held to the types of the keys it shares with the answers, not to having the same keys. Paths are
+ * written with `[]` for any array item.
+ */
+export const VARIANTS: Readonly<Record<string, readonly string[]>> = {
+  // What the template's test run answered: a table row, a CRM's reply, a message sent, by template.
+  'POST /api/user/automate/templates/{key}': ['$.response'],
+  // The trigger and the sample input of each template are its own.
+  'GET /api/user/automate/templates/{key}': ['$.data.trigger', '$.data.sample_input'],
+  // One run (`run_id`) or the latest runs; a step's attempts only once it was retried.
+  'GET /api/user/automate/flows/{id}/runs': ['$'],
+  // A tool call by its kind: an HTTP tool's request and answer, a knowledge search's query and passages.
+  'GET /api/user/calls/{id}': ['$.data.tool_calls[]'],
+  // `ai_reply_skipped` only when the AI did not answer the message.
+  'POST /api/sandbox/chatapp/inbound-message': ['$'],
+  // `media_error` only on a media message.
+  'GET /api/user/conversations/{uuid}/messages': ['$.data[]'],
+  // A fault's target is a numeric id or a provider's string id, by kind.
+  'POST /api/sandbox/faults': ['$.fault.target_id'],
+};
+
+const variantPath = (at: string): string => at.replace(/\[\d+\]/g, '[]');
+
+const withinVariant = (at: string, variants: readonly string[]): boolean => {
+  const path = variantPath(at);
+  return variants.some((v) => path === v || path.startsWith(`${v}.`) || path.startsWith(`${v}[`));
+};
 
 /**
  * A success answer that is not JSON (a recording, a customer's file, a challenge echoed as text) is shown by its
@@ -60,24 +89,29 @@ const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isAr
  * may differ among themselves (optional keys, variants), so the example is held to what they have in common and
  * to nothing none of them has; `null` and empty arrays say nothing about a shape.
  */
-export function shapeMismatches(example: unknown, observed: readonly unknown[], at = '$'): string[] {
+export function shapeMismatches(example: unknown, observed: readonly unknown[], at = '$', variants: readonly string[] = []): string[] {
   const answers = observed.filter((value) => value !== null && value !== undefined);
   if (example === null || answers.length === 0) return [];
+  const variant = withinVariant(at, variants);
   const kinds = new Set(answers.map(kindOf));
-  if (!kinds.has(kindOf(example))) return [`${at}: ${kindOf(example)} in the example, ${[...kinds].join(' or ')} in the answers`];
+  // A listed path may change type by variant; below it, keys shared with the answers keep theirs.
+  if (!kinds.has(kindOf(example))) return variants.includes(variantPath(at)) ? [] : [`${at}: ${kindOf(example)} in the example, ${[...kinds].join(' or ')} in the answers`];
   if (Array.isArray(example)) {
     const items = answers.filter(Array.isArray).flat();
-    return items.length === 0 ? [] : example.flatMap((item, i) => shapeMismatches(item, items, `${at}[${i}]`));
+    return items.length === 0 ? [] : example.flatMap((item, i) => shapeMismatches(item, items, `${at}[${i}]`, variants));
   }
   if (kindOf(example) !== 'object' || OPAQUE.has(at.slice(at.lastIndexOf('.') + 1))) return [];
   const objects = answers.filter((value): value is Record<string, unknown> => kindOf(value) === 'object');
   const keys = Object.keys(example as object);
-  const mismatches = keys.filter((key) => !objects.some((o) => key in o)).map((key) => `${at}.${key}: in the example, in no answer`);
-  const common = Object.keys(objects[0]).filter((key) => objects.every((o) => key in o));
-  mismatches.push(...common.filter((key) => !keys.includes(key)).map((key) => `${at}.${key}: in every answer, not in the example`));
+  const mismatches: string[] = [];
+  if (!variant) {
+    mismatches.push(...keys.filter((key) => !objects.some((o) => key in o)).map((key) => `${at}.${key}: in the example, in no answer`));
+    const common = Object.keys(objects[0]).filter((key) => objects.every((o) => key in o));
+    mismatches.push(...common.filter((key) => !keys.includes(key)).map((key) => `${at}.${key}: in every answer, not in the example`));
+  }
   for (const key of keys) {
     const values = objects.filter((o) => key in o).map((o) => o[key]);
-    if (values.length > 0) mismatches.push(...shapeMismatches((example as Record<string, unknown>)[key], values, `${at}.${key}`));
+    if (values.length > 0) mismatches.push(...shapeMismatches((example as Record<string, unknown>)[key], values, `${at}.${key}`, variants));
   }
   return mismatches;
 }
@@ -172,7 +206,7 @@ export class SuccessExampleObserver {
           // An example that fits and shows as much stays: re-recording rewrites what changed, not every id and time.
           const kept = recorded[operation]?.[status];
           const fullest = fullestOf(bodies);
-          if (kept === undefined || shapeMismatches(kept, bodies).length > 0 || shapeOf(fullest).size > shapeOf(kept).size) {
+          if (kept === undefined || shapeMismatches(kept, bodies, '$', VARIANTS[operation]).length > 0 || shapeOf(fullest).size > shapeOf(kept).size) {
             recorded[operation] = { ...recorded[operation], [status]: withExampleAddresses(fullest) };
           }
         }
@@ -183,7 +217,7 @@ export class SuccessExampleObserver {
     const recorded = readExamples(RECORDED_FILE);
     return [...this.answers].flatMap(([operation, byStatus]) => [...byStatus].flatMap(([status, bodies]) => {
       const example = recorded[operation]?.[status];
-      return example === undefined ? [] : shapeMismatches(example, bodies).map((m) => `${operation} ${status} ${m}`);
+      return example === undefined ? [] : shapeMismatches(example, bodies, '$', VARIANTS[operation]).map((m) => `${operation} ${status} ${m}`);
     }));
   }
 }
