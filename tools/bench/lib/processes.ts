@@ -22,7 +22,7 @@ export async function freePort(): Promise<number> {
  * BENCH_API_NODE_OPTIONS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: node flags for the api process
  * alone (a profile under load; written when the process exits on SIGTERM).
  */
-export async function startApiProcess(databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<{ url: string; adminToken: string; stop(): void }> {
+export async function startApiProcess(databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<{ url: string; adminToken: string; pid: number; stop(): void }> {
   const port = await freePort();
   const adminToken = `bench-admin-${randomUUID()}`;
   const nodeFlags = (process.env.BENCH_API_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
@@ -37,15 +37,15 @@ export async function startApiProcess(databaseUrl: string, env: NodeJS.ProcessEn
     if (i > 300) throw new Error('the api process did not answer its health check');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { url, adminToken, stop: () => child.kill('SIGTERM') };
+  return { url, adminToken, pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
 
 /** A compiled baseline script under tools/dist/bench/lib that prints its URL once listening. */
-export async function startBareProcess(script: string, env: NodeJS.ProcessEnv): Promise<{ url: string; stop(): void }> {
+export async function startBareProcess(script: string, env: NodeJS.ProcessEnv): Promise<{ url: string; pid: number; stop(): void }> {
   const child = spawn(process.execPath, [join(__dirname, script)], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
     child.once('exit', () => reject(new Error(`${script} exited during start`)));
   });
-  return { url, stop: () => child.kill('SIGTERM') };
+  return { url, pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
