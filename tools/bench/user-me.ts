@@ -5,11 +5,14 @@
  *  - in this process: the composed api and a bare handler without prepared statements;
  *  - with DATABASE_URL, each in its own process as the product runs: apps/api from its built entry
  *    and the bare handler with named prepared statements (lib/bare-me.ts) — the baseline the
- *    per-request target is measured against.
+ *    per-request target is measured against. Rounds alternate between the two (BENCH_ROUNDS, 3),
+ *    and each reports the CPU time each server process used per request (/proc/<pid>/stat): on a
+ *    shared machine the steadier figure.
  *   npx tsc -b && DATABASE_URL=… node tools/dist/bench/user-me.js
  */
 import { Pool } from 'pg';
-import { benchDatabase, listen, measure, report, runBench } from './lib/harness';
+import { benchDatabase, listen, measure, type Measurement, report, runBench } from './lib/harness';
+import { cpuMicros } from './lib/cpu-time';
 import { benchUser, startComposedApi } from './lib/composed-api';
 import { bareMeApp } from './lib/bare-me';
 import { startApiProcess, startBareProcess } from './lib/processes';
@@ -38,9 +41,29 @@ async function main(): Promise<void> {
     try {
       const own = await benchUser(apiProcess.url, apiProcess.adminToken);
       const ownHeaders = { Authorization: `Bearer ${own.token}` };
-      const product = await measure('voiceplane (apps/api, own process)', `${apiProcess.url}/api/user/me`, ownHeaders);
-      const prepared = await measure('bare, prepared (own process)', `${bare.url}/me`, ownHeaders);
-      report('GET /api/user/me, each in its own process', product, prepared);
+      // Interleaved rounds (product, bare, bare, product, …), so both meet the same load on a shared
+      // machine; each round also reads the CPU time each server process used per request.
+      const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+      const ratios: number[] = [];
+      const cpu = { product: [] as number[], bare: [] as number[] };
+      for (let i = 0; i < rounds; i++) {
+        const runProduct = () => measureCpu(apiProcess.pid, 'voiceplane (apps/api, own process)', `${apiProcess.url}/api/user/me`, ownHeaders);
+        const runBare = () => measureCpu(bare.pid, 'bare, prepared (own process)', `${bare.url}/me`, ownHeaders);
+        let product, prepared;
+        if (i % 2 === 0) {
+          product = await runProduct();
+          prepared = await runBare();
+        } else {
+          prepared = await runBare();
+          product = await runProduct();
+        }
+        ratios.push(report(`GET /api/user/me, each in its own process (round ${i + 1} of ${rounds})`, product.m, prepared.m));
+        cpu.product.push(product.perRequest);
+        cpu.bare.push(prepared.perRequest);
+        process.stdout.write(`  CPU per request: voiceplane ${product.perRequest.toFixed(0)} µs, bare ${prepared.perRequest.toFixed(0)} µs\n`);
+      }
+      process.stdout.write(`\nOwn processes, ${rounds} rounds: ratio ${ratios.map((r) => r.toFixed(2)).join(', ')} (median ${median(ratios).toFixed(2)}); `
+        + `CPU per request, median: voiceplane ${median(cpu.product).toFixed(0)} µs, bare ${median(cpu.bare).toFixed(0)} µs\n`);
     } finally {
       apiProcess.stop();
       bare.stop();
@@ -50,5 +73,15 @@ async function main(): Promise<void> {
   await pool.end();
   await db.close();
 }
+
+/** A measurement and the CPU time the server process `pid` used per request during it (NaN without /proc). */
+async function measureCpu(pid: number, label: string, url: string, headers: Record<string, string>): Promise<{ m: Measurement; perRequest: number }> {
+  let before: number | null = null;
+  let after: number | null = null;
+  const m = await measure(label, url, headers, 'GET', undefined, { before: () => void (before = cpuMicros(pid)), after: () => void (after = cpuMicros(pid)) });
+  return { m, perRequest: before === null || after === null ? NaN : (after - before) / (m.requests ?? NaN) };
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 runBench(main);

@@ -31,6 +31,8 @@ export interface Measurement {
   readonly p99: number;
   readonly non2xx: number;
   readonly errors: number;
+  /** Requests completed in the measured run (not the warm-up). */
+  readonly requests?: number;
 }
 
 export const settings = {
@@ -38,11 +40,14 @@ export const settings = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
 };
 
-export async function measure(label: string, url: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<Measurement> {
+/** `measured` runs just before and just after the measured run (not the warm-up), e.g. to read CPU time. */
+export async function measure(label: string, url: string, headers: Record<string, string> = {}, method = 'GET', body?: string, measured?: { before(): void; after(): void }): Promise<Measurement> {
   // A short warm-up so JIT and pools are hot for both contenders alike.
   await autocannon({ url, headers, method, body, connections: settings.connections, duration: 2 });
+  measured?.before();
   const r = await autocannon({ url, headers, method, body, connections: settings.connections, duration: settings.duration });
-  return { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+  measured?.after();
+  return { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, requests: r.requests.total };
 }
 
 export function report(title: string, subject: Measurement, baseline: Measurement): number {

@@ -67,6 +67,12 @@ export function bodyReader(rules: BodyRules = defaultBodyRules): Middleware {
   };
 
   return (req, res, next) => {
+    // No Content-Length and no Transfer-Encoding: there is no body to read (express's parsers skip such
+    // a request too), so neither parser nor drain counter is set up; the body is `{}` as for any empty one.
+    if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) {
+      req.body = {};
+      return next();
+    }
     const limit = rules.limitFor(req.path);
     capDrain(req, res, limit);
     const type = contentType(req);

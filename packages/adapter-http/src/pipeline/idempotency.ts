@@ -62,10 +62,6 @@ export function idempotency(store: IdempotencyStore, now: () => Date, cipher: Se
   const open = (body: string) => (body.startsWith(SEALED_PREFIX) ? cipher.decrypt(body) : Promise.resolve(body));
   const handle = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const key = req.headers['idempotency-key'];
-    if (req.method !== 'POST' || key === undefined) {
-      next();
-      return;
-    }
     try {
       if (typeof key !== 'string' || !isValidIdempotencyKey(key)) {
         res.status(400).json({ message: 'Invalid Idempotency-Key header.' });
@@ -147,5 +143,9 @@ export function idempotency(store: IdempotencyStore, now: () => Date, cipher: Se
       next(e);
     }
   };
-  return handle;
+  // Everything else passes without the promise of `handle`.
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (req.method !== 'POST' || req.headers['idempotency-key'] === undefined) return next();
+    void handle(req, res, next);
+  };
 }

@@ -15,6 +15,8 @@ const UNSAFE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBF
  */
 export function unsafeTextPath(value: unknown): string | null {
   if (typeof value === 'string') return UNSAFE_TEXT.test(value) ? 'body' : null;
+  // The usual body and query of a read, `{}`, without setting up the walk.
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && isEmpty(value)) return null;
   // Each entry: a key still to check (its parent's path answers for it) and the value under it.
   const pending: { parent: string; key: string | null; path: string; value: unknown }[] = [{ parent: '', key: null, path: '', value }];
   while (pending.length > 0) {
@@ -32,6 +34,12 @@ export function unsafeTextPath(value: unknown): string | null {
     }
   }
   return null;
+}
+
+/** No own enumerable string key: nothing the walk below would visit (it walks `Object.entries`). */
+function isEmpty(value: object): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
 }
 
 /** The 422 errors for unsafe text at `path`, worded like the validation catalogue. */

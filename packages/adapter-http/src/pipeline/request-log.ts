@@ -10,7 +10,16 @@ import { requestIdOf } from './request-context';
  * cheap request's CPU).
  */
 export function requestLog(logger: Logger) {
+  const log = logRequest(logger);
   return (req: Request, res: Response, next: NextFunction): void => {
+    log(req, res);
+    next();
+  };
+}
+
+/** The same, as a step of the pipeline's first layer (see http-app.ts). */
+export function logRequest(logger: Logger) {
+  return (req: Request, res: Response): void => {
     const started = performance.now();
     const line = () => ({
       req: { id: requestIdOf(req), method: req.method, url: redactHookTokens(req.originalUrl.split('?')[0]) },
@@ -24,6 +33,5 @@ export function requestLog(logger: Logger) {
     res.once('close', () => {
       if (!res.writableFinished) logger.info(line(), 'request aborted');
     });
-    next();
   };
 }

@@ -35,7 +35,8 @@ export class TypeormUserRepository implements UserRepository {
   }
 
   async findById(id: number): Promise<User | null> {
-    const r = await this.db.one<UserRecord>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
+    // Prepared: every authenticated `GET /api/user/me` reads the caller's row.
+    const r = await this.db.one<UserRecord>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id], { prepared: true });
     return r ? toUser(r) : null;
   }
 

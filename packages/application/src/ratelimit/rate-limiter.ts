@@ -48,11 +48,19 @@ export class RateLimiter {
 
   async consume(buckets: readonly Bucket[]): Promise<RateDecision> {
     const now = this.clock.now();
-    const verdicts = await Promise.all(buckets.map(async (bucket): Promise<BucketVerdict> => {
+    // Each bucket is taken in order, from the lease held when it can be, from the store when not;
+    // only the latter is waited for.
+    let waits = false;
+    const taken = buckets.map((bucket): BucketVerdict | Promise<BucketVerdict> => {
       const window = windowAt(now, bucket.windowSeconds);
-      const hits = await this.leases.take(`${bucket.key}:${bucket.windowSeconds}`, bucket.limit, window, expiryOf(window), now);
-      return { ...judgeHits(hits, bucket.limit, window, now), windowSeconds: bucket.windowSeconds, key: bucket.key };
-    }));
+      const key = `${bucket.key}:${bucket.windowSeconds}`;
+      const verdict = (hits: number): BucketVerdict => ({ ...judgeHits(hits, bucket.limit, window, now), windowSeconds: bucket.windowSeconds, key: bucket.key });
+      const held = this.leases.takeHeld(key, bucket.limit, window, expiryOf(window), now);
+      if (held !== undefined) return verdict(held);
+      waits = true;
+      return this.leases.take(key, bucket.limit, window, expiryOf(window), now).then(verdict);
+    });
+    const verdicts = waits ? await Promise.all(taken) : (taken as BucketVerdict[]);
     const reported = tightest(verdicts);
     if (verdicts.every((v) => v.allowed)) return { allowed: true, reported, retryAfterSeconds: 0 };
     const exhausted = verdicts.filter((v) => v.remaining === 0);
