@@ -19,3 +19,4 @@ export * from './controllers/chatapp-providers';
 export * from './controllers/chatapp-voice';
 export * from './controllers/top-ups';
 export * from './controllers/chatapp';
+export * from './controllers/conversations';

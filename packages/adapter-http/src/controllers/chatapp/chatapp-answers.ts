@@ -85,9 +85,6 @@ export const MESSAGE_OR_MEDIA_REQUIRED = invalidField('message', 'The message fi
 export const SANDBOX_TEXT_OR_MEDIA_REQUIRED: Answer = { status: 422, body: validationBody('standard', { text: ['The text field is required when media url is not present.'] }) };
 export const SANDBOX_INBOUND_HAS_NO_STATUS: Answer = { status: 422, body: { message: 'An inbound message has no delivery status.' } };
 
-/** Conversation family. */
-export const CONVERSATION_NOT_FOUND: Answer = { status: 404, body: { status: false, error: 'Conversation not found' } };
-export const CONVERSATION_ANSWERS: AnswerTable<'conversation_not_found'> = { conversation_not_found: CONVERSATION_NOT_FOUND };
 /** Sandbox routes answer with the generic 404. */
 export const SANDBOX_NOT_FOUND: Answer = { status: 404, body: { message: 'Not found.' } };
 /** S1, S3–S7: anything not the caller's is the generic 404. */
@@ -95,5 +92,3 @@ export const SANDBOX_ANSWERS: AnswerTable<DeliveryStatusRefusal> = {
   not_found: SANDBOX_NOT_FOUND,
   inbound_message: SANDBOX_INBOUND_HAS_NO_STATUS,
 };
-/** S13 on a conversation that is not the caller's. */
-export const SANDBOX_CONVERSATION_ANSWERS: AnswerTable<'conversation_not_found'> = { conversation_not_found: SANDBOX_NOT_FOUND };

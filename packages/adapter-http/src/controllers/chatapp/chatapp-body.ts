@@ -1,5 +1,5 @@
 import {
-  CONVERSATION_STATUSES, ConversationStatus, E164_PATTERN, err, FieldErrors, ok, QUALITY_RATINGS, QualityRating, Result, SENDER_STATUSES,
+  E164_PATTERN, err, FieldErrors, ok, QUALITY_RATINGS, QualityRating, Result, SENDER_STATUSES,
   SenderStatus, TEMPLATE_CATEGORIES, TEMPLATE_STATUSES, TemplateCategory, TemplateStatus,
 } from '@voiceplane/domain';
 import { Bool, Id, Int, Obj, publicTarget, Str } from '../../validation';
@@ -85,20 +85,6 @@ export class CreateTemplateBody {
   @Str({ required: true, enum: TEMPLATE_CATEGORIES }) category!: TemplateCategory;
   @Str({ required: true, trim: false, min: 1, max: 1024, example: 'Hi {{1}}, your order {{2}} has shipped.' }) body_text!: string;
   @Str({ nullable: true, max: 60 }) footer_text?: string | null;
-}
-
-export class ConversationListQuery {
-  @Str({ max: 512, description: 'Opaque cursor from a previous page' }) cursor?: string;
-  @Int({ min: 1, max: 100 }) per_page?: number;
-  @Id() sender_id?: number;
-  @Str({ enum: CONVERSATION_STATUSES }) status?: ConversationStatus;
-  @Bool() ai_enabled?: boolean;
-  @Str({ max: PHONE_TEXT_MAX }) customer_phone?: string;
-}
-
-export class CursorQuery {
-  @Str({ max: 512, description: 'Opaque cursor from a previous page' }) cursor?: string;
-  @Int({ min: 1, max: 100 }) per_page?: number;
 }
 
 /** Sandbox S1 */

@@ -1,5 +1,5 @@
 import {
-  ChatappMessage, Conversation, conversationWindowExpiresAt, ConversationMessage, formatMessagingLimit, MessageTemplate, roleOfSource, Sender,
+  ChatappMessage, formatMessagingLimit, MessageTemplate, Sender,
   SessionStatus,
 } from '@voiceplane/domain';
 import { iso, isoOrNull } from '../../presenters/format';
@@ -31,27 +31,6 @@ export function presentChatappMessage(m: ChatappMessage) {
     message_sid: m.messageSid, provider_message_id: m.providerMessageId, status: m.status, error_code: m.errorCode, error_message: m.errorMessage,
     cost: m.cost, status_history: m.statusHistory.map((h) => ({ status: h.status, at: iso(h.at) })),
     created_at: iso(m.createdAt), updated_at: iso(m.updatedAt),
-  };
-}
-
-/** A.10 */
-export function presentConversationMessage(m: ConversationMessage) {
-  return {
-    id: m.id, conversation_id: m.conversationId, direction: m.direction, source: m.source, role: roleOfSource(m.source), type: m.type,
-    body: m.body, media_url: m.mediaUrl, media_type: m.mediaType, filename: m.filename, template_id: m.templateId,
-    chatapp_message_id: m.chatappMessageId, message_sid: m.messageSid, status: m.status, error_code: m.errorCode,
-    ...(m.type === 'media' && m.direction === 'inbound' ? { media_error: m.mediaError ?? null } : {}),
-    created_at: iso(m.createdAt),
-  };
-}
-
-export function presentConversation(c: Conversation) {
-  return {
-    id: c.id, uuid: c.uuid, type: c.type, sender_id: c.senderId, assistant_id: c.assistantId, customer_phone: c.customerPhone,
-    customer_name: c.customerName, status: c.status, ai_enabled: c.aiEnabled, ai_disabled_at: isoOrNull(c.aiDisabledAt),
-    message_count: c.messageCount, last_message_at: isoOrNull(c.lastMessageAt), last_customer_message_at: isoOrNull(c.window.lastCustomerMessageAt),
-    window_expires_at: isoOrNull(conversationWindowExpiresAt(c)), ended_count: c.endedCount, ended_at: isoOrNull(c.endedAt),
-    created_at: iso(c.createdAt), updated_at: iso(c.updatedAt),
   };
 }
 

@@ -6,8 +6,8 @@ import { reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
-import { SANDBOX_CONVERSATION_ANSWERS, SANDBOX_NOT_FOUND } from './chatapp-answers';
-import { presentConversation } from './chatapp-presenters';
+import { SANDBOX_CONVERSATION_ANSWERS, SANDBOX_NOT_FOUND } from './conversation-answers';
+import { presentConversation } from './conversation-presenters';
 import { conversationRef } from './conversation-controller';
 
 /** S13: drives voiceplane's own scheduler, so it exists whenever any provider is the sandbox (D3). */

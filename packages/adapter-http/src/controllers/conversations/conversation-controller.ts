@@ -7,9 +7,9 @@ import { parse, reply } from '../../pipeline/responses';
 import { Answer, answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
-import { ConversationListQuery, CursorQuery } from './chatapp-body';
-import { CONVERSATION_ANSWERS, CONVERSATION_NOT_FOUND } from './chatapp-answers';
-import { presentConversation, presentConversationMessage } from './chatapp-presenters';
+import { ConversationListQuery, CursorQuery } from './conversation-body';
+import { CONVERSATION_ANSWERS, CONVERSATION_NOT_FOUND } from './conversation-answers';
+import { presentConversation, presentConversationMessage } from './conversation-presenters';
 import { decodeCursor, encodeCursor } from './conversation-cursor';
 
 const FAMILY = 'conversation';

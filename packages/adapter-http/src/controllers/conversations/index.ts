@@ -1,0 +1,2 @@
+export { ConversationController } from './conversation-controller';
+export { SandboxConversationController } from './sandbox-conversation-controller';
