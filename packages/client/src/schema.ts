@@ -1295,7 +1295,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** S12: set a connection's status */
+        /** Sandbox: set a connection's status */
         put: {
             parameters: {
                 query?: never;
@@ -1375,7 +1375,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** S11: resume a paused run now and wait for it */
+        /** Sandbox: resume a paused run now and wait for it */
         post: {
             parameters: {
                 query?: never;
@@ -1441,7 +1441,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** S14: settle a pending sandbox top-up as the provider would */
+        /** Settle a pending sandbox top-up as the provider would */
         post: {
             parameters: {
                 query?: never;
@@ -1529,7 +1529,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** S8: the customer answers a sandbox call */
+        /** The customer answers a sandbox call */
         post: {
             parameters: {
                 query?: never;
@@ -1595,7 +1595,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** S9: a sandbox call ends (answered first when completed) */
+        /** A sandbox call ends (answered first when completed) */
         post: {
             parameters: {
                 query?: never;
@@ -1683,7 +1683,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** S15: the customer says a line on a sandbox call; the assistant answers as on a real call */
+        /** The customer says a line on a sandbox call; the assistant answers as on a real call */
         post: {
             parameters: {
                 query?: never;
@@ -1780,7 +1780,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sandbox S6: close the 24-hour window */
+        /** Sandbox: close the 24-hour window */
         post: {
             parameters: {
                 query?: never;
@@ -1848,7 +1848,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sandbox S1: a customer message arrives */
+        /** Sandbox: a customer message arrives */
         post: {
             parameters: {
                 query?: never;
@@ -1916,7 +1916,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sandbox S5: a delivery status */
+        /** Sandbox: a delivery status */
         post: {
             parameters: {
                 query?: never;
@@ -1984,7 +1984,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sandbox S7: what the sandbox chat app sent */
+        /** Sandbox: what the sandbox chat app sent */
         get: {
             parameters: {
                 query?: {
@@ -2044,7 +2044,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** S2: the customer accepts, rejects or revokes call permission */
+        /** Sandbox: the customer accepts, rejects or revokes call permission */
         post: {
             parameters: {
                 query?: never;
@@ -2120,7 +2120,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Sandbox S3: sender status */
+        /** Sandbox: sender status */
         put: {
             parameters: {
                 query?: never;
@@ -2190,7 +2190,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Sandbox S4: template status */
+        /** Sandbox: template status */
         put: {
             parameters: {
                 query?: never;
@@ -2261,7 +2261,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sandbox S13: end a conversation now */
+        /** Sandbox: end a conversation now */
         post: {
             parameters: {
                 query?: never;
@@ -2318,7 +2318,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sandbox S10: make the next operations of a kind fail */
+        /** Sandbox: make the next operations of a kind fail */
         post: {
             parameters: {
                 query?: never;
@@ -13124,7 +13124,7 @@ export interface components {
         AutomationError: {
             /** @description What went wrong, in words */
             message: string;
-            /** @description The Appendix B.2 code */
+            /** @description The automation refusal code */
             error: string;
             /** @description Specs of the params concerned, or null */
             params: Record<string, never>[] | null;
@@ -13142,7 +13142,7 @@ export interface components {
             success: false;
             /** @description What went wrong, in words */
             error: string;
-            /** @description Stable code (Appendix B.1) */
+            /** @description Stable chat-app error code */
             error_code: string;
             session_status?: Record<string, never>;
             /** @description `REQUEST_LIMIT`: daily_limit, weekly_limit or already_granted */

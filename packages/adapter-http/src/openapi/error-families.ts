@@ -45,7 +45,7 @@ export const ERROR_FAMILY_SCHEMAS = {
     description: 'Automation refusals: a code, the specs of the params concerned, and extra keys some codes add (`errors`, `choices`, `conflicting_automation_id`).',
     properties: {
       message: text('What went wrong, in words'),
-      error: text('The Appendix B.2 code'),
+      error: text('The automation refusal code'),
       params: { type: ['array', 'null'], items: { type: 'object' }, description: 'Specs of the params concerned, or null' },
     },
     required: ['message', 'error', 'params'],
@@ -61,7 +61,7 @@ export const ERROR_FAMILY_SCHEMAS = {
     description: 'Chat-app routes (`/api/user/chatapp/...`, `/api/user/whatsapp/...`): a coded refusal; `SESSION_EXPIRED` adds `session_status`, '
       + '`REQUEST_LIMIT` adds `reason` and `retry_at`, `CONCURRENT_LIMIT` and `CONTACT_RATE_LIMIT` (429) add `retry_after`.',
     properties: {
-      success: { type: 'boolean', const: false }, error: text('What went wrong, in words'), error_code: text('Stable code (Appendix B.1)'), session_status: { type: 'object' },
+      success: { type: 'boolean', const: false }, error: text('What went wrong, in words'), error_code: text('Stable chat-app error code'), session_status: { type: 'object' },
       reason: text('`REQUEST_LIMIT`: daily_limit, weekly_limit or already_granted'), retry_at: { type: ['string', 'null'], format: 'date-time' },
       retry_after: { type: 'integer', minimum: 0, description: 'Seconds to wait' },
     },

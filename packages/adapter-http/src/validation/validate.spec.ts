@@ -80,7 +80,7 @@ describe('validateDto (coercion and messages)', () => {
     expect(errors({ name: 'x', label_ids: [1, 'x'] })).toEqual({ 'label_ids.1': ['The label_ids.1 must be an integer.'] });
   });
 
-  it('validates array items with dotted keys kept literal (D1)', () => {
+  it('validates array items with dotted keys kept literal', () => {
     expect(errors({ name: 'x', schema: [{ name: 'ok' }, { name: 'Bad-Name', required: 'maybe' }, {}] })).toEqual({
       schema: ['The schema may not have more than 2 items.'],
     });

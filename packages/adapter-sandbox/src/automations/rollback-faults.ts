@@ -8,7 +8,7 @@ interface Armed {
 }
 
 /**
- * S10 `automation_rollback`: the next `count` restores of an automation (or of any
+ * The sandbox fault `automation_rollback`: the next `count` restores of an automation (or of any
  * of the account's) answer `rollback_failed`. Arming the same scope again replaces what was left.
  */
 export class ArmedRollbackFaults implements RollbackFaults {

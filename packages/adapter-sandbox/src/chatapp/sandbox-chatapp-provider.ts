@@ -4,7 +4,7 @@ import {
 } from '@voiceplane/application';
 import { TemplateStatus } from '@voiceplane/domain';
 
-/** S10 fault kind: the next sends fail with `SEND_FAILED`. */
+/** Sandbox fault kind: the next sends fail with `SEND_FAILED`. */
 export const CHATAPP_SEND_FAULT = 'chatapp_send';
 export const SANDBOX_SEND_REFUSAL = 'sandbox fault injected (chatapp_send)';
 
@@ -20,8 +20,8 @@ function idOfReference(reference: string): string | null {
 /**
  * The chat app simulated on voiceplane's own database: senders are online at
  * once, templates get the configured status (approved by default), sends succeed as `queued`
- * unless an S10 fault is armed for the user (or aimed at the sender), and whatever it sent is
- * listed by S7. Its state lives in PostgreSQL, so several instances share one sandbox.
+ * unless a sandbox fault is armed for the user (or aimed at the sender), and whatever it sent is
+ * listed by the sandbox `outbox`. Its state lives in PostgreSQL, so several instances share one sandbox.
  */
 export class SandboxChatappProvider implements ChatappProvider {
   readonly name = 'sandbox' as const;
@@ -38,7 +38,7 @@ export class SandboxChatappProvider implements ChatappProvider {
     return { status: 'online', providerSenderRef: null, providerAccountRef: null, qualityRating: 'GREEN', messagingLimit: 1000 };
   }
 
-  /** S1 gives a URL, never a media id: the sandbox chat app keeps no files. */
+  /** The sandbox `inbound-message` gives a URL, never a media id: the sandbox chat app keeps no files. */
   async downloadMedia(): Promise<ProviderMediaDownload> {
     throw new ChatappProviderRefusal('The sandbox chat app keeps no media.');
   }

@@ -36,7 +36,7 @@ export interface SandboxRoute {
 
 /**
  * The SIP provisioner simulated in memory: trunk ids `ST_` + 12 base62, route ids
- * `SDR_` + 12; never fails unless a fault is armed (S10). It keeps a real provider's integrity
+ * `SDR_` + 12; never fails unless a fault is armed through the sandbox fault route. It keeps a real provider's integrity
  * rules — a route needs an existing inbound trunk and a trunk in use by a route cannot be deleted —
  * so an ordering mistake in make-before-break shows up as a failure here too.
  */

@@ -16,21 +16,21 @@ export const SANDBOX_MAGIC_NUMBERS: Readonly<Record<string, { readonly status: T
   '+15005550003': { status: 'failed', reason: 'dial_failed' },
 };
 
-/** Post-call extraction when S9 gives none. */
+/** Post-call extraction when the sandbox `finish` gives none. */
 export const SANDBOX_EXTRACTION: Readonly<Record<string, unknown>> = { status: true, summary: 'Sandbox call.' };
 
 export const sandboxRecordingUrl = (callId: number): string => `https://sandbox.voiceplane.invalid/recordings/${callId}.mp3`;
 
 /**
  * The voice runtime simulated in-process: a dispatched call rings at once and
- * then waits for S8/S9 — or, for the magic numbers, ends right away. Everything it reports goes
+ * then waits for the sandbox `answer`/`finish` — or, for the magic numbers, ends right away. Everything it reports goes
  * through the same ingress a real runtime uses, so the sandbox exercises the real state machine.
  * Deterministic: no timers, every report is made before the call that caused it returns.
  */
 export class SandboxVoiceRuntime implements VoiceRuntime, SandboxCallControls {
   readonly platformLine = SANDBOX_PLATFORM_LINE;
   /**
-   * S10 `call_dispatch`: the next placements fail (the dispatch is refused). `target_id` names the
+   * Sandbox fault `call_dispatch`: the next placements fail (the dispatch is refused). `target_id` names the
    * phone number the call leaves from, like the other telephony faults.
    */
   readonly faults = new ArmedFaults('call_dispatch');

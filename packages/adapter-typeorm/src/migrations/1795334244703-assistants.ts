@@ -164,7 +164,7 @@ export class Assistants1795334244703 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
     await q.query(`CREATE INDEX assistants_user_idx ON assistants (user_id, id DESC)`);
-    // The outbound list (A.2) reads this index in id order.
+    // The outbound list reads this index in id order.
     await q.query(`CREATE INDEX assistants_user_type_idx ON assistants (user_id, type, id)`);
     await q.query(`CREATE INDEX assistants_folder_idx ON assistants (folder_id) WHERE folder_id IS NOT NULL`);
     await q.query(`CREATE INDEX assistants_knowledge_base_idx ON assistants (knowledgebase_id) WHERE knowledgebase_id IS NOT NULL`);

@@ -8,8 +8,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * A message (`conversation_messages`) and its delivery record (`chatapp_messages`) are separate
  * rows written together; the message's status is read through its delivery record, so a status
  * change writes one row. `from_allowance` marks template sends the plan's monthly allowance paid
- * for: counting them this month is the allowance used. Sender numbers are unique across accounts
- * (D16). The sandbox tables stand for the chat app's side: what it sent (S7) and armed faults (S10).
+ * for: counting them this month is the allowance used. Sender numbers are unique across accounts,
+ * not only per account. The sandbox tables stand for the chat app's side: what it sent (its outbox) and armed faults.
  */
 export class Chatapp1795500000000 implements MigrationInterface {
   name = 'Chatapp1795500000000';

@@ -244,7 +244,7 @@ export const assistants = record<AssistantRecord>({
   ],
   indices: [
     ownerListIndex('assistants'),
-    // The outbound list (A.2) reads this index in id order.
+    // The outbound list reads this index in id order.
     { name: 'assistants_user_type_idx', columns: ['user_id', 'type', 'id'] },
     { name: 'assistants_folder_idx', columns: ['folder_id'], where: 'folder_id IS NOT NULL' },
     { name: 'assistants_knowledge_base_idx', columns: ['knowledgebase_id'], where: 'knowledgebase_id IS NOT NULL' },

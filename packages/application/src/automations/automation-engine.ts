@@ -232,7 +232,7 @@ export class AutomationEngine {
     if (automation === null || run === null || run.status !== 'PAUSED') return null;
     const version = await this.version(run.versionId);
     if (version === null) return null;
-    // Early (sandbox S11): the run is treated as due now.
+    // Early (sandbox resume-now): the run is treated as due now.
     const resumed = resumeRun(options.early ? { ...run, resumeAt: null } : run, version, this.clock.now());
     if (!resumed.ok) return null;
     if (!(await this.runs.saveIfStatus(automationId, resumed.value.next, 'PAUSED', this.leases.mine()))) return null;

@@ -226,7 +226,7 @@ export interface AutomationToolBinding {
   countTools(userId: number): Promise<number>;
 }
 
-/** Sandbox S10 `automation_rollback`: the next restore of an automation cannot read its version. */
+/** Sandbox fault `automation_rollback`: the next restore of an automation cannot read its version. */
 export interface RollbackFaults {
   /** True (and the fault used up) when one is armed for this automation or for any of the user's. */
   claim(userId: number, automationId: string): boolean;

@@ -3,14 +3,14 @@ import { Clock } from '../ports/clock';
 import { AutomationEngine } from './automation-engine';
 import { AutomationRunRepository, ConnectionRepository } from './ports';
 
-/** What the sandbox may set a connection to (S12). */
+/** What the sandbox may set a connection to. */
 export type SandboxConnectionStatus = 'connected' | 'broken';
 
 /** The error a connection the sandbox broke shows, as a failed check would leave one. */
 export const SANDBOX_BROKEN_ERROR = 'Set broken by the sandbox.';
 
 /**
- * S11 and S12: a paused run resumed now instead of at its time, and a connection's status set as
+ * The sandbox's automation controls: a paused run resumed now instead of at its time, and a connection's status set as
  * a check would set it, on the caller's own runs and connections only.
  */
 export class SandboxAutomationControls {

@@ -33,7 +33,7 @@ export const AUTOMATION_TOKENS = {
   RestoreFlow: token<RestoreFlow>('RestoreFlow'),
   RetryRun: token<RetryRun>('RetryRun'),
   RunQueries: token<RunQueries>('RunQueries'),
-  /** Bound only while a provider is the sandbox (S11, S12). */
+  /** Bound only while a provider is the sandbox (resume-now, connection status). */
   SandboxAutomationControls: token<SandboxAutomationControls>('SandboxAutomationControls'),
   TriggerWebhook: token<TriggerWebhook>('TriggerWebhook'),
 } as const;

@@ -72,7 +72,7 @@ describe('AnswerCallPermission', () => {
     expect((await delivered(user.id)).map((d) => d.eventType)).toEqual(['call_permission_granted']);
   });
 
-  it('refuses a revoke of a permission that is not granted (D14) and a decline with nothing asked, changing nothing', async () => {
+  it('refuses a revoke of a permission that is not granted and a decline with nothing asked, changing nothing', async () => {
     const { store, permissions, answer } = setup();
     const user = await store.account();
 

@@ -7,7 +7,7 @@ import { UnitOfWork } from '../ports/unit-of-work';
 import { CallPermissionRepository } from './ports';
 import { VoiceWebhook } from './voice-webhook';
 
-/** A customer's answer to a call-permission request, as the provider ingress or sandbox S2 reports it. */
+/** A customer's answer to a call-permission request, as the provider ingress or the sandbox permission reply reports it. */
 export interface PermissionAnswer {
   readonly userId: number;
   readonly senderId: number;
@@ -23,7 +23,7 @@ export interface PermissionAnswer {
 /**
  * Applies a customer's answer with the permission held, and raises
  * `call_permission_granted` on a grant in the same transaction. A decline with nothing pending or
- * granted, or a revoke of a permission not granted (D14), changes nothing.
+ * granted, or a revoke of a permission not granted, changes nothing.
  */
 export class AnswerCallPermission {
   constructor(

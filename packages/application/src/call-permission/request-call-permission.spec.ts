@@ -129,7 +129,7 @@ describe('ReadCallPermission', () => {
     expect(await s.reads.read(s.user.id, 12, '004915112345678')).toEqual(err({ code: 'invalid_phone' }));
   });
 
-  it('reports quota_exhausted once the user\'s request quota is used up, with when it frees (D2)', async () => {
+  it('reports quota_exhausted once the user\'s request quota is used up, with when it frees', async () => {
     const s = await ready({ permission: 'none' });
     s.template();
     const buckets = PERMISSION_REQUEST_QUOTAS.map((q) => ({ key: voiceQuotaKey('request', s.user.id), limit: q.limit, windowSeconds: q.windowSeconds }));

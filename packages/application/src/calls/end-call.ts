@@ -28,7 +28,7 @@ export interface CallEndedEvent {
   readonly sender_id: number | null;
   readonly conversation_id: string | null;
   readonly automation_run_id: string | null;
-  /** The `post_call` payload (automation trigger input, A.13). */
+  /** The `post_call` payload (the automation trigger input). */
   readonly call: Record<string, unknown>;
 }
 

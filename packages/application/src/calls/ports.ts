@@ -155,7 +155,7 @@ export interface CallEventAnswer {
 
 export type CallEventRefusal = { readonly code: 'call_not_found' } | InvalidTransition;
 
-/** What S9 may say about a sandbox call's end. */
+/** What the sandbox `finish` may say about a sandbox call's end. */
 export interface SandboxFinish {
   readonly status: TerminalCallStatus;
   readonly duration?: number;
@@ -164,7 +164,7 @@ export interface SandboxFinish {
   readonly recordingUrl?: string | null;
 }
 
-/** The sandbox voice runtime's controls (S8, S9): act on the caller's own calls only. */
+/** The sandbox voice runtime's controls (`answer`, `finish`): act on the caller's own calls only. */
 export interface SandboxCallControls {
   answer(userId: number, callId: number): Promise<Result<CallEventAnswer, CallEventRefusal>>;
   finish(userId: number, callId: number, finish: SandboxFinish): Promise<Result<CallEventAnswer, CallEventRefusal>>;

@@ -8,7 +8,7 @@ import { CallRepository } from './ports';
 import { RecordCallEvent, RuntimeEvent } from './record-call-event';
 import { AWAITING_KEYS, HANDED_OVER, json, textCallState, toolLine, typedKeys } from './text-call-transcript';
 
-/** What the assistant did with one line of a sandbox text call (S15). */
+/** What the assistant did with one line of a sandbox text call (`say`). */
 export interface SaidOnCall {
   readonly reply: string;
   readonly toolCalls: readonly TurnToolCall[];
@@ -66,7 +66,7 @@ const REFUSED_TOOL: Readonly<Record<'call_not_found' | 'call_ended' | 'tool_not_
 };
 
 /**
- * S15: the customer types a line on a sandbox call and the assistant answers it exactly as on a
+ * Sandbox `say`: the customer types a line on a sandbox call and the assistant answers it exactly as on a
  * phone call — the call's own configuration, the conversation policy, mid-call tools through the
  * gateway (recorded in the call's `tool_calls`). The line, the tool results and the answer join
  * the transcript through the runtime ingress, and an `end_call` ends the call through it too, so
@@ -137,7 +137,7 @@ export class SandboxTextCalls {
   }
 
   /**
-   * Through the ingress, like any runtime report. A call that ended meanwhile (S9, its maximum
+   * Through the ingress, like any runtime report. A call that ended meanwhile (sandbox `finish`, its maximum
    * duration) refuses it; the answer then names the status it ended with.
    */
   private async report(callId: number, event: RuntimeEvent): Promise<CallStatus> {

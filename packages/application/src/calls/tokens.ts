@@ -15,8 +15,8 @@ export const CALL_TOKENS = {
   AcceptInboundCall: token<AcceptInboundCall>('AcceptInboundCall'),
   CallRecordings: token<CallRecordings>('CallRecordings'),
   CallQueries: token<CallQueries>('CallQueries'),
-  /** Bound only while the voice runtime is the sandbox (S8, S9). */
+  /** Bound only while the voice runtime is the sandbox (`answer`, `finish`). */
   SandboxCallControls: token<SandboxCallControls>('SandboxCallControls'),
-  /** Bound only while the voice runtime is the sandbox (S15). */
+  /** Bound only while the voice runtime is the sandbox (`say`). */
   SandboxTextCalls: token<SandboxTextCalls>('SandboxTextCalls'),
 } as const;

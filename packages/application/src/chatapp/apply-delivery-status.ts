@@ -7,7 +7,7 @@ import { ChatappMessageRepository, SenderRepository } from './ports';
 export type DeliveryStatusRefusal = 'not_found' | 'inbound_message';
 
 /**
- * A delivery status from the provider or the sandbox's S5: recorded in the
+ * A delivery status from the provider or the sandbox's message-status route: recorded in the
  * history, applied when it moves the message forward, and — when `status` changed and the sender
  * has a `status_webhook_url` — a `message_status` delivery in the same transaction.
  */

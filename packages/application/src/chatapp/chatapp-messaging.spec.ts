@@ -156,7 +156,7 @@ describe('the sandbox controls and the send reads: the caller\'s records only', 
     return { ...base, controls, queries, owner: owner.id, stranger: stranger.id, s: await base.sender(owner.id) };
   };
 
-  it('S1 and S6 on a stranger\'s sender are not found; on the owner\'s they open and close the window the session read reports', async () => {
+  it('sandbox inbound message and expire-window on a stranger\'s sender are not found; on the owner\'s they open and close the window the session read reports', async () => {
     const { controls, queries, owner, stranger, s } = await scene();
     const message = { senderId: s.id, customerPhone: CUSTOMER, customerName: 'Ann', text: 'Hi', media: null, providerMessageId: null };
     expect(await controls.inbound(stranger, message)).toEqual(err('not_found'));
@@ -178,7 +178,7 @@ describe('the sandbox controls and the send reads: the caller\'s records only', 
     expect(closed.ok && closed.value.sessionStatus.isOpen).toBe(false);
   });
 
-  it('S3, S4 and S5 refuse a stranger before reading the body; the owner\'s statuses apply', async () => {
+  it('sandbox sender, template and message statuses refuse a stranger before reading the body; the owner\'s statuses apply', async () => {
     const { controls, queries, sendTemplate, templates, owner, stranger, s, sandbox } = await scene();
     expect(await controls.senderStatus(stranger, s.id, unread)).toEqual(err('not_found'));
     const offline = await controls.senderStatus(owner, s.id, () => ({ status: 'offline', qualityRating: 'RED' }));
@@ -300,7 +300,7 @@ describe('end on inactivity with a controllable clock', () => {
     expect(await conversations.lockById(id)).toEqual(expect.objectContaining({ status: 'open', endedAt: null, aiEnabled: false, endedCount: 1 }));
   });
 
-  it('S13 ends the owner\'s conversation now, before its deadline; another account\'s is not found', async () => {
+  it('sandbox end-now ends the owner\'s conversation now, before its deadline; another account\'s is not found', async () => {
     const { store, ending, receive, sender, assistant } = setup();
     const owner = await store.account({ balance: 1 });
     const stranger = await store.account({ balance: 1 });

@@ -37,7 +37,7 @@ export interface SenderRepository {
   /** Id ascending. */
   list(userId: number, filter: SenderListFilter): Promise<Sender[]>;
   update(userId: number, id: number, changes: SenderChanges, now: Date): Promise<Sender | null>;
-  /** The provider's report about a number, or the sandbox's S3. */
+  /** The provider's report about a number, or the sandbox's sender-status route. */
   setStatus(id: number, status: SenderStatus, qualityRating: QualityRating | null, now: Date): Promise<Sender | null>;
   /** An account-wide provider event: every sender of that business account takes `status`; the changed senders. */
   setAccountStatus(providerAccountRef: string, status: SenderStatus, now: Date): Promise<Sender[]>;
@@ -73,7 +73,7 @@ export interface TemplateRepository {
   create(template: NewTemplate): Promise<MessageTemplate | null>;
   /** Null unless the template belongs to this sender. */
   findForSender(senderId: number, id: number): Promise<MessageTemplate | null>;
-  /** A template of any of the user's senders (sandbox S4). */
+  /** A template of any of the user's senders (sandbox template status). */
   findOwned(userId: number, id: number): Promise<MessageTemplate | null>;
   /** Id ascending. */
   list(senderId: number, filter: TemplateListFilter): Promise<MessageTemplate[]>;

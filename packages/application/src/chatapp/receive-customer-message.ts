@@ -41,7 +41,7 @@ export interface ReceiveCustomerMessageFollowUps {
 }
 
 /**
- * An inbound customer message, from the provider ingress or the sandbox's S1: the
+ * An inbound customer message, from the provider ingress or the sandbox's inbound message: the
  * conversation is found or created (an ended one reopens), the message stored and the window
  * opened or extended in one transaction; then, when AI is on and the sender's assistant may
  * answer, the AI reply.

@@ -18,11 +18,11 @@ export interface SandboxChatappRecords {
   readonly messages: ChatappMessageRepository;
 }
 
-/** S1: what the sandbox's customer sends, to one of the caller's senders. */
+/** What the sandbox's customer sends, to one of the caller's senders. */
 export type SandboxCustomerMessage = Omit<CustomerMessage, 'sender'> & { readonly senderId: number };
 
 /**
- * The sandbox chat app's controls (S1, S3–S7): what a provider would report, played by the caller
+ * The sandbox chat app's controls: what a provider would report, played by the caller
  * on its own senders, templates and messages only: anything else is `not_found`, before the
  * request's body is read. Exists only while the chat-app provider is the sandbox.
  */
@@ -36,7 +36,7 @@ export class SandboxChatappControls {
     private readonly clock: Clock,
   ) {}
 
-  /** S1: received as the provider ingress would hand it over, AI reply included. */
+  /** An inbound message, received as the provider ingress would hand it over, AI reply included. */
   async inbound(userId: number, message: SandboxCustomerMessage): Promise<Result<CustomerMessageReceived, 'not_found'>> {
     const { senderId, ...rest } = message;
     const sender = await this.records.senders.findOwned(userId, senderId);
@@ -44,7 +44,7 @@ export class SandboxChatappControls {
     return ok(await this.receive.execute({ ...rest, sender }));
   }
 
-  /** S3. */
+  /** A sender's status, as the provider would report it. */
   async senderStatus(
     userId: number, senderId: number, statusOf: () => { readonly status: SenderStatus; readonly qualityRating: QualityRating | null },
   ): Promise<Result<Sender, 'not_found'>> {
@@ -55,7 +55,7 @@ export class SandboxChatappControls {
     return updated === null ? err('not_found') : ok(updated);
   }
 
-  /** S4: a template of any of the caller's senders. */
+  /** A template status: a template of any of the caller's senders. */
   async templateStatus(
     userId: number, templateId: number, statusOf: () => { readonly status: TemplateStatus; readonly rejectionReason: string | null },
   ): Promise<Result<MessageTemplate, 'not_found'>> {
@@ -66,7 +66,7 @@ export class SandboxChatappControls {
     return updated === null ? err('not_found') : ok(updated);
   }
 
-  /** S5: a delivery status of one of the caller's messages, applied as the provider's would be (now). */
+  /** A delivery status of one of the caller's messages, applied as the provider's would be (now). */
   async messageStatus(
     userId: number, messageSid: string, updateOf: () => Omit<MessageDeliveryUpdate, 'at'>,
   ): Promise<Result<ChatappMessage, DeliveryStatusRefusal>> {
@@ -75,7 +75,7 @@ export class SandboxChatappControls {
     return this.deliveryStatus.apply(message.id, { ...updateOf(), at: this.clock.now() });
   }
 
-  /** S6: the 24-hour window with the customer closed now, under the conversation's lock. */
+  /** The 24-hour window with the customer closed now, under the conversation's lock. */
   async expireWindow(userId: number, senderId: number, customerPhone: string): Promise<Result<SessionStatus, 'not_found'>> {
     const sender = await this.records.senders.findOwned(userId, senderId);
     if (sender === null) return err('not_found');
@@ -90,7 +90,7 @@ export class SandboxChatappControls {
     return expired === null ? err('not_found') : ok(expired);
   }
 
-  /** S7, newest first: another account's sender is not found, not an empty list. */
+  /** What the sandbox sent, newest first: another account's sender is not found, not an empty list. */
   async outbox(
     userId: number, filter: { readonly senderId?: number; readonly to?: string }, limit: number,
   ): Promise<Result<SandboxOutboxItem[], 'not_found'>> {

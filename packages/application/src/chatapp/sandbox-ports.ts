@@ -1,4 +1,4 @@
-/** A message the sandbox chat app accepted (S7). */
+/** A message the sandbox chat app accepted (listed by its outbox). */
 export interface SandboxSentMessage {
   readonly userId: number;
   readonly senderId: number;
@@ -10,7 +10,7 @@ export interface SandboxSentMessage {
   readonly at: Date;
 }
 
-/** An S7 item: what the sandbox sent, with the message sid and template voiceplane stored for it. */
+/** An outbox item: what the sandbox sent, with the message sid and template voiceplane stored for it. */
 export interface SandboxOutboxItem {
   readonly messageSid: string | null;
   readonly senderId: number;

@@ -13,7 +13,7 @@ import { assistantModelName } from './assistant-model';
 import { CONVERSATION_INACTIVITY_JOB, InactivitySchedule } from './inactivity-schedule';
 import { ConversationRef, ConversationRepository, ConversationSenders } from './ports';
 
-/** Outbox topic of every end, for automations bound to the assistant (`conversation.ended` trigger, A.13). */
+/** Outbox topic of every end, for automations bound to the assistant (`conversation.ended` trigger). */
 export const CONVERSATION_ENDED_TOPIC = 'conversation.ended';
 /** Transcript messages the `conversation_ended` payload carries at most. */
 const TRANSCRIPT_LIMIT = 500;
@@ -46,7 +46,7 @@ type Attempt =
 
 /**
  * End on inactivity: the scheduler's job at a conversation's deadline, or the
- * sandbox's S13 (`force`). Under the conversation's lock the domain decides; the `conversation_ended`
+ * sandbox's `end-now` (`force`). Under the conversation's lock the domain decides; the `conversation_ended`
  * delivery (first end only unless `conversation_ended_retrigger`) commits with the end. A message
  * that moved the deadline meanwhile leaves the conversation open with its job moved. When the
  * assistant evaluates (`post_call_evaluation`), the language model reads the transcript outside
@@ -72,7 +72,7 @@ export class EndInactiveConversation {
   }
 
   /**
-   * The sandbox's S13: the caller's conversation ended now, whatever its deadline. Another
+   * The sandbox's `end-now`: the caller's conversation ended now, whatever its deadline. Another
    * account's conversation is not found; one that could not end is answered as it stands.
    */
   async endOwnedNow(userId: number, ref: ConversationRef): Promise<Result<Conversation, 'conversation_not_found'>> {

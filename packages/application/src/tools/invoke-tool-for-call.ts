@@ -24,7 +24,7 @@ const KNOWN_OWNERS_LIMIT = 10_000;
 
 /**
  * The gateway entry of the voice runtime: checks the call and the tool, runs the
- * tool once per invocation id, and records every invocation on the call (A.7 `tool_calls`).
+ * tool once per invocation id, and records every invocation on the call (its `tool_calls`).
  */
 export class InvokeToolForCall {
   private readonly toolOwners = new Map<number, number>();

@@ -10,7 +10,7 @@ import { BillingGateway } from './ports';
 import { AutoRechargeRepository, BillingProfile, BillingProfileRepository, TopUpRepository } from './repositories';
 
 export interface SettlementScope {
-  /** Only a top-up of this account (S14): another account's is `top_up_not_found`. */
+  /** Only a top-up of this account (the sandbox `complete` route): another account's is `top_up_not_found`. */
   readonly userId?: number;
   /** Only a top-up of this kind (a checkout's provider events never settle an `auto` one). */
   readonly trigger?: TopUpTrigger;

@@ -90,8 +90,8 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
   c.bind(TOKENS.EventConsumer).toDynamicValue(() => conversationEventRuns(get(TOKENS.AutomationRepository), get(TOKENS.AutomationEngine))).inSingletonScope();
   c.bind(TOKENS.EventConsumer).toDynamicValue(() => assistantEventRuns(get(TOKENS.AutomationRepository), get(TOKENS.AutomationRunRepository), get(TOKENS.AutomationEngine))).inSingletonScope();
 
-  // S11/S12 and the `automation_rollback` fault drive voiceplane's own scheduler, connections and
-  // restores: present whenever any provider is the sandbox (D3).
+  // The sandbox resume-now, connection status and the `automation_rollback` fault drive voiceplane's own scheduler, connections and
+  // restores: present whenever any provider is the sandbox.
   const sandbox = [config.voiceRuntime, config.sipProvisioner, config.numberInventory, config.chatappProvider].includes('sandbox');
   const rollbackFaults = sandbox ? new ArmedRollbackFaults() : null;
   c.bind(TOKENS.RestoreFlow).toDynamicValue(() => new RestoreFlow(

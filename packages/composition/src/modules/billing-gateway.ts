@@ -25,7 +25,7 @@ const BILLING_EVENT_RETENTION_DAYS = 90;
  * Paid top-ups and auto-recharge through the billing provider: the
  * sandbox unless BILLING_PROVIDER=stripe. Binds the charge follow-up BalanceService runs in every
  * charge's transaction, the consumers that start and charge recharges and process provider
- * events, S14 and the `billing_charge` fault while the provider is the sandbox.
+ * events, the sandbox top-up `complete` route and the `billing_charge` fault while the provider is the sandbox.
  */
 export const billingGatewayModule: ApiModule = ({ container: c, config, database, logger }) => {
   const log = logger.child({ module: 'billing' });

@@ -65,7 +65,7 @@ export const chatappVoiceModule: ApiModule = ({ container: c, database, config, 
     ctx.get(VoiceFacts), ctx.get(CallConfigurations), { outbox: ctx.get(TOKENS.Outbox), scheduler: ctx.get(TOKENS.JobScheduler) }, ctx.get(TOKENS.Clock),
   )).inSingletonScope();
   c.bind(ChatappVoiceController).toSelf().inSingletonScope();
-  // S2 exists while the chat-app provider is the sandbox (D3).
+  // The sandbox permission reply exists while the chat-app provider is the sandbox.
   const sandbox = config.chatappProvider === 'sandbox';
   if (sandbox) c.bind(SandboxPermissionController).toSelf().inSingletonScope();
   return {

@@ -63,7 +63,7 @@ async function seedDemoSender(c: Container, userId: number): Promise<void> {
  * Chat-app messaging and conversations: senders, templates, template and
  * freeform sends with their 5/s quota, delivery statuses, inbound messages with AI replies, the
  * inactivity scheduler with its `conversation_ended` webhook, and — while the chat-app provider is
- * the sandbox — S1, S3–S7, S13 and the `chatapp_send` fault.
+ * the sandbox — its chat-app controls, `end-now` and the `chatapp_send` fault.
  */
 export const chatappModule: ApiModule = ({ container: c, config, database, logger }) => {
   const log = logger.child({ module: 'chatapp' });
@@ -209,7 +209,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
     }
     : null);
 
-  // S13 drives voiceplane's own scheduler: it exists whenever any provider is the sandbox (D3).
+  // The sandbox `end-now` drives voiceplane's own scheduler: it exists whenever any provider is the sandbox.
   const anySandbox = sandbox || [config.voiceRuntime, config.sipProvisioner, config.numberInventory].includes('sandbox');
   const controllers = [
     ChatappSenderController, ChatappSendController, ConversationController, ChatappMediaController,

@@ -31,7 +31,7 @@ function numberInventoryFor(config: Config): NumberInventory {
 }
 
 /**
- * SIP trunks, number search, owned numbers and purchases plus the S10 fault kinds
+ * SIP trunks, number search, owned numbers and purchases plus the sandbox fault kinds
  * `sip_provisioning` and `number_inventory`. Providers: the sandbox unless
  * SIP_PROVISIONER=livekit / NUMBER_INVENTORY=twilio.
  */
@@ -69,7 +69,7 @@ export const telephonyModule: ApiModule = ({ container: c, config, database, log
   const renewals = new RenewPhoneNumbers(uow, numbers, c.get(TOKENS.BalanceService), clock);
   c.bind(RenewPhoneNumbers).toConstantValue(renewals);
 
-  // S10 fault kinds; a fault target must be one of the caller's own numbers.
+  // Sandbox fault kinds; a fault target must be one of the caller's own numbers.
   const faults = SandboxFaults.in(c);
   const ownNumber = async (userId: number, targetId: number | null, sipOnly: boolean) => {
     if (targetId === null) return true;

@@ -26,7 +26,7 @@ function voiceRuntimeFor(config: Config, c: Container): VoiceRuntime {
 /**
  * Calls: make_call, calls list/get, the voice-runtime ingress, the call end with its
  * charge and `post_call` webhook, the mid-call tools' view of a call, and — while the voice
- * runtime is the sandbox — S8/S9 and the `call_dispatch` fault.
+ * runtime is the sandbox — `answer`, `finish`, `say` and the `call_dispatch` fault.
  */
 export const voiceCallsModule: ApiModule = ({ container: c, config, database, logger }) => {
   const log = logger.child({ module: 'calls' });

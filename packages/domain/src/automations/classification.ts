@@ -26,7 +26,7 @@ export const STEP_FAILURE_REASONS = [
   'no_row',
   /** `crm.push_note`: the connection was deleted or is `broken`. */
   'connection_unusable',
-  /** A chat-app error code (Appendix B.1), e.g. `SENDER_OFFLINE`. */
+  /** A chat-app error code, e.g. `SENDER_OFFLINE`. */
   'chatapp_error',
   'insufficient_balance',
   /** The call could not be dispatched (rules other than balance). */

@@ -84,7 +84,7 @@ describe('call permission lifecycle', () => {
     expect(declineCallPermission(inState(from), t0)).toEqual({ ok: false, error: 'nothing_to_decline' });
   });
 
-  it.each(['none', 'pending', 'rejected', 'expired', 'revoked'] as const)('%s + revoke → refused: only a granted permission can be revoked (D14)', (from) => {
+  it.each(['none', 'pending', 'rejected', 'expired', 'revoked'] as const)('%s + revoke → refused: only a granted permission can be revoked', (from) => {
     expect(revokeCallPermission(inState(from), t0)).toEqual({ ok: false, error: 'not_granted' });
   });
 

@@ -73,7 +73,7 @@ describe('permission readout and preflight', () => {
     expect(r.actions[1]).toMatchObject({ canPerform: false, reason: 'permission_expired' });
   });
 
-  describe('send_call_permission_request reasons, in preflight order, quota last (D2)', () => {
+  describe('send_call_permission_request reasons, in preflight order, quota last', () => {
     const pending = { ...facts, permission: asked };
     it.each([
       ['voice_disabled', { senderCallingEnabled: false, senderCountry: 'US', hasRequestTemplate: false }, null],
@@ -99,7 +99,7 @@ describe('permission readout and preflight', () => {
     });
   });
 
-  describe('start_call reasons, in preflight order with D2 additions', () => {
+  describe('start_call reasons, in preflight order with the added reasons', () => {
     it('lists them in the contract order, the chat app\'s own calling switch right after the sender\'s', () => {
       expect(START_CALL_REASON_ORDER).toEqual([
         'feature_disabled', 'voice_disabled', 'calling_not_enabled', 'sender_offline', 'region_not_supported', 'no_assistant', 'assistant_blocked',
@@ -118,7 +118,7 @@ describe('permission readout and preflight', () => {
       ['assistant_blocked', { assistant: 'compliance_blocked', permission: fresh }, null],
       ['no_permission', { permission: fresh, senderCallStatuses: ['queued', 'queued', 'queued', 'queued', 'queued'] }, null],
       ['concurrent_limit', { senderCallStatuses: ['queued', 'queued', 'queued', 'queued', 'queued'], contactAttempts: attempts }, null],
-      // D2: the preflight reports the contact rate before the balance, although the route checks the balance first.
+      // The preflight reports the contact rate before the balance, although the route checks the balance first.
       ['contact_rate_limit', { contactAttempts: attempts, balance: 0 }, d('2026-03-01T11:02:00.000Z')],
       ['insufficient_balance', { balance: 0, callQuota: [{ quota: CHATAPP_CALL_QUOTAS[2], used: 30 }] }, null],
       ['quota_exhausted', { callQuota: [{ quota: CHATAPP_CALL_QUOTAS[2], used: 30 }] }, d('2026-03-02T00:00:00.000Z')],

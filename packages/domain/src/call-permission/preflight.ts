@@ -8,7 +8,7 @@ import { QuotaUsage, quotaStanding } from './user-quotas';
 /** The preflight's word for a refused call: the refusal's code. */
 export type StartCallReason = ChatappCallRefusal['code'];
 
-/** Preflight order, with D2's `insufficient_balance` after `contact_rate_limit` (the route checks balance earlier). */
+/** Preflight order, with voiceplane's added `insufficient_balance` after `contact_rate_limit` (the route checks balance earlier). */
 export const START_CALL_REASON_ORDER: readonly StartCallReason[] = [
   'feature_disabled', 'voice_disabled', 'calling_not_enabled', 'sender_offline', 'region_not_supported', 'no_assistant', 'assistant_blocked',
   'no_permission', 'permission_expired', 'concurrent_limit', 'contact_rate_limit', 'insufficient_balance',
@@ -26,7 +26,7 @@ export interface PreflightLimit {
 export interface PreflightAction<R extends string> {
   readonly actionName: 'send_call_permission_request' | 'start_call';
   readonly canPerform: boolean;
-  /** The first failing check, ending with the user's quota (D2); null when the action would pass. */
+  /** The first failing check, ending with the user's quota (voiceplane's addition); null when the action would pass. */
   readonly reason: R | 'quota_exhausted' | null;
   /** When the blocking limit frees; null when waiting does not help or nothing blocks. */
   readonly nextAllowedAt: Date | null;

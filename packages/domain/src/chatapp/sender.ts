@@ -34,14 +34,14 @@ export function checkSenderCanSend(status: SenderStatus): Result<void, SenderOff
   return status === 'online' ? ok(undefined) : err({ code: 'sender_offline', senderStatus: status });
 }
 
-/** `messaging_limit_formatted` (A.8): `"1,000 / 24hr"`, or `"Unlimited"` for null. */
+/** `messaging_limit_formatted` of the sender object: `"1,000 / 24hr"`, or `"Unlimited"` for null. */
 export function formatMessagingLimit(limit: number | null): string {
   if (limit === null) return 'Unlimited';
   return `${String(limit).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} / 24hr`;
 }
 
 /**
- * `country_code` of a sender (A.8): the region of its number's numbering plan, or the first region
+ * `country_code` of a sender: the region of its number's numbering plan, or the first region
  * sharing its calling code; empty when the number belongs to no region (non-geographic ranges).
  */
 export function senderCountryCode(phoneNumber: string): string {

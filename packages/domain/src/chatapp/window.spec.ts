@@ -74,7 +74,7 @@ describe('24-hour window', () => {
   });
 });
 
-describe('expireWindow (S6)', () => {
+describe('expireWindow (sandbox expire-window)', () => {
   const now = new Date('2026-03-02T12:00:00.000Z');
   it('moves both openings back so the window closed one minute ago', () => {
     const moved = expireWindow({ lastCustomerMessageAt: new Date('2026-03-02T11:00:00.000Z'), lastTemplateSentAt: new Date('2026-03-02T11:30:00.000Z') }, now);

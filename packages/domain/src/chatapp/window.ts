@@ -76,7 +76,7 @@ function latestOpening(window: ChatWindow): { readonly at: Date; readonly by: Wi
 }
 
 /**
- * The sandbox's S6: both openings moved back so the window closed one minute
+ * The sandbox's `expire-window`: both openings moved back so the window closed one minute
  * before `now`. A window never opened gets a customer opening, so the expiry it reports is real.
  */
 export function expireWindow(window: ChatWindow, now: Date): ChatWindow {

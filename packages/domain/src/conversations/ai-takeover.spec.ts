@@ -57,7 +57,7 @@ describe('AI reply on an inbound message', () => {
   });
 });
 
-describe('why an inbound message gets no AI reply (the S1 answer)', () => {
+describe('why an inbound message gets no AI reply (the sandbox inbound message answer)', () => {
   it.each([
     [false, { status: 'active', complianceBlocked: false }, 'ai_disabled'],
     [true, null, 'no_assistant'],

@@ -30,7 +30,7 @@ export interface ReplyingAssistant {
   readonly complianceBlocked: boolean;
 }
 
-/** Why an inbound customer message gets no AI reply (the S1 answer's `ai_reply_skipped`). */
+/** Why an inbound customer message gets no AI reply (the sandbox inbound message answer's `ai_reply_skipped`). */
 export type AiReplySkip = 'ai_disabled' | 'no_assistant' | 'assistant_inactive' | 'assistant_blocked';
 
 /** Null when an inbound customer message gets an AI reply generated; else why it is only stored. */

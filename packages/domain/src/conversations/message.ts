@@ -32,7 +32,7 @@ export interface ConversationMessage {
   readonly createdAt: Date;
 }
 
-/** Customers speak as `user`; AI, API and automation messages as `assistant` (A.10). */
+/** Customers speak as `user`; AI, API and automation messages as `assistant`. */
 export function roleOfSource(source: MessageSource): MessageRole {
   if (source === 'customer') return 'user';
   return source === 'system' ? 'system' : 'assistant';

@@ -67,7 +67,7 @@ export function newTopUp(input: NewTopUp): Result<TopUp, BillingAmountProblem[]>
   });
 }
 
-/** A settled top-up never changes again (S14 answers 409; a provider event is acknowledged and ignored). */
+/** A settled top-up never changes again (the sandbox `complete` route answers 409; a provider event is acknowledged and ignored). */
 export type AlreadySettled = { readonly code: 'already_settled'; readonly status: SettledTopUpStatus };
 
 /** Refusals of top-up routes; the transport answers each. */

@@ -16,7 +16,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export const DELIVERY_SOURCE_TYPES = ['assistant', 'sender', 'account'] as const;
 export type DeliverySourceType = (typeof DELIVERY_SOURCE_TYPES)[number];
 
-/** Why an attempt did not get a 2xx (A.18 `last_error`). */
+/** Why an attempt did not get a 2xx (the delivery's `last_error`). */
 export type AttemptError = 'http_error' | 'timeout' | 'connection_failed' | 'blocked_target' | 'response_too_large';
 
 export const MAX_DELIVERY_ATTEMPTS = 8;

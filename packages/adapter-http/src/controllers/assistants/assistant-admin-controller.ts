@@ -31,7 +31,7 @@ class EventTypeBody {
 const tag = 'Admin';
 
 /**
- * Operator routes A7–A9; the pipeline has already checked the admin token. Like the other admin
+ * Operator routes (compliance, knowledge bases, event types); the pipeline has already checked the admin token. Like the other admin
  * routes, the body is validated before the user is looked up.
  */
 @Controller('/api/admin')

@@ -532,7 +532,7 @@ describe('assistants', () => {
   });
 
   describe('GET /api/user/assistants/outbound', () => {
-    it('is a bare array of exactly the A.2 fields, outbound only, id ascending', async () => {
+    it('is a bare array of exactly the outbound-list fields, outbound only, id ascending', async () => {
       const d = await t.createUser();
       expect((await t.http.get('/api/user/assistants/outbound').set(d.auth)).body).toEqual([]);
       const first = await create(d, { name: 'First', timezone: 'Europe/Berlin', initial_message: 'Hello!', system_prompt: 'Be brief.', variables: { company: 'Acme' } });

@@ -7,7 +7,7 @@ export function presentAssistantSummary(a: Assistant) {
   return { id: a.id, name: a.name, status: a.status, type: a.type, mode: a.mode };
 }
 
-/** The full record (A.1): every field with its stored value, plus the read-only fields. */
+/** The full assistant record: every field with its stored value, plus the read-only fields. */
 export function presentAssistant(a: Assistant) {
   return {
     id: a.id,
@@ -76,7 +76,7 @@ export function presentAssistant(a: Assistant) {
   };
 }
 
-/** Exactly the fixed fields of A.2, in their documented order. */
+/** Exactly the fixed fields of the outbound list, in their documented order. */
 export function presentOutboundAssistant(a: OutboundAssistant) {
   return {
     id: a.id, user_id: a.userId, name: a.name, type: a.type, mode: a.mode, status: a.status,

@@ -1,6 +1,6 @@
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 
-/** Reference catalogue, account reference records and admin A7–A9. */
+/** Reference catalogue, account reference records and the admin compliance, knowledge-base and event-type routes. */
 
 const INVALID = 'The given data was invalid.';
 const isoDate = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
@@ -83,7 +83,7 @@ describe('reference data', () => {
     });
   });
 
-  describe('knowledge bases (admin A8)', () => {
+  describe('knowledge bases (admin)', () => {
     it('creates with defaults, lists and gets only the owner\'s, counts assistants', async () => {
       const res = await t.http.post(`/api/admin/users/${a.id}/knowledgebases`).set(t.admin).send({ name: 'Product FAQ' });
       expect(res.status).toBe(201);
@@ -124,7 +124,7 @@ describe('reference data', () => {
     });
   });
 
-  describe('event types (admin A9)', () => {
+  describe('event types (admin)', () => {
     it('creates and lists only the owner\'s', async () => {
       const res = await t.http.post(`/api/admin/users/${a.id}/event-types`).set(t.admin).send({ name: '30-minute call', duration_minutes: '30' });
       expect(res.status).toBe(201);
@@ -149,7 +149,7 @@ describe('reference data', () => {
     });
   });
 
-  describe('compliance (admin A7)', () => {
+  describe('compliance (admin)', () => {
     it('blocks and unblocks without touching status', async () => {
       const id = (await t.http.post('/api/user/assistant').set(b.auth).send({ name: 'Risky', system_prompt: 'x' })).body.data.id as number;
       await t.http.post(`/api/user/assistant/${id}/activate`).set(b.auth);

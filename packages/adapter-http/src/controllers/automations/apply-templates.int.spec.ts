@@ -436,7 +436,7 @@ describe('delayed_followup_call', () => {
     expect(await t.db.dataSource.query(`SELECT id FROM calls WHERE user_id = $1`, [user.id])).toHaveLength(1);
   });
 
-  it('S11 resumes a paused run at once; a second time it is not paused', async () => {
+  it('the sandbox resume-now resumes a paused run at once; a second time it is not paused', async () => {
     const user = await t.createUser();
     const { runId } = await applyDelayed(user);
     const res = await t.http.post(`/api/sandbox/automate/runs/${runId}/resume-now`).set(user.auth);

@@ -52,7 +52,7 @@ export const DATA_TABLE_ANSWERS: AnswerTable<DataTableRefusal> = {
 export const SANDBOX_NOT_FOUND: Answer = { status: 404, body: { message: 'Not found.' } };
 export const RUN_NOT_PAUSED: Answer = { status: 422, body: { message: 'The run is not paused.' } };
 
-/** S11 and S12. */
+/** The sandbox automation controls: resume-now and connection status. */
 export const SANDBOX_AUTOMATION_ANSWERS: AnswerTable<'run_not_found' | 'run_not_paused' | 'connection_not_found'> = {
   run_not_found: SANDBOX_NOT_FOUND,
   run_not_paused: RUN_NOT_PAUSED,

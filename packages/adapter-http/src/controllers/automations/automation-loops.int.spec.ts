@@ -48,7 +48,7 @@ async function followup(user: TestUser, params: Record<string, unknown> = {}): P
 const runsOf = async (user: TestUser, automationId: string): Promise<Array<{ id: string; status: string }>> =>
   (await t.http.get(`/api/user/automate/flows/${automationId}/runs?limit=20`).set(user.auth)).body.runs;
 
-/** Resumes the paused call-back run now (S11) and answers the call it placed. */
+/** Resumes the paused call-back run now (sandbox resume-now) and answers the call it placed. */
 async function callBack(user: TestUser, runId: string): Promise<number> {
   const res = await t.http.post(`/api/sandbox/automate/runs/${runId}/resume-now`).set(user.auth);
   expect(res.body.run).toMatchObject({ status: 'SUCCEEDED' });

@@ -64,7 +64,7 @@ export function presentBinding(a: Automation) {
   return { type: a.bindingType, assistant_id: a.assistantId, bound: a.bound };
 }
 
-/** A.12. */
+/** The automation record as the API shows it. */
 export function presentAutomation(v: FlowView) {
   const a = v.automation;
   return {

@@ -4,7 +4,7 @@ import { WebhookReceiver } from '../../../../../tools/fault/webhook-receiver';
 import { createAssistant } from '../../../../../tools/calls/fixtures';
 
 /**
- * The automation lifecycle (S10 `automation_rollback`):
+ * The automation lifecycle (sandbox fault `automation_rollback`):
  * versions made by updates, restores that toggle and refuse without changing anything, enable,
  * disable and delete, retries, and the webhook trigger route. What must stay unchanged is read
  * back from the database.
@@ -210,7 +210,7 @@ describe('POST /flows/{id}/restore', () => {
     expect((await stored(id)).versions).toHaveLength(1);
   });
 
-  it('rollback_failed (S10 automation_rollback, or an unreadable version) changes nothing', async () => {
+  it('rollback_failed (sandbox fault automation_rollback, or an unreadable version) changes nothing', async () => {
     const user = await t.createUser();
     const { id } = await lookupWithTool(user);
     await update(user, id, { params: { tool_name: 'second_name' } });

@@ -15,7 +15,7 @@ export class ConnectionStatusBody {
   @Str({ required: true, enum: ['connected', 'broken'] }) status!: 'connected' | 'broken';
 }
 
-/** S11 and S12: bound whenever any provider is the sandbox (D3). */
+/** Sandbox resume-now and connection status: bound whenever any provider is the sandbox. */
 @Controller('/api/sandbox/automate')
 export class SandboxAutomationController {
   constructor(
@@ -23,7 +23,7 @@ export class SandboxAutomationController {
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
-  @Doc({ summary: 'S11: resume a paused run now and wait for it', tag: 'Sandbox' })
+  @Doc({ summary: 'Sandbox: resume a paused run now and wait for it', tag: 'Sandbox' })
   @Post('/runs/:run_id/resume-now')
   async resumeNow(@Request() req: ExpressRequest, @Params({ name: 'run_id' }) runId: string) {
     if (!isPublicId(runId)) refuse(SANDBOX_NOT_FOUND);
@@ -32,7 +32,7 @@ export class SandboxAutomationController {
     return reply(200, { ok: true, run: presentRunDetail(resumed.value, this.clock.now()) });
   }
 
-  @Doc({ summary: "S12: set a connection's status", tag: 'Sandbox', body: ConnectionStatusBody })
+  @Doc({ summary: "Sandbox: set a connection's status", tag: 'Sandbox', body: ConnectionStatusBody })
   @Put('/connections/:id/status')
   async connectionStatus(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const statusOf = () => parse(ConnectionStatusBody, req.body).status;

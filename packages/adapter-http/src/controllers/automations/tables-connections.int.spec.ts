@@ -151,7 +151,7 @@ describe('connections', () => {
     expect(Object.keys(bad.body.errors).sort()).toEqual(['base_url', 'kind', 'notes_path']);
   });
 
-  it("hides another account's connection; S12 sets the status", async () => {
+  it("hides another account's connection; the sandbox sets the status", async () => {
     const id = (await create(owner, {})).body.data.id;
     expect((await t.http.put(`${CONNECTIONS}/${id}`).set(stranger.auth).send({ name: 'x' })).body).toEqual({ message: 'Connection not found' });
     expect((await t.http.post(`${CONNECTIONS}/${id}/check`).set(stranger.auth)).status).toBe(404);

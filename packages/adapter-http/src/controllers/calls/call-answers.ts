@@ -13,7 +13,7 @@ export const RECORDING_NOT_FOUND: Answer = { status: 404, body: { message: 'Reco
 /** A LiveKit notice whose signature does not verify. */
 export const RECORDING_NOTICE_UNSIGNED: Answer = { status: 401, body: { error: 'Invalid signature.' } };
 
-/** S15: a line said on a sandbox call. */
+/** A line said on a sandbox call (`say`). */
 export const SAY_ANSWERS: AnswerTable<SayRefusal> = {
   call_not_found: SANDBOX_NOT_FOUND,
   not_in_progress: { status: 409, body: { message: 'The call is not in progress.' } },

@@ -95,7 +95,7 @@ class TranscriptDataBody {
   @Arr(TranscriptItemBody, { required: true }) items!: TranscriptItemBody[];
 }
 
-/** The call end as a runtime or S9 describes it. */
+/** The call end as a runtime or the sandbox `finish` describes it. */
 export class CallEndBody {
   @Str({ required: true, enum: TERMINAL_STATUSES }) status!: TerminalCallStatus;
   @Int({ min: 0, description: 'Seconds' }) duration?: number;

@@ -70,7 +70,7 @@ export function presentCall(c: Call, toolCalls: readonly ToolInvocationRecord[],
   };
 }
 
-/** Answer of the runtime events route and of S8/S9. */
+/** Answer of the runtime events route and of the sandbox `answer`/`finish`. */
 export function presentEventAnswer(answer: CallEventAnswer, withDuplicateFlag: boolean) {
   return {
     ok: true,

@@ -111,7 +111,7 @@ describe('make_call on LiveKit', () => {
     }
   });
 
-  it('has no sandbox call controls and no call_dispatch fault (D3)', async () => {
+  it('has no sandbox call controls and no call_dispatch fault', async () => {
     for (const path of ['/api/sandbox/calls/1/answer', '/api/sandbox/calls/1/finish']) {
       const res = await t.http.post(path).set(owner.auth).send({ status: 'completed' });
       expect([path, res.status, res.body]).toEqual([path, 404, { message: 'Not found.' }]);

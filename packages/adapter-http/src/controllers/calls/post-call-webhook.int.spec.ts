@@ -3,7 +3,7 @@ import { eventually, verifyWithReference, WebhookReceiver } from '../../../../..
 import { balanceOf, createAssistant, CUSTOMER, getCall, ISO, makeCall, SANDBOX_LINE } from '../../../../../tools/calls/fixtures';
 
 /**
- * End to end: make_call → S8 answer → S9 finish → the `post_call` webhook at a local receiver,
+ * End to end: make_call → sandbox answer → sandbox finish → the `post_call` webhook at a local receiver,
  * signed and verified with the Standard Webhooks reference, and the call charged to the ledger
  *.
  */

@@ -16,7 +16,7 @@ export class SayBody {
   @Str({ required: true, max: 2000, description: 'What the customer says, 1–2000 characters' }) text!: string;
 }
 
-/** S8, S9 and S15 of the sandbox controls: bound only while the voice runtime is the sandbox. */
+/** The sandbox call controls `answer`, `finish` and `say`: bound only while the voice runtime is the sandbox. */
 @Controller('/api/sandbox/calls')
 export class SandboxCallController {
   constructor(
@@ -25,14 +25,14 @@ export class SandboxCallController {
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
-  @Doc({ summary: 'S8: the customer answers a sandbox call', tag: 'Sandbox' })
+  @Doc({ summary: 'The customer answers a sandbox call', tag: 'Sandbox' })
   @Post('/:id/answer')
   async answer(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const callId = pathId(id, SANDBOX_NOT_FOUND);
     return reply(200, presentEventAnswer(acceptedEvent(await this.sandbox.answer(principalOf(req).userId, callId), SANDBOX_CALL_EVENT_ANSWERS), false));
   }
 
-  @Doc({ summary: 'S9: a sandbox call ends (answered first when completed)', tag: 'Sandbox', body: CallEndBody })
+  @Doc({ summary: 'A sandbox call ends (answered first when completed)', tag: 'Sandbox', body: CallEndBody })
   @Post('/:id/finish')
   async finish(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const callId = pathId(id, SANDBOX_NOT_FOUND);
@@ -44,7 +44,7 @@ export class SandboxCallController {
     return reply(200, presentEventAnswer(acceptedEvent(outcome, SANDBOX_CALL_EVENT_ANSWERS), false));
   }
 
-  @Doc({ summary: 'S15: the customer says a line on a sandbox call; the assistant answers as on a real call', tag: 'Sandbox', body: SayBody })
+  @Doc({ summary: 'The customer says a line on a sandbox call; the assistant answers as on a real call', tag: 'Sandbox', body: SayBody })
   @Post('/:id/say')
   async say(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const callId = pathId(id, SANDBOX_NOT_FOUND);

@@ -1,7 +1,7 @@
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 import { createAssistant, getCall, ISO, makeCall } from '../../../../../tools/calls/fixtures';
 
-/** Sandbox controls S8 (answer) and S9 (finish). */
+/** Sandbox controls answer and finish. */
 
 const INVALID = 'The given data was invalid.';
 const NOT_FOUND = { message: 'Not found.' };
@@ -23,7 +23,7 @@ const answer = (id: number | string, user = owner) => t.http.post(`/api/sandbox/
 const finish = (id: number | string, body: Record<string, unknown>, user = owner) => t.http.post(`/api/sandbox/calls/${id}/finish`).set(user.auth).send(body);
 const transition = (from: string, to: string) => ({ message: `Invalid call transition from ${from} to ${to}.` });
 
-describe('S8 POST /api/sandbox/calls/{id}/answer', () => {
+describe('POST /api/sandbox/calls/{id}/answer', () => {
   it('answers a ringing call; answering again changes nothing', async () => {
     const id = await makeCall(t, owner, assistant);
     const res = await answer(id);
@@ -50,7 +50,7 @@ describe('S8 POST /api/sandbox/calls/{id}/answer', () => {
   });
 });
 
-describe('S9 POST /api/sandbox/calls/{id}/finish', () => {
+describe('POST /api/sandbox/calls/{id}/finish', () => {
   it('answers an unanswered call first when it completes; defaults: time since answer, sandbox extraction and recording', async () => {
     const id = await makeCall(t, owner, assistant);
     const res = await finish(id, { status: 'completed' });
@@ -73,7 +73,7 @@ describe('S9 POST /api/sandbox/calls/{id}/finish', () => {
     expect(call.cost).toBe(0.1);
   });
 
-  it('stores what S9 gives: duration, transcript, extraction and recording', async () => {
+  it('stores what finish gives: duration, transcript, extraction and recording', async () => {
     const id = await makeCall(t, owner, assistant);
     await answer(id);
     const res = await finish(id, {
@@ -128,8 +128,8 @@ describe('S9 POST /api/sandbox/calls/{id}/finish', () => {
   });
 });
 
-describe('S15 POST /api/sandbox/calls/{id}/say with the sandbox model', () => {
-  it('answers the fixed text, and S9 afterwards keeps its own extraction', async () => {
+describe('POST /api/sandbox/calls/{id}/say with the sandbox model', () => {
+  it('answers the fixed text, and finish afterwards keeps its own extraction', async () => {
     const id = await makeCall(t, owner, assistant);
     const res = await t.http.post(`/api/sandbox/calls/${id}/say`).set(owner.auth).send({ text: 'Hello?' });
     expect([res.status, res.body]).toEqual([200, {

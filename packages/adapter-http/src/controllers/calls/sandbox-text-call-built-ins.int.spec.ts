@@ -4,7 +4,7 @@ import { WebhookReceiver } from '../../../../../tools/fault/webhook-receiver';
 import { createAssistant, getCall, makeCall } from '../../../../../tools/calls/fixtures';
 
 /**
- * S15 built-ins that change who answers or what the next line is, through the composed app
+ * Sandbox text-call built-ins that change who answers or what the next line is, through the composed app
  * (REPLY_GENERATOR=openai) against a scripted OpenAI-compatible server on 127.0.0.1:
  * `assistant_transfer` hands the text call over, `collect_keypad` takes the next line as keys,
  * `calendar_integration` is refused as on a call.
@@ -46,7 +46,7 @@ beforeEach(() => model.reset());
 
 const say = (callId: number, text: string) => t.http.post(`/api/sandbox/calls/${callId}/say`).set(owner.auth).send({ text });
 
-describe('S15 built-ins: hand-over, keypad, calendar', () => {
+describe('sandbox text-call built-ins: hand-over, keypad, calendar', () => {
   it('assistant_transfer: the other assistant answers the rest of the call with its instructions, variables, tools and the conversation so far', async () => {
     const billing = await createAssistant(t, owner, {
       name: 'Billing', system_prompt: 'You are {{team}} for {{customer_name}}.', variables: { team: 'billing' },

@@ -5,7 +5,7 @@ import { createAssistant, getCall, makeCall } from '../../../../../tools/calls/f
 
 /**
  * The conversation policy through the composed app (REPLY_GENERATOR=openai) against a scripted
- * OpenAI-compatible server on 127.0.0.1: S15 sandbox text calls and chat-app AI replies, each with
+ * OpenAI-compatible server on 127.0.0.1: sandbox text calls and chat-app AI replies, each with
  * a tool round through the real gateway to a receiver, and `end_call` running the end of the call
  * with the evaluator's values.
  */
@@ -58,7 +58,7 @@ beforeEach(() => model.reset());
 
 const say = (user: TestUser, callId: number | string, body: unknown) => t.http.post(`/api/sandbox/calls/${callId}/say`).set(user.auth).send(body as object);
 
-describe('S15 POST /api/sandbox/calls/{id}/say', () => {
+describe('POST /api/sandbox/calls/{id}/say', () => {
   it('answers a ringing call as on a real call: instructions, a tool round through the gateway, transcript and tool_calls', async () => {
     const id = await makeCall(t, owner, assistant, '+14155551234', { customer_name: 'Ann' });
     model.answer(calls(['check_order', { order_id: 'A-1' }]), says('Your order A-1 has shipped.'));

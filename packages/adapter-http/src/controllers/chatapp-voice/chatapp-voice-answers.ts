@@ -65,7 +65,7 @@ export const CHATAPP_CALL_ANSWERS: AnswerTable<PlaceChatappCallRefusal> = {
   }, { 'Retry-After': String(retryAfterSeconds) }),
 };
 
-/** Sandbox S2: message family. */
+/** Sandbox permission reply: refusals answer `{"message": …}`. */
 export const SANDBOX_PERMISSION_REPLY_ANSWERS: AnswerTable<CallPermissionAnswerRefusal | 'not_found'> = {
   not_found: { status: 404, body: { message: 'Not found.' } },
   not_granted: { status: 422, body: { message: 'Only a granted permission can be revoked.' } },

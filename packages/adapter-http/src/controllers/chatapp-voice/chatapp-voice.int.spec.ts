@@ -131,7 +131,7 @@ describe('call permission', () => {
     expect(outbox.body.data.filter((m: { type: string }) => m.type === 'template')).toEqual([]);
   });
 
-  it('S2: the customer grants (the voice webhook gets call_permission_granted), then revokes; a revoke without a grant is refused', async () => {
+  it('sandbox permission reply: the customer grants (the voice webhook gets call_permission_granted), then revokes; a revoke without a grant is refused', async () => {
     const s = await scene();
     await t.http.put('/api/user/chatapp/voice/webhook').set(s.user.auth).send({ webhook_url: receiver.url(`/voice-${s.senderId}`) });
     expect((await reply(s, 'revoke')).body).toEqual({ message: 'Only a granted permission can be revoked.' });
@@ -149,7 +149,7 @@ describe('call permission', () => {
 });
 
 describe('chat-app calls', () => {
-  it('end to end: template send → customer reply (S1) → request → grant (S2) → signed call_permission_granted → call placed → signed call_started', async () => {
+  it('end to end: template send → customer reply → request → grant → signed call_permission_granted → call placed → signed call_started', async () => {
     const s = await scene({ wrote: false });
     const secret = (await t.http.get('/api/user/webhooks/signing-secret').set(s.user.auth)).body.secret as string;
     await t.http.put('/api/user/chatapp/voice/webhook').set(s.user.auth).send({ webhook_url: receiver.url(`/e2e-${s.senderId}`) });

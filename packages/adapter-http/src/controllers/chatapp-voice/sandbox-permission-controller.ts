@@ -10,7 +10,7 @@ import { SANDBOX_PERMISSION_REPLY_ANSWERS } from './chatapp-voice-answers';
 import { PermissionReplyBody } from './voice-bodies';
 import { presentPermission } from './voice-presenters';
 
-/** S2: bound only while the chat-app provider is the sandbox (D3); message family (D4). */
+/** Sandbox permission reply: bound only while the chat-app provider is the sandbox; refusals answer `{"message": …}`. */
 @Controller('/api/sandbox/chatapp')
 export class SandboxPermissionController {
   constructor(
@@ -20,7 +20,7 @@ export class SandboxPermissionController {
     @inject(TOKENS.ReadCallPermission) private readonly reads: ReadCallPermission,
   ) {}
 
-  @Doc({ summary: 'S2: the customer accepts, rejects or revokes call permission', tag: 'Sandbox', body: PermissionReplyBody })
+  @Doc({ summary: 'Sandbox: the customer accepts, rejects or revokes call permission', tag: 'Sandbox', body: PermissionReplyBody })
   @Post('/permission-reply')
   async reply(@Request() req: ExpressRequest) {
     const body = parse(PermissionReplyBody, req.body ?? {});

@@ -2,7 +2,7 @@ import { E164_PATTERN, CHATAPP_CALL_MAX_VARIABLE_LENGTH, CHATAPP_CALL_MAX_VARIAB
 import { Bool, Id, Obj, Str } from '../../validation';
 import { FieldMessages, fieldErrors } from '../../pipeline/field-messages';
 
-/** Phones are checked for presence here and for E.164 at their place in the check order (`INVALID_PHONE`, D9). */
+/** Phones are checked for presence here and for E.164 at their place in the check order (`INVALID_PHONE`). */
 export class PermissionRequestBody {
   @Id({ required: true, example: 12 }) sender_id!: number;
   @Str({ required: true, description: 'E.164', example: '+14155551234' }) recipient_phone!: string;

@@ -81,13 +81,13 @@ export const CREATE_TEMPLATE_ANSWERS: AnswerTable<CreateTemplateRefusal> = {
 
 /** A freeform send with neither text nor media. */
 export const MESSAGE_OR_MEDIA_REQUIRED = invalidField('message', 'The message field is required when media url is not present.');
-/** S5 (sandbox inbound message) with neither text nor media: the standard validation family. */
+/** A sandbox inbound message with neither text nor media: the standard validation family. */
 export const SANDBOX_TEXT_OR_MEDIA_REQUIRED: Answer = { status: 422, body: validationBody('standard', { text: ['The text field is required when media url is not present.'] }) };
 export const SANDBOX_INBOUND_HAS_NO_STATUS: Answer = { status: 422, body: { message: 'An inbound message has no delivery status.' } };
 
 /** Sandbox routes answer with the generic 404. */
 export const SANDBOX_NOT_FOUND: Answer = { status: 404, body: { message: 'Not found.' } };
-/** S1, S3–S7: anything not the caller's is the generic 404. */
+/** Sandbox chat-app controls: anything not the caller's is the generic 404. */
 export const SANDBOX_ANSWERS: AnswerTable<DeliveryStatusRefusal> = {
   not_found: SANDBOX_NOT_FOUND,
   inbound_message: SANDBOX_INBOUND_HAS_NO_STATUS,

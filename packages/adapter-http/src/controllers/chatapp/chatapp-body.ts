@@ -87,7 +87,7 @@ export class CreateTemplateBody {
   @Str({ nullable: true, max: 60 }) footer_text?: string | null;
 }
 
-/** Sandbox S1 */
+/** Sandbox: a customer message arrives. */
 export class SandboxInboundBody {
   @Id({ required: true }) sender_id!: number;
   @Str({ required: true, pattern: E164_PATTERN, messages: E164_MESSAGE }) from_phone!: string;
@@ -97,32 +97,32 @@ export class SandboxInboundBody {
   @Str({ nullable: true, max: 255 }) customer_name?: string | null;
 }
 
-/** Sandbox S3 */
+/** Sandbox: a sender's status. */
 export class SandboxSenderStatusBody {
   @Str({ required: true, enum: SENDER_STATUSES }) status!: SenderStatus;
   @Str({ enum: QUALITY_RATINGS, upper: true }) quality_rating?: QualityRating;
 }
 
-/** Sandbox S4 */
+/** Sandbox: a template's status. */
 export class SandboxTemplateStatusBody {
   @Str({ required: true, enum: TEMPLATE_STATUSES }) status!: TemplateStatus;
   @Str({ nullable: true, max: 1024 }) rejection_reason?: string | null;
 }
 
-/** Sandbox S5 */
+/** Sandbox: a message's delivery status. */
 export class SandboxMessageStatusBody {
   @Str({ required: true, enum: ['sent', 'delivered', 'read', 'failed', 'undelivered'] }) status!: 'sent' | 'delivered' | 'read' | 'failed' | 'undelivered';
   @Str({ nullable: true, max: 64 }) error_code?: string | null;
   @Str({ nullable: true, max: 1024 }) error_message?: string | null;
 }
 
-/** Sandbox S6 */
+/** Sandbox: close the 24-hour window. */
 export class SandboxExpireWindowBody {
   @Id({ required: true }) sender_id!: number;
   @Str({ required: true, pattern: E164_PATTERN, messages: E164_MESSAGE }) customer_phone!: string;
 }
 
-/** Sandbox S7 */
+/** Sandbox: what the sandbox chat app sent. */
 export class SandboxOutboxQuery {
   @Id() sender_id?: number;
   @Str({ max: PHONE_TEXT_MAX }) to?: string;

@@ -3,7 +3,7 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 
-/** Inbound media kept by voiceplane, through the composed app with the sandbox chat app (S1 `media_url`). */
+/** Inbound media kept by voiceplane, through the composed app with the sandbox chat app (its inbound message `media_url`). */
 
 const CUSTOMER = '+14155551234';
 const PHOTO = randomBytes(40_000);
@@ -41,7 +41,7 @@ async function senderOf(user: TestUser): Promise<number> {
   return res.body.data.id;
 }
 
-describe('inbound media (S1 media_url)', () => {
+describe('inbound media (sandbox media_url)', () => {
   it('is downloaded once into the media store, and the message and transcript point at voiceplane’s own URL, served to the owner only', async () => {
     const s = await senderOf(owner);
     const inbound = await t.http.post('/api/sandbox/chatapp/inbound-message').set(owner.auth)

@@ -4,7 +4,7 @@ import {
 } from '@voiceplane/domain';
 import { iso, isoOrNull } from '../../presenters/format';
 
-/** A.8 */
+/** The sender object as the API shows it. */
 export function presentSender(s: Sender) {
   return {
     id: s.id, phone_number: s.phoneNumber, display_name: s.displayName, status: s.status, quality_rating: s.qualityRating,
@@ -14,7 +14,7 @@ export function presentSender(s: Sender) {
   };
 }
 
-/** A.9 (`footer_text` only when set). */
+/** The template object as the API shows it (`footer_text` only when set). */
 export function presentTemplate(t: MessageTemplate) {
   return {
     id: t.id, sender_id: t.senderId, name: t.name, language: t.language, category: t.category, status: t.status, body_text: t.bodyText,
@@ -24,7 +24,7 @@ export function presentTemplate(t: MessageTemplate) {
   };
 }
 
-/** A.11 */
+/** The chat-app message object as the API shows it. */
 export function presentChatappMessage(m: ChatappMessage) {
   return {
     id: m.id, message_id: m.messageId, sender_id: m.senderId, conversation_id: m.conversationId, direction: m.direction, from: m.from, to: m.to,

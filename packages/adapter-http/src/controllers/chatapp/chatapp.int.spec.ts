@@ -145,7 +145,7 @@ describe('POST /send', () => {
     expect([offline.status, offline.body.error]).toEqual([422, 'Sender is not online. Current status: offline']);
   });
 
-  it('a provider refusal (S10 chatapp_send) is SEND_FAILED and stores and charges nothing', async () => {
+  it('a provider refusal (sandbox fault chatapp_send) is SEND_FAILED and stores and charges nothing', async () => {
     const user = await t.createUser({ balance: 1 });
     const s = await sender(user);
     const tpl = await template(user, s, 'Hello');
@@ -172,7 +172,7 @@ describe('POST /send', () => {
 });
 
 describe('POST /send-freeform and the window', () => {
-  it('needs an open window; S6 closes it; a template reopens it; an offline sender is 503', async () => {
+  it('needs an open window; the sandbox expire-window closes it; a template reopens it; an offline sender is 503', async () => {
     const user = await t.createUser({ balance: 5 });
     const s = await sender(user);
     const none = await freeform(user, { sender_id: s, recipient_phone: CUSTOMER, message: 'hi' });
@@ -243,7 +243,7 @@ describe('inbound messages, AI replies and takeover', () => {
     expect(ended.body.conversation).toEqual(expect.objectContaining({ status: 'ended', ended_count: 1 }));
   });
 
-  it('S5 moves a delivery status forward only and records the history', async () => {
+  it('the sandbox message status moves a delivery status forward only and records the history', async () => {
     const user = await t.createUser({ balance: 5 });
     const s = await sender(user);
     const tpl = await template(user, s, 'Hello');

@@ -16,12 +16,12 @@ import { presentChatappMessage, presentSender, presentSessionStatus, presentTemp
 
 const OUTBOX_LIMIT = 200;
 
-/** S1 and S3–S7; exists only while the chat-app provider is the sandbox (D3). */
+/** The sandbox chat-app controls; they exist only while the chat-app provider is the sandbox. */
 @Controller('/api/sandbox/chatapp')
 export class SandboxChatappController {
   constructor(@inject(TOKENS.SandboxChatappControls) private readonly sandbox: SandboxChatappControls) {}
 
-  @Doc({ summary: 'Sandbox S1: a customer message arrives', tag: 'Sandbox', body: SandboxInboundBody, success: 200 })
+  @Doc({ summary: 'Sandbox: a customer message arrives', tag: 'Sandbox', body: SandboxInboundBody, success: 200 })
   @Post('/inbound-message')
   async inbound(@Request() req: ExpressRequest) {
     const body = parse(SandboxInboundBody, req.body);
@@ -42,7 +42,7 @@ export class SandboxChatappController {
     });
   }
 
-  @Doc({ summary: 'Sandbox S3: sender status', tag: 'Sandbox', body: SandboxSenderStatusBody })
+  @Doc({ summary: 'Sandbox: sender status', tag: 'Sandbox', body: SandboxSenderStatusBody })
   @Put('/senders/:id/status')
   async senderStatus(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const statusOf = () => {
@@ -54,7 +54,7 @@ export class SandboxChatappController {
     return reply(200, { ok: true, data: presentSender(updated.value) });
   }
 
-  @Doc({ summary: 'Sandbox S4: template status', tag: 'Sandbox', body: SandboxTemplateStatusBody })
+  @Doc({ summary: 'Sandbox: template status', tag: 'Sandbox', body: SandboxTemplateStatusBody })
   @Put('/templates/:id/status')
   async templateStatus(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const statusOf = () => {
@@ -66,7 +66,7 @@ export class SandboxChatappController {
     return reply(200, { ok: true, data: presentTemplate(updated.value) });
   }
 
-  @Doc({ summary: 'Sandbox S5: a delivery status', tag: 'Sandbox', body: SandboxMessageStatusBody, success: 200 })
+  @Doc({ summary: 'Sandbox: a delivery status', tag: 'Sandbox', body: SandboxMessageStatusBody, success: 200 })
   @Post('/messages/:message_sid/status')
   async messageStatus(@Request() req: ExpressRequest, @Params({ name: 'message_sid' }) sid: string) {
     const updateOf = () => {
@@ -78,7 +78,7 @@ export class SandboxChatappController {
     return reply(200, { ok: true, data: presentChatappMessage(applied.value) });
   }
 
-  @Doc({ summary: 'Sandbox S6: close the 24-hour window', tag: 'Sandbox', body: SandboxExpireWindowBody, success: 200 })
+  @Doc({ summary: 'Sandbox: close the 24-hour window', tag: 'Sandbox', body: SandboxExpireWindowBody, success: 200 })
   @Post('/expire-window')
   async expire(@Request() req: ExpressRequest) {
     const body = parse(SandboxExpireWindowBody, req.body);
@@ -87,7 +87,7 @@ export class SandboxChatappController {
     return reply(200, { ok: true, session_status: presentSessionStatus(expired.value) });
   }
 
-  @Doc({ summary: 'Sandbox S7: what the sandbox chat app sent', tag: 'Sandbox', query: SandboxOutboxQuery })
+  @Doc({ summary: 'Sandbox: what the sandbox chat app sent', tag: 'Sandbox', query: SandboxOutboxQuery })
   @Get('/outbox')
   async outbox(@Request() req: ExpressRequest) {
     const query = parse(SandboxOutboxQuery, req.query ?? {});

@@ -10,12 +10,12 @@ import { SANDBOX_CONVERSATION_ANSWERS, SANDBOX_NOT_FOUND } from './conversation-
 import { presentConversation } from './conversation-presenters';
 import { conversationRef } from './conversation-controller';
 
-/** S13: drives voiceplane's own scheduler, so it exists whenever any provider is the sandbox (D3). */
+/** Sandbox `end-now`: drives voiceplane's own scheduler, so it exists whenever any provider is the sandbox. */
 @Controller('/api/sandbox/conversations')
 export class SandboxConversationController {
   constructor(@inject(TOKENS.EndInactiveConversation) private readonly ending: EndInactiveConversation) {}
 
-  @Doc({ summary: 'Sandbox S13: end a conversation now', tag: 'Sandbox', success: 200 })
+  @Doc({ summary: 'Sandbox: end a conversation now', tag: 'Sandbox', success: 200 })
   @Post('/:uuid/end-now')
   async endNow(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string) {
     const ended = await this.ending.endOwnedNow(principalOf(req).userId, conversationRef(uuid, SANDBOX_NOT_FOUND));

@@ -3,7 +3,7 @@ import { RecordingStub, StubAnswer } from '../../../../../tools/stubs/recording-
 import { createAssistant, makeCall } from '../../../../../tools/calls/fixtures';
 
 /**
- * S15 sandbox text calls and chat replies answering from a document, through the composed app and a scripted
+ * Sandbox text calls and chat replies answering from a document, through the composed app and a scripted
  * OpenAI-compatible server on 127.0.0.1: the document is processed by the workers first.
  */
 
@@ -44,7 +44,7 @@ beforeEach(() => model.reset());
 
 const say = (callId: number, text: string) => t.http.post(`/api/sandbox/calls/${callId}/say`).set(owner.auth).send({ text });
 
-describe('S15: the assistant answers from its knowledge base', () => {
+describe('sandbox text call: the assistant answers from its knowledge base', () => {
   it('prompt mode: the passage for the customer\'s line is in the instructions, and the call shows the search', async () => {
     const assistant = await createAssistant(t, owner, { knowledgebase_id: kb, knowledgebase_mode: 'prompt' });
     const id = await makeCall(t, owner, assistant);

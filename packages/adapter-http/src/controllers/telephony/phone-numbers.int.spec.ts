@@ -102,7 +102,7 @@ describe('GET /api/user/phone-numbers/search', () => {
     expect(res.body).toEqual({ message: INVALID, errors });
   });
 
-  it('never offers a number any account owns (D16)', async () => {
+  it('never offers a number any account owns', async () => {
     const phone = await freeNumber('IT');
     await buy(stranger, phone);
     for (const user of [owner, stranger]) {
@@ -112,7 +112,7 @@ describe('GET /api/user/phone-numbers/search', () => {
     }
   });
 
-  it('a provider failure is a 502 (S10 number_inventory), for the arming account only', async () => {
+  it('a provider failure is a 502 (sandbox fault number_inventory), for the arming account only', async () => {
     const armed = await t.http.post('/api/sandbox/faults').set(owner.auth).send({ kind: 'number_inventory', count: 1 });
     expect(armed.body).toEqual({ ok: true, fault: { kind: 'number_inventory', target_id: null, remaining: 1 } });
     expect((await t.http.get('/api/user/phone-numbers/search').set(stranger.auth)).status).toBe(200);
@@ -200,7 +200,7 @@ describe('POST /api/user/phone-numbers/purchase', () => {
     expect([res.status, res.body]).toEqual([422, { message: INVALID, errors }]);
   });
 
-  it('a provider failure is a 500 with nothing stored or charged (S10)', async () => {
+  it('a provider failure is a 500 with nothing stored or charged (sandbox fault)', async () => {
     const user = await t.createUser({ balance: 10 });
     const phone = await freeNumber('US');
     await t.http.post('/api/sandbox/faults').set(user.auth).send({ kind: 'number_inventory' });

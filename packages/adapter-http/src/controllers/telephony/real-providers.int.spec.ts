@@ -75,7 +75,7 @@ it('answers 502 when Twilio fails', async () => {
   expect([res.status, res.body]).toEqual([502, { message: 'Number search is temporarily unavailable.' }]);
 });
 
-it.each(['sip_provisioning', 'number_inventory'])('S10 %s is 404 while its provider is a real one', async (kind) => {
+it.each(['sip_provisioning', 'number_inventory'])('the sandbox fault %s is 404 while its provider is a real one', async (kind) => {
   const res = await t.http.post('/api/sandbox/faults').set(user.auth).send({ kind });
   expect([res.status, res.body]).toEqual([404, { message: 'Not found.' }]);
 });

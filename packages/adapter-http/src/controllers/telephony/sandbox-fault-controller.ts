@@ -21,12 +21,12 @@ class TextTargetFaultBody {
   @Int({ min: 1, max: 100 }) count?: number;
 }
 
-/** S10: arms a fault in a sandbox provider for the caller's own operations. */
+/** The sandbox fault route: arms a fault in a sandbox provider for the caller's own operations. */
 @Controller('/api/sandbox/faults')
 export class SandboxFaultController {
   constructor(@inject(SandboxFaults) private readonly faults: SandboxFaults) {}
 
-  @Doc({ summary: 'Sandbox S10: make the next operations of a kind fail', tag: 'Sandbox', body: FaultBody })
+  @Doc({ summary: 'Sandbox: make the next operations of a kind fail', tag: 'Sandbox', body: FaultBody })
   @Post('/')
   async arm(@Request() req: ExpressRequest) {
     const raw = isPlainObject(req.body) ? req.body : {};

@@ -13,7 +13,7 @@ export interface FaultRequest {
 export type FaultArmer = (request: FaultRequest) => Promise<{ readonly remaining: number } | 'not_found'>;
 
 /**
- * The fault kinds S10 (`POST /api/sandbox/faults`) knows, registered by the
+ * The fault kinds the sandbox fault route (`POST /api/sandbox/faults`) knows, registered by the
  * capability that owns each provider. A kind registered without an armer exists but its provider
  * is a real one, so arming it answers 404; an unregistered kind is a 422.
  */

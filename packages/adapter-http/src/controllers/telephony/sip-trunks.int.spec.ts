@@ -229,7 +229,7 @@ describe('POST /api/user/phone-numbers/sip-trunks', () => {
     expect(leftover).toEqual([]);
   });
 
-  it('the S10 fault route makes the next create fail with the provider-failure body', async () => {
+  it('the sandbox fault route makes the next create fail with the provider-failure body', async () => {
     const armed = await t.http.post('/api/sandbox/faults').set(owner.auth).send({ kind: 'sip_provisioning' });
     expect(armed.status).toBe(200);
     expect(armed.body).toEqual({ ok: true, fault: { kind: 'sip_provisioning', target_id: null, remaining: 1 } });
@@ -499,7 +499,7 @@ describe('PUT — make-before-break failure injection', () => {
     expect(sip.trunk(trunk.outbound_trunk_id)).toBeUndefined();
   });
 
-  it('a fault aimed at another number does not touch this one; S10 answers 404 for a foreign target', async () => {
+  it('a fault aimed at another number does not touch this one; the fault route answers 404 for a foreign target', async () => {
     const trunk = await createTrunk(owner);
     const other = await createTrunk(owner);
     const theirs = await createTrunk(stranger);
@@ -550,7 +550,7 @@ describe('DELETE /api/user/phone-numbers/{id} for SIP trunks (and the sip-trunks
   });
 });
 
-describe('S10 fault route', () => {
+describe('sandbox fault route', () => {
   it('validates the body and rejects unknown kinds', async () => {
     const invalid = await t.http.post('/api/sandbox/faults').set(owner.auth).send({ count: 0 });
     expect(invalid.status).toBe(422);

@@ -18,12 +18,12 @@ class CompleteTopUpBody {
   @Str({ enum: SANDBOX_OUTCOMES, description: 'How the payment ends (default succeeded)' }) outcome?: (typeof SANDBOX_OUTCOMES)[number];
 }
 
-/** S14: bound only while the billing provider is the sandbox. */
+/** Sandbox top-up `complete`: bound only while the billing provider is the sandbox. */
 @Controller('/api/sandbox/billing/top-ups')
 export class SandboxBillingController {
   constructor(@inject(TOKENS.SettleTopUp) private readonly settle: SettleTopUp) {}
 
-  @Doc({ summary: 'S14: settle a pending sandbox top-up as the provider would', tag: 'Sandbox', body: CompleteTopUpBody })
+  @Doc({ summary: 'Settle a pending sandbox top-up as the provider would', tag: 'Sandbox', body: CompleteTopUpBody })
   @Post('/:id/complete')
   async complete(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const topUpId = pathId(id, SANDBOX_NOT_FOUND);

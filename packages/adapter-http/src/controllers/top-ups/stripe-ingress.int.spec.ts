@@ -55,7 +55,7 @@ it('a Stripe checkout top-up: the checkout URL is the session\'s; a 502 when Str
     stub.outage = null;
   }
   expect((await t.http.get('/api/user/billing/top-ups').set(user.auth)).body.total).toBe(1);
-  // S14 exists only while the provider is the sandbox.
+  // The sandbox top-up `complete` route exists only while the provider is the sandbox.
   expect((await t.http.post(`/api/sandbox/billing/top-ups/${c.topUp.id}/complete`).set(user.auth).send({})).status).toBe(404);
 });
 

@@ -26,7 +26,7 @@ export const START_TOP_UP_ANSWERS: AnswerTable<StartTopUpRefusal> = {
   provider_unavailable: { status: 502, body: { message: 'The billing provider is unavailable.' } },
 };
 
-/** S14: another account's top-up is not found; a settled one is a 409. */
+/** Sandbox top-up `complete`: another account's top-up is not found; a settled one is a 409. */
 export const SANDBOX_SETTLE_ANSWERS: AnswerTable<TopUpRefusal> = {
   top_up_not_found: SANDBOX_NOT_FOUND,
   already_settled: { status: 409, body: { message: 'The top-up is already settled.' } },

@@ -79,8 +79,8 @@ describe('GET /api/user/billing/top-ups', () => {
   });
 });
 
-describe('S14: POST /api/sandbox/billing/top-ups/{id}/complete', () => {
-  it('top-up → S14 → one `top_up` ledger entry referencing it → balance; a second S14 is a 409 that changes nothing', async () => {
+describe('POST /api/sandbox/billing/top-ups/{id}/complete', () => {
+  it('top-up → complete → one `top_up` ledger entry referencing it → balance; a second complete is a 409 that changes nothing', async () => {
     const user = await t.createUser({ balance: 1 });
     const { id } = (await t.http.post('/api/user/billing/top-ups').set(user.auth).send({ amount: 50 })).body.data;
     const done = await t.http.post(`/api/sandbox/billing/top-ups/${id}/complete`).set(user.auth).send({ outcome: 'succeeded' });

@@ -2,7 +2,7 @@ import { DeliveryAttempt, WebhookDelivery } from '@voiceplane/domain';
 import { SigningSecret } from '@voiceplane/application';
 import { iso, isoOrNull } from '../../presenters/format';
 
-/** A.18, as listed. */
+/** A webhook delivery as the list shows it. */
 export function presentDelivery(d: WebhookDelivery) {
   return {
     id: d.id,
@@ -22,7 +22,7 @@ export function presentDelivery(d: WebhookDelivery) {
   };
 }
 
-/** A.18 detail: the payload sent and every attempt, oldest first. */
+/** A webhook delivery in detail: the payload sent and every attempt, oldest first. */
 export function presentDeliveryDetail(d: WebhookDelivery, attempts: readonly DeliveryAttempt[]) {
   return {
     ...presentDelivery(d),

@@ -149,7 +149,7 @@ describe('assistant persistence', () => {
     expect((await repo.findOwnedReferences(other, query)).folderIds).toEqual(new Set([theirs.id]));
   });
 
-  it('lists outbound assistants of one user in id order with the A.2 columns', async () => {
+  it('lists outbound assistants of one user in id order with the outbound-list columns', async () => {
     const u = await newUser();
     const first = await create(u, config({ name: 'B', variables: { a: '1' } }));
     await create(u, config({ name: 'In', type: 'inbound' }));

@@ -2,7 +2,7 @@ import { ChatappMessage, ChatappMessageStatus, ConversationMessage, MediaType, M
 import type { ChatappMessageRecord, ConversationMessageRecord } from '../../records';
 import { num, numOrNull } from '../rows';
 
-/** A conversation message with its delivery record (A.10): the status is the delivery record's, when it has one. */
+/** A conversation message with its delivery record: the status is the delivery record's, when it has one. */
 export const MESSAGE_SELECT = `
   SELECT m.id, m.conversation_id, m.direction, m.source, m.type, m.body, m.media_url, m.media_type, m.filename, m.template_id,
          c.id AS chatapp_message_id, c.message_sid, COALESCE(c.status, m.status) AS status, COALESCE(c.error_code, m.error_code) AS error_code,
