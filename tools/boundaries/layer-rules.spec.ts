@@ -37,14 +37,14 @@ describe('layer rules', () => {
     });
 
     it('finds a mutual import and a longer circle, each once', () => {
-      expect(featureCycles(graph({ chatapp: ['conversations', 'shared'], conversations: ['chatapp', 'shared'], shared: [] })))
+      expect(featureCycles(graph({ chatapp: ['conversations', 'common'], conversations: ['chatapp', 'common'], common: [] })))
         .toEqual(['chatapp → conversations → chatapp']);
       expect(featureCycles(graph({ calls: ['chatapp'], chatapp: ['automations'], automations: ['calls'] })))
         .toEqual(['automations → calls → chatapp → automations']);
     });
 
     it('passes a graph without cycles', () => {
-      expect(featureCycles(graph({ chatapp: ['conversations', 'shared'], conversations: ['shared', 'ports'], ports: ['shared'], shared: [] }))).toEqual([]);
+      expect(featureCycles(graph({ chatapp: ['conversations', 'common'], conversations: ['common', 'ports'], ports: ['common'], common: [] }))).toEqual([]);
     });
   });
 });

@@ -24,7 +24,7 @@ export function repositoryInjections(file: string, text: string): string[] {
 }
 
 /**
- * The feature folder a file of a layer's `src/` belongs to: its first folder, `shared` and `ports`
+ * The feature folder a file of a layer's `src/` belongs to: its first folder, `common` and `ports`
  * included; null for a file at the root of `src/` (the package's index and token roll-up).
  */
 export function featureOf(pathInSrc: string): string | null {
@@ -34,7 +34,7 @@ export function featureOf(pathInSrc: string): string | null {
 
 /**
  * Every cycle between feature folders, each once, as the folders along it (`a → b → a`). Features
- * share through the folder that owns the piece or through shared/ports, never by importing each
+ * share through the folder that owns the piece or through common/ports, never by importing each
  * other: a cycle means neither owns it.
  */
 export function featureCycles(edges: ReadonlyMap<string, ReadonlySet<string>>): string[] {

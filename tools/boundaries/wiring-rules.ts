@@ -4,7 +4,7 @@
  */
 
 /** The one module allowed to make DI symbols: it gives each one the type it identifies. */
-export const TOKEN_HELPER = 'packages/application/src/shared/token.ts';
+export const TOKEN_HELPER = 'packages/application/src/common/token.ts';
 
 /**
  * Apps are leaves: no file anywhere (tests included) imports an app, and no package.json depends

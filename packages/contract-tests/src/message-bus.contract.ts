@@ -8,7 +8,7 @@ export interface InspectableMessageBus extends MessageBus {
 }
 
 /** Every consumer name the contract subscribes, so a suite on a real broker can delete their queues. */
-export const MESSAGE_BUS_CONTRACT_CONSUMERS = {
+export const MESSAGE_BUS_SUITE_CONSUMERS = {
   roundTrip: 'round-trip',
   routeOneWord: 'route-one-word',
   routeAnyDepth: 'route-any-depth',
@@ -27,7 +27,7 @@ export const MESSAGE_BUS_CONTRACT_CONSUMERS = {
   context: 'publisher-context',
 } as const;
 
-const C = MESSAGE_BUS_CONTRACT_CONSUMERS;
+const C = MESSAGE_BUS_SUITE_CONSUMERS;
 /** How long to keep listening after the expected deliveries, to catch extra or duplicate ones. */
 const QUIET_MS = 400;
 const TEST_TIMEOUT_MS = 30_000;

@@ -2,7 +2,7 @@ import { AvailableNumber, NumberHolder, NumberInventory } from '@voiceplane/appl
 import { E164_PATTERN, NumberCountry, numberContains, splitNumber } from '@voiceplane/domain';
 
 /** The countries the contract searches: every inventory must stock at least three numbers in each. */
-const NUMBER_INVENTORY_CONTRACT_COUNTRIES: readonly NumberCountry[] = ['US', 'CA', 'GB'];
+const NUMBER_INVENTORY_SUITE_COUNTRIES: readonly NumberCountry[] = ['US', 'CA', 'GB'];
 
 const buyer: NumberHolder = { accountId: 7, phoneNumberId: null };
 const otherBuyer: NumberHolder = { accountId: 8, phoneNumberId: null };
@@ -39,7 +39,7 @@ export function numberInventoryContract(name: string, makeInventory: () => Numbe
       inventory = makeInventory();
     });
 
-    it.each(NUMBER_INVENTORY_CONTRACT_COUNTRIES)('%s: offers distinct, E.164-valid numbers of the requested country only', async (country) => {
+    it.each(NUMBER_INVENTORY_SUITE_COUNTRIES)('%s: offers distinct, E.164-valid numbers of the requested country only', async (country) => {
       const found = await everything(country);
 
       expect(found.length).toBeGreaterThanOrEqual(3);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { BusMessage } from '@voiceplane/application';
 import { BusLogger, deleteBusTopology, RabbitMqMessageBus, RabbitMqMessageBusOptions } from '@voiceplane/adapter-rabbitmq';
 import { amqpUrl, describeWithAmqp, TcpLink } from '@voiceplane/test-env';
-import { eventually, message, MESSAGE_BUS_CONTRACT_CONSUMERS, messageBusContract, sleep } from './message-bus.contract';
+import { eventually, message, MESSAGE_BUS_SUITE_CONSUMERS, messageBusContract, sleep } from './message-bus.contract';
 
 // Unique names per run, so parallel runs on one broker never share an exchange or a queue.
 const run = randomBytes(4).toString('hex');
@@ -18,7 +18,7 @@ describeWithAmqp('RabbitMqMessageBus', () => {
       url: amqpUrl,
       exchange,
       queuePrefix,
-      consumers: [...Object.values(MESSAGE_BUS_CONTRACT_CONSUMERS), ...OUTAGE_CONSUMERS],
+      consumers: [...Object.values(MESSAGE_BUS_SUITE_CONSUMERS), ...OUTAGE_CONSUMERS],
     });
   });
 

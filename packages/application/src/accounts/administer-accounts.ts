@@ -1,6 +1,6 @@
 import { err, ok, Plan, Result, User, withPlanChanges } from '@voiceplane/domain';
 import type { UserRepository } from '../ports/accounts';
-import { Page, PageRequest } from '../shared/page';
+import { Page, PageRequest } from '../common/page';
 
 /**
  * What the operator does to accounts besides creating them and moving balances: look them up,

@@ -1,4 +1,4 @@
-import { token } from '../shared/token';
+import { token } from '../common/token';
 import type {
   CredentialRepository, LedgerRepository, SettingsRepository, SigningSecretRepository, UserRepository,
 } from '../ports/accounts';

@@ -3,7 +3,7 @@ import {
   ReferenceCatalog, ReferenceQuery, Result, WebhookState,
 } from '@voiceplane/domain';
 import { NewOutboxEvent } from '../ports/outbox';
-import { Page, PageRequest } from '../shared/page';
+import { Page, PageRequest } from '../common/page';
 
 export interface AssistantFilter {
   readonly type?: AssistantType;

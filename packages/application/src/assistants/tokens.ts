@@ -1,4 +1,4 @@
-import { token } from '../shared/token';
+import { token } from '../common/token';
 import type { AdministerAssistants } from './administer-assistants';
 import type { AssistantWebhooks, ChangeAssistantStatus, DeleteAssistant } from './assistant-lifecycle';
 import type { AssistantQueries } from './assistant-queries';

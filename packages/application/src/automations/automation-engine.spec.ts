@@ -1,7 +1,7 @@
 import { FakeStore, InMemoryAutomationRepository, InMemoryAutomationRunRepository, InMemoryDataTableRepository, ScriptedHttpClient } from '@voiceplane/adapter-fakes';
 import { AutomationDefinition, JsonValue, parseDefinition, PinnedVersion } from '@voiceplane/domain';
 import { MakeCall } from '../calls/make-call';
-import { SecretCipher } from '../shared/secret-cipher';
+import { SecretCipher } from '../common/secret-cipher';
 import { ToolGateway } from '../tools/tool-gateway';
 import { AutomationEngine, AUTOMATION_RESUME_JOB, resumeJobKey } from './automation-engine';
 import { AutomationSteps } from './automation-steps';

@@ -2,7 +2,7 @@ import { AutomationStep, ExpressionContext, StepKind, StepOf, StepResult } from 
 import { MakeCall } from '../calls/make-call';
 import { Clock } from '../ports/clock';
 import { OutboundHttpClient } from '../ports/outbound-http';
-import { SecretCipher } from '../shared/secret-cipher';
+import { SecretCipher } from '../common/secret-cipher';
 import { ToolGateway } from '../tools/tool-gateway';
 import { AutomationChatapp, ConnectionRepository, DataTableRepository } from './ports';
 import { httpRequestStep, pushNoteStep } from './steps/http-steps';

@@ -1,5 +1,5 @@
 import { FakeStore, InMemoryConnectionRepository, ScriptedHttpClient } from '@voiceplane/adapter-fakes';
-import { SecretCipher } from '../shared/secret-cipher';
+import { SecretCipher } from '../common/secret-cipher';
 import { ToolGateway } from '../tools/tool-gateway';
 import { CheckConnection } from './check-connection';
 

@@ -2,7 +2,7 @@ import { Connection, connectionAuthHeader } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { Ids } from '../ports/ids';
 import { OutboundHttpClient } from '../ports/outbound-http';
-import { SecretCipher } from '../shared/secret-cipher';
+import { SecretCipher } from '../common/secret-cipher';
 import { ToolGateway } from '../tools/tool-gateway';
 import { AUTOMATION_EVENT_TYPE, STEP_HTTP_TIMEOUT_MS } from './automation-steps';
 import { ConnectionRepository } from './ports';

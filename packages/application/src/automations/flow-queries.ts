@@ -1,5 +1,5 @@
 import { JsonObject } from '@voiceplane/domain';
-import { Page, PageRequest } from '../shared/page';
+import { Page, PageRequest } from '../common/page';
 import { Automation, AutomationFilters, AutomationRepository, AutomationVersion } from './ports';
 import { currentVersion } from './update-flow';
 import { webhookUrlOf } from './version-publisher';

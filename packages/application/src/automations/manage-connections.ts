@@ -1,7 +1,7 @@
 import {
   Connection, ConnectionAuthType, CredentialProblems, credentialProblems, DEFAULT_NOTES_PATH, err, ok, Result,
 } from '@voiceplane/domain';
-import type { SecretCipher } from '../shared/secret-cipher';
+import type { SecretCipher } from '../common/secret-cipher';
 import { ConnectionFields, ConnectionRepository } from './ports';
 
 /** A connection as a request gives it: the credential in clear, sealed before it is stored. */

@@ -1,7 +1,7 @@
 import {
   checkColumns, checkRowValues, DATA_TABLE_LIMITS, DataTable, DataTableProblem, err, FieldErrors, FieldProblems, hasFieldErrors, JsonObject, ok, Result, TableRow,
 } from '@voiceplane/domain';
-import { Page, PageRequest } from '../shared/page';
+import { Page, PageRequest } from '../common/page';
 import { DataTableRepository } from './ports';
 
 /**

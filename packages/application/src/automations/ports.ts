@@ -1,7 +1,7 @@
 import {
   AutomationRun, Connection, ConnectionAuthType, DataTable, JsonObject, JsonValue, Result, RunStatus, TableColumn, TableRow, TemplateKey,
 } from '@voiceplane/domain';
-import { Page, PageRequest } from '../shared/page';
+import { Page, PageRequest } from '../common/page';
 
 /** Data tables; rows of another user's table are never reached (the table is looked up first). */
 export interface DataTableRepository {

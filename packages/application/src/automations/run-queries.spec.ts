@@ -3,7 +3,7 @@ import {
 } from '@voiceplane/adapter-fakes';
 import { AutomationDefinition, AutomationRun, JsonValue, parseDefinition } from '@voiceplane/domain';
 import { MakeCall } from '../calls/make-call';
-import { SecretCipher } from '../shared/secret-cipher';
+import { SecretCipher } from '../common/secret-cipher';
 import { ToolGateway } from '../tools/tool-gateway';
 import { AutomationEngine } from './automation-engine';
 import { AutomationSteps } from './automation-steps';

@@ -1,4 +1,4 @@
-import { token } from '../shared/token';
+import { token } from '../common/token';
 import type { ApplyTemplate } from './apply-template';
 import type { AutomationEngine } from './automation-engine';
 import type { FlowQueries } from './flow-queries';

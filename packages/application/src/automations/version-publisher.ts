@@ -1,7 +1,7 @@
 import { findTemplate, Plan } from '@voiceplane/domain';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { Automation, AutomationChanges, AutomationRepository, AutomationToolBinding, AutomationVersion, DataTableRepository } from './ports';
-import { redactHookTokens } from '../shared/loggable-error';
+import { redactHookTokens } from '../common/loggable-error';
 
 export const webhookUrlOf = (base: string, automation: Pick<Automation, 'id' | 'webhookToken'>): string | null =>
   automation.webhookToken === null ? null : `${base}/api/hooks/automations/${automation.id}/${automation.webhookToken}`;

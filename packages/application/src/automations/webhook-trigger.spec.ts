@@ -4,7 +4,7 @@ import {
 import { AutomationDefinition, JsonValue, TableRow } from '@voiceplane/domain';
 import { MakeCall } from '../calls/make-call';
 import { RateLimiter } from '../ratelimit/rate-limiter';
-import { SecretCipher } from '../shared/secret-cipher';
+import { SecretCipher } from '../common/secret-cipher';
 import { ToolGateway } from '../tools/tool-gateway';
 import { AutomationEngine } from './automation-engine';
 import { AutomationRunSweeper, RUN_LEASE_MS } from './run-leases';

@@ -1,7 +1,7 @@
 import { allowancePeriod, allowanceRemaining, err, LedgerEntry, LedgerEntryType, ok, Result, User } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { LedgerRepository, UserRepository } from '../ports/accounts';
-import { Page, PageRequest } from '../shared/page';
+import { Page, PageRequest } from '../common/page';
 
 /** How many template messages of the account the monthly allowance paid for since a time (the chat-app messages know). */
 export interface TemplateAllowanceUsage {

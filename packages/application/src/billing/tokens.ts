@@ -1,4 +1,4 @@
-import { token } from '../shared/token';
+import { token } from '../common/token';
 import type { BalanceService } from './balance-service';
 import type { BillingQueries } from './billing-queries';
 

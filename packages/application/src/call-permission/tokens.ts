@@ -1,4 +1,4 @@
-import { token } from '../shared/token';
+import { token } from '../common/token';
 import type { AnswerCallPermission } from './answer-call-permission';
 import type { ChatappCallReportRepository } from './chatapp-call-reports';
 import type { CallPermissionRepository, PermissionRequestSender, VoiceConversationLookup, VoiceSenderLookup, VoiceTemplateLookup, VoiceWebhookSettingRepository } from './ports';

@@ -1,5 +1,5 @@
 import { Call, CallSummary, ChatappCallReport, err, ok, Result, RuntimeConfig } from '@voiceplane/domain';
-import { Page, PageRequest } from '../shared/page';
+import { Page, PageRequest } from '../common/page';
 import { ToolInvocationLog, ToolInvocationRecord } from '../tools/ports';
 import { CallFilter, CallRepository } from './ports';
 

@@ -3,7 +3,7 @@ import {
   TerminalCallStatus, TranscriptItem,
 } from '@voiceplane/domain';
 import { NewOutboxEvent } from '../ports/outbox';
-import { Page, PageRequest } from '../shared/page';
+import { Page, PageRequest } from '../common/page';
 
 export interface NewCall {
   readonly userId: number;

@@ -1,4 +1,4 @@
-import { token } from '../shared/token';
+import { token } from '../common/token';
 import type { AcceptInboundCall } from './accept-inbound-call';
 import type { CallQueries } from './call-queries';
 import type { CallRecordings } from './call-recordings';

@@ -1,6 +1,6 @@
 import type { Sender } from '@voiceplane/domain';
 import type { WorkLogger } from '../events/ports';
-import type { SecretCipher } from '../shared/secret-cipher';
+import type { SecretCipher } from '../common/secret-cipher';
 import type { ChatappCallingTrunks } from '../telephony/ports';
 import type { SenderRepository } from './ports';
 import type { ProviderSenders } from './provider-senders';

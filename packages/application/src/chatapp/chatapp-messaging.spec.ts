@@ -6,7 +6,7 @@ import { SandboxChatappProvider, SandboxReplyGenerator, SANDBOX_AI_REPLY } from 
 import { DEFAULT_CHATAPP_PRICES, draftAssistant, err, ok } from '@voiceplane/domain';
 import { BalanceService } from '../billing/balance-service';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
-import { SecretCipher } from '../shared/secret-cipher';
+import { SecretCipher } from '../common/secret-cipher';
 import { CONVERSATION_ENDED_TOPIC, EndInactiveConversation } from '../conversations/end-inactive-conversation';
 import { CONVERSATION_INACTIVITY_JOB, InactivitySchedule, inactivityJobKey } from '../conversations/inactivity-schedule';
 import { ToggleAi } from '../conversations/toggle-ai';

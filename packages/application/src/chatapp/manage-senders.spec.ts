@@ -1,7 +1,7 @@
 import { FakeStore, InMemorySandboxChatappState, InMemorySenderRepository, InMemoryTemplateRepository, SAMPLE_CATALOG } from '@voiceplane/adapter-fakes';
 import { SandboxChatappProvider } from '@voiceplane/adapter-sandbox';
 import { draftAssistant, err } from '@voiceplane/domain';
-import { SecretCipher } from '../shared/secret-cipher';
+import { SecretCipher } from '../common/secret-cipher';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
 import { CreateTemplate } from './create-template';
 import { ManageSenders } from './manage-senders';

@@ -1,7 +1,7 @@
 import { FakeStore, InMemoryChatappMessageRepository, InMemoryConversationRepository, InMemorySendReservationRepository, InMemorySenderRepository, RecordingLogger } from '@voiceplane/adapter-fakes';
 import { BalanceService } from '../billing/balance-service';
 import { InactivitySchedule } from '../conversations/inactivity-schedule';
-import { SecretCipher } from '../shared/secret-cipher';
+import { SecretCipher } from '../common/secret-cipher';
 import { OutboundSends } from './outbound-send';
 import { ChatappProvider, ProviderAcceptance } from './provider-ports';
 import { ProviderSenders } from './provider-senders';

@@ -1,6 +1,6 @@
 import { WorkLogger } from '../events/ports';
 import { Clock } from '../ports/clock';
-import { loggableError } from '../shared/loggable-error';
+import { loggableError } from '../common/loggable-error';
 import { OutboundSends } from './outbound-send';
 import { SenderRepository } from './ports';
 import { ChatappProvider } from './provider-ports';

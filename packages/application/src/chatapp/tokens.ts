@@ -1,4 +1,4 @@
-import { token } from '../shared/token';
+import { token } from '../common/token';
 import type { ApplyDeliveryStatus } from './apply-delivery-status';
 import type { CreateTemplate } from './create-template';
 import type { ChatappCallingLines } from './calling-lines';

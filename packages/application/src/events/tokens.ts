@@ -1,4 +1,4 @@
-import { token } from '../shared/token';
+import { token } from '../common/token';
 import type { EventConsumer, JobHandler, JobScheduler, ProcessedEvents } from './ports';
 
 export const EVENT_TOKENS = {

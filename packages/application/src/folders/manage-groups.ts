@@ -1,5 +1,5 @@
 import { err, FieldErrors, GroupColor, GroupRefusal, ok, Result } from '@voiceplane/domain';
-import { Page, PageRequest } from '../shared/page';
+import { Page, PageRequest } from '../common/page';
 import { AssistantGroup, AssistantGroupRepository } from './ports';
 
 /** Only the sent fields change; a null color clears it. */

@@ -1,5 +1,5 @@
 import { GroupColor } from '@voiceplane/domain';
-import { Page, PageRequest } from '../shared/page';
+import { Page, PageRequest } from '../common/page';
 
 /** A folder or a label: both group assistants and follow the same rules. */
 export interface AssistantGroup {

@@ -1,4 +1,4 @@
-import { token } from '../shared/token';
+import { token } from '../common/token';
 import type { ManageGroups } from './manage-groups';
 import type { AssistantGroupRepository } from './ports';
 

@@ -1,4 +1,4 @@
-import { token } from '../shared/token';
+import { token } from '../common/token';
 import type { ManageKnowledgeBases } from './manage-knowledge-bases';
 import type { ProcessDocument } from './process-document';
 import type { BackfillEmbeddings } from './backfill-embeddings';

@@ -1,5 +1,5 @@
 import type { TargetUrlPolicy } from '@voiceplane/domain';
-import { token } from '../shared/token';
+import { token } from '../common/token';
 import type { Clock } from './clock';
 import type { Ids } from './ids';
 import type { MessageBus } from './message-bus';

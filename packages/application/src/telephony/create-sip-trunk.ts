@@ -5,7 +5,7 @@ import { OperationsLog, SipProvisioner } from './ports';
 import { inboundSpec, outboundSpec, ProvisioningAttempt } from './provisioning-attempt';
 import { ProvisioningCleanup } from './provisioning-cleanup';
 import { SipTrunkRepository, StoredSipTrunk } from './repositories';
-import { SecretCipher } from '../shared/secret-cipher';
+import { SecretCipher } from '../common/secret-cipher';
 import { failureText } from './failure-text';
 
 export type SipTrunkWriteError =

@@ -1,5 +1,5 @@
 import { InMemoryPhoneNumbers, InMemoryProvisioningCleanupQueue, InMemoryUnitOfWork, ManualClock, RecordingLogger } from '@voiceplane/adapter-fakes';
-import { SecretCipher } from '../shared/secret-cipher';
+import { SecretCipher } from '../common/secret-cipher';
 import { CreateSipTrunk } from './create-sip-trunk';
 import { UpdateSipTrunk } from './update-sip-trunk';
 import { InboundTrunkSpec, SipProvisioner } from './ports';

@@ -1,5 +1,5 @@
 import { err, ok, Plan, Result, Tool, ToolFields, ToolRefusal, ToolType } from '@voiceplane/domain';
-import { Page, PageRequest } from '../shared/page';
+import { Page, PageRequest } from '../common/page';
 import { ToolRepository } from './ports';
 
 /** Whose tools: the account and the plan that bounds how many it may keep. */

@@ -1,4 +1,4 @@
-import { token } from '../shared/token';
+import { token } from '../common/token';
 import type { InvokeToolForCall } from './invoke-tool-for-call';
 import type { InvokeToolForConversation } from './invoke-tool-for-conversation';
 import type { ManageTools } from './manage-tools';

@@ -1,7 +1,7 @@
 import { LOST_ANSWER_REASON, TopUpOutcome } from '@voiceplane/domain';
 import { JobScheduler, WorkLogger } from '../events/ports';
 import { Clock } from '../ports/clock';
-import { loggableError } from '../shared/loggable-error';
+import { loggableError } from '../common/loggable-error';
 import { BillingAccounts } from './billing-accounts';
 import { BillingGateway } from './ports';
 import { TopUpRepository } from './repositories';

@@ -1,5 +1,5 @@
 import { AutoRecharge, BillingProvider, TopUp, TopUpStatus } from '@voiceplane/domain';
-import { Page, PageRequest } from '../shared/page';
+import { Page, PageRequest } from '../common/page';
 import { ProviderBillingEvent } from './ports';
 
 export interface TopUpRepository {

@@ -2,7 +2,7 @@ import { BillingAmountProblem, billingAmountProblems, err, newTopUp, ok, Result,
 import { Clock } from '../ports/clock';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { WorkLogger } from '../events/ports';
-import { loggableError } from '../shared/loggable-error';
+import { loggableError } from '../common/loggable-error';
 import { BillingAccounts } from './billing-accounts';
 import { BillingGateway } from './ports';
 import { BillingProfileRepository, TopUpRepository } from './repositories';

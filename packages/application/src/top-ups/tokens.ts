@@ -1,4 +1,4 @@
-import { token } from '../shared/token';
+import { token } from '../common/token';
 import type { ChargeFollowUp } from '../billing/balance-service';
 import type { AutoRechargeSettingsService } from './auto-recharge-settings';
 import type { BillingGateway } from './ports';

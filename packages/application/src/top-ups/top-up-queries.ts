@@ -1,5 +1,5 @@
 import { err, ok, Result, TopUp, TopUpStatus } from '@voiceplane/domain';
-import { Page, PageRequest } from '../shared/page';
+import { Page, PageRequest } from '../common/page';
 import { ReconcilableTopUp, TopUpRepository } from './repositories';
 
 /**

@@ -4,7 +4,7 @@ import {
 import { NewJob } from '../events/ports';
 import { SigningSecret } from '../ports/accounts';
 import { NewOutboxEvent } from '../ports/outbox';
-import { Page, PageRequest } from '../shared/page';
+import { Page, PageRequest } from '../common/page';
 
 export interface NewDelivery {
   readonly id: string;

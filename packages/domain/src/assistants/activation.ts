@@ -1,5 +1,5 @@
-import { err, ok, Result } from '../shared/result';
-import { addFieldProblem, FieldProblems, hasFieldProblems } from '../shared/field-problems';
+import { err, ok, Result } from '../common/result';
+import { addFieldProblem, FieldProblems, hasFieldProblems } from '../common/field-problems';
 import { AssistantConfig, AssistantStatus, isRealtimeMode } from './assistant';
 
 export type ActivationRefusal =

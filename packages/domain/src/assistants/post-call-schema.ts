@@ -1,4 +1,4 @@
-import { addFieldProblem, FieldProblems } from '../shared/field-problems';
+import { addFieldProblem, FieldProblems } from '../common/field-problems';
 
 /** What the post-call extraction collects. `type` is stored exactly as sent. */
 export interface PostCallField {

@@ -1,5 +1,5 @@
-import { addFieldProblem, FieldProblems } from '../shared/field-problems';
-import { snakeCase } from '../shared/case';
+import { addFieldProblem, FieldProblems } from '../common/field-problems';
+import { snakeCase } from '../common/case';
 import { checkTargetUrl, TargetUrlPolicy } from '../net/target-policy';
 import { AssistantChanges, AssistantConfig, isRealtimeMode } from './assistant';
 import { ModelKind, ProviderKind, ReferenceCatalog, voiceSupportsMode } from './catalog';

@@ -1,4 +1,4 @@
-import { ok } from '../shared/result';
+import { ok } from '../common/result';
 import { DEFAULT_NOTE_TEMPLATE, findTemplate, TEMPLATE_CATALOGUE, TEMPLATE_KEYS, TemplateParams, variableFieldNames } from './catalogue';
 import { parseDefinition } from './definition';
 import { AutomationDefinition } from './step-kinds';

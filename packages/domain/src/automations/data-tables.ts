@@ -1,4 +1,4 @@
-import { addFieldProblem, FieldProblems } from '../shared/field-problems';
+import { addFieldProblem, FieldProblems } from '../common/field-problems';
 import { isJsonObject, JsonObject, JsonValue } from './json';
 
 /** Data tables: fixed typed columns, rows of JSON values. */

@@ -1,4 +1,4 @@
-import { ok } from '../shared/result';
+import { ok } from '../common/result';
 import { DefinitionProblem, parseDefinition } from './definition';
 
 /** The documented example definition. */

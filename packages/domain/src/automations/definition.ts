@@ -1,4 +1,4 @@
-import { err, ok, Result } from '../shared/result';
+import { err, ok, Result } from '../common/result';
 import { expressionsIn, parseExpressionPath } from './expressions';
 import { isJsonObject, JsonObject, JsonValue } from './json';
 import { STEP_KIND_RULES } from './kinds';

@@ -1,4 +1,4 @@
-import { err, ok } from '../shared/result';
+import { err, ok } from '../common/result';
 import { asText, evaluateExpressions, ExpressionContext, expressionsIn, parseExpressionPath } from './expressions';
 
 const context: ExpressionContext = {

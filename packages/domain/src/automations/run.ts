@@ -1,4 +1,4 @@
-import { err, ok, Result } from '../shared/result';
+import { err, ok, Result } from '../common/result';
 import { AttemptError, judgeAttempt, MAX_DELIVERY_ATTEMPTS } from '../webhooks/delivery';
 import { classifyFailure, StepClassification, StepFailureReason } from './classification';
 import type { ExpressionContext } from './expressions';

@@ -1,4 +1,4 @@
-import { err, ok, Result } from '../shared/result';
+import { err, ok, Result } from '../common/result';
 import { fromUnits, toUnits } from './money';
 
 export type LedgerEntryType = 'top_up' | 'charge' | 'adjustment';

@@ -1,4 +1,4 @@
-import { err, ok, Result } from '../shared/result';
+import { err, ok, Result } from '../common/result';
 
 /**
  * A customer's permission for business-initiated chat-app calls from one sender. `expired` is never stored: a temporary grant reads as expired from its `expiresAt` on.

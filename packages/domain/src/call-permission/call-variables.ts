@@ -1,5 +1,5 @@
-import { addFieldProblem, FieldProblems, hasFieldProblems } from '../shared/field-problems';
-import { err, ok, Result } from '../shared/result';
+import { addFieldProblem, FieldProblems, hasFieldProblems } from '../common/field-problems';
+import { err, ok, Result } from '../common/result';
 import { normalizeVariableValues, VariableProblem } from '../assistants/variables';
 
 /** `variables` of a chat-app call: tighter than make_call's. */

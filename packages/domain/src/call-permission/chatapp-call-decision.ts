@@ -1,4 +1,4 @@
-import { err, ok, Result } from '../shared/result';
+import { err, ok, Result } from '../common/result';
 import { canAfford } from '../billing/ledger';
 import { CallStatus } from '../calls/call-status';
 import { CallPermission, callPermissionStatusAt } from './call-permission';

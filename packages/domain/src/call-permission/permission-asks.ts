@@ -1,5 +1,5 @@
 import { CallStatus } from '../calls/call-status';
-import { err, ok, Result } from '../shared/result';
+import { err, ok, Result } from '../common/result';
 import { CallPermission, callPermissionStatusAt, CallPermissionTransition } from './call-permission';
 import { latestOf, slidingWindowUsage, SlidingWindowUsage } from './sliding-window';
 

@@ -1,5 +1,5 @@
 import { isWindowOpen } from '../chatapp/window';
-import { err, Result } from '../shared/result';
+import { err, Result } from '../common/result';
 import { CallPermission } from './call-permission';
 import { AskLimitRefusal, AskUsage, checkAskLimits } from './permission-asks';
 import { senderRegionRefusesCalls } from './sender-region';

@@ -1,4 +1,4 @@
-import { err, ok, Result } from '../shared/result';
+import { err, ok, Result } from '../common/result';
 
 export type CallStatus = 'initiated' | 'queued' | 'ringing' | 'in-progress' | 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled';
 export type TerminalCallStatus = Extract<CallStatus, 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled'>;

@@ -1,6 +1,6 @@
 import { ASSISTANT_DEFAULTS, AssistantConfig } from '../assistants/assistant';
 import { buildRuntimeConfig, toolParameters, WEBHOOK_FIELDS } from './runtime-config';
-import { snakeCase } from '../shared/case';
+import { snakeCase } from '../common/case';
 
 const assistant: AssistantConfig = {
   ...ASSISTANT_DEFAULTS,

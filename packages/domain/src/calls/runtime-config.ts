@@ -1,5 +1,5 @@
 import { AssistantConfig } from '../assistants/assistant';
-import { snakeCase, SnakeCased } from '../shared/case';
+import { snakeCase, SnakeCased } from '../common/case';
 import { ToolParameter, ToolParameterType } from '../tools/tool';
 import { CallChannel, CallDirection, CallerLine } from './call';
 import { RuntimeSpeech } from './runtime-speech';

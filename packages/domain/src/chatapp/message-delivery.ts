@@ -1,4 +1,4 @@
-import { err, ok, Result } from '../shared/result';
+import { err, ok, Result } from '../common/result';
 
 /**
  * Chat-app message delivery statuses. Provider callbacks arrive late and out of

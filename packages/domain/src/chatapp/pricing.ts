@@ -1,5 +1,5 @@
 import { canAfford } from '../billing/ledger';
-import { err, ok, Result } from '../shared/result';
+import { err, ok, Result } from '../common/result';
 
 /** Chat-app message prices (configuration, these are the defaults). */
 export interface ChatappPrices {

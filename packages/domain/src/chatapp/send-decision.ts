@@ -1,5 +1,5 @@
 import { E164_PATTERN } from '../assistants/built-in-tools';
-import { err, ok, Result } from '../shared/result';
+import { err, ok, Result } from '../common/result';
 import { ChatappPrices, InsufficientBalance, priceFreeformSend, priceTemplateSend, SendCharge } from './pricing';
 import { checkSenderCanSend, Sender, SenderOffline } from './sender';
 import { SessionStatus, sessionStatus } from './session-status';

@@ -1,5 +1,5 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import { err, ok, Result } from '../shared/result';
+import { err, ok, Result } from '../common/result';
 
 export const SENDER_STATUSES = ['online', 'offline'] as const;
 export type SenderStatus = (typeof SENDER_STATUSES)[number];

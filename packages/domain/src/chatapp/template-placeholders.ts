@@ -1,4 +1,4 @@
-import { err, ok, Result } from '../shared/result';
+import { err, ok, Result } from '../common/result';
 
 /**
  * Template placeholders: positional `{{1}}`…`{{n}}` (names `"1"`…`"n"`) or named

@@ -1,4 +1,4 @@
-import { err, ok, Result } from '../shared/result';
+import { err, ok, Result } from '../common/result';
 
 export const TEMPLATE_STATUSES = ['approved', 'pending', 'rejected'] as const;
 export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];

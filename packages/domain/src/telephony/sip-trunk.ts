@@ -1,5 +1,5 @@
-import { addFieldProblem, FieldProblems, hasFieldProblems } from '../shared/field-problems';
-import { err, ok, Result } from '../shared/result';
+import { addFieldProblem, FieldProblems, hasFieldProblems } from '../common/field-problems';
+import { err, ok, Result } from '../common/result';
 
 export const SIP_CALLING_FORMATS = ['+e164', 'e164', 'national'] as const;
 export type SipCallingFormat = (typeof SIP_CALLING_FORMATS)[number];

@@ -1,4 +1,4 @@
-import { addFieldProblem, FieldProblems } from '../shared/field-problems';
+import { addFieldProblem, FieldProblems } from '../common/field-problems';
 import { checkTargetUrl, TargetUrlPolicy } from '../net/target-policy';
 import { ToolParameter, ToolStaticField } from './tool';
 import { PLACEHOLDER_PATTERN } from './placeholders';

@@ -1,5 +1,5 @@
-import { addFieldProblem, FieldProblems, hasFieldProblems } from '../shared/field-problems';
-import { err, ok, Result } from '../shared/result';
+import { addFieldProblem, FieldProblems, hasFieldProblems } from '../common/field-problems';
+import { err, ok, Result } from '../common/result';
 import { BillingAmountProblem, billingAmountProblems, AUTO_RECHARGE_AMOUNT_RANGE, AUTO_RECHARGE_THRESHOLD_RANGE } from './amount-rules';
 
 /** An account's auto-recharge: what the user set, and how its attempts went. */

@@ -1,5 +1,5 @@
 import { toUnits } from '../billing/money';
-import { err, ok, Result } from '../shared/result';
+import { err, ok, Result } from '../common/result';
 import { AutoRecharge, AutoRechargeSettings, AutoRechargeState } from './auto-recharge';
 import { TopUp } from './top-up';
 

@@ -1,4 +1,4 @@
-import { err, ok, Result } from '../shared/result';
+import { err, ok, Result } from '../common/result';
 import { settleTopUp, TopUpSettlement } from './settlement';
 import { TopUp } from './top-up';
 

@@ -1,6 +1,6 @@
 import { fromUnits, toUnits } from '../billing/money';
 import { LedgerPosting, LedgerReferenceType } from '../billing/ledger';
-import { err, ok, Result } from '../shared/result';
+import { err, ok, Result } from '../common/result';
 import { AlreadySettled, TopUp, TopUpTrigger } from './top-up';
 
 /**

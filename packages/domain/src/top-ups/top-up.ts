@@ -1,4 +1,4 @@
-import { err, ok, Result } from '../shared/result';
+import { err, ok, Result } from '../common/result';
 import { BillingAmountProblem, billingAmountProblems, TOP_UP_AMOUNT_RANGE } from './amount-rules';
 
 /** A paid top-up through the billing provider. */

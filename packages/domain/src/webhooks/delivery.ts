@@ -1,4 +1,4 @@
-import { err, ok, Result } from '../shared/result';
+import { err, ok, Result } from '../common/result';
 
 /**
  * Outgoing webhook delivery: which events exist, how one attempt is judged, when

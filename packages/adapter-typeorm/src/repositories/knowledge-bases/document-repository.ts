@@ -40,7 +40,7 @@ function storedSource(source: DocumentSource): StoredSource {
   }
 }
 
-function toDocument(r: DocumentRow): KnowledgeBaseDocument {
+function asDocument(r: DocumentRow): KnowledgeBaseDocument {
   return {
     id: num(r.id), knowledgeBaseId: num(r.knowledge_base_id), userId: num(r.user_id), name: r.name,
     description: r.description ?? null, source: sourceOf(r), language: r.language,
@@ -66,7 +66,7 @@ export class TypeormKnowledgeDocumentRepository implements KnowledgeDocumentRepo
       );
       if (!rows[0]) return null;
       await refreshKnowledgeBase(this.db, knowledgeBaseId);
-      return toDocument(rows[0]);
+      return asDocument(rows[0]);
     });
   }
 
@@ -74,7 +74,7 @@ export class TypeormKnowledgeDocumentRepository implements KnowledgeDocumentRepo
     const owned = await this.db.one<{ found: number }>(`SELECT 1 AS found FROM knowledge_bases WHERE id = $1 AND user_id = $2`, [knowledgeBaseId, userId]);
     if (!owned) return null;
     const rows = await this.db.query<DocumentRow>(`SELECT ${COLUMNS}, d.content FROM knowledge_base_documents d WHERE d.knowledge_base_id = $1 ORDER BY d.id`, [knowledgeBaseId]);
-    return rows.map(toDocument);
+    return rows.map(asDocument);
   }
 
   async find(userId: number, knowledgeBaseId: number, documentId: number): Promise<KnowledgeBaseDocument | null> {
@@ -82,7 +82,7 @@ export class TypeormKnowledgeDocumentRepository implements KnowledgeDocumentRepo
       `SELECT ${COLUMNS}, d.content FROM knowledge_base_documents d WHERE d.user_id = $1 AND d.knowledge_base_id = $2 AND d.id = $3`,
       [userId, knowledgeBaseId, documentId],
     );
-    return r ? toDocument(r) : null;
+    return r ? asDocument(r) : null;
   }
 
   async rename(userId: number, knowledgeBaseId: number, documentId: number, changes: KnowledgeBaseChanges): Promise<KnowledgeBaseDocument | null> {
@@ -92,7 +92,7 @@ export class TypeormKnowledgeDocumentRepository implements KnowledgeDocumentRepo
        WHERE d.user_id = $1 AND d.knowledge_base_id = $2 AND d.id = $3 RETURNING ${COLUMNS}, d.content`,
       [userId, knowledgeBaseId, documentId, changes.name ?? null, changes.description !== undefined, changes.description ?? null],
     );
-    return rows[0] ? toDocument(rows[0]) : null;
+    return rows[0] ? asDocument(rows[0]) : null;
   }
 
   async delete(userId: number, knowledgeBaseId: number, documentId: number): Promise<boolean> {
@@ -109,7 +109,7 @@ export class TypeormKnowledgeDocumentRepository implements KnowledgeDocumentRepo
 
   async forProcessing(documentId: number): Promise<DocumentToProcess | null> {
     const r = await this.db.one<KnowledgeBaseDocumentRecord>(`SELECT ${COLUMNS}, d.content, d.file FROM knowledge_base_documents d WHERE d.id = $1`, [documentId]);
-    return r ? { document: toDocument(r), file: r.file ? new Uint8Array(r.file) : null } : null;
+    return r ? { document: asDocument(r), file: r.file ? new Uint8Array(r.file) : null } : null;
   }
 
   async finish(documentId: number, outcome: ProcessingOutcome): Promise<void> {

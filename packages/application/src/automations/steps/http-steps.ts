@@ -1,7 +1,7 @@
 import { connectionAuthHeader, isJsonObject, JsonValue, notesUrl, requestBody, retryAfterSeconds, StepAttemptOutcome, StepResult } from '@voiceplane/domain';
 import { Clock } from '../../ports/clock';
 import { OutboundHttpClient, OutboundResponse } from '../../ports/outbound-http';
-import { SecretCipher } from '../../shared/secret-cipher';
+import { SecretCipher } from '../../common/secret-cipher';
 import { ToolGateway } from '../../tools/tool-gateway';
 import { ConnectionRepository } from '../ports';
 import { actingStep, StepActor, StepHandler, stepWebhookId } from './step-handler';

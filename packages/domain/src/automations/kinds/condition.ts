@@ -1,4 +1,4 @@
-import { ok, Result } from '../../shared/result';
+import { ok, Result } from '../../common/result';
 import { evaluateExpressions, ExpressionContext, WiringError } from '../expressions';
 import { jsonEqual, JsonValue } from '../json';
 import { oneOf, PureStepKindRules, requireLoneExpression, wiringFailure } from './step-kind';

@@ -1,4 +1,4 @@
-import { Result } from '../../shared/result';
+import { Result } from '../../common/result';
 import { evaluateExpressions, ExpressionContext, WiringError } from '../expressions';
 import type { JsonObject } from '../json';
 import type { AutomationStep, StepConfigs, StepKind } from '../step-kinds';

@@ -1,4 +1,4 @@
-import { ok } from '../../shared/result';
+import { ok } from '../../common/result';
 import { evaluateExpressions } from '../expressions';
 import { isJsonObject, JsonObject, JsonValue } from '../json';
 import { isLoneExpression, requireId, requireText, StepKindRules } from './step-kind';

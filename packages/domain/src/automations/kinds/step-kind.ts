@@ -1,4 +1,4 @@
-import type { Result } from '../../shared/result';
+import type { Result } from '../../common/result';
 import type { FailureClassification, StepFailureReason } from '../classification';
 import type { ExpressionContext, WiringError } from '../expressions';
 import type { JsonObject, JsonValue } from '../json';

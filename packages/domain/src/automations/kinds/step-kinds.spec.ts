@@ -1,4 +1,4 @@
-import { ok, err } from '../../shared/result';
+import { ok, err } from '../../common/result';
 import { ExpressionContext } from '../expressions';
 import { AutomationStep, STEP_KINDS, StepOf } from '../step-kinds';
 import { PURE_STEP_KINDS, PureStepKind, pureStepRules, requestBody, resolveStepConfig, STEP_KIND_RULES, wiringFailure } from '.';
