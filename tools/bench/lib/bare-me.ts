@@ -4,10 +4,10 @@
  * read). Prints its URL on stdout.
  *   DATABASE_URL=… node tools/dist/bench/lib/bare-me.js
  */
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Pool } from 'pg';
 import { bareAuthenticate } from './bare-auth';
+import { serveBareProcess } from './bare-process';
 
 export function bareMeApp(pool: Pool, prepared: boolean): express.Express {
   const app = express();
@@ -25,13 +25,4 @@ export function bareMeApp(pool: Pool, prepared: boolean): express.Express {
   return app;
 }
 
-if (require.main === module) {
-  const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
-  const server = bareMeApp(pool, true).listen(0, '127.0.0.1', () => {
-    process.stdout.write(`http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
-  });
-  process.on('SIGTERM', () => {
-    server.closeAllConnections();
-    server.close(() => void pool.end().then(() => process.exit(0)));
-  });
-}
+if (require.main === module) serveBareProcess((pool) => bareMeApp(pool, true));

@@ -9,10 +9,10 @@
  *   DATABASE_URL=… GRAPH_BASE_URL=… GRAPH_TOKEN=… node tools/dist/bench/lib/bare-reserve-send.js
  */
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Pool, PoolClient } from 'pg';
 import { bareAuthenticate } from './bare-auth';
+import { serveBareProcess } from './bare-process';
 
 const PRICE = 0.01;
 const names = new Map<string, string>();
@@ -105,14 +105,4 @@ export function bareReserveSendApp(pool: Pool, graph: string, token: string): ex
   return app;
 }
 
-if (require.main === module) {
-  const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
-  const app = bareReserveSendApp(pool, process.env.GRAPH_BASE_URL ?? '', process.env.GRAPH_TOKEN ?? '');
-  const server = app.listen(0, '127.0.0.1', () => {
-    process.stdout.write(`http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
-  });
-  process.on('SIGTERM', () => {
-    server.closeAllConnections();
-    server.close(() => void pool.end().then(() => process.exit(0)));
-  });
-}
+if (require.main === module) serveBareProcess((pool) => bareReserveSendApp(pool, process.env.GRAPH_BASE_URL ?? '', process.env.GRAPH_TOKEN ?? ''));

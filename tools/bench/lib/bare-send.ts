@@ -5,10 +5,10 @@
  *   DATABASE_URL=… node tools/dist/bench/lib/bare-send.js
  */
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Pool, PoolClient } from 'pg';
 import { bareAuthenticate } from './bare-auth';
+import { serveBareProcess } from './bare-process';
 
 /**
  * The bare handler: the send's transaction and nothing else. With `prepared`, every statement is a
@@ -71,13 +71,4 @@ export function bareSends(pool: Pool, prepared: boolean): express.Express {
   return bare;
 }
 
-if (require.main === module) {
-  const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
-  const server = bareSends(pool, true).listen(0, '127.0.0.1', () => {
-    process.stdout.write(`http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
-  });
-  process.on('SIGTERM', () => {
-    server.closeAllConnections();
-    server.close(() => void pool.end().then(() => process.exit(0)));
-  });
-}
+if (require.main === module) serveBareProcess((pool) => bareSends(pool, true));
