@@ -3,3 +3,4 @@ export { describeWithAmqp, amqpUrl } from './amqp';
 export { createTestApi, type TestApi, type TestUser } from './api';
 export { TcpLink } from './tcp-link';
 export { eventually, withinCeiling, WAIT_CEILING_MS } from './wait';
+export { describeWithBrowser, launchBrowser, chromiumPath } from './browser';
