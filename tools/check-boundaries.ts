@@ -27,6 +27,7 @@ const violations: string[] = [];
 /** Third-party code the domain may use: pure functions and data, no I/O, clock or randomness. */
 const DOMAIN_LIBRARIES = new Set([
   'libphonenumber-js', // telephone numbering plans (parsing, national formats): data no one should hand-maintain
+  'ipaddr.js', // IP address parsing and CIDR matching for the outbound target policy: pure functions, no I/O
 ]);
 
 /** What the voice agent may use of ours, and the stores it must never touch directly. */
