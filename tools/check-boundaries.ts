@@ -16,6 +16,7 @@
  * a package's test-support/ (helpers its tests share) may import only what its package.json declares.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { join, relative, resolve, sep } from 'node:path';
 import { untypedRowViolations } from './boundaries/untyped-rows';
 import { featureCycles, featureOf, repositoryInjections } from './boundaries/layer-rules';
@@ -132,6 +133,57 @@ for (const group of ['packages', 'apps']) {
 }
 
 checkWiring();
+checkSpecs();
+
+/**
+ * Spec files are held to their package's manifest too: a spec imports what its package declares
+ * (development dependencies included), the test toolchain the root declares (jest, supertest,
+ * `@voiceplane/test-env`), node's built-ins and its own package; relative imports stay inside it.
+ */
+function checkSpecs(): void {
+  const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> };
+  const toolchain = Object.keys(rootManifest.devDependencies ?? {});
+  const found: string[] = [];
+  for (const group of ['packages', 'apps']) {
+    for (const pkg of readdirSync(join(root, group))) {
+      const dir = join(root, group, pkg);
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+      const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {}), ...toolchain, `@voiceplane/${pkg}`]);
+      for (const file of specFiles(join(dir, 'src'))) {
+        const rel = relative(root, file);
+        const text = readFileSync(file, 'utf8');
+        for (const m of text.matchAll(importPattern)) {
+          const spec = m[1];
+          // A module written as a fixture inside a double-quoted string is not an import of the spec.
+          const lineBefore = text.slice(text.lastIndexOf('\n', m.index) + 1, m.index);
+          if ((lineBefore.match(/"/g) ?? []).length % 2 === 1) continue;
+          if (spec.startsWith('.')) {
+            if (!resolve(file, '..', spec).startsWith(dir + sep)) found.push(`${rel} reaches outside its package: ${spec}`);
+          } else if (!spec.startsWith('node:') && !declared.has(packageOf(spec)) && !isBuiltin(spec)) {
+            found.push(`${rel} imports ${spec}, which ${group}/${pkg}/package.json does not declare`);
+          }
+        }
+      }
+    }
+  }
+  // Known findings wait in a list that may only shrink: a new one fails, and so does a listed one that is gone.
+  const pendingFile = join(root, 'tools', 'boundaries', 'spec-imports-pending.txt');
+  const pending = new Set(readFileSync(pendingFile, 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('#')));
+  for (const finding of found) if (!pending.has(finding)) violations.push(finding);
+  const stillFound = new Set(found);
+  for (const listed of pending) if (!stillFound.has(listed)) violations.push(`${relative(root, pendingFile)} lists what is fixed now (remove the line): ${listed}`);
+}
+
+function specFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const entry of readdirSync(dir)) {
+    const full = join(dir, entry);
+    if (statSync(full).isDirectory()) out.push(...specFiles(full));
+    else if (full.endsWith('.spec.ts')) out.push(full);
+  }
+  return out;
+}
 
 /**
  * Test helpers are code too: each package they import is declared in the package's manifest

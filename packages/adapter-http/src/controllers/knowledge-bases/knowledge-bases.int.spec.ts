@@ -42,12 +42,12 @@ afterAll(async () => {
 });
 
 async function settled(user: TestUser, kbId: number, docId: number) {
-  let data: { status?: string } | undefined;
+  let res = await t.http.get(`/api/user/knowledgebases/${kbId}/documents/${docId}`).set(user.auth);
   await eventually(async () => {
-    data = (await t.http.get(`/api/user/knowledgebases/${kbId}/documents/${docId}`).set(user.auth)).body.data;
-    return data?.status !== 'processing';
+    res = await t.http.get(`/api/user/knowledgebases/${kbId}/documents/${docId}`).set(user.auth);
+    return res.body.data?.status !== 'processing';
   }, `document ${docId} no longer processing`);
-  return data;
+  return res.body.data;
 }
 
 async function newKb(user: TestUser, name = 'FAQ') {
