@@ -1,4 +1,4 @@
-import type { EgressClient, EgressInfo, EgressStatus, EncodedFileOutput, EncodedFileType, S3Upload, WebhookReceiver } from 'livekit-server-sdk';
+import type { EgressInfo, WebhookReceiver } from 'livekit-server-sdk';
 import { livekitSdk } from './livekit-sdk';
 import type { RecordingNotices, RecordingOutcome, S3Bucket } from '@voiceplane/application';
 import { callIdOfRecordingPath, MEDIA_OBJECT_PREFIX, recordingMediaKey } from '@voiceplane/domain';
