@@ -13,7 +13,8 @@
  *    database or the bus;
  *  - the TypeORM adapter reads rows typed (tools/boundaries/untyped-rows.ts).
  * Checks both package.json dependencies and the import statements of every non-test source file;
- * a package's test-support/ (helpers its tests share) may import only what its package.json declares.
+ * a package's test-support/ (helpers its tests share) may import only what its package.json declares,
+ * and so may its spec files (plus the test toolchain the root declares), listed debts aside.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
@@ -143,25 +144,31 @@ checkSpecs();
 function checkSpecs(): void {
   const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> };
   const toolchain = Object.keys(rootManifest.devDependencies ?? {});
+  const testEnv = join(root, 'tools', 'test-env');
+  const workspacePackages = [
+    ...['packages', 'apps'].flatMap((group) => readdirSync(join(root, group)).map((pkg) => ({ dir: join(root, group, pkg), scan: join(root, group, pkg, 'src'), nested: [] as string[] }))),
+    // tools/ holds a package of its own, test-env, whose files are not tools' to import by path.
+    { dir: join(root, 'tools'), scan: join(root, 'tools'), nested: [testEnv] },
+    { dir: testEnv, scan: testEnv, nested: [] },
+  ];
   const found: string[] = [];
-  for (const group of ['packages', 'apps']) {
-    for (const pkg of readdirSync(join(root, group))) {
-      const dir = join(root, group, pkg);
-      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
-      const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {}), ...toolchain, `@voiceplane/${pkg}`]);
-      for (const file of specFiles(join(dir, 'src'))) {
-        const rel = relative(root, file);
-        const text = readFileSync(file, 'utf8');
-        for (const m of text.matchAll(importPattern)) {
-          const spec = m[1];
-          // A module written as a fixture inside a double-quoted string is not an import of the spec.
-          const lineBefore = text.slice(text.lastIndexOf('\n', m.index) + 1, m.index);
-          if ((lineBefore.match(/"/g) ?? []).length % 2 === 1) continue;
-          if (spec.startsWith('.')) {
-            if (!resolve(file, '..', spec).startsWith(dir + sep)) found.push(`${rel} reaches outside its package: ${spec}`);
-          } else if (!spec.startsWith('node:') && !declared.has(packageOf(spec)) && !isBuiltin(spec)) {
-            found.push(`${rel} imports ${spec}, which ${group}/${pkg}/package.json does not declare`);
-          }
+  for (const { dir, scan, nested } of workspacePackages) {
+    const manifestPath = relative(root, join(dir, 'package.json'));
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+    const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {}), ...toolchain, manifest.name]);
+    const inside = (path: string) => path.startsWith(dir + sep) && !nested.some((n) => path.startsWith(n + sep));
+    for (const file of specFiles(scan).filter(inside)) {
+      const rel = relative(root, file);
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(importPattern)) {
+        const spec = m[1];
+        // A module written as a fixture inside a double-quoted string is not an import of the spec.
+        const lineBefore = text.slice(text.lastIndexOf('\n', m.index) + 1, m.index);
+        if ((lineBefore.match(/"/g) ?? []).length % 2 === 1) continue;
+        if (spec.startsWith('.')) {
+          if (!inside(resolve(file, '..', spec))) found.push(`${rel} reaches outside its package: ${spec}`);
+        } else if (!spec.startsWith('node:') && !declared.has(packageOf(spec)) && !isBuiltin(spec)) {
+          found.push(`${rel} imports ${spec}, which ${manifestPath} does not declare`);
         }
       }
     }
@@ -184,6 +191,7 @@ function specFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   const out: string[] = [];
   for (const entry of readdirSync(dir)) {
+    if (entry === 'node_modules' || entry === 'dist') continue;
     const full = join(dir, entry);
     if (statSync(full).isDirectory()) out.push(...specFiles(full));
     else if (full.endsWith('.spec.ts')) out.push(full);
