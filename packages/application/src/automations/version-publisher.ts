@@ -1,7 +1,7 @@
 import { findTemplate, Plan } from '@voiceplane/domain';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { Automation, AutomationChanges, AutomationRepository, AutomationToolBinding, AutomationVersion, DataTableRepository } from './ports';
-import { redactHookTokens } from '../common/loggable-error';
+import { redactPathSecrets } from '../common/loggable-error';
 
 export const webhookUrlOf = (base: string, automation: Pick<Automation, 'id' | 'webhookToken'>): string | null =>
   automation.webhookToken === null ? null : `${base}/api/hooks/automations/${automation.id}/${automation.webhookToken}`;
@@ -59,7 +59,7 @@ export class VersionPublisher {
     // keeps the hook's address without the token, which lives sealed on the automation alone.
     const tool = findTemplate(automation.templateKey)?.tool;
     if (!tool) throw new Error(`Template ${automation.templateKey} binds no tool.`);
-    const fields = { ...tool(version.params, table?.name ?? ''), endpoint: redactHookTokens(webhookUrlOf(this.publicBaseUrl, automation) as string) };
+    const fields = { ...tool(version.params, table?.name ?? ''), endpoint: redactPathSecrets(webhookUrlOf(this.publicBaseUrl, automation) as string) };
     if (automation.toolId !== null) {
       await this.tools.updateTool(automation.toolId, fields);
       return automation.toolId;
