@@ -19,6 +19,8 @@ export interface PublishRequest {
    * publish of an update); null when the tool only follows.
    */
   readonly plan: Plan | null;
+  /** When this publish commits the outcome its use case is answered with: that outcome, from the published automation. */
+  readonly concludes?: (published: Automation) => unknown;
 }
 
 /**
@@ -44,7 +46,7 @@ export class VersionPublisher {
         const changes: AutomationChanges = { ...request.changes, liveVersionId: version.id, toolId };
         await this.automations.update(automation.id, changes, request.at);
         return { ...automation, ...changes, updatedAt: request.at };
-      });
+      }, { concludes: request.concludes ?? false });
     } catch (e) {
       if (e instanceof ToolLimitReached) return 'tool_limit_reached';
       throw e;

@@ -109,7 +109,8 @@ export class MakeCall {
         runAt: new Date(now.getTime() + DISPATCH_WATCHDOG_MS),
       });
       return created;
-    });
+      // This commit is what the caller is answered with (the call id), unless the hand-over below fails.
+    }, { concludes: (created) => (typeof created === 'string' ? err(created) : ok({ callId: created.id })) });
     if (typeof call === 'string') return err(call);
 
     try {

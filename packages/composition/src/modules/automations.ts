@@ -64,7 +64,7 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
     get(TOKENS.AutomationRepository), get(TOKENS.AutomationToolBinding), get(TOKENS.DataTableRepository), get(TOKENS.UnitOfWork), config.publicBaseUrl,
   )).inSingletonScope();
   c.bind(TOKENS.ApplyTemplate).toDynamicValue(() => new ApplyTemplate(
-    { automations: get(TOKENS.AutomationRepository), assistants: get(TOKENS.AssistantRepository), tools: get(TOKENS.AutomationToolBinding) },
+    { uow: get(TOKENS.UnitOfWork), automations: get(TOKENS.AutomationRepository), assistants: get(TOKENS.AssistantRepository), tools: get(TOKENS.AutomationToolBinding) },
     { checks: c.get(TemplateChecks), publisher: c.get(VersionPublisher), engine: get(TOKENS.AutomationEngine) },
     get(TOKENS.Clock), get(TOKENS.Ids), config.publicBaseUrl,
   )).inSingletonScope();
