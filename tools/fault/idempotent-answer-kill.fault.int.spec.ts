@@ -104,4 +104,56 @@ runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', 
     const automations = await db.dataSource.query(`SELECT id FROM automations WHERE user_id = $1`, [user.id]);
     expect(automations).toEqual([{ id: appliedBody.automation_id }]);
   });
+  it('every other route that creates or changes on a key: the retry gets the first answer, and the effect happened once', async () => {
+    const user = await api.createUser({ balance: 25 });
+    const owned = new Set((await db.dataSource.query(`SELECT phone_number FROM phone_numbers`)).map((r: { phone_number: string }) => r.phone_number));
+    const offers = (await api.http.get('/api/user/phone-numbers/search?country_code=US').set(user.auth)).body.data as { phone_number: string; address_requirements: string }[];
+    const offer = offers.find((o) => o.address_requirements === 'none' && !owned.has(o.phone_number))!;
+    // A chat-app contact who wrote in and granted calls: a business-initiated call may be queued.
+    const sender = (await api.http.post('/api/user/chatapp/senders').set(user.auth).send({
+      phone_number: '+4915100777002', display_name: 'Acme', assistant_id: await createAssistant(api, user, { name: 'Concierge' }), calling_enabled: true,
+    })).body.data.id as number;
+    await api.http.post(`/api/user/chatapp/senders/${sender}/templates`).set(user.auth)
+      .send({ name: 'call_permission', language: 'en', category: 'voice_call_request', body_text: 'May we call you?' }).expect(201);
+    const wrote = await api.http.post('/api/sandbox/chatapp/inbound-message').set(user.auth).send({ sender_id: sender, from_phone: CUSTOMER, text: 'Hi' }).expect(200);
+    await api.http.post('/api/user/chatapp/voice/request').set(user.auth).send({ sender_id: sender, recipient_phone: CUSTOMER }).expect(200);
+    await api.http.post('/api/sandbox/chatapp/permission-reply').set(user.auth).send({ sender_id: sender, customer_phone: CUSTOMER, response: 'accept' }).expect(200);
+    const email = `crash.${Date.now()}@example.test`;
+
+    /** Each route, the answer its retry must replay, and the count of what it made (one) or the state it left. */
+    const routes = [
+      { key: 'purchase-1', path: '/api/user/phone-numbers/purchase', body: { phone_number: offer.phone_number }, status: 201,
+        made: [`SELECT count(*)::int AS n FROM ledger_entries WHERE user_id = $1 AND reference_type = 'phone_number'`, [user.id]] },
+      { key: 'trunk-1', path: '/api/user/phone-numbers/sip-trunks', status: 201,
+        body: { phone_number: '+4930555990001', sip_username: 'acme-trunk', sip_password: 'secret-1', sip_address: 'sip.carrier.example' },
+        made: [`SELECT count(*)::int AS n FROM phone_numbers WHERE user_id = $1 AND phone_number = '+4930555990001'`, [user.id]] },
+      { key: 'assistant-1', path: '/api/user/assistant', body: { name: 'Crash-safe' }, status: 201,
+        made: [`SELECT count(*)::int AS n FROM assistants WHERE user_id = $1 AND name = 'Crash-safe'`, [user.id]] },
+      { key: 'chat-call-1', path: '/api/user/chatapp/voice/call', body: { sender_id: sender, recipient_phone: CUSTOMER }, status: 200,
+        made: [`SELECT count(*)::int AS n FROM calls WHERE user_id = $1 AND channel = 'chatapp'`, [user.id]] },
+      { key: 'ai-off-1', path: `/api/user/conversations/${wrote.body.conversation_uuid}/disable-ai`, body: {}, status: 200,
+        made: [`SELECT count(*)::int AS n FROM conversations WHERE uuid = $1 AND ai_enabled = false`, [wrote.body.conversation_uuid]] },
+      { key: 'account-1', path: '/api/admin/users', body: { name: 'Crash', email }, status: 201, headers: api.admin,
+        made: [`SELECT count(*)::int AS n FROM users WHERE email = $1`, [email]] },
+    ] as const;
+    const send = (base: string, r: (typeof routes)[number], path: string = r.path) => fetch(`${base}${path}`, {
+      method: 'POST', headers: { ...('headers' in r ? r.headers : user.auth), 'Content-Type': 'application/json', 'Idempotency-Key': r.key }, body: JSON.stringify(r.body),
+    });
+
+    const doomed = await startApi({ FAULT_HOLD_IDEMPOTENT_ANSWERS: '1' });
+    const lost = routes.map((r) => send(doomed.base, r).then(() => 'answered', () => 'lost'));
+    await eventually(async () => doomed.output.join('').split(HELD).length - 1 === routes.length, 'every effect to commit and its answer to be held', 20_000);
+    await doomed.kill();
+    expect(await Promise.all(lost)).toEqual(routes.map(() => 'lost'));
+
+    const restarted = await startApi();
+    for (const r of routes) {
+      const retry = await send(restarted.base, r, `${r.path}/`);
+      const body = await retry.json() as Record<string, unknown>;
+      expect([r.path, retry.status, retry.headers.get('idempotent-replayed')]).toEqual([r.path, r.status, 'true']);
+      expect(body).not.toHaveProperty('error', 'idempotency_answer_lost');
+      const [{ n }] = await db.dataSource.query(r.made[0], [...r.made[1]]);
+      expect([r.path, n]).toEqual([r.path, 1]);
+    }
+  });
 });

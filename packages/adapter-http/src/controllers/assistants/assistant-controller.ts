@@ -7,7 +7,8 @@ import {
 } from '@voiceplane/application';
 import { Id, PageQuery, pageOf, Str } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer, refuse } from '../../pipeline/answers';
+import { answer, answerFor, refuse } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
@@ -49,9 +50,9 @@ export class AssistantController {
   @Post('/assistant')
   async create(@Request() req: ExpressRequest) {
     const { changes, errors } = parseAssistantBody(req.body, 'create');
-    const result = await this.save.create({ userId: principalOf(req).userId, changes, malformedFields: Object.keys(errors) });
-    if (!result.ok) answer(saveAnswers(errors), result.error);
-    return reply(201, { message: ASSISTANT_SUCCESS.created, data: presentAssistantSummary(result.value) });
+    return answerOutcome(req, () => this.save.create({ userId: principalOf(req).userId, changes, malformedFields: Object.keys(errors) }), (result) => (result.ok
+      ? { status: 201, body: { message: ASSISTANT_SUCCESS.created, data: presentAssistantSummary(result.value) } }
+      : answerFor(saveAnswers(errors), result.error)));
   }
 
   @Doc({ summary: 'Update an assistant: only sent fields change; null clears; a mode change resets mode settings', tag, body: AssistantFields })
