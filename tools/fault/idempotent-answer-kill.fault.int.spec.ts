@@ -135,6 +135,10 @@ runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', 
         made: [`SELECT count(*)::int AS n FROM conversations WHERE uuid = $1 AND ai_enabled = false`, [wrote.body.conversation_uuid]] },
       { key: 'account-1', path: '/api/admin/users', body: { name: 'Crash', email }, status: 201, headers: api.admin,
         made: [`SELECT count(*)::int AS n FROM users WHERE email = $1`, [email]] },
+      { key: 'api-key-1', path: '/api/user/api-keys', body: { name: 'crash-safe' }, status: 201,
+        made: [`SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1 AND name = 'crash-safe'`, [user.id]] },
+      { key: 'rotate-1', path: '/api/user/webhooks/signing-secret/rotate', body: {}, status: 200,
+        made: [`SELECT count(*)::int AS n FROM webhook_signing_secrets WHERE user_id = $1 AND previous_secret IS NOT NULL`, [user.id]] },
     ] as const;
     const send = (base: string, r: (typeof routes)[number], path: string = r.path) => fetch(`${base}${path}`, {
       method: 'POST', headers: { ...('headers' in r ? r.headers : user.auth), 'Content-Type': 'application/json', 'Idempotency-Key': r.key }, body: JSON.stringify(r.body),
@@ -147,6 +151,7 @@ runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', 
     expect(await Promise.all(lost)).toEqual(routes.map(() => 'lost'));
 
     const restarted = await startApi();
+    const replayed = new Map<string, unknown>();
     for (const r of routes) {
       const retry = await send(restarted.base, r, `${r.path}/`);
       const body = await retry.json() as Record<string, unknown>;
@@ -154,6 +159,12 @@ runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', 
       expect(body).not.toHaveProperty('error', 'idempotency_answer_lost');
       const [{ n }] = await db.dataSource.query(r.made[0], [...r.made[1]]);
       expect([r.path, n]).toEqual([r.path, 1]);
+      replayed.set(r.key, body);
     }
+    // Secrets shown once come back as they were made: the key authenticates, the rotated secret is the one in force.
+    const token = (replayed.get('api-key-1') as { api_key: { token: string } }).api_key.token;
+    expect((await fetch(`${restarted.base}/api/user/me`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+    const current = await (await fetch(`${restarted.base}/api/user/webhooks/signing-secret`, { headers: user.auth })).json() as { secret: string };
+    expect(current.secret).toBe((replayed.get('rotate-1') as { secret: string }).secret);
   });
 });

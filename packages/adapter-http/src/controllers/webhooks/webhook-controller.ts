@@ -9,6 +9,7 @@ import { Id, PageQuery, pageOf, publicTarget, Str } from '../../validation';
 import { parse, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
 import { presentDelivery, presentDeliveryDetail, presentSigningSecret } from './presenters';
@@ -76,8 +77,8 @@ export class WebhookController {
   @Doc({ summary: 'New signing secret; the previous one keeps signing for 24 hours', tag })
   @Post('/signing-secret/rotate')
   async rotate(@Request() req: ExpressRequest) {
-    const { secret, previousExpiresAt } = await this.secrets.rotate(principalOf(req).userId);
-    return reply(200, { message: WEBHOOK_SUCCESS.secretRotated, ...presentSigningSecret(secret, previousExpiresAt) });
+    return answerOutcome(req, () => this.secrets.rotate(principalOf(req).userId), ({ secret, previousExpiresAt }) => (
+      { status: 200, body: { message: WEBHOOK_SUCCESS.secretRotated, ...presentSigningSecret(secret, previousExpiresAt) } }));
   }
 
   @Doc({ summary: 'Send one signed ping now and record it as a delivery (10 per minute)', tag, body: TestWebhookBody })
