@@ -41,8 +41,8 @@ export const assistantsModule: ApiModule = ({ container: c, config, database }) 
     eventTypes: ctx.get(TOKENS.EventTypeRepository),
     users: ctx.get(TOKENS.UserRepository),
   })).inSingletonScope();
-  c.bind(TOKENS.ManageFolders).toDynamicValue((ctx) => new ManageGroups(ctx.get(TOKENS.FolderRepository))).inSingletonScope();
-  c.bind(TOKENS.ManageLabels).toDynamicValue((ctx) => new ManageGroups(ctx.get(TOKENS.LabelRepository))).inSingletonScope();
+  c.bind(TOKENS.ManageFolders).toDynamicValue((ctx) => new ManageGroups(ctx.get(TOKENS.FolderRepository), ctx.get(TOKENS.UnitOfWork))).inSingletonScope();
+  c.bind(TOKENS.ManageLabels).toDynamicValue((ctx) => new ManageGroups(ctx.get(TOKENS.LabelRepository), ctx.get(TOKENS.UnitOfWork))).inSingletonScope();
   for (const controller of [
     AssistantController, AssistantWebhookController, ReferenceDataController, FolderController, LabelController, AssistantAdminController,
   ]) c.bind(controller).toSelf().inSingletonScope();

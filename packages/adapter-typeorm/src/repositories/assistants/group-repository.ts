@@ -66,12 +66,19 @@ export class TypeormGroupRepository implements AssistantGroupRepository {
     return rows.length > 0;
   }
 
-  private async unlessNameTaken<T>(write: () => Promise<T>): Promise<T | GroupNameTaken> {
-    try {
-      return await write();
-    } catch (e) {
-      if (isUniqueViolation(e)) return 'name_taken';
-      throw e;
-    }
+  /** A savepoint keeps the losing write of a taken name from aborting the caller's transaction. */
+  private unlessNameTaken<T>(write: () => Promise<T>): Promise<T | GroupNameTaken> {
+    return this.db.transaction(async () => {
+      await this.db.query('SAVEPOINT group_write');
+      try {
+        const result = await write();
+        await this.db.query('RELEASE SAVEPOINT group_write');
+        return result;
+      } catch (e) {
+        if (!isUniqueViolation(e)) throw e;
+        await this.db.query('ROLLBACK TO SAVEPOINT group_write');
+        return 'name_taken' as const;
+      }
+    });
   }
 }
