@@ -119,6 +119,7 @@ runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', 
     await api.http.post('/api/user/chatapp/voice/request').set(user.auth).send({ sender_id: sender, recipient_phone: CUSTOMER }).expect(200);
     await api.http.post('/api/sandbox/chatapp/permission-reply').set(user.auth).send({ sender_id: sender, customer_phone: CUSTOMER, response: 'accept' }).expect(200);
     const email = `crash.${Date.now()}@example.test`;
+    const table = (await api.http.post('/api/user/automate/tables').set(user.auth).send({ name: 'Rows', columns: [{ name: 'code', type: 'string' }] })).body.data.id as number;
 
     /** Each route, the answer its retry must replay, and the count of what it made (one) or the state it left. */
     const routes = [
@@ -151,6 +152,10 @@ runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', 
       { key: 'connection-1', path: '/api/user/automate/connections', status: 201,
         body: { name: 'Crash CRM', kind: 'http_api', base_url: 'http://127.0.0.1:9/crm', auth_type: 'none' },
         made: [`SELECT count(*)::int AS n FROM automation_connections WHERE user_id = $1 AND name = 'Crash CRM'`, [user.id]] },
+      { key: 'table-1', path: '/api/user/automate/tables', body: { name: 'Crash table', columns: [{ name: 'code', type: 'string' }] }, status: 201,
+        made: [`SELECT count(*)::int AS n FROM automation_tables WHERE user_id = $1 AND name = 'Crash table'`, [user.id]] },
+      { key: 'rows-1', path: `/api/user/automate/tables/${table}/rows`, body: { rows: [{ values: { code: 'R-1' } }] }, status: 201,
+        made: [`SELECT count(*)::int AS n FROM automation_table_rows WHERE table_id = $1`, [table]] },
     ] as const;
     const send = (base: string, r: (typeof routes)[number], path: string = r.path) => fetch(`${base}${path}`, {
       method: 'POST', headers: { ...('headers' in r ? r.headers : user.auth), 'Content-Type': 'application/json', 'Idempotency-Key': r.key }, body: JSON.stringify(r.body),

@@ -33,7 +33,7 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
   c.bind(TOKENS.DataTableRepository).toConstantValue(new TypeormDataTableRepository(database));
   c.bind(TOKENS.ConnectionRepository).toConstantValue(new TypeormConnectionRepository(database));
   c.bind(TOKENS.ManageConnections).toDynamicValue(() => new ManageConnections(get(TOKENS.ConnectionRepository), c.get(SecretCipher), get(TOKENS.UnitOfWork))).inSingletonScope();
-  c.bind(TOKENS.ManageDataTables).toDynamicValue(() => new ManageDataTables(get(TOKENS.DataTableRepository))).inSingletonScope();
+  c.bind(TOKENS.ManageDataTables).toDynamicValue(() => new ManageDataTables(get(TOKENS.DataTableRepository), get(TOKENS.UnitOfWork))).inSingletonScope();
   const automations = new TypeormAutomationRepository(database, c.get(SecretCipher));
   c.bind(TOKENS.AutomationRepository).toConstantValue(automations);
   c.bind(TOKENS.AutomationRunRepository).toConstantValue(new TypeormAutomationRunRepository(database));

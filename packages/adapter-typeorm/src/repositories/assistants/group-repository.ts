@@ -2,7 +2,7 @@ import { GroupColor } from '@voiceplane/domain';
 import { AssistantGroup, AssistantGroupRepository, GroupNameTaken, Page, PageRequest } from '@voiceplane/application';
 import { Database } from '../../database';
 import { GroupRecord } from '../../records';
-import { Count, isUniqueViolation, num, pageClause } from '../rows';
+import { Count, isUniqueViolation, num, pageClause, unlessFails } from '../rows';
 import { Counted, totalOf } from './paging';
 
 /** How many of the user's assistants a group holds: folders by column, labels by join table. */
@@ -66,19 +66,7 @@ export class TypeormGroupRepository implements AssistantGroupRepository {
     return rows.length > 0;
   }
 
-  /** A savepoint keeps the losing write of a taken name from aborting the caller's transaction. */
   private unlessNameTaken<T>(write: () => Promise<T>): Promise<T | GroupNameTaken> {
-    return this.db.transaction(async () => {
-      await this.db.query('SAVEPOINT group_write');
-      try {
-        const result = await write();
-        await this.db.query('RELEASE SAVEPOINT group_write');
-        return result;
-      } catch (e) {
-        if (!isUniqueViolation(e)) throw e;
-        await this.db.query('ROLLBACK TO SAVEPOINT group_write');
-        return 'name_taken' as const;
-      }
-    });
+    return unlessFails(this.db, write, isUniqueViolation, 'name_taken' as const);
   }
 }
