@@ -119,6 +119,10 @@ runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', 
     await api.http.post('/api/user/chatapp/voice/request').set(user.auth).send({ sender_id: sender, recipient_phone: CUSTOMER }).expect(200);
     await api.http.post('/api/sandbox/chatapp/permission-reply').set(user.auth).send({ sender_id: sender, customer_phone: CUSTOMER, response: 'accept' }).expect(200);
     const email = `crash.${Date.now()}@example.test`;
+    // Four assistants whose status or post-call webhook is switched; the last one's webhook is on.
+    const switched = [];
+    for (let i = 0; i < 4; i++) switched.push(await createAssistant(api, user, { name: `Switched ${i}` }));
+    await api.http.post('/api/user/assistants/enable-webhook').set(user.auth).send({ assistant_id: switched[3], webhook_url: 'http://127.0.0.1:9/hook' }).expect(200);
     const table = (await api.http.post('/api/user/automate/tables').set(user.auth).send({ name: 'Rows', columns: [{ name: 'code', type: 'string' }] })).body.data.id as number;
 
     /** Each route, the answer its retry must replay, and the count of what it made (one) or the state it left. */
@@ -156,6 +160,14 @@ runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', 
         made: [`SELECT count(*)::int AS n FROM automation_tables WHERE user_id = $1 AND name = 'Crash table'`, [user.id]] },
       { key: 'rows-1', path: `/api/user/automate/tables/${table}/rows`, body: { rows: [{ values: { code: 'R-1' } }] }, status: 201,
         made: [`SELECT count(*)::int AS n FROM automation_table_rows WHERE table_id = $1`, [table]] },
+      { key: 'activate-1', path: `/api/user/assistant/${switched[0]}/activate`, body: {}, status: 200,
+        made: [`SELECT count(*)::int AS n FROM assistants WHERE id = $1 AND status = 'active'`, [switched[0]]] },
+      { key: 'deactivate-1', path: `/api/user/assistant/${switched[1]}/deactivate`, body: {}, status: 200,
+        made: [`SELECT count(*)::int AS n FROM assistants WHERE id = $1 AND status = 'inactive'`, [switched[1]]] },
+      { key: 'hook-on-1', path: '/api/user/assistants/enable-webhook', body: { assistant_id: switched[2], webhook_url: 'http://127.0.0.1:9/hook' }, status: 200,
+        made: [`SELECT count(*)::int AS n FROM assistants WHERE id = $1 AND webhook_url = 'http://127.0.0.1:9/hook'`, [switched[2]]] },
+      { key: 'hook-off-1', path: '/api/user/assistants/disable-webhook', body: { assistant_id: switched[3] }, status: 200,
+        made: [`SELECT count(*)::int AS n FROM assistants WHERE id = $1 AND webhook_url IS NULL`, [switched[3]]] },
     ] as const;
     const send = (base: string, r: (typeof routes)[number], path: string = r.path) => fetch(`${base}${path}`, {
       method: 'POST', headers: { ...('headers' in r ? r.headers : user.auth), 'Content-Type': 'application/json', 'Idempotency-Key': r.key }, body: JSON.stringify(r.body),

@@ -23,10 +23,10 @@ export const assistantsModule: ApiModule = ({ container: c, config, database }) 
     ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.AssistantRepository), ctx.get(TOKENS.CatalogRepository), targetPolicy,
   )).inSingletonScope();
   c.bind(TOKENS.ChangeAssistantStatus).toDynamicValue((ctx) => new ChangeAssistantStatus(
-    ctx.get(TOKENS.AssistantRepository),
+    ctx.get(TOKENS.AssistantRepository), ctx.get(TOKENS.UnitOfWork),
   )).inSingletonScope();
   c.bind(TOKENS.AssistantWebhooks).toDynamicValue((ctx) => new AssistantWebhooks(
-    ctx.get(TOKENS.AssistantRepository), targetPolicy,
+    ctx.get(TOKENS.AssistantRepository), targetPolicy, ctx.get(TOKENS.UnitOfWork),
   )).inSingletonScope();
   c.bind(TOKENS.DeleteAssistant).toDynamicValue((ctx) => new DeleteAssistant(
     ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.AssistantRepository), ctx.get(TOKENS.Outbox),

@@ -108,16 +108,18 @@ export class AssistantController {
   @Doc({ summary: 'Activate (takes inbound calls and chat replies)', tag })
   @Post('/assistant/:id/activate')
   async activate(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const result = await this.statuses.activate(principalOf(req).userId, pathId(id, ASSISTANT_NOT_FOUND));
-    if (!result.ok) answer(ACTIVATION_ANSWERS, result.error);
-    return reply(200, { message: ASSISTANT_SUCCESS.activated, data: presentAssistantSummary(result.value) });
+    const assistantId = pathId(id, ASSISTANT_NOT_FOUND);
+    return answerOutcome(req, () => this.statuses.activate(principalOf(req).userId, assistantId), (result) => (result.ok
+      ? { status: 200, body: { message: ASSISTANT_SUCCESS.activated, data: presentAssistantSummary(result.value) } }
+      : answerFor(ACTIVATION_ANSWERS, result.error)));
   }
 
   @Doc({ summary: 'Deactivate', tag })
   @Post('/assistant/:id/deactivate')
   async deactivate(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const result = await this.statuses.deactivate(principalOf(req).userId, pathId(id, ASSISTANT_NOT_FOUND));
-    if (!result.ok) refuse(ASSISTANT_NOT_FOUND);
-    return reply(200, { message: ASSISTANT_SUCCESS.deactivated, data: presentAssistantSummary(result.value) });
+    const assistantId = pathId(id, ASSISTANT_NOT_FOUND);
+    return answerOutcome(req, () => this.statuses.deactivate(principalOf(req).userId, assistantId), (result) => (result.ok
+      ? { status: 200, body: { message: ASSISTANT_SUCCESS.deactivated, data: presentAssistantSummary(result.value) } }
+      : ASSISTANT_NOT_FOUND));
   }
 }
