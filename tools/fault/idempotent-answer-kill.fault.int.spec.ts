@@ -168,6 +168,10 @@ runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', 
         made: [`SELECT count(*)::int AS n FROM assistants WHERE id = $1 AND webhook_url = 'http://127.0.0.1:9/hook'`, [switched[2]]] },
       { key: 'hook-off-1', path: '/api/user/assistants/disable-webhook', body: { assistant_id: switched[3] }, status: 200,
         made: [`SELECT count(*)::int AS n FROM assistants WHERE id = $1 AND webhook_url IS NULL`, [switched[3]]] },
+      { key: 'admin-kb-1', path: `/api/admin/users/${user.id}/knowledgebases`, body: { name: 'Operator KB' }, status: 201, headers: api.admin,
+        made: [`SELECT count(*)::int AS n FROM knowledge_bases WHERE user_id = $1 AND name = 'Operator KB'`, [user.id]] },
+      { key: 'admin-event-1', path: `/api/admin/users/${user.id}/event-types`, body: { name: 'Crash call', duration_minutes: 30 }, status: 201, headers: api.admin,
+        made: [`SELECT count(*)::int AS n FROM event_types WHERE user_id = $1 AND name = 'Crash call'`, [user.id]] },
     ] as const;
     const send = (base: string, r: (typeof routes)[number], path: string = r.path) => fetch(`${base}${path}`, {
       method: 'POST', headers: { ...('headers' in r ? r.headers : user.auth), 'Content-Type': 'application/json', 'Idempotency-Key': r.key }, body: JSON.stringify(r.body),

@@ -39,6 +39,7 @@ export const assistantsModule: ApiModule = ({ container: c, config, database }) 
     assistants: ctx.get(TOKENS.AssistantRepository),
     knowledgeBases: ctx.get(TOKENS.KnowledgeBaseRepository),
     eventTypes: ctx.get(TOKENS.EventTypeRepository),
+    uow: ctx.get(TOKENS.UnitOfWork),
     users: ctx.get(TOKENS.UserRepository),
   })).inSingletonScope();
   c.bind(TOKENS.ManageFolders).toDynamicValue((ctx) => new ManageGroups(ctx.get(TOKENS.FolderRepository), ctx.get(TOKENS.UnitOfWork))).inSingletonScope();
