@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -95,6 +96,37 @@ function plainToolsList(req: Request, messages: McpMessages | undefined): string
   return m.id;
 }
 
+/** The client takes a gzip body (`Accept-Encoding: gzip`, not refused with `q=0`). */
+function acceptsGzip(req: Request): boolean {
+  const header = String(req.headers['accept-encoding'] ?? '');
+  return header.split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';').map((p) => p.trim());
+    return coding === 'gzip' && !params.some((p) => /^q=0(\.0*)?$/.test(p));
+  });
+}
+
+/** How many request ids keep their compressed tools/list answer (clients reuse a few small ids). */
+const COMPRESSED_IDS = 32;
+
+/**
+ * The compressed tools/list answers by request id: the list never changes once made, so each id is
+ * compressed once (the oldest dropped past `COMPRESSED_IDS`). About a seventh of the text on the wire.
+ */
+function compressedAnswers() {
+  const byId = new Map<string, Buffer>();
+  return {
+    of(id: string, text: string): Buffer {
+      let body = byId.get(id);
+      if (!body) {
+        body = gzipSync(text);
+        byId.set(id, body);
+        if (byId.size > COMPRESSED_IDS) byId.delete(byId.keys().next().value as string);
+      }
+      return body;
+    },
+  };
+}
+
 /** A JSON-RPC error the SDK answers with exactly this code and message. */
 const protocolError = (code: number, message: string) => Object.assign(new Error(message), { code });
 
@@ -104,6 +136,7 @@ const protocolError = (code: number, message: string) => Object.assign(new Error
  * user API); each tool call is the same request an HTTP client would send, dispatched in process.
  */
 export function mcpEndpoint(o: McpEndpointOptions) {
+  const gzipped = compressedAnswers();
   // Made once, on the first message, and answered as is from then on (`listText` is the list as JSON).
   let tools: { list: { tools: Tool[] }; listText: string; byName: Map<string, ToolOperation> } | null = null;
   const toolsOf = () => {
@@ -125,7 +158,14 @@ export function mcpEndpoint(o: McpEndpointOptions) {
     const listId = plainToolsList(req, messages);
     if (listId !== null) {
       // The message clients send most, answered from the cached text: no server, no parsing, no serializing.
-      res.status(200).type('application/json').send(`{"result":${toolsOf().listText},"jsonrpc":"2.0","id":${JSON.stringify(listId)}}`);
+      const text = `{"result":${toolsOf().listText},"jsonrpc":"2.0","id":${JSON.stringify(listId)}}`;
+      res.status(200).type('application/json').setHeader('Vary', 'Accept-Encoding');
+      if (!acceptsGzip(req)) {
+        res.send(text);
+        return;
+      }
+      res.setHeader('Content-Encoding', 'gzip');
+      res.send(gzipped.of(JSON.stringify(listId), text));
       return;
     }
     try {

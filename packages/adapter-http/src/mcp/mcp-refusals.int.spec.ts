@@ -59,6 +59,13 @@ describe('batches', () => {
     expect(first.text.length).toBeLessThan(120 * 1024);
     expect(second.text.replace('"id":2', '"id":1')).toBe(first.text);
     expect(first.body.result.tools.length).toBeGreaterThan(100);
+    // On the wire it is compressed, for clients that take gzip (the SDK's fetch does).
+    const wire = await rpc(owner, listTools(1)).set('Accept-Encoding', 'gzip');
+    expect(wire.headers['content-encoding']).toBe('gzip');
+    expect(Number(wire.headers['content-length'])).toBeLessThan(24 * 1024);
+    expect(wire.text).toBe(first.text);
+    const plain = await rpc(owner, listTools(1)).set('Accept-Encoding', 'gzip;q=0, identity');
+    expect([plain.headers['content-encoding'], plain.text]).toEqual([undefined, first.text]);
   });
 });
 
