@@ -119,6 +119,8 @@ runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', 
     await api.http.post('/api/user/chatapp/voice/request').set(user.auth).send({ sender_id: sender, recipient_phone: CUSTOMER }).expect(200);
     await api.http.post('/api/sandbox/chatapp/permission-reply').set(user.auth).send({ sender_id: sender, customer_phone: CUSTOMER, response: 'accept' }).expect(200);
     const email = `crash.${Date.now()}@example.test`;
+    // A ping nobody receives: a failed delivery to replay.
+    const ping = (await api.http.post('/api/user/webhooks/test').set(user.auth).send({ url: 'http://127.0.0.1:9/ping' }).expect(200)).body.data.delivery_id as string;
     // Four assistants whose status or post-call webhook is switched; the last one's webhook is on.
     const switched = [];
     for (let i = 0; i < 4; i++) switched.push(await createAssistant(api, user, { name: `Switched ${i}` }));
@@ -172,6 +174,8 @@ runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', 
         made: [`SELECT count(*)::int AS n FROM knowledge_bases WHERE user_id = $1 AND name = 'Operator KB'`, [user.id]] },
       { key: 'admin-event-1', path: `/api/admin/users/${user.id}/event-types`, body: { name: 'Crash call', duration_minutes: 30 }, status: 201, headers: api.admin,
         made: [`SELECT count(*)::int AS n FROM event_types WHERE user_id = $1 AND name = 'Crash call'`, [user.id]] },
+      { key: 'replay-1', path: `/api/user/webhooks/deliveries/${ping}/replay`, body: {}, status: 200,
+        made: [`SELECT count(*)::int AS n FROM webhook_deliveries WHERE id = $1`, [ping]] },
     ] as const;
     const send = (base: string, r: (typeof routes)[number], path: string = r.path) => fetch(`${base}${path}`, {
       method: 'POST', headers: { ...('headers' in r ? r.headers : user.auth), 'Content-Type': 'application/json', 'Idempotency-Key': r.key }, body: JSON.stringify(r.body),
