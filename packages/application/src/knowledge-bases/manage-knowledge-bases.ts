@@ -42,7 +42,7 @@ export class ManageKnowledgeBases {
       const refusal = canCreateKnowledgeBase(plan, await this.knowledgeBases.usage(userId));
       if (refusal) return err(refusal);
       return ok(await this.knowledgeBases.create(userId, { ...kb, status: 'empty' }));
-    });
+    }, { concludes: true });
   }
 
   async update(userId: number, id: number, changesOf: () => KnowledgeBaseChanges): Promise<Result<KnowledgeBase, 'not_found'>> {

@@ -3,8 +3,9 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { AssistantWebhooks, TOKENS } from '@voiceplane/application';
 import { Id, Str } from '../../validation';
-import { parse, reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { parse } from '../../pipeline/responses';
+import { answerFor } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { ASSISTANT_SUCCESS, WEBHOOK_SWITCH_ANSWERS } from './assistant-answers';
 import { Doc } from '../../openapi/route-doc';
@@ -28,17 +29,17 @@ export class AssistantWebhookController {
   @Post('/disable-webhook')
   async disable(@Request() req: ExpressRequest) {
     const body = parse(DisableWebhookBody, req.body);
-    const result = await this.webhooks.disable(principalOf(req).userId, body.assistant_id);
-    if (!result.ok) answer(WEBHOOK_SWITCH_ANSWERS, result.error);
-    return reply(200, { message: ASSISTANT_SUCCESS.webhookDisabled, data: [] });
+    return answerOutcome(req, () => this.webhooks.disable(principalOf(req).userId, body.assistant_id), (result) => (result.ok
+      ? { status: 200, body: { message: ASSISTANT_SUCCESS.webhookDisabled, data: [] } }
+      : answerFor(WEBHOOK_SWITCH_ANSWERS, result.error)));
   }
 
   @Doc({ summary: 'Send post-call webhooks to a URL', tag, body: EnableWebhookBody })
   @Post('/enable-webhook')
   async enable(@Request() req: ExpressRequest) {
     const body = parse(EnableWebhookBody, req.body);
-    const result = await this.webhooks.enable(principalOf(req).userId, body.assistant_id, body.webhook_url);
-    if (!result.ok) answer(WEBHOOK_SWITCH_ANSWERS, result.error);
-    return reply(200, { message: ASSISTANT_SUCCESS.webhookEnabled, data: [] });
+    return answerOutcome(req, () => this.webhooks.enable(principalOf(req).userId, body.assistant_id, body.webhook_url), (result) => (result.ok
+      ? { status: 200, body: { message: ASSISTANT_SUCCESS.webhookEnabled, data: [] } }
+      : answerFor(WEBHOOK_SWITCH_ANSWERS, result.error)));
   }
 }

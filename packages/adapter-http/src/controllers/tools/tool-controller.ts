@@ -5,7 +5,8 @@ import { TargetUrlPolicy } from '@voiceplane/domain';
 import { ManageTools, TOKENS } from '@voiceplane/application';
 import { pageOf } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { answer, answerFor } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
@@ -25,9 +26,8 @@ export class ToolController {
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const fields = withToolDefaults(parseToolBody(req.body, 'create', this.policy));
-    const created = await this.tools.create(principalOf(req), fields);
-    if (!created.ok) answer(TOOL_ANSWERS, created.error);
-    return reply(201, { message: TOOL_SUCCESS.created, data: presentTool(created.value) });
+    return answerOutcome(req, () => this.tools.create(principalOf(req), fields), (created) => (
+      created.ok ? { status: 201, body: { message: TOOL_SUCCESS.created, data: presentTool(created.value) } } : answerFor(TOOL_ANSWERS, created.error)));
   }
 
   @Doc({ summary: 'List tools, newest first (filter by type)', tag: 'Tools', query: ToolListQuery })
