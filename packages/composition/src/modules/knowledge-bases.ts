@@ -5,7 +5,7 @@ import { KnowledgeBaseController } from '@voiceplane/adapter-http';
 import {
   PostgresKnowledgeRetrieval, TypeormKnowledgeBaseRepository, TypeormKnowledgeDocumentRepository, TypeormPassageEmbeddings,
 } from '@voiceplane/adapter-typeorm';
-import { DEFAULT_CRAWL, ExtractingDocumentReader } from '@voiceplane/adapter-documents';
+import { DEFAULT_CRAWL, ExtractingDocumentReader, ReadingThread } from '@voiceplane/adapter-documents';
 import { OpenAiEmbeddings } from '@voiceplane/adapter-openai';
 import { VERSION } from '../version';
 import { ApiModule, BackgroundTask } from './module';
@@ -20,12 +20,17 @@ export const knowledgeBasesModule: ApiModule = ({ container: c, config, database
   c.bind(TOKENS.KnowledgeRetrieval).toConstantValue(new PostgresKnowledgeRetrieval(database, embeddings));
   // Searches made for answers are logged on the call or conversation (the tools module binds the log).
   single(TOKENS.KnowledgeLookup, () => new KnowledgeLookup(c.get(TOKENS.KnowledgeRetrieval), c.get(TOKENS.ToolInvocationLog), c.get(TOKENS.Ids), c.get(TOKENS.Clock)));
-  single(TOKENS.DocumentReader, () => new ExtractingDocumentReader(c.get(TOKENS.OutboundHttpClient), { ...DEFAULT_CRAWL, userAgent: `voiceplane/${VERSION}` }));
+  // Documents are read on a thread of their own (started on the first document), never on the event loop.
+  const reading = new ReadingThread();
+  single(TOKENS.DocumentReader, () => new ExtractingDocumentReader(c.get(TOKENS.OutboundHttpClient), reading, { ...DEFAULT_CRAWL, userAgent: `voiceplane/${VERSION}` }));
   single(TOKENS.ManageKnowledgeBases, () => new ManageKnowledgeBases(
     c.get(TOKENS.UnitOfWork), c.get(TOKENS.UserRepository), c.get(TOKENS.KnowledgeBaseRepository), c.get(TOKENS.KnowledgeDocumentRepository),
     c.get(TOKENS.JobScheduler), c.get(TOKENS.Clock),
   ));
-  single(TOKENS.ProcessDocument, () => new ProcessDocument(c.get(TOKENS.KnowledgeDocumentRepository), c.get(TOKENS.DocumentReader), embeddings));
+  single(TOKENS.ProcessDocument, () => new ProcessDocument({
+    documents: c.get(TOKENS.KnowledgeDocumentRepository), knowledgeBases: c.get(TOKENS.KnowledgeBaseRepository), users: c.get(TOKENS.UserRepository),
+    uow: c.get(TOKENS.UnitOfWork), reader: c.get(TOKENS.DocumentReader), embeddings,
+  }));
   c.bind(TOKENS.JobHandler).toDynamicValue(() => processDocumentJob(() => c.get(TOKENS.ProcessDocument))).inSingletonScope();
   c.bind(KnowledgeBaseController).toSelf().inSingletonScope();
   if (embeddings === null) return {};
