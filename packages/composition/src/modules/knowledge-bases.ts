@@ -33,7 +33,9 @@ export const knowledgeBasesModule: ApiModule = ({ container: c, config, database
   }));
   c.bind(TOKENS.JobHandler).toDynamicValue(() => processDocumentJob(() => c.get(TOKENS.ProcessDocument))).inSingletonScope();
   c.bind(KnowledgeBaseController).toSelf().inSingletonScope();
-  if (embeddings === null) return {};
+  // Stopped after the job runner (modules stop in reverse order): the jobs in hand finish reading first.
+  const readingThread: BackgroundTask = { name: 'document-reading', async start() {}, stop: () => reading.close() };
+  if (embeddings === null) return { background: [readingThread] };
 
   // Passages stored before this model was configured (or embedded by another) are embedded by a
   // job that each start schedules: it finds nothing to do once they all are.
@@ -45,5 +47,5 @@ export const knowledgeBasesModule: ApiModule = ({ container: c, config, database
     start: () => c.get(TOKENS.BackfillEmbeddings).schedule(),
     async stop() {},
   };
-  return { background: [backfill] };
+  return { background: [readingThread, backfill] };
 };
