@@ -40,23 +40,27 @@ function cutPoint(text: string, start: number, end: number, size: number): numbe
   const paragraph = window.lastIndexOf('\n\n');
   if (paragraph !== -1) return floor + paragraph + 2;
   for (let i = window.length - 2; i >= 0; i--) {
-    if (SENTENCE_END.has(window[i]) && WHITESPACE.test(window[i + 1])) return floor + i + 2;
+    if (SENTENCE_END.has(window[i]) && isWhitespace(window[i + 1])) return floor + i + 2;
   }
   for (let i = window.length - 1; i >= 0; i--) {
-    if (WHITESPACE.test(window[i])) return floor + i + 1;
+    if (isWhitespace(window[i])) return floor + i + 1;
   }
   return end;
 }
 
 const SENTENCE_END = new Set(['.', '!', '?']);
 const WHITESPACE = /\s/;
+// Normalised text separates words with a space or a line break; the pattern is asked only about the rarer rest.
+const isWhitespace = (ch: string) => ch === ' ' || ch === '\n' || ((ch < '!' || ch > '~') && WHITESPACE.test(ch));
 
 /** Collapses runs of spaces and blank lines the extractors leave, keeping paragraph breaks. */
 export function normalizeWhitespace(text: string): string {
+  // Each pattern matches only what it changes (never a lone space or line break), so ordinary text is
+  // scanned, not rebuilt match by match.
   return text
     .replace(/\r\n?/g, '\n')
-    .replace(/[ \t\f\v\u00a0]+/g, ' ')
-    .replace(/ *\n */g, '\n')
+    .replace(/ [ \t\f\v\u00a0]+|[\t\f\v\u00a0][ \t\f\v\u00a0]*/g, ' ')
+    .replace(/ +\n *|\n +/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }

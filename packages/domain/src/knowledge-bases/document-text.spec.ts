@@ -38,8 +38,9 @@ describe('the text a document may keep', () => {
     for (const text of ['word '.repeat(2 * MB), 'x'.repeat(10 * MB)]) {
       const started = performance.now();
       const passages = chunkText(text);
-      // The old cutter took 3 to 8 s on this machine; a loaded machine still does this in well under one.
-      expect(performance.now() - started).toBeLessThan(2_500);
+      // The cutter that ran a backtracking pattern per passage and rebuilt every space took 3 to 8 s; this one takes
+      // under 0.2 s on a 2-core machine, so the bound leaves room for a loaded one.
+      expect(performance.now() - started).toBeLessThan(1_000);
       expect(passages.length).toBeGreaterThan(8_000);
     }
   });
