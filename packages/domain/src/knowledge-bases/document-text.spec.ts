@@ -36,12 +36,15 @@ describe('the text a document may keep', () => {
 
   it('cuts 10 MB of words, or one 10 MB token, in time that grows with the length alone', () => {
     for (const text of ['word '.repeat(2 * MB), 'x'.repeat(10 * MB)]) {
-      const started = performance.now();
-      const passages = chunkText(text);
-      // The cutter that ran a backtracking pattern per passage and rebuilt every space took 3 to 8 s; this one takes
-      // under 0.2 s on a 2-core machine, so the bound leaves room for a loaded one.
-      expect(performance.now() - started).toBeLessThan(1_000);
-      expect(passages.length).toBeGreaterThan(8_000);
+      // The best of three runs: a machine busy with other work slows some runs, never all of them.
+      const runs = [0, 1, 2].map(() => {
+        const started = performance.now();
+        expect(chunkText(text).length).toBeGreaterThan(8_000);
+        return performance.now() - started;
+      });
+      // The cutter that ran a backtracking pattern per passage and rebuilt every space took 3 to 8 s; this one
+      // takes under 0.2 s on a 2-core machine.
+      expect(Math.min(...runs)).toBeLessThan(1_000);
     }
   });
 
