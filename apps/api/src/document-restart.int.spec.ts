@@ -94,6 +94,8 @@ it('answers health at once and throughout when it restarts in the middle of read
     expect(status).toBe('ready');
     latencies.sort((x, y) => x - y);
     expect(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))]).toBeLessThan(HEALTH_P99_MS);
+    // A single stall hides in a p99 of many answers: the old api held its loop once, for seconds.
+    expect(latencies[latencies.length - 1]).toBeLessThan(2_000);
     expect(await exited(second.child, 'SIGTERM')).toBe(0);
   } finally {
     if (first.child.exitCode === null && first.child.signalCode === null) await exited(first.child, 'SIGKILL');
