@@ -15,6 +15,11 @@ export class ExtractingDocumentReader implements DocumentReader {
     private readonly crawl: CrawlOptions = DEFAULT_CRAWL,
   ) {}
 
+  /** The thread's: pages of a crawl count while they are parsed. */
+  backlog(): number {
+    return this.thread.backlog();
+  }
+
   async read(source: DocumentSource, file: Uint8Array | null): Promise<Result<{ passages: string[]; sizeBytes: number }, string>> {
     switch (source.type) {
       case 'text':

@@ -70,8 +70,9 @@ describe('the website crawler through the guarded client', () => {
       const read = await reader.read({ type: 'website', url: `http://site.test:${site.port}/big/1`, links: [], relativeLinksLimit: 20 }, null).finally(() => clearInterval(tick));
       expect(read).toEqual({ ok: false, error: "The document's text is larger than 10 MB; split it into smaller documents." });
       expect(site.requests.filter((r) => r.url?.startsWith('/big/'))).toHaveLength(6);
-      // Parsing one of these pages on the event loop holds it for over a second on a 2-core machine.
-      expect(stallMs).toBeLessThan(1_000);
+      // Parsing one of these pages on the event loop holds it for over a second on a 2-core machine; the bound
+      // leaves room for a machine loaded with other work.
+      expect(stallMs).toBeLessThan(2_000);
     } finally {
       await thread.close();
     }

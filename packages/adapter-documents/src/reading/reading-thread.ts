@@ -55,6 +55,11 @@ export class ReadingThread {
     return outcome.ok ? ok(outcome.value as ParsedPage) : err(documentFailureReason(outcome.error));
   }
 
+  /** Tasks in hand or waiting. */
+  backlog(): number {
+    return this.waiting.length + (this.current ? 1 : 0);
+  }
+
   /** Ends the thread; tasks in hand or waiting are rejected. */
   async close(): Promise<void> {
     const closed = new Error('the reading thread was closed');

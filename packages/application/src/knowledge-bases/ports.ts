@@ -89,6 +89,8 @@ export interface DocumentReader {
    * in words the user can act on (`The PDF has no text layer.`); throwing means "try again later".
    */
   read(source: DocumentSource, file: Uint8Array | null): Promise<Result<{ readonly passages: string[]; readonly sizeBytes: number }, string>>;
+  /** Documents handed to `read` and not read yet (it reads one at a time). */
+  backlog(): number;
 }
 
 /** A stored passage, for embedding it after the fact. */

@@ -1,5 +1,5 @@
 import {
-  ConceptEmbeddings, InMemoryKnowledgeBases, InMemoryUnitOfWork, InMemoryUserRepository, ManualClock, SHOP_CONCEPTS,
+  ConceptEmbeddings, InMemoryJobStore, InMemoryKnowledgeBases, InMemoryUnitOfWork, InMemoryUserRepository, ManualClock, SHOP_CONCEPTS,
 } from '@voiceplane/adapter-fakes';
 import { chunkText, DEFAULT_PLAN, err, ok, Plan } from '@voiceplane/domain';
 import { DocumentReader, TextEmbeddings } from './ports';
@@ -18,17 +18,18 @@ async function scene(text: string, o: { reader?: DocumentReader; embeddings?: Te
   const doc = (await store.documentRepository.add(user.id, kb.id, {
     name: 'FAQ', description: null, source: { type: 'text', content: text }, language: 'en', sizeBytes: o.sizeBytes ?? 1, file: null,
   }))!;
-  const reader = o.reader ?? { read: async () => passagesOf(text) };
+  const reader = o.reader ?? { read: async () => passagesOf(text), backlog: () => 0 };
+  const jobs = new InMemoryJobStore();
   const process = new ProcessDocument({
-    documents: store.documentRepository, knowledgeBases: store.knowledgeBaseRepository, users, uow: new InMemoryUnitOfWork(), reader, embeddings,
+    documents: store.documentRepository, knowledgeBases: store.knowledgeBaseRepository, users, uow: new InMemoryUnitOfWork(), reader, jobs, clock, embeddings,
   });
-  return { store, user: user.id, kb: kb.id, doc: doc.id, process };
+  return { store, user: user.id, kb: kb.id, doc: doc.id, process, jobs, clock };
 }
 
 describe('ProcessDocument', () => {
   it('fails a document the reader refuses with the reader\'s reason, once', async () => {
     let reads = 0;
-    const reader = { read: async () => (reads++, err('The file unpacks to more than 32 MB; split it into smaller files.')) };
+    const reader = { read: async () => (reads++, err('The file unpacks to more than 32 MB; split it into smaller files.')), backlog: () => 0 };
     const { store, doc, process } = await scene('x', { reader });
     await process.process(doc);
     expect(store.documents.get(doc)!.doc).toMatchObject({ status: 'failed', failureReason: 'The file unpacks to more than 32 MB; split it into smaller files.' });
@@ -38,20 +39,36 @@ describe('ProcessDocument', () => {
 
   it('fails a document whose job was claimed too often without reading it again', async () => {
     let reads = 0;
-    const reader = { read: async () => (reads++, passagesOf('Open on Sundays.')) };
+    const reader = { read: async () => (reads++, passagesOf('Open on Sundays.')), backlog: () => 0 };
     const { store, doc, process } = await scene('Open on Sundays.', { reader });
     await process.process(doc, 6);
     expect(reads).toBe(0);
     expect(store.documents.get(doc)!.doc).toMatchObject({ status: 'failed', failureReason: 'The document could not be processed.' });
   });
 
+  it('hands the document back to the job table while the reader has two documents, without counting a try', async () => {
+    let reads = 0;
+    let backlog = 2;
+    const reader = { read: async () => (reads++, passagesOf('Open on Sundays.')), backlog: () => backlog };
+    const { store, doc, process, jobs, clock } = await scene('Open on Sundays.', { reader });
+    await process.process(doc, 3);
+    expect(reads).toBe(0);
+    expect(jobs.jobs()).toEqual([expect.objectContaining({
+      kind: 'knowledge_base.document.process', key: `kb-document:${doc}`, payload: { document_id: doc }, attempts: 0, runAt: new Date(clock.now().getTime() + 5_000),
+    })]);
+    expect(store.documents.get(doc)!.doc.status).toBe('processing');
+    backlog = 1;
+    await process.process(doc, 1);
+    expect(store.documents.get(doc)!.doc.status).toBe('ready');
+  });
+
   it('holds the text read, not the upload, to the plan\'s bytes across the account', async () => {
     const plan = { ...DEFAULT_PLAN, max_knowledge_base_bytes: 2 * MB };
-    const big = { read: async () => ok({ passages: ['Open on Sundays.'], sizeBytes: 2 * MB + 1 }) };
+    const big = { read: async () => ok({ passages: ['Open on Sundays.'], sizeBytes: 2 * MB + 1 }), backlog: () => 0 };
     const refused = await scene('Open on Sundays.', { reader: big, plan, sizeBytes: 60_000 });
     await refused.process.process(refused.doc);
     expect(refused.store.documents.get(refused.doc)!.doc).toMatchObject({ status: 'failed', failureReason: "The document's text does not fit in the plan's 2 MB for knowledge bases.", chunksCount: 0 });
-    const fits = { read: async () => ok({ passages: ['Open on Sundays.'], sizeBytes: 2 * MB }) };
+    const fits = { read: async () => ok({ passages: ['Open on Sundays.'], sizeBytes: 2 * MB }), backlog: () => 0 };
     const kept = await scene('Open on Sundays.', { reader: fits, plan, sizeBytes: 60_000 });
     await kept.process.process(kept.doc);
     expect(kept.store.documents.get(kept.doc)!.doc).toMatchObject({ status: 'ready', sizeBytes: 2 * MB, chunksCount: 1 });

@@ -29,7 +29,7 @@ export const knowledgeBasesModule: ApiModule = ({ container: c, config, database
   ));
   single(TOKENS.ProcessDocument, () => new ProcessDocument({
     documents: c.get(TOKENS.KnowledgeDocumentRepository), knowledgeBases: c.get(TOKENS.KnowledgeBaseRepository), users: c.get(TOKENS.UserRepository),
-    uow: c.get(TOKENS.UnitOfWork), reader: c.get(TOKENS.DocumentReader), embeddings,
+    uow: c.get(TOKENS.UnitOfWork), reader: c.get(TOKENS.DocumentReader), jobs: c.get(TOKENS.JobScheduler), clock: c.get(TOKENS.Clock), embeddings,
   }));
   c.bind(TOKENS.JobHandler).toDynamicValue(() => processDocumentJob(() => c.get(TOKENS.ProcessDocument))).inSingletonScope();
   c.bind(KnowledgeBaseController).toSelf().inSingletonScope();

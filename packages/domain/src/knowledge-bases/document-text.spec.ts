@@ -43,8 +43,8 @@ describe('the text a document may keep', () => {
         return performance.now() - started;
       });
       // The cutter that ran a backtracking pattern per passage and rebuilt every space took 3 to 8 s; this one
-      // takes under 0.2 s on a 2-core machine.
-      expect(Math.min(...runs)).toBeLessThan(1_000);
+      // takes under 0.2 s on a quiet 2-core machine; the bound leaves room for one loaded with other work.
+      expect(Math.min(...runs)).toBeLessThan(2_000);
     }
   });
 
