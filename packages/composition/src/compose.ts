@@ -86,6 +86,7 @@ export async function composeApi(config: Config, deps: ComposeDependencies): Pro
     serving: contributions.flatMap((c) => c.serving ?? []),
     startDraining: () => {
       draining = true;
+      for (const letGo of contributions.flatMap((c) => c.draining ?? [])) letGo();
     },
   };
 }
