@@ -21,3 +21,4 @@ export * from './controllers/top-ups';
 export * from './controllers/chatapp';
 export * from './controllers/conversations';
 export * from './controllers/account-events';
+export * from './controllers/analytics';

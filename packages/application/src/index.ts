@@ -39,3 +39,4 @@ export * from './call-permission';
 export * from './conversation-policy';
 export * from './knowledge-bases';
 export * from './account-events';
+export * from './analytics';

@@ -37,3 +37,4 @@ export * from './call-permission';
 export * from './top-ups';
 export * from './knowledge-bases';
 export * from './account-events';
+export * from './analytics';
