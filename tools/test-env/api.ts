@@ -5,7 +5,7 @@ import pino from 'pino';
 import supertest from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
-import { LOG_OPTIONS } from '@voiceplane/application';
+import { LOG_OPTIONS, type MessageBus } from '@voiceplane/application';
 import { composeApi, loadConfig, type ApiRuntime, type Config } from '@voiceplane/composition';
 import { createTestDatabase, TestDatabase } from './database';
 import { SuccessExampleObserver } from './success-examples';
@@ -39,6 +39,8 @@ export async function createTestApi(options: {
   config?: Partial<Config>; env?: NodeJS.ProcessEnv; startBackground?: boolean; db?: TestDatabase;
   /** Where log lines go (at level `error` and above when given); silent otherwise unless TEST_LOG_LEVEL. */
   logTo?: NodeJS.WritableStream;
+  /** The bus (e.g. RabbitMQ, to compose several api instances on one broker); an in-process bus otherwise. Closed with the api. */
+  bus?: MessageBus;
 } = {}): Promise<TestApi> {
   const db = options.db ?? (await createTestDatabase());
   const loaded = loadConfig({ ...options.env });
@@ -49,7 +51,7 @@ export async function createTestApi(options: {
   };
   const level = options.logTo ? 'error' : process.env.TEST_LOG_LEVEL ?? 'silent';
   const logger = options.logTo ? pino({ level, ...LOG_OPTIONS }, options.logTo) : pino({ level, ...LOG_OPTIONS });
-  const bus = new InProcessMessageBus();
+  const bus = options.bus ?? new InProcessMessageBus();
   const composed = await composeApi(config, { dataSource: db.dataSource, logger, bus });
   const examples = new SuccessExampleObserver(composed.container);
   // Suites that serve the app themselves (an http server, `app.listen`) are observed like the supertest agent.
