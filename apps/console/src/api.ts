@@ -24,7 +24,11 @@ async function authorizedFetch(request: Request): Promise<Response> {
   if (token) headers.set('Authorization', `Bearer ${token}`);
   else headers.delete('Authorization');
   const res = await fetch(new Request(request, { headers }));
-  if (res.status === 401 && token && !request.url.endsWith('/api/user/login')) onExpired();
+  // Only `Unauthorized` means the token is gone; a route that needs another kind of token (an API key) says so itself.
+  if (res.status === 401 && token && !request.url.endsWith('/api/user/login')) {
+    const body = (await res.clone().json().catch(() => null)) as { error?: string } | null;
+    if (body?.error === 'Unauthorized') onExpired();
+  }
   return res;
 }
 

@@ -47,14 +47,14 @@ export function AnalyticsPage() {
           <figure aria-label="Calls per day by outcome">
             <ResponsiveContainer width="100%" height={260}>
               <BarChart data={rows}><CartesianGrid strokeDasharray="3 3" /><XAxis dataKey="date" /><YAxis allowDecimals={false} /><Tooltip /><Legend />
-                {statuses.map((s) => <Bar key={s} dataKey={s} stackId="calls" fill={COLORS[s] ?? '#1565c0'} />)}
+                {statuses.map((s) => <Bar key={s} dataKey={s} stackId="calls" fill={COLORS[s] ?? "#1565c0"} isAnimationActive={false} />)}
               </BarChart>
             </ResponsiveContainer>
           </figure>
           <h2>Cost per day</h2>
           <figure aria-label="Cost per day">
             <ResponsiveContainer width="100%" height={200}>
-              <LineChart data={rows}><CartesianGrid strokeDasharray="3 3" /><XAxis dataKey="date" /><YAxis /><Tooltip /><Line type="monotone" dataKey="cost" stroke="#1565c0" dot={false} /></LineChart>
+              <LineChart data={rows}><CartesianGrid strokeDasharray="3 3" /><XAxis dataKey="date" /><YAxis /><Tooltip /><Line type="monotone" dataKey="cost" stroke="#1565c0" dot={false} isAnimationActive={false} /></LineChart>
             </ResponsiveContainer>
           </figure>
           <h2>Top ended reasons</h2>

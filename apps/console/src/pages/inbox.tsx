@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FormEvent, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { api, ok } from '../api';
+import { api, currentToken, ok } from '../api';
 import { Failure, Loading, when } from '../ui';
 
 interface Conversation {
@@ -12,7 +12,7 @@ interface Message { id: number; direction: string; source: string; type: string;
 interface Template { id: number; name: string; status: string; body_text: string; variables: string[] }
 interface CursorPage<T> { data: T[]; next_cursor: string | null }
 
-const TICKS: Record<string, string> = { queued: '🕓', sent: '✓', delivered: '✓✓', read: '✓✓ read', failed: '✗ failed', received: '' };
+const TICKS: Record<string, string> = { queued: 'queued', sent: '✓ sent', delivered: '✓✓ delivered', read: '✓✓ read', failed: '✗ failed', received: '' };
 
 /** Chat-app conversations, newest activity first; the open one's messages; live through the event stream. */
 export function InboxPage() {
@@ -72,6 +72,7 @@ function ConversationPane({ uuid }: { uuid: string }) {
           ? <button type="button" onClick={() => toggle.mutate(true)}>Take over</button>
           : <button type="button" className="secondary" onClick={() => toggle.mutate(false)}>Hand back to the assistant</button>}
         <Failure error={toggle.error} />
+        {currentToken()?.startsWith('vps_') && <small>Taking over and handing back are open to API keys only: sign in with an API key to answer customers yourself.</small>}
       </header>
       <Failure error={messages.error} />
       <ol className="dialogue" aria-live="polite" aria-label="Messages">
@@ -101,7 +102,7 @@ function FreeformReply({ conversation: c, onSent }: { conversation: Conversation
     if (text.trim()) send.mutate();
   };
   return (
-    <form onSubmit={submit} aria-label="Reply">
+    <form onSubmit={submit} aria-label="Your reply">
       <label>Reply<textarea rows={3} value={text} onChange={(e) => setText(e.target.value)} /></label>
       <small>The customer wrote within the last 24 hours: any message may be sent until {when(c.window_expires_at)}.</small>
       <Failure error={send.error} />
