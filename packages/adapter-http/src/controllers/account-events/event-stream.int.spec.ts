@@ -87,6 +87,20 @@ describe('the account event stream', () => {
     expect(watching.text()).not.toMatch(/^line two/m);
   });
 
+  it('streams a call\'s start and end', async () => {
+    const user = await t.createUser({ balance: 10 });
+    const assistant = await createAssistant(t, user);
+    const watching = await stream(user);
+    const placed = await t.http.post('/api/user/make_call').set(user.auth).send({ assistant_id: assistant, phone_number: CUSTOMER }).expect(200);
+    const id = placed.body.call_id;
+    await t.http.post(`/api/runtime/calls/${id}/events`).set(t.runtimeAuth).send({ event_id: 'a', type: 'answered' }).expect(200);
+    await t.http.post(`/api/runtime/calls/${id}/events`).set(t.runtimeAuth).send({ event_id: 'e', type: 'ended', data: { status: 'completed', duration: 12 } }).expect(200);
+    await eventually(() => parsed(watching).some((e) => e.type === 'call.ended'), 'the call\'s end');
+    expect(parsed(watching).map((e) => [e.type, e.data.call_id])).toEqual([['call.started', id], ['call.ended', id]]);
+    expect(parsed(watching)[1].data).toEqual(expect.objectContaining({ assistant_id: assistant, status: 'completed', answered: true, duration: 12 }));
+    watching.close();
+  });
+
   it('resumes after Last-Event-ID, and says so when the id is no longer held', async () => {
     const user = await t.createUser();
     const senderId = await answeringSender(user);
