@@ -27,6 +27,8 @@ function install() {
 }
 function build() {
   must(bin('tsc'), ['-b', 'tsconfig.json']);
+  // The web console the api serves at /app; skipped when its sources have not changed.
+  must(process.execPath, [join(root, 'apps', 'console', 'build.mjs')]);
 }
 
 const [command, ...rest] = process.argv.slice(2);
@@ -40,6 +42,7 @@ switch (command) {
     install();
     build();
     must(bin('tsc'), ['-p', 'tsconfig.tests.json']);
+    must(bin('tsc'), ['-p', 'apps/console/tsconfig.json']);
     must(process.execPath, ['tools/dist/check-boundaries.js']);
     // Formatting and the lint rules of biome.json; `npm run format` rewrites what the first complains about.
     must(bin('biome'), ['ci', '--reporter=summary', '.']);

@@ -5,7 +5,7 @@ import pino from 'pino';
 import supertest from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { InProcessMessageBus } from '@voiceplane/adapter-local-bus';
-import { LOG_OPTIONS } from '@voiceplane/application';
+import { LOG_OPTIONS, type MessageBus } from '@voiceplane/application';
 import { composeApi, loadConfig, type ApiRuntime, type Config } from '@voiceplane/composition';
 import { createTestDatabase, TestDatabase } from './database';
 import { SuccessExampleObserver } from './success-examples';
@@ -41,6 +41,8 @@ export async function createTestApi(options: {
   logTo?: NodeJS.WritableStream;
   /** The level written to `logTo` when a test reads lower levels (the request log, debug refusals). */
   logLevel?: pino.Level;
+  /** The bus (e.g. RabbitMQ, to compose several api instances on one broker); an in-process bus otherwise. Closed with the api. */
+  bus?: MessageBus;
 } = {}): Promise<TestApi> {
   const db = options.db ?? (await createTestDatabase());
   const loaded = loadConfig({ ...options.env });
@@ -51,7 +53,7 @@ export async function createTestApi(options: {
   };
   const level = options.logTo ? options.logLevel ?? 'error' : process.env.TEST_LOG_LEVEL ?? 'silent';
   const logger = options.logTo ? pino({ level, ...LOG_OPTIONS }, options.logTo) : pino({ level, ...LOG_OPTIONS });
-  const bus = new InProcessMessageBus();
+  const bus = options.bus ?? new InProcessMessageBus();
   const composed = await composeApi(config, { dataSource: db.dataSource, logger, bus });
   const examples = new SuccessExampleObserver(composed.container);
   // Suites that serve the app themselves (an http server, `app.listen`) are observed like the supertest agent.

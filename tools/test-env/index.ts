@@ -4,3 +4,4 @@ export { createTestApi, type TestApi, type TestUser } from './api';
 export { TcpLink } from './tcp-link';
 export { eventually, roomInTheMinute, withinCeiling, WAIT_CEILING_MS } from './wait';
 export { describeWithBrowser, launchBrowser, chromiumPath } from './browser';
+export { listenOnLoopback, openEventStream, type OpenEventStream, type StreamedEvent } from './event-stream';

@@ -24,10 +24,10 @@ type Examples = Record<string, Record<string, unknown>>;
 
 /**
  * Objects keyed by the user's own names (a data table row's `values` by its columns, a call's `metadata`, an
- * assistant's `variables`) or carrying another document (a webhook delivery's event `payload`, different for each
+ * assistant's `variables`) or by what happened (an analytics day's `by_status`) or carrying another document (a webhook delivery's event `payload`, different for each
  * event type): an example is held to their being objects, not to the keys one suite happened to meet.
  */
-const OPAQUE = new Set(['values', 'metadata', 'variables', 'extracted_variables', 'payload']);
+const OPAQUE = new Set(['values', 'metadata', 'variables', 'extracted_variables', 'payload', 'by_status']);
 
 /**
  * Where an operation answers variants that one suite may not all see, while the example shows one of them: there

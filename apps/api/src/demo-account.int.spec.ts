@@ -19,7 +19,10 @@ describe('demo account', () => {
 
   it('is seeded only on an empty database; a fresh key works beside the first one', async () => {
     const seeded = await seedDemoAccount(t.runtime, loadConfig({}));
-    expect(seeded).toEqual({ email: 'demo@voiceplane.local', apiKey: expect.stringMatching(/^vp_[A-Za-z0-9]{40}$/) });
+    expect(seeded).toEqual({ email: 'demo@voiceplane.local', apiKey: expect.stringMatching(/^vp_[A-Za-z0-9]{40}$/), generatedPassword: expect.stringMatching(/^[A-Za-z0-9]{20}$/) });
+    // The console's sign-in takes the password printed with the key.
+    const login = await t.http.post('/api/user/login').send({ email: 'demo@voiceplane.local', password: seeded!.generatedPassword });
+    expect(login.status).toBe(200);
     expect(await seedDemoAccount(t.runtime, loadConfig({}))).toBeNull();
 
     const fresh = await issueDemoApiKey(t.runtime);

@@ -1,5 +1,6 @@
 import { stage } from './startup-timing';
 import type { Server } from 'node:http';
+import { join } from 'node:path';
 import pino from 'pino';
 import { LOG_OPTIONS, type MessageBus } from '@voiceplane/application';
 import { createDataSource, migrate, pendingMigrations } from '@voiceplane/adapter-typeorm';
@@ -59,7 +60,8 @@ export async function serve({ config, options, embedded: opening, compileCache }
   const bus: MessageBus = config.amqpUrl
     ? new (await import('@voiceplane/adapter-rabbitmq')).RabbitMqMessageBus({ url: config.amqpUrl, logger: logger.child({ component: 'bus' }) })
     : new InProcessMessageBus();
-  const runtime = await composeApi(config, { dataSource, logger, bus });
+  // The console built next to the api (`npm start` builds it); served at /app when present.
+  const runtime = await composeApi({ ...config, consoleDir: config.consoleDir ?? join(__dirname, '..', '..', 'console', 'dist') }, { dataSource, logger, bus });
   stage('composed');
   for (const task of runtime.serving) await task.start();
   stage('serving tasks started');
@@ -138,7 +140,7 @@ function printBanner(o: {
   const base = `http://${o.config.host === '0.0.0.0' ? '127.0.0.1' : o.config.host}:${o.port}`;
   const lines = [
     '',
-    `voiceplane is listening on ${base}  (docs: ${base}/docs)`,
+    `voiceplane is listening on ${base}  (console: ${base}/app, docs: ${base}/docs)`,
     `  database: ${o.embedded ? `embedded PGlite in ${o.config.dataDir}` : 'DATABASE_URL'}   bus: ${o.singleProcess ? 'in-process (workers run here)' : 'RabbitMQ (run apps/worker)'}`,
   ];
   const demo = o.demoKey;
@@ -146,6 +148,8 @@ function printBanner(o: {
   if (printed) {
     lines.push('', `  Demo account ${demo.key.email} — ${demo.kind === 'new' ? 'new ' : ''}API key (shown once):`, `    ${demo.key.apiKey}`);
     lines.push(`  Try: curl -H "Authorization: Bearer ${demo.key.apiKey}" ${base}/api/user/me`);
+    if (demo.key.generatedPassword) lines.push(`  Console: ${base}/app — sign in as ${demo.key.email} with the password (shown once): ${demo.key.generatedPassword}`);
+    else if (o.config.demoPassword) lines.push(`  Console: ${base}/app — sign in as ${demo.key.email} with DEMO_PASSWORD`);
   }
   if (demo.kind === 'no_demo_account') lines.push('', `  --new-demo-key: this database has no demo account (${DEMO_EMAIL}); no key was made.`);
   if (o.embedded && printed) lines.push(`  ${LOST_KEY_HINT}`);

@@ -96,6 +96,11 @@ export class InMemoryCallRepository implements CallRepository {
 
   /** Tells the fake where inbound calls arrive (the real table derives it from numbers, trunks and assistants). */
   /** The sender's chat-app calls to the customer, newest first (what the call-report fake reads). */
+  /** Every stored call, for the analytics fake that reads the same store. */
+  allCalls(): Call[] {
+    return [...this.rows.values()];
+  }
+
   chatappCallsTo(senderId: number, customerPhone: string): Call[] {
     return [...this.rows.values()].filter((c) => c.channel === 'chatapp' && c.senderId === senderId && c.customerPhone === customerPhone)
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id).map((c) => copy(c));

@@ -6,6 +6,7 @@ export { InMemoryIdempotencyStore } from './idempotency-store';
 export { InMemoryUnitOfWork } from './unit-of-work';
 export { InMemoryOutbox, type RecordedOutboxEvent } from './outbox';
 export { InMemoryCallRepository } from './calls';
+export { InMemoryCallAnalytics } from './call-analytics';
 export { InMemoryUserRepository } from './users';
 export { InMemoryLedgerRepository } from './ledger';
 export { InMemorySigningSecretRepository } from './signing-secrets';

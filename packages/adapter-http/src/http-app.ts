@@ -19,6 +19,7 @@ import { UnexpectedErrorFilter } from './pipeline/error-filter';
 import { familyOfPath, serverErrorBody } from './pipeline/families';
 import { fullPath } from './pipeline/request-context';
 import { mountDocs } from './openapi/docs';
+import { mountConsole } from './console/console-pages';
 import { buildOpenApiDocument } from './openapi/registry';
 import { mcpEndpoint } from './mcp/mcp-endpoint';
 import { mcpMessageReader } from './mcp/mcp-messages';
@@ -59,6 +60,8 @@ export interface HttpAppOptions {
   readonly databaseHealthy: () => Promise<boolean>;
   /** True while shutting down: new requests get 503. */
   readonly isDraining?: () => boolean;
+  /** The built web console, served at `/app` when given. */
+  readonly consoleDir?: string | null;
 }
 
 /** Builds the whole HTTP pipeline around the inversify controllers. */
@@ -121,6 +124,7 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
     });
   });
 
+  mountConsole(app, o.consoleDir);
   app.get('/api/health', async (_req, res) => {
     const healthy = await o.databaseHealthy().catch(() => false);
     res.status(healthy ? 200 : 503).json({ status: healthy ? 'ok' : 'unavailable', version: o.version });

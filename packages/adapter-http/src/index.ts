@@ -20,3 +20,5 @@ export * from './controllers/chatapp-voice';
 export * from './controllers/top-ups';
 export * from './controllers/chatapp';
 export * from './controllers/conversations';
+export * from './controllers/account-events';
+export * from './controllers/analytics';

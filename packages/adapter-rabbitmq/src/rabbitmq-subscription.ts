@@ -36,7 +36,7 @@ export class RabbitMqSubscription {
     channel.on('error', (error: Error) => {
       if (!this.stopping) this.onChannelFailure(model, `consumer ${this.policy.consumer}: ${error.message}`);
     });
-    await declareConsumerQueues(channel, exchange, this.queues, this.topicPattern);
+    await declareConsumerQueues(channel, exchange, this.queues, this.topicPattern, this.policy.transient);
     await channel.prefetch(this.policy.prefetch);
     const { consumerTag } = await channel.consume(
       this.queues.main,

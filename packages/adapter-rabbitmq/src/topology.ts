@@ -22,24 +22,31 @@ export async function declareExchange(channel: Channel, exchange: string): Promi
   await channel.assertExchange(exchange, 'topic', { durable: true });
 }
 
+/** How long the broker keeps the queues of a transient consumer once nothing uses them. */
+const TRANSIENT_QUEUE_EXPIRES_MS = 60_000;
+
 export async function declareConsumerQueues(
   channel: Channel,
   exchange: string,
   queues: ConsumerQueues,
   topicPattern: string,
+  transient = false,
 ): Promise<void> {
-  await channel.assertQueue(queues.main, { durable: true });
+  // A transient consumer's queues expire once unused, so an instance that died leaves nothing
+  // behind collecting messages; its retry and dead queues, never consumed, last as long.
+  const lifetime = transient ? { durable: false, expires: TRANSIENT_QUEUE_EXPIRES_MS } : { durable: true };
+  await channel.assertQueue(queues.main, lifetime);
   // The delay is a per-message expiration rather than a queue TTL, so changing a consumer's
   // retryDelayMs does not make the redeclaration fail with PRECONDITION_FAILED. Every message
   // in one retry queue carries the same delay, so none waits behind a longer-lived one.
   // Expired messages go back through the default exchange straight to this consumer's queue,
   // not through the topic exchange, where every other consumer would receive them again.
   await channel.assertQueue(queues.retry, {
-    durable: true,
+    ...lifetime,
     deadLetterExchange: '',
     deadLetterRoutingKey: queues.main,
   });
-  await channel.assertQueue(queues.dead, { durable: true });
+  await channel.assertQueue(queues.dead, lifetime);
   await channel.bindQueue(queues.main, exchange, topicPattern);
 }
 

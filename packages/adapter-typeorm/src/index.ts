@@ -22,6 +22,7 @@ export { EventRetention } from './outbox/event-retention';
 export { PostgresJobStore } from './scheduler/postgres-job-store';
 export { TypeormWebhookDeliveryRepository } from './repositories/webhooks/webhook-delivery-repository';
 export * from './repositories/calls';
+export * from './repositories/analytics';
 export * from './repositories/automations';
 export * from './repositories/chatapp';
 export * from './repositories/call-permissions';

@@ -38,3 +38,5 @@ export * from './chatapp';
 export * from './call-permission';
 export * from './conversation-policy';
 export * from './knowledge-bases';
+export * from './account-events';
+export * from './analytics';

@@ -16,6 +16,8 @@ import { CHATAPP_TOKENS } from './chatapp/tokens';
 import { CONVERSATION_TOKENS } from './conversations/tokens';
 import { CHATAPP_INGRESS_TOKENS } from './chatapp/ingress-tokens';
 import { KNOWLEDGE_BASE_TOKENS } from './knowledge-bases/tokens';
+import { ACCOUNT_EVENT_TOKENS } from './account-events/tokens';
+import { ANALYTICS_TOKENS } from './analytics/tokens';
 
 /**
  * Every capability's typed tokens under one name. Each capability declares its own beside its
@@ -26,7 +28,9 @@ import { KNOWLEDGE_BASE_TOKENS } from './knowledge-bases/tokens';
 export const TOKENS: typeof CORE_TOKENS & typeof ACCOUNT_TOKENS & typeof BILLING_TOKENS & typeof RATE_LIMIT_TOKENS & typeof TOOL_TOKENS
   & typeof ASSISTANT_TOKENS & typeof FOLDER_TOKENS & typeof TELEPHONY_TOKENS & typeof WEBHOOK_TOKENS & typeof EVENT_TOKENS
   & typeof CALL_TOKENS & typeof AUTOMATION_TOKENS & typeof CHATAPP_TOKENS & typeof CONVERSATION_TOKENS & typeof CHATAPP_INGRESS_TOKENS
-  & typeof CALL_PERMISSION_TOKENS & typeof TOP_UP_TOKENS & typeof KNOWLEDGE_BASE_TOKENS = {
+  & typeof CALL_PERMISSION_TOKENS & typeof TOP_UP_TOKENS & typeof KNOWLEDGE_BASE_TOKENS & typeof ACCOUNT_EVENT_TOKENS & typeof ANALYTICS_TOKENS = {
+  ...ACCOUNT_EVENT_TOKENS,
+  ...ANALYTICS_TOKENS,
   ...KNOWLEDGE_BASE_TOKENS,
   ...CORE_TOKENS,
   ...ACCOUNT_TOKENS,

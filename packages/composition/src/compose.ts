@@ -72,6 +72,7 @@ export async function composeApi(config: Config, deps: ComposeDependencies): Pro
       return true;
     },
     isDraining: () => draining,
+    consoleDir: config.consoleDir,
     faults: config.faultHoldIdempotentAnswers ? {
       beforeIdempotentAnswer: () => {
         deps.logger.warn('fault: an idempotent answer is held after its effect committed');
@@ -86,6 +87,7 @@ export async function composeApi(config: Config, deps: ComposeDependencies): Pro
     serving: contributions.flatMap((c) => c.serving ?? []),
     startDraining: () => {
       draining = true;
+      for (const letGo of contributions.flatMap((c) => c.draining ?? [])) letGo();
     },
   };
 }

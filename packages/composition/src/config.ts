@@ -64,6 +64,10 @@ export interface Config {
    * answers once its effect committed, so the process can be killed at exactly that point.
    */
   readonly faultHoldIdempotentAnswers: boolean;
+  /** The account event stream: streams per account on one instance, and the heartbeat that keeps idle ones open. */
+  readonly eventStreams: { readonly perAccount: number; readonly heartbeatMs: number };
+  /** The built web console served at `/app`, when there is one. */
+  readonly consoleDir: string | null;
 }
 
 export type MediaStoreConfig =
@@ -191,6 +195,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     mediaStore,
     mediaRetentionDays: e.CHATAPP_MEDIA_RETENTION_DAYS ?? 90,
     faultHoldIdempotentAnswers: e.FAULT_HOLD_IDEMPOTENT_ANSWERS ?? false,
+    eventStreams: { perAccount: 5, heartbeatMs: 15_000 },
+    consoleDir: null,
   };
 }
 

@@ -36,3 +36,5 @@ export * from './conversations';
 export * from './call-permission';
 export * from './top-ups';
 export * from './knowledge-bases';
+export * from './account-events';
+export * from './analytics';

@@ -23,7 +23,7 @@ interface Operation {
   security?: Record<string, unknown>[];
   parameters?: { name?: string; in?: string; required?: boolean; description?: string; schema?: Schema; $ref?: string }[];
   requestBody?: { content?: { 'application/json'?: { schema?: Schema } } };
-  responses?: Record<string, { content?: { 'application/json'?: { examples?: { success?: { value?: unknown } } } } }>;
+  responses?: Record<string, { content?: Record<string, { examples?: { success?: { value?: unknown } } }> }>;
   'x-alias-of'?: unknown;
 }
 
@@ -34,9 +34,13 @@ interface Document {
 
 const COMPONENT = '#/components/schemas/';
 
-/** User operations (any user token) and, when the document has them, the sandbox controls; never aliases. */
+/** An answer that never ends on its own (server-sent events) cannot be a tool's result. */
+const isStream = (op: Operation): boolean =>
+  Object.entries(op.responses ?? {}).some(([status, response]) => status.startsWith('2') && 'text/event-stream' in (response.content ?? {}));
+
+/** User operations (any user token) and, when the document has them, the sandbox controls; never aliases or streams. */
 function isUserOperation(path: string, op: Operation): boolean {
-  if (!/^\/api\/(user|sandbox)\//.test(path) || op['x-alias-of']) return false;
+  if (!/^\/api\/(user|sandbox)\//.test(path) || op['x-alias-of'] || isStream(op)) return false;
   return (op.security ?? []).some((s) => 'bearer' in s);
 }
 

@@ -229,4 +229,6 @@ export const HANDLER_ERRORS: Readonly<Record<string, Readonly<Record<number, rea
   ...KNOWLEDGE_BASE_HANDLER_ERRORS,
   'GET /api/user/assistants/phone-numbers': { 422: [invalid({ type: ['The selected type is invalid.'] })] },
   'GET /api/user/assistants/get': RECORDED['GET /api/user/assistants'],
+  'GET /api/user/analytics/calls': { 422: [invalid({ to: ['The to must be a date after or equal to from.'] }), invalid({ from: ['The range may not be longer than 366 days.'] })] },
+  'GET /api/user/events/stream': { 429: [{ message: 'Too many open event streams.', retry_after: 30 }] },
 };

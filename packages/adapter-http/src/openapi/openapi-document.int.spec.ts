@@ -97,7 +97,8 @@ describe('GET /api/openapi.json', () => {
 
   it('gives every operation a success example and every error answer a family schema with examples', () => {
     const gaps = operationsOf(doc).flatMap(([key, op]) => Object.entries(op.responses).flatMap(([status, response]) => {
-      const media = response.content?.['application/json'];
+      // A success that is not JSON (an event stream) is documented under its own media type.
+      const media = status.startsWith('2') ? Object.values(response.content ?? {})[0] : response.content?.['application/json'];
       const hasExamples = Object.keys(media?.examples ?? {}).length > 0;
       if (status.startsWith('2')) return hasExamples ? [] : [`${key} ${status}: no example`];
       return hasExamples && media?.schema ? [] : [`${key} ${status}: no schema or example`];

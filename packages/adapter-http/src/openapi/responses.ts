@@ -64,7 +64,7 @@ export function responsesOf(route: RouteDoc, key: string): Record<string, Schema
   const responses: Record<string, Schema> = {
     [String(status)]: {
       description: 'Success',
-      content: { 'application/json': example === undefined ? {} : { examples: { success: { value: example } } } },
+      content: { [route.produces ?? 'application/json']: example === undefined ? {} : { examples: { success: { value: example } } } },
     },
   };
   for (const [status, bodies] of merged(pipelineAnswers(route), HANDLER_ERRORS[key] ?? {})) responses[String(status)] = errorResponse(status, bodies);

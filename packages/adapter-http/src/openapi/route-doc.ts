@@ -26,6 +26,8 @@ export interface OperationDoc {
   readonly body?: Ctor;
   readonly query?: Ctor;
   readonly success?: number;
+  /** The success answer's media type when it is not JSON (`text/event-stream`). */
+  readonly produces?: string;
 }
 
 /** One operation as the OpenAPI document describes it: its method and path as the controller's decorators declare them. */

@@ -77,6 +77,9 @@ export const calls = record<CallRecord>({
     // (user_id, assistant_id, id DESC): newest first.
     { name: 'calls_user_assistant_idx', columns: ['user_id', 'assistant_id', 'id'] },
     { name: 'calls_provider_call_uq', columns: ['provider_call_id'], unique: true, where: 'provider_call_id IS NOT NULL' },
+    // The calls dashboard: an account's calls by creation time, for all its assistants or one.
+    { name: 'calls_user_created_idx', columns: ['user_id', 'created_at'] },
+    { name: 'calls_user_assistant_created_idx', columns: ['user_id', 'assistant_id', 'created_at'] },
   ],
 });
 

@@ -6,6 +6,7 @@ export interface SubscriptionPolicy {
   readonly maxRetries: number;
   readonly retryDelayMs: number;
   readonly prefetch: number;
+  readonly transient: boolean;
 }
 
 const DEFAULTS = { maxRetries: 5, retryDelayMs: 1_000, prefetch: 10 } as const;
@@ -20,6 +21,7 @@ export function subscriptionPolicy(options: SubscriptionOptions): SubscriptionPo
     maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
     retryDelayMs: options.retryDelayMs ?? DEFAULTS.retryDelayMs,
     prefetch: options.prefetch ?? DEFAULTS.prefetch,
+    transient: options.transient ?? false,
   };
   if (!CONSUMER_NAME.test(policy.consumer)) {
     throw new RangeError(`consumer name ${JSON.stringify(policy.consumer)} must match ${CONSUMER_NAME}`);

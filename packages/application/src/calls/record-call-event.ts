@@ -22,6 +22,30 @@ export const CHATAPP_CALL_RINGING_TOPIC = 'call.chatapp_ringing';
  */
 export const CHATAPP_CALL_CONNECTED_TOPIC = 'call.chatapp_connected';
 
+/**
+ * Outbox topic raised when any call is answered (reaches `in-progress`), for the account's event
+ * stream. Payload: {@link CallStartedEvent}.
+ */
+export const CALL_STARTED_TOPIC = 'call.started';
+
+export interface CallStartedEvent {
+  readonly call_id: number;
+  readonly user_id: number;
+  readonly assistant_id: number;
+  readonly direction: Call['direction'];
+  readonly channel: Call['channel'];
+  readonly customer_phone: string;
+  readonly at: string;
+}
+
+const callStarted = (call: Call, at: Date): { topic: string; payload: CallStartedEvent } => ({
+  topic: CALL_STARTED_TOPIC,
+  payload: {
+    call_id: call.id, user_id: call.userId, assistant_id: call.assistantId, direction: call.direction, channel: call.channel,
+    customer_phone: call.customerPhone, at: at.toISOString(),
+  },
+});
+
 export type RuntimeEvent =
   | { readonly type: 'ringing' }
   | { readonly type: 'answered' }
@@ -136,10 +160,10 @@ export class RecordCallEvent {
       case 'answered':
         return {
           changes: { status: 'in-progress', answeredAt: at },
-          events: call.channel !== 'chatapp' ? [] : [{
+          events: [callStarted(call, at), ...(call.channel !== 'chatapp' ? [] : [{
             topic: CHATAPP_CALL_CONNECTED_TOPIC,
             payload: { call_id: call.id, sender_id: call.senderId, customer_phone: call.customerPhone, at: at.toISOString() },
-          }],
+          }])],
           at: now,
           answer: 'in-progress',
         };

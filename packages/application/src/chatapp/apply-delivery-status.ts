@@ -1,24 +1,43 @@
 import { applyMessageDeliveryUpdate, ChatappMessage, err, MessageDeliveryUpdate, ok, Result } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { ConversationRepository } from '../conversations/ports';
+import { Outbox } from '../ports/outbox';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
+import { messageStatusChanged } from './message-events';
 import { ChatappMessageRepository, SenderRepository } from './ports';
+
+/** Where a status is applied and what it reads. */
+export interface DeliveryStatusRecords {
+  readonly messages: ChatappMessageRepository;
+  readonly senders: SenderRepository;
+  readonly conversations: ConversationRepository;
+}
+
+/** Who hears of a status change: the sender's status webhook and the account's event stream. */
+export interface DeliveryStatusAnnouncements {
+  readonly deliveries: WebhookDeliveries;
+  readonly outbox: Outbox;
+}
 
 export type DeliveryStatusRefusal = 'not_found' | 'inbound_message';
 
 /**
  * A delivery status from the provider or the sandbox's message-status route: recorded in the
  * history, applied when it moves the message forward, and — when `status` changed and the sender
- * has a `status_webhook_url` — a `message_status` delivery in the same transaction.
+ * has a `status_webhook_url` — a `message_status` delivery in the same transaction; a changed
+ * status is also an event of the account's stream.
  */
 export class ApplyDeliveryStatus {
-  constructor(
-    private readonly messages: ChatappMessageRepository,
-    private readonly senders: SenderRepository,
-    private readonly conversations: ConversationRepository,
-    private readonly deliveries: WebhookDeliveries,
-    private readonly clock: Clock,
-  ) {}
+  private readonly messages: ChatappMessageRepository;
+  private readonly senders: SenderRepository;
+  private readonly conversations: ConversationRepository;
+  private readonly deliveries: WebhookDeliveries;
+  private readonly outbox: Outbox;
+
+  constructor(records: DeliveryStatusRecords, announcements: DeliveryStatusAnnouncements, private readonly clock: Clock) {
+    ({ messages: this.messages, senders: this.senders, conversations: this.conversations } = records);
+    ({ deliveries: this.deliveries, outbox: this.outbox } = announcements);
+  }
 
   async apply(chatappMessageId: number, update: MessageDeliveryUpdate): Promise<Result<ChatappMessage, DeliveryStatusRefusal>> {
     const applied = await this.messages.updateDelivery(chatappMessageId, async (message) => {
@@ -33,9 +52,10 @@ export class ApplyDeliveryStatus {
   }
 
   private async announce(message: ChatappMessage, update: MessageDeliveryUpdate): Promise<void> {
+    const conversation = await this.conversations.findOwned(message.userId, { id: message.conversationId });
+    if (conversation !== null) await this.outbox.add([messageStatusChanged(conversation, message)]);
     const sender = await this.senders.findOwned(message.userId, message.senderId);
     if (sender === null || sender.statusWebhookUrl === null) return;
-    const conversation = await this.conversations.findOwned(message.userId, { id: message.conversationId });
     await this.deliveries.enqueue({
       userId: message.userId,
       eventType: 'message_status',

@@ -47,7 +47,7 @@ function setup(generator: ReplyGenerator = new SandboxReplyGenerator()) {
   const cipher = new SecretCipher(async () => 'k'.repeat(32));
   const inactivity = new InactivitySchedule(store.jobs, store.assistants);
   const outbound = new OutboundSends(
-    { uow: store.uow, users: store.users, conversations, messages, reservations: new InMemorySendReservationRepository() },
+    { uow: store.uow, users: store.users, conversations, messages, reservations: new InMemorySendReservationRepository(), outbox: store.outbox },
     { balance: new BalanceService(store.ledger), providerSenders: new ProviderSenders(senders, cipher), inactivity }, store.ids, store.clock,
   );
   const running = { gateway: new ToolGateway(new ScriptedHttpClient(), store.secrets, store.clock), automations: null, clock: store.clock, settings: { userAgent: 'voiceplane/test', policy: { requireHttps: false, allowPrivate: true } } };
@@ -61,8 +61,8 @@ function setup(generator: ReplyGenerator = new SandboxReplyGenerator()) {
     { media: new InMemoryInboundMediaRepository(messages), store: mediaStore, jobs: store.jobs },
     { provider, senders, providerSenders: new ProviderSenders(senders, cipher), http }, 'https://vp.example', store.clock, log,
   );
-  const receive = new ReceiveCustomerMessage({ uow: store.uow, conversations, messages }, { inactivity, replies, media }, store.ids, store.clock);
-  const deliveryStatus = new ApplyDeliveryStatus(messages, senders, conversations, deliveries, store.clock);
+  const receive = new ReceiveCustomerMessage({ uow: store.uow, conversations, messages, outbox: store.outbox }, { inactivity, replies, media }, store.ids, store.clock);
+  const deliveryStatus = new ApplyDeliveryStatus({ messages, senders, conversations }, { deliveries, outbox: store.outbox }, store.clock);
   const sendTemplate = new SendTemplateMessage({ senders, templates, users: store.users }, { outbound, provider, prices: DEFAULT_CHATAPP_PRICES }, store.clock);
   const permissions = new InMemoryCallPermissionRepository();
   const voiceWebhook = new VoiceWebhook(store.uow, new InMemoryVoiceWebhookSettingRepository(), deliveries, store.clock);

@@ -25,3 +25,4 @@ export * from './automation-chatapp';
 export * from './manage-senders';
 export * from './chatapp-message-queries';
 export * from './sandbox-chatapp-controls';
+export * from './message-events';

@@ -5,9 +5,11 @@ import { BalanceService } from '../billing/balance-service';
 import { UserRepository } from '../ports/accounts';
 import { Clock } from '../ports/clock';
 import { Ids } from '../ports/ids';
+import { Outbox } from '../ports/outbox';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { ConversationRepository } from '../conversations/ports';
 import { InactivitySchedule } from '../conversations/inactivity-schedule';
+import { messageStored } from './message-events';
 import { ChatappMessageRepository, NewChatappMessage, StoredChatappMessage } from './ports';
 import { HeldBySends, SendReservation, SendReservationRepository } from './send-reservations';
 import { ChatappProviderRefusal, ProviderAcceptance, ProviderSender } from './provider-ports';
@@ -66,6 +68,8 @@ export interface OutboundSendStores {
   readonly conversations: ConversationRepository;
   readonly messages: ChatappMessageRepository;
   readonly reservations: SendReservationRepository;
+  /** Tells the account's event stream of each message sent, in the settling transaction. */
+  readonly outbox: Outbox;
 }
 
 /** What a send consults and moves besides its records: the balance, the provider's sender, the inactivity clock. */
@@ -96,6 +100,7 @@ export class OutboundSends {
   private readonly conversations: ConversationRepository;
   private readonly messages: ChatappMessageRepository;
   private readonly reservations: SendReservationRepository;
+  private readonly outbox: Outbox;
   private readonly balance: BalanceService;
   private readonly providerSenders: ProviderSenders;
   private readonly inactivity: InactivitySchedule;
@@ -106,7 +111,7 @@ export class OutboundSends {
     private readonly ids: Ids,
     private readonly clock: Clock,
   ) {
-    ({ uow: this.uow, users: this.users, conversations: this.conversations, messages: this.messages, reservations: this.reservations } = stores);
+    ({ uow: this.uow, users: this.users, conversations: this.conversations, messages: this.messages, reservations: this.reservations, outbox: this.outbox } = stores);
     ({ balance: this.balance, providerSenders: this.providerSenders, inactivity: this.inactivity } = services);
   }
 
@@ -153,12 +158,14 @@ export class OutboundSends {
       const change = recordMessage(conversation, {
         source: m.source, type: m.type, at: now, assistantId: sender.assistantId, customerName: m.recipientName,
       });
-      const stored = await this.recordSaving(change.next, {
+      const message: NewChatappMessage = {
         userId: r.userId, conversationId: conversation.id, senderId: sender.id, direction: 'outbound', source: m.source, type: m.type,
         body: m.body, media: m.media, templateId: m.templateId, from: sender.phoneNumber, to: r.recipientPhone,
         messageSid: r.messageSid, providerMessageId: acceptance.providerMessageId, status: acceptance.status,
         cost: r.amount, fromAllowance: r.fromAllowance, now,
-      });
+      };
+      const stored = await this.recordSaving(change.next, message);
+      await this.outbox.add([messageStored(change.next, message, stored.chatapp)]);
       if (r.amount > 0) {
         // The reservation held this price against every other send, so only a charge outside the
         // chat app (a call's end, a number renewal) can have spent it meanwhile; the message went out

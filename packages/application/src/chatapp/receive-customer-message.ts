@@ -1,13 +1,15 @@
 import { Conversation, MediaType, recordMessage, Sender } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { Ids } from '../ports/ids';
+import { Outbox } from '../ports/outbox';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { ConversationRepository } from '../conversations/ports';
 import { InactivitySchedule } from '../conversations/inactivity-schedule';
 import { AiReplies, AiReplyOutcome } from './ai-reply';
 import { InboundMediaDownloads, MediaSource } from './inbound-media';
+import { messageStored } from './message-events';
 import { newMessageSid } from './outbound-send';
-import { ChatappMessageRepository } from './ports';
+import { ChatappMessageRepository, NewChatappMessage } from './ports';
 
 export interface CustomerMessage {
   readonly sender: Sender;
@@ -31,6 +33,8 @@ export interface ReceiveCustomerMessageStores {
   readonly uow: UnitOfWork;
   readonly conversations: ConversationRepository;
   readonly messages: ChatappMessageRepository;
+  /** Tells the account's event stream, in the same transaction. */
+  readonly outbox: Outbox;
 }
 
 /** What a stored message sets going: the inactivity clock, the AI reply, the media download. */
@@ -50,6 +54,7 @@ export class ReceiveCustomerMessage {
   private readonly uow: UnitOfWork;
   private readonly conversations: ConversationRepository;
   private readonly messages: ChatappMessageRepository;
+  private readonly outbox: Outbox;
   private readonly inactivity: InactivitySchedule;
   private readonly replies: AiReplies;
   private readonly media: InboundMediaDownloads;
@@ -60,7 +65,7 @@ export class ReceiveCustomerMessage {
     private readonly ids: Ids,
     private readonly clock: Clock,
   ) {
-    ({ uow: this.uow, conversations: this.conversations, messages: this.messages } = stores);
+    ({ uow: this.uow, conversations: this.conversations, messages: this.messages, outbox: this.outbox } = stores);
     ({ inactivity: this.inactivity, replies: this.replies, media: this.media } = followUps);
   }
 
@@ -75,14 +80,16 @@ export class ReceiveCustomerMessage {
         source: 'customer', type: m.media === null ? 'text' : 'media', at: now, assistantId: sender.assistantId, customerName: m.customerName,
       });
       await this.conversations.save(change.next);
-      const record = await this.messages.record({
+      const message: NewChatappMessage = {
         userId: sender.userId, conversationId: conversation.id, senderId: sender.id, direction: 'inbound', source: 'customer',
         type: m.media === null ? 'text' : 'media', body: m.media === null ? m.text : m.media.caption,
         // The message's own URL is set once voiceplane holds its copy.
         media: m.media === null ? null : { url: null, mediaType: m.media.mediaType, filename: null }, templateId: null,
         from: m.customerPhone, to: sender.phoneNumber, messageSid: newMessageSid(this.ids), providerMessageId: m.providerMessageId,
         status: 'received', cost: 0, fromAllowance: false, now,
-      });
+      };
+      const record = await this.messages.record(message);
+      await this.outbox.add([messageStored(change.next, message, record.chatapp)]);
       await this.inactivity.afterMessage(change.next, change, conversation.messageCount === 0);
       const mediaId = m.media === null ? null : this.ids.token('med_', 22);
       if (mediaId !== null && m.media !== null) {

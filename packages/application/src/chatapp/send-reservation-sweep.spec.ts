@@ -18,7 +18,7 @@ function setup(findSend: ChatappProvider['findSend']) {
   const reservations = new InMemorySendReservationRepository();
   const providerSenders = new ProviderSenders(senders, new SecretCipher(async () => 'k'.repeat(32)));
   const outbound = new OutboundSends(
-    { uow: store.uow, users: store.users, conversations, messages, reservations },
+    { uow: store.uow, users: store.users, conversations, messages, reservations, outbox: store.outbox },
     { balance: new BalanceService(store.ledger), providerSenders, inactivity: new InactivitySchedule(store.jobs, store.assistants) }, store.ids, store.clock,
   );
   const provider = { findSend } as ChatappProvider;

@@ -23,6 +23,12 @@ export interface SubscriptionOptions {
   readonly retryDelayMs?: number;
   /** Messages handled at once by this process. */
   readonly prefetch?: number;
+  /**
+   * A consumer of one process only (a per-instance name, e.g. to feed that instance's live
+   * streams): its queues go away with it instead of outliving it, and messages published while
+   * it is gone are not kept for it.
+   */
+  readonly transient?: boolean;
 }
 
 export interface MessageBus {

@@ -100,7 +100,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   c.bind(OutboundSends).toDynamicValue(() => new OutboundSends(
     {
       uow: get(TOKENS.UnitOfWork), users: get(TOKENS.UserRepository), conversations: get(TOKENS.ConversationRepository),
-      messages: get(TOKENS.ChatappMessageRepository), reservations: get(TOKENS.SendReservationRepository),
+      messages: get(TOKENS.ChatappMessageRepository), reservations: get(TOKENS.SendReservationRepository), outbox: get(TOKENS.Outbox),
     },
     { balance: get(TOKENS.BalanceService), providerSenders: c.get(ProviderSenders), inactivity: c.get(InactivitySchedule) }, get(TOKENS.Ids), get(TOKENS.Clock),
   )).inSingletonScope();
@@ -132,7 +132,8 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
     get(TOKENS.Clock),
   ));
   single(TOKENS.ApplyDeliveryStatus, () => new ApplyDeliveryStatus(
-    get(TOKENS.ChatappMessageRepository), get(TOKENS.SenderRepository), get(TOKENS.ConversationRepository), get(TOKENS.WebhookDeliveries), get(TOKENS.Clock),
+    { messages: get(TOKENS.ChatappMessageRepository), senders: get(TOKENS.SenderRepository), conversations: get(TOKENS.ConversationRepository) },
+    { deliveries: get(TOKENS.WebhookDeliveries), outbox: get(TOKENS.Outbox) }, get(TOKENS.Clock),
   ));
   single(TOKENS.InboundMediaDownloads, () => new InboundMediaDownloads(
     { media: get(TOKENS.InboundMediaRepository), store: get(TOKENS.MediaStore), jobs: get(TOKENS.JobScheduler) },
@@ -141,7 +142,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   ));
   c.bind(TOKENS.JobHandler).toDynamicValue(() => inboundMediaJob(() => get(TOKENS.InboundMediaDownloads))).inSingletonScope();
   single(TOKENS.ReceiveCustomerMessage, () => new ReceiveCustomerMessage(
-    { uow: get(TOKENS.UnitOfWork), conversations: get(TOKENS.ConversationRepository), messages: get(TOKENS.ChatappMessageRepository) },
+    { uow: get(TOKENS.UnitOfWork), conversations: get(TOKENS.ConversationRepository), messages: get(TOKENS.ChatappMessageRepository), outbox: get(TOKENS.Outbox) },
     {
       inactivity: c.get(InactivitySchedule),
       replies: new AiReplies(

@@ -27,6 +27,8 @@ export interface ModuleContribution {
   readonly background?: readonly BackgroundTask[];
   /** Work every api instance runs while it serves requests, whatever runs its background work. */
   readonly serving?: readonly BackgroundTask[];
+  /** Told when the api starts draining: what would hold a connection open (a live stream) lets go. */
+  readonly draining?: readonly (() => void)[];
   /** Extra demo data for a freshly seeded demo account. */
   readonly seedDemo?: (userId: number) => Promise<void>;
 }

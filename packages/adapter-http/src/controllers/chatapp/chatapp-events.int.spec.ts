@@ -129,7 +129,7 @@ describe('an AI reply overtaken by disable-ai', () => {
       c.get(TOKENS.Clock), log,
     );
     const receive = new ReceiveCustomerMessage(
-      { uow: c.get(TOKENS.UnitOfWork), conversations: c.get(TOKENS.ConversationRepository), messages: c.get(TOKENS.ChatappMessageRepository) },
+      { uow: c.get(TOKENS.UnitOfWork), conversations: c.get(TOKENS.ConversationRepository), messages: c.get(TOKENS.ChatappMessageRepository), outbox: c.get(TOKENS.Outbox) },
       { inactivity: c.get(InactivitySchedule), replies, media: c.get(TOKENS.InboundMediaDownloads) }, c.get(TOKENS.Ids), c.get(TOKENS.Clock),
     );
     const received = await receive.execute({

@@ -1,0 +1,1 @@
+export { EventStreamController } from './event-stream-controller';

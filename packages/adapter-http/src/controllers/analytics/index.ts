@@ -1,0 +1,1 @@
+export { AnalyticsController } from './analytics-controller';

@@ -1,0 +1,1 @@
+export { TypeormCallAnalyticsRepository } from './call-analytics-repository';

@@ -1,0 +1,3 @@
+export * from './bus-events';
+export * from './account-event-streams';
+export * from './tokens';

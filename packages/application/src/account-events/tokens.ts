@@ -1,0 +1,6 @@
+import { token } from '../common/token';
+import type { AccountEventStreams } from './account-event-streams';
+
+export const ACCOUNT_EVENT_TOKENS = {
+  AccountEventStreams: token<AccountEventStreams>('AccountEventStreams'),
+} as const;

@@ -1,0 +1,3 @@
+export * from './ports';
+export * from './call-analytics-report';
+export * from './tokens';

@@ -1,0 +1,32 @@
+import { ACCOUNT_EVENT_TOPICS, AccountEventStreams, TOKENS } from '@voiceplane/application';
+import { EventStreamController } from '@voiceplane/adapter-http';
+import { ApiModule } from './module';
+
+/** Events a reader that reconnects within this time still receives (per account, the newest kept). */
+const BACKLOG = { size: 200, maxAgeMs: 15 * 60_000 };
+
+/**
+ * The account event stream. Every api instance subscribes to the stream's topics under names of
+ * its own (transient: the queues go with the instance), so each hears every event and serves the
+ * streams it holds; a reader may reconnect to any instance and resume from the backlog there.
+ */
+export const accountEventsModule: ApiModule = ({ container: c, config, bus }) => {
+  const streams = new AccountEventStreams(c.get(TOKENS.Clock), { perAccount: config.eventStreams.perAccount, heartbeatMs: config.eventStreams.heartbeatMs, backlog: BACKLOG });
+  c.bind(TOKENS.AccountEventStreams).toConstantValue(streams);
+  c.bind(EventStreamController).toSelf().inSingletonScope();
+  const instance = c.get(TOKENS.Ids).token('', 12).toLowerCase();
+  return {
+    serving: [{
+      name: 'account-event-streams',
+      async start() {
+        for (const [i, topic] of ACCOUNT_EVENT_TOPICS.entries()) {
+          await bus.subscribe(topic, streams.receive, { consumer: `account-events.${instance}.${i}`, transient: true, maxRetries: 0 });
+        }
+      },
+      async stop() {
+        streams.endAll();
+      },
+    }],
+    draining: [() => streams.endAll()],
+  };
+};
