@@ -51,7 +51,9 @@ export class InMemoryConversationRepository implements ConversationRepository {
     const matching = [...this.rows.values()]
       .filter((c) => c.userId === userId && (filter.senderId === undefined || c.senderId === filter.senderId)
         && (filter.status === undefined || c.status === filter.status) && (filter.aiEnabled === undefined || c.aiEnabled === filter.aiEnabled)
-        && (filter.customerPhone === undefined || c.customerPhone === filter.customerPhone))
+        && (filter.customerPhone === undefined || c.customerPhone === filter.customerPhone)
+        && (filter.type === undefined || c.type === filter.type) && (filter.assistantId === undefined || c.assistantId === filter.assistantId)
+        && (filter.externalIdentifier === undefined || c.externalIdentifier === filter.externalIdentifier))
       .sort((a, b) => order(a, { at: recent(b), id: b.id }));
     const at = cursor?.at === undefined ? null : { at: cursor.at.getTime(), id: cursor.id };
     const read = at === null ? matching : cursor!.before ? matching.filter((c) => order(c, at) < 0).reverse() : matching.filter((c) => order(c, at) > 0);

@@ -129,7 +129,8 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   const isPublicUserRoute = (req: Request) => req.method === 'POST' && fullPath(req) === '/api/user/login';
   // Authentication, the rate limit and idempotency of `/api/user` in one layer (a layer costs a
   // dispatch per request); the layers between them here never match an `/api/user` path.
-  app.use('/api/user', (req, res, next) => {
+  // The chatbot routes are the account's own, under the public reference's paths.
+  app.use(['/api/user', '/api/conversations'], (req, res, next) => {
     const idempotent = () => void idem(req, res, next);
     if (isPublicUserRoute(req)) return idempotent();
     void userAuth(req, res, (err?: unknown) => (err ? next(err) : limits(req, res, (e?: unknown) => (e ? next(e) : idempotent()))));

@@ -20,3 +20,4 @@ export * from './controllers/chatapp-voice';
 export * from './controllers/top-ups';
 export * from './controllers/chatapp';
 export * from './controllers/conversations';
+export * from './controllers/web-chat';

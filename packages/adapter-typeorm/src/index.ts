@@ -25,5 +25,6 @@ export * from './repositories/calls';
 export * from './repositories/automations';
 export * from './repositories/chatapp';
 export * from './repositories/call-permissions';
+export * from './repositories/web-chat';
 export * from './repositories/top-ups';
 export * from './repositories/chatapp';

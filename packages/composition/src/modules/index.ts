@@ -12,9 +12,10 @@ import { chatappModule } from './chatapp';
 import { chatappProvidersModule } from './chatapp-providers';
 import { chatappVoiceModule } from './chatapp-voice';
 import { billingGatewayModule } from './billing-gateway';
+import { webChatModule } from './web-chat';
 
 /** Every capability of the api, in dependency order. */
 export const apiModules: readonly ApiModule[] = [foundationModule, assistantsModule, knowledgeBasesModule, toolsModule, telephonyModule, eventBackboneModule, webhookDeliveryModule, voiceCallsModule,
-  billingGatewayModule, chatappProvidersModule, chatappModule, chatappVoiceModule, automationsModule];
+  billingGatewayModule, chatappProvidersModule, chatappModule, webChatModule, chatappVoiceModule, automationsModule];
 
 export type { ApiModule, BackgroundTask, ModuleContext, ModuleContribution } from './module';

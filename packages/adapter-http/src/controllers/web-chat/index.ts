@@ -1,0 +1,2 @@
+export { ChatbotController } from './chatbot-controller';
+export { GenerateReplyController } from './generate-reply-controller';

@@ -1,0 +1,1 @@
+export { TypeormWebChatRepository } from './web-chat-repository';

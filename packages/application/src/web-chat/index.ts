@@ -1,0 +1,3 @@
+export * from './ports';
+export * from './tokens';
+export * from './web-chats';

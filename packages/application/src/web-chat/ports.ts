@@ -1,0 +1,32 @@
+import { Conversation, ConversationMessage, FunctionCallRecord, WebChatType } from '@voiceplane/domain';
+
+export interface NewWebChat {
+  readonly userId: number;
+  readonly assistantId: number;
+  readonly type: WebChatType;
+  readonly uuid: string;
+  readonly variables: Readonly<Record<string, string>>;
+  /** Only `external` conversations have one. */
+  readonly externalIdentifier: string | null;
+  readonly now: Date;
+}
+
+export interface NewWebChatMessage {
+  readonly conversationId: number;
+  /** `customer`: the visitor or customer; `ai`: the assistant; `api`: a human who took over. */
+  readonly source: 'customer' | 'ai' | 'api';
+  readonly body: string;
+  readonly functionCalls: readonly FunctionCallRecord[] | null;
+  readonly now: Date;
+}
+
+/** Writes of web chats; reads and saves go through the conversation repository. */
+export interface WebChatRepository {
+  create(chat: NewWebChat): Promise<Conversation>;
+  /**
+   * Inside a transaction: the external conversation of (assistant, identifier), locked, created
+   * first when there is none (`created` true then).
+   */
+  lockOrCreateExternal(chat: NewWebChat & { readonly externalIdentifier: string }): Promise<{ readonly conversation: Conversation; readonly created: boolean }>;
+  addMessage(message: NewWebChatMessage): Promise<ConversationMessage>;
+}
