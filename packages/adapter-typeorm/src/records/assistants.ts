@@ -224,7 +224,7 @@ export const assistants = record<AssistantRecord>({
     variables: { ...jsonb(), default: {} },
     created_at: stampedNow(),
     updated_at: stampedNow(),
-    uuid: { type: 'uuid', default: () => 'gen_random_uuid()' },
+    uuid: { type: 'uuid', generated: 'uuid' },
   },
   foreignKeys: [
     ownedByUser('assistants'),
