@@ -3,7 +3,7 @@ import express, { type Application, type NextFunction, type Request, type Respon
 import type { Logger } from 'pino';
 import { Container } from 'inversify';
 import { InversifyExpressHttpAdapter } from '@inversifyjs/http-express';
-import { Authenticator, IdempotencyStore, Ids, RateLimiter, SecretCipher } from '@voiceplane/application';
+import { Authenticator, IdempotencyStore, Ids, RateLimiter, SecretCipher, TOKENS } from '@voiceplane/application';
 import { bodyReader } from './pipeline/body-reader';
 import { decodablePath, refuseUnsafeText } from './pipeline/input-guard';
 import { parseQuery } from './pipeline/query-parser';
@@ -23,6 +23,7 @@ import { buildOpenApiDocument } from './openapi/registry';
 import { mcpEndpoint } from './mcp/mcp-endpoint';
 import { routesOf } from './openapi/route-doc';
 import { isCheckoutPage } from './controllers/top-ups/sandbox-checkout-page';
+import { mountWidgetRoutes, widgetCors } from './controllers/web-chat/widget-routes';
 
 /**
  * Provider ingress paths answer in their own family: a provider this server does not serve (any name while the
@@ -137,6 +138,7 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   });
   // The sandbox checkout page is opened in a browser: the one-time token in its address is its credential.
   app.use('/api/sandbox', (req, res, next) => (isCheckoutPage(req) ? next() : userAuth(req, res, next)));
+  app.use('/api/widget', widgetCors);
   app.use('/api/admin', staticTokenAuthentication(o.adminToken));
   app.use('/api/runtime', staticTokenAuthentication(o.runtimeToken));
   app.use(['/api/admin', '/api/hooks'], idem);
@@ -152,6 +154,7 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   }
 
   unknownProviders(app);
+  mountWidgetRoutes(app, () => (o.container.isBound(TOKENS.WebWidget) ? o.container.get(TOKENS.WebWidget) : null));
   app.use(notFoundOrMethodNotAllowed(constrainRouteParameters(app)));
   // Errors raised by express middleware (not controllers) end here.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {

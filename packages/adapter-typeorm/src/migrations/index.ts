@@ -32,6 +32,7 @@ import { KnowledgeEmbeddings1795850001000 } from './1795850001000-knowledge-embe
 import { KnowledgeVectorSearch1795890000000 } from './1795890000000-knowledge-vector-search';
 import { PhoneNumberDeleteOnce1795940000000 } from './1795940000000-phone-number-delete-once';
 import { WebChat1795961000000 } from './1795961000000-web-chat';
+import { WebWidget1795961001000 } from './1795961001000-web-widget';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -72,4 +73,5 @@ export const migrations = [
   KnowledgeVectorSearch1795890000000,
   PhoneNumberDeleteOnce1795940000000,
   WebChat1795961000000,
+  WebWidget1795961001000,
 ];

@@ -1,4 +1,4 @@
-import { bigint, boolean, integer, jsonb, numeric, ownedByUser, primaryKey, references, serialKey, text, timestamptz, varchar } from './columns';
+import { bigint, boolean, integer, jsonb, numeric, ownedByUser, primaryKey, references, serialKey, text, timestamptz, varchar, char } from './columns';
 import { record } from './record';
 
 /**
@@ -80,7 +80,7 @@ export const chatappTemplates = record<ChatappTemplateRecord>({
 
 export interface ConversationRecord {
   id: string; uuid: string; user_id: string; sender_id: string | null; assistant_id: string | null; customer_phone: string | null;
-  type: string; variables: Record<string, string> | null; external_identifier: string | null;
+  type: string; variables: Record<string, string> | null; external_identifier: string | null; visitor_token_hash: string | null;
   customer_name: string | null; status: string; ai_enabled: boolean; ai_disabled_at: Date | null; ai_enabled_at: Date | null;
   message_count: number; last_message_at: Date | null; last_customer_message_at: Date | null; last_template_sent_at: Date | null;
   ended_count: number; ended_at: Date | null; created_at: Date; updated_at: Date;
@@ -111,6 +111,7 @@ export const conversations = record<ConversationRecord>({
     type: { ...varchar(16), default: 'chatapp' },
     variables: jsonb(true),
     external_identifier: varchar(255, true),
+    visitor_token_hash: char(64, true),
   },
   foreignKeys: [ownedByUser('conversations'), references('conversations', 'sender_id', 'chatapp_senders', 'CASCADE')],
   indices: [

@@ -1,7 +1,7 @@
 import {
   aiReplyFate, Assistant, ChatbotType, chatHistory, ChatHistoryItem, Conversation, ConversationMessage, err, FunctionCallRecord, functionCallsOf,
   isWebChat, mergeVariables, ok, planUserMessage, recordMessage, refundPosting, Result, roleOfSource, RuntimeTool, ToolCallResult, canStartChat,
-  transcriptText, WebChatType,
+  transcriptText, WebChatType, withinDailyCap, capPeriodStart,
 } from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants/ports';
 import { BalanceService } from '../billing/balance-service';
@@ -35,6 +35,8 @@ export interface StartChat {
   readonly assistant: AssistantRef;
   readonly type: ChatbotType;
   readonly variables: Readonly<Record<string, string>>;
+  /** A widget visitor's token, hashed: only its holder reads and writes the chat through the widget. */
+  readonly visitorTokenHash?: string;
 }
 
 export interface StartedChat {
@@ -57,7 +59,13 @@ export interface ExternalMessage {
   readonly variables?: Readonly<Record<string, string>>;
 }
 
-export type ReplyRefusal = 'conversation_not_found' | 'insufficient_balance' | 'processing_failed';
+export type ReplyRefusal = 'conversation_not_found' | 'insufficient_balance' | 'processing_failed' | 'daily_cap_reached';
+
+/** A widget's daily spending cap, checked under the balance lock with the charge it would allow. */
+export interface SpendingCap {
+  readonly assistantId: number;
+  readonly limit: number;
+}
 
 /** What web chats read and write. */
 export interface WebChatRecords {
@@ -112,7 +120,8 @@ export class WebChats {
       const balance = (await this.records.users.lockBalance(userId)) ?? 0;
       if (!canStartChat(request.type, balance, this.policy.messagePrice)) return null;
       const created = await this.records.chats.create({
-        userId, assistantId: assistant.id, type: request.type, uuid: this.ids.uuid(), variables: request.variables, externalIdentifier: null, now,
+        userId, assistantId: assistant.id, type: request.type, uuid: this.ids.uuid(), variables: request.variables, externalIdentifier: null,
+        visitorTokenHash: request.visitorTokenHash ?? null, now,
       });
       const conversation = greeting === '' ? created : await this.store(created, { source: 'ai', body: greeting, functionCalls: null, now });
       await this.policy.schedule.afterMessage(conversation, { events: [] }, true);
@@ -130,7 +139,7 @@ export class WebChats {
   }
 
   /** The user's message stored (and charged), then the assistant's answer. */
-  async send(userId: number, ref: ConversationRef, text: string): Promise<Result<ChatReply, ReplyRefusal>> {
+  async send(userId: number, ref: ConversationRef, text: string, cap: SpendingCap | null = null): Promise<Result<ChatReply, ReplyRefusal>> {
     const found = await this.records.conversations.findOwned(userId, ref);
     if (found === null || !isWebChat(found)) return err('conversation_not_found');
     const now = this.clock.now();
@@ -140,6 +149,11 @@ export class WebChats {
       if (locked === null) return err({ code: 'conversation_not_found' as const });
       const plan = planUserMessage(locked, balance, this.policy.messagePrice);
       if (!plan.ok) return plan;
+      // All sends of the account hold its balance lock here, so the day's spending is read settled.
+      if (cap !== null && plan.value.charge > 0
+        && !withinDailyCap(await this.records.chats.widgetSpentSince(cap.assistantId, capPeriodStart(now)), plan.value.charge, cap.limit)) {
+        return err({ code: 'daily_cap_reached' as const });
+      }
       const { conversation, message } = await this.storeMessage(locked, { source: 'customer', body: text, functionCalls: null, now });
       if (plan.value.charge > 0) {
         const charged = await this.records.balance.charge({
@@ -148,7 +162,7 @@ export class WebChats {
         });
         if (!charged.ok) throw new Error('a web chat charge was refused under the balance lock that allowed it');
       }
-      return ok({ conversation, charge: plan.value.charge, reply: plan.value.reply });
+      return ok({ conversation, charge: { amount: plan.value.charge, messageId: message.id }, reply: plan.value.reply });
     });
     if (!accepted.ok) return err(accepted.error.code);
     const { conversation, charge } = accepted.value;
@@ -192,7 +206,7 @@ export class WebChats {
   }
 
   /** Runs the policy outside any transaction, then stores the reply — unless a human took over meanwhile. */
-  private async answer(conversation: Conversation, charge: number, askedAt: Date): Promise<Result<ChatReply, ReplyRefusal>> {
+  private async answer(conversation: Conversation, charge: Charge, askedAt: Date): Promise<Result<ChatReply, ReplyRefusal>> {
     const assistant = conversation.assistantId === null ? null : await this.records.assistants.findOwned(conversation.userId, conversation.assistantId);
     if (assistant === null) {
       await this.refund(conversation, charge, 'the assistant no longer exists');
@@ -253,10 +267,11 @@ export class WebChats {
   }
 
   /** Gives a charge back when the reply it paid for never came. */
-  private async refund(conversation: Conversation, charge: number, why: string): Promise<void> {
-    if (charge === 0) return;
+  private async refund(conversation: Conversation, charge: Charge, why: string): Promise<void> {
+    if (charge.amount === 0) return;
     await this.records.ledger.post(conversation.userId, (balance) => ok({
-      ...refundPosting(balance, charge), description: `Web chat message refunded: ${why}`, reference: null, requestId: null,
+      ...refundPosting(balance, charge.amount), description: `Web chat message refunded: ${why}`,
+      reference: { type: 'conversation_message', id: charge.messageId }, requestId: null,
     }));
   }
 
@@ -276,6 +291,9 @@ export class WebChats {
     return { conversation: change.next, message: stored };
   }
 }
+
+/** What a user message was charged, and the message the ledger entry names. */
+type Charge = { readonly amount: number; readonly messageId: number };
 
 type StoredMessage = { readonly source: 'customer' | 'ai' | 'api'; readonly body: string; readonly functionCalls: readonly FunctionCallRecord[] | null; readonly now: Date };
 

@@ -1,8 +1,8 @@
 import {
-  CallConfigurations, ConversationBrain, InactivitySchedule, TOKENS, type Token, WebChats,
+  CallConfigurations, ConversationBrain, InactivitySchedule, TOKENS, type Token, WebChats, WebWidget,
 } from '@voiceplane/application';
-import { ChatbotController, GenerateReplyController } from '@voiceplane/adapter-http';
-import { TypeormWebChatRepository } from '@voiceplane/adapter-typeorm';
+import { ChatbotController, GenerateReplyController, WidgetController, WidgetSettingsController } from '@voiceplane/adapter-http';
+import { TypeormWebChatRepository, TypeormWidgetSettingsRepository } from '@voiceplane/adapter-typeorm';
 import { ApiModule } from './module';
 
 /** The public reference's limit on generate-reply: per API token, per minute. */
@@ -26,7 +26,12 @@ export const webChatModule: ApiModule = ({ container: c, config, database, logge
     },
     get(TOKENS.Clock), get(TOKENS.Ids), logger.child({ module: 'web-chat' }),
   )).inSingletonScope();
-  for (const controller of [ChatbotController, GenerateReplyController]) c.bind(controller).toSelf().inSingletonScope();
+  c.bind(TOKENS.WidgetSettingsRepository).toDynamicValue(() => new TypeormWidgetSettingsRepository(database)).inSingletonScope();
+  c.bind(TOKENS.WebWidget).toDynamicValue(() => new WebWidget(
+    { settings: get(TOKENS.WidgetSettingsRepository), chats: get(TOKENS.WebChatRepository), assistants: get(TOKENS.AssistantRepository), webChats: get(TOKENS.WebChats), limiter: get(TOKENS.RateLimiter) },
+    get(TOKENS.Ids), get(TOKENS.Clock),
+  )).inSingletonScope();
+  for (const controller of [ChatbotController, GenerateReplyController, WidgetController, WidgetSettingsController]) c.bind(controller).toSelf().inSingletonScope();
   return {
     routeQuotas: [{
       method: 'POST', routes: ['/api/user/ai/generate-reply'],

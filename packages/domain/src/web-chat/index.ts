@@ -1,1 +1,2 @@
 export * from './web-chat';
+export * from './widget';
