@@ -23,7 +23,7 @@ export const WIDGET_SCRIPT = String.raw`(function () {
   var style = document.createElement('style');
   style.textContent = [
     ':host{all:initial}',
-    '.b{position:fixed;right:20px;bottom:20px;width:56px;height:56px;border-radius:50%;border:0;background:#2b59c3;color:#fff;font:600 24px sans-serif;cursor:pointer;box-shadow:0 4px 12px rgba(0,0,0,.25);z-index:2147483646}',
+    '.b{position:fixed;right:20px;bottom:20px;width:56px;height:56px;border-radius:50%;border:0;background:#2b59c3;display:flex;align-items:center;justify-content:center;cursor:pointer;box-shadow:0 4px 12px rgba(0,0,0,.25);z-index:2147483646}',
     '.p{position:fixed;right:20px;bottom:88px;width:340px;max-width:calc(100vw - 40px);height:460px;max-height:calc(100vh - 120px);display:none;flex-direction:column;background:#fff;border-radius:12px;box-shadow:0 8px 28px rgba(0,0,0,.3);font:14px/1.4 sans-serif;color:#222;z-index:2147483647;overflow:hidden}',
     '.p.o{display:flex}',
     '.h{padding:12px 14px;background:#2b59c3;color:#fff;font-weight:600}',
@@ -37,8 +37,17 @@ export const WIDGET_SCRIPT = String.raw`(function () {
     '.f textarea{flex:1;border:0;padding:10px;font:inherit;resize:none;height:44px;outline:none}',
     '.f button{border:0;background:#2b59c3;color:#fff;padding:0 16px;font:600 14px sans-serif;cursor:pointer}'
   ].join('');
-  var bubble = el('button', 'b', '\u{1F4AC}');
+  var bubble = el('button', 'b');
   bubble.setAttribute('aria-label', 'Open chat');
+  var svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('width', '28');
+  svg.setAttribute('height', '28');
+  var path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+  path.setAttribute('fill', '#fff');
+  path.setAttribute('d', 'M4 3h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z');
+  svg.appendChild(path);
+  bubble.appendChild(svg);
   var panel = el('div', 'p');
   var header = el('div', 'h', title);
   var list = el('div', 'l');
