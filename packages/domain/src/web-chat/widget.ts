@@ -25,7 +25,7 @@ export const WIDGET_ORIGINS_MAX = 20;
 
 /** `https://Shop.example.com:443/path` → `https://shop.example.com`; null when it is no http(s) origin. */
 export function normalizeOrigin(text: string): string | null {
-  const m = /^(https?):\/\/([^/:?#\s]+)(?::(\d{1,5}))?\/?$/i.exec(text.trim());
+  const m = /^(https?):\/\/([^/:?#\s@]+)(?::(\d{1,5}))?\/?$/i.exec(text.trim());
   if (m === null) return null;
   const scheme = m[1].toLowerCase();
   const port = m[3] === undefined || (scheme === 'https' && m[3] === '443') || (scheme === 'http' && m[3] === '80') ? '' : `:${Number(m[3])}`;
