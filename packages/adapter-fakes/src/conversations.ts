@@ -35,6 +35,18 @@ export class InMemoryConversationRepository implements ConversationRepository {
     return row ? copy(row) : null;
   }
 
+  /** A web chat's row, as the web-chat fake creates it. */
+  insert(fields: Omit<Conversation, 'id'>): Conversation {
+    const row = { ...copy(fields), id: ++this.lastId } as Conversation;
+    this.rows.set(row.id, row);
+    return copy(row);
+  }
+
+  /** Every row matching, unlocked (the web-chat fake's lookups). */
+  where(test: (c: Conversation) => boolean): Conversation[] {
+    return [...this.rows.values()].filter(test).map(copy);
+  }
+
   async save(conversation: Conversation): Promise<void> {
     if (this.rows.has(conversation.id)) this.rows.set(conversation.id, copy(conversation));
   }
