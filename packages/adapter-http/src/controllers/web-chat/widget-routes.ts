@@ -6,11 +6,12 @@ import { answerFor } from '../../pipeline/answers';
 import { openEventStream } from './sse-writer';
 import { WIDGET_ANSWERS } from './widget-answers';
 import { WIDGET_SCRIPT } from './widget-script';
-import { visitorChat, widgetPage } from './widget-controller';
+import { widgetPage } from './widget-controller';
 
 /** How often an open stream looks for new messages of its chat (every api instance reads the same database). */
 const STREAM_POLL_MS = 400;
 const SCRIPT_GZIPPED = gzipSync(WIDGET_SCRIPT);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * Pages on other sites call the widget routes: any origin may ask (the preflight and the CORS
@@ -57,8 +58,13 @@ export function mountWidgetRoutes(app: Application, widget: () => WebWidget | nu
         return;
       }
       const page = widgetPage(req, String(req.params.key));
-      const chat = visitorChat(String(req.params.uuid), req.query.token);
-      const found = await chats.visitorChat(page, chat);
+      const uuid = String(req.params.uuid);
+      const token = req.query.token;
+      if (!UUID.test(uuid) || typeof token !== 'string' || token === '') {
+        res.status(404).json({ status: false, error: 'Conversation not found' });
+        return;
+      }
+      const found = await chats.visitorChat(page, { uuid, token });
       const stream = openEventStream(res);
       if (!found.ok) {
         // An EventSource cannot read an error status: the refusal is the stream's one event.
