@@ -137,7 +137,7 @@ export class AiReplies {
     ]);
     const runTool = async (tool: RuntimeTool, params: Readonly<Record<string, unknown>>): Promise<ToolCallResult> => {
       const result = await this.policy.tools.execute({
-        userId: sender.userId, toolId: tool.id, attachedToolIds: assistant.toolIds, params,
+        userId: sender.userId, toolId: tool.id, attachedToolIds: assistant.toolIds, params, conversationRowId: conversation.id,
         subject: {
           callId: null, assistantId: assistant.id, customerPhone: customerPhone, assistantPhone: sender.phoneNumber,
           direction: 'inbound', channel: 'chatapp', conversationId: conversation.uuid, timezone: assistant.timezone,

@@ -241,7 +241,7 @@ export class WebChats {
     ]);
     const runTool = async (tool: RuntimeTool, params: Readonly<Record<string, unknown>>): Promise<ToolCallResult> => {
       const result = await this.policy.tools.execute({
-        userId: conversation.userId, toolId: tool.id, attachedToolIds: assistant.toolIds, params,
+        userId: conversation.userId, toolId: tool.id, attachedToolIds: assistant.toolIds, params, conversationRowId: conversation.id,
         subject: {
           callId: null, assistantId: assistant.id, customerPhone: '', assistantPhone: '', direction: 'inbound', channel: 'chatapp',
           conversationId: conversation.uuid, timezone: assistant.timezone, variables: conversation.variables ?? {}, assistantVariables: assistant.variables,

@@ -112,6 +112,9 @@ describe('POST /api/conversations/{uuid}/messages (send_message) and GET /api/co
     expect(receiver.received.at(-1)?.path).toBe(`/slots?conv=${chat}&date_range=next_week`);
     expect(await balanceOf(owner)).toBeCloseTo(before - 0.01, 4);
 
+    const detail = await t.http.get(`/api/user/conversations/${chat}`).set(owner.auth);
+    expect(detail.body.data.tool_calls).toEqual([expect.objectContaining({ name: 'check_calendar_availability', ok: true, status_code: 200 })]);
+
     const history = await getConversation(owner, chat);
     expect([history.status, history.body]).toEqual([200, {
       status: true,
