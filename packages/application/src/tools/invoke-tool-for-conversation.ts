@@ -26,8 +26,8 @@ export interface ChatToolRecords {
 
 /**
  * A mid-call tool used by an assistant answering a chat conversation: the same request, guard,
- * signature and timeout as on a call. A chat has no call record to keep `tool_calls` on, so each
- * invocation is written to the log instead.
+ * signature and timeout as on a call. Each invocation is kept in the conversation's `tool_calls`
+ * (when the request names the conversation's row) and written to the work log.
  */
 export class InvokeToolForConversation {
   constructor(
