@@ -23,11 +23,11 @@ const completion = (message: Record<string, unknown>): StubAnswer => ({
 });
 const says = (content: string) => completion({ content });
 
-/** A static page that embeds the widget: served from its own port, so its origin is its own. */
-async function hostPage(script: string): Promise<{ server: Server; origin: string }> {
+/** A shop's page that embeds the widget (`embed()` is read per request): served from its own port, so its origin is its own. */
+async function hostPage(embed: () => string): Promise<{ server: Server; origin: string }> {
   const server = createServer((_req, res) => {
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    res.end(`<!doctype html><html><head><title>Shop</title></head><body><h1>Acme Shop</h1><p>Welcome.</p>${script}</body></html>`);
+    res.end(`<!doctype html><html><head><title>Shop</title></head><body><h1>Acme Shop</h1><p>Welcome.</p>${embed()}</body></html>`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
@@ -57,17 +57,11 @@ describeWithBrowser('the web widget in a browser', () => {
       schema: [{ name: 'order_id', type: 'string', description: 'The order number', required: true }],
     })).body.data.id;
     const assistant = await createAssistant(t, owner, { initial_message: 'Hi! Ask me about your order.', tool_ids: [tool] });
-    allowed = await hostPage('');
-    refused = await hostPage('');
+    let embed = '';
+    allowed = await hostPage(() => embed);
+    refused = await hostPage(() => embed);
     const widget = await t.http.put(`/api/user/assistant/${assistant}/widget`).set(owner.auth).send({ enabled: true, allowed_origins: [allowed.origin] });
-    const embed = `<script src="${base}/widget.js" data-widget-key="${widget.body.data.widget_key}" data-title="Acme support" async></script>`;
-    for (const host of [allowed, refused]) {
-      host.server.removeAllListeners('request');
-      host.server.on('request', (_req, res) => {
-        res.setHeader('Content-Type', 'text/html; charset=utf-8');
-        res.end(`<!doctype html><html><head><title>Shop</title></head><body><h1>Acme Shop</h1><p>Welcome.</p>${embed}</body></html>`);
-      });
-    }
+    embed = `<script src="${base}/widget.js" data-widget-key="${widget.body.data.widget_key}" data-title="Acme support" async></script>`;
     browser = await launchBrowser();
     mkdirSync(SHOTS, { recursive: true });
   });
