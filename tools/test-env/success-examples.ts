@@ -41,8 +41,9 @@ export const VARIANTS: Readonly<Record<string, readonly string[]>> = {
   'GET /api/user/automate/templates/{key}': ['$.data.trigger', '$.data.sample_input'],
   // One run (`run_id`) or the latest runs; a step's attempts only once it was retried.
   'GET /api/user/automate/flows/{id}/runs': ['$'],
-  // A tool call by its kind: an HTTP tool's request and answer, a knowledge search's query and passages.
+  // A tool call by its kind: an HTTP tool's request and answer, a knowledge search's query and passages (calls and chats alike).
   'GET /api/user/calls/{id}': ['$.data.tool_calls[]'],
+  'GET /api/user/conversations/{uuid}': ['$.data.tool_calls[]'],
   // `ai_reply_skipped` only when the AI did not answer the message.
   'POST /api/sandbox/chatapp/inbound-message': ['$'],
   // `media_error` only on a media message.

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Assistant, AssistantConfig, err, ok, OutboundAssistant, OwnedReferences, ReferenceQuery, Result } from '@voiceplane/domain';
 import {
   AssistantChange, AssistantFilter, AssistantNotFound, AssistantRepository, AssistantWrite, Clock, InboundNumberTaken, Outbox, Page,
@@ -46,13 +47,18 @@ export class InMemoryAssistantRepository implements AssistantRepository {
   async create(userId: number, config: AssistantConfig): Promise<Assistant | InboundNumberTaken> {
     if (this.takesInboundNumber(config, null)) return 'inbound_number_taken';
     const now = this.clock.now();
-    const row: Row = { ...copy(config), id: ++this.lastId, userId: userId, status: 'inactive', complianceBlocked: false, complianceReason: null, createdAt: now, updatedAt: now };
+    const row: Row = { ...copy(config), id: ++this.lastId, uuid: randomUUID(), userId: userId, status: 'inactive', complianceBlocked: false, complianceReason: null, createdAt: now, updatedAt: now };
     this.rows.set(row.id, row);
     return toAssistant(row);
   }
 
   async findOwned(userId: number, id: number): Promise<Assistant | null> {
     const row = this.rows.get(id);
+    return row && row.userId === userId ? toAssistant(row) : null;
+  }
+
+  async findOwnedByUuid(userId: number, uuid: string): Promise<Assistant | null> {
+    const row = [...this.rows.values()].find((r) => r.uuid === uuid);
     return row && row.userId === userId ? toAssistant(row) : null;
   }
 

@@ -1,5 +1,5 @@
 import { ChatappMessage, ConversationMessage, err, ok, Result } from '@voiceplane/domain';
-import { ChatappMessageRepository, DeliveryStateChange, NewChatappMessage, NewUnsentMessage, StoredChatappMessage } from '@voiceplane/application';
+import { ChatappMessageRepository, DeliveryStateChange, NewChatappMessage, NewUnsentMessage, NewWebChatMessage, StoredChatappMessage } from '@voiceplane/application';
 import { copy } from './copy';
 import { RowLocks } from './row-locks';
 
@@ -36,6 +36,17 @@ export class InMemoryChatappMessageRepository implements ChatappMessageRepositor
     if (!row) return false;
     this.messages.set(messageId, { ...row, ...(change.mediaUrl === undefined ? {} : { mediaUrl: change.mediaUrl }), mediaError: change.mediaError });
     return true;
+  }
+
+  /** A web chat's message (no delivery record), as the web-chat fake stores it. */
+  addWebMessage(m: NewWebChatMessage): ConversationMessage {
+    const row: MessageRow = {
+      id: ++this.lastMessageId, conversationId: m.conversationId, direction: m.source === 'customer' ? 'inbound' : 'outbound', source: m.source, type: 'text',
+      body: m.body, mediaUrl: null, mediaType: null, filename: null, templateId: null, status: null, errorCode: null,
+      ...(m.functionCalls === null ? {} : { functionCalls: copy(m.functionCalls) }), createdAt: new Date(m.now),
+    };
+    this.messages.set(row.id, row);
+    return copy({ ...row, chatappMessageId: null, messageSid: null });
   }
 
   async recordUnsent(m: NewUnsentMessage): Promise<number> {

@@ -35,6 +35,18 @@ export class InMemoryConversationRepository implements ConversationRepository {
     return row ? copy(row) : null;
   }
 
+  /** A web chat's row, as the web-chat fake creates it. */
+  insert(fields: Omit<Conversation, 'id'>): Conversation {
+    const row = { ...copy(fields), id: ++this.lastId } as Conversation;
+    this.rows.set(row.id, row);
+    return copy(row);
+  }
+
+  /** Every row matching, unlocked (the web-chat fake's lookups). */
+  where(test: (c: Conversation) => boolean): Conversation[] {
+    return [...this.rows.values()].filter(test).map(copy);
+  }
+
   async save(conversation: Conversation): Promise<void> {
     if (this.rows.has(conversation.id)) this.rows.set(conversation.id, copy(conversation));
   }
@@ -51,7 +63,9 @@ export class InMemoryConversationRepository implements ConversationRepository {
     const matching = [...this.rows.values()]
       .filter((c) => c.userId === userId && (filter.senderId === undefined || c.senderId === filter.senderId)
         && (filter.status === undefined || c.status === filter.status) && (filter.aiEnabled === undefined || c.aiEnabled === filter.aiEnabled)
-        && (filter.customerPhone === undefined || c.customerPhone === filter.customerPhone))
+        && (filter.customerPhone === undefined || c.customerPhone === filter.customerPhone)
+        && (filter.type === undefined || c.type === filter.type) && (filter.assistantId === undefined || c.assistantId === filter.assistantId)
+        && (filter.externalIdentifier === undefined || c.externalIdentifier === filter.externalIdentifier))
       .sort((a, b) => order(a, { at: recent(b), id: b.id }));
     const at = cursor?.at === undefined ? null : { at: cursor.at.getTime(), id: cursor.id };
     const read = at === null ? matching : cursor!.before ? matching.filter((c) => order(c, at) < 0).reverse() : matching.filter((c) => order(c, at) > 0);

@@ -24,6 +24,11 @@ export class InMemoryLedgerRepository implements LedgerRepository {
     return ok(copy(stored));
   }
 
+  /** Every entry of every account, oldest first (fakes that read the ledger across accounts). */
+  all(): readonly LedgerEntry[] {
+    return [...this.entries];
+  }
+
   async list(userId: number, page: PageRequest, type?: LedgerEntryType): Promise<Page<LedgerEntry>> {
     const matching = this.entries.filter((e) => e.userId === userId && (type === undefined || e.type === type)).reverse();
     return pageOf(matching.map((e) => copy(e)), page);

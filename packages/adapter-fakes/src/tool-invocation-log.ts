@@ -18,6 +18,7 @@ interface Invocation {
 export class InMemoryToolInvocationLog implements ToolInvocationLog {
   private readonly invocations = new Map<string, Invocation>();
   private readonly searches: KnowledgeSearchEntry[] = [];
+  private readonly chatTools: { conversationId: number; record: ToolInvocationRecord }[] = [];
 
   async claim(start: ToolInvocationStart, staleBefore: Date): Promise<InvocationClaim> {
     const holder = this.holderOf(start.callId, start.invocationId);
@@ -60,8 +61,15 @@ export class InMemoryToolInvocationLog implements ToolInvocationLog {
     this.searches.push(copy(entry));
   }
 
+  recordForConversation(conversationId: number, start: Omit<ToolInvocationStart, 'callId' | 'invocationId'>, result: ToolCallResult): void {
+    this.chatTools.push({
+      conversationId, record: { id: start.id, toolId: start.toolId, name: start.name, ok: result.ok, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error, at: new Date(start.at) },
+    });
+  }
+
   async listForConversation(conversationId: number, limit: number): Promise<ToolInvocationRecord[]> {
-    return latest(oldestFirst(this.searchesOf((e) => e.owner.conversationId === conversationId)), limit);
+    const tools = this.chatTools.filter((t) => t.conversationId === conversationId).map((t) => copy(t.record));
+    return latest(oldestFirst([...tools, ...this.searchesOf((e) => e.owner.conversationId === conversationId)]), limit);
   }
 
   private searchesOf(which: (e: KnowledgeSearchEntry) => boolean): ToolInvocationRecord[] {

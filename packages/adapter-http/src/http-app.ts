@@ -3,7 +3,7 @@ import express, { type Application, type NextFunction, type Request, type Respon
 import type { Logger } from 'pino';
 import { Container } from 'inversify';
 import { InversifyExpressHttpAdapter } from '@inversifyjs/http-express';
-import { Authenticator, IdempotencyStore, Ids, RateLimiter, SecretCipher } from '@voiceplane/application';
+import { Authenticator, IdempotencyStore, Ids, RateLimiter, SecretCipher, TOKENS } from '@voiceplane/application';
 import { bodyReader } from './pipeline/body-reader';
 import { decodablePath, refuseUnsafeText } from './pipeline/input-guard';
 import { parseQuery } from './pipeline/query-parser';
@@ -25,6 +25,7 @@ import { mcpEndpoint } from './mcp/mcp-endpoint';
 import { mcpMessageReader } from './mcp/mcp-messages';
 import { routesOf } from './openapi/route-doc';
 import { isCheckoutPage } from './controllers/top-ups/sandbox-checkout-page';
+import { mountWidgetRoutes, widgetCors } from './controllers/web-chat/widget-routes';
 
 /**
  * Provider ingress paths answer in their own family: a provider this server does not serve (any name while the
@@ -135,13 +136,15 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   const isPublicUserRoute = (req: Request) => req.method === 'POST' && fullPath(req) === '/api/user/login';
   // Authentication, the rate limit and idempotency of `/api/user` in one layer (a layer costs a
   // dispatch per request); the layers between them here never match an `/api/user` path.
-  app.use('/api/user', (req, res, next) => {
+  // The chatbot routes are the account's own, under the public reference's paths.
+  app.use(['/api/user', '/api/conversations'], (req, res, next) => {
     const idempotent = () => void idem(req, res, next);
     if (isPublicUserRoute(req)) return idempotent();
     void userAuth(req, res, (err?: unknown) => (err ? next(err) : limits(req, res, (e?: unknown) => (e ? next(e) : idempotent()))));
   });
   // The sandbox checkout page is opened in a browser: the one-time token in its address is its credential.
   app.use('/api/sandbox', (req, res, next) => (isCheckoutPage(req) ? next() : userAuth(req, res, next)));
+  app.use('/api/widget', widgetCors);
   app.use('/api/admin', staticTokenAuthentication(o.adminToken));
   app.use('/api/runtime', staticTokenAuthentication(o.runtimeToken));
   app.use(['/api/admin', '/api/hooks'], idem);
@@ -157,6 +160,7 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   }
 
   unknownProviders(app);
+  mountWidgetRoutes(app, () => (o.container.isBound(TOKENS.WebWidget) ? o.container.get(TOKENS.WebWidget) : null));
   app.use(notFoundOrMethodNotAllowed(constrainRouteParameters(app)));
   // Errors raised by express middleware (not controllers) end here.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {

@@ -22,3 +22,4 @@ export * from './controllers/chatapp';
 export * from './controllers/conversations';
 export * from './controllers/account-events';
 export * from './controllers/analytics';
+export * from './controllers/web-chat';

@@ -26,5 +26,6 @@ export * from './repositories/analytics';
 export * from './repositories/automations';
 export * from './repositories/chatapp';
 export * from './repositories/call-permissions';
+export * from './repositories/web-chat';
 export * from './repositories/top-ups';
 export * from './repositories/chatapp';

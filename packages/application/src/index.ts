@@ -40,3 +40,4 @@ export * from './conversation-policy';
 export * from './knowledge-bases';
 export * from './account-events';
 export * from './analytics';
+export * from './web-chat';

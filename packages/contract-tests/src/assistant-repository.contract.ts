@@ -48,11 +48,21 @@ export function assistantRepositoryContract(name: string, open: () => Promise<As
 
       expect(assistant).toEqual({
         ...config({ toolIds: [t2, t1], labelIds: [label] }), id: expect.any(Number), userId: f.users[0], status: 'inactive', complianceBlocked: false,
-        createdAt: expect.any(Date), updatedAt: expect.any(Date),
+        uuid: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/), createdAt: expect.any(Date), updatedAt: expect.any(Date),
       });
       expect(Object.keys(assistant.variables)).toEqual(['zeta', 'alpha']);
       expect(await f.assistants.findOwned(f.users[0], assistant.id)).toEqual(assistant);
       expect(await f.assistants.findOwned(f.users[1], assistant.id)).toBeNull();
+    });
+
+    it('gives every assistant its own UUID, kept by updates and found by its owner only', async () => {
+      const first = await created(f.users[0]);
+      const second = await created(f.users[0]);
+      expect(first.uuid).not.toBe(second.uuid);
+      await write(f.users[0], first.id, configWrite(config({ name: 'Renamed' }), false));
+      expect((await f.assistants.findOwnedByUuid(f.users[0], first.uuid))).toEqual(expect.objectContaining({ id: first.id, name: 'Renamed', uuid: first.uuid }));
+      expect(await f.assistants.findOwnedByUuid(f.users[1], first.uuid)).toBeNull();
+      expect(await f.assistants.findOwnedByUuid(f.users[0], '00000000-0000-4000-8000-000000000000')).toBeNull();
     });
 
     it('rewrites the configuration, and the attachments only when asked to', async () => {

@@ -38,3 +38,4 @@ export * from './top-ups';
 export * from './knowledge-bases';
 export * from './account-events';
 export * from './analytics';
+export * from './web-chat';

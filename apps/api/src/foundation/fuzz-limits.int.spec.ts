@@ -109,7 +109,7 @@ describe('route quotas hold whatever spelling of the path the router accepts', (
 
   it('covers every quota the modules declare', () => {
     expect(quotas().map((q) => `${q.method} ${q.route}`).sort()).toEqual([
-      'POST /api/user/chatapp/send', 'POST /api/user/chatapp/send-freeform', 'POST /api/user/chatapp/voice/call',
+      'POST /api/user/ai/generate-reply', 'POST /api/user/chatapp/send', 'POST /api/user/chatapp/send-freeform', 'POST /api/user/chatapp/voice/call',
       'POST /api/user/chatapp/voice/request', 'POST /api/user/tools/:id/test', 'POST /api/user/webhooks/test',
     ]);
   });

@@ -97,6 +97,21 @@ export const ERROR_FAMILY_SCHEMAS = {
     },
     required: ['status', 'error', 'errors'],
   },
+  ChatbotValidationError: {
+    type: 'object',
+    description: 'Chatbot validation (status 422): `error` is the first problem in the public reference\'s words (`message is required`).',
+    properties: {
+      status: { type: 'boolean', const: false }, error: { type: 'string' },
+      errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+    },
+    required: ['status', 'error', 'errors'],
+  },
+  ConversationRateLimitError: {
+    type: 'object',
+    description: 'Widget quota (status 429); `retry_after` in seconds, as in `Retry-After`.',
+    properties: { status: { type: 'boolean', const: false }, error: { type: 'string' }, retry_after: { type: 'integer' } },
+    required: ['status', 'error', 'retry_after'],
+  },
 } satisfies Record<string, Schema>;
 
 export type ErrorFamily = keyof typeof ERROR_FAMILY_SCHEMAS;
@@ -123,7 +138,8 @@ export function familyOf(status: number, body: object): ErrorFamily {
     case 'error,error_code,errors,success': return 'ChatappValidationError';
     case 'error,retry_after,success': return 'ChatappRateLimitError';
     case 'error,status': return 'ConversationError';
-    case 'error,errors,status': return 'ConversationValidationError';
+    case 'error,errors,status': return (body as { error?: unknown }).error === VALIDATION_MESSAGE ? 'ConversationValidationError' : 'ChatbotValidationError';
+    case 'error,retry_after,status': return 'ConversationRateLimitError';
     default: throw new Error(`error example of no family (${status}): ${JSON.stringify(body)}`);
   }
 }

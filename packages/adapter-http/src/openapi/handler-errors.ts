@@ -3,6 +3,7 @@ import { AUTOMATION_HANDLER_ERRORS } from './automation-examples';
 import { CHATAPP_HANDLER_ERRORS } from './chatapp-examples';
 import { CHATAPP_VOICE_HANDLER_ERRORS } from './chatapp-voice-examples';
 import { KNOWLEDGE_BASE_HANDLER_ERRORS } from './knowledge-base-examples';
+import { WEB_CHAT_HANDLER_ERRORS } from './web-chat-examples';
 
 /**
  * The error answers of each operation's handler, by status, keyed like the document (`METHOD /path`): one real body
@@ -227,6 +228,7 @@ export const HANDLER_ERRORS: Readonly<Record<string, Readonly<Record<number, rea
   ...CHATAPP_HANDLER_ERRORS,
   ...CHATAPP_VOICE_HANDLER_ERRORS,
   ...KNOWLEDGE_BASE_HANDLER_ERRORS,
+  ...WEB_CHAT_HANDLER_ERRORS,
   'GET /api/user/assistants/phone-numbers': { 422: [invalid({ type: ['The selected type is invalid.'] })] },
   'GET /api/user/assistants/get': RECORDED['GET /api/user/assistants'],
   'GET /api/user/analytics/calls': { 422: [invalid({ to: ['The to must be a date after or equal to from.'] }), invalid({ from: ['The range may not be longer than 366 days.'] })] },

@@ -23,6 +23,7 @@ export const ALIAS_ROUTES: readonly AliasRoute[] = [
   { method: 'POST', path: '/api/automate/conversations/{uuid}/disable-ai', canonicalPath: '/api/user/conversations/{uuid}/disable-ai' },
   { method: 'POST', path: '/api/automate/conversations/{uuid}/enable-ai', canonicalPath: '/api/user/conversations/{uuid}/enable-ai' },
   { method: 'POST', path: '/api/user/folders', canonicalPath: '/api/user/folder', usedBy: 'the MCP server’s create_folder' },
+  { method: 'POST', path: '/api/ai/generate-reply', canonicalPath: '/api/user/ai/generate-reply', usedBy: 'the MCP server’s generate_ai_reply' },
   { method: 'PUT', path: '/api/user/folders/{id}', canonicalPath: '/api/user/folder/{id}' },
   { method: 'DELETE', path: '/api/user/folders/{id}', canonicalPath: '/api/user/folder/{id}' },
   { method: 'GET', path: '/api/user/assistants/{id}', canonicalPath: '/api/user/assistant/{id}', usedBy: 'the OpenClaw plugin' },

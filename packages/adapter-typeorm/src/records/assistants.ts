@@ -95,6 +95,7 @@ export const eventTypes = record<EventTypeRecord>({
 
 export interface AssistantRecord {
   id: string;
+  uuid: string;
   user_id: string;
   status: string;
   compliance_blocked: boolean;
@@ -223,6 +224,7 @@ export const assistants = record<AssistantRecord>({
     variables: { ...jsonb(), default: {} },
     created_at: stampedNow(),
     updated_at: stampedNow(),
+    uuid: { type: 'uuid', generated: 'uuid' },
   },
   foreignKeys: [
     ownedByUser('assistants'),
@@ -244,6 +246,7 @@ export const assistants = record<AssistantRecord>({
   ],
   indices: [
     ownerListIndex('assistants'),
+    { name: 'assistants_uuid_uq', columns: ['uuid'], unique: true },
     // The outbound list reads this index in id order.
     { name: 'assistants_user_type_idx', columns: ['user_id', 'type', 'id'] },
     { name: 'assistants_folder_idx', columns: ['folder_id'], where: 'folder_id IS NOT NULL' },

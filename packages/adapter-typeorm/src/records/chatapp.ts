@@ -1,4 +1,4 @@
-import { bigint, boolean, integer, jsonb, numeric, ownedByUser, primaryKey, references, serialKey, text, timestamptz, varchar } from './columns';
+import { bigint, boolean, integer, jsonb, numeric, ownedByUser, primaryKey, references, serialKey, text, timestamptz, varchar, char } from './columns';
 import { record } from './record';
 
 /**
@@ -79,7 +79,8 @@ export const chatappTemplates = record<ChatappTemplateRecord>({
 });
 
 export interface ConversationRecord {
-  id: string; uuid: string; user_id: string; sender_id: string; assistant_id: string | null; customer_phone: string;
+  id: string; uuid: string; user_id: string; sender_id: string | null; assistant_id: string | null; customer_phone: string | null;
+  type: string; variables: Record<string, string> | null; external_identifier: string | null; visitor_token_hash: string | null;
   customer_name: string | null; status: string; ai_enabled: boolean; ai_disabled_at: Date | null; ai_enabled_at: Date | null;
   message_count: number; last_message_at: Date | null; last_customer_message_at: Date | null; last_template_sent_at: Date | null;
   ended_count: number; ended_at: Date | null; created_at: Date; updated_at: Date;
@@ -91,9 +92,9 @@ export const conversations = record<ConversationRecord>({
     id: serialKey('conversations'),
     uuid: { type: 'uuid' },
     user_id: bigint(),
-    sender_id: bigint(),
+    sender_id: bigint(true),
     assistant_id: bigint(true),
-    customer_phone: varchar(16),
+    customer_phone: varchar(16, true),
     customer_name: varchar(255, true),
     status: varchar(8),
     ai_enabled: boolean(),
@@ -107,19 +108,25 @@ export const conversations = record<ConversationRecord>({
     ended_at: timestamptz(true),
     created_at: timestamptz(),
     updated_at: timestamptz(),
+    type: { ...varchar(16), default: 'chatapp' },
+    variables: jsonb(true),
+    external_identifier: varchar(255, true),
+    visitor_token_hash: char(64, true),
   },
   foreignKeys: [ownedByUser('conversations'), references('conversations', 'sender_id', 'chatapp_senders', 'CASCADE')],
   indices: [
     { name: 'conversations_uuid_uq', columns: ['uuid'], unique: true },
     { name: 'conversations_customer_uq', columns: ['sender_id', 'customer_phone'], unique: true },
     { name: 'conversations_user_recent_idx', columns: ['user_id', 'last_message_at', 'id'] },
+    // One external conversation per (assistant, customer identifier): generate-reply finds it again.
+    { name: 'conversations_external_uq', columns: ['assistant_id', 'external_identifier'], unique: true, where: `type = 'external'` },
   ],
 });
 
 export interface ConversationMessageRecord {
   id: string; conversation_id: string; direction: string; source: string; type: string; body: string | null;
   media_url: string | null; media_type: string | null; filename: string | null; template_id: string | null;
-  status: string | null; error_code: string | null; media_error: string | null; created_at: Date;
+  status: string | null; error_code: string | null; media_error: string | null; created_at: Date; function_calls: unknown[] | null;
 }
 
 export const conversationMessages = record<ConversationMessageRecord>({
@@ -139,6 +146,7 @@ export const conversationMessages = record<ConversationMessageRecord>({
     error_code: varchar(64, true),
     created_at: timestamptz(),
     media_error: varchar(255, true),
+    function_calls: jsonb(true),
   },
   foreignKeys: [references('conversation_messages', 'conversation_id', 'conversations', 'CASCADE')],
   indices: [{ name: 'conversation_messages_conversation_idx', columns: ['conversation_id', 'id'] }],

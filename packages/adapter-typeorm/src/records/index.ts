@@ -14,6 +14,7 @@ import { telephonyRecords } from './telephony';
 import { toolRecords } from './tools';
 import { topUpRecords } from './top-ups';
 import { webhookRecords } from './webhooks';
+import { webChatRecords } from './web-chat';
 
 export * from './accounts';
 export * from './assistants';
@@ -30,6 +31,7 @@ export * from './telephony';
 export * from './tools';
 export * from './top-ups';
 export * from './webhooks';
+export * from './web-chat';
 
 /** Every EntitySchema the DataSource knows: one per table the migrations create (the schema-drift test holds them equal). */
 export const entitySchemas: EntitySchema[] = [
@@ -41,5 +43,6 @@ export const entitySchemas: EntitySchema[] = [
   ...topUpRecords,
   ...chatappRecords,
   ...knowledgeBaseRecords,
+  ...webChatRecords,
 ];
 export * from './record';

@@ -36,6 +36,8 @@ export interface AssistantRepository {
   create(userId: number, config: AssistantConfig): Promise<Assistant | InboundNumberTaken>;
   /** Null for a missing id and for another user's assistant alike. `lock` holds the row until the transaction ends. */
   findOwned(userId: number, id: number, options?: { lock?: boolean }): Promise<Assistant | null>;
+  /** By the assistant's public UUID (lower case); null for another user's. */
+  findOwnedByUuid(userId: number, uuid: string): Promise<Assistant | null>;
   /**
    * Changes a user's assistant that concurrent requests and call ends also read: in one transaction
    * (the caller's, when there is one) locks it, hands it to `decide`, then makes the write and adds

@@ -65,6 +65,12 @@ export interface ReplyPolicy {
 
 const TOOL_NOT_FOUND = JSON.stringify({ error: 'tool_not_found' });
 
+/** A chat-app conversation always has its customer's phone; web chats never reach the chat app. */
+function chatappPhone(conversation: Conversation): string {
+  if (conversation.customerPhone === null) throw new Error(`conversation ${conversation.id} is not a chat-app conversation`);
+  return conversation.customerPhone;
+}
+
 /**
  * The assistant's answer to a customer message: the conversation policy's turn
  * (the assistant's instructions, its mid-call tools through the gateway; no built-ins: a chat has
@@ -94,9 +100,10 @@ export class AiReplies {
   }
 
   private async reply(sender: Sender, conversation: Conversation, assistant: Assistant, customerMessageAt: Date): Promise<AiReply | null> {
+    const customerPhone = chatappPhone(conversation);
     const body = await this.generate(sender, conversation, assistant);
     const sent = await this.sending.outbound.send<Discarded | { code: 'insufficient_balance' } | { code: 'sender_offline' }>({
-      sender, recipientPhone: conversation.customerPhone, recipientName: null, source: 'ai', type: 'text', body, media: null, templateId: null,
+      sender, recipientPhone: customerPhone, recipientName: null, source: 'ai', type: 'text', body, media: null, templateId: null,
       createConversation: false,
       decide: ({ conversation: locked, balance, now }) => {
         if (locked === null || aiReplyFate(locked, customerMessageAt) === 'discard' || !isWindowOpen(locked.window, now)) return err({ code: 'discarded' });
@@ -104,7 +111,7 @@ export class AiReplies {
         if (!online.ok) return err({ code: 'sender_offline' });
         return priceFreeformSend(balance, this.sending.prices);
       },
-      deliver: (providerSender, reference) => this.sending.provider.sendFreeform(providerSender, conversation.customerPhone, { kind: 'text', text: body }, reference),
+      deliver: (providerSender, reference) => this.sending.provider.sendFreeform(providerSender, customerPhone, { kind: 'text', text: body }, reference),
       description: 'AI reply',
     });
     if (sent.ok) return { messageId: sent.value.messageId, body, status: sent.value.chatapp.status === 'sent' ? 'sent' : 'queued', errorCode: null };
@@ -120,18 +127,19 @@ export class AiReplies {
 
   /** The assistant's knowledge base is read by the brain: passages in the instructions (`prompt`) or a search function. */
   private async generate(sender: Sender, conversation: Conversation, assistant: Assistant): Promise<string> {
+    const customerPhone = chatappPhone(conversation);
     const [history, config] = await Promise.all([
       this.records.conversations.recentMessages(conversation.id, HISTORY_TURNS),
       this.policy.configurations.forStart({
-        direction: 'inbound', channel: 'chatapp', customerPhone: conversation.customerPhone, assistant, variables: {},
+        direction: 'inbound', channel: 'chatapp', customerPhone: customerPhone, assistant, variables: {},
         line: { phoneNumberId: null, phoneNumber: sender.phoneNumber, sip: null },
       }),
     ]);
     const runTool = async (tool: RuntimeTool, params: Readonly<Record<string, unknown>>): Promise<ToolCallResult> => {
       const result = await this.policy.tools.execute({
-        userId: sender.userId, toolId: tool.id, attachedToolIds: assistant.toolIds, params,
+        userId: sender.userId, toolId: tool.id, attachedToolIds: assistant.toolIds, params, conversationRowId: conversation.id,
         subject: {
-          callId: null, assistantId: assistant.id, customerPhone: conversation.customerPhone, assistantPhone: sender.phoneNumber,
+          callId: null, assistantId: assistant.id, customerPhone: customerPhone, assistantPhone: sender.phoneNumber,
           direction: 'inbound', channel: 'chatapp', conversationId: conversation.uuid, timezone: assistant.timezone,
           variables: {}, assistantVariables: assistant.variables,
         },

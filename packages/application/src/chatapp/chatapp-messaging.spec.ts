@@ -53,7 +53,7 @@ function setup(generator: ReplyGenerator = new SandboxReplyGenerator()) {
   const running = { gateway: new ToolGateway(new ScriptedHttpClient(), store.secrets, store.clock), automations: null, clock: store.clock, settings: { userAgent: 'voiceplane/test', policy: { requireHttps: false, allowPrivate: true } } };
   const replies = new AiReplies({ assistants: store.assistants, conversations, messages }, { outbound, provider, prices: DEFAULT_CHATAPP_PRICES }, {
     brain: new ConversationBrain(generator, store.catalog, store.clock, log), configurations: new CallConfigurations(store.tools, store.catalog),
-    tools: new InvokeToolForConversation(store.tools, running, store.ids, log), repliesOn: true,
+    tools: new InvokeToolForConversation(store.tools, running, store.ids, { log, invocations: null }), repliesOn: true,
   }, store.clock, log);
   const http = new ScriptedHttpClient();
   const mediaStore = new InMemoryMediaStore();

@@ -13,7 +13,7 @@ export interface ChatappMessageStoredEvent {
   readonly message_id: number;
   readonly chatapp_message_id: number;
   readonly sender_id: number;
-  readonly customer_phone: string;
+  readonly customer_phone: string | null;
   readonly direction: 'inbound' | 'outbound';
   readonly source: NewChatappMessage['source'];
   readonly type: NewChatappMessage['type'];

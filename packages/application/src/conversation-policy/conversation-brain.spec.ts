@@ -76,7 +76,7 @@ describe('the conversation brain: one turn', () => {
     const turn = await brain.turn(request);
     expect(turn).toEqual({
       reply: 'It shipped.', end: null, fallback: false,
-      toolCalls: [{ name: 'check_order', kind: 'tool', ok: true, statusCode: 200, content: '{"status":"shipped"}' }],
+      toolCalls: [{ name: 'check_order', kind: 'tool', ok: true, statusCode: 200, content: '{"status":"shipped"}', arguments: { order_id: 'A-1' } }],
     });
     expect(ran).toEqual([{ tool: expect.objectContaining({ id: 7 }), params: { order_id: 'A-1' } }]);
     expect(model.requests[1].messages.slice(-2)).toEqual([
@@ -120,7 +120,7 @@ describe('the conversation brain: one turn', () => {
     const { model, brain, builtIns, request } = scene([{ content: 'Goodbye, Ann!', toolCalls: [call('end_call')] }]);
     expect(await brain.turn(request)).toEqual({
       reply: 'Goodbye, Ann!', end: { reason: 'assistant_ended' }, fallback: false,
-      toolCalls: [{ name: 'end_call', kind: 'builtin', ok: true, statusCode: null, content: '{"ok":true}' }],
+      toolCalls: [{ name: 'end_call', kind: 'builtin', ok: true, statusCode: null, content: '{"ok":true}', arguments: {} }],
     });
     expect(builtIns).toEqual([{ builtin: endCall, args: {} }]);
     expect(model.requests).toHaveLength(1);
@@ -166,7 +166,7 @@ describe('the conversation brain: one turn', () => {
     const stopping: BuiltInRunner = async () => ({ content: '{"awaiting_keys":true}', stop: true });
     expect(await brain.turn({ ...request, runBuiltIn: stopping })).toEqual({
       reply: 'Please type your number.', end: null, fallback: false,
-      toolCalls: [{ name: 'end_call', kind: 'builtin', ok: true, statusCode: null, content: '{"awaiting_keys":true}' }],
+      toolCalls: [{ name: 'end_call', kind: 'builtin', ok: true, statusCode: null, content: '{"awaiting_keys":true}', arguments: {} }],
     });
     expect(model.requests).toHaveLength(1);
 

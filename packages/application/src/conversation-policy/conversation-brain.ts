@@ -67,6 +67,8 @@ export interface TurnToolCall {
   readonly statusCode: number | null;
   /** What the model read back. */
   readonly content: string;
+  /** The arguments it ran with; absent when they could not be read (a made-up function, arguments that are not an object). */
+  readonly arguments?: Readonly<Record<string, unknown>>;
 }
 
 export interface TurnResult {
@@ -156,7 +158,7 @@ export class ConversationBrain {
       const query = typeof args?.query === 'string' ? args.query.trim() : '';
       if (query === '') return { report: { name: call.name, kind: 'knowledge', ok: false, statusCode: null, content: INVALID_ARGUMENTS }, end: null, stop: false };
       const passages = await this.search(request, kb.knowledgeBaseId, query, 'function_call');
-      return { report: { name: call.name, kind: 'knowledge', ok: true, statusCode: null, content: passagesResult(passages) }, end: null, stop: false };
+      return { report: { name: call.name, kind: 'knowledge', ok: true, statusCode: null, content: passagesResult(passages), arguments: args ?? {} }, end: null, stop: false };
     }
     const resolved = resolveToolCall(setup, call.name);
     if (resolved === null) return { report: { name: call.name, kind: 'unknown', ok: false, statusCode: null, content: UNKNOWN_FUNCTION }, end: null, stop: false };
@@ -164,11 +166,11 @@ export class ConversationBrain {
     if (args === null) return { report: { name: call.name, kind: resolved.kind, ok: false, statusCode: null, content: INVALID_ARGUMENTS }, end: null, stop: false };
     if (resolved.kind === 'tool') {
       const result = await request.runTool(resolved.tool, args);
-      return { report: { name: call.name, kind: 'tool', ok: result.ok, statusCode: result.statusCode, content: result.content }, end: null, stop: false };
+      return { report: { name: call.name, kind: 'tool', ok: result.ok, statusCode: result.statusCode, content: result.content, arguments: args }, end: null, stop: false };
     }
     const outcome = await (request.runBuiltIn as BuiltInRunner)(resolved.builtin, args);
     return {
-      report: { name: call.name, kind: 'builtin', ok: outcome.ok ?? true, statusCode: null, content: outcome.content },
+      report: { name: call.name, kind: 'builtin', ok: outcome.ok ?? true, statusCode: null, content: outcome.content, arguments: args },
       end: outcome.end ?? null,
       stop: outcome.stop ?? false,
     };

@@ -97,7 +97,7 @@ export class EndInactiveConversation {
     if (assistant?.postCallEvaluation && evaluated === undefined) return { kind: 'evaluate', conversation, assistant };
     const next = ended.value.next;
     await this.records.conversations.save(next);
-    const sender = await this.records.senders.findOwned(next.userId, next.senderId);
+    const sender = next.senderId === null ? null : await this.records.senders.findOwned(next.userId, next.senderId);
     const current = evaluated !== undefined && evaluated.messageCount === conversation.messageCount ? evaluated : null;
     const payload = conversationEndedPayload({
       conversation: next, messages: current?.messages ?? await this.records.conversations.recentMessages(next.id, TRANSCRIPT_LIMIT),

@@ -1,4 +1,4 @@
-import { Conversation, ConversationMessage, ConversationStatus, Sender } from '@voiceplane/domain';
+import { Conversation, ConversationMessage, ConversationStatus, ConversationType, Sender } from '@voiceplane/domain';
 
 /** Where a cursor page starts: after this item in the list's order, or (`before`) the page that ends just before it. */
 export interface ConversationCursor {
@@ -22,6 +22,11 @@ export interface ConversationFilter {
   readonly status?: ConversationStatus;
   readonly aiEnabled?: boolean;
   readonly customerPhone?: string;
+  readonly type?: ConversationType;
+  readonly assistantId?: number;
+  /** The phone number of the chat-app sender a conversation is held on. */
+  readonly senderPhone?: string;
+  readonly externalIdentifier?: string;
 }
 
 /** A conversation as a request names it: by integer id or by UUID. */

@@ -124,6 +124,8 @@ export interface ToolInvocationLog {
    * this log wait for its unfinished writes of that call or conversation.
    */
   recordSearch(entry: KnowledgeSearchEntry): void;
+  /** A mid-call tool a chat reply used, stored like `record` (no runtime id: a chat never retries one). */
+  recordForConversation(conversationId: number, start: Omit<ToolInvocationStart, 'callId' | 'invocationId'>, result: ToolCallResult): void;
   /** The latest `limit` of what the assistant used while answering a chat conversation, oldest first. */
   listForConversation(conversationId: number, limit: number): Promise<ToolInvocationRecord[]>;
 }

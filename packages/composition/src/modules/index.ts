@@ -14,9 +14,10 @@ import { chatappVoiceModule } from './chatapp-voice';
 import { billingGatewayModule } from './billing-gateway';
 import { accountEventsModule } from './account-events';
 import { analyticsModule } from './analytics';
+import { webChatModule } from './web-chat';
 
 /** Every capability of the api, in dependency order. */
 export const apiModules: readonly ApiModule[] = [foundationModule, assistantsModule, knowledgeBasesModule, toolsModule, telephonyModule, eventBackboneModule, webhookDeliveryModule, voiceCallsModule,
-  billingGatewayModule, chatappProvidersModule, chatappModule, chatappVoiceModule, automationsModule, accountEventsModule, analyticsModule];
+  billingGatewayModule, chatappProvidersModule, chatappModule, webChatModule, chatappVoiceModule, automationsModule, accountEventsModule, analyticsModule];
 
 export type { ApiModule, BackgroundTask, ModuleContext, ModuleContribution } from './module';

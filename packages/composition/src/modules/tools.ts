@@ -39,7 +39,7 @@ export const toolsModule: ApiModule = ({ container: c, config, database, logger 
   c.bind(TOKENS.InvokeToolForConversation).toDynamicValue(() => new InvokeToolForConversation(
     c.get(TOKENS.ToolRepository),
     { gateway: c.get(TOKENS.ToolGateway), automations: optional(TOKENS.AutomationToolRunner), clock: c.get(TOKENS.Clock), settings: settings() },
-    c.get(TOKENS.Ids), logger.child({ component: 'chat-tool-calls' }),
+    c.get(TOKENS.Ids), { log: logger.child({ component: 'chat-tool-calls' }), invocations: c.get(TOKENS.ToolInvocationLog) },
   )).inSingletonScope();
 
   for (const controller of [ToolController, ToolPreviewController]) c.bind(controller).toSelf().inSingletonScope();

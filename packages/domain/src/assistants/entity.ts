@@ -3,6 +3,8 @@ import { AssistantConfig, AssistantStatus } from './assistant';
 /** A stored assistant: its configuration plus what only the system sets. */
 export interface Assistant extends AssistantConfig {
   readonly id: number;
+  /** Stable public name of the assistant (the chatbot routes and the widget name it by this). */
+  readonly uuid: string;
   readonly userId: number;
   readonly status: AssistantStatus;
   readonly complianceBlocked: boolean;

@@ -5,18 +5,33 @@ export const CONVERSATION_STATUSES = ['open', 'ended'] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 
 /**
- * Exactly one per (user, sender, customer phone), reused forever. It holds
- * the chat-app window of that sender and customer.
+ * Where a conversation is held: the chat app (a sender and a customer phone), the embeddable web
+ * widget, a developer's `test` chat, or a customer's own channel (`external`, keyed by the
+ * customer identifier the caller gives).
+ */
+export const CONVERSATION_TYPES = ['chatapp', 'widget', 'test', 'external'] as const;
+export type ConversationType = (typeof CONVERSATION_TYPES)[number];
+
+/**
+ * A chat-app conversation is exactly one per (user, sender, customer phone), reused forever, and
+ * holds the chat-app window of that sender and customer. Web chats (`widget`, `test`, `external`)
+ * have no sender and no phone: they belong to one assistant from the start.
  */
 export interface Conversation {
   readonly id: number;
   readonly uuid: string;
-  readonly type: 'chatapp';
+  readonly type: ConversationType;
   readonly userId: number;
-  readonly senderId: number;
-  /** The sender's assistant at the time of the last message. */
+  /** Null for web chats. */
+  readonly senderId: number | null;
+  /** The sender's assistant at the time of the last message; a web chat's own assistant. */
   readonly assistantId: number | null;
-  readonly customerPhone: string;
+  /** Null for web chats. */
+  readonly customerPhone: string | null;
+  /** Values a web chat was started with (merged by later external replies); null for the chat app. */
+  readonly variables: Readonly<Record<string, string>> | null;
+  /** The caller's customer identifier of an `external` conversation; null otherwise. */
+  readonly externalIdentifier: string | null;
   readonly customerName: string | null;
   readonly status: ConversationStatus;
   readonly aiEnabled: boolean;
@@ -63,7 +78,7 @@ export interface NewConversation {
 /** Created by the first successful send or first inbound message; record that message next. */
 export function newConversation(fields: NewConversation, now: Date): Conversation {
   return {
-    ...fields, type: 'chatapp', assistantId: null, customerName: null, status: 'open',
+    ...fields, type: 'chatapp', assistantId: null, variables: null, externalIdentifier: null, customerName: null, status: 'open',
     aiEnabled: true, aiDisabledAt: null, aiEnabledAt: null, messageCount: 0, lastMessageAt: null,
     window: { lastCustomerMessageAt: null, lastTemplateSentAt: null },
     endedCount: 0, endedAt: null, createdAt: now, updatedAt: now,

@@ -10,6 +10,13 @@ export type MessageType = (typeof MESSAGE_TYPES)[number];
 export type MessageRole = 'user' | 'assistant' | 'system';
 export type MessageDirection = 'inbound' | 'outbound';
 
+/** A function the assistant called while writing a reply, as the chatbot routes show it. */
+export interface FunctionCallRecord {
+  readonly name: string;
+  readonly arguments: unknown;
+  readonly result: unknown;
+}
+
 /** The conversation's record of a message. */
 export interface ConversationMessage {
   readonly id: number;
@@ -29,6 +36,8 @@ export interface ConversationMessage {
   readonly errorCode: string | null;
   /** Why voiceplane holds no copy of an inbound file yet (it is retried); absent or null otherwise. */
   readonly mediaError?: string | null;
+  /** A web chat's assistant reply: the functions it called on the way (absent or null otherwise). */
+  readonly functionCalls?: readonly FunctionCallRecord[] | null;
   readonly createdAt: Date;
 }
 

@@ -4,6 +4,7 @@ import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 
 const INVALID = 'The given data was invalid.';
 const NOT_FOUND = { message: 'Assistant not found' };
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const isoDate = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
 describe('assistants', () => {
@@ -48,7 +49,7 @@ describe('assistants', () => {
       expect(res.status).toBe(201);
       expect(res.body).toEqual({ message: 'Assistant created successfully', data: { id: expect.any(Number), name: 'Support', status: 'inactive', type: 'outbound', mode: 'pipeline' } });
       expect(await get(a, res.body.data.id)).toEqual({
-        id: res.body.data.id, user_id: a.id, name: 'Support', type: 'outbound', mode: 'pipeline', status: 'inactive', compliance_blocked: false,
+        id: res.body.data.id, uuid: expect.stringMatching(UUID_V4), user_id: a.id, name: 'Support', type: 'outbound', mode: 'pipeline', status: 'inactive', compliance_blocked: false,
         timezone: 'UTC', initial_message: '', system_prompt: '', knowledgebase_mode: null, reengagement_prompt: null, voice_mail_message: null,
         endpoint_type: 'vad', ambient_sound: 'off', webhook_url: null, conversation_ended_webhook_url: null, voice_id: 1, language_id: 1,
         llm_model_id: 1, multimodal_model_id: null, chat_llm_fallback_id: null, knowledgebase_id: null, folder_id: null, phone_number_id: null,
@@ -98,7 +99,7 @@ describe('assistants', () => {
       };
       const id = await create(a, body);
       expect(await get(a, id)).toEqual({
-        id, user_id: a.id, name: 'Full', type: 'inbound', mode: 'pipeline', status: 'inactive', compliance_blocked: false,
+        id, uuid: expect.stringMatching(UUID_V4), user_id: a.id, name: 'Full', type: 'inbound', mode: 'pipeline', status: 'inactive', compliance_blocked: false,
         timezone: 'Europe/Berlin', initial_message: 'Hello!', system_prompt: 'Be brief.', knowledgebase_mode: 'prompt',
         reengagement_prompt: 'Still there?', voice_mail_message: 'Call us back.', endpoint_type: 'ai', ambient_sound: 'cafe',
         webhook_url: 'https://hooks.example.com/calls', conversation_ended_webhook_url: 'https://hooks.example.com/conv', voice_id: 3,

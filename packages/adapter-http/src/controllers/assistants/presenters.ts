@@ -11,6 +11,7 @@ export function presentAssistantSummary(a: Assistant) {
 export function presentAssistant(a: Assistant) {
   return {
     id: a.id,
+    uuid: a.uuid,
     user_id: a.userId,
     name: a.name,
     type: a.type,

@@ -1,14 +1,15 @@
-import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
+import { Body, Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { ConversationQueries, ConversationRef, ToggleAi, TOKENS } from '@voiceplane/application';
+import { ConversationQueries, ConversationRef, ToggleAi, TOKENS, WebChats } from '@voiceplane/application';
+import { LISTED_CONVERSATION_TYPES } from '@voiceplane/domain';
 import { presentToolInvocation } from '../calls/call-presenters';
 import { parse, reply } from '../../pipeline/responses';
 import { Answer, answer, answerFor, refuse } from '../../pipeline/answers';
 import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
-import { ConversationListQuery, CursorQuery } from './conversation-body';
+import { ConversationListQuery, CursorQuery, HumanReplyBody } from './conversation-body';
 import { CONVERSATION_ANSWERS, CONVERSATION_NOT_FOUND } from './conversation-answers';
 import { presentConversation, presentConversationMessage } from './conversation-presenters';
 import { decodeCursor, encodeCursor } from './conversation-cursor';
@@ -29,6 +30,7 @@ export class ConversationController {
   constructor(
     @inject(TOKENS.ConversationQueries) private readonly conversations: ConversationQueries,
     @inject(TOKENS.ToggleAi) private readonly toggle: ToggleAi,
+    @inject(TOKENS.WebChats) private readonly chats: WebChats,
   ) {}
 
   @Doc({ summary: 'List conversations, most recent message first', tag: 'Conversations', query: ConversationListQuery })
@@ -38,6 +40,8 @@ export class ConversationController {
     const perPage = query.per_page ?? 15;
     const page = await this.conversations.list(principalOf(req).userId, {
       senderId: query.sender_id, status: query.status, aiEnabled: query.ai_enabled, customerPhone: query.customer_phone,
+      type: query.type === undefined ? undefined : LISTED_CONVERSATION_TYPES[query.type], assistantId: query.assistant_id,
+      senderPhone: query.whatsapp_sender_phone, externalIdentifier: query.external_identifier,
     }, decodeCursor(query.cursor, true), perPage);
     return reply(200, { status: true, data: page.items.map(presentConversation), next_cursor: encodeCursor(page.next), prev_cursor: encodeCursor(page.prev), per_page: perPage });
   }
@@ -63,6 +67,16 @@ export class ConversationController {
     if (!page.ok) answer(CONVERSATION_ANSWERS, page.error);
     const { items, next, prev, request } = page.value;
     return reply(200, { status: true, data: items.map(presentConversationMessage), next_cursor: encodeCursor(next), prev_cursor: encodeCursor(prev), per_page: request.perPage });
+  }
+
+  @Doc({ summary: 'A human\'s answer in a web chat (widget, test or external); the visitor sees it live', tag: 'Conversations', body: HumanReplyBody, success: 200 })
+  @Post('/:uuid/messages')
+  async humanReply(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string, @Body() raw: unknown) {
+    const ref = conversationRef(uuid);
+    const body = parse(HumanReplyBody, raw ?? {}, FAMILY);
+    const stored = await this.chats.humanReply(principalOf(req).userId, ref, body.message);
+    if (!stored.ok) answer(CONVERSATION_ANSWERS, stored.error);
+    return reply(200, { status: true, data: presentConversationMessage(stored.value) });
   }
 
   @Doc({ summary: 'Switch AI replies off (human takeover; API key only)', tag: 'Conversations', success: 200, auth: 'api_key' })

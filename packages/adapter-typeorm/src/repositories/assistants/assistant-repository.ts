@@ -73,6 +73,11 @@ export class TypeormAssistantRepository implements AssistantRepository {
     return row ? toAssistant(row) : null;
   }
 
+  async findOwnedByUuid(userId: number, uuid: string): Promise<Assistant | null> {
+    const row = await this.db.one<AssistantRow>(`${ASSISTANT_SELECT} WHERE a.user_id = $1 AND a.uuid = $2`, [userId, uuid]);
+    return row ? toAssistant(row) : null;
+  }
+
   update<E>(userId: number, id: number, decide: (current: Assistant) => Promise<Result<AssistantChange, E>>): Promise<Result<Assistant, E | AssistantNotFound | InboundNumberTaken>> {
     return this.db.transaction(async () => {
       const current = await this.findOwned(userId, id, { lock: true });

@@ -52,6 +52,7 @@ export function toAssistant(r: AssistantRow): Assistant {
   return {
     ...(config as unknown as Omit<AssistantConfig, 'toolIds' | 'labelIds'>),
     id: num(r.id),
+    uuid: r.uuid,
     userId: num(r.user_id),
     status: r.status as Assistant['status'],
     complianceBlocked: r.compliance_blocked,

@@ -1,4 +1,4 @@
-import { Conversation, ConversationMessage, ConversationStatus } from '@voiceplane/domain';
+import { Conversation, ConversationMessage, ConversationStatus, ConversationType } from '@voiceplane/domain';
 import {
   ConversationCursor, ConversationFilter, ConversationRepository, CursorPage, cursorPage, NewConversationKey,
 } from '@voiceplane/application';
@@ -8,7 +8,7 @@ import { dateOrNull, num, numOrNull } from '../rows';
 import { MESSAGE_SELECT, MessageRow, toConversationMessage } from './message-rows';
 
 export const CONVERSATION_COLUMNS = `id, uuid, user_id, sender_id, assistant_id, customer_phone, customer_name, status, ai_enabled, ai_disabled_at, ai_enabled_at,
-  message_count, last_message_at, last_customer_message_at, last_template_sent_at, ended_count, ended_at, created_at, updated_at`;
+  message_count, last_message_at, last_customer_message_at, last_template_sent_at, ended_count, ended_at, created_at, updated_at, type, variables, external_identifier`;
 const COLUMNS = CONVERSATION_COLUMNS;
 /** Built once: a hot statement's text is the prepared statement's key (see Database.query). */
 /**
@@ -21,19 +21,20 @@ const LOCK = `SELECT ${COLUMNS} FROM conversations WHERE sender_id = $1 AND cust
 /** Every changeable column of a conversation; `$1` is its id (see `conversationSaveParams`). */
 export const SAVE = `UPDATE conversations SET assistant_id = $2, customer_name = $3, status = $4, ai_enabled = $5, ai_disabled_at = $6, ai_enabled_at = $7,
     message_count = $8, last_message_at = $9, last_customer_message_at = $10, last_template_sent_at = $11, ended_count = $12, ended_at = $13,
-    updated_at = $14
+    updated_at = $14, variables = $15
   WHERE id = $1`;
 
 export function conversationSaveParams(c: Conversation): unknown[] {
   return [c.id, c.assistantId, c.customerName, c.status, c.aiEnabled, c.aiDisabledAt, c.aiEnabledAt, c.messageCount, c.lastMessageAt,
-    c.window.lastCustomerMessageAt, c.window.lastTemplateSentAt, c.endedCount, c.endedAt, c.updatedAt];
+    c.window.lastCustomerMessageAt, c.window.lastTemplateSentAt, c.endedCount, c.endedAt, c.updatedAt, c.variables === null ? null : JSON.stringify(c.variables)];
 }
 
 /** COLUMNS is every column of `conversations`: rows are whole `ConversationRecord`s. */
 export function toConversation(r: ConversationRecord): Conversation {
   return {
-    id: num(r.id), uuid: r.uuid, type: 'chatapp', userId: num(r.user_id), senderId: num(r.sender_id), assistantId: numOrNull(r.assistant_id),
-    customerPhone: r.customer_phone, customerName: r.customer_name ?? null, status: r.status as ConversationStatus,
+    id: num(r.id), uuid: r.uuid, type: r.type as ConversationType, userId: num(r.user_id), senderId: numOrNull(r.sender_id), assistantId: numOrNull(r.assistant_id),
+    customerPhone: r.customer_phone ?? null, variables: r.variables ?? null, externalIdentifier: r.external_identifier ?? null,
+    customerName: r.customer_name ?? null, status: r.status as ConversationStatus,
     aiEnabled: r.ai_enabled, aiDisabledAt: dateOrNull(r.ai_disabled_at), aiEnabledAt: dateOrNull(r.ai_enabled_at),
     messageCount: num(r.message_count), lastMessageAt: dateOrNull(r.last_message_at),
     window: { lastCustomerMessageAt: dateOrNull(r.last_customer_message_at), lastTemplateSentAt: dateOrNull(r.last_template_sent_at) },
@@ -93,6 +94,10 @@ export class TypeormConversationRepository implements ConversationRepository {
     if (filter.status !== undefined) add('status = ?', filter.status);
     if (filter.aiEnabled !== undefined) add('ai_enabled = ?', filter.aiEnabled);
     if (filter.customerPhone !== undefined) add('customer_phone = ?', filter.customerPhone);
+    if (filter.type !== undefined) add('type = ?', filter.type);
+    if (filter.assistantId !== undefined) add('assistant_id = ?', filter.assistantId);
+    if (filter.externalIdentifier !== undefined) add('external_identifier = ?', filter.externalIdentifier);
+    if (filter.senderPhone !== undefined) add('sender_id IN (SELECT s.id FROM chatapp_senders s WHERE s.phone_number = ?)', filter.senderPhone);
     if (cursor !== null && cursor.at !== undefined) {
       params.push(cursor.at, cursor.id);
       where.push(`(${RECENT}, id) ${cursor.before ? '>' : '<'} ($${params.length - 1}, $${params.length})`);

@@ -1,4 +1,4 @@
-import { ChatappMessage, ChatappMessageStatus, ConversationMessage, MediaType, MessageSource, MessageType, StatusHistoryEntry } from '@voiceplane/domain';
+import { ChatappMessage, ChatappMessageStatus, ConversationMessage, FunctionCallRecord, MediaType, MessageSource, MessageType, StatusHistoryEntry } from '@voiceplane/domain';
 import type { ChatappMessageRecord, ConversationMessageRecord } from '../../records';
 import { num, numOrNull } from '../rows';
 
@@ -6,7 +6,7 @@ import { num, numOrNull } from '../rows';
 export const MESSAGE_SELECT = `
   SELECT m.id, m.conversation_id, m.direction, m.source, m.type, m.body, m.media_url, m.media_type, m.filename, m.template_id,
          c.id AS chatapp_message_id, c.message_sid, COALESCE(c.status, m.status) AS status, COALESCE(c.error_code, m.error_code) AS error_code,
-         m.media_error, m.created_at
+         m.media_error, m.function_calls, m.created_at
     FROM conversation_messages m LEFT JOIN chatapp_messages c ON c.message_id = m.id`;
 
 /**
@@ -22,7 +22,8 @@ export function toConversationMessage(r: MessageRow): ConversationMessage {
     mediaUrl: r.media_url ?? null, mediaType: (r.media_type as MediaType | null) ?? null,
     filename: r.filename ?? null, templateId: numOrNull(r.template_id), chatappMessageId: numOrNull(r.chatapp_message_id),
     messageSid: r.message_sid ?? null, status: (r.status as ChatappMessageStatus | null) ?? null,
-    errorCode: r.error_code ?? null, mediaError: r.media_error ?? null, createdAt: new Date(r.created_at),
+    errorCode: r.error_code ?? null, mediaError: r.media_error ?? null,
+    ...(r.function_calls ? { functionCalls: r.function_calls as FunctionCallRecord[] } : {}), createdAt: new Date(r.created_at),
   };
 }
 

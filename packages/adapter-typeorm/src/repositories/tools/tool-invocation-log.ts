@@ -66,6 +66,17 @@ export class TypeormToolInvocationLog implements ToolInvocationLog {
     this.track(ownerKey({ callId: start.callId }), write);
   }
 
+  recordForConversation(conversationId: number, start: Omit<ToolInvocationStart, 'callId' | 'invocationId'>, result: ToolCallResult): void {
+    const write = this.db.query<never>(
+      `INSERT INTO tool_invocations (id, conversation_id, user_id, tool_id, name, ok, status_code, duration_ms, error, result, created_at, completed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, now())`,
+      [start.id, conversationId, start.userId, start.toolId, start.name, result.ok, result.statusCode, result.durationMs, result.error, JSON.stringify(result), start.at],
+    ).then(() => undefined, (error: unknown) => {
+      this.errors?.error({ err: error, invocation: start.id, conversation: conversationId }, 'recording a chat tool invocation failed');
+    });
+    this.track(ownerKey({ conversationId }), write);
+  }
+
   recordSearch(entry: KnowledgeSearchEntry): void {
     const { knowledgeBaseId, ...search } = entry.search;
     const write = this.db.query<never>(

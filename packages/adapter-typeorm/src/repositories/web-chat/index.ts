@@ -1,0 +1,2 @@
+export { TypeormWebChatRepository } from './web-chat-repository';
+export { TypeormWidgetSettingsRepository } from './widget-settings-repository';

@@ -1,0 +1,4 @@
+export * from './ports';
+export * from './tokens';
+export * from './web-chats';
+export * from './web-widget';

@@ -1,0 +1,11 @@
+import { token } from '../common/token';
+import type { WebChatRepository, WidgetSettingsRepository } from './ports';
+import type { WebWidget } from './web-widget';
+import type { WebChats } from './web-chats';
+
+export const WEB_CHAT_TOKENS = {
+  WebChatRepository: token<WebChatRepository>('WebChatRepository'),
+  WebChats: token<WebChats>('WebChats'),
+  WidgetSettingsRepository: token<WidgetSettingsRepository>('WidgetSettingsRepository'),
+  WebWidget: token<WebWidget>('WebWidget'),
+} as const;

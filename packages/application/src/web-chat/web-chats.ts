@@ -1,0 +1,313 @@
+import {
+  aiReplyFate, Assistant, ChatbotType, chatHistory, ChatHistoryItem, Conversation, ConversationMessage, err, FunctionCallRecord, functionCallsOf,
+  isWebChat, mergeVariables, ok, planUserMessage, recordMessage, refundPosting, Result, roleOfSource, RuntimeTool, ToolCallResult, canStartChat,
+  transcriptText, WebChatType, withinDailyCap, capPeriodStart,
+} from '@voiceplane/domain';
+import { AssistantRepository } from '../assistants/ports';
+import { BalanceService } from '../billing/balance-service';
+import { CallConfigurations } from '../calls/call-configurations';
+import { ConversationBrain, BuiltInRunner } from '../conversation-policy/conversation-brain';
+import { conversationTexts } from '../conversation-policy/instructions';
+import { ChatMessage } from '../conversation-policy/ports';
+import { EndInactiveConversation } from '../conversations/end-inactive-conversation';
+import { InactivitySchedule } from '../conversations/inactivity-schedule';
+import { ConversationRef, ConversationRepository } from '../conversations/ports';
+import { WorkLogger } from '../events/ports';
+import { LedgerRepository, UserRepository } from '../ports/accounts';
+import { Clock } from '../ports/clock';
+import { Ids } from '../ports/ids';
+import { Outbox } from '../ports/outbox';
+import { UnitOfWork } from '../ports/unit-of-work';
+import { InvokeToolForConversation } from '../tools/invoke-tool-for-conversation';
+import { WebChatRepository } from './ports';
+
+/** Outbox topic of every message stored in a web chat: live views (the widget's stream) follow it. */
+export const WEB_CHAT_MESSAGE_TOPIC = 'conversation.message';
+/** Turns of history the assistant reads. */
+const HISTORY_TURNS = 30;
+const TOOL_NOT_FOUND = JSON.stringify({ error: 'tool_not_found' });
+const END_CALL = 'end_call';
+
+/** An assistant as a request names it: by integer id or by its UUID. */
+export type AssistantRef = { readonly id: number } | { readonly uuid: string };
+
+export interface StartChat {
+  readonly assistant: AssistantRef;
+  readonly type: ChatbotType;
+  readonly variables: Readonly<Record<string, string>>;
+  /** A widget visitor's token, hashed: only its holder reads and writes the chat through the widget. */
+  readonly visitorTokenHash?: string;
+}
+
+export interface StartedChat {
+  readonly conversation: Conversation;
+  readonly history: ChatHistoryItem[];
+}
+
+/** The assistant's answer to a user message; `reply` null when a human has taken over (AI off). */
+export interface ChatReply {
+  readonly conversation: Conversation;
+  readonly reply: string | null;
+  readonly functionCalls: readonly FunctionCallRecord[];
+  readonly aiDisabled: boolean;
+}
+
+export interface ExternalMessage {
+  readonly assistant: AssistantRef;
+  readonly customerIdentifier: string;
+  readonly message: string;
+  readonly variables?: Readonly<Record<string, string>>;
+}
+
+export type ReplyRefusal = 'conversation_not_found' | 'insufficient_balance' | 'processing_failed' | 'daily_cap_reached';
+
+/** A widget's daily spending cap, checked under the balance lock with the charge it would allow. */
+export interface SpendingCap {
+  readonly assistantId: number;
+  readonly limit: number;
+}
+
+/** What web chats read and write. */
+export interface WebChatRecords {
+  readonly uow: UnitOfWork;
+  readonly users: UserRepository;
+  readonly ledger: LedgerRepository;
+  readonly balance: BalanceService;
+  readonly assistants: AssistantRepository;
+  readonly conversations: ConversationRepository;
+  readonly chats: WebChatRepository;
+  readonly outbox: Outbox;
+}
+
+/** How the assistant answers: the one conversation policy, the configuration it reads, its tools, and the end of a chat. */
+export interface WebChatPolicy {
+  readonly brain: ConversationBrain;
+  readonly configurations: CallConfigurations;
+  readonly tools: InvokeToolForConversation;
+  readonly schedule: InactivitySchedule;
+  readonly ending: EndInactiveConversation;
+  /** The freeform message price: what one answered user message of a billed chat costs. */
+  readonly messagePrice: number;
+}
+
+/**
+ * Web chats — the chatbot's `widget` and `test` conversations and the `external` conversations of
+ * a customer's own channel: one assistant each, answered by the conversation policy (instructions
+ * with the chat's variables, mid-call tools through the gateway, knowledge base, `end_call` ending
+ * the chat). A user message the assistant answers is charged once, under the account's balance
+ * lock, before the model is asked; a reply that never comes gives the charge back.
+ */
+export class WebChats {
+  constructor(
+    private readonly records: WebChatRecords,
+    private readonly policy: WebChatPolicy,
+    private readonly clock: Clock,
+    private readonly ids: Ids,
+    private readonly log: WorkLogger,
+  ) {}
+
+  findAssistant(userId: number, ref: AssistantRef): Promise<Assistant | null> {
+    return 'id' in ref ? this.records.assistants.findOwned(userId, ref.id) : this.records.assistants.findOwnedByUuid(userId, ref.uuid);
+  }
+
+  /** A new chat with the assistant's first message (its `initial_message` with the chat's variables) as its history. */
+  async start(userId: number, request: StartChat): Promise<Result<StartedChat, 'assistant_not_found' | 'insufficient_balance'>> {
+    const assistant = await this.findAssistant(userId, request.assistant);
+    if (assistant === null) return err('assistant_not_found');
+    const now = this.clock.now();
+    const greeting = conversationTexts(await this.setup(assistant, request.variables), now).initialMessage.trim();
+    const started = await this.records.uow.transaction(async () => {
+      const balance = (await this.records.users.lockBalance(userId)) ?? 0;
+      if (!canStartChat(request.type, balance, this.policy.messagePrice)) return null;
+      const created = await this.records.chats.create({
+        userId, assistantId: assistant.id, type: request.type, uuid: this.ids.uuid(), variables: request.variables, externalIdentifier: null,
+        visitorTokenHash: request.visitorTokenHash ?? null, now,
+      });
+      const conversation = greeting === '' ? created : await this.store(created, { source: 'ai', body: greeting, functionCalls: null, now });
+      await this.policy.schedule.afterMessage(conversation, { events: [] }, true);
+      return conversation;
+    });
+    if (started === null) return err('insufficient_balance');
+    return ok({ conversation: started, history: greeting === '' ? [] : [{ role: 'assistant', content: greeting }] });
+  }
+
+  /** A web chat of the account with its history, oldest first; a chat-app conversation is not one. */
+  async history(userId: number, ref: ConversationRef): Promise<Result<StartedChat, 'conversation_not_found'>> {
+    const conversation = await this.records.conversations.findOwned(userId, ref);
+    if (conversation === null || !isWebChat(conversation)) return err('conversation_not_found');
+    return ok({ conversation, history: chatHistory(await this.records.conversations.recentMessages(conversation.id, 500)) });
+  }
+
+  /** The user's message stored (and charged), then the assistant's answer. */
+  async send(userId: number, ref: ConversationRef, text: string, cap: SpendingCap | null = null): Promise<Result<ChatReply, ReplyRefusal>> {
+    const found = await this.records.conversations.findOwned(userId, ref);
+    if (found === null || !isWebChat(found)) return err('conversation_not_found');
+    const now = this.clock.now();
+    const accepted = await this.records.uow.transaction(async () => {
+      const balance = (await this.records.users.lockBalance(userId)) ?? 0;
+      const locked = await this.records.conversations.lockById(found.id);
+      if (locked === null) return err({ code: 'conversation_not_found' as const });
+      const plan = planUserMessage(locked, balance, this.policy.messagePrice);
+      if (!plan.ok) return plan;
+      // All sends of the account hold its balance lock here, so the day's spending is read settled.
+      if (cap !== null && plan.value.charge > 0
+        && !withinDailyCap(await this.records.chats.widgetSpentSince(cap.assistantId, capPeriodStart(now)), plan.value.charge, cap.limit)) {
+        return err({ code: 'daily_cap_reached' as const });
+      }
+      const { conversation, message } = await this.storeMessage(locked, { source: 'customer', body: text, functionCalls: null, now });
+      if (plan.value.charge > 0) {
+        const charged = await this.records.balance.charge({
+          userId, price: plan.value.charge, description: `Web chat message (${conversation.type})`, heldBalance: balance,
+          reference: { type: 'conversation_message', id: message.id },
+        });
+        if (!charged.ok) throw new Error('a web chat charge was refused under the balance lock that allowed it');
+      }
+      return ok({ conversation, charge: { amount: plan.value.charge, messageId: message.id }, reply: plan.value.reply });
+    });
+    if (!accepted.ok) return err(accepted.error.code);
+    const { conversation, charge } = accepted.value;
+    if (!accepted.value.reply) return ok({ conversation, reply: null, functionCalls: [], aiDisabled: true });
+    return this.answer(conversation, charge, now);
+  }
+
+  /** A customer's message on their own channel: their conversation with the assistant found (or started) by the identifier, then answered. */
+  async external(userId: number, request: ExternalMessage): Promise<Result<ChatReply, ReplyRefusal | 'assistant_not_found'>> {
+    const assistant = await this.findAssistant(userId, request.assistant);
+    if (assistant === null) return err('assistant_not_found');
+    const now = this.clock.now();
+    const conversation = await this.records.uow.transaction(async () => {
+      const held = await this.records.chats.lockOrCreateExternal({
+        userId, assistantId: assistant.id, type: 'external', uuid: this.ids.uuid(), variables: request.variables ?? {},
+        externalIdentifier: request.customerIdentifier, now,
+      });
+      if (held.created) {
+        await this.policy.schedule.afterMessage(held.conversation, { events: [] }, true);
+        return held.conversation;
+      }
+      if (request.variables === undefined || Object.keys(request.variables).length === 0) return held.conversation;
+      const merged = { ...held.conversation, variables: mergeVariables(held.conversation.variables, request.variables) };
+      await this.records.conversations.save(merged);
+      return merged;
+    });
+    return this.send(userId, { id: conversation.id }, request.message);
+  }
+
+  /** A human's answer in a web chat (after a takeover, or beside the assistant): stored and shown live; never charged. */
+  async humanReply(userId: number, ref: ConversationRef, text: string): Promise<Result<ConversationMessage, 'conversation_not_found'>> {
+    const found = await this.records.conversations.findOwned(userId, ref);
+    if (found === null || !isWebChat(found)) return err('conversation_not_found');
+    const now = this.clock.now();
+    return this.records.uow.transaction(async () => {
+      const locked = await this.records.conversations.lockById(found.id);
+      if (locked === null) return err('conversation_not_found');
+      const stored = await this.storeMessage(locked, { source: 'api', body: text, functionCalls: null, now });
+      return ok(stored.message);
+    });
+  }
+
+  /** Runs the policy outside any transaction, then stores the reply — unless a human took over meanwhile. */
+  private async answer(conversation: Conversation, charge: Charge, askedAt: Date): Promise<Result<ChatReply, ReplyRefusal>> {
+    const assistant = conversation.assistantId === null ? null : await this.records.assistants.findOwned(conversation.userId, conversation.assistantId);
+    if (assistant === null) {
+      await this.refund(conversation, charge, 'the assistant no longer exists');
+      return err('processing_failed');
+    }
+    let turn: Awaited<ReturnType<ConversationBrain['turn']>>;
+    try {
+      turn = await this.turn(conversation, assistant);
+    } catch (e) {
+      this.log.warn({ conversation_id: conversation.id, error: e instanceof Error ? e.message : String(e) }, 'a web chat reply failed: the language model did not answer');
+      await this.refund(conversation, charge, 'the language model did not answer');
+      return err('processing_failed');
+    }
+    const functionCalls = functionCallsOf(turn.toolCalls.map((c) => ({ name: c.name, kind: c.kind, arguments: c.arguments, content: c.content })));
+    const stored = await this.records.uow.transaction(async () => {
+      const locked = await this.records.conversations.lockById(conversation.id);
+      if (locked === null || aiReplyFate(locked, askedAt) === 'discard') return null;
+      return this.store(locked, { source: 'ai', body: turn.reply, functionCalls: functionCalls.length > 0 ? functionCalls : null, now: this.clock.now() });
+    });
+    if (stored === null) {
+      await this.refund(conversation, charge, 'a human took over before the reply');
+      return ok({ conversation, reply: null, functionCalls: [], aiDisabled: true });
+    }
+    const ended = turn.end === null ? stored : (await this.policy.ending.end(stored.id, { force: true })) ?? stored;
+    return ok({ conversation: ended, reply: turn.reply, functionCalls, aiDisabled: false });
+  }
+
+  private async turn(conversation: Conversation, assistant: Assistant) {
+    const [history, setup] = await Promise.all([
+      this.records.conversations.recentMessages(conversation.id, HISTORY_TURNS),
+      this.setup(assistant, conversation.variables ?? {}),
+    ]);
+    const runTool = async (tool: RuntimeTool, params: Readonly<Record<string, unknown>>): Promise<ToolCallResult> => {
+      const result = await this.policy.tools.execute({
+        userId: conversation.userId, toolId: tool.id, attachedToolIds: assistant.toolIds, params, conversationRowId: conversation.id,
+        subject: {
+          callId: null, assistantId: assistant.id, customerPhone: '', assistantPhone: '', direction: 'inbound', channel: 'chatapp',
+          conversationId: conversation.uuid, timezone: assistant.timezone, variables: conversation.variables ?? {}, assistantVariables: assistant.variables,
+        },
+      });
+      return result.ok ? result.value : { ok: false, statusCode: null, content: TOOL_NOT_FOUND, truncated: false, durationMs: 0, error: null, warnings: [] };
+    };
+    // Of the built-ins only `end_call` makes sense in a chat: it ends the conversation.
+    const endCall: BuiltInRunner = async () => ({ content: JSON.stringify({ ok: true, message: 'The conversation ends after this answer.' }), end: { reason: 'assistant_ended' } });
+    return this.policy.brain.turn({
+      setup: { ...setup, builtin_tools: setup.builtin_tools.filter((b) => b.type === END_CALL) },
+      history: history.map((m): ChatMessage => ({ role: roleOfSource(m.source), content: transcriptText(m) })),
+      runTool,
+      runBuiltIn: endCall,
+      logContext: { conversation_id: conversation.id },
+      userId: conversation.userId,
+      logOwner: { conversationId: conversation.id },
+    });
+  }
+
+  private setup(assistant: Assistant, variables: Readonly<Record<string, string>>) {
+    return this.policy.configurations.forStart({ direction: 'inbound', channel: 'chatapp', customerPhone: '', assistant, variables, line: null });
+  }
+
+  /** Gives a charge back when the reply it paid for never came. */
+  private async refund(conversation: Conversation, charge: Charge, why: string): Promise<void> {
+    if (charge.amount === 0) return;
+    await this.records.ledger.post(conversation.userId, (balance) => ok({
+      ...refundPosting(balance, charge.amount), description: `Web chat message refunded: ${why}`,
+      reference: { type: 'conversation_message', id: charge.messageId }, requestId: null,
+    }));
+  }
+
+  private async store(conversation: Conversation, message: StoredMessage): Promise<Conversation> {
+    return (await this.storeMessage(conversation, message)).conversation;
+  }
+
+  /** Inside the caller's transaction, with the conversation locked: the message, the conversation's counts, the live event. */
+  private async storeMessage(conversation: Conversation, message: StoredMessage): Promise<{ conversation: Conversation; message: ConversationMessage }> {
+    const stored = await this.records.chats.addMessage({ conversationId: conversation.id, ...message });
+    const change = recordMessage(conversation, {
+      source: message.source, type: 'text', at: message.now, assistantId: conversation.assistantId,
+    });
+    await this.records.conversations.save(change.next);
+    if (change.events.some((e) => e.type === 'conversation_reopened')) await this.policy.schedule.afterMessage(change.next, change, false);
+    await this.records.outbox.add([{ topic: WEB_CHAT_MESSAGE_TOPIC, payload: liveMessage(change.next, stored) }]);
+    return { conversation: change.next, message: stored };
+  }
+}
+
+/** What a user message was charged, and the message the ledger entry names. */
+type Charge = { readonly amount: number; readonly messageId: number };
+
+type StoredMessage = { readonly source: 'customer' | 'ai' | 'api'; readonly body: string; readonly functionCalls: readonly FunctionCallRecord[] | null; readonly now: Date };
+
+/** What a live view of a web chat receives for each new message. */
+export interface LiveChatMessage {
+  readonly user_id: number;
+  readonly conversation_id: string;
+  readonly type: WebChatType | 'chatapp';
+  readonly message: { readonly id: number; readonly role: 'user' | 'assistant' | 'system'; readonly source: string; readonly content: string; readonly created_at: string };
+}
+
+function liveMessage(conversation: Conversation, message: ConversationMessage): LiveChatMessage {
+  return {
+    user_id: conversation.userId, conversation_id: conversation.uuid, type: conversation.type,
+    message: { id: message.id, role: roleOfSource(message.source), source: message.source, content: message.body ?? '', created_at: message.createdAt.toISOString() },
+  };
+}

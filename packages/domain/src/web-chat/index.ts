@@ -1,0 +1,2 @@
+export * from './web-chat';
+export * from './widget';
