@@ -14,7 +14,10 @@ export interface SessionModels {
   readonly vad?: VAD | null;
 }
 
-export async function loadModels(plan: SpeechPlan, env: Pick<AgentEnv, 'keys' | 'openaiBaseUrl'>, options: { textOnly?: boolean } = {}): Promise<SessionModels> {
+/** What the plugins need of the environment: keys, and the providers' addresses where they are not the defaults. */
+export type ProviderEnv = Pick<AgentEnv, 'keys' | 'openaiBaseUrl'> & Partial<Pick<AgentEnv, 'baseUrls'>>;
+
+export async function loadModels(plan: SpeechPlan, env: ProviderEnv, options: { textOnly?: boolean } = {}): Promise<SessionModels> {
   const openai = async () => import('@livekit/agents-plugin-openai');
   const baseURL = env.openaiBaseUrl ?? undefined;
   let model: SessionModels['llm'];
@@ -41,7 +44,7 @@ export async function loadModels(plan: SpeechPlan, env: Pick<AgentEnv, 'keys' | 
   let stt: SessionModels['stt'];
   if (plan.stt) {
     const deepgram = await import('@livekit/agents-plugin-deepgram');
-    stt = new deepgram.STT({ model: plan.stt.model, language: plan.stt.language, apiKey: env.keys.deepgram ?? undefined });
+    stt = new deepgram.STT({ model: plan.stt.model, language: plan.stt.language, apiKey: env.keys.deepgram ?? undefined, ...baseUrl('baseUrl', env.baseUrls?.deepgram) });
   }
   let tts: SessionModels['tts'];
   if (plan.tts?.provider === 'elevenlabs') {
@@ -50,6 +53,7 @@ export async function loadModels(plan: SpeechPlan, env: Pick<AgentEnv, 'keys' | 
       apiKey: env.keys.elevenlabs ?? undefined,
       voiceId: plan.tts.voiceId,
       language: plan.tts.language,
+      ...baseUrl('baseURL', env.baseUrls?.elevenlabs),
       voiceSettings: {
         stability: plan.tts.stability,
         similarity_boost: plan.tts.similarity,
@@ -64,6 +68,7 @@ export async function loadModels(plan: SpeechPlan, env: Pick<AgentEnv, 'keys' | 
       voice: plan.tts.voiceId,
       language: plan.tts.language,
       speed: plan.tts.speed,
+      ...baseUrl('baseUrl', env.baseUrls?.cartesia),
       ...(plan.tts.emotion === null ? {} : { emotion: [...plan.tts.emotion] }),
     });
   }
@@ -73,6 +78,11 @@ export async function loadModels(plan: SpeechPlan, env: Pick<AgentEnv, 'keys' | 
     vad = await silero.VAD.load({ activationThreshold: plan.vad.activationThreshold, minSilenceDuration: plan.vad.minSilenceMs });
   }
   return { stt, llm: model, tts, vad };
+}
+
+/** A plugin option only when set, so an unset address leaves the plugin's default in place. */
+function baseUrl<K extends string>(key: K, url: string | null | undefined): Partial<Record<K, string>> {
+  return url ? ({ [key]: url } as Record<K, string>) : {};
 }
 
 /** The session options of a plan: turn taking and interruptions (the models come from `loadModels`). */
