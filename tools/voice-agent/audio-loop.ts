@@ -117,6 +117,8 @@ interface Segment {
   readonly start: number;
   pushedMs: number;
   finished: boolean;
+  /** When it stopped playing: its end, or the moment it was cut off. */
+  endedAt: number;
   interrupted: boolean;
   timer: NodeJS.Timeout | null;
 }
@@ -141,7 +143,7 @@ export class AssistantEar extends voice.AudioOutput {
     const now = Date.now();
     const ms = (frame.samplesPerChannel / frame.sampleRate) * 1000;
     if (!this.current) {
-      this.current = { id: this.segments.length + 1, start: Math.max(now, this.playhead), pushedMs: 0, finished: false, interrupted: false, timer: null };
+      this.current = { id: this.segments.length + 1, start: Math.max(now, this.playhead), pushedMs: 0, finished: false, endedAt: 0, interrupted: false, timer: null };
       this.segments.push(this.current);
       this.playhead = this.current.start;
       this.onPlaybackStarted(this.current.start);
@@ -189,6 +191,7 @@ export class AssistantEar extends voice.AudioOutput {
     if (segment.finished) return;
     if (segment.timer) clearTimeout(segment.timer);
     segment.finished = true;
+    segment.endedAt = Date.now();
     segment.interrupted = interrupted;
     const played = interrupted ? Math.min(Math.max(0, Date.now() - segment.start), segment.pushedMs) : segment.pushedMs;
     this.onPlaybackFinished({ playbackPosition: played / 1000, interrupted });
