@@ -80,7 +80,7 @@ export async function loopCall(options: {
   readonly env: CallJob['env'];
   readonly dead?: boolean;
   readonly log?: Log;
-  readonly retries?: Pick<CallJob, 'llmConnOptions' | 'sttConnOptions' | 'ttsConnOptions'>;
+  readonly retries?: Pick<CallJob, 'llmConnOptions' | 'sttConnOptions' | 'ttsConnOptions' | 'watchLimits'>;
 }): Promise<LoopCall> {
   const config = await options.controlPlane.callConfig(options.callId);
   const customer = new CustomerLine({ dead: options.dead });

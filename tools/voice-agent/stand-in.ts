@@ -42,6 +42,8 @@ export abstract class WebSocketStandIn {
   /** Milliseconds before the first answer to each request. */
   latencyMs = 0;
   failure: Failure | null = null;
+  /** What a `close` or `garbage` failure turns into once it has acted (a provider that stays down). */
+  failureAfter: Failure | null = null;
   private readonly sockets = new Set<WebSocket>();
   private server!: Server;
   private wss!: WebSocketServer;
@@ -65,9 +67,13 @@ export abstract class WebSocketStandIn {
         ws.on('message', (data, isBinary) => {
           const message = isBinary ? (data as Buffer).length : parseJson(data.toString());
           this.received.push({ connection: connection.id, at: Date.now(), message });
-          if (this.failure === 'close' && this.closesOn(message)) ws.terminate();
-          else if (this.failure === 'garbage' && this.closesOn(message)) ws.send('<html>502 Bad Gateway</html>');
-          else if (this.failure !== 'silent') this.onMessage(ws, connection, message);
+          if (this.failure === 'close' && this.closesOn(message)) {
+            ws.terminate();
+            this.failure = this.failureAfter ?? this.failure;
+          } else if (this.failure === 'garbage' && this.closesOn(message)) {
+            ws.send('<html>502 Bad Gateway</html>');
+            this.failure = this.failureAfter ?? this.failure;
+          } else if (this.failure === null) this.onMessage(ws, connection, message);
         });
         this.onOpen(ws, connection);
       });
@@ -91,6 +97,7 @@ export abstract class WebSocketStandIn {
     this.received.length = 0;
     this.latencyMs = 0;
     this.failure = null;
+    this.failureAfter = null;
   }
 
   /** Closes every open websocket, as a provider restarting would. */

@@ -4,6 +4,7 @@ import { CallHold, type CallLine, type Log } from './call-hold';
 import { CallReporter, type Clock } from './call-reporter';
 import type { ControlPlane } from './control-plane';
 import { loadModels, sessionOptions, type ProviderEnv } from './build-session';
+import type { ProviderWatchLimits } from './provider-watch';
 import { planSpeech } from './speech-plan';
 
 export interface CallJob {
@@ -22,6 +23,8 @@ export interface CallJob {
   readonly llmConnOptions?: ConnOptions;
   readonly sttConnOptions?: ConnOptions;
   readonly ttsConnOptions?: ConnOptions;
+  /** When a quiet transcriber or synthesizer counts as failed (the default: `PROVIDER_WATCH_LIMITS`). */
+  readonly watchLimits?: ProviderWatchLimits;
 }
 
 type ConnOptions = { maxRetry?: number; retryIntervalMs?: number; timeoutMs?: number };
@@ -57,7 +60,7 @@ export async function holdCall(job: CallJob): Promise<Held> {
     connOptions: { maxUnrecoverableErrors: 1000, llmConnOptions: job.llmConnOptions, sttConnOptions: job.sttConnOptions, ttsConnOptions: job.ttsConnOptions },
   });
   const hold = new CallHold({
-    callId: job.callId, config: job.config, plan, controlPlane: job.controlPlane, reporter, line: job.line, clock: job.clock, log: job.log,
+    callId: job.callId, config: job.config, plan, controlPlane: job.controlPlane, reporter, line: job.line, clock: job.clock, log: job.log, watchLimits: job.watchLimits,
     speechFor: async (next) => {
       const nextPlan = planSpeech(next, job.env.keys);
       if (!nextPlan.ok) return {};
