@@ -29,7 +29,10 @@ export type AnsweredCall = LoopCall & Extract<LoopCall['held'], { ok: true }> & 
 export const QUICK = { endpoint_sensitivity: 3, interrupt_sensitivity: 3 };
 
 /** Retries short enough that a failing provider ends a call within seconds. */
-const RETRIES = { llmConnOptions: { maxRetry: 0, timeoutMs: 3000 }, sttConnOptions: { maxRetry: 1, retryIntervalMs: 100 }, ttsConnOptions: { maxRetry: 1, retryIntervalMs: 100 } };
+const RETRIES = {
+  llmConnOptions: { maxRetry: 0, timeoutMs: 3000 }, sttConnOptions: { maxRetry: 1, retryIntervalMs: 100 }, ttsConnOptions: { maxRetry: 1, retryIntervalMs: 100 },
+  watchLimits: { deafSpeechMs: 1500, deafWaitMs: 3000, muteMs: 6000 },
+};
 
 export function loopSuite(): LoopSuite {
   const state = {} as { t: TestApi; server: Server; controlPlane: ControlPlane; providers: Providers; receiver: WebhookReceiver; owner: TestUser };
