@@ -73,11 +73,40 @@ export async function loadModels(plan: SpeechPlan, env: ProviderEnv, options: { 
     });
   }
   let vad: VAD | null = null;
-  if (plan.vad) {
-    const silero = await import('@livekit/agents-plugin-silero');
-    vad = await silero.VAD.load({ activationThreshold: plan.vad.activationThreshold, minSilenceDuration: plan.vad.minSilenceMs });
-  }
+  if (plan.vad) vad = await vadFor({ activationThreshold: plan.vad.activationThreshold, minSilenceDuration: plan.vad.minSilenceMs });
   return { stt, llm: model, tts, vad };
+}
+
+/** `VAD.load` is typed as LiveKit's base VAD; what it returns is Silero's, which takes new options. */
+type Silero = VAD & { updateOptions(options: object): void };
+let prewarmed: Promise<Silero> | null = null;
+
+/**
+ * Loads what every call needs before a call comes (LiveKit's `prewarm`, run once in each job
+ * process while it waits for a job): the speech plugins' code and the Silero model, whose ONNX
+ * session takes hundreds of milliseconds to create — time an inbound caller would otherwise wait
+ * for the greeting.
+ */
+export async function prewarmSpeech(): Promise<void> {
+  await Promise.all([
+    import('@livekit/agents-plugin-openai'), import('@livekit/agents-plugin-deepgram'),
+    import('@livekit/agents-plugin-elevenlabs'), import('@livekit/agents-plugin-cartesia'),
+  ]);
+  prewarmed ??= import('@livekit/agents-plugin-silero').then((silero) => silero.VAD.load() as Promise<Silero>);
+  await prewarmed;
+}
+
+/** The prewarmed model goes to the first call of the process, set to its options; a later call loads its own. */
+async function vadFor(options: { activationThreshold: number; minSilenceDuration: number }): Promise<VAD> {
+  const warm = prewarmed;
+  prewarmed = null;
+  if (warm) {
+    const vad = await warm;
+    vad.updateOptions(options);
+    return vad;
+  }
+  const silero = await import('@livekit/agents-plugin-silero');
+  return silero.VAD.load(options);
 }
 
 /** A plugin option only when set, so an unset address leaves the plugin's default in place. */
