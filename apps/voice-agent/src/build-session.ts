@@ -72,6 +72,7 @@ export async function loadModels(plan: SpeechPlan, env: ProviderEnv, options: { 
       ...(plan.tts.emotion === null ? {} : { emotion: [...plan.tts.emotion] }),
     });
   }
+  if (tts) openEarly(tts);
   let vad: VAD | null = null;
   if (plan.vad) vad = await vadFor({ activationThreshold: plan.vad.activationThreshold, minSilenceDuration: plan.vad.minSilenceMs });
   return { stt, llm: model, tts, vad };
@@ -107,6 +108,17 @@ async function vadFor(options: { activationThreshold: number; minSilenceDuration
   }
   const silero = await import('@livekit/agents-plugin-silero');
   return silero.VAD.load(options);
+}
+
+/**
+ * Opens the synthesizer's websocket now (while an outbound call rings, before an inbound call's
+ * greeting) instead of on the first words: ElevenLabs connects on first use, Cartesia has a pool
+ * to prewarm. A failure here is only logged by the plugin; the first words connect again.
+ */
+function openEarly(tts: ttsTypes.TTS): void {
+  const plugin = tts as ttsTypes.TTS & { prewarm?: () => void; currentConnection?: () => Promise<unknown> };
+  if (typeof plugin.prewarm === 'function') plugin.prewarm();
+  else if (typeof plugin.currentConnection === 'function') void plugin.currentConnection().catch(() => undefined);
 }
 
 /** A plugin option only when set, so an unset address leaves the plugin's default in place. */

@@ -164,12 +164,15 @@ export class CallHold {
 
   /** The customer is on the line: report it, start the clocks, greet unless the customer speaks first. */
   async customerAnswered(): Promise<void> {
-    await this.deps.reporter.answered();
+    // The greeting does not wait for the report's round trip: reports go out in order, so
+    // `answered` still reaches the control plane before the greeting's transcript item.
+    const reported = this.deps.reporter.answered();
     const { limits } = this.deps.plan;
     this.timers.push(setTimeout(() => void this.end({ status: 'completed', reason: 'max_duration' }), limits.maxDurationS * 1000).unref());
     this.silence = new SilenceWatch(limits, Date.now());
     this.timers.push(setInterval(() => this.checkSilence(), 1000).unref());
     if (this.deps.plan.assistantSpeaksFirst && this.session) this.say(this.texts.initialMessage);
+    await reported;
   }
 
   /** The call is being recorded; its address goes with the end. */

@@ -8,7 +8,7 @@
  *
  * Takes about ten minutes on a quiet 2-core machine. VOICE_BENCH_TURNS (20) turns for the one-call runs, VOICE_BENCH_LOAD_TURNS (5) per call under load,
  * VOICE_BENCH_CALLS ("1,5,10,20,30") the simultaneous calls, VOICE_BENCH_FIRST_WORDS (20) calls for
- * the time to first word; DATABASE_URL as in every bench. The last line is for scripts.
+ * the time to first word (0, or an empty list, skips a part); DATABASE_URL as in every bench. The last line is for scripts.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -22,7 +22,7 @@ import type { CallOrder, CallReport } from './call';
 
 const TURNS = Number(process.env.VOICE_BENCH_TURNS ?? 20);
 const LOAD_TURNS = Number(process.env.VOICE_BENCH_LOAD_TURNS ?? 5);
-const CALLS = (process.env.VOICE_BENCH_CALLS ?? '1,5,10,20,30').split(',').map(Number);
+const CALLS = (process.env.VOICE_BENCH_CALLS ?? '1,5,10,20,30').split(',').filter(Boolean).map(Number);
 const FIRST_WORDS = Number(process.env.VOICE_BENCH_FIRST_WORDS ?? 20);
 const CHILD_ENV = { TS_NODE_PROJECT: 'tsconfig.tests.json', TS_NODE_SWC: 'true' };
 const BOUND_MS = 250;
@@ -101,7 +101,7 @@ runBench(async () => {
   console.log(`voice-latency bench: ${cpus().length} cores, endpointing ${ENDPOINTING_MS} ms, fixture "${FIXTURE}", reply "${REPLY}"; ${load()}`);
 
   const oneCall: Record<string, number> = {};
-  for (const [name, l] of [['instant', INSTANT], ['realistic', REALISTIC]] as const) {
+  for (const [name, l] of TURNS > 0 ? [['instant', INSTANT], ['realistic', REALISTIC]] as const : []) {
     setLatencies(l);
     const [r] = await calls(1, TURNS);
     const floor = floorOf(l, deepgram);
@@ -113,7 +113,7 @@ runBench(async () => {
 
   setLatencies(INSTANT);
   const firstWords: Record<string, number> = {};
-  for (const prewarm of [false, true]) {
+  for (const prewarm of FIRST_WORDS > 0 ? [false, true] : []) {
     const times: number[] = [];
     for (let i = 0; i < FIRST_WORDS; i += 1) {
       const [r] = await calls(1, 0, prewarm);
