@@ -22,6 +22,8 @@ export interface CallOrder {
 
 export interface CallReport {
   readonly firstWordMs: number | null;
+  /** Where the first word's time went: config read + models + session start, then the answer to the first frame. */
+  readonly phasesMs?: { readonly session: number; readonly greeting: number };
   readonly latenciesMs: number[];
   readonly cpuMs: number;
   readonly maxRssMb: number;
@@ -60,9 +62,11 @@ async function main(): Promise<void> {
   });
   if (!call.held.ok) throw new Error(call.held.problems.join('; '));
   const { hold } = call.held;
+  const answeredAt = Date.now();
   await hold.customerAnswered();
   const greeted = await until(() => call.ear.heard.length > 0, 15_000);
   const firstWordMs = greeted ? call.ear.heard[0].at - jobStart : null;
+  const phasesMs = greeted ? { session: answeredAt - jobStart, greeting: call.ear.heard[0].at - answeredAt } : undefined;
 
   const latenciesMs: number[] = [];
   let error: string | undefined;
@@ -81,7 +85,7 @@ async function main(): Promise<void> {
   await call.close();
   const cpu = process.cpuUsage(cpuStart);
   clearInterval(sampler);
-  const report: CallReport = { firstWordMs, latenciesMs, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMb: maxRss / 2 ** 20, error };
+  const report: CallReport = { firstWordMs, phasesMs, latenciesMs, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMb: maxRss / 2 ** 20, error };
   process.send!({ report }, () => process.exit(0));
 }
 
