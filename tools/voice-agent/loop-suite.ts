@@ -28,10 +28,13 @@ export type AnsweredCall = LoopCall & Extract<LoopCall['held'], { ok: true }> & 
 /** Short turn taking so a test does not wait out the defaults (250 ms endpointing and interruption). */
 export const QUICK = { endpoint_sensitivity: 3, interrupt_sensitivity: 3 };
 
-/** Retries short enough that a failing provider ends a call within seconds. */
+/**
+ * Retries short enough that a failing provider ends a call within seconds, limits long enough that
+ * a loaded machine (a late timer, a slow event loop) is not taken for a failing provider.
+ */
 const RETRIES = {
-  llmConnOptions: { maxRetry: 0, timeoutMs: 3000 }, sttConnOptions: { maxRetry: 1, retryIntervalMs: 100 }, ttsConnOptions: { maxRetry: 1, retryIntervalMs: 100 },
-  watchLimits: { deafSpeechMs: 1500, deafWaitMs: 3000, muteMs: 6000 },
+  llmConnOptions: { maxRetry: 0, timeoutMs: 8000 }, sttConnOptions: { maxRetry: 1, retryIntervalMs: 100 }, ttsConnOptions: { maxRetry: 1, retryIntervalMs: 100 },
+  watchLimits: { deafSpeechMs: 1500, deafWaitMs: 5000, muteMs: 10_000 },
 };
 
 export function loopSuite(): LoopSuite {

@@ -41,6 +41,14 @@ describe('quiet providers', () => {
     expect(failed).toEqual([]);
   });
 
+  it('counts words that came back before the VAD called the end of the speech', () => {
+    watch.customerSpeaking(0, true);
+    watch.transcribed(); // interim and final results while the VAD still hears speech
+    watch.customerSpeaking(3000, false);
+    jest.advanceTimersByTime(60_000);
+    expect(failed).toEqual([]);
+  });
+
   it('takes the voice for mute after 20 s of thinking without audio, never while a tool runs', () => {
     watch.assistantState('thinking');
     watch.toolStarted();

@@ -21,6 +21,8 @@ export type Silent = 'stt_error' | 'tts_error';
 
 export class ProviderWatch {
   private speechStartedAt: number | null = null;
+  /** Words came back since the current (or last) speech began: a final often arrives before the VAD's end of speech. */
+  private wordsSinceSpeech = false;
   private untranscribedMs = 0;
   private deafTimer: NodeJS.Timeout | null = null;
   private muteTimer: NodeJS.Timeout | null = null;
@@ -33,17 +35,21 @@ export class ProviderWatch {
   customerSpeaking(now: number, speaking: boolean): void {
     if (speaking) {
       this.speechStartedAt = now;
+      this.wordsSinceSpeech = false;
       this.clear('deaf');
       return;
     }
     if (this.speechStartedAt === null) return;
-    this.untranscribedMs += now - this.speechStartedAt;
+    const spokeMs = now - this.speechStartedAt;
     this.speechStartedAt = null;
+    if (this.wordsSinceSpeech) return;
+    this.untranscribedMs += spokeMs;
     if (this.untranscribedMs >= this.limits.deafSpeechMs) this.arm('deaf', this.limits.deafWaitMs, 'stt_error');
   }
 
   transcribed(): void {
     this.untranscribedMs = 0;
+    this.wordsSinceSpeech = true;
     this.clear('deaf');
   }
 
