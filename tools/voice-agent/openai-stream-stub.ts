@@ -4,13 +4,18 @@ import type { AddressInfo } from 'node:net';
 /**
  * A scripted OpenAI-compatible Chat Completions server on 127.0.0.1 that streams (server-sent
  * events), as LiveKit's OpenAI plugin asks. Each request takes the next scripted turn: text, tool
- * calls, or an HTTP error; the request bodies are kept for the test to read.
+ * calls, an HTTP error, an answer that is not the protocol, or none at all; the first chunk waits
+ * the turn's `delayMs` (else `latencyMs`). The request bodies and their arrival times are kept for
+ * the test to read.
  */
 
-export type ScriptedTurn =
+export type ScriptedTurn = (
   | { readonly text: string }
   | { readonly toolCalls: readonly { readonly name: string; readonly arguments: Record<string, unknown> }[] }
-  | { readonly status: number };
+  | { readonly status: number }
+  | { readonly garbage: true }
+  | { readonly hang: true }
+) & { readonly delayMs?: number };
 
 export interface ChatRequest {
   readonly model: string;
@@ -22,6 +27,12 @@ export interface ChatRequest {
 
 export class OpenAiStreamStub {
   readonly requests: ChatRequest[] = [];
+  /** When each request arrived and when its first chunk went out (ms since the epoch). */
+  readonly timings: { readonly receivedAt: number; firstChunkAt?: number }[] = [];
+  /** Milliseconds before the first chunk of every answer without a `delayMs` of its own. */
+  latencyMs = 0;
+  /** The turn played when the script is empty (default: an HTTP 500). */
+  fallback: ScriptedTurn | null = null;
   private script: ScriptedTurn[] = [];
   private counter = 0;
 
@@ -42,7 +53,10 @@ export class OpenAiStreamStub {
 
   reset(): void {
     this.requests.length = 0;
+    this.timings.length = 0;
     this.script = [];
+    this.latencyMs = 0;
+    this.fallback = null;
   }
 
   close(): Promise<void> {
@@ -59,7 +73,17 @@ export class OpenAiStreamStub {
     }
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatRequest;
     this.requests.push(body);
-    const turn = this.script.shift() ?? { status: 500 };
+    const timing: { receivedAt: number; firstChunkAt?: number } = { receivedAt: Date.now() };
+    this.timings.push(timing);
+    const turn = this.script.shift() ?? this.fallback ?? { status: 500 };
+    if ('hang' in turn) return;
+    const delay = turn.delayMs ?? this.latencyMs;
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    timing.firstChunkAt = Date.now();
+    if ('garbage' in turn) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: {"choices": [{"delta": \n\n<html>502</html>\n\n');
+      return;
+    }
     if ('status' in turn) {
       res.writeHead(turn.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'scripted failure', type: 'server_error' } }));
       return;

@@ -14,7 +14,10 @@ export interface SessionModels {
   readonly vad?: VAD | null;
 }
 
-export async function loadModels(plan: SpeechPlan, env: Pick<AgentEnv, 'keys' | 'openaiBaseUrl'>, options: { textOnly?: boolean } = {}): Promise<SessionModels> {
+/** What the plugins need of the environment: keys, and the providers' addresses where they are not the defaults. */
+export type ProviderEnv = Pick<AgentEnv, 'keys' | 'openaiBaseUrl'> & Partial<Pick<AgentEnv, 'baseUrls'>>;
+
+export async function loadModels(plan: SpeechPlan, env: ProviderEnv, options: { textOnly?: boolean } = {}): Promise<SessionModels> {
   const openai = async () => import('@livekit/agents-plugin-openai');
   const baseURL = env.openaiBaseUrl ?? undefined;
   let model: SessionModels['llm'];
@@ -41,7 +44,7 @@ export async function loadModels(plan: SpeechPlan, env: Pick<AgentEnv, 'keys' | 
   let stt: SessionModels['stt'];
   if (plan.stt) {
     const deepgram = await import('@livekit/agents-plugin-deepgram');
-    stt = new deepgram.STT({ model: plan.stt.model, language: plan.stt.language, apiKey: env.keys.deepgram ?? undefined });
+    stt = new deepgram.STT({ model: plan.stt.model, language: plan.stt.language, apiKey: env.keys.deepgram ?? undefined, ...baseUrl('baseUrl', env.baseUrls?.deepgram) });
   }
   let tts: SessionModels['tts'];
   if (plan.tts?.provider === 'elevenlabs') {
@@ -50,6 +53,7 @@ export async function loadModels(plan: SpeechPlan, env: Pick<AgentEnv, 'keys' | 
       apiKey: env.keys.elevenlabs ?? undefined,
       voiceId: plan.tts.voiceId,
       language: plan.tts.language,
+      ...baseUrl('baseURL', env.baseUrls?.elevenlabs),
       voiceSettings: {
         stability: plan.tts.stability,
         similarity_boost: plan.tts.similarity,
@@ -64,15 +68,62 @@ export async function loadModels(plan: SpeechPlan, env: Pick<AgentEnv, 'keys' | 
       voice: plan.tts.voiceId,
       language: plan.tts.language,
       speed: plan.tts.speed,
+      ...baseUrl('baseUrl', env.baseUrls?.cartesia),
       ...(plan.tts.emotion === null ? {} : { emotion: [...plan.tts.emotion] }),
     });
   }
+  if (tts) openEarly(tts);
   let vad: VAD | null = null;
-  if (plan.vad) {
-    const silero = await import('@livekit/agents-plugin-silero');
-    vad = await silero.VAD.load({ activationThreshold: plan.vad.activationThreshold, minSilenceDuration: plan.vad.minSilenceMs });
-  }
+  if (plan.vad) vad = await vadFor({ activationThreshold: plan.vad.activationThreshold, minSilenceDuration: plan.vad.minSilenceMs });
   return { stt, llm: model, tts, vad };
+}
+
+/** `VAD.load` is typed as LiveKit's base VAD; what it returns is Silero's, which takes new options. */
+type Silero = VAD & { updateOptions(options: object): void };
+let prewarmed: Promise<Silero> | null = null;
+
+/**
+ * Loads what every call needs before a call comes (LiveKit's `prewarm`, run once in each job
+ * process while it waits for a job): the speech plugins' code and the Silero model, whose ONNX
+ * session takes hundreds of milliseconds to create — time an inbound caller would otherwise wait
+ * for the greeting.
+ */
+export async function prewarmSpeech(): Promise<void> {
+  await Promise.all([
+    import('@livekit/agents-plugin-openai'), import('@livekit/agents-plugin-deepgram'),
+    import('@livekit/agents-plugin-elevenlabs'), import('@livekit/agents-plugin-cartesia'),
+  ]);
+  prewarmed ??= import('@livekit/agents-plugin-silero').then((silero) => silero.VAD.load() as Promise<Silero>);
+  await prewarmed;
+}
+
+/** The prewarmed model goes to the first call of the process, set to its options; a later call loads its own. */
+async function vadFor(options: { activationThreshold: number; minSilenceDuration: number }): Promise<VAD> {
+  const warm = prewarmed;
+  prewarmed = null;
+  if (warm) {
+    const vad = await warm;
+    vad.updateOptions(options);
+    return vad;
+  }
+  const silero = await import('@livekit/agents-plugin-silero');
+  return silero.VAD.load(options);
+}
+
+/**
+ * Opens the synthesizer's websocket now (while an outbound call rings, before an inbound call's
+ * greeting) instead of on the first words: ElevenLabs connects on first use, Cartesia has a pool
+ * to prewarm. A failure here is only logged by the plugin; the first words connect again.
+ */
+function openEarly(tts: ttsTypes.TTS): void {
+  const plugin = tts as ttsTypes.TTS & { prewarm?: () => void; currentConnection?: () => Promise<unknown> };
+  if (typeof plugin.prewarm === 'function') plugin.prewarm();
+  else if (typeof plugin.currentConnection === 'function') void plugin.currentConnection().catch(() => undefined);
+}
+
+/** A plugin option only when set, so an unset address leaves the plugin's default in place. */
+function baseUrl<K extends string>(key: K, url: string | null | undefined): Partial<Record<K, string>> {
+  return url ? ({ [key]: url } as Record<K, string>) : {};
 }
 
 /** The session options of a plan: turn taking and interruptions (the models come from `loadModels`). */

@@ -4,6 +4,7 @@ import type { BuiltInTool, RuntimeConfig } from '@voiceplane/domain';
 import type { CallEnd, CallReporter, Clock } from './call-reporter';
 import type { ControlPlane } from './control-plane';
 import { CallKnowledge, withKnowledge } from './knowledge';
+import { PROVIDER_WATCH_LIMITS, ProviderWatch, type ProviderWatchLimits } from './provider-watch';
 import { SilenceWatch } from './silence';
 import type { SpeechPlan } from './speech-plan';
 
@@ -35,6 +36,8 @@ export interface CallHoldDeps {
   readonly log: Log;
   /** The models of another assistant's voice, for `assistant_transfer` (none: the session's stay). */
   readonly speechFor?: (config: RuntimeConfig) => Promise<Partial<voice.AgentOptions<unknown>>>;
+  /** When a transcriber or synthesizer that went quiet counts as failed (tests shorten them). */
+  readonly watchLimits?: ProviderWatchLimits;
 }
 
 const APOLOGIES: Readonly<Record<string, string>> = {
@@ -68,6 +71,7 @@ export class CallHold {
   private ending: Promise<void> | null = null;
   private timers: NodeJS.Timeout[] = [];
   private silence: SilenceWatch | null = null;
+  private readonly watch: ProviderWatch;
   private failing = false;
   private recordingUrl: string | null = null;
   private readonly endedSignal: { promise: Promise<CallEnd>; resolve: (end: CallEnd) => void };
@@ -76,6 +80,9 @@ export class CallHold {
     this.texts = conversationTexts(deps.config, deps.clock.now());
     let resolve!: (end: CallEnd) => void;
     this.endedSignal = { promise: new Promise<CallEnd>((r) => (resolve = r)), resolve };
+    this.watch = new ProviderWatch(deps.watchLimits ?? PROVIDER_WATCH_LIMITS, (type) => {
+      void this.providerFailed({ type, error: new Error(type === 'stt_error' ? 'the transcriber gave no words for the customer\'s speech' : 'the reply was never spoken') });
+    });
   }
 
   /** Resolves with the end the agent reported. */
@@ -121,10 +128,17 @@ export class CallHold {
       if (item.role === 'user') void this.deps.reporter.said('customer', text, new Date(ev.createdAt));
       else if (item.role === 'assistant') void this.deps.reporter.said('assistant', text, new Date(ev.createdAt));
     });
+    const { stt, tts } = this.deps.plan;
     session.on(voice.AgentSessionEventTypes.UserStateChanged, (ev) => {
-      if (ev.newState === 'speaking' || ev.oldState === 'speaking') this.silence?.customerSpeaking(Date.now(), ev.newState === 'speaking');
+      if (ev.newState !== 'speaking' && ev.oldState !== 'speaking') return;
+      this.silence?.customerSpeaking(Date.now(), ev.newState === 'speaking');
+      if (stt) this.watch.customerSpeaking(Date.now(), ev.newState === 'speaking');
+    });
+    session.on(voice.AgentSessionEventTypes.UserInputTranscribed, (ev) => {
+      if (ev.transcript.trim() !== '') this.watch.transcribed();
     });
     session.on(voice.AgentSessionEventTypes.AgentStateChanged, (ev) => {
+      if (tts) this.watch.assistantState(ev.newState);
       if (ev.newState === 'speaking' || ev.oldState === 'speaking') this.silence?.assistantSpeaking(Date.now(), ev.newState === 'speaking');
     });
     session.on(voice.AgentSessionEventTypes.Error, (ev) => {
@@ -150,12 +164,15 @@ export class CallHold {
 
   /** The customer is on the line: report it, start the clocks, greet unless the customer speaks first. */
   async customerAnswered(): Promise<void> {
-    await this.deps.reporter.answered();
+    // The greeting does not wait for the report's round trip: reports go out in order, so
+    // `answered` still reaches the control plane before the greeting's transcript item.
+    const reported = this.deps.reporter.answered();
     const { limits } = this.deps.plan;
     this.timers.push(setTimeout(() => void this.end({ status: 'completed', reason: 'max_duration' }), limits.maxDurationS * 1000).unref());
     this.silence = new SilenceWatch(limits, Date.now());
     this.timers.push(setInterval(() => this.checkSilence(), 1000).unref());
     if (this.deps.plan.assistantSpeaksFirst && this.session) this.say(this.texts.initialMessage);
+    await reported;
   }
 
   /** The call is being recorded; its address goes with the end. */
@@ -166,6 +183,7 @@ export class CallHold {
   /** Reports the end once, then closes the line and the session. Later calls wait for the first. */
   end(end: CallEnd): Promise<void> {
     this.ending ??= (async () => {
+      this.watch.stop();
       for (const t of this.timers) clearTimeout(t);
       this.timers = [];
       await this.deps.reporter.ended({ ...end, recordingUrl: end.recordingUrl ?? this.recordingUrl });
@@ -235,6 +253,15 @@ export class CallHold {
   }
 
   private async runTool(config: RuntimeConfig, name: string, args: Record<string, unknown>, options: llm.ToolOptions<unknown>): Promise<unknown> {
+    this.watch.toolStarted();
+    try {
+      return await this.runResolvedTool(config, name, args, options);
+    } finally {
+      this.watch.toolFinished();
+    }
+  }
+
+  private async runResolvedTool(config: RuntimeConfig, name: string, args: Record<string, unknown>, options: llm.ToolOptions<unknown>): Promise<unknown> {
     const call = resolveToolCall(config, name);
     if (call === null) return { error: 'unknown_function' };
     if (call.kind === 'tool') {

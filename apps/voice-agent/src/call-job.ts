@@ -3,14 +3,14 @@ import type { RuntimeConfig } from '@voiceplane/domain';
 import { CallHold, type CallLine, type Log } from './call-hold';
 import { CallReporter, type Clock } from './call-reporter';
 import type { ControlPlane } from './control-plane';
-import { loadModels, sessionOptions } from './build-session';
-import type { AgentEnv } from './env';
+import { loadModels, sessionOptions, type ProviderEnv } from './build-session';
+import type { ProviderWatchLimits } from './provider-watch';
 import { planSpeech } from './speech-plan';
 
 export interface CallJob {
   readonly callId: number;
   readonly config: RuntimeConfig;
-  readonly env: Pick<AgentEnv, 'keys' | 'openaiBaseUrl'>;
+  readonly env: ProviderEnv;
   readonly controlPlane: ControlPlane;
   readonly line: CallLine;
   readonly clock: Clock;
@@ -20,8 +20,14 @@ export interface CallJob {
   /** Text mode: the LLM only, no transcriber, synthesizer or VAD. */
   readonly textOnly?: boolean;
   /** Retries of the providers (the default is LiveKit's). */
-  readonly llmConnOptions?: { maxRetry?: number; retryIntervalMs?: number; timeoutMs?: number };
+  readonly llmConnOptions?: ConnOptions;
+  readonly sttConnOptions?: ConnOptions;
+  readonly ttsConnOptions?: ConnOptions;
+  /** When a quiet transcriber or synthesizer counts as failed (the default: `PROVIDER_WATCH_LIMITS`). */
+  readonly watchLimits?: ProviderWatchLimits;
 }
+
+type ConnOptions = { maxRetry?: number; retryIntervalMs?: number; timeoutMs?: number };
 
 export type Held = { readonly ok: true; readonly hold: CallHold; readonly session: voice.AgentSession } | { readonly ok: false; readonly problems: readonly string[] };
 
@@ -51,10 +57,10 @@ export async function holdCall(job: CallJob): Promise<Held> {
   const session = new voice.AgentSession({
     ...sessionOptions(plan, models),
     // The agent decides what an unrecoverable LLM/TTS error means (one apology, then the end), not the session.
-    connOptions: { maxUnrecoverableErrors: 1000, llmConnOptions: job.llmConnOptions },
+    connOptions: { maxUnrecoverableErrors: 1000, llmConnOptions: job.llmConnOptions, sttConnOptions: job.sttConnOptions, ttsConnOptions: job.ttsConnOptions },
   });
   const hold = new CallHold({
-    callId: job.callId, config: job.config, plan, controlPlane: job.controlPlane, reporter, line: job.line, clock: job.clock, log: job.log,
+    callId: job.callId, config: job.config, plan, controlPlane: job.controlPlane, reporter, line: job.line, clock: job.clock, log: job.log, watchLimits: job.watchLimits,
     speechFor: async (next) => {
       const nextPlan = planSpeech(next, job.env.keys);
       if (!nextPlan.ok) return {};

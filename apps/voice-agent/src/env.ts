@@ -15,6 +15,11 @@ export interface AgentEnv {
   };
   /** An OpenAI-compatible server instead of OpenAI (self-hosted models, tests). */
   readonly openaiBaseUrl: string | null;
+  /**
+   * Other addresses of the speech providers (regional endpoints, self-hosted Deepgram, stand-ins);
+   * null: the plugin's own default.
+   */
+  readonly baseUrls: { readonly deepgram: string | null; readonly elevenlabs: string | null; readonly cartesia: string | null };
   /** Trunk that dials colleagues for warm transfers when the call's line is not a SIP trunk (the control plane's setting). */
   readonly outboundTrunkId: string | null;
   /**
@@ -58,6 +63,7 @@ export function readAgentEnv(source: Readonly<Record<string, string | undefined>
         openai: value('OPENAI_API_KEY'),
       },
       openaiBaseUrl: value('OPENAI_BASE_URL'),
+      baseUrls: { deepgram: value('DEEPGRAM_BASE_URL'), elevenlabs: value('ELEVENLABS_BASE_URL'), cartesia: value('CARTESIA_BASE_URL') },
       outboundTrunkId: value('LIVEKIT_OUTBOUND_TRUNK_ID'),
       recording: recordingOf(value),
     },

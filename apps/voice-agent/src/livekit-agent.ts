@@ -4,6 +4,7 @@ import { SipClient } from 'livekit-server-sdk';
 import { callIdOfDispatch, customerIdentityOf, startCallRecording } from '@voiceplane/adapter-livekit';
 import { recordingUrlOf, type RuntimeConfig } from '@voiceplane/domain';
 import type { CallHold, Log } from './call-hold';
+import { prewarmSpeech } from './build-session';
 import { holdCall } from './call-job';
 import { ControlPlane, ControlPlaneError } from './control-plane';
 import { readAgentEnv, type AgentEnv } from './env';
@@ -29,6 +30,8 @@ const RINGING_GRACE_S = 15;
  * dispatched this agent; the agent asks the control plane which assistant answers the number.
  */
 export default defineAgent({
+  // Once per job process, before its call: plugins and the Silero model, so the greeting does not wait for them.
+  prewarm: () => prewarmSpeech(),
   entry: async (ctx: JobContext) => {
     const checked = readAgentEnv(process.env);
     if (!checked.ok) throw new Error(`voice agent misconfigured: ${checked.problems.join('; ')}`);

@@ -140,6 +140,14 @@ describe('environment', () => {
     expect(readAgentEnv({ ...base, LIVEKIT_AGENT_NAME: 'custom' })).toEqual(expect.objectContaining({ env: expect.objectContaining({ agentName: 'custom' }) }));
   });
 
+  it('takes other provider addresses (regional, self-hosted, stand-ins); unset: the plugins\' defaults', () => {
+    expect(readAgentEnv(base)).toEqual(expect.objectContaining({ env: expect.objectContaining({ baseUrls: { deepgram: null, elevenlabs: null, cartesia: null } }) }));
+    const urls = { DEEPGRAM_BASE_URL: 'wss://api.eu.deepgram.com', ELEVENLABS_BASE_URL: 'https://api.eu.residency.elevenlabs.io/v1', CARTESIA_BASE_URL: 'http://127.0.0.1:9000' };
+    expect(readAgentEnv({ ...base, ...urls })).toEqual(expect.objectContaining({ env: expect.objectContaining({
+      baseUrls: { deepgram: 'wss://api.eu.deepgram.com', elevenlabs: 'https://api.eu.residency.elevenlabs.io/v1', cartesia: 'http://127.0.0.1:9000' },
+    }) }));
+  });
+
   it('records into the control plane\'s S3 media store only when it has one and the public address', () => {
     expect(readAgentEnv(base)).toEqual(expect.objectContaining({ env: expect.objectContaining({ recording: null }) }));
     const s3 = { MEDIA_STORE: 's3', S3_BUCKET: 'vp-media', S3_ENDPOINT: 'http://minio:9000', S3_ACCESS_KEY_ID: 'AK', S3_SECRET_ACCESS_KEY: 'SK' };
