@@ -36,3 +36,4 @@ export * from './conversations';
 export * from './call-permission';
 export * from './top-ups';
 export * from './knowledge-bases';
+export * from './campaigns';
