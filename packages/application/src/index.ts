@@ -38,3 +38,4 @@ export * from './chatapp';
 export * from './call-permission';
 export * from './conversation-policy';
 export * from './knowledge-bases';
+export * from './campaigns';

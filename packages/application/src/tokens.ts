@@ -16,6 +16,7 @@ import { CHATAPP_TOKENS } from './chatapp/tokens';
 import { CONVERSATION_TOKENS } from './conversations/tokens';
 import { CHATAPP_INGRESS_TOKENS } from './chatapp/ingress-tokens';
 import { KNOWLEDGE_BASE_TOKENS } from './knowledge-bases/tokens';
+import { CAMPAIGN_TOKENS } from './campaigns/tokens';
 
 /**
  * Every capability's typed tokens under one name. Each capability declares its own beside its
@@ -26,7 +27,8 @@ import { KNOWLEDGE_BASE_TOKENS } from './knowledge-bases/tokens';
 export const TOKENS: typeof CORE_TOKENS & typeof ACCOUNT_TOKENS & typeof BILLING_TOKENS & typeof RATE_LIMIT_TOKENS & typeof TOOL_TOKENS
   & typeof ASSISTANT_TOKENS & typeof FOLDER_TOKENS & typeof TELEPHONY_TOKENS & typeof WEBHOOK_TOKENS & typeof EVENT_TOKENS
   & typeof CALL_TOKENS & typeof AUTOMATION_TOKENS & typeof CHATAPP_TOKENS & typeof CONVERSATION_TOKENS & typeof CHATAPP_INGRESS_TOKENS
-  & typeof CALL_PERMISSION_TOKENS & typeof TOP_UP_TOKENS & typeof KNOWLEDGE_BASE_TOKENS = {
+  & typeof CALL_PERMISSION_TOKENS & typeof TOP_UP_TOKENS & typeof KNOWLEDGE_BASE_TOKENS
+  & typeof CAMPAIGN_TOKENS = {
   ...KNOWLEDGE_BASE_TOKENS,
   ...CORE_TOKENS,
   ...ACCOUNT_TOKENS,
@@ -45,8 +47,9 @@ export const TOKENS: typeof CORE_TOKENS & typeof ACCOUNT_TOKENS & typeof BILLING
   ...CHATAPP_INGRESS_TOKENS,
   ...CALL_PERMISSION_TOKENS,
   ...TOP_UP_TOKENS,
+  ...CAMPAIGN_TOKENS,
 };
 
 export { ACCOUNT_TOKENS, ASSISTANT_TOKENS, AUTOMATION_TOKENS, BILLING_TOKENS, CALL_PERMISSION_TOKENS, CALL_TOKENS, CORE_TOKENS, EVENT_TOKENS, FOLDER_TOKENS, RATE_LIMIT_TOKENS, TELEPHONY_TOKENS, TOOL_TOKENS, TOP_UP_TOKENS, WEBHOOK_TOKENS };
-export { CHATAPP_TOKENS, CHATAPP_INGRESS_TOKENS, CONVERSATION_TOKENS };
+export { CHATAPP_TOKENS, CHATAPP_INGRESS_TOKENS, CONVERSATION_TOKENS, CAMPAIGN_TOKENS };
 export { token, type Token } from './common/token';

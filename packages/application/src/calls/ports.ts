@@ -20,6 +20,9 @@ export interface NewCall {
   readonly senderId?: number | null;
   readonly conversationId?: string | null;
   readonly automationRunId?: string | null;
+  /** A campaign call: the campaign and the lead contact it calls. */
+  readonly campaignId?: number | null;
+  readonly leadId?: number | null;
   readonly now: Date;
 }
 
@@ -44,6 +47,7 @@ export interface CallFilter {
   readonly customerPhone?: string;
   /** Calls placed by this automation run. */
   readonly automationRunId?: string;
+  readonly campaignId?: number;
   /** Bounds on `created_at`, inclusive. */
   readonly from?: Date;
   readonly to?: Date;

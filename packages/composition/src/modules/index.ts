@@ -12,9 +12,11 @@ import { chatappModule } from './chatapp';
 import { chatappProvidersModule } from './chatapp-providers';
 import { chatappVoiceModule } from './chatapp-voice';
 import { billingGatewayModule } from './billing-gateway';
+import { campaignsModule } from './campaigns';
 
 /** Every capability of the api, in dependency order. */
 export const apiModules: readonly ApiModule[] = [foundationModule, assistantsModule, knowledgeBasesModule, toolsModule, telephonyModule, eventBackboneModule, webhookDeliveryModule, voiceCallsModule,
-  billingGatewayModule, chatappProvidersModule, chatappModule, chatappVoiceModule, automationsModule];
+  billingGatewayModule, chatappProvidersModule, chatappModule, chatappVoiceModule, automationsModule,
+  campaignsModule];
 
 export type { ApiModule, BackgroundTask, ModuleContext, ModuleContribution } from './module';

@@ -1,0 +1,2 @@
+export { CampaignController } from './campaign-controller';
+export { LeadController } from './lead-controller';
