@@ -4,3 +4,5 @@ export * from './campaign-events';
 export * from './manage-campaigns';
 export * from './manage-leads';
 export * from './tokens';
+export * from './campaign-dialer';
+export * from './campaign-call-ends';

@@ -11,6 +11,8 @@ import { UnitOfWork } from '../ports/unit-of-work';
 import { PhoneNumberRepository } from '../telephony/repositories';
 import { CampaignInput, GOAL_VARIABLE_UNKNOWN, goalVariableKnown, merged, settingsProblems, withDefaults } from './campaign-settings';
 import { campaignEvent } from './campaign-events';
+import { scheduleDial } from './campaign-dialer';
+import { JobScheduler } from '../events/ports';
 import { Campaign, CampaignRepository, CampaignStats, LeadRepository } from './ports';
 
 export type InvalidCampaignFields = { readonly code: 'invalid_fields'; readonly errors: FieldErrors };
@@ -36,6 +38,7 @@ export interface CampaignStores {
   readonly phoneNumbers: PhoneNumberRepository;
   readonly calls: CallRepository;
   readonly outbox: Outbox;
+  readonly scheduler: JobScheduler;
 }
 
 /** What a start checks besides the stores: the caller line and the price of a minute. */
@@ -121,6 +124,7 @@ export class ManageCampaigns {
       const startedAt = campaign.startedAt ?? now;
       await this.s.campaigns.setStatus(id, { status: 'in-progress', stopReason: null, startedAt, completedAt: null }, now);
       await this.s.outbox.add([campaignEvent('campaign.started', { ...campaign, status: 'in-progress', stopReason: null, startedAt, completedAt: null, updatedAt: now })]);
+      await scheduleDial(this.s.scheduler, id, now);
       return ok({ campaignId: id, status: 'in-progress' as const });
     });
   }

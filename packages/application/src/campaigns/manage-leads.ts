@@ -1,6 +1,8 @@
 import { CAMPAIGN_LIMITS, err, FieldErrors, LeadStatus, ok, Result } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { UnitOfWork } from '../ports/unit-of-work';
+import { JobScheduler } from '../events/ports';
+import { scheduleDial } from './campaign-dialer';
 import { CampaignRepository, Lead, LeadFilter, LeadRepository, NewContact, Page, PageRequest } from './ports';
 
 export type InvalidLeadFields = { readonly code: 'invalid_fields'; readonly errors: FieldErrors };
@@ -27,6 +29,7 @@ export interface LeadStores {
   readonly uow: UnitOfWork;
   readonly campaigns: CampaignRepository;
   readonly leads: LeadRepository;
+  readonly scheduler: JobScheduler;
 }
 
 const INVALID_CAMPAIGN: FieldErrors = { campaign_id: ['The selected campaign id is invalid.'] };
@@ -50,6 +53,8 @@ export class ManageLeads {
         phoneNumber: input.phoneNumber, variables: input.variables, status: 'created',
         secondaryContacts: input.secondaryContacts.map((c) => ({ ...c, status: 'created' as const })),
       }], this.clock.now());
+      // A running campaign calls a new lead at once, not at its next tick.
+      if (campaign.status === 'in-progress') await scheduleDial(this.s.scheduler, campaign.id, this.clock.now());
       return ok((await this.s.leads.findOwned(userId, id)) as Lead);
     });
   }

@@ -1,4 +1,4 @@
-import { CampaignStatus, LeadStatus, StopReason, Weekday } from '@voiceplane/domain';
+import { CampaignStatus, GroupChange, LeadGroup, LeadStatus, StopReason, Weekday } from '@voiceplane/domain';
 import { Page, PageRequest } from '../common/page';
 
 /** What a campaign's owner sets (create and update). */
@@ -64,6 +64,15 @@ export interface CampaignRepository {
   /** The campaign with its leads; calls keep their ids. */
   delete(userId: number, id: number): Promise<boolean>;
   stats(id: number): Promise<CampaignStats>;
+  /**
+   * Dialer and call-end side (any account). With `skipLocked` the row is locked unless another
+   * transaction holds it (then null): one holder per campaign.
+   */
+  findById(id: number, options?: { readonly lock?: boolean; readonly skipLocked?: boolean }): Promise<Campaign | null>;
+  /** Calls of the campaign not yet ended. */
+  countOpenCalls(id: number): Promise<number>;
+  /** How many calls the campaign placed before this one (the caller-ID pool's turn), counting this one. */
+  takeCallTurn(id: number): Promise<number>;
 }
 
 /** One contact; a primary lead carries its secondary contacts. */
@@ -131,6 +140,35 @@ export interface LeadRepository {
   delete(id: number): Promise<void>;
   /** Whether the campaign has a lead the dialer still works on (due, being called, waiting for a round). */
   hasPending(campaignId: number): Promise<boolean>;
+  /** Groups whose next round is due at `at`: their `rescheduled` contacts become `scheduled`. */
+  promoteDueRounds(campaignId: number, at: Date): Promise<void>;
+  /**
+   * The contacts to call next: of each group with none being called, its first due contact;
+   * oldest due first (`created_at` of a new contact, `next_attempt_at` of a retry), then id.
+   */
+  dueContacts(campaignId: number, limit: number): Promise<DueContact[]>;
+  /** The contact is being called by `callId`. */
+  markCalling(id: number, callId: number, now: Date): Promise<void>;
+  /** The group of a contact, its primary row locked; null when the contact is gone. */
+  groupOf(id: number): Promise<StoredGroup | null>;
+  applyGroupChange(group: StoredGroup, change: GroupChange, now: Date): Promise<void>;
+  /** Any account's contact. */
+  findById(id: number): Promise<Lead | null>;
+}
+
+/** A contact the dialer calls: its number and its variables over its primary's. */
+export interface DueContact {
+  readonly id: number;
+  readonly phoneNumber: string;
+  readonly variables: Readonly<Record<string, string>>;
+}
+
+/** A lead group as stored: the primary first, then its secondary contacts in order. */
+export interface StoredGroup extends LeadGroup {
+  readonly primaryId: number;
+  readonly campaignId: number;
+  /** The last call of each contact. */
+  readonly lastCallIds: ReadonlyMap<number, number | null>;
 }
 
 export type { Page, PageRequest };

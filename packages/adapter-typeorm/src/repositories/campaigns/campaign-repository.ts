@@ -114,4 +114,23 @@ export class TypeormCampaignRepository implements CampaignRepository {
       averageCallDuration: Math.round(num(calls?.duration)),
     };
   }
+
+  async findById(id: number, options: { readonly lock?: boolean; readonly skipLocked?: boolean } = {}): Promise<Campaign | null> {
+    if (options.lock || options.skipLocked) {
+      const locked = await this.db.one(`SELECT id FROM campaigns WHERE id = $1 FOR UPDATE${options.skipLocked ? ' SKIP LOCKED' : ''}`, [id]);
+      if (locked === null) return null;
+    }
+    const row = await this.db.one<CampaignRow>(`SELECT ${COLUMNS} FROM campaigns c WHERE c.id = $1`, [id]);
+    return row ? toCampaign(row) : null;
+  }
+
+  async countOpenCalls(id: number): Promise<number> {
+    return num((await this.db.one<{ n: string }>(
+      `SELECT count(*) AS n FROM calls WHERE campaign_id = $1 AND status IN ('initiated', 'queued', 'ringing', 'in-progress')`, [id]))?.n);
+  }
+
+  async takeCallTurn(id: number): Promise<number> {
+    const row = await this.db.one<{ calls_placed: number }>(`UPDATE campaigns SET calls_placed = calls_placed + 1 WHERE id = $1 RETURNING calls_placed`, [id]);
+    return (row?.calls_placed ?? 1) - 1;
+  }
 }

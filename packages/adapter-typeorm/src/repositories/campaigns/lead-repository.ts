@@ -1,5 +1,5 @@
-import { LeadStatus } from '@voiceplane/domain';
-import { Lead, LeadChanges, LeadFilter, LeadRepository, NewLead, Page, PageRequest } from '@voiceplane/application';
+import { GroupChange, LeadStatus } from '@voiceplane/domain';
+import { DueContact, Lead, LeadChanges, LeadFilter, LeadRepository, NewLead, Page, PageRequest, StoredGroup } from '@voiceplane/application';
 import { Database } from '../../database';
 import type { LeadRecord } from '../../records';
 import { dateOrNull, num, numOrNull, pageClause } from '../rows';
@@ -143,5 +143,61 @@ export class TypeormLeadRepository implements LeadRepository {
   async hasPending(campaignId: number): Promise<boolean> {
     return (await this.db.one(
       `SELECT 1 FROM leads WHERE campaign_id = $1 AND status IN ('created', 'scheduled', 'processing', 'rescheduled') LIMIT 1`, [campaignId])) !== null;
+  }
+
+  async promoteDueRounds(campaignId: number, at: Date): Promise<void> {
+    await this.db.query(
+      `UPDATE leads SET status = 'scheduled' WHERE campaign_id = $1 AND status = 'rescheduled' AND next_attempt_at IS NOT NULL AND next_attempt_at <= $2`,
+      [campaignId, at]);
+  }
+
+  async dueContacts(campaignId: number, limit: number): Promise<DueContact[]> {
+    const rows = await this.db.query<Pick<LeadRecord, 'id' | 'phone_number' | 'variables'> & { primary_variables: Record<string, string> | null }>(
+      `SELECT l.id, l.phone_number, l.variables, p.variables AS primary_variables
+         FROM leads l LEFT JOIN leads p ON p.id = l.primary_lead_id
+        WHERE l.campaign_id = $1 AND l.status IN ('created', 'scheduled')
+          AND NOT EXISTS (SELECT 1 FROM leads g WHERE (g.id = coalesce(l.primary_lead_id, l.id) OR g.primary_lead_id = coalesce(l.primary_lead_id, l.id))
+                             AND (g.status = 'processing' OR (g.status IN ('created', 'scheduled') AND g.position < l.position)))
+        ORDER BY CASE WHEN l.status = 'created' THEN l.created_at ELSE coalesce(l.next_attempt_at, l.created_at) END, l.id
+        LIMIT $2`, [campaignId, limit]);
+    return rows.map((r) => ({ id: num(r.id), phoneNumber: r.phone_number, variables: { ...(r.primary_variables ?? {}), ...r.variables } }));
+  }
+
+  async markCalling(id: number, callId: number, now: Date): Promise<void> {
+    await this.db.query(`UPDATE leads SET status = 'processing', last_call_id = $2, updated_at = $3 WHERE id = $1`, [id, callId, now]);
+  }
+
+  async groupOf(id: number): Promise<StoredGroup | null> {
+    const primary = await this.db.one<{ id: string }>(`SELECT coalesce(primary_lead_id, id) AS id FROM leads WHERE id = $1`, [id]);
+    if (primary === null) return null;
+    await this.db.query(`SELECT id FROM leads WHERE id = $1 FOR UPDATE`, [primary.id]);
+    const rows = await this.db.query<Pick<LeadRecord, 'id' | 'campaign_id' | 'status' | 'attempts' | 'rounds_done' | 'last_call_id' | 'primary_lead_id'>>(
+      `SELECT id, campaign_id, status, attempts, rounds_done, last_call_id, primary_lead_id FROM leads
+        WHERE id = $1 OR primary_lead_id = $1 ORDER BY position, id`, [primary.id]);
+    const head = rows.find((r) => r.primary_lead_id === null);
+    if (!head) return null;
+    return {
+      primaryId: num(head.id), campaignId: num(head.campaign_id), roundsDone: head.rounds_done,
+      contacts: rows.map((r) => ({ id: num(r.id), status: r.status as LeadStatus, attempts: r.attempts })),
+      lastCallIds: new Map(rows.map((r) => [num(r.id), numOrNull(r.last_call_id)])),
+    };
+  }
+
+  async applyGroupChange(group: StoredGroup, change: GroupChange, now: Date): Promise<void> {
+    const ids = group.contacts.map((c) => c.id);
+    const status = ids.map((id) => change.statuses.get(id) ?? null);
+    const attempts = ids.map((id) => change.attempts.get(id) ?? null);
+    await this.db.query(
+      `UPDATE leads l SET status = coalesce(t.status, l.status), attempts = coalesce(t.attempts, l.attempts),
+              next_attempt_at = CASE WHEN t.status IS NULL THEN l.next_attempt_at WHEN t.status = 'rescheduled' THEN $4::timestamptz ELSE NULL END,
+              updated_at = CASE WHEN t.status IS NULL AND t.attempts IS NULL THEN l.updated_at ELSE $5 END
+         FROM unnest($1::bigint[], $2::text[], $3::int[]) AS t(id, status, attempts) WHERE l.id = t.id`,
+      [ids, status, attempts, change.nextAttemptAt, now]);
+    await this.db.query(`UPDATE leads SET rounds_done = $2 WHERE id = $1`, [group.primaryId, change.roundsDone]);
+  }
+
+  async findById(id: number): Promise<Lead | null> {
+    const row = await this.db.one<LeadRow>(`SELECT ${COLUMNS} FROM leads l JOIN campaigns c ON c.id = l.campaign_id WHERE l.id = $1`, [id]);
+    return row ? toLead(row) : null;
   }
 }
