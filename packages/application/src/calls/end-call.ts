@@ -6,8 +6,7 @@ import { AssistantRepository } from '../assistants/ports';
 import { BalanceService } from '../billing/balance-service';
 import { NewOutboxEvent } from '../ports/outbox';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
-import { CallChange, CallChanges } from './ports';
-import type { CampaignCallEnds, PlacedBy } from '../campaigns/campaign-call-ends';
+import { CallChange, CallChanges, CampaignCallOutcomes, PlacedBy } from './ports';
 
 /**
  * Outbox topic raised by every call end, for the capabilities that react to it: automations bound
@@ -45,7 +44,7 @@ export class EndCall {
     private readonly deliveries: WebhookDeliveries,
     private readonly prices: CallMinutePrices,
     /** Campaign calls: the lead's outcome, applied before the payload is built. */
-    private readonly campaigns: CampaignCallEnds | null = null,
+    private readonly campaigns: CampaignCallOutcomes | null = null,
   ) {}
 
   /**

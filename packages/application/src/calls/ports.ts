@@ -173,3 +173,17 @@ export interface SandboxCallControls {
   answer(userId: number, callId: number): Promise<Result<CallEventAnswer, CallEventRefusal>>;
   finish(userId: number, callId: number, finish: SandboxFinish): Promise<Result<CallEventAnswer, CallEventRefusal>>;
 }
+
+/** What a campaign call's `post_call` payload says of its lead and campaign (each null once deleted). */
+export interface PlacedBy {
+  readonly lead: Record<string, unknown> | null;
+  readonly campaign: Record<string, unknown> | null;
+}
+
+/**
+ * The campaign side of a call end, inside the transaction that accepts it: the lead's attempt
+ * outcome. Null for a call no campaign placed.
+ */
+export interface CampaignCallOutcomes {
+  apply(call: Call, status: TerminalCallStatus, at: Date, now: Date): Promise<PlacedBy | null>;
+}

@@ -2,13 +2,9 @@ import { applyAttempt, attemptOutcome, Call, formatTimeOfDay, TerminalCallStatus
 import { completeIfDone, scheduleDial } from './campaign-dialer';
 import { Campaign, CampaignRepository, Lead, LeadRepository } from './ports';
 import { JobScheduler } from '../events/ports';
+import { CampaignCallOutcomes, PlacedBy } from '../calls/ports';
 import { Outbox } from '../ports/outbox';
 
-/** What a campaign call's `post_call` payload says of its lead and campaign (null when deleted). */
-export interface PlacedBy {
-  readonly lead: Record<string, unknown> | null;
-  readonly campaign: Record<string, unknown> | null;
-}
 
 export interface CampaignCallEndStores {
   readonly campaigns: CampaignRepository;
@@ -22,7 +18,7 @@ export interface CampaignCallEndStores {
  * `ended` event (so a repeated event, refused by the call's own transition, changes nothing), before
  * the `post_call` payload is built from the lead and campaign as they then stand.
  */
-export class CampaignCallEnds {
+export class CampaignCallEnds implements CampaignCallOutcomes {
   constructor(private readonly s: CampaignCallEndStores) {}
 
   async apply(call: Call, status: TerminalCallStatus, at: Date, now: Date): Promise<PlacedBy | null> {

@@ -69,7 +69,7 @@ export class TypeormCampaignRepository implements CampaignRepository {
   }
 
   async findOwned(userId: number, id: number, options: { readonly lock?: boolean } = {}): Promise<Campaign | null> {
-    if (options.lock) await this.db.query(`SELECT id FROM campaigns WHERE id = $1 AND user_id = $2 FOR UPDATE`, [id, userId]);
+    if (options.lock) await this.db.query<Pick<CampaignRecord, 'id'>>(`SELECT id FROM campaigns WHERE id = $1 AND user_id = $2 FOR UPDATE`, [id, userId]);
     const row = await this.db.one<CampaignRow>(`SELECT ${COLUMNS} FROM campaigns c WHERE c.id = $1 AND c.user_id = $2`, [id, userId]);
     return row ? toCampaign(row) : null;
   }
@@ -87,7 +87,7 @@ export class TypeormCampaignRepository implements CampaignRepository {
   }
 
   async delete(userId: number, id: number): Promise<boolean> {
-    return (await this.db.query(`DELETE FROM campaigns WHERE id = $1 AND user_id = $2 RETURNING id`, [id, userId])).length > 0;
+    return (await this.db.query<Pick<CampaignRecord, 'id'>>(`DELETE FROM campaigns WHERE id = $1 AND user_id = $2 RETURNING id`, [id, userId])).length > 0;
   }
 
   async stats(id: number): Promise<CampaignStats> {
@@ -117,7 +117,7 @@ export class TypeormCampaignRepository implements CampaignRepository {
 
   async findById(id: number, options: { readonly lock?: boolean; readonly skipLocked?: boolean } = {}): Promise<Campaign | null> {
     if (options.lock || options.skipLocked) {
-      const locked = await this.db.one(`SELECT id FROM campaigns WHERE id = $1 FOR UPDATE${options.skipLocked ? ' SKIP LOCKED' : ''}`, [id]);
+      const locked = await this.db.one<Pick<CampaignRecord, 'id'>>(`SELECT id FROM campaigns WHERE id = $1 FOR UPDATE${options.skipLocked ? ' SKIP LOCKED' : ''}`, [id]);
       if (locked === null) return null;
     }
     const row = await this.db.one<CampaignRow>(`SELECT ${COLUMNS} FROM campaigns c WHERE c.id = $1`, [id]);

@@ -115,7 +115,7 @@ export class TypeormLeadRepository implements LeadRepository {
   async groupBeingCalled(id: number, options: { readonly lock?: boolean } = {}): Promise<boolean> {
     const primary = await this.db.one<{ id: string }>(`SELECT coalesce(primary_lead_id, id) AS id FROM leads WHERE id = $1`, [id]);
     if (primary === null) return false;
-    if (options.lock) await this.db.query(`SELECT id FROM leads WHERE id = $1 FOR UPDATE`, [primary.id]);
+    if (options.lock) await this.db.query<Pick<LeadRecord, 'id'>>(`SELECT id FROM leads WHERE id = $1 FOR UPDATE`, [primary.id]);
     const busy = await this.db.one<{ id: string }>(
       `SELECT id FROM leads WHERE (id = $1 OR primary_lead_id = $1) AND status = 'processing' LIMIT 1`, [primary.id]);
     return busy !== null;
@@ -129,7 +129,7 @@ export class TypeormLeadRepository implements LeadRepository {
       [id, changes.phoneNumber ?? null, changes.variables === undefined ? null : JSON.stringify(changes.variables), now]);
     // A primary's status and campaign apply to its whole group.
     const group = lead.primary_lead_id === null ? '(id = $1 OR primary_lead_id = $1)' : 'id = $1';
-    if (changes.campaignId !== undefined) await this.db.query(`UPDATE leads SET campaign_id = $2, updated_at = $3 WHERE ${group}`, [id, changes.campaignId, now]);
+    if (changes.campaignId !== undefined) await this.db.query<Pick<LeadRecord, 'id'>>(`UPDATE leads SET campaign_id = $2, updated_at = $3 WHERE ${group}`, [id, changes.campaignId, now]);
     if (changes.status !== undefined) {
       const reset = changes.status === 'created' ? ', attempts = 0, rounds_done = 0, next_attempt_at = NULL' : ', next_attempt_at = NULL';
       await this.db.query(`UPDATE leads SET status = $2${reset}, updated_at = $3 WHERE ${group}`, [id, changes.status, now]);
@@ -141,8 +141,8 @@ export class TypeormLeadRepository implements LeadRepository {
   }
 
   async hasPending(campaignId: number): Promise<boolean> {
-    return (await this.db.one(
-      `SELECT 1 FROM leads WHERE campaign_id = $1 AND status IN ('created', 'scheduled', 'processing', 'rescheduled') LIMIT 1`, [campaignId])) !== null;
+    return (await this.db.one<Pick<LeadRecord, 'id'>>(
+      `SELECT id FROM leads WHERE campaign_id = $1 AND status IN ('created', 'scheduled', 'processing', 'rescheduled') LIMIT 1`, [campaignId])) !== null;
   }
 
   async promoteDueRounds(campaignId: number, at: Date): Promise<void> {
