@@ -222,4 +222,15 @@ describe('the dialer', () => {
     const plain = (await t.http.get(`/api/user/webhooks/deliveries/${all.find((d) => d.subject.id === direct)?.id}`).set(s.user.auth)).body.data.payload;
     expect([plain.lead, plain.campaign]).toEqual([null, null]);
   });
+
+  it('filters the calls list by campaign; a bad campaign id is a 422, another account\'s gives nothing', async () => {
+    const s = await campaignWith(['+14155559100']);
+    await start(s);
+    const [call] = await tick(s);
+    expect((await campaignCalls(s)).map((c) => c.id)).toEqual([call]);
+    const bad = await t.http.get('/api/user/calls?campaign_id=abc').set(s.user.auth);
+    expect({ status: bad.status, body: bad.body }).toEqual({ status: 422, body: { message: 'The given data was invalid.', errors: { campaign_id: ['The campaign id must be an integer.'] } } });
+    const stranger = await t.createUser();
+    expect((await t.http.get(`/api/user/calls?campaign_id=${s.campaign}`).set(stranger.auth)).body.total).toBe(0);
+  });
 });
