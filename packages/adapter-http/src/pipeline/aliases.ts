@@ -45,6 +45,7 @@ export const ALIAS_ROUTES: readonly AliasRoute[] = [
   { method: 'PUT', path: '/api/user/campaigns/{id}', canonicalPath: '/api/user/campaign/{id}' },
   { method: 'DELETE', path: '/api/user/campaigns/{id}', canonicalPath: '/api/user/campaign/{id}' },
   { method: 'POST', path: '/api/user/leads', canonicalPath: '/api/user/lead' },
+  { method: 'POST', path: '/api/user/campaigns/{id}/leads/import', canonicalPath: '/api/user/campaign/{id}/leads/import' },
   { method: 'GET', path: '/api/user/lead/{id}', canonicalPath: '/api/user/leads/{id}' },
   { method: 'DELETE', path: '/api/user/lead/{id}', canonicalPath: '/api/user/leads/{id}' },
   { method: 'PUT', path: '/api/leads/{id}', canonicalPath: '/api/user/leads/{id}', usedBy: 'the MCP server’s update_lead (Famulor documents this path)' },

@@ -20,13 +20,16 @@ export interface BodyRules {
 }
 
 /** Knowledge-base documents: a file of up to 10 MB plus the form's other fields. */
-const UPLOAD_PATH = /^\/api\/user\/knowledgebases\/[^/]+\/documents\/?$/;
+const KNOWLEDGE_UPLOAD_PATH = /^\/api\/user\/knowledgebases\/[^/]+\/documents\/?$/;
+/** A bulk lead import: up to 10,000 leads as JSON, or a CSV file of up to 10 MB. */
+const LEAD_IMPORT_PATH = /^\/api\/user\/campaign\/[^/]+\/leads\/import\/?$/;
+const isUploadPath = (path: string) => KNOWLEDGE_UPLOAD_PATH.test(path) || LEAD_IMPORT_PATH.test(path);
 
 export const defaultBodyRules: BodyRules = {
-  limitFor: (path) => (path.startsWith('/api/hooks/') ? 64 * 1024 : UPLOAD_PATH.test(path) ? 11 * MB : MB),
+  limitFor: (path) => (path.startsWith('/api/hooks/') ? 64 * 1024 : isUploadPath(path) ? 11 * MB : MB),
   acceptsForm: (path) => path.startsWith('/api/hooks/') || path.startsWith('/api/sandbox/billing/checkout/'),
   isRaw: (path) => path.startsWith('/api/providers/'),
-  acceptsUpload: (path) => UPLOAD_PATH.test(path),
+  acceptsUpload: isUploadPath,
 };
 
 const contentType = (req: Request) => (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();

@@ -17,6 +17,17 @@ export interface LeadInput {
   readonly secondaryContacts: readonly Omit<NewContact, 'status'>[];
 }
 
+/** One row of a bulk import: the lead, or what is wrong with it. */
+export type ImportRow = { readonly ok: true; readonly value: Omit<LeadInput, 'campaignId'> } | { readonly ok: false; readonly errors: FieldErrors };
+
+export interface ImportReport {
+  readonly accepted: number;
+  readonly duplicates: number;
+  readonly doNotCall: number;
+  /** 1-based rows (items) with their errors, in order. */
+  readonly invalid: ReadonlyArray<{ readonly row: number; readonly errors: FieldErrors }>;
+}
+
 /** What a lead update sends; a variable sent as null is removed. */
 export interface LeadUpdate {
   readonly campaignId?: number;
@@ -56,6 +67,38 @@ export class ManageLeads {
       // A running campaign calls a new lead at once, not at its next tick.
       if (campaign.status === 'in-progress') await scheduleDial(this.s.scheduler, campaign.id, this.clock.now());
       return ok((await this.s.leads.findOwned(userId, id)) as Lead);
+    });
+  }
+
+  /**
+   * Stores the valid rows (in batches), counts the duplicates (of the campaign's leads or of an
+   * earlier row) and reports the invalid ones; over the campaign's limit nothing is stored.
+   */
+  async importLeads(userId: number, campaignId: number, rows: readonly ImportRow[]): Promise<Result<ImportReport, 'campaign_not_found' | 'lead_limit'>> {
+    return this.s.uow.transaction(async () => {
+      const campaign = await this.s.campaigns.findOwned(userId, campaignId, { lock: true });
+      if (campaign === null) return err('campaign_not_found' as const);
+      const valid = rows.flatMap((r) => (r.ok ? [r.value] : []));
+      const taken = await this.s.leads.takenPhones(campaign.id, valid.filter((l) => !l.allowDuplicate).map((l) => l.phoneNumber));
+      const accepted: typeof valid = [];
+      let duplicates = 0;
+      for (const lead of valid) {
+        if (!lead.allowDuplicate && taken.has(lead.phoneNumber)) {
+          duplicates++;
+          continue;
+        }
+        taken.add(lead.phoneNumber);
+        accepted.push(lead);
+      }
+      const size = accepted.reduce((n, l) => n + 1 + l.secondaryContacts.length, 0);
+      if ((await this.s.leads.countInCampaign(campaign.id)) + size > CAMPAIGN_LIMITS.leadsPerCampaign) return err('lead_limit' as const);
+      await this.s.leads.create(userId, campaign.id, accepted.map((l) => ({
+        phoneNumber: l.phoneNumber, variables: l.variables, status: 'created' as const,
+        secondaryContacts: l.secondaryContacts.map((c) => ({ ...c, status: 'created' as const })),
+      })), this.clock.now());
+      if (accepted.length > 0 && campaign.status === 'in-progress') await scheduleDial(this.s.scheduler, campaign.id, this.clock.now());
+      const invalid = rows.flatMap((r, i) => (r.ok ? [] : [{ row: i + 1, errors: r.errors }]));
+      return ok({ accepted: accepted.length, duplicates, doNotCall: 0, invalid });
     });
   }
 

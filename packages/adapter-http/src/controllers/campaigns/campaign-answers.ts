@@ -51,3 +51,9 @@ export const LEAD_DELETE_ANSWERS: AnswerTable<LeadRefusal> = {
   ...LEAD_ANSWERS,
   being_called: { status: 409, body: { message: 'The lead is being called and cannot be deleted now.' } },
 };
+
+/** A bulk import: the campaign's own 404, or its lead limit with nothing stored. */
+export const IMPORT_ANSWERS: AnswerTable<'campaign_not_found' | 'lead_limit'> = {
+  campaign_not_found: CAMPAIGN_NOT_FOUND,
+  lead_limit: LEAD_ANSWERS.lead_limit as Answer,
+};

@@ -24,6 +24,15 @@ export class LeadBody {
   @Arr(SecondaryContactBody, { max: CAMPAIGN_LIMITS.secondaryContactsMax, description: 'Called in this order when the primary does not answer' }) secondary_contacts?: SecondaryContactBody[];
 }
 
+/** A lead of a bulk import: the create body without `campaign_id` (the route names the campaign). */
+export class ImportedLeadBody {
+  @Str({ required: true, max: PHONE_TEXT_MAX, example: '+14155551234' }) phone_number!: string;
+  @Obj({ description: 'An object (or an array of objects, merged)' }) variables?: Record<string, unknown>;
+  @Bool() allow_dupplicate?: boolean;
+  @Bool() allow_duplicate?: boolean;
+  @Arr(SecondaryContactBody, { max: CAMPAIGN_LIMITS.secondaryContactsMax }) secondary_contacts?: SecondaryContactBody[];
+}
+
 export class LeadUpdateBody {
   @Id({ description: 'Moves the lead and its secondary contacts' }) campaign_id?: number;
   @Str({ max: PHONE_TEXT_MAX }) phone_number?: string;
@@ -52,9 +61,21 @@ function variablesOf(raw: unknown, key: string, errors: FieldErrors): Record<str
 
 /** A create body as a lead, or the family's 422. */
 export function parseLead(input: unknown): LeadInput {
+  const lead = leadOf(LeadBody, input);
+  if (!lead.ok) failValidation(lead.errors);
+  return lead.value;
+}
+
+/** One lead of a bulk import (no `campaign_id`): the lead or its field errors. */
+export function importedLead(input: unknown, allowDuplicate?: boolean): { ok: true; value: LeadInput } | { ok: false; errors: FieldErrors } {
+  const lead = leadOf(ImportedLeadBody, input);
+  return lead.ok ? { ok: true, value: { ...lead.value, allowDuplicate: allowDuplicate ?? lead.value.allowDuplicate } } : lead;
+}
+
+function leadOf(dto: typeof LeadBody | typeof ImportedLeadBody, input: unknown): { ok: true; value: LeadInput } | { ok: false; errors: FieldErrors } {
   const body = isPlainObject(input) ? { ...input, variables: mergedVariables(input.variables) } : input;
-  const shaped = validateDto(LeadBody, body);
-  if (!shaped.ok) failValidation(shaped.errors);
+  const shaped = validateDto<LeadBody | ImportedLeadBody>(dto, body);
+  if (!shaped.ok) return shaped;
   const b = shaped.value;
   const errors: FieldErrors = {};
   const phone = normalizeLeadPhone(b.phone_number);
@@ -70,10 +91,13 @@ export function parseLead(input: unknown): LeadInput {
     if (number !== null) seen.add(number);
     return { phoneNumber: number ?? '', variables: variablesOf(c.variables, `secondary_contacts.${i}.variables`, errors) };
   });
-  if (hasFieldErrors(errors)) failValidation(errors);
+  if (hasFieldErrors(errors)) return { ok: false, errors };
   return {
-    campaignId: b.campaign_id, phoneNumber: phone as string, variables, secondaryContacts,
-    allowDuplicate: b.allow_dupplicate ?? b.allow_duplicate ?? false,
+    ok: true,
+    value: {
+      campaignId: 'campaign_id' in b ? b.campaign_id : 0, phoneNumber: phone as string, variables, secondaryContacts,
+      allowDuplicate: b.allow_dupplicate ?? b.allow_duplicate ?? false,
+    },
   };
 }
 

@@ -9,10 +9,14 @@ import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
 import { LeadBody, LeadListQuery, LeadUpdateBody, parseLead, parseLeadList, parseLeadUpdate } from './lead-body';
-import { LEAD_ANSWERS, LEAD_DELETE_ANSWERS, LEAD_NOT_FOUND } from './campaign-answers';
+import { CAMPAIGN_NOT_FOUND, IMPORT_ANSWERS, LEAD_ANSWERS, LEAD_DELETE_ANSWERS, LEAD_NOT_FOUND } from './campaign-answers';
+import { importRows, LeadImportBody } from './lead-import';
+import { ApiRequest } from '../../pipeline/request-context';
 import { presentLead } from './campaign-presenters';
 
 const tag = 'Leads';
+/** Invalid rows listed in the answer; `invalid_count` gives all. */
+const INVALID_SHOWN = 100;
 
 /** Leads of campaigns; secondary contacts are leads of their own, read through their primary. */
 @Controller('/api/user')
@@ -34,6 +38,19 @@ export class LeadController {
     const created = await this.leads.create(principalOf(req).userId, parseLead(req.body));
     if (!created.ok) answer(LEAD_ANSWERS, created.error);
     return reply(200, { message: 'Lead created successfully', data: presentLead(created.value) });
+  }
+
+  @Doc({ summary: 'Import up to 10,000 leads into a campaign: JSON `leads`, or a CSV `file` (alias /api/user/campaigns/{id}/leads/import)', tag, body: LeadImportBody })
+  @Post('/campaign/:id/leads/import')
+  async importLeads(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const campaignId = pathId(id, CAMPAIGN_NOT_FOUND);
+    const rows = importRows(req.body, (req as ApiRequest).ctx.upload);
+    const imported = await this.leads.importLeads(principalOf(req).userId, campaignId, rows);
+    if (!imported.ok) answer(IMPORT_ANSWERS, imported.error);
+    const { accepted, duplicates, doNotCall, invalid } = imported.value;
+    return reply(200, {
+      message: 'Leads imported.', accepted, duplicates, do_not_call: doNotCall, invalid: invalid.slice(0, INVALID_SHOWN), invalid_count: invalid.length,
+    });
   }
 
   @Doc({ summary: 'Get a lead with its secondary contacts (alias GET /api/user/lead/{id})', tag })
