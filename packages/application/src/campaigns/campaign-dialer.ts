@@ -124,8 +124,10 @@ export function campaignDialJob(dialer: CampaignDialer, scheduler: JobScheduler,
     kind: CAMPAIGN_DIAL_JOB,
     handle: async (job) => {
       const campaignId = (job.payload as { campaign_id: number }).campaign_id;
-      const { running } = await dialer.pass(campaignId, clock.now());
-      if (running) await scheduleDial(scheduler, campaignId, new Date(clock.now().getTime() + DIAL_TICK_MS));
+      const { placed, running } = await dialer.pass(campaignId, clock.now());
+      // A pass that placed calls may have left lines free (calls that ended at once): look again now.
+      // Otherwise the next tick, unless an ended call or a new lead moves the job sooner.
+      if (running) await scheduleDial(scheduler, campaignId, new Date(clock.now().getTime() + (placed.length > 0 ? 0 : DIAL_TICK_MS)));
     },
   };
 }
