@@ -77,6 +77,7 @@ const TOOL_NAMES: Record<string, string> = {
   'GET /api/user/leads/{id}': 'get_lead',
   'PUT /api/user/leads/{id}': 'update_lead',
   'DELETE /api/user/leads/{id}': 'delete_lead',
+  'POST /api/user/campaign/{id}/leads/import': 'import_leads',
   'GET /api/user/calls/{id}': 'get_call',
 
   'GET /api/user/chatapp/senders': 'list_senders',

@@ -233,4 +233,20 @@ describe('the dialer', () => {
     const stranger = await t.createUser();
     expect((await t.http.get(`/api/user/calls?campaign_id=${s.campaign}`).set(stranger.auth)).body.total).toBe(0);
   });
+
+  it('raises campaign.started, campaign.stopped and campaign.completed through the outbox', async () => {
+    const s = await campaignWith(['+14155559200']);
+    await start(s);
+    await stop(s);
+    await start(s);
+    const [call] = await tick(s);
+    await finish(s, call);
+    const events = await t.db.dataSource.query(
+      `SELECT topic, payload FROM outbox_events WHERE topic LIKE 'campaign.%' AND (payload->'campaign'->>'id')::bigint = $1 ORDER BY seq`, [s.campaign],
+    ) as Array<{ topic: string; payload: { event: string; user_id: number; campaign: Record<string, unknown> } }>;
+    expect(events.map((e) => [e.topic, e.payload.campaign.status, e.payload.campaign.stop_reason])).toEqual([
+      ['campaign.started', 'in-progress', null], ['campaign.stopped', 'stopped', 'user'], ['campaign.started', 'in-progress', null], ['campaign.completed', 'completed', null],
+    ]);
+    expect(events[0].payload).toMatchObject({ event: 'campaign.started', user_id: s.user.id, campaign: { id: s.campaign, name: 'Dialer', leads_count: 1 } });
+  });
 });
