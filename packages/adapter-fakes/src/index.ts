@@ -40,3 +40,4 @@ export { ConceptEmbeddings, SHOP_CONCEPTS } from './concept-embeddings';
 export { InMemoryCredentialRepository } from './credentials';
 export { InMemoryGroupRepository } from './groups';
 export { InMemoryEventTypeRepository } from './event-types';
+export { InMemoryCampaignStore, InMemoryCampaignRepository, InMemoryLeadRepository } from './campaigns';
