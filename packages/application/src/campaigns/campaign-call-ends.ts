@@ -23,8 +23,9 @@ export class CampaignCallEnds implements CampaignCallOutcomes {
 
   async apply(call: Call, status: TerminalCallStatus, at: Date, now: Date): Promise<PlacedBy | null> {
     if (call.campaignId === null || call.leadId === null) return null;
-    // Campaign, then lead group: the order the dialer locks them in.
-    let campaign = await this.s.campaigns.findById(call.campaignId, { lock: true });
+    // Only the group is locked: ends of one campaign's calls run side by side. The dialer never takes a
+    // lead of a group with a call open, and the campaign row is locked here only once nothing is pending.
+    let campaign = await this.s.campaigns.findById(call.campaignId);
     if (campaign === null) return { lead: null, campaign: null };
     const group = await this.s.leads.groupOf(call.leadId);
     const contact = group?.contacts.find((c) => c.id === call.leadId);
@@ -36,7 +37,8 @@ export class CampaignCallEnds implements CampaignCallOutcomes {
       );
       const change = applyAttempt(group, contact.id, outcome, at, { maxRetries: campaign.maxRetries, retryIntervalMinutes: campaign.retryInterval });
       await this.s.leads.applyGroupChange(group, change, now);
-      if (await completeIfDone(this.s, campaign, now)) campaign = await this.s.campaigns.findById(campaign.id);
+      const completed = await completeIfDone(this.s, campaign.id, now);
+      if (completed) campaign = completed;
       // The freed line is used at once, not at the next tick.
       else if (campaign.status === 'in-progress') await scheduleDial(this.s.scheduler, campaign.id, now);
     }

@@ -65,7 +65,7 @@ export class CampaignDialer {
       if (campaign === null) return (await this.s.campaigns.findById(campaignId)) !== null;
       if (campaign.status !== 'in-progress') return false;
       await this.s.leads.promoteDueRounds(campaign.id, at);
-      if (await completeIfDone(this.s, campaign, this.clock.now())) return false;
+      if (await completeIfDone(this.s, campaign.id, this.clock.now())) return false;
       if (!windowOpen(windowOf(campaign), at)) return true;
       const free = campaign.maxCallsInParallel - (await this.s.campaigns.countOpenCalls(campaign.id));
       if (free <= 0) return true;
@@ -85,7 +85,8 @@ export class CampaignDialer {
       }
       return true;
     });
-    for (const { call, prepared } of placed) await this.calls.makeCall.dispatch(call, prepared);
+    // Handed over side by side, as concurrent make_calls are: a runtime's answer for one call does not hold up the next.
+    await Promise.all(placed.map(({ call, prepared }) => this.calls.makeCall.dispatch(call, prepared)));
     return { placed: placed.map((p) => p.call.id), running };
   }
 
@@ -106,12 +107,19 @@ export class CampaignDialer {
   }
 }
 
-/** A running campaign with nothing pending completes when it is set to; true when it did. */
-export async function completeIfDone(s: Pick<DialerStores, 'campaigns' | 'leads' | 'outbox'>, campaign: Campaign, now: Date): Promise<boolean> {
-  if (campaign.status !== 'in-progress' || !campaign.markCompleteWhenNoLeads || (await s.leads.hasPending(campaign.id))) return false;
+/**
+ * A running campaign with nothing pending completes when it is set to: checked first without a lock
+ * (the common answer is "still pending"), then again under the campaign's row lock, so a pass and
+ * call ends racing for it complete it once. The completed campaign, or null.
+ */
+export async function completeIfDone(s: Pick<DialerStores, 'campaigns' | 'leads' | 'outbox'>, campaignId: number, now: Date): Promise<Campaign | null> {
+  if (await s.leads.hasPending(campaignId)) return null;
+  const campaign = await s.campaigns.findById(campaignId, { lock: true });
+  if (campaign === null || campaign.status !== 'in-progress' || !campaign.markCompleteWhenNoLeads || (await s.leads.hasPending(campaignId))) return null;
   await s.campaigns.setStatus(campaign.id, { status: 'completed', stopReason: null, completedAt: now }, now);
-  await s.outbox.add([campaignEvent('campaign.completed', { ...campaign, status: 'completed', completedAt: now, updatedAt: now })]);
-  return true;
+  const completed: Campaign = { ...campaign, status: 'completed', completedAt: now, updatedAt: now };
+  await s.outbox.add([campaignEvent('campaign.completed', completed)]);
+  return completed;
 }
 
 function stopReasonOf(refusal: MakeCallRefusal): StopReason {
