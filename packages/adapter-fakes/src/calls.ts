@@ -25,6 +25,7 @@ export class InMemoryCallRepository implements CallRepository {
       phoneNumberId: call.line?.phoneNumberId ?? null, senderId: call.senderId ?? null, conversationId: call.conversationId ?? null,
       automationRunId: call.automationRunId ?? null, variables: copy(call.variables), extractedVariables: {}, duration: 0, cost: 0,
       recordingUrl: null, endedReason: null, transcript: [], runtimeConfig: copy(call.runtimeConfig), providerCallId: call.providerCallId ?? null,
+      campaignId: call.campaignId ?? null, leadId: call.leadId ?? null,
       createdAt: new Date(call.now), answeredAt: null, finishedAt: null, updatedAt: new Date(call.now),
     };
     this.rows.set(stored.id, stored);
@@ -124,6 +125,7 @@ function matches(c: Call, f: CallFilter): boolean {
     && (f.channel === undefined || c.channel === f.channel)
     && (f.customerPhone === undefined || c.customerPhone === f.customerPhone)
     && (f.automationRunId === undefined || c.automationRunId === f.automationRunId)
+    && (f.campaignId === undefined || c.campaignId === f.campaignId)
     && (f.from === undefined || c.createdAt >= f.from)
     && (f.to === undefined || c.createdAt <= f.to);
 }

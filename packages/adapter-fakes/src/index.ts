@@ -42,3 +42,4 @@ export { InMemoryCredentialRepository } from './credentials';
 export { InMemoryGroupRepository } from './groups';
 export { InMemoryEventTypeRepository } from './event-types';
 export { InMemoryWebChatRepository, InMemoryWidgetSettingsRepository } from './web-chat';
+export { InMemoryCampaignStore, InMemoryCampaignRepository, InMemoryLeadRepository } from './campaigns';

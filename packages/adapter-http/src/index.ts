@@ -14,6 +14,7 @@ export * from './controllers/tools';
 export * from './controllers/telephony';
 export * from './controllers/webhooks';
 export * from './controllers/calls';
+export * from './controllers/campaigns';
 export * from './controllers/automations';
 export * from './controllers/chatapp-providers';
 export * from './controllers/chatapp-voice';

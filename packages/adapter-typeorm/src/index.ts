@@ -13,6 +13,7 @@ export { TypeormOutbox } from './repositories/outbox-writer';
 export { CommitNotifier, JobsNotifier, OutboxNotifier } from './outbox/outbox-notifier';
 export * from './repositories/assistants';
 export * from './repositories/knowledge-bases';
+export * from './repositories/campaigns';
 export * from './repositories/tools';
 export * from './repositories/telephony';
 export { PostgresUnpublishedEvents } from './outbox/unpublished-events';

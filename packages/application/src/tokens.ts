@@ -19,6 +19,7 @@ import { KNOWLEDGE_BASE_TOKENS } from './knowledge-bases/tokens';
 import { ACCOUNT_EVENT_TOKENS } from './account-events/tokens';
 import { ANALYTICS_TOKENS } from './analytics/tokens';
 import { WEB_CHAT_TOKENS } from './web-chat/tokens';
+import { CAMPAIGN_TOKENS } from './campaigns/tokens';
 
 /**
  * Every capability's typed tokens under one name. Each capability declares its own beside its
@@ -30,7 +31,7 @@ export const TOKENS: typeof CORE_TOKENS & typeof ACCOUNT_TOKENS & typeof BILLING
   & typeof ASSISTANT_TOKENS & typeof FOLDER_TOKENS & typeof TELEPHONY_TOKENS & typeof WEBHOOK_TOKENS & typeof EVENT_TOKENS
   & typeof CALL_TOKENS & typeof AUTOMATION_TOKENS & typeof CHATAPP_TOKENS & typeof CONVERSATION_TOKENS & typeof CHATAPP_INGRESS_TOKENS
   & typeof CALL_PERMISSION_TOKENS & typeof TOP_UP_TOKENS & typeof KNOWLEDGE_BASE_TOKENS & typeof ACCOUNT_EVENT_TOKENS & typeof ANALYTICS_TOKENS
-  & typeof WEB_CHAT_TOKENS = {
+  & typeof WEB_CHAT_TOKENS & typeof CAMPAIGN_TOKENS = {
   ...ACCOUNT_EVENT_TOKENS,
   ...ANALYTICS_TOKENS,
   ...WEB_CHAT_TOKENS,
@@ -52,8 +53,9 @@ export const TOKENS: typeof CORE_TOKENS & typeof ACCOUNT_TOKENS & typeof BILLING
   ...CHATAPP_INGRESS_TOKENS,
   ...CALL_PERMISSION_TOKENS,
   ...TOP_UP_TOKENS,
+  ...CAMPAIGN_TOKENS,
 };
 
 export { ACCOUNT_TOKENS, ASSISTANT_TOKENS, AUTOMATION_TOKENS, BILLING_TOKENS, CALL_PERMISSION_TOKENS, CALL_TOKENS, CORE_TOKENS, EVENT_TOKENS, FOLDER_TOKENS, RATE_LIMIT_TOKENS, TELEPHONY_TOKENS, TOOL_TOKENS, TOP_UP_TOKENS, WEBHOOK_TOKENS };
-export { CHATAPP_TOKENS, CHATAPP_INGRESS_TOKENS, CONVERSATION_TOKENS, WEB_CHAT_TOKENS };
+export { CHATAPP_TOKENS, CHATAPP_INGRESS_TOKENS, CONVERSATION_TOKENS, WEB_CHAT_TOKENS, CAMPAIGN_TOKENS };
 export { token, type Token } from './common/token';

@@ -39,7 +39,7 @@ export function callRepositoryContract(name: string, open: () => Promise<CallRep
       expect(call).toEqual({
         id: expect.any(Number), userId: f.users[0], assistantId: 101, direction: 'outbound', channel: 'phone', status: 'initiated',
         customerPhone: '+14155551234', assistantPhone: '+14155550000', phoneNumberId: null, senderId: 12, conversationId: '9b2f6c1e-4a7d-4c1b-9d7e-2f1a0c3b5e66',
-        automationRunId: null, variables: { zeta: 'z', alpha: 'a' }, extractedVariables: {}, duration: 0, cost: 0, recordingUrl: null,
+        automationRunId: null, campaignId: null, leadId: null, variables: { zeta: 'z', alpha: 'a' }, extractedVariables: {}, duration: 0, cost: 0, recordingUrl: null,
         endedReason: null, transcript: [], runtimeConfig: CONFIG, providerCallId: null, createdAt: AT, answeredAt: null, finishedAt: null, updatedAt: AT,
       });
       expect(Object.keys(call.variables)).toEqual(['zeta', 'alpha']);

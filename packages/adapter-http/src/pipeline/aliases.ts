@@ -41,6 +41,16 @@ export const ALIAS_ROUTES: readonly AliasRoute[] = [
   },
   { method: 'GET', path: '/api/user/phone-numbers/all', canonicalPath: '/api/user/phone-numbers', usedBy: 'the MCP server' },
   { method: 'DELETE', path: '/api/user/phone-numbers/sip-trunks/{id}', canonicalPath: '/api/user/phone-numbers/{id}' },
+  { method: 'POST', path: '/api/user/campaign', canonicalPath: '/api/user/campaigns', usedBy: 'white-label pages of the same API' },
+  { method: 'GET', path: '/api/user/campaigns/{id}', canonicalPath: '/api/user/campaign/{id}' },
+  { method: 'PUT', path: '/api/user/campaigns/{id}', canonicalPath: '/api/user/campaign/{id}' },
+  { method: 'DELETE', path: '/api/user/campaigns/{id}', canonicalPath: '/api/user/campaign/{id}' },
+  { method: 'POST', path: '/api/user/leads', canonicalPath: '/api/user/lead' },
+  { method: 'POST', path: '/api/user/campaigns/{id}/leads/import', canonicalPath: '/api/user/campaign/{id}/leads/import' },
+  { method: 'GET', path: '/api/user/lead/{id}', canonicalPath: '/api/user/leads/{id}' },
+  { method: 'DELETE', path: '/api/user/lead/{id}', canonicalPath: '/api/user/leads/{id}' },
+  { method: 'PUT', path: '/api/leads/{id}', canonicalPath: '/api/user/leads/{id}', usedBy: 'the MCP server’s update_lead (Famulor documents this path)' },
+  { method: 'PATCH', path: '/api/user/leads/{id}', canonicalMethod: 'PUT', canonicalPath: '/api/user/leads/{id}', usedBy: 'the Activepieces piece' },
 ];
 
 /** Every chat-app route is also served with `whatsapp` in place of `chatapp` (the public API's name). */

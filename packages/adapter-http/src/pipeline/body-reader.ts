@@ -20,15 +20,18 @@ export interface BodyRules {
 }
 
 /** Knowledge-base documents: a file of up to 10 MB plus the form's other fields. */
-const UPLOAD_PATH = /^\/api\/user\/knowledgebases\/[^/]+\/documents\/?$/i;
+const KNOWLEDGE_UPLOAD_PATH = /^\/api\/user\/knowledgebases\/[^/]+\/documents\/?$/i;
+/** A bulk lead import: up to 10,000 leads as JSON, or a CSV file of up to 10 MB. */
+const LEAD_IMPORT_PATH = /^\/api\/user\/campaign\/[^/]+\/leads\/import\/?$/i;
+const isUploadPath = (path: string) => KNOWLEDGE_UPLOAD_PATH.test(path) || LEAD_IMPORT_PATH.test(path);
 /** Paths in any case, as the router matches them. */
 const under = (path: string, prefix: string) => path.toLowerCase().startsWith(prefix);
 
 export const defaultBodyRules: BodyRules = {
-  limitFor: (path) => (under(path, '/api/hooks/') ? 64 * 1024 : UPLOAD_PATH.test(path) ? 11 * MB : MB),
+  limitFor: (path) => (under(path, '/api/hooks/') ? 64 * 1024 : isUploadPath(path) ? 11 * MB : MB),
   acceptsForm: (path) => under(path, '/api/hooks/') || under(path, '/api/sandbox/billing/checkout/'),
   isRaw: (path) => under(path, '/api/providers/'),
-  acceptsUpload: (path) => UPLOAD_PATH.test(path),
+  acceptsUpload: isUploadPath,
 };
 
 const contentType = (req: Request) => (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();

@@ -1,7 +1,7 @@
 import { FieldErrors } from '@voiceplane/domain';
 
 /** Each resource family keeps its own error shape. */
-export type ErrorFamily = 'standard' | 'sip' | 'chatapp' | 'conversation' | 'automation';
+export type ErrorFamily = 'standard' | 'sip' | 'chatapp' | 'conversation' | 'automation' | 'campaign_status';
 
 const VALIDATION_MESSAGE = 'The given data was invalid.';
 
@@ -10,6 +10,8 @@ export function familyOfPath(rawPath: string): ErrorFamily {
   const path = rawPath.toLowerCase();
   if (path.startsWith('/api/user/chatapp') || path.startsWith('/api/user/whatsapp')) return 'chatapp';
   if (path.startsWith('/api/user/conversations') || path.startsWith('/api/automate/conversations') || path.startsWith('/api/conversations')) return 'conversation';
+  // Start/stop answers every outcome with `success`, its validation errors too.
+  if (path.replace(/\/+$/, '') === '/api/user/campaigns/update-status') return 'campaign_status';
   return 'standard';
 }
 
@@ -21,6 +23,8 @@ export function validationBody(family: ErrorFamily, errors: FieldErrors): Record
     }
     case 'conversation':
       return { status: false, error: VALIDATION_MESSAGE, errors };
+    case 'campaign_status':
+      return { message: VALIDATION_MESSAGE, success: false, errors };
     default:
       return { message: VALIDATION_MESSAGE, errors };
   }

@@ -31,6 +31,7 @@ import { KnowledgeSearchLog1795850000000 } from './1795850000000-knowledge-searc
 import { KnowledgeEmbeddings1795850001000 } from './1795850001000-knowledge-embeddings';
 import { KnowledgeVectorSearch1795890000000 } from './1795890000000-knowledge-vector-search';
 import { PhoneNumberDeleteOnce1795940000000 } from './1795940000000-phone-number-delete-once';
+import { Campaigns1795960000000 } from './1795960000000-campaigns';
 import { WebChat1795961000000 } from './1795961000000-web-chat';
 import { WebWidget1795961001000 } from './1795961001000-web-widget';
 import { CallAnalyticsIndexes1795990000000 } from './1795990000000-call-analytics-indexes';
@@ -73,6 +74,7 @@ export const migrations = [
   KnowledgeEmbeddings1795850001000,
   KnowledgeVectorSearch1795890000000,
   PhoneNumberDeleteOnce1795940000000,
+  Campaigns1795960000000,
   WebChat1795961000000,
   WebWidget1795961001000,
   CallAnalyticsIndexes1795990000000,

@@ -29,6 +29,9 @@ export interface CallRecord {
   transcript_items: unknown[];
   runtime_config: Record<string, unknown>;
   provider_call_id: string | null;
+  /** The campaign and the lead contact a campaign call was placed for. */
+  campaign_id: string | null;
+  lead_id: string | null;
   created_at: Date;
   answered_at: Date | null;
   finished_at: Date | null;
@@ -61,6 +64,8 @@ export const calls = record<CallRecord>({
     transcript_items: { type: 'json', default: [] },
     runtime_config: { type: 'json' },
     provider_call_id: varchar(128, true),
+    campaign_id: bigint(true),
+    lead_id: bigint(true),
     created_at: timestamptz(),
     answered_at: timestamptz(true),
     finished_at: timestamptz(true),
@@ -80,6 +85,7 @@ export const calls = record<CallRecord>({
     // The calls dashboard: an account's calls by creation time, for all its assistants or one.
     { name: 'calls_user_created_idx', columns: ['user_id', 'created_at'] },
     { name: 'calls_user_assistant_created_idx', columns: ['user_id', 'assistant_id', 'created_at'] },
+    { name: 'calls_campaign_idx', columns: ['campaign_id', 'id'], where: 'campaign_id IS NOT NULL' },
   ],
 });
 

@@ -3,6 +3,7 @@ import { accountRecords } from './accounts';
 import { assistantRecords } from './assistants';
 import { automationRecords } from './automations';
 import { callRecords } from './calls';
+import { campaignRecords } from './campaigns';
 import { callPermissionRecords } from './call-permissions';
 import { catalogRecords } from './catalog';
 import { chatappInboxRecords } from './chatapp-inbox';
@@ -20,6 +21,7 @@ export * from './accounts';
 export * from './assistants';
 export * from './automations';
 export * from './calls';
+export * from './campaigns';
 export * from './call-permissions';
 export * from './catalog';
 export * from './chatapp-inbox';
@@ -36,7 +38,7 @@ export * from './web-chat';
 /** Every EntitySchema the DataSource knows: one per table the migrations create (the schema-drift test holds them equal). */
 export const entitySchemas: EntitySchema[] = [
   ...accountRecords, ...requestGuardRecords, ...eventRecords, ...webhookRecords, ...catalogRecords, ...toolRecords,
-  ...telephonyRecords, ...assistantRecords, ...callRecords,
+  ...telephonyRecords, ...assistantRecords, ...callRecords, ...campaignRecords,
   ...automationRecords,
   ...chatappInboxRecords,
   ...callPermissionRecords,

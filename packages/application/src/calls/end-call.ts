@@ -6,7 +6,7 @@ import { AssistantRepository } from '../assistants/ports';
 import { BalanceService } from '../billing/balance-service';
 import { NewOutboxEvent } from '../ports/outbox';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
-import { CallChange, CallChanges } from './ports';
+import { CallChange, CallChanges, CampaignCallOutcomes, PlacedBy } from './ports';
 
 /**
  * Outbox topic raised by every call end, for the capabilities that react to it: automations bound
@@ -43,6 +43,8 @@ export class EndCall {
     private readonly balance: BalanceService,
     private readonly deliveries: WebhookDeliveries,
     private readonly prices: CallMinutePrices,
+    /** Campaign calls: the lead's outcome, applied before the payload is built. */
+    private readonly campaigns: CampaignCallOutcomes | null = null,
   ) {}
 
   /**
@@ -78,11 +80,12 @@ export class EndCall {
       endedReason: outcome.endedReason ?? null,
     } satisfies CallChanges;
     const ended: Call = { ...call, ...changes, updatedAt: now };
-    return { changes, events: [await this.announce(ended, outcome.status, at)], at: now, answer: ended };
+    const placedBy = this.campaigns ? await this.campaigns.apply(ended, outcome.status, at, now) : null;
+    return { changes, events: [await this.announce(ended, outcome.status, at, placedBy)], at: now, answer: ended };
   }
 
   /** Creates the `post_call` delivery when the assistant wants one; returns the `call.ended` event. */
-  private async announce(call: Call, status: TerminalCallStatus, at: Date): Promise<NewOutboxEvent> {
+  private async announce(call: Call, status: TerminalCallStatus, at: Date, placedBy: PlacedBy | null): Promise<NewOutboxEvent> {
     // Locked: a webhook switched off concurrently either commits first (and no event is created)
     // or waits, and its cancellation then finds this call's delivery pending.
     const assistant = await this.assistants.findOwned(call.userId, call.assistantId, { lock: true });
@@ -90,6 +93,7 @@ export class EndCall {
       id: call.id, assistantId: call.assistantId, customerPhone: call.customerPhone, assistantPhone: call.assistantPhone,
       duration: call.duration, status, extractedVariables: call.extractedVariables, inputVariables: call.variables,
       transcript: call.transcript, recordingUrl: call.recordingUrl, createdAt: call.createdAt, finishedAt: at,
+      lead: placedBy?.lead ?? null, campaign: placedBy?.campaign ?? null,
     };
     const payload = postCallPayload(facts, assistant?.includeRecordingInWebhook ?? true);
     if (assistant && assistant.webhookUrl !== null && shouldSendPostCallWebhook({

@@ -1,4 +1,4 @@
-import { balanceForNewCall, CallMinutePrices, canAfford, err, ok, Result } from '@voiceplane/domain';
+import { Assistant, balanceForNewCall, Call, CallerLine, CallMinutePrices, canAfford, err, ok, Result, RuntimeConfig } from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants/ports';
 import { UserRepository } from '../ports/accounts';
 import { Clock } from '../ports/clock';
@@ -18,6 +18,18 @@ export interface MakeCallRequest {
   readonly variables: Readonly<Record<string, string>>;
   /** The automation run placing the call: stored on the call, it keeps automations from looping. */
   readonly automationRunId?: string | null;
+  /** A campaign call: the campaign and the lead contact it calls. */
+  readonly campaignId?: number;
+  readonly leadId?: number;
+}
+
+/** What `prepare` read and built for a call about to be stored. */
+export interface PreparedCall {
+  readonly request: MakeCallRequest;
+  readonly assistant: Assistant;
+  readonly line: CallerLine;
+  readonly runtimeConfig: RuntimeConfig;
+  readonly maxConcurrentCalls: number;
 }
 
 /** Business refusals of make_call, in the order they are checked. */
@@ -81,43 +93,68 @@ export class MakeCall {
       const placed = await this.calls.list(userId, { automationRunId: request.automationRunId }, { page: 1, perPage: 1 });
       if (placed.items.length > 0) return ok({ callId: placed.items[0].id });
     }
+    const prepared = await this.prepare(request);
+    if (!prepared.ok) return prepared;
+    // This commit is what the caller is answered with (the call id), unless the hand-over below fails. A call
+    // an automation run places answers the run's step, never the request that started the run.
+    const call = await this.uow.transaction(() => this.store(prepared.value), {
+      concludes: request.automationRunId ? false : (created) => (typeof created === 'string' ? err(created) : ok({ callId: created.id })),
+    });
+    if (typeof call === 'string') return err(call);
+    return this.dispatch(call, prepared.value);
+  }
+
+  /**
+   * The checks that read only (assistant, compliance, balance, caller line) and the configuration
+   * the call starts with. `line` replaces the assistant's line (a campaign's caller-ID pool).
+   */
+  async prepare(request: MakeCallRequest, line?: CallerLine): Promise<Result<PreparedCall, MakeCallRefusal>> {
+    const { userId } = request;
     const assistant = await this.assistants.findOwned(userId, request.assistantId);
     if (assistant === null) return err('assistant_not_found');
     if (assistant.type !== 'outbound') return err('not_outbound');
     if (assistant.complianceBlocked) return err('compliance_blocked');
     const user = await this.users.findById(userId);
     if (user === null || !(await this.affords(userId, user.balance))) return err('insufficient_balance');
-    const line = await this.lines.forAssistant(userId, assistant.phoneNumberId);
-    if (line === null) return err('no_caller_line');
-
+    const callerLine = line ?? await this.lines.forAssistant(userId, assistant.phoneNumberId);
+    if (callerLine === null) return err('no_caller_line');
     const runtimeConfig = await this.configurations.forStart({
-      direction: 'outbound', channel: 'phone', customerPhone: request.phoneNumber, line, assistant, variables: request.variables,
+      direction: 'outbound', channel: 'phone', customerPhone: request.phoneNumber, line: callerLine, assistant, variables: request.variables,
     });
-    const call = await this.uow.transaction(async () => {
-      // The user's balance lock serialises concurrent calls of the account (make_call and chat-app
-      // calls alike), so the plan's limit and the first-minute reservation hold under bursts.
-      const balance = await this.users.lockBalance(userId);
-      if (balance === null || !(await this.affords(userId, balance))) return 'insufficient_balance' as const;
-      if ((await this.calls.countActive(userId)) >= user.plan.max_concurrent_calls) return 'too_many_calls' as const;
-      const now = this.clock.now();
-      const { call: created } = await this.calls.create({
-        userId, assistantId: assistant.id, direction: 'outbound', channel: 'phone', status: 'initiated',
-        customerPhone: request.phoneNumber, line, variables: request.variables, runtimeConfig, automationRunId: request.automationRunId ?? null, now,
-      });
-      await this.scheduler.schedule({
-        kind: CALL_DISPATCH_WATCHDOG_JOB, key: `call-dispatch:${created.id}`, payload: { call_id: created.id },
-        runAt: new Date(now.getTime() + DISPATCH_WATCHDOG_MS),
-      });
-      return created;
-      // This commit is what the caller is answered with (the call id), unless the hand-over below fails. A call
-      // an automation run places answers the run's step, never the request that started the run.
-    }, { concludes: request.automationRunId ? false : (created) => (typeof created === 'string' ? err(created) : ok({ callId: created.id })) });
-    if (typeof call === 'string') return err(call);
+    return ok({ request, assistant, line: callerLine, runtimeConfig, maxConcurrentCalls: user.plan.max_concurrent_calls });
+  }
 
+  /**
+   * Inside the caller's transaction: the balance and the plan's concurrency under the account's
+   * balance lock, then the call `initiated` with its dispatch watchdog.
+   */
+  async store(prepared: PreparedCall): Promise<Call | 'insufficient_balance' | 'too_many_calls'> {
+    const { request, assistant, line, runtimeConfig } = prepared;
+    const { userId } = request;
+    // The user's balance lock serialises concurrent calls of the account (make_call, campaigns and
+    // chat-app calls alike), so the plan's limit and the first-minute reservation hold under bursts.
+    const balance = await this.users.lockBalance(userId);
+    if (balance === null || !(await this.affords(userId, balance))) return 'insufficient_balance';
+    if ((await this.calls.countActive(userId)) >= prepared.maxConcurrentCalls) return 'too_many_calls';
+    const now = this.clock.now();
+    const { call } = await this.calls.create({
+      userId, assistantId: assistant.id, direction: 'outbound', channel: 'phone', status: 'initiated',
+      customerPhone: request.phoneNumber, line, variables: request.variables, runtimeConfig, automationRunId: request.automationRunId ?? null,
+      campaignId: request.campaignId ?? null, leadId: request.leadId ?? null, now,
+    });
+    await this.scheduler.schedule({
+      kind: CALL_DISPATCH_WATCHDOG_JOB, key: `call-dispatch:${call.id}`, payload: { call_id: call.id },
+      runAt: new Date(now.getTime() + DISPATCH_WATCHDOG_MS),
+    });
+    return call;
+  }
+
+  /** After the commit: hands the call to the runtime; a refusal ends it `failed` through the normal end path. */
+  async dispatch(call: Call, prepared: PreparedCall): Promise<Result<{ readonly callId: number }, 'dispatch_failed'>> {
     try {
       await this.runtime.placeCall({
-        callId: call.id, userId, customerPhone: call.customerPhone, line,
-        ringingTimeSeconds: assistant.ringingTime, maxDurationSeconds: assistant.maxDuration,
+        callId: call.id, userId: call.userId, customerPhone: call.customerPhone, line: prepared.line,
+        ringingTimeSeconds: prepared.assistant.ringingTime, maxDurationSeconds: prepared.assistant.maxDuration,
       });
     } catch (e) {
       this.log.warn({ err: e, callId: call.id }, 'the voice runtime refused a call');

@@ -20,6 +20,9 @@ export interface NewCall {
   readonly senderId?: number | null;
   readonly conversationId?: string | null;
   readonly automationRunId?: string | null;
+  /** A campaign call: the campaign and the lead contact it calls. */
+  readonly campaignId?: number | null;
+  readonly leadId?: number | null;
   readonly now: Date;
 }
 
@@ -44,6 +47,7 @@ export interface CallFilter {
   readonly customerPhone?: string;
   /** Calls placed by this automation run. */
   readonly automationRunId?: string;
+  readonly campaignId?: number;
   /** Bounds on `created_at`, inclusive. */
   readonly from?: Date;
   readonly to?: Date;
@@ -168,4 +172,18 @@ export interface SandboxFinish {
 export interface SandboxCallControls {
   answer(userId: number, callId: number): Promise<Result<CallEventAnswer, CallEventRefusal>>;
   finish(userId: number, callId: number, finish: SandboxFinish): Promise<Result<CallEventAnswer, CallEventRefusal>>;
+}
+
+/** What a campaign call's `post_call` payload says of its lead and campaign (each null once deleted). */
+export interface PlacedBy {
+  readonly lead: Record<string, unknown> | null;
+  readonly campaign: Record<string, unknown> | null;
+}
+
+/**
+ * The campaign side of a call end, inside the transaction that accepts it: the lead's attempt
+ * outcome. Null for a call no campaign placed.
+ */
+export interface CampaignCallOutcomes {
+  apply(call: Call, status: TerminalCallStatus, at: Date, now: Date): Promise<PlacedBy | null>;
 }

@@ -38,6 +38,7 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
   // Resolved on first use: the collaborators come from modules that may compose later.
   c.bind(EndCall).toDynamicValue(() => new EndCall(
     get(TOKENS.AssistantRepository), get(TOKENS.BalanceService), get(TOKENS.WebhookDeliveries), prices,
+    c.isBound(TOKENS.CampaignCallEnds) ? get(TOKENS.CampaignCallEnds) : null,
   )).inSingletonScope();
   // Ends the runtime did not evaluate are read by the same evaluator as conversations.
   c.bind(TOKENS.RecordCallEvent).toDynamicValue(() => new RecordCallEvent(

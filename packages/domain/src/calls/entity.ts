@@ -27,6 +27,9 @@ export interface Call {
   readonly transcript: readonly TranscriptItem[];
   readonly runtimeConfig: RuntimeConfig;
   readonly providerCallId: string | null;
+  /** The campaign that placed the call and the lead contact it called; null for every other call. */
+  readonly campaignId: number | null;
+  readonly leadId: number | null;
   readonly createdAt: Date;
   readonly answeredAt: Date | null;
   readonly finishedAt: Date | null;

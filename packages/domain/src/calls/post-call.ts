@@ -16,6 +16,9 @@ export interface EndedCall {
   readonly recordingUrl: string | null;
   readonly createdAt: Date;
   readonly finishedAt: Date;
+  /** For a campaign call: the contact called and the campaign, as they stand after the call's outcome. */
+  readonly lead?: Readonly<Record<string, unknown>> | null;
+  readonly campaign?: Readonly<Record<string, unknown>> | null;
 }
 
 /**
@@ -36,7 +39,7 @@ export function postCallPayload(call: EndedCall, includeRecording: boolean): Rec
     ...(includeRecording ? { recording_url: call.recordingUrl } : {}),
     created_at: call.createdAt.toISOString(),
     finished_at: call.finishedAt.toISOString(),
-    lead: null,
-    campaign: null,
+    lead: call.lead ?? null,
+    campaign: call.campaign ?? null,
   };
 }

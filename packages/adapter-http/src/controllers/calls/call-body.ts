@@ -50,6 +50,7 @@ export class CallListQuery extends PageQuery {
   @Str({ enum: CALL_CHANNELS }) channel?: CallChannel;
   @Str({ pattern: E164_PATTERN, messages: { pattern: 'The {field} must be a valid E.164 phone number.' } }) customer_phone?: string;
   @Str({ max: 40, description: 'calls placed by this automation run (run_…)' }) automation_run_id?: string;
+  @Id({ description: 'calls placed by this campaign' }) campaign_id?: number;
   @Str({ timestamp: true, description: 'ISO 8601; calls created at or after' }) from?: string;
   @Str({ timestamp: true, description: 'ISO 8601; calls created at or before' }) to?: string;
 }

@@ -37,7 +37,7 @@ export class CallController {
     const page = pageOf(query);
     const result = await this.calls.list(principalOf(req).userId, {
       assistantId: query.assistant_id, status: query.status, direction: query.direction, channel: query.channel,
-      customerPhone: query.customer_phone, automationRunId: query.automation_run_id, from, to,
+      customerPhone: query.customer_phone, automationRunId: query.automation_run_id, campaignId: query.campaign_id, from, to,
     }, page);
     return reply(200, pageEnvelope(result.items.map(presentCallSummary), result.total, page.page, page.perPage));
   }

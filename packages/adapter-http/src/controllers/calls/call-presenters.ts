@@ -21,6 +21,8 @@ function head(c: CallSummary) {
     cost: c.cost,
     recording_url: c.recordingUrl,
     ended_reason: c.endedReason,
+    campaign_id: c.campaignId,
+    lead_id: c.leadId,
   };
 }
 

@@ -39,7 +39,7 @@ describe('GET /api/user/calls', () => {
     expect(res.body.data[0]).toEqual(summary);
     expect(Object.keys(res.body.data[0])).toEqual([
       'id', 'assistant_id', 'direction', 'channel', 'status', 'customer_phone', 'assistant_phone', 'phone_number_id', 'sender_id', 'conversation_id',
-      'automation_run_id', 'variables', 'extracted_variables', 'duration', 'cost', 'recording_url', 'ended_reason', 'created_at', 'answered_at',
+      'automation_run_id', 'variables', 'extracted_variables', 'duration', 'cost', 'recording_url', 'ended_reason', 'campaign_id', 'lead_id', 'created_at', 'answered_at',
       'finished_at', 'updated_at',
     ]);
     const page2 = await list('?per_page=2&page=2');

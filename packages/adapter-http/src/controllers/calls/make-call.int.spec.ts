@@ -38,7 +38,7 @@ describe('success', () => {
     expect(await getCall(t, owner, res.body.call_id)).toEqual({
       id: res.body.call_id, assistant_id: assistant, direction: 'outbound', channel: 'phone', status: 'ringing',
       customer_phone: CUSTOMER, assistant_phone: SANDBOX_LINE, phone_number_id: null, sender_id: null, conversation_id: null,
-      automation_run_id: null, variables: { customer_name: 'Ann', seats: '3', vip: 'true' }, extracted_variables: {}, duration: 0, cost: 0,
+      automation_run_id: null, campaign_id: null, lead_id: null, variables: { customer_name: 'Ann', seats: '3', vip: 'true' }, extracted_variables: {}, duration: 0, cost: 0,
       recording_url: null, ended_reason: null, transcript: '', transcript_items: [], tool_calls: [],
       created_at: expect.stringMatching(ISO), answered_at: null, finished_at: null, updated_at: expect.stringMatching(ISO),
     });

@@ -45,7 +45,7 @@ describe('call persistence', () => {
     expect(call).toEqual({
       id: expect.any(Number), userId: user, assistantId: 101, direction: 'outbound', channel: 'phone', status: 'initiated',
       customerPhone: '+14155551234', assistantPhone: '+14155550000', phoneNumberId: 41, senderId: 12, conversationId: '9b2f6c1e-4a7d-4c1b-9d7e-2f1a0c3b5e66',
-      automationRunId: 'run_x', variables: { zeta: 'z', alpha: 'a' }, extractedVariables: {}, duration: 0, cost: 0, recordingUrl: null, endedReason: null,
+      automationRunId: 'run_x', campaignId: null, leadId: null, variables: { zeta: 'z', alpha: 'a' }, extractedVariables: {}, duration: 0, cost: 0, recordingUrl: null, endedReason: null,
       transcript: [], runtimeConfig: config, providerCallId: null, createdAt: at, answeredAt: null, finishedAt: null, updatedAt: at,
     });
     expect(Object.keys(call.variables)).toEqual(['zeta', 'alpha']);

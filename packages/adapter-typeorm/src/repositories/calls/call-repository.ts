@@ -9,7 +9,7 @@ import { Counted, totalOf } from '../assistants/paging';
 
 const SUMMARY_COLUMNS = `id, user_id, assistant_id, direction, channel, status, customer_phone, assistant_phone, phone_number_id,
   sender_id, conversation_id, automation_run_id, variables, extracted_variables, duration, cost, recording_url, ended_reason,
-  provider_call_id, created_at, answered_at, finished_at, updated_at`;
+  provider_call_id, campaign_id, lead_id, created_at, answered_at, finished_at, updated_at`;
 const COLUMNS = `${SUMMARY_COLUMNS}, transcript_items, runtime_config`;
 
 /** SUMMARY_COLUMNS: the call without its documents. COLUMNS is every column of `calls`: a whole `CallRecord`. */
@@ -41,6 +41,8 @@ function toSummary(r: SummaryRow): CallSummary {
     recordingUrl: r.recording_url ?? null,
     endedReason: r.ended_reason ?? null,
     providerCallId: r.provider_call_id ?? null,
+    campaignId: numOrNull(r.campaign_id),
+    leadId: numOrNull(r.lead_id),
     createdAt: new Date(r.created_at),
     answeredAt: dateOrNull(r.answered_at),
     finishedAt: dateOrNull(r.finished_at),
@@ -93,14 +95,15 @@ export class TypeormCallRepository implements CallRepository {
     // Raw SQL: ON CONFLICT on the partial unique provider id answers a repeated inbound report with no row instead of an error.
     const row = await this.db.one<CallRecord>(
       `INSERT INTO calls (user_id, assistant_id, direction, channel, status, customer_phone, assistant_phone, phone_number_id,
-         sender_id, conversation_id, automation_run_id, variables, runtime_config, provider_call_id, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::json, $13::json, $14, $15, $15)
+         sender_id, conversation_id, automation_run_id, variables, runtime_config, provider_call_id, created_at, updated_at, campaign_id, lead_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::json, $13::json, $14, $15, $15, $16, $17)
        ON CONFLICT (provider_call_id) WHERE provider_call_id IS NOT NULL DO NOTHING
        RETURNING ${COLUMNS}`,
       [
         call.userId, call.assistantId, call.direction, call.channel, call.status, call.customerPhone, call.line?.phoneNumber ?? null,
         call.line?.phoneNumberId ?? null, call.senderId ?? null, call.conversationId ?? null, call.automationRunId ?? null,
         JSON.stringify(call.variables), JSON.stringify(call.runtimeConfig), call.providerCallId ?? null, call.now,
+        call.campaignId ?? null, call.leadId ?? null,
       ],
     );
     if (row !== null) return { call: toCall(row), created: true };
@@ -142,6 +145,7 @@ export class TypeormCallRepository implements CallRepository {
     if (filter.channel !== undefined) add('channel = ?', filter.channel);
     if (filter.customerPhone !== undefined) add('customer_phone = ?', filter.customerPhone);
     if (filter.automationRunId !== undefined) add('automation_run_id = ?', filter.automationRunId);
+    if (filter.campaignId !== undefined) add('campaign_id = ?', filter.campaignId);
     if (filter.from !== undefined) add('created_at >= ?', filter.from);
     if (filter.to !== undefined) add('created_at <= ?', filter.to);
     const limit = pageClause(page, params.length + 1);

@@ -1,0 +1,2 @@
+export * from './campaign-repository';
+export * from './lead-repository';

@@ -1,0 +1,15 @@
+import { token } from '../common/token';
+import type { ManageCampaigns } from './manage-campaigns';
+import type { ManageLeads } from './manage-leads';
+import type { CampaignRepository, LeadRepository } from './ports';
+import type { CampaignCallEnds } from './campaign-call-ends';
+import type { CampaignDialer } from './campaign-dialer';
+
+export const CAMPAIGN_TOKENS = {
+  CampaignRepository: token<CampaignRepository>('CampaignRepository'),
+  LeadRepository: token<LeadRepository>('LeadRepository'),
+  ManageCampaigns: token<ManageCampaigns>('ManageCampaigns'),
+  ManageLeads: token<ManageLeads>('ManageLeads'),
+  CampaignDialer: token<CampaignDialer>('CampaignDialer'),
+  CampaignCallEnds: token<CampaignCallEnds>('CampaignCallEnds'),
+} as const;

@@ -1,0 +1,5 @@
+export * from './campaign';
+export * from './campaign-status';
+export * from './calling-window';
+export * from './attempt-outcome';
+export * from './lead-group';
