@@ -3,7 +3,7 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { LedgerEntryType } from '@voiceplane/domain';
 import { BillingQueries, TOKENS } from '@voiceplane/application';
-import { PageQuery, pageOf, Str } from '../validation';
+import { PageQuery, pageOf, Str, ListFilters } from '../validation';
 import { parse, reply } from '../pipeline/responses';
 import { answer } from '../pipeline/answers';
 import { ACCOUNT_ANSWERS } from './account-answers';
@@ -12,6 +12,7 @@ import { presentLedgerEntry, presentPlan } from '../presenters/account';
 import { pageEnvelope } from '../presenters/format';
 import { Doc } from '../openapi/route-doc';
 
+@ListFilters()
 class LedgerQuery extends PageQuery {
   @Str({ enum: ['top_up', 'charge', 'adjustment'] }) type?: LedgerEntryType;
 }

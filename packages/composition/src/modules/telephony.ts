@@ -47,7 +47,7 @@ export const telephonyModule: ApiModule = ({ container: c, config, database, log
   c.bind(TOKENS.PhoneNumberRepository).toConstantValue(numbers);
   c.bind(TOKENS.SipTrunkQueries).toConstantValue(new SipTrunkQueries(trunks));
   // The assistants are bound by a capability composed later.
-  c.bind(TOKENS.PhoneNumberQueries).toDynamicValue(() => new PhoneNumberQueries(numbers, c.get(TOKENS.AssistantRepository))).inSingletonScope();
+  c.bind(TOKENS.PhoneNumberQueries).toDynamicValue(() => new PhoneNumberQueries(numbers)).inSingletonScope();
 
   const cipher = c.get(SecretCipher);
   const clock = c.get(TOKENS.Clock);

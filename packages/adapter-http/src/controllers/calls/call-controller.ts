@@ -32,12 +32,9 @@ export class CallController {
   @Doc({ summary: 'List calls, newest first, with filters', tag: 'Calls', query: CallListQuery })
   @Get('/calls')
   async list(@Request() req: ExpressRequest) {
-    const { query, from, to } = parseCallList(req.query);
+    const { query, filter, matchesNothing } = parseCallList(req.query);
     const page = pageOf(query);
-    const result = await this.calls.list(principalOf(req).userId, {
-      assistantId: query.assistant_id, status: query.status, direction: query.direction, channel: query.channel,
-      customerPhone: query.customer_phone, automationRunId: query.automation_run_id, from, to,
-    }, page);
+    const result = matchesNothing ? { items: [], total: 0 } : await this.calls.list(principalOf(req).userId, filter, page);
     return reply(200, pageEnvelope(result.items.map(presentCallSummary), result.total, page.page, page.perPage));
   }
 

@@ -3,7 +3,7 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { E164_PATTERN, NUMBER_COUNTRIES, NumberCountry } from '@voiceplane/domain';
 import { DeletePhoneNumber, PhoneNumberQueries, PurchasePhoneNumber, SearchAvailableNumbers, TOKENS } from '@voiceplane/application';
-import { Str } from '../../validation';
+import { Str, ListFilters } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
@@ -13,6 +13,7 @@ import { DELETE_NUMBER_ANSWERS, NUMBER_SEARCH_ANSWERS, PHONE_NUMBER_NOT_FOUND, P
 
 const CONTAINS_MESSAGE = 'The contains may only contain up to 10 digits.';
 
+@ListFilters()
 class NumberSearchQuery {
   @Str({ upper: true, enum: NUMBER_COUNTRIES, description: 'Country (default US)', example: 'GB' })
   country_code?: NumberCountry;
