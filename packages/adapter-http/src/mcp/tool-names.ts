@@ -67,6 +67,7 @@ const TOOL_NAMES: Record<string, string> = {
   'POST /api/user/make_call': 'make_call',
   'GET /api/user/calls': 'list_calls',
   'GET /api/user/calls/{id}': 'get_call',
+  'GET /api/user/calls/{id}/recording': 'get_call_recording',
 
   'GET /api/user/chatapp/senders': 'list_senders',
   'POST /api/user/chatapp/senders': 'create_sender',
