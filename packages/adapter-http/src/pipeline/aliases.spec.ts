@@ -7,6 +7,9 @@ describe('canonicalRoute', () => {
     ['HEAD', '/api/user/phone-numbers/all', { method: 'HEAD', path: '/api/user/phone-numbers' }],
     ['POST', '/api/user/folders', { method: 'POST', path: '/api/user/folder' }],
     ['DELETE', '/api/user/folders/7', { method: 'DELETE', path: '/api/user/folder/7' }],
+    ['POST', '/api/user/labels', { method: 'POST', path: '/api/user/label' }],
+    ['PUT', '/api/user/labels/7', { method: 'PUT', path: '/api/user/label/7' }],
+    ['DELETE', '/api/user/labels/7', { method: 'DELETE', path: '/api/user/label/7' }],
     ['GET', '/api/user/assistants/synthesizer-providers', { method: 'GET', path: '/api/user/assistants/providers', query: { kind: 'synthesizer' } }],
     ['POST', '/api/user/whatsapp/send', { method: 'POST', path: '/api/user/chatapp/send' }],
     ['GET', '/api/user/whatsapp', { method: 'GET', path: '/api/user/chatapp' }],
@@ -20,6 +23,7 @@ describe('canonicalRoute', () => {
     ['PATCH', '/api/user/assistants/get'],
     ['GET', '/api/user/folders'],
     ['GET', '/api/user/folders/7'],
+    ['GET', '/api/user/labels'],
     ['DELETE', '/api/user/phone-numbers/all'],
     ['GET', '/api/user/whatsappx/send'],
   ])('%s %s is no alias (a literal is never read as an id; other methods keep their own routes)', (method, path) => {
