@@ -68,6 +68,7 @@ const TOOL_NAMES: Record<string, string> = {
   'GET /api/user/calls': 'list_calls',
   'GET /api/user/calls/{id}': 'get_call',
   'GET /api/user/calls/{id}/recording': 'get_call_recording',
+  'DELETE /api/user/calls/{id}': 'delete_call',
 
   'GET /api/user/chatapp/senders': 'list_senders',
   'POST /api/user/chatapp/senders': 'create_sender',

@@ -12,6 +12,7 @@ import { KNOWLEDGE_BASE_HANDLER_ERRORS } from './knowledge-base-examples';
 const RECORDED: Readonly<Record<string, Readonly<Record<number, readonly object[]>>>> = {
   'DELETE /api/user/api-keys/{id}': { 404: [{ message: 'API key not found.' }] },
   'DELETE /api/user/assistant/{id}': { 404: [{ message: 'Assistant not found' }] },
+  'DELETE /api/user/calls/{id}': { 404: [{ message: 'Call not found' }], 409: [{ message: 'The call is still in progress and cannot be deleted.' }] },
   'DELETE /api/user/folder/{id}': { 404: [{ message: 'Folder not found' }] },
   'DELETE /api/user/label/{id}': { 404: [{ message: 'Label not found' }] },
   'DELETE /api/user/phone-numbers/{id}': {
@@ -24,7 +25,7 @@ const RECORDED: Readonly<Record<string, Readonly<Record<number, readonly object[
   'GET /api/runtime/calls/{id}/config': { 404: [{ message: 'Call not found' }] },
   'GET /api/user/assistant/{id}': { 404: [{ message: 'Assistant not found' }] },
   'GET /api/user/assistants': { 422: [invalid({ type: ['The selected type is invalid.'] })] },
-  'GET /api/user/assistants/models': { 422: [invalid({ kind: ['The selected kind is invalid.'] })] },
+  'GET /api/user/assistants/models': { 422: [invalid({ type: ['The selected type is invalid.'] })] },
   'GET /api/user/assistants/providers': { 422: [invalid({ kind: ['The selected kind is invalid.'] })] },
   'GET /api/user/assistants/voices': { 422: [invalid({ mode: ['The selected mode is invalid.'] })] },
   'GET /api/user/billing/ledger': { 422: [invalid({ type: ['The selected type is invalid.'] })] },

@@ -1,7 +1,7 @@
-import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
+import { Controller, Delete, Get, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { CallQueries, MakeCall, TOKENS } from '@voiceplane/application';
+import { CallQueries, DeleteCall, MakeCall, TOKENS } from '@voiceplane/application';
 import { pageOf } from '../../validation';
 import { pathId, reply } from '../../pipeline/responses';
 import { answer, refuse } from '../../pipeline/answers';
@@ -10,7 +10,7 @@ import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
 import { CallListQuery, MakeCallBody, parseCallList, parseMakeCall } from './call-body';
 import { presentCall, presentCallSummary } from './call-presenters';
-import { CALL_ANSWERS, CALL_NOT_FOUND, INVALID_PHONE, MAKE_CALL_ANSWERS } from './call-answers';
+import { CALL_ANSWERS, CALL_NOT_FOUND, DELETE_CALL_ANSWERS, INVALID_PHONE, MAKE_CALL_ANSWERS } from './call-answers';
 import { CALL_MESSAGES } from './call-messages';
 
 @Controller('/api/user')
@@ -18,6 +18,7 @@ export class CallController {
   constructor(
     @inject(TOKENS.MakeCall) private readonly makeCall: MakeCall,
     @inject(TOKENS.CallQueries) private readonly calls: CallQueries,
+    @inject(TOKENS.DeleteCall) private readonly deletion: DeleteCall,
   ) {}
 
   @Doc({ summary: 'Place an outbound call with an assistant', tag: 'Calls', body: MakeCallBody, success: 200 })
@@ -45,5 +46,13 @@ export class CallController {
     if (!found.ok) answer(CALL_ANSWERS, found.error);
     const { call, toolCalls, report } = found.value;
     return reply(200, { data: presentCall(call, toolCalls, report) });
+  }
+
+  @Doc({ summary: 'Delete an ended call with its transcript, recording and tool log (charges stay in the ledger)', tag: 'Calls' })
+  @Delete('/calls/:id')
+  async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const deleted = await this.deletion.execute(principalOf(req).userId, pathId(id, CALL_NOT_FOUND));
+    if (!deleted.ok) answer(DELETE_CALL_ANSWERS, deleted.error);
+    return reply(200, { message: CALL_MESSAGES.deleted });
   }
 }
