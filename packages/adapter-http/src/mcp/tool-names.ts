@@ -69,6 +69,7 @@ const TOOL_NAMES: Record<string, string> = {
   'GET /api/user/calls/{id}': 'get_call',
   'GET /api/user/calls/{id}/recording': 'get_call_recording',
   'DELETE /api/user/calls/{id}': 'delete_call',
+  'PUT /api/user/phone-numbers/{id}': 'update_phone_number',
 
   'GET /api/user/chatapp/senders': 'list_senders',
   'POST /api/user/chatapp/senders': 'create_sender',

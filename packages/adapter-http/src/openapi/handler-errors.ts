@@ -219,6 +219,9 @@ const RECORDED: Readonly<Record<string, Readonly<Record<number, readonly object[
     422: [invalid({ nickname: ['The nickname must be a string.'], sip_username: ['The sip username field must have a value.'] })],
     500: [{ error: 'Failed to update SIP trunk. Please try again or contact support.' }],
   },
+  'PUT /api/user/phone-numbers/{id}': {
+    404: [{ error: 'Phone number not found.' }], 422: [invalid({ nickname: ['The nickname may not be greater than 50 characters.'] })],
+  },
   'PUT /api/user/tools/{id}': { 404: [{ message: 'Tool not found' }], 422: [invalid({ timeout: ['The timeout must be between 1 and 30.'] })] },
 };
 

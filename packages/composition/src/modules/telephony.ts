@@ -1,7 +1,6 @@
 import {
   CreateSipTrunk, DeletePhoneNumber, NumberInventory, OperationsLog, PhoneNumberQueries, ProvisioningCleanup, PurchasePhoneNumber, RenewPhoneNumbers,
-  SearchAvailableNumbers, SecretCipher, SipProvisioner, SipTrunkQueries, TOKENS, UpdateSipTrunk,
-} from '@voiceplane/application';
+  SearchAvailableNumbers, SecretCipher, SipProvisioner, SipTrunkQueries, TOKENS, UpdateSipTrunk, RenamePhoneNumber } from '@voiceplane/application';
 import {
   AssistantNumberController, PhoneNumberController, SandboxFaultController, SandboxFaults, SipTrunkController,
 } from '@voiceplane/adapter-http';
@@ -52,6 +51,7 @@ export const telephonyModule: ApiModule = ({ container: c, config, database, log
   const cipher = c.get(SecretCipher);
   const clock = c.get(TOKENS.Clock);
   const uow = c.get(TOKENS.UnitOfWork);
+  c.bind(TOKENS.RenamePhoneNumber).toConstantValue(new RenamePhoneNumber(numbers, clock));
   // The delete use case both stores its intent in the clean-up queue and finishes it for the job.
   let deleteNumber: DeletePhoneNumber | null = null;
   const cleanup = new ProvisioningCleanup(uow, provisioner, new TypeormProvisioningCleanupQueue(database), clock, log, () => deleteNumber);

@@ -295,6 +295,44 @@ describe('GET /api/user/phone-numbers and DELETE /api/user/phone-numbers/{id}', 
   });
 });
 
+describe('PUT /api/user/phone-numbers/{id} (nickname)', () => {
+  it('sets and clears the nickname as the MCP server\'s update_phone_number sends it, for the owner only', async () => {
+    const id = await buy(owner, await freeNumber('US'));
+    const res = await t.http.put(`/api/user/phone-numbers/${id}`).set(owner.auth).send({ nickname: '  Sales line ' });
+    expect([res.status, res.body]).toEqual([200, {
+      message: 'Phone number updated successfully.',
+      data: expect.objectContaining({ id, nickname: 'Sales line', type: 'purchased', country_code: 'US', updated_at: expect.stringMatching(ISO) }),
+    }]);
+    const listed = (await t.http.get('/api/user/phone-numbers/all').set(owner.auth)).body.data.find((n: { id: number }) => n.id === id);
+    expect(listed).toEqual(res.body.data);
+    // The MCP server sends `nickname ?? null` to clear it; "" clears it too.
+    for (const cleared of [null, '']) {
+      const again = await t.http.put(`/api/user/phone-numbers/${id}`).set(owner.auth).send({ nickname: cleared });
+      expect([again.status, again.body.data.nickname]).toEqual([200, null]);
+    }
+    const foreign = await t.http.put(`/api/user/phone-numbers/${id}`).set(stranger.auth).send({ nickname: 'Mine' });
+    expect([foreign.status, foreign.body]).toEqual([404, NOT_FOUND]);
+    for (const bad of ['999999999', 'abc', '12345678901234567890123']) {
+      const miss = await t.http.put(`/api/user/phone-numbers/${bad}`).set(owner.auth).send({ nickname: 'x' });
+      expect([miss.status, miss.body]).toEqual([404, NOT_FOUND]);
+    }
+  });
+
+  it.each<[unknown, Record<string, string[]>]>([
+    [{ nickname: 'x'.repeat(51) }, { nickname: ['The nickname may not be greater than 50 characters.'] }],
+    [{ nickname: 5 }, { nickname: ['The nickname must be a string.'] }],
+    [{}, { nickname: ['The nickname field must be present.'] }],
+    [[], { body: ['The request body must be a JSON object.'] }],
+  ])('422 for %j, changing nothing', async (body, errors) => {
+    const id = await buy(owner, await freeNumber('US'));
+    await t.http.put(`/api/user/phone-numbers/${id}`).set(owner.auth).send({ nickname: 'Kept' }).expect(200);
+    const res = await t.http.put(`/api/user/phone-numbers/${id}`).set(owner.auth).send(body as object);
+    expect([res.status, res.body]).toEqual([422, { message: INVALID, errors }]);
+    const listed = (await t.http.get('/api/user/phone-numbers').set(owner.auth)).body.data.find((n: { id: number }) => n.id === id);
+    expect(listed.nickname).toBe('Kept');
+  });
+});
+
 describe('monthly renewals', () => {
   it('charges each due number once per due date, may go below zero, and moves the date on by a month', async () => {
     const user = await t.createUser({ balance: 2 });
