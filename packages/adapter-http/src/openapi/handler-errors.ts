@@ -127,6 +127,22 @@ const RECORDED: Readonly<Record<string, Readonly<Record<number, readonly object[
     422: [invalid({ system_prompt: ['The system prompt field is required.'] }), { message: 'The assistant is blocked for compliance review.' }],
   },
   'POST /api/user/assistant/{id}/deactivate': { 404: [{ message: 'Assistant not found' }] },
+  'POST /api/user/assistants/disable-conversation-ended-webhook': {
+    404: [{ message: 'Assistant not found' }],
+    422: [invalid({ assistant_id: ['The assistant id field is required.'] })],
+  },
+  'POST /api/user/assistants/disable-inbound-webhook': {
+    404: [{ message: 'Assistant not found' }],
+    422: [invalid({ assistant_id: ['The assistant id field is required.'] })],
+  },
+  'POST /api/user/assistants/enable-conversation-ended-webhook': {
+    404: [{ message: 'Assistant not found' }],
+    422: [invalid({ assistant_id: ['The assistant id field is required.'], webhook_url: ['The webhook url field is required.'] })],
+  },
+  'POST /api/user/assistants/enable-inbound-webhook': {
+    404: [{ message: 'Assistant not found' }],
+    422: [invalid({ assistant_id: ['The assistant id field is required.'], webhook_url: ['The webhook url field is required.'] })],
+  },
   'POST /api/user/assistants/disable-webhook': {
     404: [{ message: 'Assistant not found' }],
     422: [invalid({ assistant_id: ['The assistant id field is required.'] })],
