@@ -8,6 +8,9 @@ describe('canonicalRoute', () => {
     ['POST', '/api/user/folders', { method: 'POST', path: '/api/user/folder' }],
     ['DELETE', '/api/user/folders/7', { method: 'DELETE', path: '/api/user/folder/7' }],
     ['POST', '/api/user/labels', { method: 'POST', path: '/api/user/label' }],
+    // A conversation's integer id, as the canonical route takes it.
+    ['POST', '/api/automate/conversations/880/disable-ai', { method: 'POST', path: '/api/user/conversations/880/disable-ai' }],
+    ['POST', '/api/automate/conversations/9b2f6c1e-4a7d-4c1b-9d7e-2f1a0c3b5e66/enable-ai', { method: 'POST', path: '/api/user/conversations/9b2f6c1e-4a7d-4c1b-9d7e-2f1a0c3b5e66/enable-ai' }],
     ['PUT', '/api/user/labels/7', { method: 'PUT', path: '/api/user/label/7' }],
     ['DELETE', '/api/user/labels/7', { method: 'DELETE', path: '/api/user/label/7' }],
     ['GET', '/api/user/assistants/synthesizer-providers', { method: 'GET', path: '/api/user/assistants/providers', query: { kind: 'synthesizer' } }],

@@ -60,13 +60,26 @@ describe('GET /api/user/phone-numbers/search', () => {
     });
   });
 
-  it.each(['US', 'CA', 'GB', 'AU', 'IL', 'PL', 'FI', 'NL', 'DK', 'IT'])('serves %s (lower case accepted), the same answer every time', async (country) => {
+  it.each(['US', 'CA', 'GB', 'AU', 'IL', 'PL', 'FI', 'NL', 'DK', 'IT', 'DE'])('serves %s (lower case accepted), the same answer every time', async (country) => {
     const first = await t.http.get(`/api/user/phone-numbers/search?country_code=${country.toLowerCase()}`).set(owner.auth);
     expect(first.status).toBe(200);
     expect(first.body.data.length).toBeGreaterThan(0);
     expect(first.body.data.every((n: { country_code: string }) => n.country_code === country)).toBe(true);
     const again = await t.http.get(`/api/user/phone-numbers/search?country_code=${country}`).set(owner.auth);
     expect(again.body).toEqual(first.body);
+  });
+
+  it('offers Famulor\'s default country DE as the MCP server\'s search_phone_numbers asks for it, and buys from it', async () => {
+    const res = await t.http.get('/api/user/phone-numbers/search?country_code=DE&contains=3023125').set(owner.auth);
+    expect(res.status).toBe(200);
+    expect(res.body.data.length).toBeGreaterThan(0);
+    expect(res.body.data[0]).toEqual(expect.objectContaining({
+      phone_number: expect.stringMatching(/^\+493023125\d{3}$/), phone_number_formatted: expect.stringMatching(/^030 /), country_code: 'DE', price: 2,
+      billing_price_id: 'price_de_local_monthly',
+    }));
+    const offer = inventory.numbersOf('DE').find((n) => n.addressRequirements === 'none')!;
+    const bought = await t.http.post('/api/user/phone-numbers/purchase').set(owner.auth).send({ phone_number: offer.phoneNumber });
+    expect([bought.status, bought.body.data]).toEqual([201, expect.objectContaining({ phone_number: offer.phoneNumber, country_code: 'DE' })]);
   });
 
   it('matches the digits anywhere in the number', async () => {
@@ -89,7 +102,7 @@ describe('GET /api/user/phone-numbers/search', () => {
   });
 
   it.each<[string, Record<string, string[]>]>([
-    ['country_code=DE', { country_code: ['The selected country code is invalid.'] }],
+    ['country_code=FR', { country_code: ['The selected country code is invalid.'] }],
     ['country_code=USA', { country_code: ['The selected country code is invalid.'] }],
     ['contains=12345678901', { contains: [CONTAINS] }],
     ['contains=12a', { contains: [CONTAINS] }],
