@@ -21,14 +21,15 @@ class LedgerQuery extends PageQuery {
 export class BillingController {
   constructor(@inject(TOKENS.BillingQueries) private readonly billing: BillingQueries) {}
 
-  @Doc({ summary: 'Balance, plan and template allowance', tag: 'Billing' })
+  @Doc({ summary: 'Balance, what calls in progress reserve of it, plan and template allowance', tag: 'Billing' })
   @Get('/balance')
   async balance(@Request() req: ExpressRequest) {
     const read = await this.billing.balance(principalOf(req).userId);
     if (!read.ok) answer(ACCOUNT_ANSWERS, read.error);
-    const { user, includedTemplateMessagesRemaining, allowanceResetsAt } = read.value;
+    const { user, reserved, includedTemplateMessagesRemaining, allowanceResetsAt } = read.value;
     return reply(200, {
       total_balance: user.balance,
+      reserved,
       currency: 'USD',
       plan: presentPlan(user),
       included_template_messages_remaining: includedTemplateMessagesRemaining,
