@@ -46,30 +46,29 @@ export class AssistantWebhookController {
   @Doc({ summary: 'Send the post-call body of each inbound call to a URL as well (the MCP server\'s enable_assistant_inbound_webhook)', tag, body: EnableWebhookBody })
   @Post('/enable-inbound-webhook')
   async enableInbound(@Request() req: ExpressRequest) {
-    return this.setUrl(req, 'inbound', ASSISTANT_SUCCESS.webhookEnabled);
+    return this.setUrl(req, 'inbound', true, ASSISTANT_SUCCESS.webhookEnabled);
   }
 
   @Doc({ summary: 'Stop sending inbound calls to the inbound webhook', tag, body: DisableWebhookBody })
   @Post('/disable-inbound-webhook')
   async disableInbound(@Request() req: ExpressRequest) {
-    return this.setUrl(req, 'inbound', ASSISTANT_SUCCESS.inboundWebhookDisabled);
+    return this.setUrl(req, 'inbound', false, ASSISTANT_SUCCESS.inboundWebhookDisabled);
   }
 
   @Doc({ summary: 'Send ended chat conversations to a URL (sets conversation_ended_webhook_url)', tag, body: EnableWebhookBody })
   @Post('/enable-conversation-ended-webhook')
   async enableConversationEnded(@Request() req: ExpressRequest) {
-    return this.setUrl(req, 'conversation_ended', ASSISTANT_SUCCESS.conversationEndedWebhookEnabled);
+    return this.setUrl(req, 'conversation_ended', true, ASSISTANT_SUCCESS.conversationEndedWebhookEnabled);
   }
 
   @Doc({ summary: 'Stop the conversation-ended webhook; pending deliveries are canceled', tag, body: DisableWebhookBody })
   @Post('/disable-conversation-ended-webhook')
   async disableConversationEnded(@Request() req: ExpressRequest) {
-    return this.setUrl(req, 'conversation_ended', ASSISTANT_SUCCESS.conversationEndedWebhookDisabled);
+    return this.setUrl(req, 'conversation_ended', false, ASSISTANT_SUCCESS.conversationEndedWebhookDisabled);
   }
 
-  /** An enable route's body carries the URL; a disable route's clears it. */
-  private async setUrl(req: ExpressRequest, target: WebhookTarget, message: string) {
-    const enabling = req.path.includes('/enable-');
+  /** Enabling takes the URL from the body; disabling clears it. */
+  private async setUrl(req: ExpressRequest, target: WebhookTarget, enabling: boolean, message: string) {
     const body = enabling ? parse(EnableWebhookBody, req.body) : { ...parse(DisableWebhookBody, req.body), webhook_url: null };
     const result = await this.webhooks.setUrl(principalOf(req).userId, body.assistant_id, target, body.webhook_url);
     if (!result.ok) answer(WEBHOOK_SWITCH_ANSWERS, result.error);
