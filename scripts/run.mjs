@@ -41,6 +41,8 @@ switch (command) {
     build();
     must(bin('tsc'), ['-p', 'tsconfig.tests.json']);
     must(process.execPath, ['tools/dist/check-boundaries.js']);
+    // Formatting and the lint rules of biome.json; `npm run format` rewrites what the first complains about.
+    must(bin('biome'), ['ci', '--reporter=summary', '.']);
     const summary = join(root, '.jest-results', 'summary.txt');
     rmSync(summary, { force: true });
     // The last guard against a hang: every test and hook has a timeout and the open-handles reporter
@@ -63,6 +65,7 @@ switch (command) {
     const line = existsSync(summary) ? readFileSync(summary, 'utf8').trim() : '0 passed, 1 failed';
     process.stdout.write(`\n${line}\n`);
     process.exit(code);
+    break;
   }
   case 'voice-agent':
     install();
@@ -70,10 +73,16 @@ switch (command) {
     // `start` registers with LiveKit for production; pass `dev` for development logging.
     must(process.execPath, ['--enable-source-maps', 'apps/voice-agent/dist/main.js', ...(rest.length > 0 ? rest : ['start'])]);
     break;
+  case 'lint':
+    must(bin('biome'), ['ci', '.']);
+    break;
+  case 'format':
+    must(bin('biome'), ['format', '--write', '.']);
+    break;
   case 'clean':
     for (const d of ['node_modules', 'dist']) if (existsSync(join(root, d))) rmSync(join(root, d), { recursive: true });
     break;
   default:
-    console.error('usage: node scripts/run.mjs start|test|voice-agent|clean');
+    console.error('usage: node scripts/run.mjs start|test|lint|format|voice-agent|clean');
     process.exit(2);
 }

@@ -13,9 +13,11 @@
  *    database or the bus;
  *  - the TypeORM adapter reads rows typed (tools/boundaries/untyped-rows.ts).
  * Checks both package.json dependencies and the import statements of every non-test source file;
- * a package's test-support/ (helpers its tests share) may import only what its package.json declares.
+ * a package's test-support/ (helpers its tests share) may import only what its package.json declares,
+ * and so may its spec files (plus the test toolchain the root declares), listed debts aside.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { join, relative, resolve, sep } from 'node:path';
 import { untypedRowViolations } from './boundaries/untyped-rows';
 import { featureCycles, featureOf, repositoryInjections } from './boundaries/layer-rules';
@@ -27,6 +29,7 @@ const violations: string[] = [];
 /** Third-party code the domain may use: pure functions and data, no I/O, clock or randomness. */
 const DOMAIN_LIBRARIES = new Set([
   'libphonenumber-js', // telephone numbering plans (parsing, national formats): data no one should hand-maintain
+  'ipaddr.js', // IP address parsing and CIDR matching for the outbound target policy: pure functions, no I/O
 ]);
 
 /** What the voice agent may use of ours, and the stores it must never touch directly. */
@@ -131,6 +134,70 @@ for (const group of ['packages', 'apps']) {
 }
 
 checkWiring();
+checkSpecs();
+
+/**
+ * Spec files are held to their package's manifest too: a spec imports what its package declares
+ * (development dependencies included), the test toolchain the root declares (jest, supertest,
+ * `@voiceplane/test-env`), node's built-ins and its own package; relative imports stay inside it.
+ */
+function checkSpecs(): void {
+  const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> };
+  const toolchain = Object.keys(rootManifest.devDependencies ?? {});
+  const testEnv = join(root, 'tools', 'test-env');
+  const workspacePackages = [
+    ...['packages', 'apps'].flatMap((group) => readdirSync(join(root, group)).map((pkg) => ({ dir: join(root, group, pkg), scan: join(root, group, pkg, 'src'), nested: [] as string[] }))),
+    // tools/ holds a package of its own, test-env, whose files are not tools' to import by path.
+    { dir: join(root, 'tools'), scan: join(root, 'tools'), nested: [testEnv] },
+    { dir: testEnv, scan: testEnv, nested: [] },
+  ];
+  const found: string[] = [];
+  for (const { dir, scan, nested } of workspacePackages) {
+    const manifestPath = relative(root, join(dir, 'package.json'));
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+    const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {}), ...toolchain, manifest.name]);
+    const inside = (path: string) => path.startsWith(dir + sep) && !nested.some((n) => path.startsWith(n + sep));
+    for (const file of specFiles(scan).filter(inside)) {
+      const rel = relative(root, file);
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(importPattern)) {
+        const spec = m[1];
+        // A module written as a fixture inside a double-quoted string is not an import of the spec.
+        const lineBefore = text.slice(text.lastIndexOf('\n', m.index) + 1, m.index);
+        if ((lineBefore.match(/"/g) ?? []).length % 2 === 1) continue;
+        if (spec.startsWith('.')) {
+          if (!inside(resolve(file, '..', spec))) found.push(`${rel} reaches outside its package: ${spec}`);
+        } else if (!spec.startsWith('node:') && !declared.has(packageOf(spec)) && !isBuiltin(spec)) {
+          found.push(`${rel} imports ${spec}, which ${manifestPath} does not declare`);
+        }
+      }
+    }
+  }
+  // Known findings wait in a list that may only shrink: a new one fails, and so does a listed one that is gone.
+  const pendingFile = join(root, 'tools', 'boundaries', 'spec-imports-pending.txt');
+  const [header, listed] = readFileSync(pendingFile, 'utf8').split('\n').reduce<[string[], string[]]>(([h, l], line) => (line.startsWith('#') ? [[...h, line], l] : line === '' ? [h, l] : [h, [...l, line]]), [[], []]);
+  if (process.argv.includes('--write-pending')) {
+    // After a merge: take today's findings as the list (review the diff: a new line is a new debt).
+    writeFileSync(pendingFile, [...header, ...[...new Set(found)].sort()].join('\n') + '\n');
+    return;
+  }
+  const pending = new Set(listed);
+  for (const finding of found) if (!pending.has(finding)) violations.push(finding);
+  const stillFound = new Set(found);
+  for (const listed of pending) if (!stillFound.has(listed)) violations.push(`${relative(root, pendingFile)} lists what is fixed now (remove the line): ${listed}`);
+}
+
+function specFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const entry of readdirSync(dir)) {
+    if (entry === 'node_modules' || entry === 'dist') continue;
+    const full = join(dir, entry);
+    if (statSync(full).isDirectory()) out.push(...specFiles(full));
+    else if (full.endsWith('.spec.ts')) out.push(full);
+  }
+  return out;
+}
 
 /**
  * Test helpers are code too: each package they import is declared in the package's manifest

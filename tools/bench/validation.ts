@@ -2,7 +2,7 @@
  * Validation of the two largest request bodies — the assistant create body with every field set
  * and the tool create body — by the class-validator engine (class-transformer coercion, then
  * class-validator constraints). Target: the full assistant body in ≤ 0.2 ms. The figures of the
- * hand-written engine it replaced, measured in the same runs, are in the README; that engine was
+ * hand-written engine it replaced, measured in the same runs, are in docs/benchmarks-history.md; that engine was
  * kept in this bench until then (commit history of tools/bench/lib/legacy-validation.ts).
  *   npx tsc -b && node tools/dist/bench/validation.js        (BENCH_ITERATIONS tunes the run)
  */

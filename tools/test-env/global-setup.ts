@@ -2,6 +2,7 @@ import net from 'node:net';
 import { Client } from 'pg';
 import { dockerAvailable, startPostgresContainer, startRabbitMqContainer, stopContainers } from './containers';
 import { dropStaleScratchDatabases } from './stale-scratch-databases';
+import { findChromium } from './chromium';
 import { chooseIntegrationEnvironment, describeIntegrationEnvironment, requirementShortfalls } from './integration-environment';
 
 /**
@@ -56,6 +57,11 @@ async function prepareIntegrationEnvironment(): Promise<void> {
   } else if (choice.broker === 'skipped') {
     banner('AMQP_URL is not set: RabbitMQ suites are SKIPPED. Set AMQP_URL to run them.');
   }
+
+  const chromium = findChromium(process.env);
+  if (chromium) process.env.CHROMIUM_PATH = chromium;
+  else if (choice.required) problems.push('REQUIRE_INTEGRATION=1 but no chromium is installed (apt-get install -y chromium, or set CHROMIUM_PATH).');
+  else banner('No chromium found: browser suites (*.browser.int.spec.ts) are SKIPPED. apt-get install -y chromium to run them.');
 
   if (problems.length > 0) {
     throw new Error(`Integration environment is not usable:\n - ${problems.join('\n - ')}`);

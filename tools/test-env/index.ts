@@ -2,4 +2,5 @@ export { createTestDatabase, useTestDatabase, type TestDatabase, type TestDataba
 export { describeWithAmqp, amqpUrl } from './amqp';
 export { createTestApi, type TestApi, type TestUser } from './api';
 export { TcpLink } from './tcp-link';
-export { eventually, withinCeiling, WAIT_CEILING_MS } from './wait';
+export { eventually, roomInTheMinute, withinCeiling, WAIT_CEILING_MS } from './wait';
+export { describeWithBrowser, launchBrowser, chromiumPath } from './browser';

@@ -37,3 +37,16 @@ export async function withinCeiling<T>(work: Promise<T>, what: string, ceilingMs
     clearTimeout(timer);
   }
 }
+
+/**
+ * Resolves once the current clock minute has at least `roomMs` left (and began over 200 ms ago, so a
+ * fixed window counted from the same clock has turned too): a burst against a per-minute limit then
+ * fits in one window. Waits for the next minute when this one is nearly over.
+ */
+export async function roomInTheMinute(roomMs: number): Promise<void> {
+  const fits = () => {
+    const into = Date.now() % 60_000;
+    return into >= 200 && into <= 60_000 - roomMs;
+  };
+  await eventually(fits, `a clock minute with ${roomMs} ms left`, 60_000 + WAIT_CEILING_MS);
+}

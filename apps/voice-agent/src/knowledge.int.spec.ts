@@ -2,7 +2,7 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { initializeLogger, voice } from '@livekit/agents';
 import { composeInstructions } from '@voiceplane/application';
-import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
+import { createTestApi, eventually, TestApi, TestUser } from '@voiceplane/test-env';
 import { OpenAiStreamStub } from '../../../tools/voice-agent/openai-stream-stub';
 import { createAssistant, getCall, makeCall } from '../../../tools/calls/fixtures';
 import type { CallLine } from './call-hold';
@@ -39,10 +39,8 @@ beforeAll(async () => {
   kb = (await t.http.post('/api/user/knowledgebases').set(owner.auth).send({ name: 'Shop' })).body.data.id;
   for (const [name, content] of [['Refunds', REFUNDS], ['Hours', HOURS]]) {
     docs[name] = (await t.http.post(`/api/user/knowledgebases/${kb}/documents`).set(owner.auth).send({ name, type: 'text', content })).body.data.id;
-    for (let i = 0; i < 100; i++) {
-      if ((await t.http.get(`/api/user/knowledgebases/${kb}/documents/${docs[name]}`).set(owner.auth)).body.data.status === 'ready') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const id = docs[name];
+    await eventually(async () => (await t.http.get(`/api/user/knowledgebases/${kb}/documents/${id}`).set(owner.auth)).body.data.status === 'ready', `document ${name} ready`);
   }
 });
 afterAll(async () => {

@@ -1,19 +1,10 @@
-import type { EgressClient, EgressInfo, EgressStatus, EncodedFileOutput, EncodedFileType, S3Upload, WebhookReceiver } from 'livekit-server-sdk';
+import type { EgressInfo, WebhookReceiver } from 'livekit-server-sdk';
 import { livekitSdk } from './livekit-sdk';
-import type { RecordingNotices, RecordingOutcome } from '@voiceplane/application';
+import type { RecordingNotices, RecordingOutcome, S3Bucket } from '@voiceplane/application';
 import { callIdOfRecordingPath, MEDIA_OBJECT_PREFIX, recordingMediaKey } from '@voiceplane/domain';
 
-/** The S3-compatible bucket LiveKit's egress uploads into: the product's media store. */
-export interface RecordingStorage {
-  readonly bucket: string;
-  readonly region: string;
-  /** An S3-compatible server (MinIO, R2); null = AWS. */
-  readonly endpoint: string | null;
-  /** Null: the egress service's own credentials. */
-  readonly accessKeyId: string | null;
-  readonly secretAccessKey: string | null;
-  readonly forcePathStyle: boolean;
-}
+/** The bucket LiveKit's egress uploads into: the product's media store (the name the voice agent's environment reads it by). */
+export type RecordingStorage = S3Bucket;
 
 export interface LiveKitCredentials {
   readonly url: string;

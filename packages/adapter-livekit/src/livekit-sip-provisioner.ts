@@ -1,4 +1,4 @@
-import type { RoomAgentDispatch, RoomConfiguration, RoomServiceClient, SipClient, TwirpError, CreateSipOutboundTrunkOptions, SipDispatchRuleUpdateOptions } from 'livekit-server-sdk';
+import type { RoomServiceClient, SipClient, CreateSipOutboundTrunkOptions, SipDispatchRuleUpdateOptions } from 'livekit-server-sdk';
 import { livekitSdk } from './livekit-sdk';
 import { ChatappCallingTrunks, ChatappCallingTrunkSpec, InboundTrunkSpec, OutboundTrunkSpec, SipProvisioner, TrunkOwner } from '@voiceplane/application';
 

@@ -1,4 +1,5 @@
 import { BusMessage } from '@voiceplane/application';
+import { eventually } from '@voiceplane/test-env';
 import { InProcessMessageBus } from './in-process-message-bus';
 
 const message = (id: string, payload: unknown): BusMessage => ({ id, topic: 'job.run', payload, occurredAt: '2026-11-22T00:00:00.000Z' });
@@ -32,7 +33,7 @@ describe('InProcessMessageBus', () => {
 
     await bus.publish([message('m-1', { at })]);
 
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(() => copies.length >= 2, 'both consumers to get their copy');
     expect(copies).toHaveLength(2);
     expect(copies[0].payload).not.toBe(copies[1].payload);
     expect(copies.map((m) => (m.payload as { at: unknown }).at)).toEqual([at.toISOString(), at.toISOString()]);
@@ -45,7 +46,7 @@ describe('InProcessMessageBus', () => {
     await bus.publish([message('m-1', null)]);
     events.push('published');
 
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(() => events.includes('handled'), 'the handler to run');
     expect(events).toEqual(['published', 'handled']);
   });
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { MediaBody, MediaStore, StoredMedia } from '@voiceplane/application';
+import type { MediaBody, MediaStore, S3Bucket, StoredMedia } from '@voiceplane/application';
 import { MEDIA_OBJECT_PREFIX } from '@voiceplane/domain';
 import { checkedKey } from './media-key';
 
@@ -14,15 +14,7 @@ let s3Module: typeof S3 | undefined;
 /** The AWS SDK loads when an S3 store is made, not at start: the default media store is the file system. */
 const s3 = (): typeof S3 => (s3Module ??= require('@aws-sdk/client-s3') as typeof S3);
 
-export interface S3MediaStoreOptions {
-  readonly bucket: string;
-  readonly region: string;
-  /** An S3-compatible server (MinIO, R2, a local stand-in); null = AWS. */
-  readonly endpoint: string | null;
-  /** Both or neither; neither = the SDK's own credential chain (environment, instance role, …). */
-  readonly accessKeyId: string | null;
-  readonly secretAccessKey: string | null;
-  readonly forcePathStyle: boolean;
+export interface S3MediaStoreOptions extends S3Bucket {
   /** Objects live under this prefix inside the bucket. */
   readonly prefix?: string;
 }

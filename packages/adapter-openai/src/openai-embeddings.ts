@@ -1,5 +1,5 @@
-import axios, { AxiosInstance } from 'axios';
-import { openAiHttp } from './openai-http';
+import { AxiosInstance } from 'axios';
+import { openAiHttp, postJson } from './openai-http';
 import { TextEmbeddings } from '@voiceplane/application';
 
 export interface EmbeddingsOptions {
@@ -36,19 +36,7 @@ export class OpenAiEmbeddings implements TextEmbeddings {
 
   async embed(texts: readonly string[]): Promise<number[][]> {
     if (texts.length === 0) return [];
-    const response = await this.http.post<string>('embeddings', JSON.stringify({ model: this.options.model, input: texts })).catch((e: unknown) => {
-      throw new EmbeddingsError(`The embeddings model ${axios.isAxiosError(e) && e.code === 'ECONNABORTED' ? 'timed out' : 'could not be reached'}`);
-    });
-    let body: unknown = null;
-    try {
-      body = response.data ? JSON.parse(response.data) : null;
-    } catch {
-      // Not JSON: the status says enough, or the vectors are missing.
-    }
-    if (response.status < 200 || response.status > 299) {
-      const message = (body as { error?: { message?: unknown } } | null)?.error?.message;
-      throw new EmbeddingsError(`The embeddings model answered ${response.status}${typeof message === 'string' ? `: ${message}` : ''}`);
-    }
+    const body = await postJson(this.http, 'embeddings', { model: this.options.model, input: texts }, 'The embeddings model', (reason) => new EmbeddingsError(reason));
     const data = (body as { data?: unknown } | null)?.data;
     if (!Array.isArray(data) || data.length !== texts.length) throw new EmbeddingsError('The embeddings model answered without one vector per text');
     // `index` says which input a vector belongs to; the API does not promise the order.

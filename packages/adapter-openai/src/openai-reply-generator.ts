@@ -1,5 +1,5 @@
-import axios, { AxiosInstance } from 'axios';
-import { openAiHttp } from './openai-http';
+import { AxiosInstance } from 'axios';
+import { openAiHttp, postJson } from './openai-http';
 import { ChatMessage, ConversationEvaluationRequest, ModelToolCall, ModelTurn, ModelTurnRequest, ReplyGenerator } from '@voiceplane/application';
 
 export interface OpenAiOptions {
@@ -83,20 +83,7 @@ export class OpenAiReplyGenerator implements ReplyGenerator {
 
   /** One Chat Completions call; the first choice's message. */
   private async complete(payload: object): Promise<CompletionMessage> {
-    const response = await this.http.post<string>('chat/completions', JSON.stringify(payload)).catch((e: unknown) => {
-      // axios errors carry the request config, API key included: only the reason leaves.
-      throw new ReplyGeneratorError(`The reply generator ${axios.isAxiosError(e) && e.code === 'ECONNABORTED' ? 'timed out' : 'could not be reached'}`);
-    });
-    let body: unknown = null;
-    try {
-      body = response.data ? JSON.parse(response.data) : null;
-    } catch {
-      // Not JSON: the status says enough, or the reply is missing.
-    }
-    if (response.status < 200 || response.status > 299) {
-      const message = (body as { error?: { message?: unknown } } | null)?.error?.message;
-      throw new ReplyGeneratorError(`The reply generator answered ${response.status}${typeof message === 'string' ? `: ${message}` : ''}`);
-    }
+    const body = await postJson(this.http, 'chat/completions', payload, 'The reply generator', (reason) => new ReplyGeneratorError(reason));
     const message = (body as { choices?: readonly { message?: unknown }[] } | null)?.choices?.[0]?.message;
     if (typeof message !== 'object' || message === null) throw new ReplyGeneratorError('The reply generator answered without a reply');
     return message as CompletionMessage;

@@ -28,6 +28,8 @@ export interface DeadLetter {
   readonly lastError: string;
 }
 
+// Reconnection is amqplib's own opt-in recovery (amqplib 2: back-off, a setup run on every new
+// connection), not amqp-connection-manager, which would wrap the same driver in a second one.
 // Reconnect quickly after a blip, then back off; a worker should not wait long once the broker
 // is back, and 5 s between attempts is gentle enough on a broker that is restarting.
 const RECONNECT = { initialDelay: 100, factor: 2, maxDelay: 5_000, jitter: 0.2 } as const;

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { CallMinutePrices, ChatappPrices, DEFAULT_CALL_MINUTE_PRICES, DEFAULT_CHATAPP_PRICES } from '@voiceplane/domain';
+import type { S3Bucket } from '@voiceplane/application';
 import { readEnvironment } from './config-environment';
 
 export type Provider<T extends string> = T;
@@ -67,10 +68,7 @@ export interface Config {
 
 export type MediaStoreConfig =
   | { readonly kind: 'files'; readonly dir: string }
-  | {
-      readonly kind: 's3'; readonly bucket: string; readonly region: string; readonly endpoint: string | null;
-      readonly accessKeyId: string | null; readonly secretAccessKey: string | null; readonly forcePathStyle: boolean;
-    };
+  | ({ readonly kind: 's3' } & S3Bucket);
 
 export class ConfigError extends Error {}
 

@@ -70,11 +70,12 @@ it('the in-process bus settles a publish only once the consumer is done, and fai
   const bus = new InProcessMessageBus();
   let finish!: () => void;
   const working = new Promise<void>((resolve) => (finish = resolve));
-  await bus.subscribe('x.#', async () => working, { consumer: 'settle-probe' });
+  let handling = 0;
+  await bus.subscribe('x.#', async () => { handling++; return working; }, { consumer: 'settle-probe' });
   let settled = false;
   const { settled: done } = await bus.publishSettled([{ id: 'evt_1', topic: 'x.y', payload: {}, occurredAt: new Date().toISOString() }]);
   const published = done.then(() => (settled = true));
-  await new Promise((r) => setTimeout(r, 50));
+  await eventually(() => handling === 1, 'the consumer to start on the message');
   expect(settled).toBe(false);
   finish();
   await published;
@@ -83,10 +84,11 @@ it('the in-process bus settles a publish only once the consumer is done, and fai
   const other = new InProcessMessageBus();
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
-  await other.subscribe('x.#', async () => gate, { consumer: 'settle-probe-2', prefetch: 1 });
+  let started = 0;
+  await other.subscribe('x.#', async () => { started++; return gate; }, { consumer: 'settle-probe-2', prefetch: 1 });
   const first = (await other.publishSettled([{ id: 'evt_2', topic: 'x.y', payload: {}, occurredAt: new Date().toISOString() }])).settled;
   const queued = (await other.publishSettled([{ id: 'evt_3', topic: 'x.y', payload: {}, occurredAt: new Date().toISOString() }])).settled;
-  await new Promise((r) => setTimeout(r, 20));
+  await eventually(() => started === 1, 'the first message to reach its consumer');
   const closing = other.close();
   open();
   await closing;

@@ -1,4 +1,4 @@
-import { createTestApi, createTestDatabase, TestApi, TestDatabase } from '@voiceplane/test-env';
+import { createTestApi, roomInTheMinute, createTestDatabase, TestApi, TestDatabase } from '@voiceplane/test-env';
 
 /** Counters live in PostgreSQL, so two api instances on one database enforce one limit. */
 describe('rate limits across instances', () => {
@@ -18,8 +18,7 @@ describe('rate limits across instances', () => {
 
   /** Fixed windows reset on the minute: start a burst only with room left in the current one. */
   async function awayFromWindowEdge(): Promise<void> {
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 200));
+    await roomInTheMinute(10_000);
   }
 
   it('reports headers on every authenticated response and answers 429 once the shared window is full', async () => {

@@ -1,4 +1,4 @@
-import { createTestApi, createTestDatabase, eventually, TestApi, TestDatabase } from '@voiceplane/test-env';
+import { createTestApi, roomInTheMinute, createTestDatabase, eventually, TestApi, TestDatabase } from '@voiceplane/test-env';
 import { TOKENS } from '@voiceplane/application';
 
 /**
@@ -23,8 +23,7 @@ describe('the request fast path across instances', () => {
 
   /** A burst must fit in one fixed window: when this minute is nearly over, start in the next. */
   async function withRoomInTheMinute(): Promise<void> {
-    const left = 60_000 - (Date.now() % 60_000);
-    if (left < 15_000) await new Promise((r) => setTimeout(r, left + 200));
+    await roomInTheMinute(15_000);
   }
 
   it('admits exactly the limit to 50 connections on one key spread over two instances', async () => {

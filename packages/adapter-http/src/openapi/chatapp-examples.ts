@@ -2,7 +2,6 @@
  * Handler error answers of the chat-app, conversation and chat-app sandbox operations, recorded from
  * chatapp.int.spec.ts (their success answers are recorded by the suites, in success-examples.json).
  */
-const AT = '2026-11-23T13:08:00.000Z';
 const expiredSession = {
   is_open: false, can_send_freeform: false, requires_template: true,
   message: 'Session expired. Send a template message to reopen the conversation.', expired_at: '2026-11-23T13:07:00.000Z',

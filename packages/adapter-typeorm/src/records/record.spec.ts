@@ -22,6 +22,7 @@ describe('record', () => {
   });
 
   it('refuses, at compile time, columns that disagree with the row interface', () => {
+    // biome-ignore format: each @ts-expect-error must stay on the line just before the refusal it expects
     const refused = [
       // @ts-expect-error a field without a column
       () => record<Row>({ name: 'probe', columns: { id: bigint(), note: text(true), seen_at: timestamptz(), payload: jsonb() } }),

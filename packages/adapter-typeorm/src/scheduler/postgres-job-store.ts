@@ -15,6 +15,7 @@ interface JobRow {
  * The scheduler's table. Jobs are claimed with FOR UPDATE SKIP LOCKED and held by a lease
  * (`locked_until` + `lease_token`), not by an open transaction, so a job may run for seconds
  * without pinning a connection, and a runner that dies loses its jobs when the lease runs out.
+ * Home-made rather than pg-boss or graphile-worker: it must run on embedded PGlite too, where neither does.
  */
 export class PostgresJobStore implements JobScheduler, JobQueue {
   constructor(

@@ -8,7 +8,7 @@ import { ChatappProvider, ChatappProviderRefusal } from './provider-ports';
 import type { MediaBody, MediaStore, StoredMedia } from '../ports/media-store';
 
 // The store is shared with call recordings; it stays reachable from here for the chat app's users.
-export type { MediaBody, MediaStore, StoredMedia } from '../ports/media-store';
+export type { MediaBody, MediaStore, S3Bucket, StoredMedia } from '../ports/media-store';
 
 /** Where an inbound file comes from: the chat app's own media id, or a URL the sandbox's inbound message was given. */
 export type MediaSource = { readonly kind: 'provider'; readonly ref: string } | { readonly kind: 'url'; readonly ref: string };

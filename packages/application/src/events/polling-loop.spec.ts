@@ -1,3 +1,4 @@
+import { eventually } from '@voiceplane/test-env';
 import { Doorbell } from './doorbell';
 import { PollingLoop } from './polling-loop';
 
@@ -12,10 +13,10 @@ describe('PollingLoop', () => {
       step: async () => ++calls < 3,
     });
     loop.start();
-    await new Promise((r) => setTimeout(r, 30));
+    await eventually(() => calls >= 3, 'the steps while more was waiting');
     expect(calls).toBe(3);
     doorbell.ring();
-    await new Promise((r) => setTimeout(r, 30));
+    await eventually(() => calls >= 4, 'the step the bell rang for');
     expect(calls).toBe(4);
     await loop.stop();
     expect(loop.isStopping).toBe(true);
@@ -36,7 +37,7 @@ describe('PollingLoop', () => {
       },
     });
     loop.start();
-    await new Promise((r) => setTimeout(r, 100));
+    await eventually(() => calls >= 4, 'a step that succeeds after three failures');
     await loop.stop();
     expect(calls).toBe(4);
     expect(warn.mock.calls.map(([details, message]) => [details.retryInMs, message])).toEqual([[2, 'could not work'], [4, 'could not work'], [4, 'could not work']]);

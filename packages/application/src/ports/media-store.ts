@@ -20,3 +20,18 @@ export interface StoredMedia {
 
 /** Bytes as they arrive: a stream, or a single chunk already in hand. */
 export type MediaBody = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+
+/**
+ * An S3-compatible bucket: where the media store keeps objects in production, and where LiveKit's
+ * egress uploads call recordings so the recording route finds them in that same store.
+ */
+export interface S3Bucket {
+  readonly bucket: string;
+  readonly region: string;
+  /** An S3-compatible server (MinIO, R2, a local stand-in); null = AWS. */
+  readonly endpoint: string | null;
+  /** Both or neither; neither = the uploader's own credentials (the SDK's chain, the egress service's). */
+  readonly accessKeyId: string | null;
+  readonly secretAccessKey: string | null;
+  readonly forcePathStyle: boolean;
+}

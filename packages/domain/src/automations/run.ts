@@ -1,10 +1,11 @@
 import { err, ok, Result } from '../common/result';
 import { AttemptError, judgeAttempt, MAX_DELIVERY_ATTEMPTS } from '../webhooks/delivery';
-import { classifyFailure, StepClassification, StepFailureReason } from './classification';
+import { classifyFailure } from './classification';
 import type { ExpressionContext } from './expressions';
 import type { JsonValue } from './json';
 import { BACKGROUND_LIMIT_MS, IN_REQUEST_LIMIT_MS } from './limits';
 import { AutomationDefinition, AutomationStep, triggerStepName } from './step-kinds';
+import type { StepAttemptOutcome, StepClassification, StepFailureReason, StepResult } from './step-outcome';
 
 /**
  * A run of one automation version:
@@ -35,12 +36,6 @@ export interface StepAttempt {
   readonly error: AttemptError | null;
 }
 
-/** What an HTTP step's attempt came back with (the step's result carries it). */
-export interface StepAttemptOutcome {
-  readonly statusCode: number | null;
-  readonly error: AttemptError | null;
-  readonly retryAfterSeconds: number | null;
-}
 
 export interface RunStepState {
   readonly name: string;
@@ -84,11 +79,7 @@ export interface PinnedVersion {
   readonly definition: AutomationDefinition;
 }
 
-/** What executing one step came to, as reported by the one who ran it. */
-export type StepResult =
-  | { readonly kind: 'ok'; readonly output: JsonValue; readonly attempt?: StepAttemptOutcome }
-  | { readonly kind: 'paused_at_delay' }
-  | { readonly kind: 'failed'; readonly reason: StepFailureReason; readonly detail: string | null; readonly output?: JsonValue; readonly attempt?: StepAttemptOutcome };
+export type { StepAttemptOutcome, StepResult } from './step-outcome';
 
 export type RunEvent =
   | { readonly type: 'run_started'; readonly runId: string }

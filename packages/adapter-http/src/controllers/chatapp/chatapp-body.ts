@@ -2,7 +2,7 @@ import {
   E164_PATTERN, err, FieldErrors, ok, QUALITY_RATINGS, QualityRating, Result, SENDER_STATUSES,
   SenderStatus, TEMPLATE_CATEGORIES, TEMPLATE_STATUSES, TemplateCategory, TemplateStatus,
 } from '@voiceplane/domain';
-import { Bool, Id, Int, Obj, publicTarget, Str, ListFilters } from '../../validation';
+import { Bool, Id, ListFilters, Obj, publicTarget, Str } from '../../validation';
 
 const PHONE_TEXT_MAX = 64;
 const VARIABLE_VALUE_MAX = 1024;

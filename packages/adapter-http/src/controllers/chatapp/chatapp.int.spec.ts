@@ -1,7 +1,7 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TOKENS } from '@voiceplane/application';
-import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
+import { createTestApi, eventually, TestApi, TestUser } from '@voiceplane/test-env';
 import { createAssistant } from '../../../../../tools/calls/fixtures';
 
 /** Chat-app senders, templates, sends, statuses, inbound messages and conversations through the composed app. */
@@ -124,12 +124,17 @@ describe('POST /send', () => {
     expect([badPhone.status, code(badPhone)]).toEqual([422, 'INVALID_PHONE']);
     const missingVars = await send(user, { ...base, variables: { 1: 'a' } });
     expect([missingVars.status, missingVars.body.error]).toEqual([422, 'Missing template variables: 2']);
-    const limited = await send(user, base);
-    // The five above used the second's quota, unless the window turned over in between.
-    if (limited.status === 429) {
-      expect(limited.body).toEqual({ success: false, error: 'Too many requests.', retry_after: expect.any(Number) });
-      expect(limited.headers['retry-after']).toBeDefined();
-    }
+    let limited = await send(user, base);
+    // The five above used the second's quota, unless the window turned over in between (or the machine
+    // is slow enough to send fewer than five a second): then a burst of six at once finds it spent.
+    await eventually(async () => {
+      if (limited.status === 429) return true;
+      const burst = await Promise.all(Array.from({ length: 6 }, () => send(user, base)));
+      limited = burst.find((r) => r.status === 429) ?? limited;
+      return limited.status === 429;
+    }, 'a send past the quota of 5 per second');
+    expect(limited.body).toEqual({ success: false, error: 'Too many requests.', retry_after: expect.any(Number) });
+    expect(limited.headers['retry-after']).toBeDefined();
 
     const poor = await fresh(0.04);
     const refused = await send(poor.user, poor.base);

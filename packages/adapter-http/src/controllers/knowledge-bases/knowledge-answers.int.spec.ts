@@ -1,4 +1,4 @@
-import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
+import { createTestApi, eventually, TestApi, TestUser } from '@voiceplane/test-env';
 import { RecordingStub, StubAnswer } from '../../../../../tools/stubs/recording-stub';
 import { createAssistant, makeCall } from '../../../../../tools/calls/fixtures';
 
@@ -29,11 +29,7 @@ beforeAll(async () => {
   for (const [name, content] of [['Refunds', REFUNDS], ['Hours', HOURS]]) {
     const doc = (await t.http.post(`/api/user/knowledgebases/${kb}/documents`).set(owner.auth).send({ name, type: 'text', content })).body.data.id;
     docs[name] = doc;
-    for (let i = 0; i < 100; i++) {
-      const res = await t.http.get(`/api/user/knowledgebases/${kb}/documents/${doc}`).set(owner.auth);
-      if (res.body.data.status === 'ready') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await eventually(async () => (await t.http.get(`/api/user/knowledgebases/${kb}/documents/${doc}`).set(owner.auth)).body.data.status === 'ready', `document ${name} ready`);
   }
 });
 afterAll(async () => {

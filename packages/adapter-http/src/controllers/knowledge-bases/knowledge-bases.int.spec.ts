@@ -1,6 +1,6 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
+import { createTestApi, eventually, TestApi, TestUser } from '@voiceplane/test-env';
 import { pdfWithText } from '../../../../adapter-documents/test-support/fixtures';
 
 /** Knowledge bases and documents as the MCP server and the OpenClaw plugin call them, processed by the workers. */
@@ -42,12 +42,12 @@ afterAll(async () => {
 });
 
 async function settled(user: TestUser, kbId: number, docId: number) {
-  for (let i = 0; i < 100; i++) {
-    const res = await t.http.get(`/api/user/knowledgebases/${kbId}/documents/${docId}`).set(user.auth);
-    if (res.body.data?.status !== 'processing') return res.body.data;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('document still processing');
+  let res = await t.http.get(`/api/user/knowledgebases/${kbId}/documents/${docId}`).set(user.auth);
+  await eventually(async () => {
+    res = await t.http.get(`/api/user/knowledgebases/${kbId}/documents/${docId}`).set(user.auth);
+    return res.body.data?.status !== 'processing';
+  }, `document ${docId} no longer processing`);
+  return res.body.data;
 }
 
 async function newKb(user: TestUser, name = 'FAQ') {

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import dns from 'node:dns';
 import { createServer, IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
+import { createTestApi, roomInTheMinute, TestApi, TestUser } from '@voiceplane/test-env';
 
 /**
  * Render and test against receivers on 127.0.0.1: the exact request, the
@@ -439,8 +439,7 @@ describe('POST /api/user/tools/{id}/test', () => {
     const target = await receiver();
     const { user, id } = await toolFor({ endpoint: target.url('/x') });
     // A fixed window that resets mid-burst would let an eleventh through.
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 200));
+    await roomInTheMinute(10_000);
     for (let i = 0; i < 10; i++) {
       expect((await t.http.post(`/api/user/tools/${id}/test`).set(user.auth).send({})).status).toBe(200);
     }

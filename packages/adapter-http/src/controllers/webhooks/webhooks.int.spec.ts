@@ -2,7 +2,7 @@ import {
   DELIVERY_SWEEP_JOB, DELIVERY_SWEEP_KEY, DeliveryRequest, JobScheduler, MessageBus, Outbox, TOKENS, WebhookDeliveries, WebhookDeliveryRepository,
   WebhookSender,
 } from '@voiceplane/application';
-import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
+import { createTestApi, roomInTheMinute, TestApi, TestUser } from '@voiceplane/test-env';
 import { eventually, verifyWithReference, WebhookReceiver } from '../../../../../tools/fault/webhook-receiver';
 
 const DLV = /^dlv_[0-9A-Za-z]{22}$/;
@@ -575,8 +575,7 @@ describe('POST /api/user/webhooks/test', () => {
 
   it('allows 10 tests per minute per account', async () => {
     const user = await t.createUser();
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 200));
+    await roomInTheMinute(15_000);
     const statuses: number[] = [];
     for (let i = 0; i < 10; i++) statuses.push((await t.http.post('/api/user/webhooks/test').set(user.auth).send({ url: receiver.url('/ping') })).status);
     expect(statuses).toEqual(Array(10).fill(200));

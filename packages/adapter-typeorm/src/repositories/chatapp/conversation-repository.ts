@@ -14,7 +14,7 @@ const COLUMNS = CONVERSATION_COLUMNS;
 /**
  * Conversation row locks are NO KEY UPDATE: they serialise the conversation's changes without
  * making the rows that reference it (messages, calls) wait. Taken after the account's balance
- * lock on every path that takes both (see the README's locking section).
+ * lock on every path that takes both (see docs/security.md, Locking).
  */
 const LOCK = `SELECT ${COLUMNS} FROM conversations WHERE sender_id = $1 AND customer_phone = $2 FOR NO KEY UPDATE`;
 

@@ -1,8 +1,7 @@
 import type { Result } from '../../common/result';
-import type { FailureClassification, StepFailureReason } from '../classification';
 import type { ExpressionContext, WiringError } from '../expressions';
 import type { JsonObject, JsonValue } from '../json';
-import type { StepResult } from '../run';
+import type { FailureClassification, StepFailureReason, StepResult } from '../step-outcome';
 
 /** Reports one configuration key as missing or holding the wrong thing. */
 export type BadKey = (key: string) => void;
