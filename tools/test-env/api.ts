@@ -39,6 +39,8 @@ export async function createTestApi(options: {
   config?: Partial<Config>; env?: NodeJS.ProcessEnv; startBackground?: boolean; db?: TestDatabase;
   /** Where log lines go (at level `error` and above when given); silent otherwise unless TEST_LOG_LEVEL. */
   logTo?: NodeJS.WritableStream;
+  /** The level written to `logTo` when a test reads lower levels (the request log, debug refusals). */
+  logLevel?: pino.Level;
 } = {}): Promise<TestApi> {
   const db = options.db ?? (await createTestDatabase());
   const loaded = loadConfig({ ...options.env });
@@ -47,7 +49,7 @@ export async function createTestApi(options: {
   const config: Config = {
     ...loaded, allowPrivateTargets: true, logLevel: 'silent', ...(mediaDir === null ? {} : { mediaStore: { kind: 'files', dir: mediaDir } }), ...options.config,
   };
-  const level = options.logTo ? 'error' : process.env.TEST_LOG_LEVEL ?? 'silent';
+  const level = options.logTo ? options.logLevel ?? 'error' : process.env.TEST_LOG_LEVEL ?? 'silent';
   const logger = options.logTo ? pino({ level, ...LOG_OPTIONS }, options.logTo) : pino({ level, ...LOG_OPTIONS });
   const bus = new InProcessMessageBus();
   const composed = await composeApi(config, { dataSource: db.dataSource, logger, bus });

@@ -1,25 +1,37 @@
 import { DocumentReader, OutboundHttpClient } from '@voiceplane/application';
-import { DocumentSource, Result, err, ok } from '@voiceplane/domain';
-import { fileText } from './file-text';
+import { DocumentSource, Result, err } from '@voiceplane/domain';
+import { ReadingThread } from './reading/reading-thread';
 import { CrawlOptions, DEFAULT_CRAWL, WebsiteCrawler } from './website-crawler';
 
-/** Turns any document source into text: the body as sent, an upload by its format, or a website. */
+/**
+ * Turns any document source into passages: the body as sent, an upload by its format, or a
+ * website. Everything that grows with the document runs on the reading thread; this side only
+ * fetches pages and hands bytes over.
+ */
 export class ExtractingDocumentReader implements DocumentReader {
-  constructor(private readonly http: OutboundHttpClient, private readonly crawl: CrawlOptions = DEFAULT_CRAWL) {}
+  constructor(
+    private readonly http: OutboundHttpClient,
+    private readonly thread: ReadingThread,
+    private readonly crawl: CrawlOptions = DEFAULT_CRAWL,
+  ) {}
 
-  async read(source: DocumentSource, file: Uint8Array | null): Promise<Result<{ text: string }, string>> {
+  /** The thread's: pages of a crawl count while they are parsed. */
+  backlog(): number {
+    return this.thread.backlog();
+  }
+
+  async read(source: DocumentSource, file: Uint8Array | null): Promise<Result<{ passages: string[]; sizeBytes: number }, string>> {
     switch (source.type) {
       case 'text':
-        return ok({ text: source.content });
-      case 'file': {
+        return this.thread.passages({ kind: 'text', text: source.content });
+      case 'file':
         if (!file) return err('The uploaded file is missing.');
-        const text = await fileText(source.kind, file);
-        return text.ok ? ok({ text: text.value }) : text;
-      }
+        return this.thread.passages({ kind: 'file', fileKind: source.kind, bytes: file });
       case 'website': {
         // A crawler per document: robots.txt answers are not kept between documents.
-        const read = await new WebsiteCrawler(this.http, this.crawl).read(source.url, source.links, source.relativeLinksLimit);
-        return read.ok ? ok({ text: read.value.text }) : read;
+        const crawler = new WebsiteCrawler(this.http, this.crawl, (...page) => this.thread.page(...page));
+        const read = await crawler.read(source.url, source.links, source.relativeLinksLimit);
+        return read.ok ? this.thread.passages({ kind: 'text', text: read.value.text }) : read;
       }
     }
   }

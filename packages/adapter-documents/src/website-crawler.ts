@@ -1,12 +1,7 @@
 import { OutboundHttpClient, OutboundResponse } from '@voiceplane/application';
-import { Result, err, ok } from '@voiceplane/domain';
-import type * as Cheerio from 'cheerio';
+import { DOCUMENT_TEXT_MAX_BYTES, documentFailureReason, Result, err, ok } from '@voiceplane/domain';
 import robotsParser from 'robots-parser';
-import { pageText } from './file-text';
-
-// cheerio (and undici under it) loads on the first crawl, not at start.
-let cheerio: typeof Cheerio | undefined;
-const load: typeof Cheerio.load = (...args) => (cheerio ??= require('cheerio') as typeof Cheerio).load(...args);
+import { PageParser, parsePage, withoutFragment } from './reading/page';
 
 export interface CrawlOptions {
   readonly userAgent: string;
@@ -23,12 +18,17 @@ type Robots = ReturnType<typeof robotsParser> | null;
  * Reads a website for a knowledge base through the guarded client, so every request — each
  * redirect hop included — passes the outbound policy. From a start page it follows links on the
  * same site (same origin) up to `relativeLinksLimit` further pages; an explicit list is read as
- * given. robots.txt is honoured for our user agent.
+ * given. robots.txt is honoured for our user agent. Pages are parsed by `parse` (on a reading
+ * thread in the product); once their text passes the document's cap the crawl stops and fails.
  */
 export class WebsiteCrawler {
   private readonly robots = new Map<string, Robots>();
 
-  constructor(private readonly http: OutboundHttpClient, private readonly options: CrawlOptions = DEFAULT_CRAWL) {}
+  constructor(
+    private readonly http: OutboundHttpClient,
+    private readonly options: CrawlOptions = DEFAULT_CRAWL,
+    private readonly parse: PageParser = async (...args) => ok(parsePage(...args)),
+  ) {}
 
   async read(start: string | null, links: readonly string[], relativeLinksLimit: number): Promise<Result<{ text: string; pages: string[] }, string>> {
     const queue = start ? [start] : [...links];
@@ -37,6 +37,8 @@ export class WebsiteCrawler {
     const texts: string[] = [];
     const pages: string[] = [];
     let firstProblem: string | null = null;
+    // UTF-16 units never outnumber the UTF-8 bytes: past the cap in units is past it in bytes.
+    let units = 0;
     while (queue.length > 0 && pages.length < budget) {
       const url = queue.shift()!;
       const page = await this.fetchPage(url);
@@ -45,9 +47,12 @@ export class WebsiteCrawler {
         continue;
       }
       pages.push(page.value.url);
-      texts.push(pageText(page.value.html));
-      if (!start) continue;
-      for (const link of sameSiteLinks(page.value.html, page.value.url, start)) {
+      const parsed = await this.parse(page.value.html, page.value.url, start ? new URL(start).origin : null);
+      if (!parsed.ok) return parsed;
+      texts.push(parsed.value.text);
+      units += parsed.value.text.length;
+      if (units > DOCUMENT_TEXT_MAX_BYTES) return err(documentFailureReason({ code: 'text_too_large' }));
+      for (const link of parsed.value.links) {
         if (seen.has(link)) continue;
         seen.add(link);
         queue.push(link);
@@ -92,21 +97,4 @@ export class WebsiteCrawler {
       headers: [{ name: 'Accept', value: 'text/html,text/plain;q=0.9' }, { name: 'User-Agent', value: this.options.userAgent }],
     });
   }
-}
-
-const withoutFragment = (url: string) => url.split('#')[0];
-
-function sameSiteLinks(html: string, pageUrl: string, start: string): string[] {
-  const origin = new URL(start).origin;
-  const $ = load(html);
-  const found: string[] = [];
-  $('a[href]').each((_, el) => {
-    try {
-      const target = new URL($(el).attr('href') ?? '', pageUrl);
-      if (target.origin === origin && (target.protocol === 'http:' || target.protocol === 'https:')) found.push(withoutFragment(target.toString()));
-    } catch {
-      // An href that is not a URL is not followed.
-    }
-  });
-  return found;
 }

@@ -46,14 +46,14 @@ export class InMemoryToolInvocationLog implements ToolInvocationLog {
     return copy(this.holderOf(callId, invocationId)?.result ?? null);
   }
 
-  async listForCall(callId: number): Promise<ToolInvocationRecord[]> {
+  async listForCall(callId: number, limit: number): Promise<ToolInvocationRecord[]> {
     const tools = [...this.invocations.values()]
       .filter((i) => i.start.callId === callId && i.result !== null)
       .map(({ start, result }): ToolInvocationRecord => ({
         id: start.id, toolId: start.toolId, name: start.name, ok: result!.ok, statusCode: result!.statusCode,
         durationMs: result!.durationMs, error: result!.error, at: new Date(start.at),
       }));
-    return oldestFirst([...tools, ...this.searchesOf((e) => e.owner.callId === callId)]);
+    return latest(oldestFirst([...tools, ...this.searchesOf((e) => e.owner.callId === callId)]), limit);
   }
 
   async forgetCall(callId: number): Promise<void> {
@@ -65,8 +65,8 @@ export class InMemoryToolInvocationLog implements ToolInvocationLog {
     this.searches.push(copy(entry));
   }
 
-  async listForConversation(conversationId: number): Promise<ToolInvocationRecord[]> {
-    return oldestFirst(this.searchesOf((e) => e.owner.conversationId === conversationId));
+  async listForConversation(conversationId: number, limit: number): Promise<ToolInvocationRecord[]> {
+    return latest(oldestFirst(this.searchesOf((e) => e.owner.conversationId === conversationId)), limit);
   }
 
   private searchesOf(which: (e: KnowledgeSearchEntry) => boolean): ToolInvocationRecord[] {
@@ -80,3 +80,5 @@ export class InMemoryToolInvocationLog implements ToolInvocationLog {
     return [...this.invocations.values()].find((i) => i.start.callId === callId && i.start.invocationId === invocationId);
   }
 }
+
+const latest = <T>(oldestFirst: T[], limit: number): T[] => oldestFirst.slice(Math.max(0, oldestFirst.length - limit));

@@ -21,6 +21,7 @@ import { fullPath } from './pipeline/request-context';
 import { mountDocs } from './openapi/docs';
 import { buildOpenApiDocument } from './openapi/registry';
 import { mcpEndpoint } from './mcp/mcp-endpoint';
+import { mcpMessageReader } from './mcp/mcp-messages';
 import { routesOf } from './openapi/route-doc';
 import { isCheckoutPage } from './controllers/top-ups/sandbox-checkout-page';
 
@@ -103,8 +104,9 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   let openApi: object | null = null;
   // The routes `/api/openapi.json` describes: those of the controllers bound in the container.
   const document = () => (openApi ??= buildOpenApiDocument(o.version, routesOf(o.container)));
-  // Before the body reader: the MCP transport reads its own messages and answers bad ones in the protocol's terms.
-  app.use('/mcp', userAuth, limits, mcpEndpoint({ app, document, version: o.version, logger: o.logger }));
+  // Before the body reader: MCP messages are read and refused in the protocol's terms, and counted (a batch
+  // spends one hit per message) before the rate limit.
+  app.use('/mcp', userAuth, mcpMessageReader(o.logger), limits, mcpEndpoint({ app, document, version: o.version, logger: o.logger }));
 
   // The body is read, then refused if it holds unsafe text: one layer.
   const readBody = bodyReader();

@@ -53,7 +53,7 @@ export function toolInvocationLogContract(name: string, open: () => Promise<Tool
       f.log.record(retry, answered);
       f.log.record(lost, timedOut);
       expect(await f.log.resultOf(callId, 'inv-1')).toEqual(answered);
-      expect((await f.log.listForCall(callId)).map((r) => r.id)).toEqual([retry.id]);
+      expect((await f.log.listForCall(callId, 100)).map((r) => r.id)).toEqual([retry.id]);
     });
 
     it('forgets everything of one call, its searches too, and nothing of another', async () => {
@@ -64,8 +64,8 @@ export function toolInvocationLogContract(name: string, open: () => Promise<Tool
 
       await f.log.forgetCall(callId);
 
-      expect(await f.log.listForCall(callId)).toEqual([]);
-      expect(await f.log.listForCall(callId + 1)).toHaveLength(1);
+      expect(await f.log.listForCall(callId, 100)).toEqual([]);
+      expect(await f.log.listForCall(callId + 1, 100)).toHaveLength(1);
     });
 
     it('lists the finished invocations of a call, oldest first, with their outcome', async () => {
@@ -77,12 +77,12 @@ export function toolInvocationLogContract(name: string, open: () => Promise<Tool
       f.log.record(earlier, answered);
       f.log.record(start(null, 5, { callId: callId + 1 }), answered);
 
-      expect(await f.log.listForCall(callId)).toEqual([
+      expect(await f.log.listForCall(callId, 100)).toEqual([
         { id: earlier.id, toolId: 7, name: 'check_order', ok: true, statusCode: 200, durationMs: 42, error: null, at: at(10) },
         { id: later.id, toolId: 8, name: 'book_slot', ok: false, statusCode: null, durationMs: 10_000, error: 'timeout', at: at(20) },
       ]);
       await f.log.flush();
-      expect(await f.log.listForCall(callId + 2)).toEqual([]);
+      expect(await f.log.listForCall(callId + 2, 100)).toEqual([]);
     });
 
     it('keeps knowledge-base searches on their call or conversation, beside the tools, with the passages they returned', async () => {
@@ -97,12 +97,24 @@ export function toolInvocationLogContract(name: string, open: () => Promise<Tool
       const chat = { ...search, mode: 'function_call' as const, passages: [] };
       f.log.recordSearch({ id: `tcl_search${String(++sequence).padStart(12, '0')}`, owner: { conversationId }, userId: f.userId, search: chat, durationMs: 0, at: at(5) });
 
-      const listed = await f.log.listForCall(callId);
+      const listed = await f.log.listForCall(callId, 100);
       expect(listed.map((r) => [r.name, r.toolId])).toEqual([['search_knowledge_base', null], ['check_order', 7]]);
       expect(listed[0]).toEqual({ id: expect.any(String), toolId: null, name: 'search_knowledge_base', ok: true, statusCode: null, durationMs: 3, error: null, at: at(10), knowledge: search });
       expect(listed[1].knowledge).toBeUndefined();
-      expect(await f.log.listForConversation(conversationId)).toEqual([expect.objectContaining({ toolId: null, at: at(5), knowledge: chat })]);
-      expect(await f.log.listForConversation(conversationId + 1)).toEqual([]);
+      expect(await f.log.listForConversation(conversationId, 100)).toEqual([expect.objectContaining({ toolId: null, at: at(5), knowledge: chat })]);
+      expect(await f.log.listForConversation(conversationId + 1, 100)).toEqual([]);
+    });
+
+    it('lists the latest invocations of a call or conversation up to the limit asked, oldest first', async () => {
+      const search = { knowledgeBaseId: 12, mode: 'prompt' as const, query: 'opening hours', passages: [] };
+      const conversationId = 95_000 + ++sequence;
+      for (const minute of [1, 2, 3]) {
+        f.log.recordSearch({ id: `tcl_search${String(++sequence).padStart(12, '0')}`, owner: { conversationId }, userId: f.userId, search, durationMs: minute, at: at(minute) });
+        f.log.recordSearch({ id: `tcl_search${String(++sequence).padStart(12, '0')}`, owner: { callId }, userId: f.userId, search, durationMs: minute, at: at(minute) });
+      }
+      expect((await f.log.listForConversation(conversationId, 2)).map((r) => r.at)).toEqual([at(2), at(3)]);
+      expect((await f.log.listForCall(callId, 2)).map((r) => r.at)).toEqual([at(2), at(3)]);
+      expect(await f.log.listForConversation(conversationId, 5)).toHaveLength(3);
     });
   });
 }

@@ -5,7 +5,8 @@ import { Plan } from '@voiceplane/domain';
 import { AdministerAccounts, BalanceService, CreateAccount, TOKENS } from '@voiceplane/application';
 import { Bool, Int, Num, Obj, PageQuery, pageOf, Str, validateDto, ListFilters } from '../validation';
 import { failValidation, parse, pathId, reply } from '../pipeline/responses';
-import { answer } from '../pipeline/answers';
+import { answer, answerFor } from '../pipeline/answers';
+import { answerOutcome } from '../pipeline/idempotency';
 import { ACCOUNT_ANSWERS, ACCOUNT_SUCCESS, USER_NOT_FOUND } from './account-answers';
 import { requestIdOf } from '../pipeline/request-context';
 import { presentAdminUser, presentLedgerEntry, presentPlan } from '../presenters/account';
@@ -68,14 +69,16 @@ export class AdminController {
   async createUser(@Request() req: ExpressRequest) {
     const body = parse(CreateUserBody, req.body);
     const plan = body.plan ? parsePlan(body.plan, 'plan') : {};
-    const result = await this.createAccount.execute({
+    const create = () => this.createAccount.execute({
       name: body.name, email: body.email, password: body.password ?? null, balance: body.balance ?? 0, plan, requestId: requestIdOf(req),
     });
-    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
-    const { user, apiKey } = result.value;
-    return reply(201, {
-      user: presentAdminUser(user),
-      api_key: { id: apiKey.id, name: apiKey.name, token: apiKey.token, created_at: apiKey.createdAt.toISOString() },
+    return answerOutcome(req, create, (result) => {
+      if (!result.ok) return answerFor(ACCOUNT_ANSWERS, result.error);
+      const { user, apiKey } = result.value;
+      return { status: 201, body: {
+        user: presentAdminUser(user),
+        api_key: { id: apiKey.id, name: apiKey.name, token: apiKey.token, created_at: apiKey.createdAt.toISOString() },
+      } };
     });
   }
 

@@ -7,6 +7,7 @@ import { parse, pathId, reply } from '../pipeline/responses';
 import { answer } from '../pipeline/answers';
 import { ACCOUNT_ANSWERS, ACCOUNT_SUCCESS, API_KEY_NOT_FOUND } from './account-answers';
 import { principalOf } from '../pipeline/request-context';
+import { answerOutcome } from '../pipeline/idempotency';
 import { presentApiKey } from '../presenters/account';
 import { Doc } from '../openapi/route-doc';
 
@@ -23,11 +24,10 @@ export class ApiKeyController {
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const body = parse(CreateApiKeyBody, req.body);
-    const { key, token } = await this.keys.create(principalOf(req).userId, body.name);
-    return reply(201, {
+    return answerOutcome(req, () => this.keys.create(principalOf(req).userId, body.name), ({ key, token }) => ({ status: 201, body: {
       message: ACCOUNT_SUCCESS.apiKeyCreated,
       api_key: { id: key.id, name: key.name, token, created_at: key.createdAt.toISOString() },
-    });
+    } }));
   }
 
   @Doc({ summary: 'List API keys (never their tokens)', tag: 'API keys' })

@@ -90,14 +90,34 @@ function inputSchemaOf(path: string, op: Operation, components: Record<string, S
   }
   const pathNames = [...path.matchAll(/\{([A-Za-z_]+)\}/g)].map((m) => m[1]);
   for (const name of pathNames) {
-    properties[name] = { type: ['string', 'integer'], description: `The \`${name}\` in the operation's path` };
+    properties[name] = { type: ['string', 'integer'] };
     required.add(name);
   }
   const all: Schema = { type: 'object', properties };
   if (required.size) all.required = [...required];
   const { schema, defs } = withDefinitions(all, components);
+  leaner(schema);
+  leaner(defs);
   if (Object.keys(defs).length) schema.$defs = defs;
   return { schema: schema as Tool['inputSchema'], pathNames, queryNames, hasBody: Boolean(body), idempotent };
+}
+
+/** Longer than this, a pattern or an enum is left to the API's validation instead of repeated in every tools/list answer. */
+const LEAN_PATTERN_CHARS = 200;
+const LEAN_ENUM_VALUES = 50;
+
+/**
+ * Drops, in place, the few constraints that would make up much of every tools/list answer (an IPv6
+ * pattern, the country codes): the field's type and description stay, and the operation still refuses
+ * a value that breaks them with its 422.
+ */
+function leaner(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(leaner);
+  if (!node || typeof node !== 'object') return;
+  const o = node as Record<string, unknown>;
+  if (typeof o.pattern === 'string' && o.pattern.length > LEAN_PATTERN_CHARS) delete o.pattern;
+  if (Array.isArray(o.enum) && o.enum.length > LEAN_ENUM_VALUES) delete o.enum;
+  Object.values(o).forEach(leaner);
 }
 
 /** A field's JSON type as the example shows it; null (or an unknown) constrains nothing. */
@@ -157,7 +177,7 @@ export function toolsFromDocument(document: object): ToolOperation[] {
           description: `${summary} (\`${method.toUpperCase()} ${path}\`).`,
           inputSchema: input.schema,
           outputSchema: outputSchemaOf(op),
-          annotations: { title: summary, ...annotationsOf(method) },
+          annotations: annotationsOf(method),
         },
         method,
         path,

@@ -110,7 +110,7 @@ const RECORDED: Readonly<Record<string, Readonly<Record<number, readonly object[
   },
   'POST /api/sandbox/calls/{id}/say': {
     404: [{ message: 'Not found.' }],
-    409: [{ message: 'The call is not in progress.' }],
+    409: [{ message: 'The call is not in progress.' }, { message: "The call's transcript is full (2,000 lines); end the call and start another." }],
     422: [invalid({ text: ['The text field is required.'] })],
     502: [{ message: 'The assistant\'s language model did not answer.' }],
   },

@@ -16,6 +16,11 @@ describe('canonicalRoute', () => {
     ['GET', '/api/user/assistants/synthesizer-providers', { method: 'GET', path: '/api/user/assistants/providers', query: { kind: 'synthesizer' } }],
     ['POST', '/api/user/whatsapp/send', { method: 'POST', path: '/api/user/chatapp/send' }],
     ['GET', '/api/user/whatsapp', { method: 'GET', path: '/api/user/chatapp' }],
+    ['PATCH', '/api/user/assistants/41/', { method: 'PUT', path: '/api/user/assistant/41' }],
+    ['POST', '/API/User/Folders/', { method: 'POST', path: '/api/user/folder' }],
+    ['POST', '/api/automate/conversations/0b6e6b0e-4f7a-4c1e-9a49-3c1d6f2b9a10/disable-ai/',
+      { method: 'POST', path: '/api/user/conversations/0b6e6b0e-4f7a-4c1e-9a49-3c1d6f2b9a10/disable-ai' }],
+    ['POST', '/API/USER/WHATSAPP/send', { method: 'POST', path: '/api/user/chatapp/send' }],
   ])('%s %s → its canonical route', (method, path, expected) => {
     expect(canonicalRoute(method, path)).toEqual(expect.objectContaining(expected));
   });

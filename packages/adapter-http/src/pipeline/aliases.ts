@@ -46,7 +46,7 @@ export const ALIAS_ROUTES: readonly AliasRoute[] = [
 ];
 
 /** Every chat-app route is also served with `whatsapp` in place of `chatapp` (the public API's name). */
-const CHATAPP_PREFIX = /^\/api\/user\/whatsapp(?=\/|$)/;
+const CHATAPP_PREFIX = /^\/api\/user\/whatsapp(?=\/|$)/i;
 
 
 interface CompiledAlias {
@@ -62,7 +62,9 @@ const COMPILED: readonly CompiledAlias[] = ALIAS_ROUTES.map((route) => {
     names.push(name);
     return `(${parameterPattern(name)})`;
   });
-  return { route, pattern: new RegExp(`^${source}$`), names };
+  // Spelled as the router takes its routes: in any case, with or without a trailing slash (the canonical route
+  // still checks the parameters' own shapes).
+  return { route, pattern: new RegExp(`^${source}\\/?$`, 'i'), names };
 });
 
 export interface CanonicalRoute {

@@ -20,12 +20,14 @@ export interface BodyRules {
 }
 
 /** Knowledge-base documents: a file of up to 10 MB plus the form's other fields. */
-const UPLOAD_PATH = /^\/api\/user\/knowledgebases\/[^/]+\/documents\/?$/;
+const UPLOAD_PATH = /^\/api\/user\/knowledgebases\/[^/]+\/documents\/?$/i;
+/** Paths in any case, as the router matches them. */
+const under = (path: string, prefix: string) => path.toLowerCase().startsWith(prefix);
 
 export const defaultBodyRules: BodyRules = {
-  limitFor: (path) => (path.startsWith('/api/hooks/') ? 64 * 1024 : UPLOAD_PATH.test(path) ? 11 * MB : MB),
-  acceptsForm: (path) => path.startsWith('/api/hooks/') || path.startsWith('/api/sandbox/billing/checkout/'),
-  isRaw: (path) => path.startsWith('/api/providers/'),
+  limitFor: (path) => (under(path, '/api/hooks/') ? 64 * 1024 : UPLOAD_PATH.test(path) ? 11 * MB : MB),
+  acceptsForm: (path) => under(path, '/api/hooks/') || under(path, '/api/sandbox/billing/checkout/'),
+  isRaw: (path) => under(path, '/api/providers/'),
   acceptsUpload: (path) => UPLOAD_PATH.test(path),
 };
 

@@ -57,12 +57,18 @@ export function rateLimiting(limiter: RateLimiter, quotas: readonly RouteQuota[]
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
       const ctx = (req as ApiRequest).ctx;
-      let decision = await limiter.consume(bucketsOf(req, ctx.principal!, quotasOf, routeOf));
+      // A request carrying several calls spends one hit per call, and is refused at the first that does not fit.
+      const spend = async (principal: Principal) => {
+        let decision = await limiter.consume(bucketsOf(req, principal, quotasOf, routeOf));
+        for (let i = 1; i < (ctx.calls ?? 1) && decision.allowed; i++) decision = await limiter.consume(bucketsOf(req, principal, quotasOf, routeOf));
+        return decision;
+      };
+      let decision = await spend(ctx.principal!);
       if (!decision.allowed && freshPrincipal) {
         const fresh = await freshPrincipal(req);
         if (fresh && JSON.stringify(fresh.plan) !== JSON.stringify(ctx.principal!.plan)) {
           ctx.principal = fresh;
-          decision = await limiter.consume(bucketsOf(req, fresh, quotasOf, routeOf));
+          decision = await spend(fresh);
         }
       }
       setHeaders(res, decision);

@@ -13,6 +13,8 @@ export interface RequestContext {
    * case's result, so the answer is stored in the transaction that concludes the use case.
    */
   outcomeAnswer?: { render?: (outcome: unknown) => { readonly status: number; readonly body: object } };
+  /** How many calls the request carries (a JSON-RPC batch on `/mcp`): each counts against the rate limits. One when unset. */
+  calls?: number;
   /** The file of a multipart upload, on the routes that take one. */
   upload?: UploadedFile;
 }

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { redactHookTokens } from '@voiceplane/application';
+import { redactPathSecrets } from '@voiceplane/application';
 import { requestIdOf } from './request-context';
 
 /**
@@ -22,7 +22,7 @@ export function logRequest(logger: Logger) {
   return (req: Request, res: Response): void => {
     const started = performance.now();
     const line = () => ({
-      req: { id: requestIdOf(req), method: req.method, url: redactHookTokens(req.originalUrl.split('?')[0]) },
+      req: { id: requestIdOf(req), method: req.method, url: redactPathSecrets(req.originalUrl.split('?')[0]) },
       res: { statusCode: res.statusCode },
       responseTime: Math.round(performance.now() - started),
     });

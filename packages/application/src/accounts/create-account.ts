@@ -56,6 +56,6 @@ export class CreateAccount {
         balance = opening.value.balanceAfter;
       }
       return ok({ user: { ...user, balance }, apiKey: { id: key.id, name: key.name, token, createdAt: key.createdAt } });
-    });
+    }, { concludes: true });
   }
 }

@@ -1,5 +1,6 @@
 import { err, ok, Result } from '@voiceplane/domain';
 import { Ids } from '../ports/ids';
+import { UnitOfWork } from '../ports/unit-of-work';
 import { ApiKey, CredentialRepository } from '../ports/accounts';
 import { hashToken } from './secrets';
 
@@ -11,12 +12,12 @@ export interface IssuedApiKey {
 
 /** An account's API keys: only a token's hash is stored, and another account's key is never reached. */
 export class ManageApiKeys {
-  constructor(private readonly credentials: CredentialRepository, private readonly ids: Ids) {}
+  constructor(private readonly credentials: CredentialRepository, private readonly ids: Ids, private readonly uow: UnitOfWork) {}
 
-  async create(userId: number, name: string): Promise<IssuedApiKey> {
+  /** Concludes in the key's own commit: the one answer carrying the token is stored with it. */
+  create(userId: number, name: string): Promise<IssuedApiKey> {
     const token = this.ids.secretToken('vp_', 40);
-    const key = await this.credentials.createApiKey(userId, name, hashToken(token));
-    return { key, token };
+    return this.uow.transaction(async () => ({ key: await this.credentials.createApiKey(userId, name, hashToken(token)), token }), { concludes: true });
   }
 
   list(userId: number): Promise<ApiKey[]> {

@@ -10,7 +10,7 @@ async function setup() {
   const knowledge = new InMemoryKnowledgeBases(store.clock);
   const events = new InMemoryEventTypeRepository(store.clock);
   const admin = new AdministerAssistants({
-    assistants: store.assistants, knowledgeBases: knowledge.knowledgeBaseRepository, eventTypes: events, users: store.users,
+    assistants: store.assistants, knowledgeBases: knowledge.knowledgeBaseRepository, eventTypes: events, users: store.users, uow: store.uow,
   });
   const user = await store.account();
   return { store, knowledge, events, admin, user };

@@ -1,6 +1,7 @@
 import { err, EventType, KnowledgeBase, KnowledgeBaseStatus, ok, Result } from '@voiceplane/domain';
 import { UserRepository } from '../ports/accounts';
 import { KnowledgeBaseRepository } from '../knowledge-bases/ports';
+import { UnitOfWork } from '../ports/unit-of-work';
 import { AssistantNotFound, AssistantRepository, EventTypeRepository } from './ports';
 
 /** What the operator's assistant routes reach. */
@@ -9,6 +10,7 @@ export interface AssistantAdministrationStores {
   readonly knowledgeBases: KnowledgeBaseRepository;
   readonly eventTypes: EventTypeRepository;
   readonly users: UserRepository;
+  readonly uow: UnitOfWork;
 }
 
 /**
@@ -27,12 +29,13 @@ export class AdministerAssistants {
     userId: number, kb: { readonly name: string; readonly description: string | null; readonly status: KnowledgeBaseStatus },
   ): Promise<Result<KnowledgeBase, 'user_not_found'>> {
     if (!(await this.userExists(userId))) return err('user_not_found');
-    return ok(await this.stores.knowledgeBases.create(userId, { name: kb.name, description: kb.description, status: kb.status }));
+    // Concludes in the created row's own commit, as every create does.
+    return this.stores.uow.transaction(async () => ok(await this.stores.knowledgeBases.create(userId, { name: kb.name, description: kb.description, status: kb.status })), { concludes: true });
   }
 
   async createEventType(userId: number, eventType: { readonly name: string; readonly durationMinutes: number }): Promise<Result<EventType, 'user_not_found'>> {
     if (!(await this.userExists(userId))) return err('user_not_found');
-    return ok(await this.stores.eventTypes.create(userId, { name: eventType.name, durationMinutes: eventType.durationMinutes }));
+    return this.stores.uow.transaction(async () => ok(await this.stores.eventTypes.create(userId, { name: eventType.name, durationMinutes: eventType.durationMinutes })), { concludes: true });
   }
 
   private async userExists(userId: number): Promise<boolean> {

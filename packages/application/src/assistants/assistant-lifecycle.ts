@@ -12,22 +12,26 @@ export type ActivationFailure = NotFound | ActivationRefusal;
 /** Enabling refuses a URL outside the outbound policy. */
 export type WebhookSwitchRefusal = NotFound | { readonly code: 'blocked_url' };
 
-/** `status` changes; both directions are idempotent. */
+/** `status` changes; both directions are idempotent. Each concludes in the commit of its change. */
 export class ChangeAssistantStatus {
-  constructor(private readonly assistants: AssistantRepository) {}
+  constructor(private readonly assistants: AssistantRepository, private readonly uow: UnitOfWork) {}
 
-  async activate(userId: number, id: number): Promise<Result<Assistant, ActivationFailure>> {
-    const activated = await this.assistants.update(userId, id, async (assistant) => {
-      const decision = activate(assistant);
-      if (!decision.ok) return err(decision.error);
-      return ok(statusChange(assistant, decision.value));
-    });
-    return activated.ok ? activated : err(settledRefusal(activated.error));
+  activate(userId: number, id: number): Promise<Result<Assistant, ActivationFailure>> {
+    return this.uow.transaction(async (): Promise<Result<Assistant, ActivationFailure>> => {
+      const activated = await this.assistants.update(userId, id, async (assistant) => {
+        const decision = activate(assistant);
+        if (!decision.ok) return err(decision.error);
+        return ok(statusChange(assistant, decision.value));
+      });
+      return activated.ok ? activated : err(settledRefusal(activated.error));
+    }, { concludes: true });
   }
 
-  async deactivate(userId: number, id: number): Promise<Result<Assistant, NotFound>> {
-    const deactivated = await this.assistants.update<never>(userId, id, async (assistant) => ok(statusChange(assistant, 'inactive')));
-    return deactivated.ok ? deactivated : err(settledRefusal(deactivated.error));
+  deactivate(userId: number, id: number): Promise<Result<Assistant, NotFound>> {
+    return this.uow.transaction(async (): Promise<Result<Assistant, NotFound>> => {
+      const deactivated = await this.assistants.update<never>(userId, id, async (assistant) => ok(statusChange(assistant, 'inactive')));
+      return deactivated.ok ? deactivated : err(settledRefusal(deactivated.error));
+    }, { concludes: true });
   }
 }
 
@@ -42,36 +46,42 @@ function settledRefusal<E>(error: E | InboundNumberTaken): E {
 
 /**
  * The webhook switches: the post-call webhook (disabling cancels pending deliveries through the outbox),
- * and the addresses for inbound calls and for ended chat conversations.
+ * and the addresses for inbound calls and for ended chat conversations. Each concludes in the commit of its change.
  */
 export class AssistantWebhooks {
-  constructor(private readonly assistants: AssistantRepository, private readonly targetPolicy: TargetUrlPolicy) {}
+  constructor(private readonly assistants: AssistantRepository, private readonly targetPolicy: TargetUrlPolicy, private readonly uow: UnitOfWork) {}
 
-  async disable(userId: number, assistantId: number): Promise<Result<void, NotFound>> {
-    const disabled = await this.assistants.update<never>(userId, assistantId, async (assistant) => {
-      const transition = disableWebhook(assistant);
-      const changed = assistant.isWebhookActive || assistant.webhookUrl !== null;
-      return ok({ write: changed ? { kind: 'webhook' as const, webhook: transition.state } : null, events: transition.events.map(toOutboxEvent) });
-    });
-    return disabled.ok ? ok(undefined) : err(settledRefusal(disabled.error));
+  disable(userId: number, assistantId: number): Promise<Result<void, NotFound>> {
+    return this.uow.transaction(async (): Promise<Result<void, NotFound>> => {
+      const disabled = await this.assistants.update<never>(userId, assistantId, async (assistant) => {
+        const transition = disableWebhook(assistant);
+        const changed = assistant.isWebhookActive || assistant.webhookUrl !== null;
+        return ok({ write: changed ? { kind: 'webhook' as const, webhook: transition.state } : null, events: transition.events.map(toOutboxEvent) });
+      });
+      return disabled.ok ? ok(undefined) : err(settledRefusal(disabled.error));
+    }, { concludes: true });
   }
 
   /** The URL is checked before the assistant is looked up: a bad body is a 422 whoever owns the id. */
   async enable(userId: number, assistantId: number, url: string): Promise<Result<void, WebhookSwitchRefusal>> {
     if (!checkTargetUrl(url, this.targetPolicy).ok) return err({ code: 'blocked_url' as const });
-    const enabled = await this.assistants.update<never>(userId, assistantId, async () => ok({ write: { kind: 'webhook' as const, webhook: enableWebhook(url) } }));
-    return enabled.ok ? ok(undefined) : err(settledRefusal(enabled.error));
+    return this.uow.transaction(async (): Promise<Result<void, WebhookSwitchRefusal>> => {
+      const enabled = await this.assistants.update<never>(userId, assistantId, async () => ok({ write: { kind: 'webhook' as const, webhook: enableWebhook(url) } }));
+      return enabled.ok ? ok(undefined) : err(settledRefusal(enabled.error));
+    }, { concludes: true });
   }
 
   /** Sets (a URL, checked first like `enable`) or clears (null) the inbound or conversation-ended address. Idempotent. */
   async setUrl(userId: number, assistantId: number, target: WebhookTarget, url: string | null): Promise<Result<void, WebhookSwitchRefusal>> {
     if (url !== null && !checkTargetUrl(url, this.targetPolicy).ok) return err({ code: 'blocked_url' as const });
-    const set = await this.assistants.update<never>(userId, assistantId, async (assistant) => {
-      const current = target === 'inbound' ? assistant.inboundWebhookUrl : assistant.conversationEndedWebhookUrl;
-      const events = webhookUrlEvents(assistant, target, url).map(toOutboxEvent);
-      return ok({ write: current === url ? null : { kind: 'webhook_url' as const, target, url }, events });
-    });
-    return set.ok ? ok(undefined) : err(settledRefusal(set.error));
+    return this.uow.transaction(async (): Promise<Result<void, WebhookSwitchRefusal>> => {
+      const set = await this.assistants.update<never>(userId, assistantId, async (assistant) => {
+        const current = target === 'inbound' ? assistant.inboundWebhookUrl : assistant.conversationEndedWebhookUrl;
+        const events = webhookUrlEvents(assistant, target, url).map(toOutboxEvent);
+        return ok({ write: current === url ? null : { kind: 'webhook_url' as const, target, url }, events });
+      });
+      return set.ok ? ok(undefined) : err(settledRefusal(set.error));
+    }, { concludes: true });
   }
 }
 

@@ -49,9 +49,9 @@ export class SaveAssistant {
     const config = draftAssistant({ ...changes, name: changes.name ?? '' }, catalog);
     const refusal = refusalOf(await this.problemsOf(userId, config, changes, catalog, null), request);
     if (refusal) return refusal;
-    const saved = await this.uow.transaction(() => this.assistants.create(userId, config));
-    if (saved === 'inbound_number_taken') return invalid({ phone_number_id: ['inbound_number_taken'] });
-    return ok(saved);
+    const outcome = (saved: Assistant | 'inbound_number_taken'): Result<Assistant, SaveAssistantFailure> => (
+      saved === 'inbound_number_taken' ? invalid({ phone_number_id: ['inbound_number_taken'] }) : ok(saved));
+    return outcome(await this.uow.transaction(() => this.assistants.create(userId, config), { concludes: outcome }));
   }
 
   async update(request: SaveAssistantRequest & { readonly assistantId: number }): Promise<Result<Assistant, SaveAssistantFailure>> {

@@ -1,6 +1,7 @@
 import { AutomationRun, AutomationTemplate, deepMerge, JsonObject, JsonValue, Plan } from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants/ports';
 import { Clock } from '../ports/clock';
+import { UnitOfWork } from '../ports/unit-of-work';
 import { Ids } from '../ports/ids';
 import { AutomationEngine, pinned } from './automation-engine';
 import { Automation, AutomationRepository, AutomationToolBinding, AutomationVersion, BindingType } from './ports';
@@ -33,6 +34,7 @@ const WEBHOOK_TOKEN_LENGTH = 32;
 
 /** What applying a template reads and writes: the flows, the assistants, the tool bindings. */
 export interface ApplyTemplateStores {
+  readonly uow: UnitOfWork;
   readonly automations: AutomationRepository;
   readonly assistants: AssistantRepository;
   readonly tools: AutomationToolBinding;
@@ -47,6 +49,7 @@ export interface ApplyTemplateStages {
 
 /** `POST /api/user/automate/templates/{key}`. */
 export class ApplyTemplate {
+  private readonly uow: UnitOfWork;
   private readonly automations: AutomationRepository;
   private readonly assistants: AssistantRepository;
   private readonly tools: AutomationToolBinding;
@@ -58,7 +61,7 @@ export class ApplyTemplate {
     stores: ApplyTemplateStores, stages: ApplyTemplateStages,
     private readonly clock: Clock, private readonly ids: Ids, private readonly publicBaseUrl: string,
   ) {
-    ({ automations: this.automations, assistants: this.assistants, tools: this.tools } = stores);
+    ({ uow: this.uow, automations: this.automations, assistants: this.assistants, tools: this.tools } = stores);
     ({ checks: this.checks, publisher: this.publisher, engine: this.engine } = stages);
   }
 
@@ -101,17 +104,23 @@ export class ApplyTemplate {
     const response = run ? lastOutput(run) : null;
     if (run && run.status === 'FAILED') {
       const lastTest = { runId: run.id, runStatus: run.status, testedAt: this.clock.now() };
-      await this.automations.update(automation.id, { lastTest }, this.clock.now());
-      return { ok: true, value: { automation: { ...automation, lastTest }, webhookUrl, status: 'test_failed', run, response } };
+      const failed: Outcome<AppliedTemplate> = { ok: true, value: { automation: { ...automation, lastTest }, webhookUrl, status: 'test_failed', run, response } };
+      // The commit that records the failed test is the one the caller is answered from.
+      return this.uow.transaction(async () => {
+        await this.automations.update(automation.id, { lastTest }, this.clock.now());
+        return failed;
+      }, { concludes: true });
     }
 
     const publishedAt = this.clock.now();
     const lastTest = run ? { runId: run.id, runStatus: run.status, testedAt: publishedAt } : null;
+    const applied = (published: Automation): Outcome<AppliedTemplate> => (
+      { ok: true, value: { automation: published, webhookUrl, status: run ? 'active' : 'active_untested', run, response } });
     const published = await this.publisher.publish(automation, version, {
-      testRunId: run?.id ?? null, at: publishedAt, changes: { status: 'enabled', bound: true, lastTest }, plan: request.plan,
+      testRunId: run?.id ?? null, at: publishedAt, changes: { status: 'enabled', bound: true, lastTest }, plan: request.plan, concludes: applied,
     });
     if (published === 'tool_limit_reached') return refused({ code: 'tool_limit_reached', limit: request.plan.max_mid_call_tools });
-    return { ok: true, value: { automation: published, webhookUrl, status: run ? 'active' : 'active_untested', run, response } };
+    return applied(published);
   }
 }
 

@@ -1,4 +1,4 @@
-import { FakeStore, InMemoryConnectionRepository } from '@voiceplane/adapter-fakes';
+import { FakeStore, InMemoryConnectionRepository, InMemoryUnitOfWork } from '@voiceplane/adapter-fakes';
 import { SecretCipher } from '../common/secret-cipher';
 import { ManageConnections } from './manage-connections';
 
@@ -10,7 +10,7 @@ async function setup() {
   const other = await store.account();
   const connections = new InMemoryConnectionRepository(() => store.clock.now());
   const cipher = new SecretCipher(async () => 'test-key');
-  const manage = new ManageConnections(connections, cipher);
+  const manage = new ManageConnections(connections, cipher, new InMemoryUnitOfWork());
   const created = async (input: Parameters<ManageConnections['create']>[1]) => {
     const result = await manage.create(user.id, input);
     if (!result.ok) throw new Error(`refused: ${JSON.stringify(result.error)}`);

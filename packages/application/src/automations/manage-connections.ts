@@ -2,6 +2,7 @@ import {
   Connection, ConnectionAuthType, CredentialProblems, credentialProblems, DEFAULT_NOTES_PATH, err, ok, Result,
 } from '@voiceplane/domain';
 import type { SecretCipher } from '../common/secret-cipher';
+import { UnitOfWork } from '../ports/unit-of-work';
 import { ConnectionFields, ConnectionRepository } from './ports';
 
 /** A connection as a request gives it: the credential in clear, sealed before it is stored. */
@@ -29,7 +30,7 @@ const hasProblems = (p: CredentialProblems): boolean => Object.keys(p).length > 
  * `connected` again until the next check says otherwise.
  */
 export class ManageConnections {
-  constructor(private readonly connections: ConnectionRepository, private readonly cipher: SecretCipher) {}
+  constructor(private readonly connections: ConnectionRepository, private readonly cipher: SecretCipher, private readonly uow: UnitOfWork) {}
 
   list(userId: number): Promise<Connection[]> {
     return this.connections.list(userId);
@@ -43,7 +44,8 @@ export class ManageConnections {
       authHeaderName: input.authType === 'header' ? (input.authHeaderName as string) : null,
       sealedAuthValue: input.authType === 'none' ? null : await this.cipher.encrypt(input.authValue as string),
     };
-    return ok(await this.connections.create(userId, fields));
+    // Concludes in the connection's own commit.
+    return this.uow.transaction(async () => ok(await this.connections.create(userId, fields)), { concludes: true });
   }
 
   /** `changesOf` is read once the connection is known to be the caller's. */

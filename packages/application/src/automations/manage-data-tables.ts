@@ -2,6 +2,7 @@ import {
   checkColumns, checkRowValues, DATA_TABLE_LIMITS, DataTable, DataTableProblem, err, FieldErrors, FieldProblems, hasFieldErrors, JsonObject, ok, Result, TableRow,
 } from '@voiceplane/domain';
 import { Page, PageRequest } from '../common/page';
+import { UnitOfWork } from '../ports/unit-of-work';
 import { DataTableRepository } from './ports';
 
 /**
@@ -32,7 +33,7 @@ export interface RowChange {
  * known to be the caller's, so a missing table answers before a malformed body does.
  */
 export class ManageDataTables {
-  constructor(private readonly tables: DataTableRepository) {}
+  constructor(private readonly tables: DataTableRepository, private readonly uow: UnitOfWork) {}
 
   list(userId: number, page: PageRequest): Promise<Page<DataTable>> {
     return this.tables.list(userId, page);
@@ -48,8 +49,12 @@ export class ManageDataTables {
     const columns = checkColumns(input.columns);
     const problems = Object.fromEntries(Object.entries(columns.problems).filter(([key]) => !(key in shapeErrors)));
     if (hasFieldErrors(shapeErrors) || hasProblems(problems) || input.name === undefined) return err(invalid(shapeErrors, problems));
-    const table = await this.tables.create(userId, input.name, columns.columns);
-    return table === 'name_taken' ? err('name_taken') : ok(table);
+    const name = input.name;
+    // Concludes in the table's own commit.
+    return this.uow.transaction(async (): Promise<Result<DataTable, 'name_taken' | InvalidTableFields>> => {
+      const table = await this.tables.create(userId, name, columns.columns);
+      return table === 'name_taken' ? err('name_taken') : ok(table);
+    }, { concludes: true });
   }
 
   async get(userId: number, id: number): Promise<Result<DataTable, 'table_not_found'>> {
@@ -82,8 +87,11 @@ export class ManageDataTables {
       return checked.values;
     });
     if (hasProblems(problems)) return err(invalid({}, problems));
-    const added = await this.tables.addRows(table.id, rows, DATA_TABLE_LIMITS.rowsPerTable);
-    return added === 'table_full' ? err('table_full') : ok(added);
+    // Concludes in the rows' own commit.
+    return this.uow.transaction(async (): Promise<Result<TableRow[], 'table_not_found' | 'table_full' | InvalidTableFields>> => {
+      const added = await this.tables.addRows(table.id, rows, DATA_TABLE_LIMITS.rowsPerTable);
+      return added === 'table_full' ? err('table_full') : ok(added);
+    }, { concludes: true });
   }
 
   /** Only the values sent change; the others keep theirs. */

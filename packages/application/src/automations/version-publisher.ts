@@ -1,7 +1,7 @@
 import { findTemplate, Plan } from '@voiceplane/domain';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { Automation, AutomationChanges, AutomationRepository, AutomationToolBinding, AutomationVersion, DataTableRepository } from './ports';
-import { redactHookTokens } from '../common/loggable-error';
+import { redactPathSecrets } from '../common/loggable-error';
 
 export const webhookUrlOf = (base: string, automation: Pick<Automation, 'id' | 'webhookToken'>): string | null =>
   automation.webhookToken === null ? null : `${base}/api/hooks/automations/${automation.id}/${automation.webhookToken}`;
@@ -19,6 +19,8 @@ export interface PublishRequest {
    * publish of an update); null when the tool only follows.
    */
   readonly plan: Plan | null;
+  /** When this publish commits the outcome its use case is answered with: that outcome, from the published automation. */
+  readonly concludes?: (published: Automation) => unknown;
 }
 
 /**
@@ -44,7 +46,7 @@ export class VersionPublisher {
         const changes: AutomationChanges = { ...request.changes, liveVersionId: version.id, toolId };
         await this.automations.update(automation.id, changes, request.at);
         return { ...automation, ...changes, updatedAt: request.at };
-      });
+      }, { concludes: request.concludes ?? false });
     } catch (e) {
       if (e instanceof ToolLimitReached) return 'tool_limit_reached';
       throw e;
@@ -59,7 +61,7 @@ export class VersionPublisher {
     // keeps the hook's address without the token, which lives sealed on the automation alone.
     const tool = findTemplate(automation.templateKey)?.tool;
     if (!tool) throw new Error(`Template ${automation.templateKey} binds no tool.`);
-    const fields = { ...tool(version.params, table?.name ?? ''), endpoint: redactHookTokens(webhookUrlOf(this.publicBaseUrl, automation) as string) };
+    const fields = { ...tool(version.params, table?.name ?? ''), endpoint: redactPathSecrets(webhookUrlOf(this.publicBaseUrl, automation) as string) };
     if (automation.toolId !== null) {
       await this.tools.updateTool(automation.toolId, fields);
       return automation.toolId;

@@ -88,6 +88,6 @@ export class PlaceChatappCall {
         runAt: new Date(now.getTime() + DISPATCH_WATCHDOG_MS),
       });
       return ok({ callId: call.id });
-    });
+    }, { concludes: true });
   }
 }

@@ -1,6 +1,6 @@
 import { Call, CallSummary, ChatappCallReport, err, ok, Result, RuntimeConfig } from '@voiceplane/domain';
 import { Page, PageRequest } from '../common/page';
-import { ToolInvocationLog, ToolInvocationRecord } from '../tools/ports';
+import { TOOL_CALLS_LISTED_MAX, ToolInvocationLog, ToolInvocationRecord } from '../tools/ports';
 import { CallFilter, CallRepository } from './ports';
 
 /**
@@ -44,7 +44,7 @@ export class CallQueries {
     const call = await this.calls.findOwned(userId, id);
     if (call === null) return err('call_not_found');
     const report = call.channel === 'chatapp' ? await this.reports.findByCallId(call.id) : null;
-    return ok({ call, toolCalls: await this.toolCalls.listForCall(call.id), report });
+    return ok({ call, toolCalls: await this.toolCalls.listForCall(call.id, TOOL_CALLS_LISTED_MAX), report });
   }
 
   async runtimeConfig(id: number): Promise<Result<CallRuntimeConfig, 'call_not_found'>> {

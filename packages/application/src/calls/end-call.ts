@@ -1,5 +1,5 @@
 import {
-  Call, CallMinutePrices, CallOutcome, callCharge, callDuration, EndedCall, extractedVariablesAtEnd, postCallPayload,
+  appendedTranscript, Call, CallMinutePrices, CallOutcome, callCharge, callDuration, EndedCall, extractedVariablesAtEnd, postCallPayload,
   shouldSendInboundWebhook, shouldSendPostCallWebhook, TerminalCallStatus,
 } from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants/ports';
@@ -70,7 +70,7 @@ export class EndCall {
       duration,
       cost: charge.minutes > 0 ? charge.amount : 0,
       recordingUrl: started.record ? outcome.recordingUrl ?? null : null,
-      transcript: outcome.transcript ?? call.transcript,
+      transcript: outcome.transcript ? appendedTranscript([], outcome.transcript) : call.transcript,
       extractedVariables: extractedVariablesAtEnd(
         { enabled: started.post_call_evaluation, fieldNames: started.post_call_schema.map((f) => f.name) },
         outcome.extractedVariables,

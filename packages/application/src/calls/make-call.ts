@@ -109,7 +109,9 @@ export class MakeCall {
         runAt: new Date(now.getTime() + DISPATCH_WATCHDOG_MS),
       });
       return created;
-    });
+      // This commit is what the caller is answered with (the call id), unless the hand-over below fails. A call
+      // an automation run places answers the run's step, never the request that started the run.
+    }, { concludes: request.automationRunId ? false : (created) => (typeof created === 'string' ? err(created) : ok({ callId: created.id })) });
     if (typeof call === 'string') return err(call);
 
     try {

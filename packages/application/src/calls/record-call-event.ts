@@ -1,5 +1,5 @@
 import {
-  applyRuntimeEvent, Call, CallOutcome, CallStatus, err, evaluatedConversationVariables, InvalidTransition, ok, Result, TranscriptItem,
+  appendedTranscript, applyRuntimeEvent, Call, CallOutcome, CallStatus, err, evaluatedConversationVariables, InvalidTransition, ok, Result, TranscriptItem,
 } from '@voiceplane/domain';
 import { CatalogRepository } from '../assistants/ports';
 import { textModelName } from '../conversation-policy/conversation-brain';
@@ -90,7 +90,7 @@ export class RecordCallEvent {
     if (call === null || !call.runtimeConfig.assistant.post_call_evaluation) return report;
     const transition = applyRuntimeEvent(call.status, 'ended', event.outcome.status);
     if (!transition.ok || transition.value.kind !== 'moved') return report;
-    const transcript = event.outcome.transcript ?? call.transcript;
+    const transcript = event.outcome.transcript ? appendedTranscript([], event.outcome.transcript) : call.transcript;
     if (transcript.length === 0 || (await this.calls.findRuntimeEvent(callId, report.eventId)) !== null) return report;
     const started = call.runtimeConfig.assistant;
     const { generator, catalog, log } = this.evaluator;
@@ -145,7 +145,7 @@ export class RecordCallEvent {
         };
       case 'transcript':
         // The call is locked: appending to what was read is safe.
-        return { changes: { transcript: [...call.transcript, ...event.items] }, at: now, answer: call.status };
+        return { changes: { transcript: appendedTranscript(call.transcript, event.items) }, at: now, answer: call.status };
       case 'ended': {
         const end = await this.endCall.finish(call, event.outcome, at, now);
         return { ...end, answer: end.answer.status };

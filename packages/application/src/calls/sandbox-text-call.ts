@@ -1,4 +1,4 @@
-import { BuiltInTool, Call, CallStatus, err, ok, Result, RuntimeConfig, RuntimeTool, ToolCallResult, TranscriptItem } from '@voiceplane/domain';
+import { BuiltInTool, Call, CALL_TRANSCRIPT_LINES_MAX, CallStatus, err, ok, Result, RuntimeConfig, RuntimeTool, ToolCallResult, TranscriptItem } from '@voiceplane/domain';
 import { BUILT_IN_REFUSALS, dtmfDigits, handOver, HandOver } from '../conversation-policy/built-ins';
 import { BuiltInOutcome, ConversationBrain, TurnToolCall } from '../conversation-policy/conversation-brain';
 import { Clock } from '../ports/clock';
@@ -19,6 +19,8 @@ export interface SaidOnCall {
 export type SayRefusal =
   | { readonly code: 'call_not_found' }
   | { readonly code: 'not_in_progress' }
+  /** The transcript holds CALL_TRANSCRIPT_LINES_MAX lines: nothing more would be kept of the conversation. */
+  | { readonly code: 'transcript_full'; readonly max: number }
   /** The language model could not be reached or answered an error; the customer's line is kept. */
   | { readonly code: 'model_failed'; readonly reason: string };
 
@@ -88,6 +90,7 @@ export class SandboxTextCalls {
     if (found === null) return err({ code: 'call_not_found' });
     const call = found.status === 'ringing' ? await this.answer(found) : found;
     if (call?.status !== 'in-progress') return err({ code: 'not_in_progress' });
+    if (call.transcript.length >= CALL_TRANSCRIPT_LINES_MAX) return err({ code: 'transcript_full', max: CALL_TRANSCRIPT_LINES_MAX });
 
     const now = this.clock.now();
     const heardAt = now.toISOString();

@@ -18,20 +18,25 @@ export function loggableError(error: unknown): unknown {
 export const LOG_SERIALIZERS = { err: loggableError, error: loggableError } as const;
 
 /**
- * An automation hook URL carries its credential as the last path segment: anyone who reads it can
- * trigger the automation. Matched in any spelling the router accepts (case, full URL or path).
+ * The routes whose address carries their credential as the last path segment: an automation's hook
+ * URL (anyone who reads it can trigger the automation) and the sandbox checkout page (anyone who reads
+ * it can pay or decline the top-up). Matched in any spelling the router accepts (case, full URL or path).
  */
-const HOOK_TOKEN = /(\/api\/hooks\/automations\/[^/\s"?#]*\/)[^/\s"?#\\]+/gi;
+const PATH_SECRETS = [
+  /(\/api\/hooks\/automations\/[^/\s"?#]*\/)[^/\s"?#\\]+/gi,
+  /(\/api\/sandbox\/billing\/checkout\/)[^/\s"?#\\]+/gi,
+];
 
-/** The text with every hook URL's token replaced by `[redacted]`. */
-export function redactHookTokens(text: string): string {
-  // Most lines name no hook: a case-insensitive search is cheaper than the replacement.
-  return /hooks\//i.test(text) ? text.replace(HOOK_TOKEN, '$1[redacted]') : text;
+/** The text with the credential of every such address replaced by `[redacted]`. */
+export function redactPathSecrets(text: string): string {
+  // Most lines name neither: a case-insensitive search is cheaper than the replacements.
+  if (!/hooks\/|checkout\//i.test(text)) return text;
+  return PATH_SECRETS.reduce((redacted, secret) => redacted.replace(secret, '$1[redacted]'), text);
 }
 
 /**
  * Options every logger of the product is built with: the error serializers, and a last pass over
- * each serialized line that removes hook tokens wherever they appear (a request line, an error
- * message quoting a URL, a logged tool endpoint).
+ * each serialized line that removes the credentials of addresses (hook tokens, checkout tokens) wherever
+ * they appear (a request line, an error message quoting a URL, a logged tool endpoint).
  */
-export const LOG_OPTIONS = { serializers: LOG_SERIALIZERS, hooks: { streamWrite: redactHookTokens } } as const;
+export const LOG_OPTIONS = { serializers: LOG_SERIALIZERS, hooks: { streamWrite: redactPathSecrets } } as const;

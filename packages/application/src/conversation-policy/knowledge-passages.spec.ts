@@ -47,7 +47,7 @@ describe('the assistant answers from its knowledge base', () => {
   it('prompt mode: the best passages for the customer\'s latest line join the instructions, and the turn reports them', async () => {
     const { model, brain, request, log, docs, kb } = await scene('prompt', [{ content: 'Within 14 days.', toolCalls: [] }]);
     const turn = await brain.turn(request);
-    expect(await log.listForCall(41)).toEqual([expect.objectContaining({
+    expect(await log.listForCall(41, 100)).toEqual([expect.objectContaining({
       toolId: null, name: 'search_knowledge_base', at: NOW,
       knowledge: { knowledgeBaseId: kb, mode: 'prompt', query: 'When do I get my refund?', passages: [{ documentId: docs.Refunds, documentName: 'Refunds', position: 1, rank: 1, score: expect.any(Number) }] },
     })]);
@@ -65,8 +65,8 @@ describe('the assistant answers from its knowledge base', () => {
       { content: 'We open at 9.', toolCalls: [] },
     ]);
     const turn = await brain.turn({ ...request, logOwner: { conversationId: 8 } });
-    expect(await log.listForCall(41)).toEqual([]);
-    expect((await log.listForConversation(8)).map((r) => r.knowledge)).toEqual([{
+    expect(await log.listForCall(41, 100)).toEqual([]);
+    expect((await log.listForConversation(8, 100)).map((r) => r.knowledge)).toEqual([{
       knowledgeBaseId: expect.any(Number), mode: 'function_call', query: 'opening hours weekdays shop',
       passages: [{ documentId: docs.Hours, documentName: 'Hours', position: 1, rank: 1, score: expect.any(Number) }],
     }]);

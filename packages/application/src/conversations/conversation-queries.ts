@@ -1,5 +1,5 @@
 import { Conversation, ConversationMessage, err, ok, Result } from '@voiceplane/domain';
-import { ToolInvocationLog, ToolInvocationRecord } from '../tools/ports';
+import { TOOL_CALLS_LISTED_MAX, ToolInvocationLog, ToolInvocationRecord } from '../tools/ports';
 import { ConversationCursor, ConversationFilter, ConversationRef, ConversationRepository, CursorPage } from './ports';
 
 /** A conversation with what its assistant used while answering (knowledge-base searches), oldest first. */
@@ -30,7 +30,7 @@ export class ConversationQueries {
   async get(userId: number, ref: ConversationRef): Promise<Result<ConversationDetail, 'conversation_not_found'>> {
     const conversation = await this.conversations.findOwned(userId, ref);
     if (conversation === null) return err('conversation_not_found');
-    return ok({ conversation, toolCalls: await this.toolCalls.listForConversation(conversation.id) });
+    return ok({ conversation, toolCalls: await this.toolCalls.listForConversation(conversation.id, TOOL_CALLS_LISTED_MAX) });
   }
 
   /** Newest first, with the request the page answers. */

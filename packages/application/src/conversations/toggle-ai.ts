@@ -20,6 +20,6 @@ export class ToggleAi {
       const change = enabled ? enableAi(locked, now) : disableAi(locked, now);
       if (change.events.length > 0) await this.conversations.save(change.next);
       return change.next;
-    });
+    }, { concludes: true });
   }
 }

@@ -1,5 +1,6 @@
 import { err, FieldErrors, GroupColor, GroupRefusal, ok, Result } from '@voiceplane/domain';
 import { Page, PageRequest } from '../common/page';
+import { UnitOfWork } from '../ports/unit-of-work';
 import { AssistantGroup, AssistantGroupRepository } from './ports';
 
 /** Only the sent fields change; a null color clears it. */
@@ -21,11 +22,14 @@ export type GroupUpdateRefusal = GroupRefusal | InvalidGroupFields;
  * case, another account's group never reached.
  */
 export class ManageGroups {
-  constructor(private readonly groups: AssistantGroupRepository) {}
+  constructor(private readonly groups: AssistantGroupRepository, private readonly uow: UnitOfWork) {}
 
-  async create(userId: number, group: { readonly name: string; readonly color: GroupColor | null }): Promise<Result<AssistantGroup, 'name_taken'>> {
-    const created = await this.groups.create(userId, { name: group.name, color: group.color });
-    return created === 'name_taken' ? err('name_taken') : ok(created);
+  /** Concludes in the group's own commit, so the answer naming its id is stored with it. */
+  create(userId: number, group: { readonly name: string; readonly color: GroupColor | null }): Promise<Result<AssistantGroup, 'name_taken'>> {
+    return this.uow.transaction(async () => {
+      const created = await this.groups.create(userId, { name: group.name, color: group.color });
+      return created === 'name_taken' ? err('name_taken' as const) : ok(created);
+    }, { concludes: true });
   }
 
   list(userId: number, page: PageRequest): Promise<Page<AssistantGroup>> {

@@ -3,11 +3,16 @@ import {
 } from '@voiceplane/domain';
 import { UserRepository } from '../ports/accounts';
 import { UnitOfWork } from '../ports/unit-of-work';
-import { JobScheduler } from '../events/ports';
+import { JobScheduler, NewJob } from '../events/ports';
 import { Clock } from '../ports/clock';
 import { KnowledgeBaseChanges, KnowledgeBaseRepository, KnowledgeDocumentRepository, NewDocument } from './ports';
 
 export const PROCESS_DOCUMENT_JOB = 'knowledge_base.document.process';
+
+/** Reading a document, scheduled now or later: one job per document. */
+export function processDocumentJobFor(documentId: number, runAt: Date): NewJob {
+  return { kind: PROCESS_DOCUMENT_JOB, payload: { document_id: documentId }, runAt, key: `kb-document:${documentId}` };
+}
 
 /**
  * An account's knowledge bases and their documents, another account's never reached (`not_found`,
@@ -42,7 +47,7 @@ export class ManageKnowledgeBases {
       const refusal = canCreateKnowledgeBase(plan, await this.knowledgeBases.usage(userId));
       if (refusal) return err(refusal);
       return ok(await this.knowledgeBases.create(userId, { ...kb, status: 'empty' }));
-    });
+    }, { concludes: true });
   }
 
   async update(userId: number, id: number, changesOf: () => KnowledgeBaseChanges): Promise<Result<KnowledgeBase, 'not_found'>> {
@@ -74,7 +79,7 @@ export class ManageKnowledgeBases {
       if (refusal) return err(refusal);
       const added = await this.documents.add(userId, knowledgeBaseId, document);
       if (!added) return err('not_found' as const);
-      await this.jobs.schedule({ kind: PROCESS_DOCUMENT_JOB, payload: { document_id: added.id }, runAt: this.clock.now(), key: `kb-document:${added.id}` });
+      await this.jobs.schedule(processDocumentJobFor(added.id, this.clock.now()));
       return ok(added);
     });
   }

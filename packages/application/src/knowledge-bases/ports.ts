@@ -78,10 +78,19 @@ export interface TextEmbeddings {
   embed(texts: readonly string[]): Promise<number[][]>;
 }
 
-/** Reads a document's text: the body as sent, an upload's format, or a website's pages. */
+/**
+ * Reads a document — the body as sent, an upload's format, or a website's pages — into the passages
+ * it is searched by, within the document limits (DOCUMENT_TEXT_MAX_BYTES and the others), without
+ * holding up the process's other work while it does.
+ */
 export interface DocumentReader {
-  /** A refusal is a reason in words the user can act on (`The PDF has no text layer.`). */
-  read(source: DocumentSource, file: Uint8Array | null): Promise<Result<{ readonly text: string }, string>>;
+  /**
+   * The passages in order and the UTF-8 bytes of the text they were cut from. A refusal is a reason
+   * in words the user can act on (`The PDF has no text layer.`); throwing means "try again later".
+   */
+  read(source: DocumentSource, file: Uint8Array | null): Promise<Result<{ readonly passages: string[]; readonly sizeBytes: number }, string>>;
+  /** Documents handed to `read` and not read yet (it reads one at a time). */
+  backlog(): number;
 }
 
 /** A stored passage, for embedding it after the fact. */

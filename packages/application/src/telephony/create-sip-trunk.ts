@@ -58,7 +58,7 @@ export class CreateSipTrunk {
         return this.d.trunks.insert({
           ...visible, id, userId, sipPasswordCipher, inboundTrunkId, outboundTrunkId, inboundRouteId, createdAt: now, updatedAt: now,
         });
-      });
+      }, { concludes: (trunk) => ok(trunk) });
       return ok(stored);
     } catch (e) {
       await attempt.undo().catch((undoError) => this.d.log.error({ phoneNumberId: id, error: failureText(undoError) }, 'SIP trunk create: undo failed'));

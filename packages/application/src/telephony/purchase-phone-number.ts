@@ -78,7 +78,7 @@ export class PurchasePhoneNumber {
         });
         if (!charged.ok) throw new Refused('insufficient_balance');
         return row;
-      }));
+      }, { concludes: (row) => ok(row) }));
     } catch (e) {
       try {
         await this.d.inventory.release(chosen.phoneNumber, bought.reference, holder);

@@ -1,4 +1,4 @@
-import { InMemoryToolRepository, ManualClock } from '@voiceplane/adapter-fakes';
+import { InMemoryToolRepository, InMemoryUnitOfWork, ManualClock } from '@voiceplane/adapter-fakes';
 import { ToolFields } from '@voiceplane/domain';
 import { ManageTools } from './manage-tools';
 
@@ -11,7 +11,7 @@ const FIELDS: ToolFields = {
 const owner = (userId: number, max = 2) => ({ userId, plan: { max_mid_call_tools: max } });
 
 function setup() {
-  return new ManageTools(new InMemoryToolRepository(new ManualClock(new Date('2030-04-01T09:00:00.000Z'))));
+  return new ManageTools(new InMemoryToolRepository(new ManualClock(new Date('2030-04-01T09:00:00.000Z'))), new InMemoryUnitOfWork());
 }
 
 it("creates tools up to the plan's limit and then refuses, naming the limit", async () => {

@@ -1,4 +1,5 @@
 import { err, ok, Plan, Result, Tool, ToolFields, ToolRefusal, ToolType } from '@voiceplane/domain';
+import { UnitOfWork } from '../ports/unit-of-work';
 import { Page, PageRequest } from '../common/page';
 import { ToolRepository } from './ports';
 
@@ -14,13 +15,15 @@ export interface ToolOwner {
  * stored tool (an `http` tool's body format depends on its method), so they come as a function of it.
  */
 export class ManageTools {
-  constructor(private readonly tools: ToolRepository) {}
+  constructor(private readonly tools: ToolRepository, private readonly uow: UnitOfWork) {}
 
-  /** Both tool types count toward `max_mid_call_tools`. */
-  async create(owner: ToolOwner, fields: ToolFields): Promise<Result<Tool, ToolRefusal>> {
+  /** Both tool types count toward `max_mid_call_tools`. Concludes in the tool's own commit. */
+  create(owner: ToolOwner, fields: ToolFields): Promise<Result<Tool, ToolRefusal>> {
     const limit = owner.plan.max_mid_call_tools;
-    const tool = await this.tools.createWithinLimit(owner.userId, fields, limit);
-    return tool === null ? err({ code: 'plan_limit', limit }) : ok(tool);
+    return this.uow.transaction(async (): Promise<Result<Tool, ToolRefusal>> => {
+      const tool = await this.tools.createWithinLimit(owner.userId, fields, limit);
+      return tool === null ? err({ code: 'plan_limit', limit }) : ok(tool);
+    }, { concludes: true });
   }
 
   async get(userId: number, id: number): Promise<Result<Tool, 'tool_not_found'>> {

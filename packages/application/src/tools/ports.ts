@@ -95,6 +95,12 @@ export interface ToolInvocationStart {
 /** `claimed`, or the invocation that already holds the runtime's id (result null while it runs). */
 export type InvocationClaim = { readonly claimed: true } | { readonly claimed: false; readonly result: ToolCallResult | null };
 
+/**
+ * Invocations a call or a conversation lists (`tool_calls`): the latest ones. A conversation gets one
+ * knowledge-base search per AI reply for as long as it goes on, and the answer must not grow with it.
+ */
+export const TOOL_CALLS_LISTED_MAX = 500;
+
 export interface ToolInvocationLog {
   /**
    * Takes `start.invocationId` for its call. An unfinished holder that started before `staleBefore`
@@ -111,8 +117,8 @@ export interface ToolInvocationLog {
   flush(): Promise<void>;
   /** The result stored under the runtime's id; null while running or when there is none. */
   resultOf(callId: number, invocationId: string): Promise<ToolCallResult | null>;
-  /** Finished invocations of a call, oldest first (knowledge-base searches included). */
-  listForCall(callId: number): Promise<ToolInvocationRecord[]>;
+  /** The latest `limit` finished invocations of a call, oldest first (knowledge-base searches included). */
+  listForCall(callId: number, limit: number): Promise<ToolInvocationRecord[]>;
   /** Deletes everything logged for a call (the call is being deleted); its pending writes finish first. */
   forgetCall(callId: number): Promise<void>;
   /**
@@ -120,8 +126,8 @@ export interface ToolInvocationLog {
    * this log wait for its unfinished writes of that call or conversation.
    */
   recordSearch(entry: KnowledgeSearchEntry): void;
-  /** What the assistant used while answering a chat conversation, oldest first. */
-  listForConversation(conversationId: number): Promise<ToolInvocationRecord[]>;
+  /** The latest `limit` of what the assistant used while answering a chat conversation, oldest first. */
+  listForConversation(conversationId: number, limit: number): Promise<ToolInvocationRecord[]>;
 }
 
 /** Runs a `type: automation` tool in-process (provided by the automations capability). */

@@ -9,7 +9,7 @@ const HOUR_MS = 3_600_000;
 
 function setup() {
   const store = new FakeStore(START);
-  return { store, secrets: new SigningSecrets(store.secrets, store.ids, store.clock) };
+  return { store, secrets: new SigningSecrets(store.secrets, store.ids, store.clock, store.uow) };
 }
 
 describe('SigningSecrets', () => {

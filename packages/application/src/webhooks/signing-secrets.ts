@@ -1,6 +1,7 @@
 import { previousSecretExpiry, rotationGraceEnd } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { Ids } from '../ports/ids';
+import { UnitOfWork } from '../ports/unit-of-work';
 import { SigningSecret, SigningSecretRepository } from '../ports/accounts';
 
 /** The account's signing secret, and until when the one it replaced still signs (null: no longer). */
@@ -14,7 +15,7 @@ export interface SigningSecretView {
  * signing for the domain's grace period, so receivers can switch without losing a delivery.
  */
 export class SigningSecrets {
-  constructor(private readonly secrets: SigningSecretRepository, private readonly ids: Ids, private readonly clock: Clock) {}
+  constructor(private readonly secrets: SigningSecretRepository, private readonly ids: Ids, private readonly clock: Clock, private readonly uow: UnitOfWork) {}
 
   /** Every account is given one when it is created: a missing one is a broken account, not a refusal. */
   async current(userId: number): Promise<SigningSecretView> {
@@ -23,9 +24,10 @@ export class SigningSecrets {
     return { secret, previousExpiresAt: previousSecretExpiry(secret, this.clock.now()) };
   }
 
-  async rotate(userId: number): Promise<SigningSecretView> {
+  /** Concludes in the rotation's own commit: the one answer carrying the new secret is stored with it. */
+  rotate(userId: number): Promise<SigningSecretView> {
     const graceEnd = rotationGraceEnd(this.clock.now());
-    const secret = await this.secrets.rotate(userId, `whsec_${this.ids.secretBytes(32)}`, graceEnd);
-    return { secret, previousExpiresAt: graceEnd };
+    return this.uow.transaction(async () => (
+      { secret: await this.secrets.rotate(userId, `whsec_${this.ids.secretBytes(32)}`, graceEnd), previousExpiresAt: graceEnd }), { concludes: true });
   }
 }

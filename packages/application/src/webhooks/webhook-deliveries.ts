@@ -88,14 +88,17 @@ export class WebhookDeliveries {
   }
 
   /** Back to `pending` with the full schedule: same `webhook-id`, payload and target. */
-  async replay(userId: number, deliveryId: string): Promise<Result<WebhookDelivery, ReplayRefusal>> {
-    const restarted = await this.deliveries.restartOwned(userId, deliveryId, async (delivery) => {
-      const allowed = checkReplay(delivery.status);
-      if (!allowed.ok) return allowed;
-      return ok({ maxAttempts: allowed.value.maxAttempts, at: this.clock.now(), events: [attemptRequest(delivery.id)] });
-    });
-    if (restarted.ok) return restarted;
-    return err(restarted.error === 'already_pending' ? restarted.error : 'not_found');
+  /** Concludes in the commit that restarts the delivery. */
+  replay(userId: number, deliveryId: string): Promise<Result<WebhookDelivery, ReplayRefusal>> {
+    return this.uow.transaction(async (): Promise<Result<WebhookDelivery, ReplayRefusal>> => {
+      const restarted = await this.deliveries.restartOwned(userId, deliveryId, async (delivery) => {
+        const allowed = checkReplay(delivery.status);
+        if (!allowed.ok) return allowed;
+        return ok({ maxAttempts: allowed.value.maxAttempts, at: this.clock.now(), events: [attemptRequest(delivery.id)] });
+      });
+      if (restarted.ok) return restarted;
+      return err(restarted.error === 'already_pending' ? restarted.error : 'not_found');
+    }, { concludes: true });
   }
 
 }

@@ -23,10 +23,10 @@ export const assistantsModule: ApiModule = ({ container: c, config, database }) 
     ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.AssistantRepository), ctx.get(TOKENS.CatalogRepository), targetPolicy,
   )).inSingletonScope();
   c.bind(TOKENS.ChangeAssistantStatus).toDynamicValue((ctx) => new ChangeAssistantStatus(
-    ctx.get(TOKENS.AssistantRepository),
+    ctx.get(TOKENS.AssistantRepository), ctx.get(TOKENS.UnitOfWork),
   )).inSingletonScope();
   c.bind(TOKENS.AssistantWebhooks).toDynamicValue((ctx) => new AssistantWebhooks(
-    ctx.get(TOKENS.AssistantRepository), targetPolicy,
+    ctx.get(TOKENS.AssistantRepository), targetPolicy, ctx.get(TOKENS.UnitOfWork),
   )).inSingletonScope();
   c.bind(TOKENS.DeleteAssistant).toDynamicValue((ctx) => new DeleteAssistant(
     ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.AssistantRepository), ctx.get(TOKENS.Outbox),
@@ -39,10 +39,11 @@ export const assistantsModule: ApiModule = ({ container: c, config, database }) 
     assistants: ctx.get(TOKENS.AssistantRepository),
     knowledgeBases: ctx.get(TOKENS.KnowledgeBaseRepository),
     eventTypes: ctx.get(TOKENS.EventTypeRepository),
+    uow: ctx.get(TOKENS.UnitOfWork),
     users: ctx.get(TOKENS.UserRepository),
   })).inSingletonScope();
-  c.bind(TOKENS.ManageFolders).toDynamicValue((ctx) => new ManageGroups(ctx.get(TOKENS.FolderRepository))).inSingletonScope();
-  c.bind(TOKENS.ManageLabels).toDynamicValue((ctx) => new ManageGroups(ctx.get(TOKENS.LabelRepository))).inSingletonScope();
+  c.bind(TOKENS.ManageFolders).toDynamicValue((ctx) => new ManageGroups(ctx.get(TOKENS.FolderRepository), ctx.get(TOKENS.UnitOfWork))).inSingletonScope();
+  c.bind(TOKENS.ManageLabels).toDynamicValue((ctx) => new ManageGroups(ctx.get(TOKENS.LabelRepository), ctx.get(TOKENS.UnitOfWork))).inSingletonScope();
   for (const controller of [
     AssistantController, AssistantWebhookController, ReferenceDataController, FolderController, LabelController, AssistantAdminController,
   ]) c.bind(controller).toSelf().inSingletonScope();

@@ -32,8 +32,8 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
 
   c.bind(TOKENS.DataTableRepository).toConstantValue(new TypeormDataTableRepository(database));
   c.bind(TOKENS.ConnectionRepository).toConstantValue(new TypeormConnectionRepository(database));
-  c.bind(TOKENS.ManageConnections).toDynamicValue(() => new ManageConnections(get(TOKENS.ConnectionRepository), c.get(SecretCipher))).inSingletonScope();
-  c.bind(TOKENS.ManageDataTables).toDynamicValue(() => new ManageDataTables(get(TOKENS.DataTableRepository))).inSingletonScope();
+  c.bind(TOKENS.ManageConnections).toDynamicValue(() => new ManageConnections(get(TOKENS.ConnectionRepository), c.get(SecretCipher), get(TOKENS.UnitOfWork))).inSingletonScope();
+  c.bind(TOKENS.ManageDataTables).toDynamicValue(() => new ManageDataTables(get(TOKENS.DataTableRepository), get(TOKENS.UnitOfWork))).inSingletonScope();
   const automations = new TypeormAutomationRepository(database, c.get(SecretCipher));
   c.bind(TOKENS.AutomationRepository).toConstantValue(automations);
   c.bind(TOKENS.AutomationRunRepository).toConstantValue(new TypeormAutomationRunRepository(database));
@@ -64,7 +64,7 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
     get(TOKENS.AutomationRepository), get(TOKENS.AutomationToolBinding), get(TOKENS.DataTableRepository), get(TOKENS.UnitOfWork), config.publicBaseUrl,
   )).inSingletonScope();
   c.bind(TOKENS.ApplyTemplate).toDynamicValue(() => new ApplyTemplate(
-    { automations: get(TOKENS.AutomationRepository), assistants: get(TOKENS.AssistantRepository), tools: get(TOKENS.AutomationToolBinding) },
+    { uow: get(TOKENS.UnitOfWork), automations: get(TOKENS.AutomationRepository), assistants: get(TOKENS.AssistantRepository), tools: get(TOKENS.AutomationToolBinding) },
     { checks: c.get(TemplateChecks), publisher: c.get(VersionPublisher), engine: get(TOKENS.AutomationEngine) },
     get(TOKENS.Clock), get(TOKENS.Ids), config.publicBaseUrl,
   )).inSingletonScope();

@@ -71,7 +71,7 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
   c.bind(TOKENS.CurrentAccount).toDynamicValue((ctx) => new CurrentAccount(
     ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Clock),
   )).inSingletonScope();
-  c.bind(TOKENS.ManageApiKeys).toDynamicValue((ctx) => new ManageApiKeys(ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Ids))).inSingletonScope();
+  c.bind(TOKENS.ManageApiKeys).toDynamicValue((ctx) => new ManageApiKeys(ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Ids), ctx.get(TOKENS.UnitOfWork))).inSingletonScope();
   // A capability composed later may bind what follows every charge (auto-recharge), and a module
   // may take BalanceService before that: the follow-up is looked up at the first charge.
   let followUp: ChargeFollowUp | null | undefined;

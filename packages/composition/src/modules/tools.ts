@@ -25,7 +25,7 @@ export const toolsModule: ApiModule = ({ container: c, config, database, logger 
   c.bind(TOKENS.ToolGateway).toDynamicValue(() => new ToolGateway(
     c.get(TOKENS.OutboundHttpClient), c.get(TOKENS.SigningSecretRepository), c.get(TOKENS.Clock),
   )).inSingletonScope();
-  c.bind(TOKENS.ManageTools).toDynamicValue(() => new ManageTools(c.get(TOKENS.ToolRepository))).inSingletonScope();
+  c.bind(TOKENS.ManageTools).toDynamicValue(() => new ManageTools(c.get(TOKENS.ToolRepository), c.get(TOKENS.UnitOfWork))).inSingletonScope();
   c.bind(TOKENS.ToolPreview).toDynamicValue(() => new ToolPreview(
     c.get(TOKENS.ToolRepository), optional(TOKENS.ToolCallContextSource),
     c.get(TOKENS.ToolGateway), c.get(TOKENS.Clock), c.get(TOKENS.Ids), settings(),

@@ -38,7 +38,7 @@ export const webhookDeliveryModule: ApiModule = ({ container: c, database, logge
   )).inSingletonScope();
   c.bind(TOKENS.DeliveryLog).toDynamicValue((ctx) => new DeliveryLog(ctx.get(TOKENS.WebhookDeliveryRepository))).inSingletonScope();
   c.bind(TOKENS.SigningSecrets).toDynamicValue((ctx) => new SigningSecrets(
-    ctx.get(TOKENS.SigningSecretRepository), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock),
+    ctx.get(TOKENS.SigningSecretRepository), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), ctx.get(TOKENS.UnitOfWork),
   )).inSingletonScope();
   c.bind(WebhookController).toSelf().inSingletonScope();
 

@@ -1,4 +1,7 @@
-import { callCharge, callDuration, extractedVariablesAtEnd, formatTranscript, shouldSendInboundWebhook, shouldSendPostCallWebhook } from './call-end';
+import {
+  appendedTranscript, CALL_TRANSCRIPT_LINES_MAX, callCharge, callDuration, extractedVariablesAtEnd, formatTranscript, shouldSendInboundWebhook,
+  shouldSendPostCallWebhook,
+} from './call-end';
 
 describe('call end rules', () => {
   it('measures from answer to end, 0 when never answered, prefers a reported duration', () => {
@@ -48,5 +51,18 @@ describe('extracted variables at the end', () => {
     ['evaluation off, nothing sent', { enabled: false, fieldNames: [] }, undefined, {}],
   ] as const)('%s', (_name, evaluation, supplied, expected) => {
     expect(extractedVariablesAtEnd(evaluation, supplied)).toEqual(expected);
+  });
+});
+
+describe('the lines a transcript keeps', () => {
+  const lines = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => ({ role: 'customer' as const, content: `${prefix} ${i}`, at: '2026-03-01T10:00:00.000Z' }));
+
+  it('appends up to the cap and drops what is past it', () => {
+    expect(appendedTranscript(lines(2, 'a'), lines(1, 'b')).map((l) => l.content)).toEqual(['a 0', 'a 1', 'b 0']);
+    const full = appendedTranscript(lines(CALL_TRANSCRIPT_LINES_MAX - 1, 'a'), lines(3, 'b'));
+    expect(full).toHaveLength(CALL_TRANSCRIPT_LINES_MAX);
+    expect(full[full.length - 1].content).toBe('b 0');
+    expect(appendedTranscript(full, lines(1, 'c'))).toHaveLength(CALL_TRANSCRIPT_LINES_MAX);
+    expect(appendedTranscript([], lines(CALL_TRANSCRIPT_LINES_MAX + 5, 'd'))).toHaveLength(CALL_TRANSCRIPT_LINES_MAX);
   });
 });

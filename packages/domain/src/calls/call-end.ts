@@ -7,6 +7,18 @@ export interface TranscriptItem {
 }
 
 /**
+ * Lines a call's transcript keeps: over two hours of conversation. Every line joins what each later
+ * event rewrites, each sandbox `say` replays and the evaluation sends to the model, so a call that
+ * went on past this (a runaway runtime, a script typing lines forever) keeps its first lines only.
+ */
+export const CALL_TRANSCRIPT_LINES_MAX = 2_000;
+
+/** `items` after `transcript`, as far as the cap allows; what is past the cap is dropped. */
+export function appendedTranscript(transcript: readonly TranscriptItem[], items: readonly TranscriptItem[]): TranscriptItem[] {
+  return [...transcript, ...items.slice(0, Math.max(0, CALL_TRANSCRIPT_LINES_MAX - transcript.length))];
+}
+
+/**
  * Seconds from answer to end; 0 when never answered, whatever the runtime reports:
  * ringing time is never billed. A reported duration wins over the clock for answered calls.
  */

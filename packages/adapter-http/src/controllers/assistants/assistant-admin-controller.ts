@@ -5,7 +5,8 @@ import { KNOWLEDGE_BASE_STATUSES, KnowledgeBaseStatus } from '@voiceplane/domain
 import { AdministerAssistants, TOKENS } from '@voiceplane/application';
 import { Bool, Int, Str } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer, refuse } from '../../pipeline/answers';
+import { answerFor, refuse } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { ACCOUNT_ANSWERS, USER_NOT_FOUND } from '../account-answers';
 import { ASSISTANT_NOT_FOUND, ASSISTANT_SUCCESS } from './assistant-answers';
 import { Doc } from '../../openapi/route-doc';
@@ -54,9 +55,9 @@ export class AssistantAdminController {
   async createKnowledgeBase(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const userId = pathId(id, USER_NOT_FOUND);
     const body = parse(KnowledgeBaseBody, req.body);
-    const result = await this.admin.createKnowledgeBase(userId, { name: body.name, description: body.description ?? null, status: body.status ?? 'active' });
-    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
-    return reply(201, { data: presentKnowledgeBase(result.value) });
+    const create = () => this.admin.createKnowledgeBase(userId, { name: body.name, description: body.description ?? null, status: body.status ?? 'active' });
+    return answerOutcome(req, create, (result) => (
+      result.ok ? { status: 201, body: { data: presentKnowledgeBase(result.value) } } : answerFor(ACCOUNT_ANSWERS, result.error)));
   }
 
   @Doc({ summary: 'Create a scheduling event type for a user', tag, auth: 'admin', body: EventTypeBody, success: 201 })
@@ -64,8 +65,7 @@ export class AssistantAdminController {
   async createEventType(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const userId = pathId(id, USER_NOT_FOUND);
     const body = parse(EventTypeBody, req.body);
-    const result = await this.admin.createEventType(userId, { name: body.name, durationMinutes: body.duration_minutes });
-    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
-    return reply(201, { data: presentEventType(result.value) });
+    return answerOutcome(req, () => this.admin.createEventType(userId, { name: body.name, durationMinutes: body.duration_minutes }), (result) => (
+      result.ok ? { status: 201, body: { data: presentEventType(result.value) } } : answerFor(ACCOUNT_ANSWERS, result.error)));
   }
 }

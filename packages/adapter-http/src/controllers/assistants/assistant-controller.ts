@@ -7,7 +7,8 @@ import {
 } from '@voiceplane/application';
 import { Id, PageQuery, pageOf, Str, ListFilters } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer, refuse } from '../../pipeline/answers';
+import { answer, answerFor, refuse } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
@@ -51,9 +52,9 @@ export class AssistantController {
   @Post('/assistant')
   async create(@Request() req: ExpressRequest) {
     const { changes, errors } = parseAssistantBody(req.body, 'create');
-    const result = await this.save.create({ userId: principalOf(req).userId, changes, malformedFields: Object.keys(errors) });
-    if (!result.ok) answer(saveAnswers(errors), result.error);
-    return reply(201, { message: ASSISTANT_SUCCESS.created, data: presentAssistantSummary(result.value) });
+    return answerOutcome(req, () => this.save.create({ userId: principalOf(req).userId, changes, malformedFields: Object.keys(errors) }), (result) => (result.ok
+      ? { status: 201, body: { message: ASSISTANT_SUCCESS.created, data: presentAssistantSummary(result.value) } }
+      : answerFor(saveAnswers(errors), result.error)));
   }
 
   @Doc({ summary: 'Update an assistant: only sent fields change; null clears; a mode change resets mode settings', tag, body: AssistantFields })
@@ -109,16 +110,18 @@ export class AssistantController {
   @Doc({ summary: 'Activate (takes inbound calls and chat replies)', tag })
   @Post('/assistant/:id/activate')
   async activate(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const result = await this.statuses.activate(principalOf(req).userId, pathId(id, ASSISTANT_NOT_FOUND));
-    if (!result.ok) answer(ACTIVATION_ANSWERS, result.error);
-    return reply(200, { message: ASSISTANT_SUCCESS.activated, data: presentAssistantSummary(result.value) });
+    const assistantId = pathId(id, ASSISTANT_NOT_FOUND);
+    return answerOutcome(req, () => this.statuses.activate(principalOf(req).userId, assistantId), (result) => (result.ok
+      ? { status: 200, body: { message: ASSISTANT_SUCCESS.activated, data: presentAssistantSummary(result.value) } }
+      : answerFor(ACTIVATION_ANSWERS, result.error)));
   }
 
   @Doc({ summary: 'Deactivate', tag })
   @Post('/assistant/:id/deactivate')
   async deactivate(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const result = await this.statuses.deactivate(principalOf(req).userId, pathId(id, ASSISTANT_NOT_FOUND));
-    if (!result.ok) refuse(ASSISTANT_NOT_FOUND);
-    return reply(200, { message: ASSISTANT_SUCCESS.deactivated, data: presentAssistantSummary(result.value) });
+    const assistantId = pathId(id, ASSISTANT_NOT_FOUND);
+    return answerOutcome(req, () => this.statuses.deactivate(principalOf(req).userId, assistantId), (result) => (result.ok
+      ? { status: 200, body: { message: ASSISTANT_SUCCESS.deactivated, data: presentAssistantSummary(result.value) } }
+      : ASSISTANT_NOT_FOUND));
   }
 }

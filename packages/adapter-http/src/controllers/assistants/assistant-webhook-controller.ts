@@ -4,8 +4,9 @@ import { inject } from 'inversify';
 import { AssistantWebhooks, TOKENS } from '@voiceplane/application';
 import { WebhookTarget } from '@voiceplane/domain';
 import { Id, Str } from '../../validation';
-import { parse, reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { parse } from '../../pipeline/responses';
+import { answerFor } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { ASSISTANT_SUCCESS, WEBHOOK_SWITCH_ANSWERS } from './assistant-answers';
 import { Doc } from '../../openapi/route-doc';
@@ -29,18 +30,18 @@ export class AssistantWebhookController {
   @Post('/disable-webhook')
   async disable(@Request() req: ExpressRequest) {
     const body = parse(DisableWebhookBody, req.body);
-    const result = await this.webhooks.disable(principalOf(req).userId, body.assistant_id);
-    if (!result.ok) answer(WEBHOOK_SWITCH_ANSWERS, result.error);
-    return reply(200, { message: ASSISTANT_SUCCESS.webhookDisabled, data: [] });
+    return answerOutcome(req, () => this.webhooks.disable(principalOf(req).userId, body.assistant_id), (result) => (result.ok
+      ? { status: 200, body: { message: ASSISTANT_SUCCESS.webhookDisabled, data: [] } }
+      : answerFor(WEBHOOK_SWITCH_ANSWERS, result.error)));
   }
 
   @Doc({ summary: 'Send post-call webhooks to a URL', tag, body: EnableWebhookBody })
   @Post('/enable-webhook')
   async enable(@Request() req: ExpressRequest) {
     const body = parse(EnableWebhookBody, req.body);
-    const result = await this.webhooks.enable(principalOf(req).userId, body.assistant_id, body.webhook_url);
-    if (!result.ok) answer(WEBHOOK_SWITCH_ANSWERS, result.error);
-    return reply(200, { message: ASSISTANT_SUCCESS.webhookEnabled, data: [] });
+    return answerOutcome(req, () => this.webhooks.enable(principalOf(req).userId, body.assistant_id, body.webhook_url), (result) => (result.ok
+      ? { status: 200, body: { message: ASSISTANT_SUCCESS.webhookEnabled, data: [] } }
+      : answerFor(WEBHOOK_SWITCH_ANSWERS, result.error)));
   }
 
   @Doc({ summary: 'Send the post-call body of each inbound call to a URL as well (the MCP server\'s enable_assistant_inbound_webhook)', tag, body: EnableWebhookBody })
@@ -70,8 +71,8 @@ export class AssistantWebhookController {
   /** Enabling takes the URL from the body; disabling clears it. */
   private async setUrl(req: ExpressRequest, target: WebhookTarget, enabling: boolean, message: string) {
     const body = enabling ? parse(EnableWebhookBody, req.body) : { ...parse(DisableWebhookBody, req.body), webhook_url: null };
-    const result = await this.webhooks.setUrl(principalOf(req).userId, body.assistant_id, target, body.webhook_url);
-    if (!result.ok) answer(WEBHOOK_SWITCH_ANSWERS, result.error);
-    return reply(200, { message, data: [] });
+    return answerOutcome(req, () => this.webhooks.setUrl(principalOf(req).userId, body.assistant_id, target, body.webhook_url), (result) => (result.ok
+      ? { status: 200, body: { message, data: [] } }
+      : answerFor(WEBHOOK_SWITCH_ANSWERS, result.error)));
   }
 }

@@ -3,7 +3,8 @@ import { err, GROUP_COLORS, GROUP_NAME_MAX, GroupColor, ok } from '@voiceplane/d
 import { GroupUpdateRefusal, ManageGroups } from '@voiceplane/application';
 import { PageQuery, pageOf, Str, validateDto } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer, answerFor, AnswerTable } from '../../pipeline/answers';
+import { AnswerTable, answer, answerFor } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { groupAnswers, groupSuccess } from './assistant-answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
@@ -34,9 +35,9 @@ export class GroupRoutes {
 
   async create(req: ExpressRequest) {
     const body = parse(CreateGroupBody, req.body);
-    const result = await this.groups.create(principalOf(req).userId, { name: body.name, color: body.color ?? null });
-    if (!result.ok) answer(this.answers, result.error);
-    return reply(201, { message: this.success.created, data: presentGroup(result.value) });
+    return answerOutcome(req, () => this.groups.create(principalOf(req).userId, { name: body.name, color: body.color ?? null }), (result) => (result.ok
+      ? { status: 201, body: { message: this.success.created, data: presentGroup(result.value) } }
+      : answerFor(this.answers, result.error)));
   }
 
   async list(req: ExpressRequest) {

@@ -342,7 +342,7 @@ describe('post_call_chatapp_followup', () => {
 function applyChatappTemplate(chatapp: AutomationChatapp, userId: number, assistantId: number, params: JsonObject) {
   const checks = new TemplateChecks(get(TOKENS.DataTableRepository), get(TOKENS.ConnectionRepository), get(TOKENS.AutomationToolBinding), chatapp, { checkUrl: () => null });
   const use = new ApplyTemplate(
-    { automations: get(TOKENS.AutomationRepository), assistants: get(TOKENS.AssistantRepository), tools: get(TOKENS.AutomationToolBinding) },
+    { uow: get(TOKENS.UnitOfWork), automations: get(TOKENS.AutomationRepository), assistants: get(TOKENS.AssistantRepository), tools: get(TOKENS.AutomationToolBinding) },
     { checks, publisher: t.runtime.container.get(VersionPublisher), engine: engineWith(get(TOKENS.Clock), chatapp) },
     get(TOKENS.Clock), get(TOKENS.Ids), 'https://voiceplane.example.com',
   );

@@ -4,7 +4,8 @@ import { inject } from 'inversify';
 import { Connection, TargetUrlPolicy } from '@voiceplane/domain';
 import { CheckConnection, ConnectionInput, ManageConnections, TOKENS } from '@voiceplane/application';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer, refuse } from '../../pipeline/answers';
+import { answer, answerFor, refuse } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { ConnectionFieldsBody, CreateConnectionBody } from './automation-bodies';
@@ -32,11 +33,11 @@ export class ConnectionController {
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const body = parse(CreateConnectionBody, req.body, 'standard', { targetPolicy: this.policy });
-    const result = await this.connections.create(principalOf(req).userId, {
+    const create = () => this.connections.create(principalOf(req).userId, {
       ...inputOf(body), name: body.name, baseUrl: body.base_url, authType: body.auth_type,
     });
-    if (!result.ok) answer(CONNECTION_ANSWERS, result.error);
-    return reply(201, { message: CONNECTION_SUCCESS.created, data: presentConnection(result.value) });
+    return answerOutcome(req, create, (result) => (
+      result.ok ? { status: 201, body: { message: CONNECTION_SUCCESS.created, data: presentConnection(result.value) } } : answerFor(CONNECTION_ANSWERS, result.error)));
   }
 
   @Doc({ summary: 'Change a connection', tag: 'Automations', body: ConnectionFieldsBody })

@@ -4,7 +4,8 @@ import { inject } from 'inversify';
 import { ManageDataTables, TOKENS } from '@voiceplane/application';
 import { isPlainObject, PageQuery, pageOf, validateDto } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { answer, answerFor } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
@@ -32,9 +33,9 @@ export class DataTableController {
   async create(@Request() req: ExpressRequest) {
     const shape = validateDto(CreateTableBody, req.body);
     const input = { name: shape.ok ? shape.value.name : undefined, columns: isPlainObject(req.body) ? req.body.columns : undefined };
-    const result = await this.tables.create(principalOf(req).userId, input, shape.ok ? {} : shape.errors);
-    if (!result.ok) answer(DATA_TABLE_ANSWERS, result.error);
-    return reply(201, { message: DATA_TABLE_SUCCESS.tableCreated, data: presentTable(result.value) });
+    return answerOutcome(req, () => this.tables.create(principalOf(req).userId, input, shape.ok ? {} : shape.errors), (result) => (result.ok
+      ? { status: 201, body: { message: DATA_TABLE_SUCCESS.tableCreated, data: presentTable(result.value) } }
+      : answerFor(DATA_TABLE_ANSWERS, result.error)));
   }
 
   @Doc({ summary: 'Get a data table', tag: 'Automations' })
@@ -66,9 +67,9 @@ export class DataTableController {
   @Post('/:id/rows')
   async addRows(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const rowsOf = () => parse(AddRowsBody, req.body).rows.map((row) => row.values);
-    const result = await this.tables.addRows(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), rowsOf);
-    if (!result.ok) answer(DATA_TABLE_ANSWERS, result.error);
-    return reply(201, { message: DATA_TABLE_SUCCESS.rowsAdded, data: result.value.map(presentRow) });
+    return answerOutcome(req, () => this.tables.addRows(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), rowsOf), (result) => (result.ok
+      ? { status: 201, body: { message: DATA_TABLE_SUCCESS.rowsAdded, data: result.value.map(presentRow) } }
+      : answerFor(DATA_TABLE_ANSWERS, result.error)));
   }
 
   @Doc({ summary: 'Change some values of a row', tag: 'Automations', body: UpdateRowBody })

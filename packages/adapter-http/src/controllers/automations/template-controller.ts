@@ -4,7 +4,8 @@ import { inject } from 'inversify';
 import { AutomationTemplate, findTemplate, JsonObject, TEMPLATE_CATALOGUE, TemplateParams } from '@voiceplane/domain';
 import { ApplyTemplate, TOKENS } from '@voiceplane/application';
 import { reply } from '../../pipeline/responses';
-import { answer, refuse } from '../../pipeline/answers';
+import { answerFor, refuse } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { ApplyTemplateBody, readTemplateBody } from './automation-bodies';
@@ -48,11 +49,12 @@ export class TemplateController {
     const template = templateOr404(key);
     const { value: body, params, sample } = readTemplateBody(ApplyTemplateBody, req.body);
     const principal = principalOf(req);
-    const result = await this.apply.execute({
+    const apply = () => this.apply.execute({
       userId: principal.userId, plan: principal.plan, template, params, assistantId: body.assistant_id ?? null, name: body.name ?? null,
       confirmSideEffects: body.confirm_side_effects === true, test: body.test ?? true, sample,
     });
-    if (!result.ok) answer(APPLY_ANSWERS, result.error);
-    return reply(result.value.status === 'test_failed' ? 200 : 201, presentApplied(result.value));
+    return answerOutcome(req, apply, (result) => (result.ok
+      ? { status: result.value.status === 'test_failed' ? 200 : 201, body: presentApplied(result.value) }
+      : answerFor(APPLY_ANSWERS, result.error)));
   }
 }

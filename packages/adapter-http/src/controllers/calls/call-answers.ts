@@ -22,6 +22,7 @@ export const RECORDING_NOTICE_UNSIGNED: Answer = { status: 401, body: { error: '
 export const SAY_ANSWERS: AnswerTable<SayRefusal> = {
   call_not_found: SANDBOX_NOT_FOUND,
   not_in_progress: { status: 409, body: { message: 'The call is not in progress.' } },
+  transcript_full: ({ max }) => ({ status: 409, body: { message: `The call's transcript is full (${max.toLocaleString('en')} lines); end the call and start another.` } }),
   model_failed: { status: 502, body: { message: 'The assistant\'s language model did not answer.' } },
 };
 

@@ -4,7 +4,8 @@ import { inject } from 'inversify';
 import { CallQueries, DeleteCall, MakeCall, TOKENS } from '@voiceplane/application';
 import { pageOf } from '../../validation';
 import { pathId, reply } from '../../pipeline/responses';
-import { answer, refuse } from '../../pipeline/answers';
+import { answer, answerFor, refuse } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
@@ -25,9 +26,9 @@ export class CallController {
   @Post('/make_call')
   async make(@Request() req: ExpressRequest) {
     const input = parseMakeCall(req.body, () => refuse(INVALID_PHONE));
-    const placed = await this.makeCall.execute({ userId: principalOf(req).userId, ...input });
-    if (!placed.ok) answer(MAKE_CALL_ANSWERS, placed.error);
-    return reply(200, { message: CALL_MESSAGES.initiated, call_id: placed.value.callId, status: 'initiated' });
+    return answerOutcome(req, () => this.makeCall.execute({ userId: principalOf(req).userId, ...input }), (placed) => (placed.ok
+      ? { status: 200, body: { message: CALL_MESSAGES.initiated, call_id: placed.value.callId, status: 'initiated' } }
+      : answerFor(MAKE_CALL_ANSWERS, placed.error)));
   }
 
   @Doc({ summary: 'List calls, newest first, with filters', tag: 'Calls', query: CallListQuery })

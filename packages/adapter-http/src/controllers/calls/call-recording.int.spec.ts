@@ -91,7 +91,7 @@ describe('call recordings', () => {
     const log = t.runtime.container.get(TOKENS.ToolInvocationLog);
     log.record({ id: `tcl_delete${String(id).padStart(12, '0')}`, callId: id, userId: owner.id, toolId: 1, name: 'check_order', invocationId: null, at: new Date() },
       { ok: true, statusCode: 200, content: '{}', truncated: false, durationMs: 5, error: null, warnings: [] });
-    expect(await log.listForCall(id)).toHaveLength(1);
+    expect(await log.listForCall(id, 100)).toHaveLength(1);
 
     const foreign = await t.http.delete(`/api/user/calls/${id}`).set(stranger.auth);
     expect([foreign.status, foreign.body]).toEqual([404, { message: 'Call not found' }]);
@@ -101,7 +101,7 @@ describe('call recordings', () => {
     expect((await t.http.get(`/api/user/calls/${id}`).set(owner.auth)).status).toBe(404);
     expect((await t.http.get(`/api/user/calls/${id}/recording`).set(owner.auth)).status).toBe(404);
     expect(await media.open(recordingMediaKey(id))).toBeNull();
-    expect(await log.listForCall(id)).toEqual([]);
+    expect(await log.listForCall(id, 100)).toEqual([]);
     const again = await t.http.delete(`/api/user/calls/${id}`).set(owner.auth);
     expect([again.status, again.body]).toEqual([404, { message: 'Call not found' }]);
   });

@@ -5,7 +5,8 @@ import {
   CallPermissionView, PlaceChatappCall, ReadCallPermission, RequestCallPermission, TOKENS,
 } from '@voiceplane/application';
 import { parse, reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { answer, answerFor } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import {
@@ -49,11 +50,12 @@ export class ChatappVoiceController {
   @Post('/call')
   async call(@Request() req: ExpressRequest) {
     const body = parse(ChatappCallBody, req.body ?? {}, 'chatapp');
-    const placed = await this.calls.execute({
+    const place = () => this.calls.execute({
       userId: principalOf(req).userId, senderId: body.sender_id, recipientPhone: body.recipient_phone, variables: body.variables ?? {},
     });
-    if (!placed.ok) answer(CHATAPP_CALL_ANSWERS, placed.error);
-    return reply(200, { success: true, status: 'queued', sender_id: body.sender_id, customer_phone: body.recipient_phone });
+    return answerOutcome(req, place, (placed) => (placed.ok
+      ? { status: 200, body: { success: true, status: 'queued', sender_id: body.sender_id, customer_phone: body.recipient_phone } }
+      : answerFor(CHATAPP_CALL_ANSWERS, placed.error)));
   }
 
   private async view(userId: number, senderId: number, phone: string): Promise<CallPermissionView> {

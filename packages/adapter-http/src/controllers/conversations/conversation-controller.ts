@@ -4,7 +4,8 @@ import { inject } from 'inversify';
 import { ConversationQueries, ConversationRef, ToggleAi, TOKENS } from '@voiceplane/application';
 import { presentToolInvocation } from '../calls/call-presenters';
 import { parse, reply } from '../../pipeline/responses';
-import { Answer, answer, refuse } from '../../pipeline/answers';
+import { Answer, answer, answerFor, refuse } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { ConversationListQuery, CursorQuery } from './conversation-body';
@@ -77,8 +78,7 @@ export class ConversationController {
   }
 
   private async setAi(req: ExpressRequest, uuid: string, enabled: boolean) {
-    const conversation = await this.toggle.set(principalOf(req).userId, conversationRef(uuid), enabled);
-    if (conversation === null) refuse(CONVERSATION_NOT_FOUND);
-    return reply(200, { status: true, ai_enabled: conversation.aiEnabled });
+    return answerOutcome(req, () => this.toggle.set(principalOf(req).userId, conversationRef(uuid), enabled), (conversation) => (
+      conversation === null ? CONVERSATION_NOT_FOUND : { status: 200, body: { status: true, ai_enabled: conversation.aiEnabled } }));
   }
 }

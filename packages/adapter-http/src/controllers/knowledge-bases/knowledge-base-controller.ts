@@ -3,7 +3,8 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { KnowledgeBaseChanges, ManageKnowledgeBases, TOKENS } from '@voiceplane/application';
 import { failValidation, parse, pathId, reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { answer, answerFor } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { ApiRequest, principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { validateDto } from '../../validation';
@@ -30,9 +31,8 @@ export class KnowledgeBaseController {
   async create(@Request() req: ExpressRequest) {
     const body = parse(CreateKnowledgeBaseBody, req.body);
     const p = principalOf(req);
-    const created = await this.knowledgeBases.create(p.userId, p.plan, { name: body.name, description: body.description ?? null });
-    if (!created.ok) answer(KNOWLEDGE_BASE_ANSWERS, created.error);
-    return reply(201, { data: presentKnowledgeBase(created.value) });
+    return answerOutcome(req, () => this.knowledgeBases.create(p.userId, p.plan, { name: body.name, description: body.description ?? null }), (created) => (
+      created.ok ? { status: 201, body: { data: presentKnowledgeBase(created.value) } } : answerFor(KNOWLEDGE_BASE_ANSWERS, created.error)));
   }
 
   @Doc({ summary: 'One knowledge base', tag })

@@ -3,9 +3,10 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { E164_PATTERN, NUMBER_COUNTRIES, NumberCountry } from '@voiceplane/domain';
 import { DeletePhoneNumber, PhoneNumberQueries, PurchasePhoneNumber, RenamePhoneNumber, SearchAvailableNumbers, TOKENS } from '@voiceplane/application';
-import { Str, ListFilters } from '../../validation';
+import { ListFilters, Str } from '../../validation';
 import { failValidation, parse, pathId, reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { answer, answerFor } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { presentAvailableNumber, presentPhoneNumber, presentPurchase } from './presenters';
@@ -66,9 +67,9 @@ export class PhoneNumberController {
   @Post('/purchase')
   async buy(@Request() req: ExpressRequest) {
     const body = parse(PurchaseBody, req.body);
-    const bought = await this.purchase.execute(principalOf(req).userId, body.phone_number, requestIdOf(req));
-    if (!bought.ok) answer(PURCHASE_ANSWERS, bought.error);
-    return reply(201, { message: TELEPHONY_SUCCESS.numberPurchased, data: presentPurchase(bought.value) });
+    return answerOutcome(req, () => this.purchase.execute(principalOf(req).userId, body.phone_number, requestIdOf(req)), (bought) => (bought.ok
+      ? { status: 201, body: { message: TELEPHONY_SUCCESS.numberPurchased, data: presentPurchase(bought.value) } }
+      : answerFor(PURCHASE_ANSWERS, bought.error)));
   }
 
   @Doc({ summary: 'Set or clear a number\'s nickname (the MCP server\'s update_phone_number)', tag: 'Phone numbers', body: NumberUpdateBody })

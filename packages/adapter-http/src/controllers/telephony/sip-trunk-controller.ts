@@ -4,7 +4,8 @@ import { inject } from 'inversify';
 import { err } from '@voiceplane/domain';
 import { CreateSipTrunk, SipTrunkQueries, TOKENS, UpdateSipTrunk } from '@voiceplane/application';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { answer, answerFor } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { CreateSipTrunkBody, DryRunQuery, newTrunk, parseTrunkUpdate, SipTrunkFieldsBody } from './sip-trunk-body';
@@ -33,9 +34,9 @@ export class SipTrunkController {
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const body = parse(CreateSipTrunkBody, req.body);
-    const created = await this.createTrunk.execute(principalOf(req).userId, newTrunk(body));
-    if (!created.ok) answer(sipTrunkWriteAnswers(CREATE_TRUNK_FAILED), created.error);
-    return reply(201, { message: TELEPHONY_SUCCESS.trunkCreated, data: presentSipTrunk(created.value) });
+    return answerOutcome(req, () => this.createTrunk.execute(principalOf(req).userId, newTrunk(body)), (created) => (created.ok
+      ? { status: 201, body: { message: TELEPHONY_SUCCESS.trunkCreated, data: presentSipTrunk(created.value) } }
+      : answerFor(sipTrunkWriteAnswers(CREATE_TRUNK_FAILED), created.error)));
   }
 
   @Doc({ summary: 'Get a SIP trunk', tag: 'Phone numbers' })

@@ -4,7 +4,8 @@ import { inject } from 'inversify';
 import { TargetUrlPolicy } from '@voiceplane/domain';
 import { ManageTools, TOKENS } from '@voiceplane/application';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { answer, answerFor } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { pageHeaders } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
@@ -26,9 +27,8 @@ export class ToolController {
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const fields = withToolDefaults(parseToolBody(req.body, 'create', this.policy));
-    const created = await this.tools.create(principalOf(req), fields);
-    if (!created.ok) answer(TOOL_ANSWERS, created.error);
-    return reply(201, { message: TOOL_SUCCESS.created, data: presentTool(created.value) });
+    return answerOutcome(req, () => this.tools.create(principalOf(req), fields), (created) => (
+      created.ok ? { status: 201, body: { message: TOOL_SUCCESS.created, data: presentTool(created.value) } } : answerFor(TOOL_ANSWERS, created.error)));
   }
 
   /**

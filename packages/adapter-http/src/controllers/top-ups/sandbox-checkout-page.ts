@@ -8,7 +8,8 @@ export const CHECKOUT_PAGE_PATH = '/api/sandbox/billing/checkout';
 
 /** The checkout page is opened in a browser with no Bearer token, and posts a form. */
 export const isCheckoutPage = (req: Request): boolean => {
-  const path = fullPath(req);
+  // In any case, as the router matches it.
+  const path = fullPath(req).toLowerCase();
   return path === CHECKOUT_PAGE_PATH || path.startsWith(`${CHECKOUT_PAGE_PATH}/`);
 };
 

@@ -7,8 +7,9 @@ import {
 import { DeliveryLog, SendTestWebhook, SigningSecrets, TOKENS, WebhookDeliveries } from '@voiceplane/application';
 import { Id, PageQuery, pageOf, publicTarget, Str, ListFilters } from '../../validation';
 import { parse, reply } from '../../pipeline/responses';
-import { answer, refuse } from '../../pipeline/answers';
+import { answer, answerFor, refuse } from '../../pipeline/answers';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
 import { presentDelivery, presentDeliveryDetail, presentSigningSecret } from './presenters';
@@ -62,9 +63,10 @@ export class WebhookController {
   @Doc({ summary: 'Send a delivery again: same webhook-id, payload and target, schedule restarted', tag })
   @Post('/deliveries/:id/replay')
   async replay(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const result = await this.webhooks.replay(principalOf(req).userId, deliveryId(id));
-    if (!result.ok) answer(WEBHOOK_ANSWERS, result.error);
-    return reply(200, { message: WEBHOOK_SUCCESS.replayQueued, data: presentDelivery(result.value) });
+    const delivery = deliveryId(id);
+    return answerOutcome(req, () => this.webhooks.replay(principalOf(req).userId, delivery), (result) => (result.ok
+      ? { status: 200, body: { message: WEBHOOK_SUCCESS.replayQueued, data: presentDelivery(result.value) } }
+      : answerFor(WEBHOOK_ANSWERS, result.error)));
   }
 
   @Doc({ summary: 'The account signing secret (whsec_…)', tag })
@@ -77,8 +79,8 @@ export class WebhookController {
   @Doc({ summary: 'New signing secret; the previous one keeps signing for 24 hours', tag })
   @Post('/signing-secret/rotate')
   async rotate(@Request() req: ExpressRequest) {
-    const { secret, previousExpiresAt } = await this.secrets.rotate(principalOf(req).userId);
-    return reply(200, { message: WEBHOOK_SUCCESS.secretRotated, ...presentSigningSecret(secret, previousExpiresAt) });
+    return answerOutcome(req, () => this.secrets.rotate(principalOf(req).userId), ({ secret, previousExpiresAt }) => (
+      { status: 200, body: { message: WEBHOOK_SUCCESS.secretRotated, ...presentSigningSecret(secret, previousExpiresAt) } }));
   }
 
   @Doc({ summary: 'Send one signed ping now and record it as a delivery (10 per minute)', tag, body: TestWebhookBody })

@@ -4,7 +4,7 @@ import {
 } from '@voiceplane/application';
 import { Database } from '../../database';
 import type { AssistantRecord } from '../../records';
-import { num, pageClause } from '../rows';
+import { num, pageClause, unlessFails } from '../rows';
 import { Counted, totalOf } from './paging';
 import {
   ASSISTANT_SELECT, AssistantRow, CONFIG_COLUMNS, configParams, OUTBOUND_COLUMNS, OutboundAssistantRow, toAssistant, toOutboundAssistant,
@@ -206,17 +206,6 @@ export class TypeormAssistantRepository implements AssistantRepository {
    * write from aborting the caller's transaction.
    */
   private guardInboundNumber<T>(write: () => Promise<T>): Promise<T | InboundNumberTaken> {
-    return this.db.transaction(async () => {
-      await this.db.query('SAVEPOINT assistant_write');
-      try {
-        const result = await write();
-        await this.db.query('RELEASE SAVEPOINT assistant_write');
-        return result;
-      } catch (e) {
-        if (!isInboundNumberConflict(e)) throw e;
-        await this.db.query('ROLLBACK TO SAVEPOINT assistant_write');
-        return 'inbound_number_taken' as const;
-      }
-    });
+    return unlessFails(this.db, write, isInboundNumberConflict, 'inbound_number_taken' as const);
   }
 }

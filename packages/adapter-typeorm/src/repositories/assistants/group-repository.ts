@@ -2,7 +2,7 @@ import { GroupColor } from '@voiceplane/domain';
 import { AssistantGroup, AssistantGroupRepository, GroupNameTaken, Page, PageRequest } from '@voiceplane/application';
 import { Database } from '../../database';
 import { GroupRecord } from '../../records';
-import { Count, isUniqueViolation, num, pageClause } from '../rows';
+import { Count, isUniqueViolation, num, pageClause, unlessFails } from '../rows';
 import { Counted, totalOf } from './paging';
 
 /** How many of the user's assistants a group holds: folders by column, labels by join table. */
@@ -66,12 +66,7 @@ export class TypeormGroupRepository implements AssistantGroupRepository {
     return rows.length > 0;
   }
 
-  private async unlessNameTaken<T>(write: () => Promise<T>): Promise<T | GroupNameTaken> {
-    try {
-      return await write();
-    } catch (e) {
-      if (isUniqueViolation(e)) return 'name_taken';
-      throw e;
-    }
+  private unlessNameTaken<T>(write: () => Promise<T>): Promise<T | GroupNameTaken> {
+    return unlessFails(this.db, write, isUniqueViolation, 'name_taken' as const);
   }
 }

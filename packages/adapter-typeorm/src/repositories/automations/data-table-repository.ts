@@ -2,7 +2,7 @@ import { DataTable, JsonObject, JsonValue, TableColumn, TableRow } from '@voicep
 import { DataTableRepository, Page, PageRequest } from '@voiceplane/application';
 import { Database } from '../../database';
 import { AutomationTableRecord, AutomationTableRowRecord } from '../../records';
-import { Count, isUniqueViolation, num, pageClause } from '../rows';
+import { Count, isUniqueViolation, num, pageClause, unlessFails } from '../rows';
 
 const TABLE_COLUMNS = `t.id, t.user_id, t.name, t.columns, t.created_at, t.updated_at,
   (SELECT count(*) FROM automation_table_rows r WHERE r.table_id = t.id) AS rows_count`;
@@ -42,17 +42,11 @@ const toRow = (r: RowWithColumns): TableRow => ({
 export class TypeormDataTableRepository implements DataTableRepository {
   constructor(private readonly db: Database) {}
 
-  async create(userId: number, name: string, columns: readonly TableColumn[]): Promise<DataTable | 'name_taken'> {
-    try {
-      const rows = await this.db.query<TableWithCount>(
-        `INSERT INTO automation_tables (user_id, name, columns) VALUES ($1, $2, $3::jsonb) RETURNING id, user_id, name, columns, created_at, updated_at, 0 AS rows_count`,
-        [userId, name, JSON.stringify(columns)],
-      );
-      return toTable(rows[0]);
-    } catch (e) {
-      if (isUniqueViolation(e)) return 'name_taken';
-      throw e;
-    }
+  create(userId: number, name: string, columns: readonly TableColumn[]): Promise<DataTable | 'name_taken'> {
+    return unlessFails(this.db, async () => toTable((await this.db.query<TableWithCount>(
+      `INSERT INTO automation_tables (user_id, name, columns) VALUES ($1, $2, $3::jsonb) RETURNING id, user_id, name, columns, created_at, updated_at, 0 AS rows_count`,
+      [userId, name, JSON.stringify(columns)],
+    ))[0]), isUniqueViolation, 'name_taken' as const);
   }
 
   async find(userId: number, id: number): Promise<DataTable | null> {

@@ -49,6 +49,9 @@ function asDocument(r: DocumentRow): KnowledgeBaseDocument {
   };
 }
 
+/** Passages stored per statement. */
+const INSERT_BATCH = 1_000;
+
 export class TypeormKnowledgeDocumentRepository implements KnowledgeDocumentRepository {
   constructor(private readonly db: Database) {}
 
@@ -123,14 +126,21 @@ export class TypeormKnowledgeDocumentRepository implements KnowledgeDocumentRepo
         const config = textSearchConfigOf(doc.language);
         const embeddings = outcome.embeddings;
         if (embeddings && embeddings.vectors.length > 0) await ensureNearestNeighbourIndex(this.db, embeddings.model, embeddings.vectors[0].length);
-        await this.db.query(
-          `INSERT INTO knowledge_base_chunks (document_id, knowledge_base_id, position, content, ts_config, tsv, embedding, embedding_model)
-           SELECT $1, $2, p.position, p.content, $3::varchar, to_tsvector($3::varchar::regconfig, p.content),
-                  CASE WHEN $5::jsonb IS NULL THEN NULL ELSE ARRAY(SELECT e.v::real FROM jsonb_array_elements_text($5::jsonb -> (p.position::int - 1)) WITH ORDINALITY AS e(v, i) ORDER BY e.i) END,
-                  $6::varchar
-           FROM unnest($4::text[]) WITH ORDINALITY AS p(content, position)`,
-          [documentId, doc.knowledge_base_id, config, outcome.passages, embeddings === undefined ? null : JSON.stringify(embeddings.vectors), embeddings?.model ?? null],
-        );
+        // In batches: encoding one parameter of a whole document's passages would hold the event loop.
+        for (let from = 0; from < outcome.passages.length; from += INSERT_BATCH) {
+          const to = from + INSERT_BATCH;
+          await this.db.query(
+            `INSERT INTO knowledge_base_chunks (document_id, knowledge_base_id, position, content, ts_config, tsv, embedding, embedding_model)
+             SELECT $1, $2, $7::int + p.position, p.content, $3::varchar, to_tsvector($3::varchar::regconfig, p.content),
+                    CASE WHEN $5::jsonb IS NULL THEN NULL ELSE ARRAY(SELECT e.v::real FROM jsonb_array_elements_text($5::jsonb -> (p.position::int - 1)) WITH ORDINALITY AS e(v, i) ORDER BY e.i) END,
+                    $6::varchar
+             FROM unnest($4::text[]) WITH ORDINALITY AS p(content, position)`,
+            [
+              documentId, doc.knowledge_base_id, config, outcome.passages.slice(from, to),
+              embeddings === undefined ? null : JSON.stringify(embeddings.vectors.slice(from, to)), embeddings?.model ?? null, from,
+            ],
+          );
+        }
         await this.db.query(
           `UPDATE knowledge_base_documents SET status = 'ready', failure_reason = NULL, chunks_count = $2, size_bytes = $3, updated_at = now() WHERE id = $1`,
           [documentId, outcome.passages.length, outcome.sizeBytes],

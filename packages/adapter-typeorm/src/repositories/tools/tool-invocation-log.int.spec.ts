@@ -33,7 +33,7 @@ it('lists a call\'s invocations as soon as record returns, oldest first', async 
   log.record(second, result('b'));
   log.record(first, result('a'));
   log.record(start(2), result('other call'));
-  expect(await log.listForCall(1)).toEqual([
+  expect(await log.listForCall(1, 100)).toEqual([
     { id: first.id, toolId: 7, name: 'check_order', ok: true, statusCode: 200, durationMs: 12, error: null, at: first.at },
     { id: second.id, toolId: 7, name: 'check_order', ok: true, statusCode: 200, durationMs: 12, error: null, at: second.at },
   ]);
@@ -48,7 +48,7 @@ it('holds an invocation id for one caller, completes it, and replays its result'
   log.record(holder, result('first'));
   expect(await log.resultOf(3, 'inv')).toEqual(result('first'));
   expect(await log.claim(start(3, 'inv'), new Date(Date.now() + 60_000))).toEqual({ claimed: false, result: result('first') });
-  expect(await log.listForCall(3)).toHaveLength(1);
+  expect(await log.listForCall(3, 100)).toHaveLength(1);
 });
 
 it('lets a later caller take over an id whose holder never finished', async () => {
@@ -62,7 +62,7 @@ it('lets a later caller take over an id whose holder never finished', async () =
   log.record(lost, result('late'));
   await log.flush();
   expect(await log.resultOf(4, 'inv')).toEqual(result('retry'));
-  expect((await log.listForCall(4)).map((r) => r.id)).toEqual([retry.id]);
+  expect((await log.listForCall(4, 100)).map((r) => r.id)).toEqual([retry.id]);
 });
 
 it('reports a write that failed instead of throwing at the caller', async () => {
@@ -72,5 +72,5 @@ it('reports a write that failed instead of throwing at the caller', async () => 
   log.record(orphan, result('x'));
   await log.flush();
   expect(errors).toEqual([expect.objectContaining({ invocation: orphan.id, call: 5 })]);
-  expect(await log.listForCall(5)).toEqual([]);
+  expect(await log.listForCall(5, 100)).toEqual([]);
 });

@@ -78,12 +78,9 @@ export class TypeormToolInvocationLog implements ToolInvocationLog {
     this.track(ownerKey(entry.owner), write);
   }
 
-  async listForConversation(conversationId: number): Promise<ToolInvocationRecord[]> {
+  async listForConversation(conversationId: number, limit: number): Promise<ToolInvocationRecord[]> {
     await this.settled(ownerKey({ conversationId }));
-    const rows = await this.db.query<InvocationRow>(
-      `SELECT ${COLUMNS} FROM tool_invocations WHERE conversation_id = $1 AND completed_at IS NOT NULL ORDER BY created_at, id`,
-      [conversationId],
-    );
+    const rows = await this.db.query<InvocationRow>(latestFirstThenOldest('conversation_id'), [conversationId, limit]);
     return rows.map(toRecord);
   }
 
@@ -111,12 +108,9 @@ export class TypeormToolInvocationLog implements ToolInvocationLog {
     return row?.result ?? null;
   }
 
-  async listForCall(callId: number): Promise<ToolInvocationRecord[]> {
+  async listForCall(callId: number, limit: number): Promise<ToolInvocationRecord[]> {
     await this.settled(ownerKey({ callId }));
-    const rows = await this.db.query<InvocationRow>(
-      `SELECT ${COLUMNS} FROM tool_invocations WHERE call_id = $1 AND completed_at IS NOT NULL ORDER BY created_at, id`,
-      [callId],
-    );
+    const rows = await this.db.query<InvocationRow>(latestFirstThenOldest('call_id'), [callId, limit]);
     return rows.map(toRecord);
   }
 
@@ -147,4 +141,11 @@ export class TypeormToolInvocationLog implements ToolInvocationLog {
       [start.id, ...outcome],
     );
   }
+}
+
+/** The latest `$2` finished invocations of the owner `$1`, oldest first. */
+function latestFirstThenOldest(owner: 'call_id' | 'conversation_id'): string {
+  return `SELECT * FROM (
+            SELECT ${COLUMNS} FROM tool_invocations WHERE ${owner} = $1 AND completed_at IS NOT NULL ORDER BY created_at DESC, id DESC LIMIT $2
+          ) latest ORDER BY created_at, id`;
 }
