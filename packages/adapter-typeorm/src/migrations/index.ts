@@ -31,7 +31,7 @@ import { KnowledgeSearchLog1795850000000 } from './1795850000000-knowledge-searc
 import { KnowledgeEmbeddings1795850001000 } from './1795850001000-knowledge-embeddings';
 import { KnowledgeVectorSearch1795890000000 } from './1795890000000-knowledge-vector-search';
 import { PhoneNumberDeleteOnce1795940000000 } from './1795940000000-phone-number-delete-once';
-import { AssistantInboundWebhook1795950000000 } from './1795950000000-assistant-inbound-webhook';
+import { AssistantInboundWebhook1796000000000 } from './1796000000000-assistant-inbound-webhook';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -71,5 +71,5 @@ export const migrations = [
   KnowledgeEmbeddings1795850001000,
   KnowledgeVectorSearch1795890000000,
   PhoneNumberDeleteOnce1795940000000,
-  AssistantInboundWebhook1795950000000,
+  AssistantInboundWebhook1796000000000,
 ];
