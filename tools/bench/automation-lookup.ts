@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     subject = await measure('POST webhook_url (sync)', hook, { 'content-type': 'application/json' }, 'POST', body);
   } else {
     const tools = await json(`${api.url}/api/user/tools`, 'GET', auth);
-    const toolId = (tools.body.data as Array<{ id: number }>)[0].id;
+    const toolId = (tools.body as unknown as Array<{ id: number }>)[0].id;
     const call = await json(`${api.url}/api/user/make_call`, 'POST', auth, { assistant_id: assistantId, phone_number: '+14155551234' });
     const runtimeAuth = { Authorization: `Bearer ${api.runtime.runtimeToken}` };
     const toolBody = JSON.stringify({ call_id: call.body.call_id, tool_id: toolId, params: { key: KEY } });

@@ -47,7 +47,7 @@ export class InMemoryAssistantRepository implements AssistantRepository {
   async create(userId: number, config: AssistantConfig): Promise<Assistant | InboundNumberTaken> {
     if (this.takesInboundNumber(config, null)) return 'inbound_number_taken';
     const now = this.clock.now();
-    const row: Row = { ...copy(config), id: ++this.lastId, uuid: randomUUID(), userId: userId, status: 'inactive', complianceBlocked: false, complianceReason: null, createdAt: now, updatedAt: now };
+    const row: Row = { ...copy(config), id: ++this.lastId, uuid: randomUUID(), userId: userId, status: 'inactive', complianceBlocked: false, complianceReason: null, inboundWebhookUrl: null, createdAt: now, updatedAt: now };
     this.rows.set(row.id, row);
     return toAssistant(row);
   }
@@ -141,6 +141,9 @@ export class InMemoryAssistantRepository implements AssistantRepository {
         break;
       case 'webhook':
         Object.assign(row, { isWebhookActive: write.webhook.isWebhookActive, webhookUrl: write.webhook.webhookUrl });
+        break;
+      case 'webhook_url':
+        Object.assign(row, write.target === 'inbound' ? { inboundWebhookUrl: write.url } : { conversationEndedWebhookUrl: write.url });
         break;
       case 'config': {
         const { toolIds, labelIds, ...columns } = copy(write.config);

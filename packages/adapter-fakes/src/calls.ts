@@ -85,6 +85,18 @@ export class InMemoryCallRepository implements CallRepository {
     });
   }
 
+  delete<E>(userId: number, id: number, decide: (call: Call) => Promise<Result<void, E>>): Promise<Result<Call, E | CallNotFound>> {
+    return this.locks.hold(id, async () => {
+      const current = this.rows.get(id);
+      if (!current || current.userId !== userId) return err({ code: 'call_not_found' as const });
+      const decision = await decide(copy(current));
+      if (!decision.ok) return decision;
+      this.rows.delete(id);
+      for (const key of this.runtimeEvents.keys()) if ((JSON.parse(key) as [number, string])[0] === id) this.runtimeEvents.delete(key);
+      return ok(copy(current));
+    });
+  }
+
   async findRuntimeEvent(callId: number, eventId: string): Promise<AcceptedRuntimeEvent | null> {
     return this.runtimeEvents.get(JSON.stringify([callId, eventId])) ?? null;
   }

@@ -57,6 +57,11 @@ export class InMemoryToolInvocationLog implements ToolInvocationLog {
     return latest(oldestFirst([...tools, ...this.searchesOf((e) => e.owner.callId === callId)]), limit);
   }
 
+  async forgetCall(callId: number): Promise<void> {
+    for (const [id, i] of this.invocations) if (i.start.callId === callId) this.invocations.delete(id);
+    for (let k = this.searches.length - 1; k >= 0; k--) if (this.searches[k].owner.callId === callId) this.searches.splice(k, 1);
+  }
+
   recordSearch(entry: KnowledgeSearchEntry): void {
     this.searches.push(copy(entry));
   }

@@ -67,7 +67,7 @@ describe('Twilio number inventory', () => {
     stub.answer({ status: 200, body: { available_phone_numbers: [] } });
     expect(await inventory().find('+14155550100', holder)).toBeNull();
     expect(stub.requests[1].path).toBe(`${ACCOUNT}/AvailablePhoneNumbers/US/Local.json?Contains=4155550100&PageSize=20`);
-    expect(await inventory().find('+493012345678', holder)).toBeNull();
+    expect(await inventory().find('+33142685300', holder)).toBeNull();
     expect(stub.requests).toHaveLength(2);
   });
 

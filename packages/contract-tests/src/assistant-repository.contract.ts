@@ -40,6 +40,15 @@ export function assistantRepositoryContract(name: string, open: () => Promise<As
       f = await open();
     });
 
+    it('writes the inbound and conversation-ended webhook addresses alone, and clears them', async () => {
+      const assistant = await created(f.users[0], {});
+      const inbound = await f.assistants.update(f.users[0], assistant.id, async () => ok({ write: { kind: 'webhook_url', target: 'inbound', url: 'https://in.example.com/x' } }));
+      expect(inbound.ok && inbound.value).toEqual(expect.objectContaining({ inboundWebhookUrl: 'https://in.example.com/x', conversationEndedWebhookUrl: null, webhookUrl: null }));
+      await f.assistants.update(f.users[0], assistant.id, async () => ok({ write: { kind: 'webhook_url', target: 'conversation_ended', url: 'https://end.example.com/x' } }));
+      await f.assistants.update(f.users[0], assistant.id, async () => ok({ write: { kind: 'webhook_url', target: 'inbound', url: null } }));
+      expect(await f.assistants.findOwned(f.users[0], assistant.id)).toEqual(expect.objectContaining({ inboundWebhookUrl: null, conversationEndedWebhookUrl: 'https://end.example.com/x' }));
+    });
+
     it('stores a new assistant inactive and unblocked, with its attachments in order, for its owner only', async () => {
       const [t1, t2] = [await tool(f.users[0], 'a'), await tool(f.users[0], 'b')];
       const label = await f.own(f.users[0], 'label');
@@ -47,7 +56,7 @@ export function assistantRepositoryContract(name: string, open: () => Promise<As
       const assistant = await created(f.users[0], { toolIds: [t2, t1], labelIds: [label] });
 
       expect(assistant).toEqual({
-        ...config({ toolIds: [t2, t1], labelIds: [label] }), id: expect.any(Number), userId: f.users[0], status: 'inactive', complianceBlocked: false,
+        ...config({ toolIds: [t2, t1], labelIds: [label] }), id: expect.any(Number), userId: f.users[0], status: 'inactive', complianceBlocked: false, inboundWebhookUrl: null,
         uuid: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/), createdAt: expect.any(Date), updatedAt: expect.any(Date),
       });
       expect(Object.keys(assistant.variables)).toEqual(['zeta', 'alpha']);

@@ -122,6 +122,23 @@ export function callRepositoryContract(name: string, open: () => Promise<CallRep
       expect(await f.outbox()).toEqual([]);
     });
 
+    it('deletes the owner\'s call when the decision agrees, with its runtime events; keeps it on a refusal; another account\'s is not found', async () => {
+      const { call } = await f.calls.create(newCall());
+      await f.calls.recordRuntimeEvent(call.id, 'evt-1', { type: 'ringing', status: 'ringing' }, AT);
+      let asked = 0;
+
+      const foreign = await f.calls.delete(f.users[1], call.id, async () => { asked += 1; return ok(undefined); });
+      const refused = await f.calls.delete(f.users[0], call.id, async () => ({ ok: false as const, error: 'in_progress' as const }));
+      expect([foreign, refused, asked]).toEqual([{ ok: false, error: { code: 'call_not_found' } }, { ok: false, error: 'in_progress' }, 0]);
+      expect(await f.calls.findById(call.id)).toEqual(call);
+
+      const deleted = await f.calls.delete(f.users[0], call.id, async (seen) => (seen.id === call.id ? ok(undefined) : { ok: false as const, error: 'wrong' }));
+      expect(deleted).toEqual(ok(call));
+      expect(await f.calls.findById(call.id)).toBeNull();
+      expect(await f.calls.findRuntimeEvent(call.id, 'evt-1')).toBeNull();
+      expect(await f.calls.delete(f.users[0], call.id, async () => ok(undefined))).toEqual({ ok: false, error: { code: 'call_not_found' } });
+    });
+
     it('refuses a change to a call that does not exist without asking the change', async () => {
       let asked = false;
       const result = await f.calls.update(424_242, async () => {

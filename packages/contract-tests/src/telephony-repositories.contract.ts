@@ -83,6 +83,17 @@ export function telephonyRepositoriesContract(name: string, open: () => Promise<
       expect(await f.numbers.list(f.users[0])).toEqual([]);
     });
 
+    it('renames the owner\'s number and trunk alike; another account\'s is not found and keeps its name', async () => {
+      const number = (await f.numbers.insertPurchased(purchased(f.users[0])))!;
+      const trunk = await newTrunk(f.trunks, f.users[0]);
+
+      expect(await f.numbers.rename(f.users[0], number.id, 'Sales line', at(3))).toEqual({ ...number, nickname: 'Sales line', updatedAt: at(3) });
+      expect((await f.numbers.rename(f.users[0], trunk.id, null, at(4)))?.nickname).toBeNull();
+      expect((await f.trunks.find(f.users[0], trunk.id))?.nickname).toBeNull();
+      expect(await f.numbers.rename(f.users[1], number.id, 'Mine', at(5))).toBeNull();
+      expect((await f.numbers.find(f.users[0], number.id))?.nickname).toBe('Sales line');
+    });
+
     it('hands out due renewals oldest first, and a moved renewal is no longer due', async () => {
       const later = (await f.numbers.insertPurchased(purchased(f.users[0], { renewsAt: at(20) })))!;
       const sooner = (await f.numbers.insertPurchased(purchased(f.users[1], { renewsAt: at(10) })))!;

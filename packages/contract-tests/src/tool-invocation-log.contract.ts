@@ -56,6 +56,18 @@ export function toolInvocationLogContract(name: string, open: () => Promise<Tool
       expect((await f.log.listForCall(callId, 100)).map((r) => r.id)).toEqual([retry.id]);
     });
 
+    it('forgets everything of one call, its searches too, and nothing of another', async () => {
+      f.log.record(start(null, 1), answered);
+      f.log.record(start(null, 2, { callId: callId + 1 }), answered);
+      f.log.recordSearch({ id: `tcl_forget${String(++sequence).padStart(12, '0')}`, owner: { callId }, userId: f.userId, durationMs: 5, at: at(3),
+        search: { knowledgeBaseId: 12, mode: 'prompt', query: 'hours', passages: [] } });
+
+      await f.log.forgetCall(callId);
+
+      expect(await f.log.listForCall(callId, 100)).toEqual([]);
+      expect(await f.log.listForCall(callId + 1, 100)).toHaveLength(1);
+    });
+
     it('lists the finished invocations of a call, oldest first, with their outcome', async () => {
       const running = start('inv-running', 0);
       await f.log.claim(running, at(-60));

@@ -27,6 +27,7 @@ export * from './calls/runtime-speech';
 export * from './calls/dialling';
 export * from './calls/keypad';
 export * from './calls/hand-over';
+export * from './calls/deletion';
 export * from './webhooks/delivery';
 export * from './webhooks/entity';
 export * from './webhooks/signing-secret';

@@ -74,7 +74,7 @@ it('a mid-call tool stored with the hook token in clear loses it to the migratio
   } finally {
     await runner.release();
   }
-  const tool = (await t.http.get('/api/user/tools').set(u.auth)).body.data.find((x: { id: number }) => x.id === Number(toolId));
+  const tool = (await t.http.get('/api/user/tools').set(u.auth)).body.find((x: { id: number }) => x.id === Number(toolId));
   expect(tool.endpoint).toBe(url.replace(/[^/]+$/, '[redacted]'));
 });
 

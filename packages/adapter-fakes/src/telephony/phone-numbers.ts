@@ -92,6 +92,13 @@ class NumberRepository implements PhoneNumberRepository {
     return due[0] ? { ...copy(due[0]), inboundAssistantId: null } : null;
   }
 
+  async rename(userId: number, id: number, nickname: string | null, at: Date): Promise<PhoneNumber | null> {
+    const n = this.store.row(id);
+    if (!n || n.userId !== userId) return null;
+    this.store.put({ ...n, nickname, updatedAt: new Date(at) });
+    return this.find(userId, id);
+  }
+
   async setRenewsAt(id: number, renewsAt: Date): Promise<void> {
     const n = this.store.row(id);
     if (n) this.store.put({ ...n, renewsAt });

@@ -3,7 +3,7 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { Plan } from '@voiceplane/domain';
 import { AdministerAccounts, BalanceService, CreateAccount, TOKENS } from '@voiceplane/application';
-import { Bool, Int, Num, Obj, PageQuery, pageOf, Str, validateDto } from '../validation';
+import { Bool, Int, Num, Obj, PageQuery, pageOf, Str, validateDto, ListFilters } from '../validation';
 import { failValidation, parse, pathId, reply } from '../pipeline/responses';
 import { answer, answerFor } from '../pipeline/answers';
 import { answerOutcome } from '../pipeline/idempotency';
@@ -45,6 +45,7 @@ class StatusBody {
   @Bool({ required: true }) disabled!: boolean;
 }
 
+@ListFilters()
 class UsersQuery extends PageQuery {
   @Str({ max: 255 }) email?: string;
 }

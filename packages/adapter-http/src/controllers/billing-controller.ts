@@ -3,7 +3,7 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { LedgerEntryType } from '@voiceplane/domain';
 import { BillingQueries, TOKENS } from '@voiceplane/application';
-import { PageQuery, pageOf, Str } from '../validation';
+import { PageQuery, pageOf, Str, ListFilters } from '../validation';
 import { parse, reply } from '../pipeline/responses';
 import { answer } from '../pipeline/answers';
 import { ACCOUNT_ANSWERS } from './account-answers';
@@ -12,6 +12,7 @@ import { presentLedgerEntry, presentPlan } from '../presenters/account';
 import { pageEnvelope } from '../presenters/format';
 import { Doc } from '../openapi/route-doc';
 
+@ListFilters()
 class LedgerQuery extends PageQuery {
   @Str({ enum: ['top_up', 'charge', 'adjustment'] }) type?: LedgerEntryType;
 }
@@ -20,14 +21,15 @@ class LedgerQuery extends PageQuery {
 export class BillingController {
   constructor(@inject(TOKENS.BillingQueries) private readonly billing: BillingQueries) {}
 
-  @Doc({ summary: 'Balance, plan and template allowance', tag: 'Billing' })
+  @Doc({ summary: 'Balance, what calls in progress reserve of it, plan and template allowance', tag: 'Billing' })
   @Get('/balance')
   async balance(@Request() req: ExpressRequest) {
     const read = await this.billing.balance(principalOf(req).userId);
     if (!read.ok) answer(ACCOUNT_ANSWERS, read.error);
-    const { user, includedTemplateMessagesRemaining, allowanceResetsAt } = read.value;
+    const { user, reserved, includedTemplateMessagesRemaining, allowanceResetsAt } = read.value;
     return reply(200, {
       total_balance: user.balance,
+      reserved,
       currency: 'USD',
       plan: presentPlan(user),
       included_template_messages_remaining: includedTemplateMessagesRemaining,

@@ -107,7 +107,7 @@ describe('GET /api/user/phone-numbers/all', () => {
 });
 
 describe('GET /api/user/assistants/phone-numbers', () => {
-  it('answers the owned numbers as a bare array: all, those an inbound assistant answers, those an outbound assistant calls from', async () => {
+  it('answers the numbers a new assistant of the type can take, as a bare array with type_label and is_available', async () => {
     const user = await t.createUser();
     const ringing = await insertNumber(user);
     const calling = await insertNumber(user);
@@ -119,12 +119,13 @@ describe('GET /api/user/assistants/phone-numbers', () => {
       expect(res.status).toBe(200);
       return (res.body as { id: number }[]).map((n) => n.id);
     };
+    // As the MCP server's get_phone_numbers sends it (type optional) and OpenClaw's getPhoneNumbers (no query).
     expect(await ids('')).toEqual([idle, calling, ringing]);
-    expect(await ids('?type=inbound')).toEqual([ringing]);
-    expect(await ids('?type=outbound')).toEqual([calling]);
+    expect(await ids('?type=inbound')).toEqual([idle, calling]);
+    expect(await ids('?type=outbound')).toEqual([idle, calling, ringing]);
     const all = await t.http.get('/api/user/assistants/phone-numbers').set(user.auth);
-    expect(all.body).toEqual((await t.http.get('/api/user/phone-numbers').set(user.auth)).body.data);
-    expect(all.body.find((n: { id: number }) => n.id === ringing).inbound_assistant_id).toEqual(expect.any(Number));
+    const records = (await t.http.get('/api/user/phone-numbers').set(user.auth)).body.data as { id: number }[];
+    expect(all.body).toEqual(records.map((n) => ({ ...n, type_label: 'SIP trunk', is_available: n.id !== ringing })));
     expect((await t.http.get('/api/user/assistants/phone-numbers').set(stranger.auth)).body).toEqual([]);
     expect(answerOf(await t.http.get('/api/user/assistants/phone-numbers?type=sip').set(user.auth))).toEqual({
       status: 422, body: { message: 'The given data was invalid.', errors: { type: ['The selected type is invalid.'] } },

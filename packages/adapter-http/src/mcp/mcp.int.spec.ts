@@ -69,7 +69,8 @@ describe('tools/list', () => {
   it('names them in the product’s words, describes them by their summaries, annotates them by method', () => {
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     for (const name of ['get_account', 'list_assistants', 'create_assistant', 'send_freeform_message', 'request_call_permission',
-      'apply_automation_template', 'disable_conversation_ai', 'search_phone_numbers', 'list_mid_call_tools']) expect(byName.has(name)).toBe(true);
+      'apply_automation_template', 'disable_conversation_ai', 'search_phone_numbers', 'list_mid_call_tools', 'get_call_recording']) expect(byName.has(name)).toBe(true);
+    expect(byName.get('get_call_recording')!.description).toMatch(/`GET \/api\/user\/calls\/\{id\}\/recording`/);
     expect(byName.get('get_account')!.annotations).toEqual(expect.objectContaining({ readOnlyHint: true, destructiveHint: false, idempotentHint: true }));
     expect(byName.get('create_assistant')!.annotations).toEqual(expect.objectContaining({ readOnlyHint: false, destructiveHint: false, idempotentHint: false }));
     expect(byName.get('delete_assistant')!.annotations).toEqual(expect.objectContaining({ readOnlyHint: false, destructiveHint: true, idempotentHint: true }));

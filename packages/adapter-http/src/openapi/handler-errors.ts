@@ -13,6 +13,7 @@ import { WEB_CHAT_HANDLER_ERRORS } from './web-chat-examples';
 const RECORDED: Readonly<Record<string, Readonly<Record<number, readonly object[]>>>> = {
   'DELETE /api/user/api-keys/{id}': { 404: [{ message: 'API key not found.' }] },
   'DELETE /api/user/assistant/{id}': { 404: [{ message: 'Assistant not found' }] },
+  'DELETE /api/user/calls/{id}': { 404: [{ message: 'Call not found' }], 409: [{ message: 'The call is still in progress and cannot be deleted.' }] },
   'DELETE /api/user/folder/{id}': { 404: [{ message: 'Folder not found' }] },
   'DELETE /api/user/label/{id}': { 404: [{ message: 'Label not found' }] },
   'DELETE /api/user/phone-numbers/{id}': {
@@ -25,7 +26,7 @@ const RECORDED: Readonly<Record<string, Readonly<Record<number, readonly object[
   'GET /api/runtime/calls/{id}/config': { 404: [{ message: 'Call not found' }] },
   'GET /api/user/assistant/{id}': { 404: [{ message: 'Assistant not found' }] },
   'GET /api/user/assistants': { 422: [invalid({ type: ['The selected type is invalid.'] })] },
-  'GET /api/user/assistants/models': { 422: [invalid({ kind: ['The selected kind is invalid.'] })] },
+  'GET /api/user/assistants/models': { 422: [invalid({ type: ['The selected type is invalid.'] })] },
   'GET /api/user/assistants/providers': { 422: [invalid({ kind: ['The selected kind is invalid.'] })] },
   'GET /api/user/assistants/voices': { 422: [invalid({ mode: ['The selected mode is invalid.'] })] },
   'GET /api/user/billing/ledger': { 422: [invalid({ type: ['The selected type is invalid.'] })] },
@@ -127,6 +128,22 @@ const RECORDED: Readonly<Record<string, Readonly<Record<number, readonly object[
     422: [invalid({ system_prompt: ['The system prompt field is required.'] }), { message: 'The assistant is blocked for compliance review.' }],
   },
   'POST /api/user/assistant/{id}/deactivate': { 404: [{ message: 'Assistant not found' }] },
+  'POST /api/user/assistants/disable-conversation-ended-webhook': {
+    404: [{ message: 'Assistant not found' }],
+    422: [invalid({ assistant_id: ['The assistant id field is required.'] })],
+  },
+  'POST /api/user/assistants/disable-inbound-webhook': {
+    404: [{ message: 'Assistant not found' }],
+    422: [invalid({ assistant_id: ['The assistant id field is required.'] })],
+  },
+  'POST /api/user/assistants/enable-conversation-ended-webhook': {
+    404: [{ message: 'Assistant not found' }],
+    422: [invalid({ assistant_id: ['The assistant id field is required.'], webhook_url: ['The webhook url field is required.'] })],
+  },
+  'POST /api/user/assistants/enable-inbound-webhook': {
+    404: [{ message: 'Assistant not found' }],
+    422: [invalid({ assistant_id: ['The assistant id field is required.'], webhook_url: ['The webhook url field is required.'] })],
+  },
   'POST /api/user/assistants/disable-webhook': {
     404: [{ message: 'Assistant not found' }],
     422: [invalid({ assistant_id: ['The assistant id field is required.'] })],
@@ -218,6 +235,9 @@ const RECORDED: Readonly<Record<string, Readonly<Record<number, readonly object[
     409: [{ error: 'A SIP trunk with the same phone number, username, and address already exists.' }],
     422: [invalid({ nickname: ['The nickname must be a string.'], sip_username: ['The sip username field must have a value.'] })],
     500: [{ error: 'Failed to update SIP trunk. Please try again or contact support.' }],
+  },
+  'PUT /api/user/phone-numbers/{id}': {
+    404: [{ error: 'Phone number not found.' }], 422: [invalid({ nickname: ['The nickname may not be greater than 50 characters.'] })],
   },
   'PUT /api/user/tools/{id}': { 404: [{ message: 'Tool not found' }], 422: [invalid({ timeout: ['The timeout must be between 1 and 30.'] })] },
 };

@@ -7,6 +7,12 @@ describe('canonicalRoute', () => {
     ['HEAD', '/api/user/phone-numbers/all', { method: 'HEAD', path: '/api/user/phone-numbers' }],
     ['POST', '/api/user/folders', { method: 'POST', path: '/api/user/folder' }],
     ['DELETE', '/api/user/folders/7', { method: 'DELETE', path: '/api/user/folder/7' }],
+    ['POST', '/api/user/labels', { method: 'POST', path: '/api/user/label' }],
+    // A conversation's integer id, as the canonical route takes it.
+    ['POST', '/api/automate/conversations/880/disable-ai', { method: 'POST', path: '/api/user/conversations/880/disable-ai' }],
+    ['POST', '/api/automate/conversations/9b2f6c1e-4a7d-4c1b-9d7e-2f1a0c3b5e66/enable-ai', { method: 'POST', path: '/api/user/conversations/9b2f6c1e-4a7d-4c1b-9d7e-2f1a0c3b5e66/enable-ai' }],
+    ['PUT', '/api/user/labels/7', { method: 'PUT', path: '/api/user/label/7' }],
+    ['DELETE', '/api/user/labels/7', { method: 'DELETE', path: '/api/user/label/7' }],
     ['GET', '/api/user/assistants/synthesizer-providers', { method: 'GET', path: '/api/user/assistants/providers', query: { kind: 'synthesizer' } }],
     ['POST', '/api/user/whatsapp/send', { method: 'POST', path: '/api/user/chatapp/send' }],
     ['GET', '/api/user/whatsapp', { method: 'GET', path: '/api/user/chatapp' }],
@@ -25,6 +31,7 @@ describe('canonicalRoute', () => {
     ['PATCH', '/api/user/assistants/get'],
     ['GET', '/api/user/folders'],
     ['GET', '/api/user/folders/7'],
+    ['GET', '/api/user/labels'],
     ['DELETE', '/api/user/phone-numbers/all'],
     ['GET', '/api/user/whatsappx/send'],
   ])('%s %s is no alias (a literal is never read as an id; other methods keep their own routes)', (method, path) => {

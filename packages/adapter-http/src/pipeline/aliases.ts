@@ -26,6 +26,9 @@ export const ALIAS_ROUTES: readonly AliasRoute[] = [
   { method: 'POST', path: '/api/ai/generate-reply', canonicalPath: '/api/user/ai/generate-reply', usedBy: 'the MCP server’s generate_ai_reply' },
   { method: 'PUT', path: '/api/user/folders/{id}', canonicalPath: '/api/user/folder/{id}' },
   { method: 'DELETE', path: '/api/user/folders/{id}', canonicalPath: '/api/user/folder/{id}' },
+  { method: 'POST', path: '/api/user/labels', canonicalPath: '/api/user/label', usedBy: 'the MCP server’s create_label' },
+  { method: 'PUT', path: '/api/user/labels/{id}', canonicalPath: '/api/user/label/{id}', usedBy: 'the MCP server’s update_label' },
+  { method: 'DELETE', path: '/api/user/labels/{id}', canonicalPath: '/api/user/label/{id}', usedBy: 'the MCP server’s delete_label' },
   { method: 'GET', path: '/api/user/assistants/{id}', canonicalPath: '/api/user/assistant/{id}', usedBy: 'the OpenClaw plugin' },
   {
     method: 'PATCH', path: '/api/user/assistants/{id}', canonicalMethod: 'PUT', canonicalPath: '/api/user/assistant/{id}',

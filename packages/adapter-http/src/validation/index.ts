@@ -7,3 +7,4 @@ export { parseTimestamp } from './coercion';
 export { declaredFields } from './dto-metadata';
 export * from './pagination';
 export { publicTarget, type TargetCheck } from './constraints';
+export { ListFilters, isFilterList } from './filters';

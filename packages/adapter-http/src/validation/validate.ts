@@ -8,6 +8,7 @@ import { declaredFields } from './dto-metadata';
 import { fieldErrors } from './error-keys';
 import { Ctor } from './field-spec';
 import { TRANSFORM, VALIDATE, VALIDATE_PARTIAL } from './options';
+import { isFilterList, unknownFilters } from './filters';
 
 export { isPlainObject } from './coercion';
 
@@ -32,11 +33,13 @@ export function validateDto<T>(dto: Ctor<T>, input: unknown, options: ValidateOp
     const key = prefix ? prefix.slice(0, -1) : 'body';
     return { ok: false, errors: { [key]: [prefix ? `The ${key} must be an object.` : NOT_OBJECT] } };
   }
+  const unknown = isFilterList(dto) ? unknownFilters(dto, input) : {};
   const body = plainToInstance(dto, input, TRANSFORM) as T & object;
   if (options.partial) partialBodies.add(body);
   if (options.targetPolicy) targetPolicies.set(body, options.targetPolicy);
   const failures = validateSync(body, options.partial ? VALIDATE_PARTIAL : VALIDATE);
-  if (failures.length > 0) return { ok: false, errors: fieldErrors(failures, body, prefix) };
+  if (failures.length > 0) return { ok: false, errors: { ...fieldErrors(failures, body, prefix), ...unknown } };
+  if (Object.keys(unknown).length > 0) return { ok: false, errors: unknown };
   return { ok: true, value: settled(body) };
 }
 

@@ -33,6 +33,8 @@ const RANGES: Readonly<Record<NumberCountry, readonly NumberRange[]>> = {
   NL: [range('+3120', 7, 'local', 7, '123456789'), range('+3110', 7, 'local', 6, '123456789'), range('+316', 8, 'mobile', 7, '12345')],
   DK: [range('+453', 7, 'local', 7, '2345689'), range('+454', 7, 'local', 6, '3456'), range('+452', 7, 'mobile', 7, '0123456789')],
   IT: [range('+3902', 8, 'local', 7, '2345678'), range('+3906', 8, 'local', 6, '2345678'), range('+39347', 7, 'mobile', 7, '123456789')],
+  // Berlin's 030 23125 block is kept for fiction; the mobile block is 0176.
+  DE: [range('+493023125', 3, 'local', 13), range('+49176', 8, 'mobile', 7, '23456789')],
 };
 
 /** Requirements by position, so every country offers some of each kind (mostly `none`). */

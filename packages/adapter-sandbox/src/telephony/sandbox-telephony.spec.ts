@@ -9,7 +9,7 @@ const inbound = { owner, phoneNumber: '+493012345678', credentials, authorizatio
 const outbound = { owner, phoneNumber: '+493012345678', credentials, address: 'sip.carrier.example', viaFixedEgress: false };
 
 // Lengths of national significant numbers per country, for the plausibility check.
-const NSN_LENGTHS: Record<string, number[]> = { US: [10], CA: [10], GB: [10], AU: [9], IL: [8, 9], PL: [9], FI: [8, 9], NL: [9], DK: [8], IT: [10] };
+const NSN_LENGTHS: Record<string, number[]> = { US: [10], CA: [10], GB: [10], AU: [9], IL: [8, 9], PL: [9], FI: [8, 9], NL: [9], DK: [8], IT: [10], DE: [10, 11] };
 
 describe('sandbox SIP provisioner', () => {
   it('makes ST_ + 12 base62 ids, reproducible from the seed', async () => {

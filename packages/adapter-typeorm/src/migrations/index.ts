@@ -35,6 +35,7 @@ import { Campaigns1795960000000 } from './1795960000000-campaigns';
 import { WebChat1795961000000 } from './1795961000000-web-chat';
 import { WebWidget1795961001000 } from './1795961001000-web-widget';
 import { CallAnalyticsIndexes1795990000000 } from './1795990000000-call-analytics-indexes';
+import { AssistantInboundWebhook1796000000000 } from './1796000000000-assistant-inbound-webhook';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -78,4 +79,5 @@ export const migrations = [
   WebChat1795961000000,
   WebWidget1795961001000,
   CallAnalyticsIndexes1795990000000,
+  AssistantInboundWebhook1796000000000,
 ];

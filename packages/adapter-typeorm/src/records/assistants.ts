@@ -113,6 +113,7 @@ export interface AssistantRecord {
   ambient_sound: string;
   webhook_url: string | null;
   conversation_ended_webhook_url: string | null;
+  inbound_webhook_url: string | null;
   voice_id: number | null;
   language_id: number;
   llm_model_id: number | null;
@@ -180,6 +181,7 @@ export const assistants = record<AssistantRecord>({
     ambient_sound: varchar(16),
     webhook_url: varchar(2048, true),
     conversation_ended_webhook_url: varchar(2048, true),
+    inbound_webhook_url: varchar(2048, true),
     voice_id: integer(true),
     language_id: integer(),
     llm_model_id: integer(true),

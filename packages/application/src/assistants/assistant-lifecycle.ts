@@ -1,6 +1,6 @@
 import {
   activate, ActivationRefusal, Assistant, assistantDeleted, AssistantStatus, checkTargetUrl, disableWebhook, enableWebhook, err, ok,
-  Result, TargetUrlPolicy,
+  Result, TargetUrlPolicy, webhookUrlEvents, WebhookTarget,
 } from '@voiceplane/domain';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { Outbox } from '../ports/outbox';
@@ -44,7 +44,10 @@ function settledRefusal<E>(error: E | InboundNumberTaken): E {
   return error;
 }
 
-/** The post-call webhook switch; disabling cancels pending deliveries through the outbox. Each concludes in the commit of its change. */
+/**
+ * The webhook switches: the post-call webhook (disabling cancels pending deliveries through the outbox),
+ * and the addresses for inbound calls and for ended chat conversations. Each concludes in the commit of its change.
+ */
 export class AssistantWebhooks {
   constructor(private readonly assistants: AssistantRepository, private readonly targetPolicy: TargetUrlPolicy, private readonly uow: UnitOfWork) {}
 
@@ -65,6 +68,19 @@ export class AssistantWebhooks {
     return this.uow.transaction(async (): Promise<Result<void, WebhookSwitchRefusal>> => {
       const enabled = await this.assistants.update<never>(userId, assistantId, async () => ok({ write: { kind: 'webhook' as const, webhook: enableWebhook(url) } }));
       return enabled.ok ? ok(undefined) : err(settledRefusal(enabled.error));
+    }, { concludes: true });
+  }
+
+  /** Sets (a URL, checked first like `enable`) or clears (null) the inbound or conversation-ended address. Idempotent. */
+  async setUrl(userId: number, assistantId: number, target: WebhookTarget, url: string | null): Promise<Result<void, WebhookSwitchRefusal>> {
+    if (url !== null && !checkTargetUrl(url, this.targetPolicy).ok) return err({ code: 'blocked_url' as const });
+    return this.uow.transaction(async (): Promise<Result<void, WebhookSwitchRefusal>> => {
+      const set = await this.assistants.update<never>(userId, assistantId, async (assistant) => {
+        const current = target === 'inbound' ? assistant.inboundWebhookUrl : assistant.conversationEndedWebhookUrl;
+        const events = webhookUrlEvents(assistant, target, url).map(toOutboxEvent);
+        return ok({ write: current === url ? null : { kind: 'webhook_url' as const, target, url }, events });
+      });
+      return set.ok ? ok(undefined) : err(settledRefusal(set.error));
     }, { concludes: true });
   }
 }

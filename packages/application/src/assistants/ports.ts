@@ -1,6 +1,6 @@
 import {
   Assistant, AssistantConfig, AssistantStatus, AssistantType, EventType, OutboundAssistant, OwnedReferences,
-  ReferenceCatalog, ReferenceQuery, Result, WebhookState,
+  ReferenceCatalog, ReferenceQuery, Result, WebhookState, WebhookTarget,
 } from '@voiceplane/domain';
 import { NewOutboxEvent } from '../ports/outbox';
 import { Page, PageRequest } from '../common/page';
@@ -21,6 +21,8 @@ export type AssistantNotFound = { readonly code: 'not_found' };
 export type AssistantWrite =
   | { readonly kind: 'status'; readonly status: AssistantStatus }
   | { readonly kind: 'webhook'; readonly webhook: WebhookState }
+  /** One of the other webhook addresses, set or cleared by its switch. */
+  | { readonly kind: 'webhook_url'; readonly target: WebhookTarget; readonly url: string | null }
   /** Attached tools and labels are rewritten only when the request sent them. */
   | { readonly kind: 'config'; readonly config: AssistantConfig; readonly replace: { readonly toolIds: boolean; readonly labelIds: boolean } };
 

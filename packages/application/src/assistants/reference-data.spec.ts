@@ -31,8 +31,19 @@ describe('ReferenceData', () => {
 
     expect((await reference.models('multimodal')).map((m) => m.id)).toEqual([3]);
     expect((await reference.models()).map((m) => m.id)).toEqual([1, 2, 3]);
-    expect((await reference.providers('transcriber')).map((p) => p.name)).toEqual(['deepgram']);
+    const transcribers = await reference.providers({ kind: 'transcriber' });
+    expect(transcribers.ok && transcribers.value.map((p) => p.name)).toEqual(['deepgram']);
     expect(await reference.languages()).toEqual(SAMPLE_CATALOG.languages);
+  });
+
+  it('lists the providers that can serve a language, and refuses a language it does not know', async () => {
+    const { reference } = setup();
+    const german = await reference.providers({ languageId: 5 });
+    const unknown = await reference.providers({ languageId: 999 });
+
+    // Lena (German) is voiced by cartesia; elevenlabs has no German voice; transcribers hear every language.
+    expect(german.ok && german.value.map((p) => p.name)).toEqual(['cartesia', 'deepgram']);
+    expect(unknown).toEqual({ ok: false, error: 'unknown_language' });
   });
 
   it('lists only the account\'s own event types', async () => {

@@ -1,5 +1,6 @@
 import {
-  AssistantMode, err, EventType, Language, Model, ModelKind, ok, ProviderKind, ReferenceDataRefusal, Result, SpeechProvider, Voice, voicesMatching,
+  AssistantMode, err, EventType, Language, Model, ModelKind, ok, ProviderKind, providersFor, ReferenceCatalog, ReferenceDataRefusal, Result,
+  SpeechProvider, Voice, voicesMatching,
 } from '@voiceplane/domain';
 import { CatalogRepository, EventTypeRepository } from './ports';
 
@@ -14,7 +15,7 @@ export class ReferenceData {
   /** A language the catalogue does not know is refused rather than answered with no voices. */
   async voices(filter: { readonly mode?: AssistantMode; readonly languageId?: number }): Promise<Result<Voice[], ReferenceDataRefusal>> {
     const catalog = await this.catalogs.catalog();
-    if (filter.languageId !== undefined && !catalog.languages.some((l) => l.id === filter.languageId)) return err('unknown_language');
+    if (!knowsLanguage(catalog, filter.languageId)) return err('unknown_language');
     return ok(voicesMatching(catalog, { mode: filter.mode, language_id: filter.languageId }));
   }
 
@@ -22,11 +23,17 @@ export class ReferenceData {
     return (await this.catalogs.catalog()).models.filter((m) => kind === undefined || m.kind === kind);
   }
 
-  async providers(kind?: ProviderKind): Promise<SpeechProvider[]> {
-    return (await this.catalogs.catalog()).providers.filter((p) => kind === undefined || p.kind === kind);
+  /** Providers of a kind, those that can serve a language; a language the catalogue does not know is refused. */
+  async providers(filter: { readonly kind?: ProviderKind; readonly languageId?: number }): Promise<Result<SpeechProvider[], ReferenceDataRefusal>> {
+    const catalog = await this.catalogs.catalog();
+    if (!knowsLanguage(catalog, filter.languageId)) return err('unknown_language');
+    return ok(providersFor(catalog, { kind: filter.kind, language_id: filter.languageId }));
   }
 
   eventTypes(userId: number): Promise<EventType[]> {
     return this.ownEventTypes.listOwned(userId);
   }
 }
+
+const knowsLanguage = (catalog: ReferenceCatalog, languageId: number | undefined): boolean =>
+  languageId === undefined || catalog.languages.some((l) => l.id === languageId);

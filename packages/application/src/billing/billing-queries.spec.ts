@@ -1,5 +1,5 @@
 import { FakeStore, InMemoryChatappMessageRepository } from '@voiceplane/adapter-fakes';
-import { ok } from '@voiceplane/domain';
+import { DEFAULT_CALL_MINUTE_PRICES, ok, OpenCallCounts } from '@voiceplane/domain';
 import { BillingQueries } from './billing-queries';
 
 /** The owner's view of an account's money on the in-memory stores. */
@@ -7,12 +7,14 @@ import { BillingQueries } from './billing-queries';
 function setup() {
   const store = new FakeStore(new Date('2030-04-10T09:00:00.000Z'));
   const messages = new InMemoryChatappMessageRepository();
-  const queries = new BillingQueries(store.users, store.ledger, messages, store.clock);
+  const open = new Map<number, OpenCallCounts>();
+  const calls = { openCallCounts: async (userId: number) => open.get(userId) ?? { phone: 0, chatapp: 0 } };
+  const queries = new BillingQueries(store.users, store.ledger, messages, store.clock, { calls, prices: DEFAULT_CALL_MINUTE_PRICES });
   const templateSent = (userId: number, at: Date, fromAllowance = true) => messages.record({
     userId, conversationId: 1, senderId: 1, direction: 'outbound', source: 'api', type: 'template', body: 'hi', media: null, templateId: 1,
     from: '+14155550100', to: '+14155550101', messageSid: `SM${at.getTime()}`, providerMessageId: null, status: 'queued', cost: 0, fromAllowance, now: at,
   });
-  return { store, queries, templateSent };
+  return { store, queries, templateSent, open };
 }
 
 describe('BillingQueries', () => {
@@ -23,8 +25,15 @@ describe('BillingQueries', () => {
     await s.templateSent(user.id, new Date('2030-04-01T00:00:00.000Z'));
     await s.templateSent(user.id, new Date('2030-04-09T00:00:00.000Z'), false);
     expect(await s.queries.balance(user.id)).toEqual({
-      ok: true, value: { user: expect.objectContaining({ id: user.id, balance: 12.5 }), includedTemplateMessagesRemaining: 2, allowanceResetsAt: new Date('2030-05-01T00:00:00.000Z') },
+      ok: true, value: { user: expect.objectContaining({ id: user.id, balance: 12.5 }), reserved: 0, includedTemplateMessagesRemaining: 2, allowanceResetsAt: new Date('2030-05-01T00:00:00.000Z') },
     });
+  });
+
+  it('reports what the calls in progress reserve: the first minute of each at its channel\'s price', async () => {
+    const s = setup();
+    const user = await s.store.account({ balance: 1 });
+    s.open.set(user.id, { phone: 2, chatapp: 1 });
+    expect(await s.queries.balance(user.id)).toEqual({ ok: true, value: expect.objectContaining({ reserved: 0.28 }) });
   });
 
   it('never answers less than none left, and none on a plan without an allowance', async () => {

@@ -1,4 +1,6 @@
-import { allowancePeriod, allowanceRemaining, err, LedgerEntry, LedgerEntryType, ok, Result, User } from '@voiceplane/domain';
+import {
+  allowancePeriod, allowanceRemaining, CallMinutePrices, err, LedgerEntry, LedgerEntryType, ok, OpenCallCounts, reservedForOpenCalls, Result, User,
+} from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { LedgerRepository, UserRepository } from '../ports/accounts';
 import { Page, PageRequest } from '../common/page';
@@ -8,9 +10,17 @@ export interface TemplateAllowanceUsage {
   allowanceUsed(userId: number, since: Date): Promise<number>;
 }
 
+/** The calls in progress hold their first minute of the balance (the calls know how many there are). */
+export interface CallReservations {
+  readonly calls: { openCallCounts(userId: number): Promise<OpenCallCounts> };
+  readonly prices: CallMinutePrices;
+}
+
 /** The account's money as its owner reads it. */
 export interface BalanceView {
   readonly user: User;
+  /** Held by the calls in progress until they end. */
+  readonly reserved: number;
   /** Zero on a plan without included template messages. */
   readonly includedTemplateMessagesRemaining: number;
   readonly allowanceResetsAt: Date;
@@ -27,6 +37,7 @@ export class BillingQueries {
     private readonly ledger: LedgerRepository,
     private readonly allowance: TemplateAllowanceUsage,
     private readonly clock: Clock,
+    private readonly reservations: CallReservations,
   ) {}
 
   async balance(userId: number): Promise<Result<BalanceView, 'account_gone'>> {
@@ -36,7 +47,8 @@ export class BillingQueries {
     const included = user.plan.included_template_messages;
     // A plan without an allowance has nothing to count.
     const remaining = included > 0 ? allowanceRemaining(included, await this.allowance.allowanceUsed(user.id, period.startsAt)) : 0;
-    return ok({ user, includedTemplateMessagesRemaining: remaining, allowanceResetsAt: period.resetsAt });
+    const reserved = reservedForOpenCalls(await this.reservations.calls.openCallCounts(user.id), this.reservations.prices);
+    return ok({ user, reserved, includedTemplateMessagesRemaining: remaining, allowanceResetsAt: period.resetsAt });
   }
 
   /** Newest first, optionally of one entry type. */

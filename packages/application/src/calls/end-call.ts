@@ -1,6 +1,6 @@
 import {
   appendedTranscript, Call, CallMinutePrices, CallOutcome, callCharge, callDuration, EndedCall, extractedVariablesAtEnd, postCallPayload,
-  shouldSendPostCallWebhook, TerminalCallStatus,
+  shouldSendInboundWebhook, shouldSendPostCallWebhook, TerminalCallStatus,
 } from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants/ports';
 import { BalanceService } from '../billing/balance-service';
@@ -106,6 +106,14 @@ export class EndCall {
         payload,
         source: { type: 'assistant', id: call.assistantId },
         subject: { type: 'call', id: call.id },
+      });
+    }
+    if (assistant && assistant.inboundWebhookUrl !== null && shouldSendInboundWebhook({
+      inboundWebhookUrl: assistant.inboundWebhookUrl, sendOnlyOnCompleted: assistant.sendWebhookOnlyOnCompleted,
+    }, call.direction, status)) {
+      await this.deliveries.enqueue({
+        userId: call.userId, eventType: 'post_call', targetUrl: assistant.inboundWebhookUrl, payload,
+        source: { type: 'assistant', id: call.assistantId }, subject: { type: 'call', id: call.id },
       });
     }
     const event: CallEndedEvent = {

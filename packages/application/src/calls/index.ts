@@ -8,3 +8,4 @@ export * from './accept-inbound-call';
 export * from './sandbox-text-call';
 export * from './call-recordings';
 export * from './call-queries';
+export * from './delete-call';

@@ -2,6 +2,7 @@ import { token } from '../common/token';
 import type { AcceptInboundCall } from './accept-inbound-call';
 import type { CallQueries } from './call-queries';
 import type { CallRecordings } from './call-recordings';
+import type { DeleteCall } from './delete-call';
 import type { MakeCall } from './make-call';
 import type { CallRepository, SandboxCallControls, VoiceRuntime } from './ports';
 import type { RecordCallEvent } from './record-call-event';
@@ -15,6 +16,7 @@ export const CALL_TOKENS = {
   AcceptInboundCall: token<AcceptInboundCall>('AcceptInboundCall'),
   CallRecordings: token<CallRecordings>('CallRecordings'),
   CallQueries: token<CallQueries>('CallQueries'),
+  DeleteCall: token<DeleteCall>('DeleteCall'),
   /** Bound only while the voice runtime is the sandbox (`answer`, `finish`). */
   SandboxCallControls: token<SandboxCallControls>('SandboxCallControls'),
   /** Bound only while the voice runtime is the sandbox (`say`). */

@@ -9,3 +9,4 @@ export * from './purchase-phone-number';
 export * from './search-available-numbers';
 export * from './renew-phone-numbers';
 export * from './phone-number-queries';
+export * from './rename-phone-number';

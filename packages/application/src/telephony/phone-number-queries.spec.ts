@@ -36,7 +36,7 @@ async function setup() {
   };
   return {
     store, owner, other, inbound, buy, trunk, assistant,
-    numbers: new PhoneNumberQueries(phones.numbers, store.assistants), trunks: new SipTrunkQueries(phones.trunks),
+    numbers: new PhoneNumberQueries(phones.numbers), trunks: new SipTrunkQueries(phones.trunks),
   };
 }
 
@@ -50,19 +50,17 @@ describe('PhoneNumberQueries', () => {
     expect((await s.numbers.forAssistants(s.owner.id)).map((n) => n.id)).toEqual([second.id, first.id]);
   });
 
-  it('offers an assistant form the numbers answered by an inbound assistant, or called from by an outbound one of the account', async () => {
+  it('offers a new inbound assistant the numbers no inbound assistant answers on, and an outbound one every number', async () => {
     const s = await setup();
     const answered = await s.buy(s.owner.id, '+14155550101');
     const calledFrom = await s.buy(s.owner.id, '+14155550102');
-    await s.buy(s.owner.id, '+14155550103');
-    const elsewhere = await s.buy(s.other.id, '+14155550104');
+    const free = await s.buy(s.owner.id, '+14155550103');
+    await s.buy(s.other.id, '+14155550104');
     s.inbound.set(answered.id, 7);
     await s.assistant(s.owner.id, { type: 'outbound', phoneNumberId: calledFrom.id });
-    // Another account's outbound assistant on its own number does not make the owner's numbers used.
-    await s.assistant(s.other.id, { type: 'outbound', phoneNumberId: elsewhere.id });
-    expect((await s.numbers.forAssistants(s.owner.id, 'inbound')).map((n) => n.id)).toEqual([answered.id]);
-    expect((await s.numbers.forAssistants(s.owner.id, 'outbound')).map((n) => n.id)).toEqual([calledFrom.id]);
-    expect(await s.numbers.forAssistants(s.other.id, 'inbound')).toEqual([]);
+    expect((await s.numbers.forAssistants(s.owner.id, 'inbound')).map((n) => n.id)).toEqual([free.id, calledFrom.id]);
+    expect((await s.numbers.forAssistants(s.owner.id, 'outbound')).map((n) => n.id)).toEqual([free.id, calledFrom.id, answered.id]);
+    expect((await s.numbers.forAssistants(s.other.id, 'inbound')).map((n) => n.id)).toHaveLength(1);
   });
 });
 

@@ -1,5 +1,4 @@
 import { err, ok, Result } from '@voiceplane/domain';
-import { AssistantRepository } from '../assistants/ports';
 import { PhoneNumber, PhoneNumberRepository, SipTrunkRepository, StoredSipTrunk } from './repositories';
 
 /** What an assistant does with a number: answers calls on it, or calls from it. */
@@ -7,7 +6,7 @@ export type NumberUse = 'inbound' | 'outbound';
 
 /** What is read of an account's numbers: its own only, newest first. */
 export class PhoneNumberQueries {
-  constructor(private readonly numbers: PhoneNumberRepository, private readonly assistants: AssistantRepository) {}
+  constructor(private readonly numbers: PhoneNumberRepository) {}
 
   /** Purchased numbers and SIP trunks alike. */
   list(userId: number): Promise<PhoneNumber[]> {
@@ -15,19 +14,17 @@ export class PhoneNumberQueries {
   }
 
   /**
-   * The numbers an assistant form offers: all of them, those an inbound assistant answers on, or
-   * those an outbound assistant of the account calls from.
+   * The numbers a new assistant of that type can take: for an inbound one, those no inbound assistant
+   * answers on yet (a number rings one assistant); for an outbound one, every number (callers share them).
    */
   async forAssistants(userId: number, use?: NumberUse): Promise<PhoneNumber[]> {
     const numbers = await this.numbers.list(userId);
-    if (use === 'inbound') return numbers.filter((n) => n.inboundAssistantId !== null);
-    if (use === 'outbound') {
-      const used = new Set((await this.assistants.listAll(userId, { type: 'outbound' })).map((a) => a.phoneNumberId));
-      return numbers.filter((n) => used.has(n.id));
-    }
-    return numbers;
+    return use === 'inbound' ? numbers.filter(isFreeForInbound) : numbers;
   }
 }
+
+/** No inbound assistant answers on the number, so a new one may. */
+export const isFreeForInbound = (n: PhoneNumber): boolean => n.inboundAssistantId === null;
 
 /** What is read of an account's SIP trunks: its own only; another account's is not found. */
 export class SipTrunkQueries {

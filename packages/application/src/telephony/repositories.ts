@@ -77,6 +77,8 @@ export interface PhoneNumberRepository {
   /** Locks and returns one purchased number whose renewal is due, skipping rows others hold. */
   claimDueRenewal(now: Date): Promise<PhoneNumber | null>;
   setRenewsAt(id: number, renewsAt: Date): Promise<void>;
+  /** Sets the owner's number's nickname (a SIP trunk's too: they share it); null for another account's number. */
+  rename(userId: number, id: number, nickname: string | null, at: Date): Promise<PhoneNumber | null>;
 }
 
 /** What the cleanup job finishes when the provider did not answer in time. */

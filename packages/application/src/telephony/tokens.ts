@@ -4,6 +4,7 @@ import type { DeletePhoneNumber } from './delete-phone-number';
 import type { NumberInventory, SipProvisioner } from './ports';
 import type { PhoneNumberQueries, SipTrunkQueries } from './phone-number-queries';
 import type { PurchasePhoneNumber } from './purchase-phone-number';
+import type { RenamePhoneNumber } from './rename-phone-number';
 import type { PhoneNumberRepository, SipTrunkRepository } from './repositories';
 import type { SearchAvailableNumbers } from './search-available-numbers';
 import type { UpdateSipTrunk } from './update-sip-trunk';
@@ -19,5 +20,6 @@ export const TELEPHONY_TOKENS = {
   PurchasePhoneNumber: token<PurchasePhoneNumber>('PurchasePhoneNumber'),
   SearchAvailableNumbers: token<SearchAvailableNumbers>('SearchAvailableNumbers'),
   PhoneNumberQueries: token<PhoneNumberQueries>('PhoneNumberQueries'),
+  RenamePhoneNumber: token<RenamePhoneNumber>('RenamePhoneNumber'),
   SipTrunkQueries: token<SipTrunkQueries>('SipTrunkQueries'),
 } as const;

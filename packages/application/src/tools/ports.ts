@@ -119,6 +119,8 @@ export interface ToolInvocationLog {
   resultOf(callId: number, invocationId: string): Promise<ToolCallResult | null>;
   /** The latest `limit` finished invocations of a call, oldest first (knowledge-base searches included). */
   listForCall(callId: number, limit: number): Promise<ToolInvocationRecord[]>;
+  /** Deletes everything logged for a call (the call is being deleted); its pending writes finish first. */
+  forgetCall(callId: number): Promise<void>;
   /**
    * Stores a knowledge-base search without holding up the answer, like `record`; the lists of
    * this log wait for its unfinished writes of that call or conversation.

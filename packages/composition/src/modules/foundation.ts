@@ -87,6 +87,7 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
   // The template allowance is counted by the chat-app messages, bound by a capability composed later.
   c.bind(TOKENS.BillingQueries).toDynamicValue((ctx) => new BillingQueries(
     ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.LedgerRepository), ctx.get(TOKENS.ChatappMessageRepository), ctx.get(TOKENS.Clock),
+    { calls: ctx.get(TOKENS.CallRepository), prices: config.callMinutePrices },
   )).inSingletonScope();
   for (const controller of [AccountController, ApiKeyController, AdminController, BillingController]) c.bind(controller).toSelf().inSingletonScope();
 

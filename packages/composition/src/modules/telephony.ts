@@ -1,7 +1,6 @@
 import {
   CreateSipTrunk, DeletePhoneNumber, NumberInventory, OperationsLog, PhoneNumberQueries, ProvisioningCleanup, PurchasePhoneNumber, RenewPhoneNumbers,
-  SearchAvailableNumbers, SecretCipher, SipProvisioner, SipTrunkQueries, TOKENS, UpdateSipTrunk,
-} from '@voiceplane/application';
+  SearchAvailableNumbers, SecretCipher, SipProvisioner, SipTrunkQueries, TOKENS, UpdateSipTrunk, RenamePhoneNumber } from '@voiceplane/application';
 import {
   AssistantNumberController, PhoneNumberController, SandboxFaultController, SandboxFaults, SipTrunkController,
 } from '@voiceplane/adapter-http';
@@ -47,11 +46,12 @@ export const telephonyModule: ApiModule = ({ container: c, config, database, log
   c.bind(TOKENS.PhoneNumberRepository).toConstantValue(numbers);
   c.bind(TOKENS.SipTrunkQueries).toConstantValue(new SipTrunkQueries(trunks));
   // The assistants are bound by a capability composed later.
-  c.bind(TOKENS.PhoneNumberQueries).toDynamicValue(() => new PhoneNumberQueries(numbers, c.get(TOKENS.AssistantRepository))).inSingletonScope();
+  c.bind(TOKENS.PhoneNumberQueries).toDynamicValue(() => new PhoneNumberQueries(numbers)).inSingletonScope();
 
   const cipher = c.get(SecretCipher);
   const clock = c.get(TOKENS.Clock);
   const uow = c.get(TOKENS.UnitOfWork);
+  c.bind(TOKENS.RenamePhoneNumber).toConstantValue(new RenamePhoneNumber(numbers, clock));
   // The delete use case both stores its intent in the clean-up queue and finishes it for the job.
   let deleteNumber: DeletePhoneNumber | null = null;
   const cleanup = new ProvisioningCleanup(uow, provisioner, new TypeormProvisioningCleanupQueue(database), clock, log, () => deleteNumber);

@@ -1,6 +1,6 @@
 import type { Container } from 'inversify';
 import {
-  AcceptInboundCall, CallConfigurations, CallQueries, SearchKnowledgeForCall, CallRecordings, CallerLines, callDispatchWatchdog, ConversationBrain, EndCall, MakeCall, RecordCallEvent, SandboxTextCalls, TOKENS,
+  AcceptInboundCall, CallConfigurations, CallQueries, DeleteCall, SearchKnowledgeForCall, CallRecordings, CallerLines, callDispatchWatchdog, ConversationBrain, EndCall, MakeCall, RecordCallEvent, SandboxTextCalls, TOKENS,
   type Token, VoiceRuntime,
 } from '@voiceplane/application';
 import {
@@ -71,6 +71,9 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
   c.bind(TOKENS.CallQueries).toDynamicValue(() => new CallQueries(
     get(TOKENS.CallRepository), get(TOKENS.ToolInvocationLog), get(TOKENS.ChatappCallReportRepository),
   )).inSingletonScope();
+  c.bind(TOKENS.DeleteCall).toDynamicValue(() => new DeleteCall({
+    calls: get(TOKENS.CallRepository), toolLog: get(TOKENS.ToolInvocationLog), media: get(TOKENS.MediaStore),
+  })).inSingletonScope();
   c.bind(TOKENS.JobHandler).toDynamicValue(() => callDispatchWatchdog(get(TOKENS.RecordCallEvent))).inSingletonScope();
 
   // The mid-call tool gateway reads calls through this port; its runtime route exists once calls do.

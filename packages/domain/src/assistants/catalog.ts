@@ -71,5 +71,17 @@ export function voicesMatching(catalog: ReferenceCatalog, filter: { mode?: Assis
     (filter.language_id === undefined || voiceSpeaks(v, filter.language_id)));
 }
 
+/**
+ * The speech providers that can serve a language: a synthesizer with a voice that speaks it; every
+ * transcriber (the catalogue's transcribers recognise every language it lists).
+ */
+export function providersFor(catalog: ReferenceCatalog, filter: { kind?: ProviderKind; language_id?: number }): SpeechProvider[] {
+  const { kind, language_id } = filter;
+  return catalog.providers.filter((p) =>
+    (kind === undefined || p.kind === kind) &&
+    (language_id === undefined || p.kind === 'transcriber' ||
+      catalog.voices.some((v) => v.synthesizer_provider_id === p.id && voiceSpeaks(v, language_id))));
+}
+
 /** Refusals of the reference-data reads. */
 export type ReferenceDataRefusal = 'unknown_language';

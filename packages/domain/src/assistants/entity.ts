@@ -8,6 +8,8 @@ export interface Assistant extends AssistantConfig {
   readonly userId: number;
   readonly status: AssistantStatus;
   readonly complianceBlocked: boolean;
+  /** Where the post-call body of each inbound call goes as well (set by its own switch, not by updates). */
+  readonly inboundWebhookUrl: string | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }

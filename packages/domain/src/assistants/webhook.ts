@@ -58,3 +58,16 @@ export function webhookEventsOf(before: WebhookSubject, after: Omit<WebhookSubje
 export function assistantDeleted(assistant: { id: number; userId: number }): AssistantEvent {
   return event('assistant.deleted', assistant);
 }
+
+/** The assistant's other webhook addresses: inbound calls' post-call body, and chat conversations' end. */
+export type WebhookTarget = 'inbound' | 'conversation_ended';
+
+/**
+ * Events of setting one of those addresses (`null` clears it): clearing the conversation-ended address
+ * cancels its pending deliveries. Inbound deliveries are post-call deliveries, which only switching the
+ * post-call webhook off cancels.
+ */
+export function webhookUrlEvents(subject: WebhookSubject, target: WebhookTarget, url: string | null): AssistantEvent[] {
+  const cleared = target === 'conversation_ended' && url === null && subject.conversationEndedWebhookUrl !== null;
+  return cleared ? [event('assistant.conversation_ended_webhook_cleared', subject)] : [];
+}

@@ -1,4 +1,7 @@
-import { appendedTranscript, CALL_TRANSCRIPT_LINES_MAX, callCharge, callDuration, extractedVariablesAtEnd, formatTranscript, shouldSendPostCallWebhook } from './call-end';
+import {
+  appendedTranscript, CALL_TRANSCRIPT_LINES_MAX, callCharge, callDuration, extractedVariablesAtEnd, formatTranscript, shouldSendInboundWebhook,
+  shouldSendPostCallWebhook,
+} from './call-end';
 
 describe('call end rules', () => {
   it('measures from answer to end, 0 when never answered, prefers a reported duration', () => {
@@ -26,6 +29,16 @@ describe('call end rules', () => {
     [{ isWebhookActive: true, webhookUrl: null, sendOnlyOnCompleted: false }, 'completed', false],
   ] as const)('post_call for %j ending %s: %s', (settings, status, expected) => {
     expect(shouldSendPostCallWebhook(settings, status)).toBe(expected);
+  });
+
+  it.each([
+    [{ inboundWebhookUrl: 'https://in.example', sendOnlyOnCompleted: true }, 'inbound', 'completed', true],
+    [{ inboundWebhookUrl: 'https://in.example', sendOnlyOnCompleted: true }, 'inbound', 'busy', false],
+    [{ inboundWebhookUrl: 'https://in.example', sendOnlyOnCompleted: false }, 'inbound', 'failed', true],
+    [{ inboundWebhookUrl: 'https://in.example', sendOnlyOnCompleted: false }, 'outbound', 'completed', false],
+    [{ inboundWebhookUrl: null, sendOnlyOnCompleted: false }, 'inbound', 'completed', false],
+  ] as const)('inbound webhook for %j, a %s call ending %s: %s', (settings, direction, status, expected) => {
+    expect(shouldSendInboundWebhook(settings, direction, status)).toBe(expected);
   });
 });
 

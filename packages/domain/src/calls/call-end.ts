@@ -51,6 +51,17 @@ export function shouldSendPostCallWebhook(settings: PostCallWebhookSettings, sta
   return !settings.sendOnlyOnCompleted || status === 'completed';
 }
 
+/**
+ * Whether an inbound call's post-call body also goes to the assistant's inbound webhook: for inbound calls
+ * only, under the same completion rule as the post-call webhook, whether that one is on or not.
+ */
+export function shouldSendInboundWebhook(
+  settings: { readonly inboundWebhookUrl: string | null; readonly sendOnlyOnCompleted: boolean }, direction: 'inbound' | 'outbound', status: TerminalCallStatus,
+): boolean {
+  if (direction !== 'inbound' || !settings.inboundWebhookUrl) return false;
+  return !settings.sendOnlyOnCompleted || status === 'completed';
+}
+
 export interface PostCallEvaluation {
   /** The assistant's `post_call_evaluation`. */
   readonly enabled: boolean;

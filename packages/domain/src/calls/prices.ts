@@ -15,6 +15,10 @@ export type OpenCallCounts = Readonly<Record<CallChannel, number>>;
  * call started on a one-minute balance at once would start. Ending a call releases its minute.
  */
 export function balanceForNewCall(balance: number, open: OpenCallCounts, prices: CallMinutePrices): number {
-  const reserved = toUnits(prices.phone) * open.phone + toUnits(prices.chatapp) * open.chatapp;
-  return fromUnits(toUnits(balance) - reserved);
+  return fromUnits(toUnits(balance) - toUnits(reservedForOpenCalls(open, prices)));
+}
+
+/** What the calls in progress hold of the balance: the first minute of each, at its channel's price. */
+export function reservedForOpenCalls(open: OpenCallCounts, prices: CallMinutePrices): number {
+  return fromUnits(toUnits(prices.phone) * open.phone + toUnits(prices.chatapp) * open.chatapp);
 }

@@ -10,7 +10,7 @@ export const ISO_COUNTRY_CODES: readonly string[] = (
 ).split(' ');
 
 /** Countries whose numbers can be searched and purchased (spec endpoint 11). */
-export const NUMBER_COUNTRIES = ['US', 'CA', 'GB', 'AU', 'IL', 'PL', 'FI', 'NL', 'DK', 'IT'] as const;
+export const NUMBER_COUNTRIES = ['US', 'CA', 'GB', 'AU', 'IL', 'PL', 'FI', 'NL', 'DK', 'IT', 'DE'] as const;
 export type NumberCountry = (typeof NUMBER_COUNTRIES)[number];
 
 export const isNumberCountry = (code: string): code is NumberCountry => (NUMBER_COUNTRIES as readonly string[]).includes(code);

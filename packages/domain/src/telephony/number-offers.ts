@@ -32,6 +32,7 @@ const MONTHLY_PRICES: Readonly<Record<NumberCountry, Readonly<Record<NumberKind,
   NL: { local: 2.5, mobile: 4 },
   DK: { local: 3, mobile: 4 },
   IT: { local: 3, mobile: 5 },
+  DE: { local: 2, mobile: 3.5 },
 };
 
 export interface NumberPrice {

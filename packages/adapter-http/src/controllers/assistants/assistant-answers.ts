@@ -53,6 +53,9 @@ export const ASSISTANT_SUCCESS = {
   deactivated: 'Assistant deactivated successfully',
   webhookEnabled: 'Webhook enabled successfully',
   webhookDisabled: 'Webhook disabled successfully',
+  inboundWebhookDisabled: 'Inbound webhook disabled successfully',
+  conversationEndedWebhookEnabled: 'Conversation ended webhook enabled successfully',
+  conversationEndedWebhookDisabled: 'Conversation ended webhook disabled successfully',
   complianceUpdated: 'Compliance status updated.',
 } as const;
 

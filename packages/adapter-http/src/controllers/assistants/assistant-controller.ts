@@ -5,7 +5,7 @@ import { ASSISTANT_STATUSES, ASSISTANT_TYPES, AssistantStatus, AssistantType } f
 import {
   AssistantFilter, AssistantQueries, ChangeAssistantStatus, DeleteAssistant, SaveAssistant, TOKENS,
 } from '@voiceplane/application';
-import { Id, PageQuery, pageOf, Str } from '../../validation';
+import { Id, PageQuery, pageOf, Str, ListFilters } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer, answerFor, refuse } from '../../pipeline/answers';
 import { answerOutcome } from '../../pipeline/idempotency';
@@ -30,7 +30,9 @@ function withAssistantFilters<Base extends new (...args: any[]) => object>(base:
   return Filtered;
 }
 
+@ListFilters()
 class AssistantsQuery extends withAssistantFilters(Object) {}
+@ListFilters()
 class AssistantsPageQuery extends withAssistantFilters(PageQuery) {}
 
 const filterOf = (q: AssistantsQuery): AssistantFilter => ({ type: q.type, status: q.status, folderId: q.folder_id, labelId: q.label_id });

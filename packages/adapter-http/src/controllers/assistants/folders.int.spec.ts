@@ -6,7 +6,7 @@ const INVALID = 'The given data was invalid.';
 
 describe.each([
   { noun: 'Folder', one: '/api/user/folder', many: '/api/user/folders', alias: '/api/user/folders' },
-  { noun: 'Label', one: '/api/user/label', many: '/api/user/labels', alias: null },
+  { noun: 'Label', one: '/api/user/label', many: '/api/user/labels', alias: '/api/user/labels' },
 ])('$noun routes', ({ noun, one, many, alias }) => {
   let t: TestApi;
   let a: TestUser;
@@ -41,6 +41,12 @@ describe.each([
     [{ name: 'ACME INC.' }, { name: ['The name has already been taken.'] }],
   ])('create 422 for %j', async (body, errors) => {
     expectInvalid(await t.http.post(one).set(a.auth).send(body), errors);
+  });
+
+  it('creates through the plural path as the MCP server sends it', async () => {
+    const res = await t.http.post(many).set(a.auth).send({ name: `Plural ${noun}`, color: 'green' });
+    expect({ status: res.status, body: res.body }).toEqual({ status: 201, body: { message: `${noun} created successfully`, data: { id: expect.any(Number), name: `Plural ${noun}`, color: 'green', assistants_count: 0 } } });
+    expectInvalid(await t.http.post(many).set(a.auth).send({ name: `plural ${noun}` }), { name: ['The name has already been taken.'] });
   });
 
   it('lets another account use the same name', async () => {

@@ -3,25 +3,40 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { ASSISTANT_MODES, AssistantMode, MODEL_KINDS, ModelKind, PROVIDER_KINDS, ProviderKind } from '@voiceplane/domain';
 import { ReferenceData, TOKENS } from '@voiceplane/application';
-import { Id, Str } from '../../validation';
-import { parse, reply } from '../../pipeline/responses';
+import { Id, Str, ListFilters } from '../../validation';
+import { failValidation, parse, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { REFERENCE_DATA_ANSWERS } from './assistant-answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { presentEventType } from './presenters';
 
+@ListFilters()
 class VoicesQuery {
   @Str({ enum: ASSISTANT_MODES }) mode?: AssistantMode;
   @Id() language_id?: number;
 }
 
+/** Famulor's `type` names the engine mode the models are for; dualplex runs on multimodal models. */
+const MODEL_TYPES = ['llm', 'multimodal', 'dualplex'] as const;
+
+@ListFilters()
 class ModelsQuery {
-  @Str({ enum: MODEL_KINDS }) kind?: ModelKind;
+  @Str({ enum: MODEL_TYPES, description: 'llm (the default when neither type nor kind is given), multimodal or dualplex' }) type?: (typeof MODEL_TYPES)[number];
+  @Str({ enum: MODEL_KINDS, description: 'voiceplane\'s name of the filter; must agree with type' }) kind?: ModelKind;
 }
 
+/** The model kind asked for; both names given must agree. */
+function modelKindOf(q: ModelsQuery): ModelKind {
+  const typed: ModelKind | undefined = q.type === undefined ? undefined : q.type === 'llm' ? 'llm' : 'multimodal';
+  if (typed && q.kind && typed !== q.kind) failValidation({ type: ['The type must match the kind.'] });
+  return q.kind ?? typed ?? 'llm';
+}
+
+@ListFilters()
 class ProvidersQuery {
   @Str({ enum: PROVIDER_KINDS }) kind?: ProviderKind;
+  @Id({ description: 'providers that can serve this language' }) language_id?: number;
 }
 
 const tag = 'Reference data';
@@ -46,18 +61,19 @@ export class ReferenceDataController {
     return reply(200, result.value);
   }
 
-  @Doc({ summary: 'LLM and multimodal models (bare array)', tag, query: ModelsQuery })
+  @Doc({ summary: 'Models for an engine mode, LLM by default (bare array)', tag, query: ModelsQuery })
   @Get('/assistants/models')
   async models(@Request() req: ExpressRequest) {
-    const q = parse(ModelsQuery, req.query);
-    return reply(200, await this.reference.models(q.kind));
+    return reply(200, await this.reference.models(modelKindOf(parse(ModelsQuery, req.query))));
   }
 
   @Doc({ summary: 'Synthesizer and transcriber providers (bare array)', tag, query: ProvidersQuery })
   @Get('/assistants/providers')
   async providers(@Request() req: ExpressRequest) {
     const q = parse(ProvidersQuery, req.query);
-    return reply(200, await this.reference.providers(q.kind));
+    const result = await this.reference.providers({ kind: q.kind, languageId: q.language_id });
+    if (!result.ok) answer(REFERENCE_DATA_ANSWERS, result.error);
+    return reply(200, result.value);
   }
 
   @Doc({ summary: 'Scheduling event types of the account', tag })

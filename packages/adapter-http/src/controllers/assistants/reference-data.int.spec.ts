@@ -63,13 +63,29 @@ describe('reference data', () => {
       ['voices', '?language_id=en', { language_id: ['The language id must be an integer.'] }],
       ['models', '?kind=tts', { kind: ['The selected kind is invalid.'] }],
       ['providers', '?kind=llm', { kind: ['The selected kind is invalid.'] }],
+      ['models', '?type=realtime', { type: ['The selected type is invalid.'] }],
+      ['models', '?type=llm&kind=multimodal', { type: ['The type must match the kind.'] }],
+      ['synthesizer-providers', '?language_id=99', { language_id: ['The selected language id is invalid.'] }],
+      ['models', '?mode=multimodal', { mode: ['The mode parameter is not supported.'] }],
     ])('%s%s → 422', async (route, query, errors) => {
       expectInvalid(await t.http.get(`/api/user/assistants/${route}${query}`).set(a.auth), errors);
     });
 
+    const LLMS = [{ id: 1, name: 'gpt-4o-mini', provider: 'openai', kind: 'llm' }, { id: 2, name: 'gpt-4.1', provider: 'openai', kind: 'llm' }];
+    const REALTIME = [{ id: 3, name: 'gpt-4o-realtime', provider: 'openai', kind: 'multimodal' }];
     it.each([
-      ['models', '', [{ id: 1, name: 'gpt-4o-mini', provider: 'openai', kind: 'llm' }, { id: 2, name: 'gpt-4.1', provider: 'openai', kind: 'llm' }, { id: 3, name: 'gpt-4o-realtime', provider: 'openai', kind: 'multimodal' }]],
-      ['models', '?kind=multimodal', [{ id: 3, name: 'gpt-4o-realtime', provider: 'openai', kind: 'multimodal' }]],
+      // Famulor's default: the LLM models of the pipeline mode.
+      ['models', '', LLMS],
+      ['models', '?kind=multimodal', REALTIME],
+      // As the MCP server's get_models sends it.
+      ['models', '?type=multimodal', REALTIME],
+      ['models', '?type=dualplex', REALTIME],
+      ['models', '?type=llm', LLMS],
+      ['models', '?type=multimodal&kind=multimodal', REALTIME],
+      ['providers', '?language_id=5', [{ id: 2, name: 'cartesia', kind: 'synthesizer' }, { id: 3, name: 'deepgram', kind: 'transcriber' }]],
+      ['synthesizer-providers', '?language_id=1', [{ id: 1, name: 'elevenlabs', kind: 'synthesizer' }]],
+      ['synthesizer-providers', '?language_id=3', [{ id: 2, name: 'cartesia', kind: 'synthesizer' }]],
+      ['transcriber-providers', '?language_id=3', [{ id: 3, name: 'deepgram', kind: 'transcriber' }]],
       ['providers', '', [{ id: 1, name: 'elevenlabs', kind: 'synthesizer' }, { id: 2, name: 'cartesia', kind: 'synthesizer' }, { id: 3, name: 'deepgram', kind: 'transcriber' }]],
       ['providers', '?kind=transcriber', [{ id: 3, name: 'deepgram', kind: 'transcriber' }]],
     ])('%s%s', async (route, query, body) => {

@@ -127,7 +127,7 @@ describe('midcall_lookup_table', () => {
     const res = await apply(user, 'midcall_lookup_table', { params: { table_id: table, key_column: 'order_number', input_field: 'order' }, assistant_id: assistant });
     expect(res.status).toBe(201);
     expect(res.body.binding).toEqual({ type: 'tool', assistant_id: assistant, bound: true });
-    const tools = (await t.http.get('/api/user/tools').set(user.auth)).body.data;
+    const tools = (await t.http.get('/api/user/tools').set(user.auth)).body;
     expect(tools).toEqual([expect.objectContaining({
       name: 'lookup_customer_orders', description: 'Look up a record in Customer Orders by order_number.', type: 'automation', method: 'POST',
       endpoint: res.body.webhook_url.replace(/[^/]+$/, '[redacted]'), automation_id: res.body.automation_id,

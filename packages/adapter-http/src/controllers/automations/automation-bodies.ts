@@ -1,5 +1,5 @@
 import { CONNECTION_AUTH_TYPES, CONNECTION_KINDS, ConnectionAuthType, DATA_TABLE_LIMITS, HTTP_TOKEN_PATTERN, JsonObject, JsonValue, TEMPLATE_KEYS, utf8Length } from '@voiceplane/domain';
-import { Arr, Bool, Int, isPlainObject, Obj, PageQuery, publicTarget, Str, validateDto } from '../../validation';
+import { Arr, Bool, Int, isPlainObject, Obj, PageQuery, publicTarget, Str, validateDto, ListFilters } from '../../validation';
 import { refuse } from '../../pipeline/answers';
 import { invalidShape } from './automation-answers';
 
@@ -58,6 +58,7 @@ export class ApplyTemplateBody {
   @Obj({ description: "Deep-merged over the template's sample test input" }) sample?: Record<string, unknown>;
 }
 
+@ListFilters()
 export class RunsQuery {
   @Int({ min: 1, max: 20, messages: { between: 'The limit must be between 1 and 20.', min: 'The limit must be between 1 and 20.', max: 'The limit must be between 1 and 20.', type: 'The limit must be between 1 and 20.' }, description: 'Default 10' }) limit?: number;
   @Str({ max: 40, description: "A run of this automation: its detail instead of the list" }) run_id?: string;
@@ -72,6 +73,7 @@ export class UpdateFlowBody {
   @Obj({ description: "Deep-merged over the template's sample test input" }) sample?: Record<string, unknown>;
 }
 
+@ListFilters()
 export class FlowsQuery extends PageQuery {
   @Str({ enum: ['enabled', 'disabled'] }) status?: 'enabled' | 'disabled';
   @Str({ enum: TEMPLATE_KEYS }) template_key?: (typeof TEMPLATE_KEYS)[number];

@@ -1,5 +1,5 @@
 import { InvalidTransition } from '@voiceplane/domain';
-import { CallEventRefusal, InboundCallRefusal, MakeCallRefusal, SayRefusal } from '@voiceplane/application';
+import { CallEventRefusal, DeleteCallRefusal, InboundCallRefusal, MakeCallRefusal, SayRefusal } from '@voiceplane/application';
 import { Answer, AnswerTable } from '../../pipeline/answers';
 import { ASSISTANT_NOT_FOUND } from '../assistants/assistant-answers';
 import { CALL_MESSAGES } from './call-messages';
@@ -7,6 +7,11 @@ import { CALL_MESSAGES } from './call-messages';
 export const CALL_NOT_FOUND: Answer = { status: 404, body: { message: CALL_MESSAGES.notFound } };
 /** A call read by its owner or by the runtime. */
 export const CALL_ANSWERS: AnswerTable<'call_not_found'> = { call_not_found: CALL_NOT_FOUND };
+/** Deleting a call: only once it has ended. */
+export const DELETE_CALL_ANSWERS: AnswerTable<DeleteCallRefusal> = {
+  call_not_found: CALL_NOT_FOUND,
+  call_in_progress: { status: 409, body: { message: CALL_MESSAGES.inProgress } },
+};
 /** Sandbox routes answer with the generic 404. */
 export const SANDBOX_NOT_FOUND: Answer = { status: 404, body: { message: 'Not found.' } };
 export const RECORDING_NOT_FOUND: Answer = { status: 404, body: { message: 'Recording not found' } };

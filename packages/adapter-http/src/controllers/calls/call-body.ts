@@ -3,8 +3,8 @@ import {
   FieldErrors, hasFieldErrors, TERMINAL_STATUSES, TerminalCallStatus, TranscriptItem,
 } from '@voiceplane/domain';
 import { normalizeVariables } from '../assistants/assistant-messages';
-import { RuntimeEvent } from '@voiceplane/application';
-import { Arr, Id, Int, Obj, PageQuery, parseTimestamp, Str, validateDto } from '../../validation';
+import { CallFilter, RuntimeEvent } from '@voiceplane/application';
+import { Arr, Id, Int, Obj, PageQuery, parseTimestamp, Str, validateDto, ListFilters } from '../../validation';
 import { failValidation } from '../../pipeline/responses';
 
 const RUNTIME_EVENT_TYPES = ['ringing', 'answered', 'transcript', 'ended'] as const;
@@ -43,22 +43,34 @@ export function parseMakeCall(input: unknown, invalidPhone: () => never): MakeCa
   return { assistantId: shaped.value.assistant_id, phoneNumber: shaped.value.phone_number, variables: variables.value.variables ?? {} };
 }
 
+/** Famulor's `type` of a call; `web` (browser calls) never matches, voiceplane has none. */
+const CALL_TYPES = ['inbound', 'outbound', 'web'] as const;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const E164 = { pattern: E164_PATTERN, messages: { pattern: 'The {field} must be a valid E.164 phone number.' } };
+
+@ListFilters()
 export class CallListQuery extends PageQuery {
   @Id() assistant_id?: number;
   @Str({ enum: CALL_STATUSES }) status?: CallStatus;
   @Str({ enum: CALL_DIRECTIONS }) direction?: CallDirection;
+  @Str({ enum: CALL_TYPES, description: 'Famulor\'s name of direction; web matches no call' }) type?: (typeof CALL_TYPES)[number];
   @Str({ enum: CALL_CHANNELS }) channel?: CallChannel;
-  @Str({ pattern: E164_PATTERN, messages: { pattern: 'The {field} must be a valid E.164 phone number.' } }) customer_phone?: string;
+  @Str({ ...E164 }) customer_phone?: string;
+  @Str({ ...E164, description: 'Famulor\'s name of customer_phone' }) phone_number?: string;
   @Str({ max: 40, description: 'calls placed by this automation run (run_…)' }) automation_run_id?: string;
   @Id({ description: 'calls placed by this campaign' }) campaign_id?: number;
   @Str({ timestamp: true, description: 'ISO 8601; calls created at or after' }) from?: string;
   @Str({ timestamp: true, description: 'ISO 8601; calls created at or before' }) to?: string;
+  @Str({ pattern: DAY, timestamp: true, messages: { pattern: 'The {field} does not match the format Y-m-d.' }, description: 'YYYY-MM-DD (UTC); calls created on or after that day' }) date_from?: string;
+  @Str({ pattern: DAY, timestamp: true, messages: { pattern: 'The {field} does not match the format Y-m-d.' }, description: 'YYYY-MM-DD (UTC); calls created on or before that day' }) date_to?: string;
 }
 
+/** The list's filters, each told once: Famulor's and voiceplane's names of one filter must agree. */
 export interface CallListInput {
   readonly query: CallListQuery;
-  readonly from?: Date;
-  readonly to?: Date;
+  readonly filter: CallFilter;
+  /** `type=web`: nothing can match. */
+  readonly matchesNothing: boolean;
 }
 
 /** A validated timestamp field as a Date. */
@@ -66,10 +78,29 @@ function timestampOf(value: string | undefined): Date | undefined {
   return value === undefined ? undefined : parseTimestamp(value) ?? undefined;
 }
 
+const DAY_MS = 86_400_000;
+
+/** The later of two lower bounds, the earlier of two upper ones. */
+const later = (a?: Date, b?: Date) => (a && b ? (a > b ? a : b) : a ?? b);
+const earlier = (a?: Date, b?: Date) => (a && b ? (a < b ? a : b) : a ?? b);
+
 export function parseCallList(input: unknown): CallListInput {
   const shaped = validateDto(CallListQuery, input ?? {});
   if (!shaped.ok) failValidation(shaped.errors);
-  return { query: shaped.value, from: timestampOf(shaped.value.from), to: timestampOf(shaped.value.to) };
+  const q = shaped.value;
+  const errors: FieldErrors = {};
+  const type = q.type === 'web' ? undefined : q.type;
+  if (type && q.direction && type !== q.direction) errors.type = ['The type must match the direction.'];
+  if (q.phone_number && q.customer_phone && q.phone_number !== q.customer_phone) errors.phone_number = ['The phone number must match the customer phone.'];
+  if (hasFieldErrors(errors)) failValidation(errors);
+  const dayEnd = timestampOf(q.date_to);
+  const filter: CallFilter = {
+    assistantId: q.assistant_id, status: q.status, direction: q.direction ?? type, channel: q.channel,
+    customerPhone: q.customer_phone ?? q.phone_number, automationRunId: q.automation_run_id, campaignId: q.campaign_id,
+    from: later(timestampOf(q.from), timestampOf(q.date_from)),
+    to: earlier(timestampOf(q.to), dayEnd && new Date(dayEnd.getTime() + DAY_MS - 1)),
+  };
+  return { query: q, filter, matchesNothing: q.type === 'web' };
 }
 
 export class TranscriptItemBody {

@@ -1,7 +1,7 @@
-import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
+import { Controller, Delete, Get, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { CallQueries, MakeCall, TOKENS } from '@voiceplane/application';
+import { CallQueries, DeleteCall, MakeCall, TOKENS } from '@voiceplane/application';
 import { pageOf } from '../../validation';
 import { pathId, reply } from '../../pipeline/responses';
 import { answer, answerFor, refuse } from '../../pipeline/answers';
@@ -11,7 +11,7 @@ import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
 import { CallListQuery, MakeCallBody, parseCallList, parseMakeCall } from './call-body';
 import { presentCall, presentCallSummary } from './call-presenters';
-import { CALL_ANSWERS, CALL_NOT_FOUND, INVALID_PHONE, MAKE_CALL_ANSWERS } from './call-answers';
+import { CALL_ANSWERS, CALL_NOT_FOUND, DELETE_CALL_ANSWERS, INVALID_PHONE, MAKE_CALL_ANSWERS } from './call-answers';
 import { CALL_MESSAGES } from './call-messages';
 
 @Controller('/api/user')
@@ -19,6 +19,7 @@ export class CallController {
   constructor(
     @inject(TOKENS.MakeCall) private readonly makeCall: MakeCall,
     @inject(TOKENS.CallQueries) private readonly calls: CallQueries,
+    @inject(TOKENS.DeleteCall) private readonly deletion: DeleteCall,
   ) {}
 
   @Doc({ summary: 'Place an outbound call with an assistant', tag: 'Calls', body: MakeCallBody, success: 200 })
@@ -33,12 +34,9 @@ export class CallController {
   @Doc({ summary: 'List calls, newest first, with filters', tag: 'Calls', query: CallListQuery })
   @Get('/calls')
   async list(@Request() req: ExpressRequest) {
-    const { query, from, to } = parseCallList(req.query);
+    const { query, filter, matchesNothing } = parseCallList(req.query);
     const page = pageOf(query);
-    const result = await this.calls.list(principalOf(req).userId, {
-      assistantId: query.assistant_id, status: query.status, direction: query.direction, channel: query.channel,
-      customerPhone: query.customer_phone, automationRunId: query.automation_run_id, campaignId: query.campaign_id, from, to,
-    }, page);
+    const result = matchesNothing ? { items: [], total: 0 } : await this.calls.list(principalOf(req).userId, filter, page);
     return reply(200, pageEnvelope(result.items.map(presentCallSummary), result.total, page.page, page.perPage));
   }
 
@@ -49,5 +47,13 @@ export class CallController {
     if (!found.ok) answer(CALL_ANSWERS, found.error);
     const { call, toolCalls, report } = found.value;
     return reply(200, { data: presentCall(call, toolCalls, report) });
+  }
+
+  @Doc({ summary: 'Delete an ended call with its transcript, recording and tool log (charges stay in the ledger)', tag: 'Calls' })
+  @Delete('/calls/:id')
+  async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const deleted = await this.deletion.execute(principalOf(req).userId, pathId(id, CALL_NOT_FOUND));
+    if (!deleted.ok) answer(DELETE_CALL_ANSWERS, deleted.error);
+    return reply(200, { message: CALL_MESSAGES.deleted });
   }
 }

@@ -8,6 +8,8 @@ export const CALL_MESSAGES = {
   noCallerLine: 'The assistant has no phone number for outbound calls.',
   dispatchFailed: 'The call could not be placed. Please try again.',
   initiated: 'Call initiated successfully',
+  deleted: 'Call deleted successfully',
+  inProgress: 'The call is still in progress and cannot be deleted.',
   noInboundAssistant: 'No active assistant for this number.',
   tooManyCalls: 'Too many calls in progress for your plan.',
 } as const;

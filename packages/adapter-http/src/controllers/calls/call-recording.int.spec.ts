@@ -84,6 +84,42 @@ describe('call recordings', () => {
     expect((await t.http.get(`/api/user/calls/${id}/recording`)).status).toBe(401);
   });
 
+  it('deletes an ended call with its recording file, transcript and tool log, as the MCP server\'s delete_call asks', async () => {
+    const id = await endedCall(recorded);
+    const media = t.runtime.container.get(TOKENS.MediaStore);
+    await media.put(recordingMediaKey(id), [Buffer.from('OggS')], 'audio/ogg');
+    const log = t.runtime.container.get(TOKENS.ToolInvocationLog);
+    log.record({ id: `tcl_delete${String(id).padStart(12, '0')}`, callId: id, userId: owner.id, toolId: 1, name: 'check_order', invocationId: null, at: new Date() },
+      { ok: true, statusCode: 200, content: '{}', truncated: false, durationMs: 5, error: null, warnings: [] });
+    expect(await log.listForCall(id, 100)).toHaveLength(1);
+
+    const foreign = await t.http.delete(`/api/user/calls/${id}`).set(stranger.auth);
+    expect([foreign.status, foreign.body]).toEqual([404, { message: 'Call not found' }]);
+    const res = await t.http.delete(`/api/user/calls/${id}`).set(owner.auth);
+    expect([res.status, res.body]).toEqual([200, { message: 'Call deleted successfully' }]);
+
+    expect((await t.http.get(`/api/user/calls/${id}`).set(owner.auth)).status).toBe(404);
+    expect((await t.http.get(`/api/user/calls/${id}/recording`).set(owner.auth)).status).toBe(404);
+    expect(await media.open(recordingMediaKey(id))).toBeNull();
+    expect(await log.listForCall(id, 100)).toEqual([]);
+    const again = await t.http.delete(`/api/user/calls/${id}`).set(owner.auth);
+    expect([again.status, again.body]).toEqual([404, { message: 'Call not found' }]);
+  });
+
+  it('refuses to delete a call still in progress (409) and changes nothing; ids of the wrong shape are 404', async () => {
+    stub.answer('AgentDispatchService/CreateDispatch', { body: { id: 'AD_2', room: 'r' } });
+    stub.answer('SIP/CreateSIPParticipant', { body: { participant_id: 'PA_2' } });
+    const id = (await t.http.post('/api/user/make_call').set(owner.auth).send({ assistant_id: recorded, phone_number: CUSTOMER })).body.call_id as number;
+    await t.http.post(`/api/runtime/calls/${id}/events`).set(t.runtimeAuth).send({ event_id: 'live-answered', type: 'answered' }).expect(200);
+    const res = await t.http.delete(`/api/user/calls/${id}`).set(owner.auth);
+    expect([res.status, res.body]).toEqual([409, { message: 'The call is still in progress and cannot be deleted.' }]);
+    expect(await getCall(t, owner, id)).toEqual(expect.objectContaining({ status: 'in-progress' }));
+    for (const bad of ['abc', '0', '12345678901234567890123', '%ff']) {
+      const miss = await t.http.delete(`/api/user/calls/${bad}`).set(owner.auth);
+      expect([bad, miss.status, miss.body]).toEqual([bad, 404, { message: 'Call not found' }]);
+    }
+  });
+
   it('takes the address off a call whose recording LiveKit reports as failed', async () => {
     const id = await endedCall(recorded);
     const failed = await postWebhook(egressEnded(id, 'EGRESS_FAILED'));

@@ -59,10 +59,33 @@ describe('GET /api/user/calls', () => {
     ['created from', () => '?from=2000-01-01T00:00:00Z', () => [calls.other, calls.busy, calls.ringing]],
     ['created to', () => '?to=2000-01-01', () => []],
     ['combined', () => `?assistant_id=${first}&status=ringing&from=2000-01-01T00:00:00.000%2B02:00`, () => [calls.ringing]],
+    // Famulor's names, as its reference documents them (the MCP server's list_calls sends assistant_id, page, per_page).
+    ['Famulor type', () => '?type=outbound', () => [calls.other, calls.busy, calls.ringing]],
+    ['Famulor type inbound', () => '?type=inbound', () => []],
+    ['Famulor type web (voiceplane has no web calls)', () => '?type=web', () => []],
+    ['Famulor phone_number', () => '?phone_number=%2B14155550199', () => [calls.other]],
+    ['Famulor date_from today', () => `?date_from=${new Date().toISOString().slice(0, 10)}`, () => [calls.other, calls.busy, calls.ringing]],
+    ['Famulor date_to today (the whole day)', () => `?date_to=${new Date().toISOString().slice(0, 10)}`, () => [calls.other, calls.busy, calls.ringing]],
+    ['Famulor date_to yesterday', () => `?date_to=${new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)}`, () => []],
+    ['Famulor date_from tomorrow', () => `?date_from=${new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)}`, () => []],
+    ['both names agreeing', () => '?type=outbound&direction=outbound&phone_number=%2B14155550199&customer_phone=%2B14155550199', () => [calls.other]],
+    ['MCP list_calls', () => `?assistant_id=${second}&page=1&per_page=10`, () => [calls.other]],
   ])('filters by %s', async (_name, query, expected) => {
     const res = await list(query());
     expect(res.status).toBe(200);
     expect(ids(res)).toEqual(expected());
+  });
+
+  it.each<[string, Record<string, string[]>]>([
+    ['?type=inbound&direction=outbound', { type: ['The type must match the direction.'] }],
+    ['?phone_number=%2B14155550199&customer_phone=%2B14155551234', { phone_number: ['The phone number must match the customer phone.'] }],
+    ['?type=phone&date_from=01.03.2026&date_to=2026-13-01', {
+      type: ['The selected type is invalid.'], date_from: ['The date from does not match the format Y-m-d.'], date_to: ['The date to must be a valid date.'],
+    }],
+    ['?campain_id=4', { campain_id: ['The campain id parameter is not supported.'] }],
+  ])('422 for Famulor filters %s', async (query, errors) => {
+    const res = await list(query);
+    expect({ status: res.status, body: res.body }).toEqual({ status: 422, body: { message: INVALID, errors } });
   });
 
   it('another account\'s assistant id filters to nothing', async () => {

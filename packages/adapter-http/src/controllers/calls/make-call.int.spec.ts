@@ -198,6 +198,16 @@ describe('errors, in the check order', () => {
     expect((await t.http.get(`/api/user/billing/balance`).set(user.auth)).body.total_balance).toBe(5);
   });
 
+  it('shows in the balance what the calls in progress reserve, and releases it when they end', async () => {
+    const user = await t.createUser({ balance: 5 });
+    const id = await createAssistant(t, user);
+    const calls = [await post(user, { assistant_id: id, phone_number: CUSTOMER }), await post(user, { assistant_id: id, phone_number: CUSTOMER })];
+    const balance = async () => (await t.http.get('/api/user/billing/balance').set(user.auth)).body;
+    expect(await balance()).toEqual(expect.objectContaining({ total_balance: 5, reserved: 0.2, currency: 'USD' }));
+    await t.http.post(`/api/sandbox/calls/${calls[0].body.call_id}/finish`).set(user.auth).send({ status: 'canceled' }).expect(200);
+    expect((await balance()).reserved).toBe(0.1);
+  });
+
   it('aims a call_dispatch fault at one of the caller\'s own numbers only', async () => {
     const user = await t.createUser({ balance: 20 });
     const number = await purchaseNumber(t, user);

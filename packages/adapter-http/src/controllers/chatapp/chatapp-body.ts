@@ -2,7 +2,7 @@ import {
   E164_PATTERN, err, FieldErrors, ok, QUALITY_RATINGS, QualityRating, Result, SENDER_STATUSES,
   SenderStatus, TEMPLATE_CATEGORIES, TEMPLATE_STATUSES, TemplateCategory, TemplateStatus,
 } from '@voiceplane/domain';
-import { Bool, Id, Obj, publicTarget, Str } from '../../validation';
+import { Bool, Id, ListFilters, Obj, publicTarget, Str } from '../../validation';
 
 const PHONE_TEXT_MAX = 64;
 const VARIABLE_VALUE_MAX = 1024;
@@ -44,11 +44,13 @@ export class SessionStatusQuery {
 }
 
 const SENDER_LIST_STATUSES = [...SENDER_STATUSES, 'all'] as const;
+@ListFilters()
 export class SenderListQuery {
   @Str({ enum: SENDER_LIST_STATUSES, description: '`online` (default), `offline` or `all`' }) status?: SenderStatus | 'all';
 }
 
 const TEMPLATE_LIST_STATUSES = [...TEMPLATE_STATUSES, 'all'] as const;
+@ListFilters()
 export class TemplateListQuery {
   @Str({ enum: TEMPLATE_LIST_STATUSES, description: '`approved` (default), `pending`, `rejected` or `all`' }) status?: TemplateStatus | 'all';
 }
@@ -123,6 +125,7 @@ export class SandboxExpireWindowBody {
 }
 
 /** Sandbox: what the sandbox chat app sent. */
+@ListFilters()
 export class SandboxOutboxQuery {
   @Id() sender_id?: number;
   @Str({ max: PHONE_TEXT_MAX }) to?: string;

@@ -227,6 +227,17 @@ describe('inbound messages, AI replies and takeover', () => {
     const unanswered = await t.http.post('/api/sandbox/chatapp/inbound-message').set(user.auth).send({ sender_id: plain, from_phone: CUSTOMER, text: 'Anyone?' });
     expect(unanswered.body).toEqual(expect.objectContaining({ ai_reply: null, ai_reply_skipped: 'no_assistant' }));
 
+    // The alias takes the integer id too, as the MCP server's disable_conversation_ai may send it; a stranger's or unknown id is the family's 404.
+    const byId = await t.http.post(`/api/automate/conversations/${first.body.conversation_id}/disable-ai`).set(user.auth);
+    expect([byId.status, byId.body]).toEqual([200, { status: true, ai_enabled: false }]);
+    const restored = await t.http.post(`/api/automate/conversations/${first.body.conversation_id}/enable-ai`).set(user.auth);
+    expect([restored.status, restored.body]).toEqual([200, { status: true, ai_enabled: true }]);
+    const stranger = await t.createUser();
+    for (const [who, id] of [[stranger, first.body.conversation_id], [user, 999_999_999]] as const) {
+      const miss = await t.http.post(`/api/automate/conversations/${id}/disable-ai`).set(who.auth);
+      expect([miss.status, miss.body]).toEqual([404, { status: false, error: 'Conversation not found' }]);
+    }
+
     const conversation = await t.http.get(`/api/user/conversations/${uuid}`).set(user.auth);
     expect(conversation.body).toEqual({ status: true, data: expect.objectContaining({ uuid, status: 'open', ai_enabled: true, message_count: 5, customer_name: 'Ann', assistant_id: assistant }) });
     const page = await t.http.get(`/api/user/conversations/${uuid}/messages?per_page=2`).set(user.auth);

@@ -1,10 +1,11 @@
 import {
   CONVERSATION_STATUSES, ConversationStatus, CUSTOMER_IDENTIFIER_MAX, LISTED_CONVERSATION_TYPES, ListedConversationType, WEB_CHAT_MESSAGE_MAX,
 } from '@voiceplane/domain';
-import { Bool, Id, Int, Str } from '../../validation';
+import { Bool, Id, Int, Str, ListFilters } from '../../validation';
 
 const PHONE_TEXT_MAX = 64;
 
+@ListFilters()
 export class ConversationListQuery {
   @Str({ max: 512, description: 'Opaque cursor from a previous page' }) cursor?: string;
   @Int({ min: 1, max: 100 }) per_page?: number;

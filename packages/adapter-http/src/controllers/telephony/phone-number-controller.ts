@@ -1,19 +1,22 @@
-import { Controller, Delete, Get, Params, Post, Request } from '@inversifyjs/http-core';
+import { Controller, Delete, Get, Params, Post, Put, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { E164_PATTERN, NUMBER_COUNTRIES, NumberCountry } from '@voiceplane/domain';
-import { DeletePhoneNumber, PhoneNumberQueries, PurchasePhoneNumber, SearchAvailableNumbers, TOKENS } from '@voiceplane/application';
-import { Str } from '../../validation';
-import { parse, pathId, reply } from '../../pipeline/responses';
+import { DeletePhoneNumber, PhoneNumberQueries, PurchasePhoneNumber, RenamePhoneNumber, SearchAvailableNumbers, TOKENS } from '@voiceplane/application';
+import { ListFilters, Str } from '../../validation';
+import { failValidation, parse, pathId, reply } from '../../pipeline/responses';
 import { answer, answerFor } from '../../pipeline/answers';
 import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { presentAvailableNumber, presentPhoneNumber, presentPurchase } from './presenters';
-import { DELETE_NUMBER_ANSWERS, NUMBER_SEARCH_ANSWERS, PHONE_NUMBER_NOT_FOUND, PURCHASE_ANSWERS, TELEPHONY_SUCCESS } from './telephony-answers';
+import {
+  DELETE_NUMBER_ANSWERS, NUMBER_SEARCH_ANSWERS, PHONE_NUMBER_NOT_FOUND, PURCHASE_ANSWERS, RENAME_NUMBER_ANSWERS, TELEPHONY_SUCCESS,
+} from './telephony-answers';
 
 const CONTAINS_MESSAGE = 'The contains may only contain up to 10 digits.';
 
+@ListFilters()
 class NumberSearchQuery {
   @Str({ upper: true, enum: NUMBER_COUNTRIES, description: 'Country (default US)', example: 'GB' })
   country_code?: NumberCountry;
@@ -27,7 +30,13 @@ class PurchaseBody {
   phone_number!: string;
 }
 
-/** Owned numbers, search and purchase. */
+/** Famulor's number update: the nickname alone, sent as null (or "") to clear it. */
+class NumberUpdateBody {
+  @Str({ nullable: true, max: 50, description: 'The label shown beside the number; null or "" clears it', example: 'Sales line' })
+  nickname?: string | null;
+}
+
+/** Owned numbers, search, purchase and nickname. */
 @Controller('/api/user/phone-numbers')
 export class PhoneNumberController {
   constructor(
@@ -35,6 +44,7 @@ export class PhoneNumberController {
     @inject(TOKENS.SearchAvailableNumbers) private readonly search: SearchAvailableNumbers,
     @inject(TOKENS.PurchasePhoneNumber) private readonly purchase: PurchasePhoneNumber,
     @inject(TOKENS.DeletePhoneNumber) private readonly deleteNumber: DeletePhoneNumber,
+    @inject(TOKENS.RenamePhoneNumber) private readonly rename: RenamePhoneNumber,
   ) {}
 
   @Doc({ summary: 'List owned phone numbers (purchased and SIP), newest first', tag: 'Phone numbers' })
@@ -60,6 +70,18 @@ export class PhoneNumberController {
     return answerOutcome(req, () => this.purchase.execute(principalOf(req).userId, body.phone_number, requestIdOf(req)), (bought) => (bought.ok
       ? { status: 201, body: { message: TELEPHONY_SUCCESS.numberPurchased, data: presentPurchase(bought.value) } }
       : answerFor(PURCHASE_ANSWERS, bought.error)));
+  }
+
+  @Doc({ summary: 'Set or clear a number\'s nickname (the MCP server\'s update_phone_number)', tag: 'Phone numbers', body: NumberUpdateBody })
+  @Put('/:id')
+  async update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+    const numberId = pathId(id, PHONE_NUMBER_NOT_FOUND);
+    const body = parse(NumberUpdateBody, req.body);
+    // Sending nothing is not taken for clearing the name.
+    if (!Object.hasOwn(req.body ?? {}, 'nickname')) failValidation({ nickname: ['The nickname field must be present.'] });
+    const renamed = await this.rename.execute(principalOf(req).userId, numberId, body.nickname ?? null);
+    if (!renamed.ok) answer(RENAME_NUMBER_ANSWERS, renamed.error);
+    return reply(200, { message: TELEPHONY_SUCCESS.numberUpdated, data: presentPhoneNumber(renamed.value) });
   }
 
   @Doc({ summary: 'Release a number or delete a SIP trunk (alias DELETE /api/user/phone-numbers/sip-trunks/:id)', tag: 'Phone numbers' })

@@ -60,13 +60,26 @@ describe('GET /api/user/phone-numbers/search', () => {
     });
   });
 
-  it.each(['US', 'CA', 'GB', 'AU', 'IL', 'PL', 'FI', 'NL', 'DK', 'IT'])('serves %s (lower case accepted), the same answer every time', async (country) => {
+  it.each(['US', 'CA', 'GB', 'AU', 'IL', 'PL', 'FI', 'NL', 'DK', 'IT', 'DE'])('serves %s (lower case accepted), the same answer every time', async (country) => {
     const first = await t.http.get(`/api/user/phone-numbers/search?country_code=${country.toLowerCase()}`).set(owner.auth);
     expect(first.status).toBe(200);
     expect(first.body.data.length).toBeGreaterThan(0);
     expect(first.body.data.every((n: { country_code: string }) => n.country_code === country)).toBe(true);
     const again = await t.http.get(`/api/user/phone-numbers/search?country_code=${country}`).set(owner.auth);
     expect(again.body).toEqual(first.body);
+  });
+
+  it('offers Famulor\'s default country DE as the MCP server\'s search_phone_numbers asks for it, and buys from it', async () => {
+    const res = await t.http.get('/api/user/phone-numbers/search?country_code=DE&contains=3023125').set(owner.auth);
+    expect(res.status).toBe(200);
+    expect(res.body.data.length).toBeGreaterThan(0);
+    expect(res.body.data[0]).toEqual(expect.objectContaining({
+      phone_number: expect.stringMatching(/^\+493023125\d{3}$/), phone_number_formatted: expect.stringMatching(/^030 /), country_code: 'DE', price: 2,
+      billing_price_id: 'price_de_local_monthly',
+    }));
+    const offer = inventory.numbersOf('DE').find((n) => n.addressRequirements === 'none')!;
+    const bought = await t.http.post('/api/user/phone-numbers/purchase').set(owner.auth).send({ phone_number: offer.phoneNumber });
+    expect([bought.status, bought.body.data]).toEqual([201, expect.objectContaining({ phone_number: offer.phoneNumber, country_code: 'DE' })]);
   });
 
   it('matches the digits anywhere in the number', async () => {
@@ -89,7 +102,7 @@ describe('GET /api/user/phone-numbers/search', () => {
   });
 
   it.each<[string, Record<string, string[]>]>([
-    ['country_code=DE', { country_code: ['The selected country code is invalid.'] }],
+    ['country_code=FR', { country_code: ['The selected country code is invalid.'] }],
     ['country_code=USA', { country_code: ['The selected country code is invalid.'] }],
     ['contains=12345678901', { contains: [CONTAINS] }],
     ['contains=12a', { contains: [CONTAINS] }],
@@ -292,6 +305,44 @@ describe('GET /api/user/phone-numbers and DELETE /api/user/phone-numbers/{id}', 
       const missing = await t.http.delete(`/api/user/phone-numbers/${id}`).set(owner.auth);
       expect([missing.status, missing.body]).toEqual([404, NOT_FOUND]);
     }
+  });
+});
+
+describe('PUT /api/user/phone-numbers/{id} (nickname)', () => {
+  it('sets and clears the nickname as the MCP server\'s update_phone_number sends it, for the owner only', async () => {
+    const id = await buy(owner, await freeNumber('US'));
+    const res = await t.http.put(`/api/user/phone-numbers/${id}`).set(owner.auth).send({ nickname: '  Sales line ' });
+    expect([res.status, res.body]).toEqual([200, {
+      message: 'Phone number updated successfully.',
+      data: expect.objectContaining({ id, nickname: 'Sales line', type: 'purchased', country_code: 'US', updated_at: expect.stringMatching(ISO) }),
+    }]);
+    const listed = (await t.http.get('/api/user/phone-numbers/all').set(owner.auth)).body.data.find((n: { id: number }) => n.id === id);
+    expect(listed).toEqual(res.body.data);
+    // The MCP server sends `nickname ?? null` to clear it; "" clears it too.
+    for (const cleared of [null, '']) {
+      const again = await t.http.put(`/api/user/phone-numbers/${id}`).set(owner.auth).send({ nickname: cleared });
+      expect([again.status, again.body.data.nickname]).toEqual([200, null]);
+    }
+    const foreign = await t.http.put(`/api/user/phone-numbers/${id}`).set(stranger.auth).send({ nickname: 'Mine' });
+    expect([foreign.status, foreign.body]).toEqual([404, NOT_FOUND]);
+    for (const bad of ['999999999', 'abc', '12345678901234567890123']) {
+      const miss = await t.http.put(`/api/user/phone-numbers/${bad}`).set(owner.auth).send({ nickname: 'x' });
+      expect([miss.status, miss.body]).toEqual([404, NOT_FOUND]);
+    }
+  });
+
+  it.each<[unknown, Record<string, string[]>]>([
+    [{ nickname: 'x'.repeat(51) }, { nickname: ['The nickname may not be greater than 50 characters.'] }],
+    [{ nickname: 5 }, { nickname: ['The nickname must be a string.'] }],
+    [{}, { nickname: ['The nickname field must be present.'] }],
+    [[], { body: ['The request body must be a JSON object.'] }],
+  ])('422 for %j, changing nothing', async (body, errors) => {
+    const id = await buy(owner, await freeNumber('US'));
+    await t.http.put(`/api/user/phone-numbers/${id}`).set(owner.auth).send({ nickname: 'Kept' }).expect(200);
+    const res = await t.http.put(`/api/user/phone-numbers/${id}`).set(owner.auth).send(body as object);
+    expect([res.status, res.body]).toEqual([422, { message: INVALID, errors }]);
+    const listed = (await t.http.get('/api/user/phone-numbers').set(owner.auth)).body.data.find((n: { id: number }) => n.id === id);
+    expect(listed.nickname).toBe('Kept');
   });
 });
 

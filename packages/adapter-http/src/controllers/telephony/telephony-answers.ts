@@ -57,4 +57,8 @@ export const TELEPHONY_SUCCESS = {
   dryRun: 'Dry run: no changes were made.',
   numberPurchased: 'Phone number purchased successfully.',
   numberDeleted: 'Phone number deleted successfully.',
+  numberUpdated: 'Phone number updated successfully.',
 } as const;
+
+/** Renaming a number. */
+export const RENAME_NUMBER_ANSWERS: AnswerTable<'not_found'> = { not_found: PHONE_NUMBER_NOT_FOUND };

@@ -3,7 +3,7 @@ import {
   TOOL_LIMITS, TOOL_METHODS, TOOL_NAME_PATTERN, TOOL_PARAMETER_TYPES, ToolBodyFormat, ToolFields, ToolMethod, ToolParameterType,
 } from '@voiceplane/domain';
 import { checkToolEndpoint, checkToolItems, TOOL_MESSAGES } from './tool-messages';
-import { Arr, Bool, Id, Int, isPlainObject, Obj, PageQuery, Str, validateDto } from '../../validation';
+import { Arr, Bool, Id, Int, isPlainObject, Obj, PageQuery, Str, validateDto, ListFilters } from '../../validation';
 import { failValidation } from '../../pipeline/responses';
 
 /** The tool body: shapes here, rules that need the domain after. */
@@ -60,6 +60,7 @@ export class CreateToolBody extends ToolSettingsBody {
   @Str({ required: true, ...METHOD }) method!: ToolMethod;
 }
 
+@ListFilters()
 export class ToolListQuery extends PageQuery {
   @Str({ enum: ['http', 'automation'] }) type?: Tool['type'];
 }

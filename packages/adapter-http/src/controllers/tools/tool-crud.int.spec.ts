@@ -76,7 +76,8 @@ describe('POST /api/user/tools', () => {
       },
     });
     const stored = await t.http.get(`/api/user/tools/${res.body.data.id}`).set(owner.auth);
-    expect(stored.body).toEqual({ data: res.body.data });
+    // A bare object, as the MCP server's get_mid_call_tool reads it.
+    expect(stored.body).toEqual(res.body.data);
   });
 
   it('accepts the smallest body and the explicit options', async () => {
@@ -166,14 +167,14 @@ describe('POST /api/user/tools', () => {
     const refused = await t.http.post('/api/user/tools').set(user.auth).send(validBody);
     expect(refused.status).toBe(422);
     expect(refused.body).toEqual({ message: 'You have reached your plan limit of 2 mid call tools. Please upgrade your plan to create more tools.' });
-    expect((await t.http.get('/api/user/tools').set(user.auth)).body.total).toBe(2);
+    expect((await t.http.get('/api/user/tools').set(user.auth)).body).toHaveLength(2);
   });
 
   it('lets concurrent creates take the last slot only once', async () => {
     const user = await t.createUser({ plan: { max_mid_call_tools: 3 } });
     const results = await Promise.all(Array.from({ length: 6 }, () => t.http.post('/api/user/tools').set(user.auth).send(validBody)));
     expect(results.map((r) => r.status).sort()).toEqual([201, 201, 201, 422, 422, 422]);
-    expect((await t.http.get('/api/user/tools').set(user.auth)).body.total).toBe(3);
+    expect((await t.http.get('/api/user/tools').set(user.auth)).body).toHaveLength(3);
   });
 });
 
@@ -188,28 +189,32 @@ describe('GET /api/user/tools and /api/user/tools/{id}', () => {
     await createTool(stranger, { ...validBody, name: 'not_yours' });
   });
 
-  it('pages the user\'s tools newest first', async () => {
+  it('answers a bare array newest first, as the MCP server\'s list_mid_call_tools reads it, paged through the Link header', async () => {
+    // The MCP server sends no query at all.
+    const all = await t.http.get('/api/user/tools').set(user.auth);
+    expect(all.status).toBe(200);
+    expect(all.body.map((d: { id: number }) => d.id)).toEqual([automationId, ...[...ids].reverse()]);
+    expect(all.headers['x-total-count']).toBe('4');
+    expect(all.headers.link).toBe('</api/user/tools?page=1&per_page=100>; rel="first", </api/user/tools?page=1&per_page=100>; rel="last"');
     const res = await t.http.get('/api/user/tools?per_page=2').set(user.auth);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: [expect.objectContaining({ id: automationId }), expect.objectContaining({ id: ids[2], name: 'third' })], current_page: 1, per_page: 2, total: 4, last_page: 2 });
-    const second = await t.http.get('/api/user/tools?per_page=2&page=2').set(user.auth);
-    expect(second.body.data.map((d: { name: string }) => d.name)).toEqual(['second', 'first']);
+    expect(res.body).toEqual([expect.objectContaining({ id: automationId }), expect.objectContaining({ id: ids[2], name: 'third' })]);
+    expect(res.headers.link).toBe('</api/user/tools?page=1&per_page=2>; rel="first", </api/user/tools?page=2&per_page=2>; rel="last", </api/user/tools?page=2&per_page=2>; rel="next"');
+    const second = await t.http.get('/api/user/tools?per_page=2&page=2&type=').set(user.auth);
+    expect(second.body.map((d: { name: string }) => d.name)).toEqual(['second', 'first']);
+    expect(second.headers.link).toBe('</api/user/tools?type=&page=1&per_page=2>; rel="first", </api/user/tools?type=&page=2&per_page=2>; rel="last", </api/user/tools?type=&page=1&per_page=2>; rel="prev"');
     const past = await t.http.get('/api/user/tools?page=9').set(user.auth);
-    expect(past.body).toEqual({ data: [], current_page: 9, per_page: 15, total: 4, last_page: 1 });
+    expect([past.body, past.headers['x-total-count']]).toEqual([[], '4']);
   });
 
   it('filters by type and shows automation tools with their link', async () => {
     const automation = await t.http.get('/api/user/tools?type=automation').set(user.auth);
-    expect(automation.body).toEqual({
-      data: [{
-        id: automationId, name: 'lookup_prices', description: 'Look up a price', type: 'automation', endpoint: null, method: null,
-        body_format: 'json', timeout: 10, headers: [], static_fields: [], schema: [], automation_id: 'aut_0123456789012345678901',
-        created_at: expect.stringMatching(ISO), updated_at: expect.stringMatching(ISO),
-      }],
-      current_page: 1, per_page: 15, total: 1, last_page: 1,
-    });
+    expect(automation.body).toEqual([{
+      id: automationId, name: 'lookup_prices', description: 'Look up a price', type: 'automation', endpoint: null, method: null,
+      body_format: 'json', timeout: 10, headers: [], static_fields: [], schema: [], automation_id: 'aut_0123456789012345678901',
+      created_at: expect.stringMatching(ISO), updated_at: expect.stringMatching(ISO),
+    }]);
     const http = await t.http.get('/api/user/tools?type=http').set(user.auth);
-    expect(http.body.data.map((d: { id: number }) => d.id)).toEqual([...ids].reverse());
+    expect(http.body.map((d: { id: number }) => d.id)).toEqual([...ids].reverse());
   });
 
   it.each([
@@ -224,7 +229,7 @@ describe('GET /api/user/tools and /api/user/tools/{id}', () => {
 
   it('shows another user\'s tools to nobody else', async () => {
     const res = await t.http.get('/api/user/tools').set(stranger.auth);
-    expect(res.body.data.map((d: { name: string }) => d.name)).not.toContain('first');
+    expect(res.body.map((d: { name: string }) => d.name)).not.toContain('first');
     expect((await t.http.get(`/api/user/tools/${ids[0]}`).set(stranger.auth)).body).toEqual(NOT_FOUND);
   });
 
@@ -276,7 +281,7 @@ describe('PUT /api/user/tools/{id}', () => {
     const res = await t.http.put(`/api/user/tools/${tool.id}`).set(owner.auth).send(body);
     expect(res.status).toBe(422);
     expect(res.body).toEqual({ message: INVALID, errors });
-    expect((await t.http.get(`/api/user/tools/${tool.id}`).set(owner.auth)).body.data).toEqual(tool);
+    expect((await t.http.get(`/api/user/tools/${tool.id}`).set(owner.auth)).body).toEqual(tool);
   });
 
   it('ignores endpoint, method, body format and type on an automation tool, and applies the rest', async () => {
@@ -296,7 +301,7 @@ describe('PUT /api/user/tools/{id}', () => {
       expect(res.body).toEqual(NOT_FOUND);
     }
     expect((await t.http.put('/api/user/tools/abc').set(owner.auth).send({})).body).toEqual(NOT_FOUND);
-    expect((await t.http.get(`/api/user/tools/${tool.id}`).set(owner.auth)).body.data.name).toBe('check_order');
+    expect((await t.http.get(`/api/user/tools/${tool.id}`).set(owner.auth)).body.name).toBe('check_order');
   });
 });
 

@@ -3,7 +3,7 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { TopUpStatus, TOP_UP_STATUSES } from '@voiceplane/domain';
 import { StartTopUp, TOKENS, TopUpQueries } from '@voiceplane/application';
-import { Num, PageQuery, pageOf, Str } from '../../validation';
+import { Num, PageQuery, pageOf, Str, ListFilters } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer, answerFor } from '../../pipeline/answers';
 import { answerOutcome } from '../../pipeline/idempotency';
@@ -18,6 +18,7 @@ class TopUpBody {
   @Num({ required: true, description: 'USD, 5–10000, at most 2 decimals', example: 50 }) amount!: number;
 }
 
+@ListFilters()
 class TopUpListQuery extends PageQuery {
   @Str({ enum: TOP_UP_STATUSES }) status?: TopUpStatus;
 }

@@ -5,7 +5,7 @@ import {
   DELIVERY_SOURCE_TYPES, DELIVERY_STATUSES, DeliverySourceType, DeliveryStatus, TargetUrlPolicy, WEBHOOK_EVENT_TYPES,
 } from '@voiceplane/domain';
 import { DeliveryLog, SendTestWebhook, SigningSecrets, TOKENS, WebhookDeliveries } from '@voiceplane/application';
-import { Id, PageQuery, pageOf, publicTarget, Str } from '../../validation';
+import { Id, PageQuery, pageOf, publicTarget, Str, ListFilters } from '../../validation';
 import { parse, reply } from '../../pipeline/responses';
 import { answer, answerFor, refuse } from '../../pipeline/answers';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
@@ -15,6 +15,7 @@ import { Doc } from '../../openapi/route-doc';
 import { presentDelivery, presentDeliveryDetail, presentSigningSecret } from './presenters';
 import { DELIVERY_NOT_FOUND, WEBHOOK_ANSWERS, WEBHOOK_SUCCESS } from './webhook-answers';
 
+@ListFilters()
 class DeliveriesQuery extends PageQuery {
   @Str({ enum: DELIVERY_STATUSES, description: 'pending, succeeded, failed or canceled' }) status?: DeliveryStatus;
   @Str({ enum: WEBHOOK_EVENT_TYPES, description: 'post_call, conversation_ended, call_started, call_permission_granted, message_status or ping' }) event_type?: string;

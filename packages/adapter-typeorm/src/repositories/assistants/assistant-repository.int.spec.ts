@@ -85,7 +85,7 @@ describe('assistant persistence', () => {
       fillerConfig: { positive: ['a'], negative: [], question: ['b'], neutral: [] }, variables: { k: 'v' },
     });
     const saved = await create(user, full);
-    expect(saved).toEqual({ ...full, id: expect.any(Number), uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), userId: user, status: 'inactive', complianceBlocked: false, createdAt: expect.any(Date), updatedAt: expect.any(Date) });
+    expect(saved).toEqual({ ...full, id: expect.any(Number), uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), userId: user, status: 'inactive', complianceBlocked: false, inboundWebhookUrl: null, createdAt: expect.any(Date), updatedAt: expect.any(Date) });
     expect(await repo.findOwned(user, saved.id)).toEqual(saved);
     expect(await repo.findOwned(other, saved.id)).toBeNull();
   });

@@ -107,6 +107,11 @@ export class TypeormAssistantRepository implements AssistantRepository {
         );
         return toAssistant({ ...row!, ...links });
       }
+      case 'webhook_url': {
+        const column = write.target === 'inbound' ? 'inbound_webhook_url' : 'conversation_ended_webhook_url';
+        const row = await this.db.one<AssistantRecord>(`UPDATE assistants SET ${column} = $2, updated_at = now() WHERE id = $1 RETURNING *`, [current.id, write.url]);
+        return toAssistant({ ...row!, ...links });
+      }
       case 'config':
         return this.guardInboundNumber(async () => {
           const { config } = write;

@@ -56,6 +56,7 @@ export function toAssistant(r: AssistantRow): Assistant {
     userId: num(r.user_id),
     status: r.status as Assistant['status'],
     complianceBlocked: r.compliance_blocked,
+    inboundWebhookUrl: r.inbound_webhook_url ?? null,
     toolIds: r.tool_ids.map(num),
     labelIds: r.label_ids.map(num),
     createdAt: new Date(r.created_at),

@@ -181,6 +181,19 @@ export class TypeormCallRepository implements CallRepository {
     });
   }
 
+  delete<E>(userId: number, id: number, decide: (call: Call) => Promise<Result<void, E>>): Promise<Result<Call, E | CallNotFound>> {
+    return this.db.transaction(async () => {
+      // Raw SQL: the row lock keeps a runtime event from moving the call while it is judged and deleted.
+      const row = await this.db.one<CallRecord>(`SELECT ${COLUMNS} FROM calls WHERE id = $1 AND user_id = $2 FOR UPDATE`, [id, userId]);
+      if (row === null) return err({ code: 'call_not_found' as const });
+      const call = toCall(row);
+      const decision = await decide(call);
+      if (!decision.ok) return decision;
+      await this.db.query(`DELETE FROM calls WHERE id = $1`, [id]);
+      return ok(call);
+    });
+  }
+
   private async write(id: number, changes: CallChanges, at: Date): Promise<void> {
     const params: unknown[] = [id, at];
     const sets = ['updated_at = $2'];

@@ -82,6 +82,12 @@ export class TypeormPhoneNumberRepository implements PhoneNumberRepository {
     return r ? toNumber(r) : null;
   }
 
+  async rename(userId: number, id: number, nickname: string | null, at: Date): Promise<PhoneNumber | null> {
+    const renamed = await this.db.one<{ id: string }>(
+      `UPDATE phone_numbers SET nickname = $3, updated_at = $4 WHERE id = $1 AND user_id = $2 RETURNING id`, [id, userId, nickname, at]);
+    return renamed === null ? null : this.find(userId, id);
+  }
+
   async setRenewsAt(id: number, renewsAt: Date): Promise<void> {
     await this.db.query(`UPDATE phone_numbers SET renews_at = $2 WHERE id = $1`, [id, renewsAt]);
   }

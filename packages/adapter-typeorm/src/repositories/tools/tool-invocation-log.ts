@@ -125,6 +125,11 @@ export class TypeormToolInvocationLog implements ToolInvocationLog {
     return rows.map(toRecord);
   }
 
+  async forgetCall(callId: number): Promise<void> {
+    await this.settled(ownerKey({ callId }));
+    await this.db.query(`DELETE FROM tool_invocations WHERE call_id = $1`, [callId]);
+  }
+
   private async settled(key: string): Promise<void> {
     const writes = this.pending.get(key);
     if (writes !== undefined) await Promise.all([...writes]);
