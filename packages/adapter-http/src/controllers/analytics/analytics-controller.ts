@@ -2,13 +2,14 @@ import { Controller, Get, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { CallAnalyticsReport, CallAnalyticsReports, TOKENS } from '@voiceplane/application';
-import { Id, parseTimestamp, Str, validateDto } from '../../validation';
+import { Id, ListFilters, parseTimestamp, Str, validateDto } from '../../validation';
 import { failValidation, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { ANALYTICS_ANSWERS } from './analytics-answers';
 
+@ListFilters()
 export class CallAnalyticsQuery {
   @Str({ timestamp: true, description: 'ISO 8601; the first UTC day shown (default: 29 days before `to`)' }) from?: string;
   @Str({ timestamp: true, description: 'ISO 8601; the last UTC day shown (default: today)' }) to?: string;

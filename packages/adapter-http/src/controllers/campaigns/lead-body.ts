@@ -1,9 +1,8 @@
 import { CAMPAIGN_LIMITS, FieldErrors, hasFieldErrors, LEAD_STATUSES, LeadStatus, normalizeLeadPhone, SETTABLE_LEAD_STATUSES } from '@voiceplane/domain';
 import { LeadFilter, LeadInput, LeadUpdate } from '@voiceplane/application';
 import { normalizeVariables } from '../assistants/assistant-messages';
-import { Arr, Bool, Id, Obj, PageQuery, Str, validateDto } from '../../validation';
+import { Arr, Bool, Id, ListFilters, Obj, PageQuery, Str, validateDto } from '../../validation';
 import { isPlainObject } from '../../validation/validate';
-import { declaredFields } from '../../validation/dto-metadata';
 import { failValidation } from '../../pipeline/responses';
 
 const PHONE_TEXT_MAX = 64;
@@ -122,20 +121,13 @@ export function parseLeadUpdate(input: unknown): { ok: true; value: LeadUpdate }
   return { ok: true, value: { campaignId: b.campaign_id, phoneNumber, status: b.status, variables } };
 }
 
+@ListFilters()
 export class LeadListQuery extends PageQuery {
   @Str({ enum: LEAD_STATUSES }) status?: LeadStatus;
   @Id() campaign_id?: number;
   @Str({ max: PHONE_TEXT_MAX, description: 'Part of the number of the lead or of one of its secondary contacts' }) phone_number?: string;
   @Str({ pattern: /^\d{4}-\d{2}-\d{2}$/, description: 'YYYY-MM-DD (UTC), inclusive' }) date_from?: string;
   @Str({ pattern: /^\d{4}-\d{2}-\d{2}$/, description: 'YYYY-MM-DD (UTC), inclusive' }) date_to?: string;
-}
-
-/** Unknown parameters of a filtered list are refused: a misspelt filter would return more than was asked for. */
-export function unknownParameters(dto: Function, query: Record<string, unknown>): FieldErrors {
-  const known = declaredFields(dto).order;
-  const errors: FieldErrors = {};
-  for (const key of Object.keys(query)) if (!known.has(key)) errors[key] = [`The ${key.replaceAll('_', ' ')} parameter is not supported.`];
-  return errors;
 }
 
 const DAY_MS = 86_400_000;
@@ -147,10 +139,7 @@ function utcDay(text: string | undefined): Date | null | undefined {
 }
 
 export function parseLeadList(input: unknown): { readonly query: LeadListQuery; readonly filter: LeadFilter } {
-  const raw = (isPlainObject(input) ? input : {}) as Record<string, unknown>;
-  const unknown = unknownParameters(LeadListQuery, raw);
-  if (hasFieldErrors(unknown)) failValidation(unknown);
-  const shaped = validateDto(LeadListQuery, raw);
+  const shaped = validateDto(LeadListQuery, isPlainObject(input) ? input : {});
   if (!shaped.ok) failValidation(shaped.errors);
   const q = shaped.value;
   const from = utcDay(q.date_from);
