@@ -32,7 +32,12 @@ const shared = {
 
 const config: Config = {
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['**/*.spec.ts'], testPathIgnorePatterns: [...shared.testPathIgnorePatterns, '\\.int\\.spec\\.ts$'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['**/*.spec.ts'],
+      testPathIgnorePatterns: [...shared.testPathIgnorePatterns, '\\.int\\.spec\\.ts$'],
+    },
     {
       ...shared,
       displayName: 'integration',

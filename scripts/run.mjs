@@ -58,12 +58,31 @@ switch (command) {
     // passed Node's 4 GB ceiling (measured: out of heap after 514 s). At least two workers use both
     // cores, and a worker whose heap is past the idle limit after a file is replaced by a fresh one,
     // so no process grows with the suite.
-    const workers = rest.some((a) => a.startsWith('--maxWorkers') || a === '-i' || a === '--runInBand') ? [] : [`--maxWorkers=${Math.max(2, availableParallelism() - 1)}`];
-    const code = run(process.execPath, ['--max-old-space-size=4096', '--experimental-vm-modules', '--disable-warning=ExperimentalWarning', join(root, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', ...workers, '--workerIdleMemoryLimit=1536MB', ...rest], {}, {
-      timeout: ceilingMinutes * 60_000, killSignal: 'SIGKILL',
-    });
+    const workers = rest.some((a) => a.startsWith('--maxWorkers') || a === '-i' || a === '--runInBand')
+      ? []
+      : [`--maxWorkers=${Math.max(2, availableParallelism() - 1)}`];
+    const code = run(
+      process.execPath,
+      [
+        '--max-old-space-size=4096',
+        '--experimental-vm-modules',
+        '--disable-warning=ExperimentalWarning',
+        join(root, 'node_modules', 'jest', 'bin', 'jest.js'),
+        '--ci',
+        ...workers,
+        '--workerIdleMemoryLimit=1536MB',
+        ...rest,
+      ],
+      {},
+      {
+        timeout: ceilingMinutes * 60_000,
+        killSignal: 'SIGKILL',
+      },
+    );
     if (Date.now() - started >= ceilingMinutes * 60_000) {
-      process.stderr.write(`\nJest was still running after ${ceilingMinutes} minutes (TEST_RUN_CEILING_MINUTES) and was killed: something hangs.\n`);
+      process.stderr.write(
+        `\nJest was still running after ${ceilingMinutes} minutes (TEST_RUN_CEILING_MINUTES) and was killed: something hangs.\n`,
+      );
     }
     const line = existsSync(summary) ? readFileSync(summary, 'utf8').trim() : '0 passed, 1 failed';
     process.stdout.write(`\n${line}\n`);
@@ -74,7 +93,11 @@ switch (command) {
     install();
     build();
     // `start` registers with LiveKit for production; pass `dev` for development logging.
-    must(process.execPath, ['--enable-source-maps', 'apps/voice-agent/dist/main.js', ...(rest.length > 0 ? rest : ['start'])]);
+    must(process.execPath, [
+      '--enable-source-maps',
+      'apps/voice-agent/dist/main.js',
+      ...(rest.length > 0 ? rest : ['start']),
+    ]);
     break;
   case 'lint':
     must(bin('biome'), ['ci', '.']);

@@ -37,7 +37,11 @@ const VOICE_AGENT_INTERNAL = new Set(['domain', 'application', 'adapter-livekit'
 const STORE_LIBRARIES = new Set(['typeorm', 'pg', 'amqplib', '@electric-sql/pglite']);
 
 /** `libphonenumber-js/max` → `libphonenumber-js`, `@scope/pkg/x` → `@scope/pkg`. */
-const packageOf = (spec: string): string => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (spec: string): string =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
 
 type Kind = 'domain' | 'application' | 'adapter' | 'contract-tests' | 'composition' | 'app';
 
@@ -86,7 +90,10 @@ for (const group of ['packages', 'apps']) {
   for (const pkg of readdirSync(join(root, group))) {
     const dir = join(root, group, pkg);
     const kind: Kind = group === 'apps' ? 'app' : kindOf(pkg);
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      devDependencies?: Record<string, string>;
+    };
     const deps = Object.keys(manifest.dependencies ?? {});
     checkTestSupport(group, pkg, dir, new Set([...deps, ...Object.keys(manifest.devDependencies ?? {})]));
 
@@ -97,7 +104,9 @@ for (const group of ['packages', 'apps']) {
       } else if (kind === 'application' || (kind === 'domain' && !DOMAIN_LIBRARIES.has(dep))) {
         violations.push(`${group}/${pkg}/package.json depends on third-party ${dep}`);
       } else if (pkg === 'voice-agent' && STORE_LIBRARIES.has(dep)) {
-        violations.push(`${group}/${pkg}/package.json depends on ${dep} (the voice agent talks to the control plane only over HTTP)`);
+        violations.push(
+          `${group}/${pkg}/package.json depends on ${dep} (the voice agent talks to the control plane only over HTTP)`,
+        );
       }
     }
 
@@ -110,7 +119,8 @@ for (const group of ['packages', 'apps']) {
         if (spec.startsWith('.')) {
           const target = resolve(file, '..', spec);
           if (!target.startsWith(dir + sep)) violations.push(`${rel} reaches outside its package: ${spec}`);
-          else if (kind === 'domain' || kind === 'application') noteFeatureEdge(pkg, relative(join(dir, 'src'), file), relative(join(dir, 'src'), target));
+          else if (kind === 'domain' || kind === 'application')
+            noteFeatureEdge(pkg, relative(join(dir, 'src'), file), relative(join(dir, 'src'), target));
         } else if (spec.startsWith('@voiceplane/')) {
           const name = spec.slice('@voiceplane/'.length).split('/')[0];
           if (!allowedInternal(pkg, kind, name)) violations.push(`${rel} imports ${spec}`);
@@ -124,9 +134,11 @@ for (const group of ['packages', 'apps']) {
       }
       if (kind !== 'app' && /process\.env/.test(text)) violations.push(`${rel} reads process.env (only apps may)`);
       if (kind === 'domain') {
-        if (/\bDate\.now\(|new Date\(\s*\)|Math\.random\(/.test(text)) violations.push(`${rel} reads the clock or randomness`);
+        if (/\bDate\.now\(|new Date\(\s*\)|Math\.random\(/.test(text))
+          violations.push(`${rel} reads the clock or randomness`);
         // Asynchronous code, not the word: an async function, method or arrow, or an await.
-        if (/\basync\s+(function\b|\(|[A-Za-z_$][\w$]*\s*(\(|=>))|\bawait\s/.test(text)) violations.push(`${rel} is asynchronous`);
+        if (/\basync\s+(function\b|\(|[A-Za-z_$][\w$]*\s*(\(|=>))|\bawait\s/.test(text))
+          violations.push(`${rel} is asynchronous`);
         if (/^\s*@[A-Za-z]+\(/m.test(text)) violations.push(`${rel} uses decorators`);
       }
     }
@@ -142,11 +154,19 @@ checkSpecs();
  * `@voiceplane/test-env`), node's built-ins and its own package; relative imports stay inside it.
  */
 function checkSpecs(): void {
-  const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> };
+  const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    devDependencies?: Record<string, string>;
+  };
   const toolchain = Object.keys(rootManifest.devDependencies ?? {});
   const testEnv = join(root, 'tools', 'test-env');
   const workspacePackages = [
-    ...['packages', 'apps'].flatMap((group) => readdirSync(join(root, group)).map((pkg) => ({ dir: join(root, group, pkg), scan: join(root, group, pkg, 'src'), nested: [] as string[] }))),
+    ...['packages', 'apps'].flatMap((group) =>
+      readdirSync(join(root, group)).map((pkg) => ({
+        dir: join(root, group, pkg),
+        scan: join(root, group, pkg, 'src'),
+        nested: [] as string[],
+      })),
+    ),
     // tools/ holds a package of its own, test-env, whose files are not tools' to import by path.
     { dir: join(root, 'tools'), scan: join(root, 'tools'), nested: [testEnv] },
     { dir: testEnv, scan: testEnv, nested: [] },
@@ -154,8 +174,17 @@ function checkSpecs(): void {
   const found: string[] = [];
   for (const { dir, scan, nested } of workspacePackages) {
     const manifestPath = relative(root, join(dir, 'package.json'));
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
-    const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {}), ...toolchain, manifest.name]);
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      name: string;
+      dependencies?: Record<string, string>;
+      devDependencies?: Record<string, string>;
+    };
+    const declared = new Set([
+      ...Object.keys(manifest.dependencies ?? {}),
+      ...Object.keys(manifest.devDependencies ?? {}),
+      ...toolchain,
+      manifest.name,
+    ]);
     const inside = (path: string) => path.startsWith(dir + sep) && !nested.some((n) => path.startsWith(n + sep));
     for (const file of specFiles(scan).filter(inside)) {
       const rel = relative(root, file);
@@ -175,7 +204,12 @@ function checkSpecs(): void {
   }
   // Known findings wait in a list that may only shrink: a new one fails, and so does a listed one that is gone.
   const pendingFile = join(root, 'tools', 'boundaries', 'spec-imports-pending.txt');
-  const [header, listed] = readFileSync(pendingFile, 'utf8').split('\n').reduce<[string[], string[]]>(([h, l], line) => (line.startsWith('#') ? [[...h, line], l] : line === '' ? [h, l] : [h, [...l, line]]), [[], []]);
+  const [header, listed] = readFileSync(pendingFile, 'utf8')
+    .split('\n')
+    .reduce<[string[], string[]]>(
+      ([h, l], line) => (line.startsWith('#') ? [[...h, line], l] : line === '' ? [h, l] : [h, [...l, line]]),
+      [[], []],
+    );
   if (process.argv.includes('--write-pending')) {
     // After a merge: take today's findings as the list (review the diff: a new line is a new debt).
     writeFileSync(pendingFile, [...header, ...[...new Set(found)].sort()].join('\n') + '\n');
@@ -184,7 +218,9 @@ function checkSpecs(): void {
   const pending = new Set(listed);
   for (const finding of found) if (!pending.has(finding)) violations.push(finding);
   const stillFound = new Set(found);
-  for (const listed of pending) if (!stillFound.has(listed)) violations.push(`${relative(root, pendingFile)} lists what is fixed now (remove the line): ${listed}`);
+  for (const listed of pending)
+    if (!stillFound.has(listed))
+      violations.push(`${relative(root, pendingFile)} lists what is fixed now (remove the line): ${listed}`);
 }
 
 function specFiles(dir: string): string[] {
@@ -211,15 +247,21 @@ function checkTestSupport(group: string, pkg: string, dir: string, declared: Rea
     for (const m of readFileSync(file, 'utf8').matchAll(importPattern)) {
       const spec = m[1];
       if (spec.startsWith('.')) {
-        if (!resolve(file, '..', spec).startsWith(dir + sep)) violations.push(`${rel} reaches outside its package: ${spec}`);
-      } else if (!spec.startsWith('node:') && !declared.has(packageOf(spec)) && packageOf(spec) !== `@voiceplane/${pkg}`) {
+        if (!resolve(file, '..', spec).startsWith(dir + sep))
+          violations.push(`${rel} reaches outside its package: ${spec}`);
+      } else if (
+        !spec.startsWith('node:') &&
+        !declared.has(packageOf(spec)) &&
+        packageOf(spec) !== `@voiceplane/${pkg}`
+      ) {
         violations.push(`${rel} imports ${spec}, which ${group}/${pkg}/package.json does not declare`);
       }
     }
   }
 }
 for (const [pkg, edges] of featureEdges) {
-  for (const cycle of featureCycles(edges)) violations.push(`packages/${pkg}/src feature folders import each other: ${cycle}`);
+  for (const cycle of featureCycles(edges))
+    violations.push(`packages/${pkg}/src feature folders import each other: ${cycle}`);
 }
 
 function noteFeatureEdge(pkg: string, from: string, to: string): void {
@@ -234,11 +276,15 @@ function noteFeatureEdge(pkg: string, from: string, to: string): void {
 function checkWiring(): void {
   const apps = readdirSync(join(root, 'apps'));
   const manifests = [
-    ...['packages', 'apps'].flatMap((group) => readdirSync(join(root, group)).map((pkg) => join(group, pkg, 'package.json'))),
+    ...['packages', 'apps'].flatMap((group) =>
+      readdirSync(join(root, group)).map((pkg) => join(group, pkg, 'package.json')),
+    ),
     join('tools', 'package.json'),
   ];
   for (const manifest of manifests) {
-    const { dependencies } = JSON.parse(readFileSync(join(root, manifest), 'utf8')) as { dependencies?: Record<string, string> };
+    const { dependencies } = JSON.parse(readFileSync(join(root, manifest), 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
     violations.push(...appDependencies(manifest, Object.keys(dependencies ?? {}), apps));
   }
   // The rules' own tests hold forbidden lines as fixtures.

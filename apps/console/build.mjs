@@ -10,20 +10,36 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
-const SOURCES = [join(here, 'src'), join(here, 'index.html'), join(here, 'vite.config.ts'), join(here, 'package.json'), join(root, 'packages', 'client', 'src'), join(root, 'pnpm-lock.yaml')];
+const SOURCES = [
+  join(here, 'src'),
+  join(here, 'index.html'),
+  join(here, 'vite.config.ts'),
+  join(here, 'package.json'),
+  join(root, 'packages', 'client', 'src'),
+  join(root, 'pnpm-lock.yaml'),
+];
 const STAMP = join(here, 'dist', '.sources-stamp');
 
 function files(path) {
   if (!existsSync(path)) return [];
   if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path).sort().flatMap((name) => files(join(path, name)));
+  return readdirSync(path)
+    .sort()
+    .flatMap((name) => files(join(path, name)));
 }
 
 const hash = createHash('sha256');
-for (const file of SOURCES.flatMap(files)) hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
+for (const file of SOURCES.flatMap(files))
+  hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
 const stamp = hash.digest('hex');
 const force = process.argv.includes('--force');
-if (!force && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === stamp && existsSync(join(here, 'dist', 'index.html'))) process.exit(0);
+if (
+  !force &&
+  existsSync(STAMP) &&
+  readFileSync(STAMP, 'utf8') === stamp &&
+  existsSync(join(here, 'dist', 'index.html'))
+)
+  process.exit(0);
 
 process.stdout.write('Building the console (apps/console)…\n');
 const vite = join(here, 'node_modules', '.bin', 'vite');

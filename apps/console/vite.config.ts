@@ -6,6 +6,8 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   base: '/app/',
   plugins: [react()],
-  resolve: { alias: { '@voiceplane/client': fileURLToPath(new URL('../../packages/client/src/index.ts', import.meta.url)) } },
+  resolve: {
+    alias: { '@voiceplane/client': fileURLToPath(new URL('../../packages/client/src/index.ts', import.meta.url)) },
+  },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 1500 },
 });

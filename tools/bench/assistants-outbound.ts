@@ -14,15 +14,22 @@ const OUTBOUND = 200;
 const INBOUND = 50;
 
 async function createAssistants(url: string, token: string): Promise<void> {
-  const prompt = 'You are a friendly assistant for Acme Inc. Confirm the appointment, answer questions about opening hours, and keep answers short. '.repeat(4);
+  const prompt =
+    'You are a friendly assistant for Acme Inc. Confirm the appointment, answer questions about opening hours, and keep answers short. '.repeat(
+      4,
+    );
   for (let i = 0; i < OUTBOUND + INBOUND; i++) {
     const res = await fetch(`${url}/api/user/assistant`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({
-        name: `Assistant ${i}`, type: i < OUTBOUND ? 'outbound' : 'inbound', timezone: 'Europe/Berlin',
-        initial_message: 'Hello! This is Acme calling about your appointment.', system_prompt: prompt,
-        variables: { company: 'Acme', region: 'EU', agent_index: i }, webhook_url: i % 2 ? 'https://hooks.example.com/calls' : null,
+        name: `Assistant ${i}`,
+        type: i < OUTBOUND ? 'outbound' : 'inbound',
+        timezone: 'Europe/Berlin',
+        initial_message: 'Hello! This is Acme calling about your appointment.',
+        system_prompt: prompt,
+        variables: { company: 'Acme', region: 'EU', agent_index: i },
+        webhook_url: i % 2 ? 'https://hooks.example.com/calls' : null,
         is_webhook_active: i % 2 === 1,
       }),
     });
@@ -50,17 +57,36 @@ async function main(): Promise<void> {
   });
   async function bareOutbound(req: express.Request, res: express.Response): Promise<void> {
     const principal = await bareAuthenticate(pool, req);
-    if (!principal) { res.status(401).json({ error: 'Unauthorized' }); return; }
+    if (!principal) {
+      res.status(401).json({ error: 'Unauthorized' });
+      return;
+    }
     const rows = await pool.query(
       `SELECT id, user_id, name, type, mode, status, voice_id, language_id, timezone, initial_message, system_prompt, variables,
               webhook_url, is_webhook_active, created_at, updated_at
-         FROM assistants WHERE user_id = $1 AND type = 'outbound' ORDER BY id`, [principal.user_id]);
-    res.json(rows.rows.map((r) => ({
-      id: Number(r.id), user_id: Number(r.user_id), name: r.name, type: r.type, mode: r.mode, status: r.status, voice_id: r.voice_id,
-      language_id: r.language_id, timezone: r.timezone, initial_message: r.initial_message, system_prompt: r.system_prompt,
-      variables: r.variables, webhook_url: r.webhook_url, is_webhook_active: r.is_webhook_active,
-      created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString(),
-    })));
+         FROM assistants WHERE user_id = $1 AND type = 'outbound' ORDER BY id`,
+      [principal.user_id],
+    );
+    res.json(
+      rows.rows.map((r) => ({
+        id: Number(r.id),
+        user_id: Number(r.user_id),
+        name: r.name,
+        type: r.type,
+        mode: r.mode,
+        status: r.status,
+        voice_id: r.voice_id,
+        language_id: r.language_id,
+        timezone: r.timezone,
+        initial_message: r.initial_message,
+        system_prompt: r.system_prompt,
+        variables: r.variables,
+        webhook_url: r.webhook_url,
+        is_webhook_active: r.is_webhook_active,
+        created_at: r.created_at.toISOString(),
+        updated_at: r.updated_at.toISOString(),
+      })),
+    );
   }
   const baseline = await listen(bare);
 
@@ -69,9 +95,14 @@ async function main(): Promise<void> {
     fetch(`${api.url}/api/user/assistants/outbound`, { headers }).then((r) => r.json()),
     fetch(`${baseline.url}/outbound`, { headers }).then((r) => r.json()),
   ]);
-  if (JSON.stringify(ours) !== JSON.stringify(theirs) || (ours as unknown[]).length !== OUTBOUND) throw new Error('voiceplane and the baseline disagree');
+  if (JSON.stringify(ours) !== JSON.stringify(theirs) || (ours as unknown[]).length !== OUTBOUND)
+    throw new Error('voiceplane and the baseline disagree');
 
-  const subject = await measure(`voiceplane GET /assistants/outbound`, `${api.url}/api/user/assistants/outbound`, headers);
+  const subject = await measure(
+    `voiceplane GET /assistants/outbound`,
+    `${api.url}/api/user/assistants/outbound`,
+    headers,
+  );
   const base = await measure('bare express + pg (own reads only)', `${baseline.url}/outbound`, headers);
   report(`GET /api/user/assistants/outbound (${OUTBOUND} outbound + ${INBOUND} inbound assistants)`, subject, base);
 

@@ -11,7 +11,11 @@ import express from 'express';
 import { bodyReader } from '@voiceplane/adapter-http/dist/pipeline/body-reader';
 import { measure, reportAgainst, runBench, settings, type Measurement } from './lib/harness';
 
-const BODY = JSON.stringify({ sender_id: 12, recipient_phone: '+16505551234', message: 'Your order 4711 has shipped and will arrive on Thursday. '.repeat(5) });
+const BODY = JSON.stringify({
+  sender_id: 12,
+  recipient_phone: '+16505551234',
+  message: 'Your order 4711 has shipped and will arrive on Thursday. '.repeat(5),
+});
 
 function serve(kind: string): void {
   const app = express();
@@ -23,20 +27,33 @@ function serve(kind: string): void {
   if (kind === 'ours') {
     app.use(bodyReader());
   } else {
-    app.use(express.json({
-      limit: '1mb', strict: false, type: ['application/json', 'application/*+json'],
-      verify: (req, _res, buf) => { (req as unknown as { ctx: Record<string, unknown> }).ctx.rawBody = buf; },
-    }));
+    app.use(
+      express.json({
+        limit: '1mb',
+        strict: false,
+        type: ['application/json', 'application/*+json'],
+        verify: (req, _res, buf) => {
+          (req as unknown as { ctx: Record<string, unknown> }).ctx.rawBody = buf;
+        },
+      }),
+    );
   }
   app.post('/send', (req, res) => {
-    res.json({ length: ((req as unknown as { ctx: { rawBody?: Buffer } }).ctx.rawBody ?? Buffer.alloc(0)).length, to: (req.body as { recipient_phone?: string }).recipient_phone });
+    res.json({
+      length: ((req as unknown as { ctx: { rawBody?: Buffer } }).ctx.rawBody ?? Buffer.alloc(0)).length,
+      to: (req.body as { recipient_phone?: string }).recipient_phone,
+    });
   });
-  const server = app.listen(0, '127.0.0.1', () => process.send?.({ port: (server.address() as { port: number }).port }));
+  const server = app.listen(0, '127.0.0.1', () =>
+    process.send?.({ port: (server.address() as { port: number }).port }),
+  );
 }
 
 function start(kind: string): Promise<{ child: ChildProcess; url: string }> {
   const child = fork(__filename, ['serve', kind]);
-  return new Promise((resolve) => child.once('message', (m: { port: number }) => resolve({ child, url: `http://127.0.0.1:${m.port}/send` })));
+  return new Promise((resolve) =>
+    child.once('message', (m: { port: number }) => resolve({ child, url: `http://127.0.0.1:${m.port}/send` })),
+  );
 }
 
 async function main(): Promise<void> {
@@ -46,16 +63,21 @@ async function main(): Promise<void> {
     const lib = await start('express');
     const headers = { 'Content-Type': 'application/json' };
     // Alternate the order so neither always runs on the warmer machine.
-    const a = i % 2 === 0 ? await measure('body reader (express.json + rules)', ours.url, headers, 'POST', BODY) : undefined;
+    const a =
+      i % 2 === 0 ? await measure('body reader (express.json + rules)', ours.url, headers, 'POST', BODY) : undefined;
     const b = await measure('bare express.json + verify', lib.url, headers, 'POST', BODY);
-    const c = a ?? await measure('body reader (express.json + rules)', ours.url, headers, 'POST', BODY);
+    const c = a ?? (await measure('body reader (express.json + rules)', ours.url, headers, 'POST', BODY));
     runs.push([c, b]);
     ours.child.kill();
     lib.child.kill();
   }
-  process.stdout.write(`\nBody reading, ${BODY.length}-byte JSON (${settings.connections} connections, ${settings.duration} s, 3 runs, each server its own process)\n`);
+  process.stdout.write(
+    `\nBody reading, ${BODY.length}-byte JSON (${settings.connections} connections, ${settings.duration} s, 3 runs, each server its own process)\n`,
+  );
   for (const [ours, lib] of runs) {
-    process.stdout.write(`  ${ours.label.padEnd(34)} ${ours.rps.toFixed(0).padStart(8)} req/s   p50 ${ours.p50} ms   p99 ${ours.p99} ms\n`);
+    process.stdout.write(
+      `  ${ours.label.padEnd(34)} ${ours.rps.toFixed(0).padStart(8)} req/s   p50 ${ours.p50} ms   p99 ${ours.p99} ms\n`,
+    );
     reportAgainst(ours, lib);
   }
 }

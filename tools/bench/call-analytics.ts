@@ -12,7 +12,11 @@ const ASSISTANTS = 5;
 const DAYS = 90;
 
 /** Calls spread over the last DAYS days with every status, durations, costs, ended reasons and a goal variable. */
-async function seedCalls(db: Awaited<ReturnType<typeof benchDatabase>>, userId: number, firstAssistant: number): Promise<void> {
+async function seedCalls(
+  db: Awaited<ReturnType<typeof benchDatabase>>,
+  userId: number,
+  firstAssistant: number,
+): Promise<void> {
   await db.dataSource.query(
     `INSERT INTO calls (user_id, assistant_id, direction, channel, status, customer_phone, extracted_variables, duration, cost, ended_reason,
                         runtime_config, created_at, answered_at, finished_at, updated_at)
@@ -42,13 +46,24 @@ async function main(): Promise<void> {
   const headers = { Authorization: `Bearer ${user.token}` };
   const from = new Date(Date.now() - (DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
 
-  const check = (await (await fetch(`${api.url}/api/user/analytics/calls?from=${from}`, { headers })).json()) as { data: { totals: { calls: number } } };
-  if (check.data.totals.calls !== CALLS) throw new Error(`the dashboard counted ${check.data.totals.calls} calls, not ${CALLS}`);
+  const check = (await (await fetch(`${api.url}/api/user/analytics/calls?from=${from}`, { headers })).json()) as {
+    data: { totals: { calls: number } };
+  };
+  if (check.data.totals.calls !== CALLS)
+    throw new Error(`the dashboard counted ${check.data.totals.calls} calls, not ${CALLS}`);
 
-  process.stdout.write(`\nGET /api/user/analytics/calls, ${CALLS} calls of the account (+${CALLS} of another)  (${settings.connections} connections, ${settings.duration} s, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'})\n`);
-  for (const [label, query] of [['30 days (default)', ''], [`${DAYS} days`, `?from=${from}`], [`${DAYS} days, one assistant`, `?from=${from}&assistant_id=2`]]) {
+  process.stdout.write(
+    `\nGET /api/user/analytics/calls, ${CALLS} calls of the account (+${CALLS} of another)  (${settings.connections} connections, ${settings.duration} s, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'})\n`,
+  );
+  for (const [label, query] of [
+    ['30 days (default)', ''],
+    [`${DAYS} days`, `?from=${from}`],
+    [`${DAYS} days, one assistant`, `?from=${from}&assistant_id=2`],
+  ]) {
     const m = await measure(label, `${api.url}/api/user/analytics/calls${query}`, headers);
-    process.stdout.write(`  ${label.padEnd(26)} ${m.rps.toFixed(1).padStart(8)} req/s   p50 ${String(m.p50).padStart(5)} ms   p99 ${String(m.p99).padStart(5)} ms   non-2xx ${m.non2xx}\n`);
+    process.stdout.write(
+      `  ${label.padEnd(26)} ${m.rps.toFixed(1).padStart(8)} req/s   p50 ${String(m.p50).padStart(5)} ms   p99 ${String(m.p99).padStart(5)} ms   non-2xx ${m.non2xx}\n`,
+    );
   }
   await api.close();
   await db.close();

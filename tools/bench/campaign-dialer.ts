@@ -15,8 +15,17 @@ const MAKE_CALLS = Number(process.env.BENCH_MAKE_CALLS ?? 1_000);
 const IDLE_CAMPAIGNS = 100;
 const INSTANT = '+15005550002';
 
-async function json(url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(url, { method, headers: { ...headers, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+async function json(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(url, {
+    method,
+    headers: { ...headers, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, body: text === '' ? {} : JSON.parse(text) };
 }
@@ -28,24 +37,47 @@ async function main(): Promise<void> {
   const user = await benchUser(api.url, api.runtime.adminToken);
   await db.dataSource.query(`UPDATE users SET balance = 100000 WHERE id = $1`, [user.id]);
   const auth = { Authorization: `Bearer ${user.token}` };
-  const assistant = ((await json(`${api.url}/api/user/assistant`, 'POST', auth, { name: 'Bench', type: 'outbound' })).body.data as { id: number }).id;
+  const assistant = (
+    (await json(`${api.url}/api/user/assistant`, 'POST', auth, { name: 'Bench', type: 'outbound' })).body.data as {
+      id: number;
+    }
+  ).id;
   const count = async (sql: string, params: unknown[]) => Number((await db.dataSource.query(sql, params))[0].n);
 
   // make_call's own rate, 10 clients at once (the plan's 10 lines), calls ending at once.
   const began = Date.now();
   let next = 0;
-  await Promise.all(Array.from({ length: 10 }, async () => {
-    while (next < MAKE_CALLS) {
-      next++;
-      const res = await json(`${api.url}/api/user/make_call`, 'POST', auth, { assistant_id: assistant, phone_number: INSTANT });
-      if (res.status !== 200) throw new Error(`make_call: ${res.status} ${JSON.stringify(res.body)}`);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      while (next < MAKE_CALLS) {
+        next++;
+        const res = await json(`${api.url}/api/user/make_call`, 'POST', auth, {
+          assistant_id: assistant,
+          phone_number: INSTANT,
+        });
+        if (res.status !== 200) throw new Error(`make_call: ${res.status} ${JSON.stringify(res.body)}`);
+      }
+    }),
+  );
   const makeCallRate = MAKE_CALLS / ((Date.now() - began) / 1000);
 
-  const campaign = ((await json(`${api.url}/api/user/campaigns`, 'POST', auth, { name: 'Bench', assistant_id: assistant, max_calls_in_parallel: 10, max_retries: 1, retry_interval: 4320 })).body.data as { id: number }).id;
+  const campaign = (
+    (
+      await json(`${api.url}/api/user/campaigns`, 'POST', auth, {
+        name: 'Bench',
+        assistant_id: assistant,
+        max_calls_in_parallel: 10,
+        max_retries: 1,
+        retry_interval: 4320,
+      })
+    ).body.data as { id: number }
+  ).id;
   for (let i = 0; i < LEADS; i += 10_000) {
-    const leads = Array.from({ length: Math.min(10_000, LEADS - i) }, (_, k) => ({ phone_number: INSTANT, variables: { n: String(i + k) }, allow_dupplicate: true }));
+    const leads = Array.from({ length: Math.min(10_000, LEADS - i) }, (_, k) => ({
+      phone_number: INSTANT,
+      variables: { n: String(i + k) },
+      allow_dupplicate: true,
+    }));
     const imported = await json(`${api.url}/api/user/campaign/${campaign}/leads/import`, 'POST', auth, { leads });
     if (imported.status !== 200) throw new Error(`import: ${imported.status}`);
   }
@@ -66,15 +98,30 @@ async function main(): Promise<void> {
   // Another account: an account holds at most 100 campaigns.
   const idleUser = await benchUser(api.url, api.runtime.adminToken);
   const idleAuth = { Authorization: `Bearer ${idleUser.token}` };
-  const idleAssistant = ((await json(`${api.url}/api/user/assistant`, 'POST', idleAuth, { name: 'Idle', type: 'outbound' })).body.data as { id: number }).id;
+  const idleAssistant = (
+    (await json(`${api.url}/api/user/assistant`, 'POST', idleAuth, { name: 'Idle', type: 'outbound' })).body.data as {
+      id: number;
+    }
+  ).id;
   const idle: number[] = [];
   for (let i = 0; i < IDLE_CAMPAIGNS; i++) {
-    const id = ((await json(`${api.url}/api/user/campaigns`, 'POST', idleAuth, { name: `Idle ${i}`, assistant_id: idleAssistant, mark_complete_when_no_leads: false })).body.data as { id: number }).id;
+    const id = (
+      (
+        await json(`${api.url}/api/user/campaigns`, 'POST', idleAuth, {
+          name: `Idle ${i}`,
+          assistant_id: idleAssistant,
+          mark_complete_when_no_leads: false,
+        })
+      ).body.data as { id: number }
+    ).id;
     await json(`${api.url}/api/user/lead`, 'POST', idleAuth, { campaign_id: id, phone_number: '+14155550100' });
     await json(`${api.url}/api/user/campaigns/update-status`, 'POST', idleAuth, { campaign_id: id, action: 'start' });
     idle.push(id);
   }
-  await db.dataSource.query(`UPDATE leads SET status = 'rescheduled', next_attempt_at = now() + interval '1 day' WHERE campaign_id = ANY($1)`, [idle]);
+  await db.dataSource.query(
+    `UPDATE leads SET status = 'rescheduled', next_attempt_at = now() + interval '1 day' WHERE campaign_id = ANY($1)`,
+    [idle],
+  );
   for (const id of idle) await dialer.pass(id, new Date());
   const rounds = 5;
   const tickStarted = process.hrtime.bigint();
@@ -86,7 +133,9 @@ async function main(): Promise<void> {
   console.log(`  dialer                   ${dialerRate.toFixed(1)} calls/s`);
   console.log(`  make_call (10 clients)   ${makeCallRate.toFixed(1)} calls/s`);
   console.log(`  ratio                    ${(dialerRate / makeCallRate).toFixed(2)}`);
-  console.log(`  idle tick, ${IDLE_CAMPAIGNS} campaigns  ${perTickMs.toFixed(1)} ms (${(perTickMs / IDLE_CAMPAIGNS).toFixed(2)} ms per campaign pass, wall time of its statements)`);
+  console.log(
+    `  idle tick, ${IDLE_CAMPAIGNS} campaigns  ${perTickMs.toFixed(1)} ms (${(perTickMs / IDLE_CAMPAIGNS).toFixed(2)} ms per campaign pass, wall time of its statements)`,
+  );
 
   for (const task of [...api.runtime.background].reverse()) await task.stop();
   await api.close();

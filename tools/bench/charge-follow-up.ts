@@ -18,19 +18,24 @@ async function run(label: string | null, service: BalanceService, userId: number
   let next = 0;
   const latencies: number[] = [];
   const started = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < charges) {
-      next += 1;
-      const t0 = process.hrtime.bigint();
-      const r = await service.charge({ userId, price: 0.0001, description: 'bench', reference: null });
-      if (!r.ok) throw new Error(`charge refused: ${JSON.stringify(r.error)}`);
-      latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < charges) {
+        next += 1;
+        const t0 = process.hrtime.bigint();
+        const r = await service.charge({ userId, price: 0.0001, description: 'bench', reference: null });
+        if (!r.ok) throw new Error(`charge refused: ${JSON.stringify(r.error)}`);
+        latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      }
+    }),
+  );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   latencies.sort((a, b) => a - b);
   const perSecond = charges / seconds;
-  if (label) console.log(`${label.padEnd(80)} ${perSecond.toFixed(0).padStart(6)} charges/s  p50 ${latencies[Math.floor(latencies.length / 2)].toFixed(2)} ms  p99 ${latencies[Math.floor(latencies.length * 0.99)].toFixed(2)} ms`);
+  if (label)
+    console.log(
+      `${label.padEnd(80)} ${perSecond.toFixed(0).padStart(6)} charges/s  p50 ${latencies[Math.floor(latencies.length / 2)].toFixed(2)} ms  p99 ${latencies[Math.floor(latencies.length * 0.99)].toFixed(2)} ms`,
+    );
   return perSecond;
 }
 
@@ -45,14 +50,23 @@ async function main(): Promise<void> {
   };
   const plain = await auth();
   const enabled = await auth();
-  const put = await fetch(`${api.url}/api/user/billing/auto-recharge`, { method: 'PUT', headers: enabled.headers, body: JSON.stringify({ enabled: true, threshold: 5 }) });
+  const put = await fetch(`${api.url}/api/user/billing/auto-recharge`, {
+    method: 'PUT',
+    headers: enabled.headers,
+    body: JSON.stringify({ enabled: true, threshold: 5 }),
+  });
   if (put.status !== 200) throw new Error(`enabling auto-recharge failed: ${put.status}`);
 
-  console.log(`${CHARGES} charges per line, ${CONCURRENCY} at once, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}`);
+  console.log(
+    `${CHARGES} charges per line, ${CONCURRENCY} at once, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}`,
+  );
   // Warm both paths (pool connections, plans, JIT) before anything is measured.
   for (const service of [bare, composed]) await run(null, service, plain.id, 500);
   const ratios: number[] = [];
-  for (const [name, user] of [['no auto-recharge', plain], ['auto-recharge on, balance above threshold', enabled]] as const) {
+  for (const [name, user] of [
+    ['no auto-recharge', plain],
+    ['auto-recharge on, balance above threshold', enabled],
+  ] as const) {
     const base = await run(`bare BalanceService (${name})`, bare, user.id);
     const subject = await run(`composed BalanceService + follow-up (${name})`, composed, user.id);
     ratios.push(subject / base);

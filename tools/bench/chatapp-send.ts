@@ -25,7 +25,10 @@ import { bareReserveSendApp } from './lib/bare-reserve-send';
  * meet different loads; interleaved, each meets the same mix. Throughput is all requests over all
  * slices' time; latencies are the medians of the slices' percentiles.
  */
-async function measureInterleaved(contenders: readonly { label: string; url: string }[], accounts: Account[]): Promise<Measurement[]> {
+async function measureInterleaved(
+  contenders: readonly { label: string; url: string }[],
+  accounts: Account[],
+): Promise<Measurement[]> {
   const slices = Number(process.env.BENCH_SLICES ?? 4);
   const seconds = Math.max(1, Math.round(settings.duration / slices));
   for (const c of contenders) await slice(c.url, accounts, 2); // warm-up: JIT and pools hot for all alike
@@ -39,8 +42,10 @@ async function measureInterleaved(contenders: readonly { label: string; url: str
     return {
       label: c.label,
       rps: rs.reduce((sum, r) => sum + r.requests.total, 0) / (slices * seconds),
-      p50: median(rs.map((r) => r.latency.p50)), p99: median(rs.map((r) => r.latency.p99)),
-      non2xx: rs.reduce((sum, r) => sum + r.non2xx, 0), errors: rs.reduce((sum, r) => sum + r.errors, 0),
+      p50: median(rs.map((r) => r.latency.p50)),
+      p99: median(rs.map((r) => r.latency.p99)),
+      non2xx: rs.reduce((sum, r) => sum + r.non2xx, 0),
+      errors: rs.reduce((sum, r) => sum + r.errors, 0),
     };
   });
 }
@@ -51,7 +56,8 @@ async function main(): Promise<void> {
   const pool = new Pool({ connectionString: db.url, max: process.env.DATABASE_URL ? 20 : 8 });
   // A first user through the admin API gives the seeded ones a real plan.
   await fetch(`${api.url}/api/admin/users`, {
-    method: 'POST', headers: { Authorization: `Bearer ${api.runtime.adminToken}`, 'Content-Type': 'application/json' },
+    method: 'POST',
+    headers: { Authorization: `Bearer ${api.runtime.adminToken}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ name: 'Plan', email: `plan${Date.now()}@example.test` }),
   });
   const accounts = await seed(pool);
@@ -60,24 +66,37 @@ async function main(): Promise<void> {
   const preparedBaseline = await listen(bareSends(pool, true));
   const reserveBaseline = await listen(bareReserveSendApp(pool, '', ''));
 
-  const probe = (url: string) => fetch(url, {
-    method: 'POST', headers: { Authorization: `Bearer ${accounts[0].token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ sender_id: accounts[0].senderId, recipient_phone: CUSTOMER, message: MESSAGE }),
-  }).then(async (r) => [r.status, Object.keys((await r.json()) as object).sort().join(',')]);
+  const probe = (url: string) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${accounts[0].token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ sender_id: accounts[0].senderId, recipient_phone: CUSTOMER, message: MESSAGE }),
+    }).then(async (r) => [
+      r.status,
+      Object.keys((await r.json()) as object)
+        .sort()
+        .join(','),
+    ]);
   const [ours, theirs, prepared] = await Promise.all([
-    probe(`${api.url}/api/user/chatapp/send-freeform`), probe(`${baseline.url}/send-freeform`), probe(`${preparedBaseline.url}/send-freeform`),
+    probe(`${api.url}/api/user/chatapp/send-freeform`),
+    probe(`${baseline.url}/send-freeform`),
+    probe(`${preparedBaseline.url}/send-freeform`),
   ]);
   const reserving = await probe(`${reserveBaseline.url}/send-freeform`);
   for (const other of [theirs, prepared, reserving]) {
-    if (JSON.stringify(ours) !== JSON.stringify(other)) throw new Error(`voiceplane and a baseline disagree: ${JSON.stringify(ours)} vs ${JSON.stringify(other)}`);
+    if (JSON.stringify(ours) !== JSON.stringify(other))
+      throw new Error(`voiceplane and a baseline disagree: ${JSON.stringify(ours)} vs ${JSON.stringify(other)}`);
   }
 
-  const [subject, base, basePrepared, baseReserve] = await measureInterleaved([
-    { label: 'voiceplane POST /chatapp/send-freeform', url: `${api.url}/api/user/chatapp/send-freeform` },
-    { label: 'bare express + pg (same transaction)', url: `${baseline.url}/send-freeform` },
-    { label: 'the same, prepared statements', url: `${preparedBaseline.url}/send-freeform` },
-    { label: 'prepared, reserve + settle (2 tx)', url: `${reserveBaseline.url}/send-freeform` },
-  ], accounts);
+  const [subject, base, basePrepared, baseReserve] = await measureInterleaved(
+    [
+      { label: 'voiceplane POST /chatapp/send-freeform', url: `${api.url}/api/user/chatapp/send-freeform` },
+      { label: 'bare express + pg (same transaction)', url: `${baseline.url}/send-freeform` },
+      { label: 'the same, prepared statements', url: `${preparedBaseline.url}/send-freeform` },
+      { label: 'prepared, reserve + settle (2 tx)', url: `${reserveBaseline.url}/send-freeform` },
+    ],
+    accounts,
+  );
   report(`POST /api/user/chatapp/send-freeform (sandbox chat app, ${USERS} users round-robin)`, subject, base);
   reportAgainst(subject, basePrepared);
   reportAgainst(subject, baseReserve);

@@ -7,8 +7,16 @@
  */
 import { readFileSync } from 'node:fs';
 
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
-interface Profile { nodes: Node[]; samples: number[]; timeDeltas: number[] }
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: Node[];
+  samples: number[];
+  timeDeltas: number[];
+}
 
 function main(): void {
   const [file, topArg, filter] = process.argv.slice(2);
@@ -35,11 +43,22 @@ function main(): void {
     if (!stackMatches(id)) return;
     const dt = profile.timeDeltas[i] ?? 0;
     const f = byId.get(id)!.callFrame;
-    const where = f.url.replace(/^file:\/\//, '').replace(/.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, '').replace(/.*\/(packages|apps|tools)\//, '$1/');
+    const where = f.url
+      .replace(/^file:\/\//, '')
+      .replace(/.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, '')
+      .replace(/.*\/(packages|apps|tools)\//, '$1/');
     const key = `${f.functionName || '(anonymous)'}  ${where}:${f.lineNumber + 1}`;
     self.set(key, (self.get(key) ?? 0) + dt);
-    const pkg = f.url === '' ? `(${f.functionName})` : where.startsWith('packages/') || where.startsWith('apps/') ? where.split('/').slice(0, 2).join('/')
-      : where.startsWith('node:') ? 'node internals' : where.split('/')[0].startsWith('@') ? where.split('/').slice(0, 2).join('/') : where.split('/')[0];
+    const pkg =
+      f.url === ''
+        ? `(${f.functionName})`
+        : where.startsWith('packages/') || where.startsWith('apps/')
+          ? where.split('/').slice(0, 2).join('/')
+          : where.startsWith('node:')
+            ? 'node internals'
+            : where.split('/')[0].startsWith('@')
+              ? where.split('/').slice(0, 2).join('/')
+              : where.split('/')[0];
     area.set(pkg, (area.get(pkg) ?? 0) + dt);
     total += dt;
   });
@@ -47,7 +66,8 @@ function main(): void {
   process.stdout.write(`${(total / 1000).toFixed(0)} ms of samples${filter ? ` under '${filter}'` : ''}\n\nBy area:\n`);
   for (const [k, t] of [...area].sort((a, b) => b[1] - a[1]).slice(0, 25)) process.stdout.write(`  ${pct(t)}  ${k}\n`);
   process.stdout.write('\nTop frames by self time:\n');
-  for (const [k, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(topArg ?? 40))) process.stdout.write(`  ${pct(t)}  ${k}\n`);
+  for (const [k, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(topArg ?? 40)))
+    process.stdout.write(`  ${pct(t)}  ${k}\n`);
 }
 
 main();

@@ -60,7 +60,8 @@ function baseEnv(): NodeJS.ProcessEnv {
 async function listening(api: Running): Promise<string> {
   const deadline = Date.now() + STARTUP_CEILING_MS;
   while (Date.now() < deadline) {
-    if (api.child.exitCode !== null) throw new Error(`${api.label} exited with ${api.child.exitCode}:\n${api.output()}`);
+    if (api.child.exitCode !== null)
+      throw new Error(`${api.label} exited with ${api.child.exitCode}:\n${api.output()}`);
     const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(api.output());
     if (m) {
       const health = await fetch(`${m[1]}/api/health`).catch(() => null);
@@ -88,12 +89,20 @@ async function measureIdle(processes: readonly Running[]): Promise<number[]> {
 }
 
 async function stopAll(processes: readonly Running[]): Promise<void> {
-  await Promise.all(processes.map((p) => new Promise<void>((done) => {
-    if (p.child.exitCode !== null) return done();
-    const forced = setTimeout(() => p.child.kill('SIGKILL'), 30_000);
-    p.child.once('exit', () => { clearTimeout(forced); done(); });
-    p.child.kill('SIGTERM');
-  })));
+  await Promise.all(
+    processes.map(
+      (p) =>
+        new Promise<void>((done) => {
+          if (p.child.exitCode !== null) return done();
+          const forced = setTimeout(() => p.child.kill('SIGKILL'), 30_000);
+          p.child.once('exit', () => {
+            clearTimeout(forced);
+            done();
+          });
+          p.child.kill('SIGTERM');
+        }),
+    ),
+  );
 }
 
 async function run(mode: string, start: () => Promise<Running[]>): Promise<void> {
@@ -103,7 +112,9 @@ async function run(mode: string, start: () => Promise<Running[]>): Promise<void>
     const shares = await measureIdle(processes);
     const parts = processes.map((p, i) => `${p.label} ${shares[i].toFixed(2)} %`).join(', ');
     const total = shares.reduce((a, b) => a + b, 0);
-    process.stdout.write(`${mode.padEnd(34)} ${total.toFixed(2).padStart(6)} % of one core over ${SECONDS} s${processes.length > 1 ? `  (${parts})` : ''}\n`);
+    process.stdout.write(
+      `${mode.padEnd(34)} ${total.toFixed(2).padStart(6)} % of one core over ${SECONDS} s${processes.length > 1 ? `  (${parts})` : ''}\n`,
+    );
   } finally {
     await stopAll(processes);
   }
@@ -122,14 +133,26 @@ async function postgres(withBroker: boolean): Promise<void> {
   // A scratch database, migrated here, so the api's start finds the schema current. Two
   // connections: migrating holds one for its lock and runs the migrations on another.
   const db: ScratchDatabase = await createScratchDatabase({ serverUrl: PG_URL, poolSize: 2, prefix: 'vp_bench' });
-  const env = { DATABASE_URL: db.url, ADMIN_TOKEN: randomBytes(24).toString('hex'), RUNTIME_TOKEN: randomBytes(24).toString('hex') };
+  const env = {
+    DATABASE_URL: db.url,
+    ADMIN_TOKEN: randomBytes(24).toString('hex'),
+    RUNTIME_TOKEN: randomBytes(24).toString('hex'),
+  };
   try {
     if (!withBroker) {
       await run('PostgreSQL, single process', async () => [launch('api', API, env)]);
       return;
     }
-    const isolated = { ...env, AMQP_URL: AMQP, AMQP_EXCHANGE: `vp_idle_${randomBytes(4).toString('hex')}`, AMQP_QUEUE_PREFIX: `vp_idle_${randomBytes(4).toString('hex')}` };
-    await run('PostgreSQL + RabbitMQ (api+worker)', async () => [launch('api', API, isolated), launch('worker', WORKER, isolated)]);
+    const isolated = {
+      ...env,
+      AMQP_URL: AMQP,
+      AMQP_EXCHANGE: `vp_idle_${randomBytes(4).toString('hex')}`,
+      AMQP_QUEUE_PREFIX: `vp_idle_${randomBytes(4).toString('hex')}`,
+    };
+    await run('PostgreSQL + RabbitMQ (api+worker)', async () => [
+      launch('api', API, isolated),
+      launch('worker', WORKER, isolated),
+    ]);
   } finally {
     await db.close();
   }
@@ -139,7 +162,10 @@ function reachable(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
   return new Promise((done) => {
     const socket = createConnection({ host: hostname, port: Number(port || 5672) });
-    const finish = (ok: boolean) => { socket.destroy(); done(ok); };
+    const finish = (ok: boolean) => {
+      socket.destroy();
+      done(ok);
+    };
     socket.setTimeout(1_000, () => finish(false));
     socket.once('connect', () => finish(true));
     socket.once('error', () => finish(false));
@@ -150,7 +176,9 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 runBench(async () => {
   const modes = (process.env.IDLE_MODES ?? 'embedded,postgres,rabbitmq').split(',');
-  process.stdout.write(`Idle cost: CPU of a server with no request, ${SECONDS} s after ${SETTLE_MS / 1_000} s to settle\n`);
+  process.stdout.write(
+    `Idle cost: CPU of a server with no request, ${SECONDS} s after ${SETTLE_MS / 1_000} s to settle\n`,
+  );
   if (modes.includes('embedded')) await embedded();
   if (modes.includes('postgres')) await postgres(false);
   if (modes.includes('rabbitmq')) {

@@ -28,14 +28,17 @@ async function main(): Promise<void> {
   const api = await startComposedApi(db);
   const user = await benchUser(api.url, api.runtime.adminToken);
   const headers = { Authorization: `Bearer ${user.token}` };
-  const search = async () => (await (await fetch(`${api.url}/api/user/phone-numbers/search?${QUERY}`, { headers })).json()) as { data: Offer[] };
+  const search = async () =>
+    (await (await fetch(`${api.url}/api/user/phone-numbers/search?${QUERY}`, { headers })).json()) as { data: Offer[] };
 
   // The full catalogue answer before anything is owned is the baseline's in-memory inventory.
   const catalogue = (await search()).data;
   const buyer = await benchUser(api.url, api.runtime.adminToken);
   for (const offer of catalogue.filter((o) => o.address_requirements === 'none').slice(0, 2)) {
     const res = await fetch(`${api.url}/api/user/phone-numbers/purchase`, {
-      method: 'POST', headers: { Authorization: `Bearer ${buyer.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ phone_number: offer.phone_number }),
+      method: 'POST',
+      headers: { Authorization: `Bearer ${buyer.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ phone_number: offer.phone_number }),
     });
     if (res.status !== 201) throw new Error(`seeding failed: ${res.status} ${await res.text()}`);
   }
@@ -46,10 +49,16 @@ async function main(): Promise<void> {
   bare.get('/search', async (req, res) => {
     try {
       const principal = await bareAuthenticate(pool, req);
-      if (!principal) { res.status(401).json({ error: 'Unauthorized' }); return; }
+      if (!principal) {
+        res.status(401).json({ error: 'Unauthorized' });
+        return;
+      }
       const contains = String(req.query.contains ?? '');
       const offers = catalogue.filter((o) => o.phone_number.slice(1).includes(contains));
-      const owned = await pool.query(`SELECT phone_number FROM phone_numbers WHERE type = 'purchased' AND phone_number = ANY($1::text[])`, [offers.map((o) => o.phone_number)]);
+      const owned = await pool.query(
+        `SELECT phone_number FROM phone_numbers WHERE type = 'purchased' AND phone_number = ANY($1::text[])`,
+        [offers.map((o) => o.phone_number)],
+      );
       const taken = new Set(owned.rows.map((r) => r.phone_number as string));
       res.json({ data: offers.filter((o) => !taken.has(o.phone_number)).slice(0, 20) });
     } catch (e) {
@@ -62,11 +71,20 @@ async function main(): Promise<void> {
   // Same answer from both, or the comparison means nothing.
   const ours = await search();
   const theirs = await (await fetch(`${baseline.url}/search?${QUERY}`, { headers })).json();
-  if (JSON.stringify(ours) !== JSON.stringify(theirs) || ours.data.length !== catalogue.length - 2) throw new Error('voiceplane and the baseline disagree');
+  if (JSON.stringify(ours) !== JSON.stringify(theirs) || ours.data.length !== catalogue.length - 2)
+    throw new Error('voiceplane and the baseline disagree');
 
-  const subject = await measure('voiceplane GET /phone-numbers/search', `${api.url}/api/user/phone-numbers/search?${QUERY}`, headers);
+  const subject = await measure(
+    'voiceplane GET /phone-numbers/search',
+    `${api.url}/api/user/phone-numbers/search?${QUERY}`,
+    headers,
+  );
   const base = await measure('bare express + pg (own reads only)', `${baseline.url}/search?${QUERY}`, headers);
-  report(`GET /api/user/phone-numbers/search?${QUERY} (${ours.data.length} results, 2 owned numbers skipped)`, subject, base);
+  report(
+    `GET /api/user/phone-numbers/search?${QUERY} (${ours.data.length} results, 2 owned numbers skipped)`,
+    subject,
+    base,
+  );
 
   await baseline.close();
   await pool.end();

@@ -45,7 +45,12 @@ async function healthy(url: string): Promise<boolean> {
   }
 }
 
-interface Started { readonly child: ChildProcess; readonly ms: number; readonly cpuMs: number | null; readonly timing: string[] }
+interface Started {
+  readonly child: ChildProcess;
+  readonly ms: number;
+  readonly cpuMs: number | null;
+  readonly timing: string[];
+}
 
 /** The child's CPU time so far (Linux /proc; null elsewhere): on a shared, loaded machine wall time mostly measures the neighbours. */
 function cpuMsOf(pid: number | undefined): number | null {
@@ -61,7 +66,13 @@ function cpuMsOf(pid: number | undefined): number | null {
 
 async function start(main: string, dataDir: string): Promise<Started> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, VOICEPLANE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    VOICEPLANE_DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+  };
   delete env.DATABASE_URL;
   delete env.AMQP_URL;
   if (process.env.STARTUP_TIMING === '1') env.VOICEPLANE_STARTUP_TIMING = '1';
@@ -77,7 +88,9 @@ async function start(main: string, dataDir: string): Promise<Started> {
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
   let exited = false;
-  child.once('exit', () => { exited = true; });
+  child.once('exit', () => {
+    exited = true;
+  });
   const url = `http://127.0.0.1:${port}/api/health`;
   for (;;) {
     if (exited) throw new Error(`the api exited before answering:\n${output}`);
@@ -109,13 +122,20 @@ const median = (xs: number[]) => {
 };
 
 runBench(async () => {
-  const variants = MAINS.map((main) => ({ main, dataDir: mkdtempSync(join(tmpdir(), 'vp-restart-')), warm: [] as number[], warmCpu: [] as number[] }));
+  const variants = MAINS.map((main) => ({
+    main,
+    dataDir: mkdtempSync(join(tmpdir(), 'vp-restart-')),
+    warm: [] as number[],
+    warmCpu: [] as number[],
+  }));
   const label = (main: string) => (variants.length > 1 ? `[${main}] ` : '');
   try {
     for (const v of variants) {
       const cold = await start(v.main, v.dataDir);
       await stop(cold.child);
-      process.stdout.write(`${label(v.main)}cold start (fresh data directory): ${cold.ms.toFixed(0)} ms${cpu(cold.cpuMs)}\n`);
+      process.stdout.write(
+        `${label(v.main)}cold start (fresh data directory): ${cold.ms.toFixed(0)} ms${cpu(cold.cpuMs)}\n`,
+      );
       for (const line of cold.timing) process.stdout.write(`    ${line}\n`);
     }
     for (let i = 1; i <= RESTARTS; i++) {
@@ -130,7 +150,9 @@ runBench(async () => {
       }
     }
     for (const v of variants) {
-      process.stdout.write(`${label(v.main)}warm restart median of ${RESTARTS}: ${median(v.warm).toFixed(0)} ms${v.warmCpu.length ? cpu(median(v.warmCpu)) : ''}\n`);
+      process.stdout.write(
+        `${label(v.main)}warm restart median of ${RESTARTS}: ${median(v.warm).toFixed(0)} ms${v.warmCpu.length ? cpu(median(v.warmCpu)) : ''}\n`,
+      );
     }
   } finally {
     for (const v of variants) rmSync(v.dataDir, { recursive: true, force: true });

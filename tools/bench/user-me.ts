@@ -47,7 +47,8 @@ async function main(): Promise<void> {
       const ratios: number[] = [];
       const cpu = { product: [] as number[], bare: [] as number[] };
       for (let i = 0; i < rounds; i++) {
-        const runProduct = () => measureCpu(apiProcess.pid, 'voiceplane (apps/api, own process)', `${apiProcess.url}/api/user/me`, ownHeaders);
+        const runProduct = () =>
+          measureCpu(apiProcess.pid, 'voiceplane (apps/api, own process)', `${apiProcess.url}/api/user/me`, ownHeaders);
         const runBare = () => measureCpu(bare.pid, 'bare, prepared (own process)', `${bare.url}/me`, ownHeaders);
         let product, prepared;
         if (i % 2 === 0) {
@@ -57,13 +58,19 @@ async function main(): Promise<void> {
           prepared = await runBare();
           product = await runProduct();
         }
-        ratios.push(report(`GET /api/user/me, each in its own process (round ${i + 1} of ${rounds})`, product.m, prepared.m));
+        ratios.push(
+          report(`GET /api/user/me, each in its own process (round ${i + 1} of ${rounds})`, product.m, prepared.m),
+        );
         cpu.product.push(product.perRequest);
         cpu.bare.push(prepared.perRequest);
-        process.stdout.write(`  CPU per request: voiceplane ${product.perRequest.toFixed(0)} µs, bare ${prepared.perRequest.toFixed(0)} µs\n`);
+        process.stdout.write(
+          `  CPU per request: voiceplane ${product.perRequest.toFixed(0)} µs, bare ${prepared.perRequest.toFixed(0)} µs\n`,
+        );
       }
-      process.stdout.write(`\nOwn processes, ${rounds} rounds: ratio ${ratios.map((r) => r.toFixed(2)).join(', ')} (median ${median(ratios).toFixed(2)}); `
-        + `CPU per request, median: voiceplane ${median(cpu.product).toFixed(0)} µs, bare ${median(cpu.bare).toFixed(0)} µs\n`);
+      process.stdout.write(
+        `\nOwn processes, ${rounds} rounds: ratio ${ratios.map((r) => r.toFixed(2)).join(', ')} (median ${median(ratios).toFixed(2)}); ` +
+          `CPU per request, median: voiceplane ${median(cpu.product).toFixed(0)} µs, bare ${median(cpu.bare).toFixed(0)} µs\n`,
+      );
     } finally {
       apiProcess.stop();
       bare.stop();
@@ -75,10 +82,18 @@ async function main(): Promise<void> {
 }
 
 /** A measurement and the CPU time the server process `pid` used per request during it (NaN without /proc). */
-async function measureCpu(pid: number, label: string, url: string, headers: Record<string, string>): Promise<{ m: Measurement; perRequest: number }> {
+async function measureCpu(
+  pid: number,
+  label: string,
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ m: Measurement; perRequest: number }> {
   let before: number | null = null;
   let after: number | null = null;
-  const m = await measure(label, url, headers, 'GET', undefined, { before: () => void (before = cpuMicros(pid)), after: () => void (after = cpuMicros(pid)) });
+  const m = await measure(label, url, headers, 'GET', undefined, {
+    before: () => void (before = cpuMicros(pid)),
+    after: () => void (after = cpuMicros(pid)),
+  });
   return { m, perRequest: before === null || after === null ? NaN : (after - before) / (m.requests ?? NaN) };
 }
 

@@ -22,7 +22,8 @@ describe('layer rules', () => {
     });
 
     it('allows use cases, queries and ports that are not repositories', () => {
-      const text = '@inject(TOKENS.ManageDataTables) t: ManageDataTables, @inject(CheckConnection) c: CheckConnection, @inject(TOKENS.Clock) clock: Clock';
+      const text =
+        '@inject(TOKENS.ManageDataTables) t: ManageDataTables, @inject(CheckConnection) c: CheckConnection, @inject(TOKENS.Clock) clock: Clock';
       expect(repositoryInjections(file, text)).toEqual([]);
     });
   });
@@ -37,14 +38,27 @@ describe('layer rules', () => {
     });
 
     it('finds a mutual import and a longer circle, each once', () => {
-      expect(featureCycles(graph({ chatapp: ['conversations', 'common'], conversations: ['chatapp', 'common'], common: [] })))
-        .toEqual(['chatapp → conversations → chatapp']);
-      expect(featureCycles(graph({ calls: ['chatapp'], chatapp: ['automations'], automations: ['calls'] })))
-        .toEqual(['automations → calls → chatapp → automations']);
+      expect(
+        featureCycles(
+          graph({ chatapp: ['conversations', 'common'], conversations: ['chatapp', 'common'], common: [] }),
+        ),
+      ).toEqual(['chatapp → conversations → chatapp']);
+      expect(featureCycles(graph({ calls: ['chatapp'], chatapp: ['automations'], automations: ['calls'] }))).toEqual([
+        'automations → calls → chatapp → automations',
+      ]);
     });
 
     it('passes a graph without cycles', () => {
-      expect(featureCycles(graph({ chatapp: ['conversations', 'common'], conversations: ['common', 'ports'], ports: ['common'], common: [] }))).toEqual([]);
+      expect(
+        featureCycles(
+          graph({
+            chatapp: ['conversations', 'common'],
+            conversations: ['common', 'ports'],
+            ports: ['common'],
+            common: [],
+          }),
+        ),
+      ).toEqual([]);
     });
   });
 });

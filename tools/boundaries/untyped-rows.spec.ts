@@ -22,7 +22,9 @@ describe('typed rows', () => {
 
   it('refuses any untyped row in an adapter file, and ignores records, migrations and specs', () => {
     const untyped = 'const r = await this.db.one(`SELECT 1`);';
-    expect(untypedRowViolations('packages/adapter-typeorm/src/repositories/new-repository.ts', untyped)).toHaveLength(1);
+    expect(untypedRowViolations('packages/adapter-typeorm/src/repositories/new-repository.ts', untyped)).toHaveLength(
+      1,
+    );
     expect(untypedRowViolations('packages/adapter-typeorm/src/records/x.ts', untyped)).toEqual([]);
     expect(untypedRowViolations('packages/adapter-typeorm/src/migrations/x.ts', untyped)).toEqual([]);
     expect(untypedRowViolations('packages/adapter-typeorm/src/repositories/x.int.spec.ts', untyped)).toEqual([]);

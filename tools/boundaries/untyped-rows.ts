@@ -32,6 +32,8 @@ export function untypedRowViolations(file: string, text: string): string[] {
   if (/\/(records|migrations)\//.test(rel)) return [];
   const found = untypedRows(text);
   return found > 0
-    ? [`${rel} reads ${found} untyped row(s): give the query its row type (Pick<XRecord, …>) instead of Record<string, unknown>`]
+    ? [
+        `${rel} reads ${found} untyped row(s): give the query its row type (Pick<XRecord, …>) instead of Record<string, unknown>`,
+      ]
     : [];
 }

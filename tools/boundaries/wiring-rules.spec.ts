@@ -15,13 +15,15 @@ describe('wiring rules', () => {
     });
 
     it('allows packages, including the composition the apps share', () => {
-      const text = "import { composeApi } from '@voiceplane/composition';\nimport { TOKENS } from '@voiceplane/application';\nimport x from '@voiceplane/apiary';";
+      const text =
+        "import { composeApi } from '@voiceplane/composition';\nimport { TOKENS } from '@voiceplane/application';\nimport x from '@voiceplane/apiary';";
       expect(appImports('apps/worker/src/main.ts', text, APPS)).toEqual([]);
     });
 
     it('rejects a dependency on an app', () => {
-      expect(appDependencies('apps/worker/package.json', ['@voiceplane/composition', '@voiceplane/api', 'pino'], APPS))
-        .toEqual(['apps/worker/package.json depends on the app @voiceplane/api']);
+      expect(
+        appDependencies('apps/worker/package.json', ['@voiceplane/composition', '@voiceplane/api', 'pino'], APPS),
+      ).toEqual(['apps/worker/package.json depends on the app @voiceplane/api']);
     });
   });
 
@@ -35,22 +37,32 @@ describe('wiring rules', () => {
     });
 
     it('rejects a symbol other modules can reach', () => {
-      for (const text of ["export const LOGGER = Symbol('Logger');", "const T = { Logger: Symbol('Logger') };", "c.bind(Symbol('Logger'));"]) {
+      for (const text of [
+        "export const LOGGER = Symbol('Logger');",
+        "const T = { Logger: Symbol('Logger') };",
+        "c.bind(Symbol('Logger'));",
+      ]) {
         expect(untypedTokens(file, text)).toHaveLength(1);
       }
     });
 
     it('allows a module-private symbol used as a value, but not as a DI identifier', () => {
       expect(untypedTokens(file, "const ABSENT = Symbol('absent');\nif (value === ABSENT) return;")).toEqual([]);
-      expect(untypedTokens(file, "const LOGGER: symbol = Symbol('Logger');\nclass A { constructor(@inject(LOGGER) l: unknown) {} }\nc.bind(LOGGER).toConstantValue(1);"))
-        .toEqual([
-          `${file}:2 uses the untyped symbol LOGGER as a DI identifier: use token<T>() from @voiceplane/application`,
-          `${file}:3 uses the untyped symbol LOGGER as a DI identifier: use token<T>() from @voiceplane/application`,
-        ]);
+      expect(
+        untypedTokens(
+          file,
+          "const LOGGER: symbol = Symbol('Logger');\nclass A { constructor(@inject(LOGGER) l: unknown) {} }\nc.bind(LOGGER).toConstantValue(1);",
+        ),
+      ).toEqual([
+        `${file}:2 uses the untyped symbol LOGGER as a DI identifier: use token<T>() from @voiceplane/application`,
+        `${file}:3 uses the untyped symbol LOGGER as a DI identifier: use token<T>() from @voiceplane/application`,
+      ]);
     });
 
     it('rejects strings as identifiers', () => {
-      expect(untypedTokens(file, "class A { constructor(@inject('Clock') c: unknown) {} }\ncontainer.bind(\"Clock\");")).toHaveLength(2);
+      expect(
+        untypedTokens(file, 'class A { constructor(@inject(\'Clock\') c: unknown) {} }\ncontainer.bind("Clock");'),
+      ).toHaveLength(2);
     });
 
     it('allows typed tokens, classes, comments and the token helper itself', () => {
@@ -61,7 +73,12 @@ describe('wiring rules', () => {
         "c.bind(CALL_TOKENS.MakeCall).toConstantValue(makeCall); app.get('/x', handler);",
       ].join('\n');
       expect(untypedTokens(file, text)).toEqual([]);
-      expect(untypedTokens(TOKEN_HELPER, 'export function token<T>(name: string): Token<T> { return Symbol(name) as Token<T>; }')).toEqual([]);
+      expect(
+        untypedTokens(
+          TOKEN_HELPER,
+          'export function token<T>(name: string): Token<T> { return Symbol(name) as Token<T>; }',
+        ),
+      ).toEqual([]);
     });
   });
 });

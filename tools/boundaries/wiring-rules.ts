@@ -15,14 +15,17 @@ export function appImports(file: string, text: string, apps: readonly string[]):
   const names = apps.map((a) => `@voiceplane/${a}`);
   for (const m of text.matchAll(IMPORT)) {
     const spec = m[1];
-    if (names.some((n) => spec === n || spec.startsWith(`${n}/`))) out.push(`${file} imports the app ${spec} (apps import packages, never each other)`);
+    if (names.some((n) => spec === n || spec.startsWith(`${n}/`)))
+      out.push(`${file} imports the app ${spec} (apps import packages, never each other)`);
   }
   return out;
 }
 
 /** The same for a package.json's dependencies. */
 export function appDependencies(file: string, dependencies: readonly string[], apps: readonly string[]): string[] {
-  return dependencies.filter((d) => apps.some((a) => d === `@voiceplane/${a}`)).map((d) => `${file} depends on the app ${d}`);
+  return dependencies
+    .filter((d) => apps.some((a) => d === `@voiceplane/${a}`))
+    .map((d) => `${file} depends on the app ${d}`);
 }
 
 /**
@@ -41,18 +44,28 @@ export function untypedTokens(file: string, text: string): string[] {
   const out: string[] = [];
   const at = (index: number) => `${file}:${code.slice(0, index).split('\n').length}`;
 
-  for (const m of code.matchAll(/\bSymbol\.for\s*\(/g)) out.push(`${at(m.index)} makes a registry symbol (Symbol.for): use token<T>() from @voiceplane/application`);
+  for (const m of code.matchAll(/\bSymbol\.for\s*\(/g))
+    out.push(`${at(m.index)} makes a registry symbol (Symbol.for): use token<T>() from @voiceplane/application`);
 
   const privateSymbols: string[] = [];
   for (const m of code.matchAll(/\bSymbol\s*\(/g)) {
     const line = code.slice(code.lastIndexOf('\n', m.index) + 1, m.index);
     const declared = /^\s*const\s+([A-Za-z_$][\w$]*)\s*(?::\s*symbol\s*)?=\s*$/.exec(line);
     if (declared) privateSymbols.push(declared[1]);
-    else out.push(`${at(m.index)} makes a symbol other modules can use as a DI identifier: use token<T>() from @voiceplane/application`);
+    else
+      out.push(
+        `${at(m.index)} makes a symbol other modules can use as a DI identifier: use token<T>() from @voiceplane/application`,
+      );
   }
   for (const name of privateSymbols) {
-    const use = new RegExp(`(?:@(?:inject|multiInject)|\\.(?:bind|rebind|get|getAll|getAsync|isBound|unbind))\\(\\s*${escape(name)}\\b`, 'g');
-    for (const m of code.matchAll(use)) out.push(`${at(m.index)} uses the untyped symbol ${name} as a DI identifier: use token<T>() from @voiceplane/application`);
+    const use = new RegExp(
+      `(?:@(?:inject|multiInject)|\\.(?:bind|rebind|get|getAll|getAsync|isBound|unbind))\\(\\s*${escape(name)}\\b`,
+      'g',
+    );
+    for (const m of code.matchAll(use))
+      out.push(
+        `${at(m.index)} uses the untyped symbol ${name} as a DI identifier: use token<T>() from @voiceplane/application`,
+      );
   }
   for (const m of code.matchAll(/(?:@(?:inject|multiInject)|\.(?:bind|rebind|isBound|unbind))\(\s*['"`]/g)) {
     out.push(`${at(m.index)} uses a string as a DI identifier: use token<T>() from @voiceplane/application`);
@@ -64,9 +77,7 @@ const IMPORT = /(?:from\s+|import\s*\(\s*|require\s*\(\s*|import\s+)['"]([^'"]+)
 
 /** Blanks out comments, keeping line numbers (a `//` inside a string only hides the rest of that line). */
 function withoutComments(text: string): string {
-  return text
-    .replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' '))
-    .replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+  return text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 }
 
 function escape(name: string): string {

@@ -34,7 +34,12 @@ it('reads, creates, and reports the API’s error bodies', async () => {
 
   const invalid = await api.POST('/api/user/assistant', { body: { name: '' } });
   expect(invalid.response.status).toBe(422);
-  expect(invalid.error).toEqual(expect.objectContaining({ message: 'The given data was invalid.', errors: expect.objectContaining({ name: expect.any(Array) }) }));
+  expect(invalid.error).toEqual(
+    expect.objectContaining({
+      message: 'The given data was invalid.',
+      errors: expect.objectContaining({ name: expect.any(Array) }),
+    }),
+  );
 
   const calls = await api.GET('/api/user/calls', { params: { query: { per_page: 5 } } });
   expect(calls.response.status).toBe(200);

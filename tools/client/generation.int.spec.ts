@@ -6,6 +6,9 @@ import { CLIENT_DIR, generatedClientFiles } from './generate';
 it('packages/client is what the current OpenAPI document generates (run node tools/dist/client/generate.js if not)', async () => {
   for (const [file, content] of Object.entries(await generatedClientFiles())) {
     const committed = readFileSync(join(CLIENT_DIR, file), 'utf8');
-    if (committed !== content) throw new Error(`packages/client/${file} is stale: run \`node tools/dist/client/generate.js\` and commit the result`);
+    if (committed !== content)
+      throw new Error(
+        `packages/client/${file} is stale: run \`node tools/dist/client/generate.js\` and commit the result`,
+      );
   }
 }, 60_000);

@@ -9,7 +9,12 @@ import { composeApi, loadConfig, VERSION } from '@voiceplane/composition';
  * adapters and collects the documented routes but queries nothing while the deployment tokens are given.
  */
 export async function openApiDocument(): Promise<object> {
-  const config = { ...loadConfig({}), adminToken: 'document-only', runtimeToken: 'document-only', logLevel: 'silent' as const };
+  const config = {
+    ...loadConfig({}),
+    adminToken: 'document-only',
+    runtimeToken: 'document-only',
+    logLevel: 'silent' as const,
+  };
   const dataSource = new DataSource({ type: 'postgres' });
   const bus = new InProcessMessageBus();
   const runtime = await composeApi(config, { dataSource, logger: pino({ level: 'silent' }), bus });

@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createTestApi, describeWithBrowser, eventually, launchBrowser, listenOnLoopback, type TestApi, type TestUser } from '@voiceplane/test-env';
+import {
+  createTestApi,
+  describeWithBrowser,
+  eventually,
+  launchBrowser,
+  listenOnLoopback,
+  type TestApi,
+  type TestUser,
+} from '@voiceplane/test-env';
 import { createAssistant, makeCall } from '../calls/fixtures';
 
 /**
@@ -12,7 +20,8 @@ import { createAssistant, makeCall } from '../calls/fixtures';
  */
 const ROOT = join(__dirname, '..', '..');
 const CONSOLE_DIR = join(ROOT, 'apps', 'console', 'dist');
-const SHOTS = process.env.CONSOLE_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'console') : join(ROOT, '.jest-results', 'console');
+const SHOTS =
+  process.env.CONSOLE_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'console') : join(ROOT, '.jest-results', 'console');
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'correct horse battery staple';
 const CUSTOMER = '+14155550123';
@@ -37,14 +46,19 @@ describeWithBrowser('the console', () => {
     stranger = await t.createUser({ balance: 5 });
     assistant = await createAssistant(t, owner, { name: 'Front desk', type: 'outbound', post_call_evaluation: true });
     await t.http.post(`/api/user/assistant/${assistant}/activate`).set(owner.auth).expect(200);
-    const created = await t.http.post('/api/user/chatapp/senders').set(owner.auth).send({ phone_number: '+4915299990001', display_name: 'Acme', assistant_id: assistant });
+    const created = await t.http
+      .post('/api/user/chatapp/senders')
+      .set(owner.auth)
+      .send({ phone_number: '+4915299990001', display_name: 'Acme', assistant_id: assistant });
     sender = created.body.data.id;
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(e.message));
     // Refused requests are logged by the browser too; those are the API's answers, which the tests read on the page.
-    page.on('console', (m) => { if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) pageErrors.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) pageErrors.push(m.text());
+    });
   });
   afterEach(() => {
     // A script error in the page fails the test it happened in, named.
@@ -83,12 +97,15 @@ describeWithBrowser('the console', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('link', { name: 'Front desk' }).waitFor();
-    expect(await page.evaluate('[localStorage.length, Object.keys(sessionStorage)]')).toEqual([0, ['voiceplane.token']]);
+    expect(await page.evaluate('[localStorage.length, Object.keys(sessionStorage)]')).toEqual([
+      0,
+      ['voiceplane.token'],
+    ]);
     expect(await seriousViolations()).toEqual([]);
     await shot('assistants');
   });
 
-  it('shows the API\'s message beside a bad field, then creates the assistant', async () => {
+  it("shows the API's message beside a bad field, then creates the assistant", async () => {
     await page.goto(app('/assistants/new'));
     await page.getByLabel('Name', { exact: true }).fill('Night line');
     await page.getByText('Silence and time limits').click();
@@ -123,14 +140,28 @@ describeWithBrowser('the console', () => {
     await page.getByLabel('API key').fill(owner.token);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
-    const first = await t.http.post('/api/sandbox/chatapp/inbound-message').set(owner.auth).send({ sender_id: sender, from_phone: CUSTOMER, text: 'Hi there', customer_name: 'Ann' });
+    const first = await t.http
+      .post('/api/sandbox/chatapp/inbound-message')
+      .set(owner.auth)
+      .send({ sender_id: sender, from_phone: CUSTOMER, text: 'Hi there', customer_name: 'Ann' });
     await page.goto(app(`/inbox/${first.body.conversation_uuid}`));
     await page.getByRole('heading', { name: 'Ann' }).waitFor();
-    await eventually(async () => (await page.locator('header small[aria-live]').textContent())?.includes('● live') ?? false, 'the stream to be live');
+    await eventually(
+      async () => (await page.locator('header small[aria-live]').textContent())?.includes('● live') ?? false,
+      'the stream to be live',
+    );
     const hostile = '<img src=x onerror="window.__owned=1">';
-    await t.http.post('/api/sandbox/chatapp/inbound-message').set(owner.auth).send({ sender_id: sender, from_phone: CUSTOMER, text: hostile }).expect(200);
+    await t.http
+      .post('/api/sandbox/chatapp/inbound-message')
+      .set(owner.auth)
+      .send({ sender_id: sender, from_phone: CUSTOMER, text: hostile })
+      .expect(200);
     await page.getByText(hostile, { exact: false }).waitFor();
-    expect(await page.evaluate("({ owned: window.__owned ?? null, images: document.querySelectorAll('.dialogue img').length })")).toEqual({ owned: null, images: 0 });
+    expect(
+      await page.evaluate(
+        "({ owned: window.__owned ?? null, images: document.querySelectorAll('.dialogue img').length })",
+      ),
+    ).toEqual({ owned: null, images: 0 });
 
     await page.getByRole('button', { name: 'Take over' }).click();
     await page.getByRole('button', { name: 'Hand back to the assistant' }).waitFor();
@@ -146,9 +177,18 @@ describeWithBrowser('the console', () => {
   it('lists the calls and shows a call as a dialogue', async () => {
     const id = await makeCall(t, owner, assistant);
     await t.http.post(`/api/sandbox/calls/${id}/answer`).set(owner.auth).expect(200);
-    await t.http.post(`/api/sandbox/calls/${id}/finish`).set(owner.auth).send({
-      status: 'completed', duration: 42, transcript: [{ role: 'assistant', content: 'Hello, Front desk.' }, { role: 'customer', content: 'Hi, one question.' }],
-    }).expect(200);
+    await t.http
+      .post(`/api/sandbox/calls/${id}/finish`)
+      .set(owner.auth)
+      .send({
+        status: 'completed',
+        duration: 42,
+        transcript: [
+          { role: 'assistant', content: 'Hello, Front desk.' },
+          { role: 'customer', content: 'Hi, one question.' },
+        ],
+      })
+      .expect(200);
     await page.goto(app('/calls'));
     await page.getByRole('link', { name: `#${id}` }).click();
     await page.getByText('Hi, one question.').waitFor();
@@ -165,10 +205,14 @@ describeWithBrowser('the console', () => {
     await shot('analytics');
   });
 
-  it('shows another account\'s ids in the URL as not found', async () => {
+  it("shows another account's ids in the URL as not found", async () => {
     const theirs = await createAssistant(t, stranger, { name: 'Not yours' });
     const theirCall = await makeCall(t, stranger, theirs).catch(() => 99_999_999);
-    for (const path of [`/assistants/${theirs}`, `/calls/${theirCall}`, '/inbox/00000000-0000-4000-8000-000000000000']) {
+    for (const path of [
+      `/assistants/${theirs}`,
+      `/calls/${theirCall}`,
+      '/inbox/00000000-0000-4000-8000-000000000000',
+    ]) {
       await page.goto(app(path));
       await page.getByRole('alert').filter({ hasText: 'Not found.' }).waitFor();
       expect(await page.content()).not.toContain('Not yours');
@@ -176,7 +220,14 @@ describeWithBrowser('the console', () => {
   });
 
   it('visits the plain pages without serious accessibility violations', async () => {
-    for (const [path, heading] of [['/api-keys', 'API keys'], ['/knowledge-bases', 'Knowledge bases'], ['/numbers', 'Numbers and SIP trunks'], ['/deliveries', 'Webhook deliveries'], ['/billing', 'Billing'], ['/automations', 'Automations']]) {
+    for (const [path, heading] of [
+      ['/api-keys', 'API keys'],
+      ['/knowledge-bases', 'Knowledge bases'],
+      ['/numbers', 'Numbers and SIP trunks'],
+      ['/deliveries', 'Webhook deliveries'],
+      ['/billing', 'Billing'],
+      ['/automations', 'Automations'],
+    ]) {
       await page.goto(app(path));
       await page.getByRole('heading', { name: heading, exact: true }).waitFor();
       expect({ path, violations: await seriousViolations() }).toEqual({ path, violations: [] });
@@ -192,7 +243,10 @@ describeWithBrowser('the console', () => {
     await page.goto(app('/api-keys'));
     await page.getByLabel('Name of the new key').fill('typed before the session ended');
     const token = await page.evaluate("sessionStorage.getItem('voiceplane.token')");
-    await t.http.post('/api/user/logout').set({ Authorization: `Bearer ${token}` }).expect(200);
+    await t.http
+      .post('/api/user/logout')
+      .set({ Authorization: `Bearer ${token}` })
+      .expect(200);
     await page.getByRole('button', { name: 'Create key' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();

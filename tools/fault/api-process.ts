@@ -8,7 +8,11 @@ const MAIN = join(__dirname, '..', '..', 'apps', 'api', 'dist', 'main.js');
 export class ApiProcess {
   private readonly exited: Promise<unknown>;
 
-  private constructor(private readonly child: ChildProcess, readonly base: string, readonly output: string[]) {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly base: string,
+    readonly output: string[],
+  ) {
     this.exited = new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
   }
 
@@ -16,12 +20,17 @@ export class ApiProcess {
   static async start(env: Record<string, string>, timeoutMs = 30_000): Promise<ApiProcess> {
     if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build with \`npx tsc -b\` first`);
     const child = spawn(process.execPath, [MAIN], {
-      env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     const output: string[] = [];
-    for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
+    for (const stream of [child.stdout, child.stderr])
+      stream?.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
     const base = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`api did not listen within ${timeoutMs} ms:\n${output.join('')}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`api did not listen within ${timeoutMs} ms:\n${output.join('')}`)),
+        timeoutMs,
+      );
       child.stdout?.on('data', () => {
         const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output.join(''));
         if (m) {

@@ -68,15 +68,24 @@ runOrSkip('webhook delivery under faults (issue 4: done when)', () => {
     const webhookIds: string[] = [];
     for (let i = 0; i < EVENTS; i++) {
       const { webhookId } = await deliveries.enqueue({
-        userId: user.id, eventType: 'post_call', targetUrl: receiver.url(`/${label}`), payload: { run: label, n: i },
-        source: { type: 'assistant', id: 1 }, subject: { type: 'call', id: i + 1 },
+        userId: user.id,
+        eventType: 'post_call',
+        targetUrl: receiver.url(`/${label}`),
+        payload: { run: label, n: i },
+        source: { type: 'assistant', id: 1 },
+        subject: { type: 'call', id: i + 1 },
       });
       webhookIds.push(webhookId);
     }
     return webhookIds;
   }
 
-  async function expectEveryEventDelivered(user: TestUser, label: string, webhookIds: readonly string[], seenBefore: Set<string>) {
+  async function expectEveryEventDelivered(
+    user: TestUser,
+    label: string,
+    webhookIds: readonly string[],
+    seenBefore: Set<string>,
+  ) {
     const mine = new Set(webhookIds);
     // Settled, not just arrived: an attempt whose worker died after sending but before recording
     // it is sent again once its lease runs out, and only then is the delivery succeeded.
@@ -88,7 +97,11 @@ runOrSkip('webhook delivery under faults (issue 4: done when)', () => {
       return row.succeeded as number;
     };
     const started = Date.now();
-    await eventually(async () => (await settledCount()) === EVENTS, `all ${EVENTS} ${label} deliveries to succeed`, 100_000);
+    await eventually(
+      async () => (await settledCount()) === EVENTS,
+      `all ${EVENTS} ${label} deliveries to succeed`,
+      100_000,
+    );
     const hooks = receiver.received.filter((h) => mine.has(h.webhookId));
     // A receiver that de-duplicates by webhook-id processes exactly the set that was sent.
     expect(new Set(hooks.map((h) => h.webhookId))).toEqual(mine);
@@ -99,7 +112,9 @@ runOrSkip('webhook delivery under faults (issue 4: done when)', () => {
     expect(payloads.size).toBe(EVENTS);
     for (const id of webhookIds) expect(seenBefore.has(id)).toBe(false);
     const duplicates = hooks.length - EVENTS;
-    process.stdout.write(`[fault] ${label}: ${EVENTS} events settled ${Math.round((Date.now() - started) / 1000)} s after the last was enqueued; ${hooks.length} requests received (${duplicates} duplicates, removed by webhook-id)\n`);
+    process.stdout.write(
+      `[fault] ${label}: ${EVENTS} events settled ${Math.round((Date.now() - started) / 1000)} s after the last was enqueued; ${hooks.length} requests received (${duplicates} duplicates, removed by webhook-id)\n`,
+    );
     return duplicates;
   }
 
@@ -112,8 +127,12 @@ runOrSkip('webhook delivery under faults (issue 4: done when)', () => {
     await eventually(() => mine() >= DISRUPT_AFTER, `${DISRUPT_AFTER} deliveries before the kill`, 60_000);
     await worker.kill();
     const atKill = mine();
-    const [leftBehind] = await db.dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`);
-    process.stdout.write(`[fault] sigkill: worker killed after ${atKill} requests; ${leftBehind.n} deliveries pending at that moment\n`);
+    const [leftBehind] = await db.dataSource.query(
+      `SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`,
+    );
+    process.stdout.write(
+      `[fault] sigkill: worker killed after ${atKill} requests; ${leftBehind.n} deliveries pending at that moment\n`,
+    );
     expect(atKill).toBeLessThan(EVENTS);
 
     worker = await startWorker();
@@ -137,7 +156,9 @@ runOrSkip('webhook delivery under faults (issue 4: done when)', () => {
     const atCut = mine();
     await new Promise((r) => setTimeout(r, 3_000));
     link.accept();
-    process.stdout.write(`[fault] broker-outage: connection cut after ${atCut} requests, refused for 3 s, then restored\n`);
+    process.stdout.write(
+      `[fault] broker-outage: connection cut after ${atCut} requests, refused for 3 s, then restored\n`,
+    );
 
     const webhookIds = await producing;
     await expectEveryEventDelivered(user, 'broker-outage', webhookIds, before);

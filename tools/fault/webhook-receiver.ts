@@ -34,7 +34,10 @@ export class WebhookReceiver {
   private readonly perId = new Map<string, number>();
   private responder: Responder = () => ({ status: 200, body: 'ok' });
 
-  private constructor(private readonly server: Server, readonly port: number) {}
+  private constructor(
+    private readonly server: Server,
+    readonly port: number,
+  ) {}
 
   static async start(responder?: Responder): Promise<WebhookReceiver> {
     let receiver: WebhookReceiver | undefined;

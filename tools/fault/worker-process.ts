@@ -11,17 +11,24 @@ export class WorkerProcess {
 
   private constructor(private readonly child: ChildProcess) {
     this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-    for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => this.output.push(chunk.toString('utf8')));
+    for (const stream of [child.stdout, child.stderr])
+      stream?.on('data', (chunk: Buffer) => this.output.push(chunk.toString('utf8')));
   }
 
   /** Starts the compiled worker (build first: `npx tsc -b`) and waits until it reports it has started. */
   static async start(env: Record<string, string>, timeoutMs = 20_000): Promise<WorkerProcess> {
     if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build with \`npx tsc -b\` first`);
-    const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MAIN], {
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const worker = new WorkerProcess(child);
     const deadline = Date.now() + timeoutMs;
     while (!worker.output.join('').includes('"msg":"worker started"')) {
-      const exited = await Promise.race([worker.exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 50))]);
+      const exited = await Promise.race([
+        worker.exited.then(() => true),
+        new Promise<false>((r) => setTimeout(() => r(false), 50)),
+      ]);
       if (exited) throw new Error(`worker exited during start:\n${worker.output.join('')}`);
       if (Date.now() > deadline) {
         child.kill('SIGKILL');
@@ -50,6 +57,9 @@ export class WorkerProcess {
 
   /** Log lines at warn level or above, except the start-up warning every test worker has (ALLOW_PRIVATE_TARGETS). */
   problems(): string[] {
-    return this.output.join('').split('\n').filter((line) => /"level":(40|50|60)/.test(line) && !line.includes('ALLOW_PRIVATE_TARGETS'));
+    return this.output
+      .join('')
+      .split('\n')
+      .filter((line) => /"level":(40|50|60)/.test(line) && !line.includes('ALLOW_PRIVATE_TARGETS'));
   }
 }

@@ -30,7 +30,10 @@ export class TwirpStub {
   private responder: (request: TwirpRequest) => TwirpAnswer | undefined = () => undefined;
   private beforeReply: (request: TwirpRequest) => Promise<void> | void = () => undefined;
 
-  private constructor(private readonly server: Server, readonly url: string) {}
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
 
   static async start(): Promise<TwirpStub> {
     let stub: TwirpStub | undefined;
@@ -71,14 +74,19 @@ export class TwirpStub {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
-      const reply = (status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+      const reply = (status: number, body: unknown) =>
+        res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
       const claims = verifiedClaims(req.headers.authorization);
       if (claims === null) return reply(401, { code: 'unauthenticated', msg: 'bad token' });
       const method = (req.url ?? '').replace(/^\/twirp\/livekit\./, '');
       const request = { method, body: raw ? JSON.parse(raw) : {}, claims };
       this.requests.push(request);
-      const answer = this.answers.get(method)?.shift() ?? this.responder(request) ?? { status: 404, body: { code: 'bad_route', msg: `no stub for ${method}` } };
-      void Promise.resolve().then(() => this.beforeReply(request)).catch(() => undefined).then(() => reply(answer.status ?? 200, answer.body));
+      const answer = this.answers.get(method)?.shift() ??
+        this.responder(request) ?? { status: 404, body: { code: 'bad_route', msg: `no stub for ${method}` } };
+      void Promise.resolve()
+        .then(() => this.beforeReply(request))
+        .catch(() => undefined)
+        .then(() => reply(answer.status ?? 200, answer.body));
     });
   }
 }
@@ -94,7 +102,10 @@ function verifiedClaims(authorization: string | undefined): Record<string, unkno
  * A webhook as LiveKit's server posts it: the JSON body, and an `Authorization` JWT signed with the
  * API secret whose `sha256` claim is the body's hash.
  */
-export function signedWebhook(event: Record<string, unknown>, secret: string = STUB_API_SECRET): { body: string; authorization: string } {
+export function signedWebhook(
+  event: Record<string, unknown>,
+  secret: string = STUB_API_SECRET,
+): { body: string; authorization: string } {
   const body = JSON.stringify(event);
   const now = Math.floor(Date.now() / 1000);
   const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');

@@ -30,9 +30,15 @@ export class RecordingStub {
   private responder: ((request: StubRequest) => StubAnswer) | null = null;
   private readonly timers = new Set<NodeJS.Timeout>();
 
-  private constructor(private readonly server: Server, readonly baseUrl: string, private readonly unanswered: StubAnswer) {}
+  private constructor(
+    private readonly server: Server,
+    readonly baseUrl: string,
+    private readonly unanswered: StubAnswer,
+  ) {}
 
-  static async start(unanswered: StubAnswer = { status: 500, body: { error: 'no stub answer' } }): Promise<RecordingStub> {
+  static async start(
+    unanswered: StubAnswer = { status: 500, body: { error: 'no stub answer' } },
+  ): Promise<RecordingStub> {
     let stub: RecordingStub | undefined;
     const server = createServer((req, res) => (stub as RecordingStub).handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -66,7 +72,13 @@ export class RecordingStub {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      const request = { method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization, contentType: req.headers['content-type'], body };
+      const request = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        authorization: req.headers.authorization,
+        contentType: req.headers['content-type'],
+        body,
+      };
       this.requests.push(request);
       const answer = this.answers.shift() ?? this.responder?.(request) ?? this.unanswered;
       const send = () => {

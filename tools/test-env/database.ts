@@ -8,7 +8,11 @@ export type TestDatabase = ScratchDatabase;
  * DATABASE_URL is set, else an in-memory PGlite. Files never share state, so they run in parallel.
  */
 export function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
-  return createScratchDatabase({ serverUrl: options.embedded ? undefined : process.env.DATABASE_URL, poolSize: 8, prefix: 'vp_test' });
+  return createScratchDatabase({
+    serverUrl: options.embedded ? undefined : process.env.DATABASE_URL,
+    poolSize: 8,
+    prefix: 'vp_test',
+  });
 }
 
 const EMBEDDED_START_CEILING_MS = 240_000;
@@ -25,12 +29,15 @@ export interface TestDatabaseOptions {
 export function useTestDatabase(options: TestDatabaseOptions = {}): () => Database {
   let db: TestDatabase;
   let database: Database;
-  beforeAll(async () => {
-    db = await createTestDatabase(options);
-    database = new Database(db.dataSource);
-    // PGlite boots its WebAssembly PostgreSQL and runs every migration: on a loaded 2-core machine
-    // that alone can pass the suite's 60 s, which is sized for tests against a running server.
-  }, options.embedded ? EMBEDDED_START_CEILING_MS : undefined);
+  beforeAll(
+    async () => {
+      db = await createTestDatabase(options);
+      database = new Database(db.dataSource);
+      // PGlite boots its WebAssembly PostgreSQL and runs every migration: on a loaded 2-core machine
+      // that alone can pass the suite's 60 s, which is sized for tests against a running server.
+    },
+    options.embedded ? EMBEDDED_START_CEILING_MS : undefined,
+  );
   afterAll(async () => db.close());
   return () => database;
 }

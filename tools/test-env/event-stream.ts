@@ -22,16 +22,19 @@ export interface OpenEventStream {
 }
 
 /** Serves `app` on an ephemeral loopback port for the duration of a suite (supertest cannot read an endless body). */
-export async function listenOnLoopback(app: Application): Promise<{ readonly baseUrl: string; close(): Promise<void> }> {
+export async function listenOnLoopback(
+  app: Application,
+): Promise<{ readonly baseUrl: string; close(): Promise<void> }> {
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -76,5 +79,13 @@ export async function openEventStream(url: string, headers: Record<string, strin
       ended = true;
     }
   })();
-  return { status: res.status, headers: res.headers, events, comments, text: () => raw, ended: () => ended, close: () => abort.abort() };
+  return {
+    status: res.status,
+    headers: res.headers,
+    events,
+    comments,
+    text: () => raw,
+    ended: () => ended,
+    close: () => abort.abort(),
+  };
 }

@@ -3,7 +3,11 @@ import { Client } from 'pg';
 import { dockerAvailable, startPostgresContainer, startRabbitMqContainer, stopContainers } from './containers';
 import { dropStaleScratchDatabases } from './stale-scratch-databases';
 import { findChromium } from './chromium';
-import { chooseIntegrationEnvironment, describeIntegrationEnvironment, requirementShortfalls } from './integration-environment';
+import {
+  chooseIntegrationEnvironment,
+  describeIntegrationEnvironment,
+  requirementShortfalls,
+} from './integration-environment';
 
 /**
  * Resolves the services once per run (see integration-environment.ts for the order) and prints
@@ -50,7 +54,10 @@ async function prepareIntegrationEnvironment(): Promise<void> {
     const url = new URL(process.env.AMQP_URL as string);
     const reachable = await new Promise<boolean>((resolve) => {
       const socket = net.connect(Number(url.port || 5672), url.hostname);
-      socket.once('connect', () => { socket.destroy(); resolve(true); });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
       socket.once('error', () => resolve(false));
     });
     if (!reachable) problems.push(`AMQP_URL is set but RabbitMQ does not answer at ${url.host}.`);
@@ -60,8 +67,14 @@ async function prepareIntegrationEnvironment(): Promise<void> {
 
   const chromium = findChromium(process.env);
   if (chromium) process.env.CHROMIUM_PATH = chromium;
-  else if (choice.required) problems.push('REQUIRE_INTEGRATION=1 but no chromium is installed (apt-get install -y chromium, or set CHROMIUM_PATH).');
-  else banner('No chromium found: browser suites (*.browser.int.spec.ts) are SKIPPED. apt-get install -y chromium to run them.');
+  else if (choice.required)
+    problems.push(
+      'REQUIRE_INTEGRATION=1 but no chromium is installed (apt-get install -y chromium, or set CHROMIUM_PATH).',
+    );
+  else
+    banner(
+      'No chromium found: browser suites (*.browser.int.spec.ts) are SKIPPED. apt-get install -y chromium to run them.',
+    );
 
   if (problems.length > 0) {
     throw new Error(`Integration environment is not usable:\n - ${problems.join('\n - ')}`);
@@ -72,7 +85,10 @@ async function prepareIntegrationEnvironment(): Promise<void> {
 async function sweepStaleScratchDatabases(serverUrl: string): Promise<void> {
   try {
     const dropped = await dropStaleScratchDatabases(serverUrl);
-    if (dropped.length > 0) process.stdout.write(`Dropped ${dropped.length} scratch database(s) left by earlier runs: ${dropped.join(', ')}\n`);
+    if (dropped.length > 0)
+      process.stdout.write(
+        `Dropped ${dropped.length} scratch database(s) left by earlier runs: ${dropped.join(', ')}\n`,
+      );
   } catch (e) {
     // Leftovers cost disk space, never a result: a sweep that cannot run must not stop the tests.
     process.stdout.write(`Could not look for stale scratch databases: ${(e as Error).message}\n`);

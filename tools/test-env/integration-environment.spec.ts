@@ -1,4 +1,8 @@
-import { chooseIntegrationEnvironment, describeIntegrationEnvironment, requirementShortfalls } from './integration-environment';
+import {
+  chooseIntegrationEnvironment,
+  describeIntegrationEnvironment,
+  requirementShortfalls,
+} from './integration-environment';
 
 const DATABASE_URL = 'postgres://root@127.0.0.1:5432/test';
 const AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672';
@@ -31,13 +35,25 @@ describe('chooseIntegrationEnvironment', () => {
   });
 
   it('chooses per service: a set URL wins, the missing one comes from a container', async () => {
-    expect(await chooseIntegrationEnvironment({ DATABASE_URL }, probe(true).dockerAvailable)).toMatchObject({ database: 'url', broker: 'container' });
-    expect(await chooseIntegrationEnvironment({ AMQP_URL }, probe(true).dockerAvailable)).toMatchObject({ database: 'container', broker: 'url' });
+    expect(await chooseIntegrationEnvironment({ DATABASE_URL }, probe(true).dockerAvailable)).toMatchObject({
+      database: 'url',
+      broker: 'container',
+    });
+    expect(await chooseIntegrationEnvironment({ AMQP_URL }, probe(true).dockerAvailable)).toMatchObject({
+      database: 'container',
+      broker: 'url',
+    });
   });
 
   it('chooses per service: a set URL wins, the missing one falls back without an engine', async () => {
-    expect(await chooseIntegrationEnvironment({ DATABASE_URL }, probe(false).dockerAvailable)).toMatchObject({ database: 'url', broker: 'skipped' });
-    expect(await chooseIntegrationEnvironment({ AMQP_URL }, probe(false).dockerAvailable)).toMatchObject({ database: 'embedded', broker: 'url' });
+    expect(await chooseIntegrationEnvironment({ DATABASE_URL }, probe(false).dockerAvailable)).toMatchObject({
+      database: 'url',
+      broker: 'skipped',
+    });
+    expect(await chooseIntegrationEnvironment({ AMQP_URL }, probe(false).dockerAvailable)).toMatchObject({
+      database: 'embedded',
+      broker: 'url',
+    });
   });
 
   it('treats an empty URL as unset', async () => {
@@ -46,8 +62,12 @@ describe('chooseIntegrationEnvironment', () => {
   });
 
   it('reads REQUIRE_INTEGRATION=1 as required', async () => {
-    expect((await chooseIntegrationEnvironment({ REQUIRE_INTEGRATION: '1' }, probe(false).dockerAvailable)).required).toBe(true);
-    expect((await chooseIntegrationEnvironment({ REQUIRE_INTEGRATION: '0' }, probe(false).dockerAvailable)).required).toBe(false);
+    expect(
+      (await chooseIntegrationEnvironment({ REQUIRE_INTEGRATION: '1' }, probe(false).dockerAvailable)).required,
+    ).toBe(true);
+    expect(
+      (await chooseIntegrationEnvironment({ REQUIRE_INTEGRATION: '0' }, probe(false).dockerAvailable)).required,
+    ).toBe(false);
   });
 });
 

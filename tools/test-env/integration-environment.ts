@@ -47,7 +47,9 @@ export function describeIntegrationEnvironment(choice: IntegrationEnvironment): 
 export function requirementShortfalls(choice: IntegrationEnvironment): string[] {
   if (!choice.required) return [];
   const shortfalls: string[] = [];
-  if (choice.database === 'embedded') shortfalls.push('REQUIRE_INTEGRATION=1 but DATABASE_URL is not set and no Docker engine answers.');
-  if (choice.broker === 'skipped') shortfalls.push('REQUIRE_INTEGRATION=1 but AMQP_URL is not set and no Docker engine answers.');
+  if (choice.database === 'embedded')
+    shortfalls.push('REQUIRE_INTEGRATION=1 but DATABASE_URL is not set and no Docker engine answers.');
+  if (choice.broker === 'skipped')
+    shortfalls.push('REQUIRE_INTEGRATION=1 but AMQP_URL is not set and no Docker engine answers.');
   return shortfalls;
 }

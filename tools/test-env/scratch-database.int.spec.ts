@@ -8,10 +8,14 @@ import { dropStaleScratchDatabases } from './stale-scratch-databases';
 const serverUrl = process.env.DATABASE_URL;
 const onRealServer = serverUrl ? it : it.skip;
 
-const exists = async (name: string) => (await onServer(serverUrl!, [`SELECT 1 FROM pg_database WHERE datname = '${name}'`]))[0].length === 1;
+const exists = async (name: string) =>
+  (await onServer(serverUrl!, [`SELECT 1 FROM pg_database WHERE datname = '${name}'`]))[0].length === 1;
 
 async function bareDatabase(name: string, creator: object): Promise<void> {
-  await onServer(serverUrl!, [`CREATE DATABASE ${name}`, `COMMENT ON DATABASE ${name} IS '${JSON.stringify(creator)}'`]);
+  await onServer(serverUrl!, [
+    `CREATE DATABASE ${name}`,
+    `COMMENT ON DATABASE ${name} IS '${JSON.stringify(creator)}'`,
+  ]);
 }
 
 describe('scratch databases', () => {
@@ -37,17 +41,29 @@ describe('scratch databases', () => {
       expect(await exists(used)).toBe(true);
     } finally {
       await session.end();
-      await onServer(serverUrl!, [killed, live, used].map((name) => `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      await onServer(
+        serverUrl!,
+        [killed, live, used].map((name) => `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+      );
     }
   });
 
-  onRealServer('a close with a connection still checked out fails saying so, ends it and drops the database', async () => {
-    const db = await createScratchDatabase({ serverUrl, poolSize: 2, prefix: 'vp_test', closeCeilingMs: 1_000 });
-    const name = new URL(db.url).pathname.slice(1);
-    // A LISTEN connection never stopped: the failure that once kept a whole run from exiting.
-    const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
-    await new PostgresNotifications(new Database(db.dataSource), { vp_jobs: { ring: () => undefined } }, silent).start();
-    await expect(db.close()).rejects.toThrow(`timed out after 1000 ms waiting for the connections of ${name} to be handed back: a test kept a connection checked out`);
-    expect(await exists(name)).toBe(false);
-  });
+  onRealServer(
+    'a close with a connection still checked out fails saying so, ends it and drops the database',
+    async () => {
+      const db = await createScratchDatabase({ serverUrl, poolSize: 2, prefix: 'vp_test', closeCeilingMs: 1_000 });
+      const name = new URL(db.url).pathname.slice(1);
+      // A LISTEN connection never stopped: the failure that once kept a whole run from exiting.
+      const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+      await new PostgresNotifications(
+        new Database(db.dataSource),
+        { vp_jobs: { ring: () => undefined } },
+        silent,
+      ).start();
+      await expect(db.close()).rejects.toThrow(
+        `timed out after 1000 ms waiting for the connections of ${name} to be handed back: a test kept a connection checked out`,
+      );
+      expect(await exists(name)).toBe(false);
+    },
+  );
 });

@@ -48,7 +48,9 @@ export function currentCreator(now = Date.now()): ScratchCreator {
  * in-memory PGlite when no server is given. Tests and benchmarks each get one, so they never share state.
  */
 export async function createScratchDatabase(options: {
-  serverUrl?: string; poolSize: number; prefix: string;
+  serverUrl?: string;
+  poolSize: number;
+  prefix: string;
   /** How long `close` waits for connections to be handed back before it ends them (default 15 s). */
   closeCeilingMs?: number;
 }): Promise<ScratchDatabase> {
@@ -57,7 +59,14 @@ export async function createScratchDatabase(options: {
     const dataSource = createDataSource({ url: embedded.url, poolSize: Math.min(options.poolSize, 8) });
     await dataSource.initialize();
     await migrate(dataSource);
-    return { url: embedded.url, dataSource, close: async () => { await dataSource.destroy(); await embedded.stop(); } };
+    return {
+      url: embedded.url,
+      dataSource,
+      close: async () => {
+        await dataSource.destroy();
+        await embedded.stop();
+      },
+    };
   }
   const serverUrl = options.serverUrl;
   const name = `${options.prefix}_${randomBytes(6).toString('hex')}`;
@@ -82,15 +91,28 @@ export async function createScratchDatabase(options: {
       // connection, an open transaction) would make it wait forever and keep the run alive.
       // Past the ceiling the drop ends those sessions by force, and the test file fails saying why.
       const clients = poolClients(dataSource);
-      const failure = await withinCeiling(dataSource.destroy(), `the connections of ${name} to be handed back`, options.closeCeilingMs ?? CLOSE_CEILING_MS).then(() => null, (e: Error) => e);
+      const failure = await withinCeiling(
+        dataSource.destroy(),
+        `the connections of ${name} to be handed back`,
+        options.closeCeilingMs ?? CLOSE_CEILING_MS,
+      ).then(
+        () => null,
+        (e: Error) => e,
+      );
       // Ended from this side, the kept connections close quietly (ended by the server, they would
       // raise 'error' on a client nobody listens to) and no longer hold the process open.
       if (failure instanceof CeilingExceeded) {
-        await withinCeiling(Promise.all(clients().map((client) => client.end())), `the kept connections of ${name} to end`, 5_000).catch(() => undefined);
+        await withinCeiling(
+          Promise.all(clients().map((client) => client.end())),
+          `the kept connections of ${name} to end`,
+          5_000,
+        ).catch(() => undefined);
       }
       await onServer(serverUrl, [`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]);
       if (failure instanceof CeilingExceeded) {
-        throw new Error(`${failure.message}: a test kept a connection checked out (release it, or stop what holds it, in a finally); ${name} was dropped by force`);
+        throw new Error(
+          `${failure.message}: a test kept a connection checked out (release it, or stop what holds it, in a finally); ${name} was dropped by force`,
+        );
       }
       if (failure) throw failure;
     },

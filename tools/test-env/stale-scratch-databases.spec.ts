@@ -3,7 +3,13 @@ import { STALE_AFTER_MS, staleReason } from './stale-scratch-databases';
 const here = { host: 'ci-1', pidNamespace: 'pid:[1]', pid: 100, created: Date.UTC(2030, 0, 1) };
 const note = (creator: Partial<typeof here>) => JSON.stringify({ ...here, created: here.created - 60_000, ...creator });
 const alive = (pids: number[]) => (pid: number) => pids.includes(pid);
-const candidate = (over: { note?: string | null; sessions?: number; createdAt?: Date | null }) => ({ name: 'vp_test_x', note: null, sessions: 0, createdAt: null, ...over });
+const candidate = (over: { note?: string | null; sessions?: number; createdAt?: Date | null }) => ({
+  name: 'vp_test_x',
+  note: null,
+  sessions: 0,
+  createdAt: null,
+  ...over,
+});
 
 describe('staleReason', () => {
   it('drops an unused database whose creator process on this host is gone', () => {
@@ -24,7 +30,9 @@ describe('staleReason', () => {
   });
 
   it('judges a database without a creator note by the age of its files, and keeps it when that is unknown', () => {
-    expect(staleReason(candidate({ createdAt: new Date(here.created - STALE_AFTER_MS - 1) }), here, alive([]))).toBe('created 60 minutes ago');
+    expect(staleReason(candidate({ createdAt: new Date(here.created - STALE_AFTER_MS - 1) }), here, alive([]))).toBe(
+      'created 60 minutes ago',
+    );
     expect(staleReason(candidate({ createdAt: new Date(here.created - 60_000) }), here, alive([]))).toBeNull();
     expect(staleReason(candidate({}), here, alive([]))).toBeNull();
     expect(staleReason(candidate({ note: 'not json' }), here, alive([]))).toBeNull();

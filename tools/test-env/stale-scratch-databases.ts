@@ -17,14 +17,19 @@ interface Candidate {
  * run, noticed at once) or it is older than STALE_AFTER_MS (any host; a run's database lives
  * minutes). A concurrent run, on this machine or another, keeps its databases.
  */
-export function staleReason(candidate: Candidate, here: ScratchCreator, isAlive: (pid: number) => boolean): string | null {
+export function staleReason(
+  candidate: Candidate,
+  here: ScratchCreator,
+  isAlive: (pid: number) => boolean,
+): string | null {
   if (candidate.sessions > 0) return null;
   const creator = parseCreator(candidate.note);
   if (creator && creator.host === here.host && creator.pidNamespace === here.pidNamespace && !isAlive(creator.pid)) {
     return `its creator (process ${creator.pid}) is gone`;
   }
   const created = creator?.created ?? candidate.createdAt?.getTime() ?? null;
-  if (created !== null && here.created - created > STALE_AFTER_MS) return `created ${Math.round((here.created - created) / 60_000)} minutes ago`;
+  if (created !== null && here.created - created > STALE_AFTER_MS)
+    return `created ${Math.round((here.created - created) / 60_000)} minutes ago`;
   return null;
 }
 
@@ -39,10 +44,17 @@ export async function dropStaleScratchDatabases(serverUrl: string): Promise<stri
   const here = currentCreator();
   const dropped: string[] = [];
   for (const row of rows) {
-    const reason = staleReason({ ...row, createdAt: row.note ? null : await createdAt(serverUrl, row.oid) }, here, isAlive);
+    const reason = staleReason(
+      { ...row, createdAt: row.note ? null : await createdAt(serverUrl, row.oid) },
+      here,
+      isAlive,
+    );
     if (!reason) continue;
     // Without FORCE: if anyone connected since we looked, the drop fails and the database stays.
-    const done = await onServer(serverUrl, [`DROP DATABASE IF EXISTS ${row.name}`]).then(() => true, () => false);
+    const done = await onServer(serverUrl, [`DROP DATABASE IF EXISTS ${row.name}`]).then(
+      () => true,
+      () => false,
+    );
     if (done) dropped.push(`${row.name} (${reason})`);
   }
   return dropped;
@@ -52,7 +64,8 @@ function parseCreator(note: string | null): ScratchCreator | null {
   if (!note) return null;
   try {
     const value = JSON.parse(note) as Partial<ScratchCreator>;
-    if (typeof value.host !== 'string' || typeof value.pid !== 'number' || typeof value.created !== 'number') return null;
+    if (typeof value.host !== 'string' || typeof value.pid !== 'number' || typeof value.created !== 'number')
+      return null;
     return { host: value.host, pid: value.pid, created: value.created, pidNamespace: value.pidNamespace ?? null };
   } catch {
     return null;

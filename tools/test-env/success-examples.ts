@@ -13,7 +13,8 @@ import { routesOf } from '@voiceplane/adapter-http';
  */
 
 function repositoryRoot(from: string): string {
-  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) if (existsSync(join(dir, 'pnpm-workspace.yaml'))) return dir;
+  for (let dir = from; dir !== dirname(dir); dir = dirname(dir))
+    if (existsSync(join(dir, 'pnpm-workspace.yaml'))) return dir;
   throw new Error('repository root not found');
 }
 
@@ -70,17 +71,25 @@ const isJson = (contentType: string): boolean => /[/+]json\s*(;|$)/i.test(conten
 const readExamples = (file: string): Examples => JSON.parse(readFileSync(file, 'utf8'));
 
 function writeExamples(file: string, examples: Examples): void {
-  const sorted = Object.fromEntries(Object.keys(examples).sort().map((key) => [key, examples[key]]));
+  const sorted = Object.fromEntries(
+    Object.keys(examples)
+      .sort()
+      .map((key) => [key, examples[key]]),
+  );
   writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`);
 }
 
 /** Express path of a route (`/api/user/tools/:id/`) as the document spells it (`/api/user/tools/{id}`). */
 export function documentPath(routePath: string): string {
-  return `/${routePath.split('/').filter((segment) => segment.length > 0).join('/')}`.replace(/:([A-Za-z_]+)/g, '{$1}');
+  return `/${routePath
+    .split('/')
+    .filter((segment) => segment.length > 0)
+    .join('/')}`.replace(/:([A-Za-z_]+)/g, '{$1}');
 }
 
 /** Test servers listen on ephemeral ports; an example shows the api's default address. */
-const withExampleAddresses = (body: unknown): unknown => JSON.parse(JSON.stringify(body).replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://127.0.0.1:3000'));
+const withExampleAddresses = (body: unknown): unknown =>
+  JSON.parse(JSON.stringify(body).replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://127.0.0.1:3000'));
 
 const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
 
@@ -90,29 +99,46 @@ const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isAr
  * may differ among themselves (optional keys, variants), so the example is held to what they have in common and
  * to nothing none of them has; `null` and empty arrays say nothing about a shape.
  */
-export function shapeMismatches(example: unknown, observed: readonly unknown[], at = '$', variants: readonly string[] = []): string[] {
+export function shapeMismatches(
+  example: unknown,
+  observed: readonly unknown[],
+  at = '$',
+  variants: readonly string[] = [],
+): string[] {
   const answers = observed.filter((value) => value !== null && value !== undefined);
   if (example === null || answers.length === 0) return [];
   const variant = withinVariant(at, variants);
   const kinds = new Set(answers.map(kindOf));
   // A listed path may change type by variant; below it, keys shared with the answers keep theirs.
-  if (!kinds.has(kindOf(example))) return variants.includes(variantPath(at)) ? [] : [`${at}: ${kindOf(example)} in the example, ${[...kinds].join(' or ')} in the answers`];
+  if (!kinds.has(kindOf(example)))
+    return variants.includes(variantPath(at))
+      ? []
+      : [`${at}: ${kindOf(example)} in the example, ${[...kinds].join(' or ')} in the answers`];
   if (Array.isArray(example)) {
     const items = answers.filter(Array.isArray).flat();
-    return items.length === 0 ? [] : example.flatMap((item, i) => shapeMismatches(item, items, `${at}[${i}]`, variants));
+    return items.length === 0
+      ? []
+      : example.flatMap((item, i) => shapeMismatches(item, items, `${at}[${i}]`, variants));
   }
   if (kindOf(example) !== 'object' || OPAQUE.has(at.slice(at.lastIndexOf('.') + 1))) return [];
   const objects = answers.filter((value): value is Record<string, unknown> => kindOf(value) === 'object');
   const keys = Object.keys(example as object);
   const mismatches: string[] = [];
   if (!variant) {
-    mismatches.push(...keys.filter((key) => !objects.some((o) => key in o)).map((key) => `${at}.${key}: in the example, in no answer`));
+    mismatches.push(
+      ...keys
+        .filter((key) => !objects.some((o) => key in o))
+        .map((key) => `${at}.${key}: in the example, in no answer`),
+    );
     const common = Object.keys(objects[0]).filter((key) => objects.every((o) => key in o));
-    mismatches.push(...common.filter((key) => !keys.includes(key)).map((key) => `${at}.${key}: in every answer, not in the example`));
+    mismatches.push(
+      ...common.filter((key) => !keys.includes(key)).map((key) => `${at}.${key}: in every answer, not in the example`),
+    );
   }
   for (const key of keys) {
     const values = objects.filter((o) => key in o).map((o) => o[key]);
-    if (values.length > 0) mismatches.push(...shapeMismatches((example as Record<string, unknown>)[key], values, `${at}.${key}`, variants));
+    if (values.length > 0)
+      mismatches.push(...shapeMismatches((example as Record<string, unknown>)[key], values, `${at}.${key}`, variants));
   }
   return mismatches;
 }
@@ -139,7 +165,8 @@ export function fullestOf(bodies: readonly unknown[]): unknown {
 /** Watches one test api's answers; `finish` records them or checks the recorded examples against them. */
 export class SuccessExampleObserver {
   /** Raw until `finish`: the suite's requests run undisturbed by parsing. */
-  private readonly sent: { method: string; routePath: string; status: number; contentType: string; body: Buffer }[] = [];
+  private readonly sent: { method: string; routePath: string; status: number; contentType: string; body: Buffer }[] =
+    [];
   private readonly answers = new Map<string, Map<string, unknown[]>>();
 
   constructor(private readonly container: Parameters<typeof routesOf>[0]) {}
@@ -150,17 +177,22 @@ export class SuccessExampleObserver {
    */
   observedApp<App extends (req: IncomingMessage, res: ServerResponse) => void>(app: App): App {
     const observed = this.observe(app);
-    return new Proxy(app, { apply: (_target, _this, [req, res]: [IncomingMessage, ServerResponse]) => observed(req, res) });
+    return new Proxy(app, {
+      apply: (_target, _this, [req, res]: [IncomingMessage, ServerResponse]) => observed(req, res),
+    });
   }
 
   /** The app behind a request listener that sees each answer as it is sent. */
-  observe(app: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void {
+  observe(
+    app: (req: IncomingMessage, res: ServerResponse) => void,
+  ): (req: IncomingMessage, res: ServerResponse) => void {
     return (req, res) => {
       const chunks: Buffer[] = [];
       const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
       (res as { end: (...args: unknown[]) => ServerResponse }).end = (...args: unknown[]) => {
         const [chunk, encoding] = args;
-        if (typeof chunk === 'string') chunks.push(Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+        if (typeof chunk === 'string')
+          chunks.push(Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
         else if (Buffer.isBuffer(chunk)) chunks.push(chunk);
         return end(...args);
       };
@@ -169,7 +201,13 @@ export class SuccessExampleObserver {
         if (res.statusCode < 200 || res.statusCode > 299 || !route?.path) return;
         const contentType = String(res.getHeader('content-type') ?? '');
         if (contentType === '') return;
-        this.sent.push({ method: req.method ?? '', routePath: String(route.path), status: res.statusCode, contentType, body: Buffer.concat(chunks) });
+        this.sent.push({
+          method: req.method ?? '',
+          routePath: String(route.path),
+          status: res.statusCode,
+          contentType,
+          body: Buffer.concat(chunks),
+        });
       });
       app(req, res);
     };
@@ -178,7 +216,9 @@ export class SuccessExampleObserver {
   /** The answers sent at their operation's documented success status, by operation and status. */
   private collect(): void {
     if (this.sent.length === 0) return;
-    const successStatus = new Map(routesOf(this.container).map((r) => [`${r.method.toUpperCase()} ${documentPath(r.path)}`, r.success ?? 200]));
+    const successStatus = new Map(
+      routesOf(this.container).map((r) => [`${r.method.toUpperCase()} ${documentPath(r.path)}`, r.success ?? 200]),
+    );
     for (const { method, routePath, status, contentType, body } of this.sent.splice(0)) {
       const operation = `${method} ${documentPath(routePath)}`;
       if (successStatus.get(operation) !== status) continue;
@@ -207,7 +247,11 @@ export class SuccessExampleObserver {
           // An example that fits and shows as much stays: re-recording rewrites what changed, not every id and time.
           const kept = recorded[operation]?.[status];
           const fullest = fullestOf(bodies);
-          if (kept === undefined || shapeMismatches(kept, bodies, '$', VARIANTS[operation]).length > 0 || shapeOf(fullest).size > shapeOf(kept).size) {
+          if (
+            kept === undefined ||
+            shapeMismatches(kept, bodies, '$', VARIANTS[operation]).length > 0 ||
+            shapeOf(fullest).size > shapeOf(kept).size
+          ) {
             recorded[operation] = { ...recorded[operation], [status]: withExampleAddresses(fullest) };
           }
         }
@@ -216,9 +260,13 @@ export class SuccessExampleObserver {
       return [];
     }
     const recorded = readExamples(RECORDED_FILE);
-    return [...this.answers].flatMap(([operation, byStatus]) => [...byStatus].flatMap(([status, bodies]) => {
-      const example = recorded[operation]?.[status];
-      return example === undefined ? [] : shapeMismatches(example, bodies, '$', VARIANTS[operation]).map((m) => `${operation} ${status} ${m}`);
-    }));
+    return [...this.answers].flatMap(([operation, byStatus]) =>
+      [...byStatus].flatMap(([status, bodies]) => {
+        const example = recorded[operation]?.[status];
+        return example === undefined
+          ? []
+          : shapeMismatches(example, bodies, '$', VARIANTS[operation]).map((m) => `${operation} ${status} ${m}`);
+      }),
+    );
   }
 }

@@ -23,7 +23,10 @@ class SummaryReporter {
     const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
     const write = (failures) => {
       mkdirSync(join(this.file, '..'), { recursive: true });
-      writeFileSync(this.file, `${results.numPassedTests} passed, ${failures} failed, ${results.numPendingTests} skipped\n`);
+      writeFileSync(
+        this.file,
+        `${results.numPassedTests} passed, ${failures} failed, ${results.numPendingTests} skipped\n`,
+      );
     };
     write(failed);
     setTimeout(() => {

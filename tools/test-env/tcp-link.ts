@@ -10,7 +10,10 @@ export class TcpLink {
   private refusing = false;
   private readonly pairs = new Set<[net.Socket, net.Socket]>();
 
-  private constructor(private readonly server: net.Server, readonly port: number) {}
+  private constructor(
+    private readonly server: net.Server,
+    readonly port: number,
+  ) {}
 
   static async open(target: { host: string; port: number }): Promise<TcpLink> {
     const server = net.createServer();

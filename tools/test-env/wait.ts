@@ -16,7 +16,11 @@ export class CeilingExceeded extends Error {
 }
 
 /** Resolves once `condition` holds; fails naming `what` when it still does not after `ceilingMs`. */
-export async function eventually(condition: () => boolean | Promise<boolean>, what: string, ceilingMs = WAIT_CEILING_MS): Promise<void> {
+export async function eventually(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  ceilingMs = WAIT_CEILING_MS,
+): Promise<void> {
   const started = Date.now();
   for (;;) {
     if (await condition()) return;

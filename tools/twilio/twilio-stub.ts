@@ -7,7 +7,8 @@ export type TwilioAnswer = StubAnswer;
 export type TwilioStub = RecordingStub;
 
 export const TwilioStub = {
-  start: (): Promise<RecordingStub> => RecordingStub.start({ status: 500, body: { code: 20500, message: 'no stub answer' } }),
+  start: (): Promise<RecordingStub> =>
+    RecordingStub.start({ status: 500, body: { code: 20500, message: 'no stub answer' } }),
 };
 
 export const STUB_ACCOUNT_SID = 'AC0123456789abcdef0123456789abcdef';

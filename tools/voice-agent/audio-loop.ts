@@ -98,7 +98,7 @@ export class CustomerLine extends voice.AudioInput {
       c.offset += n;
       if (c.offset >= c.samples.length) {
         this.cursor = null;
-        c.done(this.next + (((c.samples.length % n) || n) * 1000) / this.sampleRate);
+        c.done(this.next + ((c.samples.length % n || n) * 1000) / this.sampleRate);
       }
     }
     return new AudioFrame(data, this.sampleRate, 1, n);
@@ -143,7 +143,15 @@ export class AssistantEar extends voice.AudioOutput {
     const now = Date.now();
     const ms = (frame.samplesPerChannel / frame.sampleRate) * 1000;
     if (!this.current) {
-      this.current = { id: this.segments.length + 1, start: Math.max(now, this.playhead), pushedMs: 0, finished: false, endedAt: 0, interrupted: false, timer: null };
+      this.current = {
+        id: this.segments.length + 1,
+        start: Math.max(now, this.playhead),
+        pushedMs: 0,
+        finished: false,
+        endedAt: 0,
+        interrupted: false,
+        timer: null,
+      };
       this.segments.push(this.current);
       this.playhead = this.current.start;
       this.onPlaybackStarted(this.current.start);

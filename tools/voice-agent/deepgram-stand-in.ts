@@ -14,7 +14,12 @@ import { send, WebSocketStandIn, type Connection } from './stand-in';
 export class DeepgramStandIn extends WebSocketStandIn {
   transcripts: string[] = [];
   /** Utterances heard so far, with the times their speech started and ended (stand-in clock). */
-  readonly utterances: { readonly transcript: string; readonly startedAt: number; readonly endedAt: number; readonly finalAt?: number }[] = [];
+  readonly utterances: {
+    readonly transcript: string;
+    readonly startedAt: number;
+    readonly endedAt: number;
+    readonly finalAt?: number;
+  }[] = [];
   endSilenceMs = 150;
   private counter = 0;
 
@@ -49,7 +54,15 @@ export class DeepgramStandIn extends WebSocketStandIn {
     const sampleRate = Number(connection.query.get('sample_rate') ?? 16000);
     ws.on('message', (data, isBinary) => {
       if (!isBinary || this.failure !== null) return;
-      const u = this.state.get(ws) ?? { speaking: false, voicedMs: 0, quietMs: 0, startedAt: 0, lastVoiceAt: 0, interimWords: 0, timer: null };
+      const u = this.state.get(ws) ?? {
+        speaking: false,
+        voicedMs: 0,
+        quietMs: 0,
+        startedAt: 0,
+        lastVoiceAt: 0,
+        interimWords: 0,
+        timer: null,
+      };
       this.state.set(ws, u);
       const pcm = data as Buffer;
       const ms = (pcm.length / 2 / sampleRate) * 1000;
@@ -83,7 +96,15 @@ export class DeepgramStandIn extends WebSocketStandIn {
     const due = Math.min(words.length, Math.floor(u.voicedMs / 300));
     if (due <= u.interimWords) return;
     u.interimWords = due;
-    send(ws, results(words.slice(0, due).join(' '), { isFinal: false, speechFinal: false, start: 0, duration: u.voicedMs / 1000 }));
+    send(
+      ws,
+      results(words.slice(0, due).join(' '), {
+        isFinal: false,
+        speechFinal: false,
+        start: 0,
+        duration: u.voicedMs / 1000,
+      }),
+    );
   }
 
   private endUtterance(ws: WebSocket, u: Utterance): void {
@@ -124,13 +145,32 @@ function results(transcript: string, o: { isFinal: boolean; speechFinal: boolean
   const step = words.length > 0 ? o.duration / words.length : 0;
   requestCounter += 1;
   return {
-    type: 'Results', channel_index: [0, 1], duration: o.duration, start: o.start, is_final: o.isFinal, speech_final: o.speechFinal, from_finalize: false,
+    type: 'Results',
+    channel_index: [0, 1],
+    duration: o.duration,
+    start: o.start,
+    is_final: o.isFinal,
+    speech_final: o.speechFinal,
+    from_finalize: false,
     channel: {
-      alternatives: [{
-        transcript, confidence: 0.98,
-        words: words.map((w, i) => ({ word: w.toLowerCase().replace(/[^\p{L}\p{N}-]/gu, ''), punctuated_word: w, start: o.start + i * step, end: o.start + (i + 1) * step, confidence: 0.98 })),
-      }],
+      alternatives: [
+        {
+          transcript,
+          confidence: 0.98,
+          words: words.map((w, i) => ({
+            word: w.toLowerCase().replace(/[^\p{L}\p{N}-]/gu, ''),
+            punctuated_word: w,
+            start: o.start + i * step,
+            end: o.start + (i + 1) * step,
+            confidence: 0.98,
+          })),
+        },
+      ],
     },
-    metadata: { request_id: `standin-${requestCounter}`, model_info: { name: 'stand-in', version: '0', arch: 'stand-in' }, model_uuid: 'stand-in' },
+    metadata: {
+      request_id: `standin-${requestCounter}`,
+      model_info: { name: 'stand-in', version: '0', arch: 'stand-in' },
+      model_uuid: 'stand-in',
+    },
   };
 }

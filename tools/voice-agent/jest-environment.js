@@ -8,7 +8,23 @@ const { dirname } = require('node:path');
 const jestConfig = require.resolve('jest-config', { paths: [dirname(require.resolve('jest'))] });
 const { TestEnvironment } = require(require.resolve('jest-environment-node', { paths: [dirname(jestConfig)] }));
 
-const TYPED = ['ArrayBuffer', 'SharedArrayBuffer', 'DataView', 'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array', 'TypeError'];
+const TYPED = [
+  'ArrayBuffer',
+  'SharedArrayBuffer',
+  'DataView',
+  'Int8Array',
+  'Uint8Array',
+  'Uint8ClampedArray',
+  'Int16Array',
+  'Uint16Array',
+  'Int32Array',
+  'Uint32Array',
+  'Float32Array',
+  'Float64Array',
+  'BigInt64Array',
+  'BigUint64Array',
+  'TypeError',
+];
 
 class NativeTypedArraysEnvironment extends TestEnvironment {
   constructor(config, context) {

@@ -21,7 +21,12 @@ export interface Providers {
 }
 
 export async function startProviders(): Promise<Providers> {
-  const [deepgram, elevenlabs, cartesia, openai] = await Promise.all([DeepgramStandIn.start(), ElevenLabsStandIn.start(), CartesiaStandIn.start(), OpenAiStreamStub.start()]);
+  const [deepgram, elevenlabs, cartesia, openai] = await Promise.all([
+    DeepgramStandIn.start(),
+    ElevenLabsStandIn.start(),
+    CartesiaStandIn.start(),
+    OpenAiStreamStub.start(),
+  ]);
   return { deepgram, elevenlabs, cartesia, openai };
 }
 
@@ -62,7 +67,8 @@ export class RecordingLine implements CallLine {
   }
 }
 
-const print = (level: string) => (fields: object, message: string) => process.env.LOOP_LOG && console.log(level, message, fields);
+const print = (level: string) => (fields: object, message: string) =>
+  process.env.LOOP_LOG && console.log(level, message, fields);
 /** Silent unless LOOP_LOG is set (then it also sets LiveKit's log level). */
 export const quietLog: Log = { info: print('info'), warn: print('warn'), error: print('error') };
 
@@ -88,7 +94,13 @@ export async function loopCall(options: {
   const line = new RecordingLine();
   let session: voice.AgentSession | null = null;
   const held = await holdCall({
-    callId: options.callId, config, env: options.env, controlPlane: options.controlPlane, line, clock: { now: () => new Date() }, log: options.log ?? quietLog,
+    callId: options.callId,
+    config,
+    env: options.env,
+    controlPlane: options.controlPlane,
+    line,
+    clock: { now: () => new Date() },
+    log: options.log ?? quietLog,
     ...options.retries,
     start: async (s, agent) => {
       session = s;
@@ -98,7 +110,10 @@ export async function loopCall(options: {
     },
   });
   return {
-    customer, ear, line, held,
+    customer,
+    ear,
+    line,
+    held,
     close: async () => {
       await customer.close();
       await (session as voice.AgentSession | null)?.close().catch(() => undefined);

@@ -36,7 +36,10 @@ export class OpenAiStreamStub {
   private script: ScriptedTurn[] = [];
   private counter = 0;
 
-  private constructor(private readonly server: Server, readonly baseUrl: string) {}
+  private constructor(
+    private readonly server: Server,
+    readonly baseUrl: string,
+  ) {}
 
   static async start(): Promise<OpenAiStreamStub> {
     let stub: OpenAiStreamStub | undefined;
@@ -81,11 +84,15 @@ export class OpenAiStreamStub {
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     timing.firstChunkAt = Date.now();
     if ('garbage' in turn) {
-      res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: {"choices": [{"delta": \n\n<html>502</html>\n\n');
+      res
+        .writeHead(200, { 'content-type': 'text/event-stream' })
+        .end('data: {"choices": [{"delta": \n\n<html>502</html>\n\n');
       return;
     }
     if ('status' in turn) {
-      res.writeHead(turn.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'scripted failure', type: 'server_error' } }));
+      res
+        .writeHead(turn.status, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'scripted failure', type: 'server_error' } }));
       return;
     }
     this.counter += 1;
@@ -99,10 +106,22 @@ export class OpenAiStreamStub {
       res.write(chunk({}, 'stop'));
     } else {
       turn.toolCalls.forEach((call, index) => {
-        res.write(chunk({
-          role: 'assistant',
-          tool_calls: [{ index, id: `call_${this.counter}_${index}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }],
-        }, null));
+        res.write(
+          chunk(
+            {
+              role: 'assistant',
+              tool_calls: [
+                {
+                  index,
+                  id: `call_${this.counter}_${index}`,
+                  type: 'function',
+                  function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+                },
+              ],
+            },
+            null,
+          ),
+        );
       });
       res.write(chunk({}, 'tool_calls'));
     }

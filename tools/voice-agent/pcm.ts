@@ -12,7 +12,10 @@ export function sineBurst(sampleRate: number, ms: number, frequency = 440, ampli
   const out = Buffer.alloc(samples * 2);
   for (let i = 0; i < samples; i += 1) {
     const envelope = Math.min(1, i / Math.max(1, fade), (samples - 1 - i) / Math.max(1, fade));
-    out.writeInt16LE(Math.round(Math.sin((2 * Math.PI * frequency * i) / sampleRate) * amplitude * envelope * 32767), i * 2);
+    out.writeInt16LE(
+      Math.round(Math.sin((2 * Math.PI * frequency * i) / sampleRate) * amplitude * envelope * 32767),
+      i * 2,
+    );
   }
   return out;
 }
@@ -38,7 +41,8 @@ export interface Wav {
 /** Reads a PCM WAV file (16-bit); only what the fixtures use. */
 export function readWav(path: string): Wav {
   const buf = readFileSync(path);
-  if (buf.toString('ascii', 0, 4) !== 'RIFF' || buf.toString('ascii', 8, 12) !== 'WAVE') throw new Error(`${path} is not a WAV file`);
+  if (buf.toString('ascii', 0, 4) !== 'RIFF' || buf.toString('ascii', 8, 12) !== 'WAVE')
+    throw new Error(`${path} is not a WAV file`);
   let offset = 12;
   let sampleRate = 0;
   let channels = 0;
@@ -46,7 +50,8 @@ export function readWav(path: string): Wav {
     const id = buf.toString('ascii', offset, offset + 4);
     const size = buf.readUInt32LE(offset + 4);
     if (id === 'fmt ') {
-      if (buf.readUInt16LE(offset + 8) !== 1 || buf.readUInt16LE(offset + 22) !== 16) throw new Error(`${path} is not 16-bit PCM`);
+      if (buf.readUInt16LE(offset + 8) !== 1 || buf.readUInt16LE(offset + 22) !== 16)
+        throw new Error(`${path} is not 16-bit PCM`);
       channels = buf.readUInt16LE(offset + 10);
       sampleRate = buf.readUInt32LE(offset + 12);
     } else if (id === 'data') {

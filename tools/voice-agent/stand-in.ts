@@ -59,7 +59,13 @@ export abstract class WebSocketStandIn {
       }
       this.wss.handleUpgrade(req, socket, head, (ws) => {
         const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-        const connection: Connection = { id: this.connections.length + 1, at: Date.now(), path: url.pathname, query: url.searchParams, headers: req.headers };
+        const connection: Connection = {
+          id: this.connections.length + 1,
+          at: Date.now(),
+          path: url.pathname,
+          query: url.searchParams,
+          headers: req.headers,
+        };
         this.connections.push(connection);
         this.sockets.add(ws);
         ws.on('close', () => this.sockets.delete(ws));

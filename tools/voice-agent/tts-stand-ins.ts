@@ -58,8 +58,14 @@ export class ElevenLabsStandIn extends WebSocketStandIn {
         const ms = text.length * SPEECH_MS_PER_CHAR;
         const chars = [...text];
         send(ws, {
-          audio: sineBurst(sampleRate, ms, 330).toString('base64'), contextId: id, isFinal: false,
-          normalizedAlignment: { chars, charStartTimesMs: chars.map((_, i) => i * SPEECH_MS_PER_CHAR), charDurationsMs: chars.map(() => SPEECH_MS_PER_CHAR) },
+          audio: sineBurst(sampleRate, ms, 330).toString('base64'),
+          contextId: id,
+          isFinal: false,
+          normalizedAlignment: {
+            chars,
+            charStartTimesMs: chars.map((_, i) => i * SPEECH_MS_PER_CHAR),
+            charDurationsMs: chars.map(() => SPEECH_MS_PER_CHAR),
+          },
         });
       });
     }
@@ -93,7 +99,12 @@ export class CartesiaStandIn extends WebSocketStandIn {
   }
 
   protected onMessage(ws: WebSocket, _connection: Connection, message: unknown): void {
-    const m = message as { transcript?: string; context_id?: string; continue?: boolean; output_format?: { sample_rate?: number } };
+    const m = message as {
+      transcript?: string;
+      context_id?: string;
+      continue?: boolean;
+      output_format?: { sample_rate?: number };
+    };
     if (!m || typeof m !== 'object' || !m.context_id) return;
     const id = m.context_id;
     let ctx = this.contexts.get(id);
@@ -104,9 +115,16 @@ export class CartesiaStandIn extends WebSocketStandIn {
     const sampleRate = m.output_format?.sample_rate ?? 24000;
     const text = m.transcript ?? '';
     if (text.trim() !== '') {
-      ctx.then(() => send(ws, {
-        type: 'chunk', data: sineBurst(sampleRate, text.length * SPEECH_MS_PER_CHAR, 262).toString('base64'), done: false, status_code: 206, step_time: 1, context_id: id,
-      }));
+      ctx.then(() =>
+        send(ws, {
+          type: 'chunk',
+          data: sineBurst(sampleRate, text.length * SPEECH_MS_PER_CHAR, 262).toString('base64'),
+          done: false,
+          status_code: 206,
+          step_time: 1,
+          context_id: id,
+        }),
+      );
     }
     if (m.continue === false) {
       ctx.then(() => {

@@ -15,7 +15,10 @@ export function notification(field: string, value: object, time?: number) {
 /** Customer messages from Sheena Nelson (+16505551234) to the test number. */
 export function inboundMessages(messages: readonly unknown[]) {
   return notification('messages', {
-    messaging_product: 'whatsapp', metadata: METADATA, contacts: [{ profile: { name: 'Sheena Nelson' }, wa_id: '16505551234' }], messages,
+    messaging_product: 'whatsapp',
+    metadata: METADATA,
+    contacts: [{ profile: { name: 'Sheena Nelson' }, wa_id: '16505551234' }],
+    messages,
   });
 }
 

@@ -23,7 +23,9 @@ describe('compile cache', () => {
       const answer = require(${JSON.stringify(moduleFile)});
       cache.save();
       process.stdout.write(JSON.stringify(answer()));`;
-    return execFileSync(process.execPath, ['-e', script], { env: { ...process.env, VOICEPLANE_COMPILE_CACHE: '0' } }).toString();
+    return execFileSync(process.execPath, ['-e', script], {
+      env: { ...process.env, VOICEPLANE_COMPILE_CACHE: '0' },
+    }).toString();
   }
 
   it('serves a module from the cache and compiles it again once its text changes', () => {

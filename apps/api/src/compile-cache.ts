@@ -17,7 +17,10 @@ import { installResolutionCache } from './resolution-cache';
  * which includes the functions that actually ran, not only the top level of each file. Nothing here
  * may stop a start: an unreadable or unwritable cache means compiling as before.
  */
-interface Entry { readonly digest: string; readonly data: Buffer }
+interface Entry {
+  readonly digest: string;
+  readonly data: Buffer;
+}
 
 const MODULE_PARAMS = '(function (exports, require, module, __filename, __dirname) { ';
 /** Where the api's dependencies are installed (this file is apps/api/dist/compile-cache.js). */
@@ -54,7 +57,8 @@ export function installCompileCache(dir: string): CompileCache {
   proto._compile = function compileWithCache(this: InternalModule, content: string, filename: string, format?: string) {
     // Anything but a plain CommonJS file (an ES module reached by require, a source map to honour,
     // a shebang line) keeps Node's own compiler.
-    const plain = (format === undefined || format === 'commonjs') && /\.c?js$/.test(filename) && !content.startsWith('#!');
+    const plain =
+      (format === undefined || format === 'commonjs') && /\.c?js$/.test(filename) && !content.startsWith('#!');
     if (!plain || process.sourceMapsEnabled) return original.call(this, content, filename, format);
     const digest = createHash('sha1').update(content).digest('base64');
     const entry = known.get(filename);
@@ -77,7 +81,8 @@ export function installCompileCache(dir: string): CompileCache {
       if (!dirty) return;
       try {
         const entries: { name: string; digest: string; data: Buffer }[] = [];
-        for (const [name, { digest, script }] of compiled) entries.push({ name, digest, data: script.createCachedData() });
+        for (const [name, { digest, script }] of compiled)
+          entries.push({ name, digest, data: script.createCachedData() });
         compiled.clear();
         write(file, entries);
       } catch {
@@ -90,7 +95,8 @@ export function installCompileCache(dir: string): CompileCache {
 /** The `require` a module sees, as Node makes it for its own wrapper. */
 function requireFor(mod: InternalModule, statics: ModuleStatics): NodeJS.Require {
   const require = ((id: string) => mod.require(id)) as NodeJS.Require;
-  const resolve = ((request: string, options?: { paths?: string[] }) => statics._resolveFilename(request, mod, false, options)) as NodeJS.RequireResolve;
+  const resolve = ((request: string, options?: { paths?: string[] }) =>
+    statics._resolveFilename(request, mod, false, options)) as NodeJS.RequireResolve;
   resolve.paths = (request: string) => statics._resolveLookupPaths(request, mod);
   require.resolve = resolve;
   require.main = process.mainModule;

@@ -16,13 +16,21 @@ export async function seedDemoAccount(runtime: ApiRuntime, config: Config): Prom
   const existing = await runtime.database.one<{ n: string }>('SELECT count(*) AS n FROM users');
   if (Number(existing?.n ?? 0) > 0) return null;
   // Someone signs in to the console as the demo user: without DEMO_PASSWORD a password is made and shown once.
-  const generatedPassword = config.demoPassword === null ? runtime.container.get(TOKENS.Ids).secretToken('', 20) : undefined;
+  const generatedPassword =
+    config.demoPassword === null ? runtime.container.get(TOKENS.Ids).secretToken('', 20) : undefined;
   const created = await runtime.container.get(TOKENS.CreateAccount).execute({
-    name: 'Demo User', email: DEMO_EMAIL, password: config.demoPassword ?? generatedPassword, balance: 25,
+    name: 'Demo User',
+    email: DEMO_EMAIL,
+    password: config.demoPassword ?? generatedPassword,
+    balance: 25,
   });
   if (!created.ok) return null;
   for (const c of runtime.contributions) await c.seedDemo?.(created.value.user.id);
-  return { email: created.value.user.email, apiKey: created.value.apiKey.token, ...(generatedPassword ? { generatedPassword } : {}) };
+  return {
+    email: created.value.user.email,
+    apiKey: created.value.apiKey.token,
+    ...(generatedPassword ? { generatedPassword } : {}),
+  };
 }
 
 /**

@@ -18,7 +18,14 @@ interface Api {
 }
 
 function startApi(databaseUrl: string): Promise<Api> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ADMIN_TOKEN,
+    LOG_LEVEL: 'warn',
+  };
   delete env.AMQP_URL;
   const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -54,10 +61,22 @@ it('answers health at once and throughout when it restarts in the middle of read
   let second: Api | undefined;
   try {
     const admin = { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
-    const user = await json(await fetch(`${first.base}/api/admin/users`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Big', email: `big.${process.pid}@example.test` }) }));
+    const user = await json(
+      await fetch(`${first.base}/api/admin/users`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ name: 'Big', email: `big.${process.pid}@example.test` }),
+      }),
+    );
     expect(user.status).toBe(201);
     const auth = { Authorization: `Bearer ${user.body.api_key.token}` };
-    const kb = await json(await fetch(`${first.base}/api/user/knowledgebases`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Big' }) }));
+    const kb = await json(
+      await fetch(`${first.base}/api/user/knowledgebases`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Big' }),
+      }),
+    );
     const form = new FormData();
     form.set('name', 'ten.txt');
     form.set('type', 'file');
@@ -69,10 +88,14 @@ it('answers health at once and throughout when it restarts in the middle of read
     const key = `kb-document:${added.body.data.id}`;
 
     // Killed once its job is claimed, before the passages are stored.
-    const claimed = async () => (await db.dataSource.query(`SELECT 1 FROM scheduled_jobs WHERE key = $1 AND locked_until IS NOT NULL`, [key])).length === 1;
+    const claimed = async () =>
+      (await db.dataSource.query(`SELECT 1 FROM scheduled_jobs WHERE key = $1 AND locked_until IS NOT NULL`, [key]))
+        .length === 1;
     await eventually(claimed, 'the document job to be claimed');
     await exited(first.child, 'SIGKILL');
-    const [left] = await db.dataSource.query(`SELECT status FROM knowledge_base_documents WHERE id = $1`, [added.body.data.id]);
+    const [left] = await db.dataSource.query(`SELECT status FROM knowledge_base_documents WHERE id = $1`, [
+      added.body.data.id,
+    ]);
     expect(left.status).toBe('processing');
     // The dead process's lease would run out in a minute; moved instead of waited for.
     await db.dataSource.query(`UPDATE scheduled_jobs SET locked_until = now() WHERE key = $1`, [key]);
@@ -83,14 +106,18 @@ it('answers health at once and throughout when it restarts in the middle of read
     expect(performance.now() - started).toBeLessThan(2_000);
     const latencies: number[] = [];
     let status = 'processing';
-    await eventually(async () => {
-      const asked = performance.now();
-      expect((await fetch(`${second!.base}/api/health`)).status).toBe(200);
-      latencies.push(performance.now() - asked);
-      const doc = await json(await fetch(`${second!.base}${path}/${added.body.data.id}`, { headers: auth }));
-      status = doc.body.data.status;
-      return status !== 'processing';
-    }, 'the document processed after the restart', 120_000);
+    await eventually(
+      async () => {
+        const asked = performance.now();
+        expect((await fetch(`${second!.base}/api/health`)).status).toBe(200);
+        latencies.push(performance.now() - asked);
+        const doc = await json(await fetch(`${second!.base}${path}/${added.body.data.id}`, { headers: auth }));
+        status = doc.body.data.status;
+        return status !== 'processing';
+      },
+      'the document processed after the restart',
+      120_000,
+    );
     expect(status).toBe('ready');
     latencies.sort((x, y) => x - y);
     expect(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))]).toBeLessThan(HEALTH_P99_MS);
@@ -99,6 +126,7 @@ it('answers health at once and throughout when it restarts in the middle of read
     expect(await exited(second.child, 'SIGTERM')).toBe(0);
   } finally {
     if (first.child.exitCode === null && first.child.signalCode === null) await exited(first.child, 'SIGKILL');
-    if (second && second.child.exitCode === null && second.child.signalCode === null) await exited(second.child, 'SIGKILL');
+    if (second && second.child.exitCode === null && second.child.signalCode === null)
+      await exited(second.child, 'SIGKILL');
   }
 }, 300_000);

@@ -17,7 +17,13 @@ interface Started {
 }
 
 function spawnMain(dataDir: string, args: string[]): ChildProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', VOICEPLANE_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    VOICEPLANE_DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+  };
   delete env.DATABASE_URL;
   delete env.AMQP_URL;
   delete env.ADMIN_TOKEN;
@@ -67,8 +73,14 @@ describe('npm start (embedded default)', () => {
     expect(await health.json()).toEqual({ status: 'ok', version: '1.0.0' });
     const me = await fetch(`${first.base}/api/user/me`, { headers: { Authorization: `Bearer ${key}` } });
     expect(me.status).toBe(200);
-    expect(await me.json()).toEqual(expect.objectContaining({ name: 'Demo User', email: 'demo@voiceplane.local', total_balance: 25 }));
-    const created = await fetch(`${first.base}/api/user/api-keys`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'survives restart' }) });
+    expect(await me.json()).toEqual(
+      expect.objectContaining({ name: 'Demo User', email: 'demo@voiceplane.local', total_balance: 25 }),
+    );
+    const created = await fetch(`${first.base}/api/user/api-keys`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'survives restart' }),
+    });
     expect(created.status).toBe(201);
     expect(await stop(first)).toBe(0);
 
@@ -92,7 +104,11 @@ describe('npm start (embedded default)', () => {
       expect(await me.json()).toEqual(expect.objectContaining({ email: 'demo@voiceplane.local' }));
     }
     const after = await fetch(`${third.base}/api/user/api-keys`, { headers: { Authorization: `Bearer ${fresh}` } });
-    expect(((await after.json()) as { api_keys: Array<{ name: string }> }).api_keys.map((k) => k.name)).toEqual(['new-demo-key', 'survives restart', 'default']);
+    expect(((await after.json()) as { api_keys: Array<{ name: string }> }).api_keys.map((k) => k.name)).toEqual([
+      'new-demo-key',
+      'survives restart',
+      'default',
+    ]);
     expect(await stop(third)).toBe(0);
   }, 480_000);
 

@@ -42,7 +42,9 @@ describe('resolution cache', () => {
       const b = require(${JSON.stringify(app)})();
       cache.save();
       process.stdout.write(b);`;
-    return execFileSync(process.execPath, ['-e', script], { env: { ...process.env, VOICEPLANE_COMPILE_CACHE: '0' } }).toString();
+    return execFileSync(process.execPath, ['-e', script], {
+      env: { ...process.env, VOICEPLANE_COMPILE_CACHE: '0' },
+    }).toString();
   }
 
   function relink(version: string): void {

@@ -20,7 +20,11 @@ import { dirname, isAbsolute, join, sep } from 'node:path';
 const FORMAT = `voiceplane-resolutions 2 ${process.version}`;
 
 type Resolve = (request: string, parent: Module | undefined, isMain: boolean, options?: unknown) => string;
-interface Kept { format: string; install: string; entries: [string, string][] }
+interface Kept {
+  format: string;
+  install: string;
+  entries: [string, string][];
+}
 
 export interface ResolutionCache {
   /** Writes the record if anything was resolved afresh, then stops remembering. */
@@ -40,7 +44,8 @@ export function installResolutionCache(file: string, root: string): ResolutionCa
   statics._resolveFilename = function resolveRemembered(this: unknown, request, parent, isMain, options) {
     const from = parent?.filename;
     const packageName = !request.startsWith('.') && !isAbsolute(request);
-    if (options !== undefined || isMain || !from || !(packageName || from.startsWith(store))) return original.call(this, request, parent, isMain, options);
+    if (options !== undefined || isMain || !from || !(packageName || from.startsWith(store)))
+      return original.call(this, request, parent, isMain, options);
     if (install === null) {
       install = fingerprint(root);
       known = read(file, install);
@@ -80,7 +85,8 @@ export function installResolutionCache(file: string, root: string): ResolutionCa
 function fingerprint(root: string): string {
   try {
     const hash = createHash('sha1');
-    for (const name of ['.modules.yaml', join('.pnpm', 'lock.yaml')]) hash.update(readFileSync(join(root, 'node_modules', name)));
+    for (const name of ['.modules.yaml', join('.pnpm', 'lock.yaml')])
+      hash.update(readFileSync(join(root, 'node_modules', name)));
     return hash.digest('base64');
   } catch {
     return '';

@@ -40,7 +40,13 @@ export async function serve({ config, options, embedded: opening, compileCache }
   }
   const databaseUrl = embedded?.url ?? config.databaseUrl;
   if (!databaseUrl) throw new Error('no database: DATABASE_URL is unset and no embedded database was opened');
-  const dataSource = createDataSource({ url: databaseUrl, poolSize: embedded ? 8 : 20, applicationName: 'voiceplane-api', preparedStatements: !embedded, notificationsAcrossSessions: !embedded });
+  const dataSource = createDataSource({
+    url: databaseUrl,
+    poolSize: embedded ? 8 : 20,
+    applicationName: 'voiceplane-api',
+    preparedStatements: !embedded,
+    notificationsAcrossSessions: !embedded,
+  });
   await dataSource.initialize();
   stage('data source ready');
   if (embedded || process.env.MIGRATE_ON_START === '1') {
@@ -49,7 +55,10 @@ export async function serve({ config, options, embedded: opening, compileCache }
   } else {
     const pending = await pendingMigrations(dataSource);
     if (pending.length > 0) {
-      logger.fatal({ pending }, 'database schema is behind: run `node apps/cli/dist/main.js migrate` (or set MIGRATE_ON_START=1)');
+      logger.fatal(
+        { pending },
+        'database schema is behind: run `node apps/cli/dist/main.js migrate` (or set MIGRATE_ON_START=1)',
+      );
       process.exit(3);
     }
   }
@@ -58,10 +67,16 @@ export async function serve({ config, options, embedded: opening, compileCache }
   const singleProcess = !config.amqpUrl;
   // amqplib is loaded only when there is a broker to reach: the embedded default never needs it.
   const bus: MessageBus = config.amqpUrl
-    ? new (await import('@voiceplane/adapter-rabbitmq')).RabbitMqMessageBus({ url: config.amqpUrl, logger: logger.child({ component: 'bus' }) })
+    ? new (await import('@voiceplane/adapter-rabbitmq')).RabbitMqMessageBus({
+        url: config.amqpUrl,
+        logger: logger.child({ component: 'bus' }),
+      })
     : new InProcessMessageBus();
   // The console built next to the api (`npm start` builds it); served at /app when present.
-  const runtime = await composeApi({ ...config, consoleDir: config.consoleDir ?? join(__dirname, '..', '..', 'console', 'dist') }, { dataSource, logger, bus });
+  const runtime = await composeApi(
+    { ...config, consoleDir: config.consoleDir ?? join(__dirname, '..', '..', 'console', 'dist') },
+    { dataSource, logger, bus },
+  );
   stage('composed');
   for (const task of runtime.serving) await task.start();
   stage('serving tasks started');
@@ -70,7 +85,9 @@ export async function serve({ config, options, embedded: opening, compileCache }
   const seeded = await seedDemoAccount(runtime, config);
   const demoKey: DemoKeyOutcome = seeded
     ? { kind: 'seeded', key: seeded }
-    : options.newDemoKey ? await newDemoKey(runtime) : { kind: 'not_asked' };
+    : options.newDemoKey
+      ? await newDemoKey(runtime)
+      : { kind: 'not_asked' };
   stage('demo seed checked');
   const server: Server = runtime.app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
@@ -85,13 +102,25 @@ export async function serve({ config, options, embedded: opening, compileCache }
   // enqueue meanwhile is durable (outbox, scheduled jobs) until it runs. A failure to start it still
   // ends the process, as it did before listening.
   const background = singleProcess ? startBackground(runtime.background) : Promise.resolve();
-  background.then(() => stage('background started'), (e) => {
-    process.stderr.write(`voiceplane failed to start: ${(e as Error).stack ?? e}\n`);
-    process.exit(1);
-  });
+  background.then(
+    () => stage('background started'),
+    (e) => {
+      process.stderr.write(`voiceplane failed to start: ${(e as Error).stack ?? e}\n`);
+      process.exit(1);
+    },
+  );
   // After the start, so that writing it never delays one; the next start compiles less.
   compileCache?.save();
-  printBanner({ config, port, demoKey, generated: runtime.generatedTokens, adminToken: runtime.adminToken, runtimeToken: runtime.runtimeToken, embedded: !!embedded, singleProcess });
+  printBanner({
+    config,
+    port,
+    demoKey,
+    generated: runtime.generatedTokens,
+    adminToken: runtime.adminToken,
+    runtimeToken: runtime.runtimeToken,
+    embedded: !!embedded,
+    singleProcess,
+  });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -110,8 +139,11 @@ export async function serve({ config, options, embedded: opening, compileCache }
     });
     // A stop during the background start waits for it, so that every task started is stopped.
     await background.catch(() => undefined);
-    if (singleProcess) for (const task of [...runtime.background].reverse()) await task.stop().catch((e) => logger.error({ err: e, task: task.name }, 'task stop failed'));
-    for (const task of [...runtime.serving].reverse()) await task.stop().catch((e) => logger.error({ err: e, task: task.name }, 'task stop failed'));
+    if (singleProcess)
+      for (const task of [...runtime.background].reverse())
+        await task.stop().catch((e) => logger.error({ err: e, task: task.name }, 'task stop failed'));
+    for (const task of [...runtime.serving].reverse())
+      await task.stop().catch((e) => logger.error({ err: e, task: task.name }, 'task stop failed'));
     await bus.close().catch((e) => logger.error({ err: e }, 'bus close failed'));
     await dataSource.destroy();
     if (embedded) await embedded.stop();
@@ -134,8 +166,14 @@ async function newDemoKey(runtime: ApiRuntime): Promise<DemoKeyOutcome> {
 }
 
 function printBanner(o: {
-  config: Config; port: number; demoKey: DemoKeyOutcome; generated: string[];
-  adminToken: string; runtimeToken: string; embedded: boolean; singleProcess: boolean;
+  config: Config;
+  port: number;
+  demoKey: DemoKeyOutcome;
+  generated: string[];
+  adminToken: string;
+  runtimeToken: string;
+  embedded: boolean;
+  singleProcess: boolean;
 }): void {
   const base = `http://${o.config.host === '0.0.0.0' ? '127.0.0.1' : o.config.host}:${o.port}`;
   const lines = [
@@ -146,16 +184,26 @@ function printBanner(o: {
   const demo = o.demoKey;
   const printed = demo.kind === 'seeded' || demo.kind === 'new';
   if (printed) {
-    lines.push('', `  Demo account ${demo.key.email} — ${demo.kind === 'new' ? 'new ' : ''}API key (shown once):`, `    ${demo.key.apiKey}`);
+    lines.push(
+      '',
+      `  Demo account ${demo.key.email} — ${demo.kind === 'new' ? 'new ' : ''}API key (shown once):`,
+      `    ${demo.key.apiKey}`,
+    );
     lines.push(`  Try: curl -H "Authorization: Bearer ${demo.key.apiKey}" ${base}/api/user/me`);
-    if (demo.key.generatedPassword) lines.push(`  Console: ${base}/app — sign in as ${demo.key.email} with the password (shown once): ${demo.key.generatedPassword}`);
-    else if (o.config.demoPassword) lines.push(`  Console: ${base}/app — sign in as ${demo.key.email} with DEMO_PASSWORD`);
+    if (demo.key.generatedPassword)
+      lines.push(
+        `  Console: ${base}/app — sign in as ${demo.key.email} with the password (shown once): ${demo.key.generatedPassword}`,
+      );
+    else if (o.config.demoPassword)
+      lines.push(`  Console: ${base}/app — sign in as ${demo.key.email} with DEMO_PASSWORD`);
   }
-  if (demo.kind === 'no_demo_account') lines.push('', `  --new-demo-key: this database has no demo account (${DEMO_EMAIL}); no key was made.`);
+  if (demo.kind === 'no_demo_account')
+    lines.push('', `  --new-demo-key: this database has no demo account (${DEMO_EMAIL}); no key was made.`);
   if (o.embedded && printed) lines.push(`  ${LOST_KEY_HINT}`);
   if (o.embedded && !printed) lines.push('', `  ${KEY_HINT}`);
-  if (o.generated.includes('admin_token')) lines.push('', '  ADMIN_TOKEN (generated and stored; shown once):', `    ${o.adminToken}`);
-  if (o.generated.includes('runtime_token')) lines.push('  RUNTIME_TOKEN (generated and stored; shown once):', `    ${o.runtimeToken}`);
+  if (o.generated.includes('admin_token'))
+    lines.push('', '  ADMIN_TOKEN (generated and stored; shown once):', `    ${o.adminToken}`);
+  if (o.generated.includes('runtime_token'))
+    lines.push('  RUNTIME_TOKEN (generated and stored; shown once):', `    ${o.runtimeToken}`);
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }
-

@@ -13,7 +13,9 @@ export function stage(name: string): void {
   const cpu = process.cpuUsage();
   // CPU time beside wall time: on a busy machine the wall figure mostly measures the neighbours.
   const cpuMs = (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000;
-  process.stderr.write(`startup-timing ${name.padEnd(20)} +${(now - last).toFixed(0).padStart(5)} ms wall  +${cpuMs.toFixed(0).padStart(5)} ms cpu  (at ${now.toFixed(0)} ms)\n`);
+  process.stderr.write(
+    `startup-timing ${name.padEnd(20)} +${(now - last).toFixed(0).padStart(5)} ms wall  +${cpuMs.toFixed(0).padStart(5)} ms cpu  (at ${now.toFixed(0)} ms)\n`,
+  );
   last = now;
   lastCpu = cpu;
 }

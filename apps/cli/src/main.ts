@@ -2,8 +2,13 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { BalanceService, CreateAccount, CryptoIds } from '@voiceplane/application';
 import {
-  createDataSource, Database, migrate, TypeormCredentialRepository, TypeormLedgerRepository,
-  TypeormSigningSecretRepository, TypeormUserRepository,
+  createDataSource,
+  Database,
+  migrate,
+  TypeormCredentialRepository,
+  TypeormLedgerRepository,
+  TypeormSigningSecretRepository,
+  TypeormUserRepository,
 } from '@voiceplane/adapter-typeorm';
 
 const USAGE = `usage: node apps/cli/dist/main.js <command> [options]   (needs DATABASE_URL)
@@ -36,18 +41,42 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'create-user': {
-        const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, balance: { type: 'string' } } });
+        const { values } = parseArgs({
+          args: rest,
+          options: {
+            name: { type: 'string' },
+            email: { type: 'string' },
+            password: { type: 'string' },
+            balance: { type: 'string' },
+          },
+        });
         if (!values.name || !values.email) throw new Error('--name and --email are required');
-        const create = new CreateAccount(db, users, new TypeormCredentialRepository(db), new TypeormSigningSecretRepository(db), ledger, new CryptoIds());
-        const r = await create.execute({ name: values.name, email: values.email, password: values.password ?? null, balance: Number(values.balance ?? 0) });
+        const create = new CreateAccount(
+          db,
+          users,
+          new TypeormCredentialRepository(db),
+          new TypeormSigningSecretRepository(db),
+          ledger,
+          new CryptoIds(),
+        );
+        const r = await create.execute({
+          name: values.name,
+          email: values.email,
+          password: values.password ?? null,
+          balance: Number(values.balance ?? 0),
+        });
         if (!r.ok) throw new Error('a user with this email already exists');
         process.stdout.write(`user ${r.value.user.id} created; API key (shown once): ${r.value.apiKey.token}\n`);
         return 0;
       }
       case 'top-up': {
-        const { values } = parseArgs({ args: rest, options: { user: { type: 'string' }, amount: { type: 'string' }, note: { type: 'string' } } });
+        const { values } = parseArgs({
+          args: rest,
+          options: { user: { type: 'string' }, amount: { type: 'string' }, note: { type: 'string' } },
+        });
         const amount = Number(values.amount);
-        if (!values.user || !Number.isFinite(amount) || amount === 0 || !values.note) throw new Error('--user, a non-zero --amount and --note are required');
+        if (!values.user || !Number.isFinite(amount) || amount === 0 || !values.note)
+          throw new Error('--user, a non-zero --amount and --note are required');
         const entry = await new BalanceService(ledger).adjust(Number(values.user), amount, values.note, null);
         if (!entry) throw new Error('user not found');
         process.stdout.write(`balance is now ${entry.balanceAfter}\n`);

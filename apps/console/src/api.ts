@@ -26,7 +26,10 @@ async function authorizedFetch(request: Request): Promise<Response> {
   const res = await fetch(new Request(request, { headers }));
   // Only `Unauthorized` means the token is gone; a route that needs another kind of token (an API key) says so itself.
   if (res.status === 401 && token && !request.url.endsWith('/api/user/login')) {
-    const body = (await res.clone().json().catch(() => null)) as { error?: string } | null;
+    const body = (await res
+      .clone()
+      .json()
+      .catch(() => null)) as { error?: string } | null;
     if (body?.error === 'Unauthorized') onExpired();
   }
   return res;
@@ -37,7 +40,10 @@ export const api = createVoiceplaneClient({ baseUrl: window.location.origin, api
 
 /** What an error answer says, in any of the API's error families. */
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly body: unknown) {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
     super(messageOf(body, status));
   }
   /** Validation messages by field (`name`, `schema.0.name`), when the answer has them. */

@@ -23,7 +23,8 @@ export function useAccountEvents(): 'live' | 'connecting' {
     const abort = new AbortController();
     let lastId: string | null = null;
     const refresh = (e: AccountEvent) => {
-      if (e.type.startsWith('message.') || e.type === 'conversation.ended') void queries.invalidateQueries({ queryKey: ['conversations'] });
+      if (e.type.startsWith('message.') || e.type === 'conversation.ended')
+        void queries.invalidateQueries({ queryKey: ['conversations'] });
       if (e.type.startsWith('call.')) {
         void queries.invalidateQueries({ queryKey: ['calls'] });
         void queries.invalidateQueries({ queryKey: ['analytics'] });
@@ -49,7 +50,12 @@ export function useAccountEvents(): 'live' | 'connecting' {
               const block = pending.slice(0, end);
               pending = pending.slice(end + 2);
               end = pending.indexOf('\n\n');
-              const fields = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]));
+              const fields = Object.fromEntries(
+                block
+                  .split('\n')
+                  .filter((l) => !l.startsWith(':'))
+                  .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
+              );
               if (!fields.data) continue;
               if (fields.event === 'ready') {
                 if (!JSON.parse(fields.data).resumed) void queries.invalidateQueries();

@@ -23,28 +23,39 @@ const queries = new QueryClient({
   defaultOptions: { queries: { retry: (count, error) => !(error instanceof ApiError) && count < 2, staleTime: 5_000 } },
 });
 
-const router = createBrowserRouter([
-  {
-    path: '/', element: <Layout />,
-    children: [
-      { index: true, element: <Navigate to="/assistants" replace /> },
-      { path: 'assistants', element: <AssistantsPage /> },
-      { path: 'assistants/:id', element: <AssistantEditorPage /> },
-      { path: 'calls', element: <CallsPage /> },
-      { path: 'calls/:id', element: <CallPage /> },
-      { path: 'inbox', element: <InboxPage /> },
-      { path: 'inbox/:uuid', element: <InboxPage /> },
-      { path: 'analytics', element: <Suspense fallback={<p aria-busy="true">Loading analytics…</p>}><AnalyticsPage /></Suspense> },
-      { path: 'knowledge-bases', element: <KnowledgeBasesPage /> },
-      { path: 'numbers', element: <NumbersPage /> },
-      { path: 'api-keys', element: <ApiKeysPage /> },
-      { path: 'deliveries', element: <DeliveriesPage /> },
-      { path: 'billing', element: <BillingPage /> },
-      { path: 'automations', element: <AutomationsPage /> },
-      { path: '*', element: <p>Not found.</p> },
-    ],
-  },
-], { basename: '/app' });
+const router = createBrowserRouter(
+  [
+    {
+      path: '/',
+      element: <Layout />,
+      children: [
+        { index: true, element: <Navigate to="/assistants" replace /> },
+        { path: 'assistants', element: <AssistantsPage /> },
+        { path: 'assistants/:id', element: <AssistantEditorPage /> },
+        { path: 'calls', element: <CallsPage /> },
+        { path: 'calls/:id', element: <CallPage /> },
+        { path: 'inbox', element: <InboxPage /> },
+        { path: 'inbox/:uuid', element: <InboxPage /> },
+        {
+          path: 'analytics',
+          element: (
+            <Suspense fallback={<p aria-busy="true">Loading analytics…</p>}>
+              <AnalyticsPage />
+            </Suspense>
+          ),
+        },
+        { path: 'knowledge-bases', element: <KnowledgeBasesPage /> },
+        { path: 'numbers', element: <NumbersPage /> },
+        { path: 'api-keys', element: <ApiKeysPage /> },
+        { path: 'deliveries', element: <DeliveriesPage /> },
+        { path: 'billing', element: <BillingPage /> },
+        { path: 'automations', element: <AutomationsPage /> },
+        { path: '*', element: <p>Not found.</p> },
+      ],
+    },
+  ],
+  { basename: '/app' },
+);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

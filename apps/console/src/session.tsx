@@ -31,7 +31,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     queries.clear();
     setSignedIn(false);
   };
-  if (!signedIn) return <main className="container narrow"><SignIn onSignedIn={signedInNow} /></main>;
+  if (!signedIn)
+    return (
+      <main className="container narrow">
+        <SignIn onSignedIn={signedInNow} />
+      </main>
+    );
   return (
     <SessionContext.Provider value={{ signedIn, signOut }}>
       {children}
@@ -80,19 +85,67 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     <form onSubmit={submit} aria-label="Sign in">
       <h1>Sign in to voiceplane</h1>
       <fieldset role="group" aria-label="How to sign in">
-        <button type="button" className={mode === 'password' ? '' : 'outline'} aria-pressed={mode === 'password'} onClick={() => setMode('password')}>E-mail and password</button>
-        <button type="button" className={mode === 'key' ? '' : 'outline'} aria-pressed={mode === 'key'} onClick={() => setMode('key')}>API key</button>
+        <button
+          type="button"
+          className={mode === 'password' ? '' : 'outline'}
+          aria-pressed={mode === 'password'}
+          onClick={() => setMode('password')}
+        >
+          E-mail and password
+        </button>
+        <button
+          type="button"
+          className={mode === 'key' ? '' : 'outline'}
+          aria-pressed={mode === 'key'}
+          onClick={() => setMode('key')}
+        >
+          API key
+        </button>
       </fieldset>
       {mode === 'password' ? (
         <>
-          <label>E-mail<input type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} /></label>
-          <label>Password<input type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} /></label>
+          <label>
+            E-mail
+            <input
+              type="email"
+              autoComplete="username"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+          </label>
+          <label>
+            Password
+            <input
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </label>
         </>
       ) : (
-        <label>API key<input type="password" autoComplete="off" required placeholder="vp_…" value={key} onChange={(e) => setKey(e.target.value)} /></label>
+        <label>
+          API key
+          <input
+            type="password"
+            autoComplete="off"
+            required
+            placeholder="vp_…"
+            value={key}
+            onChange={(e) => setKey(e.target.value)}
+          />
+        </label>
       )}
-      {error && <p role="alert" className="error">{error}</p>}
-      <button type="submit" aria-busy={busy} disabled={busy}>Sign in</button>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      <button type="submit" aria-busy={busy} disabled={busy}>
+        Sign in
+      </button>
     </form>
   );
 }

@@ -12,21 +12,36 @@ import { heardAfter, loopSuite, playedOut } from '../../../tools/voice-agent/loo
 const s = loopSuite();
 const APOLOGY = 'I am sorry, we are having a technical problem and have to end this call. Please try again later.';
 /** What the synthesizer was asked to say, in order, as one text. */
-const spokenTexts = () => s.providers.elevenlabs.messages<{ text?: string }>().map((m) => m.text?.trim()).filter(Boolean).join(' ');
+const spokenTexts = () =>
+  s.providers.elevenlabs
+    .messages<{ text?: string }>()
+    .map((m) => m.text?.trim())
+    .filter(Boolean)
+    .join(' ');
 
 describe('time rules in the audio loop', () => {
   it('ends silence_timeout when the customer says nothing for max_initial_silence_duration', async () => {
-    const { hold, answeredAt, callId } = await s.answered({ initial_message: 'Hello?', max_initial_silence_duration: 2 });
+    const { hold, answeredAt, callId } = await s.answered({
+      initial_message: 'Hello?',
+      max_initial_silence_duration: 2,
+    });
     expect(await hold.ended).toEqual({ status: 'completed', reason: 'silence_timeout' });
     expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(2000);
-    expect(await s.call(callId)).toEqual(expect.objectContaining({ status: 'completed', ended_reason: 'silence_timeout' }));
+    expect(await s.call(callId)).toEqual(
+      expect.objectContaining({ status: 'completed', ended_reason: 'silence_timeout' }),
+    );
   });
 
   it('speaks up after reengagement_interval with the prompt, then ends after max_silence_duration', async () => {
     s.providers.deepgram.transcripts = ['Hello, is anybody there?'];
     s.providers.openai.play({ text: 'Hi, how can I help?' }, { text: 'Are you still there?' });
     const prompt = 'Ask the customer kindly whether they are still on the line.';
-    const { customer, ear, hold, callId } = await s.answered({ initial_message: '', reengagement_interval: 7, reengagement_prompt: prompt, max_silence_duration: 11 });
+    const { customer, ear, hold, callId } = await s.answered({
+      initial_message: '',
+      reengagement_interval: 7,
+      reengagement_prompt: prompt,
+      max_silence_duration: 11,
+    });
     const hello = await customer.say('hello');
     await heardAfter(ear, hello.endedAt, 'the reply');
     await playedOut(ear);
@@ -37,7 +52,11 @@ describe('time rules in the audio loop', () => {
     await heardAfter(ear, quietFrom + 6000, 'the reengagement');
     expect(await hold.ended).toEqual({ status: 'completed', reason: 'silence_timeout' });
     expect(Date.now() - quietFrom).toBeGreaterThanOrEqual(10_000);
-    expect(await s.transcript(callId)).toEqual(['customer: Hello, is anybody there?', 'assistant: Hi, how can I help?', 'assistant: Are you still there?']);
+    expect(await s.transcript(callId)).toEqual([
+      'customer: Hello, is anybody there?',
+      'assistant: Hi, how can I help?',
+      'assistant: Are you still there?',
+    ]);
   });
 
   it('ends a dead line (no audio at all) silence_timeout', async () => {
@@ -93,7 +112,7 @@ describe('provider failures in the audio loop', () => {
     expect(spokenTexts()).toBe(`Hi, how can I help? ${APOLOGY}`);
   });
 
-  it('a model that never answers: the apology after the plugin\'s timeout, then provider_error', async () => {
+  it("a model that never answers: the apology after the plugin's timeout, then provider_error", async () => {
     const { end, endedAfterMs } = await failingMidCall(() => {
       s.providers.openai.reset();
       s.providers.openai.play({ hang: true });
@@ -135,9 +154,12 @@ describe('provider failures in the audio loop', () => {
   });
 
   it('a Cartesia synthesizer that closes mid-utterance: provider_error', async () => {
-    const { end } = await failingMidCall(() => {
-      s.providers.cartesia.failure = 'close';
-    }, { voice_id: 3 });
+    const { end } = await failingMidCall(
+      () => {
+        s.providers.cartesia.failure = 'close';
+      },
+      { voice_id: 3 },
+    );
     expect(end).toEqual({ status: 'failed', reason: 'provider_error' });
   });
 });

@@ -17,12 +17,21 @@ export interface SessionModels {
 /** What the plugins need of the environment: keys, and the providers' addresses where they are not the defaults. */
 export type ProviderEnv = Pick<AgentEnv, 'keys' | 'openaiBaseUrl'> & Partial<Pick<AgentEnv, 'baseUrls'>>;
 
-export async function loadModels(plan: SpeechPlan, env: ProviderEnv, options: { textOnly?: boolean } = {}): Promise<SessionModels> {
+export async function loadModels(
+  plan: SpeechPlan,
+  env: ProviderEnv,
+  options: { textOnly?: boolean } = {},
+): Promise<SessionModels> {
   const openai = async () => import('@livekit/agents-plugin-openai');
   const baseURL = env.openaiBaseUrl ?? undefined;
   let model: SessionModels['llm'];
   if (plan.llm) {
-    model = new (await openai()).LLM({ model: plan.llm.model, temperature: plan.llm.temperature, apiKey: env.keys.openai ?? undefined, baseURL });
+    model = new (await openai()).LLM({
+      model: plan.llm.model,
+      temperature: plan.llm.temperature,
+      apiKey: env.keys.openai ?? undefined,
+      baseURL,
+    });
   } else if (plan.realtime) {
     const r = plan.realtime;
     model = new (await openai()).realtime.RealtimeModel({
@@ -34,9 +43,21 @@ export async function loadModels(plan: SpeechPlan, env: ProviderEnv, options: { 
       // dualplex: the realtime model writes, the assistant's synthesizer speaks.
       modalities: plan.engine === 'dualplex' ? ['text'] : ['text', 'audio'],
       inputAudioNoiseReduction: r.noiseReduction ? { type: 'near_field' } : null,
-      turnDetection: r.turnDetection.type === 'server_vad'
-        ? { type: 'server_vad', threshold: r.turnDetection.threshold, silence_duration_ms: r.turnDetection.silenceMs, create_response: true, interrupt_response: plan.turns.interruptions }
-        : { type: 'semantic_vad', eagerness: r.turnDetection.eagerness, create_response: true, interrupt_response: plan.turns.interruptions },
+      turnDetection:
+        r.turnDetection.type === 'server_vad'
+          ? {
+              type: 'server_vad',
+              threshold: r.turnDetection.threshold,
+              silence_duration_ms: r.turnDetection.silenceMs,
+              create_response: true,
+              interrupt_response: plan.turns.interruptions,
+            }
+          : {
+              type: 'semantic_vad',
+              eagerness: r.turnDetection.eagerness,
+              create_response: true,
+              interrupt_response: plan.turns.interruptions,
+            },
     });
   }
   if (options.textOnly) return { llm: model, vad: null };
@@ -44,7 +65,12 @@ export async function loadModels(plan: SpeechPlan, env: ProviderEnv, options: { 
   let stt: SessionModels['stt'];
   if (plan.stt) {
     const deepgram = await import('@livekit/agents-plugin-deepgram');
-    stt = new deepgram.STT({ model: plan.stt.model, language: plan.stt.language, apiKey: env.keys.deepgram ?? undefined, ...baseUrl('baseUrl', env.baseUrls?.deepgram) });
+    stt = new deepgram.STT({
+      model: plan.stt.model,
+      language: plan.stt.language,
+      apiKey: env.keys.deepgram ?? undefined,
+      ...baseUrl('baseUrl', env.baseUrls?.deepgram),
+    });
   }
   let tts: SessionModels['tts'];
   if (plan.tts?.provider === 'elevenlabs') {
@@ -74,7 +100,11 @@ export async function loadModels(plan: SpeechPlan, env: ProviderEnv, options: { 
   }
   if (tts) openEarly(tts);
   let vad: VAD | null = null;
-  if (plan.vad) vad = await vadFor({ activationThreshold: plan.vad.activationThreshold, minSilenceDuration: plan.vad.minSilenceMs });
+  if (plan.vad)
+    vad = await vadFor({
+      activationThreshold: plan.vad.activationThreshold,
+      minSilenceDuration: plan.vad.minSilenceMs,
+    });
   return { stt, llm: model, tts, vad };
 }
 
@@ -90,8 +120,10 @@ let prewarmed: Promise<Silero> | null = null;
  */
 export async function prewarmSpeech(): Promise<void> {
   await Promise.all([
-    import('@livekit/agents-plugin-openai'), import('@livekit/agents-plugin-deepgram'),
-    import('@livekit/agents-plugin-elevenlabs'), import('@livekit/agents-plugin-cartesia'),
+    import('@livekit/agents-plugin-openai'),
+    import('@livekit/agents-plugin-deepgram'),
+    import('@livekit/agents-plugin-elevenlabs'),
+    import('@livekit/agents-plugin-cartesia'),
   ]);
   prewarmed ??= import('@livekit/agents-plugin-silero').then((silero) => silero.VAD.load() as Promise<Silero>);
   await prewarmed;

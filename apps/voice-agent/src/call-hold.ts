@@ -1,5 +1,14 @@
 import { llm, voice } from '@livekit/agents';
-import { BUILT_IN_REFUSALS, conversationTexts, dtmfDigits, handOver, keypadResult, resolveToolCall, toolFunctions, type ConversationTexts } from '@voiceplane/application';
+import {
+  BUILT_IN_REFUSALS,
+  conversationTexts,
+  dtmfDigits,
+  handOver,
+  keypadResult,
+  resolveToolCall,
+  toolFunctions,
+  type ConversationTexts,
+} from '@voiceplane/application';
 import type { BuiltInTool, RuntimeConfig } from '@voiceplane/domain';
 import type { CallEnd, CallReporter, Clock } from './call-reporter';
 import type { ControlPlane } from './control-plane';
@@ -58,7 +67,8 @@ function asToolOutput(content: string): unknown {
     return content;
   }
 }
-const withTimeout = <T>(p: Promise<T>, ms: number) => Promise.race([p, new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);
+const withTimeout = <T>(p: Promise<T>, ms: number) =>
+  Promise.race([p, new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);
 
 /**
  * Holds one call once its session exists: the agent (instructions and tools from the conversation
@@ -81,7 +91,14 @@ export class CallHold {
     let resolve!: (end: CallEnd) => void;
     this.endedSignal = { promise: new Promise<CallEnd>((r) => (resolve = r)), resolve };
     this.watch = new ProviderWatch(deps.watchLimits ?? PROVIDER_WATCH_LIMITS, (type) => {
-      void this.providerFailed({ type, error: new Error(type === 'stt_error' ? 'the transcriber gave no words for the customer\'s speech' : 'the reply was never spoken') });
+      void this.providerFailed({
+        type,
+        error: new Error(
+          type === 'stt_error'
+            ? "the transcriber gave no words for the customer's speech"
+            : 'the reply was never spoken',
+        ),
+      });
     });
   }
 
@@ -95,7 +112,11 @@ export class CallHold {
    * its knowledge base read over the runtime search route (`knowledge.ts`). A
    * `greeting` is said once the agent is active, so it joins the agent's own conversation.
    */
-  agentFor(config: RuntimeConfig, overrides: Partial<voice.AgentOptions<unknown>> = {}, greeting: string | null = null): voice.Agent {
+  agentFor(
+    config: RuntimeConfig,
+    overrides: Partial<voice.AgentOptions<unknown>> = {},
+    greeting: string | null = null,
+  ): voice.Agent {
     const texts = config === this.deps.config ? this.texts : conversationTexts(config, this.deps.clock.now());
     const tools: Record<string, ReturnType<typeof llm.tool>> = {};
     for (const fn of toolFunctions(config)) {
@@ -139,7 +160,8 @@ export class CallHold {
     });
     session.on(voice.AgentSessionEventTypes.AgentStateChanged, (ev) => {
       if (tts) this.watch.assistantState(ev.newState);
-      if (ev.newState === 'speaking' || ev.oldState === 'speaking') this.silence?.assistantSpeaking(Date.now(), ev.newState === 'speaking');
+      if (ev.newState === 'speaking' || ev.oldState === 'speaking')
+        this.silence?.assistantSpeaking(Date.now(), ev.newState === 'speaking');
     });
     session.on(voice.AgentSessionEventTypes.Error, (ev) => {
       const error = ev.error;
@@ -168,7 +190,12 @@ export class CallHold {
     // `answered` still reaches the control plane before the greeting's transcript item.
     const reported = this.deps.reporter.answered();
     const { limits } = this.deps.plan;
-    this.timers.push(setTimeout(() => void this.end({ status: 'completed', reason: 'max_duration' }), limits.maxDurationS * 1000).unref());
+    this.timers.push(
+      setTimeout(
+        () => void this.end({ status: 'completed', reason: 'max_duration' }),
+        limits.maxDurationS * 1000,
+      ).unref(),
+    );
     this.silence = new SilenceWatch(limits, Date.now());
     this.timers.push(setInterval(() => this.checkSilence(), 1000).unref());
     if (this.deps.plan.assistantSpeaksFirst && this.session) this.say(this.texts.initialMessage);
@@ -224,7 +251,9 @@ export class CallHold {
     const action = this.silence?.tick(Date.now()) ?? 'none';
     if (action === 'end') void this.end({ status: 'completed', reason: 'silence_timeout' });
     else if (action === 'reengage' && this.session) {
-      const prompt = this.texts.reengagementPrompt ?? 'The customer has been silent for a while. Briefly ask whether they are still there.';
+      const prompt =
+        this.texts.reengagementPrompt ??
+        'The customer has been silent for a while. Briefly ask whether they are still there.';
       this.session.generateReply({ instructions: prompt });
     }
   }
@@ -236,7 +265,10 @@ export class CallHold {
   private say(text: string, options: { allowInterruptions?: boolean } = {}): voice.SpeechHandle {
     const session = this.session!;
     if (this.deps.plan.engine === 'realtime') {
-      return session.generateReply({ instructions: `Say exactly this, and nothing else: ${JSON.stringify(text)}`, allowInterruptions: options.allowInterruptions });
+      return session.generateReply({
+        instructions: `Say exactly this, and nothing else: ${JSON.stringify(text)}`,
+        allowInterruptions: options.allowInterruptions,
+      });
     }
     return session.say(text, options);
   }
@@ -252,7 +284,12 @@ export class CallHold {
     }
   }
 
-  private async runTool(config: RuntimeConfig, name: string, args: Record<string, unknown>, options: llm.ToolOptions<unknown>): Promise<unknown> {
+  private async runTool(
+    config: RuntimeConfig,
+    name: string,
+    args: Record<string, unknown>,
+    options: llm.ToolOptions<unknown>,
+  ): Promise<unknown> {
     this.watch.toolStarted();
     try {
       return await this.runResolvedTool(config, name, args, options);
@@ -261,20 +298,36 @@ export class CallHold {
     }
   }
 
-  private async runResolvedTool(config: RuntimeConfig, name: string, args: Record<string, unknown>, options: llm.ToolOptions<unknown>): Promise<unknown> {
+  private async runResolvedTool(
+    config: RuntimeConfig,
+    name: string,
+    args: Record<string, unknown>,
+    options: llm.ToolOptions<unknown>,
+  ): Promise<unknown> {
     const call = resolveToolCall(config, name);
     if (call === null) return { error: 'unknown_function' };
     if (call.kind === 'tool') {
       const filler = this.deps.plan.fillers;
-      if (filler && this.session) this.session.say(filler[Math.floor(Math.random() * filler.length)], { addToChatCtx: false });
-      const result = await this.deps.controlPlane.callTool({ call_id: this.deps.callId, tool_id: call.tool.id, params: args, invocation_id: `${this.deps.callId}:${options.toolCallId}` });
+      if (filler && this.session)
+        this.session.say(filler[Math.floor(Math.random() * filler.length)], { addToChatCtx: false });
+      const result = await this.deps.controlPlane.callTool({
+        call_id: this.deps.callId,
+        tool_id: call.tool.id,
+        params: args,
+        invocation_id: `${this.deps.callId}:${options.toolCallId}`,
+      });
       return asToolOutput(result.content);
     }
     return this.runBuiltIn(config, call.builtin, args, options);
   }
 
   /** Built-ins as the phone line carries them out; what the model reads back is the policy's (shared with text calls). */
-  private async runBuiltIn(config: RuntimeConfig, tool: BuiltInTool, args: Record<string, unknown>, options: llm.ToolOptions<unknown>): Promise<unknown> {
+  private async runBuiltIn(
+    config: RuntimeConfig,
+    tool: BuiltInTool,
+    args: Record<string, unknown>,
+    options: llm.ToolOptions<unknown>,
+  ): Promise<unknown> {
     switch (tool.type) {
       case 'end_call':
         await withTimeout(options.ctx.waitForPlayout(), SPEECH_WAIT_MS);
@@ -282,12 +335,17 @@ export class CallHold {
         throw new voice.StopResponse();
       case 'call_transfer': {
         const warm = tool.data.warm_transfer;
-        const brief = warm ? () => this.speak(tool.data.warm_transfer_message ?? 'I am transferring a customer to you now.') : null;
+        const brief = warm
+          ? () => this.speak(tool.data.warm_transfer_message ?? 'I am transferring a customer to you now.')
+          : null;
         try {
           await this.deps.line.transfer(tool.data.phone_number, brief);
         } catch (e) {
           this.deps.log.warn({ err: e }, 'transfer failed');
-          return { error: 'transfer_failed', message: 'The transfer did not go through; tell the customer and continue.' };
+          return {
+            error: 'transfer_failed',
+            message: 'The transfer did not go through; tell the customer and continue.',
+          };
         }
         void this.end({ status: 'completed', reason: 'transferred' });
         throw new voice.StopResponse();
@@ -312,12 +370,23 @@ export class CallHold {
    * agent (instructions, tools, voice) starts from the conversation's spoken lines so far, and
    * greets when the tool says so.
    */
-  private async transferToAssistant(config: RuntimeConfig, tool: Extract<BuiltInTool, { type: 'assistant_transfer' }>): Promise<unknown> {
+  private async transferToAssistant(
+    config: RuntimeConfig,
+    tool: Extract<BuiltInTool, { type: 'assistant_transfer' }>,
+  ): Promise<unknown> {
     const next = handOver(config, tool, this.deps.clock.now());
     if (next === null || !this.session) return BUILT_IN_REFUSALS.noSuchColleague;
     await this.speak(next.before);
-    const chatCtx = this.session.history.copy({ excludeFunctionCall: true, excludeInstructions: true, excludeEmptyMessage: true, excludeHandoff: true, excludeConfigUpdate: true });
-    this.session.updateAgent(this.agentFor(next.config, { ...(await this.deps.speechFor?.(next.config) ?? {}), chatCtx }, next.greeting));
+    const chatCtx = this.session.history.copy({
+      excludeFunctionCall: true,
+      excludeInstructions: true,
+      excludeEmptyMessage: true,
+      excludeHandoff: true,
+      excludeConfigUpdate: true,
+    });
+    this.session.updateAgent(
+      this.agentFor(next.config, { ...((await this.deps.speechFor?.(next.config)) ?? {}), chatCtx }, next.greeting),
+    );
     throw new voice.StopResponse();
   }
 }

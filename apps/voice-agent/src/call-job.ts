@@ -29,7 +29,9 @@ export interface CallJob {
 
 type ConnOptions = { maxRetry?: number; retryIntervalMs?: number; timeoutMs?: number };
 
-export type Held = { readonly ok: true; readonly hold: CallHold; readonly session: voice.AgentSession } | { readonly ok: false; readonly problems: readonly string[] };
+export type Held =
+  | { readonly ok: true; readonly hold: CallHold; readonly session: voice.AgentSession }
+  | { readonly ok: false; readonly problems: readonly string[] };
 
 /**
  * From a call's config to a running session, or — when the config cannot be run (unknown voice,
@@ -37,7 +39,9 @@ export type Held = { readonly ok: true; readonly hold: CallHold; readonly sessio
  * with `configuration_error` at once, never a silent line.
  */
 export async function holdCall(job: CallJob): Promise<Held> {
-  const reporter = new CallReporter(job.callId, job.controlPlane, job.clock, (event, e) => job.log.error({ err: e, event: event.event_id }, 'a call event could not be reported'));
+  const reporter = new CallReporter(job.callId, job.controlPlane, job.clock, (event, e) =>
+    job.log.error({ err: e, event: event.event_id }, 'a call event could not be reported'),
+  );
   const refuse = async (problems: readonly string[]): Promise<Held> => {
     job.log.error({ call_id: job.callId, problems }, 'the call cannot be held with this configuration');
     await reporter.ended({ status: 'failed', reason: 'configuration_error' });
@@ -57,10 +61,23 @@ export async function holdCall(job: CallJob): Promise<Held> {
   const session = new voice.AgentSession({
     ...sessionOptions(plan, models),
     // The agent decides what an unrecoverable LLM/TTS error means (one apology, then the end), not the session.
-    connOptions: { maxUnrecoverableErrors: 1000, llmConnOptions: job.llmConnOptions, sttConnOptions: job.sttConnOptions, ttsConnOptions: job.ttsConnOptions },
+    connOptions: {
+      maxUnrecoverableErrors: 1000,
+      llmConnOptions: job.llmConnOptions,
+      sttConnOptions: job.sttConnOptions,
+      ttsConnOptions: job.ttsConnOptions,
+    },
   });
   const hold = new CallHold({
-    callId: job.callId, config: job.config, plan, controlPlane: job.controlPlane, reporter, line: job.line, clock: job.clock, log: job.log, watchLimits: job.watchLimits,
+    callId: job.callId,
+    config: job.config,
+    plan,
+    controlPlane: job.controlPlane,
+    reporter,
+    line: job.line,
+    clock: job.clock,
+    log: job.log,
+    watchLimits: job.watchLimits,
     speechFor: async (next) => {
       const nextPlan = planSpeech(next, job.env.keys);
       if (!nextPlan.ok) return {};

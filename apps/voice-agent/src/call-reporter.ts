@@ -9,8 +9,14 @@ export interface TranscriptItem {
 
 /** Why the agent ended a call; the control plane stores it with the call. */
 export type EndedReason =
-  | 'customer_hangup' | 'assistant_ended' | 'max_duration' | 'silence_timeout' | 'voicemail' | 'transferred'
-  | 'configuration_error' | 'provider_error';
+  | 'customer_hangup'
+  | 'assistant_ended'
+  | 'max_duration'
+  | 'silence_timeout'
+  | 'voicemail'
+  | 'transferred'
+  | 'configuration_error'
+  | 'provider_error';
 
 export interface CallEnd {
   readonly status: 'completed' | 'failed' | 'canceled' | 'no-answer' | 'busy';
@@ -65,7 +71,12 @@ export class CallReporter {
     if (text === '' || this.endedSent) return this.chain;
     const item = { role, content: text, at: at.toISOString() };
     this.items.push(item);
-    return this.enqueue({ event_id: `agent-transcript-${this.items.length}`, type: 'transcript', occurred_at: item.at, data: { items: [item] } });
+    return this.enqueue({
+      event_id: `agent-transcript-${this.items.length}`,
+      type: 'transcript',
+      occurred_at: item.at,
+      data: { items: [item] },
+    });
   }
 
   /** Once per call; later calls return the first report. */
@@ -73,8 +84,14 @@ export class CallReporter {
     if (this.endedSent) return this.chain;
     this.endedSent = true;
     const now = this.clock.now();
-    const duration = this.answeredAt === null ? 0 : Math.max(0, Math.round((now.getTime() - this.answeredAt.getTime()) / 1000));
-    const data: Record<string, unknown> = { status: end.status, duration, transcript: [...this.items], ended_reason: end.reason };
+    const duration =
+      this.answeredAt === null ? 0 : Math.max(0, Math.round((now.getTime() - this.answeredAt.getTime()) / 1000));
+    const data: Record<string, unknown> = {
+      status: end.status,
+      duration,
+      transcript: [...this.items],
+      ended_reason: end.reason,
+    };
     if (end.recordingUrl) data.recording_url = end.recordingUrl;
     return this.enqueue({ event_id: 'agent-ended', type: 'ended', occurred_at: now.toISOString(), data });
   }
@@ -85,7 +102,9 @@ export class CallReporter {
   }
 
   private enqueue(event: CallEvent): Promise<void> {
-    this.chain = this.chain.then(() => this.controlPlane.report(this.callId, event)).catch((e) => this.onError(event, e));
+    this.chain = this.chain
+      .then(() => this.controlPlane.report(this.callId, event))
+      .catch((e) => this.onError(event, e));
     return this.chain;
   }
 }

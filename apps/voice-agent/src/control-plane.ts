@@ -25,7 +25,11 @@ export interface KnowledgePassage {
 }
 
 export class ControlPlaneError extends Error {
-  constructor(readonly status: number, readonly body: unknown, what: string) {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    what: string,
+  ) {
     super(`${what} answered ${status}: ${JSON.stringify(body)}`);
   }
 }
@@ -60,8 +64,17 @@ export class ControlPlane {
   }
 
   /** 404: no active assistant answers that number; 402: the account's balance is too low. */
-  async acceptInbound(call: { to: string; from: string; trunk_id?: string; provider_call_id?: string }): Promise<{ callId: number; config: RuntimeConfig }> {
-    const body = await this.send<{ call_id: number; config: RuntimeConfig }>('POST', '/api/runtime/calls/inbound', call);
+  async acceptInbound(call: {
+    to: string;
+    from: string;
+    trunk_id?: string;
+    provider_call_id?: string;
+  }): Promise<{ callId: number; config: RuntimeConfig }> {
+    const body = await this.send<{ call_id: number; config: RuntimeConfig }>(
+      'POST',
+      '/api/runtime/calls/inbound',
+      call,
+    );
     return { callId: body.call_id, config: body.config };
   }
 
@@ -70,12 +83,21 @@ export class ControlPlane {
   }
 
   /** The gateway's answer; a refusal (ended call, unknown tool) becomes a failed result the model reads. */
-  async callTool(request: { call_id: number; tool_id: number; params: Record<string, unknown>; invocation_id: string }): Promise<ToolResult> {
+  async callTool(request: {
+    call_id: number;
+    tool_id: number;
+    params: Record<string, unknown>;
+    invocation_id: string;
+  }): Promise<ToolResult> {
     try {
       return await this.send<ToolResult>('POST', '/api/runtime/tool-calls', request);
     } catch (e) {
       if (!(e instanceof ControlPlaneError)) throw e;
-      return { ok: false, error: 'tool_unavailable', content: JSON.stringify({ error: 'tool_unavailable', status: e.status }) };
+      return {
+        ok: false,
+        error: 'tool_unavailable',
+        content: JSON.stringify({ error: 'tool_unavailable', status: e.status }),
+      };
     }
   }
 
@@ -84,9 +106,15 @@ export class ControlPlane {
    * the call. A refusal (ended call, no such knowledge base) reads as nothing found: the
    * conversation goes on without passages.
    */
-  async searchKnowledge(request: { call_id: number; query: string; mode: 'prompt' | 'function_call'; knowledgebase_id: number }): Promise<KnowledgePassage[]> {
+  async searchKnowledge(request: {
+    call_id: number;
+    query: string;
+    mode: 'prompt' | 'function_call';
+    knowledgebase_id: number;
+  }): Promise<KnowledgePassage[]> {
     try {
-      return (await this.send<{ passages: KnowledgePassage[] }>('POST', '/api/runtime/knowledge-searches', request)).passages;
+      return (await this.send<{ passages: KnowledgePassage[] }>('POST', '/api/runtime/knowledge-searches', request))
+        .passages;
     } catch (e) {
       if (!(e instanceof ControlPlaneError)) throw e;
       return [];
@@ -101,7 +129,10 @@ export class ControlPlane {
       try {
         const res = await fetch(`${this.baseUrl}${path}`, {
           method,
-          headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          headers: {
+            authorization: `Bearer ${this.token}`,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
           body: body === undefined ? undefined : JSON.stringify(body),
           signal: AbortSignal.timeout(this.retry.timeoutMs),
         });

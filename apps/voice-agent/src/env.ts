@@ -19,7 +19,11 @@ export interface AgentEnv {
    * Other addresses of the speech providers (regional endpoints, self-hosted Deepgram, stand-ins);
    * null: the plugin's own default.
    */
-  readonly baseUrls: { readonly deepgram: string | null; readonly elevenlabs: string | null; readonly cartesia: string | null };
+  readonly baseUrls: {
+    readonly deepgram: string | null;
+    readonly elevenlabs: string | null;
+    readonly cartesia: string | null;
+  };
   /** Trunk that dials colleagues for warm transfers when the call's line is not a SIP trunk (the control plane's setting). */
   readonly outboundTrunkId: string | null;
   /**
@@ -29,9 +33,14 @@ export interface AgentEnv {
   readonly recording: { readonly storage: RecordingStorage; readonly publicBaseUrl: string } | null;
 }
 
-
 /** Without these the worker cannot register or report a single call. */
-const REQUIRED = ['LIVEKIT_URL', 'LIVEKIT_API_KEY', 'LIVEKIT_API_SECRET', 'CONTROL_PLANE_URL', 'RUNTIME_TOKEN'] as const;
+const REQUIRED = [
+  'LIVEKIT_URL',
+  'LIVEKIT_API_KEY',
+  'LIVEKIT_API_SECRET',
+  'CONTROL_PLANE_URL',
+  'RUNTIME_TOKEN',
+] as const;
 /** Each serves some assistants only: missing ones are listed, and those calls end as configuration errors. */
 export const PROVIDER_KEYS = ['DEEPGRAM_API_KEY', 'ELEVEN_API_KEY', 'CARTESIA_API_KEY', 'OPENAI_API_KEY'] as const;
 
@@ -46,7 +55,8 @@ export function readAgentEnv(source: Readonly<Record<string, string | undefined>
   };
   const problems = REQUIRED.filter((name) => value(name) === null).map((name) => `${name} is not set`);
   const controlPlaneUrl = value('CONTROL_PLANE_URL');
-  if (controlPlaneUrl !== null && !/^https?:\/\/[^/]+/.test(controlPlaneUrl)) problems.push('CONTROL_PLANE_URL must be an http(s) URL');
+  if (controlPlaneUrl !== null && !/^https?:\/\/[^/]+/.test(controlPlaneUrl))
+    problems.push('CONTROL_PLANE_URL must be an http(s) URL');
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
@@ -55,7 +65,11 @@ export function readAgentEnv(source: Readonly<Record<string, string | undefined>
       agentName: value('LIVEKIT_AGENT_NAME') ?? DEFAULT_AGENT_NAME,
       controlPlaneUrl: controlPlaneUrl!.replace(/\/+$/, ''),
       runtimeToken: value('RUNTIME_TOKEN')!,
-      livekit: { url: value('LIVEKIT_URL')!, apiKey: value('LIVEKIT_API_KEY')!, apiSecret: value('LIVEKIT_API_SECRET')! },
+      livekit: {
+        url: value('LIVEKIT_URL')!,
+        apiKey: value('LIVEKIT_API_KEY')!,
+        apiSecret: value('LIVEKIT_API_SECRET')!,
+      },
       keys: {
         deepgram: value('DEEPGRAM_API_KEY'),
         elevenlabs: value('ELEVEN_API_KEY'),
@@ -63,7 +77,11 @@ export function readAgentEnv(source: Readonly<Record<string, string | undefined>
         openai: value('OPENAI_API_KEY'),
       },
       openaiBaseUrl: value('OPENAI_BASE_URL'),
-      baseUrls: { deepgram: value('DEEPGRAM_BASE_URL'), elevenlabs: value('ELEVENLABS_BASE_URL'), cartesia: value('CARTESIA_BASE_URL') },
+      baseUrls: {
+        deepgram: value('DEEPGRAM_BASE_URL'),
+        elevenlabs: value('ELEVENLABS_BASE_URL'),
+        cartesia: value('CARTESIA_BASE_URL'),
+      },
       outboundTrunkId: value('LIVEKIT_OUTBOUND_TRUNK_ID'),
       recording: recordingOf(value),
     },
@@ -80,8 +98,11 @@ function recordingOf(value: (name: string) => string | null): AgentEnv['recordin
   return {
     publicBaseUrl: publicBaseUrl.replace(/\/+$/, ''),
     storage: {
-      bucket, region: value('S3_REGION') ?? 'us-east-1', endpoint,
-      accessKeyId: value('S3_ACCESS_KEY_ID'), secretAccessKey: value('S3_SECRET_ACCESS_KEY'),
+      bucket,
+      region: value('S3_REGION') ?? 'us-east-1',
+      endpoint,
+      accessKeyId: value('S3_ACCESS_KEY_ID'),
+      secretAccessKey: value('S3_SECRET_ACCESS_KEY'),
       // As the control plane reads it: path-style by default for S3-compatible servers.
       forcePathStyle: pathStyle === null ? endpoint !== null : ['1', 'true', 'yes'].includes(pathStyle.toLowerCase()),
     },

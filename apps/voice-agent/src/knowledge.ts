@@ -1,12 +1,24 @@
 import { llm, voice } from '@livekit/agents';
-import { knowledgeOf, passagesResult, passagesSection, SEARCH_KNOWLEDGE_BASE, SEARCH_KNOWLEDGE_BASE_FUNCTION } from '@voiceplane/application';
+import {
+  knowledgeOf,
+  passagesResult,
+  passagesSection,
+  SEARCH_KNOWLEDGE_BASE,
+  SEARCH_KNOWLEDGE_BASE_FUNCTION,
+} from '@voiceplane/application';
 import type { Passage, RuntimeConfig } from '@voiceplane/domain';
 import type { ControlPlane, KnowledgePassage } from './control-plane';
 
 type Log = { warn(fields: object, message: string): void };
 
 const asPassages = (found: readonly KnowledgePassage[]): Passage[] =>
-  found.map((p) => ({ documentId: p.document_id, documentName: p.document, position: p.position, content: p.content, score: p.score }));
+  found.map((p) => ({
+    documentId: p.document_id,
+    documentName: p.document,
+    position: p.position,
+    content: p.content,
+    score: p.score,
+  }));
 
 /**
  * An assistant's knowledge base on a live call, read over the runtime search route (which logs
@@ -55,9 +67,15 @@ export class CallKnowledge {
    */
   async withPassages(chatCtx: llm.ChatContext): Promise<llm.ChatContext> {
     if (this.mode !== 'prompt') return chatCtx;
-    const line = [...chatCtx.items].reverse().find((i): i is llm.ChatMessage => i instanceof llm.ChatMessage && i.role === 'user' && (i.textContent ?? '').trim() !== '');
+    const line = [...chatCtx.items]
+      .reverse()
+      .find(
+        (i): i is llm.ChatMessage =>
+          i instanceof llm.ChatMessage && i.role === 'user' && (i.textContent ?? '').trim() !== '',
+      );
     if (line === undefined) return chatCtx;
-    if (this.lastLine?.id !== line.id) this.lastLine = { id: line.id, section: passagesSection(await this.search(line.textContent ?? '', 'prompt')) };
+    if (this.lastLine?.id !== line.id)
+      this.lastLine = { id: line.id, section: passagesSection(await this.search(line.textContent ?? '', 'prompt')) };
     const section = this.lastLine.section;
     if (section === '') return chatCtx;
     const ctx = chatCtx.copy();
@@ -65,14 +83,26 @@ export class CallKnowledge {
     if (at < 0) return chatCtx;
     const instructions = ctx.items[at] as llm.ChatMessage;
     const items = [...ctx.items];
-    items[at] = new llm.ChatMessage({ role: 'system', id: instructions.id, content: `${instructions.textContent ?? ''}${section}`, createdAt: instructions.createdAt });
+    items[at] = new llm.ChatMessage({
+      role: 'system',
+      id: instructions.id,
+      content: `${instructions.textContent ?? ''}${section}`,
+      createdAt: instructions.createdAt,
+    });
     ctx.items = items;
     return ctx;
   }
 
   private async search(query: string, mode: 'prompt' | 'function_call'): Promise<Passage[]> {
     try {
-      return asPassages(await this.controlPlane.searchKnowledge({ call_id: this.callId, query, mode, knowledgebase_id: this.knowledgeBaseId }));
+      return asPassages(
+        await this.controlPlane.searchKnowledge({
+          call_id: this.callId,
+          query,
+          mode,
+          knowledgebase_id: this.knowledgeBaseId,
+        }),
+      );
     } catch (e) {
       // The control plane is away: the customer still gets an answer, from the instructions alone.
       this.log.warn({ err: e, call_id: this.callId }, 'the knowledge base could not be searched');

@@ -13,9 +13,15 @@ import { LiveKitLine } from './livekit-line';
 const SIP_STATUS = 'sip.callStatus';
 
 /** The inbound route's question, from the attributes LiveKit SIP gives the caller's participant. */
-export function inboundCallOf(a: Readonly<Record<string, string>>): { to: string; from: string; trunk_id?: string; provider_call_id?: string } {
+export function inboundCallOf(a: Readonly<Record<string, string>>): {
+  to: string;
+  from: string;
+  trunk_id?: string;
+  provider_call_id?: string;
+} {
   return {
-    to: a['sip.trunkPhoneNumber'] ?? '', from: a['sip.phoneNumber'] ?? '',
+    to: a['sip.trunkPhoneNumber'] ?? '',
+    from: a['sip.phoneNumber'] ?? '',
     ...(a['sip.trunkID'] ? { trunk_id: a['sip.trunkID'] } : {}),
     // The SIP call id makes a restarted job's request return the same call.
     ...(a['sip.callID'] ? { provider_call_id: a['sip.callID'] } : {}),
@@ -49,7 +55,7 @@ export default defineAgent({
         config = await controlPlane.callConfig(outboundCall);
       } catch (e) {
         // Unknown call or an unreachable control plane (after retries): nobody may hear a silent line.
-        logger.error({ err: e, call_id: outboundCall }, 'the call\'s config could not be read');
+        logger.error({ err: e, call_id: outboundCall }, "the call's config could not be read");
         await ctx.deleteRoom();
         return;
       }
@@ -61,26 +67,47 @@ export default defineAgent({
         call = { ...accepted, customerIdentity: caller.identity };
       } catch (e) {
         // No active assistant on the number, or no balance: the caller is not left on a silent line.
-        logger.warn({ err: e, status: e instanceof ControlPlaneError ? e.status : null }, 'inbound call refused by the control plane');
+        logger.warn(
+          { err: e, status: e instanceof ControlPlaneError ? e.status : null },
+          'inbound call refused by the control plane',
+        );
         await ctx.deleteRoom();
         return;
       }
     }
 
     const line = new LiveKitLine({
-      ctx, sip, customerIdentity: call.customerIdentity, log: logger,
-      outboundTrunkId: call.config.sip?.outbound_trunk_id ?? env.outboundTrunkId, callerNumber: call.config.assistant_phone,
+      ctx,
+      sip,
+      customerIdentity: call.customerIdentity,
+      log: logger,
+      outboundTrunkId: call.config.sip?.outbound_trunk_id ?? env.outboundTrunkId,
+      callerNumber: call.config.assistant_phone,
     });
     const held = await holdCall({
-      callId: call.callId, config: call.config, env, controlPlane, line, clock: { now: () => new Date() }, log: logger,
+      callId: call.callId,
+      config: call.config,
+      env,
+      controlPlane,
+      line,
+      clock: { now: () => new Date() },
+      log: logger,
       // The recording is the room's egress (below), not LiveKit Cloud's session recording.
-      start: (session, agent) => session.start({ agent, room: ctx.room, inputOptions: { participantIdentity: call.customerIdentity }, record: false }),
+      start: (session, agent) =>
+        session.start({
+          agent,
+          room: ctx.room,
+          inputOptions: { participantIdentity: call.customerIdentity },
+          record: false,
+        }),
     });
     if (!held.ok) return;
     const { hold, session } = held;
     ctx.addShutdownCallback(() => hold.end({ status: 'completed', reason: 'customer_hangup' }));
 
-    const answered = outboundCall === null || (await waitForAnswer(ctx, hold, call.customerIdentity, call.config.assistant.ringing_time));
+    const answered =
+      outboundCall === null ||
+      (await waitForAnswer(ctx, hold, call.customerIdentity, call.config.assistant.ringing_time));
     if (!answered) return;
     await hold.customerAnswered();
     if (call.config.assistant.record) await record(env, ctx.room.name ?? '', call.callId, hold, logger);
@@ -90,7 +117,12 @@ export default defineAgent({
 });
 
 /** Outbound: follows the customer's SIP status until they pick up, or reports why they never did. */
-export function waitForAnswer(ctx: Pick<JobContext, 'room'>, hold: Pick<CallHold, 'customerRinging' | 'end'>, identity: string, ringingS: number): Promise<boolean> {
+export function waitForAnswer(
+  ctx: Pick<JobContext, 'room'>,
+  hold: Pick<CallHold, 'customerRinging' | 'end'>,
+  identity: string,
+  ringingS: number,
+): Promise<boolean> {
   const room = ctx.room;
   return new Promise((resolve) => {
     let last = '';
@@ -107,7 +139,10 @@ export function waitForAnswer(ctx: Pick<JobContext, 'room'>, hold: Pick<CallHold
       if (status === 'ringing') void hold.customerRinging();
       if (status === 'active') finish(true);
     };
-    const onAttributes = (_changed: Record<string, string>, p: { identity: string; attributes: Record<string, string> }) => {
+    const onAttributes = (
+      _changed: Record<string, string>,
+      p: { identity: string; attributes: Record<string, string> },
+    ) => {
       if (p.identity === identity) onStatus(p.attributes[SIP_STATUS]);
     };
     const onParticipant = (p: RemoteParticipant) => {
@@ -115,13 +150,18 @@ export function waitForAnswer(ctx: Pick<JobContext, 'room'>, hold: Pick<CallHold
     };
     const onLeft = (p: RemoteParticipant) => {
       if (p.identity !== identity) return;
-      void hold.end(last === 'ringing' ? { status: 'no-answer', reason: 'no_answer' } : { status: 'failed', reason: 'dial_failed' });
+      void hold.end(
+        last === 'ringing' ? { status: 'no-answer', reason: 'no_answer' } : { status: 'failed', reason: 'dial_failed' },
+      );
       finish(false);
     };
-    const timer = setTimeout(() => {
-      void hold.end({ status: 'no-answer', reason: 'no_answer' });
-      finish(false);
-    }, (ringingS + RINGING_GRACE_S) * 1000);
+    const timer = setTimeout(
+      () => {
+        void hold.end({ status: 'no-answer', reason: 'no_answer' });
+        finish(false);
+      },
+      (ringingS + RINGING_GRACE_S) * 1000,
+    );
     room.on(RoomEvent.ParticipantAttributesChanged, onAttributes);
     room.on(RoomEvent.ParticipantConnected, onParticipant);
     room.on(RoomEvent.ParticipantDisconnected, onLeft);
@@ -134,9 +174,18 @@ export function waitForAnswer(ctx: Pick<JobContext, 'room'>, hold: Pick<CallHold
  * `record`: the room's egress into the media store from the answer on. A recording that cannot be
  * started (no bucket configured, LiveKit refuses) is logged and the call goes on without one.
  */
-export async function record(env: Pick<AgentEnv, 'livekit' | 'recording'>, room: string, callId: number, hold: Pick<CallHold, 'recording'>, logger: Log): Promise<void> {
+export async function record(
+  env: Pick<AgentEnv, 'livekit' | 'recording'>,
+  room: string,
+  callId: number,
+  hold: Pick<CallHold, 'recording'>,
+  logger: Log,
+): Promise<void> {
   if (env.recording === null) {
-    logger.warn({ call_id: callId }, 'the assistant records calls, but no S3 media store and PUBLIC_BASE_URL are configured: not recorded');
+    logger.warn(
+      { call_id: callId },
+      'the assistant records calls, but no S3 media store and PUBLIC_BASE_URL are configured: not recorded',
+    );
     return;
   }
   try {
@@ -149,16 +198,32 @@ export async function record(env: Pick<AgentEnv, 'livekit' | 'recording'>, room:
 }
 
 /** What only a real line has: ambient sound, and voicemail detection on outbound calls. */
-async function startLineExtras(ctx: JobContext, session: voice.AgentSession, hold: CallHold, call: { config: RuntimeConfig; customerIdentity: string }, outbound: boolean): Promise<void> {
+async function startLineExtras(
+  ctx: JobContext,
+  session: voice.AgentSession,
+  hold: CallHold,
+  call: { config: RuntimeConfig; customerIdentity: string },
+  outbound: boolean,
+): Promise<void> {
   const a = call.config.assistant;
   if (a.ambient_sound === 'office') {
-    const player = new voice.BackgroundAudioPlayer({ ambientSound: { source: voice.BuiltinAudioClip.OFFICE_AMBIENCE, volume: a.ambient_sound_volume } });
+    const player = new voice.BackgroundAudioPlayer({
+      ambientSound: { source: voice.BuiltinAudioClip.OFFICE_AMBIENCE, volume: a.ambient_sound_volume },
+    });
     await player.start({ room: ctx.room, agentSession: session }).catch(() => undefined);
   }
   if (outbound && a.end_call_on_voicemail) {
-    const amd = new voice.AMD(session, { llm: null, stt: null, participantIdentity: call.customerIdentity, interruptOnMachine: true });
-    void amd.execute().then((verdict) => {
-      if (verdict.category === voice.AMDCategory.MACHINE_VM) void hold.reachedVoicemail();
-    }).catch(() => undefined);
+    const amd = new voice.AMD(session, {
+      llm: null,
+      stt: null,
+      participantIdentity: call.customerIdentity,
+      interruptOnMachine: true,
+    });
+    void amd
+      .execute()
+      .then((verdict) => {
+        if (verdict.category === voice.AMDCategory.MACHINE_VM) void hold.reachedVoicemail();
+      })
+      .catch(() => undefined);
   }
 }

@@ -12,7 +12,9 @@ class FakeRoom extends EventEmitter {
   readonly name = 'vp-call-out-4812';
   readonly remoteParticipants = new Map<string, { identity: string; attributes: Record<string, string> }>();
   readonly dtmf: string[] = [];
-  readonly localParticipant = { publishDtmf: async (code: number, digit: string) => void this.dtmf.push(`${code}:${digit}`) };
+  readonly localParticipant = {
+    publishDtmf: async (code: number, digit: string) => void this.dtmf.push(`${code}:${digit}`),
+  };
 }
 
 function setup() {
@@ -24,12 +26,21 @@ function setup() {
     shutdown: (reason: string) => void calls.push(`shutdown ${reason}`),
   } as unknown as JobContext;
   const sip = {
-    transferSipParticipant: async (roomName: string, identity: string, to: string) => void calls.push(`refer ${roomName} ${identity} ${to}`),
-    createSipParticipant: async (trunk: string, number: string, roomName: string) => void calls.push(`dial ${trunk} ${number} ${roomName}`),
+    transferSipParticipant: async (roomName: string, identity: string, to: string) =>
+      void calls.push(`refer ${roomName} ${identity} ${to}`),
+    createSipParticipant: async (trunk: string, number: string, roomName: string) =>
+      void calls.push(`dial ${trunk} ${number} ${roomName}`),
   } as unknown as SipClient;
   const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
   const line = (outboundTrunkId: string | null = 'ST_out') =>
-    new LiveKitLine({ ctx, sip, customerIdentity: 'customer-4812', outboundTrunkId, callerNumber: '+14155550000', log: silent });
+    new LiveKitLine({
+      ctx,
+      sip,
+      customerIdentity: 'customer-4812',
+      outboundTrunkId,
+      callerNumber: '+14155550000',
+      log: silent,
+    });
   return { room, calls, ctx, line };
 }
 
@@ -48,10 +59,12 @@ describe('the LiveKit line', () => {
     await l.transfer('+14155550199', async () => void calls.push('brief'));
     await l.hangUp();
     expect(calls).toEqual(['dial ST_out +14155550199 vp-call-out-4812', 'brief', 'shutdown transferred']);
-    await expect(line(null).transfer('+14155550199', async () => undefined)).rejects.toThrow('warm transfer needs an outbound trunk');
+    await expect(line(null).transfer('+14155550199', async () => undefined)).rejects.toThrow(
+      'warm transfer needs an outbound trunk',
+    );
   });
 
-  it('sends DTMF as RFC 4733 codes and collects the customer\'s keys until the stop key or the timeout', async () => {
+  it("sends DTMF as RFC 4733 codes and collects the customer's keys until the stop key or the timeout", async () => {
     const { room, line } = setup();
     const l = line();
     await l.sendDtmf('1*#');
@@ -80,16 +93,29 @@ describe('the LiveKit line', () => {
 describe('answer detection on outbound calls', () => {
   const hold = () => {
     const events: string[] = [];
-    return { events, hold: { customerRinging: async () => void events.push('ringing'), end: async (end: CallEnd) => void events.push(`end ${end.status} ${end.reason}`) } };
+    return {
+      events,
+      hold: {
+        customerRinging: async () => void events.push('ringing'),
+        end: async (end: CallEnd) => void events.push(`end ${end.status} ${end.reason}`),
+      },
+    };
   };
   const status = (room: FakeRoom, callStatus: string) =>
-    room.emit(RoomEvent.ParticipantAttributesChanged, { [`sip.callStatus`]: callStatus }, { identity: 'customer-4812', attributes: { 'sip.callStatus': callStatus } });
+    room.emit(
+      RoomEvent.ParticipantAttributesChanged,
+      { [`sip.callStatus`]: callStatus },
+      { identity: 'customer-4812', attributes: { 'sip.callStatus': callStatus } },
+    );
 
   it('reports ringing, then answers when the SIP status turns active', async () => {
     const { room, ctx } = setup();
     const { events, hold: h } = hold();
     const answered = waitForAnswer(ctx, h, 'customer-4812', 30);
-    room.emit(RoomEvent.ParticipantConnected, { identity: 'customer-4812', attributes: { 'sip.callStatus': 'dialing' } });
+    room.emit(RoomEvent.ParticipantConnected, {
+      identity: 'customer-4812',
+      attributes: { 'sip.callStatus': 'dialing' },
+    });
     status(room, 'ringing');
     status(room, 'ringing');
     status(room, 'active');
@@ -99,7 +125,10 @@ describe('answer detection on outbound calls', () => {
 
   it('a customer already active when the agent looks is answered', async () => {
     const { room, ctx } = setup();
-    room.remoteParticipants.set('customer-4812', { identity: 'customer-4812', attributes: { 'sip.callStatus': 'active' } });
+    room.remoteParticipants.set('customer-4812', {
+      identity: 'customer-4812',
+      attributes: { 'sip.callStatus': 'active' },
+    });
     expect(await waitForAnswer(ctx, hold().hold, 'customer-4812', 30)).toBe(true);
   });
 
@@ -134,8 +163,17 @@ describe('answer detection on outbound calls', () => {
 
 describe('inbound calls', () => {
   it('ask the control plane with the numbers, trunk and SIP call id LiveKit gives the caller', () => {
-    expect(inboundCallOf({ 'sip.trunkPhoneNumber': '+493012345678', 'sip.phoneNumber': '+14155551234', 'sip.trunkID': 'ST_in1', 'sip.callID': 'SCL_abc' }))
-      .toEqual({ to: '+493012345678', from: '+14155551234', trunk_id: 'ST_in1', provider_call_id: 'SCL_abc' });
-    expect(inboundCallOf({ 'sip.trunkPhoneNumber': '1001', 'sip.phoneNumber': '+14155551234' })).toEqual({ to: '1001', from: '+14155551234' });
+    expect(
+      inboundCallOf({
+        'sip.trunkPhoneNumber': '+493012345678',
+        'sip.phoneNumber': '+14155551234',
+        'sip.trunkID': 'ST_in1',
+        'sip.callID': 'SCL_abc',
+      }),
+    ).toEqual({ to: '+493012345678', from: '+14155551234', trunk_id: 'ST_in1', provider_call_id: 'SCL_abc' });
+    expect(inboundCallOf({ 'sip.trunkPhoneNumber': '1001', 'sip.phoneNumber': '+14155551234' })).toEqual({
+      to: '1001',
+      from: '+14155551234',
+    });
   });
 });

@@ -4,7 +4,11 @@ import { SipClient } from 'livekit-server-sdk';
 import type { CallLine, Log } from './call-hold';
 
 /** DTMF event codes (RFC 4733): digits are themselves, `*` is 10, `#` is 11. */
-const DTMF_CODES: Readonly<Record<string, number>> = { '*': 10, '#': 11, ...Object.fromEntries([...'0123456789'].map((d) => [d, Number(d)])) };
+const DTMF_CODES: Readonly<Record<string, number>> = {
+  '*': 10,
+  '#': 11,
+  ...Object.fromEntries([...'0123456789'].map((d) => [d, Number(d)])),
+};
 const DTMF_GAP_MS = 150;
 
 export interface LiveKitLineOptions {
@@ -40,10 +44,13 @@ export class LiveKitLine implements CallLine {
   async transfer(phoneNumber: string, brief: (() => Promise<void>) | null): Promise<void> {
     const room = this.o.ctx.room.name!;
     if (brief === null) {
-      await this.o.sip.transferSipParticipant(room, this.o.customerIdentity, `tel:${phoneNumber}`, { playDialtone: true });
+      await this.o.sip.transferSipParticipant(room, this.o.customerIdentity, `tel:${phoneNumber}`, {
+        playDialtone: true,
+      });
       return;
     }
-    if (!this.o.outboundTrunkId) throw new Error('warm transfer needs an outbound trunk (LIVEKIT_OUTBOUND_TRUNK_ID or the call\'s SIP trunk)');
+    if (!this.o.outboundTrunkId)
+      throw new Error("warm transfer needs an outbound trunk (LIVEKIT_OUTBOUND_TRUNK_ID or the call's SIP trunk)");
     await this.o.sip.createSipParticipant(this.o.outboundTrunkId, phoneNumber, room, {
       participantIdentity: `colleague-${Date.now()}`,
       participantName: 'Colleague',

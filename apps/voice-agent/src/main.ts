@@ -13,13 +13,17 @@ if (!checked.ok) {
   process.exit(1);
 }
 if (checked.missingProviderKeys.length > 0) {
-  process.stderr.write(`voice agent: not set: ${checked.missingProviderKeys.join(', ')} (of ${PROVIDER_KEYS.join(', ')}); calls whose assistant needs them end as configuration errors\n`);
+  process.stderr.write(
+    `voice agent: not set: ${checked.missingProviderKeys.join(', ')} (of ${PROVIDER_KEYS.join(', ')}); calls whose assistant needs them end as configuration errors\n`,
+  );
 }
 const { env } = checked;
-cli.runApp(new ServerOptions({
-  agent: require.resolve('./livekit-agent'),
-  agentName: env.agentName,
-  wsURL: env.livekit.url,
-  apiKey: env.livekit.apiKey,
-  apiSecret: env.livekit.apiSecret,
-}));
+cli.runApp(
+  new ServerOptions({
+    agent: require.resolve('./livekit-agent'),
+    agentName: env.agentName,
+    wsURL: env.livekit.url,
+    apiKey: env.livekit.apiKey,
+    apiSecret: env.livekit.apiSecret,
+  }),
+);

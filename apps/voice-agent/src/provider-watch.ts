@@ -30,7 +30,10 @@ export class ProviderWatch {
   private toolsRunning = 0;
   private stopped = false;
 
-  constructor(private readonly limits: ProviderWatchLimits, private readonly failed: (what: Silent) => void) {}
+  constructor(
+    private readonly limits: ProviderWatchLimits,
+    private readonly failed: (what: Silent) => void,
+  ) {}
 
   customerSpeaking(now: number, speaking: boolean): void {
     if (speaking) {

@@ -19,7 +19,10 @@ export class SilenceWatch {
   private reengagements = 0;
   private speaking = 0;
 
-  constructor(private readonly limits: SilenceLimits, private readonly answeredAt: number) {
+  constructor(
+    private readonly limits: SilenceLimits,
+    private readonly answeredAt: number,
+  ) {
     this.quietSince = answeredAt;
   }
 
@@ -34,7 +37,12 @@ export class SilenceWatch {
   }
 
   tick(now: number): SilenceAction {
-    if (!this.customerSpoke && this.limits.maxInitialSilenceS !== null && now - this.answeredAt >= this.limits.maxInitialSilenceS * 1000) return 'end';
+    if (
+      !this.customerSpoke &&
+      this.limits.maxInitialSilenceS !== null &&
+      now - this.answeredAt >= this.limits.maxInitialSilenceS * 1000
+    )
+      return 'end';
     if (this.speaking > 0) return 'none';
     const quiet = now - this.quietSince;
     if (quiet >= this.limits.maxSilenceS * 1000) return 'end';

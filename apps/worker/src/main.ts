@@ -16,7 +16,12 @@ async function main(): Promise<void> {
 
   let worker;
   try {
-    worker = await startWorker({ config, logger, exchange: env('AMQP_EXCHANGE'), queuePrefix: env('AMQP_QUEUE_PREFIX') });
+    worker = await startWorker({
+      config,
+      logger,
+      exchange: env('AMQP_EXCHANGE'),
+      queuePrefix: env('AMQP_QUEUE_PREFIX'),
+    });
   } catch (e) {
     if (e instanceof WorkerConfigError) {
       process.stderr.write(`${e.message}\n`);

@@ -20,7 +20,9 @@ describe('startWorker', () => {
     try {
       await db.dataSource.query(`DELETE FROM schema_migrations WHERE name = 'OutboxPolling1795337052089'`);
       const start = startWorker({ config: config({ DATABASE_URL: db.url, AMQP_URL: 'amqp://127.0.0.1:1' }), logger });
-      await expect(start).rejects.toThrow('The database schema is behind (OutboxPolling1795337052089): migrate before starting workers.');
+      await expect(start).rejects.toThrow(
+        'The database schema is behind (OutboxPolling1795337052089): migrate before starting workers.',
+      );
     } finally {
       await db.close();
     }

@@ -26,14 +26,28 @@ export class WorkerConfigError extends Error {}
  */
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const { config, logger } = options;
-  if (!config.databaseUrl) throw new WorkerConfigError('The worker needs DATABASE_URL: it shares the api\'s PostgreSQL (the embedded one lives inside the api process).');
-  if (!config.amqpUrl) throw new WorkerConfigError('The worker needs AMQP_URL: without RabbitMQ the api runs its background work itself (single-process mode).');
+  if (!config.databaseUrl)
+    throw new WorkerConfigError(
+      "The worker needs DATABASE_URL: it shares the api's PostgreSQL (the embedded one lives inside the api process).",
+    );
+  if (!config.amqpUrl)
+    throw new WorkerConfigError(
+      'The worker needs AMQP_URL: without RabbitMQ the api runs its background work itself (single-process mode).',
+    );
 
-  const dataSource = createDataSource({ url: config.databaseUrl, poolSize: 20, applicationName: 'voiceplane-worker', preparedStatements: true });
+  const dataSource = createDataSource({
+    url: config.databaseUrl,
+    poolSize: 20,
+    applicationName: 'voiceplane-worker',
+    preparedStatements: true,
+  });
   await dataSource.initialize();
   try {
     const pending = await pendingMigrations(dataSource);
-    if (pending.length > 0) throw new WorkerConfigError(`The database schema is behind (${pending.join(', ')}): migrate before starting workers.`);
+    if (pending.length > 0)
+      throw new WorkerConfigError(
+        `The database schema is behind (${pending.join(', ')}): migrate before starting workers.`,
+      );
   } catch (e) {
     await dataSource.destroy();
     throw e;
@@ -49,7 +63,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     operationTimeoutMs: 10_000,
   });
   const runtime = await composeApi(config, { dataSource, logger, bus });
-  const started: typeof runtime.background[number][] = [];
+  const started: (typeof runtime.background)[number][] = [];
   try {
     for (const task of runtime.background) {
       await task.start();

@@ -20,7 +20,10 @@ export class ExtractingDocumentReader implements DocumentReader {
     return this.thread.backlog();
   }
 
-  async read(source: DocumentSource, file: Uint8Array | null): Promise<Result<{ passages: string[]; sizeBytes: number }, string>> {
+  async read(
+    source: DocumentSource,
+    file: Uint8Array | null,
+  ): Promise<Result<{ passages: string[]; sizeBytes: number }, string>> {
     switch (source.type) {
       case 'text':
         return this.thread.passages({ kind: 'text', text: source.content });

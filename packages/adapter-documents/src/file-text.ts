@@ -1,5 +1,11 @@
 import {
-  DOCUMENT_TEXT_MAX_BYTES, DOCUMENT_UNPACKED_MAX_BYTES, documentFailureReason, FileKind, Result, err, ok,
+  DOCUMENT_TEXT_MAX_BYTES,
+  DOCUMENT_UNPACKED_MAX_BYTES,
+  documentFailureReason,
+  FileKind,
+  Result,
+  err,
+  ok,
 } from '@voiceplane/domain';
 import type * as HtmlToText from 'html-to-text';
 import type Mammoth from 'mammoth';
@@ -11,7 +17,8 @@ import { unpackedSizeWithin } from './reading/zip-bound';
 let htmlToTextModule: typeof HtmlToText | undefined;
 let mammothModule: typeof Mammoth | undefined;
 let pdfParseModule: typeof PdfParse | undefined;
-const htmlToText: typeof HtmlToText.convert = (...args) => (htmlToTextModule ??= require('html-to-text') as typeof HtmlToText).convert(...args);
+const htmlToText: typeof HtmlToText.convert = (...args) =>
+  (htmlToTextModule ??= require('html-to-text') as typeof HtmlToText).convert(...args);
 const mammoth = (): typeof Mammoth => (mammothModule ??= require('mammoth') as typeof Mammoth);
 const pdfParse = (): typeof PdfParse => (pdfParseModule ??= require('pdf-parse') as typeof PdfParse);
 

@@ -20,12 +20,16 @@ beforeAll(async () => {
   secret = await startReceiver((_req, res) => res.end('<p>internal admin</p>'));
   site = await startReceiver((req, res) => {
     if (req.url === '/robots.txt') return void res.writeHead(404).end();
-    if (req.url === '/moved') return void res.writeHead(302, { location: `http://127.0.0.1:${secret.port}/admin` }).end();
+    if (req.url === '/moved')
+      return void res.writeHead(302, { location: `http://127.0.0.1:${secret.port}/admin` }).end();
     if (req.url === '/old') return void res.writeHead(301, { location: '/new' }).end();
     if (req.url === '/new') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>The new page.</p>');
     // Eight pages of nearly 2 MB of text each, linked in a chain: more text than a document may hold.
     const big = /^\/big\/(\d)$/.exec(req.url ?? '');
-    if (big) return void res.writeHead(200, { 'content-type': 'text/html' }).end(`<p>${BIG_PARAGRAPH}</p><a href="/big/${Number(big[1]) + 1}">next</a>`);
+    if (big)
+      return void res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<p>${BIG_PARAGRAPH}</p><a href="/big/${Number(big[1]) + 1}">next</a>`);
     res.writeHead(404).end();
   });
 });
@@ -36,7 +40,12 @@ afterAll(async () => {
 
 function client(): OutboundHttpClient {
   const make = (allowPrivateTargets: boolean) => {
-    const c = new GuardedHttpClient({ userAgent: 'voiceplane-test', allowPrivateTargets, requireHttps: false, resolve: tableResolver({ 'site.test': ['127.0.0.1'] }).resolve });
+    const c = new GuardedHttpClient({
+      userAgent: 'voiceplane-test',
+      allowPrivateTargets,
+      requireHttps: false,
+      resolve: tableResolver({ 'site.test': ['127.0.0.1'] }).resolve,
+    });
     clients.push(c);
     return c;
   };
@@ -67,8 +76,13 @@ describe('the website crawler through the guarded client', () => {
         stallMs = Math.max(stallMs, performance.now() - last);
         last = performance.now();
       }, 5);
-      const read = await reader.read({ type: 'website', url: `http://site.test:${site.port}/big/1`, links: [], relativeLinksLimit: 20 }, null).finally(() => clearInterval(tick));
-      expect(read).toEqual({ ok: false, error: "The document's text is larger than 10 MB; split it into smaller documents." });
+      const read = await reader
+        .read({ type: 'website', url: `http://site.test:${site.port}/big/1`, links: [], relativeLinksLimit: 20 }, null)
+        .finally(() => clearInterval(tick));
+      expect(read).toEqual({
+        ok: false,
+        error: "The document's text is larger than 10 MB; split it into smaller documents.",
+      });
       expect(site.requests.filter((r) => r.url?.startsWith('/big/'))).toHaveLength(6);
       // Parsing one of these pages on the event loop holds it for over a second on a 2-core machine; the bound
       // leaves room for a machine loaded with other work.

@@ -10,7 +10,12 @@ export interface CrawlOptions {
   readonly maxRedirects: number;
 }
 
-export const DEFAULT_CRAWL: CrawlOptions = { userAgent: 'voiceplane-knowledge', timeoutMs: 10_000, maxPageBytes: 2 * 1024 * 1024, maxRedirects: 5 };
+export const DEFAULT_CRAWL: CrawlOptions = {
+  userAgent: 'voiceplane-knowledge',
+  timeoutMs: 10_000,
+  maxPageBytes: 2 * 1024 * 1024,
+  maxRedirects: 5,
+};
 
 type Robots = ReturnType<typeof robotsParser> | null;
 
@@ -30,7 +35,11 @@ export class WebsiteCrawler {
     private readonly parse: PageParser = async (...args) => ok(parsePage(...args)),
   ) {}
 
-  async read(start: string | null, links: readonly string[], relativeLinksLimit: number): Promise<Result<{ text: string; pages: string[] }, string>> {
+  async read(
+    start: string | null,
+    links: readonly string[],
+    relativeLinksLimit: number,
+  ): Promise<Result<{ text: string; pages: string[] }, string>> {
     const queue = start ? [start] : [...links];
     const budget = start ? 1 + relativeLinksLimit : links.length;
     const seen = new Set<string>(queue.map(withoutFragment));
@@ -93,8 +102,14 @@ export class WebsiteCrawler {
 
   private get(url: string): Promise<OutboundResponse> {
     return this.http.send({
-      method: 'GET', url, timeoutMs: this.options.timeoutMs, maxResponseBytes: this.options.maxPageBytes,
-      headers: [{ name: 'Accept', value: 'text/html,text/plain;q=0.9' }, { name: 'User-Agent', value: this.options.userAgent }],
+      method: 'GET',
+      url,
+      timeoutMs: this.options.timeoutMs,
+      maxResponseBytes: this.options.maxPageBytes,
+      headers: [
+        { name: 'Accept', value: 'text/html,text/plain;q=0.9' },
+        { name: 'User-Agent', value: this.options.userAgent },
+      ],
     });
   }
 }

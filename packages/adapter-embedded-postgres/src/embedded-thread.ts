@@ -15,7 +15,9 @@ export function startEmbeddedPostgresThread(dataDir: string): Promise<EmbeddedPo
   return new Promise<EmbeddedPostgres>((resolve, reject) => {
     const failed = (e: Error) => reject(e);
     worker.once('error', failed);
-    worker.once('exit', (code) => reject(new Error(`embedded PostgreSQL thread exited with ${code} before it was ready`)));
+    worker.once('exit', (code) =>
+      reject(new Error(`embedded PostgreSQL thread exited with ${code} before it was ready`)),
+    );
     worker.once('message', (m: ThreadMessage) => {
       if ('error' in m) return reject(new Error(`embedded PostgreSQL failed to start: ${m.error}`));
       if (!('url' in m)) return reject(new Error('embedded PostgreSQL thread answered out of turn'));

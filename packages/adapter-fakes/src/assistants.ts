@@ -1,8 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { Assistant, AssistantConfig, err, ok, OutboundAssistant, OwnedReferences, ReferenceQuery, Result } from '@voiceplane/domain';
 import {
-  AssistantChange, AssistantFilter, AssistantNotFound, AssistantRepository, AssistantWrite, Clock, InboundNumberTaken, Outbox, Page,
-  PageRequest, ToolRepository,
+  Assistant,
+  AssistantConfig,
+  err,
+  ok,
+  OutboundAssistant,
+  OwnedReferences,
+  ReferenceQuery,
+  Result,
+} from '@voiceplane/domain';
+import {
+  AssistantChange,
+  AssistantFilter,
+  AssistantNotFound,
+  AssistantRepository,
+  AssistantWrite,
+  Clock,
+  InboundNumberTaken,
+  Outbox,
+  Page,
+  PageRequest,
+  ToolRepository,
 } from '@voiceplane/application';
 import { copy } from './copy';
 import { pageOf } from './paging';
@@ -30,7 +48,11 @@ export class InMemoryAssistantRepository implements AssistantRepository {
   private readonly locks = new RowLocks<number>();
   private lastId = 0;
 
-  constructor(private readonly tools: ToolRepository, private readonly clock: Clock, private readonly outbox: Outbox) {}
+  constructor(
+    private readonly tools: ToolRepository,
+    private readonly clock: Clock,
+    private readonly outbox: Outbox,
+  ) {}
 
   /** Declares records the user owns (folders, knowledge bases, numbers, labels, event types). */
   own(userId: number, records: OwnedRecords): void {
@@ -47,7 +69,18 @@ export class InMemoryAssistantRepository implements AssistantRepository {
   async create(userId: number, config: AssistantConfig): Promise<Assistant | InboundNumberTaken> {
     if (this.takesInboundNumber(config, null)) return 'inbound_number_taken';
     const now = this.clock.now();
-    const row: Row = { ...copy(config), id: ++this.lastId, uuid: randomUUID(), userId: userId, status: 'inactive', complianceBlocked: false, complianceReason: null, inboundWebhookUrl: null, createdAt: now, updatedAt: now };
+    const row: Row = {
+      ...copy(config),
+      id: ++this.lastId,
+      uuid: randomUUID(),
+      userId: userId,
+      status: 'inactive',
+      complianceBlocked: false,
+      complianceReason: null,
+      inboundWebhookUrl: null,
+      createdAt: now,
+      updatedAt: now,
+    };
     this.rows.set(row.id, row);
     return toAssistant(row);
   }
@@ -62,7 +95,11 @@ export class InMemoryAssistantRepository implements AssistantRepository {
     return row && row.userId === userId ? toAssistant(row) : null;
   }
 
-  update<E>(userId: number, id: number, decide: (current: Assistant) => Promise<Result<AssistantChange, E>>): Promise<Result<Assistant, E | AssistantNotFound | InboundNumberTaken>> {
+  update<E>(
+    userId: number,
+    id: number,
+    decide: (current: Assistant) => Promise<Result<AssistantChange, E>>,
+  ): Promise<Result<Assistant, E | AssistantNotFound | InboundNumberTaken>> {
     return this.locks.hold(id, async () => {
       const current = await this.findOwned(userId, id);
       if (!current) return err({ code: 'not_found' as const });
@@ -70,7 +107,8 @@ export class InMemoryAssistantRepository implements AssistantRepository {
       if (!decision.ok) return decision;
       const { write, events = [] } = decision.value;
       if (write !== null) {
-        if (write.kind === 'config' && this.takesInboundNumber(write.config, id)) return err('inbound_number_taken' as const);
+        if (write.kind === 'config' && this.takesInboundNumber(write.config, id))
+          return err('inbound_number_taken' as const);
         this.apply(this.rows.get(id)!, write);
       }
       await this.outbox.add(events);
@@ -84,22 +122,44 @@ export class InMemoryAssistantRepository implements AssistantRepository {
   }
 
   async list(userId: number, page: PageRequest, filter: AssistantFilter): Promise<Page<Assistant>> {
-    return pageOf(this.matching(userId, filter).sort((a, b) => b.id - a.id).map(toAssistant), page);
+    return pageOf(
+      this.matching(userId, filter)
+        .sort((a, b) => b.id - a.id)
+        .map(toAssistant),
+      page,
+    );
   }
 
   async listAll(userId: number, filter: AssistantFilter): Promise<Assistant[]> {
-    return this.matching(userId, filter).sort((a, b) => a.id - b.id).map(toAssistant);
+    return this.matching(userId, filter)
+      .sort((a, b) => a.id - b.id)
+      .map(toAssistant);
   }
 
   async listOutbound(userId: number): Promise<OutboundAssistant[]> {
     return [...this.rows.values()]
       .filter((a) => a.userId === userId && a.type === 'outbound')
       .sort((a, b) => a.id - b.id)
-      .map((a) => copy({
-        id: a.id, userId: a.userId, name: a.name, type: a.type, mode: a.mode, status: a.status, voiceId: a.voiceId, languageId: a.languageId,
-        timezone: a.timezone, initialMessage: a.initialMessage, systemPrompt: a.systemPrompt, variables: a.variables, webhookUrl: a.webhookUrl,
-        isWebhookActive: a.isWebhookActive, createdAt: a.createdAt, updatedAt: a.updatedAt,
-      }));
+      .map((a) =>
+        copy({
+          id: a.id,
+          userId: a.userId,
+          name: a.name,
+          type: a.type,
+          mode: a.mode,
+          status: a.status,
+          voiceId: a.voiceId,
+          languageId: a.languageId,
+          timezone: a.timezone,
+          initialMessage: a.initialMessage,
+          systemPrompt: a.systemPrompt,
+          variables: a.variables,
+          webhookUrl: a.webhookUrl,
+          isWebhookActive: a.isWebhookActive,
+          createdAt: a.createdAt,
+          updatedAt: a.updatedAt,
+        }),
+      );
   }
 
   async setCompliance(id: number, blocked: boolean, reason: string | null): Promise<boolean> {
@@ -130,7 +190,9 @@ export class InMemoryAssistantRepository implements AssistantRepository {
       toolNames: new Map(tools.map((t) => [t.id, t.name])),
       eventTypeIds: among(q.eventTypeIds, owned.eventTypeIds),
       assistantIds: new Set(q.assistantIds.filter((id) => this.rows.get(id)?.userId === userId)),
-      inboundNumberTaken: inbound !== null && this.takesInboundNumber({ type: 'inbound', phoneNumberId: inbound.phoneNumberId }, inbound.exceptAssistantId),
+      inboundNumberTaken:
+        inbound !== null &&
+        this.takesInboundNumber({ type: 'inbound', phoneNumberId: inbound.phoneNumberId }, inbound.exceptAssistantId),
     };
   }
 
@@ -143,7 +205,10 @@ export class InMemoryAssistantRepository implements AssistantRepository {
         Object.assign(row, { isWebhookActive: write.webhook.isWebhookActive, webhookUrl: write.webhook.webhookUrl });
         break;
       case 'webhook_url':
-        Object.assign(row, write.target === 'inbound' ? { inboundWebhookUrl: write.url } : { conversationEndedWebhookUrl: write.url });
+        Object.assign(
+          row,
+          write.target === 'inbound' ? { inboundWebhookUrl: write.url } : { conversationEndedWebhookUrl: write.url },
+        );
         break;
       case 'config': {
         const { toolIds, labelIds, ...columns } = copy(write.config);
@@ -156,21 +221,34 @@ export class InMemoryAssistantRepository implements AssistantRepository {
   }
 
   private matching(userId: number, filter: AssistantFilter): Row[] {
-    return [...this.rows.values()].filter((a) => a.userId === userId
-      && (!filter.type || a.type === filter.type)
-      && (!filter.status || a.status === filter.status)
-      && (!filter.folderId || a.folderId === filter.folderId)
-      && (!filter.labelId || a.labelIds.includes(filter.labelId)));
+    return [...this.rows.values()].filter(
+      (a) =>
+        a.userId === userId &&
+        (!filter.type || a.type === filter.type) &&
+        (!filter.status || a.status === filter.status) &&
+        (!filter.folderId || a.folderId === filter.folderId) &&
+        (!filter.labelId || a.labelIds.includes(filter.labelId)),
+    );
   }
 
   /** Whether another inbound assistant (of any account, as the unique index) answers on the number `config` wants. */
   private takesInboundNumber(config: Pick<AssistantConfig, 'type' | 'phoneNumberId'>, selfId: number | null): boolean {
     if (config.type !== 'inbound' || config.phoneNumberId === null) return false;
-    return [...this.rows.values()].some((a) => a.id !== selfId && a.type === 'inbound' && a.phoneNumberId === config.phoneNumberId);
+    return [...this.rows.values()].some(
+      (a) => a.id !== selfId && a.type === 'inbound' && a.phoneNumberId === config.phoneNumberId,
+    );
   }
 
   private ownedBy(userId: number): Required<OwnedRecords> {
-    return this.owned.get(userId) ?? { folderIds: [], knowledgeBaseIds: [], phoneNumberIds: [], labelIds: [], eventTypeIds: [] };
+    return (
+      this.owned.get(userId) ?? {
+        folderIds: [],
+        knowledgeBaseIds: [],
+        phoneNumberIds: [],
+        labelIds: [],
+        eventTypeIds: [],
+      }
+    );
   }
 }
 

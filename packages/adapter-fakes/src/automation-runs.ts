@@ -17,9 +17,18 @@ export class InMemoryAutomationRunRepository implements AutomationRunRepository 
   constructor(private readonly automations: AutomationRepository) {}
 
   async insert(automationId: string, run: AutomationRun, eventId?: string, lease?: RunLease): Promise<boolean> {
-    if (eventId !== undefined && [...this.runs.values()].some((r) => r.automationId === automationId && r.eventId === eventId)) return false;
+    if (
+      eventId !== undefined &&
+      [...this.runs.values()].some((r) => r.automationId === automationId && r.eventId === eventId)
+    )
+      return false;
     if (this.runs.has(run.id)) throw new Error(`duplicate run ${run.id}`);
-    this.runs.set(run.id, { automationId, eventId: eventId ?? null, run: copy(run), lease: lease ? { ...lease } : null });
+    this.runs.set(run.id, {
+      automationId,
+      eventId: eventId ?? null,
+      run: copy(run),
+      lease: lease ? { ...lease } : null,
+    });
     return true;
   }
 
@@ -35,7 +44,12 @@ export class InMemoryAutomationRunRepository implements AutomationRunRepository 
     }
   }
 
-  async saveIfStatus(automationId: string, run: AutomationRun, expected: RunStatus, lease?: RunLease): Promise<boolean> {
+  async saveIfStatus(
+    automationId: string,
+    run: AutomationRun,
+    expected: RunStatus,
+    lease?: RunLease,
+  ): Promise<boolean> {
     const stored = this.runs.get(run.id);
     if (!stored || stored.automationId !== automationId || stored.run.status !== expected) return false;
     stored.run = copy(run);
@@ -58,14 +72,32 @@ export class InMemoryAutomationRunRepository implements AutomationRunRepository 
     }
   }
 
-  async claim(automationId: string, runId: string, owner: string, now: Date, until: Date): Promise<AutomationRun | null> {
+  async claim(
+    automationId: string,
+    runId: string,
+    owner: string,
+    now: Date,
+    until: Date,
+  ): Promise<AutomationRun | null> {
     const stored = this.runs.get(runId);
-    if (!stored || stored.automationId !== automationId || stored.run.status !== 'RUNNING' || !stored.lease || stored.lease.until > now) return null;
+    if (
+      !stored ||
+      stored.automationId !== automationId ||
+      stored.run.status !== 'RUNNING' ||
+      !stored.lease ||
+      stored.lease.until > now
+    )
+      return null;
     stored.lease = { owner, until };
     return copy(stored.run);
   }
 
-  async claimLapsed(owner: string, now: Date, until: Date, limit: number): Promise<{ automationId: string; run: AutomationRun }[]> {
+  async claimLapsed(
+    owner: string,
+    now: Date,
+    until: Date,
+    limit: number,
+  ): Promise<{ automationId: string; run: AutomationRun }[]> {
     const lapsed = [...this.runs.values()]
       .filter((r) => r.run.status === 'RUNNING' && r.lease !== null && r.lease.until < now)
       .sort((a, b) => (a.lease as RunLease).until.getTime() - (b.lease as RunLease).until.getTime())

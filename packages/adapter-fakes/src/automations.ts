@@ -1,6 +1,15 @@
 import { copy } from './copy';
 import { TemplateKey } from '@voiceplane/domain';
-import { Automation, AutomationChanges, AutomationFilters, AutomationRepository, AutomationVersion, NewVersion, Page, PageRequest } from '@voiceplane/application';
+import {
+  Automation,
+  AutomationChanges,
+  AutomationFilters,
+  AutomationRepository,
+  AutomationVersion,
+  NewVersion,
+  Page,
+  PageRequest,
+} from '@voiceplane/application';
 
 /** Automations and their versions in memory, with the semantics of the PostgreSQL repository (see the automation-runs contract). */
 export class InMemoryAutomationRepository implements AutomationRepository {
@@ -39,24 +48,39 @@ export class InMemoryAutomationRepository implements AutomationRepository {
   }
 
   async listBoundToAssistant(assistantId: number): Promise<Automation[]> {
-    return this.ordered().filter((a) => a.assistantId === assistantId && a.bindingType === 'assistant_event' && a.status === 'enabled' && a.bound);
+    return this.ordered().filter(
+      (a) => a.assistantId === assistantId && a.bindingType === 'assistant_event' && a.status === 'enabled' && a.bound,
+    );
   }
 
-  async findConflict(userId: number, assistantId: number, templateKey: TemplateKey, exceptId?: string): Promise<Automation | null> {
+  async findConflict(
+    userId: number,
+    assistantId: number,
+    templateKey: TemplateKey,
+    exceptId?: string,
+  ): Promise<Automation | null> {
     const bound = await this.listBoundToAssistant(assistantId);
     return bound.find((a) => a.userId === userId && a.templateKey === templateKey && a.id !== exceptId) ?? null;
   }
 
   async list(userId: number, filters: AutomationFilters, page: PageRequest): Promise<Page<Automation>> {
-    const matching = this.ordered().reverse().filter((a) => a.userId === userId
-      && (filters.status === undefined || a.status === filters.status)
-      && (filters.templateKey === undefined || a.templateKey === filters.templateKey)
-      && (filters.assistantId === undefined || a.assistantId === filters.assistantId));
+    const matching = this.ordered()
+      .reverse()
+      .filter(
+        (a) =>
+          a.userId === userId &&
+          (filters.status === undefined || a.status === filters.status) &&
+          (filters.templateKey === undefined || a.templateKey === filters.templateKey) &&
+          (filters.assistantId === undefined || a.assistantId === filters.assistantId),
+      );
     return { items: matching.slice((page.page - 1) * page.perPage, page.page * page.perPage), total: matching.length };
   }
 
   async listVersions(automationId: string): Promise<AutomationVersion[]> {
-    return [...this.versions.values()].filter((v) => v.automationId === automationId).sort((a, b) => b.number - a.number).map((v) => copy(v));
+    return [...this.versions.values()]
+      .filter((v) => v.automationId === automationId)
+      .sort((a, b) => b.number - a.number)
+      .map((v) => copy(v));
   }
 
   async addVersion(v: NewVersion): Promise<AutomationVersion> {
@@ -72,6 +96,8 @@ export class InMemoryAutomationRepository implements AutomationRepository {
   }
 
   private ordered(): Automation[] {
-    return [...this.automations.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()).map((a) => copy(a));
+    return [...this.automations.values()]
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+      .map((a) => copy(a));
   }
 }

@@ -15,8 +15,15 @@ export class InMemoryCallAnalytics implements CallAnalyticsRepository {
   constructor(private readonly calls: InMemoryCallRepository) {}
 
   async count(userId: number, f: CallAnalyticsFilter): Promise<CallCounts> {
-    const calls = this.calls.allCalls().filter((c) => c.userId === userId && c.createdAt >= f.range.from && c.createdAt < f.range.until
-      && (f.assistantId === null || c.assistantId === f.assistantId));
+    const calls = this.calls
+      .allCalls()
+      .filter(
+        (c) =>
+          c.userId === userId &&
+          c.createdAt >= f.range.from &&
+          c.createdAt < f.range.until &&
+          (f.assistantId === null || c.assistantId === f.assistantId),
+      );
     const days = new Map<string, { date: string; status: string; calls: number; cost: number }>();
     for (const c of calls) {
       const date = c.createdAt.toISOString().slice(0, 10);
@@ -29,17 +36,25 @@ export class InMemoryCallAnalytics implements CallAnalyticsRepository {
     const durations = answered.map((c) => c.duration).sort((a, b) => a - b);
     const completed = calls.filter((c) => c.status === 'completed');
     const reasons = new Map<string, number>();
-    for (const c of calls) if (c.endedReason !== null) reasons.set(c.endedReason, (reasons.get(c.endedReason) ?? 0) + 1);
+    for (const c of calls)
+      if (c.endedReason !== null) reasons.set(c.endedReason, (reasons.get(c.endedReason) ?? 0) + 1);
     return {
-      days: [...days.values()].sort((a, b) => (a.date === b.date ? a.status.localeCompare(b.status) : a.date.localeCompare(b.date))),
+      days: [...days.values()].sort((a, b) =>
+        a.date === b.date ? a.status.localeCompare(b.status) : a.date.localeCompare(b.date),
+      ),
       totals: {
-        calls: calls.length, answered: answered.length,
+        calls: calls.length,
+        answered: answered.length,
         averageDuration: durations.length === 0 ? null : durations.reduce((a, b) => a + b, 0) / durations.length,
-        p95Duration: percentile(durations, 0.95), cost: calls.reduce((sum, c) => sum + c.cost, 0), completed: completed.length,
+        p95Duration: percentile(durations, 0.95),
+        cost: calls.reduce((sum, c) => sum + c.cost, 0),
+        completed: completed.length,
         goalMet: completed.filter((c) => String(c.extractedVariables[f.goalVariable]).toLowerCase() === 'true').length,
       },
-      endedReasons: [...reasons].map(([endedReason, n]) => ({ endedReason, calls: n }))
-        .sort((a, b) => b.calls - a.calls || (a.endedReason < b.endedReason ? -1 : 1)).slice(0, 10),
+      endedReasons: [...reasons]
+        .map(([endedReason, n]) => ({ endedReason, calls: n }))
+        .sort((a, b) => b.calls - a.calls || (a.endedReason < b.endedReason ? -1 : 1))
+        .slice(0, 10),
     };
   }
 }

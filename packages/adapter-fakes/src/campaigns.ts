@@ -1,7 +1,27 @@
-import { CallSummary, GroupChange, isTerminal, LEAD_STATUSES, LeadStatus, PENDING_LEAD_STATUSES } from '@voiceplane/domain';
 import {
-  Campaign, CampaignRepository, CampaignSettings, CampaignStats, CampaignStatusChange, CallRepository, DueContact, Lead, LeadChanges, LeadFilter,
-  LeadRepository, NewLead, Page, PageRequest, StoredGroup,
+  CallSummary,
+  GroupChange,
+  isTerminal,
+  LEAD_STATUSES,
+  LeadStatus,
+  PENDING_LEAD_STATUSES,
+} from '@voiceplane/domain';
+import {
+  Campaign,
+  CampaignRepository,
+  CampaignSettings,
+  CampaignStats,
+  CampaignStatusChange,
+  CallRepository,
+  DueContact,
+  Lead,
+  LeadChanges,
+  LeadFilter,
+  LeadRepository,
+  NewLead,
+  Page,
+  PageRequest,
+  StoredGroup,
 } from '@voiceplane/application';
 import { copy } from './copy';
 import { pageOf } from './paging';
@@ -28,13 +48,20 @@ export class InMemoryCampaignStore {
   leadOf(l: StoredLead): Lead {
     const { position: _p, roundsDone: _r, ...rest } = l;
     const campaignName = this.campaigns.get(l.campaignId)?.name ?? '';
-    const secondaryContacts = l.primaryLeadId !== null ? [] : this.groupRows(l.id).slice(1).map((s) => this.leadOf(s));
+    const secondaryContacts =
+      l.primaryLeadId !== null
+        ? []
+        : this.groupRows(l.id)
+            .slice(1)
+            .map((s) => this.leadOf(s));
     return copy({ ...rest, campaignName, secondaryContacts });
   }
 
   /** The primary first, then its secondary contacts by position. */
   groupRows(primaryId: number): StoredLead[] {
-    return [...this.leads.values()].filter((l) => l.id === primaryId || l.primaryLeadId === primaryId).sort((a, b) => a.position - b.position || a.id - b.id);
+    return [...this.leads.values()]
+      .filter((l) => l.id === primaryId || l.primaryLeadId === primaryId)
+      .sort((a, b) => a.position - b.position || a.id - b.id);
   }
 
   async campaignCalls(c: StoredCampaign): Promise<CallSummary[]> {
@@ -47,9 +74,21 @@ export class InMemoryCampaignRepository implements CampaignRepository {
 
   async create(userId: number, settings: CampaignSettings, now: Date): Promise<Campaign> {
     const id = ++this.store.lastCampaignId;
-    this.store.campaigns.set(id, copy({
-      ...settings, id, userId, status: 'draft', stopReason: null, startedAt: null, completedAt: null, createdAt: now, updatedAt: now, callsPlaced: 0,
-    }));
+    this.store.campaigns.set(
+      id,
+      copy({
+        ...settings,
+        id,
+        userId,
+        status: 'draft',
+        stopReason: null,
+        startedAt: null,
+        completedAt: null,
+        createdAt: now,
+        updatedAt: now,
+        callsPlaced: 0,
+      }),
+    );
     return this.store.campaignOf(this.store.campaigns.get(id)!);
   }
 
@@ -58,7 +97,10 @@ export class InMemoryCampaignRepository implements CampaignRepository {
   }
 
   async list(userId: number): Promise<Campaign[]> {
-    return [...this.store.campaigns.values()].filter((c) => c.userId === userId).sort((a, b) => a.id - b.id).map((c) => this.store.campaignOf(c));
+    return [...this.store.campaigns.values()]
+      .filter((c) => c.userId === userId)
+      .sort((a, b) => a.id - b.id)
+      .map((c) => this.store.campaignOf(c));
   }
 
   async findOwned(userId: number, id: number): Promise<Campaign | null> {
@@ -73,7 +115,8 @@ export class InMemoryCampaignRepository implements CampaignRepository {
 
   async setStatus(id: number, change: CampaignStatusChange, now: Date): Promise<void> {
     const c = this.store.campaigns.get(id);
-    if (c) this.store.campaigns.set(id, { ...c, ...change, startedAt: change.startedAt ?? c.startedAt, updatedAt: now });
+    if (c)
+      this.store.campaigns.set(id, { ...c, ...change, startedAt: change.startedAt ?? c.startedAt, updatedAt: now });
   }
 
   async delete(userId: number, id: number): Promise<boolean> {
@@ -88,15 +131,21 @@ export class InMemoryCampaignRepository implements CampaignRepository {
     const leadsByStatus = Object.fromEntries(LEAD_STATUSES.map((s) => [s, 0])) as Record<LeadStatus, number>;
     const rows = [...this.store.leads.values()].filter((l) => l.campaignId === id);
     for (const l of rows) if (l.primaryLeadId === null) leadsByStatus[l.status]++;
-    const waits = rows.filter((l) => l.status === 'rescheduled' && l.nextAttemptAt !== null).map((l) => l.nextAttemptAt!.getTime());
+    const waits = rows
+      .filter((l) => l.status === 'rescheduled' && l.nextAttemptAt !== null)
+      .map((l) => l.nextAttemptAt!.getTime());
     const c = this.store.campaigns.get(id);
     const calls = c ? await this.store.campaignCalls(c) : [];
     const answered = calls.filter((call) => call.answeredAt !== null);
     const ended = answered.filter((call) => call.finishedAt !== null);
     return {
-      leadsByStatus, secondaryContacts: rows.filter((l) => l.primaryLeadId !== null).length, callsTotal: calls.length, callsAnswered: answered.length,
+      leadsByStatus,
+      secondaryContacts: rows.filter((l) => l.primaryLeadId !== null).length,
+      callsTotal: calls.length,
+      callsAnswered: answered.length,
       costSoFar: calls.reduce((sum, call) => sum + call.cost, 0),
-      averageCallDuration: ended.length === 0 ? 0 : Math.round(ended.reduce((sum, call) => sum + call.duration, 0) / ended.length),
+      averageCallDuration:
+        ended.length === 0 ? 0 : Math.round(ended.reduce((sum, call) => sum + call.duration, 0) / ended.length),
       nextAttemptAt: waits.length === 0 ? null : new Date(Math.min(...waits)),
     };
   }
@@ -125,10 +174,25 @@ export class InMemoryLeadRepository implements LeadRepository {
   async create(userId: number, campaignId: number, leads: readonly NewLead[], now: Date): Promise<number[]> {
     const add = (contact: NewLead['secondaryContacts'][number], primaryLeadId: number | null, position: number) => {
       const id = ++this.store.lastLeadId;
-      this.store.leads.set(id, copy({
-        id, userId, campaignId, primaryLeadId, position, roundsDone: 0, phoneNumber: contact.phoneNumber, variables: contact.variables,
-        status: contact.status, attempts: 0, nextAttemptAt: null, lastCallId: null, createdAt: now, updatedAt: now,
-      }));
+      this.store.leads.set(
+        id,
+        copy({
+          id,
+          userId,
+          campaignId,
+          primaryLeadId,
+          position,
+          roundsDone: 0,
+          phoneNumber: contact.phoneNumber,
+          variables: contact.variables,
+          status: contact.status,
+          attempts: 0,
+          nextAttemptAt: null,
+          lastCallId: null,
+          createdAt: now,
+          updatedAt: now,
+        }),
+      );
       return id;
     };
     return leads.map((lead) => {
@@ -144,16 +208,24 @@ export class InMemoryLeadRepository implements LeadRepository {
 
   async takenPhones(campaignId: number, phones: readonly string[]): Promise<Set<string>> {
     const wanted = new Set(phones);
-    return new Set([...this.store.leads.values()].filter((l) => l.campaignId === campaignId && l.primaryLeadId === null && wanted.has(l.phoneNumber)).map((l) => l.phoneNumber));
+    return new Set(
+      [...this.store.leads.values()]
+        .filter((l) => l.campaignId === campaignId && l.primaryLeadId === null && wanted.has(l.phoneNumber))
+        .map((l) => l.phoneNumber),
+    );
   }
 
   async list(userId: number, filter: LeadFilter, page: PageRequest): Promise<Page<Lead>> {
-    const matches = (l: StoredLead) => (filter.status === undefined || l.status === filter.status)
-      && (filter.campaignId === undefined || l.campaignId === filter.campaignId)
-      && (filter.phoneNumber === undefined || this.store.groupRows(l.id).some((c) => c.phoneNumber.includes(filter.phoneNumber!)))
-      && (filter.createdFrom === undefined || l.createdAt >= filter.createdFrom)
-      && (filter.createdBefore === undefined || l.createdAt < filter.createdBefore);
-    const rows = [...this.store.leads.values()].filter((l) => l.userId === userId && l.primaryLeadId === null && matches(l)).sort((a, b) => b.id - a.id);
+    const matches = (l: StoredLead) =>
+      (filter.status === undefined || l.status === filter.status) &&
+      (filter.campaignId === undefined || l.campaignId === filter.campaignId) &&
+      (filter.phoneNumber === undefined ||
+        this.store.groupRows(l.id).some((c) => c.phoneNumber.includes(filter.phoneNumber!))) &&
+      (filter.createdFrom === undefined || l.createdAt >= filter.createdFrom) &&
+      (filter.createdBefore === undefined || l.createdAt < filter.createdBefore);
+    const rows = [...this.store.leads.values()]
+      .filter((l) => l.userId === userId && l.primaryLeadId === null && matches(l))
+      .sort((a, b) => b.id - a.id);
     const found = pageOf(rows, page);
     return { items: found.items.map((l) => this.store.leadOf(l)), total: found.total };
   }
@@ -171,9 +243,14 @@ export class InMemoryLeadRepository implements LeadRepository {
   async update(id: number, changes: LeadChanges, now: Date): Promise<void> {
     const l = this.store.leads.get(id);
     if (!l) return;
-    Object.assign(l, copy({
-      phoneNumber: changes.phoneNumber ?? l.phoneNumber, variables: changes.variables ?? l.variables, updatedAt: now,
-    }));
+    Object.assign(
+      l,
+      copy({
+        phoneNumber: changes.phoneNumber ?? l.phoneNumber,
+        variables: changes.variables ?? l.variables,
+        updatedAt: now,
+      }),
+    );
     const group = l.primaryLeadId === null ? this.store.groupRows(l.id) : [l];
     for (const c of group) {
       if (changes.campaignId !== undefined) Object.assign(c, { campaignId: changes.campaignId, updatedAt: now });
@@ -192,22 +269,37 @@ export class InMemoryLeadRepository implements LeadRepository {
   }
 
   async hasPending(campaignId: number): Promise<boolean> {
-    return [...this.store.leads.values()].some((l) => l.campaignId === campaignId && PENDING_LEAD_STATUSES.includes(l.status));
+    return [...this.store.leads.values()].some(
+      (l) => l.campaignId === campaignId && PENDING_LEAD_STATUSES.includes(l.status),
+    );
   }
 
   async promoteDueRounds(campaignId: number, at: Date): Promise<void> {
     for (const l of this.store.leads.values()) {
-      if (l.campaignId === campaignId && l.status === 'rescheduled' && l.nextAttemptAt !== null && l.nextAttemptAt <= at) Object.assign(l, { status: 'scheduled' });
+      if (
+        l.campaignId === campaignId &&
+        l.status === 'rescheduled' &&
+        l.nextAttemptAt !== null &&
+        l.nextAttemptAt <= at
+      )
+        Object.assign(l, { status: 'scheduled' });
     }
   }
 
   async dueContacts(campaignId: number, limit: number): Promise<DueContact[]> {
-    const dueAt = (l: StoredLead) => (l.status === 'created' ? l.createdAt : l.nextAttemptAt ?? l.createdAt).getTime();
-    const candidates = [...this.store.leads.values()].filter((l) => {
-      if (l.campaignId !== campaignId || (l.status !== 'created' && l.status !== 'scheduled')) return false;
-      const group = this.store.groupRows(l.primaryLeadId ?? l.id);
-      return !group.some((c) => c.status === 'processing' || ((c.status === 'created' || c.status === 'scheduled') && c.position < l.position));
-    }).sort((a, b) => dueAt(a) - dueAt(b) || a.id - b.id);
+    const dueAt = (l: StoredLead) =>
+      (l.status === 'created' ? l.createdAt : (l.nextAttemptAt ?? l.createdAt)).getTime();
+    const candidates = [...this.store.leads.values()]
+      .filter((l) => {
+        if (l.campaignId !== campaignId || (l.status !== 'created' && l.status !== 'scheduled')) return false;
+        const group = this.store.groupRows(l.primaryLeadId ?? l.id);
+        return !group.some(
+          (c) =>
+            c.status === 'processing' ||
+            ((c.status === 'created' || c.status === 'scheduled') && c.position < l.position),
+        );
+      })
+      .sort((a, b) => dueAt(a) - dueAt(b) || a.id - b.id);
     return candidates.slice(0, limit).map((l) => {
       const primary = l.primaryLeadId === null ? null : this.store.leads.get(l.primaryLeadId);
       return { id: l.id, phoneNumber: l.phoneNumber, variables: { ...(primary?.variables ?? {}), ...l.variables } };
@@ -225,7 +317,9 @@ export class InMemoryLeadRepository implements LeadRepository {
     const rows = this.store.groupRows(l.primaryLeadId ?? l.id);
     const head = rows[0];
     return {
-      primaryId: head.id, campaignId: head.campaignId, roundsDone: head.roundsDone,
+      primaryId: head.id,
+      campaignId: head.campaignId,
+      roundsDone: head.roundsDone,
       contacts: rows.map((c) => ({ id: c.id, status: c.status, attempts: c.attempts })),
       lastCallIds: new Map(rows.map((c) => [c.id, c.lastCallId])),
     };
@@ -237,7 +331,12 @@ export class InMemoryLeadRepository implements LeadRepository {
       if (!row) continue;
       const status = change.statuses.get(c.id);
       const attempts = change.attempts.get(c.id);
-      if (status !== undefined) Object.assign(row, { status, nextAttemptAt: status === 'rescheduled' ? change.nextAttemptAt : null, updatedAt: now });
+      if (status !== undefined)
+        Object.assign(row, {
+          status,
+          nextAttemptAt: status === 'rescheduled' ? change.nextAttemptAt : null,
+          updatedAt: now,
+        });
       if (attempts !== undefined) Object.assign(row, { attempts, updatedAt: now });
     }
     const primary = this.store.leads.get(group.primaryId);

@@ -26,8 +26,10 @@ export class InMemoryChatappInbox implements ChatappInbox {
   }
 
   async purgeProcessedBefore(cutoff: Date, limit: number): Promise<number> {
-    const due = this.rows.filter((r) => r.processedAt !== null && r.processedAt < cutoff)
-      .sort((a, b) => (a.processedAt as Date).getTime() - (b.processedAt as Date).getTime()).slice(0, limit);
+    const due = this.rows
+      .filter((r) => r.processedAt !== null && r.processedAt < cutoff)
+      .sort((a, b) => (a.processedAt as Date).getTime() - (b.processedAt as Date).getTime())
+      .slice(0, limit);
     for (const row of due) this.rows.splice(this.rows.indexOf(row), 1);
     return due.length;
   }

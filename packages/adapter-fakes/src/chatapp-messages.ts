@@ -1,5 +1,12 @@
 import { ChatappMessage, ConversationMessage, err, ok, Result } from '@voiceplane/domain';
-import { ChatappMessageRepository, DeliveryStateChange, NewChatappMessage, NewUnsentMessage, NewWebChatMessage, StoredChatappMessage } from '@voiceplane/application';
+import {
+  ChatappMessageRepository,
+  DeliveryStateChange,
+  NewChatappMessage,
+  NewUnsentMessage,
+  NewWebChatMessage,
+  StoredChatappMessage,
+} from '@voiceplane/application';
 import { copy } from './copy';
 import { RowLocks } from './row-locks';
 
@@ -15,16 +22,40 @@ export class InMemoryChatappMessageRepository implements ChatappMessageRepositor
 
   async record(m: NewChatappMessage): Promise<StoredChatappMessage> {
     const message: MessageRow = {
-      id: ++this.lastMessageId, conversationId: m.conversationId, direction: m.direction, source: m.source, type: m.type, body: m.body,
-      mediaUrl: m.media?.url ?? null, mediaType: m.media?.mediaType ?? null, filename: m.media?.filename ?? null, templateId: m.templateId,
-      status: null, errorCode: null, createdAt: new Date(m.now),
+      id: ++this.lastMessageId,
+      conversationId: m.conversationId,
+      direction: m.direction,
+      source: m.source,
+      type: m.type,
+      body: m.body,
+      mediaUrl: m.media?.url ?? null,
+      mediaType: m.media?.mediaType ?? null,
+      filename: m.media?.filename ?? null,
+      templateId: m.templateId,
+      status: null,
+      errorCode: null,
+      createdAt: new Date(m.now),
     };
     this.messages.set(message.id, message);
     const chatapp = {
-      id: ++this.lastChatappId, userId: m.userId, messageId: message.id, senderId: m.senderId, conversationId: m.conversationId, direction: m.direction,
-      from: m.from, to: m.to, messageSid: m.messageSid, providerMessageId: m.providerMessageId, status: m.status, errorCode: null, errorMessage: null,
-      cost: m.cost, statusHistory: m.status === 'received' ? [] : [{ status: m.status, at: new Date(m.now) }], createdAt: new Date(m.now),
-      updatedAt: new Date(m.now), fromAllowance: m.fromAllowance,
+      id: ++this.lastChatappId,
+      userId: m.userId,
+      messageId: message.id,
+      senderId: m.senderId,
+      conversationId: m.conversationId,
+      direction: m.direction,
+      from: m.from,
+      to: m.to,
+      messageSid: m.messageSid,
+      providerMessageId: m.providerMessageId,
+      status: m.status,
+      errorCode: null,
+      errorMessage: null,
+      cost: m.cost,
+      statusHistory: m.status === 'received' ? [] : [{ status: m.status, at: new Date(m.now) }],
+      createdAt: new Date(m.now),
+      updatedAt: new Date(m.now),
+      fromAllowance: m.fromAllowance,
     } as ChatappMessage & { fromAllowance: boolean };
     this.chatapp.set(chatapp.id, chatapp);
     return { messageId: message.id, chatapp: strip(chatapp) };
@@ -34,16 +65,31 @@ export class InMemoryChatappMessageRepository implements ChatappMessageRepositor
   setMedia(messageId: number, change: { mediaUrl?: string | null; mediaError: string | null }): boolean {
     const row = this.messages.get(messageId);
     if (!row) return false;
-    this.messages.set(messageId, { ...row, ...(change.mediaUrl === undefined ? {} : { mediaUrl: change.mediaUrl }), mediaError: change.mediaError });
+    this.messages.set(messageId, {
+      ...row,
+      ...(change.mediaUrl === undefined ? {} : { mediaUrl: change.mediaUrl }),
+      mediaError: change.mediaError,
+    });
     return true;
   }
 
   /** A web chat's message (no delivery record), as the web-chat fake stores it. */
   addWebMessage(m: NewWebChatMessage): ConversationMessage {
     const row: MessageRow = {
-      id: ++this.lastMessageId, conversationId: m.conversationId, direction: m.source === 'customer' ? 'inbound' : 'outbound', source: m.source, type: 'text',
-      body: m.body, mediaUrl: null, mediaType: null, filename: null, templateId: null, status: null, errorCode: null,
-      ...(m.functionCalls === null ? {} : { functionCalls: copy(m.functionCalls) }), createdAt: new Date(m.now),
+      id: ++this.lastMessageId,
+      conversationId: m.conversationId,
+      direction: m.source === 'customer' ? 'inbound' : 'outbound',
+      source: m.source,
+      type: 'text',
+      body: m.body,
+      mediaUrl: null,
+      mediaType: null,
+      filename: null,
+      templateId: null,
+      status: null,
+      errorCode: null,
+      ...(m.functionCalls === null ? {} : { functionCalls: copy(m.functionCalls) }),
+      createdAt: new Date(m.now),
     };
     this.messages.set(row.id, row);
     return copy({ ...row, chatappMessageId: null, messageSid: null });
@@ -52,8 +98,19 @@ export class InMemoryChatappMessageRepository implements ChatappMessageRepositor
   async recordUnsent(m: NewUnsentMessage): Promise<number> {
     const id = ++this.lastMessageId;
     this.messages.set(id, {
-      id, conversationId: m.conversationId, direction: 'outbound', source: m.source, type: 'text', body: m.body, mediaUrl: null, mediaType: null,
-      filename: null, templateId: null, status: 'failed', errorCode: m.errorCode, createdAt: new Date(m.now),
+      id,
+      conversationId: m.conversationId,
+      direction: 'outbound',
+      source: m.source,
+      type: 'text',
+      body: m.body,
+      mediaUrl: null,
+      mediaType: null,
+      filename: null,
+      templateId: null,
+      status: 'failed',
+      errorCode: m.errorCode,
+      createdAt: new Date(m.now),
     });
     return id;
   }
@@ -64,11 +121,16 @@ export class InMemoryChatappMessageRepository implements ChatappMessageRepositor
   }
 
   async findByProviderMessageId(providerMessageId: string): Promise<ChatappMessage | null> {
-    const row = [...this.chatapp.values()].find((c) => c.providerMessageId === providerMessageId && c.direction === 'outbound');
+    const row = [...this.chatapp.values()].find(
+      (c) => c.providerMessageId === providerMessageId && c.direction === 'outbound',
+    );
     return row ? strip(row) : null;
   }
 
-  updateDelivery<A, E>(id: number, decide: (message: ChatappMessage) => Promise<Result<DeliveryStateChange<A>, E>>): Promise<Result<A, E | 'not_found'>> {
+  updateDelivery<A, E>(
+    id: number,
+    decide: (message: ChatappMessage) => Promise<Result<DeliveryStateChange<A>, E>>,
+  ): Promise<Result<A, E | 'not_found'>> {
     return this.locks.hold(id, async () => {
       const row = this.chatapp.get(id);
       if (!row) return err('not_found' as const);
@@ -81,16 +143,27 @@ export class InMemoryChatappMessageRepository implements ChatappMessageRepositor
   }
 
   async allowanceUsed(userId: number, since: Date): Promise<number> {
-    return [...this.chatapp.values()].filter((c) => c.userId === userId && c.fromAllowance && c.createdAt.getTime() >= since.getTime()).length;
+    return [...this.chatapp.values()].filter(
+      (c) => c.userId === userId && c.fromAllowance && c.createdAt.getTime() >= since.getTime(),
+    ).length;
   }
 
   /** A conversation's messages, id ascending, with their delivery records' status (what the conversation fake reads). */
   conversationMessages(conversationId: number): ConversationMessage[] {
     const byMessage = new Map([...this.chatapp.values()].map((c) => [c.messageId, c]));
-    return [...this.messages.values()].filter((m) => m.conversationId === conversationId).sort((a, b) => a.id - b.id).map((m) => {
-      const c = byMessage.get(m.id);
-      return copy({ ...m, chatappMessageId: c?.id ?? null, messageSid: c?.messageSid ?? null, status: c?.status ?? m.status, errorCode: c?.errorCode ?? m.errorCode });
-    });
+    return [...this.messages.values()]
+      .filter((m) => m.conversationId === conversationId)
+      .sort((a, b) => a.id - b.id)
+      .map((m) => {
+        const c = byMessage.get(m.id);
+        return copy({
+          ...m,
+          chatappMessageId: c?.id ?? null,
+          messageSid: c?.messageSid ?? null,
+          status: c?.status ?? m.status,
+          errorCode: c?.errorCode ?? m.errorCode,
+        });
+      });
   }
 }
 

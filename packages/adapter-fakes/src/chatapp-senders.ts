@@ -1,20 +1,55 @@
 import { MessageTemplate, QualityRating, Sender, SenderStatus, TemplateStatus } from '@voiceplane/domain';
-import { NewSender, NewTemplate, SenderCallingLine, SenderChanges, SenderListFilter, SenderReach, SenderRepository, TemplateListFilter, TemplateRepository } from '@voiceplane/application';
+import {
+  NewSender,
+  NewTemplate,
+  SenderCallingLine,
+  SenderChanges,
+  SenderListFilter,
+  SenderReach,
+  SenderRepository,
+  TemplateListFilter,
+  TemplateRepository,
+} from '@voiceplane/application';
 import { copy } from './copy';
 
 /** Chat-app senders in memory, with the semantics of the PostgreSQL repository (see the chat-app repositories contract). */
 export class InMemorySenderRepository implements SenderRepository {
-  private readonly rows = new Map<number, { sender: Sender; ref: string | null; account: string | null; sealed: string | null; callingLine?: SenderCallingLine }>();
+  private readonly rows = new Map<
+    number,
+    {
+      sender: Sender;
+      ref: string | null;
+      account: string | null;
+      sealed: string | null;
+      callingLine?: SenderCallingLine;
+    }
+  >();
   private lastId = 0;
 
   async create(s: NewSender): Promise<Sender | null> {
     if ([...this.rows.values()].some((r) => r.sender.phoneNumber === s.phoneNumber)) return null;
     const sender: Sender = {
-      id: ++this.lastId, userId: s.userId, phoneNumber: s.phoneNumber, displayName: s.displayName, status: s.status, qualityRating: s.qualityRating,
-      messagingLimit: s.messagingLimit, countryCode: s.countryCode, assistantId: s.assistantId, callingEnabled: s.callingEnabled,
-      statusWebhookUrl: s.statusWebhookUrl, provider: s.provider, createdAt: new Date(s.now), updatedAt: new Date(s.now),
+      id: ++this.lastId,
+      userId: s.userId,
+      phoneNumber: s.phoneNumber,
+      displayName: s.displayName,
+      status: s.status,
+      qualityRating: s.qualityRating,
+      messagingLimit: s.messagingLimit,
+      countryCode: s.countryCode,
+      assistantId: s.assistantId,
+      callingEnabled: s.callingEnabled,
+      statusWebhookUrl: s.statusWebhookUrl,
+      provider: s.provider,
+      createdAt: new Date(s.now),
+      updatedAt: new Date(s.now),
     };
-    this.rows.set(sender.id, { sender, ref: s.providerSenderRef, account: s.providerAccountRef, sealed: s.sealedCredentials });
+    this.rows.set(sender.id, {
+      sender,
+      ref: s.providerSenderRef,
+      account: s.providerAccountRef,
+      sealed: s.sealedCredentials,
+    });
     return copy(sender);
   }
 
@@ -24,8 +59,11 @@ export class InMemorySenderRepository implements SenderRepository {
   }
 
   async list(userId: number, filter: SenderListFilter): Promise<Sender[]> {
-    return [...this.rows.values()].map((r) => r.sender).filter((s) => s.userId === userId && (filter === 'all' || s.status === filter))
-      .sort((a, b) => a.id - b.id).map(copy);
+    return [...this.rows.values()]
+      .map((r) => r.sender)
+      .filter((s) => s.userId === userId && (filter === 'all' || s.status === filter))
+      .sort((a, b) => a.id - b.id)
+      .map(copy);
   }
 
   async update(userId: number, id: number, changes: SenderChanges, now: Date): Promise<Sender | null> {
@@ -36,15 +74,27 @@ export class InMemorySenderRepository implements SenderRepository {
     return copy(row.sender);
   }
 
-  async setStatus(id: number, status: SenderStatus, qualityRating: QualityRating | null, now: Date): Promise<Sender | null> {
+  async setStatus(
+    id: number,
+    status: SenderStatus,
+    qualityRating: QualityRating | null,
+    now: Date,
+  ): Promise<Sender | null> {
     const row = this.rows.get(id);
     if (!row) return null;
-    row.sender = { ...row.sender, status, qualityRating: qualityRating ?? row.sender.qualityRating, updatedAt: new Date(now) };
+    row.sender = {
+      ...row.sender,
+      status,
+      qualityRating: qualityRating ?? row.sender.qualityRating,
+      updatedAt: new Date(now),
+    };
     return copy(row.sender);
   }
 
   async setAccountStatus(providerAccountRef: string, status: SenderStatus, now: Date): Promise<Sender[]> {
-    const rows = [...this.rows.values()].filter((r) => r.account === providerAccountRef).sort((a, b) => a.sender.id - b.sender.id);
+    const rows = [...this.rows.values()]
+      .filter((r) => r.account === providerAccountRef)
+      .sort((a, b) => a.sender.id - b.sender.id);
     for (const row of rows) row.sender = { ...row.sender, status, updatedAt: new Date(now) };
     return rows.map((r) => copy(r.sender));
   }
@@ -53,8 +103,10 @@ export class InMemorySenderRepository implements SenderRepository {
     const row = this.rows.get(id);
     if (!row) return null;
     row.sender = {
-      ...row.sender, qualityRating: reach.qualityRating ?? row.sender.qualityRating,
-      messagingLimit: reach.messagingLimit === null ? row.sender.messagingLimit : reach.messagingLimit.value, updatedAt: new Date(now),
+      ...row.sender,
+      qualityRating: reach.qualityRating ?? row.sender.qualityRating,
+      messagingLimit: reach.messagingLimit === null ? row.sender.messagingLimit : reach.messagingLimit.value,
+      updatedAt: new Date(now),
     };
     return copy(row.sender);
   }
@@ -88,10 +140,25 @@ export class InMemoryTemplateRepository implements TemplateRepository {
   constructor(private readonly senderOwner: (senderId: number) => Promise<number | null>) {}
 
   async create(t: NewTemplate): Promise<MessageTemplate | null> {
-    if ([...this.rows.values()].some((r) => r.template.senderId === t.senderId && r.template.name === t.name && r.template.language === t.language)) return null;
+    if (
+      [...this.rows.values()].some(
+        (r) => r.template.senderId === t.senderId && r.template.name === t.name && r.template.language === t.language,
+      )
+    )
+      return null;
     const template: MessageTemplate = {
-      id: ++this.lastId, senderId: t.senderId, name: t.name, language: t.language, category: t.category, status: t.status, bodyText: t.bodyText,
-      footerText: t.footerText, variables: [...t.variables], rejectionReason: null, createdAt: new Date(t.now), updatedAt: new Date(t.now),
+      id: ++this.lastId,
+      senderId: t.senderId,
+      name: t.name,
+      language: t.language,
+      category: t.category,
+      status: t.status,
+      bodyText: t.bodyText,
+      footerText: t.footerText,
+      variables: [...t.variables],
+      rejectionReason: null,
+      createdAt: new Date(t.now),
+      updatedAt: new Date(t.now),
     };
     this.rows.set(template.id, { template, ref: t.providerTemplateRef });
     return copy(template);
@@ -108,14 +175,27 @@ export class InMemoryTemplateRepository implements TemplateRepository {
   }
 
   async list(senderId: number, filter: TemplateListFilter): Promise<MessageTemplate[]> {
-    return [...this.rows.values()].map((r) => r.template).filter((t) => t.senderId === senderId && (filter === 'all' || t.status === filter))
-      .sort((a, b) => a.id - b.id).map(copy);
+    return [...this.rows.values()]
+      .map((r) => r.template)
+      .filter((t) => t.senderId === senderId && (filter === 'all' || t.status === filter))
+      .sort((a, b) => a.id - b.id)
+      .map(copy);
   }
 
-  async setStatus(id: number, status: TemplateStatus, rejectionReason: string | null, now: Date): Promise<MessageTemplate | null> {
+  async setStatus(
+    id: number,
+    status: TemplateStatus,
+    rejectionReason: string | null,
+    now: Date,
+  ): Promise<MessageTemplate | null> {
     const row = this.rows.get(id);
     if (!row) return null;
-    row.template = { ...row.template, status, rejectionReason: status === 'rejected' ? rejectionReason : null, updatedAt: new Date(now) };
+    row.template = {
+      ...row.template,
+      status,
+      rejectionReason: status === 'rejected' ? rejectionReason : null,
+      updatedAt: new Date(now),
+    };
     return copy(row.template);
   }
 

@@ -9,7 +9,10 @@ export class ConceptEmbeddings implements TextEmbeddings {
   readonly calls: string[][] = [];
 
   /** `model`: the name its vectors are stored under (a second instance under another name stands for another model). */
-  constructor(private readonly concepts: readonly (readonly string[])[], readonly model = 'concepts') {}
+  constructor(
+    private readonly concepts: readonly (readonly string[])[],
+    readonly model = 'concepts',
+  ) {}
 
   async embed(texts: readonly string[]): Promise<number[][]> {
     this.calls.push([...texts]);

@@ -12,7 +12,14 @@ export class InMemoryConnectionRepository implements ConnectionRepository {
   async create(userId: number, fields: ConnectionFields): Promise<Connection> {
     const at = this.now();
     const connection: Connection = {
-      ...copy(fields), id: ++this.lastId, userId, status: 'connected', lastCheckedAt: null, lastError: null, createdAt: at, updatedAt: at,
+      ...copy(fields),
+      id: ++this.lastId,
+      userId,
+      status: 'connected',
+      lastCheckedAt: null,
+      lastError: null,
+      createdAt: at,
+      updatedAt: at,
     };
     this.connections.set(connection.id, connection);
     return copy(connection);
@@ -24,14 +31,29 @@ export class InMemoryConnectionRepository implements ConnectionRepository {
   }
 
   async list(userId: number): Promise<Connection[]> {
-    return [...this.connections.values()].filter((c) => c.userId === userId).sort((a, b) => b.id - a.id).map(copy);
+    return [...this.connections.values()]
+      .filter((c) => c.userId === userId)
+      .sort((a, b) => b.id - a.id)
+      .map(copy);
   }
 
-  async update(userId: number, id: number, changes: Partial<ConnectionFields>, reset: boolean): Promise<Connection | null> {
+  async update(
+    userId: number,
+    id: number,
+    changes: Partial<ConnectionFields>,
+    reset: boolean,
+  ): Promise<Connection | null> {
     const connection = this.connections.get(id);
     if (!connection || connection.userId !== userId) return null;
-    const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as Partial<ConnectionFields>;
-    const updated: Connection = { ...connection, ...copy(defined), ...(reset ? { status: 'connected', lastError: null } : {}), updatedAt: this.now() };
+    const defined = Object.fromEntries(
+      Object.entries(changes).filter(([, v]) => v !== undefined),
+    ) as Partial<ConnectionFields>;
+    const updated: Connection = {
+      ...connection,
+      ...copy(defined),
+      ...(reset ? { status: 'connected', lastError: null } : {}),
+      updatedAt: this.now(),
+    };
     this.connections.set(id, updated);
     return copy(updated);
   }
@@ -43,6 +65,13 @@ export class InMemoryConnectionRepository implements ConnectionRepository {
 
   async recordCheck(id: number, status: Connection['status'], error: string | null, at: Date): Promise<void> {
     const connection = this.connections.get(id);
-    if (connection) this.connections.set(id, { ...connection, status, lastError: error, lastCheckedAt: new Date(at), updatedAt: this.now() });
+    if (connection)
+      this.connections.set(id, {
+        ...connection,
+        status,
+        lastError: error,
+        lastCheckedAt: new Date(at),
+        updatedAt: this.now(),
+      });
   }
 }

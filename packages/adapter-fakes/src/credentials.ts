@@ -2,7 +2,13 @@ import { ApiKey, Clock, CredentialRepository, Principal, UserRepository } from '
 import { copy } from './copy';
 
 type KeyRow = { -readonly [K in keyof ApiKey]: ApiKey[K] } & { tokenHash: string };
-interface SessionRow { readonly id: number; readonly userId: number; readonly tokenHash: string; readonly expiresAt: Date; revokedAt: Date | null }
+interface SessionRow {
+  readonly id: number;
+  readonly userId: number;
+  readonly tokenHash: string;
+  readonly expiresAt: Date;
+  revokedAt: Date | null;
+}
 
 /**
  * API keys and sessions in memory, with the semantics of the PostgreSQL repository (see the
@@ -15,7 +21,10 @@ export class InMemoryCredentialRepository implements CredentialRepository {
   private lastKey = 0;
   private lastSession = 0;
 
-  constructor(private readonly users: UserRepository, private readonly clock: Clock) {}
+  constructor(
+    private readonly users: UserRepository,
+    private readonly clock: Clock,
+  ) {}
 
   async createApiKey(userId: number, name: string, tokenHash: string): Promise<ApiKey> {
     refuseTaken([...this.keys.values()], tokenHash, 'api_keys');
@@ -25,7 +34,10 @@ export class InMemoryCredentialRepository implements CredentialRepository {
   }
 
   async listApiKeys(userId: number): Promise<ApiKey[]> {
-    return [...this.keys.values()].filter((k) => k.userId === userId).sort((a, b) => b.id - a.id).map(toKey);
+    return [...this.keys.values()]
+      .filter((k) => k.userId === userId)
+      .sort((a, b) => b.id - a.id)
+      .map(toKey);
   }
 
   async deleteApiKey(userId: number, id: number): Promise<boolean> {
@@ -49,12 +61,28 @@ export class InMemoryCredentialRepository implements CredentialRepository {
     for (const k of this.keys.values()) {
       if (k.tokenHash !== tokenHash) continue;
       const plan = await this.enabledPlan(k.userId);
-      if (plan) return { userId: k.userId, tokenKind: 'api_key', tokenId: k.id, plan, lastUsedAt: copy(k.lastUsedAt), expiresAt: null };
+      if (plan)
+        return {
+          userId: k.userId,
+          tokenKind: 'api_key',
+          tokenId: k.id,
+          plan,
+          lastUsedAt: copy(k.lastUsedAt),
+          expiresAt: null,
+        };
     }
     for (const s of this.sessions.values()) {
       if (s.tokenHash !== tokenHash || s.revokedAt !== null || s.expiresAt.getTime() <= now.getTime()) continue;
       const plan = await this.enabledPlan(s.userId);
-      if (plan) return { userId: s.userId, tokenKind: 'session', tokenId: s.id, plan, lastUsedAt: null, expiresAt: copy(s.expiresAt) };
+      if (plan)
+        return {
+          userId: s.userId,
+          tokenKind: 'session',
+          tokenId: s.id,
+          plan,
+          lastUsedAt: null,
+          expiresAt: copy(s.expiresAt),
+        };
     }
     return null;
   }

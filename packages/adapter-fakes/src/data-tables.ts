@@ -26,11 +26,17 @@ export class InMemoryDataTableRepository implements DataTableRepository {
 
   async list(userId: number, page: PageRequest): Promise<Page<DataTable>> {
     const all = [...this.tables.values()].filter((t) => t.userId === userId).sort((a, b) => b.id - a.id);
-    return { items: all.slice((page.page - 1) * page.perPage, page.page * page.perPage).map((t) => this.counted(t)), total: all.length };
+    return {
+      items: all.slice((page.page - 1) * page.perPage, page.page * page.perPage).map((t) => this.counted(t)),
+      total: all.length,
+    };
   }
 
   async listAll(userId: number): Promise<DataTable[]> {
-    return [...this.tables.values()].filter((t) => t.userId === userId).sort((a, b) => a.id - b.id).map((t) => this.counted(t));
+    return [...this.tables.values()]
+      .filter((t) => t.userId === userId)
+      .sort((a, b) => a.id - b.id)
+      .map((t) => this.counted(t));
   }
 
   async delete(userId: number, id: number): Promise<boolean> {
@@ -42,7 +48,10 @@ export class InMemoryDataTableRepository implements DataTableRepository {
 
   async listRows(tableId: number, page: PageRequest): Promise<Page<TableRow>> {
     const all = this.rowsOf(tableId);
-    return { items: all.slice((page.page - 1) * page.perPage, page.page * page.perPage).map((r) => this.ordered(r)), total: all.length };
+    return {
+      items: all.slice((page.page - 1) * page.perPage, page.page * page.perPage).map((r) => this.ordered(r)),
+      total: all.length,
+    };
   }
 
   async addRows(tableId: number, values: readonly JsonObject[], maxRows: number): Promise<TableRow[] | 'table_full'> {
@@ -76,7 +85,12 @@ export class InMemoryDataTableRepository implements DataTableRepository {
   async lookup(userId: number, tableId: number, column: string, value: string): Promise<TableRow | null | 'no_table'> {
     if (!(await this.find(userId, tableId))) return 'no_table';
     const wanted = value.trim().toLowerCase();
-    const row = this.rowsOf(tableId).find((r) => Object.prototype.hasOwnProperty.call(r.values, column) && r.values[column] !== null && asText(r.values[column]).trim().toLowerCase() === wanted);
+    const row = this.rowsOf(tableId).find(
+      (r) =>
+        Object.prototype.hasOwnProperty.call(r.values, column) &&
+        r.values[column] !== null &&
+        asText(r.values[column]).trim().toLowerCase() === wanted,
+    );
     return row ? this.ordered(row) : null;
   }
 
@@ -92,7 +106,8 @@ export class InMemoryDataTableRepository implements DataTableRepository {
   private ordered(row: TableRow): TableRow {
     const columns = this.tables.get(row.tableId)?.columns ?? [];
     const values: Record<string, JsonValue> = {};
-    for (const c of columns) if (Object.prototype.hasOwnProperty.call(row.values, c.name)) values[c.name] = row.values[c.name];
+    for (const c of columns)
+      if (Object.prototype.hasOwnProperty.call(row.values, c.name)) values[c.name] = row.values[c.name];
     return copy({ ...row, values });
   }
 }

@@ -12,14 +12,23 @@ export class InMemoryEventTypeRepository implements EventTypeRepository {
   constructor(private readonly clock: Clock) {}
 
   async create(userId: number, eventType: { name: string; durationMinutes: number }): Promise<EventType> {
-    const row: EventType = { id: this.rows.length + 1, userId, name: eventType.name, durationMinutes: eventType.durationMinutes, createdAt: this.clock.now() };
+    const row: EventType = {
+      id: this.rows.length + 1,
+      userId,
+      name: eventType.name,
+      durationMinutes: eventType.durationMinutes,
+      createdAt: this.clock.now(),
+    };
     this.rows.push(row);
     return copy(row);
   }
 
   /** Newest first. */
   async listOwned(userId: number): Promise<EventType[]> {
-    return this.rows.filter((r) => r.userId === userId).sort((a, b) => b.id - a.id).map(copy);
+    return this.rows
+      .filter((r) => r.userId === userId)
+      .sort((a, b) => b.id - a.id)
+      .map(copy);
   }
 
   /** Every event type of every account, oldest first: what a test checks was (not) written. */

@@ -46,7 +46,10 @@ export class FakeStore {
   /** An account with this balance and plan, and a signing secret, as account creation leaves it. */
   async account(options: { balance?: number; plan?: Partial<Plan> } = {}): Promise<User> {
     const created = await this.users.create({
-      name: 'Ada', email: `user${this.ids.token('', 6)}@example.test`, passwordHash: null, plan: withPlanChanges(DEFAULT_PLAN, options.plan ?? {}),
+      name: 'Ada',
+      email: `user${this.ids.token('', 6)}@example.test`,
+      passwordHash: null,
+      plan: withPlanChanges(DEFAULT_PLAN, options.plan ?? {}),
     });
     if (!created) throw new Error('FakeStore: e-mail taken');
     this.users.writeBalance(created.id, options.balance ?? 0);

@@ -15,9 +15,15 @@ export class InMemoryGroupRepository implements AssistantGroupRepository {
   private readonly rows = new Map<number, Row>();
   private lastId = 0;
 
-  constructor(private readonly kind: 'folders' | 'labels', private readonly assistants: InMemoryAssistantRepository | null = null) {}
+  constructor(
+    private readonly kind: 'folders' | 'labels',
+    private readonly assistants: InMemoryAssistantRepository | null = null,
+  ) {}
 
-  async create(userId: number, group: { name: string; color: GroupColor | null }): Promise<AssistantGroup | GroupNameTaken> {
+  async create(
+    userId: number,
+    group: { name: string; color: GroupColor | null },
+  ): Promise<AssistantGroup | GroupNameTaken> {
     if (this.taken(userId, group.name, null)) return 'name_taken';
     const row: Row = { id: ++this.lastId, userId, name: group.name, color: group.color };
     this.rows.set(row.id, row);
@@ -31,7 +37,11 @@ export class InMemoryGroupRepository implements AssistantGroupRepository {
     return pageOf(await Promise.all(mine.map((r) => this.toGroup(r))), page);
   }
 
-  async update(userId: number, id: number, changes: { name?: string; color?: GroupColor | null }): Promise<AssistantGroup | GroupNameTaken | null> {
+  async update(
+    userId: number,
+    id: number,
+    changes: { name?: string; color?: GroupColor | null },
+  ): Promise<AssistantGroup | GroupNameTaken | null> {
     const row = this.owned(userId, id);
     if (!row) return null;
     if (changes.name !== undefined && this.taken(userId, changes.name, id)) return 'name_taken';
@@ -57,7 +67,9 @@ export class InMemoryGroupRepository implements AssistantGroupRepository {
   }
 
   private taken(userId: number, name: string, except: number | null): boolean {
-    return [...this.rows.values()].some((r) => r.userId === userId && r.id !== except && r.name.toLowerCase() === name.toLowerCase());
+    return [...this.rows.values()].some(
+      (r) => r.userId === userId && r.id !== except && r.name.toLowerCase() === name.toLowerCase(),
+    );
   }
 
   private async toGroup(row: Row): Promise<AssistantGroup> {

@@ -1,7 +1,9 @@
 import { OutboundHttpClient, OutboundRequest, OutboundResponse } from '@voiceplane/application';
 
 /** What the receiver does with one request: the parts of the answer that matter to the test. */
-export type ScriptedAnswer = (request: OutboundRequest) => Partial<OutboundResponse> | Promise<Partial<OutboundResponse>>;
+export type ScriptedAnswer = (
+  request: OutboundRequest,
+) => Partial<OutboundResponse> | Promise<Partial<OutboundResponse>>;
 
 /**
  * Answers outbound requests from a script, one answer per request in order, and remembers every
@@ -22,6 +24,14 @@ export class ScriptedHttpClient implements OutboundHttpClient {
     const answer = await next(request);
     const statusCode = answer.statusCode ?? null;
     const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
-    return { ok, statusCode, headers: {}, body: '', durationMs: 25, error: ok ? null : statusCode === null ? 'connection_failed' : 'http_error', ...answer };
+    return {
+      ok,
+      statusCode,
+      headers: {},
+      body: '',
+      durationMs: 25,
+      error: ok ? null : statusCode === null ? 'connection_failed' : 'http_error',
+      ...answer,
+    };
   }
 }

@@ -13,8 +13,12 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
     const lapsed = stored?.state === 'in_flight' && (stored.leaseUntil === null || stored.leaseUntil < claim.now);
     if (!stored || stored.expiresAt < claim.now || lapsed) {
       this.entries.set(scope, {
-        fingerprint, state: 'in_flight', responseStatus: null, responseBody: null,
-        expiresAt: new Date(claim.expiresAt), leaseUntil: new Date(claim.leaseUntil),
+        fingerprint,
+        state: 'in_flight',
+        responseStatus: null,
+        responseBody: null,
+        expiresAt: new Date(claim.expiresAt),
+        leaseUntil: new Date(claim.leaseUntil),
       });
       return null;
     }
@@ -29,7 +33,14 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
 
   async complete(scope: string, status: number, body: string): Promise<void> {
     const stored = this.entries.get(scope);
-    if (stored) this.entries.set(scope, { ...stored, state: 'done', responseStatus: status, responseBody: body, leaseUntil: null });
+    if (stored)
+      this.entries.set(scope, {
+        ...stored,
+        state: 'done',
+        responseStatus: status,
+        responseBody: body,
+        leaseUntil: null,
+      });
   }
 
   async release(scope: string): Promise<void> {

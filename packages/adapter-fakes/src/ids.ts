@@ -16,7 +16,8 @@ export class SequentialIds implements Ids {
       digits = BASE62[n % 62] + digits;
       n = Math.floor(n / 62);
     }
-    if (digits.length > length) throw new Error(`SequentialIds: ${length} base62 characters cannot hold token number ${this.counter}`);
+    if (digits.length > length)
+      throw new Error(`SequentialIds: ${length} base62 characters cannot hold token number ${this.counter}`);
     return prefix + digits.padStart(length, '0');
   }
 

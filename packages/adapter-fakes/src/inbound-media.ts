@@ -1,4 +1,11 @@
-import { InboundMedia, InboundMediaRepository, MediaBody, MediaSource, MediaStore, StoredMedia } from '@voiceplane/application';
+import {
+  InboundMedia,
+  InboundMediaRepository,
+  MediaBody,
+  MediaSource,
+  MediaStore,
+  StoredMedia,
+} from '@voiceplane/application';
 import { InMemoryChatappMessageRepository } from './chatapp-messages';
 import { copy } from './copy';
 
@@ -9,10 +16,25 @@ export class InMemoryInboundMediaRepository implements InboundMediaRepository {
 
   constructor(private readonly messages: InMemoryChatappMessageRepository) {}
 
-  async create(m: { id: string; userId: number; senderId: number; messageId: number; source: MediaSource; now: Date }): Promise<void> {
+  async create(m: {
+    id: string;
+    userId: number;
+    senderId: number;
+    messageId: number;
+    source: MediaSource;
+    now: Date;
+  }): Promise<void> {
     if (this.rows.has(m.id)) throw new Error(`duplicate media id ${m.id}`);
     this.created.set(m.id, new Date(m.now));
-    this.rows.set(m.id, { id: m.id, userId: m.userId, senderId: m.senderId, messageId: m.messageId, source: { ...m.source }, status: 'pending', contentType: null });
+    this.rows.set(m.id, {
+      id: m.id,
+      userId: m.userId,
+      senderId: m.senderId,
+      messageId: m.messageId,
+      source: { ...m.source },
+      status: 'pending',
+      contentType: null,
+    });
   }
 
   async find(id: string): Promise<InboundMedia | null> {
@@ -35,8 +57,10 @@ export class InMemoryInboundMediaRepository implements InboundMediaRepository {
   private readonly deleted: string[] = [];
 
   async expireCreatedBefore(cutoff: Date, note: string, limit: number): Promise<number> {
-    const due = [...this.rows.values()].filter((r) => this.created.get(r.id)! < cutoff)
-      .sort((a, b) => this.created.get(a.id)!.getTime() - this.created.get(b.id)!.getTime()).slice(0, limit);
+    const due = [...this.rows.values()]
+      .filter((r) => this.created.get(r.id)! < cutoff)
+      .sort((a, b) => this.created.get(a.id)!.getTime() - this.created.get(b.id)!.getTime())
+      .slice(0, limit);
     for (const row of due) {
       this.rows.delete(row.id);
       this.deleted.push(row.id);
@@ -84,6 +108,12 @@ export class InMemoryMediaStore implements MediaStore {
     const file = this.files.get(key);
     if (!file) return null;
     const bytes = new Uint8Array(file.bytes);
-    return { contentType: file.contentType, size: bytes.byteLength, body: (async function* () { yield bytes; })() };
+    return {
+      contentType: file.contentType,
+      size: bytes.byteLength,
+      body: (async function* () {
+        yield bytes;
+      })(),
+    };
   }
 }

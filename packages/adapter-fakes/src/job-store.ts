@@ -24,7 +24,16 @@ export class InMemoryJobStore implements JobScheduler, JobQueue {
 
   async schedule(job: NewJob): Promise<void> {
     const existing = job.key === undefined ? undefined : [...this.rows.values()].find((r) => r.key === job.key);
-    const fresh = { kind: job.kind, payload: asJson(job.payload), runAt: new Date(job.runAt), attempts: 0, leasedUntil: null, leaseToken: null, lastError: null, buriedAt: null };
+    const fresh = {
+      kind: job.kind,
+      payload: asJson(job.payload),
+      runAt: new Date(job.runAt),
+      attempts: 0,
+      leasedUntil: null,
+      leaseToken: null,
+      lastError: null,
+      buriedAt: null,
+    };
     if (existing) Object.assign(existing, fresh);
     else this.rows.set(++this.lastId, { id: this.lastId, key: job.key ?? null, ...fresh });
   }
@@ -40,7 +49,14 @@ export class InMemoryJobStore implements JobScheduler, JobQueue {
       .slice(0, limit);
     return due.map((row) => {
       Object.assign(row, { leasedUntil: new Date(leaseUntil), leaseToken, attempts: row.attempts + 1 });
-      return { id: row.id, kind: row.kind, key: row.key, payload: asJson(row.payload), attempts: row.attempts, leaseToken };
+      return {
+        id: row.id,
+        kind: row.kind,
+        key: row.key,
+        payload: asJson(row.payload),
+        attempts: row.attempts,
+        leaseToken,
+      };
     });
   }
 

@@ -1,9 +1,25 @@
 import {
-  Clock, DocumentToProcess, KnowledgeBaseChanges, KnowledgeBaseRepository, KnowledgeDocumentRepository, KnowledgeRetrieval, NewDocument,
-  PassageEmbeddings, ProcessingOutcome, TextEmbeddings,
+  Clock,
+  DocumentToProcess,
+  KnowledgeBaseChanges,
+  KnowledgeBaseRepository,
+  KnowledgeDocumentRepository,
+  KnowledgeRetrieval,
+  NewDocument,
+  PassageEmbeddings,
+  ProcessingOutcome,
+  TextEmbeddings,
 } from '@voiceplane/application';
 import {
-  cosineSimilarity, fuseRankings, KnowledgeBase, KnowledgeBaseDocument, KnowledgeBaseStatus, KnowledgeUsage, MIN_SIMILARITY, Passage, RANKING_CANDIDATES,
+  cosineSimilarity,
+  fuseRankings,
+  KnowledgeBase,
+  KnowledgeBaseDocument,
+  KnowledgeBaseStatus,
+  KnowledgeUsage,
+  MIN_SIMILARITY,
+  Passage,
+  RANKING_CANDIDATES,
 } from '@voiceplane/domain';
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
@@ -17,7 +33,8 @@ interface StoredDocument {
   models: (string | null)[];
 }
 
-const bestFirst = (a: Passage, b: Passage) => b.score - a.score || a.documentId - b.documentId || a.position - b.position;
+const bestFirst = (a: Passage, b: Passage) =>
+  b.score - a.score || a.documentId - b.documentId || a.position - b.position;
 
 /**
  * Knowledge bases, their documents and passages in memory, with the semantics of the PostgreSQL
@@ -32,16 +49,31 @@ export class InMemoryKnowledgeBases {
   private lastPassage = 0;
 
   /** `embeddings`: the question is embedded and ranked by similarity too, fused as PostgreSQL does. */
-  constructor(private readonly clock: Clock, private readonly embeddings: TextEmbeddings | null = null) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly embeddings: TextEmbeddings | null = null,
+  ) {}
 
   readonly knowledgeBaseRepository: KnowledgeBaseRepository = {
     create: async (userId, kb) => {
       const now = this.clock.now();
-      const row = { id: ++this.lastBase, userId, ...kb, documentsCount: 0, assistantsCount: 0, createdAt: now, updatedAt: now };
+      const row = {
+        id: ++this.lastBase,
+        userId,
+        ...kb,
+        documentsCount: 0,
+        assistantsCount: 0,
+        createdAt: now,
+        updatedAt: now,
+      };
       this.bases.set(row.id, row);
       return { ...row };
     },
-    listOwned: async (userId) => [...this.bases.values()].filter((b) => b.userId === userId).sort((a, b) => b.id - a.id).map((b) => ({ ...b })),
+    listOwned: async (userId) =>
+      [...this.bases.values()]
+        .filter((b) => b.userId === userId)
+        .sort((a, b) => b.id - a.id)
+        .map((b) => ({ ...b })),
     findOwned: async (userId, id) => this.ownedBase(userId, id),
     update: async (userId, id, changes) => {
       const row = this.bases.get(id);
@@ -61,7 +93,8 @@ export class InMemoryKnowledgeBases {
       const docs = [...this.documents.values()].filter((d) => d.doc.userId === userId);
       return {
         knowledgeBases: [...this.bases.values()].filter((b) => b.userId === userId).length,
-        documents: docs.length, bytes: docs.reduce((sum, d) => sum + d.doc.sizeBytes, 0),
+        documents: docs.length,
+        bytes: docs.reduce((sum, d) => sum + d.doc.sizeBytes, 0),
       };
     },
   };
@@ -71,8 +104,19 @@ export class InMemoryKnowledgeBases {
       if (!this.ownedBase(userId, knowledgeBaseId)) return null;
       const now = this.clock.now();
       const doc: Writable<KnowledgeBaseDocument> = {
-        id: ++this.lastDocument, knowledgeBaseId, userId, name: document.name, description: document.description, source: document.source,
-        language: document.language, status: 'processing', failureReason: null, sizeBytes: document.sizeBytes, chunksCount: 0, createdAt: now, updatedAt: now,
+        id: ++this.lastDocument,
+        knowledgeBaseId,
+        userId,
+        name: document.name,
+        description: document.description,
+        source: document.source,
+        language: document.language,
+        status: 'processing',
+        failureReason: null,
+        sizeBytes: document.sizeBytes,
+        chunksCount: 0,
+        createdAt: now,
+        updatedAt: now,
       };
       this.documents.set(doc.id, { doc, file: document.file, passages: [], passageIds: [], models: [] });
       this.refresh(knowledgeBaseId);
@@ -80,7 +124,10 @@ export class InMemoryKnowledgeBases {
     },
     list: async (userId, knowledgeBaseId) => {
       if (!this.ownedBase(userId, knowledgeBaseId)) return null;
-      return [...this.documents.values()].filter((d) => d.doc.knowledgeBaseId === knowledgeBaseId).map((d) => ({ ...d.doc })).sort((a, b) => a.id - b.id);
+      return [...this.documents.values()]
+        .filter((d) => d.doc.knowledgeBaseId === knowledgeBaseId)
+        .map((d) => ({ ...d.doc }))
+        .sort((a, b) => a.id - b.id);
     },
     find: async (userId, knowledgeBaseId, documentId) => {
       const d = this.ownedDocument(userId, knowledgeBaseId, documentId);
@@ -113,7 +160,11 @@ export class InMemoryKnowledgeBases {
         d.passageIds = outcome.passages.map(() => ++this.lastPassage);
         d.embeddings = outcome.embeddings?.vectors.map((v) => [...v]);
         d.models = outcome.passages.map(() => outcome.embeddings?.model ?? null);
-        Object.assign(d.doc, { failureReason: null, chunksCount: outcome.passages.length, sizeBytes: outcome.sizeBytes });
+        Object.assign(d.doc, {
+          failureReason: null,
+          chunksCount: outcome.passages.length,
+          sizeBytes: outcome.sizeBytes,
+        });
       } else {
         Object.assign(d, { passages: [], passageIds: [], embeddings: undefined, models: [] });
         Object.assign(d.doc, { failureReason: outcome.reason, chunksCount: 0 });
@@ -127,17 +178,24 @@ export class InMemoryKnowledgeBases {
       const byText = this.byWords(userId, knowledgeBaseId, question);
       if (this.embeddings === null) return byText.slice(0, limit);
       const [vector] = await this.embeddings.embed([question]);
-      return fuseRankings([byText.slice(0, RANKING_CANDIDATES), this.nearest(userId, knowledgeBaseId, this.embeddings.model, vector).slice(0, RANKING_CANDIDATES)], limit);
+      return fuseRankings(
+        [
+          byText.slice(0, RANKING_CANDIDATES),
+          this.nearest(userId, knowledgeBaseId, this.embeddings.model, vector).slice(0, RANKING_CANDIDATES),
+        ],
+        limit,
+      );
     },
   };
 
   readonly passageEmbeddings: PassageEmbeddings = {
-    unembedded: async (model, afterId, limit) => [...this.documents.values()]
-      .flatMap((d) => d.passages.map((content, i) => ({ id: d.passageIds[i], content, model: d.models[i] })))
-      .filter((p) => p.id > afterId && p.model !== model)
-      .sort((a, b) => a.id - b.id)
-      .slice(0, limit)
-      .map(({ id, content }) => ({ id, content })),
+    unembedded: async (model, afterId, limit) =>
+      [...this.documents.values()]
+        .flatMap((d) => d.passages.map((content, i) => ({ id: d.passageIds[i], content, model: d.models[i] })))
+        .filter((p) => p.id > afterId && p.model !== model)
+        .sort((a, b) => a.id - b.id)
+        .slice(0, limit)
+        .map(({ id, content }) => ({ id, content })),
     store: async (model, vectors) => {
       for (const { id, vector } of vectors) {
         for (const d of this.documents.values()) {
@@ -151,13 +209,20 @@ export class InMemoryKnowledgeBases {
     },
   };
 
-  private passagesOf(userId: number, knowledgeBaseId: number): { passage: Passage; embedding: readonly number[] | null; model: string | null }[] {
+  private passagesOf(
+    userId: number,
+    knowledgeBaseId: number,
+  ): { passage: Passage; embedding: readonly number[] | null; model: string | null }[] {
     const all: { passage: Passage; embedding: readonly number[] | null; model: string | null }[] = [];
     for (const { doc, passages, embeddings, models } of this.documents.values()) {
       if (doc.userId !== userId || doc.knowledgeBaseId !== knowledgeBaseId) continue;
-      passages.forEach((content, i) => all.push({
-        passage: { documentId: doc.id, documentName: doc.name, position: i + 1, content, score: 0 }, embedding: embeddings?.[i] ?? null, model: models[i] ?? null,
-      }));
+      passages.forEach((content, i) =>
+        all.push({
+          passage: { documentId: doc.id, documentName: doc.name, position: i + 1, content, score: 0 },
+          embedding: embeddings?.[i] ?? null,
+          model: models[i] ?? null,
+        }),
+      );
     }
     return all;
   }
@@ -177,7 +242,10 @@ export class InMemoryKnowledgeBases {
   private nearest(userId: number, knowledgeBaseId: number, model: string, vector: readonly number[]): Passage[] {
     return this.passagesOf(userId, knowledgeBaseId)
       .filter((p) => p.embedding !== null && p.model === model)
-      .map(({ passage, embedding }) => ({ ...passage, score: cosineSimilarity(embedding as readonly number[], vector) }))
+      .map(({ passage, embedding }) => ({
+        ...passage,
+        score: cosineSimilarity(embedding as readonly number[], vector),
+      }))
       .filter((p) => p.score >= MIN_SIMILARITY)
       .sort(bestFirst);
   }
@@ -196,10 +264,16 @@ export class InMemoryKnowledgeBases {
   private refresh(knowledgeBaseId: number): void {
     const base = this.bases.get(knowledgeBaseId);
     if (!base) return;
-    const docs = [...this.documents.values()].filter((d) => d.doc.knowledgeBaseId === knowledgeBaseId).map((d) => d.doc.status);
+    const docs = [...this.documents.values()]
+      .filter((d) => d.doc.knowledgeBaseId === knowledgeBaseId)
+      .map((d) => d.doc.status);
     base.documentsCount = docs.length;
     if (docs.length === 0) return;
-    const status: KnowledgeBaseStatus = docs.includes('processing') ? 'processing' : docs.includes('ready') ? 'active' : 'failed';
+    const status: KnowledgeBaseStatus = docs.includes('processing')
+      ? 'processing'
+      : docs.includes('ready')
+        ? 'active'
+        : 'failed';
     base.status = status;
   }
 }
@@ -209,8 +283,30 @@ function applyChanges(row: { name: string; description: string | null }, changes
   if (changes.description !== undefined) row.description = changes.description;
 }
 
-const STOP = new Set(['the', 'and', 'for', 'are', 'you', 'your', 'our', 'what', 'how', 'with', 'is', 'a', 'an', 'of', 'to', 'in', 'on', 'do', 'we']);
+const STOP = new Set([
+  'the',
+  'and',
+  'for',
+  'are',
+  'you',
+  'your',
+  'our',
+  'what',
+  'how',
+  'with',
+  'is',
+  'a',
+  'an',
+  'of',
+  'to',
+  'in',
+  'on',
+  'do',
+  'we',
+]);
 
 function words(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !STOP.has(w)).map((w) => (w.length > 3 ? w.replace(/s$/, '') : w));
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+    .filter((w) => !STOP.has(w))
+    .map((w) => (w.length > 3 ? w.replace(/s$/, '') : w));
 }

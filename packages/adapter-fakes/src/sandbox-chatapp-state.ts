@@ -1,4 +1,9 @@
-import { SandboxChatappState, SandboxFaultArming, SandboxOutboxItem, SandboxSentMessage } from '@voiceplane/application';
+import {
+  SandboxChatappState,
+  SandboxFaultArming,
+  SandboxOutboxItem,
+  SandboxSentMessage,
+} from '@voiceplane/application';
 
 /** The sandbox chat app's state in memory (see the sandbox chat-app state contract); message sids are not joined in. */
 export class InMemorySandboxChatappState implements SandboxChatappState {
@@ -7,7 +12,8 @@ export class InMemorySandboxChatappState implements SandboxChatappState {
 
   async accept(message: SandboxSentMessage, faultKind: string): Promise<'sent' | 'faulted'> {
     const mine = this.faults.filter((f) => f.kind === faultKind && f.userId === message.userId && f.remaining > 0);
-    const hit = mine.find((f) => f.targetId !== null && f.targetId === message.senderId) ?? mine.find((f) => f.targetId === null);
+    const hit =
+      mine.find((f) => f.targetId !== null && f.targetId === message.senderId) ?? mine.find((f) => f.targetId === null);
     if (hit) {
       hit.remaining -= 1;
       return 'faulted';
@@ -26,9 +32,29 @@ export class InMemorySandboxChatappState implements SandboxChatappState {
     return a.count;
   }
 
-  async outbox(userId: number, filter: { readonly senderId?: number; readonly to?: string }, limit: number): Promise<SandboxOutboxItem[]> {
-    return this.sent.filter((m) => m.userId === userId && (filter.senderId === undefined || m.senderId === filter.senderId) && (filter.to === undefined || m.to === filter.to))
-      .reverse().slice(0, limit)
-      .map((m) => ({ messageSid: null, senderId: m.senderId, to: m.to, type: m.type, body: m.body, mediaUrl: m.mediaUrl, templateId: null, at: new Date(m.at) }));
+  async outbox(
+    userId: number,
+    filter: { readonly senderId?: number; readonly to?: string },
+    limit: number,
+  ): Promise<SandboxOutboxItem[]> {
+    return this.sent
+      .filter(
+        (m) =>
+          m.userId === userId &&
+          (filter.senderId === undefined || m.senderId === filter.senderId) &&
+          (filter.to === undefined || m.to === filter.to),
+      )
+      .reverse()
+      .slice(0, limit)
+      .map((m) => ({
+        messageSid: null,
+        senderId: m.senderId,
+        to: m.to,
+        type: m.type,
+        body: m.body,
+        mediaUrl: m.mediaUrl,
+        templateId: null,
+        at: new Date(m.at),
+      }));
   }
 }

@@ -1,4 +1,9 @@
-import { NewSendReservation, ReservationOutcome, SendReservation, SendReservationRepository } from '@voiceplane/application';
+import {
+  NewSendReservation,
+  ReservationOutcome,
+  SendReservation,
+  SendReservationRepository,
+} from '@voiceplane/application';
 
 /** Chat-app send reservations in memory (see the send reservations contract). */
 export class InMemorySendReservationRepository implements SendReservationRepository {
@@ -7,7 +12,10 @@ export class InMemorySendReservationRepository implements SendReservationReposit
 
   async held(userId: number): Promise<{ amount: number; allowance: number }> {
     const open = [...this.rows.values()].filter((r) => r.userId === userId && r.outcome === null);
-    return { amount: open.reduce((sum, r) => sum + r.amount, 0), allowance: open.filter((r) => r.fromAllowance).length };
+    return {
+      amount: open.reduce((sum, r) => sum + r.amount, 0),
+      allowance: open.filter((r) => r.fromAllowance).length,
+    };
   }
 
   async reserve(r: NewSendReservation): Promise<SendReservation> {
@@ -24,8 +32,10 @@ export class InMemorySendReservationRepository implements SendReservationReposit
   }
 
   async open(before: Date, limit: number): Promise<SendReservation[]> {
-    return [...this.rows.values()].filter((r) => r.outcome === null && r.now < before)
-      .sort((a, b) => a.now.getTime() - b.now.getTime() || a.id - b.id).slice(0, limit)
+    return [...this.rows.values()]
+      .filter((r) => r.outcome === null && r.now < before)
+      .sort((a, b) => a.now.getTime() - b.now.getTime() || a.id - b.id)
+      .slice(0, limit)
       .map(({ outcome: _outcome, ...r }) => ({ ...r, now: new Date(r.now) }));
   }
 }

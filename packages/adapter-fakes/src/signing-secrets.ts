@@ -20,7 +20,12 @@ export class InMemorySigningSecretRepository implements SigningSecretRepository 
   async rotate(userId: number, secret: string, previousExpiresAt: Date): Promise<SigningSecret> {
     const stored = this.secrets.get(userId);
     if (!stored) throw new Error(`User ${userId} has no signing secret to rotate.`);
-    const rotated = { secret, createdAt: this.clock.now(), previousSecret: stored.secret, previousExpiresAt: new Date(previousExpiresAt) };
+    const rotated = {
+      secret,
+      createdAt: this.clock.now(),
+      previousSecret: stored.secret,
+      previousExpiresAt: new Date(previousExpiresAt),
+    };
     this.secrets.set(userId, rotated);
     return copy(rotated);
   }

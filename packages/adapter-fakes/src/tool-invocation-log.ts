@@ -1,5 +1,11 @@
 import { ToolCallResult } from '@voiceplane/domain';
-import { InvocationClaim, KnowledgeSearchEntry, ToolInvocationLog, ToolInvocationRecord, ToolInvocationStart } from '@voiceplane/application';
+import {
+  InvocationClaim,
+  KnowledgeSearchEntry,
+  ToolInvocationLog,
+  ToolInvocationRecord,
+  ToolInvocationStart,
+} from '@voiceplane/application';
 import { copy } from './copy';
 
 /** The function name a knowledge-base search is listed under, whichever way it was made. */
@@ -50,25 +56,48 @@ export class InMemoryToolInvocationLog implements ToolInvocationLog {
   async listForCall(callId: number, limit: number): Promise<ToolInvocationRecord[]> {
     const tools = [...this.invocations.values()]
       .filter((i) => i.start.callId === callId && i.result !== null)
-      .map(({ start, result }): ToolInvocationRecord => ({
-        id: start.id, toolId: start.toolId, name: start.name, ok: result!.ok, statusCode: result!.statusCode,
-        durationMs: result!.durationMs, error: result!.error, at: new Date(start.at),
-      }));
+      .map(
+        ({ start, result }): ToolInvocationRecord => ({
+          id: start.id,
+          toolId: start.toolId,
+          name: start.name,
+          ok: result!.ok,
+          statusCode: result!.statusCode,
+          durationMs: result!.durationMs,
+          error: result!.error,
+          at: new Date(start.at),
+        }),
+      );
     return latest(oldestFirst([...tools, ...this.searchesOf((e) => e.owner.callId === callId)]), limit);
   }
 
   async forgetCall(callId: number): Promise<void> {
     for (const [id, i] of this.invocations) if (i.start.callId === callId) this.invocations.delete(id);
-    for (let k = this.searches.length - 1; k >= 0; k--) if (this.searches[k].owner.callId === callId) this.searches.splice(k, 1);
+    for (let k = this.searches.length - 1; k >= 0; k--)
+      if (this.searches[k].owner.callId === callId) this.searches.splice(k, 1);
   }
 
   recordSearch(entry: KnowledgeSearchEntry): void {
     this.searches.push(copy(entry));
   }
 
-  recordForConversation(conversationId: number, start: Omit<ToolInvocationStart, 'callId' | 'invocationId'>, result: ToolCallResult): void {
+  recordForConversation(
+    conversationId: number,
+    start: Omit<ToolInvocationStart, 'callId' | 'invocationId'>,
+    result: ToolCallResult,
+  ): void {
     this.chatTools.push({
-      conversationId, record: { id: start.id, toolId: start.toolId, name: start.name, ok: result.ok, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error, at: new Date(start.at) },
+      conversationId,
+      record: {
+        id: start.id,
+        toolId: start.toolId,
+        name: start.name,
+        ok: result.ok,
+        statusCode: result.statusCode,
+        durationMs: result.durationMs,
+        error: result.error,
+        at: new Date(start.at),
+      },
     });
   }
 
@@ -79,13 +108,23 @@ export class InMemoryToolInvocationLog implements ToolInvocationLog {
 
   private searchesOf(which: (e: KnowledgeSearchEntry) => boolean): ToolInvocationRecord[] {
     return this.searches.filter(which).map((e) => ({
-      id: e.id, toolId: null, name: SEARCH_NAME, ok: true, statusCode: null, durationMs: e.durationMs, error: null, at: new Date(e.at), knowledge: copy(e.search),
+      id: e.id,
+      toolId: null,
+      name: SEARCH_NAME,
+      ok: true,
+      statusCode: null,
+      durationMs: e.durationMs,
+      error: null,
+      at: new Date(e.at),
+      knowledge: copy(e.search),
     }));
   }
 
   private holderOf(callId: number, invocationId: string | null): Invocation | undefined {
     if (invocationId === null) return undefined;
-    return [...this.invocations.values()].find((i) => i.start.callId === callId && i.start.invocationId === invocationId);
+    return [...this.invocations.values()].find(
+      (i) => i.start.callId === callId && i.start.invocationId === invocationId,
+    );
   }
 }
 

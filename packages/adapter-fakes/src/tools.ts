@@ -17,7 +17,15 @@ export class InMemoryToolRepository implements ToolRepository {
   async createWithinLimit(userId: number, fields: ToolFields, limit: number): Promise<Tool | null> {
     if ([...this.rows.values()].filter((t) => t.userId === userId).length >= limit) return null;
     const now = this.clock.now();
-    const tool: Tool = { ...copy(fields), id: ++this.lastId, userId, type: 'http', automationId: null, createdAt: now, updatedAt: now };
+    const tool: Tool = {
+      ...copy(fields),
+      id: ++this.lastId,
+      userId,
+      type: 'http',
+      automationId: null,
+      createdAt: now,
+      updatedAt: now,
+    };
     this.rows.set(tool.id, tool);
     return copy(tool);
   }
@@ -33,8 +41,13 @@ export class InMemoryToolRepository implements ToolRepository {
   }
 
   async list(userId: number, page: PageRequest, type?: ToolType): Promise<Page<Tool>> {
-    const matching = [...this.rows.values()].filter((t) => t.userId === userId && (type === undefined || t.type === type)).sort((a, b) => b.id - a.id);
-    return pageOf(matching.map((t) => copy(t)), page);
+    const matching = [...this.rows.values()]
+      .filter((t) => t.userId === userId && (type === undefined || t.type === type))
+      .sort((a, b) => b.id - a.id);
+    return pageOf(
+      matching.map((t) => copy(t)),
+      page,
+    );
   }
 
   async listByIds(userId: number, ids: readonly number[]): Promise<Tool[]> {

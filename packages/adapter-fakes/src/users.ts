@@ -16,8 +16,15 @@ export class InMemoryUserRepository implements UserRepository {
     if (await this.findByEmail(user.email)) return null;
     const now = this.clock.now();
     const row: Row = {
-      id: ++this.lastId, name: user.name, email: user.email, passwordHash: user.passwordHash, disabled: false, balance: 0,
-      plan: copy(user.plan), createdAt: now, updatedAt: now,
+      id: ++this.lastId,
+      name: user.name,
+      email: user.email,
+      passwordHash: user.passwordHash,
+      disabled: false,
+      balance: 0,
+      plan: copy(user.plan),
+      createdAt: now,
+      updatedAt: now,
     };
     this.rows.set(row.id, row);
     return copy(row);
@@ -37,7 +44,10 @@ export class InMemoryUserRepository implements UserRepository {
     const rows = [...this.rows.values()]
       .filter((r) => email === undefined || r.email.toLowerCase() === email.toLowerCase())
       .sort((a, b) => b.id - a.id);
-    return pageOf(rows.map((r) => copy(r)), page);
+    return pageOf(
+      rows.map((r) => copy(r)),
+      page,
+    );
   }
 
   async updatePlan(id: number, plan: Plan): Promise<void> {

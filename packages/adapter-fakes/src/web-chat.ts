@@ -16,18 +16,31 @@ export class InMemoryWebChatRepository implements WebChatRepository {
   ) {}
 
   async create(chat: NewWebChat): Promise<Conversation> {
-    const base = newConversation({ id: 0, uuid: chat.uuid, userId: chat.userId, senderId: 0, customerPhone: '' }, chat.now);
+    const base = newConversation(
+      { id: 0, uuid: chat.uuid, userId: chat.userId, senderId: 0, customerPhone: '' },
+      chat.now,
+    );
     const { id: _, ...fields } = base;
     const created = this.conversations.insert({
-      ...fields, type: chat.type, senderId: null, customerPhone: null, assistantId: chat.assistantId, variables: copy(chat.variables),
+      ...fields,
+      type: chat.type,
+      senderId: null,
+      customerPhone: null,
+      assistantId: chat.assistantId,
+      variables: copy(chat.variables),
       externalIdentifier: chat.externalIdentifier,
     });
     if (chat.visitorTokenHash) this.visitorHashes.set(created.id, chat.visitorTokenHash);
     return created;
   }
 
-  async lockOrCreateExternal(chat: NewWebChat & { readonly externalIdentifier: string }): Promise<{ conversation: Conversation; created: boolean }> {
-    const [found] = this.conversations.where((c) => c.type === 'external' && c.assistantId === chat.assistantId && c.externalIdentifier === chat.externalIdentifier);
+  async lockOrCreateExternal(
+    chat: NewWebChat & { readonly externalIdentifier: string },
+  ): Promise<{ conversation: Conversation; created: boolean }> {
+    const [found] = this.conversations.where(
+      (c) =>
+        c.type === 'external' && c.assistantId === chat.assistantId && c.externalIdentifier === chat.externalIdentifier,
+    );
     return found ? { conversation: found, created: false } : { conversation: await this.create(chat), created: true };
   }
 
@@ -36,20 +49,33 @@ export class InMemoryWebChatRepository implements WebChatRepository {
   }
 
   async findVisitorChat(uuid: string, tokenHash: string): Promise<Conversation | null> {
-    const [found] = this.conversations.where((c) => c.uuid === uuid && c.type === 'widget' && this.visitorHashes.get(c.id) === tokenHash);
+    const [found] = this.conversations.where(
+      (c) => c.uuid === uuid && c.type === 'widget' && this.visitorHashes.get(c.id) === tokenHash,
+    );
     return found ?? null;
   }
 
   async widgetSpentSince(assistantId: number, since: Date): Promise<number> {
-    const chats = new Set(this.conversations.where((c) => c.type === 'widget' && c.assistantId === assistantId).map((c) => c.id));
+    const chats = new Set(
+      this.conversations.where((c) => c.type === 'widget' && c.assistantId === assistantId).map((c) => c.id),
+    );
     const messageIds = new Set([...chats].flatMap((id) => this.messages.conversationMessages(id).map((m) => m.id)));
-    const spent = this.ledger().filter((e) => e.reference?.type === 'conversation_message' && messageIds.has(e.reference.id) && e.createdAt.getTime() >= since.getTime())
+    const spent = this.ledger()
+      .filter(
+        (e) =>
+          e.reference?.type === 'conversation_message' &&
+          messageIds.has(e.reference.id) &&
+          e.createdAt.getTime() >= since.getTime(),
+      )
       .reduce((sum, e) => sum - Math.round(e.amount * 10_000), 0);
     return spent / 10_000;
   }
 
   async messagesAfter(conversationId: number, afterId: number, limit: number): Promise<ConversationMessage[]> {
-    return this.messages.conversationMessages(conversationId).filter((m) => m.id > afterId).slice(0, limit);
+    return this.messages
+      .conversationMessages(conversationId)
+      .filter((m) => m.id > afterId)
+      .slice(0, limit);
   }
 }
 

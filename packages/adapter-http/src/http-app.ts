@@ -14,7 +14,12 @@ import { securityHeaders } from './pipeline/security-headers';
 import { rateLimiting, RouteQuota } from './pipeline/rate-limiting';
 import { idempotency } from './pipeline/idempotency';
 import { canonicalRoute, canonicalSearch } from './pipeline/aliases';
-import { constrainRouteParameters, notFoundOrMethodNotAllowed, routeIdentity, routeResolver } from './pipeline/route-table';
+import {
+  constrainRouteParameters,
+  notFoundOrMethodNotAllowed,
+  routeIdentity,
+  routeResolver,
+} from './pipeline/route-table';
 import { UnexpectedErrorFilter } from './pipeline/error-filter';
 import { familyOfPath, serverErrorBody } from './pipeline/families';
 import { fullPath } from './pipeline/request-context';
@@ -101,16 +106,27 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   const userAuth = userAuthentication(o.authenticator, o.rateLimiter);
   // Resolved lazily: the controllers are mounted below, before the first request arrives.
   const routes = routeResolver(app);
-  const limits = rateLimiting(o.rateLimiter, o.routeQuotas ?? [], (method, path) => routes.resolve(method, path), async (req) => {
-    const token = bearerToken(req);
-    return token ? o.authenticator.authenticate(token, { fresh: true }) : null;
-  });
+  const limits = rateLimiting(
+    o.rateLimiter,
+    o.routeQuotas ?? [],
+    (method, path) => routes.resolve(method, path),
+    async (req) => {
+      const token = bearerToken(req);
+      return token ? o.authenticator.authenticate(token, { fresh: true }) : null;
+    },
+  );
   let openApi: object | null = null;
   // The routes `/api/openapi.json` describes: those of the controllers bound in the container.
   const document = () => (openApi ??= buildOpenApiDocument(o.version, routesOf(o.container)));
   // Before the body reader: MCP messages are read and refused in the protocol's terms, and counted (a batch
   // spends one hit per message) before the rate limit.
-  app.use('/mcp', userAuth, mcpMessageReader(o.logger), limits, mcpEndpoint({ app, document, version: o.version, logger: o.logger }));
+  app.use(
+    '/mcp',
+    userAuth,
+    mcpMessageReader(o.logger),
+    limits,
+    mcpEndpoint({ app, document, version: o.version, logger: o.logger }),
+  );
 
   // The body is read, then refused if it holds unsafe text: one layer.
   const readBody = bodyReader();
@@ -132,7 +148,10 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   });
   mountDocs(app, document);
 
-  const idem = idempotency(o.idempotencyStore, o.now, o.secrets, { routeOf: (method, path) => routes.match(method, path), beforeAnswer: o.faults?.beforeIdempotentAnswer });
+  const idem = idempotency(o.idempotencyStore, o.now, o.secrets, {
+    routeOf: (method, path) => routes.match(method, path),
+    beforeAnswer: o.faults?.beforeIdempotentAnswer,
+  });
   const isPublicUserRoute = (req: Request) => req.method === 'POST' && fullPath(req) === '/api/user/login';
   // Authentication, the rate limit and idempotency of `/api/user` in one layer (a layer costs a
   // dispatch per request); the layers between them here never match an `/api/user` path.
@@ -140,7 +159,9 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   app.use(['/api/user', '/api/conversations'], (req, res, next) => {
     const idempotent = () => void idem(req, res, next);
     if (isPublicUserRoute(req)) return idempotent();
-    void userAuth(req, res, (err?: unknown) => (err ? next(err) : limits(req, res, (e?: unknown) => (e ? next(e) : idempotent()))));
+    void userAuth(req, res, (err?: unknown) =>
+      err ? next(err) : limits(req, res, (e?: unknown) => (e ? next(e) : idempotent())),
+    );
   });
   // The sandbox checkout page is opened in a browser: the one-time token in its address is its credential.
   app.use('/api/sandbox', (req, res, next) => (isCheckoutPage(req) ? next() : userAuth(req, res, next)));
@@ -156,7 +177,9 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   // A quota naming no route would silently limit nothing.
   const declared = routes.declared();
   for (const q of o.routeQuotas ?? []) {
-    for (const path of q.routes) if (!declared.has(routeIdentity(q.method, path))) throw new Error(`Route quota for an undeclared route: ${q.method} ${path}`);
+    for (const path of q.routes)
+      if (!declared.has(routeIdentity(q.method, path)))
+        throw new Error(`Route quota for an undeclared route: ${q.method} ${path}`);
   }
 
   unknownProviders(app);

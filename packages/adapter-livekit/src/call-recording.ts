@@ -17,7 +17,12 @@ export interface LiveKitCredentials {
  * line mixed, as the customer and the assistant heard it), written as one OGG file straight into the
  * media store's bucket under the call's recording key, where the recording route reads it.
  */
-export function startCallRecording(livekit: LiveKitCredentials, room: string, callId: number, storage: RecordingStorage): Promise<EgressInfo> {
+export function startCallRecording(
+  livekit: LiveKitCredentials,
+  room: string,
+  callId: number,
+  storage: RecordingStorage,
+): Promise<EgressInfo> {
   const egress = new (livekitSdk().EgressClient)(livekit.url, livekit.apiKey, livekit.apiSecret);
   const upload = new (livekitSdk().S3Upload)({
     bucket: storage.bucket,

@@ -1,6 +1,18 @@
-import type { RoomServiceClient, SipClient, CreateSipOutboundTrunkOptions, SipDispatchRuleUpdateOptions } from 'livekit-server-sdk';
+import type {
+  RoomServiceClient,
+  SipClient,
+  CreateSipOutboundTrunkOptions,
+  SipDispatchRuleUpdateOptions,
+} from 'livekit-server-sdk';
 import { livekitSdk } from './livekit-sdk';
-import { ChatappCallingTrunks, ChatappCallingTrunkSpec, InboundTrunkSpec, OutboundTrunkSpec, SipProvisioner, TrunkOwner } from '@voiceplane/application';
+import {
+  ChatappCallingTrunks,
+  ChatappCallingTrunkSpec,
+  InboundTrunkSpec,
+  OutboundTrunkSpec,
+  SipProvisioner,
+  TrunkOwner,
+} from '@voiceplane/application';
 
 export interface LiveKitSipOptions {
   /** `https://<project>.livekit.cloud`, or a self-hosted server (ws/wss URLs are accepted). */
@@ -30,7 +42,8 @@ const SRTP_REQUIRED = 2 as CreateSipOutboundTrunkOptions['mediaEncryption'];
 /** WhatsApp Business Calling's SIP domain: business-initiated calls are INVITEs to `sip:+<customer>@wa.meta.vc`. */
 export const WHATSAPP_SIP_DOMAIN = 'wa.meta.vc';
 
-const metadataOf = (owner: TrunkOwner) => JSON.stringify({ voiceplane: { account_id: owner.accountId, phone_number_id: owner.phoneNumberId } });
+const metadataOf = (owner: TrunkOwner) =>
+  JSON.stringify({ voiceplane: { account_id: owner.accountId, phone_number_id: owner.phoneNumberId } });
 
 function isNotFound(e: unknown): boolean {
   return e instanceof livekitSdk().TwirpError && (e.status === 404 || e.code === 'not_found');
@@ -70,17 +83,23 @@ export class LiveKitSipProvisioner implements SipProvisioner, ChatappCallingTrun
     let address = spec.address;
     let headers: Record<string, string> | undefined;
     if (spec.viaFixedEgress) {
-      if (!this.options.sipEgressIp) throw new Error('outbound_proxy needs LIVEKIT_SIP_EGRESS_IP (the fixed-egress SIP proxy).');
+      if (!this.options.sipEgressIp)
+        throw new Error('outbound_proxy needs LIVEKIT_SIP_EGRESS_IP (the fixed-egress SIP proxy).');
       address = this.options.sipEgressIp;
       headers = { [CARRIER_HEADER]: spec.address };
     }
-    const trunk = await this.sip.createSipOutboundTrunk(`vp-${spec.owner.phoneNumberId}-out`, address, [spec.phoneNumber], {
-      transport: TRANSPORT_AUTO,
-      metadata: metadataOf(spec.owner),
-      authUsername: spec.credentials.username,
-      authPassword: spec.credentials.password,
-      headers,
-    });
+    const trunk = await this.sip.createSipOutboundTrunk(
+      `vp-${spec.owner.phoneNumberId}-out`,
+      address,
+      [spec.phoneNumber],
+      {
+        transport: TRANSPORT_AUTO,
+        metadata: metadataOf(spec.owner),
+        authUsername: spec.credentials.username,
+        authPassword: spec.credentials.password,
+        headers,
+      },
+    );
     return trunk.sipTrunkId;
   }
 
@@ -90,25 +109,40 @@ export class LiveKitSipProvisioner implements SipProvisioner, ChatappCallingTrun
    * business number and the password Meta issued for it.
    */
   async createChatappCallingTrunk(spec: ChatappCallingTrunkSpec): Promise<string> {
-    const trunk = await this.sip.createSipOutboundTrunk(`vp-chatapp-${spec.senderId}-out`, WHATSAPP_SIP_DOMAIN, [spec.phoneNumber], {
-      transport: TRANSPORT_TLS,
-      mediaEncryption: SRTP_REQUIRED,
-      metadata: JSON.stringify({ voiceplane: { account_id: spec.accountId, chatapp_sender_id: spec.senderId } }),
-      authUsername: spec.phoneNumber,
-      authPassword: spec.sipPassword,
-    });
+    const trunk = await this.sip.createSipOutboundTrunk(
+      `vp-chatapp-${spec.senderId}-out`,
+      WHATSAPP_SIP_DOMAIN,
+      [spec.phoneNumber],
+      {
+        transport: TRANSPORT_TLS,
+        mediaEncryption: SRTP_REQUIRED,
+        metadata: JSON.stringify({ voiceplane: { account_id: spec.accountId, chatapp_sender_id: spec.senderId } }),
+        authUsername: spec.phoneNumber,
+        authPassword: spec.sipPassword,
+      },
+    );
     return trunk.sipTrunkId;
   }
 
   async routeInboundCalls(owner: TrunkOwner, phoneNumber: string, inboundTrunkId: string): Promise<string> {
-    const rule = await this.sip.createSipDispatchRule({ type: 'individual', roomPrefix: CALL_ROOM_PREFIX }, {
-      name: `vp-${owner.phoneNumberId}`,
-      metadata: metadataOf(owner),
-      trunkIds: [inboundTrunkId],
-      attributes: { 'voiceplane.phone_number_id': String(owner.phoneNumberId), 'voiceplane.phone_number': phoneNumber },
-      // The caller's room dispatches the voice agent, which asks the control plane who answers.
-      roomConfig: this.options.agentName ? new (livekitSdk().RoomConfiguration)({ agents: [new (livekitSdk().RoomAgentDispatch)({ agentName: this.options.agentName })] }) : undefined,
-    });
+    const rule = await this.sip.createSipDispatchRule(
+      { type: 'individual', roomPrefix: CALL_ROOM_PREFIX },
+      {
+        name: `vp-${owner.phoneNumberId}`,
+        metadata: metadataOf(owner),
+        trunkIds: [inboundTrunkId],
+        attributes: {
+          'voiceplane.phone_number_id': String(owner.phoneNumberId),
+          'voiceplane.phone_number': phoneNumber,
+        },
+        // The caller's room dispatches the voice agent, which asks the control plane who answers.
+        roomConfig: this.options.agentName
+          ? new (livekitSdk().RoomConfiguration)({
+              agents: [new (livekitSdk().RoomAgentDispatch)({ agentName: this.options.agentName })],
+            })
+          : undefined,
+      },
+    );
     return rule.sipDispatchRuleId;
   }
 

@@ -2,7 +2,12 @@ import { BusMessage } from '@voiceplane/application';
 import { eventually } from '@voiceplane/test-env';
 import { InProcessMessageBus } from './in-process-message-bus';
 
-const message = (id: string, payload: unknown): BusMessage => ({ id, topic: 'job.run', payload, occurredAt: '2026-11-22T00:00:00.000Z' });
+const message = (id: string, payload: unknown): BusMessage => ({
+  id,
+  topic: 'job.run',
+  payload,
+  occurredAt: '2026-11-22T00:00:00.000Z',
+});
 
 describe('InProcessMessageBus', () => {
   let bus: InProcessMessageBus;

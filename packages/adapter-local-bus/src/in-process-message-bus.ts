@@ -43,12 +43,19 @@ export class InProcessMessageBus implements MessageBus {
     const settlementFor = () => {
       let settle!: () => void;
       let fail!: (error: Error) => void;
-      waits.push(new Promise<void>((resolve, reject) => {
-        settle = resolve;
-        fail = reject;
-      }));
+      waits.push(
+        new Promise<void>((resolve, reject) => {
+          settle = resolve;
+          fail = reject;
+        }),
+      );
       this.unsettled.add(fail);
-      return { settled: () => { this.unsettled.delete(fail); settle(); } };
+      return {
+        settled: () => {
+          this.unsettled.delete(fail);
+          settle();
+        },
+      };
     };
     for (const { topic, body } of encoded) this.broker.route(topic, body, settlementFor);
     const settled = Promise.all(waits).then(() => undefined);

@@ -20,12 +20,16 @@ export class LocalFileMediaStore implements MediaStore {
     const suffix = `.${process.pid}.${Date.now()}.tmp`;
     let size = 0;
     try {
-      await pipeline(Readable.from(body), new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          size += chunk.byteLength;
-          done(null, chunk);
-        },
-      }), createWriteStream(`${path}${suffix}`));
+      await pipeline(
+        Readable.from(body),
+        new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            size += chunk.byteLength;
+            done(null, chunk);
+          },
+        }),
+        createWriteStream(`${path}${suffix}`),
+      );
       await writeFile(`${path}.type${suffix}`, contentType, 'utf8');
     } catch (e) {
       await Promise.all([rm(`${path}${suffix}`, { force: true }), rm(`${path}.type${suffix}`, { force: true })]);

@@ -55,9 +55,15 @@ export class S3MediaStore implements MediaStore {
       await pipeline(Readable.from(body), createWriteStream(file));
       const size = (await stat(file)).size;
       try {
-        await this.client.send(new (s3().PutObjectCommand)({
-          Bucket: this.options.bucket, Key: this.prefix + checkedKey(key), Body: createReadStream(file), ContentType: contentType, ContentLength: size,
-        }));
+        await this.client.send(
+          new (s3().PutObjectCommand)({
+            Bucket: this.options.bucket,
+            Key: this.prefix + checkedKey(key),
+            Body: createReadStream(file),
+            ContentType: contentType,
+            ContentLength: size,
+          }),
+        );
       } catch (e) {
         throw new Error(`the media store refused the file: ${reasonOf(e)}`);
       }
@@ -70,7 +76,9 @@ export class S3MediaStore implements MediaStore {
   /** S3 answers a delete of a missing key with success too. */
   async delete(key: string): Promise<void> {
     try {
-      await this.client.send(new (s3().DeleteObjectCommand)({ Bucket: this.options.bucket, Key: this.prefix + checkedKey(key) }));
+      await this.client.send(
+        new (s3().DeleteObjectCommand)({ Bucket: this.options.bucket, Key: this.prefix + checkedKey(key) }),
+      );
     } catch (e) {
       throw new Error(`the media store could not delete the file: ${reasonOf(e)}`);
     }
@@ -79,16 +87,23 @@ export class S3MediaStore implements MediaStore {
   async open(key: string): Promise<StoredMedia | null> {
     let object;
     try {
-      object = await this.client.send(new (s3().GetObjectCommand)({ Bucket: this.options.bucket, Key: this.prefix + checkedKey(key) }));
+      object = await this.client.send(
+        new (s3().GetObjectCommand)({ Bucket: this.options.bucket, Key: this.prefix + checkedKey(key) }),
+      );
     } catch (e) {
-      if (e instanceof s3().NoSuchKey || (e instanceof s3().S3ServiceException && e.$metadata.httpStatusCode === 404)) return null;
+      if (e instanceof s3().NoSuchKey || (e instanceof s3().S3ServiceException && e.$metadata.httpStatusCode === 404))
+        return null;
       throw new Error(`the media store could not be read: ${reasonOf(e)}`);
     }
     const body = object.Body as AsyncIterable<Uint8Array> | undefined;
     return {
       contentType: object.ContentType ?? 'application/octet-stream',
       size: object.ContentLength ?? 0,
-      body: body ?? (async function* () { /* an empty object */ })(),
+      body:
+        body ??
+        (async function* () {
+          /* an empty object */
+        })(),
     };
   }
 

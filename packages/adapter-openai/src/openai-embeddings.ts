@@ -36,20 +36,34 @@ export class OpenAiEmbeddings implements TextEmbeddings {
 
   async embed(texts: readonly string[]): Promise<number[][]> {
     if (texts.length === 0) return [];
-    const body = await postJson(this.http, 'embeddings', { model: this.options.model, input: texts }, 'The embeddings model', (reason) => new EmbeddingsError(reason));
+    const body = await postJson(
+      this.http,
+      'embeddings',
+      { model: this.options.model, input: texts },
+      'The embeddings model',
+      (reason) => new EmbeddingsError(reason),
+    );
     const data = (body as { data?: unknown } | null)?.data;
-    if (!Array.isArray(data) || data.length !== texts.length) throw new EmbeddingsError('The embeddings model answered without one vector per text');
+    if (!Array.isArray(data) || data.length !== texts.length)
+      throw new EmbeddingsError('The embeddings model answered without one vector per text');
     // `index` says which input a vector belongs to; the API does not promise the order.
     const vectors: number[][] = new Array(texts.length);
     data.forEach((item: unknown, i) => {
       const { index, embedding } = (item ?? {}) as { index?: unknown; embedding?: unknown };
       const at = typeof index === 'number' ? index : i;
-      if (!Array.isArray(embedding) || embedding.length === 0 || !embedding.every((x) => typeof x === 'number' && Number.isFinite(x)) || at < 0 || at >= texts.length) {
+      if (
+        !Array.isArray(embedding) ||
+        embedding.length === 0 ||
+        !embedding.every((x) => typeof x === 'number' && Number.isFinite(x)) ||
+        at < 0 ||
+        at >= texts.length
+      ) {
         throw new EmbeddingsError('The embeddings model answered a vector that is not a list of numbers');
       }
       vectors[at] = embedding as number[];
     });
-    if (vectors.some((v) => v === undefined)) throw new EmbeddingsError('The embeddings model answered without one vector per text');
+    if (vectors.some((v) => v === undefined))
+      throw new EmbeddingsError('The embeddings model answered without one vector per text');
     return vectors;
   }
 }

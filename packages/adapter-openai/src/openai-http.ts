@@ -22,7 +22,13 @@ export function openAiHttp(baseUrl: string, apiKey: string, timeoutMs: number): 
  * the reason starts with `who` ("The reply generator …") and carries the status and the API's own
  * error message, never the request: axios errors carry the request config, API key included.
  */
-export async function postJson(http: AxiosInstance, path: string, payload: object, who: string, fail: (reason: string) => Error): Promise<unknown> {
+export async function postJson(
+  http: AxiosInstance,
+  path: string,
+  payload: object,
+  who: string,
+  fail: (reason: string) => Error,
+): Promise<unknown> {
   const response = await http.post<string>(path, JSON.stringify(payload)).catch((e: unknown) => {
     throw fail(`${who} ${axios.isAxiosError(e) && e.code === 'ECONNABORTED' ? 'timed out' : 'could not be reached'}`);
   });

@@ -1,6 +1,13 @@
 import { AxiosInstance } from 'axios';
 import { openAiHttp, postJson } from './openai-http';
-import { ChatMessage, ConversationEvaluationRequest, ModelToolCall, ModelTurn, ModelTurnRequest, ReplyGenerator } from '@voiceplane/application';
+import {
+  ChatMessage,
+  ConversationEvaluationRequest,
+  ModelToolCall,
+  ModelTurn,
+  ModelTurnRequest,
+  ReplyGenerator,
+} from '@voiceplane/application';
 
 export interface OpenAiOptions {
   /** OPENAI_BASE_URL, e.g. `https://api.openai.com/v1`: any server speaking the Chat Completions API. */
@@ -46,8 +53,10 @@ export class OpenAiReplyGenerator implements ReplyGenerator {
       ...(request.tools.length > 0 ? { tools: request.tools.map((fn) => ({ type: 'function', function: fn })) } : {}),
     });
     const toolCalls = toolCallsOf(message.tool_calls);
-    const content = typeof message.content === 'string' && message.content.trim() !== '' ? message.content.trim() : null;
-    if (content === null && toolCalls.length === 0) throw new ReplyGeneratorError('The reply generator answered without a reply');
+    const content =
+      typeof message.content === 'string' && message.content.trim() !== '' ? message.content.trim() : null;
+    if (content === null && toolCalls.length === 0)
+      throw new ReplyGeneratorError('The reply generator answered without a reply');
     return { content, toolCalls };
   }
 
@@ -60,14 +69,19 @@ export class OpenAiReplyGenerator implements ReplyGenerator {
     const fields = request.schema.map((f) => `- "${f.name}" (${f.type})${f.description ? `: ${f.description}` : ''}`);
     const instruction = [
       'You read a finished conversation (a chat or a phone call) between a business assistant and a customer and answer with one JSON object only.',
-      'Keys: "status" (boolean: did the conversation reach its goal), "summary" (string: one or two sentences)'
-        + (fields.length > 0 ? ', and these fields (null when the conversation does not tell):' : '.'),
+      'Keys: "status" (boolean: did the conversation reach its goal), "summary" (string: one or two sentences)' +
+        (fields.length > 0 ? ', and these fields (null when the conversation does not tell):' : '.'),
       ...fields,
     ].join('\n');
     const transcript = request.transcript.map((t) => `${TRANSCRIPT_LABELS[t.role]}: ${t.content}`).join('\n');
     const answer = await this.complete({
-      model: request.model || this.options.defaultModel, temperature: 0, response_format: { type: 'json_object' },
-      messages: [{ role: 'system', content: instruction }, { role: 'user', content: transcript }],
+      model: request.model || this.options.defaultModel,
+      temperature: 0,
+      response_format: { type: 'json_object' },
+      messages: [
+        { role: 'system', content: instruction },
+        { role: 'user', content: transcript },
+      ],
     });
     const content = typeof answer.content === 'string' ? answer.content.trim() : '';
     if (content === '') throw new ReplyGeneratorError('The reply generator answered without a reply');
@@ -77,15 +91,23 @@ export class OpenAiReplyGenerator implements ReplyGenerator {
     } catch {
       throw new ReplyGeneratorError('The reply generator answered the evaluation without JSON');
     }
-    if (typeof evaluated !== 'object' || evaluated === null || Array.isArray(evaluated)) throw new ReplyGeneratorError('The reply generator answered the evaluation without a JSON object');
+    if (typeof evaluated !== 'object' || evaluated === null || Array.isArray(evaluated))
+      throw new ReplyGeneratorError('The reply generator answered the evaluation without a JSON object');
     return evaluated as Record<string, unknown>;
   }
 
   /** One Chat Completions call; the first choice's message. */
   private async complete(payload: object): Promise<CompletionMessage> {
-    const body = await postJson(this.http, 'chat/completions', payload, 'The reply generator', (reason) => new ReplyGeneratorError(reason));
+    const body = await postJson(
+      this.http,
+      'chat/completions',
+      payload,
+      'The reply generator',
+      (reason) => new ReplyGeneratorError(reason),
+    );
     const message = (body as { choices?: readonly { message?: unknown }[] } | null)?.choices?.[0]?.message;
-    if (typeof message !== 'object' || message === null) throw new ReplyGeneratorError('The reply generator answered without a reply');
+    if (typeof message !== 'object' || message === null)
+      throw new ReplyGeneratorError('The reply generator answered without a reply');
     return message as CompletionMessage;
   }
 }
@@ -96,8 +118,17 @@ function wireMessage(message: ChatMessage): object {
       return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
     case 'assistant':
       return {
-        role: 'assistant', content: message.content,
-        ...(message.toolCalls?.length ? { tool_calls: message.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) } : {}),
+        role: 'assistant',
+        content: message.content,
+        ...(message.toolCalls?.length
+          ? {
+              tool_calls: message.toolCalls.map((c) => ({
+                id: c.id,
+                type: 'function',
+                function: { name: c.name, arguments: c.arguments },
+              })),
+            }
+          : {}),
       };
     default:
       return { role: message.role, content: message.content };
@@ -114,7 +145,8 @@ function toolCallsOf(raw: unknown): ModelToolCall[] {
     const fn = (item as { function?: { name?: unknown; arguments?: unknown } } | null)?.function;
     if (typeof fn?.name !== 'string' || fn.name === '') return [];
     const id = (item as { id?: unknown }).id;
-    const args = typeof fn.arguments === 'string' ? fn.arguments : fn.arguments === undefined ? '' : JSON.stringify(fn.arguments);
+    const args =
+      typeof fn.arguments === 'string' ? fn.arguments : fn.arguments === undefined ? '' : JSON.stringify(fn.arguments);
     return [{ id: typeof id === 'string' && id !== '' ? id : `call_${index}`, name: fn.name, arguments: args }];
   });
 }

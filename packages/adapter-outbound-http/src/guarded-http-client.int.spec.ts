@@ -46,7 +46,12 @@ async function receiver(reply?: Reply): Promise<Receiver> {
   return started;
 }
 
-const get = (url: string, extra: Partial<OutboundRequest> = {}): OutboundRequest => ({ method: 'GET', url, timeoutMs: 2_000, ...extra });
+const get = (url: string, extra: Partial<OutboundRequest> = {}): OutboundRequest => ({
+  method: 'GET',
+  url,
+  timeoutMs: 2_000,
+  ...extra,
+});
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * How late a budget's timer may fire on a busy machine. Where the receiver never answers, any bound
@@ -140,7 +145,14 @@ describe('budgets and caps', () => {
 
     const [result, elapsed] = await timed(() => client().send(get(target.url(), { timeoutMs: 300 })));
 
-    expect(result).toEqual({ ok: false, statusCode: null, headers: {}, body: '', durationMs: expect.any(Number), error: 'timeout' });
+    expect(result).toEqual({
+      ok: false,
+      statusCode: null,
+      headers: {},
+      body: '',
+      durationMs: expect.any(Number),
+      error: 'timeout',
+    });
     expect(target.requests).toHaveLength(1);
     expect(elapsed).toBeGreaterThanOrEqual(295);
     expect(elapsed).toBeLessThan(300 + TIMER_SLACK_MS);
@@ -204,7 +216,8 @@ describe('budgets and caps', () => {
     const payload = Buffer.from(Array.from({ length: 40_000 }, (_, i) => (i * 7) % 256));
     const target = await receiver((_request, response) => {
       response.writeHead(200, { 'content-type': 'image/png' });
-      for (let offset = 0; offset < payload.length; offset += 16_384) response.write(payload.subarray(offset, offset + 16_384));
+      for (let offset = 0; offset < payload.length; offset += 16_384)
+        response.write(payload.subarray(offset, offset + 16_384));
       response.end();
     });
     const kept = await client().send(get(target.url(), { keepBytes: true }));
@@ -240,7 +253,14 @@ describe('connection failures', () => {
 
     const result = await client().send(get(`http://127.0.0.1:${port}/`));
 
-    expect(result).toEqual({ ok: false, statusCode: null, headers: {}, body: '', durationMs: expect.any(Number), error: 'connection_failed' });
+    expect(result).toEqual({
+      ok: false,
+      statusCode: null,
+      headers: {},
+      body: '',
+      durationMs: expect.any(Number),
+      error: 'connection_failed',
+    });
   });
 
   it('reports a name that does not resolve, after asking once', async () => {
@@ -321,10 +341,12 @@ describe('what goes on the wire', () => {
     await sender.send({ method: 'POST', url: target.url(), timeoutMs: 2_000 });
     await sender.send(get(target.url()));
 
-    expect(target.requests.map((r) => [r.method, r.headers['content-length'], r.headers['transfer-encoding']])).toEqual([
-      ['POST', '0', undefined],
-      ['GET', undefined, undefined],
-    ]);
+    expect(target.requests.map((r) => [r.method, r.headers['content-length'], r.headers['transfer-encoding']])).toEqual(
+      [
+        ['POST', '0', undefined],
+        ['GET', undefined, undefined],
+      ],
+    );
   });
 
   it('keeps the connection alive between requests', async () => {
@@ -400,15 +422,25 @@ describe('Standard Webhooks signing', () => {
     const [newest, previous] = [newSecret(), newSecret()];
     const body = '{"rotation":true}';
 
-    await client().send({ method: 'POST', url: target.url(), body, signing: { secrets: [newest, previous], webhookId: 'msg_rot' }, timeoutMs: 2_000 });
+    await client().send({
+      method: 'POST',
+      url: target.url(),
+      body,
+      signing: { secrets: [newest, previous], webhookId: 'msg_rot' },
+      timeoutMs: 2_000,
+    });
 
     const headers = verifiable(target.requests[0].headers);
     const entries = headers['webhook-signature'].split(' ');
     expect(entries).toHaveLength(2);
     expect(new Webhook(newest).verify(body, headers)).toEqual({ rotation: true });
     expect(new Webhook(previous).verify(body, headers)).toEqual({ rotation: true });
-    expect(new Webhook(newest).verify(body, { ...headers, 'webhook-signature': entries[0] })).toEqual({ rotation: true });
-    expect(new Webhook(previous).verify(body, { ...headers, 'webhook-signature': entries[1] })).toEqual({ rotation: true });
+    expect(new Webhook(newest).verify(body, { ...headers, 'webhook-signature': entries[0] })).toEqual({
+      rotation: true,
+    });
+    expect(new Webhook(previous).verify(body, { ...headers, 'webhook-signature': entries[1] })).toEqual({
+      rotation: true,
+    });
     expect(() => new Webhook(previous).verify(body, { ...headers, 'webhook-signature': entries[0] })).toThrow();
   });
 
@@ -451,26 +483,65 @@ describe('SSRF guard with private targets refused', () => {
     ['link-local metadata literal', (p) => `http://169.254.169.254:${p}${PATH}`, {}, 0],
     ['localhost', (p) => `http://localhost:${p}${PATH}`, { localhost: ['127.0.0.1'] }, 0],
     ['a *.localhost name', (p) => `http://api.localhost:${p}${PATH}`, { 'api.localhost': ['127.0.0.1'] }, 0],
-    ['the metadata name', (p) => `http://metadata.google.internal:${p}${PATH}`, { 'metadata.google.internal': ['127.0.0.1'] }, 0],
+    [
+      'the metadata name',
+      (p) => `http://metadata.google.internal:${p}${PATH}`,
+      { 'metadata.google.internal': ['127.0.0.1'] },
+      0,
+    ],
     ['the bare metadata name', (p) => `http://metadata:${p}${PATH}`, { metadata: ['127.0.0.1'] }, 0],
     ['a name resolving to loopback', (p) => `http://internal.test:${p}${PATH}`, { 'internal.test': ['127.0.0.1'] }, 1],
     ['a name resolving to 10/8', (p) => `http://private.test:${p}${PATH}`, { 'private.test': ['10.0.0.7'] }, 1],
     ['a name resolving to 192.168/16', (p) => `http://home.test:${p}${PATH}`, { 'home.test': ['192.168.1.1'] }, 1],
     ['a name resolving to link-local', (p) => `http://meta.test:${p}${PATH}`, { 'meta.test': ['169.254.169.254'] }, 1],
-    ['a name resolving to IPv6-mapped loopback', (p) => `http://mapped.test:${p}${PATH}`, { 'mapped.test': ['::ffff:127.0.0.1'] }, 1],
-    ['a name resolving to IPv6-mapped loopback in hex', (p) => `http://hex.test:${p}${PATH}`, { 'hex.test': ['::ffff:7f00:1'] }, 1],
+    [
+      'a name resolving to IPv6-mapped loopback',
+      (p) => `http://mapped.test:${p}${PATH}`,
+      { 'mapped.test': ['::ffff:127.0.0.1'] },
+      1,
+    ],
+    [
+      'a name resolving to IPv6-mapped loopback in hex',
+      (p) => `http://hex.test:${p}${PATH}`,
+      { 'hex.test': ['::ffff:7f00:1'] },
+      1,
+    ],
     ['a name resolving to IPv6 unique-local', (p) => `http://ula.test:${p}${PATH}`, { 'ula.test': ['fd00::1'] }, 1],
     ['a name resolving to IPv6 link-local', (p) => `http://ll.test:${p}${PATH}`, { 'll.test': ['fe80::1'] }, 1],
-    ['a name resolving to NAT64 of a private address', (p) => `http://nat64.test:${p}${PATH}`, { 'nat64.test': ['64:ff9b::a00:1'] }, 1],
-    ['a rebinding answer: public first, loopback second', (p) => `http://rebind.test:${p}${PATH}`, { 'rebind.test': ['203.0.113.10', '127.0.0.1'] }, 1],
-    ['a rebinding answer: loopback first', (p) => `http://rebind2.test:${p}${PATH}`, { 'rebind2.test': ['127.0.0.1', '203.0.113.10'] }, 1],
+    [
+      'a name resolving to NAT64 of a private address',
+      (p) => `http://nat64.test:${p}${PATH}`,
+      { 'nat64.test': ['64:ff9b::a00:1'] },
+      1,
+    ],
+    [
+      'a rebinding answer: public first, loopback second',
+      (p) => `http://rebind.test:${p}${PATH}`,
+      { 'rebind.test': ['203.0.113.10', '127.0.0.1'] },
+      1,
+    ],
+    [
+      'a rebinding answer: loopback first',
+      (p) => `http://rebind2.test:${p}${PATH}`,
+      { 'rebind2.test': ['127.0.0.1', '203.0.113.10'] },
+      1,
+    ],
   ])('sends nothing to %s', async (_label, url, table, lookups) => {
     const dns = tableResolver(table);
     const warn = jest.fn();
 
-    const result = await client({ allowPrivateTargets: false, resolve: dns.resolve, logger: { warn } }).send(get(url(internal.port)));
+    const result = await client({ allowPrivateTargets: false, resolve: dns.resolve, logger: { warn } }).send(
+      get(url(internal.port)),
+    );
 
-    expect(result).toEqual({ ok: false, statusCode: null, headers: {}, body: '', durationMs: expect.any(Number), error: 'blocked_target' });
+    expect(result).toEqual({
+      ok: false,
+      statusCode: null,
+      headers: {},
+      body: '',
+      durationMs: expect.any(Number),
+      error: 'blocked_target',
+    });
     expect(dns.calls).toHaveLength(lookups);
     expect(tap.dials).toEqual([]);
     expect(internal.requests).toHaveLength(0);
@@ -482,7 +553,9 @@ describe('SSRF guard with private targets refused', () => {
   it('does reach the same receiver through the same name when private targets are allowed', async () => {
     const dns = tableResolver({ 'internal.test': ['127.0.0.1'] });
 
-    const result = await client({ allowPrivateTargets: true, resolve: dns.resolve }).send(get(`http://internal.test:${internal.port}${PATH}`));
+    const result = await client({ allowPrivateTargets: true, resolve: dns.resolve }).send(
+      get(`http://internal.test:${internal.port}${PATH}`),
+    );
 
     expect(result).toMatchObject({ ok: true, statusCode: 200 });
     expect(internal.requests).toHaveLength(1);
@@ -491,7 +564,9 @@ describe('SSRF guard with private targets refused', () => {
   it('resolves once: a name that turns into loopback on a second lookup is dialed at its first, checked address', async () => {
     const dns = tableResolver({ 'flip.test': (call) => (call === 1 ? ['203.0.113.10'] : ['127.0.0.1']) });
 
-    const result = await client({ allowPrivateTargets: false, resolve: dns.resolve }).send(get(`http://flip.test:${internal.port}${PATH}`));
+    const result = await client({ allowPrivateTargets: false, resolve: dns.resolve }).send(
+      get(`http://flip.test:${internal.port}${PATH}`),
+    );
 
     expect(dns.calls).toEqual(['flip.test']);
     expect(tap.dials).toEqual([{ host: 'flip.test', port: internal.port, addresses: ['203.0.113.10'] }]);

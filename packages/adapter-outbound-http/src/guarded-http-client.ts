@@ -82,7 +82,8 @@ export class GuardedHttpClient implements OutboundHttpClient {
     const addresses = isIP(host) ? [host] : await this.resolveWithin(host, request.timeoutMs);
     if (addresses === 'timeout') return failedBeforeSending('timeout');
     if (addresses === null || addresses.length === 0) return failedBeforeSending('connection_failed');
-    if (!this.policy.allowPrivate && addresses.some(isBlockedAddress)) return this.refuse(host, 'blocked_address', addresses);
+    if (!this.policy.allowPrivate && addresses.some(isBlockedAddress))
+      return this.refuse(host, 'blocked_address', addresses);
 
     const budgetMs = request.timeoutMs - (performance.now() - startedAt);
     if (budgetMs <= 0) return failedBeforeSending('timeout');

@@ -57,7 +57,14 @@ export function exchange(
       response.on('end', () => {
         const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
         const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received);
-        finish({ ok, statusCode, headers, body: bytes.toString('utf8'), ...(keepBytes ? { bytes } : {}), error: ok ? null : 'http_error' });
+        finish({
+          ok,
+          statusCode,
+          headers,
+          body: bytes.toString('utf8'),
+          ...(keepBytes ? { bytes } : {}),
+          error: ok ? null : 'http_error',
+        });
       });
       response.on('error', () => abandon('connection_failed'));
       response.on('close', () => {

@@ -66,6 +66,8 @@ describe('outboundHeaders', () => {
   });
 
   it('leaves out the event, signature and length when there are none', () => {
-    expect(outboundHeaders({ userAgent: 'voiceplane/1.2.3', contentLength: null })).toEqual({ 'User-Agent': 'voiceplane/1.2.3' });
+    expect(outboundHeaders({ userAgent: 'voiceplane/1.2.3', contentLength: null })).toEqual({
+      'User-Agent': 'voiceplane/1.2.3',
+    });
   });
 });

@@ -11,7 +11,16 @@ export interface HeaderSources {
 
 // The client owns the connection and the message framing: a caller's value for these could
 // desynchronise the body from its length, poison a keep-alive socket or redirect SNI.
-const CLIENT_OWNED = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer']);
+const CLIENT_OWNED = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+]);
 
 /**
  * The header set of one attempt, in sending order: User-Agent, X-Voiceplane-Event, the caller's

@@ -19,8 +19,12 @@ describe('webhookSignature', () => {
     expect(signed['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+={0,2}$/);
     expect(new Webhook(secret).verify(body, signed)).toEqual(JSON.parse(body));
     expect(() => new Webhook(newSecret()).verify(body, signed)).toThrow('No matching signature found');
-    expect(() => new Webhook(secret).verify(body.replace('héllo', 'hello'), signed)).toThrow('No matching signature found');
-    expect(() => new Webhook(secret).verify(body, { ...signed, 'webhook-id': 'msg_2' })).toThrow('No matching signature found');
+    expect(() => new Webhook(secret).verify(body.replace('héllo', 'hello'), signed)).toThrow(
+      'No matching signature found',
+    );
+    expect(() => new Webhook(secret).verify(body, { ...signed, 'webhook-id': 'msg_2' })).toThrow(
+      'No matching signature found',
+    );
   });
 
   it('signs an empty body as ""', () => {

@@ -6,7 +6,12 @@ import { Webhook } from 'standardwebhooks';
  * any port of it) verifies exactly what we send. Its secret rule applies: the `whsec_` prefix is
  * optional, the rest is the base64 key.
  */
-export function webhookSignature(secrets: readonly string[], webhookId: string, timestampSeconds: number, body: string): string {
+export function webhookSignature(
+  secrets: readonly string[],
+  webhookId: string,
+  timestampSeconds: number,
+  body: string,
+): string {
   if (secrets.length === 0) throw new Error('Signing needs at least one secret.');
   const at = new Date(timestampSeconds * 1000);
   return secrets.map((secret) => new Webhook(secret).sign(webhookId, at, body)).join(' ');

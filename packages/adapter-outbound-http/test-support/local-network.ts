@@ -1,5 +1,11 @@
 import dns from 'node:dns';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createTcpServer, isIP, Socket, type LookupFunction, type Server as TcpServer } from 'node:net';
 
 export interface ReceivedRequest {
@@ -30,7 +36,13 @@ export async function startReceiver(reply: Reply = (_request, response) => respo
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks);
-      requests.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, rawHeaders: request.rawHeaders, body });
+      requests.push({
+        method: request.method ?? '',
+        url: request.url ?? '',
+        headers: request.headers,
+        rawHeaders: request.rawHeaders,
+        body,
+      });
       reply(request, response, body);
     });
   });
@@ -93,8 +105,15 @@ export interface Dial {
 export function tapDials(): { dials: Dial[]; restore(): void } {
   const dials: Dial[] = [];
   const connect = Socket.prototype.connect;
-  const connectSpy = jest.spyOn(Socket.prototype, 'connect').mockImplementation(function (this: Socket, ...args: unknown[]) {
-    const options = (Array.isArray(args[0]) ? args[0][0] : args[0]) as { host?: string; port?: number; lookup?: LookupFunction };
+  const connectSpy = jest.spyOn(Socket.prototype, 'connect').mockImplementation(function (
+    this: Socket,
+    ...args: unknown[]
+  ) {
+    const options = (Array.isArray(args[0]) ? args[0][0] : args[0]) as {
+      host?: string;
+      port?: number;
+      lookup?: LookupFunction;
+    };
     const host = options.host ?? 'localhost';
     const port = Number(options.port);
     const lookup = options.lookup;
@@ -112,7 +131,10 @@ export function tapDials(): { dials: Dial[]; restore(): void } {
           const answered = Array.isArray(address) ? address.map((a) => a.address) : [address];
           dial.addresses.push(...answered);
           if (error || answered.every((a) => a === '127.0.0.1')) return callback(error, address, family);
-          callback(Object.assign(new Error(`test tap: refused a dial to ${answered.join(', ')}`), { code: 'ENETUNREACH' }), []);
+          callback(
+            Object.assign(new Error(`test tap: refused a dial to ${answered.join(', ')}`), { code: 'ENETUNREACH' }),
+            [],
+          );
         });
     }
     return (connect as (...a: unknown[]) => Socket).apply(this, args);

@@ -13,7 +13,11 @@ describe('message codec', () => {
 
   it('round-trips a bus message and publishes it persistent, under its id', () => {
     expect(decodeBody(encodeBody(message))).toEqual({ ok: true, message });
-    expect(publishOptions(message)).toMatchObject({ persistent: true, messageId: 'm-1', contentType: 'application/json' });
+    expect(publishOptions(message)).toMatchObject({
+      persistent: true,
+      messageId: 'm-1',
+      contentType: 'application/json',
+    });
   });
 
   it('refuses bodies that are not JSON or not bus messages', () => {

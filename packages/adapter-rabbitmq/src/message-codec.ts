@@ -16,7 +16,9 @@ export function publishOptions(message: BusMessage): Options.Publish {
   return { persistent: true, messageId: message.id, contentType: 'application/json', type: message.topic };
 }
 
-export type DecodedBody = { readonly ok: true; readonly message: BusMessage } | { readonly ok: false; readonly reason: string };
+export type DecodedBody =
+  | { readonly ok: true; readonly message: BusMessage }
+  | { readonly ok: false; readonly reason: string };
 
 export function decodeBody(content: Buffer): DecodedBody {
   let parsed: unknown;
@@ -58,5 +60,7 @@ export function describeError(error: unknown): string {
 function isBusMessage(value: unknown): value is BusMessage {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Record<string, unknown>;
-  return typeof candidate.id === 'string' && typeof candidate.topic === 'string' && typeof candidate.occurredAt === 'string';
+  return (
+    typeof candidate.id === 'string' && typeof candidate.topic === 'string' && typeof candidate.occurredAt === 'string'
+  );
 }

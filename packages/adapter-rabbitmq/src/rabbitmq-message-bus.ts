@@ -92,7 +92,10 @@ export class RabbitMqMessageBus implements MessageBus {
         this.subscriptions.delete(policy.consumer);
         throw error;
       }
-      this.logger.warn({ consumer: policy.consumer, error: describeError(error) }, 'connection lost while subscribing; it will attach on reconnect');
+      this.logger.warn(
+        { consumer: policy.consumer, error: describeError(error) },
+        'connection lost while subscribing; it will attach on reconnect',
+      );
     }
   }
 
@@ -114,7 +117,8 @@ export class RabbitMqMessageBus implements MessageBus {
         const raw = await channel.get(queue, { noAck: false });
         if (!raw) break;
         const decoded = decodeBody(raw.content);
-        if (decoded.ok) letters.push({ message: decoded.message, attempts: failedAttempts(raw), lastError: lastError(raw) });
+        if (decoded.ok)
+          letters.push({ message: decoded.message, attempts: failedAttempts(raw), lastError: lastError(raw) });
       }
     } finally {
       await channel.close().catch(() => undefined);
@@ -153,8 +157,12 @@ export class RabbitMqMessageBus implements MessageBus {
       recovery: { ...RECONNECT, waitForConnect: false, setup: (model: ChannelModel) => this.prepare(model) },
     });
     connection.on('error', (error: Error) => this.logger.warn({ error: error.message }, 'RabbitMQ connection error'));
-    connection.on('disconnect', (error: Error) => this.logger.warn({ error: error.message }, 'lost the RabbitMQ connection'));
-    connection.on('connect-failed', (error: Error) => this.logger.warn({ error: error.message }, 'could not connect to RabbitMQ'));
+    connection.on('disconnect', (error: Error) =>
+      this.logger.warn({ error: error.message }, 'lost the RabbitMQ connection'),
+    );
+    connection.on('connect-failed', (error: Error) =>
+      this.logger.warn({ error: error.message }, 'could not connect to RabbitMQ'),
+    );
     connection.on('reconnect-scheduled', ({ attempt, delay }: { attempt: number; delay: number }) =>
       this.logger.info({ attempt, delayMs: delay }, 'reconnecting to RabbitMQ'),
     );

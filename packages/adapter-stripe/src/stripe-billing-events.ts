@@ -28,7 +28,11 @@ function topUpIdOf(raw: string | null | undefined): number | null {
 export class StripeBillingEvents implements BillingEventSource {
   readonly provider = 'stripe' as const;
 
-  constructor(private readonly stripe: Stripe, private readonly webhookSecret: string, private readonly nowMs: () => number = Date.now) {}
+  constructor(
+    private readonly stripe: Stripe,
+    private readonly webhookSecret: string,
+    private readonly nowMs: () => number = Date.now,
+  ) {}
 
   verify(rawBody: Buffer, signature: string | null): ProviderBillingEvent | null {
     if (!signature || rawBody.length === 0) return null;
@@ -38,7 +42,14 @@ export class StripeBillingEvents implements BillingEventSource {
     const at = signedAt(signature);
     if (at === null || at - now > SIGNATURE_TOLERANCE_SECONDS) return null;
     try {
-      const event = this.stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret, SIGNATURE_TOLERANCE_SECONDS, undefined, nowMs);
+      const event = this.stripe.webhooks.constructEvent(
+        rawBody,
+        signature,
+        this.webhookSecret,
+        SIGNATURE_TOLERANCE_SECONDS,
+        undefined,
+        nowMs,
+      );
       return { id: event.id, type: event.type, payload: event };
     } catch {
       return null;
@@ -85,6 +96,9 @@ function checkoutReport(session: Stripe.Checkout.Session, outcome: TopUpReport['
 function autoReport(intent: Stripe.PaymentIntent): TopUpReport | null {
   const topUpId = topUpIdOf(intent.metadata?.[METADATA.topUpId]);
   if (topUpId === null || intent.metadata?.[METADATA.trigger] !== 'auto') return null;
-  const outcome = outcomeOfIntent(intent) ?? { kind: 'failed', reason: intent.last_payment_error?.code ?? 'payment_failed' };
+  const outcome = outcomeOfIntent(intent) ?? {
+    kind: 'failed',
+    reason: intent.last_payment_error?.code ?? 'payment_failed',
+  };
   return { topUpId, trigger: 'auto', outcome, paymentMethodRef: null, customerRef: idOf(intent.customer) };
 }

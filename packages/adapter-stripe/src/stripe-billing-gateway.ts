@@ -1,6 +1,13 @@
 import type Stripe from 'stripe';
 import { ProviderPaymentState, TopUpOutcome } from '@voiceplane/domain';
-import { BillingAccount, BillingGateway, OffSessionCharge, PayableTopUp, ReconciledTopUp, StartedCheckout } from '@voiceplane/application';
+import {
+  BillingAccount,
+  BillingGateway,
+  OffSessionCharge,
+  PayableTopUp,
+  ReconciledTopUp,
+  StartedCheckout,
+} from '@voiceplane/application';
 import { idOf, METADATA, StripeSettings, stripeLibrary, toCents } from './stripe-client';
 
 /**
@@ -11,38 +18,61 @@ import { idOf, METADATA, StripeSettings, stripeLibrary, toCents } from './stripe
 export class StripeBillingGateway implements BillingGateway {
   readonly provider = 'stripe' as const;
 
-  constructor(private readonly stripe: Stripe, private readonly settings: Pick<StripeSettings, 'returnUrl'>) {}
+  constructor(
+    private readonly stripe: Stripe,
+    private readonly settings: Pick<StripeSettings, 'returnUrl'>,
+  ) {}
 
   async startCheckout(account: BillingAccount, topUp: PayableTopUp): Promise<StartedCheckout> {
     const customer = account.customerRef ?? (await this.createCustomer(account));
-    const session = await this.stripe.checkout.sessions.create({
-      mode: 'payment',
-      customer,
-      client_reference_id: String(topUp.id),
-      line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: toCents(topUp.amount), product_data: { name: 'voiceplane balance top-up' } } }],
-      // The card is kept for auto-recharge.
-      payment_intent_data: { setup_future_usage: 'off_session' },
-      metadata: { [METADATA.topUpId]: String(topUp.id), [METADATA.userId]: String(account.userId) },
-      success_url: `${this.settings.returnUrl}/?top_up=${topUp.id}&status=paid`,
-      cancel_url: `${this.settings.returnUrl}/?top_up=${topUp.id}&status=cancelled`,
-    }, { idempotencyKey: `voiceplane-checkout-${topUp.id}` });
+    const session = await this.stripe.checkout.sessions.create(
+      {
+        mode: 'payment',
+        customer,
+        client_reference_id: String(topUp.id),
+        line_items: [
+          {
+            quantity: 1,
+            price_data: {
+              currency: 'usd',
+              unit_amount: toCents(topUp.amount),
+              product_data: { name: 'voiceplane balance top-up' },
+            },
+          },
+        ],
+        // The card is kept for auto-recharge.
+        payment_intent_data: { setup_future_usage: 'off_session' },
+        metadata: { [METADATA.topUpId]: String(topUp.id), [METADATA.userId]: String(account.userId) },
+        success_url: `${this.settings.returnUrl}/?top_up=${topUp.id}&status=paid`,
+        cancel_url: `${this.settings.returnUrl}/?top_up=${topUp.id}&status=cancelled`,
+      },
+      { idempotencyKey: `voiceplane-checkout-${topUp.id}` },
+    );
     if (!session.url) throw new Error(`Stripe returned checkout session ${session.id} without a URL`);
     return { checkoutUrl: session.url, providerReference: session.id, customerRef: customer };
   }
 
   async chargeSavedPaymentMethod(account: BillingAccount, topUp: PayableTopUp): Promise<OffSessionCharge> {
-    if (!account.customerRef || !account.paymentMethodRef) return { outcome: { kind: 'failed', reason: 'payment_method_missing' }, providerReference: null };
+    if (!account.customerRef || !account.paymentMethodRef)
+      return { outcome: { kind: 'failed', reason: 'payment_method_missing' }, providerReference: null };
     try {
-      const intent = await this.stripe.paymentIntents.create({
-        amount: toCents(topUp.amount),
-        currency: 'usd',
-        customer: account.customerRef,
-        payment_method: account.paymentMethodRef,
-        off_session: true,
-        confirm: true,
-        description: `voiceplane auto-recharge, top-up ${topUp.id}`,
-        metadata: { [METADATA.topUpId]: String(topUp.id), [METADATA.userId]: String(account.userId), [METADATA.trigger]: 'auto' },
-      }, { idempotencyKey: `voiceplane-top-up-${topUp.id}` });
+      const intent = await this.stripe.paymentIntents.create(
+        {
+          amount: toCents(topUp.amount),
+          currency: 'usd',
+          customer: account.customerRef,
+          payment_method: account.paymentMethodRef,
+          off_session: true,
+          confirm: true,
+          description: `voiceplane auto-recharge, top-up ${topUp.id}`,
+          metadata: {
+            [METADATA.topUpId]: String(topUp.id),
+            [METADATA.userId]: String(account.userId),
+            [METADATA.trigger]: 'auto',
+          },
+        },
+        { idempotencyKey: `voiceplane-top-up-${topUp.id}` },
+      );
       return { outcome: outcomeOfIntent(intent), providerReference: intent.id };
     } catch (e) {
       // A declined card (or one that needs its owner) is an answer, not an outage.
@@ -64,7 +94,10 @@ export class StripeBillingGateway implements BillingGateway {
         throw e;
       });
     } else {
-      const found = await this.stripe.paymentIntents.search({ query: `metadata['${METADATA.topUpId}']:'${topUp.id}'`, limit: 1 });
+      const found = await this.stripe.paymentIntents.search({
+        query: `metadata['${METADATA.topUpId}']:'${topUp.id}'`,
+        limit: 1,
+      });
       intent = found.data[0] ?? null;
     }
     if (intent === null) return { kind: 'not_found' };
@@ -79,15 +112,20 @@ export class StripeBillingGateway implements BillingGateway {
    */
   private async checkoutState(sessionId: string | null): Promise<ProviderPaymentState> {
     if (!sessionId?.startsWith('cs_')) return { kind: 'not_found' };
-    const session = await this.stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent'] }).catch((e: unknown) => {
-      if (e instanceof stripeLibrary().errors.StripeInvalidRequestError && e.statusCode === 404) return null;
-      throw e;
-    });
+    const session = await this.stripe.checkout.sessions
+      .retrieve(sessionId, { expand: ['payment_intent'] })
+      .catch((e: unknown) => {
+        if (e instanceof stripeLibrary().errors.StripeInvalidRequestError && e.statusCode === 404) return null;
+        throw e;
+      });
     if (session === null) return { kind: 'not_found' };
     if (session.status === 'expired') return { kind: 'expired' };
     const intent = typeof session.payment_intent === 'object' ? session.payment_intent : null;
     if (session.status === 'complete' && session.payment_status !== 'unpaid') {
-      return { kind: 'succeeded', savedCard: { customerRef: idOf(session.customer), paymentMethodRef: idOf(intent?.payment_method) } };
+      return {
+        kind: 'succeeded',
+        savedCard: { customerRef: idOf(session.customer), paymentMethodRef: idOf(intent?.payment_method) },
+      };
     }
     // Complete but unpaid: an asynchronous payment method, settled when its payment is.
     const outcome = session.status === 'complete' && intent ? outcomeOfIntent(intent) : null;
@@ -101,9 +139,14 @@ export class StripeBillingGateway implements BillingGateway {
 
   private async createCustomer(account: BillingAccount): Promise<string> {
     // Keyed by account: two first checkouts at once still make one customer.
-    const customer = await this.stripe.customers.create({
-      email: account.email, name: account.name, metadata: { [METADATA.userId]: String(account.userId) },
-    }, { idempotencyKey: `voiceplane-customer-${account.userId}` });
+    const customer = await this.stripe.customers.create(
+      {
+        email: account.email,
+        name: account.name,
+        metadata: { [METADATA.userId]: String(account.userId) },
+      },
+      { idempotencyKey: `voiceplane-customer-${account.userId}` },
+    );
     return customer.id;
   }
 }

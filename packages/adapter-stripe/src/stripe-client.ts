@@ -26,7 +26,13 @@ export function createStripeClient(settings: Pick<StripeSettings, 'secretKey' | 
     maxNetworkRetries: 1,
     timeout: REQUEST_TIMEOUT_MS,
     telemetry: false,
-    ...(base ? { host: base.hostname, port: base.port || (base.protocol === 'http:' ? 80 : 443), protocol: base.protocol === 'http:' ? 'http' : 'https' } : {}),
+    ...(base
+      ? {
+          host: base.hostname,
+          port: base.port || (base.protocol === 'http:' ? 80 : 443),
+          protocol: base.protocol === 'http:' ? 'http' : 'https',
+        }
+      : {}),
   });
 }
 
@@ -34,7 +40,12 @@ export function createStripeClient(settings: Pick<StripeSettings, 'secretKey' | 
 export const toCents = (amount: number): number => Math.round(amount * 100);
 
 /** Metadata keys voiceplane writes on what it creates at Stripe. */
-export const METADATA = { userId: 'voiceplane_user_id', topUpId: 'voiceplane_top_up_id', trigger: 'voiceplane_trigger' } as const;
+export const METADATA = {
+  userId: 'voiceplane_user_id',
+  topUpId: 'voiceplane_top_up_id',
+  trigger: 'voiceplane_trigger',
+} as const;
 
 /** The id of an expandable field, whether Stripe sent the id or the object. */
-export const idOf = (ref: string | { id: string } | null | undefined): string | null => (typeof ref === 'string' ? ref : ref?.id ?? null);
+export const idOf = (ref: string | { id: string } | null | undefined): string | null =>
+  typeof ref === 'string' ? ref : (ref?.id ?? null);

@@ -1,6 +1,14 @@
 import axios from 'axios';
 import { AvailableNumber, NumberHolder, NumberInventory, NumberSearch } from '@voiceplane/application';
-import { addressRequirementOf, formatNational, isNumberCountry, monthlyPrice, NumberCountry, numberContains, splitNumber } from '@voiceplane/domain';
+import {
+  addressRequirementOf,
+  formatNational,
+  isNumberCountry,
+  monthlyPrice,
+  NumberCountry,
+  numberContains,
+  splitNumber,
+} from '@voiceplane/domain';
 
 export interface TwilioOptions {
   readonly accountSid: string;
@@ -23,7 +31,11 @@ interface TwilioAvailableNumber {
 const NUMBER_NOT_AVAILABLE = 21422;
 
 export class TwilioError extends Error {
-  constructor(readonly status: number, readonly code: number | null, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: number | null,
+    message: string,
+  ) {
     super(message);
     this.name = 'TwilioError';
   }
@@ -55,12 +67,18 @@ export class TwilioNumberInventory implements NumberInventory {
   async find(phoneNumber: string, _holder: NumberHolder): Promise<AvailableNumber | null> {
     const split = splitNumber(phoneNumber);
     if (!split) return null;
-    const found = await this.available(split.country, new URLSearchParams({ Contains: split.national, PageSize: '20' }));
+    const found = await this.available(
+      split.country,
+      new URLSearchParams({ Contains: split.national, PageSize: '20' }),
+    );
     return found.find((n) => n.phoneNumber === phoneNumber) ?? null;
   }
 
   async purchase(offer: AvailableNumber, holder: NumberHolder): Promise<{ reference: string | null } | null> {
-    const form = new URLSearchParams({ PhoneNumber: offer.phoneNumber, FriendlyName: `voiceplane account ${holder.accountId}` });
+    const form = new URLSearchParams({
+      PhoneNumber: offer.phoneNumber,
+      FriendlyName: `voiceplane account ${holder.accountId}`,
+    });
     try {
       const bought = await this.request<{ sid: string }>('POST', `${this.account}/IncomingPhoneNumbers.json`, form);
       return { reference: bought.sid };
@@ -82,24 +100,31 @@ export class TwilioNumberInventory implements NumberInventory {
 
   private async available(country: NumberCountry, params: URLSearchParams): Promise<AvailableNumber[]> {
     const body = await this.request<{ available_phone_numbers?: TwilioAvailableNumber[] }>(
-      'GET', `${this.account}/AvailablePhoneNumbers/${country}/Local.json?${params.toString()}`,
+      'GET',
+      `${this.account}/AvailablePhoneNumbers/${country}/Local.json?${params.toString()}`,
     );
     return (body.available_phone_numbers ?? []).flatMap((n) => {
       if (!isNumberCountry(n.iso_country)) return [];
       const { price, billingPriceId } = monthlyPrice(n.iso_country, 'local');
-      return [{
-        phoneNumber: n.phone_number,
-        phoneNumberFormatted: formatNational(n.phone_number),
-        countryCode: n.iso_country,
-        price,
-        billingPriceId,
-        addressRequirements: addressRequirementOf(n.address_requirements ?? 'none'),
-        smsCapable: n.capabilities?.SMS === true || n.capabilities?.sms === true,
-      }];
+      return [
+        {
+          phoneNumber: n.phone_number,
+          phoneNumberFormatted: formatNational(n.phone_number),
+          countryCode: n.iso_country,
+          price,
+          billingPriceId,
+          addressRequirements: addressRequirementOf(n.address_requirements ?? 'none'),
+          smsCapable: n.capabilities?.SMS === true || n.capabilities?.sms === true,
+        },
+      ];
     });
   }
 
-  private async request<T = unknown>(method: 'GET' | 'POST' | 'DELETE', url: string, form?: URLSearchParams): Promise<T> {
+  private async request<T = unknown>(
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    form?: URLSearchParams,
+  ): Promise<T> {
     // Every status comes back as a response and the body as text: errors are read from Twilio's own
     // error document below, and a redirect is an answer to refuse rather than one to follow.
     const response = await axios.request<string>({

@@ -101,7 +101,8 @@ export async function pendingMigrations(dataSource: DataSource): Promise<string[
   // TypeORM's migrations table has no record: its rows are named here.
   const exists = await dataSource.query<Array<{ t: string | null }>>(`SELECT to_regclass('schema_migrations') AS t`);
   if (exists[0]?.t) {
-    for (const row of await dataSource.query<Array<{ name: string }>>('SELECT name FROM schema_migrations')) executed.add(row.name);
+    for (const row of await dataSource.query<Array<{ name: string }>>('SELECT name FROM schema_migrations'))
+      executed.add(row.name);
   }
   return migrations.map((m) => m.name).filter((name) => !executed.has(name));
 }

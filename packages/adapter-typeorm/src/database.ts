@@ -64,9 +64,15 @@ export class Database implements UnitOfWork {
    */
   async query<T = unknown>(sql: string, params: unknown[] = [], options: QueryOptions = {}): Promise<T[]> {
     const runner = this.current.getStore()?.manager.queryRunner;
-    const named = options.prepared && preparesStatements(this.dataSource) ? { name: this.statementName(sql), text: sql, values: params } : null;
+    const named =
+      options.prepared && preparesStatements(this.dataSource)
+        ? { name: this.statementName(sql), text: sql, values: params }
+        : null;
     type Row = T & pg.QueryResultRow;
-    if (!runner) return (named ? await poolOf(this.dataSource).query<Row>(named) : await poolOf(this.dataSource).query<Row>(sql, params)).rows;
+    if (!runner)
+      return (
+        named ? await poolOf(this.dataSource).query<Row>(named) : await poolOf(this.dataSource).query<Row>(sql, params)
+      ).rows;
     // Inside a transaction the statement goes straight to the transaction's connection: TypeORM's
     // QueryRunner.query adds several awaits and event broadcasts per statement (none are used here),
     // which on a send's ten statements was measurable. Errors keep TypeORM's shape.

@@ -18,7 +18,13 @@ export * from './repositories/tools';
 export * from './repositories/telephony';
 export { PostgresUnpublishedEvents } from './outbox/unpublished-events';
 export { PostgresProcessedEvents } from './outbox/processed-events';
-export { PostgresNotifications, JOBS_CHANNEL, PRINCIPALS_CHANNEL, OUTBOX_CHANNEL, type NotificationBell } from './outbox/notifications';
+export {
+  PostgresNotifications,
+  JOBS_CHANNEL,
+  PRINCIPALS_CHANNEL,
+  OUTBOX_CHANNEL,
+  type NotificationBell,
+} from './outbox/notifications';
 export { EventRetention } from './outbox/event-retention';
 export { PostgresJobStore } from './scheduler/postgres-job-store';
 export { TypeormWebhookDeliveryRepository } from './repositories/webhooks/webhook-delivery-repository';

@@ -2,15 +2,28 @@ import { createTestDatabase, TestDatabase } from '@voiceplane/test-env';
 
 describe('migrations', () => {
   let db: TestDatabase;
-  beforeAll(async () => { db = await createTestDatabase(); });
-  afterAll(async () => { await db.close(); });
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
 
   it('creates the foundation tables and records every migration once', async () => {
     const tables = await db.dataSource.query(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`,
     );
     const names = tables.map((t: { table_name: string }) => t.table_name);
-    expect(names).toEqual(expect.arrayContaining(['users', 'api_keys', 'sessions', 'ledger_entries', 'rate_limit_counters', 'idempotency_keys']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'users',
+        'api_keys',
+        'sessions',
+        'ledger_entries',
+        'rate_limit_counters',
+        'idempotency_keys',
+      ]),
+    );
     const again = await db.dataSource.runMigrations();
     expect(again).toEqual([]);
   });
@@ -18,8 +31,12 @@ describe('migrations', () => {
 
 describe('Database.query', () => {
   let db: TestDatabase;
-  beforeAll(async () => { db = await createTestDatabase(); });
-  afterAll(async () => { await db.close(); });
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
 
   it('returns rows for UPDATE/DELETE … RETURNING inside and outside transactions', async () => {
     const { Database } = await import('./database');
@@ -37,11 +54,13 @@ describe('Database.query', () => {
     const { Database } = await import('./database');
     const database = new Database(db.dataSource);
     await database.query(`CREATE TABLE u (id int PRIMARY KEY)`);
-    await expect(database.transaction(async () => {
-      await database.query(`INSERT INTO u VALUES (1)`);
-      await database.transaction(() => database.query(`INSERT INTO u VALUES (2)`));
-      throw new Error('boom');
-    })).rejects.toThrow('boom');
+    await expect(
+      database.transaction(async () => {
+        await database.query(`INSERT INTO u VALUES (1)`);
+        await database.transaction(() => database.query(`INSERT INTO u VALUES (2)`));
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(await database.query(`SELECT * FROM u`)).toEqual([]);
   });
 });

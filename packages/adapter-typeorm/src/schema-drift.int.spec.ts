@@ -1,7 +1,18 @@
 import { DataSource, EntitySchema, QueryRunner } from 'typeorm';
 import { createTestDatabase, TestDatabase } from '@voiceplane/test-env';
 import { createDataSource } from './data-source';
-import { apiKeys, assistants, calls, entitySchemas, eventTypes, ledgerEntries, outboxEvents, processedEvents, tools, users } from './records';
+import {
+  apiKeys,
+  assistants,
+  calls,
+  entitySchemas,
+  eventTypes,
+  ledgerEntries,
+  outboxEvents,
+  processedEvents,
+  tools,
+  users,
+} from './records';
 import { varchar } from './records/columns';
 
 /**
@@ -20,7 +31,9 @@ const MIGRATIONS_TABLE = 'schema_migrations';
 const PROBE = 'drift_probe';
 
 let db: TestDatabase;
-beforeAll(async () => { db = await createTestDatabase(); });
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
 afterAll(async () => db?.close());
 
 describe('the EntitySchema records', () => {
@@ -39,37 +52,81 @@ describe('the EntitySchema records', () => {
 
 describe('the schema-drift check', () => {
   it('reports a table no record describes', async () => {
-    expect(await withRecords(entitySchemas.filter((s) => s !== processedEvents), tablesWithoutRecord)).toEqual(['processed_events']);
+    expect(
+      await withRecords(
+        entitySchemas.filter((s) => s !== processedEvents),
+        tablesWithoutRecord,
+      ),
+    ).toEqual(['processed_events']);
   });
 
   it.each<[string, EntitySchema[]]>([
-    ['a record has a column no migration adds', altered(users, (o) => ({ ...o, columns: { ...o.columns, nickname: varchar(40, true) } as typeof o.columns }))],
-    ['a record makes a nullable column NOT NULL', altered(apiKeys, (o) => ({ ...o, columns: { ...o.columns, last_used_at: { type: 'timestamptz' } } }))],
-    ['a record changes a default', altered(tools, (o) => ({ ...o, columns: { ...o.columns, timeout: { type: 'integer', default: 20 } } }))],
+    [
+      'a record has a column no migration adds',
+      altered(users, (o) => ({ ...o, columns: { ...o.columns, nickname: varchar(40, true) } as typeof o.columns })),
+    ],
+    [
+      'a record makes a nullable column NOT NULL',
+      altered(apiKeys, (o) => ({ ...o, columns: { ...o.columns, last_used_at: { type: 'timestamptz' } } })),
+    ],
+    [
+      'a record changes a default',
+      altered(tools, (o) => ({ ...o, columns: { ...o.columns, timeout: { type: 'integer', default: 20 } } })),
+    ],
     ['a record lacks an index', altered(ledgerEntries, (o) => ({ ...o, indices: [] }))],
-    ['a record changes a delete rule', altered(assistants, (o) => ({
-      ...o, foreignKeys: o.foreignKeys!.map((fk) => (fk.name === 'assistants_folder_id_fkey' ? { ...fk, onDelete: 'CASCADE' as const } : fk)),
-    }))],
-    ['a record lacks a CHECK constraint', altered(assistants, (o) => ({ ...o, checks: o.checks!.filter((c) => c.name !== 'assistants_mode_check') }))],
+    [
+      'a record changes a delete rule',
+      altered(assistants, (o) => ({
+        ...o,
+        foreignKeys: o.foreignKeys!.map((fk) =>
+          fk.name === 'assistants_folder_id_fkey' ? { ...fk, onDelete: 'CASCADE' as const } : fk,
+        ),
+      })),
+    ],
+    [
+      'a record lacks a CHECK constraint',
+      altered(assistants, (o) => ({ ...o, checks: o.checks!.filter((c) => c.name !== 'assistants_mode_check') })),
+    ],
   ])('reports a pending change when %s', async (_, schemas) => {
     expect(await withRecords(schemas, pendingSchemaChange)).not.toBe('');
   });
 
   it.each<[string, EntitySchema[]]>([
-    ['an index predicate', altered(outboxEvents, (o) => ({
-      ...o, indices: o.indices!.map((i) => (i.name === 'outbox_events_unpublished_idx' ? { ...i, where: 'published_at IS NOT NULL' } : i)),
-    }))],
-    ['an index column order', altered(calls, (o) => ({
-      ...o, indices: o.indices!.map((i) => (i.name === 'calls_user_assistant_idx' ? { ...i, columns: ['assistant_id', 'user_id', 'id'] } : i)),
-    }))],
-    ['a CHECK expression', altered(eventTypes, (o) => ({ ...o, checks: [{ ...o.checks![0], expression: 'duration_minutes BETWEEN 5 AND 240' }] }))],
+    [
+      'an index predicate',
+      altered(outboxEvents, (o) => ({
+        ...o,
+        indices: o.indices!.map((i) =>
+          i.name === 'outbox_events_unpublished_idx' ? { ...i, where: 'published_at IS NOT NULL' } : i,
+        ),
+      })),
+    ],
+    [
+      'an index column order',
+      altered(calls, (o) => ({
+        ...o,
+        indices: o.indices!.map((i) =>
+          i.name === 'calls_user_assistant_idx' ? { ...i, columns: ['assistant_id', 'user_id', 'id'] } : i,
+        ),
+      })),
+    ],
+    [
+      'a CHECK expression',
+      altered(eventTypes, (o) => ({
+        ...o,
+        checks: [{ ...o.checks![0], expression: 'duration_minutes BETWEEN 5 AND 240' }],
+      })),
+    ],
   ])('reports a record that states %s other than the migration', async (_, schemas) => {
     expect(await withRecords(schemas, definitionDifferences)).not.toBe('');
   });
 });
 
 /** Every record, with `schema` replaced by a copy whose options `change` alters. */
-function altered<T>(schema: EntitySchema<T>, change: (options: EntitySchema<T>['options']) => EntitySchema<T>['options']): EntitySchema[] {
+function altered<T>(
+  schema: EntitySchema<T>,
+  change: (options: EntitySchema<T>['options']) => EntitySchema<T>['options'],
+): EntitySchema[] {
   return entitySchemas.map((s) => (s === schema ? new EntitySchema(change(schema.options)) : s));
 }
 
@@ -110,8 +167,14 @@ async function definitionDifferences(dataSource: DataSource): Promise<string> {
     for (const metadata of dataSource.entityMetadatas) {
       // Indexes TypeORM cannot express (on expressions) are marked synchronize: false and left out.
       for (const index of metadata.indices.filter((i) => i.synchronize)) {
-        const stated = await probed(runner, probeIndexSql(metadata.tableName, index), () => indexDefinition(runner, PROBE));
-        report(`index ${index.name}`, stated?.replace(PROBE, index.name!) ?? null, await indexDefinition(runner, index.name!));
+        const stated = await probed(runner, probeIndexSql(metadata.tableName, index), () =>
+          indexDefinition(runner, PROBE),
+        );
+        report(
+          `index ${index.name}`,
+          stated?.replace(PROBE, index.name!) ?? null,
+          await indexDefinition(runner, index.name!),
+        );
       }
       for (const check of metadata.checks) {
         const stated = await probed(

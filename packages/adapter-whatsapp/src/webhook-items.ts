@@ -60,9 +60,11 @@ export function whatsappWebhookItems(payload: unknown): ChatappInboundItem[] {
 
 type Json = Record<string, unknown>;
 
-const record = (v: unknown): Json | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null);
+const record = (v: unknown): Json | null =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null;
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
+const text = (v: unknown): string | null =>
+  typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null;
 /** Meta's timestamps are Unix seconds, as strings or numbers; one beyond year 9999 is no timestamp. */
 const LAST_SECOND = Date.UTC(9999, 11, 31, 23, 59, 59) / 1000;
 const secondsAt = (v: unknown): Date | null => {
@@ -126,21 +128,40 @@ function messageItems(value: Json): ChatappInboundItem[] {
       const reply = record(interactive.call_permission_reply);
       const response = reply?.response;
       if (response !== 'accept' && response !== 'reject') return [];
-      return [{
-        kind: 'call_permission_reply', providerItemId: id, providerSenderRef: senderRef, customerPhone, response,
-        isPermanent: reply?.is_permanent === true, expiresAt: secondsAt(reply?.expiration_timestamp), at,
-      }];
+      return [
+        {
+          kind: 'call_permission_reply',
+          providerItemId: id,
+          providerSenderRef: senderRef,
+          customerPhone,
+          response,
+          isPermanent: reply?.is_permanent === true,
+          expiresAt: secondsAt(reply?.expiration_timestamp),
+          at,
+        },
+      ];
     }
     const content = messageContent(type, m, interactive);
     if (content === null) return [];
-    return [{
-      kind: 'customer_message', providerItemId: id, providerSenderRef: senderRef, customerPhone,
-      customerName: names.get(from) ?? null, text: content.text, media: content.media, receivedAt: at,
-    }];
+    return [
+      {
+        kind: 'customer_message',
+        providerItemId: id,
+        providerSenderRef: senderRef,
+        customerPhone,
+        customerName: names.get(from) ?? null,
+        text: content.text,
+        media: content.media,
+        receivedAt: at,
+      },
+    ];
   });
 }
 
-type Content = { text: string | null; media: { mediaType: MediaType; providerMediaId: string; caption: string | null } | null };
+type Content = {
+  text: string | null;
+  media: { mediaType: MediaType; providerMediaId: string; caption: string | null } | null;
+};
 
 /** What a customer wrote or sent; null for what the product does not take in (reactions, locations, stickers, …). */
 function messageContent(type: string | null, m: Json, interactive: Json | null): Content | null {
@@ -161,7 +182,9 @@ function messageContent(type: string | null, m: Json, interactive: Json | null):
     return label === null ? null : { text: label, media: null };
   }
   if (type === 'interactive') {
-    const label = prose(record(interactive?.button_reply)?.title, MAX_TEXT) ?? prose(record(interactive?.list_reply)?.title, MAX_TEXT);
+    const label =
+      prose(record(interactive?.button_reply)?.title, MAX_TEXT) ??
+      prose(record(interactive?.list_reply)?.title, MAX_TEXT);
     return label === null ? null : { text: label, media: null };
   }
   return null;
@@ -178,11 +201,19 @@ function statusItems(value: Json): ChatappInboundItem[] {
     if (s === null || id === null || status === null || at === null || !DELIVERY_STATUSES.includes(status)) return [];
     const error = record(list(s.errors)[0]);
     const details = prose(record(error?.error_data)?.details, MAX_ERROR_MESSAGE);
-    return [{
-      kind: 'message_status', providerItemId: `${id}:${status}`, providerMessageId: id, status, at,
-      errorCode: error ? prose(error.code, MAX_ERROR_CODE) : null,
-      errorMessage: error ? details ?? prose(error.message, MAX_ERROR_MESSAGE) ?? prose(error.title, MAX_ERROR_MESSAGE) : null,
-    }];
+    return [
+      {
+        kind: 'message_status',
+        providerItemId: `${id}:${status}`,
+        providerMessageId: id,
+        status,
+        at,
+        errorCode: error ? prose(error.code, MAX_ERROR_CODE) : null,
+        errorMessage: error
+          ? (details ?? prose(error.message, MAX_ERROR_MESSAGE) ?? prose(error.title, MAX_ERROR_MESSAGE))
+          : null,
+      },
+    ];
   });
 }
 
@@ -197,9 +228,21 @@ function callItems(value: Json): ChatappInboundItem[] {
     if (c === null || id === null || (event !== 'connect' && event !== 'terminate') || at === null) return [];
     // The customer is the callee of a call the business placed and the caller of one the user placed.
     const customerPhone = e164(c.direction === 'USER_INITIATED' ? c.from : c.to);
-    const status = event === 'terminate' ? ident(c.status, 32)?.toLowerCase() ?? null : null;
+    const status = event === 'terminate' ? (ident(c.status, 32)?.toLowerCase() ?? null) : null;
     const duration = event === 'terminate' ? secondsOf(c.duration) : null;
-    return [{ kind: 'call_event', providerItemId: `${id}:${event}`, providerSenderRef: senderRef, providerCallId: id, event, at, customerPhone, status, duration }];
+    return [
+      {
+        kind: 'call_event',
+        providerItemId: `${id}:${event}`,
+        providerSenderRef: senderRef,
+        providerCallId: id,
+        event,
+        at,
+        customerPhone,
+        status,
+        duration,
+      },
+    ];
   });
 }
 
@@ -215,8 +258,20 @@ function templateItems(value: Json, time: string): ChatappInboundItem[] {
   const status = event === null ? null : templateStatusOf(event);
   if (templateId === null || event === null || status === null) return [];
   const reason = prose(value.reason, MAX_ERROR_MESSAGE);
-  const rejectionReason = status !== 'rejected' ? null : prose(record(value.rejection_info)?.reason, MAX_ERROR_MESSAGE) ?? (reason !== null && reason !== 'NONE' ? reason : event);
-  return [{ kind: 'template_status', providerItemId: `template:${templateId}:${event}:${time}`, providerTemplateRef: templateId, status, rejectionReason }];
+  const rejectionReason =
+    status !== 'rejected'
+      ? null
+      : (prose(record(value.rejection_info)?.reason, MAX_ERROR_MESSAGE) ??
+        (reason !== null && reason !== 'NONE' ? reason : event));
+  return [
+    {
+      kind: 'template_status',
+      providerItemId: `template:${templateId}:${event}:${time}`,
+      providerTemplateRef: templateId,
+      status,
+      rejectionReason,
+    },
+  ];
 }
 
 /**
@@ -231,7 +286,14 @@ function numberItems(value: Json, time: string): ChatappInboundItem[] {
   const qualityRating = event === 'FLAGGED' ? 'RED' : event === 'UNFLAGGED' ? 'GREEN' : null;
   const messagingLimit = messagingLimitOfTier(value.current_limit);
   if (qualityRating === null && messagingLimit === null) return [];
-  return [{ kind: 'sender_reach', providerItemId: `number:${phone}:${event}:${time}`, providerSenderRef: phone, reach: { qualityRating, messagingLimit } }];
+  return [
+    {
+      kind: 'sender_reach',
+      providerItemId: `number:${phone}:${event}:${time}`,
+      providerSenderRef: phone,
+      reach: { qualityRating, messagingLimit },
+    },
+  ];
 }
 
 /**
@@ -247,5 +309,12 @@ function accountItems(value: Json, accountId: string, time: string): ChatappInbo
   if (event === 'DISABLED_UPDATE' && banState === 'DISABLE') status = 'offline';
   if (event === 'DISABLED_UPDATE' && banState === 'REINSTATE') status = 'online';
   if (status === null) return [];
-  return [{ kind: 'account_status', providerItemId: `account:${accountId}:${event}:${banState ?? ''}:${time}`, providerAccountRef: accountId, status }];
+  return [
+    {
+      kind: 'account_status',
+      providerItemId: `account:${accountId}:${event}:${banState ?? ''}:${time}`,
+      providerAccountRef: accountId,
+      status,
+    },
+  ];
 }

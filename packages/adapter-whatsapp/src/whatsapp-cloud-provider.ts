@@ -1,8 +1,19 @@
 import type { Readable } from 'node:stream';
 import axios from 'axios';
 import {
-  ChatappProvider, ChatappProviderRefusal, ChatappSipCalling, FreeformContent, ProviderAcceptance, ProviderMediaDownload, ProviderSender, RegisteredSender, SubmittedTemplate,
-  SipCallingSettings, TemplateMessage, TemplateSubmission, WhatsappCredentials,
+  ChatappProvider,
+  ChatappProviderRefusal,
+  ChatappSipCalling,
+  FreeformContent,
+  ProviderAcceptance,
+  ProviderMediaDownload,
+  ProviderSender,
+  RegisteredSender,
+  SubmittedTemplate,
+  SipCallingSettings,
+  TemplateMessage,
+  TemplateSubmission,
+  WhatsappCredentials,
 } from '@voiceplane/application';
 import { parseTemplatePlaceholders, TemplateCategory } from '@voiceplane/domain';
 import { messagingLimitOfTier, qualityRatingOf } from './number-reach';
@@ -47,7 +58,10 @@ interface MediaNode {
 interface CallingSettingsNode {
   readonly calling?: {
     readonly status?: string;
-    readonly sip?: { readonly status?: string; readonly servers?: readonly { readonly hostname?: string; readonly sip_user_password?: string }[] };
+    readonly sip?: {
+      readonly status?: string;
+      readonly servers?: readonly { readonly hostname?: string; readonly sip_user_password?: string }[];
+    };
   };
 }
 
@@ -89,10 +103,18 @@ export class WhatsappCloudProvider implements ChatappProvider, ChatappSipCalling
    */
   async registerSender(sender: ProviderSender, _displayName: string): Promise<RegisteredSender> {
     const credentials = credentialsOf(sender);
-    const node = await this.call<PhoneNumberNode>(credentials, 'GET',
-      `/${encodeURIComponent(credentials.phoneNumberId)}?fields=id,display_phone_number,verified_name,status,quality_rating,messaging_limit_tier`);
-    if (node.display_phone_number !== undefined && digitsOf(node.display_phone_number) !== digitsOf(sender.phoneNumber)) {
-      throw new ChatappProviderRefusal(`The phone_number_id belongs to +${digitsOf(node.display_phone_number)}, not ${sender.phoneNumber}.`);
+    const node = await this.call<PhoneNumberNode>(
+      credentials,
+      'GET',
+      `/${encodeURIComponent(credentials.phoneNumberId)}?fields=id,display_phone_number,verified_name,status,quality_rating,messaging_limit_tier`,
+    );
+    if (
+      node.display_phone_number !== undefined &&
+      digitsOf(node.display_phone_number) !== digitsOf(sender.phoneNumber)
+    ) {
+      throw new ChatappProviderRefusal(
+        `The phone_number_id belongs to +${digitsOf(node.display_phone_number)}, not ${sender.phoneNumber}.`,
+      );
     }
     return {
       status: node.status?.toUpperCase() === 'CONNECTED' ? 'online' : 'offline',
@@ -109,26 +131,38 @@ export class WhatsappCloudProvider implements ChatappProvider, ChatappSipCalling
     const variables = placeholders.ok ? placeholders.value.variables : [];
     const named = placeholders.ok && placeholders.value.style === 'named';
     // Meta reviews a template with variables only when each comes with an example value.
-    const example = variables.length === 0 ? undefined : named
-      ? { body_text_named_params: variables.map((name) => ({ param_name: name, example: `example_${name}` })) }
-      : { body_text: [variables.map((name) => `example_${name}`)] };
+    const example =
+      variables.length === 0
+        ? undefined
+        : named
+          ? { body_text_named_params: variables.map((name) => ({ param_name: name, example: `example_${name}` })) }
+          : { body_text: [variables.map((name) => `example_${name}`)] };
     const components: object[] = [{ type: 'BODY', text: template.bodyText, ...(example ? { example } : {}) }];
     if (template.footerText) components.push({ type: 'FOOTER', text: template.footerText });
     if (template.category === 'voice_call_request') components.push({ type: 'call_permission_request' });
-    const created = await this.call<{ id?: string; status?: string }>(credentials, 'POST', `/${encodeURIComponent(credentials.wabaId)}/message_templates`, {
-      name: template.name,
-      language: template.language,
-      category: CATEGORIES[template.category],
-      parameter_format: named ? 'NAMED' : 'POSITIONAL',
-      components,
-    });
-    return { status: templateStatusOf(created.status ?? 'PENDING') ?? 'pending', providerTemplateRef: created.id ?? null };
+    const created = await this.call<{ id?: string; status?: string }>(
+      credentials,
+      'POST',
+      `/${encodeURIComponent(credentials.wabaId)}/message_templates`,
+      {
+        name: template.name,
+        language: template.language,
+        category: CATEGORIES[template.category],
+        parameter_format: named ? 'NAMED' : 'POSITIONAL',
+        components,
+      },
+    );
+    return {
+      status: templateStatusOf(created.status ?? 'PENDING') ?? 'pending',
+      providerTemplateRef: created.id ?? null,
+    };
   }
 
   async sendTemplate(sender: ProviderSender, to: string, template: TemplateMessage): Promise<ProviderAcceptance> {
     // Positional placeholders are named "1", "2", …; Meta wants those without a name and named ones with it.
     const parameters = template.parameters.map(({ name, value }) =>
-      (/^\d+$/.test(name) ? { type: 'text', text: value } : { type: 'text', parameter_name: name, text: value }));
+      /^\d+$/.test(name) ? { type: 'text', text: value } : { type: 'text', parameter_name: name, text: value },
+    );
     return this.send(sender, to, {
       type: 'template',
       template: {
@@ -140,7 +174,8 @@ export class WhatsappCloudProvider implements ChatappProvider, ChatappSipCalling
   }
 
   async sendFreeform(sender: ProviderSender, to: string, content: FreeformContent): Promise<ProviderAcceptance> {
-    if (content.kind === 'text') return this.send(sender, to, { type: 'text', text: { preview_url: false, body: content.text } });
+    if (content.kind === 'text')
+      return this.send(sender, to, { type: 'text', text: { preview_url: false, body: content.text } });
     const media: Record<string, string> = { link: content.url };
     // The chat app shows no caption on audio and a file name only on documents.
     if (content.caption !== null && content.mediaType !== 'audio') media.caption = content.caption;
@@ -161,16 +196,26 @@ export class WhatsappCloudProvider implements ChatappProvider, ChatappSipCalling
    * that URL with the same token, capped at `maxBytes` (checked on the announced size, then while
    * the body is read). The timeout covers the whole download, body included.
    */
-  async downloadMedia(sender: ProviderSender, providerMediaId: string, maxBytes: number): Promise<ProviderMediaDownload> {
+  async downloadMedia(
+    sender: ProviderSender,
+    providerMediaId: string,
+    maxBytes: number,
+  ): Promise<ProviderMediaDownload> {
     const credentials = credentialsOf(sender);
     const node = await this.call<MediaNode>(credentials, 'GET', `/${encodeURIComponent(providerMediaId)}`);
-    if (typeof node.url !== 'string' || !/^https?:\/\//.test(node.url)) throw new Error('WhatsApp Cloud API named no download URL for the media');
+    if (typeof node.url !== 'string' || !/^https?:\/\//.test(node.url))
+      throw new Error('WhatsApp Cloud API named no download URL for the media');
     if (typeof node.file_size === 'number' && node.file_size > maxBytes) throw new ChatappProviderRefusal(TOO_LARGE);
     let response;
     try {
       response = await axios.request<Readable>({
-        method: 'GET', url: node.url, headers: { Authorization: `Bearer ${credentials.accessToken}` },
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000), maxRedirects: 0, responseType: 'stream', validateStatus: () => true,
+        method: 'GET',
+        url: node.url,
+        headers: { Authorization: `Bearer ${credentials.accessToken}` },
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000),
+        maxRedirects: 0,
+        responseType: 'stream',
+        validateStatus: () => true,
       });
     } catch (e) {
       throw new Error(`WhatsApp media download ${failureOf(e)}`);
@@ -187,7 +232,7 @@ export class WhatsappCloudProvider implements ChatappProvider, ChatappSipCalling
     const header = response.headers['content-type'];
     return {
       body: cappedStream(response.data, maxBytes),
-      contentType: typeof header === 'string' ? header : node.mime_type ?? null,
+      contentType: typeof header === 'string' ? header : (node.mime_type ?? null),
     };
   }
 
@@ -209,30 +254,53 @@ export class WhatsappCloudProvider implements ChatappProvider, ChatappSipCalling
   /** `GET /{phone_number_id}/settings?include_sip_credentials=true`: is calling on, and the number's SIP password. */
   async readSipCalling(sender: ProviderSender): Promise<SipCallingSettings> {
     const credentials = credentialsOf(sender);
-    const node = await this.call<CallingSettingsNode>(credentials, 'GET', `/${encodeURIComponent(credentials.phoneNumberId)}/settings?include_sip_credentials=true`);
+    const node = await this.call<CallingSettingsNode>(
+      credentials,
+      'GET',
+      `/${encodeURIComponent(credentials.phoneNumberId)}/settings?include_sip_credentials=true`,
+    );
     const calling = node.calling;
-    const password = calling?.sip?.servers?.find((s) => typeof s.sip_user_password === 'string' && s.sip_user_password !== '')?.sip_user_password ?? null;
-    if (calling?.status !== 'ENABLED') return { enabled: false, sipPassword: null, reason: 'calling is not enabled on the WhatsApp number' };
-    if (calling.sip?.status !== 'ENABLED') return { enabled: false, sipPassword: null, reason: 'SIP calling is not enabled on the WhatsApp number' };
-    if (password === null) return { enabled: false, sipPassword: null, reason: 'WhatsApp issued no SIP password for the number' };
+    const password =
+      calling?.sip?.servers?.find((s) => typeof s.sip_user_password === 'string' && s.sip_user_password !== '')
+        ?.sip_user_password ?? null;
+    if (calling?.status !== 'ENABLED')
+      return { enabled: false, sipPassword: null, reason: 'calling is not enabled on the WhatsApp number' };
+    if (calling.sip?.status !== 'ENABLED')
+      return { enabled: false, sipPassword: null, reason: 'SIP calling is not enabled on the WhatsApp number' };
+    if (password === null)
+      return { enabled: false, sipPassword: null, reason: 'WhatsApp issued no SIP password for the number' };
     return { enabled: true, sipPassword: password, reason: null };
   }
 
-  private async send(sender: ProviderSender, to: string, message: Record<string, unknown>): Promise<ProviderAcceptance> {
+  private async send(
+    sender: ProviderSender,
+    to: string,
+    message: Record<string, unknown>,
+  ): Promise<ProviderAcceptance> {
     const credentials = credentialsOf(sender);
-    const sent = await this.call<SentMessage>(credentials, 'POST', `/${encodeURIComponent(credentials.phoneNumberId)}/messages`, {
-      messaging_product: 'whatsapp',
-      recipient_type: 'individual',
-      to: digitsOf(to),
-      ...message,
-    });
+    const sent = await this.call<SentMessage>(
+      credentials,
+      'POST',
+      `/${encodeURIComponent(credentials.phoneNumberId)}/messages`,
+      {
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        to: digitsOf(to),
+        ...message,
+      },
+    );
     const id = sent.messages?.[0]?.id;
     if (!id) throw new Error('WhatsApp Cloud API accepted the message without a message id');
     // Accepted is not yet sent: `sent` arrives as a status notification through the ingress.
     return { providerMessageId: id, status: 'queued' };
   }
 
-  private async call<T>(credentials: WhatsappCredentials, method: 'GET' | 'POST', path: string, body?: object): Promise<T> {
+  private async call<T>(
+    credentials: WhatsappCredentials,
+    method: 'GET' | 'POST',
+    path: string,
+    body?: object,
+  ): Promise<T> {
     let response;
     try {
       // Every status comes back as a response and the body as text: errors are read from Meta's own
@@ -254,13 +322,17 @@ export class WhatsappCloudProvider implements ChatappProvider, ChatappSipCalling
       });
     } catch (e) {
       // axios errors carry the request config, Authorization header included: only the reason leaves.
-      const reason = axios.isAxiosError(e) && (e.code === 'ERR_CANCELED' || e.name === 'CanceledError') ? 'timed out' : 'could not be reached';
+      const reason =
+        axios.isAxiosError(e) && (e.code === 'ERR_CANCELED' || e.name === 'CanceledError')
+          ? 'timed out'
+          : 'could not be reached';
       throw new Error(`WhatsApp Cloud API ${reason}`);
     }
     const parsed = parseJson(response.data);
     if (response.status >= 200 && response.status <= 299) return (parsed ?? {}) as T;
     const error = (parsed as { error?: GraphError } | null)?.error;
-    if (response.status >= 400 && response.status <= 499 && error?.message) throw new ChatappProviderRefusal(error.message);
+    if (response.status >= 400 && response.status <= 499 && error?.message)
+      throw new ChatappProviderRefusal(error.message);
     throw new Error(`WhatsApp Cloud API answered ${response.status}${error?.message ? `: ${error.message}` : ''}`);
   }
 }
@@ -268,7 +340,9 @@ export class WhatsappCloudProvider implements ChatappProvider, ChatappSipCalling
 const TOO_LARGE = 'the file is larger than 16 MB';
 
 function failureOf(e: unknown): string {
-  const canceled = (axios.isAxiosError(e) && e.code === 'ERR_CANCELED') || (e instanceof Error && (e.name === 'CanceledError' || e.name === 'AbortError' || e.name === 'TimeoutError'));
+  const canceled =
+    (axios.isAxiosError(e) && e.code === 'ERR_CANCELED') ||
+    (e instanceof Error && (e.name === 'CanceledError' || e.name === 'AbortError' || e.name === 'TimeoutError'));
   return canceled ? 'timed out' : 'could not be reached';
 }
 
@@ -290,7 +364,10 @@ async function* cappedStream(body: Readable, maxBytes: number): AsyncIterable<Ui
 }
 
 function credentialsOf(sender: ProviderSender): WhatsappCredentials {
-  if (sender.credentials === null) throw new ChatappProviderRefusal('The sender has no WhatsApp credentials (phone_number_id, waba_id, access_token).');
+  if (sender.credentials === null)
+    throw new ChatappProviderRefusal(
+      'The sender has no WhatsApp credentials (phone_number_id, waba_id, access_token).',
+    );
   return sender.credentials;
 }
 

@@ -19,7 +19,8 @@ export class WhatsappIngressGate implements ChatappIngressGate {
     const mode = query['hub.mode'];
     const token = query['hub.verify_token'];
     const challenge = query['hub.challenge'];
-    if (mode !== 'subscribe' || typeof token !== 'string' || typeof challenge !== 'string' || challenge === '') return null;
+    if (mode !== 'subscribe' || typeof token !== 'string' || typeof challenge !== 'string' || challenge === '')
+      return null;
     return sameSecret(token, this.secrets.verifyToken) ? challenge : null;
   }
 

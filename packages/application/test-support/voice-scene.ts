@@ -1,6 +1,21 @@
-import { FakeStore, InMemoryCallPermissionRepository, InMemoryRateLimitStore, RecordingLogger, RecordingVoiceRuntime, SAMPLE_CATALOG } from '@voiceplane/adapter-fakes';
 import {
-  acceptCallPermission, AssistantConfig, Conversation, DEFAULT_CALL_MINUTE_PRICES, draftAssistant, err, MessageTemplate, newConversation, ok,
+  FakeStore,
+  InMemoryCallPermissionRepository,
+  InMemoryRateLimitStore,
+  RecordingLogger,
+  RecordingVoiceRuntime,
+  SAMPLE_CATALOG,
+} from '@voiceplane/adapter-fakes';
+import {
+  acceptCallPermission,
+  AssistantConfig,
+  Conversation,
+  DEFAULT_CALL_MINUTE_PRICES,
+  draftAssistant,
+  err,
+  MessageTemplate,
+  newConversation,
+  ok,
   Sender,
 } from '@voiceplane/domain';
 import { BalanceService } from '../src/billing/balance-service';
@@ -28,35 +43,92 @@ export function voiceScene() {
   const conversations = new Map<string, Conversation>();
   const templates: MessageTemplate[] = [];
   const lookups = {
-    senders: { findOwned: async (userId: number, id: number) => (senders.get(id)?.userId === userId ? senders.get(id)! : null) },
-    conversations: { find: async (senderId: number, phone: string) => conversations.get(`${senderId}:${phone}`) ?? null },
-    templates: { list: async (senderId: number) => templates.filter((t) => t.senderId === senderId && t.status === 'approved') },
+    senders: {
+      findOwned: async (userId: number, id: number) => (senders.get(id)?.userId === userId ? senders.get(id)! : null),
+    },
+    conversations: {
+      find: async (senderId: number, phone: string) => conversations.get(`${senderId}:${phone}`) ?? null,
+    },
+    templates: {
+      list: async (senderId: number) => templates.filter((t) => t.senderId === senderId && t.status === 'approved'),
+    },
   };
   const rateLimiter = new RateLimiter(new InMemoryRateLimitStore(), store.clock);
   const facts = new VoiceFacts(
-    { users: store.users, assistants: store.assistants, templates: lookups.templates, conversations: lookups.conversations, permissions, calls: store.calls },
-    rateLimiter, DEFAULT_CALL_MINUTE_PRICES,
+    {
+      users: store.users,
+      assistants: store.assistants,
+      templates: lookups.templates,
+      conversations: lookups.conversations,
+      permissions,
+      calls: store.calls,
+    },
+    rateLimiter,
+    DEFAULT_CALL_MINUTE_PRICES,
   );
   const configurations = new CallConfigurations(store.tools, store.catalog, store.assistants);
   const place = new PlaceChatappCall(
-    { uow: store.uow, senders: lookups.senders, calls: store.calls }, facts, configurations, { outbox: store.outbox, scheduler: store.jobs }, store.clock,
+    { uow: store.uow, senders: lookups.senders, calls: store.calls },
+    facts,
+    configurations,
+    { outbox: store.outbox, scheduler: store.jobs },
+    store.clock,
   );
-  const deliveries = new WebhookDeliveries(store.uow, store.deliveries, store.outbox, store.jobs, store.ids, store.clock);
-  const events = new RecordCallEvent(store.calls, new EndCall(store.assistants, new BalanceService(store.ledger), deliveries, DEFAULT_CALL_MINUTE_PRICES), store.clock);
+  const deliveries = new WebhookDeliveries(
+    store.uow,
+    store.deliveries,
+    store.outbox,
+    store.jobs,
+    store.ids,
+    store.clock,
+  );
+  const events = new RecordCallEvent(
+    store.calls,
+    new EndCall(store.assistants, new BalanceService(store.ledger), deliveries, DEFAULT_CALL_MINUTE_PRICES),
+    store.clock,
+  );
   const runtime = new RecordingVoiceRuntime(null);
   const seen = new Set<string>();
-  const processed = { record: async (consumer: string, id: string) => !seen.has(`${consumer}:${id}`) && !!seen.add(`${consumer}:${id}`) };
+  const processed = {
+    record: async (consumer: string, id: string) => !seen.has(`${consumer}:${id}`) && !!seen.add(`${consumer}:${id}`),
+  };
   const dispatch = chatappCallDispatchConsumer({
-    uow: store.uow, processed, calls: store.calls, assistants: store.assistants, runtime, events, scheduler: store.jobs, clock: store.clock, log: new RecordingLogger(),
+    uow: store.uow,
+    processed,
+    calls: store.calls,
+    assistants: store.assistants,
+    runtime,
+    events,
+    scheduler: store.jobs,
+    clock: store.clock,
+    log: new RecordingLogger(),
   });
   const reset = askCounterResetConsumer(store.uow, processed, permissions);
   const requestSender = new RecordingRequestSender(conversations);
-  const requests = new RequestCallPermission(store.uow, lookups.senders, permissions, facts, requestSender, store.clock);
+  const requests = new RequestCallPermission(
+    store.uow,
+    lookups.senders,
+    permissions,
+    facts,
+    requestSender,
+    store.clock,
+  );
   const reads = new ReadCallPermission(lookups.senders, facts, store.clock);
   const template = (over: Partial<MessageTemplate> = {}): MessageTemplate => {
     const t: MessageTemplate = {
-      id: templates.length + 34, senderId: 12, name: 'call_permission', language: 'en', category: 'voice_call_request', status: 'approved',
-      bodyText: 'May we call you?', footerText: null, variables: [], rejectionReason: null, createdAt: START, updatedAt: START, ...over,
+      id: templates.length + 34,
+      senderId: 12,
+      name: 'call_permission',
+      language: 'en',
+      category: 'voice_call_request',
+      status: 'approved',
+      bodyText: 'May we call you?',
+      footerText: null,
+      variables: [],
+      rejectionReason: null,
+      createdAt: START,
+      updatedAt: START,
+      ...over,
     };
     templates.push(t);
     return t;
@@ -68,34 +140,98 @@ export function voiceScene() {
     conversations.set(key, { ...c, window: { ...c.window, lastCustomerMessageAt: at } });
   };
 
-  async function scene(options: { balance?: number; sender?: Partial<Sender>; assistant?: Partial<AssistantConfig> | null; permission?: 'granted' | 'none' } = {}) {
+  async function scene(
+    options: {
+      balance?: number;
+      sender?: Partial<Sender>;
+      assistant?: Partial<AssistantConfig> | null;
+      permission?: 'granted' | 'none';
+    } = {},
+  ) {
     const user = await store.account({ balance: options.balance ?? 5 });
-    const assistant = options.assistant === null ? null
-      : await store.assistants.create(user.id, { ...draftAssistant({ name: 'Concierge' }, SAMPLE_CATALOG), ringingTime: 25, maxDuration: 240, ...options.assistant });
+    const assistant =
+      options.assistant === null
+        ? null
+        : await store.assistants.create(user.id, {
+            ...draftAssistant({ name: 'Concierge' }, SAMPLE_CATALOG),
+            ringingTime: 25,
+            maxDuration: 240,
+            ...options.assistant,
+          });
     if (assistant === 'inbound_number_taken') throw new Error('taken');
     const sender: Sender = {
-      id: 12, userId: user.id, phoneNumber: '+4930123456', displayName: 'Acme', status: 'online', qualityRating: 'GREEN', messagingLimit: 1000,
-      countryCode: 'DE', assistantId: assistant?.id ?? null, callingEnabled: true, statusWebhookUrl: null, provider: 'sandbox', createdAt: START, updatedAt: START,
+      id: 12,
+      userId: user.id,
+      phoneNumber: '+4930123456',
+      displayName: 'Acme',
+      status: 'online',
+      qualityRating: 'GREEN',
+      messagingLimit: 1000,
+      countryCode: 'DE',
+      assistantId: assistant?.id ?? null,
+      callingEnabled: true,
+      statusWebhookUrl: null,
+      provider: 'sandbox',
+      createdAt: START,
+      updatedAt: START,
       ...options.sender,
     };
     senders.set(sender.id, sender);
-    conversations.set(`${sender.id}:${PHONE}`, newConversation({ id: 880, uuid: 'conv-uuid', userId: user.id, senderId: sender.id, customerPhone: PHONE }, START));
+    conversations.set(
+      `${sender.id}:${PHONE}`,
+      newConversation(
+        { id: 880, uuid: 'conv-uuid', userId: user.id, senderId: sender.id, customerPhone: PHONE },
+        START,
+      ),
+    );
     if ((options.permission ?? 'granted') === 'granted') {
-      await permissions.update(sender.id, PHONE, async (p) => ok({ next: acceptCallPermission(p, true, START).next, answer: null }));
+      await permissions.update(sender.id, PHONE, async (p) =>
+        ok({ next: acceptCallPermission(p, true, START).next, answer: null }),
+      );
     }
     return { user, sender, assistant };
   }
   const call = (userId: number, over: { senderId?: number; phone?: string; variables?: Record<string, string> } = {}) =>
-    place.execute({ userId, senderId: over.senderId ?? 12, recipientPhone: over.phone ?? PHONE, variables: over.variables ?? {} });
+    place.execute({
+      userId,
+      senderId: over.senderId ?? 12,
+      recipientPhone: over.phone ?? PHONE,
+      variables: over.variables ?? {},
+    });
   const queued = () => store.outbox.events(CHATAPP_CALL_QUEUED_TOPIC);
-  const message = (topic: string, payload: unknown, id: string) => ({ id, topic, payload, occurredAt: START.toISOString() });
-  return { store, permissions, runtime, events, dispatch, reset, scene, call, queued, message, requests, reads, requestSender, template, customerWrote, rateLimiter };
+  const message = (topic: string, payload: unknown, id: string) => ({
+    id,
+    topic,
+    payload,
+    occurredAt: START.toISOString(),
+  });
+  return {
+    store,
+    permissions,
+    runtime,
+    events,
+    dispatch,
+    reset,
+    scene,
+    call,
+    queued,
+    message,
+    requests,
+    reads,
+    requestSender,
+    template,
+    customerWrote,
+    rateLimiter,
+  };
 }
-
 
 /** The chat app as the request route sees it: records each request template, or refuses the next ones. */
 export class RecordingRequestSender implements PermissionRequestSender {
-  readonly sent: Array<{ readonly templateId: number; readonly customerPhone: string; readonly recipientName: string | null }> = [];
+  readonly sent: Array<{
+    readonly templateId: number;
+    readonly customerPhone: string;
+    readonly recipientName: string | null;
+  }> = [];
   private refusals: string[] = [];
 
   constructor(private readonly conversations: Map<string, Conversation>) {}

@@ -73,16 +73,24 @@ export async function composeApi(config: Config, deps: ComposeDependencies): Pro
     },
     isDraining: () => draining,
     consoleDir: config.consoleDir,
-    faults: config.faultHoldIdempotentAnswers ? {
-      beforeIdempotentAnswer: () => {
-        deps.logger.warn('fault: an idempotent answer is held after its effect committed');
-        return new Promise<void>(() => undefined);
-      },
-    } : undefined,
+    faults: config.faultHoldIdempotentAnswers
+      ? {
+          beforeIdempotentAnswer: () => {
+            deps.logger.warn('fault: an idempotent answer is held after its effect committed');
+            return new Promise<void>(() => undefined);
+          },
+        }
+      : undefined,
   });
 
   return {
-    app, container, database, adminToken, runtimeToken, generatedTokens, contributions,
+    app,
+    container,
+    database,
+    adminToken,
+    runtimeToken,
+    generatedTokens,
+    contributions,
     background: contributions.flatMap((c) => c.background ?? []),
     serving: contributions.flatMap((c) => c.serving ?? []),
     startDraining: () => {

@@ -1,8 +1,18 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
-  IsBoolean, IsIn, IsInt, IsOptional, Matches, Max, Min, MinLength, registerDecorator, ValidateIf,
-  ValidationArguments, validateSync,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  registerDecorator,
+  ValidateIf,
+  ValidationArguments,
+  validateSync,
 } from 'class-validator';
 import { E164_PATTERN } from '@voiceplane/domain';
 
@@ -22,27 +32,37 @@ const toBool = ({ value }: { value: string }) => {
   return ['1', 'true', 'yes'].includes(v) ? true : ['0', 'false', 'no'].includes(v) ? false : value;
 };
 
-const Int = (min: number, max: number): PropertyDecorator => (target, key) => {
-  const message = (args: ValidationArguments) => `${args.property} must be an integer from ${min} to ${max} ${got(args)}`;
-  for (const d of [IsOptional(), Transform(toInt), IsInt({ message }), Min(min, { message }), Max(max, { message })]) d(target, key);
-};
-const Flag = (when?: (e: Environment) => boolean): PropertyDecorator => (target, key) => {
-  const message = (args: ValidationArguments) => `${args.property} must be 1/0 or true/false ${got(args)}`;
-  const skip = when ? ValidateIf((e: Environment) => when(e) && present(e, key)) : IsOptional();
-  for (const d of [skip, Transform(toBool), IsBoolean({ message })]) d(target, key);
-};
-const OneOf = (values: readonly string[]): PropertyDecorator => (target, key) => {
-  const message = (args: ValidationArguments) => `${args.property} must be one of ${values.join(', ')} ${got(args)}`;
-  for (const d of [IsOptional(), IsIn(values, { message })]) d(target, key);
-};
+const Int =
+  (min: number, max: number): PropertyDecorator =>
+  (target, key) => {
+    const message = (args: ValidationArguments) =>
+      `${args.property} must be an integer from ${min} to ${max} ${got(args)}`;
+    for (const d of [IsOptional(), Transform(toInt), IsInt({ message }), Min(min, { message }), Max(max, { message })])
+      d(target, key);
+  };
+const Flag =
+  (when?: (e: Environment) => boolean): PropertyDecorator =>
+  (target, key) => {
+    const message = (args: ValidationArguments) => `${args.property} must be 1/0 or true/false ${got(args)}`;
+    const skip = when ? ValidateIf((e: Environment) => when(e) && present(e, key)) : IsOptional();
+    for (const d of [skip, Transform(toBool), IsBoolean({ message })]) d(target, key);
+  };
+const OneOf =
+  (values: readonly string[]): PropertyDecorator =>
+  (target, key) => {
+    const message = (args: ValidationArguments) => `${args.property} must be one of ${values.join(', ')} ${got(args)}`;
+    for (const d of [IsOptional(), IsIn(values, { message })]) d(target, key);
+  };
 // Money has at most four decimals everywhere in the ledger; a price finer than that could not be charged.
 const PRICE = /^0*(100(\.0{1,4})?|\d{1,2}(\.\d{1,4})?)$/;
 const Price = (): PropertyDecorator => (target, key) => {
-  const message = (args: ValidationArguments) => `${args.property} must be a price in USD from 0 to 100 with at most 4 decimals ${got(args)}`;
+  const message = (args: ValidationArguments) =>
+    `${args.property} must be a price in USD from 0 to 100 with at most 4 decimals ${got(args)}`;
   for (const d of [IsOptional(), Matches(PRICE, { message })]) d(target, key);
 };
 const Token = (): PropertyDecorator => (target, key) => {
-  for (const d of [IsOptional(), MinLength(16, { message: '$property must be at least 16 characters' })]) d(target, key);
+  for (const d of [IsOptional(), MinLength(16, { message: '$property must be at least 16 characters' })])
+    d(target, key);
 };
 
 /** The WHATWG URL parser (what the clients use), not validator.js's isURL: same acceptance as the clients. */
@@ -50,11 +70,24 @@ function UrlWith(schemes: string[], when?: (e: Environment) => boolean): Propert
   return (target, key) => {
     (when ? ValidateIf((e: Environment) => when(e) && present(e, key)) : IsOptional())(target, key);
     registerDecorator({
-      name: 'urlWith', target: target.constructor, propertyName: key as string, constraints: schemes,
+      name: 'urlWith',
+      target: target.constructor,
+      propertyName: key as string,
+      constraints: schemes,
       validator: {
-        validate: (value: unknown) => { try { return schemes.includes(new URL(String(value)).protocol); } catch { return false; } },
+        validate: (value: unknown) => {
+          try {
+            return schemes.includes(new URL(String(value)).protocol);
+          } catch {
+            return false;
+          }
+        },
         defaultMessage: (args?: ValidationArguments) => {
-          try { new URL(String(args?.value)); } catch { return `${args?.property} is not a valid URL`; }
+          try {
+            new URL(String(args?.value));
+          } catch {
+            return `${args?.property} is not a valid URL`;
+          }
           return `${args?.property} must use ${schemes.join(' or ')}`;
         },
       },
@@ -92,13 +125,17 @@ export class Environment {
 
   readonly WHATSAPP_APP_SECRET?: string;
   readonly WHATSAPP_VERIFY_TOKEN?: string;
-  @UrlWith(['http:', 'https:'], (e) => e.CHATAPP_PROVIDER === 'whatsapp_cloud') readonly WHATSAPP_GRAPH_BASE_URL?: string;
+  @UrlWith(['http:', 'https:'], (e) => e.CHATAPP_PROVIDER === 'whatsapp_cloud')
+  readonly WHATSAPP_GRAPH_BASE_URL?: string;
   readonly WHATSAPP_SIP_SERVER_HOST?: string;
 
   @OneOf(['sandbox', 'openai', 'off']) readonly REPLY_GENERATOR?: 'sandbox' | 'openai' | 'off';
   readonly OPENAI_API_KEY?: string;
   // Embeddings fall back to the reply generator's API root when they have none of their own.
-  @UrlWith(['http:', 'https:'], (e) => e.REPLY_GENERATOR === 'openai' || (embeds(e) && e.EMBEDDINGS_BASE_URL === undefined))
+  @UrlWith(
+    ['http:', 'https:'],
+    (e) => e.REPLY_GENERATOR === 'openai' || (embeds(e) && e.EMBEDDINGS_BASE_URL === undefined),
+  )
   readonly OPENAI_BASE_URL?: string;
   readonly OPENAI_MODEL?: string;
   readonly EMBEDDINGS_MODEL?: string;
@@ -108,7 +145,9 @@ export class Environment {
   @OneOf(['sandbox', 'stripe']) readonly BILLING_PROVIDER?: 'sandbox' | 'stripe';
   // Only the shape is checked, never echoed: these are secrets.
   @ValidateIf((e: Environment) => e.BILLING_PROVIDER === 'stripe')
-  @Matches(/^(sk|rk)_(test|live)_\S+$/, { message: '$property is required when BILLING_PROVIDER=stripe and must look like sk_test_…, sk_live_… or rk_…' })
+  @Matches(/^(sk|rk)_(test|live)_\S+$/, {
+    message: '$property is required when BILLING_PROVIDER=stripe and must look like sk_test_…, sk_live_… or rk_…',
+  })
   readonly STRIPE_SECRET_KEY?: string;
   @ValidateIf((e: Environment) => e.BILLING_PROVIDER === 'stripe')
   @Matches(/^whsec_\S+$/, { message: '$property is required when BILLING_PROVIDER=stripe and must look like whsec_…' })

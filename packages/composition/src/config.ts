@@ -1,5 +1,10 @@
 import { resolve } from 'node:path';
-import { CallMinutePrices, ChatappPrices, DEFAULT_CALL_MINUTE_PRICES, DEFAULT_CHATAPP_PRICES } from '@voiceplane/domain';
+import {
+  CallMinutePrices,
+  ChatappPrices,
+  DEFAULT_CALL_MINUTE_PRICES,
+  DEFAULT_CHATAPP_PRICES,
+} from '@voiceplane/domain';
 import type { S3Bucket } from '@voiceplane/application';
 import { readEnvironment } from './config-environment';
 
@@ -29,7 +34,10 @@ export interface Config {
   /** USD per chat-app message (configuration with these defaults). */
   readonly chatappPrices: ChatappPrices;
   readonly livekit: {
-    readonly url: string; readonly apiKey: string; readonly apiSecret: string; readonly sipEgressIp: string | null;
+    readonly url: string;
+    readonly apiKey: string;
+    readonly apiSecret: string;
+    readonly sipEgressIp: string | null;
     /** Agent registered for explicit dispatch. */
     readonly agentName: string;
     /** Outbound trunk for lines that are not the account's SIP trunks (purchased numbers, the platform line). */
@@ -40,7 +48,9 @@ export interface Config {
   readonly twilio: { readonly accountSid: string; readonly authToken: string; readonly baseUrl: string } | null;
   /** Set while CHATAPP_PROVIDER=whatsapp_cloud: the ingress secrets and the Graph API root. */
   readonly whatsapp: {
-    readonly appSecret: string; readonly verifyToken: string; readonly graphBaseUrl: string;
+    readonly appSecret: string;
+    readonly verifyToken: string;
+    readonly graphBaseUrl: string;
     /** The SIP server WhatsApp dials for calls (our LiveKit SIP host); null: calling is set up in WhatsApp Manager. */
     readonly sipServerHost: string | null;
   } | null;
@@ -52,7 +62,11 @@ export interface Config {
   readonly embeddings: { readonly baseUrl: string; readonly apiKey: string; readonly model: string } | null;
   readonly billingProvider: 'sandbox' | 'stripe';
   /** Set exactly when `billingProvider` is `stripe`. `apiBase` only points the client at a local stub in tests. */
-  readonly stripe: { readonly secretKey: string; readonly webhookSecret: string; readonly apiBase: string | null } | null;
+  readonly stripe: {
+    readonly secretKey: string;
+    readonly webhookSecret: string;
+    readonly apiBase: string | null;
+  } | null;
   /** Webhook triggers per minute per automation (60). */
   readonly automationHookRatePerMinute: number;
   /** Where copies of inbound chat-app media are kept: files under the data directory, or an S3-compatible bucket. */
@@ -70,9 +84,7 @@ export interface Config {
   readonly consoleDir: string | null;
 }
 
-export type MediaStoreConfig =
-  | { readonly kind: 'files'; readonly dir: string }
-  | ({ readonly kind: 's3' } & S3Bucket);
+export type MediaStoreConfig = { readonly kind: 'files'; readonly dir: string } | ({ readonly kind: 's3' } & S3Bucket);
 
 export class ConfigError extends Error {}
 
@@ -92,26 +104,42 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   // Checks across variables follow: a provider's credentials are required only while that provider is chosen.
   let livekit: Config['livekit'] = null;
   if (voiceRuntime === 'livekit' || sipProvisioner === 'livekit') {
-    if (!e.LIVEKIT_URL || !e.LIVEKIT_API_KEY || !e.LIVEKIT_API_SECRET) problems.push('LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET are required when a LiveKit provider is selected');
+    if (!e.LIVEKIT_URL || !e.LIVEKIT_API_KEY || !e.LIVEKIT_API_SECRET)
+      problems.push(
+        'LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET are required when a LiveKit provider is selected',
+      );
     const outboundTrunkId = nullable(e.LIVEKIT_OUTBOUND_TRUNK_ID);
     const platformCallerNumber = nullable(e.PLATFORM_CALLER_NUMBER);
-    if (platformCallerNumber !== null && outboundTrunkId === null) problems.push('PLATFORM_CALLER_NUMBER needs LIVEKIT_OUTBOUND_TRUNK_ID, the trunk its calls leave through');
+    if (platformCallerNumber !== null && outboundTrunkId === null)
+      problems.push('PLATFORM_CALLER_NUMBER needs LIVEKIT_OUTBOUND_TRUNK_ID, the trunk its calls leave through');
     livekit = {
-      url: e.LIVEKIT_URL ?? '', apiKey: e.LIVEKIT_API_KEY ?? '', apiSecret: e.LIVEKIT_API_SECRET ?? '', sipEgressIp: nullable(e.LIVEKIT_SIP_EGRESS_IP),
-      agentName: e.LIVEKIT_AGENT_NAME ?? 'voiceplane-assistant', outboundTrunkId, platformCallerNumber,
+      url: e.LIVEKIT_URL ?? '',
+      apiKey: e.LIVEKIT_API_KEY ?? '',
+      apiSecret: e.LIVEKIT_API_SECRET ?? '',
+      sipEgressIp: nullable(e.LIVEKIT_SIP_EGRESS_IP),
+      agentName: e.LIVEKIT_AGENT_NAME ?? 'voiceplane-assistant',
+      outboundTrunkId,
+      platformCallerNumber,
     };
   }
   let twilio: Config['twilio'] = null;
   if (numberInventory === 'twilio') {
-    if (!e.TWILIO_ACCOUNT_SID || !e.TWILIO_AUTH_TOKEN) problems.push('TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are required when NUMBER_INVENTORY=twilio');
-    twilio = { accountSid: e.TWILIO_ACCOUNT_SID ?? '', authToken: e.TWILIO_AUTH_TOKEN ?? '', baseUrl: e.TWILIO_BASE_URL ?? 'https://api.twilio.com' };
+    if (!e.TWILIO_ACCOUNT_SID || !e.TWILIO_AUTH_TOKEN)
+      problems.push('TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are required when NUMBER_INVENTORY=twilio');
+    twilio = {
+      accountSid: e.TWILIO_ACCOUNT_SID ?? '',
+      authToken: e.TWILIO_AUTH_TOKEN ?? '',
+      baseUrl: e.TWILIO_BASE_URL ?? 'https://api.twilio.com',
+    };
   }
 
   let whatsapp: Config['whatsapp'] = null;
   if (chatappProvider === 'whatsapp_cloud') {
-    if (!e.WHATSAPP_APP_SECRET || !e.WHATSAPP_VERIFY_TOKEN) problems.push('WHATSAPP_APP_SECRET and WHATSAPP_VERIFY_TOKEN are required when CHATAPP_PROVIDER=whatsapp_cloud');
+    if (!e.WHATSAPP_APP_SECRET || !e.WHATSAPP_VERIFY_TOKEN)
+      problems.push('WHATSAPP_APP_SECRET and WHATSAPP_VERIFY_TOKEN are required when CHATAPP_PROVIDER=whatsapp_cloud');
     whatsapp = {
-      appSecret: e.WHATSAPP_APP_SECRET ?? '', verifyToken: e.WHATSAPP_VERIFY_TOKEN ?? '',
+      appSecret: e.WHATSAPP_APP_SECRET ?? '',
+      verifyToken: e.WHATSAPP_VERIFY_TOKEN ?? '',
       graphBaseUrl: e.WHATSAPP_GRAPH_BASE_URL ?? 'https://graph.facebook.com/v21.0',
       sipServerHost: nullable(e.WHATSAPP_SIP_SERVER_HOST),
     };
@@ -119,12 +147,18 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const replyGenerator = e.REPLY_GENERATOR ?? 'sandbox';
   // The sandbox's fixed text must never reach a real customer: a real chat app needs an explicit choice.
   if (chatappProvider === 'whatsapp_cloud' && replyGenerator === 'sandbox') {
-    problems.push(`REPLY_GENERATOR=sandbox${e.REPLY_GENERATOR === undefined ? ' (the default)' : ''} would answer real customers with the sandbox's fixed text when CHATAPP_PROVIDER=whatsapp_cloud: set REPLY_GENERATOR=openai (with OPENAI_API_KEY), or REPLY_GENERATOR=off for no AI replies at all`);
+    problems.push(
+      `REPLY_GENERATOR=sandbox${e.REPLY_GENERATOR === undefined ? ' (the default)' : ''} would answer real customers with the sandbox's fixed text when CHATAPP_PROVIDER=whatsapp_cloud: set REPLY_GENERATOR=openai (with OPENAI_API_KEY), or REPLY_GENERATOR=off for no AI replies at all`,
+    );
   }
   let openai: Config['openai'] = null;
   if (replyGenerator === 'openai') {
     if (!e.OPENAI_API_KEY) problems.push('OPENAI_API_KEY is required when REPLY_GENERATOR=openai');
-    openai = { baseUrl: e.OPENAI_BASE_URL ?? 'https://api.openai.com/v1', apiKey: e.OPENAI_API_KEY ?? '', defaultModel: e.OPENAI_MODEL ?? 'gpt-4o-mini' };
+    openai = {
+      baseUrl: e.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
+      apiKey: e.OPENAI_API_KEY ?? '',
+      defaultModel: e.OPENAI_MODEL ?? 'gpt-4o-mini',
+    };
   }
 
   // Embeddings are optional: without a model, knowledge bases are searched by full text alone.
@@ -132,12 +166,22 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if (e.EMBEDDINGS_MODEL !== undefined) {
     const apiKey = e.EMBEDDINGS_API_KEY ?? e.OPENAI_API_KEY;
     if (!apiKey) problems.push('EMBEDDINGS_API_KEY (or OPENAI_API_KEY) is required when EMBEDDINGS_MODEL is set');
-    embeddings = { baseUrl: e.EMBEDDINGS_BASE_URL ?? e.OPENAI_BASE_URL ?? 'https://api.openai.com/v1', apiKey: apiKey ?? '', model: e.EMBEDDINGS_MODEL };
+    embeddings = {
+      baseUrl: e.EMBEDDINGS_BASE_URL ?? e.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
+      apiKey: apiKey ?? '',
+      model: e.EMBEDDINGS_MODEL,
+    };
   }
 
   const billingProvider = e.BILLING_PROVIDER ?? 'sandbox';
-  const stripe: Config['stripe'] = billingProvider !== 'stripe' ? null
-    : { secretKey: e.STRIPE_SECRET_KEY ?? '', webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? '', apiBase: nullable(e.STRIPE_API_BASE) };
+  const stripe: Config['stripe'] =
+    billingProvider !== 'stripe'
+      ? null
+      : {
+          secretKey: e.STRIPE_SECRET_KEY ?? '',
+          webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? '',
+          apiBase: nullable(e.STRIPE_API_BASE),
+        };
 
   const dataDir = resolve(e.VOICEPLANE_DATA_DIR ?? '.data');
   let mediaStore: MediaStoreConfig = { kind: 'files', dir: resolve(dataDir, 'media') };
@@ -146,10 +190,16 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     const accessKeyId = nullable(e.S3_ACCESS_KEY_ID);
     const secretAccessKey = nullable(e.S3_SECRET_ACCESS_KEY);
     // Without both, the SDK's own chain (environment, instance role, …) supplies credentials.
-    if ((accessKeyId === null) !== (secretAccessKey === null)) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+    if ((accessKeyId === null) !== (secretAccessKey === null))
+      problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
     const endpoint = nullable(e.S3_ENDPOINT);
     mediaStore = {
-      kind: 's3', bucket: e.S3_BUCKET ?? '', region: e.S3_REGION ?? 'us-east-1', endpoint, accessKeyId, secretAccessKey,
+      kind: 's3',
+      bucket: e.S3_BUCKET ?? '',
+      region: e.S3_REGION ?? 'us-east-1',
+      endpoint,
+      accessKeyId,
+      secretAccessKey,
       // Most S3-compatible servers (MinIO, Ceph, local stand-ins) address buckets by path.
       forcePathStyle: e.S3_FORCE_PATH_STYLE ?? endpoint !== null,
     };
@@ -214,4 +264,5 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv): Config {
 }
 
 /** Logged once at start by every process that sends requests to user-given addresses. */
-export const PRIVATE_TARGETS_WARNING = 'ALLOW_PRIVATE_TARGETS=1: outbound requests may reach private and loopback addresses. Never use this in production.';
+export const PRIVATE_TARGETS_WARNING =
+  'ALLOW_PRIVATE_TARGETS=1: outbound requests may reach private and loopback addresses. Never use this in production.';

@@ -14,25 +14,77 @@ const nextId = (prefix: string): string => `${prefix}_${String(++counter).padSta
 
 function automationOf(userId: number, fields: Partial<Automation> = {}): Automation {
   return {
-    id: nextId('aut'), userId, name: 'Forward', templateKey: 'post_call_webhook_forward', status: 'enabled', bindingType: 'assistant_event',
-    assistantId: 101, bound: true, webhookToken: null, toolId: null, liveVersionId: null, lastTest: null, createdAt: at(0), updatedAt: at(0), ...fields,
+    id: nextId('aut'),
+    userId,
+    name: 'Forward',
+    templateKey: 'post_call_webhook_forward',
+    status: 'enabled',
+    bindingType: 'assistant_event',
+    assistantId: 101,
+    bound: true,
+    webhookToken: null,
+    toolId: null,
+    liveVersionId: null,
+    lastTest: null,
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...fields,
   };
 }
 
 function versionOf(automationId: string): AutomationVersion {
-  const definition: JsonObject = { trigger: { kind: 'trigger.assistant_event', event: 'call.ended' }, steps: [{ name: 'wait', kind: 'delay', config: { minutes: 5 } }] };
+  const definition: JsonObject = {
+    trigger: { kind: 'trigger.assistant_event', event: 'call.ended' },
+    steps: [{ name: 'wait', kind: 'delay', config: { minutes: 5 } }],
+  };
   return {
-    id: nextId('ver'), automationId, number: 1, state: 'draft', params: { url: 'https://example.com' }, definition,
-    restoredFromVersionId: null, testRunId: null, createdAt: at(0), publishedAt: null,
+    id: nextId('ver'),
+    automationId,
+    number: 1,
+    state: 'draft',
+    params: { url: 'https://example.com' },
+    definition,
+    restoredFromVersionId: null,
+    testRunId: null,
+    createdAt: at(0),
+    publishedAt: null,
   };
 }
 
 function runOf(versionId: string, second: number, fields: Partial<AutomationRun> = {}): AutomationRun {
   return {
-    id: nextId('run'), versionId, trigger: 'assistant_event', isTest: false, retryOfRunId: null, input: { call: { id: 1 } }, attempt: 1, status: 'PAUSED',
-    steps: [{ name: 'call_ended_trigger', status: 'SUCCEEDED', classification: 'ok', failure: null, output: { call: { id: 1 } } },
-      { name: 'wait', status: 'PAUSED', classification: 'paused_at_delay', failure: null, output: { resume_at: at(300).toISOString() } }],
-    startedAt: at(second), runningSince: null, executedMs: 12, resumeAt: at(300), retryAt: null, failedStep: null, finishedAt: null, ...fields,
+    id: nextId('run'),
+    versionId,
+    trigger: 'assistant_event',
+    isTest: false,
+    retryOfRunId: null,
+    input: { call: { id: 1 } },
+    attempt: 1,
+    status: 'PAUSED',
+    steps: [
+      {
+        name: 'call_ended_trigger',
+        status: 'SUCCEEDED',
+        classification: 'ok',
+        failure: null,
+        output: { call: { id: 1 } },
+      },
+      {
+        name: 'wait',
+        status: 'PAUSED',
+        classification: 'paused_at_delay',
+        failure: null,
+        output: { resume_at: at(300).toISOString() },
+      },
+    ],
+    startedAt: at(second),
+    runningSince: null,
+    executedMs: 12,
+    resumeAt: at(300),
+    retryAt: null,
+    failedStep: null,
+    finishedAt: null,
+    ...fields,
   };
 }
 
@@ -58,9 +110,21 @@ export function automationRunsContract(name: string, open: () => Promise<Automat
       expect(await s.automations.findById(automation.id)).toEqual(automation);
       expect(await s.automations.findVersion(version.id)).toEqual(version);
       await s.automations.publishVersion(version.id, 'run_x', at(9));
-      expect(await s.automations.findVersion(version.id)).toMatchObject({ state: 'published', publishedAt: at(9), testRunId: 'run_x' });
-      await s.automations.update(automation.id, { status: 'disabled', lastTest: { runId: 'run_x', runStatus: 'SUCCEEDED', testedAt: at(9) } }, at(10));
-      expect(await s.automations.find(userId, automation.id)).toMatchObject({ status: 'disabled', lastTest: { runId: 'run_x', runStatus: 'SUCCEEDED', testedAt: at(9) }, updatedAt: at(10) });
+      expect(await s.automations.findVersion(version.id)).toMatchObject({
+        state: 'published',
+        publishedAt: at(9),
+        testRunId: 'run_x',
+      });
+      await s.automations.update(
+        automation.id,
+        { status: 'disabled', lastTest: { runId: 'run_x', runStatus: 'SUCCEEDED', testedAt: at(9) } },
+        at(10),
+      );
+      expect(await s.automations.find(userId, automation.id)).toMatchObject({
+        status: 'disabled',
+        lastTest: { runId: 'run_x', runStatus: 'SUCCEEDED', testedAt: at(9) },
+        updatedAt: at(10),
+      });
     });
 
     it('lists enabled bound assistant-event automations and finds the conflicting one', async () => {
@@ -98,7 +162,9 @@ export function automationRunsContract(name: string, open: () => Promise<Automat
       const paused = runOf(version.id, 1);
       await s.runs.insert(automation.id, paused);
       const resumed = { ...paused, status: 'RUNNING' as const, resumeAt: null, runningSince: at(300) };
-      const wins = await Promise.all(Array.from({ length: 5 }, () => s.runs.saveIfStatus(automation.id, resumed, 'PAUSED')));
+      const wins = await Promise.all(
+        Array.from({ length: 5 }, () => s.runs.saveIfStatus(automation.id, resumed, 'PAUSED')),
+      );
       expect(wins.filter(Boolean)).toHaveLength(1);
       expect(await s.runs.find(automation.id, paused.id)).toEqual(resumed);
       const done = { ...resumed, status: 'SUCCEEDED' as const, runningSince: null, finishedAt: at(301) };
@@ -115,7 +181,9 @@ export function automationRunsContract(name: string, open: () => Promise<Automat
       await s.runs.heartbeat('wkr_a', [running.id], at(100));
       expect(await s.runs.claimLapsed('wkr_b', at(90), at(150), 10)).toEqual([]);
       // The holder stops answering: of several sweepers exactly one takes the run.
-      const claims = await Promise.all(['wkr_b', 'wkr_c', 'wkr_d'].map((o) => s.runs.claimLapsed(o, at(101), at(161), 10)));
+      const claims = await Promise.all(
+        ['wkr_b', 'wkr_c', 'wkr_d'].map((o) => s.runs.claimLapsed(o, at(101), at(161), 10)),
+      );
       expect(claims.flat()).toEqual([{ automationId: automation.id, run: running }]);
       expect(await s.runs.saveHeld(automation.id, running, 'wkr_a', null)).toBe(false);
       expect(await s.runs.claimLapsed('wkr_e', at(120), at(180), 10)).toEqual([]);
@@ -125,7 +193,9 @@ export function automationRunsContract(name: string, open: () => Promise<Automat
       const queued = runOf(version.id, 1, { status: 'RUNNING', resumeAt: null });
       await s.runs.insert(automation.id, queued, undefined, { owner: null, until: at(50) });
       expect(await s.runs.claim(automation.id, queued.id, 'wkr_a', at(49), at(110))).toBeNull();
-      const claims = await Promise.all(['wkr_a', 'wkr_b'].map((o) => s.runs.claim(automation.id, queued.id, o, at(50), at(110))));
+      const claims = await Promise.all(
+        ['wkr_a', 'wkr_b'].map((o) => s.runs.claim(automation.id, queued.id, o, at(50), at(110))),
+      );
       expect(claims.filter((c) => c !== null)).toEqual([queued]);
       expect(await s.runs.claim('aut_other', queued.id, 'wkr_c', at(200), at(260))).toBeNull();
       const done = { ...queued, status: 'SUCCEEDED' as const };

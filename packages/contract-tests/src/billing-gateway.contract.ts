@@ -16,7 +16,12 @@ export interface BillingGatewaySubject {
 let nextTopUp = 9_000;
 // Auto top-ups (what the off-session charge and its state read are for), made just now.
 const topUpOf = (userId: number): PayableTopUp & { readonly trigger: 'auto'; readonly createdAt: Date } => ({
-  id: ++nextTopUp, userId, amount: 25, currency: 'USD', trigger: 'auto', createdAt: new Date(),
+  id: ++nextTopUp,
+  userId,
+  amount: 25,
+  currency: 'USD',
+  trigger: 'auto',
+  createdAt: new Date(),
 });
 
 /**

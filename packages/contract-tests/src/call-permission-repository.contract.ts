@@ -1,4 +1,11 @@
-import { acceptCallPermission, CallPermission, err, noCallPermission, ok, recordPermissionRequest } from '@voiceplane/domain';
+import {
+  acceptCallPermission,
+  CallPermission,
+  err,
+  noCallPermission,
+  ok,
+  recordPermissionRequest,
+} from '@voiceplane/domain';
 import { CallPermissionRepository } from '@voiceplane/application';
 
 export interface CallPermissionFixture {
@@ -36,8 +43,15 @@ export function callPermissionRepositoryContract(name: string, open: () => Promi
       expect(answer).toEqual(ok('granted'));
       const read = await f.permissions.find(7, PHONE);
       expect(read).toEqual<CallPermission>({
-        senderId: 7, customerPhone: PHONE, status: 'granted', isPermanent: false, expiresAt: later(60_000 + 7 * 86_400_000),
-        requestedAt: T0, respondedAt: later(60_000), asks: [T0], asksCountedAfter: null,
+        senderId: 7,
+        customerPhone: PHONE,
+        status: 'granted',
+        isPermanent: false,
+        expiresAt: later(60_000 + 7 * 86_400_000),
+        requestedAt: T0,
+        respondedAt: later(60_000),
+        asks: [T0],
+        asksCountedAfter: null,
       });
       expect(await f.permissions.find(8, PHONE)).toEqual(noCallPermission(8, PHONE));
     });
@@ -50,10 +64,11 @@ export function callPermissionRepositoryContract(name: string, open: () => Promi
     });
 
     it('judges concurrent changes of one contact one after the other: only one of two first requests passes the daily limit', async () => {
-      const ask = () => f.permissions.update(7, PHONE, async (current) => {
-        const asked = recordPermissionRequest(current, T0);
-        return asked.ok ? ok({ next: asked.value.next, answer: 'asked' }) : asked;
-      });
+      const ask = () =>
+        f.permissions.update(7, PHONE, async (current) => {
+          const asked = recordPermissionRequest(current, T0);
+          return asked.ok ? ok({ next: asked.value.next, answer: 'asked' }) : asked;
+        });
 
       const results = await Promise.all([ask(), ask(), ask()]);
 

@@ -15,7 +15,13 @@ export interface ChatappProviderSubject {
 
 const customer = '+4915112345678';
 const digits = (phone: string) => phone.replace(/\D/g, '');
-const template = { name: 'order_update', language: 'en_US', category: 'utility' as const, bodyText: 'Hi {{1}}, order {{2}} has shipped.', footerText: null };
+const template = {
+  name: 'order_update',
+  language: 'en_US',
+  category: 'utility' as const,
+  bodyText: 'Hi {{1}}, order {{2}} has shipped.',
+  footerText: null,
+};
 
 /**
  * What the chat-app use cases rely on from any ChatappProvider: a registered sender's state in the
@@ -35,12 +41,14 @@ export function chatappProviderContract(name: string, makeSubject: () => Promise
       expect(['sandbox', 'whatsapp']).toContain(subject.provider.name);
     });
 
-    it('registers a connected sender online, with a quality rating and a messaging limit in the domain\'s words', async () => {
+    it("registers a connected sender online, with a quality rating and a messaging limit in the domain's words", async () => {
       const registered = await subject.provider.registerSender(subject.sender, 'Acme Support');
       expect(registered.status).toBe('online');
       expect(QUALITY_RATINGS).toContain(registered.qualityRating);
-      if (registered.messagingLimit !== null) expect(Number.isInteger(registered.messagingLimit) && registered.messagingLimit > 0).toBe(true);
-      for (const ref of [registered.providerSenderRef, registered.providerAccountRef]) if (ref !== null) expect(ref).toMatch(/\S/);
+      if (registered.messagingLimit !== null)
+        expect(Number.isInteger(registered.messagingLimit) && registered.messagingLimit > 0).toBe(true);
+      for (const ref of [registered.providerSenderRef, registered.providerAccountRef])
+        if (ref !== null) expect(ref).toMatch(/\S/);
     });
 
     it('answers a submitted template with a status the domain knows', async () => {
@@ -52,10 +60,25 @@ export function chatappProviderContract(name: string, makeSubject: () => Promise
     it('accepts templates, text and media under distinct message ids, and the recipient gets each', async () => {
       const accepted = [
         await subject.provider.sendTemplate(subject.sender, customer, {
-          name: template.name, language: template.language, renderedText: 'Hi Ann, order 42 has shipped.', parameters: [{ name: '1', value: 'Ann' }, { name: '2', value: '42' }],
+          name: template.name,
+          language: template.language,
+          renderedText: 'Hi Ann, order 42 has shipped.',
+          parameters: [
+            { name: '1', value: 'Ann' },
+            { name: '2', value: '42' },
+          ],
         }),
-        await subject.provider.sendFreeform(subject.sender, customer, { kind: 'text', text: 'Your order is on its way.' }),
-        await subject.provider.sendFreeform(subject.sender, customer, { kind: 'media', mediaType: 'image', url: 'https://cdn.example.com/a.jpg', caption: 'The parcel', filename: 'a.jpg' }),
+        await subject.provider.sendFreeform(subject.sender, customer, {
+          kind: 'text',
+          text: 'Your order is on its way.',
+        }),
+        await subject.provider.sendFreeform(subject.sender, customer, {
+          kind: 'media',
+          mediaType: 'image',
+          url: 'https://cdn.example.com/a.jpg',
+          caption: 'The parcel',
+          filename: 'a.jpg',
+        }),
       ];
       for (const a of accepted) {
         expect(a.providerMessageId).toMatch(/\S/);
@@ -73,16 +96,19 @@ export function chatappProviderContract(name: string, makeSubject: () => Promise
       expect(await subject.delivered()).toEqual([]);
     });
 
-    it('reads a customer\'s file at most up to the allowed size, refusing a larger one', async () => {
+    it("reads a customer's file at most up to the allowed size, refusing a larger one", async () => {
       const media = subject.storedMedia?.();
       if (!media) {
-        await expect(subject.provider.downloadMedia(subject.sender, 'media-1', 1024)).rejects.toBeInstanceOf(ChatappProviderRefusal);
+        await expect(subject.provider.downloadMedia(subject.sender, 'media-1', 1024)).rejects.toBeInstanceOf(
+          ChatappProviderRefusal,
+        );
         return;
       }
       // The cap holds whether the provider announces the size (refused at once) or not (refused while reading).
       const readWhole = async (maxBytes: number) => {
         const chunks: Uint8Array[] = [];
-        for await (const chunk of (await subject.provider.downloadMedia(subject.sender, media.id, maxBytes)).body) chunks.push(chunk);
+        for await (const chunk of (await subject.provider.downloadMedia(subject.sender, media.id, maxBytes)).body)
+          chunks.push(chunk);
         return Buffer.concat(chunks);
       };
       expect(await readWhole(media.bytes.length)).toEqual(media.bytes);

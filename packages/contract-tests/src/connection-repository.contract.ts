@@ -7,8 +7,13 @@ export interface ConnectionRepositoryFixture {
 }
 
 const FIELDS: ConnectionFields = {
-  name: 'Acme CRM', kind: 'http_api', baseUrl: 'https://crm.example.com/api', notesPath: '/notes',
-  authType: 'header', authHeaderName: 'X-Api-Key', sealedAuthValue: 'v1:sealed-secret',
+  name: 'Acme CRM',
+  kind: 'http_api',
+  baseUrl: 'https://crm.example.com/api',
+  notesPath: '/notes',
+  authType: 'header',
+  authHeaderName: 'X-Api-Key',
+  sealedAuthValue: 'v1:sealed-secret',
 };
 const checkedAt = new Date('2030-05-01T12:00:00.000Z');
 
@@ -29,8 +34,14 @@ export function connectionRepositoryContract(name: string, open: () => Promise<C
     it('creates a connection as connected and never checked, shown to its owner only', async () => {
       const created = await f.connections.create(f.users[0], FIELDS);
       expect(created).toEqual({
-        ...FIELDS, id: expect.any(Number), userId: f.users[0], status: 'connected', lastCheckedAt: null, lastError: null,
-        createdAt: expect.any(Date), updatedAt: expect.any(Date),
+        ...FIELDS,
+        id: expect.any(Number),
+        userId: f.users[0],
+        status: 'connected',
+        lastCheckedAt: null,
+        lastError: null,
+        createdAt: expect.any(Date),
+        updatedAt: expect.any(Date),
       });
       expect(await f.connections.find(f.users[0], created.id)).toEqual(created);
       expect(await f.connections.find(f.users[1], created.id)).toBeNull();
@@ -38,7 +49,13 @@ export function connectionRepositoryContract(name: string, open: () => Promise<C
 
     it("lists an account's connections newest first", async () => {
       const first = await f.connections.create(f.users[0], FIELDS);
-      const second = await f.connections.create(f.users[0], { ...FIELDS, name: 'Billing API', authType: 'none', authHeaderName: null, sealedAuthValue: null });
+      const second = await f.connections.create(f.users[0], {
+        ...FIELDS,
+        name: 'Billing API',
+        authType: 'none',
+        authHeaderName: null,
+        sealedAuthValue: null,
+      });
       await f.connections.create(f.users[1], FIELDS);
       expect(await f.connections.list(f.users[0])).toEqual([second, first]);
     });
@@ -46,13 +63,31 @@ export function connectionRepositoryContract(name: string, open: () => Promise<C
     it('records a check, and a reset update makes the connection connected again without its error', async () => {
       const created = await f.connections.create(f.users[0], FIELDS);
       await f.connections.recordCheck(created.id, 'broken', 'the CRM answered 401', checkedAt);
-      expect(await f.connections.find(f.users[0], created.id)).toEqual(expect.objectContaining({ status: 'broken', lastError: 'the CRM answered 401', lastCheckedAt: checkedAt }));
+      expect(await f.connections.find(f.users[0], created.id)).toEqual(
+        expect.objectContaining({ status: 'broken', lastError: 'the CRM answered 401', lastCheckedAt: checkedAt }),
+      );
 
       const renamed = await f.connections.update(f.users[0], created.id, { name: 'Acme' }, false);
-      expect(renamed).toEqual(expect.objectContaining({ ...FIELDS, name: 'Acme', status: 'broken', lastError: 'the CRM answered 401' }));
+      expect(renamed).toEqual(
+        expect.objectContaining({ ...FIELDS, name: 'Acme', status: 'broken', lastError: 'the CRM answered 401' }),
+      );
 
-      const reset = await f.connections.update(f.users[0], created.id, { baseUrl: 'https://crm2.example.com', sealedAuthValue: 'v1:other' }, true);
-      expect(reset).toEqual(expect.objectContaining({ name: 'Acme', baseUrl: 'https://crm2.example.com', sealedAuthValue: 'v1:other', status: 'connected', lastError: null, lastCheckedAt: checkedAt }));
+      const reset = await f.connections.update(
+        f.users[0],
+        created.id,
+        { baseUrl: 'https://crm2.example.com', sealedAuthValue: 'v1:other' },
+        true,
+      );
+      expect(reset).toEqual(
+        expect.objectContaining({
+          name: 'Acme',
+          baseUrl: 'https://crm2.example.com',
+          sealedAuthValue: 'v1:other',
+          status: 'connected',
+          lastError: null,
+          lastCheckedAt: checkedAt,
+        }),
+      );
       expect(await f.connections.find(f.users[0], created.id)).toEqual(reset);
     });
 

@@ -17,10 +17,16 @@ export function credentialRepositoryContract(name: string, open: () => Promise<C
     let f: CredentialFixture;
     let seq = 0;
     /** Token hashes are unique across accounts; each test hashes its own tokens. */
-    const hash = (token: string) => createHash('sha256').update(`${expect.getState().currentTestName}:${token}`).digest('hex');
+    const hash = (token: string) =>
+      createHash('sha256').update(`${expect.getState().currentTestName}:${token}`).digest('hex');
     const PLAN = withPlanChanges(DEFAULT_PLAN, { max_concurrent_calls: 7 });
     const account = async () => {
-      const user = await f.users.create({ name: 'Ada', email: `credentials-${Date.now()}-${++seq}@example.test`, passwordHash: null, plan: PLAN });
+      const user = await f.users.create({
+        name: 'Ada',
+        email: `credentials-${Date.now()}-${++seq}@example.test`,
+        passwordHash: null,
+        plan: PLAN,
+      });
       if (!user) throw new Error('e-mail taken');
       return user.id;
     };
@@ -34,7 +40,13 @@ export function credentialRepositoryContract(name: string, open: () => Promise<C
       const first = await f.credentials.createApiKey(user, 'CI', hash('k1'));
       const second = await f.credentials.createApiKey(user, 'Deploy', hash('k2'));
 
-      expect(first).toEqual({ id: expect.any(Number), userId: user, name: 'CI', lastUsedAt: null, createdAt: expect.any(Date) });
+      expect(first).toEqual({
+        id: expect.any(Number),
+        userId: user,
+        name: 'CI',
+        lastUsedAt: null,
+        createdAt: expect.any(Date),
+      });
       expect(await f.credentials.listApiKeys(user)).toEqual([second, first]);
       expect(await f.credentials.listApiKeys(other)).toEqual([]);
       expect(await f.credentials.deleteApiKey(other, first.id)).toBe(false);
@@ -44,12 +56,17 @@ export function credentialRepositoryContract(name: string, open: () => Promise<C
       expect(await f.credentials.findPrincipal(hash('k1'), NOW)).toBeNull();
     });
 
-    it('finds the principal of an API key by its hash, with the owner\'s plan and when the key was last used', async () => {
+    it("finds the principal of an API key by its hash, with the owner's plan and when the key was last used", async () => {
       const user = await account();
       const key = await f.credentials.createApiKey(user, 'CI', hash('key'));
 
       expect(await f.credentials.findPrincipal(hash('key'), NOW)).toEqual({
-        userId: user, tokenKind: 'api_key', tokenId: key.id, plan: PLAN, lastUsedAt: null, expiresAt: null,
+        userId: user,
+        tokenKind: 'api_key',
+        tokenId: key.id,
+        plan: PLAN,
+        lastUsedAt: null,
+        expiresAt: null,
       });
       expect(await f.credentials.findPrincipal('key', NOW)).toBeNull();
       expect(await f.credentials.findPrincipal(hash('other'), NOW)).toBeNull();
@@ -64,7 +81,14 @@ export function credentialRepositoryContract(name: string, open: () => Promise<C
       await f.credentials.createSession(user, hash('session'), LATER);
 
       const principal = await f.credentials.findPrincipal(hash('session'), NOW);
-      expect(principal).toEqual({ userId: user, tokenKind: 'session', tokenId: expect.any(Number), plan: PLAN, lastUsedAt: null, expiresAt: LATER });
+      expect(principal).toEqual({
+        userId: user,
+        tokenKind: 'session',
+        tokenId: expect.any(Number),
+        plan: PLAN,
+        lastUsedAt: null,
+        expiresAt: LATER,
+      });
       expect(await f.credentials.findPrincipal(hash('session'), LATER)).toBeNull();
 
       await f.credentials.revokeSession(principal!.tokenId, NOW);

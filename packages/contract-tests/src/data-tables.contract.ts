@@ -1,9 +1,16 @@
 import { DataTableRepository } from '@voiceplane/application';
 
-const COLUMNS = [{ name: 'order_number', type: 'string' as const }, { name: 'status', type: 'string' as const }, { name: 'qty', type: 'number' as const }];
+const COLUMNS = [
+  { name: 'order_number', type: 'string' as const },
+  { name: 'status', type: 'string' as const },
+  { name: 'qty', type: 'number' as const },
+];
 
 /** The DataTableRepository port's behaviour (the `table.lookup` step), run against every implementation. */
-export function dataTablesContract(name: string, open: () => Promise<{ tables: DataTableRepository; newUser(): Promise<number> }>): void {
+export function dataTablesContract(
+  name: string,
+  open: () => Promise<{ tables: DataTableRepository; newUser(): Promise<number> }>,
+): void {
   describe(`DataTableRepository contract: ${name}`, () => {
     let tables: DataTableRepository;
     let userId: number;
@@ -24,7 +31,10 @@ export function dataTablesContract(name: string, open: () => Promise<{ tables: D
       const stock = await tables.create(userId, 'Stock', COLUMNS);
       if (orders === 'name_taken' || stock === 'name_taken') throw new Error('unexpected');
       await tables.addRows(orders.id, [{ order_number: 'A' }, { order_number: 'B' }], 10);
-      expect((await tables.list(userId, { page: 1, perPage: 10 })).items.map((t) => [t.name, t.rowsCount])).toEqual([['Stock', 0], ['Orders', 2]]);
+      expect((await tables.list(userId, { page: 1, perPage: 10 })).items.map((t) => [t.name, t.rowsCount])).toEqual([
+        ['Stock', 0],
+        ['Orders', 2],
+      ]);
       expect((await tables.listAll(userId)).map((t) => t.name)).toEqual(['Orders', 'Stock']);
       expect(await tables.find(other, orders.id)).toBeNull();
       expect(await tables.delete(other, orders.id)).toBe(false);
@@ -35,9 +45,19 @@ export function dataTablesContract(name: string, open: () => Promise<{ tables: D
     it('adds rows all or nothing within the limit, keeps column order, merges updates', async () => {
       const t = await tables.create(userId, 'Orders', COLUMNS);
       if (t === 'name_taken') throw new Error('unexpected');
-      const added = await tables.addRows(t.id, [{ qty: 2, status: 'new', order_number: 'A-1' }, { order_number: 'A-2', status: null, qty: null }], 3);
+      const added = await tables.addRows(
+        t.id,
+        [
+          { qty: 2, status: 'new', order_number: 'A-1' },
+          { order_number: 'A-2', status: null, qty: null },
+        ],
+        3,
+      );
       if (added === 'table_full') throw new Error('unexpected');
-      expect(added.map((r) => Object.keys(r.values))).toEqual([['order_number', 'status', 'qty'], ['order_number', 'status', 'qty']]);
+      expect(added.map((r) => Object.keys(r.values))).toEqual([
+        ['order_number', 'status', 'qty'],
+        ['order_number', 'status', 'qty'],
+      ]);
       expect(await tables.addRows(t.id, [{ order_number: 'x' }, { order_number: 'y' }], 3)).toBe('table_full');
       expect((await tables.listRows(t.id, { page: 1, perPage: 10 })).total).toBe(2);
       const updated = await tables.updateRow(t.id, added[0].id, { status: 'shipped' });
@@ -52,9 +72,20 @@ export function dataTablesContract(name: string, open: () => Promise<{ tables: D
     it('looks up the first row whose value matches, trimmed and case-insensitively; another account finds no table', async () => {
       const t = await tables.create(userId, 'Orders', COLUMNS);
       if (t === 'name_taken') throw new Error('unexpected');
-      const added = await tables.addRows(t.id, [{ order_number: ' a-1 ', status: 'first' }, { order_number: 'A-1', status: 'second' }, { order_number: 'B', qty: 7 }], 10);
+      const added = await tables.addRows(
+        t.id,
+        [
+          { order_number: ' a-1 ', status: 'first' },
+          { order_number: 'A-1', status: 'second' },
+          { order_number: 'B', qty: 7 },
+        ],
+        10,
+      );
       if (added === 'table_full') throw new Error('unexpected');
-      expect((await tables.lookup(userId, t.id, 'order_number', 'A-1 '))).toMatchObject({ id: added[0].id, values: { order_number: ' a-1 ', status: 'first' } });
+      expect(await tables.lookup(userId, t.id, 'order_number', 'A-1 ')).toMatchObject({
+        id: added[0].id,
+        values: { order_number: ' a-1 ', status: 'first' },
+      });
       expect(await tables.lookup(userId, t.id, 'qty', '7')).toMatchObject({ id: added[2].id });
       expect(await tables.lookup(userId, t.id, 'order_number', 'C')).toBeNull();
       expect(await tables.lookup(userId, t.id, 'status', '')).toBeNull();

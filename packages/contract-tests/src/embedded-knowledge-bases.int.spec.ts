@@ -1,5 +1,9 @@
 import {
-  nearestNeighbourMode, PostgresKnowledgeRetrieval, TypeormKnowledgeBaseRepository, TypeormKnowledgeDocumentRepository, TypeormPassageEmbeddings,
+  nearestNeighbourMode,
+  PostgresKnowledgeRetrieval,
+  TypeormKnowledgeBaseRepository,
+  TypeormKnowledgeDocumentRepository,
+  TypeormPassageEmbeddings,
 } from '@voiceplane/adapter-typeorm';
 import { ConceptEmbeddings, SHOP_CONCEPTS } from '@voiceplane/adapter-fakes';
 import { useTestDatabase } from '@voiceplane/test-env';
@@ -19,16 +23,38 @@ knowledgeBasesContract('PGlite with pgvector', async (embeddings) => ({
 }));
 
 describe('pgvector on embedded PGlite', () => {
-  it('is the mode, and a model\'s first vectors make its HNSW index, which the search can use', async () => {
+  it("is the mode, and a model's first vectors make its HNSW index, which the search can use", async () => {
     expect(await nearestNeighbourMode(database())).toBe('pgvector');
     const model = new ConceptEmbeddings(SHOP_CONCEPTS, 'index-check');
     const userId = await insertUser(database());
-    const kb = await new TypeormKnowledgeBaseRepository(database()).create(userId, { name: 'Shop', description: null, status: 'empty' });
+    const kb = await new TypeormKnowledgeBaseRepository(database()).create(userId, {
+      name: 'Shop',
+      description: null,
+      status: 'empty',
+    });
     const documents = new TypeormKnowledgeDocumentRepository(database());
-    const doc = (await documents.add(userId, kb.id, { name: 'Refunds', description: null, source: { type: 'text', content: 'x' }, language: 'en', sizeBytes: 1, file: null }))!;
-    await documents.finish(doc.id, { status: 'ready', passages: ['Refunds are paid back.'], sizeBytes: 1, embeddings: { model: model.model, vectors: await model.embed(['Refunds are paid back.']) } });
-    const indexes = await database().query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE tablename = 'knowledge_base_chunks' AND indexdef LIKE '%''index-check''%'`);
-    expect(indexes.map((i) => i.indexdef)).toEqual([expect.stringMatching(/USING hnsw \(\(\(embedding\)::vector\(3\)\) vector_cosine_ops\) WHERE .*'index-check'.*cardinality\(embedding\) = 3/)]);
+    const doc = (await documents.add(userId, kb.id, {
+      name: 'Refunds',
+      description: null,
+      source: { type: 'text', content: 'x' },
+      language: 'en',
+      sizeBytes: 1,
+      file: null,
+    }))!;
+    await documents.finish(doc.id, {
+      status: 'ready',
+      passages: ['Refunds are paid back.'],
+      sizeBytes: 1,
+      embeddings: { model: model.model, vectors: await model.embed(['Refunds are paid back.']) },
+    });
+    const indexes = await database().query<{ indexdef: string }>(
+      `SELECT indexdef FROM pg_indexes WHERE tablename = 'knowledge_base_chunks' AND indexdef LIKE '%''index-check''%'`,
+    );
+    expect(indexes.map((i) => i.indexdef)).toEqual([
+      expect.stringMatching(
+        /USING hnsw \(\(\(embedding\)::vector\(3\)\) vector_cosine_ops\) WHERE .*'index-check'.*cardinality\(embedding\) = 3/,
+      ),
+    ]);
     // Without sequential scans the planner must reach the passages through the index, which it can
     // only when the search states the index's predicate and expression the same way.
     await database().transaction(async () => {

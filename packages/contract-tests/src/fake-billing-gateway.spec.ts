@@ -3,7 +3,13 @@ import { billingGatewayContract } from './billing-gateway.contract';
 
 billingGatewayContract('in-memory fake', () => {
   const gateway = new FakeBillingGateway();
-  const account = (userId: number) => ({ userId, email: `u${userId}@example.com`, name: 'Ann', customerRef: 'cus_saved', paymentMethodRef: 'pm_saved' });
+  const account = (userId: number) => ({
+    userId,
+    email: `u${userId}@example.com`,
+    name: 'Ann',
+    customerRef: 'cus_saved',
+    paymentMethodRef: 'pm_saved',
+  });
   return {
     gateway,
     chargeable: account,

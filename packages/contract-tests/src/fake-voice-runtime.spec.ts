@@ -7,7 +7,11 @@ voiceRuntimeContract('in-memory fake', async () => {
   return {
     runtime,
     callToPlace: async () => ({
-      callId: ++callId, userId: 7, customerPhone: '+14155551234', ringingTimeSeconds: 25, maxDurationSeconds: 600,
+      callId: ++callId,
+      userId: 7,
+      customerPhone: '+14155551234',
+      ringingTimeSeconds: 25,
+      maxDurationSeconds: 600,
       line: { phoneNumberId: null, phoneNumber: '+15550000000', sip: null },
     }),
     held: async () => runtime.placed.map((c) => c.callId),

@@ -12,7 +12,13 @@ export interface GroupFixture {
 }
 
 const config = (over: Partial<AssistantConfig>): AssistantConfig => ({
-  ...ASSISTANT_DEFAULTS, name: 'Sales', voiceId: 1, llmModelId: null, multimodalModelId: null, knowledgebaseMode: null, ...over,
+  ...ASSISTANT_DEFAULTS,
+  name: 'Sales',
+  voiceId: 1,
+  llmModelId: null,
+  multimodalModelId: null,
+  knowledgebaseMode: null,
+  ...over,
 });
 
 /**
@@ -30,7 +36,10 @@ export function groupRepositoryContract(name: string, kind: GroupKind, open: () 
       return group;
     };
     const filed = async (userId: number, groupId: number) => {
-      const assistant = await f.assistants.create(userId, config(kind === 'folders' ? { folderId: groupId } : { labelIds: [groupId] }));
+      const assistant = await f.assistants.create(
+        userId,
+        config(kind === 'folders' ? { folderId: groupId } : { labelIds: [groupId] }),
+      );
       if (assistant === 'inbound_number_taken') throw new Error('inbound number taken');
       return assistant;
     };
@@ -41,12 +50,19 @@ export function groupRepositoryContract(name: string, kind: GroupKind, open: () 
     });
 
     it('creates a group empty, and refuses a name the account already uses whatever its case', async () => {
-      expect(await f.groups.create(user, { name: 'Sales', color: 'red' })).toEqual({ id: expect.any(Number), name: 'Sales', color: 'red', assistantsCount: 0 });
+      expect(await f.groups.create(user, { name: 'Sales', color: 'red' })).toEqual({
+        id: expect.any(Number),
+        name: 'Sales',
+        color: 'red',
+        assistantsCount: 0,
+      });
       expect(await f.groups.create(user, { name: 'SALES', color: null })).toBe('name_taken');
-      expect(await f.groups.create(other, { name: 'sales', color: null })).toEqual(expect.objectContaining({ name: 'sales' }));
+      expect(await f.groups.create(other, { name: 'sales', color: null })).toEqual(
+        expect.objectContaining({ name: 'sales' }),
+      );
     });
 
-    it('lists the account\'s groups by name ignoring case, then id, a page at a time with the total', async () => {
+    it("lists the account's groups by name ignoring case, then id, a page at a time with the total", async () => {
       const b = await created(user, 'beta');
       const a = await created(user, 'Alpha', 'red');
       const c = await created(user, 'Charlie');
@@ -58,7 +74,7 @@ export function groupRepositoryContract(name: string, kind: GroupKind, open: () 
       expect((await f.groups.list(other, { page: 1, perPage: 10 })).items.map((g) => g.name)).toEqual(['Aardvark']);
     });
 
-    it('changes only the sent fields of the caller\'s group, and refuses another group\'s name', async () => {
+    it("changes only the sent fields of the caller's group, and refuses another group's name", async () => {
       const sales = await created(user, 'Sales', 'red');
       await created(user, 'Support');
       const theirs = await created(other, 'Theirs');
@@ -67,13 +83,17 @@ export function groupRepositoryContract(name: string, kind: GroupKind, open: () 
       expect(await f.groups.update(user, sales.id, { color: null })).toEqual({ ...sales, name: 'Leads', color: null });
       expect(await f.groups.update(user, sales.id, {})).toEqual({ ...sales, name: 'Leads', color: null });
       expect(await f.groups.update(user, sales.id, { name: 'support' })).toBe('name_taken');
-      expect(await f.groups.update(user, sales.id, { name: 'LEADS', color: 'red' })).toEqual({ ...sales, name: 'LEADS', color: 'red' });
+      expect(await f.groups.update(user, sales.id, { name: 'LEADS', color: 'red' })).toEqual({
+        ...sales,
+        name: 'LEADS',
+        color: 'red',
+      });
       expect(await f.groups.update(user, theirs.id, { name: 'Mine' })).toBeNull();
       expect(await f.groups.update(user, 999_999, { name: 'Mine' })).toBeNull();
       expect((await f.groups.list(other, { page: 1, perPage: 10 })).items).toEqual([theirs]);
     });
 
-    it('tells whether the caller owns a group, and deletes only the caller\'s', async () => {
+    it("tells whether the caller owns a group, and deletes only the caller's", async () => {
       const mine = await created(user, 'Mine');
       const theirs = await created(other, 'Theirs');
 
@@ -84,18 +104,29 @@ export function groupRepositoryContract(name: string, kind: GroupKind, open: () 
       expect(await f.groups.delete(user, mine.id)).toBe(true);
       expect(await f.groups.delete(user, mine.id)).toBe(false);
       expect(await f.groups.exists(user, mine.id)).toBe(false);
-      expect(await f.groups.create(user, { name: 'Mine', color: null })).toEqual(expect.objectContaining({ name: 'Mine' }));
+      expect(await f.groups.create(user, { name: 'Mine', color: null })).toEqual(
+        expect.objectContaining({ name: 'Mine' }),
+      );
     });
 
-    it('counts the assistants a group holds; a deleted group\'s assistants stay and leave it', async () => {
+    it("counts the assistants a group holds; a deleted group's assistants stay and leave it", async () => {
       const group = await created(user, 'Sales');
       const empty = await created(user, 'Empty');
       const first = await filed(user, group.id);
       await filed(user, group.id);
 
-      expect((await f.groups.list(user, { page: 1, perPage: 10 })).items.map((g) => [g.name, g.assistantsCount])).toEqual([['Empty', 0], ['Sales', 2]]);
-      expect(await f.groups.update(user, group.id, { color: 'red' })).toEqual(expect.objectContaining({ assistantsCount: 2 }));
-      expect(await f.groups.update(user, empty.id, { color: 'red' })).toEqual(expect.objectContaining({ assistantsCount: 0 }));
+      expect(
+        (await f.groups.list(user, { page: 1, perPage: 10 })).items.map((g) => [g.name, g.assistantsCount]),
+      ).toEqual([
+        ['Empty', 0],
+        ['Sales', 2],
+      ]);
+      expect(await f.groups.update(user, group.id, { color: 'red' })).toEqual(
+        expect.objectContaining({ assistantsCount: 2 }),
+      );
+      expect(await f.groups.update(user, empty.id, { color: 'red' })).toEqual(
+        expect.objectContaining({ assistantsCount: 0 }),
+      );
 
       expect(await f.groups.delete(user, group.id)).toBe(true);
       const left = await f.assistants.findOwned(user, first.id);

@@ -20,7 +20,12 @@ const TWO_MINUTES_LATER = new Date(NOW.getTime() + 120_000);
 export function idempotencyStoreContract(name: string, open: () => Promise<IdempotencyStore>): void {
   describe(`IdempotencyStore contract: ${name}`, () => {
     let store: IdempotencyStore;
-    const inFlight = (fingerprint: string) => ({ fingerprint, state: 'in_flight', responseStatus: null, responseBody: null });
+    const inFlight = (fingerprint: string) => ({
+      fingerprint,
+      state: 'in_flight',
+      responseStatus: null,
+      responseBody: null,
+    });
 
     beforeEach(async () => {
       store = await open();
@@ -37,7 +42,12 @@ export function idempotencyStoreContract(name: string, open: () => Promise<Idemp
       await store.claim(SCOPE, BODY_A, until(FAR_AHEAD));
       await store.complete(SCOPE, 201, '{"id":1}');
 
-      expect(await store.claim(SCOPE, BODY_A, until(FAR_AHEAD))).toEqual({ fingerprint: BODY_A, state: 'done', responseStatus: 201, responseBody: '{"id":1}' });
+      expect(await store.claim(SCOPE, BODY_A, until(FAR_AHEAD))).toEqual({
+        fingerprint: BODY_A,
+        state: 'done',
+        responseStatus: 201,
+        responseBody: '{"id":1}',
+      });
     });
 
     it('forgets a released claim, so the next request claims the scope afresh', async () => {
@@ -75,14 +85,20 @@ export function idempotencyStoreContract(name: string, open: () => Promise<Idemp
 
     it('replaces an in-flight claim whose lease lapsed (its request died), but not one whose lease was renewed', async () => {
       await store.claim(SCOPE, BODY_A, { now: NOW, expiresAt: FAR_AHEAD, leaseUntil: A_MINUTE_LATER });
-      expect(await store.claim(SCOPE, BODY_A, { now: NOW, expiresAt: FAR_AHEAD, leaseUntil: A_MINUTE_LATER })).toEqual(inFlight(BODY_A));
+      expect(await store.claim(SCOPE, BODY_A, { now: NOW, expiresAt: FAR_AHEAD, leaseUntil: A_MINUTE_LATER })).toEqual(
+        inFlight(BODY_A),
+      );
 
-      expect(await store.claim(SCOPE, BODY_A, { now: TWO_MINUTES_LATER, expiresAt: FAR_AHEAD, leaseUntil: FAR_AHEAD })).toBeNull();
+      expect(
+        await store.claim(SCOPE, BODY_A, { now: TWO_MINUTES_LATER, expiresAt: FAR_AHEAD, leaseUntil: FAR_AHEAD }),
+      ).toBeNull();
 
       await store.release(SCOPE);
       await store.claim(SCOPE, BODY_A, { now: NOW, expiresAt: FAR_AHEAD, leaseUntil: A_MINUTE_LATER });
       await store.renew(SCOPE, FAR_AHEAD);
-      expect(await store.claim(SCOPE, BODY_A, { now: TWO_MINUTES_LATER, expiresAt: FAR_AHEAD, leaseUntil: FAR_AHEAD })).toEqual(inFlight(BODY_A));
+      expect(
+        await store.claim(SCOPE, BODY_A, { now: TWO_MINUTES_LATER, expiresAt: FAR_AHEAD, leaseUntil: FAR_AHEAD }),
+      ).toEqual(inFlight(BODY_A));
     });
 
     it('keeps a stored answer after the lease of its request has ended', async () => {
@@ -90,8 +106,9 @@ export function idempotencyStoreContract(name: string, open: () => Promise<Idemp
       await store.complete(SCOPE, 201, '{"id":1}');
       await store.renew(SCOPE, A_MINUTE_LATER);
 
-      expect(await store.claim(SCOPE, BODY_A, { now: TWO_MINUTES_LATER, expiresAt: FAR_AHEAD, leaseUntil: FAR_AHEAD }))
-        .toEqual({ fingerprint: BODY_A, state: 'done', responseStatus: 201, responseBody: '{"id":1}' });
+      expect(
+        await store.claim(SCOPE, BODY_A, { now: TWO_MINUTES_LATER, expiresAt: FAR_AHEAD, leaseUntil: FAR_AHEAD }),
+      ).toEqual({ fingerprint: BODY_A, state: 'done', responseStatus: 201, responseBody: '{"id":1}' });
     });
 
     it('lets exactly one of several concurrent first requests claim the scope', async () => {

@@ -1,4 +1,9 @@
-import { InMemoryLedgerRepository, InMemoryUnitOfWork, InMemoryUserRepository, ManualClock } from '@voiceplane/adapter-fakes';
+import {
+  InMemoryLedgerRepository,
+  InMemoryUnitOfWork,
+  InMemoryUserRepository,
+  ManualClock,
+} from '@voiceplane/adapter-fakes';
 import { accountsLedgerContract } from './accounts-ledger.contract';
 
 accountsLedgerContract('in-memory', async () => {

@@ -1,4 +1,9 @@
-import { InMemoryAssistantRepository, InMemoryOutbox, InMemoryToolRepository, ManualClock } from '@voiceplane/adapter-fakes';
+import {
+  InMemoryAssistantRepository,
+  InMemoryOutbox,
+  InMemoryToolRepository,
+  ManualClock,
+} from '@voiceplane/adapter-fakes';
 import { assistantRepositoryContract } from './assistant-repository.contract';
 
 assistantRepositoryContract('in-memory', async () => {
@@ -9,7 +14,9 @@ assistantRepositoryContract('in-memory', async () => {
   let lastId = 0;
   const key = { phone_number: 'phoneNumberIds', folder: 'folderIds', label: 'labelIds' } as const;
   return {
-    assistants, tools, users: [1, 2],
+    assistants,
+    tools,
+    users: [1, 2],
     outbox: async () => outbox.events().map(({ topic, payload }) => ({ topic, payload })),
     own: async (userId, kind) => {
       assistants.own(userId, { [key[kind]]: [++lastId] });

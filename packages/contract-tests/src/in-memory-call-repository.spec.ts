@@ -3,5 +3,9 @@ import { callRepositoryContract } from './call-repository.contract';
 
 callRepositoryContract('in-memory', async () => {
   const outbox = new InMemoryOutbox();
-  return { calls: new InMemoryCallRepository(outbox), users: [1, 2], outbox: async () => outbox.events().map(({ topic, payload }) => ({ topic, payload })) };
+  return {
+    calls: new InMemoryCallRepository(outbox),
+    users: [1, 2],
+    outbox: async () => outbox.events().map(({ topic, payload }) => ({ topic, payload })),
+  };
 });

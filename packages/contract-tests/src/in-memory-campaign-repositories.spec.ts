@@ -1,4 +1,10 @@
-import { InMemoryCallRepository, InMemoryCampaignRepository, InMemoryCampaignStore, InMemoryLeadRepository, InMemoryOutbox } from '@voiceplane/adapter-fakes';
+import {
+  InMemoryCallRepository,
+  InMemoryCampaignRepository,
+  InMemoryCampaignStore,
+  InMemoryLeadRepository,
+  InMemoryOutbox,
+} from '@voiceplane/adapter-fakes';
 import { campaignRepositoriesContract } from './campaign-repositories.contract';
 
 campaignRepositoriesContract('in-memory', async () => {

@@ -1,4 +1,10 @@
-import { InMemoryAssistantRepository, InMemoryGroupRepository, InMemoryOutbox, InMemoryToolRepository, ManualClock } from '@voiceplane/adapter-fakes';
+import {
+  InMemoryAssistantRepository,
+  InMemoryGroupRepository,
+  InMemoryOutbox,
+  InMemoryToolRepository,
+  ManualClock,
+} from '@voiceplane/adapter-fakes';
 import { GroupKind, groupRepositoryContract } from './group-repository.contract';
 
 for (const kind of ['folders', 'labels'] as const satisfies readonly GroupKind[]) {

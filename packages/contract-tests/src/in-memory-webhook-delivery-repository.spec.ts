@@ -1,5 +1,10 @@
 import {
-  InMemoryJobStore, InMemoryOutbox, InMemorySigningSecretRepository, InMemoryUnitOfWork, InMemoryWebhookDeliveryRepository, ManualClock,
+  InMemoryJobStore,
+  InMemoryOutbox,
+  InMemorySigningSecretRepository,
+  InMemoryUnitOfWork,
+  InMemoryWebhookDeliveryRepository,
+  ManualClock,
 } from '@voiceplane/adapter-fakes';
 import { webhookDeliveryRepositoryContract } from './webhook-delivery-repository.contract';
 
@@ -8,7 +13,10 @@ webhookDeliveryRepositoryContract('in-memory', async () => {
   const outbox = new InMemoryOutbox();
   const jobs = new InMemoryJobStore();
   return {
-    deliveries: new InMemoryWebhookDeliveryRepository(secrets, outbox, jobs), secrets, uow: new InMemoryUnitOfWork(), users: [1, 2],
+    deliveries: new InMemoryWebhookDeliveryRepository(secrets, outbox, jobs),
+    secrets,
+    uow: new InMemoryUnitOfWork(),
+    users: [1, 2],
     events: async () => outbox.events().map(({ topic, payload }) => ({ topic, payload })),
     jobs: async () => jobs.jobs(),
   };

@@ -56,7 +56,9 @@ export function jobStoreContract(name: string, open: () => Promise<JobStoreUnder
       await store.complete(first);
       await store.retry(first, at(1), 'late failure of the first holder');
       await store.bury(first, at(1), 'late burial by the first holder');
-      expect(await jobs()).toEqual([expect.objectContaining({ attempts: 2, leasedUntil: at(60_000), lastError: null, buriedAt: null })]);
+      expect(await jobs()).toEqual([
+        expect.objectContaining({ attempts: 2, leasedUntil: at(60_000), lastError: null, buriedAt: null }),
+      ]);
       await store.complete(second);
       expect(await jobs()).toEqual([]);
     });
@@ -67,7 +69,17 @@ export function jobStoreContract(name: string, open: () => Promise<JobStoreUnder
       await store.schedule({ kind: 'reminder.v2', key: 'thing:1', payload: { v: 2 }, runAt: at(9_000) });
 
       expect(await jobs()).toEqual([
-        { id: held.id, kind: 'reminder.v2', key: 'thing:1', payload: { v: 2 }, runAt: at(9_000), attempts: 0, leasedUntil: null, lastError: null, buriedAt: null },
+        {
+          id: held.id,
+          kind: 'reminder.v2',
+          key: 'thing:1',
+          payload: { v: 2 },
+          runAt: at(9_000),
+          attempts: 0,
+          leasedUntil: null,
+          lastError: null,
+          buriedAt: null,
+        },
       ]);
       // The old holder finishing, failing or giving up must leave the new schedule alone.
       await store.complete(held);
@@ -75,7 +87,9 @@ export function jobStoreContract(name: string, open: () => Promise<JobStoreUnder
       await store.bury(held, at(2_000), 'late burial');
       expect(await jobs()).toEqual([expect.objectContaining({ runAt: at(9_000), lastError: null, buriedAt: null })]);
       expect(await claim(8_999)).toEqual([]);
-      expect(await claim(9_000)).toEqual([expect.objectContaining({ kind: 'reminder.v2', key: 'thing:1', payload: { v: 2 }, attempts: 1 })]);
+      expect(await claim(9_000)).toEqual([
+        expect.objectContaining({ kind: 'reminder.v2', key: 'thing:1', payload: { v: 2 }, attempts: 1 }),
+      ]);
     });
 
     it('brings a buried key back when it is scheduled again', async () => {
@@ -84,7 +98,9 @@ export function jobStoreContract(name: string, open: () => Promise<JobStoreUnder
       await store.bury(job, at(10), 'gave up');
       await store.schedule({ kind: 'k', key: 'thing:2', payload: 2, runAt: at(20) });
 
-      expect(await jobs()).toEqual([expect.objectContaining({ payload: 2, attempts: 0, lastError: null, buriedAt: null })]);
+      expect(await jobs()).toEqual([
+        expect.objectContaining({ payload: 2, attempts: 0, lastError: null, buriedAt: null }),
+      ]);
       expect(await claim(20)).toEqual([expect.objectContaining({ payload: 2, attempts: 1 })]);
     });
 
@@ -114,10 +130,20 @@ export function jobStoreContract(name: string, open: () => Promise<JobStoreUnder
       const [job] = await claim(0);
 
       await store.retry({ ...job, leaseToken: 'someone else' }, at(1), 'not the holder');
-      expect(await jobs()).toEqual([expect.objectContaining({ runAt: at(0), leasedUntil: at(30_000), lastError: null })]);
+      expect(await jobs()).toEqual([
+        expect.objectContaining({ runAt: at(0), leasedUntil: at(30_000), lastError: null }),
+      ]);
       await store.retry(job, at(4_000), 'boom');
 
-      expect(await jobs()).toEqual([expect.objectContaining({ runAt: at(4_000), attempts: 1, leasedUntil: null, lastError: 'boom', buriedAt: null })]);
+      expect(await jobs()).toEqual([
+        expect.objectContaining({
+          runAt: at(4_000),
+          attempts: 1,
+          leasedUntil: null,
+          lastError: 'boom',
+          buriedAt: null,
+        }),
+      ]);
       expect(await claim(3_999)).toEqual([]);
       expect(await claim(4_000)).toEqual([expect.objectContaining({ id: job.id, attempts: 2 })]);
     });
@@ -131,7 +157,17 @@ export function jobStoreContract(name: string, open: () => Promise<JobStoreUnder
       await store.bury(job, at(500), 'boom for good');
 
       expect(await jobs()).toEqual([
-        { id: job.id, kind: 'hopeless', key: null, payload: { n: 1 }, runAt: at(0), attempts: 1, leasedUntil: null, lastError: 'boom for good', buriedAt: at(500) },
+        {
+          id: job.id,
+          kind: 'hopeless',
+          key: null,
+          payload: { n: 1 },
+          runAt: at(0),
+          attempts: 1,
+          leasedUntil: null,
+          lastError: 'boom for good',
+          buriedAt: at(500),
+        },
       ]);
       expect(await claim(10 ** 12)).toEqual([]);
     });
@@ -146,10 +182,14 @@ export function jobStoreContract(name: string, open: () => Promise<JobStoreUnder
       expect(json.payload).toEqual({ when: '2030-01-01T00:00:00.000Z', list: [1, 'two'], nested: { ok: true } });
       expect(nothing.payload).toBeNull();
       (json.payload as { list: unknown[] }).list.push('changed by a handler');
-      expect((await jobs())[0].payload).toEqual({ when: '2030-01-01T00:00:00.000Z', list: [1, 'two'], nested: { ok: true } });
+      expect((await jobs())[0].payload).toEqual({
+        when: '2030-01-01T00:00:00.000Z',
+        list: [1, 'two'],
+        nested: { ok: true },
+      });
     });
 
-    it('answers when a claim could next take a job: the earliest due time, or a held job\'s lease end; never a buried job', async () => {
+    it("answers when a claim could next take a job: the earliest due time, or a held job's lease end; never a buried job", async () => {
       expect(await store.nextDueAt()).toBeNull();
       await store.schedule({ kind: 'later', payload: null, runAt: at(50_000) });
       await store.schedule({ kind: 'soon', payload: null, runAt: at(1_000) });

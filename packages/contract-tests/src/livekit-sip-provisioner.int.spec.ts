@@ -4,7 +4,10 @@ import { ProvidedRoute, ProvidedTrunk, SipProviderView, sipProvisionerContract }
 
 type Body = Record<string, unknown>;
 
-const notFound = (what: string): TwirpAnswer => ({ status: 404, body: { code: 'not_found', msg: `${what} not found` } });
+const notFound = (what: string): TwirpAnswer => ({
+  status: 404,
+  body: { code: 'not_found', msg: `${what} not found` },
+});
 
 /**
  * LiveKit's SIP state behind the Twirp stub, as far as the SIP provisioner uses it: trunks,
@@ -43,12 +46,20 @@ class LiveKitSipState implements SipProviderView {
       this.ruleTable.set(id, { id, inboundTrunkId: trunkIds[0] });
       return { body: { sip_dispatch_rule_id: id, trunk_ids: trunkIds } };
     });
-    serve('SIP/DeleteSIPDispatchRule', (body) => (this.ruleTable.delete(body.sipDispatchRuleId as string) ? { body: {} } : notFound('dispatch rule')));
-    serve('SIP/DeleteSIPTrunk', (body) => (this.trunkTable.delete(body.sipTrunkId as string) ? { body: {} } : notFound('trunk')));
-    serve('RoomService/ListRooms', () => ({ body: { rooms: [{ name: 'team-standup' }, ...[...this.callRooms.keys()].map((name) => ({ name }))] } }));
+    serve('SIP/DeleteSIPDispatchRule', (body) =>
+      this.ruleTable.delete(body.sipDispatchRuleId as string) ? { body: {} } : notFound('dispatch rule'),
+    );
+    serve('SIP/DeleteSIPTrunk', (body) =>
+      this.trunkTable.delete(body.sipTrunkId as string) ? { body: {} } : notFound('trunk'),
+    );
+    serve('RoomService/ListRooms', () => ({
+      body: { rooms: [{ name: 'team-standup' }, ...[...this.callRooms.keys()].map((name) => ({ name }))] },
+    }));
     serve('RoomService/ListParticipants', (body) => {
       const trunkId = this.callRooms.get(body.room as string);
-      const caller = trunkId ? [{ identity: `sip_${body.room}`, kind: 'SIP', attributes: { 'sip.trunkID': trunkId } }] : [];
+      const caller = trunkId
+        ? [{ identity: `sip_${body.room}`, kind: 'SIP', attributes: { 'sip.trunkID': trunkId } }]
+        : [];
       return { body: { participants: [{ identity: 'agent', attributes: {} }, ...caller] } };
     });
   }
@@ -92,7 +103,12 @@ afterAll(async () => stub.close());
 sipProvisionerContract('LiveKit (Twirp stub)', () => {
   stub.reset();
   return {
-    provisioner: new LiveKitSipProvisioner({ url: stub.url, apiKey: STUB_API_KEY, apiSecret: STUB_API_SECRET, sipEgressIp: '203.0.113.250' }),
+    provisioner: new LiveKitSipProvisioner({
+      url: stub.url,
+      apiKey: STUB_API_KEY,
+      apiSecret: STUB_API_SECRET,
+      sipEgressIp: '203.0.113.250',
+    }),
     provider: new LiveKitSipState(stub),
   };
 });

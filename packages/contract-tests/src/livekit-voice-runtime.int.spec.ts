@@ -29,9 +29,17 @@ class LiveKitCalls {
       }
       if (request.method === 'SIP/CreateSIPParticipant') {
         const room = body.roomName as string;
-        if (this.refusedRooms.delete(room)) return { status: 400, body: { code: 'invalid_argument', msg: 'trunk not found' } };
+        if (this.refusedRooms.delete(room))
+          return { status: 400, body: { code: 'invalid_argument', msg: 'trunk not found' } };
         this.dialled.add(room);
-        return { body: { participant_id: `PA_${this.sequence}`, participant_identity: body.participantIdentity, room_name: room, sip_call_id: `SCL_${this.sequence}` } };
+        return {
+          body: {
+            participant_id: `PA_${this.sequence}`,
+            participant_identity: body.participantIdentity,
+            room_name: room,
+            sip_call_id: `SCL_${this.sequence}`,
+          },
+        };
       }
       return undefined;
     });
@@ -60,12 +68,24 @@ voiceRuntimeContract('LiveKit (Twirp stub)', async () => {
   let callId = 4800;
   return {
     runtime: new LiveKitVoiceRuntime({
-      url: stub.url, apiKey: STUB_API_KEY, apiSecret: STUB_API_SECRET, agentName: 'voiceplane-assistant', providerTrunkId: null,
+      url: stub.url,
+      apiKey: STUB_API_KEY,
+      apiSecret: STUB_API_SECRET,
+      agentName: 'voiceplane-assistant',
+      providerTrunkId: null,
       platformLine: { phoneNumberId: null, phoneNumber: '+15550000000', sip: null },
     }),
     callToPlace: async () => ({
-      callId: ++callId, userId: 7, customerPhone: '+442071234567', ringingTimeSeconds: 25, maxDurationSeconds: 600,
-      line: { phoneNumberId: 31, phoneNumber: '+493012345678', sip: { outboundTrunkId: 'ST_g7H8i9J0k1L2', callingFormat: '+e164', outboundProxy: false } },
+      callId: ++callId,
+      userId: 7,
+      customerPhone: '+442071234567',
+      ringingTimeSeconds: 25,
+      maxDurationSeconds: 600,
+      line: {
+        phoneNumberId: 31,
+        phoneNumber: '+493012345678',
+        sip: { outboundTrunkId: 'ST_g7H8i9J0k1L2', callingFormat: '+e164', outboundProxy: false },
+      },
     }),
     held: async () => calls.heldRooms().map((room) => Number(ROOM.exec(room)?.[1])),
     refuseNext: (call) => calls.refuseDialInto(`vp-call-out-${call.callId}`),

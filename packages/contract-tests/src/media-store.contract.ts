@@ -49,7 +49,15 @@ export function mediaStoreContract(name: string, open: () => Promise<MediaStore>
     it('writes a stream of unknown length as it arrives, and keeps nothing of a stream that fails part-way', async () => {
       const k = key();
       const parts = [randomBytes(40_000), randomBytes(40_000)];
-      expect(await store.put(k, (async function* () { yield* parts; })(), 'audio/ogg')).toBe(80_000);
+      expect(
+        await store.put(
+          k,
+          (async function* () {
+            yield* parts;
+          })(),
+          'audio/ogg',
+        ),
+      ).toBe(80_000);
       expect((await read((await store.open(k))!.body)).equals(Buffer.concat(parts))).toBe(true);
       const broken = key();
       const failing = (async function* () {

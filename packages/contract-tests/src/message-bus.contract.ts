@@ -77,7 +77,9 @@ export function messageBusContract(name: string, makeBus: () => InspectableMessa
         const bus = open();
         const transaction = new AsyncLocalStorage<string>();
         const seen: Array<string | undefined> = [];
-        await bus.subscribe('context.check', async () => void seen.push(transaction.getStore()), { consumer: C.context });
+        await bus.subscribe('context.check', async () => void seen.push(transaction.getStore()), {
+          consumer: C.context,
+        });
         // Once idle, and again with the consumer already busy: a publish must not start or feed
         // the consumer's work from inside its own context.
         for (let round = 1; round <= 2; round++) {
@@ -85,7 +87,9 @@ export function messageBusContract(name: string, makeBus: () => InspectableMessa
           await eventually(() => seen.length >= round, `delivery ${round}`);
           await sleep(50);
         }
-        await transaction.run('publisher transaction', () => bus.publish([message('context.check', null), message('context.check', null)]));
+        await transaction.run('publisher transaction', () =>
+          bus.publish([message('context.check', null), message('context.check', null)]),
+        );
         await eventually(() => seen.length >= 4, 'the last deliveries');
         expect(seen).toEqual([undefined, undefined, undefined, undefined]);
       },
@@ -117,7 +121,11 @@ export function messageBusContract(name: string, makeBus: () => InspectableMessa
         );
 
         await eventually(
-          () => oneWord.received.length >= 2 && anyDepth.received.length >= 5 && hashInside.received.length >= 1 && starInside.received.length >= 1,
+          () =>
+            oneWord.received.length >= 2 &&
+            anyDepth.received.length >= 5 &&
+            hashInside.received.length >= 1 &&
+            starInside.received.length >= 1,
           'every pattern to receive its messages',
         );
         await sleep(QUIET_MS);
@@ -150,7 +158,10 @@ export function messageBusContract(name: string, makeBus: () => InspectableMessa
 
         await first.publish(sent);
 
-        await eventually(() => aOnFirst.received.length + aOnSecond.received.length >= 6 && b.received.length >= 6, 'both consumers');
+        await eventually(
+          () => aOnFirst.received.length + aOnSecond.received.length >= 6 && b.received.length >= 6,
+          'both consumers',
+        );
         await sleep(QUIET_MS);
         expect(ids([...aOnFirst.received, ...aOnSecond.received])).toEqual(ids(sent));
         expect(ids(b.received)).toEqual(ids(sent));
@@ -218,8 +229,14 @@ export function messageBusContract(name: string, makeBus: () => InspectableMessa
 
         await bus.publish([poison, healthy]);
 
-        await eventually(async () => (await bus.deadLetters(C.deadLetter)).length >= 1, 'the poison message to be dead-lettered');
-        await eventually(async () => (await bus.deadLetters(C.deadLetterAtOnce)).length >= 2, 'both messages dead-lettered at once');
+        await eventually(
+          async () => (await bus.deadLetters(C.deadLetter)).length >= 1,
+          'the poison message to be dead-lettered',
+        );
+        await eventually(
+          async () => (await bus.deadLetters(C.deadLetterAtOnce)).length >= 2,
+          'both messages dead-lettered at once',
+        );
         await sleep(QUIET_MS);
         expect(calls.get(poison.id)).toBe(3);
         expect(calls.get(healthy.id)).toBe(1);
@@ -281,7 +298,11 @@ export function messageBusContract(name: string, makeBus: () => InspectableMessa
 
         const after = new Inbox();
         const reopened = open();
-        await reopened.subscribe('durable-retry.job', after.handler, { consumer: C.durableRetry, maxRetries: 5, retryDelayMs: 300 });
+        await reopened.subscribe('durable-retry.job', after.handler, {
+          consumer: C.durableRetry,
+          maxRetries: 5,
+          retryDelayMs: 300,
+        });
 
         await eventually(() => after.received.length >= 1, 'the retried message');
         await sleep(QUIET_MS);
@@ -358,7 +379,9 @@ export function messageBusContract(name: string, makeBus: () => InspectableMessa
         const bus = open();
         const inbox = new Inbox();
         await bus.subscribe('misuse.#', inbox.handler, { consumer: C.misuse });
-        await expect(bus.subscribe('misuse.other', inbox.handler, { consumer: C.misuse })).rejects.toThrow(/already subscribed/);
+        await expect(bus.subscribe('misuse.other', inbox.handler, { consumer: C.misuse })).rejects.toThrow(
+          /already subscribed/,
+        );
         await bus.close();
         await expect(bus.publish([message('misuse.late')])).rejects.toThrow(/closed/);
         await expect(bus.subscribe('misuse.#', inbox.handler, { consumer: 'misuse-late' })).rejects.toThrow(/closed/);
@@ -387,7 +410,11 @@ export class Inbox {
  * Polls until `check` holds; fails the test with `what` when `timeoutMs` passes first. The ceiling
  * only bounds a failure, so it is generous: a busy machine delivers late, not never.
  */
-export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);

@@ -30,34 +30,42 @@ function notOffered(offered: readonly AvailableNumber[]): string {
  * nobody has bought from yet.
  */
 export function numberInventoryContract(name: string, makeInventory: () => NumberInventory): void {
-
   describe(`NumberInventory contract: ${name}`, () => {
     let inventory: NumberInventory;
-    const everything = (countryCode: NumberCountry) => inventory.search({ countryCode, contains: null, limit: EVERYTHING, accountId: buyer.accountId });
+    const everything = (countryCode: NumberCountry) =>
+      inventory.search({ countryCode, contains: null, limit: EVERYTHING, accountId: buyer.accountId });
 
     beforeEach(() => {
       inventory = makeInventory();
     });
 
-    it.each(NUMBER_INVENTORY_SUITE_COUNTRIES)('%s: offers distinct, E.164-valid numbers of the requested country only', async (country) => {
-      const found = await everything(country);
+    it.each(NUMBER_INVENTORY_SUITE_COUNTRIES)(
+      '%s: offers distinct, E.164-valid numbers of the requested country only',
+      async (country) => {
+        const found = await everything(country);
 
-      expect(found.length).toBeGreaterThanOrEqual(3);
-      expect(new Set(found.map((n) => n.phoneNumber)).size).toBe(found.length);
-      for (const n of found) {
-        expect(n.phoneNumber).toMatch(E164_PATTERN);
-        expect(splitNumber(n.phoneNumber)?.country).toBe(country);
-        expect(n.countryCode).toBe(country);
-        expect(n.price).toBeGreaterThan(0);
-      }
-    });
+        expect(found.length).toBeGreaterThanOrEqual(3);
+        expect(new Set(found.map((n) => n.phoneNumber)).size).toBe(found.length);
+        for (const n of found) {
+          expect(n.phoneNumber).toMatch(E164_PATTERN);
+          expect(splitNumber(n.phoneNumber)?.country).toBe(country);
+          expect(n.countryCode).toBe(country);
+          expect(n.price).toBeGreaterThan(0);
+        }
+      },
+    );
 
     it('offers only numbers containing the digits asked for', async () => {
       const all = await everything('GB');
       const wanted = all[all.length - 1];
       const contains = digitsOf(wanted.phoneNumber).slice(-4);
 
-      const found = await inventory.search({ countryCode: 'GB', contains, limit: EVERYTHING, accountId: buyer.accountId });
+      const found = await inventory.search({
+        countryCode: 'GB',
+        contains,
+        limit: EVERYTHING,
+        accountId: buyer.accountId,
+      });
 
       expect(found.map((n) => n.phoneNumber)).toContain(wanted.phoneNumber);
       expect(found.filter((n) => !numberContains(n.phoneNumber, contains))).toEqual([]);
@@ -66,18 +74,29 @@ export function numberInventoryContract(name: string, makeInventory: () => Numbe
     it('offers only numbers containing a single digit asked for', async () => {
       const all = await everything('US');
       // A digit some offered numbers have and others lack, so the filter has something to remove.
-      const digit = [...'0123456789'].find((d) => all.some((n) => numberContains(n.phoneNumber, d)) && !all.every((n) => numberContains(n.phoneNumber, d)));
+      const digit = [...'0123456789'].find(
+        (d) => all.some((n) => numberContains(n.phoneNumber, d)) && !all.every((n) => numberContains(n.phoneNumber, d)),
+      );
       expect(digit).toBeDefined();
 
-      const found = await inventory.search({ countryCode: 'US', contains: digit as string, limit: EVERYTHING, accountId: buyer.accountId });
+      const found = await inventory.search({
+        countryCode: 'US',
+        contains: digit as string,
+        limit: EVERYTHING,
+        accountId: buyer.accountId,
+      });
 
       expect(found.length).toBeGreaterThan(0);
       expect(found.filter((n) => !numberContains(n.phoneNumber, digit as string))).toEqual([]);
     });
 
     it('offers at most `limit` numbers', async () => {
-      expect(await inventory.search({ countryCode: 'GB', contains: null, limit: 2, accountId: buyer.accountId })).toHaveLength(2);
-      expect(await inventory.search({ countryCode: 'GB', contains: null, limit: 1, accountId: buyer.accountId })).toHaveLength(1);
+      expect(
+        await inventory.search({ countryCode: 'GB', contains: null, limit: 2, accountId: buyer.accountId }),
+      ).toHaveLength(2);
+      expect(
+        await inventory.search({ countryCode: 'GB', contains: null, limit: 1, accountId: buyer.accountId }),
+      ).toHaveLength(1);
     });
 
     it('finds the current offer of exactly the number asked for, and null for a number not offered', async () => {

@@ -8,18 +8,41 @@ import { replyGeneratorContract } from './reply-generator.contract';
  * naming every field it was asked for.
  */
 function model(request: StubRequest): StubAnswer {
-  const body = JSON.parse(request.body) as { tools?: { function: { name: string } }[]; messages: { role: string }[]; response_format?: unknown };
+  const body = JSON.parse(request.body) as {
+    tools?: { function: { name: string } }[];
+    messages: { role: string }[];
+    response_format?: unknown;
+  };
   const message = body.response_format
-    ? { role: 'assistant', content: JSON.stringify({ status: true, summary: 'The customer asked about order A-1.', order_id: 'A-1' }) }
+    ? {
+        role: 'assistant',
+        content: JSON.stringify({ status: true, summary: 'The customer asked about order A-1.', order_id: 'A-1' }),
+      }
     : body.tools?.length && !body.messages.some((m) => m.role === 'tool')
-      ? { role: 'assistant', content: null, tool_calls: [{ id: 'call_stub_1', type: 'function', function: { name: body.tools[0].function.name, arguments: '{"order_id":"A-1"}' } }] }
+      ? {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: 'call_stub_1',
+              type: 'function',
+              function: { name: body.tools[0].function.name, arguments: '{"order_id":"A-1"}' },
+            },
+          ],
+        }
       : { role: 'assistant', content: 'Yes, we are open from 9 to 17.' };
-  return { status: 200, body: { id: 'chatcmpl-stub', object: 'chat.completion', choices: [{ index: 0, message, finish_reason: 'stop' }] } };
+  return {
+    status: 200,
+    body: { id: 'chatcmpl-stub', object: 'chat.completion', choices: [{ index: 0, message, finish_reason: 'stop' }] },
+  };
 }
 
 let stub: RecordingStub;
 beforeAll(async () => {
-  stub = await RecordingStub.start({ status: 500, body: { error: { message: 'no stub answer', type: 'server_error' } } });
+  stub = await RecordingStub.start({
+    status: 500,
+    body: { error: { message: 'no stub answer', type: 'server_error' } },
+  });
 });
 afterAll(async () => stub.close());
 

@@ -8,5 +8,12 @@ const database = useTestDatabase();
 
 automationRunsContract('PostgreSQL', async () => {
   await database().query('DELETE FROM automations');
-  return { automations: new TypeormAutomationRepository(database(), new SecretCipher(async () => 'contract-test-key-contract-test-key')), runs: new TypeormAutomationRunRepository(database()), newUser: () => insertUser(database()) };
+  return {
+    automations: new TypeormAutomationRepository(
+      database(),
+      new SecretCipher(async () => 'contract-test-key-contract-test-key'),
+    ),
+    runs: new TypeormAutomationRunRepository(database()),
+    newUser: () => insertUser(database()),
+  };
 });

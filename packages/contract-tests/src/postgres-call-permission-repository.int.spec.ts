@@ -9,6 +9,10 @@ callPermissionRepositoryContract('PostgreSQL', async () => {
   await db.query('DELETE FROM chatapp_call_permissions');
   return {
     permissions: new TypeormCallPermissionRepository(db),
-    stored: async (senderId, phone) => (await db.one('SELECT 1 FROM chatapp_call_permissions WHERE sender_id = $1 AND customer_phone = $2', [senderId, phone])) !== null,
+    stored: async (senderId, phone) =>
+      (await db.one('SELECT 1 FROM chatapp_call_permissions WHERE sender_id = $1 AND customer_phone = $2', [
+        senderId,
+        phone,
+      ])) !== null,
   };
 });

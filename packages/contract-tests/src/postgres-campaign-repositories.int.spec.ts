@@ -7,5 +7,9 @@ const database = useTestDatabase();
 
 campaignRepositoriesContract('PostgreSQL', async () => {
   const db = database();
-  return { campaigns: new TypeormCampaignRepository(db), leads: new TypeormLeadRepository(db), users: [await insertUser(db), await insertUser(db)] };
+  return {
+    campaigns: new TypeormCampaignRepository(db),
+    leads: new TypeormLeadRepository(db),
+    users: [await insertUser(db), await insertUser(db)],
+  };
 });

@@ -5,4 +5,7 @@ import { insertUser } from './postgres-fixtures';
 
 const database = useTestDatabase();
 
-dataTablesContract('PostgreSQL', async () => ({ tables: new TypeormDataTableRepository(database()), newUser: () => insertUser(database()) }));
+dataTablesContract('PostgreSQL', async () => ({
+  tables: new TypeormDataTableRepository(database()),
+  newUser: () => insertUser(database()),
+}));

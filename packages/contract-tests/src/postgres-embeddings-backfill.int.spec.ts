@@ -2,7 +2,11 @@ import { BackfillEmbeddings, backfillEmbeddingsJob, CryptoIds, Doorbell, JobRunn
 import { ConceptEmbeddings, SHOP_CONCEPTS } from '@voiceplane/adapter-fakes';
 import { OpenAiEmbeddings } from '@voiceplane/adapter-openai';
 import {
-  PostgresJobStore, PostgresKnowledgeRetrieval, TypeormKnowledgeBaseRepository, TypeormKnowledgeDocumentRepository, TypeormPassageEmbeddings,
+  PostgresJobStore,
+  PostgresKnowledgeRetrieval,
+  TypeormKnowledgeBaseRepository,
+  TypeormKnowledgeDocumentRepository,
+  TypeormPassageEmbeddings,
 } from '@voiceplane/adapter-typeorm';
 import { eventually, useTestDatabase } from '@voiceplane/test-env';
 import { RecordingStub, StubRequest } from '../../../tools/stubs/recording-stub';
@@ -30,7 +34,14 @@ function scriptModel(vectors: Map<string, number[]>, failing: (n: number) => boo
   stub.respondWith((request) => {
     const { input } = JSON.parse(request.body) as { input: string[] };
     if (failing(++n)) return { status: 500, body: { error: { message: 'overloaded', type: 'server_error' } } };
-    return { status: 200, body: { object: 'list', model: MODEL, data: input.map((text, index) => ({ object: 'embedding', index, embedding: vectors.get(text) })) } };
+    return {
+      status: 200,
+      body: {
+        object: 'list',
+        model: MODEL,
+        data: input.map((text, index) => ({ object: 'embedding', index, embedding: vectors.get(text) })),
+      },
+    };
   });
 }
 
@@ -40,10 +51,23 @@ describe('embeddings backfill through the job runner', () => {
   it('embeds passages indexed before the model was configured, resumes after a failed request and a restart, and sends none twice', async () => {
     const db = database();
     const userId = await insertUser(db);
-    const kb = await new TypeormKnowledgeBaseRepository(db).create(userId, { name: 'Shop', description: null, status: 'empty' });
+    const kb = await new TypeormKnowledgeBaseRepository(db).create(userId, {
+      name: 'Shop',
+      description: null,
+      status: 'empty',
+    });
     const documents = new TypeormKnowledgeDocumentRepository(db);
-    const doc = (await documents.add(userId, kb.id, { name: 'FAQ', description: null, source: { type: 'text', content: 'x' }, language: 'en', sizeBytes: 1, file: null }))!;
-    const passages = Array.from({ length: 100 }, (_, i) => (i === 99 ? 'Refunds are paid within 14 days.' : `Passage ${i}: the shop opens on Monday at 9.`));
+    const doc = (await documents.add(userId, kb.id, {
+      name: 'FAQ',
+      description: null,
+      source: { type: 'text', content: 'x' },
+      language: 'en',
+      sizeBytes: 1,
+      file: null,
+    }))!;
+    const passages = Array.from({ length: 100 }, (_, i) =>
+      i === 99 ? 'Refunds are paid within 14 days.' : `Passage ${i}: the shop opens on Monday at 9.`,
+    );
     // Indexed while no model was configured: no vectors.
     await documents.finish(doc.id, { status: 'ready', passages, sizeBytes: 1 });
     const question = 'I want my money back';
@@ -56,8 +80,14 @@ describe('embeddings backfill through the job runner', () => {
     const jobs = new PostgresJobStore(db);
     const store = new TypeormPassageEmbeddings(db);
     const backfill = new BackfillEmbeddings(store, model, jobs, clock);
-    const runner = () => new JobRunner(jobs, [backfillEmbeddingsJob(() => backfill)], clock, new CryptoIds(), new Doorbell(), silent, { pollMs: 50 });
-    const job = () => db.one<{ attempts: number; last_error: string | null }>(`SELECT attempts, last_error FROM scheduled_jobs WHERE key = 'knowledge.embeddings.backfill'`);
+    const runner = () =>
+      new JobRunner(jobs, [backfillEmbeddingsJob(() => backfill)], clock, new CryptoIds(), new Doorbell(), silent, {
+        pollMs: 50,
+      });
+    const job = () =>
+      db.one<{ attempts: number; last_error: string | null }>(
+        `SELECT attempts, last_error FROM scheduled_jobs WHERE key = 'knowledge.embeddings.backfill'`,
+      );
 
     // First process: the second request fails; the job waits for its retry when the process stops.
     scriptModel(vectors, (n) => n === 2);
@@ -67,7 +97,10 @@ describe('embeddings backfill through the job runner', () => {
     await eventually(async () => (await job())?.last_error != null, 'the failed run to be recorded');
     await first.stop();
     expect(inputsOf(stub.requests)).toEqual([passages.slice(0, 64), passages.slice(64)]);
-    expect(await job()).toMatchObject({ attempts: 1, last_error: expect.stringContaining('The embeddings model answered 500: overloaded') });
+    expect(await job()).toMatchObject({
+      attempts: 1,
+      last_error: expect.stringContaining('The embeddings model answered 500: overloaded'),
+    });
     expect(await store.unembedded(MODEL, 0, 1_000)).toHaveLength(36);
 
     // The restart schedules the backfill again; only the 36 passages still without vectors are sent.
@@ -83,7 +116,10 @@ describe('embeddings backfill through the job runner', () => {
     }
     expect(inputsOf(stub.requests)).toEqual([passages.slice(64)]);
     expect(await store.unembedded(MODEL, 0, 1_000)).toEqual([]);
-    const stored = await db.query<{ n: string }>(`SELECT count(*) AS n FROM knowledge_base_chunks WHERE embedding_model = $1 AND cardinality(embedding) = 3`, [MODEL]);
+    const stored = await db.query<{ n: string }>(
+      `SELECT count(*) AS n FROM knowledge_base_chunks WHERE embedding_model = $1 AND cardinality(embedding) = 3`,
+      [MODEL],
+    );
     expect(Number(stored[0].n)).toBe(100);
 
     // Found by meaning now: no word of the question is in the passage.

@@ -23,8 +23,15 @@ jobStoreContract('PostgreSQL', async () => {
     store: new PostgresJobStore(database()),
     jobs: async (): Promise<StoredJob[]> =>
       (await database().query<JobRow>('SELECT * FROM scheduled_jobs ORDER BY id')).map((r) => ({
-        id: Number(r.id), kind: r.kind, key: r.key, payload: r.payload, runAt: r.run_at, attempts: r.attempts,
-        leasedUntil: r.locked_until, lastError: r.last_error, buriedAt: r.buried_at,
+        id: Number(r.id),
+        kind: r.kind,
+        key: r.key,
+        payload: r.payload,
+        runAt: r.run_at,
+        attempts: r.attempts,
+        leasedUntil: r.locked_until,
+        lastError: r.last_error,
+        buriedAt: r.buried_at,
       })),
   };
 });

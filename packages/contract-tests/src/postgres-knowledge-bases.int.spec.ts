@@ -1,5 +1,9 @@
 import {
-  nearestNeighbourMode, PostgresKnowledgeRetrieval, TypeormKnowledgeBaseRepository, TypeormKnowledgeDocumentRepository, TypeormPassageEmbeddings,
+  nearestNeighbourMode,
+  PostgresKnowledgeRetrieval,
+  TypeormKnowledgeBaseRepository,
+  TypeormKnowledgeDocumentRepository,
+  TypeormPassageEmbeddings,
 } from '@voiceplane/adapter-typeorm';
 import { useTestDatabase } from '@voiceplane/test-env';
 import { knowledgeBasesContract } from './knowledge-bases.contract';

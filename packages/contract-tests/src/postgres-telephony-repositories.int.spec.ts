@@ -9,5 +9,9 @@ telephonyRepositoriesContract('PostgreSQL', async () => {
   const db = database();
   // Renewals are claimed across accounts: no number of an earlier test may be due.
   await db.query('DELETE FROM phone_numbers');
-  return { numbers: new TypeormPhoneNumberRepository(db), trunks: new TypeormSipTrunkRepository(db), users: [await insertUser(db), await insertUser(db)] };
+  return {
+    numbers: new TypeormPhoneNumberRepository(db),
+    trunks: new TypeormSipTrunkRepository(db),
+    users: [await insertUser(db), await insertUser(db)],
+  };
 });

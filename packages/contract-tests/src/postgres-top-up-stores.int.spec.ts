@@ -1,5 +1,9 @@
 import {
-  PostgresArmedBillingFaults, TypeormAutoRechargeRepository, TypeormBillingInbox, TypeormBillingProfileRepository, TypeormTopUpRepository,
+  PostgresArmedBillingFaults,
+  TypeormAutoRechargeRepository,
+  TypeormBillingInbox,
+  TypeormBillingProfileRepository,
+  TypeormTopUpRepository,
 } from '@voiceplane/adapter-typeorm';
 import { useTestDatabase } from '@voiceplane/test-env';
 import { insertUser } from './postgres-fixtures';
@@ -10,8 +14,12 @@ const database = useTestDatabase();
 topUpStoresContract('PostgreSQL', async () => {
   const db = database();
   return {
-    topUps: new TypeormTopUpRepository(db), recharges: new TypeormAutoRechargeRepository(db), profiles: new TypeormBillingProfileRepository(db),
-    inbox: new TypeormBillingInbox(db), faults: new PostgresArmedBillingFaults(db), uow: db,
+    topUps: new TypeormTopUpRepository(db),
+    recharges: new TypeormAutoRechargeRepository(db),
+    profiles: new TypeormBillingProfileRepository(db),
+    inbox: new TypeormBillingInbox(db),
+    faults: new PostgresArmedBillingFaults(db),
+    uow: db,
     account: () => insertUser(db),
   };
 });

@@ -8,7 +8,8 @@ const expiry = (windowStart: Date): Date => new Date(windowStart.getTime() + 120
 export function rateLimitStoreContract(name: string, open: () => Promise<RateLimitStore>): void {
   describe(`RateLimitStore contract: ${name}`, () => {
     let store: RateLimitStore;
-    const hit = (bucket: string, windowStart: Date, cost?: number) => store.hit(bucket, windowStart, expiry(windowStart), cost);
+    const hit = (bucket: string, windowStart: Date, cost?: number) =>
+      store.hit(bucket, windowStart, expiry(windowStart), cost);
     const lease = (bucketKey: string, windowStart: Date, limit: number, want: number) =>
       store.lease([{ bucketKey, windowStart, expiresAt: expiry(windowStart), limit, want }]).then(([l]) => l);
 
@@ -17,7 +18,11 @@ export function rateLimitStoreContract(name: string, open: () => Promise<RateLim
     });
 
     it('adds one hit by default and returns the total after adding', async () => {
-      expect([await hit('general:key:1', minute(0)), await hit('general:key:1', minute(0)), await hit('general:key:1', minute(0))]).toEqual([1, 2, 3]);
+      expect([
+        await hit('general:key:1', minute(0)),
+        await hit('general:key:1', minute(0)),
+        await hit('general:key:1', minute(0)),
+      ]).toEqual([1, 2, 3]);
     });
 
     it('adds `cost` hits at once', async () => {
@@ -61,13 +66,28 @@ export function rateLimitStoreContract(name: string, open: () => Promise<RateLim
         { bucketKey: 'general:key:7', windowStart: minute(1), expiresAt: expiry(minute(1)), limit: 2, want: 8 },
       ]);
 
-      expect(answers).toEqual([{ granted: 1, total: 5 }, { granted: 8, total: 8 }, { granted: 2, total: 2 }]);
+      expect(answers).toEqual([
+        { granted: 1, total: 5 },
+        { granted: 8, total: 8 },
+        { granted: 2, total: 2 },
+      ]);
       expect(await store.lease([])).toEqual([]);
     });
 
     it('grants concurrent several-bucket leases atomically and without deadlocking, whatever order they name the buckets in', async () => {
-      const ask = (keys: string[]) => store.lease(keys.map((bucketKey) => ({ bucketKey, windowStart: minute(0), expiresAt: expiry(minute(0)), limit: 20, want: 1 })));
-      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => ask(i % 2 ? ['x:a', 'x:b', 'x:c'] : ['x:c', 'x:b', 'x:a'])));
+      const ask = (keys: string[]) =>
+        store.lease(
+          keys.map((bucketKey) => ({
+            bucketKey,
+            windowStart: minute(0),
+            expiresAt: expiry(minute(0)),
+            limit: 20,
+            want: 1,
+          })),
+        );
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => ask(i % 2 ? ['x:a', 'x:b', 'x:c'] : ['x:c', 'x:b', 'x:a'])),
+      );
 
       for (const k of [0, 1, 2]) expect(answers.reduce((sum, a) => sum + a[k].granted, 0)).toBe(20);
     });

@@ -8,8 +8,13 @@ export interface ReplyGeneratorSubject {
 }
 
 const checkOrder: ToolFunction = {
-  name: 'check_order', description: 'Look up an order',
-  parameters: { type: 'object', properties: { order_id: { type: 'string', description: 'The order number' } }, required: ['order_id'] },
+  name: 'check_order',
+  description: 'Look up an order',
+  parameters: {
+    type: 'object',
+    properties: { order_id: { type: 'string', description: 'The order number' } },
+    required: ['order_id'],
+  },
 };
 const conversation: ModelTurnRequest = {
   model: '',
@@ -20,8 +25,13 @@ const conversation: ModelTurnRequest = {
   ],
   tools: [],
 };
-const schema: PostCallField[] = [{ name: 'order_id', type: 'string', description: 'The order the customer asked about' }];
-const transcript = [{ role: 'user' as const, content: 'Where is order A-1?' }, { role: 'assistant' as const, content: 'It ships today.' }];
+const schema: PostCallField[] = [
+  { name: 'order_id', type: 'string', description: 'The order the customer asked about' },
+];
+const transcript = [
+  { role: 'user' as const, content: 'Where is order A-1?' },
+  { role: 'assistant' as const, content: 'It ships today.' },
+];
 
 /**
  * What the conversation policy relies on from any ReplyGenerator: a turn is text, function calls
@@ -58,7 +68,11 @@ export function replyGeneratorContract(name: string, makeSubject: () => ReplyGen
         tools: [checkOrder],
         messages: [
           ...conversation.messages,
-          { role: 'assistant', content: null, toolCalls: [{ id: 'call_1', name: 'check_order', arguments: '{"order_id":"A-1"}' }] },
+          {
+            role: 'assistant',
+            content: null,
+            toolCalls: [{ id: 'call_1', name: 'check_order', arguments: '{"order_id":"A-1"}' }],
+          },
           { role: 'tool', toolCallId: 'call_1', content: '{"status":"shipped"}' },
         ],
       });
@@ -68,7 +82,9 @@ export function replyGeneratorContract(name: string, makeSubject: () => ReplyGen
     it('evaluates a finished conversation into status, summary and at most the schema fields', async () => {
       const evaluation = await subject.generator.evaluateConversation({ model: '', schema, transcript });
       expect(evaluation).toEqual(expect.objectContaining({ status: expect.any(Boolean), summary: expect.any(String) }));
-      expect(Object.keys(evaluation).filter((key) => !['status', 'summary', ...schema.map((f) => f.name)].includes(key))).toEqual([]);
+      expect(
+        Object.keys(evaluation).filter((key) => !['status', 'summary', ...schema.map((f) => f.name)].includes(key)),
+      ).toEqual([]);
     });
 
     it('throws when the model cannot be reached, for a turn and for an evaluation', async () => {

@@ -7,10 +7,18 @@ import { mediaStoreContract } from './media-store.contract';
 
 // A local S3-compatible server on 127.0.0.1 (s3rver): the official SDK speaks real S3 requests to it.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const S3rver = require('s3rver') as new (options: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> };
+const S3rver = require('s3rver') as new (
+  options: Record<string, unknown>,
+) => { run(): Promise<AddressInfo>; close(): Promise<void> };
 
 const dir = mkdtempSync(join(tmpdir(), 'vp-s3rver-'));
-const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir, configureBuckets: [{ name: 'vp-media' }] });
+const server = new S3rver({
+  address: '127.0.0.1',
+  port: 0,
+  silent: true,
+  directory: dir,
+  configureBuckets: [{ name: 'vp-media' }],
+});
 let endpoint = '';
 const stores: S3MediaStore[] = [];
 
@@ -25,7 +33,14 @@ afterAll(async () => {
 });
 
 const store = (bucket = 'vp-media') => {
-  const s = new S3MediaStore({ bucket, region: 'us-east-1', endpoint, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true });
+  const s = new S3MediaStore({
+    bucket,
+    region: 'us-east-1',
+    endpoint,
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+    forcePathStyle: true,
+  });
   stores.push(s);
   return s;
 };

@@ -4,7 +4,13 @@ import { billingGatewayContract } from './billing-gateway.contract';
 
 billingGatewayContract('sandbox', () => {
   const faults = new InMemoryArmedBillingFaults();
-  const account = (userId: number) => ({ userId, email: `u${userId}@example.com`, name: 'Ann', customerRef: null, paymentMethodRef: null });
+  const account = (userId: number) => ({
+    userId,
+    email: `u${userId}@example.com`,
+    name: 'Ann',
+    customerRef: null,
+    paymentMethodRef: null,
+  });
   return {
     gateway: new SandboxBillingGateway('http://127.0.0.1:3000', faults),
     chargeable: account,

@@ -12,7 +12,8 @@ sipProvisionerContract('sandbox', () => {
         provisioner.setActiveCalls(trunkId, 1);
         return () => provisioner.setActiveCalls(trunkId, 0);
       },
-      refuseNext: (owner) => void provisioner.faults.arm({ accountId: owner.accountId, targetId: owner.phoneNumberId, count: 1 }),
+      refuseNext: (owner) =>
+        void provisioner.faults.arm({ accountId: owner.accountId, targetId: owner.phoneNumberId, count: 1 }),
     },
   };
 });

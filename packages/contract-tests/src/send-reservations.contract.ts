@@ -3,19 +3,43 @@ import { NewSendReservation, SendReservationRepository } from '@voiceplane/appli
 const at = (minute: number) => new Date(Date.UTC(2030, 0, 1, 10, minute));
 
 /** Chat-app send reservations, run against every implementation. `open` gives an empty store and two accounts. */
-export function sendReservationsContract(name: string, open: () => Promise<{ reservations: SendReservationRepository; users: readonly [number, number] }>): void {
+export function sendReservationsContract(
+  name: string,
+  open: () => Promise<{ reservations: SendReservationRepository; users: readonly [number, number] }>,
+): void {
   describe(`SendReservationRepository contract: ${name}`, () => {
     let n = 0;
-    const reservation = (userId: number, amount: number, minute: number, fromAllowance = false): NewSendReservation => ({
-      userId, senderId: 7, recipientPhone: '+14155550001', messageSid: `SM${String(++n).padStart(4, '0')}${'0'.repeat(28)}`, amount, fromAllowance, now: at(minute),
+    const reservation = (
+      userId: number,
+      amount: number,
+      minute: number,
+      fromAllowance = false,
+    ): NewSendReservation => ({
+      userId,
+      senderId: 7,
+      recipientPhone: '+14155550001',
+      messageSid: `SM${String(++n).padStart(4, '0')}${'0'.repeat(28)}`,
+      amount,
+      fromAllowance,
+      now: at(minute),
       message: {
-        source: 'api', type: 'text', body: 'hi', media: null, templateId: null, recipientName: null, createConversation: false,
-        description: 'Freeform message', requestId: null,
+        source: 'api',
+        type: 'text',
+        body: 'hi',
+        media: null,
+        templateId: null,
+        recipientName: null,
+        createConversation: false,
+        description: 'Freeform message',
+        requestId: null,
       },
     });
 
     it('holds what open reservations of the user reserve, and nothing once they are closed', async () => {
-      const { reservations, users: [a, b] } = await open();
+      const {
+        reservations,
+        users: [a, b],
+      } = await open();
       const first = await reservations.reserve(reservation(a, 0.25, 1));
       await reservations.reserve(reservation(a, 0, 2, true));
       await reservations.reserve(reservation(b, 1, 3));
@@ -26,12 +50,20 @@ export function sendReservationsContract(name: string, open: () => Promise<{ res
     });
 
     it('closes a reservation once, and lists open ones made before a time, oldest first, as they were reserved', async () => {
-      const { reservations, users: [a] } = await open();
+      const {
+        reservations,
+        users: [a],
+      } = await open();
       const old = reservation(a, 0.5, 1);
       const kept = await reservations.reserve(old);
       const closed = await reservations.reserve(reservation(a, 0.5, 2));
       await reservations.reserve(reservation(a, 0.5, 30));
-      expect(await Promise.all([reservations.close(closed.id, 'released', at(3)), reservations.close(closed.id, 'sent', at(3))])).toEqual([true, false]);
+      expect(
+        await Promise.all([
+          reservations.close(closed.id, 'released', at(3)),
+          reservations.close(closed.id, 'sent', at(3)),
+        ]),
+      ).toEqual([true, false]);
       expect(await reservations.open(at(10), 10)).toEqual([{ ...old, id: kept.id }]);
     });
   });

@@ -34,9 +34,27 @@ export interface SipProvisionerSubject {
 const owner: TrunkOwner = { accountId: 7, phoneNumberId: 31 };
 const phoneNumber = '+493012345678';
 const credentials = { username: 'acme-trunk', password: 's3cret' };
-const byCredentials: InboundTrunkSpec = { owner, phoneNumber, credentials, authorization: 'auth', allowedAddresses: [] };
-const byAddress: InboundTrunkSpec = { owner, phoneNumber, credentials, authorization: 'ip', allowedAddresses: ['203.0.113.10', '198.51.100.0/24'] };
-const direct: OutboundTrunkSpec = { owner, phoneNumber, credentials, address: 'sip.carrier.example', viaFixedEgress: false };
+const byCredentials: InboundTrunkSpec = {
+  owner,
+  phoneNumber,
+  credentials,
+  authorization: 'auth',
+  allowedAddresses: [],
+};
+const byAddress: InboundTrunkSpec = {
+  owner,
+  phoneNumber,
+  credentials,
+  authorization: 'ip',
+  allowedAddresses: ['203.0.113.10', '198.51.100.0/24'],
+};
+const direct: OutboundTrunkSpec = {
+  owner,
+  phoneNumber,
+  credentials,
+  address: 'sip.carrier.example',
+  viaFixedEgress: false,
+};
 const viaEgress: OutboundTrunkSpec = { ...direct, viaFixedEgress: true };
 
 const byId = <T extends { id: string }>(items: T[]): T[] => [...items].sort((a, b) => a.id.localeCompare(b.id));
@@ -56,27 +74,43 @@ export function sipProvisionerContract(name: string, makeSubject: () => SipProvi
     });
 
     it('creates inbound and outbound trunks of every kind under distinct, non-empty ids the provider then holds', async () => {
-      const inbound = [await provisioner.createInboundTrunk(byCredentials), await provisioner.createInboundTrunk(byAddress)];
-      const outbound = [await provisioner.createOutboundTrunk(direct), await provisioner.createOutboundTrunk(viaEgress)];
+      const inbound = [
+        await provisioner.createInboundTrunk(byCredentials),
+        await provisioner.createInboundTrunk(byAddress),
+      ];
+      const outbound = [
+        await provisioner.createOutboundTrunk(direct),
+        await provisioner.createOutboundTrunk(viaEgress),
+      ];
 
       const ids = [...inbound, ...outbound];
       for (const id of ids) expect(id).toEqual(expect.stringMatching(/\S/));
       expect(new Set(ids).size).toBe(4);
-      expect(byId(provider.trunks())).toEqual(byId([
-        ...inbound.map((id) => ({ id, direction: 'inbound', phoneNumber })),
-        ...outbound.map((id) => ({ id, direction: 'outbound', phoneNumber })),
-      ]));
+      expect(byId(provider.trunks())).toEqual(
+        byId([
+          ...inbound.map((id) => ({ id, direction: 'inbound', phoneNumber })),
+          ...outbound.map((id) => ({ id, direction: 'outbound', phoneNumber })),
+        ]),
+      );
     });
 
     it("routes an inbound trunk's calls under a distinct, non-empty route id", async () => {
       const first = await provisioner.createInboundTrunk(byCredentials);
       const second = await provisioner.createInboundTrunk(byAddress);
 
-      const routes = [await provisioner.routeInboundCalls(owner, phoneNumber, first), await provisioner.routeInboundCalls(owner, '+493012345679', second)];
+      const routes = [
+        await provisioner.routeInboundCalls(owner, phoneNumber, first),
+        await provisioner.routeInboundCalls(owner, '+493012345679', second),
+      ];
 
       for (const id of routes) expect(id).toEqual(expect.stringMatching(/\S/));
       expect(routes[0]).not.toBe(routes[1]);
-      expect(byId(provider.routes())).toEqual(byId([{ id: routes[0], inboundTrunkId: first }, { id: routes[1], inboundTrunkId: second }]));
+      expect(byId(provider.routes())).toEqual(
+        byId([
+          { id: routes[0], inboundTrunkId: first },
+          { id: routes[1], inboundTrunkId: second },
+        ]),
+      );
     });
 
     it('moves a route onto a new inbound trunk before the old one is deleted (make-before-break)', async () => {

@@ -8,8 +8,24 @@ export interface ToolInvocationLogFixture {
 }
 
 const at = (second: number) => new Date(Date.UTC(2030, 4, 1, 12, 0, second));
-const answered: ToolCallResult = { ok: true, statusCode: 200, content: '{"status":"shipped"}', truncated: false, durationMs: 42, error: null, warnings: [] };
-const timedOut: ToolCallResult = { ok: false, statusCode: null, content: 'The tool did not answer in time.', truncated: false, durationMs: 10_000, error: 'timeout', warnings: ['slow'] };
+const answered: ToolCallResult = {
+  ok: true,
+  statusCode: 200,
+  content: '{"status":"shipped"}',
+  truncated: false,
+  durationMs: 42,
+  error: null,
+  warnings: [],
+};
+const timedOut: ToolCallResult = {
+  ok: false,
+  statusCode: null,
+  content: 'The tool did not answer in time.',
+  truncated: false,
+  durationMs: 10_000,
+  error: 'timeout',
+  warnings: ['slow'],
+};
 
 let sequence = 0;
 
@@ -23,8 +39,19 @@ export function toolInvocationLogContract(name: string, open: () => Promise<Tool
   describe(`ToolInvocationLog contract: ${name}`, () => {
     let f: ToolInvocationLogFixture;
     let callId: number;
-    const start = (invocationId: string | null, second: number, over: Partial<ToolInvocationStart> = {}): ToolInvocationStart => ({
-      id: `tcl_contract${String(++sequence).padStart(10, '0')}`, callId, userId: f.userId, toolId: 7, name: 'check_order', invocationId, at: at(second), ...over,
+    const start = (
+      invocationId: string | null,
+      second: number,
+      over: Partial<ToolInvocationStart> = {},
+    ): ToolInvocationStart => ({
+      id: `tcl_contract${String(++sequence).padStart(10, '0')}`,
+      callId,
+      userId: f.userId,
+      toolId: 7,
+      name: 'check_order',
+      invocationId,
+      at: at(second),
+      ...over,
     });
 
     beforeEach(async () => {
@@ -59,8 +86,14 @@ export function toolInvocationLogContract(name: string, open: () => Promise<Tool
     it('forgets everything of one call, its searches too, and nothing of another', async () => {
       f.log.record(start(null, 1), answered);
       f.log.record(start(null, 2, { callId: callId + 1 }), answered);
-      f.log.recordSearch({ id: `tcl_forget${String(++sequence).padStart(12, '0')}`, owner: { callId }, userId: f.userId, durationMs: 5, at: at(3),
-        search: { knowledgeBaseId: 12, mode: 'prompt', query: 'hours', passages: [] } });
+      f.log.recordSearch({
+        id: `tcl_forget${String(++sequence).padStart(12, '0')}`,
+        owner: { callId },
+        userId: f.userId,
+        durationMs: 5,
+        at: at(3),
+        search: { knowledgeBaseId: 12, mode: 'prompt', query: 'hours', passages: [] },
+      });
 
       await f.log.forgetCall(callId);
 
@@ -78,30 +111,82 @@ export function toolInvocationLogContract(name: string, open: () => Promise<Tool
       f.log.record(start(null, 5, { callId: callId + 1 }), answered);
 
       expect(await f.log.listForCall(callId, 100)).toEqual([
-        { id: earlier.id, toolId: 7, name: 'check_order', ok: true, statusCode: 200, durationMs: 42, error: null, at: at(10) },
-        { id: later.id, toolId: 8, name: 'book_slot', ok: false, statusCode: null, durationMs: 10_000, error: 'timeout', at: at(20) },
+        {
+          id: earlier.id,
+          toolId: 7,
+          name: 'check_order',
+          ok: true,
+          statusCode: 200,
+          durationMs: 42,
+          error: null,
+          at: at(10),
+        },
+        {
+          id: later.id,
+          toolId: 8,
+          name: 'book_slot',
+          ok: false,
+          statusCode: null,
+          durationMs: 10_000,
+          error: 'timeout',
+          at: at(20),
+        },
       ]);
       await f.log.flush();
       expect(await f.log.listForCall(callId + 2, 100)).toEqual([]);
     });
 
     it('keeps knowledge-base searches on their call or conversation, beside the tools, with the passages they returned', async () => {
-      const search = { knowledgeBaseId: 12, mode: 'prompt' as const, query: 'refund time', passages: [
-        { documentId: 31, documentName: 'Refunds', position: 0, rank: 1, score: 0.5 },
-        { documentId: 32, documentName: 'Terms', position: 3, rank: 2, score: 0.25 },
-      ] };
+      const search = {
+        knowledgeBaseId: 12,
+        mode: 'prompt' as const,
+        query: 'refund time',
+        passages: [
+          { documentId: 31, documentName: 'Refunds', position: 0, rank: 1, score: 0.5 },
+          { documentId: 32, documentName: 'Terms', position: 3, rank: 2, score: 0.25 },
+        ],
+      };
       const tool = start(null, 20);
       f.log.record(tool, answered);
-      f.log.recordSearch({ id: `tcl_search${String(++sequence).padStart(12, '0')}`, owner: { callId }, userId: f.userId, search, durationMs: 3, at: at(10) });
+      f.log.recordSearch({
+        id: `tcl_search${String(++sequence).padStart(12, '0')}`,
+        owner: { callId },
+        userId: f.userId,
+        search,
+        durationMs: 3,
+        at: at(10),
+      });
       const conversationId = 90_000 + sequence;
       const chat = { ...search, mode: 'function_call' as const, passages: [] };
-      f.log.recordSearch({ id: `tcl_search${String(++sequence).padStart(12, '0')}`, owner: { conversationId }, userId: f.userId, search: chat, durationMs: 0, at: at(5) });
+      f.log.recordSearch({
+        id: `tcl_search${String(++sequence).padStart(12, '0')}`,
+        owner: { conversationId },
+        userId: f.userId,
+        search: chat,
+        durationMs: 0,
+        at: at(5),
+      });
 
       const listed = await f.log.listForCall(callId, 100);
-      expect(listed.map((r) => [r.name, r.toolId])).toEqual([['search_knowledge_base', null], ['check_order', 7]]);
-      expect(listed[0]).toEqual({ id: expect.any(String), toolId: null, name: 'search_knowledge_base', ok: true, statusCode: null, durationMs: 3, error: null, at: at(10), knowledge: search });
+      expect(listed.map((r) => [r.name, r.toolId])).toEqual([
+        ['search_knowledge_base', null],
+        ['check_order', 7],
+      ]);
+      expect(listed[0]).toEqual({
+        id: expect.any(String),
+        toolId: null,
+        name: 'search_knowledge_base',
+        ok: true,
+        statusCode: null,
+        durationMs: 3,
+        error: null,
+        at: at(10),
+        knowledge: search,
+      });
       expect(listed[1].knowledge).toBeUndefined();
-      expect(await f.log.listForConversation(conversationId, 100)).toEqual([expect.objectContaining({ toolId: null, at: at(5), knowledge: chat })]);
+      expect(await f.log.listForConversation(conversationId, 100)).toEqual([
+        expect.objectContaining({ toolId: null, at: at(5), knowledge: chat }),
+      ]);
       expect(await f.log.listForConversation(conversationId + 1, 100)).toEqual([]);
     });
 
@@ -109,8 +194,22 @@ export function toolInvocationLogContract(name: string, open: () => Promise<Tool
       const search = { knowledgeBaseId: 12, mode: 'prompt' as const, query: 'opening hours', passages: [] };
       const conversationId = 95_000 + ++sequence;
       for (const minute of [1, 2, 3]) {
-        f.log.recordSearch({ id: `tcl_search${String(++sequence).padStart(12, '0')}`, owner: { conversationId }, userId: f.userId, search, durationMs: minute, at: at(minute) });
-        f.log.recordSearch({ id: `tcl_search${String(++sequence).padStart(12, '0')}`, owner: { callId }, userId: f.userId, search, durationMs: minute, at: at(minute) });
+        f.log.recordSearch({
+          id: `tcl_search${String(++sequence).padStart(12, '0')}`,
+          owner: { conversationId },
+          userId: f.userId,
+          search,
+          durationMs: minute,
+          at: at(minute),
+        });
+        f.log.recordSearch({
+          id: `tcl_search${String(++sequence).padStart(12, '0')}`,
+          owner: { callId },
+          userId: f.userId,
+          search,
+          durationMs: minute,
+          at: at(minute),
+        });
       }
       expect((await f.log.listForConversation(conversationId, 2)).map((r) => r.at)).toEqual([at(2), at(3)]);
       expect((await f.log.listForCall(callId, 2)).map((r) => r.at)).toEqual([at(2), at(3)]);

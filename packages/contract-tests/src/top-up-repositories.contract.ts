@@ -1,5 +1,12 @@
 import { newAutoRecharge, newTopUp, TopUp } from '@voiceplane/domain';
-import { ArmedBillingFaults, AutoRechargeRepository, BillingInbox, BillingProfileRepository, TopUpRepository, UnitOfWork } from '@voiceplane/application';
+import {
+  ArmedBillingFaults,
+  AutoRechargeRepository,
+  BillingInbox,
+  BillingProfileRepository,
+  TopUpRepository,
+  UnitOfWork,
+} from '@voiceplane/application';
 
 export interface TopUpStoresFixture {
   readonly topUps: TopUpRepository;
@@ -23,9 +30,18 @@ export function topUpStoresContract(name: string, open: () => Promise<TopUpStore
       f = await open();
     });
 
-    const pending = async (userId: number, amount = 50, trigger: 'checkout' | 'auto' = 'checkout', reference = 'ref_1'): Promise<TopUp> => {
+    const pending = async (
+      userId: number,
+      amount = 50,
+      trigger: 'checkout' | 'auto' = 'checkout',
+      reference = 'ref_1',
+    ): Promise<TopUp> => {
       const created = newTopUp({
-        id: await f.topUps.reserveId(), userId, amount, provider: 'sandbox', now: AT,
+        id: await f.topUps.reserveId(),
+        userId,
+        amount,
+        provider: 'sandbox',
+        now: AT,
         payment: trigger === 'checkout' ? { trigger, checkoutUrl: 'https://pay.example/x' } : { trigger },
       });
       if (!created.ok) throw new Error('bad amount');
@@ -54,19 +70,30 @@ export function topUpStoresContract(name: string, open: () => Promise<TopUpStore
       const declined = await pending(owner, 40, 'auto', 'pi_3');
       await f.topUps.saveSettled({ ...declined, status: 'failed', failureReason: 'card_declined', completedAt: AT });
       const checkoutFailed = await pending(owner, 45, 'checkout', 'cs_2');
-      await f.topUps.saveSettled({ ...checkoutFailed, status: 'failed', failureReason: 'provider_error', completedAt: AT });
+      await f.topUps.saveSettled({
+        ...checkoutFailed,
+        status: 'failed',
+        failureReason: 'provider_error',
+        completedAt: AT,
+      });
       const listed = await pending(owner, 50, 'checkout', 'cs_3');
       await f.topUps.markChecked(listed.id, AT, 'still_processing');
       const checked = await pending(owner, 60, 'auto', 'pi_4');
       await f.topUps.markChecked(checked.id, LATER, null);
-      const mine = async (pendingBefore: Date) => (await f.topUps.awaitingReconciliation(pendingBefore, AT, 1_000))
-        .filter((r) => r.topUp.userId === owner).map((r) => [r.topUp.id, r.providerReference]);
-      expect(await mine(AT)).toEqual([[checkout.id, 'cs_1'], [auto.id, 'pi_1'], [lostAnswer.id, 'pi_2']]);
+      const mine = async (pendingBefore: Date) =>
+        (await f.topUps.awaitingReconciliation(pendingBefore, AT, 1_000))
+          .filter((r) => r.topUp.userId === owner)
+          .map((r) => [r.topUp.id, r.providerReference]);
+      expect(await mine(AT)).toEqual([
+        [checkout.id, 'cs_1'],
+        [auto.id, 'pi_1'],
+        [lostAnswer.id, 'pi_2'],
+      ]);
       // Pending ones younger than the cut-off wait; a lost answer does not.
       expect(await mine(new Date(AT.getTime() - 1))).toEqual([[lostAnswer.id, 'pi_2']]);
     });
 
-    it('finds a top-up by its provider reference, any account\'s, only for that provider', async () => {
+    it("finds a top-up by its provider reference, any account's, only for that provider", async () => {
       const a = await pending(await f.account(), 10, 'checkout', 'sandbox_checkout:aa');
       await pending(await f.account(), 20, 'checkout', 'sandbox_checkout:bb');
       expect(await f.topUps.findByProviderReference('sandbox', 'sandbox_checkout:aa')).toEqual(a);
@@ -80,7 +107,12 @@ export function topUpStoresContract(name: string, open: () => Promise<TopUpStore
       for (const amount of [10, 20, 30]) ids.push((await pending(owner, amount)).id);
       const second = (await f.topUps.find(owner, ids[1]))!;
       await f.topUps.saveSettled({ ...second, status: 'failed', failureReason: 'card_declined', completedAt: LATER });
-      expect(await f.topUps.find(owner, ids[1])).toEqual({ ...second, status: 'failed', failureReason: 'card_declined', completedAt: LATER });
+      expect(await f.topUps.find(owner, ids[1])).toEqual({
+        ...second,
+        status: 'failed',
+        failureReason: 'card_declined',
+        completedAt: LATER,
+      });
       const page = await f.topUps.list(owner, { page: 1, perPage: 2 });
       expect([page.total, page.items.map((t) => t.id)]).toEqual([3, [ids[2], ids[1]]]);
       expect((await f.topUps.list(owner, { page: 1, perPage: 15 }, 'failed')).items.map((t) => t.id)).toEqual([ids[1]]);
@@ -92,7 +124,8 @@ export function topUpStoresContract(name: string, open: () => Promise<TopUpStore
       expect(await f.recharges.find(owner)).toEqual(newAutoRecharge(owner));
       expect(await f.uow.transaction(() => f.recharges.lock(owner))).toEqual(newAutoRecharge(owner));
       const saved = {
-        userId: owner, settings: { enabled: true, threshold: 7.5, amount: 40 },
+        userId: owner,
+        settings: { enabled: true, threshold: 7.5, amount: 40 },
         state: { consecutiveFailures: 2, lastAttemptAt: LATER, lastError: 'card_declined', inFlightTopUpId: 12 },
       };
       await f.recharges.save(saved, LATER);
@@ -110,7 +143,11 @@ export function topUpStoresContract(name: string, open: () => Promise<TopUpStore
     });
 
     it('stores a provider event once per event id and marks it processed once', async () => {
-      const event = { id: `evt_${Math.random().toString(36).slice(2)}`, type: 'checkout.session.completed', payload: { data: { object: { id: 'cs_1' } } } };
+      const event = {
+        id: `evt_${Math.random().toString(36).slice(2)}`,
+        type: 'checkout.session.completed',
+        payload: { data: { object: { id: 'cs_1' } } },
+      };
       const inboxId = await f.inbox.store('stripe', event, AT);
       expect(inboxId).toEqual(expect.any(Number));
       expect(await f.inbox.store('stripe', { ...event, type: 'other' }, LATER)).toBeNull();

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { recordMessage } from '@voiceplane/domain';
-import { ConversationRepository, NewWebChat, WebChatRepository, WidgetSettingsRepository } from '@voiceplane/application';
+import {
+  ConversationRepository,
+  NewWebChat,
+  WebChatRepository,
+  WidgetSettingsRepository,
+} from '@voiceplane/application';
 
 export interface WebChatStores {
   readonly conversations: ConversationRepository;
@@ -21,15 +26,31 @@ export function webChatRepositoriesContract(name: string, open: () => Promise<We
       s = await open();
     });
     const chat = (over: Partial<NewWebChat> = {}): NewWebChat => ({
-      userId: s.users[0], assistantId: s.assistants[0], type: 'widget', uuid: randomUUID(), variables: { name: 'Ann' }, externalIdentifier: null, now: at(0), ...over,
+      userId: s.users[0],
+      assistantId: s.assistants[0],
+      type: 'widget',
+      uuid: randomUUID(),
+      variables: { name: 'Ann' },
+      externalIdentifier: null,
+      now: at(0),
+      ...over,
     });
 
     it('creates a web chat with no sender or phone, owned by its account, listed by type and assistant', async () => {
       const created = await s.chats.create(chat({ type: 'test' }));
-      expect(created).toEqual(expect.objectContaining({
-        type: 'test', senderId: null, customerPhone: null, assistantId: s.assistants[0], variables: { name: 'Ann' }, externalIdentifier: null,
-        status: 'open', aiEnabled: true, messageCount: 0,
-      }));
+      expect(created).toEqual(
+        expect.objectContaining({
+          type: 'test',
+          senderId: null,
+          customerPhone: null,
+          assistantId: s.assistants[0],
+          variables: { name: 'Ann' },
+          externalIdentifier: null,
+          status: 'open',
+          aiEnabled: true,
+          messageCount: 0,
+        }),
+      );
       expect(await s.conversations.findOwned(s.users[1], { uuid: created.uuid })).toBeNull();
       expect((await s.conversations.findOwned(s.users[0], { id: created.id }))?.uuid).toBe(created.uuid);
       const listed = await s.conversations.list(s.users[0], { type: 'test', assistantId: s.assistants[0] }, null, 10);
@@ -38,27 +59,79 @@ export function webChatRepositoriesContract(name: string, open: () => Promise<We
     });
 
     it('keeps one external conversation per assistant and customer identifier; saved variables stay', async () => {
-      const first = await s.chats.lockOrCreateExternal({ ...chat({ type: 'external' }), externalIdentifier: '+14155551234' });
+      const first = await s.chats.lockOrCreateExternal({
+        ...chat({ type: 'external' }),
+        externalIdentifier: '+14155551234',
+      });
       expect(first.created).toBe(true);
       await s.conversations.save({ ...first.conversation, variables: { name: 'Ann', plan: 'pro' } });
-      const again = await s.chats.lockOrCreateExternal({ ...chat({ type: 'external' }), externalIdentifier: '+14155551234' });
-      expect([again.created, again.conversation.id, again.conversation.variables]).toEqual([false, first.conversation.id, { name: 'Ann', plan: 'pro' }]);
+      const again = await s.chats.lockOrCreateExternal({
+        ...chat({ type: 'external' }),
+        externalIdentifier: '+14155551234',
+      });
+      expect([again.created, again.conversation.id, again.conversation.variables]).toEqual([
+        false,
+        first.conversation.id,
+        { name: 'Ann', plan: 'pro' },
+      ]);
       const other = await s.chats.lockOrCreateExternal({ ...chat({ type: 'external' }), externalIdentifier: 'crm-7' });
       expect(other.conversation.id).not.toBe(first.conversation.id);
-      expect((await s.conversations.list(s.users[0], { externalIdentifier: 'crm-7' }, null, 10)).items.map((c) => c.id)).toEqual([other.conversation.id]);
+      expect(
+        (await s.conversations.list(s.users[0], { externalIdentifier: 'crm-7' }, null, 10)).items.map((c) => c.id),
+      ).toEqual([other.conversation.id]);
     });
 
     it('stores messages with their function calls, read back in order and after a given id', async () => {
       const created = await s.chats.create(chat());
-      const greeting = await s.chats.addMessage({ conversationId: created.id, source: 'ai', body: 'Hello', functionCalls: null, now: at(1) });
-      const asked = await s.chats.addMessage({ conversationId: created.id, source: 'customer', body: 'Slots?', functionCalls: null, now: at(2) });
+      const greeting = await s.chats.addMessage({
+        conversationId: created.id,
+        source: 'ai',
+        body: 'Hello',
+        functionCalls: null,
+        now: at(1),
+      });
+      const asked = await s.chats.addMessage({
+        conversationId: created.id,
+        source: 'customer',
+        body: 'Slots?',
+        functionCalls: null,
+        now: at(2),
+      });
       const calls = [{ name: 'slots', arguments: { day: 'mon' }, result: { free: ['10:00'] } }];
-      const answered = await s.chats.addMessage({ conversationId: created.id, source: 'ai', body: 'Monday 10:00.', functionCalls: calls, now: at(3) });
-      expect(answered).toEqual(expect.objectContaining({ direction: 'outbound', source: 'ai', type: 'text', body: 'Monday 10:00.', functionCalls: calls }));
+      const answered = await s.chats.addMessage({
+        conversationId: created.id,
+        source: 'ai',
+        body: 'Monday 10:00.',
+        functionCalls: calls,
+        now: at(3),
+      });
+      expect(answered).toEqual(
+        expect.objectContaining({
+          direction: 'outbound',
+          source: 'ai',
+          type: 'text',
+          body: 'Monday 10:00.',
+          functionCalls: calls,
+        }),
+      );
       expect(asked.direction).toBe('inbound');
-      expect((await s.conversations.recentMessages(created.id, 10)).map((m) => [m.body, m.functionCalls ?? null])).toEqual([['Hello', null], ['Slots?', null], ['Monday 10:00.', calls]]);
-      expect((await s.chats.messagesAfter(created.id, greeting.id, 10)).map((m) => m.id)).toEqual([asked.id, answered.id]);
-      const saved = recordMessage(created, { source: 'customer', type: 'text', at: at(2), assistantId: created.assistantId }).next;
+      expect(
+        (await s.conversations.recentMessages(created.id, 10)).map((m) => [m.body, m.functionCalls ?? null]),
+      ).toEqual([
+        ['Hello', null],
+        ['Slots?', null],
+        ['Monday 10:00.', calls],
+      ]);
+      expect((await s.chats.messagesAfter(created.id, greeting.id, 10)).map((m) => m.id)).toEqual([
+        asked.id,
+        answered.id,
+      ]);
+      const saved = recordMessage(created, {
+        source: 'customer',
+        type: 'text',
+        at: at(2),
+        assistantId: created.assistantId,
+      }).next;
       await s.conversations.save(saved);
       expect((await s.conversations.findOwned(s.users[0], { id: created.id }))?.messageCount).toBe(1);
     });
@@ -74,7 +147,14 @@ export function webChatRepositoriesContract(name: string, open: () => Promise<We
     });
 
     it('widget settings: one per assistant, owned reads, found by key, replaced on save', async () => {
-      const settings = { assistantId: s.assistants[0], userId: s.users[0], widgetKey: `wgt_${randomUUID().slice(0, 8)}`, enabled: true, allowedOrigins: ['https://a.example'], dailyCap: 2.5 };
+      const settings = {
+        assistantId: s.assistants[0],
+        userId: s.users[0],
+        widgetKey: `wgt_${randomUUID().slice(0, 8)}`,
+        enabled: true,
+        allowedOrigins: ['https://a.example'],
+        dailyCap: 2.5,
+      };
       expect(await s.settings.find(s.users[0], s.assistants[0])).toBeNull();
       await s.settings.save(settings, at(0));
       expect(await s.settings.find(s.users[0], s.assistants[0])).toEqual(settings);

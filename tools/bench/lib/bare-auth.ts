@@ -15,7 +15,9 @@ export interface BarePrincipal {
  * a named prepared statement, for a baseline that parses and plans once per connection.
  */
 export async function bareAuthenticate(pool: Pool, req: Request, prepared = false): Promise<BarePrincipal | null> {
-  const hash = createHash('sha256').update((req.headers.authorization ?? '').slice(7)).digest('hex');
+  const hash = createHash('sha256')
+    .update((req.headers.authorization ?? '').slice(7))
+    .digest('hex');
   const auth = await pool.query<BarePrincipal>({
     name: prepared ? 'bare_authenticate' : undefined,
     text: `SELECT 'api_key' AS kind, k.id, k.user_id, k.last_used_at, u.plan

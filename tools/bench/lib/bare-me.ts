@@ -13,7 +13,10 @@ export function bareMeApp(pool: Pool, prepared: boolean): express.Express {
   const app = express();
   app.get('/me', async (req, res) => {
     const principal = await bareAuthenticate(pool, req, prepared);
-    if (!principal) { res.status(401).json({ error: 'Unauthorized' }); return; }
+    if (!principal) {
+      res.status(401).json({ error: 'Unauthorized' });
+      return;
+    }
     const u = await pool.query({
       name: prepared ? 'bare_me_user' : undefined,
       text: `SELECT id, name, email, password_hash, disabled, balance, plan, created_at, updated_at FROM users WHERE id = $1`,

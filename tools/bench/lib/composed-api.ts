@@ -4,7 +4,10 @@ import { composeApi, loadConfig, type ApiRuntime } from '@voiceplane/composition
 import { BenchDatabase, listen } from './harness';
 
 /** The real composed api on a bench database, listening on 127.0.0.1. */
-export async function startComposedApi(db: BenchDatabase, env: NodeJS.ProcessEnv = {}): Promise<{ runtime: ApiRuntime; url: string; close(): Promise<void> }> {
+export async function startComposedApi(
+  db: BenchDatabase,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ runtime: ApiRuntime; url: string; close(): Promise<void> }> {
   const config = { ...loadConfig(env), logLevel: 'warn' };
   const bus = new InProcessMessageBus();
   // Request logs at the product's default level would measure stdout, not the API.
@@ -27,7 +30,12 @@ export async function benchUser(url: string, adminToken: string): Promise<{ id: 
   const res = await fetch(`${url}/api/admin/users`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name: 'Bench', email: `bench${Date.now()}@example.test`, balance: 100, plan: { api_rate_limit_per_minute: 100000 } }),
+    body: JSON.stringify({
+      name: 'Bench',
+      email: `bench${Date.now()}@example.test`,
+      balance: 100,
+      plan: { api_rate_limit_per_minute: 100000 },
+    }),
   });
   const body = (await res.json()) as { user: { id: number }; api_key: { token: string } };
   return { id: body.user.id, token: body.api_key.token };

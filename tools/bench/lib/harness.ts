@@ -14,13 +14,19 @@ export function benchDatabase(): Promise<BenchDatabase> {
   return createScratchDatabase({ serverUrl: process.env.DATABASE_URL, poolSize: 20, prefix: 'vp_bench' });
 }
 
-export async function listen(app: { listen(port: number, host: string): Server }): Promise<{ url: string; close(): Promise<void> }> {
+export async function listen(app: {
+  listen(port: number, host: string): Server;
+}): Promise<{ url: string; close(): Promise<void> }> {
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -41,17 +47,41 @@ export const settings = {
 };
 
 /** `measured` runs just before and just after the measured run (not the warm-up), e.g. to read CPU time. */
-export async function measure(label: string, url: string, headers: Record<string, string> = {}, method = 'GET', body?: string, measured?: { before(): void; after(): void }): Promise<Measurement> {
+export async function measure(
+  label: string,
+  url: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+  body?: string,
+  measured?: { before(): void; after(): void },
+): Promise<Measurement> {
   // A short warm-up so JIT and pools are hot for both contenders alike.
   await autocannon({ url, headers, method, body, connections: settings.connections, duration: 2 });
   measured?.before();
-  const r = await autocannon({ url, headers, method, body, connections: settings.connections, duration: settings.duration });
+  const r = await autocannon({
+    url,
+    headers,
+    method,
+    body,
+    connections: settings.connections,
+    duration: settings.duration,
+  });
   measured?.after();
-  return { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, requests: r.requests.total };
+  return {
+    label,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    requests: r.requests.total,
+  };
 }
 
 export function report(title: string, subject: Measurement, baseline: Measurement): number {
-  process.stdout.write(`\n${title}  (${settings.connections} connections, ${settings.duration} s, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'})\n`);
+  process.stdout.write(
+    `\n${title}  (${settings.connections} connections, ${settings.duration} s, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'})\n`,
+  );
   process.stdout.write(`${row(subject)}\n`);
   return reportAgainst(subject, baseline);
 }
@@ -60,7 +90,8 @@ export function report(title: string, subject: Measurement, baseline: Measuremen
 export function reportAgainst(subject: Measurement, baseline: Measurement): number {
   const ratio = subject.rps / baseline.rps;
   process.stdout.write(`${row(baseline)}\n  ratio (voiceplane / ${baseline.label}): ${ratio.toFixed(2)}\n`);
-  if (subject.non2xx > 0 || baseline.non2xx > 0) process.stdout.write('  WARNING: non-2xx answers were counted; the figures are not comparable.\n');
+  if (subject.non2xx > 0 || baseline.non2xx > 0)
+    process.stdout.write('  WARNING: non-2xx answers were counted; the figures are not comparable.\n');
   return ratio;
 }
 

@@ -22,12 +22,23 @@ export async function freePort(): Promise<number> {
  * BENCH_API_NODE_OPTIONS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: node flags for the api process
  * alone (a profile under load; written when the process exits on SIGTERM).
  */
-export async function startApiProcess(databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<{ url: string; adminToken: string; pid: number; stop(): void }> {
+export async function startApiProcess(
+  databaseUrl: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ url: string; adminToken: string; pid: number; stop(): void }> {
   const port = await freePort();
   const adminToken = `bench-admin-${randomUUID()}`;
   const nodeFlags = (process.env.BENCH_API_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeFlags, join(REPOSITORY, 'apps', 'api', 'dist', 'main.js')], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_TOKEN: adminToken,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -41,8 +52,14 @@ export async function startApiProcess(databaseUrl: string, env: NodeJS.ProcessEn
 }
 
 /** A compiled baseline script under tools/dist/bench/lib that prints its URL once listening. */
-export async function startBareProcess(script: string, env: NodeJS.ProcessEnv): Promise<{ url: string; pid: number; stop(): void }> {
-  const child = spawn(process.execPath, [join(__dirname, script)], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startBareProcess(
+  script: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ url: string; pid: number; stop(): void }> {
+  const child = spawn(process.execPath, [join(__dirname, script)], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
     child.once('exit', () => reject(new Error(`${script} exited during start`)));

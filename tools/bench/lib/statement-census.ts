@@ -20,10 +20,13 @@ const census: Census = { statements: 0, statementMs: 0, checkouts: 0, checkoutMs
 const patched = new WeakSet<object>();
 
 type Callback = (...args: unknown[]) => void;
-interface PgModule { Client: { prototype: { query: (...args: unknown[]) => unknown } }; Pool: { prototype: { connect: (...args: unknown[]) => unknown } } }
+interface PgModule {
+  Client: { prototype: { query: (...args: unknown[]) => unknown } };
+  Pool: { prototype: { connect: (...args: unknown[]) => unknown } };
+}
 
 function textOf(config: unknown): string {
-  const text = typeof config === 'string' ? config : (config as { text?: string } | null)?.text ?? '?';
+  const text = typeof config === 'string' ? config : ((config as { text?: string } | null)?.text ?? '?');
   return text.replace(/\s+/g, ' ').slice(0, 90);
 }
 
@@ -36,10 +39,15 @@ function patch(pg: PgModule): void {
     const text = textOf(args[0]);
     census.statements += 1;
     census.byText[text] = (census.byText[text] ?? 0) + 1;
-    const done = () => { census.statementMs += performance.now() - started; };
+    const done = () => {
+      census.statementMs += performance.now() - started;
+    };
     const last = args[args.length - 1];
     if (typeof last === 'function') {
-      args[args.length - 1] = (...r: unknown[]) => { done(); (last as Callback)(...r); };
+      args[args.length - 1] = (...r: unknown[]) => {
+        done();
+        (last as Callback)(...r);
+      };
       return query.apply(this, args);
     }
     const result = query.apply(this, args) as Promise<unknown> | undefined;
@@ -50,9 +58,15 @@ function patch(pg: PgModule): void {
   pg.Pool.prototype.connect = function patchedConnect(this: unknown, ...args: unknown[]) {
     const started = performance.now();
     census.checkouts += 1;
-    const done = () => { census.checkoutMs += performance.now() - started; };
+    const done = () => {
+      census.checkoutMs += performance.now() - started;
+    };
     const cb = args[0];
-    if (typeof cb === 'function') return connect.call(this, (...r: unknown[]) => { done(); (cb as Callback)(...r); });
+    if (typeof cb === 'function')
+      return connect.call(this, (...r: unknown[]) => {
+        done();
+        (cb as Callback)(...r);
+      });
     const result = connect.apply(this, args) as Promise<unknown>;
     result.then(done, done);
     return result;
@@ -60,7 +74,10 @@ function patch(pg: PgModule): void {
 }
 
 const load = (Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown })._load;
-(Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown })._load = function censusLoad(request: string, ...rest: unknown[]) {
+(Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown })._load = function censusLoad(
+  request: string,
+  ...rest: unknown[]
+) {
   const loaded = load.call(this, request, ...rest);
   if (request === 'pg') patch(loaded as PgModule);
   return loaded;

@@ -53,11 +53,16 @@ async function main(): Promise<void> {
   const jobStart = Date.now();
   const controlPlane = new ControlPlane(order.controlPlaneUrl, order.runtimeToken);
   const call = await loopCall({
-    callId: order.callId, controlPlane,
+    callId: order.callId,
+    controlPlane,
     env: {
       keys: { deepgram: 'dg-bench', elevenlabs: 'el-bench', cartesia: 'ca-bench', openai: 'sk-bench' },
       openaiBaseUrl: order.baseUrls.openai,
-      baseUrls: { deepgram: order.baseUrls.deepgram, elevenlabs: order.baseUrls.elevenlabs, cartesia: order.baseUrls.cartesia },
+      baseUrls: {
+        deepgram: order.baseUrls.deepgram,
+        elevenlabs: order.baseUrls.elevenlabs,
+        cartesia: order.baseUrls.cartesia,
+      },
     },
   });
   if (!call.held.ok) throw new Error(call.held.problems.join('; '));
@@ -66,7 +71,9 @@ async function main(): Promise<void> {
   await hold.customerAnswered();
   const greeted = await until(() => call.ear.heard.length > 0, 15_000);
   const firstWordMs = greeted ? call.ear.heard[0].at - jobStart : null;
-  const phasesMs = greeted ? { session: answeredAt - jobStart, greeting: call.ear.heard[0].at - answeredAt } : undefined;
+  const phasesMs = greeted
+    ? { session: answeredAt - jobStart, greeting: call.ear.heard[0].at - answeredAt }
+    : undefined;
 
   const latenciesMs: number[] = [];
   let error: string | undefined;
@@ -85,10 +92,20 @@ async function main(): Promise<void> {
   await call.close();
   const cpu = process.cpuUsage(cpuStart);
   clearInterval(sampler);
-  const report: CallReport = { firstWordMs, phasesMs, latenciesMs, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMb: maxRss / 2 ** 20, error };
+  const report: CallReport = {
+    firstWordMs,
+    phasesMs,
+    latenciesMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    maxRssMb: maxRss / 2 ** 20,
+    error,
+  };
   process.send!({ report }, () => process.exit(0));
 }
 
 main().catch((e) => {
-  process.send?.({ report: { firstWordMs: null, latenciesMs: [], cpuMs: 0, maxRssMb: 0, error: String(e?.stack ?? e) } }, () => process.exit(1));
+  process.send?.(
+    { report: { firstWordMs: null, latenciesMs: [], cpuMs: 0, maxRssMb: 0, error: String(e?.stack ?? e) } },
+    () => process.exit(1),
+  );
 });

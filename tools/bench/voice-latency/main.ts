@@ -31,7 +31,11 @@ const ENDPOINTING_MS = Math.round(1000 / 1.5);
 const FIXTURE = 'hello';
 const REPLY = 'Sure.';
 
-interface Latencies { readonly stt: number; readonly llm: number; readonly tts: number }
+interface Latencies {
+  readonly stt: number;
+  readonly llm: number;
+  readonly tts: number;
+}
 const INSTANT: Latencies = { stt: 0, llm: 0, tts: 0 };
 const REALISTIC: Latencies = { stt: 150, llm: 300, tts: 150 };
 
@@ -41,22 +45,39 @@ const REALISTIC: Latencies = { stt: 150, llm: 300, tts: 150 };
  * needs its end-of-speech silence first), the model's first token and the synthesizer's first
  * byte — LiveKit starts the model on the final transcript, before the turn has ended.
  */
-const floorOf = (l: Latencies, deepgram: DeepgramStandIn) => Math.max(ENDPOINTING_MS, deepgram.endSilenceMs + l.stt + l.llm + l.tts);
+const floorOf = (l: Latencies, deepgram: DeepgramStandIn) =>
+  Math.max(ENDPOINTING_MS, deepgram.endSilenceMs + l.stt + l.llm + l.tts);
 
 const pct = (values: number[], p: number) => {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
 };
-const load = () => `load ${loadavg().map((x) => x.toFixed(1)).join(' ')}`;
+const load = () =>
+  `load ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`;
 
 runBench(async () => {
   const db = await benchDatabase();
-  const api = await startComposedApi(db, { ADMIN_TOKEN: 'bench-admin-token-000001', RUNTIME_TOKEN: 'bench-runtime-token-00001' });
+  const api = await startComposedApi(db, {
+    ADMIN_TOKEN: 'bench-admin-token-000001',
+    RUNTIME_TOKEN: 'bench-runtime-token-00001',
+  });
   const user = await benchUser(api.url, 'bench-admin-token-000001');
   const auth = { Authorization: `Bearer ${user.token}`, 'Content-Type': 'application/json' };
-  const post = async (path: string, body: unknown) => (await (await fetch(`${api.url}${path}`, { method: 'POST', headers: auth, body: JSON.stringify(body) })).json()) as Record<string, any>;
-  const assistant = (await post('/api/user/assistant', { name: 'Bench', system_prompt: 'Be brief.', initial_message: 'Hello, this is Acme.', voice_id: 1 })).data.id as number;
+  const post = async (path: string, body: unknown) =>
+    (await (
+      await fetch(`${api.url}${path}`, { method: 'POST', headers: auth, body: JSON.stringify(body) })
+    ).json()) as Record<string, any>;
+  const assistant = (
+    await post('/api/user/assistant', {
+      name: 'Bench',
+      system_prompt: 'Be brief.',
+      initial_message: 'Hello, this is Acme.',
+      voice_id: 1,
+    })
+  ).data.id as number;
 
   const deepgram = await DeepgramStandIn.start();
   const elevenlabs = await ElevenLabsStandIn.start();
@@ -64,7 +85,12 @@ runBench(async () => {
   const openai = await OpenAiStreamStub.start();
   deepgram.transcripts = new Array(1_000_000).fill('Hello, is anybody there?');
   openai.fallback = { text: REPLY };
-  const baseUrls = { deepgram: deepgram.baseUrl, elevenlabs: elevenlabs.baseUrl, cartesia: cartesia.baseUrl, openai: openai.baseUrl };
+  const baseUrls = {
+    deepgram: deepgram.baseUrl,
+    elevenlabs: elevenlabs.baseUrl,
+    cartesia: cartesia.baseUrl,
+    openai: openai.baseUrl,
+  };
   const setLatencies = (l: Latencies) => {
     deepgram.latencyMs = l.stt;
     openai.latencyMs = l.llm;
@@ -75,9 +101,22 @@ runBench(async () => {
   async function calls(n: number, turns: number, prewarm = true): Promise<CallReport[]> {
     const children: { child: ChildProcess; report: Promise<CallReport>; ready: Promise<void> }[] = [];
     for (let i = 0; i < n; i += 1) {
-      const callId = (await post('/api/user/make_call', { assistant_id: assistant, phone_number: '+14155551234' })).call_id as number;
-      const order: CallOrder = { controlPlaneUrl: api.url, runtimeToken: 'bench-runtime-token-00001', callId, baseUrls, turns, prewarm, fixture: FIXTURE };
-      const child = fork(join(__dirname, 'call.ts'), [], { env: { ...process.env, ...CHILD_ENV, VOICE_BENCH_CALL: JSON.stringify(order) }, execArgv: ['-r', 'ts-node/register/transpile-only'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      const callId = (await post('/api/user/make_call', { assistant_id: assistant, phone_number: '+14155551234' }))
+        .call_id as number;
+      const order: CallOrder = {
+        controlPlaneUrl: api.url,
+        runtimeToken: 'bench-runtime-token-00001',
+        callId,
+        baseUrls,
+        turns,
+        prewarm,
+        fixture: FIXTURE,
+      };
+      const child = fork(join(__dirname, 'call.ts'), [], {
+        env: { ...process.env, ...CHILD_ENV, VOICE_BENCH_CALL: JSON.stringify(order) },
+        execArgv: ['-r', 'ts-node/register/transpile-only'],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
       let readyResolve!: () => void;
       const ready = new Promise<void>((r) => (readyResolve = r));
       const report = new Promise<CallReport>((resolve) => {
@@ -98,17 +137,26 @@ runBench(async () => {
   }
 
   const errors = (reports: CallReport[]) => reports.filter((r) => r.error).map((r) => r.error);
-  console.log(`voice-latency bench: ${cpus().length} cores, endpointing ${ENDPOINTING_MS} ms, fixture "${FIXTURE}", reply "${REPLY}"; ${load()}`);
+  console.log(
+    `voice-latency bench: ${cpus().length} cores, endpointing ${ENDPOINTING_MS} ms, fixture "${FIXTURE}", reply "${REPLY}"; ${load()}`,
+  );
 
   const oneCall: Record<string, number> = {};
-  for (const [name, l] of TURNS > 0 ? [['instant', INSTANT], ['realistic', REALISTIC]] as const : []) {
+  for (const [name, l] of TURNS > 0
+    ? ([
+        ['instant', INSTANT],
+        ['realistic', REALISTIC],
+      ] as const)
+    : []) {
     setLatencies(l);
     const [r] = await calls(1, TURNS);
     const floor = floorOf(l, deepgram);
     const p50 = pct(r.latenciesMs, 50);
     const p95 = pct(r.latenciesMs, 95);
     oneCall[name] = p95 - floor;
-    console.log(`1 call, ${name} stand-ins (stt ${l.stt} / llm ${l.llm} / tts ${l.tts} ms): voice-to-voice p50 ${p50} ms, p95 ${p95} ms over ${r.latenciesMs.length} turns; floor ${floor} ms; platform p50 ${p50 - floor} ms, p95 ${p95 - floor} ms; ${load()}${r.error ? `; ERROR ${r.error}` : ''}`);
+    console.log(
+      `1 call, ${name} stand-ins (stt ${l.stt} / llm ${l.llm} / tts ${l.tts} ms): voice-to-voice p50 ${p50} ms, p95 ${p95} ms over ${r.latenciesMs.length} turns; floor ${floor} ms; platform p50 ${p50 - floor} ms, p95 ${p95 - floor} ms; ${load()}${r.error ? `; ERROR ${r.error}` : ''}`,
+    );
   }
 
   setLatencies(INSTANT);
@@ -124,7 +172,9 @@ runBench(async () => {
       if (r.phasesMs) greetings.push(r.phasesMs.greeting);
     }
     firstWords[String(prewarm)] = pct(times, 95);
-    console.log(`time to first word (job start to the first greeting frame, instant stand-ins, ${prewarm ? 'prewarmed' : 'not prewarmed'}): p50 ${pct(times, 50)} ms, p95 ${pct(times, 95)} ms over ${times.length} calls (config, models and session start p50 ${pct(sessions, 50)} ms, answer to first frame p50 ${pct(greetings, 50)} ms); ${load()}`);
+    console.log(
+      `time to first word (job start to the first greeting frame, instant stand-ins, ${prewarm ? 'prewarmed' : 'not prewarmed'}): p50 ${pct(times, 50)} ms, p95 ${pct(times, 95)} ms over ${times.length} calls (config, models and session start p50 ${pct(sessions, 50)} ms, answer to first frame p50 ${pct(greetings, 50)} ms); ${load()}`,
+    );
   }
 
   setLatencies(REALISTIC);
@@ -140,7 +190,9 @@ runBench(async () => {
     const cpu = reports.reduce((s, r) => s + r.cpuMs, 0) / n;
     const seconds = (Date.now() - started) / 1000;
     const rss = reports.reduce((s, r) => s + r.maxRssMb, 0) / n;
-    console.log(`${n} simultaneous calls, realistic: voice-to-voice p95 ${pct(latencies, 95)} ms, platform p95 ${p95} ms (bound ${BOUND_MS}); CPU per call ${(cpu / 1000).toFixed(1)} s over ${seconds.toFixed(0)} s (${((cpu / 1000 / seconds) * 100).toFixed(0)} % of a core); resident memory per call ${rss.toFixed(0)} MB (its own process); ${load()}${failed.length ? `; ${failed.length} call(s) failed: ${failed[0]}` : ''}`);
+    console.log(
+      `${n} simultaneous calls, realistic: voice-to-voice p95 ${pct(latencies, 95)} ms, platform p95 ${p95} ms (bound ${BOUND_MS}); CPU per call ${(cpu / 1000).toFixed(1)} s over ${seconds.toFixed(0)} s (${((cpu / 1000 / seconds) * 100).toFixed(0)} % of a core); resident memory per call ${rss.toFixed(0)} MB (its own process); ${load()}${failed.length ? `; ${failed.length} call(s) failed: ${failed[0]}` : ''}`,
+    );
   }
   const perMachine = Math.max(0, ...CALLS.filter((n) => underLoad[n].ok));
 
@@ -148,6 +200,8 @@ runBench(async () => {
   await api.close();
   await db.close();
   const twenty = underLoad[20] ? `${underLoad[20].p95}` : 'n/a';
-  console.log(`voice-latency: platform p95 ${oneCall.realistic} ms (1 call), ${twenty} ms (20 calls); first word p95 ${firstWords.true} ms; calls per machine ${perMachine}`);
+  console.log(
+    `voice-latency: platform p95 ${oneCall.realistic} ms (1 call), ${twenty} ms (20 calls); first word p95 ${firstWords.true} ms; calls per machine ${perMachine}`,
+  );
   process.exit(0);
 });

@@ -42,9 +42,13 @@ describe('authentication, API keys and sessions', () => {
 
     it('rejects a disabled user and accepts again once re-enabled', async () => {
       const carol = await t.createUser();
-      expect((await t.http.put(`/api/admin/users/${carol.id}/status`).set(t.admin).send({ disabled: true })).status).toBe(200);
+      expect(
+        (await t.http.put(`/api/admin/users/${carol.id}/status`).set(t.admin).send({ disabled: true })).status,
+      ).toBe(200);
       expect401(await t.http.get('/api/user/me').set(carol.auth));
-      expect((await t.http.put(`/api/admin/users/${carol.id}/status`).set(t.admin).send({ disabled: false })).status).toBe(200);
+      expect(
+        (await t.http.put(`/api/admin/users/${carol.id}/status`).set(t.admin).send({ disabled: false })).status,
+      ).toBe(200);
       expect((await t.http.get('/api/user/me').set(carol.auth)).status).toBe(200);
     });
 
@@ -60,13 +64,23 @@ describe('authentication, API keys and sessions', () => {
       expect(created.status).toBe(201);
       expect(created.body).toEqual({
         message: 'API key created successfully.',
-        api_key: { id: expect.any(Number), name: 'ci', token: expect.stringMatching(/^vp_[A-Za-z0-9]{40}$/), created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) },
+        api_key: {
+          id: expect.any(Number),
+          name: 'ci',
+          token: expect.stringMatching(/^vp_[A-Za-z0-9]{40}$/),
+          created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        },
       });
       const viaNewKey = await t.http.get('/api/user/me').set('Authorization', `Bearer ${created.body.api_key.token}`);
       expect(viaNewKey.body.id).toBe(alice.id);
       const list = await t.http.get('/api/user/api-keys').set(alice.auth);
       expect(list.status).toBe(200);
-      expect(list.body.api_keys[0]).toEqual({ id: created.body.api_key.id, name: 'ci', last_used_at: expect.any(String), created_at: created.body.api_key.created_at });
+      expect(list.body.api_keys[0]).toEqual({
+        id: created.body.api_key.id,
+        name: 'ci',
+        last_used_at: expect.any(String),
+        created_at: created.body.api_key.created_at,
+      });
       expect(JSON.stringify(list.body)).not.toContain(created.body.api_key.token);
       const ids = list.body.api_keys.map((k: { id: number }) => k.id);
       expect(ids).toEqual([...ids].sort((a: number, b: number) => b - a));
@@ -76,9 +90,15 @@ describe('authentication, API keys and sessions', () => {
       for (const body of [{}, { name: '' }, { name: '   ' }, { name: null }]) {
         const res = await t.http.post('/api/user/api-keys').set(alice.auth).send(body);
         expect(res.status).toBe(422);
-        expect(res.body).toEqual({ message: 'The given data was invalid.', errors: { name: ['The name field is required.'] } });
+        expect(res.body).toEqual({
+          message: 'The given data was invalid.',
+          errors: { name: ['The name field is required.'] },
+        });
       }
-      const long = await t.http.post('/api/user/api-keys').set(alice.auth).send({ name: 'x'.repeat(256) });
+      const long = await t.http
+        .post('/api/user/api-keys')
+        .set(alice.auth)
+        .send({ name: 'x'.repeat(256) });
       expect(long.body.errors).toEqual({ name: ['The name may not be greater than 255 characters.'] });
       const typed = await t.http.post('/api/user/api-keys').set(alice.auth).send({ name: 5 });
       expect(typed.body.errors).toEqual({ name: ['The name must be a string.'] });
@@ -112,16 +132,23 @@ describe('authentication, API keys and sessions', () => {
 
   describe('login, sessions and logout', () => {
     it('logs in with e-mail in any case and the session token works', async () => {
-      const res = await t.http.post('/api/user/login').send({ email: alice.email.toUpperCase(), password: 'correct horse battery' });
+      const res = await t.http
+        .post('/api/user/login')
+        .send({ email: alice.email.toUpperCase(), password: 'correct horse battery' });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
-        message: 'Login successful.', token: expect.stringMatching(/^vps_[A-Za-z0-9]{40}$/), token_type: 'Bearer',
-        expires_at: expect.any(String), user: { id: alice.id, name: expect.any(String), email: alice.email },
+        message: 'Login successful.',
+        token: expect.stringMatching(/^vps_[A-Za-z0-9]{40}$/),
+        token_type: 'Bearer',
+        expires_at: expect.any(String),
+        user: { id: alice.id, name: expect.any(String), email: alice.email },
       });
       const hours = (Date.parse(res.body.expires_at) - Date.now()) / 3600_000;
       expect(hours).toBeGreaterThan(23.9);
       expect(hours).toBeLessThanOrEqual(24);
-      expect((await t.http.get('/api/user/me').set('Authorization', `Bearer ${res.body.token}`)).body.id).toBe(alice.id);
+      expect((await t.http.get('/api/user/me').set('Authorization', `Bearer ${res.body.token}`)).body.id).toBe(
+        alice.id,
+      );
     });
 
     it.each([
@@ -137,11 +164,16 @@ describe('authentication, API keys and sessions', () => {
     it('validates the login body', async () => {
       const res = await t.http.post('/api/user/login').send({ email: 'not-an-email' });
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ message: 'The given data was invalid.', errors: { email: ['The email must be a valid email address.'], password: ['The password field is required.'] } });
+      expect(res.body).toEqual({
+        message: 'The given data was invalid.',
+        errors: { email: ['The email must be a valid email address.'], password: ['The password field is required.'] },
+      });
     });
 
     it('logout revokes the session; API keys cannot log out', async () => {
-      const login = await t.http.post('/api/user/login').send({ email: alice.email, password: 'correct horse battery' });
+      const login = await t.http
+        .post('/api/user/login')
+        .send({ email: alice.email, password: 'correct horse battery' });
       const auth = { Authorization: `Bearer ${login.body.token}` };
       const out = await t.http.post('/api/user/logout').set(auth);
       expect(out.status).toBe(200);
@@ -153,17 +185,22 @@ describe('authentication, API keys and sessions', () => {
     });
 
     it('an expired session is refused', async () => {
-      const login = await t.http.post('/api/user/login').send({ email: alice.email, password: 'correct horse battery' });
+      const login = await t.http
+        .post('/api/user/login')
+        .send({ email: alice.email, password: 'correct horse battery' });
       const auth = { Authorization: `Bearer ${login.body.token}` };
       expect((await t.http.get('/api/user/me').set(auth)).status).toBe(200);
-      await t.db.dataSource.query(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [alice.id]);
+      await t.db.dataSource.query(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [
+        alice.id,
+      ]);
       expect401(await t.http.get('/api/user/me').set(auth));
     });
 
     it('throttles login attempts per e-mail and IP (10/min)', async () => {
       const email = `throttle${Date.now()}@example.test`;
       const statuses: number[] = [];
-      for (let i = 0; i < 11; i++) statuses.push((await t.http.post('/api/user/login').send({ email, password: 'x' })).status);
+      for (let i = 0; i < 11; i++)
+        statuses.push((await t.http.post('/api/user/login').send({ email, password: 'x' })).status);
       expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
       const last = await t.http.post('/api/user/login').send({ email, password: 'x' });
       expect(last.status).toBe(429);
@@ -175,8 +212,21 @@ describe('authentication, API keys and sessions', () => {
   it('GET /me returns the account with its plan', async () => {
     const res = await t.http.get('/api/user/me').set(bob.auth);
     expect(res.body).toEqual({
-      id: bob.id, name: expect.any(String), email: bob.email, total_balance: 25,
-      plan: { name: 'standard', max_mid_call_tools: 10, api_rate_limit_per_minute: 600, chatapp_calling_enabled: true, included_template_messages: 0, max_concurrent_calls: 10, max_knowledge_bases: 10, max_knowledge_base_documents: 200, max_knowledge_base_bytes: 104857600 },
+      id: bob.id,
+      name: expect.any(String),
+      email: bob.email,
+      total_balance: 25,
+      plan: {
+        name: 'standard',
+        max_mid_call_tools: 10,
+        api_rate_limit_per_minute: 600,
+        chatapp_calling_enabled: true,
+        included_template_messages: 0,
+        max_concurrent_calls: 10,
+        max_knowledge_bases: 10,
+        max_knowledge_base_documents: 200,
+        max_knowledge_base_bytes: 104857600,
+      },
     });
   });
 

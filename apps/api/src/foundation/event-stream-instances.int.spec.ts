@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { TOKENS } from '@voiceplane/application';
 import { deleteBusTopology, RabbitMqMessageBus } from '@voiceplane/adapter-rabbitmq';
 import {
-  amqpUrl, createTestApi, createTestDatabase, describeWithAmqp, eventually, listenOnLoopback, openEventStream, TestApi, TestDatabase,
+  amqpUrl,
+  createTestApi,
+  createTestDatabase,
+  describeWithAmqp,
+  eventually,
+  listenOnLoopback,
+  openEventStream,
+  TestApi,
+  TestDatabase,
 } from '@voiceplane/test-env';
 
 /**
@@ -38,14 +46,25 @@ describeWithAmqp('the account event stream across api instances', () => {
 
   it('serves on one instance what happened on the other', async () => {
     const user = await worker.createUser();
-    const sender = await worker.http.post('/api/user/chatapp/senders').set(user.auth).send({ phone_number: '+4915211112222', display_name: 'Acme' });
+    const sender = await worker.http
+      .post('/api/user/chatapp/senders')
+      .set(user.auth)
+      .send({ phone_number: '+4915211112222', display_name: 'Acme' });
     expect(sender.status).toBe(201);
     const stream = await openEventStream(`${server.baseUrl}/api/user/events/stream`, user.auth);
     await eventually(() => stream.events.length > 0, 'the ready event');
-    await worker.http.post('/api/sandbox/chatapp/inbound-message').set(user.auth)
-      .send({ sender_id: sender.body.data.id, from_phone: '+14155550199', text: 'Hello from the other side' }).expect(200);
-    await eventually(() => stream.events.some((e) => e.event === 'message.received'), 'the message on the other instance\'s stream');
-    expect(JSON.parse(stream.events.find((e) => e.event === 'message.received')!.data).data.body).toBe('Hello from the other side');
+    await worker.http
+      .post('/api/sandbox/chatapp/inbound-message')
+      .set(user.auth)
+      .send({ sender_id: sender.body.data.id, from_phone: '+14155550199', text: 'Hello from the other side' })
+      .expect(200);
+    await eventually(
+      () => stream.events.some((e) => e.event === 'message.received'),
+      "the message on the other instance's stream",
+    );
+    expect(JSON.parse(stream.events.find((e) => e.event === 'message.received')!.data).data.body).toBe(
+      'Hello from the other side',
+    );
     stream.close();
   });
 });

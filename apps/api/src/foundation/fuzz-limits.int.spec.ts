@@ -24,15 +24,23 @@ beforeAll(async () => {
   t = await createTestApi({ startBackground: false });
   u = await t.createUser({ balance: 5, plan: { api_rate_limit_per_minute: 100000 } });
   const doc = (await t.http.get('/api/openapi.json')).body as {
-    paths: Record<string, Record<string, { security?: Record<string, unknown>[]; parameters?: { in?: string; name?: string }[]; requestBody?: unknown }>>;
+    paths: Record<
+      string,
+      Record<
+        string,
+        { security?: Record<string, unknown>[]; parameters?: { in?: string; name?: string }[]; requestBody?: unknown }
+      >
+    >;
   };
-  operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({
-    method: method.toUpperCase(),
-    path,
-    security: Object.keys(op.security?.[0] ?? {})[0] ?? 'none',
-    query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name!),
-    hasBody: op.requestBody !== undefined,
-  })));
+  operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({
+      method: method.toUpperCase(),
+      path,
+      security: Object.keys(op.security?.[0] ?? {})[0] ?? 'none',
+      query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name!),
+      hasBody: op.requestBody !== undefined,
+    })),
+  );
 });
 afterAll(async () => t.close());
 
@@ -58,7 +66,9 @@ it('a NUL byte or a lone surrogate in any path segment of any operation is never
     const segments = op.path.split('/');
     for (let i = 2; i < segments.length; i++) {
       for (const hostile of ['%00', 'a%00', '%ED%A0%80']) {
-        const url = segments.map((s, j) => (j === i ? (s.startsWith('{') ? hostile : `${s}${hostile}`) : s.replace(/\{[^}]+\}/, '1'))).join('/');
+        const url = segments
+          .map((s, j) => (j === i ? (s.startsWith('{') ? hostile : `${s}${hostile}`) : s.replace(/\{[^}]+\}/, '1')))
+          .join('/');
         const { res, label } = await call(op, url, op.hasBody ? '{}' : undefined);
         if (res.status >= 500) failures.push(label);
       }
@@ -79,7 +89,14 @@ it('a body nested 10,000 levels deep is refused by every operation that reads on
 
 it('dates beyond what PostgreSQL holds, in every cursor and time parameter, are never a 5xx', async () => {
   const cursor = (a: string) => Buffer.from(JSON.stringify({ i: 1, a })).toString('base64url');
-  const limits = ['-271821-04-20T00:00:00.000Z', '+275760-09-13T00:00:00.000Z', '-004714-11-23T00:00:00Z', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '10000-01-01'];
+  const limits = [
+    '-271821-04-20T00:00:00.000Z',
+    '+275760-09-13T00:00:00.000Z',
+    '-004714-11-23T00:00:00Z',
+    '0000-01-01T00:00:00Z',
+    '9999-12-31T23:59:59.999Z',
+    '10000-01-01',
+  ];
   const failures: string[] = [];
   for (const op of operations) {
     for (const name of op.query.filter((q) => /cursor|from|to|since|until|before|after|_at$/.test(q))) {
@@ -94,23 +111,49 @@ it('dates beyond what PostgreSQL holds, in every cursor and time parameter, are 
 });
 
 describe('route quotas hold whatever spelling of the path the router accepts', () => {
-  const principal = { userId: 1, tokenKind: 'api_key', tokenId: 1, plan: { api_rate_limit_per_minute: 600 } } as unknown as Principal;
-  const quotas = () => t.runtime.contributions.flatMap((c) => c.routeQuotas ?? [])
-    .flatMap((q) => q.routes.map((route) => ({ method: q.method, route, limit: Math.min(...q.buckets(principal).map((b) => b.limit)) })));
+  const principal = {
+    userId: 1,
+    tokenKind: 'api_key',
+    tokenId: 1,
+    plan: { api_rate_limit_per_minute: 600 },
+  } as unknown as Principal;
+  const quotas = () =>
+    t.runtime.contributions
+      .flatMap((c) => c.routeQuotas ?? [])
+      .flatMap((q) =>
+        q.routes.map((route) => ({
+          method: q.method,
+          route,
+          limit: Math.min(...q.buckets(principal).map((b) => b.limit)),
+        })),
+      );
 
   /** What the router dispatches to the same handler: case, a trailing slash, the chat-app alias. */
   function spellings(route: string): string[] {
     const path = route.replace(/:[^/]+/g, '1');
     const tail = path.slice('/api/user/'.length);
     const found = [path, `${path}/`, `/api/user/${tail.toUpperCase()}`, `/API/User/${tail}/`];
-    if (tail.startsWith('chatapp/')) found.push(`/api/user/whatsapp/${tail.slice('chatapp/'.length)}/`, `/api/user/whatsapp/${tail.slice('chatapp/'.length).toUpperCase()}`);
+    if (tail.startsWith('chatapp/'))
+      found.push(
+        `/api/user/whatsapp/${tail.slice('chatapp/'.length)}/`,
+        `/api/user/whatsapp/${tail.slice('chatapp/'.length).toUpperCase()}`,
+      );
     return found;
   }
 
   it('covers every quota the modules declare', () => {
-    expect(quotas().map((q) => `${q.method} ${q.route}`).sort()).toEqual([
-      'POST /api/user/ai/generate-reply', 'POST /api/user/chatapp/send', 'POST /api/user/chatapp/send-freeform', 'POST /api/user/chatapp/voice/call',
-      'POST /api/user/chatapp/voice/request', 'POST /api/user/tools/:id/test', 'POST /api/user/webhooks/test',
+    expect(
+      quotas()
+        .map((q) => `${q.method} ${q.route}`)
+        .sort(),
+    ).toEqual([
+      'POST /api/user/ai/generate-reply',
+      'POST /api/user/chatapp/send',
+      'POST /api/user/chatapp/send-freeform',
+      'POST /api/user/chatapp/voice/call',
+      'POST /api/user/chatapp/voice/request',
+      'POST /api/user/tools/:id/test',
+      'POST /api/user/webhooks/test',
     ]);
   });
 
@@ -123,11 +166,18 @@ describe('route quotas hold whatever spelling of the path the router accepts', (
       for (let tries = 0; tries < 5; tries += 1) {
         const user = await t.createUser({ balance: 5 });
         const answers = [];
-        for (let i = 0; i <= q.limit; i += 1) answers.push(await t.http.post(variants[i % variants.length]).set(user.auth).send({}));
+        for (let i = 0; i <= q.limit; i += 1)
+          answers.push(
+            await t.http
+              .post(variants[i % variants.length])
+              .set(user.auth)
+              .send({}),
+          );
         statuses = answers.map((r) => r.status);
         if (new Set(answers.map((r) => r.headers['x-ratelimit-reset'])).size === 1) break;
       }
-      if (statuses.slice(0, q.limit).includes(429) || statuses[q.limit] !== 429) failures.push(`${q.method} ${q.route} via ${variants.join(', ')}: ${statuses.join(' ')}`);
+      if (statuses.slice(0, q.limit).includes(429) || statuses[q.limit] !== 429)
+        failures.push(`${q.method} ${q.route} via ${variants.join(', ')}: ${statuses.join(' ')}`);
       expect(statuses.slice(0, q.limit).every((s) => s < 500)).toBe(true);
     }
     expect(failures).toEqual([]);

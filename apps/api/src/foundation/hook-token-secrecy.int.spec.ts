@@ -14,7 +14,11 @@ let log = '';
 beforeAll(async () => {
   const sink = new PassThrough();
   sink.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
-  t = await createTestApi({ logTo: sink, startBackground: false, config: { publicBaseUrl: 'https://voiceplane.example.com' } });
+  t = await createTestApi({
+    logTo: sink,
+    startBackground: false,
+    config: { publicBaseUrl: 'https://voiceplane.example.com' },
+  });
   u = await t.createUser();
 });
 afterAll(async () => t.close());
@@ -22,15 +26,27 @@ afterAll(async () => t.close());
 let tables = 0;
 async function lookupAutomation(): Promise<{ id: string; path: string; token: string }> {
   tables += 1;
-  const table = (await t.http.post('/api/user/automate/tables').set(u.auth).send({ name: `Orders ${tables}`, columns: [{ name: 'order_number', type: 'string' }] })).body.data.id;
-  await t.http.post(`/api/user/automate/tables/${table}/rows`).set(u.auth).send({ rows: [{ values: { order_number: 'A-1' } }] });
-  const applied = await t.http.post('/api/user/automate/templates/midcall_lookup_table').set(u.auth).send({ params: { table_id: table, key_column: 'order_number' } });
+  const table = (
+    await t.http
+      .post('/api/user/automate/tables')
+      .set(u.auth)
+      .send({ name: `Orders ${tables}`, columns: [{ name: 'order_number', type: 'string' }] })
+  ).body.data.id;
+  await t.http
+    .post(`/api/user/automate/tables/${table}/rows`)
+    .set(u.auth)
+    .send({ rows: [{ values: { order_number: 'A-1' } }] });
+  const applied = await t.http
+    .post('/api/user/automate/templates/midcall_lookup_table')
+    .set(u.auth)
+    .send({ params: { table_id: table, key_column: 'order_number' } });
   expect(applied.status).toBe(201);
   const path = new URL(applied.body.webhook_url as string).pathname;
   return { id: applied.body.automation_id, path, token: path.split('/').pop()! };
 }
 
-const storedToken = async (id: string): Promise<string> => (await t.db.dataSource.query(`SELECT webhook_token FROM automations WHERE id = $1`, [id]))[0].webhook_token;
+const storedToken = async (id: string): Promise<string> =>
+  (await t.db.dataSource.query(`SELECT webhook_token FROM automations WHERE id = $1`, [id]))[0].webhook_token;
 
 it('stores the token sealed, shows the owner the same URL, and the URL still triggers', async () => {
   const { id, path, token } = await lookupAutomation();
@@ -45,27 +61,44 @@ it('stores the token sealed, shows the owner the same URL, and the URL still tri
   expect({ wrong, status: refused.status }).toEqual({ wrong, status: 404 });
 });
 
-it('keeps the token out of every other row: an idempotent trigger\'s stored key, the tool bound to the automation', async () => {
+it("keeps the token out of every other row: an idempotent trigger's stored key, the tool bound to the automation", async () => {
   const { path, token } = await lookupAutomation();
   const first = await t.http.post(path).set('Idempotency-Key', 'hook-1').send({ key: 'A-1' });
   const again = await t.http.post(`${path}/`).set('Idempotency-Key', 'hook-1').send({ key: 'A-1' });
   expect([again.headers['idempotent-replayed'], again.body]).toEqual(['true', first.body]);
   const [{ clear }] = await t.db.dataSource.query(
-    `SELECT (SELECT count(*) FROM idempotency_keys WHERE position($1 in scope) > 0) + (SELECT count(*) FROM tools WHERE position($1 in endpoint) > 0) AS clear`, [token]);
+    `SELECT (SELECT count(*) FROM idempotency_keys WHERE position($1 in scope) > 0) + (SELECT count(*) FROM tools WHERE position($1 in endpoint) > 0) AS clear`,
+    [token],
+  );
   expect(Number(clear)).toBe(0);
 });
 
 it('a mid-call tool stored with the hook token in clear loses it to the migration', async () => {
   const assistant = await createAssistant(t, u);
-  const table = (await t.http.post('/api/user/automate/tables').set(u.auth).send({ name: 'Tool orders', columns: [{ name: 'order_number', type: 'string' }] })).body.data.id;
-  await t.http.post(`/api/user/automate/tables/${table}/rows`).set(u.auth).send({ rows: [{ values: { order_number: 'A-1' } }] });
-  const applied = await t.http.post('/api/user/automate/templates/midcall_lookup_table').set(u.auth)
+  const table = (
+    await t.http
+      .post('/api/user/automate/tables')
+      .set(u.auth)
+      .send({ name: 'Tool orders', columns: [{ name: 'order_number', type: 'string' }] })
+  ).body.data.id;
+  await t.http
+    .post(`/api/user/automate/tables/${table}/rows`)
+    .set(u.auth)
+    .send({ rows: [{ values: { order_number: 'A-1' } }] });
+  const applied = await t.http
+    .post('/api/user/automate/templates/midcall_lookup_table')
+    .set(u.auth)
     .send({ params: { table_id: table, key_column: 'order_number' }, assistant_id: assistant });
   expect(applied.status).toBe(201);
   const url = applied.body.webhook_url as string;
   // As an older version stored it.
-  await t.db.dataSource.query(`UPDATE tools SET endpoint = $2 WHERE automation_id = $1`, [applied.body.automation_id, url]);
-  const [{ id: toolId }] = await t.db.dataSource.query(`SELECT id FROM tools WHERE automation_id = $1`, [applied.body.automation_id]);
+  await t.db.dataSource.query(`UPDATE tools SET endpoint = $2 WHERE automation_id = $1`, [
+    applied.body.automation_id,
+    url,
+  ]);
+  const [{ id: toolId }] = await t.db.dataSource.query(`SELECT id FROM tools WHERE automation_id = $1`, [
+    applied.body.automation_id,
+  ]);
 
   const Migration = migrations.find((m) => m.name === 'ToolHookEndpoints1795740000000')!;
   const runner = t.db.dataSource.createQueryRunner();
@@ -74,7 +107,9 @@ it('a mid-call tool stored with the hook token in clear loses it to the migratio
   } finally {
     await runner.release();
   }
-  const tool = (await t.http.get('/api/user/tools').set(u.auth)).body.find((x: { id: number }) => x.id === Number(toolId));
+  const tool = (await t.http.get('/api/user/tools').set(u.auth)).body.find(
+    (x: { id: number }) => x.id === Number(toolId),
+  );
   expect(tool.endpoint).toBe(url.replace(/[^/]+$/, '[redacted]'));
 });
 
@@ -94,9 +129,13 @@ it('a token stored in clear before sealing keeps working, and is sealed when an 
 
 it('writes no hook token to the log, even for a request that fails', async () => {
   const { path, token } = await lookupAutomation();
-  await t.db.dataSource.query(`ALTER TABLE rate_limit_counters ADD CONSTRAINT hook_secrecy_refuse_all CHECK (false) NOT VALID`);
+  await t.db.dataSource.query(
+    `ALTER TABLE rate_limit_counters ADD CONSTRAINT hook_secrecy_refuse_all CHECK (false) NOT VALID`,
+  );
   try {
-    const res = await t.http.post(path.replace('/api/hooks/automations/', '/API/Hooks/AUTOMATIONS/')).send({ key: 'A-1' });
+    const res = await t.http
+      .post(path.replace('/api/hooks/automations/', '/API/Hooks/AUTOMATIONS/'))
+      .send({ key: 'A-1' });
     expect(res.status).toBe(500);
   } finally {
     await t.db.dataSource.query(`ALTER TABLE rate_limit_counters DROP CONSTRAINT hook_secrecy_refuse_all`);

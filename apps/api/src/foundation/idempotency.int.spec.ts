@@ -15,10 +15,18 @@ describe('Idempotency-Key', () => {
 
   it('replays the stored answer for the same key and body, without a second side effect', async () => {
     const before = await keyCount();
-    const first = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'create-ci-1').send({ name: 'ci' });
+    const first = await t.http
+      .post('/api/user/api-keys')
+      .set(u.auth)
+      .set('Idempotency-Key', 'create-ci-1')
+      .send({ name: 'ci' });
     expect(first.status).toBe(201);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
-    const again = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'create-ci-1').send({ name: 'ci' });
+    const again = await t.http
+      .post('/api/user/api-keys')
+      .set(u.auth)
+      .set('Idempotency-Key', 'create-ci-1')
+      .send({ name: 'ci' });
     expect(again.status).toBe(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
@@ -30,24 +38,45 @@ describe('Idempotency-Key', () => {
     const before = await keyCount();
     const res = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'k-2').send({ name: 'b' });
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ message: 'This Idempotency-Key was already used with a different request body.', error: 'idempotency_key_reused' });
+    expect(res.body).toEqual({
+      message: 'This Idempotency-Key was already used with a different request body.',
+      error: 'idempotency_key_reused',
+    });
     expect(await keyCount()).toBe(before);
   });
 
   it('answers 409 while the first request with the key is still running', async () => {
     const gate = deferred();
-    const create = t.runtime.container.get<{ createApiKey: (...a: unknown[]) => Promise<unknown> }>(TOKENS.CredentialRepository);
+    const create = t.runtime.container.get<{ createApiKey: (...a: unknown[]) => Promise<unknown> }>(
+      TOKENS.CredentialRepository,
+    );
     const original = create.createApiKey.bind(create);
     create.createApiKey = async (...args: unknown[]) => {
       await gate.promise;
       return original(...args);
     };
     try {
-      const slow = t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'k-3').send({ name: 'slow' }).then((r) => r);
-      await eventually(async () => (await t.db.dataSource.query(`SELECT 1 FROM idempotency_keys WHERE scope LIKE '%:k-3'`)).length === 1, 'the first request to hold the key');
-      const concurrent = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'k-3').send({ name: 'slow' });
+      const slow = t.http
+        .post('/api/user/api-keys')
+        .set(u.auth)
+        .set('Idempotency-Key', 'k-3')
+        .send({ name: 'slow' })
+        .then((r) => r);
+      await eventually(
+        async () =>
+          (await t.db.dataSource.query(`SELECT 1 FROM idempotency_keys WHERE scope LIKE '%:k-3'`)).length === 1,
+        'the first request to hold the key',
+      );
+      const concurrent = await t.http
+        .post('/api/user/api-keys')
+        .set(u.auth)
+        .set('Idempotency-Key', 'k-3')
+        .send({ name: 'slow' });
       expect(concurrent.status).toBe(409);
-      expect(concurrent.body).toEqual({ message: 'A request with this Idempotency-Key is still being processed.', error: 'idempotency_key_in_use' });
+      expect(concurrent.body).toEqual({
+        message: 'A request with this Idempotency-Key is still being processed.',
+        error: 'idempotency_key_in_use',
+      });
       gate.resolve();
       expect((await slow).status).toBe(201);
     } finally {
@@ -63,13 +92,21 @@ describe('Idempotency-Key', () => {
     const replay = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'k-4').send({});
     expect(replay.headers['idempotent-replayed']).toBe('true');
     const other = await t.createUser();
-    const otherUser = await t.http.post('/api/user/api-keys').set(other.auth).set('Idempotency-Key', 'k-4').send({ name: 'mine' });
+    const otherUser = await t.http
+      .post('/api/user/api-keys')
+      .set(other.auth)
+      .set('Idempotency-Key', 'k-4')
+      .send({ name: 'mine' });
     expect(otherUser.status).toBe(201);
     expect(otherUser.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it('keeps no readable answer at rest: a stored API key token is sealed, and the replay still shows it', async () => {
-    const first = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'sealed-1').send({ name: 'sealed' });
+    const first = await t.http
+      .post('/api/user/api-keys')
+      .set(u.auth)
+      .set('Idempotency-Key', 'sealed-1')
+      .send({ name: 'sealed' });
     expect(first.status).toBe(201);
     const token = first.body.api_key.token as string;
     expect(token).toMatch(/^vp_/);
@@ -80,7 +117,11 @@ describe('Idempotency-Key', () => {
     const table = JSON.stringify(await t.db.dataSource.query(`SELECT * FROM idempotency_keys`));
     expect(table).not.toContain(token.slice(3));
 
-    const replay = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'sealed-1').send({ name: 'sealed' });
+    const replay = await t.http
+      .post('/api/user/api-keys')
+      .set(u.auth)
+      .set('Idempotency-Key', 'sealed-1')
+      .send({ name: 'sealed' });
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body.api_key.token).toBe(token);
   });
@@ -97,7 +138,12 @@ describe('Idempotency-Key', () => {
     );
     const before = await keyCount();
 
-    const retry = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'crashed-1').set('Content-Type', 'application/json').send(body);
+    const retry = await t.http
+      .post('/api/user/api-keys')
+      .set(u.auth)
+      .set('Idempotency-Key', 'crashed-1')
+      .set('Content-Type', 'application/json')
+      .send(body);
 
     expect(retry.status).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
@@ -111,21 +157,38 @@ describe('Idempotency-Key', () => {
        VALUES ($1, $2, 'done', 201, 'v1.c2VhbGVkIHVuZGVyIGFub3RoZXIga2V5', now(), now() + interval '1 day')`,
       [`u${u.id}:POST:/api/user/api-keys:resealed-1`, createHash('sha256').update(body).digest('hex')],
     );
-    const retry = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'resealed-1').set('Content-Type', 'application/json').send(body);
+    const retry = await t.http
+      .post('/api/user/api-keys')
+      .set(u.auth)
+      .set('Idempotency-Key', 'resealed-1')
+      .set('Content-Type', 'application/json')
+      .send(body);
     expect(retry.status).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
-    const replay = await t.http.post('/api/user/api-keys').set(u.auth).set('Idempotency-Key', 'resealed-1').set('Content-Type', 'application/json').send(body);
+    const replay = await t.http
+      .post('/api/user/api-keys')
+      .set(u.auth)
+      .set('Idempotency-Key', 'resealed-1')
+      .set('Content-Type', 'application/json')
+      .send(body);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(retry.body);
   });
 
   it('never carries out again a request whose effect committed when its answer was lost (a crash in between)', async () => {
     const account = await t.createUser({ balance: 1 });
-    const credit = () => t.http.post(`/api/admin/users/${account.id}/balance`).set(t.admin).set('Idempotency-Key', 'credit-after-crash').send({ amount: 10, note: 'crash test' });
+    const credit = () =>
+      t.http
+        .post(`/api/admin/users/${account.id}/balance`)
+        .set(t.admin)
+        .set('Idempotency-Key', 'credit-after-crash')
+        .send({ amount: 10, note: 'crash test' });
     // The process "dies" between committing the credit and storing its answer: storing it fails.
     await t.db.dataSource.query(`CREATE FUNCTION vp_test_lose_answer() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN IF NEW.state = 'done' THEN RAISE EXCEPTION 'died before the answer was stored'; END IF; RETURN NEW; END $$`);
-    await t.db.dataSource.query(`CREATE TRIGGER vp_test_lose_answer BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION vp_test_lose_answer()`);
+    await t.db.dataSource.query(
+      `CREATE TRIGGER vp_test_lose_answer BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION vp_test_lose_answer()`,
+    );
     try {
       expect((await credit()).status).toBeLessThan(300);
     } finally {
@@ -133,42 +196,67 @@ describe('Idempotency-Key', () => {
       await t.db.dataSource.query(`DROP FUNCTION vp_test_lose_answer()`);
     }
     // The dead process no longer renews its lease.
-    await t.db.dataSource.query(`UPDATE idempotency_keys SET lease_expires_at = now() - interval '1 second' WHERE scope LIKE '%credit-after-crash'`);
+    await t.db.dataSource.query(
+      `UPDATE idempotency_keys SET lease_expires_at = now() - interval '1 second' WHERE scope LIKE '%credit-after-crash'`,
+    );
 
     const retry = await credit();
-    expect([retry.status, retry.body]).toEqual([409, {
-      message: 'The request with this Idempotency-Key was carried out, but its answer was lost. It will not be carried out again.',
-      error: 'idempotency_answer_lost',
-    }]);
-    const credits = await t.db.dataSource.query(`SELECT count(*)::int AS n FROM ledger_entries WHERE user_id = $1 AND description = 'crash test'`, [account.id]);
+    expect([retry.status, retry.body]).toEqual([
+      409,
+      {
+        message:
+          'The request with this Idempotency-Key was carried out, but its answer was lost. It will not be carried out again.',
+        error: 'idempotency_answer_lost',
+      },
+    ]);
+    const credits = await t.db.dataSource.query(
+      `SELECT count(*)::int AS n FROM ledger_entries WHERE user_id = $1 AND description = 'crash test'`,
+      [account.id],
+    );
     expect(credits[0].n).toBe(1);
-    const [{ balance }] = await t.db.dataSource.query(`SELECT balance::float AS balance FROM users WHERE id = $1`, [account.id]);
+    const [{ balance }] = await t.db.dataSource.query(`SELECT balance::float AS balance FROM users WHERE id = $1`, [
+      account.id,
+    ]);
     expect(balance).toBe(11);
   });
 
   it('scopes a key by the route the router dispatches to: other spellings of one path replay, other ids do not', async () => {
     const account = await t.createUser({ balance: 1 });
-    const credit = (path: string) => t.http.post(path).set(t.admin).set('Idempotency-Key', 'credit-spelled').send({ amount: 2, note: 'spelled' });
+    const credit = (path: string) =>
+      t.http.post(path).set(t.admin).set('Idempotency-Key', 'credit-spelled').send({ amount: 2, note: 'spelled' });
     const first = await credit(`/api/admin/users/${account.id}/balance`);
     expect(first.status).toBeLessThan(300);
-    for (const spelling of [`/api/admin/users/${account.id}/balance/`, `/API/ADMIN/USERS/${account.id}/BALANCE`, `/api/Admin/users/${account.id}/Balance/`]) {
+    for (const spelling of [
+      `/api/admin/users/${account.id}/balance/`,
+      `/API/ADMIN/USERS/${account.id}/BALANCE`,
+      `/api/Admin/users/${account.id}/Balance/`,
+    ]) {
       const again = await credit(spelling);
       expect([spelling, again.status, again.headers['idempotent-replayed']]).toEqual([spelling, first.status, 'true']);
       expect(again.body).toEqual(first.body);
     }
-    const [{ balance }] = await t.db.dataSource.query(`SELECT balance::float AS balance FROM users WHERE id = $1`, [account.id]);
+    const [{ balance }] = await t.db.dataSource.query(`SELECT balance::float AS balance FROM users WHERE id = $1`, [
+      account.id,
+    ]);
     expect(balance).toBe(3);
 
     const other = await t.createUser({ balance: 1 });
     const elsewhere = await credit(`/api/admin/users/${other.id}/balance`);
     expect(elsewhere.headers['idempotent-replayed']).toBeUndefined();
-    const [{ balance: otherBalance }] = await t.db.dataSource.query(`SELECT balance::float AS balance FROM users WHERE id = $1`, [other.id]);
+    const [{ balance: otherBalance }] = await t.db.dataSource.query(
+      `SELECT balance::float AS balance FROM users WHERE id = $1`,
+      [other.id],
+    );
     expect(otherBalance).toBe(3);
   });
 
   it('a refused request (nothing committed) is answered and stored as before', async () => {
     const account = await t.createUser({ balance: 1 });
-    const refused = await t.http.post(`/api/admin/users/${account.id}/balance`).set(t.admin).set('Idempotency-Key', 'credit-refused').send({ amount: 1e9, note: 'x' });
+    const refused = await t.http
+      .post(`/api/admin/users/${account.id}/balance`)
+      .set(t.admin)
+      .set('Idempotency-Key', 'credit-refused')
+      .send({ amount: 1e9, note: 'x' });
     expect(refused.status).toBe(422);
     const [row] = await t.db.dataSource.query(`SELECT state FROM idempotency_keys WHERE scope LIKE '%credit-refused'`);
     expect(row.state).toBe('done');

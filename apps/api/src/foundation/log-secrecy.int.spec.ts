@@ -21,10 +21,16 @@ it('logs a failed tool create without the header value it tried to store', async
   const secret = 'Bearer sk_live_never_in_logs_4f9a';
   await t.db.dataSource.query(`ALTER TABLE tools ADD CONSTRAINT log_secrecy_refuse_all CHECK (false) NOT VALID`);
   try {
-    const res = await t.http.post('/api/user/tools').set(u.auth).send({
-      name: 'lookup', description: 'Looks an order up', endpoint: 'https://api.example.com/orders', method: 'GET',
-      headers: [{ name: 'Authorization', value: secret }],
-    });
+    const res = await t.http
+      .post('/api/user/tools')
+      .set(u.auth)
+      .send({
+        name: 'lookup',
+        description: 'Looks an order up',
+        endpoint: 'https://api.example.com/orders',
+        method: 'GET',
+        headers: [{ name: 'Authorization', value: secret }],
+      });
     expect(res.status).toBe(500);
   } finally {
     await t.db.dataSource.query(`ALTER TABLE tools DROP CONSTRAINT log_secrecy_refuse_all`);
@@ -36,7 +42,10 @@ it('logs a failed tool create without the header value it tried to store', async
 it('logs a failed account create without the password hash it tried to store', async () => {
   await t.db.dataSource.query(`ALTER TABLE users ADD CONSTRAINT log_secrecy_refuse_users CHECK (false) NOT VALID`);
   try {
-    const res = await t.http.post('/api/admin/users').set(t.admin).send({ name: 'Ann', email: 'ann.logs@example.test', password: 'correct horse battery' });
+    const res = await t.http
+      .post('/api/admin/users')
+      .set(t.admin)
+      .send({ name: 'Ann', email: 'ann.logs@example.test', password: 'correct horse battery' });
     expect(res.status).toBe(500);
   } finally {
     await t.db.dataSource.query(`ALTER TABLE users DROP CONSTRAINT log_secrecy_refuse_users`);

@@ -13,16 +13,32 @@ let log = '';
 beforeAll(async () => {
   const sink = new PassThrough();
   sink.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
-  t = await createTestApi({ logTo: sink, logLevel: 'debug', startBackground: false, config: { publicBaseUrl: 'https://voiceplane.example.com' } });
+  t = await createTestApi({
+    logTo: sink,
+    logLevel: 'debug',
+    startBackground: false,
+    config: { publicBaseUrl: 'https://voiceplane.example.com' },
+  });
   u = await t.createUser();
 });
 afterAll(async () => t.close());
 
 /** The path of an automation's hook (a table lookup applied from its template) and its token. */
 async function hookPath(): Promise<{ path: string; token: string }> {
-  const table = (await t.http.post('/api/user/automate/tables').set(u.auth).send({ name: 'Orders', columns: [{ name: 'order_number', type: 'string' }] })).body.data.id;
-  await t.http.post(`/api/user/automate/tables/${table}/rows`).set(u.auth).send({ rows: [{ values: { order_number: 'A-1' } }] });
-  const applied = await t.http.post('/api/user/automate/templates/midcall_lookup_table').set(u.auth).send({ params: { table_id: table, key_column: 'order_number' } });
+  const table = (
+    await t.http
+      .post('/api/user/automate/tables')
+      .set(u.auth)
+      .send({ name: 'Orders', columns: [{ name: 'order_number', type: 'string' }] })
+  ).body.data.id;
+  await t.http
+    .post(`/api/user/automate/tables/${table}/rows`)
+    .set(u.auth)
+    .send({ rows: [{ values: { order_number: 'A-1' } }] });
+  const applied = await t.http
+    .post('/api/user/automate/templates/midcall_lookup_table')
+    .set(u.auth)
+    .send({ params: { table_id: table, key_column: 'order_number' } });
   expect(applied.status).toBe(201);
   const path = new URL(applied.body.webhook_url as string).pathname;
   return { path, token: path.split('/').pop()! };
@@ -44,7 +60,9 @@ const spellings = (path: string) => {
 
 it('the documented routes with a credential in their path are the hook routes (the checkout page is not documented)', async () => {
   const doc = (await t.http.get('/api/openapi.json')).body as { paths: Record<string, unknown> };
-  expect(Object.keys(doc.paths).filter((p) => /\{[^}]*(token|secret)[^}]*\}/i.test(p))).toEqual(['/api/hooks/automations/{id}/{token}']);
+  expect(Object.keys(doc.paths).filter((p) => /\{[^}]*(token|secret)[^}]*\}/i.test(p))).toEqual([
+    '/api/hooks/automations/{id}/{token}',
+  ]);
 });
 
 it('writes neither a hook token nor a checkout token to the log, whatever the spelling and the answer', async () => {
@@ -60,7 +78,10 @@ it('writes neither a hook token nor a checkout token to the log, whatever the sp
   expect((await t.http.post(capitals).type('form').send({ choice: 'decline' })).status).toBe(200);
   expect((await t.http.post(checkout.path).type('form').send({ choice: 'pay' })).status).toBe(409);
 
-  const written = log.split('\n').slice(lines - 1).join('\n');
+  const written = log
+    .split('\n')
+    .slice(lines - 1)
+    .join('\n');
   expect(written.split('request completed').length - 1).toBeGreaterThanOrEqual(10);
   expect(written.split('[redacted]').length - 1).toBeGreaterThanOrEqual(10);
   expect(log).not.toContain(hook.token);

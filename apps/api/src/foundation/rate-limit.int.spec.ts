@@ -28,7 +28,12 @@ describe('rate limits across instances', () => {
     for (let i = 0; i < 5; i++) {
       const app = i % 2 === 0 ? a : b;
       const res = await app.http.get('/api/user/me').set(user.auth);
-      seen.push({ status: res.status, remaining: res.headers['x-ratelimit-remaining'], limit: res.headers['x-ratelimit-limit'], reset: res.headers['x-ratelimit-reset'] });
+      seen.push({
+        status: res.status,
+        remaining: res.headers['x-ratelimit-remaining'],
+        limit: res.headers['x-ratelimit-limit'],
+        reset: res.headers['x-ratelimit-reset'],
+      });
     }
     expect(seen.map((s) => s.status)).toEqual([200, 200, 200, 200, 200]);
     expect(seen.map((s) => s.remaining)).toEqual(['4', '3', '2', '1', '0']);
@@ -53,7 +58,10 @@ describe('rate limits across instances', () => {
     await a.http.get('/api/user/me').set(user.auth);
     await b.http.get('/api/user/me').set(user.auth);
     expect((await a.http.get('/api/user/me').set(user.auth)).status).toBe(429);
-    const second = await a.http.post('/api/user/api-keys').set({ Authorization: `Bearer ${await newKeyViaAdminLogin(a, user.id)}` }).send({ name: 'x' });
+    const second = await a.http
+      .post('/api/user/api-keys')
+      .set({ Authorization: `Bearer ${await newKeyViaAdminLogin(a, user.id)}` })
+      .send({ name: 'x' });
     expect(second.status).toBe(201);
     await a.http.put(`/api/admin/users/${user.id}/plan`).set(a.admin).send({ api_rate_limit_per_minute: 1000 });
     const after = await b.http.get('/api/user/me').set(user.auth);
@@ -83,6 +91,9 @@ describe('rate limits across instances', () => {
 async function newKeyViaAdminLogin(t: TestApi, userId: number): Promise<string> {
   const { hashToken, CryptoIds } = await import('@voiceplane/application');
   const token = new CryptoIds().token('vp_', 40);
-  await t.db.dataSource.query(`INSERT INTO api_keys (user_id, name, token_hash) VALUES ($1, 'second', $2)`, [userId, hashToken(token)]);
+  await t.db.dataSource.query(`INSERT INTO api_keys (user_id, name, token_hash) VALUES ($1, 'second', $2)`, [
+    userId,
+    hashToken(token),
+  ]);
   return token;
 }

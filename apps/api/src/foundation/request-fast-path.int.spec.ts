@@ -1,4 +1,11 @@
-import { createTestApi, roomInTheMinute, createTestDatabase, eventually, TestApi, TestDatabase } from '@voiceplane/test-env';
+import {
+  createTestApi,
+  roomInTheMinute,
+  createTestDatabase,
+  eventually,
+  TestApi,
+  TestDatabase,
+} from '@voiceplane/test-env';
 import { TOKENS } from '@voiceplane/application';
 
 /**
@@ -34,14 +41,16 @@ describe('the request fast path across instances', () => {
     // Each connection keeps to one instance and stops at its first 429: an instance refuses only
     // once its own lease is spent and the shared counter has nothing left, so every admitted
     // request is counted and none is lost to quota stranded on the other instance.
-    await Promise.all(Array.from({ length: 50 }, async (_, i) => {
-      const app = i < 25 ? a : b;
-      for (;;) {
-        const res = await app.http.get('/api/user/me').set(user.auth);
-        statuses.push(res.status);
-        if (res.status !== 200) return;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const app = i < 25 ? a : b;
+        for (;;) {
+          const res = await app.http.get('/api/user/me').set(user.auth);
+          statuses.push(res.status);
+          if (res.status !== 200) return;
+        }
+      }),
+    );
 
     expect(statuses.filter((s) => s === 200)).toHaveLength(limit);
     expect(statuses.filter((s) => s === 429)).toHaveLength(50);
@@ -104,7 +113,10 @@ describe('the request fast path across instances', () => {
       await db.dataSource.query(`DELETE FROM api_keys WHERE user_id = $1`, [user.id]);
       expect((await b.http.get('/api/user/me').set(user.auth)).status).toBe(200);
       await db.dataSource.query(`SELECT pg_notify('vp_principals', $1)`, [String(user.id)]);
-      await eventually(async () => (await b.http.get('/api/user/me').set(user.auth)).status === 401, 'the notified instance to forget the principal');
+      await eventually(
+        async () => (await b.http.get('/api/user/me').set(user.auth)).status === 401,
+        'the notified instance to forget the principal',
+      );
     } finally {
       await db.dataSource.query(`ALTER TABLE api_keys ENABLE TRIGGER api_keys_principal_notify`);
     }

@@ -32,14 +32,22 @@ describe('transport conventions', () => {
 
   it('malformed JSON → 400 and nothing changes', async () => {
     const before = (await t.http.get('/api/user/api-keys').set(u.auth)).body.api_keys.length;
-    const res = await t.http.post('/api/user/api-keys').set(u.auth).set('Content-Type', 'application/json').send('{"name": ');
+    const res = await t.http
+      .post('/api/user/api-keys')
+      .set(u.auth)
+      .set('Content-Type', 'application/json')
+      .send('{"name": ');
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: 'Malformed JSON body.' });
     expect((await t.http.get('/api/user/api-keys').set(u.auth)).body.api_keys.length).toBe(before);
   });
 
   it('a body over 1 MB → 413', async () => {
-    const res = await t.http.post('/api/user/api-keys').set(u.auth).set('Content-Type', 'application/json').send(JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }));
+    const res = await t.http
+      .post('/api/user/api-keys')
+      .set(u.auth)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }));
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ message: 'Request body too large.' });
   });
@@ -70,11 +78,19 @@ describe('transport conventions', () => {
   });
 
   it('a compressed body (Content-Encoding) → 415: bodies are not inflated; a blank JSON body is {}', async () => {
-    const gz = await t.http.post('/api/user/api-keys').set(u.auth).set('Content-Type', 'application/json').set('Content-Encoding', 'gzip')
+    const gz = await t.http
+      .post('/api/user/api-keys')
+      .set(u.auth)
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
       .send(gzipSync(Buffer.from('{"name":"zipped"}')));
     expect(gz.status).toBe(415);
     expect(gz.body).toEqual({ message: 'Unsupported Media Type.' });
-    const blank = await t.http.post('/api/user/api-keys').set(u.auth).set('Content-Type', 'application/json').send('  \n ');
+    const blank = await t.http
+      .post('/api/user/api-keys')
+      .set(u.auth)
+      .set('Content-Type', 'application/json')
+      .send('  \n ');
     expect(blank.status).toBe(422);
     expect(blank.body.errors).toEqual({ name: ['The name field is required.'] });
   });
@@ -82,11 +98,17 @@ describe('transport conventions', () => {
   it.each([['[1,2]'], ['"text"'], ['42']])('a JSON body that is not an object (%s) → 422 keyed body', async (raw) => {
     const res = await t.http.post('/api/user/api-keys').set(u.auth).set('Content-Type', 'application/json').send(raw);
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ message: 'The given data was invalid.', errors: { body: ['The request body must be a JSON object.'] } });
+    expect(res.body).toEqual({
+      message: 'The given data was invalid.',
+      errors: { body: ['The request body must be a JSON object.'] },
+    });
   });
 
   it('unknown fields are ignored', async () => {
-    const res = await t.http.post('/api/user/api-keys').set(u.auth).send({ name: 'k', surprise: { deep: true } });
+    const res = await t.http
+      .post('/api/user/api-keys')
+      .set(u.auth)
+      .send({ name: 'k', surprise: { deep: true } });
     expect(res.status).toBe(201);
     expect(res.body.api_key).not.toHaveProperty('surprise');
   });
@@ -108,8 +130,14 @@ describe('transport conventions', () => {
     const doc = await t.http.get('/api/openapi.json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toBe('3.1.0');
-    expect(doc.body.paths['/api/user/api-keys'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateApiKeyBody');
-    expect(doc.body.components.schemas.CreateApiKeyBody).toEqual({ type: 'object', properties: { name: { type: 'string', maxLength: 255, description: 'Label; duplicates allowed' } }, required: ['name'] });
+    expect(doc.body.paths['/api/user/api-keys'].post.requestBody.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/CreateApiKeyBody',
+    );
+    expect(doc.body.components.schemas.CreateApiKeyBody).toEqual({
+      type: 'object',
+      properties: { name: { type: 'string', maxLength: 255, description: 'Label; duplicates allowed' } },
+      required: ['name'],
+    });
     const page = await t.http.get('/docs/');
     expect(page.status).toBe(200);
     expect(page.text).toContain('swagger');
@@ -125,12 +153,21 @@ describe('transport conventions', () => {
 /** Streams `bytes` of JSON in 64 KB pieces (chunked, no Content-Length) and reads the answer. */
 function postInPieces(port: number, authorization: string, bytes: number): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/api/user/api-keys', headers: { Authorization: authorization, 'Content-Type': 'application/json' } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString('utf8')));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-      res.on('error', reject);
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/user/api-keys',
+        headers: { Authorization: authorization, 'Content-Type': 'application/json' },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     const piece = Buffer.alloc(64 * 1024, 'x');
     req.write('{"name":"');

@@ -4,14 +4,22 @@ import { api, ApiError, ok } from '../api';
 import { Failure, Field, Loading, money, Pager, when } from '../ui';
 import type { Delivery } from './call';
 
-interface ApiKey { id: number; name: string; last_used_at: string | null; created_at: string }
+interface ApiKey {
+  id: number;
+  name: string;
+  last_used_at: string | null;
+  created_at: string;
+}
 
 /** API keys: a new key's token is shown once, here, and never again. */
 export function ApiKeysPage() {
   const queries = useQueryClient();
   const [name, setName] = useState('');
   const [shown, setShown] = useState<string | null>(null);
-  const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => ok<{ api_keys: ApiKey[] }>(api.GET('/api/user/api-keys')) });
+  const keys = useQuery({
+    queryKey: ['api-keys'],
+    queryFn: () => ok<{ api_keys: ApiKey[] }>(api.GET('/api/user/api-keys')),
+  });
   const create = useMutation({
     mutationFn: () => ok<{ api_key: { token: string } }>(api.POST('/api/user/api-keys', { body: { name } })),
     onSuccess: (answer) => {
@@ -28,19 +36,52 @@ export function ApiKeysPage() {
   return (
     <section>
       <h1>API keys</h1>
-      <form onSubmit={(e: FormEvent) => { e.preventDefault(); create.mutate(); }} aria-label="New API key" className="inline">
-        <Field label="Name of the new key" name="name" errors={errors}><input value={name} onChange={(e) => setName(e.target.value)} /></Field>
+      <form
+        onSubmit={(e: FormEvent) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+        aria-label="New API key"
+        className="inline"
+      >
+        <Field label="Name of the new key" name="name" errors={errors}>
+          <input value={name} onChange={(e) => setName(e.target.value)} />
+        </Field>
         <button type="submit">Create key</button>
       </form>
-      {shown && <article role="status"><p>Copy this key now: it is not shown again.</p><code>{shown}</code></article>}
+      {shown && (
+        <article role="status">
+          <p>Copy this key now: it is not shown again.</p>
+          <code>{shown}</code>
+        </article>
+      )}
       <Failure error={keys.error ?? revoke.error ?? (Object.keys(errors).length ? null : create.error)} />
-      {keys.isLoading ? <Loading what="keys" /> : (
+      {keys.isLoading ? (
+        <Loading what="keys" />
+      ) : (
         <table>
-          <thead><tr><th scope="col">Name</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Action</th></tr></thead>
-          <tbody>{(keys.data?.api_keys ?? []).map((k) => (
-            <tr key={k.id}><td>{k.name}</td><td>{when(k.created_at)}</td><td>{when(k.last_used_at)}</td>
-              <td><button type="button" className="outline secondary" onClick={() => revoke.mutate(k.id)}>Revoke</button></td></tr>
-          ))}</tbody>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Action</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(keys.data?.api_keys ?? []).map((k) => (
+              <tr key={k.id}>
+                <td>{k.name}</td>
+                <td>{when(k.created_at)}</td>
+                <td>{when(k.last_used_at)}</td>
+                <td>
+                  <button type="button" className="outline secondary" onClick={() => revoke.mutate(k.id)}>
+                    Revoke
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
         </table>
       )}
     </section>
@@ -53,8 +94,14 @@ export function DeliveriesPage() {
   const [status, setStatus] = useState('');
   const [page, setPage] = useState(1);
   const list = useQuery({
-    queryKey: ['deliveries', status, page], placeholderData: keepPreviousData,
-    queryFn: () => ok<{ data: Delivery[]; last_page: number }>(api.GET('/api/user/webhooks/deliveries', { params: { query: { page, per_page: 25, ...(status ? { status } : {}) } as never } })),
+    queryKey: ['deliveries', status, page],
+    placeholderData: keepPreviousData,
+    queryFn: () =>
+      ok<{ data: Delivery[]; last_page: number }>(
+        api.GET('/api/user/webhooks/deliveries', {
+          params: { query: { page, per_page: 25, ...(status ? { status } : {}) } as never },
+        }),
+      ),
   });
   const replay = useMutation({
     mutationFn: (id: string) => ok(api.POST('/api/user/webhooks/deliveries/{id}/replay', { params: { path: { id } } })),
@@ -63,20 +110,60 @@ export function DeliveriesPage() {
   return (
     <section>
       <h1>Webhook deliveries</h1>
-      <label>Status
-        <select value={status} onChange={(e) => { setStatus(e.target.value); setPage(1); }}>
-          <option value="">Any</option>{['pending', 'succeeded', 'failed', 'canceled'].map((s) => <option key={s}>{s}</option>)}
+      <label>
+        Status
+        <select
+          value={status}
+          onChange={(e) => {
+            setStatus(e.target.value);
+            setPage(1);
+          }}
+        >
+          <option value="">Any</option>
+          {['pending', 'succeeded', 'failed', 'canceled'].map((s) => (
+            <option key={s}>{s}</option>
+          ))}
         </select>
       </label>
       <Failure error={list.error ?? replay.error} />
-      {list.isLoading ? <Loading what="deliveries" /> : (
+      {list.isLoading ? (
+        <Loading what="deliveries" />
+      ) : (
         <>
           <table>
-            <thead><tr><th scope="col">Event</th><th scope="col">Target</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last answer</th><th scope="col">Created</th><th scope="col">Action</th></tr></thead>
-            <tbody>{(list.data?.data ?? []).map((d) => (
-              <tr key={d.id}><td>{d.event_type}</td><td>{d.target_url}</td><td>{d.status}</td><td>{d.attempts_count}</td><td>{d.last_status_code ?? d.last_error ?? '—'}</td><td>{when(d.created_at)}</td>
-                <td><button type="button" className="outline" disabled={d.status === 'pending'} onClick={() => replay.mutate(d.id)}>Replay</button></td></tr>
-            ))}</tbody>
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Target</th>
+                <th scope="col">Status</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Last answer</th>
+                <th scope="col">Created</th>
+                <th scope="col">Action</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(list.data?.data ?? []).map((d) => (
+                <tr key={d.id}>
+                  <td>{d.event_type}</td>
+                  <td>{d.target_url}</td>
+                  <td>{d.status}</td>
+                  <td>{d.attempts_count}</td>
+                  <td>{d.last_status_code ?? d.last_error ?? '—'}</td>
+                  <td>{when(d.created_at)}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="outline"
+                      disabled={d.status === 'pending'}
+                      onClick={() => replay.mutate(d.id)}
+                    >
+                      Replay
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
           </table>
           <Pager page={page} last={list.data?.last_page ?? 1} onPage={setPage} />
         </>
@@ -85,18 +172,38 @@ export function DeliveriesPage() {
   );
 }
 
-interface TopUp { id: number; amount: number; status: string; checkout_url: string | null; created_at: string }
-interface AutoRecharge { enabled: boolean; threshold: number | null; amount: number | null }
+interface TopUp {
+  id: number;
+  amount: number;
+  status: string;
+  checkout_url: string | null;
+  created_at: string;
+}
+interface AutoRecharge {
+  enabled: boolean;
+  threshold: number | null;
+  amount: number | null;
+}
 
 /** Balance, top-ups (the sandbox checkout page, or Stripe's) and auto-recharge. */
 export function BillingPage() {
   const queries = useQueryClient();
   const [amount, setAmount] = useState('20');
-  const balance = useQuery({ queryKey: ['balance'], queryFn: () => ok<{ total_balance: number }>(api.GET('/api/user/billing/balance')) });
-  const topUps = useQuery({ queryKey: ['top-ups'], queryFn: () => ok<{ data: TopUp[] }>(api.GET('/api/user/billing/top-ups')) });
-  const recharge = useQuery({ queryKey: ['auto-recharge'], queryFn: () => ok<{ data: AutoRecharge }>(api.GET('/api/user/billing/auto-recharge')) });
+  const balance = useQuery({
+    queryKey: ['balance'],
+    queryFn: () => ok<{ total_balance: number }>(api.GET('/api/user/billing/balance')),
+  });
+  const topUps = useQuery({
+    queryKey: ['top-ups'],
+    queryFn: () => ok<{ data: TopUp[] }>(api.GET('/api/user/billing/top-ups')),
+  });
+  const recharge = useQuery({
+    queryKey: ['auto-recharge'],
+    queryFn: () => ok<{ data: AutoRecharge }>(api.GET('/api/user/billing/auto-recharge')),
+  });
   const create = useMutation({
-    mutationFn: () => ok<{ data: TopUp }>(api.POST('/api/user/billing/top-ups', { body: { amount: Number(amount) } as never })),
+    mutationFn: () =>
+      ok<{ data: TopUp }>(api.POST('/api/user/billing/top-ups', { body: { amount: Number(amount) } as never })),
     onSuccess: (answer) => {
       void queries.invalidateQueries({ queryKey: ['top-ups'] });
       if (answer.data.checkout_url) window.location.assign(answer.data.checkout_url);
@@ -107,9 +214,20 @@ export function BillingPage() {
     <section>
       <h1>Billing</h1>
       <Failure error={balance.error ?? topUps.error ?? recharge.error} />
-      <p>Balance: <strong>{money(balance.data?.total_balance)}</strong></p>
-      <form onSubmit={(e) => { e.preventDefault(); create.mutate(); }} aria-label="Top up" className="inline">
-        <Field label="Top-up amount (USD)" name="amount" errors={errors}><input inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} /></Field>
+      <p>
+        Balance: <strong>{money(balance.data?.total_balance)}</strong>
+      </p>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+        aria-label="Top up"
+        className="inline"
+      >
+        <Field label="Top-up amount (USD)" name="amount" errors={errors}>
+          <input inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
+        </Field>
         <button type="submit">Go to checkout</button>
       </form>
       {Object.keys(errors).length === 0 && <Failure error={create.error} />}
@@ -117,8 +235,24 @@ export function BillingPage() {
       <pre>{JSON.stringify(recharge.data?.data ?? null, null, 2)}</pre>
       <h2>Top-ups</h2>
       <table>
-        <thead><tr><th scope="col">Top-up</th><th scope="col">Amount</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead>
-        <tbody>{(topUps.data?.data ?? []).map((t) => <tr key={t.id}><td>#{t.id}</td><td>{money(t.amount)}</td><td>{t.status}</td><td>{when(t.created_at)}</td></tr>)}</tbody>
+        <thead>
+          <tr>
+            <th scope="col">Top-up</th>
+            <th scope="col">Amount</th>
+            <th scope="col">Status</th>
+            <th scope="col">Created</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(topUps.data?.data ?? []).map((t) => (
+            <tr key={t.id}>
+              <td>#{t.id}</td>
+              <td>{money(t.amount)}</td>
+              <td>{t.status}</td>
+              <td>{when(t.created_at)}</td>
+            </tr>
+          ))}
+        </tbody>
       </table>
     </section>
   );

@@ -7,9 +7,23 @@ import { Failure } from '../ui';
 /** The sandbox's pretend customer: no phone rings, the call is a text conversation. */
 const TRY_PHONE = '+14155550100';
 
-interface Line { role: 'customer' | 'assistant' | 'system'; text: string }
-interface Said { reply: string | null; tool_calls: { name: string; ok: boolean; status_code: number | null }[]; ended: boolean }
-interface CallDetail { data: { status: string; ended_reason: string | null; extracted_variables: Record<string, unknown>; tool_calls: unknown[] } }
+interface Line {
+  role: 'customer' | 'assistant' | 'system';
+  text: string;
+}
+interface Said {
+  reply: string | null;
+  tool_calls: { name: string; ok: boolean; status_code: number | null }[];
+  ended: boolean;
+}
+interface CallDetail {
+  data: {
+    status: string;
+    ended_reason: string | null;
+    extracted_variables: Record<string, unknown>;
+    tool_calls: unknown[];
+  };
+}
 
 /** A sandbox text call with the assistant: every line, each tool call, and the extracted values at the end. */
 export function TryIt({ assistantId }: { assistantId: number }) {
@@ -20,7 +34,9 @@ export function TryIt({ assistantId }: { assistantId: number }) {
   const path = (id: number) => ({ params: { path: { id: String(id) } } });
   const start = useMutation({
     mutationFn: async () => {
-      const placed = await ok<{ call_id: number }>(api.POST('/api/user/make_call', { body: { assistant_id: assistantId, phone_number: TRY_PHONE } }));
+      const placed = await ok<{ call_id: number }>(
+        api.POST('/api/user/make_call', { body: { assistant_id: assistantId, phone_number: TRY_PHONE } }),
+      );
       await ok(api.POST('/api/sandbox/calls/{id}/answer', path(placed.call_id)));
       return placed.call_id;
     },
@@ -36,10 +52,16 @@ export function TryIt({ assistantId }: { assistantId: number }) {
     setCallId(null);
   };
   const say = useMutation({
-    mutationFn: (words: string) => ok<Said>(api.POST('/api/sandbox/calls/{id}/say', { ...path(callId!), body: { text: words } })),
+    mutationFn: (words: string) =>
+      ok<Said>(api.POST('/api/sandbox/calls/{id}/say', { ...path(callId!), body: { text: words } })),
     onMutate: (words) => setLines((l) => [...l, { role: 'customer', text: words }]),
     onSuccess: async (said) => {
-      const tools = said.tool_calls.map((t): Line => ({ role: 'system', text: `Tool ${t.name}: ${t.ok ? 'ok' : 'failed'}${t.status_code === null ? '' : ` (${t.status_code})`}` }));
+      const tools = said.tool_calls.map(
+        (t): Line => ({
+          role: 'system',
+          text: `Tool ${t.name}: ${t.ok ? 'ok' : 'failed'}${t.status_code === null ? '' : ` (${t.status_code})`}`,
+        }),
+      );
       setLines((l) => [...l, ...tools, ...(said.reply ? [{ role: 'assistant' as const, text: said.reply }] : [])]);
       setText('');
       if (said.ended) await finish(callId!);
@@ -60,27 +82,48 @@ export function TryIt({ assistantId }: { assistantId: number }) {
     <aside aria-label="Try it">
       <h2>Try it without a phone</h2>
       <ol className="dialogue" aria-live="polite">
-        {lines.map((line, i) => <li key={i} className={line.role}><strong>{line.role === 'customer' ? 'You' : line.role === 'assistant' ? 'Assistant' : '·'}</strong> {line.text}</li>)}
+        {lines.map((line, i) => (
+          <li key={i} className={line.role}>
+            <strong>{line.role === 'customer' ? 'You' : line.role === 'assistant' ? 'Assistant' : '·'}</strong>{' '}
+            {line.text}
+          </li>
+        ))}
       </ol>
       {callId === null ? (
-        <button type="button" onClick={() => start.mutate()} aria-busy={start.isPending}>Start a text call</button>
+        <button type="button" onClick={() => start.mutate()} aria-busy={start.isPending}>
+          Start a text call
+        </button>
       ) : (
         <form onSubmit={submit} aria-label="Say something">
-          <label>Your words<input value={text} onChange={(e) => setText(e.target.value)} autoComplete="off" /></label>
+          <label>
+            Your words
+            <input value={text} onChange={(e) => setText(e.target.value)} autoComplete="off" />
+          </label>
           <div className="toolbar">
-            <button type="submit" aria-busy={say.isPending} disabled={say.isPending}>Say</button>
-            <button type="button" className="outline secondary" onClick={() => hangUp.mutate()}>Hang up</button>
+            <button type="submit" aria-busy={say.isPending} disabled={say.isPending}>
+              Say
+            </button>
+            <button type="button" className="outline secondary" onClick={() => hangUp.mutate()}>
+              Hang up
+            </button>
           </div>
         </form>
       )}
       <Failure error={start.error ?? say.error ?? hangUp.error} />
       {ended && (
         <article aria-label="Call ended">
-          <p>Ended: {ended.status}{ended.ended_reason ? ` (${ended.ended_reason})` : ''}</p>
+          <p>
+            Ended: {ended.status}
+            {ended.ended_reason ? ` (${ended.ended_reason})` : ''}
+          </p>
           <pre>{JSON.stringify(ended.extracted_variables, null, 2)}</pre>
         </article>
       )}
-      {ended === null && callId !== null && <p><Link to={`/calls/${callId}`}>Open call {callId}</Link></p>}
+      {ended === null && callId !== null && (
+        <p>
+          <Link to={`/calls/${callId}`}>Open call {callId}</Link>
+        </p>
+      )}
     </aside>
   );
 }

@@ -28,7 +28,8 @@ function sameSiteLinks(html: string, pageUrl: string, origin: string): string[] 
   $('a[href]').each((_, el) => {
     try {
       const target = new URL($(el).attr('href') ?? '', pageUrl);
-      if (target.origin === origin && (target.protocol === 'http:' || target.protocol === 'https:')) found.push(withoutFragment(target.toString()));
+      if (target.origin === origin && (target.protocol === 'http:' || target.protocol === 'https:'))
+        found.push(withoutFragment(target.toString()));
     } catch {
       // An href that is not a URL is not followed.
     }

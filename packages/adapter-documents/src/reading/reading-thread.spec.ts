@@ -25,8 +25,15 @@ describe('reading documents on a thread of their own', () => {
   afterAll(() => thread.close());
 
   it('cuts an upload into passages and counts its text', async () => {
-    const got = await thread.passages({ kind: 'file', fileKind: 'docx', bytes: await docxWithParagraphs(['Opening hours', 'Monday to Friday, 9 to 18.']) });
-    expect(got).toEqual({ ok: true, value: { passages: ['Opening hours\n\nMonday to Friday, 9 to 18.'], sizeBytes: 43 } });
+    const got = await thread.passages({
+      kind: 'file',
+      fileKind: 'docx',
+      bytes: await docxWithParagraphs(['Opening hours', 'Monday to Friday, 9 to 18.']),
+    });
+    expect(got).toEqual({
+      ok: true,
+      value: { passages: ['Opening hours\n\nMonday to Friday, 9 to 18.'], sizeBytes: 43 },
+    });
   });
 
   it('counts the tasks in hand and waiting', async () => {
@@ -37,43 +44,66 @@ describe('reading documents on a thread of their own', () => {
   });
 
   it('drops the NUL bytes of a text file rather than failing on them', async () => {
-    const got = await thread.passages({ kind: 'file', fileKind: 'txt', bytes: Buffer.from('Open\u0000 on Sundays.\u0000\u0000') });
+    const got = await thread.passages({
+      kind: 'file',
+      fileKind: 'txt',
+      bytes: Buffer.from('Open\u0000 on Sundays.\u0000\u0000'),
+    });
     expect(got).toEqual({ ok: true, value: { passages: ['Open on Sundays.'], sizeBytes: 16 } });
   });
 
   it('reads 10 MB of text into passages while the event loop keeps turning', async () => {
-    const bytes = Buffer.from('All work and no play makes Jack a dull boy. '.repeat(Math.floor((10 * 1000 * 1000) / 44)));
+    const bytes = Buffer.from(
+      'All work and no play makes Jack a dull boy. '.repeat(Math.floor((10 * 1000 * 1000) / 44)),
+    );
     const { value, stallMs } = await longestStall(() => thread.passages({ kind: 'file', fileKind: 'txt', bytes }));
     expect(value.ok && value.value.passages.length).toBeGreaterThan(8_000);
     // Cutting it on the event loop held it for seconds; handing 10 MB over and back is a few ms.
     expect(stallMs).toBeLessThan(2_000);
   });
 
-  it.each([[40], [300]])('fails a DOCX unpacking to %i MB before building its text, the event loop free meanwhile', async (mb) => {
-    const docx = await docxExpandingTo(mb * MB);
-    expect(docx.length).toBeLessThan(mb * 5 * 1024);
-    const { value, stallMs } = await longestStall(() => thread.passages({ kind: 'file', fileKind: 'docx', bytes: docx }));
-    expect(value).toEqual({ ok: false, error: 'The file unpacks to more than 32 MB; split it into smaller files.' });
-    expect(stallMs).toBeLessThan(2_000);
-  });
+  it.each([[40], [300]])(
+    'fails a DOCX unpacking to %i MB before building its text, the event loop free meanwhile',
+    async (mb) => {
+      const docx = await docxExpandingTo(mb * MB);
+      expect(docx.length).toBeLessThan(mb * 5 * 1024);
+      const { value, stallMs } = await longestStall(() =>
+        thread.passages({ kind: 'file', fileKind: 'docx', bytes: docx }),
+      );
+      expect(value).toEqual({ ok: false, error: 'The file unpacks to more than 32 MB; split it into smaller files.' });
+      expect(stallMs).toBeLessThan(2_000);
+    },
+  );
 
   it('ends a task past its deadline, failing it with the reason, and reads the next one on a new thread', async () => {
     const hurried = new ReadingThread({ ...DEFAULT_READING, deadlineMs: 1 });
     try {
       const text = 'word '.repeat(2 * MB);
-      expect(await hurried.passages({ kind: 'text', text })).toEqual({ ok: false, error: 'Reading the document took longer than 20 s; split it into smaller files.' });
+      expect(await hurried.passages({ kind: 'text', text })).toEqual({
+        ok: false,
+        error: 'Reading the document took longer than 20 s; split it into smaller files.',
+      });
     } finally {
       await hurried.close();
     }
-    expect(await thread.passages({ kind: 'text', text: 'Still reading.' })).toEqual({ ok: true, value: { passages: ['Still reading.'], sizeBytes: 14 } });
+    expect(await thread.passages({ kind: 'text', text: 'Still reading.' })).toEqual({
+      ok: true,
+      value: { passages: ['Still reading.'], sizeBytes: 14 },
+    });
   });
 
   it('fails a task that needs more memory than the thread has, and the thread after it reads again', async () => {
     const small = new ReadingThread({ ...DEFAULT_READING, maxHeapMb: 16 });
     try {
       const text = 'word '.repeat(2 * MB);
-      expect(await small.passages({ kind: 'text', text })).toEqual({ ok: false, error: 'Reading the document needed more memory than a document may use; split it into smaller files.' });
-      expect(await small.passages({ kind: 'text', text: 'Small enough.' })).toEqual({ ok: true, value: { passages: ['Small enough.'], sizeBytes: 13 } });
+      expect(await small.passages({ kind: 'text', text })).toEqual({
+        ok: false,
+        error: 'Reading the document needed more memory than a document may use; split it into smaller files.',
+      });
+      expect(await small.passages({ kind: 'text', text: 'Small enough.' })).toEqual({
+        ok: true,
+        value: { passages: ['Small enough.'], sizeBytes: 13 },
+      });
     } finally {
       await small.close();
     }

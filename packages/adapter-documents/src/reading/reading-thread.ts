@@ -1,6 +1,13 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { DOCUMENT_READ_DEADLINE_MS, documentFailureReason, DocumentTextRefusal, Result, err, ok } from '@voiceplane/domain';
+import {
+  DOCUMENT_READ_DEADLINE_MS,
+  documentFailureReason,
+  DocumentTextRefusal,
+  Result,
+  err,
+  ok,
+} from '@voiceplane/domain';
 import { ParsedPage } from './page';
 import type { Passages, ReadingAnswer, ReadingRequest, ReadingTask } from './thread-body';
 
@@ -13,7 +20,11 @@ export interface ReadingThreadOptions {
   readonly idleMs: number;
 }
 
-export const DEFAULT_READING: ReadingThreadOptions = { deadlineMs: DOCUMENT_READ_DEADLINE_MS, maxHeapMb: 512, idleMs: 10_000 };
+export const DEFAULT_READING: ReadingThreadOptions = {
+  deadlineMs: DOCUMENT_READ_DEADLINE_MS,
+  maxHeapMb: 512,
+  idleMs: 10_000,
+};
 
 /** How the thread itself gave out on a task. */
 export type ThreadRefusal = Extract<DocumentTextRefusal, { code: 'took_too_long' | 'out_of_memory' }>;
@@ -96,7 +107,9 @@ export class ReadingThread {
     worker.unref();
     worker.on('message', (answer: ReadingAnswer) => {
       if (this.worker !== worker || this.current?.pending.id !== answer.id) return;
-      this.settle('error' in answer ? { error: new Error(`reading thread: ${answer.error}`) } : { outcome: ok(answer.value) });
+      this.settle(
+        'error' in answer ? { error: new Error(`reading thread: ${answer.error}`) } : { outcome: ok(answer.value) },
+      );
     });
     worker.on('error', (e: Error & { code?: string }) => {
       if (this.worker !== worker) return;

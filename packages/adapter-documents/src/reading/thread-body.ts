@@ -16,7 +16,9 @@ export interface ReadingRequest {
   readonly task: ReadingTask;
 }
 
-export type ReadingAnswer = { readonly id: number; readonly value: Passages | ParsedPage } | { readonly id: number; readonly error: string };
+export type ReadingAnswer =
+  | { readonly id: number; readonly value: Passages | ParsedPage }
+  | { readonly id: number; readonly error: string };
 
 async function run(task: ReadingTask): Promise<Passages | ParsedPage> {
   switch (task.kind) {
@@ -40,6 +42,7 @@ const port = parentPort!;
 port.on('message', ({ id, task }: ReadingRequest) => {
   run(task).then(
     (value) => port.postMessage({ id, value } satisfies ReadingAnswer),
-    (e: unknown) => port.postMessage({ id, error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies ReadingAnswer),
+    (e: unknown) =>
+      port.postMessage({ id, error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies ReadingAnswer),
   );
 });

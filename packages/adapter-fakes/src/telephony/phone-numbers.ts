@@ -1,9 +1,17 @@
 import {
-  NewPurchasedNumber, PhoneNumber, PhoneNumberRepository, SipTrunkIdentity, SipTrunkRepository, StoredSipTrunk,
+  NewPurchasedNumber,
+  PhoneNumber,
+  PhoneNumberRepository,
+  SipTrunkIdentity,
+  SipTrunkRepository,
+  StoredSipTrunk,
 } from '@voiceplane/application';
 import { copy } from '../copy';
 
-type SipDetails = Omit<StoredSipTrunk, 'id' | 'userId' | 'phoneNumber' | 'nickname' | 'countryCode' | 'createdAt' | 'updatedAt'>;
+type SipDetails = Omit<
+  StoredSipTrunk,
+  'id' | 'userId' | 'phoneNumber' | 'nickname' | 'countryCode' | 'createdAt' | 'updatedAt'
+>;
 
 /**
  * An account's numbers in memory: purchased numbers and SIP trunks share one sequence of ids and
@@ -51,10 +59,17 @@ export class InMemoryPhoneNumbers {
 }
 
 class NumberRepository implements PhoneNumberRepository {
-  constructor(private readonly store: InMemoryPhoneNumbers, private readonly inboundAssistantOf: (userId: number, id: number) => number | null) {}
+  constructor(
+    private readonly store: InMemoryPhoneNumbers,
+    private readonly inboundAssistantOf: (userId: number, id: number) => number | null,
+  ) {}
 
   async list(userId: number): Promise<PhoneNumber[]> {
-    return this.store.all().filter((n) => n.userId === userId).sort((a, b) => b.id - a.id).map((n) => this.shown(n));
+    return this.store
+      .all()
+      .filter((n) => n.userId === userId)
+      .sort((a, b) => b.id - a.id)
+      .map((n) => this.shown(n));
   }
 
   async find(userId: number, id: number): Promise<PhoneNumber | null> {
@@ -63,16 +78,31 @@ class NumberRepository implements PhoneNumberRepository {
   }
 
   async purchasedAmong(phoneNumbers: readonly string[]): Promise<Set<string>> {
-    return new Set(this.store.all().filter((n) => n.type === 'purchased' && phoneNumbers.includes(n.phoneNumber)).map((n) => n.phoneNumber));
+    return new Set(
+      this.store
+        .all()
+        .filter((n) => n.type === 'purchased' && phoneNumbers.includes(n.phoneNumber))
+        .map((n) => n.phoneNumber),
+    );
   }
 
   async insertPurchased(n: NewPurchasedNumber): Promise<PhoneNumber | null> {
     // A purchased number belongs to one account.
     if (this.store.all().some((row) => row.type === 'purchased' && row.phoneNumber === n.phoneNumber)) return null;
     const row: PhoneNumber = {
-      id: this.store.nextId(), userId: n.userId, phoneNumber: n.phoneNumber, type: 'purchased', countryCode: n.countryCode, nickname: null,
-      smsCapable: n.smsCapable, monthlyPrice: n.monthlyPrice, inboundAssistantId: null, providerReference: n.providerReference,
-      renewsAt: n.renewsAt, createdAt: n.purchasedAt, updatedAt: n.purchasedAt,
+      id: this.store.nextId(),
+      userId: n.userId,
+      phoneNumber: n.phoneNumber,
+      type: 'purchased',
+      countryCode: n.countryCode,
+      nickname: null,
+      smsCapable: n.smsCapable,
+      monthlyPrice: n.monthlyPrice,
+      inboundAssistantId: null,
+      providerReference: n.providerReference,
+      renewsAt: n.renewsAt,
+      createdAt: n.purchasedAt,
+      updatedAt: n.purchasedAt,
     };
     this.store.put(row);
     return copy(row);
@@ -86,7 +116,8 @@ class NumberRepository implements PhoneNumberRepository {
   }
 
   async claimDueRenewal(now: Date): Promise<PhoneNumber | null> {
-    const due = this.store.all()
+    const due = this.store
+      .all()
       .filter((n) => n.type === 'purchased' && n.renewsAt !== null && n.renewsAt.getTime() <= now.getTime())
       .sort((a, b) => a.renewsAt!.getTime() - b.renewsAt!.getTime() || a.id - b.id);
     return due[0] ? { ...copy(due[0]), inboundAssistantId: null } : null;
@@ -113,7 +144,11 @@ class TrunkRepository implements SipTrunkRepository {
   constructor(private readonly store: InMemoryPhoneNumbers) {}
 
   async list(userId: number): Promise<StoredSipTrunk[]> {
-    return this.store.all().filter((n) => n.userId === userId && n.type === 'sip').sort((a, b) => b.id - a.id).map((n) => this.trunkOf(n));
+    return this.store
+      .all()
+      .filter((n) => n.userId === userId && n.type === 'sip')
+      .sort((a, b) => b.id - a.id)
+      .map((n) => this.trunkOf(n));
   }
 
   async find(userId: number, id: number): Promise<StoredSipTrunk | null> {
@@ -129,16 +164,35 @@ class TrunkRepository implements SipTrunkRepository {
   async lockAccount(): Promise<void> {}
 
   async hasDuplicate(userId: number, identity: SipTrunkIdentity, exceptId: number | null): Promise<boolean> {
-    return (await this.list(userId)).some((t) => t.id !== exceptId && t.phoneNumber === identity.phoneNumber
-      && t.sipUsername === identity.sipUsername && t.sipAddress.toLowerCase() === identity.sipAddress.toLowerCase());
+    return (await this.list(userId)).some(
+      (t) =>
+        t.id !== exceptId &&
+        t.phoneNumber === identity.phoneNumber &&
+        t.sipUsername === identity.sipUsername &&
+        t.sipAddress.toLowerCase() === identity.sipAddress.toLowerCase(),
+    );
   }
 
   async insert(t: StoredSipTrunk): Promise<StoredSipTrunk> {
     const { id, userId, phoneNumber, nickname, countryCode, createdAt, updatedAt, ...sip } = t;
-    this.store.put({
-      id, userId, phoneNumber, type: 'sip', countryCode, nickname, smsCapable: false, monthlyPrice: null, inboundAssistantId: null,
-      providerReference: null, renewsAt: null, createdAt, updatedAt,
-    }, sip);
+    this.store.put(
+      {
+        id,
+        userId,
+        phoneNumber,
+        type: 'sip',
+        countryCode,
+        nickname,
+        smsCapable: false,
+        monthlyPrice: null,
+        inboundAssistantId: null,
+        providerReference: null,
+        renewsAt: null,
+        createdAt,
+        updatedAt,
+      },
+      sip,
+    );
     return (await this.find(userId, id))!;
   }
 
@@ -152,8 +206,14 @@ class TrunkRepository implements SipTrunkRepository {
 
   private trunkOf(n: PhoneNumber): StoredSipTrunk {
     return copy({
-      ...this.store.sipOf(n.id)!, id: n.id, userId: n.userId, phoneNumber: n.phoneNumber, nickname: n.nickname, countryCode: n.countryCode,
-      createdAt: n.createdAt, updatedAt: n.updatedAt,
+      ...this.store.sipOf(n.id)!,
+      id: n.id,
+      userId: n.userId,
+      phoneNumber: n.phoneNumber,
+      nickname: n.nickname,
+      countryCode: n.countryCode,
+      createdAt: n.createdAt,
+      updatedAt: n.updatedAt,
     });
   }
 }

@@ -15,8 +15,14 @@ export class InMemoryProvisioningCleanupQueue implements ProvisioningCleanupQueu
   async add(tasks: readonly NewCleanupTask[], dueAt: Date, now: Date): Promise<CleanupTask[]> {
     return tasks.map((t) => {
       const task: CleanupTask = {
-        id: ++this.sequence, action: t.action, resourceId: t.resourceId, targetTrunkId: t.targetTrunkId ?? null,
-        releaseTrunkIds: [...(t.releaseTrunkIds ?? [])], waitForCalls: t.waitForCalls ?? false, attempts: 0, createdAt: new Date(now),
+        id: ++this.sequence,
+        action: t.action,
+        resourceId: t.resourceId,
+        targetTrunkId: t.targetTrunkId ?? null,
+        releaseTrunkIds: [...(t.releaseTrunkIds ?? [])],
+        waitForCalls: t.waitForCalls ?? false,
+        attempts: 0,
+        createdAt: new Date(now),
       };
       this.tasks.set(task.id, { task, nextAttemptAt: new Date(dueAt), lastError: null });
       return copy(task);
@@ -24,13 +30,16 @@ export class InMemoryProvisioningCleanupQueue implements ProvisioningCleanupQueu
   }
 
   async addDeleteIntent(resourceId: string, dueAt: Date, now: Date): Promise<CleanupTask | null> {
-    if ([...this.tasks.values()].some((q) => q.task.action === 'delete_number' && q.task.resourceId === resourceId)) return null;
+    if ([...this.tasks.values()].some((q) => q.task.action === 'delete_number' && q.task.resourceId === resourceId))
+      return null;
     const [task] = await this.add([{ action: 'delete_number', resourceId }], dueAt, now);
     return task;
   }
 
   async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<CleanupTask[]> {
-    const due = this.ordered().filter((q) => q.nextAttemptAt.getTime() <= now.getTime()).slice(0, limit);
+    const due = this.ordered()
+      .filter((q) => q.nextAttemptAt.getTime() <= now.getTime())
+      .slice(0, limit);
     for (const q of due) q.nextAttemptAt = new Date(leaseUntil);
     return due.map((q) => copy(q.task));
   }

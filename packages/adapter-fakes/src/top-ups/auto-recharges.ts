@@ -15,6 +15,9 @@ export class InMemoryAutoRechargeRepository implements AutoRechargeRepository {
   }
 
   async save(recharge: AutoRecharge, _at: Date): Promise<void> {
-    this.rows.set(recharge.userId, copy({ ...recharge, state: { ...recharge.state, lastError: recharge.state.lastError?.slice(0, 255) ?? null } }));
+    this.rows.set(
+      recharge.userId,
+      copy({ ...recharge, state: { ...recharge.state, lastError: recharge.state.lastError?.slice(0, 255) ?? null } }),
+    );
   }
 }

@@ -1,4 +1,10 @@
-import { BillingAccount, BillingGateway, OffSessionCharge, PayableTopUp, StartedCheckout } from '@voiceplane/application';
+import {
+  BillingAccount,
+  BillingGateway,
+  OffSessionCharge,
+  PayableTopUp,
+  StartedCheckout,
+} from '@voiceplane/application';
 import { ProviderPaymentState } from '@voiceplane/domain';
 import { copy } from '../copy';
 

@@ -10,6 +10,9 @@ export class InMemoryBillingProfileRepository implements BillingProfileRepositor
 
   async remember(userId: number, provider: BillingProvider, p: BillingProfile, _at: Date): Promise<void> {
     const current = await this.find(userId, provider);
-    this.rows.set(`${userId}:${provider}`, { customerRef: p.customerRef ?? current.customerRef, paymentMethodRef: p.paymentMethodRef ?? current.paymentMethodRef });
+    this.rows.set(`${userId}:${provider}`, {
+      customerRef: p.customerRef ?? current.customerRef,
+      paymentMethodRef: p.paymentMethodRef ?? current.paymentMethodRef,
+    });
   }
 }

@@ -7,8 +7,16 @@ import express, { type Application } from 'express';
  * origin, recordings played from blobs fetched with the session's token, never framed.
  */
 export const CONSOLE_CSP = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "media-src 'self' blob:",
-  "connect-src 'self'", "font-src 'self'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "media-src 'self' blob:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 /**
@@ -19,10 +27,16 @@ export const CONSOLE_CSP = [
 export function mountConsole(app: Application, dir: string | null | undefined): void {
   if (!dir || !existsSync(join(dir, 'index.html'))) return;
   const page = readFileSync(join(dir, 'index.html'));
-  app.use('/app/assets', express.static(join(dir, 'assets'), {
-    immutable: true, maxAge: '365d', index: false, fallthrough: false,
-    setHeaders: (res) => res.setHeader('Content-Security-Policy', CONSOLE_CSP),
-  }));
+  app.use(
+    '/app/assets',
+    express.static(join(dir, 'assets'), {
+      immutable: true,
+      maxAge: '365d',
+      index: false,
+      fallthrough: false,
+      setHeaders: (res) => res.setHeader('Content-Security-Policy', CONSOLE_CSP),
+    }),
+  );
   app.get(['/app', '/app/{*page}'], (_req, res) => {
     res.setHeader('Content-Security-Policy', CONSOLE_CSP);
     res.setHeader('Cache-Control', 'no-cache');

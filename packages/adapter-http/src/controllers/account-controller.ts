@@ -31,7 +31,13 @@ export class AccountController {
     const raw = (req.body ?? {}) as Record<string, unknown>;
     const email = typeof raw.email === 'string' ? raw.email.trim().toLowerCase() : '';
     // The e-mail is hashed into the bucket key: it is counted before it is validated, and any length must fit.
-    const decision = await this.limiter.consume([{ key: `login:${createHash('sha256').update(email).digest('base64url')}:${req.ip}`, limit: 10, windowSeconds: 60 }]);
+    const decision = await this.limiter.consume([
+      {
+        key: `login:${createHash('sha256').update(email).digest('base64url')}:${req.ip}`,
+        limit: 10,
+        windowSeconds: 60,
+      },
+    ]);
     if (!decision.allowed) {
       const retry = decision.retryAfterSeconds;
       fail(429, tooManyBody('standard', retry), { 'Retry-After': String(retry) });

@@ -13,7 +13,6 @@ import { presentAdminUser, presentLedgerEntry, presentPlan } from '../presenters
 import { pageEnvelope } from '../presenters/format';
 import { Doc } from '../openapi/route-doc';
 
-
 /** One operator posting moves at most this much (USD): larger figures are typing mistakes, and balances are numeric(14,4). */
 const MAX_OPERATOR_AMOUNT = 1_000_000;
 class PlanBody {
@@ -24,8 +23,10 @@ class PlanBody {
   @Int({ min: 0 }) included_template_messages?: number;
   @Int({ min: 1, max: 1000, description: 'Phone calls in progress at once (additive)' }) max_concurrent_calls?: number;
   @Int({ min: 0, max: 10000, description: 'Knowledge bases of the account (additive)' }) max_knowledge_bases?: number;
-  @Int({ min: 0, max: 1000000, description: 'Documents across the knowledge bases (additive)' }) max_knowledge_base_documents?: number;
-  @Int({ min: 0, description: 'Bytes of documents across the knowledge bases (additive)' }) max_knowledge_base_bytes?: number;
+  @Int({ min: 0, max: 1000000, description: 'Documents across the knowledge bases (additive)' })
+  max_knowledge_base_documents?: number;
+  @Int({ min: 0, description: 'Bytes of documents across the knowledge bases (additive)' })
+  max_knowledge_base_bytes?: number;
 }
 
 class CreateUserBody {
@@ -37,7 +38,15 @@ class CreateUserBody {
 }
 
 class BalanceBody {
-  @Num({ required: true, nonZero: true, money: true, min: -MAX_OPERATOR_AMOUNT, max: MAX_OPERATOR_AMOUNT, description: 'Non-zero; negative for corrections; at most 4 decimals; at most 1,000,000 either way' }) amount!: number;
+  @Num({
+    required: true,
+    nonZero: true,
+    money: true,
+    min: -MAX_OPERATOR_AMOUNT,
+    max: MAX_OPERATOR_AMOUNT,
+    description: 'Non-zero; negative for corrections; at most 4 decimals; at most 1,000,000 either way',
+  })
+  amount!: number;
   @Str({ required: true, max: 255 }) note!: string;
 }
 
@@ -64,21 +73,41 @@ export class AdminController {
     @inject(TOKENS.BalanceService) private readonly balances: BalanceService,
   ) {}
 
-  @Doc({ summary: 'Create a user with a balance and a plan', tag: 'Admin', auth: 'admin', body: CreateUserBody, success: 201 })
+  @Doc({
+    summary: 'Create a user with a balance and a plan',
+    tag: 'Admin',
+    auth: 'admin',
+    body: CreateUserBody,
+    success: 201,
+  })
   @Post('/users')
   async createUser(@Request() req: ExpressRequest) {
     const body = parse(CreateUserBody, req.body);
     const plan = body.plan ? parsePlan(body.plan, 'plan') : {};
-    const create = () => this.createAccount.execute({
-      name: body.name, email: body.email, password: body.password ?? null, balance: body.balance ?? 0, plan, requestId: requestIdOf(req),
-    });
+    const create = () =>
+      this.createAccount.execute({
+        name: body.name,
+        email: body.email,
+        password: body.password ?? null,
+        balance: body.balance ?? 0,
+        plan,
+        requestId: requestIdOf(req),
+      });
     return answerOutcome(req, create, (result) => {
       if (!result.ok) return answerFor(ACCOUNT_ANSWERS, result.error);
       const { user, apiKey } = result.value;
-      return { status: 201, body: {
-        user: presentAdminUser(user),
-        api_key: { id: apiKey.id, name: apiKey.name, token: apiKey.token, created_at: apiKey.createdAt.toISOString() },
-      } };
+      return {
+        status: 201,
+        body: {
+          user: presentAdminUser(user),
+          api_key: {
+            id: apiKey.id,
+            name: apiKey.name,
+            token: apiKey.token,
+            created_at: apiKey.createdAt.toISOString(),
+          },
+        },
+      };
     });
   }
 
@@ -106,7 +135,11 @@ export class AdminController {
     const body = parse(BalanceBody, req.body);
     const entry = await this.balances.adjust(userId, body.amount, body.note, requestIdOf(req));
     if (!entry) answer(ACCOUNT_ANSWERS, 'user_not_found');
-    return reply(200, { message: ACCOUNT_SUCCESS.balanceUpdated, total_balance: entry.balanceAfter, entry: presentLedgerEntry(entry) });
+    return reply(200, {
+      message: ACCOUNT_SUCCESS.balanceUpdated,
+      total_balance: entry.balanceAfter,
+      entry: presentLedgerEntry(entry),
+    });
   }
 
   @Doc({ summary: 'Change plan fields', tag: 'Admin', auth: 'admin', body: PlanBody })

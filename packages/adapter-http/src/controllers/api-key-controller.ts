@@ -24,10 +24,17 @@ export class ApiKeyController {
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const body = parse(CreateApiKeyBody, req.body);
-    return answerOutcome(req, () => this.keys.create(principalOf(req).userId, body.name), ({ key, token }) => ({ status: 201, body: {
-      message: ACCOUNT_SUCCESS.apiKeyCreated,
-      api_key: { id: key.id, name: key.name, token, created_at: key.createdAt.toISOString() },
-    } }));
+    return answerOutcome(
+      req,
+      () => this.keys.create(principalOf(req).userId, body.name),
+      ({ key, token }) => ({
+        status: 201,
+        body: {
+          message: ACCOUNT_SUCCESS.apiKeyCreated,
+          api_key: { id: key.id, name: key.name, token, created_at: key.createdAt.toISOString() },
+        },
+      }),
+    );
   }
 
   @Doc({ summary: 'List API keys (never their tokens)', tag: 'API keys' })

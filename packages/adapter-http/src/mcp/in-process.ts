@@ -34,7 +34,8 @@ export function dispatchInProcess(app: Handler, request: InProcessRequest): Prom
     req.httpVersionMinor = 1;
     const payload = request.body === undefined ? null : Buffer.from(JSON.stringify(request.body));
     const headers: Record<string, string> = { host: 'localhost', ...lowerCased(request.headers) };
-    if (payload) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(payload.length) });
+    if (payload)
+      Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(payload.length) });
     req.headers = headers;
     if (payload) req.push(payload);
     req.push(null);
@@ -44,7 +45,11 @@ export function dispatchInProcess(app: Handler, request: InProcessRequest): Prom
     let done = false;
     const collect = (chunk: unknown, encoding?: unknown) => {
       if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+      chunks.push(
+        Buffer.isBuffer(chunk)
+          ? chunk
+          : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'),
+      );
     };
     res.write = ((chunk: unknown, encoding?: unknown) => {
       collect(chunk, encoding);

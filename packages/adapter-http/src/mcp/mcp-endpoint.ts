@@ -23,14 +23,16 @@ export interface McpEndpointOptions {
 /** A tool result carrying the API's own answer: the body as structured content, or `isError` with the error body. */
 function resultOf(answer: InProcessAnswer): CallToolResult {
   const text = JSON.stringify(answer.body);
-  if (answer.status >= 400) return { isError: true, content: [{ type: 'text', text }], _meta: { http_status: answer.status } };
+  if (answer.status >= 400)
+    return { isError: true, content: [{ type: 'text', text }], _meta: { http_status: answer.status } };
   return { content: [{ type: 'text', text }], structuredContent: structuredContentOf(answer.body) };
 }
 
 const isValue = (v: unknown) => v !== undefined && v !== null && v !== '';
 /** Half of a surrogate pair: no URL can carry it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const isPathValue = (v: unknown) => (typeof v === 'string' && !LONE_SURROGATE.test(v)) || (typeof v === 'number' && Number.isSafeInteger(v));
+const isPathValue = (v: unknown) =>
+  (typeof v === 'string' && !LONE_SURROGATE.test(v)) || (typeof v === 'number' && Number.isSafeInteger(v));
 
 /**
  * What is wrong with the arguments before any request is made, as the API's validation errors: a
@@ -55,16 +57,25 @@ function queryOf(op: ToolOperation, args: Record<string, unknown>): string {
   for (const name of op.queryParameters) {
     const value = args[name];
     if (!isValue(value)) continue;
-    for (const item of Array.isArray(value) ? value : [value]) search.append(name, typeof item === 'object' ? JSON.stringify(item) : String(item));
+    for (const item of Array.isArray(value) ? value : [value])
+      search.append(name, typeof item === 'object' ? JSON.stringify(item) : String(item));
   }
   const text = search.toString();
   return text ? `?${text}` : '';
 }
 
-async function callTool(o: McpEndpointOptions, op: ToolOperation, args: Record<string, unknown>, outer: Request): Promise<CallToolResult> {
+async function callTool(
+  o: McpEndpointOptions,
+  op: ToolOperation,
+  args: Record<string, unknown>,
+  outer: Request,
+): Promise<CallToolResult> {
   const errors = argumentErrors(op, args);
   if (errors) {
-    o.logger.debug({ requestId: requestIdOf(outer), tool: op.tool.name, fields: Object.keys(errors) }, 'mcp message refused');
+    o.logger.debug(
+      { requestId: requestIdOf(outer), tool: op.tool.name, fields: Object.keys(errors) },
+      'mcp message refused',
+    );
     return resultOf({ status: 422, body: validationBody(familyOfPath(op.path), errors) });
   }
   const path = op.path.replace(/\{([A-Za-z_]+)\}/g, (_m, name: string) => encodeURIComponent(String(args[name])));
@@ -74,7 +85,10 @@ async function callTool(o: McpEndpointOptions, op: ToolOperation, args: Record<s
   const answer = await dispatchInProcess(o.app, {
     method: op.method,
     url: path + queryOf(op, args),
-    headers: { authorization: outer.headers.authorization ?? '', ...(typeof key === 'string' ? { 'idempotency-key': key } : {}) },
+    headers: {
+      authorization: outer.headers.authorization ?? '',
+      ...(typeof key === 'string' ? { 'idempotency-key': key } : {}),
+    },
     body,
     remoteAddress: outer.socket.remoteAddress,
   });
@@ -100,7 +114,11 @@ function plainToolsList(req: Request, messages: McpMessages | undefined): string
 function acceptsGzip(req: Request): boolean {
   const header = String(req.headers['accept-encoding'] ?? '');
   return header.split(',').some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(';').map((p) => p.trim());
+    const [coding, ...params] = part
+      .trim()
+      .toLowerCase()
+      .split(';')
+      .map((p) => p.trim());
     return coding === 'gzip' && !params.some((p) => /^q=0(\.0*)?$/.test(p));
   });
 }
@@ -169,12 +187,19 @@ export function mcpEndpoint(o: McpEndpointOptions) {
       return;
     }
     try {
-      const { server: { Server }, transport: { StreamableHTTPServerTransport }, types: { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } } = mcpSdk();
+      const {
+        server: { Server },
+        transport: { StreamableHTTPServerTransport },
+        types: { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema },
+      } = mcpSdk();
       const refused = (reason: string) => {
         o.logger.debug({ requestId: requestIdOf(req), reason }, 'mcp message refused');
         return protocolError(ErrorCode.InvalidParams, reason);
       };
-      const server = new Server({ name: 'voiceplane', version: o.version }, { capabilities: { tools: { listChanged: false } } });
+      const server = new Server(
+        { name: 'voiceplane', version: o.version },
+        { capabilities: { tools: { listChanged: false } } },
+      );
       server.setRequestHandler(ListToolsRequestSchema, async () => toolsOf().list);
       server.setRequestHandler(CallToolRequestSchema, async (request) => {
         const { name } = request.params;
@@ -192,10 +217,13 @@ export function mcpEndpoint(o: McpEndpointOptions) {
       });
       // No session id: nothing is kept between messages. Plain JSON answers, no event stream to hold open.
       const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_MESSAGE_BYTES,
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+        maxRequestBodySize: MAX_MESSAGE_BYTES,
       });
       // The transport's own refusals (406, 415, a body that is no JSON-RPC message).
-      transport.onerror = (e) => o.logger.debug({ requestId: requestIdOf(req), reason: e.message }, 'mcp message refused');
+      transport.onerror = (e) =>
+        o.logger.debug({ requestId: requestIdOf(req), reason: e.message }, 'mcp message refused');
       res.on('close', () => {
         void transport.close();
         void server.close();

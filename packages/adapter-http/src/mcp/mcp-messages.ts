@@ -27,15 +27,18 @@ export interface McpMessages {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isJsonType = (req: Request) => /^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '');
 
 /** The SDK's own request schemas, so a message it would fail to parse (an internal error there) is refused here. */
 function schemaOf(method: string): { safeParse(value: unknown): { success: boolean } } | undefined {
   const { types } = mcpSdk();
   const schemas: Record<string, { safeParse(value: unknown): { success: boolean } }> = {
-    initialize: types.InitializeRequestSchema, ping: types.PingRequestSchema,
-    'tools/list': types.ListToolsRequestSchema, 'tools/call': types.CallToolRequestSchema,
+    initialize: types.InitializeRequestSchema,
+    ping: types.PingRequestSchema,
+    'tools/list': types.ListToolsRequestSchema,
+    'tools/call': types.CallToolRequestSchema,
   };
   return Object.hasOwn(schemas, method) ? schemas[method] : undefined;
 }
@@ -46,7 +49,8 @@ function paramsProblem(message: Json & { method: string }): string | null {
     const params = message.params;
     if (!isObject(params)) return 'Invalid params: params must be an object naming the tool.';
     if (typeof params.name !== 'string') return 'Invalid params: the tool name must be a string.';
-    if (params.arguments !== undefined && !isObject(params.arguments)) return 'Invalid params: arguments must be an object.';
+    if (params.arguments !== undefined && !isObject(params.arguments))
+      return 'Invalid params: arguments must be an object.';
   }
   const schema = schemaOf(message.method);
   return schema && !schema.safeParse(message).success ? `Invalid params for ${message.method}.` : null;
@@ -58,7 +62,12 @@ function judged(message: unknown, refusals: string[]): unknown {
   const problem = paramsProblem(message as Json & { method: string });
   if (problem === null) return message;
   refusals.push(problem);
-  return { jsonrpc: message.jsonrpc, id: message.id, method: 'tools/call', params: { name: `${REFUSED}${refusals.length - 1}` } };
+  return {
+    jsonrpc: message.jsonrpc,
+    id: message.id,
+    method: 'tools/call',
+    params: { name: `${REFUSED}${refusals.length - 1}` },
+  };
 }
 
 /** Why the refused tool `name` stands for a malformed request, or null for any other name. */
@@ -88,11 +97,17 @@ export function mcpMessageReader(logger: Logger) {
     };
     read(req, res, (error?: unknown) => {
       const kind = (error as { type?: string } | undefined)?.type;
-      if (kind === 'entity.too.large') return refuse(413, -32000, `Payload Too Large: a message may be at most ${MAX_MESSAGE_BYTES} bytes`);
-      if (kind === 'encoding.unsupported' || kind === 'charset.unsupported') return refuse(415, -32000, 'Unsupported Media Type');
-      if (error) return void (res.headersSent || req.destroyed ? undefined : refuse(400, -32700, 'Parse error: the message could not be read'));
+      if (kind === 'entity.too.large')
+        return refuse(413, -32000, `Payload Too Large: a message may be at most ${MAX_MESSAGE_BYTES} bytes`);
+      if (kind === 'encoding.unsupported' || kind === 'charset.unsupported')
+        return refuse(415, -32000, 'Unsupported Media Type');
+      if (error)
+        return void (res.headersSent || req.destroyed
+          ? undefined
+          : refuse(400, -32700, 'Parse error: the message could not be read'));
       const text = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
-      if (jsonNestsDeeperThan(text, MAX_MESSAGE_DEPTH)) return refuse(400, -32600, `Invalid Request: nested more than ${MAX_MESSAGE_DEPTH} levels deep`);
+      if (jsonNestsDeeperThan(text, MAX_MESSAGE_DEPTH))
+        return refuse(400, -32600, `Invalid Request: nested more than ${MAX_MESSAGE_DEPTH} levels deep`);
       let body: unknown;
       try {
         body = JSON.parse(text);

@@ -21,18 +21,31 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const ACCEPT = 'application/json, text/event-stream';
-const post = (user: TestUser, text: string) => t.http.post('/mcp').set(user.auth).set('Accept', ACCEPT).set('Content-Type', 'application/json').send(text);
+const post = (user: TestUser, text: string) =>
+  t.http.post('/mcp').set(user.auth).set('Accept', ACCEPT).set('Content-Type', 'application/json').send(text);
 const rpc = (user: TestUser, message: unknown) => post(user, JSON.stringify(message));
-const call = (id: number, name: unknown, args?: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+const call = (id: number, name: unknown, args?: unknown) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
 const listTools = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
-type Answer = { id: number; result?: { isError?: boolean; content: { text: string }[]; _meta?: { http_status: number } }; error?: { code: number; message: string } };
+type Answer = {
+  id: number;
+  result?: { isError?: boolean; content: { text: string }[]; _meta?: { http_status: number } };
+  error?: { code: number; message: string };
+};
 const toolError = (answer: Answer) => JSON.parse(answer.result!.content[0].text);
-const refusalsLogged = () => log.split('\n').filter((line) => line.includes('"level":20') && line.includes('mcp message refused')).length;
+const refusalsLogged = () =>
+  log.split('\n').filter((line) => line.includes('"level":20') && line.includes('mcp message refused')).length;
 
 describe('batches', () => {
   it(`refuses a batch of more than ${MAX_BATCH_CALLS} messages with the protocol's invalid request, running none of them`, async () => {
     const before = (await t.http.get('/api/user/folders').set(owner.auth)).body;
-    const batch = Array.from({ length: MAX_BATCH_CALLS + 1 }, (_, i) => call(i, 'create_folder', { name: `Batch ${i}` }));
+    const batch = Array.from({ length: MAX_BATCH_CALLS + 1 }, (_, i) =>
+      call(i, 'create_folder', { name: `Batch ${i}` }),
+    );
     const res = await rpc(owner, batch);
     expect([res.status, res.body.error.code]).toEqual([400, -32600]);
     expect(res.body.error.message).toContain(String(MAX_BATCH_CALLS));
@@ -43,11 +56,17 @@ describe('batches', () => {
 
   it('counts every message of a batch against the key’s rate limit', async () => {
     const limited = await t.createUser({ plan: { api_rate_limit_per_minute: 12 } });
-    const res = await rpc(limited, Array.from({ length: 10 }, (_, i) => listTools(i)));
+    const res = await rpc(
+      limited,
+      Array.from({ length: 10 }, (_, i) => listTools(i)),
+    );
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(10);
     expect(res.headers['x-ratelimit-remaining']).toBe('2');
-    const over = await rpc(limited, Array.from({ length: 5 }, (_, i) => listTools(i)));
+    const over = await rpc(
+      limited,
+      Array.from({ length: 5 }, (_, i) => listTools(i)),
+    );
     expect(over.status).toBe(429);
     expect(over.headers['retry-after']).toBeDefined();
   });
@@ -77,21 +96,38 @@ describe('malformed calls', () => {
     expect(res.status).toBe(200);
     expect(res.body.result.isError).toBe(true);
     expect(res.body.result._meta).toEqual({ http_status: 422 });
-    expect(toolError(res.body)).toEqual({ message: 'The given data was invalid.', errors: { id: ['The id field must be a string or an integer.'] } });
+    expect(toolError(res.body)).toEqual({
+      message: 'The given data was invalid.',
+      errors: { id: ['The id field must be a string or an integer.'] },
+    });
     const object = await rpc(owner, call(2, 'delete_assistant', { id: { $gt: 0 } }));
     expect(toolError(object.body).errors).toEqual({ id: ['The id field must be a string or an integer.'] });
   });
 
   it('a message nested 5,000 deep is an invalid request', async () => {
     const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
-    const res = await post(owner, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_folder","arguments":${deep}}}`);
+    const res = await post(
+      owner,
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_folder","arguments":${deep}}}`,
+    );
     expect([res.status, res.body.error.code]).toEqual([400, -32600]);
     expect(res.body.error.message).toMatch(/nested/);
   });
 
   it('a tool name that is not a string, or arguments that are not an object, are invalid params with a short message', async () => {
-    const bad: [unknown, unknown][] = [[42, {}], [{ name: 'get_account' }, {}], [null, {}], ['get_account', 'x'], ['get_account', [1]], ['get_account', 5], ['get_account', null]];
-    const res = await rpc(owner, bad.map(([name, args], i) => call(i, name, args)));
+    const bad: [unknown, unknown][] = [
+      [42, {}],
+      [{ name: 'get_account' }, {}],
+      [null, {}],
+      ['get_account', 'x'],
+      ['get_account', [1]],
+      ['get_account', 5],
+      ['get_account', null],
+    ];
+    const res = await rpc(
+      owner,
+      bad.map(([name, args], i) => call(i, name, args)),
+    );
     expect(res.status).toBe(200);
     for (const answer of res.body as Answer[]) {
       expect(answer.error?.code).toBe(-32602);
@@ -125,7 +161,9 @@ describe('malformed calls', () => {
 describe('idempotency_key', () => {
   it('is a string of 1 to 255 printable characters, or the call is a 422 tool result that changes nothing', async () => {
     const user = await t.createUser({ balance: 5 });
-    const topUps = async () => (await t.db.dataSource.query(`SELECT count(*)::int AS n FROM top_ups WHERE user_id = $1`, [user.id]))[0].n as number;
+    const topUps = async () =>
+      (await t.db.dataSource.query(`SELECT count(*)::int AS n FROM top_ups WHERE user_id = $1`, [user.id]))[0]
+        .n as number;
     for (const [i, key] of [{ r: 2 }, 7, true, '', 'x'.repeat(256), 'tab\tkey', ['k']].entries()) {
       const res = await rpc(user, call(i, 'create_top_up', { amount: 6, idempotency_key: key }));
       expect(res.body.result.isError).toBe(true);

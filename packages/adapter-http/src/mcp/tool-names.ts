@@ -189,7 +189,12 @@ export function toolNameOf(method: string, path: string): string {
   const named = TOOL_NAMES[`${method.toUpperCase()} ${path}`];
   if (named) return named;
   const segments = path.replace(/^\/api\/(user\/)?/, '').split('/');
-  const words = segments.filter((s) => !s.startsWith('{')).join('_').replace(/[^A-Za-z0-9]+/g, '_').toLowerCase();
-  const verb = method === 'get' ? (segments[segments.length - 1].startsWith('{') ? 'get' : 'list') : VERBS[method] ?? method;
+  const words = segments
+    .filter((s) => !s.startsWith('{'))
+    .join('_')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .toLowerCase();
+  const verb =
+    method === 'get' ? (segments[segments.length - 1].startsWith('{') ? 'get' : 'list') : (VERBS[method] ?? method);
   return `${verb}_${words}`.slice(0, 64);
 }

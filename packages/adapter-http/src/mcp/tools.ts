@@ -21,7 +21,14 @@ export const IDEMPOTENCY_FIELD = 'idempotency_key';
 interface Operation {
   summary?: string;
   security?: Record<string, unknown>[];
-  parameters?: { name?: string; in?: string; required?: boolean; description?: string; schema?: Schema; $ref?: string }[];
+  parameters?: {
+    name?: string;
+    in?: string;
+    required?: boolean;
+    description?: string;
+    schema?: Schema;
+    $ref?: string;
+  }[];
   requestBody?: { content?: { 'application/json'?: { schema?: Schema } } };
   responses?: Record<string, { content?: Record<string, { examples?: { success?: { value?: unknown } } }> }>;
   'x-alias-of'?: unknown;
@@ -36,7 +43,9 @@ const COMPONENT = '#/components/schemas/';
 
 /** An answer that never ends on its own (server-sent events) cannot be a tool's result. */
 const isStream = (op: Operation): boolean =>
-  Object.entries(op.responses ?? {}).some(([status, response]) => status.startsWith('2') && 'text/event-stream' in (response.content ?? {}));
+  Object.entries(op.responses ?? {}).some(
+    ([status, response]) => status.startsWith('2') && 'text/event-stream' in (response.content ?? {}),
+  );
 
 /** User operations (any user token) and, when the document has them, the sandbox controls; never aliases or streams. */
 function isUserOperation(path: string, op: Operation): boolean {
@@ -45,7 +54,10 @@ function isUserOperation(path: string, op: Operation): boolean {
 }
 
 /** A schema with its component references pointing at `$defs`, and the components it reaches, transitively. */
-function withDefinitions(schema: Schema, components: Record<string, Schema>): { schema: Schema; defs: Record<string, Schema> } {
+function withDefinitions(
+  schema: Schema,
+  components: Record<string, Schema>,
+): { schema: Schema; defs: Record<string, Schema> } {
   const defs: Record<string, Schema> = {};
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) node.forEach(visit);
@@ -72,7 +84,10 @@ function inputSchemaOf(path: string, op: Operation, components: Record<string, S
   const required = new Set<string>();
   const body = op.requestBody?.content?.['application/json']?.schema;
   if (body) {
-    const ref = typeof body.$ref === 'string' && body.$ref.startsWith(COMPONENT) ? components[body.$ref.slice(COMPONENT.length)] : body;
+    const ref =
+      typeof body.$ref === 'string' && body.$ref.startsWith(COMPONENT)
+        ? components[body.$ref.slice(COMPONENT.length)]
+        : body;
     if (ref?.properties && typeof ref.properties === 'object') {
       Object.assign(properties, ref.properties);
       for (const name of (ref.required as string[] | undefined) ?? []) required.add(name);
@@ -88,8 +103,12 @@ function inputSchemaOf(path: string, op: Operation, components: Record<string, S
   const idempotent = (op.parameters ?? []).some((p) => p.$ref === '#/components/parameters/IdempotencyKey');
   if (idempotent) {
     properties[IDEMPOTENCY_FIELD] = {
-      type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$',
-      description: 'Makes a retry safe: the same key with the same input within 24 hours answers what the first call answered, without doing it again',
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[\\x20-\\x7E]+$',
+      description:
+        'Makes a retry safe: the same key with the same input within 24 hours answers what the first call answered, without doing it again',
     };
   }
   const pathNames = [...path.matchAll(/\{([A-Za-z_]+)\}/g)].map((m) => m[1]);
@@ -147,10 +166,14 @@ function outputSchemaOf(op: Operation): Tool['outputSchema'] {
 /** What the HTTP method promises: GET reads, PUT and DELETE may overwrite or remove but repeat safely, POST and PATCH create or change. */
 function annotationsOf(method: string): Tool['annotations'] {
   switch (method) {
-    case 'get': return { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-    case 'put': return { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
-    case 'delete': return { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
-    default: return { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+    case 'get':
+      return { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+    case 'put':
+      return { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+    case 'delete':
+      return { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+    default:
+      return { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
   }
 }
 

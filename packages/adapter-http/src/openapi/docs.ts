@@ -6,5 +6,9 @@ export function mountDocs(app: Application, document: () => object): void {
   app.get('/api/openapi.json', (_req, res) => {
     res.json(document());
   });
-  app.use('/docs', swaggerUi.serveFiles(undefined, { swaggerUrl: '/api/openapi.json' }), swaggerUi.setup(undefined, { swaggerUrl: '/api/openapi.json' }));
+  app.use(
+    '/docs',
+    swaggerUi.serveFiles(undefined, { swaggerUrl: '/api/openapi.json' }),
+    swaggerUi.setup(undefined, { swaggerUrl: '/api/openapi.json' }),
+  );
 }

@@ -60,7 +60,9 @@ interface Properties {
 }
 
 function propertiesOf(dto: Ctor, pending: Pending): Properties {
-  const schema = targetConstructorToSchema(dto, { additionalConverters: converters(pending) as never }) as { properties?: Record<string, Schema> };
+  const schema = targetConstructorToSchema(dto, { additionalConverters: converters(pending) as never }) as {
+    properties?: Record<string, Schema>;
+  };
   const { order, nullable, required } = declaredFields(dto);
   const properties: Record<string, Schema> = {};
   for (const key of order.keys()) {
@@ -93,5 +95,10 @@ export function queryParameters(dto: Ctor, components: Record<string, Schema>): 
   const pending: Pending = [];
   const { properties, required } = propertiesOf(dto, pending);
   for (const item of pending) schemaFor(item, components);
-  return Object.entries(properties).map(([name, schema]) => ({ name, in: 'query', required: required.includes(name), schema }));
+  return Object.entries(properties).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: required.includes(name),
+    schema,
+  }));
 }

@@ -9,7 +9,8 @@ const text = (description: string): Schema => ({ type: 'string', description });
 export const ERROR_FAMILY_SCHEMAS = {
   ValidationError: {
     type: 'object',
-    description: 'Invalid body or query (status 422): every failing field with all its messages; array items use dotted keys (`tools.0.type`).',
+    description:
+      'Invalid body or query (status 422): every failing field with all its messages; array items use dotted keys (`tools.0.type`).',
     properties: {
       message: { type: 'string', const: 'The given data was invalid.' },
       errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
@@ -18,13 +19,15 @@ export const ERROR_FAMILY_SCHEMAS = {
   },
   MessageError: {
     type: 'object',
-    description: 'Missing resources, plan limits and business refusals of assistants, tools, folders, labels, API keys, calls, deliveries, admin and runtime routes.',
+    description:
+      'Missing resources, plan limits and business refusals of assistants, tools, folders, labels, API keys, calls, deliveries, admin and runtime routes.',
     properties: { message: text('What went wrong, in words') },
     required: ['message'],
   },
   SipError: {
     type: 'object',
-    description: 'SIP trunks, phone numbers and knowledge bases: missing resources, duplicates, provisioning and purchase failures.',
+    description:
+      'SIP trunks, phone numbers and knowledge bases: missing resources, duplicates, provisioning and purchase failures.',
     properties: { error: text('What went wrong, in words') },
     required: ['error'],
   },
@@ -37,32 +40,48 @@ export const ERROR_FAMILY_SCHEMAS = {
   RateLimitError: {
     type: 'object',
     description: 'Too many requests (status 429); `retry_after` equals the `Retry-After` header.',
-    properties: { message: text('`Too Many Attempts.` or the limit that was reached'), retry_after: { type: 'integer', minimum: 0, description: 'Seconds to wait' } },
+    properties: {
+      message: text('`Too Many Attempts.` or the limit that was reached'),
+      retry_after: { type: 'integer', minimum: 0, description: 'Seconds to wait' },
+    },
     required: ['message', 'retry_after'],
   },
   AutomationError: {
     type: 'object',
-    description: 'Automation refusals: a code, the specs of the params concerned, and extra keys some codes add (`errors`, `choices`, `conflicting_automation_id`).',
+    description:
+      'Automation refusals: a code, the specs of the params concerned, and extra keys some codes add (`errors`, `choices`, `conflicting_automation_id`).',
     properties: {
       message: text('What went wrong, in words'),
       error: text('The automation refusal code'),
-      params: { type: ['array', 'null'], items: { type: 'object' }, description: 'Specs of the params concerned, or null' },
+      params: {
+        type: ['array', 'null'],
+        items: { type: 'object' },
+        description: 'Specs of the params concerned, or null',
+      },
     },
     required: ['message', 'error', 'params'],
   },
   IdempotencyError: {
     type: 'object',
     description: 'An `Idempotency-Key` that is still being processed (409) or was used with another body (422).',
-    properties: { message: text('What went wrong, in words'), error: { type: 'string', enum: ['idempotency_key_in_use', 'idempotency_key_reused', 'idempotency_answer_lost'] } },
+    properties: {
+      message: text('What went wrong, in words'),
+      error: { type: 'string', enum: ['idempotency_key_in_use', 'idempotency_key_reused', 'idempotency_answer_lost'] },
+    },
     required: ['message', 'error'],
   },
   ChatappError: {
     type: 'object',
-    description: 'Chat-app routes (`/api/user/chatapp/...`, `/api/user/whatsapp/...`): a coded refusal; `SESSION_EXPIRED` adds `session_status`, '
-      + '`REQUEST_LIMIT` adds `reason` and `retry_at`, `CONCURRENT_LIMIT` and `CONTACT_RATE_LIMIT` (429) add `retry_after`.',
+    description:
+      'Chat-app routes (`/api/user/chatapp/...`, `/api/user/whatsapp/...`): a coded refusal; `SESSION_EXPIRED` adds `session_status`, ' +
+      '`REQUEST_LIMIT` adds `reason` and `retry_at`, `CONCURRENT_LIMIT` and `CONTACT_RATE_LIMIT` (429) add `retry_after`.',
     properties: {
-      success: { type: 'boolean', const: false }, error: text('What went wrong, in words'), error_code: text('Stable chat-app error code'), session_status: { type: 'object' },
-      reason: text('`REQUEST_LIMIT`: daily_limit, weekly_limit or already_granted'), retry_at: { type: ['string', 'null'], format: 'date-time' },
+      success: { type: 'boolean', const: false },
+      error: text('What went wrong, in words'),
+      error_code: text('Stable chat-app error code'),
+      session_status: { type: 'object' },
+      reason: text('`REQUEST_LIMIT`: daily_limit, weekly_limit or already_granted'),
+      retry_at: { type: ['string', 'null'], format: 'date-time' },
       retry_after: { type: 'integer', minimum: 0, description: 'Seconds to wait' },
     },
     required: ['success', 'error', 'error_code'],
@@ -71,7 +90,9 @@ export const ERROR_FAMILY_SCHEMAS = {
     type: 'object',
     description: 'Chat-app validation (status 422): the first message as `error`, every failing field in `errors`.',
     properties: {
-      success: { type: 'boolean', const: false }, error: text('The first message'), error_code: { type: 'string', const: 'VALIDATION_ERROR' },
+      success: { type: 'boolean', const: false },
+      error: text('The first message'),
+      error_code: { type: 'string', const: 'VALIDATION_ERROR' },
       errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
     },
     required: ['success', 'error', 'error_code', 'errors'],
@@ -79,7 +100,11 @@ export const ERROR_FAMILY_SCHEMAS = {
   ChatappRateLimitError: {
     type: 'object',
     description: 'Chat-app quota reached (status 429), e.g. 5 sends per second.',
-    properties: { success: { type: 'boolean', const: false }, error: text('`Too many requests.`'), retry_after: { type: 'integer', minimum: 0 } },
+    properties: {
+      success: { type: 'boolean', const: false },
+      error: text('`Too many requests.`'),
+      retry_after: { type: 'integer', minimum: 0 },
+    },
     required: ['success', 'error', 'retry_after'],
   },
   ConversationError: {
@@ -92,16 +117,19 @@ export const ERROR_FAMILY_SCHEMAS = {
     type: 'object',
     description: 'Conversation validation (status 422).',
     properties: {
-      status: { type: 'boolean', const: false }, error: { type: 'string', const: 'The given data was invalid.' },
+      status: { type: 'boolean', const: false },
+      error: { type: 'string', const: 'The given data was invalid.' },
       errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
     },
     required: ['status', 'error', 'errors'],
   },
   ChatbotValidationError: {
     type: 'object',
-    description: 'Chatbot validation (status 422): `error` is the first problem in the public reference\'s words (`message is required`).',
+    description:
+      "Chatbot validation (status 422): `error` is the first problem in the public reference's words (`message is required`).",
     properties: {
-      status: { type: 'boolean', const: false }, error: { type: 'string' },
+      status: { type: 'boolean', const: false },
+      error: { type: 'string' },
       errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
     },
     required: ['status', 'error', 'errors'],
@@ -109,7 +137,11 @@ export const ERROR_FAMILY_SCHEMAS = {
   ConversationRateLimitError: {
     type: 'object',
     description: 'Widget quota (status 429); `retry_after` in seconds, as in `Retry-After`.',
-    properties: { status: { type: 'boolean', const: false }, error: { type: 'string' }, retry_after: { type: 'integer' } },
+    properties: {
+      status: { type: 'boolean', const: false },
+      error: { type: 'string' },
+      retry_after: { type: 'integer' },
+    },
     required: ['status', 'error', 'retry_after'],
   },
 } satisfies Record<string, Schema>;
@@ -128,18 +160,34 @@ export function familyOf(status: number, body: object): ErrorFamily {
   if ('params' in body && 'error' in body) return 'AutomationError';
   const keys = Object.keys(body).sort().join(',');
   switch (keys) {
-    case 'errors,message': return 'ValidationError';
-    case 'message,retry_after': return 'RateLimitError';
-    case 'error,message': return 'IdempotencyError';
-    case 'message': return 'MessageError';
-    case 'error': return status === 401 ? 'AuthError' : 'SipError';
-    case 'error,error_code,success': case 'error,error_code,session_status,success':
-    case 'error,error_code,reason,retry_at,success': case 'error,error_code,retry_after,success': return 'ChatappError';
-    case 'error,error_code,errors,success': return 'ChatappValidationError';
-    case 'error,retry_after,success': return 'ChatappRateLimitError';
-    case 'error,status': return 'ConversationError';
-    case 'error,errors,status': return (body as { error?: unknown }).error === VALIDATION_MESSAGE ? 'ConversationValidationError' : 'ChatbotValidationError';
-    case 'error,retry_after,status': return 'ConversationRateLimitError';
-    default: throw new Error(`error example of no family (${status}): ${JSON.stringify(body)}`);
+    case 'errors,message':
+      return 'ValidationError';
+    case 'message,retry_after':
+      return 'RateLimitError';
+    case 'error,message':
+      return 'IdempotencyError';
+    case 'message':
+      return 'MessageError';
+    case 'error':
+      return status === 401 ? 'AuthError' : 'SipError';
+    case 'error,error_code,success':
+    case 'error,error_code,session_status,success':
+    case 'error,error_code,reason,retry_at,success':
+    case 'error,error_code,retry_after,success':
+      return 'ChatappError';
+    case 'error,error_code,errors,success':
+      return 'ChatappValidationError';
+    case 'error,retry_after,success':
+      return 'ChatappRateLimitError';
+    case 'error,status':
+      return 'ConversationError';
+    case 'error,errors,status':
+      return (body as { error?: unknown }).error === VALIDATION_MESSAGE
+        ? 'ConversationValidationError'
+        : 'ChatbotValidationError';
+    case 'error,retry_after,status':
+      return 'ConversationRateLimitError';
+    default:
+      throw new Error(`error example of no family (${status}): ${JSON.stringify(body)}`);
   }
 }

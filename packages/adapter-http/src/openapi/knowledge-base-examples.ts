@@ -4,8 +4,16 @@ const KB_404 = { error: 'Knowledgebase not found.' };
 const DOC_404 = { error: 'Document not found.' };
 
 export const KNOWLEDGE_BASE_HANDLER_ERRORS: Readonly<Record<string, Readonly<Record<number, readonly object[]>>>> = {
-  'POST /api/user/knowledgebases': { 422: [invalid({ name: ['The name field is required.'] }), invalid({ name: ['Your plan allows at most 10 knowledge bases.'] })] },
-  'PUT /api/user/knowledgebases/{id}': { 404: [KB_404], 422: [invalid({ name: ['The name must be at least 1 characters.'] })] },
+  'POST /api/user/knowledgebases': {
+    422: [
+      invalid({ name: ['The name field is required.'] }),
+      invalid({ name: ['Your plan allows at most 10 knowledge bases.'] }),
+    ],
+  },
+  'PUT /api/user/knowledgebases/{id}': {
+    404: [KB_404],
+    422: [invalid({ name: ['The name must be at least 1 characters.'] })],
+  },
   'DELETE /api/user/knowledgebases/{id}': { 404: [KB_404] },
   'GET /api/user/knowledgebases/{id}/documents': { 404: [KB_404] },
   'POST /api/user/knowledgebases/{id}/documents': {

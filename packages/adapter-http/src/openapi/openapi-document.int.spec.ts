@@ -19,7 +19,10 @@ type Operation = {
   security: Record<string, unknown>[];
   parameters?: { name: string; in: string }[];
   requestBody?: { content: { 'application/json': { schema: Schema } } };
-  responses: Record<string, { content?: Record<string, { schema?: Schema; examples?: Record<string, { value: unknown }> }> }>;
+  responses: Record<
+    string,
+    { content?: Record<string, { schema?: Schema; examples?: Record<string, { value: unknown }> }> }
+  >;
 };
 type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
 
@@ -27,12 +30,19 @@ const SNAPSHOT = join(__dirname, 'document-surface.snapshot.json');
 
 /** The validator is ESM only and jest loads modules as CommonJS, so its command-line tool runs in a child process. */
 function validateOpenApi(doc: Document): { valid: boolean; errors?: unknown } {
-  const cli = join(dirname(require.resolve('@seriousme/openapi-schema-validator/package.json')), 'bin', 'validate-api-cli.js');
+  const cli = join(
+    dirname(require.resolve('@seriousme/openapi-schema-validator/package.json')),
+    'bin',
+    'validate-api-cli.js',
+  );
   const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
   try {
     const file = join(dir, 'openapi.json');
     writeFileSync(file, JSON.stringify(doc));
-    const run = spawnSync(process.execPath, [cli, file], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    const run = spawnSync(process.execPath, [cli, file], {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
     return JSON.parse(run.stdout);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -40,7 +50,9 @@ function validateOpenApi(doc: Document): { valid: boolean; errors?: unknown } {
 }
 
 function operationsOf(doc: Document): [string, Operation][] {
-  return Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]));
+  return Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]),
+  );
 }
 
 function deref(doc: Document, schema: Schema): Schema {
@@ -61,12 +73,22 @@ function propertyPaths(doc: Document, schema: Schema, prefix = '', seen: string[
 
 /** What a client generator depends on: per operation its auth, success status, query parameters and body fields. */
 function surfaceOf(doc: Document) {
-  return Object.fromEntries(operationsOf(doc).sort(([a], [b]) => a.localeCompare(b)).map(([key, op]) => [key, {
-    security: op.security.flatMap((s) => Object.keys(s)),
-    success: Object.keys(op.responses).filter((status) => status.startsWith('2')),
-    query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name).sort(),
-    body: op.requestBody ? propertyPaths(doc, op.requestBody.content['application/json'].schema).sort() : [],
-  }]));
+  return Object.fromEntries(
+    operationsOf(doc)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([key, op]) => [
+        key,
+        {
+          security: op.security.flatMap((s) => Object.keys(s)),
+          success: Object.keys(op.responses).filter((status) => status.startsWith('2')),
+          query: (op.parameters ?? [])
+            .filter((p) => p.in === 'query')
+            .map((p) => p.name)
+            .sort(),
+          body: op.requestBody ? propertyPaths(doc, op.requestBody.content['application/json'].schema).sort() : [],
+        },
+      ]),
+  );
 }
 
 describe('GET /api/openapi.json', () => {
@@ -91,18 +113,24 @@ describe('GET /api/openapi.json', () => {
   });
 
   it('documents at least one 4xx answer on every operation', () => {
-    const without = operationsOf(doc).filter(([, op]) => !Object.keys(op.responses).some((status) => /^4\d\d$/.test(status))).map(([key]) => key);
+    const without = operationsOf(doc)
+      .filter(([, op]) => !Object.keys(op.responses).some((status) => /^4\d\d$/.test(status)))
+      .map(([key]) => key);
     expect(without).toEqual([]);
   });
 
   it('gives every operation a success example and every error answer a family schema with examples', () => {
-    const gaps = operationsOf(doc).flatMap(([key, op]) => Object.entries(op.responses).flatMap(([status, response]) => {
-      // A success that is not JSON (an event stream) is documented under its own media type.
-      const media = status.startsWith('2') ? Object.values(response.content ?? {})[0] : response.content?.['application/json'];
-      const hasExamples = Object.keys(media?.examples ?? {}).length > 0;
-      if (status.startsWith('2')) return hasExamples ? [] : [`${key} ${status}: no example`];
-      return hasExamples && media?.schema ? [] : [`${key} ${status}: no schema or example`];
-    }));
+    const gaps = operationsOf(doc).flatMap(([key, op]) =>
+      Object.entries(op.responses).flatMap(([status, response]) => {
+        // A success that is not JSON (an event stream) is documented under its own media type.
+        const media = status.startsWith('2')
+          ? Object.values(response.content ?? {})[0]
+          : response.content?.['application/json'];
+        const hasExamples = Object.keys(media?.examples ?? {}).length > 0;
+        if (status.startsWith('2')) return hasExamples ? [] : [`${key} ${status}: no example`];
+        return hasExamples && media?.schema ? [] : [`${key} ${status}: no schema or example`];
+      }),
+    );
     expect(gaps).toEqual([]);
   });
 
@@ -113,22 +141,46 @@ describe('GET /api/openapi.json', () => {
 
   it('has a recorded success example for every operation of every configuration, and none for an operation of none', () => {
     // Some operations are served only in some configurations (the WhatsApp Cloud ingress): their suites compose those.
-    const every = buildOpenApiDocument('test', documentedRoutes(() => true)) as Document;
+    const every = buildOpenApiDocument(
+      'test',
+      documentedRoutes(() => true),
+    ) as Document;
     const operations = operationsOf(every);
     const known = new Set(operations.map(([key]) => key));
     // An alias shows the example of the operation it stands for.
-    const missing = operations.filter(([, op]) => !('x-alias-of' in op)).flatMap(([key, op]) => Object.keys(op.responses)
-      .filter((status) => status.startsWith('2') && RECORDED_EXAMPLES[key]?.[status] === undefined).map((status) => `${key} ${status}`));
-    expect({ missing, stale: Object.keys(RECORDED_EXAMPLES).filter((key) => !known.has(key)) }).toEqual({ missing: [], stale: [] });
+    const missing = operations
+      .filter(([, op]) => !('x-alias-of' in op))
+      .flatMap(([key, op]) =>
+        Object.keys(op.responses)
+          .filter((status) => status.startsWith('2') && RECORDED_EXAMPLES[key]?.[status] === undefined)
+          .map((status) => `${key} ${status}`),
+      );
+    expect({ missing, stale: Object.keys(RECORDED_EXAMPLES).filter((key) => !known.has(key)) }).toEqual({
+      missing: [],
+      stale: [],
+    });
   });
 
   it('documents every route the pipeline lets through without a token as such: provider ingress and hooks', async () => {
     const tokenless = operationsOf(doc).filter(([key]) => / \/api\/(providers|hooks)\//.test(key));
-    expect(tokenless.map(([key]) => key)).toEqual(expect.arrayContaining(['POST /api/providers/billing/{provider}/webhook', 'POST /api/hooks/automations/{id}/{token}']));
+    expect(tokenless.map(([key]) => key)).toEqual(
+      expect.arrayContaining([
+        'POST /api/providers/billing/{provider}/webhook',
+        'POST /api/hooks/automations/{id}/{token}',
+      ]),
+    );
     for (const [key, op] of tokenless) {
-      expect({ key, security: op.security, has401: '401' in op.responses }).toEqual({ key, security: [], has401: false });
+      expect({ key, security: op.security, has401: '401' in op.responses }).toEqual({
+        key,
+        security: [],
+        has401: false,
+      });
       const [method, path] = key.split(' ');
-      const res = await t.http[method.toLowerCase() as 'post'](path.replace(/\{provider\}/, 'stripe').replace(/\{[^}]+\}/g, 'x')).set('Content-Type', 'application/json').send('{}');
+      const res = await t.http[method.toLowerCase() as 'post'](
+        path.replace(/\{provider\}/, 'stripe').replace(/\{[^}]+\}/g, 'x'),
+      )
+        .set('Content-Type', 'application/json')
+        .send('{}');
       expect({ key, status: res.status }).not.toEqual({ key, status: 401 });
     }
   });
@@ -136,9 +188,13 @@ describe('GET /api/openapi.json', () => {
   it('marks every alias as one, with the answers of the operation it stands for', () => {
     for (const alias of ALIAS_ROUTES) {
       const canonicalMethod = (alias.canonicalMethod ?? alias.method).toLowerCase();
-      const op = doc.paths[alias.path]?.[alias.method.toLowerCase()] as Operation & { 'x-alias-of'?: unknown; summary?: string };
+      const op = doc.paths[alias.path]?.[alias.method.toLowerCase()] as Operation & {
+        'x-alias-of'?: unknown;
+        summary?: string;
+      };
       expect({ alias: alias.path, marked: op?.['x-alias-of'] }).toEqual({
-        alias: alias.path, marked: expect.objectContaining({ method: canonicalMethod, path: alias.canonicalPath }),
+        alias: alias.path,
+        marked: expect.objectContaining({ method: canonicalMethod, path: alias.canonicalPath }),
       });
       expect(op.summary).toMatch(/^Alias of /);
       expect(op.responses).toEqual(doc.paths[alias.canonicalPath][canonicalMethod].responses);

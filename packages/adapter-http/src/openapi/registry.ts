@@ -7,12 +7,20 @@ import { authOf, type RouteDoc } from './route-doc';
 import { ALIAS_ROUTES, AliasRoute } from '../pipeline/aliases';
 
 const SECURITY: Record<string, unknown[]> = {
-  user: [{ bearer: [] }], api_key: [{ bearer: [] }], admin: [{ admin: [] }], runtime: [{ runtime: [] }], none: [], hook: [],
+  user: [{ bearer: [] }],
+  api_key: [{ bearer: [] }],
+  admin: [{ admin: [] }],
+  runtime: [{ runtime: [] }],
+  none: [],
+  hook: [],
 };
 
 const IDEMPOTENCY_KEY_PARAMETER: Schema = {
-  name: 'Idempotency-Key', in: 'header', required: false,
-  description: 'Makes a retry safe: the same key with the same body within 24 hours replays the stored answer (`Idempotent-Replayed: true`)',
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the same key with the same body within 24 hours replays the stored answer (`Idempotent-Replayed: true`)',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
 };
 
@@ -23,14 +31,21 @@ const IDEMPOTENCY_KEY_PARAMETER: Schema = {
 function aliasOperation(alias: AliasRoute, canonical: Schema): Schema {
   const target = `${alias.canonicalMethod ?? alias.method} ${alias.canonicalPath}`;
   const fixed = Object.entries(alias.query ?? {});
-  const parameters = (canonical.parameters as Schema[] | undefined)?.filter((p) => !(p.in === 'query' && fixed.some(([name]) => name === p.name)));
+  const parameters = (canonical.parameters as Schema[] | undefined)?.filter(
+    (p) => !(p.in === 'query' && fixed.some(([name]) => name === p.name)),
+  );
   const query = fixed.map(([name, value]) => `${name}=${value}`).join('&');
   const op: Schema = {
     ...canonical,
     summary: `Alias of ${target}${query ? `?${query}` : ''}`,
-    description: `Served by the same handler as \`${target}\`${query ? ` with \`${query}\`` : ''}: same authentication, rate limits, body and answers.`
-      + (alias.usedBy ? ` Called by ${alias.usedBy}.` : ''),
-    'x-alias-of': { method: (alias.canonicalMethod ?? alias.method).toLowerCase(), path: alias.canonicalPath, ...(fixed.length ? { query: alias.query } : {}) },
+    description:
+      `Served by the same handler as \`${target}\`${query ? ` with \`${query}\`` : ''}: same authentication, rate limits, body and answers.` +
+      (alias.usedBy ? ` Called by ${alias.usedBy}.` : ''),
+    'x-alias-of': {
+      method: (alias.canonicalMethod ?? alias.method).toLowerCase(),
+      path: alias.canonicalPath,
+      ...(fixed.length ? { query: alias.query } : {}),
+    },
   };
   if (parameters?.length === 0) delete op.parameters;
   else if (parameters) op.parameters = parameters;
@@ -43,11 +58,20 @@ export function buildOpenApiDocument(version: string, routes: readonly RouteDoc[
   for (const r of routes) {
     const path = r.path.replace(/:([A-Za-z_]+)/g, '{$1}');
     const op: Schema = { summary: r.summary, tags: [r.tag], security: SECURITY[authOf(r)] };
-    const params: object[] = [...path.matchAll(/\{([A-Za-z_]+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    const params: object[] = [...path.matchAll(/\{([A-Za-z_]+)\}/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
     if (r.query) params.push(...queryParameters(r.query, components));
     const headers = acceptsIdempotencyKey(r) ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : [];
     if (params.length || headers.length) op.parameters = [...params, ...headers];
-    if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaFor(r.body, components)}` } } } };
+    if (r.body)
+      op.requestBody = {
+        required: true,
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaFor(r.body, components)}` } } },
+      };
     op.responses = responsesOf(r, operationKey(r.method, path));
     (paths[path] ??= {})[r.method] = op;
   }

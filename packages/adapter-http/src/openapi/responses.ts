@@ -22,7 +22,8 @@ export function operationKey(method: string, documentPath: string): string {
 function merged(...sources: ErrorAnswers[]): Map<number, object[]> {
   const byStatus = new Map<number, object[]>();
   for (const source of sources) {
-    for (const [status, bodies] of Object.entries(source)) byStatus.set(Number(status), [...(byStatus.get(Number(status)) ?? []), ...bodies]);
+    for (const [status, bodies] of Object.entries(source))
+      byStatus.set(Number(status), [...(byStatus.get(Number(status)) ?? []), ...bodies]);
   }
   return new Map([...byStatus].sort(([a], [b]) => a - b));
 }
@@ -30,13 +31,19 @@ function merged(...sources: ErrorAnswers[]): Map<number, object[]> {
 const familyRef = (family: ErrorFamily): Schema => ({ $ref: `#/components/schemas/${family}` });
 
 /** One example per body, named after its family (`validation`, `message`, `message_2`, …) and summarised by its text. */
-function examplesOf(status: number, bodies: readonly object[]): { families: ErrorFamily[]; examples: Record<string, Schema> } {
+function examplesOf(
+  status: number,
+  bodies: readonly object[],
+): { families: ErrorFamily[]; examples: Record<string, Schema> } {
   const families: ErrorFamily[] = [];
   const examples: Record<string, Schema> = {};
   for (const body of bodies) {
     const family = familyOf(status, body);
     families.push(family);
-    const base = family.replace(/Error$/, '').replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
+    const base = family
+      .replace(/Error$/, '')
+      .replace(/([a-z])([A-Z])/g, '$1_$2')
+      .toLowerCase();
     const count = families.filter((f) => f === family).length;
     const { message, error } = body as { message?: string; error?: string };
     examples[count === 1 ? base : `${base}_${count}`] = { summary: message ?? error, value: body };
@@ -64,9 +71,13 @@ export function responsesOf(route: RouteDoc, key: string): Record<string, Schema
   const responses: Record<string, Schema> = {
     [String(status)]: {
       description: 'Success',
-      content: { [route.produces ?? 'application/json']: example === undefined ? {} : { examples: { success: { value: example } } } },
+      content: {
+        [route.produces ?? 'application/json']:
+          example === undefined ? {} : { examples: { success: { value: example } } },
+      },
     },
   };
-  for (const [status, bodies] of merged(pipelineAnswers(route), HANDLER_ERRORS[key] ?? {})) responses[String(status)] = errorResponse(status, bodies);
+  for (const [status, bodies] of merged(pipelineAnswers(route), HANDLER_ERRORS[key] ?? {}))
+    responses[String(status)] = errorResponse(status, bodies);
   return responses;
 }

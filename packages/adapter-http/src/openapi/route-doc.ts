@@ -1,4 +1,8 @@
-import { buildNormalizedPath, getControllerMetadataList, getControllerMethodMetadataList } from '@inversifyjs/http-core';
+import {
+  buildNormalizedPath,
+  getControllerMetadataList,
+  getControllerMethodMetadataList,
+} from '@inversifyjs/http-core';
 import type { Container, ServiceIdentifier } from 'inversify';
 import type { Ctor } from '../validation';
 
@@ -9,7 +13,10 @@ export type RouteAuth = 'user' | 'api_key' | 'admin' | 'runtime' | 'none' | 'hoo
  * provider ingress checks its provider's signature and no token, a hook its path token.
  */
 const FAMILY_AUTH: readonly [string, RouteAuth][] = [
-  ['/api/providers/', 'none'], ['/api/hooks/', 'hook'], ['/api/admin/', 'admin'], ['/api/runtime/', 'runtime'],
+  ['/api/providers/', 'none'],
+  ['/api/hooks/', 'hook'],
+  ['/api/admin/', 'admin'],
+  ['/api/runtime/', 'runtime'],
 ];
 
 /** What the pipeline asks of a caller of the route. */
@@ -71,11 +78,13 @@ export function documentedRoutes(mounted: (controller: ServiceIdentifier) => boo
     for (const handler of getControllerMethodMetadataList(controller.target)) {
       const doc = DOCS.get(controller.target)?.get(handler.methodKey);
       const method = handler.requestMethodType as RouteDoc['method'];
-      if (!doc || !METHODS.includes(method)) throw new Error(`${controller.target.name}.${String(handler.methodKey)} has no @Doc for the API document`);
+      if (!doc || !METHODS.includes(method))
+        throw new Error(`${controller.target.name}.${String(handler.methodKey)} has no @Doc for the API document`);
       routes.push({ method, path: buildNormalizedPath(`${controller.path}/${handler.path}`), ...doc });
     }
   }
-  const byPath = (a: RouteDoc, b: RouteDoc) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || METHODS.indexOf(a.method) - METHODS.indexOf(b.method);
+  const byPath = (a: RouteDoc, b: RouteDoc) =>
+    (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || METHODS.indexOf(a.method) - METHODS.indexOf(b.method);
   return routes.sort(byPath);
 }
 

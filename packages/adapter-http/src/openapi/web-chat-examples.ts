@@ -10,27 +10,50 @@ export const WEB_CHAT_HANDLER_ERRORS: Readonly<Record<string, Readonly<Record<nu
   'POST /api/conversations': {
     400: [BALANCE_400],
     404: [{ status: false, error: 'Assistant not found' }],
-    422: [{ status: false, error: 'assistant_id is required', errors: { assistant_id: ['The assistant id field is required.'] } }],
+    422: [
+      {
+        status: false,
+        error: 'assistant_id is required',
+        errors: { assistant_id: ['The assistant id field is required.'] },
+      },
+    ],
   },
   'GET /api/conversations/{uuid}': { 404: [CONVERSATION_404] },
   'POST /api/conversations/{uuid}/messages': {
-    400: [BALANCE_400, { status: false, error: 'Failed to process message: the assistant\'s language model did not answer' }],
+    400: [
+      BALANCE_400,
+      { status: false, error: "Failed to process message: the assistant's language model did not answer" },
+    ],
     404: [CONVERSATION_404],
     422: [{ status: false, error: 'message is required', errors: { message: ['The message field is required.'] } }],
   },
   'POST /api/user/ai/generate-reply': {
-    402: [{ success: false, error: 'Insufficient balance. Please top up your account.', error_code: 'INSUFFICIENT_BALANCE' }],
-    404: [{ success: false, error: 'Assistant not found or does not belong to you', error_code: 'ASSISTANT_NOT_FOUND' }],
+    402: [
+      {
+        success: false,
+        error: 'Insufficient balance. Please top up your account.',
+        error_code: 'INSUFFICIENT_BALANCE',
+      },
+    ],
+    404: [
+      { success: false, error: 'Assistant not found or does not belong to you', error_code: 'ASSISTANT_NOT_FOUND' },
+    ],
     422: [invalid({ assistant_id: ['The assistant id field is required.'] })],
   },
   'POST /api/user/conversations/{uuid}/messages': {
     404: [CONVERSATION_404],
-    422: [{ status: false, error: 'The given data was invalid.', errors: { message: ['The message field is required.'] } }],
+    422: [
+      { status: false, error: 'The given data was invalid.', errors: { message: ['The message field is required.'] } },
+    ],
   },
   'GET /api/user/assistant/{id}/widget': { 404: [ASSISTANT_404] },
   'PUT /api/user/assistant/{id}/widget': {
     404: [ASSISTANT_404],
-    422: [invalid({ 'allowed_origins.0': ['The allowed_origins.0 must be an http or https origin (scheme://host[:port]).'] })],
+    422: [
+      invalid({
+        'allowed_origins.0': ['The allowed_origins.0 must be an http or https origin (scheme://host[:port]).'],
+      }),
+    ],
   },
   'POST /api/user/assistant/{id}/widget/rotate-key': { 404: [ASSISTANT_404] },
   'POST /api/widget/{key}/conversations': { 403: [ORIGIN_403], 404: [WIDGET_404] },

@@ -20,45 +20,116 @@ export interface AliasRoute {
 }
 
 export const ALIAS_ROUTES: readonly AliasRoute[] = [
-  { method: 'POST', path: '/api/automate/conversations/{uuid}/disable-ai', canonicalPath: '/api/user/conversations/{uuid}/disable-ai' },
-  { method: 'POST', path: '/api/automate/conversations/{uuid}/enable-ai', canonicalPath: '/api/user/conversations/{uuid}/enable-ai' },
-  { method: 'POST', path: '/api/user/folders', canonicalPath: '/api/user/folder', usedBy: 'the MCP server’s create_folder' },
-  { method: 'POST', path: '/api/ai/generate-reply', canonicalPath: '/api/user/ai/generate-reply', usedBy: 'the MCP server’s generate_ai_reply' },
+  {
+    method: 'POST',
+    path: '/api/automate/conversations/{uuid}/disable-ai',
+    canonicalPath: '/api/user/conversations/{uuid}/disable-ai',
+  },
+  {
+    method: 'POST',
+    path: '/api/automate/conversations/{uuid}/enable-ai',
+    canonicalPath: '/api/user/conversations/{uuid}/enable-ai',
+  },
+  {
+    method: 'POST',
+    path: '/api/user/folders',
+    canonicalPath: '/api/user/folder',
+    usedBy: 'the MCP server’s create_folder',
+  },
+  {
+    method: 'POST',
+    path: '/api/ai/generate-reply',
+    canonicalPath: '/api/user/ai/generate-reply',
+    usedBy: 'the MCP server’s generate_ai_reply',
+  },
   { method: 'PUT', path: '/api/user/folders/{id}', canonicalPath: '/api/user/folder/{id}' },
   { method: 'DELETE', path: '/api/user/folders/{id}', canonicalPath: '/api/user/folder/{id}' },
-  { method: 'POST', path: '/api/user/labels', canonicalPath: '/api/user/label', usedBy: 'the MCP server’s create_label' },
-  { method: 'PUT', path: '/api/user/labels/{id}', canonicalPath: '/api/user/label/{id}', usedBy: 'the MCP server’s update_label' },
-  { method: 'DELETE', path: '/api/user/labels/{id}', canonicalPath: '/api/user/label/{id}', usedBy: 'the MCP server’s delete_label' },
-  { method: 'GET', path: '/api/user/assistants/{id}', canonicalPath: '/api/user/assistant/{id}', usedBy: 'the OpenClaw plugin' },
   {
-    method: 'PATCH', path: '/api/user/assistants/{id}', canonicalMethod: 'PUT', canonicalPath: '/api/user/assistant/{id}',
+    method: 'POST',
+    path: '/api/user/labels',
+    canonicalPath: '/api/user/label',
+    usedBy: 'the MCP server’s create_label',
+  },
+  {
+    method: 'PUT',
+    path: '/api/user/labels/{id}',
+    canonicalPath: '/api/user/label/{id}',
+    usedBy: 'the MCP server’s update_label',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/user/labels/{id}',
+    canonicalPath: '/api/user/label/{id}',
+    usedBy: 'the MCP server’s delete_label',
+  },
+  {
+    method: 'GET',
+    path: '/api/user/assistants/{id}',
+    canonicalPath: '/api/user/assistant/{id}',
+    usedBy: 'the OpenClaw plugin',
+  },
+  {
+    method: 'PATCH',
+    path: '/api/user/assistants/{id}',
+    canonicalMethod: 'PUT',
+    canonicalPath: '/api/user/assistant/{id}',
     usedBy: 'the OpenClaw plugin (a partial update, as PUT is)',
   },
   {
-    method: 'GET', path: '/api/user/assistants/synthesizer-providers', canonicalPath: '/api/user/assistants/providers',
-    query: { kind: 'synthesizer' }, usedBy: 'the MCP server and the OpenClaw plugin',
+    method: 'GET',
+    path: '/api/user/assistants/synthesizer-providers',
+    canonicalPath: '/api/user/assistants/providers',
+    query: { kind: 'synthesizer' },
+    usedBy: 'the MCP server and the OpenClaw plugin',
   },
   {
-    method: 'GET', path: '/api/user/assistants/transcriber-providers', canonicalPath: '/api/user/assistants/providers',
-    query: { kind: 'transcriber' }, usedBy: 'the MCP server and the OpenClaw plugin',
+    method: 'GET',
+    path: '/api/user/assistants/transcriber-providers',
+    canonicalPath: '/api/user/assistants/providers',
+    query: { kind: 'transcriber' },
+    usedBy: 'the MCP server and the OpenClaw plugin',
   },
-  { method: 'GET', path: '/api/user/phone-numbers/all', canonicalPath: '/api/user/phone-numbers', usedBy: 'the MCP server' },
+  {
+    method: 'GET',
+    path: '/api/user/phone-numbers/all',
+    canonicalPath: '/api/user/phone-numbers',
+    usedBy: 'the MCP server',
+  },
   { method: 'DELETE', path: '/api/user/phone-numbers/sip-trunks/{id}', canonicalPath: '/api/user/phone-numbers/{id}' },
-  { method: 'POST', path: '/api/user/campaign', canonicalPath: '/api/user/campaigns', usedBy: 'white-label pages of the same API' },
+  {
+    method: 'POST',
+    path: '/api/user/campaign',
+    canonicalPath: '/api/user/campaigns',
+    usedBy: 'white-label pages of the same API',
+  },
   { method: 'GET', path: '/api/user/campaigns/{id}', canonicalPath: '/api/user/campaign/{id}' },
   { method: 'PUT', path: '/api/user/campaigns/{id}', canonicalPath: '/api/user/campaign/{id}' },
   { method: 'DELETE', path: '/api/user/campaigns/{id}', canonicalPath: '/api/user/campaign/{id}' },
   { method: 'POST', path: '/api/user/leads', canonicalPath: '/api/user/lead' },
-  { method: 'POST', path: '/api/user/campaigns/{id}/leads/import', canonicalPath: '/api/user/campaign/{id}/leads/import' },
+  {
+    method: 'POST',
+    path: '/api/user/campaigns/{id}/leads/import',
+    canonicalPath: '/api/user/campaign/{id}/leads/import',
+  },
   { method: 'GET', path: '/api/user/lead/{id}', canonicalPath: '/api/user/leads/{id}' },
   { method: 'DELETE', path: '/api/user/lead/{id}', canonicalPath: '/api/user/leads/{id}' },
-  { method: 'PUT', path: '/api/leads/{id}', canonicalPath: '/api/user/leads/{id}', usedBy: 'the MCP server’s update_lead (Famulor documents this path)' },
-  { method: 'PATCH', path: '/api/user/leads/{id}', canonicalMethod: 'PUT', canonicalPath: '/api/user/leads/{id}', usedBy: 'the Activepieces piece' },
+  {
+    method: 'PUT',
+    path: '/api/leads/{id}',
+    canonicalPath: '/api/user/leads/{id}',
+    usedBy: 'the MCP server’s update_lead (Famulor documents this path)',
+  },
+  {
+    method: 'PATCH',
+    path: '/api/user/leads/{id}',
+    canonicalMethod: 'PUT',
+    canonicalPath: '/api/user/leads/{id}',
+    usedBy: 'the Activepieces piece',
+  },
 ];
 
 /** Every chat-app route is also served with `whatsapp` in place of `chatapp` (the public API's name). */
 const CHATAPP_PREFIX = /^\/api\/user\/whatsapp(?=\/|$)/i;
-
 
 interface CompiledAlias {
   readonly route: AliasRoute;
@@ -92,8 +163,15 @@ export function canonicalRoute(method: string, path: string): CanonicalRoute | n
     if (route.method !== method && !(method === 'HEAD' && route.method === 'GET')) continue;
     const found = pattern.exec(path);
     if (!found) continue;
-    const canonicalPath = route.canonicalPath.replace(/\{([a-z_]+)\}/g, (_m, name: string) => found[names.indexOf(name) + 1]);
-    return { method: method === 'HEAD' ? method : route.canonicalMethod ?? method, path: canonicalPath, query: route.query };
+    const canonicalPath = route.canonicalPath.replace(
+      /\{([a-z_]+)\}/g,
+      (_m, name: string) => found[names.indexOf(name) + 1],
+    );
+    return {
+      method: method === 'HEAD' ? method : (route.canonicalMethod ?? method),
+      path: canonicalPath,
+      query: route.query,
+    };
   }
   return null;
 }
@@ -112,7 +190,10 @@ export function canonicalSearch(search: string, fixed: Readonly<Record<string, s
       return raw;
     }
   };
-  const kept = search.replace(/^\?/, '').split('&').filter((pair) => pair !== '' && !Object.hasOwn(fixed, keyOf(pair)));
+  const kept = search
+    .replace(/^\?/, '')
+    .split('&')
+    .filter((pair) => pair !== '' && !Object.hasOwn(fixed, keyOf(pair)));
   const set = Object.entries(fixed).map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
   return `?${[...kept, ...set].join('&')}`;
 }

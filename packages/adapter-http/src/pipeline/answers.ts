@@ -4,10 +4,18 @@ import { fail } from './responses';
 /** A refusal or field problem: a bare code, or a code with what its answer needs. */
 export type Coded = string | { readonly code: string };
 
-export type CodeOf<R extends Coded> = R extends string ? R : R extends { readonly code: infer C extends string } ? C : never;
+export type CodeOf<R extends Coded> = R extends string
+  ? R
+  : R extends { readonly code: infer C extends string }
+    ? C
+    : never;
 
 /** The member of `R` that carries code `C`. */
-export type WithCode<R extends Coded, C extends string> = R extends string ? (R extends C ? R : never) : Extract<R, { readonly code: C }>;
+export type WithCode<R extends Coded, C extends string> = R extends string
+  ? R extends C
+    ? R
+    : never
+  : Extract<R, { readonly code: C }>;
 
 export type { Answer } from './answer';
 

@@ -32,9 +32,15 @@ export function userAuthentication(authenticator: Authenticator, limiter: RateLi
       const token = bearerToken(req);
       const principal = token ? await authenticator.authenticate(token) : null;
       if (!principal) {
-        const decision = await limiter.consume([{ key: `unauth:${req.ip}`, limit: UNAUTHENTICATED_PER_MINUTE, windowSeconds: 60 }]);
+        const decision = await limiter.consume([
+          { key: `unauth:${req.ip}`, limit: UNAUTHENTICATED_PER_MINUTE, windowSeconds: 60 },
+        ]);
         if (!decision.allowed) {
-          sendTooMany(res, decision.retryAfterSeconds, tooManyBody(familyOfPath(fullPath(req)), decision.retryAfterSeconds));
+          sendTooMany(
+            res,
+            decision.retryAfterSeconds,
+            tooManyBody(familyOfPath(fullPath(req)), decision.retryAfterSeconds),
+          );
           return;
         }
         unauthorized(res);

@@ -38,7 +38,10 @@ const contentType = (req: Request) => (req.headers['content-type'] ?? '').split(
 const isJsonType = (type: string) => type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
 
 type Middleware = (req: Request, res: Response, next: NextFunction) => void;
-interface Parsers { readonly json: Middleware; readonly raw: Middleware }
+interface Parsers {
+  readonly json: Middleware;
+  readonly raw: Middleware;
+}
 
 /** express's `verify` hook: the exact bytes, kept before any parsing (webhook signatures are over them). */
 const keepRawBytes = (req: unknown, _res: unknown, buf: Buffer) => {

@@ -51,9 +51,14 @@ export class EventStreamWriter {
 
   response(): HttpResponse {
     return {
-      [isHttpResponseSymbol]: true, statusCode: 200, body: this.body,
+      [isHttpResponseSymbol]: true,
+      statusCode: 200,
+      body: this.body,
       headers: {
-        'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no', 'X-Content-Type-Options': 'nosniff',
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-store',
+        'X-Accel-Buffering': 'no',
+        'X-Content-Type-Options': 'nosniff',
       },
     };
   }

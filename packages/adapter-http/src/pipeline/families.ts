@@ -9,7 +9,12 @@ export function familyOfPath(rawPath: string): ErrorFamily {
   // The router matches paths case-insensitively, so the family does too.
   const path = rawPath.toLowerCase();
   if (path.startsWith('/api/user/chatapp') || path.startsWith('/api/user/whatsapp')) return 'chatapp';
-  if (path.startsWith('/api/user/conversations') || path.startsWith('/api/automate/conversations') || path.startsWith('/api/conversations')) return 'conversation';
+  if (
+    path.startsWith('/api/user/conversations') ||
+    path.startsWith('/api/automate/conversations') ||
+    path.startsWith('/api/conversations')
+  )
+    return 'conversation';
   // Start/stop answers every outcome with `success`, its validation errors too.
   if (path.replace(/\/+$/, '') === '/api/user/campaigns/update-status') return 'campaign_status';
   return 'standard';

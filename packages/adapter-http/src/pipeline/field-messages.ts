@@ -12,6 +12,7 @@ export function fieldMessage<P extends Coded>(messages: FieldMessages<P>, field:
 
 /** The 422 `errors` map of the problems, in the order the rules found them. */
 export function fieldErrors<P extends Coded>(problems: FieldProblems<P>, messages: FieldMessages<P>): FieldErrors {
-  return Object.fromEntries(Object.entries(problems).map(([field, list]) => [field, list.map((p) => fieldMessage(messages, field, p))]));
+  return Object.fromEntries(
+    Object.entries(problems).map(([field, list]) => [field, list.map((p) => fieldMessage(messages, field, p))]),
+  );
 }
-

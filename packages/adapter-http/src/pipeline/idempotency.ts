@@ -33,7 +33,9 @@ function scopeOf(req: Request, ctx: RequestContext, key: string, routeOf: Idempo
   const target = matched
     ? `${matched.route}:${createHash('sha256').update(JSON.stringify(matched.params)).digest('base64url')}`
     : `${req.method}:${createHash('sha256').update(fullPath(req)).digest('base64url')}`;
-  const admin = matched ? matched.route.startsWith(`${req.method} /api/admin/`) : fullPath(req).startsWith('/api/admin');
+  const admin = matched
+    ? matched.route.startsWith(`${req.method} /api/admin/`)
+    : fullPath(req).startsWith('/api/admin');
   const owner = ctx.principal ? `u${ctx.principal.userId}` : admin ? 'admin' : 'hook';
   return `${owner}:${target}:${key}`;
 }
@@ -58,7 +60,12 @@ export async function answerOutcome<T>(req: Request, run: () => Promise<T>, rend
  * key: some carry a secret shown once (an API key token), and none may sit readable in the table
  * or the WAL.
  */
-export function idempotency(store: IdempotencyStore, now: () => Date, cipher: SecretCipher, options: IdempotencyOptions) {
+export function idempotency(
+  store: IdempotencyStore,
+  now: () => Date,
+  cipher: SecretCipher,
+  options: IdempotencyOptions,
+) {
   const open = (body: string) => (body.startsWith(SEALED_PREFIX) ? cipher.decrypt(body) : Promise.resolve(body));
   const handle = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const key = req.headers['idempotency-key'];
@@ -72,7 +79,9 @@ export function idempotency(store: IdempotencyStore, now: () => Date, cipher: Se
       const fingerprint = createHash('sha256').update(ctx.rawBody).digest('hex');
       const at = now();
       const stored = await store.claim(scope, fingerprint, {
-        now: at, expiresAt: new Date(at.getTime() + RETENTION_MS), leaseUntil: new Date(at.getTime() + LEASE_MS),
+        now: at,
+        expiresAt: new Date(at.getTime() + RETENTION_MS),
+        leaseUntil: new Date(at.getTime() + LEASE_MS),
       });
       const decision = decideIdempotentRequest(stored, fingerprint);
       switch (decision.kind) {
@@ -89,14 +98,21 @@ export function idempotency(store: IdempotencyStore, now: () => Date, cipher: Se
           return;
         }
         case 'reused_with_other_body':
-          res.status(422).json({ message: 'This Idempotency-Key was already used with a different request body.', error: 'idempotency_key_reused' });
+          res.status(422).json({
+            message: 'This Idempotency-Key was already used with a different request body.',
+            error: 'idempotency_key_reused',
+          });
           return;
         case 'in_flight':
-          res.status(409).json({ message: 'A request with this Idempotency-Key is still being processed.', error: 'idempotency_key_in_use' });
+          res.status(409).json({
+            message: 'A request with this Idempotency-Key is still being processed.',
+            error: 'idempotency_key_in_use',
+          });
           return;
         case 'answer_lost':
           res.status(409).json({
-            message: 'The request with this Idempotency-Key was carried out, but its answer was lost. It will not be carried out again.',
+            message:
+              'The request with this Idempotency-Key was carried out, but its answer was lost. It will not be carried out again.',
             error: 'idempotency_answer_lost',
           });
           return;
@@ -114,9 +130,15 @@ export function idempotency(store: IdempotencyStore, now: () => Date, cipher: Se
         clearInterval(renewal);
         const text = JSON.stringify(body);
         const status = res.statusCode;
-        const record = () => (isStorableStatus(status) ? cipher.encrypt(text).then((sealed) => store.complete(scope, status, sealed)) : store.release(scope));
+        const record = () =>
+          isStorableStatus(status)
+            ? cipher.encrypt(text).then((sealed) => store.complete(scope, status, sealed))
+            : store.release(scope);
         const finish = options.beforeAnswer ? options.beforeAnswer().then(record) : record();
-        finish.then(() => originalJson(body), () => originalJson(body));
+        finish.then(
+          () => originalJson(body),
+          () => originalJson(body),
+        );
         return res;
       }) as Response['json'];
       // A request that ends without a JSON answer (aborted connection) must not block the key.
@@ -129,16 +151,20 @@ export function idempotency(store: IdempotencyStore, now: () => Date, cipher: Se
       // between the effect and the answer, a retry is never carried out a second time.
       const slot: NonNullable<RequestContext['outcomeAnswer']> = {};
       ctx.outcomeAnswer = slot;
-      store.bindEffects(scope, () => next(), async (outcome) => {
-        let answer: { status: number; body: object } | null = null;
-        try {
-          answer = slot.render ? slot.render(outcome) : null;
-        } catch {
-          // A renderer that cannot answer this result leaves the key marked committed, as without one.
-        }
-        if (answer === null || !isStorableStatus(answer.status)) return null;
-        return { status: answer.status, body: await cipher.encrypt(JSON.stringify(answer.body)) };
-      });
+      store.bindEffects(
+        scope,
+        () => next(),
+        async (outcome) => {
+          let answer: { status: number; body: object } | null = null;
+          try {
+            answer = slot.render ? slot.render(outcome) : null;
+          } catch {
+            // A renderer that cannot answer this result leaves the key marked committed, as without one.
+          }
+          if (answer === null || !isStorableStatus(answer.status)) return null;
+          return { status: answer.status, body: await cipher.encrypt(JSON.stringify(answer.body)) };
+        },
+      );
     } catch (e) {
       next(e);
     }

@@ -12,13 +12,20 @@ describe('input guard', () => {
     expect(unsafeTextPath(value)).toBe(path);
   });
 
-  it.each([[{ name: 'Zoë 😀 \ud83d\ude00' }], [{ n: 1, b: true, x: null, list: ['a', 'b'] }], [[]]])('accepts %j', (value) => {
-    expect(unsafeTextPath(value)).toBeNull();
-  });
+  it.each([[{ name: 'Zoë 😀 \ud83d\ude00' }], [{ n: 1, b: true, x: null, list: ['a', 'b'] }], [[]]])(
+    'accepts %j',
+    (value) => {
+      expect(unsafeTextPath(value)).toBeNull();
+    },
+  );
 
   it('words the error like the catalogue: top-level keys as words, item keys literal', () => {
-    expect(unsafeTextErrors('system_prompt')).toEqual({ system_prompt: ['The system prompt contains characters that are not allowed.'] });
-    expect(unsafeTextErrors('headers.0.value')).toEqual({ 'headers.0.value': ['The headers.0.value contains characters that are not allowed.'] });
+    expect(unsafeTextErrors('system_prompt')).toEqual({
+      system_prompt: ['The system prompt contains characters that are not allowed.'],
+    });
+    expect(unsafeTextErrors('headers.0.value')).toEqual({
+      'headers.0.value': ['The headers.0.value contains characters that are not allowed.'],
+    });
   });
 
   it('keeps decodable paths and takes undecodable segments literally', () => {
@@ -51,7 +58,9 @@ describe('input guard', () => {
   });
 
   it('takes a segment that decodes to a NUL or a lone surrogate literally', () => {
-    expect(decodablePath('/api/sandbox/chatapp/messages/%00/status')).toBe('/api/sandbox/chatapp/messages/%2500/status');
+    expect(decodablePath('/api/sandbox/chatapp/messages/%00/status')).toBe(
+      '/api/sandbox/chatapp/messages/%2500/status',
+    );
     expect(decodablePath('/api/user/assistant/a%00b')).toBe('/api/user/assistant/a%2500b');
     expect(decodablePath('/api/user/assistant/%ED%A0%80')).toBe('/api/user/assistant/%25ED%25A0%2580');
   });

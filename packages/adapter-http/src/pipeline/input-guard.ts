@@ -18,7 +18,9 @@ export function unsafeTextPath(value: unknown): string | null {
   // The usual body and query of a read, `{}`, without setting up the walk.
   if (typeof value === 'object' && value !== null && !Array.isArray(value) && isEmpty(value)) return null;
   // Each entry: a key still to check (its parent's path answers for it) and the value under it.
-  const pending: { parent: string; key: string | null; path: string; value: unknown }[] = [{ parent: '', key: null, path: '', value }];
+  const pending: { parent: string; key: string | null; path: string; value: unknown }[] = [
+    { parent: '', key: null, path: '', value },
+  ];
   while (pending.length > 0) {
     const { parent, key, path, value: current } = pending.pop()!;
     if (key !== null && UNSAFE_TEXT.test(key)) return parent || 'body';
@@ -27,7 +29,9 @@ export function unsafeTextPath(value: unknown): string | null {
       continue;
     }
     if (typeof current !== 'object' || current === null) continue;
-    const entries: [string, unknown][] = Array.isArray(current) ? current.map((v, i) => [String(i), v]) : Object.entries(current);
+    const entries: [string, unknown][] = Array.isArray(current)
+      ? current.map((v, i) => [String(i), v])
+      : Object.entries(current);
     for (let i = entries.length - 1; i >= 0; i--) {
       const [childKey, child] = entries[i];
       pending.push({ parent: path, key: childKey, path: path ? `${path}.${childKey}` : childKey, value: child });
@@ -56,14 +60,17 @@ export function unsafeTextErrors(path: string): FieldErrors {
  */
 export function decodablePath(path: string): string {
   if (!path.includes('%')) return path;
-  return path.split('/').map((segment) => {
-    try {
-      if (!UNSAFE_TEXT.test(decodeURIComponent(segment))) return segment;
-    } catch {
-      // not decodable: taken literally below
-    }
-    return segment.replace(/%/g, '%25');
-  }).join('/');
+  return path
+    .split('/')
+    .map((segment) => {
+      try {
+        if (!UNSAFE_TEXT.test(decodeURIComponent(segment))) return segment;
+      } catch {
+        // not decodable: taken literally below
+      }
+      return segment.replace(/%/g, '%25');
+    })
+    .join('/');
 }
 
 /** Refuses a request whose JSON or form body, or query, holds unsafe text: the family's 422, nothing run. */
@@ -91,7 +98,8 @@ export function jsonNestsDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: the next character is escaped
+      if (c === 0x5c)
+        i++; // backslash: the next character is escaped
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;

@@ -8,8 +8,14 @@ import type { StoredMedia } from '@voiceplane/application';
  */
 export function mediaResponse(stored: StoredMedia, headers: Readonly<Record<string, string>>): HttpResponse {
   return {
-    [isHttpResponseSymbol]: true, statusCode: 200,
+    [isHttpResponseSymbol]: true,
+    statusCode: 200,
     body: stored.body instanceof Readable ? stored.body : Readable.from(stored.body),
-    headers: { 'Content-Type': stored.contentType, 'Content-Length': String(stored.size), 'X-Content-Type-Options': 'nosniff', ...headers },
+    headers: {
+      'Content-Type': stored.contentType,
+      'Content-Length': String(stored.size),
+      'X-Content-Type-Options': 'nosniff',
+      ...headers,
+    },
   };
 }

@@ -9,7 +9,10 @@ export interface UploadedFile {
 }
 
 /** The text fields and the first file of a `multipart/form-data` body already read into memory. */
-export function parseMultipart(raw: Buffer, headers: IncomingHttpHeaders): Promise<{ fields: Record<string, string>; file: UploadedFile | null } | null> {
+export function parseMultipart(
+  raw: Buffer,
+  headers: IncomingHttpHeaders,
+): Promise<{ fields: Record<string, string>; file: UploadedFile | null } | null> {
   return new Promise((resolve) => {
     let parser: busboy.Busboy;
     try {
@@ -20,12 +23,19 @@ export function parseMultipart(raw: Buffer, headers: IncomingHttpHeaders): Promi
     }
     const fields: Record<string, string> = {};
     let file: UploadedFile | null = null;
-    parser.on('field', (name, value) => { fields[name] = value; });
+    parser.on('field', (name, value) => {
+      fields[name] = value;
+    });
     parser.on('file', (fieldName, stream, info) => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        file = { fieldName, fileName: info.filename ?? '', contentType: info.mimeType || null, bytes: Buffer.concat(chunks) };
+        file = {
+          fieldName,
+          fileName: info.filename ?? '',
+          contentType: info.mimeType || null,
+          bytes: Buffer.concat(chunks),
+        };
       });
     });
     parser.on('error', () => resolve(null));

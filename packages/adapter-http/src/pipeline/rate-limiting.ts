@@ -29,12 +29,19 @@ function setHeaders(res: Response, decision: RateDecision): void {
   res.setHeader('X-RateLimit-Reset', String(decision.reported.resetEpochSeconds));
 }
 
-function bucketsOf(req: Request, principal: Principal, quotasOf: (route: RouteIdentity) => readonly RouteQuota[], routeOf: RouteOf): Bucket[] {
-  const buckets: Bucket[] = [{
-    key: `general:${principal.tokenKind}:${principal.tokenId}`,
-    limit: principal.plan.api_rate_limit_per_minute,
-    windowSeconds: 60,
-  }];
+function bucketsOf(
+  req: Request,
+  principal: Principal,
+  quotasOf: (route: RouteIdentity) => readonly RouteQuota[],
+  routeOf: RouteOf,
+): Bucket[] {
+  const buckets: Bucket[] = [
+    {
+      key: `general:${principal.tokenKind}:${principal.tokenId}`,
+      limit: principal.plan.api_rate_limit_per_minute,
+      windowSeconds: 60,
+    },
+  ];
   const route = routeOf(req.method, fullPath(req));
   if (route !== null) for (const q of quotasOf(route)) buckets.push(...q.buckets(principal));
   return buckets;
@@ -45,7 +52,12 @@ function bucketsOf(req: Request, principal: Principal, quotasOf: (route: RouteId
  * `freshPrincipal` re-reads the caller past the principal cache before a refusal: a plan raised
  * a moment ago on another instance must not be refused under the old limit.
  */
-export function rateLimiting(limiter: RateLimiter, quotas: readonly RouteQuota[], routeOf: RouteOf, freshPrincipal?: (req: Request) => Promise<Principal | null>) {
+export function rateLimiting(
+  limiter: RateLimiter,
+  quotas: readonly RouteQuota[],
+  routeOf: RouteOf,
+  freshPrincipal?: (req: Request) => Promise<Principal | null>,
+) {
   const byRoute = new Map<RouteIdentity, RouteQuota[]>();
   for (const q of quotas) {
     for (const path of q.routes) {
@@ -60,7 +72,8 @@ export function rateLimiting(limiter: RateLimiter, quotas: readonly RouteQuota[]
       // A request carrying several calls spends one hit per call, and is refused at the first that does not fit.
       const spend = async (principal: Principal) => {
         let decision = await limiter.consume(bucketsOf(req, principal, quotasOf, routeOf));
-        for (let i = 1; i < (ctx.calls ?? 1) && decision.allowed; i++) decision = await limiter.consume(bucketsOf(req, principal, quotasOf, routeOf));
+        for (let i = 1; i < (ctx.calls ?? 1) && decision.allowed; i++)
+          decision = await limiter.consume(bucketsOf(req, principal, quotasOf, routeOf));
         return decision;
       };
       let decision = await spend(ctx.principal!);
@@ -73,7 +86,11 @@ export function rateLimiting(limiter: RateLimiter, quotas: readonly RouteQuota[]
       }
       setHeaders(res, decision);
       if (!decision.allowed) {
-        sendTooMany(res, decision.retryAfterSeconds, tooManyBody(familyOfPath(fullPath(req)), decision.retryAfterSeconds));
+        sendTooMany(
+          res,
+          decision.retryAfterSeconds,
+          tooManyBody(familyOfPath(fullPath(req)), decision.retryAfterSeconds),
+        );
         return;
       }
       next();

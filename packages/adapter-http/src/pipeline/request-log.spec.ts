@@ -7,7 +7,15 @@ import { requestLog } from './request-log';
 
 function appLoggingTo(lines: object[]) {
   const sink = new PassThrough();
-  sink.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').trim().split('\n').map((l) => JSON.parse(l))));
+  sink.on('data', (chunk: Buffer) =>
+    lines.push(
+      ...chunk
+        .toString('utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ),
+  );
   const app = express();
   app.use((req, _res, next) => {
     (req as ApiRequest).ctx = { requestId: 'req_1', rawBody: Buffer.alloc(0) };
@@ -27,7 +35,13 @@ describe('requestLog', () => {
     await new Promise((r) => setImmediate(r));
 
     expect(lines).toEqual([
-      expect.objectContaining({ level: 30, msg: 'request completed', req: { id: 'req_1', method: 'GET', url: '/ok' }, res: { statusCode: 200 }, responseTime: expect.any(Number) }),
+      expect.objectContaining({
+        level: 30,
+        msg: 'request completed',
+        req: { id: 'req_1', method: 'GET', url: '/ok' },
+        res: { statusCode: 200 },
+        responseTime: expect.any(Number),
+      }),
       expect.objectContaining({ level: 50, msg: 'request errored', res: { statusCode: 500 } }),
     ]);
     expect(JSON.stringify(lines)).not.toContain('secret');
@@ -35,11 +49,19 @@ describe('requestLog', () => {
 
   it('never writes an automation hook token, however the path is spelled', async () => {
     const lines: Array<Record<string, any>> = [];
-    for (const path of ['/api/hooks/automations/aut_1/tokSecret1', '/API/Hooks/Automations/aut_1/tokSecret2/', '/api/hooks/automations/aut_1/tokSecret3?x=1']) {
+    for (const path of [
+      '/api/hooks/automations/aut_1/tokSecret1',
+      '/API/Hooks/Automations/aut_1/tokSecret2/',
+      '/api/hooks/automations/aut_1/tokSecret3?x=1',
+    ]) {
       await supertest(appLoggingTo(lines)).post(path);
     }
     await new Promise((r) => setImmediate(r));
-    expect(lines.map((l) => l.req.url)).toEqual(['/api/hooks/automations/aut_1/[redacted]', '/API/Hooks/Automations/aut_1/[redacted]/', '/api/hooks/automations/aut_1/[redacted]']);
+    expect(lines.map((l) => l.req.url)).toEqual([
+      '/api/hooks/automations/aut_1/[redacted]',
+      '/API/Hooks/Automations/aut_1/[redacted]/',
+      '/api/hooks/automations/aut_1/[redacted]',
+    ]);
     expect(JSON.stringify(lines)).not.toContain('tokSecret');
   });
 });

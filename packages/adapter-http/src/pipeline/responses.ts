@@ -19,7 +19,12 @@ export function failValidation(errors: FieldErrors, family: ErrorFamily = 'stand
 }
 
 /** Validates a body or query against a DTO, or ends the request with the family's 422. */
-export function parse<T>(dto: Ctor<T>, input: unknown, family: ErrorFamily = 'standard', options: ValidateOptions = {}): T {
+export function parse<T>(
+  dto: Ctor<T>,
+  input: unknown,
+  family: ErrorFamily = 'standard',
+  options: ValidateOptions = {},
+): T {
   const r = validateDto(dto, input, options);
   if (!r.ok) failValidation(r.errors, family);
   return r.value;

@@ -28,14 +28,18 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
  */
 export function constrainRouteParameters(app: Application): DeclaredRoute[] {
   const stack = (app as unknown as { router: { stack: RouteLayer[] } }).router.stack;
-  return stack.filter((l): l is DeclaredRoute['layer'] => l.route !== undefined).map((layer) => {
-    const loose = layer.match.bind(layer);
-    layer.match = (path) => {
-      const found = loose(path);
-      return found && Object.entries(found.params).every(([name, value]) => parameterFits(name, value)) ? found : false;
-    };
-    return { layer, loose };
-  });
+  return stack
+    .filter((l): l is DeclaredRoute['layer'] => l.route !== undefined)
+    .map((layer) => {
+      const loose = layer.match.bind(layer);
+      layer.match = (path) => {
+        const found = loose(path);
+        return found && Object.entries(found.params).every(([name, value]) => parameterFits(name, value))
+          ? found
+          : false;
+      };
+      return { layer, loose };
+    });
 }
 
 /**
@@ -44,7 +48,8 @@ export function constrainRouteParameters(app: Application): DeclaredRoute[] {
  * shape (`/api/user/assistant/abc`), that route answers its family's not-found; else 404 `{message}`.
  */
 export function notFoundOrMethodNotAllowed(routes: readonly DeclaredRoute[]) {
-  const handles = (method: string, path: string) => routes.some(({ layer }) => layer.route._handlesMethod(method) && layer.match(path));
+  const handles = (method: string, path: string) =>
+    routes.some(({ layer }) => layer.route._handlesMethod(method) && layer.match(path));
   return (req: Request, res: Response, next: NextFunction): void => {
     const requested = decodablePath(req.originalUrl.split('?')[0]);
     const allowed = METHODS.filter((method) => {
@@ -72,7 +77,8 @@ export function notFoundOrMethodNotAllowed(routes: readonly DeclaredRoute[]) {
 /** A route's identity: its method and the path it was declared with, e.g. `POST /api/user/tools/:id/test`. */
 export type RouteIdentity = string;
 
-export const routeIdentity = (method: string, declaredPath: string): RouteIdentity => `${method.toUpperCase()} ${declaredPath}`;
+export const routeIdentity = (method: string, declaredPath: string): RouteIdentity =>
+  `${method.toUpperCase()} ${declaredPath}`;
 
 /**
  * The route the router will dispatch a request to, asked of the router's own table with its own
@@ -92,7 +98,10 @@ export function routeResolver(app: Application): {
   declared(): Set<RouteIdentity>;
 } {
   let stack: RouteLayer[] | null = null;
-  const table = () => (stack ??= (app as unknown as { router: { stack: RouteLayer[] } }).router.stack.filter((l) => l.route !== undefined));
+  const table = () =>
+    (stack ??= (app as unknown as { router: { stack: RouteLayer[] } }).router.stack.filter(
+      (l) => l.route !== undefined,
+    ));
   const match = (method: string, path: string): MatchedRoute | null => {
     for (const layer of table()) {
       if (!layer.route!._handlesMethod(method)) continue;
@@ -104,6 +113,13 @@ export function routeResolver(app: Application): {
   return {
     resolve: (method, path) => match(method, path)?.route ?? null,
     match,
-    declared: () => new Set(table().flatMap((l) => Object.keys(l.route!.methods).filter((m) => m !== '_all').map((m) => routeIdentity(m, l.route!.path)))),
+    declared: () =>
+      new Set(
+        table().flatMap((l) =>
+          Object.keys(l.route!.methods)
+            .filter((m) => m !== '_all')
+            .map((m) => routeIdentity(m, l.route!.path)),
+        ),
+      ),
   };
 }

@@ -17,14 +17,19 @@ describe('securityHeaders', () => {
   it('sets exactly the headers helmet sets, in the same order', async () => {
     const secure = securityHeaders(OPTIONS);
     const viaHelmet = await supertest(appWith((app) => app.use(helmet(OPTIONS)))).get('/x');
-    const replayed = await supertest(appWith((app) => app.use((_req, res, next) => {
-      secure(res);
-      next();
-    }))).get('/x');
+    const replayed = await supertest(
+      appWith((app) =>
+        app.use((_req, res, next) => {
+          secure(res);
+          next();
+        }),
+      ),
+    ).get('/x');
     const lines = (res: supertest.Response) => {
       const raw = (res as unknown as { res: { rawHeaders: string[] } }).res.rawHeaders;
       const pairs: string[] = [];
-      for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() !== 'date') pairs.push(`${raw[i]}: ${raw[i + 1]}`);
+      for (let i = 0; i < raw.length; i += 2)
+        if (raw[i].toLowerCase() !== 'date') pairs.push(`${raw[i]}: ${raw[i + 1]}`);
       return pairs;
     };
     expect(lines(replayed)).toEqual(lines(viaHelmet));
@@ -33,6 +38,8 @@ describe('securityHeaders', () => {
   });
 
   it('refuses a Content-Security-Policy, whose directives may vary per request', () => {
-    expect(() => securityHeaders({ contentSecurityPolicy: { directives: { scriptSrc: ["'self'"] } } } as never)).toThrow(/constant headers only/);
+    expect(() =>
+      securityHeaders({ contentSecurityPolicy: { directives: { scriptSrc: ["'self'"] } } } as never),
+    ).toThrow(/constant headers only/);
   });
 });

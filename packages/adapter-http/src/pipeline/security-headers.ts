@@ -9,9 +9,12 @@ type HeaderStep = readonly ['set', string, string] | readonly ['remove', string]
  * the order helmet writes them) and replayed per request: the same headers in the same order, without
  * helmet's dozen nested middleware calls on every request.
  */
-export function securityHeaders(options: HelmetOptions & { readonly contentSecurityPolicy: false }): (res: Response) => void {
+export function securityHeaders(
+  options: HelmetOptions & { readonly contentSecurityPolicy: false },
+): (res: Response) => void {
   // A policy's directives may be functions of the request (nonces): not a constant to record.
-  if (options.contentSecurityPolicy !== false) throw new Error('securityHeaders records constant headers only: turn the Content-Security-Policy off');
+  if (options.contentSecurityPolicy !== false)
+    throw new Error('securityHeaders records constant headers only: turn the Content-Security-Policy off');
   const steps: HeaderStep[] = [];
   const recorder = {
     setHeader: (name: string, value: unknown) => {

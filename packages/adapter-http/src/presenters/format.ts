@@ -11,11 +11,17 @@ export function pageEnvelope<T>(data: T[], total: number, page: number, perPage:
  * Where a page of a bare-array list stands: `X-Total-Count`, and a `Link` header (RFC 8288) to the first, last,
  * previous and next pages, keeping the request's other parameters.
  */
-export function pageHeaders(path: string, query: Record<string, unknown>, total: number, page: { page: number; perPage: number }): Record<string, string> {
+export function pageHeaders(
+  path: string,
+  query: Record<string, unknown>,
+  total: number,
+  page: { page: number; perPage: number },
+): Record<string, string> {
   const last = Math.max(1, Math.ceil(total / page.perPage));
   const at = (n: number) => {
     const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(query)) if (key !== 'page' && key !== 'per_page' && typeof value === 'string') params.set(key, value);
+    for (const [key, value] of Object.entries(query))
+      if (key !== 'page' && key !== 'per_page' && typeof value === 'string') params.set(key, value);
     params.set('page', String(n));
     params.set('per_page', String(page.perPage));
     return `<${path}?${params.toString()}>`;

@@ -1,5 +1,11 @@
 import { checkTargetUrl, FieldErrors, hasAtMostFourDecimals, Result, TargetUrlPolicy } from '@voiceplane/domain';
-import { registerDecorator, ValidationArguments, ValidationOptions, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import {
+  registerDecorator,
+  ValidationArguments,
+  ValidationOptions,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
+} from 'class-validator';
 import { parseTimestamp } from './coercion';
 
 /**
@@ -58,7 +64,13 @@ class HttpUrlConstraint implements ValidatorConstraintInterface {
 
 function constraint(validator: Function, constraints: unknown[], options: ValidationOptions): PropertyDecorator {
   return (target, propertyName) =>
-    registerDecorator({ target: target.constructor, propertyName: String(propertyName), options, constraints, validator });
+    registerDecorator({
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options,
+      constraints,
+      validator,
+    });
 }
 
 export const MaxChars = (max: number, options: ValidationOptions) => constraint(MaxCharsConstraint, [max], options);
@@ -74,18 +86,23 @@ class KnownConstraint implements ValidatorConstraintInterface {
   }
 }
 
-export const IsKnown = (canonical: (value: string) => string | null, options: ValidationOptions) => constraint(KnownConstraint, [canonical], options);
+export const IsKnown = (canonical: (value: string) => string | null, options: ValidationOptions) =>
+  constraint(KnownConstraint, [canonical], options);
 
 /** A map whose entries pass the field's normaliser (its errors are the details). */
 @ValidatorConstraint({ name: 'hasValidEntries' })
 class ValidEntriesConstraint implements ValidatorConstraintInterface {
   validate(value: unknown, args: ValidationArguments): boolean {
-    return (args.constraints[0] as (value: Record<string, unknown>) => Result<unknown, FieldErrors>)(value as Record<string, unknown>).ok;
+    return (args.constraints[0] as (value: Record<string, unknown>) => Result<unknown, FieldErrors>)(
+      value as Record<string, unknown>,
+    ).ok;
   }
 }
 
-export const HasValidEntries = (entries: (value: Record<string, unknown>) => Result<unknown, FieldErrors>, options: ValidationOptions) =>
-  constraint(ValidEntriesConstraint, [entries], options);
+export const HasValidEntries = (
+  entries: (value: Record<string, unknown>) => Result<unknown, FieldErrors>,
+  options: ValidationOptions,
+) => constraint(ValidEntriesConstraint, [entries], options);
 
 /** Money in USD: at most 4 decimal places. */
 @ValidatorConstraint({ name: 'isMoney' })
@@ -135,7 +152,8 @@ export type TargetCheck = (url: string, policy: TargetUrlPolicy) => string | nul
 
 function targetProblem(args: ValidationArguments): string | null {
   const policy = targetPolicies.get(args.object);
-  if (!policy) throw new Error(`${args.targetName}.${args.property} is an outbound target: validate it with a targetPolicy`);
+  if (!policy)
+    throw new Error(`${args.targetName}.${args.property} is an outbound target: validate it with a targetPolicy`);
   return (args.constraints[0] as TargetCheck)(args.value as string, policy);
 }
 
@@ -154,4 +172,5 @@ class AllowedTargetConstraint implements ValidatorConstraintInterface {
 export const AllowedTarget = (check: TargetCheck) => constraint(AllowedTargetConstraint, [check], {});
 
 /** The catalogue's policy rule for a plain URL field. */
-export const publicTarget: TargetCheck = (url, policy) => (checkTargetUrl(url, policy).ok ? null : 'The {field} must be a public http or https URL.');
+export const publicTarget: TargetCheck = (url, policy) =>
+  checkTargetUrl(url, policy).ok ? null : 'The {field} must be a public http or https URL.';

@@ -1,7 +1,31 @@
 import { FieldErrors } from '@voiceplane/domain';
-import { IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsString, Matches, Max, Min, NotEquals, ValidateNested } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  NotEquals,
+  ValidateNested,
+} from 'class-validator';
 import { isPlainObject, toBoolean, toId, toNumber, trimmed } from './coercion';
-import { AllowedTarget, HasValidEntries, IsEmailAddress, IsHttpUrl, IsId, IsKnown, IsMoney, IsSafeInteger, IsTimestamp, MaxChars, MinChars } from './constraints';
+import {
+  AllowedTarget,
+  HasValidEntries,
+  IsEmailAddress,
+  IsHttpUrl,
+  IsId,
+  IsKnown,
+  IsMoney,
+  IsSafeInteger,
+  IsTimestamp,
+  MaxChars,
+  MinChars,
+} from './constraints';
 import { bounds, Decorator, Detailed, DETAILED, field, Say } from './field';
 import { BoundOptions, Common, NumberOptions, ObjectOptions, StringOptions } from './field-spec';
 
@@ -35,31 +59,62 @@ export const idRules = (say: Say): Decorator[] => [IsId(say('type'))];
 
 export const Str = (o: StringOptions = {}) => field('string', o, stringCoercion(o), (say) => stringRules(o, say));
 
-const number = (kind: 'integer' | 'number', o: NumberOptions) => field(kind, o, (raw) => toNumber(trimmed(raw)), (say) => [
-  ...(kind === 'integer'
-    ? [IsInt(say('type')), IsSafeInteger(say('type'))]
-    // Infinity only comes from a numeric string such as "1e999", which the transport accepts as a number.
-    : [IsNumber({ allowNaN: false, allowInfinity: true }, say('type'))]),
-  ...bounds(o, o.min !== undefined && o.max !== undefined, say, Min, Max),
-  ...(o.nonZero ? [NotEquals(0, say('nonZero'))] : []),
-  ...(o.money ? [IsMoney(say('money'))] : []),
-  ...(o.limit !== undefined ? [Max(o.limit, say('max', { max: o.limit }))] : []),
-]);
+const number = (kind: 'integer' | 'number', o: NumberOptions) =>
+  field(
+    kind,
+    o,
+    (raw) => toNumber(trimmed(raw)),
+    (say) => [
+      ...(kind === 'integer'
+        ? [IsInt(say('type')), IsSafeInteger(say('type'))]
+        : // Infinity only comes from a numeric string such as "1e999", which the transport accepts as a number.
+          [IsNumber({ allowNaN: false, allowInfinity: true }, say('type'))]),
+      ...bounds(o, o.min !== undefined && o.max !== undefined, say, Min, Max),
+      ...(o.nonZero ? [NotEquals(0, say('nonZero'))] : []),
+      ...(o.money ? [IsMoney(say('money'))] : []),
+      ...(o.limit !== undefined ? [Max(o.limit, say('max', { max: o.limit }))] : []),
+    ],
+  );
 
 export const Int = (o: BoundOptions = {}) => number('integer', o);
 export const Num = (o: NumberOptions = {}) => number('number', o);
-export const Bool = (o: Common = {}) => field('boolean', o, (raw) => toBoolean(trimmed(raw)), (say) => [IsBoolean(say('type'))]);
+export const Bool = (o: Common = {}) =>
+  field(
+    'boolean',
+    o,
+    (raw) => toBoolean(trimmed(raw)),
+    (say) => [IsBoolean(say('type'))],
+  );
 /** Positive integer id; a string of digits is accepted. */
 export const Id = (o: Common = {}) => field('id', o, idCoercion, idRules);
 export const Obj = (o: ObjectOptions = {}) => {
   const { shape, entries } = o;
-  if (shape) return field('object', o, (raw, { value }) => (isPlainObject(raw) ? value : trimmed(raw)), (say) => [IsObject(say('type')), ValidateNested()], () => shape);
+  if (shape)
+    return field(
+      'object',
+      o,
+      (raw, { value }) => (isPlainObject(raw) ? value : trimmed(raw)),
+      (say) => [IsObject(say('type')), ValidateNested()],
+      () => shape,
+    );
   if (entries) {
-    const details: Detailed = { details: (value) => (entries(value as Record<string, unknown>) as { error: FieldErrors }).error };
-    return field('object', o, (raw) => {
-      const normalized = isPlainObject(raw) ? entries(raw) : undefined;
-      return normalized?.ok ? normalized.value : trimmed(raw);
-    }, (say) => [IsObject(say('type')), HasValidEntries(entries, { message: DETAILED, context: details })]);
+    const details: Detailed = {
+      details: (value) => (entries(value as Record<string, unknown>) as { error: FieldErrors }).error,
+    };
+    return field(
+      'object',
+      o,
+      (raw) => {
+        const normalized = isPlainObject(raw) ? entries(raw) : undefined;
+        return normalized?.ok ? normalized.value : trimmed(raw);
+      },
+      (say) => [IsObject(say('type')), HasValidEntries(entries, { message: DETAILED, context: details })],
+    );
   }
-  return field('object', o, (raw) => trimmed(raw), (say) => [IsObject(say('type'))]);
+  return field(
+    'object',
+    o,
+    (raw) => trimmed(raw),
+    (say) => [IsObject(say('type'))],
+  );
 };

@@ -28,7 +28,8 @@ export function declaredFields(dto: Function): DeclaredFields {
     for (const m of storage.getTargetValidationMetadatas(c, '', true, false)) {
       if (m.target !== c) continue;
       if (!order.has(m.propertyName)) order.set(m.propertyName, order.size);
-      if (m.type === ValidationTypes.CONDITIONAL_VALIDATION && m.constraints[0] === acceptsNull) nullable.add(m.propertyName);
+      if (m.type === ValidationTypes.CONDITIONAL_VALIDATION && m.constraints[0] === acceptsNull)
+        nullable.add(m.propertyName);
       if (m.type === ValidationTypes.IS_DEFINED && m.context === REQUIRED) required.add(m.propertyName);
       if ((m.context as Detailed | undefined)?.unique) unique.add(m.propertyName);
     }

@@ -21,7 +21,12 @@ function firstMessage(failure: ValidationError): string | undefined {
 }
 
 /** `holder` is the object (or array) whose properties (or items) `failures` are about. */
-function collect(failures: ValidationError[], holder: Record<string, unknown>, prefix: string, errors: FieldErrors): void {
+function collect(
+  failures: ValidationError[],
+  holder: Record<string, unknown>,
+  prefix: string,
+  errors: FieldErrors,
+): void {
   for (const failure of inDeclaredOrder(failures, holder)) {
     const key = prefix + failure.property;
     const value = holder[failure.property];

@@ -9,7 +9,20 @@ import { TargetCheck } from './constraints';
  */
 export type Ctor<T = unknown> = new () => T;
 
-export type RuleName = 'required' | 'filled' | 'type' | 'min' | 'max' | 'between' | 'in' | 'pattern' | 'email' | 'url' | 'date' | 'nonZero' | 'money';
+export type RuleName =
+  | 'required'
+  | 'filled'
+  | 'type'
+  | 'min'
+  | 'max'
+  | 'between'
+  | 'in'
+  | 'pattern'
+  | 'email'
+  | 'url'
+  | 'date'
+  | 'nonZero'
+  | 'money';
 
 export interface Common {
   /** Required on create; ignored when validating a partial update. */

@@ -41,7 +41,9 @@ export function compose(decorators: Decorator[]): PropertyDecorator {
   return (target, key) => decorators.forEach((decorate) => decorate(target, String(key)));
 }
 
-export const catalogue = (kind: Kind, o: Common): Say => (rule, vars) => ({ message: messageOf(kind, rule, o.messages, vars) });
+export const catalogue =
+  (kind: Kind, o: Common): Say =>
+  (rule, vars) => ({ message: messageOf(kind, rule, o.messages, vars) });
 
 /**
  * Absent, `null` and `""` (already null after the transform): a nullable field takes null; a
@@ -54,12 +56,14 @@ function presence(o: Common, say: Say): Decorator[] {
   if (o.required || !o.nullable) {
     const required = say('required').message as () => string;
     const filled = say('filled').message as () => string;
-    rules.push(IsDefined({
-      validateIf: (body: object, value: unknown) => (partialBodies.has(body) ? value === null : o.required === true),
-      message: (args) => (partialBodies.has(args.object) ? filled : required)(),
-      // A field that is not required can only fail on a partial update: create bodies skip the rule.
-      ...(o.required ? { context: REQUIRED } : { groups: [PARTIAL_ONLY] }),
-    }));
+    rules.push(
+      IsDefined({
+        validateIf: (body: object, value: unknown) => (partialBodies.has(body) ? value === null : o.required === true),
+        message: (args) => (partialBodies.has(args.object) ? filled : required)(),
+        // A field that is not required can only fail on a partial update: create bodies skip the rule.
+        ...(o.required ? { context: REQUIRED } : { groups: [PARTIAL_ONLY] }),
+      }),
+    );
   }
   return rules;
 }
@@ -75,8 +79,17 @@ function conversion(nested: (() => Ctor) | undefined): Decorator {
 }
 
 /** `nested`: the DTO class-transformer converts the value (or its items) into before `coerce` runs. */
-export function field(kind: Kind, o: Common, coerce: Coerce, rules: (say: Say) => Decorator[], nested?: () => Ctor): PropertyDecorator {
-  const docs = { ...(o.description ? { description: o.description } : {}), ...(o.example !== undefined ? { examples: [o.example] } : {}) };
+export function field(
+  kind: Kind,
+  o: Common,
+  coerce: Coerce,
+  rules: (say: Say) => Decorator[],
+  nested?: () => Ctor,
+): PropertyDecorator {
+  const docs = {
+    ...(o.description ? { description: o.description } : {}),
+    ...(o.example !== undefined ? { examples: [o.example] } : {}),
+  };
   const say = catalogue(kind, o);
   return compose([
     conversion(nested),

@@ -30,7 +30,10 @@ export function unknownFilters(dto: Function, input: Record<string, unknown>): F
   for (const key of Object.keys(input)) {
     if (order.has(key) || PAGING.has(key)) continue;
     Object.defineProperty(errors, key, {
-      value: [`The ${displayName(key)} parameter is not supported.`], enumerable: true, writable: true, configurable: true,
+      value: [`The ${displayName(key)} parameter is not supported.`],
+      enumerable: true,
+      writable: true,
+      configurable: true,
     });
   }
   return errors;

@@ -10,13 +10,24 @@ import { TRANSFORM, VALIDATE } from './options';
 
 /** Array fields: of DTO objects, of objects whose DTO depends on the item, or of scalars. */
 
-function list(o: ListOptions, items: (say: Say) => Decorator[], coerce: Coerce, nested?: () => Ctor): PropertyDecorator {
-  return field('array', o, coerce, (say) => [
-    IsArray(say('type')),
-    ...(o.max !== undefined ? [ArrayMaxSize(o.max, say('max', { max: o.max }))] : []),
-    ...(o.min !== undefined ? [ArrayMinSize(o.min, say('min', { min: o.min }))] : []),
-    ...items(say),
-  ], nested);
+function list(
+  o: ListOptions,
+  items: (say: Say) => Decorator[],
+  coerce: Coerce,
+  nested?: () => Ctor,
+): PropertyDecorator {
+  return field(
+    'array',
+    o,
+    coerce,
+    (say) => [
+      IsArray(say('type')),
+      ...(o.max !== undefined ? [ArrayMaxSize(o.max, say('max', { max: o.max }))] : []),
+      ...(o.min !== undefined ? [ArrayMinSize(o.min, say('min', { min: o.min }))] : []),
+      ...items(say),
+    ],
+    nested,
+  );
 }
 
 /** Stands in for an item that is not an object: class-validator skips null items and walks into arrays. */
@@ -24,10 +35,17 @@ const NOT_AN_OBJECT = Symbol('not an object');
 
 function objectItems(items: Ctor, o: ListOptions): PropertyDecorator {
   const notObject = { message: messageOf('object', 'type', undefined) };
-  return list(o, () => [ValidateNested({ ...notObject, context: { items } })], (raw, { value }) => {
-    if (!Array.isArray(value)) return trimmed(raw);
-    return value.map((item, i) => (item instanceof items && isPlainObject((raw as unknown[])[i]) ? item : NOT_AN_OBJECT));
-  }, () => items);
+  return list(
+    o,
+    () => [ValidateNested({ ...notObject, context: { items } })],
+    (raw, { value }) => {
+      if (!Array.isArray(value)) return trimmed(raw);
+      return value.map((item, i) =>
+        item instanceof items && isPlainObject((raw as unknown[])[i]) ? item : NOT_AN_OBJECT,
+      );
+    },
+    () => items,
+  );
 }
 
 /** Each failing item under `key.i`, with the message its holder's constraints give. */
@@ -57,24 +75,37 @@ function scalarItems(item: ItemSpec, o: ListOptions, unique: boolean): PropertyD
   compose([IsDefined(itemSay('required')), ...rules(itemSay)])(Item.prototype, 'value');
   const context: Detailed = { details: itemDetails(Item), unique };
   // IsDefined runs whatever the value: only a list has items to check.
-  const each: Say = () => ({ each: true, message: DETAILED, context, validateIf: (_body: object, value: unknown) => Array.isArray(value) });
-  return list(o, () => [IsDefined(each('required')), ...rules(each)], (raw) => {
-    const value = trimmed(raw);
-    return Array.isArray(value) ? value.map((v) => coerce(v)) : value;
+  const each: Say = () => ({
+    each: true,
+    message: DETAILED,
+    context,
+    validateIf: (_body: object, value: unknown) => Array.isArray(value),
   });
+  return list(
+    o,
+    () => [IsDefined(each('required')), ...rules(each)],
+    (raw) => {
+      const value = trimmed(raw);
+      return Array.isArray(value) ? value.map((v) => coerce(v)) : value;
+    },
+  );
 }
 
 function chosenItems(items: ItemChoice, o: ListOptions): PropertyDecorator {
   const notObject = { message: messageOf('object', 'type', undefined) };
-  return list(o, () => [ValidateNested(notObject)], (raw) => {
-    const value = trimmed(raw);
-    if (!Array.isArray(value)) return value;
-    return value.map((item: unknown) => {
-      if (!isPlainObject(item)) return NOT_AN_OBJECT;
-      const { dto, fields } = items.choose(item);
-      return plainToInstance(dto, fields, TRANSFORM);
-    });
-  });
+  return list(
+    o,
+    () => [ValidateNested(notObject)],
+    (raw) => {
+      const value = trimmed(raw);
+      if (!Array.isArray(value)) return value;
+      return value.map((item: unknown) => {
+        if (!isPlainObject(item)) return NOT_AN_OBJECT;
+        const { dto, fields } = items.choose(item);
+        return plainToInstance(dto, fields, TRANSFORM);
+      });
+    },
+  );
 }
 
 /**
@@ -82,7 +113,12 @@ function chosenItems(items: ItemChoice, o: ListOptions): PropertyDecorator {
  * item, a scalar item spec, or nothing.
  */
 export const Arr = (items: Ctor | ItemChoice | ItemSpec | undefined, o: ListOptions = {}): PropertyDecorator => {
-  if (items === undefined) return list(o, () => [], (raw) => trimmed(raw));
+  if (items === undefined)
+    return list(
+      o,
+      () => [],
+      (raw) => trimmed(raw),
+    );
   if (typeof items === 'function') return objectItems(items, o);
   if ('choose' in items) return chosenItems(items, o);
   return scalarItems(items, o, false);

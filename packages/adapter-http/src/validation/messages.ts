@@ -30,7 +30,10 @@ const RULES: Record<Exclude<RuleName, 'type' | 'min' | 'max' | 'between'>, strin
 };
 
 function boundTemplate(kind: Kind, rule: 'min' | 'max' | 'between'): string {
-  if (kind === 'array') return rule === 'min' ? 'The {field} must have at least {min} items.' : 'The {field} may not have more than {max} items.';
+  if (kind === 'array')
+    return rule === 'min'
+      ? 'The {field} must have at least {min} items.'
+      : 'The {field} may not have more than {max} items.';
   const unit = kind === 'string' ? ' characters' : '';
   if (rule === 'between') return `The {field} must be between {min} and {max}${unit}.`;
   if (rule === 'min') return `The {field} must be at least {min}${unit}.`;
@@ -43,7 +46,10 @@ function boundTemplate(kind: Kind, rule: 'min' | 'max' | 'between'): string {
  * dotted key of an array item.
  */
 export function messageOf(
-  kind: Kind, rule: RuleName, overrides: Partial<Record<RuleName, string>> | undefined, vars: Record<string, number> = {},
+  kind: Kind,
+  rule: RuleName,
+  overrides: Partial<Record<RuleName, string>> | undefined,
+  vars: Record<string, number> = {},
 ): () => string {
   let template = overrides?.[rule];
   if (!template) {

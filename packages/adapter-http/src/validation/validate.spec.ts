@@ -3,7 +3,8 @@ import { Arr, Ids } from './lists';
 import { validateDto } from './validate';
 
 class Item {
-  @Str({ required: true, max: 64, pattern: /^[a-z_]+$/, messages: { pattern: 'Names are lower-case words.' } }) name!: string;
+  @Str({ required: true, max: 64, pattern: /^[a-z_]+$/, messages: { pattern: 'Names are lower-case words.' } })
+  name!: string;
   @Bool() required?: boolean;
 }
 
@@ -35,13 +36,26 @@ describe('validateDto (coercion and messages)', () => {
   };
 
   it('trims strings, keeps untrimmed fields as sent, upper-cases where asked', () => {
-    expect(ok({ name: '  x  ', secret: '  pw ', method: 'post' })).toEqual({ name: 'x', secret: '  pw ', method: 'POST' });
+    expect(ok({ name: '  x  ', secret: '  pw ', method: 'post' })).toEqual({
+      name: 'x',
+      secret: '  pw ',
+      method: 'POST',
+    });
   });
 
   it('coerces digit strings, numeric strings and boolean spellings', () => {
-    expect(ok({ name: 'x', timeout: '5', speed: '1.1', folder_id: '789', label_ids: ['1', 2, '2'], flag: '0' }))
-      .toEqual({ name: 'x', timeout: 5, speed: 1.1, folder_id: 789, label_ids: [1, 2], flag: false });
-    for (const [raw, expected] of [[true, true], [1, true], ['1', true], ['true', true], [false, false], [0, false], ['false', false]] as const) {
+    expect(
+      ok({ name: 'x', timeout: '5', speed: '1.1', folder_id: '789', label_ids: ['1', 2, '2'], flag: '0' }),
+    ).toEqual({ name: 'x', timeout: 5, speed: 1.1, folder_id: 789, label_ids: [1, 2], flag: false });
+    for (const [raw, expected] of [
+      [true, true],
+      [1, true],
+      ['1', true],
+      ['true', true],
+      [false, false],
+      [0, false],
+      ['false', false],
+    ] as const) {
       expect(ok({ name: 'x', flag: raw }).flag).toBe(expected);
     }
   });
@@ -58,7 +72,20 @@ describe('validateDto (coercion and messages)', () => {
   });
 
   it('reports every failing field with catalogue messages', () => {
-    expect(errors({ name: 'x'.repeat(11), kind: 'c', secret: 'ab', timeout: 31, speed: 2, flag: 'yes', folder_id: 'abc', label_ids: 'nope', variables: [], nickname: 7 })).toEqual({
+    expect(
+      errors({
+        name: 'x'.repeat(11),
+        kind: 'c',
+        secret: 'ab',
+        timeout: 31,
+        speed: 2,
+        flag: 'yes',
+        folder_id: 'abc',
+        label_ids: 'nope',
+        variables: [],
+        nickname: 7,
+      }),
+    ).toEqual({
       name: ['The name may not be greater than 10 characters.'],
       nickname: ['The nickname must be a string.'],
       kind: ['The selected kind is invalid.'],
@@ -77,7 +104,9 @@ describe('validateDto (coercion and messages)', () => {
       timeout: ['The timeout must be an integer.'],
       label_ids: ['The label ids may not have more than 3 items.'],
     });
-    expect(errors({ name: 'x', label_ids: [1, 'x'] })).toEqual({ 'label_ids.1': ['The label_ids.1 must be an integer.'] });
+    expect(errors({ name: 'x', label_ids: [1, 'x'] })).toEqual({
+      'label_ids.1': ['The label_ids.1 must be an integer.'],
+    });
   });
 
   it('validates array items with dotted keys kept literal', () => {

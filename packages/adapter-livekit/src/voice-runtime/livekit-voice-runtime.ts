@@ -67,16 +67,21 @@ export class LiveKitVoiceRuntime implements VoiceRuntime {
     const metadata = dispatchMetadataOf(call);
     const dispatch = await this.dispatches.createDispatch(room, this.options.agentName, { metadata });
     try {
-      await this.sip.createSipParticipant(trunkId, dialledNumber(call.customerPhone, call.line.sip?.callingFormat ?? '+e164'), room, {
-        fromNumber: call.line.phoneNumber,
-        participantIdentity: customerIdentityOf(call.callId),
-        participantName: 'Customer',
-        participantMetadata: metadata,
-        ringingTimeout: call.ringingTimeSeconds,
-        maxCallDuration: call.maxDurationSeconds,
-        // Returns once the INVITE is out; ringing and answer arrive as runtime events.
-        waitUntilAnswered: false,
-      });
+      await this.sip.createSipParticipant(
+        trunkId,
+        dialledNumber(call.customerPhone, call.line.sip?.callingFormat ?? '+e164'),
+        room,
+        {
+          fromNumber: call.line.phoneNumber,
+          participantIdentity: customerIdentityOf(call.callId),
+          participantName: 'Customer',
+          participantMetadata: metadata,
+          ringingTimeout: call.ringingTimeSeconds,
+          maxCallDuration: call.maxDurationSeconds,
+          // Returns once the INVITE is out; ringing and answer arrive as runtime events.
+          waitUntilAnswered: false,
+        },
+      );
     } catch (e) {
       // Without a customer the agent would sit in an empty room: take the dispatch back.
       await this.dispatches.deleteDispatch(dispatch.id, room).catch(() => undefined);

@@ -22,8 +22,9 @@ export class ArmedRollbackFaults implements RollbackFaults {
 
   claim(userId: number, automationId: string): boolean {
     // A fault aimed at this automation is used before an account-wide one.
-    const hit = this.armed.find((x) => x.userId === userId && x.automationId === automationId)
-      ?? this.armed.find((x) => x.userId === userId && x.automationId === null);
+    const hit =
+      this.armed.find((x) => x.userId === userId && x.automationId === automationId) ??
+      this.armed.find((x) => x.userId === userId && x.automationId === null);
     if (!hit) return false;
     hit.remaining -= 1;
     if (hit.remaining <= 0) this.armed = this.armed.filter((x) => x !== hit);

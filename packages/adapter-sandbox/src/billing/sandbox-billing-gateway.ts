@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import {
-  ArmedBillingFaults, BillingAccount, BillingGateway, OffSessionCharge, PayableTopUp, ReconciledTopUp, SANDBOX_DECLINE_REASON, sandboxCheckoutReference, StartedCheckout,
+  ArmedBillingFaults,
+  BillingAccount,
+  BillingGateway,
+  OffSessionCharge,
+  PayableTopUp,
+  ReconciledTopUp,
+  SANDBOX_DECLINE_REASON,
+  sandboxCheckoutReference,
+  StartedCheckout,
 } from '@voiceplane/application';
 import { CHECKOUT_LIFETIME_MS, ProviderPaymentState } from '@voiceplane/domain';
 import { SandboxFault } from '../telephony/armed-faults';
@@ -14,14 +22,23 @@ import { SandboxFault } from '../telephony/armed-faults';
 export class SandboxBillingGateway implements BillingGateway {
   readonly provider = 'sandbox' as const;
 
-  constructor(private readonly publicBaseUrl: string, readonly faults: ArmedBillingFaults, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly publicBaseUrl: string,
+    readonly faults: ArmedBillingFaults,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   async startCheckout(account: BillingAccount, topUp: PayableTopUp): Promise<StartedCheckout> {
     if (await this.faults.claim(account.userId)) throw new SandboxFault('billing_charge');
     // The page's address is its only credential: 256 random bits, shown once, kept as a hash (the provider reference).
     const token = randomBytes(32).toString('base64url');
     const page = `${this.publicBaseUrl}/api/sandbox/billing/checkout`;
-    return { checkoutUrl: `${page}/${token}`, keptCheckoutUrl: page, providerReference: sandboxCheckoutReference(token), customerRef: null };
+    return {
+      checkoutUrl: `${page}/${token}`,
+      keptCheckoutUrl: page,
+      providerReference: sandboxCheckoutReference(token),
+      customerRef: null,
+    };
   }
 
   async chargeSavedPaymentMethod(account: BillingAccount, topUp: PayableTopUp): Promise<OffSessionCharge> {
@@ -39,7 +56,10 @@ export class SandboxBillingGateway implements BillingGateway {
    * it may still be paid, expired after that.
    */
   async paymentState(topUp: ReconciledTopUp, providerReference: string | null): Promise<ProviderPaymentState> {
-    if (topUp.trigger === 'checkout') return this.now().getTime() - topUp.createdAt.getTime() >= CHECKOUT_LIFETIME_MS ? { kind: 'expired' } : { kind: 'processing' };
+    if (topUp.trigger === 'checkout')
+      return this.now().getTime() - topUp.createdAt.getTime() >= CHECKOUT_LIFETIME_MS
+        ? { kind: 'expired' }
+        : { kind: 'processing' };
     return providerReference === `sandbox_charge_${topUp.id}` ? { kind: 'succeeded' } : { kind: 'not_found' };
   }
 

@@ -1,6 +1,16 @@
 import {
-  ChatappProvider, ChatappProviderRefusal, FreeformContent, Ids, ProviderAcceptance, ProviderMediaDownload, ProviderSender, RegisteredSender, SandboxChatappState,
-  SubmittedTemplate, TemplateMessage, TemplateSubmission,
+  ChatappProvider,
+  ChatappProviderRefusal,
+  FreeformContent,
+  Ids,
+  ProviderAcceptance,
+  ProviderMediaDownload,
+  ProviderSender,
+  RegisteredSender,
+  SandboxChatappState,
+  SubmittedTemplate,
+  TemplateMessage,
+  TemplateSubmission,
 } from '@voiceplane/application';
 import { TemplateStatus } from '@voiceplane/domain';
 
@@ -35,7 +45,13 @@ export class SandboxChatappProvider implements ChatappProvider {
 
   async registerSender(): Promise<RegisteredSender> {
     // Sandbox numbers are healthy at once with the usual limit of a new number.
-    return { status: 'online', providerSenderRef: null, providerAccountRef: null, qualityRating: 'GREEN', messagingLimit: 1000 };
+    return {
+      status: 'online',
+      providerSenderRef: null,
+      providerAccountRef: null,
+      qualityRating: 'GREEN',
+      messagingLimit: 1000,
+    };
   }
 
   /** The sandbox `inbound-message` gives a URL, never a media id: the sandbox chat app keeps no files. */
@@ -47,28 +63,51 @@ export class SandboxChatappProvider implements ChatappProvider {
     return { status: this.templateStatus, providerTemplateRef: null };
   }
 
-  sendTemplate(sender: ProviderSender, to: string, template: TemplateMessage, reference?: string): Promise<ProviderAcceptance> {
+  sendTemplate(
+    sender: ProviderSender,
+    to: string,
+    template: TemplateMessage,
+    reference?: string,
+  ): Promise<ProviderAcceptance> {
     return this.accept(sender, to, { type: 'template', body: template.renderedText, mediaUrl: null }, reference);
   }
 
-  sendFreeform(sender: ProviderSender, to: string, content: FreeformContent, reference?: string): Promise<ProviderAcceptance> {
-    return this.accept(sender, to, content.kind === 'text'
-      ? { type: 'text', body: content.text, mediaUrl: null }
-      : { type: 'media', body: content.caption, mediaUrl: content.url }, reference);
+  sendFreeform(
+    sender: ProviderSender,
+    to: string,
+    content: FreeformContent,
+    reference?: string,
+  ): Promise<ProviderAcceptance> {
+    return this.accept(
+      sender,
+      to,
+      content.kind === 'text'
+        ? { type: 'text', body: content.text, mediaUrl: null }
+        : { type: 'media', body: content.caption, mediaUrl: content.url },
+      reference,
+    );
   }
 
   /** The outbox is the sandbox's memory of what it sent. */
   async findSend(sender: ProviderSender, _to: string, reference: string): Promise<ProviderAcceptance | null> {
     const providerMessageId = idOfReference(reference);
     if (providerMessageId === null) return null;
-    return (await this.state.wasSent(sender.userId, providerMessageId)) ? { providerMessageId, status: 'queued' } : null;
+    return (await this.state.wasSent(sender.userId, providerMessageId))
+      ? { providerMessageId, status: 'queued' }
+      : null;
   }
 
   private async accept(
-    sender: ProviderSender, to: string, m: { type: 'template' | 'text' | 'media'; body: string | null; mediaUrl: string | null }, reference: string | undefined,
+    sender: ProviderSender,
+    to: string,
+    m: { type: 'template' | 'text' | 'media'; body: string | null; mediaUrl: string | null },
+    reference: string | undefined,
   ): Promise<ProviderAcceptance> {
     const providerMessageId = (reference === undefined ? null : idOfReference(reference)) ?? this.ids.token('sbx_', 24);
-    const outcome = await this.state.accept({ userId: sender.userId, senderId: sender.senderId, to, ...m, providerMessageId, at: this.now() }, CHATAPP_SEND_FAULT);
+    const outcome = await this.state.accept(
+      { userId: sender.userId, senderId: sender.senderId, to, ...m, providerMessageId, at: this.now() },
+      CHATAPP_SEND_FAULT,
+    );
     if (outcome === 'faulted') throw new ChatappProviderRefusal(SANDBOX_SEND_REFUSAL);
     return { providerMessageId, status: 'queued' };
   }

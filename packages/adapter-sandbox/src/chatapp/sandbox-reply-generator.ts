@@ -4,7 +4,8 @@ import { ConversationEvaluationRequest, ModelTurn, ReplyGenerator } from '@voice
 export const SANDBOX_AI_REPLY = 'Thanks for your message! (sandbox reply)';
 
 /** The sandbox evaluation's summary; the schema's fields stay null (nothing is really read). */
-export const sandboxEvaluationSummary = (messages: number): string => `Sandbox evaluation of ${messages} message${messages === 1 ? '' : 's'}.`;
+export const sandboxEvaluationSummary = (messages: number): string =>
+  `Sandbox evaluation of ${messages} message${messages === 1 ? '' : 's'}.`;
 
 /** The sandbox model: the fixed answer to every line, in chats and sandbox text calls alike; it never calls a function. */
 export class SandboxReplyGenerator implements ReplyGenerator {

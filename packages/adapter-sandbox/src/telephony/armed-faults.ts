@@ -52,8 +52,9 @@ export class ArmedFaults {
     if (!scope) return;
     // A fault aimed at this very number is used before an account-wide one.
     const hit =
-      this.armed.find((x) => x.accountId === scope.accountId && x.targetId !== null && x.targetId === scope.phoneNumberId) ??
-      this.armed.find((x) => x.accountId === scope.accountId && x.targetId === null);
+      this.armed.find(
+        (x) => x.accountId === scope.accountId && x.targetId !== null && x.targetId === scope.phoneNumberId,
+      ) ?? this.armed.find((x) => x.accountId === scope.accountId && x.targetId === null);
     if (!hit) return;
     if (hit.skip > 0) {
       hit.skip -= 1;

@@ -1,6 +1,12 @@
 import { AvailableNumber, NumberHolder, NumberInventory, NumberSearch } from '@voiceplane/application';
 import {
-  AddressRequirement, formatNational, monthlyPrice, NumberCountry, numberContains, NumberKind, NUMBER_COUNTRIES,
+  AddressRequirement,
+  formatNational,
+  monthlyPrice,
+  NumberCountry,
+  numberContains,
+  NumberKind,
+  NUMBER_COUNTRIES,
 } from '@voiceplane/domain';
 import { ArmedFaults } from './armed-faults';
 
@@ -15,7 +21,13 @@ interface NumberRange {
   readonly count: number;
 }
 
-const range = (prefix: string, digits: number, kind: NumberKind, count: number, first = '0123456789'): NumberRange => ({ prefix, digits, first, kind, count });
+const range = (prefix: string, digits: number, kind: NumberKind, count: number, first = '0123456789'): NumberRange => ({
+  prefix,
+  digits,
+  first,
+  kind,
+  count,
+});
 
 /**
  * Twenty numbers per country, in real geographic and mobile ranges — the ranges set aside for
@@ -23,24 +35,76 @@ const range = (prefix: string, digits: number, kind: NumberKind, count: number, 
  * 02 5550 XXXX), so sandbox numbers never ring anybody.
  */
 const RANGES: Readonly<Record<NumberCountry, readonly NumberRange[]>> = {
-  US: [range('+141555501', 2, 'local', 5), range('+121255501', 2, 'local', 5), range('+131255501', 2, 'local', 5), range('+161755501', 2, 'local', 5)],
-  CA: [range('+141655501', 2, 'local', 5), range('+160455501', 2, 'local', 5), range('+151455501', 2, 'local', 5), range('+161355501', 2, 'local', 5)],
+  US: [
+    range('+141555501', 2, 'local', 5),
+    range('+121255501', 2, 'local', 5),
+    range('+131255501', 2, 'local', 5),
+    range('+161755501', 2, 'local', 5),
+  ],
+  CA: [
+    range('+141655501', 2, 'local', 5),
+    range('+160455501', 2, 'local', 5),
+    range('+151455501', 2, 'local', 5),
+    range('+161355501', 2, 'local', 5),
+  ],
   GB: [range('+442079460', 3, 'local', 7), range('+441614960', 3, 'local', 6), range('+447700900', 3, 'mobile', 7)],
   AU: [range('+6125550', 4, 'local', 7), range('+6137010', 4, 'local', 6), range('+61491570', 3, 'mobile', 7)],
-  IL: [range('+9723', 7, 'local', 7, '56789'), range('+9722', 7, 'local', 6, '56789'), range('+97250', 7, 'mobile', 7, '23456789')],
-  PL: [range('+4822', 7, 'local', 7, '2345678'), range('+4812', 7, 'local', 6, '2345678'), range('+48512', 6, 'mobile', 7, '123456789')],
-  FI: [range('+3589', 7, 'local', 7, '123456789'), range('+3582', 7, 'local', 6, '123456789'), range('+35840', 7, 'mobile', 7, '123456789')],
-  NL: [range('+3120', 7, 'local', 7, '123456789'), range('+3110', 7, 'local', 6, '123456789'), range('+316', 8, 'mobile', 7, '12345')],
-  DK: [range('+453', 7, 'local', 7, '2345689'), range('+454', 7, 'local', 6, '3456'), range('+452', 7, 'mobile', 7, '0123456789')],
-  IT: [range('+3902', 8, 'local', 7, '2345678'), range('+3906', 8, 'local', 6, '2345678'), range('+39347', 7, 'mobile', 7, '123456789')],
+  IL: [
+    range('+9723', 7, 'local', 7, '56789'),
+    range('+9722', 7, 'local', 6, '56789'),
+    range('+97250', 7, 'mobile', 7, '23456789'),
+  ],
+  PL: [
+    range('+4822', 7, 'local', 7, '2345678'),
+    range('+4812', 7, 'local', 6, '2345678'),
+    range('+48512', 6, 'mobile', 7, '123456789'),
+  ],
+  FI: [
+    range('+3589', 7, 'local', 7, '123456789'),
+    range('+3582', 7, 'local', 6, '123456789'),
+    range('+35840', 7, 'mobile', 7, '123456789'),
+  ],
+  NL: [
+    range('+3120', 7, 'local', 7, '123456789'),
+    range('+3110', 7, 'local', 6, '123456789'),
+    range('+316', 8, 'mobile', 7, '12345'),
+  ],
+  DK: [
+    range('+453', 7, 'local', 7, '2345689'),
+    range('+454', 7, 'local', 6, '3456'),
+    range('+452', 7, 'mobile', 7, '0123456789'),
+  ],
+  IT: [
+    range('+3902', 8, 'local', 7, '2345678'),
+    range('+3906', 8, 'local', 6, '2345678'),
+    range('+39347', 7, 'mobile', 7, '123456789'),
+  ],
   // Berlin's 030 23125 block is kept for fiction; the mobile block is 0176.
   DE: [range('+493023125', 3, 'local', 13), range('+49176', 8, 'mobile', 7, '23456789')],
 };
 
 /** Requirements by position, so every country offers some of each kind (mostly `none`). */
 const REQUIREMENTS: readonly AddressRequirement[] = [
-  'none', 'none', 'none', 'inventory', 'none', 'none', 'local', 'none', 'none', 'none',
-  'inventory', 'none', 'none', 'foreign', 'none', 'none', 'none', 'inventory', 'none', 'local',
+  'none',
+  'none',
+  'none',
+  'inventory',
+  'none',
+  'none',
+  'local',
+  'none',
+  'none',
+  'none',
+  'inventory',
+  'none',
+  'none',
+  'foreign',
+  'none',
+  'none',
+  'none',
+  'inventory',
+  'none',
+  'local',
 ];
 
 /** Landlines take texts only in North America. */
@@ -96,8 +160,12 @@ function catalogueOf(country: NumberCountry): AvailableNumber[] {
 export class SandboxNumberInventory implements NumberInventory {
   /** Arm with `faults.arm({ accountId, targetId, count, after })`: search → 502, purchase → 500. */
   readonly faults = new ArmedFaults('number_inventory');
-  private readonly catalogue = new Map<NumberCountry, AvailableNumber[]>(NUMBER_COUNTRIES.map((c) => [c, catalogueOf(c)]));
-  private readonly byNumber = new Map<string, AvailableNumber>([...this.catalogue.values()].flat().map((n) => [n.phoneNumber, n]));
+  private readonly catalogue = new Map<NumberCountry, AvailableNumber[]>(
+    NUMBER_COUNTRIES.map((c) => [c, catalogueOf(c)]),
+  );
+  private readonly byNumber = new Map<string, AvailableNumber>(
+    [...this.catalogue.values()].flat().map((n) => [n.phoneNumber, n]),
+  );
   private readonly sold = new Set<string>();
 
   async search(query: NumberSearch): Promise<AvailableNumber[]> {
@@ -109,7 +177,7 @@ export class SandboxNumberInventory implements NumberInventory {
 
   async find(phoneNumber: string, holder: NumberHolder): Promise<AvailableNumber | null> {
     this.faults.check(holder);
-    return this.sold.has(phoneNumber) ? null : this.byNumber.get(phoneNumber) ?? null;
+    return this.sold.has(phoneNumber) ? null : (this.byNumber.get(phoneNumber) ?? null);
   }
 
   async purchase(offer: AvailableNumber, holder: NumberHolder): Promise<{ reference: string | null } | null> {

@@ -55,9 +55,16 @@ export class SandboxSipProvisioner implements SipProvisioner {
     this.faults.check(spec.owner);
     const id = this.nextId('ST_');
     this.trunkTable.set(id, {
-      id, direction: 'inbound', owner: spec.owner, phoneNumber: spec.phoneNumber, username: spec.credentials.username,
-      password: spec.credentials.password, authorization: spec.authorization, allowedAddresses: [...spec.allowedAddresses],
-      address: null, viaFixedEgress: false,
+      id,
+      direction: 'inbound',
+      owner: spec.owner,
+      phoneNumber: spec.phoneNumber,
+      username: spec.credentials.username,
+      password: spec.credentials.password,
+      authorization: spec.authorization,
+      allowedAddresses: [...spec.allowedAddresses],
+      address: null,
+      viaFixedEgress: false,
     });
     return id;
   }
@@ -66,8 +73,16 @@ export class SandboxSipProvisioner implements SipProvisioner {
     this.faults.check(spec.owner);
     const id = this.nextId('ST_');
     this.trunkTable.set(id, {
-      id, direction: 'outbound', owner: spec.owner, phoneNumber: spec.phoneNumber, username: spec.credentials.username,
-      password: spec.credentials.password, authorization: null, allowedAddresses: [], address: spec.address, viaFixedEgress: spec.viaFixedEgress,
+      id,
+      direction: 'outbound',
+      owner: spec.owner,
+      phoneNumber: spec.phoneNumber,
+      username: spec.credentials.username,
+      password: spec.credentials.password,
+      authorization: null,
+      allowedAddresses: [],
+      address: spec.address,
+      viaFixedEgress: spec.viaFixedEgress,
     });
     return id;
   }
@@ -130,7 +145,8 @@ export class SandboxSipProvisioner implements SipProvisioner {
   }
 
   private requireInbound(trunkId: string): void {
-    if (this.trunkTable.get(trunkId)?.direction !== 'inbound') throw new Error(`Sandbox inbound trunk ${trunkId} does not exist.`);
+    if (this.trunkTable.get(trunkId)?.direction !== 'inbound')
+      throw new Error(`Sandbox inbound trunk ${trunkId} does not exist.`);
   }
 
   private nextId(prefix: string): string {

@@ -1,7 +1,15 @@
 import { CallerLine, CallOutcome, err, isTerminal, TerminalCallStatus } from '@voiceplane/domain';
 import {
-  CallEventAnswer, CallEventRefusal, CallRepository, CallToPlace, Ids, RecordCallEvent, RuntimeEvent, SandboxCallControls,
-  SandboxFinish, VoiceRuntime,
+  CallEventAnswer,
+  CallEventRefusal,
+  CallRepository,
+  CallToPlace,
+  Ids,
+  RecordCallEvent,
+  RuntimeEvent,
+  SandboxCallControls,
+  SandboxFinish,
+  VoiceRuntime,
 } from '@voiceplane/application';
 import type { Result } from '@voiceplane/domain';
 import { ArmedFaults } from '../telephony/armed-faults';
@@ -10,7 +18,9 @@ import { ArmedFaults } from '../telephony/armed-faults';
 export const SANDBOX_PLATFORM_LINE: CallerLine = { phoneNumberId: null, phoneNumber: '+15005550000', sip: null };
 
 /** Customer numbers whose calls end right after ringing, and why. */
-export const SANDBOX_MAGIC_NUMBERS: Readonly<Record<string, { readonly status: TerminalCallStatus; readonly reason: string }>> = {
+export const SANDBOX_MAGIC_NUMBERS: Readonly<
+  Record<string, { readonly status: TerminalCallStatus; readonly reason: string }>
+> = {
   '+15005550001': { status: 'busy', reason: 'customer_busy' },
   '+15005550002': { status: 'no-answer', reason: 'no_answer' },
   '+15005550003': { status: 'failed', reason: 'dial_failed' },
@@ -19,7 +29,8 @@ export const SANDBOX_MAGIC_NUMBERS: Readonly<Record<string, { readonly status: T
 /** Post-call extraction when the sandbox `finish` gives none. */
 export const SANDBOX_EXTRACTION: Readonly<Record<string, unknown>> = { status: true, summary: 'Sandbox call.' };
 
-export const sandboxRecordingUrl = (callId: number): string => `https://sandbox.voiceplane.invalid/recordings/${callId}.mp3`;
+export const sandboxRecordingUrl = (callId: number): string =>
+  `https://sandbox.voiceplane.invalid/recordings/${callId}.mp3`;
 
 /**
  * The voice runtime simulated in-process: a dispatched call rings at once and
@@ -45,7 +56,11 @@ export class SandboxVoiceRuntime implements VoiceRuntime, SandboxCallControls {
     this.faults.check({ accountId: call.userId, phoneNumberId: call.line.phoneNumberId });
     await this.report(call.callId, 'sandbox-ringing', { type: 'ringing' });
     const magic = SANDBOX_MAGIC_NUMBERS[call.customerPhone];
-    if (magic) await this.report(call.callId, 'sandbox-outcome', { type: 'ended', outcome: { status: magic.status, endedReason: magic.reason } });
+    if (magic)
+      await this.report(call.callId, 'sandbox-outcome', {
+        type: 'ended',
+        outcome: { status: magic.status, endedReason: magic.reason },
+      });
   }
 
   async answer(userId: number, callId: number): Promise<Result<CallEventAnswer, CallEventRefusal>> {
@@ -53,12 +68,20 @@ export class SandboxVoiceRuntime implements VoiceRuntime, SandboxCallControls {
     return this.events.record(callId, { eventId: this.eventId(), occurredAt: null, event: { type: 'answered' } });
   }
 
-  async finish(userId: number, callId: number, finish: SandboxFinish): Promise<Result<CallEventAnswer, CallEventRefusal>> {
+  async finish(
+    userId: number,
+    callId: number,
+    finish: SandboxFinish,
+  ): Promise<Result<CallEventAnswer, CallEventRefusal>> {
     const call = await this.calls.findOwned(userId, callId);
     if (call === null) return err({ code: 'call_not_found' });
     let answered = call.status === 'in-progress';
     if (finish.status === 'completed' && !answered && !isTerminal(call.status)) {
-      const pickUp = await this.events.record(callId, { eventId: this.eventId(), occurredAt: null, event: { type: 'answered' } });
+      const pickUp = await this.events.record(callId, {
+        eventId: this.eventId(),
+        occurredAt: null,
+        event: { type: 'answered' },
+      });
       if (!pickUp.ok) return pickUp;
       answered = true;
     }
@@ -68,7 +91,8 @@ export class SandboxVoiceRuntime implements VoiceRuntime, SandboxCallControls {
       transcript: finish.transcript,
       extractedVariables: finish.extractedVariables ?? SANDBOX_EXTRACTION,
       // Only a connected call has something to record.
-      recordingUrl: finish.recordingUrl !== undefined ? finish.recordingUrl : answered ? sandboxRecordingUrl(callId) : null,
+      recordingUrl:
+        finish.recordingUrl !== undefined ? finish.recordingUrl : answered ? sandboxRecordingUrl(callId) : null,
     };
     return this.events.record(callId, { eventId: this.eventId(), occurredAt: null, event: { type: 'ended', outcome } });
   }
@@ -79,6 +103,9 @@ export class SandboxVoiceRuntime implements VoiceRuntime, SandboxCallControls {
 
   private async report(callId: number, eventId: string, event: RuntimeEvent): Promise<void> {
     const answer = await this.events.record(callId, { eventId, occurredAt: null, event });
-    if (!answer.ok) throw new Error(`The sandbox runtime could not report ${event.type} for call ${callId}: ${JSON.stringify(answer.error)}`);
+    if (!answer.ok)
+      throw new Error(
+        `The sandbox runtime could not report ${event.type} for call ${callId}: ${JSON.stringify(answer.error)}`,
+      );
   }
 }

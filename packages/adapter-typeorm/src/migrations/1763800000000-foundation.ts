@@ -90,7 +90,16 @@ export class Foundation1763800000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ['idempotency_keys', 'rate_limit_counters', 'webhook_signing_secrets', 'ledger_entries', 'sessions', 'api_keys', 'users', 'system_settings']) {
+    for (const t of [
+      'idempotency_keys',
+      'rate_limit_counters',
+      'webhook_signing_secrets',
+      'ledger_entries',
+      'sessions',
+      'api_keys',
+      'users',
+      'system_settings',
+    ]) {
       await q.query(`DROP TABLE IF EXISTS ${t}`);
     }
   }

@@ -167,9 +167,15 @@ export class Assistants1795334244703 implements MigrationInterface {
     // The outbound list reads this index in id order.
     await q.query(`CREATE INDEX assistants_user_type_idx ON assistants (user_id, type, id)`);
     await q.query(`CREATE INDEX assistants_folder_idx ON assistants (folder_id) WHERE folder_id IS NOT NULL`);
-    await q.query(`CREATE INDEX assistants_knowledge_base_idx ON assistants (knowledgebase_id) WHERE knowledgebase_id IS NOT NULL`);
-    await q.query(`CREATE INDEX assistants_phone_number_idx ON assistants (phone_number_id) WHERE phone_number_id IS NOT NULL`);
-    await q.query(`CREATE UNIQUE INDEX assistants_inbound_number_uq ON assistants (phone_number_id) WHERE type = 'inbound' AND phone_number_id IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX assistants_knowledge_base_idx ON assistants (knowledgebase_id) WHERE knowledgebase_id IS NOT NULL`,
+    );
+    await q.query(
+      `CREATE INDEX assistants_phone_number_idx ON assistants (phone_number_id) WHERE phone_number_id IS NOT NULL`,
+    );
+    await q.query(
+      `CREATE UNIQUE INDEX assistants_inbound_number_uq ON assistants (phone_number_id) WHERE type = 'inbound' AND phone_number_id IS NOT NULL`,
+    );
     await q.query(`
       CREATE TABLE assistant_tools (
         assistant_id bigint NOT NULL REFERENCES assistants(id) ON DELETE CASCADE,
@@ -189,7 +195,19 @@ export class Assistants1795334244703 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ['assistant_labels', 'assistant_tools', 'assistants', 'event_types', 'knowledge_bases', 'labels', 'folders', 'voices', 'ai_models', 'speech_providers', 'languages']) {
+    for (const t of [
+      'assistant_labels',
+      'assistant_tools',
+      'assistants',
+      'event_types',
+      'knowledge_bases',
+      'labels',
+      'folders',
+      'voices',
+      'ai_models',
+      'speech_providers',
+      'languages',
+    ]) {
       await q.query(`DROP TABLE IF EXISTS ${t}`);
     }
   }

@@ -62,8 +62,12 @@ export class EventBackbone1795334367057 implements MigrationInterface {
         updated_at timestamptz NOT NULL
       )`);
     await q.query(`CREATE INDEX webhook_deliveries_user_idx ON webhook_deliveries (user_id, seq DESC)`);
-    await q.query(`CREATE INDEX webhook_deliveries_pending_source_idx ON webhook_deliveries (user_id, source_type, source_id) WHERE status = 'pending'`);
-    await q.query(`CREATE INDEX webhook_deliveries_settled_age_idx ON webhook_deliveries (updated_at) WHERE status <> 'pending'`);
+    await q.query(
+      `CREATE INDEX webhook_deliveries_pending_source_idx ON webhook_deliveries (user_id, source_type, source_id) WHERE status = 'pending'`,
+    );
+    await q.query(
+      `CREATE INDEX webhook_deliveries_settled_age_idx ON webhook_deliveries (updated_at) WHERE status <> 'pending'`,
+    );
     await q.query(`
       CREATE TABLE webhook_delivery_attempts (
         delivery_seq bigint NOT NULL REFERENCES webhook_deliveries(seq) ON DELETE CASCADE,
@@ -77,7 +81,9 @@ export class EventBackbone1795334367057 implements MigrationInterface {
       )`);
 
     // Published events are kept a while for inspection, then swept (by age).
-    await q.query(`CREATE INDEX outbox_events_published_age_idx ON outbox_events (published_at) WHERE published_at IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX outbox_events_published_age_idx ON outbox_events (published_at) WHERE published_at IS NOT NULL`,
+    );
     // NOTIFY is delivered at commit, so a listener never looks before the rows are visible.
     // Identical notifications in one transaction collapse into one.
     await q.query(`
@@ -87,7 +93,9 @@ export class EventBackbone1795334367057 implements MigrationInterface {
         RETURN NULL;
       END
       $$`);
-    await q.query(`CREATE TRIGGER outbox_events_notify AFTER INSERT ON outbox_events FOR EACH STATEMENT EXECUTE FUNCTION vp_notify_outbox()`);
+    await q.query(
+      `CREATE TRIGGER outbox_events_notify AFTER INSERT ON outbox_events FOR EACH STATEMENT EXECUTE FUNCTION vp_notify_outbox()`,
+    );
     await q.query(`
       CREATE FUNCTION vp_notify_jobs() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
@@ -107,6 +115,7 @@ export class EventBackbone1795334367057 implements MigrationInterface {
     await q.query(`DROP FUNCTION IF EXISTS vp_notify_jobs()`);
     await q.query(`DROP FUNCTION IF EXISTS vp_notify_outbox()`);
     await q.query(`DROP INDEX IF EXISTS outbox_events_published_age_idx`);
-    for (const t of ['webhook_delivery_attempts', 'webhook_deliveries', 'scheduled_jobs', 'processed_events']) await q.query(`DROP TABLE IF EXISTS ${t}`);
+    for (const t of ['webhook_delivery_attempts', 'webhook_deliveries', 'scheduled_jobs', 'processed_events'])
+      await q.query(`DROP TABLE IF EXISTS ${t}`);
   }
 }

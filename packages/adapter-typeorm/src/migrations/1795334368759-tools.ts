@@ -25,7 +25,9 @@ export class Tools1795334368759 implements MigrationInterface {
         created_at timestamptz NOT NULL,
         completed_at timestamptz NULL
       )`);
-    await q.query(`CREATE UNIQUE INDEX tool_invocations_runtime_id_uq ON tool_invocations (call_id, invocation_id) WHERE invocation_id IS NOT NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX tool_invocations_runtime_id_uq ON tool_invocations (call_id, invocation_id) WHERE invocation_id IS NOT NULL`,
+    );
     await q.query(`CREATE INDEX tool_invocations_call_idx ON tool_invocations (call_id, created_at)`);
   }
 

@@ -13,7 +13,9 @@ export class Telephony1795334549220 implements MigrationInterface {
         ADD COLUMN provider_reference varchar(64) NULL,
         ADD COLUMN renews_at timestamptz NULL`);
     // A purchased number belongs to one account at a time.
-    await q.query(`CREATE UNIQUE INDEX phone_numbers_purchased_uq ON phone_numbers (phone_number) WHERE type = 'purchased'`);
+    await q.query(
+      `CREATE UNIQUE INDEX phone_numbers_purchased_uq ON phone_numbers (phone_number) WHERE type = 'purchased'`,
+    );
     await q.query(`CREATE INDEX phone_numbers_renewal_idx ON phone_numbers (renews_at) WHERE renews_at IS NOT NULL`);
     await q.query(`
       CREATE TABLE sip_trunks (
@@ -53,6 +55,8 @@ export class Telephony1795334549220 implements MigrationInterface {
     await q.query(`DROP TABLE IF EXISTS sip_trunks`);
     await q.query(`DROP INDEX IF EXISTS phone_numbers_renewal_idx`);
     await q.query(`DROP INDEX IF EXISTS phone_numbers_purchased_uq`);
-    await q.query(`ALTER TABLE phone_numbers DROP COLUMN IF EXISTS renews_at, DROP COLUMN IF EXISTS provider_reference`);
+    await q.query(
+      `ALTER TABLE phone_numbers DROP COLUMN IF EXISTS renews_at, DROP COLUMN IF EXISTS provider_reference`,
+    );
   }
 }

@@ -43,7 +43,9 @@ export class Calls1795334793141 implements MigrationInterface {
       )`);
     await q.query(`CREATE INDEX calls_user_idx ON calls (user_id, id DESC)`);
     await q.query(`CREATE INDEX calls_user_assistant_idx ON calls (user_id, assistant_id, id DESC)`);
-    await q.query(`CREATE UNIQUE INDEX calls_provider_call_uq ON calls (provider_call_id) WHERE provider_call_id IS NOT NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX calls_provider_call_uq ON calls (provider_call_id) WHERE provider_call_id IS NOT NULL`,
+    );
     await q.query(`
       CREATE TABLE call_runtime_events (
         call_id bigint NOT NULL REFERENCES calls(id) ON DELETE CASCADE,

@@ -23,6 +23,8 @@ export class OutboxPolling1795337052089 implements MigrationInterface {
         RETURN NULL;
       END
       $$`);
-    await q.query(`CREATE TRIGGER outbox_events_notify AFTER INSERT ON outbox_events FOR EACH STATEMENT EXECUTE FUNCTION vp_notify_outbox()`);
+    await q.query(
+      `CREATE TRIGGER outbox_events_notify AFTER INSERT ON outbox_events FOR EACH STATEMENT EXECUTE FUNCTION vp_notify_outbox()`,
+    );
   }
 }

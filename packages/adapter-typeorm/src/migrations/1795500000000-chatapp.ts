@@ -121,7 +121,9 @@ export class Chatapp1795500000000 implements MigrationInterface {
     await q.query(`CREATE UNIQUE INDEX chatapp_messages_sid_uq ON chatapp_messages (message_sid)`);
     await q.query(`CREATE UNIQUE INDEX chatapp_messages_message_uq ON chatapp_messages (message_id)`);
     await q.query(`CREATE INDEX chatapp_messages_provider_idx ON chatapp_messages (provider_message_id)`);
-    await q.query(`CREATE INDEX chatapp_messages_allowance_idx ON chatapp_messages (user_id, created_at) WHERE from_allowance`);
+    await q.query(
+      `CREATE INDEX chatapp_messages_allowance_idx ON chatapp_messages (user_id, created_at) WHERE from_allowance`,
+    );
     await q.query(`
       CREATE TABLE sandbox_chatapp_sent (
         id bigserial PRIMARY KEY,
@@ -147,7 +149,15 @@ export class Chatapp1795500000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['sandbox_faults', 'sandbox_chatapp_sent', 'chatapp_messages', 'conversation_messages', 'conversations', 'chatapp_templates', 'chatapp_senders']) {
+    for (const table of [
+      'sandbox_faults',
+      'sandbox_chatapp_sent',
+      'chatapp_messages',
+      'conversation_messages',
+      'conversations',
+      'chatapp_templates',
+      'chatapp_senders',
+    ]) {
       await q.query(`DROP TABLE IF EXISTS ${table}`);
     }
   }

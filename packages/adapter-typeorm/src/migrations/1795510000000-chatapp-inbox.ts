@@ -19,7 +19,9 @@ export class ChatappInbox1795510000000 implements MigrationInterface {
         processed_at timestamptz NULL,
         UNIQUE (provider, provider_item_id)
       )`);
-    await q.query(`CREATE INDEX chatapp_inbox_items_processed_idx ON chatapp_inbox_items (processed_at) WHERE processed_at IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX chatapp_inbox_items_processed_idx ON chatapp_inbox_items (processed_at) WHERE processed_at IS NOT NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

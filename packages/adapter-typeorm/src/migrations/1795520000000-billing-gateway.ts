@@ -27,7 +27,9 @@ export class BillingGateway1795520000000 implements MigrationInterface {
       )`);
     await q.query(`CREATE INDEX top_ups_user_idx ON top_ups (user_id, id DESC)`);
     // The credit of a paid top-up exists at most once, whatever happens above it.
-    await q.query(`CREATE UNIQUE INDEX ledger_entries_top_up_uq ON ledger_entries (reference_id) WHERE reference_type = 'top_up'`);
+    await q.query(
+      `CREATE UNIQUE INDEX ledger_entries_top_up_uq ON ledger_entries (reference_id) WHERE reference_type = 'top_up'`,
+    );
     await q.query(`
       CREATE TABLE auto_recharges (
         user_id bigint PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
@@ -68,7 +70,8 @@ export class BillingGateway1795520000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ['sandbox_billing_faults', 'billing_events', 'billing_profiles', 'auto_recharges', 'top_ups']) await q.query(`DROP TABLE IF EXISTS ${t}`);
+    for (const t of ['sandbox_billing_faults', 'billing_events', 'billing_profiles', 'auto_recharges', 'top_ups'])
+      await q.query(`DROP TABLE IF EXISTS ${t}`);
     await q.query(`DROP INDEX IF EXISTS ledger_entries_top_up_uq`);
   }
 }

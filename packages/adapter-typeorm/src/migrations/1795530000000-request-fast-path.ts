@@ -31,12 +31,15 @@ export class RequestFastPath1795530000000 implements MigrationInterface {
       ['users', 'DELETE OR UPDATE OF disabled, plan', 'id'],
     ];
     for (const [table, events, userColumn] of triggers) {
-      await q.query(`CREATE TRIGGER ${table}_principal_notify AFTER ${events} ON ${table} FOR EACH ROW EXECUTE FUNCTION vp_notify_principals('${userColumn}')`);
+      await q.query(
+        `CREATE TRIGGER ${table}_principal_notify AFTER ${events} ON ${table} FOR EACH ROW EXECUTE FUNCTION vp_notify_principals('${userColumn}')`,
+      );
     }
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['api_keys', 'sessions', 'users']) await q.query(`DROP TRIGGER IF EXISTS ${table}_principal_notify ON ${table}`);
+    for (const table of ['api_keys', 'sessions', 'users'])
+      await q.query(`DROP TRIGGER IF EXISTS ${table}_principal_notify ON ${table}`);
     await q.query(`DROP FUNCTION IF EXISTS vp_notify_principals()`);
     await q.query(`ALTER TABLE rate_limit_counters SET LOGGED`);
     await q.query(`ALTER TABLE rate_limit_counters DROP COLUMN last_grant`);

@@ -66,7 +66,9 @@ export class Automations1795540000000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
     await q.query(`CREATE INDEX automations_user_idx ON automations (user_id, created_at)`);
-    await q.query(`CREATE INDEX automations_assistant_idx ON automations (assistant_id) WHERE assistant_id IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX automations_assistant_idx ON automations (assistant_id) WHERE assistant_id IS NOT NULL`,
+    );
     await q.query(`
       CREATE TABLE automation_versions (
         id varchar(40) PRIMARY KEY,
@@ -92,11 +94,20 @@ export class Automations1795540000000 implements MigrationInterface {
         event_id varchar(80) NULL
       )`);
     await q.query(`CREATE INDEX automation_runs_automation_idx ON automation_runs (automation_id, started_at)`);
-    await q.query(`CREATE UNIQUE INDEX automation_runs_event_uq ON automation_runs (automation_id, event_id) WHERE event_id IS NOT NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX automation_runs_event_uq ON automation_runs (automation_id, event_id) WHERE event_id IS NOT NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ['automation_runs', 'automation_versions', 'automations', 'automation_connections', 'automation_table_rows', 'automation_tables']) {
+    for (const t of [
+      'automation_runs',
+      'automation_versions',
+      'automations',
+      'automation_connections',
+      'automation_table_rows',
+      'automation_tables',
+    ]) {
       await q.query(`DROP TABLE IF EXISTS ${t}`);
     }
   }

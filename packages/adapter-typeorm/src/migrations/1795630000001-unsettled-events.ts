@@ -10,7 +10,9 @@ export class UnsettledEvents1795630000001 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE outbox_events ADD COLUMN unsettled_since timestamptz NULL`);
-    await q.query(`CREATE INDEX outbox_events_unsettled_idx ON outbox_events (unsettled_since) WHERE unsettled_since IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX outbox_events_unsettled_idx ON outbox_events (unsettled_since) WHERE unsettled_since IS NOT NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -9,7 +9,9 @@ export class AutomationRunLeases1795640000000 implements MigrationInterface {
   name = 'AutomationRunLeases1795640000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE automation_runs ADD COLUMN lease_owner varchar(40) NULL, ADD COLUMN lease_until timestamptz NULL`);
+    await q.query(
+      `ALTER TABLE automation_runs ADD COLUMN lease_owner varchar(40) NULL, ADD COLUMN lease_until timestamptz NULL`,
+    );
     // Runs left RUNNING by a worker that died before leases existed are due for the sweeper at once.
     await q.query(`UPDATE automation_runs SET lease_until = now() WHERE status = 'RUNNING'`);
     await q.query(`CREATE INDEX automation_runs_lease_idx ON automation_runs (lease_until) WHERE status = 'RUNNING'`);

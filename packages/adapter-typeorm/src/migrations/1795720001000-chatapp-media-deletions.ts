@@ -10,7 +10,9 @@ export class ChatappMediaDeletions1795720001000 implements MigrationInterface {
   name = 'ChatappMediaDeletions1795720001000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TABLE chatapp_media_deletions (media_id varchar(32) PRIMARY KEY, deleted_at timestamptz NOT NULL)`);
+    await q.query(
+      `CREATE TABLE chatapp_media_deletions (media_id varchar(32) PRIMARY KEY, deleted_at timestamptz NOT NULL)`,
+    );
     await q.query(`CREATE INDEX chatapp_media_created_idx ON chatapp_media (created_at)`);
     await q.query(`
       CREATE FUNCTION vp_chatapp_media_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -19,7 +21,9 @@ export class ChatappMediaDeletions1795720001000 implements MigrationInterface {
         RETURN NULL;
       END
       $$`);
-    await q.query(`CREATE TRIGGER chatapp_media_deleted AFTER DELETE ON chatapp_media FOR EACH ROW EXECUTE FUNCTION vp_chatapp_media_deleted()`);
+    await q.query(
+      `CREATE TRIGGER chatapp_media_deleted AFTER DELETE ON chatapp_media FOR EACH ROW EXECUTE FUNCTION vp_chatapp_media_deleted()`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

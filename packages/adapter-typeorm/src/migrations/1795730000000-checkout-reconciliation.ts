@@ -6,11 +6,15 @@ export class CheckoutReconciliation1795730000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`DROP INDEX IF EXISTS top_ups_reconcile_idx`);
-    await q.query(`CREATE INDEX top_ups_reconcile_idx ON top_ups (id) WHERE status IN ('pending', 'failed') AND unreconcilable IS NULL`);
+    await q.query(
+      `CREATE INDEX top_ups_reconcile_idx ON top_ups (id) WHERE status IN ('pending', 'failed') AND unreconcilable IS NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP INDEX IF EXISTS top_ups_reconcile_idx`);
-    await q.query(`CREATE INDEX top_ups_reconcile_idx ON top_ups (id) WHERE trigger = 'auto' AND status IN ('pending', 'failed') AND unreconcilable IS NULL`);
+    await q.query(
+      `CREATE INDEX top_ups_reconcile_idx ON top_ups (id) WHERE trigger = 'auto' AND status IN ('pending', 'failed') AND unreconcilable IS NULL`,
+    );
   }
 }

@@ -24,8 +24,12 @@ export class ChatappSendReservations1795760000000 implements MigrationInterface 
         closed_at timestamptz NULL
       )`);
     await q.query(`CREATE UNIQUE INDEX chatapp_send_reservations_sid_uq ON chatapp_send_reservations (message_sid)`);
-    await q.query(`CREATE INDEX chatapp_send_reservations_open_idx ON chatapp_send_reservations (user_id) WHERE outcome IS NULL`);
-    await q.query(`CREATE INDEX chatapp_send_reservations_sweep_idx ON chatapp_send_reservations (created_at) WHERE outcome IS NULL`);
+    await q.query(
+      `CREATE INDEX chatapp_send_reservations_open_idx ON chatapp_send_reservations (user_id) WHERE outcome IS NULL`,
+    );
+    await q.query(
+      `CREATE INDEX chatapp_send_reservations_sweep_idx ON chatapp_send_reservations (created_at) WHERE outcome IS NULL`,
+    );
     // The sweep asks the sandbox about one send by its id.
     await q.query(`CREATE INDEX sandbox_chatapp_sent_provider_idx ON sandbox_chatapp_sent (provider_message_id)`);
   }

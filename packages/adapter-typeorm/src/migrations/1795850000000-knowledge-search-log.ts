@@ -17,15 +17,23 @@ export class KnowledgeSearchLog1795850000000 implements MigrationInterface {
         ALTER COLUMN tool_id DROP NOT NULL,
         ADD COLUMN conversation_id bigint NULL,
         ADD COLUMN knowledge_base_id bigint NULL`);
-    await q.query(`ALTER TABLE tool_invocations ADD CONSTRAINT tool_invocations_owner_ck CHECK ((call_id IS NULL) <> (conversation_id IS NULL))`);
-    await q.query(`ALTER TABLE tool_invocations ADD CONSTRAINT tool_invocations_subject_ck CHECK ((tool_id IS NULL) <> (knowledge_base_id IS NULL))`);
-    await q.query(`CREATE INDEX tool_invocations_conversation_idx ON tool_invocations (conversation_id, created_at) WHERE conversation_id IS NOT NULL`);
+    await q.query(
+      `ALTER TABLE tool_invocations ADD CONSTRAINT tool_invocations_owner_ck CHECK ((call_id IS NULL) <> (conversation_id IS NULL))`,
+    );
+    await q.query(
+      `ALTER TABLE tool_invocations ADD CONSTRAINT tool_invocations_subject_ck CHECK ((tool_id IS NULL) <> (knowledge_base_id IS NULL))`,
+    );
+    await q.query(
+      `CREATE INDEX tool_invocations_conversation_idx ON tool_invocations (conversation_id, created_at) WHERE conversation_id IS NOT NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP INDEX IF EXISTS tool_invocations_conversation_idx`);
     await q.query(`DELETE FROM tool_invocations WHERE call_id IS NULL OR tool_id IS NULL`);
-    await q.query(`ALTER TABLE tool_invocations DROP CONSTRAINT tool_invocations_subject_ck, DROP CONSTRAINT tool_invocations_owner_ck`);
+    await q.query(
+      `ALTER TABLE tool_invocations DROP CONSTRAINT tool_invocations_subject_ck, DROP CONSTRAINT tool_invocations_owner_ck`,
+    );
     await q.query(`
       ALTER TABLE tool_invocations
         DROP COLUMN knowledge_base_id,

@@ -31,7 +31,9 @@ export class KnowledgeVectorSearch1795890000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    const indexes: { name: string }[] = await q.query(`SELECT indexname AS name FROM pg_indexes WHERE tablename = 'knowledge_base_chunks' AND indexname LIKE 'knowledge_base_chunks_nn_%'`);
+    const indexes: { name: string }[] = await q.query(
+      `SELECT indexname AS name FROM pg_indexes WHERE tablename = 'knowledge_base_chunks' AND indexname LIKE 'knowledge_base_chunks_nn_%'`,
+    );
     for (const { name } of indexes) await q.query(`DROP INDEX IF EXISTS "${name}"`);
     await q.query(`ALTER TABLE knowledge_base_chunks DROP COLUMN embedding_model`);
     // The extension is left: other schemas of the database may use it.

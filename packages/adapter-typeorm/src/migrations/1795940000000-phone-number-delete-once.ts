@@ -11,7 +11,9 @@ export class PhoneNumberDeleteOnce1795940000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`DELETE FROM sip_provisioning_cleanup a USING sip_provisioning_cleanup b
       WHERE a.action = 'delete_number' AND b.action = 'delete_number' AND a.resource_id = b.resource_id AND a.id > b.id`);
-    await q.query(`CREATE UNIQUE INDEX sip_provisioning_cleanup_one_delete ON sip_provisioning_cleanup (resource_id) WHERE action = 'delete_number'`);
+    await q.query(
+      `CREATE UNIQUE INDEX sip_provisioning_cleanup_one_delete ON sip_provisioning_cleanup (resource_id) WHERE action = 'delete_number'`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -59,7 +59,9 @@ export class Campaigns1795960000000 implements MigrationInterface {
     await q.query(`CREATE INDEX leads_user_idx ON leads (user_id, id DESC)`);
     await q.query(`CREATE INDEX leads_campaign_idx ON leads (campaign_id, phone_number)`);
     await q.query(`CREATE INDEX leads_group_idx ON leads (primary_lead_id, position)`);
-    await q.query(`CREATE INDEX leads_due_idx ON leads (campaign_id, status) WHERE status IN ('created', 'scheduled', 'rescheduled', 'processing')`);
+    await q.query(
+      `CREATE INDEX leads_due_idx ON leads (campaign_id, status) WHERE status IN ('created', 'scheduled', 'rescheduled', 'processing')`,
+    );
     await q.query(`ALTER TABLE calls ADD COLUMN campaign_id bigint NULL, ADD COLUMN lead_id bigint NULL`);
     await q.query(`CREATE INDEX calls_campaign_idx ON calls (campaign_id, id) WHERE campaign_id IS NOT NULL`);
   }

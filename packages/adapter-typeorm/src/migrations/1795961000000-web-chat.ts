@@ -14,7 +14,9 @@ export class WebChat1795961000000 implements MigrationInterface {
     await q.query(`CREATE UNIQUE INDEX assistants_uuid_uq ON assistants (uuid)`);
     await q.query(`ALTER TABLE conversations ALTER COLUMN sender_id DROP NOT NULL, ALTER COLUMN customer_phone DROP NOT NULL,
       ADD COLUMN type varchar(16) NOT NULL DEFAULT 'chatapp', ADD COLUMN variables jsonb NULL, ADD COLUMN external_identifier varchar(255) NULL`);
-    await q.query(`CREATE UNIQUE INDEX conversations_external_uq ON conversations (assistant_id, external_identifier) WHERE type = 'external'`);
+    await q.query(
+      `CREATE UNIQUE INDEX conversations_external_uq ON conversations (assistant_id, external_identifier) WHERE type = 'external'`,
+    );
     await q.query(`ALTER TABLE conversation_messages ADD COLUMN function_calls jsonb NULL`);
   }
 

@@ -59,10 +59,12 @@ export class PostgresNotifications {
       });
       return this.syncing;
     }
-    this.nextSync ??= this.syncing.catch(() => undefined).then(() => {
-      this.nextSync = undefined;
-      return this.caughtUp();
-    });
+    this.nextSync ??= this.syncing
+      .catch(() => undefined)
+      .then(() => {
+        this.nextSync = undefined;
+        return this.caughtUp();
+      });
     return this.nextSync;
   }
 

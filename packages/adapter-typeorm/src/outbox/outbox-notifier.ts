@@ -15,7 +15,11 @@ export class CommitNotifier {
   private again = false;
   private readonly local: NotificationBell[] = [];
 
-  constructor(private readonly db: Database, private readonly channel: string, private readonly logger: WorkLogger) {}
+  constructor(
+    private readonly db: Database,
+    private readonly channel: string,
+    private readonly logger: WorkLogger,
+  ) {}
 
   /** A loop in this process is rung directly too: no round trip, and it works where NOTIFY does not (PGlite). */
   wakeAlso(bell: NotificationBell): void {
@@ -35,9 +39,15 @@ export class CommitNotifier {
     }
     this.inFlight = true;
     this.again = false;
-    this.db.dataSource.query<unknown>(`SELECT pg_notify('${this.channel}', '')`)
+    this.db.dataSource
+      .query<unknown>(`SELECT pg_notify('${this.channel}', '')`)
       // The loops' safety poll finds the work anyway; a lost wake-up only costs latency.
-      .catch((e: Error) => this.logger.warn({ error: e.message, channel: this.channel }, 'could not notify the loops that take up new work'))
+      .catch((e: Error) =>
+        this.logger.warn(
+          { error: e.message, channel: this.channel },
+          'could not notify the loops that take up new work',
+        ),
+      )
       .finally(() => {
         this.inFlight = false;
         if (this.again) this.notify();

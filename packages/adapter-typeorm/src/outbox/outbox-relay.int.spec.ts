@@ -52,7 +52,11 @@ async function raise(count: number, topic = 'test.event'): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i += 50) {
     const n = Math.min(50, count - i);
-    ids.push(...(await database.transaction(() => outbox.add(Array.from({ length: n }, (_, k) => ({ topic, payload: { n: i + k } }))))));
+    ids.push(
+      ...(await database.transaction(() =>
+        outbox.add(Array.from({ length: n }, (_, k) => ({ topic, payload: { n: i + k } }))),
+      )),
+    );
   }
   return ids;
 }
@@ -61,7 +65,9 @@ async function raise(count: number, topic = 'test.event'): Promise<string[]> {
 class CountingUnpublishedEvents extends PostgresUnpublishedEvents {
   looks = 0;
 
-  override async claimBatch(...args: Parameters<PostgresUnpublishedEvents['claimBatch']>): ReturnType<PostgresUnpublishedEvents['claimBatch']> {
+  override async claimBatch(
+    ...args: Parameters<PostgresUnpublishedEvents['claimBatch']>
+  ): ReturnType<PostgresUnpublishedEvents['claimBatch']> {
     const claimed = await super.claimBatch(...args);
     this.looks++;
     return claimed;
@@ -69,11 +75,16 @@ class CountingUnpublishedEvents extends PostgresUnpublishedEvents {
 }
 
 function relay(bus: MessageBus, batchSize = 100, doorbell = new Doorbell()) {
-  return new OutboxRelay(database, new PostgresUnpublishedEvents(database), bus, clock, doorbell, silent, { batchSize, pollMs: 50 });
+  return new OutboxRelay(database, new PostgresUnpublishedEvents(database), bus, clock, doorbell, silent, {
+    batchSize,
+    pollMs: 50,
+  });
 }
 
 async function unpublished(): Promise<number> {
-  const [row] = await database.query<{ n: number }>('SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL');
+  const [row] = await database.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL',
+  );
   return row.n;
 }
 
@@ -87,7 +98,12 @@ describe('OutboxRelay', () => {
     expect(await r.relayOnce()).toBe(50);
     expect(await r.relayOnce()).toBe(0);
     expect(bus.published().map((m) => m.id)).toEqual(ids);
-    expect(bus.published()[7]).toEqual({ id: ids[7], topic: 'test.event', payload: { n: 7 }, occurredAt: expect.stringMatching(/Z$/) });
+    expect(bus.published()[7]).toEqual({
+      id: ids[7],
+      topic: 'test.event',
+      payload: { n: 7 },
+      occurredAt: expect.stringMatching(/Z$/),
+    });
     expect(await unpublished()).toBe(0);
   });
 
@@ -117,10 +133,12 @@ describe('OutboxRelay', () => {
     } else {
       await database.transaction(() => outbox.add([{ topic: 'test.open', payload: null }]));
     }
-    await expect(database.transaction(async () => {
-      await outbox.add([{ topic: 'test.rolled_back', payload: null }]);
-      throw new Error('the state change failed');
-    })).rejects.toThrow('the state change failed');
+    await expect(
+      database.transaction(async () => {
+        await outbox.add([{ topic: 'test.rolled_back', payload: null }]);
+        throw new Error('the state change failed');
+      }),
+    ).rejects.toThrow('the state change failed');
     await relay(bus).relayOnce();
     expect(bus.published().map((m) => m.topic)).toEqual(['test.open']);
   });
@@ -163,7 +181,10 @@ describe('OutboxRelay', () => {
   });
 
   /** A relay that only its doorbell wakes (its poll outlasts every wait here), counting its looks. */
-  async function unpolledRelay(doorbell: Doorbell, use: (r: { bus: RecordingBus; events: CountingUnpublishedEvents }) => Promise<void>): Promise<void> {
+  async function unpolledRelay(
+    doorbell: Doorbell,
+    use: (r: { bus: RecordingBus; events: CountingUnpublishedEvents }) => Promise<void>,
+  ): Promise<void> {
     const bus = new RecordingBus();
     const events = new CountingUnpublishedEvents(database);
     const r = new OutboxRelay(database, events, bus, clock, doorbell, silent, { pollMs: 10 * WAIT_CEILING_MS });
@@ -193,20 +214,23 @@ describe('OutboxRelay', () => {
     });
   });
 
-  onRealServer('is woken by the NOTIFY a writer without a relay of its own (another process) sends after its commit', async () => {
-    const doorbell = new Doorbell();
-    const notifications = new PostgresNotifications(database, { [OUTBOX_CHANNEL]: doorbell }, silent);
-    expect(await notifications.start()).toBe(true);
-    const otherProcess = new TypeormOutbox(database, new CryptoIds(), clock, new OutboxNotifier(database, silent));
-    try {
-      await unpolledRelay(doorbell, async ({ bus }) => {
-        await database.transaction(() => otherProcess.add([{ topic: 'test.event', payload: { n: 1 } }]));
-        await eventually(() => bus.published().length === 1, 'the notified event to be published');
-      });
-    } finally {
-      await notifications.stop();
-    }
-  });
+  onRealServer(
+    'is woken by the NOTIFY a writer without a relay of its own (another process) sends after its commit',
+    async () => {
+      const doorbell = new Doorbell();
+      const notifications = new PostgresNotifications(database, { [OUTBOX_CHANNEL]: doorbell }, silent);
+      expect(await notifications.start()).toBe(true);
+      const otherProcess = new TypeormOutbox(database, new CryptoIds(), clock, new OutboxNotifier(database, silent));
+      try {
+        await unpolledRelay(doorbell, async ({ bus }) => {
+          await database.transaction(() => otherProcess.add([{ topic: 'test.event', payload: { n: 1 } }]));
+          await eventually(() => bus.published().length === 1, 'the notified event to be published');
+        });
+      } finally {
+        await notifications.stop();
+      }
+    },
+  );
 
   onRealServer('with several relays at once, publishes every event exactly once', async () => {
     const ids = await raise(1_000);
@@ -233,7 +257,8 @@ describe('OutboxRelay', () => {
 
 describe('PostgresProcessedEvents', () => {
   const recorded = async (consumer: string, eventId: string) =>
-    (await database.query('SELECT 1 FROM processed_events WHERE consumer = $1 AND event_id = $2', [consumer, eventId])).length === 1;
+    (await database.query('SELECT 1 FROM processed_events WHERE consumer = $1 AND event_id = $2', [consumer, eventId]))
+      .length === 1;
 
   it('records an event once per consumer', async () => {
     const processed = new PostgresProcessedEvents(database);
@@ -246,10 +271,12 @@ describe('PostgresProcessedEvents', () => {
 
   it('forgets a record written in a transaction that rolled back', async () => {
     const processed = new PostgresProcessedEvents(database);
-    await expect(database.transaction(async () => {
-      await processed.record('c', 'evt_2');
-      throw new Error('handler failed');
-    })).rejects.toThrow('handler failed');
+    await expect(
+      database.transaction(async () => {
+        await processed.record('c', 'evt_2');
+        throw new Error('handler failed');
+      }),
+    ).rejects.toThrow('handler failed');
     expect(await recorded('c', 'evt_2')).toBe(false);
   });
 });
@@ -257,12 +284,20 @@ describe('PostgresProcessedEvents', () => {
 describe('EventRetention', () => {
   it('sweeps published events and processed records older than the cutoff, nothing else', async () => {
     await raise(3);
-    await database.query(`UPDATE outbox_events SET published_at = now() - interval '8 days', occurred_at = now() - interval '8 days' WHERE seq IN (SELECT seq FROM outbox_events ORDER BY seq LIMIT 2)`);
-    await database.query(`UPDATE outbox_events SET occurred_at = now() - interval '30 days' WHERE published_at IS NULL`);
-    await database.query(`INSERT INTO processed_events (consumer, event_id, processed_at) VALUES ('x', 'old', now() - interval '8 days'), ('x', 'new', now())`);
+    await database.query(
+      `UPDATE outbox_events SET published_at = now() - interval '8 days', occurred_at = now() - interval '8 days' WHERE seq IN (SELECT seq FROM outbox_events ORDER BY seq LIMIT 2)`,
+    );
+    await database.query(
+      `UPDATE outbox_events SET occurred_at = now() - interval '30 days' WHERE published_at IS NULL`,
+    );
+    await database.query(
+      `INSERT INTO processed_events (consumer, event_id, processed_at) VALUES ('x', 'old', now() - interval '8 days'), ('x', 'new', now())`,
+    );
     const swept = await new EventRetention(database).sweep(new Date(Date.now() - 7 * 86_400_000));
     expect(swept).toEqual({ outboxEvents: 2, processedEvents: 1 });
     expect(await unpublished()).toBe(1);
-    expect(await database.query(`SELECT event_id FROM processed_events WHERE consumer = 'x'`)).toEqual([{ event_id: 'new' }]);
+    expect(await database.query(`SELECT event_id FROM processed_events WHERE consumer = 'x'`)).toEqual([
+      { event_id: 'new' },
+    ]);
   });
 });

@@ -24,17 +24,27 @@ export class PostgresUnpublishedEvents implements UnpublishedEvents {
        SELECT id, topic, payload, occurred_at FROM claimed ORDER BY seq`,
       [limit, at, options.unsettled === true],
     );
-    return rows.map((r) => ({ id: r.id, topic: r.topic, payload: r.payload, occurredAt: new Date(r.occurred_at).toISOString() }));
+    return rows.map((r) => ({
+      id: r.id,
+      topic: r.topic,
+      payload: r.payload,
+      occurredAt: new Date(r.occurred_at).toISOString(),
+    }));
   }
 
   async settled(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.db.query(`UPDATE outbox_events SET unsettled_since = NULL WHERE id = ANY($1::varchar[]) AND unsettled_since IS NOT NULL`, [ids]);
+    await this.db.query(
+      `UPDATE outbox_events SET unsettled_since = NULL WHERE id = ANY($1::varchar[]) AND unsettled_since IS NOT NULL`,
+      [ids],
+    );
   }
 
   async reopenUnsettled(before: Date): Promise<number> {
     const rows = await this.db.query<Pick<OutboxEventRecord, 'seq'>>(
-      `UPDATE outbox_events SET published_at = NULL, unsettled_since = NULL WHERE unsettled_since < $1 RETURNING seq`, [before]);
+      `UPDATE outbox_events SET published_at = NULL, unsettled_since = NULL WHERE unsettled_since < $1 RETURNING seq`,
+      [before],
+    );
     return rows.length;
   }
 }

@@ -1,4 +1,16 @@
-import { bigint, char, numeric, ownedByUser, ownerListIndex, primaryKey, serialKey, stampedNow, text, timestamptz, varchar } from './columns';
+import {
+  bigint,
+  char,
+  numeric,
+  ownedByUser,
+  ownerListIndex,
+  primaryKey,
+  serialKey,
+  stampedNow,
+  text,
+  timestamptz,
+  varchar,
+} from './columns';
 import { record } from './record';
 
 /**
@@ -72,10 +84,7 @@ export const apiKeys = record<ApiKeyRecord>({
     created_at: stampedNow(),
   },
   foreignKeys: [ownedByUser('api_keys')],
-  indices: [
-    { name: 'api_keys_token_hash_uq', columns: ['token_hash'], unique: true },
-    ownerListIndex('api_keys'),
-  ],
+  indices: [{ name: 'api_keys_token_hash_uq', columns: ['token_hash'], unique: true }, ownerListIndex('api_keys')],
 });
 
 export interface SessionRecord {

@@ -1,7 +1,19 @@
 import { EntitySchema } from 'typeorm';
 import {
-  bigint, boolean, columnCheck, double, integer, jsonb, ownedByUser, ownerListIndex, primaryKey, references, serialKey,
-  stampedNow, text, varchar,
+  bigint,
+  boolean,
+  columnCheck,
+  double,
+  integer,
+  jsonb,
+  ownedByUser,
+  ownerListIndex,
+  primaryKey,
+  references,
+  serialKey,
+  stampedNow,
+  text,
+  varchar,
 } from './columns';
 import { record } from './record';
 
@@ -255,7 +267,12 @@ export const assistants = record<AssistantRecord>({
     { name: 'assistants_knowledge_base_idx', columns: ['knowledgebase_id'], where: 'knowledgebase_id IS NOT NULL' },
     { name: 'assistants_phone_number_idx', columns: ['phone_number_id'], where: 'phone_number_id IS NOT NULL' },
     // An inbound number answers for at most one assistant.
-    { name: 'assistants_inbound_number_uq', columns: ['phone_number_id'], unique: true, where: `type = 'inbound' AND phone_number_id IS NOT NULL` },
+    {
+      name: 'assistants_inbound_number_uq',
+      columns: ['phone_number_id'],
+      unique: true,
+      where: `type = 'inbound' AND phone_number_id IS NOT NULL`,
+    },
   ],
 });
 
@@ -271,7 +288,10 @@ export type AssistantLabelRecord = AttachmentRecord & { label_id: string };
 function attachment(table: string, column: 'tool_id' | 'label_id', target: string) {
   return {
     name: table,
-    foreignKeys: [references(table, 'assistant_id', 'assistants', 'CASCADE'), references(table, column, target, 'CASCADE')],
+    foreignKeys: [
+      references(table, 'assistant_id', 'assistants', 'CASCADE'),
+      references(table, column, target, 'CASCADE'),
+    ],
     indices: [{ name: `${table}_${column.replace('_id', '')}_idx`, columns: [column] }],
   };
 }
@@ -293,4 +313,12 @@ export const assistantLabels = record<AssistantLabelRecord>({
   },
 });
 
-export const assistantRecords = [folders, labels, knowledgeBases, eventTypes, assistants, assistantTools, assistantLabels];
+export const assistantRecords = [
+  folders,
+  labels,
+  knowledgeBases,
+  eventTypes,
+  assistants,
+  assistantTools,
+  assistantLabels,
+];

@@ -1,4 +1,18 @@
-import { bigint, boolean, integer, jsonb, ownedByUser, ownerListIndex, primaryKey, references, serialKey, stampedNow, text, timestamptz, varchar } from './columns';
+import {
+  bigint,
+  boolean,
+  integer,
+  jsonb,
+  ownedByUser,
+  ownerListIndex,
+  primaryKey,
+  references,
+  serialKey,
+  stampedNow,
+  text,
+  timestamptz,
+  varchar,
+} from './columns';
 import { record } from './record';
 
 /** Automations: data tables, connections, automations, versions and runs (migration Automations). */
@@ -23,7 +37,10 @@ export const automationTables = record<AutomationTableRecord>({
     updated_at: stampedNow(),
   },
   foreignKeys: [ownedByUser('automation_tables')],
-  indices: [ownerListIndex('automation_tables'), { name: 'automation_tables_name_uq', columns: ['user_id', 'name'], unique: true }],
+  indices: [
+    ownerListIndex('automation_tables'),
+    { name: 'automation_tables_name_uq', columns: ['user_id', 'name'], unique: true },
+  ],
 });
 
 export interface AutomationTableRowRecord {
@@ -188,9 +205,21 @@ export const automationRuns = record<AutomationRunRecord>({
   foreignKeys: [references('automation_runs', 'automation_id', 'automations', 'CASCADE')],
   indices: [
     { name: 'automation_runs_automation_idx', columns: ['automation_id', 'started_at'] },
-    { name: 'automation_runs_event_uq', columns: ['automation_id', 'event_id'], unique: true, where: 'event_id IS NOT NULL' },
+    {
+      name: 'automation_runs_event_uq',
+      columns: ['automation_id', 'event_id'],
+      unique: true,
+      where: 'event_id IS NOT NULL',
+    },
     { name: 'automation_runs_lease_idx', columns: ['lease_until'], where: `status = 'RUNNING'` },
   ],
 });
 
-export const automationRecords = [automationTables, automationTableRows, automationConnections, automations, automationVersions, automationRuns];
+export const automationRecords = [
+  automationTables,
+  automationTableRows,
+  automationConnections,
+  automations,
+  automationVersions,
+  automationRuns,
+];

@@ -28,7 +28,13 @@ export const chatappCallPermissions = record<CallPermissionRecord>({
     asks: { type: 'timestamptz', array: true, default: () => "'{}'" },
     asks_counted_after: timestamptz(true),
   },
-  checks: [columnCheck('chatapp_call_permissions', 'status', "status IN ('none', 'pending', 'granted', 'rejected', 'revoked')")],
+  checks: [
+    columnCheck(
+      'chatapp_call_permissions',
+      'status',
+      "status IN ('none', 'pending', 'granted', 'rejected', 'revoked')",
+    ),
+  ],
 });
 
 export interface VoiceWebhookSettingRecord {

@@ -1,4 +1,17 @@
-import { bigint, columnCheck, integer, numeric, ownedByUser, ownerListIndex, primaryKey, references, serialKey, timestamptz, uniqueColumn, varchar } from './columns';
+import {
+  bigint,
+  columnCheck,
+  integer,
+  numeric,
+  ownedByUser,
+  ownerListIndex,
+  primaryKey,
+  references,
+  serialKey,
+  timestamptz,
+  uniqueColumn,
+  varchar,
+} from './columns';
 import { record } from './record';
 
 /**
@@ -81,7 +94,12 @@ export const calls = record<CallRecord>({
     ownerListIndex('calls'),
     // (user_id, assistant_id, id DESC): newest first.
     { name: 'calls_user_assistant_idx', columns: ['user_id', 'assistant_id', 'id'] },
-    { name: 'calls_provider_call_uq', columns: ['provider_call_id'], unique: true, where: 'provider_call_id IS NOT NULL' },
+    {
+      name: 'calls_provider_call_uq',
+      columns: ['provider_call_id'],
+      unique: true,
+      where: 'provider_call_id IS NOT NULL',
+    },
     // The calls dashboard: an account's calls by creation time, for all its assistants or one.
     { name: 'calls_user_created_idx', columns: ['user_id', 'created_at'] },
     { name: 'calls_user_assistant_created_idx', columns: ['user_id', 'assistant_id', 'created_at'] },
@@ -111,8 +129,14 @@ export const callRuntimeEvents = record<CallRuntimeEventRecord>({
 
 /** What the chat app reported about a chat-app call (migration ChatappCallReports). */
 export interface ChatappCallReportRecord {
-  call_id: string; meta_call_id: string; connect_at: Date | null; terminate_at: Date | null; duration: number | null; status: string | null;
-  created_at: Date; updated_at: Date;
+  call_id: string;
+  meta_call_id: string;
+  connect_at: Date | null;
+  terminate_at: Date | null;
+  duration: number | null;
+  status: string | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 export const chatappCallReports = record<ChatappCallReportRecord>({

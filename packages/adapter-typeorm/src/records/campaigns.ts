@@ -1,4 +1,15 @@
-import { bigint, boolean, columnCheck, integer, ownedByUser, ownerListIndex, references, serialKey, timestamptz, varchar } from './columns';
+import {
+  bigint,
+  boolean,
+  columnCheck,
+  integer,
+  ownedByUser,
+  ownerListIndex,
+  references,
+  serialKey,
+  timestamptz,
+  varchar,
+} from './columns';
 import { record } from './record';
 
 /** Campaigns and their leads (migration Campaigns). */
@@ -105,12 +116,22 @@ export const leads = record<LeadRecord>({
     references('leads', 'campaign_id', 'campaigns', 'CASCADE'),
     references('leads', 'primary_lead_id', 'leads', 'CASCADE'),
   ],
-  checks: [columnCheck('leads', 'status', `status IN ('created', 'scheduled', 'processing', 'completed', 'rescheduled', 'reached-max-retries', 'blacklisted')`)],
+  checks: [
+    columnCheck(
+      'leads',
+      'status',
+      `status IN ('created', 'scheduled', 'processing', 'completed', 'rescheduled', 'reached-max-retries', 'blacklisted')`,
+    ),
+  ],
   indices: [
     ownerListIndex('leads'),
     { name: 'leads_campaign_idx', columns: ['campaign_id', 'phone_number'] },
     { name: 'leads_group_idx', columns: ['primary_lead_id', 'position'] },
-    { name: 'leads_due_idx', columns: ['campaign_id', 'status'], where: `status IN ('created', 'scheduled', 'rescheduled', 'processing')` },
+    {
+      name: 'leads_due_idx',
+      columns: ['campaign_id', 'status'],
+      where: `status IN ('created', 'scheduled', 'rescheduled', 'processing')`,
+    },
   ],
 });
 

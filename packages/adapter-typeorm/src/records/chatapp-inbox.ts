@@ -24,7 +24,9 @@ export const chatappInboxItems = record<ChatappInboxItemRecord>({
     processed_at: timestamptz(true),
   },
   uniques: [{ name: 'chatapp_inbox_items_provider_provider_item_id_key', columns: ['provider', 'provider_item_id'] }],
-  indices: [{ name: 'chatapp_inbox_items_processed_idx', columns: ['processed_at'], where: 'processed_at IS NOT NULL' }],
+  indices: [
+    { name: 'chatapp_inbox_items_processed_idx', columns: ['processed_at'], where: 'processed_at IS NOT NULL' },
+  ],
 });
 
 export const chatappInboxRecords = [chatappInboxItems];

@@ -1,4 +1,18 @@
-import { bigint, boolean, integer, jsonb, numeric, ownedByUser, primaryKey, references, serialKey, text, timestamptz, varchar, char } from './columns';
+import {
+  bigint,
+  boolean,
+  integer,
+  jsonb,
+  numeric,
+  ownedByUser,
+  primaryKey,
+  references,
+  serialKey,
+  text,
+  timestamptz,
+  varchar,
+  char,
+} from './columns';
 import { record } from './record';
 
 /**
@@ -8,11 +22,26 @@ import { record } from './record';
  */
 
 export interface ChatappSenderRecord {
-  id: string; user_id: string; phone_number: string; display_name: string; status: string; quality_rating: string;
-  messaging_limit: number | null; country_code: string; assistant_id: string | null; calling_enabled: boolean;
-  status_webhook_url: string | null; provider: string; provider_sender_ref: string | null; provider_config: string | null;
-  provider_account_ref: string | null; calling_trunk_id: string | null; calling_sip_password: string | null; calling_error: string | null;
-  created_at: Date; updated_at: Date;
+  id: string;
+  user_id: string;
+  phone_number: string;
+  display_name: string;
+  status: string;
+  quality_rating: string;
+  messaging_limit: number | null;
+  country_code: string;
+  assistant_id: string | null;
+  calling_enabled: boolean;
+  status_webhook_url: string | null;
+  provider: string;
+  provider_sender_ref: string | null;
+  provider_config: string | null;
+  provider_account_ref: string | null;
+  calling_trunk_id: string | null;
+  calling_sip_password: string | null;
+  calling_error: string | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 export const chatappSenders = record<ChatappSenderRecord>({
@@ -39,7 +68,10 @@ export const chatappSenders = record<ChatappSenderRecord>({
     created_at: timestamptz(),
     updated_at: timestamptz(),
   },
-  foreignKeys: [ownedByUser('chatapp_senders'), references('chatapp_senders', 'assistant_id', 'assistants', 'SET NULL')],
+  foreignKeys: [
+    ownedByUser('chatapp_senders'),
+    references('chatapp_senders', 'assistant_id', 'assistants', 'SET NULL'),
+  ],
   indices: [
     { name: 'chatapp_senders_phone_uq', columns: ['phone_number'], unique: true },
     { name: 'chatapp_senders_user_idx', columns: ['user_id', 'id'] },
@@ -49,9 +81,19 @@ export const chatappSenders = record<ChatappSenderRecord>({
 });
 
 export interface ChatappTemplateRecord {
-  id: string; sender_id: string; name: string; language: string; category: string; status: string; body_text: string;
-  footer_text: string | null; variables: string[]; rejection_reason: string | null; provider_template_ref: string | null;
-  created_at: Date; updated_at: Date;
+  id: string;
+  sender_id: string;
+  name: string;
+  language: string;
+  category: string;
+  status: string;
+  body_text: string;
+  footer_text: string | null;
+  variables: string[];
+  rejection_reason: string | null;
+  provider_template_ref: string | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 export const chatappTemplates = record<ChatappTemplateRecord>({
@@ -79,11 +121,29 @@ export const chatappTemplates = record<ChatappTemplateRecord>({
 });
 
 export interface ConversationRecord {
-  id: string; uuid: string; user_id: string; sender_id: string | null; assistant_id: string | null; customer_phone: string | null;
-  type: string; variables: Record<string, string> | null; external_identifier: string | null; visitor_token_hash: string | null;
-  customer_name: string | null; status: string; ai_enabled: boolean; ai_disabled_at: Date | null; ai_enabled_at: Date | null;
-  message_count: number; last_message_at: Date | null; last_customer_message_at: Date | null; last_template_sent_at: Date | null;
-  ended_count: number; ended_at: Date | null; created_at: Date; updated_at: Date;
+  id: string;
+  uuid: string;
+  user_id: string;
+  sender_id: string | null;
+  assistant_id: string | null;
+  customer_phone: string | null;
+  type: string;
+  variables: Record<string, string> | null;
+  external_identifier: string | null;
+  visitor_token_hash: string | null;
+  customer_name: string | null;
+  status: string;
+  ai_enabled: boolean;
+  ai_disabled_at: Date | null;
+  ai_enabled_at: Date | null;
+  message_count: number;
+  last_message_at: Date | null;
+  last_customer_message_at: Date | null;
+  last_template_sent_at: Date | null;
+  ended_count: number;
+  ended_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 export const conversations = record<ConversationRecord>({
@@ -119,14 +179,31 @@ export const conversations = record<ConversationRecord>({
     { name: 'conversations_customer_uq', columns: ['sender_id', 'customer_phone'], unique: true },
     { name: 'conversations_user_recent_idx', columns: ['user_id', 'last_message_at', 'id'] },
     // One external conversation per (assistant, customer identifier): generate-reply finds it again.
-    { name: 'conversations_external_uq', columns: ['assistant_id', 'external_identifier'], unique: true, where: `type = 'external'` },
+    {
+      name: 'conversations_external_uq',
+      columns: ['assistant_id', 'external_identifier'],
+      unique: true,
+      where: `type = 'external'`,
+    },
   ],
 });
 
 export interface ConversationMessageRecord {
-  id: string; conversation_id: string; direction: string; source: string; type: string; body: string | null;
-  media_url: string | null; media_type: string | null; filename: string | null; template_id: string | null;
-  status: string | null; error_code: string | null; media_error: string | null; created_at: Date; function_calls: unknown[] | null;
+  id: string;
+  conversation_id: string;
+  direction: string;
+  source: string;
+  type: string;
+  body: string | null;
+  media_url: string | null;
+  media_type: string | null;
+  filename: string | null;
+  template_id: string | null;
+  status: string | null;
+  error_code: string | null;
+  media_error: string | null;
+  created_at: Date;
+  function_calls: unknown[] | null;
 }
 
 export const conversationMessages = record<ConversationMessageRecord>({
@@ -153,10 +230,24 @@ export const conversationMessages = record<ConversationMessageRecord>({
 });
 
 export interface ChatappMessageRecord {
-  id: string; user_id: string; message_id: string; sender_id: string; conversation_id: string; direction: string;
-  from_phone: string; to_phone: string; message_sid: string; provider_message_id: string | null; status: string;
-  error_code: string | null; error_message: string | null; cost: string; from_allowance: boolean;
-  status_history: unknown[]; created_at: Date; updated_at: Date;
+  id: string;
+  user_id: string;
+  message_id: string;
+  sender_id: string;
+  conversation_id: string;
+  direction: string;
+  from_phone: string;
+  to_phone: string;
+  message_sid: string;
+  provider_message_id: string | null;
+  status: string;
+  error_code: string | null;
+  error_message: string | null;
+  cost: string;
+  from_allowance: boolean;
+  status_history: unknown[];
+  created_at: Date;
+  updated_at: Date;
 }
 
 export const chatappMessages = record<ChatappMessageRecord>({
@@ -181,7 +272,10 @@ export const chatappMessages = record<ChatappMessageRecord>({
     created_at: timestamptz(),
     updated_at: timestamptz(),
   },
-  foreignKeys: [ownedByUser('chatapp_messages'), references('chatapp_messages', 'message_id', 'conversation_messages', 'CASCADE')],
+  foreignKeys: [
+    ownedByUser('chatapp_messages'),
+    references('chatapp_messages', 'message_id', 'conversation_messages', 'CASCADE'),
+  ],
   indices: [
     { name: 'chatapp_messages_sid_uq', columns: ['message_sid'], unique: true },
     { name: 'chatapp_messages_message_uq', columns: ['message_id'], unique: true },
@@ -191,8 +285,15 @@ export const chatappMessages = record<ChatappMessageRecord>({
 });
 
 export interface SandboxChatappSentRecord {
-  id: string; user_id: string; sender_id: string; to_phone: string; type: string; body: string | null; media_url: string | null;
-  provider_message_id: string; sent_at: Date;
+  id: string;
+  user_id: string;
+  sender_id: string;
+  to_phone: string;
+  type: string;
+  body: string | null;
+  media_url: string | null;
+  provider_message_id: string;
+  sent_at: Date;
 }
 
 export const sandboxChatappSent = record<SandboxChatappSentRecord>({
@@ -217,8 +318,17 @@ export const sandboxChatappSent = record<SandboxChatappSentRecord>({
 
 /** A send between its reservation and its settlement (migration ChatappSendReservations); `outcome` null = open. */
 export interface ChatappSendReservationRecord {
-  id: string; user_id: string; sender_id: string; recipient_phone: string; message_sid: string; amount: string; from_allowance: boolean;
-  message: unknown; outcome: string | null; created_at: Date; closed_at: Date | null;
+  id: string;
+  user_id: string;
+  sender_id: string;
+  recipient_phone: string;
+  message_sid: string;
+  amount: string;
+  from_allowance: boolean;
+  message: unknown;
+  outcome: string | null;
+  created_at: Date;
+  closed_at: Date | null;
 }
 
 export const chatappSendReservations = record<ChatappSendReservationRecord>({
@@ -245,7 +355,11 @@ export const chatappSendReservations = record<ChatappSendReservationRecord>({
 });
 
 export interface SandboxFaultRecord {
-  id: string; user_id: string; kind: string; target_id: string | null; remaining: number;
+  id: string;
+  user_id: string;
+  kind: string;
+  target_id: string | null;
+  remaining: number;
 }
 
 export const sandboxFaults = record<SandboxFaultRecord>({
@@ -263,8 +377,17 @@ export const sandboxFaults = record<SandboxFaultRecord>({
 
 /** Voiceplane's copy of a file a customer sent; the bytes are in the media store under `id`. */
 export interface ChatappMediaRecord {
-  id: string; user_id: string; sender_id: string; message_id: string; source_kind: string; source_ref: string; status: string;
-  content_type: string | null; size_bytes: number | null; created_at: Date; updated_at: Date;
+  id: string;
+  user_id: string;
+  sender_id: string;
+  message_id: string;
+  source_kind: string;
+  source_ref: string;
+  status: string;
+  content_type: string | null;
+  size_bytes: number | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 export const chatappMedia = record<ChatappMediaRecord>({
@@ -282,13 +405,20 @@ export const chatappMedia = record<ChatappMediaRecord>({
     created_at: timestamptz(),
     updated_at: timestamptz(),
   },
-  foreignKeys: [ownedByUser('chatapp_media'), references('chatapp_media', 'message_id', 'conversation_messages', 'CASCADE')],
-  indices: [{ name: 'chatapp_media_message_idx', columns: ['message_id'] }, { name: 'chatapp_media_created_idx', columns: ['created_at'] }],
+  foreignKeys: [
+    ownedByUser('chatapp_media'),
+    references('chatapp_media', 'message_id', 'conversation_messages', 'CASCADE'),
+  ],
+  indices: [
+    { name: 'chatapp_media_message_idx', columns: ['message_id'] },
+    { name: 'chatapp_media_created_idx', columns: ['created_at'] },
+  ],
 });
 
 /** A media row that is gone (a trigger writes it): its file is still to delete from the media store. */
 export interface ChatappMediaDeletionRecord {
-  media_id: string; deleted_at: Date;
+  media_id: string;
+  deleted_at: Date;
 }
 
 export const chatappMediaDeletions = record<ChatappMediaDeletionRecord>({
@@ -299,4 +429,15 @@ export const chatappMediaDeletions = record<ChatappMediaDeletionRecord>({
   },
 });
 
-export const chatappRecords = [chatappSenders, chatappTemplates, conversations, conversationMessages, chatappMessages, sandboxChatappSent, sandboxFaults, chatappMedia, chatappSendReservations, chatappMediaDeletions];
+export const chatappRecords = [
+  chatappSenders,
+  chatappTemplates,
+  conversations,
+  conversationMessages,
+  chatappMessages,
+  sandboxChatappSent,
+  sandboxFaults,
+  chatappMedia,
+  chatappSendReservations,
+  chatappMediaDeletions,
+];

@@ -37,8 +37,16 @@ export * from './web-chat';
 
 /** Every EntitySchema the DataSource knows: one per table the migrations create (the schema-drift test holds them equal). */
 export const entitySchemas: EntitySchema[] = [
-  ...accountRecords, ...requestGuardRecords, ...eventRecords, ...webhookRecords, ...catalogRecords, ...toolRecords,
-  ...telephonyRecords, ...assistantRecords, ...callRecords, ...campaignRecords,
+  ...accountRecords,
+  ...requestGuardRecords,
+  ...eventRecords,
+  ...webhookRecords,
+  ...catalogRecords,
+  ...toolRecords,
+  ...telephonyRecords,
+  ...assistantRecords,
+  ...callRecords,
+  ...campaignRecords,
   ...automationRecords,
   ...chatappInboxRecords,
   ...callPermissionRecords,

@@ -1,4 +1,15 @@
-import { bigint, columnCheck, integer, jsonb, ownedByUser, references, serialKey, stampedNow, text, varchar } from './columns';
+import {
+  bigint,
+  columnCheck,
+  integer,
+  jsonb,
+  ownedByUser,
+  references,
+  serialKey,
+  stampedNow,
+  text,
+  varchar,
+} from './columns';
 import { record } from './record';
 
 /** Documents of knowledge bases and their searchable passages (migration KnowledgeBaseDocuments). */

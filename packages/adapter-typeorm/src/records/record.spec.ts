@@ -14,7 +14,13 @@ interface Row {
   tags: string[];
 }
 
-const agreeing = { id: bigint(), note: text(true), seen_at: timestamptz(), payload: jsonb(true), tags: { type: 'text', array: true } } as const;
+const agreeing = {
+  id: bigint(),
+  note: text(true),
+  seen_at: timestamptz(),
+  payload: jsonb(true),
+  tags: { type: 'text', array: true },
+} as const;
 
 describe('record', () => {
   it('builds an EntitySchema from columns that agree with the row interface', () => {

@@ -15,13 +15,17 @@ type NumberType = 'integer' | 'smallint' | 'real' | 'double precision';
 type JsonType = 'json' | 'jsonb';
 
 /** The scalar column types a value of TypeScript type `T` (never null) may be stored in. */
-type Scalar<T> =
-  [T] extends [Buffer] ? 'bytea'
-  : [T] extends [boolean] ? 'boolean'
-  : [T] extends [Date] ? 'timestamptz'
-  : [T] extends [number] ? NumberType
-  : [T] extends [string] ? StringType
-  : JsonType;
+type Scalar<T> = [T] extends [Buffer]
+  ? 'bytea'
+  : [T] extends [boolean]
+    ? 'boolean'
+    : [T] extends [Date]
+      ? 'timestamptz'
+      : [T] extends [number]
+        ? NumberType
+        : [T] extends [string]
+          ? StringType
+          : JsonType;
 
 /** The column types a field of TypeScript type `T` (never null) may be stored in: an array is a PostgreSQL array or JSON. */
 type StoredAs<T> = [T] extends [ReadonlyArray<infer E>]
@@ -30,15 +34,19 @@ type StoredAs<T> = [T] extends [ReadonlyArray<infer E>]
 
 /** A column for a field of type `T`: NOT NULL unless `T` admits null (`unknown`, a JSON value, may be either). */
 export type ColumnFor<T> = EntitySchemaColumnOptions &
-  (unknown extends T ? { type: JsonType; array?: false }
-  : null extends T ? StoredAs<Exclude<T, null>> & { nullable: true }
-  : StoredAs<T> & { nullable?: false });
+  (unknown extends T
+    ? { type: JsonType; array?: false }
+    : null extends T
+      ? StoredAs<Exclude<T, null>> & { nullable: true }
+      : StoredAs<T> & { nullable?: false });
 
 /** One column per field of `Row`, each agreeing with its field. */
 export type ColumnsFor<Row> = { [K in keyof Row]-?: ColumnFor<Row[K]> };
 
 /** An EntitySchema whose columns are checked against the row interface `Row`. */
-export function record<Row>(options: Omit<EntitySchemaOptions<Row>, 'columns'> & { columns: ColumnsFor<Row> }): EntitySchema<Row> {
+export function record<Row>(
+  options: Omit<EntitySchemaOptions<Row>, 'columns'> & { columns: ColumnsFor<Row> },
+): EntitySchema<Row> {
   return new EntitySchema<Row>(options as EntitySchemaOptions<Row>);
 }
 

@@ -1,4 +1,21 @@
-import { bigint, boolean, char, columnCheck, integer, jsonb, numeric, ownedByUser, ownerListIndex, primaryKey, references, serialKey, stampedNow, text, timestamptz, varchar } from './columns';
+import {
+  bigint,
+  boolean,
+  char,
+  columnCheck,
+  integer,
+  jsonb,
+  numeric,
+  ownedByUser,
+  ownerListIndex,
+  primaryKey,
+  references,
+  serialKey,
+  stampedNow,
+  text,
+  timestamptz,
+  varchar,
+} from './columns';
 import { record } from './record';
 
 /** Owned phone numbers (SharedReferences, Telephony), SIP trunks and the provider clean-up queue (Telephony). */
@@ -108,10 +125,21 @@ export const sipProvisioningCleanup = record<SipProvisioningCleanupRecord>({
     next_attempt_at: timestamptz(),
     created_at: timestamptz(),
   },
-  checks: [columnCheck('sip_provisioning_cleanup', 'action', `action IN ('delete_trunk', 'delete_route', 'point_route', 'delete_number')`)],
+  checks: [
+    columnCheck(
+      'sip_provisioning_cleanup',
+      'action',
+      `action IN ('delete_trunk', 'delete_route', 'point_route', 'delete_number')`,
+    ),
+  ],
   indices: [
     { name: 'sip_provisioning_cleanup_due_idx', columns: ['next_attempt_at', 'id'] },
-    { name: 'sip_provisioning_cleanup_one_delete', columns: ['resource_id'], unique: true, where: `action = 'delete_number'` },
+    {
+      name: 'sip_provisioning_cleanup_one_delete',
+      columns: ['resource_id'],
+      unique: true,
+      where: `action = 'delete_number'`,
+    },
   ],
 });
 

@@ -1,4 +1,16 @@
-import { bigint, boolean, integer, jsonb, ownedByUser, ownerListIndex, primaryKey, serialKey, stampedNow, timestamptz, varchar } from './columns';
+import {
+  bigint,
+  boolean,
+  integer,
+  jsonb,
+  ownedByUser,
+  ownerListIndex,
+  primaryKey,
+  serialKey,
+  stampedNow,
+  timestamptz,
+  varchar,
+} from './columns';
 import { record } from './record';
 
 /** Mid-call tools (SharedReferences) and their recorded invocations (Tools). */
@@ -92,9 +104,18 @@ export const toolInvocations = record<StoredToolInvocationRecord>({
     { name: 'tool_invocations_subject_ck', expression: '(tool_id IS NULL) <> (knowledge_base_id IS NULL)' },
   ],
   indices: [
-    { name: 'tool_invocations_runtime_id_uq', columns: ['call_id', 'invocation_id'], unique: true, where: 'invocation_id IS NOT NULL' },
+    {
+      name: 'tool_invocations_runtime_id_uq',
+      columns: ['call_id', 'invocation_id'],
+      unique: true,
+      where: 'invocation_id IS NOT NULL',
+    },
     { name: 'tool_invocations_call_idx', columns: ['call_id', 'created_at'] },
-    { name: 'tool_invocations_conversation_idx', columns: ['conversation_id', 'created_at'], where: 'conversation_id IS NOT NULL' },
+    {
+      name: 'tool_invocations_conversation_idx',
+      columns: ['conversation_id', 'created_at'],
+      where: 'conversation_id IS NOT NULL',
+    },
   ],
 });
 

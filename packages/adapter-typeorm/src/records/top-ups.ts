@@ -1,4 +1,19 @@
-import { bigint, boolean, char, columnCheck, integer, jsonb, numeric, ownedByUser, ownerListIndex, primaryKey, serialKey, text, timestamptz, varchar } from './columns';
+import {
+  bigint,
+  boolean,
+  char,
+  columnCheck,
+  integer,
+  jsonb,
+  numeric,
+  ownedByUser,
+  ownerListIndex,
+  primaryKey,
+  serialKey,
+  text,
+  timestamptz,
+  varchar,
+} from './columns';
 import { record } from './record';
 
 /** Paid top-ups, auto-recharge, provider profiles, the provider-event inbox and sandbox faults (BillingGateway). */
@@ -45,7 +60,11 @@ export const topUps = record<TopUpRecord>({
   ],
   indices: [
     ownerListIndex('top_ups'),
-    { name: 'top_ups_reconcile_idx', columns: ['id'], where: `status IN ('pending', 'failed') AND unreconcilable IS NULL` },
+    {
+      name: 'top_ups_reconcile_idx',
+      columns: ['id'],
+      where: `status IN ('pending', 'failed') AND unreconcilable IS NULL`,
+    },
   ],
 });
 

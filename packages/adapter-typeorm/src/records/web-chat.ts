@@ -3,8 +3,14 @@ import { record } from './record';
 
 /** An assistant's embeddable widget: its public key, on/off, the origins that may embed it and its daily spending cap. */
 export interface WidgetSettingsRecord {
-  assistant_id: string; user_id: string; widget_key: string; enabled: boolean; allowed_origins: string[]; daily_cap: string;
-  created_at: Date; updated_at: Date;
+  assistant_id: string;
+  user_id: string;
+  widget_key: string;
+  enabled: boolean;
+  allowed_origins: string[];
+  daily_cap: string;
+  created_at: Date;
+  updated_at: Date;
 }
 
 export const widgetSettings = record<WidgetSettingsRecord>({

@@ -1,4 +1,17 @@
-import { bigint, integer, jsonb, ownedByUser, primaryKey, references, serialKey, stampedNow, text, timestamptz, uniqueColumn, varchar } from './columns';
+import {
+  bigint,
+  integer,
+  jsonb,
+  ownedByUser,
+  primaryKey,
+  references,
+  serialKey,
+  stampedNow,
+  text,
+  timestamptz,
+  uniqueColumn,
+  varchar,
+} from './columns';
 import { record } from './record';
 
 /** Outgoing webhooks: the signing secrets (Foundation), deliveries and their attempts (EventBackbone). */
@@ -81,7 +94,11 @@ export const webhookDeliveries = record<WebhookDeliveryRecord>({
   indices: [
     // (user_id, seq DESC): newest first.
     { name: 'webhook_deliveries_user_idx', columns: ['user_id', 'seq'] },
-    { name: 'webhook_deliveries_pending_source_idx', columns: ['user_id', 'source_type', 'source_id'], where: `status = 'pending'` },
+    {
+      name: 'webhook_deliveries_pending_source_idx',
+      columns: ['user_id', 'source_type', 'source_id'],
+      where: `status = 'pending'`,
+    },
     { name: 'webhook_deliveries_settled_age_idx', columns: ['updated_at'], where: `status <> 'pending'` },
   ],
 });

@@ -11,10 +11,11 @@ const KEY_COLUMNS = 'id, user_id, name, last_used_at, created_at';
  * One row of `findPrincipal`'s union: an API key's or a session's id and owner, the field the
  * other kind lacks null, and the owner's plan.
  */
-type PrincipalRow = Pick<ApiKeyRecord, 'id' | 'user_id' | 'last_used_at'> & Pick<UserRecord, 'plan'> & {
-  kind: Principal['tokenKind'];
-  expires_at: SessionRecord['expires_at'] | null;
-};
+type PrincipalRow = Pick<ApiKeyRecord, 'id' | 'user_id' | 'last_used_at'> &
+  Pick<UserRecord, 'plan'> & {
+    kind: Principal['tokenKind'];
+    expires_at: SessionRecord['expires_at'] | null;
+  };
 
 function toKey(r: KeyRow): ApiKey {
   return { id: num(r.id), userId: num(r.user_id), name: r.name, lastUsedAt: r.last_used_at, createdAt: r.created_at };
@@ -32,17 +33,27 @@ export class TypeormCredentialRepository implements CredentialRepository {
   }
 
   async listApiKeys(userId: number): Promise<ApiKey[]> {
-    const rows = await this.db.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE user_id = $1 ORDER BY id DESC`, [userId]);
+    const rows = await this.db.query<KeyRow>(
+      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE user_id = $1 ORDER BY id DESC`,
+      [userId],
+    );
     return rows.map(toKey);
   }
 
   async deleteApiKey(userId: number, id: number): Promise<boolean> {
-    const rows = await this.db.query<Pick<ApiKeyRecord, 'id'>>(`DELETE FROM api_keys WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id]);
+    const rows = await this.db.query<Pick<ApiKeyRecord, 'id'>>(
+      `DELETE FROM api_keys WHERE user_id = $1 AND id = $2 RETURNING id`,
+      [userId, id],
+    );
     return rows.length > 0;
   }
 
   async createSession(userId: number, tokenHash: string, expiresAt: Date): Promise<void> {
-    await this.db.query(`INSERT INTO sessions (user_id, token_hash, expires_at) VALUES ($1, $2, $3)`, [userId, tokenHash, expiresAt]);
+    await this.db.query(`INSERT INTO sessions (user_id, token_hash, expires_at) VALUES ($1, $2, $3)`, [
+      userId,
+      tokenHash,
+      expiresAt,
+    ]);
   }
 
   async revokeSession(sessionId: number, at: Date): Promise<void> {
@@ -65,8 +76,12 @@ export class TypeormCredentialRepository implements CredentialRepository {
     );
     if (!r) return null;
     return {
-      userId: num(r.user_id), tokenKind: r.kind, tokenId: num(r.id),
-      plan: completePlan(r.plan as Partial<Plan>), lastUsedAt: r.last_used_at, expiresAt: r.expires_at,
+      userId: num(r.user_id),
+      tokenKind: r.kind,
+      tokenId: num(r.id),
+      plan: completePlan(r.plan as Partial<Plan>),
+      lastUsedAt: r.last_used_at,
+      expiresAt: r.expires_at,
     };
   }
 

@@ -29,16 +29,26 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
       [scope, fingerprint, claim.now, claim.expiresAt, claim.leaseUntil],
     );
     if (claimed.length > 0) return null;
-    const r = await this.db.one<Pick<IdempotencyKeyRecord, 'fingerprint' | 'state' | 'response_status' | 'response_body' | 'lease_expires_at'>>(`SELECT fingerprint, state, response_status, response_body, lease_expires_at FROM idempotency_keys WHERE scope = $1`, [scope]);
+    const r = await this.db.one<
+      Pick<IdempotencyKeyRecord, 'fingerprint' | 'state' | 'response_status' | 'response_body' | 'lease_expires_at'>
+    >(
+      `SELECT fingerprint, state, response_status, response_body, lease_expires_at FROM idempotency_keys WHERE scope = $1`,
+      [scope],
+    );
     if (!r) return this.claim(scope, fingerprint, claim);
     return {
-      fingerprint: r.fingerprint, state: stateOf(r.state, r.lease_expires_at, claim.now),
-      responseStatus: r.response_status, responseBody: r.response_body,
+      fingerprint: r.fingerprint,
+      state: stateOf(r.state, r.lease_expires_at, claim.now),
+      responseStatus: r.response_status,
+      responseBody: r.response_body,
     };
   }
 
   async renew(scope: string, leaseUntil: Date): Promise<void> {
-    await this.db.query(`UPDATE idempotency_keys SET lease_expires_at = $2 WHERE scope = $1 AND state IN ('in_flight', 'committed')`, [scope, leaseUntil]);
+    await this.db.query(
+      `UPDATE idempotency_keys SET lease_expires_at = $2 WHERE scope = $1 AND state IN ('in_flight', 'committed')`,
+      [scope, leaseUntil],
+    );
   }
 
   bindEffects<T>(scope: string, run: () => T, answerOf?: AnswerOfOutcome): T {
@@ -55,7 +65,11 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
         );
         return;
       }
-      await this.db.query(`UPDATE idempotency_keys SET state = 'committed' WHERE scope = $1 AND state = 'in_flight'`, [scope], { prepared: true });
+      await this.db.query(
+        `UPDATE idempotency_keys SET state = 'committed' WHERE scope = $1 AND state = 'in_flight'`,
+        [scope],
+        { prepared: true },
+      );
     }, run);
   }
 

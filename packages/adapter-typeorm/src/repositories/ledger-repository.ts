@@ -1,18 +1,32 @@
 import { err, LedgerEntry, LedgerEntryType, LedgerReferenceType, ok, Result } from '@voiceplane/domain';
-import { LedgerPosting, LedgerRepository, NewLedgerEntry, Page, PageRequest, PostingOptions, UserNotFound } from '@voiceplane/application';
+import {
+  LedgerPosting,
+  LedgerRepository,
+  NewLedgerEntry,
+  Page,
+  PageRequest,
+  PostingOptions,
+  UserNotFound,
+} from '@voiceplane/application';
 import { Database } from '../database';
 import { LedgerEntryRecord, UserRecord } from '../records';
 import { num, pageClause } from './rows';
 
 /** Every column of the record: the rows below are whole `LedgerEntryRecord`s. */
-const COLUMNS = 'id, user_id, type, amount, balance_after, description, reference_type, reference_id, request_id, created_at';
+const COLUMNS =
+  'id, user_id, type, amount, balance_after, description, reference_type, reference_id, request_id, created_at';
 
 function toEntry(r: LedgerEntryRecord): LedgerEntry {
   return {
-    id: num(r.id), userId: num(r.user_id), type: r.type as LedgerEntryType, amount: num(r.amount),
-    balanceAfter: num(r.balance_after), description: r.description,
+    id: num(r.id),
+    userId: num(r.user_id),
+    type: r.type as LedgerEntryType,
+    amount: num(r.amount),
+    balanceAfter: num(r.balance_after),
+    description: r.description,
     reference: r.reference_type ? { type: r.reference_type as LedgerReferenceType, id: num(r.reference_id) } : null,
-    requestId: r.request_id, createdAt: r.created_at,
+    requestId: r.request_id,
+    createdAt: r.created_at,
   };
 }
 
@@ -28,12 +42,20 @@ const APPEND = `WITH account AS (UPDATE users SET balance = $4, updated_at = now
 export class TypeormLedgerRepository implements LedgerRepository {
   constructor(private readonly db: Database) {}
 
-  post<E>(userId: number, decide: (balance: number) => Result<LedgerPosting, E>, options: PostingOptions = {}): Promise<Result<LedgerEntry, E | UserNotFound>> {
+  post<E>(
+    userId: number,
+    decide: (balance: number) => Result<LedgerPosting, E>,
+    options: PostingOptions = {},
+  ): Promise<Result<LedgerEntry, E | UserNotFound>> {
     return this.db.transaction(async () => {
       let before = options.heldBalance;
       if (before === undefined) {
         // Raw SQL: a row lock serialises the balance changes of one account (NO KEY UPDATE: see `lockBalance`).
-        const row = await this.db.one<Pick<UserRecord, 'balance'>>(`SELECT balance FROM users WHERE id = $1 FOR NO KEY UPDATE`, [userId], { prepared: true });
+        const row = await this.db.one<Pick<UserRecord, 'balance'>>(
+          `SELECT balance FROM users WHERE id = $1 FOR NO KEY UPDATE`,
+          [userId],
+          { prepared: true },
+        );
         if (row === null) return err({ code: 'user_not_found' as const });
         before = num(row.balance);
       }
@@ -50,14 +72,32 @@ export class TypeormLedgerRepository implements LedgerRepository {
   private async append(e: NewLedgerEntry): Promise<LedgerEntry | null> {
     const description = e.description.slice(0, 255);
     const rows = await this.db.query<Pick<LedgerEntryRecord, 'id' | 'amount' | 'balance_after' | 'created_at'>>(
-      APPEND, [e.userId, e.type, e.amount, e.balanceAfter, description, e.reference?.type ?? null, e.reference?.id ?? null, e.requestId], { prepared: true },
+      APPEND,
+      [
+        e.userId,
+        e.type,
+        e.amount,
+        e.balanceAfter,
+        description,
+        e.reference?.type ?? null,
+        e.reference?.id ?? null,
+        e.requestId,
+      ],
+      { prepared: true },
     );
     if (rows.length === 0) return null;
     // The rest of the entry is what was written; the amounts come back as the column stores them.
     const r = rows[0];
     return {
-      id: num(r.id), userId: e.userId, type: e.type, amount: num(r.amount), balanceAfter: num(r.balance_after), description,
-      reference: e.reference, requestId: e.requestId, createdAt: r.created_at,
+      id: num(r.id),
+      userId: e.userId,
+      type: e.type,
+      amount: num(r.amount),
+      balanceAfter: num(r.balance_after),
+      description,
+      reference: e.reference,
+      requestId: e.requestId,
+      createdAt: r.created_at,
     };
   }
 
@@ -66,7 +106,10 @@ export class TypeormLedgerRepository implements LedgerRepository {
     const where = type ? 'WHERE user_id = $1 AND type = $2' : 'WHERE user_id = $1';
     const limit = pageClause(page, params.length + 1);
     const [rows, count] = await Promise.all([
-      this.db.query<LedgerEntryRecord>(`SELECT ${COLUMNS} FROM ledger_entries ${where} ORDER BY id DESC ${limit.sql}`, [...params, ...limit.params]),
+      this.db.query<LedgerEntryRecord>(`SELECT ${COLUMNS} FROM ledger_entries ${where} ORDER BY id DESC ${limit.sql}`, [
+        ...params,
+        ...limit.params,
+      ]),
       this.db.one<{ n: string }>(`SELECT count(*) AS n FROM ledger_entries ${where}`, params),
     ]);
     return { items: rows.map(toEntry), total: num(count?.n) };

@@ -31,7 +31,9 @@ export class TypeormOutbox implements Outbox {
    */
   insertStatement(events: readonly NewOutboxEvent[], first: number): { sql: string; params: unknown[]; ids: string[] } {
     const ids = events.map(() => this.ids.token('evt_', 22));
-    const values = events.map((_, i) => `($${first + i * 3 + 1}, $${first + i * 3 + 2}, $${first + i * 3 + 3}, $${first})`).join(', ');
+    const values = events
+      .map((_, i) => `($${first + i * 3 + 1}, $${first + i * 3 + 2}, $${first + i * 3 + 3}, $${first})`)
+      .join(', ');
     const params = [this.clock.now(), ...events.flatMap((e, i) => [ids[i], e.topic, JSON.stringify(e.payload)])];
     return { sql: `INSERT INTO outbox_events (id, topic, payload, occurred_at) VALUES ${values}`, params, ids };
   }

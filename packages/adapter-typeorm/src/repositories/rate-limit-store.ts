@@ -44,17 +44,28 @@ export class PostgresRateLimitStore implements RateLimitStore {
   /** Rows are taken in key order, so two instances leasing the same buckets lock them in the same order. */
   async lease(requests: readonly QuotaLeaseRequest[]): Promise<QuotaLease[]> {
     if (requests.length === 0) return [];
-    const asked = [...requests].sort((a, b) => (a.bucketKey < b.bucketKey ? -1 : a.bucketKey > b.bucketKey ? 1 : a.windowStart.getTime() - b.windowStart.getTime()));
+    const asked = [...requests].sort((a, b) =>
+      a.bucketKey < b.bucketKey
+        ? -1
+        : a.bucketKey > b.bucketKey
+          ? 1
+          : a.windowStart.getTime() - b.windowStart.getTime(),
+    );
     // Raw SQL: a multi-row counter upsert whose update needs each row's own limit, which TypeORM's upsert cannot express.
     const rows = await this.db.query<Omit<RateLimitCounterRecord, 'expires_at'>>(
       LEASE,
       [
-        asked.map((r) => r.bucketKey), asked.map((r) => r.windowStart), asked.map((r) => r.expiresAt),
-        asked.map((r) => Math.max(0, r.limit)), asked.map((r) => Math.max(0, r.want)),
+        asked.map((r) => r.bucketKey),
+        asked.map((r) => r.windowStart),
+        asked.map((r) => r.expiresAt),
+        asked.map((r) => Math.max(0, r.limit)),
+        asked.map((r) => Math.max(0, r.want)),
       ],
       { prepared: true },
     );
-    const byBucket = new Map(rows.map((r) => [bucketOf(r.bucket_key, new Date(r.window_start)), { granted: r.last_grant, total: r.hits }]));
+    const byBucket = new Map(
+      rows.map((r) => [bucketOf(r.bucket_key, new Date(r.window_start)), { granted: r.last_grant, total: r.hits }]),
+    );
     return requests.map((r) => {
       const lease = byBucket.get(bucketOf(r.bucketKey, r.windowStart));
       if (!lease) throw new Error(`no lease answered for ${r.bucketKey}`);
@@ -73,7 +84,10 @@ export class PostgresRateLimitStore implements RateLimitStore {
 
   /** Housekeeping: windows that can no longer be asked about. */
   async purgeExpired(now: Date): Promise<number> {
-    const rows = await this.db.query<{ '?column?': number }>(`DELETE FROM rate_limit_counters WHERE expires_at < $1 RETURNING 1`, [now]);
+    const rows = await this.db.query<{ '?column?': number }>(
+      `DELETE FROM rate_limit_counters WHERE expires_at < $1 RETURNING 1`,
+      [now],
+    );
     return rows.length;
   }
 }

@@ -10,8 +10,14 @@ export interface Count {
 }
 
 /** LIMIT/OFFSET for page-based lists. */
-export function pageClause(page: { page: number; perPage: number }, firstParam: number): { sql: string; params: number[] } {
-  return { sql: `LIMIT $${firstParam} OFFSET $${firstParam + 1}`, params: [page.perPage, (page.page - 1) * page.perPage] };
+export function pageClause(
+  page: { page: number; perPage: number },
+  firstParam: number,
+): { sql: string; params: number[] } {
+  return {
+    sql: `LIMIT $${firstParam} OFFSET $${firstParam + 1}`,
+    params: [page.perPage, (page.page - 1) * page.perPage],
+  };
 }
 
 /**
@@ -19,7 +25,12 @@ export function pageClause(page: { page: number; perPage: number }, firstParam: 
  * caller's transaction, and answers `instead`: a losing insert of a taken name must not abort the
  * transaction a use case concludes in.
  */
-export function unlessFails<T, U>(db: Database, write: () => Promise<T>, expected: (e: unknown) => boolean, instead: U): Promise<T | U> {
+export function unlessFails<T, U>(
+  db: Database,
+  write: () => Promise<T>,
+  expected: (e: unknown) => boolean,
+  instead: U,
+): Promise<T | U> {
   return db.transaction(async () => {
     await db.query('SAVEPOINT guarded_write');
     try {
@@ -36,5 +47,10 @@ export function unlessFails<T, U>(db: Database, write: () => Promise<T>, expecte
 
 /** Postgres unique_violation. */
 export function isUniqueViolation(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && ((e as { code?: string }).code === '23505' || (e as { driverError?: { code?: string } }).driverError?.code === '23505');
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    ((e as { code?: string }).code === '23505' ||
+      (e as { driverError?: { code?: string } }).driverError?.code === '23505')
+  );
 }

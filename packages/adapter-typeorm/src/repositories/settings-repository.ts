@@ -12,7 +12,10 @@ export class TypeormSettingsRepository implements SettingsRepository {
       [key, candidate],
     );
     if (inserted.length > 0) return { value: inserted[0].value, created: true };
-    const existing = await this.db.one<Pick<SystemSettingRecord, 'value'>>(`SELECT value FROM system_settings WHERE key = $1`, [key]);
+    const existing = await this.db.one<Pick<SystemSettingRecord, 'value'>>(
+      `SELECT value FROM system_settings WHERE key = $1`,
+      [key],
+    );
     return { value: existing!.value, created: false };
   }
 }

@@ -3,7 +3,12 @@ import { Database } from '../database';
 import { WebhookSigningSecretRecord } from '../records';
 
 function toSecret(r: WebhookSigningSecretRecord): SigningSecret {
-  return { secret: r.secret, createdAt: r.created_at, previousSecret: r.previous_secret, previousExpiresAt: r.previous_expires_at };
+  return {
+    secret: r.secret,
+    createdAt: r.created_at,
+    previousSecret: r.previous_secret,
+    previousExpiresAt: r.previous_expires_at,
+  };
 }
 
 export class TypeormSigningSecretRepository implements SigningSecretRepository {
@@ -14,7 +19,10 @@ export class TypeormSigningSecretRepository implements SigningSecretRepository {
   }
 
   async get(userId: number): Promise<SigningSecret | null> {
-    const r = await this.db.one<WebhookSigningSecretRecord>(`SELECT * FROM webhook_signing_secrets WHERE user_id = $1`, [userId]);
+    const r = await this.db.one<WebhookSigningSecretRecord>(
+      `SELECT * FROM webhook_signing_secrets WHERE user_id = $1`,
+      [userId],
+    );
     return r ? toSecret(r) : null;
   }
 

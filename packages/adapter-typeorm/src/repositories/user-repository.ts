@@ -9,9 +9,15 @@ const COLUMNS = 'id, name, email, password_hash, disabled, balance, plan, create
 
 function toUser(r: UserRecord): User {
   return {
-    id: num(r.id), name: r.name, email: r.email, passwordHash: r.password_hash,
-    disabled: r.disabled, balance: num(r.balance), plan: completePlan(r.plan as Partial<Plan>),
-    createdAt: r.created_at, updatedAt: r.updated_at,
+    id: num(r.id),
+    name: r.name,
+    email: r.email,
+    passwordHash: r.password_hash,
+    disabled: r.disabled,
+    balance: num(r.balance),
+    plan: completePlan(r.plan as Partial<Plan>),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }
 
@@ -51,7 +57,10 @@ export class TypeormUserRepository implements UserRepository {
     const params: unknown[] = email ? [email] : [];
     const limit = pageClause(page, params.length + 1);
     const [rows, count] = await Promise.all([
-      this.db.query<UserRecord>(`SELECT ${COLUMNS} FROM users ${where} ORDER BY id DESC ${limit.sql}`, [...params, ...limit.params]),
+      this.db.query<UserRecord>(`SELECT ${COLUMNS} FROM users ${where} ORDER BY id DESC ${limit.sql}`, [
+        ...params,
+        ...limit.params,
+      ]),
       this.db.one<{ n: string }>(`SELECT count(*) AS n FROM users ${where}`, params),
     ]);
     return { items: rows.map(toUser), total: num(count?.n) };
@@ -71,7 +80,11 @@ export class TypeormUserRepository implements UserRepository {
     // transactions insert that merely reference the account (their foreign-key check takes KEY
     // SHARE). With FOR UPDATE, an inbound message holding its conversation and inserting its
     // message row would wait for a send holding the balance and waiting for that conversation.
-    const r = await this.db.one<Pick<UserRecord, 'balance'>>(`SELECT balance FROM users WHERE id = $1 FOR NO KEY UPDATE`, [id], { prepared: true });
+    const r = await this.db.one<Pick<UserRecord, 'balance'>>(
+      `SELECT balance FROM users WHERE id = $1 FOR NO KEY UPDATE`,
+      [id],
+      { prepared: true },
+    );
     return r ? num(r.balance) : null;
   }
 }

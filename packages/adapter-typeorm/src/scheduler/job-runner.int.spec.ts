@@ -38,10 +38,17 @@ beforeEach(async () => {
 });
 
 const at = (ms: number) => new Date(Date.UTC(2030, 0, 1) + ms);
-const claim = (nowMs: number, limit = 10, leaseMs = 30_000) => store.claimDue(at(nowMs), limit, at(nowMs + leaseMs), ids.token('lease_', 22));
-const rows = () => database.query<{ kind: string; key: string | null; attempts: number; last_error: string | null; buried: boolean; run_at: Date }>(
-  'SELECT kind, key, attempts, last_error, buried_at IS NOT NULL AS buried, run_at FROM scheduled_jobs ORDER BY id',
-);
+const claim = (nowMs: number, limit = 10, leaseMs = 30_000) =>
+  store.claimDue(at(nowMs), limit, at(nowMs + leaseMs), ids.token('lease_', 22));
+const rows = () =>
+  database.query<{
+    kind: string;
+    key: string | null;
+    attempts: number;
+    last_error: string | null;
+    buried: boolean;
+    run_at: Date;
+  }>('SELECT kind, key, attempts, last_error, buried_at IS NOT NULL AS buried, run_at FROM scheduled_jobs ORDER BY id');
 
 describe('PostgresJobStore', () => {
   it('hands out due jobs only, earliest first, each to one claimer until its lease runs out', async () => {
@@ -51,11 +58,17 @@ describe('PostgresJobStore', () => {
 
     expect(await claim(500)).toEqual([]);
     const first = await claim(5_000);
-    expect(first.map((j) => [j.kind, j.payload, j.attempts])).toEqual([['a', { n: 1 }, 1], ['b', { n: 2 }, 1]]);
+    expect(first.map((j) => [j.kind, j.payload, j.attempts])).toEqual([
+      ['a', { n: 1 }, 1],
+      ['b', { n: 2 }, 1],
+    ]);
     expect(await claim(5_000)).toEqual([]);
     // The claimer died: 30 s later the lease has run out and another runner takes the jobs.
     const again = await claim(35_000);
-    expect(again.map((j) => [j.kind, j.attempts])).toEqual([['a', 2], ['b', 2]]);
+    expect(again.map((j) => [j.kind, j.attempts])).toEqual([
+      ['a', 2],
+      ['b', 2],
+    ]);
     // A late completion by the first claimer changes nothing: its lease is gone.
     await store.complete(first[0]);
     expect((await rows()).map((r) => r.kind)).toEqual(['b', 'a', 'later']);
@@ -67,7 +80,9 @@ describe('PostgresJobStore', () => {
     await store.schedule({ kind: 'k', key: 'thing:1', payload: { v: 1 }, runAt: at(1_000) });
     const [held] = await claim(1_000);
     await store.schedule({ kind: 'k', key: 'thing:1', payload: { v: 2 }, runAt: at(9_000) });
-    expect(await rows()).toEqual([{ kind: 'k', key: 'thing:1', attempts: 0, last_error: null, buried: false, run_at: at(9_000) }]);
+    expect(await rows()).toEqual([
+      { kind: 'k', key: 'thing:1', attempts: 0, last_error: null, buried: false, run_at: at(9_000) },
+    ]);
     // The holder finishing (or failing) must not delete or move the new schedule.
     await store.complete(held);
     await store.retry(held, at(2_000), 'late failure');
@@ -86,14 +101,19 @@ describe('PostgresJobStore', () => {
     const [retried] = await claim(4_000);
     expect(retried.attempts).toBe(2);
     await store.bury(retried, at(4_001), 'boom again');
-    expect(await rows()).toEqual([{ kind: 'flaky', key: null, attempts: 2, last_error: 'boom again', buried: true, run_at: at(4_000) }]);
+    expect(await rows()).toEqual([
+      { kind: 'flaky', key: null, attempts: 2, last_error: 'boom again', buried: true, run_at: at(4_000) },
+    ]);
     expect(await claim(1_000_000)).toEqual([]);
   });
 });
 
 describe('JobRunner', () => {
   const clock = { now: () => new Date() };
-  function runner(handlers: JobHandler[], options: { concurrency?: number; leaseMs?: number; maxAttempts?: number } = {}) {
+  function runner(
+    handlers: JobHandler[],
+    options: { concurrency?: number; leaseMs?: number; maxAttempts?: number } = {},
+  ) {
     return new JobRunner(store, handlers, clock, ids, new Doorbell(), silent, { pollMs: 20, ...options });
   }
 
@@ -115,7 +135,19 @@ describe('JobRunner', () => {
   it('backs off a handler that throws, then buries the job after the last attempt', async () => {
     let runs = 0;
     let thrownAt = 0;
-    const r = runner([{ kind: 'broken', handle: async () => { runs++; thrownAt = Date.now(); throw new Error(`failure ${runs}`); } }], { maxAttempts: 2 });
+    const r = runner(
+      [
+        {
+          kind: 'broken',
+          handle: async () => {
+            runs++;
+            thrownAt = Date.now();
+            throw new Error(`failure ${runs}`);
+          },
+        },
+      ],
+      { maxAttempts: 2 },
+    );
     await store.schedule({ kind: 'broken', payload: null, runAt: new Date() });
     try {
       r.start();
@@ -141,7 +173,14 @@ describe('JobRunner', () => {
     } finally {
       await r.stop();
     }
-    expect(await rows()).toEqual([expect.objectContaining({ kind: 'from.the.future', attempts: 1, buried: false, last_error: 'no handler for job kind "from.the.future" in this process' })]);
+    expect(await rows()).toEqual([
+      expect.objectContaining({
+        kind: 'from.the.future',
+        attempts: 1,
+        buried: false,
+        last_error: 'no handler for job kind "from.the.future" in this process',
+      }),
+    ]);
   });
 
   it('refuses two handlers for one kind', () => {
@@ -151,11 +190,27 @@ describe('JobRunner', () => {
 
   it('finishes the jobs in hand when stopped', async () => {
     let finished = 0;
-    const r = runner([{ kind: 'slow', handle: async () => { await new Promise((res) => setTimeout(res, 300)); finished++; } }]);
+    const r = runner([
+      {
+        kind: 'slow',
+        handle: async () => {
+          await new Promise((res) => setTimeout(res, 300));
+          finished++;
+        },
+      },
+    ]);
     for (let i = 0; i < 3; i++) await store.schedule({ kind: 'slow', payload: i, runAt: new Date() });
     try {
       r.start();
-      await eventually(async () => (await database.query<{ n: number }>('SELECT count(*)::int AS n FROM scheduled_jobs WHERE locked_until IS NOT NULL'))[0].n === 3, 'all three jobs to be claimed');
+      await eventually(
+        async () =>
+          (
+            await database.query<{ n: number }>(
+              'SELECT count(*)::int AS n FROM scheduled_jobs WHERE locked_until IS NOT NULL',
+            )
+          )[0].n === 3,
+        'all three jobs to be claimed',
+      );
     } finally {
       await r.stop();
     }
@@ -165,7 +220,15 @@ describe('JobRunner', () => {
 
   it('sleeps until the next due job and runs it then, with no look in between', async () => {
     let ranAt = 0;
-    const r = new JobRunner(store, [{ kind: 'later', handle: async () => void (ranAt = Date.now()) }], clock, ids, new Doorbell(), silent, { pollMs: NEVER_POLLS_MS });
+    const r = new JobRunner(
+      store,
+      [{ kind: 'later', handle: async () => void (ranAt = Date.now()) }],
+      clock,
+      ids,
+      new Doorbell(),
+      silent,
+      { pollMs: NEVER_POLLS_MS },
+    );
     const runAt = new Date(Date.now() + 600);
     await store.schedule({ kind: 'later', payload: null, runAt });
     const looked = store.looks;
@@ -186,7 +249,15 @@ describe('JobRunner', () => {
     notifier.wakeAlso(doorbell);
     const inProcess = new PostgresJobStore(database, notifier);
     const ran: string[] = [];
-    const r = new JobRunner(store, [{ kind: 'wake', handle: async (job) => void ran.push(job.payload as string) }], clock, ids, doorbell, silent, { pollMs: NEVER_POLLS_MS });
+    const r = new JobRunner(
+      store,
+      [{ kind: 'wake', handle: async (job) => void ran.push(job.payload as string) }],
+      clock,
+      ids,
+      doorbell,
+      silent,
+      { pollMs: NEVER_POLLS_MS },
+    );
     // Asleep until this one, far away.
     await store.schedule({ kind: 'wake', payload: 'far', runAt: new Date(Date.now() + NEVER_POLLS_MS) });
     try {
@@ -207,13 +278,22 @@ describe('JobRunner', () => {
    * A runner that only a doorbell wakes, and its LISTEN connection; both are stopped when `use` ends, however it ends.
    * `notified` counts the notifications that reached the doorbell (a ring for a lost connection carries no payload).
    */
-  async function listeningRunner(use: (r: { seen: () => number; notified: () => number; notifications: PostgresNotifications }) => Promise<void>): Promise<void> {
+  async function listeningRunner(
+    use: (r: { seen: () => number; notified: () => number; notifications: PostgresNotifications }) => Promise<void>,
+  ): Promise<void> {
     let seen = 0;
     let notified = 0;
     const doorbell = new Doorbell();
-    const bell = { ring: (payload?: string) => { if (payload !== undefined) notified++; doorbell.ring(); } };
+    const bell = {
+      ring: (payload?: string) => {
+        if (payload !== undefined) notified++;
+        doorbell.ring();
+      },
+    };
     const notifications = new PostgresNotifications(database, { [JOBS_CHANNEL]: bell }, silent);
-    const r = new JobRunner(store, [{ kind: 'wake', handle: async () => void seen++ }], clock, ids, doorbell, silent, { pollMs: NEVER_POLLS_MS });
+    const r = new JobRunner(store, [{ kind: 'wake', handle: async () => void seen++ }], clock, ids, doorbell, silent, {
+      pollMs: NEVER_POLLS_MS,
+    });
     try {
       expect(await notifications.start()).toBe(true);
       const looked = store.looks;
@@ -243,18 +323,21 @@ describe('JobRunner', () => {
     });
   });
 
-  onRealServer('is woken by the NOTIFY another process sends after scheduling a job due later, and runs it at its time', async () => {
-    // A store like the api's beside apps/worker: no runner of its own, so it notifies after its commit.
-    const otherProcess = new PostgresJobStore(database, new JobsNotifier(database, silent));
-    await listeningRunner(async ({ seen, notified }) => {
-      const runAt = new Date(Date.now() + 700);
-      await database.transaction(() => otherProcess.schedule({ kind: 'wake', payload: null, runAt }));
-      await eventually(() => notified() === 1, 'the notification');
-      expect(seen()).toBe(0);
-      await eventually(() => seen() === 1, 'the job to run at its time');
-      expect(Date.now()).toBeGreaterThanOrEqual(runAt.getTime());
-    });
-  });
+  onRealServer(
+    'is woken by the NOTIFY another process sends after scheduling a job due later, and runs it at its time',
+    async () => {
+      // A store like the api's beside apps/worker: no runner of its own, so it notifies after its commit.
+      const otherProcess = new PostgresJobStore(database, new JobsNotifier(database, silent));
+      await listeningRunner(async ({ seen, notified }) => {
+        const runAt = new Date(Date.now() + 700);
+        await database.transaction(() => otherProcess.schedule({ kind: 'wake', payload: null, runAt }));
+        await eventually(() => notified() === 1, 'the notification');
+        expect(seen()).toBe(0);
+        await eventually(() => seen() === 1, 'the job to run at its time');
+        expect(Date.now()).toBeGreaterThanOrEqual(runAt.getTime());
+      });
+    },
+  );
 
   onRealServer('listens again after losing its LISTEN connection', async () => {
     await listeningRunner(async ({ seen, notified, notifications }) => {

@@ -33,7 +33,11 @@ export class PostgresJobStore implements JobScheduler, JobQueue {
   private async insert(job: NewJob): Promise<void> {
     const payload = JSON.stringify(job.payload ?? null);
     if (job.key === undefined) {
-      await this.db.query(`INSERT INTO scheduled_jobs (kind, payload, run_at) VALUES ($1, $2, $3)`, [job.kind, payload, job.runAt]);
+      await this.db.query(`INSERT INTO scheduled_jobs (kind, payload, run_at) VALUES ($1, $2, $3)`, [
+        job.kind,
+        payload,
+        job.runAt,
+      ]);
       return;
     }
     // Re-scheduling a key releases any claim on it: the holder's complete/retry then no longer
@@ -67,7 +71,14 @@ export class PostgresJobStore implements JobScheduler, JobQueue {
        SELECT * FROM claimed ORDER BY run_at`,
       [now, limit, leaseUntil, leaseToken],
     );
-    return rows.map((r) => ({ id: Number(r.id), kind: r.kind, key: r.key, payload: r.payload, attempts: r.attempts, leaseToken: r.lease_token }));
+    return rows.map((r) => ({
+      id: Number(r.id),
+      kind: r.kind,
+      key: r.key,
+      payload: r.payload,
+      attempts: r.attempts,
+      leaseToken: r.lease_token,
+    }));
   }
 
   async nextDueAt(): Promise<Date | null> {

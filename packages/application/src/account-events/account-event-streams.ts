@@ -1,5 +1,13 @@
 import {
-  AccountEvent, appendToBacklog, BacklogLimits, err, EventStreamRefusal, eventsAfter, mayOpenStream, ok, Result,
+  AccountEvent,
+  appendToBacklog,
+  BacklogLimits,
+  err,
+  EventStreamRefusal,
+  eventsAfter,
+  mayOpenStream,
+  ok,
+  Result,
 } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { BusMessage } from '../ports/message-bus';
@@ -38,7 +46,10 @@ export class AccountEventStreams {
   private readonly backlogs = new Map<number, AccountEvent[]>();
   private lastSweep = 0;
 
-  constructor(private readonly clock: Clock, private readonly limits: StreamLimits) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly limits: StreamLimits,
+  ) {}
 
   open(userId: number, lastEventId: string | null, reader: StreamReader): Result<OpenedStream, EventStreamRefusal> {
     const open = this.readers.get(userId) ?? new Set<StreamReader>();
@@ -46,7 +57,10 @@ export class AccountEventStreams {
     if (!allowed.ok) return err(allowed.error);
     open.add(reader);
     this.readers.set(userId, open);
-    const since = lastEventId === null ? { kind: 'after' as const, events: [] } : eventsAfter(this.backlogs.get(userId) ?? [], lastEventId);
+    const since =
+      lastEventId === null
+        ? { kind: 'after' as const, events: [] }
+        : eventsAfter(this.backlogs.get(userId) ?? [], lastEventId);
     return ok({
       missed: since.kind === 'after' ? since.events : [],
       resumed: since.kind === 'after',

@@ -4,18 +4,29 @@ import { CALL_ENDED_TOPIC, CallEndedEvent } from '../calls/end-call';
 import { CALL_STARTED_TOPIC, CallStartedEvent } from '../calls/record-call-event';
 import { CONVERSATION_ENDED_TOPIC } from '../conversations/end-inactive-conversation';
 import {
-  CHATAPP_MESSAGE_STATUS_TOPIC, CHATAPP_MESSAGE_STORED_TOPIC, ChatappMessageStatusEvent, ChatappMessageStoredEvent,
+  CHATAPP_MESSAGE_STATUS_TOPIC,
+  CHATAPP_MESSAGE_STORED_TOPIC,
+  ChatappMessageStatusEvent,
+  ChatappMessageStoredEvent,
 } from '../chatapp/message-events';
 
 /** The bus topics an account's event stream is made of. */
 export const ACCOUNT_EVENT_TOPICS = [
-  CHATAPP_MESSAGE_STORED_TOPIC, CHATAPP_MESSAGE_STATUS_TOPIC, CONVERSATION_ENDED_TOPIC, CALL_STARTED_TOPIC, CALL_ENDED_TOPIC,
+  CHATAPP_MESSAGE_STORED_TOPIC,
+  CHATAPP_MESSAGE_STATUS_TOPIC,
+  CONVERSATION_ENDED_TOPIC,
+  CALL_STARTED_TOPIC,
+  CALL_ENDED_TOPIC,
 ] as const;
 
 interface ConversationEndedMessage {
   readonly user_id: number;
   readonly assistant_id: number | null;
-  readonly conversation: { readonly conversation_id: string; readonly message_count: number; readonly customer_phone: string };
+  readonly conversation: {
+    readonly conversation_id: string;
+    readonly message_count: number;
+    readonly customer_phone: string;
+  };
 }
 
 type Shown = { readonly type: AccountEventType; readonly data: Readonly<Record<string, unknown>> };
@@ -28,33 +39,60 @@ const SHOWN: Readonly<Record<(typeof ACCOUNT_EVENT_TOPICS)[number], (payload: ne
   [CHATAPP_MESSAGE_STORED_TOPIC]: (m: ChatappMessageStoredEvent) => ({
     type: m.direction === 'inbound' ? 'message.received' : m.source === 'ai' ? 'message.ai_reply' : 'message.sent',
     data: {
-      conversation_id: m.conversation_id, message_id: m.message_id, chatapp_message_id: m.chatapp_message_id, sender_id: m.sender_id,
-      customer_phone: m.customer_phone, direction: m.direction, source: m.source, type: m.type, body: m.body, status: m.status, created_at: m.created_at,
+      conversation_id: m.conversation_id,
+      message_id: m.message_id,
+      chatapp_message_id: m.chatapp_message_id,
+      sender_id: m.sender_id,
+      customer_phone: m.customer_phone,
+      direction: m.direction,
+      source: m.source,
+      type: m.type,
+      body: m.body,
+      status: m.status,
+      created_at: m.created_at,
     },
   }),
   [CHATAPP_MESSAGE_STATUS_TOPIC]: (m: ChatappMessageStatusEvent) => ({
     type: 'message.status',
     data: {
-      conversation_id: m.conversation_id, message_id: m.message_id, chatapp_message_id: m.chatapp_message_id, status: m.status,
-      error_code: m.error_code, error_message: m.error_message,
+      conversation_id: m.conversation_id,
+      message_id: m.message_id,
+      chatapp_message_id: m.chatapp_message_id,
+      status: m.status,
+      error_code: m.error_code,
+      error_message: m.error_message,
     },
   }),
   [CONVERSATION_ENDED_TOPIC]: (m: ConversationEndedMessage) => ({
     type: 'conversation.ended',
     data: {
-      conversation_id: m.conversation.conversation_id, assistant_id: m.assistant_id, message_count: m.conversation.message_count,
+      conversation_id: m.conversation.conversation_id,
+      assistant_id: m.assistant_id,
+      message_count: m.conversation.message_count,
       customer_phone: m.conversation.customer_phone,
     },
   }),
   [CALL_STARTED_TOPIC]: (m: CallStartedEvent) => ({
     type: 'call.started',
-    data: { call_id: m.call_id, assistant_id: m.assistant_id, direction: m.direction, channel: m.channel, customer_phone: m.customer_phone },
+    data: {
+      call_id: m.call_id,
+      assistant_id: m.assistant_id,
+      direction: m.direction,
+      channel: m.channel,
+      customer_phone: m.customer_phone,
+    },
   }),
   [CALL_ENDED_TOPIC]: (m: CallEndedEvent) => ({
     type: 'call.ended',
     data: {
-      call_id: m.call_id, assistant_id: m.assistant_id, direction: m.direction, channel: m.channel, customer_phone: m.customer_phone,
-      status: m.status, answered: m.answered, duration: typeof m.call.duration === 'number' ? m.call.duration : null,
+      call_id: m.call_id,
+      assistant_id: m.assistant_id,
+      direction: m.direction,
+      channel: m.channel,
+      customer_phone: m.customer_phone,
+      status: m.status,
+      answered: m.answered,
+      duration: typeof m.call.duration === 'number' ? m.call.duration : null,
     },
   }),
 };

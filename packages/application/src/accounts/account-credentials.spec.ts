@@ -10,7 +10,8 @@ async function setup() {
   const store = new FakeStore(START);
   const creds = new InMemoryCredentialRepository(store.users, store.clock);
   return {
-    store, creds,
+    store,
+    creds,
     account: new CurrentAccount(store.users, creds, store.clock),
     apiKeys: new ManageApiKeys(creds, store.ids, store.uow),
     user: await store.account(),
@@ -26,14 +27,14 @@ async function signedIn(creds: InMemoryCredentialRepository, userId: number) {
 }
 
 describe('CurrentAccount', () => {
-  it('answers the caller\'s account, and an account gone since its token was checked as account_gone', async () => {
+  it("answers the caller's account, and an account gone since its token was checked as account_gone", async () => {
     const { account, user } = await setup();
 
     expect(await account.me(user.id)).toEqual(ok(user));
     expect(await account.me(user.id + 100)).toEqual(err('account_gone'));
   });
 
-  it('revokes the presenting session at the clock\'s time', async () => {
+  it("revokes the presenting session at the clock's time", async () => {
     const { account, creds, user } = await setup();
     const session = await signedIn(creds, user.id);
 
@@ -59,12 +60,14 @@ describe('ManageApiKeys', () => {
 
     expect(issued.token).toMatch(/^vp_/);
     expect(issued.key).toEqual(expect.objectContaining({ userId: user.id, name: 'CI' }));
-    expect(await creds.findPrincipal(hashToken(issued.token), START)).toEqual(expect.objectContaining({ tokenKind: 'api_key', tokenId: issued.key.id }));
+    expect(await creds.findPrincipal(hashToken(issued.token), START)).toEqual(
+      expect.objectContaining({ tokenKind: 'api_key', tokenId: issued.key.id }),
+    );
     expect(await creds.findPrincipal(issued.token, START)).toBeNull();
     expect(await apiKeys.list(user.id)).toEqual([issued.key]);
   });
 
-  it('deletes only the caller\'s key; another account\'s is not found and stays', async () => {
+  it("deletes only the caller's key; another account's is not found and stays", async () => {
     const { apiKeys, store, user } = await setup();
     const stranger = await store.account();
     const theirs = await apiKeys.create(stranger.id, 'Theirs');

@@ -11,7 +11,10 @@ export class Authenticator {
     private readonly credentials: CredentialRepository,
     private readonly clock: Clock,
     /** Without one (or while it is not live) every request reads its principal. */
-    private readonly cache: PrincipalCache = new PrincipalCache(() => false, async () => undefined),
+    private readonly cache: PrincipalCache = new PrincipalCache(
+      () => false,
+      async () => undefined,
+    ),
   ) {}
 
   /**
@@ -30,7 +33,10 @@ export class Authenticator {
       if (!principal) return null;
       this.cache.put(tokenHash, principal, stamp, now);
     }
-    if (principal.tokenKind === 'api_key' && (!principal.lastUsedAt || now.getTime() - principal.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS)) {
+    if (
+      principal.tokenKind === 'api_key' &&
+      (!principal.lastUsedAt || now.getTime() - principal.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS)
+    ) {
       const stamp = this.cache.stamp();
       await this.credentials.touchApiKey(principal.tokenId, now);
       principal = { ...principal, lastUsedAt: now };

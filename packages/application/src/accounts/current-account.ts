@@ -4,7 +4,11 @@ import { CredentialRepository, Principal, UserRepository } from '../ports/accoun
 
 /** The caller's own account: who it is, and ending the session the request came with. */
 export class CurrentAccount {
-  constructor(private readonly users: UserRepository, private readonly credentials: CredentialRepository, private readonly clock: Clock) {}
+  constructor(
+    private readonly users: UserRepository,
+    private readonly credentials: CredentialRepository,
+    private readonly clock: Clock,
+  ) {}
 
   /** An account deleted after its token was checked leaves the caller unauthenticated. */
   async me(userId: number): Promise<Result<User, 'account_gone'>> {

@@ -12,12 +12,19 @@ export interface IssuedApiKey {
 
 /** An account's API keys: only a token's hash is stored, and another account's key is never reached. */
 export class ManageApiKeys {
-  constructor(private readonly credentials: CredentialRepository, private readonly ids: Ids, private readonly uow: UnitOfWork) {}
+  constructor(
+    private readonly credentials: CredentialRepository,
+    private readonly ids: Ids,
+    private readonly uow: UnitOfWork,
+  ) {}
 
   /** Concludes in the key's own commit: the one answer carrying the token is stored with it. */
   create(userId: number, name: string): Promise<IssuedApiKey> {
     const token = this.ids.secretToken('vp_', 40);
-    return this.uow.transaction(async () => ({ key: await this.credentials.createApiKey(userId, name, hashToken(token)), token }), { concludes: true });
+    return this.uow.transaction(
+      async () => ({ key: await this.credentials.createApiKey(userId, name, hashToken(token)), token }),
+      { concludes: true },
+    );
   }
 
   list(userId: number): Promise<ApiKey[]> {

@@ -4,12 +4,22 @@ import { PrincipalCache } from './principal-cache';
 
 const at = (time: string) => new Date(`2030-01-01T${time}Z`);
 const principal = (userId: number, over: Partial<Principal> = {}): Principal => ({
-  userId, tokenKind: 'api_key', tokenId: userId * 10, plan: completePlan({}), lastUsedAt: null, expiresAt: null, ...over,
+  userId,
+  tokenKind: 'api_key',
+  tokenId: userId * 10,
+  plan: completePlan({}),
+  lastUsedAt: null,
+  expiresAt: null,
+  ...over,
 });
 
 function cache(live = true) {
   let isLive = live;
-  const c = new PrincipalCache(() => isLive, async () => undefined, { ttlMs: 60_000, maxEntries: 3 });
+  const c = new PrincipalCache(
+    () => isLive,
+    async () => undefined,
+    { ttlMs: 60_000, maxEntries: 3 },
+  );
   return { c, setLive: (v: boolean) => (isLive = v) };
 }
 
@@ -59,7 +69,11 @@ describe('PrincipalCache', () => {
 
   it('serves a hit only once the changes committed before it have been heard', async () => {
     let heard: () => void = () => undefined;
-    const c = new PrincipalCache(() => true, () => new Promise<void>((resolve) => (heard = () => resolve())), { ttlMs: 60_000, maxEntries: 10 });
+    const c = new PrincipalCache(
+      () => true,
+      () => new Promise<void>((resolve) => (heard = () => resolve())),
+      { ttlMs: 60_000, maxEntries: 10 },
+    );
     c.put('h1', principal(1), c.stamp(), at('10:00:00'));
     const served = c.get('h1', at('10:00:00'));
     c.forgetUser(1);

@@ -26,7 +26,10 @@ export class PrincipalCache {
   constructor(
     private readonly live: () => boolean,
     private readonly caughtUp: () => Promise<void>,
-    private readonly options: { readonly ttlMs: number; readonly maxEntries: number } = { ttlMs: DEFAULT_TTL_MS, maxEntries: DEFAULT_MAX_ENTRIES },
+    private readonly options: { readonly ttlMs: number; readonly maxEntries: number } = {
+      ttlMs: DEFAULT_TTL_MS,
+      maxEntries: DEFAULT_MAX_ENTRIES,
+    },
   ) {}
 
   async get(tokenHash: string, now: Date): Promise<Principal | undefined> {

@@ -1,6 +1,10 @@
 import { token } from '../common/token';
 import type {
-  CredentialRepository, LedgerRepository, SettingsRepository, SigningSecretRepository, UserRepository,
+  CredentialRepository,
+  LedgerRepository,
+  SettingsRepository,
+  SigningSecretRepository,
+  UserRepository,
 } from '../ports/accounts';
 import type { AdministerAccounts } from './administer-accounts';
 import type { Authenticator } from './authenticator';

@@ -1,4 +1,13 @@
-import { analyticsRange, AnalyticsRangeRefusal, callAnalytics, CallAnalytics, DEFAULT_GOAL_VARIABLE, err, ok, Result } from '@voiceplane/domain';
+import {
+  analyticsRange,
+  AnalyticsRangeRefusal,
+  callAnalytics,
+  CallAnalytics,
+  DEFAULT_GOAL_VARIABLE,
+  err,
+  ok,
+  Result,
+} from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { CallAnalyticsRepository } from './ports';
 
@@ -19,7 +28,10 @@ export interface CallAnalyticsReport extends CallAnalytics {
 
 /** The calls dashboard of one account over whole UTC days, for all its assistants or one. */
 export class CallAnalyticsReports {
-  constructor(private readonly counts: CallAnalyticsRepository, private readonly clock: Clock) {}
+  constructor(
+    private readonly counts: CallAnalyticsRepository,
+    private readonly clock: Clock,
+  ) {}
 
   async report(userId: number, q: CallAnalyticsQuestion): Promise<Result<CallAnalyticsReport, AnalyticsRangeRefusal>> {
     const range = analyticsRange({ from: q.from, to: q.to }, this.clock.now());
@@ -29,7 +41,10 @@ export class CallAnalyticsReports {
     const counts = await this.counts.count(userId, { range: range.value, assistantId, goalVariable });
     return ok({
       ...callAnalytics(range.value, counts),
-      from: range.value.from, to: new Date(range.value.until.getTime() - 86_400_000), assistantId, goalVariable,
+      from: range.value.from,
+      to: new Date(range.value.until.getTime() - 86_400_000),
+      assistantId,
+      goalVariable,
     });
   }
 }

@@ -21,21 +21,50 @@ export class AdministerAssistants {
   constructor(private readonly stores: AssistantAdministrationStores) {}
 
   /** Leaves `status` alone; activation, calls and chat replies consult the flag. */
-  async setCompliance(assistantId: number, blocked: boolean, reason: string | null): Promise<Result<true, AssistantNotFound>> {
-    return (await this.stores.assistants.setCompliance(assistantId, blocked, reason)) ? ok(true) : err({ code: 'not_found' });
+  async setCompliance(
+    assistantId: number,
+    blocked: boolean,
+    reason: string | null,
+  ): Promise<Result<true, AssistantNotFound>> {
+    return (await this.stores.assistants.setCompliance(assistantId, blocked, reason))
+      ? ok(true)
+      : err({ code: 'not_found' });
   }
 
   async createKnowledgeBase(
-    userId: number, kb: { readonly name: string; readonly description: string | null; readonly status: KnowledgeBaseStatus },
+    userId: number,
+    kb: { readonly name: string; readonly description: string | null; readonly status: KnowledgeBaseStatus },
   ): Promise<Result<KnowledgeBase, 'user_not_found'>> {
     if (!(await this.userExists(userId))) return err('user_not_found');
     // Concludes in the created row's own commit, as every create does.
-    return this.stores.uow.transaction(async () => ok(await this.stores.knowledgeBases.create(userId, { name: kb.name, description: kb.description, status: kb.status })), { concludes: true });
+    return this.stores.uow.transaction(
+      async () =>
+        ok(
+          await this.stores.knowledgeBases.create(userId, {
+            name: kb.name,
+            description: kb.description,
+            status: kb.status,
+          }),
+        ),
+      { concludes: true },
+    );
   }
 
-  async createEventType(userId: number, eventType: { readonly name: string; readonly durationMinutes: number }): Promise<Result<EventType, 'user_not_found'>> {
+  async createEventType(
+    userId: number,
+    eventType: { readonly name: string; readonly durationMinutes: number },
+  ): Promise<Result<EventType, 'user_not_found'>> {
     if (!(await this.userExists(userId))) return err('user_not_found');
-    return this.stores.uow.transaction(async () => ok(await this.stores.eventTypes.create(userId, { name: eventType.name, durationMinutes: eventType.durationMinutes })), { concludes: true });
+    return this.stores.uow.transaction(
+      async () =>
+        ok(
+          await this.stores.eventTypes.create(userId, {
+            name: eventType.name,
+            durationMinutes: eventType.durationMinutes,
+          }),
+        ),
+      { concludes: true },
+    );
   }
 
   private async userExists(userId: number): Promise<boolean> {

@@ -7,7 +7,10 @@ const START = new Date('2030-05-01T12:00:00.000Z');
 
 async function setup() {
   const store = new FakeStore(START);
-  const save = new SaveAssistant(store.uow, store.assistants, store.catalog, { requireHttps: false, allowPrivate: false });
+  const save = new SaveAssistant(store.uow, store.assistants, store.catalog, {
+    requireHttps: false,
+    allowPrivate: false,
+  });
   const owner = await store.account();
   const stranger = await store.account();
   const created = async (userId: number, name: string, type?: 'inbound' | 'outbound') => {
@@ -19,7 +22,7 @@ async function setup() {
 }
 
 describe('AssistantQueries', () => {
-  it('answers the owner\'s assistant, and another account\'s or a missing one as not found alike', async () => {
+  it("answers the owner's assistant, and another account's or a missing one as not found alike", async () => {
     const { queries, owner, stranger, created } = await setup();
     const mine = await created(owner.id, 'Support');
 
@@ -30,7 +33,7 @@ describe('AssistantQueries', () => {
     expect(await queries.get(owner.id, mine.id + 100)).toEqual(err({ code: 'not_found' }));
   });
 
-  it('lists only the caller\'s assistants, paginated newest first and unpaginated oldest first', async () => {
+  it("lists only the caller's assistants, paginated newest first and unpaginated oldest first", async () => {
     const { queries, owner, stranger, created } = await setup();
     const first = await created(owner.id, 'First');
     const second = await created(owner.id, 'Second');
@@ -43,7 +46,7 @@ describe('AssistantQueries', () => {
     expect((await queries.listAll(owner.id, {})).map((a) => a.id)).toEqual([first.id, second.id]);
   });
 
-  it('lists the caller\'s outbound assistants only', async () => {
+  it("lists the caller's outbound assistants only", async () => {
     const { queries, owner, stranger, created } = await setup();
     await created(owner.id, 'Inbound', 'inbound');
     const outbound = await created(owner.id, 'Outbound', 'outbound');

@@ -1,6 +1,16 @@
 import {
-  Assistant, AssistantConfig, AssistantStatus, AssistantType, EventType, OutboundAssistant, OwnedReferences,
-  ReferenceCatalog, ReferenceQuery, Result, WebhookState, WebhookTarget,
+  Assistant,
+  AssistantConfig,
+  AssistantStatus,
+  AssistantType,
+  EventType,
+  OutboundAssistant,
+  OwnedReferences,
+  ReferenceCatalog,
+  ReferenceQuery,
+  Result,
+  WebhookState,
+  WebhookTarget,
 } from '@voiceplane/domain';
 import { NewOutboxEvent } from '../ports/outbox';
 import { Page, PageRequest } from '../common/page';
@@ -24,7 +34,11 @@ export type AssistantWrite =
   /** One of the other webhook addresses, set or cleared by its switch. */
   | { readonly kind: 'webhook_url'; readonly target: WebhookTarget; readonly url: string | null }
   /** Attached tools and labels are rewritten only when the request sent them. */
-  | { readonly kind: 'config'; readonly config: AssistantConfig; readonly replace: { readonly toolIds: boolean; readonly labelIds: boolean } };
+  | {
+      readonly kind: 'config';
+      readonly config: AssistantConfig;
+      readonly replace: { readonly toolIds: boolean; readonly labelIds: boolean };
+    };
 
 /** What a change decided about a locked assistant. */
 export interface AssistantChange {
@@ -46,7 +60,11 @@ export interface AssistantRepository {
    * the events it returned. Answers the assistant as stored afterwards. A refusal writes nothing; a
    * number another inbound assistant took meanwhile writes nothing and is `inbound_number_taken`.
    */
-  update<E>(userId: number, id: number, decide: (current: Assistant) => Promise<Result<AssistantChange, E>>): Promise<Result<Assistant, E | AssistantNotFound | InboundNumberTaken>>;
+  update<E>(
+    userId: number,
+    id: number,
+    decide: (current: Assistant) => Promise<Result<AssistantChange, E>>,
+  ): Promise<Result<Assistant, E | AssistantNotFound | InboundNumberTaken>>;
   delete(userId: number, id: number): Promise<boolean>;
   /** Newest first. */
   list(userId: number, page: PageRequest, filter: AssistantFilter): Promise<Page<Assistant>>;

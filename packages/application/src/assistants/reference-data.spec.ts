@@ -1,4 +1,9 @@
-import { InMemoryCatalogRepository, InMemoryEventTypeRepository, ManualClock, SAMPLE_CATALOG } from '@voiceplane/adapter-fakes';
+import {
+  InMemoryCatalogRepository,
+  InMemoryEventTypeRepository,
+  ManualClock,
+  SAMPLE_CATALOG,
+} from '@voiceplane/adapter-fakes';
 import { err } from '@voiceplane/domain';
 import { ReferenceData } from './reference-data';
 
@@ -46,7 +51,7 @@ describe('ReferenceData', () => {
     expect(unknown).toEqual({ ok: false, error: 'unknown_language' });
   });
 
-  it('lists only the account\'s own event types', async () => {
+  it("lists only the account's own event types", async () => {
     const { reference, events } = setup();
     await events.create(1, { name: 'Intro', durationMinutes: 30 });
     await events.create(2, { name: 'Theirs', durationMinutes: 15 });

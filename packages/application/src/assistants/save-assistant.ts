@@ -1,6 +1,20 @@
 import {
-  Assistant, AssistantChanges, AssistantConfig, AssistantProblem, assistantRuleProblems, draftAssistant, err, FieldProblems,
-  hasFieldProblems, ok, ReferenceCatalog, referencesToCheck, Result, reviseAssistant, TargetUrlPolicy, webhookEventsOf,
+  Assistant,
+  AssistantChanges,
+  AssistantConfig,
+  AssistantProblem,
+  assistantRuleProblems,
+  draftAssistant,
+  err,
+  FieldProblems,
+  hasFieldProblems,
+  ok,
+  ReferenceCatalog,
+  referencesToCheck,
+  Result,
+  reviseAssistant,
+  TargetUrlPolicy,
+  webhookEventsOf,
 } from '@voiceplane/domain';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { AssistantRepository, CatalogRepository } from './ports';
@@ -49,12 +63,14 @@ export class SaveAssistant {
     const config = draftAssistant({ ...changes, name: changes.name ?? '' }, catalog);
     const refusal = refusalOf(await this.problemsOf(userId, config, changes, catalog, null), request);
     if (refusal) return refusal;
-    const outcome = (saved: Assistant | 'inbound_number_taken'): Result<Assistant, SaveAssistantFailure> => (
-      saved === 'inbound_number_taken' ? invalid({ phone_number_id: ['inbound_number_taken'] }) : ok(saved));
+    const outcome = (saved: Assistant | 'inbound_number_taken'): Result<Assistant, SaveAssistantFailure> =>
+      saved === 'inbound_number_taken' ? invalid({ phone_number_id: ['inbound_number_taken'] }) : ok(saved);
     return outcome(await this.uow.transaction(() => this.assistants.create(userId, config), { concludes: outcome }));
   }
 
-  async update(request: SaveAssistantRequest & { readonly assistantId: number }): Promise<Result<Assistant, SaveAssistantFailure>> {
+  async update(
+    request: SaveAssistantRequest & { readonly assistantId: number },
+  ): Promise<Result<Assistant, SaveAssistantFailure>> {
     const { userId, changes } = request;
     const catalog = await this.catalogs.catalog();
     const saved = await this.assistants.update(userId, request.assistantId, async (stored) => {
@@ -62,7 +78,11 @@ export class SaveAssistant {
       const refusal = refusalOf(await this.problemsOf(userId, next, changes, catalog, stored.id), request);
       if (refusal) return refusal;
       return ok({
-        write: { kind: 'config' as const, config: next, replace: { toolIds: changes.toolIds !== undefined, labelIds: changes.labelIds !== undefined } },
+        write: {
+          kind: 'config' as const,
+          config: next,
+          replace: { toolIds: changes.toolIds !== undefined, labelIds: changes.labelIds !== undefined },
+        },
         events: webhookEventsOf(stored, next).map(toOutboxEvent),
       });
     });
@@ -72,7 +92,11 @@ export class SaveAssistant {
   }
 
   private async problemsOf(
-    userId: number, next: AssistantConfig, changes: AssistantChanges, catalog: ReferenceCatalog, selfId: number | null,
+    userId: number,
+    next: AssistantConfig,
+    changes: AssistantChanges,
+    catalog: ReferenceCatalog,
+    selfId: number | null,
   ): Promise<FieldProblems<AssistantProblem>> {
     const owned = await this.assistants.findOwnedReferences(userId, referencesToCheck(changes, next, selfId));
     return assistantRuleProblems(next, changes, { catalog, owned, selfId, targetPolicy: this.targetPolicy });

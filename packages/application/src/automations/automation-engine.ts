@@ -1,6 +1,22 @@
 import {
-  applyStepResult, AutomationRun, continueRun, expressionContext, failOnTimeLimit, JsonValue, nextStep, parseDefinition, PinnedVersion,
-  resumeRun, RunTrigger, startRun, StepResult, startStep, stepInFlight, stepRetryDelayMs, timeLimitExceeded, waitForStepRetry,
+  applyStepResult,
+  AutomationRun,
+  continueRun,
+  expressionContext,
+  failOnTimeLimit,
+  JsonValue,
+  nextStep,
+  parseDefinition,
+  PinnedVersion,
+  resumeRun,
+  RunTrigger,
+  startRun,
+  StepResult,
+  startStep,
+  stepInFlight,
+  stepRetryDelayMs,
+  timeLimitExceeded,
+  waitForStepRetry,
 } from '@voiceplane/domain';
 import { JobHandler, JobScheduler, WorkLogger } from '../events/ports';
 import { Clock } from '../ports/clock';
@@ -93,7 +109,12 @@ export class AutomationEngine {
   private readonly versions = new Map<string, PinnedVersion>();
   private readonly background = new Set<Promise<void>>();
   /** Answered runs waiting for their insert; written while no other such insert is in flight (group commit). */
-  private readonly unwritten: { automationId: string; run: AutomationRun; written: () => void; failed: (e: unknown) => void }[] = [];
+  private readonly unwritten: {
+    automationId: string;
+    run: AutomationRun;
+    written: () => void;
+    failed: (e: unknown) => void;
+  }[] = [];
   /** Runs executing unstored whose caller may stop waiting (sync hooks), by run id. */
   private readonly unanswered = new Map<string, Keeping>();
   private writing = false;
@@ -146,7 +167,12 @@ export class AutomationEngine {
     // A caller may stop waiting (a sync reply that timed out): `keepUnanswered` makes the run durable, `settled()` covers it.
     this.unanswered.set(next.id, keeping);
     const running = this.drive(automation, version, next, keeping).finally(() => this.unanswered.delete(next.id));
-    this.track(running.then(() => undefined, () => undefined));
+    this.track(
+      running.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
     return running;
   }
 
@@ -187,7 +213,13 @@ export class AutomationEngine {
    * when there was nothing to take.
    */
   async continue(automationId: string, runId: string): Promise<AutomationRun | null> {
-    const claimed = await this.runs.claim(automationId, runId, this.leases.owner, this.clock.now(), this.leases.until());
+    const claimed = await this.runs.claim(
+      automationId,
+      runId,
+      this.leases.owner,
+      this.clock.now(),
+      this.leases.until(),
+    );
     return claimed === null ? null : this.takeOver(automationId, claimed);
   }
 
@@ -199,7 +231,10 @@ export class AutomationEngine {
     const continued = continueRun(claimed, version, this.clock.now());
     if (!continued.ok) {
       // Not due yet (a retry job run early): leave it to its job.
-      await this.runs.saveHeld(automationId, claimed, this.leases.owner, { owner: null, until: claimed.retryAt ?? this.clock.now() });
+      await this.runs.saveHeld(automationId, claimed, this.leases.owner, {
+        owner: null,
+        until: claimed.retryAt ?? this.clock.now(),
+      });
       return null;
     }
     return this.drive(automation, version, continued.value.next, { held: true, grouped: false });
@@ -217,8 +252,14 @@ export class AutomationEngine {
 
   private newRun(version: PinnedVersion, request: RunRequest): AutomationRun {
     return startRun({
-      id: request.runId ?? this.ids.token('run_', 22), version, trigger: request.trigger, isTest: request.isTest,
-      retryOfRunId: request.retryOfRunId ?? null, input: request.input, now: this.clock.now(), attempt: request.attempt,
+      id: request.runId ?? this.ids.token('run_', 22),
+      version,
+      trigger: request.trigger,
+      isTest: request.isTest,
+      retryOfRunId: request.retryOfRunId ?? null,
+      input: request.input,
+      now: this.clock.now(),
+      attempt: request.attempt,
     }).next;
   }
 
@@ -226,7 +267,11 @@ export class AutomationEngine {
    * Resumes a paused run once it is due. The PAUSED → RUNNING write succeeds for one caller only,
    * so several workers handed the same run resume it once. Null when there was nothing to resume.
    */
-  async resume(automationId: string, runId: string, options: { readonly early?: boolean } = {}): Promise<AutomationRun | null> {
+  async resume(
+    automationId: string,
+    runId: string,
+    options: { readonly early?: boolean } = {},
+  ): Promise<AutomationRun | null> {
     const automation = await this.automations.findById(automationId);
     const run = automation ? await this.runs.find(automationId, runId) : null;
     if (automation === null || run === null || run.status !== 'PAUSED') return null;
@@ -240,7 +285,12 @@ export class AutomationEngine {
     return this.drive(automation, version, resumed.value.next, { held: true, grouped: false });
   }
 
-  private async drive(automation: Automation, version: PinnedVersion, start: AutomationRun, keeping: Keeping): Promise<AutomationRun> {
+  private async drive(
+    automation: Automation,
+    version: PinnedVersion,
+    start: AutomationRun,
+    keeping: Keeping,
+  ): Promise<AutomationRun> {
     if (keeping.held) this.leases.hold(start.id);
     try {
       return await this.execute(automation, version, start, keeping);
@@ -249,7 +299,12 @@ export class AutomationEngine {
     }
   }
 
-  private async execute(automation: Automation, version: PinnedVersion, start: AutomationRun, keeping: Keeping): Promise<AutomationRun> {
+  private async execute(
+    automation: Automation,
+    version: PinnedVersion,
+    start: AutomationRun,
+    keeping: Keeping,
+  ): Promise<AutomationRun> {
     let run = start;
     for (;;) {
       if (timeLimitExceeded(run, this.clock.now())) {
@@ -280,14 +335,16 @@ export class AutomationEngine {
         return waiting.value.next;
       }
       // Attempts are kept for the runs that retry them; a run a caller waits for tries once.
-      const kept: StepResult = keeping.held || result.kind === 'paused_at_delay' ? result : { ...result, attempt: undefined };
+      const kept: StepResult =
+        keeping.held || result.kind === 'paused_at_delay' ? result : { ...result, attempt: undefined };
       const applied = applyStepResult(run, version, kept, this.clock.now());
       if (!applied.ok) throw new Error(`Run ${run.id} refused its step result: ${applied.error}`);
       run = applied.value.next;
       if (!keeping.held) keeping.current = run;
       if (run.status !== 'RUNNING') break;
       // Each finished step is written: a worker that takes the run over goes on after it.
-      if (keeping.held && !(await this.runs.saveHeld(automation.id, run, this.leases.owner, this.leases.mine()))) return run;
+      if (keeping.held && !(await this.runs.saveHeld(automation.id, run, this.leases.owner, this.leases.mine())))
+        return run;
     }
     await this.store(automation.id, run, keeping);
     return run;
@@ -318,7 +375,10 @@ export class AutomationEngine {
           await this.runs.insert(automationId, paused);
         }
         await this.scheduler.schedule({
-          kind: AUTOMATION_RESUME_JOB, key: resumeJobKey(paused.id), payload: { automation_id: automationId, run_id: paused.id }, runAt: paused.resumeAt as Date,
+          kind: AUTOMATION_RESUME_JOB,
+          key: resumeJobKey(paused.id),
+          payload: { automation_id: automationId, run_id: paused.id },
+          runAt: paused.resumeAt as Date,
         });
       });
     } else if (keeping.held) {
@@ -362,7 +422,12 @@ export const AUTOMATION_CONTINUE_JOB = 'automation.continue';
 export const continueJobKey = (runId: string): string => `automation-continue:${runId}`;
 
 function continueJob(automationId: string, runId: string, runAt: Date) {
-  return { kind: AUTOMATION_CONTINUE_JOB, key: continueJobKey(runId), payload: { automation_id: automationId, run_id: runId }, runAt };
+  return {
+    kind: AUTOMATION_CONTINUE_JOB,
+    key: continueJobKey(runId),
+    payload: { automation_id: automationId, run_id: runId },
+    runAt,
+  };
 }
 
 /** The workers' side of runs waiting for one. */
@@ -371,7 +436,8 @@ export function automationContinueJobs(engine: AutomationEngine, log: WorkLogger
     kind: AUTOMATION_CONTINUE_JOB,
     handle: async (job) => {
       const { automation_id: automationId, run_id: runId } = job.payload as { automation_id: string; run_id: string };
-      if ((await engine.continue(automationId, runId)) === null) log.info({ runId }, 'nothing to continue: the run was taken elsewhere or deleted');
+      if ((await engine.continue(automationId, runId)) === null)
+        log.info({ runId }, 'nothing to continue: the run was taken elsewhere or deleted');
     },
   };
 }

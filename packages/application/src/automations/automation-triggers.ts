@@ -18,7 +18,11 @@ export const callEndedKey = (callId: number): string => `call.ended:${callId}`;
  * its `call.ended`, once per call (the key is unique per automation in the database), and never on
  * a call its own run placed unless its chain rule allows another attempt.
  */
-export function assistantEventRuns(automations: AutomationRepository, runs: AutomationRunRepository, engine: AutomationEngine): EventConsumer {
+export function assistantEventRuns(
+  automations: AutomationRepository,
+  runs: AutomationRunRepository,
+  engine: AutomationEngine,
+): EventConsumer {
   return {
     topicPattern: CALL_ENDED_TOPIC,
     options: { consumer: AUTOMATION_EVENTS_CONSUMER, maxRetries: 5, retryDelayMs: 5_000 },
@@ -34,14 +38,21 @@ export function assistantEventRuns(automations: AutomationRepository, runs: Auto
         if (attempt === null) continue;
         const call: JsonObject = { ...(event.call as JsonObject), automation_run_id: event.automation_run_id ?? null };
         const input: JsonObject = { event: 'call.ended', assistant_id: event.assistant_id, call };
-        await engine.start(automation, version, { trigger: 'assistant_event', isTest: false, input, eventId: callEndedKey(event.call_id), attempt });
+        await engine.start(automation, version, {
+          trigger: 'assistant_event',
+          isTest: false,
+          input,
+          eventId: callEndedKey(event.call_id),
+          attempt,
+        });
       }
     },
   };
 }
 
 /** The unique key of a run started by a conversation's end: a conversation that reopens and ends again ends anew. */
-export const conversationEndedKey = (conversationId: number, endedAt: string): string => `conversation.ended:${conversationId}:${endedAt}`;
+export const conversationEndedKey = (conversationId: number, endedAt: string): string =>
+  `conversation.ended:${conversationId}:${endedAt}`;
 
 /** What the conversations capability raises when a chat conversation ends (`CONVERSATION_ENDED_TOPIC`). */
 interface ConversationEndedEvent {
@@ -66,7 +77,11 @@ export function conversationEventRuns(automations: AutomationRepository, engine:
       for (const automation of bound.filter((a) => a.userId === event.user_id && a.liveVersionId !== null)) {
         const version = await engine.version(automation.liveVersionId as string);
         if (version === null || !listensTo(version, 'conversation.ended')) continue;
-        const input: JsonObject = { event: 'conversation.ended', assistant_id: event.assistant_id, conversation: event.conversation as JsonObject };
+        const input: JsonObject = {
+          event: 'conversation.ended',
+          assistant_id: event.assistant_id,
+          conversation: event.conversation as JsonObject,
+        };
         const eventId = conversationEndedKey(event.conversation.id, event.conversation.ended_at);
         await engine.start(automation, version, { trigger: 'assistant_event', isTest: false, input, eventId });
       }
@@ -89,18 +104,45 @@ export class AutomationToolRuns implements AutomationToolRunner {
     private readonly clock: Clock,
   ) {}
 
-  async run(tool: Tool, params: Readonly<Record<string, unknown>>, owner: { readonly userId: number }): Promise<ToolCallResult> {
+  async run(
+    tool: Tool,
+    params: Readonly<Record<string, unknown>>,
+    owner: { readonly userId: number },
+  ): Promise<ToolCallResult> {
     const startedAt = this.clock.now().getTime();
     const elapsed = () => Math.max(0, this.clock.now().getTime() - startedAt);
     const automation = tool.automationId ? await this.automations.findById(tool.automationId) : null;
-    const live = automation && automation.userId === owner.userId && automation.status === 'enabled' && automation.liveVersionId
-      ? await this.engine.version(automation.liveVersionId) : null;
+    const live =
+      automation && automation.userId === owner.userId && automation.status === 'enabled' && automation.liveVersionId
+        ? await this.engine.version(automation.liveVersionId)
+        : null;
     if (automation === null || live === null) {
-      return { ok: false, statusCode: null, content: DISABLED_CONTENT, truncated: false, durationMs: elapsed(), error: 'automation_disabled', warnings: [] };
+      return {
+        ok: false,
+        statusCode: null,
+        content: DISABLED_CONTENT,
+        truncated: false,
+        durationMs: elapsed(),
+        error: 'automation_disabled',
+        warnings: [],
+      };
     }
     // The call waits for the answer only: the run is stored after it.
-    const run = await this.engine.start(automation, live, { trigger: 'tool', isTest: false, input: params as JsonObject, storeAfterAnswer: true });
+    const run = await this.engine.start(automation, live, {
+      trigger: 'tool',
+      isTest: false,
+      input: params as JsonObject,
+      storeAfterAnswer: true,
+    });
     const body = run ? lastOutput(run) : null;
-    return { ok: true, statusCode: 200, content: JSON.stringify(body), truncated: false, durationMs: elapsed(), error: null, warnings: [] };
+    return {
+      ok: true,
+      statusCode: 200,
+      content: JSON.stringify(body),
+      truncated: false,
+      durationMs: elapsed(),
+      error: null,
+      warnings: [],
+    };
   }
 }

@@ -35,7 +35,12 @@ export class CheckConnection {
       signing: { secrets: await this.gateway.signingSecrets(userId), webhookId: this.ids.token('msg_', 22) },
     });
     const problem = brokenBecause(response.statusCode, response.error);
-    await this.connections.recordCheck(connection.id, problem === null ? 'connected' : 'broken', problem, this.clock.now());
+    await this.connections.recordCheck(
+      connection.id,
+      problem === null ? 'connected' : 'broken',
+      problem,
+      this.clock.now(),
+    );
     return this.connections.find(userId, id);
   }
 }

@@ -16,7 +16,10 @@ export interface FlowView {
 
 /** Flows list and get and the versions list. */
 export class FlowQueries {
-  constructor(private readonly automations: AutomationRepository, private readonly publicBaseUrl: string) {}
+  constructor(
+    private readonly automations: AutomationRepository,
+    private readonly publicBaseUrl: string,
+  ) {}
 
   async list(userId: number, filters: AutomationFilters, page: PageRequest): Promise<Page<FlowView>> {
     const found = await this.automations.list(userId, filters, page);
@@ -29,7 +32,10 @@ export class FlowQueries {
   }
 
   /** Newest first; null when the automation is not the user's. */
-  async versions(userId: number, id: string): Promise<{ automation: Automation; versions: AutomationVersion[] } | null> {
+  async versions(
+    userId: number,
+    id: string,
+  ): Promise<{ automation: Automation; versions: AutomationVersion[] } | null> {
     const found = await this.automations.find(userId, id);
     return found === null ? null : { automation: found, versions: await this.automations.listVersions(found.id) };
   }
@@ -38,8 +44,11 @@ export class FlowQueries {
     const versions = await this.automations.listVersions(automation.id);
     const live = versions.find((v) => v.id === automation.liveVersionId) ?? null;
     return {
-      automation, webhookUrl: webhookUrlOf(this.publicBaseUrl, automation), params: currentVersion(versions, automation.liveVersionId)?.params ?? {},
-      liveVersionNumber: live?.number ?? null, versionsCount: versions.length,
+      automation,
+      webhookUrl: webhookUrlOf(this.publicBaseUrl, automation),
+      params: currentVersion(versions, automation.liveVersionId)?.params ?? {},
+      liveVersionNumber: live?.number ?? null,
+      versionsCount: versions.length,
     };
   }
 }

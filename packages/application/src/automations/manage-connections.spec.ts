@@ -22,8 +22,21 @@ async function setup() {
 describe('ManageConnections', () => {
   it('seals the credential before it is stored and fills the default notes path', async () => {
     const s = await setup();
-    const c = await s.created({ name: 'CRM', baseUrl: 'https://crm.example.com', authType: 'bearer', authValue: 'crm-token' });
-    expect(c).toEqual(expect.objectContaining({ name: 'CRM', kind: 'http_api', authType: 'bearer', authHeaderName: null, status: 'connected' }));
+    const c = await s.created({
+      name: 'CRM',
+      baseUrl: 'https://crm.example.com',
+      authType: 'bearer',
+      authValue: 'crm-token',
+    });
+    expect(c).toEqual(
+      expect.objectContaining({
+        name: 'CRM',
+        kind: 'http_api',
+        authType: 'bearer',
+        authHeaderName: null,
+        status: 'connected',
+      }),
+    );
     expect(c.notesPath).toEqual(expect.any(String));
     expect(c.sealedAuthValue).not.toContain('crm-token');
     expect(await s.cipher.decrypt(c.sealedAuthValue as string)).toBe('crm-token');
@@ -33,28 +46,51 @@ describe('ManageConnections', () => {
 
   it('refuses credentials that do not fit their type, storing nothing', async () => {
     const s = await setup();
-    expect(await s.manage.create(s.user.id, { name: 'CRM', baseUrl: 'https://crm.example.com', authType: 'basic', authValue: 'no-colon' }))
-      .toEqual({ ok: false, error: { code: 'invalid_credentials', problems: { auth_value: 'basic_format' } } });
-    expect(await s.manage.create(s.user.id, { name: 'CRM', baseUrl: 'https://crm.example.com', authType: 'header', authValue: 'k' }))
-      .toEqual({ ok: false, error: { code: 'invalid_credentials', problems: { auth_header_name: 'required' } } });
+    expect(
+      await s.manage.create(s.user.id, {
+        name: 'CRM',
+        baseUrl: 'https://crm.example.com',
+        authType: 'basic',
+        authValue: 'no-colon',
+      }),
+    ).toEqual({ ok: false, error: { code: 'invalid_credentials', problems: { auth_value: 'basic_format' } } });
+    expect(
+      await s.manage.create(s.user.id, {
+        name: 'CRM',
+        baseUrl: 'https://crm.example.com',
+        authType: 'header',
+        authValue: 'k',
+      }),
+    ).toEqual({ ok: false, error: { code: 'invalid_credentials', problems: { auth_header_name: 'required' } } });
     expect(await s.manage.list(s.user.id)).toEqual([]);
   });
 
   it('keeps a stored secret when only the header name changes, and drops it when the type becomes none', async () => {
     const s = await setup();
-    const c = await s.created({ name: 'CRM', baseUrl: 'https://crm.example.com', authType: 'header', authValue: 'k', authHeaderName: 'X-Key' });
+    const c = await s.created({
+      name: 'CRM',
+      baseUrl: 'https://crm.example.com',
+      authType: 'header',
+      authValue: 'k',
+      authHeaderName: 'X-Key',
+    });
     const renamed = await s.manage.update(s.user.id, c.id, () => ({ authHeaderName: 'X-Api-Key' }));
     expect(renamed.ok && renamed.value.authHeaderName).toBe('X-Api-Key');
-    expect(renamed.ok && await s.cipher.decrypt(renamed.value.sealedAuthValue as string)).toBe('k');
+    expect(renamed.ok && (await s.cipher.decrypt(renamed.value.sealedAuthValue as string))).toBe('k');
     const opened = await s.manage.update(s.user.id, c.id, () => ({ authType: 'none' }));
-    expect(opened.ok && { sealed: opened.value.sealedAuthValue, header: opened.value.authHeaderName }).toEqual({ sealed: null, header: null });
+    expect(opened.ok && { sealed: opened.value.sealedAuthValue, header: opened.value.authHeaderName }).toEqual({
+      sealed: null,
+      header: null,
+    });
   });
 
   it('refuses a credential change that would leave the connection without a value', async () => {
     const s = await setup();
     const c = await s.created({ name: 'CRM', baseUrl: 'https://crm.example.com', authType: 'none' });
-    expect(await s.manage.update(s.user.id, c.id, () => ({ authType: 'bearer' })))
-      .toEqual({ ok: false, error: { code: 'invalid_credentials', problems: { auth_value: 'required' } } });
+    expect(await s.manage.update(s.user.id, c.id, () => ({ authType: 'bearer' }))).toEqual({
+      ok: false,
+      error: { code: 'invalid_credentials', problems: { auth_value: 'required' } },
+    });
   });
 
   it("reads the changes only once the connection is the caller's, and never touches another account's", async () => {

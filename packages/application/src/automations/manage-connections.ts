@@ -1,5 +1,12 @@
 import {
-  Connection, ConnectionAuthType, CredentialProblems, credentialProblems, DEFAULT_NOTES_PATH, err, ok, Result,
+  Connection,
+  ConnectionAuthType,
+  CredentialProblems,
+  credentialProblems,
+  DEFAULT_NOTES_PATH,
+  err,
+  ok,
+  Result,
 } from '@voiceplane/domain';
 import type { SecretCipher } from '../common/secret-cipher';
 import { UnitOfWork } from '../ports/unit-of-work';
@@ -30,7 +37,11 @@ const hasProblems = (p: CredentialProblems): boolean => Object.keys(p).length > 
  * `connected` again until the next check says otherwise.
  */
 export class ManageConnections {
-  constructor(private readonly connections: ConnectionRepository, private readonly cipher: SecretCipher, private readonly uow: UnitOfWork) {}
+  constructor(
+    private readonly connections: ConnectionRepository,
+    private readonly cipher: SecretCipher,
+    private readonly uow: UnitOfWork,
+  ) {}
 
   list(userId: number): Promise<Connection[]> {
     return this.connections.list(userId);
@@ -40,7 +51,11 @@ export class ManageConnections {
     const problems = credentialProblems(input.authType, input.authValue, input.authHeaderName);
     if (hasProblems(problems)) return err({ code: 'invalid_credentials', problems });
     const fields: ConnectionFields = {
-      name: input.name, kind: 'http_api', baseUrl: input.baseUrl, notesPath: input.notesPath ?? DEFAULT_NOTES_PATH, authType: input.authType,
+      name: input.name,
+      kind: 'http_api',
+      baseUrl: input.baseUrl,
+      notesPath: input.notesPath ?? DEFAULT_NOTES_PATH,
+      authType: input.authType,
       authHeaderName: input.authType === 'header' ? (input.authHeaderName as string) : null,
       sealedAuthValue: input.authType === 'none' ? null : await this.cipher.encrypt(input.authValue as string),
     };
@@ -49,12 +64,17 @@ export class ManageConnections {
   }
 
   /** `changesOf` is read once the connection is known to be the caller's. */
-  async update(userId: number, id: number, changesOf: () => Partial<ConnectionInput>): Promise<Result<Connection, ConnectionRefusal>> {
+  async update(
+    userId: number,
+    id: number,
+    changesOf: () => Partial<ConnectionInput>,
+  ): Promise<Result<Connection, ConnectionRefusal>> {
     const existing = await this.connections.find(userId, id);
     if (existing === null) return err('connection_not_found');
     const input = changesOf();
     const authType = input.authType ?? existing.authType;
-    const credentialsChange = input.authType !== undefined || input.authValue !== undefined || input.authHeaderName !== undefined;
+    const credentialsChange =
+      input.authType !== undefined || input.authValue !== undefined || input.authHeaderName !== undefined;
     if (credentialsChange) {
       // A stored secret stands in for a value not sent again; its form was checked when it was set.
       const value = input.authValue ?? (authType !== 'none' && existing.sealedAuthValue ? 'kept:kept' : undefined);

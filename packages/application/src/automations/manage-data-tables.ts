@@ -1,5 +1,17 @@
 import {
-  checkColumns, checkRowValues, DATA_TABLE_LIMITS, DataTable, DataTableProblem, err, FieldErrors, FieldProblems, hasFieldErrors, JsonObject, ok, Result, TableRow,
+  checkColumns,
+  checkRowValues,
+  DATA_TABLE_LIMITS,
+  DataTable,
+  DataTableProblem,
+  err,
+  FieldErrors,
+  FieldProblems,
+  hasFieldErrors,
+  JsonObject,
+  ok,
+  Result,
+  TableRow,
 } from '@voiceplane/domain';
 import { Page, PageRequest } from '../common/page';
 import { UnitOfWork } from '../ports/unit-of-work';
@@ -15,7 +27,11 @@ export interface InvalidTableFields {
   readonly problems: FieldProblems<DataTableProblem>;
 }
 
-const invalid = (errors: FieldErrors, problems: FieldProblems<DataTableProblem>): InvalidTableFields => ({ code: 'invalid_fields', errors, problems });
+const invalid = (errors: FieldErrors, problems: FieldProblems<DataTableProblem>): InvalidTableFields => ({
+  code: 'invalid_fields',
+  errors,
+  problems,
+});
 const hasProblems = (problems: FieldProblems<DataTableProblem>) => Object.keys(problems).length > 0;
 
 export type DataTableRefusal = 'table_not_found' | 'row_not_found' | 'name_taken' | 'table_full' | InvalidTableFields;
@@ -33,7 +49,10 @@ export interface RowChange {
  * known to be the caller's, so a missing table answers before a malformed body does.
  */
 export class ManageDataTables {
-  constructor(private readonly tables: DataTableRepository, private readonly uow: UnitOfWork) {}
+  constructor(
+    private readonly tables: DataTableRepository,
+    private readonly uow: UnitOfWork,
+  ) {}
 
   list(userId: number, page: PageRequest): Promise<Page<DataTable>> {
     return this.tables.list(userId, page);
@@ -44,17 +63,23 @@ export class ManageDataTables {
    * (name pattern, duplicates) on fields the shape left alone.
    */
   async create(
-    userId: number, input: { readonly name: string | undefined; readonly columns: unknown }, shapeErrors: FieldErrors,
+    userId: number,
+    input: { readonly name: string | undefined; readonly columns: unknown },
+    shapeErrors: FieldErrors,
   ): Promise<Result<DataTable, 'name_taken' | InvalidTableFields>> {
     const columns = checkColumns(input.columns);
     const problems = Object.fromEntries(Object.entries(columns.problems).filter(([key]) => !(key in shapeErrors)));
-    if (hasFieldErrors(shapeErrors) || hasProblems(problems) || input.name === undefined) return err(invalid(shapeErrors, problems));
+    if (hasFieldErrors(shapeErrors) || hasProblems(problems) || input.name === undefined)
+      return err(invalid(shapeErrors, problems));
     const name = input.name;
     // Concludes in the table's own commit.
-    return this.uow.transaction(async (): Promise<Result<DataTable, 'name_taken' | InvalidTableFields>> => {
-      const table = await this.tables.create(userId, name, columns.columns);
-      return table === 'name_taken' ? err('name_taken') : ok(table);
-    }, { concludes: true });
+    return this.uow.transaction(
+      async (): Promise<Result<DataTable, 'name_taken' | InvalidTableFields>> => {
+        const table = await this.tables.create(userId, name, columns.columns);
+        return table === 'name_taken' ? err('name_taken') : ok(table);
+      },
+      { concludes: true },
+    );
   }
 
   async get(userId: number, id: number): Promise<Result<DataTable, 'table_not_found'>> {
@@ -67,7 +92,11 @@ export class ManageDataTables {
   }
 
   /** The page as read, with the request it answers. */
-  async rows(userId: number, id: number, pageOf: () => PageRequest): Promise<Result<Page<TableRow> & { readonly request: PageRequest }, 'table_not_found'>> {
+  async rows(
+    userId: number,
+    id: number,
+    pageOf: () => PageRequest,
+  ): Promise<Result<Page<TableRow> & { readonly request: PageRequest }, 'table_not_found'>> {
     const table = await this.tables.find(userId, id);
     if (table === null) return err('table_not_found');
     const request = pageOf();
@@ -76,7 +105,9 @@ export class ManageDataTables {
 
   /** All rows or none: one bad value, or a table that would overflow, adds nothing. */
   async addRows(
-    userId: number, id: number, rowsOf: () => readonly unknown[],
+    userId: number,
+    id: number,
+    rowsOf: () => readonly unknown[],
   ): Promise<Result<TableRow[], 'table_not_found' | 'table_full' | InvalidTableFields>> {
     const table = await this.tables.find(userId, id);
     if (table === null) return err('table_not_found');
@@ -88,15 +119,20 @@ export class ManageDataTables {
     });
     if (hasProblems(problems)) return err(invalid({}, problems));
     // Concludes in the rows' own commit.
-    return this.uow.transaction(async (): Promise<Result<TableRow[], 'table_not_found' | 'table_full' | InvalidTableFields>> => {
-      const added = await this.tables.addRows(table.id, rows, DATA_TABLE_LIMITS.rowsPerTable);
-      return added === 'table_full' ? err('table_full') : ok(added);
-    }, { concludes: true });
+    return this.uow.transaction(
+      async (): Promise<Result<TableRow[], 'table_not_found' | 'table_full' | InvalidTableFields>> => {
+        const added = await this.tables.addRows(table.id, rows, DATA_TABLE_LIMITS.rowsPerTable);
+        return added === 'table_full' ? err('table_full') : ok(added);
+      },
+      { concludes: true },
+    );
   }
 
   /** Only the values sent change; the others keep theirs. */
   async updateRow(
-    userId: number, id: number, changeOf: () => RowChange,
+    userId: number,
+    id: number,
+    changeOf: () => RowChange,
   ): Promise<Result<TableRow, 'table_not_found' | 'row_not_found' | InvalidTableFields>> {
     const table = await this.tables.find(userId, id);
     if (table === null) return err('table_not_found');
@@ -107,7 +143,11 @@ export class ManageDataTables {
     return updated === null ? err('row_not_found') : ok(updated);
   }
 
-  async deleteRow(userId: number, id: number, rowOf: () => number): Promise<Result<true, 'table_not_found' | 'row_not_found'>> {
+  async deleteRow(
+    userId: number,
+    id: number,
+    rowOf: () => number,
+  ): Promise<Result<true, 'table_not_found' | 'row_not_found'>> {
     const table = await this.tables.find(userId, id);
     if (table === null) return err('table_not_found');
     return (await this.tables.deleteRow(table.id, rowOf())) ? ok(true) : err('row_not_found');

@@ -8,7 +8,12 @@ export type EnableRefusal =
   | { readonly code: 'not_found' }
   | { readonly code: 'no_live_version' }
   | { readonly code: 'assistant_not_found' }
-  | { readonly code: 'binding_conflict'; readonly assistantId: number; readonly templateKey: string; readonly conflictingAutomationId: string };
+  | {
+      readonly code: 'binding_conflict';
+      readonly assistantId: number;
+      readonly templateKey: string;
+      readonly conflictingAutomationId: string;
+    };
 
 /** Enable, disable and delete; enabling and disabling are idempotent. */
 export class ManageFlows {
@@ -24,10 +29,22 @@ export class ManageFlows {
     const found = await this.automations.find(userId, id);
     if (found === null) return refused({ code: 'not_found' });
     if (found.liveVersionId === null) return refused({ code: 'no_live_version' });
-    if (found.assistantId !== null && (await this.assistants.findOwned(userId, found.assistantId)) === null) return refused({ code: 'assistant_not_found' });
+    if (found.assistantId !== null && (await this.assistants.findOwned(userId, found.assistantId)) === null)
+      return refused({ code: 'assistant_not_found' });
     if (found.bindingType === 'assistant_event') {
-      const conflict = await this.automations.findConflict(userId, found.assistantId as number, found.templateKey, found.id);
-      if (conflict) return refused({ code: 'binding_conflict', assistantId: found.assistantId as number, templateKey: found.templateKey, conflictingAutomationId: conflict.id });
+      const conflict = await this.automations.findConflict(
+        userId,
+        found.assistantId as number,
+        found.templateKey,
+        found.id,
+      );
+      if (conflict)
+        return refused({
+          code: 'binding_conflict',
+          assistantId: found.assistantId as number,
+          templateKey: found.templateKey,
+          conflictingAutomationId: conflict.id,
+        });
     }
     return { ok: true, value: await this.switchTo(found, true) };
   }
@@ -50,7 +67,7 @@ export class ManageFlows {
   }
 
   private async switchTo(found: Automation, on: boolean): Promise<Automation> {
-    const changes = { status: on ? 'enabled' as const : 'disabled' as const, bound: on };
+    const changes = { status: on ? ('enabled' as const) : ('disabled' as const), bound: on };
     if (found.status === changes.status && found.bound === changes.bound) return found;
     const at = this.clock.now();
     await this.automations.update(found.id, changes, at);

@@ -1,5 +1,15 @@
 import {
-  AutomationRun, Connection, ConnectionAuthType, DataTable, JsonObject, JsonValue, Result, RunStatus, TableColumn, TableRow, TemplateKey,
+  AutomationRun,
+  Connection,
+  ConnectionAuthType,
+  DataTable,
+  JsonObject,
+  JsonValue,
+  Result,
+  RunStatus,
+  TableColumn,
+  TableRow,
+  TemplateKey,
 } from '@voiceplane/domain';
 import { Page, PageRequest } from '../common/page';
 
@@ -93,7 +103,9 @@ export interface AutomationVersion {
 
 export type NewVersion = Omit<AutomationVersion, 'number' | 'state' | 'publishedAt' | 'testRunId'>;
 
-export type AutomationChanges = Partial<Pick<Automation, 'name' | 'status' | 'bound' | 'toolId' | 'liveVersionId' | 'lastTest'>>;
+export type AutomationChanges = Partial<
+  Pick<Automation, 'name' | 'status' | 'bound' | 'toolId' | 'liveVersionId' | 'lastTest'>
+>;
 
 export interface AutomationRepository {
   create(automation: Automation, version: AutomationVersion): Promise<void>;
@@ -106,7 +118,12 @@ export interface AutomationRepository {
   /** Enabled, bound `assistant_event` automations of the assistant. */
   listBoundToAssistant(assistantId: number): Promise<Automation[]>;
   /** An enabled, bound automation of `templateKey` on the assistant other than `exceptId`. */
-  findConflict(userId: number, assistantId: number, templateKey: TemplateKey, exceptId?: string): Promise<Automation | null>;
+  findConflict(
+    userId: number,
+    assistantId: number,
+    templateKey: TemplateKey,
+    exceptId?: string,
+  ): Promise<Automation | null>;
   /** Newest first by creation. */
   list(userId: number, filters: AutomationFilters, page: PageRequest): Promise<Page<Automation>>;
   /** Every version of the automation, newest (highest number) first. */
@@ -151,7 +168,12 @@ export interface AutomationRunRepository {
   /** Takes a RUNNING run whose lease lapsed by `now` (or that waits from then on) for `owner`; null when it is not to be taken. */
   claim(automationId: string, runId: string, owner: string, now: Date, until: Date): Promise<AutomationRun | null>;
   /** Takes up to `limit` RUNNING runs whose lease lapsed before `now` for `owner`; each run goes to one caller only. */
-  claimLapsed(owner: string, now: Date, until: Date, limit: number): Promise<{ readonly automationId: string; readonly run: AutomationRun }[]>;
+  claimLapsed(
+    owner: string,
+    now: Date,
+    until: Date,
+    limit: number,
+  ): Promise<{ readonly automationId: string; readonly run: AutomationRun }[]>;
   find(automationId: string, runId: string): Promise<AutomationRun | null>;
   /** Newest first by start time. */
   list(automationId: string, limit: number): Promise<AutomationRun[]>;
@@ -221,7 +243,13 @@ export interface AutomationToolBinding {
    * Creates a `type: automation` tool and attaches it to the assistant, unless the account holds
    * `limit` tools already (then null); the account row serialises concurrent creates.
    */
-  createAndAttach(userId: number, assistantId: number, automationId: string, fields: AutomationToolFields, limit: number): Promise<number | null>;
+  createAndAttach(
+    userId: number,
+    assistantId: number,
+    automationId: string,
+    fields: AutomationToolFields,
+    limit: number,
+  ): Promise<number | null>;
   /** How many tools the account holds. */
   countTools(userId: number): Promise<number>;
 }

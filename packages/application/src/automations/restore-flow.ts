@@ -11,7 +11,12 @@ export type RestoreRefusal =
   | { readonly code: 'not_found' }
   | { readonly code: 'no_previous_version' }
   | { readonly code: 'rollback_failed'; readonly versionNumber: number }
-  | { readonly code: 'publish_failed'; readonly versionNumber: number; readonly draft: AutomationVersion; readonly gone: readonly GoneResource[] };
+  | {
+      readonly code: 'publish_failed';
+      readonly versionNumber: number;
+      readonly draft: AutomationVersion;
+      readonly gone: readonly GoneResource[];
+    };
 
 export interface RestoredFlow {
   readonly automation: Automation;
@@ -25,7 +30,10 @@ export interface RestoredFlow {
  * The published version before the live one: latest `published_at` before the live version's.
  * Only that one, so restoring twice in a row toggles between the last two publishes.
  */
-export function previousPublished(versions: readonly AutomationVersion[], liveVersionId: string | null): AutomationVersion | null {
+export function previousPublished(
+  versions: readonly AutomationVersion[],
+  liveVersionId: string | null,
+): AutomationVersion | null {
   const live = versions.find((v) => v.id === liveVersionId);
   if (!live || live.publishedAt === null) return null;
   // Publishes within one clock tick are ordered by their numbers.
@@ -68,8 +76,12 @@ export class RestoreFlow {
     }
 
     const copy = await this.automations.addVersion({
-      id: this.ids.token('ver_', 22), automationId: automation.id, params: previous.params, definition: previous.definition,
-      restoredFromVersionId: previous.id, createdAt: this.clock.now(),
+      id: this.ids.token('ver_', 22),
+      automationId: automation.id,
+      params: previous.params,
+      definition: previous.definition,
+      restoredFromVersionId: previous.id,
+      createdAt: this.clock.now(),
     });
     const gone = await this.stages.checks.goneResources(template, userId, previous.params);
     if (automation.assistantId !== null && (await this.assistants.findOwned(userId, automation.assistantId)) === null) {
@@ -77,7 +89,12 @@ export class RestoreFlow {
     }
     if (gone.length > 0) return refused({ code: 'publish_failed', versionNumber: previous.number, draft: copy, gone });
 
-    const published = await this.stages.publisher.publish(automation, copy, { testRunId: null, at: this.clock.now(), changes: {}, plan: null });
+    const published = await this.stages.publisher.publish(automation, copy, {
+      testRunId: null,
+      at: this.clock.now(),
+      changes: {},
+      plan: null,
+    });
     // Only a tool still to be created can hit the limit, and a restore never creates one.
     if (published === 'tool_limit_reached') throw new Error(`Restore of ${automation.id} tried to create a tool.`);
     return { ok: true, value: { automation: published, restored: previous, copy } };

@@ -21,7 +21,12 @@ export class RetryRun {
     private readonly engine: AutomationEngine,
   ) {}
 
-  async execute(userId: number, automationId: string, runId: string, confirmSideEffects: boolean): Promise<Outcome<AutomationRun, RetryRefusal>> {
+  async execute(
+    userId: number,
+    automationId: string,
+    runId: string,
+    confirmSideEffects: boolean,
+  ): Promise<Outcome<AutomationRun, RetryRefusal>> {
     const automation = await this.automations.find(userId, automationId);
     if (automation === null) return refused({ code: 'not_found' });
     const failed = await this.runs.find(automation.id, runId);
@@ -30,7 +35,8 @@ export class RetryRun {
     if (!retry.ok) return refused({ code: retry.error });
     const live = automation.liveVersionId === null ? null : await this.engine.version(automation.liveVersionId);
     if (live === null) return refused({ code: 'no_live_version' });
-    if (findTemplate(automation.templateKey)?.sideEffects && !confirmSideEffects) return refused({ code: 'side_effects_require_confirmation' });
+    if (findTemplate(automation.templateKey)?.sideEffects && !confirmSideEffects)
+      return refused({ code: 'side_effects_require_confirmation' });
     const run = await this.engine.start(automation, live, retry.value);
     if (run === null) throw new Error(`Retry of ${failed.id} started no run.`);
     return { ok: true, value: run };

@@ -40,7 +40,10 @@ export class RunLeases {
   hold(runId: string): void {
     this.held.add(runId);
     if (this.timer === null) {
-      this.timer = setInterval(() => void this.beat().catch(() => undefined), Math.max(1, Math.floor(this.leaseMs / 3)));
+      this.timer = setInterval(
+        () => void this.beat().catch(() => undefined),
+        Math.max(1, Math.floor(this.leaseMs / 3)),
+      );
       this.timer.unref();
     }
   }
@@ -82,11 +85,20 @@ export class AutomationRunSweeper {
   /** One pass; answers how many runs it took over. */
   async sweep(): Promise<number> {
     const now = this.clock.now();
-    const lapsed = await this.runs.claimLapsed(this.engine.leases.owner, now, this.engine.leases.until(), RUN_SWEEP_BATCH);
-    await Promise.all(lapsed.map(async ({ automationId, run }) => {
-      this.log.warn({ runId: run.id, automationId }, 'taking over an automation run whose worker was lost');
-      await this.engine.takeOver(automationId, run).catch((e: unknown) => this.log.error({ err: e, runId: run.id }, 'taking over an automation run failed'));
-    }));
+    const lapsed = await this.runs.claimLapsed(
+      this.engine.leases.owner,
+      now,
+      this.engine.leases.until(),
+      RUN_SWEEP_BATCH,
+    );
+    await Promise.all(
+      lapsed.map(async ({ automationId, run }) => {
+        this.log.warn({ runId: run.id, automationId }, 'taking over an automation run whose worker was lost');
+        await this.engine
+          .takeOver(automationId, run)
+          .catch((e: unknown) => this.log.error({ err: e, runId: run.id }, 'taking over an automation run failed'));
+      }),
+    );
     return lapsed.length;
   }
 }

@@ -19,9 +19,16 @@ export type RunsRefusal = 'automation_not_found' | 'run_not_found';
  * answers before a malformed query does.
  */
 export class RunQueries {
-  constructor(private readonly automations: AutomationRepository, private readonly runs: AutomationRunRepository) {}
+  constructor(
+    private readonly automations: AutomationRepository,
+    private readonly runs: AutomationRunRepository,
+  ) {}
 
-  async read(userId: number, automationId: string, requestOf: () => RunsRequest): Promise<Result<RunsView, RunsRefusal>> {
+  async read(
+    userId: number,
+    automationId: string,
+    requestOf: () => RunsRequest,
+  ): Promise<Result<RunsView, RunsRefusal>> {
     const automation = await this.automations.find(userId, automationId);
     if (automation === null) return err('automation_not_found');
     const request = requestOf();

@@ -32,12 +32,19 @@ export class SandboxAutomationControls {
 
   /** `statusOf` is read once the connection is known to be the caller's. */
   async setConnectionStatus(
-    userId: number, id: number, statusOf: () => SandboxConnectionStatus,
+    userId: number,
+    id: number,
+    statusOf: () => SandboxConnectionStatus,
   ): Promise<Result<Connection, 'connection_not_found'>> {
     const connection = await this.connections.find(userId, id);
     if (connection === null) return err('connection_not_found');
     const status = statusOf();
-    await this.connections.recordCheck(connection.id, status, status === 'broken' ? SANDBOX_BROKEN_ERROR : null, this.clock.now());
+    await this.connections.recordCheck(
+      connection.id,
+      status,
+      status === 'broken' ? SANDBOX_BROKEN_ERROR : null,
+      this.clock.now(),
+    );
     return ok((await this.connections.find(userId, connection.id)) ?? connection);
   }
 }

@@ -1,4 +1,10 @@
-import { AutomationTemplate, checkTemplateParams, JsonValue, TEMPLATE_RESOURCES, TemplateParams } from '@voiceplane/domain';
+import {
+  AutomationTemplate,
+  checkTemplateParams,
+  JsonValue,
+  TEMPLATE_RESOURCES,
+  TemplateParams,
+} from '@voiceplane/domain';
 import { AutomationChatapp, AutomationToolBinding, ConnectionRepository, DataTableRepository } from './ports';
 import { ResourceChecks, resourceChecks } from './template-resources';
 import { CheckedParams, GoneResource, Outcome, refused } from './template-outcome';
@@ -29,7 +35,11 @@ export class TemplateChecks {
 
   /** `ownToolId`: the automation's own tool, whose name is not a clash. */
   async check(
-    template: AutomationTemplate, userId: number, assistantId: number | null, given: { readonly [key: string]: JsonValue }, ownToolId: number | null = null,
+    template: AutomationTemplate,
+    userId: number,
+    assistantId: number | null,
+    given: { readonly [key: string]: JsonValue },
+    ownToolId: number | null = null,
   ): Promise<Outcome<CheckedParams>> {
     const checked = checkTemplateParams(template, given, { checkUrl: this.settings.checkUrl });
     if (checked.missing.length > 0) return refused({ code: 'missing_params', specs: checked.missing });
@@ -38,7 +48,13 @@ export class TemplateChecks {
     const params = checked.params;
     let found: CheckedParams = { params, firstKeyValue: null, tableName: '' };
     for (const resource of declaredResources(template)) {
-      const resourceChecked = await this.resources[resource].check({ template, userId, assistantId, params, ownToolId });
+      const resourceChecked = await this.resources[resource].check({
+        template,
+        userId,
+        assistantId,
+        params,
+        ownToolId,
+      });
       if (!resourceChecked.ok) return resourceChecked;
       found = { ...found, ...resourceChecked.value };
     }
@@ -48,9 +64,11 @@ export class TemplateChecks {
   /** The resources `params` names that are gone; the assistant is the caller's to check. */
   async goneResources(template: AutomationTemplate, userId: number, params: TemplateParams): Promise<GoneResource[]> {
     const gone: GoneResource[] = [];
-    for (const resource of declaredResources(template)) gone.push(...(await this.resources[resource].gone(template, userId, params)));
+    for (const resource of declaredResources(template))
+      gone.push(...(await this.resources[resource].gone(template, userId, params)));
     return gone;
   }
 }
 
-const declaredResources = (template: AutomationTemplate) => TEMPLATE_RESOURCES.filter((r) => template.resources.includes(r));
+const declaredResources = (template: AutomationTemplate) =>
+  TEMPLATE_RESOURCES.filter((r) => template.resources.includes(r));

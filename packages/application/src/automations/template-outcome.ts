@@ -14,19 +14,39 @@ export type ApplyRefusal =
   | { readonly code: 'missing_params'; readonly specs: readonly ParamSpec[] }
   | { readonly code: 'invalid_params'; readonly problems: readonly RefusedParam[] }
   | { readonly code: 'needs_connection'; readonly spec: ParamSpec }
-  | { readonly code: 'invalid_param_choice'; readonly spec: ParamSpec; readonly message: string; readonly choices: readonly ParamChoice[] }
-  | { readonly code: 'needs_reconnection'; readonly spec: ParamSpec; readonly connectionId: number; readonly connectionName: string }
-  | { readonly code: 'binding_conflict'; readonly assistantId: number; readonly templateKey: string; readonly conflictingAutomationId: string }
+  | {
+      readonly code: 'invalid_param_choice';
+      readonly spec: ParamSpec;
+      readonly message: string;
+      readonly choices: readonly ParamChoice[];
+    }
+  | {
+      readonly code: 'needs_reconnection';
+      readonly spec: ParamSpec;
+      readonly connectionId: number;
+      readonly connectionName: string;
+    }
+  | {
+      readonly code: 'binding_conflict';
+      readonly assistantId: number;
+      readonly templateKey: string;
+      readonly conflictingAutomationId: string;
+    }
   | { readonly code: 'side_effects_require_confirmation' }
   | { readonly code: 'tool_limit_reached'; readonly limit: number };
 
 /** A param value the checks refused, and why; the HTTP layer words it under `params.<key>`. */
 export interface RefusedParam {
   readonly spec: ParamSpec;
-  readonly problem: ParamProblem | { readonly code: 'tool_name_taken'; readonly name: string } | { readonly code: 'variables_uncovered'; readonly missing: readonly string[] };
+  readonly problem:
+    | ParamProblem
+    | { readonly code: 'tool_name_taken'; readonly name: string }
+    | { readonly code: 'variables_uncovered'; readonly missing: readonly string[] };
 }
 
-export type Outcome<T, E = ApplyRefusal> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
+export type Outcome<T, E = ApplyRefusal> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: E };
 export const refused = <E>(error: E): Outcome<never, E> => ({ ok: false, error });
 
 export interface CheckedParams {

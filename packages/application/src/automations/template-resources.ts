@@ -1,4 +1,11 @@
-import { AutomationTemplate, JsonObject, JsonValue, ParamSpec, TemplateParams, TemplateResource } from '@voiceplane/domain';
+import {
+  AutomationTemplate,
+  JsonObject,
+  JsonValue,
+  ParamSpec,
+  TemplateParams,
+  TemplateResource,
+} from '@voiceplane/domain';
 import { AutomationChatapp, AutomationToolBinding, ConnectionRepository, DataTableRepository } from './ports';
 import type { CheckedParams, GoneResource, Outcome } from './template-outcome';
 import { refused } from './template-outcome';
@@ -30,11 +37,17 @@ export interface ResourceSources {
   readonly chatapp: AutomationChatapp | null;
 }
 
-const specOf = (template: AutomationTemplate, key: string): ParamSpec => template.params.find((p) => p.key === key) as ParamSpec;
-const goneSpecOf = (template: AutomationTemplate, key: string): ParamSpec | null => template.params.find((p) => p.key === key) ?? null;
+const specOf = (template: AutomationTemplate, key: string): ParamSpec =>
+  template.params.find((p) => p.key === key) as ParamSpec;
+const goneSpecOf = (template: AutomationTemplate, key: string): ParamSpec | null =>
+  template.params.find((p) => p.key === key) ?? null;
 
 export function resourceChecks(sources: ResourceSources): ResourceChecks {
-  return { connection: connectionCheck(sources), data_table: dataTableCheck(sources), chatapp_template: chatappTemplateCheck(sources) };
+  return {
+    connection: connectionCheck(sources),
+    data_table: dataTableCheck(sources),
+    chatapp_template: chatappTemplateCheck(sources),
+  };
 }
 
 /** Check 7: the account has connections, the chosen one is among them and is not broken. */
@@ -47,15 +60,19 @@ function connectionCheck({ connections }: ResourceSources): ResourceCheck {
       const chosen = all.find((c) => c.id === params.connection_id);
       if (!chosen) {
         return refused({
-          code: 'invalid_param_choice', spec, message: `Connection ${params.connection_id} is not a connection of this account.`,
+          code: 'invalid_param_choice',
+          spec,
+          message: `Connection ${params.connection_id} is not a connection of this account.`,
           choices: all.map((c) => ({ value: String(c.id), label: c.name })),
         });
       }
-      if (chosen.status === 'broken') return refused({ code: 'needs_reconnection', spec, connectionId: chosen.id, connectionName: chosen.name });
+      if (chosen.status === 'broken')
+        return refused({ code: 'needs_reconnection', spec, connectionId: chosen.id, connectionName: chosen.name });
       return { ok: true, value: {} };
     },
     async gone(template, userId, params) {
-      if (typeof params.connection_id !== 'number' || (await connections.find(userId, params.connection_id)) !== null) return [];
+      if (typeof params.connection_id !== 'number' || (await connections.find(userId, params.connection_id)) !== null)
+        return [];
       return [{ spec: goneSpecOf(template, 'connection_id'), what: `connection ${params.connection_id}` }];
     },
   };
@@ -69,14 +86,18 @@ function dataTableCheck({ tables, tools }: ResourceSources): ResourceCheck {
       if (!table) {
         const all = await tables.listAll(userId);
         return refused({
-          code: 'invalid_param_choice', spec: specOf(template, 'table_id'), message: `Table ${params.table_id} is not a data table of this account.`,
+          code: 'invalid_param_choice',
+          spec: specOf(template, 'table_id'),
+          message: `Table ${params.table_id} is not a data table of this account.`,
           choices: all.map((t) => ({ value: String(t.id), label: t.name })),
         });
       }
       const column = table.columns.find((c) => c.name === params.key_column);
       if (!column) {
         return refused({
-          code: 'invalid_param_choice', spec: specOf(template, 'key_column'), message: `Column ${String(params.key_column)} is not a column of table ${table.id}.`,
+          code: 'invalid_param_choice',
+          spec: specOf(template, 'key_column'),
+          message: `Column ${String(params.key_column)} is not a column of table ${table.id}.`,
           choices: table.columns.map((c) => ({ value: c.name, label: `${c.name} (${c.type})` })),
         });
       }
@@ -85,7 +106,10 @@ function dataTableCheck({ tables, tools }: ResourceSources): ResourceCheck {
       if (assistantId !== null && template.tool) {
         const name = template.tool(params, table.name).name;
         if ((await tools.attachedToolNames(assistantId, ownToolId)).includes(name)) {
-          return refused({ code: 'invalid_params', problems: [{ spec: specOf(template, 'tool_name'), problem: { code: 'tool_name_taken', name } }] });
+          return refused({
+            code: 'invalid_params',
+            problems: [{ spec: specOf(template, 'tool_name'), problem: { code: 'tool_name_taken', name } }],
+          });
         }
       }
       return { ok: true, value: { firstKeyValue, tableName: table.name } };
@@ -94,7 +118,8 @@ function dataTableCheck({ tables, tools }: ResourceSources): ResourceCheck {
       if (typeof params.table_id !== 'number') return [];
       const table = await tables.find(userId, params.table_id);
       if (table === null) return [{ spec: goneSpecOf(template, 'table_id'), what: `table ${params.table_id}` }];
-      if (!table.columns.some((c) => c.name === params.key_column)) return [{ spec: goneSpecOf(template, 'key_column'), what: `column ${String(params.key_column)}` }];
+      if (!table.columns.some((c) => c.name === params.key_column))
+        return [{ spec: goneSpecOf(template, 'key_column'), what: `column ${String(params.key_column)}` }];
       return [];
     },
   };
@@ -108,13 +133,19 @@ function chatappTemplateCheck({ chatapp }: ResourceSources): ResourceCheck {
       const templates = chatapp ? await chatapp.approvedTemplates(userId, senderId) : null;
       if (templates === null) {
         const choices = chatapp ? await chatapp.senderChoices(userId) : [];
-        return refused({ code: 'invalid_param_choice', spec: specOf(template, 'sender_id'), message: `Sender ${senderId} is not a chat-app sender of this account.`, choices });
+        return refused({
+          code: 'invalid_param_choice',
+          spec: specOf(template, 'sender_id'),
+          message: `Sender ${senderId} is not a chat-app sender of this account.`,
+          choices,
+        });
       }
       const chosen = templates.find((t) => t.templateId === params.template_id);
       if (!chosen) {
         const listed = templates.map((t) => `${t.templateId} (${t.label})`).join(', ') || 'none';
         return refused({
-          code: 'invalid_param_choice', spec: specOf(template, 'template_id'),
+          code: 'invalid_param_choice',
+          spec: specOf(template, 'template_id'),
           message: `Template ${params.template_id} is not an approved template of sender ${senderId}. Choices: ${listed}.`,
           choices: templates.map((t) => ({ value: String(t.templateId), label: t.label })),
         });
@@ -122,7 +153,12 @@ function chatappTemplateCheck({ chatapp }: ResourceSources): ResourceCheck {
       const map = (params.variables_map ?? {}) as JsonObject;
       const uncovered = chosen.variables.filter((v) => !Object.prototype.hasOwnProperty.call(map, v));
       if (uncovered.length > 0) {
-        return refused({ code: 'invalid_params', problems: [{ spec: specOf(template, 'variables_map'), problem: { code: 'variables_uncovered', missing: uncovered } }] });
+        return refused({
+          code: 'invalid_params',
+          problems: [
+            { spec: specOf(template, 'variables_map'), problem: { code: 'variables_uncovered', missing: uncovered } },
+          ],
+        });
       }
       return { ok: true, value: {} };
     },
@@ -130,7 +166,8 @@ function chatappTemplateCheck({ chatapp }: ResourceSources): ResourceCheck {
       if (typeof params.sender_id !== 'number') return [];
       const templates = chatapp ? await chatapp.approvedTemplates(userId, params.sender_id) : null;
       if (templates === null) return [{ spec: goneSpecOf(template, 'sender_id'), what: `sender ${params.sender_id}` }];
-      if (!templates.some((t) => t.templateId === params.template_id)) return [{ spec: goneSpecOf(template, 'template_id'), what: `template ${String(params.template_id)}` }];
+      if (!templates.some((t) => t.templateId === params.template_id))
+        return [{ spec: goneSpecOf(template, 'template_id'), what: `template ${String(params.template_id)}` }];
       return [];
     },
   };

@@ -12,7 +12,12 @@ import type { SandboxAutomationControls } from './sandbox-automation-controls';
 import type { UpdateFlow } from './update-flow';
 import type { TriggerWebhook } from './webhook-trigger';
 import type {
-  AutomationChatapp, AutomationRepository, AutomationRunRepository, AutomationToolBinding, ConnectionRepository, DataTableRepository,
+  AutomationChatapp,
+  AutomationRepository,
+  AutomationRunRepository,
+  AutomationToolBinding,
+  ConnectionRepository,
+  DataTableRepository,
 } from './ports';
 
 export const AUTOMATION_TOKENS = {

@@ -1,6 +1,13 @@
 import { findTemplate, Plan } from '@voiceplane/domain';
 import { UnitOfWork } from '../ports/unit-of-work';
-import { Automation, AutomationChanges, AutomationRepository, AutomationToolBinding, AutomationVersion, DataTableRepository } from './ports';
+import {
+  Automation,
+  AutomationChanges,
+  AutomationRepository,
+  AutomationToolBinding,
+  AutomationVersion,
+  DataTableRepository,
+} from './ports';
 import { redactPathSecrets } from '../common/loggable-error';
 
 export const webhookUrlOf = (base: string, automation: Pick<Automation, 'id' | 'webhookToken'>): string | null =>
@@ -38,22 +45,33 @@ export class VersionPublisher {
   ) {}
 
   /** The automation as it is after the publish; `tool_limit_reached` when its tool could not be created (nothing changed). */
-  async publish(automation: Automation, version: AutomationVersion, request: PublishRequest): Promise<Automation | 'tool_limit_reached'> {
+  async publish(
+    automation: Automation,
+    version: AutomationVersion,
+    request: PublishRequest,
+  ): Promise<Automation | 'tool_limit_reached'> {
     try {
-      return await this.uow.transaction(async () => {
-        await this.automations.publishVersion(version.id, request.testRunId, request.at);
-        const toolId = await this.linkedTool(automation, version, request.plan);
-        const changes: AutomationChanges = { ...request.changes, liveVersionId: version.id, toolId };
-        await this.automations.update(automation.id, changes, request.at);
-        return { ...automation, ...changes, updatedAt: request.at };
-      }, { concludes: request.concludes ?? false });
+      return await this.uow.transaction(
+        async () => {
+          await this.automations.publishVersion(version.id, request.testRunId, request.at);
+          const toolId = await this.linkedTool(automation, version, request.plan);
+          const changes: AutomationChanges = { ...request.changes, liveVersionId: version.id, toolId };
+          await this.automations.update(automation.id, changes, request.at);
+          return { ...automation, ...changes, updatedAt: request.at };
+        },
+        { concludes: request.concludes ?? false },
+      );
     } catch (e) {
       if (e instanceof ToolLimitReached) return 'tool_limit_reached';
       throw e;
     }
   }
 
-  private async linkedTool(automation: Automation, version: AutomationVersion, plan: Plan | null): Promise<number | null> {
+  private async linkedTool(
+    automation: Automation,
+    version: AutomationVersion,
+    plan: Plan | null,
+  ): Promise<number | null> {
     if (automation.bindingType !== 'tool' || automation.assistantId === null) return automation.toolId;
     if (automation.toolId === null && plan === null) return null;
     const table = await this.tables.find(automation.userId, version.params.table_id as number);
@@ -61,12 +79,21 @@ export class VersionPublisher {
     // keeps the hook's address without the token, which lives sealed on the automation alone.
     const tool = findTemplate(automation.templateKey)?.tool;
     if (!tool) throw new Error(`Template ${automation.templateKey} binds no tool.`);
-    const fields = { ...tool(version.params, table?.name ?? ''), endpoint: redactPathSecrets(webhookUrlOf(this.publicBaseUrl, automation) as string) };
+    const fields = {
+      ...tool(version.params, table?.name ?? ''),
+      endpoint: redactPathSecrets(webhookUrlOf(this.publicBaseUrl, automation) as string),
+    };
     if (automation.toolId !== null) {
       await this.tools.updateTool(automation.toolId, fields);
       return automation.toolId;
     }
-    const created = await this.tools.createAndAttach(automation.userId, automation.assistantId, automation.id, fields, (plan as Plan).max_mid_call_tools);
+    const created = await this.tools.createAndAttach(
+      automation.userId,
+      automation.assistantId,
+      automation.id,
+      fields,
+      (plan as Plan).max_mid_call_tools,
+    );
     if (created === null) throw new ToolLimitReached();
     return created;
   }

@@ -46,11 +46,16 @@ export class TriggerWebhook {
 
   /** Counts one trigger of the automation against its per-minute limit. */
   admit(automation: Automation): Promise<RateDecision> {
-    return this.limiter.consume([{ key: `hook:${automation.id}`, limit: this.settings.ratePerMinute, windowSeconds: 60 }]);
+    return this.limiter.consume([
+      { key: `hook:${automation.id}`, limit: this.settings.ratePerMinute, windowSeconds: 60 },
+    ]);
   }
 
   async trigger(automation: Automation, input: JsonObject): Promise<HookAnswer> {
-    const version = automation.status === 'enabled' && automation.liveVersionId !== null ? await this.engine.version(automation.liveVersionId) : null;
+    const version =
+      automation.status === 'enabled' && automation.liveVersionId !== null
+        ? await this.engine.version(automation.liveVersionId)
+        : null;
     if (version === null || version.definition.trigger.kind !== 'trigger.webhook') return { kind: 'disabled' };
     const request = { trigger: 'webhook' as const, isTest: false, input };
 
@@ -62,13 +67,17 @@ export class TriggerWebhook {
     const runId = this.ids.token('run_', 22);
     const running = this.engine.start(automation, version, { ...request, runId, storeAfterAnswer: true });
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), this.settings.replyWaitMs); });
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), this.settings.replyWaitMs);
+    });
     try {
       const done = await Promise.race([running, late]);
       if (done === 'late') {
         running.catch((e: unknown) => this.log.error({ err: e, runId }, 'webhook-triggered automation run failed'));
         // The 504 names the run: from here it is stored and leased like a run nobody waits for, so a crash cannot lose it.
-        await this.engine.keepUnanswered(automation.id, runId).catch((e: unknown) => this.log.error({ err: e, runId }, 'storing an unanswered automation run failed'));
+        await this.engine
+          .keepUnanswered(automation.id, runId)
+          .catch((e: unknown) => this.log.error({ err: e, runId }, 'storing an unanswered automation run failed'));
         return { kind: 'timeout', runId };
       }
       return { kind: 'replied', body: done ? lastOutput(done) : null };

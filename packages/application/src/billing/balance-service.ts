@@ -1,4 +1,12 @@
-import { DebitRefusal, LedgerEntry, LedgerReferenceType, ok, postCharge, postOperatorAmount, Result } from '@voiceplane/domain';
+import {
+  DebitRefusal,
+  LedgerEntry,
+  LedgerReferenceType,
+  ok,
+  postCharge,
+  postOperatorAmount,
+  Result,
+} from '@voiceplane/domain';
 import { LedgerRepository, UserNotFound } from '../ports/accounts';
 
 export interface ChargeRequest {
@@ -29,25 +37,46 @@ export interface ChargeFollowUp {
  * transaction when there is one, so a charge commits together with the state change it pays for.
  */
 export class BalanceService {
-  constructor(private readonly ledger: LedgerRepository, private readonly followUp: ChargeFollowUp | null = null) {}
+  constructor(
+    private readonly ledger: LedgerRepository,
+    private readonly followUp: ChargeFollowUp | null = null,
+  ) {}
 
   charge(request: ChargeRequest): Promise<Result<LedgerEntry, BalanceError>> {
     const followUp = this.followUp;
-    return this.ledger.post(request.userId, (balance) => {
-      const posting = postCharge(balance, request.price, request.mayGoNegative);
-      if (!posting.ok) return posting;
-      return ok({
-        type: posting.value.type, amount: posting.value.amount, balanceAfter: posting.value.balanceAfter,
-        description: request.description, reference: request.reference, requestId: request.requestId ?? null,
-      });
-    }, { followUp: followUp ? (entry, before) => followUp.afterCharge(entry, before) : undefined, heldBalance: request.heldBalance });
+    return this.ledger.post(
+      request.userId,
+      (balance) => {
+        const posting = postCharge(balance, request.price, request.mayGoNegative);
+        if (!posting.ok) return posting;
+        return ok({
+          type: posting.value.type,
+          amount: posting.value.amount,
+          balanceAfter: posting.value.balanceAfter,
+          description: request.description,
+          reference: request.reference,
+          requestId: request.requestId ?? null,
+        });
+      },
+      {
+        followUp: followUp ? (entry, before) => followUp.afterCharge(entry, before) : undefined,
+        heldBalance: request.heldBalance,
+      },
+    );
   }
 
   /** Operator top-up (positive) or correction (negative); corrections may go below zero. */
   async adjust(userId: number, amount: number, note: string, requestId: string | null): Promise<LedgerEntry | null> {
     const posted = await this.ledger.post(userId, (balance) => {
       const posting = postOperatorAmount(balance, amount);
-      return ok({ type: posting.type, amount: posting.amount, balanceAfter: posting.balanceAfter, description: note, reference: null, requestId });
+      return ok({
+        type: posting.type,
+        amount: posting.amount,
+        balanceAfter: posting.balanceAfter,
+        description: note,
+        reference: null,
+        requestId,
+      });
     });
     return posted.ok ? posted.value : null;
   }

@@ -1,5 +1,15 @@
 import {
-  allowancePeriod, allowanceRemaining, CallMinutePrices, err, LedgerEntry, LedgerEntryType, ok, OpenCallCounts, reservedForOpenCalls, Result, User,
+  allowancePeriod,
+  allowanceRemaining,
+  CallMinutePrices,
+  err,
+  LedgerEntry,
+  LedgerEntryType,
+  ok,
+  OpenCallCounts,
+  reservedForOpenCalls,
+  Result,
+  User,
 } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { LedgerRepository, UserRepository } from '../ports/accounts';
@@ -46,8 +56,12 @@ export class BillingQueries {
     const period = allowancePeriod(this.clock.now());
     const included = user.plan.included_template_messages;
     // A plan without an allowance has nothing to count.
-    const remaining = included > 0 ? allowanceRemaining(included, await this.allowance.allowanceUsed(user.id, period.startsAt)) : 0;
-    const reserved = reservedForOpenCalls(await this.reservations.calls.openCallCounts(user.id), this.reservations.prices);
+    const remaining =
+      included > 0 ? allowanceRemaining(included, await this.allowance.allowanceUsed(user.id, period.startsAt)) : 0;
+    const reserved = reservedForOpenCalls(
+      await this.reservations.calls.openCallCounts(user.id),
+      this.reservations.prices,
+    );
     return ok({ user, reserved, includedTemplateMessagesRemaining: remaining, allowanceResetsAt: period.resetsAt });
   }
 

@@ -1,4 +1,8 @@
-import { FakeStore, InMemoryCallPermissionRepository, InMemoryVoiceWebhookSettingRepository } from '@voiceplane/adapter-fakes';
+import {
+  FakeStore,
+  InMemoryCallPermissionRepository,
+  InMemoryVoiceWebhookSettingRepository,
+} from '@voiceplane/adapter-fakes';
 import { err, noCallPermission, ok, recordPermissionRequest } from '@voiceplane/domain';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
 import { CHATAPP_CALL_RINGING_TOPIC } from '../calls/record-call-event';
@@ -14,7 +18,14 @@ function setup() {
   const store = new FakeStore(START);
   const permissions = new InMemoryCallPermissionRepository();
   const settings = new InMemoryVoiceWebhookSettingRepository();
-  const deliveries = new WebhookDeliveries(store.uow, store.deliveries, store.outbox, store.jobs, store.ids, store.clock);
+  const deliveries = new WebhookDeliveries(
+    store.uow,
+    store.deliveries,
+    store.outbox,
+    store.jobs,
+    store.ids,
+    store.clock,
+  );
   const voiceWebhook = new VoiceWebhook(store.uow, settings, deliveries, store.clock);
   const answers = new AnswerCallPermission(store.uow, permissions, voiceWebhook, store.clock);
   const delivered = async (userId: number) => (await store.deliveries.list(userId, {}, { page: 1, perPage: 50 })).items;
@@ -40,12 +51,28 @@ describe('AnswerCallPermission', () => {
     const result = await answer(user.id, 'accept');
 
     const grantedUntil = new Date(START.getTime() + 7 * 86_400_000);
-    expect(result).toEqual(ok(expect.objectContaining({ status: 'granted', isPermanent: false, expiresAt: grantedUntil, respondedAt: START })));
+    expect(result).toEqual(
+      ok(
+        expect.objectContaining({ status: 'granted', isPermanent: false, expiresAt: grantedUntil, respondedAt: START }),
+      ),
+    );
     const [delivery] = await delivered(user.id);
-    expect(delivery).toMatchObject({ eventType: 'call_permission_granted', targetUrl: HOOK, source: { type: 'account', id: user.id } });
+    expect(delivery).toMatchObject({
+      eventType: 'call_permission_granted',
+      targetUrl: HOOK,
+      source: { type: 'account', id: user.id },
+    });
     expect(JSON.parse(delivery.body)).toEqual({
-      event: 'call_permission_granted', sender_id: 12, customer_phone: PHONE, conversation_id: 'conv-uuid',
-      permission: { status: 'granted', is_permanent: false, expires_at: grantedUntil.toISOString(), responded_at: START.toISOString() },
+      event: 'call_permission_granted',
+      sender_id: 12,
+      customer_phone: PHONE,
+      conversation_id: 'conv-uuid',
+      permission: {
+        status: 'granted',
+        is_permanent: false,
+        expires_at: grantedUntil.toISOString(),
+        responded_at: START.toISOString(),
+      },
       timestamp: START.toISOString(),
     });
   });
@@ -68,7 +95,9 @@ describe('AnswerCallPermission', () => {
 
     expect(await answer(user.id, 'reject')).toEqual(ok(expect.objectContaining({ status: 'rejected' })));
     await answer(user.id, 'accept');
-    expect(await answer(user.id, 'revoke')).toEqual(ok(expect.objectContaining({ status: 'revoked', expiresAt: null })));
+    expect(await answer(user.id, 'revoke')).toEqual(
+      ok(expect.objectContaining({ status: 'revoked', expiresAt: null })),
+    );
     expect((await delivered(user.id)).map((d) => d.eventType)).toEqual(['call_permission_granted']);
   });
 
@@ -111,10 +140,23 @@ describe('VoiceWebhook', () => {
     const user = await store.account();
     await voiceWebhook.set(user.id, HOOK);
     const seen = new Set<string>();
-    const consumer = callStartedConsumer(store.uow, { record: async (_c: string, id: string) => !seen.has(id) && !!seen.add(id) }, voiceWebhook);
+    const consumer = callStartedConsumer(
+      store.uow,
+      { record: async (_c: string, id: string) => !seen.has(id) && !!seen.add(id) },
+      voiceWebhook,
+    );
     const message = {
-      id: 'evt_1', topic: CHATAPP_CALL_RINGING_TOPIC, occurredAt: START.toISOString(),
-      payload: { call_id: 4830, user_id: user.id, sender_id: 12, customer_phone: PHONE, conversation_id: 'conv-uuid', at: START.toISOString() },
+      id: 'evt_1',
+      topic: CHATAPP_CALL_RINGING_TOPIC,
+      occurredAt: START.toISOString(),
+      payload: {
+        call_id: 4830,
+        user_id: user.id,
+        sender_id: 12,
+        customer_phone: PHONE,
+        conversation_id: 'conv-uuid',
+        at: START.toISOString(),
+      },
     };
 
     await consumer.handle(message);
@@ -124,7 +166,12 @@ describe('VoiceWebhook', () => {
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]).toMatchObject({ eventType: 'call_started', subject: { type: 'call', id: 4830 } });
     expect(JSON.parse(deliveries[0].body)).toEqual({
-      event: 'call_started', sender_id: 12, customer_phone: PHONE, conversation_id: 'conv-uuid', call_id: 4830, timestamp: START.toISOString(),
+      event: 'call_started',
+      sender_id: 12,
+      customer_phone: PHONE,
+      conversation_id: 'conv-uuid',
+      call_id: 4830,
+      timestamp: START.toISOString(),
     });
   });
 });

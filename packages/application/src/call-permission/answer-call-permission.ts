@@ -1,6 +1,13 @@
 import {
-  acceptCallPermission, CallPermission, CallPermissionAnswerRefusal, CallPermissionGranted, CallPermissionTransition,
-  declineCallPermission, ok, Result, revokeCallPermission,
+  acceptCallPermission,
+  CallPermission,
+  CallPermissionAnswerRefusal,
+  CallPermissionGranted,
+  CallPermissionTransition,
+  declineCallPermission,
+  ok,
+  Result,
+  revokeCallPermission,
 } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { UnitOfWork } from '../ports/unit-of-work';
@@ -34,37 +41,47 @@ export class AnswerCallPermission {
   ) {}
 
   answer(a: PermissionAnswer): Promise<Result<CallPermission, CallPermissionAnswerRefusal>> {
-    return this.uow.transaction(() => this.permissions.update(a.senderId, a.customerPhone, async (current) => {
-      const now = this.clock.now();
-      const transition = transitionFor(a, current, now);
-      if (!transition.ok) return transition;
-      for (const event of transition.value.events) await this.raiseGranted(a, event);
-      return ok({ next: transition.value.next, answer: transition.value.next });
-    }));
+    return this.uow.transaction(() =>
+      this.permissions.update(a.senderId, a.customerPhone, async (current) => {
+        const now = this.clock.now();
+        const transition = transitionFor(a, current, now);
+        if (!transition.ok) return transition;
+        for (const event of transition.value.events) await this.raiseGranted(a, event);
+        return ok({ next: transition.value.next, answer: transition.value.next });
+      }),
+    );
   }
 
   private raiseGranted(a: PermissionAnswer, granted: CallPermissionGranted): Promise<void> {
-    return this.voiceWebhook.raise(a.userId, {
-      type: 'call_permission_granted',
-      payload: {
-        event: 'call_permission_granted',
-        sender_id: granted.senderId,
-        customer_phone: granted.customerPhone,
-        conversation_id: a.conversationUuid,
-        permission: {
-          status: 'granted',
-          is_permanent: granted.isPermanent,
-          expires_at: granted.expiresAt?.toISOString() ?? null,
-          responded_at: granted.respondedAt.toISOString(),
+    return this.voiceWebhook.raise(
+      a.userId,
+      {
+        type: 'call_permission_granted',
+        payload: {
+          event: 'call_permission_granted',
+          sender_id: granted.senderId,
+          customer_phone: granted.customerPhone,
+          conversation_id: a.conversationUuid,
+          permission: {
+            status: 'granted',
+            is_permanent: granted.isPermanent,
+            expires_at: granted.expiresAt?.toISOString() ?? null,
+            responded_at: granted.respondedAt.toISOString(),
+          },
+          timestamp: granted.respondedAt.toISOString(),
         },
-        timestamp: granted.respondedAt.toISOString(),
+        subject: a.conversationUuid === null ? null : { type: 'conversation', id: a.conversationUuid },
       },
-      subject: a.conversationUuid === null ? null : { type: 'conversation', id: a.conversationUuid },
-    }, a.requestId ?? null);
+      a.requestId ?? null,
+    );
   }
 }
 
-function transitionFor(a: PermissionAnswer, current: CallPermission, now: Date): Result<CallPermissionTransition, CallPermissionAnswerRefusal> {
+function transitionFor(
+  a: PermissionAnswer,
+  current: CallPermission,
+  now: Date,
+): Result<CallPermissionTransition, CallPermissionAnswerRefusal> {
   switch (a.response) {
     case 'accept':
       return ok(acceptCallPermission(current, a.permanent, now));

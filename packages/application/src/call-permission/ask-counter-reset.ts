@@ -14,7 +14,11 @@ interface ConnectedMessage {
 }
 
 /** A chat-app call that connected resets the contact's call-permission ask counters. */
-export function askCounterResetConsumer(uow: UnitOfWork, processed: ProcessedEvents, permissions: CallPermissionRepository): EventConsumer {
+export function askCounterResetConsumer(
+  uow: UnitOfWork,
+  processed: ProcessedEvents,
+  permissions: CallPermissionRepository,
+): EventConsumer {
   return {
     topicPattern: CHATAPP_CALL_CONNECTED_TOPIC,
     options: { consumer: ASK_COUNTER_RESET_CONSUMER, maxRetries: 10, retryDelayMs: 2_000 },

@@ -58,23 +58,30 @@ export function chatappCallDispatchConsumer(deps: ChatappCallDispatchDeps): Even
         if (call === null || call.status !== 'queued') return null;
         const assistant = await assistants.findOwned(call.userId, call.assistantId);
         // On a real chat app the call leaves through the sender's own trunk to the chat app's SIP edge.
-        const trunkId = callingLines === null || call.senderId === null ? null : await callingLines.trunkOf(call.senderId);
+        const trunkId =
+          callingLines === null || call.senderId === null ? null : await callingLines.trunkOf(call.senderId);
         if (callingLines !== null && trunkId === null) {
           log.warn({ callId: call.id }, 'the sender of a chat-app call lost its calling line');
           await events.failUnplaced(call.id, 'dispatch_failed');
           return null;
         }
         await scheduler.schedule({
-          kind: CALL_DISPATCH_WATCHDOG_JOB, key: `call-dispatch:${call.id}`, payload: { call_id: call.id },
+          kind: CALL_DISPATCH_WATCHDOG_JOB,
+          key: `call-dispatch:${call.id}`,
+          payload: { call_id: call.id },
           runAt: new Date(clock.now().getTime() + DISPATCH_WATCHDOG_MS),
         });
         return {
-          callId: call.id, userId: call.userId, customerPhone: call.customerPhone,
+          callId: call.id,
+          userId: call.userId,
+          customerPhone: call.customerPhone,
           line: {
-            phoneNumberId: null, phoneNumber: call.assistantPhone ?? '',
+            phoneNumberId: null,
+            phoneNumber: call.assistantPhone ?? '',
             sip: trunkId === null ? null : { outboundTrunkId: trunkId, callingFormat: '+e164', outboundProxy: false },
           },
-          ringingTimeSeconds: assistant?.ringingTime ?? 30, maxDurationSeconds: assistant?.maxDuration ?? 600,
+          ringingTimeSeconds: assistant?.ringingTime ?? 30,
+          maxDurationSeconds: assistant?.maxDuration ?? 600,
         };
       });
       if (claimed === null) return;

@@ -1,4 +1,9 @@
-import { InMemoryCallRepository, InMemoryChatappCallReportRepository, InMemoryOutbox, RecordingLogger } from '@voiceplane/adapter-fakes';
+import {
+  InMemoryCallRepository,
+  InMemoryChatappCallReportRepository,
+  InMemoryOutbox,
+  RecordingLogger,
+} from '@voiceplane/adapter-fakes';
 import { ok, RuntimeConfig, Sender } from '@voiceplane/domain';
 import { ChatappCallEventItem, ChatappCallEventsInbound, RecordChatappCallEvent } from './chatapp-call-reports';
 
@@ -12,13 +17,37 @@ function setup() {
   const sender = { id: 12, userId: 1 } as Sender;
   const senders = { findByProviderRef: async (ref: string) => (ref === 'pn-12' ? sender : null) };
   const recorder = new RecordChatappCallEvent(senders, reports, new RecordingLogger());
-  const place = async (created: number) => (await calls.create({
-    userId: 1, assistantId: 1, direction: 'outbound', channel: 'chatapp', status: 'queued', customerPhone: PHONE,
-    line: { phoneNumberId: null, phoneNumber: '+4930123456', sip: null }, variables: {}, runtimeConfig: {} as RuntimeConfig, senderId: 12, now: at(created),
-  })).call.id;
-  const item = (event: 'connect' | 'terminate', s: number, over: Partial<ChatappCallEventItem> = {}): ChatappCallEventItem => ({
-    kind: 'call_event', providerItemId: `wacid.A:${event}`, providerSenderRef: 'pn-12', providerCallId: 'wacid.A', event, at: at(s),
-    customerPhone: PHONE, status: event === 'terminate' ? 'completed' : null, duration: event === 'terminate' ? 30 : null, ...over,
+  const place = async (created: number) =>
+    (
+      await calls.create({
+        userId: 1,
+        assistantId: 1,
+        direction: 'outbound',
+        channel: 'chatapp',
+        status: 'queued',
+        customerPhone: PHONE,
+        line: { phoneNumberId: null, phoneNumber: '+4930123456', sip: null },
+        variables: {},
+        runtimeConfig: {} as RuntimeConfig,
+        senderId: 12,
+        now: at(created),
+      })
+    ).call.id;
+  const item = (
+    event: 'connect' | 'terminate',
+    s: number,
+    over: Partial<ChatappCallEventItem> = {},
+  ): ChatappCallEventItem => ({
+    kind: 'call_event',
+    providerItemId: `wacid.A:${event}`,
+    providerSenderRef: 'pn-12',
+    providerCallId: 'wacid.A',
+    event,
+    at: at(s),
+    customerPhone: PHONE,
+    status: event === 'terminate' ? 'completed' : null,
+    duration: event === 'terminate' ? 30 : null,
+    ...over,
   });
   return { calls, reports, recorder, place, item };
 }
@@ -30,7 +59,14 @@ describe('RecordChatappCallEvent', () => {
     expect(await recorder.record(item('connect', 10))).toBe('recorded');
     expect(await recorder.record(item('connect', 10))).toBe('duplicate');
     expect(await recorder.record(item('terminate', 40, { customerPhone: null }))).toBe('recorded');
-    expect(await reports.findByCallId(id)).toEqual({ callId: id, metaCallId: 'wacid.A', connectAt: at(10), terminateAt: at(40), duration: 30, status: 'completed' });
+    expect(await reports.findByCallId(id)).toEqual({
+      callId: id,
+      metaCallId: 'wacid.A',
+      connectAt: at(10),
+      terminateAt: at(40),
+      duration: 30,
+      status: 'completed',
+    });
     expect(await calls.findById(id)).toMatchObject({ status: 'queued' });
   });
 
@@ -38,7 +74,9 @@ describe('RecordChatappCallEvent', () => {
     const { calls, recorder, place, item } = setup();
     expect(await recorder.record(item('connect', 10))).toBe('unmatched');
     const id = await place(0);
-    await calls.update(id, async () => ok({ changes: { status: 'completed', finishedAt: at(60) }, at: at(60), answer: null }));
+    await calls.update(id, async () =>
+      ok({ changes: { status: 'completed', finishedAt: at(60) }, at: at(60), answer: null }),
+    );
     expect(await recorder.record(item('connect', 60 + 11 * 60))).toBe('unmatched');
     expect(await recorder.record(item('connect', 70, { customerPhone: null }))).toBe('unmatched');
     expect(await recorder.record(item('connect', 70, { providerSenderRef: 'pn-99' }))).toBe('unknown_sender');
@@ -51,7 +89,12 @@ describe('RecordChatappCallEvent', () => {
     const handled: string[] = [];
     const inbound = new ChatappCallEventsInbound({ handle: async (i) => void handled.push(i.kind) }, recorder);
     await inbound.handle(item('connect', 10));
-    await inbound.handle({ kind: 'account_status', providerItemId: 'a', providerAccountRef: 'waba', status: 'offline' });
+    await inbound.handle({
+      kind: 'account_status',
+      providerItemId: 'a',
+      providerAccountRef: 'waba',
+      status: 'offline',
+    });
     expect(handled).toEqual(['account_status']);
   });
 });

@@ -1,4 +1,12 @@
-import { applyChatappCallEvent, CALL_REPORT_BIND_WINDOW_MS, callForReport, ChatappCallCandidate, ChatappCallEvent, ChatappCallReport, openChatappCallReport } from '@voiceplane/domain';
+import {
+  applyChatappCallEvent,
+  CALL_REPORT_BIND_WINDOW_MS,
+  callForReport,
+  ChatappCallCandidate,
+  ChatappCallEvent,
+  ChatappCallReport,
+  openChatappCallReport,
+} from '@voiceplane/domain';
 import type { SenderRepository } from '../chatapp/ports';
 import type { ChatappInboundHandler, ChatappInboundItem } from '../chatapp/provider-ports';
 import { WorkLogger } from '../events/ports';
@@ -28,7 +36,13 @@ export interface ChatappCallReportRepository {
    * is bound to and that had not ended before `endedSince`, newest first — then stores what it
    * decided. A call and a chat-app call id are each bound at most once.
    */
-  record<A>(key: ChatappCallReportKey, decide: (current: ChatappCallReport | null, candidates: readonly ChatappCallCandidate[]) => ChatappCallReportChange<A>): Promise<A>;
+  record<A>(
+    key: ChatappCallReportKey,
+    decide: (
+      current: ChatappCallReport | null,
+      candidates: readonly ChatappCallCandidate[],
+    ) => ChatappCallReportChange<A>,
+  ): Promise<A>;
 }
 
 export type ChatappCallEventOutcome = 'recorded' | 'duplicate' | 'unmatched' | 'unknown_sender';
@@ -52,32 +66,49 @@ export class RecordChatappCallEvent {
     const sender = await this.senders.findByProviderRef(item.providerSenderRef);
     if (sender === null) return this.logged(item, 'unknown_sender');
     const event: ChatappCallEvent = {
-      metaCallId: item.providerCallId, event: item.event, at: item.at, status: item.status ?? null, duration: item.duration ?? null,
+      metaCallId: item.providerCallId,
+      event: item.event,
+      at: item.at,
+      status: item.status ?? null,
+      duration: item.duration ?? null,
     };
     const key: ChatappCallReportKey = {
-      metaCallId: item.providerCallId, senderId: sender.id, customerPhone: item.customerPhone ?? null,
+      metaCallId: item.providerCallId,
+      senderId: sender.id,
+      customerPhone: item.customerPhone ?? null,
       endedSince: new Date(item.at.getTime() - CALL_REPORT_BIND_WINDOW_MS),
     };
-    const outcome = await this.reports.record(key, (current, candidates): ChatappCallReportChange<ChatappCallEventOutcome> => {
-      if (current !== null) {
-        const applied = applyChatappCallEvent(current, event);
-        return applied.changed ? { next: applied.next, answer: 'recorded' } : { next: null, answer: 'duplicate' };
-      }
-      const callId = callForReport(candidates, item.at);
-      return callId === null ? { next: null, answer: 'unmatched' } : { next: openChatappCallReport(callId, event), answer: 'recorded' };
-    });
+    const outcome = await this.reports.record(
+      key,
+      (current, candidates): ChatappCallReportChange<ChatappCallEventOutcome> => {
+        if (current !== null) {
+          const applied = applyChatappCallEvent(current, event);
+          return applied.changed ? { next: applied.next, answer: 'recorded' } : { next: null, answer: 'duplicate' };
+        }
+        const callId = callForReport(candidates, item.at);
+        return callId === null
+          ? { next: null, answer: 'unmatched' }
+          : { next: openChatappCallReport(callId, event), answer: 'recorded' };
+      },
+    );
     return this.logged(item, outcome);
   }
 
   private logged(item: ChatappCallEventItem, outcome: ChatappCallEventOutcome): ChatappCallEventOutcome {
-    this.log.info({ providerItemId: item.providerItemId, providerCallId: item.providerCallId, event: item.event, outcome }, 'chat-app call event');
+    this.log.info(
+      { providerItemId: item.providerItemId, providerCallId: item.providerCallId, event: item.event, outcome },
+      'chat-app call event',
+    );
     return outcome;
   }
 }
 
 /** The inbound handler with the chat app's call events recorded against chat-app calls; every other item goes on to `inner`. */
 export class ChatappCallEventsInbound implements ChatappInboundHandler {
-  constructor(private readonly inner: ChatappInboundHandler, private readonly events: RecordChatappCallEvent) {}
+  constructor(
+    private readonly inner: ChatappInboundHandler,
+    private readonly events: RecordChatappCallEvent,
+  ) {}
 
   async handle(item: ChatappInboundItem): Promise<void> {
     if (item.kind === 'call_event') await this.events.record(item);

@@ -1,4 +1,13 @@
-import { CallerLine, ChatappCallRefusal, decideChatappCall, E164_PATTERN, err, ok, Result, Sender } from '@voiceplane/domain';
+import {
+  CallerLine,
+  ChatappCallRefusal,
+  decideChatappCall,
+  E164_PATTERN,
+  err,
+  ok,
+  Result,
+  Sender,
+} from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { Outbox } from '../ports/outbox';
 import { UnitOfWork } from '../ports/unit-of-work';
@@ -20,10 +29,17 @@ export interface ChatappCallRequest {
   readonly variables: Readonly<Record<string, string>>;
 }
 
-export type PlaceChatappCallRefusal = { readonly code: 'sender_not_found' } | { readonly code: 'invalid_phone' } | ChatappCallRefusal;
+export type PlaceChatappCallRefusal =
+  | { readonly code: 'sender_not_found' }
+  | { readonly code: 'invalid_phone' }
+  | ChatappCallRefusal;
 
 /** The line a chat-app call leaves from: the sender's number on the chat app, no SIP trunk. */
-export const senderLine = (sender: Sender): CallerLine => ({ phoneNumberId: null, phoneNumber: sender.phoneNumber, sip: null });
+export const senderLine = (sender: Sender): CallerLine => ({
+  phoneNumberId: null,
+  phoneNumber: sender.phoneNumber,
+  sip: null,
+});
 
 /** Where the sender is read and the call record written, and the transaction around both. */
 export interface PlaceChatappCallStores {
@@ -66,28 +82,49 @@ export class PlaceChatappCall {
     const sender = await this.senders.findOwned(request.userId, request.senderId);
     if (sender === null) return err({ code: 'sender_not_found' });
     if (!E164_PATTERN.test(request.recipientPhone)) return err({ code: 'invalid_phone' });
-    return this.uow.transaction(async () => {
-      const now = this.clock.now();
-      const facts = await this.facts.forCall(sender, request.recipientPhone, now, true);
-      const decision = decideChatappCall(facts, now);
-      if (!decision.ok) return decision;
-      // Decided `available` above, so the assistant exists.
-      const callAssistant = facts.callAssistant!;
-      const line = senderLine(sender);
-      const runtimeConfig = await this.configurations.forStart({
-        direction: 'outbound', channel: 'chatapp', customerPhone: request.recipientPhone, line, assistant: callAssistant, variables: request.variables,
-      });
-      const { call } = await this.calls.create({
-        userId: sender.userId, assistantId: callAssistant.id, direction: 'outbound', channel: 'chatapp', status: 'queued',
-        customerPhone: request.recipientPhone, line, variables: request.variables, runtimeConfig,
-        senderId: sender.id, conversationId: facts.conversation?.uuid ?? null, now,
-      });
-      await this.outbox.add([{ topic: CHATAPP_CALL_QUEUED_TOPIC, payload: { call_id: call.id, user_id: sender.userId } }]);
-      await this.scheduler.schedule({
-        kind: CALL_DISPATCH_WATCHDOG_JOB, key: `call-dispatch:${call.id}`, payload: { call_id: call.id },
-        runAt: new Date(now.getTime() + DISPATCH_WATCHDOG_MS),
-      });
-      return ok({ callId: call.id });
-    }, { concludes: true });
+    return this.uow.transaction(
+      async () => {
+        const now = this.clock.now();
+        const facts = await this.facts.forCall(sender, request.recipientPhone, now, true);
+        const decision = decideChatappCall(facts, now);
+        if (!decision.ok) return decision;
+        // Decided `available` above, so the assistant exists.
+        const callAssistant = facts.callAssistant!;
+        const line = senderLine(sender);
+        const runtimeConfig = await this.configurations.forStart({
+          direction: 'outbound',
+          channel: 'chatapp',
+          customerPhone: request.recipientPhone,
+          line,
+          assistant: callAssistant,
+          variables: request.variables,
+        });
+        const { call } = await this.calls.create({
+          userId: sender.userId,
+          assistantId: callAssistant.id,
+          direction: 'outbound',
+          channel: 'chatapp',
+          status: 'queued',
+          customerPhone: request.recipientPhone,
+          line,
+          variables: request.variables,
+          runtimeConfig,
+          senderId: sender.id,
+          conversationId: facts.conversation?.uuid ?? null,
+          now,
+        });
+        await this.outbox.add([
+          { topic: CHATAPP_CALL_QUEUED_TOPIC, payload: { call_id: call.id, user_id: sender.userId } },
+        ]);
+        await this.scheduler.schedule({
+          kind: CALL_DISPATCH_WATCHDOG_JOB,
+          key: `call-dispatch:${call.id}`,
+          payload: { call_id: call.id },
+          runAt: new Date(now.getTime() + DISPATCH_WATCHDOG_MS),
+        });
+        return ok({ callId: call.id });
+      },
+      { concludes: true },
+    );
   }
 }

@@ -1,5 +1,12 @@
 import {
-  CallPermissionReadout, CHATAPP_CALL_QUOTAS, E164_PATTERN, err, ok, PERMISSION_REQUEST_QUOTAS, readCallPermission, Result,
+  CallPermissionReadout,
+  CHATAPP_CALL_QUOTAS,
+  E164_PATTERN,
+  err,
+  ok,
+  PERMISSION_REQUEST_QUOTAS,
+  readCallPermission,
+  Result,
 } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { VoiceSenderLookup } from './ports';
@@ -21,20 +28,31 @@ export type ReadCallPermissionRefusal = { readonly code: 'sender_not_found' } | 
  * would help. Read-only: the quotas are read without counting.
  */
 export class ReadCallPermission {
-  constructor(private readonly senders: VoiceSenderLookup, private readonly facts: VoiceFacts, private readonly clock: Clock) {}
+  constructor(
+    private readonly senders: VoiceSenderLookup,
+    private readonly facts: VoiceFacts,
+    private readonly clock: Clock,
+  ) {}
 
-  async read(userId: number, senderId: number, customerPhone: string): Promise<Result<CallPermissionView, ReadCallPermissionRefusal>> {
+  async read(
+    userId: number,
+    senderId: number,
+    customerPhone: string,
+  ): Promise<Result<CallPermissionView, ReadCallPermissionRefusal>> {
     const sender = await this.senders.findOwned(userId, senderId);
     if (sender === null) return err({ code: 'sender_not_found' });
     if (!E164_PATTERN.test(customerPhone)) return err({ code: 'invalid_phone' });
     const now = this.clock.now();
     const { request, call } = await this.facts.forPreflight(sender, customerPhone, now);
-    const readout = readCallPermission({
-      ...request,
-      ...call,
-      requestQuota: await this.facts.quotaUsage('request', userId, PERMISSION_REQUEST_QUOTAS),
-      callQuota: await this.facts.quotaUsage('call', userId, CHATAPP_CALL_QUOTAS),
-    }, now);
+    const readout = readCallPermission(
+      {
+        ...request,
+        ...call,
+        requestQuota: await this.facts.quotaUsage('request', userId, PERMISSION_REQUEST_QUOTAS),
+        callQuota: await this.facts.quotaUsage('call', userId, CHATAPP_CALL_QUOTAS),
+      },
+      now,
+    );
     return ok({ senderId: sender.id, customerPhone, conversationUuid: request.conversation?.uuid ?? null, readout });
   }
 }

@@ -9,9 +9,14 @@ async function ready(options: Parameters<ReturnType<typeof voiceScene>['scene']>
   const s = voiceScene();
   const scene = await s.scene({ permission: 'none', ...options });
   s.customerWrote(START);
-  const ask = (over: { templateId?: number | null; phone?: string; userId?: number } = {}) => s.requests.execute({
-    userId: over.userId ?? scene.user.id, senderId: 12, recipientPhone: over.phone ?? PHONE, recipientName: 'Ann', templateId: over.templateId ?? null,
-  });
+  const ask = (over: { templateId?: number | null; phone?: string; userId?: number } = {}) =>
+    s.requests.execute({
+      userId: over.userId ?? scene.user.id,
+      senderId: 12,
+      recipientPhone: over.phone ?? PHONE,
+      recipientName: 'Ann',
+      templateId: over.templateId ?? null,
+    });
   return { ...s, ...scene, ask };
 }
 
@@ -39,9 +44,17 @@ describe('RequestCallPermission', () => {
   });
 
   it.each([
-    ['SENDER_NOT_FOUND for another account', { code: 'sender_not_found' }, async (s: Awaited<ReturnType<typeof ready>>) => s.ask({ userId: (await s.store.account()).id })],
+    [
+      'SENDER_NOT_FOUND for another account',
+      { code: 'sender_not_found' },
+      async (s: Awaited<ReturnType<typeof ready>>) => s.ask({ userId: (await s.store.account()).id }),
+    ],
     ['invalid_phone', { code: 'invalid_phone' }, (s: Awaited<ReturnType<typeof ready>>) => s.ask({ phone: '+0' })],
-    ['TEMPLATE_NOT_FOUND for a template that is not a request template', { code: 'template_missing' }, (s: Awaited<ReturnType<typeof ready>>) => s.ask({ templateId: 99 })],
+    [
+      'TEMPLATE_NOT_FOUND for a template that is not a request template',
+      { code: 'template_missing' },
+      (s: Awaited<ReturnType<typeof ready>>) => s.ask({ templateId: 99 }),
+    ],
   ])('refuses with %s, sending and changing nothing', async (_name, expected, act) => {
     const s = await ready();
     s.template({ id: 40 });
@@ -72,13 +85,29 @@ describe('RequestCallPermission', () => {
 
     s.store.clock.advance(HOUR);
     s.customerWrote(s.store.clock.now());
-    expect(await s.ask()).toEqual(err(expect.objectContaining({ code: 'request_limit', reason: 'daily_limit', retryAt: new Date(START.getTime() + DAY) })));
+    expect(await s.ask()).toEqual(
+      err(
+        expect.objectContaining({
+          code: 'request_limit',
+          reason: 'daily_limit',
+          retryAt: new Date(START.getTime() + DAY),
+        }),
+      ),
+    );
     s.store.clock.advance(DAY);
     s.customerWrote(s.store.clock.now());
     expect(await s.ask()).toEqual(ok(null));
     s.store.clock.advance(DAY + HOUR);
     s.customerWrote(s.store.clock.now());
-    expect(await s.ask()).toEqual(err(expect.objectContaining({ code: 'request_limit', reason: 'weekly_limit', retryAt: new Date(START.getTime() + 7 * DAY) })));
+    expect(await s.ask()).toEqual(
+      err(
+        expect.objectContaining({
+          code: 'request_limit',
+          reason: 'weekly_limit',
+          retryAt: new Date(START.getTime() + 7 * DAY),
+        }),
+      ),
+    );
     expect(s.requestSender.sent).toHaveLength(2);
   });
 
@@ -111,14 +140,31 @@ describe('ReadCallPermission', () => {
 
     const view = await s.reads.read(s.user.id, 12, PHONE);
 
-    expect(view).toEqual(ok(expect.objectContaining({ senderId: 12, customerPhone: PHONE, conversationUuid: 'conv-uuid' })));
+    expect(view).toEqual(
+      ok(expect.objectContaining({ senderId: 12, customerPhone: PHONE, conversationUuid: 'conv-uuid' })),
+    );
     const readout = view.ok ? view.value.readout : null;
-    expect(readout).toMatchObject({ status: 'granted', isPermanent: true, canCall: true, canRequest: false, sessionOpen: true });
-    expect(readout?.actions[0]).toMatchObject({ actionName: 'send_call_permission_request', canPerform: false, reason: 'already_granted' });
-    expect(readout?.actions[1]).toMatchObject({ actionName: 'start_call', canPerform: true, reason: null, nextAllowedAt: null });
+    expect(readout).toMatchObject({
+      status: 'granted',
+      isPermanent: true,
+      canCall: true,
+      canRequest: false,
+      sessionOpen: true,
+    });
+    expect(readout?.actions[0]).toMatchObject({
+      actionName: 'send_call_permission_request',
+      canPerform: false,
+      reason: 'already_granted',
+    });
+    expect(readout?.actions[1]).toMatchObject({
+      actionName: 'start_call',
+      canPerform: true,
+      reason: null,
+      nextAllowedAt: null,
+    });
   });
 
-  it('names the first reason a call would fail, and refuses another account\'s sender and a malformed phone', async () => {
+  it("names the first reason a call would fail, and refuses another account's sender and a malformed phone", async () => {
     const s = await ready({ permission: 'none' });
 
     const view = await s.reads.read(s.user.id, 12, PHONE);
@@ -129,16 +175,24 @@ describe('ReadCallPermission', () => {
     expect(await s.reads.read(s.user.id, 12, '004915112345678')).toEqual(err({ code: 'invalid_phone' }));
   });
 
-  it('reports quota_exhausted once the user\'s request quota is used up, with when it frees', async () => {
+  it("reports quota_exhausted once the user's request quota is used up, with when it frees", async () => {
     const s = await ready({ permission: 'none' });
     s.template();
-    const buckets = PERMISSION_REQUEST_QUOTAS.map((q) => ({ key: voiceQuotaKey('request', s.user.id), limit: q.limit, windowSeconds: q.windowSeconds }));
+    const buckets = PERMISSION_REQUEST_QUOTAS.map((q) => ({
+      key: voiceQuotaKey('request', s.user.id),
+      limit: q.limit,
+      windowSeconds: q.windowSeconds,
+    }));
     const before = await s.reads.read(s.user.id, 12, PHONE);
     for (let i = 0; i < 5; i++) await s.rateLimiter.consume(buckets);
 
     const after = await s.reads.read(s.user.id, 12, PHONE);
 
     expect(before.ok && before.value.readout.actions[0]).toMatchObject({ canPerform: true, reason: null });
-    expect(after.ok && after.value.readout.actions[0]).toMatchObject({ canPerform: false, reason: 'quota_exhausted', nextAllowedAt: new Date(START.getTime() + 60_000) });
+    expect(after.ok && after.value.readout.actions[0]).toMatchObject({
+      canPerform: false,
+      reason: 'quota_exhausted',
+      nextAllowedAt: new Date(START.getTime() + 60_000),
+    });
   });
 });

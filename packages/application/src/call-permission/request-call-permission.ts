@@ -1,10 +1,24 @@
 import {
-  CallPermission, decidePermissionRequest, E164_PATTERN, err, MessageTemplate, ok, PermissionRequestRefusal, recordPermissionRequest, Result,
+  CallPermission,
+  decidePermissionRequest,
+  E164_PATTERN,
+  err,
+  MessageTemplate,
+  ok,
+  PermissionRequestRefusal,
+  recordPermissionRequest,
+  Result,
   withdrawPermissionRequest,
 } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { UnitOfWork } from '../ports/unit-of-work';
-import { CallPermissionChange, CallPermissionRepository, PermissionRequestSender, RequestSendFailed, VoiceSenderLookup } from './ports';
+import {
+  CallPermissionChange,
+  CallPermissionRepository,
+  PermissionRequestSender,
+  RequestSendFailed,
+  VoiceSenderLookup,
+} from './ports';
 import { VoiceFacts } from './voice-facts';
 
 export interface PermissionRequest {
@@ -54,26 +68,39 @@ export class RequestCallPermission {
     if (!E164_PATTERN.test(request.recipientPhone)) return err({ code: 'invalid_phone' });
     // The ask is recorded with the permission held and committed before the template goes out, so
     // no lock or transaction waits on the chat app; a concurrent request already counts it.
-    const asked = await this.uow.transaction(() => this.permissions.update(sender.id, request.recipientPhone, async (current): Promise<Result<CallPermissionChange<Ask>, RequestCallPermissionRefusal>> => {
-      const now = this.clock.now();
-      const facts = await this.facts.forRequest(sender, request.recipientPhone, request.templateId, current);
-      const decision = decidePermissionRequest(facts, now);
-      if (!decision.ok) return decision;
-      const recorded = recordPermissionRequest(current, now);
-      if (!recorded.ok) return recorded;
-      if (sender.status !== 'online') return err({ code: 'send_failed', reason: OFFLINE_SENDER_REASON });
-      // Decided `ok` above, so the template exists.
-      return ok({ next: recorded.value.next, answer: { before: current, at: now, template: facts.template! } });
-    }));
+    const asked = await this.uow.transaction(() =>
+      this.permissions.update(
+        sender.id,
+        request.recipientPhone,
+        async (current): Promise<Result<CallPermissionChange<Ask>, RequestCallPermissionRefusal>> => {
+          const now = this.clock.now();
+          const facts = await this.facts.forRequest(sender, request.recipientPhone, request.templateId, current);
+          const decision = decidePermissionRequest(facts, now);
+          if (!decision.ok) return decision;
+          const recorded = recordPermissionRequest(current, now);
+          if (!recorded.ok) return recorded;
+          if (sender.status !== 'online') return err({ code: 'send_failed', reason: OFFLINE_SENDER_REASON });
+          // Decided `ok` above, so the template exists.
+          return ok({ next: recorded.value.next, answer: { before: current, at: now, template: facts.template! } });
+        },
+      ),
+    );
     if (!asked.ok) return asked;
     const { before, at, template } = asked.value;
     const sent = await this.requestSender.send({
-      sender, customerPhone: request.recipientPhone, recipientName: request.recipientName, template, requestId: request.requestId ?? null,
+      sender,
+      customerPhone: request.recipientPhone,
+      recipientName: request.recipientName,
+      template,
+      requestId: request.requestId ?? null,
     });
     if (sent.ok) return ok(null);
     // The template never went out: the ask counts for nothing.
-    await this.uow.transaction(() => this.permissions.update(sender.id, request.recipientPhone, async (current) =>
-      ok({ next: withdrawPermissionRequest(current, before, at), answer: null })));
+    await this.uow.transaction(() =>
+      this.permissions.update(sender.id, request.recipientPhone, async (current) =>
+        ok({ next: withdrawPermissionRequest(current, before, at), answer: null }),
+      ),
+    );
     return sent;
   }
 }

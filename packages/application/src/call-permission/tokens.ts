@@ -1,7 +1,14 @@
 import { token } from '../common/token';
 import type { AnswerCallPermission } from './answer-call-permission';
 import type { ChatappCallReportRepository } from './chatapp-call-reports';
-import type { CallPermissionRepository, PermissionRequestSender, VoiceConversationLookup, VoiceSenderLookup, VoiceTemplateLookup, VoiceWebhookSettingRepository } from './ports';
+import type {
+  CallPermissionRepository,
+  PermissionRequestSender,
+  VoiceConversationLookup,
+  VoiceSenderLookup,
+  VoiceTemplateLookup,
+  VoiceWebhookSettingRepository,
+} from './ports';
 import type { PlaceChatappCall } from './place-chatapp-call';
 import type { ReadCallPermission } from './read-call-permission';
 import type { RequestCallPermission } from './request-call-permission';

@@ -16,7 +16,11 @@ interface RingingMessage {
 }
 
 /** `call_started` when a chat-app call starts ringing, once per ringing event. */
-export function callStartedConsumer(uow: UnitOfWork, processed: ProcessedEvents, voiceWebhook: VoiceWebhook): EventConsumer {
+export function callStartedConsumer(
+  uow: UnitOfWork,
+  processed: ProcessedEvents,
+  voiceWebhook: VoiceWebhook,
+): EventConsumer {
   return {
     topicPattern: CHATAPP_CALL_RINGING_TOPIC,
     options: { consumer: CALL_STARTED_CONSUMER, maxRetries: 10, retryDelayMs: 2_000 },

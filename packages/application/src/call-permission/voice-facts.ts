@@ -1,6 +1,17 @@
 import {
-  Assistant, balanceForNewCall, CallMinutePrices, CallPermission, CONTACT_CALL_ATTEMPTS, Conversation, MessageTemplate, PermissionRequestFacts, QuotaUsage, Sender,
-  User, UserQuota, ChatappCallFacts,
+  Assistant,
+  balanceForNewCall,
+  CallMinutePrices,
+  CallPermission,
+  CONTACT_CALL_ATTEMPTS,
+  Conversation,
+  MessageTemplate,
+  PermissionRequestFacts,
+  QuotaUsage,
+  Sender,
+  User,
+  UserQuota,
+  ChatappCallFacts,
 } from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants/ports';
 import { UserRepository } from '../ports/accounts';
@@ -60,12 +71,21 @@ export class VoiceFacts {
     private readonly callingLines: ChatappCallingLines | null = null,
   ) {
     ({
-      users: this.users, assistants: this.assistants, templates: this.templates, conversations: this.conversations, permissions: this.permissions,
+      users: this.users,
+      assistants: this.assistants,
+      templates: this.templates,
+      conversations: this.conversations,
+      permissions: this.permissions,
       calls: this.calls,
     } = records);
   }
 
-  async forRequest(sender: Sender, customerPhone: string, templateId: number | null, permission?: CallPermission): Promise<RequestFacts> {
+  async forRequest(
+    sender: Sender,
+    customerPhone: string,
+    templateId: number | null,
+    permission?: CallPermission,
+  ): Promise<RequestFacts> {
     return this.requestFacts(sender, await this.contact(sender, customerPhone, permission), templateId);
   }
 
@@ -80,20 +100,31 @@ export class VoiceFacts {
   }
 
   /** Both routes' facts for the preflight, the account, conversation and permission read once. */
-  async forPreflight(sender: Sender, customerPhone: string, now: Date): Promise<{ readonly request: RequestFacts; readonly call: CallFacts }> {
+  async forPreflight(
+    sender: Sender,
+    customerPhone: string,
+    now: Date,
+  ): Promise<{ readonly request: RequestFacts; readonly call: CallFacts }> {
     const contact = await this.contact(sender, customerPhone);
-    return { request: await this.requestFacts(sender, contact, null), call: await this.callFacts(sender, customerPhone, contact, now, false) };
+    return {
+      request: await this.requestFacts(sender, contact, null),
+      call: await this.callFacts(sender, customerPhone, contact, now, false),
+    };
   }
 
   private async contact(sender: Sender, customerPhone: string, permission?: CallPermission): Promise<ContactState> {
     return {
       user: await this.users.findById(sender.userId),
       conversation: await this.conversations.find(sender.id, customerPhone),
-      permission: permission ?? await this.permissions.find(sender.id, customerPhone),
+      permission: permission ?? (await this.permissions.find(sender.id, customerPhone)),
     };
   }
 
-  private async requestFacts(sender: Sender, { user, conversation, permission }: ContactState, templateId: number | null): Promise<RequestFacts> {
+  private async requestFacts(
+    sender: Sender,
+    { user, conversation, permission }: ContactState,
+    templateId: number | null,
+  ): Promise<RequestFacts> {
     const template = requestTemplate(await this.templates.list(sender.id, 'approved'), templateId);
     return {
       planCallingEnabled: user?.plan.chatapp_calling_enabled ?? false,
@@ -107,8 +138,15 @@ export class VoiceFacts {
     };
   }
 
-  private async callFacts(sender: Sender, customerPhone: string, { user, conversation, permission }: ContactState, now: Date, lock: boolean): Promise<CallFacts> {
-    const assistant = sender.assistantId === null ? null : await this.assistants.findOwned(sender.userId, sender.assistantId);
+  private async callFacts(
+    sender: Sender,
+    customerPhone: string,
+    { user, conversation, permission }: ContactState,
+    now: Date,
+    lock: boolean,
+  ): Promise<CallFacts> {
+    const assistant =
+      sender.assistantId === null ? null : await this.assistants.findOwned(sender.userId, sender.assistantId);
     const since = new Date(now.getTime() - CONTACT_CALL_ATTEMPTS.periodMs);
     const activity = await this.calls.chatappActivity(sender.id, customerPhone, since, lock);
     return {
@@ -121,7 +159,8 @@ export class VoiceFacts {
       callAssistant: assistant,
       permission,
       // What a new call may count on: the first minute of each call in progress is spoken for.
-      balance: user === null ? 0 : balanceForNewCall(user.balance, await this.calls.openCallCounts(user.id), this.prices),
+      balance:
+        user === null ? 0 : balanceForNewCall(user.balance, await this.calls.openCallCounts(user.id), this.prices),
       minutePrice: this.prices.chatapp,
       senderCallStatuses: activity.openStatuses,
       contactAttempts: activity.contactAttempts,
@@ -131,14 +170,26 @@ export class VoiceFacts {
 
   /** The user's counts in the current windows of a route's quotas, read without counting. */
   quotaUsage(route: 'request' | 'call', userId: number, quotas: readonly UserQuota[]): Promise<QuotaUsage[]> {
-    return Promise.all(quotas.map(async (quota) => ({
-      quota, used: await this.rateLimits.counted({ key: voiceQuotaKey(route, userId), limit: quota.limit, windowSeconds: quota.windowSeconds }),
-    })));
+    return Promise.all(
+      quotas.map(async (quota) => ({
+        quota,
+        used: await this.rateLimits.counted({
+          key: voiceQuotaKey(route, userId),
+          limit: quota.limit,
+          windowSeconds: quota.windowSeconds,
+        }),
+      })),
+    );
   }
 }
 
 /** The given approved `voice_call_request` template, or else the sender's most recently approved one. */
 function requestTemplate(approved: readonly MessageTemplate[], templateId: number | null): MessageTemplate | null {
-  const candidates = approved.filter((t) => t.category === 'voice_call_request' && (templateId === null || t.id === templateId));
-  return candidates.reduce<MessageTemplate | null>((latest, t) => (latest === null || t.updatedAt >= latest.updatedAt ? t : latest), null);
+  const candidates = approved.filter(
+    (t) => t.category === 'voice_call_request' && (templateId === null || t.id === templateId),
+  );
+  return candidates.reduce<MessageTemplate | null>(
+    (latest, t) => (latest === null || t.updatedAt >= latest.updatedAt ? t : latest),
+    null,
+  );
 }

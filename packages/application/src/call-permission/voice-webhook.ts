@@ -36,7 +36,10 @@ export class VoiceWebhook {
       await this.settings.save(userId, webhookUrl);
       if (webhookUrl === null) {
         await this.deliveries.cancelPending({
-          userId, source: { type: 'account', id: userId }, eventTypes: VOICE_EVENT_TYPES, createdUpTo: this.clock.now(),
+          userId,
+          source: { type: 'account', id: userId },
+          eventTypes: VOICE_EVENT_TYPES,
+          createdUpTo: this.clock.now(),
         });
       }
       return webhookUrl;
@@ -48,7 +51,13 @@ export class VoiceWebhook {
     const targetUrl = await this.settings.find(userId);
     if (targetUrl === null) return;
     await this.deliveries.enqueue({
-      userId, eventType: event.type, targetUrl, payload: event.payload, source: { type: 'account', id: userId }, subject: event.subject, requestId,
+      userId,
+      eventType: event.type,
+      targetUrl,
+      payload: event.payload,
+      source: { type: 'account', id: userId },
+      subject: event.subject,
+      requestId,
     });
   }
 }

@@ -45,17 +45,37 @@ export class AcceptInboundCall {
     const route = await this.calls.inboundRoute(request.to, request.trunkId);
     if (route === null || route.assistantId === null) return err('no_assistant');
     const assistant = await this.assistants.findOwned(route.userId, route.assistantId);
-    if (assistant === null || assistant.type !== 'inbound' || assistant.status !== 'active' || assistant.complianceBlocked) return err('no_assistant');
+    if (
+      assistant === null ||
+      assistant.type !== 'inbound' ||
+      assistant.status !== 'active' ||
+      assistant.complianceBlocked
+    )
+      return err('no_assistant');
     const user = await this.users.findById(route.userId);
     if (user === null || !canAfford(user.balance, this.prices.phone)) return err('insufficient_balance');
 
     const line = { phoneNumberId: route.phoneNumberId, phoneNumber: route.phoneNumber, sip: route.sip };
     const runtimeConfig = await this.configurations.forStart({
-      direction: 'inbound', channel: 'phone', customerPhone: request.from, line, assistant, variables: {},
+      direction: 'inbound',
+      channel: 'phone',
+      customerPhone: request.from,
+      line,
+      assistant,
+      variables: {},
     });
     const { call } = await this.calls.create({
-      userId: route.userId, assistantId: assistant.id, direction: 'inbound', channel: 'phone', status: 'ringing',
-      customerPhone: request.from, line, variables: {}, runtimeConfig, providerCallId: request.providerCallId, now: this.clock.now(),
+      userId: route.userId,
+      assistantId: assistant.id,
+      direction: 'inbound',
+      channel: 'phone',
+      status: 'ringing',
+      customerPhone: request.from,
+      line,
+      variables: {},
+      runtimeConfig,
+      providerCallId: request.providerCallId,
+      now: this.clock.now(),
     });
     return ok({ callId: call.id, config: call.runtimeConfig });
   }

@@ -1,4 +1,14 @@
-import { Assistant, buildRuntimeConfig, CallChannel, CallDirection, CallerLine, ReferenceCatalog, RuntimeConfig, runtimeSpeech, TransferAssistant } from '@voiceplane/domain';
+import {
+  Assistant,
+  buildRuntimeConfig,
+  CallChannel,
+  CallDirection,
+  CallerLine,
+  ReferenceCatalog,
+  RuntimeConfig,
+  runtimeSpeech,
+  TransferAssistant,
+} from '@voiceplane/domain';
 import { AssistantRepository, CatalogRepository } from '../assistants/ports';
 import { ToolRepository } from '../tools/ports';
 
@@ -44,7 +54,9 @@ export class CallConfigurations {
       assistantId: assistant.id,
       assistant,
       languageCode: catalog.languages.find((l) => l.id === assistant.languageId)?.iso_2 ?? null,
-      secondaryLanguageCodes: assistant.secondaryLanguageIds.flatMap((id) => catalog.languages.filter((l) => l.id === id).map((l) => l.iso_2)),
+      secondaryLanguageCodes: assistant.secondaryLanguageIds.flatMap((id) =>
+        catalog.languages.filter((l) => l.id === id).map((l) => l.iso_2),
+      ),
       variables: start.variables,
       tools: tools.map((t) => ({ id: t.id, name: t.name, description: t.description, schema: t.schema })),
     });
@@ -52,8 +64,13 @@ export class CallConfigurations {
   }
 
   /** Breadth first from the call's assistant; a deleted target is left out (the agent then says it cannot transfer). */
-  private async transferTargets(start: CallStart, assistants: AssistantRepository, catalog: ReferenceCatalog): Promise<TransferAssistant[]> {
-    const targetsOf = (a: Assistant) => a.tools.flatMap((t) => (t.type === 'assistant_transfer' ? [t.data.assistant_id] : []));
+  private async transferTargets(
+    start: CallStart,
+    assistants: AssistantRepository,
+    catalog: ReferenceCatalog,
+  ): Promise<TransferAssistant[]> {
+    const targetsOf = (a: Assistant) =>
+      a.tools.flatMap((t) => (t.type === 'assistant_transfer' ? [t.data.assistant_id] : []));
     const seen = new Set<number>([start.assistant.id]);
     const queue = targetsOf(start.assistant);
     const found: TransferAssistant[] = [];

@@ -12,21 +12,56 @@ function setup() {
   const toolCalls = new InMemoryToolInvocationLog();
   const reports = new InMemoryChatappCallReportRepository(store.calls);
   const queries = new CallQueries(store.calls, toolCalls, reports);
-  const callOf = async (userId: number, channel: CallChannel) => (await store.calls.create({
-    userId, assistantId: 1, direction: 'outbound', channel, status: 'initiated', customerPhone: '+14155551234', line: null,
-    variables: {}, runtimeConfig: CONFIG, senderId: channel === 'chatapp' ? 7 : null, now: store.clock.now(),
-  })).call;
+  const callOf = async (userId: number, channel: CallChannel) =>
+    (
+      await store.calls.create({
+        userId,
+        assistantId: 1,
+        direction: 'outbound',
+        channel,
+        status: 'initiated',
+        customerPhone: '+14155551234',
+        line: null,
+        variables: {},
+        runtimeConfig: CONFIG,
+        senderId: channel === 'chatapp' ? 7 : null,
+        now: store.clock.now(),
+      })
+    ).call;
   return { store, toolCalls, reports, queries, callOf };
 }
 
 it("gives the owner the call with its tool calls, and another account's call as not found", async () => {
   const { toolCalls, queries, callOf } = setup();
   const call = await callOf(1, 'phone');
-  const start = { id: 'tin_1', callId: call.id, userId: 1, toolId: 3, name: 'lookup_order', invocationId: null, at: START };
-  toolCalls.record(start, { ok: true, statusCode: 200, content: '{}', truncated: false, durationMs: 12, error: null, warnings: [] });
+  const start = {
+    id: 'tin_1',
+    callId: call.id,
+    userId: 1,
+    toolId: 3,
+    name: 'lookup_order',
+    invocationId: null,
+    at: START,
+  };
+  toolCalls.record(start, {
+    ok: true,
+    statusCode: 200,
+    content: '{}',
+    truncated: false,
+    durationMs: 12,
+    error: null,
+    warnings: [],
+  });
 
   const found = await queries.get(1, call.id);
-  expect(found).toEqual({ ok: true, value: { call: expect.objectContaining({ id: call.id }), toolCalls: [expect.objectContaining({ id: 'tin_1', name: 'lookup_order' })], report: null } });
+  expect(found).toEqual({
+    ok: true,
+    value: {
+      call: expect.objectContaining({ id: call.id }),
+      toolCalls: [expect.objectContaining({ id: 'tin_1', name: 'lookup_order' })],
+      report: null,
+    },
+  });
   expect(await queries.get(2, call.id)).toEqual({ ok: false, error: 'call_not_found' });
   expect(await queries.get(1, call.id + 1)).toEqual({ ok: false, error: 'call_not_found' });
 });
@@ -37,12 +72,16 @@ it("adds the chat app's report to a chat-app call only", async () => {
   const phone = await callOf(1, 'phone');
   const event = { metaCallId: 'wacid.1', event: 'connect' as const, at: START, status: null, duration: null };
   for (const callId of [chatapp.id, phone.id]) {
-    await reports.record({ metaCallId: `wacid.${callId}`, senderId: 7, customerPhone: '+14155551234', endedSince: START },
-      () => ({ next: openChatappCallReport(callId, { ...event, metaCallId: `wacid.${callId}` }), answer: undefined }));
+    await reports.record(
+      { metaCallId: `wacid.${callId}`, senderId: 7, customerPhone: '+14155551234', endedSince: START },
+      () => ({ next: openChatappCallReport(callId, { ...event, metaCallId: `wacid.${callId}` }), answer: undefined }),
+    );
   }
 
   const withReport = await queries.get(1, chatapp.id);
-  expect(withReport.ok && withReport.value.report).toEqual(expect.objectContaining({ callId: chatapp.id, metaCallId: `wacid.${chatapp.id}` }));
+  expect(withReport.ok && withReport.value.report).toEqual(
+    expect.objectContaining({ callId: chatapp.id, metaCallId: `wacid.${chatapp.id}` }),
+  );
   const withoutReport = await queries.get(1, phone.id);
   expect(withoutReport.ok && withoutReport.value.report).toBeNull();
 });

@@ -47,9 +47,13 @@ export class CallRecordings {
       return err({ code: 'invalid_signature' });
     }
     if (outcome !== null && !outcome.stored) {
-      await this.calls.update(outcome.callId, async (call) => ok({
-        changes: call.recordingUrl === null ? {} : { recordingUrl: null }, at: this.clock.now(), answer: undefined,
-      }));
+      await this.calls.update(outcome.callId, async (call) =>
+        ok({
+          changes: call.recordingUrl === null ? {} : { recordingUrl: null },
+          at: this.clock.now(),
+          answer: undefined,
+        }),
+      );
     }
     return ok(undefined);
   }

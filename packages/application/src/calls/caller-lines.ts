@@ -23,7 +23,11 @@ export class CallerLines {
     return {
       phoneNumberId: number.id,
       phoneNumber: number.phoneNumber,
-      sip: { outboundTrunkId: trunk.outboundTrunkId, callingFormat: trunk.sipCallingFormat, outboundProxy: trunk.outboundProxy },
+      sip: {
+        outboundTrunkId: trunk.outboundTrunkId,
+        callingFormat: trunk.sipCallingFormat,
+        outboundProxy: trunk.outboundProxy,
+      },
     };
   }
 }

@@ -1,6 +1,16 @@
 import {
-  appendedTranscript, Call, CallMinutePrices, CallOutcome, callCharge, callDuration, EndedCall, extractedVariablesAtEnd, postCallPayload,
-  shouldSendInboundWebhook, shouldSendPostCallWebhook, TerminalCallStatus,
+  appendedTranscript,
+  Call,
+  CallMinutePrices,
+  CallOutcome,
+  callCharge,
+  callDuration,
+  EndedCall,
+  extractedVariablesAtEnd,
+  postCallPayload,
+  shouldSendInboundWebhook,
+  shouldSendPostCallWebhook,
+  TerminalCallStatus,
 } from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants/ports';
 import { BalanceService } from '../billing/balance-service';
@@ -71,7 +81,7 @@ export class EndCall {
       finishedAt: at,
       duration,
       cost: charge.minutes > 0 ? charge.amount : 0,
-      recordingUrl: started.record ? outcome.recordingUrl ?? null : null,
+      recordingUrl: started.record ? (outcome.recordingUrl ?? null) : null,
       transcript: outcome.transcript ? appendedTranscript([], outcome.transcript) : call.transcript,
       extractedVariables: extractedVariablesAtEnd(
         { enabled: started.post_call_evaluation, fieldNames: started.post_call_schema.map((f) => f.name) },
@@ -85,20 +95,44 @@ export class EndCall {
   }
 
   /** Creates the `post_call` delivery when the assistant wants one; returns the `call.ended` event. */
-  private async announce(call: Call, status: TerminalCallStatus, at: Date, placedBy: PlacedBy | null): Promise<NewOutboxEvent> {
+  private async announce(
+    call: Call,
+    status: TerminalCallStatus,
+    at: Date,
+    placedBy: PlacedBy | null,
+  ): Promise<NewOutboxEvent> {
     // Locked: a webhook switched off concurrently either commits first (and no event is created)
     // or waits, and its cancellation then finds this call's delivery pending.
     const assistant = await this.assistants.findOwned(call.userId, call.assistantId, { lock: true });
     const facts: EndedCall = {
-      id: call.id, assistantId: call.assistantId, customerPhone: call.customerPhone, assistantPhone: call.assistantPhone,
-      duration: call.duration, status, extractedVariables: call.extractedVariables, inputVariables: call.variables,
-      transcript: call.transcript, recordingUrl: call.recordingUrl, createdAt: call.createdAt, finishedAt: at,
-      lead: placedBy?.lead ?? null, campaign: placedBy?.campaign ?? null,
+      id: call.id,
+      assistantId: call.assistantId,
+      customerPhone: call.customerPhone,
+      assistantPhone: call.assistantPhone,
+      duration: call.duration,
+      status,
+      extractedVariables: call.extractedVariables,
+      inputVariables: call.variables,
+      transcript: call.transcript,
+      recordingUrl: call.recordingUrl,
+      createdAt: call.createdAt,
+      finishedAt: at,
+      lead: placedBy?.lead ?? null,
+      campaign: placedBy?.campaign ?? null,
     };
     const payload = postCallPayload(facts, assistant?.includeRecordingInWebhook ?? true);
-    if (assistant && assistant.webhookUrl !== null && shouldSendPostCallWebhook({
-      isWebhookActive: assistant.isWebhookActive, webhookUrl: assistant.webhookUrl, sendOnlyOnCompleted: assistant.sendWebhookOnlyOnCompleted,
-    }, status)) {
+    if (
+      assistant &&
+      assistant.webhookUrl !== null &&
+      shouldSendPostCallWebhook(
+        {
+          isWebhookActive: assistant.isWebhookActive,
+          webhookUrl: assistant.webhookUrl,
+          sendOnlyOnCompleted: assistant.sendWebhookOnlyOnCompleted,
+        },
+        status,
+      )
+    ) {
       await this.deliveries.enqueue({
         userId: call.userId,
         eventType: 'post_call',
@@ -108,18 +142,40 @@ export class EndCall {
         subject: { type: 'call', id: call.id },
       });
     }
-    if (assistant && assistant.inboundWebhookUrl !== null && shouldSendInboundWebhook({
-      inboundWebhookUrl: assistant.inboundWebhookUrl, sendOnlyOnCompleted: assistant.sendWebhookOnlyOnCompleted,
-    }, call.direction, status)) {
+    if (
+      assistant &&
+      assistant.inboundWebhookUrl !== null &&
+      shouldSendInboundWebhook(
+        {
+          inboundWebhookUrl: assistant.inboundWebhookUrl,
+          sendOnlyOnCompleted: assistant.sendWebhookOnlyOnCompleted,
+        },
+        call.direction,
+        status,
+      )
+    ) {
       await this.deliveries.enqueue({
-        userId: call.userId, eventType: 'post_call', targetUrl: assistant.inboundWebhookUrl, payload,
-        source: { type: 'assistant', id: call.assistantId }, subject: { type: 'call', id: call.id },
+        userId: call.userId,
+        eventType: 'post_call',
+        targetUrl: assistant.inboundWebhookUrl,
+        payload,
+        source: { type: 'assistant', id: call.assistantId },
+        subject: { type: 'call', id: call.id },
       });
     }
     const event: CallEndedEvent = {
-      call_id: call.id, user_id: call.userId, assistant_id: call.assistantId, direction: call.direction, channel: call.channel,
-      status, answered: call.answeredAt !== null, customer_phone: call.customerPhone, sender_id: call.senderId,
-      conversation_id: call.conversationId, automation_run_id: call.automationRunId, call: payload,
+      call_id: call.id,
+      user_id: call.userId,
+      assistant_id: call.assistantId,
+      direction: call.direction,
+      channel: call.channel,
+      status,
+      answered: call.answeredAt !== null,
+      customer_phone: call.customerPhone,
+      sender_id: call.senderId,
+      conversation_id: call.conversationId,
+      automation_run_id: call.automationRunId,
+      call: payload,
     };
     return { topic: CALL_ENDED_TOPIC, payload: event };
   }

@@ -1,4 +1,15 @@
-import { Assistant, balanceForNewCall, Call, CallerLine, CallMinutePrices, canAfford, err, ok, Result, RuntimeConfig } from '@voiceplane/domain';
+import {
+  Assistant,
+  balanceForNewCall,
+  Call,
+  CallerLine,
+  CallMinutePrices,
+  canAfford,
+  err,
+  ok,
+  Result,
+  RuntimeConfig,
+} from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants/ports';
 import { UserRepository } from '../ports/accounts';
 import { Clock } from '../ports/clock';
@@ -33,7 +44,14 @@ export interface PreparedCall {
 }
 
 /** Business refusals of make_call, in the order they are checked. */
-export type MakeCallRefusal = 'assistant_not_found' | 'not_outbound' | 'compliance_blocked' | 'insufficient_balance' | 'no_caller_line' | 'too_many_calls' | 'dispatch_failed';
+export type MakeCallRefusal =
+  | 'assistant_not_found'
+  | 'not_outbound'
+  | 'compliance_blocked'
+  | 'insufficient_balance'
+  | 'no_caller_line'
+  | 'too_many_calls'
+  | 'dispatch_failed';
 
 /** Job kind: fails a call whose dispatch was lost (the process died between commit and hand-over). */
 export const CALL_DISPATCH_WATCHDOG_JOB = 'call.dispatch_watchdog';
@@ -79,7 +97,13 @@ export class MakeCall {
   private readonly runtime: VoiceRuntime;
   private readonly events: RecordCallEvent;
 
-  constructor(stores: MakeCallStores, setup: MakeCallSetup, dispatch: MakeCallDispatch, private readonly clock: Clock, private readonly log: WorkLogger) {
+  constructor(
+    stores: MakeCallStores,
+    setup: MakeCallSetup,
+    dispatch: MakeCallDispatch,
+    private readonly clock: Clock,
+    private readonly log: WorkLogger,
+  ) {
     ({ uow: this.uow, assistants: this.assistants, users: this.users, calls: this.calls } = stores);
     ({ lines: this.lines, configurations: this.configurations, prices: this.prices } = setup);
     ({ scheduler: this.scheduler, runtime: this.runtime, events: this.events } = dispatch);
@@ -90,7 +114,11 @@ export class MakeCall {
     // A run's call step executed again (its worker was lost after placing the call) places nothing new:
     // the run is the placement's idempotency key, and only the run's lease holder executes it.
     if (request.automationRunId) {
-      const placed = await this.calls.list(userId, { automationRunId: request.automationRunId }, { page: 1, perPage: 1 });
+      const placed = await this.calls.list(
+        userId,
+        { automationRunId: request.automationRunId },
+        { page: 1, perPage: 1 },
+      );
       if (placed.items.length > 0) return ok({ callId: placed.items[0].id });
     }
     const prepared = await this.prepare(request);
@@ -98,7 +126,9 @@ export class MakeCall {
     // This commit is what the caller is answered with (the call id), unless the hand-over below fails. A call
     // an automation run places answers the run's step, never the request that started the run.
     const call = await this.uow.transaction(() => this.store(prepared.value), {
-      concludes: request.automationRunId ? false : (created) => (typeof created === 'string' ? err(created) : ok({ callId: created.id })),
+      concludes: request.automationRunId
+        ? false
+        : (created) => (typeof created === 'string' ? err(created) : ok({ callId: created.id })),
     });
     if (typeof call === 'string') return err(call);
     return this.dispatch(call, prepared.value);
@@ -116,12 +146,23 @@ export class MakeCall {
     if (assistant.complianceBlocked) return err('compliance_blocked');
     const user = await this.users.findById(userId);
     if (user === null || !(await this.affords(userId, user.balance))) return err('insufficient_balance');
-    const callerLine = line ?? await this.lines.forAssistant(userId, assistant.phoneNumberId);
+    const callerLine = line ?? (await this.lines.forAssistant(userId, assistant.phoneNumberId));
     if (callerLine === null) return err('no_caller_line');
     const runtimeConfig = await this.configurations.forStart({
-      direction: 'outbound', channel: 'phone', customerPhone: request.phoneNumber, line: callerLine, assistant, variables: request.variables,
+      direction: 'outbound',
+      channel: 'phone',
+      customerPhone: request.phoneNumber,
+      line: callerLine,
+      assistant,
+      variables: request.variables,
     });
-    return ok({ request, assistant, line: callerLine, runtimeConfig, maxConcurrentCalls: user.plan.max_concurrent_calls });
+    return ok({
+      request,
+      assistant,
+      line: callerLine,
+      runtimeConfig,
+      maxConcurrentCalls: user.plan.max_concurrent_calls,
+    });
   }
 
   /**
@@ -138,12 +179,24 @@ export class MakeCall {
     if ((await this.calls.countActive(userId)) >= prepared.maxConcurrentCalls) return 'too_many_calls';
     const now = this.clock.now();
     const { call } = await this.calls.create({
-      userId, assistantId: assistant.id, direction: 'outbound', channel: 'phone', status: 'initiated',
-      customerPhone: request.phoneNumber, line, variables: request.variables, runtimeConfig, automationRunId: request.automationRunId ?? null,
-      campaignId: request.campaignId ?? null, leadId: request.leadId ?? null, now,
+      userId,
+      assistantId: assistant.id,
+      direction: 'outbound',
+      channel: 'phone',
+      status: 'initiated',
+      customerPhone: request.phoneNumber,
+      line,
+      variables: request.variables,
+      runtimeConfig,
+      automationRunId: request.automationRunId ?? null,
+      campaignId: request.campaignId ?? null,
+      leadId: request.leadId ?? null,
+      now,
     });
     await this.scheduler.schedule({
-      kind: CALL_DISPATCH_WATCHDOG_JOB, key: `call-dispatch:${call.id}`, payload: { call_id: call.id },
+      kind: CALL_DISPATCH_WATCHDOG_JOB,
+      key: `call-dispatch:${call.id}`,
+      payload: { call_id: call.id },
       runAt: new Date(now.getTime() + DISPATCH_WATCHDOG_MS),
     });
     return call;
@@ -153,8 +206,12 @@ export class MakeCall {
   async dispatch(call: Call, prepared: PreparedCall): Promise<Result<{ readonly callId: number }, 'dispatch_failed'>> {
     try {
       await this.runtime.placeCall({
-        callId: call.id, userId: call.userId, customerPhone: call.customerPhone, line: prepared.line,
-        ringingTimeSeconds: prepared.assistant.ringingTime, maxDurationSeconds: prepared.assistant.maxDuration,
+        callId: call.id,
+        userId: call.userId,
+        customerPhone: call.customerPhone,
+        line: prepared.line,
+        ringingTimeSeconds: prepared.assistant.ringingTime,
+        maxDurationSeconds: prepared.assistant.maxDuration,
       });
     } catch (e) {
       this.log.warn({ err: e, callId: call.id }, 'the voice runtime refused a call');
@@ -166,7 +223,10 @@ export class MakeCall {
 
   /** One minute of a phone call on top of the first minute of every call of the account in progress. */
   private async affords(userId: number, balance: number): Promise<boolean> {
-    return canAfford(balanceForNewCall(balance, await this.calls.openCallCounts(userId), this.prices), this.prices.phone);
+    return canAfford(
+      balanceForNewCall(balance, await this.calls.openCallCounts(userId), this.prices),
+      this.prices.phone,
+    );
   }
 }
 

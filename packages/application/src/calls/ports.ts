@@ -1,6 +1,18 @@
 import {
-  Call, CallChannel, CallDirection, OpenCallCounts, CallerLine, CallStatus, CallSummary, InvalidTransition, Result, RuntimeConfig, RuntimeEventType, SipLine,
-  TerminalCallStatus, TranscriptItem,
+  Call,
+  CallChannel,
+  CallDirection,
+  OpenCallCounts,
+  CallerLine,
+  CallStatus,
+  CallSummary,
+  InvalidTransition,
+  Result,
+  RuntimeConfig,
+  RuntimeEventType,
+  SipLine,
+  TerminalCallStatus,
+  TranscriptItem,
 } from '@voiceplane/domain';
 import { NewOutboxEvent } from '../ports/outbox';
 import { Page, PageRequest } from '../common/page';
@@ -111,13 +123,20 @@ export interface CallRepository {
    * delivery) commits with them. A refusal writes nothing of the call's; `decide` refuses before it
    * writes anything elsewhere.
    */
-  update<A, E>(id: number, decide: (call: Call) => Promise<Result<CallChange<A>, E>>): Promise<Result<A, E | CallNotFound>>;
+  update<A, E>(
+    id: number,
+    decide: (call: Call) => Promise<Result<CallChange<A>, E>>,
+  ): Promise<Result<A, E | CallNotFound>>;
   /**
    * Deletes the owner's call with what hangs on it (runtime events, a chat-app report): in one transaction
    * locks the call, hands it to `decide`, and deletes it when `decide` agrees. What `decide` deletes through
    * other ports commits with it; a refusal deletes nothing. Another account's call is not found.
    */
-  delete<E>(userId: number, id: number, decide: (call: Call) => Promise<Result<void, E>>): Promise<Result<Call, E | CallNotFound>>;
+  delete<E>(
+    userId: number,
+    id: number,
+    decide: (call: Call) => Promise<Result<void, E>>,
+  ): Promise<Result<Call, E | CallNotFound>>;
   findRuntimeEvent(callId: number, eventId: string): Promise<AcceptedRuntimeEvent | null>;
   recordRuntimeEvent(callId: number, eventId: string, event: AcceptedRuntimeEvent, at: Date): Promise<void>;
   /**

@@ -1,5 +1,15 @@
 import {
-  appendedTranscript, applyRuntimeEvent, Call, CallOutcome, CallStatus, err, evaluatedConversationVariables, InvalidTransition, ok, Result, TranscriptItem,
+  appendedTranscript,
+  applyRuntimeEvent,
+  Call,
+  CallOutcome,
+  CallStatus,
+  err,
+  evaluatedConversationVariables,
+  InvalidTransition,
+  ok,
+  Result,
+  TranscriptItem,
 } from '@voiceplane/domain';
 import { CatalogRepository } from '../assistants/ports';
 import { textModelName } from '../conversation-policy/conversation-brain';
@@ -41,8 +51,13 @@ export interface CallStartedEvent {
 const callStarted = (call: Call, at: Date): { topic: string; payload: CallStartedEvent } => ({
   topic: CALL_STARTED_TOPIC,
   payload: {
-    call_id: call.id, user_id: call.userId, assistant_id: call.assistantId, direction: call.direction, channel: call.channel,
-    customer_phone: call.customerPhone, at: at.toISOString(),
+    call_id: call.id,
+    user_id: call.userId,
+    assistant_id: call.assistantId,
+    direction: call.direction,
+    channel: call.channel,
+    customer_phone: call.customerPhone,
+    at: at.toISOString(),
   },
 });
 
@@ -85,14 +100,20 @@ export class RecordCallEvent {
     const evaluated = await this.evaluatedEnd(callId, report);
     return this.calls.update(callId, async (call): Promise<Result<CallChange<CallEventAnswer>, InvalidTransition>> => {
       const earlier = await this.calls.findRuntimeEvent(callId, report.eventId);
-      if (earlier !== null) return ok({ changes: {}, at: this.clock.now(), answer: { callId, status: earlier.status, duplicate: true } });
+      if (earlier !== null)
+        return ok({ changes: {}, at: this.clock.now(), answer: { callId, status: earlier.status, duplicate: true } });
       const { event } = evaluated;
-      const transition = applyRuntimeEvent(call.status, event.type, event.type === 'ended' ? event.outcome.status : undefined);
+      const transition = applyRuntimeEvent(
+        call.status,
+        event.type,
+        event.type === 'ended' ? event.outcome.status : undefined,
+      );
       if (!transition.ok) return transition;
       const now = this.clock.now();
-      const change: CallChange<CallStatus> = transition.value.kind === 'moved'
-        ? await this.apply(call, event, report.occurredAt ?? now, now)
-        : { changes: {}, at: now, answer: call.status };
+      const change: CallChange<CallStatus> =
+        transition.value.kind === 'moved'
+          ? await this.apply(call, event, report.occurredAt ?? now, now)
+          : { changes: {}, at: now, answer: call.status };
       await this.calls.recordRuntimeEvent(callId, report.eventId, { type: event.type, status: change.answer }, now);
       return ok({ ...change, answer: { callId, status: change.answer, duplicate: false } });
     });
@@ -109,7 +130,8 @@ export class RecordCallEvent {
    */
   private async evaluatedEnd(callId: number, report: RuntimeEventReport): Promise<RuntimeEventReport> {
     const { event } = report;
-    if (this.evaluator === null || event.type !== 'ended' || event.outcome.extractedVariables !== undefined) return report;
+    if (this.evaluator === null || event.type !== 'ended' || event.outcome.extractedVariables !== undefined)
+      return report;
     const call = await this.calls.findById(callId);
     if (call === null || !call.runtimeConfig.assistant.post_call_evaluation) return report;
     const transition = applyRuntimeEvent(call.status, 'ended', event.outcome.status);
@@ -121,13 +143,23 @@ export class RecordCallEvent {
     let produced: Record<string, unknown> | null = null;
     try {
       produced = await generator.evaluateConversation({
-        model: await textModelName(catalog, started), schema: started.post_call_schema,
-        transcript: transcript.map((item) => ({ role: item.role === 'customer' ? 'user' : 'assistant', content: item.content })),
+        model: await textModelName(catalog, started),
+        schema: started.post_call_schema,
+        transcript: transcript.map((item) => ({
+          role: item.role === 'customer' ? 'user' : 'assistant',
+          content: item.content,
+        })),
       });
     } catch (e) {
-      log.warn({ call_id: callId, error: e instanceof Error ? e.message : String(e) }, 'call evaluation failed; the end claims nothing');
+      log.warn(
+        { call_id: callId, error: e instanceof Error ? e.message : String(e) },
+        'call evaluation failed; the end claims nothing',
+      );
     }
-    const extractedVariables = evaluatedConversationVariables({ enabled: true, fieldNames: started.post_call_schema.map((f) => f.name) }, produced);
+    const extractedVariables = evaluatedConversationVariables(
+      { enabled: true, fieldNames: started.post_call_schema.map((f) => f.name) },
+      produced,
+    );
     return { ...report, event: { type: 'ended', outcome: { ...event.outcome, extractedVariables } } };
   }
 
@@ -150,26 +182,54 @@ export class RecordCallEvent {
       case 'ringing':
         return {
           changes: { status: 'ringing' },
-          events: call.channel !== 'chatapp' ? [] : [{
-            topic: CHATAPP_CALL_RINGING_TOPIC,
-            payload: { call_id: call.id, user_id: call.userId, sender_id: call.senderId, customer_phone: call.customerPhone, conversation_id: call.conversationId, at: at.toISOString() },
-          }],
+          events:
+            call.channel !== 'chatapp'
+              ? []
+              : [
+                  {
+                    topic: CHATAPP_CALL_RINGING_TOPIC,
+                    payload: {
+                      call_id: call.id,
+                      user_id: call.userId,
+                      sender_id: call.senderId,
+                      customer_phone: call.customerPhone,
+                      conversation_id: call.conversationId,
+                      at: at.toISOString(),
+                    },
+                  },
+                ],
           at: now,
           answer: 'ringing',
         };
       case 'answered':
         return {
           changes: { status: 'in-progress', answeredAt: at },
-          events: [callStarted(call, at), ...(call.channel !== 'chatapp' ? [] : [{
-            topic: CHATAPP_CALL_CONNECTED_TOPIC,
-            payload: { call_id: call.id, sender_id: call.senderId, customer_phone: call.customerPhone, at: at.toISOString() },
-          }])],
+          events: [
+            callStarted(call, at),
+            ...(call.channel !== 'chatapp'
+              ? []
+              : [
+                  {
+                    topic: CHATAPP_CALL_CONNECTED_TOPIC,
+                    payload: {
+                      call_id: call.id,
+                      sender_id: call.senderId,
+                      customer_phone: call.customerPhone,
+                      at: at.toISOString(),
+                    },
+                  },
+                ]),
+          ],
           at: now,
           answer: 'in-progress',
         };
       case 'transcript':
         // The call is locked: appending to what was read is safe.
-        return { changes: { transcript: appendedTranscript(call.transcript, event.items) }, at: now, answer: call.status };
+        return {
+          changes: { transcript: appendedTranscript(call.transcript, event.items) },
+          at: now,
+          answer: call.status,
+        };
       case 'ended': {
         const end = await this.endCall.finish(call, event.outcome, at, now);
         return { ...end, answer: end.answer.status };

@@ -1,4 +1,16 @@
-import { BuiltInTool, Call, CALL_TRANSCRIPT_LINES_MAX, CallStatus, err, ok, Result, RuntimeConfig, RuntimeTool, ToolCallResult, TranscriptItem } from '@voiceplane/domain';
+import {
+  BuiltInTool,
+  Call,
+  CALL_TRANSCRIPT_LINES_MAX,
+  CallStatus,
+  err,
+  ok,
+  Result,
+  RuntimeConfig,
+  RuntimeTool,
+  ToolCallResult,
+  TranscriptItem,
+} from '@voiceplane/domain';
 import { BUILT_IN_REFUSALS, dtmfDigits, handOver, HandOver } from '../conversation-policy/built-ins';
 import { BuiltInOutcome, ConversationBrain, TurnToolCall } from '../conversation-policy/conversation-brain';
 import { Clock } from '../ports/clock';
@@ -34,17 +46,28 @@ class TextCallBuiltIns {
   /** Set once an `assistant_transfer` went ahead in this turn. */
   handedOver: HandOver | null = null;
 
-  constructor(private readonly config: RuntimeConfig, private readonly now: Date) {}
+  constructor(
+    private readonly config: RuntimeConfig,
+    private readonly now: Date,
+  ) {}
 
   run(builtin: BuiltInTool, args: Readonly<Record<string, unknown>>): BuiltInOutcome {
     switch (builtin.type) {
       case 'end_call':
-        return { content: json({ ok: true, message: 'The call ends after this answer.' }), end: { reason: 'assistant_ended' } };
+        return {
+          content: json({ ok: true, message: 'The call ends after this answer.' }),
+          end: { reason: 'assistant_ended' },
+        };
       case 'call_transfer':
-        return { content: json({ ok: true, message: 'The customer is transferred after this answer.' }), end: { reason: 'transferred' } };
+        return {
+          content: json({ ok: true, message: 'The customer is transferred after this answer.' }),
+          end: { reason: 'transferred' },
+        };
       case 'dtmf_input': {
         const digits = dtmfDigits(args);
-        return digits === null ? { ok: false, content: json(BUILT_IN_REFUSALS.invalidDigits) } : { content: json({ pressed: digits }) };
+        return digits === null
+          ? { ok: false, content: json(BUILT_IN_REFUSALS.invalidDigits) }
+          : { content: json({ pressed: digits }) };
       }
       case 'collect_keypad':
         return { content: AWAITING_KEYS(builtin.data.stop_key), stop: true };
@@ -90,7 +113,8 @@ export class SandboxTextCalls {
     if (found === null) return err({ code: 'call_not_found' });
     const call = found.status === 'ringing' ? await this.answer(found) : found;
     if (call?.status !== 'in-progress') return err({ code: 'not_in_progress' });
-    if (call.transcript.length >= CALL_TRANSCRIPT_LINES_MAX) return err({ code: 'transcript_full', max: CALL_TRANSCRIPT_LINES_MAX });
+    if (call.transcript.length >= CALL_TRANSCRIPT_LINES_MAX)
+      return err({ code: 'transcript_full', max: CALL_TRANSCRIPT_LINES_MAX });
 
     const now = this.clock.now();
     const heardAt = now.toISOString();
@@ -106,7 +130,17 @@ export class SandboxTextCalls {
     const builtIns = new TextCallBuiltIns(state.config, now);
     const runTool = async (tool: RuntimeTool, params: Readonly<Record<string, unknown>>): Promise<ToolCallResult> => {
       const result = await this.tools.execute({ callId, toolId: tool.id, params, invocationId: null });
-      return result.ok ? result.value : { ok: false, statusCode: null, content: REFUSED_TOOL[result.error], truncated: false, durationMs: 0, error: null, warnings: [] };
+      return result.ok
+        ? result.value
+        : {
+            ok: false,
+            statusCode: null,
+            content: REFUSED_TOOL[result.error],
+            truncated: false,
+            durationMs: 0,
+            error: null,
+            warnings: [],
+          };
     };
     let turn;
     try {
@@ -126,16 +160,35 @@ export class SandboxTextCalls {
 
     const answeredAt = this.clock.now().toISOString();
     // After a hand-over the assistant leaving says its message, then the new one its greeting.
-    const said = [turn.reply, builtIns.handedOver?.before ?? '', builtIns.handedOver?.greeting ?? ''].filter((s) => s !== '');
-    const items = [...heard, ...turn.toolCalls.map((c) => toolLine(c.name, c.content, answeredAt)), ...said.map((content) => ({ role: 'assistant' as const, content, at: answeredAt }))];
+    const said = [turn.reply, builtIns.handedOver?.before ?? '', builtIns.handedOver?.greeting ?? ''].filter(
+      (s) => s !== '',
+    );
+    const items = [
+      ...heard,
+      ...turn.toolCalls.map((c) => toolLine(c.name, c.content, answeredAt)),
+      ...said.map((content) => ({ role: 'assistant' as const, content, at: answeredAt })),
+    ];
     let status = await this.report(callId, { type: 'transcript', items });
-    if (turn.end !== null) status = await this.report(callId, { type: 'ended', outcome: { status: 'completed', endedReason: turn.end.reason } });
-    return ok({ reply: said.join('\n'), toolCalls: turn.toolCalls, ended: turn.end !== null, call: { id: callId, status } });
+    if (turn.end !== null)
+      status = await this.report(callId, {
+        type: 'ended',
+        outcome: { status: 'completed', endedReason: turn.end.reason },
+      });
+    return ok({
+      reply: said.join('\n'),
+      toolCalls: turn.toolCalls,
+      ended: turn.end !== null,
+      call: { id: callId, status },
+    });
   }
 
   /** A ringing sandbox call is picked up by the customer who starts typing. */
   private async answer(call: Call): Promise<Call | null> {
-    const answered = await this.events.record(call.id, { eventId: this.ids.token('sbx_', 22), occurredAt: null, event: { type: 'answered' } });
+    const answered = await this.events.record(call.id, {
+      eventId: this.ids.token('sbx_', 22),
+      occurredAt: null,
+      event: { type: 'answered' },
+    });
     return answered.ok ? this.calls.findById(call.id) : null;
   }
 

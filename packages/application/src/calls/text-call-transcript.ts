@@ -12,13 +12,15 @@ const TOOL_LINE_CONTENT_MAX = 500;
 export const json = (value: object) => JSON.stringify(value);
 
 export function toolLine(name: string, content: string, at: string): TranscriptItem {
-  const kept = [...content].length > TOOL_LINE_CONTENT_MAX ? `${[...content].slice(0, TOOL_LINE_CONTENT_MAX).join('')}…` : content;
+  const kept =
+    [...content].length > TOOL_LINE_CONTENT_MAX ? `${[...content].slice(0, TOOL_LINE_CONTENT_MAX).join('')}…` : content;
   return { role: 'assistant', content: `${TOOL_LINE_PREFIX}${name}] ${kept}`, at };
 }
 
 /** The results written for a hand-over that went ahead and for keys being awaited; the replay below recognises them. */
 export const HANDED_OVER = (assistant: string) => json({ ok: true, handed_over_to: assistant });
-export const AWAITING_KEYS = (stopKey: string) => json({ ok: true, awaiting_keys: true, message: `Waiting for the customer to type the digits, ended by ${stopKey}.` });
+export const AWAITING_KEYS = (stopKey: string) =>
+  json({ ok: true, awaiting_keys: true, message: `Waiting for the customer to type the digits, ended by ${stopKey}.` });
 
 /** `collect_keypad` asked for keys and the customer has not typed them yet. */
 export interface KeypadCollection {
@@ -40,7 +42,11 @@ export interface TextCallState {
  * The customer's line typed while keys were awaited, as the model reads it: the `collect_keypad`
  * call and its result (the keys in the line), then the line itself when it also held words.
  */
-export function typedKeys(collection: KeypadCollection, line: string, callId: string): { readonly messages: ChatMessage[]; readonly result: string } {
+export function typedKeys(
+  collection: KeypadCollection,
+  line: string,
+  callId: string,
+): { readonly messages: ChatMessage[]; readonly result: string } {
   const entry = keypadEntry(line, collection.stopKey);
   const result = json(keypadResult(entry.digits));
   return {
@@ -88,8 +94,10 @@ export function textCallState(start: RuntimeConfig, transcript: readonly Transcr
     const resolved = resolveToolCall(config, tool[1]);
     if (resolved?.kind !== 'builtin') return;
     const result = parsedObject(tool[2]);
-    if (resolved.builtin.type === 'assistant_transfer' && result.ok === true) config = handOver(config, resolved.builtin, now)?.config ?? config;
-    if (resolved.builtin.type === 'collect_keypad' && result.awaiting_keys === true) collecting = { name: tool[1], stopKey: resolved.builtin.data.stop_key };
+    if (resolved.builtin.type === 'assistant_transfer' && result.ok === true)
+      config = handOver(config, resolved.builtin, now)?.config ?? config;
+    if (resolved.builtin.type === 'collect_keypad' && result.awaiting_keys === true)
+      collecting = { name: tool[1], stopKey: resolved.builtin.data.stop_key };
   });
   return { config, history, collecting };
 }

@@ -5,7 +5,6 @@ import { JobScheduler } from '../events/ports';
 import { CampaignCallOutcomes, PlacedBy } from '../calls/ports';
 import { Outbox } from '../ports/outbox';
 
-
 export interface CampaignCallEndStores {
   readonly campaigns: CampaignRepository;
   readonly leads: LeadRepository;
@@ -30,12 +29,25 @@ export class CampaignCallEnds implements CampaignCallOutcomes {
     const group = await this.s.leads.groupOf(call.leadId);
     const contact = group?.contacts.find((c) => c.id === call.leadId);
     // Only the call the contact is waiting on decides (the lead was not moved or reset meanwhile).
-    if (group && contact && contact.status === 'processing' && group.lastCallIds.get(contact.id) === call.id && group.campaignId === campaign.id) {
+    if (
+      group &&
+      contact &&
+      contact.status === 'processing' &&
+      group.lastCallIds.get(contact.id) === call.id &&
+      group.campaignId === campaign.id
+    ) {
       const outcome = attemptOutcome(
         { status, endedReason: call.endedReason, extractedVariables: call.extractedVariables },
-        { retryOnVoicemail: campaign.retryOnVoicemail, retryOnGoalIncomplete: campaign.retryOnGoalIncomplete, goalCompletionVariable: campaign.goalCompletionVariable },
+        {
+          retryOnVoicemail: campaign.retryOnVoicemail,
+          retryOnGoalIncomplete: campaign.retryOnGoalIncomplete,
+          goalCompletionVariable: campaign.goalCompletionVariable,
+        },
       );
-      const change = applyAttempt(group, contact.id, outcome, at, { maxRetries: campaign.maxRetries, retryIntervalMinutes: campaign.retryInterval });
+      const change = applyAttempt(group, contact.id, outcome, at, {
+        maxRetries: campaign.maxRetries,
+        retryIntervalMinutes: campaign.retryInterval,
+      });
       await this.s.leads.applyGroupChange(group, change, now);
       const completed = await completeIfDone(this.s, campaign.id, now);
       if (completed) campaign = completed;
@@ -52,16 +64,30 @@ const iso = (d: Date) => d.toISOString();
 /** The documented six keys, plus the campaign and the primary. */
 function postCallLead(l: Lead): Record<string, unknown> {
   return {
-    id: l.id, phone_number: l.phoneNumber, variables: l.variables, status: l.status, created_at: iso(l.createdAt), updated_at: iso(l.updatedAt),
-    campaign_id: l.campaignId, primary_lead_id: l.primaryLeadId,
+    id: l.id,
+    phone_number: l.phoneNumber,
+    variables: l.variables,
+    status: l.status,
+    created_at: iso(l.createdAt),
+    updated_at: iso(l.updatedAt),
+    campaign_id: l.campaignId,
+    primary_lead_id: l.primaryLeadId,
   };
 }
 
 /** Exactly the eleven documented keys. */
 function postCallCampaign(c: Campaign): Record<string, unknown> {
   return {
-    id: c.id, name: c.name, status: c.status, allowed_hours_start_time: formatTimeOfDay(c.startMinute), allowed_hours_end_time: formatTimeOfDay(c.endMinute),
-    allowed_days: [...c.allowedDays], max_calls_in_parallel: c.maxCallsInParallel, max_retries: c.maxRetries, retry_interval: c.retryInterval,
-    created_at: iso(c.createdAt), updated_at: iso(c.updatedAt),
+    id: c.id,
+    name: c.name,
+    status: c.status,
+    allowed_hours_start_time: formatTimeOfDay(c.startMinute),
+    allowed_hours_end_time: formatTimeOfDay(c.endMinute),
+    allowed_days: [...c.allowedDays],
+    max_calls_in_parallel: c.maxCallsInParallel,
+    max_retries: c.maxRetries,
+    retry_interval: c.retryInterval,
+    created_at: iso(c.createdAt),
+    updated_at: iso(c.updatedAt),
   };
 }

@@ -17,7 +17,12 @@ export const dialJobKey = (campaignId: number) => `campaign-dial:${campaignId}`;
 
 /** Schedules the campaign's next pass at `at` (replacing a later one): a start, a new lead, an ended call. */
 export function scheduleDial(scheduler: JobScheduler, campaignId: number, at: Date): Promise<void> {
-  return scheduler.schedule({ kind: CAMPAIGN_DIAL_JOB, key: dialJobKey(campaignId), payload: { campaign_id: campaignId }, runAt: at });
+  return scheduler.schedule({
+    kind: CAMPAIGN_DIAL_JOB,
+    key: dialJobKey(campaignId),
+    payload: { campaign_id: campaignId },
+    runAt: at,
+  });
 }
 
 export interface DialerStores {
@@ -40,7 +45,12 @@ export interface DialPass {
   readonly running: boolean;
 }
 
-const windowOf = (c: Campaign): CallingWindow => ({ timezone: c.timezone, days: c.allowedDays, startMinute: c.startMinute, endMinute: c.endMinute });
+const windowOf = (c: Campaign): CallingWindow => ({
+  timezone: c.timezone,
+  days: c.allowedDays,
+  startMinute: c.startMinute,
+  endMinute: c.endMinute,
+});
 
 /**
  * The dialer: one pass over one campaign, under its row lock (a pass another instance holds is
@@ -49,7 +59,12 @@ const windowOf = (c: Campaign): CallingWindow => ({ timezone: c.timezone, days: 
  * contacts `processing`, and handed to the runtime after the commit.
  */
 export class CampaignDialer {
-  constructor(private readonly s: DialerStores, private readonly calls: DialerCalls, private readonly clock: Clock, private readonly log: WorkLogger) {}
+  constructor(
+    private readonly s: DialerStores,
+    private readonly calls: DialerCalls,
+    private readonly clock: Clock,
+    private readonly log: WorkLogger,
+  ) {}
 
   /** The sandbox tick: a pass over the caller's own campaign now, as if the clock read `at`. */
   async tick(userId: number, campaignId: number, at: Date): Promise<Result<readonly number[], 'not_found'>> {
@@ -71,10 +86,18 @@ export class CampaignDialer {
       if (free <= 0) return true;
       for (const contact of await this.s.leads.dueContacts(campaign.id, free)) {
         const line = await this.lineFor(campaign);
-        const request = { userId: campaign.userId, assistantId: campaign.assistantId, phoneNumber: contact.phoneNumber, variables: contact.variables, campaignId: campaign.id, leadId: contact.id };
-        const prepared = line === 'none'
-          ? { ok: false as const, error: 'no_caller_line' as const }
-          : await this.calls.makeCall.prepare(request, line ?? undefined);
+        const request = {
+          userId: campaign.userId,
+          assistantId: campaign.assistantId,
+          phoneNumber: contact.phoneNumber,
+          variables: contact.variables,
+          campaignId: campaign.id,
+          leadId: contact.id,
+        };
+        const prepared =
+          line === 'none'
+            ? { ok: false as const, error: 'no_caller_line' as const }
+            : await this.calls.makeCall.prepare(request, line ?? undefined);
         if (!prepared.ok) return this.stop(campaign, stopReasonOf(prepared.error));
         const call = await this.calls.makeCall.store(prepared.value);
         // The account's other calls fill the plan: wait for one to end, counting nothing.
@@ -102,7 +125,9 @@ export class CampaignDialer {
     const now = this.clock.now();
     this.log.info({ campaignId: campaign.id, reason }, 'the dialer stopped a campaign');
     await this.s.campaigns.setStatus(campaign.id, { status: 'stopped', stopReason: reason, completedAt: null }, now);
-    await this.s.outbox.add([campaignEvent('campaign.stopped', { ...campaign, status: 'stopped', stopReason: reason, updatedAt: now })]);
+    await this.s.outbox.add([
+      campaignEvent('campaign.stopped', { ...campaign, status: 'stopped', stopReason: reason, updatedAt: now }),
+    ]);
     return false;
   }
 }
@@ -112,10 +137,20 @@ export class CampaignDialer {
  * (the common answer is "still pending"), then again under the campaign's row lock, so a pass and
  * call ends racing for it complete it once. The completed campaign, or null.
  */
-export async function completeIfDone(s: Pick<DialerStores, 'campaigns' | 'leads' | 'outbox'>, campaignId: number, now: Date): Promise<Campaign | null> {
+export async function completeIfDone(
+  s: Pick<DialerStores, 'campaigns' | 'leads' | 'outbox'>,
+  campaignId: number,
+  now: Date,
+): Promise<Campaign | null> {
   if (await s.leads.hasPending(campaignId)) return null;
   const campaign = await s.campaigns.findById(campaignId, { lock: true });
-  if (campaign === null || campaign.status !== 'in-progress' || !campaign.markCompleteWhenNoLeads || (await s.leads.hasPending(campaignId))) return null;
+  if (
+    campaign === null ||
+    campaign.status !== 'in-progress' ||
+    !campaign.markCompleteWhenNoLeads ||
+    (await s.leads.hasPending(campaignId))
+  )
+    return null;
   await s.campaigns.setStatus(campaign.id, { status: 'completed', stopReason: null, completedAt: now }, now);
   const completed: Campaign = { ...campaign, status: 'completed', completedAt: now, updatedAt: now };
   await s.outbox.add([campaignEvent('campaign.completed', completed)]);
@@ -135,7 +170,12 @@ export function campaignDialJob(dialer: CampaignDialer, scheduler: JobScheduler,
       const { placed, running } = await dialer.pass(campaignId, clock.now());
       // A pass that placed calls may have left lines free (calls that ended at once): look again now.
       // Otherwise the next tick, unless an ended call or a new lead moves the job sooner.
-      if (running) await scheduleDial(scheduler, campaignId, new Date(clock.now().getTime() + (placed.length > 0 ? 0 : DIAL_TICK_MS)));
+      if (running)
+        await scheduleDial(
+          scheduler,
+          campaignId,
+          new Date(clock.now().getTime() + (placed.length > 0 ? 0 : DIAL_TICK_MS)),
+        );
     },
   };
 }

@@ -1,4 +1,12 @@
-import { Assistant, CAMPAIGN_LIMITS, FieldErrors, parallelCallsDefault, parallelCallsMax, WEEKDAYS, Weekday } from '@voiceplane/domain';
+import {
+  Assistant,
+  CAMPAIGN_LIMITS,
+  FieldErrors,
+  parallelCallsDefault,
+  parallelCallsMax,
+  WEEKDAYS,
+  Weekday,
+} from '@voiceplane/domain';
 import { CampaignSettings } from './ports';
 
 /** Campaign fields as a request sent them: absent ones take their default (create) or stay (update). */
@@ -52,7 +60,11 @@ export function merged(current: CampaignSettings, input: CampaignInput): Campaig
  * Rules on the merged settings that need the account: the plan's parallel-call bound, the window's
  * order, the caller-ID pool's ownership. Field errors as the validation family words them.
  */
-export function settingsProblems(settings: CampaignSettings, maxConcurrentCalls: number, ownedPhoneIds: ReadonlySet<number>): FieldErrors {
+export function settingsProblems(
+  settings: CampaignSettings,
+  maxConcurrentCalls: number,
+  ownedPhoneIds: ReadonlySet<number>,
+): FieldErrors {
   const errors: Record<string, string[]> = {};
   const max = parallelCallsMax(maxConcurrentCalls);
   if (settings.maxCallsInParallel < 1 || settings.maxCallsInParallel > max) {
@@ -65,7 +77,9 @@ export function settingsProblems(settings: CampaignSettings, maxConcurrentCalls:
     if (!ownedPhoneIds.has(id)) errors[`phone_number_ids.${i}`] = [`The selected phone_number_ids.${i} is invalid.`];
   });
   if (settings.retryOnGoalIncomplete && settings.goalCompletionVariable === null) {
-    errors.goal_completion_variable = ['The goal completion variable field is required when retry on goal incomplete is true.'];
+    errors.goal_completion_variable = [
+      'The goal completion variable field is required when retry on goal incomplete is true.',
+    ];
   }
   return errors;
 }
@@ -79,5 +93,7 @@ export function goalVariableKnown(settings: CampaignSettings, assistant: Assista
 }
 
 export const GOAL_VARIABLE_UNKNOWN: FieldErrors = {
-  goal_completion_variable: ['The goal completion variable must name a boolean variable of the assistant\'s post-call schema.'],
+  goal_completion_variable: [
+    "The goal completion variable must name a boolean variable of the assistant's post-call schema.",
+  ],
 };

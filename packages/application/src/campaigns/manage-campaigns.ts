@@ -1,5 +1,16 @@
 import {
-  balanceForNewCall, CallMinutePrices, CAMPAIGN_LIMITS, canAfford, canStart, canStop, CampaignStatus, err, FieldErrors, hasFieldErrors, ok, Result,
+  balanceForNewCall,
+  CallMinutePrices,
+  CAMPAIGN_LIMITS,
+  canAfford,
+  canStart,
+  canStop,
+  CampaignStatus,
+  err,
+  FieldErrors,
+  hasFieldErrors,
+  ok,
+  Result,
 } from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants/ports';
 import { CallerLines } from '../calls/caller-lines';
@@ -9,19 +20,37 @@ import { Clock } from '../ports/clock';
 import { Outbox } from '../ports/outbox';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { PhoneNumberRepository } from '../telephony/repositories';
-import { CampaignInput, GOAL_VARIABLE_UNKNOWN, goalVariableKnown, merged, settingsProblems, withDefaults } from './campaign-settings';
+import {
+  CampaignInput,
+  GOAL_VARIABLE_UNKNOWN,
+  goalVariableKnown,
+  merged,
+  settingsProblems,
+  withDefaults,
+} from './campaign-settings';
 import { campaignEvent } from './campaign-events';
 import { scheduleDial } from './campaign-dialer';
 import { JobScheduler } from '../events/ports';
 import { Campaign, CampaignRepository, CampaignStats, LeadRepository } from './ports';
 
 export type InvalidCampaignFields = { readonly code: 'invalid_fields'; readonly errors: FieldErrors };
-export type CampaignWriteRefusal = InvalidCampaignFields | 'assistant_not_found' | 'campaign_not_found' | 'plan_limit' | 'already_in_progress';
+export type CampaignWriteRefusal =
+  | InvalidCampaignFields
+  | 'assistant_not_found'
+  | 'campaign_not_found'
+  | 'plan_limit'
+  | 'already_in_progress';
 
 /** Refusals of start and stop, in the order they are checked. */
 export type CampaignStatusRefusal =
-  | 'campaign_not_found' | 'not_running' | 'already_in_progress' | 'assistant_unavailable' | 'compliance_blocked' | 'no_caller_line'
-  | 'no_leads' | 'insufficient_balance';
+  | 'campaign_not_found'
+  | 'not_running'
+  | 'already_in_progress'
+  | 'assistant_unavailable'
+  | 'compliance_blocked'
+  | 'no_caller_line'
+  | 'no_leads'
+  | 'insufficient_balance';
 
 export interface CampaignStatusAnswer {
   readonly campaignId: number;
@@ -49,9 +78,16 @@ export interface CampaignStartChecks {
 
 /** Campaign routes: create, read, update, start and stop, delete; another account's campaign is never found. */
 export class ManageCampaigns {
-  constructor(private readonly s: CampaignStores, private readonly checks: CampaignStartChecks, private readonly clock: Clock) {}
+  constructor(
+    private readonly s: CampaignStores,
+    private readonly checks: CampaignStartChecks,
+    private readonly clock: Clock,
+  ) {}
 
-  async create(userId: number, input: CampaignInput & { readonly assistantId: number }): Promise<Result<Campaign, CampaignWriteRefusal>> {
+  async create(
+    userId: number,
+    input: CampaignInput & { readonly assistantId: number },
+  ): Promise<Result<Campaign, CampaignWriteRefusal>> {
     const user = await this.s.users.findById(userId);
     if (user === null) return err('assistant_not_found');
     const assistant = await this.s.assistants.findOwned(userId, input.assistantId);
@@ -63,7 +99,8 @@ export class ManageCampaigns {
     if (!goalVariableKnown(draft, assistant)) return err({ code: 'invalid_fields', errors: GOAL_VARIABLE_UNKNOWN });
     return this.s.uow.transaction(async () => {
       await this.s.users.lockBalance(userId);
-      if ((await this.s.campaigns.count(userId)) >= CAMPAIGN_LIMITS.campaignsPerAccountDefault) return err('plan_limit');
+      if ((await this.s.campaigns.count(userId)) >= CAMPAIGN_LIMITS.campaignsPerAccountDefault)
+        return err('plan_limit');
       return ok(await this.s.campaigns.create(userId, draft, this.clock.now()));
     });
   }
@@ -72,14 +109,21 @@ export class ManageCampaigns {
     return this.s.campaigns.list(userId);
   }
 
-  async get(userId: number, id: number): Promise<Result<{ readonly campaign: Campaign; readonly stats: CampaignStats }, 'campaign_not_found'>> {
+  async get(
+    userId: number,
+    id: number,
+  ): Promise<Result<{ readonly campaign: Campaign; readonly stats: CampaignStats }, 'campaign_not_found'>> {
     const campaign = await this.s.campaigns.findOwned(userId, id);
     if (campaign === null) return err('campaign_not_found');
     return ok({ campaign, stats: await this.s.campaigns.stats(id) });
   }
 
   /** `input` is the request's shape, or its field errors: a missing campaign is not found even then. */
-  async update(userId: number, id: number, input: Result<CampaignInput, FieldErrors>): Promise<Result<Campaign, CampaignWriteRefusal>> {
+  async update(
+    userId: number,
+    id: number,
+    input: Result<CampaignInput, FieldErrors>,
+  ): Promise<Result<Campaign, CampaignWriteRefusal>> {
     const user = await this.s.users.findById(userId);
     return this.s.uow.transaction(async () => {
       const current = await this.s.campaigns.findOwned(userId, id, { lock: true });
@@ -102,7 +146,11 @@ export class ManageCampaigns {
   }
 
   /** Start or stop, checked in contract order under the campaign's row lock. */
-  async changeStatus(userId: number, id: number, action: 'start' | 'stop'): Promise<Result<CampaignStatusAnswer, { readonly code: CampaignStatusRefusal; readonly status?: CampaignStatus }>> {
+  async changeStatus(
+    userId: number,
+    id: number,
+    action: 'start' | 'stop',
+  ): Promise<Result<CampaignStatusAnswer, { readonly code: CampaignStatusRefusal; readonly status?: CampaignStatus }>> {
     return this.s.uow.transaction(async () => {
       const campaign = await this.s.campaigns.findOwned(userId, id, { lock: true });
       if (campaign === null) return err({ code: 'campaign_not_found' as const });
@@ -113,7 +161,9 @@ export class ManageCampaigns {
         if (!stop.ok) return refuse(stop.error);
         if (stop.value.changed) {
           await this.s.campaigns.setStatus(id, { status: 'stopped', stopReason: 'user', completedAt: null }, now);
-          await this.s.outbox.add([campaignEvent('campaign.stopped', { ...campaign, status: 'stopped', stopReason: 'user', updatedAt: now })]);
+          await this.s.outbox.add([
+            campaignEvent('campaign.stopped', { ...campaign, status: 'stopped', stopReason: 'user', updatedAt: now }),
+          ]);
         }
         return ok({ campaignId: id, status: 'stopped' as const });
       }
@@ -122,8 +172,21 @@ export class ManageCampaigns {
       const refusal = await this.startRefusal(userId, campaign);
       if (refusal !== null) return refuse(refusal);
       const startedAt = campaign.startedAt ?? now;
-      await this.s.campaigns.setStatus(id, { status: 'in-progress', stopReason: null, startedAt, completedAt: null }, now);
-      await this.s.outbox.add([campaignEvent('campaign.started', { ...campaign, status: 'in-progress', stopReason: null, startedAt, completedAt: null, updatedAt: now })]);
+      await this.s.campaigns.setStatus(
+        id,
+        { status: 'in-progress', stopReason: null, startedAt, completedAt: null },
+        now,
+      );
+      await this.s.outbox.add([
+        campaignEvent('campaign.started', {
+          ...campaign,
+          status: 'in-progress',
+          stopReason: null,
+          startedAt,
+          completedAt: null,
+          updatedAt: now,
+        }),
+      ]);
       await scheduleDial(this.s.scheduler, id, now);
       return ok({ campaignId: id, status: 'in-progress' as const });
     });
@@ -134,16 +197,31 @@ export class ManageCampaigns {
     const assistant = await this.s.assistants.findOwned(userId, campaign.assistantId);
     if (assistant === null || assistant.type !== 'outbound') return 'assistant_unavailable';
     if (assistant.complianceBlocked) return 'compliance_blocked';
-    if (campaign.phoneNumberIds.length === 0 && (await this.checks.lines.forAssistant(userId, assistant.phoneNumberId)) === null) return 'no_caller_line';
+    if (
+      campaign.phoneNumberIds.length === 0 &&
+      (await this.checks.lines.forAssistant(userId, assistant.phoneNumberId)) === null
+    )
+      return 'no_caller_line';
     if (!(await this.s.leads.hasPending(campaign.id))) return 'no_leads';
     const balance = await this.s.users.lockBalance(userId);
     const prices = this.checks.prices;
-    if (balance === null || !canAfford(balanceForNewCall(balance, await this.s.calls.openCallCounts(userId), prices), prices.phone)) return 'insufficient_balance';
+    if (
+      balance === null ||
+      !canAfford(balanceForNewCall(balance, await this.s.calls.openCallCounts(userId), prices), prices.phone)
+    )
+      return 'insufficient_balance';
     return null;
   }
 
-  private async problems(userId: number, settings: Parameters<typeof settingsProblems>[0], maxCalls: number): Promise<FieldErrors> {
-    const owned = settings.phoneNumberIds.length === 0 ? new Set<number>() : new Set((await this.s.phoneNumbers.list(userId)).map((n) => n.id));
+  private async problems(
+    userId: number,
+    settings: Parameters<typeof settingsProblems>[0],
+    maxCalls: number,
+  ): Promise<FieldErrors> {
+    const owned =
+      settings.phoneNumberIds.length === 0
+        ? new Set<number>()
+        : new Set((await this.s.phoneNumbers.list(userId)).map((n) => n.id));
     return settingsProblems(settings, maxCalls, owned);
   }
 }

@@ -18,7 +18,9 @@ export interface LeadInput {
 }
 
 /** One row of a bulk import: the lead, or what is wrong with it. */
-export type ImportRow = { readonly ok: true; readonly value: Omit<LeadInput, 'campaignId'> } | { readonly ok: false; readonly errors: FieldErrors };
+export type ImportRow =
+  | { readonly ok: true; readonly value: Omit<LeadInput, 'campaignId'> }
+  | { readonly ok: false; readonly errors: FieldErrors };
 
 export interface ImportReport {
   readonly accepted: number;
@@ -48,7 +50,10 @@ const VARIABLES_MAX = 50;
 
 /** Lead routes; a lead of another account is never found, and its campaign never accepted. */
 export class ManageLeads {
-  constructor(private readonly s: LeadStores, private readonly clock: Clock) {}
+  constructor(
+    private readonly s: LeadStores,
+    private readonly clock: Clock,
+  ) {}
 
   async create(userId: number, input: LeadInput): Promise<Result<Lead, LeadRefusal>> {
     return this.s.uow.transaction(async () => {
@@ -56,14 +61,27 @@ export class ManageLeads {
       const campaign = await this.s.campaigns.findOwned(userId, input.campaignId, { lock: true });
       if (campaign === null) return err({ code: 'invalid_fields' as const, errors: INVALID_CAMPAIGN });
       if (!input.allowDuplicate && (await this.s.leads.takenPhones(campaign.id, [input.phoneNumber])).size > 0) {
-        return err({ code: 'invalid_fields' as const, errors: { phone_number: ['The phone number has already been taken.'] } });
+        return err({
+          code: 'invalid_fields' as const,
+          errors: { phone_number: ['The phone number has already been taken.'] },
+        });
       }
       const size = 1 + input.secondaryContacts.length;
-      if ((await this.s.leads.countInCampaign(campaign.id)) + size > CAMPAIGN_LIMITS.leadsPerCampaign) return err('lead_limit' as const);
-      const [id] = await this.s.leads.create(userId, campaign.id, [{
-        phoneNumber: input.phoneNumber, variables: input.variables, status: 'created',
-        secondaryContacts: input.secondaryContacts.map((c) => ({ ...c, status: 'created' as const })),
-      }], this.clock.now());
+      if ((await this.s.leads.countInCampaign(campaign.id)) + size > CAMPAIGN_LIMITS.leadsPerCampaign)
+        return err('lead_limit' as const);
+      const [id] = await this.s.leads.create(
+        userId,
+        campaign.id,
+        [
+          {
+            phoneNumber: input.phoneNumber,
+            variables: input.variables,
+            status: 'created',
+            secondaryContacts: input.secondaryContacts.map((c) => ({ ...c, status: 'created' as const })),
+          },
+        ],
+        this.clock.now(),
+      );
       // A running campaign calls a new lead at once, not at its next tick.
       if (campaign.status === 'in-progress') await scheduleDial(this.s.scheduler, campaign.id, this.clock.now());
       return ok((await this.s.leads.findOwned(userId, id)) as Lead);
@@ -74,12 +92,19 @@ export class ManageLeads {
    * Stores the valid rows (in batches), counts the duplicates (of the campaign's leads or of an
    * earlier row) and reports the invalid ones; over the campaign's limit nothing is stored.
    */
-  async importLeads(userId: number, campaignId: number, rows: readonly ImportRow[]): Promise<Result<ImportReport, 'campaign_not_found' | 'lead_limit'>> {
+  async importLeads(
+    userId: number,
+    campaignId: number,
+    rows: readonly ImportRow[],
+  ): Promise<Result<ImportReport, 'campaign_not_found' | 'lead_limit'>> {
     return this.s.uow.transaction(async () => {
       const campaign = await this.s.campaigns.findOwned(userId, campaignId, { lock: true });
       if (campaign === null) return err('campaign_not_found' as const);
       const valid = rows.flatMap((r) => (r.ok ? [r.value] : []));
-      const taken = await this.s.leads.takenPhones(campaign.id, valid.filter((l) => !l.allowDuplicate).map((l) => l.phoneNumber));
+      const taken = await this.s.leads.takenPhones(
+        campaign.id,
+        valid.filter((l) => !l.allowDuplicate).map((l) => l.phoneNumber),
+      );
       const accepted: typeof valid = [];
       let duplicates = 0;
       for (const lead of valid) {
@@ -91,12 +116,21 @@ export class ManageLeads {
         accepted.push(lead);
       }
       const size = accepted.reduce((n, l) => n + 1 + l.secondaryContacts.length, 0);
-      if ((await this.s.leads.countInCampaign(campaign.id)) + size > CAMPAIGN_LIMITS.leadsPerCampaign) return err('lead_limit' as const);
-      await this.s.leads.create(userId, campaign.id, accepted.map((l) => ({
-        phoneNumber: l.phoneNumber, variables: l.variables, status: 'created' as const,
-        secondaryContacts: l.secondaryContacts.map((c) => ({ ...c, status: 'created' as const })),
-      })), this.clock.now());
-      if (accepted.length > 0 && campaign.status === 'in-progress') await scheduleDial(this.s.scheduler, campaign.id, this.clock.now());
+      if ((await this.s.leads.countInCampaign(campaign.id)) + size > CAMPAIGN_LIMITS.leadsPerCampaign)
+        return err('lead_limit' as const);
+      await this.s.leads.create(
+        userId,
+        campaign.id,
+        accepted.map((l) => ({
+          phoneNumber: l.phoneNumber,
+          variables: l.variables,
+          status: 'created' as const,
+          secondaryContacts: l.secondaryContacts.map((c) => ({ ...c, status: 'created' as const })),
+        })),
+        this.clock.now(),
+      );
+      if (accepted.length > 0 && campaign.status === 'in-progress')
+        await scheduleDial(this.s.scheduler, campaign.id, this.clock.now());
       const invalid = rows.flatMap((r, i) => (r.ok ? [] : [{ row: i + 1, errors: r.errors }]));
       return ok({ accepted: accepted.length, duplicates, doNotCall: 0, invalid });
     });
@@ -112,29 +146,48 @@ export class ManageLeads {
   }
 
   /** `update` is the request's shape or its field errors: a missing lead is not found even then. */
-  async update(userId: number, id: number, update: Result<LeadUpdate, FieldErrors>): Promise<Result<true, LeadRefusal>> {
+  async update(
+    userId: number,
+    id: number,
+    update: Result<LeadUpdate, FieldErrors>,
+  ): Promise<Result<true, LeadRefusal>> {
     return this.s.uow.transaction(async () => {
       const lead = await this.s.leads.findOwned(userId, id);
       if (lead === null) return err('lead_not_found' as const);
       if (!update.ok) return err({ code: 'invalid_fields' as const, errors: update.error });
       const u = update.value;
       if (u.campaignId !== undefined && u.campaignId !== lead.campaignId) {
-        if (lead.primaryLeadId !== null) return err({ code: 'invalid_fields' as const, errors: { campaign_id: ['The campaign id cannot be changed on a secondary contact.'] } });
-        if ((await this.s.campaigns.findOwned(userId, u.campaignId)) === null) return err({ code: 'invalid_fields' as const, errors: INVALID_CAMPAIGN });
+        if (lead.primaryLeadId !== null)
+          return err({
+            code: 'invalid_fields' as const,
+            errors: { campaign_id: ['The campaign id cannot be changed on a secondary contact.'] },
+          });
+        if ((await this.s.campaigns.findOwned(userId, u.campaignId)) === null)
+          return err({ code: 'invalid_fields' as const, errors: INVALID_CAMPAIGN });
       }
       const variables = u.variables === undefined ? undefined : mergeVariables(lead.variables, u.variables);
       if (variables !== undefined && Object.keys(variables).length > VARIABLES_MAX) {
-        return err({ code: 'invalid_fields' as const, errors: { variables: [`The variables may not have more than ${VARIABLES_MAX} items.`] } });
+        return err({
+          code: 'invalid_fields' as const,
+          errors: { variables: [`The variables may not have more than ${VARIABLES_MAX} items.`] },
+        });
       }
-      const moves = (u.campaignId !== undefined && u.campaignId !== lead.campaignId) || u.phoneNumber !== undefined || u.status !== undefined;
+      const moves =
+        (u.campaignId !== undefined && u.campaignId !== lead.campaignId) ||
+        u.phoneNumber !== undefined ||
+        u.status !== undefined;
       if (moves && (await this.s.leads.groupBeingCalled(id, { lock: true }))) return err('being_called' as const);
       const movedCampaign = u.campaignId !== undefined && u.campaignId !== lead.campaignId;
-      await this.s.leads.update(id, {
-        campaignId: movedCampaign ? u.campaignId : undefined,
-        phoneNumber: u.phoneNumber,
-        variables,
-        status: u.status ?? (movedCampaign ? 'created' : undefined),
-      }, this.clock.now());
+      await this.s.leads.update(
+        id,
+        {
+          campaignId: movedCampaign ? u.campaignId : undefined,
+          phoneNumber: u.phoneNumber,
+          variables,
+          status: u.status ?? (movedCampaign ? 'created' : undefined),
+        },
+        this.clock.now(),
+      );
       return ok(true as const);
     });
   }
@@ -150,7 +203,10 @@ export class ManageLeads {
   }
 }
 
-function mergeVariables(current: Readonly<Record<string, string>>, sent: Readonly<Record<string, string | null>>): Record<string, string> {
+function mergeVariables(
+  current: Readonly<Record<string, string>>,
+  sent: Readonly<Record<string, string | null>>,
+): Record<string, string> {
   const next: Record<string, string> = { ...current };
   for (const [key, value] of Object.entries(sent)) {
     if (value === null) delete next[key];

@@ -1,6 +1,19 @@
 import {
-  aiReplyFate, AiReplySkip, aiReplySkip, Assistant, ChatappPrices, checkSenderCanSend, Conversation, err, isWindowOpen, priceFreeformSend, roleOfSource, RuntimeTool, Sender,
-  ToolCallResult, transcriptText,
+  aiReplyFate,
+  AiReplySkip,
+  aiReplySkip,
+  Assistant,
+  ChatappPrices,
+  checkSenderCanSend,
+  Conversation,
+  err,
+  isWindowOpen,
+  priceFreeformSend,
+  roleOfSource,
+  RuntimeTool,
+  Sender,
+  ToolCallResult,
+  transcriptText,
 } from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants/ports';
 import { CallConfigurations } from '../calls/call-configurations';
@@ -36,7 +49,9 @@ const STORED_ERROR_CODE = {
 } as const satisfies Record<string, NonNullable<AiReply['errorCode']>>;
 
 /** What became of a customer message's AI reply: the stored reply, or why there is none. */
-export type AiReplyOutcome = { readonly reply: AiReply; readonly skipped: null } | { readonly reply: null; readonly skipped: AiReplySkip };
+export type AiReplyOutcome =
+  | { readonly reply: AiReply; readonly skipped: null }
+  | { readonly reply: null; readonly skipped: AiReplySkip };
 
 type Discarded = { readonly code: 'discarded' };
 
@@ -67,7 +82,8 @@ const TOOL_NOT_FOUND = JSON.stringify({ error: 'tool_not_found' });
 
 /** A chat-app conversation always has its customer's phone; web chats never reach the chat app. */
 function chatappPhone(conversation: Conversation): string {
-  if (conversation.customerPhone === null) throw new Error(`conversation ${conversation.id} is not a chat-app conversation`);
+  if (conversation.customerPhone === null)
+    throw new Error(`conversation ${conversation.id} is not a chat-app conversation`);
   return conversation.customerPhone;
 }
 
@@ -91,7 +107,8 @@ export class AiReplies {
   async answer(sender: Sender, conversation: Conversation, customerMessageAt: Date): Promise<AiReplyOutcome> {
     // Replies switched off for the whole installation look like AI switched off on every conversation.
     if (!this.policy.repliesOn) return { reply: null, skipped: 'ai_disabled' };
-    const assistant = sender.assistantId === null ? null : await this.records.assistants.findOwned(sender.userId, sender.assistantId);
+    const assistant =
+      sender.assistantId === null ? null : await this.records.assistants.findOwned(sender.userId, sender.assistantId);
     const skipped = aiReplySkip(conversation, assistant);
     if (skipped !== null || assistant === null) return { reply: null, skipped: skipped ?? 'no_assistant' };
     const reply = await this.reply(sender, conversation, assistant, customerMessageAt);
@@ -99,28 +116,59 @@ export class AiReplies {
     return reply === null ? { reply: null, skipped: 'ai_disabled' } : { reply, skipped: null };
   }
 
-  private async reply(sender: Sender, conversation: Conversation, assistant: Assistant, customerMessageAt: Date): Promise<AiReply | null> {
+  private async reply(
+    sender: Sender,
+    conversation: Conversation,
+    assistant: Assistant,
+    customerMessageAt: Date,
+  ): Promise<AiReply | null> {
     const customerPhone = chatappPhone(conversation);
     const body = await this.generate(sender, conversation, assistant);
-    const sent = await this.sending.outbound.send<Discarded | { code: 'insufficient_balance' } | { code: 'sender_offline' }>({
-      sender, recipientPhone: customerPhone, recipientName: null, source: 'ai', type: 'text', body, media: null, templateId: null,
+    const sent = await this.sending.outbound.send<
+      Discarded | { code: 'insufficient_balance' } | { code: 'sender_offline' }
+    >({
+      sender,
+      recipientPhone: customerPhone,
+      recipientName: null,
+      source: 'ai',
+      type: 'text',
+      body,
+      media: null,
+      templateId: null,
       createConversation: false,
       decide: ({ conversation: locked, balance, now }) => {
-        if (locked === null || aiReplyFate(locked, customerMessageAt) === 'discard' || !isWindowOpen(locked.window, now)) return err({ code: 'discarded' });
+        if (
+          locked === null ||
+          aiReplyFate(locked, customerMessageAt) === 'discard' ||
+          !isWindowOpen(locked.window, now)
+        )
+          return err({ code: 'discarded' });
         const online = checkSenderCanSend(sender.status);
         if (!online.ok) return err({ code: 'sender_offline' });
         return priceFreeformSend(balance, this.sending.prices);
       },
-      deliver: (providerSender, reference) => this.sending.provider.sendFreeform(providerSender, customerPhone, { kind: 'text', text: body }, reference),
+      deliver: (providerSender, reference) =>
+        this.sending.provider.sendFreeform(providerSender, customerPhone, { kind: 'text', text: body }, reference),
       description: 'AI reply',
     });
-    if (sent.ok) return { messageId: sent.value.messageId, body, status: sent.value.chatapp.status === 'sent' ? 'sent' : 'queued', errorCode: null };
+    if (sent.ok)
+      return {
+        messageId: sent.value.messageId,
+        body,
+        status: sent.value.chatapp.status === 'sent' ? 'sent' : 'queued',
+        errorCode: null,
+      };
     if (sent.error.code === 'discarded') return null;
     // Kept as a failed message so whoever reads the conversation sees what the assistant would have said.
     const errorCode = STORED_ERROR_CODE[sent.error.code];
     this.log.warn({ conversationId: conversation.id, refusal: errorCode }, 'an AI reply was not sent');
     const messageId = await this.records.messages.recordUnsent({
-      userId: sender.userId, conversationId: conversation.id, source: 'ai', body, errorCode, now: this.clock.now(),
+      userId: sender.userId,
+      conversationId: conversation.id,
+      source: 'ai',
+      body,
+      errorCode,
+      now: this.clock.now(),
     });
     return { messageId, body, status: 'failed', errorCode };
   }
@@ -131,20 +179,45 @@ export class AiReplies {
     const [history, config] = await Promise.all([
       this.records.conversations.recentMessages(conversation.id, HISTORY_TURNS),
       this.policy.configurations.forStart({
-        direction: 'inbound', channel: 'chatapp', customerPhone: customerPhone, assistant, variables: {},
+        direction: 'inbound',
+        channel: 'chatapp',
+        customerPhone: customerPhone,
+        assistant,
+        variables: {},
         line: { phoneNumberId: null, phoneNumber: sender.phoneNumber, sip: null },
       }),
     ]);
     const runTool = async (tool: RuntimeTool, params: Readonly<Record<string, unknown>>): Promise<ToolCallResult> => {
       const result = await this.policy.tools.execute({
-        userId: sender.userId, toolId: tool.id, attachedToolIds: assistant.toolIds, params, conversationRowId: conversation.id,
+        userId: sender.userId,
+        toolId: tool.id,
+        attachedToolIds: assistant.toolIds,
+        params,
+        conversationRowId: conversation.id,
         subject: {
-          callId: null, assistantId: assistant.id, customerPhone: customerPhone, assistantPhone: sender.phoneNumber,
-          direction: 'inbound', channel: 'chatapp', conversationId: conversation.uuid, timezone: assistant.timezone,
-          variables: {}, assistantVariables: assistant.variables,
+          callId: null,
+          assistantId: assistant.id,
+          customerPhone: customerPhone,
+          assistantPhone: sender.phoneNumber,
+          direction: 'inbound',
+          channel: 'chatapp',
+          conversationId: conversation.uuid,
+          timezone: assistant.timezone,
+          variables: {},
+          assistantVariables: assistant.variables,
         },
       });
-      return result.ok ? result.value : { ok: false, statusCode: null, content: TOOL_NOT_FOUND, truncated: false, durationMs: 0, error: null, warnings: [] };
+      return result.ok
+        ? result.value
+        : {
+            ok: false,
+            statusCode: null,
+            content: TOOL_NOT_FOUND,
+            truncated: false,
+            durationMs: 0,
+            error: null,
+            warnings: [],
+          };
     };
     const turn = await this.policy.brain.turn({
       setup: config,
@@ -158,4 +231,3 @@ export class AiReplies {
     return turn.reply;
   }
 }
-

@@ -34,12 +34,19 @@ export class ApplyDeliveryStatus {
   private readonly deliveries: WebhookDeliveries;
   private readonly outbox: Outbox;
 
-  constructor(records: DeliveryStatusRecords, announcements: DeliveryStatusAnnouncements, private readonly clock: Clock) {
+  constructor(
+    records: DeliveryStatusRecords,
+    announcements: DeliveryStatusAnnouncements,
+    private readonly clock: Clock,
+  ) {
     ({ messages: this.messages, senders: this.senders, conversations: this.conversations } = records);
     ({ deliveries: this.deliveries, outbox: this.outbox } = announcements);
   }
 
-  async apply(chatappMessageId: number, update: MessageDeliveryUpdate): Promise<Result<ChatappMessage, DeliveryStatusRefusal>> {
+  async apply(
+    chatappMessageId: number,
+    update: MessageDeliveryUpdate,
+  ): Promise<Result<ChatappMessage, DeliveryStatusRefusal>> {
     const applied = await this.messages.updateDelivery(chatappMessageId, async (message) => {
       const change = applyMessageDeliveryUpdate(message, update);
       if (!change.ok) return err('inbound_message' as const);
@@ -61,10 +68,18 @@ export class ApplyDeliveryStatus {
       eventType: 'message_status',
       targetUrl: sender.statusWebhookUrl,
       payload: {
-        event: 'message_status', chatapp_message_id: message.id, message_sid: message.messageSid, conversation_id: conversation?.uuid ?? null,
+        event: 'message_status',
+        chatapp_message_id: message.id,
+        message_sid: message.messageSid,
+        conversation_id: conversation?.uuid ?? null,
         sender: { id: sender.id, phone_number: sender.phoneNumber, display_name: sender.displayName },
-        to: message.to, from: message.from, direction: message.direction, status: message.status,
-        error_code: message.errorCode, error_message: message.errorMessage, timestamp: update.at.toISOString(),
+        to: message.to,
+        from: message.from,
+        direction: message.direction,
+        status: message.status,
+        error_code: message.errorCode,
+        error_message: message.errorMessage,
+        timestamp: update.at.toISOString(),
       },
       source: { type: 'sender', id: sender.id },
       subject: { type: 'chatapp_message', id: message.id },

@@ -39,7 +39,12 @@ export class ChatappCallingLines {
     try {
       line = await this.provision(sender);
     } catch (e) {
-      const reason = e instanceof ChatappProviderRefusal ? e.reason : e instanceof Error ? e.message : 'the chat app could not be reached';
+      const reason =
+        e instanceof ChatappProviderRefusal
+          ? e.reason
+          : e instanceof Error
+            ? e.message
+            : 'the chat app could not be reached';
       this.options.log.warn({ sender_id: sender.id, reason }, 'the sender has no chat-app calling line');
       line = { trunkId: null, sealedSipPassword: null, error: reason };
     }
@@ -50,8 +55,14 @@ export class ChatappCallingLines {
     }
     await this.senders.setCallingLine(sender.id, line);
     if (previous?.trunkId && previous.trunkId !== line.trunkId) {
-      await this.trunks.deleteTrunk(previous.trunkId).catch((e: unknown) =>
-        this.options.log.warn({ err: e, sender_id: sender.id }, 'a replaced chat-app calling trunk could not be deleted'));
+      await this.trunks
+        .deleteTrunk(previous.trunkId)
+        .catch((e: unknown) =>
+          this.options.log.warn(
+            { err: e, sender_id: sender.id },
+            'a replaced chat-app calling trunk could not be deleted',
+          ),
+        );
     }
   }
 
@@ -60,13 +71,20 @@ export class ChatappCallingLines {
     return (await this.senders.callingLine(senderId))?.trunkId ?? null;
   }
 
-  private async provision(sender: Sender): Promise<{ trunkId: string | null; sealedSipPassword: string | null; error: string | null }> {
+  private async provision(
+    sender: Sender,
+  ): Promise<{ trunkId: string | null; sealedSipPassword: string | null; error: string | null }> {
     const providerSender = await this.providerSenders.of(sender);
-    if (this.options.sipServerHost !== null) await this.calling.enableSipCalling(providerSender, this.options.sipServerHost);
+    if (this.options.sipServerHost !== null)
+      await this.calling.enableSipCalling(providerSender, this.options.sipServerHost);
     const settings = await this.calling.readSipCalling(providerSender);
-    if (!settings.enabled || settings.sipPassword === null) return { trunkId: null, sealedSipPassword: null, error: settings.reason ?? 'calling is not enabled' };
+    if (!settings.enabled || settings.sipPassword === null)
+      return { trunkId: null, sealedSipPassword: null, error: settings.reason ?? 'calling is not enabled' };
     const trunkId = await this.trunks.createChatappCallingTrunk({
-      senderId: sender.id, accountId: sender.userId, phoneNumber: sender.phoneNumber, sipPassword: settings.sipPassword,
+      senderId: sender.id,
+      accountId: sender.userId,
+      phoneNumber: sender.phoneNumber,
+      sipPassword: settings.sipPassword,
     });
     return { trunkId, sealedSipPassword: await this.cipher.encrypt(settings.sipPassword), error: null };
   }

@@ -43,9 +43,17 @@ export class ChatappInbound implements ChatappInboundHandler {
     private readonly clock: Clock,
     private readonly log: WorkLogger,
   ) {
-    ({ senders: this.senders, templates: this.templates, messages: this.messages, conversations: this.conversations } = records);
     ({
-      customerMessages: this.customerMessages, deliveryStatus: this.deliveryStatus, permissionAnswers: this.permissionAnswers, connection: this.connection,
+      senders: this.senders,
+      templates: this.templates,
+      messages: this.messages,
+      conversations: this.conversations,
+    } = records);
+    ({
+      customerMessages: this.customerMessages,
+      deliveryStatus: this.deliveryStatus,
+      permissionAnswers: this.permissionAnswers,
+      connection: this.connection,
     } = handlers);
   }
 
@@ -55,8 +63,18 @@ export class ChatappInbound implements ChatappInboundHandler {
         const sender = await this.senders.findByProviderRef(item.providerSenderRef);
         if (sender === null) return this.drop(item, 'unknown sender');
         await this.customerMessages.execute({
-          sender, customerPhone: item.customerPhone, customerName: item.customerName, text: item.text,
-          media: item.media === null ? null : { source: { kind: 'provider', ref: item.media.providerMediaId }, mediaType: item.media.mediaType, caption: item.media.caption },
+          sender,
+          customerPhone: item.customerPhone,
+          customerName: item.customerName,
+          text: item.text,
+          media:
+            item.media === null
+              ? null
+              : {
+                  source: { kind: 'provider', ref: item.media.providerMediaId },
+                  mediaType: item.media.mediaType,
+                  caption: item.media.caption,
+                },
           providerMessageId: item.providerItemId,
         });
         return;
@@ -64,13 +82,23 @@ export class ChatappInbound implements ChatappInboundHandler {
       case 'message_status': {
         const message = await this.messages.findByProviderMessageId(item.providerMessageId);
         if (message === null) return this.drop(item, 'unknown message');
-        await this.deliveryStatus.apply(message.id, { status: item.status, at: item.at, errorCode: item.errorCode, errorMessage: item.errorMessage });
+        await this.deliveryStatus.apply(message.id, {
+          status: item.status,
+          at: item.at,
+          errorCode: item.errorCode,
+          errorMessage: item.errorMessage,
+        });
         return;
       }
       case 'template_status': {
         const template = await this.templates.findByProviderRef(item.providerTemplateRef);
         if (template === null) return this.drop(item, 'unknown template');
-        await this.templates.setStatus(template.id, item.status, item.status === 'rejected' ? item.rejectionReason : null, this.clock.now());
+        await this.templates.setStatus(
+          template.id,
+          item.status,
+          item.status === 'rejected' ? item.rejectionReason : null,
+          this.clock.now(),
+        );
         return;
       }
       case 'account_status': {
@@ -91,8 +119,12 @@ export class ChatappInbound implements ChatappInboundHandler {
         const conversation = await this.conversations.find(sender.id, item.customerPhone);
         // The grant lasts voiceplane's 7 days whatever expiry the provider names.
         const answered = await this.permissionAnswers.answer({
-          userId: sender.userId, senderId: sender.id, customerPhone: item.customerPhone, conversationUuid: conversation?.uuid ?? null,
-          response: item.response, permanent: item.isPermanent,
+          userId: sender.userId,
+          senderId: sender.id,
+          customerPhone: item.customerPhone,
+          conversationUuid: conversation?.uuid ?? null,
+          response: item.response,
+          permanent: item.isPermanent,
         });
         if (!answered.ok) this.drop(item, answered.error);
         return;
@@ -100,7 +132,15 @@ export class ChatappInbound implements ChatappInboundHandler {
       case 'call_event':
         // Recorded against chat-app calls by `ChatappCallEventsInbound` (chat-app voice), which the
         // composed app puts in front of this handler; on its own this handler only logs them.
-        this.log.info({ kind: item.kind, providerItemId: item.providerItemId, event: item.event, providerCallId: item.providerCallId }, 'chat-app call event acknowledged');
+        this.log.info(
+          {
+            kind: item.kind,
+            providerItemId: item.providerItemId,
+            event: item.event,
+            providerCallId: item.providerCallId,
+          },
+          'chat-app call event acknowledged',
+        );
         return;
     }
   }

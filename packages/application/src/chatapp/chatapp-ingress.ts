@@ -28,7 +28,8 @@ export class ChatappIngress {
     const now = this.clock.now();
     return this.uow.transaction(async () => {
       const stored = await this.inbox.add(provider, items, now);
-      for (const id of stored) await this.jobs.schedule({ kind: CHATAPP_INBOX_JOB, key: inboxJobKey(id), payload: { id }, runAt: now });
+      for (const id of stored)
+        await this.jobs.schedule({ kind: CHATAPP_INBOX_JOB, key: inboxJobKey(id), payload: { id }, runAt: now });
       return stored.length;
     });
   }
@@ -41,7 +42,12 @@ export class ChatappIngress {
  * crash between the handler's effects and the processed mark hands the item over once more, so
  * the handler treats `providerItemId` as its idempotency key.
  */
-export function chatappInboxJobs(inbox: ChatappInbox, handler: () => ChatappInboundHandler, clock: Clock, log: WorkLogger): JobHandler {
+export function chatappInboxJobs(
+  inbox: ChatappInbox,
+  handler: () => ChatappInboundHandler,
+  clock: Clock,
+  log: WorkLogger,
+): JobHandler {
   return {
     kind: CHATAPP_INBOX_JOB,
     async handle(job) {

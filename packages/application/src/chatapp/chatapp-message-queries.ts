@@ -1,5 +1,14 @@
 import {
-  ChatappMessage, Conversation, E164_PATTERN, err, ok, Result, SessionStatus, sessionStatus, WindowOpener, windowOpenedBy,
+  ChatappMessage,
+  Conversation,
+  E164_PATTERN,
+  err,
+  ok,
+  Result,
+  SessionStatus,
+  sessionStatus,
+  WindowOpener,
+  windowOpenedBy,
 } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { ConversationRepository } from '../conversations/ports';
@@ -23,14 +32,23 @@ export class ChatappMessageQueries {
   ) {}
 
   /** Another account's sender is not found before the number is looked at. */
-  async session(userId: number, senderId: number, recipientPhone: string): Promise<Result<ChatSession, 'sender_not_found' | 'invalid_phone'>> {
+  async session(
+    userId: number,
+    senderId: number,
+    recipientPhone: string,
+  ): Promise<Result<ChatSession, 'sender_not_found' | 'invalid_phone'>> {
     const sender = await this.senders.findOwned(userId, senderId);
     if (sender === null) return err('sender_not_found');
     if (!E164_PATTERN.test(recipientPhone)) return err('invalid_phone');
     const conversation = await this.conversations.find(sender.id, recipientPhone);
     const now = this.clock.now();
-    if (conversation === null) return ok({ conversation: null, sessionStatus: sessionStatus(null, now), windowOpenedBy: null });
-    return ok({ conversation, sessionStatus: sessionStatus(conversation.window, now), windowOpenedBy: windowOpenedBy(conversation.window) });
+    if (conversation === null)
+      return ok({ conversation: null, sessionStatus: sessionStatus(null, now), windowOpenedBy: null });
+    return ok({
+      conversation,
+      sessionStatus: sessionStatus(conversation.window, now),
+      windowOpenedBy: windowOpenedBy(conversation.window),
+    });
   }
 
   async message(userId: number, messageSid: string): Promise<Result<ChatappMessage, 'message_not_found'>> {

@@ -1,4 +1,12 @@
-import { err, MessageTemplate, ok, parseTemplatePlaceholders, PlaceholderRefusal, Result, TemplateCategory } from '@voiceplane/domain';
+import {
+  err,
+  MessageTemplate,
+  ok,
+  parseTemplatePlaceholders,
+  PlaceholderRefusal,
+  Result,
+  TemplateCategory,
+} from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { ProviderSenders } from './provider-senders';
 import { SenderRepository, TemplateRepository } from './ports';
@@ -43,14 +51,29 @@ export class CreateTemplate {
     let submitted;
     try {
       submitted = await this.provider.submitTemplate(await this.providerSenders.of(sender), {
-        name: d.name, language: d.language, category: d.category, bodyText: d.bodyText, footerText: d.footerText,
+        name: d.name,
+        language: d.language,
+        category: d.category,
+        bodyText: d.bodyText,
+        footerText: d.footerText,
       });
     } catch (e) {
-      return err({ code: 'send_failed', reason: e instanceof ChatappProviderRefusal ? e.reason : 'the chat app could not be reached' });
+      return err({
+        code: 'send_failed',
+        reason: e instanceof ChatappProviderRefusal ? e.reason : 'the chat app could not be reached',
+      });
     }
     const created = await this.templates.create({
-      senderId: sender.id, name: d.name, language: d.language, category: d.category, status: submitted.status, bodyText: d.bodyText,
-      footerText: d.footerText, variables: placeholders.value.variables, providerTemplateRef: submitted.providerTemplateRef, now: this.clock.now(),
+      senderId: sender.id,
+      name: d.name,
+      language: d.language,
+      category: d.category,
+      status: submitted.status,
+      bodyText: d.bodyText,
+      footerText: d.footerText,
+      variables: placeholders.value.variables,
+      providerTemplateRef: submitted.providerTemplateRef,
+      now: this.clock.now(),
     });
     return created === null ? err({ code: 'template_exists' }) : ok(created);
   }

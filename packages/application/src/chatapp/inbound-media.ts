@@ -11,7 +11,9 @@ import type { MediaBody, MediaStore, StoredMedia } from '../ports/media-store';
 export type { MediaBody, MediaStore, S3Bucket, StoredMedia } from '../ports/media-store';
 
 /** Where an inbound file comes from: the chat app's own media id, or a URL the sandbox's inbound message was given. */
-export type MediaSource = { readonly kind: 'provider'; readonly ref: string } | { readonly kind: 'url'; readonly ref: string };
+export type MediaSource =
+  | { readonly kind: 'provider'; readonly ref: string }
+  | { readonly kind: 'url'; readonly ref: string };
 
 export interface InboundMedia {
   readonly id: string;
@@ -25,7 +27,14 @@ export interface InboundMedia {
 
 export interface InboundMediaRepository {
   /** In the caller's transaction, beside the message it belongs to. */
-  create(media: { id: string; userId: number; senderId: number; messageId: number; source: MediaSource; now: Date }): Promise<void>;
+  create(media: {
+    id: string;
+    userId: number;
+    senderId: number;
+    messageId: number;
+    source: MediaSource;
+    now: Date;
+  }): Promise<void>;
   find(id: string): Promise<InboundMedia | null>;
   /** Null for another account's media, a missing id and media not stored yet alike. */
   findStoredOwned(userId: number, id: string): Promise<InboundMedia | null>;
@@ -95,10 +104,21 @@ export class InboundMediaDownloads {
   }
 
   /** Inside the message's transaction: the record and a retry job, so a crash before the download loses nothing. */
-  async register(media: { id: string; userId: number; senderId: number; messageId: number; source: MediaSource }): Promise<void> {
+  async register(media: {
+    id: string;
+    userId: number;
+    senderId: number;
+    messageId: number;
+    source: MediaSource;
+  }): Promise<void> {
     const now = this.clock.now();
     await this.media.create({ ...media, now });
-    await this.jobs.schedule({ kind: INBOUND_MEDIA_JOB, key: jobKey(media.id), payload: { media_id: media.id }, runAt: new Date(now.getTime() + RETRY_AFTER_MS) });
+    await this.jobs.schedule({
+      kind: INBOUND_MEDIA_JOB,
+      key: jobKey(media.id),
+      payload: { media_id: media.id },
+      runAt: new Date(now.getTime() + RETRY_AFTER_MS),
+    });
   }
 
   /** True once the copy is kept (also when it already was). A failure is recorded on the message. */
@@ -117,12 +137,21 @@ export class InboundMediaDownloads {
       size = await this.store.put(id, fetched.body, fetched.contentType);
     } catch (e) {
       // The stream broke or went over the cap while it was written: retried like any failed download.
-      const error = e instanceof ChatappProviderRefusal ? e.reason : e instanceof Error ? e.message : 'the file could not be stored';
+      const error =
+        e instanceof ChatappProviderRefusal
+          ? e.reason
+          : e instanceof Error
+            ? e.message
+            : 'the file could not be stored';
       this.log.warn({ media_id: id, error }, 'inbound media could not be stored; it is retried');
       await this.media.markFailed(id, error, this.clock.now());
       return false;
     }
-    await this.media.markStored(id, { contentType: fetched.contentType, size, mediaUrl: this.urlOf(id) }, this.clock.now());
+    await this.media.markStored(
+      id,
+      { contentType: fetched.contentType, size, mediaUrl: this.urlOf(id) },
+      this.clock.now(),
+    );
     await this.jobs.cancel([jobKey(id)]);
     return true;
   }
@@ -139,19 +168,41 @@ export class InboundMediaDownloads {
 
   private async fetch(media: InboundMedia): Promise<DownloadedMedia | { error: string }> {
     if (media.source.kind === 'url') {
-      const res = await this.sources.http.send({ method: 'GET', url: media.source.ref, timeoutMs: MEDIA_FETCH_TIMEOUT_MS, maxResponseBytes: MEDIA_MAX_BYTES, keepBytes: true });
+      const res = await this.sources.http.send({
+        method: 'GET',
+        url: media.source.ref,
+        timeoutMs: MEDIA_FETCH_TIMEOUT_MS,
+        maxResponseBytes: MEDIA_MAX_BYTES,
+        keepBytes: true,
+      });
       if (!res.ok || res.bytes === undefined) {
-        return { error: res.error === 'http_error' || res.error === null ? `the server answered ${res.statusCode ?? 'nothing'}` : URL_FAILURES[res.error] };
+        return {
+          error:
+            res.error === 'http_error' || res.error === null
+              ? `the server answered ${res.statusCode ?? 'nothing'}`
+              : URL_FAILURES[res.error],
+        };
       }
       return { body: [res.bytes], contentType: contentTypeOf(res.headers['content-type']) };
     }
     const sender = await this.sources.senders.findOwned(media.userId, media.senderId);
     if (sender === null) return { error: 'the sender no longer exists' };
     try {
-      const got = await this.sources.provider.downloadMedia(await this.sources.providerSenders.of(sender), media.source.ref, MEDIA_MAX_BYTES);
+      const got = await this.sources.provider.downloadMedia(
+        await this.sources.providerSenders.of(sender),
+        media.source.ref,
+        MEDIA_MAX_BYTES,
+      );
       return { body: got.body, contentType: contentTypeOf(got.contentType) };
     } catch (e) {
-      return { error: e instanceof ChatappProviderRefusal ? e.reason : e instanceof Error ? e.message : 'the chat app could not be reached' };
+      return {
+        error:
+          e instanceof ChatappProviderRefusal
+            ? e.reason
+            : e instanceof Error
+              ? e.message
+              : 'the chat app could not be reached',
+      };
     }
   }
 }

@@ -48,9 +48,11 @@ export class ManageSenders {
    * Cloud API credentials (the sandbox ignores them, unread).
    */
   async register(
-    registration: Omit<SenderRegistration, 'credentials'>, credentialsOf: () => WhatsappCredentials,
+    registration: Omit<SenderRegistration, 'credentials'>,
+    credentialsOf: () => WhatsappCredentials,
   ): Promise<Result<Sender, SenderRegistrationRefusal>> {
-    if (!(await this.assistantIsOwned(registration.userId, registration.assistantId))) return err({ code: 'assistant_invalid' });
+    if (!(await this.assistantIsOwned(registration.userId, registration.assistantId)))
+      return err({ code: 'assistant_invalid' });
     const credentials = this.provider.name === 'whatsapp' ? credentialsOf() : null;
     return this.steps.register.execute({ ...registration, credentials });
   }
@@ -64,14 +66,20 @@ export class ManageSenders {
   }
 
   /** Id ascending. */
-  async templatesOf(userId: number, senderId: number, filterOf: () => TemplateListFilter): Promise<Result<MessageTemplate[], 'sender_not_found'>> {
+  async templatesOf(
+    userId: number,
+    senderId: number,
+    filterOf: () => TemplateListFilter,
+  ): Promise<Result<MessageTemplate[], 'sender_not_found'>> {
     const sender = await this.senders.findOwned(userId, senderId);
     if (sender === null) return err('sender_not_found');
     return ok(await this.templates.list(sender.id, filterOf()));
   }
 
   async createTemplate(
-    userId: number, senderId: number, draftOf: () => Omit<TemplateDraft, 'userId' | 'senderId'>,
+    userId: number,
+    senderId: number,
+    draftOf: () => Omit<TemplateDraft, 'userId' | 'senderId'>,
   ): Promise<Result<MessageTemplate, CreateTemplateRefusal>> {
     if ((await this.senders.findOwned(userId, senderId)) === null) return err({ code: 'sender_not_found' });
     return this.steps.createTemplate.execute({ ...draftOf(), userId, senderId });

@@ -23,9 +23,17 @@ export class MediaFetcher {
   constructor(private readonly http: OutboundHttpClient) {}
 
   async check(url: string): Promise<Result<MediaType, MediaFetchFailed>> {
-    const res = await this.http.send({ method: 'GET', url, timeoutMs: MEDIA_FETCH_TIMEOUT_MS, maxResponseBytes: MEDIA_MAX_BYTES });
+    const res = await this.http.send({
+      method: 'GET',
+      url,
+      timeoutMs: MEDIA_FETCH_TIMEOUT_MS,
+      maxResponseBytes: MEDIA_MAX_BYTES,
+    });
     if (res.ok) return ok(mediaTypeOf(res.headers['content-type'] ?? null));
-    const reason = res.error === null || res.error === 'http_error' ? `the server answered ${res.statusCode ?? 'nothing'}` : REASONS[res.error];
+    const reason =
+      res.error === null || res.error === 'http_error'
+        ? `the server answered ${res.statusCode ?? 'nothing'}`
+        : REASONS[res.error];
     return err({ code: 'media_fetch_failed', reason });
   }
 }

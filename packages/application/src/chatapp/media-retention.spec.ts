@@ -1,4 +1,10 @@
-import { InMemoryChatappMessageRepository, InMemoryInboundMediaRepository, InMemoryMediaStore, ManualClock, RecordingLogger } from '@voiceplane/adapter-fakes';
+import {
+  InMemoryChatappMessageRepository,
+  InMemoryInboundMediaRepository,
+  InMemoryMediaStore,
+  ManualClock,
+  RecordingLogger,
+} from '@voiceplane/adapter-fakes';
 import { MediaRetention } from './media-retention';
 import type { MediaStore } from './inbound-media';
 
@@ -35,7 +41,8 @@ describe('media retention', () => {
     const inner = new InMemoryMediaStore();
     let failing = true;
     const flaky: MediaStore = {
-      put: (k, b, t) => inner.put(k, b, t), open: (k) => inner.open(k),
+      put: (k, b, t) => inner.put(k, b, t),
+      open: (k) => inner.open(k),
       delete: async (k) => {
         if (failing) throw new Error('the media store could not delete the file: ServiceUnavailable (503)');
         await inner.delete(k);

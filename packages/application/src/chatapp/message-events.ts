@@ -32,19 +32,37 @@ export interface ChatappMessageStatusEvent {
   readonly error_message: string | null;
 }
 
-export function messageStored(conversation: Conversation, message: NewChatappMessage, chatapp: ChatappMessage): NewOutboxEvent {
+export function messageStored(
+  conversation: Conversation,
+  message: NewChatappMessage,
+  chatapp: ChatappMessage,
+): NewOutboxEvent {
   const payload: ChatappMessageStoredEvent = {
-    user_id: message.userId, conversation_id: conversation.uuid, message_id: chatapp.messageId, chatapp_message_id: chatapp.id,
-    sender_id: message.senderId, customer_phone: conversation.customerPhone, direction: message.direction, source: message.source,
-    type: message.type, body: message.body, status: chatapp.status, created_at: chatapp.createdAt.toISOString(),
+    user_id: message.userId,
+    conversation_id: conversation.uuid,
+    message_id: chatapp.messageId,
+    chatapp_message_id: chatapp.id,
+    sender_id: message.senderId,
+    customer_phone: conversation.customerPhone,
+    direction: message.direction,
+    source: message.source,
+    type: message.type,
+    body: message.body,
+    status: chatapp.status,
+    created_at: chatapp.createdAt.toISOString(),
   };
   return { topic: CHATAPP_MESSAGE_STORED_TOPIC, payload };
 }
 
 export function messageStatusChanged(conversation: Conversation, message: ChatappMessage): NewOutboxEvent {
   const payload: ChatappMessageStatusEvent = {
-    user_id: message.userId, conversation_id: conversation.uuid, message_id: message.messageId, chatapp_message_id: message.id,
-    status: message.status, error_code: message.errorCode, error_message: message.errorMessage,
+    user_id: message.userId,
+    conversation_id: conversation.uuid,
+    message_id: message.messageId,
+    chatapp_message_id: message.id,
+    status: message.status,
+    error_code: message.errorCode,
+    error_message: message.errorMessage,
   };
   return { topic: CHATAPP_MESSAGE_STATUS_TOPIC, payload };
 }

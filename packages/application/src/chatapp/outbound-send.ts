@@ -1,5 +1,15 @@
 import {
-  allowancePeriod, allowanceRemaining, ChatappMessage, Conversation, err, MediaType, ok, recordMessage, Result, Sender, SendCharge,
+  allowancePeriod,
+  allowanceRemaining,
+  ChatappMessage,
+  Conversation,
+  err,
+  MediaType,
+  ok,
+  recordMessage,
+  Result,
+  Sender,
+  SendCharge,
 } from '@voiceplane/domain';
 import { BalanceService } from '../billing/balance-service';
 import { UserRepository } from '../ports/accounts';
@@ -111,14 +121,24 @@ export class OutboundSends {
     private readonly ids: Ids,
     private readonly clock: Clock,
   ) {
-    ({ uow: this.uow, users: this.users, conversations: this.conversations, messages: this.messages, reservations: this.reservations, outbox: this.outbox } = stores);
+    ({
+      uow: this.uow,
+      users: this.users,
+      conversations: this.conversations,
+      messages: this.messages,
+      reservations: this.reservations,
+      outbox: this.outbox,
+    } = stores);
     ({ balance: this.balance, providerSenders: this.providerSenders, inactivity: this.inactivity } = services);
   }
 
   /** `included_template_messages_remaining` now (`held`: allowance messages of open reservations). */
   async allowanceRemaining(userId: number, includedPerMonth: number, now: Date, held = 0): Promise<number> {
     if (includedPerMonth <= 0) return 0;
-    return allowanceRemaining(includedPerMonth, held + await this.messages.allowanceUsed(userId, allowancePeriod(now).startsAt));
+    return allowanceRemaining(
+      includedPerMonth,
+      held + (await this.messages.allowanceUsed(userId, allowancePeriod(now).startsAt)),
+    );
   }
 
   async send<E>(o: OutboundSend<E>): Promise<Result<SentMessage, E | SendFailed>> {
@@ -142,43 +162,79 @@ export class OutboundSends {
    * request's reservation closed by someone else is then an error, as nothing of it may conclude.
    */
   settle(
-    r: SendReservation, sender: Sender, acceptance: ProviderAcceptance, outcome?: (sent: Result<SentMessage, never>) => unknown,
+    r: SendReservation,
+    sender: Sender,
+    acceptance: ProviderAcceptance,
+    outcome?: (sent: Result<SentMessage, never>) => unknown,
   ): Promise<SentMessage | null> {
     const m = r.message;
-    return this.uow.transaction(async (): Promise<SentMessage | null> => {
-      const balance = (await this.users.lockBalance(r.userId)) ?? 0;
-      const { conversation: existing, closed } = await this.lockAndClose(r, sender);
-      if (!closed) {
-        if (outcome) throw new Error(`chat-app send reservation ${r.id} was settled by someone else`);
-        return null;
-      }
-      const now = r.now;
-      const conversation = existing
-        ?? await this.conversations.lockOrCreate({ userId: r.userId, senderId: sender.id, customerPhone: r.recipientPhone, uuid: this.ids.uuid(), now });
-      const change = recordMessage(conversation, {
-        source: m.source, type: m.type, at: now, assistantId: sender.assistantId, customerName: m.recipientName,
-      });
-      const message: NewChatappMessage = {
-        userId: r.userId, conversationId: conversation.id, senderId: sender.id, direction: 'outbound', source: m.source, type: m.type,
-        body: m.body, media: m.media, templateId: m.templateId, from: sender.phoneNumber, to: r.recipientPhone,
-        messageSid: r.messageSid, providerMessageId: acceptance.providerMessageId, status: acceptance.status,
-        cost: r.amount, fromAllowance: r.fromAllowance, now,
-      };
-      const stored = await this.recordSaving(change.next, message);
-      await this.outbox.add([messageStored(change.next, message, stored.chatapp)]);
-      if (r.amount > 0) {
-        // The reservation held this price against every other send, so only a charge outside the
-        // chat app (a call's end, a number renewal) can have spent it meanwhile; the message went out
-        // and is paid for even then.
-        const charged = await this.balance.charge({
-          userId: r.userId, price: r.amount, description: `${m.description} ${r.messageSid}`, mayGoNegative: true,
-          reference: { type: 'chatapp_message', id: stored.chatapp.id }, requestId: m.requestId, heldBalance: balance,
+    return this.uow.transaction(
+      async (): Promise<SentMessage | null> => {
+        const balance = (await this.users.lockBalance(r.userId)) ?? 0;
+        const { conversation: existing, closed } = await this.lockAndClose(r, sender);
+        if (!closed) {
+          if (outcome) throw new Error(`chat-app send reservation ${r.id} was settled by someone else`);
+          return null;
+        }
+        const now = r.now;
+        const conversation =
+          existing ??
+          (await this.conversations.lockOrCreate({
+            userId: r.userId,
+            senderId: sender.id,
+            customerPhone: r.recipientPhone,
+            uuid: this.ids.uuid(),
+            now,
+          }));
+        const change = recordMessage(conversation, {
+          source: m.source,
+          type: m.type,
+          at: now,
+          assistantId: sender.assistantId,
+          customerName: m.recipientName,
         });
-        if (!charged.ok) throw new Error(`chat-app message ${stored.chatapp.id} could not be charged: ${charged.error.code}`);
-      }
-      await this.inactivity.afterMessage(change.next, change, existing === null || existing.messageCount === 0);
-      return { conversation: change.next, messageId: stored.messageId, chatapp: stored.chatapp };
-    }, { concludes: outcome ? (sent) => outcome(ok(sent!)) : false });
+        const message: NewChatappMessage = {
+          userId: r.userId,
+          conversationId: conversation.id,
+          senderId: sender.id,
+          direction: 'outbound',
+          source: m.source,
+          type: m.type,
+          body: m.body,
+          media: m.media,
+          templateId: m.templateId,
+          from: sender.phoneNumber,
+          to: r.recipientPhone,
+          messageSid: r.messageSid,
+          providerMessageId: acceptance.providerMessageId,
+          status: acceptance.status,
+          cost: r.amount,
+          fromAllowance: r.fromAllowance,
+          now,
+        };
+        const stored = await this.recordSaving(change.next, message);
+        await this.outbox.add([messageStored(change.next, message, stored.chatapp)]);
+        if (r.amount > 0) {
+          // The reservation held this price against every other send, so only a charge outside the
+          // chat app (a call's end, a number renewal) can have spent it meanwhile; the message went out
+          // and is paid for even then.
+          const charged = await this.balance.charge({
+            userId: r.userId,
+            price: r.amount,
+            description: `${m.description} ${r.messageSid}`,
+            mayGoNegative: true,
+            reference: { type: 'chatapp_message', id: stored.chatapp.id },
+            requestId: m.requestId,
+            heldBalance: balance,
+          });
+          if (!charged.ok)
+            throw new Error(`chat-app message ${stored.chatapp.id} could not be charged: ${charged.error.code}`);
+        }
+        await this.inactivity.afterMessage(change.next, change, existing === null || existing.messageCount === 0);
+        return { conversation: change.next, messageId: stored.messageId, chatapp: stored.chatapp };
+      },
+      { concludes: outcome ? (sent) => outcome(ok(sent!)) : false },
+    );
   }
 
   private async reserve<E>(o: OutboundSend<E>): Promise<Result<SendReservation, E>> {
@@ -190,25 +246,51 @@ export class OutboundSends {
       const locked = (await this.users.lockBalance(userId)) ?? 0;
       const { held, conversation: existing } = await this.heldAndLock(userId, sender.id, o.recipientPhone);
       const now = this.clock.now();
-      const allowance = o.type === 'template'
-        ? await this.allowanceRemaining(userId, user?.plan.included_template_messages ?? 0, now, held.allowance) : 0;
-      const charge = o.decide({ conversation: existing, balance: locked - held.amount, allowanceRemaining: allowance, now });
+      const allowance =
+        o.type === 'template'
+          ? await this.allowanceRemaining(userId, user?.plan.included_template_messages ?? 0, now, held.allowance)
+          : 0;
+      const charge = o.decide({
+        conversation: existing,
+        balance: locked - held.amount,
+        allowanceRemaining: allowance,
+        now,
+      });
       if (!charge.ok) return charge;
       if (existing === null && !o.createConversation) throw new Error('a send without conversation was not refused');
-      return ok(await this.reservations.reserve({
-        userId, senderId: sender.id, recipientPhone: o.recipientPhone, messageSid: newMessageSid(this.ids),
-        amount: charge.value.amount, fromAllowance: charge.value.source === 'allowance', now,
-        message: {
-          source: o.source, type: o.type, body: o.body, media: o.media, templateId: o.templateId, recipientName: o.recipientName,
-          createConversation: o.createConversation, description: o.description, requestId: o.requestId ?? null,
-        },
-      }));
+      return ok(
+        await this.reservations.reserve({
+          userId,
+          senderId: sender.id,
+          recipientPhone: o.recipientPhone,
+          messageSid: newMessageSid(this.ids),
+          amount: charge.value.amount,
+          fromAllowance: charge.value.source === 'allowance',
+          now,
+          message: {
+            source: o.source,
+            type: o.type,
+            body: o.body,
+            media: o.media,
+            templateId: o.templateId,
+            recipientName: o.recipientName,
+            createConversation: o.createConversation,
+            description: o.description,
+            requestId: o.requestId ?? null,
+          },
+        }),
+      );
     });
   }
 
   /** The open reservations' hold, then the conversation's lock: one round trip where the store can. */
-  private async heldAndLock(userId: number, senderId: number, phone: string): Promise<{ held: HeldBySends; conversation: Conversation | null }> {
-    if (this.reservations.heldLockingConversation) return this.reservations.heldLockingConversation(userId, senderId, phone);
+  private async heldAndLock(
+    userId: number,
+    senderId: number,
+    phone: string,
+  ): Promise<{ held: HeldBySends; conversation: Conversation | null }> {
+    if (this.reservations.heldLockingConversation)
+      return this.reservations.heldLockingConversation(userId, senderId, phone);
     const held = await this.reservations.held(userId);
     return { held, conversation: await this.conversations.lock(senderId, phone) };
   }
@@ -221,14 +303,22 @@ export class OutboundSends {
   }
 
   /** The conversation's lock, then the reservation closed as sent: one round trip where the store can. */
-  private async lockAndClose(r: SendReservation, sender: Sender): Promise<{ closed: boolean; conversation: Conversation | null }> {
+  private async lockAndClose(
+    r: SendReservation,
+    sender: Sender,
+  ): Promise<{ closed: boolean; conversation: Conversation | null }> {
     const now = this.clock.now();
-    if (this.reservations.closeLockingConversation) return this.reservations.closeLockingConversation(r.id, 'sent', now, sender.id, r.recipientPhone);
+    if (this.reservations.closeLockingConversation)
+      return this.reservations.closeLockingConversation(r.id, 'sent', now, sender.id, r.recipientPhone);
     const conversation = await this.conversations.lock(sender.id, r.recipientPhone);
     return { conversation, closed: await this.reservations.close(r.id, 'sent', now) };
   }
 
-  private async deliver<E>(o: OutboundSend<E>, sender: ProviderSender, reference: string): Promise<Result<ProviderAcceptance, SendFailed>> {
+  private async deliver<E>(
+    o: OutboundSend<E>,
+    sender: ProviderSender,
+    reference: string,
+  ): Promise<Result<ProviderAcceptance, SendFailed>> {
     try {
       return ok(await o.deliver(sender, reference));
     } catch (e) {

@@ -1,5 +1,16 @@
 import {
-  CallPermission, CallPermissionAnswerRefusal, ChatappMessage, Conversation, MediaType, MessageDeliveryState, MessageTemplate, QualityRating, Result, Sender, SenderStatus, TemplateStatus,
+  CallPermission,
+  CallPermissionAnswerRefusal,
+  ChatappMessage,
+  Conversation,
+  MediaType,
+  MessageDeliveryState,
+  MessageTemplate,
+  QualityRating,
+  Result,
+  Sender,
+  SenderStatus,
+  TemplateStatus,
 } from '@voiceplane/domain';
 
 /** A sender as registered: the record's fields plus what only the provider side reads. */
@@ -77,7 +88,12 @@ export interface TemplateRepository {
   findOwned(userId: number, id: number): Promise<MessageTemplate | null>;
   /** Id ascending. */
   list(senderId: number, filter: TemplateListFilter): Promise<MessageTemplate[]>;
-  setStatus(id: number, status: TemplateStatus, rejectionReason: string | null, now: Date): Promise<MessageTemplate | null>;
+  setStatus(
+    id: number,
+    status: TemplateStatus,
+    rejectionReason: string | null,
+    now: Date,
+  ): Promise<MessageTemplate | null>;
   findByProviderRef(ref: string): Promise<MessageTemplate | null>;
 }
 
@@ -91,7 +107,11 @@ export interface NewChatappMessage {
   readonly type: 'text' | 'media' | 'template' | 'voice_call_request';
   readonly body: string | null;
   /** Inbound media from a provider arrives as the provider's media id, without a URL. */
-  readonly media: { readonly url: string | null; readonly mediaType: MediaType; readonly filename: string | null } | null;
+  readonly media: {
+    readonly url: string | null;
+    readonly mediaType: MediaType;
+    readonly filename: string | null;
+  } | null;
   readonly templateId: number | null;
   readonly from: string;
   readonly to: string;
@@ -140,7 +160,10 @@ export interface ChatappMessageRepository {
    * In one transaction (the caller's, when there is one) locks the chat-app message, hands it to
    * `decide` and stores the state it returned. What `decide` writes elsewhere commits with it.
    */
-  updateDelivery<A, E>(id: number, decide: (message: ChatappMessage) => Promise<Result<DeliveryStateChange<A>, E>>): Promise<Result<A, E | 'not_found'>>;
+  updateDelivery<A, E>(
+    id: number,
+    decide: (message: ChatappMessage) => Promise<Result<DeliveryStateChange<A>, E>>,
+  ): Promise<Result<A, E | 'not_found'>>;
   /** Template sends of the user since `since` that the plan's allowance paid for. */
   allowanceUsed(userId: number, since: Date): Promise<number>;
 }

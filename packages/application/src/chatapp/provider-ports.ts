@@ -1,4 +1,10 @@
-import { MediaType, MessageDeliveryUpdateStatus, QualityRating, TemplateCategory, TemplateStatus } from '@voiceplane/domain';
+import {
+  MediaType,
+  MessageDeliveryUpdateStatus,
+  QualityRating,
+  TemplateCategory,
+  TemplateStatus,
+} from '@voiceplane/domain';
 import type { SenderReach } from './ports';
 
 /**
@@ -100,8 +106,18 @@ export interface ChatappProvider {
   registerSender(sender: ProviderSender, displayName: string): Promise<RegisteredSender>;
   submitTemplate(sender: ProviderSender, template: TemplateSubmission): Promise<SubmittedTemplate>;
   /** `reference`: voiceplane's message sid, kept by providers that can be asked about it later (`findSend`). */
-  sendTemplate(sender: ProviderSender, to: string, template: TemplateMessage, reference?: string): Promise<ProviderAcceptance>;
-  sendFreeform(sender: ProviderSender, to: string, content: FreeformContent, reference?: string): Promise<ProviderAcceptance>;
+  sendTemplate(
+    sender: ProviderSender,
+    to: string,
+    template: TemplateMessage,
+    reference?: string,
+  ): Promise<ProviderAcceptance>;
+  sendFreeform(
+    sender: ProviderSender,
+    to: string,
+    content: FreeformContent,
+    reference?: string,
+  ): Promise<ProviderAcceptance>;
   /**
    * Whether the send given `reference` went out: its acceptance, null when it never did, or
    * `unknown` when this provider cannot be asked about one message.
@@ -148,7 +164,11 @@ export type ChatappInboundItem =
       readonly customerPhone: string;
       readonly customerName: string | null;
       readonly text: string | null;
-      readonly media: { readonly mediaType: MediaType; readonly providerMediaId: string; readonly caption: string | null } | null;
+      readonly media: {
+        readonly mediaType: MediaType;
+        readonly providerMediaId: string;
+        readonly caption: string | null;
+      } | null;
       readonly receivedAt: Date;
     }
   | {

@@ -5,7 +5,10 @@ import { ProviderSender, WhatsappCredentials } from './provider-ports';
 
 /** What a provider needs to act for a sender: its number and its decrypted `provider_config`. */
 export class ProviderSenders {
-  constructor(private readonly senders: SenderRepository, private readonly cipher: SecretCipher) {}
+  constructor(
+    private readonly senders: SenderRepository,
+    private readonly cipher: SecretCipher,
+  ) {}
 
   async of(sender: Sender): Promise<ProviderSender> {
     // Sandbox senders never have credentials: no read on every send.

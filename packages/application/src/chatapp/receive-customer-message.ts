@@ -17,7 +17,11 @@ export interface CustomerMessage {
   readonly customerName: string | null;
   readonly text: string | null;
   /** `source` is where voiceplane downloads its own copy from. */
-  readonly media: { readonly source: MediaSource; readonly mediaType: MediaType; readonly caption: string | null } | null;
+  readonly media: {
+    readonly source: MediaSource;
+    readonly mediaType: MediaType;
+    readonly caption: string | null;
+  } | null;
   /** The provider's id of the message, when it has one. */
   readonly providerMessageId: string | null;
 }
@@ -74,26 +78,52 @@ export class ReceiveCustomerMessage {
     const stored = await this.uow.transaction(async () => {
       const now = this.clock.now();
       const conversation = await this.conversations.lockOrCreate({
-        userId: sender.userId, senderId: sender.id, customerPhone: m.customerPhone, uuid: this.ids.uuid(), now,
+        userId: sender.userId,
+        senderId: sender.id,
+        customerPhone: m.customerPhone,
+        uuid: this.ids.uuid(),
+        now,
       });
       const change = recordMessage(conversation, {
-        source: 'customer', type: m.media === null ? 'text' : 'media', at: now, assistantId: sender.assistantId, customerName: m.customerName,
+        source: 'customer',
+        type: m.media === null ? 'text' : 'media',
+        at: now,
+        assistantId: sender.assistantId,
+        customerName: m.customerName,
       });
       await this.conversations.save(change.next);
       const message: NewChatappMessage = {
-        userId: sender.userId, conversationId: conversation.id, senderId: sender.id, direction: 'inbound', source: 'customer',
-        type: m.media === null ? 'text' : 'media', body: m.media === null ? m.text : m.media.caption,
+        userId: sender.userId,
+        conversationId: conversation.id,
+        senderId: sender.id,
+        direction: 'inbound',
+        source: 'customer',
+        type: m.media === null ? 'text' : 'media',
+        body: m.media === null ? m.text : m.media.caption,
         // The message's own URL is set once voiceplane holds its copy.
-        media: m.media === null ? null : { url: null, mediaType: m.media.mediaType, filename: null }, templateId: null,
-        from: m.customerPhone, to: sender.phoneNumber, messageSid: newMessageSid(this.ids), providerMessageId: m.providerMessageId,
-        status: 'received', cost: 0, fromAllowance: false, now,
+        media: m.media === null ? null : { url: null, mediaType: m.media.mediaType, filename: null },
+        templateId: null,
+        from: m.customerPhone,
+        to: sender.phoneNumber,
+        messageSid: newMessageSid(this.ids),
+        providerMessageId: m.providerMessageId,
+        status: 'received',
+        cost: 0,
+        fromAllowance: false,
+        now,
       };
       const record = await this.messages.record(message);
       await this.outbox.add([messageStored(change.next, message, record.chatapp)]);
       await this.inactivity.afterMessage(change.next, change, conversation.messageCount === 0);
       const mediaId = m.media === null ? null : this.ids.token('med_', 22);
       if (mediaId !== null && m.media !== null) {
-        await this.media.register({ id: mediaId, userId: sender.userId, senderId: sender.id, messageId: record.messageId, source: m.media.source });
+        await this.media.register({
+          id: mediaId,
+          userId: sender.userId,
+          senderId: sender.id,
+          messageId: record.messageId,
+          source: m.media.source,
+        });
       }
       return { conversation: change.next, messageId: record.messageId, at: now, mediaId };
     });

@@ -15,7 +15,9 @@ export interface SenderRegistration {
   readonly credentials: WhatsappCredentials | null;
 }
 
-export type RegisterSenderRefusal = { readonly code: 'sender_exists' } | { readonly code: 'send_failed'; readonly reason: string };
+export type RegisterSenderRefusal =
+  | { readonly code: 'sender_exists' }
+  | { readonly code: 'send_failed'; readonly reason: string };
 
 /**
  * `POST /api/user/chatapp/senders`: the provider registers the number first (the sandbox puts it
@@ -36,15 +38,30 @@ export class RegisterSender {
     if ((await this.senders.findByProviderRef(r.phoneNumber)) !== null) return err({ code: 'sender_exists' });
     let registered;
     try {
-      registered = await this.provider.registerSender({ senderId: 0, userId: r.userId, phoneNumber: r.phoneNumber, credentials: r.credentials }, r.displayName);
+      registered = await this.provider.registerSender(
+        { senderId: 0, userId: r.userId, phoneNumber: r.phoneNumber, credentials: r.credentials },
+        r.displayName,
+      );
     } catch (e) {
-      return err({ code: 'send_failed', reason: e instanceof ChatappProviderRefusal ? e.reason : 'the chat app could not be reached' });
+      return err({
+        code: 'send_failed',
+        reason: e instanceof ChatappProviderRefusal ? e.reason : 'the chat app could not be reached',
+      });
     }
     const created = await this.senders.create({
-      userId: r.userId, phoneNumber: r.phoneNumber, displayName: r.displayName, status: registered.status, qualityRating: registered.qualityRating,
-      messagingLimit: registered.messagingLimit, countryCode: senderCountryCode(r.phoneNumber), assistantId: r.assistantId,
-      callingEnabled: r.callingEnabled, statusWebhookUrl: r.statusWebhookUrl, provider: this.provider.name,
-      providerSenderRef: registered.providerSenderRef, providerAccountRef: registered.providerAccountRef,
+      userId: r.userId,
+      phoneNumber: r.phoneNumber,
+      displayName: r.displayName,
+      status: registered.status,
+      qualityRating: registered.qualityRating,
+      messagingLimit: registered.messagingLimit,
+      countryCode: senderCountryCode(r.phoneNumber),
+      assistantId: r.assistantId,
+      callingEnabled: r.callingEnabled,
+      statusWebhookUrl: r.statusWebhookUrl,
+      provider: this.provider.name,
+      providerSenderRef: registered.providerSenderRef,
+      providerAccountRef: registered.providerAccountRef,
       sealedCredentials: r.credentials === null ? null : await this.cipher.encrypt(JSON.stringify(r.credentials)),
       now: this.clock.now(),
     });

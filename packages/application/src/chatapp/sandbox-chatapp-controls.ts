@@ -1,5 +1,16 @@
 import {
-  ChatappMessage, err, expireWindow, MessageDeliveryUpdate, MessageTemplate, ok, QualityRating, Result, Sender, SenderStatus, SessionStatus, sessionStatus,
+  ChatappMessage,
+  err,
+  expireWindow,
+  MessageDeliveryUpdate,
+  MessageTemplate,
+  ok,
+  QualityRating,
+  Result,
+  Sender,
+  SenderStatus,
+  SessionStatus,
+  sessionStatus,
   TemplateStatus,
 } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
@@ -37,7 +48,10 @@ export class SandboxChatappControls {
   ) {}
 
   /** An inbound message, received as the provider ingress would hand it over, AI reply included. */
-  async inbound(userId: number, message: SandboxCustomerMessage): Promise<Result<CustomerMessageReceived, 'not_found'>> {
+  async inbound(
+    userId: number,
+    message: SandboxCustomerMessage,
+  ): Promise<Result<CustomerMessageReceived, 'not_found'>> {
     const { senderId, ...rest } = message;
     const sender = await this.records.senders.findOwned(userId, senderId);
     if (sender === null) return err('not_found');
@@ -46,7 +60,9 @@ export class SandboxChatappControls {
 
   /** A sender's status, as the provider would report it. */
   async senderStatus(
-    userId: number, senderId: number, statusOf: () => { readonly status: SenderStatus; readonly qualityRating: QualityRating | null },
+    userId: number,
+    senderId: number,
+    statusOf: () => { readonly status: SenderStatus; readonly qualityRating: QualityRating | null },
   ): Promise<Result<Sender, 'not_found'>> {
     const sender = await this.records.senders.findOwned(userId, senderId);
     if (sender === null) return err('not_found');
@@ -57,7 +73,9 @@ export class SandboxChatappControls {
 
   /** A template status: a template of any of the caller's senders. */
   async templateStatus(
-    userId: number, templateId: number, statusOf: () => { readonly status: TemplateStatus; readonly rejectionReason: string | null },
+    userId: number,
+    templateId: number,
+    statusOf: () => { readonly status: TemplateStatus; readonly rejectionReason: string | null },
   ): Promise<Result<MessageTemplate, 'not_found'>> {
     const template = await this.records.templates.findOwned(userId, templateId);
     if (template === null) return err('not_found');
@@ -68,7 +86,9 @@ export class SandboxChatappControls {
 
   /** A delivery status of one of the caller's messages, applied as the provider's would be (now). */
   async messageStatus(
-    userId: number, messageSid: string, updateOf: () => Omit<MessageDeliveryUpdate, 'at'>,
+    userId: number,
+    messageSid: string,
+    updateOf: () => Omit<MessageDeliveryUpdate, 'at'>,
   ): Promise<Result<ChatappMessage, DeliveryStatusRefusal>> {
     const message = await this.records.messages.findOwnedBySid(userId, messageSid);
     if (message === null) return err('not_found');
@@ -76,7 +96,11 @@ export class SandboxChatappControls {
   }
 
   /** The 24-hour window with the customer closed now, under the conversation's lock. */
-  async expireWindow(userId: number, senderId: number, customerPhone: string): Promise<Result<SessionStatus, 'not_found'>> {
+  async expireWindow(
+    userId: number,
+    senderId: number,
+    customerPhone: string,
+  ): Promise<Result<SessionStatus, 'not_found'>> {
     const sender = await this.records.senders.findOwned(userId, senderId);
     if (sender === null) return err('not_found');
     const expired = await this.uow.transaction(async () => {
@@ -92,9 +116,12 @@ export class SandboxChatappControls {
 
   /** What the sandbox sent, newest first: another account's sender is not found, not an empty list. */
   async outbox(
-    userId: number, filter: { readonly senderId?: number; readonly to?: string }, limit: number,
+    userId: number,
+    filter: { readonly senderId?: number; readonly to?: string },
+    limit: number,
   ): Promise<Result<SandboxOutboxItem[], 'not_found'>> {
-    if (filter.senderId !== undefined && (await this.records.senders.findOwned(userId, filter.senderId)) === null) return err('not_found');
+    if (filter.senderId !== undefined && (await this.records.senders.findOwned(userId, filter.senderId)) === null)
+      return err('not_found');
     return ok(await this.state.outbox(userId, filter, limit));
   }
 }

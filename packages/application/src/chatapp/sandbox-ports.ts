@@ -46,5 +46,9 @@ export interface SandboxChatappState {
   /** Arming the same scope again replaces what was left; answers how many operations will fail. */
   armFault(arming: SandboxFaultArming): Promise<number>;
   /** Newest first. */
-  outbox(userId: number, filter: { readonly senderId?: number; readonly to?: string }, limit: number): Promise<SandboxOutboxItem[]>;
+  outbox(
+    userId: number,
+    filter: { readonly senderId?: number; readonly to?: string },
+    limit: number,
+  ): Promise<SandboxOutboxItem[]>;
 }

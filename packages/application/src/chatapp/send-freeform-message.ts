@@ -1,5 +1,14 @@
 import {
-  ChatappPrices, decideFreeformSend, err, FreeformSendRefusal, mediaCaption, MediaType, ok, Result, SessionStatus, sessionStatus,
+  ChatappPrices,
+  decideFreeformSend,
+  err,
+  FreeformSendRefusal,
+  mediaCaption,
+  MediaType,
+  ok,
+  Result,
+  SessionStatus,
+  sessionStatus,
 } from '@voiceplane/domain';
 import { UserRepository } from '../ports/accounts';
 import { Clock } from '../ports/clock';
@@ -69,9 +78,16 @@ export class SendFreeformMessage {
     if (sender === null || request.mediaUrl !== null) {
       const conversation = sender === null ? null : await this.conversations.find(sender.id, request.recipientPhone);
       const user = sender === null ? null : await this.users.findById(request.userId);
-      const decided = decideFreeformSend({
-        sender, recipientPhone: request.recipientPhone, window: conversation?.window ?? null, balance: user?.balance ?? 0, prices: this.prices,
-      }, this.clock.now());
+      const decided = decideFreeformSend(
+        {
+          sender,
+          recipientPhone: request.recipientPhone,
+          window: conversation?.window ?? null,
+          balance: user?.balance ?? 0,
+          prices: this.prices,
+        },
+        this.clock.now(),
+      );
       if (!decided.ok) return decided;
     }
 
@@ -81,23 +97,49 @@ export class SendFreeformMessage {
       const fetched = await this.media.check(request.mediaUrl);
       if (!fetched.ok) return fetched;
       media = { url: request.mediaUrl, mediaType: fetched.value, filename: request.filename };
-      content = { kind: 'media', mediaType: fetched.value, url: request.mediaUrl, caption: mediaCaption(fetched.value, request.message), filename: request.filename };
+      content = {
+        kind: 'media',
+        mediaType: fetched.value,
+        url: request.mediaUrl,
+        caption: mediaCaption(fetched.value, request.message),
+        filename: request.filename,
+      };
     }
     const sent = await this.outbound.send({
-      sender: sender!, recipientPhone: request.recipientPhone, recipientName: null, source: request.source,
-      type: media === null ? 'text' : 'media', body: content.kind === 'text' ? content.text : content.caption, media, templateId: null,
+      sender: sender!,
+      recipientPhone: request.recipientPhone,
+      recipientName: null,
+      source: request.source,
+      type: media === null ? 'text' : 'media',
+      body: content.kind === 'text' ? content.text : content.caption,
+      media,
+      templateId: null,
       createConversation: false,
       decide: ({ conversation: locked, balance, now }) => {
-        const again = decideFreeformSend({ sender: sender!, recipientPhone: request.recipientPhone, window: locked?.window ?? null, balance, prices: this.prices }, now);
+        const again = decideFreeformSend(
+          {
+            sender: sender!,
+            recipientPhone: request.recipientPhone,
+            window: locked?.window ?? null,
+            balance,
+            prices: this.prices,
+          },
+          now,
+        );
         return again.ok ? ok(again.value.charge) : again;
       },
-      deliver: (providerSender, reference) => this.provider.sendFreeform(providerSender, request.recipientPhone, content, reference),
-      description: 'Freeform message', requestId: request.requestId, outcome: (done) => this.outcome(done),
+      deliver: (providerSender, reference) =>
+        this.provider.sendFreeform(providerSender, request.recipientPhone, content, reference),
+      description: 'Freeform message',
+      requestId: request.requestId,
+      outcome: (done) => this.outcome(done),
     });
     return this.outcome(sent);
   }
 
-  private outcome(sent: Result<SentMessage, FreeformSendRefusal | SendFailed>): Result<FreeformSent, FreeformMessageRefusal> {
+  private outcome(
+    sent: Result<SentMessage, FreeformSendRefusal | SendFailed>,
+  ): Result<FreeformSent, FreeformMessageRefusal> {
     if (!sent.ok) return err(sent.error);
     return ok({ ...sent.value, sessionStatus: sessionStatus(sent.value.conversation.window, this.clock.now()) });
   }

@@ -1,4 +1,11 @@
-import { FakeStore, InMemoryChatappMessageRepository, InMemoryConversationRepository, InMemorySendReservationRepository, InMemorySenderRepository, RecordingLogger } from '@voiceplane/adapter-fakes';
+import {
+  FakeStore,
+  InMemoryChatappMessageRepository,
+  InMemoryConversationRepository,
+  InMemorySendReservationRepository,
+  InMemorySenderRepository,
+  RecordingLogger,
+} from '@voiceplane/adapter-fakes';
 import { BalanceService } from '../billing/balance-service';
 import { InactivitySchedule } from '../conversations/inactivity-schedule';
 import { SecretCipher } from '../common/secret-cipher';
@@ -19,19 +26,61 @@ function setup(findSend: ChatappProvider['findSend']) {
   const providerSenders = new ProviderSenders(senders, new SecretCipher(async () => 'k'.repeat(32)));
   const outbound = new OutboundSends(
     { uow: store.uow, users: store.users, conversations, messages, reservations, outbox: store.outbox },
-    { balance: new BalanceService(store.ledger), providerSenders, inactivity: new InactivitySchedule(store.jobs, store.assistants) }, store.ids, store.clock,
+    {
+      balance: new BalanceService(store.ledger),
+      providerSenders,
+      inactivity: new InactivitySchedule(store.jobs, store.assistants),
+    },
+    store.ids,
+    store.clock,
   );
   const provider = { findSend } as ChatappProvider;
   const log = new RecordingLogger();
-  const sweep = new SendReservationSweep({ reservations, senders }, { providerSenders, provider, outbound }, store.clock, log);
-  const reserve = async (userId: number, senderId: number) => reservations.reserve({
-    userId, senderId, recipientPhone: '+14155551234', messageSid: `SM${'a'.repeat(31)}${senderId}`, amount: 0.01, fromAllowance: false, now: store.clock.now(),
-    message: { source: 'api', type: 'text', body: 'hi', media: null, templateId: null, recipientName: null, createConversation: false, description: 'Freeform message', requestId: null },
-  });
-  const sender = async (userId: number) => (await senders.create({
-    userId, phoneNumber: '+4915100000001', displayName: 'Acme', status: 'online', qualityRating: 'GREEN', messagingLimit: 1000, countryCode: 'DE',
-    assistantId: null, callingEnabled: false, statusWebhookUrl: null, provider: 'whatsapp', providerSenderRef: null, providerAccountRef: null, sealedCredentials: null, now: START,
-  }))!;
+  const sweep = new SendReservationSweep(
+    { reservations, senders },
+    { providerSenders, provider, outbound },
+    store.clock,
+    log,
+  );
+  const reserve = async (userId: number, senderId: number) =>
+    reservations.reserve({
+      userId,
+      senderId,
+      recipientPhone: '+14155551234',
+      messageSid: `SM${'a'.repeat(31)}${senderId}`,
+      amount: 0.01,
+      fromAllowance: false,
+      now: store.clock.now(),
+      message: {
+        source: 'api',
+        type: 'text',
+        body: 'hi',
+        media: null,
+        templateId: null,
+        recipientName: null,
+        createConversation: false,
+        description: 'Freeform message',
+        requestId: null,
+      },
+    });
+  const sender = async (userId: number) =>
+    (await senders.create({
+      userId,
+      phoneNumber: '+4915100000001',
+      displayName: 'Acme',
+      status: 'online',
+      qualityRating: 'GREEN',
+      messagingLimit: 1000,
+      countryCode: 'DE',
+      assistantId: null,
+      callingEnabled: false,
+      statusWebhookUrl: null,
+      provider: 'whatsapp',
+      providerSenderRef: null,
+      providerAccountRef: null,
+      sealedCredentials: null,
+      now: START,
+    }))!;
   return { store, reservations, sweep, reserve, sender, log };
 }
 
@@ -54,7 +103,9 @@ describe('SendReservationSweep', () => {
   });
 
   it('keeps a reservation open while the provider cannot be reached (for a day at most), and releases one whose sender is gone', async () => {
-    const { store, reservations, sweep, reserve, sender } = setup(async () => { throw new Error('connect ECONNREFUSED'); });
+    const { store, reservations, sweep, reserve, sender } = setup(async () => {
+      throw new Error('connect ECONNREFUSED');
+    });
     const user = await store.account();
     const s = await sender(user.id);
     const waiting = await reserve(user.id, s.id);

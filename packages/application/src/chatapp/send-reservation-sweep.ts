@@ -68,12 +68,19 @@ export class SendReservationSweep {
       try {
         found = await this.provider.findSend(await this.providerSenders.of(sender), r.recipientPhone, r.messageSid);
       } catch (e) {
-        this.log.warn({ reservationId: r.id, error: loggableError(e) }, 'a chat-app send could not be looked up at the provider');
-        decided[r.id] = now.getTime() - r.now.getTime() >= SEND_GIVE_UP_MS ? await this.close(r.id, 'unknown') : 'unreachable';
+        this.log.warn(
+          { reservationId: r.id, error: loggableError(e) },
+          'a chat-app send could not be looked up at the provider',
+        );
+        decided[r.id] =
+          now.getTime() - r.now.getTime() >= SEND_GIVE_UP_MS ? await this.close(r.id, 'unknown') : 'unreachable';
         continue;
       }
       if (found === 'unknown') {
-        this.log.warn({ reservationId: r.id, messageSid: r.messageSid }, 'a chat-app send whose process died was given back without knowing whether it went out');
+        this.log.warn(
+          { reservationId: r.id, messageSid: r.messageSid },
+          'a chat-app send whose process died was given back without knowing whether it went out',
+        );
         decided[r.id] = await this.close(r.id, 'unknown');
       } else if (found === null) {
         decided[r.id] = await this.close(r.id, 'released');

@@ -53,7 +53,11 @@ export interface SendReservationRepository {
    * added meanwhile; one closed while the conversation lock is awaited is still counted, which only
    * refuses what a moment later would have been accepted.
    */
-  heldLockingConversation?(userId: number, senderId: number, customerPhone: string): Promise<{ readonly held: HeldBySends; readonly conversation: Conversation | null }>;
+  heldLockingConversation?(
+    userId: number,
+    senderId: number,
+    customerPhone: string,
+  ): Promise<{ readonly held: HeldBySends; readonly conversation: Conversation | null }>;
   reserve(reservation: NewSendReservation): Promise<SendReservation>;
   /** Closes an open reservation; false when it was closed already (by the request or by a sweep). */
   close(id: number, outcome: ReservationOutcome, now: Date): Promise<boolean>;
@@ -63,7 +67,11 @@ export interface SendReservationRepository {
    * asked both in turn.
    */
   closeLockingConversation?(
-    id: number, outcome: ReservationOutcome, now: Date, senderId: number, customerPhone: string,
+    id: number,
+    outcome: ReservationOutcome,
+    now: Date,
+    senderId: number,
+    customerPhone: string,
   ): Promise<{ readonly closed: boolean; readonly conversation: Conversation | null }>;
   /** Open reservations made before `before`, oldest first. */
   open(before: Date, limit: number): Promise<SendReservation[]>;

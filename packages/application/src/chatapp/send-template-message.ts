@@ -1,5 +1,13 @@
 import {
-  ChatappPrices, decideTemplateSend, err, ok, priceTemplateSend, resolveTemplateVariables, Result, TemplateSendRefusal, TemplateVariableInput,
+  ChatappPrices,
+  decideTemplateSend,
+  err,
+  ok,
+  priceTemplateSend,
+  resolveTemplateVariables,
+  Result,
+  TemplateSendRefusal,
+  TemplateVariableInput,
 } from '@voiceplane/domain';
 import { UserRepository } from '../ports/accounts';
 import { Clock } from '../ports/clock';
@@ -62,27 +70,53 @@ export class SendTemplateMessage {
     const user = await this.users.findById(request.userId);
     const included = user?.plan.included_template_messages ?? 0;
     const decided = decideTemplateSend({
-      sender, template, recipientPhone: request.recipientPhone, variables: request.variables,
+      sender,
+      template,
+      recipientPhone: request.recipientPhone,
+      variables: request.variables,
       allowanceRemaining: await this.outbound.allowanceRemaining(request.userId, included, this.clock.now()),
-      balance: user?.balance ?? 0, prices: this.prices,
+      balance: user?.balance ?? 0,
+      prices: this.prices,
     });
     if (!decided.ok) return decided;
     // Checked complete by the decision above.
     const parameters = resolveTemplateVariables(template!.variables, request.variables);
     if (!parameters.ok) return parameters;
     const body = decided.value.body;
-    return this.outbound.send({
-      sender: sender!, recipientPhone: request.recipientPhone, recipientName: request.recipientName, source: request.source,
-      type: 'template', body, media: null, templateId: template!.id, createConversation: true,
-      decide: ({ balance, allowanceRemaining }) => priceTemplateSend(allowanceRemaining, balance, this.prices),
-      deliver: (providerSender, reference) => this.provider.sendTemplate(providerSender, request.recipientPhone, {
-        name: template!.name, language: template!.language, parameters: parameters.value, renderedText: body,
-      }, reference),
-      description: 'Template message', requestId: request.requestId, outcome: templateOutcome,
-    }).then(templateOutcome);
+    return this.outbound
+      .send({
+        sender: sender!,
+        recipientPhone: request.recipientPhone,
+        recipientName: request.recipientName,
+        source: request.source,
+        type: 'template',
+        body,
+        media: null,
+        templateId: template!.id,
+        createConversation: true,
+        decide: ({ balance, allowanceRemaining }) => priceTemplateSend(allowanceRemaining, balance, this.prices),
+        deliver: (providerSender, reference) =>
+          this.provider.sendTemplate(
+            providerSender,
+            request.recipientPhone,
+            {
+              name: template!.name,
+              language: template!.language,
+              parameters: parameters.value,
+              renderedText: body,
+            },
+            reference,
+          ),
+        description: 'Template message',
+        requestId: request.requestId,
+        outcome: templateOutcome,
+      })
+      .then(templateOutcome);
   }
 }
 
-function templateOutcome(sent: Result<SentMessage, TemplateSendRefusal | SendFailed>): Result<SentMessage, TemplateMessageRefusal> {
+function templateOutcome(
+  sent: Result<SentMessage, TemplateSendRefusal | SendFailed>,
+): Result<SentMessage, TemplateMessageRefusal> {
   return sent.ok ? ok(sent.value) : err(sent.error);
 }

@@ -25,10 +25,17 @@ export class SenderConnection {
     try {
       const node = await this.provider.registerSender(await this.providerSenders.of(sender), sender.displayName);
       const now = this.clock.now();
-      await this.senders.setReach(sender.id, { qualityRating: node.qualityRating, messagingLimit: { value: node.messagingLimit } }, now);
+      await this.senders.setReach(
+        sender.id,
+        { qualityRating: node.qualityRating, messagingLimit: { value: node.messagingLimit } },
+        now,
+      );
       if (node.status === 'online') await this.senders.setStatus(sender.id, 'online', null, now);
     } catch (e) {
-      this.log.warn({ sender_id: sender.id, error: e instanceof Error ? e.message : String(e) }, 'an offline sender\'s number could not be read again');
+      this.log.warn(
+        { sender_id: sender.id, error: e instanceof Error ? e.message : String(e) },
+        "an offline sender's number could not be read again",
+      );
     }
   }
 }

@@ -21,20 +21,34 @@ export class UpdateSender {
 
   async execute(userId: number, senderId: number, changes: SenderChanges): Promise<Sender | null> {
     const updated = await this.update(userId, senderId, changes);
-    if (updated !== null && this.callingLines !== null && updated.after.callingEnabled && !updated.before.callingEnabled) {
+    if (
+      updated !== null &&
+      this.callingLines !== null &&
+      updated.after.callingEnabled &&
+      !updated.before.callingEnabled
+    ) {
       await this.callingLines.setUp(updated.after);
     }
     return updated?.after ?? null;
   }
 
-  private update(userId: number, senderId: number, changes: SenderChanges): Promise<{ before: Sender; after: Sender } | null> {
+  private update(
+    userId: number,
+    senderId: number,
+    changes: SenderChanges,
+  ): Promise<{ before: Sender; after: Sender } | null> {
     return this.uow.transaction(async () => {
       const before = await this.senders.findOwned(userId, senderId);
       if (before === null) return null;
       const now = this.clock.now();
       const after = await this.senders.update(userId, senderId, changes, now);
       if (after !== null && before.statusWebhookUrl !== null && after.statusWebhookUrl === null) {
-        await this.deliveries.cancelPending({ userId, source: { type: 'sender', id: senderId }, eventTypes: ['message_status'], createdUpTo: now });
+        await this.deliveries.cancelPending({
+          userId,
+          source: { type: 'sender', id: senderId },
+          eventTypes: ['message_status'],
+          createdUpTo: now,
+        });
       }
       return after === null ? null : { before, after };
     });

@@ -11,8 +11,14 @@ import { conversationTexts, substituteVariables } from './instructions';
 export const BUILT_IN_REFUSALS = {
   invalidDigits: { error: 'invalid_digits', message: 'Digits must be 1 to 32 of 0-9, * and #.' },
   /** No scheduling provider exists yet: the assistant says it cannot book, wherever it talks. */
-  noScheduling: { error: 'not_available', message: 'No scheduling service is connected. Tell the customer you cannot book the appointment on this call.' },
-  noSuchColleague: { error: 'not_available', message: 'That colleague is not available; continue the conversation yourself.' },
+  noScheduling: {
+    error: 'not_available',
+    message: 'No scheduling service is connected. Tell the customer you cannot book the appointment on this call.',
+  },
+  noSuchColleague: {
+    error: 'not_available',
+    message: 'That colleague is not available; continue the conversation yourself.',
+  },
 } as const;
 
 /** The keys a `dtmf_input` call may press, or null when its `digits` are not keypad keys. */
@@ -39,7 +45,11 @@ export interface HandOver {
  * Where an `assistant_transfer` of the assistant in `config` leads; null when its target is not
  * one the call carries (deleted since, or never the account's), so the current assistant carries on.
  */
-export function handOver(config: RuntimeConfig, tool: Extract<BuiltInTool, { type: 'assistant_transfer' }>, now: Date): HandOver | null {
+export function handOver(
+  config: RuntimeConfig,
+  tool: Extract<BuiltInTool, { type: 'assistant_transfer' }>,
+  now: Date,
+): HandOver | null {
   const target = handOverTarget(config, tool.data.assistant_id);
   if (target === null) return null;
   const next = handedOverConfig(config, target);

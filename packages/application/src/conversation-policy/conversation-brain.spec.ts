@@ -1,5 +1,12 @@
 import { InMemoryCatalogRepository, ManualClock, RecordingLogger, SAMPLE_CATALOG } from '@voiceplane/adapter-fakes';
-import { ASSISTANT_DEFAULTS, buildRuntimeConfig, BuiltInTool, RuntimeConfig, RuntimeTool, ToolCallResult } from '@voiceplane/domain';
+import {
+  ASSISTANT_DEFAULTS,
+  buildRuntimeConfig,
+  BuiltInTool,
+  RuntimeConfig,
+  RuntimeTool,
+  ToolCallResult,
+} from '@voiceplane/domain';
 import { BuiltInRunner, ConversationBrain, FALLBACK_REPLY, MAX_MODEL_ROUNDS, TurnRequest } from './conversation-brain';
 import { ModelTurn, ModelTurnRequest, ReplyGenerator } from './ports';
 
@@ -7,13 +14,33 @@ const NOW = new Date('2026-11-26T15:30:00.000Z');
 
 const endCall: BuiltInTool = { type: 'end_call', data: { description: null } };
 const setup: RuntimeConfig = buildRuntimeConfig({
-  direction: 'outbound', channel: 'phone', customerPhone: '+14155551234', assistantId: 101, line: null,
+  direction: 'outbound',
+  channel: 'phone',
+  customerPhone: '+14155551234',
+  assistantId: 101,
+  line: null,
   assistant: {
-    ...ASSISTANT_DEFAULTS, name: 'Support', voiceId: 1, llmModelId: 2, multimodalModelId: null, knowledgebaseMode: null, llmTemperature: 0.4,
-    systemPrompt: 'You help {{customer_name}}.', tools: [endCall],
+    ...ASSISTANT_DEFAULTS,
+    name: 'Support',
+    voiceId: 1,
+    llmModelId: 2,
+    multimodalModelId: null,
+    knowledgebaseMode: null,
+    llmTemperature: 0.4,
+    systemPrompt: 'You help {{customer_name}}.',
+    tools: [endCall],
   },
-  languageCode: 'en', secondaryLanguageCodes: [], variables: { customer_name: 'Ann' },
-  tools: [{ id: 7, name: 'check_order', description: 'Look up an order', schema: [{ name: 'order_id', type: 'string', description: 'The order number', required: true }] }],
+  languageCode: 'en',
+  secondaryLanguageCodes: [],
+  variables: { customer_name: 'Ann' },
+  tools: [
+    {
+      id: 7,
+      name: 'check_order',
+      description: 'Look up an order',
+      schema: [{ name: 'order_id', type: 'string', description: 'The order number', required: true }],
+    },
+  ],
 });
 
 /** A model that answers from a script and remembers what it was asked (a copy: the brain keeps appending). */
@@ -31,9 +58,20 @@ class ScriptedModel implements ReplyGenerator {
   }
 }
 
-const call = (name: string, args: unknown = {}, id = `call_${name}`) => ({ id, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) });
+const call = (name: string, args: unknown = {}, id = `call_${name}`) => ({
+  id,
+  name,
+  arguments: typeof args === 'string' ? args : JSON.stringify(args),
+});
 const result = (over: Partial<ToolCallResult> = {}): ToolCallResult => ({
-  ok: true, statusCode: 200, content: '{"status":"shipped"}', truncated: false, durationMs: 12, error: null, warnings: [], ...over,
+  ok: true,
+  statusCode: 200,
+  content: '{"status":"shipped"}',
+  truncated: false,
+  durationMs: 12,
+  error: null,
+  warnings: [],
+  ...over,
 });
 
 function scene(script: Array<ModelTurn | Error>, tools: Array<ToolCallResult> = []) {
@@ -47,7 +85,10 @@ function scene(script: Array<ModelTurn | Error>, tools: Array<ToolCallResult> = 
     return { content: '{"ok":true}', end: { reason: 'assistant_ended' } };
   };
   const request: TurnRequest = {
-    setup, history: [{ role: 'user', content: 'Where is my order A-1?' }], logContext: { call_id: 4812 }, runBuiltIn,
+    setup,
+    history: [{ role: 'user', content: 'Where is my order A-1?' }],
+    logContext: { call_id: 4812 },
+    runBuiltIn,
     runTool: async (tool, params) => {
       ran.push({ tool, params });
       return tools.shift() ?? result();
@@ -57,13 +98,16 @@ function scene(script: Array<ModelTurn | Error>, tools: Array<ToolCallResult> = 
 }
 
 describe('the conversation brain: one turn', () => {
-  it('answers with the instructions first, the assistant\'s model and temperature, and every function', async () => {
+  it("answers with the instructions first, the assistant's model and temperature, and every function", async () => {
     const { model, brain, request } = scene([{ content: '  Hello Ann.  ', toolCalls: [] }]);
     expect(await brain.turn(request)).toEqual({ reply: 'Hello Ann.', toolCalls: [], end: null, fallback: false });
     const [asked] = model.requests;
     expect(asked.model).toBe(SAMPLE_CATALOG.models.find((m) => m.id === 2)?.name);
     expect(asked.temperature).toBe(0.4);
-    expect(asked.messages[0]).toEqual({ role: 'system', content: expect.stringMatching(/^You help Ann\.\n\nSpeak English \(en\)\.\n\nThe current local time is Thursday/) });
+    expect(asked.messages[0]).toEqual({
+      role: 'system',
+      content: expect.stringMatching(/^You help Ann\.\n\nSpeak English \(en\)\.\n\nThe current local time is Thursday/),
+    });
     expect(asked.messages.slice(1)).toEqual(request.history);
     expect(asked.tools.map((t) => t.name)).toEqual(['check_order', 'end_call']);
   });
@@ -75,8 +119,19 @@ describe('the conversation brain: one turn', () => {
     ]);
     const turn = await brain.turn(request);
     expect(turn).toEqual({
-      reply: 'It shipped.', end: null, fallback: false,
-      toolCalls: [{ name: 'check_order', kind: 'tool', ok: true, statusCode: 200, content: '{"status":"shipped"}', arguments: { order_id: 'A-1' } }],
+      reply: 'It shipped.',
+      end: null,
+      fallback: false,
+      toolCalls: [
+        {
+          name: 'check_order',
+          kind: 'tool',
+          ok: true,
+          statusCode: 200,
+          content: '{"status":"shipped"}',
+          arguments: { order_id: 'A-1' },
+        },
+      ],
     });
     expect(ran).toEqual([{ tool: expect.objectContaining({ id: 7 }), params: { order_id: 'A-1' } }]);
     expect(model.requests[1].messages.slice(-2)).toEqual([
@@ -86,16 +141,35 @@ describe('the conversation brain: one turn', () => {
   });
 
   it('tells the model when a tool timed out or answered 500, and the conversation goes on', async () => {
-    const timeout = result({ ok: false, statusCode: null, error: 'timeout', content: '{"error":"timeout","message":"The tool did not answer within 10 seconds."}' });
-    const failed = result({ ok: false, statusCode: 500, error: 'http_error', content: '{"error":"http_error","status":500,"body":"boom"}' });
-    const { model, brain, request } = scene([
-      { content: null, toolCalls: [call('check_order', { order_id: 'A-1' }, 'c1'), call('check_order', { order_id: 'A-2' }, 'c2')] },
-      { content: 'The order system is not answering right now.', toolCalls: [] },
-    ], [timeout, failed]);
+    const timeout = result({
+      ok: false,
+      statusCode: null,
+      error: 'timeout',
+      content: '{"error":"timeout","message":"The tool did not answer within 10 seconds."}',
+    });
+    const failed = result({
+      ok: false,
+      statusCode: 500,
+      error: 'http_error',
+      content: '{"error":"http_error","status":500,"body":"boom"}',
+    });
+    const { model, brain, request } = scene(
+      [
+        {
+          content: null,
+          toolCalls: [call('check_order', { order_id: 'A-1' }, 'c1'), call('check_order', { order_id: 'A-2' }, 'c2')],
+        },
+        { content: 'The order system is not answering right now.', toolCalls: [] },
+      ],
+      [timeout, failed],
+    );
     const turn = await brain.turn(request);
     expect(turn.reply).toBe('The order system is not answering right now.');
     expect(turn.end).toBeNull();
-    expect(turn.toolCalls.map((c) => [c.ok, c.statusCode])).toEqual([[false, null], [false, 500]]);
+    expect(turn.toolCalls.map((c) => [c.ok, c.statusCode])).toEqual([
+      [false, null],
+      [false, 500],
+    ]);
     expect(model.requests[1].messages.slice(-2)).toEqual([
       { role: 'tool', toolCallId: 'c1', content: timeout.content },
       { role: 'tool', toolCallId: 'c2', content: failed.content },
@@ -113,21 +187,30 @@ describe('the conversation brain: one turn', () => {
       expect.objectContaining({ name: 'delete_everything', kind: 'unknown', ok: false }),
       expect.objectContaining({ name: 'check_order', kind: 'tool', ok: false }),
     ]);
-    expect(model.requests[1].messages.slice(-2).map((m) => (m.role === 'tool' ? JSON.parse(m.content).error : null))).toEqual(['unknown_function', 'invalid_arguments']);
+    expect(
+      model.requests[1].messages.slice(-2).map((m) => (m.role === 'tool' ? JSON.parse(m.content).error : null)),
+    ).toEqual(['unknown_function', 'invalid_arguments']);
   });
 
   it('ends with a built-in: the runner carries it out, the turn ends with the text said alongside', async () => {
     const { model, brain, builtIns, request } = scene([{ content: 'Goodbye, Ann!', toolCalls: [call('end_call')] }]);
     expect(await brain.turn(request)).toEqual({
-      reply: 'Goodbye, Ann!', end: { reason: 'assistant_ended' }, fallback: false,
-      toolCalls: [{ name: 'end_call', kind: 'builtin', ok: true, statusCode: null, content: '{"ok":true}', arguments: {} }],
+      reply: 'Goodbye, Ann!',
+      end: { reason: 'assistant_ended' },
+      fallback: false,
+      toolCalls: [
+        { name: 'end_call', kind: 'builtin', ok: true, statusCode: null, content: '{"ok":true}', arguments: {} },
+      ],
     });
     expect(builtIns).toEqual([{ builtin: endCall, args: {} }]);
     expect(model.requests).toHaveLength(1);
   });
 
   it('offers no built-in without a runner for them (a chat), and treats one called anyway as made up', async () => {
-    const { model, brain, request } = scene([{ content: null, toolCalls: [call('end_call')] }, { content: 'Anything else?', toolCalls: [] }]);
+    const { model, brain, request } = scene([
+      { content: null, toolCalls: [call('end_call')] },
+      { content: 'Anything else?', toolCalls: [] },
+    ]);
     const turn = await brain.turn({ ...request, runBuiltIn: null });
     expect(model.requests[0].tools.map((t) => t.name)).toEqual(['check_order']);
     expect(turn).toEqual(expect.objectContaining({ reply: 'Anything else?', end: null }));
@@ -135,13 +218,21 @@ describe('the conversation brain: one turn', () => {
   });
 
   it('stops a model that keeps calling functions at the round limit: fallback reply, logged warning', async () => {
-    const looping = Array.from({ length: MAX_MODEL_ROUNDS + 3 }, (_, i) => ({ content: null, toolCalls: [call('check_order', { order_id: 'A-1' }, `c${i}`)] }));
+    const looping = Array.from({ length: MAX_MODEL_ROUNDS + 3 }, (_, i) => ({
+      content: null,
+      toolCalls: [call('check_order', { order_id: 'A-1' }, `c${i}`)],
+    }));
     const { model, brain, ran, log, request } = scene(looping);
     const turn = await brain.turn(request);
     expect(turn).toEqual(expect.objectContaining({ reply: FALLBACK_REPLY, fallback: true, end: null }));
     expect(model.requests).toHaveLength(MAX_MODEL_ROUNDS);
     expect(ran).toHaveLength(MAX_MODEL_ROUNDS - 1);
-    expect(log.lines).toEqual([expect.objectContaining({ level: 'warn', details: expect.objectContaining({ call_id: 4812, rounds: MAX_MODEL_ROUNDS }) })]);
+    expect(log.lines).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        details: expect.objectContaining({ call_id: 4812, rounds: MAX_MODEL_ROUNDS }),
+      }),
+    ]);
   });
 
   it('answers the fallback, with a warning, when the model says nothing at all', async () => {
@@ -155,7 +246,7 @@ describe('the conversation brain: one turn', () => {
     await expect(brain.turn(request)).rejects.toThrow('could not be reached');
   });
 
-  it('reads a multimodal assistant\'s text model from its chat fallback', async () => {
+  it("reads a multimodal assistant's text model from its chat fallback", async () => {
     const { model, brain, request } = scene([{ content: 'Hi', toolCalls: [] }]);
     await brain.turn({ ...request, setup: { ...setup, assistant: { ...setup.assistant, chat_llm_fallback_id: 1 } } });
     expect(model.requests[0].model).toBe(SAMPLE_CATALOG.models.find((m) => m.id === 1)?.name);
@@ -165,14 +256,34 @@ describe('the conversation brain: one turn', () => {
     const { model, brain, request } = scene([{ content: 'Please type your number.', toolCalls: [call('end_call')] }]);
     const stopping: BuiltInRunner = async () => ({ content: '{"awaiting_keys":true}', stop: true });
     expect(await brain.turn({ ...request, runBuiltIn: stopping })).toEqual({
-      reply: 'Please type your number.', end: null, fallback: false,
-      toolCalls: [{ name: 'end_call', kind: 'builtin', ok: true, statusCode: null, content: '{"awaiting_keys":true}', arguments: {} }],
+      reply: 'Please type your number.',
+      end: null,
+      fallback: false,
+      toolCalls: [
+        {
+          name: 'end_call',
+          kind: 'builtin',
+          ok: true,
+          statusCode: null,
+          content: '{"awaiting_keys":true}',
+          arguments: {},
+        },
+      ],
     });
     expect(model.requests).toHaveLength(1);
 
-    const refused = scene([{ content: null, toolCalls: [call('end_call')] }, { content: 'I cannot.', toolCalls: [] }]);
+    const refused = scene([
+      { content: null, toolCalls: [call('end_call')] },
+      { content: 'I cannot.', toolCalls: [] },
+    ]);
     const refusing: BuiltInRunner = async () => ({ ok: false, content: '{"error":"not_available"}' });
     const turn = await refused.brain.turn({ ...refused.request, runBuiltIn: refusing });
-    expect(turn).toEqual(expect.objectContaining({ reply: 'I cannot.', end: null, toolCalls: [expect.objectContaining({ ok: false, content: '{"error":"not_available"}' })] }));
+    expect(turn).toEqual(
+      expect.objectContaining({
+        reply: 'I cannot.',
+        end: null,
+        toolCalls: [expect.objectContaining({ ok: false, content: '{"error":"not_available"}' })],
+      }),
+    );
   });
 });

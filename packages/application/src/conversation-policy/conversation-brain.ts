@@ -8,7 +8,13 @@ import { parseToolArguments, resolveToolCall, toolFunctions } from './tool-funct
 import { KnowledgeLookup } from '../knowledge-bases/knowledge-lookup';
 import { InvocationOwner } from '../tools/ports';
 import {
-  knowledgeOf, latestCustomerLine, PASSAGES_PER_SEARCH, passagesResult, passagesSection, SEARCH_KNOWLEDGE_BASE, SEARCH_KNOWLEDGE_BASE_FUNCTION,
+  knowledgeOf,
+  latestCustomerLine,
+  PASSAGES_PER_SEARCH,
+  passagesResult,
+  passagesSection,
+  SEARCH_KNOWLEDGE_BASE,
+  SEARCH_KNOWLEDGE_BASE_FUNCTION,
 } from './knowledge-passages';
 
 /**
@@ -22,7 +28,10 @@ export const MAX_MODEL_ROUNDS = 6;
 export const FALLBACK_REPLY = 'Sorry, I did not get that. Could you say it again?';
 
 /** Runs an attached mid-call tool through the tool gateway (signed, guarded, timed out, logged). */
-export type MidCallToolRunner = (tool: RuntimeTool, params: Readonly<Record<string, unknown>>) => Promise<ToolCallResult>;
+export type MidCallToolRunner = (
+  tool: RuntimeTool,
+  params: Readonly<Record<string, unknown>>,
+) => Promise<ToolCallResult>;
 
 /** What a built-in did: the text the model reads, and whether the conversation ends with it. */
 export interface BuiltInOutcome {
@@ -82,7 +91,10 @@ export interface TurnResult {
 }
 
 const UNKNOWN_FUNCTION = JSON.stringify({ error: 'unknown_function', message: 'No function has this name.' });
-const INVALID_ARGUMENTS = JSON.stringify({ error: 'invalid_arguments', message: 'The arguments must be a JSON object.' });
+const INVALID_ARGUMENTS = JSON.stringify({
+  error: 'invalid_arguments',
+  message: 'The arguments must be a JSON object.',
+});
 
 /**
  * The conversation policy's turn loop, the one way an assistant answers a customer wherever it
@@ -103,7 +115,10 @@ export class ConversationBrain {
     const { setup } = request;
     const offered = request.runBuiltIn === null ? { ...setup, builtin_tools: [] } : setup;
     const kb = this.knowledge && request.userId !== undefined ? knowledgeOf(setup) : null;
-    const tools = kb?.mode === 'function_call' ? [...toolFunctions(offered), SEARCH_KNOWLEDGE_BASE_FUNCTION] : toolFunctions(offered);
+    const tools =
+      kb?.mode === 'function_call'
+        ? [...toolFunctions(offered), SEARCH_KNOWLEDGE_BASE_FUNCTION]
+        : toolFunctions(offered);
     const model = await this.modelName(setup);
     const toolCalls: TurnToolCall[] = [];
     let instructions = composeInstructions(setup, this.clock.now());
@@ -111,16 +126,30 @@ export class ConversationBrain {
     if (kb && question !== null) {
       const passages = await this.search(request, kb.knowledgeBaseId, question, 'prompt');
       instructions += passagesSection(passages);
-      toolCalls.push({ name: SEARCH_KNOWLEDGE_BASE, kind: 'knowledge', ok: true, statusCode: null, content: passagesResult(passages) });
+      toolCalls.push({
+        name: SEARCH_KNOWLEDGE_BASE,
+        kind: 'knowledge',
+        ok: true,
+        statusCode: null,
+        content: passagesResult(passages),
+      });
     }
     const messages: ChatMessage[] = [{ role: 'system', content: instructions }, ...request.history];
 
     for (let round = 1; round <= MAX_MODEL_ROUNDS; round += 1) {
-      const answer = await this.generator.nextTurn({ model, temperature: setup.assistant.llm_temperature, messages, tools });
+      const answer = await this.generator.nextTurn({
+        model,
+        temperature: setup.assistant.llm_temperature,
+        messages,
+        tools,
+      });
       const text = answer.content?.trim() ?? '';
       if (answer.toolCalls.length === 0) {
         if (text !== '') return { reply: text, toolCalls, end: null, fallback: false };
-        this.log.warn({ ...request.logContext, round }, 'the language model answered nothing; the customer gets the fallback reply');
+        this.log.warn(
+          { ...request.logContext, round },
+          'the language model answered nothing; the customer gets the fallback reply',
+        );
         return { reply: FALLBACK_REPLY, toolCalls, end: null, fallback: true };
       }
       if (round === MAX_MODEL_ROUNDS) break;
@@ -136,8 +165,10 @@ export class ConversationBrain {
       }
       if (end !== null || stop) return { reply: text, toolCalls, end, fallback: false };
     }
-    this.log.warn({ ...request.logContext, rounds: MAX_MODEL_ROUNDS, tool_calls: toolCalls.length },
-      'the language model kept calling functions past the round limit; the customer gets the fallback reply');
+    this.log.warn(
+      { ...request.logContext, rounds: MAX_MODEL_ROUNDS, tool_calls: toolCalls.length },
+      'the language model kept calling functions past the round limit; the customer gets the fallback reply',
+    );
     return { reply: FALLBACK_REPLY, toolCalls, end: null, fallback: true };
   }
 
@@ -147,30 +178,83 @@ export class ConversationBrain {
 
   private search(request: TurnRequest, knowledgeBaseId: number, question: string, mode: 'prompt' | 'function_call') {
     return (this.knowledge as KnowledgeLookup).search({
-      userId: request.userId as number, knowledgeBaseId, question, limit: PASSAGES_PER_SEARCH, mode, owner: request.logOwner ?? null,
+      userId: request.userId as number,
+      knowledgeBaseId,
+      question,
+      limit: PASSAGES_PER_SEARCH,
+      mode,
+      owner: request.logOwner ?? null,
     });
   }
 
-  private async run(setup: ConversationSetup, call: ModelToolCall, request: TurnRequest): Promise<{ report: TurnToolCall; end: { reason: string } | null; stop: boolean }> {
+  private async run(
+    setup: ConversationSetup,
+    call: ModelToolCall,
+    request: TurnRequest,
+  ): Promise<{ report: TurnToolCall; end: { reason: string } | null; stop: boolean }> {
     const kb = this.knowledge && request.userId !== undefined ? knowledgeOf(setup) : null;
     if (call.name === SEARCH_KNOWLEDGE_BASE && kb?.mode === 'function_call') {
       const args = parseToolArguments(call.arguments);
       const query = typeof args?.query === 'string' ? args.query.trim() : '';
-      if (query === '') return { report: { name: call.name, kind: 'knowledge', ok: false, statusCode: null, content: INVALID_ARGUMENTS }, end: null, stop: false };
+      if (query === '')
+        return {
+          report: { name: call.name, kind: 'knowledge', ok: false, statusCode: null, content: INVALID_ARGUMENTS },
+          end: null,
+          stop: false,
+        };
       const passages = await this.search(request, kb.knowledgeBaseId, query, 'function_call');
-      return { report: { name: call.name, kind: 'knowledge', ok: true, statusCode: null, content: passagesResult(passages), arguments: args ?? {} }, end: null, stop: false };
+      return {
+        report: {
+          name: call.name,
+          kind: 'knowledge',
+          ok: true,
+          statusCode: null,
+          content: passagesResult(passages),
+          arguments: args ?? {},
+        },
+        end: null,
+        stop: false,
+      };
     }
     const resolved = resolveToolCall(setup, call.name);
-    if (resolved === null) return { report: { name: call.name, kind: 'unknown', ok: false, statusCode: null, content: UNKNOWN_FUNCTION }, end: null, stop: false };
+    if (resolved === null)
+      return {
+        report: { name: call.name, kind: 'unknown', ok: false, statusCode: null, content: UNKNOWN_FUNCTION },
+        end: null,
+        stop: false,
+      };
     const args = parseToolArguments(call.arguments);
-    if (args === null) return { report: { name: call.name, kind: resolved.kind, ok: false, statusCode: null, content: INVALID_ARGUMENTS }, end: null, stop: false };
+    if (args === null)
+      return {
+        report: { name: call.name, kind: resolved.kind, ok: false, statusCode: null, content: INVALID_ARGUMENTS },
+        end: null,
+        stop: false,
+      };
     if (resolved.kind === 'tool') {
       const result = await request.runTool(resolved.tool, args);
-      return { report: { name: call.name, kind: 'tool', ok: result.ok, statusCode: result.statusCode, content: result.content, arguments: args }, end: null, stop: false };
+      return {
+        report: {
+          name: call.name,
+          kind: 'tool',
+          ok: result.ok,
+          statusCode: result.statusCode,
+          content: result.content,
+          arguments: args,
+        },
+        end: null,
+        stop: false,
+      };
     }
     const outcome = await (request.runBuiltIn as BuiltInRunner)(resolved.builtin, args);
     return {
-      report: { name: call.name, kind: 'builtin', ok: outcome.ok ?? true, statusCode: null, content: outcome.content, arguments: args },
+      report: {
+        name: call.name,
+        kind: 'builtin',
+        ok: outcome.ok ?? true,
+        statusCode: null,
+        content: outcome.content,
+        arguments: args,
+      },
       end: outcome.end ?? null,
       stop: outcome.stop ?? false,
     };
@@ -182,7 +266,10 @@ export class ConversationBrain {
  * one (a multimodal assistant's text model), else its LLM; `default` (the generator's own) when
  * the catalogue does not know it.
  */
-export async function textModelName(catalog: CatalogRepository, assistant: Pick<ConversationSetup['assistant'], 'llm_model_id' | 'chat_llm_fallback_id'>): Promise<string> {
+export async function textModelName(
+  catalog: CatalogRepository,
+  assistant: Pick<ConversationSetup['assistant'], 'llm_model_id' | 'chat_llm_fallback_id'>,
+): Promise<string> {
   const id = assistant.chat_llm_fallback_id ?? assistant.llm_model_id;
   return (await catalog.catalog()).models.find((m) => m.id === id)?.name ?? 'default';
 }

@@ -1,10 +1,20 @@
-import { newSubstitutionLog, RuntimeConfig, substitute, SubstitutionLog, toolVariables, zonedNow } from '@voiceplane/domain';
+import {
+  newSubstitutionLog,
+  RuntimeConfig,
+  substitute,
+  SubstitutionLog,
+  toolVariables,
+  zonedNow,
+} from '@voiceplane/domain';
 
 /**
  * What the conversation policy reads from a call's runtime config. A call passes its config as
  * the runtime receives it; a chat conversation builds one for its assistant.
  */
-export type ConversationSetup = Pick<RuntimeConfig, 'direction' | 'channel' | 'customer_phone' | 'assistant_phone' | 'assistant' | 'variables' | 'tools' | 'builtin_tools'>;
+export type ConversationSetup = Pick<
+  RuntimeConfig,
+  'direction' | 'channel' | 'customer_phone' | 'assistant_phone' | 'assistant' | 'variables' | 'tools' | 'builtin_tools'
+>;
 
 /**
  * The `{{variable}}` values of a conversation, the same set a tool request gets: the assistant's
@@ -14,11 +24,21 @@ export type ConversationSetup = Pick<RuntimeConfig, 'direction' | 'channel' | 'c
  * carries call variables still sees them.
  */
 export function conversationVariables(config: ConversationSetup, now: Date): Map<string, string> {
-  const variables = toolVariables({
-    callId: 0, assistantId: config.assistant.id, customerPhone: config.customer_phone, assistantPhone: config.assistant_phone,
-    direction: config.direction, channel: config.channel, conversationId: null, timezone: config.assistant.timezone,
-    variables: config.variables, assistantVariables: config.assistant.variables ?? {},
-  }, now);
+  const variables = toolVariables(
+    {
+      callId: 0,
+      assistantId: config.assistant.id,
+      customerPhone: config.customer_phone,
+      assistantPhone: config.assistant_phone,
+      direction: config.direction,
+      channel: config.channel,
+      conversationId: null,
+      timezone: config.assistant.timezone,
+      variables: config.variables,
+      assistantVariables: config.assistant.variables ?? {},
+    },
+    now,
+  );
   // The config names no call, so these two system values are unknown rather than wrong.
   variables.delete('call_id');
   variables.delete('conversation_id');
@@ -30,7 +50,12 @@ export function conversationVariables(config: ConversationSetup, now: Date): Map
  * again). A variable nobody set becomes `""`, as in tool requests, and is added to `log.unresolved`
  * when a log is given. `{single}` braces stay text.
  */
-export function substituteVariables(text: string, config: ConversationSetup, now: Date, log: SubstitutionLog = newSubstitutionLog()): string {
+export function substituteVariables(
+  text: string,
+  config: ConversationSetup,
+  now: Date,
+  log: SubstitutionLog = newSubstitutionLog(),
+): string {
   return substitute(text, { variables: conversationVariables(config, now), params: null }, (v) => v, log);
 }
 
@@ -47,7 +72,8 @@ export interface ConversationTexts {
 
 export function conversationTexts(config: ConversationSetup, now: Date): ConversationTexts {
   const log = newSubstitutionLog();
-  const fill = (text: string | null | undefined) => (text === null || text === undefined ? null : substituteVariables(text, config, now, log));
+  const fill = (text: string | null | undefined) =>
+    text === null || text === undefined ? null : substituteVariables(text, config, now, log);
   return {
     instructions: composeInstructions(config, now, log),
     initialMessage: fill(config.assistant.initial_message) ?? '',
@@ -62,7 +88,11 @@ export function conversationTexts(config: ConversationSetup, now: Date): Convers
  * substituted, then the language to speak and the current local time in the assistant's zone (a
  * model has no clock; "tomorrow" and opening hours need one).
  */
-export function composeInstructions(config: ConversationSetup, now: Date, log: SubstitutionLog = newSubstitutionLog()): string {
+export function composeInstructions(
+  config: ConversationSetup,
+  now: Date,
+  log: SubstitutionLog = newSubstitutionLog(),
+): string {
   const prompt = substituteVariables(config.assistant.system_prompt ?? '', config, now, log).trim();
   return [prompt, languageLine(config), timeLine(config, now)].filter((part) => part !== '').join('\n\n');
 }

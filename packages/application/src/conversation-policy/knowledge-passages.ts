@@ -8,20 +8,29 @@ export { PASSAGES_PER_SEARCH } from '../knowledge-bases/knowledge-lookup';
 
 export const SEARCH_KNOWLEDGE_BASE_FUNCTION: ToolFunction = {
   name: SEARCH_KNOWLEDGE_BASE,
-  description: 'Search the knowledge base of this business (documents, FAQ, prices, website) for passages that answer a question. Use it before answering questions about the business.',
+  description:
+    'Search the knowledge base of this business (documents, FAQ, prices, website) for passages that answer a question. Use it before answering questions about the business.',
   parameters: {
     type: 'object',
-    properties: { query: { type: 'string', description: 'The question or keywords to search for, in the language of the documents' } },
+    properties: {
+      query: {
+        type: 'string',
+        description: 'The question or keywords to search for, in the language of the documents',
+      },
+    },
     required: ['query'],
   },
 };
 
 /** The assistant's knowledge base and how it reads it; null when it has none. */
-export function knowledgeOf(setup: ConversationSetup): { readonly knowledgeBaseId: number; readonly mode: 'prompt' | 'function_call' } | null {
+export function knowledgeOf(
+  setup: ConversationSetup,
+): { readonly knowledgeBaseId: number; readonly mode: 'prompt' | 'function_call' } | null {
   const id = setup.assistant.knowledgebase_id;
   if (id === null || id === undefined) return null;
   // Multimodal assistants take the function only (their instructions are fixed for the session).
-  const mode = setup.assistant.knowledgebase_mode === 'prompt' && setup.assistant.mode === 'pipeline' ? 'prompt' : 'function_call';
+  const mode =
+    setup.assistant.knowledgebase_mode === 'prompt' && setup.assistant.mode === 'pipeline' ? 'prompt' : 'function_call';
   return { knowledgeBaseId: id, mode };
 }
 

@@ -21,9 +21,12 @@ export type ResolvedToolCall =
 const NO_ARGUMENTS: ToolFunction['parameters'] = { type: 'object', properties: {}, required: [] };
 
 /** Why each built-in exists, for the model; an assistant's own `description` replaces it. */
-const BUILT_IN_FUNCTIONS: { readonly [T in BuiltInTool['type']]: (tool: Extract<BuiltInTool, { type: T }>) => Omit<ToolFunction, 'name'> } = {
+const BUILT_IN_FUNCTIONS: {
+  readonly [T in BuiltInTool['type']]: (tool: Extract<BuiltInTool, { type: T }>) => Omit<ToolFunction, 'name'>;
+} = {
   end_call: () => ({
-    description: 'End the call. Use it when the conversation is over or the customer wants to hang up, after saying goodbye.',
+    description:
+      'End the call. Use it when the conversation is over or the customer wants to hang up, after saying goodbye.',
     parameters: NO_ARGUMENTS,
   }),
   call_transfer: (tool) => ({
@@ -36,7 +39,13 @@ const BUILT_IN_FUNCTIONS: { readonly [T in BuiltInTool['type']]: (tool: Extract<
     description: 'Press keys on the phone keypad, for example to choose an option in an automated phone menu.',
     parameters: {
       type: 'object',
-      properties: { digits: { type: 'string', pattern: '^[0-9*#]{1,32}$', description: 'The keys to press, in order: digits, * and #.' } },
+      properties: {
+        digits: {
+          type: 'string',
+          pattern: '^[0-9*#]{1,32}$',
+          description: 'The keys to press, in order: digits, * and #.',
+        },
+      },
       required: ['digits'],
     },
   }),
@@ -49,9 +58,13 @@ const BUILT_IN_FUNCTIONS: { readonly [T in BuiltInTool['type']]: (tool: Extract<
     parameters: {
       type: 'object',
       properties: {
-        start_time: { type: 'string', format: 'date-time', description: 'Start of the appointment, ISO 8601 with the UTC offset.' },
-        name: { type: 'string', description: 'The customer\'s name.' },
-        email: { type: 'string', description: 'The customer\'s email address, when they gave one.' },
+        start_time: {
+          type: 'string',
+          format: 'date-time',
+          description: 'Start of the appointment, ISO 8601 with the UTC offset.',
+        },
+        name: { type: 'string', description: "The customer's name." },
+        email: { type: 'string', description: "The customer's email address, when they gave one." },
       },
       required: ['start_time', 'name'],
     },
@@ -74,7 +87,10 @@ function namedTools(config: ConversationSetup): { readonly call: ResolvedToolCal
   for (const tool of config.tools) {
     if (taken.has(tool.name)) continue; // attaching two tools of one name is refused; a stored config keeps the first
     taken.add(tool.name);
-    named.push({ call: { kind: 'tool', name: tool.name, tool }, fn: { name: tool.name, description: tool.description, parameters: tool.parameters } });
+    named.push({
+      call: { kind: 'tool', name: tool.name, tool },
+      fn: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    });
   }
   for (const builtin of config.builtin_tools) {
     let name: string = builtin.type;
@@ -105,7 +121,9 @@ export function parseToolArguments(text: string | null | undefined): Record<stri
   if (text === null || text === undefined || text.trim() === '') return {};
   try {
     const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }

@@ -20,23 +20,38 @@ export interface MessagePageRequest {
  * conversation is known to be the caller's.
  */
 export class ConversationQueries {
-  constructor(private readonly conversations: ConversationRepository, private readonly toolCalls: ToolInvocationLog) {}
+  constructor(
+    private readonly conversations: ConversationRepository,
+    private readonly toolCalls: ToolInvocationLog,
+  ) {}
 
   /** Most recent message first. */
-  list(userId: number, filter: ConversationFilter, cursor: ConversationCursor | null, perPage: number): Promise<CursorPage<Conversation>> {
+  list(
+    userId: number,
+    filter: ConversationFilter,
+    cursor: ConversationCursor | null,
+    perPage: number,
+  ): Promise<CursorPage<Conversation>> {
     return this.conversations.list(userId, filter, cursor, perPage);
   }
 
   async get(userId: number, ref: ConversationRef): Promise<Result<ConversationDetail, 'conversation_not_found'>> {
     const conversation = await this.conversations.findOwned(userId, ref);
     if (conversation === null) return err('conversation_not_found');
-    return ok({ conversation, toolCalls: await this.toolCalls.listForConversation(conversation.id, TOOL_CALLS_LISTED_MAX) });
+    return ok({
+      conversation,
+      toolCalls: await this.toolCalls.listForConversation(conversation.id, TOOL_CALLS_LISTED_MAX),
+    });
   }
 
   /** Newest first, with the request the page answers. */
   async messages(
-    userId: number, ref: ConversationRef, pageOf: () => MessagePageRequest,
-  ): Promise<Result<CursorPage<ConversationMessage> & { readonly request: MessagePageRequest }, 'conversation_not_found'>> {
+    userId: number,
+    ref: ConversationRef,
+    pageOf: () => MessagePageRequest,
+  ): Promise<
+    Result<CursorPage<ConversationMessage> & { readonly request: MessagePageRequest }, 'conversation_not_found'>
+  > {
     const conversation = await this.conversations.findOwned(userId, ref);
     if (conversation === null) return err('conversation_not_found');
     const request = pageOf();

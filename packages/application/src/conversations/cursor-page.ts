@@ -7,7 +7,10 @@ import { ConversationCursor, CursorPage } from './ports';
  * way, the list goes on whenever a cursor led here and the page holds anything.
  */
 export function cursorPage<T>(
-  read: readonly T[], cursor: ConversationCursor | null, perPage: number, positionOf: (item: T) => Omit<ConversationCursor, 'before'>,
+  read: readonly T[],
+  cursor: ConversationCursor | null,
+  perPage: number,
+  positionOf: (item: T) => Omit<ConversationCursor, 'before'>,
 ): CursorPage<T> {
   const backwards = cursor?.before === true;
   const page = read.slice(0, perPage);

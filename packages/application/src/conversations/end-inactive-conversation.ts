@@ -1,6 +1,17 @@
 import {
-  Assistant, Conversation, conversationEndedPayload, ConversationMessage, endOnInactivity, evaluatedConversationVariables,
-  err, inactivityTimeoutMinutes, ok, PostCallEvaluation, Result, roleOfSource, transcriptText,
+  Assistant,
+  Conversation,
+  conversationEndedPayload,
+  ConversationMessage,
+  endOnInactivity,
+  evaluatedConversationVariables,
+  err,
+  inactivityTimeoutMinutes,
+  ok,
+  PostCallEvaluation,
+  Result,
+  roleOfSource,
+  transcriptText,
 } from '@voiceplane/domain';
 import { AssistantRepository, CatalogRepository } from '../assistants/ports';
 import { Clock } from '../ports/clock';
@@ -58,7 +69,11 @@ export class EndInactiveConversation {
     private readonly uow: UnitOfWork,
     private readonly records: EndingRecords,
     private readonly announce: EndingAnnouncements,
-    private readonly evaluator: { readonly generator: ReplyGenerator; readonly catalog: CatalogRepository; readonly log: WorkLogger },
+    private readonly evaluator: {
+      readonly generator: ReplyGenerator;
+      readonly catalog: CatalogRepository;
+      readonly log: WorkLogger;
+    },
     private readonly clock: Clock,
   ) {}
 
@@ -82,14 +97,27 @@ export class EndInactiveConversation {
   }
 
   /** Without `evaluated`, an end that needs an evaluation is left for after it (nothing written). */
-  private async attempt(conversationId: number, options: { force?: boolean }, evaluated: Evaluated | undefined): Promise<Attempt> {
+  private async attempt(
+    conversationId: number,
+    options: { force?: boolean },
+    evaluated: Evaluated | undefined,
+  ): Promise<Attempt> {
     const conversation = await this.records.conversations.lockById(conversationId);
     if (conversation === null) return { kind: 'done', conversation: null };
-    const assistant = conversation.assistantId === null ? null : await this.records.assistants.findOwned(conversation.userId, conversation.assistantId, { lock: true });
+    const assistant =
+      conversation.assistantId === null
+        ? null
+        : await this.records.assistants.findOwned(conversation.userId, conversation.assistantId, { lock: true });
     const timeout = options.force ? 0 : inactivityTimeoutMinutes(assistant);
     const now = this.clock.now();
-    const ended = endOnInactivity(conversation, options.force ? new Date(Math.max(now.getTime(), (conversation.lastMessageAt ?? now).getTime())) : now, timeout,
-      assistant === null ? null : { url: assistant.conversationEndedWebhookUrl, retrigger: assistant.conversationEndedRetrigger });
+    const ended = endOnInactivity(
+      conversation,
+      options.force ? new Date(Math.max(now.getTime(), (conversation.lastMessageAt ?? now).getTime())) : now,
+      timeout,
+      assistant === null
+        ? null
+        : { url: assistant.conversationEndedWebhookUrl, retrigger: assistant.conversationEndedRetrigger },
+    );
     if (!ended.ok) {
       if (ended.error.code === 'not_due') await this.announce.schedule.schedule(conversation, timeout);
       return { kind: 'done', conversation };
@@ -100,18 +128,35 @@ export class EndInactiveConversation {
     const sender = next.senderId === null ? null : await this.records.senders.findOwned(next.userId, next.senderId);
     const current = evaluated !== undefined && evaluated.messageCount === conversation.messageCount ? evaluated : null;
     const payload = conversationEndedPayload({
-      conversation: next, messages: current?.messages ?? await this.records.conversations.recentMessages(next.id, TRANSCRIPT_LIMIT),
+      conversation: next,
+      messages: current?.messages ?? (await this.records.conversations.recentMessages(next.id, TRANSCRIPT_LIMIT)),
       sender: { phoneNumber: sender?.phoneNumber ?? '', displayName: sender?.displayName ?? '' },
-      extractedVariables: assistant === null ? {} : evaluatedConversationVariables(evaluationOf(assistant), current?.produced ?? null), inputVariables: {},
+      extractedVariables:
+        assistant === null ? {} : evaluatedConversationVariables(evaluationOf(assistant), current?.produced ?? null),
+      inputVariables: {},
     });
     if (ended.value.events[0].notifyWebhook && assistant !== null && assistant.conversationEndedWebhookUrl !== null) {
       await this.announce.deliveries.enqueue({
-        userId: next.userId, eventType: 'conversation_ended', targetUrl: assistant.conversationEndedWebhookUrl, payload,
-        source: { type: 'assistant', id: assistant.id }, subject: { type: 'conversation', id: next.id },
+        userId: next.userId,
+        eventType: 'conversation_ended',
+        targetUrl: assistant.conversationEndedWebhookUrl,
+        payload,
+        source: { type: 'assistant', id: assistant.id },
+        subject: { type: 'conversation', id: next.id },
       });
     }
     if (assistant !== null) {
-      await this.announce.outbox.add([{ topic: CONVERSATION_ENDED_TOPIC, payload: { event: 'conversation.ended', user_id: next.userId, assistant_id: assistant.id, conversation: payload } }]);
+      await this.announce.outbox.add([
+        {
+          topic: CONVERSATION_ENDED_TOPIC,
+          payload: {
+            event: 'conversation.ended',
+            user_id: next.userId,
+            assistant_id: assistant.id,
+            conversation: payload,
+          },
+        },
+      ]);
     }
     return { kind: 'done', conversation: next };
   }
@@ -122,18 +167,25 @@ export class EndInactiveConversation {
     const messages = await this.records.conversations.recentMessages(conversation.id, TRANSCRIPT_LIMIT);
     try {
       const produced = await generator.evaluateConversation({
-        model: await assistantModelName(catalog, assistant), schema: assistant.postCallSchema,
+        model: await assistantModelName(catalog, assistant),
+        schema: assistant.postCallSchema,
         transcript: messages.map((m) => ({ role: roleOfSource(m.source), content: transcriptText(m) })),
       });
       return { messageCount: conversation.messageCount, messages, produced };
     } catch (e) {
-      log.warn({ conversation_id: conversation.id, error: e instanceof Error ? e.message : String(e) }, 'conversation evaluation failed; the end claims nothing');
+      log.warn(
+        { conversation_id: conversation.id, error: e instanceof Error ? e.message : String(e) },
+        'conversation evaluation failed; the end claims nothing',
+      );
       return { messageCount: conversation.messageCount, messages, produced: null };
     }
   }
 }
 
-const evaluationOf = (assistant: Assistant): PostCallEvaluation => ({ enabled: assistant.postCallEvaluation, fieldNames: assistant.postCallSchema.map((f) => f.name) });
+const evaluationOf = (assistant: Assistant): PostCallEvaluation => ({
+  enabled: assistant.postCallEvaluation,
+  fieldNames: assistant.postCallSchema.map((f) => f.name),
+});
 
 export function conversationInactivityJob(ending: EndInactiveConversation): JobHandler {
   return {

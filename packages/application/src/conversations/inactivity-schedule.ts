@@ -11,10 +11,16 @@ export const inactivityJobKey = (conversationId: number): string => `conversatio
  * (same key), so the scheduler's workers claim each end once, whichever instance runs them.
  */
 export class InactivitySchedule {
-  constructor(private readonly scheduler: JobScheduler, private readonly assistants: AssistantRepository) {}
+  constructor(
+    private readonly scheduler: JobScheduler,
+    private readonly assistants: AssistantRepository,
+  ) {}
 
   async timeoutMinutes(conversation: Pick<Conversation, 'userId' | 'assistantId'>): Promise<number> {
-    const assistant = conversation.assistantId === null ? null : await this.assistants.findOwned(conversation.userId, conversation.assistantId);
+    const assistant =
+      conversation.assistantId === null
+        ? null
+        : await this.assistants.findOwned(conversation.userId, conversation.assistantId);
     return inactivityTimeoutMinutes(assistant);
   }
 
@@ -24,7 +30,11 @@ export class InactivitySchedule {
    * conversation not due yet it moves itself to the new deadline — one job write per quiet spell
    * instead of one per message.
    */
-  async afterMessage(conversation: Conversation, change: { readonly events: readonly { readonly type: string }[] }, wasNew: boolean): Promise<void> {
+  async afterMessage(
+    conversation: Conversation,
+    change: { readonly events: readonly { readonly type: string }[] },
+    wasNew: boolean,
+  ): Promise<void> {
     if (!wasNew && !change.events.some((e) => e.type === 'conversation_reopened')) return;
     await this.schedule(conversation, await this.timeoutMinutes(conversation));
   }
@@ -33,7 +43,10 @@ export class InactivitySchedule {
     const deadline = inactivityDeadline(conversation, timeoutMinutes);
     if (deadline === null) return;
     await this.scheduler.schedule({
-      kind: CONVERSATION_INACTIVITY_JOB, key: inactivityJobKey(conversation.id), payload: { conversation_id: conversation.id }, runAt: deadline,
+      kind: CONVERSATION_INACTIVITY_JOB,
+      key: inactivityJobKey(conversation.id),
+      payload: { conversation_id: conversation.id },
+      runAt: deadline,
     });
   }
 }

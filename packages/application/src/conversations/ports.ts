@@ -62,9 +62,18 @@ export interface ConversationRepository {
    * Ordered by `last_message_at` descending, then id descending. Adapters read `perPage + 1`
    * items from the cursor in its direction and hand them to `cursorPage`.
    */
-  list(userId: number, filter: ConversationFilter, cursor: ConversationCursor | null, perPage: number): Promise<CursorPage<Conversation>>;
+  list(
+    userId: number,
+    filter: ConversationFilter,
+    cursor: ConversationCursor | null,
+    perPage: number,
+  ): Promise<CursorPage<Conversation>>;
   /** Newest first; paged like `list`. */
-  messages(conversationId: number, cursor: ConversationCursor | null, perPage: number): Promise<CursorPage<ConversationMessage>>;
+  messages(
+    conversationId: number,
+    cursor: ConversationCursor | null,
+    perPage: number,
+  ): Promise<CursorPage<ConversationMessage>>;
   /** The latest `limit` messages, oldest first (AI history, the ended webhook's transcript). */
   recentMessages(conversationId: number, limit: number): Promise<ConversationMessage[]>;
 }

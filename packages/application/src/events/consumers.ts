@@ -7,7 +7,12 @@ import { ProcessedEvents } from './ports';
  * processed-event row and the effects commit together, and a redelivered event finds the row and
  * does nothing. A handler that throws rolls both back, so the bus retries it.
  */
-export function oncePerEvent(uow: UnitOfWork, processed: ProcessedEvents, consumer: string, handle: BusHandler): BusHandler {
+export function oncePerEvent(
+  uow: UnitOfWork,
+  processed: ProcessedEvents,
+  consumer: string,
+  handle: BusHandler,
+): BusHandler {
   return (message) =>
     uow.transaction(async () => {
       if (!(await processed.record(consumer, message.id))) return;

@@ -42,7 +42,15 @@ describe('JobRunner', () => {
   it('retries a failing job after 2 s, doubling each time up to 10 minutes, and buries it on the last attempt', async () => {
     let runs = 0;
     const { store, clock, logger, runDue } = setup(
-      [{ kind: 'flaky', handle: async () => { runs++; throw new Error(`failure ${runs}`); } }],
+      [
+        {
+          kind: 'flaky',
+          handle: async () => {
+            runs++;
+            throw new Error(`failure ${runs}`);
+          },
+        },
+      ],
       { maxAttempts: 12 },
     );
     await store.schedule({ kind: 'flaky', payload: null, runAt: START });
@@ -52,7 +60,12 @@ describe('JobRunner', () => {
       expect(await runDue()).toBe(1);
       const [job] = store.jobs();
       delays.push(job.runAt.getTime() - clock.now().getTime());
-      expect(job).toMatchObject({ attempts: attempt, lastError: `failure ${attempt}`, leasedUntil: null, buriedAt: null });
+      expect(job).toMatchObject({
+        attempts: attempt,
+        lastError: `failure ${attempt}`,
+        leasedUntil: null,
+        buriedAt: null,
+      });
       clock.set(new Date(job.runAt.getTime() - 1));
       expect(await runDue()).toBe(0);
       clock.advance(1);
@@ -60,9 +73,14 @@ describe('JobRunner', () => {
     expect(await runDue()).toBe(1);
 
     expect(delays).toEqual([2, 4, 8, 16, 32, 64, 128, 256, 512, 600, 600].map((s) => s * 1_000));
-    expect(store.jobs()).toEqual([expect.objectContaining({ attempts: 12, lastError: 'failure 12', buriedAt: clock.now() })]);
+    expect(store.jobs()).toEqual([
+      expect.objectContaining({ attempts: 12, lastError: 'failure 12', buriedAt: clock.now() }),
+    ]);
     expect(logger.warn.mock.calls.map(([details]) => details.retryInMs)).toEqual(delays);
-    expect(logger.error).toHaveBeenCalledWith(expect.objectContaining({ attempts: 12, error: 'failure 12' }), 'job failed for the last time; buried');
+    expect(logger.error).toHaveBeenCalledWith(
+      expect.objectContaining({ attempts: 12, error: 'failure 12' }),
+      'job failed for the last time; buried',
+    );
     clock.advance(10 ** 9);
     expect(await runDue()).toBe(0);
   });
@@ -116,44 +134,73 @@ describe('JobRunner', () => {
   });
 
   it('does not delete a job its handler scheduled again under the same key', async () => {
-    const { store, runDue } = setup([{
-      kind: 'reminder',
-      handle: async (job) => store.schedule({ kind: 'reminder', key: job.key!, payload: { round: 2 }, runAt: after(60_000) }),
-    }]);
+    const { store, runDue } = setup([
+      {
+        kind: 'reminder',
+        handle: async (job) =>
+          store.schedule({ kind: 'reminder', key: job.key!, payload: { round: 2 }, runAt: after(60_000) }),
+      },
+    ]);
     await store.schedule({ kind: 'reminder', key: 'call:9:reminder', payload: { round: 1 }, runAt: START });
 
     await runDue();
 
     expect(store.jobs()).toEqual([
-      expect.objectContaining({ key: 'call:9:reminder', payload: { round: 2 }, runAt: after(60_000), attempts: 0, leasedUntil: null, lastError: null }),
+      expect.objectContaining({
+        key: 'call:9:reminder',
+        payload: { round: 2 },
+        runAt: after(60_000),
+        attempts: 0,
+        leasedUntil: null,
+        lastError: null,
+      }),
     ]);
   });
 
   it('does not move a job its handler scheduled again before throwing', async () => {
-    const { store, runDue } = setup([{
-      kind: 'reminder',
-      handle: async (job) => {
-        await store.schedule({ kind: 'reminder', key: job.key!, payload: { round: 2 }, runAt: after(60_000) });
-        throw new Error('failed after rescheduling');
+    const { store, runDue } = setup([
+      {
+        kind: 'reminder',
+        handle: async (job) => {
+          await store.schedule({ kind: 'reminder', key: job.key!, payload: { round: 2 }, runAt: after(60_000) });
+          throw new Error('failed after rescheduling');
+        },
       },
-    }]);
+    ]);
     await store.schedule({ kind: 'reminder', key: 'call:9:reminder', payload: { round: 1 }, runAt: START });
 
     await runDue();
 
-    expect(store.jobs()).toEqual([expect.objectContaining({ payload: { round: 2 }, runAt: after(60_000), attempts: 0, lastError: null })]);
+    expect(store.jobs()).toEqual([
+      expect.objectContaining({ payload: { round: 2 }, runAt: after(60_000), attempts: 0, lastError: null }),
+    ]);
   });
 
   it('logs a failure it cannot record and runs the job again once the lease runs out', async () => {
     let runs = 0;
-    const { store, clock, logger, runDue } = setup([{ kind: 'once-broken', handle: async () => { if (++runs === 1) throw new Error('handler failed'); } }], { leaseMs: 5_000 });
+    const { store, clock, logger, runDue } = setup(
+      [
+        {
+          kind: 'once-broken',
+          handle: async () => {
+            if (++runs === 1) throw new Error('handler failed');
+          },
+        },
+      ],
+      { leaseMs: 5_000 },
+    );
     await store.schedule({ kind: 'once-broken', payload: null, runAt: START });
     jest.spyOn(store, 'retry').mockRejectedValueOnce(new Error('database unreachable'));
 
     await runDue();
 
-    expect(logger.error).toHaveBeenCalledWith(expect.objectContaining({ error: 'database unreachable' }), 'could not record a failed job; its lease will expire');
-    expect(store.jobs()).toEqual([expect.objectContaining({ attempts: 1, leasedUntil: after(5_000), lastError: null })]);
+    expect(logger.error).toHaveBeenCalledWith(
+      expect.objectContaining({ error: 'database unreachable' }),
+      'could not record a failed job; its lease will expire',
+    );
+    expect(store.jobs()).toEqual([
+      expect.objectContaining({ attempts: 1, leasedUntil: after(5_000), lastError: null }),
+    ]);
     clock.advance(5_000);
     expect(await runDue()).toBe(1);
     expect(runs).toBe(2);

@@ -52,12 +52,17 @@ export class JobRunner {
     this.leaseMs = options.leaseMs ?? 60_000;
     this.maxAttempts = options.maxAttempts ?? 20;
     this.loop = new PollingLoop({
-      doorbell, logger, pollMs: options.pollMs ?? 1_000, baseBackoffMs: 200, maxBackoffMs: 10_000,
+      doorbell,
+      logger,
+      pollMs: options.pollMs ?? 1_000,
+      baseBackoffMs: 200,
+      maxBackoffMs: 10_000,
       failureMessage: 'scheduler could not claim jobs',
       step: () => this.step(),
       // A few ms at least: a due job another runner is claiming right now (skipped, yet counted as
       // due) must not spin the loop.
-      idleWaitMs: () => (this.nextDue === null ? Infinity : Math.max(MIN_WAIT_MS, this.nextDue.getTime() - this.clock.now().getTime())),
+      idleWaitMs: () =>
+        this.nextDue === null ? Infinity : Math.max(MIN_WAIT_MS, this.nextDue.getTime() - this.clock.now().getTime()),
     });
   }
 
@@ -76,7 +81,12 @@ export class JobRunner {
     const free = this.concurrency - this.inFlight.size;
     if (free <= 0) return 0;
     const now = this.clock.now();
-    const jobs = await this.queue.claimDue(now, free, new Date(now.getTime() + this.leaseMs), this.ids.token('lease_', 22));
+    const jobs = await this.queue.claimDue(
+      now,
+      free,
+      new Date(now.getTime() + this.leaseMs),
+      this.ids.token('lease_', 22),
+    );
     for (const job of jobs) this.track(this.run(job));
     return jobs.length;
   }
@@ -107,7 +117,10 @@ export class JobRunner {
       await this.queue.complete(job);
     } catch (error) {
       await this.fail(job, describeError(error)).catch((e) =>
-        this.logger.error({ jobId: job.id, error: describeError(e) }, 'could not record a failed job; its lease will expire'),
+        this.logger.error(
+          { jobId: job.id, error: describeError(e) },
+          'could not record a failed job; its lease will expire',
+        ),
       );
     }
   }
@@ -115,12 +128,18 @@ export class JobRunner {
   private async fail(job: ClaimedJob, error: string): Promise<void> {
     const now = this.clock.now();
     if (job.attempts >= this.maxAttempts) {
-      this.logger.error({ jobId: job.id, kind: job.kind, attempts: job.attempts, error }, 'job failed for the last time; buried');
+      this.logger.error(
+        { jobId: job.id, kind: job.kind, attempts: job.attempts, error },
+        'job failed for the last time; buried',
+      );
       await this.queue.bury(job, now, error);
       return;
     }
     const delayMs = Math.min(600_000, 1_000 * 2 ** Math.min(job.attempts, 10));
-    this.logger.warn({ jobId: job.id, kind: job.kind, attempts: job.attempts, error, retryInMs: delayMs }, 'job failed; it will run again');
+    this.logger.warn(
+      { jobId: job.id, kind: job.kind, attempts: job.attempts, error, retryInMs: delayMs },
+      'job failed; it will run again',
+    );
     await this.queue.retry(job, new Date(now.getTime() + delayMs), error);
     // The loop may be asleep until a later job (or the lease end of this one): the retry is sooner.
     this.doorbell.ring();

@@ -47,7 +47,11 @@ export class OutboxRelay {
     this.unsettledAfterMs = options.unsettledAfterMs ?? 5 * 60_000;
     this.unsettledSweepMs = options.unsettledSweepMs ?? 30_000;
     this.loop = new PollingLoop({
-      doorbell, logger, pollMs: options.pollMs ?? 1_000, baseBackoffMs: 100, maxBackoffMs: 5_000,
+      doorbell,
+      logger,
+      pollMs: options.pollMs ?? 1_000,
+      baseBackoffMs: 100,
+      maxBackoffMs: 5_000,
       failureMessage: 'outbox relay could not publish; events stay unpublished and are retried',
       // A full batch means more are probably waiting.
       step: async () => (await this.relayOnce()) >= this.batchSize,
@@ -79,7 +83,11 @@ export class OutboxRelay {
       else await this.bus.publish(claimed);
       return claimed;
     });
-    if (settled !== null) this.recordWhenSettled(settled, batch.map((m) => m.id));
+    if (settled !== null)
+      this.recordWhenSettled(
+        settled,
+        batch.map((m) => m.id),
+      );
     return batch.length;
   }
 
@@ -89,8 +97,13 @@ export class OutboxRelay {
    */
   private recordWhenSettled(settled: Promise<void>, ids: string[]): void {
     void settled
-      .then(() => this.events.settled(ids), () => undefined)
-      .catch((e: unknown) => this.logger.warn({ err: e }, 'could not record settled events; they will be published again'));
+      .then(
+        () => this.events.settled(ids),
+        () => undefined,
+      )
+      .catch((e: unknown) =>
+        this.logger.warn({ err: e }, 'could not record settled events; they will be published again'),
+      );
   }
 
   /** Events a process took to its in-process consumers and never settled (it died): published again. */
@@ -99,6 +112,7 @@ export class OutboxRelay {
     if (now - this.lastSweep < this.unsettledSweepMs) return;
     this.lastSweep = now;
     const reopened = await this.events.reopenUnsettled(new Date(now - this.unsettledAfterMs));
-    if (reopened > 0) this.logger.warn({ reopened }, 'events left unsettled by in-process consumers are published again');
+    if (reopened > 0)
+      this.logger.warn({ reopened }, 'events left unsettled by in-process consumers are published again');
   }
 }

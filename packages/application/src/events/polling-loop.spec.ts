@@ -9,7 +9,12 @@ describe('PollingLoop', () => {
     const doorbell = new Doorbell();
     let calls = 0;
     const loop = new PollingLoop({
-      doorbell, logger, pollMs: 60_000, baseBackoffMs: 1, maxBackoffMs: 5, failureMessage: 'x',
+      doorbell,
+      logger,
+      pollMs: 60_000,
+      baseBackoffMs: 1,
+      maxBackoffMs: 5,
+      failureMessage: 'x',
       step: async () => ++calls < 3,
     });
     loop.start();
@@ -29,7 +34,12 @@ describe('PollingLoop', () => {
     let calls = 0;
     const warn = jest.fn();
     const loop = new PollingLoop({
-      doorbell, logger: { ...logger, warn }, pollMs: 60_000, baseBackoffMs: 1, maxBackoffMs: 4, failureMessage: 'could not work',
+      doorbell,
+      logger: { ...logger, warn },
+      pollMs: 60_000,
+      baseBackoffMs: 1,
+      maxBackoffMs: 4,
+      failureMessage: 'could not work',
       step: async () => {
         calls++;
         if (calls <= 3) throw new Error(`boom ${calls}`);
@@ -40,6 +50,10 @@ describe('PollingLoop', () => {
     await eventually(() => calls >= 4, 'a step that succeeds after three failures');
     await loop.stop();
     expect(calls).toBe(4);
-    expect(warn.mock.calls.map(([details, message]) => [details.retryInMs, message])).toEqual([[2, 'could not work'], [4, 'could not work'], [4, 'could not work']]);
+    expect(warn.mock.calls.map(([details, message]) => [details.retryInMs, message])).toEqual([
+      [2, 'could not work'],
+      [4, 'could not work'],
+      [4, 'could not work'],
+    ]);
   });
 });

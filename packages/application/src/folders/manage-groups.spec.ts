@@ -18,7 +18,9 @@ describe('ManageGroups', () => {
     const theirs = await manage.create(2, { name: 'Theirs', color: null });
     if (!theirs.ok) throw new Error('not created');
 
-    expect(await manage.update(1, theirs.value.id, err({ name: ['The name field must be a string.'] }))).toEqual(err('not_found'));
+    expect(await manage.update(1, theirs.value.id, err({ name: ['The name field must be a string.'] }))).toEqual(
+      err('not_found'),
+    );
   });
 
   it('answers the malformed changes of an existing group with their field errors, changing nothing', async () => {
@@ -32,17 +34,19 @@ describe('ManageGroups', () => {
     expect(await store.list(1, { page: 1, perPage: 10 })).toEqual({ items: [mine.value], total: 1 });
   });
 
-  it('changes only the sent fields of the caller\'s group and refuses a taken name', async () => {
+  it("changes only the sent fields of the caller's group and refuses a taken name", async () => {
     const manage = new ManageGroups(new InMemoryGroupRepository('folders'), new InMemoryUnitOfWork());
     const sales = await manage.create(1, { name: 'Sales', color: red });
     await manage.create(1, { name: 'Support', color: null });
     if (!sales.ok) throw new Error('not created');
 
-    expect(await manage.update(1, sales.value.id, ok({ name: 'Leads' }))).toEqual(ok(expect.objectContaining({ name: 'Leads', color: red })));
+    expect(await manage.update(1, sales.value.id, ok({ name: 'Leads' }))).toEqual(
+      ok(expect.objectContaining({ name: 'Leads', color: red })),
+    );
     expect(await manage.update(1, sales.value.id, ok({ name: 'support' }))).toEqual(err('name_taken'));
   });
 
-  it('deletes only the caller\'s group', async () => {
+  it("deletes only the caller's group", async () => {
     const manage = new ManageGroups(new InMemoryGroupRepository('folders'), new InMemoryUnitOfWork());
     const theirs = await manage.create(2, { name: 'Theirs', color: null });
     if (!theirs.ok) throw new Error('not created');

@@ -22,14 +22,23 @@ export type GroupUpdateRefusal = GroupRefusal | InvalidGroupFields;
  * case, another account's group never reached.
  */
 export class ManageGroups {
-  constructor(private readonly groups: AssistantGroupRepository, private readonly uow: UnitOfWork) {}
+  constructor(
+    private readonly groups: AssistantGroupRepository,
+    private readonly uow: UnitOfWork,
+  ) {}
 
   /** Concludes in the group's own commit, so the answer naming its id is stored with it. */
-  create(userId: number, group: { readonly name: string; readonly color: GroupColor | null }): Promise<Result<AssistantGroup, 'name_taken'>> {
-    return this.uow.transaction(async () => {
-      const created = await this.groups.create(userId, { name: group.name, color: group.color });
-      return created === 'name_taken' ? err('name_taken' as const) : ok(created);
-    }, { concludes: true });
+  create(
+    userId: number,
+    group: { readonly name: string; readonly color: GroupColor | null },
+  ): Promise<Result<AssistantGroup, 'name_taken'>> {
+    return this.uow.transaction(
+      async () => {
+        const created = await this.groups.create(userId, { name: group.name, color: group.color });
+        return created === 'name_taken' ? err('name_taken' as const) : ok(created);
+      },
+      { concludes: true },
+    );
   }
 
   list(userId: number, page: PageRequest): Promise<Page<AssistantGroup>> {
@@ -37,9 +46,15 @@ export class ManageGroups {
   }
 
   /** `changes` is the request's shape: its errors, when it had some. A missing group is not found even then. */
-  async update(userId: number, id: number, changes: Result<GroupChanges, FieldErrors>): Promise<Result<AssistantGroup, GroupUpdateRefusal>> {
+  async update(
+    userId: number,
+    id: number,
+    changes: Result<GroupChanges, FieldErrors>,
+  ): Promise<Result<AssistantGroup, GroupUpdateRefusal>> {
     if (!changes.ok) {
-      return (await this.groups.exists(userId, id)) ? err({ code: 'invalid_fields', errors: changes.error }) : err('not_found');
+      return (await this.groups.exists(userId, id))
+        ? err({ code: 'invalid_fields', errors: changes.error })
+        : err('not_found');
     }
     const updated = await this.groups.update(userId, id, { name: changes.value.name, color: changes.value.color });
     if (updated === null) return err('not_found');

@@ -17,7 +17,11 @@ export interface AssistantGroupRepository {
   /** Ordered by name (case-insensitive), then id. */
   list(userId: number, page: PageRequest): Promise<Page<AssistantGroup>>;
   /** Null when the user has no such group; only the sent fields change. */
-  update(userId: number, id: number, changes: { name?: string; color?: GroupColor | null }): Promise<AssistantGroup | GroupNameTaken | null>;
+  update(
+    userId: number,
+    id: number,
+    changes: { name?: string; color?: GroupColor | null },
+  ): Promise<AssistantGroup | GroupNameTaken | null>;
   exists(userId: number, id: number): Promise<boolean>;
   /** Assistants of the group stay; they just leave it. */
   delete(userId: number, id: number): Promise<boolean>;

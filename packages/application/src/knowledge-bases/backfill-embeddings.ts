@@ -20,7 +20,8 @@ export async function embedInBatches(model: TextEmbeddings, texts: readonly stri
   for (let i = 0; i < texts.length; i += EMBEDDING_BATCH) {
     const batch = texts.slice(i, i + EMBEDDING_BATCH);
     const got = await model.embed(batch);
-    if (got.length !== batch.length) throw new Error(`The embeddings model answered ${got.length} vectors for ${batch.length} passages.`);
+    if (got.length !== batch.length)
+      throw new Error(`The embeddings model answered ${got.length} vectors for ${batch.length} passages.`);
     vectors.push(...got);
   }
   return vectors;
@@ -50,7 +51,12 @@ export class BackfillEmbeddings {
 
   /** Schedules a backfill from the first passage (at start, when a model is configured). */
   async schedule(): Promise<void> {
-    await this.scheduler.schedule({ kind: BACKFILL_EMBEDDINGS_JOB, key: BACKFILL_EMBEDDINGS_KEY, payload: { after_id: 0 }, runAt: this.clock.now() });
+    await this.scheduler.schedule({
+      kind: BACKFILL_EMBEDDINGS_JOB,
+      key: BACKFILL_EMBEDDINGS_KEY,
+      payload: { after_id: 0 },
+      runAt: this.clock.now(),
+    });
   }
 
   async run(afterId: number): Promise<BackfillProgress> {
@@ -59,13 +65,24 @@ export class BackfillEmbeddings {
     for (let i = 0; i < BATCHES_PER_RUN; i++) {
       const batch = await this.passages.unembedded(this.model.model, last, EMBEDDING_BATCH);
       if (batch.length === 0) return { afterId: last, embedded, done: true };
-      const vectors = await embedInBatches(this.model, batch.map((p) => p.content));
-      await this.passages.store(this.model.model, batch.map((p, j) => ({ id: p.id, vector: vectors[j] })));
+      const vectors = await embedInBatches(
+        this.model,
+        batch.map((p) => p.content),
+      );
+      await this.passages.store(
+        this.model.model,
+        batch.map((p, j) => ({ id: p.id, vector: vectors[j] })),
+      );
       last = batch[batch.length - 1].id;
       embedded += batch.length;
       if (batch.length < EMBEDDING_BATCH) return { afterId: last, embedded, done: true };
     }
-    await this.scheduler.schedule({ kind: BACKFILL_EMBEDDINGS_JOB, key: BACKFILL_EMBEDDINGS_KEY, payload: { after_id: last }, runAt: this.clock.now() });
+    await this.scheduler.schedule({
+      kind: BACKFILL_EMBEDDINGS_JOB,
+      key: BACKFILL_EMBEDDINGS_KEY,
+      payload: { after_id: last },
+      runAt: this.clock.now(),
+    });
     return { afterId: last, embedded, done: false };
   }
 }
@@ -73,6 +90,7 @@ export class BackfillEmbeddings {
 export function backfillEmbeddingsJob(backfill: () => BackfillEmbeddings): JobHandler {
   return {
     kind: BACKFILL_EMBEDDINGS_JOB,
-    handle: async (job) => void (await backfill().run(Number((job.payload as { after_id?: unknown } | null)?.after_id ?? 0))),
+    handle: async (job) =>
+      void (await backfill().run(Number((job.payload as { after_id?: unknown } | null)?.after_id ?? 0))),
   };
 }

@@ -39,8 +39,16 @@ export class KnowledgeLookup {
         owner: q.owner,
         userId: q.userId,
         search: {
-          knowledgeBaseId: q.knowledgeBaseId, mode: q.mode, query: q.question,
-          passages: passages.map((p, i) => ({ documentId: p.documentId, documentName: p.documentName, position: p.position, rank: i + 1, score: p.score })),
+          knowledgeBaseId: q.knowledgeBaseId,
+          mode: q.mode,
+          query: q.question,
+          passages: passages.map((p, i) => ({
+            documentId: p.documentId,
+            documentName: p.documentName,
+            position: p.position,
+            rank: i + 1,
+            score: p.score,
+          })),
         },
         durationMs: Math.max(0, this.clock.now().getTime() - at.getTime()),
         at,

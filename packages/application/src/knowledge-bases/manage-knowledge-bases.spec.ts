@@ -5,20 +5,36 @@ import { NewDocument } from './ports';
 
 const OWNER = 1;
 const STRANGER = 2;
-const TEXT: NewDocument = { name: 'FAQ', description: null, source: { type: 'text', content: 'Refunds within 14 days.' }, language: 'en', sizeBytes: 23, file: null };
+const TEXT: NewDocument = {
+  name: 'FAQ',
+  description: null,
+  source: { type: 'text', content: 'Refunds within 14 days.' },
+  language: 'en',
+  sizeBytes: 23,
+  file: null,
+};
 
 function setup() {
   const store = new FakeStore(new Date('2026-11-27T10:00:00Z'));
   const kbs = new InMemoryKnowledgeBases(store.clock);
-  const manage = new ManageKnowledgeBases(store.uow, store.users, kbs.knowledgeBaseRepository, kbs.documentRepository, store.jobs, store.clock);
+  const manage = new ManageKnowledgeBases(
+    store.uow,
+    store.users,
+    kbs.knowledgeBaseRepository,
+    kbs.documentRepository,
+    store.jobs,
+    store.clock,
+  );
   return { store, kbs, manage };
 }
 
 /** A request part that must not be read: reading it fails the test. */
-const unread = (): never => { throw new Error('read before the ownership check'); };
+const unread = (): never => {
+  throw new Error('read before the ownership check');
+};
 
 describe('ManageKnowledgeBases', () => {
-  it('scopes every read and write to the owner: a stranger\'s knowledge base is not found, and what came with the request is not read', async () => {
+  it("scopes every read and write to the owner: a stranger's knowledge base is not found, and what came with the request is not read", async () => {
     const { manage } = setup();
     const kb = await manage.create(OWNER, DEFAULT_PLAN, { name: 'Shop', description: null });
     if (!kb.ok) throw new Error('not created');
@@ -36,7 +52,7 @@ describe('ManageKnowledgeBases', () => {
     expect((await manage.list(OWNER)).map((k) => k.id)).toEqual([id]);
   });
 
-  it('stores a document of an owned knowledge base and schedules its processing; its id is the document\'s scope', async () => {
+  it("stores a document of an owned knowledge base and schedules its processing; its id is the document's scope", async () => {
     const { store, manage } = setup();
     const kb = await manage.create(OWNER, DEFAULT_PLAN, { name: 'Shop', description: null });
     if (!kb.ok) throw new Error('not created');
@@ -58,13 +74,17 @@ describe('ManageKnowledgeBases', () => {
     expect(await manage.document(OWNER, kb.value.id, doc)).toEqual(err('document_not_found'));
   });
 
-  it('refuses past the plan\'s limits with the limit named', async () => {
+  it("refuses past the plan's limits with the limit named", async () => {
     const { manage } = setup();
     const plan = { ...DEFAULT_PLAN, max_knowledge_bases: 1, max_knowledge_base_documents: 1 };
     const kb = await manage.create(OWNER, plan, { name: 'Shop', description: null });
     if (!kb.ok) throw new Error('not created');
-    expect(await manage.create(OWNER, plan, { name: 'Second', description: null })).toEqual(err({ code: 'limit_reached', limit: 'knowledge_bases', max: 1 }));
+    expect(await manage.create(OWNER, plan, { name: 'Second', description: null })).toEqual(
+      err({ code: 'limit_reached', limit: 'knowledge_bases', max: 1 }),
+    );
     expect((await manage.addDocument(OWNER, plan, kb.value.id, () => TEXT)).ok).toBe(true);
-    expect(await manage.addDocument(OWNER, plan, kb.value.id, () => TEXT)).toEqual(err({ code: 'limit_reached', limit: 'documents', max: 1 }));
+    expect(await manage.addDocument(OWNER, plan, kb.value.id, () => TEXT)).toEqual(
+      err({ code: 'limit_reached', limit: 'documents', max: 1 }),
+    );
   });
 });

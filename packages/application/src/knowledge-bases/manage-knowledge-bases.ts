@@ -1,5 +1,13 @@
 import {
-  canAddDocument, canCreateKnowledgeBase, KnowledgeBase, KnowledgeBaseDocument, KnowledgeBaseRefusal, Plan, Result, err, ok,
+  canAddDocument,
+  canCreateKnowledgeBase,
+  KnowledgeBase,
+  KnowledgeBaseDocument,
+  KnowledgeBaseRefusal,
+  Plan,
+  Result,
+  err,
+  ok,
 } from '@voiceplane/domain';
 import { UserRepository } from '../ports/accounts';
 import { UnitOfWork } from '../ports/unit-of-work';
@@ -41,16 +49,27 @@ export class ManageKnowledgeBases {
     return kb === null ? err('not_found') : ok(kb);
   }
 
-  create(userId: number, plan: Plan, kb: { name: string; description: string | null }): Promise<Result<KnowledgeBase, KnowledgeBaseRefusal>> {
-    return this.uow.transaction(async () => {
-      await this.users.lockBalance(userId);
-      const refusal = canCreateKnowledgeBase(plan, await this.knowledgeBases.usage(userId));
-      if (refusal) return err(refusal);
-      return ok(await this.knowledgeBases.create(userId, { ...kb, status: 'empty' }));
-    }, { concludes: true });
+  create(
+    userId: number,
+    plan: Plan,
+    kb: { name: string; description: string | null },
+  ): Promise<Result<KnowledgeBase, KnowledgeBaseRefusal>> {
+    return this.uow.transaction(
+      async () => {
+        await this.users.lockBalance(userId);
+        const refusal = canCreateKnowledgeBase(plan, await this.knowledgeBases.usage(userId));
+        if (refusal) return err(refusal);
+        return ok(await this.knowledgeBases.create(userId, { ...kb, status: 'empty' }));
+      },
+      { concludes: true },
+    );
   }
 
-  async update(userId: number, id: number, changesOf: () => KnowledgeBaseChanges): Promise<Result<KnowledgeBase, 'not_found'>> {
+  async update(
+    userId: number,
+    id: number,
+    changesOf: () => KnowledgeBaseChanges,
+  ): Promise<Result<KnowledgeBase, 'not_found'>> {
     if ((await this.knowledgeBases.findOwned(userId, id)) === null) return err('not_found');
     const kb = await this.knowledgeBases.update(userId, id, changesOf());
     return kb === null ? err('not_found') : ok(kb);
@@ -67,7 +86,10 @@ export class ManageKnowledgeBases {
   }
 
   async addDocument(
-    userId: number, plan: Plan, knowledgeBaseId: number, documentOf: () => NewDocument,
+    userId: number,
+    plan: Plan,
+    knowledgeBaseId: number,
+    documentOf: () => NewDocument,
   ): Promise<Result<KnowledgeBaseDocument, KnowledgeBaseRefusal>> {
     if ((await this.knowledgeBases.findOwned(userId, knowledgeBaseId)) === null) return err('not_found');
     const document = documentOf();
@@ -84,20 +106,31 @@ export class ManageKnowledgeBases {
     });
   }
 
-  async document(userId: number, knowledgeBaseId: number, documentId: number): Promise<Result<KnowledgeBaseDocument, 'document_not_found'>> {
+  async document(
+    userId: number,
+    knowledgeBaseId: number,
+    documentId: number,
+  ): Promise<Result<KnowledgeBaseDocument, 'document_not_found'>> {
     const doc = await this.documents.find(userId, knowledgeBaseId, documentId);
     return doc === null ? err('document_not_found') : ok(doc);
   }
 
   async renameDocument(
-    userId: number, knowledgeBaseId: number, documentId: number, changesOf: () => KnowledgeBaseChanges,
+    userId: number,
+    knowledgeBaseId: number,
+    documentId: number,
+    changesOf: () => KnowledgeBaseChanges,
   ): Promise<Result<KnowledgeBaseDocument, 'document_not_found'>> {
     if ((await this.documents.find(userId, knowledgeBaseId, documentId)) === null) return err('document_not_found');
     const doc = await this.documents.rename(userId, knowledgeBaseId, documentId, changesOf());
     return doc === null ? err('document_not_found') : ok(doc);
   }
 
-  async deleteDocument(userId: number, knowledgeBaseId: number, documentId: number): Promise<Result<true, 'document_not_found'>> {
+  async deleteDocument(
+    userId: number,
+    knowledgeBaseId: number,
+    documentId: number,
+  ): Promise<Result<true, 'document_not_found'>> {
     return (await this.documents.delete(userId, knowledgeBaseId, documentId)) ? ok(true) : err('document_not_found');
   }
 }

@@ -1,5 +1,11 @@
 import {
-  DocumentSource, KnowledgeBase, KnowledgeBaseDocument, KnowledgeBaseStatus, KnowledgeUsage, Passage, Result,
+  DocumentSource,
+  KnowledgeBase,
+  KnowledgeBaseDocument,
+  KnowledgeBaseStatus,
+  KnowledgeUsage,
+  Passage,
+  Result,
 } from '@voiceplane/domain';
 
 export interface KnowledgeBaseChanges {
@@ -9,7 +15,10 @@ export interface KnowledgeBaseChanges {
 }
 
 export interface KnowledgeBaseRepository {
-  create(userId: number, kb: { name: string; description: string | null; status: KnowledgeBaseStatus }): Promise<KnowledgeBase>;
+  create(
+    userId: number,
+    kb: { name: string; description: string | null; status: KnowledgeBaseStatus },
+  ): Promise<KnowledgeBase>;
   listOwned(userId: number): Promise<KnowledgeBase[]>;
   /** Null for a missing id and for another user's knowledge base alike. */
   findOwned(userId: number, id: number): Promise<KnowledgeBase | null>;
@@ -39,12 +48,12 @@ export interface DocumentToProcess {
 
 export type ProcessingOutcome =
   | {
-    readonly status: 'ready';
-    readonly passages: readonly string[];
-    readonly sizeBytes: number;
-    /** One vector per passage, in order, and the model that made them, when an embeddings model is configured. */
-    readonly embeddings?: { readonly model: string; readonly vectors: readonly (readonly number[])[] };
-  }
+      readonly status: 'ready';
+      readonly passages: readonly string[];
+      readonly sizeBytes: number;
+      /** One vector per passage, in order, and the model that made them, when an embeddings model is configured. */
+      readonly embeddings?: { readonly model: string; readonly vectors: readonly (readonly number[])[] };
+    }
   | { readonly status: 'failed'; readonly reason: string };
 
 export interface KnowledgeDocumentRepository {
@@ -53,7 +62,12 @@ export interface KnowledgeDocumentRepository {
   /** Oldest first; null when the knowledge base is not the user's. */
   list(userId: number, knowledgeBaseId: number): Promise<KnowledgeBaseDocument[] | null>;
   find(userId: number, knowledgeBaseId: number, documentId: number): Promise<KnowledgeBaseDocument | null>;
-  rename(userId: number, knowledgeBaseId: number, documentId: number, changes: KnowledgeBaseChanges): Promise<KnowledgeBaseDocument | null>;
+  rename(
+    userId: number,
+    knowledgeBaseId: number,
+    documentId: number,
+    changes: KnowledgeBaseChanges,
+  ): Promise<KnowledgeBaseDocument | null>;
   /** Removes its passages too. */
   delete(userId: number, knowledgeBaseId: number, documentId: number): Promise<boolean>;
   forProcessing(documentId: number): Promise<DocumentToProcess | null>;
@@ -88,7 +102,10 @@ export interface DocumentReader {
    * The passages in order and the UTF-8 bytes of the text they were cut from. A refusal is a reason
    * in words the user can act on (`The PDF has no text layer.`); throwing means "try again later".
    */
-  read(source: DocumentSource, file: Uint8Array | null): Promise<Result<{ readonly passages: string[]; readonly sizeBytes: number }, string>>;
+  read(
+    source: DocumentSource,
+    file: Uint8Array | null,
+  ): Promise<Result<{ readonly passages: string[]; readonly sizeBytes: number }, string>>;
   /** Documents handed to `read` and not read yet (it reads one at a time). */
   backlog(): number;
 }

@@ -43,20 +43,27 @@ export class ProcessDocument {
   /** `attempt`: claims of this document's job so far, this one included. */
   async process(documentId: number, attempt = 1): Promise<void> {
     const { documents, knowledgeBases, users, uow, reader, jobs, clock, embeddings } = this.deps;
-    if (reader.backlog() >= READER_BACKLOG_MAX) return jobs.schedule(processDocumentJobFor(documentId, new Date(clock.now().getTime() + READER_BUSY_RETRY_MS)));
+    if (reader.backlog() >= READER_BACKLOG_MAX)
+      return jobs.schedule(processDocumentJobFor(documentId, new Date(clock.now().getTime() + READER_BUSY_RETRY_MS)));
     const found = await documents.forProcessing(documentId);
     if (!found || found.document.status !== 'processing') return;
-    if (attempt > DOCUMENT_PROCESSING_ATTEMPTS_MAX) return documents.finish(documentId, { status: 'failed', reason: documentFailureReason({ code: 'gave_up' }) });
+    if (attempt > DOCUMENT_PROCESSING_ATTEMPTS_MAX)
+      return documents.finish(documentId, { status: 'failed', reason: documentFailureReason({ code: 'gave_up' }) });
     const read = await reader.read(found.document.source, found.file);
     if (!read.ok) return documents.finish(documentId, { status: 'failed', reason: read.error });
     const { passages } = read.value;
     const sizeBytes = Math.max(found.file?.byteLength ?? 0, read.value.sizeBytes);
-    const vectors = embeddings === null ? undefined : { model: embeddings.model, vectors: await embedInBatches(embeddings, passages) };
+    const vectors =
+      embeddings === null
+        ? undefined
+        : { model: embeddings.model, vectors: await embedInBatches(embeddings, passages) };
     const { userId } = found.document;
     await uow.transaction(async () => {
       await users.lockBalance(userId);
       const plan = (await users.findById(userId))?.plan;
-      const refusal = plan ? canKeepDocument(plan, await knowledgeBases.usage(userId), found.document.sizeBytes, sizeBytes) : null;
+      const refusal = plan
+        ? canKeepDocument(plan, await knowledgeBases.usage(userId), found.document.sizeBytes, sizeBytes)
+        : null;
       if (refusal) return documents.finish(documentId, { status: 'failed', reason: documentFailureReason(refusal) });
       return documents.finish(documentId, { status: 'ready', passages, sizeBytes, embeddings: vectors });
     });

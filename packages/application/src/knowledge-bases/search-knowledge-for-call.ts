@@ -20,7 +20,10 @@ export type CallKnowledgeRefusal = 'call_not_found' | 'call_ended' | 'knowledge_
  * account, and the search is logged on the call like a tool invocation.
  */
 export class SearchKnowledgeForCall {
-  constructor(private readonly calls: ToolCallContextSource, private readonly lookup: KnowledgeLookup) {}
+  constructor(
+    private readonly calls: ToolCallContextSource,
+    private readonly lookup: KnowledgeLookup,
+  ) {}
 
   async execute(request: CallKnowledgeSearch): Promise<Result<Passage[], CallKnowledgeRefusal>> {
     const call = await this.calls.forCall(request.callId);
@@ -29,8 +32,15 @@ export class SearchKnowledgeForCall {
     const named = call.knowledgeBaseIds ?? [];
     const knowledgeBaseId = request.knowledgeBaseId ?? named[0] ?? null;
     if (knowledgeBaseId === null || !named.includes(knowledgeBaseId)) return err('knowledge_base_not_found');
-    return ok(await this.lookup.search({
-      userId: call.userId, knowledgeBaseId, question: request.query, limit: PASSAGES_PER_SEARCH, mode: request.mode, owner: { callId: call.callId },
-    }));
+    return ok(
+      await this.lookup.search({
+        userId: call.userId,
+        knowledgeBaseId,
+        question: request.query,
+        limit: PASSAGES_PER_SEARCH,
+        mode: request.mode,
+        owner: { callId: call.callId },
+      }),
+    );
   }
 }

@@ -46,7 +46,11 @@ export interface LedgerRepository {
    * row, hands the balance to `decide`, then stores the entry's `balanceAfter` as the balance and
    * appends the entry. A refusal writes nothing.
    */
-  post<E>(userId: number, decide: (balance: number) => Result<LedgerPosting, E>, options?: PostingOptions): Promise<Result<LedgerEntry, E | UserNotFound>>;
+  post<E>(
+    userId: number,
+    decide: (balance: number) => Result<LedgerPosting, E>,
+    options?: PostingOptions,
+  ): Promise<Result<LedgerEntry, E | UserNotFound>>;
   list(userId: number, page: PageRequest, type?: LedgerEntryType): Promise<Page<LedgerEntry>>;
 }
 

@@ -2,12 +2,7 @@
  * The one way voiceplane sends HTTP to an address a user gave it (tools, webhooks, automation
  * steps, media fetches). The adapter enforces the outbound policy.
  */
-export type OutboundError =
-  | 'http_error'
-  | 'timeout'
-  | 'blocked_target'
-  | 'connection_failed'
-  | 'response_too_large';
+export type OutboundError = 'http_error' | 'timeout' | 'blocked_target' | 'connection_failed' | 'response_too_large';
 
 export interface OutboundSigning {
   /** Account signing secrets (`whsec_…`), newest first; two during a rotation grace period. */

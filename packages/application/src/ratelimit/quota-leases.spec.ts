@@ -9,7 +9,10 @@ const expiresAt = new Date(window.resetAt.getTime() + 60_000);
 /** Two instances sharing one store, as two api processes share PostgreSQL. */
 function instances() {
   const store = new InMemoryRateLimitStore();
-  const leased = (key: string) => store.lease([{ bucketKey: key, windowStart: window.start, expiresAt, limit: Number.MAX_SAFE_INTEGER, want: 0 }]).then(([l]) => l.total);
+  const leased = (key: string) =>
+    store
+      .lease([{ bucketKey: key, windowStart: window.start, expiresAt, limit: Number.MAX_SAFE_INTEGER, want: 0 }])
+      .then(([l]) => l.total);
   return { store, a: new QuotaLeases(store), b: new QuotaLeases(store), leased };
 }
 
@@ -17,7 +20,9 @@ describe('QuotaLeases', () => {
   it('never lets instances together take more than the limit, however they interleave', async () => {
     const { a, b } = instances();
     const now = at('10:15:01.000');
-    const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? a : b).take('k', 100, window, expiresAt, now)));
+    const answers = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? a : b).take('k', 100, window, expiresAt, now)),
+    );
 
     expect(answers.filter((hits) => hits <= 100)).toHaveLength(100);
   });
@@ -34,7 +39,9 @@ describe('QuotaLeases', () => {
   it('asks the store once for concurrent requests that find the block spent', async () => {
     const store = new InMemoryRateLimitStore();
     const lease = jest.spyOn(store, 'lease');
-    await Promise.all(Array.from({ length: 20 }, () => new QuotaLeases(store).take('k', 1_000, window, expiresAt, at('10:15:01.000'))));
+    await Promise.all(
+      Array.from({ length: 20 }, () => new QuotaLeases(store).take('k', 1_000, window, expiresAt, at('10:15:01.000'))),
+    );
     const shared = new QuotaLeases(store);
     lease.mockClear();
     await Promise.all(Array.from({ length: 20 }, () => shared.take('k', 1_000, window, expiresAt, at('10:15:01.000'))));
@@ -62,17 +69,18 @@ describe('QuotaLeases', () => {
     expect(await b.take('k', 41, window, expiresAt, at('10:15:07.000'))).toBe(41);
   });
 
-  it('gives back a one-second window\'s quota after one idle second, and every lease\'s when stopping', async () => {
+  it("gives back a one-second window's quota after one idle second, and every lease's when stopping", async () => {
     const { a, store } = instances();
-    const total = (key: string, w: Window) => store.lease([{ bucketKey: key, windowStart: w.start, expiresAt, limit: 1e9, want: 0 }]).then(([l]) => l.total);
+    const total = (key: string, w: Window) =>
+      store.lease([{ bucketKey: key, windowStart: w.start, expiresAt, limit: 1e9, want: 0 }]).then(([l]) => l.total);
     const second = windowAt(at('10:15:01.000'), 5);
     for (let i = 0; i < 30; i++) await a.take('s', 1_000, second, expiresAt, at('10:15:01.000'));
     for (let i = 0; i < 30; i++) await a.take('k', 1_000, window, expiresAt, at('10:15:01.000'));
 
     await a.returnIdle(at('10:15:01.999'));
-    expect([await total('s', second) > 30, await total('k', window) > 30]).toEqual([true, true]);
+    expect([(await total('s', second)) > 30, (await total('k', window)) > 30]).toEqual([true, true]);
     await a.returnIdle(at('10:15:02.000'));
-    expect([await total('s', second), await total('k', window) > 30]).toEqual([30, true]);
+    expect([await total('s', second), (await total('k', window)) > 30]).toEqual([30, true]);
     await a.returnIdle(at('10:15:02.000'), true);
     expect(await total('k', window)).toBe(30);
   });
@@ -81,7 +89,8 @@ describe('QuotaLeases', () => {
     const store = new InMemoryRateLimitStore();
     const lease = jest.spyOn(store, 'lease');
     const leases = new QuotaLeases(store);
-    for (let i = 0; i < 50; i++) await leases.take('k', 100_000, window, expiresAt, new Date(window.start.getTime() + 1_200 * i));
+    for (let i = 0; i < 50; i++)
+      await leases.take('k', 100_000, window, expiresAt, new Date(window.start.getTime() + 1_200 * i));
 
     expect(lease.mock.calls.length).toBeLessThanOrEqual(12);
   });

@@ -39,7 +39,8 @@ const SHARE_OF_UNLEASED = 4;
 export class QuotaLeases {
   private readonly leases = new Map<string, Lease>();
   /** Lease requests made in the same tick (a request's buckets, concurrent requests) go to the store together. */
-  private batch: { readonly request: QuotaLeaseRequest; resolve(lease: QuotaLease): void; reject(e: unknown): void }[] = [];
+  private batch: { readonly request: QuotaLeaseRequest; resolve(lease: QuotaLease): void; reject(e: unknown): void }[] =
+    [];
 
   private leasing?: () => void;
 
@@ -119,7 +120,15 @@ export class QuotaLeases {
   private leaseOf(key: string, window: Window, expiresAt: Date): Lease {
     const held = this.leases.get(key);
     if (held && held.window.start.getTime() === window.start.getTime()) return held;
-    const lease: Lease = { window, expiresAt, available: 0, knownTotal: 0, nextSize: 1, leasedAtMs: -Infinity, usedAtMs: -Infinity };
+    const lease: Lease = {
+      window,
+      expiresAt,
+      available: 0,
+      knownTotal: 0,
+      nextSize: 1,
+      leasedAtMs: -Infinity,
+      usedAtMs: -Infinity,
+    };
     this.leases.set(key, lease);
     this.leasing?.();
     return lease;
@@ -130,7 +139,13 @@ export class QuotaLeases {
     lease.nextSize = busy ? Math.min(lease.nextSize * 2, MAX_BLOCK) : Math.max(1, Math.floor(lease.nextSize / 2));
     const unleased = Math.max(0, limit - lease.knownTotal);
     const want = Math.max(1, Math.min(lease.nextSize, Math.floor(unleased / SHARE_OF_UNLEASED)));
-    const { granted, total } = await this.ask({ bucketKey: key, windowStart: lease.window.start, expiresAt: lease.expiresAt, limit, want });
+    const { granted, total } = await this.ask({
+      bucketKey: key,
+      windowStart: lease.window.start,
+      expiresAt: lease.expiresAt,
+      limit,
+      want,
+    });
     lease.available += granted;
     lease.knownTotal = total;
     lease.leasedAtMs = now.getTime();

@@ -31,7 +31,10 @@ export interface RateDecision {
 export class RateLimiter {
   private readonly leases: QuotaLeases;
 
-  constructor(private readonly store: RateLimitStore, private readonly clock: Clock) {
+  constructor(
+    private readonly store: RateLimitStore,
+    private readonly clock: Clock,
+  ) {
     this.leases = new QuotaLeases(store);
   }
 
@@ -54,7 +57,11 @@ export class RateLimiter {
     const taken = buckets.map((bucket): BucketVerdict | Promise<BucketVerdict> => {
       const window = windowAt(now, bucket.windowSeconds);
       const key = `${bucket.key}:${bucket.windowSeconds}`;
-      const verdict = (hits: number): BucketVerdict => ({ ...judgeHits(hits, bucket.limit, window, now), windowSeconds: bucket.windowSeconds, key: bucket.key });
+      const verdict = (hits: number): BucketVerdict => ({
+        ...judgeHits(hits, bucket.limit, window, now),
+        windowSeconds: bucket.windowSeconds,
+        key: bucket.key,
+      });
       const held = this.leases.takeHeld(key, bucket.limit, window, expiryOf(window), now);
       if (held !== undefined) return verdict(held);
       waits = true;

@@ -52,18 +52,36 @@ export class CreateSipTrunk {
       const inboundRouteId = await attempt.routeInboundCalls(owner, settings.phoneNumber, inboundTrunkId);
       const now = this.d.clock.now();
       const { sipPassword: _plain, ...visible } = settings;
-      const stored = await this.d.uow.transaction(async () => {
-        await this.d.trunks.lockAccount(userId);
-        if (await this.d.trunks.hasDuplicate(userId, settings, null)) throw new DuplicateOnCommit();
-        return this.d.trunks.insert({
-          ...visible, id, userId, sipPasswordCipher, inboundTrunkId, outboundTrunkId, inboundRouteId, createdAt: now, updatedAt: now,
-        });
-      }, { concludes: (trunk) => ok(trunk) });
+      const stored = await this.d.uow.transaction(
+        async () => {
+          await this.d.trunks.lockAccount(userId);
+          if (await this.d.trunks.hasDuplicate(userId, settings, null)) throw new DuplicateOnCommit();
+          return this.d.trunks.insert({
+            ...visible,
+            id,
+            userId,
+            sipPasswordCipher,
+            inboundTrunkId,
+            outboundTrunkId,
+            inboundRouteId,
+            createdAt: now,
+            updatedAt: now,
+          });
+        },
+        { concludes: (trunk) => ok(trunk) },
+      );
       return ok(stored);
     } catch (e) {
-      await attempt.undo().catch((undoError) => this.d.log.error({ phoneNumberId: id, error: failureText(undoError) }, 'SIP trunk create: undo failed'));
+      await attempt
+        .undo()
+        .catch((undoError) =>
+          this.d.log.error({ phoneNumberId: id, error: failureText(undoError) }, 'SIP trunk create: undo failed'),
+        );
       if (e instanceof DuplicateOnCommit) return err({ code: 'duplicate' });
-      this.d.log.error({ userId, phoneNumberId: id, error: failureText(e) }, 'SIP trunk create failed; provider changes undone');
+      this.d.log.error(
+        { userId, phoneNumberId: id, error: failureText(e) },
+        'SIP trunk create failed; provider changes undone',
+      );
       return err({ code: 'provisioning_failed' });
     }
   }

@@ -1,4 +1,10 @@
-import { InMemoryPhoneNumbers, InMemoryProvisioningCleanupQueue, InMemoryUnitOfWork, ManualClock, RecordingLogger } from '@voiceplane/adapter-fakes';
+import {
+  InMemoryPhoneNumbers,
+  InMemoryProvisioningCleanupQueue,
+  InMemoryUnitOfWork,
+  ManualClock,
+  RecordingLogger,
+} from '@voiceplane/adapter-fakes';
 import { DeletePhoneNumber } from './delete-phone-number';
 import { NumberInventory, SipProvisioner } from './ports';
 import { ProvisioningCleanup } from './provisioning-cleanup';
@@ -62,18 +68,50 @@ async function setup() {
   const uow = new InMemoryUnitOfWork();
   const cleanup = new ProvisioningCleanup(uow, providers, queue, clock, log);
   const inventory: NumberInventory = {
-    search: async () => [], find: async () => null, purchase: async () => null, release: (n) => providers.release(n),
+    search: async () => [],
+    find: async () => null,
+    purchase: async () => null,
+    release: (n) => providers.release(n),
   };
-  const remove = new DeletePhoneNumber({ uow, numbers: phones.numbers, trunks: phones.trunks, provisioner: providers, inventory, cleanup, log });
+  const remove = new DeletePhoneNumber({
+    uow,
+    numbers: phones.numbers,
+    trunks: phones.trunks,
+    provisioner: providers,
+    inventory,
+    cleanup,
+    log,
+  });
   const now = clock.now();
   const purchased = await phones.numbers.insertPurchased({
-    userId: 1, phoneNumber: '+14155550101', countryCode: 'US', smsCapable: true, monthlyPrice: 1.5, providerReference: 'PN1', purchasedAt: now, renewsAt: now,
+    userId: 1,
+    phoneNumber: '+14155550101',
+    countryCode: 'US',
+    smsCapable: true,
+    monthlyPrice: 1.5,
+    providerReference: 'PN1',
+    purchasedAt: now,
+    renewsAt: now,
   });
   if (!purchased) throw new Error('taken');
   const trunk = await phones.trunks.insert({
-    id: await phones.trunks.reserveId(), userId: 1, phoneNumber: '+4930555000', nickname: null, countryCode: 'DE', sipUsername: 'u', sipPasswordCipher: 'sealed',
-    sipAddress: 'sip.example.test', sipCallingFormat: '+e164', inboundAuthorizationType: 'auth', allowedInboundIps: null, outboundProxy: false,
-    inboundTrunkId: 'ST_in', outboundTrunkId: 'ST_out', inboundRouteId: 'SDR_1', createdAt: now, updatedAt: now,
+    id: await phones.trunks.reserveId(),
+    userId: 1,
+    phoneNumber: '+4930555000',
+    nickname: null,
+    countryCode: 'DE',
+    sipUsername: 'u',
+    sipPasswordCipher: 'sealed',
+    sipAddress: 'sip.example.test',
+    sipCallingFormat: '+e164',
+    inboundAuthorizationType: 'auth',
+    allowedInboundIps: null,
+    outboundProxy: false,
+    inboundTrunkId: 'ST_in',
+    outboundTrunkId: 'ST_out',
+    inboundRouteId: 'SDR_1',
+    createdAt: now,
+    updatedAt: now,
   });
   return { phones, queue, providers, log, cleanup, remove, purchased, trunk };
 }
@@ -87,7 +125,7 @@ describe('DeletePhoneNumber', () => {
     expect(await s.queue.pending()).toEqual([]);
   });
 
-  it('removes a SIP number\'s route, deletes its row and retires both of its trunks', async () => {
+  it("removes a SIP number's route, deletes its row and retires both of its trunks", async () => {
     const s = await setup();
     expect(await s.remove.execute(1, s.trunk.id)).toEqual({ ok: true, value: undefined });
     expect(s.providers.routes.size).toBe(0);
@@ -103,10 +141,15 @@ describe('DeletePhoneNumber', () => {
     expect(await s.phones.trunks.find(1, s.trunk.id)).not.toBeNull();
     expect(s.providers.routes.has('SDR_1')).toBe(true);
     expect(await s.queue.pending()).toEqual([]);
-    expect(s.log.lines).toEqual([expect.objectContaining({ level: 'error', details: expect.objectContaining({ phoneNumberId: s.trunk.id, error: 'provider answered 503' }) })]);
+    expect(s.log.lines).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        details: expect.objectContaining({ phoneNumberId: s.trunk.id, error: 'provider answered 503' }),
+      }),
+    ]);
   });
 
-  it('answers not_found for another account\'s number without asking the provider', async () => {
+  it("answers not_found for another account's number without asking the provider", async () => {
     const s = await setup();
     expect(await s.remove.execute(2, s.purchased.id)).toEqual({ ok: false, error: 'not_found' });
     expect(s.providers.owned.size).toBe(1);

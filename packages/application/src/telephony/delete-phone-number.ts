@@ -45,7 +45,10 @@ export class DeletePhoneNumber {
       await this.releaseAtProvider(userId, number, trunk);
     } catch (e) {
       await this.d.cleanup.forget(intent.id);
-      this.d.log.error({ userId, phoneNumberId: id, error: failureText(e) }, 'Phone number delete failed; nothing changed');
+      this.d.log.error(
+        { userId, phoneNumberId: id, error: failureText(e) },
+        'Phone number delete failed; nothing changed',
+      );
       return err('failed');
     }
     return (await this.settle(intent, userId, id, trunk)) ? ok(undefined) : err('not_found');
@@ -66,16 +69,31 @@ export class DeletePhoneNumber {
 
   private async releaseAtProvider(userId: number, number: PhoneNumber, trunk: StoredSipTrunk | null): Promise<void> {
     if (trunk) await this.d.provisioner.deleteInboundRoute(trunk.inboundRouteId);
-    else if (number.type === 'purchased') await this.d.inventory.release(number.phoneNumber, number.providerReference, { accountId: userId, phoneNumberId: number.id });
+    else if (number.type === 'purchased')
+      await this.d.inventory.release(number.phoneNumber, number.providerReference, {
+        accountId: userId,
+        phoneNumberId: number.id,
+      });
   }
 
   /** Deletes the row and closes the intent in one transaction; false when the row was gone already. */
-  private async settle(intent: CleanupTask, userId: number, id: number, trunk: StoredSipTrunk | null): Promise<boolean> {
+  private async settle(
+    intent: CleanupTask,
+    userId: number,
+    id: number,
+    trunk: StoredSipTrunk | null,
+  ): Promise<boolean> {
     let retiring: CleanupTask[] = [];
     const deleted = await this.d.uow.transaction(async () => {
       await this.d.cleanup.forget(intent.id);
       if (!(await this.d.numbers.delete(userId, id))) return false;
-      if (trunk) retiring = await this.d.cleanup.lease([trunk.inboundTrunkId, trunk.outboundTrunkId].map((t) => ({ action: 'delete_trunk' as const, resourceId: t })));
+      if (trunk)
+        retiring = await this.d.cleanup.lease(
+          [trunk.inboundTrunkId, trunk.outboundTrunkId].map((t) => ({
+            action: 'delete_trunk' as const,
+            resourceId: t,
+          })),
+        );
       return true;
     });
     await this.d.cleanup.run(retiring);

@@ -15,7 +15,14 @@ async function setup() {
   const buy = async (userId: number, phoneNumber: string) => {
     const now = store.clock.now();
     const n = await phones.numbers.insertPurchased({
-      userId, phoneNumber, countryCode: 'US', smsCapable: true, monthlyPrice: 1.5, providerReference: null, purchasedAt: now, renewsAt: now,
+      userId,
+      phoneNumber,
+      countryCode: 'US',
+      smsCapable: true,
+      monthlyPrice: 1.5,
+      providerReference: null,
+      purchasedAt: now,
+      renewsAt: now,
     });
     if (!n) throw new Error('taken');
     store.clock.advance(1_000);
@@ -24,9 +31,23 @@ async function setup() {
   const trunk = async (userId: number, phoneNumber: string): Promise<StoredSipTrunk> => {
     const now = store.clock.now();
     return phones.trunks.insert({
-      id: await phones.trunks.reserveId(), userId, phoneNumber, nickname: null, countryCode: 'US', sipUsername: 'u', sipPasswordCipher: 'sealed',
-      sipAddress: 'sip.example.test', sipCallingFormat: '+e164', inboundAuthorizationType: 'auth', allowedInboundIps: null, outboundProxy: false,
-      inboundTrunkId: 'in', outboundTrunkId: 'out', inboundRouteId: 'route', createdAt: now, updatedAt: now,
+      id: await phones.trunks.reserveId(),
+      userId,
+      phoneNumber,
+      nickname: null,
+      countryCode: 'US',
+      sipUsername: 'u',
+      sipPasswordCipher: 'sealed',
+      sipAddress: 'sip.example.test',
+      sipCallingFormat: '+e164',
+      inboundAuthorizationType: 'auth',
+      allowedInboundIps: null,
+      outboundProxy: false,
+      inboundTrunkId: 'in',
+      outboundTrunkId: 'out',
+      inboundRouteId: 'route',
+      createdAt: now,
+      updatedAt: now,
     });
   };
   const assistant = async (userId: number, config: Partial<AssistantConfig>) => {
@@ -35,13 +56,20 @@ async function setup() {
     return a;
   };
   return {
-    store, owner, other, inbound, buy, trunk, assistant,
-    numbers: new PhoneNumberQueries(phones.numbers), trunks: new SipTrunkQueries(phones.trunks),
+    store,
+    owner,
+    other,
+    inbound,
+    buy,
+    trunk,
+    assistant,
+    numbers: new PhoneNumberQueries(phones.numbers),
+    trunks: new SipTrunkQueries(phones.trunks),
   };
 }
 
 describe('PhoneNumberQueries', () => {
-  it('lists the account\'s own numbers, newest first', async () => {
+  it("lists the account's own numbers, newest first", async () => {
     const s = await setup();
     const first = await s.buy(s.owner.id, '+14155550101');
     await s.buy(s.other.id, '+14155550102');
@@ -59,17 +87,24 @@ describe('PhoneNumberQueries', () => {
     s.inbound.set(answered.id, 7);
     await s.assistant(s.owner.id, { type: 'outbound', phoneNumberId: calledFrom.id });
     expect((await s.numbers.forAssistants(s.owner.id, 'inbound')).map((n) => n.id)).toEqual([free.id, calledFrom.id]);
-    expect((await s.numbers.forAssistants(s.owner.id, 'outbound')).map((n) => n.id)).toEqual([free.id, calledFrom.id, answered.id]);
+    expect((await s.numbers.forAssistants(s.owner.id, 'outbound')).map((n) => n.id)).toEqual([
+      free.id,
+      calledFrom.id,
+      answered.id,
+    ]);
     expect((await s.numbers.forAssistants(s.other.id, 'inbound')).map((n) => n.id)).toHaveLength(1);
   });
 });
 
 describe('SipTrunkQueries', () => {
-  it('finds and lists the account\'s own trunks; another account\'s, or an unknown id, is not found', async () => {
+  it("finds and lists the account's own trunks; another account's, or an unknown id, is not found", async () => {
     const s = await setup();
     const mine = await s.trunk(s.owner.id, '+14155550111');
     const theirs = await s.trunk(s.other.id, '+14155550112');
-    expect(await s.trunks.get(s.owner.id, mine.id)).toEqual({ ok: true, value: expect.objectContaining({ id: mine.id, phoneNumber: '+14155550111' }) });
+    expect(await s.trunks.get(s.owner.id, mine.id)).toEqual({
+      ok: true,
+      value: expect.objectContaining({ id: mine.id, phoneNumber: '+14155550111' }),
+    });
     expect(await s.trunks.get(s.owner.id, theirs.id)).toEqual({ ok: false, error: 'not_found' });
     expect(await s.trunks.get(s.owner.id, theirs.id + 100)).toEqual({ ok: false, error: 'not_found' });
     expect((await s.trunks.list(s.owner.id)).map((t) => t.id)).toEqual([mine.id]);

@@ -68,7 +68,9 @@ export class ProvisioningAttempt {
         await this.provisioner.pointInboundRoute(routeId, previousTrunkId);
       } catch {
         // The new trunks stay until the route is back on the old one.
-        await this.cleanup.defer([{ action: 'point_route', resourceId: routeId, targetTrunkId: previousTrunkId, releaseTrunkIds: trunks }]);
+        await this.cleanup.defer([
+          { action: 'point_route', resourceId: routeId, targetTrunkId: previousTrunkId, releaseTrunkIds: trunks },
+        ]);
         return;
       }
     }
@@ -88,6 +90,7 @@ export class ProvisioningAttempt {
         leftovers.push(id);
       }
     }
-    if (leftovers.length > 0) await this.cleanup.defer(leftovers.map((id) => ({ action: 'delete_trunk' as const, resourceId: id })));
+    if (leftovers.length > 0)
+      await this.cleanup.defer(leftovers.map((id) => ({ action: 'delete_trunk' as const, resourceId: id })));
   }
 }

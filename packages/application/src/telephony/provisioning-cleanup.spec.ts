@@ -1,4 +1,9 @@
-import { InMemoryProvisioningCleanupQueue, InMemoryUnitOfWork, ManualClock, RecordingLogger } from '@voiceplane/adapter-fakes';
+import {
+  InMemoryProvisioningCleanupQueue,
+  InMemoryUnitOfWork,
+  ManualClock,
+  RecordingLogger,
+} from '@voiceplane/adapter-fakes';
 import { ProvisioningCleanup } from './provisioning-cleanup';
 import { SipProvisioner } from './ports';
 
@@ -60,7 +65,11 @@ function setup() {
 it('points a route back and then retires the trunks it held, leaving nothing pending', async () => {
   const s = setup();
   s.provider.trunks.add('ST_new');
-  await s.cleanup.run(await s.cleanup.lease([{ action: 'point_route', resourceId: 'SDR_1', targetTrunkId: 'ST_new', releaseTrunkIds: ['ST_old', 'ST_older'] }]));
+  await s.cleanup.run(
+    await s.cleanup.lease([
+      { action: 'point_route', resourceId: 'SDR_1', targetTrunkId: 'ST_new', releaseTrunkIds: ['ST_old', 'ST_older'] },
+    ]),
+  );
   expect(s.provider.routes.get('SDR_1')).toBe('ST_new');
   expect([...s.provider.trunks]).toEqual(['ST_new']);
   expect(await s.queue.pending()).toEqual([]);
@@ -71,7 +80,12 @@ it('keeps a failed task with its attempt counted, logs it, and the job tries it 
   s.provider.down = true;
   await s.cleanup.run(await s.cleanup.lease([{ action: 'delete_route', resourceId: 'SDR_1' }]));
   expect(await s.queue.pending()).toEqual([expect.objectContaining({ action: 'delete_route', attempts: 1 })]);
-  expect(s.log.lines).toEqual([expect.objectContaining({ level: 'warn', details: expect.objectContaining({ resourceId: 'SDR_1', error: 'provider answered 503' }) })]);
+  expect(s.log.lines).toEqual([
+    expect.objectContaining({
+      level: 'warn',
+      details: expect.objectContaining({ resourceId: 'SDR_1', error: 'provider answered 503' }),
+    }),
+  ]);
 
   s.provider.down = false;
   expect(await s.cleanup.runDue()).toBe(0);

@@ -12,7 +12,8 @@ export const ACTIVE_CALL_MAX_WAIT_MS = 24 * 60 * 60_000;
 const MAX_RETRY_DELAY_MS = 60 * 60_000;
 
 /** 1 min, 2, 4, … capped at an hour. */
-export const cleanupRetryDelayMs = (attempts: number): number => Math.min(60_000 * 2 ** Math.max(0, attempts - 1), MAX_RETRY_DELAY_MS);
+export const cleanupRetryDelayMs = (attempts: number): number =>
+  Math.min(60_000 * 2 ** Math.max(0, attempts - 1), MAX_RETRY_DELAY_MS);
 
 /** Finishes a phone-number delete whose request died after storing its intent (`DeletePhoneNumber.finish`). */
 export interface NumberDeleteFinisher {
@@ -83,8 +84,16 @@ export class ProvisioningCleanup {
       }
       if (task.action === 'delete_trunk') {
         const waited = now.getTime() - task.createdAt.getTime();
-        if (task.waitForCalls && waited < ACTIVE_CALL_MAX_WAIT_MS && (await this.provisioner.trunkHasActiveCalls(task.resourceId))) {
-          await this.queue.retryAt(task.id, new Date(now.getTime() + ACTIVE_CALL_RECHECK_MS), 'The trunk still carries calls.');
+        if (
+          task.waitForCalls &&
+          waited < ACTIVE_CALL_MAX_WAIT_MS &&
+          (await this.provisioner.trunkHasActiveCalls(task.resourceId))
+        ) {
+          await this.queue.retryAt(
+            task.id,
+            new Date(now.getTime() + ACTIVE_CALL_RECHECK_MS),
+            'The trunk still carries calls.',
+          );
           return;
         }
         await this.provisioner.deleteTrunk(task.resourceId);
@@ -95,14 +104,25 @@ export class ProvisioningCleanup {
       }
     } catch (e) {
       const error = failureText(e);
-      this.log.warn({ cleanupTaskId: task.id, action: task.action, resourceId: task.resourceId, attempts: task.attempts + 1, error }, 'SIP provisioning clean-up failed; it will be retried');
+      this.log.warn(
+        {
+          cleanupTaskId: task.id,
+          action: task.action,
+          resourceId: task.resourceId,
+          attempts: task.attempts + 1,
+          error,
+        },
+        'SIP provisioning clean-up failed; it will be retried',
+      );
       await this.queue.retryAt(task.id, new Date(now.getTime() + cleanupRetryDelayMs(task.attempts + 1)), error);
       return;
     }
     // The trunks a route held can go now; their own tasks replace this one atomically.
     const released = await this.uow.transaction(async () => {
       await this.queue.complete(task.id);
-      return task.releaseTrunkIds.length > 0 ? this.lease(task.releaseTrunkIds.map((id) => ({ action: 'delete_trunk' as const, resourceId: id }))) : [];
+      return task.releaseTrunkIds.length > 0
+        ? this.lease(task.releaseTrunkIds.map((id) => ({ action: 'delete_trunk' as const, resourceId: id })))
+        : [];
     });
     await this.run(released);
   }

@@ -6,8 +6,13 @@ import { PurchasePhoneNumber } from './purchase-phone-number';
 /** Buying a number on the in-memory stores (proven by the telephony and ledger contracts). */
 
 const OFFER: AvailableNumber = {
-  phoneNumber: '+14155550101', phoneNumberFormatted: '(415) 555-0101', countryCode: 'US', price: 1.5,
-  billingPriceId: 'price_us', addressRequirements: 'none', smsCapable: true,
+  phoneNumber: '+14155550101',
+  phoneNumberFormatted: '(415) 555-0101',
+  countryCode: 'US',
+  price: 1.5,
+  billingPriceId: 'price_us',
+  addressRequirements: 'none',
+  smsCapable: true,
 };
 
 /** A seller with one offer; it can refuse, or have sold the number to someone else meanwhile. */
@@ -44,7 +49,13 @@ async function setup(balance = 10) {
   const seller = new Seller();
   const log = new RecordingLogger();
   const purchase = new PurchasePhoneNumber({
-    uow: store.uow, numbers: phones.numbers, users: store.users, balances: new BalanceService(store.ledger), inventory: seller, clock: store.clock, log,
+    uow: store.uow,
+    numbers: phones.numbers,
+    users: store.users,
+    balances: new BalanceService(store.ledger),
+    inventory: seller,
+    clock: store.clock,
+    log,
   });
   const balanceOf = async (id: number) => (await store.users.findById(id))?.balance;
   return { store, user, phones, seller, log, purchase, balanceOf };
@@ -55,7 +66,14 @@ describe('PurchasePhoneNumber', () => {
     const s = await setup(10);
     const bought = await s.purchase.execute(s.user.id, OFFER.phoneNumber, 'req_1');
     if (!bought.ok) throw new Error(bought.error);
-    expect(bought.value).toEqual(expect.objectContaining({ userId: s.user.id, phoneNumber: OFFER.phoneNumber, monthlyPrice: 1.5, providerReference: 'PN_+14155550101' }));
+    expect(bought.value).toEqual(
+      expect.objectContaining({
+        userId: s.user.id,
+        phoneNumber: OFFER.phoneNumber,
+        monthlyPrice: 1.5,
+        providerReference: 'PN_+14155550101',
+      }),
+    );
     expect(await s.phones.numbers.find(s.user.id, bought.value.id)).not.toBeNull();
     expect(s.seller.sold.has(OFFER.phoneNumber)).toBe(true);
     expect(Number(await s.balanceOf(s.user.id))).toBeCloseTo(8.5);
@@ -71,9 +89,15 @@ describe('PurchasePhoneNumber', () => {
 
   it('refuses numbers that need a registered address, and balances below the first month', async () => {
     const s = await setup(1);
-    expect(await s.purchase.execute(s.user.id, OFFER.phoneNumber, null)).toEqual({ ok: false, error: 'insufficient_balance' });
+    expect(await s.purchase.execute(s.user.id, OFFER.phoneNumber, null)).toEqual({
+      ok: false,
+      error: 'insufficient_balance',
+    });
     s.seller.offers.set(OFFER.phoneNumber, { ...OFFER, addressRequirements: 'local' });
-    expect(await s.purchase.execute(s.user.id, OFFER.phoneNumber, null)).toEqual({ ok: false, error: 'address_required' });
+    expect(await s.purchase.execute(s.user.id, OFFER.phoneNumber, null)).toEqual({
+      ok: false,
+      error: 'address_required',
+    });
     expect(s.seller.sold.size).toBe(0);
     expect(await s.phones.numbers.list(s.user.id)).toEqual([]);
   });
@@ -85,7 +109,9 @@ describe('PurchasePhoneNumber', () => {
     expect(await s.purchase.execute(s.user.id, OFFER.phoneNumber, null)).toEqual({ ok: false, error: 'not_available' });
     s.seller.down = true;
     expect(await s.purchase.execute(s.user.id, OFFER.phoneNumber, null)).toEqual({ ok: false, error: 'failed' });
-    expect(s.log.lines).toEqual([expect.objectContaining({ level: 'error', details: expect.objectContaining({ error: 'provider answered 503' }) })]);
+    expect(s.log.lines).toEqual([
+      expect.objectContaining({ level: 'error', details: expect.objectContaining({ error: 'provider answered 503' }) }),
+    ]);
     expect(Number(await s.balanceOf(s.user.id))).toBe(10);
   });
 });

@@ -34,7 +34,11 @@ export interface PurchasePhoneNumberDeps {
 export class PurchasePhoneNumber {
   constructor(private readonly d: PurchasePhoneNumberDeps) {}
 
-  async execute(userId: number, phoneNumber: string, requestId: string | null): Promise<Result<PhoneNumber, PurchaseError>> {
+  async execute(
+    userId: number,
+    phoneNumber: string,
+    requestId: string | null,
+  ): Promise<Result<PhoneNumber, PurchaseError>> {
     if ((await this.d.numbers.purchasedAmong([phoneNumber])).has(phoneNumber)) return err('not_available');
     const holder = { accountId: userId, phoneNumberId: null };
     let offer: AvailableNumber | null;
@@ -61,29 +65,46 @@ export class PurchasePhoneNumber {
     const now = this.d.clock.now();
     const chosen = offer;
     try {
-      return ok(await this.d.uow.transaction(async () => {
-        // Locks in one order: the account first, then the new number row. Inserting first let two
-        // purchases of one account each hold the row's foreign-key share lock while waiting for the
-        // other's to take the balance lock: a deadlock (201/402/409, never 500).
-        const balance = await this.d.users.lockBalance(userId);
-        if (balance === null || !canAfford(balance, chosen.price)) throw new Refused('insufficient_balance');
-        const row = await this.d.numbers.insertPurchased({
-          userId, phoneNumber: chosen.phoneNumber, countryCode: chosen.countryCode, smsCapable: chosen.smsCapable,
-          monthlyPrice: chosen.price, providerReference: bought.reference, purchasedAt: now, renewsAt: nextRenewal(now, now),
-        });
-        if (!row) throw new Refused('not_available');
-        const charged = await this.d.balances.charge({
-          userId, price: chosen.price, description: `Phone number ${chosen.phoneNumber} (first month)`,
-          reference: { type: 'phone_number', id: row.id }, requestId,
-        });
-        if (!charged.ok) throw new Refused('insufficient_balance');
-        return row;
-      }, { concludes: (row) => ok(row) }));
+      return ok(
+        await this.d.uow.transaction(
+          async () => {
+            // Locks in one order: the account first, then the new number row. Inserting first let two
+            // purchases of one account each hold the row's foreign-key share lock while waiting for the
+            // other's to take the balance lock: a deadlock (201/402/409, never 500).
+            const balance = await this.d.users.lockBalance(userId);
+            if (balance === null || !canAfford(balance, chosen.price)) throw new Refused('insufficient_balance');
+            const row = await this.d.numbers.insertPurchased({
+              userId,
+              phoneNumber: chosen.phoneNumber,
+              countryCode: chosen.countryCode,
+              smsCapable: chosen.smsCapable,
+              monthlyPrice: chosen.price,
+              providerReference: bought.reference,
+              purchasedAt: now,
+              renewsAt: nextRenewal(now, now),
+            });
+            if (!row) throw new Refused('not_available');
+            const charged = await this.d.balances.charge({
+              userId,
+              price: chosen.price,
+              description: `Phone number ${chosen.phoneNumber} (first month)`,
+              reference: { type: 'phone_number', id: row.id },
+              requestId,
+            });
+            if (!charged.ok) throw new Refused('insufficient_balance');
+            return row;
+          },
+          { concludes: (row) => ok(row) },
+        ),
+      );
     } catch (e) {
       try {
         await this.d.inventory.release(chosen.phoneNumber, bought.reference, holder);
       } catch (releaseError) {
-        this.d.log.error({ userId, phoneNumber: chosen.phoneNumber, error: failureText(releaseError) }, 'Number purchase: could not give back a number that was not stored');
+        this.d.log.error(
+          { userId, phoneNumber: chosen.phoneNumber, error: failureText(releaseError) },
+          'Number purchase: could not give back a number that was not stored',
+        );
       }
       if (e instanceof Refused) return err(e.reason);
       this.d.log.error({ userId, error: failureText(e) }, 'Number purchase: storing the number failed');

@@ -7,7 +7,10 @@ import type { PhoneNumber, PhoneNumberRepository } from './repositories';
  * provider: the name is the account's own. Another account's number is not found.
  */
 export class RenamePhoneNumber {
-  constructor(private readonly numbers: PhoneNumberRepository, private readonly clock: Clock) {}
+  constructor(
+    private readonly numbers: PhoneNumberRepository,
+    private readonly clock: Clock,
+  ) {}
 
   async execute(userId: number, id: number, nickname: string | null): Promise<Result<PhoneNumber, 'not_found'>> {
     const renamed = await this.numbers.rename(userId, id, nickname, this.clock.now());

@@ -10,8 +10,14 @@ async function setup(balance: number) {
   const phones = new InMemoryPhoneNumbers();
   const now = store.clock.now();
   const number = await phones.numbers.insertPurchased({
-    userId: user.id, phoneNumber: '+14155550101', countryCode: 'US', smsCapable: true, monthlyPrice: 1.5, providerReference: null,
-    purchasedAt: now, renewsAt: new Date('2030-02-28T12:00:00.000Z'),
+    userId: user.id,
+    phoneNumber: '+14155550101',
+    countryCode: 'US',
+    smsCapable: true,
+    monthlyPrice: 1.5,
+    providerReference: null,
+    purchasedAt: now,
+    renewsAt: new Date('2030-02-28T12:00:00.000Z'),
   });
   if (!number) throw new Error('taken');
   const renew = new RenewPhoneNumbers(store.uow, phones.numbers, new BalanceService(store.ledger), store.clock);

@@ -26,8 +26,11 @@ export class RenewPhoneNumbers {
         const number = await this.numbers.claimDueRenewal(now);
         if (!number || !number.renewsAt) return false;
         await this.balances.charge({
-          userId: number.userId, price: number.monthlyPrice ?? 0, mayGoNegative: true,
-          description: `Phone number ${number.phoneNumber} (monthly renewal)`, reference: { type: 'phone_number', id: number.id },
+          userId: number.userId,
+          price: number.monthlyPrice ?? 0,
+          mayGoNegative: true,
+          description: `Phone number ${number.phoneNumber} (monthly renewal)`,
+          reference: { type: 'phone_number', id: number.id },
         });
         // A renewal that was missed for months is charged once per due date, one per pass.
         await this.numbers.setRenewsAt(number.id, nextRenewal(number.createdAt, number.renewsAt));

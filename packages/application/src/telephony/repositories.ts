@@ -102,7 +102,8 @@ export interface CleanupTask {
   readonly createdAt: Date;
 }
 
-export type NewCleanupTask = Pick<CleanupTask, 'action' | 'resourceId'> & Partial<Pick<CleanupTask, 'targetTrunkId' | 'releaseTrunkIds' | 'waitForCalls'>>;
+export type NewCleanupTask = Pick<CleanupTask, 'action' | 'resourceId'> &
+  Partial<Pick<CleanupTask, 'targetTrunkId' | 'releaseTrunkIds' | 'waitForCalls'>>;
 
 /** Durable provider clean-up: written in the same transaction as the change that needs it. */
 export interface ProvisioningCleanupQueue {

@@ -17,7 +17,11 @@ export class SearchAvailableNumbers {
     private readonly log: OperationsLog,
   ) {}
 
-  async execute(accountId: number, countryCode: NumberCountry, contains: string | null): Promise<Result<AvailableNumber[], 'unavailable'>> {
+  async execute(
+    accountId: number,
+    countryCode: NumberCountry,
+    contains: string | null,
+  ): Promise<Result<AvailableNumber[], 'unavailable'>> {
     let offers: AvailableNumber[];
     try {
       offers = await this.inventory.search({ countryCode, contains, limit: NUMBER_SEARCH_LIMIT + HEADROOM, accountId });

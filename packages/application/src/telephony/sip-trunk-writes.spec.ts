@@ -1,4 +1,10 @@
-import { InMemoryPhoneNumbers, InMemoryProvisioningCleanupQueue, InMemoryUnitOfWork, ManualClock, RecordingLogger } from '@voiceplane/adapter-fakes';
+import {
+  InMemoryPhoneNumbers,
+  InMemoryProvisioningCleanupQueue,
+  InMemoryUnitOfWork,
+  ManualClock,
+  RecordingLogger,
+} from '@voiceplane/adapter-fakes';
 import { SecretCipher } from '../common/secret-cipher';
 import { CreateSipTrunk } from './create-sip-trunk';
 import { UpdateSipTrunk } from './update-sip-trunk';
@@ -60,7 +66,12 @@ class Provider implements SipProvisioner {
   }
 }
 
-const INPUT = { phoneNumber: '+493012345678', sipUsername: 'acme-trunk', sipPassword: 'secret-1', sipAddress: 'sip.carrier.example' };
+const INPUT = {
+  phoneNumber: '+493012345678',
+  sipUsername: 'acme-trunk',
+  sipPassword: 'secret-1',
+  sipAddress: 'sip.carrier.example',
+};
 
 function setup() {
   const clock = new ManualClock(new Date('2030-05-01T12:00:00.000Z'));
@@ -95,7 +106,10 @@ describe('CreateSipTrunk', () => {
   it('refuses invalid settings and a duplicate before asking the provider', async () => {
     const s = setup();
     const invalid = await s.create.execute(1, { ...INPUT, inboundAuthorizationType: 'ip', allowedInboundIps: [] });
-    expect(invalid).toEqual({ ok: false, error: { code: 'invalid', problems: expect.objectContaining({ allowed_inbound_ips: expect.any(Array) }) } });
+    expect(invalid).toEqual({
+      ok: false,
+      error: { code: 'invalid', problems: expect.objectContaining({ allowed_inbound_ips: expect.any(Array) }) },
+    });
     expect(s.provider.trunks.size).toBe(0);
     expect((await s.create.execute(1, INPUT)).ok).toBe(true);
     const trunksBefore = s.provider.trunks.size;
@@ -111,7 +125,9 @@ describe('CreateSipTrunk', () => {
     expect(s.provider.routes.size).toBe(0);
     expect(await s.phones.trunks.list(1)).toEqual([]);
     expect(await s.queue.pending()).toEqual([]);
-    expect(s.log.lines).toEqual([expect.objectContaining({ level: 'error', details: expect.objectContaining({ error: 'route refused' }) })]);
+    expect(s.log.lines).toEqual([
+      expect.objectContaining({ level: 'error', details: expect.objectContaining({ error: 'route refused' }) }),
+    ]);
   });
 
   it('leaves a trunk the provider would not delete to the clean-up job', async () => {
@@ -143,17 +159,31 @@ describe('UpdateSipTrunk', () => {
 
   it('answers not_found for another account before it looks at the body', async () => {
     const s = await withTrunk();
-    expect(await s.update.execute({ userId: 2, id: s.trunk.id, changes: { ok: false, error: 'malformed' }, dryRun: false })).toEqual({ ok: false, error: { code: 'not_found' } });
-    expect(await s.update.execute({ userId: 1, id: s.trunk.id, changes: { ok: false, error: 'malformed' }, dryRun: false })).toEqual({ ok: false, error: { code: 'malformed' } });
+    expect(
+      await s.update.execute({ userId: 2, id: s.trunk.id, changes: { ok: false, error: 'malformed' }, dryRun: false }),
+    ).toEqual({ ok: false, error: { code: 'not_found' } });
+    expect(
+      await s.update.execute({ userId: 1, id: s.trunk.id, changes: { ok: false, error: 'malformed' }, dryRun: false }),
+    ).toEqual({ ok: false, error: { code: 'malformed' } });
   });
 
   it('stores a nickname without touching the provider, and a dry run changes nothing at all', async () => {
     const s = await withTrunk();
-    const dry = await s.update.execute({ userId: 1, id: s.trunk.id, changes: { ok: true, value: { sipPassword: 'secret-2' } }, dryRun: true });
+    const dry = await s.update.execute({
+      userId: 1,
+      id: s.trunk.id,
+      changes: { ok: true, value: { sipPassword: 'secret-2' } },
+      dryRun: true,
+    });
     expect(dry.ok && dry.value.reprovision).toEqual({ inbound: true, outbound: true });
     expect(await s.phones.trunks.find(1, s.trunk.id)).toEqual(s.trunk);
     const trunksBefore = [...s.provider.trunks];
-    const renamed = await s.update.execute({ userId: 1, id: s.trunk.id, changes: { ok: true, value: { nickname: 'Berlin' } }, dryRun: false });
+    const renamed = await s.update.execute({
+      userId: 1,
+      id: s.trunk.id,
+      changes: { ok: true, value: { nickname: 'Berlin' } },
+      dryRun: false,
+    });
     expect(renamed.ok && renamed.value.reprovision).toEqual({ inbound: false, outbound: false });
     expect((await s.phones.trunks.find(1, s.trunk.id))?.nickname).toBe('Berlin');
     expect([...s.provider.trunks]).toEqual(trunksBefore);
@@ -161,7 +191,12 @@ describe('UpdateSipTrunk', () => {
 
   it('makes the new trunks before it breaks the old: route moved, new ids and password stored, old trunks retired', async () => {
     const s = await withTrunk();
-    const updated = await s.update.execute({ userId: 1, id: s.trunk.id, changes: { ok: true, value: { sipPassword: 'secret-2' } }, dryRun: false });
+    const updated = await s.update.execute({
+      userId: 1,
+      id: s.trunk.id,
+      changes: { ok: true, value: { sipPassword: 'secret-2' } },
+      dryRun: false,
+    });
     if (!updated.ok) throw new Error(updated.error.code);
     const t = updated.value.trunk;
     expect(t.inboundTrunkId).not.toBe(s.trunk.inboundTrunkId);
@@ -175,8 +210,14 @@ describe('UpdateSipTrunk', () => {
   it('takes the new trunks back and leaves the stored trunk as it was when the route cannot be moved', async () => {
     const s = await withTrunk();
     s.provider.refuse = 'move';
-    expect(await s.update.execute({ userId: 1, id: s.trunk.id, changes: { ok: true, value: { sipPassword: 'secret-2' } }, dryRun: false }))
-      .toEqual({ ok: false, error: { code: 'provisioning_failed' } });
+    expect(
+      await s.update.execute({
+        userId: 1,
+        id: s.trunk.id,
+        changes: { ok: true, value: { sipPassword: 'secret-2' } },
+        dryRun: false,
+      }),
+    ).toEqual({ ok: false, error: { code: 'provisioning_failed' } });
     expect(await s.phones.trunks.find(1, s.trunk.id)).toEqual(s.trunk);
     expect(s.provider.routes.get(s.trunk.inboundRouteId)).toBe(s.trunk.inboundTrunkId);
     expect([...s.provider.trunks]).toEqual([s.trunk.inboundTrunkId, s.trunk.outboundTrunkId]);

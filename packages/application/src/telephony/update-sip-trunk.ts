@@ -1,4 +1,13 @@
-import { err, mergeSipTrunkChanges, ok, reprovisionPlan, ReprovisionPlan, Result, SipTrunkChanges, SipTrunkSettings } from '@voiceplane/domain';
+import {
+  err,
+  mergeSipTrunkChanges,
+  ok,
+  reprovisionPlan,
+  ReprovisionPlan,
+  Result,
+  SipTrunkChanges,
+  SipTrunkSettings,
+} from '@voiceplane/domain';
 import { inboundSpec, outboundSpec, ProvisioningAttempt } from './provisioning-attempt';
 import { CleanupTask, StoredSipTrunk } from './repositories';
 import { SipTrunkWriteDeps, SipTrunkWriteError } from './create-sip-trunk';
@@ -22,9 +31,16 @@ class DuplicateOnCommit extends Error {}
 class ChangedMeanwhile extends Error {}
 
 const settingsOf = (t: StoredSipTrunk, sipPassword: string): SipTrunkSettings => ({
-  phoneNumber: t.phoneNumber, nickname: t.nickname, sipUsername: t.sipUsername, sipPassword, sipAddress: t.sipAddress,
-  sipCallingFormat: t.sipCallingFormat, inboundAuthorizationType: t.inboundAuthorizationType,
-  allowedInboundIps: t.allowedInboundIps, outboundProxy: t.outboundProxy, countryCode: t.countryCode,
+  phoneNumber: t.phoneNumber,
+  nickname: t.nickname,
+  sipUsername: t.sipUsername,
+  sipPassword,
+  sipAddress: t.sipAddress,
+  sipCallingFormat: t.sipCallingFormat,
+  inboundAuthorizationType: t.inboundAuthorizationType,
+  allowedInboundIps: t.allowedInboundIps,
+  outboundProxy: t.outboundProxy,
+  countryCode: t.countryCode,
 });
 
 /**
@@ -51,7 +67,11 @@ export class UpdateSipTrunk {
 
     const plan = reprovisionPlan(changed);
     const { sipPassword, ...visible } = settings;
-    const next: StoredSipTrunk = { ...stored, ...visible, updatedAt: changed.length > 0 ? this.d.clock.now() : stored.updatedAt };
+    const next: StoredSipTrunk = {
+      ...stored,
+      ...visible,
+      updatedAt: changed.length > 0 ? this.d.clock.now() : stored.updatedAt,
+    };
     if (input.dryRun || changed.length === 0) return ok({ trunk: next, reprovision: plan });
 
     const owner = { accountId: input.userId, phoneNumberId: stored.id };
@@ -59,24 +79,47 @@ export class UpdateSipTrunk {
     let saved: StoredSipTrunk;
     let retiring: CleanupTask[];
     try {
-      const sipPasswordCipher = changed.includes('sipPassword') ? await this.d.cipher.encrypt(sipPassword) : stored.sipPasswordCipher;
-      const inboundTrunkId = plan.inbound ? await attempt.createInboundTrunk(inboundSpec(owner, settings)) : stored.inboundTrunkId;
-      const outboundTrunkId = plan.outbound ? await attempt.createOutboundTrunk(outboundSpec(owner, settings)) : stored.outboundTrunkId;
+      const sipPasswordCipher = changed.includes('sipPassword')
+        ? await this.d.cipher.encrypt(sipPassword)
+        : stored.sipPasswordCipher;
+      const inboundTrunkId = plan.inbound
+        ? await attempt.createInboundTrunk(inboundSpec(owner, settings))
+        : stored.inboundTrunkId;
+      const outboundTrunkId = plan.outbound
+        ? await attempt.createOutboundTrunk(outboundSpec(owner, settings))
+        : stored.outboundTrunkId;
       if (plan.inbound) await attempt.moveRoute(stored.inboundRouteId, inboundTrunkId, stored.inboundTrunkId);
       [saved, retiring] = await this.d.uow.transaction(async () => {
         await this.d.trunks.lockAccount(input.userId);
         if (await this.d.trunks.hasDuplicate(input.userId, settings, stored.id)) throw new DuplicateOnCommit();
-        const row = await this.d.trunks.update({ ...next, sipPasswordCipher, inboundTrunkId, outboundTrunkId }, stored.updatedAt);
+        const row = await this.d.trunks.update(
+          { ...next, sipPasswordCipher, inboundTrunkId, outboundTrunkId },
+          stored.updatedAt,
+        );
         if (!row) throw new ChangedMeanwhile('The SIP trunk changed during the update.');
-        const old = [plan.inbound && stored.inboundTrunkId, plan.outbound && stored.outboundTrunkId].filter((t): t is string => !!t);
+        const old = [plan.inbound && stored.inboundTrunkId, plan.outbound && stored.outboundTrunkId].filter(
+          (t): t is string => !!t,
+        );
         // Old trunks may still carry established calls: they are retired, not cut.
-        const tasks = await this.d.cleanup.lease(old.map((t) => ({ action: 'delete_trunk' as const, resourceId: t, waitForCalls: true })));
+        const tasks = await this.d.cleanup.lease(
+          old.map((t) => ({ action: 'delete_trunk' as const, resourceId: t, waitForCalls: true })),
+        );
         return [row, tasks] as const;
       });
     } catch (e) {
-      await attempt.undo().catch((undoError) => this.d.log.error({ phoneNumberId: stored.id, error: failureText(undoError) }, 'SIP trunk update: undo failed'));
+      await attempt
+        .undo()
+        .catch((undoError) =>
+          this.d.log.error(
+            { phoneNumberId: stored.id, error: failureText(undoError) },
+            'SIP trunk update: undo failed',
+          ),
+        );
       if (e instanceof DuplicateOnCommit) return err({ code: 'duplicate' });
-      this.d.log.error({ userId: input.userId, phoneNumberId: stored.id, error: failureText(e) }, 'SIP trunk update failed; provider changes undone');
+      this.d.log.error(
+        { userId: input.userId, phoneNumberId: stored.id, error: failureText(e) },
+        'SIP trunk update failed; provider changes undone',
+      );
       return err({ code: 'provisioning_failed' });
     }
     await this.d.cleanup.run(retiring);

@@ -1,7 +1,22 @@
-import { buildToolRequest, err, ok, Result, Tool, ToolCallResult, ToolCallSubject, toolVariables } from '@voiceplane/domain';
+import {
+  buildToolRequest,
+  err,
+  ok,
+  Result,
+  Tool,
+  ToolCallResult,
+  ToolCallSubject,
+  toolVariables,
+} from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { Ids } from '../ports/ids';
-import { AutomationToolRunner, ToolCallContextSource, ToolInvocationLog, ToolInvocationStart, ToolRepository } from './ports';
+import {
+  AutomationToolRunner,
+  ToolCallContextSource,
+  ToolInvocationLog,
+  ToolInvocationStart,
+  ToolRepository,
+} from './ports';
 import { ToolGateway } from './tool-gateway';
 import { ToolRequestSettings } from './tool-preview';
 
@@ -52,15 +67,22 @@ export class InvokeToolForCall {
     if (call === null) return err('call_not_found');
     if (call.ended) {
       // A retry of an invocation that finished before the call ended still gets its answer.
-      const earlier = request.invocationId === null ? null : await this.invocations.resultOf(call.callId, request.invocationId);
+      const earlier =
+        request.invocationId === null ? null : await this.invocations.resultOf(call.callId, request.invocationId);
       return earlier === null ? err('call_ended') : ok(earlier);
     }
-    if (tool === null || tool.userId !== call.userId || !call.attachedToolIds.includes(tool.id)) return err('tool_not_found');
+    if (tool === null || tool.userId !== call.userId || !call.attachedToolIds.includes(tool.id))
+      return err('tool_not_found');
     const secrets = prefetched ?? (await this.running.gateway.signingSecrets(tool.userId));
 
     const start: ToolInvocationStart = {
-      id: this.ids.token('tcl_', 22), callId: call.callId, userId: call.userId, toolId: tool.id, name: tool.name,
-      invocationId: request.invocationId, at: this.running.clock.now(),
+      id: this.ids.token('tcl_', 22),
+      callId: call.callId,
+      userId: call.userId,
+      toolId: tool.id,
+      name: tool.name,
+      invocationId: request.invocationId,
+      at: this.running.clock.now(),
     };
     if (start.invocationId !== null) {
       const earlier = await this.firstResult(start, tool.timeout * 1000 + REPLAY_GRACE_MS);
@@ -107,8 +129,12 @@ export interface ToolRunning {
  * variables and sent through the gateway (signed with `secrets`, named `invocationRecordId`).
  */
 export async function runTool(
-  running: ToolRunning, tool: Tool, params: Readonly<Record<string, unknown>>, subject: ToolCallSubject & { readonly userId: number },
-  invocationRecordId: string, secrets: readonly string[],
+  running: ToolRunning,
+  tool: Tool,
+  params: Readonly<Record<string, unknown>>,
+  subject: ToolCallSubject & { readonly userId: number },
+  invocationRecordId: string,
+  secrets: readonly string[],
 ): Promise<ToolCallResult> {
   if (tool.type === 'automation') {
     if (running.automations === null) throw new Error('No automation runner is installed for automation tools.');

@@ -39,17 +39,38 @@ export class InvokeToolForConversation {
 
   async execute(request: ConversationToolCall): Promise<Result<ToolCallResult, 'tool_not_found'>> {
     const tool = await this.tools.find(request.toolId);
-    if (tool === null || tool.userId !== request.userId || !request.attachedToolIds.includes(tool.id)) return err('tool_not_found');
+    if (tool === null || tool.userId !== request.userId || !request.attachedToolIds.includes(tool.id))
+      return err('tool_not_found');
     const id = this.ids.token('tcl_', 22);
     const at = this.running.clock.now();
-    const result = await runTool(this.running, tool, request.params, { ...request.subject, userId: request.userId }, id, await this.running.gateway.signingSecrets(tool.userId));
+    const result = await runTool(
+      this.running,
+      tool,
+      request.params,
+      { ...request.subject, userId: request.userId },
+      id,
+      await this.running.gateway.signingSecrets(tool.userId),
+    );
     if (request.conversationRowId !== undefined) {
-      this.records.invocations?.recordForConversation(request.conversationRowId, { id, userId: request.userId, toolId: tool.id, name: tool.name, at }, result);
+      this.records.invocations?.recordForConversation(
+        request.conversationRowId,
+        { id, userId: request.userId, toolId: tool.id, name: tool.name, at },
+        result,
+      );
     }
-    this.records.log.info({
-      tool_call_id: id, tool_id: tool.id, name: tool.name, conversation_id: request.subject.conversationId, ok: result.ok,
-      status_code: result.statusCode, duration_ms: result.durationMs, error: result.error,
-    }, 'a chat reply used a mid-call tool');
+    this.records.log.info(
+      {
+        tool_call_id: id,
+        tool_id: tool.id,
+        name: tool.name,
+        conversation_id: request.subject.conversationId,
+        ok: result.ok,
+        status_code: result.statusCode,
+        duration_ms: result.durationMs,
+        error: result.error,
+      },
+      'a chat reply used a mid-call tool',
+    );
     return ok(result);
   }
 }

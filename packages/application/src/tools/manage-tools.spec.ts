@@ -5,20 +5,33 @@ import { ManageTools } from './manage-tools';
 /** Tool management's decisions on the in-memory repository (proven by the tool repository contract). */
 
 const FIELDS: ToolFields = {
-  name: 'lookup_order', description: 'Finds an order', endpoint: 'https://api.example.com/orders', method: 'POST', bodyFormat: 'json', timeout: 10,
-  headers: [], staticFields: [], schema: [],
+  name: 'lookup_order',
+  description: 'Finds an order',
+  endpoint: 'https://api.example.com/orders',
+  method: 'POST',
+  bodyFormat: 'json',
+  timeout: 10,
+  headers: [],
+  staticFields: [],
+  schema: [],
 };
 const owner = (userId: number, max = 2) => ({ userId, plan: { max_mid_call_tools: max } });
 
 function setup() {
-  return new ManageTools(new InMemoryToolRepository(new ManualClock(new Date('2030-04-01T09:00:00.000Z'))), new InMemoryUnitOfWork());
+  return new ManageTools(
+    new InMemoryToolRepository(new ManualClock(new Date('2030-04-01T09:00:00.000Z'))),
+    new InMemoryUnitOfWork(),
+  );
 }
 
 it("creates tools up to the plan's limit and then refuses, naming the limit", async () => {
   const tools = setup();
   expect((await tools.create(owner(1), FIELDS)).ok).toBe(true);
   expect((await tools.create(owner(1), { ...FIELDS, name: 'second' })).ok).toBe(true);
-  expect(await tools.create(owner(1), { ...FIELDS, name: 'third' })).toEqual({ ok: false, error: { code: 'plan_limit', limit: 2 } });
+  expect(await tools.create(owner(1), { ...FIELDS, name: 'third' })).toEqual({
+    ok: false,
+    error: { code: 'plan_limit', limit: 2 },
+  });
   expect((await tools.create(owner(2), FIELDS)).ok).toBe(true);
 });
 
@@ -33,7 +46,10 @@ it("never reaches another account's tool, and reads the changes against the stor
   expect(changesFor).not.toHaveBeenCalled();
   expect(await tools.delete(2, id)).toEqual({ ok: false, error: 'tool_not_found' });
 
-  expect(await tools.update(1, id, changesFor)).toEqual({ ok: true, value: expect.objectContaining({ id, name: 'lookup_order_v2' }) });
+  expect(await tools.update(1, id, changesFor)).toEqual({
+    ok: true,
+    value: expect.objectContaining({ id, name: 'lookup_order_v2' }),
+  });
   expect(await tools.delete(1, id)).toEqual({ ok: true, value: true });
   expect(await tools.get(1, id)).toEqual({ ok: false, error: 'tool_not_found' });
 });

@@ -15,15 +15,21 @@ export interface ToolOwner {
  * stored tool (an `http` tool's body format depends on its method), so they come as a function of it.
  */
 export class ManageTools {
-  constructor(private readonly tools: ToolRepository, private readonly uow: UnitOfWork) {}
+  constructor(
+    private readonly tools: ToolRepository,
+    private readonly uow: UnitOfWork,
+  ) {}
 
   /** Both tool types count toward `max_mid_call_tools`. Concludes in the tool's own commit. */
   create(owner: ToolOwner, fields: ToolFields): Promise<Result<Tool, ToolRefusal>> {
     const limit = owner.plan.max_mid_call_tools;
-    return this.uow.transaction(async (): Promise<Result<Tool, ToolRefusal>> => {
-      const tool = await this.tools.createWithinLimit(owner.userId, fields, limit);
-      return tool === null ? err({ code: 'plan_limit', limit }) : ok(tool);
-    }, { concludes: true });
+    return this.uow.transaction(
+      async (): Promise<Result<Tool, ToolRefusal>> => {
+        const tool = await this.tools.createWithinLimit(owner.userId, fields, limit);
+        return tool === null ? err({ code: 'plan_limit', limit }) : ok(tool);
+      },
+      { concludes: true },
+    );
   }
 
   async get(userId: number, id: number): Promise<Result<Tool, 'tool_not_found'>> {
@@ -35,7 +41,11 @@ export class ManageTools {
     return this.tools.list(userId, page, type);
   }
 
-  async update(userId: number, id: number, changesFor: (existing: Tool) => Partial<ToolFields>): Promise<Result<Tool, 'tool_not_found'>> {
+  async update(
+    userId: number,
+    id: number,
+    changesFor: (existing: Tool) => Partial<ToolFields>,
+  ): Promise<Result<Tool, 'tool_not_found'>> {
     const existing = await this.tools.findForUser(userId, id);
     if (existing === null) return err('tool_not_found');
     const tool = await this.tools.update(userId, existing.id, changesFor(existing));

@@ -51,7 +51,9 @@ export interface ToolInvocationRecord {
 }
 
 /** Where a log entry belongs: the call or the chat conversation the assistant was answering. */
-export type InvocationOwner = { readonly callId: number; readonly conversationId?: undefined } | { readonly conversationId: number; readonly callId?: undefined };
+export type InvocationOwner =
+  | { readonly callId: number; readonly conversationId?: undefined }
+  | { readonly conversationId: number; readonly callId?: undefined };
 
 /** One passage an answer was given, by the document it came from and its place in the ranking (1 = best). */
 export interface RetrievedPassageRef {
@@ -93,7 +95,9 @@ export interface ToolInvocationStart {
 }
 
 /** `claimed`, or the invocation that already holds the runtime's id (result null while it runs). */
-export type InvocationClaim = { readonly claimed: true } | { readonly claimed: false; readonly result: ToolCallResult | null };
+export type InvocationClaim =
+  | { readonly claimed: true }
+  | { readonly claimed: false; readonly result: ToolCallResult | null };
 
 /**
  * Invocations a call or a conversation lists (`tool_calls`): the latest ones. A conversation gets one
@@ -127,7 +131,11 @@ export interface ToolInvocationLog {
    */
   recordSearch(entry: KnowledgeSearchEntry): void;
   /** A mid-call tool a chat reply used, stored like `record` (no runtime id: a chat never retries one). */
-  recordForConversation(conversationId: number, start: Omit<ToolInvocationStart, 'callId' | 'invocationId'>, result: ToolCallResult): void;
+  recordForConversation(
+    conversationId: number,
+    start: Omit<ToolInvocationStart, 'callId' | 'invocationId'>,
+    result: ToolCallResult,
+  ): void;
   /** The latest `limit` of what the assistant used while answering a chat conversation, oldest first. */
   listForConversation(conversationId: number, limit: number): Promise<ToolInvocationRecord[]>;
 }
@@ -135,5 +143,9 @@ export interface ToolInvocationLog {
 /** Runs a `type: automation` tool in-process (provided by the automations capability). */
 export interface AutomationToolRunner {
   /** `owner`: the account the call or conversation belongs to. */
-  run(tool: Tool, params: Readonly<Record<string, unknown>>, owner: { readonly userId: number }): Promise<ToolCallResult>;
+  run(
+    tool: Tool,
+    params: Readonly<Record<string, unknown>>,
+    owner: { readonly userId: number },
+  ): Promise<ToolCallResult>;
 }

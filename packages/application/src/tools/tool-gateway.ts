@@ -1,5 +1,12 @@
 import {
-  substitutionWarnings, TOOL_EVENT_TYPE, ToolCallResult, toolCallResult, ToolDefinition, ToolHeader, ToolRequest, unsentToolCallResult,
+  substitutionWarnings,
+  TOOL_EVENT_TYPE,
+  ToolCallResult,
+  toolCallResult,
+  ToolDefinition,
+  ToolHeader,
+  ToolRequest,
+  unsentToolCallResult,
 } from '@voiceplane/domain';
 import { SigningSecretRepository } from '../ports/accounts';
 import { Clock } from '../ports/clock';
@@ -21,7 +28,12 @@ export class ToolGateway {
    * Sends `request` unless it would not send. `webhookId` (`tcl_…`) names this invocation to the
    * receiver; `secrets` come from `signingSecrets` of the tool's owner.
    */
-  async send(tool: ToolDefinition, request: ToolRequest, webhookId: string, secrets: readonly string[]): Promise<ToolCallResult> {
+  async send(
+    tool: ToolDefinition,
+    request: ToolRequest,
+    webhookId: string,
+    secrets: readonly string[],
+  ): Promise<ToolCallResult> {
     const warnings = substitutionWarnings(request);
     if (!request.wouldSend) return unsentToolCallResult(request, warnings);
     const outcome = await this.http.send({
@@ -40,7 +52,10 @@ export class ToolGateway {
   async signingSecrets(userId: number): Promise<string[]> {
     const stored = await this.secrets.get(userId);
     if (stored === null) throw new Error(`User ${userId} has no signing secret.`);
-    const graceLasts = stored.previousSecret !== null && stored.previousExpiresAt !== null && stored.previousExpiresAt > this.clock.now();
+    const graceLasts =
+      stored.previousSecret !== null &&
+      stored.previousExpiresAt !== null &&
+      stored.previousExpiresAt > this.clock.now();
     return graceLasts ? [stored.secret, stored.previousSecret as string] : [stored.secret];
   }
 }

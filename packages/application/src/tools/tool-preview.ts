@@ -1,4 +1,14 @@
-import { buildToolRequest, err, ok, Result, TargetUrlPolicy, Tool, ToolCallResult, ToolRequest, toolVariables } from '@voiceplane/domain';
+import {
+  buildToolRequest,
+  err,
+  ok,
+  Result,
+  TargetUrlPolicy,
+  Tool,
+  ToolCallResult,
+  ToolRequest,
+  toolVariables,
+} from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { Ids } from '../ports/ids';
 import { ToolCallContextSource, ToolRepository } from './ports';
@@ -44,12 +54,20 @@ export class ToolPreview {
     private readonly settings: ToolRequestSettings,
   ) {}
 
-  async render(userId: number, toolId: number, inputOf: () => ToolPreviewInput): Promise<Result<ToolRequest, ToolPreviewRefusal>> {
+  async render(
+    userId: number,
+    toolId: number,
+    inputOf: () => ToolPreviewInput,
+  ): Promise<Result<ToolRequest, ToolPreviewRefusal>> {
     const prepared = await this.prepare(userId, toolId, inputOf);
     return prepared.ok ? ok(prepared.value.request) : prepared;
   }
 
-  async test(userId: number, toolId: number, inputOf: () => ToolPreviewInput): Promise<Result<ToolTestRun, ToolPreviewRefusal>> {
+  async test(
+    userId: number,
+    toolId: number,
+    inputOf: () => ToolPreviewInput,
+  ): Promise<Result<ToolTestRun, ToolPreviewRefusal>> {
     const prepared = await this.prepare(userId, toolId, inputOf);
     if (!prepared.ok) return prepared;
     const { tool, request } = prepared.value;
@@ -59,7 +77,11 @@ export class ToolPreview {
     return ok({ request, webhookId: request.wouldSend ? webhookId : null, result });
   }
 
-  private async prepare(userId: number, toolId: number, inputOf: () => ToolPreviewInput): Promise<Result<{ tool: Tool; request: ToolRequest }, ToolPreviewRefusal>> {
+  private async prepare(
+    userId: number,
+    toolId: number,
+    inputOf: () => ToolPreviewInput,
+  ): Promise<Result<{ tool: Tool; request: ToolRequest }, ToolPreviewRefusal>> {
     const tool = await this.tools.findForUser(userId, toolId);
     if (tool === null) return err('tool_not_found');
     const input = inputOf();

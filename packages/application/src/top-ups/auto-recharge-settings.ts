@@ -1,4 +1,13 @@
-import { AutoRecharge, AutoRechargeChanges, AutoRechargeProblem, changeAutoRecharge, err, FieldProblems, ok, Result } from '@voiceplane/domain';
+import {
+  AutoRecharge,
+  AutoRechargeChanges,
+  AutoRechargeProblem,
+  changeAutoRecharge,
+  err,
+  FieldProblems,
+  ok,
+  Result,
+} from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { BillingAccounts } from './billing-accounts';
@@ -26,7 +35,10 @@ export class AutoRechargeSettingsService {
     return { recharge, paymentMethodReady: ready };
   }
 
-  async change(userId: number, changes: AutoRechargeChanges): Promise<Result<AutoRechargeView, FieldProblems<AutoRechargeProblem>>> {
+  async change(
+    userId: number,
+    changes: AutoRechargeChanges,
+  ): Promise<Result<AutoRechargeView, FieldProblems<AutoRechargeProblem>>> {
     const ready = await this.paymentMethodReady(userId);
     return this.uow.transaction(async () => {
       const changed = changeAutoRecharge(await this.recharges.lock(userId), changes, ready);

@@ -19,12 +19,20 @@ export interface BalanceLowMessage {
  * nor undone; the consumer decides again under the locks, so concurrent charges start one recharge.
  */
 export class AutoRechargeTrigger implements ChargeFollowUp {
-  constructor(private readonly recharges: AutoRechargeRepository, private readonly outbox: Outbox, private readonly clock: Clock) {}
+  constructor(
+    private readonly recharges: AutoRechargeRepository,
+    private readonly outbox: Outbox,
+    private readonly clock: Clock,
+  ) {}
 
   async afterCharge(entry: LedgerEntry, balanceBefore: number): Promise<void> {
     const { settings, state } = await this.recharges.find(entry.userId);
     if (!shouldRecharge(settings, state, balanceBefore, entry.balanceAfter, this.clock.now()).recharge) return;
-    const message: BalanceLowMessage = { user_id: entry.userId, balance_before: balanceBefore, balance_after: entry.balanceAfter };
+    const message: BalanceLowMessage = {
+      user_id: entry.userId,
+      balance_before: balanceBefore,
+      balance_after: entry.balanceAfter,
+    };
     await this.outbox.add([{ topic: BALANCE_LOW_TOPIC, payload: message }]);
   }
 }

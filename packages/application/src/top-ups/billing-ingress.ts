@@ -27,7 +27,11 @@ export class ReceiveBillingEvent {
     private readonly clock: Clock,
   ) {}
 
-  async execute(provider: string, rawBody: Buffer, signature: string | null): Promise<Result<'received', BillingIngressRefusal>> {
+  async execute(
+    provider: string,
+    rawBody: Buffer,
+    signature: string | null,
+  ): Promise<Result<'received', BillingIngressRefusal>> {
     const source = this.sources.find((s) => s.provider === provider);
     if (!source) return err('unknown_provider');
     const event = source.verify(rawBody, signature);

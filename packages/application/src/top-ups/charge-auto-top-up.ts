@@ -52,11 +52,17 @@ export class ChargeAutoTopUp {
       if (charge.providerReference) await this.d.topUps.setProviderReference(topUpId, charge.providerReference);
       outcome = charge.outcome;
     } catch (e) {
-      this.d.log.warn({ userId, topUpId, attempt, provider: this.d.gateway.provider, error: loggableError(e) }, 'auto-recharge charge could not reach the billing provider');
+      this.d.log.warn(
+        { userId, topUpId, attempt, provider: this.d.gateway.provider, error: loggableError(e) },
+        'auto-recharge charge could not reach the billing provider',
+      );
       if (attempt < MAX_CHARGE_ATTEMPTS) {
         const next: AutoChargeRequest = { ...request, attempt: attempt + 1 };
         await this.d.jobs.schedule({
-          kind: AUTO_RECHARGE_CHARGE_JOB, key: `auto-recharge-charge:${topUpId}`, payload: next, runAt: new Date(this.d.clock.now().getTime() + RETRY_DELAY_MS * attempt),
+          kind: AUTO_RECHARGE_CHARGE_JOB,
+          key: `auto-recharge-charge:${topUpId}`,
+          payload: next,
+          runAt: new Date(this.d.clock.now().getTime() + RETRY_DELAY_MS * attempt),
         });
         return;
       }

@@ -12,7 +12,11 @@ export const AUTO_RECHARGE_CHARGE_CONSUMER = 'auto-recharge-charge';
 export const BILLING_EVENTS_CONSUMER = 'billing-events';
 
 /** A low balance starts at most one recharge (its effects are database writes: once per event). */
-export function autoRechargeStartConsumer(uow: UnitOfWork, processed: ProcessedEvents, start: StartAutoRecharge): EventConsumer {
+export function autoRechargeStartConsumer(
+  uow: UnitOfWork,
+  processed: ProcessedEvents,
+  start: StartAutoRecharge,
+): EventConsumer {
   return {
     topicPattern: BALANCE_LOW_TOPIC,
     options: { consumer: AUTO_RECHARGE_START_CONSUMER, maxRetries: 10, retryDelayMs: 2_000 },

@@ -23,7 +23,8 @@ export class ProcessBillingEvent {
     const report = source ? await source.interpret(stored) : null;
     if (report) {
       await this.settle.execute(report.topUpId, report.outcome, {
-        trigger: report.trigger, profile: { customerRef: report.customerRef, paymentMethodRef: report.paymentMethodRef },
+        trigger: report.trigger,
+        profile: { customerRef: report.customerRef, paymentMethodRef: report.paymentMethodRef },
       });
     }
     await this.inbox.markProcessed(inboxId, this.clock.now());

@@ -30,14 +30,21 @@ export class ReconcileTopUps {
   /** One pass; answers what was decided for each top-up looked at. */
   async sweep(): Promise<Record<number, string>> {
     const now = this.clock.now();
-    const due = await this.topUps.awaitingReconciliation(new Date(now.getTime() - RECONCILE_AFTER_MS), new Date(now.getTime() - RECONCILE_INTERVAL_MS), RECONCILE_BATCH);
+    const due = await this.topUps.awaitingReconciliation(
+      new Date(now.getTime() - RECONCILE_AFTER_MS),
+      new Date(now.getTime() - RECONCILE_INTERVAL_MS),
+      RECONCILE_BATCH,
+    );
     const decided: Record<number, string> = {};
     for (const { topUp, providerReference } of due) {
       try {
         const state = await this.gateway.paymentState(topUp, providerReference);
         decided[topUp.id] = await this.settle.reconcile(topUp.id, state);
       } catch (e) {
-        this.log.warn({ topUpId: topUp.id, provider: this.gateway.provider, error: loggableError(e) }, 'top-up reconciliation could not reach the billing provider');
+        this.log.warn(
+          { topUpId: topUp.id, provider: this.gateway.provider, error: loggableError(e) },
+          'top-up reconciliation could not reach the billing provider',
+        );
         const givenUp = now.getTime() - topUp.createdAt.getTime() >= RECONCILE_GIVE_UP_MS;
         await this.topUps.markChecked(topUp.id, now, givenUp ? 'provider_unreachable' : null);
         decided[topUp.id] = givenUp ? 'unreconcilable' : 'unreachable';

@@ -20,7 +20,10 @@ export type SandboxPayment = 'pay' | 'decline';
  * link sees the top-up and pays or declines it once, settling it as the provider's word would.
  */
 export class SandboxCheckout {
-  constructor(private readonly topUps: TopUpRepository, private readonly settle: SettleTopUp) {}
+  constructor(
+    private readonly topUps: TopUpRepository,
+    private readonly settle: SettleTopUp,
+  ) {}
 
   /** The checkout top-up the token opens; null for a token that opens none. */
   async open(token: string): Promise<TopUp | null> {
@@ -31,6 +34,10 @@ export class SandboxCheckout {
   async pay(token: string, choice: SandboxPayment): Promise<Result<TopUp, TopUpRefusal>> {
     const topUp = await this.open(token);
     if (!topUp) return err('top_up_not_found');
-    return this.settle.execute(topUp.id, choice === 'pay' ? { kind: 'succeeded' } : { kind: 'failed', reason: SANDBOX_DECLINE_REASON }, { trigger: 'checkout' });
+    return this.settle.execute(
+      topUp.id,
+      choice === 'pay' ? { kind: 'succeeded' } : { kind: 'failed', reason: SANDBOX_DECLINE_REASON },
+      { trigger: 'checkout' },
+    );
   }
 }

@@ -1,6 +1,22 @@
 import {
-  AutoRechargeEvent, err, ok, postTopUpCredit, ProviderPaymentState, reconcileTopUp, Reconciliation, Result, settleRecharge, settleTopUp, TopUp, TopUpEvent,
-  TopUpOutcome, TopUpRefusal, TopUpSettlement, TopUpStatus, TopUpTrigger, undoRechargeFailure,
+  AutoRechargeEvent,
+  err,
+  ok,
+  postTopUpCredit,
+  ProviderPaymentState,
+  reconcileTopUp,
+  Reconciliation,
+  Result,
+  settleRecharge,
+  settleTopUp,
+  TopUp,
+  TopUpEvent,
+  TopUpOutcome,
+  TopUpRefusal,
+  TopUpSettlement,
+  TopUpStatus,
+  TopUpTrigger,
+  undoRechargeFailure,
 } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { LedgerRepository } from '../ports/accounts';
@@ -19,10 +35,12 @@ export interface SettlementScope {
 }
 
 export const topUpEventMessage = (e: TopUpEvent): NewOutboxEvent => ({
-  topic: e.name, payload: { top_up_id: e.topUpId, user_id: e.userId, trigger: e.trigger },
+  topic: e.name,
+  payload: { top_up_id: e.topUpId, user_id: e.userId, trigger: e.trigger },
 });
 export const autoRechargeEventMessage = (e: AutoRechargeEvent): NewOutboxEvent => ({
-  topic: e.name, payload: { top_up_id: e.topUpId, user_id: e.userId },
+  topic: e.name,
+  payload: { top_up_id: e.topUpId, user_id: e.userId },
 });
 
 export interface SettleTopUpDeps {
@@ -47,7 +65,11 @@ export class SettleTopUp {
   execute(topUpId: number, outcome: TopUpOutcome, scope: SettlementScope = {}): Promise<Result<TopUp, TopUpRefusal>> {
     return this.d.uow.transaction(async () => {
       const topUp = await this.d.topUps.lock(topUpId);
-      if (!topUp || (scope.userId !== undefined && topUp.userId !== scope.userId) || (scope.trigger !== undefined && topUp.trigger !== scope.trigger)) {
+      if (
+        !topUp ||
+        (scope.userId !== undefined && topUp.userId !== scope.userId) ||
+        (scope.trigger !== undefined && topUp.trigger !== scope.trigger)
+      ) {
         return err('top_up_not_found' as const);
       }
       const now = this.d.clock.now();
@@ -83,16 +105,27 @@ export class SettleTopUp {
    * transaction. `from`: the status it moves out of (`failed` when a reconciliation found the
    * payment of a failed charge taken after all).
    */
-  private async apply(settlement: TopUpSettlement, scope: SettlementScope, now: Date, from: TopUpStatus = 'pending'): Promise<TopUp> {
+  private async apply(
+    settlement: TopUpSettlement,
+    scope: SettlementScope,
+    now: Date,
+    from: TopUpStatus = 'pending',
+  ): Promise<TopUp> {
     const { next, credit, events } = settlement;
     await this.d.topUps.saveSettled(next);
     if (credit) {
-      const posted = await this.d.ledger.post(next.userId, (balance) => ok({
-        ...postTopUpCredit(balance, credit), description: credit.description, reference: credit.reference, requestId: null,
-      }));
+      const posted = await this.d.ledger.post(next.userId, (balance) =>
+        ok({
+          ...postTopUpCredit(balance, credit),
+          description: credit.description,
+          reference: credit.reference,
+          requestId: null,
+        }),
+      );
       if (!posted.ok) throw new Error(`top-up ${next.id}: its account is gone`);
     }
-    if (scope.profile && next.status === 'succeeded') await this.d.profiles.remember(next.userId, this.d.gateway.provider, scope.profile, now);
+    if (scope.profile && next.status === 'succeeded')
+      await this.d.profiles.remember(next.userId, this.d.gateway.provider, scope.profile, now);
     const messages = events.map(topUpEventMessage);
     if (next.trigger === 'auto') {
       const recharge = await this.d.recharges.lock(next.userId);

@@ -32,7 +32,12 @@ export class StartAutoRecharge {
     const decision = shouldRecharge(recharge.settings, recharge.state, message.balance_before, balance, now);
     if (!decision.recharge) return null;
     const created = newTopUp({
-      id: await this.topUps.reserveId(), userId: message.user_id, amount: decision.amount, provider: this.gateway.provider, payment: { trigger: 'auto' }, now,
+      id: await this.topUps.reserveId(),
+      userId: message.user_id,
+      amount: decision.amount,
+      provider: this.gateway.provider,
+      payment: { trigger: 'auto' },
+      now,
     });
     if (!created.ok) return null;
     const began = beginRecharge(recharge, created.value, now);

@@ -1,4 +1,13 @@
-import { BillingAmountProblem, billingAmountProblems, err, newTopUp, ok, Result, TopUp, TOP_UP_AMOUNT_RANGE } from '@voiceplane/domain';
+import {
+  BillingAmountProblem,
+  billingAmountProblems,
+  err,
+  newTopUp,
+  ok,
+  Result,
+  TopUp,
+  TOP_UP_AMOUNT_RANGE,
+} from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { WorkLogger } from '../events/ports';
@@ -40,20 +49,36 @@ export class StartTopUp {
     try {
       checkout = await this.d.gateway.startCheckout(account, { id, userId, amount, currency: 'USD' });
     } catch (e) {
-      this.d.log.warn({ userId, topUpId: id, provider: this.d.gateway.provider, error: loggableError(e) }, 'billing provider could not open a checkout');
+      this.d.log.warn(
+        { userId, topUpId: id, provider: this.d.gateway.provider, error: loggableError(e) },
+        'billing provider could not open a checkout',
+      );
       return err('provider_unavailable');
     }
     const created = newTopUp({
-      id, userId, amount, provider: this.d.gateway.provider, payment: { trigger: 'checkout', checkoutUrl: checkout.keptCheckoutUrl ?? checkout.checkoutUrl }, now: this.d.clock.now(),
+      id,
+      userId,
+      amount,
+      provider: this.d.gateway.provider,
+      payment: { trigger: 'checkout', checkoutUrl: checkout.keptCheckoutUrl ?? checkout.checkoutUrl },
+      now: this.d.clock.now(),
     });
     if (!created.ok) return err({ code: 'invalid_amount', problems: created.error });
-    return this.d.uow.transaction(async () => {
-      await this.d.topUps.insert(created.value, checkout.providerReference);
-      if (checkout.customerRef) {
-        await this.d.profiles.remember(userId, this.d.gateway.provider, { customerRef: checkout.customerRef, paymentMethodRef: null }, this.d.clock.now());
-      }
-      // The link to pay is answered as the provider gave it, once; the row keeps what reads may show.
-      return ok<TopUp>({ ...created.value, checkoutUrl: checkout.checkoutUrl });
-    }, { concludes: true });
+    return this.d.uow.transaction(
+      async () => {
+        await this.d.topUps.insert(created.value, checkout.providerReference);
+        if (checkout.customerRef) {
+          await this.d.profiles.remember(
+            userId,
+            this.d.gateway.provider,
+            { customerRef: checkout.customerRef, paymentMethodRef: null },
+            this.d.clock.now(),
+          );
+        }
+        // The link to pay is answered as the provider gave it, once; the row keeps what reads may show.
+        return ok<TopUp>({ ...created.value, checkoutUrl: checkout.checkoutUrl });
+      },
+      { concludes: true },
+    );
   }
 }

@@ -1,4 +1,10 @@
-import { FakeBillingGateway, FakeStore, InMemoryBillingProfileRepository, InMemoryTopUpRepository, RecordingLogger } from '@voiceplane/adapter-fakes';
+import {
+  FakeBillingGateway,
+  FakeStore,
+  InMemoryBillingProfileRepository,
+  InMemoryTopUpRepository,
+  RecordingLogger,
+} from '@voiceplane/adapter-fakes';
 import { BillingAccounts } from './billing-accounts';
 import { StartTopUp } from './start-top-up';
 import { TopUpQueries } from './top-up-queries';
@@ -11,7 +17,13 @@ async function setup() {
   const profiles = new InMemoryBillingProfileRepository();
   const gateway = new FakeBillingGateway();
   const start = new StartTopUp({
-    uow: store.uow, topUps, profiles, accounts: new BillingAccounts(store.users, profiles, gateway), gateway, clock: store.clock, log: new RecordingLogger(),
+    uow: store.uow,
+    topUps,
+    profiles,
+    accounts: new BillingAccounts(store.users, profiles, gateway),
+    gateway,
+    clock: store.clock,
+    log: new RecordingLogger(),
   });
   const started = async (userId: number, amount: number) => {
     const result = await start.execute(userId, amount);
@@ -22,17 +34,20 @@ async function setup() {
 }
 
 describe('TopUpQueries', () => {
-  it('finds the account\'s own top-up; another account\'s, or an unknown id, is not found', async () => {
+  it("finds the account's own top-up; another account's, or an unknown id, is not found", async () => {
     const s = await setup();
     const owner = await s.store.account();
     const other = await s.store.account();
     const topUp = await s.started(owner.id, 50);
-    expect(await s.queries.get(owner.id, topUp.id)).toEqual({ ok: true, value: expect.objectContaining({ id: topUp.id, amount: 50, status: 'pending' }) });
+    expect(await s.queries.get(owner.id, topUp.id)).toEqual({
+      ok: true,
+      value: expect.objectContaining({ id: topUp.id, amount: 50, status: 'pending' }),
+    });
     expect(await s.queries.get(other.id, topUp.id)).toEqual({ ok: false, error: 'top_up_not_found' });
     expect(await s.queries.get(owner.id, topUp.id + 100)).toEqual({ ok: false, error: 'top_up_not_found' });
   });
 
-  it('lists the account\'s own top-ups newest first, by status when asked', async () => {
+  it("lists the account's own top-ups newest first, by status when asked", async () => {
     const s = await setup();
     const owner = await s.store.account();
     const other = await s.store.account();
@@ -55,6 +70,9 @@ describe('TopUpQueries', () => {
     await s.topUps.markChecked(b.id, at, 'provider_unknown');
     await s.topUps.markChecked(a.id, at, 'provider_unknown');
     const rows = await s.queries.unreconcilable();
-    expect(rows.map((r) => [r.topUp.id, r.topUp.userId, r.unreconcilable])).toEqual([[a.id, a.userId, 'provider_unknown'], [b.id, b.userId, 'provider_unknown']]);
+    expect(rows.map((r) => [r.topUp.id, r.topUp.userId, r.unreconcilable])).toEqual([
+      [a.id, a.userId, 'provider_unknown'],
+      [b.id, b.userId, 'provider_unknown'],
+    ]);
   });
 });

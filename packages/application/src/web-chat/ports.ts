@@ -29,7 +29,9 @@ export interface WebChatRepository {
    * Inside a transaction: the external conversation of (assistant, identifier), locked, created
    * first when there is none (`created` true then).
    */
-  lockOrCreateExternal(chat: NewWebChat & { readonly externalIdentifier: string }): Promise<{ readonly conversation: Conversation; readonly created: boolean }>;
+  lockOrCreateExternal(
+    chat: NewWebChat & { readonly externalIdentifier: string },
+  ): Promise<{ readonly conversation: Conversation; readonly created: boolean }>;
   addMessage(message: NewWebChatMessage): Promise<ConversationMessage>;
   /** The widget conversation whose visitor token hashes to `tokenHash`; null for any other pair. */
   findVisitorChat(uuid: string, tokenHash: string): Promise<Conversation | null>;

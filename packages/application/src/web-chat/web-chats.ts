@@ -1,7 +1,29 @@
 import {
-  aiReplyFate, Assistant, ChatbotType, chatHistory, ChatHistoryItem, Conversation, ConversationMessage, err, FunctionCallRecord, functionCallsOf,
-  isWebChat, mergeVariables, ok, planUserMessage, recordMessage, refundPosting, Result, roleOfSource, RuntimeTool, ToolCallResult, canStartChat,
-  transcriptText, WebChatType, withinDailyCap, capPeriodStart,
+  aiReplyFate,
+  Assistant,
+  ChatbotType,
+  chatHistory,
+  ChatHistoryItem,
+  Conversation,
+  ConversationMessage,
+  err,
+  FunctionCallRecord,
+  functionCallsOf,
+  isWebChat,
+  mergeVariables,
+  ok,
+  planUserMessage,
+  recordMessage,
+  refundPosting,
+  Result,
+  roleOfSource,
+  RuntimeTool,
+  ToolCallResult,
+  canStartChat,
+  transcriptText,
+  WebChatType,
+  withinDailyCap,
+  capPeriodStart,
 } from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants/ports';
 import { BalanceService } from '../billing/balance-service';
@@ -59,7 +81,11 @@ export interface ExternalMessage {
   readonly variables?: Readonly<Record<string, string>>;
 }
 
-export type ReplyRefusal = 'conversation_not_found' | 'insufficient_balance' | 'processing_failed' | 'daily_cap_reached';
+export type ReplyRefusal =
+  | 'conversation_not_found'
+  | 'insufficient_balance'
+  | 'processing_failed'
+  | 'daily_cap_reached';
 
 /** A widget's daily spending cap, checked under the balance lock with the charge it would allow. */
 export interface SpendingCap {
@@ -107,11 +133,16 @@ export class WebChats {
   ) {}
 
   findAssistant(userId: number, ref: AssistantRef): Promise<Assistant | null> {
-    return 'id' in ref ? this.records.assistants.findOwned(userId, ref.id) : this.records.assistants.findOwnedByUuid(userId, ref.uuid);
+    return 'id' in ref
+      ? this.records.assistants.findOwned(userId, ref.id)
+      : this.records.assistants.findOwnedByUuid(userId, ref.uuid);
   }
 
   /** A new chat with the assistant's first message (its `initial_message` with the chat's variables) as its history. */
-  async start(userId: number, request: StartChat): Promise<Result<StartedChat, 'assistant_not_found' | 'insufficient_balance'>> {
+  async start(
+    userId: number,
+    request: StartChat,
+  ): Promise<Result<StartedChat, 'assistant_not_found' | 'insufficient_balance'>> {
     const assistant = await this.findAssistant(userId, request.assistant);
     if (assistant === null) return err('assistant_not_found');
     const now = this.clock.now();
@@ -120,10 +151,19 @@ export class WebChats {
       const balance = (await this.records.users.lockBalance(userId)) ?? 0;
       if (!canStartChat(request.type, balance, this.policy.messagePrice)) return null;
       const created = await this.records.chats.create({
-        userId, assistantId: assistant.id, type: request.type, uuid: this.ids.uuid(), variables: request.variables, externalIdentifier: null,
-        visitorTokenHash: request.visitorTokenHash ?? null, now,
+        userId,
+        assistantId: assistant.id,
+        type: request.type,
+        uuid: this.ids.uuid(),
+        variables: request.variables,
+        externalIdentifier: null,
+        visitorTokenHash: request.visitorTokenHash ?? null,
+        now,
       });
-      const conversation = greeting === '' ? created : await this.store(created, { source: 'ai', body: greeting, functionCalls: null, now });
+      const conversation =
+        greeting === ''
+          ? created
+          : await this.store(created, { source: 'ai', body: greeting, functionCalls: null, now });
       await this.policy.schedule.afterMessage(conversation, { events: [] }, true);
       return conversation;
     });
@@ -135,11 +175,19 @@ export class WebChats {
   async history(userId: number, ref: ConversationRef): Promise<Result<StartedChat, 'conversation_not_found'>> {
     const conversation = await this.records.conversations.findOwned(userId, ref);
     if (conversation === null || !isWebChat(conversation)) return err('conversation_not_found');
-    return ok({ conversation, history: chatHistory(await this.records.conversations.recentMessages(conversation.id, 500)) });
+    return ok({
+      conversation,
+      history: chatHistory(await this.records.conversations.recentMessages(conversation.id, 500)),
+    });
   }
 
   /** The user's message stored (and charged), then the assistant's answer. */
-  async send(userId: number, ref: ConversationRef, text: string, cap: SpendingCap | null = null): Promise<Result<ChatReply, ReplyRefusal>> {
+  async send(
+    userId: number,
+    ref: ConversationRef,
+    text: string,
+    cap: SpendingCap | null = null,
+  ): Promise<Result<ChatReply, ReplyRefusal>> {
     const found = await this.records.conversations.findOwned(userId, ref);
     if (found === null || !isWebChat(found)) return err('conversation_not_found');
     const now = this.clock.now();
@@ -150,19 +198,38 @@ export class WebChats {
       const plan = planUserMessage(locked, balance, this.policy.messagePrice);
       if (!plan.ok) return plan;
       // All sends of the account hold its balance lock here, so the day's spending is read settled.
-      if (cap !== null && plan.value.charge > 0
-        && !withinDailyCap(await this.records.chats.widgetSpentSince(cap.assistantId, capPeriodStart(now)), plan.value.charge, cap.limit)) {
+      if (
+        cap !== null &&
+        plan.value.charge > 0 &&
+        !withinDailyCap(
+          await this.records.chats.widgetSpentSince(cap.assistantId, capPeriodStart(now)),
+          plan.value.charge,
+          cap.limit,
+        )
+      ) {
         return err({ code: 'daily_cap_reached' as const });
       }
-      const { conversation, message } = await this.storeMessage(locked, { source: 'customer', body: text, functionCalls: null, now });
+      const { conversation, message } = await this.storeMessage(locked, {
+        source: 'customer',
+        body: text,
+        functionCalls: null,
+        now,
+      });
       if (plan.value.charge > 0) {
         const charged = await this.records.balance.charge({
-          userId, price: plan.value.charge, description: `Web chat message (${conversation.type})`, heldBalance: balance,
+          userId,
+          price: plan.value.charge,
+          description: `Web chat message (${conversation.type})`,
+          heldBalance: balance,
           reference: { type: 'conversation_message', id: message.id },
         });
         if (!charged.ok) throw new Error('a web chat charge was refused under the balance lock that allowed it');
       }
-      return ok({ conversation, charge: { amount: plan.value.charge, messageId: message.id }, reply: plan.value.reply });
+      return ok({
+        conversation,
+        charge: { amount: plan.value.charge, messageId: message.id },
+        reply: plan.value.reply,
+      });
     });
     if (!accepted.ok) return err(accepted.error.code);
     const { conversation, charge } = accepted.value;
@@ -171,21 +238,32 @@ export class WebChats {
   }
 
   /** A customer's message on their own channel: their conversation with the assistant found (or started) by the identifier, then answered. */
-  async external(userId: number, request: ExternalMessage): Promise<Result<ChatReply, ReplyRefusal | 'assistant_not_found'>> {
+  async external(
+    userId: number,
+    request: ExternalMessage,
+  ): Promise<Result<ChatReply, ReplyRefusal | 'assistant_not_found'>> {
     const assistant = await this.findAssistant(userId, request.assistant);
     if (assistant === null) return err('assistant_not_found');
     const now = this.clock.now();
     const conversation = await this.records.uow.transaction(async () => {
       const held = await this.records.chats.lockOrCreateExternal({
-        userId, assistantId: assistant.id, type: 'external', uuid: this.ids.uuid(), variables: request.variables ?? {},
-        externalIdentifier: request.customerIdentifier, now,
+        userId,
+        assistantId: assistant.id,
+        type: 'external',
+        uuid: this.ids.uuid(),
+        variables: request.variables ?? {},
+        externalIdentifier: request.customerIdentifier,
+        now,
       });
       if (held.created) {
         await this.policy.schedule.afterMessage(held.conversation, { events: [] }, true);
         return held.conversation;
       }
       if (request.variables === undefined || Object.keys(request.variables).length === 0) return held.conversation;
-      const merged = { ...held.conversation, variables: mergeVariables(held.conversation.variables, request.variables) };
+      const merged = {
+        ...held.conversation,
+        variables: mergeVariables(held.conversation.variables, request.variables),
+      };
       await this.records.conversations.save(merged);
       return merged;
     });
@@ -193,7 +271,11 @@ export class WebChats {
   }
 
   /** A human's answer in a web chat (after a takeover, or beside the assistant): stored and shown live; never charged. */
-  async humanReply(userId: number, ref: ConversationRef, text: string): Promise<Result<ConversationMessage, 'conversation_not_found'>> {
+  async humanReply(
+    userId: number,
+    ref: ConversationRef,
+    text: string,
+  ): Promise<Result<ConversationMessage, 'conversation_not_found'>> {
     const found = await this.records.conversations.findOwned(userId, ref);
     if (found === null || !isWebChat(found)) return err('conversation_not_found');
     const now = this.clock.now();
@@ -206,8 +288,15 @@ export class WebChats {
   }
 
   /** Runs the policy outside any transaction, then stores the reply — unless a human took over meanwhile. */
-  private async answer(conversation: Conversation, charge: Charge, askedAt: Date): Promise<Result<ChatReply, ReplyRefusal>> {
-    const assistant = conversation.assistantId === null ? null : await this.records.assistants.findOwned(conversation.userId, conversation.assistantId);
+  private async answer(
+    conversation: Conversation,
+    charge: Charge,
+    askedAt: Date,
+  ): Promise<Result<ChatReply, ReplyRefusal>> {
+    const assistant =
+      conversation.assistantId === null
+        ? null
+        : await this.records.assistants.findOwned(conversation.userId, conversation.assistantId);
     if (assistant === null) {
       await this.refund(conversation, charge, 'the assistant no longer exists');
       return err('processing_failed');
@@ -216,21 +305,31 @@ export class WebChats {
     try {
       turn = await this.turn(conversation, assistant);
     } catch (e) {
-      this.log.warn({ conversation_id: conversation.id, error: e instanceof Error ? e.message : String(e) }, 'a web chat reply failed: the language model did not answer');
+      this.log.warn(
+        { conversation_id: conversation.id, error: e instanceof Error ? e.message : String(e) },
+        'a web chat reply failed: the language model did not answer',
+      );
       await this.refund(conversation, charge, 'the language model did not answer');
       return err('processing_failed');
     }
-    const functionCalls = functionCallsOf(turn.toolCalls.map((c) => ({ name: c.name, kind: c.kind, arguments: c.arguments, content: c.content })));
+    const functionCalls = functionCallsOf(
+      turn.toolCalls.map((c) => ({ name: c.name, kind: c.kind, arguments: c.arguments, content: c.content })),
+    );
     const stored = await this.records.uow.transaction(async () => {
       const locked = await this.records.conversations.lockById(conversation.id);
       if (locked === null || aiReplyFate(locked, askedAt) === 'discard') return null;
-      return this.store(locked, { source: 'ai', body: turn.reply, functionCalls: functionCalls.length > 0 ? functionCalls : null, now: this.clock.now() });
+      return this.store(locked, {
+        source: 'ai',
+        body: turn.reply,
+        functionCalls: functionCalls.length > 0 ? functionCalls : null,
+        now: this.clock.now(),
+      });
     });
     if (stored === null) {
       await this.refund(conversation, charge, 'a human took over before the reply');
       return ok({ conversation, reply: null, functionCalls: [], aiDisabled: true });
     }
-    const ended = turn.end === null ? stored : (await this.policy.ending.end(stored.id, { force: true })) ?? stored;
+    const ended = turn.end === null ? stored : ((await this.policy.ending.end(stored.id, { force: true })) ?? stored);
     return ok({ conversation: ended, reply: turn.reply, functionCalls, aiDisabled: false });
   }
 
@@ -241,16 +340,41 @@ export class WebChats {
     ]);
     const runTool = async (tool: RuntimeTool, params: Readonly<Record<string, unknown>>): Promise<ToolCallResult> => {
       const result = await this.policy.tools.execute({
-        userId: conversation.userId, toolId: tool.id, attachedToolIds: assistant.toolIds, params, conversationRowId: conversation.id,
+        userId: conversation.userId,
+        toolId: tool.id,
+        attachedToolIds: assistant.toolIds,
+        params,
+        conversationRowId: conversation.id,
         subject: {
-          callId: null, assistantId: assistant.id, customerPhone: '', assistantPhone: '', direction: 'inbound', channel: 'chatapp',
-          conversationId: conversation.uuid, timezone: assistant.timezone, variables: conversation.variables ?? {}, assistantVariables: assistant.variables,
+          callId: null,
+          assistantId: assistant.id,
+          customerPhone: '',
+          assistantPhone: '',
+          direction: 'inbound',
+          channel: 'chatapp',
+          conversationId: conversation.uuid,
+          timezone: assistant.timezone,
+          variables: conversation.variables ?? {},
+          assistantVariables: assistant.variables,
         },
       });
-      return result.ok ? result.value : { ok: false, statusCode: null, content: TOOL_NOT_FOUND, truncated: false, durationMs: 0, error: null, warnings: [] };
+      return result.ok
+        ? result.value
+        : {
+            ok: false,
+            statusCode: null,
+            content: TOOL_NOT_FOUND,
+            truncated: false,
+            durationMs: 0,
+            error: null,
+            warnings: [],
+          };
     };
     // Of the built-ins only `end_call` makes sense in a chat: it ends the conversation.
-    const endCall: BuiltInRunner = async () => ({ content: JSON.stringify({ ok: true, message: 'The conversation ends after this answer.' }), end: { reason: 'assistant_ended' } });
+    const endCall: BuiltInRunner = async () => ({
+      content: JSON.stringify({ ok: true, message: 'The conversation ends after this answer.' }),
+      end: { reason: 'assistant_ended' },
+    });
     return this.policy.brain.turn({
       setup: { ...setup, builtin_tools: setup.builtin_tools.filter((b) => b.type === END_CALL) },
       history: history.map((m): ChatMessage => ({ role: roleOfSource(m.source), content: transcriptText(m) })),
@@ -263,16 +387,27 @@ export class WebChats {
   }
 
   private setup(assistant: Assistant, variables: Readonly<Record<string, string>>) {
-    return this.policy.configurations.forStart({ direction: 'inbound', channel: 'chatapp', customerPhone: '', assistant, variables, line: null });
+    return this.policy.configurations.forStart({
+      direction: 'inbound',
+      channel: 'chatapp',
+      customerPhone: '',
+      assistant,
+      variables,
+      line: null,
+    });
   }
 
   /** Gives a charge back when the reply it paid for never came. */
   private async refund(conversation: Conversation, charge: Charge, why: string): Promise<void> {
     if (charge.amount === 0) return;
-    await this.records.ledger.post(conversation.userId, (balance) => ok({
-      ...refundPosting(balance, charge.amount), description: `Web chat message refunded: ${why}`,
-      reference: { type: 'conversation_message', id: charge.messageId }, requestId: null,
-    }));
+    await this.records.ledger.post(conversation.userId, (balance) =>
+      ok({
+        ...refundPosting(balance, charge.amount),
+        description: `Web chat message refunded: ${why}`,
+        reference: { type: 'conversation_message', id: charge.messageId },
+        requestId: null,
+      }),
+    );
   }
 
   private async store(conversation: Conversation, message: StoredMessage): Promise<Conversation> {
@@ -280,13 +415,20 @@ export class WebChats {
   }
 
   /** Inside the caller's transaction, with the conversation locked: the message, the conversation's counts, the live event. */
-  private async storeMessage(conversation: Conversation, message: StoredMessage): Promise<{ conversation: Conversation; message: ConversationMessage }> {
+  private async storeMessage(
+    conversation: Conversation,
+    message: StoredMessage,
+  ): Promise<{ conversation: Conversation; message: ConversationMessage }> {
     const stored = await this.records.chats.addMessage({ conversationId: conversation.id, ...message });
     const change = recordMessage(conversation, {
-      source: message.source, type: 'text', at: message.now, assistantId: conversation.assistantId,
+      source: message.source,
+      type: 'text',
+      at: message.now,
+      assistantId: conversation.assistantId,
     });
     await this.records.conversations.save(change.next);
-    if (change.events.some((e) => e.type === 'conversation_reopened')) await this.policy.schedule.afterMessage(change.next, change, false);
+    if (change.events.some((e) => e.type === 'conversation_reopened'))
+      await this.policy.schedule.afterMessage(change.next, change, false);
     await this.records.outbox.add([{ topic: WEB_CHAT_MESSAGE_TOPIC, payload: liveMessage(change.next, stored) }]);
     return { conversation: change.next, message: stored };
   }
@@ -295,19 +437,38 @@ export class WebChats {
 /** What a user message was charged, and the message the ledger entry names. */
 type Charge = { readonly amount: number; readonly messageId: number };
 
-type StoredMessage = { readonly source: 'customer' | 'ai' | 'api'; readonly body: string; readonly functionCalls: readonly FunctionCallRecord[] | null; readonly now: Date };
+type StoredMessage = {
+  readonly source: 'customer' | 'ai' | 'api';
+  readonly body: string;
+  readonly functionCalls: readonly FunctionCallRecord[] | null;
+  readonly now: Date;
+};
 
 /** What a live view of a web chat receives for each new message. */
 export interface LiveChatMessage {
   readonly user_id: number;
   readonly conversation_id: string;
   readonly type: WebChatType | 'chatapp';
-  readonly message: { readonly id: number; readonly role: 'user' | 'assistant' | 'system'; readonly source: string; readonly content: string; readonly created_at: string };
+  readonly message: {
+    readonly id: number;
+    readonly role: 'user' | 'assistant' | 'system';
+    readonly source: string;
+    readonly content: string;
+    readonly created_at: string;
+  };
 }
 
 function liveMessage(conversation: Conversation, message: ConversationMessage): LiveChatMessage {
   return {
-    user_id: conversation.userId, conversation_id: conversation.uuid, type: conversation.type,
-    message: { id: message.id, role: roleOfSource(message.source), source: message.source, content: message.body ?? '', created_at: message.createdAt.toISOString() },
+    user_id: conversation.userId,
+    conversation_id: conversation.uuid,
+    type: conversation.type,
+    message: {
+      id: message.id,
+      role: roleOfSource(message.source),
+      source: message.source,
+      content: message.body ?? '',
+      created_at: message.createdAt.toISOString(),
+    },
   };
 }

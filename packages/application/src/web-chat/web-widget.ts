@@ -1,6 +1,18 @@
 import {
-  checkWidgetRequest, chatHistory, ChatHistoryItem, Conversation, ConversationMessage, DEFAULT_WIDGET_DAILY_CAP, err, ok, Result,
-  WIDGET_ASSISTANT_MESSAGES_PER_MINUTE, WIDGET_STARTS_PER_MINUTE, WIDGET_VISITOR_MESSAGES_PER_MINUTE, WidgetRefusal, WidgetSettings,
+  checkWidgetRequest,
+  chatHistory,
+  ChatHistoryItem,
+  Conversation,
+  ConversationMessage,
+  DEFAULT_WIDGET_DAILY_CAP,
+  err,
+  ok,
+  Result,
+  WIDGET_ASSISTANT_MESSAGES_PER_MINUTE,
+  WIDGET_STARTS_PER_MINUTE,
+  WIDGET_VISITOR_MESSAGES_PER_MINUTE,
+  WidgetRefusal,
+  WidgetSettings,
 } from '@voiceplane/domain';
 import { hashToken } from '../accounts/secrets';
 import { AssistantRepository } from '../assistants/ports';
@@ -31,7 +43,11 @@ export interface VisitorChat {
 }
 
 export type RateLimited = { readonly code: 'rate_limited'; readonly retryAfter: number };
-export type WidgetFailure = WidgetRefusal | 'conversation_not_found' | RateLimited | Exclude<ReplyRefusal, 'conversation_not_found'>;
+export type WidgetFailure =
+  | WidgetRefusal
+  | 'conversation_not_found'
+  | RateLimited
+  | Exclude<ReplyRefusal, 'conversation_not_found'>;
 
 export interface WidgetStart {
   readonly conversation: Conversation;
@@ -55,23 +71,40 @@ export interface WidgetDeps {
  * widget's billed replies stop at its daily spending cap.
  */
 export class WebWidget {
-  constructor(private readonly deps: WidgetDeps, private readonly ids: Ids, private readonly clock: Clock) {}
+  constructor(
+    private readonly deps: WidgetDeps,
+    private readonly ids: Ids,
+    private readonly clock: Clock,
+  ) {}
 
   /** The assistant's widget; one never configured is created off, with its key. */
   async settingsOf(userId: number, assistantId: number): Promise<Result<WidgetSettings, 'assistant_not_found'>> {
     if ((await this.deps.assistants.findOwned(userId, assistantId)) === null) return err('assistant_not_found');
     const found = await this.deps.settings.find(userId, assistantId);
     if (found !== null) return ok(found);
-    const created: WidgetSettings = { assistantId, userId, widgetKey: this.newKey(), enabled: false, allowedOrigins: [], dailyCap: DEFAULT_WIDGET_DAILY_CAP };
+    const created: WidgetSettings = {
+      assistantId,
+      userId,
+      widgetKey: this.newKey(),
+      enabled: false,
+      allowedOrigins: [],
+      dailyCap: DEFAULT_WIDGET_DAILY_CAP,
+    };
     await this.deps.settings.save(created, this.clock.now());
     return ok(created);
   }
 
-  async update(userId: number, assistantId: number, change: WidgetChange): Promise<Result<WidgetSettings, 'assistant_not_found'>> {
+  async update(
+    userId: number,
+    assistantId: number,
+    change: WidgetChange,
+  ): Promise<Result<WidgetSettings, 'assistant_not_found'>> {
     const current = await this.settingsOf(userId, assistantId);
     if (!current.ok) return current;
     const next: WidgetSettings = {
-      ...current.value, enabled: change.enabled ?? current.value.enabled, allowedOrigins: change.allowedOrigins ?? current.value.allowedOrigins,
+      ...current.value,
+      enabled: change.enabled ?? current.value.enabled,
+      allowedOrigins: change.allowedOrigins ?? current.value.allowedOrigins,
       dailyCap: change.dailyCap ?? current.value.dailyCap,
     };
     await this.deps.settings.save(next, this.clock.now());
@@ -90,17 +123,29 @@ export class WebWidget {
   async start(page: WidgetPage): Promise<Result<WidgetStart, WidgetFailure>> {
     const widget = await this.widgetFor(page);
     if (!widget.ok) return widget;
-    const limited = await this.limit([{ key: `widget-start:${widget.value.assistantId}:${page.address}`, limit: WIDGET_STARTS_PER_MINUTE, windowSeconds: 60 }]);
+    const limited = await this.limit([
+      {
+        key: `widget-start:${widget.value.assistantId}:${page.address}`,
+        limit: WIDGET_STARTS_PER_MINUTE,
+        windowSeconds: 60,
+      },
+    ]);
     if (limited !== null) return err(limited);
     const visitorToken = this.ids.token('wvt_', 40);
     const started = await this.deps.webChats.start(widget.value.userId, {
-      assistant: { id: widget.value.assistantId }, type: 'widget', variables: {}, visitorTokenHash: hashToken(visitorToken),
+      assistant: { id: widget.value.assistantId },
+      type: 'widget',
+      variables: {},
+      visitorTokenHash: hashToken(visitorToken),
     });
     if (!started.ok) return err(started.error === 'assistant_not_found' ? 'widget_not_found' : started.error);
     return ok({ ...started.value, visitorToken });
   }
 
-  async history(page: WidgetPage, chat: VisitorChat): Promise<Result<{ conversation: Conversation; history: ChatHistoryItem[] }, WidgetFailure>> {
+  async history(
+    page: WidgetPage,
+    chat: VisitorChat,
+  ): Promise<Result<{ conversation: Conversation; history: ChatHistoryItem[] }, WidgetFailure>> {
     const found = await this.visitorChat(page, chat);
     if (!found.ok) return found;
     const messages = await this.deps.chats.messagesAfter(found.value.conversation.id, 0, 500);
@@ -116,15 +161,22 @@ export class WebWidget {
       { key: `widget-assistant:${widget.assistantId}`, limit: WIDGET_ASSISTANT_MESSAGES_PER_MINUTE, windowSeconds: 60 },
     ]);
     if (limited !== null) return err(limited);
-    return this.deps.webChats.send(widget.userId, { id: conversation.id }, text, { assistantId: widget.assistantId, limit: widget.dailyCap });
+    return this.deps.webChats.send(widget.userId, { id: conversation.id }, text, {
+      assistantId: widget.assistantId,
+      limit: widget.dailyCap,
+    });
   }
 
   /** The visitor's chat, checked like every widget request; for the live stream. */
-  async visitorChat(page: WidgetPage, chat: VisitorChat): Promise<Result<{ conversation: Conversation; widget: WidgetSettings }, WidgetFailure>> {
+  async visitorChat(
+    page: WidgetPage,
+    chat: VisitorChat,
+  ): Promise<Result<{ conversation: Conversation; widget: WidgetSettings }, WidgetFailure>> {
     const widget = await this.widgetFor(page);
     if (!widget.ok) return widget;
     const conversation = await this.deps.chats.findVisitorChat(chat.uuid, hashToken(chat.token));
-    if (conversation === null || conversation.assistantId !== widget.value.assistantId) return err('conversation_not_found');
+    if (conversation === null || conversation.assistantId !== widget.value.assistantId)
+      return err('conversation_not_found');
     return ok({ conversation, widget: widget.value });
   }
 

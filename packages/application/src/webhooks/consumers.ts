@@ -35,7 +35,11 @@ export function deliverySenderConsumer(sender: WebhookSender, prefetch: number):
 }
 
 /** Cancels an assistant's pending deliveries when its webhook settings are switched off. */
-export function assistantCancellationConsumer(uow: UnitOfWork, processed: ProcessedEvents, deliveries: WebhookDeliveries): EventConsumer {
+export function assistantCancellationConsumer(
+  uow: UnitOfWork,
+  processed: ProcessedEvents,
+  deliveries: WebhookDeliveries,
+): EventConsumer {
   return {
     topicPattern: 'assistant.*',
     options: { consumer: WEBHOOK_CANCELLATION_CONSUMER, maxRetries: 10, retryDelayMs: 5_000 },
@@ -43,7 +47,12 @@ export function assistantCancellationConsumer(uow: UnitOfWork, processed: Proces
       const eventTypes = ASSISTANT_WEBHOOK_CANCELLATIONS[message.topic];
       if (!eventTypes) return;
       const { assistant_id: assistantId, user_id: userId } = message.payload as AssistantMessage;
-      await deliveries.cancelPending({ userId, source: { type: 'assistant', id: assistantId }, eventTypes, createdUpTo: new Date(message.occurredAt) });
+      await deliveries.cancelPending({
+        userId,
+        source: { type: 'assistant', id: assistantId },
+        eventTypes,
+        createdUpTo: new Date(message.occurredAt),
+      });
     }),
   };
 }

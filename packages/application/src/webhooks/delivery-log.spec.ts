@@ -8,7 +8,14 @@ const START = new Date('2030-05-01T12:00:00.000Z');
 
 function setup() {
   const store = new FakeStore(START);
-  const deliveries = new WebhookDeliveries(store.uow, store.deliveries, store.outbox, store.jobs, store.ids, store.clock);
+  const deliveries = new WebhookDeliveries(
+    store.uow,
+    store.deliveries,
+    store.outbox,
+    store.jobs,
+    store.ids,
+    store.clock,
+  );
   return { deliveries, log: new DeliveryLog(store.deliveries) };
 }
 
@@ -16,10 +23,18 @@ describe('DeliveryLog', () => {
   it("gives the owner a delivery with its attempts, and another account's as not found", async () => {
     const { deliveries, log } = setup();
     const { deliveryId } = await deliveries.enqueue({
-      userId: 1, eventType: 'post_call', targetUrl: 'https://hooks.example.com/a', payload: { ok: true }, source: { type: 'assistant', id: 3 }, subject: null,
+      userId: 1,
+      eventType: 'post_call',
+      targetUrl: 'https://hooks.example.com/a',
+      payload: { ok: true },
+      source: { type: 'assistant', id: 3 },
+      subject: null,
     });
 
-    expect(await log.get(1, deliveryId)).toEqual({ ok: true, value: { delivery: expect.objectContaining({ id: deliveryId, body: '{"ok":true}' }), attempts: [] } });
+    expect(await log.get(1, deliveryId)).toEqual({
+      ok: true,
+      value: { delivery: expect.objectContaining({ id: deliveryId, body: '{"ok":true}' }), attempts: [] },
+    });
     expect(await log.get(2, deliveryId)).toEqual({ ok: false, error: 'not_found' });
     expect((await log.list(1, {}, { page: 1, perPage: 10 })).items.map((d) => d.id)).toEqual([deliveryId]);
     expect((await log.list(2, {}, { page: 1, perPage: 10 })).total).toBe(0);

@@ -1,5 +1,12 @@
 import {
-  AttemptError, DeliveryAttempt, DeliverySource, DeliverySourceType, DeliveryStatus, DeliverySubject, Result, WebhookDelivery,
+  AttemptError,
+  DeliveryAttempt,
+  DeliverySource,
+  DeliverySourceType,
+  DeliveryStatus,
+  DeliverySubject,
+  Result,
+  WebhookDelivery,
 } from '@voiceplane/domain';
 import { NewJob } from '../events/ports';
 import { SigningSecret } from '../ports/accounts';
@@ -121,12 +128,20 @@ export interface WebhookDeliveryRepository {
    * settlement with its attempt, releases the lease and schedules the retry it returned. A refusal
    * writes nothing.
    */
-  settleLocked<E>(id: string, decide: (current: DeliveryForSettlement) => Promise<Result<SettlementDecision, E>>): Promise<Result<void, E | DeliveryNotFound>>;
+  settleLocked<E>(
+    id: string,
+    decide: (current: DeliveryForSettlement) => Promise<Result<SettlementDecision, E>>,
+  ): Promise<Result<void, E | DeliveryNotFound>>;
   /**
    * A settlement written in one statement, without a lock, that applies only while the row is exactly `expected` (same lease,
    * status and counters); false, and nothing written, when it is not.
    */
-  settleIfUnchanged(id: string, expected: DeliveryForSettlement, settlement: DeliverySettlement, now: Date): Promise<boolean>;
+  settleIfUnchanged(
+    id: string,
+    expected: DeliveryForSettlement,
+    settlement: DeliverySettlement,
+    now: Date,
+  ): Promise<boolean>;
   /** Moves matching pending deliveries to `canceled`; returns their ids. */
   cancelPending(criteria: CancelCriteria, now: Date): Promise<string[]>;
   /**
@@ -134,7 +149,11 @@ export interface WebhookDeliveryRepository {
    * is one) locks the user's delivery, hands it to `decide`, then restarts it and writes the events
    * it returned. The lease stays. A refusal, or another user's delivery, writes nothing.
    */
-  restartOwned<E>(userId: number, id: string, decide: (delivery: WebhookDelivery) => Promise<Result<DeliveryRestart, E>>): Promise<Result<WebhookDelivery, E | DeliveryNotFound>>;
+  restartOwned<E>(
+    userId: number,
+    id: string,
+    decide: (delivery: WebhookDelivery) => Promise<Result<DeliveryRestart, E>>,
+  ): Promise<Result<WebhookDelivery, E | DeliveryNotFound>>;
   /** Deletes settled deliveries (and their attempts) last changed before `cutoff`; returns how many. */
   purgeSettledBefore(cutoff: Date, limit: number): Promise<number>;
 }

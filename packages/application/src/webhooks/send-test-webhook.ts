@@ -44,7 +44,13 @@ export class SendTestWebhook {
     });
     const report = await this.sender.attemptClaimed({
       delivery,
-      state: { status: delivery.status, attemptsCount: delivery.attemptsCount, roundAttempts: 0, maxAttempts: PING_MAX_ATTEMPTS, leaseToken: lease.token },
+      state: {
+        status: delivery.status,
+        attemptsCount: delivery.attemptsCount,
+        roundAttempts: 0,
+        maxAttempts: PING_MAX_ATTEMPTS,
+        leaseToken: lease.token,
+      },
     });
     return { deliveryId: delivery.id, ...report };
   }

@@ -16,11 +16,17 @@ describe('SigningSecrets', () => {
   it('keeps the replaced secret signing for the grace period after a rotation, and says until when', async () => {
     const { store, secrets } = setup();
     await store.secrets.create(1, 'whsec_first');
-    expect(await secrets.current(1)).toEqual({ secret: expect.objectContaining({ secret: 'whsec_first' }), previousExpiresAt: null });
+    expect(await secrets.current(1)).toEqual({
+      secret: expect.objectContaining({ secret: 'whsec_first' }),
+      previousExpiresAt: null,
+    });
 
     const graceEnd = new Date(START.getTime() + ROTATION_GRACE_HOURS * HOUR_MS);
     const rotated = await secrets.rotate(1);
-    expect(rotated).toEqual({ secret: expect.objectContaining({ secret: expect.stringMatching(/^whsec_./), previousSecret: 'whsec_first' }), previousExpiresAt: graceEnd });
+    expect(rotated).toEqual({
+      secret: expect.objectContaining({ secret: expect.stringMatching(/^whsec_./), previousSecret: 'whsec_first' }),
+      previousExpiresAt: graceEnd,
+    });
     expect(rotated.secret.secret).not.toBe('whsec_first');
     expect((await secrets.current(1)).previousExpiresAt).toEqual(graceEnd);
 

@@ -15,7 +15,12 @@ export interface SigningSecretView {
  * signing for the domain's grace period, so receivers can switch without losing a delivery.
  */
 export class SigningSecrets {
-  constructor(private readonly secrets: SigningSecretRepository, private readonly ids: Ids, private readonly clock: Clock, private readonly uow: UnitOfWork) {}
+  constructor(
+    private readonly secrets: SigningSecretRepository,
+    private readonly ids: Ids,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+  ) {}
 
   /** Every account is given one when it is created: a missing one is a broken account, not a refusal. */
   async current(userId: number): Promise<SigningSecretView> {
@@ -27,7 +32,12 @@ export class SigningSecrets {
   /** Concludes in the rotation's own commit: the one answer carrying the new secret is stored with it. */
   rotate(userId: number): Promise<SigningSecretView> {
     const graceEnd = rotationGraceEnd(this.clock.now());
-    return this.uow.transaction(async () => (
-      { secret: await this.secrets.rotate(userId, `whsec_${this.ids.secretBytes(32)}`, graceEnd), previousExpiresAt: graceEnd }), { concludes: true });
+    return this.uow.transaction(
+      async () => ({
+        secret: await this.secrets.rotate(userId, `whsec_${this.ids.secretBytes(32)}`, graceEnd),
+        previousExpiresAt: graceEnd,
+      }),
+      { concludes: true },
+    );
   }
 }

@@ -1,5 +1,13 @@
 import {
-  checkReplay, DeliverySource, DeliverySubject, err, MAX_DELIVERY_ATTEMPTS, ok, Result, WebhookDelivery, WebhookEventType,
+  checkReplay,
+  DeliverySource,
+  DeliverySubject,
+  err,
+  MAX_DELIVERY_ATTEMPTS,
+  ok,
+  Result,
+  WebhookDelivery,
+  WebhookEventType,
 } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
 import { Ids } from '../ports/ids';
@@ -90,17 +98,26 @@ export class WebhookDeliveries {
   /** Back to `pending` with the full schedule: same `webhook-id`, payload and target. */
   /** Concludes in the commit that restarts the delivery. */
   replay(userId: number, deliveryId: string): Promise<Result<WebhookDelivery, ReplayRefusal>> {
-    return this.uow.transaction(async (): Promise<Result<WebhookDelivery, ReplayRefusal>> => {
-      const restarted = await this.deliveries.restartOwned(userId, deliveryId, async (delivery) => {
-        const allowed = checkReplay(delivery.status);
-        if (!allowed.ok) return allowed;
-        return ok({ maxAttempts: allowed.value.maxAttempts, at: this.clock.now(), events: [attemptRequest(delivery.id)] });
-      });
-      if (restarted.ok) return restarted;
-      return err(restarted.error === 'already_pending' ? restarted.error : 'not_found');
-    }, { concludes: true });
+    return this.uow.transaction(
+      async (): Promise<Result<WebhookDelivery, ReplayRefusal>> => {
+        const restarted = await this.deliveries.restartOwned(userId, deliveryId, async (delivery) => {
+          const allowed = checkReplay(delivery.status);
+          if (!allowed.ok) return allowed;
+          return ok({
+            maxAttempts: allowed.value.maxAttempts,
+            at: this.clock.now(),
+            events: [attemptRequest(delivery.id)],
+          });
+        });
+        if (restarted.ok) return restarted;
+        return err(restarted.error === 'already_pending' ? restarted.error : 'not_found');
+      },
+      { concludes: true },
+    );
   }
-
 }
 
-const attemptRequest = (deliveryId: string): NewOutboxEvent => ({ topic: DELIVERY_REQUESTED_TOPIC, payload: { delivery_id: deliveryId } });
+const attemptRequest = (deliveryId: string): NewOutboxEvent => ({
+  topic: DELIVERY_REQUESTED_TOPIC,
+  payload: { delivery_id: deliveryId },
+});

@@ -1,12 +1,27 @@
 import {
-  AttemptError, ATTEMPT_TIMEOUT_MS, err, isSuccessStatus, ok, judgeAttempt, responseExcerpt, retryAfterSeconds, secretsInForce, settleAttempt,
+  AttemptError,
+  ATTEMPT_TIMEOUT_MS,
+  err,
+  isSuccessStatus,
+  ok,
+  judgeAttempt,
+  responseExcerpt,
+  retryAfterSeconds,
+  secretsInForce,
+  settleAttempt,
 } from '@voiceplane/domain';
 import { SigningSecret, SigningSecretRepository } from '../ports/accounts';
 import { Clock } from '../ports/clock';
 import { Ids } from '../ports/ids';
 import { OutboundHttpClient, OutboundResponse } from '../ports/outbound-http';
 import { JobScheduler, NewJob, WorkLogger } from '../events/ports';
-import { DeliveryForSettlement, DeliveryLease, DeliverySettlement, HeldDelivery, WebhookDeliveryRepository } from './ports';
+import {
+  DeliveryForSettlement,
+  DeliveryLease,
+  DeliverySettlement,
+  HeldDelivery,
+  WebhookDeliveryRepository,
+} from './ports';
 import { DELIVERY_ATTEMPT_JOB, deliveryJobKey } from './webhook-deliveries';
 
 /** Durable consumer name of the first-attempt path. */
@@ -119,7 +134,12 @@ export class WebhookSender {
     await this.settle(delivery.id, state, startedAt, response);
     // A 2xx whose answer was cut at the size cap settles as received (retrying would deliver twice),
     // but whoever waits for the report is told it did not end well.
-    return { ok: isSuccessStatus(response.statusCode) && response.error === null, statusCode: response.statusCode, durationMs: response.durationMs, error: response.error };
+    return {
+      ok: isSuccessStatus(response.statusCode) && response.error === null,
+      statusCode: response.statusCode,
+      durationMs: response.durationMs,
+      error: response.error,
+    };
   }
 
   /**
@@ -131,7 +151,12 @@ export class WebhookSender {
     const overdue = await this.deliveries.overdue(new Date(now.getTime() - DELIVERY_OVERDUE_AFTER_MS), now, limit);
     for (const id of overdue) await this.scheduleAttempt(id, now);
     if (overdue.length > 0) this.logger.warn({ deliveries: overdue.length }, 'overdue webhook deliveries rescheduled');
-    await this.scheduler.schedule({ kind: DELIVERY_SWEEP_JOB, key: DELIVERY_SWEEP_KEY, payload: null, runAt: new Date(now.getTime() + DELIVERY_SWEEP_EVERY_MS) });
+    await this.scheduler.schedule({
+      kind: DELIVERY_SWEEP_JOB,
+      key: DELIVERY_SWEEP_KEY,
+      payload: null,
+      runAt: new Date(now.getTime() + DELIVERY_SWEEP_EVERY_MS),
+    });
     return overdue.length;
   }
 
@@ -141,10 +166,16 @@ export class WebhookSender {
    * if it still is. Otherwise, and whenever a retry job must be written with it, the row is locked
    * and the outcome judged again from what it holds now.
    */
-  private async settle(deliveryId: string, claimed: DeliveryForSettlement, startedAt: Date, response: OutboundResponse): Promise<void> {
+  private async settle(
+    deliveryId: string,
+    claimed: DeliveryForSettlement,
+    startedAt: Date,
+    response: OutboundResponse,
+  ): Promise<void> {
     const now = this.clock.now();
     const outcome = this.judge(claimed, startedAt, response, now);
-    if (outcome.nextAttemptAt === null && (await this.deliveries.settleIfUnchanged(deliveryId, claimed, outcome, now))) return;
+    if (outcome.nextAttemptAt === null && (await this.deliveries.settleIfUnchanged(deliveryId, claimed, outcome, now)))
+      return;
     const settled = await this.deliveries.settleLocked(deliveryId, async (current) => {
       // Only when an attempt outlived its lease (a stalled process): whoever holds the delivery
       // now writes its own attempt, and two writers would number attempts twice.
@@ -153,16 +184,33 @@ export class WebhookSender {
       const settlement = this.judge(current, startedAt, response, lockedAt);
       // A settled delivery needs no job; one left over from an earlier reschedule finds it settled
       // and is deleted by the scheduler, so the common path writes nothing there.
-      return ok({ settlement, at: lockedAt, retry: settlement.nextAttemptAt ? this.attemptJob(deliveryId, settlement.nextAttemptAt) : undefined });
+      return ok({
+        settlement,
+        at: lockedAt,
+        retry: settlement.nextAttemptAt ? this.attemptJob(deliveryId, settlement.nextAttemptAt) : undefined,
+      });
     });
-    if (!settled.ok) this.logger.warn({ deliveryId, statusCode: response.statusCode }, 'delivery attempt finished after its lease ran out; outcome not recorded');
+    if (!settled.ok)
+      this.logger.warn(
+        { deliveryId, statusCode: response.statusCode },
+        'delivery attempt finished after its lease ran out; outcome not recorded',
+      );
   }
 
   /** What the delivery becomes after this attempt, given the row's state at `now`. */
-  private judge(current: DeliveryForSettlement, startedAt: Date, response: OutboundResponse, now: Date): DeliverySettlement {
+  private judge(
+    current: DeliveryForSettlement,
+    startedAt: Date,
+    response: OutboundResponse,
+    now: Date,
+  ): DeliverySettlement {
     const roundAttempts = current.roundAttempts + 1;
     const verdict = judgeAttempt(
-      { statusCode: response.statusCode, error: response.error, retryAfterSeconds: retryAfterSeconds(response.headers['retry-after'], now) },
+      {
+        statusCode: response.statusCode,
+        error: response.error,
+        retryAfterSeconds: retryAfterSeconds(response.headers['retry-after'], now),
+      },
       roundAttempts,
       current.maxAttempts,
       this.random(),

@@ -11,22 +11,32 @@ const BACKLOG = { size: 200, maxAgeMs: 15 * 60_000 };
  * streams it holds; a reader may reconnect to any instance and resume from the backlog there.
  */
 export const accountEventsModule: ApiModule = ({ container: c, config, bus }) => {
-  const streams = new AccountEventStreams(c.get(TOKENS.Clock), { perAccount: config.eventStreams.perAccount, heartbeatMs: config.eventStreams.heartbeatMs, backlog: BACKLOG });
+  const streams = new AccountEventStreams(c.get(TOKENS.Clock), {
+    perAccount: config.eventStreams.perAccount,
+    heartbeatMs: config.eventStreams.heartbeatMs,
+    backlog: BACKLOG,
+  });
   c.bind(TOKENS.AccountEventStreams).toConstantValue(streams);
   c.bind(EventStreamController).toSelf().inSingletonScope();
   const instance = c.get(TOKENS.Ids).token('', 12).toLowerCase();
   return {
-    serving: [{
-      name: 'account-event-streams',
-      async start() {
-        for (const [i, topic] of ACCOUNT_EVENT_TOPICS.entries()) {
-          await bus.subscribe(topic, streams.receive, { consumer: `account-events.${instance}.${i}`, transient: true, maxRetries: 0 });
-        }
+    serving: [
+      {
+        name: 'account-event-streams',
+        async start() {
+          for (const [i, topic] of ACCOUNT_EVENT_TOPICS.entries()) {
+            await bus.subscribe(topic, streams.receive, {
+              consumer: `account-events.${instance}.${i}`,
+              transient: true,
+              maxRetries: 0,
+            });
+          }
+        },
+        async stop() {
+          streams.endAll();
+        },
       },
-      async stop() {
-        streams.endAll();
-      },
-    }],
+    ],
     draining: [() => streams.endAll()],
   };
 };

@@ -1,17 +1,43 @@
 import {
-  AutoRechargeSettingsService, AutoRechargeTrigger, autoRechargeChargeConsumer, autoRechargeChargeRetries, autoRechargeStartConsumer, BillingAccounts, BillingEventSource,
-  BillingGateway, billingEventConsumer, ChargeAutoTopUp, ProcessBillingEvent, ReceiveBillingEvent, RECONCILE_INTERVAL_MS, ReconcileTopUps, SandboxCheckout,
-  SettleTopUp, StartAutoRecharge, StartTopUp, TOKENS, TopUpQueries,
+  AutoRechargeSettingsService,
+  AutoRechargeTrigger,
+  autoRechargeChargeConsumer,
+  autoRechargeChargeRetries,
+  autoRechargeStartConsumer,
+  BillingAccounts,
+  BillingEventSource,
+  BillingGateway,
+  billingEventConsumer,
+  ChargeAutoTopUp,
+  ProcessBillingEvent,
+  ReceiveBillingEvent,
+  RECONCILE_INTERVAL_MS,
+  ReconcileTopUps,
+  SandboxCheckout,
+  SettleTopUp,
+  StartAutoRecharge,
+  StartTopUp,
+  TOKENS,
+  TopUpQueries,
   type Token,
 } from '@voiceplane/application';
 import {
-  AdminTopUpController, AutoRechargeController, BillingIngressController, SandboxBillingController, SandboxCheckoutController,
-  SandboxFaults, TopUpController,
+  AdminTopUpController,
+  AutoRechargeController,
+  BillingIngressController,
+  SandboxBillingController,
+  SandboxCheckoutController,
+  SandboxFaults,
+  TopUpController,
 } from '@voiceplane/adapter-http';
 import { SandboxBillingGateway } from '@voiceplane/adapter-sandbox';
 import { createStripeClient, StripeBillingEvents, StripeBillingGateway } from '@voiceplane/adapter-stripe';
 import {
-  PostgresArmedBillingFaults, TypeormAutoRechargeRepository, TypeormBillingInbox, TypeormBillingProfileRepository, TypeormTopUpRepository,
+  PostgresArmedBillingFaults,
+  TypeormAutoRechargeRepository,
+  TypeormBillingInbox,
+  TypeormBillingProfileRepository,
+  TypeormTopUpRepository,
 } from '@voiceplane/adapter-typeorm';
 import { everyInterval } from './every-interval';
 import { ApiModule } from './module';
@@ -51,53 +77,128 @@ export const billingGatewayModule: ApiModule = ({ container: c, config, database
   c.bind(TOKENS.TopUpQueries).toConstantValue(new TopUpQueries(topUps));
 
   const accounts = () => new BillingAccounts(get(TOKENS.UserRepository), profiles, gateway);
-  c.bind(TOKENS.SettleTopUp).toDynamicValue(() => new SettleTopUp({
-    uow: get(TOKENS.UnitOfWork), topUps, ledger: get(TOKENS.LedgerRepository), recharges, profiles, outbox: get(TOKENS.Outbox), gateway, clock: get(TOKENS.Clock),
-  })).inSingletonScope();
-  c.bind(TOKENS.SandboxCheckout).toDynamicValue(() => new SandboxCheckout(topUps, get(TOKENS.SettleTopUp))).inSingletonScope();
-  c.bind(TOKENS.StartTopUp).toDynamicValue(() => new StartTopUp({
-    uow: get(TOKENS.UnitOfWork), topUps, profiles, accounts: accounts(), gateway, clock: get(TOKENS.Clock), log,
-  })).inSingletonScope();
-  c.bind(TOKENS.AutoRechargeSettings).toDynamicValue(() => new AutoRechargeSettingsService(
-    get(TOKENS.UnitOfWork), recharges, accounts(), gateway, get(TOKENS.Clock),
-  )).inSingletonScope();
-  c.bind(TOKENS.ReceiveBillingEvent).toDynamicValue(() => new ReceiveBillingEvent(
-    get(TOKENS.UnitOfWork), sources, inbox, get(TOKENS.Outbox), get(TOKENS.Clock),
-  )).inSingletonScope();
+  c.bind(TOKENS.SettleTopUp)
+    .toDynamicValue(
+      () =>
+        new SettleTopUp({
+          uow: get(TOKENS.UnitOfWork),
+          topUps,
+          ledger: get(TOKENS.LedgerRepository),
+          recharges,
+          profiles,
+          outbox: get(TOKENS.Outbox),
+          gateway,
+          clock: get(TOKENS.Clock),
+        }),
+    )
+    .inSingletonScope();
+  c.bind(TOKENS.SandboxCheckout)
+    .toDynamicValue(() => new SandboxCheckout(topUps, get(TOKENS.SettleTopUp)))
+    .inSingletonScope();
+  c.bind(TOKENS.StartTopUp)
+    .toDynamicValue(
+      () =>
+        new StartTopUp({
+          uow: get(TOKENS.UnitOfWork),
+          topUps,
+          profiles,
+          accounts: accounts(),
+          gateway,
+          clock: get(TOKENS.Clock),
+          log,
+        }),
+    )
+    .inSingletonScope();
+  c.bind(TOKENS.AutoRechargeSettings)
+    .toDynamicValue(
+      () => new AutoRechargeSettingsService(get(TOKENS.UnitOfWork), recharges, accounts(), gateway, get(TOKENS.Clock)),
+    )
+    .inSingletonScope();
+  c.bind(TOKENS.ReceiveBillingEvent)
+    .toDynamicValue(
+      () => new ReceiveBillingEvent(get(TOKENS.UnitOfWork), sources, inbox, get(TOKENS.Outbox), get(TOKENS.Clock)),
+    )
+    .inSingletonScope();
   // Every charge of BalanceService runs this in its transaction (see foundation).
-  c.bind(TOKENS.ChargeFollowUp).toDynamicValue(() => new AutoRechargeTrigger(recharges, get(TOKENS.Outbox), get(TOKENS.Clock))).inSingletonScope();
+  c.bind(TOKENS.ChargeFollowUp)
+    .toDynamicValue(() => new AutoRechargeTrigger(recharges, get(TOKENS.Outbox), get(TOKENS.Clock)))
+    .inSingletonScope();
 
-  c.bind(TOKENS.EventConsumer).toDynamicValue(() => autoRechargeStartConsumer(
-    get(TOKENS.UnitOfWork), get(TOKENS.ProcessedEvents),
-    new StartAutoRecharge(get(TOKENS.UserRepository), recharges, topUps, get(TOKENS.Outbox), gateway, get(TOKENS.Clock)),
-  )).inSingletonScope();
-  const chargeAuto = () => new ChargeAutoTopUp({
-    topUps, accounts: accounts(), gateway, settle: get(TOKENS.SettleTopUp), jobs: get(TOKENS.JobScheduler), clock: get(TOKENS.Clock), log,
-  });
-  c.bind(TOKENS.EventConsumer).toDynamicValue(() => autoRechargeChargeConsumer(chargeAuto())).inSingletonScope();
-  c.bind(TOKENS.JobHandler).toDynamicValue(() => autoRechargeChargeRetries(chargeAuto())).inSingletonScope();
-  c.bind(TOKENS.EventConsumer).toDynamicValue(() => billingEventConsumer(
-    new ProcessBillingEvent(sources, inbox, get(TOKENS.SettleTopUp), get(TOKENS.Clock)),
-  )).inSingletonScope();
+  c.bind(TOKENS.EventConsumer)
+    .toDynamicValue(() =>
+      autoRechargeStartConsumer(
+        get(TOKENS.UnitOfWork),
+        get(TOKENS.ProcessedEvents),
+        new StartAutoRecharge(
+          get(TOKENS.UserRepository),
+          recharges,
+          topUps,
+          get(TOKENS.Outbox),
+          gateway,
+          get(TOKENS.Clock),
+        ),
+      ),
+    )
+    .inSingletonScope();
+  const chargeAuto = () =>
+    new ChargeAutoTopUp({
+      topUps,
+      accounts: accounts(),
+      gateway,
+      settle: get(TOKENS.SettleTopUp),
+      jobs: get(TOKENS.JobScheduler),
+      clock: get(TOKENS.Clock),
+      log,
+    });
+  c.bind(TOKENS.EventConsumer)
+    .toDynamicValue(() => autoRechargeChargeConsumer(chargeAuto()))
+    .inSingletonScope();
+  c.bind(TOKENS.JobHandler)
+    .toDynamicValue(() => autoRechargeChargeRetries(chargeAuto()))
+    .inSingletonScope();
+  c.bind(TOKENS.EventConsumer)
+    .toDynamicValue(() =>
+      billingEventConsumer(new ProcessBillingEvent(sources, inbox, get(TOKENS.SettleTopUp), get(TOKENS.Clock))),
+    )
+    .inSingletonScope();
 
-  SandboxFaults.in(c).register('billing_charge', sandbox ? async ({ userId, targetId, count }) => {
-    // The fault is account-wide: there is no resource of the caller it could be aimed at.
-    if (targetId !== null) return 'not_found';
-    return { remaining: await faults.arm(userId, count) };
-  } : null);
+  SandboxFaults.in(c).register(
+    'billing_charge',
+    sandbox
+      ? async ({ userId, targetId, count }) => {
+          // The fault is account-wide: there is no resource of the caller it could be aimed at.
+          if (targetId !== null) return 'not_found';
+          return { remaining: await faults.arm(userId, count) };
+        }
+      : null,
+  );
 
   // Processed provider events are kept long enough to answer a dispute about a payment, then go in batches.
-  const retention = everyInterval('billing-event-retention', HOUR_MS, async () => {
-    const cutoff = new Date(get(TOKENS.Clock).now().getTime() - BILLING_EVENT_RETENTION_DAYS * DAY_MS);
-    while ((await inbox.purgeProcessedBefore(cutoff, 1_000)) === 1_000);
-  }, log);
+  const retention = everyInterval(
+    'billing-event-retention',
+    HOUR_MS,
+    async () => {
+      const cutoff = new Date(get(TOKENS.Clock).now().getTime() - BILLING_EVENT_RETENTION_DAYS * DAY_MS);
+      while ((await inbox.purgeProcessedBefore(cutoff, 1_000)) === 1_000);
+    },
+    log,
+  );
 
   // Top-ups whose provider answer or event was lost are settled by what the provider says of the payment.
-  const reconciliation = everyInterval('top-up-reconciliation', RECONCILE_INTERVAL_MS, () => new ReconcileTopUps(
-    topUps, gateway, get(TOKENS.SettleTopUp), get(TOKENS.Clock), log,
-  ).sweep(), log);
+  const reconciliation = everyInterval(
+    'top-up-reconciliation',
+    RECONCILE_INTERVAL_MS,
+    () => new ReconcileTopUps(topUps, gateway, get(TOKENS.SettleTopUp), get(TOKENS.Clock), log).sweep(),
+    log,
+  );
 
-  const controllers = [TopUpController, AutoRechargeController, BillingIngressController, AdminTopUpController, ...(sandbox ? [SandboxBillingController, SandboxCheckoutController] : [])];
+  const controllers = [
+    TopUpController,
+    AutoRechargeController,
+    BillingIngressController,
+    AdminTopUpController,
+    ...(sandbox ? [SandboxBillingController, SandboxCheckoutController] : []),
+  ];
   for (const controller of controllers) c.bind(controller).toSelf().inSingletonScope();
   return {
     background: [retention, reconciliation],

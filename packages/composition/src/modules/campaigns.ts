@@ -1,4 +1,13 @@
-import { CallerLines, CampaignCallEnds, campaignDialJob, CampaignDialer, ManageCampaigns, ManageLeads, TOKENS, type Token } from '@voiceplane/application';
+import {
+  CallerLines,
+  CampaignCallEnds,
+  campaignDialJob,
+  CampaignDialer,
+  ManageCampaigns,
+  ManageLeads,
+  TOKENS,
+  type Token,
+} from '@voiceplane/application';
 import { CampaignController, LeadController, SandboxCampaignController } from '@voiceplane/adapter-http';
 import { TypeormCampaignRepository, TypeormLeadRepository } from '@voiceplane/adapter-typeorm';
 import { ApiModule } from './module';
@@ -11,33 +20,82 @@ import { ApiModule } from './module';
 export const campaignsModule: ApiModule = ({ container: c, config, database, logger }) => {
   const log = logger.child({ module: 'campaigns' });
   const get = <T>(token: Token<T>): T => c.get(token);
-  const lines = () => new CallerLines(get(TOKENS.PhoneNumberRepository), get(TOKENS.SipTrunkRepository), get(TOKENS.VoiceRuntime).platformLine);
+  const lines = () =>
+    new CallerLines(
+      get(TOKENS.PhoneNumberRepository),
+      get(TOKENS.SipTrunkRepository),
+      get(TOKENS.VoiceRuntime).platformLine,
+    );
   c.bind(TOKENS.CampaignRepository).toConstantValue(new TypeormCampaignRepository(database));
   c.bind(TOKENS.LeadRepository).toConstantValue(new TypeormLeadRepository(database));
-  c.bind(TOKENS.ManageCampaigns).toDynamicValue(() => new ManageCampaigns(
-    {
-      uow: get(TOKENS.UnitOfWork), campaigns: get(TOKENS.CampaignRepository), leads: get(TOKENS.LeadRepository), assistants: get(TOKENS.AssistantRepository),
-      users: get(TOKENS.UserRepository), phoneNumbers: get(TOKENS.PhoneNumberRepository), calls: get(TOKENS.CallRepository), outbox: get(TOKENS.Outbox),
-      scheduler: get(TOKENS.JobScheduler),
-    },
-    { lines: lines(), prices: config.callMinutePrices },
-    get(TOKENS.Clock),
-  )).inSingletonScope();
-  c.bind(TOKENS.ManageLeads).toDynamicValue(() => new ManageLeads(
-    { uow: get(TOKENS.UnitOfWork), campaigns: get(TOKENS.CampaignRepository), leads: get(TOKENS.LeadRepository), scheduler: get(TOKENS.JobScheduler) },
-    get(TOKENS.Clock),
-  )).inSingletonScope();
-  c.bind(TOKENS.CampaignDialer).toDynamicValue(() => new CampaignDialer(
-    { uow: get(TOKENS.UnitOfWork), campaigns: get(TOKENS.CampaignRepository), leads: get(TOKENS.LeadRepository), outbox: get(TOKENS.Outbox), scheduler: get(TOKENS.JobScheduler) },
-    { makeCall: get(TOKENS.MakeCall), lines: lines() },
-    get(TOKENS.Clock), log,
-  )).inSingletonScope();
+  c.bind(TOKENS.ManageCampaigns)
+    .toDynamicValue(
+      () =>
+        new ManageCampaigns(
+          {
+            uow: get(TOKENS.UnitOfWork),
+            campaigns: get(TOKENS.CampaignRepository),
+            leads: get(TOKENS.LeadRepository),
+            assistants: get(TOKENS.AssistantRepository),
+            users: get(TOKENS.UserRepository),
+            phoneNumbers: get(TOKENS.PhoneNumberRepository),
+            calls: get(TOKENS.CallRepository),
+            outbox: get(TOKENS.Outbox),
+            scheduler: get(TOKENS.JobScheduler),
+          },
+          { lines: lines(), prices: config.callMinutePrices },
+          get(TOKENS.Clock),
+        ),
+    )
+    .inSingletonScope();
+  c.bind(TOKENS.ManageLeads)
+    .toDynamicValue(
+      () =>
+        new ManageLeads(
+          {
+            uow: get(TOKENS.UnitOfWork),
+            campaigns: get(TOKENS.CampaignRepository),
+            leads: get(TOKENS.LeadRepository),
+            scheduler: get(TOKENS.JobScheduler),
+          },
+          get(TOKENS.Clock),
+        ),
+    )
+    .inSingletonScope();
+  c.bind(TOKENS.CampaignDialer)
+    .toDynamicValue(
+      () =>
+        new CampaignDialer(
+          {
+            uow: get(TOKENS.UnitOfWork),
+            campaigns: get(TOKENS.CampaignRepository),
+            leads: get(TOKENS.LeadRepository),
+            outbox: get(TOKENS.Outbox),
+            scheduler: get(TOKENS.JobScheduler),
+          },
+          { makeCall: get(TOKENS.MakeCall), lines: lines() },
+          get(TOKENS.Clock),
+          log,
+        ),
+    )
+    .inSingletonScope();
   // Read by the call end (voice-calls module) when a campaign call ends.
-  c.bind(TOKENS.CampaignCallEnds).toDynamicValue(() => new CampaignCallEnds({
-    campaigns: get(TOKENS.CampaignRepository), leads: get(TOKENS.LeadRepository), scheduler: get(TOKENS.JobScheduler), outbox: get(TOKENS.Outbox),
-  })).inSingletonScope();
-  c.bind(TOKENS.JobHandler).toDynamicValue(() => campaignDialJob(get(TOKENS.CampaignDialer), get(TOKENS.JobScheduler), get(TOKENS.Clock))).inSingletonScope();
+  c.bind(TOKENS.CampaignCallEnds)
+    .toDynamicValue(
+      () =>
+        new CampaignCallEnds({
+          campaigns: get(TOKENS.CampaignRepository),
+          leads: get(TOKENS.LeadRepository),
+          scheduler: get(TOKENS.JobScheduler),
+          outbox: get(TOKENS.Outbox),
+        }),
+    )
+    .inSingletonScope();
+  c.bind(TOKENS.JobHandler)
+    .toDynamicValue(() => campaignDialJob(get(TOKENS.CampaignDialer), get(TOKENS.JobScheduler), get(TOKENS.Clock)))
+    .inSingletonScope();
   const sandbox = config.voiceRuntime === 'sandbox';
-  for (const controller of [CampaignController, LeadController, ...(sandbox ? [SandboxCampaignController] : [])]) c.bind(controller).toSelf().inSingletonScope();
+  for (const controller of [CampaignController, LeadController, ...(sandbox ? [SandboxCampaignController] : [])])
+    c.bind(controller).toSelf().inSingletonScope();
   return {};
 };

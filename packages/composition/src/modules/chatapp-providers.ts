@@ -1,4 +1,11 @@
-import { ChatappCallingLines, chatappInboxJobs, ChatappIngress, ProviderSenders, SecretCipher, TOKENS } from '@voiceplane/application';
+import {
+  ChatappCallingLines,
+  chatappInboxJobs,
+  ChatappIngress,
+  ProviderSenders,
+  SecretCipher,
+  TOKENS,
+} from '@voiceplane/application';
 import { ChatappIngressController } from '@voiceplane/adapter-http';
 import { PostgresChatappInbox } from '@voiceplane/adapter-typeorm';
 import { WhatsappCloudProvider, WhatsappIngressGate } from '@voiceplane/adapter-whatsapp';
@@ -20,7 +27,8 @@ const INBOX_RETENTION_DAYS = 7;
  * which run wherever the background work runs (api in single-process mode, else apps/worker).
  */
 export const chatappProvidersModule: ApiModule = ({ container: c, config, database, logger }) => {
-  if (config.replyGenerator === 'openai' && config.openai) c.bind(TOKENS.ReplyGenerator).toConstantValue(new OpenAiReplyGenerator(config.openai));
+  if (config.replyGenerator === 'openai' && config.openai)
+    c.bind(TOKENS.ReplyGenerator).toConstantValue(new OpenAiReplyGenerator(config.openai));
   if (config.chatappProvider !== 'whatsapp_cloud' || !config.whatsapp) return {};
 
   const log = logger.child({ module: 'chatapp-providers' });
@@ -31,24 +39,47 @@ export const chatappProvidersModule: ApiModule = ({ container: c, config, databa
     const { url, apiKey, apiSecret, sipEgressIp } = config.livekit;
     const trunks = new LiveKitSipProvisioner({ url, apiKey, apiSecret, sipEgressIp });
     const sipServerHost = config.whatsapp.sipServerHost;
-    c.bind(TOKENS.ChatappCallingLines).toDynamicValue((ctx) => new ChatappCallingLines(
-      ctx.get(TOKENS.SenderRepository), ctx.get(ProviderSenders), whatsapp, trunks, ctx.get(SecretCipher), { sipServerHost, log },
-    )).inSingletonScope();
+    c.bind(TOKENS.ChatappCallingLines)
+      .toDynamicValue(
+        (ctx) =>
+          new ChatappCallingLines(
+            ctx.get(TOKENS.SenderRepository),
+            ctx.get(ProviderSenders),
+            whatsapp,
+            trunks,
+            ctx.get(SecretCipher),
+            { sipServerHost, log },
+          ),
+      )
+      .inSingletonScope();
   }
   const inbox = new PostgresChatappInbox(database);
   c.bind(TOKENS.ChatappInbox).toConstantValue(inbox);
-  c.bind(TOKENS.ChatappIngressGate).toConstantValue(new WhatsappIngressGate({ appSecret: config.whatsapp.appSecret, verifyToken: config.whatsapp.verifyToken }));
-  c.bind(TOKENS.ChatappIngress).toDynamicValue((ctx) => new ChatappIngress(
-    ctx.get(TOKENS.UnitOfWork), inbox, ctx.get(TOKENS.JobScheduler), ctx.get(TOKENS.Clock),
-  )).inSingletonScope();
-  c.bind(TOKENS.JobHandler).toDynamicValue((ctx) =>
-    chatappInboxJobs(inbox, () => c.get(TOKENS.ChatappInboundHandler), ctx.get(TOKENS.Clock), log)).inSingletonScope();
+  c.bind(TOKENS.ChatappIngressGate).toConstantValue(
+    new WhatsappIngressGate({ appSecret: config.whatsapp.appSecret, verifyToken: config.whatsapp.verifyToken }),
+  );
+  c.bind(TOKENS.ChatappIngress)
+    .toDynamicValue(
+      (ctx) =>
+        new ChatappIngress(ctx.get(TOKENS.UnitOfWork), inbox, ctx.get(TOKENS.JobScheduler), ctx.get(TOKENS.Clock)),
+    )
+    .inSingletonScope();
+  c.bind(TOKENS.JobHandler)
+    .toDynamicValue((ctx) =>
+      chatappInboxJobs(inbox, () => c.get(TOKENS.ChatappInboundHandler), ctx.get(TOKENS.Clock), log),
+    )
+    .inSingletonScope();
   c.bind(ChatappIngressController).toSelf().inSingletonScope();
 
-  const retention = everyInterval('chatapp-inbox-retention', HOUR_MS, async () => {
-    const cutoff = new Date(c.get(TOKENS.Clock).now().getTime() - INBOX_RETENTION_DAYS * 24 * HOUR_MS);
-    while ((await inbox.purgeProcessedBefore(cutoff, 1_000)) === 1_000);
-  }, log);
+  const retention = everyInterval(
+    'chatapp-inbox-retention',
+    HOUR_MS,
+    async () => {
+      const cutoff = new Date(c.get(TOKENS.Clock).now().getTime() - INBOX_RETENTION_DAYS * 24 * HOUR_MS);
+      while ((await inbox.purgeProcessedBefore(cutoff, 1_000)) === 1_000);
+    },
+    log,
+  );
 
   return { background: [retention] };
 };

@@ -2,7 +2,16 @@ import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { Doorbell, JobRunner, MessageBus, OutboxRelay, TOKENS } from '@voiceplane/application';
 import {
-  Database, EventRetention, JOBS_CHANNEL, JobsNotifier, OUTBOX_CHANNEL, OutboxNotifier, PostgresJobStore, PostgresNotifications, PostgresProcessedEvents, PostgresUnpublishedEvents,
+  Database,
+  EventRetention,
+  JOBS_CHANNEL,
+  JobsNotifier,
+  OUTBOX_CHANNEL,
+  OutboxNotifier,
+  PostgresJobStore,
+  PostgresNotifications,
+  PostgresProcessedEvents,
+  PostgresUnpublishedEvents,
 } from '@voiceplane/adapter-typeorm';
 import { everyInterval } from './every-interval';
 import { ApiModule, BackgroundTask } from './module';
@@ -38,7 +47,12 @@ export const eventBackboneModule: ApiModule = ({ container: c, config, database,
   c.bind(TOKENS.ProcessedEvents).toConstantValue(new PostgresProcessedEvents(database));
   // Without DATABASE_URL the database is embedded in this one process: every writer is in reach.
   const singleWriter = config.databaseUrl === null;
-  return { background: [eventBackbone(c, database, { jobs, jobsNotifier, singleWriter }, bus, logger), backboneRetention(c, database, logger)] };
+  return {
+    background: [
+      eventBackbone(c, database, { jobs, jobsNotifier, singleWriter }, bus, logger),
+      backboneRetention(c, database, logger),
+    ],
+  };
 };
 
 interface Scheduler {
@@ -53,11 +67,21 @@ interface Scheduler {
  * then the relay. Consumers and job handlers are collected from every module at start, so the
  * order in which modules compose does not matter.
  */
-function eventBackbone(c: Container, database: Database, { jobs, jobsNotifier, singleWriter }: Scheduler, bus: MessageBus, logger: Logger): BackgroundTask {
+function eventBackbone(
+  c: Container,
+  database: Database,
+  { jobs, jobsNotifier, singleWriter }: Scheduler,
+  bus: MessageBus,
+  logger: Logger,
+): BackgroundTask {
   const log = logger.child({ component: 'event-backbone' });
   const relayBell = new Doorbell();
   const jobsBell = new Doorbell();
-  const notifications = new PostgresNotifications(database, { [JOBS_CHANNEL]: jobsBell, [OUTBOX_CHANNEL]: relayBell }, log);
+  const notifications = new PostgresNotifications(
+    database,
+    { [JOBS_CHANNEL]: jobsBell, [OUTBOX_CHANNEL]: relayBell },
+    log,
+  );
   let relay: OutboxRelay | undefined;
   let runner: JobRunner | undefined;
   return {
@@ -74,7 +98,8 @@ function eventBackbone(c: Container, database: Database, { jobs, jobsNotifier, s
       jobsNotifier.wakeAlso(jobsBell);
       const notified = await notifications.start();
       const deaf = !notified && !singleWriter;
-      if (deaf) log.warn('database notifications do not reach this process; polling for work written by other processes');
+      if (deaf)
+        log.warn('database notifications do not reach this process; polling for work written by other processes');
       runner = new JobRunner(jobs, c.getAll(TOKENS.JobHandler), clock, c.get(TOKENS.Ids), jobsBell, log, {
         concurrency: JOB_CONCURRENCY,
         pollMs: deaf ? POLL_MS.jobsDeaf : POLL_MS.jobs,
@@ -96,5 +121,10 @@ function eventBackbone(c: Container, database: Database, { jobs, jobsNotifier, s
 /** Hourly: backbone records nobody will ask about again. */
 function backboneRetention(c: Container, database: Database, logger: Logger): BackgroundTask {
   const retention = new EventRetention(database);
-  return everyInterval('event-retention', HOUR_MS, () => retention.sweep(new Date(c.get(TOKENS.Clock).now().getTime() - EVENT_RETENTION_DAYS * DAY_MS)), logger);
+  return everyInterval(
+    'event-retention',
+    HOUR_MS,
+    () => retention.sweep(new Date(c.get(TOKENS.Clock).now().getTime() - EVENT_RETENTION_DAYS * DAY_MS)),
+    logger,
+  );
 }

@@ -1,13 +1,33 @@
 import {
-  AdministerAccounts, Authenticator, BalanceService, BillingQueries, type ChargeFollowUp, CreateAccount, CryptoIds, CurrentAccount, Login, ManageApiKeys,
-  PrincipalCache, RateLimiter, SecretCipher, TOKENS,
+  AdministerAccounts,
+  Authenticator,
+  BalanceService,
+  BillingQueries,
+  type ChargeFollowUp,
+  CreateAccount,
+  CryptoIds,
+  CurrentAccount,
+  Login,
+  ManageApiKeys,
+  PrincipalCache,
+  RateLimiter,
+  SecretCipher,
+  TOKENS,
 } from '@voiceplane/application';
+import { AccountController, AdminController, ApiKeyController, BillingController } from '@voiceplane/adapter-http';
 import {
-  AccountController, AdminController, ApiKeyController, BillingController,
-} from '@voiceplane/adapter-http';
-import {
-  Database, OutboxNotifier, PostgresIdempotencyStore, PostgresNotifications, PostgresRateLimitStore, PRINCIPALS_CHANNEL, TypeormCredentialRepository,
-  TypeormLedgerRepository, TypeormOutbox, TypeormSettingsRepository, TypeormSigningSecretRepository, TypeormUserRepository,
+  Database,
+  OutboxNotifier,
+  PostgresIdempotencyStore,
+  PostgresNotifications,
+  PostgresRateLimitStore,
+  PRINCIPALS_CHANNEL,
+  TypeormCredentialRepository,
+  TypeormLedgerRepository,
+  TypeormOutbox,
+  TypeormSettingsRepository,
+  TypeormSigningSecretRepository,
+  TypeormUserRepository,
 } from '@voiceplane/adapter-typeorm';
 import type { Logger } from 'pino';
 import { GuardedHttpClient } from '@voiceplane/adapter-outbound-http';
@@ -31,13 +51,18 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
   // Repositories that write their row and its events in one statement need the adapter itself.
   c.bind(TypeormOutbox).toConstantValue(outbox);
   // One guarded client and one target policy for every request sent to a user-given address.
-  c.bind(TOKENS.TargetUrlPolicy).toConstantValue({ requireHttps: config.requireHttpsTargets, allowPrivate: config.allowPrivateTargets } satisfies TargetUrlPolicy);
-  c.bind(TOKENS.OutboundHttpClient).toConstantValue(new GuardedHttpClient({
-    userAgent: `voiceplane/${VERSION}`,
-    allowPrivateTargets: config.allowPrivateTargets,
+  c.bind(TOKENS.TargetUrlPolicy).toConstantValue({
     requireHttps: config.requireHttpsTargets,
-    logger: logger.child({ component: 'outbound-http' }),
-  }));
+    allowPrivate: config.allowPrivateTargets,
+  } satisfies TargetUrlPolicy);
+  c.bind(TOKENS.OutboundHttpClient).toConstantValue(
+    new GuardedHttpClient({
+      userAgent: `voiceplane/${VERSION}`,
+      allowPrivateTargets: config.allowPrivateTargets,
+      requireHttps: config.requireHttpsTargets,
+      logger: logger.child({ component: 'outbound-http' }),
+    }),
+  );
   c.bind(TOKENS.UnitOfWork).toConstantValue(database);
   c.bind(TOKENS.UserRepository).toConstantValue(new TypeormUserRepository(database));
   c.bind(TOKENS.LedgerRepository).toConstantValue(new TypeormLedgerRepository(database));
@@ -47,31 +72,62 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
   c.bind(TOKENS.SettingsRepository).toConstantValue(settings);
   // Secrets kept for later use (SIP passwords, idempotent answers that carry a token) are sealed
   // under SECRETS_KEY, or under a key generated on first use and kept.
-  c.bind(SecretCipher).toConstantValue(new SecretCipher(async () => {
-    if (config.secretsKey) return config.secretsKey;
-    return (await settings.getOrCreate('secrets_key', ids.secretBytes(32))).value;
-  }));
+  c.bind(SecretCipher).toConstantValue(
+    new SecretCipher(async () => {
+      if (config.secretsKey) return config.secretsKey;
+      return (await settings.getOrCreate('secrets_key', ids.secretBytes(32))).value;
+    }),
+  );
   const rateStore = new PostgresRateLimitStore(database);
   c.bind(PostgresRateLimitStore).toConstantValue(rateStore);
   c.bind(PostgresIdempotencyStore).toConstantValue(new PostgresIdempotencyStore(database));
   const rateLimiter = new RateLimiter(rateStore, systemClock);
   c.bind(TOKENS.RateLimiter).toConstantValue(rateLimiter);
   const principals = principalChanges(database, logger);
-  c.bind(TOKENS.Authenticator).toDynamicValue((ctx) => new Authenticator(
-    ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Clock), principals.cache,
-  )).inSingletonScope();
-  c.bind(TOKENS.AdministerAccounts).toDynamicValue(() => new AdministerAccounts(c.get(TOKENS.UserRepository))).inSingletonScope();
-  c.bind(TOKENS.CreateAccount).toDynamicValue((ctx) => new CreateAccount(
-    ctx.get(TOKENS.UnitOfWork), ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.CredentialRepository),
-    ctx.get(TOKENS.SigningSecretRepository), ctx.get(TOKENS.LedgerRepository), ctx.get(TOKENS.Ids),
-  )).inSingletonScope();
-  c.bind(TOKENS.Login).toDynamicValue((ctx) => new Login(
-    ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), config.sessionTtlHours,
-  )).inSingletonScope();
-  c.bind(TOKENS.CurrentAccount).toDynamicValue((ctx) => new CurrentAccount(
-    ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Clock),
-  )).inSingletonScope();
-  c.bind(TOKENS.ManageApiKeys).toDynamicValue((ctx) => new ManageApiKeys(ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Ids), ctx.get(TOKENS.UnitOfWork))).inSingletonScope();
+  c.bind(TOKENS.Authenticator)
+    .toDynamicValue(
+      (ctx) => new Authenticator(ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Clock), principals.cache),
+    )
+    .inSingletonScope();
+  c.bind(TOKENS.AdministerAccounts)
+    .toDynamicValue(() => new AdministerAccounts(c.get(TOKENS.UserRepository)))
+    .inSingletonScope();
+  c.bind(TOKENS.CreateAccount)
+    .toDynamicValue(
+      (ctx) =>
+        new CreateAccount(
+          ctx.get(TOKENS.UnitOfWork),
+          ctx.get(TOKENS.UserRepository),
+          ctx.get(TOKENS.CredentialRepository),
+          ctx.get(TOKENS.SigningSecretRepository),
+          ctx.get(TOKENS.LedgerRepository),
+          ctx.get(TOKENS.Ids),
+        ),
+    )
+    .inSingletonScope();
+  c.bind(TOKENS.Login)
+    .toDynamicValue(
+      (ctx) =>
+        new Login(
+          ctx.get(TOKENS.UserRepository),
+          ctx.get(TOKENS.CredentialRepository),
+          ctx.get(TOKENS.Ids),
+          ctx.get(TOKENS.Clock),
+          config.sessionTtlHours,
+        ),
+    )
+    .inSingletonScope();
+  c.bind(TOKENS.CurrentAccount)
+    .toDynamicValue(
+      (ctx) =>
+        new CurrentAccount(ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Clock)),
+    )
+    .inSingletonScope();
+  c.bind(TOKENS.ManageApiKeys)
+    .toDynamicValue(
+      (ctx) => new ManageApiKeys(ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Ids), ctx.get(TOKENS.UnitOfWork)),
+    )
+    .inSingletonScope();
   // A capability composed later may bind what follows every charge (auto-recharge), and a module
   // may take BalanceService before that: the follow-up is looked up at the first charge.
   let followUp: ChargeFollowUp | null | undefined;
@@ -81,15 +137,24 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
       await followUp?.afterCharge(entry, balanceBefore);
     },
   };
-  c.bind(TOKENS.BalanceService).toDynamicValue((ctx) => new BalanceService(
-    ctx.get(TOKENS.LedgerRepository), lateFollowUp,
-  )).inSingletonScope();
+  c.bind(TOKENS.BalanceService)
+    .toDynamicValue((ctx) => new BalanceService(ctx.get(TOKENS.LedgerRepository), lateFollowUp))
+    .inSingletonScope();
   // The template allowance is counted by the chat-app messages, bound by a capability composed later.
-  c.bind(TOKENS.BillingQueries).toDynamicValue((ctx) => new BillingQueries(
-    ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.LedgerRepository), ctx.get(TOKENS.ChatappMessageRepository), ctx.get(TOKENS.Clock),
-    { calls: ctx.get(TOKENS.CallRepository), prices: config.callMinutePrices },
-  )).inSingletonScope();
-  for (const controller of [AccountController, ApiKeyController, AdminController, BillingController]) c.bind(controller).toSelf().inSingletonScope();
+  c.bind(TOKENS.BillingQueries)
+    .toDynamicValue(
+      (ctx) =>
+        new BillingQueries(
+          ctx.get(TOKENS.UserRepository),
+          ctx.get(TOKENS.LedgerRepository),
+          ctx.get(TOKENS.ChatappMessageRepository),
+          ctx.get(TOKENS.Clock),
+          { calls: ctx.get(TOKENS.CallRepository), prices: config.callMinutePrices },
+        ),
+    )
+    .inSingletonScope();
+  for (const controller of [AccountController, ApiKeyController, AdminController, BillingController])
+    c.bind(controller).toSelf().inSingletonScope();
 
   return {
     serving: [principals.task, quotaReturns(rateLimiter, logger)],
@@ -102,7 +167,9 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
           this.timer = setInterval(() => {
             const now = new Date();
             void rateStore.purgeExpired(now).catch((e) => logger.warn({ err: e }, 'rate-limit sweep failed'));
-            void database.query('DELETE FROM idempotency_keys WHERE expires_at < $1', [now]).catch((e) => logger.warn({ err: e }, 'idempotency sweep failed'));
+            void database
+              .query('DELETE FROM idempotency_keys WHERE expires_at < $1', [now])
+              .catch((e) => logger.warn({ err: e }, 'idempotency sweep failed'));
           }, 60_000);
           this.timer.unref();
         },
@@ -127,7 +194,9 @@ function principalChanges(database: Database, logger: Logger): { cache: Principa
   const log = logger.child({ component: 'principal-cache' });
   let notifications: PostgresNotifications | undefined;
   const live = () => notifications?.delivering ?? false;
-  const cache = new PrincipalCache(live, () => (notifications ? notifications.caughtUp() : Promise.reject(new Error('not listening'))));
+  const cache = new PrincipalCache(live, () =>
+    notifications ? notifications.caughtUp() : Promise.reject(new Error('not listening')),
+  );
   // The payload names the user; a ring without one (the connection was lost) may hide anything.
   const changed = { ring: (userId?: string) => (userId ? cache.forgetUser(Number(userId)) : cache.forgetAll()) };
   return {
@@ -140,7 +209,9 @@ function principalChanges(database: Database, logger: Logger): { cache: Principa
           notifications = listener;
           return;
         }
-        log.info('database notifications do not reach this process (embedded PostgreSQL); principals are read on every request');
+        log.info(
+          'database notifications do not reach this process (embedded PostgreSQL); principals are read on every request',
+        );
         await listener.stop();
       },
       async stop() {
@@ -159,7 +230,8 @@ function principalChanges(database: Database, logger: Logger): { cache: Principa
 function quotaReturns(limiter: RateLimiter, logger: Logger): BackgroundTask {
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
-  const giveBack = (all = false) => limiter.returnIdle(all).catch((e) => logger.warn({ err: e }, 'returning leased rate-limit quota failed'));
+  const giveBack = (all = false) =>
+    limiter.returnIdle(all).catch((e) => logger.warn({ err: e }, 'returning leased rate-limit quota failed'));
   const look = async () => {
     await giveBack();
     if (!limiter.holdsLeases) {

@@ -18,8 +18,24 @@ import { webChatModule } from './web-chat';
 import { campaignsModule } from './campaigns';
 
 /** Every capability of the api, in dependency order. */
-export const apiModules: readonly ApiModule[] = [foundationModule, assistantsModule, knowledgeBasesModule, toolsModule, telephonyModule, eventBackboneModule, webhookDeliveryModule, voiceCallsModule,
-  billingGatewayModule, chatappProvidersModule, chatappModule, webChatModule, chatappVoiceModule, automationsModule, accountEventsModule, analyticsModule,
-  campaignsModule];
+export const apiModules: readonly ApiModule[] = [
+  foundationModule,
+  assistantsModule,
+  knowledgeBasesModule,
+  toolsModule,
+  telephonyModule,
+  eventBackboneModule,
+  webhookDeliveryModule,
+  voiceCallsModule,
+  billingGatewayModule,
+  chatappProvidersModule,
+  chatappModule,
+  webChatModule,
+  chatappVoiceModule,
+  automationsModule,
+  accountEventsModule,
+  analyticsModule,
+  campaignsModule,
+];
 
 export type { ApiModule, BackgroundTask, ModuleContext, ModuleContribution } from './module';

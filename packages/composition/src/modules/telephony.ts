@@ -1,13 +1,35 @@
 import {
-  CreateSipTrunk, DeletePhoneNumber, NumberInventory, OperationsLog, PhoneNumberQueries, ProvisioningCleanup, PurchasePhoneNumber, RenewPhoneNumbers,
-  SearchAvailableNumbers, SecretCipher, SipProvisioner, SipTrunkQueries, TOKENS, UpdateSipTrunk, RenamePhoneNumber } from '@voiceplane/application';
+  CreateSipTrunk,
+  DeletePhoneNumber,
+  NumberInventory,
+  OperationsLog,
+  PhoneNumberQueries,
+  ProvisioningCleanup,
+  PurchasePhoneNumber,
+  RenewPhoneNumbers,
+  SearchAvailableNumbers,
+  SecretCipher,
+  SipProvisioner,
+  SipTrunkQueries,
+  TOKENS,
+  UpdateSipTrunk,
+  RenamePhoneNumber,
+} from '@voiceplane/application';
 import {
-  AssistantNumberController, PhoneNumberController, SandboxFaultController, SandboxFaults, SipTrunkController,
+  AssistantNumberController,
+  PhoneNumberController,
+  SandboxFaultController,
+  SandboxFaults,
+  SipTrunkController,
 } from '@voiceplane/adapter-http';
 import { SandboxNumberInventory, SandboxSipProvisioner } from '@voiceplane/adapter-sandbox';
 import { LiveKitSipProvisioner } from '@voiceplane/adapter-livekit';
 import { TwilioNumberInventory } from '@voiceplane/adapter-twilio';
-import { TypeormPhoneNumberRepository, TypeormProvisioningCleanupQueue, TypeormSipTrunkRepository } from '@voiceplane/adapter-typeorm';
+import {
+  TypeormPhoneNumberRepository,
+  TypeormProvisioningCleanupQueue,
+  TypeormSipTrunkRepository,
+} from '@voiceplane/adapter-typeorm';
 import type { Config } from '../config';
 import { everyInterval } from './every-interval';
 import { ApiModule } from './module';
@@ -19,7 +41,13 @@ function sipProvisionerFor(config: Config): SipProvisioner {
   if (config.sipProvisioner === 'livekit' && config.livekit) {
     const { url, apiKey, apiSecret, sipEgressIp, agentName } = config.livekit;
     // Inbound rooms dispatch the voice agent only when LiveKit also holds the calls.
-    return new LiveKitSipProvisioner({ url, apiKey, apiSecret, sipEgressIp, agentName: config.voiceRuntime === 'livekit' ? agentName : null });
+    return new LiveKitSipProvisioner({
+      url,
+      apiKey,
+      apiSecret,
+      sipEgressIp,
+      agentName: config.voiceRuntime === 'livekit' ? agentName : null,
+    });
   }
   return new SandboxSipProvisioner();
 }
@@ -46,7 +74,9 @@ export const telephonyModule: ApiModule = ({ container: c, config, database, log
   c.bind(TOKENS.PhoneNumberRepository).toConstantValue(numbers);
   c.bind(TOKENS.SipTrunkQueries).toConstantValue(new SipTrunkQueries(trunks));
   // The assistants are bound by a capability composed later.
-  c.bind(TOKENS.PhoneNumberQueries).toDynamicValue(() => new PhoneNumberQueries(numbers)).inSingletonScope();
+  c.bind(TOKENS.PhoneNumberQueries)
+    .toDynamicValue(() => new PhoneNumberQueries(numbers))
+    .inSingletonScope();
 
   const cipher = c.get(SecretCipher);
   const clock = c.get(TOKENS.Clock);
@@ -54,7 +84,14 @@ export const telephonyModule: ApiModule = ({ container: c, config, database, log
   c.bind(TOKENS.RenamePhoneNumber).toConstantValue(new RenamePhoneNumber(numbers, clock));
   // The delete use case both stores its intent in the clean-up queue and finishes it for the job.
   let deleteNumber: DeletePhoneNumber | null = null;
-  const cleanup = new ProvisioningCleanup(uow, provisioner, new TypeormProvisioningCleanupQueue(database), clock, log, () => deleteNumber);
+  const cleanup = new ProvisioningCleanup(
+    uow,
+    provisioner,
+    new TypeormProvisioningCleanupQueue(database),
+    clock,
+    log,
+    () => deleteNumber,
+  );
   c.bind(ProvisioningCleanup).toConstantValue(cleanup);
 
   const trunkWrites = { uow, trunks, provisioner, cleanup, cipher, clock, log };
@@ -63,9 +100,20 @@ export const telephonyModule: ApiModule = ({ container: c, config, database, log
   deleteNumber = new DeletePhoneNumber({ uow, numbers, trunks, provisioner, inventory, cleanup, log });
   c.bind(TOKENS.DeletePhoneNumber).toConstantValue(deleteNumber);
   c.bind(TOKENS.SearchAvailableNumbers).toConstantValue(new SearchAvailableNumbers(inventory, numbers, log));
-  c.bind(TOKENS.PurchasePhoneNumber).toDynamicValue(() => new PurchasePhoneNumber({
-    uow, numbers, users: c.get(TOKENS.UserRepository), balances: c.get(TOKENS.BalanceService), inventory, clock, log,
-  })).inSingletonScope();
+  c.bind(TOKENS.PurchasePhoneNumber)
+    .toDynamicValue(
+      () =>
+        new PurchasePhoneNumber({
+          uow,
+          numbers,
+          users: c.get(TOKENS.UserRepository),
+          balances: c.get(TOKENS.BalanceService),
+          inventory,
+          clock,
+          log,
+        }),
+    )
+    .inSingletonScope();
   const renewals = new RenewPhoneNumbers(uow, numbers, c.get(TOKENS.BalanceService), clock);
   c.bind(RenewPhoneNumbers).toConstantValue(renewals);
 
@@ -75,16 +123,32 @@ export const telephonyModule: ApiModule = ({ container: c, config, database, log
     if (targetId === null) return true;
     return sipOnly ? (await trunks.find(userId, targetId)) !== null : (await numbers.find(userId, targetId)) !== null;
   };
-  faults.register('sip_provisioning', provisioner instanceof SandboxSipProvisioner
-    ? async ({ userId, targetId, count }) => ((await ownNumber(userId, targetId, true))
-      ? { remaining: provisioner.faults.arm({ accountId: userId, targetId, count }) } : 'not_found')
-    : null);
-  faults.register('number_inventory', inventory instanceof SandboxNumberInventory
-    ? async ({ userId, targetId, count }) => ((await ownNumber(userId, targetId, false))
-      ? { remaining: inventory.faults.arm({ accountId: userId, targetId, count }) } : 'not_found')
-    : null);
+  faults.register(
+    'sip_provisioning',
+    provisioner instanceof SandboxSipProvisioner
+      ? async ({ userId, targetId, count }) =>
+          (await ownNumber(userId, targetId, true))
+            ? { remaining: provisioner.faults.arm({ accountId: userId, targetId, count }) }
+            : 'not_found'
+      : null,
+  );
+  faults.register(
+    'number_inventory',
+    inventory instanceof SandboxNumberInventory
+      ? async ({ userId, targetId, count }) =>
+          (await ownNumber(userId, targetId, false))
+            ? { remaining: inventory.faults.arm({ accountId: userId, targetId, count }) }
+            : 'not_found'
+      : null,
+  );
 
-  for (const controller of [SipTrunkController, PhoneNumberController, AssistantNumberController, SandboxFaultController]) c.bind(controller).toSelf().inSingletonScope();
+  for (const controller of [
+    SipTrunkController,
+    PhoneNumberController,
+    AssistantNumberController,
+    SandboxFaultController,
+  ])
+    c.bind(controller).toSelf().inSingletonScope();
 
   return {
     background: [

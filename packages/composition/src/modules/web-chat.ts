@@ -1,7 +1,18 @@
 import {
-  CallConfigurations, ConversationBrain, InactivitySchedule, TOKENS, type Token, WebChats, WebWidget,
+  CallConfigurations,
+  ConversationBrain,
+  InactivitySchedule,
+  TOKENS,
+  type Token,
+  WebChats,
+  WebWidget,
 } from '@voiceplane/application';
-import { ChatbotController, GenerateReplyController, WidgetController, WidgetSettingsController } from '@voiceplane/adapter-http';
+import {
+  ChatbotController,
+  GenerateReplyController,
+  WidgetController,
+  WidgetSettingsController,
+} from '@voiceplane/adapter-http';
 import { TypeormWebChatRepository, TypeormWidgetSettingsRepository } from '@voiceplane/adapter-typeorm';
 import { ApiModule } from './module';
 
@@ -14,28 +25,71 @@ export const GENERATE_REPLIES_PER_MINUTE = 5;
  */
 export const webChatModule: ApiModule = ({ container: c, config, database, logger }) => {
   const get = <T>(token: Token<T>): T => c.get(token);
-  c.bind(TOKENS.WebChatRepository).toDynamicValue(() => new TypeormWebChatRepository(database)).inSingletonScope();
-  c.bind(TOKENS.WebChats).toDynamicValue(() => new WebChats(
-    {
-      uow: get(TOKENS.UnitOfWork), users: get(TOKENS.UserRepository), ledger: get(TOKENS.LedgerRepository), balance: get(TOKENS.BalanceService),
-      assistants: get(TOKENS.AssistantRepository), conversations: get(TOKENS.ConversationRepository), chats: get(TOKENS.WebChatRepository), outbox: get(TOKENS.Outbox),
-    },
-    {
-      brain: c.get(ConversationBrain), configurations: c.get(CallConfigurations), tools: get(TOKENS.InvokeToolForConversation),
-      schedule: c.get(InactivitySchedule), ending: get(TOKENS.EndInactiveConversation), messagePrice: config.chatappPrices.freeformMessage,
-    },
-    get(TOKENS.Clock), get(TOKENS.Ids), logger.child({ module: 'web-chat' }),
-  )).inSingletonScope();
-  c.bind(TOKENS.WidgetSettingsRepository).toDynamicValue(() => new TypeormWidgetSettingsRepository(database)).inSingletonScope();
-  c.bind(TOKENS.WebWidget).toDynamicValue(() => new WebWidget(
-    { settings: get(TOKENS.WidgetSettingsRepository), chats: get(TOKENS.WebChatRepository), assistants: get(TOKENS.AssistantRepository), webChats: get(TOKENS.WebChats), limiter: get(TOKENS.RateLimiter) },
-    get(TOKENS.Ids), get(TOKENS.Clock),
-  )).inSingletonScope();
-  for (const controller of [ChatbotController, GenerateReplyController, WidgetController, WidgetSettingsController]) c.bind(controller).toSelf().inSingletonScope();
+  c.bind(TOKENS.WebChatRepository)
+    .toDynamicValue(() => new TypeormWebChatRepository(database))
+    .inSingletonScope();
+  c.bind(TOKENS.WebChats)
+    .toDynamicValue(
+      () =>
+        new WebChats(
+          {
+            uow: get(TOKENS.UnitOfWork),
+            users: get(TOKENS.UserRepository),
+            ledger: get(TOKENS.LedgerRepository),
+            balance: get(TOKENS.BalanceService),
+            assistants: get(TOKENS.AssistantRepository),
+            conversations: get(TOKENS.ConversationRepository),
+            chats: get(TOKENS.WebChatRepository),
+            outbox: get(TOKENS.Outbox),
+          },
+          {
+            brain: c.get(ConversationBrain),
+            configurations: c.get(CallConfigurations),
+            tools: get(TOKENS.InvokeToolForConversation),
+            schedule: c.get(InactivitySchedule),
+            ending: get(TOKENS.EndInactiveConversation),
+            messagePrice: config.chatappPrices.freeformMessage,
+          },
+          get(TOKENS.Clock),
+          get(TOKENS.Ids),
+          logger.child({ module: 'web-chat' }),
+        ),
+    )
+    .inSingletonScope();
+  c.bind(TOKENS.WidgetSettingsRepository)
+    .toDynamicValue(() => new TypeormWidgetSettingsRepository(database))
+    .inSingletonScope();
+  c.bind(TOKENS.WebWidget)
+    .toDynamicValue(
+      () =>
+        new WebWidget(
+          {
+            settings: get(TOKENS.WidgetSettingsRepository),
+            chats: get(TOKENS.WebChatRepository),
+            assistants: get(TOKENS.AssistantRepository),
+            webChats: get(TOKENS.WebChats),
+            limiter: get(TOKENS.RateLimiter),
+          },
+          get(TOKENS.Ids),
+          get(TOKENS.Clock),
+        ),
+    )
+    .inSingletonScope();
+  for (const controller of [ChatbotController, GenerateReplyController, WidgetController, WidgetSettingsController])
+    c.bind(controller).toSelf().inSingletonScope();
   return {
-    routeQuotas: [{
-      method: 'POST', routes: ['/api/user/ai/generate-reply'],
-      buckets: (principal) => [{ key: `generate-reply:${principal.tokenKind}:${principal.tokenId}`, limit: GENERATE_REPLIES_PER_MINUTE, windowSeconds: 60 }],
-    }],
+    routeQuotas: [
+      {
+        method: 'POST',
+        routes: ['/api/user/ai/generate-reply'],
+        buckets: (principal) => [
+          {
+            key: `generate-reply:${principal.tokenKind}:${principal.tokenId}`,
+            limit: GENERATE_REPLIES_PER_MINUTE,
+            windowSeconds: 60,
+          },
+        ],
+      },
+    ],
   };
 };

@@ -5,7 +5,13 @@ import { err, ok, Result } from '../common/result';
  * the account wants to see without asking again.
  */
 export const ACCOUNT_EVENT_TYPES = [
-  'message.received', 'message.ai_reply', 'message.sent', 'message.status', 'conversation.ended', 'call.started', 'call.ended',
+  'message.received',
+  'message.ai_reply',
+  'message.sent',
+  'message.status',
+  'conversation.ended',
+  'call.started',
+  'call.ended',
 ] as const;
 export type AccountEventType = (typeof ACCOUNT_EVENT_TYPES)[number];
 
@@ -27,7 +33,12 @@ export interface BacklogLimits {
 }
 
 /** The account's recent events with `event` added, oldest first, cut to the limits. */
-export function appendToBacklog(backlog: readonly AccountEvent[], event: AccountEvent, limits: BacklogLimits, nowMs: number): AccountEvent[] {
+export function appendToBacklog(
+  backlog: readonly AccountEvent[],
+  event: AccountEvent,
+  limits: BacklogLimits,
+  nowMs: number,
+): AccountEvent[] {
   if (backlog.some((e) => e.id === event.id)) return [...backlog];
   const kept = [...backlog, event].filter((e) => nowMs - e.at <= limits.maxAgeMs);
   return kept.slice(Math.max(0, kept.length - limits.size));
@@ -37,7 +48,10 @@ export function appendToBacklog(backlog: readonly AccountEvent[], event: Account
  * What a stream that last saw `lastEventId` missed: the events after it, or `unknown` when the id
  * is no longer (or never was) in the backlog — the reader has to reload what it shows.
  */
-export function eventsAfter(backlog: readonly AccountEvent[], lastEventId: string): { kind: 'after'; events: AccountEvent[] } | { kind: 'unknown' } {
+export function eventsAfter(
+  backlog: readonly AccountEvent[],
+  lastEventId: string,
+): { kind: 'after'; events: AccountEvent[] } | { kind: 'unknown' } {
   const at = backlog.findIndex((e) => e.id === lastEventId);
   return at < 0 ? { kind: 'unknown' } : { kind: 'after', events: backlog.slice(at + 1) };
 }

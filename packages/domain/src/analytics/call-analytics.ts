@@ -21,7 +21,10 @@ export interface AnalyticsRange {
 const startOfDay = (at: Date): Date => new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
 
 /** The days asked for (either end may be missing), as whole UTC days. */
-export function analyticsRange(asked: { from?: Date; to?: Date }, now: Date): Result<AnalyticsRange, AnalyticsRangeRefusal> {
+export function analyticsRange(
+  asked: { from?: Date; to?: Date },
+  now: Date,
+): Result<AnalyticsRange, AnalyticsRangeRefusal> {
   const to = startOfDay(asked.to ?? (asked.from ? new Date(Math.max(asked.from.getTime(), now.getTime())) : now));
   const from = startOfDay(asked.from ?? new Date(to.getTime() - (DEFAULT_ANALYTICS_DAYS - 1) * DAY_MS));
   if (from > to) return err({ code: 'range_reversed' });
@@ -32,7 +35,12 @@ export function analyticsRange(asked: { from?: Date; to?: Date }, now: Date): Re
 
 /** What the store counts, per day and status and over the whole range. */
 export interface CallCounts {
-  readonly days: readonly { readonly date: string; readonly status: string; readonly calls: number; readonly cost: number }[];
+  readonly days: readonly {
+    readonly date: string;
+    readonly status: string;
+    readonly calls: number;
+    readonly cost: number;
+  }[];
   readonly totals: {
     readonly calls: number;
     readonly answered: number;
@@ -62,7 +70,8 @@ export interface CallAnalytics {
 }
 
 const money = (n: number): number => Math.round(n * 10_000) / 10_000;
-const share = (part: number, whole: number): number | null => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000);
+const share = (part: number, whole: number): number | null =>
+  whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000;
 
 /**
  * The dashboard from the counts: every day of the range present (a quiet day shows zero), the
@@ -84,10 +93,12 @@ export function callAnalytics(range: AnalyticsRange, counts: CallCounts): CallAn
   return {
     days: [...byDate].map(([date, d]) => ({ date, calls: d.calls, byStatus: d.byStatus, cost: money(d.cost) })),
     totals: {
-      ...t, cost: money(t.cost),
+      ...t,
+      cost: money(t.cost),
       averageDuration: t.averageDuration === null ? null : Math.round(t.averageDuration * 10) / 10,
       p95Duration: t.p95Duration === null ? null : Math.round(t.p95Duration * 10) / 10,
-      answerRate: share(t.answered, t.calls), successRate: share(t.goalMet, t.completed),
+      answerRate: share(t.answered, t.calls),
+      successRate: share(t.goalMet, t.completed),
     },
     endedReasons: counts.endedReasons.slice(0, TOP_ENDED_REASONS),
   };

@@ -10,7 +10,9 @@ export type ActivationRefusal =
  * What an assistant needs before it may take inbound calls and answer chats.
  * A compliance block wins over missing settings: fixing them would not help.
  */
-export function activate(assistant: AssistantConfig & { readonly complianceBlocked: boolean }): Result<AssistantStatus, ActivationRefusal> {
+export function activate(
+  assistant: AssistantConfig & { readonly complianceBlocked: boolean },
+): Result<AssistantStatus, ActivationRefusal> {
   if (assistant.complianceBlocked) return err({ code: 'compliance_blocked' });
   const problems: FieldProblems<'required'> = {};
   const required = (field: string) => addFieldProblem(problems, field, 'required');

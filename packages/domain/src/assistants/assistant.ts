@@ -143,7 +143,10 @@ export const ASSISTANT_DEFAULTS = {
   conversationEndedRetrigger: false,
   fillerConfig: null,
   variables: {},
-} as const satisfies Omit<AssistantConfig, 'name' | 'voiceId' | 'llmModelId' | 'multimodalModelId' | 'knowledgebaseMode'>;
+} as const satisfies Omit<
+  AssistantConfig,
+  'name' | 'voiceId' | 'llmModelId' | 'multimodalModelId' | 'knowledgebaseMode'
+>;
 
 /** Speech speed bounds are fixed by the specification, with their own message. */
 export const SPEECH_SPEED_MIN = 0.7;

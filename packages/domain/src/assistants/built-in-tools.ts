@@ -2,7 +2,14 @@
  * Built-in tools of an assistant: stored and returned as `{type, data}` with every
  * data field present (defaults filled), whatever shape the client sent.
  */
-export const BUILT_IN_TOOL_TYPES = ['end_call', 'call_transfer', 'dtmf_input', 'collect_keypad', 'calendar_integration', 'assistant_transfer'] as const;
+export const BUILT_IN_TOOL_TYPES = [
+  'end_call',
+  'call_transfer',
+  'dtmf_input',
+  'collect_keypad',
+  'calendar_integration',
+  'assistant_transfer',
+] as const;
 export type BuiltInToolType = (typeof BUILT_IN_TOOL_TYPES)[number];
 
 export const MAX_BUILT_IN_TOOLS = 20;
@@ -13,11 +20,17 @@ export const KEYPAD_STOP_KEYS = ['#', '*'] as const;
 /** E.164: `+`, then 7–15 digits, the first 1–9. */
 export const E164_PATTERN = /^\+[1-9]\d{6,14}$/;
 
-interface Described { readonly description: string | null }
+interface Described {
+  readonly description: string | null;
+}
 
 export interface ToolData {
   end_call: Described;
-  call_transfer: Described & { readonly phone_number: string; readonly warm_transfer: boolean; readonly warm_transfer_message: string | null };
+  call_transfer: Described & {
+    readonly phone_number: string;
+    readonly warm_transfer: boolean;
+    readonly warm_transfer_message: string | null;
+  };
   dtmf_input: Described;
   collect_keypad: Described & { readonly timeout: number; readonly stop_key: (typeof KEYPAD_STOP_KEYS)[number] };
   calendar_integration: Described & { readonly event_type_id: number };
@@ -41,7 +54,10 @@ type RequiredData = {
 };
 
 export type BuiltInToolInput = {
-  [T in BuiltInToolType]: { readonly type: T; readonly data: Pick<ToolData[T], RequiredData[T] & keyof ToolData[T]> & Partial<ToolData[T]> };
+  [T in BuiltInToolType]: {
+    readonly type: T;
+    readonly data: Pick<ToolData[T], RequiredData[T] & keyof ToolData[T]> & Partial<ToolData[T]>;
+  };
 }[BuiltInToolType];
 
 const DATA_DEFAULTS: { [T in BuiltInToolType]: Omit<ToolData[T], RequiredData[T]> } = {

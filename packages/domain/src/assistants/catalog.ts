@@ -53,7 +53,8 @@ export interface ReferenceCatalog {
 export const voiceSupportsMode = (voice: Voice, mode: AssistantMode): boolean => voice.modes.includes(mode);
 
 /** A multilingual voice speaks every language. */
-export const voiceSpeaks = (voice: Voice, languageId: number): boolean => voice.language_id === null || voice.language_id === languageId;
+export const voiceSpeaks = (voice: Voice, languageId: number): boolean =>
+  voice.language_id === null || voice.language_id === languageId;
 
 /** The lowest-id voice of the language that works in the mode, else the lowest-id voice that works in it. */
 export function defaultVoiceId(catalog: ReferenceCatalog, mode: AssistantMode, languageId: number): number | null {
@@ -65,22 +66,33 @@ export function defaultModelId(catalog: ReferenceCatalog, kind: ModelKind): numb
   return catalog.models.find((m) => m.kind === kind)?.id ?? null;
 }
 
-export function voicesMatching(catalog: ReferenceCatalog, filter: { mode?: AssistantMode; language_id?: number }): Voice[] {
-  return catalog.voices.filter((v) =>
-    (filter.mode === undefined || voiceSupportsMode(v, filter.mode)) &&
-    (filter.language_id === undefined || voiceSpeaks(v, filter.language_id)));
+export function voicesMatching(
+  catalog: ReferenceCatalog,
+  filter: { mode?: AssistantMode; language_id?: number },
+): Voice[] {
+  return catalog.voices.filter(
+    (v) =>
+      (filter.mode === undefined || voiceSupportsMode(v, filter.mode)) &&
+      (filter.language_id === undefined || voiceSpeaks(v, filter.language_id)),
+  );
 }
 
 /**
  * The speech providers that can serve a language: a synthesizer with a voice that speaks it; every
  * transcriber (the catalogue's transcribers recognise every language it lists).
  */
-export function providersFor(catalog: ReferenceCatalog, filter: { kind?: ProviderKind; language_id?: number }): SpeechProvider[] {
+export function providersFor(
+  catalog: ReferenceCatalog,
+  filter: { kind?: ProviderKind; language_id?: number },
+): SpeechProvider[] {
   const { kind, language_id } = filter;
-  return catalog.providers.filter((p) =>
-    (kind === undefined || p.kind === kind) &&
-    (language_id === undefined || p.kind === 'transcriber' ||
-      catalog.voices.some((v) => v.synthesizer_provider_id === p.id && voiceSpeaks(v, language_id))));
+  return catalog.providers.filter(
+    (p) =>
+      (kind === undefined || p.kind === kind) &&
+      (language_id === undefined ||
+        p.kind === 'transcriber' ||
+        catalog.voices.some((v) => v.synthesizer_provider_id === p.id && voiceSpeaks(v, language_id))),
+  );
 }
 
 /** Refusals of the reference-data reads. */

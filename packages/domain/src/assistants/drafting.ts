@@ -7,7 +7,8 @@ import { defaultModelId, defaultVoiceId, ReferenceCatalog, voiceSupportsMode } f
  * Validation happens afterwards, on the result.
  */
 
-const sent = <K extends keyof AssistantChanges>(changes: AssistantChanges, key: K): boolean => changes[key] !== undefined;
+const sent = <K extends keyof AssistantChanges>(changes: AssistantChanges, key: K): boolean =>
+  changes[key] !== undefined;
 
 function overlay(base: AssistantConfig, changes: AssistantChanges): AssistantConfig {
   const next: Record<string, unknown> = { ...base };
@@ -18,7 +19,10 @@ function overlay(base: AssistantConfig, changes: AssistantChanges): AssistantCon
   return next as unknown as AssistantConfig;
 }
 
-export function draftAssistant(changes: AssistantChanges & { name: string }, catalog: ReferenceCatalog): AssistantConfig {
+export function draftAssistant(
+  changes: AssistantChanges & { name: string },
+  catalog: ReferenceCatalog,
+): AssistantConfig {
   const mode: AssistantMode = changes.mode ?? ASSISTANT_DEFAULTS.mode;
   const languageId = changes.languageId ?? ASSISTANT_DEFAULTS.languageId;
   const base: AssistantConfig = {
@@ -32,7 +36,11 @@ export function draftAssistant(changes: AssistantChanges & { name: string }, cat
   return withDerivedValues(overlay(base, changes));
 }
 
-export function reviseAssistant(stored: AssistantConfig, changes: AssistantChanges, catalog: ReferenceCatalog): AssistantConfig {
+export function reviseAssistant(
+  stored: AssistantConfig,
+  changes: AssistantChanges,
+  catalog: ReferenceCatalog,
+): AssistantConfig {
   let next = overlay(stored, changes);
   if (next.mode !== stored.mode) next = resetForMode(next, changes, catalog);
   return withDerivedValues(withWebhookIntent(next, changes));
@@ -43,12 +51,14 @@ function resetForMode(next: AssistantConfig, changes: AssistantChanges, catalog:
   const reset: Record<string, unknown> = {};
   const keep = (key: keyof AssistantChanges) => sent(changes, key);
   if (!keep('llmModelId')) reset.llmModelId = defaultModelId(catalog, 'llm');
-  if (!keep('multimodalModelId')) reset.multimodalModelId = isRealtimeMode(next.mode) ? defaultModelId(catalog, 'multimodal') : null;
+  if (!keep('multimodalModelId'))
+    reset.multimodalModelId = isRealtimeMode(next.mode) ? defaultModelId(catalog, 'multimodal') : null;
   if (!keep('synthesizerProviderId')) reset.synthesizerProviderId = null;
   if (!keep('transcriberProviderId')) reset.transcriberProviderId = null;
   if (!keep('voiceId')) {
     const voice = catalog.voices.find((v) => v.id === next.voiceId);
-    if (!voice || !voiceSupportsMode(voice, next.mode)) reset.voiceId = defaultVoiceId(catalog, next.mode, next.languageId);
+    if (!voice || !voiceSupportsMode(voice, next.mode))
+      reset.voiceId = defaultVoiceId(catalog, next.mode, next.languageId);
   }
   if (isRealtimeMode(next.mode)) {
     if (!keep('allowInterruptions')) reset.allowInterruptions = true;
@@ -62,7 +72,7 @@ function resetForMode(next: AssistantConfig, changes: AssistantChanges, catalog:
  * a knowledge-base mode exists exactly when a knowledge base is set (default `function_call`).
  */
 function withDerivedValues(config: AssistantConfig): AssistantConfig {
-  const knowledgebaseMode = config.knowledgebaseId === null ? null : config.knowledgebaseMode ?? 'function_call';
+  const knowledgebaseMode = config.knowledgebaseId === null ? null : (config.knowledgebaseMode ?? 'function_call');
   if (!isRealtimeMode(config.mode)) return { ...config, knowledgebaseMode };
   return { ...config, knowledgebaseMode, fillers: false, transcriberProviderId: null };
 }

@@ -15,6 +15,22 @@ export interface Assistant extends AssistantConfig {
 }
 
 /** The fixed item of `GET /assistants/outbound`: read on every dial-out screen. */
-export type OutboundAssistant = Pick<Assistant,
-  'id' | 'userId' | 'name' | 'type' | 'mode' | 'status' | 'voiceId' | 'languageId' | 'timezone' | 'initialMessage' |
-  'systemPrompt' | 'variables' | 'webhookUrl' | 'isWebhookActive' | 'createdAt' | 'updatedAt'>;
+export type OutboundAssistant = Pick<
+  Assistant,
+  | 'id'
+  | 'userId'
+  | 'name'
+  | 'type'
+  | 'mode'
+  | 'status'
+  | 'voiceId'
+  | 'languageId'
+  | 'timezone'
+  | 'initialMessage'
+  | 'systemPrompt'
+  | 'variables'
+  | 'webhookUrl'
+  | 'isWebhookActive'
+  | 'createdAt'
+  | 'updatedAt'
+>;

@@ -51,7 +51,11 @@ export interface OwnedReferences {
 const idOf = (v: number | null | undefined): number[] => (v === null || v === undefined ? [] : [v]);
 
 /** Only references the request sent are looked up; stored ones were checked when they were sent. */
-export function referencesToCheck(changes: AssistantChanges, next: AssistantConfig, selfId: number | null): ReferenceQuery {
+export function referencesToCheck(
+  changes: AssistantChanges,
+  next: AssistantConfig,
+  selfId: number | null,
+): ReferenceQuery {
   const tools = changes.tools ?? [];
   return {
     folderIds: idOf(changes.folderId),
@@ -60,10 +64,17 @@ export function referencesToCheck(changes: AssistantChanges, next: AssistantConf
     labelIds: [...new Set(changes.labelIds ?? [])],
     toolIds: [...new Set(changes.toolIds ?? [])],
     eventTypeIds: [...new Set(eventTypeReferences(tools).map((r) => r.id))],
-    assistantIds: [...new Set(assistantReferences(tools).map((r) => r.id).filter((id) => id !== selfId))],
-    inboundNumber: next.type === 'inbound' && next.phoneNumberId !== null
-      ? { phoneNumberId: next.phoneNumberId, exceptAssistantId: selfId }
-      : null,
+    assistantIds: [
+      ...new Set(
+        assistantReferences(tools)
+          .map((r) => r.id)
+          .filter((id) => id !== selfId),
+      ),
+    ],
+    inboundNumber:
+      next.type === 'inbound' && next.phoneNumberId !== null
+        ? { phoneNumberId: next.phoneNumberId, exceptAssistantId: selfId }
+        : null,
   };
 }
 
@@ -79,7 +90,11 @@ export interface RuleContext {
  * Every rule that looks beyond one field's shape, evaluated on the merged
  * state `next` (stored values overlaid by the request, defaults and resets applied).
  */
-export function assistantRuleProblems(next: AssistantConfig, changes: AssistantChanges, ctx: RuleContext): FieldProblems<AssistantProblem> {
+export function assistantRuleProblems(
+  next: AssistantConfig,
+  changes: AssistantChanges,
+  ctx: RuleContext,
+): FieldProblems<AssistantProblem> {
   const problems: FieldProblems<AssistantProblem> = {};
   const add = (field: string, problem: AssistantProblem) => addFieldProblem(problems, field, problem);
   const { catalog, owned } = ctx;
@@ -98,21 +113,24 @@ export function assistantRuleProblems(next: AssistantConfig, changes: AssistantC
   // Problems are keyed by the wire name of the field (`llmModelId` → `llm_model_id`).
   const model = (key: 'llmModelId' | 'multimodalModelId' | 'chatLlmFallbackId', kind: ModelKind) => {
     const id = changes[key];
-    if (id !== undefined && id !== null && !catalog.models.some((m) => m.id === id && m.kind === kind)) add(snakeCase(key), 'selected_invalid');
+    if (id !== undefined && id !== null && !catalog.models.some((m) => m.id === id && m.kind === kind))
+      add(snakeCase(key), 'selected_invalid');
   };
   model('llmModelId', 'llm');
   model('multimodalModelId', 'multimodal');
   model('chatLlmFallbackId', 'llm');
   const provider = (key: 'synthesizerProviderId' | 'transcriberProviderId', kind: ProviderKind) => {
     const id = changes[key];
-    if (id !== undefined && id !== null && !catalog.providers.some((p) => p.id === id && p.kind === kind)) add(snakeCase(key), 'selected_invalid');
+    if (id !== undefined && id !== null && !catalog.providers.some((p) => p.id === id && p.kind === kind))
+      add(snakeCase(key), 'selected_invalid');
   };
   provider('synthesizerProviderId', 'synthesizer');
   // Outside the pipeline the transcriber is forced to null, so whatever was sent does not matter.
   if (!isRealtimeMode(next.mode)) provider('transcriberProviderId', 'transcriber');
 
   if (isRealtimeMode(next.mode) && !next.allowInterruptions) add('allow_interruptions', 'interruptions_required');
-  if (isRealtimeMode(next.mode) && changes.knowledgebaseMode === 'prompt') add('knowledgebase_mode', 'function_call_only');
+  if (isRealtimeMode(next.mode) && changes.knowledgebaseMode === 'prompt')
+    add('knowledgebase_mode', 'function_call_only');
 
   for (const key of ['webhookUrl', 'conversationEndedWebhookUrl'] as const) {
     const url = changes[key];
@@ -150,7 +168,8 @@ export function assistantRuleProblems(next: AssistantConfig, changes: AssistantC
     if (!owned.eventTypeIds.has(ref.id)) add(`tools.${ref.index}.event_type_id`, 'event_type_invalid');
   }
   for (const ref of assistantReferences(tools)) {
-    if (ref.id === ctx.selfId || !owned.assistantIds.has(ref.id)) add(`tools.${ref.index}.assistant_id`, 'assistant_invalid');
+    if (ref.id === ctx.selfId || !owned.assistantIds.has(ref.id))
+      add(`tools.${ref.index}.assistant_id`, 'assistant_invalid');
   }
   if (changes.postCallSchema) Object.assign(problems, postCallSchemaProblems(changes.postCallSchema));
   return problems;

@@ -13,7 +13,9 @@ export type VariableProblem = 'too_many' | 'bad_name' | 'not_text' | 'too_long';
  * Keys are checked against the name pattern; strings are kept as sent (trimmed), numbers and
  * booleans become their text. Problems are keyed `variables.<key>`.
  */
-export function normalizeVariableValues(input: Readonly<Record<string, unknown>>): Result<Record<string, string>, FieldProblems<VariableProblem>> {
+export function normalizeVariableValues(
+  input: Readonly<Record<string, unknown>>,
+): Result<Record<string, string>, FieldProblems<VariableProblem>> {
   const problems: FieldProblems<VariableProblem> = {};
   const entries = Object.entries(input);
   if (entries.length > MAX_VARIABLES) {

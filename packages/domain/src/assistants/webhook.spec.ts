@@ -1,7 +1,12 @@
 import { assistantDeleted, disableWebhook, enableWebhook, webhookEventsOf, WebhookSubject } from './webhook';
 
 const subject = (over: Partial<WebhookSubject> = {}): WebhookSubject => ({
-  id: 101, userId: 1, isWebhookActive: true, webhookUrl: 'https://hooks.example.com/calls', conversationEndedWebhookUrl: null, ...over,
+  id: 101,
+  userId: 1,
+  isWebhookActive: true,
+  webhookUrl: 'https://hooks.example.com/calls',
+  conversationEndedWebhookUrl: null,
+  ...over,
 });
 const disabled = { name: 'assistant.webhook_disabled', assistantId: 101, userId: 1 };
 const cleared = { name: 'assistant.conversation_ended_webhook_cleared', assistantId: 101, userId: 1 };
@@ -16,17 +21,55 @@ describe('assistant webhook state machine', () => {
   });
 
   it('enable stores the URL and activates', () => {
-    expect(enableWebhook('https://hooks.example.com/new')).toEqual({ isWebhookActive: true, webhookUrl: 'https://hooks.example.com/new' });
+    expect(enableWebhook('https://hooks.example.com/new')).toEqual({
+      isWebhookActive: true,
+      webhookUrl: 'https://hooks.example.com/new',
+    });
   });
 
   it.each([
-    ['deactivation', subject(), { isWebhookActive: false, webhookUrl: null, conversationEndedWebhookUrl: null }, [disabled]],
-    ['deactivation keeping the URL', subject(), { isWebhookActive: false, webhookUrl: 'https://hooks.example.com/calls', conversationEndedWebhookUrl: null }, [disabled]],
-    ['a URL change while active', subject(), { isWebhookActive: true, webhookUrl: 'https://hooks.example.com/v2', conversationEndedWebhookUrl: null }, []],
-    ['activation', subject({ isWebhookActive: false }), { isWebhookActive: true, webhookUrl: 'https://hooks.example.com/calls', conversationEndedWebhookUrl: null }, []],
-    ['clearing the conversation-ended URL', subject({ conversationEndedWebhookUrl: 'https://hooks.example.com/conv' }), { isWebhookActive: true, webhookUrl: 'https://hooks.example.com/calls', conversationEndedWebhookUrl: null }, [cleared]],
-    ['both at once', subject({ conversationEndedWebhookUrl: 'https://hooks.example.com/conv' }), { isWebhookActive: false, webhookUrl: null, conversationEndedWebhookUrl: null }, [disabled, cleared]],
-    ['a conversation-ended URL that was never set', subject(), { isWebhookActive: true, webhookUrl: 'https://hooks.example.com/calls', conversationEndedWebhookUrl: null }, []],
+    [
+      'deactivation',
+      subject(),
+      { isWebhookActive: false, webhookUrl: null, conversationEndedWebhookUrl: null },
+      [disabled],
+    ],
+    [
+      'deactivation keeping the URL',
+      subject(),
+      { isWebhookActive: false, webhookUrl: 'https://hooks.example.com/calls', conversationEndedWebhookUrl: null },
+      [disabled],
+    ],
+    [
+      'a URL change while active',
+      subject(),
+      { isWebhookActive: true, webhookUrl: 'https://hooks.example.com/v2', conversationEndedWebhookUrl: null },
+      [],
+    ],
+    [
+      'activation',
+      subject({ isWebhookActive: false }),
+      { isWebhookActive: true, webhookUrl: 'https://hooks.example.com/calls', conversationEndedWebhookUrl: null },
+      [],
+    ],
+    [
+      'clearing the conversation-ended URL',
+      subject({ conversationEndedWebhookUrl: 'https://hooks.example.com/conv' }),
+      { isWebhookActive: true, webhookUrl: 'https://hooks.example.com/calls', conversationEndedWebhookUrl: null },
+      [cleared],
+    ],
+    [
+      'both at once',
+      subject({ conversationEndedWebhookUrl: 'https://hooks.example.com/conv' }),
+      { isWebhookActive: false, webhookUrl: null, conversationEndedWebhookUrl: null },
+      [disabled, cleared],
+    ],
+    [
+      'a conversation-ended URL that was never set',
+      subject(),
+      { isWebhookActive: true, webhookUrl: 'https://hooks.example.com/calls', conversationEndedWebhookUrl: null },
+      [],
+    ],
   ])('update events: %s', (_, before, after, events) => {
     expect(webhookEventsOf(before, after)).toEqual(events);
   });

@@ -16,7 +16,11 @@ export interface WebhookSubject extends WebhookState {
   readonly conversationEndedWebhookUrl: string | null;
 }
 
-export const ASSISTANT_EVENTS = ['assistant.webhook_disabled', 'assistant.conversation_ended_webhook_cleared', 'assistant.deleted'] as const;
+export const ASSISTANT_EVENTS = [
+  'assistant.webhook_disabled',
+  'assistant.conversation_ended_webhook_cleared',
+  'assistant.deleted',
+] as const;
 export type AssistantEventName = (typeof ASSISTANT_EVENTS)[number];
 
 export interface AssistantEvent {
@@ -30,7 +34,11 @@ export interface WebhookTransition {
   readonly events: AssistantEvent[];
 }
 
-const event = (name: AssistantEventName, a: { id: number; userId: number }): AssistantEvent => ({ name, assistantId: a.id, userId: a.userId });
+const event = (name: AssistantEventName, a: { id: number; userId: number }): AssistantEvent => ({
+  name,
+  assistantId: a.id,
+  userId: a.userId,
+});
 
 /** Idempotent: disabling an inactive webhook changes nothing and raises nothing. */
 export function disableWebhook(subject: WebhookSubject): WebhookTransition {
@@ -46,7 +54,10 @@ export function enableWebhook(url: string): WebhookState {
 }
 
 /** Events implied by an update that moved the webhooks from `before` to `after`. */
-export function webhookEventsOf(before: WebhookSubject, after: Omit<WebhookSubject, 'id' | 'userId'>): AssistantEvent[] {
+export function webhookEventsOf(
+  before: WebhookSubject,
+  after: Omit<WebhookSubject, 'id' | 'userId'>,
+): AssistantEvent[] {
   const events: AssistantEvent[] = [];
   if (before.isWebhookActive && !after.isWebhookActive) events.push(event('assistant.webhook_disabled', before));
   if (before.conversationEndedWebhookUrl !== null && after.conversationEndedWebhookUrl === null) {

@@ -76,9 +76,16 @@ export interface AutomationTemplate {
   sampleInput(params: TemplateParams, sources: SampleSources): JsonObject;
 }
 
-const spec = (key: string, label: string, description: string, required: boolean, example: string): ParamSpec => ({ key, label, description, required, example });
+const spec = (key: string, label: string, description: string, required: boolean, example: string): ParamSpec => ({
+  key,
+  label,
+  description,
+  required,
+  example,
+});
 
-const testPhone = (description: string) => spec('test_phone_number', 'Test phone number', description, true, '+14155551234');
+const testPhone = (description: string) =>
+  spec('test_phone_number', 'Test phone number', description, true, '+14155551234');
 const CALL_ENDED = { kind: 'trigger.assistant_event', event: 'call.ended' } as const;
 const CONVERSATION_ENDED = { kind: 'trigger.assistant_event', event: 'conversation.ended' } as const;
 export const DEFAULT_NOTE_TEMPLATE = 'Call {{call.id}} ({{call.status}}): {{call.extracted_variables.summary}}';
@@ -92,20 +99,32 @@ const assistant = (assistantId: number | null): number => assistantId as number;
 
 /** `variable_fields`: comma-separated names, blanks dropped. */
 export const variableFieldNames = (value: JsonValue | undefined): string[] =>
-  typeof value === 'string' ? value.split(',').map((n) => n.trim()).filter((n) => n !== '') : [];
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((n) => n.trim())
+        .filter((n) => n !== '')
+    : [];
 
 /** `lookup_` + the table name lower-cased, runs outside `[a-z0-9]` as one `_`, cut to 64. */
 function defaultToolName(tableName: string): string {
-  const snake = tableName.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const snake = tableName
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   return `lookup_${snake}`.slice(0, 64);
 }
 
 type TemplateSpec = Omit<AutomationTemplate, 'steps' | 'sampleInput' | 'resources'> & {
   readonly stepNames: readonly string[];
   readonly resources?: readonly TemplateResource[];
-} & ({ readonly trigger: EventTrigger; readonly sampleInput?: AutomationTemplate['sampleInput'] } | {
-  readonly trigger: Extract<AutomationTrigger, { kind: 'trigger.webhook' }>; readonly sampleInput: AutomationTemplate['sampleInput'];
-});
+} & (
+    | { readonly trigger: EventTrigger; readonly sampleInput?: AutomationTemplate['sampleInput'] }
+    | {
+        readonly trigger: Extract<AutomationTrigger, { kind: 'trigger.webhook' }>;
+        readonly sampleInput: AutomationTemplate['sampleInput'];
+      }
+  );
 
 type EventTrigger = Extract<AutomationTrigger, { kind: 'trigger.assistant_event' }>;
 
@@ -113,7 +132,9 @@ const template = (t: TemplateSpec): AutomationTemplate => {
   const { stepNames, ...rest } = t;
   // TemplateSpec makes a webhook template declare its sample, so a missing one is an event template's.
   const event = (t.trigger as EventTrigger).event;
-  const sampleInput = t.sampleInput ?? ((_params: TemplateParams, sources: SampleSources) => eventSample(event, sources.assistantId as number));
+  const sampleInput =
+    t.sampleInput ??
+    ((_params: TemplateParams, sources: SampleSources) => eventSample(event, sources.assistantId as number));
   return { ...rest, resources: t.resources ?? [], sampleInput, steps: [triggerStepName(t.trigger), ...stepNames] };
 };
 
@@ -128,12 +149,34 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     sideEffects: true,
     bindingType: 'webhook',
     needsConnection: null,
-    sampleInput: (params) => deepMerge({ name: 'Test Lead', email: 'lead@example.com', interest: 'demo' }, atPath(text(params, 'phone_field', 'phone'), params.test_phone_number as string)),
+    sampleInput: (params) =>
+      deepMerge(
+        { name: 'Test Lead', email: 'lead@example.com', interest: 'demo' },
+        atPath(text(params, 'phone_field', 'phone'), params.test_phone_number as string),
+      ),
     params: [
       testPhone('Number the test run really calls; use a phone you control.'),
-      spec('phone_field', 'Phone field', "Field of the incoming JSON with the lead's phone number (dot path). Default `phone`.", false, 'phone'),
-      spec('name_field', 'Name field', "Field with the lead's name, passed to the call as `customer_name`. Default `name`.", false, 'name'),
-      spec('variable_fields', 'Extra variables', 'Comma-separated fields passed to the call as variables of the same name.', false, 'email,interest'),
+      spec(
+        'phone_field',
+        'Phone field',
+        "Field of the incoming JSON with the lead's phone number (dot path). Default `phone`.",
+        false,
+        'phone',
+      ),
+      spec(
+        'name_field',
+        'Name field',
+        "Field with the lead's name, passed to the call as `customer_name`. Default `name`.",
+        false,
+        'name',
+      ),
+      spec(
+        'variable_fields',
+        'Extra variables',
+        'Comma-separated fields passed to the call as variables of the same name.',
+        false,
+        'email,interest',
+      ),
     ],
     stepNames: ['validate_phone', 'place_call'],
     definition: (params, assistantId) => {
@@ -142,8 +185,20 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
       return {
         trigger: { kind: 'trigger.webhook', mode: ASYNC_WEBHOOK_MODE },
         steps: [
-          { name: 'validate_phone', kind: 'validate.phone', config: { field: `{{trigger.${text(params, 'phone_field', 'phone')}}}` } },
-          { name: 'place_call', kind: 'voice.make_call', config: { assistant_id: assistant(assistantId), to: '{{steps.validate_phone.output.phone}}', optional_variables: optional } },
+          {
+            name: 'validate_phone',
+            kind: 'validate.phone',
+            config: { field: `{{trigger.${text(params, 'phone_field', 'phone')}}}` },
+          },
+          {
+            name: 'place_call',
+            kind: 'voice.make_call',
+            config: {
+              assistant_id: assistant(assistantId),
+              to: '{{steps.validate_phone.output.phone}}',
+              optional_variables: optional,
+            },
+          },
         ],
       };
     },
@@ -158,11 +213,20 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     bindingType: 'assistant_event',
     needsConnection: null,
     resources: ['chatapp_template'],
-    sampleInput: (params, sources) => eventSample('call.ended', sources.assistantId as number, { call: { customer_phone: params.test_phone_number as string } }),
+    sampleInput: (params, sources) =>
+      eventSample('call.ended', sources.assistantId as number, {
+        call: { customer_phone: params.test_phone_number as string },
+      }),
     params: [
       spec('sender_id', 'Sender', 'Chat-app sender that sends the follow-up.', true, '12'),
       spec('template_id', 'Template', 'Approved template of that sender.', true, '34'),
-      spec('variables_map', 'Template variables', 'JSON object from template variable (name or position) to a value or `{{call.…}}` expression.', false, '{"1":"{{call.extracted_variables.customer_name}}"}'),
+      spec(
+        'variables_map',
+        'Template variables',
+        'JSON object from template variable (name or position) to a value or `{{call.…}}` expression.',
+        false,
+        '{"1":"{{call.extracted_variables.customer_name}}"}',
+      ),
       testPhone('Number that receives the real test message.'),
     ],
     stepNames: ['check_completed', 'send_template'],
@@ -171,8 +235,21 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
       return {
         trigger: CALL_ENDED,
         steps: [
-          { name: 'check_completed', kind: 'condition', config: { field: '{{call.status}}', op: 'eq', value: 'completed' } },
-          { name: 'send_template', kind: 'chatapp.send_template', config: { sender_id: id(params, 'sender_id'), template_id: id(params, 'template_id'), to: '{{call.customer_phone}}', ...variables } },
+          {
+            name: 'check_completed',
+            kind: 'condition',
+            config: { field: '{{call.status}}', op: 'eq', value: 'completed' },
+          },
+          {
+            name: 'send_template',
+            kind: 'chatapp.send_template',
+            config: {
+              sender_id: id(params, 'sender_id'),
+              template_id: id(params, 'template_id'),
+              to: '{{call.customer_phone}}',
+              ...variables,
+            },
+          },
         ],
       };
     },
@@ -187,7 +264,13 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
     bindingType: 'assistant_event',
     needsConnection: null,
     params: [
-      spec('url', 'Target URL', 'Address that receives every finished call as JSON.', true, 'https://hooks.example.com/calls'),
+      spec(
+        'url',
+        'Target URL',
+        'Address that receives every finished call as JSON.',
+        true,
+        'https://hooks.example.com/calls',
+      ),
       spec('include_transcript', 'Include transcript', '`true` or `false`; default `true`.', false, 'true'),
     ],
     stepNames: ['forward_webhook'],
@@ -197,7 +280,12 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
         {
           name: 'forward_webhook',
           kind: 'http.request',
-          config: { method: 'POST', url: params.url as string, body: '{{trigger.call}}', ...(params.include_transcript === false ? { omit_fields: ['transcript'] } : {}) },
+          config: {
+            method: 'POST',
+            url: params.url as string,
+            body: '{{trigger.call}}',
+            ...(params.include_transcript === false ? { omit_fields: ['transcript'] } : {}),
+          },
         },
       ],
     }),
@@ -205,7 +293,8 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
   template({
     key: 'midcall_lookup_table',
     name: 'Mid-call lookup in a data table',
-    description: 'Answers a request (or an assistant tool call during a call) with the data-table row whose key column matches the given value.',
+    description:
+      'Answers a request (or an assistant tool call during a call) with the data-table row whose key column matches the given value.',
     trigger: { kind: 'trigger.webhook', mode: 'sync' },
     requiresAssistant: false,
     sideEffects: false,
@@ -214,7 +303,10 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
       const keyColumn = params.key_column as string;
       return {
         name: typeof params.tool_name === 'string' ? params.tool_name : defaultToolName(tableName),
-        description: typeof params.tool_description === 'string' ? params.tool_description : `Look up a record in ${tableName} by ${keyColumn}.`,
+        description:
+          typeof params.tool_description === 'string'
+            ? params.tool_description
+            : `Look up a record in ${tableName} by ${keyColumn}.`,
         inputField: typeof params.input_field === 'string' ? params.input_field : 'key',
         keyColumn,
       };
@@ -226,14 +318,34 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
       spec('table_id', 'Data table', 'Data table to search.', true, '7'),
       spec('key_column', 'Key column', 'Column compared with the lookup value.', true, 'order_number'),
       spec('input_field', 'Input field', 'Request field that holds the lookup value. Default `key`.', false, 'key'),
-      spec('tool_name', 'Tool name', 'Name of the mid-call tool created when an assistant is given. Default `lookup_<table name, snake case>`.', false, 'lookup_orders'),
-      spec('tool_description', 'Tool description', 'Description of that tool. Default `Look up a record in <table name> by <key_column>.`', false, 'Find an order by its number'),
+      spec(
+        'tool_name',
+        'Tool name',
+        'Name of the mid-call tool created when an assistant is given. Default `lookup_<table name, snake case>`.',
+        false,
+        'lookup_orders',
+      ),
+      spec(
+        'tool_description',
+        'Tool description',
+        'Description of that tool. Default `Look up a record in <table name> by <key_column>.`',
+        false,
+        'Find an order by its number',
+      ),
     ],
     stepNames: ['lookup_row', 'respond'],
     definition: (params) => ({
       trigger: { kind: 'trigger.webhook', mode: 'sync' },
       steps: [
-        { name: 'lookup_row', kind: 'table.lookup', config: { table_id: id(params, 'table_id'), key_column: params.key_column as string, value: `{{trigger.${text(params, 'input_field', 'key')}}}` } },
+        {
+          name: 'lookup_row',
+          kind: 'table.lookup',
+          config: {
+            table_id: id(params, 'table_id'),
+            key_column: params.key_column as string,
+            value: `{{trigger.${text(params, 'input_field', 'key')}}}`,
+          },
+        },
         { name: 'respond', kind: 'respond', config: { body: '{{steps.lookup_row.output}}' } },
       ],
     }),
@@ -241,25 +353,47 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
   template({
     key: 'delayed_followup_call',
     name: 'Call back later when a call was not answered',
-    description: 'When a call of the assistant was not answered, was busy or failed, the assistant calls the number again after a delay.',
+    description:
+      'When a call of the assistant was not answered, was busy or failed, the assistant calls the number again after a delay.',
     trigger: CALL_ENDED,
     requiresAssistant: true,
     sideEffects: true,
     bindingType: 'assistant_event',
     needsConnection: null,
-    sampleInput: (params, sources) => eventSample('call.ended', sources.assistantId as number, { call: { status: 'no-answer', duration: 0, customer_phone: params.test_phone_number as string } }),
+    sampleInput: (params, sources) =>
+      eventSample('call.ended', sources.assistantId as number, {
+        call: { status: 'no-answer', duration: 0, customer_phone: params.test_phone_number as string },
+      }),
     params: [
       spec('delay_minutes', 'Delay (minutes)', 'Minutes to wait before calling back.', true, '60'),
       testPhone('Number the test run calls back after the delay.'),
-      spec('max_attempts', 'Attempts', 'Call-backs at most for one original call; a call-back that is again unanswered calls back only while fewer have been made.', false, '1'),
+      spec(
+        'max_attempts',
+        'Attempts',
+        'Call-backs at most for one original call; a call-back that is again unanswered calls back only while fewer have been made.',
+        false,
+        '1',
+      ),
     ],
     stepNames: ['check_unanswered', 'wait', 'place_call'],
     definition: (params, assistantId) => ({
       trigger: { ...CALL_ENDED, max_attempts: typeof params.max_attempts === 'number' ? params.max_attempts : 1 },
       steps: [
-        { name: 'check_unanswered', kind: 'condition', config: { field: '{{call.status}}', op: 'in', value: ['no-answer', 'busy', 'failed'] } },
+        {
+          name: 'check_unanswered',
+          kind: 'condition',
+          config: { field: '{{call.status}}', op: 'in', value: ['no-answer', 'busy', 'failed'] },
+        },
         { name: 'wait', kind: 'delay', config: { minutes: params.delay_minutes as number } },
-        { name: 'place_call', kind: 'voice.make_call', config: { assistant_id: assistant(assistantId), to: '{{call.customer_phone}}', variables: '{{call.input_variables}}' } },
+        {
+          name: 'place_call',
+          kind: 'voice.make_call',
+          config: {
+            assistant_id: assistant(assistantId),
+            to: '{{call.customer_phone}}',
+            variables: '{{call.input_variables}}',
+          },
+        },
       ],
     }),
   }),
@@ -286,20 +420,32 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
         assistant_id: '{{trigger.assistant_id}}',
         occurred_at: '{{call.finished_at}}',
       };
-      return { trigger: CALL_ENDED, steps: [{ name: 'push_note', kind: 'crm.push_note', config: { connection_id: id(params, 'connection_id'), note } }] };
+      return {
+        trigger: CALL_ENDED,
+        steps: [
+          { name: 'push_note', kind: 'crm.push_note', config: { connection_id: id(params, 'connection_id'), note } },
+        ],
+      };
     },
   }),
   template({
     key: 'conversation_webhook_forward',
     name: 'Forward ended chat conversations to a URL',
-    description: "When a chat-app conversation of the assistant ends, posts the conversation (as the conversation-ended webhook carries it) as signed JSON to your URL.",
+    description:
+      'When a chat-app conversation of the assistant ends, posts the conversation (as the conversation-ended webhook carries it) as signed JSON to your URL.',
     trigger: CONVERSATION_ENDED,
     requiresAssistant: true,
     sideEffects: false,
     bindingType: 'assistant_event',
     needsConnection: null,
     params: [
-      spec('url', 'Target URL', 'Address that receives every ended conversation as JSON.', true, 'https://hooks.example.com/conversations'),
+      spec(
+        'url',
+        'Target URL',
+        'Address that receives every ended conversation as JSON.',
+        true,
+        'https://hooks.example.com/conversations',
+      ),
       spec('include_transcript', 'Include transcript', '`true` or `false`; default `true`.', false, 'true'),
     ],
     stepNames: ['forward_webhook'],
@@ -310,7 +456,9 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
           name: 'forward_webhook',
           kind: 'http.request',
           config: {
-            method: 'POST', url: params.url as string, body: '{{trigger.conversation}}',
+            method: 'POST',
+            url: params.url as string,
+            body: '{{trigger.conversation}}',
             ...(params.include_transcript === false ? { omit_fields: ['transcript', 'formatted_transcript'] } : {}),
           },
         },
@@ -319,4 +467,5 @@ export const TEMPLATE_CATALOGUE: readonly AutomationTemplate[] = [
   }),
 ];
 
-export const findTemplate = (key: string): AutomationTemplate | null => TEMPLATE_CATALOGUE.find((t) => t.key === key) ?? null;
+export const findTemplate = (key: string): AutomationTemplate | null =>
+  TEMPLATE_CATALOGUE.find((t) => t.key === key) ?? null;

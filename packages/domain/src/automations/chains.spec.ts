@@ -1,7 +1,11 @@
 import { chainAttempt } from './chains';
 
 describe('chainAttempt (no loops)', () => {
-  const followup = (max?: number) => ({ kind: 'trigger.assistant_event' as const, event: 'call.ended' as const, ...(max === undefined ? {} : { max_attempts: max }) });
+  const followup = (max?: number) => ({
+    kind: 'trigger.assistant_event' as const,
+    event: 'call.ended' as const,
+    ...(max === undefined ? {} : { max_attempts: max }),
+  });
 
   it('starts the first attempt for a call the automation did not place', () => {
     expect(chainAttempt(followup(), null)).toBe(1);

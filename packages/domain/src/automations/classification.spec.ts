@@ -28,7 +28,9 @@ const table: [StepKind, StepFailureReason, FailureClassification][] = [
   ['crm.push_note', 'http_status', 'step_error'],
   ['crm.push_note', 'timeout', 'step_error'],
   ['crm.push_note', 'missing_path', 'wiring_error'],
-  ...(['validate.phone', 'http.request', 'voice.make_call', 'table.lookup', 'crm.push_note'] as const).map((k): [StepKind, StepFailureReason, FailureClassification] => [k, 'time_limit_exceeded', 'step_error']),
+  ...(['validate.phone', 'http.request', 'voice.make_call', 'table.lookup', 'crm.push_note'] as const).map(
+    (k): [StepKind, StepFailureReason, FailureClassification] => [k, 'time_limit_exceeded', 'step_error'],
+  ),
 ];
 
 describe('step failure classification', () => {

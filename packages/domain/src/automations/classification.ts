@@ -12,6 +12,7 @@ export type { FailureClassification, StepClassification, StepFailureReason } fro
  */
 export function classifyFailure(kind: StepKind, reason: StepFailureReason): FailureClassification {
   if (reason === 'missing_path' || reason === 'worker_lost') return 'wiring_error';
-  const rules: { readonly classifyFailure?: (reason: StepFailureReason) => FailureClassification | null } = STEP_KIND_RULES[kind];
+  const rules: { readonly classifyFailure?: (reason: StepFailureReason) => FailureClassification | null } =
+    STEP_KIND_RULES[kind];
   return rules.classifyFailure?.(reason) ?? 'step_error';
 }

@@ -34,16 +34,25 @@ export interface CredentialProblems {
  * The credential rules across fields, on the connection as it would be stored: a value unless the
  * type is `none`, `user:password` for `basic`, a header name for `header`.
  */
-export function credentialProblems(authType: ConnectionAuthType, authValue: string | null | undefined, headerName: string | null | undefined): CredentialProblems {
+export function credentialProblems(
+  authType: ConnectionAuthType,
+  authValue: string | null | undefined,
+  headerName: string | null | undefined,
+): CredentialProblems {
   const problems: { -readonly [K in keyof CredentialProblems]: CredentialProblems[K] } = {};
-  if (authType !== 'none' && (authValue === undefined || authValue === null || authValue === '')) problems.auth_value = 'required';
+  if (authType !== 'none' && (authValue === undefined || authValue === null || authValue === ''))
+    problems.auth_value = 'required';
   else if (authType === 'basic' && !String(authValue).includes(':')) problems.auth_value = 'basic_format';
   if (authType === 'header' && !headerName) problems.auth_header_name = 'required';
   return problems;
 }
 
 /** The header that carries the credentials; null for `none`. */
-export function connectionAuthHeader(authType: ConnectionAuthType, headerName: string | null, secret: string | null): { name: string; value: string } | null {
+export function connectionAuthHeader(
+  authType: ConnectionAuthType,
+  headerName: string | null,
+  secret: string | null,
+): { name: string; value: string } | null {
   if (authType === 'none' || secret === null) return null;
   if (authType === 'bearer') return { name: 'Authorization', value: `Bearer ${secret}` };
   if (authType === 'basic') return { name: 'Authorization', value: `Basic ${base64(secret)}` };
@@ -51,7 +60,8 @@ export function connectionAuthHeader(authType: ConnectionAuthType, headerName: s
 }
 
 /** The URL a note is posted to: the base URL without trailing slashes, then the notes path. */
-export const notesUrl = (c: Pick<Connection, 'baseUrl' | 'notesPath'>): string => `${c.baseUrl.replace(/\/+$/, '')}${c.notesPath}`;
+export const notesUrl = (c: Pick<Connection, 'baseUrl' | 'notesPath'>): string =>
+  `${c.baseUrl.replace(/\/+$/, '')}${c.notesPath}`;
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 /** Base64 of the UTF-8 bytes (the domain has no Buffer). */
@@ -68,7 +78,11 @@ function base64(text: string): string {
   for (let i = 0; i < bytes.length; i += 3) {
     const [a, b, c] = [bytes[i], bytes[i + 1], bytes[i + 2]];
     const n = (a << 16) | ((b ?? 0) << 8) | (c ?? 0);
-    out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63] + (b === undefined ? '=' : B64[(n >> 6) & 63]) + (c === undefined ? '=' : B64[n & 63]);
+    out +=
+      B64[(n >> 18) & 63] +
+      B64[(n >> 12) & 63] +
+      (b === undefined ? '=' : B64[(n >> 6) & 63]) +
+      (c === undefined ? '=' : B64[n & 63]);
   }
   return out;
 }

@@ -5,7 +5,14 @@ import { isJsonObject, JsonObject, JsonValue } from './json';
 export const COLUMN_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 export const COLUMN_TYPES = ['string', 'number', 'boolean'] as const;
 export type ColumnType = (typeof COLUMN_TYPES)[number];
-export const DATA_TABLE_LIMITS = { columnsMin: 1, columnsMax: 20, name: 255, rowsPerTable: 10_000, rowsPerInsert: 500, rowBytes: 8 * 1024 } as const;
+export const DATA_TABLE_LIMITS = {
+  columnsMin: 1,
+  columnsMax: 20,
+  name: 255,
+  rowsPerTable: 10_000,
+  rowsPerInsert: 500,
+  rowBytes: 8 * 1024,
+} as const;
 
 export interface TableColumn {
   readonly name: string;
@@ -50,7 +57,11 @@ export function checkColumns(raw: unknown): { columns: TableColumn[]; problems: 
     return { columns: [], problems };
   }
   if (raw.length < DATA_TABLE_LIMITS.columnsMin || raw.length > DATA_TABLE_LIMITS.columnsMax) {
-    addFieldProblem(problems, 'columns', { code: 'item_count', min: DATA_TABLE_LIMITS.columnsMin, max: DATA_TABLE_LIMITS.columnsMax });
+    addFieldProblem(problems, 'columns', {
+      code: 'item_count',
+      min: DATA_TABLE_LIMITS.columnsMin,
+      max: DATA_TABLE_LIMITS.columnsMax,
+    });
   }
   const columns: TableColumn[] = [];
   const seen = new Set<string>();
@@ -80,7 +91,12 @@ const fitsType = (type: ColumnType, v: JsonValue): boolean =>
  * Row values against the table's columns, problems under `<at>.<column>`. A full row gets null for
  * every absent column; a partial one (update) only carries what was sent.
  */
-export function checkRowValues(columns: readonly TableColumn[], raw: unknown, at: string, partial: boolean): { values: JsonObject; problems: FieldProblems<DataTableProblem> } {
+export function checkRowValues(
+  columns: readonly TableColumn[],
+  raw: unknown,
+  at: string,
+  partial: boolean,
+): { values: JsonObject; problems: FieldProblems<DataTableProblem> } {
   const problems: FieldProblems<DataTableProblem> = {};
   if (!isJsonObject(raw)) {
     addFieldProblem(problems, at, { code: 'not_object' });
@@ -91,11 +107,13 @@ export function checkRowValues(columns: readonly TableColumn[], raw: unknown, at
   for (const [key, value] of Object.entries(raw)) {
     const column = byName.get(key);
     if (!column) addFieldProblem(problems, `${at}.${key}`, { code: 'unknown_column' });
-    else if (!fitsType(column.type, value as JsonValue)) addFieldProblem(problems, `${at}.${key}`, { code: 'wrong_type', type: column.type });
+    else if (!fitsType(column.type, value as JsonValue))
+      addFieldProblem(problems, `${at}.${key}`, { code: 'wrong_type', type: column.type });
     else Object.defineProperty(values, key, { value, enumerable: true, writable: true, configurable: true });
   }
   if (!partial) for (const c of columns) if (!(c.name in values)) values[c.name] = null;
-  if (utf8Length(JSON.stringify(values)) > DATA_TABLE_LIMITS.rowBytes) addFieldProblem(problems, at, { code: 'too_large', maxBytes: DATA_TABLE_LIMITS.rowBytes });
+  if (utf8Length(JSON.stringify(values)) > DATA_TABLE_LIMITS.rowBytes)
+    addFieldProblem(problems, at, { code: 'too_large', maxBytes: DATA_TABLE_LIMITS.rowBytes });
   return { values, problems };
 }
 

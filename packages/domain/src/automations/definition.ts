@@ -113,7 +113,8 @@ function readTrigger(raw: JsonValue | undefined, report: Report): AutomationTrig
   }
   if (raw.max_attempts === undefined) return { kind: raw.kind, event: raw.event };
   const max = raw.max_attempts;
-  if (typeof max === 'number' && Number.isInteger(max) && max >= 1 && max <= MAX_CHAIN_ATTEMPTS) return { kind: raw.kind, event: raw.event, max_attempts: max };
+  if (typeof max === 'number' && Number.isInteger(max) && max >= 1 && max <= MAX_CHAIN_ATTEMPTS)
+    return { kind: raw.kind, event: raw.event, max_attempts: max };
   report('invalid_value', 'trigger.max_attempts');
   return null;
 }
@@ -136,7 +137,9 @@ function readStep(raw: JsonValue, at: string, report: Report): AutomationStep | 
   const badKeys: string[] = [];
   STEP_KIND_RULES[raw.kind].checkConfig(raw.config, (key) => badKeys.push(key));
   badKeys.forEach((key) => report('invalid_value', `${at}.config.${key}`));
-  return named && badKeys.length === 0 ? ({ name: raw.name, kind: raw.kind, config: raw.config } as unknown as AutomationStep) : null;
+  return named && badKeys.length === 0
+    ? ({ name: raw.name, kind: raw.kind, config: raw.config } as unknown as AutomationStep)
+    : null;
 }
 
 /** Expressions must parse and may only read the output of steps that run earlier. */
@@ -144,6 +147,7 @@ function checkReferences(config: JsonValue, earlier: ReadonlySet<string>, at: st
   for (const path of expressionsIn(config)) {
     const parsed = parseExpressionPath(path);
     if (!parsed.ok) report('invalid_expression', at);
-    else if (parsed.value.root.kind === 'step' && !earlier.has(parsed.value.root.step)) report('unknown_step_reference', at);
+    else if (parsed.value.root.kind === 'step' && !earlier.has(parsed.value.root.step))
+      report('unknown_step_reference', at);
   }
 }

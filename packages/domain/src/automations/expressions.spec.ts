@@ -25,12 +25,26 @@ describe('expression paths', () => {
     expect(parseExpressionPath(path)).toEqual(ok(expected));
   });
 
-  it.each(['input.phone', 'steps.x.phone', 'steps.x', 'trigger..phone', 'trigger.a b', 'trigger.a()', '', 'this.constructor', 'Trigger.x'])('%s is not a path', (path) => {
+  it.each([
+    'input.phone',
+    'steps.x.phone',
+    'steps.x',
+    'trigger..phone',
+    'trigger.a b',
+    'trigger.a()',
+    '',
+    'this.constructor',
+    'Trigger.x',
+  ])('%s is not a path', (path) => {
     expect(parseExpressionPath(path)).toEqual(err({ code: 'invalid_expression', path }));
   });
 
   it('lists the paths written in a configuration value, in document order', () => {
-    expect(expressionsIn({ a: '{{trigger.x}} and {{ call.y }}', b: ['{{steps.s.output.z}}', 4], c: null })).toEqual(['trigger.x', 'call.y', 'steps.s.output.z']);
+    expect(expressionsIn({ a: '{{trigger.x}} and {{ call.y }}', b: ['{{steps.s.output.z}}', 4], c: null })).toEqual([
+      'trigger.x',
+      'call.y',
+      'steps.s.output.z',
+    ]);
   });
 });
 
@@ -61,9 +75,9 @@ describe('expression evaluation', () => {
   });
 
   it('evaluates objects and arrays deeply, never their keys', () => {
-    expect(evaluateExpressions({ '{{trigger.count}}': ['{{call.status}}', 1, true], to: '{{trigger.phone}}' }, context)).toEqual(
-      ok({ '{{trigger.count}}': ['completed', 1, true], to: '+15555550100' }),
-    );
+    expect(
+      evaluateExpressions({ '{{trigger.count}}': ['{{call.status}}', 1, true], to: '{{trigger.phone}}' }, context),
+    ).toEqual(ok({ '{{trigger.count}}': ['completed', 1, true], to: '+15555550100' }));
   });
 
   it('an inserted value is not evaluated again', () => {
@@ -86,21 +100,35 @@ describe('expression evaluation', () => {
   });
 
   it('reports the first missing path of a document', () => {
-    expect(evaluateExpressions({ a: '{{trigger.phone}}', b: ['{{trigger.x}}'], c: '{{trigger.y}}' }, context)).toEqual(err({ code: 'wiring_error', path: 'trigger.x' }));
+    expect(evaluateExpressions({ a: '{{trigger.phone}}', b: ['{{trigger.x}}'], c: '{{trigger.y}}' }, context)).toEqual(
+      err({ code: 'wiring_error', path: 'trigger.x' }),
+    );
   });
 
-  it.each(['trigger.__proto__', 'trigger.constructor', 'trigger.call.constructor.name', 'trigger.toString', 'trigger.hasOwnProperty', 'trigger.tags.length', 'trigger.tags.map', 'trigger.prototype', 'steps.constructor.output', 'steps.__proto__.output.x'])(
-    'nothing but own JSON data resolves: %s',
-    (path) => {
-      expect(evaluateExpressions(`{{${path}}}`, context)).toEqual(err({ code: 'wiring_error', path }));
-      expect(evaluateExpressions(`x {{${path}}}`, context)).toEqual(err({ code: 'wiring_error', path }));
-    },
-  );
+  it.each([
+    'trigger.__proto__',
+    'trigger.constructor',
+    'trigger.call.constructor.name',
+    'trigger.toString',
+    'trigger.hasOwnProperty',
+    'trigger.tags.length',
+    'trigger.tags.map',
+    'trigger.prototype',
+    'steps.constructor.output',
+    'steps.__proto__.output.x',
+  ])('nothing but own JSON data resolves: %s', (path) => {
+    expect(evaluateExpressions(`{{${path}}}`, context)).toEqual(err({ code: 'wiring_error', path }));
+    expect(evaluateExpressions(`x {{${path}}}`, context)).toEqual(err({ code: 'wiring_error', path }));
+  });
 
   it('a __proto__ key of the data itself does not resolve either, and copies keep it as a plain key', () => {
     const trigger = JSON.parse('{"__proto__":{"polluted":true},"constructor":1}');
-    expect(evaluateExpressions('{{trigger.__proto__}}', { trigger, steps: {} })).toEqual(err({ code: 'wiring_error', path: 'trigger.__proto__' }));
-    expect(evaluateExpressions('{{trigger.constructor}}', { trigger, steps: {} })).toEqual(err({ code: 'wiring_error', path: 'trigger.constructor' }));
+    expect(evaluateExpressions('{{trigger.__proto__}}', { trigger, steps: {} })).toEqual(
+      err({ code: 'wiring_error', path: 'trigger.__proto__' }),
+    );
+    expect(evaluateExpressions('{{trigger.constructor}}', { trigger, steps: {} })).toEqual(
+      err({ code: 'wiring_error', path: 'trigger.constructor' }),
+    );
     const copy = evaluateExpressions(trigger, { trigger: {}, steps: {} });
     expect(copy.ok && Object.getPrototypeOf(copy.value)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

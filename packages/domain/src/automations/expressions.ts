@@ -29,7 +29,8 @@ export function parseExpressionPath(path: string): Result<ExpressionPath, Expres
   if (parts.some((p) => !SEGMENT.test(p))) return invalid;
   if (parts[0] === 'trigger') return ok({ root: { kind: 'trigger' }, segments: parts.slice(1) });
   if (parts[0] === 'call') return ok({ root: { kind: 'trigger' }, segments: parts });
-  if (parts[0] === 'steps' && parts.length >= 3 && parts[2] === 'output') return ok({ root: { kind: 'step', step: parts[1] }, segments: parts.slice(3) });
+  if (parts[0] === 'steps' && parts.length >= 3 && parts[2] === 'output')
+    return ok({ root: { kind: 'step', step: parts[1] }, segments: parts.slice(3) });
   return invalid;
 }
 
@@ -57,7 +58,10 @@ function lookupPath(path: string, context: ExpressionContext): JsonValue | undef
   const { root, segments } = parsed.value;
   let current: JsonValue | undefined;
   if (root.kind === 'trigger') current = context.trigger;
-  else current = Object.prototype.hasOwnProperty.call(context.steps, root.step) ? context.steps[root.step].output : undefined;
+  else
+    current = Object.prototype.hasOwnProperty.call(context.steps, root.step)
+      ? context.steps[root.step].output
+      : undefined;
   for (const segment of segments) {
     if (current === undefined || FORBIDDEN_SEGMENTS.has(segment)) return undefined;
     current = child(current, segment);

@@ -6,4 +6,3 @@
 export const IN_REQUEST_LIMIT_MS = 60_000;
 export const BACKGROUND_LIMIT_MS = 600_000;
 export const SYNC_REPLY_WAIT_MS = 10_000;
-

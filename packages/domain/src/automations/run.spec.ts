@@ -28,9 +28,17 @@ const followup: PinnedVersion = {
   definition: {
     trigger: { kind: 'trigger.assistant_event', event: 'call.ended' },
     steps: [
-      { name: 'check_unanswered', kind: 'condition', config: { field: '{{call.status}}', op: 'in', value: ['no-answer', 'busy', 'failed'] } },
+      {
+        name: 'check_unanswered',
+        kind: 'condition',
+        config: { field: '{{call.status}}', op: 'in', value: ['no-answer', 'busy', 'failed'] },
+      },
       { name: 'wait', kind: 'delay', config: { minutes: 60 } },
-      { name: 'place_call', kind: 'voice.make_call', config: { assistant_id: 101, to: '{{call.customer_phone}}', variables: '{{call.input_variables}}' } },
+      {
+        name: 'place_call',
+        kind: 'voice.make_call',
+        config: { assistant_id: 101, to: '{{call.customer_phone}}', variables: '{{call.input_variables}}' },
+      },
     ],
   },
 };
@@ -41,13 +49,21 @@ const lookup: PinnedVersion = {
   definition: {
     trigger: { kind: 'trigger.webhook', mode: 'sync' },
     steps: [
-      { name: 'lookup_row', kind: 'table.lookup', config: { table_id: 7, key_column: 'order_number', value: '{{trigger.key}}' } },
+      {
+        name: 'lookup_row',
+        kind: 'table.lookup',
+        config: { table_id: 7, key_column: 'order_number', value: '{{trigger.key}}' },
+      },
       { name: 'respond', kind: 'respond', config: { body: '{{steps.lookup_row.output}}' } },
     ],
   },
 };
 
-const input = { event: 'call.ended', assistant_id: 101, call: { status: 'no-answer', customer_phone: '+14155551234', input_variables: {} } };
+const input = {
+  event: 'call.ended',
+  assistant_id: 101,
+  call: { status: 'no-answer', customer_phone: '+14155551234', input_variables: {} },
+};
 
 const start = (version: PinnedVersion, trigger: RunTrigger = 'test', now = T0): AutomationRun =>
   startRun({ id: 'run_1', version, trigger, isTest: trigger === 'test', retryOfRunId: null, input, now }).next;
@@ -66,9 +82,26 @@ const statuses = (run: AutomationRun) => run.steps.map((s) => [s.name, s.status,
 
 describe('starting a run', () => {
   it('is RUNNING, pinned to its version, with the trigger step done and every other step pending', () => {
-    const t = startRun({ id: 'run_1', version: followup, trigger: 'assistant_event', isTest: false, retryOfRunId: null, input, now: T0 });
+    const t = startRun({
+      id: 'run_1',
+      version: followup,
+      trigger: 'assistant_event',
+      isTest: false,
+      retryOfRunId: null,
+      input,
+      now: T0,
+    });
     expect(t.events).toEqual([{ type: 'run_started', runId: 'run_1' }]);
-    expect(t.next).toMatchObject({ id: 'run_1', versionId: 'ver_followup', status: 'RUNNING', startedAt: T0, runningSince: T0, executedMs: 0, resumeAt: null, failedStep: null });
+    expect(t.next).toMatchObject({
+      id: 'run_1',
+      versionId: 'ver_followup',
+      status: 'RUNNING',
+      startedAt: T0,
+      runningSince: T0,
+      executedMs: 0,
+      resumeAt: null,
+      failedStep: null,
+    });
     expect(statuses(t.next)).toEqual([
       ['call_ended_trigger', 'SUCCEEDED', 'ok'],
       ['check_unanswered', 'PENDING', 'ok'],
@@ -95,7 +128,12 @@ describe('next step', () => {
     run = step(run, followup, { kind: 'paused_at_delay' }, at(20)).next;
     expect(run.status).toBe('PAUSED');
     expect(nextStep(followup.definition, run)).toBeNull();
-    const done = step(step(start(lookup), lookup, { kind: 'ok', output: { found: true } }, at(5)).next, lookup, { kind: 'ok', output: { found: true } }, at(6)).next;
+    const done = step(
+      step(start(lookup), lookup, { kind: 'ok', output: { found: true } }, at(5)).next,
+      lookup,
+      { kind: 'ok', output: { found: true } },
+      at(6),
+    ).next;
     expect(done.status).toBe('SUCCEEDED');
     expect(nextStep(lookup.definition, done)).toBeNull();
   });
@@ -111,7 +149,11 @@ describe('starting a step', () => {
     ['version_mismatch', (r: AutomationRun) => startStep(r, { ...followup, id: 'ver_other' })],
     ['step_in_progress', (r: AutomationRun) => startStep(value(startStep(r, followup)).next, followup)],
     ['run_not_running', (r: AutomationRun) => startStep({ ...r, status: 'SUCCEEDED' }, followup)],
-    ['no_step_to_start', (r: AutomationRun) => startStep({ ...r, steps: r.steps.map((s) => ({ ...s, status: 'SKIPPED' as const })) }, followup)],
+    [
+      'no_step_to_start',
+      (r: AutomationRun) =>
+        startStep({ ...r, steps: r.steps.map((s) => ({ ...s, status: 'SKIPPED' as const })) }, followup),
+    ],
   ])('refuses: %s', (code, act) => {
     expect(act(start(followup))).toEqual(err(code));
   });
@@ -119,9 +161,20 @@ describe('starting a step', () => {
 
 describe('step results', () => {
   it('ok: the step succeeds with its output; after the last step the run SUCCEEDED', () => {
-    const first = step(start(lookup, 'webhook'), lookup, { kind: 'ok', output: { found: true, row: { order_number: 'A-1001' } } }, at(100));
+    const first = step(
+      start(lookup, 'webhook'),
+      lookup,
+      { kind: 'ok', output: { found: true, row: { order_number: 'A-1001' } } },
+      at(100),
+    );
     expect(first.events).toEqual([]);
-    expect(first.next.steps[1]).toEqual({ name: 'lookup_row', status: 'SUCCEEDED', classification: 'ok', failure: null, output: { found: true, row: { order_number: 'A-1001' } } });
+    expect(first.next.steps[1]).toEqual({
+      name: 'lookup_row',
+      status: 'SUCCEEDED',
+      classification: 'ok',
+      failure: null,
+      output: { found: true, row: { order_number: 'A-1001' } },
+    });
     const last = step(first.next, lookup, { kind: 'ok', output: { found: true } }, at(250));
     expect(last.events).toEqual([{ type: 'run_succeeded', runId: 'run_1' }]);
     expect(last.next).toMatchObject({ status: 'SUCCEEDED', finishedAt: at(250), executedMs: 250, runningSince: null });
@@ -144,7 +197,10 @@ describe('step results', () => {
       id: 'ver_gated',
       definition: {
         trigger: { kind: 'trigger.webhook', mode: 'sync' },
-        steps: [{ name: 'gate', kind: 'condition', config: { field: '{{trigger.ok}}', op: 'eq', value: true } }, ...lookup.definition.steps],
+        steps: [
+          { name: 'gate', kind: 'condition', config: { field: '{{trigger.ok}}', op: 'eq', value: true } },
+          ...lookup.definition.steps,
+        ],
       },
     };
     const t = step(start(gated), gated, { kind: 'ok', output: { result: false } }, at(1));
@@ -178,10 +234,22 @@ describe('step results', () => {
 
   it('a failure fails the step with its classification, skips the rest and fails the run', () => {
     const checked = step(start(followup), followup, { kind: 'ok', output: { result: true } }, at(1));
-    const resumed = value(resumeRun(step(checked.next, followup, { kind: 'paused_at_delay' }, at(2)).next, followup, at(3_600_002)));
+    const resumed = value(
+      resumeRun(step(checked.next, followup, { kind: 'paused_at_delay' }, at(2)).next, followup, at(3_600_002)),
+    );
     const t = step(resumed.next, followup, { kind: 'failed', reason: 'record_gone', detail: '101' }, at(3_600_010));
-    expect(t.next.steps[3]).toEqual({ name: 'place_call', status: 'FAILED', classification: 'missing_record', failure: { reason: 'record_gone', detail: '101' } });
-    expect(t.next).toMatchObject({ status: 'FAILED', failedStep: 'place_call', finishedAt: at(3_600_010), executedMs: 10 });
+    expect(t.next.steps[3]).toEqual({
+      name: 'place_call',
+      status: 'FAILED',
+      classification: 'missing_record',
+      failure: { reason: 'record_gone', detail: '101' },
+    });
+    expect(t.next).toMatchObject({
+      status: 'FAILED',
+      failedStep: 'place_call',
+      finishedAt: at(3_600_010),
+      executedMs: 10,
+    });
     expect(t.events).toEqual([{ type: 'run_failed', runId: 'run_1', failedStep: 'place_call' }]);
   });
 
@@ -197,10 +265,19 @@ describe('step results', () => {
   });
 
   it('after a failure respond still runs, keeps the failed output readable, and the run ends FAILED', () => {
-    const failed = step(start(lookup, 'webhook'), lookup, { kind: 'failed', reason: 'no_row', detail: null, output: { found: false } }, at(40));
+    const failed = step(
+      start(lookup, 'webhook'),
+      lookup,
+      { kind: 'failed', reason: 'no_row', detail: null, output: { found: false } },
+      at(40),
+    );
     expect(failed.next).toMatchObject({ status: 'RUNNING', failedStep: 'lookup_row' });
     expect(failed.events).toEqual([]);
-    expect(failed.next.steps[1]).toMatchObject({ status: 'FAILED', classification: 'missing_record', output: { found: false } });
+    expect(failed.next.steps[1]).toMatchObject({
+      status: 'FAILED',
+      classification: 'missing_record',
+      output: { found: false },
+    });
     expect(nextStep(lookup.definition, failed.next)?.name).toBe('respond');
     expect(expressionContext(failed.next).steps.lookup_row).toEqual({ output: { found: false } });
     const replied = step(failed.next, lookup, { kind: 'ok', output: { found: false } }, at(45));
@@ -211,14 +288,23 @@ describe('step results', () => {
 
   it('keeps the first failing step when respond fails too', () => {
     const failed = step(start(lookup), lookup, { kind: 'failed', reason: 'no_row', detail: null }, at(1));
-    const t = step(failed.next, lookup, { kind: 'failed', reason: 'missing_path', detail: 'steps.lookup_row.output' }, at(2));
+    const t = step(
+      failed.next,
+      lookup,
+      { kind: 'failed', reason: 'missing_path', detail: 'steps.lookup_row.output' },
+      at(2),
+    );
     expect(t.next).toMatchObject({ status: 'FAILED', failedStep: 'lookup_row' });
     expect(t.next.steps[2].classification).toBe('wiring_error');
   });
 
   it.each([
     ['paused_at_delay from a step that is not a delay', start(followup), { kind: 'paused_at_delay' } as StepResult],
-    ['ok from a delay step', step(start(followup), followup, { kind: 'ok', output: { result: true } }, at(1)).next, { kind: 'ok', output: null } as StepResult],
+    [
+      'ok from a delay step',
+      step(start(followup), followup, { kind: 'ok', output: { result: true } }, at(1)).next,
+      { kind: 'ok', output: null } as StepResult,
+    ],
   ])('refuses %s', (_label, run, result) => {
     const running = value(startStep(run, followup)).next;
     expect(applyStepResult(running, followup, result, at(2))).toEqual(err('result_does_not_fit_step'));
@@ -237,7 +323,13 @@ describe('step results', () => {
 });
 
 describe('resuming a paused run', () => {
-  const paused = () => step(step(start(followup), followup, { kind: 'ok', output: { result: true } }, at(100)).next, followup, { kind: 'paused_at_delay' }, at(200)).next;
+  const paused = () =>
+    step(
+      step(start(followup), followup, { kind: 'ok', output: { result: true } }, at(100)).next,
+      followup,
+      { kind: 'paused_at_delay' },
+      at(200),
+    ).next;
 
   it('is refused before resume_at', () => {
     expect(resumeRun(paused(), followup, at(200 + 3_600_000 - 1))).toEqual(err('not_due'));
@@ -246,7 +338,12 @@ describe('resuming a paused run', () => {
   it('at or after resume_at the run is RUNNING again and continues after the delay', () => {
     const t = value(resumeRun(paused(), followup, at(200 + 3_600_000)));
     expect(t.events).toEqual([{ type: 'run_resumed', runId: 'run_1' }]);
-    expect(t.next).toMatchObject({ status: 'RUNNING', resumeAt: null, runningSince: at(3_600_200), versionId: 'ver_followup' });
+    expect(t.next).toMatchObject({
+      status: 'RUNNING',
+      resumeAt: null,
+      runningSince: at(3_600_200),
+      versionId: 'ver_followup',
+    });
     expect(t.next.steps[2]).toMatchObject({ name: 'wait', status: 'SUCCEEDED', classification: 'ok' });
     expect(nextStep(followup.definition, t.next)?.name).toBe('place_call');
   });
@@ -260,11 +357,20 @@ describe('resuming a paused run', () => {
   });
 
   it('a delay as the last step ends the run when it resumes', () => {
-    const tail: PinnedVersion = { id: 'ver_tail', definition: { trigger: { kind: 'trigger.webhook', mode: 'async' }, steps: [{ name: 'wait', kind: 'delay', config: { minutes: 1 } }] } };
+    const tail: PinnedVersion = {
+      id: 'ver_tail',
+      definition: {
+        trigger: { kind: 'trigger.webhook', mode: 'async' },
+        steps: [{ name: 'wait', kind: 'delay', config: { minutes: 1 } }],
+      },
+    };
     const run = step(start(tail), tail, { kind: 'paused_at_delay' }, at(10)).next;
     const t = value(resumeRun(run, tail, at(60_010)));
     expect(t.next.status).toBe('SUCCEEDED');
-    expect(t.events).toEqual([{ type: 'run_resumed', runId: 'run_1' }, { type: 'run_succeeded', runId: 'run_1' }]);
+    expect(t.events).toEqual([
+      { type: 'run_resumed', runId: 'run_1' },
+      { type: 'run_succeeded', runId: 'run_1' },
+    ]);
   });
 
   it('paused time is not execution time (duration_ms)', () => {
@@ -290,7 +396,12 @@ describe('execution limits', () => {
   });
 
   it('paused time does not count, and a paused run has no running time to exceed', () => {
-    const paused = step(step(start(followup), followup, { kind: 'ok', output: { result: true } }, at(30_000)).next, followup, { kind: 'paused_at_delay' }, at(50_000)).next;
+    const paused = step(
+      step(start(followup), followup, { kind: 'ok', output: { result: true } }, at(30_000)).next,
+      followup,
+      { kind: 'paused_at_delay' },
+      at(50_000),
+    ).next;
     expect(timeLimitExceeded(paused, at(10_000_000))).toBe(false);
     const resumed = value(resumeRun(paused, followup, at(4_000_000))).next;
     expect(timeLimitExceeded(resumed, at(4_009_999))).toBe(false);
@@ -300,7 +411,12 @@ describe('execution limits', () => {
   it('the running step fails with step_error, nothing else runs (respond included), the run FAILED', () => {
     const running = value(startStep(start(lookup, 'test'), lookup)).next;
     const t = value(failOnTimeLimit(running, lookup, at(60_000)));
-    expect(t.next.steps[1]).toEqual({ name: 'lookup_row', status: 'FAILED', classification: 'step_error', failure: { reason: 'time_limit_exceeded', detail: '60' } });
+    expect(t.next.steps[1]).toEqual({
+      name: 'lookup_row',
+      status: 'FAILED',
+      classification: 'step_error',
+      failure: { reason: 'time_limit_exceeded', detail: '60' },
+    });
     expect(t.next.steps[2].status).toBe('SKIPPED');
     expect(t.next).toMatchObject({ status: 'FAILED', failedStep: 'lookup_row', executedMs: 60_000 });
     expect(t.events).toEqual([{ type: 'run_failed', runId: 'run_1', failedStep: 'lookup_row' }]);
@@ -308,26 +424,40 @@ describe('execution limits', () => {
 
   it('between steps, the step about to run is the one that fails; a background run reports 600', () => {
     const t = value(failOnTimeLimit(start(followup, 'assistant_event'), followup, at(600_000)));
-    expect(t.next.steps[1]).toMatchObject({ name: 'check_unanswered', status: 'FAILED', failure: { reason: 'time_limit_exceeded', detail: '600' } });
+    expect(t.next.steps[1]).toMatchObject({
+      name: 'check_unanswered',
+      status: 'FAILED',
+      failure: { reason: 'time_limit_exceeded', detail: '600' },
+    });
   });
 
   it('is refused within the limit, for another version, or when the run is not running', () => {
     expect(failOnTimeLimit(start(followup), followup, at(59_999))).toEqual(err('within_time_limit'));
     expect(failOnTimeLimit(start(followup), { ...followup, id: 'x' }, at(60_000))).toEqual(err('version_mismatch'));
-    expect(failOnTimeLimit({ ...start(followup), status: 'PAUSED' }, followup, at(60_000))).toEqual(err('run_not_running'));
+    expect(failOnTimeLimit({ ...start(followup), status: 'PAUSED' }, followup, at(60_000))).toEqual(
+      err('run_not_running'),
+    );
   });
 });
 
 describe('expression context of a run', () => {
   it('reads the input as trigger and the outputs of the steps that produced one', () => {
     const run = step(start(followup), followup, { kind: 'ok', output: { result: true } }, at(1)).next;
-    expect(expressionContext(run)).toEqual({ trigger: input, steps: { check_unanswered: { output: { result: true } } } });
+    expect(expressionContext(run)).toEqual({
+      trigger: input,
+      steps: { check_unanswered: { output: { result: true } } },
+    });
   });
 });
 
 describe('retry', () => {
   it('a FAILED run can be retried with the same input and test flag', () => {
-    const failed = step(start(followup), followup, { kind: 'failed', reason: 'missing_path', detail: 'call.status' }, at(1)).next;
+    const failed = step(
+      start(followup),
+      followup,
+      { kind: 'failed', reason: 'missing_path', detail: 'call.status' },
+      at(1),
+    ).next;
     expect(checkRetry(failed)).toEqual(ok({ trigger: 'retry', isTest: true, retryOfRunId: 'run_1', input }));
   });
 
@@ -337,5 +467,6 @@ describe('retry', () => {
 });
 
 it('definitions used here are valid', () => {
-  for (const d of [followup.definition, lookup.definition] as AutomationDefinition[]) expect(parseDefinition(d).ok).toBe(true);
+  for (const d of [followup.definition, lookup.definition] as AutomationDefinition[])
+    expect(parseDefinition(d).ok).toBe(true);
 });

@@ -21,7 +21,8 @@ export const RUN_TRIGGERS = ['test', 'webhook', 'assistant_event', 'tool', 'retr
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 
 /** Tests and retries execute synchronously inside the request that started them (see limits.ts). */
-export const executionLimitMs = (trigger: RunTrigger): number => (trigger === 'test' || trigger === 'retry' ? IN_REQUEST_LIMIT_MS : BACKGROUND_LIMIT_MS);
+export const executionLimitMs = (trigger: RunTrigger): number =>
+  trigger === 'test' || trigger === 'retry' ? IN_REQUEST_LIMIT_MS : BACKGROUND_LIMIT_MS;
 
 export interface StepFailure {
   readonly reason: StepFailureReason;
@@ -35,7 +36,6 @@ export interface StepAttempt {
   readonly status_code: number | null;
   readonly error: AttemptError | null;
 }
-
 
 export interface RunStepState {
   readonly name: string;
@@ -124,7 +124,13 @@ const pending = (name: string): RunStepState => ({ name, status: 'PENDING', clas
 /** A new run: the trigger step has received the input, every other step waits. */
 export function startRun(start: RunStart): RunTransition {
   const { definition } = start.version;
-  const triggerStep: RunStepState = { name: triggerStepName(definition.trigger), status: 'SUCCEEDED', classification: 'ok', failure: null, output: start.input };
+  const triggerStep: RunStepState = {
+    name: triggerStepName(definition.trigger),
+    status: 'SUCCEEDED',
+    classification: 'ok',
+    failure: null,
+    output: start.input,
+  };
   const next: AutomationRun = {
     id: start.id,
     versionId: start.version.id,
@@ -178,7 +184,12 @@ export function startStep(run: AutomationRun, version: PinnedVersion): Result<Ru
  *    which always runs (a sync webhook's caller still gets its reply); the run ends FAILED.
  * The run ends (SUCCEEDED or FAILED) when no step is left to run.
  */
-export function applyStepResult(run: AutomationRun, version: PinnedVersion, result: StepResult, now: Date): Result<RunTransition, RunRefusal> {
+export function applyStepResult(
+  run: AutomationRun,
+  version: PinnedVersion,
+  result: StepResult,
+  now: Date,
+): Result<RunTransition, RunRefusal> {
   const refused = guard(run, version, 'RUNNING');
   if (refused) return err(refused);
   const state = run.steps.find((s) => s.status === 'RUNNING');
@@ -189,14 +200,32 @@ export function applyStepResult(run: AutomationRun, version: PinnedVersion, resu
   if (result.kind === 'paused_at_delay') {
     const minutes = (step as Extract<AutomationStep, { kind: 'delay' }>).config.minutes;
     const resumeAt = new Date(now.getTime() + minutes * 60_000);
-    const paused = withStep(run, step.name, (s) => ({ ...s, status: 'PAUSED', classification: 'paused_at_delay', output: { resume_at: resumeAt.toISOString() } }));
-    const next: AutomationRun = { ...paused, status: 'PAUSED', resumeAt, runningSince: null, executedMs: executedUntil(run, now) };
+    const paused = withStep(run, step.name, (s) => ({
+      ...s,
+      status: 'PAUSED',
+      classification: 'paused_at_delay',
+      output: { resume_at: resumeAt.toISOString() },
+    }));
+    const next: AutomationRun = {
+      ...paused,
+      status: 'PAUSED',
+      resumeAt,
+      runningSince: null,
+      executedMs: executedUntil(run, now),
+    };
     return ok({ next, events: [{ type: 'run_paused', runId: run.id, resumeAt }] });
   }
 
-  const attempts = (s: RunStepState) => (result.attempt ? { attempts: [...(s.attempts ?? []), attemptAt(result.attempt, now)] } : {});
+  const attempts = (s: RunStepState) =>
+    result.attempt ? { attempts: [...(s.attempts ?? []), attemptAt(result.attempt, now)] } : {};
   if (result.kind === 'ok') {
-    const succeeded = withStep(run, step.name, (s) => ({ ...s, status: 'SUCCEEDED', classification: 'ok', output: result.output, ...attempts(s) }));
+    const succeeded = withStep(run, step.name, (s) => ({
+      ...s,
+      status: 'SUCCEEDED',
+      classification: 'ok',
+      output: result.output,
+      ...attempts(s),
+    }));
     const conditionFalse = step.kind === 'condition' && isFalseResult(result.output);
     return ok(settle(conditionFalse ? skipAfter(succeeded, version.definition, step.name, true) : succeeded, now));
   }
@@ -222,7 +251,12 @@ const RETRIED_KINDS: ReadonlySet<AutomationStep['kind']> = new Set(['http.reques
  * `Retry-After`, at most 8 attempts): the delay in ms, or null when the result stands. A refused
  * target, a 410 and a CRM's 401/403 stand at once.
  */
-export function stepRetryDelayMs(run: AutomationRun, version: PinnedVersion, result: StepResult, jitter: number): number | null {
+export function stepRetryDelayMs(
+  run: AutomationRun,
+  version: PinnedVersion,
+  result: StepResult,
+  jitter: number,
+): number | null {
   if (result.kind !== 'failed' || !result.attempt || result.reason === 'http_unauthorized') return null;
   const state = run.steps.find((s) => s.status === 'RUNNING');
   const step = state ? version.definition.steps.find((s) => s.name === state.name) : undefined;
@@ -235,12 +269,21 @@ export function stepRetryDelayMs(run: AutomationRun, version: PinnedVersion, res
  * The running step's attempt failed and is tried again at `retryAt`: the attempt is recorded, the
  * step stays RUNNING, and the run waits (the wait is not execution time, like a pause).
  */
-export function waitForStepRetry(run: AutomationRun, version: PinnedVersion, attempt: StepAttemptOutcome, retryAt: Date, now: Date): Result<RunTransition, RunRefusal> {
+export function waitForStepRetry(
+  run: AutomationRun,
+  version: PinnedVersion,
+  attempt: StepAttemptOutcome,
+  retryAt: Date,
+  now: Date,
+): Result<RunTransition, RunRefusal> {
   const refused = guard(run, version, 'RUNNING');
   if (refused) return err(refused);
   const state = run.steps.find((s) => s.status === 'RUNNING');
   if (!state) return err('no_step_running');
-  const recorded = withStep(run, state.name, (s) => ({ ...s, attempts: [...(s.attempts ?? []), attemptAt(attempt, now)] }));
+  const recorded = withStep(run, state.name, (s) => ({
+    ...s,
+    attempts: [...(s.attempts ?? []), attemptAt(attempt, now)],
+  }));
   return ok({ next: { ...recorded, retryAt, runningSince: null, executedMs: executedUntil(run, now) }, events: [] });
 }
 
@@ -261,8 +304,18 @@ export function continueRun(run: AutomationRun, version: PinnedVersion, now: Dat
   const current = run.steps.find((s) => s.status === 'RUNNING') ?? run.steps.find((s) => s.status === 'PENDING');
   if (!current) return ok(settle(run, now));
   const failure: StepFailure = { reason: 'worker_lost', detail: null };
-  const failed = withStep(run, current.name, (s) => ({ ...s, status: 'FAILED', classification: 'wiring_error', failure }));
-  return ok(settle(skipAfter({ ...failed, failedStep: run.failedStep ?? current.name }, version.definition, current.name, false), now));
+  const failed = withStep(run, current.name, (s) => ({
+    ...s,
+    status: 'FAILED',
+    classification: 'wiring_error',
+    failure,
+  }));
+  return ok(
+    settle(
+      skipAfter({ ...failed, failedStep: run.failedStep ?? current.name }, version.definition, current.name, false),
+      now,
+    ),
+  );
 }
 
 /** PAUSED → RUNNING once `resumeAt` has come; the delay step is done and counts as succeeded. */
@@ -270,7 +323,9 @@ export function resumeRun(run: AutomationRun, version: PinnedVersion, now: Date)
   const refused = guard(run, version, 'PAUSED');
   if (refused) return err(refused);
   if (run.resumeAt && now.getTime() < run.resumeAt.getTime()) return err('not_due');
-  const resumed = run.steps.map((s): RunStepState => (s.status === 'PAUSED' ? { ...s, status: 'SUCCEEDED', classification: 'ok' } : s));
+  const resumed = run.steps.map(
+    (s): RunStepState => (s.status === 'PAUSED' ? { ...s, status: 'SUCCEEDED', classification: 'ok' } : s),
+  );
   const next: AutomationRun = { ...run, steps: resumed, status: 'RUNNING', resumeAt: null, runningSince: now };
   return ok(settle(next, now, [{ type: 'run_resumed', runId: run.id }]));
 }
@@ -284,7 +339,11 @@ export function timeLimitExceeded(run: AutomationRun, now: Date): boolean {
  * The run has used up its execution time: the running step (or the one about to run) fails with
  * `step_error` (`Run exceeded 60 seconds.`), nothing else runs, not even `respond`.
  */
-export function failOnTimeLimit(run: AutomationRun, version: PinnedVersion, now: Date): Result<RunTransition, RunRefusal> {
+export function failOnTimeLimit(
+  run: AutomationRun,
+  version: PinnedVersion,
+  now: Date,
+): Result<RunTransition, RunRefusal> {
   const refused = guard(run, version, 'RUNNING');
   if (refused) return err(refused);
   const limitMs = executionLimitMs(run.trigger);
@@ -292,7 +351,12 @@ export function failOnTimeLimit(run: AutomationRun, version: PinnedVersion, now:
   const current = run.steps.find((s) => s.status === 'RUNNING') ?? run.steps.find((s) => s.status === 'PENDING');
   if (!current) return ok(settle(run, now));
   const failure: StepFailure = { reason: 'time_limit_exceeded', detail: String(Math.floor(limitMs / 1_000)) };
-  const failed = withStep(run, current.name, (s) => ({ ...s, status: 'FAILED', classification: 'step_error', failure }));
+  const failed = withStep(run, current.name, (s) => ({
+    ...s,
+    status: 'FAILED',
+    classification: 'step_error',
+    failure,
+  }));
   const recorded: AutomationRun = { ...failed, failedStep: run.failedStep ?? current.name };
   return ok(settle(skipAfter(recorded, version.definition, current.name, false), now));
 }
@@ -312,7 +376,9 @@ export function expressionContext(run: AutomationRun): ExpressionContext {
 }
 
 /** Only a FAILED run can be retried; the retry is a new run with the same input. */
-export function checkRetry(run: AutomationRun): Result<Pick<RunStart, 'trigger' | 'isTest' | 'retryOfRunId' | 'input'>, 'run_not_retryable'> {
+export function checkRetry(
+  run: AutomationRun,
+): Result<Pick<RunStart, 'trigger' | 'isTest' | 'retryOfRunId' | 'input'>, 'run_not_retryable'> {
   if (run.status !== 'FAILED') return err('run_not_retryable');
   return ok({ trigger: 'retry', isTest: run.isTest, retryOfRunId: run.id, input: run.input });
 }
@@ -328,10 +394,18 @@ function withStep(run: AutomationRun, name: string, change: (s: RunStepState) =>
 }
 
 /** Every pending step after `name` is SKIPPED, `respond` excepted when `keepRespond`. */
-function skipAfter(run: AutomationRun, definition: AutomationDefinition, name: string, keepRespond: boolean): AutomationRun {
+function skipAfter(
+  run: AutomationRun,
+  definition: AutomationDefinition,
+  name: string,
+  keepRespond: boolean,
+): AutomationRun {
   const index = run.steps.findIndex((s) => s.name === name);
   const isRespond = (stepName: string) => definition.steps.some((d) => d.name === stepName && d.kind === 'respond');
-  const steps = run.steps.map((s, i): RunStepState => (i > index && s.status === 'PENDING' && !(keepRespond && isRespond(s.name)) ? { ...s, status: 'SKIPPED' } : s));
+  const steps = run.steps.map(
+    (s, i): RunStepState =>
+      i > index && s.status === 'PENDING' && !(keepRespond && isRespond(s.name)) ? { ...s, status: 'SKIPPED' } : s,
+  );
   return { ...run, steps };
 }
 
@@ -341,7 +415,10 @@ function settle(run: AutomationRun, now: Date, events: readonly RunEvent[] = [])
   if (run.status !== 'RUNNING' || open) return { next: run, events };
   const ended = { ...run, runningSince: null, executedMs: executedUntil(run, now), finishedAt: now };
   if (run.failedStep !== null) {
-    return { next: { ...ended, status: 'FAILED' }, events: [...events, { type: 'run_failed', runId: run.id, failedStep: run.failedStep }] };
+    return {
+      next: { ...ended, status: 'FAILED' },
+      events: [...events, { type: 'run_failed', runId: run.id, failedStep: run.failedStep }],
+    };
   }
   return { next: { ...ended, status: 'SUCCEEDED' }, events: [...events, { type: 'run_succeeded', runId: run.id }] };
 }
@@ -355,5 +432,10 @@ function executedUntil(run: AutomationRun, now: Date): number {
 }
 
 function isFalseResult(output: JsonValue): boolean {
-  return typeof output === 'object' && output !== null && !Array.isArray(output) && (output as { result?: JsonValue }).result === false;
+  return (
+    typeof output === 'object' &&
+    output !== null &&
+    !Array.isArray(output) &&
+    (output as { result?: JsonValue }).result === false
+  );
 }

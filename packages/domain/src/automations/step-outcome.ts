@@ -7,7 +7,14 @@ import type { JsonValue } from './json';
  */
 
 /** Step failure classification. */
-export const STEP_CLASSIFICATIONS = ['ok', 'paused_at_delay', 'wiring_error', 'missing_connection', 'missing_record', 'step_error'] as const;
+export const STEP_CLASSIFICATIONS = [
+  'ok',
+  'paused_at_delay',
+  'wiring_error',
+  'missing_connection',
+  'missing_record',
+  'step_error',
+] as const;
 export type StepClassification = (typeof STEP_CLASSIFICATIONS)[number];
 export type FailureClassification = Exclude<StepClassification, 'ok' | 'paused_at_delay'>;
 
@@ -54,4 +61,10 @@ export interface StepAttemptOutcome {
 export type StepResult =
   | { readonly kind: 'ok'; readonly output: JsonValue; readonly attempt?: StepAttemptOutcome }
   | { readonly kind: 'paused_at_delay' }
-  | { readonly kind: 'failed'; readonly reason: StepFailureReason; readonly detail: string | null; readonly output?: JsonValue; readonly attempt?: StepAttemptOutcome };
+  | {
+      readonly kind: 'failed';
+      readonly reason: StepFailureReason;
+      readonly detail: string | null;
+      readonly output?: JsonValue;
+      readonly attempt?: StepAttemptOutcome;
+    };

@@ -43,7 +43,9 @@ export interface ParamContext {
   readonly checkUrl: (url: string) => string | null;
 }
 
-type Coerced = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly problem: ParamProblem };
+type Coerced =
+  | { readonly ok: true; readonly value: JsonValue }
+  | { readonly ok: false; readonly problem: ParamProblem };
 type Rule = (raw: JsonValue, context: ParamContext) => Coerced;
 
 const FIELD_PATH = /^[A-Za-z0-9_.]+$/;
@@ -57,26 +59,31 @@ const id: Rule = (raw) => {
   if (typeof raw === 'string' && /^[0-9]{1,15}$/.test(raw.trim()) && Number(raw) > 0) return good(Number(raw));
   return bad({ code: 'not_id' });
 };
-const text = (max: number, pattern?: RegExp): Rule => (raw) => {
-  const v = typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : raw;
-  if (typeof v !== 'string') return bad({ code: 'not_string' });
-  const s = v.trim();
-  if (s.length > max) return bad({ code: 'too_long', max });
-  if (pattern && !pattern.test(s)) return bad({ code: 'format_invalid' });
-  return good(s);
-};
-const phone: Rule = (raw) => (typeof raw === 'string' && E164_PATTERN.test(raw.trim()) ? good(raw.trim()) : bad({ code: 'not_phone' }));
+const text =
+  (max: number, pattern?: RegExp): Rule =>
+  (raw) => {
+    const v = typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : raw;
+    if (typeof v !== 'string') return bad({ code: 'not_string' });
+    const s = v.trim();
+    if (s.length > max) return bad({ code: 'too_long', max });
+    if (pattern && !pattern.test(s)) return bad({ code: 'format_invalid' });
+    return good(s);
+  };
+const phone: Rule = (raw) =>
+  typeof raw === 'string' && E164_PATTERN.test(raw.trim()) ? good(raw.trim()) : bad({ code: 'not_phone' });
 const bool: Rule = (raw) => {
   if (raw === true || raw === 'true' || raw === 1 || raw === '1') return good(true);
   if (raw === false || raw === 'false' || raw === 0 || raw === '0') return good(false);
   return bad({ code: 'not_boolean' });
 };
-const integer = (min: number, max: number): Rule => (raw) => {
-  const n = typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;
-  if (typeof n !== 'number' || !Number.isInteger(n)) return bad({ code: 'not_integer' });
-  if (n < min || n > max) return bad({ code: 'out_of_range', min, max });
-  return good(n);
-};
+const integer =
+  (min: number, max: number): Rule =>
+  (raw) => {
+    const n = typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;
+    if (typeof n !== 'number' || !Number.isInteger(n)) return bad({ code: 'not_integer' });
+    if (n < min || n > max) return bad({ code: 'out_of_range', min, max });
+    return good(n);
+  };
 const url: Rule = (raw, context) => {
   if (typeof raw !== 'string') return bad({ code: 'not_url' });
   const problem = context.checkUrl(raw.trim());
@@ -123,10 +130,15 @@ const RULES: Readonly<Record<string, Rule>> = {
   note_template: text(2000),
 };
 
-const absent = (v: JsonValue | undefined): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+const absent = (v: JsonValue | undefined): boolean =>
+  v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 /** Unknown keys are dropped; given values are coerced; absent required ones are reported first (check 5). */
-export function checkTemplateParams(template: AutomationTemplate, raw: { readonly [key: string]: JsonValue }, context: ParamContext): ParamCheck {
+export function checkTemplateParams(
+  template: AutomationTemplate,
+  raw: { readonly [key: string]: JsonValue },
+  context: ParamContext,
+): ParamCheck {
   const params: Record<string, JsonValue> = {};
   const missing: ParamSpec[] = [];
   const invalid: InvalidParam[] = [];

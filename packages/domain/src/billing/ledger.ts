@@ -12,7 +12,11 @@ export interface LedgerPosting {
   readonly balanceAfter: number;
 }
 
-export type DebitRefusal = { readonly code: 'insufficient_balance'; readonly balance: number; readonly required: number };
+export type DebitRefusal = {
+  readonly code: 'insufficient_balance';
+  readonly balance: number;
+  readonly required: number;
+};
 
 /**
  * A charge the balance must cover: refused rather than taking the balance below
@@ -27,7 +31,11 @@ export function postCharge(balance: number, price: number, mayGoNegative = false
 /** Operator credit (positive → top_up) or correction (negative → adjustment). */
 export function postOperatorAmount(balance: number, amount: number): LedgerPosting {
   const after = toUnits(balance) + toUnits(amount);
-  return { type: amount > 0 ? 'top_up' : 'adjustment', amount: fromUnits(toUnits(amount)), balanceAfter: fromUnits(after) };
+  return {
+    type: amount > 0 ? 'top_up' : 'adjustment',
+    amount: fromUnits(toUnits(amount)),
+    balanceAfter: fromUnits(after),
+  };
 }
 
 export function canAfford(balance: number, price: number): boolean {

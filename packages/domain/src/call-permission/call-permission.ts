@@ -28,17 +28,29 @@ export interface CallPermission {
 
 /** The permission of a contact never asked: what a read answers when nothing is stored. */
 export function noCallPermission(senderId: number, customerPhone: string): CallPermission {
-  return { senderId, customerPhone, status: 'none', isPermanent: false, expiresAt: null, requestedAt: null, respondedAt: null, asks: [], asksCountedAfter: null };
+  return {
+    senderId,
+    customerPhone,
+    status: 'none',
+    isPermanent: false,
+    expiresAt: null,
+    requestedAt: null,
+    respondedAt: null,
+    asks: [],
+    asksCountedAfter: null,
+  };
 }
 
 /** The status as read at `now`: a temporary grant is expired from the instant its `expiresAt` is reached. */
 export function callPermissionStatusAt(permission: CallPermission, now: Date): CallPermissionStatus {
-  if (permission.status !== 'granted' || permission.isPermanent || permission.expiresAt === null) return permission.status;
+  if (permission.status !== 'granted' || permission.isPermanent || permission.expiresAt === null)
+    return permission.status;
   return now.getTime() < permission.expiresAt.getTime() ? 'granted' : 'expired';
 }
 
 /** `can_call`: granted and not expired. */
-export const canCallAt = (permission: CallPermission, now: Date): boolean => callPermissionStatusAt(permission, now) === 'granted';
+export const canCallAt = (permission: CallPermission, now: Date): boolean =>
+  callPermissionStatusAt(permission, now) === 'granted';
 
 /** Raised when a customer grants permission; the application adds the conversation and delivers it. */
 export interface CallPermissionGranted {
@@ -64,9 +76,19 @@ export type CallPermissionAnswerRefusal =
   | 'not_granted';
 
 /** The customer accepts, from any state: a new grant, temporary for 7 days unless `permanent`. */
-export function acceptCallPermission(permission: CallPermission, permanent: boolean, now: Date): CallPermissionTransition {
+export function acceptCallPermission(
+  permission: CallPermission,
+  permanent: boolean,
+  now: Date,
+): CallPermissionTransition {
   const expiresAt = permanent ? null : new Date(now.getTime() + TEMPORARY_GRANT_MS);
-  const next: CallPermission = { ...permission, status: 'granted', isPermanent: permanent, expiresAt, respondedAt: now };
+  const next: CallPermission = {
+    ...permission,
+    status: 'granted',
+    isPermanent: permanent,
+    expiresAt,
+    respondedAt: now,
+  };
   const granted: CallPermissionGranted = {
     type: 'call_permission_granted',
     senderId: permission.senderId,
@@ -79,7 +101,10 @@ export function acceptCallPermission(permission: CallPermission, permanent: bool
 }
 
 /** The customer declines: a pending request is rejected, a live grant is revoked. */
-export function declineCallPermission(permission: CallPermission, now: Date): Result<CallPermissionTransition, CallPermissionAnswerRefusal> {
+export function declineCallPermission(
+  permission: CallPermission,
+  now: Date,
+): Result<CallPermissionTransition, CallPermissionAnswerRefusal> {
   const status = callPermissionStatusAt(permission, now);
   if (status === 'pending') return ok({ next: answered(permission, 'rejected', now), events: [] });
   if (status === 'granted') return ok({ next: answered(permission, 'revoked', now), events: [] });
@@ -87,7 +112,10 @@ export function declineCallPermission(permission: CallPermission, now: Date): Re
 }
 
 /** The customer withdraws a live grant; an expired one is no longer granted. */
-export function revokeCallPermission(permission: CallPermission, now: Date): Result<CallPermissionTransition, CallPermissionAnswerRefusal> {
+export function revokeCallPermission(
+  permission: CallPermission,
+  now: Date,
+): Result<CallPermissionTransition, CallPermissionAnswerRefusal> {
   if (callPermissionStatusAt(permission, now) !== 'granted') return err('not_granted');
   return ok({ next: answered(permission, 'revoked', now), events: [] });
 }

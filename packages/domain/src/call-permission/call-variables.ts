@@ -11,7 +11,9 @@ export const CHATAPP_CALL_MAX_VARIABLE_LENGTH = 500;
  * chat-app limits: more than 20 keys is one problem on `variables`; a value over 500 characters
  * (counted in code points) is `too_long` on `variables.<key>`.
  */
-export function normalizeChatappCallVariables(input: Readonly<Record<string, unknown>>): Result<Record<string, string>, FieldProblems<VariableProblem>> {
+export function normalizeChatappCallVariables(
+  input: Readonly<Record<string, unknown>>,
+): Result<Record<string, string>, FieldProblems<VariableProblem>> {
   const problems: FieldProblems<VariableProblem> = {};
   if (Object.keys(input).length > CHATAPP_CALL_MAX_VARIABLES) {
     addFieldProblem(problems, 'variables', 'too_many');
@@ -21,7 +23,8 @@ export function normalizeChatappCallVariables(input: Readonly<Record<string, unk
   for (const [key, raw] of Object.entries(input)) {
     const one = normalizeVariableValues({ [key]: raw });
     if (!one.ok) {
-      for (const [field, found] of Object.entries(one.error)) for (const problem of found) addFieldProblem(problems, field, problem);
+      for (const [field, found] of Object.entries(one.error))
+        for (const problem of found) addFieldProblem(problems, field, problem);
       continue;
     }
     const value = one.value[key];

@@ -61,15 +61,26 @@ export type ChatappCallCode = ChatappCallRefusal['code'];
 
 /** The route's check order (`no_permission` and `permission_expired` are one check). */
 export const CHATAPP_CALL_CHECK_ORDER: readonly ChatappCallCode[] = [
-  'feature_disabled', 'voice_disabled', 'calling_not_enabled', 'sender_offline', 'region_not_supported', 'no_assistant', 'assistant_blocked',
-  'no_permission', 'permission_expired', 'insufficient_balance', 'concurrent_limit', 'contact_rate_limit',
+  'feature_disabled',
+  'voice_disabled',
+  'calling_not_enabled',
+  'sender_offline',
+  'region_not_supported',
+  'no_assistant',
+  'assistant_blocked',
+  'no_permission',
+  'permission_expired',
+  'insufficient_balance',
+  'concurrent_limit',
+  'contact_rate_limit',
 ];
 
 export function contactAttemptUsage(facts: Pick<ChatappCallFacts, 'contactAttempts'>, now: Date): SlidingWindowUsage {
   return slidingWindowUsage(facts.contactAttempts, now, CONTACT_CALL_ATTEMPTS.periodMs, CONTACT_CALL_ATTEMPTS.max);
 }
 
-export const activeSenderCalls = (statuses: readonly CallStatus[]): number => statuses.filter(occupiesSenderLine).length;
+export const activeSenderCalls = (statuses: readonly CallStatus[]): number =>
+  statuses.filter(occupiesSenderLine).length;
 
 /**
  * Every check from `feature_disabled` on that fails now, in the route's order. The route
@@ -88,7 +99,8 @@ export function failingChatappCallChecks(facts: ChatappCallFacts, now: Date): re
   if (facts.assistant === 'none') failing.push({ code: 'no_assistant' });
   if (facts.assistant === 'compliance_blocked') failing.push({ code: 'assistant_blocked' });
   const permission = callPermissionStatusAt(facts.permission, now);
-  if (permission !== 'granted') failing.push({ code: permission === 'expired' ? 'permission_expired' : 'no_permission' });
+  if (permission !== 'granted')
+    failing.push({ code: permission === 'expired' ? 'permission_expired' : 'no_permission' });
   if (!canAfford(facts.balance, facts.minutePrice)) failing.push({ code: 'insufficient_balance' });
   if (activeSenderCalls(facts.senderCallStatuses) >= MAX_ACTIVE_SENDER_CALLS) {
     failing.push({ code: 'concurrent_limit', retryAfterSeconds: CONCURRENT_LIMIT_RETRY_AFTER_SECONDS });

@@ -47,11 +47,18 @@ export const CALL_REPORT_CLOCK_SKEW_MS = 60_000;
  */
 export function callForReport(candidates: readonly ChatappCallCandidate[], at: Date): number | null {
   const t = at.getTime();
-  const fits = candidates.filter((c) =>
-    c.createdAt.getTime() <= t + CALL_REPORT_CLOCK_SKEW_MS
-    && (!isTerminal(c.status) || c.finishedAt === null || c.finishedAt.getTime() >= t - CALL_REPORT_BIND_WINDOW_MS));
+  const fits = candidates.filter(
+    (c) =>
+      c.createdAt.getTime() <= t + CALL_REPORT_CLOCK_SKEW_MS &&
+      (!isTerminal(c.status) || c.finishedAt === null || c.finishedAt.getTime() >= t - CALL_REPORT_BIND_WINDOW_MS),
+  );
   if (fits.length === 0) return null;
-  return fits.reduce((newest, c) => (c.createdAt.getTime() > newest.createdAt.getTime() || (c.createdAt.getTime() === newest.createdAt.getTime() && c.callId > newest.callId) ? c : newest)).callId;
+  return fits.reduce((newest, c) =>
+    c.createdAt.getTime() > newest.createdAt.getTime() ||
+    (c.createdAt.getTime() === newest.createdAt.getTime() && c.callId > newest.callId)
+      ? c
+      : newest,
+  ).callId;
 }
 
 /**
@@ -59,11 +66,17 @@ export function callForReport(candidates: readonly ChatappCallCandidate[], at: D
  * (a repeated delivery changes nothing); either may come first. A terminate without a duration
  * counts the seconds from the connect, when there was one.
  */
-export function applyChatappCallEvent(current: ChatappCallReport, event: ChatappCallEvent): { readonly next: ChatappCallReport; readonly changed: boolean } {
+export function applyChatappCallEvent(
+  current: ChatappCallReport,
+  event: ChatappCallEvent,
+): { readonly next: ChatappCallReport; readonly changed: boolean } {
   if (event.metaCallId !== current.metaCallId) return { next: current, changed: false };
   if (event.event === 'connect') {
     if (current.connectAt !== null) return { next: current, changed: false };
-    const duration = current.terminateAt !== null && current.duration === null ? secondsBetween(event.at, current.terminateAt) : current.duration;
+    const duration =
+      current.terminateAt !== null && current.duration === null
+        ? secondsBetween(event.at, current.terminateAt)
+        : current.duration;
     return { next: { ...current, connectAt: event.at, duration }, changed: true };
   }
   if (current.terminateAt !== null) return { next: current, changed: false };
@@ -73,8 +86,16 @@ export function applyChatappCallEvent(current: ChatappCallReport, event: Chatapp
 
 /** The report a first event opens on the call it was bound to. */
 export function openChatappCallReport(callId: number, event: ChatappCallEvent): ChatappCallReport {
-  const empty: ChatappCallReport = { callId, metaCallId: event.metaCallId, connectAt: null, terminateAt: null, duration: null, status: null };
+  const empty: ChatappCallReport = {
+    callId,
+    metaCallId: event.metaCallId,
+    connectAt: null,
+    terminateAt: null,
+    duration: null,
+    status: null,
+  };
   return applyChatappCallEvent(empty, event).next;
 }
 
-const secondsBetween = (from: Date, to: Date): number => Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000));
+const secondsBetween = (from: Date, to: Date): number =>
+  Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000));

@@ -1,6 +1,13 @@
 import { CallStatus } from '../calls/call-status';
 import { acceptCallPermission, CallPermission, noCallPermission } from './call-permission';
-import { askCountersOnCallStatus, askUsage, checkAskLimits, recordPermissionRequest, resetAskCounters, withdrawPermissionRequest } from './permission-asks';
+import {
+  askCountersOnCallStatus,
+  askUsage,
+  checkAskLimits,
+  recordPermissionRequest,
+  resetAskCounters,
+  withdrawPermissionRequest,
+} from './permission-asks';
 
 const MIN = 60 * 1000;
 const HOUR = 60 * MIN;
@@ -21,7 +28,11 @@ const askedTwice = { ...requested(askedOnce, at(DAY)), status: 'rejected' as con
 
 describe('permission asks: 1 per 24 hours', () => {
   it.each([
-    ['one ms before 24 h', DAY - 1, { ok: false, error: { code: 'request_limit', reason: 'daily_limit', retryAt: at(DAY) } }],
+    [
+      'one ms before 24 h',
+      DAY - 1,
+      { ok: false, error: { code: 'request_limit', reason: 'daily_limit', retryAt: at(DAY) } },
+    ],
     ['exactly 24 h', DAY, { ok: true }],
     ['one ms after 24 h', DAY + 1, { ok: true }],
   ] as const)('a second ask %s after the first', (_, offset, expected) => {
@@ -37,13 +48,20 @@ describe('permission asks: 1 per 24 hours', () => {
 
   it('a pending request is itself under the daily limit', () => {
     const pending = requested(noCallPermission(12, '+4915112345678'), t0);
-    expect(recordPermissionRequest(pending, at(HOUR))).toEqual({ ok: false, error: { code: 'request_limit', reason: 'daily_limit', retryAt: at(DAY) } });
+    expect(recordPermissionRequest(pending, at(HOUR))).toEqual({
+      ok: false,
+      error: { code: 'request_limit', reason: 'daily_limit', retryAt: at(DAY) },
+    });
   });
 });
 
 describe('permission asks: 2 per 7 days', () => {
   it.each([
-    ['one ms before 7 days after the first ask', 7 * DAY - 1, { ok: false, error: { code: 'request_limit', reason: 'weekly_limit', retryAt: at(7 * DAY) } }],
+    [
+      'one ms before 7 days after the first ask',
+      7 * DAY - 1,
+      { ok: false, error: { code: 'request_limit', reason: 'weekly_limit', retryAt: at(7 * DAY) } },
+    ],
     ['exactly 7 days after the first ask', 7 * DAY, { ok: true }],
     ['one ms after 7 days', 7 * DAY + 1, { ok: true }],
   ] as const)('a third ask %s', (_, offset, expected) => {
@@ -53,9 +71,15 @@ describe('permission asks: 2 per 7 days', () => {
   it('while both limits block, the daily reason is reported and retry_at waits for both', () => {
     // Asks at day 0 and day 6.5: at day 6.6 the daily ask frees at 7.5 days, the weekly at 7 days.
     const late = { ...requested(askedOnce, at(6.5 * DAY)), status: 'rejected' as const };
-    expect(checkAskLimits(late, at(6.6 * DAY))).toEqual({ ok: false, error: { code: 'request_limit', reason: 'daily_limit', retryAt: at(7.5 * DAY) } });
+    expect(checkAskLimits(late, at(6.6 * DAY))).toEqual({
+      ok: false,
+      error: { code: 'request_limit', reason: 'daily_limit', retryAt: at(7.5 * DAY) },
+    });
     // Asks at day 0 and day 1: at day 1.5 the daily ask frees at day 2 but the week only at day 7.
-    expect(checkAskLimits(askedTwice, at(1.5 * DAY))).toEqual({ ok: false, error: { code: 'request_limit', reason: 'daily_limit', retryAt: at(7 * DAY) } });
+    expect(checkAskLimits(askedTwice, at(1.5 * DAY))).toEqual({
+      ok: false,
+      error: { code: 'request_limit', reason: 'daily_limit', retryAt: at(7 * DAY) },
+    });
   });
 
   it('drops asks that can no longer count when a new one is recorded', () => {
@@ -67,22 +91,37 @@ describe('permission asks: 2 per 7 days', () => {
 describe('already granted', () => {
   it('a temporary grant blocks until it expires', () => {
     const granted = acceptCallPermission(askedOnce, false, at(10 * MIN)).next;
-    expect(checkAskLimits(granted, at(HOUR))).toEqual({ ok: false, error: { code: 'request_limit', reason: 'already_granted', retryAt: at(10 * MIN + 7 * DAY) } });
+    expect(checkAskLimits(granted, at(HOUR))).toEqual({
+      ok: false,
+      error: { code: 'request_limit', reason: 'already_granted', retryAt: at(10 * MIN + 7 * DAY) },
+    });
     expect(checkAskLimits(granted, at(10 * MIN + 7 * DAY)).ok).toBe(true);
   });
 
   it('retry_at also waits for the counters when they free later than the grant expires', () => {
     const granted = acceptCallPermission(askedTwice, false, at(DAY + 10 * MIN)).next;
     // The grant ends at day 8 + 10 min, after the week of asks (day 7): the grant decides.
-    expect(checkAskLimits(granted, at(2 * DAY))).toEqual({ ok: false, error: { code: 'request_limit', reason: 'already_granted', retryAt: at(DAY + 10 * MIN + 7 * DAY) } });
+    expect(checkAskLimits(granted, at(2 * DAY))).toEqual({
+      ok: false,
+      error: { code: 'request_limit', reason: 'already_granted', retryAt: at(DAY + 10 * MIN + 7 * DAY) },
+    });
     // Granted a day before the first ask, it ends at day 6, before the week of asks frees (day 7).
-    const earlier = { ...acceptCallPermission(noCallPermission(12, '+4915112345678'), false, at(-DAY)).next, asks: askedTwice.asks };
-    expect(checkAskLimits(earlier, at(DAY + HOUR))).toEqual({ ok: false, error: { code: 'request_limit', reason: 'already_granted', retryAt: at(7 * DAY) } });
+    const earlier = {
+      ...acceptCallPermission(noCallPermission(12, '+4915112345678'), false, at(-DAY)).next,
+      asks: askedTwice.asks,
+    };
+    expect(checkAskLimits(earlier, at(DAY + HOUR))).toEqual({
+      ok: false,
+      error: { code: 'request_limit', reason: 'already_granted', retryAt: at(7 * DAY) },
+    });
   });
 
   it('a permanent grant never frees: retry_at is null', () => {
     const granted = acceptCallPermission(askedOnce, true, at(10 * MIN)).next;
-    expect(checkAskLimits(granted, at(30 * DAY))).toEqual({ ok: false, error: { code: 'request_limit', reason: 'already_granted', retryAt: null } });
+    expect(checkAskLimits(granted, at(30 * DAY))).toEqual({
+      ok: false,
+      error: { code: 'request_limit', reason: 'already_granted', retryAt: null },
+    });
   });
 });
 
@@ -112,12 +151,17 @@ describe('reset after a connected call', () => {
     expect(askUsage(resetAskCounters(askedOnce, t0), at(MIN)).daily.used).toBe(0);
   });
 
-  it.each(['queued', 'ringing', 'completed', 'no-answer', 'busy', 'failed', 'canceled'] as CallStatus[])('a chat-app call moving to %s resets nothing', (status) => {
-    expect(askCountersOnCallStatus(askedOnce, status, at(MIN))).toBe(askedOnce);
-  });
+  it.each(['queued', 'ringing', 'completed', 'no-answer', 'busy', 'failed', 'canceled'] as CallStatus[])(
+    'a chat-app call moving to %s resets nothing',
+    (status) => {
+      expect(askCountersOnCallStatus(askedOnce, status, at(MIN))).toBe(askedOnce);
+    },
+  );
 
   it('a chat-app call reaching in-progress resets the asks', () => {
-    expect(askUsage(askCountersOnCallStatus(askedTwice, 'in-progress', at(DAY + MIN)), at(DAY + 2 * MIN)).weekly.used).toBe(0);
+    expect(
+      askUsage(askCountersOnCallStatus(askedTwice, 'in-progress', at(DAY + MIN)), at(DAY + 2 * MIN)).weekly.used,
+    ).toBe(0);
   });
 });
 

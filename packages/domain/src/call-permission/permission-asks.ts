@@ -46,8 +46,10 @@ export function checkAskLimits(permission: CallPermission, now: Date): Result<As
     const retryAt = permission.isPermanent ? null : latestOf(permission.expiresAt, countersFreeAt);
     return err({ code: 'request_limit', reason: 'already_granted', retryAt });
   }
-  if (usage.daily.freesAt !== null) return err({ code: 'request_limit', reason: 'daily_limit', retryAt: countersFreeAt });
-  if (usage.weekly.freesAt !== null) return err({ code: 'request_limit', reason: 'weekly_limit', retryAt: countersFreeAt });
+  if (usage.daily.freesAt !== null)
+    return err({ code: 'request_limit', reason: 'daily_limit', retryAt: countersFreeAt });
+  if (usage.weekly.freesAt !== null)
+    return err({ code: 'request_limit', reason: 'weekly_limit', retryAt: countersFreeAt });
   return ok(usage);
 }
 
@@ -55,7 +57,10 @@ export function checkAskLimits(permission: CallPermission, now: Date): Result<As
  * A request was sent: the permission is pending again and the ask counts. Asks that can no longer
  * count are dropped so the record stays small.
  */
-export function recordPermissionRequest(permission: CallPermission, now: Date): Result<CallPermissionTransition, AskLimitRefusal> {
+export function recordPermissionRequest(
+  permission: CallPermission,
+  now: Date,
+): Result<CallPermissionTransition, AskLimitRefusal> {
   const allowed = checkAskLimits(permission, now);
   if (!allowed.ok) return allowed;
   const stillCounting = countedAsks(permission).filter((at) => now.getTime() < at.getTime() + WEEKLY_ASKS.periodMs);
@@ -75,11 +80,22 @@ export function recordPermissionRequest(permission: CallPermission, now: Date): 
  * stops counting, and a permission still pending from that ask is again what it was before. A
  * permission that moved on meanwhile (the customer answered) keeps its state.
  */
-export function withdrawPermissionRequest(permission: CallPermission, before: CallPermission, at: Date): CallPermission {
+export function withdrawPermissionRequest(
+  permission: CallPermission,
+  before: CallPermission,
+  at: Date,
+): CallPermission {
   const asks = permission.asks.filter((t) => t.getTime() !== at.getTime());
   const stillThisAsk = permission.status === 'pending' && permission.requestedAt?.getTime() === at.getTime();
   if (!stillThisAsk) return { ...permission, asks };
-  return { ...permission, asks, status: before.status, isPermanent: before.isPermanent, expiresAt: before.expiresAt, requestedAt: before.requestedAt };
+  return {
+    ...permission,
+    asks,
+    status: before.status,
+    isPermanent: before.isPermanent,
+    expiresAt: before.expiresAt,
+    requestedAt: before.requestedAt,
+  };
 }
 
 /**

@@ -34,13 +34,18 @@ export type PermissionRequestRefusal =
   | AskLimitRefusal;
 
 /** The preflight's word for a refusal: its code, or for a limit which limit. */
-export type PermissionRequestReason = Exclude<PermissionRequestRefusal['code'], 'request_limit'> | AskLimitRefusal['reason'];
+export type PermissionRequestReason =
+  | Exclude<PermissionRequestRefusal['code'], 'request_limit'>
+  | AskLimitRefusal['reason'];
 
 /**
  * The permission-request checks from `voice_disabled` to `request_limit`, in that order: the first failing check. The user
  * quota, validation, sender lookup and phone format come before; the provider send after.
  */
-export function decidePermissionRequest(facts: PermissionRequestFacts, now: Date): Result<AskUsage, PermissionRequestRefusal> {
+export function decidePermissionRequest(
+  facts: PermissionRequestFacts,
+  now: Date,
+): Result<AskUsage, PermissionRequestRefusal> {
   if (!facts.senderCallingEnabled || !facts.planCallingEnabled) return err({ code: 'voice_disabled' });
   if (facts.senderCountry !== null && senderRegionRefusesCalls(facts.senderCountry)) {
     return err({ code: 'region_not_supported', country: facts.senderCountry.toUpperCase() });

@@ -1,7 +1,19 @@
 import { callPermissionStatusAt, CallPermissionStatus, canCallAt } from './call-permission';
-import { ChatappCallFacts, ChatappCallRefusal, CONTACT_CALL_ATTEMPTS, contactAttemptUsage, failingChatappCallChecks } from './chatapp-call-decision';
+import {
+  ChatappCallFacts,
+  ChatappCallRefusal,
+  CONTACT_CALL_ATTEMPTS,
+  contactAttemptUsage,
+  failingChatappCallChecks,
+} from './chatapp-call-decision';
 import { askUsage, DAILY_ASKS, WEEKLY_ASKS } from './permission-asks';
-import { customerSessionOpen, decidePermissionRequest, PermissionRequestFacts, PermissionRequestReason, permissionRequestReason } from './permission-request';
+import {
+  customerSessionOpen,
+  decidePermissionRequest,
+  PermissionRequestFacts,
+  PermissionRequestReason,
+  permissionRequestReason,
+} from './permission-request';
 import { SlidingWindowUsage } from './sliding-window';
 import { QuotaUsage, quotaStanding } from './user-quotas';
 
@@ -10,8 +22,18 @@ export type StartCallReason = ChatappCallRefusal['code'];
 
 /** Preflight order, with voiceplane's added `insufficient_balance` after `contact_rate_limit` (the route checks balance earlier). */
 export const START_CALL_REASON_ORDER: readonly StartCallReason[] = [
-  'feature_disabled', 'voice_disabled', 'calling_not_enabled', 'sender_offline', 'region_not_supported', 'no_assistant', 'assistant_blocked',
-  'no_permission', 'permission_expired', 'concurrent_limit', 'contact_rate_limit', 'insufficient_balance',
+  'feature_disabled',
+  'voice_disabled',
+  'calling_not_enabled',
+  'sender_offline',
+  'region_not_supported',
+  'no_assistant',
+  'assistant_blocked',
+  'no_permission',
+  'permission_expired',
+  'concurrent_limit',
+  'contact_rate_limit',
+  'insufficient_balance',
 ];
 
 export interface PreflightLimit {
@@ -33,12 +55,13 @@ export interface PreflightAction<R extends string> {
   readonly limits: readonly PreflightLimit[];
 }
 
-export type VoicePreflightFacts = PermissionRequestFacts & ChatappCallFacts & {
-  /** The user's counts in the current fixed windows of the request route's quotas. */
-  readonly requestQuota: readonly QuotaUsage[];
-  /** The same for the call route's quotas. */
-  readonly callQuota: readonly QuotaUsage[];
-};
+export type VoicePreflightFacts = PermissionRequestFacts &
+  ChatappCallFacts & {
+    /** The user's counts in the current fixed windows of the request route's quotas. */
+    readonly requestQuota: readonly QuotaUsage[];
+    /** The same for the call route's quotas. */
+    readonly callQuota: readonly QuotaUsage[];
+  };
 
 export interface CallPermissionReadout {
   readonly status: CallPermissionStatus;
@@ -97,13 +120,23 @@ function startCallAction(facts: VoicePreflightFacts, now: Date): PreflightAction
   return afterQuota('start_call', facts.callQuota, now, limits);
 }
 
-function afterQuota<R extends string>(actionName: PreflightAction<R>['actionName'], quota: readonly QuotaUsage[], now: Date, limits: readonly PreflightLimit[]): PreflightAction<R> {
+function afterQuota<R extends string>(
+  actionName: PreflightAction<R>['actionName'],
+  quota: readonly QuotaUsage[],
+  now: Date,
+  limits: readonly PreflightLimit[],
+): PreflightAction<R> {
   const standing = quotaStanding(quota, now);
   if (standing.exhausted) return blocked<R>(actionName, 'quota_exhausted', standing.nextAllowedAt, limits);
   return { actionName, canPerform: true, reason: null, nextAllowedAt: null, limits };
 }
 
-function blocked<R extends string>(actionName: PreflightAction<R>['actionName'], reason: R | 'quota_exhausted', nextAllowedAt: Date | null, limits: readonly PreflightLimit[]): PreflightAction<R> {
+function blocked<R extends string>(
+  actionName: PreflightAction<R>['actionName'],
+  reason: R | 'quota_exhausted',
+  nextAllowedAt: Date | null,
+  limits: readonly PreflightLimit[],
+): PreflightAction<R> {
   return { actionName, canPerform: false, reason, nextAllowedAt, limits };
 }
 

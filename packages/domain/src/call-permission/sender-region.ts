@@ -6,5 +6,7 @@ export const CALL_REFUSED_SENDER_COUNTRIES = ['US', 'CA', 'EG', 'VN', 'NG', 'TR'
 
 /** A sender whose country is unknown is not refused: nothing says it is in a refused region. */
 export function senderRegionRefusesCalls(countryCode: string | null): boolean {
-  return countryCode !== null && (CALL_REFUSED_SENDER_COUNTRIES as readonly string[]).includes(countryCode.toUpperCase());
+  return (
+    countryCode !== null && (CALL_REFUSED_SENDER_COUNTRIES as readonly string[]).includes(countryCode.toUpperCase())
+  );
 }

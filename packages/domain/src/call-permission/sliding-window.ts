@@ -13,7 +13,12 @@ export interface SlidingWindowUsage {
   readonly freesAt: Date | null;
 }
 
-export function slidingWindowUsage(uses: readonly Date[], now: Date, periodMs: number, max: number): SlidingWindowUsage {
+export function slidingWindowUsage(
+  uses: readonly Date[],
+  now: Date,
+  periodMs: number,
+  max: number,
+): SlidingWindowUsage {
   const counted = uses
     .map((use) => use.getTime())
     .filter((at) => now.getTime() < at + periodMs)

@@ -36,7 +36,9 @@ export interface QuotaStanding {
 }
 
 export function quotaStanding(usage: readonly QuotaUsage[], now: Date): QuotaStanding {
-  const resets = usage.filter((u) => u.used >= u.quota.limit).map((u) => windowAt(now, u.quota.windowSeconds).resetAt.getTime());
+  const resets = usage
+    .filter((u) => u.used >= u.quota.limit)
+    .map((u) => windowAt(now, u.quota.windowSeconds).resetAt.getTime());
   if (resets.length === 0) return { exhausted: false, nextAllowedAt: null };
   return { exhausted: true, nextAllowedAt: new Date(Math.max(...resets)) };
 }

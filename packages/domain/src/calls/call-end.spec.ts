@@ -1,5 +1,11 @@
 import {
-  appendedTranscript, CALL_TRANSCRIPT_LINES_MAX, callCharge, callDuration, extractedVariablesAtEnd, formatTranscript, shouldSendInboundWebhook,
+  appendedTranscript,
+  CALL_TRANSCRIPT_LINES_MAX,
+  callCharge,
+  callDuration,
+  extractedVariablesAtEnd,
+  formatTranscript,
+  shouldSendInboundWebhook,
   shouldSendPostCallWebhook,
 } from './call-end';
 
@@ -12,13 +18,24 @@ describe('call end rules', () => {
     expect(callDuration(new Date('2026-03-01T10:00:00.000Z'), end, 12.4)).toBe(12);
   });
 
-  it.each([[0, 0, 0], [1, 1, 0.1], [60, 1, 0.1], [61, 2, 0.2], [87, 2, 0.2], [600, 10, 1]])('%p s → %p started minutes, $%p', (s, minutes, amount) => {
+  it.each([
+    [0, 0, 0],
+    [1, 1, 0.1],
+    [60, 1, 0.1],
+    [61, 2, 0.2],
+    [87, 2, 0.2],
+    [600, 10, 1],
+  ])('%p s → %p started minutes, $%p', (s, minutes, amount) => {
     expect(callCharge(s, 0.1)).toEqual({ minutes, amount });
   });
 
   it('formats transcripts for the webhook', () => {
-    expect(formatTranscript([{ role: 'assistant', content: 'Hello Ann, this is Acme.', at: 'x' }, { role: 'customer', content: 'Hi!', at: 'y' }]))
-      .toBe('AI: Hello Ann, this is Acme.\nCustomer: Hi!');
+    expect(
+      formatTranscript([
+        { role: 'assistant', content: 'Hello Ann, this is Acme.', at: 'x' },
+        { role: 'customer', content: 'Hi!', at: 'y' },
+      ]),
+    ).toBe('AI: Hello Ann, this is Acme.\nCustomer: Hi!');
   });
 
   it.each([
@@ -45,8 +62,18 @@ describe('call end rules', () => {
 describe('extracted variables at the end', () => {
   const on = { enabled: true, fieldNames: ['appointment_date', 'budget'] };
   it.each([
-    ['evaluation on, runtime values used as-is', on, { status: true, summary: 'Booked.', extra: 1 }, { status: true, summary: 'Booked.', extra: 1 }],
-    ['evaluation on, nothing evaluated', on, undefined, { appointment_date: null, budget: null, status: false, summary: '' }],
+    [
+      'evaluation on, runtime values used as-is',
+      on,
+      { status: true, summary: 'Booked.', extra: 1 },
+      { status: true, summary: 'Booked.', extra: 1 },
+    ],
+    [
+      'evaluation on, nothing evaluated',
+      on,
+      undefined,
+      { appointment_date: null, budget: null, status: false, summary: '' },
+    ],
     ['evaluation off, runtime values dropped', { enabled: false, fieldNames: ['x'] }, { status: true }, {}],
     ['evaluation off, nothing sent', { enabled: false, fieldNames: [] }, undefined, {}],
   ] as const)('%s', (_name, evaluation, supplied, expected) => {
@@ -55,7 +82,12 @@ describe('extracted variables at the end', () => {
 });
 
 describe('the lines a transcript keeps', () => {
-  const lines = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => ({ role: 'customer' as const, content: `${prefix} ${i}`, at: '2026-03-01T10:00:00.000Z' }));
+  const lines = (n: number, prefix: string) =>
+    Array.from({ length: n }, (_, i) => ({
+      role: 'customer' as const,
+      content: `${prefix} ${i}`,
+      at: '2026-03-01T10:00:00.000Z',
+    }));
 
   it('appends up to the cap and drops what is past it', () => {
     expect(appendedTranscript(lines(2, 'a'), lines(1, 'b')).map((l) => l.content)).toEqual(['a 0', 'a 1', 'b 0']);

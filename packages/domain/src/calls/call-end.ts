@@ -14,7 +14,10 @@ export interface TranscriptItem {
 export const CALL_TRANSCRIPT_LINES_MAX = 2_000;
 
 /** `items` after `transcript`, as far as the cap allows; what is past the cap is dropped. */
-export function appendedTranscript(transcript: readonly TranscriptItem[], items: readonly TranscriptItem[]): TranscriptItem[] {
+export function appendedTranscript(
+  transcript: readonly TranscriptItem[],
+  items: readonly TranscriptItem[],
+): TranscriptItem[] {
   return [...transcript, ...items.slice(0, Math.max(0, CALL_TRANSCRIPT_LINES_MAX - transcript.length))];
 }
 
@@ -56,7 +59,9 @@ export function shouldSendPostCallWebhook(settings: PostCallWebhookSettings, sta
  * only, under the same completion rule as the post-call webhook, whether that one is on or not.
  */
 export function shouldSendInboundWebhook(
-  settings: { readonly inboundWebhookUrl: string | null; readonly sendOnlyOnCompleted: boolean }, direction: 'inbound' | 'outbound', status: TerminalCallStatus,
+  settings: { readonly inboundWebhookUrl: string | null; readonly sendOnlyOnCompleted: boolean },
+  direction: 'inbound' | 'outbound',
+  status: TerminalCallStatus,
 ): boolean {
   if (direction !== 'inbound' || !settings.inboundWebhookUrl) return false;
   return !settings.sendOnlyOnCompleted || status === 'completed';
@@ -75,7 +80,10 @@ export interface PostCallEvaluation {
  * nothing was evaluated, so nothing is claimed: every schema field is null, `status` false and
  * `summary` empty — the keys a receiver expects are still there.
  */
-export function extractedVariablesAtEnd(evaluation: PostCallEvaluation, supplied: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+export function extractedVariablesAtEnd(
+  evaluation: PostCallEvaluation,
+  supplied: Readonly<Record<string, unknown>> | undefined,
+): Record<string, unknown> {
   if (!evaluation.enabled) return {};
   if (supplied !== undefined) return { ...supplied };
   const unevaluated: Record<string, unknown> = {};

@@ -10,7 +10,11 @@ const table: Row[] = [
   ['queued', 'answered', undefined, 'in-progress'],
   ['initiated', 'transcript', undefined, 409],
   ['queued', 'transcript', undefined, 409],
-  ...(['busy', 'no-answer', 'failed', 'canceled'] as const).flatMap((s): Row[] => [['initiated', 'ended', s, s], ['queued', 'ended', s, s], ['ringing', 'ended', s, s]]),
+  ...(['busy', 'no-answer', 'failed', 'canceled'] as const).flatMap((s): Row[] => [
+    ['initiated', 'ended', s, s],
+    ['queued', 'ended', s, s],
+    ['ringing', 'ended', s, s],
+  ]),
   ['initiated', 'ended', 'completed', 409],
   ['ringing', 'ended', 'completed', 409],
   ['ringing', 'ringing', undefined, 'unchanged'],

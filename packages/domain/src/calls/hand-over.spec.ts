@@ -3,12 +3,22 @@ import { RuntimeConfig, TransferAssistant } from './runtime-config';
 
 const speech = { voice: null } as unknown as TransferAssistant['speech'];
 const billing = {
-  assistant: { id: 12, name: 'Billing' }, variables: { team: 'billing', customer_name: 'Ann' },
-  tools: [{ id: 9, name: 'check_invoice' }], builtin_tools: [{ type: 'end_call', data: { description: null } }], speech,
+  assistant: { id: 12, name: 'Billing' },
+  variables: { team: 'billing', customer_name: 'Ann' },
+  tools: [{ id: 9, name: 'check_invoice' }],
+  builtin_tools: [{ type: 'end_call', data: { description: null } }],
+  speech,
 } as unknown as TransferAssistant;
 const config = {
-  direction: 'outbound', channel: 'phone', customer_phone: '+14155551234', assistant_phone: null, sip: null,
-  assistant: { id: 11, name: 'Front desk' }, variables: { customer_name: 'Ann' }, tools: [], builtin_tools: [],
+  direction: 'outbound',
+  channel: 'phone',
+  customer_phone: '+14155551234',
+  assistant_phone: null,
+  sip: null,
+  assistant: { id: 11, name: 'Front desk' },
+  variables: { customer_name: 'Ann' },
+  tools: [],
+  builtin_tools: [],
   transfer_assistants: [billing],
 } as unknown as RuntimeConfig;
 
@@ -21,8 +31,13 @@ describe('assistant hand-over', () => {
 
   it('the target takes the assistant, variables, tools and voice; the line and the targets stay', () => {
     expect(handedOverConfig(config, billing)).toEqual({
-      ...config, assistant: billing.assistant, variables: billing.variables, tools: billing.tools, builtin_tools: billing.builtin_tools,
-      speech, transfer_assistants: [billing],
+      ...config,
+      assistant: billing.assistant,
+      variables: billing.variables,
+      tools: billing.tools,
+      builtin_tools: billing.builtin_tools,
+      speech,
+      transfer_assistants: [billing],
     });
   });
 });

@@ -5,7 +5,10 @@ import { RuntimeConfig, TransferAssistant } from './runtime-config';
  * carries (an assistant of the same account that existed when the call started); anything else,
  * another account's assistant included, is no target at all.
  */
-export function handOverTarget(config: Pick<RuntimeConfig, 'transfer_assistants'>, assistantId: number): TransferAssistant | null {
+export function handOverTarget(
+  config: Pick<RuntimeConfig, 'transfer_assistants'>,
+  assistantId: number,
+): TransferAssistant | null {
   return config.transfer_assistants?.find((t) => t.assistant.id === assistantId) ?? null;
 }
 

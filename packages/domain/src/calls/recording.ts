@@ -12,7 +12,8 @@ export function callIdOfRecordingPath(path: string): number | null {
 }
 
 /** The address users fetch a recording from: the product's own route, behind the account's credentials. */
-export const recordingUrlOf = (publicBaseUrl: string, callId: number): string => `${publicBaseUrl.replace(/\/+$/, '')}/api/user/calls/${callId}/recording`;
+export const recordingUrlOf = (publicBaseUrl: string, callId: number): string =>
+  `${publicBaseUrl.replace(/\/+$/, '')}/api/user/calls/${callId}/recording`;
 
 /** The folder S3-compatible media stores keep their objects in, unless told otherwise. */
 export const MEDIA_OBJECT_PREFIX = 'chatapp-media/';

@@ -6,26 +6,69 @@ import { RuntimeSpeech } from './runtime-speech';
 
 /** Assistant settings that concern voiceplane's webhooks, not the conversation: kept from the runtime. */
 export const WEBHOOK_FIELDS = [
-  'webhookUrl', 'conversationEndedWebhookUrl', 'isWebhookActive', 'sendWebhookOnlyOnCompleted',
-  'includeRecordingInWebhook', 'conversationEndedRetrigger',
+  'webhookUrl',
+  'conversationEndedWebhookUrl',
+  'isWebhookActive',
+  'sendWebhookOnlyOnCompleted',
+  'includeRecordingInWebhook',
+  'conversationEndedRetrigger',
 ] as const satisfies readonly (keyof AssistantConfig)[];
 
 type WebhookField = (typeof WEBHOOK_FIELDS)[number];
 
 /** Every other assistant field, in record order; the compiler demands an entry for each new field. */
 const RUNTIME_FIELDS: Readonly<Record<Exclude<keyof AssistantConfig, WebhookField>, true>> = {
-  name: true, type: true, mode: true, timezone: true, initialMessage: true, systemPrompt: true,
-  knowledgebaseMode: true, reengagementPrompt: true, voiceMailMessage: true, endpointType: true,
-  ambientSound: true, voiceId: true, languageId: true, llmModelId: true, multimodalModelId: true,
-  chatLlmFallbackId: true, knowledgebaseId: true, folderId: true, phoneNumberId: true,
-  synthesizerProviderId: true, transcriberProviderId: true, secondaryLanguageIds: true, labelIds: true,
-  toolIds: true, tools: true, postCallSchema: true, turnDetectionThreshold: true, voiceStability: true,
-  voiceSimilarity: true, speechSpeed: true, llmTemperature: true, maxDuration: true, maxSilenceDuration: true,
-  maxInitialSilenceDuration: true, ringingTime: true, reengagementInterval: true, endpointSensitivity: true,
-  interruptSensitivity: true, minInterruptWords: true, ambientSoundVolume: true,
-  conversationInactivityTimeout: true, ttsEmotionEnabled: true, allowInterruptions: true, fillers: true,
-  record: true, enableNoiseCancellation: true, waitForCustomer: true, endCallOnVoicemail: true,
-  postCallEvaluation: true, fillerConfig: true, variables: true,
+  name: true,
+  type: true,
+  mode: true,
+  timezone: true,
+  initialMessage: true,
+  systemPrompt: true,
+  knowledgebaseMode: true,
+  reengagementPrompt: true,
+  voiceMailMessage: true,
+  endpointType: true,
+  ambientSound: true,
+  voiceId: true,
+  languageId: true,
+  llmModelId: true,
+  multimodalModelId: true,
+  chatLlmFallbackId: true,
+  knowledgebaseId: true,
+  folderId: true,
+  phoneNumberId: true,
+  synthesizerProviderId: true,
+  transcriberProviderId: true,
+  secondaryLanguageIds: true,
+  labelIds: true,
+  toolIds: true,
+  tools: true,
+  postCallSchema: true,
+  turnDetectionThreshold: true,
+  voiceStability: true,
+  voiceSimilarity: true,
+  speechSpeed: true,
+  llmTemperature: true,
+  maxDuration: true,
+  maxSilenceDuration: true,
+  maxInitialSilenceDuration: true,
+  ringingTime: true,
+  reengagementInterval: true,
+  endpointSensitivity: true,
+  interruptSensitivity: true,
+  minInterruptWords: true,
+  ambientSoundVolume: true,
+  conversationInactivityTimeout: true,
+  ttsEmotionEnabled: true,
+  allowInterruptions: true,
+  fillers: true,
+  record: true,
+  enableNoiseCancellation: true,
+  waitForCustomer: true,
+  endCallOnVoicemail: true,
+  postCallEvaluation: true,
+  fillerConfig: true,
+  variables: true,
 };
 
 /**
@@ -55,7 +98,11 @@ export interface RuntimeConfig {
   readonly channel: CallChannel;
   readonly customer_phone: string;
   readonly assistant_phone: string | null;
-  readonly sip: { readonly outbound_trunk_id: string; readonly calling_format: string; readonly outbound_proxy: boolean } | null;
+  readonly sip: {
+    readonly outbound_trunk_id: string;
+    readonly calling_format: string;
+    readonly outbound_proxy: boolean;
+  } | null;
   readonly assistant: RuntimeAssistant;
   readonly variables: Readonly<Record<string, string>>;
   readonly tools: readonly RuntimeTool[];
@@ -70,7 +117,9 @@ export interface RuntimeConfig {
 }
 
 /** Another assistant taking over the same call: its settings, variables, tools and voice. */
-export type TransferAssistant = Pick<RuntimeConfig, 'assistant' | 'variables' | 'tools' | 'builtin_tools'> & { readonly speech: RuntimeSpeech };
+export type TransferAssistant = Pick<RuntimeConfig, 'assistant' | 'variables' | 'tools' | 'builtin_tools'> & {
+  readonly speech: RuntimeSpeech;
+};
 
 export interface RuntimeConfigInput {
   readonly direction: CallDirection;
@@ -86,11 +135,21 @@ export interface RuntimeConfigInput {
   /** The call's input variables; they win over the assistant's. */
   readonly variables: Readonly<Record<string, string>>;
   /** The assistant's attached tools, in attachment order. */
-  readonly tools: ReadonlyArray<{ readonly id: number; readonly name: string; readonly description: string; readonly schema: readonly ToolParameter[] }>;
+  readonly tools: ReadonlyArray<{
+    readonly id: number;
+    readonly name: string;
+    readonly description: string;
+    readonly schema: readonly ToolParameter[];
+  }>;
 }
 
 /** Schema `number` is an integer and `float` any number. */
-const JSON_TYPES: Readonly<Record<ToolParameterType, string>> = { string: 'string', number: 'integer', float: 'number', boolean: 'boolean' };
+const JSON_TYPES: Readonly<Record<ToolParameterType, string>> = {
+  string: 'string',
+  number: 'integer',
+  float: 'number',
+  boolean: 'boolean',
+};
 
 export function toolParameters(schema: readonly ToolParameter[]): RuntimeTool['parameters'] {
   const properties: Record<string, { type: string; description: string }> = {};
@@ -103,18 +162,30 @@ export function toolParameters(schema: readonly ToolParameter[]): RuntimeTool['p
  * configuration they started with.
  */
 export function buildRuntimeConfig(input: RuntimeConfigInput): RuntimeConfig {
-  const assistant: Record<string, unknown> = { id: input.assistantId, language: input.languageCode, secondary_languages: input.secondaryLanguageCodes };
-  for (const key of Object.keys(RUNTIME_FIELDS) as (keyof typeof RUNTIME_FIELDS)[]) assistant[snakeCase(key)] = input.assistant[key];
+  const assistant: Record<string, unknown> = {
+    id: input.assistantId,
+    language: input.languageCode,
+    secondary_languages: input.secondaryLanguageCodes,
+  };
+  for (const key of Object.keys(RUNTIME_FIELDS) as (keyof typeof RUNTIME_FIELDS)[])
+    assistant[snakeCase(key)] = input.assistant[key];
   const sip = input.line?.sip ?? null;
   return {
     direction: input.direction,
     channel: input.channel,
     customer_phone: input.customerPhone,
     assistant_phone: input.line?.phoneNumber ?? null,
-    sip: sip ? { outbound_trunk_id: sip.outboundTrunkId, calling_format: sip.callingFormat, outbound_proxy: sip.outboundProxy } : null,
+    sip: sip
+      ? { outbound_trunk_id: sip.outboundTrunkId, calling_format: sip.callingFormat, outbound_proxy: sip.outboundProxy }
+      : null,
     assistant: assistant as RuntimeAssistant,
     variables: { ...input.assistant.variables, ...input.variables },
-    tools: input.tools.map((t) => ({ id: t.id, name: t.name, description: t.description, parameters: toolParameters(t.schema) })),
+    tools: input.tools.map((t) => ({
+      id: t.id,
+      name: t.name,
+      description: t.description,
+      parameters: toolParameters(t.schema),
+    })),
     builtin_tools: input.assistant.tools,
   };
 }

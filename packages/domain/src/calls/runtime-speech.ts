@@ -37,10 +37,19 @@ export interface RuntimeSpeech {
   readonly chat_llm_fallback: { readonly name: string; readonly provider: string } | null;
 }
 
-type SpeechSettings = Pick<AssistantConfig, 'voiceId' | 'synthesizerProviderId' | 'transcriberProviderId' | 'llmModelId' | 'multimodalModelId' | 'chatLlmFallbackId'>;
+type SpeechSettings = Pick<
+  AssistantConfig,
+  | 'voiceId'
+  | 'synthesizerProviderId'
+  | 'transcriberProviderId'
+  | 'llmModelId'
+  | 'multimodalModelId'
+  | 'chatLlmFallbackId'
+>;
 
 export function runtimeSpeech(catalog: ReferenceCatalog, assistant: SpeechSettings): RuntimeSpeech {
-  const provider = (id: number | null) => (id === null ? null : catalog.providers.find((p) => p.id === id)?.name ?? null);
+  const provider = (id: number | null) =>
+    id === null ? null : (catalog.providers.find((p) => p.id === id)?.name ?? null);
   const model = (id: number | null) => {
     const m = id === null ? undefined : catalog.models.find((x) => x.id === id);
     return m ? { name: m.name, provider: m.provider } : null;
@@ -48,7 +57,12 @@ export function runtimeSpeech(catalog: ReferenceCatalog, assistant: SpeechSettin
   const voice = assistant.voiceId === null ? undefined : catalog.voices.find((v) => v.id === assistant.voiceId);
   return {
     voice: voice
-      ? { id: voice.id, name: voice.name, provider: provider(voice.synthesizer_provider_id), provider_voice_id: PROVIDER_VOICE_IDS[voice.id] ?? null }
+      ? {
+          id: voice.id,
+          name: voice.name,
+          provider: provider(voice.synthesizer_provider_id),
+          provider_voice_id: PROVIDER_VOICE_IDS[voice.id] ?? null,
+        }
       : null,
     synthesizer: provider(assistant.synthesizerProviderId),
     transcriber: provider(assistant.transcriberProviderId),

@@ -12,12 +12,23 @@ describe('attempt outcome', () => {
 
   it('an answered call succeeds without the goal rule', () => {
     expect(attemptOutcome(answered, plain)).toBe('success');
-    expect(attemptOutcome({ ...answered, extractedVariables: { booked: false } }, { ...plain, goalCompletionVariable: 'booked' })).toBe('success');
+    expect(
+      attemptOutcome(
+        { ...answered, extractedVariables: { booked: false } },
+        { ...plain, goalCompletionVariable: 'booked' },
+      ),
+    ).toBe('success');
   });
 
   it.each<[unknown, 'success' | 'failed']>([
-    [true, 'success'], ['true', 'success'], [1, 'success'],
-    [false, 'failed'], ['false', 'failed'], [0, 'failed'], [null, 'failed'], ['yes', 'failed'],
+    [true, 'success'],
+    ['true', 'success'],
+    [1, 'success'],
+    [false, 'failed'],
+    ['false', 'failed'],
+    [0, 'failed'],
+    [null, 'failed'],
+    ['yes', 'failed'],
   ])('with the goal rule, %j → %s', (value, outcome) => {
     expect(attemptOutcome({ ...answered, extractedVariables: { booked: value } }, goal)).toBe(outcome);
   });
@@ -32,6 +43,8 @@ describe('attempt outcome', () => {
     expect(attemptOutcome(voicemail, plain)).toBe('success');
     expect(attemptOutcome(voicemail, goal)).toBe('success');
     expect(attemptOutcome(voicemail, { ...plain, retryOnVoicemail: true })).toBe('failed');
-    expect(attemptOutcome({ ...voicemail, extractedVariables: {} }, { ...goal, retryOnVoicemail: false })).toBe('success');
+    expect(attemptOutcome({ ...voicemail, extractedVariables: {} }, { ...goal, retryOnVoicemail: false })).toBe(
+      'success',
+    );
   });
 });

@@ -28,21 +28,39 @@ describe('calling window', () => {
   });
 
   it('reads the weekday in the zone, not in UTC', () => {
-    const mondayEvening: CallingWindow = { timezone: 'America/New_York', days: ['monday'], startMinute: 20 * 60, endMinute: 23 * 60 + 59 };
+    const mondayEvening: CallingWindow = {
+      timezone: 'America/New_York',
+      days: ['monday'],
+      startMinute: 20 * 60,
+      endMinute: 23 * 60 + 59,
+    };
     // Tuesday 02:00 UTC is Monday 21:00 in New York.
     expect(windowOpen(mondayEvening, at('2026-03-03T02:00:00Z'))).toBe(true);
     expect(windowOpen({ ...mondayEvening, timezone: 'UTC' }, at('2026-03-03T02:00:00Z'))).toBe(false);
     // Monday 23:30 UTC is Tuesday 00:30 in Berlin.
-    expect(windowOpen({ ...mondayEvening, timezone: 'Europe/Berlin', startMinute: 0 }, at('2026-03-02T23:30:00Z'))).toBe(false);
+    expect(
+      windowOpen({ ...mondayEvening, timezone: 'Europe/Berlin', startMinute: 0 }, at('2026-03-02T23:30:00Z')),
+    ).toBe(false);
   });
 
   it('the default 00:00–23:59 on every day is the whole week', () => {
-    const always: CallingWindow = { timezone: 'Pacific/Auckland', days: WEEKDAYS, startMinute: 0, endMinute: 23 * 60 + 59 };
-    for (let h = 0; h < 24 * 7; h += 5) expect(windowOpen(always, new Date(Date.UTC(2026, 2, 2, h, 59, 59)))).toBe(true);
+    const always: CallingWindow = {
+      timezone: 'Pacific/Auckland',
+      days: WEEKDAYS,
+      startMinute: 0,
+      endMinute: 23 * 60 + 59,
+    };
+    for (let h = 0; h < 24 * 7; h += 5)
+      expect(windowOpen(always, new Date(Date.UTC(2026, 2, 2, h, 59, 59)))).toBe(true);
   });
 
   describe('daylight saving', () => {
-    const sundayNight = (timezone: string, startMinute: number): CallingWindow => ({ timezone, days: ['sunday'], startMinute, endMinute: startMinute + 59 });
+    const sundayNight = (timezone: string, startMinute: number): CallingWindow => ({
+      timezone,
+      days: ['sunday'],
+      startMinute,
+      endMinute: startMinute + 59,
+    });
 
     it('spring forward in Berlin: the skipped hour 02:00–02:59 never opens; 09:00 moves to 07:00 UTC', () => {
       const skipped = sundayNight('Europe/Berlin', 2 * 60);
@@ -76,8 +94,16 @@ describe('calling window', () => {
   });
 
   it.each([
-    ['09:00', 540], ['09:00:59', 540], ['23:59', 1439], ['00:00:00', 0],
-    ['9:00', null], ['24:00', null], ['12:60', null], ['12:00:60', null], ['12:00 ', null], ['', null],
+    ['09:00', 540],
+    ['09:00:59', 540],
+    ['23:59', 1439],
+    ['00:00:00', 0],
+    ['9:00', null],
+    ['24:00', null],
+    ['12:60', null],
+    ['12:00:60', null],
+    ['12:00 ', null],
+    ['', null],
   ])('parses %j as %j', (text, minute) => {
     expect(parseTimeOfDay(text)).toBe(minute);
   });

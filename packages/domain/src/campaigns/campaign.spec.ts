@@ -23,11 +23,19 @@ describe('campaign fields', () => {
     expect(normalizeWeekdays(['funday'])).toBeNull();
   });
   it('parallel calls follow the plan, at most 10', () => {
-    expect([parallelCallsMax(50), parallelCallsMax(2), parallelCallsDefault(2), parallelCallsDefault(10)]).toEqual([10, 2, 2, 3]);
+    expect([parallelCallsMax(50), parallelCallsMax(2), parallelCallsDefault(2), parallelCallsDefault(10)]).toEqual([
+      10, 2, 2, 3,
+    ]);
   });
   it.each([
-    ['+1 (415) 555-1234', '+14155551234'], ['0049 151 2345 6789', '+4915123456789'], ['+49.151.234', '+49151234'],
-    ['4155551234', null], ['+0123456789', null], ['+1234', null], ['+1415555123412345', null], ['abc', null],
+    ['+1 (415) 555-1234', '+14155551234'],
+    ['0049 151 2345 6789', '+4915123456789'],
+    ['+49.151.234', '+49151234'],
+    ['4155551234', null],
+    ['+0123456789', null],
+    ['+1234', null],
+    ['+1415555123412345', null],
+    ['abc', null],
   ])('phone %j → %j', (raw, phone) => {
     expect(normalizeLeadPhone(raw)).toBe(phone);
   });

@@ -6,7 +6,15 @@ export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 export const STOP_REASONS = ['user', 'insufficient_balance', 'assistant_unavailable', 'no_caller_line'] as const;
 export type StopReason = (typeof STOP_REASONS)[number];
 
-export const LEAD_STATUSES = ['created', 'scheduled', 'processing', 'completed', 'rescheduled', 'reached-max-retries', 'blacklisted'] as const;
+export const LEAD_STATUSES = [
+  'created',
+  'scheduled',
+  'processing',
+  'completed',
+  'rescheduled',
+  'reached-max-retries',
+  'blacklisted',
+] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
 /** Statuses a user may set on a lead. */
 export const SETTABLE_LEAD_STATUSES = ['created', 'completed', 'reached-max-retries'] as const;

@@ -8,13 +8,18 @@ const rules = { maxRetries: 2, retryIntervalMinutes: 60 };
 function applied(group: LeadGroup, change: GroupChange): LeadGroup {
   return {
     roundsDone: change.roundsDone,
-    contacts: group.contacts.map((c) => ({ ...c, status: change.statuses.get(c.id) ?? c.status, attempts: change.attempts.get(c.id) ?? c.attempts })),
+    contacts: group.contacts.map((c) => ({
+      ...c,
+      status: change.statuses.get(c.id) ?? c.status,
+      attempts: change.attempts.get(c.id) ?? c.attempts,
+    })),
   };
 }
 
 /** The dialer's view: `rescheduled` contacts become `scheduled` once the round is due. */
 const due = (group: LeadGroup): LeadGroup => ({
-  ...group, contacts: group.contacts.map((c) => (c.status === 'rescheduled' ? { ...c, status: 'scheduled' as LeadStatus } : c)),
+  ...group,
+  contacts: group.contacts.map((c) => (c.status === 'rescheduled' ? { ...c, status: 'scheduled' as LeadStatus } : c)),
 });
 
 const statuses = (group: LeadGroup) => group.contacts.map((c) => c.status);
@@ -31,7 +36,9 @@ describe('lead group rounds', () => {
       group = applied(group, change);
       if (call < 3) group = { ...due(group), contacts: [{ ...due(group).contacts[0], status: 'processing' }] };
     }
-    expect(changes.map((c) => [c.statuses.get(1), c.roundsDone, c.nextAttemptAt?.toISOString() ?? null, c.finished])).toEqual([
+    expect(
+      changes.map((c) => [c.statuses.get(1), c.roundsDone, c.nextAttemptAt?.toISOString() ?? null, c.finished]),
+    ).toEqual([
       ['rescheduled', 1, '2026-03-02T11:00:00.000Z', false],
       ['rescheduled', 2, '2026-03-02T11:00:00.000Z', false],
       ['reached-max-retries', 3, null, true],
@@ -41,14 +48,25 @@ describe('lead group rounds', () => {
 
   it('max_retries 1 allows two calls', () => {
     const first = applied(alone, applyAttempt(alone, 1, 'failed', end, { ...rules, maxRetries: 1 }));
-    const second = applyAttempt({ ...first, contacts: [{ ...first.contacts[0], status: 'processing' }] }, 1, 'failed', end, { ...rules, maxRetries: 1 });
+    const second = applyAttempt(
+      { ...first, contacts: [{ ...first.contacts[0], status: 'processing' }] },
+      1,
+      'failed',
+      end,
+      { ...rules, maxRetries: 1 },
+    );
     expect(second.statuses.get(1)).toBe('reached-max-retries');
   });
 
   it('a success completes the whole group', () => {
-    const group: LeadGroup = { roundsDone: 1, contacts: [
-      { id: 1, status: 'rescheduled', attempts: 2 }, { id: 2, status: 'processing', attempts: 1 }, { id: 3, status: 'scheduled', attempts: 1 },
-    ] };
+    const group: LeadGroup = {
+      roundsDone: 1,
+      contacts: [
+        { id: 1, status: 'rescheduled', attempts: 2 },
+        { id: 2, status: 'processing', attempts: 1 },
+        { id: 3, status: 'scheduled', attempts: 1 },
+      ],
+    };
     const change = applyAttempt(group, 2, 'success', end, rules);
     expect(statuses(applied(group, change))).toEqual(['completed', 'completed', 'completed']);
     expect(change.finished).toBe(true);
@@ -56,18 +74,29 @@ describe('lead group rounds', () => {
   });
 
   it('rounds go through two secondary contacts in order, then wait for the retry interval', () => {
-    let group: LeadGroup = { roundsDone: 0, contacts: [
-      { id: 1, status: 'created', attempts: 0 }, { id: 2, status: 'created', attempts: 0 }, { id: 3, status: 'created', attempts: 0 },
-    ] };
+    let group: LeadGroup = {
+      roundsDone: 0,
+      contacts: [
+        { id: 1, status: 'created', attempts: 0 },
+        { id: 2, status: 'created', attempts: 0 },
+        { id: 3, status: 'created', attempts: 0 },
+      ],
+    };
     const calls: number[] = [];
     for (let n = 0; n < 20; n++) {
       const next = nextContact(group);
       if (next === null) {
-        if (group.contacts.every((c) => c.status === 'rescheduled')) { group = due(group); continue; }
+        if (group.contacts.every((c) => c.status === 'rescheduled')) {
+          group = due(group);
+          continue;
+        }
         break;
       }
       calls.push(next.id);
-      group = { ...group, contacts: group.contacts.map((c) => (c.id === next.id ? { ...c, status: 'processing' } : c)) };
+      group = {
+        ...group,
+        contacts: group.contacts.map((c) => (c.id === next.id ? { ...c, status: 'processing' } : c)),
+      };
       expect(nextContact(group)).toBeNull();
       const change = applyAttempt(group, next.id, 'failed', end, rules);
       group = applied(group, change);
@@ -78,14 +107,32 @@ describe('lead group rounds', () => {
   });
 
   it('a failure with another contact of the round still due leaves it due at once, with no interval', () => {
-    const group: LeadGroup = { roundsDone: 0, contacts: [{ id: 1, status: 'processing', attempts: 0 }, { id: 2, status: 'created', attempts: 0 }] };
+    const group: LeadGroup = {
+      roundsDone: 0,
+      contacts: [
+        { id: 1, status: 'processing', attempts: 0 },
+        { id: 2, status: 'created', attempts: 0 },
+      ],
+    };
     const change = applyAttempt(group, 1, 'failed', end, rules);
-    expect(change).toEqual({ statuses: new Map([[1, 'rescheduled']]), attempts: new Map([[1, 1]]), roundsDone: 0, nextAttemptAt: null, finished: false });
+    expect(change).toEqual({
+      statuses: new Map([[1, 'rescheduled']]),
+      attempts: new Map([[1, 1]]),
+      roundsDone: 0,
+      nextAttemptAt: null,
+      finished: false,
+    });
     expect(nextContact(applied(group, change))?.id).toBe(2);
   });
 
   it('contacts closed by hand are skipped and keep their status', () => {
-    const group: LeadGroup = { roundsDone: 2, contacts: [{ id: 1, status: 'processing', attempts: 2 }, { id: 2, status: 'completed', attempts: 0 }] };
+    const group: LeadGroup = {
+      roundsDone: 2,
+      contacts: [
+        { id: 1, status: 'processing', attempts: 2 },
+        { id: 2, status: 'completed', attempts: 0 },
+      ],
+    };
     const change = applyAttempt(group, 1, 'failed', end, rules);
     expect(statuses(applied(group, change))).toEqual(['reached-max-retries', 'completed']);
   });

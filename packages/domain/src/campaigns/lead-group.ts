@@ -40,7 +40,13 @@ const CLOSED: readonly LeadStatus[] = ['completed', 'reached-max-retries', 'blac
  * last contact ends the round: another round after `retryInterval` while rounds remain
  * (1 + `maxRetries` in all), else every open contact has reached its maximum.
  */
-export function applyAttempt(group: LeadGroup, contactId: number, outcome: LeadAttemptOutcome, endedAt: Date, rules: RoundRules): GroupChange {
+export function applyAttempt(
+  group: LeadGroup,
+  contactId: number,
+  outcome: LeadAttemptOutcome,
+  endedAt: Date,
+  rules: RoundRules,
+): GroupChange {
   const statuses = new Map<number, LeadStatus>();
   const attempts = new Map<number, number>();
   const called = group.contacts.find((c) => c.id === contactId);
@@ -58,7 +64,13 @@ export function applyAttempt(group: LeadGroup, contactId: number, outcome: LeadA
   const roundsDone = group.roundsDone + 1;
   if (roundsDone < 1 + rules.maxRetries) {
     for (const c of open) statuses.set(c.id, 'rescheduled');
-    return { statuses, attempts, roundsDone, nextAttemptAt: new Date(endedAt.getTime() + rules.retryIntervalMinutes * 60_000), finished: false };
+    return {
+      statuses,
+      attempts,
+      roundsDone,
+      nextAttemptAt: new Date(endedAt.getTime() + rules.retryIntervalMinutes * 60_000),
+      finished: false,
+    };
   }
   for (const c of open) statuses.set(c.id, 'reached-max-retries');
   return { statuses, attempts, roundsDone, nextAttemptAt: null, finished: true };

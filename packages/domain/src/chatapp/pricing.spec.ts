@@ -1,4 +1,10 @@
-import { allowancePeriod, allowanceRemaining, DEFAULT_CHATAPP_PRICES, priceFreeformSend, priceTemplateSend } from './pricing';
+import {
+  allowancePeriod,
+  allowanceRemaining,
+  DEFAULT_CHATAPP_PRICES,
+  priceFreeformSend,
+  priceTemplateSend,
+} from './pricing';
 
 const prices = DEFAULT_CHATAPP_PRICES;
 
@@ -16,16 +22,25 @@ describe('chat-app send prices', () => {
   });
 
   it('without allowance and with too little balance: INSUFFICIENT_BALANCE', () => {
-    expect(priceTemplateSend(0, 0.0499, prices)).toEqual({ ok: false, error: { code: 'insufficient_balance', balance: 0.0499, required: 0.05 } });
+    expect(priceTemplateSend(0, 0.0499, prices)).toEqual({
+      ok: false,
+      error: { code: 'insufficient_balance', balance: 0.0499, required: 0.05 },
+    });
   });
 
   it('freeform: balance must cover the freeform price (the allowance never applies)', () => {
     expect(priceFreeformSend(0.01, prices)).toEqual({ ok: true, value: { source: 'balance', amount: 0.01 } });
-    expect(priceFreeformSend(0.0099, prices)).toEqual({ ok: false, error: { code: 'insufficient_balance', balance: 0.0099, required: 0.01 } });
+    expect(priceFreeformSend(0.0099, prices)).toEqual({
+      ok: false,
+      error: { code: 'insufficient_balance', balance: 0.0099, required: 0.01 },
+    });
   });
 
   it('configured prices are used', () => {
-    expect(priceTemplateSend(0, 1, { templateMessage: 0.5, freeformMessage: 0.2 })).toEqual({ ok: true, value: { source: 'balance', amount: 0.5 } });
+    expect(priceTemplateSend(0, 1, { templateMessage: 0.5, freeformMessage: 0.2 })).toEqual({
+      ok: true,
+      value: { source: 'balance', amount: 0.5 },
+    });
   });
 });
 

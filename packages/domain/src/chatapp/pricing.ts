@@ -12,13 +12,20 @@ export const DEFAULT_CHATAPP_PRICES: ChatappPrices = { templateMessage: 0.05, fr
 /** What a send will cost once the provider accepts it. */
 export type SendCharge =
   /** Covered by the plan's monthly `included_template_messages`: no ledger charge. */
-  | { readonly source: 'allowance'; readonly amount: 0 }
-  | { readonly source: 'balance'; readonly amount: number };
+  { readonly source: 'allowance'; readonly amount: 0 } | { readonly source: 'balance'; readonly amount: number };
 
-export type InsufficientBalance = { readonly code: 'insufficient_balance'; readonly balance: number; readonly required: number };
+export type InsufficientBalance = {
+  readonly code: 'insufficient_balance';
+  readonly balance: number;
+  readonly required: number;
+};
 
 /** Template sends use the allowance first; only without allowance must the balance cover the price. */
-export function priceTemplateSend(allowanceRemaining: number, balance: number, prices: ChatappPrices): Result<SendCharge, InsufficientBalance> {
+export function priceTemplateSend(
+  allowanceRemaining: number,
+  balance: number,
+  prices: ChatappPrices,
+): Result<SendCharge, InsufficientBalance> {
   if (allowanceRemaining > 0) return ok({ source: 'allowance', amount: 0 });
   return chargeBalance(balance, prices.templateMessage);
 }
@@ -29,7 +36,9 @@ export function priceFreeformSend(balance: number, prices: ChatappPrices): Resul
 }
 
 function chargeBalance(balance: number, price: number): Result<SendCharge, InsufficientBalance> {
-  return canAfford(balance, price) ? ok({ source: 'balance', amount: price }) : err({ code: 'insufficient_balance', balance, required: price });
+  return canAfford(balance, price)
+    ? ok({ source: 'balance', amount: price })
+    : err({ code: 'insufficient_balance', balance, required: price });
 }
 
 /** The allowance period: a calendar month in UTC, reset on the 1st at 00:00. */

@@ -18,7 +18,13 @@ export type InvalidPhone = { readonly code: 'invalid_phone' };
 export type SessionExpired = { readonly code: 'session_expired'; readonly sessionStatus: SessionStatus };
 
 export type TemplateSendRefusal =
-  | SenderNotFound | TemplateNotFound | InvalidPhone | SenderOffline | TemplateNotApproved | TemplateVariablesMissing | InsufficientBalance;
+  | SenderNotFound
+  | TemplateNotFound
+  | InvalidPhone
+  | SenderOffline
+  | TemplateNotApproved
+  | TemplateVariablesMissing
+  | InsufficientBalance;
 export type FreeformSendRefusal = SenderNotFound | InvalidPhone | SenderOffline | SessionExpired | InsufficientBalance;
 
 export interface TemplateSendInput {

@@ -3,7 +3,10 @@ import { checkSenderCanSend, formatMessagingLimit, senderCountryCode } from './s
 describe('sender status', () => {
   it('only online senders send; the refusal names the status', () => {
     expect(checkSenderCanSend('online').ok).toBe(true);
-    expect(checkSenderCanSend('offline')).toEqual({ ok: false, error: { code: 'sender_offline', senderStatus: 'offline' } });
+    expect(checkSenderCanSend('offline')).toEqual({
+      ok: false,
+      error: { code: 'sender_offline', senderStatus: 'offline' },
+    });
   });
 
   it.each([

@@ -31,6 +31,11 @@ export function sessionStatus(window: ChatWindow | null, now: Date): SessionStat
   }
   const minutesRemaining = Math.floor((expiresAt.getTime() - now.getTime()) / 60_000);
   return {
-    kind: 'open', isOpen: true, canSendFreeform: true, requiresTemplate: false, minutesRemaining, expiresAt,
+    kind: 'open',
+    isOpen: true,
+    canSendFreeform: true,
+    requiresTemplate: false,
+    minutesRemaining,
+    expiresAt,
   };
 }

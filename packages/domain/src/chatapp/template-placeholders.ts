@@ -44,7 +44,10 @@ export function parseTemplatePlaceholders(bodyText: string): Result<TemplatePlac
 /** Values as the send request gives them: numbers and booleans are sent as their text. */
 export type TemplateVariableInput = string | number | boolean | null | undefined;
 
-export type TemplateVariablesMissing = { readonly code: 'template_variables_missing'; readonly missing: readonly string[] };
+export type TemplateVariablesMissing = {
+  readonly code: 'template_variables_missing';
+  readonly missing: readonly string[];
+};
 
 export const stringifyTemplateVariable = (value: string | number | boolean): string => String(value);
 

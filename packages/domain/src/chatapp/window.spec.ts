@@ -1,4 +1,14 @@
-import { canSendFreeform, ChatWindow, CLOSED_WINDOW, expireWindow, isWindowOpen, openOnCustomerMessage, openOnTemplateSent, windowExpiresAt, windowOpenedBy } from './window';
+import {
+  canSendFreeform,
+  ChatWindow,
+  CLOSED_WINDOW,
+  expireWindow,
+  isWindowOpen,
+  openOnCustomerMessage,
+  openOnTemplateSent,
+  windowExpiresAt,
+  windowOpenedBy,
+} from './window';
 
 const t = (iso: string) => new Date(iso);
 const H = 60 * 60 * 1_000;
@@ -24,7 +34,7 @@ describe('24-hour window', () => {
   it('closed + template sent → open, freeform allowed for 24 h', () => {
     const { next, events } = openOnTemplateSent(CLOSED_WINDOW, T0);
     expect(canSendFreeform(next, T0)).toBe(true);
-    expect(canSendFreeform(next, at(T0, 24) )).toBe(false);
+    expect(canSendFreeform(next, at(T0, 24))).toBe(false);
     expect(canSendFreeform(next, new Date(at(T0, 24).getTime() - 1))).toBe(true);
     expect(events).toEqual([{ type: 'window_opened', openedBy: 'template', expiresAt: at(T0, 24) }]);
   });
@@ -77,7 +87,13 @@ describe('24-hour window', () => {
 describe('expireWindow (sandbox expire-window)', () => {
   const now = new Date('2026-03-02T12:00:00.000Z');
   it('moves both openings back so the window closed one minute ago', () => {
-    const moved = expireWindow({ lastCustomerMessageAt: new Date('2026-03-02T11:00:00.000Z'), lastTemplateSentAt: new Date('2026-03-02T11:30:00.000Z') }, now);
+    const moved = expireWindow(
+      {
+        lastCustomerMessageAt: new Date('2026-03-02T11:00:00.000Z'),
+        lastTemplateSentAt: new Date('2026-03-02T11:30:00.000Z'),
+      },
+      now,
+    );
     expect(isWindowOpen(moved, now)).toBe(false);
     expect(windowExpiresAt(moved)).toEqual(new Date('2026-03-02T11:59:00.000Z'));
   });

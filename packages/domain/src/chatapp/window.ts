@@ -71,7 +71,8 @@ export function laterOf(stored: Date | null, at: Date): Date {
 function latestOpening(window: ChatWindow): { readonly at: Date; readonly by: WindowOpener } | null {
   const { lastCustomerMessageAt: customer, lastTemplateSentAt: template } = window;
   if (customer === null && template === null) return null;
-  if (template === null || (customer !== null && customer.getTime() >= template.getTime())) return { at: customer as Date, by: 'customer' };
+  if (template === null || (customer !== null && customer.getTime() >= template.getTime()))
+    return { at: customer as Date, by: 'customer' };
   return { at: template, by: 'template' };
 }
 

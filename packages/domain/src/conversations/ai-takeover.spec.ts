@@ -3,7 +3,10 @@ import { newConversation } from './conversation';
 
 const t0 = new Date('2026-03-01T10:00:00.000Z');
 const min = (m: number) => new Date(t0.getTime() + m * 60_000);
-const on = newConversation({ id: 880, uuid: '9b2f6c1e-4a7d-4c1b-9d7e-2f1a0c3b5e66', userId: 1, senderId: 12, customerPhone: '+14155551234' }, t0);
+const on = newConversation(
+  { id: 880, uuid: '9b2f6c1e-4a7d-4c1b-9d7e-2f1a0c3b5e66', userId: 1, senderId: 12, customerPhone: '+14155551234' },
+  t0,
+);
 const off = disableAi(on, min(5)).next;
 
 describe('AI takeover', () => {

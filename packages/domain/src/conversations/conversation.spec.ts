@@ -1,21 +1,53 @@
 import { windowExpiresAt } from '../chatapp/window';
-import { Conversation, conversationWindowExpiresAt, newConversation, recordMessage, RecordedMessage } from './conversation';
+import {
+  Conversation,
+  conversationWindowExpiresAt,
+  newConversation,
+  recordMessage,
+  RecordedMessage,
+} from './conversation';
 
 const t0 = new Date('2026-03-01T10:00:00.000Z');
 const min = (m: number) => new Date(t0.getTime() + m * 60_000);
-const fresh = newConversation({ id: 880, uuid: '9b2f6c1e-4a7d-4c1b-9d7e-2f1a0c3b5e66', userId: 1, senderId: 12, customerPhone: '+14155551234' }, t0);
-const msg = (m: Partial<RecordedMessage>): RecordedMessage => ({ source: 'customer', type: 'text', at: min(1), assistantId: 101, ...m });
+const fresh = newConversation(
+  { id: 880, uuid: '9b2f6c1e-4a7d-4c1b-9d7e-2f1a0c3b5e66', userId: 1, senderId: 12, customerPhone: '+14155551234' },
+  t0,
+);
+const msg = (m: Partial<RecordedMessage>): RecordedMessage => ({
+  source: 'customer',
+  type: 'text',
+  at: min(1),
+  assistantId: 101,
+  ...m,
+});
 
 describe('conversation record', () => {
   it('a new conversation is open, AI on, never ended, window closed', () => {
-    expect(fresh).toMatchObject({ type: 'chatapp', status: 'open', aiEnabled: true, aiDisabledAt: null, messageCount: 0, endedCount: 0, endedAt: null, lastMessageAt: null });
+    expect(fresh).toMatchObject({
+      type: 'chatapp',
+      status: 'open',
+      aiEnabled: true,
+      aiDisabledAt: null,
+      messageCount: 0,
+      endedCount: 0,
+      endedAt: null,
+      lastMessageAt: null,
+    });
     expect(conversationWindowExpiresAt(fresh)).toBeNull();
   });
 
   it('a customer message counts, sets the assistant and opens the window', () => {
     const { next, events } = recordMessage(fresh, msg({ customerName: 'Ann' }));
-    expect(next).toMatchObject({ messageCount: 1, lastMessageAt: min(1), assistantId: 101, customerName: 'Ann', window: { lastCustomerMessageAt: min(1), lastTemplateSentAt: null } });
-    expect(events).toEqual([{ type: 'window_opened', openedBy: 'customer', expiresAt: new Date('2026-03-02T10:01:00.000Z') }]);
+    expect(next).toMatchObject({
+      messageCount: 1,
+      lastMessageAt: min(1),
+      assistantId: 101,
+      customerName: 'Ann',
+      window: { lastCustomerMessageAt: min(1), lastTemplateSentAt: null },
+    });
+    expect(events).toEqual([
+      { type: 'window_opened', openedBy: 'customer', expiresAt: new Date('2026-03-02T10:01:00.000Z') },
+    ]);
   });
 
   it.each([
@@ -57,7 +89,14 @@ describe('conversation record', () => {
 });
 
 describe('reopen on new traffic (row 2)', () => {
-  const ended: Conversation = { ...fresh, status: 'ended', endedAt: min(30), endedCount: 1, aiEnabled: false, aiDisabledAt: min(5) };
+  const ended: Conversation = {
+    ...fresh,
+    status: 'ended',
+    endedAt: min(30),
+    endedCount: 1,
+    aiEnabled: false,
+    aiDisabledAt: min(5),
+  };
 
   it.each([
     ['inbound customer message', { source: 'customer', type: 'text' }],
@@ -65,7 +104,13 @@ describe('reopen on new traffic (row 2)', () => {
     ['outbound freeform', { source: 'api', type: 'text' }],
   ] as const)('ended + %s → open, ended_at null, ai_enabled unchanged', (_name, m) => {
     const { next, events } = recordMessage(ended, msg({ ...m, at: min(40) }));
-    expect(next).toMatchObject({ status: 'open', endedAt: null, endedCount: 1, aiEnabled: false, aiDisabledAt: min(5) });
+    expect(next).toMatchObject({
+      status: 'open',
+      endedAt: null,
+      endedCount: 1,
+      aiEnabled: false,
+      aiDisabledAt: min(5),
+    });
     expect(events[0]).toEqual({ type: 'conversation_reopened', at: min(40) });
   });
 

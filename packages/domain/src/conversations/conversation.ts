@@ -1,4 +1,12 @@
-import { ChatWindow, laterOf, openOnCustomerMessage, openOnTemplateSent, WindowChange, WindowEvent, windowExpiresAt } from '../chatapp/window';
+import {
+  ChatWindow,
+  laterOf,
+  openOnCustomerMessage,
+  openOnTemplateSent,
+  WindowChange,
+  WindowEvent,
+  windowExpiresAt,
+} from '../chatapp/window';
 import { MessageSource, MessageType } from './message';
 
 export const CONVERSATION_STATUSES = ['open', 'ended'] as const;
@@ -58,9 +66,7 @@ export interface RecordedMessage {
   readonly customerName?: string | null;
 }
 
-export type ConversationEvent =
-  | WindowEvent
-  | { readonly type: 'conversation_reopened'; readonly at: Date };
+export type ConversationEvent = WindowEvent | { readonly type: 'conversation_reopened'; readonly at: Date };
 
 export interface ConversationChange {
   readonly next: Conversation;
@@ -78,15 +84,29 @@ export interface NewConversation {
 /** Created by the first successful send or first inbound message; record that message next. */
 export function newConversation(fields: NewConversation, now: Date): Conversation {
   return {
-    ...fields, type: 'chatapp', assistantId: null, variables: null, externalIdentifier: null, customerName: null, status: 'open',
-    aiEnabled: true, aiDisabledAt: null, aiEnabledAt: null, messageCount: 0, lastMessageAt: null,
+    ...fields,
+    type: 'chatapp',
+    assistantId: null,
+    variables: null,
+    externalIdentifier: null,
+    customerName: null,
+    status: 'open',
+    aiEnabled: true,
+    aiDisabledAt: null,
+    aiEnabledAt: null,
+    messageCount: 0,
+    lastMessageAt: null,
     window: { lastCustomerMessageAt: null, lastTemplateSentAt: null },
-    endedCount: 0, endedAt: null, createdAt: now, updatedAt: now,
+    endedCount: 0,
+    endedAt: null,
+    createdAt: now,
+    updatedAt: now,
   };
 }
 
 /** `window_expires_at` of the record. */
-export const conversationWindowExpiresAt = (conversation: Conversation): Date | null => windowExpiresAt(conversation.window);
+export const conversationWindowExpiresAt = (conversation: Conversation): Date | null =>
+  windowExpiresAt(conversation.window);
 
 /**
  * A new message in either direction: counts, reopens an `ended` conversation (`ai_enabled`
@@ -115,6 +135,7 @@ export function recordMessage(conversation: Conversation, message: RecordedMessa
 /** Template-type messages (the call-permission request included) open the window whoever sent them. */
 function moveWindow(window: ChatWindow, message: RecordedMessage): WindowChange {
   if (message.source === 'customer') return openOnCustomerMessage(window, message.at);
-  if (message.type === 'template' || message.type === 'voice_call_request') return openOnTemplateSent(window, message.at);
+  if (message.type === 'template' || message.type === 'voice_call_request')
+    return openOnTemplateSent(window, message.at);
   return { next: window, events: [] };
 }

@@ -12,7 +12,12 @@ export interface EndedConversationFacts {
   readonly inputVariables: Readonly<Record<string, string>>;
 }
 
-const MEDIA_PLACEHOLDERS: Readonly<Record<MediaType, string>> = { image: '[Image]', audio: '[Audio]', video: '[Video]', document: '[Document]' };
+const MEDIA_PLACEHOLDERS: Readonly<Record<MediaType, string>> = {
+  image: '[Image]',
+  audio: '[Audio]',
+  video: '[Video]',
+  document: '[Document]',
+};
 const TRANSCRIPT_LABELS = { user: 'Customer', assistant: 'AI', system: 'System' } as const;
 
 /** A media message reads as its caption, or a placeholder naming its kind. */
@@ -24,16 +29,29 @@ export function transcriptText(message: Pick<ConversationMessage, 'body' | 'medi
 export function conversationEndedPayload(facts: EndedConversationFacts): Record<string, unknown> {
   const { conversation: c, messages } = facts;
   const transcript = messages.map((m) => ({
-    role: roleOfSource(m.source), content: transcriptText(m), timestamp: m.createdAt.toISOString(),
+    role: roleOfSource(m.source),
+    content: transcriptText(m),
+    timestamp: m.createdAt.toISOString(),
     timestamp_unix: Math.floor(m.createdAt.getTime() / 1000),
   }));
   return {
-    id: c.id, conversation_id: c.uuid, assistant_id: c.assistantId, type: c.type, message_count: c.messageCount, status: c.status,
-    extracted_variables: facts.extractedVariables, input_variables: facts.inputVariables, transcript,
+    id: c.id,
+    conversation_id: c.uuid,
+    assistant_id: c.assistantId,
+    type: c.type,
+    message_count: c.messageCount,
+    status: c.status,
+    extracted_variables: facts.extractedVariables,
+    input_variables: facts.inputVariables,
+    transcript,
     formatted_transcript: transcript.map((t) => `${TRANSCRIPT_LABELS[t.role]}: ${t.content}`).join('\n'),
-    attachments: messages.filter((m) => m.mediaUrl !== null).map((m) => ({ type: m.mediaType, url: m.mediaUrl, filename: m.filename })),
-    customer_phone: c.customerPhone, customer_name: c.customerName,
+    attachments: messages
+      .filter((m) => m.mediaUrl !== null)
+      .map((m) => ({ type: m.mediaType, url: m.mediaUrl, filename: m.filename })),
+    customer_phone: c.customerPhone,
+    customer_name: c.customerName,
     sender: { phone_number: facts.sender.phoneNumber, display_name: facts.sender.displayName },
-    created_at: c.createdAt.toISOString(), ended_at: c.endedAt?.toISOString() ?? null,
+    created_at: c.createdAt.toISOString(),
+    ended_at: c.endedAt?.toISOString() ?? null,
   };
 }

@@ -8,9 +8,16 @@ import { extractedVariablesAtEnd, PostCallEvaluation } from '../calls/call-end';
  * null — the evaluator failed, or the transcript changed after it ran — claims nothing, the shape a
  * call gets when its runtime sent no values.
  */
-export function evaluatedConversationVariables(evaluation: PostCallEvaluation, produced: Readonly<Record<string, unknown>> | null): Record<string, unknown> {
+export function evaluatedConversationVariables(
+  evaluation: PostCallEvaluation,
+  produced: Readonly<Record<string, unknown>> | null,
+): Record<string, unknown> {
   if (!evaluation.enabled || produced === null) return extractedVariablesAtEnd(evaluation, undefined);
   const variables: Record<string, unknown> = {};
   for (const name of evaluation.fieldNames) variables[name] = produced[name] ?? null;
-  return { ...variables, status: produced.status === true, summary: typeof produced.summary === 'string' ? produced.summary : '' };
+  return {
+    ...variables,
+    status: produced.status === true,
+    summary: typeof produced.summary === 'string' ? produced.summary : '',
+  };
 }

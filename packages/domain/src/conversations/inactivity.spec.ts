@@ -1,10 +1,23 @@
 import { Conversation, newConversation, recordMessage } from './conversation';
-import { DEFAULT_INACTIVITY_TIMEOUT_MINUTES, endOnInactivity, inactivityDeadline, inactivityTimeoutMinutes } from './inactivity';
+import {
+  DEFAULT_INACTIVITY_TIMEOUT_MINUTES,
+  endOnInactivity,
+  inactivityDeadline,
+  inactivityTimeoutMinutes,
+} from './inactivity';
 
 const t0 = new Date('2026-03-01T10:00:00.000Z');
 const min = (m: number) => new Date(t0.getTime() + m * 60_000);
-const created = newConversation({ id: 880, uuid: '9b2f6c1e-4a7d-4c1b-9d7e-2f1a0c3b5e66', userId: 1, senderId: 12, customerPhone: '+14155551234' }, t0);
-const open: Conversation = recordMessage(created, { source: 'customer', type: 'text', at: min(1), assistantId: 101 }).next;
+const created = newConversation(
+  { id: 880, uuid: '9b2f6c1e-4a7d-4c1b-9d7e-2f1a0c3b5e66', userId: 1, senderId: 12, customerPhone: '+14155551234' },
+  t0,
+);
+const open: Conversation = recordMessage(created, {
+  source: 'customer',
+  type: 'text',
+  at: min(1),
+  assistantId: 101,
+}).next;
 const hook = { url: 'https://hooks.example.com/ended', retrigger: false };
 
 describe('inactivity timeout', () => {
@@ -36,7 +49,10 @@ describe('end on inactivity (row 1)', () => {
   });
 
   it('before the deadline: not due', () => {
-    expect(endOnInactivity(open, new Date(min(31).getTime() - 1), 30, hook)).toEqual({ ok: false, error: { code: 'not_due', deadline: min(31) } });
+    expect(endOnInactivity(open, new Date(min(31).getTime() - 1), 30, hook)).toEqual({
+      ok: false,
+      error: { code: 'not_due', deadline: min(31) },
+    });
   });
 
   it('an ended conversation does not end again', () => {

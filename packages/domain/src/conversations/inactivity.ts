@@ -13,7 +13,10 @@ export function inactivityTimeoutMinutes(assistant: { readonly conversationInact
 }
 
 /** When the conversation ends if nothing else happens; null once ended. Counted from the last message (creation when none). */
-export function inactivityDeadline(conversation: Pick<Conversation, 'status' | 'lastMessageAt' | 'createdAt'>, timeoutMinutes: number): Date | null {
+export function inactivityDeadline(
+  conversation: Pick<Conversation, 'status' | 'lastMessageAt' | 'createdAt'>,
+  timeoutMinutes: number,
+): Date | null {
   if (conversation.status !== 'open') return null;
   const since = conversation.lastMessageAt ?? conversation.createdAt;
   return new Date(since.getTime() + timeoutMinutes * 60_000);
@@ -33,7 +36,9 @@ export type ConversationEndedEvent = {
   readonly notifyWebhook: boolean;
 };
 
-export type InactivityEndRefusal = { readonly code: 'not_open' } | { readonly code: 'not_due'; readonly deadline: Date };
+export type InactivityEndRefusal =
+  | { readonly code: 'not_open' }
+  | { readonly code: 'not_due'; readonly deadline: Date };
 
 export function endOnInactivity(
   conversation: Conversation,

@@ -1,5 +1,16 @@
 /** Folders and labels group assistants; both share these rules. */
-export const GROUP_COLORS = ['gray', 'slate', 'red', 'orange', 'amber', 'green', 'teal', 'blue', 'purple', 'pink'] as const;
+export const GROUP_COLORS = [
+  'gray',
+  'slate',
+  'red',
+  'orange',
+  'amber',
+  'green',
+  'teal',
+  'blue',
+  'purple',
+  'pink',
+] as const;
 export type GroupColor = (typeof GROUP_COLORS)[number];
 export const GROUP_NAME_MAX = 255;
 

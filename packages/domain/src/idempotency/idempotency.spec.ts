@@ -16,9 +16,23 @@ describe('idempotency decisions', () => {
     expect(decideIdempotentRequest(lost, 'f2')).toEqual({ kind: 'reused_with_other_body' });
   });
 
-  it.each([[200, true], [201, true], [422, true], [404, true], [409, false], [429, false], [500, false], [503, false]])(
-    'status %p storable: %p', (status, storable) => expect(isStorableStatus(status)).toBe(storable));
+  it.each([
+    [200, true],
+    [201, true],
+    [422, true],
+    [404, true],
+    [409, false],
+    [429, false],
+    [500, false],
+    [503, false],
+  ])('status %p storable: %p', (status, storable) => expect(isStorableStatus(status)).toBe(storable));
 
-  it.each([['abc', true], ['', false], ['x'.repeat(255), true], ['x'.repeat(256), false], ['tab\tkey', false], ['ключ', false]])(
-    'key %p valid: %p', (key, valid) => expect(isValidIdempotencyKey(key)).toBe(valid));
+  it.each([
+    ['abc', true],
+    ['', false],
+    ['x'.repeat(255), true],
+    ['x'.repeat(256), false],
+    ['tab\tkey', false],
+    ['ключ', false],
+  ])('key %p valid: %p', (key, valid) => expect(isValidIdempotencyKey(key)).toBe(valid));
 });

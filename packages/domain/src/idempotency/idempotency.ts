@@ -17,7 +17,10 @@ export type IdempotencyDecision =
   | { readonly kind: 'in_flight' }
   | { readonly kind: 'answer_lost' };
 
-export function decideIdempotentRequest(stored: StoredIdempotentRequest | null, fingerprint: string): IdempotencyDecision {
+export function decideIdempotentRequest(
+  stored: StoredIdempotentRequest | null,
+  fingerprint: string,
+): IdempotencyDecision {
   if (!stored) return { kind: 'process' };
   if (stored.fingerprint !== fingerprint) return { kind: 'reused_with_other_body' };
   if (stored.state === 'in_flight') return { kind: 'in_flight' };

@@ -31,8 +31,16 @@ describe('passages of a document', () => {
     expect(textSearchConfigOf('he')).toBe('simple');
   });
 
-  it('reads the clients\' type names and file formats', () => {
-    expect(['text', 'url', 'links', 'website', 'pdf', 'Docx', 'video'].map(documentTypeOf)).toEqual(['text', 'website', 'website', 'website', 'file', 'file', null]);
+  it("reads the clients' type names and file formats", () => {
+    expect(['text', 'url', 'links', 'website', 'pdf', 'Docx', 'video'].map(documentTypeOf)).toEqual([
+      'text',
+      'website',
+      'website',
+      'website',
+      'file',
+      'file',
+      null,
+    ]);
     expect(fileKindOf('Price List.PDF', null)).toBe('pdf');
     expect(fileKindOf('upload', 'text/markdown; charset=utf-8')).toBe('markdown');
     expect(fileKindOf('tool.exe', 'application/octet-stream')).toBeNull();

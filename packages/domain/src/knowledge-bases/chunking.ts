@@ -70,8 +70,18 @@ export function normalizeWhitespace(text: string): string {
  * stemmer in every supported server version is searched word for word (`simple`).
  */
 const TEXT_SEARCH_CONFIGS: Readonly<Record<string, string>> = {
-  en: 'english', fr: 'french', es: 'spanish', de: 'german', it: 'italian', pt: 'portuguese', da: 'danish', nl: 'dutch',
-  fi: 'finnish', ro: 'romanian', ar: 'arabic', lt: 'lithuanian',
+  en: 'english',
+  fr: 'french',
+  es: 'spanish',
+  de: 'german',
+  it: 'italian',
+  pt: 'portuguese',
+  da: 'danish',
+  nl: 'dutch',
+  fi: 'finnish',
+  ro: 'romanian',
+  ar: 'arabic',
+  lt: 'lithuanian',
 };
 
 export function textSearchConfigOf(language: string): string {

@@ -1,7 +1,12 @@
 import { DEFAULT_PLAN } from '../account/plan';
 import { chunkText } from './chunking';
 import {
-  canKeepDocument, documentFailureReason, documentPassages, DOCUMENT_PASSAGES_MAX, DOCUMENT_TEXT_MAX_BYTES, storableText,
+  canKeepDocument,
+  documentFailureReason,
+  documentPassages,
+  DOCUMENT_PASSAGES_MAX,
+  DOCUMENT_TEXT_MAX_BYTES,
+  storableText,
 } from './document-text';
 
 const MB = 1024 * 1024;
@@ -22,7 +27,10 @@ describe('the text a document may keep', () => {
   });
 
   it('refuses text past the byte cap, and text with nothing to read', () => {
-    expect(documentPassages('a'.repeat(DOCUMENT_TEXT_MAX_BYTES + 1))).toEqual({ ok: false, error: { code: 'text_too_large' } });
+    expect(documentPassages('a'.repeat(DOCUMENT_TEXT_MAX_BYTES + 1))).toEqual({
+      ok: false,
+      error: { code: 'text_too_large' },
+    });
     expect(documentPassages('\u0000 \n ')).toEqual({ ok: false, error: { code: 'no_text' } });
   });
 
@@ -54,13 +62,23 @@ describe('the text a document may keep', () => {
     expect(canKeepDocument(plan, usage, 1 * MB, 1 * MB)).toBeNull();
     expect(canKeepDocument(plan, usage, 1 * MB, 11 * MB)).toBeNull();
     expect(canKeepDocument(plan, usage, 1 * MB, 11 * MB + 1)).toEqual({ code: 'plan_bytes', max: 100 * MB });
-    expect(documentFailureReason({ code: 'plan_bytes', max: 100 * MB })).toBe("The document's text does not fit in the plan's 100 MB for knowledge bases.");
+    expect(documentFailureReason({ code: 'plan_bytes', max: 100 * MB })).toBe(
+      "The document's text does not fit in the plan's 100 MB for knowledge bases.",
+    );
   });
 
   it('words every failure so a user knows what to do', () => {
-    expect(documentFailureReason({ code: 'text_too_large' })).toBe("The document's text is larger than 10 MB; split it into smaller documents.");
-    expect(documentFailureReason({ code: 'unpacked_too_large' })).toBe('The file unpacks to more than 32 MB; split it into smaller files.');
-    expect(documentFailureReason({ code: 'too_many_passages' })).toBe("The document's text makes more than 15,000 passages; split it into smaller documents.");
-    expect(documentFailureReason({ code: 'took_too_long' })).toBe('Reading the document took longer than 20 s; split it into smaller files.');
+    expect(documentFailureReason({ code: 'text_too_large' })).toBe(
+      "The document's text is larger than 10 MB; split it into smaller documents.",
+    );
+    expect(documentFailureReason({ code: 'unpacked_too_large' })).toBe(
+      'The file unpacks to more than 32 MB; split it into smaller files.',
+    );
+    expect(documentFailureReason({ code: 'too_many_passages' })).toBe(
+      "The document's text makes more than 15,000 passages; split it into smaller documents.",
+    );
+    expect(documentFailureReason({ code: 'took_too_long' })).toBe(
+      'Reading the document took longer than 20 s; split it into smaller files.',
+    );
   });
 });

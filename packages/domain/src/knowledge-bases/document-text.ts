@@ -56,7 +56,8 @@ export function documentFailureReason(refusal: DocumentTextRefusal): string {
 // NUL, which PostgreSQL never stores in text, the other control characters except tab, line feed,
 // form feed and carriage return, and halves of surrogate pairs (not UTF-8).
 // eslint-disable-next-line no-control-regex
-const UNSTORABLE = /[\u0000-\u0008\u000b\u000e-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSTORABLE =
+  /[\u0000-\u0008\u000b\u000e-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** The text without characters a database cannot store as UTF-8 text. */
 export function storableText(text: string): string {
@@ -79,7 +80,14 @@ export function documentPassages(text: string): Result<{ passages: string[]; siz
  * holds now (`usage`, in which the document still counts `countedBytes`, what its request was
  * charged).
  */
-export function canKeepDocument(plan: Plan, usage: KnowledgeUsage, countedBytes: number, finalBytes: number): DocumentTextRefusal | null {
+export function canKeepDocument(
+  plan: Plan,
+  usage: KnowledgeUsage,
+  countedBytes: number,
+  finalBytes: number,
+): DocumentTextRefusal | null {
   if (finalBytes <= countedBytes) return null;
-  return usage.bytes - countedBytes + finalBytes > plan.max_knowledge_base_bytes ? { code: 'plan_bytes', max: plan.max_knowledge_base_bytes } : null;
+  return usage.bytes - countedBytes + finalBytes > plan.max_knowledge_base_bytes
+    ? { code: 'plan_bytes', max: plan.max_knowledge_base_bytes }
+    : null;
 }

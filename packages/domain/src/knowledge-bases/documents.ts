@@ -8,8 +8,17 @@ export type DocumentType = (typeof DOCUMENT_TYPES)[number];
  * website and the MCP server names file formats (`pdf`, `txt`, `docx`) — each means one of ours.
  */
 export const DOCUMENT_TYPE_ALIASES: Readonly<Record<string, DocumentType>> = {
-  text: 'text', website: 'website', url: 'website', links: 'website', file: 'file', pdf: 'file', txt: 'file', docx: 'file',
-  markdown: 'file', md: 'file', html: 'file',
+  text: 'text',
+  website: 'website',
+  url: 'website',
+  links: 'website',
+  file: 'file',
+  pdf: 'file',
+  txt: 'file',
+  docx: 'file',
+  markdown: 'file',
+  md: 'file',
+  html: 'file',
 };
 
 export function documentTypeOf(raw: string): DocumentType | null {
@@ -23,12 +32,22 @@ export const FILE_KINDS = ['pdf', 'docx', 'txt', 'markdown', 'html'] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 
 const KIND_BY_EXTENSION: Readonly<Record<string, FileKind>> = {
-  pdf: 'pdf', docx: 'docx', txt: 'txt', text: 'txt', md: 'markdown', markdown: 'markdown', html: 'html', htm: 'html',
+  pdf: 'pdf',
+  docx: 'docx',
+  txt: 'txt',
+  text: 'txt',
+  md: 'markdown',
+  markdown: 'markdown',
+  html: 'html',
+  htm: 'html',
 };
 const KIND_BY_CONTENT_TYPE: Readonly<Record<string, FileKind>> = {
   'application/pdf': 'pdf',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
-  'text/plain': 'txt', 'text/markdown': 'markdown', 'text/x-markdown': 'markdown', 'text/html': 'html',
+  'text/plain': 'txt',
+  'text/markdown': 'markdown',
+  'text/x-markdown': 'markdown',
+  'text/html': 'html',
 };
 
 /** The file's format by its name, else by its declared content type; null when we cannot read it. */
@@ -42,7 +61,12 @@ export function fileKindOf(fileName: string, contentType: string | null): FileKi
 /** Where a document's text comes from. */
 export type DocumentSource =
   | { readonly type: 'text'; readonly content: string }
-  | { readonly type: 'website'; readonly url: string | null; readonly links: readonly string[]; readonly relativeLinksLimit: number }
+  | {
+      readonly type: 'website';
+      readonly url: string | null;
+      readonly links: readonly string[];
+      readonly relativeLinksLimit: number;
+    }
   | { readonly type: 'file'; readonly fileName: string; readonly kind: FileKind };
 
 export interface KnowledgeBaseDocument {

@@ -22,11 +22,15 @@ export interface KnowledgeUsage {
 }
 
 export function canCreateKnowledgeBase(plan: Plan, usage: KnowledgeUsage): KnowledgeBaseRefusal | null {
-  return usage.knowledgeBases >= plan.max_knowledge_bases ? { code: 'limit_reached', limit: 'knowledge_bases', max: plan.max_knowledge_bases } : null;
+  return usage.knowledgeBases >= plan.max_knowledge_bases
+    ? { code: 'limit_reached', limit: 'knowledge_bases', max: plan.max_knowledge_bases }
+    : null;
 }
 
 export function canAddDocument(plan: Plan, usage: KnowledgeUsage, bytes: number): KnowledgeBaseRefusal | null {
-  if (usage.documents >= plan.max_knowledge_base_documents) return { code: 'limit_reached', limit: 'documents', max: plan.max_knowledge_base_documents };
-  if (usage.bytes + bytes > plan.max_knowledge_base_bytes) return { code: 'limit_reached', limit: 'bytes', max: plan.max_knowledge_base_bytes };
+  if (usage.documents >= plan.max_knowledge_base_documents)
+    return { code: 'limit_reached', limit: 'documents', max: plan.max_knowledge_base_documents };
+  if (usage.bytes + bytes > plan.max_knowledge_base_bytes)
+    return { code: 'limit_reached', limit: 'bytes', max: plan.max_knowledge_base_bytes };
   return null;
 }

@@ -26,7 +26,10 @@ export function fuseRankings(rankings: readonly (readonly Passage[])[], limit: n
     });
   }
   return [...fused.values()]
-    .sort((a, b) => b.score - a.score || a.passage.documentId - b.passage.documentId || a.passage.position - b.passage.position)
+    .sort(
+      (a, b) =>
+        b.score - a.score || a.passage.documentId - b.passage.documentId || a.passage.position - b.passage.position,
+    )
     .slice(0, limit)
     .map(({ passage, score }) => ({ ...passage, score }));
 }

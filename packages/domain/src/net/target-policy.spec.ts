@@ -1,62 +1,138 @@
-import { checkTargetUrl, isBlockedAddress, isBlockedHostName, MAX_TARGET_URL_LENGTH, TargetUrlPolicy } from './target-policy';
+import {
+  checkTargetUrl,
+  isBlockedAddress,
+  isBlockedHostName,
+  MAX_TARGET_URL_LENGTH,
+  TargetUrlPolicy,
+} from './target-policy';
 
 const strict: TargetUrlPolicy = { requireHttps: false, allowPrivate: false };
 
 describe('isBlockedAddress', () => {
   // Each range is pinned at both edges and just outside them, so a wrong prefix length shows.
   it.each([
-    ['0.0.0.0', true], ['0.255.255.255', true], ['1.0.0.0', false],
-    ['9.255.255.255', false], ['10.0.0.0', true], ['10.255.255.255', true], ['11.0.0.0', false],
-    ['100.63.255.255', false], ['100.64.0.0', true], ['100.127.255.255', true], ['100.128.0.0', false],
-    ['126.255.255.255', false], ['127.0.0.1', true], ['127.255.255.255', true], ['128.0.0.0', false],
-    ['169.253.255.255', false], ['169.254.0.0', true], ['169.254.169.254', true], ['169.255.0.0', false],
-    ['172.15.255.255', false], ['172.16.0.0', true], ['172.31.255.255', true], ['172.32.0.0', false],
-    ['191.255.255.255', false], ['192.0.0.0', true], ['192.0.0.255', true], ['192.0.1.0', false],
+    ['0.0.0.0', true],
+    ['0.255.255.255', true],
+    ['1.0.0.0', false],
+    ['9.255.255.255', false],
+    ['10.0.0.0', true],
+    ['10.255.255.255', true],
+    ['11.0.0.0', false],
+    ['100.63.255.255', false],
+    ['100.64.0.0', true],
+    ['100.127.255.255', true],
+    ['100.128.0.0', false],
+    ['126.255.255.255', false],
+    ['127.0.0.1', true],
+    ['127.255.255.255', true],
+    ['128.0.0.0', false],
+    ['169.253.255.255', false],
+    ['169.254.0.0', true],
+    ['169.254.169.254', true],
+    ['169.255.0.0', false],
+    ['172.15.255.255', false],
+    ['172.16.0.0', true],
+    ['172.31.255.255', true],
+    ['172.32.0.0', false],
+    ['191.255.255.255', false],
+    ['192.0.0.0', true],
+    ['192.0.0.255', true],
+    ['192.0.1.0', false],
     ['192.0.2.1', false],
-    ['192.167.255.255', false], ['192.168.0.0', true], ['192.168.255.255', true], ['192.169.0.0', false],
-    ['198.17.255.255', false], ['198.18.0.0', true], ['198.19.255.255', true], ['198.20.0.0', false],
-    ['223.255.255.255', false], ['224.0.0.0', true], ['239.255.255.255', true],
-    ['240.0.0.0', true], ['255.255.255.255', true],
-    ['8.8.8.8', false], ['1.1.1.1', false], ['93.184.216.34', false],
+    ['192.167.255.255', false],
+    ['192.168.0.0', true],
+    ['192.168.255.255', true],
+    ['192.169.0.0', false],
+    ['198.17.255.255', false],
+    ['198.18.0.0', true],
+    ['198.19.255.255', true],
+    ['198.20.0.0', false],
+    ['223.255.255.255', false],
+    ['224.0.0.0', true],
+    ['239.255.255.255', true],
+    ['240.0.0.0', true],
+    ['255.255.255.255', true],
+    ['8.8.8.8', false],
+    ['1.1.1.1', false],
+    ['93.184.216.34', false],
   ])('IPv4 %s → %s', (ip, blocked) => {
     expect(isBlockedAddress(ip)).toBe(blocked);
   });
 
   it.each([
-    ['::', true], ['0:0:0:0:0:0:0:0', true], ['::1', true], ['0:0:0:0:0:0:0:1', true], ['[::1]', true],
+    ['::', true],
+    ['0:0:0:0:0:0:0:0', true],
+    ['::1', true],
+    ['0:0:0:0:0:0:0:1', true],
+    ['[::1]', true],
     ['::8.8.8.8', true],
-    ['::ffff:127.0.0.1', true], ['::ffff:7f00:1', true], ['::FFFF:7F00:0001', true],
-    ['0:0:0:0:0:ffff:7f00:1', true], ['::ffff:a00:1', true], ['::ffff:169.254.169.254', true],
-    ['::ffff:8.8.8.8', false], ['::ffff:808:808', false],
-    ['64:ff9b::8.8.8.8', true], ['64:ff9b::1', true], ['64:ff9b:1::1', false],
-    ['fbff:ffff::1', false], ['fc00::1', true], ['fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', true],
-    ['fe7f::1', false], ['fe80::1', true], ['fe80::1%eth0', true], ['febf::1', true], ['fec0::1', false],
-    ['ff00::', true], ['ff02::1', true],
-    ['2001:4860:4860::8888', false], ['2606:4700:4700::1111', false], ['2001:db8:0:0:1:0:0:1', false],
+    ['::ffff:127.0.0.1', true],
+    ['::ffff:7f00:1', true],
+    ['::FFFF:7F00:0001', true],
+    ['0:0:0:0:0:ffff:7f00:1', true],
+    ['::ffff:a00:1', true],
+    ['::ffff:169.254.169.254', true],
+    ['::ffff:8.8.8.8', false],
+    ['::ffff:808:808', false],
+    ['64:ff9b::8.8.8.8', true],
+    ['64:ff9b::1', true],
+    ['64:ff9b:1::1', false],
+    ['fbff:ffff::1', false],
+    ['fc00::1', true],
+    ['fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', true],
+    ['fe7f::1', false],
+    ['fe80::1', true],
+    ['fe80::1%eth0', true],
+    ['febf::1', true],
+    ['fec0::1', false],
+    ['ff00::', true],
+    ['ff02::1', true],
+    ['2001:4860:4860::8888', false],
+    ['2606:4700:4700::1111', false],
+    ['2001:db8:0:0:1:0:0:1', false],
   ])('IPv6 %s → %s', (ip, blocked) => {
     expect(isBlockedAddress(ip)).toBe(blocked);
   });
 
   it.each([
-    ['0x7f.1', true], ['2130706433', true], ['0177.0.0.1', true], ['127.1', true], ['0x7f000001', true],
-    ['0xa9.0xfe.0xa9.0xfe', true], ['0x08080808', false], ['134744072', false],
+    ['0x7f.1', true],
+    ['2130706433', true],
+    ['0177.0.0.1', true],
+    ['127.1', true],
+    ['0x7f000001', true],
+    ['0xa9.0xfe.0xa9.0xfe', true],
+    ['0x08080808', false],
+    ['134744072', false],
   ])('reads the odd IPv4 spelling %s as the address inet_aton would (blocked: %s)', (ip, blocked) => {
     expect(isBlockedAddress(ip)).toBe(blocked);
   });
 
-  it.each(['', 'example.com', '1.2.3.4.5', '256.0.0.1', '08.0.0.1', '::g', '1:2:3:4:5:6:7:8:9', '1::2::3', '::ffff:1.2.3.04'])(
-    'fails closed on %p, which is not an address',
-    (text) => {
-      expect(isBlockedAddress(text)).toBe(true);
-    },
-  );
+  it.each([
+    '',
+    'example.com',
+    '1.2.3.4.5',
+    '256.0.0.1',
+    '08.0.0.1',
+    '::g',
+    '1:2:3:4:5:6:7:8:9',
+    '1::2::3',
+    '::ffff:1.2.3.04',
+  ])('fails closed on %p, which is not an address', (text) => {
+    expect(isBlockedAddress(text)).toBe(true);
+  });
 });
 
 describe('isBlockedHostName', () => {
-  it.each(['localhost', 'LOCALHOST', 'localhost.', 'api.localhost', 'a.b.localhost.', 'metadata', 'metadata.google.internal', 'Metadata.Google.Internal.'])(
-    'blocks %s',
-    (name) => expect(isBlockedHostName(name)).toBe(true),
-  );
+  it.each([
+    'localhost',
+    'LOCALHOST',
+    'localhost.',
+    'api.localhost',
+    'a.b.localhost.',
+    'metadata',
+    'metadata.google.internal',
+    'Metadata.Google.Internal.',
+  ])('blocks %s', (name) => expect(isBlockedHostName(name)).toBe(true));
 
   it.each(['localhost.example.com', 'mylocalhost', 'metadata.example.com', 'google.internal', 'api.example.com'])(
     'allows %s',
@@ -66,7 +142,10 @@ describe('isBlockedHostName', () => {
 
 describe('checkTargetUrl (write time)', () => {
   it('accepts a public URL template and returns it parsed with placeholders as x', () => {
-    const check = checkTargetUrl('https://api.example.com/orders/{order_id}?phone={{ customer_phone }}&t={{tenant}}', strict);
+    const check = checkTargetUrl(
+      'https://api.example.com/orders/{order_id}?phone={{ customer_phone }}&t={{tenant}}',
+      strict,
+    );
     expect(check).toEqual({ ok: true, url: expect.any(URL) });
     if (!check.ok) throw new Error('unreachable');
     expect(check.url.hostname).toBe('api.example.com');
@@ -143,12 +222,14 @@ describe('checkTargetUrl (write time)', () => {
     expect(checkTargetUrl(url, strict)).toEqual({ ok: false, reason: 'blocked_host' });
   });
 
-  it.each(['https://8.8.8.8/', 'https://[2606:4700:4700::1111]/', 'https://localhost.example.com/', 'https://metadata.example.com/'])(
-    'accepts the public target %s',
-    (url) => {
-      expect(checkTargetUrl(url, strict).ok).toBe(true);
-    },
-  );
+  it.each([
+    'https://8.8.8.8/',
+    'https://[2606:4700:4700::1111]/',
+    'https://localhost.example.com/',
+    'https://metadata.example.com/',
+  ])('accepts the public target %s', (url) => {
+    expect(checkTargetUrl(url, strict).ok).toBe(true);
+  });
 
   it('lifts only the address and host checks when private targets are allowed', () => {
     const dev = { requireHttps: false, allowPrivate: true };

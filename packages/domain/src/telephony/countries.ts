@@ -13,4 +13,5 @@ export const ISO_COUNTRY_CODES: readonly string[] = (
 export const NUMBER_COUNTRIES = ['US', 'CA', 'GB', 'AU', 'IL', 'PL', 'FI', 'NL', 'DK', 'IT', 'DE'] as const;
 export type NumberCountry = (typeof NUMBER_COUNTRIES)[number];
 
-export const isNumberCountry = (code: string): code is NumberCountry => (NUMBER_COUNTRIES as readonly string[]).includes(code);
+export const isNumberCountry = (code: string): code is NumberCountry =>
+  (NUMBER_COUNTRIES as readonly string[]).includes(code);

@@ -1,14 +1,30 @@
 import { ISO_COUNTRY_CODES, NUMBER_COUNTRIES } from './countries';
-import { addMonthsClamped, addressRequirementOf, monthlyPrice, needsRegisteredAddress, nextRenewal, numberContains } from './number-offers';
+import {
+  addMonthsClamped,
+  addressRequirementOf,
+  monthlyPrice,
+  needsRegisteredAddress,
+  nextRenewal,
+  numberContains,
+} from './number-offers';
 import { formatNational, splitNumber } from './phone-format';
 
 describe('address requirements', () => {
   it.each([
-    ['none', 'none'], ['any', 'local'], ['ANY', 'local'], ['local', 'local'], ['foreign', 'foreign'], ['inventory', 'inventory'], ['something-new', 'local'],
+    ['none', 'none'],
+    ['any', 'local'],
+    ['ANY', 'local'],
+    ['local', 'local'],
+    ['foreign', 'foreign'],
+    ['inventory', 'inventory'],
+    ['something-new', 'local'],
   ])('provider %p → %p', (provider, ours) => expect(addressRequirementOf(provider)).toBe(ours));
 
   it('only local and foreign need a registered address', () => {
-    expect(['none', 'local', 'foreign', 'inventory'].filter((r) => needsRegisteredAddress(r as never))).toEqual(['local', 'foreign']);
+    expect(['none', 'local', 'foreign', 'inventory'].filter((r) => needsRegisteredAddress(r as never))).toEqual([
+      'local',
+      'foreign',
+    ]);
   });
 });
 
@@ -53,10 +69,13 @@ describe('national formatting', () => {
   it.each([
     ['+441534123456', 'GB', '01534 123456'],
     ['+18765551234', 'US', '(876) 555-1234'],
-  ])('%s: a region sharing a number country\'s calling code is read in that country (%s → %s)', (e164, country, formatted) => {
-    expect(splitNumber(e164)?.country).toBe(country);
-    expect(formatNational(e164)).toBe(formatted);
-  });
+  ])(
+    "%s: a region sharing a number country's calling code is read in that country (%s → %s)",
+    (e164, country, formatted) => {
+      expect(splitNumber(e164)?.country).toBe(country);
+      expect(formatNational(e164)).toBe(formatted);
+    },
+  );
 
   it('leaves other countries and malformed input as they are', () => {
     expect(splitNumber('+33142685300')).toBeNull();
@@ -67,9 +86,14 @@ describe('national formatting', () => {
 });
 
 describe('contains filter', () => {
-  it.each<[string | null, boolean]>([[null, true], ['4155', true], ['24155550134', false], ['1415555013', true], ['0134', true], ['999', false]])(
-    '%p', (contains, expected) => expect(numberContains('+14155550134', contains)).toBe(expected),
-  );
+  it.each<[string | null, boolean]>([
+    [null, true],
+    ['4155', true],
+    ['24155550134', false],
+    ['1415555013', true],
+    ['0134', true],
+    ['999', false],
+  ])('%p', (contains, expected) => expect(numberContains('+14155550134', contains)).toBe(expected));
 });
 
 describe('monthly renewals', () => {

@@ -60,7 +60,17 @@ const lastDayOfMonth = (year: number, month: number) => new Date(Date.UTC(year, 
 export function addMonthsClamped(anchor: Date, months: number): Date {
   const y = anchor.getUTCFullYear();
   const m = anchor.getUTCMonth() + months;
-  const target = new Date(Date.UTC(y, m, 1, anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds(), anchor.getUTCMilliseconds()));
+  const target = new Date(
+    Date.UTC(
+      y,
+      m,
+      1,
+      anchor.getUTCHours(),
+      anchor.getUTCMinutes(),
+      anchor.getUTCSeconds(),
+      anchor.getUTCMilliseconds(),
+    ),
+  );
   target.setUTCDate(Math.min(anchor.getUTCDate(), lastDayOfMonth(target.getUTCFullYear(), target.getUTCMonth())));
   return target;
 }

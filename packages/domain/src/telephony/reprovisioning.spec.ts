@@ -19,8 +19,16 @@ describe('re-provisioning plan', () => {
 
   it('covers every field exactly once', () => {
     expect(Object.keys(REPROVISIONING_TABLE).sort()).toEqual([
-      'allowedInboundIps', 'countryCode', 'inboundAuthorizationType', 'nickname', 'outboundProxy', 'phoneNumber',
-      'sipAddress', 'sipCallingFormat', 'sipPassword', 'sipUsername',
+      'allowedInboundIps',
+      'countryCode',
+      'inboundAuthorizationType',
+      'nickname',
+      'outboundProxy',
+      'phoneNumber',
+      'sipAddress',
+      'sipCallingFormat',
+      'sipPassword',
+      'sipUsername',
     ]);
   });
 

@@ -44,7 +44,8 @@ export type SipTrunkField = keyof SipTrunkSettings;
 /** A partial update: only the sent fields, already well-formed one by one. */
 export type SipTrunkChanges = { -readonly [K in SipTrunkField]?: SipTrunkSettings[K] };
 
-export type NewSipTrunk = Pick<SipTrunkSettings, 'phoneNumber' | 'sipUsername' | 'sipPassword' | 'sipAddress'> & SipTrunkChanges;
+export type NewSipTrunk = Pick<SipTrunkSettings, 'phoneNumber' | 'sipUsername' | 'sipPassword' | 'sipAddress'> &
+  SipTrunkChanges;
 
 /** SIP trunk defaults. */
 const DEFAULTS = {
@@ -120,7 +121,10 @@ export interface MergedSipTrunk {
 }
 
 /** Update: the stored settings with the sent fields applied, the merged-state rules, and what changed. */
-export function mergeSipTrunkChanges(stored: SipTrunkSettings, changes: SipTrunkChanges): Result<MergedSipTrunk, FieldProblems<SipTrunkProblem>> {
+export function mergeSipTrunkChanges(
+  stored: SipTrunkSettings,
+  changes: SipTrunkChanges,
+): Result<MergedSipTrunk, FieldProblems<SipTrunkProblem>> {
   const problems: FieldProblems<SipTrunkProblem> = {};
   const type = changes.inboundAuthorizationType ?? stored.inboundAuthorizationType;
   const settings: SipTrunkSettings = {

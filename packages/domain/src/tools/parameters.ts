@@ -17,7 +17,10 @@ export interface ResolvedParameters {
  * Step 1: keep only declared names, coerce by type. A parameter is collected when
  * present and not null; undeclared names are dropped without a word (the AI sometimes adds some).
  */
-export function resolveParameters(schema: readonly ToolParameter[], raw: Readonly<Record<string, unknown>>): ResolvedParameters {
+export function resolveParameters(
+  schema: readonly ToolParameter[],
+  raw: Readonly<Record<string, unknown>>,
+): ResolvedParameters {
   const collected = new Map<string, ParameterValue>();
   const missing: string[] = [];
   const invalid: string[] = [];

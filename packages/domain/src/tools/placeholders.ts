@@ -34,20 +34,28 @@ export function newSubstitutionLog(): SubstitutionLog {
  * One left-to-right pass: inserted values are never scanned again, so a value that looks like a
  * placeholder stays text. Unknown variables become `""` and are logged.
  */
-export function substitute(template: string, values: PlaceholderValues, encode: (value: string) => string, log: SubstitutionLog): string {
+export function substitute(
+  template: string,
+  values: PlaceholderValues,
+  encode: (value: string) => string,
+  log: SubstitutionLog,
+): string {
   if (!template.includes('{')) return template;
-  return template.replace(SUBSTITUTION_PATTERN, (whole: string, variable: string | undefined, param: string | undefined) => {
-    if (variable !== undefined) {
-      const name = variable.trim();
-      const value = values.variables.get(name);
-      if (value === undefined) {
-        log.unresolved.add(name);
-        return '';
+  return template.replace(
+    SUBSTITUTION_PATTERN,
+    (whole: string, variable: string | undefined, param: string | undefined) => {
+      if (variable !== undefined) {
+        const name = variable.trim();
+        const value = values.variables.get(name);
+        if (value === undefined) {
+          log.unresolved.add(name);
+          return '';
+        }
+        return encode(value);
       }
-      return encode(value);
-    }
-    if (values.params === null || !values.params.declared.has(param as string)) return whole;
-    log.consumed.add(param as string);
-    return encode(values.params.collected.get(param as string) ?? '');
-  });
+      if (values.params === null || !values.params.declared.has(param as string)) return whole;
+      log.consumed.add(param as string);
+      return encode(values.params.collected.get(param as string) ?? '');
+    },
+  );
 }

@@ -49,8 +49,17 @@ const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
 // The sender owns framing, routing and the signature; a tool's value for these is never sent.
 const RESERVED_HEADERS = new Set([
-  'host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer',
-  'webhook-id', 'webhook-timestamp', 'webhook-signature',
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
 ]);
 
 export function isReservedToolHeader(name: string): boolean {
@@ -116,7 +125,8 @@ function requestHeaders(spec: ToolRequestSpec, bodyFormat: ToolBodyFormat | null
     if (isReservedToolHeader(header.name)) continue;
     put(header.name, headerSafe(substitute(header.value, variablesOnly, keep, log)));
   }
-  if (bodyFormat !== null && !byName.has('content-type')) put('Content-Type', bodyFormat === 'form' ? FORM_CONTENT_TYPE : JSON_CONTENT_TYPE);
+  if (bodyFormat !== null && !byName.has('content-type'))
+    put('Content-Type', bodyFormat === 'form' ? FORM_CONTENT_TYPE : JSON_CONTENT_TYPE);
   return [...byName.values()];
 }
 
@@ -153,7 +163,11 @@ function targetOf(url: string, policy: TargetUrlPolicy): { href: string; check: 
   const verdict = checkParsedTargetUrl(parsed, policy);
   return {
     href: parsed.href,
-    check: { scheme: parsed.protocol.slice(0, -1), host: parsed.hostname, status: verdict.ok ? 'unchecked' : 'blocked' },
+    check: {
+      scheme: parsed.protocol.slice(0, -1),
+      host: parsed.hostname,
+      status: verdict.ok ? 'unchecked' : 'blocked',
+    },
   };
 }
 

@@ -31,11 +31,21 @@ export const HTTP_ERROR_EXCERPT_LIMIT = 2_000;
 export const TRUNCATION_SUFFIX = '…[truncated]';
 
 /** Step 8: the outcome of a sent request as the AI will read it. */
-export function toolCallResult(outcome: TransportOutcome, timeoutSeconds: number, warnings: readonly string[]): ToolCallResult {
+export function toolCallResult(
+  outcome: TransportOutcome,
+  timeoutSeconds: number,
+  warnings: readonly string[],
+): ToolCallResult {
   const base = { statusCode: outcome.statusCode, durationMs: outcome.durationMs, warnings };
   if (outcome.error === null) {
     const cut = firstCharacters(compactJson(outcome.body), TOOL_CONTENT_LIMIT);
-    return { ...base, ok: true, error: null, truncated: cut.truncated, content: cut.truncated ? cut.text + TRUNCATION_SUFFIX : cut.text };
+    return {
+      ...base,
+      ok: true,
+      error: null,
+      truncated: cut.truncated,
+      content: cut.truncated ? cut.text + TRUNCATION_SUFFIX : cut.text,
+    };
   }
   switch (outcome.error) {
     case 'http_error': {
@@ -45,11 +55,20 @@ export function toolCallResult(outcome: TransportOutcome, timeoutSeconds: number
     }
     case 'timeout': {
       const unit = timeoutSeconds === 1 ? 'second' : 'seconds';
-      const content = JSON.stringify({ error: 'timeout', message: `The tool did not answer within ${timeoutSeconds} ${unit}.` });
+      const content = JSON.stringify({
+        error: 'timeout',
+        message: `The tool did not answer within ${timeoutSeconds} ${unit}.`,
+      });
       return { ...base, ok: false, error: 'timeout', truncated: false, content };
     }
     default:
-      return { ...base, ok: false, error: outcome.error, truncated: false, content: JSON.stringify({ error: outcome.error }) };
+      return {
+        ...base,
+        ok: false,
+        error: outcome.error,
+        truncated: false,
+        content: JSON.stringify({ error: outcome.error }),
+      };
   }
 }
 

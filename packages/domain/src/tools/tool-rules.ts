@@ -43,8 +43,12 @@ export function toolItemProblems(items: {
   readonly schema?: readonly ToolParameter[];
 }): FieldProblems<'taken'> {
   const problems: FieldProblems<'taken'> = {};
-  duplicates(items.staticFields?.map((f) => f.key) ?? []).forEach((i) => addFieldProblem(problems, `static_fields.${i}.key`, 'taken'));
-  duplicates(items.schema?.map((p) => p.name) ?? []).forEach((i) => addFieldProblem(problems, `schema.${i}.name`, 'taken'));
+  duplicates(items.staticFields?.map((f) => f.key) ?? []).forEach((i) =>
+    addFieldProblem(problems, `static_fields.${i}.key`, 'taken'),
+  );
+  duplicates(items.schema?.map((p) => p.name) ?? []).forEach((i) =>
+    addFieldProblem(problems, `schema.${i}.name`, 'taken'),
+  );
   return problems;
 }
 

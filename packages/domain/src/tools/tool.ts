@@ -56,7 +56,10 @@ export interface Tool extends ToolDefinition {
 }
 
 /** Stored fields a user may set; the rest is owned by voiceplane. */
-export type ToolFields = Pick<Tool, 'name' | 'description' | 'endpoint' | 'method' | 'bodyFormat' | 'timeout' | 'headers' | 'staticFields' | 'schema'>;
+export type ToolFields = Pick<
+  Tool,
+  'name' | 'description' | 'endpoint' | 'method' | 'bodyFormat' | 'timeout' | 'headers' | 'staticFields' | 'schema'
+>;
 
 /** Tool size rules. */
 export const TOOL_LIMITS = {

@@ -61,6 +61,12 @@ describe('zonedNow', () => {
   });
 });
 
-it.each([['x', 'x'], [1.5, '1.5'], [true, 'true'], [null, ''], [[1, 'a'], '[1,"a"]']])('variableText(%p) = %p', (value, text) => {
+it.each([
+  ['x', 'x'],
+  [1.5, '1.5'],
+  [true, 'true'],
+  [null, ''],
+  [[1, 'a'], '[1,"a"]'],
+])('variableText(%p) = %p', (value, text) => {
   expect(variableText(value)).toBe(text);
 });

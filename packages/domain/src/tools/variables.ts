@@ -21,7 +21,11 @@ export interface ToolCallSubject {
  * variables, the system variables, then `overrides` (render and test take them from the body).
  * Without a call there are no system variables: only what `overrides` gives.
  */
-export function toolVariables(call: ToolCallSubject | null, now: Date, overrides: Readonly<Record<string, unknown>> = {}): Map<string, string> {
+export function toolVariables(
+  call: ToolCallSubject | null,
+  now: Date,
+  overrides: Readonly<Record<string, unknown>> = {},
+): Map<string, string> {
   const set = new Map<string, string>();
   const put = (source: Readonly<Record<string, unknown>>) => {
     for (const key of Object.keys(source)) set.set(key, variableText(source[key]));
@@ -74,8 +78,14 @@ function formatterFor(timezone: string): Intl.DateTimeFormat | null {
   if (formatter === undefined) {
     try {
       formatter = new Intl.DateTimeFormat('en-US', {
-        timeZone: timezone, hourCycle: 'h23',
-        year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+        timeZone: timezone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
       });
     } catch {
       formatter = null;
@@ -89,10 +99,18 @@ export function zonedNow(now: Date, timezone: string): ZonedNow {
   const known = formatterFor(timezone);
   const zone = known === null ? 'UTC' : timezone;
   const parts: Record<string, string> = {};
-  for (const part of (known ?? (formatterFor('UTC') as Intl.DateTimeFormat)).formatToParts(now)) parts[part.type] = part.value;
+  for (const part of (known ?? (formatterFor('UTC') as Intl.DateTimeFormat)).formatToParts(now))
+    parts[part.type] = part.value;
   const date = `${parts.year}-${parts.month}-${parts.day}`;
   const time = `${parts.hour}:${parts.minute}`;
-  const wallClock = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  const wallClock = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
   const offsetMinutes = Math.round((wallClock - Math.floor(now.getTime() / 1000) * 1000) / 60_000);
   return { date, time, datetime: `${date}T${time}:${parts.second}${offsetText(offsetMinutes)}`, timezone: zone };
 }

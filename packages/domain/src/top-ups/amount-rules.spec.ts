@@ -1,4 +1,9 @@
-import { AUTO_RECHARGE_THRESHOLD_RANGE, billingAmountProblems, hasWholeCents, TOP_UP_AMOUNT_RANGE } from './amount-rules';
+import {
+  AUTO_RECHARGE_THRESHOLD_RANGE,
+  billingAmountProblems,
+  hasWholeCents,
+  TOP_UP_AMOUNT_RANGE,
+} from './amount-rules';
 
 const BETWEEN = { code: 'between', min: 5, max: 10_000 };
 const DECIMALS = { code: 'decimals', max: 2 };
@@ -31,7 +36,9 @@ describe('auto-recharge threshold (0–1000)', () => {
   });
 
   it.each([-0.01, 1_000.01])('%p is out of range', (threshold) => {
-    expect(billingAmountProblems(threshold, AUTO_RECHARGE_THRESHOLD_RANGE)).toEqual([{ code: 'between', min: 0, max: 1_000 }]);
+    expect(billingAmountProblems(threshold, AUTO_RECHARGE_THRESHOLD_RANGE)).toEqual([
+      { code: 'between', min: 0, max: 1_000 },
+    ]);
   });
 });
 

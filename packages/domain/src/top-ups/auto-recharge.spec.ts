@@ -13,8 +13,14 @@ describe('auto-recharge settings', () => {
   });
 
   it('changes only the sent fields', () => {
-    expect(changeAutoRecharge(fresh, { threshold: 10 }, false)).toEqual({ ok: true, value: { ...fresh, settings: { enabled: false, threshold: 10, amount: 25 } } });
-    expect(changeAutoRecharge(fresh, { amount: 100, threshold: undefined }, false)).toEqual({ ok: true, value: { ...fresh, settings: { enabled: false, threshold: 5, amount: 100 } } });
+    expect(changeAutoRecharge(fresh, { threshold: 10 }, false)).toEqual({
+      ok: true,
+      value: { ...fresh, settings: { enabled: false, threshold: 10, amount: 25 } },
+    });
+    expect(changeAutoRecharge(fresh, { amount: 100, threshold: undefined }, false)).toEqual({
+      ok: true,
+      value: { ...fresh, settings: { enabled: false, threshold: 5, amount: 100 } },
+    });
   });
 
   it('enables with a saved payment method', () => {
@@ -23,7 +29,10 @@ describe('auto-recharge settings', () => {
   });
 
   it('refuses to enable without a saved payment method', () => {
-    expect(changeAutoRecharge(fresh, { enabled: true }, false)).toEqual({ ok: false, error: { enabled: ['payment_method_required'] } });
+    expect(changeAutoRecharge(fresh, { enabled: true }, false)).toEqual({
+      ok: false,
+      error: { enabled: ['payment_method_required'] },
+    });
   });
 
   it('disables without a payment method', () => {
@@ -41,7 +50,11 @@ describe('auto-recharge settings', () => {
     [{ amount: 25.001 }, { amount: [{ code: 'decimals', max: 2 }] }],
     [
       { enabled: true, threshold: 2_000, amount: 1 },
-      { threshold: [{ code: 'between', min: 0, max: 1_000 }], amount: [{ code: 'between', min: 5, max: 10_000 }], enabled: ['payment_method_required'] },
+      {
+        threshold: [{ code: 'between', min: 0, max: 1_000 }],
+        amount: [{ code: 'between', min: 5, max: 10_000 }],
+        enabled: ['payment_method_required'],
+      },
     ],
   ])('%j → %j, and nothing changes', (changes, problems) => {
     expect(changeAutoRecharge(fresh, changes, false)).toEqual({ ok: false, error: problems });
@@ -54,11 +67,20 @@ describe('auto-recharge settings', () => {
       state: { consecutiveFailures: 3, lastAttemptAt: AT, lastError: 'card_declined', inFlightTopUpId: null },
     };
     const r = changeAutoRecharge(switchedOff, { enabled: true }, true);
-    expect(r.ok && r.value.state).toEqual({ consecutiveFailures: 0, lastAttemptAt: AT, lastError: 'card_declined', inFlightTopUpId: null });
+    expect(r.ok && r.value.state).toEqual({
+      consecutiveFailures: 0,
+      lastAttemptAt: AT,
+      lastError: 'card_declined',
+      inFlightTopUpId: null,
+    });
   });
 
   it('keeps the failure count when it was already on', () => {
-    const on: AutoRecharge = { ...fresh, settings: { ...fresh.settings, enabled: true }, state: { ...fresh.state, consecutiveFailures: 2 } };
+    const on: AutoRecharge = {
+      ...fresh,
+      settings: { ...fresh.settings, enabled: true },
+      state: { ...fresh.state, consecutiveFailures: 2 },
+    };
     const r = changeAutoRecharge(on, { enabled: true, amount: 30 }, true);
     expect(r.ok && r.value.state.consecutiveFailures).toBe(2);
   });

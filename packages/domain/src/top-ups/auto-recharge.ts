@@ -1,6 +1,11 @@
 import { addFieldProblem, FieldProblems, hasFieldProblems } from '../common/field-problems';
 import { err, ok, Result } from '../common/result';
-import { BillingAmountProblem, billingAmountProblems, AUTO_RECHARGE_AMOUNT_RANGE, AUTO_RECHARGE_THRESHOLD_RANGE } from './amount-rules';
+import {
+  BillingAmountProblem,
+  billingAmountProblems,
+  AUTO_RECHARGE_AMOUNT_RANGE,
+  AUTO_RECHARGE_THRESHOLD_RANGE,
+} from './amount-rules';
 
 /** An account's auto-recharge: what the user set, and how its attempts went. */
 
@@ -29,7 +34,12 @@ export interface AutoRecharge {
 }
 
 export const DEFAULT_AUTO_RECHARGE_SETTINGS: AutoRechargeSettings = { enabled: false, threshold: 5, amount: 25 };
-export const INITIAL_AUTO_RECHARGE_STATE: AutoRechargeState = { consecutiveFailures: 0, lastAttemptAt: null, lastError: null, inFlightTopUpId: null };
+export const INITIAL_AUTO_RECHARGE_STATE: AutoRechargeState = {
+  consecutiveFailures: 0,
+  lastAttemptAt: null,
+  lastError: null,
+  inFlightTopUpId: null,
+};
 
 export function newAutoRecharge(userId: number): AutoRecharge {
   return { userId, settings: DEFAULT_AUTO_RECHARGE_SETTINGS, state: INITIAL_AUTO_RECHARGE_STATE };
@@ -53,10 +63,14 @@ export function changeAutoRecharge(
 ): Result<AutoRecharge, FieldProblems<AutoRechargeProblem>> {
   const problems: FieldProblems<AutoRechargeProblem> = {};
   if (changes.threshold !== undefined) {
-    billingAmountProblems(changes.threshold, AUTO_RECHARGE_THRESHOLD_RANGE).forEach((p) => addFieldProblem(problems, 'threshold', p));
+    billingAmountProblems(changes.threshold, AUTO_RECHARGE_THRESHOLD_RANGE).forEach((p) =>
+      addFieldProblem(problems, 'threshold', p),
+    );
   }
   if (changes.amount !== undefined) {
-    billingAmountProblems(changes.amount, AUTO_RECHARGE_AMOUNT_RANGE).forEach((p) => addFieldProblem(problems, 'amount', p));
+    billingAmountProblems(changes.amount, AUTO_RECHARGE_AMOUNT_RANGE).forEach((p) =>
+      addFieldProblem(problems, 'amount', p),
+    );
   }
   if (changes.enabled === true && !paymentMethodReady) addFieldProblem(problems, 'enabled', 'payment_method_required');
   if (hasFieldProblems(problems)) return err(problems);

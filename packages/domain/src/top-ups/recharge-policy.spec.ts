@@ -1,6 +1,12 @@
 import { postCharge } from '../billing/ledger';
 import { AutoRecharge, AutoRechargeSettings, AutoRechargeState, INITIAL_AUTO_RECHARGE_STATE } from './auto-recharge';
-import { beginRecharge, RechargeDecision, settleRecharge, shouldRecharge, undoRechargeFailure } from './recharge-policy';
+import {
+  beginRecharge,
+  RechargeDecision,
+  settleRecharge,
+  shouldRecharge,
+  undoRechargeFailure,
+} from './recharge-policy';
 import { postTopUpCredit, settleTopUp, TopUpOutcome } from './settlement';
 import { newTopUp, TopUp, TopUpStatus } from './top-up';
 
@@ -10,15 +16,29 @@ const at = (minutes: number, seconds = 0): Date => new Date(T0.getTime() + (minu
 const ON: AutoRechargeSettings = { enabled: true, threshold: 5, amount: 25 };
 const IDLE: AutoRechargeState = INITIAL_AUTO_RECHARGE_STATE;
 const START: RechargeDecision = { recharge: true, amount: 25 };
-const skip = (reason: string): RechargeDecision => ({ recharge: false, reason } as RechargeDecision);
+const skip = (reason: string): RechargeDecision => ({ recharge: false, reason }) as RechargeDecision;
 
-const account = (settings: Partial<AutoRechargeSettings> = {}, state: Partial<AutoRechargeState> = {}): AutoRecharge => ({
-  userId: 7, settings: { ...ON, ...settings }, state: { ...IDLE, ...state },
+const account = (
+  settings: Partial<AutoRechargeSettings> = {},
+  state: Partial<AutoRechargeState> = {},
+): AutoRecharge => ({
+  userId: 7,
+  settings: { ...ON, ...settings },
+  state: { ...IDLE, ...state },
 });
 
 const autoTopUp = (id: number, status: TopUpStatus = 'pending', failureReason: string | null = null): TopUp => ({
-  id, userId: 7, amount: 25, currency: 'USD', status, trigger: 'auto', checkoutUrl: null, provider: 'stripe',
-  failureReason, createdAt: T0, completedAt: status === 'pending' ? null : T0,
+  id,
+  userId: 7,
+  amount: 25,
+  currency: 'USD',
+  status,
+  trigger: 'auto',
+  checkoutUrl: null,
+  provider: 'stripe',
+  failureReason,
+  createdAt: T0,
+  completedAt: status === 'pending' ? null : T0,
 });
 
 describe('shouldRecharge', () => {
@@ -34,7 +54,15 @@ describe('shouldRecharge', () => {
     ['a credit below the threshold', ON, IDLE, 1, 3, T0, skip('not_a_charge')],
     ['a zero charge below the threshold', ON, IDLE, 3, 3, T0, skip('not_a_charge')],
     ['a crossing with an attempt in flight', ON, { ...IDLE, inFlightTopUpId: 40 }, 6, 4.99, T0, skip('in_flight')],
-    ['a crossing 9 min 59 s after the last attempt', ON, { ...IDLE, lastAttemptAt: at(0) }, 6, 4.99, at(9, 59), skip('too_soon')],
+    [
+      'a crossing 9 min 59 s after the last attempt',
+      ON,
+      { ...IDLE, lastAttemptAt: at(0) },
+      6,
+      4.99,
+      at(9, 59),
+      skip('too_soon'),
+    ],
     ['a crossing 10 min after the last attempt', ON, { ...IDLE, lastAttemptAt: at(0) }, 6, 4.99, at(10), START],
     ['a crossing an hour after the last attempt', ON, { ...IDLE, lastAttemptAt: at(0) }, 6, 4.99, at(60), START],
   ] as const)('%s', (_name, settings, state, before, after, now, decision) => {
@@ -62,13 +90,21 @@ describe('beginRecharge', () => {
   });
 
   it('never starts a second attempt while one is in flight', () => {
-    expect(beginRecharge(account({}, { inFlightTopUpId: 40 }), autoTopUp(41), at(30))).toEqual({ ok: false, error: 'in_flight' });
+    expect(beginRecharge(account({}, { inFlightTopUpId: 40 }), autoTopUp(41), at(30))).toEqual({
+      ok: false,
+      error: 'in_flight',
+    });
   });
 });
 
 describe('settleRecharge', () => {
   const inFlight = (failures: number, settings: Partial<AutoRechargeSettings> = {}) =>
-    account(settings, { inFlightTopUpId: 40, lastAttemptAt: T0, consecutiveFailures: failures, lastError: failures > 0 ? 'insufficient_funds' : null });
+    account(settings, {
+      inFlightTopUpId: 40,
+      lastAttemptAt: T0,
+      consecutiveFailures: failures,
+      lastError: failures > 0 ? 'insufficient_funds' : null,
+    });
 
   it('a success clears the failure count and the last error', () => {
     expect(settleRecharge(inFlight(2), autoTopUp(40, 'succeeded'))).toEqual({
@@ -83,7 +119,10 @@ describe('settleRecharge', () => {
   ])('a decline after %i failures counts %i and records the reason, still enabled', (before, after) => {
     expect(settleRecharge(inFlight(before), autoTopUp(40, 'failed', 'card_declined'))).toEqual({
       ok: true,
-      value: { next: account({}, { lastAttemptAt: T0, consecutiveFailures: after, lastError: 'card_declined' }), events: [] },
+      value: {
+        next: account({}, { lastAttemptAt: T0, consecutiveFailures: after, lastError: 'card_declined' }),
+        events: [],
+      },
     });
   });
 
@@ -99,7 +138,12 @@ describe('settleRecharge', () => {
 
   it('an expiry counts as a failure, recorded as expired', () => {
     const r = settleRecharge(inFlight(0), autoTopUp(40, 'expired'));
-    expect(r.ok && r.value.next.state).toEqual({ inFlightTopUpId: null, lastAttemptAt: T0, consecutiveFailures: 1, lastError: 'expired' });
+    expect(r.ok && r.value.next.state).toEqual({
+      inFlightTopUpId: null,
+      lastAttemptAt: T0,
+      consecutiveFailures: 1,
+      lastError: 'expired',
+    });
   });
 
   it('a third failure after the user switched it off raises nothing', () => {
@@ -140,7 +184,14 @@ class Account {
     const before = this.balance;
     this.balance = posting.value.balanceAfter;
     if (!shouldRecharge(this.recharge.settings, this.recharge.state, before, this.balance, now).recharge) return;
-    const topUp = newTopUp({ id: this.nextTopUpId++, userId: 7, amount: this.recharge.settings.amount, provider: 'stripe', payment: { trigger: 'auto' }, now });
+    const topUp = newTopUp({
+      id: this.nextTopUpId++,
+      userId: 7,
+      amount: this.recharge.settings.amount,
+      provider: 'stripe',
+      payment: { trigger: 'auto' },
+      now,
+    });
     if (!topUp.ok) throw new Error('the configured amount was refused');
     const begun = beginRecharge(this.recharge, topUp.value, now);
     if (!begun.ok) throw new Error('the policy allowed a second attempt in flight');
@@ -170,12 +221,23 @@ describe('undoRechargeFailure', () => {
   const succeeded = { ...autoTopUp(31, 'succeeded'), createdAt: at(0) };
 
   it('the latest attempt turned success clears the count and error, as a success would', () => {
-    const r = undoRechargeFailure(account({}, { consecutiveFailures: 2, lastError: 'provider_error', lastAttemptAt: at(0) }), succeeded);
-    expect(r.ok && r.value.next.state).toEqual({ ...IDLE, consecutiveFailures: 0, lastError: null, lastAttemptAt: at(0) });
+    const r = undoRechargeFailure(
+      account({}, { consecutiveFailures: 2, lastError: 'provider_error', lastAttemptAt: at(0) }),
+      succeeded,
+    );
+    expect(r.ok && r.value.next.state).toEqual({
+      ...IDLE,
+      consecutiveFailures: 0,
+      lastError: null,
+      lastAttemptAt: at(0),
+    });
   });
 
   it('after a later attempt only its own failure comes off, never below zero; an auto-recharge switched off stays off', () => {
-    const later = account({ enabled: false }, { consecutiveFailures: 3, lastError: 'card_declined', lastAttemptAt: at(20) });
+    const later = account(
+      { enabled: false },
+      { consecutiveFailures: 3, lastError: 'card_declined', lastAttemptAt: at(20) },
+    );
     const r = undoRechargeFailure(later, succeeded);
     expect(r.ok && r.value.next).toEqual({ ...later, state: { ...later.state, consecutiveFailures: 2 } });
     const none = undoRechargeFailure(account({}, { lastAttemptAt: at(20) }), succeeded);
@@ -183,7 +245,10 @@ describe('undoRechargeFailure', () => {
   });
 
   it('refuses a top-up that did not succeed', () => {
-    expect(undoRechargeFailure(account(), autoTopUp(31, 'failed', 'card_declined'))).toEqual({ ok: false, error: 'not_a_success' });
+    expect(undoRechargeFailure(account(), autoTopUp(31, 'failed', 'card_declined'))).toEqual({
+      ok: false,
+      error: 'not_a_success',
+    });
   });
 });
 
@@ -211,7 +276,12 @@ describe('auto-recharge over a sequence of charges', () => {
     expect(acct.balance).toBe(29.5);
     acct.chargeMany(20, 0.05, at(20));
     expect(acct.started).toHaveLength(1);
-    expect(acct.recharge.state).toEqual({ consecutiveFailures: 0, lastAttemptAt: T0, lastError: null, inFlightTopUpId: null });
+    expect(acct.recharge.state).toEqual({
+      consecutiveFailures: 0,
+      lastAttemptAt: T0,
+      lastError: null,
+      inFlightTopUpId: null,
+    });
   });
 
   it('backs off 10 minutes after a decline and disables itself after the third', () => {
@@ -235,7 +305,12 @@ describe('auto-recharge over a sequence of charges', () => {
     expect(acct.answer(DECLINE, at(21, 5))).toEqual(['auto_recharge.disabled']);
 
     expect(acct.recharge.settings.enabled).toBe(false);
-    expect(acct.recharge.state).toEqual({ consecutiveFailures: 3, lastAttemptAt: at(21), lastError: 'card_declined', inFlightTopUpId: null });
+    expect(acct.recharge.state).toEqual({
+      consecutiveFailures: 3,
+      lastAttemptAt: at(21),
+      lastError: 'card_declined',
+      inFlightTopUpId: null,
+    });
     acct.chargeMany(20, 0.01, at(60));
     expect(acct.started).toHaveLength(3);
     expect(acct.started.map((t) => t.id)).toEqual([100, 101, 102]);

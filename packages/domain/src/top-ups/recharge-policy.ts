@@ -43,7 +43,8 @@ export function shouldRecharge(
   if (toUnits(balanceAfter) >= toUnits(balanceBefore)) return skip('not_a_charge');
   if (toUnits(balanceAfter) >= toUnits(settings.threshold)) return skip('not_below_threshold');
   if (state.inFlightTopUpId !== null) return skip('in_flight');
-  if (state.lastAttemptAt !== null && now.getTime() - state.lastAttemptAt.getTime() < RECHARGE_MIN_INTERVAL_MS) return skip('too_soon');
+  if (state.lastAttemptAt !== null && now.getTime() - state.lastAttemptAt.getTime() < RECHARGE_MIN_INTERVAL_MS)
+    return skip('too_soon');
   return { recharge: true, amount: settings.amount };
 }
 
@@ -66,7 +67,11 @@ export interface RechargeTransition {
  * Marks `topUp` (the new pending `auto` top-up) as the attempt in flight. Its `started` event is
  * what charges the card, after the lock is released: the triggering charge never waits for it.
  */
-export function beginRecharge(recharge: AutoRecharge, topUp: TopUp, now: Date): Result<RechargeTransition, 'in_flight'> {
+export function beginRecharge(
+  recharge: AutoRecharge,
+  topUp: TopUp,
+  now: Date,
+): Result<RechargeTransition, 'in_flight'> {
   if (recharge.state.inFlightTopUpId !== null) return err('in_flight');
   return ok({
     next: { ...recharge, state: { ...recharge.state, inFlightTopUpId: topUp.id, lastAttemptAt: now } },
@@ -81,14 +86,28 @@ export type RechargeSettleRefusal = 'not_in_flight' | 'still_pending';
  * failure count and error; a failure (or an expiry) counts, records why, and the third in a row
  * turns auto-recharge off. The outcome of any other top-up changes nothing.
  */
-export function settleRecharge(recharge: AutoRecharge, topUp: TopUp): Result<RechargeTransition, RechargeSettleRefusal> {
+export function settleRecharge(
+  recharge: AutoRecharge,
+  topUp: TopUp,
+): Result<RechargeTransition, RechargeSettleRefusal> {
   if (topUp.id !== recharge.state.inFlightTopUpId) return err('not_in_flight');
   if (topUp.status === 'pending') return err('still_pending');
   if (topUp.status === 'succeeded') {
-    return ok({ next: { ...recharge, state: { ...recharge.state, inFlightTopUpId: null, consecutiveFailures: 0, lastError: null } }, events: [] });
+    return ok({
+      next: {
+        ...recharge,
+        state: { ...recharge.state, inFlightTopUpId: null, consecutiveFailures: 0, lastError: null },
+      },
+      events: [],
+    });
   }
   const consecutiveFailures = recharge.state.consecutiveFailures + 1;
-  const state: AutoRechargeState = { ...recharge.state, inFlightTopUpId: null, consecutiveFailures, lastError: topUp.failureReason ?? topUp.status };
+  const state: AutoRechargeState = {
+    ...recharge.state,
+    inFlightTopUpId: null,
+    consecutiveFailures,
+    lastError: topUp.failureReason ?? topUp.status,
+  };
   const exhausted = consecutiveFailures >= MAX_CONSECUTIVE_RECHARGE_FAILURES && recharge.settings.enabled;
   if (!exhausted) return ok({ next: { ...recharge, state }, events: [] });
   return ok({
@@ -108,7 +127,9 @@ export function settleRecharge(recharge: AutoRecharge, topUp: TopUp): Result<Rec
 export function undoRechargeFailure(recharge: AutoRecharge, topUp: TopUp): Result<RechargeTransition, 'not_a_success'> {
   if (topUp.trigger !== 'auto' || topUp.status !== 'succeeded') return err('not_a_success');
   const { state } = recharge;
-  const latest = state.inFlightTopUpId === null && (state.lastAttemptAt === null || state.lastAttemptAt.getTime() <= topUp.createdAt.getTime());
+  const latest =
+    state.inFlightTopUpId === null &&
+    (state.lastAttemptAt === null || state.lastAttemptAt.getTime() <= topUp.createdAt.getTime());
   const consecutiveFailures = latest ? 0 : Math.max(0, state.consecutiveFailures - 1);
   const lastError = consecutiveFailures === 0 ? null : state.lastError;
   return ok({ next: { ...recharge, state: { ...state, consecutiveFailures, lastError } }, events: [] });

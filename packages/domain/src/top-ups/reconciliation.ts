@@ -25,7 +25,10 @@ export const CHECKOUT_GIVE_UP_MS = CHECKOUT_LIFETIME_MS + 3_600_000;
 /** What the provider says about the payment of a top-up. */
 export type ProviderPaymentState =
   /** `savedCard`: what a paid checkout saved for auto-recharge, when the provider says. */
-  | { readonly kind: 'succeeded'; readonly savedCard?: { readonly customerRef: string | null; readonly paymentMethodRef: string | null } }
+  | {
+      readonly kind: 'succeeded';
+      readonly savedCard?: { readonly customerRef: string | null; readonly paymentMethodRef: string | null };
+    }
   /** A checkout whose page expired unpaid. */
   | { readonly kind: 'expired' }
   | { readonly kind: 'failed'; readonly reason: string }
@@ -49,9 +52,15 @@ export function needsReconciliation(topUp: TopUp, now: Date): boolean {
   return topUp.status === 'pending' && now.getTime() - topUp.createdAt.getTime() >= RECONCILE_AFTER_MS;
 }
 
-export function reconcileTopUp(topUp: TopUp, state: ProviderPaymentState, now: Date): Result<Reconciliation, 'not_reconcilable'> {
+export function reconcileTopUp(
+  topUp: TopUp,
+  state: ProviderPaymentState,
+  now: Date,
+): Result<Reconciliation, 'not_reconcilable'> {
   if (!needsReconciliation(topUp, now)) return err('not_reconcilable');
-  const tooOld = now.getTime() - topUp.createdAt.getTime() >= (topUp.trigger === 'checkout' ? CHECKOUT_GIVE_UP_MS : RECONCILE_GIVE_UP_MS);
+  const tooOld =
+    now.getTime() - topUp.createdAt.getTime() >=
+    (topUp.trigger === 'checkout' ? CHECKOUT_GIVE_UP_MS : RECONCILE_GIVE_UP_MS);
   if (topUp.status === 'pending') {
     switch (state.kind) {
       case 'succeeded':
@@ -70,11 +79,25 @@ export function reconcileTopUp(topUp: TopUp, state: ProviderPaymentState, now: D
   switch (state.kind) {
     case 'succeeded': {
       const next: TopUp = { ...topUp, status: 'succeeded', failureReason: null, completedAt: now };
-      const credit = { amount: topUp.amount, description: `Top-up ${topUp.id}`, reference: { type: 'top_up' as const, id: topUp.id } };
-      return ok({ kind: 'settle', settlement: { next, credit, events: [{ name: 'top_up.succeeded', topUpId: topUp.id, userId: topUp.userId, trigger: topUp.trigger }] } });
+      const credit = {
+        amount: topUp.amount,
+        description: `Top-up ${topUp.id}`,
+        reference: { type: 'top_up' as const, id: topUp.id },
+      };
+      return ok({
+        kind: 'settle',
+        settlement: {
+          next,
+          credit,
+          events: [{ name: 'top_up.succeeded', topUpId: topUp.id, userId: topUp.userId, trigger: topUp.trigger }],
+        },
+      });
     }
     case 'failed':
-      return ok({ kind: 'settle', settlement: { next: { ...topUp, failureReason: state.reason }, credit: null, events: [] } });
+      return ok({
+        kind: 'settle',
+        settlement: { next: { ...topUp, failureReason: state.reason }, credit: null, events: [] },
+      });
     case 'expired':
     case 'not_found':
       return ok({ kind: 'confirmed' });

@@ -6,8 +6,18 @@ const NOW = new Date('2026-03-01T10:05:00.000Z');
 const LATER = new Date('2026-03-02T10:05:00.000Z');
 
 const topUp = (status: TopUpStatus = 'pending', over: Partial<TopUp> = {}): TopUp => ({
-  id: 31, userId: 7, amount: 50, currency: 'USD', status, trigger: 'checkout', checkoutUrl: 'https://pay.example/31', provider: 'stripe',
-  failureReason: null, createdAt: CREATED, completedAt: status === 'pending' ? null : NOW, ...over,
+  id: 31,
+  userId: 7,
+  amount: 50,
+  currency: 'USD',
+  status,
+  trigger: 'checkout',
+  checkoutUrl: 'https://pay.example/31',
+  provider: 'stripe',
+  failureReason: null,
+  createdAt: CREATED,
+  completedAt: status === 'pending' ? null : NOW,
+  ...over,
 });
 
 const SUCCEEDED: TopUpOutcome = { kind: 'succeeded' };
@@ -67,14 +77,20 @@ describe('settleTopUp: a settled top-up never changes (replays, late and out-of-
   it.each(settled.flatMap((status) => outcomes.map((outcome) => [status, outcome.kind, outcome] as const)))(
     '%s + %s → already_settled, no credit, no event',
     (status, _kind, outcome) => {
-      expect(settleTopUp(topUp(status), outcome, LATER)).toEqual({ ok: false, error: { code: 'already_settled', status } });
+      expect(settleTopUp(topUp(status), outcome, LATER)).toEqual({
+        ok: false,
+        error: { code: 'already_settled', status },
+      });
     },
   );
 
   it('an expired after succeeded changes nothing', () => {
     const first = settleTopUp(topUp(), SUCCEEDED, NOW);
     if (!first.ok) throw new Error('expected the first outcome to settle');
-    expect(settleTopUp(first.value.next, EXPIRED, LATER)).toEqual({ ok: false, error: { code: 'already_settled', status: 'succeeded' } });
+    expect(settleTopUp(first.value.next, EXPIRED, LATER)).toEqual({
+      ok: false,
+      error: { code: 'already_settled', status: 'succeeded' },
+    });
     expect(first.value.next.status).toBe('succeeded');
   });
 
@@ -99,17 +115,24 @@ describe('settleTopUp: a settled top-up never changes (replays, late and out-of-
   it('a payment reported after the session expired credits nothing', () => {
     const expired = settleTopUp(topUp(), EXPIRED, NOW);
     if (!expired.ok) throw new Error('expected expiry to settle');
-    expect(settleTopUp(expired.value.next, SUCCEEDED, LATER)).toEqual({ ok: false, error: { code: 'already_settled', status: 'expired' } });
+    expect(settleTopUp(expired.value.next, SUCCEEDED, LATER)).toEqual({
+      ok: false,
+      error: { code: 'already_settled', status: 'expired' },
+    });
   });
 });
 
 describe('postTopUpCredit', () => {
   it('posts a top_up entry in four-decimal arithmetic', () => {
-    expect(postTopUpCredit(0.1 + 0.2, { amount: 19.99, description: 'Top-up 31', reference: { type: 'top_up', id: 31 } }))
-      .toEqual({ type: 'top_up', amount: 19.99, balanceAfter: 20.29 });
+    expect(
+      postTopUpCredit(0.1 + 0.2, { amount: 19.99, description: 'Top-up 31', reference: { type: 'top_up', id: 31 } }),
+    ).toEqual({ type: 'top_up', amount: 19.99, balanceAfter: 20.29 });
   });
 
   it('lifts a negative balance', () => {
-    expect(postTopUpCredit(-0.3, { amount: 5, description: 'Top-up 31', reference: { type: 'top_up', id: 31 } }).balanceAfter).toBe(4.7);
+    expect(
+      postTopUpCredit(-0.3, { amount: 5, description: 'Top-up 31', reference: { type: 'top_up', id: 31 } })
+        .balanceAfter,
+    ).toBe(4.7);
   });
 });

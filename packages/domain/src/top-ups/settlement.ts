@@ -51,7 +51,12 @@ export function settleTopUp(topUp: TopUp, outcome: TopUpOutcome, now: Date): Res
     failureReason: outcome.kind === 'failed' ? outcome.reason : null,
     completedAt: now,
   };
-  const event: TopUpEvent = { name: `top_up.${outcome.kind}`, topUpId: topUp.id, userId: topUp.userId, trigger: topUp.trigger };
+  const event: TopUpEvent = {
+    name: `top_up.${outcome.kind}`,
+    topUpId: topUp.id,
+    userId: topUp.userId,
+    trigger: topUp.trigger,
+  };
   return ok({ next, credit: outcome.kind === 'succeeded' ? creditOf(topUp) : null, events: [event] });
 }
 

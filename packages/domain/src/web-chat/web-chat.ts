@@ -17,7 +17,12 @@ export const WEB_CHAT_MESSAGE_MAX = 2000;
 export const CUSTOMER_IDENTIFIER_MAX = 255;
 
 /** The conversation list's `type` filter in the public reference's words, and the type each means here. */
-export const LISTED_CONVERSATION_TYPES = { test: 'test', widget: 'widget', whatsapp: 'chatapp', api: 'external' } as const satisfies Record<string, ConversationType>;
+export const LISTED_CONVERSATION_TYPES = {
+  test: 'test',
+  widget: 'widget',
+  whatsapp: 'chatapp',
+  api: 'external',
+} as const satisfies Record<string, ConversationType>;
 export type ListedConversationType = keyof typeof LISTED_CONVERSATION_TYPES;
 
 export const isWebChat = (conversation: Pick<Conversation, 'type'>): boolean => conversation.type !== 'chatapp';
@@ -27,7 +32,9 @@ export function messagePrice(type: WebChatType, freeformPrice: number): number {
   return type === 'test' ? 0 : freeformPrice;
 }
 
-export type UserMessageRefusal = { readonly code: 'conversation_not_found' } | { readonly code: 'insufficient_balance' };
+export type UserMessageRefusal =
+  | { readonly code: 'conversation_not_found' }
+  | { readonly code: 'insufficient_balance' };
 
 /** What a user message sets off: whether the assistant answers it, and what it costs. */
 export interface UserMessagePlan {
@@ -40,7 +47,11 @@ export interface UserMessagePlan {
  * conversation is another channel's); a message the assistant will answer costs the message price,
  * which the balance must cover; after a human took over (AI off) the message is only stored, free.
  */
-export function planUserMessage(conversation: Pick<Conversation, 'type' | 'aiEnabled'>, balance: number, freeformPrice: number): Result<UserMessagePlan, UserMessageRefusal> {
+export function planUserMessage(
+  conversation: Pick<Conversation, 'type' | 'aiEnabled'>,
+  balance: number,
+  freeformPrice: number,
+): Result<UserMessagePlan, UserMessageRefusal> {
   if (conversation.type === 'chatapp') return err({ code: 'conversation_not_found' });
   const reply = conversation.aiEnabled;
   const charge = reply ? messagePrice(conversation.type, freeformPrice) : 0;
@@ -55,7 +66,10 @@ export function canStartChat(type: WebChatType, balance: number, freeformPrice: 
 }
 
 /** The variables of an external conversation after a request: the request's win, the rest stay. */
-export function mergeVariables(current: Readonly<Record<string, string>> | null, given: Readonly<Record<string, string>> | undefined): Record<string, string> {
+export function mergeVariables(
+  current: Readonly<Record<string, string>> | null,
+  given: Readonly<Record<string, string>> | undefined,
+): Record<string, string> {
   return { ...(current ?? {}), ...(given ?? {}) };
 }
 
@@ -70,7 +84,9 @@ export interface CalledFunction {
 
 /** The `function_calls` of a reply: every function that ran, its arguments and what it answered (JSON when it was JSON). */
 export function functionCallsOf(calls: readonly CalledFunction[]): FunctionCallRecord[] {
-  return calls.filter((c) => c.kind !== 'unknown').map((c) => ({ name: c.name, arguments: c.arguments ?? {}, result: jsonOrText(c.content) }));
+  return calls
+    .filter((c) => c.kind !== 'unknown')
+    .map((c) => ({ name: c.name, arguments: c.arguments ?? {}, result: jsonOrText(c.content) }));
 }
 
 function jsonOrText(content: string): unknown {
@@ -93,7 +109,9 @@ export function chatHistory(messages: readonly ConversationMessage[]): ChatHisto
     const role = roleOfSource(m.source);
     if (role === 'system') return [];
     const calls = m.functionCalls ?? [];
-    return [calls.length > 0 ? { role, content: m.body ?? '', function_calls: calls } : { role, content: m.body ?? '' }];
+    return [
+      calls.length > 0 ? { role, content: m.body ?? '', function_calls: calls } : { role, content: m.body ?? '' },
+    ];
   });
 }
 

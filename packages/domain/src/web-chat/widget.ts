@@ -28,7 +28,10 @@ export function normalizeOrigin(text: string): string | null {
   const m = /^(https?):\/\/([^/:?#\s@]+)(?::(\d{1,5}))?\/?$/i.exec(text.trim());
   if (m === null) return null;
   const scheme = m[1].toLowerCase();
-  const port = m[3] === undefined || (scheme === 'https' && m[3] === '443') || (scheme === 'http' && m[3] === '80') ? '' : `:${Number(m[3])}`;
+  const port =
+    m[3] === undefined || (scheme === 'https' && m[3] === '443') || (scheme === 'http' && m[3] === '80')
+      ? ''
+      : `:${Number(m[3])}`;
   return `${scheme}://${m[2].toLowerCase()}${port}`;
 }
 

@@ -1,9 +1,21 @@
 import {
-  AttemptOutcome, checkReplay, judgeAttempt, MAX_DELIVERY_ATTEMPTS, responseExcerpt, retryAfterSeconds, settleAttempt,
+  AttemptOutcome,
+  checkReplay,
+  judgeAttempt,
+  MAX_DELIVERY_ATTEMPTS,
+  responseExcerpt,
+  retryAfterSeconds,
+  settleAttempt,
 } from './delivery';
 
-const answer = (statusCode: number | null, error: AttemptOutcome['error'] = null, retryAfter: number | null = null): AttemptOutcome => ({
-  statusCode, error: error ?? (statusCode !== null && statusCode >= 200 && statusCode < 300 ? null : 'http_error'), retryAfterSeconds: retryAfter,
+const answer = (
+  statusCode: number | null,
+  error: AttemptOutcome['error'] = null,
+  retryAfter: number | null = null,
+): AttemptOutcome => ({
+  statusCode,
+  error: error ?? (statusCode !== null && statusCode >= 200 && statusCode < 300 ? null : 'http_error'),
+  retryAfterSeconds: retryAfter,
 });
 const MID = 0.5; // jitter 0.5 → no deviation
 const S = 1_000;
@@ -85,7 +97,11 @@ describe('judgeAttempt', () => {
     ['Retry-After on a 500 is ignored', 500, 90, 5 * S],
     ['Retry-After on a 200-less timeout is ignored', null, 90, 5 * S],
   ])('%s', (_name, status, retryAfter, delayMs) => {
-    const outcome: AttemptOutcome = { statusCode: status, error: status === null ? 'timeout' : 'http_error', retryAfterSeconds: retryAfter };
+    const outcome: AttemptOutcome = {
+      statusCode: status,
+      error: status === null ? 'timeout' : 'http_error',
+      retryAfterSeconds: retryAfter,
+    };
     expect(judgeAttempt(outcome, 1, 8, MID)).toEqual({ kind: 'retry', delayMs });
   });
 

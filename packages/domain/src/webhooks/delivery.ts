@@ -7,7 +7,14 @@ import { err, ok, Result } from '../common/result';
  */
 
 /** Open enum: new event types may be added. */
-export const WEBHOOK_EVENT_TYPES = ['post_call', 'conversation_ended', 'call_started', 'call_permission_granted', 'message_status', 'ping'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'post_call',
+  'conversation_ended',
+  'call_started',
+  'call_permission_granted',
+  'message_status',
+  'ping',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'canceled'] as const;
@@ -53,7 +60,12 @@ export const isSuccessStatus = (status: number | null): boolean => status !== nu
  * A 2xx is a success even when its body was too large to read: the receiver accepted the event,
  * and sending it again would only make a duplicate.
  */
-export function judgeAttempt(outcome: AttemptOutcome, attemptNumber: number, maxAttempts: number, jitter: number): AttemptVerdict {
+export function judgeAttempt(
+  outcome: AttemptOutcome,
+  attemptNumber: number,
+  maxAttempts: number,
+  jitter: number,
+): AttemptVerdict {
   if (isSuccessStatus(outcome.statusCode)) return { kind: 'succeeded' };
   if (outcome.statusCode === 410 || outcome.error === 'blocked_target') return { kind: 'failed' };
   if (attemptNumber >= maxAttempts) return { kind: 'failed' };

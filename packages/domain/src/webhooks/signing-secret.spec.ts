@@ -13,7 +13,11 @@ describe('signing-secret rotation', () => {
     ['at the end of the grace period', 'old', '2026-03-01T10:00:00.000Z', ['new'], null],
     ['after the grace period', 'old', '2026-02-28T10:00:00.000Z', ['new'], null],
   ])('%s: signs with %j', (_name, previous, expiresAt, secrets, expiry) => {
-    const state = { secret: 'new', previousSecret: previous, previousExpiresAt: expiresAt ? new Date(expiresAt) : null };
+    const state = {
+      secret: 'new',
+      previousSecret: previous,
+      previousExpiresAt: expiresAt ? new Date(expiresAt) : null,
+    };
     expect(secretsInForce(state, now)).toEqual(secrets);
     expect(previousSecretExpiry(state, now)?.toISOString() ?? null).toBe(expiry);
   });

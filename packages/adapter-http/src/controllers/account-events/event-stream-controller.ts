@@ -13,7 +13,9 @@ import { EVENT_STREAM_ANSWERS } from './event-stream-answers';
 const RETRY_MS = 3_000;
 
 const asEvent = (e: AccountEvent): ServerSentEvent => ({
-  id: e.id, event: e.type, data: JSON.stringify({ type: e.type, occurred_at: new Date(e.at).toISOString(), data: e.data }),
+  id: e.id,
+  event: e.type,
+  data: JSON.stringify({ type: e.type, occurred_at: new Date(e.at).toISOString(), data: e.data }),
 });
 
 /** The account's own events as server-sent events: what the console's pages update themselves from. */
@@ -22,17 +24,23 @@ export class EventStreamController {
   constructor(@inject(TOKENS.AccountEventStreams) private readonly streams: AccountEventStreams) {}
 
   @Doc({
-    summary: 'The account\'s live events as server-sent events (messages received and sent, delivery statuses, conversations ended, calls started and ended); Last-Event-ID resumes',
-    tag: 'Events', produces: 'text/event-stream',
+    summary:
+      "The account's live events as server-sent events (messages received and sent, delivery statuses, conversations ended, calls started and ended); Last-Event-ID resumes",
+    tag: 'Events',
+    produces: 'text/event-stream',
   })
   @Get('/stream')
   stream(@Request() req: ExpressRequest): HttpResponse {
     const writer = new EventStreamWriter(this.streams.heartbeatMs, RETRY_MS);
     const header = req.headers['last-event-id'];
-    const opened = this.streams.open(principalOf(req).userId, readLastEventId(typeof header === 'string' ? header : undefined), {
-      deliver: (event) => writer.send(asEvent(event)),
-      end: () => writer.close(),
-    });
+    const opened = this.streams.open(
+      principalOf(req).userId,
+      readLastEventId(typeof header === 'string' ? header : undefined),
+      {
+        deliver: (event) => writer.send(asEvent(event)),
+        end: () => writer.close(),
+      },
+    );
     if (!opened.ok) {
       writer.close();
       answer(EVENT_STREAM_ANSWERS, opened.error);

@@ -1,4 +1,12 @@
-import { createTestApi, eventually, listenOnLoopback, openEventStream, OpenEventStream, TestApi, TestUser } from '@voiceplane/test-env';
+import {
+  createTestApi,
+  eventually,
+  listenOnLoopback,
+  openEventStream,
+  OpenEventStream,
+  TestApi,
+  TestUser,
+} from '@voiceplane/test-env';
 import { createAssistant } from '../../../../../tools/calls/fixtures';
 
 /**
@@ -35,18 +43,25 @@ async function stream(user: TestUser, headers: Record<string, string> = {}): Pro
 async function answeringSender(user: TestUser): Promise<number> {
   const assistant = await createAssistant(t, user);
   await t.http.post(`/api/user/assistant/${assistant}/activate`).set(user.auth).expect(200);
-  const res = await t.http.post('/api/user/chatapp/senders').set(user.auth).send({ phone_number: phone(), display_name: 'Acme', assistant_id: assistant });
+  const res = await t.http
+    .post('/api/user/chatapp/senders')
+    .set(user.auth)
+    .send({ phone_number: phone(), display_name: 'Acme', assistant_id: assistant });
   expect(res.status).toBe(201);
   return res.body.data.id;
 }
 
 async function customerWrites(user: TestUser, senderId: number, text: string): Promise<string> {
-  const res = await t.http.post('/api/sandbox/chatapp/inbound-message').set(user.auth).send({ sender_id: senderId, from_phone: CUSTOMER, text });
+  const res = await t.http
+    .post('/api/sandbox/chatapp/inbound-message')
+    .set(user.auth)
+    .send({ sender_id: senderId, from_phone: CUSTOMER, text });
   expect(res.status).toBe(200);
   return res.body.conversation_uuid;
 }
 
-const parsed = (s: OpenEventStream) => s.events.filter((e) => e.event !== 'ready').map((e) => ({ id: e.id, event: e.event, ...JSON.parse(e.data) }));
+const parsed = (s: OpenEventStream) =>
+  s.events.filter((e) => e.event !== 'ready').map((e) => ({ id: e.id, event: e.event, ...JSON.parse(e.data) }));
 
 describe('the account event stream', () => {
   it('answers 401 without a token, like every user route', async () => {
@@ -55,7 +70,7 @@ describe('the account event stream', () => {
     expect(await res.json()).toEqual({ error: 'Unauthorized' });
   });
 
-  it('streams the account\'s messages and AI replies, and no event of another account ever', async () => {
+  it("streams the account's messages and AI replies, and no event of another account ever", async () => {
     const alice = await t.createUser();
     const bob = await t.createUser();
     const [aliceSender, bobSender] = [await answeringSender(alice), await answeringSender(bob)];
@@ -68,36 +83,61 @@ describe('the account event stream', () => {
 
     const bobConversation = await customerWrites(bob, bobSender, 'bob secret');
     const aliceConversation = await customerWrites(alice, aliceSender, '<img src=x onerror=alert(1)>\nline two');
-    await eventually(() => parsed(watching).some((e) => e.type === 'message.ai_reply'), 'alice\'s AI reply');
+    await eventually(() => parsed(watching).some((e) => e.type === 'message.ai_reply'), "alice's AI reply");
     // Bob's events went through the same bus meanwhile; a later one of Alice's shows they had their chance.
     await customerWrites(bob, bobSender, 'bob again');
     await customerWrites(alice, aliceSender, 'last');
-    await eventually(() => parsed(watching).some((e) => e.data.body === 'last'), 'alice\'s last message');
+    await eventually(() => parsed(watching).some((e) => e.data.body === 'last'), "alice's last message");
 
     const events = parsed(watching);
     expect(events.every((e) => e.data.conversation_id === aliceConversation)).toBe(true);
     expect(JSON.stringify(events)).not.toContain(bobConversation);
     expect(JSON.stringify(events)).not.toContain('bob');
     expect(events[0]).toEqual({
-      id: expect.stringMatching(/^\S+$/), event: 'message.received', type: 'message.received', occurred_at: expect.any(String),
-      data: expect.objectContaining({ conversation_id: aliceConversation, direction: 'inbound', source: 'customer', body: '<img src=x onerror=alert(1)>\nline two' }),
+      id: expect.stringMatching(/^\S+$/),
+      event: 'message.received',
+      type: 'message.received',
+      occurred_at: expect.any(String),
+      data: expect.objectContaining({
+        conversation_id: aliceConversation,
+        direction: 'inbound',
+        source: 'customer',
+        body: '<img src=x onerror=alert(1)>\nline two',
+      }),
     });
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['message.received', 'message.ai_reply']));
     // The customer's line break stays inside the JSON: it cannot start a field of the stream.
     expect(watching.text()).not.toMatch(/^line two/m);
   });
 
-  it('streams a call\'s start and end', async () => {
+  it("streams a call's start and end", async () => {
     const user = await t.createUser({ balance: 10 });
     const assistant = await createAssistant(t, user);
     const watching = await stream(user);
-    const placed = await t.http.post('/api/user/make_call').set(user.auth).send({ assistant_id: assistant, phone_number: CUSTOMER }).expect(200);
+    const placed = await t.http
+      .post('/api/user/make_call')
+      .set(user.auth)
+      .send({ assistant_id: assistant, phone_number: CUSTOMER })
+      .expect(200);
     const id = placed.body.call_id;
-    await t.http.post(`/api/runtime/calls/${id}/events`).set(t.runtimeAuth).send({ event_id: 'a', type: 'answered' }).expect(200);
-    await t.http.post(`/api/runtime/calls/${id}/events`).set(t.runtimeAuth).send({ event_id: 'e', type: 'ended', data: { status: 'completed', duration: 12 } }).expect(200);
-    await eventually(() => parsed(watching).some((e) => e.type === 'call.ended'), 'the call\'s end');
-    expect(parsed(watching).map((e) => [e.type, e.data.call_id])).toEqual([['call.started', id], ['call.ended', id]]);
-    expect(parsed(watching)[1].data).toEqual(expect.objectContaining({ assistant_id: assistant, status: 'completed', answered: true, duration: 12 }));
+    await t.http
+      .post(`/api/runtime/calls/${id}/events`)
+      .set(t.runtimeAuth)
+      .send({ event_id: 'a', type: 'answered' })
+      .expect(200);
+    await t.http
+      .post(`/api/runtime/calls/${id}/events`)
+      .set(t.runtimeAuth)
+      .send({ event_id: 'e', type: 'ended', data: { status: 'completed', duration: 12 } })
+      .expect(200);
+    await eventually(() => parsed(watching).some((e) => e.type === 'call.ended'), "the call's end");
+    expect(parsed(watching).map((e) => [e.type, e.data.call_id])).toEqual([
+      ['call.started', id],
+      ['call.ended', id],
+    ]);
+    expect(parsed(watching)[1].data).toEqual(
+      expect.objectContaining({ assistant_id: assistant, status: 'completed', answered: true, duration: 12 }),
+    );
     watching.close();
   });
 
@@ -110,12 +150,18 @@ describe('the account event stream', () => {
     const lastSeen = first.events[first.events.length - 1].id!;
     first.close();
     await customerWrites(user, senderId, 'two');
-    await eventually(async () => (await t.http.get('/api/user/conversations').set(user.auth)).body.data?.[0]?.message_count === 4, 'the second reply stored');
+    await eventually(
+      async () => (await t.http.get('/api/user/conversations').set(user.auth)).body.data?.[0]?.message_count === 4,
+      'the second reply stored',
+    );
 
     const resumed = await stream(user, { 'Last-Event-ID': lastSeen });
     await eventually(() => parsed(resumed).some((e) => e.type === 'message.ai_reply'), 'the missed reply');
     expect(JSON.parse(resumed.events[0].data)).toEqual({ resumed: true });
-    expect(parsed(resumed).map((e) => [e.type, e.data.body ?? null])).toEqual([['message.received', 'two'], ['message.ai_reply', expect.any(String)]]);
+    expect(parsed(resumed).map((e) => [e.type, e.data.body ?? null])).toEqual([
+      ['message.received', 'two'],
+      ['message.ai_reply', expect.any(String)],
+    ]);
     resumed.close();
 
     const unknown = await stream(user, { 'Last-Event-ID': 'evt_gone' });

@@ -47,7 +47,10 @@ export class AssistantAdminController {
     const body = parse(ComplianceBody, req.body);
     const reason = body.reason ?? null;
     if (!(await this.admin.setCompliance(assistantId, body.blocked, reason)).ok) refuse(ASSISTANT_NOT_FOUND);
-    return reply(200, { message: ASSISTANT_SUCCESS.complianceUpdated, data: { assistant_id: assistantId, compliance_blocked: body.blocked, reason } });
+    return reply(200, {
+      message: ASSISTANT_SUCCESS.complianceUpdated,
+      data: { assistant_id: assistantId, compliance_blocked: body.blocked, reason },
+    });
   }
 
   @Doc({ summary: 'Create a knowledge base for a user', tag, auth: 'admin', body: KnowledgeBaseBody, success: 201 })
@@ -55,9 +58,17 @@ export class AssistantAdminController {
   async createKnowledgeBase(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const userId = pathId(id, USER_NOT_FOUND);
     const body = parse(KnowledgeBaseBody, req.body);
-    const create = () => this.admin.createKnowledgeBase(userId, { name: body.name, description: body.description ?? null, status: body.status ?? 'active' });
-    return answerOutcome(req, create, (result) => (
-      result.ok ? { status: 201, body: { data: presentKnowledgeBase(result.value) } } : answerFor(ACCOUNT_ANSWERS, result.error)));
+    const create = () =>
+      this.admin.createKnowledgeBase(userId, {
+        name: body.name,
+        description: body.description ?? null,
+        status: body.status ?? 'active',
+      });
+    return answerOutcome(req, create, (result) =>
+      result.ok
+        ? { status: 201, body: { data: presentKnowledgeBase(result.value) } }
+        : answerFor(ACCOUNT_ANSWERS, result.error),
+    );
   }
 
   @Doc({ summary: 'Create a scheduling event type for a user', tag, auth: 'admin', body: EventTypeBody, success: 201 })
@@ -65,7 +76,13 @@ export class AssistantAdminController {
   async createEventType(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const userId = pathId(id, USER_NOT_FOUND);
     const body = parse(EventTypeBody, req.body);
-    return answerOutcome(req, () => this.admin.createEventType(userId, { name: body.name, durationMinutes: body.duration_minutes }), (result) => (
-      result.ok ? { status: 201, body: { data: presentEventType(result.value) } } : answerFor(ACCOUNT_ANSWERS, result.error)));
+    return answerOutcome(
+      req,
+      () => this.admin.createEventType(userId, { name: body.name, durationMinutes: body.duration_minutes }),
+      (result) =>
+        result.ok
+          ? { status: 201, body: { data: presentEventType(result.value) } }
+          : answerFor(ACCOUNT_ANSWERS, result.error),
+    );
   }
 }

@@ -1,5 +1,10 @@
 import { FieldErrors, ReferenceDataRefusal } from '@voiceplane/domain';
-import { ActivationFailure, GroupUpdateRefusal, SaveAssistantFailure, WebhookSwitchRefusal } from '@voiceplane/application';
+import {
+  ActivationFailure,
+  GroupUpdateRefusal,
+  SaveAssistantFailure,
+  WebhookSwitchRefusal,
+} from '@voiceplane/application';
 import { Answer, AnswerTable } from '../../pipeline/answers';
 import { validationBody } from '../../pipeline/families';
 import { fieldErrors } from '../../pipeline/field-messages';
@@ -60,6 +65,14 @@ export const ASSISTANT_SUCCESS = {
 } as const;
 
 /** The `message` of each successful folder or label write, with its noun. */
-export function groupSuccess(noun: 'Folder' | 'Label'): { readonly created: string; readonly updated: string; readonly deleted: string } {
-  return { created: `${noun} created successfully`, updated: `${noun} updated successfully`, deleted: `${noun} deleted successfully` };
+export function groupSuccess(noun: 'Folder' | 'Label'): {
+  readonly created: string;
+  readonly updated: string;
+  readonly deleted: string;
+} {
+  return {
+    created: `${noun} created successfully`,
+    updated: `${noun} updated successfully`,
+    deleted: `${noun} deleted successfully`,
+  };
 }

@@ -1,9 +1,33 @@
 import {
-  AMBIENT_SOUNDS, ASSISTANT_MODES, ASSISTANT_TYPES, AssistantChanges, builtInTool, BUILT_IN_TOOL_TYPES,
-  BuiltInToolInput, BuiltInToolType, canonicalTimeZone, E164_PATTERN, ENDPOINT_TYPES, FieldErrors, fillerConfig,
-  KEYPAD_STOP_KEYS, KEYPAD_TIMEOUT_MAX, KEYPAD_TIMEOUT_MIN, KNOWLEDGEBASE_MODES, MAX_BUILT_IN_TOOLS, MAX_FILLER_LENGTH,
-  MAX_FILLERS_PER_CATEGORY, MAX_POST_CALL_FIELDS, POST_CALL_DESCRIPTION_MAX, POST_CALL_FIELD_TYPES,
-  POST_CALL_NAME_MAX, POST_CALL_NAME_PATTERN, PostCallField, SPEECH_SPEED_MAX, SPEECH_SPEED_MIN, TOOL_TEXT_MAX,
+  AMBIENT_SOUNDS,
+  ASSISTANT_MODES,
+  ASSISTANT_TYPES,
+  AssistantChanges,
+  builtInTool,
+  BUILT_IN_TOOL_TYPES,
+  BuiltInToolInput,
+  BuiltInToolType,
+  canonicalTimeZone,
+  E164_PATTERN,
+  ENDPOINT_TYPES,
+  FieldErrors,
+  fillerConfig,
+  KEYPAD_STOP_KEYS,
+  KEYPAD_TIMEOUT_MAX,
+  KEYPAD_TIMEOUT_MIN,
+  KNOWLEDGEBASE_MODES,
+  MAX_BUILT_IN_TOOLS,
+  MAX_FILLER_LENGTH,
+  MAX_FILLERS_PER_CATEGORY,
+  MAX_POST_CALL_FIELDS,
+  POST_CALL_DESCRIPTION_MAX,
+  POST_CALL_FIELD_TYPES,
+  POST_CALL_NAME_MAX,
+  POST_CALL_NAME_PATTERN,
+  PostCallField,
+  SPEECH_SPEED_MAX,
+  SPEECH_SPEED_MIN,
+  TOOL_TEXT_MAX,
 } from '@voiceplane/domain';
 import { ASSISTANT_MESSAGES, normalizeVariables } from './assistant-messages';
 import { Arr, Bool, Ctor, Id, Int, isPlainObject, ItemChoice, Num, Obj, Str, validateDto } from '../../validation';
@@ -34,7 +58,8 @@ class FillerConfigBody {
 
 /** What every item has; alone, it reports a missing or unknown type or a `data` that is no object. */
 class BuiltInToolItem {
-  @Str({ required: true, enum: BUILT_IN_TOOL_TYPES, messages: { type: 'The selected {field} is invalid.' } }) type!: BuiltInToolType;
+  @Str({ required: true, enum: BUILT_IN_TOOL_TYPES, messages: { type: 'The selected {field} is invalid.' } })
+  type!: BuiltInToolType;
   @Obj() data?: Record<string, unknown>;
 }
 
@@ -43,7 +68,12 @@ class DescribedToolData extends BuiltInToolItem {
   @Str(describe) description?: string | null;
 }
 class CallTransferData extends DescribedToolData {
-  @Str({ required: true, pattern: E164_PATTERN, messages: { pattern: 'The {field} must be a valid E.164 phone number.' } }) phone_number!: string;
+  @Str({
+    required: true,
+    pattern: E164_PATTERN,
+    messages: { pattern: 'The {field} must be a valid E.164 phone number.' },
+  })
+  phone_number!: string;
   @Bool() warm_transfer?: boolean;
   @Str(describe) warm_transfer_message?: string | null;
 }
@@ -74,9 +104,14 @@ const BUILT_IN_TOOL: ItemChoice = {
   choose: (item) => {
     const type = typeof item.type === 'string' ? item.type.trim() : item.type;
     const nested = item.data !== undefined && item.data !== null;
-    if (!BUILT_IN_TOOL_TYPES.includes(type as BuiltInToolType)) return { dto: BuiltInToolItem, fields: { type: item.type } };
-    if (nested && !isPlainObject(item.data)) return { dto: BuiltInToolItem, fields: { type: item.type, data: item.data } };
-    return { dto: TOOL_DATA[type as BuiltInToolType], fields: nested ? { ...(item.data as object), type: item.type } : item };
+    if (!BUILT_IN_TOOL_TYPES.includes(type as BuiltInToolType))
+      return { dto: BuiltInToolItem, fields: { type: item.type } };
+    if (nested && !isPlainObject(item.data))
+      return { dto: BuiltInToolItem, fields: { type: item.type, data: item.data } };
+    return {
+      dto: TOOL_DATA[type as BuiltInToolType],
+      fields: nested ? { ...(item.data as object), type: item.type } : item,
+    };
   },
 };
 
@@ -84,7 +119,8 @@ const BUILT_IN_TOOL: ItemChoice = {
 class AssistantSettings {
   @Str({ enum: ASSISTANT_TYPES, description: 'Default outbound' }) type?: string;
   @Str({ enum: ASSISTANT_MODES, description: 'Default pipeline' }) mode?: string;
-  @Str({ max: 64, canonical: canonicalTimeZone, description: 'IANA zone, default UTC', example: 'Europe/Berlin' }) timezone?: string;
+  @Str({ max: 64, canonical: canonicalTimeZone, description: 'IANA zone, default UTC', example: 'Europe/Berlin' })
+  timezone?: string;
   // Empty texts are meaningful (the assistant waits for the customer): null and "" store "".
   @Str({ max: 1000, nullable: true }) initial_message?: string | null;
   @Str({ max: 20000, nullable: true }) system_prompt?: string | null;
@@ -108,12 +144,17 @@ class AssistantSettings {
   @Arr(idItem, { max: 10 }) secondary_language_ids?: number[];
   @Arr(idItem, { max: 50 }) label_ids?: number[];
   @Arr(idItem, { max: 50 }) tool_ids?: number[];
-  @Arr(BUILT_IN_TOOL, { max: MAX_BUILT_IN_TOOLS, description: 'Built-in tools: {type, data} or flat {type, ...fields}' }) tools?: BuiltInToolItem[];
+  @Arr(BUILT_IN_TOOL, {
+    max: MAX_BUILT_IN_TOOLS,
+    description: 'Built-in tools: {type, data} or flat {type, ...fields}',
+  })
+  tools?: BuiltInToolItem[];
   @Arr(PostCallFieldBody, { max: MAX_POST_CALL_FIELDS }) post_call_schema?: PostCallField[];
   @Num({ min: 0, max: 1, nullable: true }) turn_detection_threshold?: number | null;
   @Num({ min: 0, max: 1 }) voice_stability?: number;
   @Num({ min: 0, max: 1 }) voice_similarity?: number;
-  @Num({ min: SPEECH_SPEED_MIN, max: SPEECH_SPEED_MAX, messages: { between: ASSISTANT_MESSAGES.speechSpeed } }) speech_speed?: number;
+  @Num({ min: SPEECH_SPEED_MIN, max: SPEECH_SPEED_MAX, messages: { between: ASSISTANT_MESSAGES.speechSpeed } })
+  speech_speed?: number;
   @Num({ min: 0, max: 1 }) llm_temperature?: number;
   @Int({ min: 20, max: 1200 }) max_duration?: number;
   @Int({ min: 1, max: 360 }) max_silence_duration?: number;
@@ -137,8 +178,16 @@ class AssistantSettings {
   @Bool() include_recording_in_webhook?: boolean;
   @Bool() post_call_evaluation?: boolean;
   @Bool() conversation_ended_retrigger?: boolean;
-  @Obj({ nullable: true, shape: FillerConfigBody, description: '{positive, negative, question, neutral}: string[] ≤ 20 of ≤ 100 chars' }) filler_config?: FillerConfigBody | null;
-  @Obj({ entries: normalizeVariables, description: '≤ 50 keys; string values ≤ 1000' }) variables?: Record<string, string>;
+  @Obj({
+    nullable: true,
+    shape: FillerConfigBody,
+    description: '{positive, negative, question, neutral}: string[] ≤ 20 of ≤ 100 chars',
+  })
+  filler_config?: FillerConfigBody | null;
+  @Obj({ entries: normalizeVariables, description: '≤ 50 keys; string values ≤ 1000' }) variables?: Record<
+    string,
+    string
+  >;
 }
 
 export class AssistantFields extends AssistantSettings {
@@ -172,17 +221,27 @@ export function parseAssistantBody(input: unknown, operation: 'create' | 'update
   if (strict.ok) values = definedOnly(strict.value as object);
   else {
     const failed = new Set(Object.keys(errors).map((key) => key.split('.')[0]));
-    const rest = validateDto(AssistantFields, Object.fromEntries(Object.entries(input).filter(([k]) => !failed.has(k))), options);
+    const rest = validateDto(
+      AssistantFields,
+      Object.fromEntries(Object.entries(input).filter(([k]) => !failed.has(k))),
+      options,
+    );
     values = rest.ok ? definedOnly(rest.value as object) : {};
   }
 
   const changes: Record<string, unknown> = { ...values };
   for (const text of ['initial_message', 'system_prompt'] as const) if (values[text] === null) changes[text] = '';
   if (Array.isArray(values.tools)) {
-    changes.tools = (values.tools as BuiltInToolItem[]).map(({ type, data: _nested, ...fields }) => builtInTool({ type, data: definedOnly(fields) } as BuiltInToolInput));
+    changes.tools = (values.tools as BuiltInToolItem[]).map(({ type, data: _nested, ...fields }) =>
+      builtInTool({ type, data: definedOnly(fields) } as BuiltInToolInput),
+    );
   }
   if (Array.isArray(values.post_call_schema)) {
-    changes.post_call_schema = (values.post_call_schema as PostCallFieldBody[]).map((f) => ({ name: f.name, type: f.type, description: f.description ?? null }));
+    changes.post_call_schema = (values.post_call_schema as PostCallFieldBody[]).map((f) => ({
+      name: f.name,
+      type: f.type,
+      description: f.description ?? null,
+    }));
   }
   if (isPlainObject(values.filler_config)) changes.filler_config = fillerConfig(definedOnly(values.filler_config));
   return { changes: assistantChangesFromWire(changes), errors };

@@ -3,7 +3,12 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { ASSISTANT_STATUSES, ASSISTANT_TYPES, AssistantStatus, AssistantType } from '@voiceplane/domain';
 import {
-  AssistantFilter, AssistantQueries, ChangeAssistantStatus, DeleteAssistant, SaveAssistant, TOKENS,
+  AssistantFilter,
+  AssistantQueries,
+  ChangeAssistantStatus,
+  DeleteAssistant,
+  SaveAssistant,
+  TOKENS,
 } from '@voiceplane/application';
 import { Id, PageQuery, pageOf, Str, ListFilters } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
@@ -35,7 +40,12 @@ class AssistantsQuery extends withAssistantFilters(Object) {}
 @ListFilters()
 class AssistantsPageQuery extends withAssistantFilters(PageQuery) {}
 
-const filterOf = (q: AssistantsQuery): AssistantFilter => ({ type: q.type, status: q.status, folderId: q.folder_id, labelId: q.label_id });
+const filterOf = (q: AssistantsQuery): AssistantFilter => ({
+  type: q.type,
+  status: q.status,
+  folderId: q.folder_id,
+  labelId: q.label_id,
+});
 
 const tag = 'Assistants';
 
@@ -52,17 +62,31 @@ export class AssistantController {
   @Post('/assistant')
   async create(@Request() req: ExpressRequest) {
     const { changes, errors } = parseAssistantBody(req.body, 'create');
-    return answerOutcome(req, () => this.save.create({ userId: principalOf(req).userId, changes, malformedFields: Object.keys(errors) }), (result) => (result.ok
-      ? { status: 201, body: { message: ASSISTANT_SUCCESS.created, data: presentAssistantSummary(result.value) } }
-      : answerFor(saveAnswers(errors), result.error)));
+    return answerOutcome(
+      req,
+      () => this.save.create({ userId: principalOf(req).userId, changes, malformedFields: Object.keys(errors) }),
+      (result) =>
+        result.ok
+          ? { status: 201, body: { message: ASSISTANT_SUCCESS.created, data: presentAssistantSummary(result.value) } }
+          : answerFor(saveAnswers(errors), result.error),
+    );
   }
 
-  @Doc({ summary: 'Update an assistant: only sent fields change; null clears; a mode change resets mode settings', tag, body: AssistantFields })
+  @Doc({
+    summary: 'Update an assistant: only sent fields change; null clears; a mode change resets mode settings',
+    tag,
+    body: AssistantFields,
+  })
   @Put('/assistant/:id')
   async update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const assistantId = pathId(id, ASSISTANT_NOT_FOUND);
     const { changes, errors } = parseAssistantBody(req.body, 'update');
-    const result = await this.save.update({ userId: principalOf(req).userId, assistantId, changes, malformedFields: Object.keys(errors) });
+    const result = await this.save.update({
+      userId: principalOf(req).userId,
+      assistantId,
+      changes,
+      malformedFields: Object.keys(errors),
+    });
     if (!result.ok) answer(saveAnswers(errors), result.error);
     return reply(200, { message: ASSISTANT_SUCCESS.updated, data: presentAssistantSummary(result.value) });
   }
@@ -79,7 +103,10 @@ export class AssistantController {
   @Doc({ summary: 'Every assistant, oldest first (bare array of full records)', tag, query: AssistantsQuery })
   @Get('/assistants')
   async listAll(@Request() req: ExpressRequest) {
-    const assistants = await this.assistants.listAll(principalOf(req).userId, filterOf(parse(AssistantsQuery, req.query)));
+    const assistants = await this.assistants.listAll(
+      principalOf(req).userId,
+      filterOf(parse(AssistantsQuery, req.query)),
+    );
     return reply(200, assistants.map(presentAssistant));
   }
 
@@ -111,17 +138,30 @@ export class AssistantController {
   @Post('/assistant/:id/activate')
   async activate(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const assistantId = pathId(id, ASSISTANT_NOT_FOUND);
-    return answerOutcome(req, () => this.statuses.activate(principalOf(req).userId, assistantId), (result) => (result.ok
-      ? { status: 200, body: { message: ASSISTANT_SUCCESS.activated, data: presentAssistantSummary(result.value) } }
-      : answerFor(ACTIVATION_ANSWERS, result.error)));
+    return answerOutcome(
+      req,
+      () => this.statuses.activate(principalOf(req).userId, assistantId),
+      (result) =>
+        result.ok
+          ? { status: 200, body: { message: ASSISTANT_SUCCESS.activated, data: presentAssistantSummary(result.value) } }
+          : answerFor(ACTIVATION_ANSWERS, result.error),
+    );
   }
 
   @Doc({ summary: 'Deactivate', tag })
   @Post('/assistant/:id/deactivate')
   async deactivate(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const assistantId = pathId(id, ASSISTANT_NOT_FOUND);
-    return answerOutcome(req, () => this.statuses.deactivate(principalOf(req).userId, assistantId), (result) => (result.ok
-      ? { status: 200, body: { message: ASSISTANT_SUCCESS.deactivated, data: presentAssistantSummary(result.value) } }
-      : ASSISTANT_NOT_FOUND));
+    return answerOutcome(
+      req,
+      () => this.statuses.deactivate(principalOf(req).userId, assistantId),
+      (result) =>
+        result.ok
+          ? {
+              status: 200,
+              body: { message: ASSISTANT_SUCCESS.deactivated, data: presentAssistantSummary(result.value) },
+            }
+          : ASSISTANT_NOT_FOUND,
+    );
   }
 }

@@ -1,5 +1,11 @@
 import {
-  AssistantProblem, FieldErrors, MAX_VARIABLE_VALUE_LENGTH, MAX_VARIABLES, normalizeVariableValues, Result, VariableProblem,
+  AssistantProblem,
+  FieldErrors,
+  MAX_VARIABLE_VALUE_LENGTH,
+  MAX_VARIABLES,
+  normalizeVariableValues,
+  Result,
+  VariableProblem,
 } from '@voiceplane/domain';
 import { displayName } from '../../validation';
 import { fieldErrors, FieldMessages } from '../../pipeline/field-messages';
@@ -47,7 +53,9 @@ const VARIABLE_MESSAGES: FieldMessages<VariableProblem> = {
 };
 
 /** Call-time variables as stored, or their messages keyed `variables` / `variables.<key>`. */
-export function normalizeVariables(input: Readonly<Record<string, unknown>>): Result<Record<string, string>, FieldErrors> {
+export function normalizeVariables(
+  input: Readonly<Record<string, unknown>>,
+): Result<Record<string, string>, FieldErrors> {
   const normalized = normalizeVariableValues(input);
   return normalized.ok ? normalized : { ok: false, error: fieldErrors(normalized.error, VARIABLE_MESSAGES) };
 }

@@ -11,7 +11,8 @@ import { pageEnvelope } from '../../presenters/format';
 import { presentGroup } from './presenters';
 
 export class CreateGroupBody {
-  @Str({ required: true, min: 1, max: GROUP_NAME_MAX, description: 'Unique in the account, ignoring case' }) name!: string;
+  @Str({ required: true, min: 1, max: GROUP_NAME_MAX, description: 'Unique in the account, ignoring case' })
+  name!: string;
   @Str({ enum: GROUP_COLORS, nullable: true }) color?: GroupColor | null;
 }
 
@@ -28,16 +29,24 @@ export class GroupRoutes {
   private readonly answers: AnswerTable<GroupUpdateRefusal>;
   private readonly success: ReturnType<typeof groupSuccess>;
 
-  constructor(private readonly groups: ManageGroups, noun: 'Folder' | 'Label') {
+  constructor(
+    private readonly groups: ManageGroups,
+    noun: 'Folder' | 'Label',
+  ) {
     this.answers = groupAnswers(noun);
     this.success = groupSuccess(noun);
   }
 
   async create(req: ExpressRequest) {
     const body = parse(CreateGroupBody, req.body);
-    return answerOutcome(req, () => this.groups.create(principalOf(req).userId, { name: body.name, color: body.color ?? null }), (result) => (result.ok
-      ? { status: 201, body: { message: this.success.created, data: presentGroup(result.value) } }
-      : answerFor(this.answers, result.error)));
+    return answerOutcome(
+      req,
+      () => this.groups.create(principalOf(req).userId, { name: body.name, color: body.color ?? null }),
+      (result) =>
+        result.ok
+          ? { status: 201, body: { message: this.success.created, data: presentGroup(result.value) } }
+          : answerFor(this.answers, result.error),
+    );
   }
 
   async list(req: ExpressRequest) {
@@ -57,7 +66,10 @@ export class GroupRoutes {
   }
 
   async remove(req: ExpressRequest, rawId: string) {
-    const result = await this.groups.delete(principalOf(req).userId, pathId(rawId, answerFor(this.answers, 'not_found')));
+    const result = await this.groups.delete(
+      principalOf(req).userId,
+      pathId(rawId, answerFor(this.answers, 'not_found')),
+    );
     if (!result.ok) answer(this.answers, result.error);
     return reply(200, { message: this.success.deleted });
   }

@@ -80,10 +80,22 @@ export function presentAssistant(a: Assistant) {
 /** Exactly the fixed fields of the outbound list, in their documented order. */
 export function presentOutboundAssistant(a: OutboundAssistant) {
   return {
-    id: a.id, user_id: a.userId, name: a.name, type: a.type, mode: a.mode, status: a.status,
-    voice_id: a.voiceId, language_id: a.languageId, timezone: a.timezone, initial_message: a.initialMessage,
-    system_prompt: a.systemPrompt, variables: a.variables, webhook_url: a.webhookUrl,
-    is_webhook_active: a.isWebhookActive, created_at: iso(a.createdAt), updated_at: iso(a.updatedAt),
+    id: a.id,
+    user_id: a.userId,
+    name: a.name,
+    type: a.type,
+    mode: a.mode,
+    status: a.status,
+    voice_id: a.voiceId,
+    language_id: a.languageId,
+    timezone: a.timezone,
+    initial_message: a.initialMessage,
+    system_prompt: a.systemPrompt,
+    variables: a.variables,
+    webhook_url: a.webhookUrl,
+    is_webhook_active: a.isWebhookActive,
+    created_at: iso(a.createdAt),
+    updated_at: iso(a.updatedAt),
   };
 }
 

@@ -1,7 +1,14 @@
 import { Controller, Get, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { ASSISTANT_MODES, AssistantMode, MODEL_KINDS, ModelKind, PROVIDER_KINDS, ProviderKind } from '@voiceplane/domain';
+import {
+  ASSISTANT_MODES,
+  AssistantMode,
+  MODEL_KINDS,
+  ModelKind,
+  PROVIDER_KINDS,
+  ProviderKind,
+} from '@voiceplane/domain';
 import { ReferenceData, TOKENS } from '@voiceplane/application';
 import { Id, Str, ListFilters } from '../../validation';
 import { failValidation, parse, reply } from '../../pipeline/responses';
@@ -22,8 +29,12 @@ const MODEL_TYPES = ['llm', 'multimodal', 'dualplex'] as const;
 
 @ListFilters()
 class ModelsQuery {
-  @Str({ enum: MODEL_TYPES, description: 'llm (the default when neither type nor kind is given), multimodal or dualplex' }) type?: (typeof MODEL_TYPES)[number];
-  @Str({ enum: MODEL_KINDS, description: 'voiceplane\'s name of the filter; must agree with type' }) kind?: ModelKind;
+  @Str({
+    enum: MODEL_TYPES,
+    description: 'llm (the default when neither type nor kind is given), multimodal or dualplex',
+  })
+  type?: (typeof MODEL_TYPES)[number];
+  @Str({ enum: MODEL_KINDS, description: "voiceplane's name of the filter; must agree with type" }) kind?: ModelKind;
 }
 
 /** The model kind asked for; both names given must agree. */

@@ -1,5 +1,12 @@
 import {
-  ApplyRefusal, ConnectionRefusal, DataTableRefusal, EnableRefusal, RestoreRefusal, RetryRefusal, RunsRefusal, UpdateRefusal,
+  ApplyRefusal,
+  ConnectionRefusal,
+  DataTableRefusal,
+  EnableRefusal,
+  RestoreRefusal,
+  RetryRefusal,
+  RunsRefusal,
+  UpdateRefusal,
 } from '@voiceplane/application';
 import { TEMPLATE_CATALOGUE } from '@voiceplane/domain';
 import { Answer, AnswerTable } from '../../pipeline/answers';
@@ -8,8 +15,13 @@ import { DATA_TABLE_MESSAGES, paramErrors } from './automation-messages';
 import { fieldErrors } from '../../pipeline/field-messages';
 
 /** The automation family `{message, error, params}`. */
-const automationError = (status: number, message: string, error: string, params: unknown = null, extra: object = {}): Answer =>
-  ({ status, body: { message, error, params, ...extra } });
+const automationError = (
+  status: number,
+  message: string,
+  error: string,
+  params: unknown = null,
+  extra: object = {},
+): Answer => ({ status, body: { message, error, params, ...extra } });
 
 export const TEMPLATE_NOT_FOUND = automationError(404, 'Automation template not found.', 'template_not_found');
 export const RUNS_AUTOMATION_NOT_FOUND: Answer = { status: 404, body: { message: 'Automation not found' } };
@@ -33,7 +45,8 @@ export const CONNECTION_ANSWERS: AnswerTable<ConnectionRefusal> = {
   invalid_credentials: ({ problems }) => {
     const errors: Record<string, string[]> = {};
     if (problems.auth_value) errors.auth_value = [CREDENTIAL_MESSAGES.auth_value[problems.auth_value]];
-    if (problems.auth_header_name) errors.auth_header_name = [CREDENTIAL_MESSAGES.auth_header_name[problems.auth_header_name]];
+    if (problems.auth_header_name)
+      errors.auth_header_name = [CREDENTIAL_MESSAGES.auth_header_name[problems.auth_header_name]];
     return { status: 422, body: validationBody('standard', errors) };
   },
 };
@@ -45,7 +58,10 @@ export const DATA_TABLE_ANSWERS: AnswerTable<DataTableRefusal> = {
   table_full: TABLE_FULL,
   name_taken: { status: 422, body: validationBody('standard', { name: ['The name has already been taken.'] }) },
   // The shape's own messages first; the column rules' words for the fields it left alone.
-  invalid_fields: ({ errors, problems }) => ({ status: 422, body: validationBody('standard', { ...errors, ...withoutKeys(fieldErrors(problems, DATA_TABLE_MESSAGES), errors) }) }),
+  invalid_fields: ({ errors, problems }) => ({
+    status: 422,
+    body: validationBody('standard', { ...errors, ...withoutKeys(fieldErrors(problems, DATA_TABLE_MESSAGES), errors) }),
+  }),
 };
 
 /** The sandbox automation controls answer with the generic 404. */
@@ -65,7 +81,8 @@ export const RUNS_ANSWERS: AnswerTable<RunsRefusal> = {
   run_not_found: RUN_NOT_FOUND,
 };
 
-const withoutKeys = (from: Record<string, string[]>, taken: object) => Object.fromEntries(Object.entries(from).filter(([key]) => !(key in taken)));
+const withoutKeys = (from: Record<string, string[]>, taken: object) =>
+  Object.fromEntries(Object.entries(from).filter(([key]) => !(key in taken)));
 
 export const invalidShape = (errors: Record<string, string[]>): Answer =>
   automationError(422, 'The given data was invalid.', 'invalid_params', null, { errors });
@@ -74,24 +91,51 @@ export const invalidShape = (errors: Record<string, string[]>): Answer =>
 export const APPLY_ANSWERS: AnswerTable<ApplyRefusal> = {
   assistant_required: automationError(422, 'This template requires an assistant_id.', 'assistant_required'),
   assistant_not_found: automationError(422, 'Assistant not found.', 'assistant_not_found'),
-  missing_params: ({ specs }) => automationError(422, `Missing required parameters: ${specs.map((s) => s.key).join(', ')}.`, 'missing_params', specs),
-  invalid_params: ({ problems }) => automationError(422, 'The given data was invalid.', 'invalid_params', problems.map((p) => p.spec), { errors: paramErrors(problems) }),
-  needs_connection: ({ spec }) => automationError(422, 'This template needs an http_api connection. Create one first.', 'needs_connection', [spec]),
-  invalid_param_choice: ({ spec, message, choices }) => automationError(422, message, 'invalid_param_choice', [spec], { choices }),
-  needs_reconnection: ({ spec, connectionId, connectionName }) => automationError(
-    422, `Connection ${connectionId} (${connectionName}) is broken. Update its credentials and check it again.`, 'needs_reconnection', [spec],
-  ),
-  binding_conflict: ({ assistantId, templateKey, conflictingAutomationId }) => automationError(
-    422, `Assistant ${assistantId} already has an enabled ${templateKey} automation on ${triggerEventOf(templateKey)}.`, 'binding_conflict', null,
-    { conflicting_automation_id: conflictingAutomationId },
-  ),
+  missing_params: ({ specs }) =>
+    automationError(
+      422,
+      `Missing required parameters: ${specs.map((s) => s.key).join(', ')}.`,
+      'missing_params',
+      specs,
+    ),
+  invalid_params: ({ problems }) =>
+    automationError(
+      422,
+      'The given data was invalid.',
+      'invalid_params',
+      problems.map((p) => p.spec),
+      { errors: paramErrors(problems) },
+    ),
+  needs_connection: ({ spec }) =>
+    automationError(422, 'This template needs an http_api connection. Create one first.', 'needs_connection', [spec]),
+  invalid_param_choice: ({ spec, message, choices }) =>
+    automationError(422, message, 'invalid_param_choice', [spec], { choices }),
+  needs_reconnection: ({ spec, connectionId, connectionName }) =>
+    automationError(
+      422,
+      `Connection ${connectionId} (${connectionName}) is broken. Update its credentials and check it again.`,
+      'needs_reconnection',
+      [spec],
+    ),
+  binding_conflict: ({ assistantId, templateKey, conflictingAutomationId }) =>
+    automationError(
+      422,
+      `Assistant ${assistantId} already has an enabled ${templateKey} automation on ${triggerEventOf(templateKey)}.`,
+      'binding_conflict',
+      null,
+      { conflicting_automation_id: conflictingAutomationId },
+    ),
   side_effects_require_confirmation: automationError(
-    422, 'This template sends real messages or places real calls during its test. Repeat the request with confirm_side_effects set to true.',
+    422,
+    'This template sends real messages or places real calls during its test. Repeat the request with confirm_side_effects set to true.',
     'side_effects_require_confirmation',
   ),
-  tool_limit_reached: ({ limit }) => automationError(
-    422, `You have reached your plan limit of ${limit} mid call tools. Please upgrade your plan to create more tools.`, 'tool_limit_reached',
-  ),
+  tool_limit_reached: ({ limit }) =>
+    automationError(
+      422,
+      `You have reached your plan limit of ${limit} mid call tools. Please upgrade your plan to create more tools.`,
+      'tool_limit_reached',
+    ),
 };
 
 /** The 404 of the flow routes that speak the automation family. */
@@ -111,12 +155,16 @@ export const ENABLE_ANSWERS: AnswerTable<EnableRefusal> = {
 export const RESTORE_ANSWERS: AnswerTable<RestoreRefusal> = {
   not_found: FLOW_NOT_FOUND,
   no_previous_version: automationError(422, 'There is no earlier published version to restore.', 'no_previous_version'),
-  rollback_failed: ({ versionNumber }) => automationError(422, `Version ${versionNumber} could not be read; nothing was changed.`, 'rollback_failed'),
-  publish_failed: ({ versionNumber, draft, gone }) => automationError(
-    422,
-    `Version ${versionNumber} was restored as draft version ${draft.number} but not published: ${gone.map((g) => g.what).join(', ')} no longer ${gone.length > 1 ? 'exist' : 'exists'}. The live version is unchanged.`,
-    'publish_failed', gone.flatMap((g) => (g.spec ? [g.spec] : [])), { draft_version_id: draft.id },
-  ),
+  rollback_failed: ({ versionNumber }) =>
+    automationError(422, `Version ${versionNumber} could not be read; nothing was changed.`, 'rollback_failed'),
+  publish_failed: ({ versionNumber, draft, gone }) =>
+    automationError(
+      422,
+      `Version ${versionNumber} was restored as draft version ${draft.number} but not published: ${gone.map((g) => g.what).join(', ')} no longer ${gone.length > 1 ? 'exist' : 'exists'}. The live version is unchanged.`,
+      'publish_failed',
+      gone.flatMap((g) => (g.spec ? [g.spec] : [])),
+      { draft_version_id: draft.id },
+    ),
 };
 
 export const RETRY_ANSWERS: AnswerTable<RetryRefusal> = {
@@ -128,8 +176,15 @@ export const RETRY_ANSWERS: AnswerTable<RetryRefusal> = {
 };
 
 export const HOOK_DISABLED = automationError(409, 'Automation is disabled.', 'automation_disabled');
-export const HOOK_BODY_NOT_OBJECT = automationError(422, 'The request body must be a JSON object.', 'invalid_params', null, { errors: { body: ['The request body must be a JSON object.'] } });
-export const hookTimeout = (runId: string): Answer => automationError(504, 'Automation timed out.', 'timeout', null, { run_id: runId });
+export const HOOK_BODY_NOT_OBJECT = automationError(
+  422,
+  'The request body must be a JSON object.',
+  'invalid_params',
+  null,
+  { errors: { body: ['The request body must be a JSON object.'] } },
+);
+export const hookTimeout = (runId: string): Answer =>
+  automationError(504, 'Automation timed out.', 'timeout', null, { run_id: runId });
 
 /** Ids the server hands out (`aut_…`, `run_…`): anything else cannot name a record, so it is not looked up. */
 const PUBLIC_ID = /^[a-z]{3}_[0-9A-Za-z]{1,36}$/;

@@ -1,5 +1,26 @@
-import { CONNECTION_AUTH_TYPES, CONNECTION_KINDS, ConnectionAuthType, DATA_TABLE_LIMITS, HTTP_TOKEN_PATTERN, JsonObject, JsonValue, TEMPLATE_KEYS, utf8Length } from '@voiceplane/domain';
-import { Arr, Bool, Int, isPlainObject, Obj, PageQuery, publicTarget, Str, validateDto, ListFilters } from '../../validation';
+import {
+  CONNECTION_AUTH_TYPES,
+  CONNECTION_KINDS,
+  ConnectionAuthType,
+  DATA_TABLE_LIMITS,
+  HTTP_TOKEN_PATTERN,
+  JsonObject,
+  JsonValue,
+  TEMPLATE_KEYS,
+  utf8Length,
+} from '@voiceplane/domain';
+import {
+  Arr,
+  Bool,
+  Int,
+  isPlainObject,
+  Obj,
+  PageQuery,
+  publicTarget,
+  Str,
+  validateDto,
+  ListFilters,
+} from '../../validation';
 import { refuse } from '../../pipeline/answers';
 import { invalidShape } from './automation-answers';
 
@@ -12,11 +33,18 @@ export class TableColumnBody {
 
 export class CreateTableBody {
   @Str({ required: true, max: DATA_TABLE_LIMITS.name, description: 'Unique per account' }) name!: string;
-  @Arr(TableColumnBody, { required: true, min: DATA_TABLE_LIMITS.columnsMin, max: DATA_TABLE_LIMITS.columnsMax, description: 'Fixed at creation' }) columns!: TableColumnBody[];
+  @Arr(TableColumnBody, {
+    required: true,
+    min: DATA_TABLE_LIMITS.columnsMin,
+    max: DATA_TABLE_LIMITS.columnsMax,
+    description: 'Fixed at creation',
+  })
+  columns!: TableColumnBody[];
 }
 
 export class TableRowBody {
-  @Obj({ required: true, description: 'Column → value (string, number, boolean or null); absent columns are null' }) values!: Record<string, unknown>;
+  @Obj({ required: true, description: 'Column → value (string, number, boolean or null); absent columns are null' })
+  values!: Record<string, unknown>;
 }
 
 export class AddRowsBody {
@@ -27,7 +55,12 @@ export class UpdateRowBody {
   @Obj({ required: true, description: 'Partial: only the columns sent change' }) values!: Record<string, unknown>;
 }
 
-const NOTES_PATH = { max: 255, pattern: /^\//, messages: { pattern: 'The notes path must start with /.' }, description: 'Default /notes' } as const;
+const NOTES_PATH = {
+  max: 255,
+  pattern: /^\//,
+  messages: { pattern: 'The notes path must start with /.' },
+  description: 'Default /notes',
+} as const;
 
 export class ConnectionFieldsBody {
   @Str({ max: 255 }) name?: string;
@@ -36,17 +69,25 @@ export class ConnectionFieldsBody {
   @Str(NOTES_PATH) notes_path?: string;
   @Str({ enum: CONNECTION_AUTH_TYPES }) auth_type?: ConnectionAuthType;
   @Str({ max: 2048, trim: false, description: 'Write-only; `user:password` for basic' }) auth_value?: string;
-  @Str({ max: 128, pattern: HTTP_TOKEN_PATTERN, description: 'Required for auth_type header' }) auth_header_name?: string;
+  @Str({ max: 128, pattern: HTTP_TOKEN_PATTERN, description: 'Required for auth_type header' })
+  auth_header_name?: string;
 }
 
 export class CreateConnectionBody {
   @Str({ required: true, max: 255 }) name!: string;
   @Str({ required: true, enum: CONNECTION_KINDS }) kind!: string;
-  @Str({ required: true, max: 2048, url: true, target: publicTarget, description: 'Public http(s) URL' }) base_url!: string;
+  @Str({ required: true, max: 2048, url: true, target: publicTarget, description: 'Public http(s) URL' })
+  base_url!: string;
   @Str(NOTES_PATH) notes_path?: string;
   @Str({ required: true, enum: CONNECTION_AUTH_TYPES }) auth_type!: ConnectionAuthType;
-  @Str({ max: 2048, trim: false, description: 'Required unless auth_type is none; write-only; `user:password` for basic' }) auth_value?: string;
-  @Str({ max: 128, pattern: HTTP_TOKEN_PATTERN, description: 'Required for auth_type header' }) auth_header_name?: string;
+  @Str({
+    max: 2048,
+    trim: false,
+    description: 'Required unless auth_type is none; write-only; `user:password` for basic',
+  })
+  auth_value?: string;
+  @Str({ max: 128, pattern: HTTP_TOKEN_PATTERN, description: 'Required for auth_type header' })
+  auth_header_name?: string;
 }
 
 export class ApplyTemplateBody {
@@ -60,13 +101,28 @@ export class ApplyTemplateBody {
 
 @ListFilters()
 export class RunsQuery {
-  @Int({ min: 1, max: 20, messages: { between: 'The limit must be between 1 and 20.', min: 'The limit must be between 1 and 20.', max: 'The limit must be between 1 and 20.', type: 'The limit must be between 1 and 20.' }, description: 'Default 10' }) limit?: number;
-  @Str({ max: 40, description: "A run of this automation: its detail instead of the list" }) run_id?: string;
+  @Int({
+    min: 1,
+    max: 20,
+    messages: {
+      between: 'The limit must be between 1 and 20.',
+      min: 'The limit must be between 1 and 20.',
+      max: 'The limit must be between 1 and 20.',
+      type: 'The limit must be between 1 and 20.',
+    },
+    description: 'Default 10',
+  })
+  limit?: number;
+  @Str({ max: 40, description: 'A run of this automation: its detail instead of the list' }) run_id?: string;
 }
 
 /** `params` are merged key by key (null removes one); unknown fields are ignored. */
 export class UpdateFlowBody {
-  @Obj({ description: 'Merged key by key over the current params; a null value removes an optional param (≤ 64 KB serialised)' }) params?: Record<string, unknown>;
+  @Obj({
+    description:
+      'Merged key by key over the current params; a null value removes an optional param (≤ 64 KB serialised)',
+  })
+  params?: Record<string, unknown>;
   @Str({ max: 255, description: 'Stored on the automation (not versioned)' }) name?: string;
   @Bool({ description: 'Must be true for side-effect templates when a test runs' }) confirm_side_effects?: boolean;
   @Bool({ description: 'Default true; false publishes without a test' }) test?: boolean;
@@ -91,13 +147,17 @@ export const MAX_PARAMS_BYTES = 64 * 1024;
  * The body of an apply or a flow update (check 2): its shape, `params` as given and at
  * most 64 KB, and `sample` when it is an object.
  */
-export function readTemplateBody<T extends object>(dto: new () => T, body: unknown): { value: T; params: { [key: string]: JsonValue }; sample: JsonObject | null } {
+export function readTemplateBody<T extends object>(
+  dto: new () => T,
+  body: unknown,
+): { value: T; params: { [key: string]: JsonValue }; sample: JsonObject | null } {
   const raw: Record<string, unknown> = body === undefined || body === null ? {} : (body as Record<string, unknown>);
   const shape = validateDto(dto, raw);
   if (!shape.ok) refuse(invalidShape(shape.errors));
   if (!isPlainObject(raw)) refuse(invalidShape({ body: ['The request body must be a JSON object.'] }));
   const params = (isPlainObject(raw.params) ? raw.params : {}) as { [key: string]: JsonValue };
-  if (utf8Length(JSON.stringify(params)) > MAX_PARAMS_BYTES) refuse(invalidShape({ params: ['The params may not be greater than 64 kilobytes.'] }));
+  if (utf8Length(JSON.stringify(params)) > MAX_PARAMS_BYTES)
+    refuse(invalidShape({ params: ['The params may not be greater than 64 kilobytes.'] }));
   return { value: shape.value, params, sample: isPlainObject(raw.sample) ? (raw.sample as JsonObject) : null };
 }
 

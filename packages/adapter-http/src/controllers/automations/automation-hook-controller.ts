@@ -27,15 +27,28 @@ const rateHeaders = (d: RateDecision): Record<string, string> => ({
 export class AutomationHookController {
   constructor(@inject(TOKENS.TriggerWebhook) private readonly hooks: TriggerWebhook) {}
 
-  @Doc({ summary: 'Trigger a webhook automation: 202 with the run id, or the sync reply', tag: 'Automations', success: 202, auth: 'hook' })
+  @Doc({
+    summary: 'Trigger a webhook automation: 202 with the run id, or the sync reply',
+    tag: 'Automations',
+    success: 202,
+    auth: 'hook',
+  })
   @Post('/:id/:token')
-  async trigger(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'token' }) token: string) {
+  async trigger(
+    @Request() req: ExpressRequest,
+    @Params({ name: 'id' }) id: string,
+    @Params({ name: 'token' }) token: string,
+  ) {
     const automation = isPublicId(id) && TOKEN.test(token) ? await this.hooks.authorise(id, token) : null;
     if (automation === null) refuse(FLOW_NOT_FOUND);
     const decision = await this.hooks.admit(automation);
     const headers = rateHeaders(decision);
     if (!decision.allowed) {
-      refuse({ status: 429, body: tooManyBody('automation', decision.retryAfterSeconds), headers: { ...headers, 'Retry-After': String(decision.retryAfterSeconds) } });
+      refuse({
+        status: 429,
+        body: tooManyBody('automation', decision.retryAfterSeconds),
+        headers: { ...headers, 'Retry-After': String(decision.retryAfterSeconds) },
+      });
     }
     const body: unknown = req.body === undefined || req.body === null ? {} : req.body;
     if (!isPlainObject(body)) refuse({ ...HOOK_BODY_NOT_OBJECT, headers });

@@ -18,7 +18,9 @@ afterAll(async () => {
 });
 
 const consumer = () => {
-  const found = t.runtime.container.getAll(TOKENS.EventConsumer).find((c) => c.options.consumer === AUTOMATION_EVENTS_CONSUMER);
+  const found = t.runtime.container
+    .getAll(TOKENS.EventConsumer)
+    .find((c) => c.options.consumer === AUTOMATION_EVENTS_CONSUMER);
   if (!found) throw new Error('no automation consumer');
   return found;
 };
@@ -26,10 +28,16 @@ const consumer = () => {
 /** Hands the call's real `call.ended` outbox event to the automations' consumer, as the bus would. */
 async function deliverEnd(callId: number, messageId?: string): Promise<void> {
   const [row] = await t.db.dataSource.query(
-    `SELECT id, topic, payload, occurred_at FROM outbox_events WHERE topic = 'call.ended' AND (payload->>'call_id')::bigint = $1`, [callId],
+    `SELECT id, topic, payload, occurred_at FROM outbox_events WHERE topic = 'call.ended' AND (payload->>'call_id')::bigint = $1`,
+    [callId],
   );
   if (!row) throw new Error(`no call.ended for call ${callId}`);
-  await consumer().handle({ id: messageId ?? row.id, topic: row.topic, occurredAt: new Date(row.occurred_at).toISOString(), payload: row.payload });
+  await consumer().handle({
+    id: messageId ?? row.id,
+    topic: row.topic,
+    occurredAt: new Date(row.occurred_at).toISOString(),
+    payload: row.payload,
+  });
 }
 
 async function endUnanswered(user: TestUser, callId: number): Promise<void> {
@@ -37,10 +45,19 @@ async function endUnanswered(user: TestUser, callId: number): Promise<void> {
   expect(res.status).toBe(200);
 }
 
-async function followup(user: TestUser, params: Record<string, unknown> = {}): Promise<{ automationId: string; assistant: number }> {
+async function followup(
+  user: TestUser,
+  params: Record<string, unknown> = {},
+): Promise<{ automationId: string; assistant: number }> {
   const assistant = await createAssistant(t, user);
-  const res = await t.http.post('/api/user/automate/templates/delayed_followup_call').set(user.auth)
-    .send({ assistant_id: assistant, params: { delay_minutes: 30, test_phone_number: CUSTOMER, ...params }, test: false });
+  const res = await t.http
+    .post('/api/user/automate/templates/delayed_followup_call')
+    .set(user.auth)
+    .send({
+      assistant_id: assistant,
+      params: { delay_minutes: 30, test_phone_number: CUSTOMER, ...params },
+      test: false,
+    });
   expect(res.status).toBe(201);
   return { automationId: res.body.automation_id, assistant };
 }
@@ -59,7 +76,10 @@ async function callBack(user: TestUser, runId: string): Promise<number> {
 }
 
 async function originalCall(user: TestUser, assistant: number): Promise<number> {
-  const res = await t.http.post('/api/user/make_call').set(user.auth).send({ assistant_id: assistant, phone_number: CUSTOMER });
+  const res = await t.http
+    .post('/api/user/make_call')
+    .set(user.auth)
+    .send({ assistant_id: assistant, phone_number: CUSTOMER });
   expect(res.status).toBe(200);
   return res.body.call_id;
 }
@@ -75,11 +95,15 @@ describe('call-back chains', () => {
 
     const [first] = await runsOf(user, automationId);
     expect(first.status).toBe('PAUSED');
-    const detail = (await t.http.get(`/api/user/automate/flows/${automationId}/runs?run_id=${first.id}`).set(user.auth)).body.run;
+    const detail = (await t.http.get(`/api/user/automate/flows/${automationId}/runs?run_id=${first.id}`).set(user.auth))
+      .body.run;
     expect(detail.steps[0].name).toBe('call_ended_trigger');
 
     const callback = await callBack(user, first.id);
-    expect((await t.http.get(`/api/user/calls/${callback}`).set(user.auth)).body.data).toMatchObject({ automation_run_id: first.id, customer_phone: CUSTOMER });
+    expect((await t.http.get(`/api/user/calls/${callback}`).set(user.auth)).body.data).toMatchObject({
+      automation_run_id: first.id,
+      customer_phone: CUSTOMER,
+    });
     await endUnanswered(user, callback);
     await deliverEnd(callback);
 
@@ -101,7 +125,9 @@ describe('call-back chains', () => {
     const runs = await runsOf(user, automationId);
     expect(runs).toHaveLength(2);
     const second = runs.find((r) => r.id !== first.id) as { id: string };
-    const detail = (await t.http.get(`/api/user/automate/flows/${automationId}/runs?run_id=${second.id}`).set(user.auth)).body.run;
+    const detail = (
+      await t.http.get(`/api/user/automate/flows/${automationId}/runs?run_id=${second.id}`).set(user.auth)
+    ).body.run;
     expect(detail.status).toBe('PAUSED');
     const stored = await t.db.dataSource.query(`SELECT state FROM automation_runs WHERE id = $1`, [second.id]);
     expect(stored[0].state.input.call).toMatchObject({ id: firstCallback, automation_run_id: first.id });
@@ -119,7 +145,9 @@ describe('call-back chains', () => {
       receiver.respondWith(() => ({ status: 200, body: '{}' }));
       const user = await t.createUser();
       const { automationId, assistant } = await followup(user);
-      const forward = await t.http.post('/api/user/automate/templates/post_call_webhook_forward').set(user.auth)
+      const forward = await t.http
+        .post('/api/user/automate/templates/post_call_webhook_forward')
+        .set(user.auth)
         .send({ assistant_id: assistant, params: { url: receiver.url('/calls') }, test: false });
       expect(forward.status).toBe(201);
       const original = await originalCall(user, assistant);
@@ -153,9 +181,18 @@ describe('one run per call end', () => {
   it('rejects max_attempts outside 1–5', async () => {
     const user = await t.createUser();
     const assistant = await createAssistant(t, user);
-    const res = await t.http.post('/api/user/automate/templates/delayed_followup_call').set(user.auth)
-      .send({ assistant_id: assistant, params: { delay_minutes: 30, test_phone_number: CUSTOMER, max_attempts: 6 }, test: false });
+    const res = await t.http
+      .post('/api/user/automate/templates/delayed_followup_call')
+      .set(user.auth)
+      .send({
+        assistant_id: assistant,
+        params: { delay_minutes: 30, test_phone_number: CUSTOMER, max_attempts: 6 },
+        test: false,
+      });
     expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ error: 'invalid_params', errors: { 'params.max_attempts': ['The attempts must be between 1 and 5.'] } });
+    expect(res.body).toMatchObject({
+      error: 'invalid_params',
+      errors: { 'params.max_attempts': ['The attempts must be between 1 and 5.'] },
+    });
   });
 });

@@ -11,20 +11,34 @@ import { FieldMessages } from '../../pipeline/field-messages';
 export function paramProblemText({ spec, problem }: RefusedParam): string {
   const the = `The ${spec.label.toLowerCase()}`;
   switch (problem.code) {
-    case 'not_id': return `${the} must be an integer id.`;
-    case 'not_string': return `${the} must be a string.`;
-    case 'too_long': return `${the} may not be greater than ${problem.max} characters.`;
-    case 'format_invalid': return `${the} format is invalid.`;
-    case 'not_phone': return `${the} must be a valid E.164 phone number.`;
-    case 'not_boolean': return `${the} field must be true or false.`;
-    case 'not_integer': return `${the} must be an integer.`;
-    case 'out_of_range': return `${the} must be between ${problem.min} and ${problem.max}.`;
-    case 'not_url': return `${the} must be a valid URL.`;
-    case 'url_refused': return problem.reason;
-    case 'not_json_object': return `${the} must be a JSON object.`;
-    case 'too_many_names': return `${the} may not have more than ${problem.max} names.`;
-    case 'tool_name_taken': return `The assistant already has a tool named ${problem.name}.`;
-    case 'variables_uncovered': return `The template variables map must cover: ${problem.missing.join(', ')}.`;
+    case 'not_id':
+      return `${the} must be an integer id.`;
+    case 'not_string':
+      return `${the} must be a string.`;
+    case 'too_long':
+      return `${the} may not be greater than ${problem.max} characters.`;
+    case 'format_invalid':
+      return `${the} format is invalid.`;
+    case 'not_phone':
+      return `${the} must be a valid E.164 phone number.`;
+    case 'not_boolean':
+      return `${the} field must be true or false.`;
+    case 'not_integer':
+      return `${the} must be an integer.`;
+    case 'out_of_range':
+      return `${the} must be between ${problem.min} and ${problem.max}.`;
+    case 'not_url':
+      return `${the} must be a valid URL.`;
+    case 'url_refused':
+      return problem.reason;
+    case 'not_json_object':
+      return `${the} must be a JSON object.`;
+    case 'too_many_names':
+      return `${the} may not have more than ${problem.max} names.`;
+    case 'tool_name_taken':
+      return `The assistant already has a tool named ${problem.name}.`;
+    case 'variables_uncovered':
+      return `The template variables map must cover: ${problem.missing.join(', ')}.`;
   }
 }
 
@@ -37,21 +51,36 @@ export function stepErrorText(failure: StepFailure | null): string | null {
   if (failure === null) return null;
   const d = failure.detail ?? '';
   switch (failure.reason) {
-    case 'missing_path': return `Missing value at {{${d}}}.`;
-    case 'invalid_phone': return `Not a valid E.164 phone number: ${d}`;
-    case 'http_status': return `The target answered HTTP ${d}.`;
-    case 'http_unauthorized': return `The target refused the credentials (HTTP ${d}).`;
-    case 'timeout': return 'The request timed out.';
-    case 'connection_failed': return 'The target could not be reached.';
-    case 'blocked_target': return 'The target address is not allowed.';
-    case 'record_gone': return `${d} no longer exists.`;
-    case 'no_row': return `No row matches ${JSON.stringify(d)}.`;
-    case 'connection_unusable': return `Connection ${d} is missing or broken.`;
-    case 'chatapp_error': return d;
-    case 'insufficient_balance': return 'Insufficient balance to place the call.';
-    case 'dispatch_failed': return d === '' ? 'The call could not be placed.' : `The call could not be placed: ${d}`;
-    case 'time_limit_exceeded': return `Run exceeded ${d} seconds.`;
-    case 'worker_lost': return 'worker_lost';
+    case 'missing_path':
+      return `Missing value at {{${d}}}.`;
+    case 'invalid_phone':
+      return `Not a valid E.164 phone number: ${d}`;
+    case 'http_status':
+      return `The target answered HTTP ${d}.`;
+    case 'http_unauthorized':
+      return `The target refused the credentials (HTTP ${d}).`;
+    case 'timeout':
+      return 'The request timed out.';
+    case 'connection_failed':
+      return 'The target could not be reached.';
+    case 'blocked_target':
+      return 'The target address is not allowed.';
+    case 'record_gone':
+      return `${d} no longer exists.`;
+    case 'no_row':
+      return `No row matches ${JSON.stringify(d)}.`;
+    case 'connection_unusable':
+      return `Connection ${d} is missing or broken.`;
+    case 'chatapp_error':
+      return d;
+    case 'insufficient_balance':
+      return 'Insufficient balance to place the call.';
+    case 'dispatch_failed':
+      return d === '' ? 'The call could not be placed.' : `The call could not be placed: ${d}`;
+    case 'time_limit_exceeded':
+      return `Run exceeded ${d} seconds.`;
+    case 'worker_lost':
+      return 'worker_lost';
   }
 }
 

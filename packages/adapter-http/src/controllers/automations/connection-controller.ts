@@ -29,21 +29,34 @@ export class ConnectionController {
     return reply(200, { data: (await this.connections.list(principalOf(req).userId)).map(presentConnection) });
   }
 
-  @Doc({ summary: 'Create an HTTP API connection (no check)', tag: 'Automations', body: CreateConnectionBody, success: 201 })
+  @Doc({
+    summary: 'Create an HTTP API connection (no check)',
+    tag: 'Automations',
+    body: CreateConnectionBody,
+    success: 201,
+  })
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const body = parse(CreateConnectionBody, req.body, 'standard', { targetPolicy: this.policy });
-    const create = () => this.connections.create(principalOf(req).userId, {
-      ...inputOf(body), name: body.name, baseUrl: body.base_url, authType: body.auth_type,
-    });
-    return answerOutcome(req, create, (result) => (
-      result.ok ? { status: 201, body: { message: CONNECTION_SUCCESS.created, data: presentConnection(result.value) } } : answerFor(CONNECTION_ANSWERS, result.error)));
+    const create = () =>
+      this.connections.create(principalOf(req).userId, {
+        ...inputOf(body),
+        name: body.name,
+        baseUrl: body.base_url,
+        authType: body.auth_type,
+      });
+    return answerOutcome(req, create, (result) =>
+      result.ok
+        ? { status: 201, body: { message: CONNECTION_SUCCESS.created, data: presentConnection(result.value) } }
+        : answerFor(CONNECTION_ANSWERS, result.error),
+    );
   }
 
   @Doc({ summary: 'Change a connection', tag: 'Automations', body: ConnectionFieldsBody })
   @Put('/:id')
   async update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const changesOf = () => inputOf(parse(ConnectionFieldsBody, req.body, 'standard', { partial: true, targetPolicy: this.policy }));
+    const changesOf = () =>
+      inputOf(parse(ConnectionFieldsBody, req.body, 'standard', { partial: true, targetPolicy: this.policy }));
     const result = await this.connections.update(principalOf(req).userId, pathId(id, CONNECTION_NOT_FOUND), changesOf);
     if (!result.ok) answer(CONNECTION_ANSWERS, result.error);
     return reply(200, { message: CONNECTION_SUCCESS.updated, data: presentConnection(result.value) });
@@ -60,7 +73,10 @@ export class ConnectionController {
   @Doc({ summary: 'Call the base URL with the credentials and record the status', tag: 'Automations' })
   @Post('/:id/check')
   async checkNow(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const checked: Connection | null = await this.check.execute(principalOf(req).userId, pathId(id, CONNECTION_NOT_FOUND));
+    const checked: Connection | null = await this.check.execute(
+      principalOf(req).userId,
+      pathId(id, CONNECTION_NOT_FOUND),
+    );
     if (checked === null) refuse(CONNECTION_NOT_FOUND);
     return reply(200, { data: presentConnection(checked) });
   }

@@ -32,10 +32,18 @@ export class DataTableController {
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const shape = validateDto(CreateTableBody, req.body);
-    const input = { name: shape.ok ? shape.value.name : undefined, columns: isPlainObject(req.body) ? req.body.columns : undefined };
-    return answerOutcome(req, () => this.tables.create(principalOf(req).userId, input, shape.ok ? {} : shape.errors), (result) => (result.ok
-      ? { status: 201, body: { message: DATA_TABLE_SUCCESS.tableCreated, data: presentTable(result.value) } }
-      : answerFor(DATA_TABLE_ANSWERS, result.error)));
+    const input = {
+      name: shape.ok ? shape.value.name : undefined,
+      columns: isPlainObject(req.body) ? req.body.columns : undefined,
+    };
+    return answerOutcome(
+      req,
+      () => this.tables.create(principalOf(req).userId, input, shape.ok ? {} : shape.errors),
+      (result) =>
+        result.ok
+          ? { status: 201, body: { message: DATA_TABLE_SUCCESS.tableCreated, data: presentTable(result.value) } }
+          : answerFor(DATA_TABLE_ANSWERS, result.error),
+    );
   }
 
   @Doc({ summary: 'Get a data table', tag: 'Automations' })
@@ -57,7 +65,9 @@ export class DataTableController {
   @Doc({ summary: 'List rows, id ascending', tag: 'Automations', query: PageQuery })
   @Get('/:id/rows')
   async rows(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const result = await this.tables.rows(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), () => pageOf(parse(PageQuery, req.query)));
+    const result = await this.tables.rows(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), () =>
+      pageOf(parse(PageQuery, req.query)),
+    );
     if (!result.ok) answer(DATA_TABLE_ANSWERS, result.error);
     const { items, total, request } = result.value;
     return reply(200, pageEnvelope(items.map(presentRow), total, request.page, request.perPage));
@@ -67,14 +77,23 @@ export class DataTableController {
   @Post('/:id/rows')
   async addRows(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const rowsOf = () => parse(AddRowsBody, req.body).rows.map((row) => row.values);
-    return answerOutcome(req, () => this.tables.addRows(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), rowsOf), (result) => (result.ok
-      ? { status: 201, body: { message: DATA_TABLE_SUCCESS.rowsAdded, data: result.value.map(presentRow) } }
-      : answerFor(DATA_TABLE_ANSWERS, result.error)));
+    return answerOutcome(
+      req,
+      () => this.tables.addRows(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), rowsOf),
+      (result) =>
+        result.ok
+          ? { status: 201, body: { message: DATA_TABLE_SUCCESS.rowsAdded, data: result.value.map(presentRow) } }
+          : answerFor(DATA_TABLE_ANSWERS, result.error),
+    );
   }
 
   @Doc({ summary: 'Change some values of a row', tag: 'Automations', body: UpdateRowBody })
   @Put('/:id/rows/:row_id')
-  async updateRow(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'row_id' }) rowId: string) {
+  async updateRow(
+    @Request() req: ExpressRequest,
+    @Params({ name: 'id' }) id: string,
+    @Params({ name: 'row_id' }) rowId: string,
+  ) {
     // The row id is read before the body: an unknown row answers before a malformed body does.
     const changeOf = () => ({ rowId: pathId(rowId, ROW_NOT_FOUND), values: parse(UpdateRowBody, req.body).values });
     const result = await this.tables.updateRow(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), changeOf);
@@ -84,8 +103,14 @@ export class DataTableController {
 
   @Doc({ summary: 'Delete a row', tag: 'Automations' })
   @Delete('/:id/rows/:row_id')
-  async deleteRow(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'row_id' }) rowId: string) {
-    const result = await this.tables.deleteRow(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), () => pathId(rowId, ROW_NOT_FOUND));
+  async deleteRow(
+    @Request() req: ExpressRequest,
+    @Params({ name: 'id' }) id: string,
+    @Params({ name: 'row_id' }) rowId: string,
+  ) {
+    const result = await this.tables.deleteRow(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), () =>
+      pathId(rowId, ROW_NOT_FOUND),
+    );
     if (!result.ok) answer(DATA_TABLE_ANSWERS, result.error);
     return reply(200, { message: DATA_TABLE_SUCCESS.rowDeleted });
   }

@@ -9,7 +9,15 @@ import { pageEnvelope } from '../../presenters/format';
 import { pageOf } from '../../validation';
 import { Doc } from '../../openapi/route-doc';
 import { FlowsQuery, readTemplateBody, UpdateFlowBody } from './automation-bodies';
-import { AUTOMATION_SUCCESS, ENABLE_ANSWERS, FLOW_NOT_FOUND, isPublicId, RESTORE_ANSWERS, RUNS_AUTOMATION_NOT_FOUND, UPDATE_ANSWERS } from './automation-answers';
+import {
+  AUTOMATION_SUCCESS,
+  ENABLE_ANSWERS,
+  FLOW_NOT_FOUND,
+  isPublicId,
+  RESTORE_ANSWERS,
+  RUNS_AUTOMATION_NOT_FOUND,
+  UPDATE_ANSWERS,
+} from './automation-answers';
 import { presentApplied, presentAutomation, presentVersion } from './automation-presenters';
 
 const BASE = '/api/user/automate/flows';
@@ -28,7 +36,11 @@ export class FlowController {
   async list(@Request() req: ExpressRequest) {
     const query = parse(FlowsQuery, req.query);
     const page = pageOf(query);
-    const result = await this.queries.list(principalOf(req).userId, { status: query.status, templateKey: query.template_key, assistantId: query.assistant_id }, page);
+    const result = await this.queries.list(
+      principalOf(req).userId,
+      { status: query.status, templateKey: query.template_key, assistantId: query.assistant_id },
+      page,
+    );
     return reply(200, pageEnvelope(result.items.map(presentAutomation), result.total, page.page, page.perPage));
   }
 
@@ -40,7 +52,11 @@ export class FlowController {
     return reply(200, { data: presentAutomation(view) });
   }
 
-  @Doc({ summary: 'New version: checked, tested, published when the test passes', tag: 'Automations', body: UpdateFlowBody })
+  @Doc({
+    summary: 'New version: checked, tested, published when the test passes',
+    tag: 'Automations',
+    body: UpdateFlowBody,
+  })
   @Put('/:id')
   async put(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);
@@ -49,8 +65,14 @@ export class FlowController {
     if ((await this.queries.get(principal.userId, id)) === null) refuse(FLOW_NOT_FOUND);
     const { value: body, params, sample } = readTemplateBody(UpdateFlowBody, req.body);
     const result = await this.update.execute({
-      userId: principal.userId, plan: principal.plan, automationId: id, params, name: body.name ?? null,
-      confirmSideEffects: body.confirm_side_effects === true, test: body.test ?? true, sample,
+      userId: principal.userId,
+      plan: principal.plan,
+      automationId: id,
+      params,
+      name: body.name ?? null,
+      confirmSideEffects: body.confirm_side_effects === true,
+      test: body.test ?? true,
+      sample,
     });
     if (!result.ok) answer(UPDATE_ANSWERS, result.error);
     return reply(200, presentApplied(result.value));
@@ -62,7 +84,10 @@ export class FlowController {
     if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);
     const result = await this.manage.enable(principalOf(req).userId, id);
     if (!result.ok) answer(ENABLE_ANSWERS, result.error);
-    return reply(200, { message: AUTOMATION_SUCCESS.enabled, data: presentAutomation(await this.queries.view(result.value)) });
+    return reply(200, {
+      message: AUTOMATION_SUCCESS.enabled,
+      data: presentAutomation(await this.queries.view(result.value)),
+    });
   }
 
   @Doc({ summary: 'Disable an automation (idempotent)', tag: 'Automations' })
@@ -70,7 +95,10 @@ export class FlowController {
   async disable(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const disabled = isPublicId(id) ? await this.manage.disable(principalOf(req).userId, id) : null;
     if (disabled === null) refuse(FLOW_NOT_FOUND);
-    return reply(200, { message: AUTOMATION_SUCCESS.disabled, data: presentAutomation(await this.queries.view(disabled)) });
+    return reply(200, {
+      message: AUTOMATION_SUCCESS.disabled,
+      data: presentAutomation(await this.queries.view(disabled)),
+    });
   }
 
   @Doc({ summary: 'Delete an automation, its tool, versions and runs', tag: 'Automations' })

@@ -8,9 +8,15 @@ import { answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { RetryBody, RunsQuery } from './automation-bodies';
-import { FLOW_NOT_FOUND, invalidShape, isPublicId, RETRY_ANSWERS, RUNS_ANSWERS, RUNS_AUTOMATION_NOT_FOUND } from './automation-answers';
+import {
+  FLOW_NOT_FOUND,
+  invalidShape,
+  isPublicId,
+  RETRY_ANSWERS,
+  RUNS_ANSWERS,
+  RUNS_AUTOMATION_NOT_FOUND,
+} from './automation-answers';
 import { presentRunDetail, presentRunSummary } from './automation-presenters';
-
 
 /** `GET /api/user/automate/flows/{id}/runs` (fixed) and the retry of one. */
 @Controller('/api/user/automate/flows')
@@ -26,7 +32,10 @@ export class FlowRunController {
   async list(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     if (!isPublicId(id)) refuse(RUNS_AUTOMATION_NOT_FOUND);
     const requestOf = (): RunsRequest => {
-      const query = typeof req.query.run_id === 'string' && req.query.run_id !== '' ? { run_id: req.query.run_id } : parse(RunsQuery, req.query);
+      const query =
+        typeof req.query.run_id === 'string' && req.query.run_id !== ''
+          ? { run_id: req.query.run_id }
+          : parse(RunsQuery, req.query);
       if (query.run_id !== undefined) return { runId: isPublicId(query.run_id) ? query.run_id : null };
       return { limit: query.limit };
     };
@@ -41,12 +50,21 @@ export class FlowRunController {
 
   @Doc({ summary: 'Retry a failed run on the live version', tag: 'Automations', body: RetryBody, success: 201 })
   @Post('/:id/runs/:run_id/retry')
-  async retry(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'run_id' }) runId: string) {
+  async retry(
+    @Request() req: ExpressRequest,
+    @Params({ name: 'id' }) id: string,
+    @Params({ name: 'run_id' }) runId: string,
+  ) {
     if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);
     const shape = validateDto(RetryBody, req.body ?? {});
     if (!shape.ok) refuse(invalidShape(shape.errors));
     const body = shape.value;
-    const result = await this.retryRun.execute(principalOf(req).userId, id, isPublicId(runId) ? runId : '', body.confirm_side_effects === true);
+    const result = await this.retryRun.execute(
+      principalOf(req).userId,
+      id,
+      isPublicId(runId) ? runId : '',
+      body.confirm_side_effects === true,
+    );
     if (!result.ok) answer(RETRY_ANSWERS, result.error);
     return reply(201, { run: presentRunDetail(result.value, this.clock.now()) });
   }

@@ -10,7 +10,6 @@ import { Str } from '../../validation';
 import { presentConnection, presentRunDetail } from './automation-presenters';
 import { isPublicId, SANDBOX_AUTOMATION_ANSWERS, SANDBOX_NOT_FOUND } from './automation-answers';
 
-
 export class ConnectionStatusBody {
   @Str({ required: true, enum: ['connected', 'broken'] }) status!: 'connected' | 'broken';
 }
@@ -36,7 +35,11 @@ export class SandboxAutomationController {
   @Put('/connections/:id/status')
   async connectionStatus(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const statusOf = () => parse(ConnectionStatusBody, req.body).status;
-    const result = await this.controls.setConnectionStatus(principalOf(req).userId, pathId(id, SANDBOX_NOT_FOUND), statusOf);
+    const result = await this.controls.setConnectionStatus(
+      principalOf(req).userId,
+      pathId(id, SANDBOX_NOT_FOUND),
+      statusOf,
+    );
     if (!result.ok) answer(SANDBOX_AUTOMATION_ANSWERS, result.error);
     return reply(200, { ok: true, data: presentConnection(result.value) });
   }

@@ -16,15 +16,31 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 async function table(user: TestUser, name: string): Promise<number> {
-  const res = await t.http.post(TABLES).set(user.auth).send({ name, columns: [{ name: 'order_number', type: 'string' }, { name: 'status', type: 'string' }] });
+  const res = await t.http
+    .post(TABLES)
+    .set(user.auth)
+    .send({
+      name,
+      columns: [
+        { name: 'order_number', type: 'string' },
+        { name: 'status', type: 'string' },
+      ],
+    });
   expect(res.status).toBe(201);
   return res.body.data.id;
 }
 
 describe('GET /api/user/automate/tables', () => {
-  it('pages the caller\'s tables newest first, with their columns and row counts', async () => {
+  it("pages the caller's tables newest first, with their columns and row counts", async () => {
     const orders = await table(owner, 'Orders');
-    expect((await t.http.post(`${TABLES}/${orders}/rows`).set(owner.auth).send({ rows: [{ values: { order_number: 'A-1001', status: 'shipped' } }] })).status).toBe(201);
+    expect(
+      (
+        await t.http
+          .post(`${TABLES}/${orders}/rows`)
+          .set(owner.auth)
+          .send({ rows: [{ values: { order_number: 'A-1001', status: 'shipped' } }] })
+      ).status,
+    ).toBe(201);
     const returns = await table(owner, 'Returns');
     await table(stranger, 'Not yours');
 
@@ -32,10 +48,33 @@ describe('GET /api/user/automate/tables', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: [
-        { id: returns, name: 'Returns', columns: [{ name: 'order_number', type: 'string' }, { name: 'status', type: 'string' }], rows_count: 0, created_at: expect.stringMatching(ISO), updated_at: expect.stringMatching(ISO) },
-        { id: orders, name: 'Orders', columns: [{ name: 'order_number', type: 'string' }, { name: 'status', type: 'string' }], rows_count: 1, created_at: expect.stringMatching(ISO), updated_at: expect.stringMatching(ISO) },
+        {
+          id: returns,
+          name: 'Returns',
+          columns: [
+            { name: 'order_number', type: 'string' },
+            { name: 'status', type: 'string' },
+          ],
+          rows_count: 0,
+          created_at: expect.stringMatching(ISO),
+          updated_at: expect.stringMatching(ISO),
+        },
+        {
+          id: orders,
+          name: 'Orders',
+          columns: [
+            { name: 'order_number', type: 'string' },
+            { name: 'status', type: 'string' },
+          ],
+          rows_count: 1,
+          created_at: expect.stringMatching(ISO),
+          updated_at: expect.stringMatching(ISO),
+        },
       ],
-      current_page: 1, per_page: 15, total: 2, last_page: 1,
+      current_page: 1,
+      per_page: 15,
+      total: 2,
+      last_page: 1,
     });
 
     const second = await t.http.get(`${TABLES}?per_page=1&page=2`).set(owner.auth);
@@ -44,6 +83,12 @@ describe('GET /api/user/automate/tables', () => {
 
   it('answers an empty page to an account without tables', async () => {
     const fresh = await t.createUser();
-    expect((await t.http.get(TABLES).set(fresh.auth)).body).toEqual({ data: [], current_page: 1, per_page: 15, total: 0, last_page: 1 });
+    expect((await t.http.get(TABLES).set(fresh.auth)).body).toEqual({
+      data: [],
+      current_page: 1,
+      per_page: 15,
+      total: 0,
+      last_page: 1,
+    });
   });
 });

@@ -43,18 +43,33 @@ export class TemplateController {
     return reply(200, { data: presentTemplate(template, catalogueSample(template)) });
   }
 
-  @Doc({ summary: 'Apply a template: checks, real test, publish and bind', tag: 'Automations', body: ApplyTemplateBody, success: 201 })
+  @Doc({
+    summary: 'Apply a template: checks, real test, publish and bind',
+    tag: 'Automations',
+    body: ApplyTemplateBody,
+    success: 201,
+  })
   @Post('/:key')
   async applyTemplate(@Request() req: ExpressRequest, @Params({ name: 'key' }) key: string) {
     const template = templateOr404(key);
     const { value: body, params, sample } = readTemplateBody(ApplyTemplateBody, req.body);
     const principal = principalOf(req);
-    const apply = () => this.apply.execute({
-      userId: principal.userId, plan: principal.plan, template, params, assistantId: body.assistant_id ?? null, name: body.name ?? null,
-      confirmSideEffects: body.confirm_side_effects === true, test: body.test ?? true, sample,
-    });
-    return answerOutcome(req, apply, (result) => (result.ok
-      ? { status: result.value.status === 'test_failed' ? 200 : 201, body: presentApplied(result.value) }
-      : answerFor(APPLY_ANSWERS, result.error)));
+    const apply = () =>
+      this.apply.execute({
+        userId: principal.userId,
+        plan: principal.plan,
+        template,
+        params,
+        assistantId: body.assistant_id ?? null,
+        name: body.name ?? null,
+        confirmSideEffects: body.confirm_side_effects === true,
+        test: body.test ?? true,
+        sample,
+      });
+    return answerOutcome(req, apply, (result) =>
+      result.ok
+        ? { status: result.value.status === 'test_failed' ? 200 : 201, body: presentApplied(result.value) }
+        : answerFor(APPLY_ANSWERS, result.error),
+    );
   }
 }

@@ -1,5 +1,11 @@
 import { InvalidTransition } from '@voiceplane/domain';
-import { CallEventRefusal, DeleteCallRefusal, InboundCallRefusal, MakeCallRefusal, SayRefusal } from '@voiceplane/application';
+import {
+  CallEventRefusal,
+  DeleteCallRefusal,
+  InboundCallRefusal,
+  MakeCallRefusal,
+  SayRefusal,
+} from '@voiceplane/application';
 import { Answer, AnswerTable } from '../../pipeline/answers';
 import { ASSISTANT_NOT_FOUND } from '../assistants/assistant-answers';
 import { CALL_MESSAGES } from './call-messages';
@@ -22,8 +28,13 @@ export const RECORDING_NOTICE_UNSIGNED: Answer = { status: 401, body: { error: '
 export const SAY_ANSWERS: AnswerTable<SayRefusal> = {
   call_not_found: SANDBOX_NOT_FOUND,
   not_in_progress: { status: 409, body: { message: 'The call is not in progress.' } },
-  transcript_full: ({ max }) => ({ status: 409, body: { message: `The call's transcript is full (${max.toLocaleString('en')} lines); end the call and start another.` } }),
-  model_failed: { status: 502, body: { message: 'The assistant\'s language model did not answer.' } },
+  transcript_full: ({ max }) => ({
+    status: 409,
+    body: {
+      message: `The call's transcript is full (${max.toLocaleString('en')} lines); end the call and start another.`,
+    },
+  }),
+  model_failed: { status: 502, body: { message: "The assistant's language model did not answer." } },
 };
 
 /** make_call with a `to` that is not E.164: a 400, not the validation family. */
@@ -55,7 +66,8 @@ export const INBOUND_CALL_ANSWERS: AnswerTable<InboundCallRefusal> = {
 
 /** `Invalid call transition from completed to ringing.`. */
 const invalidTransition = (e: InvalidTransition): Answer => ({
-  status: 409, body: { message: `Invalid call transition from ${e.from} to ${e.to ?? e.event}.` },
+  status: 409,
+  body: { message: `Invalid call transition from ${e.from} to ${e.to ?? e.event}.` },
 });
 
 /** Lifecycle events from the voice runtime. */

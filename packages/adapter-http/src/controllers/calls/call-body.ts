@@ -1,6 +1,17 @@
 import {
-  CALL_CHANNELS, CALL_DIRECTIONS, CALL_STATUSES, CallChannel, CallDirection, CallOutcome, CallStatus, E164_PATTERN,
-  FieldErrors, hasFieldErrors, TERMINAL_STATUSES, TerminalCallStatus, TranscriptItem,
+  CALL_CHANNELS,
+  CALL_DIRECTIONS,
+  CALL_STATUSES,
+  CallChannel,
+  CallDirection,
+  CallOutcome,
+  CallStatus,
+  E164_PATTERN,
+  FieldErrors,
+  hasFieldErrors,
+  TERMINAL_STATUSES,
+  TerminalCallStatus,
+  TranscriptItem,
 } from '@voiceplane/domain';
 import { normalizeVariables } from '../assistants/assistant-messages';
 import { CallFilter, RuntimeEvent } from '@voiceplane/application';
@@ -14,7 +25,8 @@ const PHONE_TEXT_MAX = 64;
 export class MakeCallBody {
   @Id({ required: true, example: 101 }) assistant_id!: number;
   @Str({ required: true, description: 'E.164', example: '+14155551234' }) phone_number!: string;
-  @Obj({ description: '≤ 50 keys, values strings ≤ 1000 (scalars stringified); merged over the assistant\'s variables' }) variables?: Record<string, unknown>;
+  @Obj({ description: "≤ 50 keys, values strings ≤ 1000 (scalars stringified); merged over the assistant's variables" })
+  variables?: Record<string, unknown>;
 }
 
 export interface MakeCallInput {
@@ -40,7 +52,11 @@ export function parseMakeCall(input: unknown, invalidPhone: () => never): MakeCa
   const variables = validateDto(CallVariablesBody, { variables: shaped.value.variables });
   if (!variables.ok) failValidation(variables.errors);
   if (!validateDto(CallPhoneBody, { phone_number: shaped.value.phone_number }).ok) invalidPhone();
-  return { assistantId: shaped.value.assistant_id, phoneNumber: shaped.value.phone_number, variables: variables.value.variables ?? {} };
+  return {
+    assistantId: shaped.value.assistant_id,
+    phoneNumber: shaped.value.phone_number,
+    variables: variables.value.variables ?? {},
+  };
 }
 
 /** Famulor's `type` of a call; `web` (browser calls) never matches, voiceplane has none. */
@@ -53,16 +69,29 @@ export class CallListQuery extends PageQuery {
   @Id() assistant_id?: number;
   @Str({ enum: CALL_STATUSES }) status?: CallStatus;
   @Str({ enum: CALL_DIRECTIONS }) direction?: CallDirection;
-  @Str({ enum: CALL_TYPES, description: 'Famulor\'s name of direction; web matches no call' }) type?: (typeof CALL_TYPES)[number];
+  @Str({ enum: CALL_TYPES, description: "Famulor's name of direction; web matches no call" })
+  type?: (typeof CALL_TYPES)[number];
   @Str({ enum: CALL_CHANNELS }) channel?: CallChannel;
   @Str({ ...E164 }) customer_phone?: string;
-  @Str({ ...E164, description: 'Famulor\'s name of customer_phone' }) phone_number?: string;
+  @Str({ ...E164, description: "Famulor's name of customer_phone" }) phone_number?: string;
   @Str({ max: 40, description: 'calls placed by this automation run (run_…)' }) automation_run_id?: string;
   @Id({ description: 'calls placed by this campaign' }) campaign_id?: number;
   @Str({ timestamp: true, description: 'ISO 8601; calls created at or after' }) from?: string;
   @Str({ timestamp: true, description: 'ISO 8601; calls created at or before' }) to?: string;
-  @Str({ pattern: DAY, timestamp: true, messages: { pattern: 'The {field} does not match the format Y-m-d.' }, description: 'YYYY-MM-DD (UTC); calls created on or after that day' }) date_from?: string;
-  @Str({ pattern: DAY, timestamp: true, messages: { pattern: 'The {field} does not match the format Y-m-d.' }, description: 'YYYY-MM-DD (UTC); calls created on or before that day' }) date_to?: string;
+  @Str({
+    pattern: DAY,
+    timestamp: true,
+    messages: { pattern: 'The {field} does not match the format Y-m-d.' },
+    description: 'YYYY-MM-DD (UTC); calls created on or after that day',
+  })
+  date_from?: string;
+  @Str({
+    pattern: DAY,
+    timestamp: true,
+    messages: { pattern: 'The {field} does not match the format Y-m-d.' },
+    description: 'YYYY-MM-DD (UTC); calls created on or before that day',
+  })
+  date_to?: string;
 }
 
 /** The list's filters, each told once: Famulor's and voiceplane's names of one filter must agree. */
@@ -75,14 +104,14 @@ export interface CallListInput {
 
 /** A validated timestamp field as a Date. */
 function timestampOf(value: string | undefined): Date | undefined {
-  return value === undefined ? undefined : parseTimestamp(value) ?? undefined;
+  return value === undefined ? undefined : (parseTimestamp(value) ?? undefined);
 }
 
 const DAY_MS = 86_400_000;
 
 /** The later of two lower bounds, the earlier of two upper ones. */
-const later = (a?: Date, b?: Date) => (a && b ? (a > b ? a : b) : a ?? b);
-const earlier = (a?: Date, b?: Date) => (a && b ? (a < b ? a : b) : a ?? b);
+const later = (a?: Date, b?: Date) => (a && b ? (a > b ? a : b) : (a ?? b));
+const earlier = (a?: Date, b?: Date) => (a && b ? (a < b ? a : b) : (a ?? b));
 
 export function parseCallList(input: unknown): CallListInput {
   const shaped = validateDto(CallListQuery, input ?? {});
@@ -91,12 +120,18 @@ export function parseCallList(input: unknown): CallListInput {
   const errors: FieldErrors = {};
   const type = q.type === 'web' ? undefined : q.type;
   if (type && q.direction && type !== q.direction) errors.type = ['The type must match the direction.'];
-  if (q.phone_number && q.customer_phone && q.phone_number !== q.customer_phone) errors.phone_number = ['The phone number must match the customer phone.'];
+  if (q.phone_number && q.customer_phone && q.phone_number !== q.customer_phone)
+    errors.phone_number = ['The phone number must match the customer phone.'];
   if (hasFieldErrors(errors)) failValidation(errors);
   const dayEnd = timestampOf(q.date_to);
   const filter: CallFilter = {
-    assistantId: q.assistant_id, status: q.status, direction: q.direction ?? type, channel: q.channel,
-    customerPhone: q.customer_phone ?? q.phone_number, automationRunId: q.automation_run_id, campaignId: q.campaign_id,
+    assistantId: q.assistant_id,
+    status: q.status,
+    direction: q.direction ?? type,
+    channel: q.channel,
+    customerPhone: q.customer_phone ?? q.phone_number,
+    automationRunId: q.automation_run_id,
+    campaignId: q.campaign_id,
     from: later(timestampOf(q.from), timestampOf(q.date_from)),
     to: earlier(timestampOf(q.to), dayEnd && new Date(dayEnd.getTime() + DAY_MS - 1)),
   };
@@ -117,10 +152,15 @@ export class RuntimeInboundBody {
 }
 
 export class RuntimeEventBody {
-  @Str({ required: true, max: 128, description: 'Unique per call; a repeat returns the first answer' }) event_id!: string;
+  @Str({ required: true, max: 128, description: 'Unique per call; a repeat returns the first answer' })
+  event_id!: string;
   @Str({ required: true, enum: RUNTIME_EVENT_TYPES }) type!: (typeof RUNTIME_EVENT_TYPES)[number];
   @Str({ timestamp: true, description: 'ISO 8601; default: receipt time' }) occurred_at?: string;
-  @Obj({ description: 'transcript → {items}; ended → {status, duration?, recording_url?, transcript?, extracted_variables?, ended_reason?}' }) data?: Record<string, unknown>;
+  @Obj({
+    description:
+      'transcript → {items}; ended → {status, duration?, recording_url?, transcript?, extracted_variables?, ended_reason?}',
+  })
+  data?: Record<string, unknown>;
 }
 
 class TranscriptDataBody {
@@ -153,7 +193,11 @@ export function transcriptItems(items: readonly TranscriptItemBody[], path: stri
     if (!time.ok) Object.assign(errors, time.errors);
   });
   if (hasFieldErrors(errors)) failValidation(errors);
-  return items.map((item) => ({ role: item.role, content: item.content, at: (timestampOf(item.at) ?? defaultAt).toISOString() }));
+  return items.map((item) => ({
+    role: item.role,
+    content: item.content,
+    at: (timestampOf(item.at) ?? defaultAt).toISOString(),
+  }));
 }
 
 export function outcomeOf(body: CallEndBody & { ended_reason?: string | null }, prefix: string, at: Date): CallOutcome {

@@ -26,9 +26,17 @@ export class CallController {
   @Post('/make_call')
   async make(@Request() req: ExpressRequest) {
     const input = parseMakeCall(req.body, () => refuse(INVALID_PHONE));
-    return answerOutcome(req, () => this.makeCall.execute({ userId: principalOf(req).userId, ...input }), (placed) => (placed.ok
-      ? { status: 200, body: { message: CALL_MESSAGES.initiated, call_id: placed.value.callId, status: 'initiated' } }
-      : answerFor(MAKE_CALL_ANSWERS, placed.error)));
+    return answerOutcome(
+      req,
+      () => this.makeCall.execute({ userId: principalOf(req).userId, ...input }),
+      (placed) =>
+        placed.ok
+          ? {
+              status: 200,
+              body: { message: CALL_MESSAGES.initiated, call_id: placed.value.callId, status: 'initiated' },
+            }
+          : answerFor(MAKE_CALL_ANSWERS, placed.error),
+    );
   }
 
   @Doc({ summary: 'List calls, newest first, with filters', tag: 'Calls', query: CallListQuery })
@@ -36,7 +44,9 @@ export class CallController {
   async list(@Request() req: ExpressRequest) {
     const { query, filter, matchesNothing } = parseCallList(req.query);
     const page = pageOf(query);
-    const result = matchesNothing ? { items: [], total: 0 } : await this.calls.list(principalOf(req).userId, filter, page);
+    const result = matchesNothing
+      ? { items: [], total: 0 }
+      : await this.calls.list(principalOf(req).userId, filter, page);
     return reply(200, pageEnvelope(result.items.map(presentCallSummary), result.total, page.page, page.perPage));
   }
 
@@ -49,7 +59,10 @@ export class CallController {
     return reply(200, { data: presentCall(call, toolCalls, report) });
   }
 
-  @Doc({ summary: 'Delete an ended call with its transcript, recording and tool log (charges stay in the ledger)', tag: 'Calls' })
+  @Doc({
+    summary: 'Delete an ended call with its transcript, recording and tool log (charges stay in the ledger)',
+    tag: 'Calls',
+  })
   @Delete('/calls/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const deleted = await this.deletion.execute(principalOf(req).userId, pathId(id, CALL_NOT_FOUND));

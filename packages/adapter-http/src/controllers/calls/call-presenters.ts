@@ -27,7 +27,12 @@ function head(c: CallSummary) {
 }
 
 function times(c: CallSummary) {
-  return { created_at: iso(c.createdAt), answered_at: isoOrNull(c.answeredAt), finished_at: isoOrNull(c.finishedAt), updated_at: iso(c.updatedAt) };
+  return {
+    created_at: iso(c.createdAt),
+    answered_at: isoOrNull(c.answeredAt),
+    finished_at: isoOrNull(c.finishedAt),
+    updated_at: iso(c.updatedAt),
+  };
 }
 
 /** List item: the record without the conversation and tool calls. */
@@ -40,14 +45,29 @@ export function presentCallSummary(c: CallSummary) {
  * which knowledge base it read, what it looked up and the passages it returned, best first.
  */
 export function presentToolInvocation(t: ToolInvocationRecord) {
-  const entry = { id: t.id, tool_id: t.toolId, name: t.name, ok: t.ok, status_code: t.statusCode, duration_ms: t.durationMs, error: t.error, at: iso(t.at) };
+  const entry = {
+    id: t.id,
+    tool_id: t.toolId,
+    name: t.name,
+    ok: t.ok,
+    status_code: t.statusCode,
+    duration_ms: t.durationMs,
+    error: t.error,
+    at: iso(t.at),
+  };
   if (t.knowledge === undefined) return entry;
   return {
     ...entry,
     knowledgebase_id: t.knowledge.knowledgeBaseId,
     knowledgebase_mode: t.knowledge.mode,
     query: t.knowledge.query,
-    passages: t.knowledge.passages.map((p) => ({ rank: p.rank, document_id: p.documentId, document: p.documentName, position: p.position, score: p.score })),
+    passages: t.knowledge.passages.map((p) => ({
+      rank: p.rank,
+      document_id: p.documentId,
+      document: p.documentName,
+      position: p.position,
+      score: p.score,
+    })),
   };
 }
 
@@ -56,19 +76,28 @@ export function presentToolInvocation(t: ToolInvocationRecord) {
  * `report`: what the chat app itself reported about a chat-app call; shown as `chatapp_report` only
  * once there is one, so the answers of every other call stay as they were.
  */
-export function presentCall(c: Call, toolCalls: readonly ToolInvocationRecord[], report: ChatappCallReport | null = null) {
+export function presentCall(
+  c: Call,
+  toolCalls: readonly ToolInvocationRecord[],
+  report: ChatappCallReport | null = null,
+) {
   return {
     ...head(c),
     transcript: formatTranscript(c.transcript),
     transcript_items: c.transcript,
     tool_calls: toolCalls.map(presentToolInvocation),
     ...times(c),
-    ...(report === null ? {} : {
-      chatapp_report: {
-        provider_call_id: report.metaCallId, connected_at: isoOrNull(report.connectAt), terminated_at: isoOrNull(report.terminateAt),
-        duration: report.duration, status: report.status,
-      },
-    }),
+    ...(report === null
+      ? {}
+      : {
+          chatapp_report: {
+            provider_call_id: report.metaCallId,
+            connected_at: isoOrNull(report.connectAt),
+            terminated_at: isoOrNull(report.terminateAt),
+            duration: report.duration,
+            status: report.status,
+          },
+        }),
   };
 }
 

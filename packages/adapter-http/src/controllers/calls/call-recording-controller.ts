@@ -17,13 +17,15 @@ import { Doc } from '../../openapi/route-doc';
 export class CallRecordingController {
   constructor(@inject(TOKENS.CallRecordings) private readonly recordings: CallRecordings) {}
 
-  @Doc({ summary: 'The call\'s recording (owner only; the address in recording_url)', tag: 'Calls' })
+  @Doc({ summary: "The call's recording (owner only; the address in recording_url)", tag: 'Calls' })
   @Get('/:id/recording')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string): Promise<HttpResponse> {
     const stored = await this.recordings.open(principalOf(req).userId, pathId(id, RECORDING_NOT_FOUND));
     if (stored === null) refuse(RECORDING_NOT_FOUND);
     return mediaResponse(stored, {
-      'Content-Disposition': `attachment; filename="call-${id}.ogg"`, 'Content-Security-Policy': "default-src 'none'; sandbox", 'Cache-Control': 'private, max-age=3600',
+      'Content-Disposition': `attachment; filename="call-${id}.ogg"`,
+      'Content-Security-Policy': "default-src 'none'; sandbox",
+      'Cache-Control': 'private, max-age=3600',
     });
   }
 }

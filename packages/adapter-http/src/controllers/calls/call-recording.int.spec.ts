@@ -21,10 +21,18 @@ beforeAll(async () => {
   stub = await TwirpStub.start();
   t = await createTestApi({
     startBackground: false,
-    config: { voiceRuntime: 'livekit', livekit: {
-      url: stub.url, apiKey: STUB_API_KEY, apiSecret: STUB_API_SECRET, sipEgressIp: null,
-      agentName: 'voiceplane-assistant', outboundTrunkId: 'ST_platform', platformCallerNumber: '+14155550000',
-    } },
+    config: {
+      voiceRuntime: 'livekit',
+      livekit: {
+        url: stub.url,
+        apiKey: STUB_API_KEY,
+        apiSecret: STUB_API_SECRET,
+        sipEgressIp: null,
+        agentName: 'voiceplane-assistant',
+        outboundTrunkId: 'ST_platform',
+        platformCallerNumber: '+14155550000',
+      },
+    },
   });
   owner = await t.createUser({ balance: 10 });
   stranger = await t.createUser();
@@ -41,56 +49,107 @@ const recordingUrl = (id: number) => `https://vp.example.com/api/user/calls/${id
 async function endedCall(assistantId: number): Promise<number> {
   stub.answer('AgentDispatchService/CreateDispatch', { body: { id: 'AD_1', room: 'r' } });
   stub.answer('SIP/CreateSIPParticipant', { body: { participant_id: 'PA_1' } });
-  const id = (await t.http.post('/api/user/make_call').set(owner.auth).send({ assistant_id: assistantId, phone_number: CUSTOMER })).body.call_id as number;
-  await t.http.post(`/api/runtime/calls/${id}/events`).set(t.runtimeAuth).send({ event_id: 'agent-answered', type: 'answered' }).expect(200);
-  await t.http.post(`/api/runtime/calls/${id}/events`).set(t.runtimeAuth)
-    .send({ event_id: 'agent-ended', type: 'ended', data: { status: 'completed', ended_reason: 'customer_hangup', recording_url: recordingUrl(id) } }).expect(200);
+  const id = (
+    await t.http.post('/api/user/make_call').set(owner.auth).send({ assistant_id: assistantId, phone_number: CUSTOMER })
+  ).body.call_id as number;
+  await t.http
+    .post(`/api/runtime/calls/${id}/events`)
+    .set(t.runtimeAuth)
+    .send({ event_id: 'agent-answered', type: 'answered' })
+    .expect(200);
+  await t.http
+    .post(`/api/runtime/calls/${id}/events`)
+    .set(t.runtimeAuth)
+    .send({
+      event_id: 'agent-ended',
+      type: 'ended',
+      data: { status: 'completed', ended_reason: 'customer_hangup', recording_url: recordingUrl(id) },
+    })
+    .expect(200);
   return id;
 }
 
-const egressEnded = (callId: number, status: string) => signedWebhook({
-  event: 'egress_ended', id: `EV_${callId}_${status}`,
-  egressInfo: {
-    egressId: `EG_${callId}`, roomName: `vp-call-out-${callId}`, status,
-    roomComposite: { roomName: `vp-call-out-${callId}`, audioOnly: true, fileOutputs: [{ fileType: 'OGG', filepath: `chatapp-media/${recordingMediaKey(callId)}` }] },
-    fileResults: status === 'EGRESS_COMPLETE' ? [{ filename: `chatapp-media/${recordingMediaKey(callId)}`, size: '6' }] : [],
-  },
-});
+const egressEnded = (callId: number, status: string) =>
+  signedWebhook({
+    event: 'egress_ended',
+    id: `EV_${callId}_${status}`,
+    egressInfo: {
+      egressId: `EG_${callId}`,
+      roomName: `vp-call-out-${callId}`,
+      status,
+      roomComposite: {
+        roomName: `vp-call-out-${callId}`,
+        audioOnly: true,
+        fileOutputs: [{ fileType: 'OGG', filepath: `chatapp-media/${recordingMediaKey(callId)}` }],
+      },
+      fileResults:
+        status === 'EGRESS_COMPLETE' ? [{ filename: `chatapp-media/${recordingMediaKey(callId)}`, size: '6' }] : [],
+    },
+  });
 const postWebhook = (hook: { body: string; authorization: string }) =>
-  t.http.post('/api/providers/livekit/webhook').set('Content-Type', 'application/webhook+json').set('Authorization', hook.authorization).send(hook.body);
+  t.http
+    .post('/api/providers/livekit/webhook')
+    .set('Content-Type', 'application/webhook+json')
+    .set('Authorization', hook.authorization)
+    .send(hook.body);
 
 describe('call recordings', () => {
-  it('serves the stored recording at the call\'s recording_url, to the owner only', async () => {
+  it("serves the stored recording at the call's recording_url, to the owner only", async () => {
     const id = await endedCall(recorded);
-    expect(await getCall(t, owner, id)).toEqual(expect.objectContaining({ status: 'completed', recording_url: recordingUrl(id) }));
+    expect(await getCall(t, owner, id)).toEqual(
+      expect.objectContaining({ status: 'completed', recording_url: recordingUrl(id) }),
+    );
     // Still uploading: the address answers 404 like a recording that never was.
     expect((await t.http.get(`/api/user/calls/${id}/recording`).set(owner.auth)).status).toBe(404);
 
-    await t.runtime.container.get(TOKENS.MediaStore).put(recordingMediaKey(id), [Buffer.from('OggS\0\x02')], 'audio/ogg');
+    await t.runtime.container
+      .get(TOKENS.MediaStore)
+      .put(recordingMediaKey(id), [Buffer.from('OggS\0\x02')], 'audio/ogg');
     const done = await postWebhook(egressEnded(id, 'EGRESS_COMPLETE'));
     expect([done.status, done.body]).toEqual([200, { received: true }]);
-    const res = await t.http.get(`/api/user/calls/${id}/recording`).set(owner.auth).buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
-    expect([res.status, res.headers['content-type'], (res.body as Buffer).toString('latin1')]).toEqual([200, 'audio/ogg', 'OggS\0\x02']);
+    const res = await t.http
+      .get(`/api/user/calls/${id}/recording`)
+      .set(owner.auth)
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
+    expect([res.status, res.headers['content-type'], (res.body as Buffer).toString('latin1')]).toEqual([
+      200,
+      'audio/ogg',
+      'OggS\0\x02',
+    ]);
     expect(await getCall(t, owner, id)).toEqual(expect.objectContaining({ recording_url: recordingUrl(id) }));
 
-    for (const [who, path] of [[stranger, `/api/user/calls/${id}/recording`], [owner, '/api/user/calls/999999999/recording']] as const) {
+    for (const [who, path] of [
+      [stranger, `/api/user/calls/${id}/recording`],
+      [owner, '/api/user/calls/999999999/recording'],
+    ] as const) {
       const other = await t.http.get(path).set(who.auth);
       expect([other.status, other.body]).toEqual([404, { message: 'Recording not found' }]);
     }
     expect((await t.http.get(`/api/user/calls/${id}/recording`)).status).toBe(401);
   });
 
-  it('deletes an ended call with its recording file, transcript and tool log, as the MCP server\'s delete_call asks', async () => {
+  it("deletes an ended call with its recording file, transcript and tool log, as the MCP server's delete_call asks", async () => {
     const id = await endedCall(recorded);
     const media = t.runtime.container.get(TOKENS.MediaStore);
     await media.put(recordingMediaKey(id), [Buffer.from('OggS')], 'audio/ogg');
     const log = t.runtime.container.get(TOKENS.ToolInvocationLog);
-    log.record({ id: `tcl_delete${String(id).padStart(12, '0')}`, callId: id, userId: owner.id, toolId: 1, name: 'check_order', invocationId: null, at: new Date() },
-      { ok: true, statusCode: 200, content: '{}', truncated: false, durationMs: 5, error: null, warnings: [] });
+    log.record(
+      {
+        id: `tcl_delete${String(id).padStart(12, '0')}`,
+        callId: id,
+        userId: owner.id,
+        toolId: 1,
+        name: 'check_order',
+        invocationId: null,
+        at: new Date(),
+      },
+      { ok: true, statusCode: 200, content: '{}', truncated: false, durationMs: 5, error: null, warnings: [] },
+    );
     expect(await log.listForCall(id, 100)).toHaveLength(1);
 
     const foreign = await t.http.delete(`/api/user/calls/${id}`).set(stranger.auth);
@@ -109,8 +168,14 @@ describe('call recordings', () => {
   it('refuses to delete a call still in progress (409) and changes nothing; ids of the wrong shape are 404', async () => {
     stub.answer('AgentDispatchService/CreateDispatch', { body: { id: 'AD_2', room: 'r' } });
     stub.answer('SIP/CreateSIPParticipant', { body: { participant_id: 'PA_2' } });
-    const id = (await t.http.post('/api/user/make_call').set(owner.auth).send({ assistant_id: recorded, phone_number: CUSTOMER })).body.call_id as number;
-    await t.http.post(`/api/runtime/calls/${id}/events`).set(t.runtimeAuth).send({ event_id: 'live-answered', type: 'answered' }).expect(200);
+    const id = (
+      await t.http.post('/api/user/make_call').set(owner.auth).send({ assistant_id: recorded, phone_number: CUSTOMER })
+    ).body.call_id as number;
+    await t.http
+      .post(`/api/runtime/calls/${id}/events`)
+      .set(t.runtimeAuth)
+      .send({ event_id: 'live-answered', type: 'answered' })
+      .expect(200);
     const res = await t.http.delete(`/api/user/calls/${id}`).set(owner.auth);
     expect([res.status, res.body]).toEqual([409, { message: 'The call is still in progress and cannot be deleted.' }]);
     expect(await getCall(t, owner, id)).toEqual(expect.objectContaining({ status: 'in-progress' }));
@@ -137,12 +202,21 @@ describe('call recordings', () => {
   it('refuses webhooks LiveKit did not sign, and changes nothing', async () => {
     const id = await endedCall(recorded);
     const forged = egressEnded(id, 'EGRESS_FAILED');
-    const bad = await postWebhook({ body: forged.body, authorization: signedWebhook({ event: 'room_finished' }).authorization });
+    const bad = await postWebhook({
+      body: forged.body,
+      authorization: signedWebhook({ event: 'room_finished' }).authorization,
+    });
     expect([bad.status, bad.body]).toEqual([401, { error: 'Invalid signature.' }]);
-    const unsigned = await t.http.post('/api/providers/livekit/webhook').set('Content-Type', 'application/webhook+json').send(forged.body);
+    const unsigned = await t.http
+      .post('/api/providers/livekit/webhook')
+      .set('Content-Type', 'application/webhook+json')
+      .send(forged.body);
     expect(unsigned.status).toBe(401);
     expect(await getCall(t, owner, id)).toEqual(expect.objectContaining({ recording_url: recordingUrl(id) }));
     // Events about anything else, and egress of other rooms, are acknowledged and ignored.
-    expect((await postWebhook(signedWebhook({ event: 'room_finished', id: 'EV_x', room: { name: 'vp-call-out-1' } }))).status).toBe(200);
+    expect(
+      (await postWebhook(signedWebhook({ event: 'room_finished', id: 'EV_x', room: { name: 'vp-call-out-1' } })))
+        .status,
+    ).toBe(200);
   });
 });

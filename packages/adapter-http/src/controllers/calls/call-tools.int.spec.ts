@@ -16,14 +16,23 @@ let assistant: number;
 
 beforeAll(async () => {
   t = await createTestApi({ startBackground: false });
-  receiver = await WebhookReceiver.start(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"status":"shipped"}' }));
+  receiver = await WebhookReceiver.start(() => ({
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: '{"status":"shipped"}',
+  }));
   owner = await t.createUser();
   stranger = await t.createUser();
-  const created = await t.http.post('/api/user/tools').set(owner.auth).send({
-    name: 'check_order', description: 'Look up an order', method: 'GET',
-    endpoint: `${receiver.url('/orders/{order_id}')}?aid={{assistant_id}}&who={{customer_name}}&co={{company}}`,
-    schema: [{ name: 'order_id', type: 'string', description: 'The order number', required: true }],
-  });
+  const created = await t.http
+    .post('/api/user/tools')
+    .set(owner.auth)
+    .send({
+      name: 'check_order',
+      description: 'Look up an order',
+      method: 'GET',
+      endpoint: `${receiver.url('/orders/{order_id}')}?aid={{assistant_id}}&who={{customer_name}}&co={{company}}`,
+      schema: [{ name: 'order_id', type: 'string', description: 'The order number', required: true }],
+    });
   tool = created.body.data.id;
   assistant = await createAssistant(t, owner, { tool_ids: [tool], variables: { company: 'Acme' } });
 });
@@ -35,11 +44,19 @@ afterAll(async () => {
 const invoke = (body: Record<string, unknown>) => t.http.post('/api/runtime/tool-calls').set(t.runtimeAuth).send(body);
 
 describe('POST /api/runtime/tool-calls', () => {
-  it('runs an attached tool with the call\'s variables, once per invocation id, and records it on the call', async () => {
+  it("runs an attached tool with the call's variables, once per invocation id, and records it on the call", async () => {
     const id = await makeCall(t, owner, assistant, '+14155551234', { customer_name: 'Ann Lee' });
     const res = await invoke({ call_id: id, tool_id: tool, params: { order_id: 'A-1001' }, invocation_id: 'inv-1' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true, status_code: 200, content: '{"status":"shipped"}', truncated: false, duration_ms: expect.any(Number), error: null, warnings: [] });
+    expect(res.body).toEqual({
+      ok: true,
+      status_code: 200,
+      content: '{"status":"shipped"}',
+      truncated: false,
+      duration_ms: expect.any(Number),
+      error: null,
+      warnings: [],
+    });
 
     const [request, ...more] = receiver.received.filter((r) => r.path.startsWith('/orders/A-1001'));
     expect(more).toEqual([]);
@@ -54,12 +71,26 @@ describe('POST /api/runtime/tool-calls', () => {
     expect(receiver.received.filter((r) => r.path.startsWith('/orders/A-1001'))).toHaveLength(1);
 
     expect((await getCall(t, owner, id)).tool_calls).toEqual([
-      { id: request.webhookId, tool_id: tool, name: 'check_order', ok: true, status_code: 200, duration_ms: res.body.duration_ms, error: null, at: expect.stringMatching(ISO) },
+      {
+        id: request.webhookId,
+        tool_id: tool,
+        name: 'check_order',
+        ok: true,
+        status_code: 200,
+        duration_ms: res.body.duration_ms,
+        error: null,
+        at: expect.stringMatching(ISO),
+      },
     ]);
   });
 
   it('uses the tools attached when the call started', async () => {
-    const later = (await t.http.post('/api/user/tools').set(owner.auth).send({ name: 'later_tool', description: 'Added later', method: 'GET', endpoint: receiver.url('/later') })).body.data.id;
+    const later = (
+      await t.http
+        .post('/api/user/tools')
+        .set(owner.auth)
+        .send({ name: 'later_tool', description: 'Added later', method: 'GET', endpoint: receiver.url('/later') })
+    ).body.data.id;
     const id = await makeCall(t, owner, assistant);
     await updateAssistant(t, owner, assistant, { tool_ids: [tool, later] });
     const res = await invoke({ call_id: id, tool_id: later });
@@ -71,7 +102,12 @@ describe('POST /api/runtime/tool-calls', () => {
 
   it('404 for unknown calls and unattached tools; 409 once the call ended', async () => {
     expect((await invoke({ call_id: 999_999, tool_id: tool })).body).toEqual({ message: 'Call not found' });
-    const foreignTool = (await t.http.post('/api/user/tools').set(stranger.auth).send({ name: 'x', description: 'Other account', method: 'GET', endpoint: receiver.url('/x') })).body.data.id;
+    const foreignTool = (
+      await t.http
+        .post('/api/user/tools')
+        .set(stranger.auth)
+        .send({ name: 'x', description: 'Other account', method: 'GET', endpoint: receiver.url('/x') })
+    ).body.data.id;
     const id = await makeCall(t, owner, assistant);
     expect((await invoke({ call_id: id, tool_id: foreignTool })).body).toEqual({ message: 'Tool not found' });
     await t.http.post(`/api/sandbox/calls/${id}/finish`).set(owner.auth).send({ status: 'completed', duration: 3 });
@@ -81,15 +117,29 @@ describe('POST /api/runtime/tool-calls', () => {
 });
 
 describe('render with a call', () => {
-  it('takes system and call variables from an own call; another account\'s call is invalid', async () => {
+  it("takes system and call variables from an own call; another account's call is invalid", async () => {
     const id = await makeCall(t, owner, assistant, '+14155551234', { customer_name: 'Ann' });
-    const res = await t.http.post(`/api/user/tools/${tool}/render`).set(owner.auth).send({ call_id: id, params: { order_id: 'A-7' } });
+    const res = await t.http
+      .post(`/api/user/tools/${tool}/render`)
+      .set(owner.auth)
+      .send({ call_id: id, params: { order_id: 'A-7' } });
     expect(res.status).toBe(200);
     expect(res.body.data.url).toBe(`${receiver.url('/orders/A-7')}?aid=${assistant}&who=Ann&co=Acme`);
     const foreign = await t.http.post(`/api/user/tools/${tool}/render`).set(stranger.auth).send({ call_id: id });
     expect(foreign.status).toBe(404);
-    const strangerTool = (await t.http.post('/api/user/tools').set(stranger.auth).send({ name: 'y', description: 'Other account', method: 'GET', endpoint: receiver.url('/y') })).body.data.id;
-    const withForeignCall = await t.http.post(`/api/user/tools/${strangerTool}/render`).set(stranger.auth).send({ call_id: id });
-    expect([withForeignCall.status, withForeignCall.body]).toEqual([422, { message: 'The given data was invalid.', errors: { call_id: ['The selected call id is invalid.'] } }]);
+    const strangerTool = (
+      await t.http
+        .post('/api/user/tools')
+        .set(stranger.auth)
+        .send({ name: 'y', description: 'Other account', method: 'GET', endpoint: receiver.url('/y') })
+    ).body.data.id;
+    const withForeignCall = await t.http
+      .post(`/api/user/tools/${strangerTool}/render`)
+      .set(stranger.auth)
+      .send({ call_id: id });
+    expect([withForeignCall.status, withForeignCall.body]).toEqual([
+      422,
+      { message: 'The given data was invalid.', errors: { call_id: ['The selected call id is invalid.'] } },
+    ]);
   });
 });

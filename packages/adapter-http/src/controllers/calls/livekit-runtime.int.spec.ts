@@ -20,10 +20,18 @@ beforeAll(async () => {
   stub = await TwirpStub.start();
   t = await createTestApi({
     startBackground: false,
-    config: { voiceRuntime: 'livekit', livekit: {
-      url: stub.url, apiKey: STUB_API_KEY, apiSecret: STUB_API_SECRET, sipEgressIp: null,
-      agentName: 'voiceplane-assistant', outboundTrunkId: PLATFORM_TRUNK, platformCallerNumber: PLATFORM_NUMBER,
-    } },
+    config: {
+      voiceRuntime: 'livekit',
+      livekit: {
+        url: stub.url,
+        apiKey: STUB_API_KEY,
+        apiSecret: STUB_API_SECRET,
+        sipEgressIp: null,
+        agentName: 'voiceplane-assistant',
+        outboundTrunkId: PLATFORM_TRUNK,
+        platformCallerNumber: PLATFORM_NUMBER,
+      },
+    },
   });
   owner = await t.createUser({ balance: 10 });
   trunk = await createSipTrunk(t, owner);
@@ -35,23 +43,46 @@ afterAll(async () => {
 });
 beforeEach(() => stub.reset());
 
-const makeCall = (assistantId: number) => t.http.post('/api/user/make_call').set(owner.auth).send({ assistant_id: assistantId, phone_number: CUSTOMER });
+const makeCall = (assistantId: number) =>
+  t.http.post('/api/user/make_call').set(owner.auth).send({ assistant_id: assistantId, phone_number: CUSTOMER });
 
 describe('make_call on LiveKit', () => {
-  it('dispatches the agent and dials out through the assistant\'s SIP trunk; the call waits for the runtime\'s reports', async () => {
-    stub.answer('AgentDispatchService/CreateDispatch', { body: { id: 'AD_1', agent_name: 'voiceplane-assistant', room: 'r' } });
+  it("dispatches the agent and dials out through the assistant's SIP trunk; the call waits for the runtime's reports", async () => {
+    stub.answer('AgentDispatchService/CreateDispatch', {
+      body: { id: 'AD_1', agent_name: 'voiceplane-assistant', room: 'r' },
+    });
     stub.answer('SIP/CreateSIPParticipant', { body: { participant_id: 'PA_1' } });
     const res = await makeCall(onTrunk);
-    expect([res.status, res.body]).toEqual([200, { message: 'Call initiated successfully', call_id: expect.any(Number), status: 'initiated' }]);
+    expect([res.status, res.body]).toEqual([
+      200,
+      { message: 'Call initiated successfully', call_id: expect.any(Number), status: 'initiated' },
+    ]);
     const id = res.body.call_id;
-    expect(stub.requests.map((r) => r.method)).toEqual(['AgentDispatchService/CreateDispatch', 'SIP/CreateSIPParticipant']);
-    expect(stub.requests[0].body).toEqual({ room: `vp-call-out-${id}`, agentName: 'voiceplane-assistant', metadata: JSON.stringify({ voiceplane: { call_id: id, account_id: owner.id, direction: 'outbound' } }) });
-    expect(stub.requests[1].body).toEqual(expect.objectContaining({
-      sipTrunkId: trunk.outbound_trunk_id, sipCallTo: CUSTOMER, sipNumber: trunk.phone_number, roomName: `vp-call-out-${id}`, ringingTimeout: '20s', maxCallDuration: '600s',
-    }));
+    expect(stub.requests.map((r) => r.method)).toEqual([
+      'AgentDispatchService/CreateDispatch',
+      'SIP/CreateSIPParticipant',
+    ]);
+    expect(stub.requests[0].body).toEqual({
+      room: `vp-call-out-${id}`,
+      agentName: 'voiceplane-assistant',
+      metadata: JSON.stringify({ voiceplane: { call_id: id, account_id: owner.id, direction: 'outbound' } }),
+    });
+    expect(stub.requests[1].body).toEqual(
+      expect.objectContaining({
+        sipTrunkId: trunk.outbound_trunk_id,
+        sipCallTo: CUSTOMER,
+        sipNumber: trunk.phone_number,
+        roomName: `vp-call-out-${id}`,
+        ringingTimeout: '20s',
+        maxCallDuration: '600s',
+      }),
+    );
     expect((await getCall(t, owner, id)).status).toBe('initiated');
 
-    const ringing = await t.http.post(`/api/runtime/calls/${id}/events`).set(t.runtimeAuth).send({ event_id: 'lk-1', type: 'ringing' });
+    const ringing = await t.http
+      .post(`/api/runtime/calls/${id}/events`)
+      .set(t.runtimeAuth)
+      .send({ event_id: 'lk-1', type: 'ringing' });
     expect(ringing.body).toEqual({ ok: true, call: { id, status: 'ringing' } });
   });
 
@@ -61,7 +92,9 @@ describe('make_call on LiveKit', () => {
     stub.answer('SIP/CreateSIPParticipant', { body: { participant_id: 'PA_9' } });
     const res = await makeCall(numberless);
     expect(res.status).toBe(200);
-    expect(stub.requests[1].body).toEqual(expect.objectContaining({ sipTrunkId: PLATFORM_TRUNK, sipNumber: PLATFORM_NUMBER, sipCallTo: CUSTOMER }));
+    expect(stub.requests[1].body).toEqual(
+      expect.objectContaining({ sipTrunkId: PLATFORM_TRUNK, sipNumber: PLATFORM_NUMBER, sipCallTo: CUSTOMER }),
+    );
     expect((await getCall(t, owner, res.body.call_id)).assistant_phone).toBe(PLATFORM_NUMBER);
   });
 
@@ -71,39 +104,83 @@ describe('make_call on LiveKit', () => {
     stub.answer('AgentDispatchService/DeleteDispatch', { body: {} });
     const res = await makeCall(onTrunk);
     expect([res.status, res.body]).toEqual([502, { message: 'The call could not be placed. Please try again.' }]);
-    expect(stub.requests.map((r) => r.method)).toEqual(['AgentDispatchService/CreateDispatch', 'SIP/CreateSIPParticipant', 'AgentDispatchService/DeleteDispatch']);
+    expect(stub.requests.map((r) => r.method)).toEqual([
+      'AgentDispatchService/CreateDispatch',
+      'SIP/CreateSIPParticipant',
+      'AgentDispatchService/DeleteDispatch',
+    ]);
     const [latest] = (await t.http.get('/api/user/calls?per_page=1').set(owner.auth)).body.data;
     expect(latest).toEqual(expect.objectContaining({ status: 'failed', ended_reason: 'dispatch_failed', cost: 0 }));
   });
 
   it('fails a call the runtime never reported on once the dispatch watchdog runs; reported calls are left alone', async () => {
-    stub.answer('AgentDispatchService/CreateDispatch', { body: { id: 'AD_3', room: 'r' } }, { body: { id: 'AD_4', room: 'r' } });
+    stub.answer(
+      'AgentDispatchService/CreateDispatch',
+      { body: { id: 'AD_3', room: 'r' } },
+      { body: { id: 'AD_4', room: 'r' } },
+    );
     stub.answer('SIP/CreateSIPParticipant', { body: {} }, { body: {} });
     const silent = (await makeCall(onTrunk)).body.call_id;
     const reported = (await makeCall(onTrunk)).body.call_id;
-    await t.http.post(`/api/runtime/calls/${reported}/events`).set(t.runtimeAuth).send({ event_id: 'r-1', type: 'ringing' });
-    const jobs = await t.db.dataSource.query(`SELECT key, run_at FROM scheduled_jobs WHERE kind = 'call.dispatch_watchdog' AND key = ANY($1)`, [[`call-dispatch:${silent}`, `call-dispatch:${reported}`]]);
+    await t.http
+      .post(`/api/runtime/calls/${reported}/events`)
+      .set(t.runtimeAuth)
+      .send({ event_id: 'r-1', type: 'ringing' });
+    const jobs = await t.db.dataSource.query(
+      `SELECT key, run_at FROM scheduled_jobs WHERE kind = 'call.dispatch_watchdog' AND key = ANY($1)`,
+      [[`call-dispatch:${silent}`, `call-dispatch:${reported}`]],
+    );
     expect(jobs).toHaveLength(2);
     for (const job of jobs) expect(new Date(job.run_at).getTime() - Date.now()).toBeGreaterThan(9 * 60_000);
 
-    const watchdog = t.runtime.container.getAll<JobHandler>(TOKENS.JobHandler).find((h) => h.kind === 'call.dispatch_watchdog') as JobHandler;
-    const run = (callId: number) => watchdog.handle({ id: 1, kind: watchdog.kind, key: `call-dispatch:${callId}`, payload: { call_id: callId }, attempts: 1, leaseToken: 'x' });
+    const watchdog = t.runtime.container
+      .getAll<JobHandler>(TOKENS.JobHandler)
+      .find((h) => h.kind === 'call.dispatch_watchdog') as JobHandler;
+    const run = (callId: number) =>
+      watchdog.handle({
+        id: 1,
+        kind: watchdog.kind,
+        key: `call-dispatch:${callId}`,
+        payload: { call_id: callId },
+        attempts: 1,
+        leaseToken: 'x',
+      });
     await run(silent);
     await run(reported);
-    expect(await getCall(t, owner, silent)).toEqual(expect.objectContaining({ status: 'failed', ended_reason: 'dispatch_lost', cost: 0 }));
+    expect(await getCall(t, owner, silent)).toEqual(
+      expect.objectContaining({ status: 'failed', ended_reason: 'dispatch_lost', cost: 0 }),
+    );
     expect((await getCall(t, owner, reported)).status).toBe('ringing');
   });
 
   it('422 when the assistant has no number and the platform has no default line', async () => {
     // A second instance on the same database, configured without a platform line.
     const noLine = await createTestApi({
-      db: t.db, startBackground: false,
-      config: { voiceRuntime: 'livekit', livekit: { url: stub.url, apiKey: STUB_API_KEY, apiSecret: STUB_API_SECRET, sipEgressIp: null, agentName: 'voiceplane-assistant', outboundTrunkId: null, platformCallerNumber: null } },
+      db: t.db,
+      startBackground: false,
+      config: {
+        voiceRuntime: 'livekit',
+        livekit: {
+          url: stub.url,
+          apiKey: STUB_API_KEY,
+          apiSecret: STUB_API_SECRET,
+          sipEgressIp: null,
+          agentName: 'voiceplane-assistant',
+          outboundTrunkId: null,
+          platformCallerNumber: null,
+        },
+      },
     });
     try {
       const bare = await createAssistant(t, owner);
-      const res = await noLine.http.post('/api/user/make_call').set(owner.auth).send({ assistant_id: bare, phone_number: CUSTOMER });
-      expect([res.status, res.body]).toEqual([422, { message: 'The assistant has no phone number for outbound calls.' }]);
+      const res = await noLine.http
+        .post('/api/user/make_call')
+        .set(owner.auth)
+        .send({ assistant_id: bare, phone_number: CUSTOMER });
+      expect([res.status, res.body]).toEqual([
+        422,
+        { message: 'The assistant has no phone number for outbound calls.' },
+      ]);
       expect(stub.requests).toEqual([]);
       expect((await t.http.get(`/api/user/calls?assistant_id=${bare}`).set(owner.auth)).body.total).toBe(0);
     } finally {

@@ -1,6 +1,15 @@
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
 import {
-  blockAssistant, createAssistant, createSipTrunk, CUSTOMER, getCall, inboundAssistant, ISO, makeCall, purchaseNumber, SANDBOX_LINE,
+  blockAssistant,
+  createAssistant,
+  createSipTrunk,
+  CUSTOMER,
+  getCall,
+  inboundAssistant,
+  ISO,
+  makeCall,
+  purchaseNumber,
+  SANDBOX_LINE,
 } from '../../../../../tools/calls/fixtures';
 
 /** `POST /api/user/make_call` through the composed app with the sandbox runtime. */
@@ -28,19 +37,52 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const post = (user: TestUser, body: unknown) => t.http.post('/api/user/make_call').set(user.auth).send(body as object);
+const post = (user: TestUser, body: unknown) =>
+  t.http
+    .post('/api/user/make_call')
+    .set(user.auth)
+    .send(body as object);
 
 describe('success', () => {
   it('answers 200 initiated and stores an outbound phone call that rings at once on the sandbox line', async () => {
-    const res = await post(owner, { assistant_id: String(assistant), phone_number: ` ${CUSTOMER} `, variables: { customer_name: 'Ann', seats: 3, vip: true } });
+    const res = await post(owner, {
+      assistant_id: String(assistant),
+      phone_number: ` ${CUSTOMER} `,
+      variables: { customer_name: 'Ann', seats: 3, vip: true },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ message: 'Call initiated successfully', call_id: expect.any(Number), status: 'initiated' });
+    expect(res.body).toEqual({
+      message: 'Call initiated successfully',
+      call_id: expect.any(Number),
+      status: 'initiated',
+    });
     expect(await getCall(t, owner, res.body.call_id)).toEqual({
-      id: res.body.call_id, assistant_id: assistant, direction: 'outbound', channel: 'phone', status: 'ringing',
-      customer_phone: CUSTOMER, assistant_phone: SANDBOX_LINE, phone_number_id: null, sender_id: null, conversation_id: null,
-      automation_run_id: null, campaign_id: null, lead_id: null, variables: { customer_name: 'Ann', seats: '3', vip: 'true' }, extracted_variables: {}, duration: 0, cost: 0,
-      recording_url: null, ended_reason: null, transcript: '', transcript_items: [], tool_calls: [],
-      created_at: expect.stringMatching(ISO), answered_at: null, finished_at: null, updated_at: expect.stringMatching(ISO),
+      id: res.body.call_id,
+      assistant_id: assistant,
+      direction: 'outbound',
+      channel: 'phone',
+      status: 'ringing',
+      customer_phone: CUSTOMER,
+      assistant_phone: SANDBOX_LINE,
+      phone_number_id: null,
+      sender_id: null,
+      conversation_id: null,
+      automation_run_id: null,
+      campaign_id: null,
+      lead_id: null,
+      variables: { customer_name: 'Ann', seats: '3', vip: 'true' },
+      extracted_variables: {},
+      duration: 0,
+      cost: 0,
+      recording_url: null,
+      ended_reason: null,
+      transcript: '',
+      transcript_items: [],
+      tool_calls: [],
+      created_at: expect.stringMatching(ISO),
+      answered_at: null,
+      finished_at: null,
+      updated_at: expect.stringMatching(ISO),
     });
   });
 
@@ -51,32 +93,55 @@ describe('success', () => {
     expect(config.body).toEqual({
       call_id: id,
       config: {
-        direction: 'outbound', channel: 'phone', customer_phone: CUSTOMER, assistant_phone: SANDBOX_LINE, sip: null,
-        assistant: expect.objectContaining({ id: assistant, language: 'en', name: 'Caller', system_prompt: 'Be brief.', ringing_time: 30 }),
-        variables: { company: 'Acme', customer_name: 'Ann' }, tools: [], builtin_tools: [],
+        direction: 'outbound',
+        channel: 'phone',
+        customer_phone: CUSTOMER,
+        assistant_phone: SANDBOX_LINE,
+        sip: null,
+        assistant: expect.objectContaining({
+          id: assistant,
+          language: 'en',
+          name: 'Caller',
+          system_prompt: 'Be brief.',
+          ringing_time: 30,
+        }),
+        variables: { company: 'Acme', customer_name: 'Ann' },
+        tools: [],
+        builtin_tools: [],
         // The catalogue entries resolved for the voice agent (the voices route never shows provider ids).
         speech: {
-          voice: { id: 1, name: 'Ava', provider: 'elevenlabs', provider_voice_id: '21m00Tcm4TlvDq8ikWAM' }, synthesizer: null, transcriber: null,
-          llm_model: { name: 'gpt-4o-mini', provider: 'openai' }, multimodal_model: null, chat_llm_fallback: null,
+          voice: { id: 1, name: 'Ava', provider: 'elevenlabs', provider_voice_id: '21m00Tcm4TlvDq8ikWAM' },
+          synthesizer: null,
+          transcriber: null,
+          llm_model: { name: 'gpt-4o-mini', provider: 'openai' },
+          multimodal_model: null,
+          chat_llm_fallback: null,
         },
       },
     });
     expect(config.body.config.assistant).not.toHaveProperty('webhook_url');
   });
 
-  it('places calls from the assistant\'s purchased number or through its SIP trunk\'s outbound trunk', async () => {
+  it("places calls from the assistant's purchased number or through its SIP trunk's outbound trunk", async () => {
     const number = await purchaseNumber(t, owner);
     const viaNumber = await createAssistant(t, owner, { phone_number_id: number.id });
     const first = await makeCall(t, owner, viaNumber);
-    expect(await getCall(t, owner, first)).toEqual(expect.objectContaining({ assistant_phone: number.phoneNumber, phone_number_id: number.id }));
+    expect(await getCall(t, owner, first)).toEqual(
+      expect.objectContaining({ assistant_phone: number.phoneNumber, phone_number_id: number.id }),
+    );
     expect((await t.http.get(`/api/runtime/calls/${first}/config`).set(t.runtimeAuth)).body.config.sip).toBeNull();
 
     const trunk = await createSipTrunk(t, owner, { sip_calling_format: 'national', outbound_proxy: true });
     const viaTrunk = await createAssistant(t, owner, { phone_number_id: trunk.id });
     const second = await makeCall(t, owner, viaTrunk);
-    expect(await getCall(t, owner, second)).toEqual(expect.objectContaining({ assistant_phone: trunk.phone_number, phone_number_id: trunk.id }));
-    expect((await t.http.get(`/api/runtime/calls/${second}/config`).set(t.runtimeAuth)).body.config.sip)
-      .toEqual({ outbound_trunk_id: trunk.outbound_trunk_id, calling_format: 'national', outbound_proxy: true });
+    expect(await getCall(t, owner, second)).toEqual(
+      expect.objectContaining({ assistant_phone: trunk.phone_number, phone_number_id: trunk.id }),
+    );
+    expect((await t.http.get(`/api/runtime/calls/${second}/config`).set(t.runtimeAuth)).body.config.sip).toEqual({
+      outbound_trunk_id: trunk.outbound_trunk_id,
+      calling_format: 'national',
+      outbound_proxy: true,
+    });
   });
 
   it('replays an Idempotency-Key without placing a second call', async () => {
@@ -98,10 +163,20 @@ describe('sandbox outcomes by number', () => {
     ['+15005550003', 'failed', 'dial_failed'],
   ])('%s ends %s right after ringing, unbilled', async (phone, status, reason) => {
     const id = await makeCall(t, owner, assistant, phone);
-    expect(await getCall(t, owner, id)).toEqual(expect.objectContaining({
-      status, ended_reason: reason, duration: 0, cost: 0, answered_at: null, finished_at: expect.stringMatching(ISO), recording_url: null,
-    }));
-    const ledger = (await t.http.get('/api/user/billing/ledger?type=charge').set(owner.auth)).body.data as Array<{ reference: unknown }>;
+    expect(await getCall(t, owner, id)).toEqual(
+      expect.objectContaining({
+        status,
+        ended_reason: reason,
+        duration: 0,
+        cost: 0,
+        answered_at: null,
+        finished_at: expect.stringMatching(ISO),
+        recording_url: null,
+      }),
+    );
+    const ledger = (await t.http.get('/api/user/billing/ledger?type=charge').set(owner.auth)).body.data as Array<{
+      reference: unknown;
+    }>;
     expect(ledger.filter((e) => JSON.stringify(e.reference) === JSON.stringify({ type: 'call', id }))).toEqual([]);
   });
 });
@@ -110,26 +185,40 @@ describe('errors, in the check order', () => {
   it('422 validation lists every field', async () => {
     expect((await post(owner, {})).body).toEqual({
       message: INVALID,
-      errors: { assistant_id: ['The assistant id field is required.'], phone_number: ['The phone number field is required.'] },
+      errors: {
+        assistant_id: ['The assistant id field is required.'],
+        phone_number: ['The phone number field is required.'],
+      },
     });
     const res = await post(owner, { assistant_id: 'abc', phone_number: 14155551234, variables: 'x' });
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
       message: INVALID,
       errors: {
-        assistant_id: ['The assistant id must be an integer.'], phone_number: ['The phone number must be a string.'], variables: ['The variables must be an object.'],
+        assistant_id: ['The assistant id must be an integer.'],
+        phone_number: ['The phone number must be a string.'],
+        variables: ['The variables must be an object.'],
       },
     });
     const bodyNotObject = await post(owner, [1, 2]);
     expect(bodyNotObject.status).toBe(422);
-    expect(bodyNotObject.body).toEqual({ message: INVALID, errors: { body: ['The request body must be a JSON object.'] } });
+    expect(bodyNotObject.body).toEqual({
+      message: INVALID,
+      errors: { body: ['The request body must be a JSON object.'] },
+    });
   });
 
   it('422 for variables beyond the limits (50 keys, values ≤ 1000, scalars only)', async () => {
     const many = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`v${i}`, 'x']));
-    expect((await post(owner, { assistant_id: assistant, phone_number: CUSTOMER, variables: many })).body)
-      .toEqual({ message: INVALID, errors: { variables: ['The variables may not have more than 50 items.'] } });
-    const res = await post(owner, { assistant_id: assistant, phone_number: 'nope', variables: { long: 'x'.repeat(1001), nested: { a: 1 }, 'bad key': 'x' } });
+    expect((await post(owner, { assistant_id: assistant, phone_number: CUSTOMER, variables: many })).body).toEqual({
+      message: INVALID,
+      errors: { variables: ['The variables may not have more than 50 items.'] },
+    });
+    const res = await post(owner, {
+      assistant_id: assistant,
+      phone_number: 'nope',
+      variables: { long: 'x'.repeat(1001), nested: { a: 1 }, 'bad key': 'x' },
+    });
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
       message: INVALID,
@@ -148,7 +237,7 @@ describe('errors, in the check order', () => {
     }
   });
 
-  it('404 for a missing assistant and for another account\'s assistant alike', async () => {
+  it("404 for a missing assistant and for another account's assistant alike", async () => {
     const missing = await post(owner, { assistant_id: 999_999, phone_number: CUSTOMER });
     const foreign = await post(stranger, { assistant_id: assistant, phone_number: CUSTOMER });
     expect([missing.status, missing.body]).toEqual([404, MESSAGES.notFound]);
@@ -179,7 +268,10 @@ describe('errors, in the check order', () => {
     const res = await post(user, { assistant_id: id, phone_number: CUSTOMER });
     expect([res.status, res.body]).toEqual([422, MESSAGES.balance]);
     expect((await t.http.get('/api/user/calls').set(user.auth)).body.total).toBe(0);
-    await t.http.post(`/api/admin/users/${user.id}/balance`).set(t.admin).send({ amount: 0.0001, note: 'to one minute' });
+    await t.http
+      .post(`/api/admin/users/${user.id}/balance`)
+      .set(t.admin)
+      .send({ amount: 0.0001, note: 'to one minute' });
     expect((await post(user, { assistant_id: id, phone_number: CUSTOMER })).status).toBe(200);
   });
 
@@ -187,12 +279,23 @@ describe('errors, in the check order', () => {
     const user = await t.createUser({ balance: 5 });
     const id = await createAssistant(t, user);
     const armed = await t.http.post('/api/sandbox/faults').set(user.auth).send({ kind: 'call_dispatch' });
-    expect([armed.status, armed.body]).toEqual([200, { ok: true, fault: { kind: 'call_dispatch', target_id: null, remaining: 1 } }]);
+    expect([armed.status, armed.body]).toEqual([
+      200,
+      { ok: true, fault: { kind: 'call_dispatch', target_id: null, remaining: 1 } },
+    ]);
     const res = await post(user, { assistant_id: id, phone_number: CUSTOMER });
     expect([res.status, res.body]).toEqual([502, MESSAGES.dispatch]);
     const list = (await t.http.get('/api/user/calls').set(user.auth)).body;
     expect(list.total).toBe(1);
-    expect(list.data[0]).toEqual(expect.objectContaining({ status: 'failed', ended_reason: 'dispatch_failed', duration: 0, cost: 0, finished_at: expect.stringMatching(ISO) }));
+    expect(list.data[0]).toEqual(
+      expect.objectContaining({
+        status: 'failed',
+        ended_reason: 'dispatch_failed',
+        duration: 0,
+        cost: 0,
+        finished_at: expect.stringMatching(ISO),
+      }),
+    );
     // One fault, one failure: the next call goes through.
     expect((await post(user, { assistant_id: id, phone_number: CUSTOMER })).status).toBe(200);
     expect((await t.http.get(`/api/user/billing/balance`).set(user.auth)).body.total_balance).toBe(5);
@@ -201,20 +304,37 @@ describe('errors, in the check order', () => {
   it('shows in the balance what the calls in progress reserve, and releases it when they end', async () => {
     const user = await t.createUser({ balance: 5 });
     const id = await createAssistant(t, user);
-    const calls = [await post(user, { assistant_id: id, phone_number: CUSTOMER }), await post(user, { assistant_id: id, phone_number: CUSTOMER })];
+    const calls = [
+      await post(user, { assistant_id: id, phone_number: CUSTOMER }),
+      await post(user, { assistant_id: id, phone_number: CUSTOMER }),
+    ];
     const balance = async () => (await t.http.get('/api/user/billing/balance').set(user.auth)).body;
     expect(await balance()).toEqual(expect.objectContaining({ total_balance: 5, reserved: 0.2, currency: 'USD' }));
-    await t.http.post(`/api/sandbox/calls/${calls[0].body.call_id}/finish`).set(user.auth).send({ status: 'canceled' }).expect(200);
+    await t.http
+      .post(`/api/sandbox/calls/${calls[0].body.call_id}/finish`)
+      .set(user.auth)
+      .send({ status: 'canceled' })
+      .expect(200);
     expect((await balance()).reserved).toBe(0.1);
   });
 
-  it('aims a call_dispatch fault at one of the caller\'s own numbers only', async () => {
+  it("aims a call_dispatch fault at one of the caller's own numbers only", async () => {
     const user = await t.createUser({ balance: 20 });
     const number = await purchaseNumber(t, user);
     const onNumber = await createAssistant(t, user, { phone_number_id: number.id });
     const onPlatform = await createAssistant(t, user);
-    expect((await t.http.post('/api/sandbox/faults').set(stranger.auth).send({ kind: 'call_dispatch', target_id: number.id })).body).toEqual({ message: 'Not found.' });
-    const armed = await t.http.post('/api/sandbox/faults').set(user.auth).send({ kind: 'call_dispatch', target_id: number.id, count: 2 });
+    expect(
+      (
+        await t.http
+          .post('/api/sandbox/faults')
+          .set(stranger.auth)
+          .send({ kind: 'call_dispatch', target_id: number.id })
+      ).body,
+    ).toEqual({ message: 'Not found.' });
+    const armed = await t.http
+      .post('/api/sandbox/faults')
+      .set(user.auth)
+      .send({ kind: 'call_dispatch', target_id: number.id, count: 2 });
     expect(armed.body).toEqual({ ok: true, fault: { kind: 'call_dispatch', target_id: number.id, remaining: 2 } });
     expect((await post(user, { assistant_id: onPlatform, phone_number: CUSTOMER })).status).toBe(200);
     expect((await post(user, { assistant_id: onNumber, phone_number: CUSTOMER })).status).toBe(502);
@@ -232,11 +352,15 @@ describe('per-plan concurrency (plan max_concurrent_calls, additive)', () => {
   it('a one-minute balance starts one call at a time, also under a burst; a call that ends releases its minute', async () => {
     const user = await t.createUser({ balance: 0.1, plan: { max_concurrent_calls: 10 } });
     const caller = await createAssistant(t, user, {});
-    const burst = await Promise.all(Array.from({ length: 6 }, () => post(user, { assistant_id: caller, phone_number: CUSTOMER })));
+    const burst = await Promise.all(
+      Array.from({ length: 6 }, () => post(user, { assistant_id: caller, phone_number: CUSTOMER })),
+    );
     expect(burst.map((r) => r.status).sort()).toEqual([200, 422, 422, 422, 422, 422]);
     expect(burst.find((r) => r.status === 422)!.body).toEqual(MESSAGES.balance);
     const started = burst.find((r) => r.status === 200)!.body.call_id;
-    expect((await t.http.post(`/api/sandbox/calls/${started}/finish`).set(user.auth).send({ status: 'canceled' })).status).toBe(200);
+    expect(
+      (await t.http.post(`/api/sandbox/calls/${started}/finish`).set(user.auth).send({ status: 'canceled' })).status,
+    ).toBe(200);
     expect((await post(user, { assistant_id: caller, phone_number: CUSTOMER })).status).toBe(200);
     expect((await post(user, { assistant_id: caller, phone_number: CUSTOMER })).status).toBe(422);
   });
@@ -244,7 +368,9 @@ describe('per-plan concurrency (plan max_concurrent_calls, additive)', () => {
   it('refuses calls beyond the plan limit with 429 and Retry-After, also under a burst, and frees a slot when a call ends', async () => {
     const limited = await t.createUser({ balance: 25, plan: { max_concurrent_calls: 2 } });
     const caller = await createAssistant(t, limited, {});
-    const burst = await Promise.all(Array.from({ length: 5 }, () => post(limited, { assistant_id: caller, phone_number: CUSTOMER })));
+    const burst = await Promise.all(
+      Array.from({ length: 5 }, () => post(limited, { assistant_id: caller, phone_number: CUSTOMER })),
+    );
     const statuses = burst.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 200, 429, 429, 429]);
     const refused = burst.find((r) => r.status === 429)!;
@@ -254,7 +380,10 @@ describe('per-plan concurrency (plan max_concurrent_calls, additive)', () => {
     expect(list.body.total).toBe(2);
 
     const first = burst.find((r) => r.status === 200)!.body.call_id;
-    const finished = await t.http.post(`/api/sandbox/calls/${first}/finish`).set(limited.auth).send({ status: 'canceled' });
+    const finished = await t.http
+      .post(`/api/sandbox/calls/${first}/finish`)
+      .set(limited.auth)
+      .send({ status: 'canceled' });
     expect(finished.status).toBe(200);
     expect((await post(limited, { assistant_id: caller, phone_number: CUSTOMER })).status).toBe(200);
     expect((await post(limited, { assistant_id: caller, phone_number: CUSTOMER })).status).toBe(429);

@@ -3,7 +3,13 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import type { Result } from '@voiceplane/domain';
 import {
-  AcceptInboundCall, CallEventAnswer, CallEventRefusal, CallQueries, Clock, RecordCallEvent, TOKENS,
+  AcceptInboundCall,
+  CallEventAnswer,
+  CallEventRefusal,
+  CallQueries,
+  Clock,
+  RecordCallEvent,
+  TOKENS,
 } from '@voiceplane/application';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answer, AnswerTable } from '../../pipeline/answers';
@@ -13,7 +19,10 @@ import { presentEventAnswer } from './call-presenters';
 import { CALL_ANSWERS, CALL_EVENT_ANSWERS, CALL_NOT_FOUND, INBOUND_CALL_ANSWERS } from './call-answers';
 
 /** The answer of an accepted event; a refused one ends the request with the table's answer. */
-export function acceptedEvent(outcome: Result<CallEventAnswer, CallEventRefusal>, answers: AnswerTable<CallEventRefusal>): CallEventAnswer {
+export function acceptedEvent(
+  outcome: Result<CallEventAnswer, CallEventRefusal>,
+  answers: AnswerTable<CallEventRefusal>,
+): CallEventAnswer {
   if (!outcome.ok) answer(answers, outcome.error);
   return outcome.value;
 }
@@ -28,11 +37,22 @@ export class RuntimeCallController {
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
-  @Doc({ summary: 'An inbound call reached a number or trunk', tag: 'Runtime', auth: 'runtime', body: RuntimeInboundBody, success: 201 })
+  @Doc({
+    summary: 'An inbound call reached a number or trunk',
+    tag: 'Runtime',
+    auth: 'runtime',
+    body: RuntimeInboundBody,
+    success: 201,
+  })
   @Post('/inbound')
   async accept(@Request() req: ExpressRequest) {
     const body = parse(RuntimeInboundBody, req.body);
-    const accepted = await this.inbound.execute({ to: body.to, from: body.from, trunkId: body.trunk_id ?? null, providerCallId: body.provider_call_id ?? null });
+    const accepted = await this.inbound.execute({
+      to: body.to,
+      from: body.from,
+      trunkId: body.trunk_id ?? null,
+      providerCallId: body.provider_call_id ?? null,
+    });
     if (!accepted.ok) answer(INBOUND_CALL_ANSWERS, accepted.error);
     return reply(201, { call_id: accepted.value.callId, config: accepted.value.config });
   }
@@ -45,11 +65,19 @@ export class RuntimeCallController {
     return reply(200, { call_id: found.value.callId, config: found.value.config });
   }
 
-  @Doc({ summary: 'Lifecycle event of a call (idempotent by event_id)', tag: 'Runtime', auth: 'runtime', body: RuntimeEventBody })
+  @Doc({
+    summary: 'Lifecycle event of a call (idempotent by event_id)',
+    tag: 'Runtime',
+    auth: 'runtime',
+    body: RuntimeEventBody,
+  })
   @Post('/:id/events')
   async event(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const callId = pathId(id, CALL_NOT_FOUND);
     const report = parseRuntimeEvent(req.body, this.clock.now());
-    return reply(200, presentEventAnswer(acceptedEvent(await this.events.record(callId, report), CALL_EVENT_ANSWERS), true));
+    return reply(
+      200,
+      presentEventAnswer(acceptedEvent(await this.events.record(callId, report), CALL_EVENT_ANSWERS), true),
+    );
   }
 }

@@ -29,7 +29,13 @@ export class SandboxCallController {
   @Post('/:id/answer')
   async answer(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const callId = pathId(id, SANDBOX_NOT_FOUND);
-    return reply(200, presentEventAnswer(acceptedEvent(await this.sandbox.answer(principalOf(req).userId, callId), SANDBOX_CALL_EVENT_ANSWERS), false));
+    return reply(
+      200,
+      presentEventAnswer(
+        acceptedEvent(await this.sandbox.answer(principalOf(req).userId, callId), SANDBOX_CALL_EVENT_ANSWERS),
+        false,
+      ),
+    );
   }
 
   @Doc({ summary: 'A sandbox call ends (answered first when completed)', tag: 'Sandbox', body: CallEndBody })
@@ -37,14 +43,23 @@ export class SandboxCallController {
   async finish(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const callId = pathId(id, SANDBOX_NOT_FOUND);
     const body = parse(CallEndBody, req.body);
-    const transcript = body.transcript === undefined ? undefined : transcriptItems(body.transcript, 'transcript', this.clock.now());
+    const transcript =
+      body.transcript === undefined ? undefined : transcriptItems(body.transcript, 'transcript', this.clock.now());
     const outcome = await this.sandbox.finish(principalOf(req).userId, callId, {
-      status: body.status, duration: body.duration, transcript, extractedVariables: body.extracted_variables, recordingUrl: body.recording_url,
+      status: body.status,
+      duration: body.duration,
+      transcript,
+      extractedVariables: body.extracted_variables,
+      recordingUrl: body.recording_url,
     });
     return reply(200, presentEventAnswer(acceptedEvent(outcome, SANDBOX_CALL_EVENT_ANSWERS), false));
   }
 
-  @Doc({ summary: 'The customer says a line on a sandbox call; the assistant answers as on a real call', tag: 'Sandbox', body: SayBody })
+  @Doc({
+    summary: 'The customer says a line on a sandbox call; the assistant answers as on a real call',
+    tag: 'Sandbox',
+    body: SayBody,
+  })
   @Post('/:id/say')
   async say(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const callId = pathId(id, SANDBOX_NOT_FOUND);
@@ -53,7 +68,11 @@ export class SandboxCallController {
     if (!said.ok) answer(SAY_ANSWERS, said.error);
     const { reply: text, toolCalls, ended, call } = said.value;
     return reply(200, {
-      ok: true, reply: text, tool_calls: toolCalls.map((c) => ({ name: c.name, ok: c.ok, status_code: c.statusCode })), ended, call,
+      ok: true,
+      reply: text,
+      tool_calls: toolCalls.map((c) => ({ name: c.name, ok: c.ok, status_code: c.statusCode })),
+      ended,
+      call,
     });
   }
 }

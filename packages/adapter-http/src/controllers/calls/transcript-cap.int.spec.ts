@@ -20,9 +20,13 @@ afterAll(async () => t.close());
 
 const newEvent = (callId: number, type: string, extra: Record<string, unknown> = {}) => {
   eventCounter += 1;
-  return t.http.post(`/api/runtime/calls/${callId}/events`).set(t.runtimeAuth).send({ event_id: `cap-${eventCounter}`, type, ...extra });
+  return t.http
+    .post(`/api/runtime/calls/${callId}/events`)
+    .set(t.runtimeAuth)
+    .send({ event_id: `cap-${eventCounter}`, type, ...extra });
 };
-const lines = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => ({ role: i % 2 ? 'customer' : 'assistant', content: `${prefix} ${i}` }));
+const lines = (n: number, prefix: string) =>
+  Array.from({ length: n }, (_, i) => ({ role: i % 2 ? 'customer' : 'assistant', content: `${prefix} ${i}` }));
 
 it('keeps the first 2,000 lines of a transcript and refuses a say on a full one', async () => {
   const id = await makeCall(t, owner, assistant);

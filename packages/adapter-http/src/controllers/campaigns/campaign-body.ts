@@ -1,4 +1,12 @@
-import { canonicalTimeZone, CAMPAIGN_LIMITS, FieldErrors, hasFieldErrors, normalizeWeekdays, parseTimeOfDay, WEEKDAYS } from '@voiceplane/domain';
+import {
+  canonicalTimeZone,
+  CAMPAIGN_LIMITS,
+  FieldErrors,
+  hasFieldErrors,
+  normalizeWeekdays,
+  parseTimeOfDay,
+  WEEKDAYS,
+} from '@voiceplane/domain';
 import { CampaignInput } from '@voiceplane/application';
 import { Arr, Bool, Id, Int, Str, validateDto } from '../../validation';
 
@@ -9,29 +17,58 @@ const weekday = (v: string) => ((WEEKDAYS as readonly string[]).includes(v.toLow
 export class CampaignBody {
   @Str({ required: true, min: 1, max: CAMPAIGN_LIMITS.nameMax, example: 'Product Demo Campaign' }) name!: string;
   @Id({ required: true, description: 'An outbound assistant of the account', example: 101 }) assistant_id!: number;
-  @Str({ max: 64, canonical: canonicalTimeZone, description: 'IANA zone the window is read in; default: the assistant\'s', example: 'Europe/Berlin' }) timezone?: string;
+  @Str({
+    max: 64,
+    canonical: canonicalTimeZone,
+    description: "IANA zone the window is read in; default: the assistant's",
+    example: 'Europe/Berlin',
+  })
+  timezone?: string;
   @Int({ description: '1 … min(10, plan max_concurrent_calls); default 3', example: 3 }) max_calls_in_parallel?: number;
   @Bool({ description: 'default true' }) mark_complete_when_no_leads?: boolean;
-  @Str({ pattern: TIME_PATTERN, description: 'HH:MM (or HH:MM:SS), default 00:00', example: '09:00' }) allowed_hours_start_time?: string;
-  @Str({ pattern: TIME_PATTERN, description: 'HH:MM, the minute included; default 23:59', example: '17:00' }) allowed_hours_end_time?: string;
-  @Arr({ kind: 'string', canonical: weekday }, { min: 1, description: 'monday … sunday; default all' }) allowed_days?: string[];
-  @Int({ min: CAMPAIGN_LIMITS.retriesMin, max: CAMPAIGN_LIMITS.retriesMax, description: 'Retries after the first call; default 3' }) max_retries?: number;
-  @Int({ min: CAMPAIGN_LIMITS.retryIntervalMin, max: CAMPAIGN_LIMITS.retryIntervalMax, description: 'Minutes; default 60' }) retry_interval?: number;
+  @Str({ pattern: TIME_PATTERN, description: 'HH:MM (or HH:MM:SS), default 00:00', example: '09:00' })
+  allowed_hours_start_time?: string;
+  @Str({ pattern: TIME_PATTERN, description: 'HH:MM, the minute included; default 23:59', example: '17:00' })
+  allowed_hours_end_time?: string;
+  @Arr({ kind: 'string', canonical: weekday }, { min: 1, description: 'monday … sunday; default all' })
+  allowed_days?: string[];
+  @Int({
+    min: CAMPAIGN_LIMITS.retriesMin,
+    max: CAMPAIGN_LIMITS.retriesMax,
+    description: 'Retries after the first call; default 3',
+  })
+  max_retries?: number;
+  @Int({
+    min: CAMPAIGN_LIMITS.retryIntervalMin,
+    max: CAMPAIGN_LIMITS.retryIntervalMax,
+    description: 'Minutes; default 60',
+  })
+  retry_interval?: number;
   @Bool() retry_on_voicemail?: boolean;
   @Bool() retry_on_goal_incomplete?: boolean;
-  @Str({ nullable: true, max: CAMPAIGN_LIMITS.goalVariableMax, description: 'A boolean of the assistant\'s post_call_schema (or status)' }) goal_completion_variable?: string | null;
-  @Arr({ kind: 'id' }, { max: CAMPAIGN_LIMITS.phoneNumbersMax, description: 'Caller-ID pool, used in turn' }) phone_number_ids?: number[];
+  @Str({
+    nullable: true,
+    max: CAMPAIGN_LIMITS.goalVariableMax,
+    description: "A boolean of the assistant's post_call_schema (or status)",
+  })
+  goal_completion_variable?: string | null;
+  @Arr({ kind: 'id' }, { max: CAMPAIGN_LIMITS.phoneNumbersMax, description: 'Caller-ID pool, used in turn' })
+  phone_number_ids?: number[];
 }
 
 /** The body as campaign settings, or the family's field errors (duplicate pool ids included). */
-export function campaignInput(input: unknown, partial: boolean): { ok: true; value: CampaignInput } | { ok: false; errors: FieldErrors } {
+export function campaignInput(
+  input: unknown,
+  partial: boolean,
+): { ok: true; value: CampaignInput } | { ok: false; errors: FieldErrors } {
   const shaped = validateDto(CampaignBody, input, { partial });
   if (!shaped.ok) return shaped;
   const b = shaped.value;
   const errors: FieldErrors = {};
   const ids = b.phone_number_ids;
   ids?.forEach((id, i) => {
-    if (ids.indexOf(id) !== i) errors[`phone_number_ids.${i}`] = [`The phone_number_ids.${i} field has a duplicate value.`];
+    if (ids.indexOf(id) !== i)
+      errors[`phone_number_ids.${i}`] = [`The phone_number_ids.${i} field has a duplicate value.`];
   });
   if (hasFieldErrors(errors)) return { ok: false, errors };
   return {
@@ -42,9 +79,13 @@ export function campaignInput(input: unknown, partial: boolean): { ok: true; val
       timezone: b.timezone,
       maxCallsInParallel: b.max_calls_in_parallel,
       markCompleteWhenNoLeads: b.mark_complete_when_no_leads,
-      startMinute: b.allowed_hours_start_time === undefined ? undefined : parseTimeOfDay(b.allowed_hours_start_time) ?? undefined,
-      endMinute: b.allowed_hours_end_time === undefined ? undefined : parseTimeOfDay(b.allowed_hours_end_time) ?? undefined,
-      allowedDays: b.allowed_days === undefined ? undefined : normalizeWeekdays(b.allowed_days) ?? undefined,
+      startMinute:
+        b.allowed_hours_start_time === undefined
+          ? undefined
+          : (parseTimeOfDay(b.allowed_hours_start_time) ?? undefined),
+      endMinute:
+        b.allowed_hours_end_time === undefined ? undefined : (parseTimeOfDay(b.allowed_hours_end_time) ?? undefined),
+      allowedDays: b.allowed_days === undefined ? undefined : (normalizeWeekdays(b.allowed_days) ?? undefined),
       maxRetries: b.max_retries,
       retryInterval: b.retry_interval,
       retryOnVoicemail: b.retry_on_voicemail,

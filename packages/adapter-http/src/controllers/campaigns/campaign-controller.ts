@@ -30,7 +30,10 @@ export class CampaignController {
   async create(@Request() req: ExpressRequest) {
     const input = campaignInput(req.body, false);
     if (!input.ok) failValidation(input.errors);
-    const created = await this.campaigns.create(principalOf(req).userId, { ...input.value, assistantId: input.value.assistantId as number });
+    const created = await this.campaigns.create(principalOf(req).userId, {
+      ...input.value,
+      assistantId: input.value.assistantId as number,
+    });
     if (!created.ok) answer(CAMPAIGN_ANSWERS, created.error);
     return reply(201, { message: 'Campaign created successfully', data: presentCampaign(created.value) });
   }
@@ -43,12 +46,20 @@ export class CampaignController {
     return reply(200, { data: { ...presentCampaign(found.value.campaign), stats: presentStats(found.value.stats) } });
   }
 
-  @Doc({ summary: 'Update a campaign that is not running; only sent fields change (alias PUT /api/user/campaigns/{id})', tag, body: CampaignBody })
+  @Doc({
+    summary: 'Update a campaign that is not running; only sent fields change (alias PUT /api/user/campaigns/{id})',
+    tag,
+    body: CampaignBody,
+  })
   @Put('/campaign/:id')
   async update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const campaignId = pathId(id, CAMPAIGN_NOT_FOUND);
     const input = campaignInput(req.body, true);
-    const updated = await this.campaigns.update(principalOf(req).userId, campaignId, input.ok ? ok(input.value) : err(input.errors));
+    const updated = await this.campaigns.update(
+      principalOf(req).userId,
+      campaignId,
+      input.ok ? ok(input.value) : err(input.errors),
+    );
     if (!updated.ok) answer(CAMPAIGN_ANSWERS, updated.error);
     return reply(200, { message: 'Campaign updated successfully', data: presentCampaign(updated.value) });
   }
@@ -67,7 +78,10 @@ export class CampaignController {
     return reply(200, { message, success: true, data: { campaign_id: campaignId, status: changed.value.status } });
   }
 
-  @Doc({ summary: 'Delete a campaign with its leads; a running one is stopped first (alias DELETE /api/user/campaigns/{id})', tag })
+  @Doc({
+    summary: 'Delete a campaign with its leads; a running one is stopped first (alias DELETE /api/user/campaigns/{id})',
+    tag,
+  })
   @Delete('/campaign/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const deleted = await this.campaigns.delete(principalOf(req).userId, pathId(id, CAMPAIGN_NOT_FOUND));

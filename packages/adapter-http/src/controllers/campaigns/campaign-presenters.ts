@@ -17,8 +17,14 @@ export function presentStats(s: CampaignStats) {
 
 function presentSecondary(l: Lead) {
   return {
-    id: l.id, phone_number: l.phoneNumber, variables: l.variables, status: l.status, created_at: iso(l.createdAt), updated_at: iso(l.updatedAt),
-    attempts: l.attempts, last_call_id: l.lastCallId,
+    id: l.id,
+    phone_number: l.phoneNumber,
+    variables: l.variables,
+    status: l.status,
+    created_at: iso(l.createdAt),
+    updated_at: iso(l.updatedAt),
+    attempts: l.attempts,
+    last_call_id: l.lastCallId,
   };
 }
 

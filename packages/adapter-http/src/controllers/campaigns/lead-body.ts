@@ -1,4 +1,12 @@
-import { CAMPAIGN_LIMITS, FieldErrors, hasFieldErrors, LEAD_STATUSES, LeadStatus, normalizeLeadPhone, SETTABLE_LEAD_STATUSES } from '@voiceplane/domain';
+import {
+  CAMPAIGN_LIMITS,
+  FieldErrors,
+  hasFieldErrors,
+  LEAD_STATUSES,
+  LeadStatus,
+  normalizeLeadPhone,
+  SETTABLE_LEAD_STATUSES,
+} from '@voiceplane/domain';
 import { LeadFilter, LeadInput, LeadUpdate } from '@voiceplane/application';
 import { normalizeVariables } from '../assistants/assistant-messages';
 import { Arr, Bool, Id, ListFilters, Obj, PageQuery, Str, validateDto } from '../../validation';
@@ -11,16 +19,31 @@ const NOT_OBJECT = (field: string) => `The ${field} must be an object.`;
 
 export class SecondaryContactBody {
   @Str({ required: true, max: PHONE_TEXT_MAX, example: '+14155551235' }) phone_number!: string;
-  @Obj({ description: 'Overlays the primary lead\'s variables on calls to this contact' }) variables?: Record<string, unknown>;
+  @Obj({ description: "Overlays the primary lead's variables on calls to this contact" }) variables?: Record<
+    string,
+    unknown
+  >;
 }
 
 export class LeadBody {
-  @Str({ required: true, max: PHONE_TEXT_MAX, description: 'E.164; spaces, -, ., ( ) removed, a leading 00 read as +', example: '+14155551234' }) phone_number!: string;
+  @Str({
+    required: true,
+    max: PHONE_TEXT_MAX,
+    description: 'E.164; spaces, -, ., ( ) removed, a leading 00 read as +',
+    example: '+14155551234',
+  })
+  phone_number!: string;
   @Id({ required: true, example: 7 }) campaign_id!: number;
-  @Obj({ description: 'An object (or an array of objects, merged): ≤ 50 keys, values ≤ 1000 characters' }) variables?: Record<string, unknown>;
-  @Bool({ description: 'Create even when the campaign has a lead with this number (spelled as Famulor documents it)' }) allow_dupplicate?: boolean;
+  @Obj({ description: 'An object (or an array of objects, merged): ≤ 50 keys, values ≤ 1000 characters' })
+  variables?: Record<string, unknown>;
+  @Bool({ description: 'Create even when the campaign has a lead with this number (spelled as Famulor documents it)' })
+  allow_dupplicate?: boolean;
   @Bool({ description: 'Accepted too; allow_dupplicate wins when both are sent' }) allow_duplicate?: boolean;
-  @Arr(SecondaryContactBody, { max: CAMPAIGN_LIMITS.secondaryContactsMax, description: 'Called in this order when the primary does not answer' }) secondary_contacts?: SecondaryContactBody[];
+  @Arr(SecondaryContactBody, {
+    max: CAMPAIGN_LIMITS.secondaryContactsMax,
+    description: 'Called in this order when the primary does not answer',
+  })
+  secondary_contacts?: SecondaryContactBody[];
 }
 
 /** A lead of a bulk import: the create body without `campaign_id` (the route names the campaign). */
@@ -36,7 +59,10 @@ export class LeadUpdateBody {
   @Id({ description: 'Moves the lead and its secondary contacts' }) campaign_id?: number;
   @Str({ max: PHONE_TEXT_MAX }) phone_number?: string;
   @Str({ enum: SETTABLE_LEAD_STATUSES }) status?: LeadStatus;
-  @Obj({ description: 'Merged into the stored variables; a key sent as null is removed' }) variables?: Record<string, unknown>;
+  @Obj({ description: 'Merged into the stored variables; a key sent as null is removed' }) variables?: Record<
+    string,
+    unknown
+  >;
 }
 
 /** `variables` as an array of objects is merged in order (Famulor's German page sends it so). */
@@ -54,7 +80,10 @@ function variablesOf(raw: unknown, key: string, errors: FieldErrors): Record<str
   }
   const normalized = normalizeVariables(raw);
   if (normalized.ok) return normalized.value;
-  for (const [k, messages] of Object.entries(normalized.error)) errors[k.replace(/^variables/, key)] = messages.map((m) => m.replace(/^The variables/, `The ${key.includes('.') ? key : 'variables'}`));
+  for (const [k, messages] of Object.entries(normalized.error))
+    errors[k.replace(/^variables/, key)] = messages.map((m) =>
+      m.replace(/^The variables/, `The ${key.includes('.') ? key : 'variables'}`),
+    );
   return {};
 }
 
@@ -66,12 +95,20 @@ export function parseLead(input: unknown): LeadInput {
 }
 
 /** One lead of a bulk import (no `campaign_id`): the lead or its field errors. */
-export function importedLead(input: unknown, allowDuplicate?: boolean): { ok: true; value: LeadInput } | { ok: false; errors: FieldErrors } {
+export function importedLead(
+  input: unknown,
+  allowDuplicate?: boolean,
+): { ok: true; value: LeadInput } | { ok: false; errors: FieldErrors } {
   const lead = leadOf(ImportedLeadBody, input);
-  return lead.ok ? { ok: true, value: { ...lead.value, allowDuplicate: allowDuplicate ?? lead.value.allowDuplicate } } : lead;
+  return lead.ok
+    ? { ok: true, value: { ...lead.value, allowDuplicate: allowDuplicate ?? lead.value.allowDuplicate } }
+    : lead;
 }
 
-function leadOf(dto: typeof LeadBody | typeof ImportedLeadBody, input: unknown): { ok: true; value: LeadInput } | { ok: false; errors: FieldErrors } {
+function leadOf(
+  dto: typeof LeadBody | typeof ImportedLeadBody,
+  input: unknown,
+): { ok: true; value: LeadInput } | { ok: false; errors: FieldErrors } {
   const body = isPlainObject(input) ? { ...input, variables: mergedVariables(input.variables) } : input;
   const shaped = validateDto<LeadBody | ImportedLeadBody>(dto, body);
   if (!shaped.ok) return shaped;
@@ -88,13 +125,19 @@ function leadOf(dto: typeof LeadBody | typeof ImportedLeadBody, input: unknown):
     else if (number === phone) errors[key] = [`The ${key} and phone number must be different.`];
     else if (seen.has(number)) errors[key] = [`The ${key} field has a duplicate value.`];
     if (number !== null) seen.add(number);
-    return { phoneNumber: number ?? '', variables: variablesOf(c.variables, `secondary_contacts.${i}.variables`, errors) };
+    return {
+      phoneNumber: number ?? '',
+      variables: variablesOf(c.variables, `secondary_contacts.${i}.variables`, errors),
+    };
   });
   if (hasFieldErrors(errors)) return { ok: false, errors };
   return {
     ok: true,
     value: {
-      campaignId: 'campaign_id' in b ? b.campaign_id : 0, phoneNumber: phone as string, variables, secondaryContacts,
+      campaignId: 'campaign_id' in b ? b.campaign_id : 0,
+      phoneNumber: phone as string,
+      variables,
+      secondaryContacts,
       allowDuplicate: b.allow_dupplicate ?? b.allow_duplicate ?? false,
     },
   };
@@ -125,7 +168,8 @@ export function parseLeadUpdate(input: unknown): { ok: true; value: LeadUpdate }
 export class LeadListQuery extends PageQuery {
   @Str({ enum: LEAD_STATUSES }) status?: LeadStatus;
   @Id() campaign_id?: number;
-  @Str({ max: PHONE_TEXT_MAX, description: 'Part of the number of the lead or of one of its secondary contacts' }) phone_number?: string;
+  @Str({ max: PHONE_TEXT_MAX, description: 'Part of the number of the lead or of one of its secondary contacts' })
+  phone_number?: string;
   @Str({ pattern: /^\d{4}-\d{2}-\d{2}$/, description: 'YYYY-MM-DD (UTC), inclusive' }) date_from?: string;
   @Str({ pattern: /^\d{4}-\d{2}-\d{2}$/, description: 'YYYY-MM-DD (UTC), inclusive' }) date_to?: string;
 }
@@ -153,8 +197,11 @@ export function parseLeadList(input: unknown): { readonly query: LeadListQuery; 
   return {
     query: q,
     filter: {
-      status: q.status, campaignId: q.campaign_id, phoneNumber: phone === '' ? undefined : phone,
-      createdFrom: from ?? undefined, createdBefore: to ? new Date(to.getTime() + DAY_MS) : undefined,
+      status: q.status,
+      campaignId: q.campaign_id,
+      phoneNumber: phone === '' ? undefined : phone,
+      createdFrom: from ?? undefined,
+      createdBefore: to ? new Date(to.getTime() + DAY_MS) : undefined,
     },
   };
 }

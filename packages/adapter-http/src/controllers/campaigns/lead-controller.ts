@@ -9,7 +9,13 @@ import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
 import { LeadBody, LeadListQuery, LeadUpdateBody, parseLead, parseLeadList, parseLeadUpdate } from './lead-body';
-import { CAMPAIGN_NOT_FOUND, IMPORT_ANSWERS, LEAD_ANSWERS, LEAD_DELETE_ANSWERS, LEAD_NOT_FOUND } from './campaign-answers';
+import {
+  CAMPAIGN_NOT_FOUND,
+  IMPORT_ANSWERS,
+  LEAD_ANSWERS,
+  LEAD_DELETE_ANSWERS,
+  LEAD_NOT_FOUND,
+} from './campaign-answers';
 import { importRows, LeadImportBody } from './lead-import';
 import { ApiRequest } from '../../pipeline/request-context';
 import { presentLead } from './campaign-presenters';
@@ -40,7 +46,12 @@ export class LeadController {
     return reply(200, { message: 'Lead created successfully', data: presentLead(created.value) });
   }
 
-  @Doc({ summary: 'Import up to 10,000 leads into a campaign: JSON `leads`, or a CSV `file` (alias /api/user/campaigns/{id}/leads/import)', tag, body: LeadImportBody })
+  @Doc({
+    summary:
+      'Import up to 10,000 leads into a campaign: JSON `leads`, or a CSV `file` (alias /api/user/campaigns/{id}/leads/import)',
+    tag,
+    body: LeadImportBody,
+  })
   @Post('/campaign/:id/leads/import')
   async importLeads(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const campaignId = pathId(id, CAMPAIGN_NOT_FOUND);
@@ -49,7 +60,12 @@ export class LeadController {
     if (!imported.ok) answer(IMPORT_ANSWERS, imported.error);
     const { accepted, duplicates, doNotCall, invalid } = imported.value;
     return reply(200, {
-      message: 'Leads imported.', accepted, duplicates, do_not_call: doNotCall, invalid: invalid.slice(0, INVALID_SHOWN), invalid_count: invalid.length,
+      message: 'Leads imported.',
+      accepted,
+      duplicates,
+      do_not_call: doNotCall,
+      invalid: invalid.slice(0, INVALID_SHOWN),
+      invalid_count: invalid.length,
     });
   }
 
@@ -61,7 +77,11 @@ export class LeadController {
     return reply(200, { data: presentLead(found.value) });
   }
 
-  @Doc({ summary: 'Update a lead; only sent fields change (aliases PUT /api/leads/{id}, PATCH /api/user/leads/{id})', tag, body: LeadUpdateBody })
+  @Doc({
+    summary: 'Update a lead; only sent fields change (aliases PUT /api/leads/{id}, PATCH /api/user/leads/{id})',
+    tag,
+    body: LeadUpdateBody,
+  })
   @Put('/leads/:id')
   async update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const leadId = pathId(id, LEAD_NOT_FOUND);

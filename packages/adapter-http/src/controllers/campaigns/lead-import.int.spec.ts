@@ -15,32 +15,54 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const newCampaign = async () => (await t.http.post('/api/user/campaigns').set(owner.auth).send({ name: 'Import', assistant_id: assistant })).body.data.id as number;
-const leadsOf = async (campaign: number) => (await t.http.get(`/api/user/leads?campaign_id=${campaign}&per_page=100`).set(owner.auth)).body;
-const csv = (campaign: number, text: string | Buffer, fields: Record<string, string> = {}, path = `/api/user/campaign/${campaign}/leads/import`) => {
+const newCampaign = async () =>
+  (await t.http.post('/api/user/campaigns').set(owner.auth).send({ name: 'Import', assistant_id: assistant })).body.data
+    .id as number;
+const leadsOf = async (campaign: number) =>
+  (await t.http.get(`/api/user/leads?campaign_id=${campaign}&per_page=100`).set(owner.auth)).body;
+const csv = (
+  campaign: number,
+  text: string | Buffer,
+  fields: Record<string, string> = {},
+  path = `/api/user/campaign/${campaign}/leads/import`,
+) => {
   let req = t.http.post(path).set(owner.auth);
   for (const [k, v] of Object.entries(fields)) req = req.field(k, v);
-  return req.attach('file', Buffer.isBuffer(text) ? text : Buffer.from(text), { filename: 'leads.csv', contentType: 'text/csv' });
+  return req.attach('file', Buffer.isBuffer(text) ? text : Buffer.from(text), {
+    filename: 'leads.csv',
+    contentType: 'text/csv',
+  });
 };
 
 describe('JSON', () => {
   it('stores the valid leads and reports duplicates and invalid rows', async () => {
     const campaign = await newCampaign();
     await t.http.post('/api/user/lead').set(owner.auth).send({ campaign_id: campaign, phone_number: '+14155550001' });
-    const res = await t.http.post(`/api/user/campaign/${campaign}/leads/import`).set(owner.auth).send({
-      leads: [
-        { phone_number: '+14155550001' },
-        { phone_number: '+1 415 555 0002', variables: { name: 'Ann' }, secondary_contacts: [{ phone_number: '+14155550003' }] },
-        { phone_number: '+14155550002' },
-        { phone_number: 'nope' },
-        { phone_number: '+14155550001', allow_dupplicate: true },
-        'x',
-      ],
-    });
+    const res = await t.http
+      .post(`/api/user/campaign/${campaign}/leads/import`)
+      .set(owner.auth)
+      .send({
+        leads: [
+          { phone_number: '+14155550001' },
+          {
+            phone_number: '+1 415 555 0002',
+            variables: { name: 'Ann' },
+            secondary_contacts: [{ phone_number: '+14155550003' }],
+          },
+          { phone_number: '+14155550002' },
+          { phone_number: 'nope' },
+          { phone_number: '+14155550001', allow_dupplicate: true },
+          'x',
+        ],
+      });
     expect({ status: res.status, body: res.body }).toEqual({
       status: 200,
       body: {
-        message: 'Leads imported.', accepted: 2, duplicates: 2, do_not_call: 0, invalid_count: 2,
+        message: 'Leads imported.',
+        accepted: 2,
+        duplicates: 2,
+        do_not_call: 0,
+        invalid_count: 2,
         invalid: [
           { row: 4, errors: { phone_number: ['The phone number must be a valid E.164 phone number.'] } },
           { row: 6, errors: { body: ['The request body must be a JSON object.'] } },
@@ -49,12 +71,18 @@ describe('JSON', () => {
     });
     const leads = await leadsOf(campaign);
     expect(leads.total).toBe(3);
-    expect(leads.data.find((l: { phone_number: string }) => l.phone_number === '+14155550002')).toMatchObject({ variables: { name: 'Ann' }, secondary_contacts: [{ phone_number: '+14155550003' }] });
+    expect(leads.data.find((l: { phone_number: string }) => l.phone_number === '+14155550002')).toMatchObject({
+      variables: { name: 'Ann' },
+      secondary_contacts: [{ phone_number: '+14155550003' }],
+    });
   });
 
   it('takes 10,000 leads in one request within seconds', async () => {
     const campaign = await newCampaign();
-    const leads = Array.from({ length: 10_000 }, (_, i) => ({ phone_number: `+1415${String(5000000 + i)}`, variables: { n: String(i) } }));
+    const leads = Array.from({ length: 10_000 }, (_, i) => ({
+      phone_number: `+1415${String(5000000 + i)}`,
+      variables: { n: String(i) },
+    }));
     const began = Date.now();
     const res = await t.http.post(`/api/user/campaigns/${campaign}/leads/import`).set(owner.auth).send({ leads });
     const took = Date.now() - began;
@@ -69,14 +97,20 @@ describe('JSON', () => {
     [{ leads: 'x' }, { leads: ['The leads must be an array.'] }],
   ])('422 for %j', async (body, errors) => {
     const campaign = await newCampaign();
-    const res = await t.http.post(`/api/user/campaign/${campaign}/leads/import`).set(owner.auth).send(body as object);
+    const res = await t.http
+      .post(`/api/user/campaign/${campaign}/leads/import`)
+      .set(owner.auth)
+      .send(body as object);
     expect({ status: res.status, body: res.body }).toEqual({ status: 422, body: { message: INVALID, errors } });
   });
 
-  it('another account\'s campaign is not found, and nothing is stored', async () => {
+  it("another account's campaign is not found, and nothing is stored", async () => {
     const campaign = await newCampaign();
     const stranger = await t.createUser();
-    const res = await t.http.post(`/api/user/campaign/${campaign}/leads/import`).set(stranger.auth).send({ leads: [{ phone_number: '+14155550001' }] });
+    const res = await t.http
+      .post(`/api/user/campaign/${campaign}/leads/import`)
+      .set(stranger.auth)
+      .send({ leads: [{ phone_number: '+14155550001' }] });
     expect({ status: res.status, body: res.body }).toEqual({ status: 404, body: { message: 'Campaign not found' } });
     expect((await leadsOf(campaign)).total).toBe(0);
   });
@@ -85,17 +119,25 @@ describe('JSON', () => {
 describe('CSV', () => {
   it('reads a BOM, semicolons, Windows line ends and quotes inside quotes; keeps formulas as text', async () => {
     const campaign = await newCampaign();
-    const text = '\ufeffname;Phone;note\r\n"Ann ""A"" Lee";+1 415 555 0101;=cmd|\' /C calc\'!A0\r\nBob;+14155550102;\r\n;12;x\r\n';
+    const text =
+      '\ufeffname;Phone;note\r\n"Ann ""A"" Lee";+1 415 555 0101;=cmd|\' /C calc\'!A0\r\nBob;+14155550102;\r\n;12;x\r\n';
     const res = await csv(campaign, text);
     expect({ status: res.status, body: res.body }).toEqual({
       status: 200,
       body: {
-        message: 'Leads imported.', accepted: 2, duplicates: 0, do_not_call: 0, invalid_count: 1,
+        message: 'Leads imported.',
+        accepted: 2,
+        duplicates: 0,
+        do_not_call: 0,
+        invalid_count: 1,
         invalid: [{ row: 3, errors: { phone_number: ['The phone number must be a valid E.164 phone number.'] } }],
       },
     });
     const leads = (await leadsOf(campaign)).data as Array<{ phone_number: string; variables: Record<string, string> }>;
-    expect(leads.find((l) => l.phone_number === '+14155550101')?.variables).toEqual({ name: 'Ann "A" Lee', note: '=cmd|\' /C calc\'!A0' });
+    expect(leads.find((l) => l.phone_number === '+14155550101')?.variables).toEqual({
+      name: 'Ann "A" Lee',
+      note: "=cmd|' /C calc'!A0",
+    });
     expect(leads.find((l) => l.phone_number === '+14155550102')?.variables).toEqual({ name: 'Bob' });
   });
 
@@ -103,7 +145,10 @@ describe('CSV', () => {
     const campaign = await newCampaign();
     const text = 'phone_number\n+14155550201\n+14155550201\n';
     expect((await csv(campaign, text)).body).toMatchObject({ accepted: 1, duplicates: 1 });
-    expect((await csv(campaign, text, { allow_dupplicate: 'true' })).body).toMatchObject({ accepted: 2, duplicates: 0 });
+    expect((await csv(campaign, text, { allow_dupplicate: 'true' })).body).toMatchObject({
+      accepted: 2,
+      duplicates: 0,
+    });
   });
 
   it.each<[string | Buffer, Record<string, string[]>]>([

@@ -12,7 +12,12 @@ const PHONE_COLUMNS = ['phone_number', 'phone'];
 const NOT_CSV: FieldErrors = { file: ['The file must be a CSV file.'] };
 
 export class LeadImportBody {
-  @Arr(undefined, { min: 1, max: MAX_ROWS, description: 'Lead create bodies without campaign_id (JSON); or send multipart/form-data with a CSV `file`' }) leads?: unknown[];
+  @Arr(undefined, {
+    min: 1,
+    max: MAX_ROWS,
+    description: 'Lead create bodies without campaign_id (JSON); or send multipart/form-data with a CSV `file`',
+  })
+  leads?: unknown[];
   @Bool({ description: 'Multipart only: import numbers the campaign already has' }) allow_dupplicate?: boolean;
 }
 
@@ -44,7 +49,11 @@ function csvRows(fields: unknown, upload: UploadedFile): ImportRow[] {
   if (data.length > MAX_ROWS) failValidation({ file: [`The file may not hold more than ${MAX_ROWS} leads.`] });
   return data.map((cells) => {
     // Cells are text exactly as written: nothing here evaluates a formula.
-    const variables = Object.fromEntries(columns.flatMap((name, i) => (i === phoneAt || name === '' || cells[i] === undefined || cells[i] === '' ? [] : [[name, cells[i]]])));
+    const variables = Object.fromEntries(
+      columns.flatMap((name, i) =>
+        i === phoneAt || name === '' || cells[i] === undefined || cells[i] === '' ? [] : [[name, cells[i]]],
+      ),
+    );
     return importedLead({ phone_number: cells[phoneAt] ?? '', variables }, allowDuplicate);
   });
 }
@@ -54,7 +63,13 @@ function readCsv(bytes: Buffer): string[][] | null {
   const text = bytes.toString('utf8');
   if (text.includes('\u0000') || text.includes('\ufffd')) return null;
   try {
-    return parseCsv(text, { bom: true, delimiter: [',', ';'], relax_column_count: true, skip_empty_lines: true, trim: false }) as string[][];
+    return parseCsv(text, {
+      bom: true,
+      delimiter: [',', ';'],
+      relax_column_count: true,
+      skip_empty_lines: true,
+      trim: false,
+    }) as string[][];
   } catch {
     return null;
   }

@@ -10,7 +10,12 @@ import { Doc } from '../../openapi/route-doc';
 import { SANDBOX_NOT_FOUND } from '../calls/call-answers';
 
 export class CampaignTickBody {
-  @Str({ timestamp: true, description: 'ISO 8601: the window and due retries are read as if the clock read this; default now', example: '2026-03-02T09:00:00Z' }) at?: string;
+  @Str({
+    timestamp: true,
+    description: 'ISO 8601: the window and due retries are read as if the clock read this; default now',
+    example: '2026-03-02T09:00:00Z',
+  })
+  at?: string;
 }
 
 /** The dialer on demand, for tests: bound only while the voice runtime is the sandbox. */
@@ -26,7 +31,7 @@ export class SandboxCampaignController {
   async tick(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const campaignId = pathId(id, SANDBOX_NOT_FOUND);
     const body = parse(CampaignTickBody, req.body ?? {});
-    const at = body.at === undefined ? this.clock.now() : parseTimestamp(body.at) ?? this.clock.now();
+    const at = body.at === undefined ? this.clock.now() : (parseTimestamp(body.at) ?? this.clock.now());
     const placed = await this.dialer.tick(principalOf(req).userId, campaignId, at);
     if (!placed.ok) refuse(SANDBOX_NOT_FOUND);
     return reply(200, { placed: placed.value });

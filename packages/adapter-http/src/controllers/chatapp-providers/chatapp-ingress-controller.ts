@@ -20,13 +20,22 @@ export class ChatappIngressController {
     @inject(TOKENS.ChatappIngress) private readonly ingress: ChatappIngress,
   ) {}
 
-  @Doc({ summary: 'Provider subscription handshake (verify token, challenge echoed as text/plain)', tag: 'Providers', auth: 'none' })
+  @Doc({
+    summary: 'Provider subscription handshake (verify token, challenge echoed as text/plain)',
+    tag: 'Providers',
+    auth: 'none',
+  })
   @Get('/:provider/webhook')
   challenge(@Params({ name: 'provider' }) provider: string, @Request() req: ExpressRequest): HttpResponse {
     const challenge = this.gate(provider).answerChallenge(req.query as Record<string, unknown>);
     if (challenge === null) answer(INGRESS_ANSWERS, 'verification_failed');
     // The one answer of the product that is not JSON: the provider compares the body to its challenge.
-    return { [isHttpResponseSymbol]: true, statusCode: 200, body: challenge, headers: { 'Content-Type': 'text/plain; charset=utf-8' } };
+    return {
+      [isHttpResponseSymbol]: true,
+      statusCode: 200,
+      body: challenge,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    };
   }
 
   @Doc({ summary: 'Signed provider notifications, stored and handled asynchronously', tag: 'Providers', auth: 'none' })

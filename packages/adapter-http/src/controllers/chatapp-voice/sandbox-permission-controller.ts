@@ -1,7 +1,13 @@
 import { Controller, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { AnswerCallPermission, ReadCallPermission, TOKENS, VoiceConversationLookup, VoiceSenderLookup } from '@voiceplane/application';
+import {
+  AnswerCallPermission,
+  ReadCallPermission,
+  TOKENS,
+  VoiceConversationLookup,
+  VoiceSenderLookup,
+} from '@voiceplane/application';
 import { parse, reply } from '../../pipeline/responses';
 import { answer } from '../../pipeline/answers';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
@@ -20,7 +26,11 @@ export class SandboxPermissionController {
     @inject(TOKENS.ReadCallPermission) private readonly reads: ReadCallPermission,
   ) {}
 
-  @Doc({ summary: 'Sandbox: the customer accepts, rejects or revokes call permission', tag: 'Sandbox', body: PermissionReplyBody })
+  @Doc({
+    summary: 'Sandbox: the customer accepts, rejects or revokes call permission',
+    tag: 'Sandbox',
+    body: PermissionReplyBody,
+  })
   @Post('/permission-reply')
   async reply(@Request() req: ExpressRequest) {
     const body = parse(PermissionReplyBody, req.body ?? {});
@@ -29,8 +39,13 @@ export class SandboxPermissionController {
     if (sender === null) answer(SANDBOX_PERMISSION_REPLY_ANSWERS, 'not_found');
     const conversation = await this.conversations.find(sender.id, body.customer_phone);
     const answered = await this.answers.answer({
-      userId, senderId: sender.id, customerPhone: body.customer_phone, conversationUuid: conversation?.uuid ?? null,
-      response: body.response, permanent: body.is_permanent ?? false, requestId: requestIdOf(req),
+      userId,
+      senderId: sender.id,
+      customerPhone: body.customer_phone,
+      conversationUuid: conversation?.uuid ?? null,
+      response: body.response,
+      permanent: body.is_permanent ?? false,
+      requestId: requestIdOf(req),
     });
     if (!answered.ok) answer(SANDBOX_PERMISSION_REPLY_ANSWERS, answered.error);
     const view = await this.reads.read(userId, sender.id, body.customer_phone);

@@ -22,14 +22,19 @@ export function presentPermission(view: CallPermissionView, withActions: boolean
   };
 }
 
-function presentAction(action: CallPermissionReadout['actions'][number] | PreflightAction<string>): Record<string, unknown> {
+function presentAction(
+  action: CallPermissionReadout['actions'][number] | PreflightAction<string>,
+): Record<string, unknown> {
   return {
     action_name: action.actionName,
     can_perform: action.canPerform,
     reason: action.reason,
     next_allowed_at: iso(action.nextAllowedAt),
     limits: action.limits.map((l) => ({
-      time_period: l.timePeriod, max_allowed: l.maxAllowed, current_usage: l.currentUsage, limit_expiration_time: iso(l.limitExpirationTime),
+      time_period: l.timePeriod,
+      max_allowed: l.maxAllowed,
+      current_usage: l.currentUsage,
+      limit_expiration_time: iso(l.limitExpirationTime),
     })),
   };
 }

@@ -9,7 +9,13 @@ import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 
 class VoiceWebhookBody {
-  @Str({ required: true, nullable: true, url: true, target: publicTarget, description: 'Public http(s) URL for call_started and call_permission_granted, or null to clear' })
+  @Str({
+    required: true,
+    nullable: true,
+    url: true,
+    target: publicTarget,
+    description: 'Public http(s) URL for call_started and call_permission_granted, or null to clear',
+  })
   webhook_url!: string | null;
 }
 
@@ -29,10 +35,17 @@ export class VoiceWebhookController {
     return reply(200, { success: true, webhook_url: await this.voiceWebhook.url(principalOf(req).userId) });
   }
 
-  @Doc({ summary: 'Set or clear the account voice webhook; clearing cancels pending voice events', tag, body: VoiceWebhookBody })
+  @Doc({
+    summary: 'Set or clear the account voice webhook; clearing cancels pending voice events',
+    tag,
+    body: VoiceWebhookBody,
+  })
   @Put('/')
   async put(@Request() req: ExpressRequest) {
     const body = parse(VoiceWebhookBody, req.body ?? {}, 'chatapp', { targetPolicy: this.targetPolicy });
-    return reply(200, { success: true, webhook_url: await this.voiceWebhook.set(principalOf(req).userId, body.webhook_url) });
+    return reply(200, {
+      success: true,
+      webhook_url: await this.voiceWebhook.set(principalOf(req).userId, body.webhook_url),
+    });
   }
 }

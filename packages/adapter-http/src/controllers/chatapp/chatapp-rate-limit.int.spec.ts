@@ -24,7 +24,12 @@ async function burst() {
   const answers = [];
   for (let i = 0; i < 6; i += 1) {
     const api = i % 2 === 0 ? a : b;
-    answers.push(await api.http.post(`/api/user/chatapp/${i % 3 === 0 ? 'send-freeform' : 'send'}`).set(user.auth).send({}));
+    answers.push(
+      await api.http
+        .post(`/api/user/chatapp/${i % 3 === 0 ? 'send-freeform' : 'send'}`)
+        .set(user.auth)
+        .send({}),
+    );
   }
   return answers;
 }
@@ -32,7 +37,8 @@ async function burst() {
 it('the sixth send within one second is 429 in the chat-app family, whichever instance it reaches', async () => {
   // A burst that straddles a second boundary is split over two windows; the next one will not be.
   let answers = await burst();
-  for (let tries = 0; new Set(answers.map((r) => r.headers['x-ratelimit-reset'])).size > 1 && tries < 5; tries += 1) answers = await burst();
+  for (let tries = 0; new Set(answers.map((r) => r.headers['x-ratelimit-reset'])).size > 1 && tries < 5; tries += 1)
+    answers = await burst();
   expect(new Set(answers.map((r) => r.headers['x-ratelimit-reset'])).size).toBe(1);
   expect(answers.slice(0, 5).map((r) => r.status)).toEqual([422, 422, 422, 422, 422]);
   const refused = answers[5];

@@ -19,13 +19,19 @@ const MEDIA_ID = /^med_[A-Za-z0-9]{22}$/;
 export class ChatappMediaController {
   constructor(@inject(TOKENS.InboundMediaDownloads) private readonly media: InboundMediaDownloads) {}
 
-  @Doc({ summary: 'A file a customer sent, as voiceplane keeps it (owner only; the stored content type)', tag: 'Chat app' })
+  @Doc({
+    summary: 'A file a customer sent, as voiceplane keeps it (owner only; the stored content type)',
+    tag: 'Chat app',
+  })
   @Get('/:media_id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'media_id' }) id: string): Promise<HttpResponse> {
     if (!MEDIA_ID.test(id)) refuse(SANDBOX_NOT_FOUND);
     const stored = await this.media.open(principalOf(req).userId, id);
     if (stored === null) refuse(SANDBOX_NOT_FOUND);
     // A customer's file is not a page of ours: never run as one.
-    return mediaResponse(stored, { 'Content-Security-Policy': "default-src 'none'; sandbox", 'Cache-Control': 'private, max-age=3600' });
+    return mediaResponse(stored, {
+      'Content-Security-Policy': "default-src 'none'; sandbox",
+      'Cache-Control': 'private, max-age=3600',
+    });
   }
 }

@@ -8,11 +8,15 @@ import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { iso } from '../../presenters/format';
 import {
-  SandboxExpireWindowBody, SandboxInboundBody, SandboxMessageStatusBody, SandboxOutboxQuery, SandboxSenderStatusBody, SandboxTemplateStatusBody,
+  SandboxExpireWindowBody,
+  SandboxInboundBody,
+  SandboxMessageStatusBody,
+  SandboxOutboxQuery,
+  SandboxSenderStatusBody,
+  SandboxTemplateStatusBody,
 } from './chatapp-body';
 import { SANDBOX_ANSWERS, SANDBOX_NOT_FOUND, SANDBOX_TEXT_OR_MEDIA_REQUIRED } from './chatapp-answers';
 import { presentChatappMessage, presentSender, presentSessionStatus, presentTemplate } from './chatapp-presenters';
-
 
 const OUTBOX_LIMIT = 200;
 
@@ -28,17 +32,38 @@ export class SandboxChatappController {
     const mediaUrl = body.media_url ?? null;
     if ((body.text ?? '') === '' && mediaUrl === null) refuse(SANDBOX_TEXT_OR_MEDIA_REQUIRED);
     const received = await this.sandbox.inbound(principalOf(req).userId, {
-      senderId: body.sender_id, customerPhone: body.from_phone, customerName: body.customer_name ?? null, text: body.text ?? null,
-      media: mediaUrl === null ? null : { source: { kind: 'url', ref: mediaUrl }, mediaType: body.media_type ?? 'image', caption: body.text ?? null }, providerMessageId: null,
+      senderId: body.sender_id,
+      customerPhone: body.from_phone,
+      customerName: body.customer_name ?? null,
+      text: body.text ?? null,
+      media:
+        mediaUrl === null
+          ? null
+          : {
+              source: { kind: 'url', ref: mediaUrl },
+              mediaType: body.media_type ?? 'image',
+              caption: body.text ?? null,
+            },
+      providerMessageId: null,
     });
     if (!received.ok) answer(SANDBOX_ANSWERS, received.error);
     const { conversation, messageId, aiReply } = received.value;
     const ai = aiReply.reply;
     return reply(200, {
-      ok: true, conversation_id: conversation.id, conversation_uuid: conversation.uuid, message_id: messageId,
+      ok: true,
+      conversation_id: conversation.id,
+      conversation_uuid: conversation.uuid,
+      message_id: messageId,
       ...(ai === null
         ? { ai_reply: null, ai_reply_skipped: aiReply.skipped }
-        : { ai_reply: { message_id: ai.messageId, body: ai.body, status: ai.status, ...(ai.errorCode === null ? {} : { error_code: ai.errorCode }) } }),
+        : {
+            ai_reply: {
+              message_id: ai.messageId,
+              body: ai.body,
+              status: ai.status,
+              ...(ai.errorCode === null ? {} : { error_code: ai.errorCode }),
+            },
+          }),
     });
   }
 
@@ -91,11 +116,22 @@ export class SandboxChatappController {
   @Get('/outbox')
   async outbox(@Request() req: ExpressRequest) {
     const query = parse(SandboxOutboxQuery, req.query ?? {});
-    const items = await this.sandbox.outbox(principalOf(req).userId, { senderId: query.sender_id, to: query.to }, OUTBOX_LIMIT);
+    const items = await this.sandbox.outbox(
+      principalOf(req).userId,
+      { senderId: query.sender_id, to: query.to },
+      OUTBOX_LIMIT,
+    );
     if (!items.ok) answer(SANDBOX_ANSWERS, items.error);
     return reply(200, {
       data: items.value.map((i) => ({
-        message_sid: i.messageSid, sender_id: i.senderId, to: i.to, type: i.type, body: i.body, media_url: i.mediaUrl, template_id: i.templateId, at: iso(i.at),
+        message_sid: i.messageSid,
+        sender_id: i.senderId,
+        to: i.to,
+        type: i.type,
+        body: i.body,
+        media_url: i.mediaUrl,
+        template_id: i.templateId,
+        at: iso(i.at),
       })),
     });
   }

@@ -11,7 +11,12 @@ import { Doc } from '../../openapi/route-doc';
 import { isoOrNull } from '../../presenters/format';
 import { SendFreeformBody, SendTemplateBody, SessionStatusQuery } from './chatapp-body';
 import {
-  FREEFORM_SEND_ANSWERS, MESSAGE_ANSWERS, MESSAGE_NOT_FOUND, MESSAGE_OR_MEDIA_REQUIRED, SESSION_ANSWERS, TEMPLATE_SEND_ANSWERS,
+  FREEFORM_SEND_ANSWERS,
+  MESSAGE_ANSWERS,
+  MESSAGE_NOT_FOUND,
+  MESSAGE_OR_MEDIA_REQUIRED,
+  SESSION_ANSWERS,
+  TEMPLATE_SEND_ANSWERS,
 } from './chatapp-answers';
 import { presentChatappMessage, presentSessionStatus } from './chatapp-presenters';
 
@@ -32,21 +37,40 @@ export class ChatappSendController {
   @Post('/send')
   async template(@Request() req: ExpressRequest) {
     const body = parse(SendTemplateBody, req.body, FAMILY);
-    const send = () => this.sendTemplate.execute({
-      userId: principalOf(req).userId, senderId: body.sender_id, templateId: body.template_id, recipientPhone: body.recipient_phone,
-      recipientName: body.recipient_name ?? null, variables: body.variables ?? {}, source: 'api', requestId: requestIdOf(req),
-    });
+    const send = () =>
+      this.sendTemplate.execute({
+        userId: principalOf(req).userId,
+        senderId: body.sender_id,
+        templateId: body.template_id,
+        recipientPhone: body.recipient_phone,
+        recipientName: body.recipient_name ?? null,
+        variables: body.variables ?? {},
+        source: 'api',
+        requestId: requestIdOf(req),
+      });
     return answerOutcome(req, send, (sent) => {
       if (!sent.ok) return answerFor(TEMPLATE_SEND_ANSWERS, sent.error);
       const { conversation, messageId, chatapp } = sent.value;
-      return { status: 200, body: {
-        success: true, conversation_id: conversation.id, message_id: messageId, chatapp_message_id: chatapp.id, message_sid: chatapp.messageSid,
-        status: chatapp.status,
-      } };
+      return {
+        status: 200,
+        body: {
+          success: true,
+          conversation_id: conversation.id,
+          message_id: messageId,
+          chatapp_message_id: chatapp.id,
+          message_sid: chatapp.messageSid,
+          status: chatapp.status,
+        },
+      };
     });
   }
 
-  @Doc({ summary: 'Send a freeform message inside the 24-hour window', tag: 'Chat app', body: SendFreeformBody, success: 200 })
+  @Doc({
+    summary: 'Send a freeform message inside the 24-hour window',
+    tag: 'Chat app',
+    body: SendFreeformBody,
+    success: 200,
+  })
   @Post('/send-freeform')
   async freeform(@Request() req: ExpressRequest) {
     const body = parse(SendFreeformBody, req.body, FAMILY, { targetPolicy: this.targetPolicy });
@@ -54,17 +78,31 @@ export class ChatappSendController {
     if (mediaUrl === null && (body.message === undefined || body.message === null || body.message === '')) {
       refuse(MESSAGE_OR_MEDIA_REQUIRED);
     }
-    const send = () => this.sendFreeform.execute({
-      userId: principalOf(req).userId, senderId: body.sender_id, recipientPhone: body.recipient_phone, message: body.message ?? null,
-      mediaUrl, filename: body.filename ?? null, source: 'api', requestId: requestIdOf(req),
-    });
+    const send = () =>
+      this.sendFreeform.execute({
+        userId: principalOf(req).userId,
+        senderId: body.sender_id,
+        recipientPhone: body.recipient_phone,
+        message: body.message ?? null,
+        mediaUrl,
+        filename: body.filename ?? null,
+        source: 'api',
+        requestId: requestIdOf(req),
+      });
     return answerOutcome(req, send, (sent) => {
       if (!sent.ok) return answerFor(FREEFORM_SEND_ANSWERS, sent.error);
       const { conversation, messageId, chatapp } = sent.value;
-      return { status: 200, body: {
-        success: true, conversation_id: conversation.id, message_id: messageId, chatapp_message_id: chatapp.id, message_sid: chatapp.messageSid,
-        session_status: presentSessionStatus(sent.value.sessionStatus),
-      } };
+      return {
+        status: 200,
+        body: {
+          success: true,
+          conversation_id: conversation.id,
+          message_id: messageId,
+          chatapp_message_id: chatapp.id,
+          message_sid: chatapp.messageSid,
+          session_status: presentSessionStatus(sent.value.sessionStatus),
+        },
+      };
     });
   }
 
@@ -75,11 +113,21 @@ export class ChatappSendController {
     const found = await this.queries.session(principalOf(req).userId, query.sender_id, query.recipient_phone);
     if (!found.ok) answer(SESSION_ANSWERS, found.error);
     const { conversation, sessionStatus, windowOpenedBy } = found.value;
-    if (conversation === null) return reply(200, { success: true, has_conversation: false, session_status: presentSessionStatus(sessionStatus) });
+    if (conversation === null)
+      return reply(200, {
+        success: true,
+        has_conversation: false,
+        session_status: presentSessionStatus(sessionStatus),
+      });
     return reply(200, {
-      success: true, has_conversation: true, conversation_id: conversation.id, conversation_uuid: conversation.uuid,
-      customer_name: conversation.customerName, last_customer_message_at: isoOrNull(conversation.window.lastCustomerMessageAt),
-      window_opened_by: windowOpenedBy, session_status: presentSessionStatus(sessionStatus),
+      success: true,
+      has_conversation: true,
+      conversation_id: conversation.id,
+      conversation_uuid: conversation.uuid,
+      customer_name: conversation.customerName,
+      last_customer_message_at: isoOrNull(conversation.window.lastCustomerMessageAt),
+      window_opened_by: windowOpenedBy,
+      session_status: presentSessionStatus(sessionStatus),
     });
   }
 

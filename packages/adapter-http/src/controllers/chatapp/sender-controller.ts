@@ -9,7 +9,13 @@ import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { validateDto } from '../../validation';
 import {
-  CreateSenderBody, CreateTemplateBody, SenderListQuery, TemplateAliasQuery, TemplateListQuery, UpdateSenderBody, WhatsappCredentialsBody,
+  CreateSenderBody,
+  CreateTemplateBody,
+  SenderListQuery,
+  TemplateAliasQuery,
+  TemplateListQuery,
+  UpdateSenderBody,
+  WhatsappCredentialsBody,
 } from './chatapp-body';
 import { CREATE_TEMPLATE_ANSWERS, REGISTER_SENDER_ANSWERS, SENDER_ANSWERS, SENDER_NOT_FOUND } from './chatapp-answers';
 import { presentSender, presentTemplate } from './chatapp-presenters';
@@ -28,7 +34,9 @@ export class ChatappSenderController {
   @Get('/senders')
   async list(@Request() req: ExpressRequest) {
     const query = parse(SenderListQuery, req.query ?? {}, FAMILY);
-    return reply(200, { data: (await this.senders.list(principalOf(req).userId, query.status ?? 'online')).map(presentSender) });
+    return reply(200, {
+      data: (await this.senders.list(principalOf(req).userId, query.status ?? 'online')).map(presentSender),
+    });
   }
 
   @Doc({ summary: 'Get a chat-app sender', tag: 'Chat app' })
@@ -43,10 +51,17 @@ export class ChatappSenderController {
   @Post('/senders')
   async create(@Request() req: ExpressRequest) {
     const body = parse(CreateSenderBody, req.body, FAMILY, { targetPolicy: this.targetPolicy });
-    const created = await this.senders.register({
-      userId: principalOf(req).userId, phoneNumber: body.phone_number, displayName: body.display_name, assistantId: body.assistant_id ?? null,
-      callingEnabled: body.calling_enabled ?? false, statusWebhookUrl: body.status_webhook_url ?? null,
-    }, () => credentialsOf(body.provider_config));
+    const created = await this.senders.register(
+      {
+        userId: principalOf(req).userId,
+        phoneNumber: body.phone_number,
+        displayName: body.display_name,
+        assistantId: body.assistant_id ?? null,
+        callingEnabled: body.calling_enabled ?? false,
+        statusWebhookUrl: body.status_webhook_url ?? null,
+      },
+      () => credentialsOf(body.provider_config),
+    );
     if (!created.ok) answer(REGISTER_SENDER_ANSWERS, created.error);
     return reply(201, { success: true, data: presentSender(created.value) });
   }
@@ -56,39 +71,67 @@ export class ChatappSenderController {
   async update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const changesOf = () => {
       const body = parse(UpdateSenderBody, req.body ?? {}, FAMILY, { partial: true, targetPolicy: this.targetPolicy });
-      return { displayName: body.display_name, assistantId: body.assistant_id, callingEnabled: body.calling_enabled, statusWebhookUrl: body.status_webhook_url };
+      return {
+        displayName: body.display_name,
+        assistantId: body.assistant_id,
+        callingEnabled: body.calling_enabled,
+        statusWebhookUrl: body.status_webhook_url,
+      };
     };
     const updated = await this.senders.update(principalOf(req).userId, pathId(id, SENDER_NOT_FOUND), changesOf);
     if (!updated.ok) answer(SENDER_ANSWERS, updated.error);
     return reply(200, { success: true, data: presentSender(updated.value) });
   }
 
-  @Doc({ summary: 'List a sender\'s templates', tag: 'Chat app', query: TemplateListQuery })
+  @Doc({ summary: "List a sender's templates", tag: 'Chat app', query: TemplateListQuery })
   @Get('/senders/:sender_id/templates')
   async listTemplates(@Request() req: ExpressRequest, @Params({ name: 'sender_id' }) senderId: string) {
     const filterOf = () => parse(TemplateListQuery, req.query ?? {}, FAMILY).status ?? 'approved';
-    const templates = await this.senders.templatesOf(principalOf(req).userId, pathId(senderId, SENDER_NOT_FOUND), filterOf);
+    const templates = await this.senders.templatesOf(
+      principalOf(req).userId,
+      pathId(senderId, SENDER_NOT_FOUND),
+      filterOf,
+    );
     if (!templates.ok) answer(SENDER_ANSWERS, templates.error);
     return reply(200, { data: templates.value.map(presentTemplate) });
   }
 
-  @Doc({ summary: 'List a sender\'s templates (alias with sender_id)', tag: 'Chat app', query: TemplateAliasQuery })
+  @Doc({ summary: "List a sender's templates (alias with sender_id)", tag: 'Chat app', query: TemplateAliasQuery })
   @Get('/templates')
   async listTemplatesAlias(@Request() req: ExpressRequest) {
     const query = parse(TemplateAliasQuery, req.query ?? {}, FAMILY);
-    const templates = await this.senders.templatesOf(principalOf(req).userId, query.sender_id, () => query.status ?? 'approved');
+    const templates = await this.senders.templatesOf(
+      principalOf(req).userId,
+      query.sender_id,
+      () => query.status ?? 'approved',
+    );
     if (!templates.ok) answer(SENDER_ANSWERS, templates.error);
     return reply(200, { data: templates.value.map(presentTemplate) });
   }
 
-  @Doc({ summary: 'Create a template (submitted for approval)', tag: 'Chat app', body: CreateTemplateBody, success: 201 })
+  @Doc({
+    summary: 'Create a template (submitted for approval)',
+    tag: 'Chat app',
+    body: CreateTemplateBody,
+    success: 201,
+  })
   @Post('/senders/:sender_id/templates')
   async createTemplateRoute(@Request() req: ExpressRequest, @Params({ name: 'sender_id' }) senderId: string) {
     const draftOf = () => {
       const body = parse(CreateTemplateBody, req.body, FAMILY);
-      return { name: body.name, language: body.language, category: body.category, bodyText: body.body_text, footerText: body.footer_text ?? null };
+      return {
+        name: body.name,
+        language: body.language,
+        category: body.category,
+        bodyText: body.body_text,
+        footerText: body.footer_text ?? null,
+      };
     };
-    const created = await this.senders.createTemplate(principalOf(req).userId, pathId(senderId, SENDER_NOT_FOUND), draftOf);
+    const created = await this.senders.createTemplate(
+      principalOf(req).userId,
+      pathId(senderId, SENDER_NOT_FOUND),
+      draftOf,
+    );
     if (!created.ok) answer(CREATE_TEMPLATE_ANSWERS, created.error);
     return reply(201, { success: true, data: presentTemplate(created.value) });
   }
@@ -98,5 +141,9 @@ export class ChatappSenderController {
 function credentialsOf(config: Record<string, unknown> | undefined): WhatsappCredentials {
   const shaped = validateDto(WhatsappCredentialsBody, config ?? {}, {}, 'provider_config.');
   if (!shaped.ok) failValidation(shaped.errors as FieldErrors, FAMILY);
-  return { phoneNumberId: shaped.value.phone_number_id, wabaId: shaped.value.waba_id, accessToken: shaped.value.access_token };
+  return {
+    phoneNumberId: shaped.value.phone_number_id,
+    wabaId: shaped.value.waba_id,
+    accessToken: shaped.value.access_token,
+  };
 }

@@ -38,25 +38,47 @@ export class ConversationController {
   async list(@Request() req: ExpressRequest) {
     const query = parse(ConversationListQuery, req.query ?? {}, FAMILY);
     const perPage = query.per_page ?? 15;
-    const page = await this.conversations.list(principalOf(req).userId, {
-      senderId: query.sender_id, status: query.status, aiEnabled: query.ai_enabled, customerPhone: query.customer_phone,
-      type: query.type === undefined ? undefined : LISTED_CONVERSATION_TYPES[query.type], assistantId: query.assistant_id,
-      senderPhone: query.whatsapp_sender_phone, externalIdentifier: query.external_identifier,
-    }, decodeCursor(query.cursor, true), perPage);
-    return reply(200, { status: true, data: page.items.map(presentConversation), next_cursor: encodeCursor(page.next), prev_cursor: encodeCursor(page.prev), per_page: perPage });
+    const page = await this.conversations.list(
+      principalOf(req).userId,
+      {
+        senderId: query.sender_id,
+        status: query.status,
+        aiEnabled: query.ai_enabled,
+        customerPhone: query.customer_phone,
+        type: query.type === undefined ? undefined : LISTED_CONVERSATION_TYPES[query.type],
+        assistantId: query.assistant_id,
+        senderPhone: query.whatsapp_sender_phone,
+        externalIdentifier: query.external_identifier,
+      },
+      decodeCursor(query.cursor, true),
+      perPage,
+    );
+    return reply(200, {
+      status: true,
+      data: page.items.map(presentConversation),
+      next_cursor: encodeCursor(page.next),
+      prev_cursor: encodeCursor(page.prev),
+      per_page: perPage,
+    });
   }
 
-  @Doc({ summary: 'Get a conversation by UUID or id, with the knowledge-base searches its AI replies used', tag: 'Conversations' })
+  @Doc({
+    summary: 'Get a conversation by UUID or id, with the knowledge-base searches its AI replies used',
+    tag: 'Conversations',
+  })
   @Get('/:uuid')
   async get(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string) {
     const found = await this.conversations.get(principalOf(req).userId, conversationRef(uuid));
     if (!found.ok) answer(CONVERSATION_ANSWERS, found.error);
     // What the assistant used while answering (knowledge-base searches), as a call lists its tool calls.
     const { conversation, toolCalls } = found.value;
-    return reply(200, { status: true, data: { ...presentConversation(conversation), tool_calls: toolCalls.map(presentToolInvocation) } });
+    return reply(200, {
+      status: true,
+      data: { ...presentConversation(conversation), tool_calls: toolCalls.map(presentToolInvocation) },
+    });
   }
 
-  @Doc({ summary: 'A conversation\'s messages, newest first', tag: 'Conversations', query: CursorQuery })
+  @Doc({ summary: "A conversation's messages, newest first", tag: 'Conversations', query: CursorQuery })
   @Get('/:uuid/messages')
   async messages(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string) {
     const pageOf = () => {
@@ -66,10 +88,21 @@ export class ConversationController {
     const page = await this.conversations.messages(principalOf(req).userId, conversationRef(uuid), pageOf);
     if (!page.ok) answer(CONVERSATION_ANSWERS, page.error);
     const { items, next, prev, request } = page.value;
-    return reply(200, { status: true, data: items.map(presentConversationMessage), next_cursor: encodeCursor(next), prev_cursor: encodeCursor(prev), per_page: request.perPage });
+    return reply(200, {
+      status: true,
+      data: items.map(presentConversationMessage),
+      next_cursor: encodeCursor(next),
+      prev_cursor: encodeCursor(prev),
+      per_page: request.perPage,
+    });
   }
 
-  @Doc({ summary: 'A human\'s answer in a web chat (widget, test or external); the visitor sees it live', tag: 'Conversations', body: HumanReplyBody, success: 200 })
+  @Doc({
+    summary: "A human's answer in a web chat (widget, test or external); the visitor sees it live",
+    tag: 'Conversations',
+    body: HumanReplyBody,
+    success: 200,
+  })
   @Post('/:uuid/messages')
   async humanReply(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string, @Body() raw: unknown) {
     const ref = conversationRef(uuid);
@@ -79,7 +112,12 @@ export class ConversationController {
     return reply(200, { status: true, data: presentConversationMessage(stored.value) });
   }
 
-  @Doc({ summary: 'Switch AI replies off (human takeover; API key only)', tag: 'Conversations', success: 200, auth: 'api_key' })
+  @Doc({
+    summary: 'Switch AI replies off (human takeover; API key only)',
+    tag: 'Conversations',
+    success: 200,
+    auth: 'api_key',
+  })
   @Post('/:uuid/disable-ai')
   disable(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string) {
     return this.setAi(req, uuid, false);
@@ -92,7 +130,13 @@ export class ConversationController {
   }
 
   private async setAi(req: ExpressRequest, uuid: string, enabled: boolean) {
-    return answerOutcome(req, () => this.toggle.set(principalOf(req).userId, conversationRef(uuid), enabled), (conversation) => (
-      conversation === null ? CONVERSATION_NOT_FOUND : { status: 200, body: { status: true, ai_enabled: conversation.aiEnabled } }));
+    return answerOutcome(
+      req,
+      () => this.toggle.set(principalOf(req).userId, conversationRef(uuid), enabled),
+      (conversation) =>
+        conversation === null
+          ? CONVERSATION_NOT_FOUND
+          : { status: 200, body: { status: true, ai_enabled: conversation.aiEnabled } },
+    );
   }
 }

@@ -8,7 +8,11 @@ import { parseTimestamp } from '../../validation';
  */
 export function encodeCursor(cursor: ConversationCursor | null): string | null {
   if (cursor === null) return null;
-  const position = { i: cursor.id, ...(cursor.at === undefined ? {} : { a: cursor.at.toISOString() }), ...(cursor.before ? { b: 1 } : {}) };
+  const position = {
+    i: cursor.id,
+    ...(cursor.at === undefined ? {} : { a: cursor.at.toISOString() }),
+    ...(cursor.before ? { b: 1 } : {}),
+  };
   return Buffer.from(JSON.stringify(position)).toString('base64url');
 }
 
@@ -16,9 +20,17 @@ export function encodeCursor(cursor: ConversationCursor | null): string | null {
 export function decodeCursor(raw: string | undefined, withTime: boolean): ConversationCursor | null {
   if (raw === undefined) return null;
   try {
-    const position = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as { i?: unknown; a?: unknown; b?: unknown };
+    const position = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as {
+      i?: unknown;
+      a?: unknown;
+      b?: unknown;
+    };
     const before = position.b === 1 ? { before: true } : {};
-    if (Number.isSafeInteger(position.i) && (position.i as number) > 0 && (position.b === undefined || position.b === 1)) {
+    if (
+      Number.isSafeInteger(position.i) &&
+      (position.i as number) > 0 &&
+      (position.b === undefined || position.b === 1)
+    ) {
       if (!withTime) return { id: position.i as number, ...before };
       // The position's time goes into a query: only what the encoder writes (a four-digit-year ISO
       // timestamp, which PostgreSQL can hold) is a position; `-271821-04-20T…` is not.

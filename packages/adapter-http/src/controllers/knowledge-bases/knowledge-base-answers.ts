@@ -9,7 +9,10 @@ export const DOCUMENT_NOT_FOUND: Answer = { status: 404, body: { error: 'Documen
 const LIMIT_MESSAGES: Readonly<Record<KnowledgeLimit, (max: number) => [string, string]>> = {
   knowledge_bases: (max) => ['name', `Your plan allows at most ${max} knowledge bases.`],
   documents: (max) => ['name', `Your plan allows at most ${max} documents across your knowledge bases.`],
-  bytes: (max) => ['type', `Your plan allows at most ${Math.floor(max / (1024 * 1024))} MB of documents across your knowledge bases.`],
+  bytes: (max) => [
+    'type',
+    `Your plan allows at most ${Math.floor(max / (1024 * 1024))} MB of documents across your knowledge bases.`,
+  ],
 };
 
 /** Knowledge bases and their documents: the `{error}` family for what is missing, validation for the rest. */
@@ -32,5 +35,5 @@ export const KNOWLEDGE_BASE_SUCCESS = {
 export const CALL_KNOWLEDGE_ANSWERS: AnswerTable<CallKnowledgeRefusal> = {
   call_not_found: { status: 404, body: { message: 'Call not found' } },
   call_ended: { status: 409, body: { message: 'Call already ended.' } },
-  knowledge_base_not_found: { status: 404, body: { message: 'The call\'s assistant has no such knowledge base.' } },
+  knowledge_base_not_found: { status: 404, body: { message: "The call's assistant has no such knowledge base." } },
 };

@@ -8,8 +8,19 @@ import { answerOutcome } from '../../pipeline/idempotency';
 import { ApiRequest, principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { validateDto } from '../../validation';
-import { CreateDocumentBody, CreateKnowledgeBaseBody, documentFrom, UpdateDocumentBody, UpdateKnowledgeBaseBody } from './document-body';
-import { DOCUMENT_NOT_FOUND, KNOWLEDGE_BASE_ANSWERS, KNOWLEDGE_BASE_NOT_FOUND, KNOWLEDGE_BASE_SUCCESS } from './knowledge-base-answers';
+import {
+  CreateDocumentBody,
+  CreateKnowledgeBaseBody,
+  documentFrom,
+  UpdateDocumentBody,
+  UpdateKnowledgeBaseBody,
+} from './document-body';
+import {
+  DOCUMENT_NOT_FOUND,
+  KNOWLEDGE_BASE_ANSWERS,
+  KNOWLEDGE_BASE_NOT_FOUND,
+  KNOWLEDGE_BASE_SUCCESS,
+} from './knowledge-base-answers';
 import { presentDocument, presentKnowledgeBase } from './presenters';
 
 const tag = 'Knowledge bases';
@@ -31,8 +42,14 @@ export class KnowledgeBaseController {
   async create(@Request() req: ExpressRequest) {
     const body = parse(CreateKnowledgeBaseBody, req.body);
     const p = principalOf(req);
-    return answerOutcome(req, () => this.knowledgeBases.create(p.userId, p.plan, { name: body.name, description: body.description ?? null }), (created) => (
-      created.ok ? { status: 201, body: { data: presentKnowledgeBase(created.value) } } : answerFor(KNOWLEDGE_BASE_ANSWERS, created.error)));
+    return answerOutcome(
+      req,
+      () => this.knowledgeBases.create(p.userId, p.plan, { name: body.name, description: body.description ?? null }),
+      (created) =>
+        created.ok
+          ? { status: 201, body: { data: presentKnowledgeBase(created.value) } }
+          : answerFor(KNOWLEDGE_BASE_ANSWERS, created.error),
+    );
   }
 
   @Doc({ summary: 'One knowledge base', tag })
@@ -47,7 +64,9 @@ export class KnowledgeBaseController {
   @Doc({ summary: 'Rename or describe a knowledge base', tag, body: UpdateKnowledgeBaseBody })
   @Put('/:id')
   async update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const kb = await this.knowledgeBases.update(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND), () => changesOf(UpdateKnowledgeBaseBody, req.body));
+    const kb = await this.knowledgeBases.update(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND), () =>
+      changesOf(UpdateKnowledgeBaseBody, req.body),
+    );
     if (!kb.ok) answer(KNOWLEDGE_BASE_ANSWERS, kb.error);
     return reply(200, { data: presentKnowledgeBase(kb.value) });
   }
@@ -70,22 +89,38 @@ export class KnowledgeBaseController {
 
   /** The knowledge base is looked up before the body, so a stranger's id is 404 whatever was sent. */
   @Doc({
-    tag, body: CreateDocumentBody, success: 201,
-    summary: 'Add a document (JSON for text and website; multipart/form-data with `file` for PDF, DOCX, TXT, Markdown, HTML); processed by a worker',
+    tag,
+    body: CreateDocumentBody,
+    success: 201,
+    summary:
+      'Add a document (JSON for text and website; multipart/form-data with `file` for PDF, DOCX, TXT, Markdown, HTML); processed by a worker',
   })
   @Post('/:id/documents')
   async addDocument(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const p = principalOf(req);
     const documentOf = () => documentFrom(req.body, (req as ApiRequest).ctx.upload);
-    const added = await this.knowledgeBases.addDocument(p.userId, p.plan, pathId(id, KNOWLEDGE_BASE_NOT_FOUND), documentOf);
+    const added = await this.knowledgeBases.addDocument(
+      p.userId,
+      p.plan,
+      pathId(id, KNOWLEDGE_BASE_NOT_FOUND),
+      documentOf,
+    );
     if (!added.ok) answer(KNOWLEDGE_BASE_ANSWERS, added.error);
     return reply(201, { data: presentDocument(added.value) });
   }
 
   @Doc({ summary: 'One document with its processing status', tag })
   @Get('/:id/documents/:document_id')
-  async document(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'document_id' }) documentId: string) {
-    const doc = await this.knowledgeBases.document(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND), pathId(documentId, DOCUMENT_NOT_FOUND));
+  async document(
+    @Request() req: ExpressRequest,
+    @Params({ name: 'id' }) id: string,
+    @Params({ name: 'document_id' }) documentId: string,
+  ) {
+    const doc = await this.knowledgeBases.document(
+      principalOf(req).userId,
+      pathId(id, KNOWLEDGE_BASE_NOT_FOUND),
+      pathId(documentId, DOCUMENT_NOT_FOUND),
+    );
     if (!doc.ok) answer(KNOWLEDGE_BASE_ANSWERS, doc.error);
     return reply(200, { data: presentDocument(doc.value) });
   }
@@ -93,25 +128,42 @@ export class KnowledgeBaseController {
   /** A missing document answers 404 even when the body is invalid too. */
   @Doc({ summary: 'Rename or describe a document', tag, body: UpdateDocumentBody })
   @Put('/:id/documents/:document_id')
-  async renameDocument(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'document_id' }) documentId: string) {
+  async renameDocument(
+    @Request() req: ExpressRequest,
+    @Params({ name: 'id' }) id: string,
+    @Params({ name: 'document_id' }) documentId: string,
+  ) {
     const kbId = pathId(id, KNOWLEDGE_BASE_NOT_FOUND);
     const docId = pathId(documentId, DOCUMENT_NOT_FOUND);
-    const doc = await this.knowledgeBases.renameDocument(principalOf(req).userId, kbId, docId, () => changesOf(UpdateDocumentBody, req.body));
+    const doc = await this.knowledgeBases.renameDocument(principalOf(req).userId, kbId, docId, () =>
+      changesOf(UpdateDocumentBody, req.body),
+    );
     if (!doc.ok) answer(KNOWLEDGE_BASE_ANSWERS, doc.error);
     return reply(200, { data: presentDocument(doc.value) });
   }
 
   @Doc({ summary: 'Delete a document and its passages', tag })
   @Delete('/:id/documents/:document_id')
-  async removeDocument(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string, @Params({ name: 'document_id' }) documentId: string) {
-    const removed = await this.knowledgeBases.deleteDocument(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND), pathId(documentId, DOCUMENT_NOT_FOUND));
+  async removeDocument(
+    @Request() req: ExpressRequest,
+    @Params({ name: 'id' }) id: string,
+    @Params({ name: 'document_id' }) documentId: string,
+  ) {
+    const removed = await this.knowledgeBases.deleteDocument(
+      principalOf(req).userId,
+      pathId(id, KNOWLEDGE_BASE_NOT_FOUND),
+      pathId(documentId, DOCUMENT_NOT_FOUND),
+    );
     if (!removed.ok) answer(KNOWLEDGE_BASE_ANSWERS, removed.error);
     return reply(200, { message: KNOWLEDGE_BASE_SUCCESS.documentDeleted });
   }
 }
 
 /** The name and description a PUT changes; absent keys stay. */
-function changesOf(shape: typeof UpdateKnowledgeBaseBody | typeof UpdateDocumentBody, raw: unknown): KnowledgeBaseChanges {
+function changesOf(
+  shape: typeof UpdateKnowledgeBaseBody | typeof UpdateDocumentBody,
+  raw: unknown,
+): KnowledgeBaseChanges {
   const body = validateDto(shape, raw, { partial: true });
   if (!body.ok) failValidation(body.errors);
   return { name: body.value.name, description: body.value.description };

@@ -11,13 +11,20 @@ import { presentPhoneNumber } from './presenters';
 const TYPE_LABELS: Record<PhoneNumber['type'], string> = { purchased: 'Purchased number', sip: 'SIP trunk' };
 
 /** The number record with Famulor's `type_label` and `is_available` (free for a new inbound assistant). */
-const presentAssignable = (n: PhoneNumber) => ({ ...presentPhoneNumber(n), type_label: TYPE_LABELS[n.type], is_available: isFreeForInbound(n) });
+const presentAssignable = (n: PhoneNumber) => ({
+  ...presentPhoneNumber(n),
+  type_label: TYPE_LABELS[n.type],
+  is_available: isFreeForInbound(n),
+});
 
 const NUMBER_USES = ['inbound', 'outbound'] as const;
 
 @ListFilters()
 class AssistantNumbersQuery {
-  @Str({ enum: NUMBER_USES, description: 'inbound: numbers no inbound assistant answers on yet; outbound: every number' })
+  @Str({
+    enum: NUMBER_USES,
+    description: 'inbound: numbers no inbound assistant answers on yet; outbound: every number',
+  })
   type?: (typeof NUMBER_USES)[number];
 }
 
@@ -30,7 +37,9 @@ export class AssistantNumberController {
   constructor(@inject(TOKENS.PhoneNumberQueries) private readonly numbers: PhoneNumberQueries) {}
 
   @Doc({
-    summary: 'Owned numbers a new assistant of a type can take, newest first (bare array; used by the MCP server and OpenClaw)', tag: 'Phone numbers',
+    summary:
+      'Owned numbers a new assistant of a type can take, newest first (bare array; used by the MCP server and OpenClaw)',
+    tag: 'Phone numbers',
     query: AssistantNumbersQuery,
   })
   @Get('/phone-numbers')

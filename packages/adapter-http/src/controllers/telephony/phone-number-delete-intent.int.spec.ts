@@ -27,9 +27,17 @@ afterEach(() => jest.restoreAllMocks());
 let counter = 0;
 async function createTrunk(): Promise<{ id: number; inbound_trunk_id: string; outbound_trunk_id: string }> {
   counter += 1;
-  const res = await t.http.post('/api/user/phone-numbers/sip-trunks').set(owner.auth).send({
-    phone_number: `+4940${2000 + counter}`, nickname: 'Hamburg', sip_username: 'intent', sip_password: 'p@ss-word 1', sip_address: 'sip.carrier.example', country_code: 'de',
-  });
+  const res = await t.http
+    .post('/api/user/phone-numbers/sip-trunks')
+    .set(owner.auth)
+    .send({
+      phone_number: `+4940${2000 + counter}`,
+      nickname: 'Hamburg',
+      sip_username: 'intent',
+      sip_password: 'p@ss-word 1',
+      sip_address: 'sip.carrier.example',
+      country_code: 'de',
+    });
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data;
 }
@@ -43,7 +51,8 @@ it('no transaction is open while the provider deletes the route, and nothing is 
   const deleteRoute = sip.deleteInboundRoute.bind(sip);
   jest.spyOn(sip, 'deleteInboundRoute').mockImplementation(async (routeId) => {
     const [activity] = await t.db.dataSource.query(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`);
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+    );
     seen.push({ idleInTransaction: activity.n, intents: (await pendingIntents()).map((r) => r.resource_id) });
     return deleteRoute(routeId);
   });
@@ -88,9 +97,14 @@ it('a process that dies after the provider answered leaves an intent the clean-u
 it('two deletes of one number at once call the provider once: one is answered 200, the other 404', async () => {
   const trunk = await createTrunk();
   let release!: () => void;
-  const held = new Promise<void>((resolve) => { release = resolve; });
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   const arrivals: (() => void)[] = [];
-  const arrived = (n: number) => new Promise<void>((resolve) => { arrivals[n] = resolve; });
+  const arrived = (n: number) =>
+    new Promise<void>((resolve) => {
+      arrivals[n] = resolve;
+    });
   const [firstArrived, secondArrived] = [arrived(0), arrived(1)];
   let entered = 0;
   const deleteRoute = sip.deleteInboundRoute.bind(sip);
@@ -99,10 +113,16 @@ it('two deletes of one number at once call the provider once: one is answered 20
     await held;
     return deleteRoute(routeId);
   });
-  const first = t.http.delete(`/api/user/phone-numbers/${trunk.id}`).set(owner.auth).then((r) => r);
+  const first = t.http
+    .delete(`/api/user/phone-numbers/${trunk.id}`)
+    .set(owner.auth)
+    .then((r) => r);
   await firstArrived;
   // The first request is at the provider; the second arrives while it waits there.
-  const second = t.http.delete(`/api/user/phone-numbers/${trunk.id}`).set(owner.auth).then((r) => r);
+  const second = t.http
+    .delete(`/api/user/phone-numbers/${trunk.id}`)
+    .set(owner.auth)
+    .then((r) => r);
   await Promise.race([second, secondArrived]);
   release();
   const answers = await Promise.all([first, second]);

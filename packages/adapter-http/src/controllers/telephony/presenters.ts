@@ -35,7 +35,11 @@ export const presentPhoneNumber = (n: PhoneNumber) => ({
 
 /** The purchase answer (a subset of the record). */
 export const presentPurchase = (n: PhoneNumber) => ({
-  id: n.id, phone_number: n.phoneNumber, country_code: n.countryCode, type: n.type, sms_capable: n.smsCapable,
+  id: n.id,
+  phone_number: n.phoneNumber,
+  country_code: n.countryCode,
+  type: n.type,
+  sms_capable: n.smsCapable,
 });
 
 /** An available number. */

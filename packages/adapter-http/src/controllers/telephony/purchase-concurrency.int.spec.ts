@@ -16,11 +16,16 @@ afterAll(async () => t.close());
 it('50 concurrent purchases against a balance of 5.00 end in 201 or 402, never 500, and the ledger matches the balance', async () => {
   const user = await t.createUser({ balance: 5 });
   const inventory = t.runtime.container.get<SandboxNumberInventory>(TOKENS.NumberInventory);
-  const offers = NUMBER_COUNTRIES.flatMap((c) => inventory.numbersOf(c)).filter((n) => n.addressRequirements === 'none').slice(0, 50);
+  const offers = NUMBER_COUNTRIES.flatMap((c) => inventory.numbersOf(c))
+    .filter((n) => n.addressRequirements === 'none')
+    .slice(0, 50);
   expect(offers).toHaveLength(50);
 
-  const answers = await Promise.all(offers.map((o) =>
-    t.http.post('/api/user/phone-numbers/purchase').set(user.auth).send({ phone_number: o.phoneNumber })));
+  const answers = await Promise.all(
+    offers.map((o) =>
+      t.http.post('/api/user/phone-numbers/purchase').set(user.auth).send({ phone_number: o.phoneNumber }),
+    ),
+  );
 
   const statuses = answers.map((a) => a.status);
   expect(statuses.filter((s) => s !== 201 && s !== 402)).toEqual([]);
@@ -32,10 +37,15 @@ it('50 concurrent purchases against a balance of 5.00 end in 201 or 402, never 5
   const spent = bought.reduce((sum, o) => sum + Math.round(o.price * 100), 0);
   expect(Math.round(Number(balance) * 100)).toBe(500 - spent);
   expect(Number(balance)).toBeGreaterThanOrEqual(0);
-  const [{ total }] = await t.db.dataSource.query(`SELECT COALESCE(SUM(amount), 0) AS total FROM ledger_entries WHERE user_id = $1`, [user.id]);
+  const [{ total }] = await t.db.dataSource.query(
+    `SELECT COALESCE(SUM(amount), 0) AS total FROM ledger_entries WHERE user_id = $1`,
+    [user.id],
+  );
   expect(Math.round(Number(total) * 100)).toBe(Math.round(Number(balance) * 100));
   // The balance only went down, so a refusal was right only if even the final balance cannot pay.
   for (const o of refused) expect(Number(balance)).toBeLessThan(o.price);
-  const owned = await t.db.dataSource.query(`SELECT count(*)::int AS n FROM phone_numbers WHERE user_id = $1`, [user.id]);
+  const owned = await t.db.dataSource.query(`SELECT count(*)::int AS n FROM phone_numbers WHERE user_id = $1`, [
+    user.id,
+  ]);
   expect(owned[0].n).toBe(bought.length);
 });

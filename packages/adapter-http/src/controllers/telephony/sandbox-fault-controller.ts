@@ -10,14 +10,20 @@ import { Doc } from '../../openapi/route-doc';
 import { SandboxFaults } from './sandbox-faults';
 
 class FaultBody {
-  @Str({ required: true, max: 64, description: 'Fault kind, e.g. `sip_provisioning`, `number_inventory`' }) kind!: string;
+  @Str({ required: true, max: 64, description: 'Fault kind, e.g. `sip_provisioning`, `number_inventory`' })
+  kind!: string;
   @Id({ nullable: true, description: 'One of your own resources the fault is limited to' }) target_id?: number | null;
   @Int({ min: 1, max: 100, description: 'How many operations fail (default 1)' }) count?: number;
 }
 
 class TextTargetFaultBody {
   @Str({ required: true, max: 64 }) kind!: string;
-  @Str({ max: 64, nullable: true, description: 'Text id of one of your own resources (automation_rollback: an automation id)' }) target_id?: string | null;
+  @Str({
+    max: 64,
+    nullable: true,
+    description: 'Text id of one of your own resources (automation_rollback: an automation id)',
+  })
+  target_id?: string | null;
   @Int({ min: 1, max: 100 }) count?: number;
 }
 
@@ -32,7 +38,9 @@ export class SandboxFaultController {
     const raw = isPlainObject(req.body) ? req.body : {};
     // Kinds aimed at text ids take `target_id` as given; the others validate it as an integer id.
     const textTarget = typeof raw.kind === 'string' && this.faults.hasTextTargets(raw.kind);
-    const body: FaultBody | TextTargetFaultBody = textTarget ? parse(TextTargetFaultBody, req.body) : parse(FaultBody, req.body);
+    const body: FaultBody | TextTargetFaultBody = textTarget
+      ? parse(TextTargetFaultBody, req.body)
+      : parse(FaultBody, req.body);
     const armer = this.faults.armerOf(body.kind);
     if (armer === undefined) answer(SANDBOX_FAULT_ANSWERS, 'unknown_kind');
     if (armer === null) answer(SANDBOX_FAULT_ANSWERS, 'not_found');
@@ -40,6 +48,9 @@ export class SandboxFaultController {
     const targetRef = typeof body.target_id === 'string' ? body.target_id : null;
     const armed = await armer({ userId: principalOf(req).userId, targetId, targetRef, count: body.count ?? 1 });
     if (armed === 'not_found') answer(SANDBOX_FAULT_ANSWERS, armed);
-    return reply(200, { ok: true, fault: { kind: body.kind, target_id: targetRef ?? targetId, remaining: armed.remaining } });
+    return reply(200, {
+      ok: true,
+      fault: { kind: body.kind, target_id: targetRef ?? targetId, remaining: armed.remaining },
+    });
   }
 }

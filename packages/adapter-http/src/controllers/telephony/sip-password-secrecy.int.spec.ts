@@ -25,11 +25,22 @@ const bodies: string[] = [];
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  const sink = new Writable({ write(chunk, _enc, done) { log.push(String(chunk)); done(); } });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      log.push(String(chunk));
+      done();
+    },
+  });
   const logger = pino({ level: 'trace' }, sink);
-  runtime = await composeApi({ ...loadConfig({}), allowPrivateTargets: true }, { dataSource: db.dataSource, logger, bus: new InProcessMessageBus() });
+  runtime = await composeApi(
+    { ...loadConfig({}), allowPrivateTargets: true },
+    { dataSource: db.dataSource, logger, bus: new InProcessMessageBus() },
+  );
   http = supertest(runtime.app);
-  const created = await http.post('/api/admin/users').set({ Authorization: `Bearer ${runtime.adminToken}` }).send({ name: 'Secretive', email: 'secret@example.test', balance: 10 });
+  const created = await http
+    .post('/api/admin/users')
+    .set({ Authorization: `Bearer ${runtime.adminToken}` })
+    .send({ name: 'Secretive', email: 'secret@example.test', balance: 10 });
   auth = { Authorization: `Bearer ${created.body.api_key.token}` };
   userId = created.body.user.id;
 });
@@ -45,31 +56,62 @@ async function send(request: supertest.Test): Promise<supertest.Response> {
 
 it('never echoes, logs or stores a SIP password in plain text, even when provisioning fails', async () => {
   const sip = runtime.container.get<SandboxSipProvisioner>(TOKENS.SipProvisioner);
-  const created = await send(http.post('/api/user/phone-numbers/sip-trunks').set(auth)
-    .send({ phone_number: '+4930123', sip_username: 'user-1', sip_password: PASSWORDS[0], sip_address: 'sip.carrier.example' }));
+  const created = await send(
+    http.post('/api/user/phone-numbers/sip-trunks').set(auth).send({
+      phone_number: '+4930123',
+      sip_username: 'user-1',
+      sip_password: PASSWORDS[0],
+      sip_address: 'sip.carrier.example',
+    }),
+  );
   expect(created.status).toBe(201);
   const id = created.body.data.id;
 
-  await send(http.put(`/api/user/phone-numbers/sip-trunks/${id}?dry_run=true`).set(auth).send({ sip_password: PASSWORDS[1] }));
+  await send(
+    http.put(`/api/user/phone-numbers/sip-trunks/${id}?dry_run=true`).set(auth).send({ sip_password: PASSWORDS[1] }),
+  );
   sip.faults.arm({ accountId: userId, count: 1, after: 1 });
-  expect((await send(http.put(`/api/user/phone-numbers/sip-trunks/${id}`).set(auth).send({ sip_password: PASSWORDS[1] }))).status).toBe(500);
-  await db.dataSource.query(`CREATE FUNCTION vp_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by test'; END $$`);
-  await db.dataSource.query(`CREATE TRIGGER vp_refuse BEFORE UPDATE ON sip_trunks FOR EACH ROW EXECUTE FUNCTION vp_refuse()`);
-  expect((await send(http.put(`/api/user/phone-numbers/sip-trunks/${id}`).set(auth).send({ sip_password: PASSWORDS[1] }))).status).toBe(500);
+  expect(
+    (await send(http.put(`/api/user/phone-numbers/sip-trunks/${id}`).set(auth).send({ sip_password: PASSWORDS[1] })))
+      .status,
+  ).toBe(500);
+  await db.dataSource.query(
+    `CREATE FUNCTION vp_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by test'; END $$`,
+  );
+  await db.dataSource.query(
+    `CREATE TRIGGER vp_refuse BEFORE UPDATE ON sip_trunks FOR EACH ROW EXECUTE FUNCTION vp_refuse()`,
+  );
+  expect(
+    (await send(http.put(`/api/user/phone-numbers/sip-trunks/${id}`).set(auth).send({ sip_password: PASSWORDS[1] })))
+      .status,
+  ).toBe(500);
   await db.dataSource.query(`DROP TRIGGER vp_refuse ON sip_trunks`);
   // Old-trunk deletion fails (step 4) and is retried by the job: both paths log.
   sip.faults.arm({ accountId: userId, count: 1, after: 3 });
-  expect((await send(http.put(`/api/user/phone-numbers/sip-trunks/${id}`).set(auth).send({ sip_password: PASSWORDS[2] }))).status).toBe(200);
+  expect(
+    (await send(http.put(`/api/user/phone-numbers/sip-trunks/${id}`).set(auth).send({ sip_password: PASSWORDS[2] })))
+      .status,
+  ).toBe(200);
   await db.dataSource.query(`UPDATE sip_provisioning_cleanup SET next_attempt_at = now() - interval '1 second'`);
   await runtime.container.get(ProvisioningCleanup).runDue();
   await send(http.get(`/api/user/phone-numbers/sip-trunks/${id}`).set(auth));
   await send(http.get('/api/user/phone-numbers/sip-trunks').set(auth));
   await send(http.get('/api/user/phone-numbers').set(auth));
   await send(http.put(`/api/user/phone-numbers/sip-trunks/${id}`).set(auth).send({ sip_password: 'x' }));
-  await send(http.post('/api/user/phone-numbers/sip-trunks').set(auth).send({ phone_number: '+4930123', sip_username: 'user-1', sip_password: PASSWORDS[2], sip_address: 'sip.carrier.example' }));
+  await send(
+    http.post('/api/user/phone-numbers/sip-trunks').set(auth).send({
+      phone_number: '+4930123',
+      sip_username: 'user-1',
+      sip_password: PASSWORDS[2],
+      sip_address: 'sip.carrier.example',
+    }),
+  );
 
   // The trunk really uses the last password, and the failures really were logged.
-  expect(sip.trunk((await http.get(`/api/user/phone-numbers/sip-trunks/${id}`).set(auth)).body.data.inbound_trunk_id)?.password).toBe(PASSWORDS[2]);
+  expect(
+    sip.trunk((await http.get(`/api/user/phone-numbers/sip-trunks/${id}`).set(auth)).body.data.inbound_trunk_id)
+      ?.password,
+  ).toBe(PASSWORDS[2]);
   expect(log.join('')).toContain('SIP trunk update failed; provider changes undone');
   expect(log.join('')).toContain('SIP provisioning clean-up failed; it will be retried');
 

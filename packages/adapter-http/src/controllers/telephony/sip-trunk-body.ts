@@ -1,6 +1,15 @@
 import {
-  FieldErrors, INBOUND_AUTHORIZATION_TYPES, IP_OR_CIDR_PATTERN, ISO_COUNTRY_CODES, NewSipTrunk, Result,
-  SIP_CALLING_FORMATS, SIP_HOST_PATTERN, SIP_PHONE_NUMBER_PATTERN, SIP_TRUNK_LIMITS, SipTrunkChanges,
+  FieldErrors,
+  INBOUND_AUTHORIZATION_TYPES,
+  IP_OR_CIDR_PATTERN,
+  ISO_COUNTRY_CODES,
+  NewSipTrunk,
+  Result,
+  SIP_CALLING_FORMATS,
+  SIP_HOST_PATTERN,
+  SIP_PHONE_NUMBER_PATTERN,
+  SIP_TRUNK_LIMITS,
+  SipTrunkChanges,
 } from '@voiceplane/domain';
 import { Arr, Bool, Str, validateDto } from '../../validation';
 import { SIP_ADDRESS_MESSAGE } from './sip-trunk-messages';
@@ -8,12 +17,25 @@ import { SIP_ADDRESS_MESSAGE } from './sip-trunk-messages';
 const L = SIP_TRUNK_LIMITS;
 
 // The four fields a create requires, declared once for both bodies.
-const PHONE_NUMBER = { max: L.phoneNumberMax, pattern: SIP_PHONE_NUMBER_PATTERN, description: 'SIP extension or number', example: '+493012345678' };
+const PHONE_NUMBER = {
+  max: L.phoneNumberMax,
+  pattern: SIP_PHONE_NUMBER_PATTERN,
+  description: 'SIP extension or number',
+  example: '+493012345678',
+};
 const SIP_USERNAME = { min: L.usernameMin, max: L.usernameMax, example: 'acme-trunk' };
-const SIP_PASSWORD = { min: L.passwordMin, max: L.passwordMax, trim: false, description: 'Write-only; stored encrypted, never returned' };
+const SIP_PASSWORD = {
+  min: L.passwordMin,
+  max: L.passwordMax,
+  trim: false,
+  description: 'Write-only; stored encrypted, never returned',
+};
 const SIP_ADDRESS = {
-  max: 255, pattern: SIP_HOST_PATTERN, messages: { pattern: SIP_ADDRESS_MESSAGE, max: SIP_ADDRESS_MESSAGE },
-  description: 'Host name or IP address; no scheme, port or path', example: 'sip.carrier.example',
+  max: 255,
+  pattern: SIP_HOST_PATTERN,
+  messages: { pattern: SIP_ADDRESS_MESSAGE, max: SIP_ADDRESS_MESSAGE },
+  description: 'Host name or IP address; no scheme, port or path',
+  example: 'sip.carrier.example',
 };
 
 /** The fields with defaults, shared by create and update. */
@@ -24,10 +46,20 @@ class OptionalTrunkFields {
   @Str({ enum: SIP_CALLING_FORMATS, description: 'How numbers are written when dialling out' })
   sip_calling_format?: string;
 
-  @Str({ enum: INBOUND_AUTHORIZATION_TYPES, description: '`auth`: digest credentials; `ip`: source-address allow-list' })
+  @Str({
+    enum: INBOUND_AUTHORIZATION_TYPES,
+    description: '`auth`: digest credentials; `ip`: source-address allow-list',
+  })
   inbound_authorization_type?: string;
 
-  @Arr({ kind: 'string', pattern: IP_OR_CIDR_PATTERN }, { max: L.allowedIpsMax, nullable: true, description: 'IPv4/IPv6 addresses or CIDR blocks; required for `ip`, ignored (null) for `auth`' })
+  @Arr(
+    { kind: 'string', pattern: IP_OR_CIDR_PATTERN },
+    {
+      max: L.allowedIpsMax,
+      nullable: true,
+      description: 'IPv4/IPv6 addresses or CIDR blocks; required for `ip`, ignored (null) for `auth`',
+    },
+  )
   allowed_inbound_ips?: string[] | null;
 
   @Bool({ description: 'Outbound calls leave through the fixed egress IP address' })
@@ -68,8 +100,10 @@ export function trunkChanges(body: SipTrunkFieldsBody | CreateSipTrunkBody): Sip
   if (sent('sip_username')) changes.sipUsername = body.sip_username;
   if (sent('sip_password')) changes.sipPassword = body.sip_password;
   if (sent('sip_address')) changes.sipAddress = body.sip_address;
-  if (sent('sip_calling_format')) changes.sipCallingFormat = body.sip_calling_format as SipTrunkChanges['sipCallingFormat'];
-  if (sent('inbound_authorization_type')) changes.inboundAuthorizationType = body.inbound_authorization_type as SipTrunkChanges['inboundAuthorizationType'];
+  if (sent('sip_calling_format'))
+    changes.sipCallingFormat = body.sip_calling_format as SipTrunkChanges['sipCallingFormat'];
+  if (sent('inbound_authorization_type'))
+    changes.inboundAuthorizationType = body.inbound_authorization_type as SipTrunkChanges['inboundAuthorizationType'];
   if (sent('allowed_inbound_ips')) changes.allowedInboundIps = body.allowed_inbound_ips ?? null;
   if (sent('outbound_proxy')) changes.outboundProxy = body.outbound_proxy;
   if (sent('country_code')) changes.countryCode = body.country_code;
@@ -77,17 +111,29 @@ export function trunkChanges(body: SipTrunkFieldsBody | CreateSipTrunkBody): Sip
 }
 
 export function newTrunk(body: CreateSipTrunkBody): NewSipTrunk {
-  return { ...trunkChanges(body), phoneNumber: body.phone_number, sipUsername: body.sip_username, sipPassword: body.sip_password, sipAddress: body.sip_address };
+  return {
+    ...trunkChanges(body),
+    phoneNumber: body.phone_number,
+    sipUsername: body.sip_username,
+    sipPassword: body.sip_password,
+    sipAddress: body.sip_address,
+  };
 }
 
 /**
  * The update's body and query checked together; errors are handed to the use case, which reports
  * them only after the 404 check.
  */
-export function parseTrunkUpdate(body: unknown, query: unknown): { changes: Result<SipTrunkChanges, FieldErrors>; dryRun: boolean } {
+export function parseTrunkUpdate(
+  body: unknown,
+  query: unknown,
+): { changes: Result<SipTrunkChanges, FieldErrors>; dryRun: boolean } {
   const fields = validateDto(SipTrunkFieldsBody, body, { partial: true });
   const options = validateDto(DryRunQuery, query ?? {});
   const dryRun = options.ok ? options.value.dry_run === true : false;
   if (fields.ok && options.ok) return { changes: { ok: true, value: trunkChanges(fields.value) }, dryRun };
-  return { changes: { ok: false, error: { ...(fields.ok ? {} : fields.errors), ...(options.ok ? {} : options.errors) } }, dryRun };
+  return {
+    changes: { ok: false, error: { ...(fields.ok ? {} : fields.errors), ...(options.ok ? {} : options.errors) } },
+    dryRun,
+  };
 }

@@ -10,7 +10,14 @@ import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { CreateSipTrunkBody, DryRunQuery, newTrunk, parseTrunkUpdate, SipTrunkFieldsBody } from './sip-trunk-body';
 import { presentSipTrunk } from './presenters';
-import { CREATE_TRUNK_FAILED, SIP_TRUNK_NOT_FOUND, SIP_TRUNK_READ_ANSWERS, sipTrunkWriteAnswers, TELEPHONY_SUCCESS, UPDATE_TRUNK_FAILED } from './telephony-answers';
+import {
+  CREATE_TRUNK_FAILED,
+  SIP_TRUNK_NOT_FOUND,
+  SIP_TRUNK_READ_ANSWERS,
+  sipTrunkWriteAnswers,
+  TELEPHONY_SUCCESS,
+  UPDATE_TRUNK_FAILED,
+} from './telephony-answers';
 
 /** SIP trunks; deletion is the phone-number route. */
 @Controller('/api/user/phone-numbers/sip-trunks')
@@ -29,14 +36,22 @@ export class SipTrunkController {
   }
 
   @Doc({
-    summary: 'Create a SIP trunk (provisions inbound and outbound provider trunks)', tag: 'Phone numbers', body: CreateSipTrunkBody, success: 201,
+    summary: 'Create a SIP trunk (provisions inbound and outbound provider trunks)',
+    tag: 'Phone numbers',
+    body: CreateSipTrunkBody,
+    success: 201,
   })
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const body = parse(CreateSipTrunkBody, req.body);
-    return answerOutcome(req, () => this.createTrunk.execute(principalOf(req).userId, newTrunk(body)), (created) => (created.ok
-      ? { status: 201, body: { message: TELEPHONY_SUCCESS.trunkCreated, data: presentSipTrunk(created.value) } }
-      : answerFor(sipTrunkWriteAnswers(CREATE_TRUNK_FAILED), created.error)));
+    return answerOutcome(
+      req,
+      () => this.createTrunk.execute(principalOf(req).userId, newTrunk(body)),
+      (created) =>
+        created.ok
+          ? { status: 201, body: { message: TELEPHONY_SUCCESS.trunkCreated, data: presentSipTrunk(created.value) } }
+          : answerFor(sipTrunkWriteAnswers(CREATE_TRUNK_FAILED), created.error),
+    );
   }
 
   @Doc({ summary: 'Get a SIP trunk', tag: 'Phone numbers' })
@@ -48,7 +63,9 @@ export class SipTrunkController {
   }
 
   @Doc({
-    summary: 'Update a SIP trunk; re-provisions make-before-break (dry_run=true previews)', tag: 'Phone numbers', body: SipTrunkFieldsBody,
+    summary: 'Update a SIP trunk; re-provisions make-before-break (dry_run=true previews)',
+    tag: 'Phone numbers',
+    body: SipTrunkFieldsBody,
     query: DryRunQuery,
   })
   @Put('/:id')
@@ -56,7 +73,10 @@ export class SipTrunkController {
     const trunkId = pathId(id, SIP_TRUNK_NOT_FOUND);
     const { changes, dryRun } = parseTrunkUpdate(req.body, req.query);
     const updated = await this.updateTrunk.execute({
-      userId: principalOf(req).userId, id: trunkId, changes: changes.ok ? changes : err('malformed' as const), dryRun,
+      userId: principalOf(req).userId,
+      id: trunkId,
+      changes: changes.ok ? changes : err('malformed' as const),
+      dryRun,
     });
     if (!updated.ok) answer(sipTrunkWriteAnswers(UPDATE_TRUNK_FAILED, changes.ok ? {} : changes.error), updated.error);
     const data = presentSipTrunk(updated.value.trunk);

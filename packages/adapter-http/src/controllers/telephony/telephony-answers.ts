@@ -9,16 +9,31 @@ export const SIP_TRUNK_NOT_FOUND: Answer = { status: 404, body: { error: 'SIP tr
 /** Reading one SIP trunk. */
 export const SIP_TRUNK_READ_ANSWERS: AnswerTable<'not_found'> = { not_found: SIP_TRUNK_NOT_FOUND };
 export const PHONE_NUMBER_NOT_FOUND: Answer = { status: 404, body: { error: 'Phone number not found.' } };
-export const CREATE_TRUNK_FAILED: Answer = { status: 500, body: { error: 'Failed to create SIP trunk. Please try again or contact support.' } };
-export const UPDATE_TRUNK_FAILED: Answer = { status: 500, body: { error: 'Failed to update SIP trunk. Please try again or contact support.' } };
+export const CREATE_TRUNK_FAILED: Answer = {
+  status: 500,
+  body: { error: 'Failed to create SIP trunk. Please try again or contact support.' },
+};
+export const UPDATE_TRUNK_FAILED: Answer = {
+  status: 500,
+  body: { error: 'Failed to update SIP trunk. Please try again or contact support.' },
+};
 
 /** Create and update of a SIP trunk; each names its own provisioning failure. */
-export function sipTrunkWriteAnswers(provisioningFailed: Answer, shapeErrors: FieldErrors = {}): AnswerTable<SipTrunkWriteError> {
+export function sipTrunkWriteAnswers(
+  provisioningFailed: Answer,
+  shapeErrors: FieldErrors = {},
+): AnswerTable<SipTrunkWriteError> {
   return {
     not_found: SIP_TRUNK_NOT_FOUND,
     malformed: { status: 422, body: validationBody('standard', shapeErrors) },
-    invalid: ({ problems }) => ({ status: 422, body: validationBody('standard', fieldErrors(problems, SIP_TRUNK_FIELD_MESSAGES)) }),
-    duplicate: { status: 409, body: { error: 'A SIP trunk with the same phone number, username, and address already exists.' } },
+    invalid: ({ problems }) => ({
+      status: 422,
+      body: validationBody('standard', fieldErrors(problems, SIP_TRUNK_FIELD_MESSAGES)),
+    }),
+    duplicate: {
+      status: 409,
+      body: { error: 'A SIP trunk with the same phone number, username, and address already exists.' },
+    },
     provisioning_failed: provisioningFailed,
   };
 }
@@ -31,7 +46,10 @@ export const NUMBER_SEARCH_ANSWERS: AnswerTable<'unavailable'> = {
 /** Number purchase. */
 export const PURCHASE_ANSWERS: AnswerTable<PurchaseError> = {
   not_available: { status: 400, body: { error: 'Phone number is not available.' } },
-  address_required: { status: 400, body: { error: 'This number requires a registered address, which is not supported.' } },
+  address_required: {
+    status: 400,
+    body: { error: 'This number requires a registered address, which is not supported.' },
+  },
   insufficient_balance: { status: 402, body: { error: 'Insufficient balance.' } },
   failed: { status: 500, body: { error: 'Failed to purchase phone number. Please try again or contact support.' } },
 };

@@ -19,7 +19,10 @@ export class RuntimeToolCallController {
   async call(@Request() req: ExpressRequest) {
     const body = parse(RuntimeToolCallBody, req.body);
     const outcome = await this.invoke.execute({
-      callId: body.call_id, toolId: body.tool_id, params: body.params ?? {}, invocationId: body.invocation_id ?? null,
+      callId: body.call_id,
+      toolId: body.tool_id,
+      params: body.params ?? {},
+      invocationId: body.invocation_id ?? null,
     });
     if (!outcome.ok) answer(TOOL_CALL_ANSWERS, outcome.error);
     return reply(200, presentToolCallResult(outcome.value));

@@ -1,6 +1,19 @@
 import {
-  AUTOMATION_OWNED_FIELDS, FieldErrors, HTTP_FIELD_VALUE_PATTERN, HTTP_TOKEN_PATTERN, TargetUrlPolicy, Tool, TOOL_BODY_FORMATS,
-  TOOL_LIMITS, TOOL_METHODS, TOOL_NAME_PATTERN, TOOL_PARAMETER_TYPES, ToolBodyFormat, ToolFields, ToolMethod, ToolParameterType,
+  AUTOMATION_OWNED_FIELDS,
+  FieldErrors,
+  HTTP_FIELD_VALUE_PATTERN,
+  HTTP_TOKEN_PATTERN,
+  TargetUrlPolicy,
+  Tool,
+  TOOL_BODY_FORMATS,
+  TOOL_LIMITS,
+  TOOL_METHODS,
+  TOOL_NAME_PATTERN,
+  TOOL_PARAMETER_TYPES,
+  ToolBodyFormat,
+  ToolFields,
+  ToolMethod,
+  ToolParameterType,
 } from '@voiceplane/domain';
 import { checkToolEndpoint, checkToolItems, TOOL_MESSAGES } from './tool-messages';
 import { Arr, Bool, Id, Int, isPlainObject, Obj, PageQuery, Str, validateDto, ListFilters } from '../../validation';
@@ -9,8 +22,20 @@ import { failValidation } from '../../pipeline/responses';
 /** The tool body: shapes here, rules that need the domain after. */
 
 export class ToolHeaderBody {
-  @Str({ required: true, max: TOOL_LIMITS.headerName, pattern: HTTP_TOKEN_PATTERN, description: 'HTTP token characters' }) name!: string;
-  @Str({ required: true, max: TOOL_LIMITS.headerValue, pattern: HTTP_FIELD_VALUE_PATTERN, description: '{{variable}} placeholders allowed; no control characters' }) value!: string;
+  @Str({
+    required: true,
+    max: TOOL_LIMITS.headerName,
+    pattern: HTTP_TOKEN_PATTERN,
+    description: 'HTTP token characters',
+  })
+  name!: string;
+  @Str({
+    required: true,
+    max: TOOL_LIMITS.headerValue,
+    pattern: HTTP_FIELD_VALUE_PATTERN,
+    description: '{{variable}} placeholders allowed; no control characters',
+  })
+  value!: string;
 }
 
 export class ToolStaticFieldBody {
@@ -19,9 +44,17 @@ export class ToolStaticFieldBody {
 }
 
 export class ToolParameterBody {
-  @Str({ required: true, max: TOOL_LIMITS.parameterName, pattern: TOOL_NAME_PATTERN, description: 'Unique in the tool' }) name!: string;
-  @Str({ required: true, enum: TOOL_PARAMETER_TYPES, description: 'number = integer, float = any number' }) type!: ToolParameterType;
-  @Str({ required: true, min: TOOL_LIMITS.parameterDescriptionMin, max: TOOL_LIMITS.parameterDescriptionMax }) description!: string;
+  @Str({
+    required: true,
+    max: TOOL_LIMITS.parameterName,
+    pattern: TOOL_NAME_PATTERN,
+    description: 'Unique in the tool',
+  })
+  name!: string;
+  @Str({ required: true, enum: TOOL_PARAMETER_TYPES, description: 'number = integer, float = any number' })
+  type!: ToolParameterType;
+  @Str({ required: true, min: TOOL_LIMITS.parameterDescriptionMin, max: TOOL_LIMITS.parameterDescriptionMax })
+  description!: string;
   @Bool({ description: 'Default false' }) required?: boolean;
 }
 
@@ -37,9 +70,11 @@ const METHOD = { enum: TOOL_METHODS, upper: true, description: 'Case-insensitive
 
 /** Fields optional on create and update alike. */
 class ToolSettingsBody {
-  @Str({ enum: ['http'], messages: { in: TOOL_MESSAGES.type }, description: 'Only http through the API' }) type?: string;
+  @Str({ enum: ['http'], messages: { in: TOOL_MESSAGES.type }, description: 'Only http through the API' })
+  type?: string;
   @Str({ enum: TOOL_BODY_FORMATS, description: 'Default json; POST/PUT/PATCH only' }) body_format?: ToolBodyFormat;
-  @Int({ min: TOOL_LIMITS.timeoutMin, max: TOOL_LIMITS.timeoutMax, description: 'Seconds, default 10' }) timeout?: number;
+  @Int({ min: TOOL_LIMITS.timeoutMin, max: TOOL_LIMITS.timeoutMax, description: 'Seconds, default 10' })
+  timeout?: number;
   @Arr(ToolHeaderBody, { max: TOOL_LIMITS.headers }) headers?: ToolHeaderBody[];
   @Arr(ToolStaticFieldBody, { max: TOOL_LIMITS.staticFields }) static_fields?: ToolStaticFieldBody[];
   @Arr(ToolParameterBody, { max: TOOL_LIMITS.schema }) schema?: ToolParameterBody[];
@@ -85,12 +120,21 @@ export class RuntimeToolCallBody {
  * on its own, so a bad `timeout` does not hide a placeholder in the host: the client sees all
  * problems at once.
  */
-export function parseToolBody(input: unknown, operation: 'create' | 'update', policy: TargetUrlPolicy, existing?: Tool): Partial<ToolFields> {
+export function parseToolBody(
+  input: unknown,
+  operation: 'create' | 'update',
+  policy: TargetUrlPolicy,
+  existing?: Tool,
+): Partial<ToolFields> {
   if (!isPlainObject(input)) failValidation({ body: ['The request body must be a JSON object.'] });
   let body: Record<string, unknown> = input;
   if (existing?.type === 'automation') {
     // The automation decides these; its type is not the caller's to change either.
-    body = Object.fromEntries(Object.entries(input).filter(([key]) => !(AUTOMATION_OWNED_FIELDS as readonly string[]).includes(key) && key !== 'type'));
+    body = Object.fromEntries(
+      Object.entries(input).filter(
+        ([key]) => !(AUTOMATION_OWNED_FIELDS as readonly string[]).includes(key) && key !== 'type',
+      ),
+    );
   }
   const options = { partial: operation === 'update', targetPolicy: policy };
   const strict = validateDto(operation === 'create' ? CreateToolBody : ToolFieldsBody, body, options);
@@ -99,7 +143,11 @@ export function parseToolBody(input: unknown, operation: 'create' | 'update', po
   if (strict.ok) values = strict.value;
   else {
     const failed = new Set(Object.keys(errors).map((key) => key.split('.')[0]));
-    const rest = validateDto(ToolFieldsBody, Object.fromEntries(Object.entries(body).filter(([key]) => !failed.has(key))), options);
+    const rest = validateDto(
+      ToolFieldsBody,
+      Object.fromEntries(Object.entries(body).filter(([key]) => !failed.has(key))),
+      options,
+    );
     if (rest.ok) values = rest.value;
   }
 
@@ -118,14 +166,27 @@ function toFields(values: ToolFieldsBody): Partial<ToolFields> {
   if (values.body_format !== undefined) fields.bodyFormat = values.body_format;
   if (values.timeout !== undefined) fields.timeout = values.timeout;
   if (values.headers !== undefined) fields.headers = values.headers.map((h) => ({ name: h.name, value: h.value }));
-  if (values.static_fields !== undefined) fields.staticFields = values.static_fields.map((f) => ({ key: f.key, value: f.value ?? '' }));
+  if (values.static_fields !== undefined)
+    fields.staticFields = values.static_fields.map((f) => ({ key: f.key, value: f.value ?? '' }));
   if (values.schema !== undefined) {
-    fields.schema = values.schema.map((p) => ({ name: p.name, type: p.type, description: p.description, required: p.required ?? false }));
+    fields.schema = values.schema.map((p) => ({
+      name: p.name,
+      type: p.type,
+      description: p.description,
+      required: p.required ?? false,
+    }));
   }
   return fields;
 }
 
 /** Create defaults under the fields that were sent (the required ones were checked). */
 export function withToolDefaults(fields: Partial<ToolFields>): ToolFields {
-  return { bodyFormat: 'json', timeout: TOOL_LIMITS.defaultTimeout, headers: [], staticFields: [], schema: [], ...fields } as ToolFields;
+  return {
+    bodyFormat: 'json',
+    timeout: TOOL_LIMITS.defaultTimeout,
+    headers: [],
+    staticFields: [],
+    schema: [],
+    ...fields,
+  } as ToolFields;
 }

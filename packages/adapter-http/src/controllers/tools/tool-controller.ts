@@ -27,15 +27,25 @@ export class ToolController {
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const fields = withToolDefaults(parseToolBody(req.body, 'create', this.policy));
-    return answerOutcome(req, () => this.tools.create(principalOf(req), fields), (created) => (
-      created.ok ? { status: 201, body: { message: TOOL_SUCCESS.created, data: presentTool(created.value) } } : answerFor(TOOL_ANSWERS, created.error)));
+    return answerOutcome(
+      req,
+      () => this.tools.create(principalOf(req), fields),
+      (created) =>
+        created.ok
+          ? { status: 201, body: { message: TOOL_SUCCESS.created, data: presentTool(created.value) } }
+          : answerFor(TOOL_ANSWERS, created.error),
+    );
   }
 
   /**
    * A bare array, as Famulor's reference shows it and the MCP server's output schema declares it. Without paging
    * parameters a page holds 100 tools (more than a plan allows); the page's place is in `X-Total-Count` and `Link`.
    */
-  @Doc({ summary: 'List tools, newest first, filter by type (bare array; paging in the Link header)', tag: 'Tools', query: ToolListQuery })
+  @Doc({
+    summary: 'List tools, newest first, filter by type (bare array; paging in the Link header)',
+    tag: 'Tools',
+    query: ToolListQuery,
+  })
   @Get('/')
   async list(@Request() req: ExpressRequest) {
     const query = parse(ToolListQuery, req.query);
@@ -55,7 +65,9 @@ export class ToolController {
   @Doc({ summary: 'Update a tool (any subset; arrays replace)', tag: 'Tools', body: ToolFieldsBody })
   @Put('/:id')
   async update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const tool = await this.tools.update(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND), (existing) => parseToolBody(req.body, 'update', this.policy, existing));
+    const tool = await this.tools.update(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND), (existing) =>
+      parseToolBody(req.body, 'update', this.policy, existing),
+    );
     if (!tool.ok) answer(TOOL_ANSWERS, tool.error);
     return reply(200, { message: TOOL_SUCCESS.updated, data: presentTool(tool.value) });
   }

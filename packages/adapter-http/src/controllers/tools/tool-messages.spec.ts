@@ -36,7 +36,9 @@ describe('checkToolEndpoint', () => {
 
   it('follows the policy switches', () => {
     expect(checkToolEndpoint('http://127.0.0.1:8080/x', { requireHttps: false, allowPrivate: true })).toBeNull();
-    expect(checkToolEndpoint('http://api.example.com/x', { requireHttps: true, allowPrivate: false })).toBe('The endpoint must be a public http or https URL.');
+    expect(checkToolEndpoint('http://api.example.com/x', { requireHttps: true, allowPrivate: false })).toBe(
+      'The endpoint must be a public http or https URL.',
+    );
   });
 });
 
@@ -44,14 +46,29 @@ describe('checkToolItems', () => {
   const param = (name: string) => ({ name, type: 'string' as const, description: 'abc', required: false });
 
   it('accepts distinct keys and names', () => {
-    expect(checkToolItems({ staticFields: [{ key: 'a', value: '' }, { key: 'A', value: '' }], schema: [param('a'), param('b')] })).toEqual({});
+    expect(
+      checkToolItems({
+        staticFields: [
+          { key: 'a', value: '' },
+          { key: 'A', value: '' },
+        ],
+        schema: [param('a'), param('b')],
+      }),
+    ).toEqual({});
   });
 
   it('flags each repeat at its own index', () => {
-    expect(checkToolItems({
-      staticFields: [{ key: 'a', value: '1' }, { key: 'b', value: '' }, { key: 'a', value: '2' }, { key: 'a', value: '3' }],
-      schema: [param('x'), param('x')],
-    })).toEqual({
+    expect(
+      checkToolItems({
+        staticFields: [
+          { key: 'a', value: '1' },
+          { key: 'b', value: '' },
+          { key: 'a', value: '2' },
+          { key: 'a', value: '3' },
+        ],
+        schema: [param('x'), param('x')],
+      }),
+    ).toEqual({
       'static_fields.2.key': ['The static_fields.2.key has already been taken.'],
       'static_fields.3.key': ['The static_fields.3.key has already been taken.'],
       'schema.1.name': ['The schema.1.name has already been taken.'],

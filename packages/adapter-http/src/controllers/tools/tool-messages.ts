@@ -1,5 +1,11 @@
 import {
-  FieldErrors, MAX_TARGET_URL_LENGTH, TargetUrlPolicy, ToolEndpointProblem, toolEndpointProblem, toolItemProblems, ToolParameter,
+  FieldErrors,
+  MAX_TARGET_URL_LENGTH,
+  TargetUrlPolicy,
+  ToolEndpointProblem,
+  toolEndpointProblem,
+  toolItemProblems,
+  ToolParameter,
   ToolStaticField,
 } from '@voiceplane/domain';
 import { fieldErrors } from '../../pipeline/field-messages';
@@ -9,7 +15,8 @@ export const TOOL_MESSAGES = {
   name: 'Tool name must contain only letters, digits and underscores and start with a letter or underscore.',
   type: 'Only http tools can be created through the API.',
   placeholderInHost: 'Placeholders are not allowed in the scheme or host of the endpoint.',
-  planLimit: (limit: number) => `You have reached your plan limit of ${limit} mid call tools. Please upgrade your plan to create more tools.`,
+  planLimit: (limit: number) =>
+    `You have reached your plan limit of ${limit} mid call tools. Please upgrade your plan to create more tools.`,
   notFound: 'Tool not found',
   automationPreview: 'Automation tools run inside voiceplane and cannot be rendered or tested.',
 } as const;
@@ -28,6 +35,9 @@ export function checkToolEndpoint(endpoint: string, policy: TargetUrlPolicy): st
 }
 
 /** Messages of repeated static-field keys and parameter names. */
-export function checkToolItems(items: { readonly staticFields?: readonly ToolStaticField[]; readonly schema?: readonly ToolParameter[] }): FieldErrors {
+export function checkToolItems(items: {
+  readonly staticFields?: readonly ToolStaticField[];
+  readonly schema?: readonly ToolParameter[];
+}): FieldErrors {
   return fieldErrors(toolItemProblems(items), { taken: (field) => `The ${field} has already been taken.` });
 }

@@ -41,7 +41,11 @@ export function presentToolRequest(request: ToolRequest, webhookId: string | nul
     invalid_params: request.invalidParams,
     unresolved_variables: request.unresolvedVariables,
     would_send: request.wouldSend,
-    target_check: { scheme: request.targetCheck.scheme, host: request.targetCheck.host, status: request.targetCheck.status },
+    target_check: {
+      scheme: request.targetCheck.scheme,
+      host: request.targetCheck.host,
+      status: request.targetCheck.status,
+    },
   };
 }
 

@@ -19,7 +19,9 @@ export class ToolPreviewController {
   @Doc({ summary: 'Dry run: the exact request, without network or DNS', tag: 'Tools', body: ToolPreviewBody })
   @Post('/:id/render')
   async render(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const rendered = await this.preview.render(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND), () => previewInput(req));
+    const rendered = await this.preview.render(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND), () =>
+      previewInput(req),
+    );
     if (!rendered.ok) answer(TOOL_ANSWERS, rendered.error);
     return reply(200, { data: presentToolRequest(rendered.value) });
   }

@@ -17,7 +17,11 @@ export class AdminTopUpController {
     const rows = await this.topUps.unreconcilable();
     return reply(200, {
       data: rows.map((r) => ({
-        ...presentTopUp(r.topUp), user_id: r.topUp.userId, provider_reference: r.providerReference, reason: r.unreconcilable, checked_at: isoOrNull(r.checkedAt),
+        ...presentTopUp(r.topUp),
+        user_id: r.topUp.userId,
+        provider_reference: r.providerReference,
+        reason: r.unreconcilable,
+        checked_at: isoOrNull(r.checkedAt),
       })),
     });
   }

@@ -12,7 +12,8 @@ import { BILLING_FIELD_MESSAGES } from './top-up-answers';
 
 class AutoRechargeBody {
   @Bool({ description: 'Turning it on needs a card saved by a paid top-up' }) enabled?: boolean;
-  @Num({ description: 'USD, 0–1000, at most 2 decimals: a charge leaving the balance below it recharges', example: 5 }) threshold?: number;
+  @Num({ description: 'USD, 0–1000, at most 2 decimals: a charge leaving the balance below it recharges', example: 5 })
+  threshold?: number;
   @Num({ description: 'USD, 5–10000, at most 2 decimals: what each recharge tops up', example: 25 }) amount?: number;
 }
 

@@ -23,23 +23,37 @@ afterAll(async () => {
   await t.close();
 });
 
-const charge = (user: TestUser, price: number) => balances.charge({ userId: user.id, price, description: 'Test charge', reference: null });
-const settings = async (user: TestUser) => (await t.http.get('/api/user/billing/auto-recharge').set(user.auth)).body.data;
+const charge = (user: TestUser, price: number) =>
+  balances.charge({ userId: user.id, price, description: 'Test charge', reference: null });
+const settings = async (user: TestUser) =>
+  (await t.http.get('/api/user/billing/auto-recharge').set(user.auth)).body.data;
 const autoTopUps = async (user: TestUser) =>
-  t.db.dataSource.query(`SELECT id, status, failure_reason FROM top_ups WHERE user_id = $1 AND trigger = 'auto' ORDER BY id`, [user.id]) as Promise<{ status: string; failure_reason: string | null }[]>;
+  t.db.dataSource.query(
+    `SELECT id, status, failure_reason FROM top_ups WHERE user_id = $1 AND trigger = 'auto' ORDER BY id`,
+    [user.id],
+  ) as Promise<{ status: string; failure_reason: string | null }[]>;
 /** Every low-balance event the account's charges raised has been through its consumer. */
 const lowBalanceEventsHandled = async (user: TestUser) => {
   const [{ raised, handled }] = await t.db.dataSource.query(
     `SELECT count(*)::int AS raised, count(p.event_id)::int AS handled FROM outbox_events o
        LEFT JOIN processed_events p ON p.event_id = o.id AND p.consumer = 'auto-recharge-start'
-      WHERE o.topic = 'billing.balance_low' AND o.payload->>'user_id' = $1`, [String(user.id)]);
+      WHERE o.topic = 'billing.balance_low' AND o.payload->>'user_id' = $1`,
+    [String(user.id)],
+  );
   return { raised: raised as number, handled: handled as number };
 };
 const settled = async (user: TestUser) => (await autoTopUps(user)).every((x) => x.status !== 'pending');
 
 it('20 concurrent charges crossing the threshold start exactly one recharge; none of them is refused or delayed by it', async () => {
   const user = await t.createUser({ balance: 20 });
-  expect((await t.http.put('/api/user/billing/auto-recharge').set(user.auth).send({ enabled: true, threshold: 10, amount: 25 })).status).toBe(200);
+  expect(
+    (
+      await t.http
+        .put('/api/user/billing/auto-recharge')
+        .set(user.auth)
+        .send({ enabled: true, threshold: 10, amount: 25 })
+    ).status,
+  ).toBe(200);
 
   const results = await Promise.all(Array.from({ length: 20 }, () => charge(user, 0.75)));
   expect(results.every((r) => r.ok)).toBe(true);
@@ -60,10 +74,20 @@ it('declines back off for 10 minutes and the third in a row switches auto-rechar
 
   const attemptAfterCharge = async (expectedAttempts: number) => {
     await charge(user, 0.1);
-    await eventually(async () => (await autoTopUps(user)).length === expectedAttempts && (await settled(user)), `attempt ${expectedAttempts} to settle`);
+    await eventually(
+      async () => (await autoTopUps(user)).length === expectedAttempts && (await settled(user)),
+      `attempt ${expectedAttempts} to settle`,
+    );
   };
   await attemptAfterCharge(1);
-  expect(await settings(user)).toEqual(expect.objectContaining({ enabled: true, consecutive_failures: 1, last_error: 'card_declined', last_attempt_at: clock.now().toISOString() }));
+  expect(await settings(user)).toEqual(
+    expect.objectContaining({
+      enabled: true,
+      consecutive_failures: 1,
+      last_error: 'card_declined',
+      last_attempt_at: clock.now().toISOString(),
+    }),
+  );
 
   // Within 10 minutes of the last attempt a charge starts nothing (not even an event to consume).
   clock.advance(TEN_MINUTES - 1);
@@ -76,8 +100,12 @@ it('declines back off for 10 minutes and the third in a row switches auto-rechar
   await attemptAfterCharge(2);
   clock.advance(TEN_MINUTES);
   await attemptAfterCharge(3);
-  expect(await autoTopUps(user)).toEqual(Array(3).fill(expect.objectContaining({ status: 'failed', failure_reason: 'card_declined' })));
-  expect(await settings(user)).toEqual(expect.objectContaining({ enabled: false, consecutive_failures: 3, last_error: 'card_declined' }));
+  expect(await autoTopUps(user)).toEqual(
+    Array(3).fill(expect.objectContaining({ status: 'failed', failure_reason: 'card_declined' })),
+  );
+  expect(await settings(user)).toEqual(
+    expect.objectContaining({ enabled: false, consecutive_failures: 3, last_error: 'card_declined' }),
+  );
 
   clock.advance(TEN_MINUTES);
   const off = await lowBalanceEventsHandled(user);
@@ -87,7 +115,9 @@ it('declines back off for 10 minutes and the third in a row switches auto-rechar
   const again = await t.http.put('/api/user/billing/auto-recharge').set(user.auth).send({ enabled: true });
   expect(again.body.data).toEqual(expect.objectContaining({ enabled: true, consecutive_failures: 0 }));
   await attemptAfterCharge(4);
-  expect(await settings(user)).toEqual(expect.objectContaining({ enabled: true, consecutive_failures: 0, last_error: null }));
+  expect(await settings(user)).toEqual(
+    expect.objectContaining({ enabled: true, consecutive_failures: 0, last_error: null }),
+  );
   // 4 − six charges of 0.10 + 10 from the fourth attempt, the first the card paid.
   expect((await t.http.get('/api/user/billing/balance').set(user.auth)).body.total_balance).toBe(13.4);
 });

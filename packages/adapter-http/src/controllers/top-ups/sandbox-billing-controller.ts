@@ -15,7 +15,8 @@ import { SANDBOX_NOT_FOUND, SANDBOX_SETTLE_ANSWERS } from './top-up-answers';
 const SANDBOX_OUTCOMES = ['succeeded', 'failed', 'expired'] as const;
 
 class CompleteTopUpBody {
-  @Str({ enum: SANDBOX_OUTCOMES, description: 'How the payment ends (default succeeded)' }) outcome?: (typeof SANDBOX_OUTCOMES)[number];
+  @Str({ enum: SANDBOX_OUTCOMES, description: 'How the payment ends (default succeeded)' })
+  outcome?: (typeof SANDBOX_OUTCOMES)[number];
 }
 
 /** Sandbox top-up `complete`: bound only while the billing provider is the sandbox. */

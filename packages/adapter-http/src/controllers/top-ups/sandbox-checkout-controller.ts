@@ -25,7 +25,9 @@ export class SandboxCheckoutController {
   async show(@Params({ name: 'token' }) token: string): Promise<HttpResponse> {
     const topUp = await this.checkout.open(token);
     if (!topUp) return unknownLinkPage();
-    return topUp.status === 'pending' ? payPage(topUp) : resultPage(topUp, 200, 'This link was used: the top-up is settled.');
+    return topUp.status === 'pending'
+      ? payPage(topUp)
+      : resultPage(topUp, 200, 'This link was used: the top-up is settled.');
   }
 
   @Post('/:token')

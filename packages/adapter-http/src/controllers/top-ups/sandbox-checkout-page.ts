@@ -17,7 +17,8 @@ export const isCheckoutPage = (req: Request): boolean => {
 const PAGE_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
   'Cache-Control': 'no-store',
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   'X-Robots-Tag': 'noindex',
 };
 
@@ -39,18 +40,23 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 const money = (t: TopUp) => `$${t.amount.toFixed(2)}`;
 
 function page(status: number, title: string, body: string): HttpResponse {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">`
-    + `<title>${escapeHtml(title)} · voiceplane sandbox</title><style>${STYLE}</style></head>`
-    + `<body><main><span class="badge">Sandbox checkout</span>${body}</main></body></html>`;
+  const html =
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+    `<title>${escapeHtml(title)} · voiceplane sandbox</title><style>${STYLE}</style></head>` +
+    `<body><main><span class="badge">Sandbox checkout</span>${body}</main></body></html>`;
   return { [isHttpResponseSymbol]: true, statusCode: status, body: html, headers: PAGE_HEADERS };
 }
 
 /** A pending top-up: its amount and the two choices a payer has. */
 export function payPage(t: TopUp): HttpResponse {
-  return page(200, 'Pay', `<h1>Top-up #${t.id}</h1><div class="amount">${money(t)}</div>`
-    + `<div class="muted">${escapeHtml(t.currency)} · credited to the voiceplane balance when paid. No card is charged in the sandbox.</div>`
-    + `<form method="post"><button class="pay" type="submit" name="choice" value="pay">Pay ${money(t)}</button>`
-    + `<button type="submit" name="choice" value="decline">Decline</button></form>`);
+  return page(
+    200,
+    'Pay',
+    `<h1>Top-up #${t.id}</h1><div class="amount">${money(t)}</div>` +
+      `<div class="muted">${escapeHtml(t.currency)} · credited to the voiceplane balance when paid. No card is charged in the sandbox.</div>` +
+      `<form method="post"><button class="pay" type="submit" name="choice" value="pay">Pay ${money(t)}</button>` +
+      `<button type="submit" name="choice" value="decline">Decline</button></form>`,
+  );
 }
 
 const OUTCOMES: Record<Exclude<TopUp['status'], 'pending'>, (t: TopUp) => string> = {
@@ -63,18 +69,30 @@ const OUTCOMES: Record<Exclude<TopUp['status'], 'pending'>, (t: TopUp) => string
 export function resultPage(t: TopUp, status = 200, note?: string): HttpResponse {
   const settled = t.status === 'pending' ? 'expired' : t.status;
   const when = t.completedAt ? `<div class="muted">Settled ${escapeHtml(t.completedAt.toISOString())}</div>` : '';
-  return page(status, 'Result', `<h1>Top-up #${t.id}</h1><div class="amount">${money(t)}</div>`
-    + `<div class="result ${settled}">${escapeHtml(OUTCOMES[settled](t))}</div>${when}`
-    + (note ? `<p class="muted">${escapeHtml(note)}</p>` : ''));
+  return page(
+    status,
+    'Result',
+    `<h1>Top-up #${t.id}</h1><div class="amount">${money(t)}</div>` +
+      `<div class="result ${settled}">${escapeHtml(OUTCOMES[settled](t))}</div>${when}` +
+      (note ? `<p class="muted">${escapeHtml(note)}</p>` : ''),
+  );
 }
 
 /** A token that opens nothing (mistyped, cut short, or the address without its token). */
 export function unknownLinkPage(): HttpResponse {
-  return page(404, 'Unknown link', '<h1>This checkout link is not valid</h1>'
-    + '<p class="muted">The link may be incomplete. The payment link, with its one-time token, is shown once: in the answer '
-    + 'that created the top-up. A top-up can also be settled through the sandbox API.</p>');
+  return page(
+    404,
+    'Unknown link',
+    '<h1>This checkout link is not valid</h1>' +
+      '<p class="muted">The link may be incomplete. The payment link, with its one-time token, is shown once: in the answer ' +
+      'that created the top-up. A top-up can also be settled through the sandbox API.</p>',
+  );
 }
 
 export function invalidChoicePage(): HttpResponse {
-  return page(422, 'Choose', '<h1>Choose Pay or Decline</h1><p class="muted">Go back and press one of the two buttons.</p>');
+  return page(
+    422,
+    'Choose',
+    '<h1>Choose Pay or Decline</h1><p class="muted">Go back and press one of the two buttons.</p>',
+  );
 }

@@ -14,13 +14,23 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const PAGE = 'http://127.0.0.1:3000/api/sandbox/billing/checkout';
-const balanceOf = async (user: TestUser) => (await t.http.get('/api/user/billing/balance').set(user.auth)).body.total_balance as number;
-const topUpOf = async (user: TestUser, id: number) => (await t.http.get(`/api/user/billing/top-ups/${id}`).set(user.auth)).body.data;
+const balanceOf = async (user: TestUser) =>
+  (await t.http.get('/api/user/billing/balance').set(user.auth)).body.total_balance as number;
+const topUpOf = async (user: TestUser, id: number) =>
+  (await t.http.get(`/api/user/billing/top-ups/${id}`).set(user.auth)).body.data;
 const credits = async (user: TestUser) =>
-  (await t.db.dataSource.query(`SELECT count(*)::int AS n FROM ledger_entries WHERE user_id = $1 AND reference_type = 'top_up'`, [user.id]))[0].n as number;
+  (
+    await t.db.dataSource.query(
+      `SELECT count(*)::int AS n FROM ledger_entries WHERE user_id = $1 AND reference_type = 'top_up'`,
+      [user.id],
+    )
+  )[0].n as number;
 
 /** A pending top-up and the path of its checkout page (the URL as created, without the host). */
-async function checkout(user: TestUser, amount = 50): Promise<{ id: number; url: string; path: string; token: string }> {
+async function checkout(
+  user: TestUser,
+  amount = 50,
+): Promise<{ id: number; url: string; path: string; token: string }> {
   const res = await t.http.post('/api/user/billing/top-ups').set(user.auth).send({ amount });
   expect(res.status).toBe(201);
   const url = res.body.data.checkout_url as string;
@@ -66,7 +76,9 @@ describe('the sandbox checkout page', () => {
     expect(paid.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(paid.text).toContain('Payment succeeded: $50.00 was added to the balance.');
     expect(await balanceOf(user)).toBe(60);
-    expect(await topUpOf(user, c.id)).toEqual(expect.objectContaining({ status: 'succeeded', failure_reason: null, completed_at: expect.stringMatching(/Z$/) }));
+    expect(await topUpOf(user, c.id)).toEqual(
+      expect.objectContaining({ status: 'succeeded', failure_reason: null, completed_at: expect.stringMatching(/Z$/) }),
+    );
 
     const reopened = await t.http.get(c.path);
     expect(reopened.status).toBe(200);
@@ -91,7 +103,9 @@ describe('the sandbox checkout page', () => {
     const declined = await choose(c.path, 'decline');
     expect(declined.status).toBe(200);
     expect(declined.text).toContain('Payment declined: nothing was charged and the balance is unchanged.');
-    expect(await topUpOf(user, c.id)).toEqual(expect.objectContaining({ status: 'failed', failure_reason: 'card_declined' }));
+    expect(await topUpOf(user, c.id)).toEqual(
+      expect.objectContaining({ status: 'failed', failure_reason: 'card_declined' }),
+    );
     expect(await balanceOf(user)).toBe(10);
   });
 
@@ -107,7 +121,12 @@ describe('the sandbox checkout page', () => {
   it('an unknown, cut or tokenless link is a clear 404 page; a choice that is neither is a 422 page; nothing changes', async () => {
     const user = await t.createUser({ balance: 10 });
     const c = await checkout(user);
-    for (const path of [`${c.path}x`, c.path.slice(0, -1), '/api/sandbox/billing/checkout', '/api/sandbox/billing/checkout/1']) {
+    for (const path of [
+      `${c.path}x`,
+      c.path.slice(0, -1),
+      '/api/sandbox/billing/checkout',
+      '/api/sandbox/billing/checkout/1',
+    ]) {
       const res = await t.http.get(path);
       expect([res.status, res.headers['content-type']]).toEqual([404, 'text/html; charset=utf-8']);
       expect(res.text).toContain('This checkout link is not valid');
@@ -135,11 +154,19 @@ describe('the sandbox checkout page', () => {
 });
 
 describe('reconciling sandbox checkouts', () => {
-  const sweep = () => new ReconcileTopUps(
-    t.runtime.container.get(TOKENS.TopUpRepository), t.runtime.container.get(TOKENS.BillingGateway), t.runtime.container.get(TOKENS.SettleTopUp),
-    t.runtime.container.get(TOKENS.Clock), { warn: () => undefined },
-  ).sweep();
-  const age = (id: number, minutes: number) => t.db.dataSource.query(`UPDATE top_ups SET created_at = now() - ($2 || ' minutes')::interval WHERE id = $1`, [id, String(minutes)]);
+  const sweep = () =>
+    new ReconcileTopUps(
+      t.runtime.container.get(TOKENS.TopUpRepository),
+      t.runtime.container.get(TOKENS.BillingGateway),
+      t.runtime.container.get(TOKENS.SettleTopUp),
+      t.runtime.container.get(TOKENS.Clock),
+      { warn: () => undefined },
+    ).sweep();
+  const age = (id: number, minutes: number) =>
+    t.db.dataSource.query(`UPDATE top_ups SET created_at = now() - ($2 || ' minutes')::interval WHERE id = $1`, [
+      id,
+      String(minutes),
+    ]);
 
   it('an unpaid page waits while it can still be paid and expires after a day; a page paid meanwhile is left alone', async () => {
     const user = await t.createUser({ balance: 0 });

@@ -31,12 +31,23 @@ export class TopUpController {
     @inject(TOKENS.TopUpQueries) private readonly topUps: TopUpQueries,
   ) {}
 
-  @Doc({ summary: 'Start a paid top-up: the provider opens a checkout page', tag: 'Billing', body: TopUpBody, success: 201 })
+  @Doc({
+    summary: 'Start a paid top-up: the provider opens a checkout page',
+    tag: 'Billing',
+    body: TopUpBody,
+    success: 201,
+  })
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const body = parse(TopUpBody, req.body);
-    return answerOutcome(req, () => this.start.execute(principalOf(req).userId, body.amount), (started) => (
-      started.ok ? { status: 201, body: { data: presentTopUp(started.value) } } : answerFor(START_TOP_UP_ANSWERS, started.error)));
+    return answerOutcome(
+      req,
+      () => this.start.execute(principalOf(req).userId, body.amount),
+      (started) =>
+        started.ok
+          ? { status: 201, body: { data: presentTopUp(started.value) } }
+          : answerFor(START_TOP_UP_ANSWERS, started.error),
+    );
   }
 
   @Doc({ summary: 'Top-ups, newest first', tag: 'Billing', query: TopUpListQuery })

@@ -8,39 +8,66 @@ import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { conversationRef } from '../conversations/conversation-controller';
 import { CHATBOT_ANSWERS } from './web-chat-answers';
-import { assistantRefOf, withTextAssistantId, ChatMessageBody, failChatbotValidation, parseChatbot, StartChatBody, variablesOf } from './web-chat-body';
-
+import {
+  assistantRefOf,
+  withTextAssistantId,
+  ChatMessageBody,
+  failChatbotValidation,
+  parseChatbot,
+  StartChatBody,
+  variablesOf,
+} from './web-chat-body';
 
 /** The AI chatbot: `widget` and `test` chats with an assistant, by the account's key. */
 @Controller('/api/conversations')
 export class ChatbotController {
   constructor(@inject(TOKENS.WebChats) private readonly chats: WebChats) {}
 
-  @Doc({ summary: 'Start a chatbot conversation (widget: billed per user message; test: free)', tag: 'Chatbot', body: StartChatBody, success: 200 })
+  @Doc({
+    summary: 'Start a chatbot conversation (widget: billed per user message; test: free)',
+    tag: 'Chatbot',
+    body: StartChatBody,
+    success: 200,
+  })
   @Post('/')
   async start(@Request() req: ExpressRequest, @Body() raw: unknown) {
     const body = parseChatbot(StartChatBody, withTextAssistantId(raw));
     const variables = variablesOf(body.variables, failChatbotValidation);
     const assistant = assistantRefOf(body.assistant_id);
     if (assistant === null) answer(CHATBOT_ANSWERS, 'assistant_not_found');
-    const started = await this.chats.start(principalOf(req).userId, { assistant, type: body.type ?? 'widget', variables });
+    const started = await this.chats.start(principalOf(req).userId, {
+      assistant,
+      type: body.type ?? 'widget',
+      variables,
+    });
     if (!started.ok) answer(CHATBOT_ANSWERS, started.error);
-    return reply(200, { status: true, conversation_id: started.value.conversation.uuid, history: started.value.history });
+    return reply(200, {
+      status: true,
+      conversation_id: started.value.conversation.uuid,
+      history: started.value.history,
+    });
   }
 
-  @Doc({ summary: 'A chatbot conversation\'s history and variables', tag: 'Chatbot' })
+  @Doc({ summary: "A chatbot conversation's history and variables", tag: 'Chatbot' })
   @Get('/:uuid')
   async get(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string) {
     const found = await this.chats.history(principalOf(req).userId, conversationRef(uuid));
     if (!found.ok) answer(CHATBOT_ANSWERS, found.error);
     const { conversation, history } = found.value;
     return reply(200, {
-      status: true, history, variables: conversation.variables,
+      status: true,
+      history,
+      variables: conversation.variables,
       ...(conversation.externalIdentifier === null ? {} : { external_identifier: conversation.externalIdentifier }),
     });
   }
 
-  @Doc({ summary: 'Send a user message and get the assistant\'s reply with the functions it called', tag: 'Chatbot', body: ChatMessageBody, success: 200 })
+  @Doc({
+    summary: "Send a user message and get the assistant's reply with the functions it called",
+    tag: 'Chatbot',
+    body: ChatMessageBody,
+    success: 200,
+  })
   @Post('/:uuid/messages')
   async send(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string, @Body() raw: unknown) {
     const ref = conversationRef(uuid);
@@ -48,6 +75,11 @@ export class ChatbotController {
     const sent = await this.chats.send(principalOf(req).userId, ref, body.message);
     if (!sent.ok) answer(CHATBOT_ANSWERS, sent.error);
     const { reply: text, functionCalls, aiDisabled } = sent.value;
-    return reply(200, { status: true, message: text, function_calls: functionCalls, ...(aiDisabled ? { ai_disabled: true } : {}) });
+    return reply(200, {
+      status: true,
+      message: text,
+      function_calls: functionCalls,
+      ...(aiDisabled ? { ai_disabled: true } : {}),
+    });
   }
 }

@@ -24,11 +24,13 @@ export function openEventStream(res: Response, headers: Readonly<Record<string, 
   res.flushHeaders();
   let closed = false;
   const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
-  const done = new Promise<void>((resolve) => res.on('close', () => {
-    closed = true;
-    clearInterval(heartbeat);
-    resolve();
-  }));
+  const done = new Promise<void>((resolve) =>
+    res.on('close', () => {
+      closed = true;
+      clearInterval(heartbeat);
+      resolve();
+    }),
+  );
   res.write('retry: 2000\n\n');
   return {
     send: (id, event, data) => {

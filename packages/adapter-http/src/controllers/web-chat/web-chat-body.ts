@@ -1,4 +1,10 @@
-import { CHATBOT_TYPES, ChatbotType, CUSTOMER_IDENTIFIER_MAX, FieldErrors, WEB_CHAT_MESSAGE_MAX } from '@voiceplane/domain';
+import {
+  CHATBOT_TYPES,
+  ChatbotType,
+  CUSTOMER_IDENTIFIER_MAX,
+  FieldErrors,
+  WEB_CHAT_MESSAGE_MAX,
+} from '@voiceplane/domain';
 import { AssistantRef } from '@voiceplane/application';
 import { normalizeVariables } from '../assistants/assistant-messages';
 import { Obj, Str, validateDto } from '../../validation';
@@ -7,20 +13,54 @@ import { fail, failValidation } from '../../pipeline/responses';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class StartChatBody {
-  @Str({ required: true, max: 64, description: 'The assistant\'s UUID (its integer id is accepted too)', example: '3f0c2a9e-6b7d-4c1e-8f2a-1b2c3d4e5f60' }) assistant_id!: string;
-  @Str({ enum: CHATBOT_TYPES, description: '`widget` (billed per user message, default) or `test` (free)' }) type?: ChatbotType;
-  @Obj({ description: 'Values for the assistant\'s `{{variables}}` (≤ 50 keys, values ≤ 1000 characters)' }) variables?: Record<string, unknown>;
+  @Str({
+    required: true,
+    max: 64,
+    description: "The assistant's UUID (its integer id is accepted too)",
+    example: '3f0c2a9e-6b7d-4c1e-8f2a-1b2c3d4e5f60',
+  })
+  assistant_id!: string;
+  @Str({ enum: CHATBOT_TYPES, description: '`widget` (billed per user message, default) or `test` (free)' })
+  type?: ChatbotType;
+  @Obj({ description: "Values for the assistant's `{{variables}}` (≤ 50 keys, values ≤ 1000 characters)" })
+  variables?: Record<string, unknown>;
 }
 
 export class ChatMessageBody {
-  @Str({ required: true, max: WEB_CHAT_MESSAGE_MAX, trim: false, description: 'The user\'s message, 1–2000 characters', example: 'I\'d like to schedule a demo' }) message!: string;
+  @Str({
+    required: true,
+    max: WEB_CHAT_MESSAGE_MAX,
+    trim: false,
+    description: "The user's message, 1–2000 characters",
+    example: "I'd like to schedule a demo",
+  })
+  message!: string;
 }
 
 export class GenerateReplyBody {
-  @Str({ required: true, max: 64, description: 'The assistant\'s integer id (its UUID is accepted too)', example: '101' }) assistant_id!: string;
-  @Str({ required: true, max: CUSTOMER_IDENTIFIER_MAX, description: 'Stable identifier of the customer on your channel (phone, e-mail, CRM id)', example: '+14155551234' }) customer_identifier!: string;
-  @Str({ required: true, trim: false, max: WEB_CHAT_MESSAGE_MAX, description: 'The customer\'s message', example: 'Can I book an appointment?' }) message!: string;
-  @Obj({ description: 'Merged over the conversation\'s variables' }) variables?: Record<string, unknown>;
+  @Str({
+    required: true,
+    max: 64,
+    description: "The assistant's integer id (its UUID is accepted too)",
+    example: '101',
+  })
+  assistant_id!: string;
+  @Str({
+    required: true,
+    max: CUSTOMER_IDENTIFIER_MAX,
+    description: 'Stable identifier of the customer on your channel (phone, e-mail, CRM id)',
+    example: '+14155551234',
+  })
+  customer_identifier!: string;
+  @Str({
+    required: true,
+    trim: false,
+    max: WEB_CHAT_MESSAGE_MAX,
+    description: "The customer's message",
+    example: 'Can I book an appointment?',
+  })
+  message!: string;
+  @Obj({ description: "Merged over the conversation's variables" }) variables?: Record<string, unknown>;
 }
 
 class VariablesBody {
@@ -60,7 +100,10 @@ export function parseChatbot<T>(dto: new () => T, input: unknown): T {
 }
 
 /** Variables are judged once the rest of the body has the right shape. */
-export function variablesOf(raw: Record<string, unknown> | undefined, onError: (errors: FieldErrors) => never): Record<string, string> {
+export function variablesOf(
+  raw: Record<string, unknown> | undefined,
+  onError: (errors: FieldErrors) => never,
+): Record<string, string> {
   const r = validateDto(VariablesBody, { variables: raw });
   if (!r.ok) onError(r.errors);
   return r.value.variables ?? {};

@@ -79,7 +79,12 @@ export function mountWidgetRoutes(app: Application, widget: () => WebWidget | nu
         for (const m of await chats.messagesAfter(found.value.conversation.id, after)) {
           after = m.id;
           if (m.source === 'system') continue;
-          stream.send(m.id, 'message', { id: m.id, role: roleOfSource(m.source), content: m.body ?? '', created_at: m.createdAt.toISOString() });
+          stream.send(m.id, 'message', {
+            id: m.id,
+            role: roleOfSource(m.source),
+            content: m.body ?? '',
+            created_at: m.createdAt.toISOString(),
+          });
         }
         await Promise.race([stream.closed, new Promise((resolve) => setTimeout(resolve, STREAM_POLL_MS).unref())]);
       }

@@ -2,7 +2,12 @@ import { Controller, Get, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import {
-  DELIVERY_SOURCE_TYPES, DELIVERY_STATUSES, DeliverySourceType, DeliveryStatus, TargetUrlPolicy, WEBHOOK_EVENT_TYPES,
+  DELIVERY_SOURCE_TYPES,
+  DELIVERY_STATUSES,
+  DeliverySourceType,
+  DeliveryStatus,
+  TargetUrlPolicy,
+  WEBHOOK_EVENT_TYPES,
 } from '@voiceplane/domain';
 import { DeliveryLog, SendTestWebhook, SigningSecrets, TOKENS, WebhookDeliveries } from '@voiceplane/application';
 import { Id, PageQuery, pageOf, publicTarget, Str, ListFilters } from '../../validation';
@@ -18,13 +23,23 @@ import { DELIVERY_NOT_FOUND, WEBHOOK_ANSWERS, WEBHOOK_SUCCESS } from './webhook-
 @ListFilters()
 class DeliveriesQuery extends PageQuery {
   @Str({ enum: DELIVERY_STATUSES, description: 'pending, succeeded, failed or canceled' }) status?: DeliveryStatus;
-  @Str({ enum: WEBHOOK_EVENT_TYPES, description: 'post_call, conversation_ended, call_started, call_permission_granted, message_status or ping' }) event_type?: string;
+  @Str({
+    enum: WEBHOOK_EVENT_TYPES,
+    description: 'post_call, conversation_ended, call_started, call_permission_granted, message_status or ping',
+  })
+  event_type?: string;
   @Str({ enum: DELIVERY_SOURCE_TYPES, description: 'assistant, sender or account' }) source_type?: DeliverySourceType;
   @Id({ description: 'Id of the assistant, sender or account that produced the event' }) source_id?: number;
 }
 
 class TestWebhookBody {
-  @Str({ required: true, url: true, target: publicTarget, description: 'Public http(s) URL that receives one signed ping' }) url!: string;
+  @Str({
+    required: true,
+    url: true,
+    target: publicTarget,
+    description: 'Public http(s) URL that receives one signed ping',
+  })
+  url!: string;
 }
 
 const DELIVERY_ID = /^dlv_[0-9A-Za-z]{22}$/;
@@ -64,9 +79,14 @@ export class WebhookController {
   @Post('/deliveries/:id/replay')
   async replay(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const delivery = deliveryId(id);
-    return answerOutcome(req, () => this.webhooks.replay(principalOf(req).userId, delivery), (result) => (result.ok
-      ? { status: 200, body: { message: WEBHOOK_SUCCESS.replayQueued, data: presentDelivery(result.value) } }
-      : answerFor(WEBHOOK_ANSWERS, result.error)));
+    return answerOutcome(
+      req,
+      () => this.webhooks.replay(principalOf(req).userId, delivery),
+      (result) =>
+        result.ok
+          ? { status: 200, body: { message: WEBHOOK_SUCCESS.replayQueued, data: presentDelivery(result.value) } }
+          : answerFor(WEBHOOK_ANSWERS, result.error),
+    );
   }
 
   @Doc({ summary: 'The account signing secret (whsec_…)', tag })
@@ -79,8 +99,14 @@ export class WebhookController {
   @Doc({ summary: 'New signing secret; the previous one keeps signing for 24 hours', tag })
   @Post('/signing-secret/rotate')
   async rotate(@Request() req: ExpressRequest) {
-    return answerOutcome(req, () => this.secrets.rotate(principalOf(req).userId), ({ secret, previousExpiresAt }) => (
-      { status: 200, body: { message: WEBHOOK_SUCCESS.secretRotated, ...presentSigningSecret(secret, previousExpiresAt) } }));
+    return answerOutcome(
+      req,
+      () => this.secrets.rotate(principalOf(req).userId),
+      ({ secret, previousExpiresAt }) => ({
+        status: 200,
+        body: { message: WEBHOOK_SUCCESS.secretRotated, ...presentSigningSecret(secret, previousExpiresAt) },
+      }),
+    );
   }
 
   @Doc({ summary: 'Send one signed ping now and record it as a delivery (10 per minute)', tag, body: TestWebhookBody })
@@ -89,7 +115,13 @@ export class WebhookController {
     const body = parse(TestWebhookBody, req.body, 'standard', { targetPolicy: this.targetPolicy });
     const result = await this.testWebhook.execute(principalOf(req).userId, body.url, requestIdOf(req));
     return reply(200, {
-      data: { delivery_id: result.deliveryId, ok: result.ok, status_code: result.statusCode, duration_ms: result.durationMs, error: result.error },
+      data: {
+        delivery_id: result.deliveryId,
+        ok: result.ok,
+        status_code: result.statusCode,
+        duration_ms: result.durationMs,
+        error: result.error,
+      },
     });
   }
 }

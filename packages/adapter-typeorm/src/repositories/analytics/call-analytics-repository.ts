@@ -5,7 +5,13 @@ import type { CallRecord } from '../../records/calls';
 
 type DayRow = { date: string; status: CallRecord['status']; calls: number; cost: string };
 type TotalsRow = {
-  calls: number; answered: number; average_duration: number | null; p95_duration: number | null; cost: string | null; completed: number; goal_met: number;
+  calls: number;
+  answered: number;
+  average_duration: number | null;
+  p95_duration: number | null;
+  cost: string | null;
+  completed: number;
+  goal_met: number;
 };
 type ReasonRow = { ended_reason: string; calls: number };
 /** The one row the statement answers: each part as JSON built by PostgreSQL. */
@@ -48,14 +54,26 @@ export class TypeormCallAnalyticsRepository implements CallAnalyticsRepository {
   constructor(private readonly db: Database) {}
 
   async count(userId: number, filter: CallAnalyticsFilter): Promise<CallCounts> {
-    const row = await this.db.one<CountsRow>(COUNTS_SQL, [userId, filter.range.from, filter.range.until, filter.goalVariable, filter.assistantId, REASONS]);
+    const row = await this.db.one<CountsRow>(COUNTS_SQL, [
+      userId,
+      filter.range.from,
+      filter.range.until,
+      filter.goalVariable,
+      filter.assistantId,
+      REASONS,
+    ]);
     if (row === null) throw new Error('the analytics statement answered no row');
     const t = row.totals;
     return {
       days: row.days.map((d) => ({ date: d.date, status: d.status, calls: d.calls, cost: Number(d.cost) })),
       totals: {
-        calls: t.calls, answered: t.answered, averageDuration: t.average_duration === null ? null : Number(t.average_duration),
-        p95Duration: t.p95_duration === null ? null : Number(t.p95_duration), cost: Number(t.cost ?? 0), completed: t.completed, goalMet: t.goal_met,
+        calls: t.calls,
+        answered: t.answered,
+        averageDuration: t.average_duration === null ? null : Number(t.average_duration),
+        p95Duration: t.p95_duration === null ? null : Number(t.p95_duration),
+        cost: Number(t.cost ?? 0),
+        completed: t.completed,
+        goalMet: t.goal_met,
       },
       endedReasons: row.reasons.map((r) => ({ endedReason: r.ended_reason, calls: r.calls })),
     };

@@ -1,13 +1,37 @@
-import { Assistant, AssistantConfig, err, ok, OutboundAssistant, OwnedReferences, ReferenceQuery, Result } from '@voiceplane/domain';
 import {
-  AssistantChange, AssistantFilter, AssistantNotFound, AssistantRepository, AssistantWrite, InboundNumberTaken, Outbox, Page, PageRequest,
+  Assistant,
+  AssistantConfig,
+  err,
+  ok,
+  OutboundAssistant,
+  OwnedReferences,
+  ReferenceQuery,
+  Result,
+} from '@voiceplane/domain';
+import {
+  AssistantChange,
+  AssistantFilter,
+  AssistantNotFound,
+  AssistantRepository,
+  AssistantWrite,
+  InboundNumberTaken,
+  Outbox,
+  Page,
+  PageRequest,
 } from '@voiceplane/application';
 import { Database } from '../../database';
 import type { AssistantRecord } from '../../records';
 import { num, pageClause, unlessFails } from '../rows';
 import { Counted, totalOf } from './paging';
 import {
-  ASSISTANT_SELECT, AssistantRow, CONFIG_COLUMNS, configParams, OUTBOUND_COLUMNS, OutboundAssistantRow, toAssistant, toOutboundAssistant,
+  ASSISTANT_SELECT,
+  AssistantRow,
+  CONFIG_COLUMNS,
+  configParams,
+  OUTBOUND_COLUMNS,
+  OutboundAssistantRow,
+  toAssistant,
+  toOutboundAssistant,
 } from './assistant-rows';
 
 /** The ids of the references a request names that the account owns (bigint arrays: strings), its tools' names, and whether the inbound number is taken. */
@@ -31,8 +55,14 @@ function isInboundNumberConflict(e: unknown): boolean {
 }
 
 const EMPTY_REFERENCES: OwnedReferences = {
-  folderIds: new Set(), knowledgeBaseIds: new Set(), phoneNumberIds: new Set(), labelIds: new Set(),
-  toolNames: new Map(), eventTypeIds: new Set(), assistantIds: new Set(), inboundNumberTaken: false,
+  folderIds: new Set(),
+  knowledgeBaseIds: new Set(),
+  phoneNumberIds: new Set(),
+  labelIds: new Set(),
+  toolNames: new Map(),
+  eventTypeIds: new Set(),
+  assistantIds: new Set(),
+  inboundNumberTaken: false,
 };
 
 /** The WHERE clause (on alias `a`) both assistant lists share. */
@@ -46,12 +76,16 @@ function filterClause(userId: number, filter: AssistantFilter): { clause: string
   if (filter.type) where('a.type = ?', filter.type);
   if (filter.status) where('a.status = ?', filter.status);
   if (filter.folderId) where('a.folder_id = ?', filter.folderId);
-  if (filter.labelId) where('EXISTS (SELECT 1 FROM assistant_labels f WHERE f.assistant_id = a.id AND f.label_id = ?)', filter.labelId);
+  if (filter.labelId)
+    where('EXISTS (SELECT 1 FROM assistant_labels f WHERE f.assistant_id = a.id AND f.label_id = ?)', filter.labelId);
   return { clause: conditions.join(' AND '), params };
 }
 
 export class TypeormAssistantRepository implements AssistantRepository {
-  constructor(private readonly db: Database, private readonly outbox: Outbox) {}
+  constructor(
+    private readonly db: Database,
+    private readonly outbox: Outbox,
+  ) {}
 
   create(userId: number, config: AssistantConfig): Promise<Assistant | InboundNumberTaken> {
     return this.guardInboundNumber(async () => {
@@ -69,16 +103,26 @@ export class TypeormAssistantRepository implements AssistantRepository {
   async findOwned(userId: number, id: number, options: { lock?: boolean } = {}): Promise<Assistant | null> {
     // Raw SQL: the optional row lock makes a status or webhook change and a reader of them take turns.
     const lock = options.lock ? ' FOR UPDATE OF a' : '';
-    const row = await this.db.one<AssistantRow>(`${ASSISTANT_SELECT} WHERE a.user_id = $1 AND a.id = $2${lock}`, [userId, id]);
+    const row = await this.db.one<AssistantRow>(`${ASSISTANT_SELECT} WHERE a.user_id = $1 AND a.id = $2${lock}`, [
+      userId,
+      id,
+    ]);
     return row ? toAssistant(row) : null;
   }
 
   async findOwnedByUuid(userId: number, uuid: string): Promise<Assistant | null> {
-    const row = await this.db.one<AssistantRow>(`${ASSISTANT_SELECT} WHERE a.user_id = $1 AND a.uuid = $2`, [userId, uuid]);
+    const row = await this.db.one<AssistantRow>(`${ASSISTANT_SELECT} WHERE a.user_id = $1 AND a.uuid = $2`, [
+      userId,
+      uuid,
+    ]);
     return row ? toAssistant(row) : null;
   }
 
-  update<E>(userId: number, id: number, decide: (current: Assistant) => Promise<Result<AssistantChange, E>>): Promise<Result<Assistant, E | AssistantNotFound | InboundNumberTaken>> {
+  update<E>(
+    userId: number,
+    id: number,
+    decide: (current: Assistant) => Promise<Result<AssistantChange, E>>,
+  ): Promise<Result<Assistant, E | AssistantNotFound | InboundNumberTaken>> {
     return this.db.transaction(async () => {
       const current = await this.findOwned(userId, id, { lock: true });
       if (!current) return err({ code: 'not_found' as const });
@@ -97,7 +141,10 @@ export class TypeormAssistantRepository implements AssistantRepository {
     const links = { tool_ids: current.toolIds, label_ids: current.labelIds };
     switch (write.kind) {
       case 'status': {
-        const row = await this.db.one<AssistantRecord>(`UPDATE assistants SET status = $2, updated_at = now() WHERE id = $1 RETURNING *`, [current.id, write.status]);
+        const row = await this.db.one<AssistantRecord>(
+          `UPDATE assistants SET status = $2, updated_at = now() WHERE id = $1 RETURNING *`,
+          [current.id, write.status],
+        );
         return toAssistant({ ...row!, ...links });
       }
       case 'webhook': {
@@ -109,14 +156,20 @@ export class TypeormAssistantRepository implements AssistantRepository {
       }
       case 'webhook_url': {
         const column = write.target === 'inbound' ? 'inbound_webhook_url' : 'conversation_ended_webhook_url';
-        const row = await this.db.one<AssistantRecord>(`UPDATE assistants SET ${column} = $2, updated_at = now() WHERE id = $1 RETURNING *`, [current.id, write.url]);
+        const row = await this.db.one<AssistantRecord>(
+          `UPDATE assistants SET ${column} = $2, updated_at = now() WHERE id = $1 RETURNING *`,
+          [current.id, write.url],
+        );
         return toAssistant({ ...row!, ...links });
       }
       case 'config':
         return this.guardInboundNumber(async () => {
           const { config } = write;
           const sets = CONFIG_COLUMNS.map((c, i) => `${c} = $${i + 2}`).join(', ');
-          const row = await this.db.one<AssistantRecord>(`UPDATE assistants SET ${sets}, updated_at = now() WHERE id = $1 RETURNING *`, [current.id, ...configParams(config)]);
+          const row = await this.db.one<AssistantRecord>(
+            `UPDATE assistants SET ${sets}, updated_at = now() WHERE id = $1 RETURNING *`,
+            [current.id, ...configParams(config)],
+          );
           await this.attach(current.id, config, write.replace);
           return toAssistant({ ...row!, tool_ids: config.toolIds, label_ids: config.labelIds });
         });
@@ -124,7 +177,10 @@ export class TypeormAssistantRepository implements AssistantRepository {
   }
 
   async delete(userId: number, id: number): Promise<boolean> {
-    const rows = await this.db.query<Pick<AssistantRecord, 'id'>>(`DELETE FROM assistants WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id]);
+    const rows = await this.db.query<Pick<AssistantRecord, 'id'>>(
+      `DELETE FROM assistants WHERE user_id = $1 AND id = $2 RETURNING id`,
+      [userId, id],
+    );
     return rows.length > 0;
   }
 
@@ -135,7 +191,12 @@ export class TypeormAssistantRepository implements AssistantRepository {
       `SELECT listed.*, count(*) OVER () AS total FROM (${ASSISTANT_SELECT} WHERE ${clause}) listed ORDER BY listed.id DESC ${limit.sql}`,
       [...params, ...limit.params],
     );
-    return { items: rows.map(toAssistant), total: await totalOf(rows, () => this.db.one<{ n: string }>(`SELECT count(*) AS n FROM assistants a WHERE ${clause}`, params)) };
+    return {
+      items: rows.map(toAssistant),
+      total: await totalOf(rows, () =>
+        this.db.one<{ n: string }>(`SELECT count(*) AS n FROM assistants a WHERE ${clause}`, params),
+      ),
+    };
   }
 
   async listAll(userId: number, filter: AssistantFilter): Promise<Assistant[]> {
@@ -162,9 +223,18 @@ export class TypeormAssistantRepository implements AssistantRepository {
 
   /** One round trip for every reference of the request; none when it names no account records. */
   async findOwnedReferences(userId: number, q: ReferenceQuery): Promise<OwnedReferences> {
-    const lists = [q.folderIds, q.knowledgeBaseIds, q.phoneNumberIds, q.labelIds, q.toolIds, q.eventTypeIds, q.assistantIds];
+    const lists = [
+      q.folderIds,
+      q.knowledgeBaseIds,
+      q.phoneNumberIds,
+      q.labelIds,
+      q.toolIds,
+      q.eventTypeIds,
+      q.assistantIds,
+    ];
     if (lists.every((l) => l.length === 0) && !q.inboundNumber) return EMPTY_REFERENCES;
-    const owned = (table: string, param: number) => `ARRAY(SELECT id FROM ${table} WHERE user_id = $1 AND id = ANY($${param}::bigint[]))`;
+    const owned = (table: string, param: number) =>
+      `ARRAY(SELECT id FROM ${table} WHERE user_id = $1 AND id = ANY($${param}::bigint[]))`;
     const r = await this.db.one<OwnedReferenceRow>(
       `SELECT ${owned('folders', 2)} AS folder_ids,
               ${owned('knowledge_bases', 3)} AS knowledge_base_ids,
@@ -191,12 +261,21 @@ export class TypeormAssistantRepository implements AssistantRepository {
     };
   }
 
-  private async attach(id: number, config: AssistantConfig, replace: { toolIds: boolean; labelIds: boolean }): Promise<void> {
+  private async attach(
+    id: number,
+    config: AssistantConfig,
+    replace: { toolIds: boolean; labelIds: boolean },
+  ): Promise<void> {
     if (replace.toolIds) await this.replaceLinks('assistant_tools', 'tool_id', id, config.toolIds);
     if (replace.labelIds) await this.replaceLinks('assistant_labels', 'label_id', id, config.labelIds);
   }
 
-  private async replaceLinks(table: string, column: string, assistantId: number, ids: readonly number[]): Promise<void> {
+  private async replaceLinks(
+    table: string,
+    column: string,
+    assistantId: number,
+    ids: readonly number[],
+  ): Promise<void> {
     await this.db.query(`DELETE FROM ${table} WHERE assistant_id = $1`, [assistantId]);
     if (ids.length === 0) return;
     await this.db.query(

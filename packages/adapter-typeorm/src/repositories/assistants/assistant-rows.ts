@@ -4,16 +4,61 @@ import { num, numOrNull } from '../rows';
 
 /** Configuration fields kept in columns of their snake_case names; tool and label ids live in join tables. */
 export const CONFIG_FIELDS = [
-  'name', 'type', 'mode', 'timezone', 'initialMessage', 'systemPrompt', 'knowledgebaseMode', 'reengagementPrompt',
-  'voiceMailMessage', 'endpointType', 'ambientSound', 'webhookUrl', 'conversationEndedWebhookUrl', 'voiceId',
-  'languageId', 'llmModelId', 'multimodalModelId', 'chatLlmFallbackId', 'knowledgebaseId', 'folderId', 'phoneNumberId',
-  'synthesizerProviderId', 'transcriberProviderId', 'secondaryLanguageIds', 'tools', 'postCallSchema',
-  'turnDetectionThreshold', 'voiceStability', 'voiceSimilarity', 'speechSpeed', 'llmTemperature', 'maxDuration',
-  'maxSilenceDuration', 'maxInitialSilenceDuration', 'ringingTime', 'reengagementInterval', 'endpointSensitivity',
-  'interruptSensitivity', 'minInterruptWords', 'ambientSoundVolume', 'conversationInactivityTimeout',
-  'ttsEmotionEnabled', 'allowInterruptions', 'fillers', 'record', 'enableNoiseCancellation', 'waitForCustomer',
-  'endCallOnVoicemail', 'isWebhookActive', 'sendWebhookOnlyOnCompleted', 'includeRecordingInWebhook',
-  'postCallEvaluation', 'conversationEndedRetrigger', 'fillerConfig', 'variables',
+  'name',
+  'type',
+  'mode',
+  'timezone',
+  'initialMessage',
+  'systemPrompt',
+  'knowledgebaseMode',
+  'reengagementPrompt',
+  'voiceMailMessage',
+  'endpointType',
+  'ambientSound',
+  'webhookUrl',
+  'conversationEndedWebhookUrl',
+  'voiceId',
+  'languageId',
+  'llmModelId',
+  'multimodalModelId',
+  'chatLlmFallbackId',
+  'knowledgebaseId',
+  'folderId',
+  'phoneNumberId',
+  'synthesizerProviderId',
+  'transcriberProviderId',
+  'secondaryLanguageIds',
+  'tools',
+  'postCallSchema',
+  'turnDetectionThreshold',
+  'voiceStability',
+  'voiceSimilarity',
+  'speechSpeed',
+  'llmTemperature',
+  'maxDuration',
+  'maxSilenceDuration',
+  'maxInitialSilenceDuration',
+  'ringingTime',
+  'reengagementInterval',
+  'endpointSensitivity',
+  'interruptSensitivity',
+  'minInterruptWords',
+  'ambientSoundVolume',
+  'conversationInactivityTimeout',
+  'ttsEmotionEnabled',
+  'allowInterruptions',
+  'fillers',
+  'record',
+  'enableNoiseCancellation',
+  'waitForCustomer',
+  'endCallOnVoicemail',
+  'isWebhookActive',
+  'sendWebhookOnlyOnCompleted',
+  'includeRecordingInWebhook',
+  'postCallEvaluation',
+  'conversationEndedRetrigger',
+  'fillerConfig',
+  'variables',
 ] as const satisfies ReadonlyArray<Exclude<keyof AssistantConfig, 'toolIds' | 'labelIds'>>;
 
 export const CONFIG_COLUMNS = CONFIG_FIELDS.map(snakeCase);
@@ -40,7 +85,10 @@ export const ASSISTANT_SELECT = `
  * What ASSISTANT_SELECT reads: the whole record and its links (bigint arrays: strings), or a row
  * written with the links it was given (numbers).
  */
-export type AssistantRow = AssistantRecord & { tool_ids: ReadonlyArray<string | number>; label_ids: ReadonlyArray<string | number> };
+export type AssistantRow = AssistantRecord & {
+  tool_ids: ReadonlyArray<string | number>;
+  label_ids: ReadonlyArray<string | number>;
+};
 
 export function toAssistant(r: AssistantRow): Assistant {
   const config: Partial<Record<(typeof CONFIG_FIELDS)[number], unknown>> = {};
@@ -68,17 +116,43 @@ export const OUTBOUND_COLUMNS = `id, user_id, name, type, mode, status, voice_id
   system_prompt, variables, webhook_url, is_webhook_active, created_at, updated_at`;
 
 /** OUTBOUND_COLUMNS of `assistants`. */
-export type OutboundAssistantRow = Pick<AssistantRecord, 'id' | 'user_id' | 'name' | 'type' | 'mode' | 'status' | 'voice_id' | 'language_id'
-  | 'timezone' | 'initial_message' | 'system_prompt' | 'variables' | 'webhook_url' | 'is_webhook_active' | 'created_at' | 'updated_at'>;
+export type OutboundAssistantRow = Pick<
+  AssistantRecord,
+  | 'id'
+  | 'user_id'
+  | 'name'
+  | 'type'
+  | 'mode'
+  | 'status'
+  | 'voice_id'
+  | 'language_id'
+  | 'timezone'
+  | 'initial_message'
+  | 'system_prompt'
+  | 'variables'
+  | 'webhook_url'
+  | 'is_webhook_active'
+  | 'created_at'
+  | 'updated_at'
+>;
 
 export function toOutboundAssistant(r: OutboundAssistantRow): OutboundAssistant {
   return {
-    id: num(r.id), userId: num(r.user_id), name: r.name, type: r.type as OutboundAssistant['type'],
-    mode: r.mode as OutboundAssistant['mode'], status: r.status as OutboundAssistant['status'],
-    voiceId: r.voice_id, languageId: r.language_id, timezone: r.timezone,
-    initialMessage: r.initial_message, systemPrompt: r.system_prompt,
-    variables: r.variables, webhookUrl: r.webhook_url,
+    id: num(r.id),
+    userId: num(r.user_id),
+    name: r.name,
+    type: r.type as OutboundAssistant['type'],
+    mode: r.mode as OutboundAssistant['mode'],
+    status: r.status as OutboundAssistant['status'],
+    voiceId: r.voice_id,
+    languageId: r.language_id,
+    timezone: r.timezone,
+    initialMessage: r.initial_message,
+    systemPrompt: r.system_prompt,
+    variables: r.variables,
+    webhookUrl: r.webhook_url,
     isWebhookActive: r.is_webhook_active,
-    createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
   };
 }

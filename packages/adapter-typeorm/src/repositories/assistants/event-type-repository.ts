@@ -8,7 +8,13 @@ const COLUMNS = 'id, user_id, name, duration_minutes, created_at';
 
 /** Every column of the record: the rows below are whole `EventTypeRecord`s. */
 function toEventType(r: EventTypeRecord): EventType {
-  return { id: num(r.id), userId: num(r.user_id), name: r.name, durationMinutes: r.duration_minutes, createdAt: r.created_at };
+  return {
+    id: num(r.id),
+    userId: num(r.user_id),
+    name: r.name,
+    durationMinutes: r.duration_minutes,
+    createdAt: r.created_at,
+  };
 }
 
 export class TypeormEventTypeRepository implements EventTypeRepository {
@@ -23,7 +29,10 @@ export class TypeormEventTypeRepository implements EventTypeRepository {
   }
 
   async listOwned(userId: number): Promise<EventType[]> {
-    const rows = await this.db.query<EventTypeRecord>(`SELECT ${COLUMNS} FROM event_types WHERE user_id = $1 ORDER BY id DESC`, [userId]);
+    const rows = await this.db.query<EventTypeRecord>(
+      `SELECT ${COLUMNS} FROM event_types WHERE user_id = $1 ORDER BY id DESC`,
+      [userId],
+    );
     return rows.map(toEventType);
   }
 }

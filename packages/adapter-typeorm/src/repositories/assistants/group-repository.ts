@@ -22,13 +22,22 @@ function toGroup(r: GroupRow): AssistantGroup {
 export class TypeormGroupRepository implements AssistantGroupRepository {
   private readonly columns: string;
 
-  constructor(private readonly db: Database, private readonly table: keyof typeof COUNT_SQL) {
+  constructor(
+    private readonly db: Database,
+    private readonly table: keyof typeof COUNT_SQL,
+  ) {
     this.columns = `g.id, g.name, g.color, ${COUNT_SQL[table]} AS assistants_count`;
   }
 
-  async create(userId: number, group: { name: string; color: GroupColor | null }): Promise<AssistantGroup | GroupNameTaken> {
+  async create(
+    userId: number,
+    group: { name: string; color: GroupColor | null },
+  ): Promise<AssistantGroup | GroupNameTaken> {
     return this.unlessNameTaken(async () => {
-      const rows = await this.db.query<Pick<GroupRecord, 'id'>>(`INSERT INTO ${this.table} (user_id, name, color) VALUES ($1, $2, $3) RETURNING id`, [userId, group.name, group.color]);
+      const rows = await this.db.query<Pick<GroupRecord, 'id'>>(
+        `INSERT INTO ${this.table} (user_id, name, color) VALUES ($1, $2, $3) RETURNING id`,
+        [userId, group.name, group.color],
+      );
       return { id: num(rows[0].id), name: group.name, color: group.color, assistantsCount: 0 };
     });
   }
@@ -39,10 +48,19 @@ export class TypeormGroupRepository implements AssistantGroupRepository {
       `SELECT ${this.columns}, count(*) OVER () AS total FROM ${this.table} g WHERE g.user_id = $1 ORDER BY lower(g.name), g.id ${limit.sql}`,
       [userId, ...limit.params],
     );
-    return { items: rows.map(toGroup), total: await totalOf(rows, () => this.db.one<Count>(`SELECT count(*) AS n FROM ${this.table} WHERE user_id = $1`, [userId])) };
+    return {
+      items: rows.map(toGroup),
+      total: await totalOf(rows, () =>
+        this.db.one<Count>(`SELECT count(*) AS n FROM ${this.table} WHERE user_id = $1`, [userId]),
+      ),
+    };
   }
 
-  async update(userId: number, id: number, changes: { name?: string; color?: GroupColor | null }): Promise<AssistantGroup | GroupNameTaken | null> {
+  async update(
+    userId: number,
+    id: number,
+    changes: { name?: string; color?: GroupColor | null },
+  ): Promise<AssistantGroup | GroupNameTaken | null> {
     return this.unlessNameTaken(async () => {
       const rows = await this.db.query<GroupRow>(
         `UPDATE ${this.table} g
@@ -58,11 +76,19 @@ export class TypeormGroupRepository implements AssistantGroupRepository {
   }
 
   async exists(userId: number, id: number): Promise<boolean> {
-    return (await this.db.one<Pick<GroupRecord, 'id'>>(`SELECT id FROM ${this.table} WHERE user_id = $1 AND id = $2`, [userId, id])) !== null;
+    return (
+      (await this.db.one<Pick<GroupRecord, 'id'>>(`SELECT id FROM ${this.table} WHERE user_id = $1 AND id = $2`, [
+        userId,
+        id,
+      ])) !== null
+    );
   }
 
   async delete(userId: number, id: number): Promise<boolean> {
-    const rows = await this.db.query<Pick<GroupRecord, 'id'>>(`DELETE FROM ${this.table} WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id]);
+    const rows = await this.db.query<Pick<GroupRecord, 'id'>>(
+      `DELETE FROM ${this.table} WHERE user_id = $1 AND id = $2 RETURNING id`,
+      [userId, id],
+    );
     return rows.length > 0;
   }
 

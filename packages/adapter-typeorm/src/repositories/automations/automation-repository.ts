@@ -1,13 +1,24 @@
 import { JsonObject, JsonValue, TemplateKey } from '@voiceplane/domain';
 import {
-  Automation, AutomationChanges, AutomationFilters, AutomationRepository, AutomationVersion, LastTest, NewVersion, Page, PageRequest, SecretCipher,
+  Automation,
+  AutomationChanges,
+  AutomationFilters,
+  AutomationRepository,
+  AutomationVersion,
+  LastTest,
+  NewVersion,
+  Page,
+  PageRequest,
+  SecretCipher,
 } from '@voiceplane/application';
 import { Database } from '../../database';
 import { AutomationRecord, AutomationVersionRecord } from '../../records';
 import { Count, numOrNull } from '../rows';
 
-const COLUMNS = 'id, user_id, name, template_key, status, binding_type, assistant_id, bound, webhook_token, tool_id, live_version_id, last_test, created_at, updated_at';
-const VERSION_COLUMNS = 'id, automation_id, number, state, params, definition, restored_from_version_id, test_run_id, created_at, published_at';
+const COLUMNS =
+  'id, user_id, name, template_key, status, binding_type, assistant_id, bound, webhook_token, tool_id, live_version_id, last_test, created_at, updated_at';
+const VERSION_COLUMNS =
+  'id, automation_id, number, state, params, definition, restored_from_version_id, test_run_id, created_at, published_at';
 
 type StoredLastTest = { run_id: string; run_status: LastTest['runStatus']; tested_at: string } | null;
 
@@ -49,7 +60,13 @@ const toVersion = (r: AutomationVersionRecord): AutomationVersion => ({
 const storedLastTest = (t: LastTest | null): string | null =>
   t === null ? null : JSON.stringify({ run_id: t.runId, run_status: t.runStatus, tested_at: t.testedAt.toISOString() });
 
-const CHANGE_COLUMNS: { readonly [K in keyof AutomationChanges]-?: { column: keyof AutomationRecord; write: (v: AutomationChanges[K]) => unknown; cast?: string } } = {
+const CHANGE_COLUMNS: {
+  readonly [K in keyof AutomationChanges]-?: {
+    column: keyof AutomationRecord;
+    write: (v: AutomationChanges[K]) => unknown;
+    cast?: string;
+  };
+} = {
   name: { column: 'name', write: (v) => v },
   status: { column: 'status', write: (v) => v },
   bound: { column: 'bound', write: (v) => v },
@@ -68,12 +85,17 @@ const SEALED = /^v1\./;
  * `sealClearTokens` seals those at start.
  */
 export class TypeormAutomationRepository implements AutomationRepository {
-  constructor(private readonly db: Database, private readonly tokens: SecretCipher) {}
+  constructor(
+    private readonly db: Database,
+    private readonly tokens: SecretCipher,
+  ) {}
 
   private async open(row: AutomationRecord): Promise<Automation> {
     const automation = toAutomation(row);
     const stored = automation.webhookToken;
-    return stored !== null && SEALED.test(stored) ? { ...automation, webhookToken: await this.tokens.decrypt(stored) } : automation;
+    return stored !== null && SEALED.test(stored)
+      ? { ...automation, webhookToken: await this.tokens.decrypt(stored) }
+      : automation;
   }
 
   private openAll(rows: AutomationRecord[]): Promise<Automation[]> {
@@ -82,9 +104,15 @@ export class TypeormAutomationRepository implements AutomationRepository {
 
   /** Seals tokens stored in clear (before they were sealed); returns how many. Safe on several instances at once. */
   async sealClearTokens(): Promise<number> {
-    const rows = await this.db.query<Pick<AutomationRecord, 'id' | 'webhook_token'>>(`SELECT id, webhook_token FROM automations WHERE webhook_token IS NOT NULL AND webhook_token NOT LIKE 'v1.%'`);
+    const rows = await this.db.query<Pick<AutomationRecord, 'id' | 'webhook_token'>>(
+      `SELECT id, webhook_token FROM automations WHERE webhook_token IS NOT NULL AND webhook_token NOT LIKE 'v1.%'`,
+    );
     for (const r of rows) {
-      await this.db.query(`UPDATE automations SET webhook_token = $2 WHERE id = $1 AND webhook_token = $3`, [r.id, await this.tokens.encrypt(r.webhook_token!), r.webhook_token]);
+      await this.db.query(`UPDATE automations SET webhook_token = $2 WHERE id = $1 AND webhook_token = $3`, [
+        r.id,
+        await this.tokens.encrypt(r.webhook_token!),
+        r.webhook_token,
+      ]);
     }
     return rows.length;
   }
@@ -94,17 +122,46 @@ export class TypeormAutomationRepository implements AutomationRepository {
     return this.db.transaction(async () => {
       await this.db.query(
         `INSERT INTO automations (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14)`,
-        [a.id, a.userId, a.name, a.templateKey, a.status, a.bindingType, a.assistantId, a.bound, sealedToken, a.toolId, a.liveVersionId, storedLastTest(a.lastTest), a.createdAt, a.updatedAt],
+        [
+          a.id,
+          a.userId,
+          a.name,
+          a.templateKey,
+          a.status,
+          a.bindingType,
+          a.assistantId,
+          a.bound,
+          sealedToken,
+          a.toolId,
+          a.liveVersionId,
+          storedLastTest(a.lastTest),
+          a.createdAt,
+          a.updatedAt,
+        ],
       );
       await this.db.query(
         `INSERT INTO automation_versions (${VERSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $10)`,
-        [v.id, v.automationId, v.number, v.state, JSON.stringify(v.params), JSON.stringify(v.definition), v.restoredFromVersionId, v.testRunId, v.createdAt, v.publishedAt],
+        [
+          v.id,
+          v.automationId,
+          v.number,
+          v.state,
+          JSON.stringify(v.params),
+          JSON.stringify(v.definition),
+          v.restoredFromVersionId,
+          v.testRunId,
+          v.createdAt,
+          v.publishedAt,
+        ],
       );
     });
   }
 
   async find(userId: number, id: string): Promise<Automation | null> {
-    const row = await this.db.one<AutomationRecord>(`SELECT ${COLUMNS} FROM automations WHERE user_id = $1 AND id = $2`, [userId, id]);
+    const row = await this.db.one<AutomationRecord>(
+      `SELECT ${COLUMNS} FROM automations WHERE user_id = $1 AND id = $2`,
+      [userId, id],
+    );
     return row ? this.open(row) : null;
   }
 
@@ -118,7 +175,11 @@ export class TypeormAutomationRepository implements AutomationRepository {
     const params: unknown[] = [id, at];
     for (const key of Object.keys(CHANGE_COLUMNS) as Array<keyof AutomationChanges>) {
       if (!(key in changes)) continue;
-      const { column, write, cast } = CHANGE_COLUMNS[key] as { column: string; write: (v: unknown) => unknown; cast?: string };
+      const { column, write, cast } = CHANGE_COLUMNS[key] as {
+        column: string;
+        write: (v: unknown) => unknown;
+        cast?: string;
+      };
       params.push(write(changes[key]));
       sql.push(`${column} = $${params.length}${cast ?? ''}`);
     }
@@ -126,12 +187,18 @@ export class TypeormAutomationRepository implements AutomationRepository {
   }
 
   async findVersion(id: string): Promise<AutomationVersion | null> {
-    const row = await this.db.one<AutomationVersionRecord>(`SELECT ${VERSION_COLUMNS} FROM automation_versions WHERE id = $1`, [id]);
+    const row = await this.db.one<AutomationVersionRecord>(
+      `SELECT ${VERSION_COLUMNS} FROM automation_versions WHERE id = $1`,
+      [id],
+    );
     return row ? toVersion(row) : null;
   }
 
   async publishVersion(id: string, testRunId: string | null, at: Date): Promise<void> {
-    await this.db.query(`UPDATE automation_versions SET state = 'published', published_at = $2, test_run_id = $3 WHERE id = $1`, [id, at, testRunId]);
+    await this.db.query(
+      `UPDATE automation_versions SET state = 'published', published_at = $2, test_run_id = $3 WHERE id = $1`,
+      [id, at, testRunId],
+    );
   }
 
   async listBoundToAssistant(assistantId: number): Promise<Automation[]> {
@@ -142,7 +209,12 @@ export class TypeormAutomationRepository implements AutomationRepository {
     return this.openAll(rows);
   }
 
-  async findConflict(userId: number, assistantId: number, templateKey: TemplateKey, exceptId?: string): Promise<Automation | null> {
+  async findConflict(
+    userId: number,
+    assistantId: number,
+    templateKey: TemplateKey,
+    exceptId?: string,
+  ): Promise<Automation | null> {
     const row = await this.db.one<AutomationRecord>(
       `SELECT ${COLUMNS} FROM automations WHERE user_id = $1 AND assistant_id = $2 AND template_key = $3 AND binding_type = 'assistant_event'
          AND status = 'enabled' AND bound AND id IS DISTINCT FROM $4 ORDER BY created_at LIMIT 1`,
@@ -162,7 +234,10 @@ export class TypeormAutomationRepository implements AutomationRepository {
     filter('status', filters.status);
     filter('template_key', filters.templateKey);
     filter('assistant_id', filters.assistantId);
-    const total = await this.db.one<Count>(`SELECT count(*) AS n FROM automations WHERE ${where.join(' AND ')}`, params);
+    const total = await this.db.one<Count>(
+      `SELECT count(*) AS n FROM automations WHERE ${where.join(' AND ')}`,
+      params,
+    );
     const rows = await this.db.query<AutomationRecord>(
       `SELECT ${COLUMNS} FROM automations WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, page.perPage, (page.page - 1) * page.perPage],
@@ -171,7 +246,10 @@ export class TypeormAutomationRepository implements AutomationRepository {
   }
 
   async listVersions(automationId: string): Promise<AutomationVersion[]> {
-    const rows = await this.db.query<AutomationVersionRecord>(`SELECT ${VERSION_COLUMNS} FROM automation_versions WHERE automation_id = $1 ORDER BY number DESC`, [automationId]);
+    const rows = await this.db.query<AutomationVersionRecord>(
+      `SELECT ${VERSION_COLUMNS} FROM automation_versions WHERE automation_id = $1 ORDER BY number DESC`,
+      [automationId],
+    );
     return rows.map(toVersion);
   }
 
@@ -183,7 +261,14 @@ export class TypeormAutomationRepository implements AutomationRepository {
         `INSERT INTO automation_versions (${VERSION_COLUMNS})
          VALUES ($1, $2::varchar, (SELECT coalesce(max(number), 0) + 1 FROM automation_versions WHERE automation_id = $2::varchar), 'draft', $3::jsonb, $4::jsonb, $5, NULL, $6, NULL)
          RETURNING ${VERSION_COLUMNS}`,
-        [v.id, v.automationId, JSON.stringify(v.params), JSON.stringify(v.definition), v.restoredFromVersionId, v.createdAt],
+        [
+          v.id,
+          v.automationId,
+          JSON.stringify(v.params),
+          JSON.stringify(v.definition),
+          v.restoredFromVersionId,
+          v.createdAt,
+        ],
       );
       return toVersion(rows[0]);
     });

@@ -13,17 +13,26 @@ function stored(run: AutomationRun): string {
 
 type DateField = (typeof DATE_FIELDS)[number];
 /** The `state` column as `stored` wrote it; runs stored before chains were counted lack `attempt` (first attempts). */
-type StoredRun = Omit<AutomationRun, DateField | 'attempt'> & { readonly [K in DateField]?: string | null } & { readonly attempt?: number };
+type StoredRun = Omit<AutomationRun, DateField | 'attempt'> & { readonly [K in DateField]?: string | null } & {
+  readonly attempt?: number;
+};
 /** The columns the reads below select. */
 type RunRow = Pick<AutomationRunRecord, 'automation_id' | 'state'>;
 
 function revived(state: AutomationRunRecord['state']): AutomationRun {
   const doc = state as StoredRun;
-  const date = (key: DateField) => { const v = doc[key]; return v === null || v === undefined ? null : new Date(v); };
+  const date = (key: DateField) => {
+    const v = doc[key];
+    return v === null || v === undefined ? null : new Date(v);
+  };
   return {
     ...doc,
     attempt: typeof doc.attempt === 'number' ? doc.attempt : 1,
-    startedAt: date('startedAt')!, runningSince: date('runningSince'), resumeAt: date('resumeAt'), retryAt: date('retryAt'), finishedAt: date('finishedAt'),
+    startedAt: date('startedAt')!,
+    runningSince: date('runningSince'),
+    resumeAt: date('resumeAt'),
+    retryAt: date('retryAt'),
+    finishedAt: date('finishedAt'),
   };
 }
 
@@ -35,7 +44,17 @@ export class TypeormAutomationRunRepository implements AutomationRunRepository {
       await this.db.query(
         `INSERT INTO automation_runs (id, automation_id, version_id, status, state, started_at, event_id, lease_owner, lease_until)
          VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9)`,
-        [run.id, automationId, run.versionId, run.status, stored(run), run.startedAt, eventId ?? null, lease?.owner ?? null, lease?.until ?? null],
+        [
+          run.id,
+          automationId,
+          run.versionId,
+          run.status,
+          stored(run),
+          run.startedAt,
+          eventId ?? null,
+          lease?.owner ?? null,
+          lease?.until ?? null,
+        ],
       );
       return true;
     } catch (e) {
@@ -52,7 +71,10 @@ export class TypeormAutomationRunRepository implements AutomationRunRepository {
       const n = params.length;
       return `($${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}::jsonb, $${n})`;
     });
-    await this.db.query(`INSERT INTO automation_runs (id, automation_id, version_id, status, state, started_at) VALUES ${rows.join(', ')}`, params);
+    await this.db.query(
+      `INSERT INTO automation_runs (id, automation_id, version_id, status, state, started_at) VALUES ${rows.join(', ')}`,
+      params,
+    );
   }
 
   async save(automationId: string, run: AutomationRun): Promise<void> {
@@ -62,7 +84,12 @@ export class TypeormAutomationRunRepository implements AutomationRunRepository {
     );
   }
 
-  async saveIfStatus(automationId: string, run: AutomationRun, expected: RunStatus, lease?: RunLease): Promise<boolean> {
+  async saveIfStatus(
+    automationId: string,
+    run: AutomationRun,
+    expected: RunStatus,
+    lease?: RunLease,
+  ): Promise<boolean> {
     const rows = await this.db.query<Pick<AutomationRunRecord, 'id'>>(
       `UPDATE automation_runs SET status = $3, state = $4::jsonb, lease_owner = $6, lease_until = $7
         WHERE id = $1 AND automation_id = $2 AND status = $5 RETURNING id`,
@@ -82,10 +109,19 @@ export class TypeormAutomationRunRepository implements AutomationRunRepository {
 
   async heartbeat(owner: string, runIds: readonly string[], until: Date): Promise<void> {
     if (runIds.length === 0) return;
-    await this.db.query(`UPDATE automation_runs SET lease_until = $3 WHERE id = ANY($2::varchar[]) AND lease_owner = $1`, [owner, runIds, until]);
+    await this.db.query(
+      `UPDATE automation_runs SET lease_until = $3 WHERE id = ANY($2::varchar[]) AND lease_owner = $1`,
+      [owner, runIds, until],
+    );
   }
 
-  async claim(automationId: string, runId: string, owner: string, now: Date, until: Date): Promise<AutomationRun | null> {
+  async claim(
+    automationId: string,
+    runId: string,
+    owner: string,
+    now: Date,
+    until: Date,
+  ): Promise<AutomationRun | null> {
     const row = await this.db.one<Pick<AutomationRunRecord, 'state'>>(
       `UPDATE automation_runs SET lease_owner = $3, lease_until = $5
         WHERE id = $1 AND automation_id = $2 AND status = 'RUNNING' AND lease_until <= $4 RETURNING state`,
@@ -94,7 +130,12 @@ export class TypeormAutomationRunRepository implements AutomationRunRepository {
     return row ? revived(row.state) : null;
   }
 
-  async claimLapsed(owner: string, now: Date, until: Date, limit: number): Promise<{ automationId: string; run: AutomationRun }[]> {
+  async claimLapsed(
+    owner: string,
+    now: Date,
+    until: Date,
+    limit: number,
+  ): Promise<{ automationId: string; run: AutomationRun }[]> {
     // SKIP LOCKED: sweepers racing each other take disjoint runs; the lease condition is checked again on the locked row.
     const rows = await this.db.query<RunRow>(
       `UPDATE automation_runs SET lease_owner = $1, lease_until = $3
@@ -107,7 +148,10 @@ export class TypeormAutomationRunRepository implements AutomationRunRepository {
   }
 
   async find(automationId: string, runId: string): Promise<AutomationRun | null> {
-    const row = await this.db.one<Pick<AutomationRunRecord, 'state'>>(`SELECT state FROM automation_runs WHERE id = $1 AND automation_id = $2`, [runId, automationId]);
+    const row = await this.db.one<Pick<AutomationRunRecord, 'state'>>(
+      `SELECT state FROM automation_runs WHERE id = $1 AND automation_id = $2`,
+      [runId, automationId],
+    );
     return row ? revived(row.state) : null;
   }
 

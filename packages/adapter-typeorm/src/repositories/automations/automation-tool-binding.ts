@@ -3,7 +3,9 @@ import { Database } from '../../database';
 import { ToolRecord } from '../../records';
 import { Count, num } from '../rows';
 
-const schemaOf = (fields: AutomationToolFields) => [{ name: fields.inputField, type: 'string', description: `Value of ${fields.keyColumn} to look up`, required: true }];
+const schemaOf = (fields: AutomationToolFields) => [
+  { name: fields.inputField, type: 'string', description: `Value of ${fields.keyColumn} to look up`, required: true },
+];
 
 /** The `type: automation` tool of a `midcall_lookup_table` automation, attached to its assistant. */
 export class TypeormAutomationToolBinding implements AutomationToolBinding {
@@ -21,7 +23,13 @@ export class TypeormAutomationToolBinding implements AutomationToolBinding {
     return num((await this.db.one<Count>(`SELECT count(*) AS n FROM tools WHERE user_id = $1`, [userId]))?.n);
   }
 
-  createAndAttach(userId: number, assistantId: number, automationId: string, fields: AutomationToolFields, limit: number): Promise<number | null> {
+  createAndAttach(
+    userId: number,
+    assistantId: number,
+    automationId: string,
+    fields: AutomationToolFields,
+    limit: number,
+  ): Promise<number | null> {
     return this.db.transaction(async () => {
       // Same serialisation as tool creation through the API: the account row.
       await this.db.one(`SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE`, [userId]);

@@ -5,7 +5,8 @@ import { AutomationConnectionRecord } from '../../records';
 import { num } from '../rows';
 
 /** Every column of the record: the rows below are whole `AutomationConnectionRecord`s. */
-const COLUMNS = 'id, user_id, name, kind, base_url, notes_path, auth_type, auth_header_name, auth_value_sealed, status, last_checked_at, last_error, created_at, updated_at';
+const COLUMNS =
+  'id, user_id, name, kind, base_url, notes_path, auth_type, auth_header_name, auth_value_sealed, status, last_checked_at, last_error, created_at, updated_at';
 
 const FIELD_COLUMNS: { readonly [K in keyof ConnectionFields]-?: keyof AutomationConnectionRecord } = {
   name: 'name',
@@ -48,15 +49,28 @@ export class TypeormConnectionRepository implements ConnectionRepository {
   }
 
   async find(userId: number, id: number): Promise<Connection | null> {
-    const row = await this.db.one<AutomationConnectionRecord>(`SELECT ${COLUMNS} FROM automation_connections WHERE user_id = $1 AND id = $2`, [userId, id]);
+    const row = await this.db.one<AutomationConnectionRecord>(
+      `SELECT ${COLUMNS} FROM automation_connections WHERE user_id = $1 AND id = $2`,
+      [userId, id],
+    );
     return row ? toConnection(row) : null;
   }
 
   async list(userId: number): Promise<Connection[]> {
-    return (await this.db.query<AutomationConnectionRecord>(`SELECT ${COLUMNS} FROM automation_connections WHERE user_id = $1 ORDER BY id DESC`, [userId])).map(toConnection);
+    return (
+      await this.db.query<AutomationConnectionRecord>(
+        `SELECT ${COLUMNS} FROM automation_connections WHERE user_id = $1 ORDER BY id DESC`,
+        [userId],
+      )
+    ).map(toConnection);
   }
 
-  async update(userId: number, id: number, changes: Partial<ConnectionFields>, reset: boolean): Promise<Connection | null> {
+  async update(
+    userId: number,
+    id: number,
+    changes: Partial<ConnectionFields>,
+    reset: boolean,
+  ): Promise<Connection | null> {
     const sql: string[] = [];
     const params: unknown[] = [userId, id];
     for (const key of Object.keys(FIELD_COLUMNS) as Array<keyof ConnectionFields>) {
@@ -73,7 +87,14 @@ export class TypeormConnectionRepository implements ConnectionRepository {
   }
 
   async delete(userId: number, id: number): Promise<boolean> {
-    return (await this.db.query<Pick<AutomationConnectionRecord, 'id'>>(`DELETE FROM automation_connections WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id])).length > 0;
+    return (
+      (
+        await this.db.query<Pick<AutomationConnectionRecord, 'id'>>(
+          `DELETE FROM automation_connections WHERE user_id = $1 AND id = $2 RETURNING id`,
+          [userId, id],
+        )
+      ).length > 0
+    );
   }
 
   async recordCheck(id: number, status: Connection['status'], error: string | null, at: Date): Promise<void> {

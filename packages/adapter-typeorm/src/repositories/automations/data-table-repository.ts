@@ -8,7 +8,8 @@ const TABLE_COLUMNS = `t.id, t.user_id, t.name, t.columns, t.created_at, t.updat
   (SELECT count(*) FROM automation_table_rows r WHERE r.table_id = t.id) AS rows_count`;
 const ROW_COLUMNS = 'id, table_id, values, created_at, updated_at';
 /** Rows with their table's columns, so values come back in column order (jsonb keeps its own key order). */
-const withColumns = (rows: string): string => `SELECT r.*, t.columns FROM ${rows} r JOIN automation_tables t ON t.id = r.table_id`;
+const withColumns = (rows: string): string =>
+  `SELECT r.*, t.columns FROM ${rows} r JOIN automation_tables t ON t.id = r.table_id`;
 
 /** TABLE_COLUMNS: the whole table record and how many rows it holds (a count: bigint, or 0 when just made). */
 type TableWithCount = AutomationTableRecord & { rows_count: string | number };
@@ -43,38 +44,69 @@ export class TypeormDataTableRepository implements DataTableRepository {
   constructor(private readonly db: Database) {}
 
   create(userId: number, name: string, columns: readonly TableColumn[]): Promise<DataTable | 'name_taken'> {
-    return unlessFails(this.db, async () => toTable((await this.db.query<TableWithCount>(
-      `INSERT INTO automation_tables (user_id, name, columns) VALUES ($1, $2, $3::jsonb) RETURNING id, user_id, name, columns, created_at, updated_at, 0 AS rows_count`,
-      [userId, name, JSON.stringify(columns)],
-    ))[0]), isUniqueViolation, 'name_taken' as const);
+    return unlessFails(
+      this.db,
+      async () =>
+        toTable(
+          (
+            await this.db.query<TableWithCount>(
+              `INSERT INTO automation_tables (user_id, name, columns) VALUES ($1, $2, $3::jsonb) RETURNING id, user_id, name, columns, created_at, updated_at, 0 AS rows_count`,
+              [userId, name, JSON.stringify(columns)],
+            )
+          )[0],
+        ),
+      isUniqueViolation,
+      'name_taken' as const,
+    );
   }
 
   async find(userId: number, id: number): Promise<DataTable | null> {
-    const row = await this.db.one<TableWithCount>(`SELECT ${TABLE_COLUMNS} FROM automation_tables t WHERE t.user_id = $1 AND t.id = $2`, [userId, id]);
+    const row = await this.db.one<TableWithCount>(
+      `SELECT ${TABLE_COLUMNS} FROM automation_tables t WHERE t.user_id = $1 AND t.id = $2`,
+      [userId, id],
+    );
     return row ? toTable(row) : null;
   }
 
   async list(userId: number, page: PageRequest): Promise<Page<DataTable>> {
     const limit = pageClause(page, 2);
     const [rows, count] = await Promise.all([
-      this.db.query<TableWithCount>(`SELECT ${TABLE_COLUMNS} FROM automation_tables t WHERE t.user_id = $1 ORDER BY t.id DESC ${limit.sql}`, [userId, ...limit.params]),
+      this.db.query<TableWithCount>(
+        `SELECT ${TABLE_COLUMNS} FROM automation_tables t WHERE t.user_id = $1 ORDER BY t.id DESC ${limit.sql}`,
+        [userId, ...limit.params],
+      ),
       this.db.one<Count>(`SELECT count(*) AS n FROM automation_tables WHERE user_id = $1`, [userId]),
     ]);
     return { items: rows.map(toTable), total: num(count?.n) };
   }
 
   async listAll(userId: number): Promise<DataTable[]> {
-    return (await this.db.query<TableWithCount>(`SELECT ${TABLE_COLUMNS} FROM automation_tables t WHERE t.user_id = $1 ORDER BY t.id`, [userId])).map(toTable);
+    return (
+      await this.db.query<TableWithCount>(
+        `SELECT ${TABLE_COLUMNS} FROM automation_tables t WHERE t.user_id = $1 ORDER BY t.id`,
+        [userId],
+      )
+    ).map(toTable);
   }
 
   async delete(userId: number, id: number): Promise<boolean> {
-    return (await this.db.query<Pick<AutomationTableRecord, 'id'>>(`DELETE FROM automation_tables WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id])).length > 0;
+    return (
+      (
+        await this.db.query<Pick<AutomationTableRecord, 'id'>>(
+          `DELETE FROM automation_tables WHERE user_id = $1 AND id = $2 RETURNING id`,
+          [userId, id],
+        )
+      ).length > 0
+    );
   }
 
   async listRows(tableId: number, page: PageRequest): Promise<Page<TableRow>> {
     const limit = pageClause(page, 2);
     const [rows, count] = await Promise.all([
-      this.db.query<RowWithColumns>(`${withColumns('automation_table_rows')} WHERE r.table_id = $1 ORDER BY r.id ${limit.sql}`, [tableId, ...limit.params]),
+      this.db.query<RowWithColumns>(
+        `${withColumns('automation_table_rows')} WHERE r.table_id = $1 ORDER BY r.id ${limit.sql}`,
+        [tableId, ...limit.params],
+      ),
       this.db.one<{ n: string }>(`SELECT count(*) AS n FROM automation_table_rows WHERE table_id = $1`, [tableId]),
     ]);
     return { items: rows.map(toRow), total: num(count?.n) };
@@ -84,7 +116,10 @@ export class TypeormDataTableRepository implements DataTableRepository {
     return this.db.transaction(async () => {
       // The table row serialises concurrent inserts, so the row limit holds under bursts.
       await this.db.one(`SELECT id FROM automation_tables WHERE id = $1 FOR UPDATE`, [tableId]);
-      const count = await this.db.one<{ n: string }>(`SELECT count(*) AS n FROM automation_table_rows WHERE table_id = $1`, [tableId]);
+      const count = await this.db.one<{ n: string }>(
+        `SELECT count(*) AS n FROM automation_table_rows WHERE table_id = $1`,
+        [tableId],
+      );
       if (num(count?.n) + rows.length > maxRows) return 'table_full';
       const inserted = await this.db.query<RowWithColumns>(
         `WITH added AS (INSERT INTO automation_table_rows (table_id, values)
@@ -107,11 +142,21 @@ export class TypeormDataTableRepository implements DataTableRepository {
   }
 
   async deleteRow(tableId: number, rowId: number): Promise<boolean> {
-    return (await this.db.query<Pick<AutomationTableRowRecord, 'id'>>(`DELETE FROM automation_table_rows WHERE table_id = $1 AND id = $2 RETURNING id`, [tableId, rowId])).length > 0;
+    return (
+      (
+        await this.db.query<Pick<AutomationTableRowRecord, 'id'>>(
+          `DELETE FROM automation_table_rows WHERE table_id = $1 AND id = $2 RETURNING id`,
+          [tableId, rowId],
+        )
+      ).length > 0
+    );
   }
 
   async firstRow(tableId: number): Promise<TableRow | null> {
-    const row = await this.db.one<RowWithColumns>(`${withColumns('automation_table_rows')} WHERE r.table_id = $1 ORDER BY r.id LIMIT 1`, [tableId]);
+    const row = await this.db.one<RowWithColumns>(
+      `${withColumns('automation_table_rows')} WHERE r.table_id = $1 ORDER BY r.id LIMIT 1`,
+      [tableId],
+    );
     return row ? toRow(row) : null;
   }
 

@@ -6,7 +6,10 @@ export class TypeormVoiceWebhookSettingRepository implements VoiceWebhookSetting
   constructor(private readonly db: Database) {}
 
   async find(userId: number): Promise<string | null> {
-    const row = await this.db.one<Pick<VoiceWebhookSettingRecord, 'webhook_url'>>(`SELECT webhook_url FROM chatapp_voice_webhooks WHERE user_id = $1`, [userId]);
+    const row = await this.db.one<Pick<VoiceWebhookSettingRecord, 'webhook_url'>>(
+      `SELECT webhook_url FROM chatapp_voice_webhooks WHERE user_id = $1`,
+      [userId],
+    );
     return row?.webhook_url ?? null;
   }
 

@@ -1,6 +1,30 @@
-import { Call, CallChannel, CallStatus, CallSummary, OpenCallCounts, err, isTerminal, ok, Result, RuntimeConfig, SipLine, TranscriptItem } from '@voiceplane/domain';
 import {
-  AcceptedRuntimeEvent, CallChange, CallChanges, CallFilter, ChatappCallActivity, CallNotFound, CallRepository, InboundRoute, Outbox, NewCall, Page, PageRequest,
+  Call,
+  CallChannel,
+  CallStatus,
+  CallSummary,
+  OpenCallCounts,
+  err,
+  isTerminal,
+  ok,
+  Result,
+  RuntimeConfig,
+  SipLine,
+  TranscriptItem,
+} from '@voiceplane/domain';
+import {
+  AcceptedRuntimeEvent,
+  CallChange,
+  CallChanges,
+  CallFilter,
+  ChatappCallActivity,
+  CallNotFound,
+  CallRepository,
+  InboundRoute,
+  Outbox,
+  NewCall,
+  Page,
+  PageRequest,
 } from '@voiceplane/application';
 import { Database } from '../../database';
 import type { CallRecord, PhoneNumberRecord, SipTrunkRecord } from '../../records';
@@ -16,9 +40,9 @@ const COLUMNS = `${SUMMARY_COLUMNS}, transcript_items, runtime_config`;
 type SummaryRow = Omit<CallRecord, 'transcript_items' | 'runtime_config'>;
 
 /** The number a call came in on, its SIP trunk if any (LEFT JOIN) and the inbound assistant answering it if any. */
-type InboundRouteRow = Pick<PhoneNumberRecord, 'id' | 'user_id' | 'phone_number'>
-  & { [K in 'outbound_trunk_id' | 'sip_calling_format' | 'outbound_proxy']: SipTrunkRecord[K] | null }
-  & { assistant_id: string | null };
+type InboundRouteRow = Pick<PhoneNumberRecord, 'id' | 'user_id' | 'phone_number'> & {
+  [K in 'outbound_trunk_id' | 'sip_calling_format' | 'outbound_proxy']: SipTrunkRecord[K] | null;
+} & { assistant_id: string | null };
 
 function toSummary(r: SummaryRow): CallSummary {
   return {
@@ -51,7 +75,11 @@ function toSummary(r: SummaryRow): CallSummary {
 }
 
 function toCall(r: CallRecord): Call {
-  return { ...toSummary(r), transcript: r.transcript_items as TranscriptItem[], runtimeConfig: r.runtime_config as unknown as RuntimeConfig };
+  return {
+    ...toSummary(r),
+    transcript: r.transcript_items as TranscriptItem[],
+    runtimeConfig: r.runtime_config as unknown as RuntimeConfig,
+  };
 }
 
 /** Column and encoding of each field an event may change. */
@@ -71,9 +99,17 @@ const CHANGE_COLUMNS: { readonly [K in keyof CallChanges]-?: { readonly column: 
 const SENDER_LINE_LOCK_CLASS = 7214003;
 
 export class TypeormCallRepository implements CallRepository {
-  constructor(private readonly db: Database, private readonly outbox: Outbox) {}
+  constructor(
+    private readonly db: Database,
+    private readonly outbox: Outbox,
+  ) {}
 
-  async chatappActivity(senderId: number, customerPhone: string, since: Date, lock: boolean): Promise<ChatappCallActivity> {
+  async chatappActivity(
+    senderId: number,
+    customerPhone: string,
+    since: Date,
+    lock: boolean,
+  ): Promise<ChatappCallActivity> {
     // An advisory lock: the sender's row belongs to the chat-app capability, and a sender with no call has no call row to lock.
     if (lock) {
       await this.db.query(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, [SENDER_LINE_LOCK_CLASS, String(senderId)]);
@@ -87,7 +123,9 @@ export class TypeormCallRepository implements CallRepository {
     );
     return {
       openStatuses: rows.map((r) => r.status).filter((s) => !isTerminal(s)),
-      contactAttempts: rows.filter((r) => r.customer_phone === customerPhone && new Date(r.created_at) >= since).map((r) => new Date(r.created_at)),
+      contactAttempts: rows
+        .filter((r) => r.customer_phone === customerPhone && new Date(r.created_at) >= since)
+        .map((r) => new Date(r.created_at)),
     };
   }
 
@@ -100,22 +138,38 @@ export class TypeormCallRepository implements CallRepository {
        ON CONFLICT (provider_call_id) WHERE provider_call_id IS NOT NULL DO NOTHING
        RETURNING ${COLUMNS}`,
       [
-        call.userId, call.assistantId, call.direction, call.channel, call.status, call.customerPhone, call.line?.phoneNumber ?? null,
-        call.line?.phoneNumberId ?? null, call.senderId ?? null, call.conversationId ?? null, call.automationRunId ?? null,
-        JSON.stringify(call.variables), JSON.stringify(call.runtimeConfig), call.providerCallId ?? null, call.now,
-        call.campaignId ?? null, call.leadId ?? null,
+        call.userId,
+        call.assistantId,
+        call.direction,
+        call.channel,
+        call.status,
+        call.customerPhone,
+        call.line?.phoneNumber ?? null,
+        call.line?.phoneNumberId ?? null,
+        call.senderId ?? null,
+        call.conversationId ?? null,
+        call.automationRunId ?? null,
+        JSON.stringify(call.variables),
+        JSON.stringify(call.runtimeConfig),
+        call.providerCallId ?? null,
+        call.now,
+        call.campaignId ?? null,
+        call.leadId ?? null,
       ],
     );
     if (row !== null) return { call: toCall(row), created: true };
     // Only a provider call id can conflict: the same inbound call, reported twice.
     const existing = await this.findByProviderCallId(call.providerCallId as string);
-    if (existing === null) throw new Error(`Call with provider id ${call.providerCallId} vanished while being created.`);
+    if (existing === null)
+      throw new Error(`Call with provider id ${call.providerCallId} vanished while being created.`);
     return { call: existing, created: false };
   }
 
   async openCallCounts(userId: number): Promise<OpenCallCounts> {
     const rows = await this.db.query<{ channel: CallChannel; n: string }>(
-      `SELECT channel, count(*) AS n FROM calls WHERE user_id = $1 AND status IN ('initiated', 'queued', 'ringing', 'in-progress') GROUP BY channel`, [userId]);
+      `SELECT channel, count(*) AS n FROM calls WHERE user_id = $1 AND status IN ('initiated', 'queued', 'ringing', 'in-progress') GROUP BY channel`,
+      [userId],
+    );
     const counts = { phone: 0, chatapp: 0 };
     for (const r of rows) counts[r.channel] = Number(r.n);
     return counts;
@@ -123,12 +177,17 @@ export class TypeormCallRepository implements CallRepository {
 
   async countActive(userId: number): Promise<number> {
     const row = await this.db.one<{ n: string }>(
-      `SELECT count(*) AS n FROM calls WHERE user_id = $1 AND status IN ('initiated', 'queued', 'ringing', 'in-progress')`, [userId]);
+      `SELECT count(*) AS n FROM calls WHERE user_id = $1 AND status IN ('initiated', 'queued', 'ringing', 'in-progress')`,
+      [userId],
+    );
     return Number(row?.n ?? 0);
   }
 
   async findOwned(userId: number, id: number): Promise<Call | null> {
-    const row = await this.db.one<CallRecord>(`SELECT ${COLUMNS} FROM calls WHERE id = $1 AND user_id = $2`, [id, userId]);
+    const row = await this.db.one<CallRecord>(`SELECT ${COLUMNS} FROM calls WHERE id = $1 AND user_id = $2`, [
+      id,
+      userId,
+    ]);
     return row ? toCall(row) : null;
   }
 
@@ -153,7 +212,9 @@ export class TypeormCallRepository implements CallRepository {
       `SELECT ${SUMMARY_COLUMNS}, count(*) OVER () AS total FROM calls WHERE ${where.join(' AND ')} ORDER BY id DESC ${limit.sql}`,
       [...params, ...limit.params],
     );
-    const total = await totalOf(rows, () => this.db.one<{ n: string }>(`SELECT count(*) AS n FROM calls WHERE ${where.join(' AND ')}`, params));
+    const total = await totalOf(rows, () =>
+      this.db.one<{ n: string }>(`SELECT count(*) AS n FROM calls WHERE ${where.join(' AND ')}`, params),
+    );
     return { items: rows.map(toSummary), total };
   }
 
@@ -163,11 +224,16 @@ export class TypeormCallRepository implements CallRepository {
   }
 
   async findByProviderCallId(providerCallId: string): Promise<Call | null> {
-    const row = await this.db.one<CallRecord>(`SELECT ${COLUMNS} FROM calls WHERE provider_call_id = $1`, [providerCallId]);
+    const row = await this.db.one<CallRecord>(`SELECT ${COLUMNS} FROM calls WHERE provider_call_id = $1`, [
+      providerCallId,
+    ]);
     return row ? toCall(row) : null;
   }
 
-  update<A, E>(id: number, decide: (call: Call) => Promise<Result<CallChange<A>, E>>): Promise<Result<A, E | CallNotFound>> {
+  update<A, E>(
+    id: number,
+    decide: (call: Call) => Promise<Result<CallChange<A>, E>>,
+  ): Promise<Result<A, E | CallNotFound>> {
     return this.db.transaction(async () => {
       // Raw SQL: the row lock makes the runtime events and dispatch failures of one call take turns.
       const row = await this.db.one<CallRecord>(`SELECT ${COLUMNS} FROM calls WHERE id = $1 FOR UPDATE`, [id]);
@@ -181,10 +247,17 @@ export class TypeormCallRepository implements CallRepository {
     });
   }
 
-  delete<E>(userId: number, id: number, decide: (call: Call) => Promise<Result<void, E>>): Promise<Result<Call, E | CallNotFound>> {
+  delete<E>(
+    userId: number,
+    id: number,
+    decide: (call: Call) => Promise<Result<void, E>>,
+  ): Promise<Result<Call, E | CallNotFound>> {
     return this.db.transaction(async () => {
       // Raw SQL: the row lock keeps a runtime event from moving the call while it is judged and deleted.
-      const row = await this.db.one<CallRecord>(`SELECT ${COLUMNS} FROM calls WHERE id = $1 AND user_id = $2 FOR UPDATE`, [id, userId]);
+      const row = await this.db.one<CallRecord>(
+        `SELECT ${COLUMNS} FROM calls WHERE id = $1 AND user_id = $2 FOR UPDATE`,
+        [id, userId],
+      );
       if (row === null) return err({ code: 'call_not_found' as const });
       const call = toCall(row);
       const decision = await decide(call);
@@ -210,7 +283,8 @@ export class TypeormCallRepository implements CallRepository {
 
   async findRuntimeEvent(callId: number, eventId: string): Promise<AcceptedRuntimeEvent | null> {
     const row = await this.db.one<{ type: AcceptedRuntimeEvent['type']; status: CallStatus }>(
-      `SELECT type, status FROM call_runtime_events WHERE call_id = $1 AND event_id = $2`, [callId, eventId],
+      `SELECT type, status FROM call_runtime_events WHERE call_id = $1 AND event_id = $2`,
+      [callId, eventId],
     );
     return row ? { type: row.type, status: row.status } : null;
   }
@@ -230,13 +304,27 @@ export class TypeormCallRepository implements CallRepository {
     // Several accounts may register the same SIP extension; a number that can answer wins, then a
     // purchased number (unique across accounts), then the oldest.
     const order = `ORDER BY (a.status = 'active' AND NOT a.compliance_blocked) IS TRUE DESC, p.type = 'purchased' DESC, p.id LIMIT 1`;
-    const row = inboundTrunkId !== null
-      ? await this.db.one<InboundRouteRow>(`${select} WHERE t.inbound_trunk_id = $1 ${order}`, [inboundTrunkId])
-      : await this.db.one<InboundRouteRow>(`${select} WHERE p.phone_number IN ($1, $2) ${order}`, [to, to.startsWith('+') ? to.slice(1) : `+${to}`]);
+    const row =
+      inboundTrunkId !== null
+        ? await this.db.one<InboundRouteRow>(`${select} WHERE t.inbound_trunk_id = $1 ${order}`, [inboundTrunkId])
+        : await this.db.one<InboundRouteRow>(`${select} WHERE p.phone_number IN ($1, $2) ${order}`, [
+            to,
+            to.startsWith('+') ? to.slice(1) : `+${to}`,
+          ]);
     if (row === null) return null;
     const sip: SipLine | null = row.outbound_trunk_id
-      ? { outboundTrunkId: row.outbound_trunk_id, callingFormat: row.sip_calling_format as string, outboundProxy: row.outbound_proxy as boolean }
+      ? {
+          outboundTrunkId: row.outbound_trunk_id,
+          callingFormat: row.sip_calling_format as string,
+          outboundProxy: row.outbound_proxy as boolean,
+        }
       : null;
-    return { userId: num(row.user_id), phoneNumberId: num(row.id), phoneNumber: row.phone_number, sip, assistantId: numOrNull(row.assistant_id) };
+    return {
+      userId: num(row.user_id),
+      phoneNumberId: num(row.id),
+      phoneNumber: row.phone_number,
+      sip,
+      assistantId: numOrNull(row.assistant_id),
+    };
   }
 }

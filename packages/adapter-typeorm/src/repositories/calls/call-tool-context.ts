@@ -5,7 +5,19 @@ import type { CallRecord } from '../../records';
 import { num } from '../rows';
 
 /** The call's own columns, plus what the statement digs out of its `runtime_config` (json: values as stored). */
-type ContextRow = Pick<CallRecord, 'id' | 'user_id' | 'assistant_id' | 'status' | 'customer_phone' | 'assistant_phone' | 'direction' | 'channel' | 'conversation_id' | 'variables'> & {
+type ContextRow = Pick<
+  CallRecord,
+  | 'id'
+  | 'user_id'
+  | 'assistant_id'
+  | 'status'
+  | 'customer_phone'
+  | 'assistant_phone'
+  | 'direction'
+  | 'channel'
+  | 'conversation_id'
+  | 'variables'
+> & {
   timezone: string | null;
   assistant_variables: unknown;
   tool_ids: unknown[];

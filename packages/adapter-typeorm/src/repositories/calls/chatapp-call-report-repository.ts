@@ -12,27 +12,47 @@ const MAX_CANDIDATES = 20;
 
 const COLUMNS = 'call_id, meta_call_id, connect_at, terminate_at, duration, status';
 
-type ReportRow = Pick<ChatappCallReportRecord, 'call_id' | 'meta_call_id' | 'connect_at' | 'terminate_at' | 'duration' | 'status'>;
+type ReportRow = Pick<
+  ChatappCallReportRecord,
+  'call_id' | 'meta_call_id' | 'connect_at' | 'terminate_at' | 'duration' | 'status'
+>;
 type CandidateRow = Pick<CallRecord, 'id' | 'status' | 'created_at' | 'finished_at'>;
 
 function toReport(r: ReportRow): ChatappCallReport {
-  return { callId: num(r.call_id), metaCallId: r.meta_call_id, connectAt: dateOrNull(r.connect_at), terminateAt: dateOrNull(r.terminate_at), duration: r.duration, status: r.status };
+  return {
+    callId: num(r.call_id),
+    metaCallId: r.meta_call_id,
+    connectAt: dateOrNull(r.connect_at),
+    terminateAt: dateOrNull(r.terminate_at),
+    duration: r.duration,
+    status: r.status,
+  };
 }
 
 export class TypeormChatappCallReportRepository implements ChatappCallReportRepository {
   constructor(private readonly db: Database) {}
 
   async findByCallId(callId: number): Promise<ChatappCallReport | null> {
-    const row = await this.db.one<ReportRow>(`SELECT ${COLUMNS} FROM chatapp_call_reports WHERE call_id = $1`, [callId]);
+    const row = await this.db.one<ReportRow>(`SELECT ${COLUMNS} FROM chatapp_call_reports WHERE call_id = $1`, [
+      callId,
+    ]);
     return row === null ? null : toReport(row);
   }
 
-  record<A>(key: ChatappCallReportKey, decide: (current: ChatappCallReport | null, candidates: readonly ChatappCallCandidate[]) => ChatappCallReportChange<A>): Promise<A> {
+  record<A>(
+    key: ChatappCallReportKey,
+    decide: (
+      current: ChatappCallReport | null,
+      candidates: readonly ChatappCallCandidate[],
+    ) => ChatappCallReportChange<A>,
+  ): Promise<A> {
     return this.db.transaction(async () => {
       // Advisory locks rather than row locks: an id bound to no call yet has no row to lock. Always
       // the id first, then the contact, so two events never wait for each other's locks.
       await this.db.query(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, [META_CALL_LOCK_CLASS, key.metaCallId]);
-      const row = await this.db.one<ReportRow>(`SELECT ${COLUMNS} FROM chatapp_call_reports WHERE meta_call_id = $1`, [key.metaCallId]);
+      const row = await this.db.one<ReportRow>(`SELECT ${COLUMNS} FROM chatapp_call_reports WHERE meta_call_id = $1`, [
+        key.metaCallId,
+      ]);
       const current = row === null ? null : toReport(row);
       const candidates = current === null && key.customerPhone !== null ? await this.candidates(key) : [];
       const { next, answer } = decide(current, candidates);
@@ -42,7 +62,10 @@ export class TypeormChatappCallReportRepository implements ChatappCallReportRepo
   }
 
   private async candidates(key: ChatappCallReportKey): Promise<ChatappCallCandidate[]> {
-    await this.db.query(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, [CONTACT_LOCK_CLASS, `${key.senderId}:${key.customerPhone}`]);
+    await this.db.query(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, [
+      CONTACT_LOCK_CLASS,
+      `${key.senderId}:${key.customerPhone}`,
+    ]);
     const rows = await this.db.query<CandidateRow>(
       `SELECT c.id, c.status, c.created_at, c.finished_at FROM calls c
         WHERE c.channel = 'chatapp' AND c.sender_id = $1 AND c.customer_phone = $2 AND (c.finished_at IS NULL OR c.finished_at >= $3)
@@ -50,7 +73,12 @@ export class TypeormChatappCallReportRepository implements ChatappCallReportRepo
         ORDER BY c.created_at DESC, c.id DESC LIMIT ${MAX_CANDIDATES}`,
       [key.senderId, key.customerPhone, key.endedSince],
     );
-    return rows.map((r) => ({ callId: num(r.id), status: r.status as CallStatus, createdAt: new Date(r.created_at), finishedAt: dateOrNull(r.finished_at) }));
+    return rows.map((r) => ({
+      callId: num(r.id),
+      status: r.status as CallStatus,
+      createdAt: new Date(r.created_at),
+      finishedAt: dateOrNull(r.finished_at),
+    }));
   }
 
   private async store(first: boolean, r: ChatappCallReport): Promise<void> {

@@ -27,21 +27,36 @@ export class PostgresChatappInbox implements ChatappInbox {
        FROM unnest($2::varchar[], $3::varchar[], $4::jsonb[]) AS t(provider_item_id, kind, item)
        ON CONFLICT (provider, provider_item_id) DO NOTHING
        RETURNING id`,
-      [provider, items.map((i) => i.providerItemId), items.map((i) => i.kind), items.map((i) => JSON.stringify(i)), receivedAt],
+      [
+        provider,
+        items.map((i) => i.providerItemId),
+        items.map((i) => i.kind),
+        items.map((i) => JSON.stringify(i)),
+        receivedAt,
+      ],
     );
     return rows.map((r) => num(r.id)).sort((a, b) => a - b);
   }
 
   async find(id: number): Promise<StoredInboundItem | null> {
     const row = await this.db.one<Pick<ChatappInboxItemRecord, 'id' | 'provider' | 'item' | 'processed_at'>>(
-      `SELECT id, provider, item, processed_at FROM chatapp_inbox_items WHERE id = $1`, [id],
+      `SELECT id, provider, item, processed_at FROM chatapp_inbox_items WHERE id = $1`,
+      [id],
     );
     if (row === null) return null;
-    return { id: num(row.id), provider: row.provider as IngressProvider, item: revive(row.item as JsonObject), processedAt: dateOrNull(row.processed_at) };
+    return {
+      id: num(row.id),
+      provider: row.provider as IngressProvider,
+      item: revive(row.item as JsonObject),
+      processedAt: dateOrNull(row.processed_at),
+    };
   }
 
   async markProcessed(id: number, at: Date): Promise<void> {
-    await this.db.query(`UPDATE chatapp_inbox_items SET processed_at = $2 WHERE id = $1 AND processed_at IS NULL`, [id, at]);
+    await this.db.query(`UPDATE chatapp_inbox_items SET processed_at = $2 WHERE id = $1 AND processed_at IS NULL`, [
+      id,
+      at,
+    ]);
   }
 
   async purgeProcessedBefore(cutoff: Date, limit: number): Promise<number> {

@@ -1,6 +1,10 @@
 import { ChatappMessage, Conversation, err, ok, Result } from '@voiceplane/domain';
 import {
-  ChatappMessageRepository, DeliveryStateChange, NewChatappMessage, NewUnsentMessage, StoredChatappMessage,
+  ChatappMessageRepository,
+  DeliveryStateChange,
+  NewChatappMessage,
+  NewUnsentMessage,
+  StoredChatappMessage,
 } from '@voiceplane/application';
 import { Database } from '../../database';
 import { num } from '../rows';
@@ -21,7 +25,10 @@ const RECORD = `WITH message AS (
  * RECORD. The message rows reference the conversation; their foreign-key checks run at the end of
  * the statement, on the row as saved, under the lock the caller holds.
  */
-const RECORD_SAVING = RECORD.replace(/^WITH /, `WITH saved AS (${SAVE.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + 20}`)}), `);
+const RECORD_SAVING = RECORD.replace(
+  /^WITH /,
+  `WITH saved AS (${SAVE.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + 20}`)}), `,
+);
 
 export class TypeormChatappMessageRepository implements ChatappMessageRepository {
   constructor(private readonly db: Database) {}
@@ -32,7 +39,13 @@ export class TypeormChatappMessageRepository implements ChatappMessageRepository
   }
 
   async recordSaving(conversation: Conversation, m: NewChatappMessage): Promise<StoredChatappMessage> {
-    return this.stored(await this.db.one<ChatappMessageRow>(RECORD_SAVING, [...recordParams(m), ...conversationSaveParams(conversation)], { prepared: true }));
+    return this.stored(
+      await this.db.one<ChatappMessageRow>(
+        RECORD_SAVING,
+        [...recordParams(m), ...conversationSaveParams(conversation)],
+        { prepared: true },
+      ),
+    );
   }
 
   private stored(row: ChatappMessageRow | null): StoredChatappMessage {
@@ -50,26 +63,44 @@ export class TypeormChatappMessageRepository implements ChatappMessageRepository
   }
 
   async findOwnedBySid(userId: number, messageSid: string): Promise<ChatappMessage | null> {
-    const row = await this.db.one<ChatappMessageRow>(`SELECT ${CHATAPP_COLUMNS} FROM chatapp_messages WHERE message_sid = $1 AND user_id = $2`, [messageSid, userId]);
+    const row = await this.db.one<ChatappMessageRow>(
+      `SELECT ${CHATAPP_COLUMNS} FROM chatapp_messages WHERE message_sid = $1 AND user_id = $2`,
+      [messageSid, userId],
+    );
     return row === null ? null : toChatappMessage(row);
   }
 
   async findByProviderMessageId(providerMessageId: string): Promise<ChatappMessage | null> {
-    const row = await this.db.one<ChatappMessageRow>(`SELECT ${CHATAPP_COLUMNS} FROM chatapp_messages WHERE provider_message_id = $1 AND direction = 'outbound' LIMIT 1`, [providerMessageId]);
+    const row = await this.db.one<ChatappMessageRow>(
+      `SELECT ${CHATAPP_COLUMNS} FROM chatapp_messages WHERE provider_message_id = $1 AND direction = 'outbound' LIMIT 1`,
+      [providerMessageId],
+    );
     return row === null ? null : toChatappMessage(row);
   }
 
-  updateDelivery<A, E>(id: number, decide: (message: ChatappMessage) => Promise<Result<DeliveryStateChange<A>, E>>): Promise<Result<A, E | 'not_found'>> {
+  updateDelivery<A, E>(
+    id: number,
+    decide: (message: ChatappMessage) => Promise<Result<DeliveryStateChange<A>, E>>,
+  ): Promise<Result<A, E | 'not_found'>> {
     return this.db.transaction(async () => {
-      const row = await this.db.one<ChatappMessageRow>(`SELECT ${CHATAPP_COLUMNS} FROM chatapp_messages WHERE id = $1 FOR UPDATE`, [id]);
+      const row = await this.db.one<ChatappMessageRow>(
+        `SELECT ${CHATAPP_COLUMNS} FROM chatapp_messages WHERE id = $1 FOR UPDATE`,
+        [id],
+      );
       if (row === null) return err('not_found' as const);
       const decided = await decide(toChatappMessage(row));
       if (!decided.ok) return decided;
       const { next, at } = decided.value;
       await this.db.query(
         `UPDATE chatapp_messages SET status = $2, error_code = $3, error_message = $4, status_history = $5, updated_at = $6 WHERE id = $1`,
-        [id, next.status, next.errorCode, next.errorMessage?.slice(0, 1024) ?? null,
-          JSON.stringify(next.statusHistory.map((h) => ({ status: h.status, at: h.at.toISOString() }))), at],
+        [
+          id,
+          next.status,
+          next.errorCode,
+          next.errorMessage?.slice(0, 1024) ?? null,
+          JSON.stringify(next.statusHistory.map((h) => ({ status: h.status, at: h.at.toISOString() }))),
+          at,
+        ],
       );
       return ok(decided.value.answer);
     });
@@ -77,7 +108,8 @@ export class TypeormChatappMessageRepository implements ChatappMessageRepository
 
   async allowanceUsed(userId: number, since: Date): Promise<number> {
     const row = await this.db.one<{ n: string }>(
-      `SELECT count(*) AS n FROM chatapp_messages WHERE user_id = $1 AND from_allowance AND created_at >= $2`, [userId, since],
+      `SELECT count(*) AS n FROM chatapp_messages WHERE user_id = $1 AND from_allowance AND created_at >= $2`,
+      [userId, since],
     );
     return num(row?.n);
   }
@@ -85,7 +117,26 @@ export class TypeormChatappMessageRepository implements ChatappMessageRepository
 
 function recordParams(m: NewChatappMessage): unknown[] {
   const history = m.status === 'received' ? [] : [{ status: m.status, at: m.now.toISOString() }];
-  return [m.userId, m.senderId, m.conversationId, m.direction, m.from, m.to, m.messageSid, m.providerMessageId, m.status, m.cost,
-    m.fromAllowance, JSON.stringify(history), m.now, m.source, m.type, m.body, m.media?.url ?? null, m.media?.mediaType ?? null,
-    m.media?.filename ?? null, m.templateId];
+  return [
+    m.userId,
+    m.senderId,
+    m.conversationId,
+    m.direction,
+    m.from,
+    m.to,
+    m.messageSid,
+    m.providerMessageId,
+    m.status,
+    m.cost,
+    m.fromAllowance,
+    JSON.stringify(history),
+    m.now,
+    m.source,
+    m.type,
+    m.body,
+    m.media?.url ?? null,
+    m.media?.mediaType ?? null,
+    m.media?.filename ?? null,
+    m.templateId,
+  ];
 }

@@ -1,6 +1,11 @@
 import { Conversation, ConversationMessage, ConversationStatus, ConversationType } from '@voiceplane/domain';
 import {
-  ConversationCursor, ConversationFilter, ConversationRepository, CursorPage, cursorPage, NewConversationKey,
+  ConversationCursor,
+  ConversationFilter,
+  ConversationRepository,
+  CursorPage,
+  cursorPage,
+  NewConversationKey,
 } from '@voiceplane/application';
 import { Database } from '../../database';
 import type { ConversationRecord } from '../../records';
@@ -25,20 +30,52 @@ export const SAVE = `UPDATE conversations SET assistant_id = $2, customer_name =
   WHERE id = $1`;
 
 export function conversationSaveParams(c: Conversation): unknown[] {
-  return [c.id, c.assistantId, c.customerName, c.status, c.aiEnabled, c.aiDisabledAt, c.aiEnabledAt, c.messageCount, c.lastMessageAt,
-    c.window.lastCustomerMessageAt, c.window.lastTemplateSentAt, c.endedCount, c.endedAt, c.updatedAt, c.variables === null ? null : JSON.stringify(c.variables)];
+  return [
+    c.id,
+    c.assistantId,
+    c.customerName,
+    c.status,
+    c.aiEnabled,
+    c.aiDisabledAt,
+    c.aiEnabledAt,
+    c.messageCount,
+    c.lastMessageAt,
+    c.window.lastCustomerMessageAt,
+    c.window.lastTemplateSentAt,
+    c.endedCount,
+    c.endedAt,
+    c.updatedAt,
+    c.variables === null ? null : JSON.stringify(c.variables),
+  ];
 }
 
 /** COLUMNS is every column of `conversations`: rows are whole `ConversationRecord`s. */
 export function toConversation(r: ConversationRecord): Conversation {
   return {
-    id: num(r.id), uuid: r.uuid, type: r.type as ConversationType, userId: num(r.user_id), senderId: numOrNull(r.sender_id), assistantId: numOrNull(r.assistant_id),
-    customerPhone: r.customer_phone ?? null, variables: r.variables ?? null, externalIdentifier: r.external_identifier ?? null,
-    customerName: r.customer_name ?? null, status: r.status as ConversationStatus,
-    aiEnabled: r.ai_enabled, aiDisabledAt: dateOrNull(r.ai_disabled_at), aiEnabledAt: dateOrNull(r.ai_enabled_at),
-    messageCount: num(r.message_count), lastMessageAt: dateOrNull(r.last_message_at),
-    window: { lastCustomerMessageAt: dateOrNull(r.last_customer_message_at), lastTemplateSentAt: dateOrNull(r.last_template_sent_at) },
-    endedCount: num(r.ended_count), endedAt: dateOrNull(r.ended_at), createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
+    id: num(r.id),
+    uuid: r.uuid,
+    type: r.type as ConversationType,
+    userId: num(r.user_id),
+    senderId: numOrNull(r.sender_id),
+    assistantId: numOrNull(r.assistant_id),
+    customerPhone: r.customer_phone ?? null,
+    variables: r.variables ?? null,
+    externalIdentifier: r.external_identifier ?? null,
+    customerName: r.customer_name ?? null,
+    status: r.status as ConversationStatus,
+    aiEnabled: r.ai_enabled,
+    aiDisabledAt: dateOrNull(r.ai_disabled_at),
+    aiEnabledAt: dateOrNull(r.ai_enabled_at),
+    messageCount: num(r.message_count),
+    lastMessageAt: dateOrNull(r.last_message_at),
+    window: {
+      lastCustomerMessageAt: dateOrNull(r.last_customer_message_at),
+      lastTemplateSentAt: dateOrNull(r.last_template_sent_at),
+    },
+    endedCount: num(r.ended_count),
+    endedAt: dateOrNull(r.ended_at),
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
   };
 }
 
@@ -49,7 +86,10 @@ export class TypeormConversationRepository implements ConversationRepository {
   constructor(private readonly db: Database) {}
 
   async find(senderId: number, customerPhone: string): Promise<Conversation | null> {
-    const row = await this.db.one<ConversationRecord>(`SELECT ${COLUMNS} FROM conversations WHERE sender_id = $1 AND customer_phone = $2`, [senderId, customerPhone]);
+    const row = await this.db.one<ConversationRecord>(
+      `SELECT ${COLUMNS} FROM conversations WHERE sender_id = $1 AND customer_phone = $2`,
+      [senderId, customerPhone],
+    );
     return row === null ? null : toConversation(row);
   }
 
@@ -68,7 +108,10 @@ export class TypeormConversationRepository implements ConversationRepository {
   }
 
   async lockById(id: number): Promise<Conversation | null> {
-    const row = await this.db.one<ConversationRecord>(`SELECT ${COLUMNS} FROM conversations WHERE id = $1 FOR NO KEY UPDATE`, [id]);
+    const row = await this.db.one<ConversationRecord>(
+      `SELECT ${COLUMNS} FROM conversations WHERE id = $1 FOR NO KEY UPDATE`,
+      [id],
+    );
     return row === null ? null : toConversation(row);
   }
 
@@ -76,14 +119,29 @@ export class TypeormConversationRepository implements ConversationRepository {
     await this.db.query(SAVE, conversationSaveParams(c), { prepared: true });
   }
 
-  async findOwned(userId: number, ref: { readonly id: number } | { readonly uuid: string }): Promise<Conversation | null> {
-    const row = 'id' in ref
-      ? await this.db.one<ConversationRecord>(`SELECT ${COLUMNS} FROM conversations WHERE id = $1 AND user_id = $2`, [ref.id, userId])
-      : await this.db.one<ConversationRecord>(`SELECT ${COLUMNS} FROM conversations WHERE uuid = $1 AND user_id = $2`, [ref.uuid, userId]);
+  async findOwned(
+    userId: number,
+    ref: { readonly id: number } | { readonly uuid: string },
+  ): Promise<Conversation | null> {
+    const row =
+      'id' in ref
+        ? await this.db.one<ConversationRecord>(`SELECT ${COLUMNS} FROM conversations WHERE id = $1 AND user_id = $2`, [
+            ref.id,
+            userId,
+          ])
+        : await this.db.one<ConversationRecord>(
+            `SELECT ${COLUMNS} FROM conversations WHERE uuid = $1 AND user_id = $2`,
+            [ref.uuid, userId],
+          );
     return row === null ? null : toConversation(row);
   }
 
-  async list(userId: number, filter: ConversationFilter, cursor: ConversationCursor | null, perPage: number): Promise<CursorPage<Conversation>> {
+  async list(
+    userId: number,
+    filter: ConversationFilter,
+    cursor: ConversationCursor | null,
+    perPage: number,
+  ): Promise<CursorPage<Conversation>> {
     const params: unknown[] = [userId];
     const where = ['user_id = $1'];
     const add = (sql: string, value: unknown) => {
@@ -97,7 +155,8 @@ export class TypeormConversationRepository implements ConversationRepository {
     if (filter.type !== undefined) add('type = ?', filter.type);
     if (filter.assistantId !== undefined) add('assistant_id = ?', filter.assistantId);
     if (filter.externalIdentifier !== undefined) add('external_identifier = ?', filter.externalIdentifier);
-    if (filter.senderPhone !== undefined) add('sender_id IN (SELECT s.id FROM chatapp_senders s WHERE s.phone_number = ?)', filter.senderPhone);
+    if (filter.senderPhone !== undefined)
+      add('sender_id IN (SELECT s.id FROM chatapp_senders s WHERE s.phone_number = ?)', filter.senderPhone);
     if (cursor !== null && cursor.at !== undefined) {
       params.push(cursor.at, cursor.id);
       where.push(`(${RECENT}, id) ${cursor.before ? '>' : '<'} ($${params.length - 1}, $${params.length})`);
@@ -105,23 +164,41 @@ export class TypeormConversationRepository implements ConversationRepository {
     params.push(perPage + 1);
     const order = cursor?.before ? 'ASC' : 'DESC';
     const rows = await this.db.query<ConversationRecord & { recent: Date }>(
-      `SELECT ${COLUMNS}, ${RECENT} AS recent FROM conversations WHERE ${where.join(' AND ')} ORDER BY ${RECENT} ${order}, id ${order} LIMIT $${params.length}`, params,
+      `SELECT ${COLUMNS}, ${RECENT} AS recent FROM conversations WHERE ${where.join(' AND ')} ORDER BY ${RECENT} ${order}, id ${order} LIMIT $${params.length}`,
+      params,
     );
     const page = cursorPage(rows, cursor, perPage, (r) => ({ at: new Date(r.recent), id: num(r.id) }));
     return { ...page, items: page.items.map(toConversation) };
   }
 
-  async messages(conversationId: number, cursor: ConversationCursor | null, perPage: number): Promise<CursorPage<ConversationMessage>> {
-    const rows = cursor === null
-      ? await this.db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 ORDER BY m.id DESC LIMIT $2`, [conversationId, perPage + 1])
-      : cursor.before
-        ? await this.db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.id > $2 ORDER BY m.id ASC LIMIT $3`, [conversationId, cursor.id, perPage + 1])
-        : await this.db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.id < $2 ORDER BY m.id DESC LIMIT $3`, [conversationId, cursor.id, perPage + 1]);
+  async messages(
+    conversationId: number,
+    cursor: ConversationCursor | null,
+    perPage: number,
+  ): Promise<CursorPage<ConversationMessage>> {
+    const rows =
+      cursor === null
+        ? await this.db.query<MessageRow>(
+            `${MESSAGE_SELECT} WHERE m.conversation_id = $1 ORDER BY m.id DESC LIMIT $2`,
+            [conversationId, perPage + 1],
+          )
+        : cursor.before
+          ? await this.db.query<MessageRow>(
+              `${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.id > $2 ORDER BY m.id ASC LIMIT $3`,
+              [conversationId, cursor.id, perPage + 1],
+            )
+          : await this.db.query<MessageRow>(
+              `${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.id < $2 ORDER BY m.id DESC LIMIT $3`,
+              [conversationId, cursor.id, perPage + 1],
+            );
     return cursorPage(rows.map(toConversationMessage), cursor, perPage, (m) => ({ id: m.id }));
   }
 
   async recentMessages(conversationId: number, limit: number): Promise<ConversationMessage[]> {
-    const rows = await this.db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 ORDER BY m.id DESC LIMIT $2`, [conversationId, limit]);
+    const rows = await this.db.query<MessageRow>(
+      `${MESSAGE_SELECT} WHERE m.conversation_id = $1 ORDER BY m.id DESC LIMIT $2`,
+      [conversationId, limit],
+    );
     return rows.map(toConversationMessage).reverse();
   }
 }

@@ -5,12 +5,19 @@ import { num } from '../rows';
 
 const COLUMNS = 'id, user_id, sender_id, message_id, source_kind, source_ref, status, content_type';
 
-type MediaRow = Pick<ChatappMediaRecord, 'id' | 'user_id' | 'sender_id' | 'message_id' | 'source_kind' | 'source_ref' | 'status' | 'content_type'>;
+type MediaRow = Pick<
+  ChatappMediaRecord,
+  'id' | 'user_id' | 'sender_id' | 'message_id' | 'source_kind' | 'source_ref' | 'status' | 'content_type'
+>;
 
 function toMedia(r: MediaRow): InboundMedia {
   return {
-    id: r.id, userId: num(r.user_id), senderId: num(r.sender_id), messageId: num(r.message_id),
-    source: { kind: r.source_kind, ref: r.source_ref } as MediaSource, status: r.status as InboundMedia['status'],
+    id: r.id,
+    userId: num(r.user_id),
+    senderId: num(r.sender_id),
+    messageId: num(r.message_id),
+    source: { kind: r.source_kind, ref: r.source_ref } as MediaSource,
+    status: r.status as InboundMedia['status'],
     contentType: r.content_type ?? null,
   };
 }
@@ -19,7 +26,14 @@ function toMedia(r: MediaRow): InboundMedia {
 export class TypeormInboundMediaRepository implements InboundMediaRepository {
   constructor(private readonly db: Database) {}
 
-  async create(m: { id: string; userId: number; senderId: number; messageId: number; source: MediaSource; now: Date }): Promise<void> {
+  async create(m: {
+    id: string;
+    userId: number;
+    senderId: number;
+    messageId: number;
+    source: MediaSource;
+    now: Date;
+  }): Promise<void> {
     await this.db.query(
       `INSERT INTO chatapp_media (id, user_id, sender_id, message_id, source_kind, source_ref, status, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $7)`,
@@ -33,18 +47,28 @@ export class TypeormInboundMediaRepository implements InboundMediaRepository {
   }
 
   async findStoredOwned(userId: number, id: string): Promise<InboundMedia | null> {
-    const row = await this.db.one<MediaRow>(`SELECT ${COLUMNS} FROM chatapp_media WHERE id = $1 AND user_id = $2 AND status = 'stored'`, [id, userId]);
+    const row = await this.db.one<MediaRow>(
+      `SELECT ${COLUMNS} FROM chatapp_media WHERE id = $1 AND user_id = $2 AND status = 'stored'`,
+      [id, userId],
+    );
     return row === null ? null : toMedia(row);
   }
 
-  async markStored(id: string, stored: { contentType: string; size: number; mediaUrl: string }, now: Date): Promise<void> {
+  async markStored(
+    id: string,
+    stored: { contentType: string; size: number; mediaUrl: string },
+    now: Date,
+  ): Promise<void> {
     await this.db.transaction(async () => {
       const row = await this.db.one<{ message_id: string }>(
         `UPDATE chatapp_media SET status = 'stored', content_type = $2, size_bytes = $3, updated_at = $4 WHERE id = $1 RETURNING message_id`,
         [id, stored.contentType, stored.size, now],
       );
       if (row !== null) {
-        await this.db.query(`UPDATE conversation_messages SET media_url = $2, media_error = NULL WHERE id = $1`, [row.message_id, stored.mediaUrl]);
+        await this.db.query(`UPDATE conversation_messages SET media_url = $2, media_error = NULL WHERE id = $1`, [
+          row.message_id,
+          stored.mediaUrl,
+        ]);
       }
     });
   }
@@ -54,17 +78,24 @@ export class TypeormInboundMediaRepository implements InboundMediaRepository {
     return this.db.transaction(async () => {
       const rows = await this.db.query<{ message_id: string }>(
         `DELETE FROM chatapp_media WHERE id IN (SELECT id FROM chatapp_media WHERE created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-         RETURNING message_id`, [cutoff, limit],
+         RETURNING message_id`,
+        [cutoff, limit],
       );
       if (rows.length > 0) {
-        await this.db.query(`UPDATE conversation_messages SET media_url = NULL, media_error = $2 WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.message_id), note.slice(0, 255)]);
+        await this.db.query(
+          `UPDATE conversation_messages SET media_url = NULL, media_error = $2 WHERE id = ANY($1::bigint[])`,
+          [rows.map((r) => r.message_id), note.slice(0, 255)],
+        );
       }
       return rows.length;
     });
   }
 
   async deletedIds(limit: number): Promise<string[]> {
-    const rows = await this.db.query<{ media_id: string }>(`SELECT media_id FROM chatapp_media_deletions ORDER BY deleted_at, media_id LIMIT $1`, [limit]);
+    const rows = await this.db.query<{ media_id: string }>(
+      `SELECT media_id FROM chatapp_media_deletions ORDER BY deleted_at, media_id LIMIT $1`,
+      [limit],
+    );
     return rows.map((r) => r.media_id);
   }
 
@@ -77,10 +108,14 @@ export class TypeormInboundMediaRepository implements InboundMediaRepository {
   async markFailed(id: string, error: string, now: Date): Promise<void> {
     await this.db.transaction(async () => {
       const row = await this.db.one<{ message_id: string }>(
-        `UPDATE chatapp_media SET status = 'failed', updated_at = $2 WHERE id = $1 AND status <> 'stored' RETURNING message_id`, [id, now],
+        `UPDATE chatapp_media SET status = 'failed', updated_at = $2 WHERE id = $1 AND status <> 'stored' RETURNING message_id`,
+        [id, now],
       );
       if (row !== null) {
-        await this.db.query(`UPDATE conversation_messages SET media_error = $2 WHERE id = $1`, [row.message_id, error.slice(0, 255)]);
+        await this.db.query(`UPDATE conversation_messages SET media_error = $2 WHERE id = $1`, [
+          row.message_id,
+          error.slice(0, 255),
+        ]);
       }
     });
   }

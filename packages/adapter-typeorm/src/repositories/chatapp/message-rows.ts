@@ -1,4 +1,13 @@
-import { ChatappMessage, ChatappMessageStatus, ConversationMessage, FunctionCallRecord, MediaType, MessageSource, MessageType, StatusHistoryEntry } from '@voiceplane/domain';
+import {
+  ChatappMessage,
+  ChatappMessageStatus,
+  ConversationMessage,
+  FunctionCallRecord,
+  MediaType,
+  MessageSource,
+  MessageType,
+  StatusHistoryEntry,
+} from '@voiceplane/domain';
 import type { ChatappMessageRecord, ConversationMessageRecord } from '../../records';
 import { num, numOrNull } from '../rows';
 
@@ -17,13 +26,23 @@ export type MessageRow = ConversationMessageRecord & { chatapp_message_id: strin
 
 export function toConversationMessage(r: MessageRow): ConversationMessage {
   return {
-    id: num(r.id), conversationId: num(r.conversation_id), direction: r.direction as ConversationMessage['direction'],
-    source: r.source as MessageSource, type: r.type as MessageType, body: r.body ?? null,
-    mediaUrl: r.media_url ?? null, mediaType: (r.media_type as MediaType | null) ?? null,
-    filename: r.filename ?? null, templateId: numOrNull(r.template_id), chatappMessageId: numOrNull(r.chatapp_message_id),
-    messageSid: r.message_sid ?? null, status: (r.status as ChatappMessageStatus | null) ?? null,
-    errorCode: r.error_code ?? null, mediaError: r.media_error ?? null,
-    ...(r.function_calls ? { functionCalls: r.function_calls as FunctionCallRecord[] } : {}), createdAt: new Date(r.created_at),
+    id: num(r.id),
+    conversationId: num(r.conversation_id),
+    direction: r.direction as ConversationMessage['direction'],
+    source: r.source as MessageSource,
+    type: r.type as MessageType,
+    body: r.body ?? null,
+    mediaUrl: r.media_url ?? null,
+    mediaType: (r.media_type as MediaType | null) ?? null,
+    filename: r.filename ?? null,
+    templateId: numOrNull(r.template_id),
+    chatappMessageId: numOrNull(r.chatapp_message_id),
+    messageSid: r.message_sid ?? null,
+    status: (r.status as ChatappMessageStatus | null) ?? null,
+    errorCode: r.error_code ?? null,
+    mediaError: r.media_error ?? null,
+    ...(r.function_calls ? { functionCalls: r.function_calls as FunctionCallRecord[] } : {}),
+    createdAt: new Date(r.created_at),
   };
 }
 
@@ -35,12 +54,25 @@ export type ChatappMessageRow = Omit<ChatappMessageRecord, 'from_allowance'>;
 
 export function toChatappMessage(r: ChatappMessageRow): ChatappMessage {
   return {
-    id: num(r.id), userId: num(r.user_id), messageId: num(r.message_id), senderId: num(r.sender_id), conversationId: num(r.conversation_id),
-    direction: r.direction as ChatappMessage['direction'], from: r.from_phone, to: r.to_phone,
-    messageSid: r.message_sid, providerMessageId: r.provider_message_id ?? null,
-    status: r.status as ChatappMessageStatus, errorCode: r.error_code ?? null,
-    errorMessage: r.error_message ?? null, cost: num(r.cost),
-    statusHistory: (r.status_history as { status: StatusHistoryEntry['status']; at: string }[]).map((h) => ({ status: h.status, at: new Date(h.at) })),
-    createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
+    id: num(r.id),
+    userId: num(r.user_id),
+    messageId: num(r.message_id),
+    senderId: num(r.sender_id),
+    conversationId: num(r.conversation_id),
+    direction: r.direction as ChatappMessage['direction'],
+    from: r.from_phone,
+    to: r.to_phone,
+    messageSid: r.message_sid,
+    providerMessageId: r.provider_message_id ?? null,
+    status: r.status as ChatappMessageStatus,
+    errorCode: r.error_code ?? null,
+    errorMessage: r.error_message ?? null,
+    cost: num(r.cost),
+    statusHistory: (r.status_history as { status: StatusHistoryEntry['status']; at: string }[]).map((h) => ({
+      status: h.status,
+      at: new Date(h.at),
+    })),
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
   };
 }

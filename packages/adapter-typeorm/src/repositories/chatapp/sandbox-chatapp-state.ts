@@ -1,4 +1,9 @@
-import { SandboxChatappState, SandboxFaultArming, SandboxOutboxItem, SandboxSentMessage } from '@voiceplane/application';
+import {
+  SandboxChatappState,
+  SandboxFaultArming,
+  SandboxOutboxItem,
+  SandboxSentMessage,
+} from '@voiceplane/application';
 import { Database } from '../../database';
 import type { ChatappMessageRecord, ConversationMessageRecord, SandboxChatappSentRecord } from '../../records';
 import { num, numOrNull } from '../rows';
@@ -32,26 +37,41 @@ export class PostgresSandboxChatappState implements SandboxChatappState {
   }
 
   async wasSent(userId: number, providerMessageId: string): Promise<boolean> {
-    const row = await this.db.one<{ hit: number }>(`SELECT 1 AS hit FROM sandbox_chatapp_sent WHERE provider_message_id = $1 AND user_id = $2 LIMIT 1`, [providerMessageId, userId]);
+    const row = await this.db.one<{ hit: number }>(
+      `SELECT 1 AS hit FROM sandbox_chatapp_sent WHERE provider_message_id = $1 AND user_id = $2 LIMIT 1`,
+      [providerMessageId, userId],
+    );
     return row !== null;
   }
 
   armFault(a: SandboxFaultArming): Promise<number> {
     return this.db.transaction(async () => {
       await this.db.query(
-        `DELETE FROM sandbox_faults WHERE user_id = $1 AND kind = $2 AND target_id IS NOT DISTINCT FROM $3`, [a.userId, a.kind, a.targetId],
+        `DELETE FROM sandbox_faults WHERE user_id = $1 AND kind = $2 AND target_id IS NOT DISTINCT FROM $3`,
+        [a.userId, a.kind, a.targetId],
       );
       if (a.count > 0) {
-        await this.db.query(`INSERT INTO sandbox_faults (user_id, kind, target_id, remaining) VALUES ($1, $2, $3, $4)`, [a.userId, a.kind, a.targetId, a.count]);
+        await this.db.query(
+          `INSERT INTO sandbox_faults (user_id, kind, target_id, remaining) VALUES ($1, $2, $3, $4)`,
+          [a.userId, a.kind, a.targetId, a.count],
+        );
       }
       return a.count;
     });
   }
 
-  async outbox(userId: number, filter: { readonly senderId?: number; readonly to?: string }, limit: number): Promise<SandboxOutboxItem[]> {
+  async outbox(
+    userId: number,
+    filter: { readonly senderId?: number; readonly to?: string },
+    limit: number,
+  ): Promise<SandboxOutboxItem[]> {
     // The delivery record and its message: LEFT JOINs, null when the sent message was never recorded.
-    const rows = await this.db.query<Pick<SandboxChatappSentRecord, 'sender_id' | 'to_phone' | 'type' | 'body' | 'media_url' | 'sent_at'>
-      & { message_sid: ChatappMessageRecord['message_sid'] | null; template_id: ConversationMessageRecord['template_id'] }>(
+    const rows = await this.db.query<
+      Pick<SandboxChatappSentRecord, 'sender_id' | 'to_phone' | 'type' | 'body' | 'media_url' | 'sent_at'> & {
+        message_sid: ChatappMessageRecord['message_sid'] | null;
+        template_id: ConversationMessageRecord['template_id'];
+      }
+    >(
       `SELECT s.sender_id, s.to_phone, s.type, s.body, s.media_url, s.sent_at, c.message_sid, m.template_id
          FROM sandbox_chatapp_sent s
          LEFT JOIN chatapp_messages c ON c.provider_message_id = s.provider_message_id AND c.direction = 'outbound'
@@ -61,8 +81,13 @@ export class PostgresSandboxChatappState implements SandboxChatappState {
       [userId, filter.senderId ?? null, filter.to ?? null, limit],
     );
     return rows.map((r) => ({
-      messageSid: r.message_sid ?? null, senderId: num(r.sender_id), to: r.to_phone, type: r.type,
-      body: r.body ?? null, mediaUrl: r.media_url ?? null, templateId: numOrNull(r.template_id),
+      messageSid: r.message_sid ?? null,
+      senderId: num(r.sender_id),
+      to: r.to_phone,
+      type: r.type,
+      body: r.body ?? null,
+      mediaUrl: r.media_url ?? null,
+      templateId: numOrNull(r.template_id),
       at: new Date(r.sent_at),
     }));
   }

@@ -1,6 +1,11 @@
 import { Conversation } from '@voiceplane/domain';
 import {
-  HeldBySends, NewSendReservation, ReservationOutcome, ReservedMessage, SendReservation, SendReservationRepository,
+  HeldBySends,
+  NewSendReservation,
+  ReservationOutcome,
+  ReservedMessage,
+  SendReservation,
+  SendReservationRepository,
 } from '@voiceplane/application';
 import { Database } from '../../database';
 import type { ConversationRecord } from '../../records';
@@ -52,9 +57,15 @@ export class TypeormSendReservationRepository implements SendReservationReposito
     return { amount: num(row?.amount), allowance: num(row?.allowance) };
   }
 
-  async heldLockingConversation(userId: number, senderId: number, customerPhone: string): Promise<{ held: HeldBySends; conversation: Conversation | null }> {
+  async heldLockingConversation(
+    userId: number,
+    senderId: number,
+    customerPhone: string,
+  ): Promise<{ held: HeldBySends; conversation: Conversation | null }> {
     const row = await this.db.one<Nullable<ConversationRecord> & { held_amount: string; held_allowance: string }>(
-      HELD_LOCKING_CONVERSATION, [senderId, customerPhone, userId], { prepared: true },
+      HELD_LOCKING_CONVERSATION,
+      [senderId, customerPhone, userId],
+      { prepared: true },
     );
     return {
       held: { amount: num(row?.held_amount), allowance: num(row?.held_allowance) },
@@ -63,12 +74,21 @@ export class TypeormSendReservationRepository implements SendReservationReposito
   }
 
   async closeLockingConversation(
-    id: number, outcome: ReservationOutcome, now: Date, senderId: number, customerPhone: string,
+    id: number,
+    outcome: ReservationOutcome,
+    now: Date,
+    senderId: number,
+    customerPhone: string,
   ): Promise<{ closed: boolean; conversation: Conversation | null }> {
     const row = await this.db.one<Nullable<ConversationRecord> & { closed: string }>(
-      CLOSE_LOCKING_CONVERSATION, [senderId, customerPhone, id, outcome, now], { prepared: true },
+      CLOSE_LOCKING_CONVERSATION,
+      [senderId, customerPhone, id, outcome, now],
+      { prepared: true },
     );
-    return { closed: num(row?.closed) === 1, conversation: row === null || row.id === null ? null : toConversation(row as ConversationRecord) };
+    return {
+      closed: num(row?.closed) === 1,
+      conversation: row === null || row.id === null ? null : toConversation(row as ConversationRecord),
+    };
   }
 
   /**
@@ -80,14 +100,25 @@ export class TypeormSendReservationRepository implements SendReservationReposito
   async reserve(r: NewSendReservation): Promise<SendReservation> {
     const row = await this.db.one<{ id: string }>(
       RESERVE,
-      [r.userId, r.senderId, r.recipientPhone, r.messageSid, r.amount, r.fromAllowance, JSON.stringify(r.message), r.now],
+      [
+        r.userId,
+        r.senderId,
+        r.recipientPhone,
+        r.messageSid,
+        r.amount,
+        r.fromAllowance,
+        JSON.stringify(r.message),
+        r.now,
+      ],
       { prepared: true },
     );
     return { ...r, id: num(row!.id) };
   }
 
   async close(id: number, outcome: ReservationOutcome, now: Date): Promise<boolean> {
-    return (await this.db.query<Pick<ReservationRow, 'id'>>(CLOSE, [id, outcome, now], { prepared: true })).length === 1;
+    return (
+      (await this.db.query<Pick<ReservationRow, 'id'>>(CLOSE, [id, outcome, now], { prepared: true })).length === 1
+    );
   }
 
   async open(before: Date, limit: number): Promise<SendReservation[]> {
@@ -97,8 +128,15 @@ export class TypeormSendReservationRepository implements SendReservationReposito
       [before, limit],
     );
     return rows.map((row) => ({
-      id: num(row.id), userId: num(row.user_id), senderId: num(row.sender_id), recipientPhone: row.recipient_phone, messageSid: row.message_sid,
-      amount: num(row.amount), fromAllowance: row.from_allowance, message: row.message, now: new Date(row.created_at),
+      id: num(row.id),
+      userId: num(row.user_id),
+      senderId: num(row.sender_id),
+      recipientPhone: row.recipient_phone,
+      messageSid: row.message_sid,
+      amount: num(row.amount),
+      fromAllowance: row.from_allowance,
+      message: row.message,
+      now: new Date(row.created_at),
     }));
   }
 }

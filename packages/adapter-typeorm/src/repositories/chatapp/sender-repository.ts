@@ -1,5 +1,12 @@
 import { QualityRating, Sender, SenderStatus } from '@voiceplane/domain';
-import { NewSender, SenderCallingLine, SenderChanges, SenderListFilter, SenderReach, SenderRepository } from '@voiceplane/application';
+import {
+  NewSender,
+  SenderCallingLine,
+  SenderChanges,
+  SenderListFilter,
+  SenderReach,
+  SenderRepository,
+} from '@voiceplane/application';
 import { Database } from '../../database';
 import type { ChatappSenderRecord } from '../../records';
 import { isUniqueViolation, num, numOrNull } from '../rows';
@@ -10,21 +17,48 @@ const COLUMNS = `id, user_id, phone_number, display_name, status, quality_rating
 const FIND_OWNED = `SELECT ${COLUMNS} FROM chatapp_senders WHERE id = $1 AND user_id = $2`;
 
 /** COLUMNS: what a sender shows; never its provider credentials or calling line. */
-type SenderRow = Pick<ChatappSenderRecord, 'id' | 'user_id' | 'phone_number' | 'display_name' | 'status' | 'quality_rating' | 'messaging_limit'
-  | 'country_code' | 'assistant_id' | 'calling_enabled' | 'status_webhook_url' | 'provider' | 'created_at' | 'updated_at'>;
+type SenderRow = Pick<
+  ChatappSenderRecord,
+  | 'id'
+  | 'user_id'
+  | 'phone_number'
+  | 'display_name'
+  | 'status'
+  | 'quality_rating'
+  | 'messaging_limit'
+  | 'country_code'
+  | 'assistant_id'
+  | 'calling_enabled'
+  | 'status_webhook_url'
+  | 'provider'
+  | 'created_at'
+  | 'updated_at'
+>;
 
 function toSender(r: SenderRow): Sender {
   return {
-    id: num(r.id), userId: num(r.user_id), phoneNumber: r.phone_number, displayName: r.display_name,
-    status: r.status as SenderStatus, qualityRating: r.quality_rating as QualityRating, messagingLimit: numOrNull(r.messaging_limit),
-    countryCode: r.country_code, assistantId: numOrNull(r.assistant_id), callingEnabled: r.calling_enabled,
-    statusWebhookUrl: r.status_webhook_url ?? null, provider: r.provider,
-    createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
+    id: num(r.id),
+    userId: num(r.user_id),
+    phoneNumber: r.phone_number,
+    displayName: r.display_name,
+    status: r.status as SenderStatus,
+    qualityRating: r.quality_rating as QualityRating,
+    messagingLimit: numOrNull(r.messaging_limit),
+    countryCode: r.country_code,
+    assistantId: numOrNull(r.assistant_id),
+    callingEnabled: r.calling_enabled,
+    statusWebhookUrl: r.status_webhook_url ?? null,
+    provider: r.provider,
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
   };
 }
 
 const SETTABLE: Readonly<Record<keyof SenderChanges, string>> = {
-  displayName: 'display_name', assistantId: 'assistant_id', callingEnabled: 'calling_enabled', statusWebhookUrl: 'status_webhook_url',
+  displayName: 'display_name',
+  assistantId: 'assistant_id',
+  callingEnabled: 'calling_enabled',
+  statusWebhookUrl: 'status_webhook_url',
 };
 
 export class TypeormSenderRepository implements SenderRepository {
@@ -36,8 +70,23 @@ export class TypeormSenderRepository implements SenderRepository {
         `INSERT INTO chatapp_senders (user_id, phone_number, display_name, status, quality_rating, messaging_limit, country_code, assistant_id,
            calling_enabled, status_webhook_url, provider, provider_sender_ref, provider_config, provider_account_ref, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $15, $14, $14) RETURNING ${COLUMNS}`,
-        [s.userId, s.phoneNumber, s.displayName, s.status, s.qualityRating, s.messagingLimit, s.countryCode, s.assistantId,
-          s.callingEnabled, s.statusWebhookUrl, s.provider, s.providerSenderRef, s.sealedCredentials, s.now, s.providerAccountRef],
+        [
+          s.userId,
+          s.phoneNumber,
+          s.displayName,
+          s.status,
+          s.qualityRating,
+          s.messagingLimit,
+          s.countryCode,
+          s.assistantId,
+          s.callingEnabled,
+          s.statusWebhookUrl,
+          s.provider,
+          s.providerSenderRef,
+          s.sealedCredentials,
+          s.now,
+          s.providerAccountRef,
+        ],
       );
       return toSender(row!);
     } catch (e) {
@@ -52,9 +101,15 @@ export class TypeormSenderRepository implements SenderRepository {
   }
 
   async list(userId: number, filter: SenderListFilter): Promise<Sender[]> {
-    const rows = filter === 'all'
-      ? await this.db.query<SenderRow>(`SELECT ${COLUMNS} FROM chatapp_senders WHERE user_id = $1 ORDER BY id`, [userId])
-      : await this.db.query<SenderRow>(`SELECT ${COLUMNS} FROM chatapp_senders WHERE user_id = $1 AND status = $2 ORDER BY id`, [userId, filter]);
+    const rows =
+      filter === 'all'
+        ? await this.db.query<SenderRow>(`SELECT ${COLUMNS} FROM chatapp_senders WHERE user_id = $1 ORDER BY id`, [
+            userId,
+          ])
+        : await this.db.query<SenderRow>(
+            `SELECT ${COLUMNS} FROM chatapp_senders WHERE user_id = $1 AND status = $2 ORDER BY id`,
+            [userId, filter],
+          );
     return rows.map(toSender);
   }
 
@@ -67,12 +122,18 @@ export class TypeormSenderRepository implements SenderRepository {
       sets.push(`${column} = $${params.length}`);
     }
     const row = await this.db.one<SenderRow>(
-      `UPDATE chatapp_senders SET ${[...sets, 'updated_at = $3'].join(', ')} WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`, params,
+      `UPDATE chatapp_senders SET ${[...sets, 'updated_at = $3'].join(', ')} WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`,
+      params,
     );
     return row === null ? null : toSender(row);
   }
 
-  async setStatus(id: number, status: SenderStatus, qualityRating: QualityRating | null, now: Date): Promise<Sender | null> {
+  async setStatus(
+    id: number,
+    status: SenderStatus,
+    qualityRating: QualityRating | null,
+    now: Date,
+  ): Promise<Sender | null> {
     const row = await this.db.one<SenderRow>(
       `UPDATE chatapp_senders SET status = $2, quality_rating = COALESCE($3, quality_rating), updated_at = $4 WHERE id = $1 RETURNING ${COLUMNS}`,
       [id, status, qualityRating, now],
@@ -82,7 +143,8 @@ export class TypeormSenderRepository implements SenderRepository {
 
   async setAccountStatus(providerAccountRef: string, status: SenderStatus, now: Date): Promise<Sender[]> {
     const rows = await this.db.query<SenderRow>(
-      `UPDATE chatapp_senders SET status = $2, updated_at = $3 WHERE provider_account_ref = $1 RETURNING ${COLUMNS}`, [providerAccountRef, status, now],
+      `UPDATE chatapp_senders SET status = $2, updated_at = $3 WHERE provider_account_ref = $1 RETURNING ${COLUMNS}`,
+      [providerAccountRef, status, now],
     );
     return rows.map(toSender).sort((a, b) => a.id - b.id);
   }
@@ -99,7 +161,8 @@ export class TypeormSenderRepository implements SenderRepository {
 
   async findByProviderRef(ref: string): Promise<Sender | null> {
     const row = await this.db.one<SenderRow>(
-      `SELECT ${COLUMNS} FROM chatapp_senders WHERE provider_sender_ref = $1 OR phone_number = $1 ORDER BY provider_sender_ref = $1 DESC LIMIT 1`, [ref],
+      `SELECT ${COLUMNS} FROM chatapp_senders WHERE provider_sender_ref = $1 OR phone_number = $1 ORDER BY provider_sender_ref = $1 DESC LIMIT 1`,
+      [ref],
     );
     return row === null ? null : toSender(row);
   }
@@ -113,14 +176,21 @@ export class TypeormSenderRepository implements SenderRepository {
   }
 
   async callingLine(id: number): Promise<SenderCallingLine | null> {
-    const row = await this.db.one<{ calling_trunk_id: string | null; calling_sip_password: string | null; calling_error: string | null }>(
-      `SELECT calling_trunk_id, calling_sip_password, calling_error FROM chatapp_senders WHERE id = $1`, [id],
-    );
-    return row === null ? null : { trunkId: row.calling_trunk_id, sealedSipPassword: row.calling_sip_password, error: row.calling_error };
+    const row = await this.db.one<{
+      calling_trunk_id: string | null;
+      calling_sip_password: string | null;
+      calling_error: string | null;
+    }>(`SELECT calling_trunk_id, calling_sip_password, calling_error FROM chatapp_senders WHERE id = $1`, [id]);
+    return row === null
+      ? null
+      : { trunkId: row.calling_trunk_id, sealedSipPassword: row.calling_sip_password, error: row.calling_error };
   }
 
   async sealedCredentials(id: number): Promise<string | null> {
-    const row = await this.db.one<{ provider_config: string | null }>(`SELECT provider_config FROM chatapp_senders WHERE id = $1`, [id]);
+    const row = await this.db.one<{ provider_config: string | null }>(
+      `SELECT provider_config FROM chatapp_senders WHERE id = $1`,
+      [id],
+    );
     return row?.provider_config ?? null;
   }
 }

@@ -1,6 +1,10 @@
 import { DocumentSource, DocumentStatus, KnowledgeBaseDocument, textSearchConfigOf } from '@voiceplane/domain';
 import {
-  DocumentToProcess, KnowledgeBaseChanges, KnowledgeDocumentRepository, NewDocument, ProcessingOutcome,
+  DocumentToProcess,
+  KnowledgeBaseChanges,
+  KnowledgeDocumentRepository,
+  NewDocument,
+  ProcessingOutcome,
 } from '@voiceplane/application';
 import { Database } from '../../database';
 import type { KnowledgeBaseDocumentRecord } from '../../records';
@@ -26,26 +30,46 @@ interface StoredSource {
 function sourceOf(r: DocumentRow): DocumentSource {
   const stored = r.source as StoredSource;
   switch (r.type) {
-    case 'text': return { type: 'text', content: r.content ?? '' };
-    case 'website': return { type: 'website', url: (stored.url as string | null) ?? null, links: (stored.links as string[]) ?? [], relativeLinksLimit: num(stored.relative_links_limit) };
-    default: return { type: 'file', fileName: stored.file_name as string, kind: stored.kind as never };
+    case 'text':
+      return { type: 'text', content: r.content ?? '' };
+    case 'website':
+      return {
+        type: 'website',
+        url: (stored.url as string | null) ?? null,
+        links: (stored.links as string[]) ?? [],
+        relativeLinksLimit: num(stored.relative_links_limit),
+      };
+    default:
+      return { type: 'file', fileName: stored.file_name as string, kind: stored.kind as never };
   }
 }
 
 function storedSource(source: DocumentSource): StoredSource {
   switch (source.type) {
-    case 'text': return {};
-    case 'website': return { url: source.url, links: source.links, relative_links_limit: source.relativeLinksLimit };
-    case 'file': return { file_name: source.fileName, kind: source.kind };
+    case 'text':
+      return {};
+    case 'website':
+      return { url: source.url, links: source.links, relative_links_limit: source.relativeLinksLimit };
+    case 'file':
+      return { file_name: source.fileName, kind: source.kind };
   }
 }
 
 function asDocument(r: DocumentRow): KnowledgeBaseDocument {
   return {
-    id: num(r.id), knowledgeBaseId: num(r.knowledge_base_id), userId: num(r.user_id), name: r.name,
-    description: r.description ?? null, source: sourceOf(r), language: r.language,
-    status: r.status as DocumentStatus, failureReason: r.failure_reason ?? null, sizeBytes: num(r.size_bytes),
-    chunksCount: num(r.chunks_count), createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
+    id: num(r.id),
+    knowledgeBaseId: num(r.knowledge_base_id),
+    userId: num(r.user_id),
+    name: r.name,
+    description: r.description ?? null,
+    source: sourceOf(r),
+    language: r.language,
+    status: r.status as DocumentStatus,
+    failureReason: r.failure_reason ?? null,
+    sizeBytes: num(r.size_bytes),
+    chunksCount: num(r.chunks_count),
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
   };
 }
 
@@ -62,9 +86,16 @@ export class TypeormKnowledgeDocumentRepository implements KnowledgeDocumentRepo
          SELECT k.id, k.user_id, $3, $4, $5, $6, $7, $8, $9, 'processing', $10 FROM knowledge_bases k WHERE k.id = $2 AND k.user_id = $1
          RETURNING ${COLUMNS}, d.content`,
         [
-          userId, knowledgeBaseId, document.name, document.description, document.source.type, JSON.stringify(storedSource(document.source)),
-          document.source.type === 'text' ? document.source.content : null, document.file ? Buffer.from(document.file) : null,
-          document.language, document.sizeBytes,
+          userId,
+          knowledgeBaseId,
+          document.name,
+          document.description,
+          document.source.type,
+          JSON.stringify(storedSource(document.source)),
+          document.source.type === 'text' ? document.source.content : null,
+          document.file ? Buffer.from(document.file) : null,
+          document.language,
+          document.sizeBytes,
         ],
       );
       if (!rows[0]) return null;
@@ -74,9 +105,15 @@ export class TypeormKnowledgeDocumentRepository implements KnowledgeDocumentRepo
   }
 
   async list(userId: number, knowledgeBaseId: number): Promise<KnowledgeBaseDocument[] | null> {
-    const owned = await this.db.one<{ found: number }>(`SELECT 1 AS found FROM knowledge_bases WHERE id = $1 AND user_id = $2`, [knowledgeBaseId, userId]);
+    const owned = await this.db.one<{ found: number }>(
+      `SELECT 1 AS found FROM knowledge_bases WHERE id = $1 AND user_id = $2`,
+      [knowledgeBaseId, userId],
+    );
     if (!owned) return null;
-    const rows = await this.db.query<DocumentRow>(`SELECT ${COLUMNS}, d.content FROM knowledge_base_documents d WHERE d.knowledge_base_id = $1 ORDER BY d.id`, [knowledgeBaseId]);
+    const rows = await this.db.query<DocumentRow>(
+      `SELECT ${COLUMNS}, d.content FROM knowledge_base_documents d WHERE d.knowledge_base_id = $1 ORDER BY d.id`,
+      [knowledgeBaseId],
+    );
     return rows.map(asDocument);
   }
 
@@ -88,12 +125,24 @@ export class TypeormKnowledgeDocumentRepository implements KnowledgeDocumentRepo
     return r ? asDocument(r) : null;
   }
 
-  async rename(userId: number, knowledgeBaseId: number, documentId: number, changes: KnowledgeBaseChanges): Promise<KnowledgeBaseDocument | null> {
+  async rename(
+    userId: number,
+    knowledgeBaseId: number,
+    documentId: number,
+    changes: KnowledgeBaseChanges,
+  ): Promise<KnowledgeBaseDocument | null> {
     const rows = await this.db.query<DocumentRow>(
       `UPDATE knowledge_base_documents AS d SET name = COALESCE($4::varchar, d.name),
          description = CASE WHEN $5::boolean THEN $6::varchar ELSE d.description END, updated_at = now()
        WHERE d.user_id = $1 AND d.knowledge_base_id = $2 AND d.id = $3 RETURNING ${COLUMNS}, d.content`,
-      [userId, knowledgeBaseId, documentId, changes.name ?? null, changes.description !== undefined, changes.description ?? null],
+      [
+        userId,
+        knowledgeBaseId,
+        documentId,
+        changes.name ?? null,
+        changes.description !== undefined,
+        changes.description ?? null,
+      ],
     );
     return rows[0] ? asDocument(rows[0]) : null;
   }
@@ -111,21 +160,26 @@ export class TypeormKnowledgeDocumentRepository implements KnowledgeDocumentRepo
   }
 
   async forProcessing(documentId: number): Promise<DocumentToProcess | null> {
-    const r = await this.db.one<KnowledgeBaseDocumentRecord>(`SELECT ${COLUMNS}, d.content, d.file FROM knowledge_base_documents d WHERE d.id = $1`, [documentId]);
+    const r = await this.db.one<KnowledgeBaseDocumentRecord>(
+      `SELECT ${COLUMNS}, d.content, d.file FROM knowledge_base_documents d WHERE d.id = $1`,
+      [documentId],
+    );
     return r ? { document: asDocument(r), file: r.file ? new Uint8Array(r.file) : null } : null;
   }
 
   async finish(documentId: number, outcome: ProcessingOutcome): Promise<void> {
     await this.db.transaction(async () => {
       const doc = await this.db.one<{ knowledge_base_id: string; language: string }>(
-        `SELECT knowledge_base_id, language FROM knowledge_base_documents WHERE id = $1 FOR UPDATE`, [documentId],
+        `SELECT knowledge_base_id, language FROM knowledge_base_documents WHERE id = $1 FOR UPDATE`,
+        [documentId],
       );
       if (!doc) return;
       await this.db.query(`DELETE FROM knowledge_base_chunks WHERE document_id = $1`, [documentId]);
       if (outcome.status === 'ready') {
         const config = textSearchConfigOf(doc.language);
         const embeddings = outcome.embeddings;
-        if (embeddings && embeddings.vectors.length > 0) await ensureNearestNeighbourIndex(this.db, embeddings.model, embeddings.vectors[0].length);
+        if (embeddings && embeddings.vectors.length > 0)
+          await ensureNearestNeighbourIndex(this.db, embeddings.model, embeddings.vectors[0].length);
         // In batches: encoding one parameter of a whole document's passages would hold the event loop.
         for (let from = 0; from < outcome.passages.length; from += INSERT_BATCH) {
           const to = from + INSERT_BATCH;
@@ -136,8 +190,13 @@ export class TypeormKnowledgeDocumentRepository implements KnowledgeDocumentRepo
                     $6::varchar
              FROM unnest($4::text[]) WITH ORDINALITY AS p(content, position)`,
             [
-              documentId, doc.knowledge_base_id, config, outcome.passages.slice(from, to),
-              embeddings === undefined ? null : JSON.stringify(embeddings.vectors.slice(from, to)), embeddings?.model ?? null, from,
+              documentId,
+              doc.knowledge_base_id,
+              config,
+              outcome.passages.slice(from, to),
+              embeddings === undefined ? null : JSON.stringify(embeddings.vectors.slice(from, to)),
+              embeddings?.model ?? null,
+              from,
             ],
           );
         }

@@ -12,9 +12,15 @@ type KnowledgeBaseRow = KnowledgeBaseRecord & { assistants_count: string };
 
 function toKnowledgeBase(r: KnowledgeBaseRow): KnowledgeBase {
   return {
-    id: num(r.id), userId: num(r.user_id), name: r.name, description: r.description ?? null,
-    status: r.status as KnowledgeBaseStatus, documentsCount: num(r.documents_count), assistantsCount: num(r.assistants_count),
-    createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
+    id: num(r.id),
+    userId: num(r.user_id),
+    name: r.name,
+    description: r.description ?? null,
+    status: r.status as KnowledgeBaseStatus,
+    documentsCount: num(r.documents_count),
+    assistantsCount: num(r.assistants_count),
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
   };
 }
 
@@ -44,7 +50,10 @@ export async function refreshKnowledgeBase(db: Database, knowledgeBaseId: number
 export class TypeormKnowledgeBaseRepository implements KnowledgeBaseRepository {
   constructor(private readonly db: Database) {}
 
-  async create(userId: number, kb: { name: string; description: string | null; status: KnowledgeBaseStatus }): Promise<KnowledgeBase> {
+  async create(
+    userId: number,
+    kb: { name: string; description: string | null; status: KnowledgeBaseStatus },
+  ): Promise<KnowledgeBase> {
     const rows = await this.db.query<KnowledgeBaseRow>(
       `INSERT INTO knowledge_bases AS k (user_id, name, description, status) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
       [userId, kb.name, kb.description, kb.status],
@@ -53,12 +62,18 @@ export class TypeormKnowledgeBaseRepository implements KnowledgeBaseRepository {
   }
 
   async listOwned(userId: number): Promise<KnowledgeBase[]> {
-    const rows = await this.db.query<KnowledgeBaseRow>(`SELECT ${COLUMNS} FROM knowledge_bases k WHERE k.user_id = $1 ORDER BY k.id DESC`, [userId]);
+    const rows = await this.db.query<KnowledgeBaseRow>(
+      `SELECT ${COLUMNS} FROM knowledge_bases k WHERE k.user_id = $1 ORDER BY k.id DESC`,
+      [userId],
+    );
     return rows.map(toKnowledgeBase);
   }
 
   async findOwned(userId: number, id: number): Promise<KnowledgeBase | null> {
-    const r = await this.db.one<KnowledgeBaseRow>(`SELECT ${COLUMNS} FROM knowledge_bases k WHERE k.user_id = $1 AND k.id = $2`, [userId, id]);
+    const r = await this.db.one<KnowledgeBaseRow>(
+      `SELECT ${COLUMNS} FROM knowledge_bases k WHERE k.user_id = $1 AND k.id = $2`,
+      [userId, id],
+    );
     return r ? toKnowledgeBase(r) : null;
   }
 
@@ -72,7 +87,14 @@ export class TypeormKnowledgeBaseRepository implements KnowledgeBaseRepository {
   }
 
   async delete(userId: number, id: number): Promise<boolean> {
-    return (await this.db.query<Pick<KnowledgeBaseRecord, 'id'>>(`DELETE FROM knowledge_bases WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id])).length > 0;
+    return (
+      (
+        await this.db.query<Pick<KnowledgeBaseRecord, 'id'>>(
+          `DELETE FROM knowledge_bases WHERE user_id = $1 AND id = $2 RETURNING id`,
+          [userId, id],
+        )
+      ).length > 0
+    );
   }
 
   async usage(userId: number): Promise<KnowledgeUsage> {

@@ -15,7 +15,11 @@ interface RankedRow {
 }
 
 const toPassage = (r: RankedRow): Passage => ({
-  documentId: num(r.document_id), documentName: r.document_name, position: num(r.position), content: r.content, score: Number(r.score),
+  documentId: num(r.document_id),
+  documentName: r.document_name,
+  position: num(r.position),
+  content: r.content,
+  score: Number(r.score),
 });
 
 /**
@@ -28,13 +32,23 @@ const toPassage = (r: RankedRow): Passage => ({
  * rank, so a passage that says the same in other words is still found. Both ways rank alike.
  */
 export class PostgresKnowledgeRetrieval implements KnowledgeRetrieval {
-  constructor(private readonly db: Database, private readonly embeddings: TextEmbeddings | null = null) {}
+  constructor(
+    private readonly db: Database,
+    private readonly embeddings: TextEmbeddings | null = null,
+  ) {}
 
   async search(userId: number, knowledgeBaseId: number, question: string, limit: number): Promise<Passage[]> {
     if (this.embeddings === null) return this.fullText(userId, knowledgeBaseId, question, limit);
-    const [[vector], byText] = await Promise.all([this.embeddings.embed([question]), this.fullText(userId, knowledgeBaseId, question, RANKING_CANDIDATES)]);
-    const nearest = (await nearestNeighbourMode(this.db)) === 'pgvector' ? this.nearestByPgvector : this.nearestByArrays;
-    return fuseRankings([byText, await nearest.call(this, userId, knowledgeBaseId, this.embeddings.model, vector, RANKING_CANDIDATES)], limit);
+    const [[vector], byText] = await Promise.all([
+      this.embeddings.embed([question]),
+      this.fullText(userId, knowledgeBaseId, question, RANKING_CANDIDATES),
+    ]);
+    const nearest =
+      (await nearestNeighbourMode(this.db)) === 'pgvector' ? this.nearestByPgvector : this.nearestByArrays;
+    return fuseRankings(
+      [byText, await nearest.call(this, userId, knowledgeBaseId, this.embeddings.model, vector, RANKING_CANDIDATES)],
+      limit,
+    );
   }
 
   private async fullText(userId: number, knowledgeBaseId: number, question: string, limit: number): Promise<Passage[]> {
@@ -55,7 +69,13 @@ export class PostgresKnowledgeRetrieval implements KnowledgeRetrieval {
   }
 
   /** The passages most similar to `vector`; a passage embedded by another model is never compared. */
-  private async nearestByArrays(userId: number, knowledgeBaseId: number, model: string, vector: readonly number[], limit: number): Promise<Passage[]> {
+  private async nearestByArrays(
+    userId: number,
+    knowledgeBaseId: number,
+    model: string,
+    vector: readonly number[],
+    limit: number,
+  ): Promise<Passage[]> {
     const rows = await this.db.query<RankedRow>(
       `SELECT * FROM (
          SELECT c.document_id, d.name AS document_name, c.position, c.content,
@@ -80,7 +100,13 @@ export class PostgresKnowledgeRetrieval implements KnowledgeRetrieval {
    * written as the model's HNSW index is (see vector-search.ts) so the planner may use it. The
    * index scan's order is approximate; the outer query sorts exactly as the fallback does.
    */
-  private async nearestByPgvector(userId: number, knowledgeBaseId: number, model: string, vector: readonly number[], limit: number): Promise<Passage[]> {
+  private async nearestByPgvector(
+    userId: number,
+    knowledgeBaseId: number,
+    model: string,
+    vector: readonly number[],
+    limit: number,
+  ): Promise<Passage[]> {
     const n = vector.length;
     const distance = `(c.embedding::vector(${n}) <=> $3::vector(${n}))`;
     const sql = `SELECT * FROM (

@@ -17,7 +17,10 @@ export class TypeormPassageEmbeddings implements PassageEmbeddings {
     return rows.map((r) => ({ id: num(r.id), content: r.content }));
   }
 
-  async store(model: string, vectors: readonly { readonly id: number; readonly vector: readonly number[] }[]): Promise<void> {
+  async store(
+    model: string,
+    vectors: readonly { readonly id: number; readonly vector: readonly number[] }[],
+  ): Promise<void> {
     if (vectors.length === 0) return;
     await ensureNearestNeighbourIndex(this.db, model, vectors[0].vector.length);
     await this.db.query(

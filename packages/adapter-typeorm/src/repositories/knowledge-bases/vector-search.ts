@@ -23,12 +23,14 @@ const states = new WeakMap<Database, VectorState>();
 function stateOf(db: Database): VectorState {
   let state = states.get(db);
   if (!state) {
-    const mode = db.query<{ extversion: string }>(`SELECT extversion FROM pg_extension WHERE extname = 'vector'`).then(([row]) => ({
-      mode: row ? 'pgvector' as const : 'real[]' as const,
-      // Iterative index scans (0.8): an HNSW scan filtered to one knowledge base keeps looking
-      // past its first candidates instead of answering fewer passages than exist.
-      iterativeScan: row !== undefined && versionAtLeast(row.extversion, [0, 8]),
-    }));
+    const mode = db
+      .query<{ extversion: string }>(`SELECT extversion FROM pg_extension WHERE extname = 'vector'`)
+      .then(([row]) => ({
+        mode: row ? ('pgvector' as const) : ('real[]' as const),
+        // Iterative index scans (0.8): an HNSW scan filtered to one knowledge base keeps looking
+        // past its first candidates instead of answering fewer passages than exist.
+        iterativeScan: row !== undefined && versionAtLeast(row.extversion, [0, 8]),
+      }));
     state = { mode, indexed: new Set() };
     states.set(db, state);
     mode.catch(() => states.delete(db));
@@ -73,7 +75,13 @@ export function indexNameOf(model: string, dimensions: number): string {
  */
 export async function ensureNearestNeighbourIndex(db: Database, model: string, dimensions: number): Promise<void> {
   const state = stateOf(db);
-  if ((await state.mode).mode !== 'pgvector' || !Number.isInteger(dimensions) || dimensions < 1 || dimensions > MAX_INDEXED_DIMENSIONS) return;
+  if (
+    (await state.mode).mode !== 'pgvector' ||
+    !Number.isInteger(dimensions) ||
+    dimensions < 1 ||
+    dimensions > MAX_INDEXED_DIMENSIONS
+  )
+    return;
   const name = indexNameOf(model, dimensions);
   if (state.indexed.has(name)) return;
   // Asked first: CREATE INDEX IF NOT EXISTS would lock the table against writes even when the index is there.

@@ -35,11 +35,19 @@ export class TypeormPhoneNumberRepository implements PhoneNumberRepository {
   constructor(private readonly db: Database) {}
 
   async list(userId: number): Promise<PhoneNumber[]> {
-    return (await this.db.query<NumberRow>(`SELECT ${WITH_ASSISTANT} FROM phone_numbers p WHERE p.user_id = $1 ORDER BY p.id DESC`, [userId])).map(toNumber);
+    return (
+      await this.db.query<NumberRow>(
+        `SELECT ${WITH_ASSISTANT} FROM phone_numbers p WHERE p.user_id = $1 ORDER BY p.id DESC`,
+        [userId],
+      )
+    ).map(toNumber);
   }
 
   async find(userId: number, id: number): Promise<PhoneNumber | null> {
-    const r = await this.db.one<NumberRow>(`SELECT ${WITH_ASSISTANT} FROM phone_numbers p WHERE p.id = $1 AND p.user_id = $2`, [id, userId]);
+    const r = await this.db.one<NumberRow>(
+      `SELECT ${WITH_ASSISTANT} FROM phone_numbers p WHERE p.id = $1 AND p.user_id = $2`,
+      [id, userId],
+    );
     return r ? toNumber(r) : null;
   }
 
@@ -59,15 +67,30 @@ export class TypeormPhoneNumberRepository implements PhoneNumberRepository {
        VALUES ($1, $2, 'purchased', $3, NULL, $4, $5, $6, $7, $8, $8)
        ON CONFLICT (phone_number) WHERE type = 'purchased' DO NOTHING
        RETURNING ${COLUMNS.replace(/p\./g, '')}, NULL AS inbound_assistant_id`,
-      [n.userId, n.phoneNumber, n.countryCode, n.smsCapable, n.monthlyPrice, n.providerReference, n.renewsAt, n.purchasedAt],
+      [
+        n.userId,
+        n.phoneNumber,
+        n.countryCode,
+        n.smsCapable,
+        n.monthlyPrice,
+        n.providerReference,
+        n.renewsAt,
+        n.purchasedAt,
+      ],
     );
     return rows[0] ? toNumber(rows[0]) : null;
   }
 
   async delete(userId: number, id: number): Promise<boolean> {
     // The foreign key would null it too; doing it here also marks the assistants as changed.
-    await this.db.query(`UPDATE assistants SET phone_number_id = NULL, updated_at = now() WHERE user_id = $1 AND phone_number_id = $2`, [userId, id]);
-    const rows = await this.db.query<Pick<PhoneNumberRecord, 'id'>>(`DELETE FROM phone_numbers WHERE id = $1 AND user_id = $2 RETURNING id`, [id, userId]);
+    await this.db.query(
+      `UPDATE assistants SET phone_number_id = NULL, updated_at = now() WHERE user_id = $1 AND phone_number_id = $2`,
+      [userId, id],
+    );
+    const rows = await this.db.query<Pick<PhoneNumberRecord, 'id'>>(
+      `DELETE FROM phone_numbers WHERE id = $1 AND user_id = $2 RETURNING id`,
+      [id, userId],
+    );
     return rows.length > 0;
   }
 
@@ -84,7 +107,9 @@ export class TypeormPhoneNumberRepository implements PhoneNumberRepository {
 
   async rename(userId: number, id: number, nickname: string | null, at: Date): Promise<PhoneNumber | null> {
     const renamed = await this.db.one<{ id: string }>(
-      `UPDATE phone_numbers SET nickname = $3, updated_at = $4 WHERE id = $1 AND user_id = $2 RETURNING id`, [id, userId, nickname, at]);
+      `UPDATE phone_numbers SET nickname = $3, updated_at = $4 WHERE id = $1 AND user_id = $2 RETURNING id`,
+      [id, userId, nickname, at],
+    );
     return renamed === null ? null : this.find(userId, id);
   }
 

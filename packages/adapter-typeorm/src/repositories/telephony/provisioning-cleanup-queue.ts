@@ -30,7 +30,15 @@ export class TypeormProvisioningCleanupQueue implements ProvisioningCleanupQueue
       const rows = await this.db.query<TaskRow>(
         `INSERT INTO sip_provisioning_cleanup (action, resource_id, target_trunk_id, release_trunk_ids, wait_for_calls, next_attempt_at, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
-        [t.action, t.resourceId, t.targetTrunkId ?? null, JSON.stringify(t.releaseTrunkIds ?? []), t.waitForCalls ?? false, dueAt, now],
+        [
+          t.action,
+          t.resourceId,
+          t.targetTrunkId ?? null,
+          JSON.stringify(t.releaseTrunkIds ?? []),
+          t.waitForCalls ?? false,
+          dueAt,
+          now,
+        ],
       );
       out.push(toTask(rows[0]));
     }

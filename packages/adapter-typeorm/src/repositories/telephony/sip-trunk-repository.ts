@@ -11,8 +11,11 @@ const SELECT = `
     FROM phone_numbers p JOIN sip_trunks s ON s.id = p.id`;
 
 /** SELECT: the number's side of the trunk and every column of its `sip_trunks` row. */
-type TrunkRow = Pick<PhoneNumberRecord, 'id' | 'user_id' | 'phone_number' | 'nickname' | 'country_code' | 'created_at' | 'updated_at'>
-  & Omit<SipTrunkRecord, 'id'>;
+type TrunkRow = Pick<
+  PhoneNumberRecord,
+  'id' | 'user_id' | 'phone_number' | 'nickname' | 'country_code' | 'created_at' | 'updated_at'
+> &
+  Omit<SipTrunkRecord, 'id'>;
 
 function toTrunk(r: TrunkRow): StoredSipTrunk {
   return {
@@ -83,8 +86,19 @@ export class TypeormSipTrunkRepository implements SipTrunkRepository {
       `INSERT INTO sip_trunks (id, sip_username, sip_password_cipher, sip_address, sip_calling_format, inbound_authorization_type,
                                allowed_inbound_ips, outbound_proxy, inbound_trunk_id, outbound_trunk_id, inbound_route_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [t.id, t.sipUsername, t.sipPasswordCipher, t.sipAddress, t.sipCallingFormat, t.inboundAuthorizationType,
-        ips(t.allowedInboundIps), t.outboundProxy, t.inboundTrunkId, t.outboundTrunkId, t.inboundRouteId],
+      [
+        t.id,
+        t.sipUsername,
+        t.sipPasswordCipher,
+        t.sipAddress,
+        t.sipCallingFormat,
+        t.inboundAuthorizationType,
+        ips(t.allowedInboundIps),
+        t.outboundProxy,
+        t.inboundTrunkId,
+        t.outboundTrunkId,
+        t.inboundRouteId,
+      ],
     );
     return (await this.find(t.userId, t.id)) as StoredSipTrunk;
   }
@@ -103,8 +117,19 @@ export class TypeormSipTrunkRepository implements SipTrunkRepository {
               inbound_authorization_type = $6, allowed_inbound_ips = $7, outbound_proxy = $8,
               inbound_trunk_id = $9, outbound_trunk_id = $10, inbound_route_id = $11
         WHERE id = $1`,
-      [t.id, t.sipUsername, t.sipPasswordCipher, t.sipAddress, t.sipCallingFormat, t.inboundAuthorizationType,
-        ips(t.allowedInboundIps), t.outboundProxy, t.inboundTrunkId, t.outboundTrunkId, t.inboundRouteId],
+      [
+        t.id,
+        t.sipUsername,
+        t.sipPasswordCipher,
+        t.sipAddress,
+        t.sipCallingFormat,
+        t.inboundAuthorizationType,
+        ips(t.allowedInboundIps),
+        t.outboundProxy,
+        t.inboundTrunkId,
+        t.outboundTrunkId,
+        t.inboundRouteId,
+      ],
     );
     return this.find(t.userId, t.id);
   }

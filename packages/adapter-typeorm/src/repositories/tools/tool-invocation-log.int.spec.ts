@@ -13,20 +13,36 @@ let userId: number;
 beforeAll(async () => {
   db = await createTestDatabase();
   database = new Database(db.dataSource);
-  const rows = await database.query<{ id: string }>(`INSERT INTO users (name, email, plan) VALUES ('U', 'u@example.test', '{}') RETURNING id`);
+  const rows = await database.query<{ id: string }>(
+    `INSERT INTO users (name, email, plan) VALUES ('U', 'u@example.test', '{}') RETURNING id`,
+  );
   userId = Number(rows[0].id);
 });
 afterAll(async () => {
   await db.close();
 });
 
-const result = (content: string): ToolCallResult => ({ ok: true, statusCode: 200, content, truncated: false, durationMs: 12, error: null, warnings: [] });
+const result = (content: string): ToolCallResult => ({
+  ok: true,
+  statusCode: 200,
+  content,
+  truncated: false,
+  durationMs: 12,
+  error: null,
+  warnings: [],
+});
 let seq = 0;
 const start = (callId: number, invocationId: string | null = null, at = new Date()): ToolInvocationStart => ({
-  id: `tcl_test${++seq}`, callId, userId, toolId: 7, name: 'check_order', invocationId, at,
+  id: `tcl_test${++seq}`,
+  callId,
+  userId,
+  toolId: 7,
+  name: 'check_order',
+  invocationId,
+  at,
 });
 
-it('lists a call\'s invocations as soon as record returns, oldest first', async () => {
+it("lists a call's invocations as soon as record returns, oldest first", async () => {
   const log = new TypeormToolInvocationLog(database);
   const first = start(1, null, new Date('2026-03-01T10:00:00.000Z'));
   const second = start(1, null, new Date('2026-03-01T10:00:01.000Z'));
@@ -34,8 +50,26 @@ it('lists a call\'s invocations as soon as record returns, oldest first', async 
   log.record(first, result('a'));
   log.record(start(2), result('other call'));
   expect(await log.listForCall(1, 100)).toEqual([
-    { id: first.id, toolId: 7, name: 'check_order', ok: true, statusCode: 200, durationMs: 12, error: null, at: first.at },
-    { id: second.id, toolId: 7, name: 'check_order', ok: true, statusCode: 200, durationMs: 12, error: null, at: second.at },
+    {
+      id: first.id,
+      toolId: 7,
+      name: 'check_order',
+      ok: true,
+      statusCode: 200,
+      durationMs: 12,
+      error: null,
+      at: first.at,
+    },
+    {
+      id: second.id,
+      toolId: 7,
+      name: 'check_order',
+      ok: true,
+      statusCode: 200,
+      durationMs: 12,
+      error: null,
+      at: second.at,
+    },
   ]);
   await log.flush();
 });
@@ -47,7 +81,10 @@ it('holds an invocation id for one caller, completes it, and replays its result'
   expect(await log.claim(start(3, 'inv'), new Date(0))).toEqual({ claimed: false, result: null });
   log.record(holder, result('first'));
   expect(await log.resultOf(3, 'inv')).toEqual(result('first'));
-  expect(await log.claim(start(3, 'inv'), new Date(Date.now() + 60_000))).toEqual({ claimed: false, result: result('first') });
+  expect(await log.claim(start(3, 'inv'), new Date(Date.now() + 60_000))).toEqual({
+    claimed: false,
+    result: result('first'),
+  });
   expect(await log.listForCall(3, 100)).toHaveLength(1);
 });
 

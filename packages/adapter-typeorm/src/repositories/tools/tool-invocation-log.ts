@@ -1,17 +1,26 @@
 import { ToolCallResult } from '@voiceplane/domain';
 import {
-  InvocationClaim, InvocationOwner, KnowledgeSearchDetail, KnowledgeSearchEntry, ToolInvocationLog, ToolInvocationRecord, ToolInvocationStart,
+  InvocationClaim,
+  InvocationOwner,
+  KnowledgeSearchDetail,
+  KnowledgeSearchEntry,
+  ToolInvocationLog,
+  ToolInvocationRecord,
+  ToolInvocationStart,
   WorkLogger,
 } from '@voiceplane/application';
 import { Database } from '../../database';
 import type { StoredToolInvocationRecord } from '../../records';
 import { num, numOrNull } from '../rows';
 
-const COLUMNS = 'id, tool_id, knowledge_base_id, name, ok, status_code, duration_ms, error, created_at, CASE WHEN knowledge_base_id IS NOT NULL THEN result END AS search';
+const COLUMNS =
+  'id, tool_id, knowledge_base_id, name, ok, status_code, duration_ms, error, created_at, CASE WHEN knowledge_base_id IS NOT NULL THEN result END AS search';
 
 /** COLUMNS: the invocation's columns read back, and its `result` as `search` when it was a knowledge-base search (else null). */
-type InvocationRow = Pick<StoredToolInvocationRecord, 'id' | 'tool_id' | 'knowledge_base_id' | 'name' | 'ok' | 'status_code' | 'duration_ms' | 'error' | 'created_at'>
-  & { search: unknown };
+type InvocationRow = Pick<
+  StoredToolInvocationRecord,
+  'id' | 'tool_id' | 'knowledge_base_id' | 'name' | 'ok' | 'status_code' | 'duration_ms' | 'error' | 'created_at'
+> & { search: unknown };
 
 /** Listed invocations are completed ones, whose outcome columns are set. */
 function toRecord(r: InvocationRow): ToolInvocationRecord {
@@ -27,13 +36,22 @@ function toRecord(r: InvocationRow): ToolInvocationRecord {
   };
   if (r.knowledge_base_id === null || r.knowledge_base_id === undefined) return record;
   const stored = r.search as Omit<KnowledgeSearchDetail, 'knowledgeBaseId'>;
-  return { ...record, knowledge: { knowledgeBaseId: num(r.knowledge_base_id), mode: stored.mode, query: stored.query, passages: stored.passages } };
+  return {
+    ...record,
+    knowledge: {
+      knowledgeBaseId: num(r.knowledge_base_id),
+      mode: stored.mode,
+      query: stored.query,
+      passages: stored.passages,
+    },
+  };
 }
 
 /** The function name a knowledge-base search is listed under, whichever way it was made. */
 const SEARCH_NAME = 'search_knowledge_base';
 
-const ownerKey = (owner: InvocationOwner): string => (owner.callId !== undefined ? `call:${owner.callId}` : `conversation:${owner.conversationId}`);
+const ownerKey = (owner: InvocationOwner): string =>
+  owner.callId !== undefined ? `call:${owner.callId}` : `conversation:${owner.conversationId}`;
 
 /** Where a write that failed in the background is reported (pino's `error` fits). */
 export type InvocationLogErrors = Pick<WorkLogger, 'error'>;
@@ -42,7 +60,10 @@ export class TypeormToolInvocationLog implements ToolInvocationLog {
   /** Writes started by `record` and `recordSearch` and not yet finished, by call or conversation. */
   private readonly pending = new Map<string, Set<Promise<void>>>();
 
-  constructor(private readonly db: Database, private readonly errors?: InvocationLogErrors) {}
+  constructor(
+    private readonly db: Database,
+    private readonly errors?: InvocationLogErrors,
+  ) {}
 
   async claim(start: ToolInvocationStart, staleBefore: Date): Promise<InvocationClaim> {
     // Raw SQL, a conditional upsert: insert, or take over a holder that never finished; RETURNING says which.
@@ -61,31 +82,76 @@ export class TypeormToolInvocationLog implements ToolInvocationLog {
 
   record(start: ToolInvocationStart, result: ToolCallResult): void {
     const write = this.write(start, result).catch((error: unknown) => {
-      this.errors?.error({ err: error, invocation: start.id, call: start.callId }, 'recording a tool invocation failed');
+      this.errors?.error(
+        { err: error, invocation: start.id, call: start.callId },
+        'recording a tool invocation failed',
+      );
     });
     this.track(ownerKey({ callId: start.callId }), write);
   }
 
-  recordForConversation(conversationId: number, start: Omit<ToolInvocationStart, 'callId' | 'invocationId'>, result: ToolCallResult): void {
-    const write = this.db.query<never>(
-      `INSERT INTO tool_invocations (id, conversation_id, user_id, tool_id, name, ok, status_code, duration_ms, error, result, created_at, completed_at)
+  recordForConversation(
+    conversationId: number,
+    start: Omit<ToolInvocationStart, 'callId' | 'invocationId'>,
+    result: ToolCallResult,
+  ): void {
+    const write = this.db
+      .query<never>(
+        `INSERT INTO tool_invocations (id, conversation_id, user_id, tool_id, name, ok, status_code, duration_ms, error, result, created_at, completed_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, now())`,
-      [start.id, conversationId, start.userId, start.toolId, start.name, result.ok, result.statusCode, result.durationMs, result.error, JSON.stringify(result), start.at],
-    ).then(() => undefined, (error: unknown) => {
-      this.errors?.error({ err: error, invocation: start.id, conversation: conversationId }, 'recording a chat tool invocation failed');
-    });
+        [
+          start.id,
+          conversationId,
+          start.userId,
+          start.toolId,
+          start.name,
+          result.ok,
+          result.statusCode,
+          result.durationMs,
+          result.error,
+          JSON.stringify(result),
+          start.at,
+        ],
+      )
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          this.errors?.error(
+            { err: error, invocation: start.id, conversation: conversationId },
+            'recording a chat tool invocation failed',
+          );
+        },
+      );
     this.track(ownerKey({ conversationId }), write);
   }
 
   recordSearch(entry: KnowledgeSearchEntry): void {
     const { knowledgeBaseId, ...search } = entry.search;
-    const write = this.db.query<never>(
-      `INSERT INTO tool_invocations (id, call_id, conversation_id, user_id, knowledge_base_id, name, ok, duration_ms, result, created_at, completed_at)
+    const write = this.db
+      .query<never>(
+        `INSERT INTO tool_invocations (id, call_id, conversation_id, user_id, knowledge_base_id, name, ok, duration_ms, result, created_at, completed_at)
        VALUES ($1, $2, $3, $4, $5, $6, true, $7, $8::jsonb, $9, now())`,
-      [entry.id, entry.owner.callId ?? null, entry.owner.conversationId ?? null, entry.userId, knowledgeBaseId, SEARCH_NAME, entry.durationMs, JSON.stringify(search), entry.at],
-    ).then(() => undefined, (error: unknown) => {
-      this.errors?.error({ err: error, invocation: entry.id, ...entry.owner }, 'recording a knowledge-base search failed');
-    });
+        [
+          entry.id,
+          entry.owner.callId ?? null,
+          entry.owner.conversationId ?? null,
+          entry.userId,
+          knowledgeBaseId,
+          SEARCH_NAME,
+          entry.durationMs,
+          JSON.stringify(search),
+          entry.at,
+        ],
+      )
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          this.errors?.error(
+            { err: error, invocation: entry.id, ...entry.owner },
+            'recording a knowledge-base search failed',
+          );
+        },
+      );
     this.track(ownerKey(entry.owner), write);
   }
 

@@ -5,10 +5,13 @@ import { ToolRecord, UserRecord } from '../../records';
 import { Count, num, pageClause } from '../rows';
 
 /** Every column of the record: the rows below are whole `ToolRecord`s. */
-const COLUMNS = 'id, user_id, name, description, type, endpoint, method, body_format, timeout, headers, static_fields, schema, automation_id, created_at, updated_at';
+const COLUMNS =
+  'id, user_id, name, description, type, endpoint, method, body_format, timeout, headers, static_fields, schema, automation_id, created_at, updated_at';
 
 /** Column of each user-settable field; the arrays are jsonb in the wire shape. */
-const FIELD_COLUMNS: { readonly [K in keyof ToolFields]-?: { readonly column: keyof ToolRecord; readonly json?: true } } = {
+const FIELD_COLUMNS: {
+  readonly [K in keyof ToolFields]-?: { readonly column: keyof ToolRecord; readonly json?: true };
+} = {
   name: { column: 'name' },
   description: { column: 'description' },
   endpoint: { column: 'endpoint' },
@@ -59,7 +62,9 @@ export class TypeormToolRepository implements ToolRepository {
   createWithinLimit(userId: number, fields: ToolFields, limit: number): Promise<Tool | null> {
     return this.db.transaction(async () => {
       // The account row serialises concurrent creates, so two requests cannot both take the last slot.
-      const owner = await this.db.one<Pick<UserRecord, 'id'>>(`SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE`, [userId]);
+      const owner = await this.db.one<Pick<UserRecord, 'id'>>(`SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE`, [
+        userId,
+      ]);
       if (owner === null) return null;
       const count = await this.db.one<Count>(`SELECT count(*) AS n FROM tools WHERE user_id = $1`, [userId]);
       if (num(count?.n) >= limit) return null;
@@ -76,7 +81,10 @@ export class TypeormToolRepository implements ToolRepository {
   }
 
   async findForUser(userId: number, id: number): Promise<Tool | null> {
-    const row = await this.db.one<ToolRecord>(`SELECT ${COLUMNS} FROM tools WHERE user_id = $1 AND id = $2`, [userId, id]);
+    const row = await this.db.one<ToolRecord>(`SELECT ${COLUMNS} FROM tools WHERE user_id = $1 AND id = $2`, [
+      userId,
+      id,
+    ]);
     return row ? toTool(row) : null;
   }
 
@@ -90,7 +98,10 @@ export class TypeormToolRepository implements ToolRepository {
     const where = type ? 'WHERE user_id = $1 AND type = $2' : 'WHERE user_id = $1';
     const limit = pageClause(page, params.length + 1);
     const [rows, count] = await Promise.all([
-      this.db.query<ToolRecord>(`SELECT ${COLUMNS} FROM tools ${where} ORDER BY id DESC ${limit.sql}`, [...params, ...limit.params]),
+      this.db.query<ToolRecord>(`SELECT ${COLUMNS} FROM tools ${where} ORDER BY id DESC ${limit.sql}`, [
+        ...params,
+        ...limit.params,
+      ]),
       this.db.one<Count>(`SELECT count(*) AS n FROM tools ${where}`, params),
     ]);
     return { items: rows.map(toTool), total: num(count?.n) };
@@ -98,7 +109,10 @@ export class TypeormToolRepository implements ToolRepository {
 
   async listByIds(userId: number, ids: readonly number[]): Promise<Tool[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.query<ToolRecord>(`SELECT ${COLUMNS} FROM tools WHERE user_id = $1 AND id = ANY($2::bigint[])`, [userId, ids]);
+    const rows = await this.db.query<ToolRecord>(
+      `SELECT ${COLUMNS} FROM tools WHERE user_id = $1 AND id = ANY($2::bigint[])`,
+      [userId, ids],
+    );
     const byId = new Map(rows.map((r) => [num(r.id), toTool(r)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
@@ -114,7 +128,10 @@ export class TypeormToolRepository implements ToolRepository {
 
   async delete(userId: number, id: number): Promise<boolean> {
     // Attachments (assistant_tools) go with the tool by their foreign key's ON DELETE CASCADE.
-    const rows = await this.db.query<Pick<ToolRecord, 'id'>>(`DELETE FROM tools WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, id]);
+    const rows = await this.db.query<Pick<ToolRecord, 'id'>>(
+      `DELETE FROM tools WHERE user_id = $1 AND id = $2 RETURNING id`,
+      [userId, id],
+    );
     return rows.length > 0;
   }
 }

@@ -16,7 +16,10 @@ export class PostgresArmedBillingFaults implements ArmedBillingFaults {
 
   async claim(userId: number): Promise<boolean> {
     // Raw SQL: a conditional decrement claims one fault atomically, whoever else is claiming.
-    const rows = await this.db.query<Pick<SandboxBillingFaultRecord, 'remaining'>>(`UPDATE sandbox_billing_faults SET remaining = remaining - 1 WHERE user_id = $1 AND remaining > 0 RETURNING remaining`, [userId]);
+    const rows = await this.db.query<Pick<SandboxBillingFaultRecord, 'remaining'>>(
+      `UPDATE sandbox_billing_faults SET remaining = remaining - 1 WHERE user_id = $1 AND remaining > 0 RETURNING remaining`,
+      [userId],
+    );
     return rows.length > 0;
   }
 }

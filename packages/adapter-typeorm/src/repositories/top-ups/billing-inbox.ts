@@ -18,22 +18,33 @@ export class TypeormBillingInbox implements BillingInbox {
   }
 
   async find(inboxId: number): Promise<StoredBillingEvent | null> {
-    const r = await this.db.one<Omit<BillingEventRecord, 'received_at'>>(`SELECT id, provider, event_id, type, payload, processed_at FROM billing_events WHERE id = $1`, [inboxId]);
+    const r = await this.db.one<Omit<BillingEventRecord, 'received_at'>>(
+      `SELECT id, provider, event_id, type, payload, processed_at FROM billing_events WHERE id = $1`,
+      [inboxId],
+    );
     if (!r) return null;
     return {
-      inboxId: num(r.id), provider: r.provider as BillingProvider, id: r.event_id, type: r.type,
-      payload: r.payload, processedAt: r.processed_at,
+      inboxId: num(r.id),
+      provider: r.provider as BillingProvider,
+      id: r.event_id,
+      type: r.type,
+      payload: r.payload,
+      processedAt: r.processed_at,
     };
   }
 
   async markProcessed(inboxId: number, at: Date): Promise<void> {
-    await this.db.query(`UPDATE billing_events SET processed_at = $2 WHERE id = $1 AND processed_at IS NULL`, [inboxId, at]);
+    await this.db.query(`UPDATE billing_events SET processed_at = $2 WHERE id = $1 AND processed_at IS NULL`, [
+      inboxId,
+      at,
+    ]);
   }
 
   async purgeProcessedBefore(cutoff: Date, limit: number): Promise<number> {
     // Raw SQL: a bounded batch, so one sweep never holds a long lock.
     const rows = await this.db.query<Pick<BillingEventRecord, 'id'>>(
-      `DELETE FROM billing_events WHERE id IN (SELECT id FROM billing_events WHERE processed_at < $1 ORDER BY id LIMIT $2) RETURNING id`, [cutoff, limit],
+      `DELETE FROM billing_events WHERE id IN (SELECT id FROM billing_events WHERE processed_at < $1 ORDER BY id LIMIT $2) RETURNING id`,
+      [cutoff, limit],
     );
     return rows.length;
   }

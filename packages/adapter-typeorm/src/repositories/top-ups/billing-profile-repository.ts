@@ -8,7 +8,8 @@ export class TypeormBillingProfileRepository implements BillingProfileRepository
 
   async find(userId: number, provider: BillingProvider): Promise<BillingProfile> {
     const r = await this.db.one<Pick<BillingProfileRecord, 'customer_reference' | 'payment_method_reference'>>(
-      `SELECT customer_reference, payment_method_reference FROM billing_profiles WHERE user_id = $1 AND provider = $2`, [userId, provider],
+      `SELECT customer_reference, payment_method_reference FROM billing_profiles WHERE user_id = $1 AND provider = $2`,
+      [userId, provider],
     );
     return { customerRef: r?.customer_reference ?? null, paymentMethodRef: r?.payment_method_reference ?? null };
   }

@@ -7,20 +7,30 @@ import { num } from '../rows';
 const COLUMNS = 'assistant_id, user_id, widget_key, enabled, allowed_origins, daily_cap, created_at, updated_at';
 
 const toSettings = (r: WidgetSettingsRecord): WidgetSettings => ({
-  assistantId: num(r.assistant_id), userId: num(r.user_id), widgetKey: r.widget_key, enabled: r.enabled,
-  allowedOrigins: r.allowed_origins, dailyCap: Number(r.daily_cap),
+  assistantId: num(r.assistant_id),
+  userId: num(r.user_id),
+  widgetKey: r.widget_key,
+  enabled: r.enabled,
+  allowedOrigins: r.allowed_origins,
+  dailyCap: Number(r.daily_cap),
 });
 
 export class TypeormWidgetSettingsRepository implements WidgetSettingsRepository {
   constructor(private readonly db: Database) {}
 
   async find(userId: number, assistantId: number): Promise<WidgetSettings | null> {
-    const row = await this.db.one<WidgetSettingsRecord>(`SELECT ${COLUMNS} FROM widget_settings WHERE assistant_id = $1 AND user_id = $2`, [assistantId, userId]);
+    const row = await this.db.one<WidgetSettingsRecord>(
+      `SELECT ${COLUMNS} FROM widget_settings WHERE assistant_id = $1 AND user_id = $2`,
+      [assistantId, userId],
+    );
     return row === null ? null : toSettings(row);
   }
 
   async findByKey(widgetKey: string): Promise<WidgetSettings | null> {
-    const row = await this.db.one<WidgetSettingsRecord>(`SELECT ${COLUMNS} FROM widget_settings WHERE widget_key = $1`, [widgetKey]);
+    const row = await this.db.one<WidgetSettingsRecord>(
+      `SELECT ${COLUMNS} FROM widget_settings WHERE widget_key = $1`,
+      [widgetKey],
+    );
     return row === null ? null : toSettings(row);
   }
 

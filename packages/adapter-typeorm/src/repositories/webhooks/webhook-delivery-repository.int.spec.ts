@@ -13,8 +13,14 @@ let userId: number;
 beforeAll(async () => {
   db = await createTestDatabase();
   database = new Database(db.dataSource);
-  repository = new TypeormWebhookDeliveryRepository(database, new TypeormOutbox(database, new CryptoIds(), { now: () => new Date() }), new PostgresJobStore(database));
-  const [user] = await database.query<{ id: string }>(`INSERT INTO users (name, email, plan) VALUES ('R', 'r@example.test', '{}') RETURNING id`);
+  repository = new TypeormWebhookDeliveryRepository(
+    database,
+    new TypeormOutbox(database, new CryptoIds(), { now: () => new Date() }),
+    new PostgresJobStore(database),
+  );
+  const [user] = await database.query<{ id: string }>(
+    `INSERT INTO users (name, email, plan) VALUES ('R', 'r@example.test', '{}') RETURNING id`,
+  );
   userId = Number(user.id);
 });
 afterAll(async () => db.close());
@@ -25,8 +31,16 @@ async function inserted(options: { assistantId?: number; createdAt?: Date; body?
   counter++;
   const id = `dlv_${String(counter).padStart(22, '0')}`;
   await repository.insert({
-    id, webhookId: `msg_${String(counter).padStart(22, '0')}`, userId, eventType: 'post_call', targetUrl: 'https://hooks.example.com/x',
-    body: options.body ?? '{}', source: { type: 'assistant', id: options.assistantId ?? 1 }, subject: null, requestId: null, maxAttempts: 8,
+    id,
+    webhookId: `msg_${String(counter).padStart(22, '0')}`,
+    userId,
+    eventType: 'post_call',
+    targetUrl: 'https://hooks.example.com/x',
+    body: options.body ?? '{}',
+    source: { type: 'assistant', id: options.assistantId ?? 1 },
+    subject: null,
+    requestId: null,
+    maxAttempts: 8,
     now: options.createdAt ?? new Date(),
   });
   return id;
@@ -35,17 +49,26 @@ async function inserted(options: { assistantId?: number; createdAt?: Date; body?
 /** The row's settlement state, read plainly. */
 async function settlementState(id: string): Promise<DeliveryForSettlement | null> {
   const r = await database.one<Record<string, unknown>>(
-    `SELECT status, attempts_count, round_attempts, max_attempts, lease_token FROM webhook_deliveries WHERE id = $1`, [id],
+    `SELECT status, attempts_count, round_attempts, max_attempts, lease_token FROM webhook_deliveries WHERE id = $1`,
+    [id],
   );
-  return r && {
-    status: r.status as DeliveryForSettlement['status'], attemptsCount: Number(r.attempts_count), roundAttempts: Number(r.round_attempts),
-    maxAttempts: Number(r.max_attempts), leaseToken: (r.lease_token as string | null) ?? null,
-  };
+  return (
+    r && {
+      status: r.status as DeliveryForSettlement['status'],
+      attemptsCount: Number(r.attempts_count),
+      roundAttempts: Number(r.round_attempts),
+      maxAttempts: Number(r.max_attempts),
+      leaseToken: (r.lease_token as string | null) ?? null,
+    }
+  );
 }
 
 async function delivery(status: string, updatedDaysAgo: number): Promise<string> {
   const id = await inserted();
-  await database.query(`UPDATE webhook_deliveries SET status = $2, updated_at = now() - make_interval(days => $3) WHERE id = $1`, [id, status, updatedDaysAgo]);
+  await database.query(
+    `UPDATE webhook_deliveries SET status = $2, updated_at = now() - make_interval(days => $3) WHERE id = $1`,
+    [id, status, updatedDaysAgo],
+  );
   return id;
 }
 
@@ -69,7 +92,12 @@ describe('TypeormWebhookDeliveryRepository', () => {
 
   it('cancels nothing when no event type is named', async () => {
     const pending = await delivery('pending', 0);
-    expect(await repository.cancelPending({ userId, source: { type: 'assistant', id: 1 }, eventTypes: [], createdUpTo: new Date() }, new Date())).toEqual([]);
+    expect(
+      await repository.cancelPending(
+        { userId, source: { type: 'assistant', id: 1 }, eventTypes: [], createdUpTo: new Date() },
+        new Date(),
+      ),
+    ).toEqual([]);
     expect((await repository.find(userId, pending))?.status).toBe('pending');
     expect(await repository.find(userId + 1, pending)).toBeNull();
   });
@@ -81,7 +109,10 @@ describe('TypeormWebhookDeliveryRepository', () => {
     const before = await insert(new Date('2026-05-01T09:59:59Z'));
     const atTheSwitch = await insert(switchedOff);
     const after = await insert(new Date('2026-05-01T10:00:01Z'));
-    const canceled = await repository.cancelPending({ userId, source, eventTypes: ['post_call'], createdUpTo: switchedOff }, new Date());
+    const canceled = await repository.cancelPending(
+      { userId, source, eventTypes: ['post_call'], createdUpTo: switchedOff },
+      new Date(),
+    );
     expect(canceled.sort()).toEqual([before, atTheSwitch].sort());
     expect((await repository.find(userId, after))?.status).toBe('pending');
   });
@@ -91,17 +122,23 @@ describe('claim and settlement in one statement each', () => {
   async function claimed(): Promise<{ id: string; state: DeliveryForSettlement }> {
     const now = new Date();
     const id = await inserted({ assistantId: 3, createdAt: now });
-    const claim = await repository.claim(id, now, { token: `lease_${counter}`, until: new Date(now.getTime() + 30_000) });
+    const claim = await repository.claim(id, now, {
+      token: `lease_${counter}`,
+      until: new Date(now.getTime() + 30_000),
+    });
     if (claim.kind !== 'claimed') throw new Error(`not claimed: ${claim.kind}`);
     return { id, state: claim.held.state };
   }
   const success = (number: number): DeliverySettlement => ({
-    status: 'succeeded', nextAttemptAt: null, roundAttempts: 1, lastError: null,
+    status: 'succeeded',
+    nextAttemptAt: null,
+    roundAttempts: 1,
+    lastError: null,
     attempt: { number, at: new Date(), statusCode: 200, durationMs: 3, error: null, responseExcerpt: 'ok' },
   });
   const attemptsOf = async (id: string) => (await repository.attempts(id)).map((a) => a.number);
 
-  it('claims with the state an outcome is judged against and the owner\'s signing secret, rotation included', async () => {
+  it("claims with the state an outcome is judged against and the owner's signing secret, rotation included", async () => {
     await database.query(
       `INSERT INTO webhook_signing_secrets (user_id, secret, previous_secret, previous_expires_at) VALUES ($1, 'whsec_new', 'whsec_old', $2)
        ON CONFLICT (user_id) DO UPDATE SET secret = EXCLUDED.secret, previous_secret = EXCLUDED.previous_secret, previous_expires_at = EXCLUDED.previous_expires_at`,
@@ -112,7 +149,10 @@ describe('claim and settlement in one statement each', () => {
     const claim = await repository.claim(id, now, { token: 'lease_secret', until: new Date(now.getTime() + 30_000) });
     expect(claim).toMatchObject({
       kind: 'claimed',
-      held: { delivery: { id, body: '{"a":1}' }, state: { status: 'pending', attemptsCount: 0, roundAttempts: 0, maxAttempts: 8, leaseToken: 'lease_secret' } },
+      held: {
+        delivery: { id, body: '{"a":1}' },
+        state: { status: 'pending', attemptsCount: 0, roundAttempts: 0, maxAttempts: 8, leaseToken: 'lease_secret' },
+      },
       secret: { secret: 'whsec_new', previousSecret: 'whsec_old', previousExpiresAt: new Date('2030-01-01T00:00:00Z') },
     });
   });
@@ -127,7 +167,10 @@ describe('claim and settlement in one statement each', () => {
 
   it.each([
     ['canceled meanwhile', `UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL WHERE id = $1`],
-    ['replayed meanwhile (a new round)', `UPDATE webhook_deliveries SET round_attempts = 3, max_attempts = 8 WHERE id = $1`],
+    [
+      'replayed meanwhile (a new round)',
+      `UPDATE webhook_deliveries SET round_attempts = 3, max_attempts = 8 WHERE id = $1`,
+    ],
     ['held by another attempt', `UPDATE webhook_deliveries SET lease_token = 'lease_other' WHERE id = $1`],
     ['attempted by someone else', `UPDATE webhook_deliveries SET attempts_count = 1 WHERE id = $1`],
   ])('writes nothing when the delivery was %s', async (_name, change) => {

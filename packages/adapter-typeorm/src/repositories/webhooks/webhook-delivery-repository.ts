@@ -1,8 +1,30 @@
 import {
-  CancelCriteria, DeliveryClaim, DeliveryFilter, DeliveryForSettlement, DeliveryLease, DeliveryNotFound, DeliveryRestart, DeliverySettlement,
-  JobScheduler, NewDelivery, Page, PageRequest, SettlementDecision, SigningSecret, WebhookDeliveryRepository,
+  CancelCriteria,
+  DeliveryClaim,
+  DeliveryFilter,
+  DeliveryForSettlement,
+  DeliveryLease,
+  DeliveryNotFound,
+  DeliveryRestart,
+  DeliverySettlement,
+  JobScheduler,
+  NewDelivery,
+  Page,
+  PageRequest,
+  SettlementDecision,
+  SigningSecret,
+  WebhookDeliveryRepository,
 } from '@voiceplane/application';
-import { AttemptError, DeliveryAttempt, DeliverySourceType, DeliveryStatus, err, ok, Result, WebhookDelivery } from '@voiceplane/domain';
+import {
+  AttemptError,
+  DeliveryAttempt,
+  DeliverySourceType,
+  DeliveryStatus,
+  err,
+  ok,
+  Result,
+  WebhookDelivery,
+} from '@voiceplane/domain';
 import { Database } from '../../database';
 import { WebhookDeliveryAttemptRecord, WebhookDeliveryRecord, WebhookSigningSecretRecord } from '../../records';
 import { Count, num, pageClause } from '../rows';
@@ -12,12 +34,35 @@ const COLUMNS = `seq, id, user_id, event_type, webhook_id, target_url, body, sta
   last_attempt_at, last_status_code, last_error, source_type, source_id, subject, created_at, updated_at`;
 
 /** The columns of COLUMNS. */
-type DeliveryRow = Pick<WebhookDeliveryRecord,
-  'seq' | 'id' | 'user_id' | 'event_type' | 'webhook_id' | 'target_url' | 'body' | 'status' | 'attempts_count' | 'next_attempt_at' |
-  'last_attempt_at' | 'last_status_code' | 'last_error' | 'source_type' | 'source_id' | 'subject' | 'created_at' | 'updated_at'>;
-type SettlementRow = Pick<WebhookDeliveryRecord, 'status' | 'attempts_count' | 'round_attempts' | 'max_attempts' | 'lease_token'>;
+type DeliveryRow = Pick<
+  WebhookDeliveryRecord,
+  | 'seq'
+  | 'id'
+  | 'user_id'
+  | 'event_type'
+  | 'webhook_id'
+  | 'target_url'
+  | 'body'
+  | 'status'
+  | 'attempts_count'
+  | 'next_attempt_at'
+  | 'last_attempt_at'
+  | 'last_status_code'
+  | 'last_error'
+  | 'source_type'
+  | 'source_id'
+  | 'subject'
+  | 'created_at'
+  | 'updated_at'
+>;
+type SettlementRow = Pick<
+  WebhookDeliveryRecord,
+  'status' | 'attempts_count' | 'round_attempts' | 'max_attempts' | 'lease_token'
+>;
 /** The owner's signing secret, LEFT JOINed to a claimed row: all null when the account has none. */
-type ClaimedSecretRow = { [K in 'secret' | 'previous_secret' | 'previous_expires_at']: WebhookSigningSecretRecord[K] | null } & { secret_created_at: Date | null };
+type ClaimedSecretRow = {
+  [K in 'secret' | 'previous_secret' | 'previous_expires_at']: WebhookSigningSecretRecord[K] | null;
+} & { secret_created_at: Date | null };
 type ClaimedRow = DeliveryRow & SettlementRow & ClaimedSecretRow;
 
 function toDelivery(r: DeliveryRow): WebhookDelivery {
@@ -42,13 +87,24 @@ function toDelivery(r: DeliveryRow): WebhookDelivery {
 }
 
 function toSettlementState(r: SettlementRow): DeliveryForSettlement {
-  return { status: r.status as DeliveryStatus, attemptsCount: r.attempts_count, roundAttempts: r.round_attempts, maxAttempts: r.max_attempts, leaseToken: r.lease_token };
+  return {
+    status: r.status as DeliveryStatus,
+    attemptsCount: r.attempts_count,
+    roundAttempts: r.round_attempts,
+    maxAttempts: r.max_attempts,
+    leaseToken: r.lease_token,
+  };
 }
 
 /** The signing secret joined to a claimed row (null when the account has none). */
 function toClaimedSecret(r: ClaimedSecretRow): SigningSecret | null {
   if (r.secret === null || r.secret_created_at === null) return null;
-  return { secret: r.secret, createdAt: r.secret_created_at, previousSecret: r.previous_secret, previousExpiresAt: r.previous_expires_at };
+  return {
+    secret: r.secret,
+    createdAt: r.secret_created_at,
+    previousSecret: r.previous_secret,
+    previousExpiresAt: r.previous_expires_at,
+  };
 }
 
 function toAttempt(r: WebhookDeliveryAttemptRecord): DeliveryAttempt {
@@ -63,14 +119,29 @@ function toAttempt(r: WebhookDeliveryAttemptRecord): DeliveryAttempt {
 }
 
 export class TypeormWebhookDeliveryRepository implements WebhookDeliveryRepository {
-  constructor(private readonly db: Database, private readonly outbox: TypeormOutbox, private readonly scheduler: JobScheduler) {}
+  constructor(
+    private readonly db: Database,
+    private readonly outbox: TypeormOutbox,
+    private readonly scheduler: JobScheduler,
+  ) {}
 
   async insert(d: NewDelivery): Promise<WebhookDelivery> {
     const events = d.events ?? [];
     const params: unknown[] = [
-      d.id, d.userId, d.eventType, d.webhookId, d.targetUrl, d.body, d.maxAttempts, d.now,
-      d.source.type, d.source.id, d.subject === null ? null : JSON.stringify(d.subject), d.requestId,
-      d.lease?.until ?? null, d.lease?.token ?? null,
+      d.id,
+      d.userId,
+      d.eventType,
+      d.webhookId,
+      d.targetUrl,
+      d.body,
+      d.maxAttempts,
+      d.now,
+      d.source.type,
+      d.source.id,
+      d.subject === null ? null : JSON.stringify(d.subject),
+      d.requestId,
+      d.lease?.until ?? null,
+      d.lease?.token ?? null,
     ];
     const outbox = events.length > 0 ? this.outbox.insertStatement(events, params.length + 1) : null;
     // Raw SQL: the delivery and its events in one statement (a data-modifying CTE), so the pair is
@@ -90,7 +161,10 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
   }
 
   async find(userId: number, id: string): Promise<WebhookDelivery | null> {
-    const r = await this.db.one<DeliveryRow>(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND user_id = $2`, [id, userId]);
+    const r = await this.db.one<DeliveryRow>(
+      `SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND user_id = $2`,
+      [id, userId],
+    );
     return r ? toDelivery(r) : null;
   }
 
@@ -117,7 +191,10 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
     const condition = where.join(' AND ');
     const limit = pageClause(page, params.length + 1);
     const [rows, total] = await Promise.all([
-      this.db.query<DeliveryRow>(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${condition} ORDER BY seq DESC ${limit.sql}`, [...params, ...limit.params]),
+      this.db.query<DeliveryRow>(
+        `SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${condition} ORDER BY seq DESC ${limit.sql}`,
+        [...params, ...limit.params],
+      ),
       this.db.one<Count>(`SELECT count(*) AS n FROM webhook_deliveries WHERE ${condition}`, params),
     ]);
     return { items: rows.map(toDelivery), total: num(total?.n) };
@@ -156,10 +233,17 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
     );
     if (claimed.length === 1) {
       const r = claimed[0];
-      return { kind: 'claimed', held: { delivery: toDelivery(r), state: toSettlementState(r) }, secret: toClaimedSecret(r) };
+      return {
+        kind: 'claimed',
+        held: { delivery: toDelivery(r), state: toSettlementState(r) },
+        secret: toClaimedSecret(r),
+      };
     }
     // Not claimable: say why, so the caller knows when to come back.
-    const r = await this.db.one<Pick<WebhookDeliveryRecord, 'status' | 'next_attempt_at' | 'locked_until'>>(`SELECT status, next_attempt_at, locked_until FROM webhook_deliveries WHERE id = $1`, [id]);
+    const r = await this.db.one<Pick<WebhookDeliveryRecord, 'status' | 'next_attempt_at' | 'locked_until'>>(
+      `SELECT status, next_attempt_at, locked_until FROM webhook_deliveries WHERE id = $1`,
+      [id],
+    );
     if (!r || r.status !== 'pending') return { kind: 'settled' };
     const lockedUntil = r.locked_until;
     if (lockedUntil && lockedUntil > now) return { kind: 'busy', until: lockedUntil };
@@ -168,7 +252,10 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
     return { kind: 'not_due', at: next && next > now ? next : now };
   }
 
-  settleLocked<E>(id: string, decide: (current: DeliveryForSettlement) => Promise<Result<SettlementDecision, E>>): Promise<Result<void, E | DeliveryNotFound>> {
+  settleLocked<E>(
+    id: string,
+    decide: (current: DeliveryForSettlement) => Promise<Result<SettlementDecision, E>>,
+  ): Promise<Result<void, E | DeliveryNotFound>> {
     return this.db.transaction(async () => {
       // Raw SQL: a row lock, so settling waits for a cancel or replay that holds the row.
       const r = await this.db.one<SettlementRow>(
@@ -185,12 +272,19 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
     });
   }
 
-  async settleIfUnchanged(id: string, expected: DeliveryForSettlement, s: DeliverySettlement, now: Date): Promise<boolean> {
+  async settleIfUnchanged(
+    id: string,
+    expected: DeliveryForSettlement,
+    s: DeliverySettlement,
+    now: Date,
+  ): Promise<boolean> {
     // One statement: if a cancel or replay is changing the row meanwhile, the UPDATE waits for it
     // and re-checks these conditions against what it committed.
     // Raw SQL: a conditional UPDATE (compare-and-set on the state read before the attempt).
     const written = await this.writeSettlement(
-      id, s, now,
+      id,
+      s,
+      now,
       'AND lease_token = $13 AND status = $14 AND attempts_count = $15 AND round_attempts = $16 AND max_attempts = $17',
       [expected.leaseToken, expected.status, expected.attemptsCount, expected.roundAttempts, expected.maxAttempts],
     );
@@ -198,7 +292,13 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
   }
 
   /** The delivery's new state and its attempt row together, where the row also meets `condition`; returns rows written. */
-  private async writeSettlement(id: string, s: DeliverySettlement, now: Date, condition: string, conditionParams: unknown[]): Promise<number> {
+  private async writeSettlement(
+    id: string,
+    s: DeliverySettlement,
+    now: Date,
+    condition: string,
+    conditionParams: unknown[],
+  ): Promise<number> {
     const a = s.attempt;
     // Raw SQL: the new state and its attempt row in one statement (a data-modifying CTE).
     const rows = await this.db.query<{ n: number }>(
@@ -213,7 +313,21 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
          SELECT seq, $5, $6, $7, $10, $11, $12 FROM delivery
          RETURNING 1)
        SELECT count(*)::int AS n FROM attempt`,
-      [id, s.status, s.nextAttemptAt, s.roundAttempts, a.number, a.at, a.statusCode, s.lastError, now, a.durationMs, a.error, a.responseExcerpt, ...conditionParams],
+      [
+        id,
+        s.status,
+        s.nextAttemptAt,
+        s.roundAttempts,
+        a.number,
+        a.at,
+        a.statusCode,
+        s.lastError,
+        now,
+        a.durationMs,
+        a.error,
+        a.responseExcerpt,
+        ...conditionParams,
+      ],
       { prepared: true },
     );
     return num(rows[0]?.n);
@@ -234,10 +348,17 @@ export class TypeormWebhookDeliveryRepository implements WebhookDeliveryReposito
     return rows.map((r) => r.id);
   }
 
-  restartOwned<E>(userId: number, id: string, decide: (delivery: WebhookDelivery) => Promise<Result<DeliveryRestart, E>>): Promise<Result<WebhookDelivery, E | DeliveryNotFound>> {
+  restartOwned<E>(
+    userId: number,
+    id: string,
+    decide: (delivery: WebhookDelivery) => Promise<Result<DeliveryRestart, E>>,
+  ): Promise<Result<WebhookDelivery, E | DeliveryNotFound>> {
     return this.db.transaction(async () => {
       // Raw SQL: a row lock, so a replay and a settlement of the same delivery take turns.
-      const r = await this.db.one<DeliveryRow>(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND user_id = $2 FOR UPDATE`, [id, userId]);
+      const r = await this.db.one<DeliveryRow>(
+        `SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND user_id = $2 FOR UPDATE`,
+        [id, userId],
+      );
       if (!r) return err({ code: 'delivery_not_found' as const });
       const decision = await decide(toDelivery(r));
       if (!decision.ok) return decision;

@@ -1,4 +1,13 @@
-import { connectionAuthHeader, isJsonObject, JsonValue, notesUrl, requestBody, retryAfterSeconds, StepAttemptOutcome, StepResult } from '@voiceplane/domain';
+import {
+  connectionAuthHeader,
+  isJsonObject,
+  JsonValue,
+  notesUrl,
+  requestBody,
+  retryAfterSeconds,
+  StepAttemptOutcome,
+  StepResult,
+} from '@voiceplane/domain';
 import { Clock } from '../../ports/clock';
 import { OutboundHttpClient, OutboundResponse } from '../../ports/outbound-http';
 import { SecretCipher } from '../../common/secret-cipher';
@@ -29,20 +38,31 @@ export function httpRequestStep({ http, gateway, clock }: HttpStepDeps): StepHan
       body: body === undefined ? undefined : JSON.stringify(body),
       timeoutMs: STEP_HTTP_TIMEOUT_MS,
       eventType: AUTOMATION_EVENT_TYPE,
-      signing: { secrets: await gateway.signingSecrets(actor.userId), webhookId: stepWebhookId(actor.runId, actor.stepName) },
+      signing: {
+        secrets: await gateway.signingSecrets(actor.userId),
+        webhookId: stepWebhookId(actor.runId, actor.stepName),
+      },
     });
-    if (response.ok) return { kind: 'ok', output: { status_code: response.statusCode, body: parsedBody(response) }, attempt: attemptOf(response, clock) };
+    if (response.ok)
+      return {
+        kind: 'ok',
+        output: { status_code: response.statusCode, body: parsedBody(response) },
+        attempt: attemptOf(response, clock),
+      };
     return httpFailure(response, false, clock);
   });
 }
 
 /** `crm.push_note`: posts to the connection's notes path; a 401/403 marks the connection broken. */
-export function pushNoteStep(deps: HttpStepDeps & { readonly connections: ConnectionRepository; readonly cipher: SecretCipher }): StepHandler<'crm.push_note'> {
+export function pushNoteStep(
+  deps: HttpStepDeps & { readonly connections: ConnectionRepository; readonly cipher: SecretCipher },
+): StepHandler<'crm.push_note'> {
   const { http, gateway, clock, connections, cipher } = deps;
   return actingStep(async (config, actor): Promise<StepResult> => {
     const connectionId = config.connection_id as number;
     const connection = await connections.find(actor.userId, connectionId);
-    if (connection === null || connection.status === 'broken') return { kind: 'failed', reason: 'connection_unusable', detail: String(connectionId) };
+    if (connection === null || connection.status === 'broken')
+      return { kind: 'failed', reason: 'connection_unusable', detail: String(connectionId) };
     const secret = connection.sealedAuthValue === null ? null : await cipher.decrypt(connection.sealedAuthValue);
     const auth = connectionAuthHeader(connection.authType, connection.authHeaderName, secret);
     const response = await http.send({
@@ -52,9 +72,13 @@ export function pushNoteStep(deps: HttpStepDeps & { readonly connections: Connec
       body: JSON.stringify(withTestMark(config.note, actor)),
       timeoutMs: STEP_HTTP_TIMEOUT_MS,
       eventType: AUTOMATION_EVENT_TYPE,
-      signing: { secrets: await gateway.signingSecrets(actor.userId), webhookId: stepWebhookId(actor.runId, actor.stepName) },
+      signing: {
+        secrets: await gateway.signingSecrets(actor.userId),
+        webhookId: stepWebhookId(actor.runId, actor.stepName),
+      },
     });
-    if (response.ok) return { kind: 'ok', output: { status_code: response.statusCode }, attempt: attemptOf(response, clock) };
+    if (response.ok)
+      return { kind: 'ok', output: { status_code: response.statusCode }, attempt: attemptOf(response, clock) };
     if (response.statusCode === 401 || response.statusCode === 403) {
       await connections.recordCheck(connection.id, 'broken', `HTTP ${response.statusCode}`, clock.now());
     }
@@ -76,7 +100,11 @@ function parsedBody(response: OutboundResponse): JsonValue {
 }
 
 function attemptOf(response: OutboundResponse, clock: Clock): StepAttemptOutcome {
-  return { statusCode: response.statusCode, error: response.error, retryAfterSeconds: retryAfterSeconds(response.headers['retry-after'], clock.now()) };
+  return {
+    statusCode: response.statusCode,
+    error: response.error,
+    retryAfterSeconds: retryAfterSeconds(response.headers['retry-after'], clock.now()),
+  };
 }
 
 function httpFailure(response: OutboundResponse, unauthorizedMatters: boolean, clock: Clock): StepResult {
@@ -85,5 +113,10 @@ function httpFailure(response: OutboundResponse, unauthorizedMatters: boolean, c
   if (response.error === 'blocked_target') return { kind: 'failed', reason: 'blocked_target', detail: null, attempt };
   if (response.statusCode === null) return { kind: 'failed', reason: 'connection_failed', detail: null, attempt };
   const unauthorized = unauthorizedMatters && (response.statusCode === 401 || response.statusCode === 403);
-  return { kind: 'failed', reason: unauthorized ? 'http_unauthorized' : 'http_status', detail: String(response.statusCode), attempt };
+  return {
+    kind: 'failed',
+    reason: unauthorized ? 'http_unauthorized' : 'http_status',
+    detail: String(response.statusCode),
+    attempt,
+  };
 }

@@ -9,4 +9,6 @@ function pureStep<K extends PureStepKind>(kind: K): StepHandler<K> {
 
 /** Every pure kind's handler: a kind the domain executes needs nothing here. */
 export const pureStepHandlers = (): { readonly [K in PureStepKind]: StepHandler<K> } =>
-  Object.fromEntries(PURE_STEP_KINDS.map((kind) => [kind, pureStep(kind)])) as { readonly [K in PureStepKind]: StepHandler<K> };
+  Object.fromEntries(PURE_STEP_KINDS.map((kind) => [kind, pureStep(kind)])) as {
+    readonly [K in PureStepKind]: StepHandler<K>;
+  };

@@ -10,8 +10,11 @@ export function tableLookupStep(tables: DataTableRepository): StepHandler<'table
     const value = config.value;
     const text = typeof value === 'string' ? value : JSON.stringify(value);
     const row = await tables.lookup(actor.userId, tableId, config.key_column as string, text);
-    if (row === 'no_table') return { kind: 'failed', reason: 'record_gone', detail: `Table ${tableId}`, output: { found: false } };
-    return row ? { kind: 'ok', output: { found: true, row: row.values } } : { kind: 'failed', reason: 'no_row', detail: text, output: { found: false } };
+    if (row === 'no_table')
+      return { kind: 'failed', reason: 'record_gone', detail: `Table ${tableId}`, output: { found: false } };
+    return row
+      ? { kind: 'ok', output: { found: true, row: row.values } }
+      : { kind: 'failed', reason: 'no_row', detail: text, output: { found: false } };
   });
 }
 
@@ -22,14 +25,21 @@ export function makeCallStep(makeCall: MakeCall): StepHandler<'voice.make_call'>
     if (!E164_PATTERN.test(to)) return { kind: 'failed', reason: 'invalid_phone', detail: String(config.to) };
     const variables: Record<string, string> = {};
     if (isJsonObject(config.variables)) {
-      for (const [k, v] of Object.entries(config.variables)) variables[k] = typeof v === 'string' ? v : JSON.stringify(v);
+      for (const [k, v] of Object.entries(config.variables))
+        variables[k] = typeof v === 'string' ? v : JSON.stringify(v);
     }
     const placed = await makeCall.execute({
-      userId: actor.userId, assistantId: config.assistant_id as number, phoneNumber: to, variables, automationRunId: actor.runId,
+      userId: actor.userId,
+      assistantId: config.assistant_id as number,
+      phoneNumber: to,
+      variables,
+      automationRunId: actor.runId,
     });
     if (placed.ok) return { kind: 'ok', output: { call_id: placed.value.callId, status: 'initiated' } };
-    if (placed.error === 'assistant_not_found') return { kind: 'failed', reason: 'record_gone', detail: `Assistant ${config.assistant_id}` };
-    if (placed.error === 'insufficient_balance') return { kind: 'failed', reason: 'insufficient_balance', detail: null };
+    if (placed.error === 'assistant_not_found')
+      return { kind: 'failed', reason: 'record_gone', detail: `Assistant ${config.assistant_id}` };
+    if (placed.error === 'insufficient_balance')
+      return { kind: 'failed', reason: 'insufficient_balance', detail: null };
     return { kind: 'failed', reason: 'dispatch_failed', detail: placed.error };
   });
 }
@@ -37,7 +47,12 @@ export function makeCallStep(makeCall: MakeCall): StepHandler<'voice.make_call'>
 /** `chatapp.send_template`; null until the chat-app capability is composed: the step then fails as `step_error`. */
 export function sendTemplateStep(chatapp: AutomationChatapp | null): StepHandler<'chatapp.send_template'> {
   return actingStep(async (config, actor): Promise<StepResult> => {
-    if (chatapp === null) return { kind: 'failed', reason: 'chatapp_error', detail: 'CHATAPP_UNAVAILABLE: Chat-app messaging is not available.' };
+    if (chatapp === null)
+      return {
+        kind: 'failed',
+        reason: 'chatapp_error',
+        detail: 'CHATAPP_UNAVAILABLE: Chat-app messaging is not available.',
+      };
     const sent = await chatapp.sendTemplate({
       userId: actor.userId,
       senderId: config.sender_id as number,
@@ -47,8 +62,20 @@ export function sendTemplateStep(chatapp: AutomationChatapp | null): StepHandler
     });
     if (sent.ok) {
       const s = sent.value;
-      return { kind: 'ok', output: { message_sid: s.messageSid, chatapp_message_id: s.chatappMessageId, conversation_id: s.conversationId, status: s.status } };
+      return {
+        kind: 'ok',
+        output: {
+          message_sid: s.messageSid,
+          chatapp_message_id: s.chatappMessageId,
+          conversation_id: s.conversationId,
+          status: s.status,
+        },
+      };
     }
-    return { kind: 'failed', reason: sent.error.code === 'record_gone' ? 'record_gone' : 'chatapp_error', detail: sent.error.detail };
+    return {
+      kind: 'failed',
+      reason: sent.error.code === 'record_gone' ? 'record_gone' : 'chatapp_error',
+      detail: sent.error.detail,
+    };
   });
 }

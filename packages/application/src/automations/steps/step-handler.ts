@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { ExpressionContext, JsonObject, resolveStepConfig, StepKind, StepOf, StepResult, wiringFailure } from '@voiceplane/domain';
+import {
+  ExpressionContext,
+  JsonObject,
+  resolveStepConfig,
+  StepKind,
+  StepOf,
+  StepResult,
+  wiringFailure,
+} from '@voiceplane/domain';
 
 /** Who a step acts for, and whether the run is a test (test payloads carry `"test": true`). */
 export interface StepActor {
@@ -25,7 +33,9 @@ export type StepHandlers = { readonly [K in StepKind]: StepHandler<K> };
  * A handler for a step that acts on the world: it gets its configuration with every expression
  * already resolved (a missing path fails the step as a wiring error before anything is sent).
  */
-export function actingStep<K extends StepKind>(perform: (config: JsonObject, actor: StepActor) => Promise<StepResult>): StepHandler<K> {
+export function actingStep<K extends StepKind>(
+  perform: (config: JsonObject, actor: StepActor) => Promise<StepResult>,
+): StepHandler<K> {
   return {
     execute: async (step, context, actor) => {
       const config = resolveStepConfig(step as Parameters<typeof resolveStepConfig>[0], context);

@@ -13,8 +13,15 @@ describe('one handler per step kind', () => {
     const handlers = pureStepHandlers();
     const context = { trigger: { phone: '+14155551234' }, steps: {} };
     const actor = { userId: 1, isTest: false, runId: 'run_1', stepName: 's' };
-    await expect(handlers['validate.phone'].execute({ name: 's', kind: 'validate.phone', config: { field: '{{trigger.phone}}' } }, context, actor))
-      .resolves.toEqual({ kind: 'ok', output: { phone: '+14155551234' } });
-    await expect(handlers.delay.execute({ name: 'w', kind: 'delay', config: { minutes: 5 } }, context, actor)).resolves.toEqual({ kind: 'paused_at_delay' });
+    await expect(
+      handlers['validate.phone'].execute(
+        { name: 's', kind: 'validate.phone', config: { field: '{{trigger.phone}}' } },
+        context,
+        actor,
+      ),
+    ).resolves.toEqual({ kind: 'ok', output: { phone: '+14155551234' } });
+    await expect(
+      handlers.delay.execute({ name: 'w', kind: 'delay', config: { minutes: 5 } }, context, actor),
+    ).resolves.toEqual({ kind: 'paused_at_delay' });
   });
 });

@@ -28,10 +28,18 @@ describe('condition step', () => {
   });
 
   it('a missing field is a wiring_error', () => {
-    expect(evaluateCondition({ field: '{{call.ended_reason}}', op: 'eq', value: 'x' }, context)).toEqual({ kind: 'failed', reason: 'missing_path', detail: 'call.ended_reason' });
+    expect(evaluateCondition({ field: '{{call.ended_reason}}', op: 'eq', value: 'x' }, context)).toEqual({
+      kind: 'failed',
+      reason: 'missing_path',
+      detail: 'call.ended_reason',
+    });
   });
 
   it('a missing path in the compared value is a wiring_error too', () => {
-    expect(evaluateCondition({ field: '{{call.status}}', op: 'in', value: ['{{trigger.nope}}'] }, context)).toEqual({ kind: 'failed', reason: 'missing_path', detail: 'trigger.nope' });
+    expect(evaluateCondition({ field: '{{call.status}}', op: 'in', value: ['{{trigger.nope}}'] }, context)).toEqual({
+      kind: 'failed',
+      reason: 'missing_path',
+      detail: 'trigger.nope',
+    });
   });
 });

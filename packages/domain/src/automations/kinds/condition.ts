@@ -18,13 +18,19 @@ export interface ConditionConfig {
  * Equality is JSON equality without coercion (`"1"` is not `1`). A false result skips the later
  * steps (see `applyStepResult`); the run still succeeds.
  */
-function evaluateCondition(config: ConditionConfig, context: ExpressionContext): Result<{ readonly result: boolean }, WiringError> {
+function evaluateCondition(
+  config: ConditionConfig,
+  context: ExpressionContext,
+): Result<{ readonly result: boolean }, WiringError> {
   const field = evaluateExpressions(config.field, context);
   if (!field.ok) return field;
   const value = evaluateExpressions(config.value, context);
   if (!value.ok) return value;
   const expected = value.value;
-  const result = config.op === 'eq' ? jsonEqual(field.value, expected) : Array.isArray(expected) && expected.some((item) => jsonEqual(field.value, item));
+  const result =
+    config.op === 'eq'
+      ? jsonEqual(field.value, expected)
+      : Array.isArray(expected) && expected.some((item) => jsonEqual(field.value, item));
   return ok({ result });
 }
 

@@ -17,7 +17,8 @@ export const HTTP_REQUEST_STEP: StepKindRules<HttpRequestConfig> = {
   checkConfig: (c, bad) => {
     if (!oneOf(HTTP_METHODS, c.method)) bad('method');
     requireText(c, 'url', bad);
-    if ('omit_fields' in c && !(Array.isArray(c.omit_fields) && c.omit_fields.every((f) => typeof f === 'string'))) bad('omit_fields');
+    if ('omit_fields' in c && !(Array.isArray(c.omit_fields) && c.omit_fields.every((f) => typeof f === 'string')))
+      bad('omit_fields');
   },
 };
 

@@ -42,7 +42,9 @@ export const STEP_KIND_RULES = {
 } as const satisfies { readonly [K in StepKind]: StepKindRules<StepConfigs[K]> };
 
 /** The step kinds whose execution needs nothing outside the run: those whose rules execute. */
-export type PureStepKind = { [K in StepKind]: (typeof STEP_KIND_RULES)[K] extends PureStepKindRules<StepConfigs[K]> ? K : never }[StepKind];
+export type PureStepKind = {
+  [K in StepKind]: (typeof STEP_KIND_RULES)[K] extends PureStepKindRules<StepConfigs[K]> ? K : never;
+}[StepKind];
 
 const isPure = (kind: StepKind): kind is PureStepKind => 'execute' in STEP_KIND_RULES[kind];
 export const PURE_STEP_KINDS: readonly PureStepKind[] = (Object.keys(STEP_KIND_RULES) as StepKind[]).filter(isPure);

@@ -20,7 +20,10 @@ export const MAKE_CALL_STEP: StepKindRules<MakeCallConfig> = {
     requireId(c, 'assistant_id', bad);
     requireText(c, 'to', bad);
     if ('variables' in c && !isJsonObject(c.variables) && !isLoneExpression(c.variables)) bad('variables');
-    if ('optional_variables' in c && !(isJsonObject(c.optional_variables) && Object.values(c.optional_variables).every(isLoneExpression))) {
+    if (
+      'optional_variables' in c &&
+      !(isJsonObject(c.optional_variables) && Object.values(c.optional_variables).every(isLoneExpression))
+    ) {
       bad('optional_variables');
     }
   },
@@ -30,11 +33,19 @@ export const MAKE_CALL_STEP: StepKindRules<MakeCallConfig> = {
     const resolved = evaluateExpressions(required as unknown as JsonObject, context);
     if (!resolved.ok) return resolved;
     const resolvedConfig = resolved.value as JsonObject;
-    const variables: Record<string, JsonValue> = isJsonObject(resolvedConfig.variables) ? { ...resolvedConfig.variables } : {};
+    const variables: Record<string, JsonValue> = isJsonObject(resolvedConfig.variables)
+      ? { ...resolvedConfig.variables }
+      : {};
     for (const [name, expression] of Object.entries(optional ?? {})) {
       const value = evaluateExpressions(expression, context);
       // defineProperty: a variable named `__proto__` stays a variable.
-      if (value.ok) Object.defineProperty(variables, name, { value: value.value, enumerable: true, writable: true, configurable: true });
+      if (value.ok)
+        Object.defineProperty(variables, name, {
+          value: value.value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
     }
     return ok({ ...resolvedConfig, variables });
   },

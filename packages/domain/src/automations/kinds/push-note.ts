@@ -16,5 +16,6 @@ export const PUSH_NOTE_STEP: StepKindRules<PushNoteConfig> = {
     requireId(c, 'connection_id', bad);
     if (!isJsonObject(c.note)) bad('note');
   },
-  classifyFailure: (reason) => (reason === 'connection_unusable' || reason === 'http_unauthorized' ? 'missing_connection' : null),
+  classifyFailure: (reason) =>
+    reason === 'connection_unusable' || reason === 'http_unauthorized' ? 'missing_connection' : null,
 };

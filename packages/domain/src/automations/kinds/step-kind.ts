@@ -25,7 +25,11 @@ export interface PureStepKindRules<C> extends StepKindRules<C> {
   readonly execute: (config: C, context: ExpressionContext) => StepResult;
 }
 
-export const wiringFailure = (e: WiringError): StepResult => ({ kind: 'failed', reason: 'missing_path', detail: e.path });
+export const wiringFailure = (e: WiringError): StepResult => ({
+  kind: 'failed',
+  reason: 'missing_path',
+  detail: e.path,
+});
 
 const LONE = /^\{\{[^{}]*\}\}$/;
 export const isLoneExpression = (v: JsonValue | undefined): boolean => typeof v === 'string' && LONE.test(v.trim());

@@ -14,7 +14,8 @@ export const VALIDATE_PHONE_STEP: PureStepKindRules<ValidatePhoneConfig> = {
     const r = evaluateExpressions(config.field, context);
     if (!r.ok) return wiringFailure(r.error);
     const phone = typeof r.value === 'string' ? r.value.trim() : null;
-    if (phone === null || !E164_PATTERN.test(phone)) return { kind: 'failed', reason: 'invalid_phone', detail: asText(r.value) };
+    if (phone === null || !E164_PATTERN.test(phone))
+      return { kind: 'failed', reason: 'invalid_phone', detail: asText(r.value) };
     return { kind: 'ok', output: { phone } };
   },
 };
