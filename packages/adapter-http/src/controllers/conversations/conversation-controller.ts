@@ -5,7 +5,7 @@ import { ConversationQueries, ConversationRef, ToggleAi, TOKENS, WebChats } from
 import { LISTED_CONVERSATION_TYPES } from '@voiceplane/domain';
 import { presentToolInvocation } from '../calls/call-presenters';
 import { parse, reply } from '../../pipeline/responses';
-import { Answer, answer, answerFor, refuse } from '../../pipeline/answers';
+import { Answer, answer, refuse } from '../../pipeline/answers';
 import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
