@@ -93,7 +93,7 @@ describe('reading documents on a thread of their own', () => {
   });
 
   it('fails a task that needs more memory than the thread has, and the thread after it reads again', async () => {
-    const small = new ReadingThread({ ...DEFAULT_READING, maxHeapMb: 16 });
+    const small = new ReadingThread({ ...DEFAULT_READING, maxHeapMb: 8 });
     try {
       const text = 'word '.repeat(2 * MB);
       expect(await small.passages({ kind: 'text', text })).toEqual({

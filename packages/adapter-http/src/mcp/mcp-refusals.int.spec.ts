@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
+import { createTestApi, roomInTheMinute, TestApi, TestUser } from '@voiceplane/test-env';
 import { MAX_BATCH_CALLS } from './mcp-messages';
 
 /**
@@ -56,6 +56,8 @@ describe('batches', () => {
 
   it('counts every message of a batch against the key’s rate limit', async () => {
     const limited = await t.createUser({ plan: { api_rate_limit_per_minute: 12 } });
+    // Both batches in one window of the per-minute limit.
+    await roomInTheMinute(15_000);
     const res = await rpc(
       limited,
       Array.from({ length: 10 }, (_, i) => listTools(i)),

@@ -4,7 +4,7 @@ import { BalanceService } from '../billing/balance-service';
 import { DELIVERY_REQUESTED_TOPIC, WebhookDeliveries } from '../webhooks/webhook-deliveries';
 import { CallConfigurations } from './call-configurations';
 import { CALL_ENDED_TOPIC, EndCall } from './end-call';
-import { RecordCallEvent } from './record-call-event';
+import { CALL_STARTED_TOPIC, RecordCallEvent } from './record-call-event';
 
 const START = new Date('2030-05-01T12:00:00.000Z');
 const PRICES = { phone: 0.1, chatapp: 0.08 };
@@ -148,7 +148,7 @@ describe('EndCall (through the runtime ingress)', () => {
       lead: null,
       campaign: null,
     });
-    expect(store.outbox.events().map((e) => e.topic)).toEqual([DELIVERY_REQUESTED_TOPIC, CALL_ENDED_TOPIC]);
+    expect(store.outbox.events().map((e) => e.topic)).toEqual([CALL_STARTED_TOPIC, DELIVERY_REQUESTED_TOPIC, CALL_ENDED_TOPIC]);
     expect(store.outbox.events(CALL_ENDED_TOPIC)[0].payload).toEqual(
       expect.objectContaining({
         call_id: call.id,
