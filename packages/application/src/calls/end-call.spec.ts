@@ -148,7 +148,11 @@ describe('EndCall (through the runtime ingress)', () => {
       lead: null,
       campaign: null,
     });
-    expect(store.outbox.events().map((e) => e.topic)).toEqual([CALL_STARTED_TOPIC, DELIVERY_REQUESTED_TOPIC, CALL_ENDED_TOPIC]);
+    expect(store.outbox.events().map((e) => e.topic)).toEqual([
+      CALL_STARTED_TOPIC,
+      DELIVERY_REQUESTED_TOPIC,
+      CALL_ENDED_TOPIC,
+    ]);
     expect(store.outbox.events(CALL_ENDED_TOPIC)[0].payload).toEqual(
       expect.objectContaining({
         call_id: call.id,
