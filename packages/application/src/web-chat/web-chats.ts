@@ -41,10 +41,9 @@ import { Ids } from '../ports/ids';
 import { Outbox } from '../ports/outbox';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { InvokeToolForConversation } from '../tools/invoke-tool-for-conversation';
+import { liveChatMessage, ReplyDrafts, WEB_CHAT_MESSAGE_TOPIC } from './live-chat';
 import { WebChatRepository } from './ports';
 
-/** Outbox topic of every message stored in a web chat: live views (the widget's stream) follow it. */
-export const WEB_CHAT_MESSAGE_TOPIC = 'conversation.message';
 /** Turns of history the assistant reads. */
 const HISTORY_TURNS = 30;
 const TOOL_NOT_FOUND = JSON.stringify({ error: 'tool_not_found' });
@@ -114,6 +113,8 @@ export interface WebChatPolicy {
   readonly ending: EndInactiveConversation;
   /** The freeform message price: what one answered user message of a billed chat costs. */
   readonly messagePrice: number;
+  /** Where a reply goes piece by piece while the model writes it (the widget shows it growing). */
+  readonly drafts: ReplyDrafts;
 }
 
 /**
@@ -302,16 +303,20 @@ export class WebChats {
       return err('processing_failed');
     }
     let turn: Awaited<ReturnType<ConversationBrain['turn']>>;
+    const drafts = this.policy.drafts.open(conversation, charge.messageId);
     try {
-      turn = await this.turn(conversation, assistant);
+      turn = await this.turn(conversation, assistant, drafts.write);
     } catch (e) {
       this.log.warn(
         { conversation_id: conversation.id, error: e instanceof Error ? e.message : String(e) },
         'a web chat reply failed: the language model did not answer',
       );
+      await drafts.finish(true);
       await this.refund(conversation, charge, 'the language model did not answer');
       return err('processing_failed');
     }
+    // The pieces go out before the stored reply, which then replaces them in every view.
+    await drafts.finish(false);
     const functionCalls = functionCallsOf(
       turn.toolCalls.map((c) => ({ name: c.name, kind: c.kind, arguments: c.arguments, content: c.content })),
     );
@@ -326,6 +331,7 @@ export class WebChats {
       });
     });
     if (stored === null) {
+      await drafts.finish(true);
       await this.refund(conversation, charge, 'a human took over before the reply');
       return ok({ conversation, reply: null, functionCalls: [], aiDisabled: true });
     }
@@ -333,7 +339,7 @@ export class WebChats {
     return ok({ conversation: ended, reply: turn.reply, functionCalls, aiDisabled: false });
   }
 
-  private async turn(conversation: Conversation, assistant: Assistant) {
+  private async turn(conversation: Conversation, assistant: Assistant, onText: (delta: string, round: number) => void) {
     const [history, setup] = await Promise.all([
       this.records.conversations.recentMessages(conversation.id, HISTORY_TURNS),
       this.setup(assistant, conversation.variables ?? {}),
@@ -383,6 +389,7 @@ export class WebChats {
       logContext: { conversation_id: conversation.id },
       userId: conversation.userId,
       logOwner: { conversationId: conversation.id },
+      onText,
     });
   }
 
@@ -429,7 +436,7 @@ export class WebChats {
     await this.records.conversations.save(change.next);
     if (change.events.some((e) => e.type === 'conversation_reopened'))
       await this.policy.schedule.afterMessage(change.next, change, false);
-    await this.records.outbox.add([{ topic: WEB_CHAT_MESSAGE_TOPIC, payload: liveMessage(change.next, stored) }]);
+    await this.records.outbox.add([{ topic: WEB_CHAT_MESSAGE_TOPIC, payload: liveChatMessage(change.next, stored) }]);
     return { conversation: change.next, message: stored };
   }
 }
@@ -443,32 +450,3 @@ type StoredMessage = {
   readonly functionCalls: readonly FunctionCallRecord[] | null;
   readonly now: Date;
 };
-
-/** What a live view of a web chat receives for each new message. */
-export interface LiveChatMessage {
-  readonly user_id: number;
-  readonly conversation_id: string;
-  readonly type: WebChatType | 'chatapp';
-  readonly message: {
-    readonly id: number;
-    readonly role: 'user' | 'assistant' | 'system';
-    readonly source: string;
-    readonly content: string;
-    readonly created_at: string;
-  };
-}
-
-function liveMessage(conversation: Conversation, message: ConversationMessage): LiveChatMessage {
-  return {
-    user_id: conversation.userId,
-    conversation_id: conversation.uuid,
-    type: conversation.type,
-    message: {
-      id: message.id,
-      role: roleOfSource(message.source),
-      source: message.source,
-      content: message.body ?? '',
-      created_at: message.createdAt.toISOString(),
-    },
-  };
-}
