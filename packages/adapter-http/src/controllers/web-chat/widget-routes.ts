@@ -101,7 +101,8 @@ export function mountWidgetRoutes(app: Application, services: () => WidgetServic
       if (!chat.ok) {
         // An EventSource cannot read an error status: the refusal is the stream's one event.
         const refusal = answerFor(WIDGET_ANSWERS, chat.error);
-        writer.send({ event: 'refused', data: JSON.stringify({ status: refusal.status, ...refusal.body }) });
+        // The body's own `status` is the family's `false`: the HTTP status goes beside it.
+        writer.send({ event: 'refused', data: JSON.stringify({ ...refusal.body, http_status: refusal.status }) });
         writer.close();
         return;
       }

@@ -130,7 +130,7 @@ export const WIDGET_SCRIPT = String.raw`(function () {
       source.close();
       var refusal = JSON.parse(event.data);
       // A chat this page no longer may read (another key, a cleared database): start afresh on the next open.
-      if (refusal.status === 404) { remember(null); started = null; }
+      if (refusal.http_status === 404) { remember(null); started = null; }
       note(refusal.error);
     });
   }
