@@ -65,9 +65,7 @@ describe('the streaming reply generator', () => {
         chunk({
           role: 'assistant',
           content: null,
-          tool_calls: [
-            { index: 0, id: 'call_1', type: 'function', function: { name: 'check_order', arguments: '' } },
-          ],
+          tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'check_order', arguments: '' } }],
         }),
         chunk({ tool_calls: [{ index: 0, function: { arguments: '{"order_' } }] }),
         chunk({ tool_calls: [{ index: 0, function: { arguments: 'id":"A-1"}' } }] }),

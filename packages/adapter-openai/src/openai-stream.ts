@@ -43,7 +43,9 @@ export async function streamCompletion(
         signal: abort.signal,
       })
       .catch((e: unknown) => {
-        throw fail(`${who} ${timedOut || (axios.isAxiosError(e) && e.code === 'ECONNABORTED') ? 'timed out' : 'could not be reached'}`);
+        throw fail(
+          `${who} ${timedOut || (axios.isAxiosError(e) && e.code === 'ECONNABORTED') ? 'timed out' : 'could not be reached'}`,
+        );
       });
     const type = String(response.headers['content-type'] ?? '');
     if (response.status < 200 || response.status > 299 || !type.includes('text/event-stream')) {

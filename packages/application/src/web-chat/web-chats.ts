@@ -21,7 +21,6 @@ import {
   ToolCallResult,
   canStartChat,
   transcriptText,
-  WebChatType,
   withinDailyCap,
   capPeriodStart,
 } from '@voiceplane/domain';

@@ -64,7 +64,10 @@ describe('widget streams', () => {
   });
 
   it('skips system notes, ignores other chats, and ends the oldest stream past the per-chat bound', async () => {
-    const streams = new WidgetStreams({ messagesAfter: async () => [stored(1, 'system')] }, { perChat: 2, heartbeatMs: 1 });
+    const streams = new WidgetStreams(
+      { messagesAfter: async () => [stored(1, 'system')] },
+      { perChat: 2, heartbeatMs: 1 },
+    );
     const [a, b, c] = [reader(), reader(), reader()];
     await streams.open(CHAT, 0, a.reader);
     await streams.open(CHAT, 0, b.reader);

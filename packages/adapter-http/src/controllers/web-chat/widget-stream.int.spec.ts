@@ -123,7 +123,11 @@ describe("the widget's live stream", () => {
     await eventually(() => messages(again).length === 2, 'what the reconnect missed');
     await human(chat.uuid, 'And live again.');
     await eventually(() => messages(again).length === 3, 'the next message, live');
-    expect(messages(again).map((m) => m.content)).toEqual(['Are you still there?', 'Yes, still here.', 'And live again.']);
+    expect(messages(again).map((m) => m.content)).toEqual([
+      'Are you still there?',
+      'Yes, still here.',
+      'And live again.',
+    ]);
     expect(new Set(messages(again).map((m) => m.id)).size).toBe(3);
     expect(model.requests).toHaveLength(0);
   });
