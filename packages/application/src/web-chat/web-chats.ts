@@ -16,20 +16,15 @@ import {
   recordMessage,
   refundPosting,
   Result,
-  roleOfSource,
-  RuntimeTool,
-  ToolCallResult,
   canStartChat,
-  transcriptText,
   withinDailyCap,
   capPeriodStart,
 } from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants/ports';
 import { BalanceService } from '../billing/balance-service';
 import { CallConfigurations } from '../calls/call-configurations';
-import { ConversationBrain, BuiltInRunner } from '../conversation-policy/conversation-brain';
+import { ConversationBrain } from '../conversation-policy/conversation-brain';
 import { conversationTexts } from '../conversation-policy/instructions';
-import { ChatMessage } from '../conversation-policy/ports';
 import { EndInactiveConversation } from '../conversations/end-inactive-conversation';
 import { InactivitySchedule } from '../conversations/inactivity-schedule';
 import { ConversationRef, ConversationRepository } from '../conversations/ports';
@@ -40,13 +35,9 @@ import { Ids } from '../ports/ids';
 import { Outbox } from '../ports/outbox';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { InvokeToolForConversation } from '../tools/invoke-tool-for-conversation';
+import { chatSetup, chatTurn } from './chat-turn';
 import { liveChatMessage, ReplyDrafts, WEB_CHAT_MESSAGE_TOPIC } from './live-chat';
 import { WebChatRepository } from './ports';
-
-/** Turns of history the assistant reads. */
-const HISTORY_TURNS = 30;
-const TOOL_NOT_FOUND = JSON.stringify({ error: 'tool_not_found' });
-const END_CALL = 'end_call';
 
 /** An assistant as a request names it: by integer id or by its UUID. */
 export type AssistantRef = { readonly id: number } | { readonly uuid: string };
@@ -146,7 +137,10 @@ export class WebChats {
     const assistant = await this.findAssistant(userId, request.assistant);
     if (assistant === null) return err('assistant_not_found');
     const now = this.clock.now();
-    const greeting = conversationTexts(await this.setup(assistant, request.variables), now).initialMessage.trim();
+    const greeting = conversationTexts(
+      await chatSetup(this.policy.configurations, assistant, request.variables),
+      now,
+    ).initialMessage.trim();
     const started = await this.records.uow.transaction(async () => {
       const balance = (await this.records.users.lockBalance(userId)) ?? 0;
       if (!canStartChat(request.type, balance, this.policy.messagePrice)) return null;
@@ -304,7 +298,12 @@ export class WebChats {
     let turn: Awaited<ReturnType<ConversationBrain['turn']>>;
     const drafts = this.policy.drafts.open(conversation, charge.messageId);
     try {
-      turn = await this.turn(conversation, assistant, drafts.write);
+      turn = await chatTurn(
+        { ...this.policy, conversations: this.records.conversations },
+        conversation,
+        assistant,
+        drafts.write,
+      );
     } catch (e) {
       this.log.warn(
         { conversation_id: conversation.id, error: e instanceof Error ? e.message : String(e) },
@@ -336,71 +335,6 @@ export class WebChats {
     }
     const ended = turn.end === null ? stored : ((await this.policy.ending.end(stored.id, { force: true })) ?? stored);
     return ok({ conversation: ended, reply: turn.reply, functionCalls, aiDisabled: false });
-  }
-
-  private async turn(conversation: Conversation, assistant: Assistant, onText: (delta: string, round: number) => void) {
-    const [history, setup] = await Promise.all([
-      this.records.conversations.recentMessages(conversation.id, HISTORY_TURNS),
-      this.setup(assistant, conversation.variables ?? {}),
-    ]);
-    const runTool = async (tool: RuntimeTool, params: Readonly<Record<string, unknown>>): Promise<ToolCallResult> => {
-      const result = await this.policy.tools.execute({
-        userId: conversation.userId,
-        toolId: tool.id,
-        attachedToolIds: assistant.toolIds,
-        params,
-        conversationRowId: conversation.id,
-        subject: {
-          callId: null,
-          assistantId: assistant.id,
-          customerPhone: '',
-          assistantPhone: '',
-          direction: 'inbound',
-          channel: 'chatapp',
-          conversationId: conversation.uuid,
-          timezone: assistant.timezone,
-          variables: conversation.variables ?? {},
-          assistantVariables: assistant.variables,
-        },
-      });
-      return result.ok
-        ? result.value
-        : {
-            ok: false,
-            statusCode: null,
-            content: TOOL_NOT_FOUND,
-            truncated: false,
-            durationMs: 0,
-            error: null,
-            warnings: [],
-          };
-    };
-    // Of the built-ins only `end_call` makes sense in a chat: it ends the conversation.
-    const endCall: BuiltInRunner = async () => ({
-      content: JSON.stringify({ ok: true, message: 'The conversation ends after this answer.' }),
-      end: { reason: 'assistant_ended' },
-    });
-    return this.policy.brain.turn({
-      setup: { ...setup, builtin_tools: setup.builtin_tools.filter((b) => b.type === END_CALL) },
-      history: history.map((m): ChatMessage => ({ role: roleOfSource(m.source), content: transcriptText(m) })),
-      runTool,
-      runBuiltIn: endCall,
-      logContext: { conversation_id: conversation.id },
-      userId: conversation.userId,
-      logOwner: { conversationId: conversation.id },
-      onText,
-    });
-  }
-
-  private setup(assistant: Assistant, variables: Readonly<Record<string, string>>) {
-    return this.policy.configurations.forStart({
-      direction: 'inbound',
-      channel: 'chatapp',
-      customerPhone: '',
-      assistant,
-      variables,
-      line: null,
-    });
   }
 
   /** Gives a charge back when the reply it paid for never came. */
