@@ -15,9 +15,9 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { benchDatabase, runBench } from '../lib/harness';
 import { benchUser, startComposedApi } from '../lib/composed-api';
-import { DeepgramStandIn } from '../../voice-agent/deepgram-stand-in';
-import { OpenAiStreamStub } from '../../voice-agent/openai-stream-stub';
-import { CartesiaStandIn, ElevenLabsStandIn } from '../../voice-agent/tts-stand-ins';
+import { DeepgramStandIn } from '@voiceplane/stand-ins/voice-agent/deepgram-stand-in';
+import { OpenAiStreamStub } from '@voiceplane/stand-ins/voice-agent/openai-stream-stub';
+import { CartesiaStandIn, ElevenLabsStandIn } from '@voiceplane/stand-ins/voice-agent/tts-stand-ins';
 import type { CallOrder, CallReport } from './call';
 
 const TURNS = Number(process.env.VOICE_BENCH_TURNS ?? 20);
