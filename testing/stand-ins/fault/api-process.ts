@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-const MAIN = join(__dirname, '..', '..', 'apps', 'api', 'dist', 'main.js');
+const MAIN = join(__dirname, '..', '..', '..', 'apps', 'api', 'dist', 'main.js');
 
 /** `apps/api` (`npm start`) as its own process, so it can be killed for real. */
 export class ApiProcess {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-// The reference verifier lives with the package that signs; tests borrow it from there.
+// The reference verifier is the library the signing package (adapter-outbound-http) uses, at the same version.
 import { Webhook } from 'standardwebhooks';
 
 export interface ReceivedWebhook {

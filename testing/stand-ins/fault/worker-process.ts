@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-const MAIN = join(__dirname, '..', '..', 'apps', 'worker', 'dist', 'main.js');
+const MAIN = join(__dirname, '..', '..', '..', 'apps', 'worker', 'dist', 'main.js');
 
 /** `apps/worker` as its own process, the way production runs it, so it can be killed for real. */
 export class WorkerProcess {
