@@ -4,7 +4,7 @@
  * real Silero VAD and provider plugins against stand-ins on 127.0.0.1, the composed api as control
  * plane. Every call runs in its own process, as LiveKit's worker runs each job.
  *
- *   npx tsc -b && TS_NODE_PROJECT=tsconfig.tests.json node -r ts-node/register/transpile-only tools/bench/voice-latency/main.ts
+ *   npx tsc -b && TS_NODE_PROJECT=tsconfig.tests.json node --conditions=source -r ts-node/register/transpile-only tools/bench/voice-latency/main.ts
  *
  * Takes about ten minutes on a quiet 2-core machine. VOICE_BENCH_TURNS (20) turns for the one-call runs, VOICE_BENCH_LOAD_TURNS (5) per call under load,
  * VOICE_BENCH_CALLS ("1,5,10,20,30") the simultaneous calls, VOICE_BENCH_FIRST_WORDS (20) calls for
@@ -114,7 +114,7 @@ runBench(async () => {
       };
       const child = fork(join(__dirname, 'call.ts'), [], {
         env: { ...process.env, ...CHILD_ENV, VOICE_BENCH_CALL: JSON.stringify(order) },
-        execArgv: ['-r', 'ts-node/register/transpile-only'],
+        execArgv: ['--conditions=source', '-r', 'ts-node/register/transpile-only'],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
       let readyResolve!: () => void;
