@@ -1,6 +1,6 @@
 /**
  * Voice-to-voice latency, time to first word and calls per core of the voice agent, heard through
- * the audio loop (tools/voice-agent): the agent's own call code with real audio in real time, the
+ * the audio loop (testing/stand-ins/voice-agent): the agent's own call code with real audio in real time, the
  * real Silero VAD and provider plugins against stand-ins on 127.0.0.1, the composed api as control
  * plane. Every call runs in its own process, as LiveKit's worker runs each job.
  *
