@@ -1,6 +1,6 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { RecordingStub } from '../../../tools/stubs/recording-stub';
+import { RecordingStub } from '@voiceplane/stand-ins/stubs/recording-stub';
 import { OpenAiReplyGenerator, ReplyGeneratorError } from './openai-reply-generator';
 
 /**

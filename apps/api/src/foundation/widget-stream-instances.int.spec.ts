@@ -12,7 +12,7 @@ import {
   TestApi,
   TestDatabase,
 } from '@voiceplane/test-env';
-import { createAssistant } from '../../../../tools/calls/fixtures';
+import { createAssistant } from '@voiceplane/stand-ins/calls/fixtures';
 
 /**
  * Two api instances on one database and one RabbitMQ broker: a visitor's widget stream is held by
