@@ -51,7 +51,7 @@ export function AutomationsPage() {
       <Failure error={flows.error ?? templates.error} />
       <h2>Flows</h2>
       {(flows.data?.data ?? []).map((f) => (
-        <details key={f.id}>
+        <details key={f.id} className="flow">
           <summary>
             {f.name}{' '}
             <small>

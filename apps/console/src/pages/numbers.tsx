@@ -40,8 +40,7 @@ export function NumbersPage() {
   });
   const assistants = useQuery({
     queryKey: ['assistants'],
-    queryFn: () =>
-      ok<AssistantRow[]>(api.GET('/api/user/assistants')),
+    queryFn: () => ok<AssistantRow[]>(api.GET('/api/user/assistants')),
   });
   const changed = () => {
     void queries.invalidateQueries({ queryKey: ['numbers'] });
@@ -168,7 +167,9 @@ function BuyNumber({ onBought }: { onBought: () => void }) {
   });
   const buy = useMutation({
     mutationFn: (phone: string) =>
-      ok<{ data: OwnedNumber }>(api.POST('/api/user/phone-numbers/purchase', { body: { phone_number: phone } as never })),
+      ok<{ data: OwnedNumber }>(
+        api.POST('/api/user/phone-numbers/purchase', { body: { phone_number: phone } as never }),
+      ),
     onSuccess: () => {
       setAsked(null);
       onBought();

@@ -247,7 +247,10 @@ function ToolPreview({ id }: { id: string }) {
         action === 'render'
           ? await ok<{ data: unknown }>(api.POST('/api/user/tools/{id}/render', path))
           : await ok<{ data: unknown }>(api.POST('/api/user/tools/{id}/test', path));
-      return { title: action === 'render' ? 'The request it would send' : 'The test request and its answer', ...answer };
+      return {
+        title: action === 'render' ? 'The request it would send' : 'The test request and its answer',
+        ...answer,
+      };
     },
     onMutate: () => setShown(null),
     onSuccess: (answer) => setShown(answer),
