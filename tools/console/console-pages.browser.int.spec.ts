@@ -85,7 +85,7 @@ describeWithBrowser('the console, page by page', () => {
     await page.goto(app('/tools'));
     await page.getByRole('button', { name: 'New tool' }).click();
     await page.getByLabel(/^Name/).fill('lookup_order');
-    await page.getByLabel('Description').fill('Looks up an order by its number.');
+    await page.getByLabel(/^Description/).fill('Looks up an order by its number.');
     await page.getByLabel('Endpoint').fill('not a url');
     await page.getByLabel('Method').selectOption('GET');
     await page
@@ -114,7 +114,7 @@ describeWithBrowser('the console, page by page', () => {
     await shot('tool');
 
     await page.goto(app(`/assistants/${assistant}`));
-    await page.getByText('Tools', { exact: true }).click();
+    await page.locator('summary', { hasText: /^Tools$/ }).click();
     await page.getByRole('checkbox', { name: /lookup_order/ }).check();
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
@@ -238,7 +238,7 @@ describeWithBrowser('the console, page by page', () => {
     await page.getByRole('button', { name: 'Restore the previous version' }).click();
     await page
       .getByRole('status')
-      .filter({ hasText: /restored/i })
+      .filter({ hasText: /is live again/ })
       .waitFor();
     const versions = (
       await api<{ data: { number: number; is_live: boolean; params: { url: string } }[] }>(

@@ -30,6 +30,8 @@ export function KnowledgeBasesPage() {
   const list = useQuery({
     queryKey: ['knowledge-bases'],
     queryFn: () => ok<{ data: KnowledgeBase[] }>(api.GET('/api/user/knowledgebases')),
+    // A knowledge base's status follows its documents' reading.
+    refetchInterval: (q) => (q.state.data?.data.some((kb) => kb.status === 'processing') ? 2_000 : false),
   });
   const refresh = () => void queries.invalidateQueries({ queryKey: ['knowledge-bases'] });
   const create = useMutation({

@@ -122,8 +122,7 @@ export class SandboxVoiceRuntime implements VoiceRuntime, SandboxCallControls {
       transcript: finish.transcript,
       extractedVariables: finish.extractedVariables ?? SANDBOX_EXTRACTION,
       // Only a connected call has something to record.
-      recordingUrl:
-        finish.recordingUrl !== undefined ? finish.recordingUrl : answered ? await this.record(call) : null,
+      recordingUrl: finish.recordingUrl !== undefined ? finish.recordingUrl : answered ? await this.record(call) : null,
       endedReason: finish.endedReason ?? SANDBOX_ENDED_REASONS[finish.status],
     };
     return this.events.record(callId, { eventId: this.eventId(), occurredAt: null, event: { type: 'ended', outcome } });
