@@ -15,7 +15,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * (so two transactions lock shared rows in the same order); a delta that sums to nothing — an update
  * that only appended a transcript — touches no roll-up row and takes no lock. Rows that fall to zero
  * stay and are skipped by readers. The p95 duration needs every duration, so it is read from the
- * calls through the covering partial indexes added here.
+ * calls through the partial indexes on answered calls added here.
  */
 export class CallDailyRollups1796040000000 implements MigrationInterface {
   name = 'CallDailyRollups1796040000000';
@@ -113,10 +113,10 @@ export class CallDailyRollups1796040000000 implements MigrationInterface {
       SELECT user_id, assistant_id, (created_at AT TIME ZONE 'UTC')::date, ended_reason, count(*)
         FROM calls WHERE ended_reason IS NOT NULL GROUP BY 1, 2, 3, 4`);
     // The p95 reads answered calls' durations from the index alone.
-    await q.query(`CREATE INDEX calls_user_answered_duration_idx ON calls (user_id, created_at) INCLUDE (duration)
+    await q.query(`CREATE INDEX calls_user_answered_duration_idx ON calls (user_id, created_at, duration)
       WHERE answered_at IS NOT NULL`);
-    await q.query(`CREATE INDEX calls_user_assistant_answered_duration_idx ON calls (user_id, assistant_id, created_at)
-      INCLUDE (duration) WHERE answered_at IS NOT NULL`);
+    await q.query(`CREATE INDEX calls_user_assistant_answered_duration_idx ON calls (user_id, assistant_id, created_at, duration)
+      WHERE answered_at IS NOT NULL`);
   }
 
   async down(q: QueryRunner): Promise<void> {
