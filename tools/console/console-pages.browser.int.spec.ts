@@ -10,8 +10,8 @@ import {
   type TestApi,
   type TestUser,
 } from '@voiceplane/test-env';
-import { WebhookReceiver } from '../fault/webhook-receiver';
-import { createAssistant, makeCall } from '../calls/fixtures';
+import { WebhookReceiver } from '@voiceplane/stand-ins/fault/webhook-receiver';
+import { createAssistant, makeCall } from '@voiceplane/stand-ins/calls/fixtures';
 
 /**
  * The console's resource pages in a real browser, used as a person uses them: a tool created (its
