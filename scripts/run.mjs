@@ -36,7 +36,10 @@ switch (command) {
   case 'start':
     install();
     build();
-    must(process.execPath, ['--enable-source-maps', 'apps/api/dist/main.js', ...rest]);
+    // No --enable-source-maps: it turns the api's start-up code cache off; the api reads a module's
+    // map only when a stack is printed (apps/api/src/lazy-source-maps.ts), so errors still show
+    // TypeScript positions.
+    must(process.execPath, ['apps/api/dist/main.js', ...rest]);
     break;
   case 'test': {
     install();
