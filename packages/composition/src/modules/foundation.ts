@@ -165,13 +165,16 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
         name: 'counter-sweeper',
         timer: null as NodeJS.Timeout | null,
         async start() {
-          this.timer = setInterval(() => {
-            const now = new Date();
-            void rateStore.purgeExpired(now).catch((e) => logger.warn({ err: e }, 'rate-limit sweep failed'));
-            void database
-              .query('DELETE FROM idempotency_keys WHERE expires_at < $1', [now])
-              .catch((e) => logger.warn({ err: e }, 'idempotency sweep failed'));
-          }, safetyPollMs(config, 60_000));
+          this.timer = setInterval(
+            () => {
+              const now = new Date();
+              void rateStore.purgeExpired(now).catch((e) => logger.warn({ err: e }, 'rate-limit sweep failed'));
+              void database
+                .query('DELETE FROM idempotency_keys WHERE expires_at < $1', [now])
+                .catch((e) => logger.warn({ err: e }, 'idempotency sweep failed'));
+            },
+            safetyPollMs(config, 60_000),
+          );
           this.timer.unref();
         },
         async stop() {
