@@ -54,6 +54,8 @@ export interface WebhookSenderOptions {
    * worker that dies mid-attempt leaves the delivery to others once it runs out.
    */
   readonly leaseMs?: number;
+  /** How often the overdue sweep runs (DELIVERY_SWEEP_EVERY_MS by default). */
+  readonly sweepEveryMs?: number;
 }
 
 /** What an attempt goes out through: the outbound client, the scheduler of retries and their jitter. */
@@ -73,6 +75,7 @@ export interface WebhookSending {
  */
 export class WebhookSender {
   readonly leaseMs: number;
+  private readonly sweepEveryMs: number;
   private readonly http: OutboundHttpClient;
   private readonly scheduler: JobScheduler;
   private readonly random: () => number;
@@ -88,6 +91,7 @@ export class WebhookSender {
   ) {
     ({ http: this.http, scheduler: this.scheduler, random: this.random } = sending);
     this.leaseMs = options.leaseMs ?? 30_000;
+    this.sweepEveryMs = options.sweepEveryMs ?? DELIVERY_SWEEP_EVERY_MS;
   }
 
   newLease(now: Date): DeliveryLease {
@@ -155,7 +159,7 @@ export class WebhookSender {
       kind: DELIVERY_SWEEP_JOB,
       key: DELIVERY_SWEEP_KEY,
       payload: null,
-      runAt: new Date(now.getTime() + DELIVERY_SWEEP_EVERY_MS),
+      runAt: new Date(now.getTime() + this.sweepEveryMs),
     });
     return overdue.length;
   }

@@ -47,7 +47,7 @@ import {
   TypeormDataTableRepository,
 } from '@voiceplane/adapter-typeorm';
 import { checkTargetUrl } from '@voiceplane/domain';
-import { everyInterval } from './every-interval';
+import { everyInterval, safetyPollMs } from './every-interval';
 import { ApiModule } from './module';
 
 /**
@@ -307,7 +307,7 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
       },
       everyInterval(
         'automation-run-sweeper',
-        RUN_SWEEP_INTERVAL_MS,
+        safetyPollMs(config, RUN_SWEEP_INTERVAL_MS),
         () =>
           new AutomationRunSweeper(
             get(TOKENS.AutomationRunRepository),
