@@ -1,0 +1,3 @@
+export * from './ports';
+export * from './send-sms';
+export * from './sms-status';
