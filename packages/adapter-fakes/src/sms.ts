@@ -17,9 +17,11 @@ export class InMemorySmsMessageRepository implements SmsMessageRepository {
   private lastId = 0;
 
   async held(userId: number): Promise<number> {
-    return [...this.rows.values()]
-      .filter((m) => m.userId === userId && m.settlement === 'pending')
-      .reduce((sum, m) => sum + Math.round(m.cost * 10_000), 0) / 10_000;
+    return (
+      [...this.rows.values()]
+        .filter((m) => m.userId === userId && m.settlement === 'pending')
+        .reduce((sum, m) => sum + Math.round(m.cost * 10_000), 0) / 10_000
+    );
   }
 
   async reserve(m: NewSmsMessage): Promise<SmsMessage> {
@@ -48,7 +50,14 @@ export class InMemorySmsMessageRepository implements SmsMessageRepository {
   async release(id: number, reason: string, now: Date): Promise<boolean> {
     const row = this.rows.get(id);
     if (!row || row.settlement !== 'pending') return false;
-    this.put({ ...row, settlement: 'released', status: 'failed', cost: 0, errorMessage: reason, updatedAt: new Date(now) });
+    this.put({
+      ...row,
+      settlement: 'released',
+      status: 'failed',
+      cost: 0,
+      errorMessage: reason,
+      updatedAt: new Date(now),
+    });
     return true;
   }
 

@@ -59,7 +59,13 @@ export function smsRepositoriesContract(
       const m = await messages.reserve(message(a));
       const report = (status: 'sent' | 'delivered' | 'failed', providerMessageId = 'SMx') =>
         messages.report(
-          { reference: m.id, providerMessageId, status, errorCode: status === 'failed' ? '30003' : null, errorMessage: null },
+          {
+            reference: m.id,
+            providerMessageId,
+            status,
+            errorCode: status === 'failed' ? '30003' : null,
+            errorMessage: null,
+          },
           (current) => nextSmsStatus(current, status),
           at(5),
         );
@@ -79,7 +85,13 @@ export function smsRepositoriesContract(
       ).toBeNull();
       expect(
         await messages.report(
-          { reference: other.id, providerMessageId: 'SMy', status: 'failed', errorCode: '30003', errorMessage: 'Unreachable' },
+          {
+            reference: other.id,
+            providerMessageId: 'SMy',
+            status: 'failed',
+            errorCode: '30003',
+            errorMessage: 'Unreachable',
+          },
           () => 'failed',
           at(7),
         ),
@@ -89,7 +101,13 @@ export function smsRepositoriesContract(
       await messages.release(released.id, 'no', at(8));
       expect(
         await messages.report(
-          { reference: released.id, providerMessageId: 'SMz', status: 'delivered', errorCode: null, errorMessage: null },
+          {
+            reference: released.id,
+            providerMessageId: 'SMz',
+            status: 'delivered',
+            errorCode: null,
+            errorMessage: null,
+          },
           () => 'delivered',
           at(9),
         ),
@@ -118,7 +136,12 @@ export function smsRepositoriesContract(
       expect(first.total).toBe(3);
       expect(first.items.map((m) => m.body)).toEqual(['m2', 'm1']);
       expect((await messages.list(a, { page: 2, perPage: 2 })).items.map((m) => m.body)).toEqual(['m0']);
-      expect(first.items[0]).toMatchObject({ from: '+4930123456', to: '+4915123456789', encoding: 'gsm7', requestId: 'req_1' });
+      expect(first.items[0]).toMatchObject({
+        from: '+4930123456',
+        to: '+4915123456789',
+        encoding: 'gsm7',
+        requestId: 'req_1',
+      });
       expect(first.items[0].createdAt).toEqual(at(2));
     });
 

@@ -1,4 +1,14 @@
-import { bigint, integer, numeric, ownedByUser, ownerListIndex, serialKey, text, timestamptz, varchar } from './columns';
+import {
+  bigint,
+  integer,
+  numeric,
+  ownedByUser,
+  ownerListIndex,
+  serialKey,
+  text,
+  timestamptz,
+  varchar,
+} from './columns';
 import { record } from './record';
 
 /** The SMS log (migration Sms); a `pending` row holds its cost against the balance until settled or released. */

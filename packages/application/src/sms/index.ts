@@ -1,3 +1,4 @@
 export * from './ports';
 export * from './send-sms';
 export * from './sms-status';
+export * from './sandbox-sms-controls';

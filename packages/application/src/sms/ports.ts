@@ -99,8 +99,11 @@ export interface SmsProvider {
  */
 export interface SmsStatusGate {
   readonly provider: 'twilio';
-  /** The report, or null when the signature does not hold over this URL and form. */
-  open(url: string, form: Readonly<Record<string, string>>, signature: string | null): SmsStatusReport | null;
+  /**
+   * The report, or null when the signature does not hold over this request: `pathAndQuery` as
+   * received, put on the public origin the callback was registered with.
+   */
+  open(pathAndQuery: string, form: Readonly<Record<string, string>>, signature: string | null): SmsStatusReport | null;
 }
 
 /** A message the sandbox SMS provider took (listed by its outbox). */

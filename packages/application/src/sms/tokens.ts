@@ -2,6 +2,7 @@ import { token } from '../common/token';
 import type { SmsMessageRepository, SmsProvider, SmsStatusGate } from './ports';
 import type { SendSms } from './send-sms';
 import type { SmsMessages } from './sms-status';
+import type { SandboxSmsControls } from './sandbox-sms-controls';
 
 export const SMS_TOKENS = {
   SmsProvider: token<SmsProvider>('SmsProvider'),
@@ -10,4 +11,6 @@ export const SMS_TOKENS = {
   SmsMessages: token<SmsMessages>('SmsMessages'),
   /** Bound only with a real SMS provider: its signed delivery reports. */
   SmsStatusGate: token<SmsStatusGate>('SmsStatusGate'),
+  /** Bound only while the SMS provider is the sandbox. */
+  SandboxSmsControls: token<SandboxSmsControls>('SandboxSmsControls'),
 } as const;

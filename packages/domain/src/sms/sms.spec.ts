@@ -5,10 +5,12 @@ const number = { phoneNumber: '+4930123456', smsCapable: true };
 
 describe('decideSmsSend', () => {
   it('prices every segment and normalises the recipient', () => {
-    expect(decideSmsSend({ from: number, to: '+49 151 2345-6789', body: 'a'.repeat(161), balance: 1, prices })).toEqual({
-      ok: true,
-      value: { from: '+4930123456', to: '+4915123456789', encoding: 'gsm7', segments: 2, cost: 0.1 },
-    });
+    expect(decideSmsSend({ from: number, to: '+49 151 2345-6789', body: 'a'.repeat(161), balance: 1, prices })).toEqual(
+      {
+        ok: true,
+        value: { from: '+4930123456', to: '+4915123456789', encoding: 'gsm7', segments: 2, cost: 0.1 },
+      },
+    );
   });
 
   it('refuses in order: recipient format, unknown number, capability, balance', () => {

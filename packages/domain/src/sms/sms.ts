@@ -102,7 +102,8 @@ export function decideSmsSend(input: SmsSendInput): Result<SmsCharge, SmsRefusal
   if (!input.from.smsCapable) return err({ code: 'not_sms_capable' });
   const { encoding, segments } = smsSegments(input.body);
   const cost = smsCost(segments, input.prices);
-  if (!canAfford(input.balance, cost)) return err({ code: 'insufficient_balance', balance: input.balance, required: cost });
+  if (!canAfford(input.balance, cost))
+    return err({ code: 'insufficient_balance', balance: input.balance, required: cost });
   return ok({ from: input.from.phoneNumber, to, encoding, segments, cost });
 }
 

@@ -32,12 +32,10 @@ export class PostgresSandboxSmsState implements SandboxSmsState {
         [a.userId, a.kind, a.targetId],
       );
       if (a.count > 0)
-        await this.db.query(`INSERT INTO sandbox_faults (user_id, kind, target_id, remaining) VALUES ($1, $2, $3, $4)`, [
-          a.userId,
-          a.kind,
-          a.targetId,
-          a.count,
-        ]);
+        await this.db.query(
+          `INSERT INTO sandbox_faults (user_id, kind, target_id, remaining) VALUES ($1, $2, $3, $4)`,
+          [a.userId, a.kind, a.targetId, a.count],
+        );
       return a.count;
     });
   }
