@@ -72,7 +72,8 @@ export const ERROR_FAMILY_SCHEMAS = {
   },
   ProviderFailureError: {
     type: 'object',
-    description: 'A provider refused or could not be reached (status 500, SMS send): nothing was charged, a retry is safe.',
+    description:
+      'A provider refused or could not be reached (status 500, SMS send): nothing was charged, a retry is safe.',
     properties: { message: text('What failed, in words'), error: text("The provider's reason") },
     required: ['message', 'error'],
   },

@@ -78,7 +78,10 @@ const callback = (path: string, form: Record<string, string>, signature: string 
 it('sends through the Messages API and applies a signed status callback; a forged one changes nothing', async () => {
   const user = await t.createUser({ balance: 1 });
   const from = await ownNumber(user);
-  const sent = await t.http.post('/api/user/sms').set(user.auth).send({ from: from.id, to: '+4915123456789', body: 'Hi!' });
+  const sent = await t.http
+    .post('/api/user/sms')
+    .set(user.auth)
+    .send({ from: from.id, to: '+4915123456789', body: 'Hi!' });
   expect(sent.status).toBe(200);
   const id = sent.body.data.id as number;
   expect(Object.fromEntries(posted.at(-1)!)).toEqual({
@@ -112,7 +115,10 @@ it('Twilio refusing the message answers 500 with its reason and charges nothing'
   const user = await t.createUser({ balance: 1 });
   const from = await ownNumber(user);
   refuseNext = true;
-  const refused = await t.http.post('/api/user/sms').set(user.auth).send({ from: from.id, to: '+4915123456789', body: 'Hi' });
+  const refused = await t.http
+    .post('/api/user/sms')
+    .set(user.auth)
+    .send({ from: from.id, to: '+4915123456789', body: 'Hi' });
   expect({ status: refused.status, body: refused.body }).toEqual({
     status: 500,
     body: {
