@@ -70,9 +70,12 @@ export class InMemorySmsMessageRepository implements SmsMessageRepository {
     if (!row || row.settlement === 'released') return null;
     if (row.providerMessageId !== null && row.providerMessageId !== report.providerMessageId) return null;
     const status = next(row.status);
+    if (row.settlement === 'pending' && row.providerMessageId === null)
+      this.put({ ...row, providerMessageId: report.providerMessageId });
     if (status === null) return null;
+    const current = this.rows.get(row.id)!;
     return this.put({
-      ...row,
+      ...current,
       status,
       errorCode: report.errorCode,
       errorMessage: report.errorMessage,
@@ -91,6 +94,14 @@ export class InMemorySmsMessageRepository implements SmsMessageRepository {
       mine.map((m) => ({ ...m })),
       page,
     );
+  }
+
+  async stalePending(before: Date, limit: number): Promise<SmsMessage[]> {
+    return [...this.rows.values()]
+      .filter((m) => m.settlement === 'pending' && m.createdAt < before)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
+      .slice(0, limit)
+      .map((m) => ({ ...m }));
   }
 
   private put(row: SmsMessage): SmsMessage {
@@ -121,6 +132,10 @@ export class InMemorySandboxSmsState implements SandboxSmsState {
     this.faults = this.faults.filter((f) => !(f.userId === a.userId && f.kind === a.kind && f.targetId === a.targetId));
     if (a.count > 0) this.faults.push({ kind: a.kind, userId: a.userId, targetId: a.targetId, remaining: a.count });
     return a.count;
+  }
+
+  async wasSent(userId: number, providerMessageId: string): Promise<boolean> {
+    return this.sent.some((m) => m.userId === userId && m.providerMessageId === providerMessageId);
   }
 
   async outbox(userId: number, limit: number): Promise<SandboxSmsSent[]> {

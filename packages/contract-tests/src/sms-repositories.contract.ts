@@ -121,6 +121,37 @@ export function smsRepositoriesContract(
       ).toBeNull();
     });
 
+    it('lists stale pending messages oldest first; a report keeps the provider id of a pending one', async () => {
+      const {
+        messages,
+        users: [a, b],
+      } = await open();
+      const old = await messages.reserve(message(a, { now: at(1) }));
+      const older = await messages.reserve(message(b, { now: at(0) }));
+      const settled = await messages.reserve(message(a, { now: at(0) }));
+      await messages.settle(settled.id, 'SMs', at(1));
+      await messages.reserve(message(a, { now: at(30) }));
+      const stale = (await messages.stalePending(at(10), 10)).filter((m) =>
+        [old.id, older.id, settled.id].includes(m.id),
+      );
+      expect(stale.map((m) => m.id)).toEqual([older.id, old.id]);
+      expect(
+        await messages.report(
+          { reference: old.id, providerMessageId: 'SMseen', status: 'sent', errorCode: null, errorMessage: null },
+          () => null,
+          at(11),
+        ),
+      ).toBeNull();
+      expect((await messages.find(a, old.id))?.providerMessageId).toBe('SMseen');
+      expect(
+        await messages.report(
+          { reference: old.id, providerMessageId: 'SMother', status: 'delivered', errorCode: null, errorMessage: null },
+          () => 'delivered',
+          at(12),
+        ),
+      ).toBeNull();
+    });
+
     it('finds and lists only the account’s own messages, newest first, paged', async () => {
       const {
         messages,
@@ -174,6 +205,11 @@ export function smsRepositoriesContract(
       expect((await sandbox.outbox(a, 10)).map((m) => m.body)).toEqual(['s6', 's3', 's1']);
       expect((await sandbox.outbox(a, 1)).map((m) => m.providerMessageId)).toEqual(['SBX6']);
       expect((await sandbox.outbox(b, 10)).map((m) => m.body)).toEqual(['s2']);
+      expect([
+        await sandbox.wasSent(a, 'SBX6'),
+        await sandbox.wasSent(a, 'SBX5'),
+        await sandbox.wasSent(b, 'SBX6'),
+      ]).toEqual([true, false, false]);
     });
   });
 }

@@ -1,8 +1,11 @@
-import { Ids, OutboundSms, SandboxSmsState, SmsProvider, SmsProviderRefusal } from '@voiceplane/application';
+import { OutboundSms, SandboxSmsState, SmsProvider, SmsProviderRefusal } from '@voiceplane/application';
 
 /** Sandbox fault kind: the next sends fail as if the carrier gateway were down. */
 export const SMS_SEND_FAULT = 'sms_send';
 export const SANDBOX_SMS_REFUSAL = 'Sandbox fault injected (sms_send).';
+
+/** The sandbox's message id for voiceplane's reference (`SM` + 32 hex), so it can say later whether it took that send. */
+const idOfReference = (reference: number) => `SM${reference.toString(16).padStart(32, '0')}`;
 
 /**
  * SMS simulated on voiceplane's own database: every send is taken at once (a Twilio-like sid)
@@ -15,12 +18,11 @@ export class SandboxSmsProvider implements SmsProvider {
 
   constructor(
     readonly state: SandboxSmsState,
-    private readonly ids: Ids,
     private readonly now: () => Date,
   ) {}
 
   async send(m: OutboundSms): Promise<{ providerMessageId: string }> {
-    const providerMessageId = `SM${this.ids.uuid().replace(/-/g, '')}`;
+    const providerMessageId = idOfReference(m.reference);
     const outcome = await this.state.accept(
       {
         userId: m.userId,
@@ -35,5 +37,11 @@ export class SandboxSmsProvider implements SmsProvider {
     );
     if (outcome === 'faulted') throw new SmsProviderRefusal(SANDBOX_SMS_REFUSAL);
     return { providerMessageId };
+  }
+
+  /** The outbox is the sandbox's memory of what it took. */
+  async findSent(m: OutboundSms): Promise<string | null> {
+    const providerMessageId = idOfReference(m.reference);
+    return (await this.state.wasSent(m.userId, providerMessageId)) ? providerMessageId : null;
   }
 }

@@ -55,8 +55,9 @@ export interface SmsMessageRepository {
   release(id: number, reason: string, now: Date): Promise<boolean>;
   /**
    * Applies a delivery report to the message it names (also while still `pending`: a report may
-   * outrun the settlement). The provider id must match once known; `next` decides the change.
-   * Null when no such message or nothing changed.
+   * outrun the settlement). The provider id must match once known; a `pending` message without one
+   * keeps it (proof the provider took it, for the sweep); `next` decides the status change.
+   * Null when no such message or its status did not change.
    */
   report(
     report: SmsStatusReport,
@@ -66,6 +67,8 @@ export interface SmsMessageRepository {
   find(userId: number, id: number): Promise<SmsMessage | null>;
   /** Newest first. */
   list(userId: number, page: PageRequest): Promise<Page<SmsMessage>>;
+  /** `pending` messages recorded before `before`, oldest first: sends whose process died before settling. */
+  stalePending(before: Date, limit: number): Promise<SmsMessage[]>;
 }
 
 /** What the provider is asked to send; `reference` is voiceplane's message id, echoed in its reports. */
@@ -91,6 +94,11 @@ export interface SmsProvider {
   readonly name: 'sandbox' | 'twilio';
   /** Resolves with the provider's message id once it took the message; throws `SmsProviderRefusal` otherwise. */
   send(message: OutboundSms): Promise<{ readonly providerMessageId: string }>;
+  /**
+   * Optional: the provider's id of the message sent with this reference, or null when it never took
+   * it. A provider that cannot be asked leaves the sweep to its delivery reports.
+   */
+  findSent?(message: OutboundSms): Promise<string | null>;
 }
 
 /**
@@ -128,4 +136,6 @@ export interface SandboxSmsState {
   armFault(arming: { userId: number; targetId: number | null; count: number; kind: string }): Promise<number>;
   /** Newest first. */
   outbox(userId: number, limit: number): Promise<SandboxSmsSent[]>;
+  /** Whether the user's send with this provider id was recorded. */
+  wasSent(userId: number, providerMessageId: string): Promise<boolean>;
 }

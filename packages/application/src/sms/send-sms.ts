@@ -119,7 +119,11 @@ export class SendSms {
     return this.settle(message, providerMessageId, outcome);
   }
 
-  private settle(
+  /**
+   * Records and charges a message the provider took. Also the sweep's way to settle a send whose
+   * process died; then another settlement first is no error (`null`).
+   */
+  settle(
     message: SmsMessage,
     providerMessageId: string,
     outcome?: (sent: Result<SmsMessage, SendSmsRefusal>) => unknown,

@@ -1,19 +1,29 @@
-import { SandboxSmsControls, SendSms, SmsMessages, SmsProvider, TOKENS } from '@voiceplane/application';
+import {
+  SandboxSmsControls,
+  SendSms,
+  SmsMessages,
+  SmsProvider,
+  SmsSettlementSweep,
+  TOKENS,
+} from '@voiceplane/application';
 import { SandboxFaults, SandboxSmsController, SmsController, SmsStatusController } from '@voiceplane/adapter-http';
 import { SandboxSmsProvider, SMS_SEND_FAULT } from '@voiceplane/adapter-sandbox';
 import { TwilioSmsProvider, TwilioSmsStatusGate } from '@voiceplane/adapter-twilio';
 import { PostgresSandboxSmsState, TypeormSmsMessageRepository } from '@voiceplane/adapter-typeorm';
+import { everyInterval } from './every-interval';
 import { ApiModule } from './module';
 
 /** SMS sends per account and minute, on every instance together (our choice; Famulor's page names none). */
 export const SMS_SENDS_PER_MINUTE = 30;
+/** How often stale pending sends are looked for (they are taken after five minutes). */
+export const SMS_SWEEP_INTERVAL_MS = 60_000;
 
 /**
  * SMS from the account's own numbers (`POST /api/user/sms`) and its log, through Twilio's Messages
  * API with SMS_PROVIDER=twilio (its signed status callbacks are served then), else the sandbox
  * provider with its fault kind `sms_send` and its controls.
  */
-export const smsModule: ApiModule = ({ container: c, config, database }) => {
+export const smsModule: ApiModule = ({ container: c, config, database, logger }) => {
   const get = c.get.bind(c);
   const messages = new TypeormSmsMessageRepository(database);
   c.bind(TOKENS.SmsMessageRepository).toConstantValue(messages);
@@ -30,7 +40,7 @@ export const smsModule: ApiModule = ({ container: c, config, database }) => {
     c.bind(SmsStatusController).toSelf().inSingletonScope();
   } else {
     const state = new PostgresSandboxSmsState(database);
-    provider = new SandboxSmsProvider(state, get(TOKENS.Ids), () => clock.now());
+    provider = new SandboxSmsProvider(state, () => clock.now());
     c.bind(TOKENS.SandboxSmsControls).toConstantValue(new SandboxSmsControls(state, log));
     c.bind(SandboxSmsController).toSelf().inSingletonScope();
   }
@@ -67,8 +77,21 @@ export const smsModule: ApiModule = ({ container: c, config, database }) => {
     )
     .inSingletonScope();
   c.bind(SmsController).toSelf().inSingletonScope();
+  c.bind(TOKENS.SmsSettlementSweep)
+    .toDynamicValue(
+      () => new SmsSettlementSweep(messages, provider, get(TOKENS.SendSms), clock, logger.child({ module: 'sms' })),
+    )
+    .inSingletonScope();
 
   return {
+    background: [
+      everyInterval(
+        'sms-settlement-sweep',
+        SMS_SWEEP_INTERVAL_MS,
+        () => get(TOKENS.SmsSettlementSweep).sweep(),
+        logger,
+      ),
+    ],
     routeQuotas: [
       {
         method: 'POST',

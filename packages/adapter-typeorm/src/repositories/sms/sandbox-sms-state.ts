@@ -40,6 +40,14 @@ export class PostgresSandboxSmsState implements SandboxSmsState {
     });
   }
 
+  async wasSent(userId: number, providerMessageId: string): Promise<boolean> {
+    const row = await this.db.one<{ hit: number }>(
+      `SELECT 1 AS hit FROM sandbox_sms_sent WHERE user_id = $1 AND provider_message_id = $2 LIMIT 1`,
+      [userId, providerMessageId],
+    );
+    return row !== null;
+  }
+
   async outbox(userId: number, limit: number): Promise<SandboxSmsSent[]> {
     const rows = await this.db.query<SandboxSmsSentRecord>(
       `SELECT * FROM sandbox_sms_sent WHERE user_id = $1 ORDER BY id DESC LIMIT $2`,

@@ -85,6 +85,11 @@ export class TypeormSmsMessageRepository implements SmsMessageRepository {
       );
       if (!row) return null;
       const status = next(row.status as SmsStatus);
+      if (row.settlement === 'pending' && row.provider_message_id === null)
+        await this.db.query(`UPDATE sms_messages SET provider_message_id = $2 WHERE id = $1`, [
+          report.reference,
+          report.providerMessageId,
+        ]);
       if (status === null) return null;
       const updated = await this.db.one<SmsMessageRecord>(
         `UPDATE sms_messages SET status = $2, error_code = $3, error_message = $4, updated_at = $5 WHERE id = $1 RETURNING *`,
@@ -100,6 +105,14 @@ export class TypeormSmsMessageRepository implements SmsMessageRepository {
       userId,
     ]);
     return row ? toSms(row) : null;
+  }
+
+  async stalePending(before: Date, limit: number): Promise<SmsMessage[]> {
+    const rows = await this.db.query<SmsMessageRecord>(
+      `SELECT * FROM sms_messages WHERE settlement = 'pending' AND created_at < $1 ORDER BY created_at, id LIMIT $2`,
+      [before, limit],
+    );
+    return rows.map(toSms);
   }
 
   async list(userId: number, page: PageRequest): Promise<Page<SmsMessage>> {
