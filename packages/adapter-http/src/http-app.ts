@@ -42,7 +42,14 @@ function unknownProviders(app: Application): void {
     res.status(404).json({ error: 'Unknown provider.' });
   };
   app.get('/api/providers/chatapp/:provider/webhook', unknown);
-  app.post(['/api/providers/chatapp/:provider/webhook', '/api/providers/billing/:provider/webhook'], unknown);
+  app.post(
+    [
+      '/api/providers/chatapp/:provider/webhook',
+      '/api/providers/billing/:provider/webhook',
+      '/api/providers/sms/:provider/status',
+    ],
+    unknown,
+  );
 }
 
 export interface HttpAppOptions {

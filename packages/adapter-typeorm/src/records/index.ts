@@ -17,6 +17,7 @@ import { toolRecords } from './tools';
 import { topUpRecords } from './top-ups';
 import { webhookRecords } from './webhooks';
 import { webChatRecords } from './web-chat';
+import { smsRecords } from './sms';
 
 export * from './accounts';
 export * from './assistants';
@@ -36,6 +37,7 @@ export * from './tools';
 export * from './top-ups';
 export * from './webhooks';
 export * from './web-chat';
+export * from './sms';
 
 /** Every EntitySchema the DataSource knows: one per table the migrations create (the schema-drift test holds them equal). */
 export const entitySchemas: EntitySchema[] = [
@@ -57,5 +59,6 @@ export const entitySchemas: EntitySchema[] = [
   ...chatappRecords,
   ...knowledgeBaseRecords,
   ...webChatRecords,
+  ...smsRecords,
 ];
 export * from './record';
