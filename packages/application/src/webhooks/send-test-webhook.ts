@@ -1,5 +1,6 @@
 import { Clock } from '../ports/clock';
 import { Ids } from '../ports/ids';
+import { UnitOfWork } from '../ports/unit-of-work';
 import { WebhookDeliveryRepository } from './ports';
 import { AttemptReport, WebhookSender } from './webhook-sender';
 
@@ -21,6 +22,7 @@ export class SendTestWebhook {
     private readonly sender: WebhookSender,
     private readonly ids: Ids,
     private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
   ) {}
 
   async execute(userId: number, url: string, requestId: string | null): Promise<TestWebhookResult> {
@@ -42,16 +44,22 @@ export class SendTestWebhook {
       now,
       lease,
     });
-    const report = await this.sender.attemptClaimed({
-      delivery,
-      state: {
-        status: delivery.status,
-        attemptsCount: delivery.attemptsCount,
-        roundAttempts: 0,
-        maxAttempts: PING_MAX_ATTEMPTS,
-        leaseToken: lease.token,
+    const result = (report: AttemptReport): TestWebhookResult => ({ deliveryId: delivery.id, ...report });
+    const report = await this.sender.attemptClaimed(
+      {
+        delivery,
+        state: {
+          status: delivery.status,
+          attemptsCount: delivery.attemptsCount,
+          roundAttempts: 0,
+          maxAttempts: PING_MAX_ATTEMPTS,
+          leaseToken: lease.token,
+        },
       },
-    });
-    return { deliveryId: delivery.id, ...report };
+      // The attempt's outcome and the answer made from it commit together: a retry after a crash
+      // replays the answer instead of pinging again.
+      (settle) => this.uow.transaction(settle, { concludes: result }),
+    );
+    return result(report);
   }
 }

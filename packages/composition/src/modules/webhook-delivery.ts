@@ -71,6 +71,7 @@ export const webhookDeliveryModule: ApiModule = ({ container: c, database, logge
           ctx.get(TOKENS.WebhookSender),
           ctx.get(TOKENS.Ids),
           ctx.get(TOKENS.Clock),
+          ctx.get(TOKENS.UnitOfWork),
         ),
     )
     .inSingletonScope();
