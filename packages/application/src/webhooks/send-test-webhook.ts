@@ -29,21 +29,24 @@ export class SendTestWebhook {
     const now = this.clock.now();
     const lease = this.sender.newLease(now);
     // Created already held by this attempt. Should this process die before the attempt is
-    // written, the overdue sweep makes it once the lease has run out.
-    const delivery = await this.deliveries.insert({
-      id: this.ids.token('dlv_', 22),
-      webhookId: this.ids.token('msg_', 22),
-      userId,
-      eventType: 'ping',
-      targetUrl: url,
-      body: JSON.stringify({ event: 'ping', message: PING_MESSAGE, timestamp: now.toISOString() }),
-      source: { type: 'account', id: userId },
-      subject: null,
-      requestId,
-      maxAttempts: PING_MAX_ATTEMPTS,
-      now,
-      lease,
-    });
+    // written, the overdue sweep makes it once the lease has run out. Committed as a transaction so
+    // that a request with an Idempotency-Key is marked carried out: its retry never pings again.
+    const delivery = await this.uow.transaction(() =>
+      this.deliveries.insert({
+        id: this.ids.token('dlv_', 22),
+        webhookId: this.ids.token('msg_', 22),
+        userId,
+        eventType: 'ping',
+        targetUrl: url,
+        body: JSON.stringify({ event: 'ping', message: PING_MESSAGE, timestamp: now.toISOString() }),
+        source: { type: 'account', id: userId },
+        subject: null,
+        requestId,
+        maxAttempts: PING_MAX_ATTEMPTS,
+        now,
+        lease,
+      }),
+    );
     const result = (report: AttemptReport): TestWebhookResult => ({ deliveryId: delivery.id, ...report });
     const report = await this.sender.attemptClaimed(
       {

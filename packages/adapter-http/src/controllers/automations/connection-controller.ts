@@ -4,7 +4,7 @@ import { inject } from 'inversify';
 import { Connection, TargetUrlPolicy } from '@voiceplane/domain';
 import { CheckConnection, ConnectionInput, ManageConnections, TOKENS } from '@voiceplane/application';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer, answerFor, refuse } from '../../pipeline/answers';
+import { answer, answerFor } from '../../pipeline/answers';
 import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
