@@ -16,8 +16,13 @@ const transform: Config['transform'] = {
   ],
 };
 
+// Test support lives under testing/; stand-ins, test-env and packages' test-support/ are imported by subpath.
 const moduleNameMapper = {
-  '^@voiceplane/test-env$': '<rootDir>/tools/test-env',
+  '^@voiceplane/test-env$': '<rootDir>/testing/test-env',
+  '^@voiceplane/(test-env|stand-ins)/(.+)$': '<rootDir>/testing/$1/$2',
+  '^@voiceplane/adapter-fakes$': '<rootDir>/testing/fakes/src',
+  '^@voiceplane/contract-tests$': '<rootDir>/testing/contract-tests/src',
+  '^@voiceplane/([a-z-]+)/test-support/(.+)$': '<rootDir>/packages/$1/test-support/$2',
   '^@voiceplane/(domain|application|composition|contract-tests|client|adapter-[a-z-]+)$': '<rootDir>/packages/$1/src',
 };
 
@@ -26,7 +31,7 @@ const shared = {
   transform,
   moduleNameMapper,
   testEnvironment: 'node',
-  roots: ['<rootDir>/packages', '<rootDir>/apps', '<rootDir>/tools'],
+  roots: ['<rootDir>/packages', '<rootDir>/apps', '<rootDir>/testing', '<rootDir>/tools'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
 };
 
@@ -42,13 +47,13 @@ const config: Config = {
       ...shared,
       displayName: 'integration',
       testMatch: ['**/*.int.spec.ts'],
-      globalSetup: '<rootDir>/tools/test-env/global-setup.ts',
-      globalTeardown: '<rootDir>/tools/test-env/global-teardown.ts',
+      globalSetup: '<rootDir>/testing/test-env/global-setup.ts',
+      globalTeardown: '<rootDir>/testing/test-env/global-teardown.ts',
     },
   ],
   // Jest reads testTimeout only at the top level, not per project.
   testTimeout: 60_000,
-  reporters: ['default', '<rootDir>/tools/test-env/summary-reporter.js'],
+  reporters: ['default', '<rootDir>/testing/test-env/summary-reporter.js'],
 };
 
 export default config;

@@ -14,9 +14,9 @@
  *  - the TypeORM adapter reads rows typed (tools/boundaries/untyped-rows.ts).
  * Checks both package.json dependencies and the import statements of every non-test source file;
  * a package's test-support/ (helpers its tests share) may import only what its package.json declares,
- * and so may its spec files (plus the test toolchain the root declares), listed debts aside.
+ * and so may its spec files (plus the test toolchain the root declares), those under testing/ included.
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join, relative, resolve, sep } from 'node:path';
 import { untypedRowViolations } from './boundaries/untyped-rows';
@@ -86,61 +86,68 @@ const featureEdges = new Map<string, Map<string, Set<string>>>();
 
 const importPattern = /(?:from\s+|import\s*\(\s*|require\s*\(\s*|import\s+)['"]([^'"]+)['"]/g;
 
-for (const group of ['packages', 'apps']) {
-  for (const pkg of readdirSync(join(root, group))) {
-    const dir = join(root, group, pkg);
-    const kind: Kind = group === 'apps' ? 'app' : kindOf(pkg);
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
-      dependencies?: Record<string, string>;
-      devDependencies?: Record<string, string>;
-    };
-    const deps = Object.keys(manifest.dependencies ?? {});
-    checkTestSupport(group, pkg, dir, new Set([...deps, ...Object.keys(manifest.devDependencies ?? {})]));
+/** The layers, and the test support that keeps their rules: the fakes are an adapter, contract-tests its own kind. */
+const layered = [
+  ...['packages', 'apps'].flatMap((group) =>
+    readdirSync(join(root, group)).map((pkg) => ({ group, pkg, dir: join(root, group, pkg) })),
+  ),
+  { group: 'testing', pkg: 'adapter-fakes', dir: join(root, 'testing', 'fakes') },
+  { group: 'testing', pkg: 'contract-tests', dir: join(root, 'testing', 'contract-tests') },
+];
 
-    for (const dep of deps) {
-      if (dep.startsWith('@voiceplane/')) {
-        const name = dep.slice('@voiceplane/'.length);
-        if (!allowedInternal(pkg, kind, name)) violations.push(`${group}/${pkg}/package.json depends on ${dep}`);
-      } else if (kind === 'application' || (kind === 'domain' && !DOMAIN_LIBRARIES.has(dep))) {
-        violations.push(`${group}/${pkg}/package.json depends on third-party ${dep}`);
-      } else if (pkg === 'voice-agent' && STORE_LIBRARIES.has(dep)) {
-        violations.push(
-          `${group}/${pkg}/package.json depends on ${dep} (the voice agent talks to the control plane only over HTTP)`,
-        );
+for (const { group, pkg, dir } of layered) {
+  const kind: Kind = group === 'apps' ? 'app' : kindOf(pkg);
+  const at = relative(root, dir);
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
+  const deps = Object.keys(manifest.dependencies ?? {});
+  checkTestSupport(at, pkg, dir, new Set([...deps, ...Object.keys(manifest.devDependencies ?? {})]));
+
+  for (const dep of deps) {
+    if (dep.startsWith('@voiceplane/')) {
+      const name = dep.slice('@voiceplane/'.length);
+      if (!allowedInternal(pkg, kind, name)) violations.push(`${at}/package.json depends on ${dep}`);
+    } else if (kind === 'application' || (kind === 'domain' && !DOMAIN_LIBRARIES.has(dep))) {
+      violations.push(`${at}/package.json depends on third-party ${dep}`);
+    } else if (pkg === 'voice-agent' && STORE_LIBRARIES.has(dep)) {
+      violations.push(
+        `${at}/package.json depends on ${dep} (the voice agent talks to the control plane only over HTTP)`,
+      );
+    }
+  }
+
+  for (const file of sourceFiles(join(dir, 'src'))) {
+    const rel = relative(root, file);
+    const text = readFileSync(file, 'utf8');
+    if (pkg === 'adapter-http') violations.push(...repositoryInjections(rel, text));
+    for (const m of text.matchAll(importPattern)) {
+      const spec = m[1];
+      if (spec.startsWith('.')) {
+        const target = resolve(file, '..', spec);
+        if (!target.startsWith(dir + sep)) violations.push(`${rel} reaches outside its package: ${spec}`);
+        else if (kind === 'domain' || kind === 'application')
+          noteFeatureEdge(pkg, relative(join(dir, 'src'), file), relative(join(dir, 'src'), target));
+      } else if (spec.startsWith('@voiceplane/')) {
+        const name = spec.slice('@voiceplane/'.length).split('/')[0];
+        if (!allowedInternal(pkg, kind, name)) violations.push(`${rel} imports ${spec}`);
+      } else if (pkg === 'voice-agent' && STORE_LIBRARIES.has(packageOf(spec))) {
+        violations.push(`${rel} imports ${spec} (the voice agent talks to the control plane only over HTTP)`);
+      } else if (kind === 'domain' || kind === 'application') {
+        const builtinOk = kind === 'application' && /^node:(crypto|util)$/.test(spec);
+        const libraryOk = kind === 'domain' && DOMAIN_LIBRARIES.has(packageOf(spec));
+        if (!builtinOk && !libraryOk) violations.push(`${rel} imports ${spec}`);
       }
     }
-
-    for (const file of sourceFiles(join(dir, 'src'))) {
-      const rel = relative(root, file);
-      const text = readFileSync(file, 'utf8');
-      if (pkg === 'adapter-http') violations.push(...repositoryInjections(rel, text));
-      for (const m of text.matchAll(importPattern)) {
-        const spec = m[1];
-        if (spec.startsWith('.')) {
-          const target = resolve(file, '..', spec);
-          if (!target.startsWith(dir + sep)) violations.push(`${rel} reaches outside its package: ${spec}`);
-          else if (kind === 'domain' || kind === 'application')
-            noteFeatureEdge(pkg, relative(join(dir, 'src'), file), relative(join(dir, 'src'), target));
-        } else if (spec.startsWith('@voiceplane/')) {
-          const name = spec.slice('@voiceplane/'.length).split('/')[0];
-          if (!allowedInternal(pkg, kind, name)) violations.push(`${rel} imports ${spec}`);
-        } else if (pkg === 'voice-agent' && STORE_LIBRARIES.has(packageOf(spec))) {
-          violations.push(`${rel} imports ${spec} (the voice agent talks to the control plane only over HTTP)`);
-        } else if (kind === 'domain' || kind === 'application') {
-          const builtinOk = kind === 'application' && /^node:(crypto|util)$/.test(spec);
-          const libraryOk = kind === 'domain' && DOMAIN_LIBRARIES.has(packageOf(spec));
-          if (!builtinOk && !libraryOk) violations.push(`${rel} imports ${spec}`);
-        }
-      }
-      if (kind !== 'app' && /process\.env/.test(text)) violations.push(`${rel} reads process.env (only apps may)`);
-      if (kind === 'domain') {
-        if (/\bDate\.now\(|new Date\(\s*\)|Math\.random\(/.test(text))
-          violations.push(`${rel} reads the clock or randomness`);
-        // Asynchronous code, not the word: an async function, method or arrow, or an await.
-        if (/\basync\s+(function\b|\(|[A-Za-z_$][\w$]*\s*(\(|=>))|\bawait\s/.test(text))
-          violations.push(`${rel} is asynchronous`);
-        if (/^\s*@[A-Za-z]+\(/m.test(text)) violations.push(`${rel} uses decorators`);
-      }
+    if (kind !== 'app' && /process\.env/.test(text)) violations.push(`${rel} reads process.env (only apps may)`);
+    if (kind === 'domain') {
+      if (/\bDate\.now\(|new Date\(\s*\)|Math\.random\(/.test(text))
+        violations.push(`${rel} reads the clock or randomness`);
+      // Asynchronous code, not the word: an async function, method or arrow, or an await.
+      if (/\basync\s+(function\b|\(|[A-Za-z_$][\w$]*\s*(\(|=>))|\bawait\s/.test(text))
+        violations.push(`${rel} is asynchronous`);
+      if (/^\s*@[A-Za-z]+\(/m.test(text)) violations.push(`${rel} uses decorators`);
     }
   }
 }
@@ -158,21 +165,21 @@ function checkSpecs(): void {
     devDependencies?: Record<string, string>;
   };
   const toolchain = Object.keys(rootManifest.devDependencies ?? {});
-  const testEnv = join(root, 'tools', 'test-env');
   const workspacePackages = [
     ...['packages', 'apps'].flatMap((group) =>
       readdirSync(join(root, group)).map((pkg) => ({
         dir: join(root, group, pkg),
         scan: join(root, group, pkg, 'src'),
-        nested: [] as string[],
       })),
     ),
-    // tools/ holds a package of its own, test-env, whose files are not tools' to import by path.
-    { dir: join(root, 'tools'), scan: join(root, 'tools'), nested: [testEnv] },
-    { dir: testEnv, scan: testEnv, nested: [] },
+    // What proves rather than ships: acceptance suites, contract suites, fakes, stand-ins, test-env.
+    ...readdirSync(join(root, 'testing')).map((pkg) => ({
+      dir: join(root, 'testing', pkg),
+      scan: join(root, 'testing', pkg),
+    })),
+    { dir: join(root, 'tools'), scan: join(root, 'tools') },
   ];
-  const found: string[] = [];
-  for (const { dir, scan, nested } of workspacePackages) {
+  for (const { dir, scan } of workspacePackages) {
     const manifestPath = relative(root, join(dir, 'package.json'));
     const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
       name: string;
@@ -185,7 +192,7 @@ function checkSpecs(): void {
       ...toolchain,
       manifest.name,
     ]);
-    const inside = (path: string) => path.startsWith(dir + sep) && !nested.some((n) => path.startsWith(n + sep));
+    const inside = (path: string) => path.startsWith(dir + sep);
     for (const file of specFiles(scan).filter(inside)) {
       const rel = relative(root, file);
       const text = readFileSync(file, 'utf8');
@@ -195,32 +202,13 @@ function checkSpecs(): void {
         const lineBefore = text.slice(text.lastIndexOf('\n', m.index) + 1, m.index);
         if ((lineBefore.match(/"/g) ?? []).length % 2 === 1) continue;
         if (spec.startsWith('.')) {
-          if (!inside(resolve(file, '..', spec))) found.push(`${rel} reaches outside its package: ${spec}`);
+          if (!inside(resolve(file, '..', spec))) violations.push(`${rel} reaches outside its package: ${spec}`);
         } else if (!spec.startsWith('node:') && !declared.has(packageOf(spec)) && !isBuiltin(spec)) {
-          found.push(`${rel} imports ${spec}, which ${manifestPath} does not declare`);
+          violations.push(`${rel} imports ${spec}, which ${manifestPath} does not declare`);
         }
       }
     }
   }
-  // Known findings wait in a list that may only shrink: a new one fails, and so does a listed one that is gone.
-  const pendingFile = join(root, 'tools', 'boundaries', 'spec-imports-pending.txt');
-  const [header, listed] = readFileSync(pendingFile, 'utf8')
-    .split('\n')
-    .reduce<[string[], string[]]>(
-      ([h, l], line) => (line.startsWith('#') ? [[...h, line], l] : line === '' ? [h, l] : [h, [...l, line]]),
-      [[], []],
-    );
-  if (process.argv.includes('--write-pending')) {
-    // After a merge: take today's findings as the list (review the diff: a new line is a new debt).
-    writeFileSync(pendingFile, [...header, ...[...new Set(found)].sort()].join('\n') + '\n');
-    return;
-  }
-  const pending = new Set(listed);
-  for (const finding of found) if (!pending.has(finding)) violations.push(finding);
-  const stillFound = new Set(found);
-  for (const listed of pending)
-    if (!stillFound.has(listed))
-      violations.push(`${relative(root, pendingFile)} lists what is fixed now (remove the line): ${listed}`);
 }
 
 function specFiles(dir: string): string[] {
@@ -239,7 +227,7 @@ function specFiles(dir: string): string[] {
  * Test helpers are code too: each package they import is declared in the package's manifest
  * (a development dependency is enough), and they stay inside their package.
  */
-function checkTestSupport(group: string, pkg: string, dir: string, declared: ReadonlySet<string>): void {
+function checkTestSupport(at: string, pkg: string, dir: string, declared: ReadonlySet<string>): void {
   const supportDir = join(dir, 'test-support');
   if (!existsSync(supportDir)) return;
   for (const file of sourceFiles(supportDir)) {
@@ -254,7 +242,7 @@ function checkTestSupport(group: string, pkg: string, dir: string, declared: Rea
         !declared.has(packageOf(spec)) &&
         packageOf(spec) !== `@voiceplane/${pkg}`
       ) {
-        violations.push(`${rel} imports ${spec}, which ${group}/${pkg}/package.json does not declare`);
+        violations.push(`${rel} imports ${spec}, which ${at}/package.json does not declare`);
       }
     }
   }
@@ -279,6 +267,7 @@ function checkWiring(): void {
     ...['packages', 'apps'].flatMap((group) =>
       readdirSync(join(root, group)).map((pkg) => join(group, pkg, 'package.json')),
     ),
+    ...readdirSync(join(root, 'testing')).map((pkg) => join('testing', pkg, 'package.json')),
     join('tools', 'package.json'),
   ];
   for (const manifest of manifests) {

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { benchDatabase, runBench } from './lib/harness';
 import { startApiProcess, startBareProcess } from './lib/processes';
-import { GraphStandIn } from '../whatsapp/graph-stand-in';
+import { GraphStandIn } from '@voiceplane/stand-ins/whatsapp/graph-stand-in';
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 50);
 const PER_ACCOUNT = 5;

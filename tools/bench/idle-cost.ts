@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createScratchDatabase, type ScratchDatabase } from '../test-env/scratch-database';
+import { createScratchDatabase, type ScratchDatabase } from '@voiceplane/test-env/scratch-database';
 import { runBench } from './lib/harness';
 
 /**

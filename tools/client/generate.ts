@@ -43,7 +43,7 @@ function typesOf(documentJson: string): string {
 /** Path (relative to the client package) → content. */
 export async function generatedClientFiles(): Promise<Record<string, string>> {
   const documentJson = `${JSON.stringify(await openApiDocument(), null, 2)}\n`;
-  return { 'src/schema.ts': typesOf(documentJson) };
+  return { 'src/generated/schema.ts': typesOf(documentJson) };
 }
 
 async function main(): Promise<void> {

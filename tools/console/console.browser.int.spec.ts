@@ -10,7 +10,7 @@ import {
   type TestApi,
   type TestUser,
 } from '@voiceplane/test-env';
-import { createAssistant, makeCall } from '../calls/fixtures';
+import { createAssistant, makeCall } from '@voiceplane/stand-ins/calls/fixtures';
 
 /**
  * The console in a real browser against the composed api: the flows a person takes, axe-core on

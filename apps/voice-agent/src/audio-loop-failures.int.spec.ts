@@ -1,8 +1,8 @@
 /**
- * @jest-environment ./tools/voice-agent/jest-environment.js
+ * @jest-environment ./testing/stand-ins/voice-agent/jest-environment.js
  */
 import { eventually } from '@voiceplane/test-env';
-import { heardAfter, loopSuite, playedOut } from '../../../tools/voice-agent/loop-suite';
+import { heardAfter, loopSuite, playedOut } from '@voiceplane/stand-ins/voice-agent/loop-suite';
 
 /**
  * The time rules and the failures of a call, heard in the audio loop (see `audio-loop.int.spec.ts`):

@@ -1,7 +1,7 @@
 /**
- * @jest-environment ./tools/voice-agent/jest-environment.js
+ * @jest-environment ./testing/stand-ins/voice-agent/jest-environment.js
  */
-import { heardAfter, loopSuite, playedOut } from '../../../tools/voice-agent/loop-suite';
+import { heardAfter, loopSuite, playedOut } from '@voiceplane/stand-ins/voice-agent/loop-suite';
 
 /**
  * Wire checks: for every row of the field table (docs/voice-agent.md) that reaches a provider,

@@ -1,9 +1,9 @@
 /**
- * @jest-environment ./tools/voice-agent/jest-environment.js
+ * @jest-environment ./testing/stand-ins/voice-agent/jest-environment.js
  */
 import { eventually } from '@voiceplane/test-env';
-import { heardAfter, loopSuite, playedOut } from '../../../tools/voice-agent/loop-suite';
-import { SPEECH_MS_PER_CHAR } from '../../../tools/voice-agent/tts-stand-ins';
+import { heardAfter, loopSuite, playedOut } from '@voiceplane/stand-ins/voice-agent/loop-suite';
+import { SPEECH_MS_PER_CHAR } from '@voiceplane/stand-ins/voice-agent/tts-stand-ins';
 
 /**
  * Calls heard on this machine: the agent's own call code (`holdCall`, the code a LiveKit job runs)

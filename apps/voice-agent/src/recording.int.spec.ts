@@ -1,4 +1,4 @@
-import { STUB_API_KEY, STUB_API_SECRET, TwirpStub } from '../../../tools/livekit/twirp-stub';
+import { STUB_API_KEY, STUB_API_SECRET, TwirpStub } from '@voiceplane/stand-ins/livekit/twirp-stub';
 import { record } from './livekit-agent';
 
 /** Starting a call's recording against a stub of LiveKit's Twirp API on 127.0.0.1: never at the call's expense. */

@@ -1,4 +1,4 @@
-import { RecordingStub } from '../../../tools/stubs/recording-stub';
+import { RecordingStub } from '@voiceplane/stand-ins/stubs/recording-stub';
 import { CallReporter } from './call-reporter';
 import { ControlPlane, ControlPlaneError } from './control-plane';
 import { readAgentEnv } from './env';

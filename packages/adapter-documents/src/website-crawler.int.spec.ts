@@ -1,6 +1,10 @@
 import { GuardedHttpClient } from '@voiceplane/adapter-outbound-http';
 import { OutboundHttpClient } from '@voiceplane/application';
-import { startReceiver, tableResolver, type Receiver } from '../../adapter-outbound-http/test-support/local-network';
+import {
+  startReceiver,
+  tableResolver,
+  type Receiver,
+} from '@voiceplane/adapter-outbound-http/test-support/local-network';
 import { ExtractingDocumentReader } from './document-reader';
 import { ReadingThread } from './reading/reading-thread';
 import { WebsiteCrawler } from './website-crawler';

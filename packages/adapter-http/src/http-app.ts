@@ -185,7 +185,11 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   }
 
   unknownProviders(app);
-  mountWidgetRoutes(app, () => (o.container.isBound(TOKENS.WebWidget) ? o.container.get(TOKENS.WebWidget) : null));
+  mountWidgetRoutes(app, () =>
+    o.container.isBound(TOKENS.WidgetStreams)
+      ? { widget: o.container.get(TOKENS.WebWidget), streams: o.container.get(TOKENS.WidgetStreams) }
+      : null,
+  );
   app.use(notFoundOrMethodNotAllowed(constrainRouteParameters(app)));
   // Errors raised by express middleware (not controllers) end here.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {

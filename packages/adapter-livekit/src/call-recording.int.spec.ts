@@ -1,4 +1,4 @@
-import { signedWebhook, STUB_API_KEY, STUB_API_SECRET, TwirpStub } from '../../../tools/livekit/twirp-stub';
+import { signedWebhook, STUB_API_KEY, STUB_API_SECRET, TwirpStub } from '@voiceplane/stand-ins/livekit/twirp-stub';
 import { LiveKitRecordingNotices, startCallRecording } from './call-recording';
 
 /** Call recording through LiveKit's egress, against a stub of LiveKit's Twirp API on 127.0.0.1. */

@@ -1,4 +1,4 @@
-import { RecordingStub } from '../../../tools/stubs/recording-stub';
+import { RecordingStub } from '@voiceplane/stand-ins/stubs/recording-stub';
 import { EmbeddingsError, OpenAiEmbeddings } from './openai-embeddings';
 
 /** The OpenAI-compatible embeddings adapter against a stub `/embeddings` API on 127.0.0.1. */

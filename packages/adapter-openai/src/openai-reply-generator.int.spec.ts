@@ -1,4 +1,4 @@
-import { RecordingStub } from '../../../tools/stubs/recording-stub';
+import { RecordingStub } from '@voiceplane/stand-ins/stubs/recording-stub';
 import { OpenAiReplyGenerator, ReplyGeneratorError } from './openai-reply-generator';
 
 /** The OpenAI-compatible reply generator against a stub Chat Completions API on 127.0.0.1. */

@@ -1,4 +1,4 @@
-import { STUB_ACCOUNT_SID, STUB_AUTH_TOKEN, TwilioStub } from '../../../tools/twilio/twilio-stub';
+import { STUB_ACCOUNT_SID, STUB_AUTH_TOKEN, TwilioStub } from '@voiceplane/stand-ins/twilio/twilio-stub';
 import { TwilioError, TwilioNumberInventory } from './twilio-number-inventory';
 
 /** The Twilio number inventory against a stub of the 2010-04-01 REST API on 127.0.0.1. */

@@ -4,7 +4,7 @@ import {
   notification,
   PHONE_NUMBER_ID,
   WABA_ID,
-} from '../../../tools/whatsapp/webhook-fixtures';
+} from '@voiceplane/stand-ins/whatsapp/webhook-fixtures';
 import { whatsappWebhookItems } from './webhook-items';
 
 /** Meta's webhook notifications (shapes of the Graph API reference) as ingress items. */

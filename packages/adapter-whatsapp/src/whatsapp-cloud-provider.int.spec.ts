@@ -1,5 +1,5 @@
 import { ChatappProviderRefusal, ProviderSender } from '@voiceplane/application';
-import { RecordingStub } from '../../../tools/stubs/recording-stub';
+import { RecordingStub } from '@voiceplane/stand-ins/stubs/recording-stub';
 import { WhatsappCloudProvider } from './whatsapp-cloud-provider';
 
 /** The WhatsApp Cloud provider against a stub of the Graph API (v21.0) on 127.0.0.1. */

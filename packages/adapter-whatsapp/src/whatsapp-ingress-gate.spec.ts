@@ -1,4 +1,4 @@
-import { textMessage } from '../../../tools/whatsapp/webhook-fixtures';
+import { textMessage } from '@voiceplane/stand-ins/whatsapp/webhook-fixtures';
 import { hubSignatureOf } from './hub-signature';
 import { WhatsappIngressGate } from './whatsapp-ingress-gate';
 

@@ -1,7 +1,7 @@
 import createClient from 'openapi-fetch';
-import type { paths } from './schema';
+import type { paths } from './generated/schema';
 
-export type { components, operations, paths } from './schema';
+export type { components, operations, paths } from './generated/schema';
 
 export interface VoiceplaneClientOptions {
   /** The server's address, e.g. `http://127.0.0.1:3000` (a trailing `/api` is accepted too). */

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import autocannon from 'autocannon';
-import { createScratchDatabase, type ScratchDatabase } from '../../test-env/scratch-database';
+import { createScratchDatabase, type ScratchDatabase } from '@voiceplane/test-env/scratch-database';
 
 /**
  * Shared pieces of the benchmarks: a fresh migrated database (DATABASE_URL's server or embedded

@@ -8,7 +8,7 @@
 import { prewarmSpeech } from '../../../apps/voice-agent/src/build-session';
 import { ControlPlane } from '../../../apps/voice-agent/src/control-plane';
 import { initializeLogger } from '@livekit/agents';
-import { loopCall } from '../../voice-agent/loop-call';
+import { loopCall } from '@voiceplane/stand-ins/voice-agent/loop-call';
 
 export interface CallOrder {
   readonly controlPlaneUrl: string;

@@ -1,10 +1,10 @@
 /**
  * Voice-to-voice latency, time to first word and calls per core of the voice agent, heard through
- * the audio loop (tools/voice-agent): the agent's own call code with real audio in real time, the
+ * the audio loop (testing/stand-ins/voice-agent): the agent's own call code with real audio in real time, the
  * real Silero VAD and provider plugins against stand-ins on 127.0.0.1, the composed api as control
  * plane. Every call runs in its own process, as LiveKit's worker runs each job.
  *
- *   npx tsc -b && TS_NODE_PROJECT=tsconfig.tests.json node -r ts-node/register/transpile-only tools/bench/voice-latency/main.ts
+ *   npx tsc -b && TS_NODE_PROJECT=tsconfig.tests.json node --conditions=source -r ts-node/register/transpile-only tools/bench/voice-latency/main.ts
  *
  * Takes about ten minutes on a quiet 2-core machine. VOICE_BENCH_TURNS (20) turns for the one-call runs, VOICE_BENCH_LOAD_TURNS (5) per call under load,
  * VOICE_BENCH_CALLS ("1,5,10,20,30") the simultaneous calls, VOICE_BENCH_FIRST_WORDS (20) calls for
@@ -15,9 +15,9 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { benchDatabase, runBench } from '../lib/harness';
 import { benchUser, startComposedApi } from '../lib/composed-api';
-import { DeepgramStandIn } from '../../voice-agent/deepgram-stand-in';
-import { OpenAiStreamStub } from '../../voice-agent/openai-stream-stub';
-import { CartesiaStandIn, ElevenLabsStandIn } from '../../voice-agent/tts-stand-ins';
+import { DeepgramStandIn } from '@voiceplane/stand-ins/voice-agent/deepgram-stand-in';
+import { OpenAiStreamStub } from '@voiceplane/stand-ins/voice-agent/openai-stream-stub';
+import { CartesiaStandIn, ElevenLabsStandIn } from '@voiceplane/stand-ins/voice-agent/tts-stand-ins';
 import type { CallOrder, CallReport } from './call';
 
 const TURNS = Number(process.env.VOICE_BENCH_TURNS ?? 20);
@@ -114,7 +114,7 @@ runBench(async () => {
       };
       const child = fork(join(__dirname, 'call.ts'), [], {
         env: { ...process.env, ...CHILD_ENV, VOICE_BENCH_CALL: JSON.stringify(order) },
-        execArgv: ['-r', 'ts-node/register/transpile-only'],
+        execArgv: ['--conditions=source', '-r', 'ts-node/register/transpile-only'],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
       let readyResolve!: () => void;

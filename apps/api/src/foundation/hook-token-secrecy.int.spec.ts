@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { migrations } from '@voiceplane/adapter-typeorm';
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
-import { createAssistant } from '../../../../tools/calls/fixtures';
+import { createAssistant } from '@voiceplane/stand-ins/calls/fixtures';
 
 /**
  * An automation's webhook token is the credential of its URL (issue 32): stored sealed, opened only

@@ -1,5 +1,5 @@
 import { CallToPlace } from '@voiceplane/application';
-import { STUB_API_KEY, STUB_API_SECRET, TwirpStub } from '../../../../tools/livekit/twirp-stub';
+import { STUB_API_KEY, STUB_API_SECRET, TwirpStub } from '@voiceplane/stand-ins/livekit/twirp-stub';
 import { LiveKitVoiceRuntime } from './livekit-voice-runtime';
 
 /** The LiveKit voice runtime against a stub of LiveKit's Twirp API on 127.0.0.1. */

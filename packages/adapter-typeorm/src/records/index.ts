@@ -3,6 +3,7 @@ import { accountRecords } from './accounts';
 import { assistantRecords } from './assistants';
 import { automationRecords } from './automations';
 import { callRecords } from './calls';
+import { callDailyRollupRecords } from './call-daily-rollups';
 import { campaignRecords } from './campaigns';
 import { callPermissionRecords } from './call-permissions';
 import { catalogRecords } from './catalog';
@@ -21,6 +22,7 @@ export * from './accounts';
 export * from './assistants';
 export * from './automations';
 export * from './calls';
+export * from './call-daily-rollups';
 export * from './campaigns';
 export * from './call-permissions';
 export * from './catalog';
@@ -46,6 +48,7 @@ export const entitySchemas: EntitySchema[] = [
   ...telephonyRecords,
   ...assistantRecords,
   ...callRecords,
+  ...callDailyRollupRecords,
   ...campaignRecords,
   ...automationRecords,
   ...chatappInboxRecords,
