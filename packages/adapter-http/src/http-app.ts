@@ -159,7 +159,9 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
     routeOf: (method, path) => routes.match(method, path),
     beforeAnswer: o.faults?.beforeIdempotentAnswer,
   });
-  const isPublicUserRoute = (req: Request) => req.method === 'POST' && fullPath(req) === '/api/user/login';
+  // By the route the router dispatches to: `/api/user/login/` and `/API/USER/LOGIN` are login too.
+  const isPublicUserRoute = (req: Request) =>
+    req.method === 'POST' && routes.match(req.method, fullPath(req))?.route === 'POST /api/user/login';
   // Authentication, the rate limit and idempotency of `/api/user` in one layer (a layer costs a
   // dispatch per request); the layers between them here never match an `/api/user` path.
   // The chatbot routes are the account's own, under the public reference's paths.

@@ -48,6 +48,9 @@ export interface AttemptReport {
   readonly error: AttemptError | null;
 }
 
+/** Runs the write of an attempt's outcome (`settle`) and answers its report. */
+export type SettleIn = (settle: () => Promise<AttemptReport>) => Promise<AttemptReport>;
+
 export interface WebhookSenderOptions {
   /**
    * How long an attempt holds its delivery. Longer than an attempt can take (10 s timeout): a
@@ -118,12 +121,19 @@ export class WebhookSender {
     }
   }
 
-  /** One signed POST of a delivery this caller holds the lease of (a test ping), and its outcome written. */
-  async attemptClaimed(held: HeldDelivery): Promise<AttemptReport> {
-    return this.attempt(held, await this.secrets.get(held.delivery.userId));
+  /**
+   * One signed POST of a delivery this caller holds the lease of (a test ping), and its outcome
+   * written — within `settleIn` when given (the caller's transaction around the write).
+   */
+  async attemptClaimed(held: HeldDelivery, settleIn?: SettleIn): Promise<AttemptReport> {
+    return this.attempt(held, await this.secrets.get(held.delivery.userId), settleIn);
   }
 
-  private async attempt({ delivery, state }: HeldDelivery, secret: SigningSecret | null): Promise<AttemptReport> {
+  private async attempt(
+    { delivery, state }: HeldDelivery,
+    secret: SigningSecret | null,
+    settleIn: SettleIn = (settle) => settle(),
+  ): Promise<AttemptReport> {
     const startedAt = this.clock.now();
     if (!secret) throw new Error(`user ${delivery.userId} has no signing secret`);
     const response = await this.http.send({
@@ -135,15 +145,18 @@ export class WebhookSender {
       eventType: delivery.eventType,
       signing: { secrets: secretsInForce(secret, startedAt), webhookId: delivery.webhookId },
     });
-    await this.settle(delivery.id, state, startedAt, response);
     // A 2xx whose answer was cut at the size cap settles as received (retrying would deliver twice),
     // but whoever waits for the report is told it did not end well.
-    return {
+    const report: AttemptReport = {
       ok: isSuccessStatus(response.statusCode) && response.error === null,
       statusCode: response.statusCode,
       durationMs: response.durationMs,
       error: response.error,
     };
+    return settleIn(async () => {
+      await this.settle(delivery.id, state, startedAt, response);
+      return report;
+    });
   }
 
   /**

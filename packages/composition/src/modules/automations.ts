@@ -92,6 +92,7 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
           c.get(SecretCipher),
           get(TOKENS.Clock),
           get(TOKENS.Ids),
+          get(TOKENS.UnitOfWork),
         ),
     )
     .inSingletonScope();
@@ -191,6 +192,7 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
           get(TOKENS.AutomationToolBinding),
           get(TOKENS.UnitOfWork),
           get(TOKENS.Clock),
+          get(TOKENS.FlowQueries),
         ),
     )
     .inSingletonScope();
@@ -259,6 +261,7 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
           { checks: c.get(TemplateChecks), publisher: c.get(VersionPublisher), faults: rollbackFaults },
           get(TOKENS.Clock),
           get(TOKENS.Ids),
+          get(TOKENS.UnitOfWork),
         ),
     )
     .inSingletonScope();

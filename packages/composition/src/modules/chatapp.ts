@@ -205,6 +205,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
     TOKENS.RegisterSender,
     () =>
       new RegisterSender(
+        get(TOKENS.UnitOfWork),
         get(TOKENS.SenderRepository),
         get(TOKENS.ChatappProvider),
         c.get(SecretCipher),
@@ -227,6 +228,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
     TOKENS.CreateTemplate,
     () =>
       new CreateTemplate(
+        get(TOKENS.UnitOfWork),
         get(TOKENS.SenderRepository),
         get(TOKENS.TemplateRepository),
         c.get(ProviderSenders),

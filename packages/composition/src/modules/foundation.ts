@@ -115,13 +115,19 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
           ctx.get(TOKENS.Ids),
           ctx.get(TOKENS.Clock),
           config.sessionTtlHours,
+          ctx.get(TOKENS.UnitOfWork),
         ),
     )
     .inSingletonScope();
   c.bind(TOKENS.CurrentAccount)
     .toDynamicValue(
       (ctx) =>
-        new CurrentAccount(ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Clock)),
+        new CurrentAccount(
+          ctx.get(TOKENS.UserRepository),
+          ctx.get(TOKENS.CredentialRepository),
+          ctx.get(TOKENS.Clock),
+          ctx.get(TOKENS.UnitOfWork),
+        ),
     )
     .inSingletonScope();
   c.bind(TOKENS.ManageApiKeys)

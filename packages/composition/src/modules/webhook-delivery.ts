@@ -73,6 +73,7 @@ export const webhookDeliveryModule: ApiModule = ({ container: c, config, databas
           ctx.get(TOKENS.WebhookSender),
           ctx.get(TOKENS.Ids),
           ctx.get(TOKENS.Clock),
+          ctx.get(TOKENS.UnitOfWork),
         ),
     )
     .inSingletonScope();

@@ -4,7 +4,7 @@ import { inject } from 'inversify';
 import { Connection, TargetUrlPolicy } from '@voiceplane/domain';
 import { CheckConnection, ConnectionInput, ManageConnections, TOKENS } from '@voiceplane/application';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer, answerFor, refuse } from '../../pipeline/answers';
+import { answer, answerFor } from '../../pipeline/answers';
 import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
@@ -73,12 +73,13 @@ export class ConnectionController {
   @Doc({ summary: 'Call the base URL with the credentials and record the status', tag: 'Automations' })
   @Post('/:id/check')
   async checkNow(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const checked: Connection | null = await this.check.execute(
-      principalOf(req).userId,
-      pathId(id, CONNECTION_NOT_FOUND),
+    const connectionId = pathId(id, CONNECTION_NOT_FOUND);
+    return answerOutcome(
+      req,
+      () => this.check.execute(principalOf(req).userId, connectionId),
+      (checked: Connection | null) =>
+        checked === null ? CONNECTION_NOT_FOUND : { status: 200, body: { data: presentConnection(checked) } },
     );
-    if (checked === null) refuse(CONNECTION_NOT_FOUND);
-    return reply(200, { data: presentConnection(checked) });
   }
 }
 

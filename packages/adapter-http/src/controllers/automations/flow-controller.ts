@@ -3,7 +3,8 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { FlowQueries, ManageFlows, RestoreFlow, TOKENS, UpdateFlow } from '@voiceplane/application';
 import { parse, reply } from '../../pipeline/responses';
-import { answer, refuse } from '../../pipeline/answers';
+import { answer, answerFor, refuse } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { pageOf } from '../../validation';
@@ -82,23 +83,28 @@ export class FlowController {
   @Post('/:id/enable')
   async enable(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);
-    const result = await this.manage.enable(principalOf(req).userId, id);
-    if (!result.ok) answer(ENABLE_ANSWERS, result.error);
-    return reply(200, {
-      message: AUTOMATION_SUCCESS.enabled,
-      data: presentAutomation(await this.queries.view(result.value)),
-    });
+    return answerOutcome(
+      req,
+      () => this.manage.enable(principalOf(req).userId, id),
+      (result) =>
+        result.ok
+          ? { status: 200, body: { message: AUTOMATION_SUCCESS.enabled, data: presentAutomation(result.value) } }
+          : answerFor(ENABLE_ANSWERS, result.error),
+    );
   }
 
   @Doc({ summary: 'Disable an automation (idempotent)', tag: 'Automations' })
   @Post('/:id/disable')
   async disable(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const disabled = isPublicId(id) ? await this.manage.disable(principalOf(req).userId, id) : null;
-    if (disabled === null) refuse(FLOW_NOT_FOUND);
-    return reply(200, {
-      message: AUTOMATION_SUCCESS.disabled,
-      data: presentAutomation(await this.queries.view(disabled)),
-    });
+    if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);
+    return answerOutcome(
+      req,
+      () => this.manage.disable(principalOf(req).userId, id),
+      (disabled) =>
+        disabled === null
+          ? FLOW_NOT_FOUND
+          : { status: 200, body: { message: AUTOMATION_SUCCESS.disabled, data: presentAutomation(disabled) } },
+    );
   }
 
   @Doc({ summary: 'Delete an automation, its tool, versions and runs', tag: 'Automations' })
@@ -120,15 +126,21 @@ export class FlowController {
   @Post('/:id/restore')
   async restore(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);
-    const result = await this.restorer.execute(principalOf(req).userId, id);
-    if (!result.ok) answer(RESTORE_ANSWERS, result.error);
-    const { automation, restored, copy } = result.value;
-    return reply(200, {
-      automation_id: automation.id,
-      name: automation.name,
-      status: automation.status,
-      restored_version_id: restored.id,
-      note: AUTOMATION_SUCCESS.restored(restored.number, copy.number, automation.status),
-    });
+    return answerOutcome(
+      req,
+      () => this.restorer.execute(principalOf(req).userId, id),
+      (result) => {
+        if (!result.ok) return answerFor(RESTORE_ANSWERS, result.error);
+        const { automation, restored, copy } = result.value;
+        const body = {
+          automation_id: automation.id,
+          name: automation.name,
+          status: automation.status,
+          restored_version_id: restored.id,
+          note: AUTOMATION_SUCCESS.restored(restored.number, copy.number, automation.status),
+        };
+        return { status: 200, body };
+      },
+    );
   }
 }

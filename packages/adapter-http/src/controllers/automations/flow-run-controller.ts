@@ -4,7 +4,8 @@ import { inject } from 'inversify';
 import { Clock, RetryRun, RunQueries, RunsRequest, TOKENS } from '@voiceplane/application';
 import { parse, reply } from '../../pipeline/responses';
 import { validateDto } from '../../validation';
-import { answer, refuse } from '../../pipeline/answers';
+import { answer, answerFor, refuse } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { RetryBody, RunsQuery } from './automation-bodies';
@@ -59,13 +60,17 @@ export class FlowRunController {
     const shape = validateDto(RetryBody, req.body ?? {});
     if (!shape.ok) refuse(invalidShape(shape.errors));
     const body = shape.value;
-    const result = await this.retryRun.execute(
-      principalOf(req).userId,
-      id,
-      isPublicId(runId) ? runId : '',
-      body.confirm_side_effects === true,
+    const retry = () =>
+      this.retryRun.execute(
+        principalOf(req).userId,
+        id,
+        isPublicId(runId) ? runId : '',
+        body.confirm_side_effects === true,
+      );
+    return answerOutcome(req, retry, (result) =>
+      result.ok
+        ? { status: 201, body: { run: presentRunDetail(result.value, this.clock.now()) } }
+        : answerFor(RETRY_ANSWERS, result.error),
     );
-    if (!result.ok) answer(RETRY_ANSWERS, result.error);
-    return reply(201, { run: presentRunDetail(result.value, this.clock.now()) });
   }
 }

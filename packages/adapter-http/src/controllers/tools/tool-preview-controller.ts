@@ -4,7 +4,8 @@ import { inject } from 'inversify';
 import { TOKENS, ToolPreview, ToolPreviewInput } from '@voiceplane/application';
 import { validateDto } from '../../validation';
 import { failValidation, pathId, reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { answer, answerFor } from '../../pipeline/answers';
+import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { ToolPreviewBody } from './tool-body';
@@ -29,10 +30,16 @@ export class ToolPreviewController {
   @Doc({ summary: 'Send one real request as the gateway would (10/min)', tag: 'Tools', body: ToolPreviewBody })
   @Post('/:id/test')
   async test(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const run = await this.preview.test(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND), () => previewInput(req));
-    if (!run.ok) answer(TOOL_ANSWERS, run.error);
-    const { target_check: _unchecked, ...request } = presentToolRequest(run.value.request, run.value.webhookId);
-    return reply(200, { data: { request, result: presentToolCallResult(run.value.result) } });
+    const toolId = pathId(id, TOOL_NOT_FOUND);
+    return answerOutcome(
+      req,
+      () => this.preview.test(principalOf(req).userId, toolId, () => previewInput(req)),
+      (run) => {
+        if (!run.ok) return answerFor(TOOL_ANSWERS, run.error);
+        const { target_check: _unchecked, ...request } = presentToolRequest(run.value.request, run.value.webhookId);
+        return { status: 200, body: { data: { request, result: presentToolCallResult(run.value.result) } } };
+      },
+    );
   }
 }
 
