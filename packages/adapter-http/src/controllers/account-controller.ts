@@ -4,8 +4,8 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { CurrentAccount, Login, RateLimiter, TOKENS } from '@voiceplane/application';
 import { Str } from '../validation';
-import { fail, parse, reply } from '../pipeline/responses';
-import { answer } from '../pipeline/answers';
+import { parse, reply } from '../pipeline/responses';
+import { refuse } from '../pipeline/answers';
 import { ACCOUNT_ANSWERS, ACCOUNT_SUCCESS } from './account-answers';
 import { principalOf } from '../pipeline/request-context';
 import { tooManyBody } from '../pipeline/families';
@@ -40,11 +40,11 @@ export class AccountController {
     ]);
     if (!decision.allowed) {
       const retry = decision.retryAfterSeconds;
-      fail(429, tooManyBody('standard', retry), { 'Retry-After': String(retry) });
+      refuse({ status: 429, body: tooManyBody('standard', retry), headers: { 'Retry-After': String(retry) } });
     }
     const body = parse(LoginBody, req.body);
     const result = await this.login.execute(body.email, body.password);
-    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
+    if (!result.ok) refuse(ACCOUNT_ANSWERS, result.error);
     const { token, expiresAt, user } = result.value;
     return reply(200, {
       message: ACCOUNT_SUCCESS.loggedIn,
@@ -59,7 +59,7 @@ export class AccountController {
   @Post('/logout')
   async postLogout(@Request() req: ExpressRequest) {
     const result = await this.account.logout(principalOf(req));
-    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
+    if (!result.ok) refuse(ACCOUNT_ANSWERS, result.error);
     return reply(200, { message: ACCOUNT_SUCCESS.loggedOut });
   }
 
@@ -67,7 +67,7 @@ export class AccountController {
   @Get('/me')
   async getMe(@Request() req: ExpressRequest) {
     const result = await this.account.me(principalOf(req).userId);
-    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
+    if (!result.ok) refuse(ACCOUNT_ANSWERS, result.error);
     return reply(200, presentMe(result.value));
   }
 }

@@ -21,7 +21,12 @@ export function reply<T>(
 ): HttpResponse | Promise<HttpResponse> {
   if (typeof first !== 'number')
     return replyToOutcome(first, second as () => Promise<T>, third as (outcome: T) => Answer);
-  return { [isHttpResponseSymbol]: true, statusCode: first, body: second as object, headers: third as Record<string, string> };
+  return {
+    [isHttpResponseSymbol]: true,
+    statusCode: first,
+    body: second as object,
+    headers: third as Record<string, string>,
+  };
 }
 
 async function replyToOutcome<T>(req: Request, run: () => Promise<T>, render: (outcome: T) => Answer) {

@@ -1,6 +1,6 @@
 import { err, ok, Result, User } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { CredentialRepository, Principal, UserRepository } from '../ports/accounts';
+import { Clock } from '../ports';
+import { CredentialRepository, Principal, UserRepository } from '../ports';
 
 /** The caller's own account: who it is, and ending the session the request came with. */
 export class CurrentAccount {

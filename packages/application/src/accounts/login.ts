@@ -1,7 +1,7 @@
 import { err, ok, Result, User } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
-import { CredentialRepository, UserRepository } from '../ports/accounts';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
+import { CredentialRepository, UserRepository } from '../ports';
 import { hashToken, verifyPassword } from './secrets';
 
 export interface Session {

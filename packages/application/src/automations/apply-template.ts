@@ -1,8 +1,8 @@
 import { AutomationRun, AutomationTemplate, deepMerge, JsonObject, JsonValue, Plan } from '@voiceplane/domain';
-import { AssistantRepository } from '../assistants/ports';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { Ids } from '../ports/ids';
+import { AssistantRepository } from '../assistants';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
+import { Ids } from '../ports';
 import { AutomationEngine, pinned } from './automation-engine';
 import { Automation, AutomationRepository, AutomationToolBinding, AutomationVersion, BindingType } from './ports';
 import { TemplateChecks } from './template-checks';

@@ -1,9 +1,9 @@
 import { Connection, connectionAuthHeader } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
-import { OutboundHttpClient } from '../ports/outbound-http';
-import { SecretCipher } from '../common/secret-cipher';
-import { ToolGateway } from '../tools/tool-gateway';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
+import { OutboundHttpClient } from '../ports';
+import { SecretCipher } from '../common';
+import { ToolGateway } from '../tools';
 import { AUTOMATION_EVENT_TYPE, STEP_HTTP_TIMEOUT_MS } from './automation-steps';
 import { ConnectionRepository } from './ports';
 

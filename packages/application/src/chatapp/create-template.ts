@@ -7,7 +7,7 @@ import {
   Result,
   TemplateCategory,
 } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
+import { Clock } from '../ports';
 import { ProviderSenders } from './provider-senders';
 import { SenderRepository, TemplateRepository } from './ports';
 import { ChatappProvider, ChatappProviderRefusal } from './provider-ports';

@@ -1,6 +1,6 @@
 import { err, ok, Result, Sender, senderCountryCode } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { SecretCipher } from '../common/secret-cipher';
+import { Clock } from '../ports';
+import { SecretCipher } from '../common';
 import type { ChatappCallingLines } from './calling-lines';
 import { SenderRepository } from './ports';
 import { ChatappProvider, ChatappProviderRefusal, WhatsappCredentials } from './provider-ports';

@@ -9,8 +9,8 @@ import {
   ToolRequest,
   toolVariables,
 } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
 import { ToolCallContextSource, ToolRepository } from './ports';
 import { ToolGateway } from './tool-gateway';
 

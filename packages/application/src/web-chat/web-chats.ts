@@ -25,22 +25,22 @@ import {
   withinDailyCap,
   capPeriodStart,
 } from '@voiceplane/domain';
-import { AssistantRepository } from '../assistants/ports';
-import { BalanceService } from '../billing/balance-service';
-import { CallConfigurations } from '../calls/call-configurations';
-import { ConversationBrain, BuiltInRunner } from '../conversation-policy/conversation-brain';
-import { conversationTexts } from '../conversation-policy/instructions';
-import { ChatMessage } from '../conversation-policy/ports';
-import { EndInactiveConversation } from '../conversations/end-inactive-conversation';
-import { InactivitySchedule } from '../conversations/inactivity-schedule';
-import { ConversationRef, ConversationRepository } from '../conversations/ports';
-import { WorkLogger } from '../events/ports';
-import { LedgerRepository, UserRepository } from '../ports/accounts';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
-import { Outbox } from '../ports/outbox';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { InvokeToolForConversation } from '../tools/invoke-tool-for-conversation';
+import { AssistantRepository } from '../assistants';
+import { BalanceService } from '../billing';
+import { CallConfigurations } from '../calls';
+import { ConversationBrain, BuiltInRunner } from '../conversation-policy';
+import { conversationTexts } from '../conversation-policy';
+import { ChatMessage } from '../conversation-policy';
+import { EndInactiveConversation } from '../conversations';
+import { InactivitySchedule } from '../conversations';
+import { ConversationRef, ConversationRepository } from '../conversations';
+import { WorkLogger } from '../events';
+import { LedgerRepository, UserRepository } from '../ports';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
+import { Outbox } from '../ports';
+import { UnitOfWork } from '../ports';
+import { InvokeToolForConversation } from '../tools';
 import { WebChatRepository } from './ports';
 
 /** Outbox topic of every message stored in a web chat: live views (the widget's stream) follow it. */

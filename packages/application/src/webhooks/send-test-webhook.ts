@@ -1,5 +1,5 @@
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
 import { WebhookDeliveryRepository } from './ports';
 import { AttemptReport, WebhookSender } from './webhook-sender';
 

@@ -10,11 +10,11 @@ import {
   AutomationSteps,
   AutomationToolRuns,
   CheckConnection,
-  FlowQueries,
+  AutomationQueries,
   ManageConnections,
   ManageDataTables,
-  ManageFlows,
-  RestoreFlow,
+  ManageAutomations,
+  RestoreAutomation,
   RetryRun,
   RunQueries,
   SandboxAutomationControls,
@@ -23,7 +23,7 @@ import {
   TemplateChecks,
   TOKENS,
   TriggerWebhook,
-  UpdateFlow,
+  UpdateAutomation,
   VersionPublisher,
   type AutomationChatapp,
   type Token,
@@ -32,9 +32,9 @@ import {
   AutomationHookController,
   ConnectionController,
   DataTableController,
-  FlowController,
+  AutomationController,
   SandboxAutomationController,
-  FlowRunController,
+  AutomationRunController,
   SandboxFaults,
   TemplateController,
 } from '@voiceplane/adapter-http';
@@ -167,10 +167,10 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
         ),
     )
     .inSingletonScope();
-  c.bind(TOKENS.UpdateFlow)
+  c.bind(TOKENS.UpdateAutomation)
     .toDynamicValue(
       () =>
-        new UpdateFlow(
+        new UpdateAutomation(
           get(TOKENS.AutomationRepository),
           { checks: c.get(TemplateChecks), publisher: c.get(VersionPublisher), engine: get(TOKENS.AutomationEngine) },
           get(TOKENS.Clock),
@@ -179,13 +179,13 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
         ),
     )
     .inSingletonScope();
-  c.bind(TOKENS.FlowQueries)
-    .toDynamicValue(() => new FlowQueries(get(TOKENS.AutomationRepository), config.publicBaseUrl))
+  c.bind(TOKENS.AutomationQueries)
+    .toDynamicValue(() => new AutomationQueries(get(TOKENS.AutomationRepository), config.publicBaseUrl))
     .inSingletonScope();
-  c.bind(TOKENS.ManageFlows)
+  c.bind(TOKENS.ManageAutomations)
     .toDynamicValue(
       () =>
-        new ManageFlows(
+        new ManageAutomations(
           get(TOKENS.AutomationRepository),
           get(TOKENS.AssistantRepository),
           get(TOKENS.AutomationToolBinding),
@@ -250,10 +250,10 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
     'sandbox',
   );
   const rollbackFaults = sandbox ? new ArmedRollbackFaults() : null;
-  c.bind(TOKENS.RestoreFlow)
+  c.bind(TOKENS.RestoreAutomation)
     .toDynamicValue(
       () =>
-        new RestoreFlow(
+        new RestoreAutomation(
           get(TOKENS.AutomationRepository),
           get(TOKENS.AssistantRepository),
           { checks: c.get(TemplateChecks), publisher: c.get(VersionPublisher), faults: rollbackFaults },
@@ -291,8 +291,8 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
     DataTableController,
     ConnectionController,
     TemplateController,
-    FlowController,
-    FlowRunController,
+    AutomationController,
+    AutomationRunController,
     AutomationHookController,
     ...(sandbox ? [SandboxAutomationController] : []),
   ];

@@ -117,7 +117,7 @@ export class RunsQuery {
 }
 
 /** `params` are merged key by key (null removes one); unknown fields are ignored. */
-export class UpdateFlowBody {
+export class UpdateAutomationBody {
   @Obj({
     description:
       'Merged key by key over the current params; a null value removes an optional param (≤ 64 KB serialised)',
@@ -130,7 +130,7 @@ export class UpdateFlowBody {
 }
 
 @ListFilters()
-export class FlowsQuery extends PageQuery {
+export class AutomationsQuery extends PageQuery {
   @Str({ enum: ['enabled', 'disabled'] }) status?: 'enabled' | 'disabled';
   @Str({ enum: TEMPLATE_KEYS }) template_key?: (typeof TEMPLATE_KEYS)[number];
   @Int({ min: 1 }) assistant_id?: number;

@@ -3,8 +3,8 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { ManageSenders, TOKENS, WhatsappCredentials } from '@voiceplane/application';
 import { FieldErrors, TargetUrlPolicy } from '@voiceplane/domain';
-import { failValidation, parse, pathId, reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { parse, pathId, reply } from '../../pipeline/responses';
+import { refuse, validationAnswer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { validateDto } from '../../validation';
@@ -43,7 +43,7 @@ export class ChatappSenderController {
   @Get('/senders/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const sender = await this.senders.get(principalOf(req).userId, pathId(id, SENDER_NOT_FOUND));
-    if (!sender.ok) answer(SENDER_ANSWERS, sender.error);
+    if (!sender.ok) refuse(SENDER_ANSWERS, sender.error);
     return reply(200, { success: true, data: presentSender(sender.value) });
   }
 
@@ -62,7 +62,7 @@ export class ChatappSenderController {
       },
       () => credentialsOf(body.provider_config),
     );
-    if (!created.ok) answer(REGISTER_SENDER_ANSWERS, created.error);
+    if (!created.ok) refuse(REGISTER_SENDER_ANSWERS, created.error);
     return reply(201, { success: true, data: presentSender(created.value) });
   }
 
@@ -79,7 +79,7 @@ export class ChatappSenderController {
       };
     };
     const updated = await this.senders.update(principalOf(req).userId, pathId(id, SENDER_NOT_FOUND), changesOf);
-    if (!updated.ok) answer(SENDER_ANSWERS, updated.error);
+    if (!updated.ok) refuse(SENDER_ANSWERS, updated.error);
     return reply(200, { success: true, data: presentSender(updated.value) });
   }
 
@@ -92,7 +92,7 @@ export class ChatappSenderController {
       pathId(senderId, SENDER_NOT_FOUND),
       filterOf,
     );
-    if (!templates.ok) answer(SENDER_ANSWERS, templates.error);
+    if (!templates.ok) refuse(SENDER_ANSWERS, templates.error);
     return reply(200, { data: templates.value.map(presentTemplate) });
   }
 
@@ -105,7 +105,7 @@ export class ChatappSenderController {
       query.sender_id,
       () => query.status ?? 'approved',
     );
-    if (!templates.ok) answer(SENDER_ANSWERS, templates.error);
+    if (!templates.ok) refuse(SENDER_ANSWERS, templates.error);
     return reply(200, { data: templates.value.map(presentTemplate) });
   }
 
@@ -132,7 +132,7 @@ export class ChatappSenderController {
       pathId(senderId, SENDER_NOT_FOUND),
       draftOf,
     );
-    if (!created.ok) answer(CREATE_TEMPLATE_ANSWERS, created.error);
+    if (!created.ok) refuse(CREATE_TEMPLATE_ANSWERS, created.error);
     return reply(201, { success: true, data: presentTemplate(created.value) });
   }
 }
@@ -140,7 +140,7 @@ export class ChatappSenderController {
 /** A WhatsApp sender's Cloud API credentials, read only when the chat app is WhatsApp. */
 function credentialsOf(config: Record<string, unknown> | undefined): WhatsappCredentials {
   const shaped = validateDto(WhatsappCredentialsBody, config ?? {}, {}, 'provider_config.');
-  if (!shaped.ok) failValidation(shaped.errors as FieldErrors, FAMILY);
+  if (!shaped.ok) refuse(validationAnswer(shaped.errors as FieldErrors, FAMILY));
   return {
     phoneNumberId: shaped.value.phone_number_id,
     wabaId: shaped.value.waba_id,

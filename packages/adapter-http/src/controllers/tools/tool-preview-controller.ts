@@ -3,8 +3,8 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { TOKENS, ToolPreview, ToolPreviewInput } from '@voiceplane/application';
 import { validateDto } from '../../validation';
-import { failValidation, pathId, reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { pathId, reply } from '../../pipeline/responses';
+import { refuse, validationAnswer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { ToolPreviewBody } from './tool-body';
@@ -22,7 +22,7 @@ export class ToolPreviewController {
     const rendered = await this.preview.render(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND), () =>
       previewInput(req),
     );
-    if (!rendered.ok) answer(TOOL_ANSWERS, rendered.error);
+    if (!rendered.ok) refuse(TOOL_ANSWERS, rendered.error);
     return reply(200, { data: presentToolRequest(rendered.value) });
   }
 
@@ -30,7 +30,7 @@ export class ToolPreviewController {
   @Post('/:id/test')
   async test(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const run = await this.preview.test(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND), () => previewInput(req));
-    if (!run.ok) answer(TOOL_ANSWERS, run.error);
+    if (!run.ok) refuse(TOOL_ANSWERS, run.error);
     const { target_check: _unchecked, ...request } = presentToolRequest(run.value.request, run.value.webhookId);
     return reply(200, { data: { request, result: presentToolCallResult(run.value.result) } });
   }
@@ -39,7 +39,7 @@ export class ToolPreviewController {
 /** Read once the tool is known to be the caller's: a missing tool is the 404 even when the body is invalid too, as on PUT. */
 function previewInput(req: ExpressRequest): ToolPreviewInput {
   const body = validateDto(ToolPreviewBody, req.body);
-  if (!body.ok) failValidation(body.errors);
+  if (!body.ok) refuse(validationAnswer(body.errors));
   const { params, variables, call_id: callId } = body.value;
   return { params: params ?? {}, variables: variables ?? {}, callId: callId ?? null };
 }

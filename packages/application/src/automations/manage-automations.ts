@@ -1,6 +1,6 @@
-import { AssistantRepository } from '../assistants/ports';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { AssistantRepository } from '../assistants';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
 import { Automation, AutomationRepository, AutomationToolBinding } from './ports';
 import { Outcome, refused } from './template-outcome';
 
@@ -16,7 +16,7 @@ export type EnableRefusal =
     };
 
 /** Enable, disable and delete; enabling and disabling are idempotent. */
-export class ManageFlows {
+export class ManageAutomations {
   constructor(
     private readonly automations: AutomationRepository,
     private readonly assistants: AssistantRepository,

@@ -1,10 +1,10 @@
 import { ASSISTANT_DEFAULTS, AssistantConfig } from '@voiceplane/domain';
-import { AssistantGroupRepository, AssistantRepository } from '@voiceplane/application';
+import { FolderRepository, AssistantRepository } from '@voiceplane/application';
 
-export type GroupKind = 'folders' | 'labels';
+export type FolderKind = 'folders' | 'labels';
 
-export interface GroupFixture {
-  readonly groups: AssistantGroupRepository;
+export interface FolderFixture {
+  readonly groups: FolderRepository;
   /** The assistants the groups hold, in the same store. */
   readonly assistants: AssistantRepository;
   /** Two accounts groups may belong to. */
@@ -22,12 +22,12 @@ const config = (over: Partial<AssistantConfig>): AssistantConfig => ({
 });
 
 /**
- * The AssistantGroupRepository port's behaviour for folders or labels, run against every
+ * The FolderRepository port's behaviour for folders or labels, run against every
  * implementation. `open` gives a store for each test.
  */
-export function groupRepositoryContract(name: string, kind: GroupKind, open: () => Promise<GroupFixture>): void {
-  describe(`AssistantGroupRepository contract (${kind}): ${name}`, () => {
-    let f: GroupFixture;
+export function folderRepositoryContract(name: string, kind: FolderKind, open: () => Promise<FolderFixture>): void {
+  describe(`FolderRepository contract (${kind}): ${name}`, () => {
+    let f: FolderFixture;
     let user: number;
     let other: number;
     const created = async (userId: number, groupName: string, color: 'red' | null = null) => {

@@ -1,12 +1,12 @@
-import { InMemoryGroupRepository, InMemoryUnitOfWork } from '@voiceplane/adapter-fakes';
-import { err, GroupColor, ok } from '@voiceplane/domain';
-import { ManageGroups } from './manage-groups';
+import { InMemoryFolderRepository, InMemoryUnitOfWork } from '@voiceplane/adapter-fakes';
+import { err, FolderColor, ok } from '@voiceplane/domain';
+import { ManageFolders } from './manage-folders';
 
-const red: GroupColor = 'red';
+const red: FolderColor = 'red';
 
-describe('ManageGroups', () => {
+describe('ManageFolders', () => {
   it('refuses a name the account already uses, whatever its case', async () => {
-    const manage = new ManageGroups(new InMemoryGroupRepository('folders'), new InMemoryUnitOfWork());
+    const manage = new ManageFolders(new InMemoryFolderRepository('folders'), new InMemoryUnitOfWork());
     await manage.create(1, { name: 'Sales', color: null });
 
     expect(await manage.create(1, { name: 'SALES', color: null })).toEqual(err('name_taken'));
@@ -14,7 +14,7 @@ describe('ManageGroups', () => {
   });
 
   it('answers a missing group as not found even when the changes were malformed', async () => {
-    const manage = new ManageGroups(new InMemoryGroupRepository('folders'), new InMemoryUnitOfWork());
+    const manage = new ManageFolders(new InMemoryFolderRepository('folders'), new InMemoryUnitOfWork());
     const theirs = await manage.create(2, { name: 'Theirs', color: null });
     if (!theirs.ok) throw new Error('not created');
 
@@ -24,8 +24,8 @@ describe('ManageGroups', () => {
   });
 
   it('answers the malformed changes of an existing group with their field errors, changing nothing', async () => {
-    const store = new InMemoryGroupRepository('folders');
-    const manage = new ManageGroups(store, new InMemoryUnitOfWork());
+    const store = new InMemoryFolderRepository('folders');
+    const manage = new ManageFolders(store, new InMemoryUnitOfWork());
     const mine = await manage.create(1, { name: 'Sales', color: null });
     if (!mine.ok) throw new Error('not created');
 
@@ -35,7 +35,7 @@ describe('ManageGroups', () => {
   });
 
   it("changes only the sent fields of the caller's group and refuses a taken name", async () => {
-    const manage = new ManageGroups(new InMemoryGroupRepository('folders'), new InMemoryUnitOfWork());
+    const manage = new ManageFolders(new InMemoryFolderRepository('folders'), new InMemoryUnitOfWork());
     const sales = await manage.create(1, { name: 'Sales', color: red });
     await manage.create(1, { name: 'Support', color: null });
     if (!sales.ok) throw new Error('not created');
@@ -47,7 +47,7 @@ describe('ManageGroups', () => {
   });
 
   it("deletes only the caller's group", async () => {
-    const manage = new ManageGroups(new InMemoryGroupRepository('folders'), new InMemoryUnitOfWork());
+    const manage = new ManageFolders(new InMemoryFolderRepository('folders'), new InMemoryUnitOfWork());
     const theirs = await manage.create(2, { name: 'Theirs', color: null });
     if (!theirs.ok) throw new Error('not created');
 

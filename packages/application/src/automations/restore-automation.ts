@@ -1,7 +1,7 @@
 import { findTemplate, parseDefinition } from '@voiceplane/domain';
-import { AssistantRepository } from '../assistants/ports';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
+import { AssistantRepository } from '../assistants';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
 import { Automation, AutomationRepository, AutomationVersion, RollbackFaults } from './ports';
 import { TemplateChecks } from './template-checks';
 import { GoneResource, Outcome, refused } from './template-outcome';
@@ -18,7 +18,7 @@ export type RestoreRefusal =
       readonly gone: readonly GoneResource[];
     };
 
-export interface RestoredFlow {
+export interface RestoredAutomation {
   readonly automation: Automation;
   /** The earlier version whose content is live again. */
   readonly restored: AutomationVersion;
@@ -44,7 +44,7 @@ export function previousPublished(
 }
 
 /** The stages of a restore: the resource checks, publishing the copy, and the sandbox's armed failures. */
-export interface RestoreFlowStages {
+export interface RestoreAutomationStages {
   readonly checks: TemplateChecks;
   readonly publisher: VersionPublisher;
   /** Null when no provider is the sandbox. */
@@ -56,16 +56,16 @@ export interface RestoreFlowStages {
  * again as a new copy, without a test. Every refusal leaves the live version, the on/off status and
  * the linked tool as they were; `publish_failed` keeps only the draft copy.
  */
-export class RestoreFlow {
+export class RestoreAutomation {
   constructor(
     private readonly automations: AutomationRepository,
     private readonly assistants: AssistantRepository,
-    private readonly stages: RestoreFlowStages,
+    private readonly stages: RestoreAutomationStages,
     private readonly clock: Clock,
     private readonly ids: Ids,
   ) {}
 
-  async execute(userId: number, automationId: string): Promise<Outcome<RestoredFlow, RestoreRefusal>> {
+  async execute(userId: number, automationId: string): Promise<Outcome<RestoredAutomation, RestoreRefusal>> {
     const automation = await this.automations.find(userId, automationId);
     const template = automation ? findTemplate(automation.templateKey) : null;
     if (automation === null || template === null) return refused({ code: 'not_found' });

@@ -3,13 +3,13 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { Clock, RetryRun, RunQueries, RunsRequest, TOKENS } from '@voiceplane/application';
 import { parse, reply } from '../../pipeline/responses';
+import { refuse } from '../../pipeline/answers';
 import { validateDto } from '../../validation';
-import { answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { RetryBody, RunsQuery } from './automation-bodies';
 import {
-  FLOW_NOT_FOUND,
+  AUTOMATION_NOT_FOUND,
   invalidShape,
   isPublicId,
   RETRY_ANSWERS,
@@ -20,7 +20,7 @@ import { presentRunDetail, presentRunSummary } from './automation-presenters';
 
 /** `GET /api/user/automate/flows/{id}/runs` (fixed) and the retry of one. */
 @Controller('/api/user/automate/flows')
-export class FlowRunController {
+export class AutomationRunController {
   constructor(
     @inject(TOKENS.RunQueries) private readonly runs: RunQueries,
     @inject(TOKENS.RetryRun) private readonly retryRun: RetryRun,
@@ -40,7 +40,7 @@ export class FlowRunController {
       return { limit: query.limit };
     };
     const result = await this.runs.read(principalOf(req).userId, id, requestOf);
-    if (!result.ok) answer(RUNS_ANSWERS, result.error);
+    if (!result.ok) refuse(RUNS_ANSWERS, result.error);
     const now = this.clock.now();
     const view = result.value;
     return view.kind === 'run'
@@ -55,7 +55,7 @@ export class FlowRunController {
     @Params({ name: 'id' }) id: string,
     @Params({ name: 'run_id' }) runId: string,
   ) {
-    if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);
+    if (!isPublicId(id)) refuse(AUTOMATION_NOT_FOUND);
     const shape = validateDto(RetryBody, req.body ?? {});
     if (!shape.ok) refuse(invalidShape(shape.errors));
     const body = shape.value;
@@ -65,7 +65,7 @@ export class FlowRunController {
       isPublicId(runId) ? runId : '',
       body.confirm_side_effects === true,
     );
-    if (!result.ok) answer(RETRY_ANSWERS, result.error);
+    if (!result.ok) refuse(RETRY_ANSWERS, result.error);
     return reply(201, { run: presentRunDetail(result.value, this.clock.now()) });
   }
 }

@@ -1,37 +1,37 @@
-import { err, FieldErrors, GroupColor, GroupRefusal, ok, Result } from '@voiceplane/domain';
-import { Page, PageRequest } from '../common/page';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { AssistantGroup, AssistantGroupRepository } from './ports';
+import { err, FieldErrors, FolderColor, FolderRefusal, ok, Result } from '@voiceplane/domain';
+import { Page, PageRequest } from '../common';
+import { UnitOfWork } from '../ports';
+import { Folder, FolderRepository } from './ports';
 
 /** Only the sent fields change; a null color clears it. */
-export interface GroupChanges {
+export interface FolderChanges {
   readonly name?: string;
-  readonly color?: GroupColor | null;
+  readonly color?: FolderColor | null;
 }
 
 /** The request's own field problems, answered only once the group is known to be the caller's. */
-export interface InvalidGroupFields {
+export interface InvalidFolderFields {
   readonly code: 'invalid_fields';
   readonly errors: FieldErrors;
 }
 
-export type GroupUpdateRefusal = GroupRefusal | InvalidGroupFields;
+export type FolderUpdateRefusal = FolderRefusal | InvalidFolderFields;
 
 /**
  * An account's folders or labels (one instance for each): names unique in the account ignoring
  * case, another account's group never reached.
  */
-export class ManageGroups {
+export class ManageFolders {
   constructor(
-    private readonly groups: AssistantGroupRepository,
+    private readonly groups: FolderRepository,
     private readonly uow: UnitOfWork,
   ) {}
 
   /** Concludes in the group's own commit, so the answer naming its id is stored with it. */
   create(
     userId: number,
-    group: { readonly name: string; readonly color: GroupColor | null },
-  ): Promise<Result<AssistantGroup, 'name_taken'>> {
+    group: { readonly name: string; readonly color: FolderColor | null },
+  ): Promise<Result<Folder, 'name_taken'>> {
     return this.uow.transaction(
       async () => {
         const created = await this.groups.create(userId, { name: group.name, color: group.color });
@@ -41,7 +41,7 @@ export class ManageGroups {
     );
   }
 
-  list(userId: number, page: PageRequest): Promise<Page<AssistantGroup>> {
+  list(userId: number, page: PageRequest): Promise<Page<Folder>> {
     return this.groups.list(userId, page);
   }
 
@@ -49,8 +49,8 @@ export class ManageGroups {
   async update(
     userId: number,
     id: number,
-    changes: Result<GroupChanges, FieldErrors>,
-  ): Promise<Result<AssistantGroup, GroupUpdateRefusal>> {
+    changes: Result<FolderChanges, FieldErrors>,
+  ): Promise<Result<Folder, FolderUpdateRefusal>> {
     if (!changes.ok) {
       return (await this.groups.exists(userId, id))
         ? err({ code: 'invalid_fields', errors: changes.error })
