@@ -5384,7 +5384,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["UpdateFlowBody"];
+                    "application/json": components["schemas"]["UpdateAutomationBody"];
                 };
             };
             responses: {
@@ -9959,7 +9959,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["CreateGroupBody"];
+                    "application/json": components["schemas"]["CreateFolderBody"];
                 };
             };
             responses: {
@@ -10047,7 +10047,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["UpdateGroupBody"];
+                    "application/json": components["schemas"]["UpdateFolderBody"];
                 };
             };
             responses: {
@@ -10244,7 +10244,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["CreateGroupBody"];
+                    "application/json": components["schemas"]["CreateFolderBody"];
                 };
             };
             responses: {
@@ -10992,7 +10992,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["CreateGroupBody"];
+                    "application/json": components["schemas"]["CreateFolderBody"];
                 };
             };
             responses: {
@@ -11080,7 +11080,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["UpdateGroupBody"];
+                    "application/json": components["schemas"]["UpdateFolderBody"];
                 };
             };
             responses: {
@@ -11277,7 +11277,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["CreateGroupBody"];
+                    "application/json": components["schemas"]["CreateFolderBody"];
                 };
             };
             responses: {
@@ -14477,7 +14477,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["UpdateGroupBody"];
+                    "application/json": components["schemas"]["UpdateFolderBody"];
                 };
             };
             responses: {
@@ -14623,7 +14623,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["UpdateGroupBody"];
+                    "application/json": components["schemas"]["UpdateFolderBody"];
                 };
             };
             responses: {
@@ -16083,7 +16083,7 @@ export interface components {
             /** @description Required for auth_type header */
             auth_header_name?: string;
         };
-        UpdateFlowBody: {
+        UpdateAutomationBody: {
             /** @description Merged key by key over the current params; a null value removes an optional param (≤ 64 KB serialised) */
             params?: Record<string, never>;
             /** @description Stored on the automation (not versioned) */
@@ -16320,13 +16320,13 @@ export interface components {
             /** @description A human's answer in a web chat, 1–2000 characters */
             message: string;
         };
-        CreateGroupBody: {
+        CreateFolderBody: {
             /** @description Unique in the account, ignoring case */
             name: string;
             /** @enum {string|null} */
             color?: "gray" | "slate" | "red" | "orange" | "amber" | "green" | "teal" | "blue" | "purple" | "pink" | null;
         };
-        UpdateGroupBody: {
+        UpdateFolderBody: {
             name?: string;
             /**
              * @description null clears the color
