@@ -9,7 +9,7 @@ for (const kind of ['folders', 'labels'] as const satisfies readonly FolderKind[
   folderRepositoryContract('PostgreSQL', kind, async () => {
     const db = database();
     return {
-      groups: new TypeormFolderRepository(db, kind),
+      folders: new TypeormFolderRepository(db, kind),
       assistants: new TypeormAssistantRepository(db, outboxOf(db, { now: () => new Date() })),
       users: [await insertUser(db), await insertUser(db)],
     };

@@ -6,10 +6,10 @@ import { pageOf } from './paging';
 type Row = { id: number; userId: number; name: string; color: FolderColor | null };
 
 /**
- * Folders or labels in memory, with the semantics of the PostgreSQL repository (see the group
+ * Folders or labels in memory, with the semantics of the PostgreSQL repository (see the folder
  * contract): names unique per account ignoring case, as the tables' index. With `assistants`,
- * groups count the assistants filed in them and a deleted group's assistants leave it; without,
- * every group holds none.
+ * folders count the assistants filed in them and a deleted folder's assistants leave it; without,
+ * every folder holds none.
  */
 export class InMemoryFolderRepository implements FolderRepository {
   private readonly rows = new Map<number, Row>();
@@ -20,9 +20,9 @@ export class InMemoryFolderRepository implements FolderRepository {
     private readonly assistants: InMemoryAssistantRepository | null = null,
   ) {}
 
-  async create(userId: number, group: { name: string; color: FolderColor | null }): Promise<Folder | FolderNameTaken> {
-    if (this.taken(userId, group.name, null)) return 'name_taken';
-    const row: Row = { id: ++this.lastId, userId, name: group.name, color: group.color };
+  async create(userId: number, folder: { name: string; color: FolderColor | null }): Promise<Folder | FolderNameTaken> {
+    if (this.taken(userId, folder.name, null)) return 'name_taken';
+    const row: Row = { id: ++this.lastId, userId, name: folder.name, color: folder.color };
     this.rows.set(row.id, row);
     return this.toFolder(row);
   }

@@ -191,7 +191,7 @@ export function NumbersPage() {
   );
 }
 
-interface Flow {
+interface Automation {
   id: string;
   name: string;
   status: string;
@@ -207,24 +207,24 @@ interface Run {
   steps?: unknown[];
 }
 
-/** Automations: the templates, the flows, each flow's runs with their steps and its versions. */
+/** Automations: the templates, the automations, each automation's runs with their steps and its versions. */
 export function AutomationsPage() {
   const templates = useQuery({
     queryKey: ['automation-templates'],
     queryFn: () =>
       ok<{ data: { key: string; name: string; description?: string }[] }>(api.GET('/api/user/automate/templates')),
   });
-  const flows = useQuery({
+  const automations = useQuery({
     queryKey: ['flows'],
-    queryFn: () => ok<{ data: Flow[] }>(api.GET('/api/user/automate/flows')),
+    queryFn: () => ok<{ data: Automation[] }>(api.GET('/api/user/automate/flows')),
   });
-  if (flows.isLoading) return <Loading what="automations" />;
+  if (automations.isLoading) return <Loading what="automations" />;
   return (
     <section>
       <h1>Automations</h1>
-      <Failure error={flows.error ?? templates.error} />
-      <h2>Flows</h2>
-      {(flows.data?.data ?? []).map((f) => (
+      <Failure error={automations.error ?? templates.error} />
+      <h2>Automations</h2>
+      {(automations.data?.data ?? []).map((f) => (
         <details key={f.id}>
           <summary>
             {f.name}{' '}
@@ -232,10 +232,10 @@ export function AutomationsPage() {
               {f.status} · {f.template_key ?? 'custom'} · updated {when(f.updated_at)}
             </small>
           </summary>
-          <FlowRuns id={f.id} />
+          <AutomationRuns id={f.id} />
         </details>
       ))}
-      {flows.data?.data.length === 0 && <p>No automations yet: apply a template.</p>}
+      {automations.data?.data.length === 0 && <p>No automations yet: apply a template.</p>}
       <h2>Templates</h2>
       <ul>
         {(templates.data?.data ?? []).map((t) => (
@@ -249,7 +249,7 @@ export function AutomationsPage() {
   );
 }
 
-function FlowRuns({ id }: { id: string }) {
+function AutomationRuns({ id }: { id: string }) {
   const path = { params: { path: { id } } };
   const runs = useQuery({
     queryKey: ['flows', id, 'runs'],

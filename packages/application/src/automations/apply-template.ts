@@ -32,7 +32,7 @@ export interface AppliedTemplate {
 
 const WEBHOOK_TOKEN_LENGTH = 32;
 
-/** What applying a template reads and writes: the flows, the assistants, the tool bindings. */
+/** What applying a template reads and writes: the automations, the assistants, the tool bindings. */
 export interface ApplyTemplateStores {
   readonly uow: UnitOfWork;
   readonly automations: AutomationRepository;

@@ -14,7 +14,7 @@ export interface AutomationView {
   readonly versionsCount: number;
 }
 
-/** Flows list and get and the versions list. */
+/** The automations list and get, and the versions list. */
 export class AutomationQueries {
   constructor(
     private readonly automations: AutomationRepository,

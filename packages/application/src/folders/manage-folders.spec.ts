@@ -13,7 +13,7 @@ describe('ManageFolders', () => {
     expect((await manage.create(2, { name: 'Sales', color: red })).ok).toBe(true);
   });
 
-  it('answers a missing group as not found even when the changes were malformed', async () => {
+  it('answers a missing folder as not found even when the changes were malformed', async () => {
     const manage = new ManageFolders(new InMemoryFolderRepository('folders'), new InMemoryUnitOfWork());
     const theirs = await manage.create(2, { name: 'Theirs', color: null });
     if (!theirs.ok) throw new Error('not created');
@@ -23,7 +23,7 @@ describe('ManageFolders', () => {
     );
   });
 
-  it('answers the malformed changes of an existing group with their field errors, changing nothing', async () => {
+  it('answers the malformed changes of an existing folder with their field errors, changing nothing', async () => {
     const store = new InMemoryFolderRepository('folders');
     const manage = new ManageFolders(store, new InMemoryUnitOfWork());
     const mine = await manage.create(1, { name: 'Sales', color: null });
@@ -34,7 +34,7 @@ describe('ManageFolders', () => {
     expect(await store.list(1, { page: 1, perPage: 10 })).toEqual({ items: [mine.value], total: 1 });
   });
 
-  it("changes only the sent fields of the caller's group and refuses a taken name", async () => {
+  it("changes only the sent fields of the caller's folder and refuses a taken name", async () => {
     const manage = new ManageFolders(new InMemoryFolderRepository('folders'), new InMemoryUnitOfWork());
     const sales = await manage.create(1, { name: 'Sales', color: red });
     await manage.create(1, { name: 'Support', color: null });
@@ -46,7 +46,7 @@ describe('ManageFolders', () => {
     expect(await manage.update(1, sales.value.id, ok({ name: 'support' }))).toEqual(err('name_taken'));
   });
 
-  it("deletes only the caller's group", async () => {
+  it("deletes only the caller's folder", async () => {
     const manage = new ManageFolders(new InMemoryFolderRepository('folders'), new InMemoryUnitOfWork());
     const theirs = await manage.create(2, { name: 'Theirs', color: null });
     if (!theirs.ok) throw new Error('not created');

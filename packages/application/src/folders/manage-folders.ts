@@ -9,7 +9,7 @@ export interface FolderChanges {
   readonly color?: FolderColor | null;
 }
 
-/** The request's own field problems, answered only once the group is known to be the caller's. */
+/** The request's own field problems, answered only once the folder is known to be the caller's. */
 export interface InvalidFolderFields {
   readonly code: 'invalid_fields';
   readonly errors: FieldErrors;
@@ -19,22 +19,22 @@ export type FolderUpdateRefusal = FolderRefusal | InvalidFolderFields;
 
 /**
  * An account's folders or labels (one instance for each): names unique in the account ignoring
- * case, another account's group never reached.
+ * case, another account's folder never reached.
  */
 export class ManageFolders {
   constructor(
-    private readonly groups: FolderRepository,
+    private readonly folders: FolderRepository,
     private readonly uow: UnitOfWork,
   ) {}
 
-  /** Concludes in the group's own commit, so the answer naming its id is stored with it. */
+  /** Concludes in the folder's own commit, so the answer naming its id is stored with it. */
   create(
     userId: number,
-    group: { readonly name: string; readonly color: FolderColor | null },
+    folder: { readonly name: string; readonly color: FolderColor | null },
   ): Promise<Result<Folder, 'name_taken'>> {
     return this.uow.transaction(
       async () => {
-        const created = await this.groups.create(userId, { name: group.name, color: group.color });
+        const created = await this.folders.create(userId, { name: folder.name, color: folder.color });
         return created === 'name_taken' ? err('name_taken' as const) : ok(created);
       },
       { concludes: true },
@@ -42,26 +42,26 @@ export class ManageFolders {
   }
 
   list(userId: number, page: PageRequest): Promise<Page<Folder>> {
-    return this.groups.list(userId, page);
+    return this.folders.list(userId, page);
   }
 
-  /** `changes` is the request's shape: its errors, when it had some. A missing group is not found even then. */
+  /** `changes` is the request's shape: its errors, when it had some. A missing folder is not found even then. */
   async update(
     userId: number,
     id: number,
     changes: Result<FolderChanges, FieldErrors>,
   ): Promise<Result<Folder, FolderUpdateRefusal>> {
     if (!changes.ok) {
-      return (await this.groups.exists(userId, id))
+      return (await this.folders.exists(userId, id))
         ? err({ code: 'invalid_fields', errors: changes.error })
         : err('not_found');
     }
-    const updated = await this.groups.update(userId, id, { name: changes.value.name, color: changes.value.color });
+    const updated = await this.folders.update(userId, id, { name: changes.value.name, color: changes.value.color });
     if (updated === null) return err('not_found');
     return updated === 'name_taken' ? err('name_taken') : ok(updated);
   }
 
   async delete(userId: number, id: number): Promise<Result<true, 'not_found'>> {
-    return (await this.groups.delete(userId, id)) ? ok(true) : err('not_found');
+    return (await this.folders.delete(userId, id)) ? ok(true) : err('not_found');
   }
 }

@@ -9,20 +9,20 @@ export interface Folder {
   readonly assistantsCount: number;
 }
 
-/** Another group of the account already has the name (case-insensitive). */
+/** Another folder of the account already has the name (case-insensitive). */
 export type FolderNameTaken = 'name_taken';
 
 export interface FolderRepository {
-  create(userId: number, group: { name: string; color: FolderColor | null }): Promise<Folder | FolderNameTaken>;
+  create(userId: number, folder: { name: string; color: FolderColor | null }): Promise<Folder | FolderNameTaken>;
   /** Ordered by name (case-insensitive), then id. */
   list(userId: number, page: PageRequest): Promise<Page<Folder>>;
-  /** Null when the user has no such group; only the sent fields change. */
+  /** Null when the user has no such folder; only the sent fields change. */
   update(
     userId: number,
     id: number,
     changes: { name?: string; color?: FolderColor | null },
   ): Promise<Folder | FolderNameTaken | null>;
   exists(userId: number, id: number): Promise<boolean>;
-  /** Assistants of the group stay; they just leave it. */
+  /** Assistants of the folder stay; they just leave it. */
   delete(userId: number, id: number): Promise<boolean>;
 }

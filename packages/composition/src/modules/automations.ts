@@ -52,7 +52,7 @@ import { ApiModule } from './module';
 
 /**
  * Automations: data tables, connections, the template catalogue and apply with its
- * real test, flows with their versions (update, enable/disable/delete, restore), run details and
+ * real test, automations with their versions (update, enable/disable/delete, restore), run details and
  * retries, paused runs resumed by the job scheduler, runs on `call.ended`, the webhook trigger
  * route, and the `type: automation` mid-call tool.
  *

@@ -138,7 +138,7 @@ export const APPLY_ANSWERS: AnswerTable<ApplyRefusal> = {
     ),
 };
 
-/** The 404 of the flow routes that speak the automation family. */
+/** The 404 of the automation routes that speak the automation family. */
 export const AUTOMATION_NOT_FOUND = automationError(404, 'Automation not found', 'not_found');
 const NO_LIVE_VERSION = automationError(422, 'The automation has no published version.', 'no_live_version');
 

@@ -144,7 +144,7 @@ export class RetryBody {
 export const MAX_PARAMS_BYTES = 64 * 1024;
 
 /**
- * The body of an apply or a flow update (check 2): its shape, `params` as given and at
+ * The body of an apply or an automation update (check 2): its shape, `params` as given and at
  * most 64 KB, and `sample` when it is an object.
  */
 export function readTemplateBody<T extends object>(

@@ -132,7 +132,7 @@ export function presentVersion(v: AutomationVersion, liveVersionId: string | nul
   };
 }
 
-/** The envelope of an apply and of a flow update. */
+/** The envelope of an apply and of an automation update. */
 export function presentApplied(applied: AppliedTemplate) {
   const run = applied.run;
   return {

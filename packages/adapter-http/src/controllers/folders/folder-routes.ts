@@ -29,7 +29,7 @@ export class FolderRoutes {
   private readonly success: ReturnType<typeof folderSuccess>;
 
   constructor(
-    private readonly groups: ManageFolders,
+    private readonly folders: ManageFolders,
     noun: 'Folder' | 'Label',
   ) {
     this.answers = folderAnswers(noun);
@@ -40,7 +40,7 @@ export class FolderRoutes {
     const body = parse(CreateFolderBody, req.body);
     return reply(
       req,
-      () => this.groups.create(principalOf(req).userId, { name: body.name, color: body.color ?? null }),
+      () => this.folders.create(principalOf(req).userId, { name: body.name, color: body.color ?? null }),
       (result) =>
         result.ok
           ? { status: 201, body: { message: this.success.created, data: presentFolder(result.value) } }
@@ -50,22 +50,22 @@ export class FolderRoutes {
 
   async list(req: ExpressRequest) {
     const page = pageOf(parse(PageQuery, req.query));
-    const result = await this.groups.list(principalOf(req).userId, page);
+    const result = await this.folders.list(principalOf(req).userId, page);
     return reply(200, pageEnvelope(result.items.map(presentFolder), result.total, page.page, page.perPage));
   }
 
-  /** A missing group answers 404 even when the body is invalid too. */
+  /** A missing folder answers 404 even when the body is invalid too. */
   async update(req: ExpressRequest, rawId: string) {
     const id = pathId(rawId, answerFor(this.answers, 'not_found'));
     const body = validateDto(UpdateFolderBody, req.body, { partial: true });
     const changes = body.ok ? ok({ name: body.value.name, color: body.value.color }) : err(body.errors);
-    const result = await this.groups.update(principalOf(req).userId, id, changes);
+    const result = await this.folders.update(principalOf(req).userId, id, changes);
     if (!result.ok) refuse(this.answers, result.error);
     return reply(200, { message: this.success.updated, data: presentFolder(result.value) });
   }
 
   async remove(req: ExpressRequest, rawId: string) {
-    const result = await this.groups.delete(
+    const result = await this.folders.delete(
       principalOf(req).userId,
       pathId(rawId, answerFor(this.answers, 'not_found')),
     );

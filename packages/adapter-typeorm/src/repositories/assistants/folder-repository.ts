@@ -5,13 +5,13 @@ import { FolderRecord } from '../../records';
 import { Count, isUniqueViolation, num, pageClause, unlessFails } from '../rows';
 import { Counted, totalOf } from './paging';
 
-/** How many of the user's assistants a group holds: folders by column, labels by join table. */
+/** How many of the user's assistants a folder holds: folders by column, labels by join table. */
 const COUNT_SQL = {
   folders: '(SELECT count(*) FROM assistants a WHERE a.folder_id = g.id)',
   labels: '(SELECT count(*) FROM assistant_labels al WHERE al.label_id = g.id)',
 } as const;
 
-/** The columns of `columns` below: the group and how many assistants it holds. */
+/** The columns of `columns` below: the folder and how many assistants it holds. */
 type FolderRow = Pick<FolderRecord, 'id' | 'name' | 'color'> & { assistants_count: string };
 
 function toFolder(r: FolderRow): Folder {
@@ -34,13 +34,13 @@ export class TypeormFolderRepository implements FolderRepository {
     this.columns = `g.id, g.name, g.color, ${COUNT_SQL[table]} AS assistants_count`;
   }
 
-  async create(userId: number, group: { name: string; color: FolderColor | null }): Promise<Folder | FolderNameTaken> {
+  async create(userId: number, folder: { name: string; color: FolderColor | null }): Promise<Folder | FolderNameTaken> {
     return this.unlessNameTaken(async () => {
       const rows = await this.db.query<Pick<FolderRecord, 'id'>>(
         `INSERT INTO ${this.table} (user_id, name, color) VALUES ($1, $2, $3) RETURNING id`,
-        [userId, group.name, group.color],
+        [userId, folder.name, folder.color],
       );
-      return { id: num(rows[0].id), name: group.name, color: group.color, assistantsCount: 0 };
+      return { id: num(rows[0].id), name: folder.name, color: folder.color, assistantsCount: 0 };
     });
   }
 
