@@ -36,7 +36,10 @@ switch (command) {
   case 'start':
     install();
     build();
-    must(process.execPath, ['--enable-source-maps', 'apps/api/dist/main.js', ...rest]);
+    // No --enable-source-maps: it turns the api's start-up code cache off; the api reads a module's
+    // map only when a stack is printed (apps/api/src/lazy-source-maps.ts), so errors still show
+    // TypeScript positions.
+    must(process.execPath, ['apps/api/dist/main.js', ...rest]);
     break;
   case 'test': {
     install();
@@ -99,6 +102,12 @@ switch (command) {
       ...(rest.length > 0 ? rest : ['start']),
     ]);
     break;
+  case 'bench':
+    // Every benchmark with a twin, each contender in its own process: one Markdown table (tools/bench/all.ts).
+    install();
+    build();
+    must(process.execPath, ['tools/dist/bench/all.js', ...rest]);
+    break;
   case 'lint':
     must(bin('biome'), ['ci', '.']);
     break;
@@ -109,6 +118,6 @@ switch (command) {
     for (const d of ['node_modules', 'dist']) if (existsSync(join(root, d))) rmSync(join(root, d), { recursive: true });
     break;
   default:
-    console.error('usage: node scripts/run.mjs start|test|lint|format|voice-agent|clean');
+    console.error('usage: node scripts/run.mjs start|test|bench|lint|format|voice-agent|clean');
     process.exit(2);
 }

@@ -42,6 +42,13 @@ export const VARIANTS: Readonly<Record<string, readonly string[]>> = {
   'GET /api/user/automate/templates/{key}': ['$.data.trigger', '$.data.sample_input'],
   // One run (`run_id`) or the latest runs; a step's attempts only once it was retried.
   'GET /api/user/automate/flows/{id}/runs': ['$'],
+  // An automation's params and definition are its template's own.
+  'GET /api/user/automate/flows': ['$.data[].params'],
+  'GET /api/user/automate/flows/{id}': ['$.data.params'],
+  'POST /api/user/automate/flows/{id}/enable': ['$.data.params'],
+  'POST /api/user/automate/flows/{id}/disable': ['$.data.params'],
+  'PUT /api/user/automate/flows/{id}': ['$.response'],
+  'GET /api/user/automate/flows/{id}/versions': ['$.data[].params', '$.data[].definition'],
   // A tool call by its kind: an HTTP tool's request and answer, a knowledge search's query and passages (calls and chats alike).
   'GET /api/user/calls/{id}': ['$.data.tool_calls[]'],
   'GET /api/user/conversations/{uuid}': ['$.data.tool_calls[]'],

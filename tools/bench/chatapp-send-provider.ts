@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { benchDatabase, runBench } from './lib/harness';
 import { startApiProcess, startBareProcess } from './lib/processes';
+import { recordRound } from './lib/rounds';
 import { GraphStandIn } from '@voiceplane/stand-ins/whatsapp/graph-stand-in';
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 50);
@@ -204,6 +205,14 @@ async function main(): Promise<void> {
   process.stdout.write(
     `${row(subject)}\n${row(base)}\n  ratio (voiceplane / bare): ${(subject.sendsPerSecond / base.sendsPerSecond).toFixed(2)}\n`,
   );
+  // One record per run (its rounds are interleaved inside); `npm run bench --only chatapp-send-provider`.
+  recordRound({
+    path: 'chatapp-send-provider',
+    product: subject.sendsPerSecond,
+    twin: base.sendsPerSecond,
+    p50: Math.round(subject.sendP50),
+    p99: Math.round(subject.sendP99),
+  });
   if (subject.failed > 0 || base.failed > 0)
     process.stdout.write('  WARNING: failed sends were counted; the figures are not comparable.\n');
 

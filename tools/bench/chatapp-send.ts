@@ -6,7 +6,9 @@
  * A third baseline is like for like with the product: prepared statements, and the send reserved and
  * settled in two short transactions (the product never holds a transaction over the provider, sandbox
  * or not), lib/bare-reserve-send.ts with the sandbox in place of the HTTP call.
- * The whole run is in one process (load generator, product, baselines measured in interleaved slices);
+ * In this process (load generator, product, baselines measured in interleaved slices), then, with
+ * DATABASE_URL, apps/api and the reserve + settle twin each in its own process, interleaved rounds
+ * (BENCH_ROUNDS, 3): the figure `npm run bench` reports as `chatapp-send`;
  * `node --cpu-prof tools/dist/bench/chatapp-send.js` and `cpuprofile-summary.js <file> 40 packages/`
  * read the product's share of a profile.
  *   npx tsc -b && node tools/dist/bench/chatapp-send.js     (DATABASE_URL=… for real PostgreSQL)
@@ -18,6 +20,8 @@ import { bareSends } from './lib/bare-send';
 import { Account, CUSTOMER, MESSAGE, seed, slice, USERS } from './lib/sandbox-send-load';
 import { startComposedApi } from './lib/composed-api';
 import { bareReserveSendApp } from './lib/bare-reserve-send';
+import { startApiProcess, startBareProcess } from './lib/processes';
+import { interleavedRounds, ownProcessesOnly } from './lib/rounds';
 
 /**
  * Every contender in turn, `SLICES` times (A B C D A B C D …), each slice a share of the duration:
@@ -52,6 +56,56 @@ async function measureInterleaved(
 
 async function main(): Promise<void> {
   const db = await benchDatabase();
+  if (!ownProcessesOnly) await inThisProcess(db);
+  if (process.env.DATABASE_URL) await ownProcesses(db);
+  await db.close();
+}
+
+/** A slice of sends as a Measurement. */
+async function sliceMeasurement(label: string, url: string, accounts: Account[]): Promise<Measurement> {
+  const r = await slice(url, accounts, settings.duration);
+  return {
+    label,
+    rps: r.requests.total / settings.duration,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    requests: r.requests.total,
+  };
+}
+
+/** apps/api against the prepared reserve + settle twin (sandbox in place of HTTP), each in its own process. */
+async function ownProcesses(db: Awaited<ReturnType<typeof benchDatabase>>): Promise<void> {
+  const api = await startApiProcess(db.url, { REPLY_GENERATOR: 'off' });
+  const bare = await startBareProcess('bare-reserve-send.js', { DATABASE_URL: db.url });
+  const seeding = new Pool({ connectionString: db.url, max: 4 });
+  try {
+    await fetch(`${api.url}/api/admin/users`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${api.adminToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Plan', email: `plan${Date.now()}@example.test` }),
+    });
+    const accounts = await seed(seeding);
+    const product = `${api.url}/api/user/chatapp/send-freeform`;
+    const twin = `${bare.url}/send-freeform`;
+    await slice(product, accounts, 2); // warm-up: JIT and pools hot for both alike
+    await slice(twin, accounts, 2);
+    process.stdout.write(`\nPOST /api/user/chatapp/send-freeform (sandbox, ${USERS} users), each in its own process\n`);
+    await interleavedRounds(
+      'chatapp-send',
+      () => sliceMeasurement('voiceplane (apps/api)', product, accounts),
+      () => sliceMeasurement('bare reserve + settle, prepared (own process)', twin, accounts),
+    );
+  } finally {
+    api.stop();
+    bare.stop();
+    await new Promise((r) => setTimeout(r, 500));
+    await seeding.end();
+  }
+}
+
+async function inThisProcess(db: Awaited<ReturnType<typeof benchDatabase>>): Promise<void> {
   const api = await startComposedApi(db);
   const pool = new Pool({ connectionString: db.url, max: process.env.DATABASE_URL ? 20 : 8 });
   // A first user through the admin API gives the seeded ones a real plan.
@@ -108,7 +162,6 @@ async function main(): Promise<void> {
   await new Promise((r) => setTimeout(r, 500));
   await pool.end();
   await api.close();
-  await db.close();
 }
 
 runBench(main);

@@ -23,6 +23,8 @@ const ROOT = resolve(__dirname, '..', '..', '..');
 const API = join(ROOT, 'apps', 'api', 'dist', 'main.js');
 const WORKER = join(ROOT, 'apps', 'worker', 'dist', 'main.js');
 const SECONDS = Number(process.env.IDLE_SECONDS ?? 60);
+/** Consecutive windows of IDLE_SECONDS after settling, each printed: the target holds in every one. */
+const WINDOWS = Number(process.env.IDLE_WINDOWS ?? 1);
 /**
  * After the health answer. The first minute is not idle: the once-a-minute sweeps run for the first
  * time (compiling their code) and V8 collects the start-up garbage — measured on PostgreSQL, a 30 s
@@ -80,7 +82,6 @@ function cpuTicks(pid: number): number {
 }
 
 async function measureIdle(processes: readonly Running[]): Promise<number[]> {
-  await sleep(SETTLE_MS);
   const before = processes.map((p) => cpuTicks(p.child.pid!));
   const started = process.hrtime.bigint();
   await sleep(SECONDS * 1_000);
@@ -109,12 +110,15 @@ async function run(mode: string, start: () => Promise<Running[]>): Promise<void>
   const processes = await start();
   try {
     for (const p of processes.filter((q) => q.label === 'api')) await listening(p);
-    const shares = await measureIdle(processes);
-    const parts = processes.map((p, i) => `${p.label} ${shares[i].toFixed(2)} %`).join(', ');
-    const total = shares.reduce((a, b) => a + b, 0);
-    process.stdout.write(
-      `${mode.padEnd(34)} ${total.toFixed(2).padStart(6)} % of one core over ${SECONDS} s${processes.length > 1 ? `  (${parts})` : ''}\n`,
-    );
+    await sleep(SETTLE_MS);
+    for (let w = 1; w <= WINDOWS; w++) {
+      const shares = await measureIdle(processes);
+      const parts = processes.map((p, i) => `${p.label} ${shares[i].toFixed(2)} %`).join(', ');
+      const total = shares.reduce((a, b) => a + b, 0);
+      process.stdout.write(
+        `${mode.padEnd(34)} ${total.toFixed(2).padStart(6)} % of one core over ${SECONDS} s${WINDOWS > 1 ? ` (window ${w} of ${WINDOWS})` : ''}${processes.length > 1 ? `  (${parts})` : ''}\n`,
+      );
+    }
   } finally {
     await stopAll(processes);
   }

@@ -16,9 +16,16 @@ import { cpuMicros } from './lib/cpu-time';
 import { benchUser, startComposedApi } from './lib/composed-api';
 import { bareMeApp } from './lib/bare-me';
 import { startApiProcess, startBareProcess } from './lib/processes';
+import { ownProcessesOnly, recordRound } from './lib/rounds';
 
 async function main(): Promise<void> {
   const db = await benchDatabase();
+  if (!ownProcessesOnly) await inThisProcess(db);
+  if (process.env.DATABASE_URL) await ownProcesses(db);
+  await db.close();
+}
+
+async function inThisProcess(db: Awaited<ReturnType<typeof benchDatabase>>): Promise<void> {
   const api = await startComposedApi(db);
   const user = await benchUser(api.url, api.runtime.adminToken);
   const headers = { Authorization: `Bearer ${user.token}` };
@@ -34,8 +41,11 @@ async function main(): Promise<void> {
   // Requests autocannon left in flight finish before the pools close.
   await new Promise((r) => setTimeout(r, 500));
   await api.close();
+  await pool.end();
+}
 
-  if (process.env.DATABASE_URL) {
+async function ownProcesses(db: Awaited<ReturnType<typeof benchDatabase>>): Promise<void> {
+  {
     const apiProcess = await startApiProcess(db.url);
     const bare = await startBareProcess('bare-me.js', { DATABASE_URL: db.url });
     try {
@@ -61,6 +71,13 @@ async function main(): Promise<void> {
         ratios.push(
           report(`GET /api/user/me, each in its own process (round ${i + 1} of ${rounds})`, product.m, prepared.m),
         );
+        recordRound({
+          path: 'user-me',
+          product: product.m.rps,
+          twin: prepared.m.rps,
+          p50: product.m.p50,
+          p99: product.m.p99,
+        });
         cpu.product.push(product.perRequest);
         cpu.bare.push(prepared.perRequest);
         process.stdout.write(
@@ -77,8 +94,6 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 500));
     }
   }
-  await pool.end();
-  await db.close();
 }
 
 /** A measurement and the CPU time the server process `pid` used per request during it (NaN without /proc). */

@@ -28,6 +28,7 @@ import { composeApi, loadConfig, type ApiRuntime } from '@voiceplane/composition
 import { TOKENS, WebhookDeliveries } from '@voiceplane/application';
 import { benchDatabase, BenchDatabase, listen } from './lib/harness';
 import { benchUser } from './lib/composed-api';
+import { ownProcessesOnly, recordRound, ROUNDS } from './lib/rounds';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 2_000);
 const PRODUCERS = Number(process.env.BENCH_PRODUCERS ?? 16);
@@ -361,7 +362,7 @@ function print(title: string, subject: Result, bare: Result, durable: Result): v
 
 async function main(): Promise<void> {
   const receiver = await startReceiver();
-  {
+  if (!ownProcessesOnly) {
     const db = await benchDatabase();
     const api = await startApi(db);
     const user = await benchUser(api.url, api.runtime.adminToken);
@@ -401,17 +402,40 @@ async function main(): Promise<void> {
     const deliveries = api.runtime.container.get<WebhookDeliveries>(TOKENS.WebhookDeliveries);
     await throughThePipeline('warm-up', deliveries, user.id, receiver, 200);
     await bareDurableLoop(db, user.id, receiver, 200);
-    const pipeline = await throughThePipeline(
-      'outbox → RabbitMQ → apps/worker process → receiver',
-      deliveries,
-      user.id,
-      receiver,
-      DELIVERIES,
-    );
-    const bare = await bareLoop(receiver, DELIVERIES);
-    const durable = await bareDurableLoop(db, user.id, receiver, DELIVERIES);
-    print('Webhook delivery, production topology', pipeline, bare, durable);
-    await waitForSettled(db, 2 * (DELIVERIES + 200));
+    // Interleaved rounds (pipeline, durable, durable, pipeline, …): a shared machine's load swings.
+    let settled = 400; // the warm-ups: 200 through the pipeline, 200 durable
+    for (let i = 0; i < ROUNDS; i++) {
+      const runPipeline = () =>
+        throughThePipeline(
+          'outbox → RabbitMQ → apps/worker process → receiver',
+          deliveries,
+          user.id,
+          receiver,
+          DELIVERIES,
+        );
+      const runDurable = () => bareDurableLoop(db, user.id, receiver, DELIVERIES);
+      let pipeline: Result;
+      let durable: Result;
+      if (i % 2 === 0) {
+        pipeline = await runPipeline();
+        durable = await runDurable();
+      } else {
+        durable = await runDurable();
+        pipeline = await runPipeline();
+      }
+      settled += 2 * DELIVERIES;
+      const bare = await bareLoop(receiver, DELIVERIES);
+      print(`Webhook delivery, production topology (round ${i + 1} of ${ROUNDS})`, pipeline, bare, durable);
+      recordRound({
+        path: 'webhook-delivery-rabbitmq',
+        product: pipeline.perSecond,
+        twin: durable.perSecond,
+        p50: Math.round(pipeline.p50 ?? NaN),
+        p99: Math.round(pipeline.p99 ?? NaN),
+      });
+      // The next round starts on a settled pipeline, as the first did.
+      await waitForSettled(db, settled);
+    }
     const rest = await latencyAtRest(deliveries, user.id, receiver, 200);
     process.stdout.write(
       `  one event at a time: commit→arrival p50 ${rest.p50.toFixed(1)} ms, p99 ${rest.p99.toFixed(1)} ms (relay woken by NOTIFY after each commit; polls every 50 ms only on PGlite)\n`,

@@ -1,5 +1,6 @@
 import { stage } from './startup-timing';
 import { startupCompileCache } from './compile-cache';
+import { installLazySourceMaps } from './lazy-source-maps';
 import 'reflect-metadata';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,6 +45,8 @@ async function main(): Promise<void> {
   stage('modules loaded');
   await serve({ config, options: options.value, embedded, compileCache: startupCompileCache });
 }
+
+installLazySourceMaps();
 
 function openEmbedded(dataDir: string): Promise<EmbeddedPostgres> {
   mkdirSync(dataDir, { recursive: true });

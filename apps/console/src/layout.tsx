@@ -4,6 +4,7 @@ import { useSession } from './session';
 
 const PAGES: readonly [string, string][] = [
   ['assistants', 'Assistants'],
+  ['tools', 'Tools'],
   ['calls', 'Calls'],
   ['inbox', 'Inbox'],
   ['analytics', 'Analytics'],

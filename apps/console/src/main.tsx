@@ -13,7 +13,10 @@ import { CallPage } from './pages/call';
 import { CallsPage } from './pages/calls';
 import { InboxPage } from './pages/inbox';
 import { ApiKeysPage, BillingPage, DeliveriesPage } from './pages/account-pages';
-import { AutomationsPage, KnowledgeBasesPage, NumbersPage } from './pages/resource-pages';
+import { AutomationsPage } from './pages/automations';
+import { KnowledgeBasesPage } from './pages/knowledge-bases';
+import { NumbersPage } from './pages/numbers';
+import { ToolEditorPage, ToolsPage } from './pages/tools';
 
 // The charts library is the larger part of the bundle: loaded when the analytics page is first opened.
 const AnalyticsPage = lazy(() => import('./pages/analytics').then((m) => ({ default: m.AnalyticsPage })));
@@ -32,6 +35,8 @@ const router = createBrowserRouter(
         { index: true, element: <Navigate to="/assistants" replace /> },
         { path: 'assistants', element: <AssistantsPage /> },
         { path: 'assistants/:id', element: <AssistantEditorPage /> },
+        { path: 'tools', element: <ToolsPage /> },
+        { path: 'tools/:id', element: <ToolEditorPage /> },
         { path: 'calls', element: <CallsPage /> },
         { path: 'calls/:id', element: <CallPage /> },
         { path: 'inbox', element: <InboxPage /> },

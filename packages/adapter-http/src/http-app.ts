@@ -42,7 +42,14 @@ function unknownProviders(app: Application): void {
     res.status(404).json({ error: 'Unknown provider.' });
   };
   app.get('/api/providers/chatapp/:provider/webhook', unknown);
-  app.post(['/api/providers/chatapp/:provider/webhook', '/api/providers/billing/:provider/webhook'], unknown);
+  app.post(
+    [
+      '/api/providers/chatapp/:provider/webhook',
+      '/api/providers/billing/:provider/webhook',
+      '/api/providers/sms/:provider/status',
+    ],
+    unknown,
+  );
 }
 
 export interface HttpAppOptions {
@@ -152,7 +159,9 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
     routeOf: (method, path) => routes.match(method, path),
     beforeAnswer: o.faults?.beforeIdempotentAnswer,
   });
-  const isPublicUserRoute = (req: Request) => req.method === 'POST' && fullPath(req) === '/api/user/login';
+  // By the route the router dispatches to: `/api/user/login/` and `/API/USER/LOGIN` are login too.
+  const isPublicUserRoute = (req: Request) =>
+    req.method === 'POST' && routes.match(req.method, fullPath(req))?.route === 'POST /api/user/login';
   // Authentication, the rate limit and idempotency of `/api/user` in one layer (a layer costs a
   // dispatch per request); the layers between them here never match an `/api/user` path.
   // The chatbot routes are the account's own, under the public reference's paths.
@@ -183,7 +192,11 @@ export async function buildHttpApp(o: HttpAppOptions): Promise<Application> {
   }
 
   unknownProviders(app);
-  mountWidgetRoutes(app, () => (o.container.isBound(TOKENS.WebWidget) ? o.container.get(TOKENS.WebWidget) : null));
+  mountWidgetRoutes(app, () =>
+    o.container.isBound(TOKENS.WidgetStreams)
+      ? { widget: o.container.get(TOKENS.WebWidget), streams: o.container.get(TOKENS.WidgetStreams) }
+      : null,
+  );
   app.use(notFoundOrMethodNotAllowed(constrainRouteParameters(app)));
   // Errors raised by express middleware (not controllers) end here.
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {

@@ -26,6 +26,7 @@ export * from './controllers/folders';
 export * from './controllers/knowledge-bases';
 export * from './controllers/tools';
 export * from './controllers/telephony';
+export * from './controllers/sms';
 export * from './controllers/webhooks';
 export * from './controllers/calls';
 export * from './controllers/campaigns';

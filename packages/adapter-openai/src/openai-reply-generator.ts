@@ -1,5 +1,6 @@
 import { AxiosInstance } from 'axios';
 import { openAiHttp, postJson } from './openai-http';
+import { streamCompletion } from './openai-stream';
 import {
   ChatMessage,
   ConversationEvaluationRequest,
@@ -45,13 +46,22 @@ export class OpenAiReplyGenerator implements ReplyGenerator {
     this.http = openAiHttp(options.baseUrl, options.apiKey, options.timeoutMs ?? 30_000);
   }
 
+  /** Streamed (`stream: true`) when the caller takes the text piece by piece; the whole turn either way. */
   async nextTurn(request: ModelTurnRequest): Promise<ModelTurn> {
-    const message = await this.complete({
+    const payload = {
       model: request.model || this.options.defaultModel,
       temperature: request.temperature,
       messages: request.messages.map(wireMessage),
       ...(request.tools.length > 0 ? { tools: request.tools.map((fn) => ({ type: 'function', function: fn })) } : {}),
-    });
+    };
+    const message: CompletionMessage = request.onText
+      ? await streamCompletion(this.http, payload, {
+          onText: request.onText,
+          timeoutMs: this.options.timeoutMs ?? 30_000,
+          who: 'The reply generator',
+          fail: (reason) => new ReplyGeneratorError(reason),
+        })
+      : await this.complete(payload);
     const toolCalls = toolCallsOf(message.tool_calls);
     const content =
       typeof message.content === 'string' && message.content.trim() !== '' ? message.content.trim() : null;

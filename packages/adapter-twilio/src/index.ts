@@ -1,2 +1,3 @@
 export {};
 export * from './twilio-number-inventory';
+export * from './twilio-sms';

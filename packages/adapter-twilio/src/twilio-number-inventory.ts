@@ -1,4 +1,4 @@
-import axios from 'axios';
+import { TwilioError, TwilioOptions, twilioRequest } from './twilio-rest';
 import { AvailableNumber, NumberHolder, NumberInventory, NumberSearch } from '@voiceplane/application';
 import {
   addressRequirementOf,
@@ -9,15 +9,6 @@ import {
   numberContains,
   splitNumber,
 } from '@voiceplane/domain';
-
-export interface TwilioOptions {
-  readonly accountSid: string;
-  readonly authToken: string;
-  /** `https://api.twilio.com` (tests point it at a local stub). */
-  readonly baseUrl: string;
-  /** Per request (default 10 s). */
-  readonly timeoutMs?: number;
-}
 
 /** One entry of Twilio's AvailablePhoneNumbers list. */
 interface TwilioAvailableNumber {
@@ -30,23 +21,14 @@ interface TwilioAvailableNumber {
 /** Twilio's error code for a number someone else bought first. */
 const NUMBER_NOT_AVAILABLE = 21422;
 
-export class TwilioError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: number | null,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'TwilioError';
-  }
-}
-
 /**
  * The number inventory on Twilio (2010-04-01 REST API): local numbers from AvailablePhoneNumbers,
  * bought and released through IncomingPhoneNumbers. Prices are voiceplane's own monthly rental
  * (what the account is charged), not Twilio's cost; the national display form is ours too, so it
  * looks the same whichever inventory is configured.
  */
+export { TwilioError, type TwilioOptions } from './twilio-rest';
+
 export class TwilioNumberInventory implements NumberInventory {
   private readonly account: string;
   private readonly authorization: string;
@@ -120,41 +102,7 @@ export class TwilioNumberInventory implements NumberInventory {
     });
   }
 
-  private async request<T = unknown>(
-    method: 'GET' | 'POST' | 'DELETE',
-    url: string,
-    form?: URLSearchParams,
-  ): Promise<T> {
-    // Every status comes back as a response and the body as text: errors are read from Twilio's own
-    // error document below, and a redirect is an answer to refuse rather than one to follow.
-    const response = await axios.request<string>({
-      method,
-      url,
-      headers: {
-        Authorization: this.authorization,
-        Accept: 'application/json',
-        ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      data: form?.toString(),
-      signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
-      maxRedirects: 0,
-      responseType: 'text',
-      transformResponse: (data: string) => data,
-      validateStatus: () => true,
-    });
-    const text = response.data;
-    if (response.status < 200 || response.status > 299) {
-      let code: number | null = null;
-      let message = `Twilio answered ${response.status}`;
-      try {
-        const parsed = JSON.parse(text) as { code?: number; message?: string };
-        code = typeof parsed.code === 'number' ? parsed.code : null;
-        if (parsed.message) message = `${message}: ${parsed.message}`;
-      } catch {
-        // Not JSON: the status says enough.
-      }
-      throw new TwilioError(response.status, code, message);
-    }
-    return (text ? JSON.parse(text) : {}) as T;
+  private request<T = unknown>(method: 'GET' | 'POST' | 'DELETE', url: string, form?: URLSearchParams): Promise<T> {
+    return twilioRequest<T>(this.authorization, this.options.timeoutMs, method, url, form);
   }
 }

@@ -111,7 +111,7 @@ export class Database implements UnitOfWork {
     const run = async (tx: Transaction) => {
       const result = await work();
       const { concludes } = options;
-      if (concludes) tx.conclusion = { result: typeof concludes === 'function' ? concludes(result) : result };
+      if (concludes) tx.conclusion = { result: typeof concludes === 'function' ? await concludes(result) : result };
       return result;
     };
     const outer = this.current.getStore();

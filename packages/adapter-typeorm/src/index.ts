@@ -16,6 +16,7 @@ export * from './repositories/knowledge-bases';
 export * from './repositories/campaigns';
 export * from './repositories/tools';
 export * from './repositories/telephony';
+export * from './repositories/sms';
 export { PostgresUnpublishedEvents } from './outbox/unpublished-events';
 export { PostgresProcessedEvents } from './outbox/processed-events';
 export {

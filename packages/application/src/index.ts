@@ -35,6 +35,7 @@ export * from './conversations';
 export * from './bus/subscription-policy';
 export * from './automations';
 export * from './chatapp';
+export * from './sms';
 export * from './call-permission';
 export * from './conversation-policy';
 export * from './knowledge-bases';

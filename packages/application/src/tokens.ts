@@ -20,6 +20,7 @@ import { ACCOUNT_EVENT_TOKENS } from './account-events/tokens';
 import { ANALYTICS_TOKENS } from './analytics/tokens';
 import { WEB_CHAT_TOKENS } from './web-chat/tokens';
 import { CAMPAIGN_TOKENS } from './campaigns/tokens';
+import { SMS_TOKENS } from './sms/tokens';
 
 /**
  * Every capability's typed tokens under one name. Each capability declares its own beside its
@@ -48,7 +49,8 @@ export const TOKENS: typeof CORE_TOKENS &
   typeof ACCOUNT_EVENT_TOKENS &
   typeof ANALYTICS_TOKENS &
   typeof WEB_CHAT_TOKENS &
-  typeof CAMPAIGN_TOKENS = {
+  typeof CAMPAIGN_TOKENS &
+  typeof SMS_TOKENS = {
   ...ACCOUNT_EVENT_TOKENS,
   ...ANALYTICS_TOKENS,
   ...WEB_CHAT_TOKENS,
@@ -71,6 +73,7 @@ export const TOKENS: typeof CORE_TOKENS &
   ...CALL_PERMISSION_TOKENS,
   ...TOP_UP_TOKENS,
   ...CAMPAIGN_TOKENS,
+  ...SMS_TOKENS,
 };
 
 export {
@@ -89,5 +92,5 @@ export {
   TOP_UP_TOKENS,
   WEBHOOK_TOKENS,
 };
-export { CHATAPP_TOKENS, CHATAPP_INGRESS_TOKENS, CONVERSATION_TOKENS, WEB_CHAT_TOKENS, CAMPAIGN_TOKENS };
+export { CHATAPP_TOKENS, CHATAPP_INGRESS_TOKENS, CONVERSATION_TOKENS, WEB_CHAT_TOKENS, CAMPAIGN_TOKENS, SMS_TOKENS };
 export { token, type Token } from './common/token';

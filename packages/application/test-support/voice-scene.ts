@@ -105,6 +105,7 @@ export function voiceScene() {
   });
   const reset = askCounterResetConsumer(store.uow, processed, permissions);
   const requestSender = new RecordingRequestSender(conversations);
+  const reads = new ReadCallPermission(lookups.senders, facts, store.clock);
   const requests = new RequestCallPermission(
     store.uow,
     lookups.senders,
@@ -112,8 +113,8 @@ export function voiceScene() {
     facts,
     requestSender,
     store.clock,
+    reads,
   );
-  const reads = new ReadCallPermission(lookups.senders, facts, store.clock);
   const template = (over: Partial<MessageTemplate> = {}): MessageTemplate => {
     const t: MessageTemplate = {
       id: templates.length + 34,

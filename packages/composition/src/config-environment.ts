@@ -108,6 +108,7 @@ export class Environment {
   @OneOf(['sandbox', 'livekit']) readonly SIP_PROVISIONER?: 'sandbox' | 'livekit';
   @OneOf(['sandbox', 'twilio']) readonly NUMBER_INVENTORY?: 'sandbox' | 'twilio';
   @OneOf(['sandbox', 'whatsapp_cloud']) readonly CHATAPP_PROVIDER?: 'sandbox' | 'whatsapp_cloud';
+  @OneOf(['sandbox', 'twilio']) readonly SMS_PROVIDER?: 'sandbox' | 'twilio';
 
   @UrlWith(['http:', 'https:', 'ws:', 'wss:'], usesLivekit) readonly LIVEKIT_URL?: string;
   readonly LIVEKIT_API_KEY?: string;
@@ -121,7 +122,8 @@ export class Environment {
 
   readonly TWILIO_ACCOUNT_SID?: string;
   readonly TWILIO_AUTH_TOKEN?: string;
-  @UrlWith(['http:', 'https:'], (e) => e.NUMBER_INVENTORY === 'twilio') readonly TWILIO_BASE_URL?: string;
+  @UrlWith(['http:', 'https:'], (e) => e.NUMBER_INVENTORY === 'twilio' || e.SMS_PROVIDER === 'twilio')
+  readonly TWILIO_BASE_URL?: string;
 
   readonly WHATSAPP_APP_SECRET?: string;
   readonly WHATSAPP_VERIFY_TOKEN?: string;
@@ -178,6 +180,7 @@ export class Environment {
   @Price() readonly PRICE_CHATAPP_CALL_MINUTE?: string;
   @Price() readonly PRICE_TEMPLATE_MESSAGE?: string;
   @Price() readonly PRICE_FREEFORM_MESSAGE?: string;
+  @Price() readonly PRICE_SMS_SEGMENT?: string;
   @Int(1, 1_000_000) readonly AUTOMATION_HOOK_RATE_PER_MINUTE?: number;
   @Int(1, 3650) readonly CHATAPP_MEDIA_RETENTION_DAYS?: number;
   @Flag() readonly FAULT_HOLD_IDEMPOTENT_ANSWERS?: boolean;

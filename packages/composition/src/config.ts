@@ -4,6 +4,8 @@ import {
   ChatappPrices,
   DEFAULT_CALL_MINUTE_PRICES,
   DEFAULT_CHATAPP_PRICES,
+  DEFAULT_SMS_PRICES,
+  SmsPrices,
 } from '@voiceplane/domain';
 import type { S3Bucket } from '@voiceplane/application';
 import { readEnvironment } from './config-environment';
@@ -33,6 +35,9 @@ export interface Config {
   readonly chatappProvider: 'sandbox' | 'whatsapp_cloud';
   /** USD per chat-app message (configuration with these defaults). */
   readonly chatappPrices: ChatappPrices;
+  readonly smsProvider: 'sandbox' | 'twilio';
+  /** USD per SMS segment (configuration with this default). */
+  readonly smsPrices: SmsPrices;
   readonly livekit: {
     readonly url: string;
     readonly apiKey: string;
@@ -100,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const sipProvisioner = e.SIP_PROVISIONER ?? 'sandbox';
   const numberInventory = e.NUMBER_INVENTORY ?? 'sandbox';
   const chatappProvider = e.CHATAPP_PROVIDER ?? 'sandbox';
+  const smsProvider = e.SMS_PROVIDER ?? 'sandbox';
 
   // Checks across variables follow: a provider's credentials are required only while that provider is chosen.
   let livekit: Config['livekit'] = null;
@@ -123,9 +129,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     };
   }
   let twilio: Config['twilio'] = null;
-  if (numberInventory === 'twilio') {
+  if (numberInventory === 'twilio' || smsProvider === 'twilio') {
     if (!e.TWILIO_ACCOUNT_SID || !e.TWILIO_AUTH_TOKEN)
-      problems.push('TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are required when NUMBER_INVENTORY=twilio');
+      problems.push(
+        'TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are required when NUMBER_INVENTORY=twilio or SMS_PROVIDER=twilio',
+      );
     twilio = {
       accountSid: e.TWILIO_ACCOUNT_SID ?? '',
       authToken: e.TWILIO_AUTH_TOKEN ?? '',
@@ -229,6 +237,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     sipProvisioner,
     numberInventory,
     chatappProvider,
+    smsProvider,
+    smsPrices: { segment: priceOr(e.PRICE_SMS_SEGMENT, DEFAULT_SMS_PRICES.segment) },
     chatappPrices: {
       templateMessage: priceOr(e.PRICE_TEMPLATE_MESSAGE, DEFAULT_CHATAPP_PRICES.templateMessage),
       freeformMessage: priceOr(e.PRICE_FREEFORM_MESSAGE, DEFAULT_CHATAPP_PRICES.freeformMessage),

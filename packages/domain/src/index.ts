@@ -41,3 +41,4 @@ export * from './account-events';
 export * from './analytics';
 export * from './web-chat';
 export * from './campaigns';
+export * from './sms';

@@ -319,6 +319,24 @@ export function chatappRepositoriesContract(name: string, open: () => Promise<Ch
       expect(await s.conversations.lock(sender.id, '+14155550000')).toBeNull();
     });
 
+    it('messages: recordSaving saves the conversation and records the message, as save and record do', async () => {
+      const [a] = s.users;
+      const sender = (await s.senders.create(newSender(a)))!;
+      const key = { userId: a, senderId: sender.id, customerPhone: '+14155551234', uuid: randomUUID(), now: at(0) };
+      const created = await s.conversations.lockOrCreate(key);
+      const changed = recordMessage(created, {
+        source: 'api',
+        type: 'text',
+        at: at(2),
+        assistantId: null,
+        customerName: 'Ada',
+      }).next;
+      const stored = await s.messages.recordSaving(changed, outbound(a, sender.id, created.id, { status: 'sent' }));
+      expect(await s.conversations.find(sender.id, '+14155551234')).toEqual(changed);
+      expect(await s.messages.findOwnedBySid(a, stored.chatapp.messageSid)).toEqual(stored.chatapp);
+      expect(stored.chatapp).toMatchObject({ conversationId: created.id, status: 'sent', cost: 0.01 });
+    });
+
     it('conversations list: most recent message first, filters, and a cursor that continues after the last item', async () => {
       const [a] = s.users;
       const sender = (await s.senders.create(newSender(a)))!;

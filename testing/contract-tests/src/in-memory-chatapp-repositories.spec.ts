@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   InMemoryChatappMessageRepository,
   InMemoryConversationRepository,
@@ -29,7 +30,19 @@ chatappRepositoriesContract('in-memory', async () => {
 
 sandboxChatappStateContract('in-memory', async () => ({ state: new InMemorySandboxChatappState(), users: [1, 2] }));
 
-sendReservationsContract('in-memory', async () => ({
-  reservations: new InMemorySendReservationRepository(),
-  users: [1, 2],
-}));
+sendReservationsContract('in-memory', async () => {
+  const conversations = new InMemoryConversationRepository(new InMemoryChatappMessageRepository());
+  const conversation = await conversations.lockOrCreate({
+    userId: 1,
+    senderId: 7,
+    customerPhone: '+14155551234',
+    uuid: randomUUID(),
+    now: new Date(),
+  });
+  return {
+    reservations: new InMemorySendReservationRepository(conversations),
+    users: [1, 2],
+    conversations,
+    conversation,
+  };
+});

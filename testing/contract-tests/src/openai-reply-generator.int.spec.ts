@@ -4,15 +4,24 @@ import { replyGeneratorContract } from './reply-generator.contract';
 
 /**
  * A Chat Completions server as a model behaves: it calls the first function offered until a
- * result comes back, answers text otherwise, and answers an evaluation with a JSON object
- * naming every field it was asked for.
+ * result comes back, answers text otherwise (in chunks when asked to stream), and answers an
+ * evaluation with a JSON object naming every field it was asked for.
  */
 function model(request: StubRequest): StubAnswer {
   const body = JSON.parse(request.body) as {
     tools?: { function: { name: string } }[];
     messages: { role: string }[];
     response_format?: unknown;
+    stream?: boolean;
   };
+  if (body.stream && !body.tools?.length) {
+    const delta = (d: object, finish: string | null = null) => ({
+      object: 'chat.completion.chunk',
+      choices: [{ index: 0, delta: d, finish_reason: finish }],
+    });
+    const words = 'Yes, we are open from 9 to 17.'.split(/(?= )/);
+    return { status: 200, events: [...words.map((content) => delta({ content })), delta({}, 'stop'), '[DONE]'] };
+  }
   const message = body.response_format
     ? {
         role: 'assistant',

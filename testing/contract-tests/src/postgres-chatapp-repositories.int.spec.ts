@@ -97,10 +97,33 @@ sandboxChatappStateContract('PostgreSQL', async () => {
 sendReservationsContract('PostgreSQL', async () => {
   const db = database();
   await db.query('DELETE FROM chatapp_send_reservations');
-  return {
-    reservations: new TypeormSendReservationRepository(db),
-    users: [await insertUser(db), await insertUser(db)],
-  };
+  const users = [await insertUser(db), await insertUser(db)] as const;
+  const sender = (await new TypeormSenderRepository(db).create({
+    userId: users[0],
+    phoneNumber: `+4930${Math.floor(Math.random() * 1e8)}`,
+    displayName: 'Acme',
+    status: 'online',
+    qualityRating: 'GREEN',
+    messagingLimit: 1000,
+    countryCode: 'DE',
+    assistantId: null,
+    callingEnabled: false,
+    statusWebhookUrl: null,
+    provider: 'sandbox',
+    providerSenderRef: null,
+    providerAccountRef: null,
+    sealedCredentials: null,
+    now: new Date(),
+  }))!;
+  const conversations = new TypeormConversationRepository(db);
+  const conversation = await conversations.lockOrCreate({
+    userId: users[0],
+    senderId: sender.id,
+    customerPhone: '+14155551234',
+    uuid: randomUUID(),
+    now: new Date(),
+  });
+  return { reservations: new TypeormSendReservationRepository(db), users, conversations, conversation };
 });
 
 describe('send reservations on PostgreSQL: the one-round-trip forms of a send', () => {

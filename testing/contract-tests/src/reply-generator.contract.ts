@@ -79,6 +79,14 @@ export function replyGeneratorContract(name: string, makeSubject: () => ReplyGen
       expect(turn.content !== null || turn.toolCalls.length > 0).toBe(true);
     });
 
+    it('hands the text over piece by piece when asked to stream, the pieces adding up to the answer', async () => {
+      const pieces: string[] = [];
+      const turn = await subject.generator.nextTurn({ ...conversation, onText: (piece) => pieces.push(piece) });
+      expect(turn.toolCalls).toEqual([]);
+      expect(pieces.length).toBeGreaterThan(0);
+      expect(pieces.join('').trim()).toBe(turn.content);
+    });
+
     it('evaluates a finished conversation into status, summary and at most the schema fields', async () => {
       const evaluation = await subject.generator.evaluateConversation({ model: '', schema, transcript });
       expect(evaluation).toEqual(expect.objectContaining({ status: expect.any(Boolean), summary: expect.any(String) }));

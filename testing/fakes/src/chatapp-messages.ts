@@ -1,6 +1,7 @@
-import { ChatappMessage, ConversationMessage, err, ok, Result } from '@voiceplane/domain';
+import { ChatappMessage, Conversation, ConversationMessage, err, ok, Result } from '@voiceplane/domain';
 import {
   ChatappMessageRepository,
+  ConversationRepository,
   DeliveryStateChange,
   NewChatappMessage,
   NewUnsentMessage,
@@ -19,6 +20,18 @@ export class InMemoryChatappMessageRepository implements ChatappMessageRepositor
   private readonly locks = new RowLocks<number>();
   private lastMessageId = 0;
   private lastChatappId = 0;
+  private conversations: Pick<ConversationRepository, 'save'> | null = null;
+
+  /** The conversations `recordSaving` saves to; the in-memory conversation repository registers itself. */
+  savesConversationsIn(conversations: Pick<ConversationRepository, 'save'>): void {
+    this.conversations = conversations;
+  }
+
+  async recordSaving(conversation: Conversation, m: NewChatappMessage): Promise<StoredChatappMessage> {
+    if (!this.conversations) throw new Error('no conversation repository was given to the message store');
+    await this.conversations.save(conversation);
+    return this.record(m);
+  }
 
   async record(m: NewChatappMessage): Promise<StoredChatappMessage> {
     const message: MessageRow = {

@@ -18,7 +18,9 @@ export class InMemoryConversationRepository implements ConversationRepository {
   private readonly rows = new Map<number, Conversation>();
   private lastId = 0;
 
-  constructor(private readonly messageStore: InMemoryChatappMessageRepository) {}
+  constructor(private readonly messageStore: InMemoryChatappMessageRepository) {
+    messageStore.savesConversationsIn(this);
+  }
 
   async find(senderId: number, customerPhone: string): Promise<Conversation | null> {
     const row = [...this.rows.values()].find((c) => c.senderId === senderId && c.customerPhone === customerPhone);

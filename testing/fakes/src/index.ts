@@ -43,3 +43,4 @@ export { InMemoryFolderRepository } from './folders';
 export { InMemoryEventTypeRepository } from './event-types';
 export { InMemoryWebChatRepository, InMemoryWidgetSettingsRepository } from './web-chat';
 export { InMemoryCampaignStore, InMemoryCampaignRepository, InMemoryLeadRepository } from './campaigns';
+export { InMemorySandboxSmsState, InMemorySmsMessageRepository } from './sms';

@@ -1,4 +1,7 @@
+import { Conversation } from '@voiceplane/domain';
 import {
+  ConversationRepository,
+  HeldBySends,
   NewSendReservation,
   ReservationOutcome,
   SendReservation,
@@ -10,12 +13,35 @@ export class InMemorySendReservationRepository implements SendReservationReposit
   private readonly rows = new Map<number, SendReservation & { outcome: ReservationOutcome | null }>();
   private lastId = 0;
 
+  /** `conversations`: where the one-round-trip forms lock the send's conversation. */
+  constructor(private readonly conversations: Pick<ConversationRepository, 'lock'>) {}
+
   async held(userId: number): Promise<{ amount: number; allowance: number }> {
     const open = [...this.rows.values()].filter((r) => r.userId === userId && r.outcome === null);
     return {
       amount: open.reduce((sum, r) => sum + r.amount, 0),
       allowance: open.filter((r) => r.fromAllowance).length,
     };
+  }
+
+  async heldLockingConversation(
+    userId: number,
+    senderId: number,
+    customerPhone: string,
+  ): Promise<{ held: HeldBySends; conversation: Conversation | null }> {
+    const held = await this.held(userId);
+    return { held, conversation: await this.conversations.lock(senderId, customerPhone) };
+  }
+
+  async closeLockingConversation(
+    id: number,
+    outcome: ReservationOutcome,
+    _now: Date,
+    senderId: number,
+    customerPhone: string,
+  ): Promise<{ closed: boolean; conversation: Conversation | null }> {
+    const conversation = await this.conversations.lock(senderId, customerPhone);
+    return { closed: await this.close(id, outcome), conversation };
   }
 
   async reserve(r: NewSendReservation): Promise<SendReservation> {

@@ -22,6 +22,12 @@ export interface StubAnswer {
   readonly body?: unknown;
   /** Answers this late (a provider that hangs, for timeouts). */
   readonly delayMs?: number;
+  /**
+   * Answers as server-sent events instead (a streaming API): each a `data:` line of JSON (a string
+   * is sent as it is, e.g. `[DONE]`), `gapMs` apart, then the end.
+   */
+  readonly events?: readonly unknown[];
+  readonly gapMs?: number;
 }
 
 export class RecordingStub {
@@ -68,6 +74,26 @@ export class RecordingStub {
     await new Promise((resolve) => this.server.close(resolve));
   }
 
+  private stream(res: ServerResponse, status: number, events: readonly unknown[], gapMs: number): void {
+    res.writeHead(status, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+    let i = 0;
+    const next = () => {
+      if (res.destroyed) return;
+      if (i === events.length) {
+        res.end();
+        return;
+      }
+      const event = events[i++];
+      res.write(`data: ${typeof event === 'string' ? event : JSON.stringify(event)}\n\n`);
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        next();
+      }, gapMs);
+      this.timers.add(timer);
+    };
+    next();
+  }
+
   private handle(req: IncomingMessage, res: ServerResponse): void {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -83,6 +109,10 @@ export class RecordingStub {
       const answer = this.answers.shift() ?? this.responder?.(request) ?? this.unanswered;
       const send = () => {
         if (res.destroyed) return;
+        if (answer.events !== undefined) {
+          this.stream(res, answer.status, answer.events, answer.gapMs ?? 0);
+          return;
+        }
         if (answer.body === undefined) res.writeHead(answer.status).end();
         else res.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer.body));
       };

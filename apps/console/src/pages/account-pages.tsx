@@ -183,6 +183,9 @@ interface AutoRecharge {
   enabled: boolean;
   threshold: number | null;
   amount: number | null;
+  payment_method_ready?: boolean;
+  consecutive_failures?: number;
+  last_error?: string | null;
 }
 
 /** Balance, top-ups (the sandbox checkout page, or Stripe's) and auto-recharge. */
@@ -197,10 +200,6 @@ export function BillingPage() {
     queryKey: ['top-ups'],
     queryFn: () => ok<{ data: TopUp[] }>(api.GET('/api/user/billing/top-ups')),
   });
-  const recharge = useQuery({
-    queryKey: ['auto-recharge'],
-    queryFn: () => ok<{ data: AutoRecharge }>(api.GET('/api/user/billing/auto-recharge')),
-  });
   const create = useMutation({
     mutationFn: () =>
       ok<{ data: TopUp }>(api.POST('/api/user/billing/top-ups', { body: { amount: Number(amount) } as never })),
@@ -213,7 +212,7 @@ export function BillingPage() {
   return (
     <section>
       <h1>Billing</h1>
-      <Failure error={balance.error ?? topUps.error ?? recharge.error} />
+      <Failure error={balance.error ?? topUps.error} />
       <p>
         Balance: <strong>{money(balance.data?.total_balance)}</strong>
       </p>
@@ -231,8 +230,7 @@ export function BillingPage() {
         <button type="submit">Go to checkout</button>
       </form>
       {Object.keys(errors).length === 0 && <Failure error={create.error} />}
-      <h2>Auto-recharge</h2>
-      <pre>{JSON.stringify(recharge.data?.data ?? null, null, 2)}</pre>
+      <AutoRechargeSettings />
       <h2>Top-ups</h2>
       <table>
         <thead>
@@ -255,5 +253,91 @@ export function BillingPage() {
         </tbody>
       </table>
     </section>
+  );
+}
+
+/** Auto-recharge: when the balance falls below the threshold, the saved card is charged the amount. */
+function AutoRechargeSettings() {
+  const queries = useQueryClient();
+  const [form, setForm] = useState<{ enabled: boolean; threshold: string; amount: string } | null>(null);
+  const stored = useQuery({
+    queryKey: ['auto-recharge'],
+    queryFn: () => ok<{ data: AutoRecharge }>(api.GET('/api/user/billing/auto-recharge')),
+  });
+  const settings = stored.data?.data;
+  const shown = form ?? {
+    enabled: settings?.enabled ?? false,
+    threshold: settings?.threshold === null || settings?.threshold === undefined ? '' : String(settings.threshold),
+    amount: settings?.amount === null || settings?.amount === undefined ? '' : String(settings.amount),
+  };
+  // Numbers go as numbers; anything else as typed, so the API's message names the field.
+  const number = (text: string) => (text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text);
+  const save = useMutation({
+    mutationFn: () =>
+      ok(
+        api.PUT('/api/user/billing/auto-recharge', {
+          body: { enabled: shown.enabled, threshold: number(shown.threshold), amount: number(shown.amount) } as never,
+        }),
+      ),
+    onSuccess: () => {
+      setForm(null);
+      void queries.invalidateQueries({ queryKey: ['auto-recharge'] });
+    },
+  });
+  const errors = save.error instanceof ApiError ? save.error.fields : {};
+  const edit = (change: Partial<typeof shown>) => setForm({ ...shown, ...change });
+  return (
+    <>
+      <h2>Auto-recharge</h2>
+      <Failure error={stored.error} />
+      <form
+        aria-label="Auto-recharge"
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate();
+        }}
+      >
+        <Field label="Recharge automatically" name="enabled" errors={errors}>
+          <input
+            type="checkbox"
+            role="switch"
+            checked={shown.enabled}
+            aria-invalid={errors.enabled ? true : undefined}
+            onChange={(e) => edit({ enabled: e.target.checked })}
+          />
+        </Field>
+        <div className="grid">
+          <Field label="When the balance falls below (USD)" name="threshold" errors={errors}>
+            <input
+              inputMode="decimal"
+              value={shown.threshold}
+              aria-invalid={errors.threshold ? true : undefined}
+              onChange={(e) => edit({ threshold: e.target.value })}
+            />
+          </Field>
+          <Field label="Recharge amount (USD)" name="amount" errors={errors}>
+            <input
+              inputMode="decimal"
+              value={shown.amount}
+              aria-invalid={errors.amount ? true : undefined}
+              onChange={(e) => edit({ amount: e.target.value })}
+            />
+          </Field>
+        </div>
+        <p>
+          <small>
+            {settings?.payment_method_ready
+              ? 'A card is saved for recharges.'
+              : 'No card is saved yet: a first top-up through checkout saves one.'}
+            {settings?.last_error ? ` Last attempt failed: ${settings.last_error}` : ''}
+          </small>
+        </p>
+        {Object.keys(errors).length === 0 && <Failure error={save.error} />}
+        {save.isSuccess && <p role="status">Auto-recharge saved.</p>}
+        <button type="submit" aria-busy={save.isPending} disabled={save.isPending}>
+          Save auto-recharge
+        </button>
+      </form>
+    </>
   );
 }

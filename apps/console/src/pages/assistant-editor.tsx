@@ -4,6 +4,7 @@ import { useNavigate, useParams } from 'react-router';
 import { api, ApiError, ok } from '../api';
 import { Failure, Field, Loading } from '../ui';
 import { FIELD_GROUPS, fromForm, label, toForm } from './assistant-fields';
+import { ToolPicker } from './tools';
 import { TryIt } from './try-it';
 
 type Values = Record<string, string | boolean>;
@@ -119,6 +120,16 @@ export function AssistantEditorPage() {
                     'aria-invalid': invalid || undefined,
                     'aria-describedby': invalid ? `${s.name}-error` : undefined,
                   };
+                  if (s.name === 'tool_ids') {
+                    return (
+                      <ToolPicker
+                        key={s.name}
+                        value={String(values[s.name] ?? '[]')}
+                        onChange={(next) => set(s.name, next)}
+                        errors={fieldErrors[s.name] ?? []}
+                      />
+                    );
+                  }
                   if (s.kind === 'bool') {
                     return (
                       <Field key={s.name} label={label(s.name)} name={s.name} errors={fieldErrors}>

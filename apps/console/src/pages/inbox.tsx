@@ -127,6 +127,7 @@ function ConversationPane({ uuid }: { uuid: string }) {
   if (!conversation.data) return <Loading what="the conversation" />;
   const c = conversation.data.data;
   const ordered = [...(messages.data?.data ?? [])].reverse();
+  const signedInWithPassword = currentToken()?.startsWith('vps_') ?? false;
   const windowOpen = c.window_expires_at !== null && new Date(c.window_expires_at).getTime() > Date.now();
   return (
     <article aria-label="Conversation">
@@ -135,20 +136,32 @@ function ConversationPane({ uuid }: { uuid: string }) {
         <p>
           {c.customer_phone} · {c.status} · {c.ai_enabled ? 'the assistant answers' : 'a person answers'}
         </p>
+        {/* The API lets only API keys switch the AI off or on: a signed-in person is told so before trying. */}
         {c.ai_enabled ? (
-          <button type="button" onClick={() => toggle.mutate(true)}>
+          <button
+            type="button"
+            disabled={signedInWithPassword}
+            aria-describedby={signedInWithPassword ? 'take-over-rule' : undefined}
+            onClick={() => toggle.mutate(true)}
+          >
             Take over
           </button>
         ) : (
-          <button type="button" className="secondary" onClick={() => toggle.mutate(false)}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={signedInWithPassword}
+            aria-describedby={signedInWithPassword ? 'take-over-rule' : undefined}
+            onClick={() => toggle.mutate(false)}
+          >
             Hand back to the assistant
           </button>
         )}
         <Failure error={toggle.error} />
-        {currentToken()?.startsWith('vps_') && (
-          <small>
-            Taking over and handing back are open to API keys only: sign in with an API key to answer customers
-            yourself.
+        {signedInWithPassword && (
+          <small id="take-over-rule">
+            Taking over and handing back are open to API keys only: sign out and sign in with an API key (API keys page)
+            to answer customers yourself.
           </small>
         )}
       </header>

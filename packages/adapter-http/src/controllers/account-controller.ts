@@ -5,7 +5,7 @@ import { inject } from 'inversify';
 import { CurrentAccount, Login, RateLimiter, TOKENS } from '@voiceplane/application';
 import { Str } from '../validation';
 import { parse, reply } from '../pipeline/responses';
-import { refuse } from '../pipeline/answers';
+import { refuse, answerFor } from '../pipeline/answers';
 import { ACCOUNT_ANSWERS, ACCOUNT_SUCCESS } from './account-answers';
 import { principalOf } from '../pipeline/request-context';
 import { tooManyBody } from '../pipeline/families';
@@ -43,24 +43,35 @@ export class AccountController {
       refuse({ status: 429, body: tooManyBody('standard', retry), headers: { 'Retry-After': String(retry) } });
     }
     const body = parse(LoginBody, req.body);
-    const result = await this.login.execute(body.email, body.password);
-    if (!result.ok) refuse(ACCOUNT_ANSWERS, result.error);
-    const { token, expiresAt, user } = result.value;
-    return reply(200, {
-      message: ACCOUNT_SUCCESS.loggedIn,
-      token,
-      token_type: 'Bearer',
-      expires_at: expiresAt.toISOString(),
-      user: { id: user.id, name: user.name, email: user.email },
-    });
+    return reply(
+      req,
+      () => this.login.execute(body.email, body.password),
+      (result) => {
+        if (!result.ok) return answerFor(ACCOUNT_ANSWERS, result.error);
+        const { token, expiresAt, user } = result.value;
+        const session = {
+          message: ACCOUNT_SUCCESS.loggedIn,
+          token,
+          token_type: 'Bearer',
+          expires_at: expiresAt.toISOString(),
+          user: { id: user.id, name: user.name, email: user.email },
+        };
+        return { status: 200, body: session };
+      },
+    );
   }
 
   @Doc({ summary: 'Revoke the presenting session token', tag: 'Account' })
   @Post('/logout')
   async postLogout(@Request() req: ExpressRequest) {
-    const result = await this.account.logout(principalOf(req));
-    if (!result.ok) refuse(ACCOUNT_ANSWERS, result.error);
-    return reply(200, { message: ACCOUNT_SUCCESS.loggedOut });
+    return reply(
+      req,
+      () => this.account.logout(principalOf(req)),
+      (result) =>
+        result.ok
+          ? { status: 200, body: { message: ACCOUNT_SUCCESS.loggedOut } }
+          : answerFor(ACCOUNT_ANSWERS, result.error),
+    );
   }
 
   @Doc({ summary: 'The authenticated account', tag: 'Account' })

@@ -132,13 +132,21 @@ export class AdminController {
   async adjustBalance(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const userId = pathId(id, USER_NOT_FOUND);
     const body = parse(BalanceBody, req.body);
-    const entry = await this.balances.adjust(userId, body.amount, body.note, requestIdOf(req));
-    if (!entry) refuse(ACCOUNT_ANSWERS, 'user_not_found');
-    return reply(200, {
-      message: ACCOUNT_SUCCESS.balanceUpdated,
-      total_balance: entry.balanceAfter,
-      entry: presentLedgerEntry(entry),
-    });
+    return reply(
+      req,
+      () => this.balances.adjust(userId, body.amount, body.note, requestIdOf(req)),
+      (entry) =>
+        entry
+          ? {
+              status: 200,
+              body: {
+                message: ACCOUNT_SUCCESS.balanceUpdated,
+                total_balance: entry.balanceAfter,
+                entry: presentLedgerEntry(entry),
+              },
+            }
+          : answerFor(ACCOUNT_ANSWERS, 'user_not_found'),
+    );
   }
 
   @Doc({ summary: 'Change plan fields', tag: 'Admin', auth: 'admin', body: PlanBody })

@@ -86,6 +86,10 @@ const TOOL_NAMES: Record<string, string> = {
   'GET /api/user/analytics/calls': 'get_call_analytics',
   'GET /api/user/calls/{id}/recording': 'get_call_recording',
   'DELETE /api/user/calls/{id}': 'delete_call',
+  // The Famulor MCP server's name for the same operation.
+  'POST /api/user/sms': 'send_sms',
+  'GET /api/user/sms': 'list_sms',
+  'GET /api/user/sms/{id}': 'get_sms',
   'PUT /api/user/phone-numbers/{id}': 'update_phone_number',
 
   'GET /api/user/chatapp/senders': 'list_senders',
@@ -162,6 +166,8 @@ const TOOL_NAMES: Record<string, string> = {
   'PUT /api/user/billing/auto-recharge': 'set_auto_recharge',
 
   'GET /api/sandbox/chatapp/outbox': 'sandbox_list_outbox',
+  'GET /api/sandbox/sms/outbox': 'sandbox_list_sms_outbox',
+  'POST /api/sandbox/sms/{id}/status': 'sandbox_set_sms_status',
   'POST /api/sandbox/chatapp/inbound-message': 'sandbox_receive_message',
   'POST /api/sandbox/chatapp/messages/{message_sid}/status': 'sandbox_set_message_status',
   'POST /api/sandbox/chatapp/expire-window': 'sandbox_expire_window',

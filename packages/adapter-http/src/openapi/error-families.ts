@@ -70,6 +70,13 @@ export const ERROR_FAMILY_SCHEMAS = {
     },
     required: ['message', 'error'],
   },
+  ProviderFailureError: {
+    type: 'object',
+    description:
+      'A provider refused or could not be reached (status 500, SMS send): nothing was charged, a retry is safe.',
+    properties: { message: text('What failed, in words'), error: text("The provider's reason") },
+    required: ['message', 'error'],
+  },
   ChatappError: {
     type: 'object',
     description:
@@ -165,7 +172,7 @@ export function familyOf(status: number, body: object): ErrorFamily {
     case 'message,retry_after':
       return 'RateLimitError';
     case 'error,message':
-      return 'IdempotencyError';
+      return status >= 500 ? 'ProviderFailureError' : 'IdempotencyError';
     case 'message':
       return 'MessageError';
     case 'error':

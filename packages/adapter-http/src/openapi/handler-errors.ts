@@ -4,6 +4,7 @@ import { CHATAPP_HANDLER_ERRORS } from './chatapp-examples';
 import { CHATAPP_VOICE_HANDLER_ERRORS } from './chatapp-voice-examples';
 import { KNOWLEDGE_BASE_HANDLER_ERRORS } from './knowledge-base-examples';
 import { WEB_CHAT_HANDLER_ERRORS } from './web-chat-examples';
+import { SMS_HANDLER_ERRORS } from './sms-examples';
 
 /**
  * The error answers of each operation's handler, by status, keyed like the document (`METHOD /path`): one real body
@@ -349,6 +350,7 @@ export const HANDLER_ERRORS: Readonly<Record<string, Readonly<Record<number, rea
   ...CHATAPP_VOICE_HANDLER_ERRORS,
   ...KNOWLEDGE_BASE_HANDLER_ERRORS,
   ...WEB_CHAT_HANDLER_ERRORS,
+  ...SMS_HANDLER_ERRORS,
   'GET /api/user/assistants/phone-numbers': { 422: [invalid({ type: ['The selected type is invalid.'] })] },
   'GET /api/user/assistants/get': RECORDED['GET /api/user/assistants'],
   'GET /api/user/analytics/calls': {

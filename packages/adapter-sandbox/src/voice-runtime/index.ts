@@ -1,1 +1,2 @@
 export * from './sandbox-voice-runtime';
+export * from './sandbox-recording';

@@ -1,10 +1,20 @@
-import { CallerLine, CallOutcome, err, isTerminal, TerminalCallStatus } from '@voiceplane/domain';
+import {
+  Call,
+  CallerLine,
+  CallOutcome,
+  err,
+  isTerminal,
+  recordingMediaKey,
+  recordingUrlOf,
+  TerminalCallStatus,
+} from '@voiceplane/domain';
 import {
   CallEventAnswer,
   CallEventRefusal,
   CallRepository,
   CallToPlace,
   Ids,
+  MediaStore,
   RecordCallEvent,
   RuntimeEvent,
   SandboxCallControls,
@@ -13,6 +23,7 @@ import {
 } from '@voiceplane/application';
 import type { Result } from '@voiceplane/domain';
 import { ArmedFaults } from '../telephony/armed-faults';
+import { SANDBOX_RECORDING_TYPE, sandboxRecordingWav } from './sandbox-recording';
 
 /** The line sandbox calls leave from when their assistant has no number (never missing in sandbox). */
 export const SANDBOX_PLATFORM_LINE: CallerLine = { phoneNumberId: null, phoneNumber: '+15005550000', sip: null };
@@ -29,8 +40,27 @@ export const SANDBOX_MAGIC_NUMBERS: Readonly<
 /** Post-call extraction when the sandbox `finish` gives none. */
 export const SANDBOX_EXTRACTION: Readonly<Record<string, unknown>> = { status: true, summary: 'Sandbox call.' };
 
+/** Where a sandbox call's recording is said to be when the runtime has no media store to put one in. */
 export const sandboxRecordingUrl = (callId: number): string =>
   `https://sandbox.voiceplane.invalid/recordings/${callId}.mp3`;
+
+/** Why a sandbox call ended when `finish` does not say: what the voice agent reports for the same end. */
+export const SANDBOX_ENDED_REASONS: Readonly<Record<TerminalCallStatus, string>> = {
+  completed: 'customer_hangup',
+  failed: 'provider_error',
+  'no-answer': 'no_answer',
+  busy: 'customer_busy',
+  canceled: 'customer_hangup',
+};
+
+/**
+ * Where the sandbox keeps its recordings: the media store the recording route reads, and the base
+ * of the address it reports (`<base>/api/user/calls/{id}/recording`, as a LiveKit call's).
+ */
+export interface SandboxRecordingStore {
+  readonly media: MediaStore;
+  readonly publicBaseUrl: string;
+}
 
 /**
  * The voice runtime simulated in-process: a dispatched call rings at once and
@@ -50,6 +80,7 @@ export class SandboxVoiceRuntime implements VoiceRuntime, SandboxCallControls {
     private readonly events: RecordCallEvent,
     private readonly calls: CallRepository,
     private readonly ids: Ids,
+    private readonly recordings: SandboxRecordingStore | null = null,
   ) {}
 
   async placeCall(call: CallToPlace): Promise<void> {
@@ -91,10 +122,23 @@ export class SandboxVoiceRuntime implements VoiceRuntime, SandboxCallControls {
       transcript: finish.transcript,
       extractedVariables: finish.extractedVariables ?? SANDBOX_EXTRACTION,
       // Only a connected call has something to record.
-      recordingUrl:
-        finish.recordingUrl !== undefined ? finish.recordingUrl : answered ? sandboxRecordingUrl(callId) : null,
+      recordingUrl: finish.recordingUrl !== undefined ? finish.recordingUrl : answered ? await this.record(call) : null,
+      endedReason: finish.endedReason ?? SANDBOX_ENDED_REASONS[finish.status],
     };
     return this.events.record(callId, { eventId: this.eventId(), occurredAt: null, event: { type: 'ended', outcome } });
+  }
+
+  /**
+   * The recording's address. With a media store, a short WAV is stored under the call's recording key
+   * before the end is reported, so the address never points at a file that is not there yet; only
+   * for a call that is still open and whose assistant records (the end keeps no address otherwise).
+   */
+  private async record(call: Call): Promise<string> {
+    if (this.recordings === null) return sandboxRecordingUrl(call.id);
+    const { media, publicBaseUrl } = this.recordings;
+    if (!isTerminal(call.status) && call.runtimeConfig.assistant.record)
+      await media.put(recordingMediaKey(call.id), [sandboxRecordingWav()], SANDBOX_RECORDING_TYPE);
+    return recordingUrlOf(publicBaseUrl, call.id);
   }
 
   private eventId(): string {

@@ -103,6 +103,17 @@ export const calls = record<CallRecord>({
     // The calls dashboard: an account's calls by creation time, for all its assistants or one.
     { name: 'calls_user_created_idx', columns: ['user_id', 'created_at'] },
     { name: 'calls_user_assistant_created_idx', columns: ['user_id', 'assistant_id', 'created_at'] },
+    // Its p95: answered calls' durations read from the index alone.
+    {
+      name: 'calls_user_answered_duration_idx',
+      columns: ['user_id', 'created_at', 'duration'],
+      where: 'answered_at IS NOT NULL',
+    },
+    {
+      name: 'calls_user_assistant_answered_duration_idx',
+      columns: ['user_id', 'assistant_id', 'created_at', 'duration'],
+      where: 'answered_at IS NOT NULL',
+    },
     { name: 'calls_campaign_idx', columns: ['campaign_id', 'id'], where: 'campaign_id IS NOT NULL' },
   ],
 });

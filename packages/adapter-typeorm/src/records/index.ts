@@ -3,6 +3,7 @@ import { accountRecords } from './accounts';
 import { assistantRecords } from './assistants';
 import { automationRecords } from './automations';
 import { callRecords } from './calls';
+import { callDailyRollupRecords } from './call-daily-rollups';
 import { campaignRecords } from './campaigns';
 import { callPermissionRecords } from './call-permissions';
 import { catalogRecords } from './catalog';
@@ -16,11 +17,13 @@ import { toolRecords } from './tools';
 import { topUpRecords } from './top-ups';
 import { webhookRecords } from './webhooks';
 import { webChatRecords } from './web-chat';
+import { smsRecords } from './sms';
 
 export * from './accounts';
 export * from './assistants';
 export * from './automations';
 export * from './calls';
+export * from './call-daily-rollups';
 export * from './campaigns';
 export * from './call-permissions';
 export * from './catalog';
@@ -34,6 +37,7 @@ export * from './tools';
 export * from './top-ups';
 export * from './webhooks';
 export * from './web-chat';
+export * from './sms';
 
 /** Every EntitySchema the DataSource knows: one per table the migrations create (the schema-drift test holds them equal). */
 export const entitySchemas: EntitySchema[] = [
@@ -46,6 +50,7 @@ export const entitySchemas: EntitySchema[] = [
   ...telephonyRecords,
   ...assistantRecords,
   ...callRecords,
+  ...callDailyRollupRecords,
   ...campaignRecords,
   ...automationRecords,
   ...chatappInboxRecords,
@@ -54,5 +59,6 @@ export const entitySchemas: EntitySchema[] = [
   ...chatappRecords,
   ...knowledgeBaseRecords,
   ...webChatRecords,
+  ...smsRecords,
 ];
 export * from './record';

@@ -20,7 +20,7 @@ type Scalar<T> = [T] extends [Buffer]
   : [T] extends [boolean]
     ? 'boolean'
     : [T] extends [Date]
-      ? 'timestamptz'
+      ? 'timestamptz' | 'date'
       : [T] extends [number]
         ? NumberType
         : [T] extends [string]

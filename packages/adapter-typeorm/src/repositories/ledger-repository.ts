@@ -47,25 +47,28 @@ export class TypeormLedgerRepository implements LedgerRepository {
     decide: (balance: number) => Result<LedgerPosting, E>,
     options: PostingOptions = {},
   ): Promise<Result<LedgerEntry, E | UserNotFound>> {
-    return this.db.transaction(async () => {
-      let before = options.heldBalance;
-      if (before === undefined) {
-        // Raw SQL: a row lock serialises the balance changes of one account (NO KEY UPDATE: see `lockBalance`).
-        const row = await this.db.one<Pick<UserRecord, 'balance'>>(
-          `SELECT balance FROM users WHERE id = $1 FOR NO KEY UPDATE`,
-          [userId],
-          { prepared: true },
-        );
-        if (row === null) return err({ code: 'user_not_found' as const });
-        before = num(row.balance);
-      }
-      const posting = decide(before);
-      if (!posting.ok) return posting;
-      const entry = await this.append({ ...posting.value, userId });
-      if (entry === null) return err({ code: 'user_not_found' as const });
-      if (options.followUp) await options.followUp(entry, before);
-      return ok(entry);
-    });
+    return this.db.transaction(
+      async () => {
+        let before = options.heldBalance;
+        if (before === undefined) {
+          // Raw SQL: a row lock serialises the balance changes of one account (NO KEY UPDATE: see `lockBalance`).
+          const row = await this.db.one<Pick<UserRecord, 'balance'>>(
+            `SELECT balance FROM users WHERE id = $1 FOR NO KEY UPDATE`,
+            [userId],
+            { prepared: true },
+          );
+          if (row === null) return err({ code: 'user_not_found' as const });
+          before = num(row.balance);
+        }
+        const posting = decide(before);
+        if (!posting.ok) return posting;
+        const entry = await this.append({ ...posting.value, userId });
+        if (entry === null) return err({ code: 'user_not_found' as const });
+        if (options.followUp) await options.followUp(entry, before);
+        return ok(entry);
+      },
+      { concludes: options.concludes ?? false },
+    );
   }
 
   /** The new balance and the entry that carries it, in one statement; null when the user is gone. */

@@ -12,7 +12,7 @@ async function setup() {
   return {
     store,
     creds,
-    account: new CurrentAccount(store.users, creds, store.clock),
+    account: new CurrentAccount(store.users, creds, store.clock, store.uow),
     apiKeys: new ManageApiKeys(creds, store.ids, store.uow),
     user: await store.account(),
   };

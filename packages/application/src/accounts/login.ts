@@ -1,6 +1,7 @@
 import { err, ok, Result, User } from '@voiceplane/domain';
 import { Clock } from '../ports';
 import { Ids } from '../ports';
+import { UnitOfWork } from '../ports';
 import { CredentialRepository, UserRepository } from '../ports';
 import { hashToken, verifyPassword } from './secrets';
 
@@ -17,6 +18,7 @@ export class Login {
     private readonly ids: Ids,
     private readonly clock: Clock,
     private readonly sessionTtlHours: number,
+    private readonly uow: UnitOfWork,
   ) {}
 
   async execute(email: string, password: string): Promise<Result<Session, 'invalid_credentials'>> {
@@ -27,7 +29,13 @@ export class Login {
     }
     const token = this.ids.secretToken('vps_', 40);
     const expiresAt = new Date(this.clock.now().getTime() + this.sessionTtlHours * 3600_000);
-    await this.credentials.createSession(user.id, hashToken(token), expiresAt);
-    return ok({ token, expiresAt, user });
+    // The token is shown once: an idempotent answer carrying it is stored in the session's own commit.
+    return this.uow.transaction(
+      async () => {
+        await this.credentials.createSession(user.id, hashToken(token), expiresAt);
+        return ok({ token, expiresAt, user });
+      },
+      { concludes: true },
+    );
   }
 }

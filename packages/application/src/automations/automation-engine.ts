@@ -49,6 +49,12 @@ export interface RunRequest {
    * with other such runs' into one statement; the answer still waits for its commit.
    */
   readonly storeAfterAnswer?: boolean;
+  /**
+   * A run its caller is answered from (a retry, a webhook trigger): the caller's result made from
+   * the run as stored. The transaction that stores it concludes the caller's use case
+   * (`TransactionOptions.concludes`); a grouped write is followed by a transaction of its own.
+   */
+  readonly concludes?: (run: AutomationRun) => unknown;
 }
 
 /** A stored version read back as the engine runs it; a version that no longer parses is a bug, not a refusal. */
@@ -73,6 +79,8 @@ interface Keeping {
   kept?: Promise<unknown>;
   /** The single write of an unstored run, once begun: `keepUnanswered` then waits for it instead. */
   written?: Promise<void>;
+  /** Its caller's result, concluded with the run's write while nobody else holds it (`RunRequest.concludes`). */
+  readonly concludes?: (run: AutomationRun) => unknown;
 }
 
 /** Engine settings; the defaults are production's. */
@@ -162,7 +170,12 @@ export class AutomationEngine {
       return this.drive(automation, version, next, { held: true, grouped: false });
     }
     // Any other run is written once, before its answer (a mid-call lookup is on a live call's path, where every write is felt).
-    const keeping: Keeping = { held: false, grouped: request.storeAfterAnswer === true, current: next };
+    const keeping: Keeping = {
+      held: false,
+      grouped: request.storeAfterAnswer === true,
+      current: next,
+      concludes: request.concludes,
+    };
     if (!keeping.grouped) return this.drive(automation, version, next, keeping);
     // A caller may stop waiting (a sync reply that timed out): `keepUnanswered` makes the run durable, `settled()` covers it.
     this.unanswered.set(next.id, keeping);
@@ -200,10 +213,14 @@ export class AutomationEngine {
    */
   async launch(automation: Automation, version: PinnedVersion, request: RunRequest): Promise<AutomationRun> {
     const next = this.newRun(version, request);
-    await this.uow.transaction(async () => {
-      await this.runs.insert(automation.id, next, undefined, { owner: null, until: this.clock.now() });
-      await this.scheduler.schedule(continueJob(automation.id, next.id, this.clock.now()));
-    });
+    const concludes = request.concludes;
+    await this.uow.transaction(
+      async () => {
+        await this.runs.insert(automation.id, next, undefined, { owner: null, until: this.clock.now() });
+        await this.scheduler.schedule(continueJob(automation.id, next.id, this.clock.now()));
+      },
+      { concludes: concludes ? () => concludes(next) : false },
+    );
     return next;
   }
 
@@ -366,21 +383,26 @@ export class AutomationEngine {
   }
 
   private async write(automationId: string, run: AutomationRun, keeping: Keeping): Promise<void> {
+    // A run held since its caller stopped waiting is no longer the answer of that caller.
+    const concludes = !keeping.held && keeping.concludes ? () => keeping.concludes!(run) : false;
     if (run.status === 'PAUSED' && run.resumeAt) {
       const paused = run;
-      await this.uow.transaction(async () => {
-        if (keeping.held) {
-          if (!(await this.runs.saveHeld(automationId, paused, this.leases.owner, null))) return;
-        } else {
-          await this.runs.insert(automationId, paused);
-        }
-        await this.scheduler.schedule({
-          kind: AUTOMATION_RESUME_JOB,
-          key: resumeJobKey(paused.id),
-          payload: { automation_id: automationId, run_id: paused.id },
-          runAt: paused.resumeAt as Date,
-        });
-      });
+      await this.uow.transaction(
+        async () => {
+          if (keeping.held) {
+            if (!(await this.runs.saveHeld(automationId, paused, this.leases.owner, null))) return;
+          } else {
+            await this.runs.insert(automationId, paused);
+          }
+          await this.scheduler.schedule({
+            kind: AUTOMATION_RESUME_JOB,
+            key: resumeJobKey(paused.id),
+            payload: { automation_id: automationId, run_id: paused.id },
+            runAt: paused.resumeAt as Date,
+          });
+        },
+        { concludes },
+      );
     } else if (keeping.held) {
       await this.runs.saveHeld(automationId, run, this.leases.owner, null);
     } else if (keeping.grouped) {
@@ -388,8 +410,10 @@ export class AutomationEngine {
         this.unwritten.push({ automationId, run, written, failed });
         if (!this.writing) this.track(this.writeAnswered());
       });
+      // Grouped with other runs' writes, so its caller's result is concluded right after, alone.
+      if (concludes) await this.uow.transaction(async () => undefined, { concludes });
     } else {
-      await this.runs.insert(automationId, run);
+      await this.uow.transaction(() => this.runs.insert(automationId, run), { concludes });
     }
   }
 

@@ -18,6 +18,7 @@ async function setup() {
     cipher,
     store.clock,
     store.ids,
+    store.uow,
   );
   const connection = await connections.create(user.id, {
     name: 'Acme CRM',

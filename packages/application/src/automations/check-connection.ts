@@ -1,6 +1,7 @@
 import { Connection, connectionAuthHeader } from '@voiceplane/domain';
 import { Clock } from '../ports';
 import { Ids } from '../ports';
+import { UnitOfWork } from '../ports';
 import { OutboundHttpClient } from '../ports';
 import { SecretCipher } from '../common';
 import { ToolGateway } from '../tools';
@@ -19,6 +20,7 @@ export class CheckConnection {
     private readonly cipher: SecretCipher,
     private readonly clock: Clock,
     private readonly ids: Ids,
+    private readonly uow: UnitOfWork,
   ) {}
 
   async execute(userId: number, id: number): Promise<Connection | null> {
@@ -35,13 +37,20 @@ export class CheckConnection {
       signing: { secrets: await this.gateway.signingSecrets(userId), webhookId: this.ids.token('msg_', 22) },
     });
     const problem = brokenBecause(response.statusCode, response.error);
-    await this.connections.recordCheck(
-      connection.id,
-      problem === null ? 'connected' : 'broken',
-      problem,
-      this.clock.now(),
+    // The check's result and the connection read back commit together: an idempotent answer stored
+    // there is replayed after a crash without calling the CRM again.
+    return this.uow.transaction(
+      async () => {
+        await this.connections.recordCheck(
+          connection.id,
+          problem === null ? 'connected' : 'broken',
+          problem,
+          this.clock.now(),
+        );
+        return this.connections.find(userId, id);
+      },
+      { concludes: true },
     );
-    return this.connections.find(userId, id);
   }
 }
 

@@ -1,6 +1,7 @@
 import { AssistantRepository } from '../assistants';
 import { Clock } from '../ports';
 import { UnitOfWork } from '../ports';
+import { AutomationQueries, AutomationView } from './automation-queries';
 import { Automation, AutomationRepository, AutomationToolBinding } from './ports';
 import { Outcome, refused } from './template-outcome';
 
@@ -15,7 +16,11 @@ export type EnableRefusal =
       readonly conflictingAutomationId: string;
     };
 
-/** Enable, disable and delete; enabling and disabling are idempotent. */
+/**
+ * Enable, disable and delete; enabling and disabling are idempotent. Each switch concludes in one
+ * transaction with the automation record it is answered with, read there: an idempotent answer
+ * stored with the switch is the one the caller would have had.
+ */
 export class ManageAutomations {
   constructor(
     private readonly automations: AutomationRepository,
@@ -23,9 +28,20 @@ export class ManageAutomations {
     private readonly tools: AutomationToolBinding,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly queries: AutomationQueries,
   ) {}
 
-  async enable(userId: number, id: string): Promise<Outcome<Automation, EnableRefusal>> {
+  enable(userId: number, id: string): Promise<Outcome<AutomationView, EnableRefusal>> {
+    return this.uow.transaction(
+      async (): Promise<Outcome<AutomationView, EnableRefusal>> => {
+        const enabled = await this.checkedEnable(userId, id);
+        return enabled.ok ? { ok: true, value: await this.queries.view(enabled.value) } : enabled;
+      },
+      { concludes: true },
+    );
+  }
+
+  private async checkedEnable(userId: number, id: string): Promise<Outcome<Automation, EnableRefusal>> {
     const found = await this.automations.find(userId, id);
     if (found === null) return refused({ code: 'not_found' });
     if (found.liveVersionId === null) return refused({ code: 'no_live_version' });
@@ -50,9 +66,14 @@ export class ManageAutomations {
   }
 
   /** Null when the automation is not the user's. Paused runs still resume; new triggers are refused. */
-  async disable(userId: number, id: string): Promise<Automation | null> {
-    const found = await this.automations.find(userId, id);
-    return found === null ? null : this.switchTo(found, false);
+  disable(userId: number, id: string): Promise<AutomationView | null> {
+    return this.uow.transaction(
+      async () => {
+        const found = await this.automations.find(userId, id);
+        return found === null ? null : this.queries.view(await this.switchTo(found, false));
+      },
+      { concludes: true },
+    );
   }
 
   /** Its tool (detached from every assistant), versions and runs, paused ones included, go with it. */

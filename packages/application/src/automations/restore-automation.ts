@@ -2,6 +2,7 @@ import { findTemplate, parseDefinition } from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants';
 import { Clock } from '../ports';
 import { Ids } from '../ports';
+import { UnitOfWork } from '../ports';
 import { Automation, AutomationRepository, AutomationVersion, RollbackFaults } from './ports';
 import { TemplateChecks } from './template-checks';
 import { GoneResource, Outcome, refused } from './template-outcome';
@@ -54,7 +55,9 @@ export interface RestoreAutomationStages {
 /**
  * `POST /api/user/automate/flows/{id}/restore`: the previous version published
  * again as a new copy, without a test. Every refusal leaves the live version, the on/off status and
- * the linked tool as they were; `publish_failed` keeps only the draft copy.
+ * the linked tool as they were; `publish_failed` keeps only the draft copy. The copy and its publish
+ * (or the refusal that keeps the draft) conclude in one transaction, where an idempotent answer is
+ * stored with them.
  */
 export class RestoreAutomation {
   constructor(
@@ -63,6 +66,7 @@ export class RestoreAutomation {
     private readonly stages: RestoreAutomationStages,
     private readonly clock: Clock,
     private readonly ids: Ids,
+    private readonly uow: UnitOfWork,
   ) {}
 
   async execute(userId: number, automationId: string): Promise<Outcome<RestoredAutomation, RestoreRefusal>> {
@@ -75,28 +79,33 @@ export class RestoreAutomation {
       return refused({ code: 'rollback_failed', versionNumber: previous.number });
     }
 
-    const copy = await this.automations.addVersion({
-      id: this.ids.token('ver_', 22),
-      automationId: automation.id,
-      params: previous.params,
-      definition: previous.definition,
-      restoredFromVersionId: previous.id,
-      createdAt: this.clock.now(),
-    });
     const gone = await this.stages.checks.goneResources(template, userId, previous.params);
     if (automation.assistantId !== null && (await this.assistants.findOwned(userId, automation.assistantId)) === null) {
       gone.unshift({ spec: null, what: `assistant ${automation.assistantId}` });
     }
-    if (gone.length > 0) return refused({ code: 'publish_failed', versionNumber: previous.number, draft: copy, gone });
-
-    const published = await this.stages.publisher.publish(automation, copy, {
-      testRunId: null,
-      at: this.clock.now(),
-      changes: {},
-      plan: null,
-    });
-    // Only a tool still to be created can hit the limit, and a restore never creates one.
-    if (published === 'tool_limit_reached') throw new Error(`Restore of ${automation.id} tried to create a tool.`);
-    return { ok: true, value: { automation: published, restored: previous, copy } };
+    return this.uow.transaction(
+      async (): Promise<Outcome<RestoredAutomation, RestoreRefusal>> => {
+        const copy = await this.automations.addVersion({
+          id: this.ids.token('ver_', 22),
+          automationId: automation.id,
+          params: previous.params,
+          definition: previous.definition,
+          restoredFromVersionId: previous.id,
+          createdAt: this.clock.now(),
+        });
+        if (gone.length > 0)
+          return refused({ code: 'publish_failed', versionNumber: previous.number, draft: copy, gone });
+        const published = await this.stages.publisher.publish(automation, copy, {
+          testRunId: null,
+          at: this.clock.now(),
+          changes: {},
+          plan: null,
+        });
+        // Only a tool still to be created can hit the limit, and a restore never creates one.
+        if (published === 'tool_limit_reached') throw new Error(`Restore of ${automation.id} tried to create a tool.`);
+        return { ok: true, value: { automation: published, restored: previous, copy } };
+      },
+      { concludes: true },
+    );
   }
 }

@@ -37,7 +37,11 @@ export class RetryRun {
     if (live === null) return refused({ code: 'no_live_version' });
     if (findTemplate(automation.templateKey)?.sideEffects && !confirmSideEffects)
       return refused({ code: 'side_effects_require_confirmation' });
-    const run = await this.engine.start(automation, live, retry.value);
+    // The retry's stored run and the answer made from it commit together.
+    const run = await this.engine.start(automation, live, {
+      ...retry.value,
+      concludes: (stored): Outcome<AutomationRun, RetryRefusal> => ({ ok: true, value: stored }),
+    });
     if (run === null) throw new Error(`Retry of ${failed.id} started no run.`);
     return { ok: true, value: run };
   }

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { JsonObject, JsonValue, SYNC_REPLY_WAIT_MS } from '@voiceplane/domain';
+import { AutomationRun, JsonObject, JsonValue, SYNC_REPLY_WAIT_MS } from '@voiceplane/domain';
 import { WorkLogger } from '../events';
 import { Ids } from '../ports';
 import { RateDecision, RateLimiter } from '../ratelimit';
@@ -61,11 +61,18 @@ export class TriggerWebhook {
 
     if (version.definition.trigger.mode !== 'sync') {
       // Stored and queued for a worker before the 202: the answer never names a run that only lives in memory.
-      const run = await this.engine.launch(automation, version, request);
-      return { kind: 'accepted', runId: run.id };
+      const accepted = (run: AutomationRun): HookAnswer => ({ kind: 'accepted', runId: run.id });
+      return accepted(await this.engine.launch(automation, version, { ...request, concludes: accepted }));
     }
     const runId = this.ids.token('run_', 22);
-    const running = this.engine.start(automation, version, { ...request, runId, storeAfterAnswer: true });
+    // The reply concludes with the run's write: a retry after a crash gets it without running again.
+    const replied = (run: AutomationRun): HookAnswer => ({ kind: 'replied', body: lastOutput(run) });
+    const running = this.engine.start(automation, version, {
+      ...request,
+      runId,
+      storeAfterAnswer: true,
+      concludes: replied,
+    });
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), this.settings.replyWaitMs);
@@ -80,7 +87,7 @@ export class TriggerWebhook {
           .catch((e: unknown) => this.log.error({ err: e, runId }, 'storing an unanswered automation run failed'));
         return { kind: 'timeout', runId };
       }
-      return { kind: 'replied', body: done ? lastOutput(done) : null };
+      return done ? replied(done) : { kind: 'replied', body: null };
     } finally {
       clearTimeout(timer);
     }

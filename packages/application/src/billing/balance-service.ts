@@ -66,18 +66,24 @@ export class BalanceService {
   }
 
   /** Operator top-up (positive) or correction (negative); corrections may go below zero. */
+  /** Concludes in the posting's commit: an idempotent answer to it is stored with the entry. */
   async adjust(userId: number, amount: number, note: string, requestId: string | null): Promise<LedgerEntry | null> {
-    const posted = await this.ledger.post(userId, (balance) => {
-      const posting = postOperatorAmount(balance, amount);
-      return ok({
-        type: posting.type,
-        amount: posting.amount,
-        balanceAfter: posting.balanceAfter,
-        description: note,
-        reference: null,
-        requestId,
-      });
-    });
-    return posted.ok ? posted.value : null;
+    const entryOf = (posted: Result<LedgerEntry, unknown>) => (posted.ok ? posted.value : null);
+    const posted = await this.ledger.post(
+      userId,
+      (balance) => {
+        const posting = postOperatorAmount(balance, amount);
+        return ok({
+          type: posting.type,
+          amount: posting.amount,
+          balanceAfter: posting.balanceAfter,
+          description: note,
+          reference: null,
+          requestId,
+        });
+      },
+      { concludes: entryOf },
+    );
+    return entryOf(posted);
   }
 }

@@ -41,6 +41,7 @@ export class ChatappPermissionRequests implements PermissionRequestSender {
         ),
       description: 'Call permission request',
       requestId: r.requestId,
+      outcome: r.outcome,
     });
     return sent.ok
       ? ok({ conversationUuid: sent.value.conversation.uuid })

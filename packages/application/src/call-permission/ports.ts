@@ -63,5 +63,10 @@ export interface PermissionRequestSender {
     readonly recipientName: string | null;
     readonly template: MessageTemplate;
     readonly requestId: string | null;
+    /**
+     * The caller's result, made inside the transaction that records the sent template (it may read
+     * there): that transaction then concludes the caller's use case (`TransactionOptions.concludes`).
+     */
+    readonly outcome?: () => Promise<unknown>;
   }): Promise<Result<{ readonly conversationUuid: string }, RequestSendFailed>>;
 }

@@ -3,6 +3,8 @@ import { voiceQuotaKey } from './voice-facts';
 import { PHONE, START, voiceScene } from '../../test-support/voice-scene';
 
 const HOUR = 3_600_000;
+/** A request that went out answers the permission as read after it. */
+const ASKED = ok(expect.objectContaining({ senderId: 12, customerPhone: PHONE }));
 const DAY = 24 * HOUR;
 
 async function ready(options: Parameters<ReturnType<typeof voiceScene>['scene']>[0] = {}) {
@@ -28,7 +30,7 @@ describe('RequestCallPermission', () => {
     s.template({ id: 42, category: 'utility', updatedAt: new Date(START.getTime() + 2000) });
     s.template({ id: 43, status: 'pending', updatedAt: new Date(START.getTime() + 3000) });
 
-    expect(await s.ask()).toEqual(ok(null));
+    expect(await s.ask()).toEqual(ASKED);
 
     expect(s.requestSender.sent).toEqual([{ templateId: 41, customerPhone: PHONE, recipientName: 'Ann' }]);
     expect(await s.permissions.find(12, PHONE)).toMatchObject({ status: 'pending', requestedAt: START, asks: [START] });
@@ -39,7 +41,7 @@ describe('RequestCallPermission', () => {
     s.template({ id: 40 });
     s.template({ id: 41 });
 
-    expect(await s.ask({ templateId: 40 })).toEqual(ok(null));
+    expect(await s.ask({ templateId: 40 })).toEqual(ASKED);
     expect(s.requestSender.sent.map((x) => x.templateId)).toEqual([40]);
   });
 
@@ -81,7 +83,7 @@ describe('RequestCallPermission', () => {
   it('allows 1 ask per 24 hours and 2 per 7 days, with when to retry', async () => {
     const s = await ready();
     s.template();
-    expect(await s.ask()).toEqual(ok(null));
+    expect(await s.ask()).toEqual(ASKED);
 
     s.store.clock.advance(HOUR);
     s.customerWrote(s.store.clock.now());
@@ -96,7 +98,7 @@ describe('RequestCallPermission', () => {
     );
     s.store.clock.advance(DAY);
     s.customerWrote(s.store.clock.now());
-    expect(await s.ask()).toEqual(ok(null));
+    expect(await s.ask()).toEqual(ASKED);
     s.store.clock.advance(DAY + HOUR);
     s.customerWrote(s.store.clock.now());
     expect(await s.ask()).toEqual(
@@ -129,7 +131,7 @@ describe('RequestCallPermission', () => {
     expect(await refused.ask()).toEqual(err({ code: 'send_failed', reason: 'template paused' }));
     // The ask recorded before the send is withdrawn: the contact reads as never asked.
     expect(await refused.permissions.find(12, PHONE)).toEqual(noCallPermission(12, PHONE));
-    expect(await refused.ask()).toEqual(ok(null));
+    expect(await refused.ask()).toEqual(ASKED);
   });
 });
 

@@ -19,6 +19,7 @@ import {
   RequestSendFailed,
   VoiceSenderLookup,
 } from './ports';
+import { CallPermissionView, ReadCallPermission } from './read-call-permission';
 import { VoiceFacts } from './voice-facts';
 
 export interface PermissionRequest {
@@ -51,6 +52,8 @@ export const OFFLINE_SENDER_REASON = 'the sender is not online';
  * `POST /api/user/chatapp/voice/request`: the checks in the route's order with
  * the contact's permission held, where the ask is recorded (`pending`, counted); then the request
  * template through the chat app, with nothing held; a template that did not go out withdraws the ask.
+ * Answered with the permission as read in the transaction that concludes the request: the one that
+ * records the sent template, or the one that withdraws the ask.
  */
 export class RequestCallPermission {
   constructor(
@@ -60,9 +63,10 @@ export class RequestCallPermission {
     private readonly facts: VoiceFacts,
     private readonly requestSender: PermissionRequestSender,
     private readonly clock: Clock,
+    private readonly reads: ReadCallPermission,
   ) {}
 
-  async execute(request: PermissionRequest): Promise<Result<null, RequestCallPermissionRefusal>> {
+  async execute(request: PermissionRequest): Promise<Result<CallPermissionView, RequestCallPermissionRefusal>> {
     const sender = await this.senders.findOwned(request.userId, request.senderId);
     if (sender === null) return err({ code: 'sender_not_found' });
     if (!E164_PATTERN.test(request.recipientPhone)) return err({ code: 'invalid_phone' });
@@ -87,19 +91,25 @@ export class RequestCallPermission {
     );
     if (!asked.ok) return asked;
     const { before, at, template } = asked.value;
+    const view = () => this.reads.read(request.userId, sender.id, request.recipientPhone);
+    let answered: Result<CallPermissionView, RequestCallPermissionRefusal> | null = null;
     const sent = await this.requestSender.send({
       sender,
       customerPhone: request.recipientPhone,
       recipientName: request.recipientName,
       template,
       requestId: request.requestId ?? null,
+      outcome: async () => (answered = await view()),
     });
-    if (sent.ok) return ok(null);
+    // The view read where the send committed; read now where no transaction concluded (a fake store).
+    if (sent.ok) return answered ?? view();
     // The template never went out: the ask counts for nothing.
-    await this.uow.transaction(() =>
-      this.permissions.update(sender.id, request.recipientPhone, async (current) =>
-        ok({ next: withdrawPermissionRequest(current, before, at), answer: null }),
-      ),
+    await this.uow.transaction(
+      () =>
+        this.permissions.update(sender.id, request.recipientPhone, async (current) =>
+          ok({ next: withdrawPermissionRequest(current, before, at), answer: null }),
+        ),
+      { concludes: () => sent },
     );
     return sent;
   }

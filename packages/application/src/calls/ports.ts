@@ -191,6 +191,8 @@ export interface SandboxFinish {
   readonly transcript?: readonly TranscriptItem[];
   readonly extractedVariables?: Readonly<Record<string, unknown>>;
   readonly recordingUrl?: string | null;
+  /** Absent: what a real runtime would report for the status (`customer_hangup` for a completed call). */
+  readonly endedReason?: string;
 }
 
 /** The sandbox voice runtime's controls (`answer`, `finish`): act on the caller's own calls only. */

@@ -74,7 +74,7 @@ function setup(generator: ReplyGenerator = new SandboxReplyGenerator()) {
       users: store.users,
       conversations,
       messages,
-      reservations: new InMemorySendReservationRepository(),
+      reservations: new InMemorySendReservationRepository(conversations),
       outbox: store.outbox,
     },
     { balance: new BalanceService(store.ledger), providerSenders: new ProviderSenders(senders, cipher), inactivity },

@@ -8,6 +8,7 @@ import {
   TemplateCategory,
 } from '@voiceplane/domain';
 import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
 import { ProviderSenders } from './provider-senders';
 import { SenderRepository, TemplateRepository } from './ports';
 import { ChatappProvider, ChatappProviderRefusal } from './provider-ports';
@@ -31,9 +32,12 @@ export type CreateTemplateRefusal =
 /**
  * `POST /api/user/chatapp/senders/{id}/templates`: placeholders are checked, the provider gets the
  * template for approval (the sandbox approves at once), and it is stored with the status it answered.
+ * The store concludes the use case: an idempotent answer is kept with the provider's answer, so a
+ * retry after a crash is replayed without submitting again.
  */
 export class CreateTemplate {
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly senders: SenderRepository,
     private readonly templates: TemplateRepository,
     private readonly providerSenders: ProviderSenders,
@@ -63,18 +67,24 @@ export class CreateTemplate {
         reason: e instanceof ChatappProviderRefusal ? e.reason : 'the chat app could not be reached',
       });
     }
-    const created = await this.templates.create({
-      senderId: sender.id,
-      name: d.name,
-      language: d.language,
-      category: d.category,
-      status: submitted.status,
-      bodyText: d.bodyText,
-      footerText: d.footerText,
-      variables: placeholders.value.variables,
-      providerTemplateRef: submitted.providerTemplateRef,
-      now: this.clock.now(),
-    });
-    return created === null ? err({ code: 'template_exists' }) : ok(created);
+    const outcome = (created: MessageTemplate | null): Result<MessageTemplate, CreateTemplateRefusal> =>
+      created === null ? err({ code: 'template_exists' }) : ok(created);
+    const created = await this.uow.transaction(
+      () =>
+        this.templates.create({
+          senderId: sender.id,
+          name: d.name,
+          language: d.language,
+          category: d.category,
+          status: submitted.status,
+          bodyText: d.bodyText,
+          footerText: d.footerText,
+          variables: placeholders.value.variables,
+          providerTemplateRef: submitted.providerTemplateRef,
+          now: this.clock.now(),
+        }),
+      { concludes: outcome },
+    );
+    return outcome(created);
   }
 }

@@ -46,9 +46,10 @@ function setup(providerName: 'sandbox' | 'whatsapp' = 'sandbox') {
     templates,
     store.assistants,
     {
-      register: new RegisterSender(senders, provider, cipher, store.clock),
+      register: new RegisterSender(store.uow, senders, provider, cipher, store.clock),
       update: new UpdateSender(store.uow, senders, deliveries, store.clock),
       createTemplate: new CreateTemplate(
+        store.uow,
         senders,
         templates,
         new ProviderSenders(senders, cipher),

@@ -20,8 +20,8 @@ import { UnitOfWork } from '../ports';
 import { ConversationRepository } from '../conversations';
 import { InactivitySchedule } from '../conversations';
 import { messageStored } from './message-events';
-import { ChatappMessageRepository, NewChatappMessage, StoredChatappMessage } from './ports';
-import { HeldBySends, SendReservation, SendReservationRepository } from './send-reservations';
+import { ChatappMessageRepository, NewChatappMessage } from './ports';
+import { SendReservation, SendReservationRepository } from './send-reservations';
 import { ChatappProviderRefusal, ProviderAcceptance, ProviderSender } from './provider-ports';
 import { ProviderSenders } from './provider-senders';
 
@@ -171,7 +171,14 @@ export class OutboundSends {
     return this.uow.transaction(
       async (): Promise<SentMessage | null> => {
         const balance = (await this.users.lockBalance(r.userId)) ?? 0;
-        const { conversation: existing, closed } = await this.lockAndClose(r, sender);
+        // The settlement's lock order: the balance, then the conversation, then the reservation.
+        const { conversation: existing, closed } = await this.reservations.closeLockingConversation(
+          r.id,
+          'sent',
+          this.clock.now(),
+          sender.id,
+          r.recipientPhone,
+        );
         if (!closed) {
           if (outcome) throw new Error(`chat-app send reservation ${r.id} was settled by someone else`);
           return null;
@@ -212,7 +219,7 @@ export class OutboundSends {
           fromAllowance: r.fromAllowance,
           now,
         };
-        const stored = await this.recordSaving(change.next, message);
+        const stored = await this.messages.recordSaving(change.next, message);
         await this.outbox.add([messageStored(change.next, message, stored.chatapp)]);
         if (r.amount > 0) {
           // The reservation held this price against every other send, so only a charge outside the
@@ -244,7 +251,11 @@ export class OutboundSends {
     const user = o.type === 'template' ? await this.users.findById(userId) : null;
     return this.uow.transaction(async (): Promise<Result<SendReservation, E>> => {
       const locked = (await this.users.lockBalance(userId)) ?? 0;
-      const { held, conversation: existing } = await this.heldAndLock(userId, sender.id, o.recipientPhone);
+      const { held, conversation: existing } = await this.reservations.heldLockingConversation(
+        userId,
+        sender.id,
+        o.recipientPhone,
+      );
       const now = this.clock.now();
       const allowance =
         o.type === 'template'
@@ -281,37 +292,6 @@ export class OutboundSends {
         }),
       );
     });
-  }
-
-  /** The open reservations' hold, then the conversation's lock: one round trip where the store can. */
-  private async heldAndLock(
-    userId: number,
-    senderId: number,
-    phone: string,
-  ): Promise<{ held: HeldBySends; conversation: Conversation | null }> {
-    if (this.reservations.heldLockingConversation)
-      return this.reservations.heldLockingConversation(userId, senderId, phone);
-    const held = await this.reservations.held(userId);
-    return { held, conversation: await this.conversations.lock(senderId, phone) };
-  }
-
-  /** The conversation saved, then the message recorded: one round trip where the store can. */
-  private async recordSaving(conversation: Conversation, message: NewChatappMessage): Promise<StoredChatappMessage> {
-    if (this.messages.recordSaving) return this.messages.recordSaving(conversation, message);
-    await this.conversations.save(conversation);
-    return this.messages.record(message);
-  }
-
-  /** The conversation's lock, then the reservation closed as sent: one round trip where the store can. */
-  private async lockAndClose(
-    r: SendReservation,
-    sender: Sender,
-  ): Promise<{ closed: boolean; conversation: Conversation | null }> {
-    const now = this.clock.now();
-    if (this.reservations.closeLockingConversation)
-      return this.reservations.closeLockingConversation(r.id, 'sent', now, sender.id, r.recipientPhone);
-    const conversation = await this.conversations.lock(sender.id, r.recipientPhone);
-    return { conversation, closed: await this.reservations.close(r.id, 'sent', now) };
   }
 
   private async deliver<E>(

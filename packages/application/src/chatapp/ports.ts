@@ -149,10 +149,10 @@ export interface DeliveryStateChange<A> {
 export interface ChatappMessageRepository {
   record(message: NewChatappMessage): Promise<StoredChatappMessage>;
   /**
-   * Optional: `ConversationRepository.save(conversation)` and `record(message)` in one round trip,
-   * for a send that holds the user's balance lock. A store without it is asked both in turn.
+   * `ConversationRepository.save(conversation)` and `record(message)` in one round trip, for a send
+   * that holds the user's balance lock and the conversation's lock.
    */
-  recordSaving?(conversation: Conversation, message: NewChatappMessage): Promise<StoredChatappMessage>;
+  recordSaving(conversation: Conversation, message: NewChatappMessage): Promise<StoredChatappMessage>;
   recordUnsent(message: NewUnsentMessage): Promise<number>;
   findOwnedBySid(userId: number, messageSid: string): Promise<ChatappMessage | null>;
   findByProviderMessageId(providerMessageId: string): Promise<ChatappMessage | null>;

@@ -1,5 +1,6 @@
 import { err, ok, Result, Sender, senderCountryCode } from '@voiceplane/domain';
 import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
 import { SecretCipher } from '../common';
 import type { ChatappCallingLines } from './calling-lines';
 import { SenderRepository } from './ports';
@@ -22,10 +23,13 @@ export type RegisterSenderRefusal =
 /**
  * `POST /api/user/chatapp/senders`: the provider registers the number first (the sandbox puts it
  * online at once; WhatsApp reports it connected later), then it is stored with its sealed
- * credentials. A number registered by any account already is `sender_exists`.
+ * credentials. A number registered by any account already is `sender_exists`. The store concludes the
+ * use case: the provider's answer and the sender made from it commit together, so an idempotent
+ * answer stored there is replayed after a crash without registering again.
  */
 export class RegisterSender {
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly senders: SenderRepository,
     private readonly provider: ChatappProvider,
     private readonly cipher: SecretCipher,
@@ -48,7 +52,8 @@ export class RegisterSender {
         reason: e instanceof ChatappProviderRefusal ? e.reason : 'the chat app could not be reached',
       });
     }
-    const created = await this.senders.create({
+    const sealedCredentials = r.credentials === null ? null : await this.cipher.encrypt(JSON.stringify(r.credentials));
+    const sender = {
       userId: r.userId,
       phoneNumber: r.phoneNumber,
       displayName: r.displayName,
@@ -62,8 +67,12 @@ export class RegisterSender {
       provider: this.provider.name,
       providerSenderRef: registered.providerSenderRef,
       providerAccountRef: registered.providerAccountRef,
-      sealedCredentials: r.credentials === null ? null : await this.cipher.encrypt(JSON.stringify(r.credentials)),
+      sealedCredentials,
       now: this.clock.now(),
+    };
+    const created = await this.uow.transaction(() => this.senders.create(sender), {
+      concludes: (stored): Result<Sender, RegisterSenderRefusal> =>
+        stored === null ? err({ code: 'sender_exists' }) : ok(stored),
     });
     if (created === null) return err({ code: 'sender_exists' });
     // Never refuses the registration: a number that cannot call keeps the reason in its record.

@@ -22,7 +22,7 @@ function setup(findSend: ChatappProvider['findSend']) {
   const senders = new InMemorySenderRepository();
   const messages = new InMemoryChatappMessageRepository();
   const conversations = new InMemoryConversationRepository(messages);
-  const reservations = new InMemorySendReservationRepository();
+  const reservations = new InMemorySendReservationRepository(conversations);
   const providerSenders = new ProviderSenders(senders, new SecretCipher(async () => 'k'.repeat(32)));
   const outbound = new OutboundSends(
     { uow: store.uow, users: store.users, conversations, messages, reservations, outbox: store.outbox },

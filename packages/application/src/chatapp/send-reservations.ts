@@ -47,13 +47,12 @@ export interface SendReservationRepository {
   /** What the user's open reservations hold; read under the user's balance lock. */
   held(userId: number): Promise<HeldBySends>;
   /**
-   * Optional: `held`, then the send's conversation locked as `ConversationRepository.lock` does, in
-   * one round trip (a send waits for each round trip of its reservation). A store without it is
-   * asked both in turn. Read under the user's balance lock, so no reservation of the user can be
-   * added meanwhile; one closed while the conversation lock is awaited is still counted, which only
-   * refuses what a moment later would have been accepted.
+   * `held`, then the send's conversation locked as `ConversationRepository.lock` does, in one round
+   * trip (a send waits for each round trip of its reservation). Read under the user's balance lock,
+   * so no reservation of the user can be added meanwhile; one closed while the conversation lock is
+   * awaited is still counted, which only refuses what a moment later would have been accepted.
    */
-  heldLockingConversation?(
+  heldLockingConversation(
     userId: number,
     senderId: number,
     customerPhone: string,
@@ -62,11 +61,10 @@ export interface SendReservationRepository {
   /** Closes an open reservation; false when it was closed already (by the request or by a sweep). */
   close(id: number, outcome: ReservationOutcome, now: Date): Promise<boolean>;
   /**
-   * Optional: the send's conversation locked as `ConversationRepository.lock` does, then `close`, in
-   * one round trip (the settlement's order: conversation, then reservation). A store without it is
-   * asked both in turn.
+   * The send's conversation locked as `ConversationRepository.lock` does, then `close`, in one round
+   * trip (the settlement's order: conversation, then reservation).
    */
-  closeLockingConversation?(
+  closeLockingConversation(
     id: number,
     outcome: ReservationOutcome,
     now: Date,

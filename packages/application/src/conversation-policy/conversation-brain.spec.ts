@@ -241,6 +241,41 @@ describe('the conversation brain: one turn', () => {
     expect(log.lines).toEqual([expect.objectContaining({ level: 'warn', details: { call_id: 4812, round: 1 } })]);
   });
 
+  it('passes the pieces of each round on, tagged by round, when the caller takes them', async () => {
+    class StreamingModel extends ScriptedModel {
+      override async nextTurn(request: ModelTurnRequest): Promise<ModelTurn> {
+        const turn = await super.nextTurn(request);
+        for (const piece of (turn.content ?? '').split(/(?= )/)) if (piece) request.onText?.(piece);
+        return turn;
+      }
+    }
+    const model = new StreamingModel([
+      { content: 'Let me look.', toolCalls: [{ id: 'c1', name: 'check_order', arguments: '{"order_id":"A-1"}' }] },
+      { content: 'It ships Friday.', toolCalls: [] },
+    ]);
+    const brain = new ConversationBrain(
+      model,
+      new InMemoryCatalogRepository(SAMPLE_CATALOG),
+      new ManualClock(NOW),
+      new RecordingLogger(),
+    );
+    const pieces: [string, number][] = [];
+    const result = await brain.turn({ ...scene([]).request, onText: (piece, round) => pieces.push([piece, round]) });
+    expect(result.reply).toBe('It ships Friday.');
+    expect(pieces).toEqual([
+      ['Let', 1],
+      [' me', 1],
+      [' look.', 1],
+      ['It', 2],
+      [' ships', 2],
+      [' Friday.', 2],
+    ]);
+    // Without a taker the model is asked for whole answers.
+    const whole = scene([{ content: 'Hi.', toolCalls: [] }]);
+    await whole.brain.turn(whole.request);
+    expect(whole.model.requests[0].onText).toBeUndefined();
+  });
+
   it('lets a model failure through: the caller decides what the customer gets', async () => {
     const { brain, request } = scene([new Error('The reply generator could not be reached')]);
     await expect(brain.turn(request)).rejects.toThrow('could not be reached');

@@ -64,6 +64,12 @@ export interface TurnRequest {
   readonly userId?: number;
   /** Where the knowledge-base searches of this turn are logged (the call, the chat conversation); absent: not logged. */
   readonly logOwner?: InvocationOwner;
+  /**
+   * Pieces of each round's answer as the model writes them (a live view shows the reply growing);
+   * a round that ends in function calls is followed by another, whose text replaces it. Absent:
+   * the model is asked for whole answers.
+   */
+  readonly onText?: (delta: string, round: number) => void;
 }
 
 /** One function the model called during a turn, as it went. */
@@ -142,6 +148,7 @@ export class ConversationBrain {
         temperature: setup.assistant.llm_temperature,
         messages,
         tools,
+        ...(request.onText ? { onText: (delta: string) => request.onText?.(delta, round) } : {}),
       });
       const text = answer.content?.trim() ?? '';
       if (answer.toolCalls.length === 0) {

@@ -28,6 +28,11 @@ export interface ModelTurnRequest {
   readonly messages: readonly ChatMessage[];
   /** Functions the model may call; none: it can only answer. */
   readonly tools: readonly ToolFunction[];
+  /**
+   * Given: the answer's text is handed over piece by piece as the model writes it (streamed), and
+   * the whole answer is still what `nextTurn` resolves to. A piece may be whitespace only.
+   */
+  readonly onText?: (delta: string) => void;
 }
 
 /** What the model said next: text, function calls, or both (either may be empty). */

@@ -93,17 +93,20 @@ export class ManageKnowledgeBases {
   ): Promise<Result<KnowledgeBaseDocument, KnowledgeBaseRefusal>> {
     if ((await this.knowledgeBases.findOwned(userId, knowledgeBaseId)) === null) return err('not_found');
     const document = documentOf();
-    return this.uow.transaction(async () => {
-      await this.users.lockBalance(userId);
-      // Looked up again under the account's lock: it may have been deleted since.
-      if (!(await this.knowledgeBases.findOwned(userId, knowledgeBaseId))) return err('not_found' as const);
-      const refusal = canAddDocument(plan, await this.knowledgeBases.usage(userId), document.sizeBytes);
-      if (refusal) return err(refusal);
-      const added = await this.documents.add(userId, knowledgeBaseId, document);
-      if (!added) return err('not_found' as const);
-      await this.jobs.schedule(processDocumentJobFor(added.id, this.clock.now()));
-      return ok(added);
-    });
+    return this.uow.transaction(
+      async () => {
+        await this.users.lockBalance(userId);
+        // Looked up again under the account's lock: it may have been deleted since.
+        if (!(await this.knowledgeBases.findOwned(userId, knowledgeBaseId))) return err('not_found' as const);
+        const refusal = canAddDocument(plan, await this.knowledgeBases.usage(userId), document.sizeBytes);
+        if (refusal) return err(refusal);
+        const added = await this.documents.add(userId, knowledgeBaseId, document);
+        if (!added) return err('not_found' as const);
+        await this.jobs.schedule(processDocumentJobFor(added.id, this.clock.now()));
+        return ok(added);
+      },
+      { concludes: true },
+    );
   }
 
   async document(

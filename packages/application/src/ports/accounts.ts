@@ -38,6 +38,11 @@ export interface PostingOptions {
    * row lock is held already, so the posting decides on it without reading the row again.
    */
   readonly heldBalance?: number;
+  /**
+   * This posting commits the outcome its use case is answered with: that outcome, from the posted
+   * entry or the refusal (see `TransactionOptions.concludes`).
+   */
+  readonly concludes?: (posted: Result<LedgerEntry, unknown>) => unknown;
 }
 
 export interface LedgerRepository {

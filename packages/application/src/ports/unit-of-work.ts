@@ -4,6 +4,7 @@ export interface TransactionOptions<T> {
    * to the use case's own result, or how that result is made from what `work` resolves to. Whoever
    * started the use case may record its answer to that result in this same commit (an idempotent
    * HTTP request does), so the effect and the answer to it are never found apart after a crash.
+   * A function may resolve later: it runs inside the transaction, so what it reads is what commits.
    */
   readonly concludes?: boolean | ((result: T) => unknown);
 }

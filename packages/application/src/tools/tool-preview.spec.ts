@@ -32,6 +32,7 @@ async function setup() {
       userAgent: 'voiceplane/test',
       policy: { requireHttps: false, allowPrivate: false },
     },
+    store.uow,
   );
   const tool = await store.tools.createWithinLimit(1, FIELDS, 5);
   if (tool === null) throw new Error('no tool');

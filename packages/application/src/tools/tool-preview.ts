@@ -11,6 +11,7 @@ import {
 } from '@voiceplane/domain';
 import { Clock } from '../ports';
 import { Ids } from '../ports';
+import { UnitOfWork } from '../ports';
 import { ToolCallContextSource, ToolRepository } from './ports';
 import { ToolGateway } from './tool-gateway';
 
@@ -52,6 +53,7 @@ export class ToolPreview {
     private readonly clock: Clock,
     private readonly ids: Ids,
     private readonly settings: ToolRequestSettings,
+    private readonly uow: UnitOfWork,
   ) {}
 
   async render(
@@ -74,7 +76,10 @@ export class ToolPreview {
     const webhookId = this.ids.token('tcl_', 22);
     const secrets = request.wouldSend ? await this.gateway.signingSecrets(userId) : [];
     const result = await this.gateway.send(tool, request, webhookId, secrets);
-    return ok({ request, webhookId: request.wouldSend ? webhookId : null, result });
+    const run = ok({ request, webhookId: request.wouldSend ? webhookId : null, result });
+    // Nothing is stored of a test but its answer: a transaction of its own records the outside
+    // call's result (an idempotent answer), so a retry after a crash replays it without calling again.
+    return this.uow.transaction(async () => run, { concludes: true });
   }
 
   private async prepare(

@@ -16,21 +16,15 @@ import {
   recordMessage,
   refundPosting,
   Result,
-  roleOfSource,
-  RuntimeTool,
-  ToolCallResult,
   canStartChat,
-  transcriptText,
-  WebChatType,
   withinDailyCap,
   capPeriodStart,
 } from '@voiceplane/domain';
 import { AssistantRepository } from '../assistants';
 import { BalanceService } from '../billing';
 import { CallConfigurations } from '../calls';
-import { ConversationBrain, BuiltInRunner } from '../conversation-policy';
+import { ConversationBrain } from '../conversation-policy';
 import { conversationTexts } from '../conversation-policy';
-import { ChatMessage } from '../conversation-policy';
 import { EndInactiveConversation } from '../conversations';
 import { InactivitySchedule } from '../conversations';
 import { ConversationRef, ConversationRepository } from '../conversations';
@@ -41,14 +35,9 @@ import { Ids } from '../ports';
 import { Outbox } from '../ports';
 import { UnitOfWork } from '../ports';
 import { InvokeToolForConversation } from '../tools';
+import { chatSetup, chatTurn } from './chat-turn';
+import { liveChatMessage, ReplyDrafts, WEB_CHAT_MESSAGE_TOPIC } from './live-chat';
 import { WebChatRepository } from './ports';
-
-/** Outbox topic of every message stored in a web chat: live views (the widget's stream) follow it. */
-export const WEB_CHAT_MESSAGE_TOPIC = 'conversation.message';
-/** Turns of history the assistant reads. */
-const HISTORY_TURNS = 30;
-const TOOL_NOT_FOUND = JSON.stringify({ error: 'tool_not_found' });
-const END_CALL = 'end_call';
 
 /** An assistant as a request names it: by integer id or by its UUID. */
 export type AssistantRef = { readonly id: number } | { readonly uuid: string };
@@ -114,6 +103,8 @@ export interface WebChatPolicy {
   readonly ending: EndInactiveConversation;
   /** The freeform message price: what one answered user message of a billed chat costs. */
   readonly messagePrice: number;
+  /** Where a reply goes piece by piece while the model writes it (the widget shows it growing). */
+  readonly drafts: ReplyDrafts;
 }
 
 /**
@@ -146,7 +137,10 @@ export class WebChats {
     const assistant = await this.findAssistant(userId, request.assistant);
     if (assistant === null) return err('assistant_not_found');
     const now = this.clock.now();
-    const greeting = conversationTexts(await this.setup(assistant, request.variables), now).initialMessage.trim();
+    const greeting = conversationTexts(
+      await chatSetup(this.policy.configurations, assistant, request.variables),
+      now,
+    ).initialMessage.trim();
     const started = await this.records.uow.transaction(async () => {
       const balance = (await this.records.users.lockBalance(userId)) ?? 0;
       if (!canStartChat(request.type, balance, this.policy.messagePrice)) return null;
@@ -302,16 +296,25 @@ export class WebChats {
       return err('processing_failed');
     }
     let turn: Awaited<ReturnType<ConversationBrain['turn']>>;
+    const drafts = this.policy.drafts.open(conversation, charge.messageId);
     try {
-      turn = await this.turn(conversation, assistant);
+      turn = await chatTurn(
+        { ...this.policy, conversations: this.records.conversations },
+        conversation,
+        assistant,
+        drafts.write,
+      );
     } catch (e) {
       this.log.warn(
         { conversation_id: conversation.id, error: e instanceof Error ? e.message : String(e) },
         'a web chat reply failed: the language model did not answer',
       );
+      await drafts.finish(true);
       await this.refund(conversation, charge, 'the language model did not answer');
       return err('processing_failed');
     }
+    // The pieces go out before the stored reply, which then replaces them in every view.
+    await drafts.finish(false);
     const functionCalls = functionCallsOf(
       turn.toolCalls.map((c) => ({ name: c.name, kind: c.kind, arguments: c.arguments, content: c.content })),
     );
@@ -326,75 +329,12 @@ export class WebChats {
       });
     });
     if (stored === null) {
+      await drafts.finish(true);
       await this.refund(conversation, charge, 'a human took over before the reply');
       return ok({ conversation, reply: null, functionCalls: [], aiDisabled: true });
     }
     const ended = turn.end === null ? stored : ((await this.policy.ending.end(stored.id, { force: true })) ?? stored);
     return ok({ conversation: ended, reply: turn.reply, functionCalls, aiDisabled: false });
-  }
-
-  private async turn(conversation: Conversation, assistant: Assistant) {
-    const [history, setup] = await Promise.all([
-      this.records.conversations.recentMessages(conversation.id, HISTORY_TURNS),
-      this.setup(assistant, conversation.variables ?? {}),
-    ]);
-    const runTool = async (tool: RuntimeTool, params: Readonly<Record<string, unknown>>): Promise<ToolCallResult> => {
-      const result = await this.policy.tools.execute({
-        userId: conversation.userId,
-        toolId: tool.id,
-        attachedToolIds: assistant.toolIds,
-        params,
-        conversationRowId: conversation.id,
-        subject: {
-          callId: null,
-          assistantId: assistant.id,
-          customerPhone: '',
-          assistantPhone: '',
-          direction: 'inbound',
-          channel: 'chatapp',
-          conversationId: conversation.uuid,
-          timezone: assistant.timezone,
-          variables: conversation.variables ?? {},
-          assistantVariables: assistant.variables,
-        },
-      });
-      return result.ok
-        ? result.value
-        : {
-            ok: false,
-            statusCode: null,
-            content: TOOL_NOT_FOUND,
-            truncated: false,
-            durationMs: 0,
-            error: null,
-            warnings: [],
-          };
-    };
-    // Of the built-ins only `end_call` makes sense in a chat: it ends the conversation.
-    const endCall: BuiltInRunner = async () => ({
-      content: JSON.stringify({ ok: true, message: 'The conversation ends after this answer.' }),
-      end: { reason: 'assistant_ended' },
-    });
-    return this.policy.brain.turn({
-      setup: { ...setup, builtin_tools: setup.builtin_tools.filter((b) => b.type === END_CALL) },
-      history: history.map((m): ChatMessage => ({ role: roleOfSource(m.source), content: transcriptText(m) })),
-      runTool,
-      runBuiltIn: endCall,
-      logContext: { conversation_id: conversation.id },
-      userId: conversation.userId,
-      logOwner: { conversationId: conversation.id },
-    });
-  }
-
-  private setup(assistant: Assistant, variables: Readonly<Record<string, string>>) {
-    return this.policy.configurations.forStart({
-      direction: 'inbound',
-      channel: 'chatapp',
-      customerPhone: '',
-      assistant,
-      variables,
-      line: null,
-    });
   }
 
   /** Gives a charge back when the reply it paid for never came. */
@@ -429,7 +369,7 @@ export class WebChats {
     await this.records.conversations.save(change.next);
     if (change.events.some((e) => e.type === 'conversation_reopened'))
       await this.policy.schedule.afterMessage(change.next, change, false);
-    await this.records.outbox.add([{ topic: WEB_CHAT_MESSAGE_TOPIC, payload: liveMessage(change.next, stored) }]);
+    await this.records.outbox.add([{ topic: WEB_CHAT_MESSAGE_TOPIC, payload: liveChatMessage(change.next, stored) }]);
     return { conversation: change.next, message: stored };
   }
 }
@@ -443,32 +383,3 @@ type StoredMessage = {
   readonly functionCalls: readonly FunctionCallRecord[] | null;
   readonly now: Date;
 };
-
-/** What a live view of a web chat receives for each new message. */
-export interface LiveChatMessage {
-  readonly user_id: number;
-  readonly conversation_id: string;
-  readonly type: WebChatType | 'chatapp';
-  readonly message: {
-    readonly id: number;
-    readonly role: 'user' | 'assistant' | 'system';
-    readonly source: string;
-    readonly content: string;
-    readonly created_at: string;
-  };
-}
-
-function liveMessage(conversation: Conversation, message: ConversationMessage): LiveChatMessage {
-  return {
-    user_id: conversation.userId,
-    conversation_id: conversation.uuid,
-    type: conversation.type,
-    message: {
-      id: message.id,
-      role: roleOfSource(message.source),
-      source: message.source,
-      content: message.body ?? '',
-      created_at: message.createdAt.toISOString(),
-    },
-  };
-}

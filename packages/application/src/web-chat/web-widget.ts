@@ -3,7 +3,6 @@ import {
   chatHistory,
   ChatHistoryItem,
   Conversation,
-  ConversationMessage,
   DEFAULT_WIDGET_DAILY_CAP,
   err,
   ok,
@@ -178,11 +177,6 @@ export class WebWidget {
     if (conversation === null || conversation.assistantId !== widget.value.assistantId)
       return err('conversation_not_found');
     return ok({ conversation, widget: widget.value });
-  }
-
-  /** Messages stored after `afterId` (the stream's catch-up), oldest first. */
-  messagesAfter(conversationId: number, afterId: number): Promise<ConversationMessage[]> {
-    return this.deps.chats.messagesAfter(conversationId, afterId, 100);
   }
 
   private async widgetFor(page: WidgetPage): Promise<Result<WidgetSettings, WidgetRefusal>> {

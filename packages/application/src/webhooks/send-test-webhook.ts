@@ -1,5 +1,6 @@
 import { Clock } from '../ports';
 import { Ids } from '../ports';
+import { UnitOfWork } from '../ports';
 import { WebhookDeliveryRepository } from './ports';
 import { AttemptReport, WebhookSender } from './webhook-sender';
 
@@ -21,37 +22,47 @@ export class SendTestWebhook {
     private readonly sender: WebhookSender,
     private readonly ids: Ids,
     private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
   ) {}
 
   async execute(userId: number, url: string, requestId: string | null): Promise<TestWebhookResult> {
     const now = this.clock.now();
     const lease = this.sender.newLease(now);
     // Created already held by this attempt. Should this process die before the attempt is
-    // written, the overdue sweep makes it once the lease has run out.
-    const delivery = await this.deliveries.insert({
-      id: this.ids.token('dlv_', 22),
-      webhookId: this.ids.token('msg_', 22),
-      userId,
-      eventType: 'ping',
-      targetUrl: url,
-      body: JSON.stringify({ event: 'ping', message: PING_MESSAGE, timestamp: now.toISOString() }),
-      source: { type: 'account', id: userId },
-      subject: null,
-      requestId,
-      maxAttempts: PING_MAX_ATTEMPTS,
-      now,
-      lease,
-    });
-    const report = await this.sender.attemptClaimed({
-      delivery,
-      state: {
-        status: delivery.status,
-        attemptsCount: delivery.attemptsCount,
-        roundAttempts: 0,
+    // written, the overdue sweep makes it once the lease has run out. Committed as a transaction so
+    // that a request with an Idempotency-Key is marked carried out: its retry never pings again.
+    const delivery = await this.uow.transaction(() =>
+      this.deliveries.insert({
+        id: this.ids.token('dlv_', 22),
+        webhookId: this.ids.token('msg_', 22),
+        userId,
+        eventType: 'ping',
+        targetUrl: url,
+        body: JSON.stringify({ event: 'ping', message: PING_MESSAGE, timestamp: now.toISOString() }),
+        source: { type: 'account', id: userId },
+        subject: null,
+        requestId,
         maxAttempts: PING_MAX_ATTEMPTS,
-        leaseToken: lease.token,
+        now,
+        lease,
+      }),
+    );
+    const result = (report: AttemptReport): TestWebhookResult => ({ deliveryId: delivery.id, ...report });
+    const report = await this.sender.attemptClaimed(
+      {
+        delivery,
+        state: {
+          status: delivery.status,
+          attemptsCount: delivery.attemptsCount,
+          roundAttempts: 0,
+          maxAttempts: PING_MAX_ATTEMPTS,
+          leaseToken: lease.token,
+        },
       },
-    });
-    return { deliveryId: delivery.id, ...report };
+      // The attempt's outcome and the answer made from it commit together: a retry after a crash
+      // replays the answer instead of pinging again.
+      (settle) => this.uow.transaction(settle, { concludes: result }),
+    );
+    return result(report);
   }
 }

@@ -48,12 +48,17 @@ export interface AttemptReport {
   readonly error: AttemptError | null;
 }
 
+/** Runs the write of an attempt's outcome (`settle`) and answers its report. */
+export type SettleIn = (settle: () => Promise<AttemptReport>) => Promise<AttemptReport>;
+
 export interface WebhookSenderOptions {
   /**
    * How long an attempt holds its delivery. Longer than an attempt can take (10 s timeout): a
    * worker that dies mid-attempt leaves the delivery to others once it runs out.
    */
   readonly leaseMs?: number;
+  /** How often the overdue sweep runs (DELIVERY_SWEEP_EVERY_MS by default). */
+  readonly sweepEveryMs?: number;
 }
 
 /** What an attempt goes out through: the outbound client, the scheduler of retries and their jitter. */
@@ -73,6 +78,7 @@ export interface WebhookSending {
  */
 export class WebhookSender {
   readonly leaseMs: number;
+  private readonly sweepEveryMs: number;
   private readonly http: OutboundHttpClient;
   private readonly scheduler: JobScheduler;
   private readonly random: () => number;
@@ -88,6 +94,7 @@ export class WebhookSender {
   ) {
     ({ http: this.http, scheduler: this.scheduler, random: this.random } = sending);
     this.leaseMs = options.leaseMs ?? 30_000;
+    this.sweepEveryMs = options.sweepEveryMs ?? DELIVERY_SWEEP_EVERY_MS;
   }
 
   newLease(now: Date): DeliveryLease {
@@ -114,12 +121,19 @@ export class WebhookSender {
     }
   }
 
-  /** One signed POST of a delivery this caller holds the lease of (a test ping), and its outcome written. */
-  async attemptClaimed(held: HeldDelivery): Promise<AttemptReport> {
-    return this.attempt(held, await this.secrets.get(held.delivery.userId));
+  /**
+   * One signed POST of a delivery this caller holds the lease of (a test ping), and its outcome
+   * written — within `settleIn` when given (the caller's transaction around the write).
+   */
+  async attemptClaimed(held: HeldDelivery, settleIn?: SettleIn): Promise<AttemptReport> {
+    return this.attempt(held, await this.secrets.get(held.delivery.userId), settleIn);
   }
 
-  private async attempt({ delivery, state }: HeldDelivery, secret: SigningSecret | null): Promise<AttemptReport> {
+  private async attempt(
+    { delivery, state }: HeldDelivery,
+    secret: SigningSecret | null,
+    settleIn: SettleIn = (settle) => settle(),
+  ): Promise<AttemptReport> {
     const startedAt = this.clock.now();
     if (!secret) throw new Error(`user ${delivery.userId} has no signing secret`);
     const response = await this.http.send({
@@ -131,15 +145,18 @@ export class WebhookSender {
       eventType: delivery.eventType,
       signing: { secrets: secretsInForce(secret, startedAt), webhookId: delivery.webhookId },
     });
-    await this.settle(delivery.id, state, startedAt, response);
     // A 2xx whose answer was cut at the size cap settles as received (retrying would deliver twice),
     // but whoever waits for the report is told it did not end well.
-    return {
+    const report: AttemptReport = {
       ok: isSuccessStatus(response.statusCode) && response.error === null,
       statusCode: response.statusCode,
       durationMs: response.durationMs,
       error: response.error,
     };
+    return settleIn(async () => {
+      await this.settle(delivery.id, state, startedAt, response);
+      return report;
+    });
   }
 
   /**
@@ -155,7 +172,7 @@ export class WebhookSender {
       kind: DELIVERY_SWEEP_JOB,
       key: DELIVERY_SWEEP_KEY,
       payload: null,
-      runAt: new Date(now.getTime() + DELIVERY_SWEEP_EVERY_MS),
+      runAt: new Date(now.getTime() + this.sweepEveryMs),
     });
     return overdue.length;
   }

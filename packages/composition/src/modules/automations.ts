@@ -47,7 +47,7 @@ import {
   TypeormDataTableRepository,
 } from '@voiceplane/adapter-typeorm';
 import { checkTargetUrl } from '@voiceplane/domain';
-import { everyInterval } from './every-interval';
+import { everyInterval, safetyPollMs } from './every-interval';
 import { ApiModule } from './module';
 
 /**
@@ -92,6 +92,7 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
           c.get(SecretCipher),
           get(TOKENS.Clock),
           get(TOKENS.Ids),
+          get(TOKENS.UnitOfWork),
         ),
     )
     .inSingletonScope();
@@ -191,6 +192,7 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
           get(TOKENS.AutomationToolBinding),
           get(TOKENS.UnitOfWork),
           get(TOKENS.Clock),
+          get(TOKENS.AutomationQueries),
         ),
     )
     .inSingletonScope();
@@ -259,6 +261,7 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
           { checks: c.get(TemplateChecks), publisher: c.get(VersionPublisher), faults: rollbackFaults },
           get(TOKENS.Clock),
           get(TOKENS.Ids),
+          get(TOKENS.UnitOfWork),
         ),
     )
     .inSingletonScope();
@@ -307,7 +310,7 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
       },
       everyInterval(
         'automation-run-sweeper',
-        RUN_SWEEP_INTERVAL_MS,
+        safetyPollMs(config, RUN_SWEEP_INTERVAL_MS),
         () =>
           new AutomationRunSweeper(
             get(TOKENS.AutomationRunRepository),

@@ -138,6 +138,7 @@ export const chatappVoiceModule: ApiModule = ({ container: c, database, config, 
           ctx.get(VoiceFacts),
           ctx.get(TOKENS.PermissionRequestSender),
           ctx.get(TOKENS.Clock),
+          ctx.get(TOKENS.ReadCallPermission),
         ),
     )
     .inSingletonScope();

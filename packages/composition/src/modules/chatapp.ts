@@ -60,7 +60,7 @@ import {
 } from '@voiceplane/adapter-typeorm';
 import { LocalFileMediaStore, S3MediaStore } from '@voiceplane/adapter-media-store';
 import type { Config } from '../config';
-import { everyInterval } from './every-interval';
+import { everyInterval, safetyPollMs } from './every-interval';
 import { ApiModule } from './module';
 
 /** Template and freeform sends share 5 per second per user, counted across instances. */
@@ -205,6 +205,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
     TOKENS.RegisterSender,
     () =>
       new RegisterSender(
+        get(TOKENS.UnitOfWork),
         get(TOKENS.SenderRepository),
         get(TOKENS.ChatappProvider),
         c.get(SecretCipher),
@@ -227,6 +228,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
     TOKENS.CreateTemplate,
     () =>
       new CreateTemplate(
+        get(TOKENS.UnitOfWork),
         get(TOKENS.SenderRepository),
         get(TOKENS.TemplateRepository),
         c.get(ProviderSenders),
@@ -473,7 +475,7 @@ export const chatappModule: ApiModule = ({ container: c, config, database, logge
   // Sends whose process died between reservation and settlement: the reservation survives the restart.
   const sendSettlement = everyInterval(
     'chatapp-send-settlement',
-    SEND_SWEEP_INTERVAL_MS,
+    safetyPollMs(config, SEND_SWEEP_INTERVAL_MS),
     () => get(TOKENS.SendReservationSweep).sweep(),
     log,
   );

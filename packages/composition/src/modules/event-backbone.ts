@@ -13,7 +13,7 @@ import {
   PostgresProcessedEvents,
   PostgresUnpublishedEvents,
 } from '@voiceplane/adapter-typeorm';
-import { everyInterval } from './every-interval';
+import { EMBEDDED_SAFETY_POLL_MS, everyInterval } from './every-interval';
 import { ApiModule, BackgroundTask } from './module';
 
 /** Scheduled jobs (retries, sweeps) run at once per process. */
@@ -102,10 +102,10 @@ function eventBackbone(
         log.warn('database notifications do not reach this process; polling for work written by other processes');
       runner = new JobRunner(jobs, c.getAll(TOKENS.JobHandler), clock, c.get(TOKENS.Ids), jobsBell, log, {
         concurrency: JOB_CONCURRENCY,
-        pollMs: deaf ? POLL_MS.jobsDeaf : POLL_MS.jobs,
+        pollMs: deaf ? POLL_MS.jobsDeaf : singleWriter ? EMBEDDED_SAFETY_POLL_MS : POLL_MS.jobs,
       });
       relay = new OutboxRelay(database, new PostgresUnpublishedEvents(database), bus, clock, relayBell, log, {
-        pollMs: deaf ? POLL_MS.relayDeaf : POLL_MS.relay,
+        pollMs: deaf ? POLL_MS.relayDeaf : singleWriter ? EMBEDDED_SAFETY_POLL_MS : POLL_MS.relay,
       });
       runner.start();
       relay.start();

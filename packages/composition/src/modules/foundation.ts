@@ -34,6 +34,7 @@ import { GuardedHttpClient } from '@voiceplane/adapter-outbound-http';
 import type { TargetUrlPolicy } from '@voiceplane/domain';
 import { VERSION } from '../version';
 import { ApiModule, BackgroundTask } from './module';
+import { safetyPollMs } from './every-interval';
 
 const systemClock = { now: () => new Date() };
 
@@ -114,13 +115,19 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
           ctx.get(TOKENS.Ids),
           ctx.get(TOKENS.Clock),
           config.sessionTtlHours,
+          ctx.get(TOKENS.UnitOfWork),
         ),
     )
     .inSingletonScope();
   c.bind(TOKENS.CurrentAccount)
     .toDynamicValue(
       (ctx) =>
-        new CurrentAccount(ctx.get(TOKENS.UserRepository), ctx.get(TOKENS.CredentialRepository), ctx.get(TOKENS.Clock)),
+        new CurrentAccount(
+          ctx.get(TOKENS.UserRepository),
+          ctx.get(TOKENS.CredentialRepository),
+          ctx.get(TOKENS.Clock),
+          ctx.get(TOKENS.UnitOfWork),
+        ),
     )
     .inSingletonScope();
   c.bind(TOKENS.ManageApiKeys)
@@ -160,17 +167,20 @@ export const foundationModule: ApiModule = ({ container, config, database, logge
     serving: [principals.task, quotaReturns(rateLimiter, logger)],
     background: [
       {
-        // Expired rate-limit windows and idempotency keys are garbage; sweep them every minute.
+        // Expired rate-limit windows and idempotency keys are garbage; sweep them every minute (embedded: see safetyPollMs).
         name: 'counter-sweeper',
         timer: null as NodeJS.Timeout | null,
         async start() {
-          this.timer = setInterval(() => {
-            const now = new Date();
-            void rateStore.purgeExpired(now).catch((e) => logger.warn({ err: e }, 'rate-limit sweep failed'));
-            void database
-              .query('DELETE FROM idempotency_keys WHERE expires_at < $1', [now])
-              .catch((e) => logger.warn({ err: e }, 'idempotency sweep failed'));
-          }, 60_000);
+          this.timer = setInterval(
+            () => {
+              const now = new Date();
+              void rateStore.purgeExpired(now).catch((e) => logger.warn({ err: e }, 'rate-limit sweep failed'));
+              void database
+                .query('DELETE FROM idempotency_keys WHERE expires_at < $1', [now])
+                .catch((e) => logger.warn({ err: e }, 'idempotency sweep failed'));
+            },
+            safetyPollMs(config, 60_000),
+          );
           this.timer.unref();
         },
         async stop() {

@@ -16,6 +16,7 @@ import { accountEventsModule } from './account-events';
 import { analyticsModule } from './analytics';
 import { webChatModule } from './web-chat';
 import { campaignsModule } from './campaigns';
+import { smsModule } from './sms';
 
 /** Every capability of the api, in dependency order. */
 export const apiModules: readonly ApiModule[] = [
@@ -36,6 +37,7 @@ export const apiModules: readonly ApiModule[] = [
   accountEventsModule,
   analyticsModule,
   campaignsModule,
+  smsModule,
 ];
 
 export type { ApiModule, BackgroundTask, ModuleContext, ModuleContribution } from './module';

@@ -31,7 +31,7 @@ import {
   TypeormSipTrunkRepository,
 } from '@voiceplane/adapter-typeorm';
 import type { Config } from '../config';
-import { everyInterval } from './every-interval';
+import { everyInterval, safetyPollMs } from './every-interval';
 import { ApiModule } from './module';
 
 /** How often the background work of this capability looks for due items. */
@@ -152,7 +152,12 @@ export const telephonyModule: ApiModule = ({ container: c, config, database, log
 
   return {
     background: [
-      everyInterval('sip-provisioning-cleanup', TELEPHONY_INTERVALS_MS.cleanup, () => cleanup.runDue(), log),
+      everyInterval(
+        'sip-provisioning-cleanup',
+        safetyPollMs(config, TELEPHONY_INTERVALS_MS.cleanup),
+        () => cleanup.runDue(),
+        log,
+      ),
       everyInterval('phone-number-renewals', TELEPHONY_INTERVALS_MS.renewals, () => renewals.runDue(), log),
     ],
   };

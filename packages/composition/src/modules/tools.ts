@@ -53,6 +53,7 @@ export const toolsModule: ApiModule = ({ container: c, config, database, logger 
           c.get(TOKENS.Clock),
           c.get(TOKENS.Ids),
           settings(),
+          c.get(TOKENS.UnitOfWork),
         ),
     )
     .inSingletonScope();

@@ -45,7 +45,11 @@ function voiceRuntimeFor(config: Config, c: Container): VoiceRuntime {
       platformLine: platformCallerNumber ? { phoneNumberId: null, phoneNumber: platformCallerNumber, sip: null } : null,
     });
   }
-  return new SandboxVoiceRuntime(c.get(TOKENS.RecordCallEvent), c.get(TOKENS.CallRepository), c.get(TOKENS.Ids));
+  // The sandbox stores a short recording where the recording route reads, as a LiveKit call's egress does.
+  return new SandboxVoiceRuntime(c.get(TOKENS.RecordCallEvent), c.get(TOKENS.CallRepository), c.get(TOKENS.Ids), {
+    media: c.get(TOKENS.MediaStore),
+    publicBaseUrl: config.publicBaseUrl,
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import {
   deliveryAttemptJobs,
   deliverySenderConsumer,
   deliverySweepJobs,
+  DELIVERY_SWEEP_EVERY_MS,
   DELIVERY_SWEEP_JOB,
   DELIVERY_SWEEP_KEY,
   DeliveryLog,
@@ -15,7 +16,7 @@ import {
 import { DELIVERY_RETENTION_DAYS } from '@voiceplane/domain';
 import { WebhookController } from '@voiceplane/adapter-http';
 import { TypeormOutbox, TypeormWebhookDeliveryRepository } from '@voiceplane/adapter-typeorm';
-import { everyInterval } from './every-interval';
+import { everyInterval, safetyPollMs } from './every-interval';
 import { ApiModule, BackgroundTask } from './module';
 
 /**
@@ -31,7 +32,7 @@ const DAY_MS = 24 * HOUR_MS;
  * overdue sweep, the test send, and the cancellation of pending deliveries when an assistant's
  * webhook goes away. Its consumers and jobs run on the event backbone.
  */
-export const webhookDeliveryModule: ApiModule = ({ container: c, database, logger }) => {
+export const webhookDeliveryModule: ApiModule = ({ container: c, config, database, logger }) => {
   c.bind(TOKENS.WebhookDeliveryRepository)
     .toDynamicValue(
       (ctx) => new TypeormWebhookDeliveryRepository(database, ctx.get(TypeormOutbox), ctx.get(TOKENS.JobScheduler)),
@@ -60,6 +61,7 @@ export const webhookDeliveryModule: ApiModule = ({ container: c, database, logge
           ctx.get(TOKENS.Clock),
           ctx.get(TOKENS.Ids),
           logger.child({ component: 'webhooks' }),
+          { sweepEveryMs: safetyPollMs(config, DELIVERY_SWEEP_EVERY_MS) },
         ),
     )
     .inSingletonScope();
@@ -71,6 +73,7 @@ export const webhookDeliveryModule: ApiModule = ({ container: c, database, logge
           ctx.get(TOKENS.WebhookSender),
           ctx.get(TOKENS.Ids),
           ctx.get(TOKENS.Clock),
+          ctx.get(TOKENS.UnitOfWork),
         ),
     )
     .inSingletonScope();

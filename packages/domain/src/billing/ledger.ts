@@ -3,7 +3,13 @@ import { fromUnits, toUnits } from './money';
 
 export type LedgerEntryType = 'top_up' | 'charge' | 'adjustment';
 /** What a ledger entry is for; `top_up`: a paid top-up's credit. */
-export type LedgerReferenceType = 'chatapp_message' | 'conversation_message' | 'call' | 'phone_number' | 'top_up';
+export type LedgerReferenceType =
+  | 'chatapp_message'
+  | 'conversation_message'
+  | 'call'
+  | 'phone_number'
+  | 'top_up'
+  | 'sms_message';
 
 export interface LedgerPosting {
   readonly type: LedgerEntryType;

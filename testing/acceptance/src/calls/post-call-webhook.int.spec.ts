@@ -80,6 +80,8 @@ describe('the post-call webhook', () => {
 
     const call = await getCall(t, owner, id);
     const { delivery, hook, payload } = await delivered(owner, id);
+    // The sandbox's recording is served by the recording route, as a real call's.
+    expect(call.recording_url).toMatch(new RegExp(`^http://[^/]+/api/user/calls/${id}/recording$`));
     const expected = {
       id,
       assistant_id: assistant,
@@ -90,7 +92,7 @@ describe('the post-call webhook', () => {
       extracted_variables: { status: true, summary: 'Booked a demo for Thursday.', appointment_date: '2026-03-05' },
       input_variables: { customer_name: 'Ann' },
       transcript: 'AI: Hello Ann, this is Acme.\nCustomer: Hi!',
-      recording_url: `https://sandbox.voiceplane.invalid/recordings/${id}.mp3`,
+      recording_url: call.recording_url,
       created_at: call.created_at,
       finished_at: call.finished_at,
       lead: null,
@@ -175,7 +177,7 @@ describe('the post-call webhook', () => {
     await finish(owner, id, { status: 'completed', duration: 5 });
     const { payload } = await delivered(owner, id);
     expect(Object.keys(payload)).not.toContain('recording_url');
-    expect((await getCall(t, owner, id)).recording_url).toBe(`https://sandbox.voiceplane.invalid/recordings/${id}.mp3`);
+    expect((await getCall(t, owner, id)).recording_url).toMatch(new RegExp(`/api/user/calls/${id}/recording$`));
   });
 
   it('keeps no recording when the assistant does not record, and sends {} as extraction when evaluation is off', async () => {

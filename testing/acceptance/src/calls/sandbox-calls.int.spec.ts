@@ -56,7 +56,7 @@ describe('POST /api/sandbox/calls/{id}/answer', () => {
 });
 
 describe('POST /api/sandbox/calls/{id}/finish', () => {
-  it('answers an unanswered call first when it completes; defaults: time since answer, sandbox extraction and recording', async () => {
+  it('answers an unanswered call first when it completes; defaults: time since answer, sandbox extraction, ended reason and recording', async () => {
     const id = await makeCall(t, owner, assistant);
     const res = await finish(id, { status: 'completed' });
     expect([res.status, res.body]).toEqual([200, { ok: true, call: { id, status: 'completed' } }]);
@@ -68,9 +68,40 @@ describe('POST /api/sandbox/calls/{id}/finish', () => {
         answered_at: expect.stringMatching(ISO),
         finished_at: expect.stringMatching(ISO),
         extracted_variables: { status: true, summary: 'Sandbox call.' },
-        recording_url: `https://sandbox.voiceplane.invalid/recordings/${id}.mp3`,
+        ended_reason: 'customer_hangup',
+        recording_url: expect.stringMatching(new RegExp(`^http://[^/]+/api/user/calls/${id}/recording$`)),
       }),
     );
+  });
+
+  it('stores a short WAV the recording route serves to the owner only', async () => {
+    const id = await makeCall(t, owner, assistant);
+    await finish(id, { status: 'completed' });
+    const res = await t.http
+      .get(`/api/user/calls/${id}/recording`)
+      .set(owner.auth)
+      .buffer(true)
+      .parse((r, done) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('audio/wav');
+    const wav = res.body as Buffer;
+    expect([wav.toString('ascii', 0, 4), wav.toString('ascii', 8, 12)]).toEqual(['RIFF', 'WAVE']);
+    // 16-bit mono at 8 kHz: the data chunk's size says how long it plays.
+    expect(wav.readUInt32LE(40) / (8_000 * 2)).toBe(2);
+    expect((await t.http.get(`/api/user/calls/${id}/recording`).set(stranger.auth)).status).toBe(404);
+  });
+
+  it('records nothing for a call that never connected, and says why it ended as a real runtime would', async () => {
+    const id = await makeCall(t, owner, assistant);
+    await finish(id, { status: 'failed' });
+    expect(await getCall(t, owner, id)).toEqual(
+      expect.objectContaining({ status: 'failed', recording_url: null, ended_reason: 'provider_error' }),
+    );
+    expect((await t.http.get(`/api/user/calls/${id}/recording`).set(owner.auth)).status).toBe(404);
   });
 
   it('measures the default duration from the answer', async () => {

@@ -34,6 +34,26 @@ const completion = (message: Record<string, unknown>): StubAnswer => ({
   },
 });
 const says = (content: string) => completion({ content });
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  object: 'chat.completion.chunk',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
+/** A streamed answer as OpenAI sends it: the text a few words a chunk, `gapMs` apart. */
+const streams = (words: string[], gapMs = 120): StubAnswer => ({
+  status: 200,
+  gapMs,
+  events: [...words.map((content) => chunk({ content })), chunk({}, 'stop'), '[DONE]'],
+});
+/** Every text the widget's draft bubble showed, recorded in the page as it changed. */
+const RECORD_DRAFTS = `(() => {
+  const root = document.querySelector('[data-voiceplane-widget]').shadowRoot;
+  window.__drafts = [];
+  new MutationObserver(() => {
+    const draft = root.querySelector('.m.draft');
+    const text = draft && draft.textContent;
+    if (text && window.__drafts[window.__drafts.length - 1] !== text) window.__drafts.push(text);
+  }).observe(root, { subtree: true, childList: true, characterData: true });
+})()`;
 
 /** A shop's page that embeds the widget (`embed()` is read per request): served from its own port, so its origin is its own. */
 async function hostPage(embed: () => string): Promise<{ server: Server; origin: string }> {
@@ -65,8 +85,8 @@ describeWithBrowser('the web widget in a browser', () => {
       headers: { 'content-type': 'application/json' },
       body: '{"status":"shipped","eta":"Friday"}',
     }));
+    // The outbox relay runs: the widget's stream is fed by the bus.
     t = await createTestApi({
-      startBackground: false,
       env: { REPLY_GENERATOR: 'openai', OPENAI_API_KEY: 'sk-test-widget', OPENAI_BASE_URL: `${model.baseUrl}v1` },
     });
     api = createServer(t.runtime.app);
@@ -128,16 +148,41 @@ describeWithBrowser('the web widget in a browser', () => {
     await widget(page).locator('button.b').click();
     await eventually(async () => (await bubbles(page)).includes('Hi! Ask me about your order.'), 'the greeting');
 
+    // The model calls the tool (streamed in pieces too), then streams its answer a few words at a time.
+    const reply = 'Order A-1 ships Friday from our Berlin warehouse.';
     model.answer(
-      completion({
-        tool_calls: [
-          { id: 'c1', type: 'function', function: { name: 'check_order', arguments: '{"order_id":"A-1"}' } },
+      {
+        status: 200,
+        events: [
+          chunk({
+            role: 'assistant',
+            tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'check_order', arguments: '' } }],
+          }),
+          chunk({ tool_calls: [{ index: 0, function: { arguments: '{"order_id":"A-1"}' } }] }),
+          chunk({}, 'tool_calls'),
+          '[DONE]',
         ],
-      }),
-      says('Order A-1 ships Friday.'),
+      },
+      streams(['Order A-1', ' ships Friday', ' from our', ' Berlin', ' warehouse.']),
     );
+    await page.evaluate(RECORD_DRAFTS);
     await type(page, 'Where is order A-1?');
-    await eventually(async () => (await bubbles(page)).includes('Order A-1 ships Friday.'), "the assistant's reply");
+    await eventually(async () => (await page.evaluate<number>('window.__drafts.length')) >= 2, 'the reply growing');
+    await page.screenshot({ path: join(SHOTS, 'widget-streaming.png') });
+    // The whole text shows in the draft first; the stored reply then takes its place.
+    await eventually(
+      async () => (await bubbles(page)).includes(reply) && (await widget(page).locator('.m.draft').count()) === 0,
+      "the assistant's stored reply",
+    );
+    const drafts = await page.evaluate<string[]>('window.__drafts');
+    // At least two renders before the whole reply, each a longer beginning of it.
+    const partial = drafts.filter((d) => d !== reply);
+    expect(partial.length).toBeGreaterThanOrEqual(2);
+    for (const [i, d] of partial.entries()) {
+      expect(reply.startsWith(d)).toBe(true);
+      if (i > 0) expect(d.length).toBeGreaterThan(partial[i - 1].length);
+    }
+    expect((await bubbles(page)).filter((b) => b === reply)).toHaveLength(1);
     expect(receiver.received.map((r) => r.path)).toContain('/orders/A-1');
 
     model.answer(says('<script>window.__pwned = 2</script><b>bold</b>'));
@@ -169,6 +214,10 @@ describeWithBrowser('the web widget in a browser', () => {
     );
     expect(model.requests).toHaveLength(asked);
     await page.screenshot({ path: join(SHOTS, 'widget-chat.png') });
+    // Live, not polled: the page opened one event stream and never read the history again.
+    const chatRequests = requests.filter((r) => r.url.includes(`/conversations/${uuid}`));
+    expect(chatRequests.filter((r) => r.url.includes('/events'))).toHaveLength(1);
+    expect(chatRequests.filter((r) => !r.url.includes('/events') && !r.url.endsWith('/messages'))).toEqual([]);
 
     // Nothing the page holds or sends is the account's key.
     const held = await page.evaluate<string>(

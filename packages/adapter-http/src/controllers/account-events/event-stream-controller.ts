@@ -4,7 +4,7 @@ import { inject } from 'inversify';
 import { AccountEvent, readLastEventId } from '@voiceplane/domain';
 import { AccountEventStreams, TOKENS } from '@voiceplane/application';
 import { refuse } from '../../pipeline/answers';
-import { EventStreamWriter, ServerSentEvent } from '../../pipeline/event-stream';
+import { EventStreamWriter, lastEventIdOf, ServerSentEvent } from '../../pipeline/event-stream';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { EVENT_STREAM_ANSWERS } from './event-stream-answers';
@@ -31,16 +31,11 @@ export class EventStreamController {
   })
   @Get('/stream')
   stream(@Request() req: ExpressRequest): HttpResponse {
-    const writer = new EventStreamWriter(this.streams.heartbeatMs, RETRY_MS);
-    const header = req.headers['last-event-id'];
-    const opened = this.streams.open(
-      principalOf(req).userId,
-      readLastEventId(typeof header === 'string' ? header : undefined),
-      {
-        deliver: (event) => writer.send(asEvent(event)),
-        end: () => writer.close(),
-      },
-    );
+    const writer = new EventStreamWriter({ heartbeatMs: this.streams.heartbeatMs, retryMs: RETRY_MS });
+    const opened = this.streams.open(principalOf(req).userId, readLastEventId(lastEventIdOf(req.headers)), {
+      deliver: (event) => writer.send(asEvent(event)),
+      end: () => writer.close(),
+    });
     if (!opened.ok) {
       writer.close();
       refuse(EVENT_STREAM_ANSWERS, opened.error);

@@ -9,7 +9,7 @@ import {
   UpdateAutomation,
 } from '@voiceplane/application';
 import { parse, reply } from '../../pipeline/responses';
-import { refuse } from '../../pipeline/answers';
+import { refuse, answerFor } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { pageOf } from '../../validation';
@@ -88,23 +88,28 @@ export class AutomationController {
   @Post('/:id/enable')
   async enable(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     if (!isPublicId(id)) refuse(AUTOMATION_NOT_FOUND);
-    const result = await this.manage.enable(principalOf(req).userId, id);
-    if (!result.ok) refuse(ENABLE_ANSWERS, result.error);
-    return reply(200, {
-      message: AUTOMATION_SUCCESS.enabled,
-      data: presentAutomation(await this.queries.view(result.value)),
-    });
+    return reply(
+      req,
+      () => this.manage.enable(principalOf(req).userId, id),
+      (result) =>
+        result.ok
+          ? { status: 200, body: { message: AUTOMATION_SUCCESS.enabled, data: presentAutomation(result.value) } }
+          : answerFor(ENABLE_ANSWERS, result.error),
+    );
   }
 
   @Doc({ summary: 'Disable an automation (idempotent)', tag: 'Automations' })
   @Post('/:id/disable')
   async disable(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const disabled = isPublicId(id) ? await this.manage.disable(principalOf(req).userId, id) : null;
-    if (disabled === null) refuse(AUTOMATION_NOT_FOUND);
-    return reply(200, {
-      message: AUTOMATION_SUCCESS.disabled,
-      data: presentAutomation(await this.queries.view(disabled)),
-    });
+    if (!isPublicId(id)) refuse(AUTOMATION_NOT_FOUND);
+    return reply(
+      req,
+      () => this.manage.disable(principalOf(req).userId, id),
+      (disabled) =>
+        disabled === null
+          ? AUTOMATION_NOT_FOUND
+          : { status: 200, body: { message: AUTOMATION_SUCCESS.disabled, data: presentAutomation(disabled) } },
+    );
   }
 
   @Doc({ summary: 'Delete an automation, its tool, versions and runs', tag: 'Automations' })
@@ -126,15 +131,21 @@ export class AutomationController {
   @Post('/:id/restore')
   async restore(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     if (!isPublicId(id)) refuse(AUTOMATION_NOT_FOUND);
-    const result = await this.restorer.execute(principalOf(req).userId, id);
-    if (!result.ok) refuse(RESTORE_ANSWERS, result.error);
-    const { automation, restored, copy } = result.value;
-    return reply(200, {
-      automation_id: automation.id,
-      name: automation.name,
-      status: automation.status,
-      restored_version_id: restored.id,
-      note: AUTOMATION_SUCCESS.restored(restored.number, copy.number, automation.status),
-    });
+    return reply(
+      req,
+      () => this.restorer.execute(principalOf(req).userId, id),
+      (result) => {
+        if (!result.ok) return answerFor(RESTORE_ANSWERS, result.error);
+        const { automation, restored, copy } = result.value;
+        const body = {
+          automation_id: automation.id,
+          name: automation.name,
+          status: automation.status,
+          restored_version_id: restored.id,
+          note: AUTOMATION_SUCCESS.restored(restored.number, copy.number, automation.status),
+        };
+        return { status: 200, body };
+      },
+    );
   }
 }

@@ -4,7 +4,7 @@ import { inject } from 'inversify';
 import { JsonObject } from '@voiceplane/domain';
 import { RateDecision, TOKENS, TriggerWebhook } from '@voiceplane/application';
 import { reply } from '../../pipeline/responses';
-import { refuse } from '../../pipeline/answers';
+import { Answer, refuse } from '../../pipeline/answers';
 import { tooManyBody } from '../../pipeline/families';
 import { isPlainObject } from '../../validation';
 import { Doc } from '../../openapi/route-doc';
@@ -59,16 +59,21 @@ export class AutomationHookController {
     const body: unknown = req.body === undefined || req.body === null ? {} : req.body;
     if (!isPlainObject(body)) refuse({ ...HOOK_BODY_NOT_OBJECT, headers });
 
-    const answered = await this.hooks.trigger(automation, body as JsonObject);
-    switch (answered.kind) {
-      case 'disabled':
-        return refuse({ ...HOOK_DISABLED, headers });
-      case 'accepted':
-        return reply(202, { accepted: true, run_id: answered.runId }, headers);
-      case 'timeout':
-        return refuse({ ...hookTimeout(answered.runId), headers });
-      case 'replied':
-        return reply(200, answered.body as object, headers);
-    }
+    return reply(
+      req,
+      () => this.hooks.trigger(automation, body as JsonObject),
+      (answered): Answer => {
+        switch (answered.kind) {
+          case 'disabled':
+            return { ...HOOK_DISABLED, headers };
+          case 'accepted':
+            return { status: 202, body: { accepted: true, run_id: answered.runId }, headers };
+          case 'timeout':
+            return { ...hookTimeout(answered.runId), headers };
+          case 'replied':
+            return { status: 200, body: answered.body as object, headers };
+        }
+      },
+    );
   }
 }

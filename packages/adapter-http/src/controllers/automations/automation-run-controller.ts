@@ -3,7 +3,7 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { Clock, RetryRun, RunQueries, RunsRequest, TOKENS } from '@voiceplane/application';
 import { parse, reply } from '../../pipeline/responses';
-import { refuse } from '../../pipeline/answers';
+import { refuse, answerFor } from '../../pipeline/answers';
 import { validateDto } from '../../validation';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
@@ -59,13 +59,17 @@ export class AutomationRunController {
     const shape = validateDto(RetryBody, req.body ?? {});
     if (!shape.ok) refuse(invalidShape(shape.errors));
     const body = shape.value;
-    const result = await this.retryRun.execute(
-      principalOf(req).userId,
-      id,
-      isPublicId(runId) ? runId : '',
-      body.confirm_side_effects === true,
+    const retry = () =>
+      this.retryRun.execute(
+        principalOf(req).userId,
+        id,
+        isPublicId(runId) ? runId : '',
+        body.confirm_side_effects === true,
+      );
+    return reply(req, retry, (result) =>
+      result.ok
+        ? { status: 201, body: { run: presentRunDetail(result.value, this.clock.now()) } }
+        : answerFor(RETRY_ANSWERS, result.error),
     );
-    if (!result.ok) refuse(RETRY_ANSWERS, result.error);
-    return reply(201, { run: presentRunDetail(result.value, this.clock.now()) });
   }
 }

@@ -72,12 +72,13 @@ export class ConnectionController {
   @Doc({ summary: 'Call the base URL with the credentials and record the status', tag: 'Automations' })
   @Post('/:id/check')
   async checkNow(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const checked: Connection | null = await this.check.execute(
-      principalOf(req).userId,
-      pathId(id, CONNECTION_NOT_FOUND),
+    const connectionId = pathId(id, CONNECTION_NOT_FOUND);
+    return reply(
+      req,
+      () => this.check.execute(principalOf(req).userId, connectionId),
+      (checked: Connection | null) =>
+        checked === null ? CONNECTION_NOT_FOUND : { status: 200, body: { data: presentConnection(checked) } },
     );
-    if (checked === null) refuse(CONNECTION_NOT_FOUND);
-    return reply(200, { data: presentConnection(checked) });
   }
 }
 

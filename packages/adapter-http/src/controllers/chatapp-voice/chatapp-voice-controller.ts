@@ -36,19 +36,20 @@ export class ChatappVoiceController {
   async request(@Request() req: ExpressRequest) {
     const body = parse(PermissionRequestBody, req.body ?? {}, 'chatapp');
     const { userId } = principalOf(req);
-    const requested = await this.requests.execute({
-      userId,
-      senderId: body.sender_id,
-      recipientPhone: body.recipient_phone,
-      recipientName: body.recipient_name ?? null,
-      templateId: body.template_id ?? null,
-      requestId: requestIdOf(req),
-    });
-    if (!requested.ok) refuse(PERMISSION_REQUEST_ANSWERS, requested.error);
-    return reply(200, {
-      success: true,
-      ...presentPermission(await this.view(userId, body.sender_id, body.recipient_phone), false),
-    });
+    const ask = () =>
+      this.requests.execute({
+        userId,
+        senderId: body.sender_id,
+        recipientPhone: body.recipient_phone,
+        recipientName: body.recipient_name ?? null,
+        templateId: body.template_id ?? null,
+        requestId: requestIdOf(req),
+      });
+    return reply(req, ask, (requested) =>
+      requested.ok
+        ? { status: 200, body: { success: true, ...presentPermission(requested.value, false) } }
+        : answerFor(PERMISSION_REQUEST_ANSWERS, requested.error),
+    );
   }
 
   @Doc({

@@ -4,7 +4,7 @@ import { inject } from 'inversify';
 import { ManageSenders, TOKENS, WhatsappCredentials } from '@voiceplane/application';
 import { FieldErrors, TargetUrlPolicy } from '@voiceplane/domain';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { refuse, validationAnswer } from '../../pipeline/answers';
+import { refuse, validationAnswer, answerFor } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { validateDto } from '../../validation';
@@ -51,19 +51,23 @@ export class ChatappSenderController {
   @Post('/senders')
   async create(@Request() req: ExpressRequest) {
     const body = parse(CreateSenderBody, req.body, FAMILY, { targetPolicy: this.targetPolicy });
-    const created = await this.senders.register(
-      {
-        userId: principalOf(req).userId,
-        phoneNumber: body.phone_number,
-        displayName: body.display_name,
-        assistantId: body.assistant_id ?? null,
-        callingEnabled: body.calling_enabled ?? false,
-        statusWebhookUrl: body.status_webhook_url ?? null,
-      },
-      () => credentialsOf(body.provider_config),
+    const register = () =>
+      this.senders.register(
+        {
+          userId: principalOf(req).userId,
+          phoneNumber: body.phone_number,
+          displayName: body.display_name,
+          assistantId: body.assistant_id ?? null,
+          callingEnabled: body.calling_enabled ?? false,
+          statusWebhookUrl: body.status_webhook_url ?? null,
+        },
+        () => credentialsOf(body.provider_config),
+      );
+    return reply(req, register, (created) =>
+      created.ok
+        ? { status: 201, body: { success: true, data: presentSender(created.value) } }
+        : answerFor(REGISTER_SENDER_ANSWERS, created.error),
     );
-    if (!created.ok) refuse(REGISTER_SENDER_ANSWERS, created.error);
-    return reply(201, { success: true, data: presentSender(created.value) });
   }
 
   @Doc({ summary: 'Update a chat-app sender', tag: 'Chat app', body: UpdateSenderBody })
@@ -127,13 +131,15 @@ export class ChatappSenderController {
         footerText: body.footer_text ?? null,
       };
     };
-    const created = await this.senders.createTemplate(
-      principalOf(req).userId,
-      pathId(senderId, SENDER_NOT_FOUND),
-      draftOf,
+    const sender = pathId(senderId, SENDER_NOT_FOUND);
+    return reply(
+      req,
+      () => this.senders.createTemplate(principalOf(req).userId, sender, draftOf),
+      (created) =>
+        created.ok
+          ? { status: 201, body: { success: true, data: presentTemplate(created.value) } }
+          : answerFor(CREATE_TEMPLATE_ANSWERS, created.error),
     );
-    if (!created.ok) refuse(CREATE_TEMPLATE_ANSWERS, created.error);
-    return reply(201, { success: true, data: presentTemplate(created.value) });
   }
 }
 

@@ -98,14 +98,15 @@ export class KnowledgeBaseController {
   async addDocument(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const p = principalOf(req);
     const documentOf = () => documentFrom(req.body, (req as ApiRequest).ctx.upload);
-    const added = await this.knowledgeBases.addDocument(
-      p.userId,
-      p.plan,
-      pathId(id, KNOWLEDGE_BASE_NOT_FOUND),
-      documentOf,
+    const knowledgeBaseId = pathId(id, KNOWLEDGE_BASE_NOT_FOUND);
+    return reply(
+      req,
+      () => this.knowledgeBases.addDocument(p.userId, p.plan, knowledgeBaseId, documentOf),
+      (added) =>
+        added.ok
+          ? { status: 201, body: { data: presentDocument(added.value) } }
+          : answerFor(KNOWLEDGE_BASE_ANSWERS, added.error),
     );
-    if (!added.ok) refuse(KNOWLEDGE_BASE_ANSWERS, added.error);
-    return reply(201, { data: presentDocument(added.value) });
   }
 
   @Doc({ summary: 'One document with its processing status', tag })

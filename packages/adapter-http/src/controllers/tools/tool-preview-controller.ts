@@ -4,7 +4,7 @@ import { inject } from 'inversify';
 import { TOKENS, ToolPreview, ToolPreviewInput } from '@voiceplane/application';
 import { validateDto } from '../../validation';
 import { pathId, reply } from '../../pipeline/responses';
-import { refuse, validationAnswer } from '../../pipeline/answers';
+import { refuse, validationAnswer, answerFor } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { ToolPreviewBody } from './tool-body';
@@ -29,10 +29,16 @@ export class ToolPreviewController {
   @Doc({ summary: 'Send one real request as the gateway would (10/min)', tag: 'Tools', body: ToolPreviewBody })
   @Post('/:id/test')
   async test(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    const run = await this.preview.test(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND), () => previewInput(req));
-    if (!run.ok) refuse(TOOL_ANSWERS, run.error);
-    const { target_check: _unchecked, ...request } = presentToolRequest(run.value.request, run.value.webhookId);
-    return reply(200, { data: { request, result: presentToolCallResult(run.value.result) } });
+    const toolId = pathId(id, TOOL_NOT_FOUND);
+    return reply(
+      req,
+      () => this.preview.test(principalOf(req).userId, toolId, () => previewInput(req)),
+      (run) => {
+        if (!run.ok) return answerFor(TOOL_ANSWERS, run.error);
+        const { target_check: _unchecked, ...request } = presentToolRequest(run.value.request, run.value.webhookId);
+        return { status: 200, body: { data: { request, result: presentToolCallResult(run.value.result) } } };
+      },
+    );
   }
 }
 

@@ -1,15 +1,14 @@
 import { gzipSync } from 'node:zlib';
 import type { Application, NextFunction, Request, Response } from 'express';
-import { WebWidget } from '@voiceplane/application';
-import { roleOfSource } from '@voiceplane/domain';
+import { LiveChatEvent, WebWidget, WidgetStreams } from '@voiceplane/application';
 import { answerFor } from '../../pipeline/answers';
-import { openEventStream } from './sse-writer';
+import { EventStreamWriter, lastEventIdOf, ServerSentEvent } from '../../pipeline/event-stream';
 import { WIDGET_ANSWERS } from './widget-answers';
 import { WIDGET_SCRIPT } from './widget-script';
 import { widgetPage } from './widget-controller';
 
-/** How often an open stream looks for new messages of its chat (every api instance reads the same database). */
-const STREAM_POLL_MS = 400;
+/** Milliseconds a visitor's browser waits before it reconnects (the stream's `retry:` field). */
+const RETRY_MS = 2_000;
 const SCRIPT_GZIPPED = gzipSync(WIDGET_SCRIPT);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -36,8 +35,40 @@ export function widgetCors(req: Request, res: Response, next: NextFunction): voi
   next();
 }
 
+/** What the widget's stream writes: stored messages carry their id (a reconnect resumes after it), drafts none. */
+function widgetEvent(e: LiveChatEvent): ServerSentEvent {
+  switch (e.kind) {
+    case 'message':
+      return {
+        id: String(e.message.id),
+        event: 'message',
+        data: JSON.stringify({
+          id: e.message.id,
+          role: e.message.role,
+          content: e.message.content,
+          created_at: e.message.created_at,
+        }),
+      };
+    case 'draft':
+      return { event: 'message.delta', data: JSON.stringify({ draft: e.draft, delta: e.delta }) };
+    case 'discarded':
+      return { event: 'message.discarded', data: JSON.stringify({ draft: e.draft }) };
+  }
+}
+
+/** The message id a reconnecting widget resumes after: `Last-Event-ID`, or `after` on its first open. */
+function resumeAfter(req: Request): number {
+  const given = Number(lastEventIdOf(req.headers) ?? req.query.after ?? 0);
+  return Number.isSafeInteger(given) && given > 0 ? given : 0;
+}
+
+export interface WidgetServices {
+  readonly widget: WebWidget;
+  readonly streams: WidgetStreams;
+}
+
 /** `GET /widget.js` and the widget's event stream: plain express routes (a script and a stream, not JSON answers). */
-export function mountWidgetRoutes(app: Application, widget: () => WebWidget | null): void {
+export function mountWidgetRoutes(app: Application, services: () => WidgetServices | null): void {
   app.get('/widget.js', (req, res) => {
     res.setHeader('Content-Type', 'application/javascript; charset=utf-8');
     res.setHeader('Cache-Control', 'public, max-age=300');
@@ -52,8 +83,8 @@ export function mountWidgetRoutes(app: Application, widget: () => WebWidget | nu
   });
   app.get('/api/widget/:key/conversations/:uuid/events', async (req, res, next) => {
     try {
-      const chats = widget();
-      if (chats === null) {
+      const found = services();
+      if (found === null) {
         res.status(404).json({ message: 'Not found.' });
         return;
       }
@@ -64,30 +95,22 @@ export function mountWidgetRoutes(app: Application, widget: () => WebWidget | nu
         res.status(404).json({ status: false, error: 'Conversation not found' });
         return;
       }
-      const found = await chats.visitorChat(page, { uuid, token });
-      const stream = openEventStream(res);
-      if (!found.ok) {
+      const chat = await found.widget.visitorChat(page, { uuid, token });
+      const writer = new EventStreamWriter({ heartbeatMs: found.streams.heartbeatMs, retryMs: RETRY_MS });
+      writer.pipeTo(res);
+      if (!chat.ok) {
         // An EventSource cannot read an error status: the refusal is the stream's one event.
-        const refusal = answerFor(WIDGET_ANSWERS, found.error);
-        stream.send(null, 'refused', { status: refusal.status, ...refusal.body });
-        stream.end();
+        const refusal = answerFor(WIDGET_ANSWERS, chat.error);
+        // The body's own `status` is the family's `false`: the HTTP status goes beside it.
+        writer.send({ event: 'refused', data: JSON.stringify({ ...refusal.body, http_status: refusal.status }) });
+        writer.close();
         return;
       }
-      const lastEventId = Number(req.headers['last-event-id'] ?? req.query.after ?? 0);
-      let after = Number.isSafeInteger(lastEventId) && lastEventId > 0 ? lastEventId : 0;
-      while (!stream.isClosed()) {
-        for (const m of await chats.messagesAfter(found.value.conversation.id, after)) {
-          after = m.id;
-          if (m.source === 'system') continue;
-          stream.send(m.id, 'message', {
-            id: m.id,
-            role: roleOfSource(m.source),
-            content: m.body ?? '',
-            created_at: m.createdAt.toISOString(),
-          });
-        }
-        await Promise.race([stream.closed, new Promise((resolve) => setTimeout(resolve, STREAM_POLL_MS).unref())]);
-      }
+      const opened = await found.streams.open(chat.value.conversation, resumeAfter(req), {
+        deliver: (event) => writer.send(widgetEvent(event)),
+        end: () => writer.close(),
+      });
+      writer.onClose(opened.close);
     } catch (e) {
       if (!res.headersSent) next(e);
       else res.end();

@@ -3,7 +3,8 @@
  * no framework; it holds no account key — only the widget's public key and, per visitor, the token
  * of the visitor's own chat (in localStorage). Every text is put on the page as text, never as HTML.
  * Messages arrive over the conversation's event stream, the visitor's own included, so the page
- * shows exactly what the conversation holds, a human's replies too.
+ * shows exactly what the conversation holds, a human's replies too; the assistant's reply grows in
+ * a draft bubble as it is written (`message.delta`) until the stored message replaces it.
  */
 export const WIDGET_SCRIPT = String.raw`(function () {
   'use strict';
@@ -15,7 +16,7 @@ export const WIDGET_SCRIPT = String.raw`(function () {
   var title = script.getAttribute('data-title') || 'Chat';
   var base = api + '/api/widget/' + encodeURIComponent(key) + '/conversations';
   var storeKey = 'voiceplane-widget:' + key;
-  var chat = null, source = null, seen = {}, lastId = 0, pending = 0;
+  var chat = null, source = null, seen = {}, lastId = 0, pending = 0, draft = null, draftId = null;
 
   var host = document.createElement('div');
   host.setAttribute('data-voiceplane-widget', '');
@@ -31,6 +32,7 @@ export const WIDGET_SCRIPT = String.raw`(function () {
     '.m{max-width:80%;padding:8px 11px;border-radius:12px;white-space:pre-wrap;word-wrap:break-word}',
     '.m.user{align-self:flex-end;background:#2b59c3;color:#fff}',
     '.m.assistant{align-self:flex-start;background:#fff;border:1px solid #dde}',
+    '.m.draft{opacity:.85}',
     '.m.note{align-self:center;background:none;color:#a33;font-size:12px}',
     '.t{align-self:flex-start;color:#888;font-size:12px}',
     '.f{display:flex;border-top:1px solid #dde}',
@@ -82,6 +84,12 @@ export const WIDGET_SCRIPT = String.raw`(function () {
     list.scrollTop = list.scrollHeight;
   }
   function note(text) { show('note', text); }
+  function dropDraft(id) {
+    if (!draft || (id !== null && id !== draftId)) return;
+    if (draft.parentNode) draft.parentNode.removeChild(draft);
+    draft = null;
+    draftId = null;
+  }
   function remember(value) {
     chat = value;
     try { if (value) localStorage.setItem(storeKey, JSON.stringify(value)); else localStorage.removeItem(storeKey); } catch (e) { /* private mode */ }
@@ -104,14 +112,25 @@ export const WIDGET_SCRIPT = String.raw`(function () {
       seen[m.id] = true;
       lastId = Math.max(lastId, m.id);
       if (m.role === 'assistant' && pending > 0) pending -= 1;
+      if (m.role === 'assistant') dropDraft(null);
       if (pending === 0 && typing.parentNode) typing.parentNode.removeChild(typing);
       show(m.role === 'user' ? 'user' : 'assistant', m.content);
     });
+    source.addEventListener('message.delta', function (event) {
+      var d = JSON.parse(event.data);
+      // A new draft (the model answered again after a tool) replaces what the last one showed.
+      if (d.draft !== draftId) { draftId = d.draft; if (!draft) draft = el('div', 'm assistant draft'); draft.textContent = ''; }
+      draft.textContent += d.delta;
+      if (typing.parentNode) typing.parentNode.removeChild(typing);
+      if (draft.parentNode !== list) list.appendChild(draft);
+      list.scrollTop = list.scrollHeight;
+    });
+    source.addEventListener('message.discarded', function (event) { dropDraft(JSON.parse(event.data).draft); });
     source.addEventListener('refused', function (event) {
       source.close();
       var refusal = JSON.parse(event.data);
       // A chat this page no longer may read (another key, a cleared database): start afresh on the next open.
-      if (refusal.status === 404) { remember(null); started = null; }
+      if (refusal.http_status === 404) { remember(null); started = null; }
       note(refusal.error);
     });
   }

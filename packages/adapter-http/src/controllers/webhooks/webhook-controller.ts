@@ -112,16 +112,22 @@ export class WebhookController {
   @Post('/test')
   async test(@Request() req: ExpressRequest) {
     const body = parse(TestWebhookBody, req.body, 'standard', { targetPolicy: this.targetPolicy });
-    const result = await this.testWebhook.execute(principalOf(req).userId, body.url, requestIdOf(req));
-    return reply(200, {
-      data: {
-        delivery_id: result.deliveryId,
-        ok: result.ok,
-        status_code: result.statusCode,
-        duration_ms: result.durationMs,
-        error: result.error,
-      },
-    });
+    return reply(
+      req,
+      () => this.testWebhook.execute(principalOf(req).userId, body.url, requestIdOf(req)),
+      (result) => ({
+        status: 200,
+        body: {
+          data: {
+            delivery_id: result.deliveryId,
+            ok: result.ok,
+            status_code: result.statusCode,
+            duration_ms: result.durationMs,
+            error: result.error,
+          },
+        },
+      }),
+    );
   }
 }
 

@@ -9,7 +9,7 @@ import {
 } from '@voiceplane/application';
 import { Database } from '../../database';
 import type { ChatappSenderRecord } from '../../records';
-import { isUniqueViolation, num, numOrNull } from '../rows';
+import { isUniqueViolation, num, numOrNull, unlessFails } from '../rows';
 
 const COLUMNS = `id, user_id, phone_number, display_name, status, quality_rating, messaging_limit, country_code, assistant_id,
   calling_enabled, status_webhook_url, provider, created_at, updated_at`;
@@ -64,8 +64,9 @@ const SETTABLE: Readonly<Record<keyof SenderChanges, string>> = {
 export class TypeormSenderRepository implements SenderRepository {
   constructor(private readonly db: Database) {}
 
-  async create(s: NewSender): Promise<Sender | null> {
-    try {
+  /** A taken number undoes only this insert (a savepoint): the caller's transaction concludes with the refusal. */
+  create(s: NewSender): Promise<Sender | null> {
+    const insert = async () => {
       const row = await this.db.one<SenderRow>(
         `INSERT INTO chatapp_senders (user_id, phone_number, display_name, status, quality_rating, messaging_limit, country_code, assistant_id,
            calling_enabled, status_webhook_url, provider, provider_sender_ref, provider_config, provider_account_ref, created_at, updated_at)
@@ -89,10 +90,8 @@ export class TypeormSenderRepository implements SenderRepository {
         ],
       );
       return toSender(row!);
-    } catch (e) {
-      if (isUniqueViolation(e)) return null;
-      throw e;
-    }
+    };
+    return unlessFails(this.db, insert, isUniqueViolation, null);
   }
 
   async findOwned(userId: number, id: number): Promise<Sender | null> {

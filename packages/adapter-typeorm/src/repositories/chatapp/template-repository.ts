@@ -2,7 +2,7 @@ import { MessageTemplate, TemplateCategory, TemplateStatus } from '@voiceplane/d
 import { NewTemplate, TemplateListFilter, TemplateRepository } from '@voiceplane/application';
 import { Database } from '../../database';
 import type { ChatappTemplateRecord } from '../../records';
-import { isUniqueViolation, num } from '../rows';
+import { isUniqueViolation, num, unlessFails } from '../rows';
 
 const COLUMNS = `t.id, t.sender_id, t.name, t.language, t.category, t.status, t.body_text, t.footer_text, t.variables, t.rejection_reason,
   t.created_at, t.updated_at`;
@@ -30,8 +30,9 @@ function toTemplate(r: TemplateRow): MessageTemplate {
 export class TypeormTemplateRepository implements TemplateRepository {
   constructor(private readonly db: Database) {}
 
-  async create(t: NewTemplate): Promise<MessageTemplate | null> {
-    try {
+  /** A taken name undoes only this insert (a savepoint): the caller's transaction concludes with the refusal. */
+  create(t: NewTemplate): Promise<MessageTemplate | null> {
+    const insert = async () => {
       const row = await this.db.one<TemplateRow>(
         `INSERT INTO chatapp_templates AS t (sender_id, name, language, category, status, body_text, footer_text, variables, provider_template_ref, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING ${COLUMNS}`,
@@ -49,10 +50,8 @@ export class TypeormTemplateRepository implements TemplateRepository {
         ],
       );
       return toTemplate(row!);
-    } catch (e) {
-      if (isUniqueViolation(e)) return null;
-      throw e;
-    }
+    };
+    return unlessFails(this.db, insert, isUniqueViolation, null);
   }
 
   async findForSender(senderId: number, id: number): Promise<MessageTemplate | null> {

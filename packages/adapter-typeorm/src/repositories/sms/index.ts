@@ -1,0 +1,2 @@
+export { TypeormSmsMessageRepository } from './sms-message-repository';
+export { PostgresSandboxSmsState } from './sandbox-sms-state';
