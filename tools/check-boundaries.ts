@@ -7,7 +7,8 @@
  *  - only apps read process.env;
  *  - no app is imported by anything, and DI identifiers carry their type (tools/boundaries/wiring-rules.ts);
  *  - the HTTP adapter injects no repository token, and no two feature folders of the domain or the
- *    application import each other, directly or round a longer circle (tools/boundaries/layer-rules.ts);
+ *    application import each other, directly or round a longer circle, and an application slice reaches
+ *    another only through its index.ts (tools/boundaries/layer-rules.ts);
  *  - the voice agent reaches the control plane only over its runtime routes: it depends on the domain,
  *    the application (the conversation policy) and the LiveKit adapter, never on composition, the
  *    database or the bus;
@@ -20,7 +21,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join, relative, resolve, sep } from 'node:path';
 import { untypedRowViolations } from './boundaries/untyped-rows';
-import { featureCycles, featureOf, repositoryInjections } from './boundaries/layer-rules';
+import { deepSliceImport, featureCycles, featureOf, repositoryInjections } from './boundaries/layer-rules';
 import { appDependencies, appImports, untypedTokens } from './boundaries/wiring-rules';
 
 const root = resolve(__dirname, '..', '..');
@@ -69,6 +70,10 @@ function allowedInternal(pkg: string, kind: Kind, dep: string): boolean {
     case 'app':
       return pkg !== 'voice-agent' || VOICE_AGENT_INTERNAL.has(dep);
   }
+}
+
+function isFolder(path: string): boolean {
+  return existsSync(path) && statSync(path).isDirectory();
 }
 
 function sourceFiles(dir: string): string[] {
@@ -127,8 +132,14 @@ for (const { group, pkg, dir } of layered) {
       if (spec.startsWith('.')) {
         const target = resolve(file, '..', spec);
         if (!target.startsWith(dir + sep)) violations.push(`${rel} reaches outside its package: ${spec}`);
-        else if (kind === 'domain' || kind === 'application')
-          noteFeatureEdge(pkg, relative(join(dir, 'src'), file), relative(join(dir, 'src'), target));
+        else if (kind === 'domain' || kind === 'application') {
+          // An import of a folder is an import of its index.ts.
+          const module = isFolder(target) ? join(target, 'index') : target.replace(/\.ts$/, '');
+          const [from, to] = [relative(join(dir, 'src'), file), relative(join(dir, 'src'), module)];
+          noteFeatureEdge(pkg, from, to);
+          if (kind === 'application' && deepSliceImport(from, to))
+            violations.push(`${rel} imports ${spec}, a file inside another slice (import the slice's index.ts)`);
+        }
       } else if (spec.startsWith('@voiceplane/')) {
         const name = spec.slice('@voiceplane/'.length).split('/')[0];
         if (!allowedInternal(pkg, kind, name)) violations.push(`${rel} imports ${spec}`);

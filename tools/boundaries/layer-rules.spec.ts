@@ -1,4 +1,4 @@
-import { featureCycles, featureOf, repositoryInjections } from './layer-rules';
+import { deepSliceImport, featureCycles, featureOf, repositoryInjections } from './layer-rules';
 
 describe('layer rules', () => {
   describe('the HTTP adapter injects no repository token', () => {
@@ -59,6 +59,21 @@ describe('layer rules', () => {
           }),
         ),
       ).toEqual([]);
+    });
+  });
+
+  describe('application slices meet through their index.ts', () => {
+    it('rejects an import of a file inside another slice, nested or not', () => {
+      expect(deepSliceImport('account-events/bus-events.ts', 'calls/end-call')).toBe(true);
+      expect(deepSliceImport('events/consumers/relay.ts', 'automations/steps/http-steps')).toBe(true);
+      expect(deepSliceImport('folders/tokens.ts', 'common/token')).toBe(true);
+    });
+
+    it("allows the other slice's index, a file of its own slice and the package's root files", () => {
+      expect(deepSliceImport('account-events/bus-events.ts', 'calls/index')).toBe(false);
+      expect(deepSliceImport('automations/steps/http-steps.ts', 'automations/ports')).toBe(false);
+      expect(deepSliceImport('index.ts', 'calls/end-call')).toBe(false);
+      expect(deepSliceImport('calls/end-call.ts', 'tokens')).toBe(false);
     });
   });
 });

@@ -33,6 +33,19 @@ export function featureOf(pathInSrc: string): string | null {
 }
 
 /**
+ * An application file importing a file inside another slice (`../calls/end-call`) rather than the
+ * slice (`../calls`, its `index.ts`): what a slice shows the others is what its index exports, so a
+ * file can move inside its slice without touching them. `from` and `to` are paths under `src/`, `to`
+ * without its extension and naming `index` when the import names a folder.
+ */
+export function deepSliceImport(from: string, to: string): boolean {
+  const [a, b] = [featureOf(from), featureOf(to)];
+  if (a === null || b === null || a === b) return false;
+  const inside = to.split(/[\\/]/).slice(1);
+  return !(inside.length === 1 && inside[0] === 'index');
+}
+
+/**
  * Every cycle between feature folders, each once, as the folders along it (`a → b → a`). Features
  * share through the folder that owns the piece or through common/ports, never by importing each
  * other: a cycle means neither owns it.

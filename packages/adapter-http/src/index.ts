@@ -22,6 +22,7 @@ export { HANDLER_ERRORS } from './openapi/handler-errors';
 export { RECORDED_EXAMPLES } from './openapi/success-examples';
 export { declaredFields } from './validation';
 export * from './controllers/assistants';
+export * from './controllers/folders';
 export * from './controllers/knowledge-bases';
 export * from './controllers/tools';
 export * from './controllers/telephony';

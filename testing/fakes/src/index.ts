@@ -39,7 +39,7 @@ export { InMemorySendReservationRepository } from './send-reservations';
 export { InMemoryKnowledgeBases } from './knowledge-bases';
 export { ConceptEmbeddings, SHOP_CONCEPTS } from './concept-embeddings';
 export { InMemoryCredentialRepository } from './credentials';
-export { InMemoryGroupRepository } from './groups';
+export { InMemoryFolderRepository } from './folders';
 export { InMemoryEventTypeRepository } from './event-types';
 export { InMemoryWebChatRepository, InMemoryWidgetSettingsRepository } from './web-chat';
 export { InMemoryCampaignStore, InMemoryCampaignRepository, InMemoryLeadRepository } from './campaigns';

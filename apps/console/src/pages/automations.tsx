@@ -3,7 +3,7 @@ import { FormEvent, useState } from 'react';
 import { api, ApiError, ok } from '../api';
 import { Failure, Field, Loading, when } from '../ui';
 
-interface Flow {
+interface Automation {
   id: string;
   name: string;
   status: string;
@@ -42,7 +42,7 @@ export function AutomationsPage() {
   });
   const flows = useQuery({
     queryKey: ['flows'],
-    queryFn: () => ok<{ data: Flow[] }>(api.GET('/api/user/automate/flows')),
+    queryFn: () => ok<{ data: Automation[] }>(api.GET('/api/user/automate/flows')),
   });
   if (flows.isLoading) return <Loading what="automations" />;
   return (
@@ -58,7 +58,7 @@ export function AutomationsPage() {
               <span className="status">{f.status}</span> · {f.template_key ?? 'custom'} · updated {when(f.updated_at)}
             </small>
           </summary>
-          <FlowDetail flow={f} />
+          <AutomationDetail flow={f} />
         </details>
       ))}
       {flows.data?.data.length === 0 && <p>No automations yet: apply a template.</p>}
@@ -162,7 +162,7 @@ function ApplyTemplate({ template }: { template: Template }) {
   );
 }
 
-function FlowDetail({ flow }: { flow: Flow }) {
+function AutomationDetail({ flow }: { flow: Automation }) {
   const queries = useQueryClient();
   const path = { params: { path: { id: flow.id } } };
   const runs = useQuery({

@@ -4,9 +4,8 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { CurrentAccount, Login, RateLimiter, TOKENS } from '@voiceplane/application';
 import { Str } from '../validation';
-import { fail, parse, reply } from '../pipeline/responses';
-import { answer, answerFor } from '../pipeline/answers';
-import { answerOutcome } from '../pipeline/idempotency';
+import { parse, reply } from '../pipeline/responses';
+import { refuse, answerFor } from '../pipeline/answers';
 import { ACCOUNT_ANSWERS, ACCOUNT_SUCCESS } from './account-answers';
 import { principalOf } from '../pipeline/request-context';
 import { tooManyBody } from '../pipeline/families';
@@ -41,10 +40,10 @@ export class AccountController {
     ]);
     if (!decision.allowed) {
       const retry = decision.retryAfterSeconds;
-      fail(429, tooManyBody('standard', retry), { 'Retry-After': String(retry) });
+      refuse({ status: 429, body: tooManyBody('standard', retry), headers: { 'Retry-After': String(retry) } });
     }
     const body = parse(LoginBody, req.body);
-    return answerOutcome(
+    return reply(
       req,
       () => this.login.execute(body.email, body.password),
       (result) => {
@@ -65,7 +64,7 @@ export class AccountController {
   @Doc({ summary: 'Revoke the presenting session token', tag: 'Account' })
   @Post('/logout')
   async postLogout(@Request() req: ExpressRequest) {
-    return answerOutcome(
+    return reply(
       req,
       () => this.account.logout(principalOf(req)),
       (result) =>
@@ -79,7 +78,7 @@ export class AccountController {
   @Get('/me')
   async getMe(@Request() req: ExpressRequest) {
     const result = await this.account.me(principalOf(req).userId);
-    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
+    if (!result.ok) refuse(ACCOUNT_ANSWERS, result.error);
     return reply(200, presentMe(result.value));
   }
 }

@@ -4,9 +4,8 @@ import { inject } from 'inversify';
 import { Plan } from '@voiceplane/domain';
 import { AdministerAccounts, BalanceService, CreateAccount, TOKENS } from '@voiceplane/application';
 import { Bool, Int, Num, Obj, PageQuery, pageOf, Str, validateDto, ListFilters } from '../validation';
-import { failValidation, parse, pathId, reply } from '../pipeline/responses';
-import { answer, answerFor } from '../pipeline/answers';
-import { answerOutcome } from '../pipeline/idempotency';
+import { parse, pathId, reply } from '../pipeline/responses';
+import { refuse, validationAnswer, answerFor } from '../pipeline/answers';
 import { ACCOUNT_ANSWERS, ACCOUNT_SUCCESS, USER_NOT_FOUND } from './account-answers';
 import { requestIdOf } from '../pipeline/request-context';
 import { presentAdminUser, presentLedgerEntry, presentPlan } from '../presenters/account';
@@ -61,7 +60,7 @@ class UsersQuery extends PageQuery {
 
 function parsePlan(input: unknown, key: string): Partial<Plan> {
   const r = validateDto(PlanBody, input, { partial: true }, key ? `${key}.` : '');
-  if (!r.ok) failValidation(r.errors);
+  if (!r.ok) refuse(validationAnswer(r.errors));
   return r.value as Partial<Plan>;
 }
 
@@ -93,7 +92,7 @@ export class AdminController {
         plan,
         requestId: requestIdOf(req),
       });
-    return answerOutcome(req, create, (result) => {
+    return reply(req, create, (result) => {
       if (!result.ok) return answerFor(ACCOUNT_ANSWERS, result.error);
       const { user, apiKey } = result.value;
       return {
@@ -124,7 +123,7 @@ export class AdminController {
   @Get('/users/:id')
   async getUser(@Params({ name: 'id' }) id: string) {
     const result = await this.accounts.get(pathId(id, USER_NOT_FOUND));
-    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
+    if (!result.ok) refuse(ACCOUNT_ANSWERS, result.error);
     return reply(200, { data: presentAdminUser(result.value) });
   }
 
@@ -133,7 +132,7 @@ export class AdminController {
   async adjustBalance(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const userId = pathId(id, USER_NOT_FOUND);
     const body = parse(BalanceBody, req.body);
-    return answerOutcome(
+    return reply(
       req,
       () => this.balances.adjust(userId, body.amount, body.note, requestIdOf(req)),
       (entry) =>
@@ -154,7 +153,7 @@ export class AdminController {
   @Put('/users/:id/plan')
   async updatePlan(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.accounts.changePlan(pathId(id, USER_NOT_FOUND), () => parsePlan(req.body, ''));
-    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
+    if (!result.ok) refuse(ACCOUNT_ANSWERS, result.error);
     return reply(200, { message: ACCOUNT_SUCCESS.planUpdated, plan: presentPlan(result.value) });
   }
 
@@ -164,7 +163,7 @@ export class AdminController {
     const userId = pathId(id, USER_NOT_FOUND);
     const body = parse(StatusBody, req.body);
     const result = await this.accounts.setDisabled(userId, body.disabled);
-    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
+    if (!result.ok) refuse(ACCOUNT_ANSWERS, result.error);
     return reply(200, { message: ACCOUNT_SUCCESS.userUpdated, data: presentAdminUser(result.value) });
   }
 }

@@ -1,7 +1,7 @@
 import { applyRuntimeEvent, findTemplate, sessionStatus } from '@voiceplane/domain';
 import { answerFor } from '../pipeline/answers';
 import { ACCOUNT_ANSWERS } from './account-answers';
-import { ACTIVATION_ANSWERS, groupAnswers, saveAnswers } from './assistants/assistant-answers';
+import { ACTIVATION_ANSWERS, folderAnswers, saveAnswers } from './assistants/assistant-answers';
 import { CONNECTION_ANSWERS, DATA_TABLE_ANSWERS } from './automations/automation-answers';
 import {
   CALL_EVENT_ANSWERS,
@@ -35,7 +35,7 @@ import {
 } from './knowledge-bases/knowledge-base-answers';
 import { INGRESS_ANSWERS } from './chatapp-providers/chatapp-ingress-answers';
 import { ACCOUNT_SUCCESS } from './account-answers';
-import { ASSISTANT_SUCCESS, groupSuccess } from './assistants/assistant-answers';
+import { ASSISTANT_SUCCESS, folderSuccess } from './assistants/assistant-answers';
 import { AUTOMATION_SUCCESS, CONNECTION_SUCCESS, DATA_TABLE_SUCCESS } from './automations/automation-answers';
 import { TELEPHONY_SUCCESS } from './telephony/telephony-answers';
 import { TOOL_SUCCESS } from './tools/tool-answers';
@@ -145,12 +145,12 @@ describe('answer tables', () => {
       status: 422,
       body: { message: 'The assistant is blocked for compliance review.' },
     });
-    expect(answerFor(groupAnswers('Label'), 'not_found')).toEqual({
+    expect(answerFor(folderAnswers('Label'), 'not_found')).toEqual({
       status: 404,
       body: { message: 'Label not found' },
     });
     expect(
-      answerFor(groupAnswers('Folder'), {
+      answerFor(folderAnswers('Folder'), {
         code: 'invalid_fields',
         errors: { color: ['The selected color is invalid.'] },
       }),
@@ -422,8 +422,8 @@ describe('answer tables', () => {
     expect(ACCOUNT_SUCCESS.loggedIn).toBe('Login successful.');
     expect(ACCOUNT_SUCCESS.apiKeyDeleted).toBe('API key deleted successfully.');
     expect(ASSISTANT_SUCCESS.updated).toBe('Assistant updated successfully');
-    expect(groupSuccess('Folder').deleted).toBe('Folder deleted successfully');
-    expect(groupSuccess('Label').created).toBe('Label created successfully');
+    expect(folderSuccess('Folder').deleted).toBe('Folder deleted successfully');
+    expect(folderSuccess('Label').created).toBe('Label created successfully');
     expect(AUTOMATION_SUCCESS.restored(2, 4, 'disabled')).toBe(
       'Version 2 is live again as version 4. The automation stays disabled.',
     );

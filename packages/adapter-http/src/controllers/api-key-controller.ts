@@ -4,10 +4,9 @@ import { inject } from 'inversify';
 import { ManageApiKeys, TOKENS } from '@voiceplane/application';
 import { Str } from '../validation';
 import { parse, pathId, reply } from '../pipeline/responses';
-import { answer } from '../pipeline/answers';
+import { refuse } from '../pipeline/answers';
 import { ACCOUNT_ANSWERS, ACCOUNT_SUCCESS, API_KEY_NOT_FOUND } from './account-answers';
 import { principalOf } from '../pipeline/request-context';
-import { answerOutcome } from '../pipeline/idempotency';
 import { presentApiKey } from '../presenters/account';
 import { Doc } from '../openapi/route-doc';
 
@@ -24,7 +23,7 @@ export class ApiKeyController {
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const body = parse(CreateApiKeyBody, req.body);
-    return answerOutcome(
+    return reply(
       req,
       () => this.keys.create(principalOf(req).userId, body.name),
       ({ key, token }) => ({
@@ -48,7 +47,7 @@ export class ApiKeyController {
   @Delete('/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.keys.delete(principalOf(req).userId, pathId(id, API_KEY_NOT_FOUND));
-    if (!result.ok) answer(ACCOUNT_ANSWERS, result.error);
+    if (!result.ok) refuse(ACCOUNT_ANSWERS, result.error);
     return reply(200, { message: ACCOUNT_SUCCESS.apiKeyDeleted });
   }
 }

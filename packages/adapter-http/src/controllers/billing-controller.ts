@@ -5,7 +5,7 @@ import { LedgerEntryType } from '@voiceplane/domain';
 import { BillingQueries, TOKENS } from '@voiceplane/application';
 import { PageQuery, pageOf, Str, ListFilters } from '../validation';
 import { parse, reply } from '../pipeline/responses';
-import { answer } from '../pipeline/answers';
+import { refuse } from '../pipeline/answers';
 import { ACCOUNT_ANSWERS } from './account-answers';
 import { principalOf } from '../pipeline/request-context';
 import { presentLedgerEntry, presentPlan } from '../presenters/account';
@@ -25,7 +25,7 @@ export class BillingController {
   @Get('/balance')
   async balance(@Request() req: ExpressRequest) {
     const read = await this.billing.balance(principalOf(req).userId);
-    if (!read.ok) answer(ACCOUNT_ANSWERS, read.error);
+    if (!read.ok) refuse(ACCOUNT_ANSWERS, read.error);
     const { user, reserved, includedTemplateMessagesRemaining, allowanceResetsAt } = read.value;
     return reply(200, {
       total_balance: user.balance,

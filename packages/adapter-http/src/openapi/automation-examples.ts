@@ -11,7 +11,7 @@ const TEMPLATE_SPEC = {
 };
 
 const tableNotFound = { 404: [{ message: 'Table not found' }] };
-const flowNotFound = { 404: [{ message: 'Automation not found', error: 'not_found', params: null }] };
+const automationNotFound = { 404: [{ message: 'Automation not found', error: 'not_found', params: null }] };
 const noLiveVersion = { message: 'The automation has no published version.', error: 'no_live_version', params: null };
 const connectionNotFound = { 404: [{ message: 'Connection not found' }] };
 
@@ -74,7 +74,7 @@ export const AUTOMATION_HANDLER_ERRORS: Readonly<Record<string, Readonly<Record<
   'GET /api/user/automate/flows': { 422: [invalid({ template_key: ['The selected template key is invalid.'] })] },
   'GET /api/user/automate/flows/{id}': { 404: [{ message: 'Automation not found' }] },
   'PUT /api/user/automate/flows/{id}': {
-    ...flowNotFound,
+    ...automationNotFound,
     422: [
       { message: 'Missing required parameters: table_id.', error: 'missing_params', params: [TEMPLATE_SPEC] },
       {
@@ -86,14 +86,14 @@ export const AUTOMATION_HANDLER_ERRORS: Readonly<Record<string, Readonly<Record<
     ],
   },
   'POST /api/user/automate/flows/{id}/enable': {
-    ...flowNotFound,
+    ...automationNotFound,
     422: [noLiveVersion, { message: 'Assistant not found.', error: 'assistant_not_found', params: null }],
   },
-  'POST /api/user/automate/flows/{id}/disable': flowNotFound,
-  'DELETE /api/user/automate/flows/{id}': flowNotFound,
+  'POST /api/user/automate/flows/{id}/disable': automationNotFound,
+  'DELETE /api/user/automate/flows/{id}': automationNotFound,
   'GET /api/user/automate/flows/{id}/versions': { 404: [{ message: 'Automation not found' }] },
   'POST /api/user/automate/flows/{id}/restore': {
-    ...flowNotFound,
+    ...automationNotFound,
     422: [
       { message: 'There is no earlier published version to restore.', error: 'no_previous_version', params: null },
       { message: 'Version 1 could not be read; nothing was changed.', error: 'rollback_failed', params: null },
@@ -114,7 +114,7 @@ export const AUTOMATION_HANDLER_ERRORS: Readonly<Record<string, Readonly<Record<
     422: [{ message: 'Only failed runs can be retried.', error: 'run_not_retryable', params: null }, noLiveVersion],
   },
   'POST /api/hooks/automations/{id}/{token}': {
-    ...flowNotFound,
+    ...automationNotFound,
     409: [{ message: 'Automation is disabled.', error: 'automation_disabled', params: null }],
     422: [
       {

@@ -4,8 +4,6 @@ import { decideIdempotentRequest, isStorableStatus, isValidIdempotencyKey } from
 import { IdempotencyStore, SecretCipher } from '@voiceplane/application';
 import { ApiRequest, fullPath, RequestContext } from './request-context';
 import type { MatchedRoute } from './route-table';
-import type { Answer } from './answers';
-import { reply } from './responses';
 
 const RETENTION_MS = 24 * 3600_000;
 /** How long an in-flight claim survives a process that died mid-request; renewed every third of it. */
@@ -41,21 +39,8 @@ function scopeOf(req: Request, ctx: RequestContext, key: string, routeOf: Idempo
 }
 
 /**
- * Runs the use case and answers with `render` of its result. On a request with an
- * Idempotency-Key, the same answer is stored in the transaction that concludes the use case
- * (`UnitOfWork.transaction(…, { concludes: true })`), atomically with its effect: a retry after a
- * crash between that commit and the answer gets the answer, and nothing runs twice.
- */
-export async function answerOutcome<T>(req: Request, run: () => Promise<T>, render: (outcome: T) => Answer) {
-  const slot = (req as ApiRequest).ctx.outcomeAnswer;
-  if (slot) slot.render = render as (outcome: unknown) => Answer;
-  const { status, body, headers } = render(await run());
-  return reply(status, body, headers ? { ...headers } : undefined);
-}
-
-/**
  * Idempotency-Key on POST. The answer is stored before it is sent, so a client that retries
- * after seeing it always gets the replay; where the controller renders through `answerOutcome`,
+ * after seeing it always gets the replay; where the controller replies with `reply(req, run, render)`,
  * it is stored in the very commit of the effect. Stored answers are sealed with the deployment
  * key: some carry a secret shown once (an API key token), and none may sit readable in the table
  * or the WAL.

@@ -24,7 +24,7 @@ import { record } from './record';
  */
 
 /** A folder or a label: the same shape, names unique per owner regardless of case. */
-export interface GroupRecord {
+export interface FolderRecord {
   id: string;
   user_id: string;
   name: string;
@@ -33,8 +33,8 @@ export interface GroupRecord {
   updated_at: Date;
 }
 
-function groupRecord(table: 'folders' | 'labels'): EntitySchema<GroupRecord> {
-  return record<GroupRecord>({
+function folderRecord(table: 'folders' | 'labels'): EntitySchema<FolderRecord> {
+  return record<FolderRecord>({
     name: table,
     columns: {
       id: serialKey(table),
@@ -52,8 +52,8 @@ function groupRecord(table: 'folders' | 'labels'): EntitySchema<GroupRecord> {
   });
 }
 
-export const folders = groupRecord('folders');
-export const labels = groupRecord('labels');
+export const folders = folderRecord('folders');
+export const labels = folderRecord('labels');
 
 export interface KnowledgeBaseRecord {
   id: string;

@@ -9,8 +9,8 @@ import {
   ok,
   Result,
 } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { BusMessage } from '../ports/message-bus';
+import { Clock } from '../ports';
+import { BusMessage } from '../ports';
 import { accountEventOf } from './bus-events';
 
 /** One open stream, as the transport holds it. */

@@ -1,14 +1,14 @@
 import { AccountEvent, AccountEventType } from '@voiceplane/domain';
-import { BusMessage } from '../ports/message-bus';
-import { CALL_ENDED_TOPIC, CallEndedEvent } from '../calls/end-call';
-import { CALL_STARTED_TOPIC, CallStartedEvent } from '../calls/record-call-event';
-import { CONVERSATION_ENDED_TOPIC } from '../conversations/end-inactive-conversation';
+import { BusMessage } from '../ports';
+import { CALL_ENDED_TOPIC, CallEndedEvent } from '../calls';
+import { CALL_STARTED_TOPIC, CallStartedEvent } from '../calls';
+import { CONVERSATION_ENDED_TOPIC } from '../conversations';
 import {
   CHATAPP_MESSAGE_STATUS_TOPIC,
   CHATAPP_MESSAGE_STORED_TOPIC,
   ChatappMessageStatusEvent,
   ChatappMessageStoredEvent,
-} from '../chatapp/message-events';
+} from '../chatapp';
 
 /** The bus topics an account's event stream is made of. */
 export const ACCOUNT_EVENT_TOPICS = [

@@ -1,4 +1,4 @@
-import { token } from '../common/token';
+import { token } from '../common';
 import type { AccountEventStreams } from './account-event-streams';
 
 export const ACCOUNT_EVENT_TOKENS = {

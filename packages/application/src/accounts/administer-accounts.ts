@@ -1,6 +1,6 @@
 import { err, ok, Plan, Result, User, withPlanChanges } from '@voiceplane/domain';
-import type { UserRepository } from '../ports/accounts';
-import { Page, PageRequest } from '../common/page';
+import type { UserRepository } from '../ports';
+import { Page, PageRequest } from '../common';
 
 /**
  * What the operator does to accounts besides creating them and moving balances: look them up,

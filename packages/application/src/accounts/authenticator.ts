@@ -1,5 +1,5 @@
-import { Clock } from '../ports/clock';
-import { CredentialRepository, Principal } from '../ports/accounts';
+import { Clock } from '../ports';
+import { CredentialRepository, Principal } from '../ports';
 import { PrincipalCache } from './principal-cache';
 import { hashToken } from './secrets';
 

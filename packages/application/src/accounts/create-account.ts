@@ -1,7 +1,7 @@
 import { DEFAULT_PLAN, err, ok, Plan, postOperatorAmount, Result, User, withPlanChanges } from '@voiceplane/domain';
-import { Ids } from '../ports/ids';
-import { CredentialRepository, LedgerRepository, SigningSecretRepository, UserRepository } from '../ports/accounts';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { Ids } from '../ports';
+import { CredentialRepository, LedgerRepository, SigningSecretRepository, UserRepository } from '../ports';
+import { UnitOfWork } from '../ports';
 import { hashPassword, hashToken } from './secrets';
 
 export interface CreateAccountInput {

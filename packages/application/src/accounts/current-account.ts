@@ -1,7 +1,7 @@
 import { err, ok, Result, User } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { CredentialRepository, Principal, UserRepository } from '../ports/accounts';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
+import { CredentialRepository, Principal, UserRepository } from '../ports';
 
 /** The caller's own account: who it is, and ending the session the request came with. */
 export class CurrentAccount {

@@ -1,8 +1,8 @@
 import { err, ok, Result, User } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { CredentialRepository, UserRepository } from '../ports/accounts';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
+import { UnitOfWork } from '../ports';
+import { CredentialRepository, UserRepository } from '../ports';
 import { hashToken, verifyPassword } from './secrets';
 
 export interface Session {

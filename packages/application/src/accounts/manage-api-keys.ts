@@ -1,7 +1,7 @@
 import { err, ok, Result } from '@voiceplane/domain';
-import { Ids } from '../ports/ids';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { ApiKey, CredentialRepository } from '../ports/accounts';
+import { Ids } from '../ports';
+import { UnitOfWork } from '../ports';
+import { ApiKey, CredentialRepository } from '../ports';
 import { hashToken } from './secrets';
 
 /** A new key with the one copy of its token the caller will ever see. */

@@ -1,5 +1,5 @@
 import { completePlan } from '@voiceplane/domain';
-import { Principal } from '../ports/accounts';
+import { Principal } from '../ports';
 import { PrincipalCache } from './principal-cache';
 
 const at = (time: string) => new Date(`2030-01-01T${time}Z`);

@@ -1,4 +1,4 @@
-import { Principal } from '../ports/accounts';
+import { Principal } from '../ports';
 
 interface Entry {
   readonly principal: Principal;

@@ -1,11 +1,11 @@
-import { token } from '../common/token';
+import { token } from '../common';
 import type {
   CredentialRepository,
   LedgerRepository,
   SettingsRepository,
   SigningSecretRepository,
   UserRepository,
-} from '../ports/accounts';
+} from '../ports';
 import type { AdministerAccounts } from './administer-accounts';
 import type { Authenticator } from './authenticator';
 import type { CreateAccount } from './create-account';

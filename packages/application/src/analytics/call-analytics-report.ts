@@ -8,7 +8,7 @@ import {
   ok,
   Result,
 } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
+import { Clock } from '../ports';
 import { CallAnalyticsRepository } from './ports';
 
 export interface CallAnalyticsQuestion {

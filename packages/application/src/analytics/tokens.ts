@@ -1,4 +1,4 @@
-import { token } from '../common/token';
+import { token } from '../common';
 import type { CallAnalyticsReports } from './call-analytics-report';
 import type { CallAnalyticsRepository } from './ports';
 

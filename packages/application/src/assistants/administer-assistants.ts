@@ -1,7 +1,7 @@
 import { err, EventType, KnowledgeBase, KnowledgeBaseStatus, ok, Result } from '@voiceplane/domain';
-import { UserRepository } from '../ports/accounts';
-import { KnowledgeBaseRepository } from '../knowledge-bases/ports';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { UserRepository } from '../ports';
+import { KnowledgeBaseRepository } from '../knowledge-bases';
+import { UnitOfWork } from '../ports';
 import { AssistantNotFound, AssistantRepository, EventTypeRepository } from './ports';
 
 /** What the operator's assistant routes reach. */

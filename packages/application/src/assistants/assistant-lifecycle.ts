@@ -14,8 +14,8 @@ import {
   webhookUrlEvents,
   WebhookTarget,
 } from '@voiceplane/domain';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { Outbox } from '../ports/outbox';
+import { UnitOfWork } from '../ports';
+import { Outbox } from '../ports';
 import { AssistantChange, AssistantNotFound, AssistantRepository, InboundNumberTaken } from './ports';
 import { toOutboxEvent } from './events';
 

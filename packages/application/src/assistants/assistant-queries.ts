@@ -1,5 +1,5 @@
 import { Assistant, err, OutboundAssistant, ok, Result } from '@voiceplane/domain';
-import { Page, PageRequest } from '../common/page';
+import { Page, PageRequest } from '../common';
 import { AssistantFilter, AssistantNotFound, AssistantRepository } from './ports';
 
 /** The reads of an account's assistants: another account's assistant is not found, like a missing one. */

@@ -1,5 +1,5 @@
 import { AssistantEvent } from '@voiceplane/domain';
-import { NewOutboxEvent } from '../ports/outbox';
+import { NewOutboxEvent } from '../ports';
 
 /** Topic = event name; the payload names the assistant and its owner (docs/assistants.md). */
 export function toOutboxEvent(e: AssistantEvent): NewOutboxEvent {

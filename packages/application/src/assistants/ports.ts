@@ -12,8 +12,8 @@ import {
   WebhookState,
   WebhookTarget,
 } from '@voiceplane/domain';
-import { NewOutboxEvent } from '../ports/outbox';
-import { Page, PageRequest } from '../common/page';
+import { NewOutboxEvent } from '../ports';
+import { Page, PageRequest } from '../common';
 
 export interface AssistantFilter {
   readonly type?: AssistantType;

@@ -16,7 +16,7 @@ import {
   TargetUrlPolicy,
   webhookEventsOf,
 } from '@voiceplane/domain';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { UnitOfWork } from '../ports';
 import { AssistantRepository, CatalogRepository } from './ports';
 import { toOutboxEvent } from './events';
 

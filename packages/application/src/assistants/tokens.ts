@@ -1,10 +1,10 @@
-import { token } from '../common/token';
+import { token } from '../common';
 import type { AdministerAssistants } from './administer-assistants';
 import type { AssistantWebhooks, ChangeAssistantStatus, DeleteAssistant } from './assistant-lifecycle';
 import type { AssistantQueries } from './assistant-queries';
 import type { ReferenceData } from './reference-data';
 import type { AssistantRepository, CatalogRepository, EventTypeRepository } from './ports';
-import type { KnowledgeBaseRepository } from '../knowledge-bases/ports';
+import type { KnowledgeBaseRepository } from '../knowledge-bases';
 import type { SaveAssistant } from './save-assistant';
 
 export const ASSISTANT_TOKENS = {

@@ -1,8 +1,8 @@
 import { AutomationRun, AutomationTemplate, deepMerge, JsonObject, JsonValue, Plan } from '@voiceplane/domain';
-import { AssistantRepository } from '../assistants/ports';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { Ids } from '../ports/ids';
+import { AssistantRepository } from '../assistants';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
+import { Ids } from '../ports';
 import { AutomationEngine, pinned } from './automation-engine';
 import { Automation, AutomationRepository, AutomationToolBinding, AutomationVersion, BindingType } from './ports';
 import { TemplateChecks } from './template-checks';
@@ -32,7 +32,7 @@ export interface AppliedTemplate {
 
 const WEBHOOK_TOKEN_LENGTH = 32;
 
-/** What applying a template reads and writes: the flows, the assistants, the tool bindings. */
+/** What applying a template reads and writes: the automations, the assistants, the tool bindings. */
 export interface ApplyTemplateStores {
   readonly uow: UnitOfWork;
   readonly automations: AutomationRepository;

@@ -6,9 +6,9 @@ import {
   ScriptedHttpClient,
 } from '@voiceplane/adapter-fakes';
 import { AutomationDefinition, JsonValue, parseDefinition, PinnedVersion } from '@voiceplane/domain';
-import { MakeCall } from '../calls/make-call';
-import { SecretCipher } from '../common/secret-cipher';
-import { ToolGateway } from '../tools/tool-gateway';
+import { MakeCall } from '../calls';
+import { SecretCipher } from '../common';
+import { ToolGateway } from '../tools';
 import { AutomationEngine, AUTOMATION_RESUME_JOB, resumeJobKey } from './automation-engine';
 import { AutomationSteps } from './automation-steps';
 import { Automation, ConnectionRepository } from './ports';

@@ -18,10 +18,10 @@ import {
   timeLimitExceeded,
   waitForStepRetry,
 } from '@voiceplane/domain';
-import { JobHandler, JobScheduler, WorkLogger } from '../events/ports';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { JobHandler, JobScheduler, WorkLogger } from '../events';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
+import { UnitOfWork } from '../ports';
 import { AutomationSteps } from './automation-steps';
 import { Automation, AutomationRepository, AutomationRunRepository, AutomationVersion } from './ports';
 import { RunLeases } from './run-leases';

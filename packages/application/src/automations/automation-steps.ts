@@ -1,9 +1,9 @@
 import { AutomationStep, ExpressionContext, StepKind, StepOf, StepResult } from '@voiceplane/domain';
-import { MakeCall } from '../calls/make-call';
-import { Clock } from '../ports/clock';
-import { OutboundHttpClient } from '../ports/outbound-http';
-import { SecretCipher } from '../common/secret-cipher';
-import { ToolGateway } from '../tools/tool-gateway';
+import { MakeCall } from '../calls';
+import { Clock } from '../ports';
+import { OutboundHttpClient } from '../ports';
+import { SecretCipher } from '../common';
+import { ToolGateway } from '../tools';
 import { AutomationChatapp, ConnectionRepository, DataTableRepository } from './ports';
 import { httpRequestStep, pushNoteStep } from './steps/http-steps';
 import { pureStepHandlers } from './steps/pure-steps';

@@ -1,9 +1,9 @@
 import { chainAttempt, JsonObject, PinnedVersion, Tool, ToolCallResult, TriggerEvent } from '@voiceplane/domain';
-import { CONVERSATION_ENDED_TOPIC } from '../conversations/end-inactive-conversation';
-import { CALL_ENDED_TOPIC, CallEndedEvent } from '../calls/end-call';
-import { EventConsumer } from '../events/ports';
-import { Clock } from '../ports/clock';
-import { AutomationToolRunner } from '../tools/ports';
+import { CONVERSATION_ENDED_TOPIC } from '../conversations';
+import { CALL_ENDED_TOPIC, CallEndedEvent } from '../calls';
+import { EventConsumer } from '../events';
+import { Clock } from '../ports';
+import { AutomationToolRunner } from '../tools';
 import { lastOutput } from './apply-template';
 import { AutomationEngine } from './automation-engine';
 import { AutomationRepository, AutomationRunRepository } from './ports';

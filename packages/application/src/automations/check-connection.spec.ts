@@ -1,6 +1,6 @@
 import { FakeStore, InMemoryConnectionRepository, ScriptedHttpClient } from '@voiceplane/adapter-fakes';
-import { SecretCipher } from '../common/secret-cipher';
-import { ToolGateway } from '../tools/tool-gateway';
+import { SecretCipher } from '../common';
+import { ToolGateway } from '../tools';
 import { CheckConnection } from './check-connection';
 
 /** The connection check's decisions on the in-memory repository (proven by the connection repository contract). */

@@ -1,10 +1,10 @@
 import { Connection, connectionAuthHeader } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { OutboundHttpClient } from '../ports/outbound-http';
-import { SecretCipher } from '../common/secret-cipher';
-import { ToolGateway } from '../tools/tool-gateway';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
+import { UnitOfWork } from '../ports';
+import { OutboundHttpClient } from '../ports';
+import { SecretCipher } from '../common';
+import { ToolGateway } from '../tools';
 import { AUTOMATION_EVENT_TYPE, STEP_HTTP_TIMEOUT_MS } from './automation-steps';
 import { ConnectionRepository } from './ports';
 

@@ -1,5 +1,5 @@
 import { FakeStore, InMemoryConnectionRepository, InMemoryUnitOfWork } from '@voiceplane/adapter-fakes';
-import { SecretCipher } from '../common/secret-cipher';
+import { SecretCipher } from '../common';
 import { ManageConnections } from './manage-connections';
 
 /** Connection writes on the in-memory repository (proven by the connection repository contract). */

@@ -8,8 +8,8 @@ import {
   ok,
   Result,
 } from '@voiceplane/domain';
-import type { SecretCipher } from '../common/secret-cipher';
-import { UnitOfWork } from '../ports/unit-of-work';
+import type { SecretCipher } from '../common';
+import { UnitOfWork } from '../ports';
 import { ConnectionFields, ConnectionRepository } from './ports';
 
 /** A connection as a request gives it: the credential in clear, sealed before it is stored. */

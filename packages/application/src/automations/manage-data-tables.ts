@@ -13,8 +13,8 @@ import {
   Result,
   TableRow,
 } from '@voiceplane/domain';
-import { Page, PageRequest } from '../common/page';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { Page, PageRequest } from '../common';
+import { UnitOfWork } from '../ports';
 import { DataTableRepository } from './ports';
 
 /**

@@ -11,7 +11,7 @@ import {
   TableRow,
   TemplateKey,
 } from '@voiceplane/domain';
-import { Page, PageRequest } from '../common/page';
+import { Page, PageRequest } from '../common';
 
 /** Data tables; rows of another user's table are never reached (the table is looked up first). */
 export interface DataTableRepository {

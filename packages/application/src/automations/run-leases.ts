@@ -1,5 +1,5 @@
-import { WorkLogger } from '../events/ports';
-import { Clock } from '../ports/clock';
+import { WorkLogger } from '../events';
+import { Clock } from '../ports';
 import type { AutomationRun } from '@voiceplane/domain';
 import { AutomationRunRepository, RunLease } from './ports';
 

@@ -7,9 +7,9 @@ import {
   ScriptedHttpClient,
 } from '@voiceplane/adapter-fakes';
 import { AutomationDefinition, AutomationRun, JsonValue, parseDefinition } from '@voiceplane/domain';
-import { MakeCall } from '../calls/make-call';
-import { SecretCipher } from '../common/secret-cipher';
-import { ToolGateway } from '../tools/tool-gateway';
+import { MakeCall } from '../calls';
+import { SecretCipher } from '../common';
+import { ToolGateway } from '../tools';
 import { AutomationEngine } from './automation-engine';
 import { AutomationSteps } from './automation-steps';
 import { Automation } from './ports';

@@ -1,5 +1,5 @@
 import { AutomationRun, Connection, err, ok, Result } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
+import { Clock } from '../ports';
 import { AutomationEngine } from './automation-engine';
 import { AutomationRunRepository, ConnectionRepository } from './ports';
 

@@ -15,7 +15,7 @@ export interface CheckSettings {
 }
 
 /**
- * Checks 5–9 on a template's params: they run on apply, on a flow update over the merged params,
+ * Checks 5–9 on a template's params: they run on apply, on an automation update over the merged params,
  * and (as "is every resource still there") on a restore. Which resources are checked is the
  * template's to say (`resources`); the order is always the same.
  */

@@ -1,15 +1,15 @@
-import { token } from '../common/token';
+import { token } from '../common';
 import type { ApplyTemplate } from './apply-template';
 import type { AutomationEngine } from './automation-engine';
-import type { FlowQueries } from './flow-queries';
+import type { AutomationQueries } from './automation-queries';
 import type { ManageConnections } from './manage-connections';
 import type { ManageDataTables } from './manage-data-tables';
-import type { ManageFlows } from './manage-flows';
-import type { RestoreFlow } from './restore-flow';
+import type { ManageAutomations } from './manage-automations';
+import type { RestoreAutomation } from './restore-automation';
 import type { RetryRun } from './retry-run';
 import type { RunQueries } from './run-queries';
 import type { SandboxAutomationControls } from './sandbox-automation-controls';
-import type { UpdateFlow } from './update-flow';
+import type { UpdateAutomation } from './update-automation';
 import type { TriggerWebhook } from './webhook-trigger';
 import type {
   AutomationChatapp,
@@ -32,10 +32,10 @@ export const AUTOMATION_TOKENS = {
   ManageConnections: token<ManageConnections>('ManageConnections'),
   AutomationEngine: token<AutomationEngine>('AutomationEngine'),
   ApplyTemplate: token<ApplyTemplate>('ApplyTemplate'),
-  FlowQueries: token<FlowQueries>('FlowQueries'),
-  ManageFlows: token<ManageFlows>('ManageFlows'),
-  UpdateFlow: token<UpdateFlow>('UpdateFlow'),
-  RestoreFlow: token<RestoreFlow>('RestoreFlow'),
+  AutomationQueries: token<AutomationQueries>('AutomationQueries'),
+  ManageAutomations: token<ManageAutomations>('ManageAutomations'),
+  UpdateAutomation: token<UpdateAutomation>('UpdateAutomation'),
+  RestoreAutomation: token<RestoreAutomation>('RestoreAutomation'),
   RetryRun: token<RetryRun>('RetryRun'),
   RunQueries: token<RunQueries>('RunQueries'),
   /** Bound only while a provider is the sandbox (resume-now, connection status). */

@@ -1,5 +1,5 @@
 import { findTemplate, Plan } from '@voiceplane/domain';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { UnitOfWork } from '../ports';
 import {
   Automation,
   AutomationChanges,
@@ -8,7 +8,7 @@ import {
   AutomationVersion,
   DataTableRepository,
 } from './ports';
-import { redactPathSecrets } from '../common/loggable-error';
+import { redactPathSecrets } from '../common';
 
 export const webhookUrlOf = (base: string, automation: Pick<Automation, 'id' | 'webhookToken'>): string | null =>
   automation.webhookToken === null ? null : `${base}/api/hooks/automations/${automation.id}/${automation.webhookToken}`;

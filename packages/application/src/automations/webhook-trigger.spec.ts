@@ -8,15 +8,15 @@ import {
   ScriptedHttpClient,
 } from '@voiceplane/adapter-fakes';
 import { AutomationDefinition, JsonValue, TableRow } from '@voiceplane/domain';
-import { MakeCall } from '../calls/make-call';
-import { RateLimiter } from '../ratelimit/rate-limiter';
-import { SecretCipher } from '../common/secret-cipher';
-import { ToolGateway } from '../tools/tool-gateway';
+import { MakeCall } from '../calls';
+import { RateLimiter } from '../ratelimit';
+import { SecretCipher } from '../common';
+import { ToolGateway } from '../tools';
 import { AutomationEngine } from './automation-engine';
 import { AutomationRunSweeper, RUN_LEASE_MS } from './run-leases';
 import { AutomationSteps } from './automation-steps';
 import { Automation, AutomationVersion, ConnectionRepository } from './ports';
-import { previousPublished } from './restore-flow';
+import { previousPublished } from './restore-automation';
 import { tokensMatch, TriggerWebhook } from './webhook-trigger';
 
 const START = new Date('2030-05-01T12:00:00.000Z');

@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AutomationRun, JsonObject, JsonValue, SYNC_REPLY_WAIT_MS } from '@voiceplane/domain';
-import { WorkLogger } from '../events/ports';
-import { Ids } from '../ports/ids';
-import { RateDecision, RateLimiter } from '../ratelimit/rate-limiter';
+import { WorkLogger } from '../events';
+import { Ids } from '../ports';
+import { RateDecision, RateLimiter } from '../ratelimit';
 import { lastOutput } from './apply-template';
 import { AutomationEngine } from './automation-engine';
 import { Automation, AutomationRepository } from './ports';

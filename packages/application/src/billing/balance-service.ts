@@ -7,7 +7,7 @@ import {
   postOperatorAmount,
   Result,
 } from '@voiceplane/domain';
-import { LedgerRepository, UserNotFound } from '../ports/accounts';
+import { LedgerRepository, UserNotFound } from '../ports';
 
 export interface ChargeRequest {
   readonly userId: number;

@@ -11,9 +11,9 @@ import {
   Result,
   User,
 } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { LedgerRepository, UserRepository } from '../ports/accounts';
-import { Page, PageRequest } from '../common/page';
+import { Clock } from '../ports';
+import { LedgerRepository, UserRepository } from '../ports';
+import { Page, PageRequest } from '../common';
 
 /** How many template messages of the account the monthly allowance paid for since a time (the chat-app messages know). */
 export interface TemplateAllowanceUsage {

@@ -1,4 +1,4 @@
-import { token } from '../common/token';
+import { token } from '../common';
 import type { BalanceService } from './balance-service';
 import type { BillingQueries } from './billing-queries';
 

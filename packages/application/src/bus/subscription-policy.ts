@@ -1,4 +1,4 @@
-import { SubscriptionOptions } from '../ports/message-bus';
+import { SubscriptionOptions } from '../ports';
 
 /** Subscription options with the defaults and limits every bus implementation applies alike. */
 export interface SubscriptionPolicy {

@@ -4,8 +4,8 @@ import {
   InMemoryVoiceWebhookSettingRepository,
 } from '@voiceplane/adapter-fakes';
 import { err, noCallPermission, ok, recordPermissionRequest } from '@voiceplane/domain';
-import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
-import { CHATAPP_CALL_RINGING_TOPIC } from '../calls/record-call-event';
+import { WebhookDeliveries } from '../webhooks';
+import { CHATAPP_CALL_RINGING_TOPIC } from '../calls';
 import { AnswerCallPermission, PermissionAnswer } from './answer-call-permission';
 import { callStartedConsumer } from './voice-events';
 import { VoiceWebhook } from './voice-webhook';

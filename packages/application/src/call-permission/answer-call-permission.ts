@@ -9,8 +9,8 @@ import {
   Result,
   revokeCallPermission,
 } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
 import { CallPermissionRepository } from './ports';
 import { VoiceWebhook } from './voice-webhook';
 

@@ -1,8 +1,8 @@
 import { ok, resetAskCounters } from '@voiceplane/domain';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { oncePerEvent } from '../events/consumers';
-import { EventConsumer, ProcessedEvents } from '../events/ports';
-import { CHATAPP_CALL_CONNECTED_TOPIC } from '../calls/record-call-event';
+import { UnitOfWork } from '../ports';
+import { oncePerEvent } from '../events';
+import { EventConsumer, ProcessedEvents } from '../events';
+import { CHATAPP_CALL_CONNECTED_TOPIC } from '../calls';
 import { CallPermissionRepository } from './ports';
 
 export const ASK_COUNTER_RESET_CONSUMER = 'chatapp-ask-counter-reset';

@@ -1,11 +1,11 @@
-import type { ChatappCallingLines } from '../chatapp/calling-lines';
-import { AssistantRepository } from '../assistants/ports';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { EventConsumer, JobScheduler, ProcessedEvents, WorkLogger } from '../events/ports';
-import { CallRepository, CallToPlace, VoiceRuntime } from '../calls/ports';
-import { CALL_DISPATCH_WATCHDOG_JOB, DISPATCH_WATCHDOG_MS } from '../calls/make-call';
-import { RecordCallEvent } from '../calls/record-call-event';
+import type { ChatappCallingLines } from '../chatapp';
+import { AssistantRepository } from '../assistants';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
+import { EventConsumer, JobScheduler, ProcessedEvents, WorkLogger } from '../events';
+import { CallRepository, CallToPlace, VoiceRuntime } from '../calls';
+import { CALL_DISPATCH_WATCHDOG_JOB, DISPATCH_WATCHDOG_MS } from '../calls';
+import { RecordCallEvent } from '../calls';
 import { CHATAPP_CALL_QUEUED_TOPIC } from './place-chatapp-call';
 
 export const CHATAPP_CALL_DISPATCH_CONSUMER = 'chatapp-call-dispatch';

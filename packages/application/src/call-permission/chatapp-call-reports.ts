@@ -7,9 +7,9 @@ import {
   ChatappCallReport,
   openChatappCallReport,
 } from '@voiceplane/domain';
-import type { SenderRepository } from '../chatapp/ports';
-import type { ChatappInboundHandler, ChatappInboundItem } from '../chatapp/provider-ports';
-import { WorkLogger } from '../events/ports';
+import type { SenderRepository } from '../chatapp';
+import type { ChatappInboundHandler, ChatappInboundItem } from '../chatapp';
+import { WorkLogger } from '../events';
 
 /** Which chat-app calls an event of an unbound chat-app call id may be bound to. */
 export interface ChatappCallReportKey {

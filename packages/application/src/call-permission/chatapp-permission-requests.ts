@@ -1,6 +1,6 @@
 import { err, ok, Result } from '@voiceplane/domain';
-import { OutboundSends } from '../chatapp/outbound-send';
-import { ChatappProvider } from '../chatapp/provider-ports';
+import { OutboundSends } from '../chatapp';
+import { ChatappProvider } from '../chatapp';
 import { PermissionRequestSender, RequestSendFailed } from './ports';
 
 /**

@@ -1,6 +1,6 @@
 import { err, ok, acceptCallPermission, recordPermissionRequest } from '@voiceplane/domain';
-import { CHATAPP_CALL_CONNECTED_TOPIC } from '../calls/record-call-event';
-import { callDispatchWatchdog, DISPATCH_WATCHDOG_MS } from '../calls/make-call';
+import { CHATAPP_CALL_CONNECTED_TOPIC } from '../calls';
+import { callDispatchWatchdog, DISPATCH_WATCHDOG_MS } from '../calls';
 import { voiceScene, PHONE, START } from '../../test-support/voice-scene';
 
 const setup = voiceScene;

@@ -8,13 +8,13 @@ import {
   Result,
   Sender,
 } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { Outbox } from '../ports/outbox';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { JobScheduler } from '../events/ports';
-import { CallConfigurations } from '../calls/call-configurations';
-import { CALL_DISPATCH_WATCHDOG_JOB, DISPATCH_WATCHDOG_MS } from '../calls/make-call';
-import { CallRepository } from '../calls/ports';
+import { Clock } from '../ports';
+import { Outbox } from '../ports';
+import { UnitOfWork } from '../ports';
+import { JobScheduler } from '../events';
+import { CallConfigurations } from '../calls';
+import { CALL_DISPATCH_WATCHDOG_JOB, DISPATCH_WATCHDOG_MS } from '../calls';
+import { CallRepository } from '../calls';
 import { VoiceSenderLookup } from './ports';
 import { VoiceFacts } from './voice-facts';
 

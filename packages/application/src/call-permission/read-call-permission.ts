@@ -8,7 +8,7 @@ import {
   readCallPermission,
   Result,
 } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
+import { Clock } from '../ports';
 import { VoiceSenderLookup } from './ports';
 import { VoiceFacts } from './voice-facts';
 

@@ -10,8 +10,8 @@ import {
   Result,
   withdrawPermissionRequest,
 } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
 import {
   CallPermissionChange,
   CallPermissionRepository,

@@ -1,4 +1,4 @@
-import { token } from '../common/token';
+import { token } from '../common';
 import type { AnswerCallPermission } from './answer-call-permission';
 import type { ChatappCallReportRepository } from './chatapp-call-reports';
 import type {

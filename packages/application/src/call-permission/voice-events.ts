@@ -1,7 +1,7 @@
-import { UnitOfWork } from '../ports/unit-of-work';
-import { oncePerEvent } from '../events/consumers';
-import { EventConsumer, ProcessedEvents } from '../events/ports';
-import { CHATAPP_CALL_RINGING_TOPIC } from '../calls/record-call-event';
+import { UnitOfWork } from '../ports';
+import { oncePerEvent } from '../events';
+import { EventConsumer, ProcessedEvents } from '../events';
+import { CHATAPP_CALL_RINGING_TOPIC } from '../calls';
 import { VoiceWebhook } from './voice-webhook';
 
 export const CALL_STARTED_CONSUMER = 'chatapp-call-started';

@@ -13,12 +13,12 @@ import {
   UserQuota,
   ChatappCallFacts,
 } from '@voiceplane/domain';
-import { AssistantRepository } from '../assistants/ports';
-import { UserRepository } from '../ports/accounts';
-import { RateLimiter } from '../ratelimit/rate-limiter';
-import { CallRepository } from '../calls/ports';
+import { AssistantRepository } from '../assistants';
+import { UserRepository } from '../ports';
+import { RateLimiter } from '../ratelimit';
+import { CallRepository } from '../calls';
 import { CallPermissionRepository, VoiceConversationLookup, VoiceTemplateLookup } from './ports';
-import type { ChatappCallingLines } from '../chatapp/calling-lines';
+import type { ChatappCallingLines } from '../chatapp';
 
 /** The route quota buckets of the two voice routes, shared by the rate limiter and the preflight. */
 export const voiceQuotaKey = (route: 'request' | 'call', userId: number): string => `chatapp-voice-${route}:${userId}`;

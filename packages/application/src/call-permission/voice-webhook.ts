@@ -1,7 +1,7 @@
 import { DeliverySubject, WebhookEventType } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
+import { WebhookDeliveries } from '../webhooks';
 import { VoiceWebhookSettingRepository } from './ports';
 
 /** The events the account voice webhook receives. */

@@ -1,7 +1,7 @@
 import { CallMinutePrices, canAfford, err, ok, Result, RuntimeConfig } from '@voiceplane/domain';
-import { AssistantRepository } from '../assistants/ports';
-import { UserRepository } from '../ports/accounts';
-import { Clock } from '../ports/clock';
+import { AssistantRepository } from '../assistants';
+import { UserRepository } from '../ports';
+import { Clock } from '../ports';
 import { CallConfigurations } from './call-configurations';
 import { CallRepository } from './ports';
 

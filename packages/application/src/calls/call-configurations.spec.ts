@@ -1,6 +1,6 @@
 import { FakeStore, SAMPLE_CATALOG } from '@voiceplane/adapter-fakes';
 import { Assistant, AssistantConfig, BuiltInTool, draftAssistant, ok } from '@voiceplane/domain';
-import { AssistantChange } from '../assistants/ports';
+import { AssistantChange } from '../assistants';
 import { CallConfigurations, MAX_TRANSFER_ASSISTANTS } from './call-configurations';
 
 const transferTo = (id: number): BuiltInTool => ({

@@ -9,8 +9,8 @@ import {
   runtimeSpeech,
   TransferAssistant,
 } from '@voiceplane/domain';
-import { AssistantRepository, CatalogRepository } from '../assistants/ports';
-import { ToolRepository } from '../tools/ports';
+import { AssistantRepository, CatalogRepository } from '../assistants';
+import { ToolRepository } from '../tools';
 
 export interface CallStart {
   readonly direction: CallDirection;

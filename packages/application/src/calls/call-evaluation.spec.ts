@@ -1,8 +1,8 @@
 import { FakeStore, RecordingLogger, SAMPLE_CATALOG } from '@voiceplane/adapter-fakes';
 import { AssistantConfig, CallOutcome, draftAssistant, TranscriptItem } from '@voiceplane/domain';
-import { BalanceService } from '../billing/balance-service';
-import { ConversationEvaluationRequest, ReplyGenerator } from '../conversation-policy/ports';
-import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
+import { BalanceService } from '../billing';
+import { ConversationEvaluationRequest, ReplyGenerator } from '../conversation-policy';
+import { WebhookDeliveries } from '../webhooks';
 import { CallConfigurations } from './call-configurations';
 import { EndCall } from './end-call';
 import { RecordCallEvent } from './record-call-event';

@@ -1,6 +1,6 @@
 import { Call, CallSummary, ChatappCallReport, err, ok, Result, RuntimeConfig } from '@voiceplane/domain';
-import { Page, PageRequest } from '../common/page';
-import { TOOL_CALLS_LISTED_MAX, ToolInvocationLog, ToolInvocationRecord } from '../tools/ports';
+import { Page, PageRequest } from '../common';
+import { TOOL_CALLS_LISTED_MAX, ToolInvocationLog, ToolInvocationRecord } from '../tools';
 import { CallFilter, CallRepository } from './ports';
 
 /**

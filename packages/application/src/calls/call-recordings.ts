@@ -1,6 +1,6 @@
 import { err, ok, recordingMediaKey, type Result } from '@voiceplane/domain';
-import type { StoredMedia, MediaStore } from '../ports/media-store';
-import { Clock } from '../ports/clock';
+import type { StoredMedia, MediaStore } from '../ports';
+import { Clock } from '../ports';
 import { CallRepository } from './ports';
 
 /** How a runtime's recording of a call ended. */

@@ -1,5 +1,5 @@
 import { CallerLine } from '@voiceplane/domain';
-import { PhoneNumberRepository, SipTrunkRepository } from '../telephony/repositories';
+import { PhoneNumberRepository, SipTrunkRepository } from '../telephony';
 
 /**
  * The line an outbound call leaves from: the assistant's number — a SIP trunk

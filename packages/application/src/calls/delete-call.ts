@@ -1,6 +1,6 @@
 import { CallDeletionRefusal, callDeletionRefusal, err, ok, recordingMediaKey, Result } from '@voiceplane/domain';
-import type { MediaStore } from '../ports/media-store';
-import type { ToolInvocationLog } from '../tools/ports';
+import type { MediaStore } from '../ports';
+import type { ToolInvocationLog } from '../tools';
 import type { CallRepository } from './ports';
 
 export type DeleteCallRefusal = 'call_not_found' | CallDeletionRefusal;

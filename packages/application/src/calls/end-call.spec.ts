@@ -1,7 +1,7 @@
 import { FakeStore, SAMPLE_CATALOG } from '@voiceplane/adapter-fakes';
 import { AssistantConfig, CallOutcome, draftAssistant, err, ok } from '@voiceplane/domain';
-import { BalanceService } from '../billing/balance-service';
-import { DELIVERY_REQUESTED_TOPIC, WebhookDeliveries } from '../webhooks/webhook-deliveries';
+import { BalanceService } from '../billing';
+import { DELIVERY_REQUESTED_TOPIC, WebhookDeliveries } from '../webhooks';
 import { CallConfigurations } from './call-configurations';
 import { CALL_ENDED_TOPIC, EndCall } from './end-call';
 import { CALL_STARTED_TOPIC, RecordCallEvent } from './record-call-event';

@@ -12,10 +12,10 @@ import {
   shouldSendPostCallWebhook,
   TerminalCallStatus,
 } from '@voiceplane/domain';
-import { AssistantRepository } from '../assistants/ports';
-import { BalanceService } from '../billing/balance-service';
-import { NewOutboxEvent } from '../ports/outbox';
-import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
+import { AssistantRepository } from '../assistants';
+import { BalanceService } from '../billing';
+import { NewOutboxEvent } from '../ports';
+import { WebhookDeliveries } from '../webhooks';
 import { CallChange, CallChanges, CampaignCallOutcomes, PlacedBy } from './ports';
 
 /**

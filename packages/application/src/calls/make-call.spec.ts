@@ -1,8 +1,8 @@
 import { FakeStore, RecordingLogger, RecordingVoiceRuntime, SAMPLE_CATALOG } from '@voiceplane/adapter-fakes';
 import { AssistantConfig, CallerLine, DEFAULT_CALL_MINUTE_PRICES, draftAssistant, err, ok } from '@voiceplane/domain';
-import { BalanceService } from '../billing/balance-service';
-import { PhoneNumberRepository, SipTrunkRepository } from '../telephony/repositories';
-import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
+import { BalanceService } from '../billing';
+import { PhoneNumberRepository, SipTrunkRepository } from '../telephony';
+import { WebhookDeliveries } from '../webhooks';
 import { CallConfigurations } from './call-configurations';
 import { CallerLines } from './caller-lines';
 import { CALL_ENDED_TOPIC, EndCall } from './end-call';

@@ -10,11 +10,11 @@ import {
   Result,
   RuntimeConfig,
 } from '@voiceplane/domain';
-import { AssistantRepository } from '../assistants/ports';
-import { UserRepository } from '../ports/accounts';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { JobHandler, JobScheduler, WorkLogger } from '../events/ports';
+import { AssistantRepository } from '../assistants';
+import { UserRepository } from '../ports';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
+import { JobHandler, JobScheduler, WorkLogger } from '../events';
 import { CallConfigurations } from './call-configurations';
 import { CallerLines } from './caller-lines';
 import { CallRepository, VoiceRuntime } from './ports';

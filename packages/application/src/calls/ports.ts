@@ -14,8 +14,8 @@ import {
   TerminalCallStatus,
   TranscriptItem,
 } from '@voiceplane/domain';
-import { NewOutboxEvent } from '../ports/outbox';
-import { Page, PageRequest } from '../common/page';
+import { NewOutboxEvent } from '../ports';
+import { Page, PageRequest } from '../common';
 
 export interface NewCall {
   readonly userId: number;

@@ -11,11 +11,11 @@ import {
   Result,
   TranscriptItem,
 } from '@voiceplane/domain';
-import { CatalogRepository } from '../assistants/ports';
-import { textModelName } from '../conversation-policy/conversation-brain';
-import { ReplyGenerator } from '../conversation-policy/ports';
-import { WorkLogger } from '../events/ports';
-import { Clock } from '../ports/clock';
+import { CatalogRepository } from '../assistants';
+import { textModelName } from '../conversation-policy';
+import { ReplyGenerator } from '../conversation-policy';
+import { WorkLogger } from '../events';
+import { Clock } from '../ports';
 import { EndCall } from './end-call';
 import { CallChange, CallEventAnswer, CallEventRefusal, CallRepository } from './ports';
 

@@ -11,11 +11,11 @@ import {
   ToolCallResult,
   TranscriptItem,
 } from '@voiceplane/domain';
-import { BUILT_IN_REFUSALS, dtmfDigits, handOver, HandOver } from '../conversation-policy/built-ins';
-import { BuiltInOutcome, ConversationBrain, TurnToolCall } from '../conversation-policy/conversation-brain';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
-import { InvokeToolForCall } from '../tools/invoke-tool-for-call';
+import { BUILT_IN_REFUSALS, dtmfDigits, handOver, HandOver } from '../conversation-policy';
+import { BuiltInOutcome, ConversationBrain, TurnToolCall } from '../conversation-policy';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
+import { InvokeToolForCall } from '../tools';
 import { CallRepository } from './ports';
 import { RecordCallEvent, RuntimeEvent } from './record-call-event';
 import { AWAITING_KEYS, HANDED_OVER, json, textCallState, toolLine, typedKeys } from './text-call-transcript';

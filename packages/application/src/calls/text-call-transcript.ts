@@ -1,7 +1,7 @@
 import { BuiltInTool, keypadEntry, RuntimeConfig, TranscriptItem } from '@voiceplane/domain';
-import { handOver, keypadResult } from '../conversation-policy/built-ins';
-import { ChatMessage } from '../conversation-policy/ports';
-import { resolveToolCall } from '../conversation-policy/tool-functions';
+import { handOver, keypadResult } from '../conversation-policy';
+import { ChatMessage } from '../conversation-policy';
+import { resolveToolCall } from '../conversation-policy';
 
 /** How a function call shows in the transcript: `[tool check_order] {"status":"shipped"}`. */
 const TOOL_LINE_PREFIX = '[tool ';

@@ -1,4 +1,4 @@
-import { token } from '../common/token';
+import { token } from '../common';
 import type { AcceptInboundCall } from './accept-inbound-call';
 import type { CallQueries } from './call-queries';
 import type { CallRecordings } from './call-recordings';

@@ -1,9 +1,9 @@
 import { applyAttempt, attemptOutcome, Call, formatTimeOfDay, TerminalCallStatus } from '@voiceplane/domain';
 import { completeIfDone, scheduleDial } from './campaign-dialer';
 import { Campaign, CampaignRepository, Lead, LeadRepository } from './ports';
-import { JobScheduler } from '../events/ports';
-import { CampaignCallOutcomes, PlacedBy } from '../calls/ports';
-import { Outbox } from '../ports/outbox';
+import { JobScheduler } from '../events';
+import { CampaignCallOutcomes, PlacedBy } from '../calls';
+import { Outbox } from '../ports';
 
 export interface CampaignCallEndStores {
   readonly campaigns: CampaignRepository;

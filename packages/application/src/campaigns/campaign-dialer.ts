@@ -1,10 +1,10 @@
 import { Call, CallingWindow, err, ok, Result, StopReason, windowOpen } from '@voiceplane/domain';
-import { MakeCall, MakeCallRefusal, PreparedCall } from '../calls/make-call';
-import { CallerLines } from '../calls/caller-lines';
-import { JobHandler, JobScheduler, WorkLogger } from '../events/ports';
-import { Clock } from '../ports/clock';
-import { Outbox } from '../ports/outbox';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { MakeCall, MakeCallRefusal, PreparedCall } from '../calls';
+import { CallerLines } from '../calls';
+import { JobHandler, JobScheduler, WorkLogger } from '../events';
+import { Clock } from '../ports';
+import { Outbox } from '../ports';
+import { UnitOfWork } from '../ports';
 import { campaignEvent } from './campaign-events';
 import { Campaign, CampaignRepository, LeadRepository } from './ports';
 

@@ -1,5 +1,5 @@
 import { formatTimeOfDay } from '@voiceplane/domain';
-import { NewOutboxEvent } from '../ports/outbox';
+import { NewOutboxEvent } from '../ports';
 import { Campaign } from './ports';
 
 export const CAMPAIGN_TOPICS = ['campaign.started', 'campaign.stopped', 'campaign.completed'] as const;

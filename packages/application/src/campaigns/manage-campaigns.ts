@@ -12,14 +12,14 @@ import {
   ok,
   Result,
 } from '@voiceplane/domain';
-import { AssistantRepository } from '../assistants/ports';
-import { CallerLines } from '../calls/caller-lines';
-import { CallRepository } from '../calls/ports';
-import { UserRepository } from '../ports/accounts';
-import { Clock } from '../ports/clock';
-import { Outbox } from '../ports/outbox';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { PhoneNumberRepository } from '../telephony/repositories';
+import { AssistantRepository } from '../assistants';
+import { CallerLines } from '../calls';
+import { CallRepository } from '../calls';
+import { UserRepository } from '../ports';
+import { Clock } from '../ports';
+import { Outbox } from '../ports';
+import { UnitOfWork } from '../ports';
+import { PhoneNumberRepository } from '../telephony';
 import {
   CampaignInput,
   GOAL_VARIABLE_UNKNOWN,
@@ -30,7 +30,7 @@ import {
 } from './campaign-settings';
 import { campaignEvent } from './campaign-events';
 import { scheduleDial } from './campaign-dialer';
-import { JobScheduler } from '../events/ports';
+import { JobScheduler } from '../events';
 import { Campaign, CampaignRepository, CampaignStats, LeadRepository } from './ports';
 
 export type InvalidCampaignFields = { readonly code: 'invalid_fields'; readonly errors: FieldErrors };

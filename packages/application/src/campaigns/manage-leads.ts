@@ -1,7 +1,7 @@
 import { CAMPAIGN_LIMITS, err, FieldErrors, LeadStatus, ok, Result } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { JobScheduler } from '../events/ports';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
+import { JobScheduler } from '../events';
 import { scheduleDial } from './campaign-dialer';
 import { CampaignRepository, Lead, LeadFilter, LeadRepository, NewContact, Page, PageRequest } from './ports';
 

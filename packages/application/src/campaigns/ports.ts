@@ -1,5 +1,5 @@
 import { CampaignStatus, GroupChange, LeadGroup, LeadStatus, StopReason, Weekday } from '@voiceplane/domain';
-import { Page, PageRequest } from '../common/page';
+import { Page, PageRequest } from '../common';
 
 /** What a campaign's owner sets (create and update). */
 export interface CampaignSettings {

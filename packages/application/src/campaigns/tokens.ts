@@ -1,4 +1,4 @@
-import { token } from '../common/token';
+import { token } from '../common';
 import type { ManageCampaigns } from './manage-campaigns';
 import type { ManageLeads } from './manage-leads';
 import type { CampaignRepository, LeadRepository } from './ports';

@@ -15,14 +15,14 @@ import {
   ToolCallResult,
   transcriptText,
 } from '@voiceplane/domain';
-import { AssistantRepository } from '../assistants/ports';
-import { CallConfigurations } from '../calls/call-configurations';
-import { ChatMessage } from '../conversation-policy/ports';
-import { ConversationBrain } from '../conversation-policy/conversation-brain';
-import { Clock } from '../ports/clock';
-import { WorkLogger } from '../events/ports';
-import { ConversationRepository } from '../conversations/ports';
-import { InvokeToolForConversation } from '../tools/invoke-tool-for-conversation';
+import { AssistantRepository } from '../assistants';
+import { CallConfigurations } from '../calls';
+import { ChatMessage } from '../conversation-policy';
+import { ConversationBrain } from '../conversation-policy';
+import { Clock } from '../ports';
+import { WorkLogger } from '../events';
+import { ConversationRepository } from '../conversations';
+import { InvokeToolForConversation } from '../tools';
 import { OutboundSends } from './outbound-send';
 import { ChatappMessageRepository } from './ports';
 import { ChatappProvider } from './provider-ports';

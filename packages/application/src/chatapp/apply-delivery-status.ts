@@ -1,8 +1,8 @@
 import { applyMessageDeliveryUpdate, ChatappMessage, err, MessageDeliveryUpdate, ok, Result } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { ConversationRepository } from '../conversations/ports';
-import { Outbox } from '../ports/outbox';
-import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
+import { Clock } from '../ports';
+import { ConversationRepository } from '../conversations';
+import { Outbox } from '../ports';
+import { WebhookDeliveries } from '../webhooks';
 import { messageStatusChanged } from './message-events';
 import { ChatappMessageRepository, SenderRepository } from './ports';
 

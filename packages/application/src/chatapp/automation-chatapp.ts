@@ -1,5 +1,5 @@
 import { err, JsonObject, ok, Result, TemplateVariableInput } from '@voiceplane/domain';
-import { AutomationChatapp, ChatappSendOk, ChatappSendRefusal, ChatappTemplateChoice } from '../automations/ports';
+import { AutomationChatapp, ChatappSendOk, ChatappSendRefusal, ChatappTemplateChoice } from '../automations';
 import { SenderRepository, TemplateRepository } from './ports';
 import { SendTemplateMessage, TemplateMessageRefusal } from './send-template-message';
 

@@ -1,7 +1,7 @@
 import type { Sender } from '@voiceplane/domain';
-import type { WorkLogger } from '../events/ports';
-import type { SecretCipher } from '../common/secret-cipher';
-import type { ChatappCallingTrunks } from '../telephony/ports';
+import type { WorkLogger } from '../events';
+import type { SecretCipher } from '../common';
+import type { ChatappCallingTrunks } from '../telephony';
 import type { SenderRepository } from './ports';
 import type { ProviderSenders } from './provider-senders';
 import { ChatappProviderRefusal, ChatappSipCalling } from './provider-ports';

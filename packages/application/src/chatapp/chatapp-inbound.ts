@@ -1,11 +1,11 @@
-import { Clock } from '../ports/clock';
-import { WorkLogger } from '../events/ports';
+import { Clock } from '../ports';
+import { WorkLogger } from '../events';
 import { ApplyDeliveryStatus } from './apply-delivery-status';
 import { CallPermissionReplies, ChatappMessageRepository, SenderRepository, TemplateRepository } from './ports';
 import { ChatappInboundHandler, ChatappInboundItem } from './provider-ports';
 import { ReceiveCustomerMessage } from './receive-customer-message';
 import type { SenderConnection } from './sender-connection';
-import type { ConversationRepository } from '../conversations/ports';
+import type { ConversationRepository } from '../conversations';
 
 /** The records an inbound item is matched against: its sender, template, message and conversation. */
 export interface ChatappInboundRecords {

@@ -1,5 +1,5 @@
 import { InMemoryChatappInbox } from '@voiceplane/adapter-fakes';
-import type { ClaimedJob, NewJob } from '../events/ports';
+import type { ClaimedJob, NewJob } from '../events';
 import { ChatappIngress, chatappInboxJobs, CHATAPP_INBOX_JOB } from './chatapp-ingress';
 import type { ChatappInboundItem } from './provider-ports';
 

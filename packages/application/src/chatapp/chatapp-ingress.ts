@@ -1,6 +1,6 @@
-import type { Clock } from '../ports/clock';
-import type { UnitOfWork } from '../ports/unit-of-work';
-import type { JobHandler, JobScheduler, WorkLogger } from '../events/ports';
+import type { Clock } from '../ports';
+import type { UnitOfWork } from '../ports';
+import type { JobHandler, JobScheduler, WorkLogger } from '../events';
 import type { ChatappInbox, IngressProvider } from './ingress-ports';
 import type { ChatappInboundHandler, ChatappInboundItem } from './provider-ports';
 

@@ -10,8 +10,8 @@ import {
   WindowOpener,
   windowOpenedBy,
 } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { ConversationRepository } from '../conversations/ports';
+import { Clock } from '../ports';
+import { ConversationRepository } from '../conversations';
 import { ChatappMessageRepository, SenderRepository } from './ports';
 
 /** Where the caller stands with a recipient on one of its senders; no conversation yet is a closed window. */

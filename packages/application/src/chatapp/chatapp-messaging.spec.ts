@@ -16,18 +16,14 @@ import {
 } from '@voiceplane/adapter-fakes';
 import { SandboxChatappProvider, SandboxReplyGenerator, SANDBOX_AI_REPLY } from '@voiceplane/adapter-sandbox';
 import { DEFAULT_CHATAPP_PRICES, draftAssistant, err, ok } from '@voiceplane/domain';
-import { BalanceService } from '../billing/balance-service';
-import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
-import { SecretCipher } from '../common/secret-cipher';
-import { CONVERSATION_ENDED_TOPIC, EndInactiveConversation } from '../conversations/end-inactive-conversation';
-import {
-  CONVERSATION_INACTIVITY_JOB,
-  InactivitySchedule,
-  inactivityJobKey,
-} from '../conversations/inactivity-schedule';
-import { ToggleAi } from '../conversations/toggle-ai';
-import { AnswerCallPermission } from '../call-permission/answer-call-permission';
-import { VoiceWebhook } from '../call-permission/voice-webhook';
+import { BalanceService } from '../billing';
+import { WebhookDeliveries } from '../webhooks';
+import { SecretCipher } from '../common';
+import { CONVERSATION_ENDED_TOPIC, EndInactiveConversation } from '../conversations';
+import { CONVERSATION_INACTIVITY_JOB, InactivitySchedule, inactivityJobKey } from '../conversations';
+import { ToggleAi } from '../conversations';
+import { AnswerCallPermission } from '../call-permission';
+import { VoiceWebhook } from '../call-permission';
 import { AiReplies } from './ai-reply';
 import { ApplyDeliveryStatus } from './apply-delivery-status';
 import { ChatappInbound } from './chatapp-inbound';
@@ -39,11 +35,11 @@ import { ReceiveCustomerMessage } from './receive-customer-message';
 import { SendTemplateMessage } from './send-template-message';
 import { SandboxChatappControls } from './sandbox-chatapp-controls';
 import { ChatappMessageQueries } from './chatapp-message-queries';
-import { ReplyGenerator } from '../conversation-policy/ports';
-import { ConversationBrain } from '../conversation-policy/conversation-brain';
-import { CallConfigurations } from '../calls/call-configurations';
-import { InvokeToolForConversation } from '../tools/invoke-tool-for-conversation';
-import { ToolGateway } from '../tools/tool-gateway';
+import { ReplyGenerator } from '../conversation-policy';
+import { ConversationBrain } from '../conversation-policy';
+import { CallConfigurations } from '../calls';
+import { InvokeToolForConversation } from '../tools';
+import { ToolGateway } from '../tools';
 
 const START = new Date('2030-05-01T12:00:00.000Z');
 const CUSTOMER = '+14155551234';

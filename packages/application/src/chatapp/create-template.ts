@@ -7,8 +7,8 @@ import {
   Result,
   TemplateCategory,
 } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
 import { ProviderSenders } from './provider-senders';
 import { SenderRepository, TemplateRepository } from './ports';
 import { ChatappProvider, ChatappProviderRefusal } from './provider-ports';

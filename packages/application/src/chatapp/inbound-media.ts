@@ -1,14 +1,14 @@
-import type { Clock } from '../ports/clock';
-import type { OutboundError, OutboundHttpClient } from '../ports/outbound-http';
-import type { JobHandler, JobScheduler, WorkLogger } from '../events/ports';
+import type { Clock } from '../ports';
+import type { OutboundError, OutboundHttpClient } from '../ports';
+import type { JobHandler, JobScheduler, WorkLogger } from '../events';
 import { MEDIA_FETCH_TIMEOUT_MS, MEDIA_MAX_BYTES } from './media-fetch';
 import type { SenderRepository } from './ports';
 import type { ProviderSenders } from './provider-senders';
 import { ChatappProvider, ChatappProviderRefusal } from './provider-ports';
-import type { MediaBody, MediaStore, StoredMedia } from '../ports/media-store';
+import type { MediaBody, MediaStore, StoredMedia } from '../ports';
 
 // The store is shared with call recordings; it stays reachable from here for the chat app's users.
-export type { MediaBody, MediaStore, S3Bucket, StoredMedia } from '../ports/media-store';
+export type { MediaBody, MediaStore, S3Bucket, StoredMedia } from '../ports';
 
 /** Where an inbound file comes from: the chat app's own media id, or a URL the sandbox's inbound message was given. */
 export type MediaSource =

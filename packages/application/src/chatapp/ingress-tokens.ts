@@ -1,4 +1,4 @@
-import { token } from '../common/token';
+import { token } from '../common';
 import type { ChatappIngress } from './chatapp-ingress';
 import type { ChatappInbox, ChatappIngressGate } from './ingress-ports';
 

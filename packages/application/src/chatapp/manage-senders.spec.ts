@@ -7,8 +7,8 @@ import {
 } from '@voiceplane/adapter-fakes';
 import { SandboxChatappProvider } from '@voiceplane/adapter-sandbox';
 import { draftAssistant, err } from '@voiceplane/domain';
-import { SecretCipher } from '../common/secret-cipher';
-import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
+import { SecretCipher } from '../common';
+import { WebhookDeliveries } from '../webhooks';
 import { CreateTemplate } from './create-template';
 import { ManageSenders } from './manage-senders';
 import { ProviderSenders } from './provider-senders';

@@ -1,5 +1,5 @@
 import { err, MessageTemplate, ok, Result, Sender } from '@voiceplane/domain';
-import { AssistantRepository } from '../assistants/ports';
+import { AssistantRepository } from '../assistants';
 import { CreateTemplate, CreateTemplateRefusal, TemplateDraft } from './create-template';
 import { SenderChanges, SenderListFilter, SenderRepository, TemplateListFilter, TemplateRepository } from './ports';
 import { ChatappProvider, WhatsappCredentials } from './provider-ports';

@@ -1,5 +1,5 @@
 import { err, MediaType, mediaTypeOf, ok, Result } from '@voiceplane/domain';
-import { OutboundError, OutboundHttpClient } from '../ports/outbound-http';
+import { OutboundError, OutboundHttpClient } from '../ports';
 
 /** Media fetches wait 15 s and read at most 16 MB. */
 export const MEDIA_FETCH_TIMEOUT_MS = 15_000;

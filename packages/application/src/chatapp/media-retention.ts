@@ -1,5 +1,5 @@
-import type { Clock } from '../ports/clock';
-import type { WorkLogger } from '../events/ports';
+import type { Clock } from '../ports';
+import type { WorkLogger } from '../events';
 import type { InboundMediaRepository, MediaStore } from './inbound-media';
 
 const BATCH = 500;

@@ -1,5 +1,5 @@
 import { ChatappMessage, Conversation } from '@voiceplane/domain';
-import { NewOutboxEvent } from '../ports/outbox';
+import { NewOutboxEvent } from '../ports';
 import { NewChatappMessage } from './ports';
 
 /** A chat-app message was stored: a customer's, an AI reply, or one sent through the API or an automation. */

@@ -11,14 +11,14 @@ import {
   Sender,
   SendCharge,
 } from '@voiceplane/domain';
-import { BalanceService } from '../billing/balance-service';
-import { UserRepository } from '../ports/accounts';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
-import { Outbox } from '../ports/outbox';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { ConversationRepository } from '../conversations/ports';
-import { InactivitySchedule } from '../conversations/inactivity-schedule';
+import { BalanceService } from '../billing';
+import { UserRepository } from '../ports';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
+import { Outbox } from '../ports';
+import { UnitOfWork } from '../ports';
+import { ConversationRepository } from '../conversations';
+import { InactivitySchedule } from '../conversations';
 import { messageStored } from './message-events';
 import { ChatappMessageRepository, NewChatappMessage } from './ports';
 import { SendReservation, SendReservationRepository } from './send-reservations';

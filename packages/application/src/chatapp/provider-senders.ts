@@ -1,5 +1,5 @@
 import { Sender } from '@voiceplane/domain';
-import { SecretCipher } from '../common/secret-cipher';
+import { SecretCipher } from '../common';
 import { SenderRepository } from './ports';
 import { ProviderSender, WhatsappCredentials } from './provider-ports';
 

@@ -1,10 +1,10 @@
 import { Conversation, MediaType, recordMessage, Sender } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
-import { Outbox } from '../ports/outbox';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { ConversationRepository } from '../conversations/ports';
-import { InactivitySchedule } from '../conversations/inactivity-schedule';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
+import { Outbox } from '../ports';
+import { UnitOfWork } from '../ports';
+import { ConversationRepository } from '../conversations';
+import { InactivitySchedule } from '../conversations';
 import { AiReplies, AiReplyOutcome } from './ai-reply';
 import { InboundMediaDownloads, MediaSource } from './inbound-media';
 import { messageStored } from './message-events';

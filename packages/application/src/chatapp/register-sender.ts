@@ -1,7 +1,7 @@
 import { err, ok, Result, Sender, senderCountryCode } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { SecretCipher } from '../common/secret-cipher';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
+import { SecretCipher } from '../common';
 import type { ChatappCallingLines } from './calling-lines';
 import { SenderRepository } from './ports';
 import { ChatappProvider, ChatappProviderRefusal, WhatsappCredentials } from './provider-ports';

@@ -13,9 +13,9 @@ import {
   sessionStatus,
   TemplateStatus,
 } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { ConversationRepository } from '../conversations/ports';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
+import { ConversationRepository } from '../conversations';
 import { ApplyDeliveryStatus, DeliveryStatusRefusal } from './apply-delivery-status';
 import { ChatappMessageRepository, SenderRepository, TemplateRepository } from './ports';
 import { CustomerMessage, CustomerMessageReceived, ReceiveCustomerMessage } from './receive-customer-message';

@@ -10,9 +10,9 @@ import {
   SessionStatus,
   sessionStatus,
 } from '@voiceplane/domain';
-import { UserRepository } from '../ports/accounts';
-import { Clock } from '../ports/clock';
-import { ConversationRepository } from '../conversations/ports';
+import { UserRepository } from '../ports';
+import { Clock } from '../ports';
+import { ConversationRepository } from '../conversations';
 import { MediaFetcher, MediaFetchFailed } from './media-fetch';
 import { OutboundSends, SendFailed, SentMessage } from './outbound-send';
 import { SenderRepository } from './ports';

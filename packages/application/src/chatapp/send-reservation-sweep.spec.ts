@@ -6,9 +6,9 @@ import {
   InMemorySenderRepository,
   RecordingLogger,
 } from '@voiceplane/adapter-fakes';
-import { BalanceService } from '../billing/balance-service';
-import { InactivitySchedule } from '../conversations/inactivity-schedule';
-import { SecretCipher } from '../common/secret-cipher';
+import { BalanceService } from '../billing';
+import { InactivitySchedule } from '../conversations';
+import { SecretCipher } from '../common';
 import { OutboundSends } from './outbound-send';
 import { ChatappProvider, ProviderAcceptance } from './provider-ports';
 import { ProviderSenders } from './provider-senders';

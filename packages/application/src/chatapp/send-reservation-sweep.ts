@@ -1,6 +1,6 @@
-import { WorkLogger } from '../events/ports';
-import { Clock } from '../ports/clock';
-import { loggableError } from '../common/loggable-error';
+import { WorkLogger } from '../events';
+import { Clock } from '../ports';
+import { loggableError } from '../common';
 import { OutboundSends } from './outbound-send';
 import { SenderRepository } from './ports';
 import { ChatappProvider } from './provider-ports';

@@ -9,8 +9,8 @@ import {
   TemplateSendRefusal,
   TemplateVariableInput,
 } from '@voiceplane/domain';
-import { UserRepository } from '../ports/accounts';
-import { Clock } from '../ports/clock';
+import { UserRepository } from '../ports';
+import { Clock } from '../ports';
 import { OutboundSends, SendFailed, SentMessage } from './outbound-send';
 import { SenderRepository, TemplateRepository } from './ports';
 import { ChatappProvider } from './provider-ports';

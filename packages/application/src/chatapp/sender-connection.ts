@@ -1,6 +1,6 @@
 import { Sender } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { WorkLogger } from '../events/ports';
+import { Clock } from '../ports';
+import { WorkLogger } from '../events';
 import { SenderRepository } from './ports';
 import { ChatappProvider } from './provider-ports';
 import { ProviderSenders } from './provider-senders';

@@ -1,11 +1,11 @@
-import { token } from '../common/token';
+import { token } from '../common';
 import type { ApplyDeliveryStatus } from './apply-delivery-status';
 import type { CreateTemplate } from './create-template';
 import type { ChatappCallingLines } from './calling-lines';
 import type { InboundMediaDownloads, InboundMediaRepository, MediaStore } from './inbound-media';
 import type { ChatappMessageRepository, SenderRepository, TemplateRepository } from './ports';
 import type { ChatappInboundHandler, ChatappProvider } from './provider-ports';
-import type { ReplyGenerator } from '../conversation-policy/ports';
+import type { ReplyGenerator } from '../conversation-policy';
 import type { ReceiveCustomerMessage } from './receive-customer-message';
 import type { RegisterSender } from './register-sender';
 import type { SandboxChatappState } from './sandbox-ports';

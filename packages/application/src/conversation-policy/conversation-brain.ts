@@ -1,12 +1,12 @@
 import { BuiltInTool, RuntimeTool, ToolCallResult } from '@voiceplane/domain';
-import { CatalogRepository } from '../assistants/ports';
-import { WorkLogger } from '../events/ports';
-import { Clock } from '../ports/clock';
+import { CatalogRepository } from '../assistants';
+import { WorkLogger } from '../events';
+import { Clock } from '../ports';
 import { composeInstructions, ConversationSetup } from './instructions';
 import { ChatMessage, ModelToolCall, ReplyGenerator } from './ports';
 import { parseToolArguments, resolveToolCall, toolFunctions } from './tool-functions';
-import { KnowledgeLookup } from '../knowledge-bases/knowledge-lookup';
-import { InvocationOwner } from '../tools/ports';
+import { KnowledgeLookup } from '../knowledge-bases';
+import { InvocationOwner } from '../tools';
 import {
   knowledgeOf,
   latestCustomerLine,

@@ -8,7 +8,7 @@ import {
   SequentialIds,
 } from '@voiceplane/adapter-fakes';
 import { ASSISTANT_DEFAULTS, buildRuntimeConfig, KnowledgebaseMode } from '@voiceplane/domain';
-import { KnowledgeLookup } from '../knowledge-bases/knowledge-lookup';
+import { KnowledgeLookup } from '../knowledge-bases';
 import { ConversationBrain } from './conversation-brain';
 import { ModelTurn, ModelTurnRequest, ReplyGenerator } from './ports';
 

@@ -4,7 +4,7 @@ import { ChatMessage } from './ports';
 import { ToolFunction } from './tool-functions';
 
 export const SEARCH_KNOWLEDGE_BASE = 'search_knowledge_base';
-export { PASSAGES_PER_SEARCH } from '../knowledge-bases/knowledge-lookup';
+export { PASSAGES_PER_SEARCH } from '../knowledge-bases';
 
 export const SEARCH_KNOWLEDGE_BASE_FUNCTION: ToolFunction = {
   name: SEARCH_KNOWLEDGE_BASE,

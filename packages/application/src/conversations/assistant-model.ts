@@ -1,5 +1,5 @@
 import { Assistant } from '@voiceplane/domain';
-import { CatalogRepository } from '../assistants/ports';
+import { CatalogRepository } from '../assistants';
 
 /** The model name the reply generator is asked for: the assistant's LLM from the catalogue, else `default`. */
 export async function assistantModelName(

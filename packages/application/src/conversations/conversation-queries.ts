@@ -1,5 +1,5 @@
 import { Conversation, ConversationMessage, err, ok, Result } from '@voiceplane/domain';
-import { TOOL_CALLS_LISTED_MAX, ToolInvocationLog, ToolInvocationRecord } from '../tools/ports';
+import { TOOL_CALLS_LISTED_MAX, ToolInvocationLog, ToolInvocationRecord } from '../tools';
 import { ConversationCursor, ConversationFilter, ConversationRef, ConversationRepository, CursorPage } from './ports';
 
 /** A conversation with what its assistant used while answering (knowledge-base searches), oldest first. */

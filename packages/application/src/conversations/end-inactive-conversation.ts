@@ -13,13 +13,13 @@ import {
   roleOfSource,
   transcriptText,
 } from '@voiceplane/domain';
-import { AssistantRepository, CatalogRepository } from '../assistants/ports';
-import { Clock } from '../ports/clock';
-import { Outbox } from '../ports/outbox';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { JobHandler, WorkLogger } from '../events/ports';
-import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
-import { ReplyGenerator } from '../conversation-policy/ports';
+import { AssistantRepository, CatalogRepository } from '../assistants';
+import { Clock } from '../ports';
+import { Outbox } from '../ports';
+import { UnitOfWork } from '../ports';
+import { JobHandler, WorkLogger } from '../events';
+import { WebhookDeliveries } from '../webhooks';
+import { ReplyGenerator } from '../conversation-policy';
 import { assistantModelName } from './assistant-model';
 import { CONVERSATION_INACTIVITY_JOB, InactivitySchedule } from './inactivity-schedule';
 import { ConversationRef, ConversationRepository, ConversationSenders } from './ports';

@@ -1,6 +1,6 @@
 import { Conversation, inactivityDeadline, inactivityTimeoutMinutes } from '@voiceplane/domain';
-import { AssistantRepository } from '../assistants/ports';
-import { JobScheduler } from '../events/ports';
+import { AssistantRepository } from '../assistants';
+import { JobScheduler } from '../events';
 
 /** Job kind: ends a conversation that saw no message for its assistant's inactivity timeout. */
 export const CONVERSATION_INACTIVITY_JOB = 'conversation.inactivity';

@@ -1,6 +1,6 @@
 import { Conversation, disableAi, enableAi } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
 import { ConversationRef, ConversationRepository } from './ports';
 
 /**

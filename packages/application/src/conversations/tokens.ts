@@ -1,4 +1,4 @@
-import { token } from '../common/token';
+import { token } from '../common';
 import type { ConversationQueries } from './conversation-queries';
 import type { EndInactiveConversation } from './end-inactive-conversation';
 import type { ConversationRepository } from './ports';

@@ -1,5 +1,5 @@
-import { BusHandler } from '../ports/message-bus';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { BusHandler } from '../ports';
+import { UnitOfWork } from '../ports';
 import { ProcessedEvents } from './ports';
 
 /**

@@ -1,5 +1,5 @@
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
 import { describeError, Doorbell } from './doorbell';
 import { PollingLoop } from './polling-loop';
 import { ClaimedJob, JobHandler, JobQueue, WorkLogger } from './ports';

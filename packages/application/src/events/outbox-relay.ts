@@ -1,6 +1,6 @@
-import { MessageBus } from '../ports/message-bus';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { Clock } from '../ports/clock';
+import { MessageBus } from '../ports';
+import { UnitOfWork } from '../ports';
+import { Clock } from '../ports';
 import { Doorbell } from './doorbell';
 import { PollingLoop } from './polling-loop';
 import { UnpublishedEvents, WorkLogger } from './ports';

@@ -1,4 +1,4 @@
-import { BusHandler, BusMessage, SubscriptionOptions } from '../ports/message-bus';
+import { BusHandler, BusMessage, SubscriptionOptions } from '../ports';
 
 /** The shape of pino's methods, so the apps can pass their logger unchanged. */
 export interface WorkLogger {

@@ -1,4 +1,4 @@
-import { token } from '../common/token';
+import { token } from '../common';
 import type { EventConsumer, JobHandler, JobScheduler, ProcessedEvents } from './ports';
 
 export const EVENT_TOKENS = {

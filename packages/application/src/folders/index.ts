@@ -1,2 +1,2 @@
 export * from './ports';
-export * from './manage-groups';
+export * from './manage-folders';

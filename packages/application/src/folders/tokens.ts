@@ -1,11 +1,11 @@
-import { token } from '../common/token';
-import type { ManageGroups } from './manage-groups';
-import type { AssistantGroupRepository } from './ports';
+import { token } from '../common';
+import type { ManageFolders } from './manage-folders';
+import type { FolderRepository } from './ports';
 
 /** Folders and labels follow the same rules, each in its own table. */
 export const FOLDER_TOKENS = {
-  FolderRepository: token<AssistantGroupRepository>('FolderRepository'),
-  LabelRepository: token<AssistantGroupRepository>('LabelRepository'),
-  ManageFolders: token<ManageGroups>('ManageFolders'),
-  ManageLabels: token<ManageGroups>('ManageLabels'),
+  FolderRepository: token<FolderRepository>('FolderRepository'),
+  LabelRepository: token<FolderRepository>('LabelRepository'),
+  ManageFolders: token<ManageFolders>('ManageFolders'),
+  ManageLabels: token<ManageFolders>('ManageLabels'),
 } as const;

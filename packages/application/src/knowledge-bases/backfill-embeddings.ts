@@ -1,5 +1,5 @@
-import { Clock } from '../ports/clock';
-import { JobHandler, JobScheduler } from '../events/ports';
+import { Clock } from '../ports';
+import { JobHandler, JobScheduler } from '../events';
 import { PassageEmbeddings, TextEmbeddings } from './ports';
 
 export const BACKFILL_EMBEDDINGS_JOB = 'knowledge.embeddings.backfill';

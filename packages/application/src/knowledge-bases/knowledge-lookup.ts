@@ -1,7 +1,7 @@
 import { Passage } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
-import { InvocationOwner, KnowledgeSearchDetail, ToolInvocationLog } from '../tools/ports';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
+import { InvocationOwner, KnowledgeSearchDetail, ToolInvocationLog } from '../tools';
 import { KnowledgeRetrieval } from './ports';
 
 /** Passages handed to the model per search: enough to answer, few enough to keep a voice turn fast. */

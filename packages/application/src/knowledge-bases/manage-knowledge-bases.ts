@@ -9,10 +9,10 @@ import {
   err,
   ok,
 } from '@voiceplane/domain';
-import { UserRepository } from '../ports/accounts';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { JobScheduler, NewJob } from '../events/ports';
-import { Clock } from '../ports/clock';
+import { UserRepository } from '../ports';
+import { UnitOfWork } from '../ports';
+import { JobScheduler, NewJob } from '../events';
+import { Clock } from '../ports';
 import { KnowledgeBaseChanges, KnowledgeBaseRepository, KnowledgeDocumentRepository, NewDocument } from './ports';
 
 export const PROCESS_DOCUMENT_JOB = 'knowledge_base.document.process';

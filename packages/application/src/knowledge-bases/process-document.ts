@@ -1,8 +1,8 @@
 import { canKeepDocument, documentFailureReason, DOCUMENT_PROCESSING_ATTEMPTS_MAX } from '@voiceplane/domain';
-import { JobHandler, JobScheduler } from '../events/ports';
-import { UserRepository } from '../ports/accounts';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { JobHandler, JobScheduler } from '../events';
+import { UserRepository } from '../ports';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
 import { DocumentReader, KnowledgeBaseRepository, KnowledgeDocumentRepository, TextEmbeddings } from './ports';
 import { embedInBatches } from './backfill-embeddings';
 import { PROCESS_DOCUMENT_JOB, processDocumentJobFor } from './manage-knowledge-bases';

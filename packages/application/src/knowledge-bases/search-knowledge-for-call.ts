@@ -1,6 +1,6 @@
 import { err, ok, Passage, Result } from '@voiceplane/domain';
 import { PASSAGES_PER_SEARCH } from './knowledge-lookup';
-import { ToolCallContextSource } from '../tools/ports';
+import { ToolCallContextSource } from '../tools';
 import { KnowledgeLookup } from './knowledge-lookup';
 
 export interface CallKnowledgeSearch {

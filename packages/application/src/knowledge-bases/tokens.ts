@@ -1,4 +1,4 @@
-import { token } from '../common/token';
+import { token } from '../common';
 import type { ManageKnowledgeBases } from './manage-knowledge-bases';
 import type { ProcessDocument } from './process-document';
 import type { BackfillEmbeddings } from './backfill-embeddings';

@@ -1,5 +1,5 @@
 import { LedgerEntry, LedgerEntryType, Plan, Result, User } from '@voiceplane/domain';
-import { Page, PageRequest } from '../common/page';
+import { Page, PageRequest } from '../common';
 
 export interface NewUser {
   readonly name: string;

@@ -1,5 +1,5 @@
 import type { TargetUrlPolicy } from '@voiceplane/domain';
-import { token } from '../common/token';
+import { token } from '../common';
 import type { Clock } from './clock';
 import type { Ids } from './ids';
 import type { MessageBus } from './message-bus';

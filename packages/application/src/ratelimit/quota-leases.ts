@@ -1,5 +1,5 @@
 import { Window } from '@voiceplane/domain';
-import { QuotaLease, QuotaLeaseRequest, RateLimitStore } from '../ports/rate-limit-store';
+import { QuotaLease, QuotaLeaseRequest, RateLimitStore } from '../ports';
 
 /** One instance's share of one bucket's window. */
 interface Lease {

@@ -1,6 +1,6 @@
 import { judgeHits, LimitVerdict, tightest, Window, windowAt } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { RateLimitStore } from '../ports/rate-limit-store';
+import { Clock } from '../ports';
+import { RateLimitStore } from '../ports';
 import { QuotaLeases } from './quota-leases';
 
 export interface Bucket {

@@ -1,4 +1,4 @@
-import { token } from '../common/token';
+import { token } from '../common';
 import type { RateLimiter } from './rate-limiter';
 
 export const RATE_LIMIT_TOKENS = {

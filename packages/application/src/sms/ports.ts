@@ -1,5 +1,5 @@
 import { SmsEncoding, SmsStatus } from '@voiceplane/domain';
-import { Page, PageRequest } from '../common/page';
+import { Page, PageRequest } from '../common';
 
 /**
  * Where an SMS is in its send: `pending` holds its cost against the balance while the provider is

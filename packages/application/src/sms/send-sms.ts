@@ -1,10 +1,10 @@
 import { decideSmsSend, err, ok, Result, SmsPrices, SmsRefusal } from '@voiceplane/domain';
-import { BalanceService } from '../billing/balance-service';
-import { UserRepository } from '../ports/accounts';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { SendReservationRepository } from '../chatapp/send-reservations';
-import { PhoneNumberRepository } from '../telephony/repositories';
+import { BalanceService } from '../billing';
+import { UserRepository } from '../ports';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
+import { SendReservationRepository } from '../chatapp';
+import { PhoneNumberRepository } from '../telephony';
 import { SmsMessage, SmsMessageRepository, SmsProvider, SmsProviderRefusal } from './ports';
 
 export interface SmsSendRequest {

@@ -1,5 +1,5 @@
-import { Clock } from '../ports/clock';
-import { OperationsLog } from '../telephony/ports';
+import { Clock } from '../ports';
+import { OperationsLog } from '../telephony';
 import { SmsMessageRepository, SmsProvider } from './ports';
 import { SendSms } from './send-sms';
 

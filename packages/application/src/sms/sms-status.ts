@@ -1,6 +1,6 @@
 import { nextSmsStatus } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { Page, PageRequest } from '../common/page';
+import { Clock } from '../ports';
+import { Page, PageRequest } from '../common';
 import { SmsMessage, SmsMessageRepository, SmsStatusReport } from './ports';
 
 /**

@@ -1,4 +1,4 @@
-import { token } from '../common/token';
+import { token } from '../common';
 import type { SmsMessageRepository, SmsProvider, SmsStatusGate } from './ports';
 import type { SendSms } from './send-sms';
 import type { SmsMessages } from './sms-status';

@@ -1,11 +1,11 @@
 import { err, FieldProblems, newSipTrunkSettings, NewSipTrunk, ok, Result, SipTrunkProblem } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
 import { OperationsLog, SipProvisioner } from './ports';
 import { inboundSpec, outboundSpec, ProvisioningAttempt } from './provisioning-attempt';
 import { ProvisioningCleanup } from './provisioning-cleanup';
 import { SipTrunkRepository, StoredSipTrunk } from './repositories';
-import { SecretCipher } from '../common/secret-cipher';
+import { SecretCipher } from '../common';
 import { failureText } from './failure-text';
 
 export type SipTrunkWriteError =

@@ -1,5 +1,5 @@
 import { err, ok, Result } from '@voiceplane/domain';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { UnitOfWork } from '../ports';
 import { NumberInventory, OperationsLog, SipProvisioner } from './ports';
 import { ProvisioningCleanup } from './provisioning-cleanup';
 import { CleanupTask, PhoneNumber, PhoneNumberRepository, SipTrunkRepository, StoredSipTrunk } from './repositories';

@@ -1,5 +1,5 @@
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
 import { OperationsLog, SipProvisioner } from './ports';
 import { CleanupTask, NewCleanupTask, ProvisioningCleanupQueue } from './repositories';
 import { failureText } from './failure-text';

@@ -1,5 +1,5 @@
 import { FakeStore, InMemoryPhoneNumbers, RecordingLogger } from '@voiceplane/adapter-fakes';
-import { BalanceService } from '../billing/balance-service';
+import { BalanceService } from '../billing';
 import { AvailableNumber, NumberInventory } from './ports';
 import { PurchasePhoneNumber } from './purchase-phone-number';
 

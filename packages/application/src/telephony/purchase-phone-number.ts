@@ -1,8 +1,8 @@
 import { canAfford, err, needsRegisteredAddress, nextRenewal, ok, Result } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { UserRepository } from '../ports/accounts';
-import { BalanceService } from '../billing/balance-service';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
+import { UserRepository } from '../ports';
+import { BalanceService } from '../billing';
 import { AvailableNumber, NumberInventory, OperationsLog } from './ports';
 import { PhoneNumber, PhoneNumberRepository } from './repositories';
 import { failureText } from './failure-text';

@@ -1,5 +1,5 @@
 import { err, ok, Result } from '@voiceplane/domain';
-import type { Clock } from '../ports/clock';
+import type { Clock } from '../ports';
 import type { PhoneNumber, PhoneNumberRepository } from './repositories';
 
 /**

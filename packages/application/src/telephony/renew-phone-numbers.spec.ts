@@ -1,5 +1,5 @@
 import { FakeStore, InMemoryPhoneNumbers } from '@voiceplane/adapter-fakes';
-import { BalanceService } from '../billing/balance-service';
+import { BalanceService } from '../billing';
 import { RenewPhoneNumbers } from './renew-phone-numbers';
 
 /** Monthly rental on the in-memory stores (proven by the telephony and ledger contracts). */

@@ -1,7 +1,7 @@
 import { nextRenewal } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { BalanceService } from '../billing/balance-service';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
+import { BalanceService } from '../billing';
 import { PhoneNumberRepository } from './repositories';
 
 /**

@@ -5,7 +5,7 @@ import {
   ManualClock,
   RecordingLogger,
 } from '@voiceplane/adapter-fakes';
-import { SecretCipher } from '../common/secret-cipher';
+import { SecretCipher } from '../common';
 import { CreateSipTrunk } from './create-sip-trunk';
 import { UpdateSipTrunk } from './update-sip-trunk';
 import { InboundTrunkSpec, SipProvisioner } from './ports';

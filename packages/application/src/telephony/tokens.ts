@@ -1,4 +1,4 @@
-import { token } from '../common/token';
+import { token } from '../common';
 import type { CreateSipTrunk } from './create-sip-trunk';
 import type { DeletePhoneNumber } from './delete-phone-number';
 import type { NumberInventory, SipProvisioner } from './ports';

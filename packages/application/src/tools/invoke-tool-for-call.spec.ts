@@ -1,6 +1,6 @@
 import { Tool, ToolCallResult } from '@voiceplane/domain';
-import { SigningSecretRepository } from '../ports/accounts';
-import { OutboundHttpClient, OutboundRequest } from '../ports/outbound-http';
+import { SigningSecretRepository } from '../ports';
+import { OutboundHttpClient, OutboundRequest } from '../ports';
 import { InvokeToolForCall } from './invoke-tool-for-call';
 import { AutomationToolRunner, ToolCallContext, ToolInvocationLog, ToolInvocationStart, ToolRepository } from './ports';
 import { ToolGateway } from './tool-gateway';

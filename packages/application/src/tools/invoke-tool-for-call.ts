@@ -8,8 +8,8 @@ import {
   ToolCallSubject,
   toolVariables,
 } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
 import {
   AutomationToolRunner,
   ToolCallContextSource,

@@ -1,6 +1,6 @@
 import { err, ok, Result, ToolCallResult, ToolCallSubject } from '@voiceplane/domain';
-import { WorkLogger } from '../events/ports';
-import { Ids } from '../ports/ids';
+import { WorkLogger } from '../events';
+import { Ids } from '../ports';
 import { runTool, ToolRunning } from './invoke-tool-for-call';
 import { ToolInvocationLog, ToolRepository } from './ports';
 

@@ -1,6 +1,6 @@
 import { err, ok, Plan, Result, Tool, ToolFields, ToolRefusal, ToolType } from '@voiceplane/domain';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { Page, PageRequest } from '../common/page';
+import { UnitOfWork } from '../ports';
+import { Page, PageRequest } from '../common';
 import { ToolRepository } from './ports';
 
 /** Whose tools: the account and the plan that bounds how many it may keep. */

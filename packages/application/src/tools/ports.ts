@@ -1,5 +1,5 @@
 import { Tool, ToolCallResult, ToolCallSubject, ToolFields, ToolType } from '@voiceplane/domain';
-import { Page, PageRequest } from '../common/page';
+import { Page, PageRequest } from '../common';
 
 export interface ToolRepository {
   /** Null when the user already has `limit` tools (both types count); safe against concurrent creates. */

@@ -1,4 +1,4 @@
-import { token } from '../common/token';
+import { token } from '../common';
 import type { InvokeToolForCall } from './invoke-tool-for-call';
 import type { InvokeToolForConversation } from './invoke-tool-for-conversation';
 import type { ManageTools } from './manage-tools';

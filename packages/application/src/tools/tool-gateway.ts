@@ -8,9 +8,9 @@ import {
   ToolRequest,
   unsentToolCallResult,
 } from '@voiceplane/domain';
-import { SigningSecretRepository } from '../ports/accounts';
-import { Clock } from '../ports/clock';
-import { OutboundHttpClient } from '../ports/outbound-http';
+import { SigningSecretRepository } from '../ports';
+import { Clock } from '../ports';
+import { OutboundHttpClient } from '../ports';
 
 /**
  * Sends a built tool request under the outbound policy, signed with the account's secrets, and

@@ -9,9 +9,9 @@ import {
   ToolRequest,
   toolVariables,
 } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
+import { UnitOfWork } from '../ports';
 import { ToolCallContextSource, ToolRepository } from './ports';
 import { ToolGateway } from './tool-gateway';
 

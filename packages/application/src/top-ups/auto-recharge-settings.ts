@@ -8,8 +8,8 @@ import {
   ok,
   Result,
 } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
 import { BillingAccounts } from './billing-accounts';
 import { BillingGateway } from './ports';
 import { AutoRechargeRepository } from './repositories';

@@ -1,7 +1,7 @@
 import { LedgerEntry, shouldRecharge } from '@voiceplane/domain';
-import { ChargeFollowUp } from '../billing/balance-service';
-import { Clock } from '../ports/clock';
-import { Outbox } from '../ports/outbox';
+import { ChargeFollowUp } from '../billing';
+import { Clock } from '../ports';
+import { Outbox } from '../ports';
 import { AutoRechargeRepository } from './repositories';
 
 export const BALANCE_LOW_TOPIC = 'billing.balance_low';

@@ -1,4 +1,4 @@
-import { UserRepository } from '../ports/accounts';
+import { UserRepository } from '../ports';
 import { BillingAccount, BillingGateway } from './ports';
 import { BillingProfileRepository } from './repositories';
 

@@ -1,7 +1,7 @@
 import { err, ok, Result } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { Outbox } from '../ports/outbox';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { Clock } from '../ports';
+import { Outbox } from '../ports';
+import { UnitOfWork } from '../ports';
 import { BillingEventSource } from './ports';
 import { BillingInbox } from './repositories';
 

@@ -1,7 +1,7 @@
 import { LOST_ANSWER_REASON, TopUpOutcome } from '@voiceplane/domain';
-import { JobScheduler, WorkLogger } from '../events/ports';
-import { Clock } from '../ports/clock';
-import { loggableError } from '../common/loggable-error';
+import { JobScheduler, WorkLogger } from '../events';
+import { Clock } from '../ports';
+import { loggableError } from '../common';
 import { BillingAccounts } from './billing-accounts';
 import { BillingGateway } from './ports';
 import { TopUpRepository } from './repositories';

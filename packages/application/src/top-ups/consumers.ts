@@ -1,6 +1,6 @@
-import { oncePerEvent } from '../events/consumers';
-import { EventConsumer, JobHandler, ProcessedEvents } from '../events/ports';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { oncePerEvent } from '../events';
+import { EventConsumer, JobHandler, ProcessedEvents } from '../events';
+import { UnitOfWork } from '../ports';
 import { BALANCE_LOW_TOPIC, BalanceLowMessage } from './auto-recharge-trigger';
 import { BILLING_EVENT_RECEIVED_TOPIC, BillingEventReceivedMessage } from './billing-ingress';
 import { AUTO_RECHARGE_CHARGE_JOB, AutoChargeRequest, ChargeAutoTopUp } from './charge-auto-top-up';

@@ -1,4 +1,4 @@
-import { Clock } from '../ports/clock';
+import { Clock } from '../ports';
 import { BillingEventSource } from './ports';
 import { BillingInbox } from './repositories';
 import { SettleTopUp } from './settle-top-up';

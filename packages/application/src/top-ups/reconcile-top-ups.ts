@@ -1,7 +1,7 @@
 import { RECONCILE_AFTER_MS, RECONCILE_GIVE_UP_MS } from '@voiceplane/domain';
-import { WorkLogger } from '../events/ports';
-import { Clock } from '../ports/clock';
-import { loggableError } from '../common/loggable-error';
+import { WorkLogger } from '../events';
+import { Clock } from '../ports';
+import { loggableError } from '../common';
 import { BillingGateway } from './ports';
 import { TopUpRepository } from './repositories';
 import { SettleTopUp } from './settle-top-up';

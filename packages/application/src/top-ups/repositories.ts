@@ -1,5 +1,5 @@
 import { AutoRecharge, BillingProvider, TopUp, TopUpStatus } from '@voiceplane/domain';
-import { Page, PageRequest } from '../common/page';
+import { Page, PageRequest } from '../common';
 import { ProviderBillingEvent } from './ports';
 
 export interface TopUpRepository {

@@ -1,5 +1,5 @@
 import { err, Result, TopUp, TopUpRefusal } from '@voiceplane/domain';
-import { hashToken } from '../accounts/secrets';
+import { hashToken } from '../accounts';
 import { TopUpRepository } from './repositories';
 import { SettleTopUp } from './settle-top-up';
 

@@ -18,10 +18,10 @@ import {
   TopUpTrigger,
   undoRechargeFailure,
 } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { LedgerRepository } from '../ports/accounts';
-import { NewOutboxEvent, Outbox } from '../ports/outbox';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { Clock } from '../ports';
+import { LedgerRepository } from '../ports';
+import { NewOutboxEvent, Outbox } from '../ports';
+import { UnitOfWork } from '../ports';
 import { BillingGateway } from './ports';
 import { AutoRechargeRepository, BillingProfile, BillingProfileRepository, TopUpRepository } from './repositories';
 

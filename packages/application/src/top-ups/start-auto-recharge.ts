@@ -1,7 +1,7 @@
 import { beginRecharge, newTopUp, shouldRecharge } from '@voiceplane/domain';
-import { UserRepository } from '../ports/accounts';
-import { Clock } from '../ports/clock';
-import { Outbox } from '../ports/outbox';
+import { UserRepository } from '../ports';
+import { Clock } from '../ports';
+import { Outbox } from '../ports';
 import { BalanceLowMessage } from './auto-recharge-trigger';
 import { BillingGateway } from './ports';
 import { AutoRechargeRepository, TopUpRepository } from './repositories';

@@ -8,10 +8,10 @@ import {
   TopUp,
   TOP_UP_AMOUNT_RANGE,
 } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { WorkLogger } from '../events/ports';
-import { loggableError } from '../common/loggable-error';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
+import { WorkLogger } from '../events';
+import { loggableError } from '../common';
 import { BillingAccounts } from './billing-accounts';
 import { BillingGateway } from './ports';
 import { BillingProfileRepository, TopUpRepository } from './repositories';

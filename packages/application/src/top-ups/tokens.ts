@@ -1,5 +1,5 @@
-import { token } from '../common/token';
-import type { ChargeFollowUp } from '../billing/balance-service';
+import { token } from '../common';
+import type { ChargeFollowUp } from '../billing';
 import type { AutoRechargeSettingsService } from './auto-recharge-settings';
 import type { BillingGateway } from './ports';
 import type { BillingInbox, TopUpRepository } from './repositories';

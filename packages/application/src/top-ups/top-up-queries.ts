@@ -1,5 +1,5 @@
 import { err, ok, Result, TopUp, TopUpStatus } from '@voiceplane/domain';
-import { Page, PageRequest } from '../common/page';
+import { Page, PageRequest } from '../common';
 import { ReconcilableTopUp, TopUpRepository } from './repositories';
 
 /**

@@ -9,7 +9,7 @@ import {
 } from '@voiceplane/adapter-fakes';
 import { TopUpOutcome } from '@voiceplane/domain';
 import { ReconcileTopUps } from './reconcile-top-ups';
-import { BalanceService } from '../billing/balance-service';
+import { BalanceService } from '../billing';
 import { AutoRechargeTrigger, BALANCE_LOW_TOPIC } from './auto-recharge-trigger';
 import { BillingAccounts } from './billing-accounts';
 import { ReceiveBillingEvent } from './billing-ingress';

@@ -1,9 +1,9 @@
 import { Assistant, Conversation, roleOfSource, RuntimeTool, ToolCallResult, transcriptText } from '@voiceplane/domain';
-import { CallConfigurations } from '../calls/call-configurations';
-import { BuiltInRunner, ConversationBrain, TurnResult } from '../conversation-policy/conversation-brain';
-import { ChatMessage } from '../conversation-policy/ports';
-import { ConversationRepository } from '../conversations/ports';
-import { InvokeToolForConversation } from '../tools/invoke-tool-for-conversation';
+import { CallConfigurations } from '../calls';
+import { BuiltInRunner, ConversationBrain, TurnResult } from '../conversation-policy';
+import { ChatMessage } from '../conversation-policy';
+import { ConversationRepository } from '../conversations';
+import { InvokeToolForConversation } from '../tools';
 
 /** Turns of history the assistant reads. */
 const HISTORY_TURNS = 30;

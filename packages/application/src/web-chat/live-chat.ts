@@ -1,8 +1,8 @@
 import { Conversation, ConversationMessage, roleOfSource, WebChatType } from '@voiceplane/domain';
-import { WorkLogger } from '../events/ports';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
-import { BusMessage, MessageBus } from '../ports/message-bus';
+import { WorkLogger } from '../events';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
+import { BusMessage, MessageBus } from '../ports';
 
 /** Outbox topic of every message stored in a web chat: live views (the widget's stream) follow it. */
 export const WEB_CHAT_MESSAGE_TOPIC = 'conversation.message';

@@ -1,4 +1,4 @@
-import { token } from '../common/token';
+import { token } from '../common';
 import type { WebChatRepository, WidgetSettingsRepository } from './ports';
 import type { WebWidget } from './web-widget';
 import type { WebChats } from './web-chats';

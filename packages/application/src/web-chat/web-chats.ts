@@ -20,21 +20,21 @@ import {
   withinDailyCap,
   capPeriodStart,
 } from '@voiceplane/domain';
-import { AssistantRepository } from '../assistants/ports';
-import { BalanceService } from '../billing/balance-service';
-import { CallConfigurations } from '../calls/call-configurations';
-import { ConversationBrain } from '../conversation-policy/conversation-brain';
-import { conversationTexts } from '../conversation-policy/instructions';
-import { EndInactiveConversation } from '../conversations/end-inactive-conversation';
-import { InactivitySchedule } from '../conversations/inactivity-schedule';
-import { ConversationRef, ConversationRepository } from '../conversations/ports';
-import { WorkLogger } from '../events/ports';
-import { LedgerRepository, UserRepository } from '../ports/accounts';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
-import { Outbox } from '../ports/outbox';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { InvokeToolForConversation } from '../tools/invoke-tool-for-conversation';
+import { AssistantRepository } from '../assistants';
+import { BalanceService } from '../billing';
+import { CallConfigurations } from '../calls';
+import { ConversationBrain } from '../conversation-policy';
+import { conversationTexts } from '../conversation-policy';
+import { EndInactiveConversation } from '../conversations';
+import { InactivitySchedule } from '../conversations';
+import { ConversationRef, ConversationRepository } from '../conversations';
+import { WorkLogger } from '../events';
+import { LedgerRepository, UserRepository } from '../ports';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
+import { Outbox } from '../ports';
+import { UnitOfWork } from '../ports';
+import { InvokeToolForConversation } from '../tools';
 import { chatSetup, chatTurn } from './chat-turn';
 import { liveChatMessage, ReplyDrafts, WEB_CHAT_MESSAGE_TOPIC } from './live-chat';
 import { WebChatRepository } from './ports';

@@ -13,11 +13,11 @@ import {
   WidgetRefusal,
   WidgetSettings,
 } from '@voiceplane/domain';
-import { hashToken } from '../accounts/secrets';
-import { AssistantRepository } from '../assistants/ports';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
-import { RateLimiter } from '../ratelimit/rate-limiter';
+import { hashToken } from '../accounts';
+import { AssistantRepository } from '../assistants';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
+import { RateLimiter } from '../ratelimit';
 import { WebChatRepository, WidgetSettingsRepository } from './ports';
 import { ChatReply, ReplyRefusal, WebChats } from './web-chats';
 

@@ -1,6 +1,6 @@
 import { ManualClock, RecordingLogger, SequentialIds } from '@voiceplane/adapter-fakes';
 import { ConversationMessage } from '@voiceplane/domain';
-import { BusMessage, MessageBus } from '../ports/message-bus';
+import { BusMessage, MessageBus } from '../ports';
 import { LiveChatMessage, ReplyDrafts, WEB_CHAT_DRAFT_TOPIC, WEB_CHAT_MESSAGE_TOPIC } from './live-chat';
 import { LiveChatEvent, WidgetStreams } from './widget-streams';
 

@@ -1,4 +1,4 @@
-import { BusMessage } from '../ports/message-bus';
+import { BusMessage } from '../ports';
 import {
   LiveChatDraft,
   LiveChatMessage,

@@ -1,7 +1,7 @@
 import { WebhookEventType } from '@voiceplane/domain';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { oncePerEvent } from '../events/consumers';
-import { EventConsumer, JobHandler, ProcessedEvents } from '../events/ports';
+import { UnitOfWork } from '../ports';
+import { oncePerEvent } from '../events';
+import { EventConsumer, JobHandler, ProcessedEvents } from '../events';
 import { DELIVERY_ATTEMPT_JOB, DELIVERY_REQUESTED_TOPIC, WebhookDeliveries } from './webhook-deliveries';
 import { DELIVERY_SENDER_CONSUMER, DELIVERY_SWEEP_JOB, WebhookSender } from './webhook-sender';
 

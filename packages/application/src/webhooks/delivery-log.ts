@@ -1,5 +1,5 @@
 import { DeliveryAttempt, err, ok, Result, WebhookDelivery } from '@voiceplane/domain';
-import { Page, PageRequest } from '../common/page';
+import { Page, PageRequest } from '../common';
 import { DeliveryFilter, WebhookDeliveryRepository } from './ports';
 
 /** A delivery with every attempt made of it, oldest first. */

@@ -8,10 +8,10 @@ import {
   Result,
   WebhookDelivery,
 } from '@voiceplane/domain';
-import { NewJob } from '../events/ports';
-import { SigningSecret } from '../ports/accounts';
-import { NewOutboxEvent } from '../ports/outbox';
-import { Page, PageRequest } from '../common/page';
+import { NewJob } from '../events';
+import { SigningSecret } from '../ports';
+import { NewOutboxEvent } from '../ports';
+import { Page, PageRequest } from '../common';
 
 export interface NewDelivery {
   readonly id: string;

@@ -1,6 +1,6 @@
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
+import { UnitOfWork } from '../ports';
 import { WebhookDeliveryRepository } from './ports';
 import { AttemptReport, WebhookSender } from './webhook-sender';
 

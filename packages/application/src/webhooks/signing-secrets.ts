@@ -1,8 +1,8 @@
 import { previousSecretExpiry, rotationGraceEnd } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { SigningSecret, SigningSecretRepository } from '../ports/accounts';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
+import { UnitOfWork } from '../ports';
+import { SigningSecret, SigningSecretRepository } from '../ports';
 
 /** The account's signing secret, and until when the one it replaced still signs (null: no longer). */
 export interface SigningSecretView {

@@ -1,4 +1,4 @@
-import { token } from '../common/token';
+import { token } from '../common';
 import type { DeliveryLog } from './delivery-log';
 import type { WebhookDeliveryRepository } from './ports';
 import type { SendTestWebhook } from './send-test-webhook';

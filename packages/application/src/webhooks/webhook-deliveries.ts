@@ -9,11 +9,11 @@ import {
   WebhookDelivery,
   WebhookEventType,
 } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
-import { NewOutboxEvent, Outbox } from '../ports/outbox';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { JobScheduler } from '../events/ports';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
+import { NewOutboxEvent, Outbox } from '../ports';
+import { UnitOfWork } from '../ports';
+import { JobScheduler } from '../events';
 import { CancelCriteria, WebhookDeliveryRepository } from './ports';
 
 /** Outbox topic that asks a worker to attempt a delivery now. */

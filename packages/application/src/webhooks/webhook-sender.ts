@@ -10,11 +10,11 @@ import {
   secretsInForce,
   settleAttempt,
 } from '@voiceplane/domain';
-import { SigningSecret, SigningSecretRepository } from '../ports/accounts';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
-import { OutboundHttpClient, OutboundResponse } from '../ports/outbound-http';
-import { JobScheduler, NewJob, WorkLogger } from '../events/ports';
+import { SigningSecret, SigningSecretRepository } from '../ports';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
+import { OutboundHttpClient, OutboundResponse } from '../ports';
+import { JobScheduler, NewJob, WorkLogger } from '../events';
 import {
   DeliveryForSettlement,
   DeliveryLease,

@@ -5527,7 +5527,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["UpdateFlowBody"];
+                    "application/json": components["schemas"]["UpdateAutomationBody"];
                 };
             };
             responses: {
@@ -10102,7 +10102,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["CreateGroupBody"];
+                    "application/json": components["schemas"]["CreateFolderBody"];
                 };
             };
             responses: {
@@ -10190,7 +10190,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["UpdateGroupBody"];
+                    "application/json": components["schemas"]["UpdateFolderBody"];
                 };
             };
             responses: {
@@ -10387,7 +10387,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["CreateGroupBody"];
+                    "application/json": components["schemas"]["CreateFolderBody"];
                 };
             };
             responses: {
@@ -11135,7 +11135,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["CreateGroupBody"];
+                    "application/json": components["schemas"]["CreateFolderBody"];
                 };
             };
             responses: {
@@ -11223,7 +11223,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["UpdateGroupBody"];
+                    "application/json": components["schemas"]["UpdateFolderBody"];
                 };
             };
             responses: {
@@ -11420,7 +11420,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["CreateGroupBody"];
+                    "application/json": components["schemas"]["CreateFolderBody"];
                 };
             };
             responses: {
@@ -14838,7 +14838,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["UpdateGroupBody"];
+                    "application/json": components["schemas"]["UpdateFolderBody"];
                 };
             };
             responses: {
@@ -14984,7 +14984,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["UpdateGroupBody"];
+                    "application/json": components["schemas"]["UpdateFolderBody"];
                 };
             };
             responses: {
@@ -16450,7 +16450,7 @@ export interface components {
             /** @description Required for auth_type header */
             auth_header_name?: string;
         };
-        UpdateFlowBody: {
+        UpdateAutomationBody: {
             /** @description Merged key by key over the current params; a null value removes an optional param (≤ 64 KB serialised) */
             params?: Record<string, never>;
             /** @description Stored on the automation (not versioned) */
@@ -16687,13 +16687,13 @@ export interface components {
             /** @description A human's answer in a web chat, 1–2000 characters */
             message: string;
         };
-        CreateGroupBody: {
+        CreateFolderBody: {
             /** @description Unique in the account, ignoring case */
             name: string;
             /** @enum {string|null} */
             color?: "gray" | "slate" | "red" | "orange" | "amber" | "green" | "teal" | "blue" | "purple" | "pink" | null;
         };
-        UpdateGroupBody: {
+        UpdateFolderBody: {
             name?: string;
             /**
              * @description null clears the color

@@ -4,7 +4,7 @@ import {
   AssistantWebhooks,
   ChangeAssistantStatus,
   DeleteAssistant,
-  ManageGroups,
+  ManageFolders,
   ReferenceData,
   SaveAssistant,
   TOKENS,
@@ -21,7 +21,7 @@ import {
   TypeormAssistantRepository,
   TypeormCatalogRepository,
   TypeormEventTypeRepository,
-  TypeormGroupRepository,
+  TypeormFolderRepository,
 } from '@voiceplane/adapter-typeorm';
 import { TargetUrlPolicy } from '@voiceplane/domain';
 import { ApiModule } from './module';
@@ -36,8 +36,8 @@ export const assistantsModule: ApiModule = ({ container: c, config, database }) 
     .toDynamicValue((ctx) => new TypeormAssistantRepository(database, ctx.get(TOKENS.Outbox)))
     .inSingletonScope();
   c.bind(TOKENS.CatalogRepository).toConstantValue(new TypeormCatalogRepository(database));
-  c.bind(TOKENS.FolderRepository).toConstantValue(new TypeormGroupRepository(database, 'folders'));
-  c.bind(TOKENS.LabelRepository).toConstantValue(new TypeormGroupRepository(database, 'labels'));
+  c.bind(TOKENS.FolderRepository).toConstantValue(new TypeormFolderRepository(database, 'folders'));
+  c.bind(TOKENS.LabelRepository).toConstantValue(new TypeormFolderRepository(database, 'labels'));
   c.bind(TOKENS.EventTypeRepository).toConstantValue(new TypeormEventTypeRepository(database));
   c.bind(TOKENS.SaveAssistant)
     .toDynamicValue(
@@ -83,10 +83,10 @@ export const assistantsModule: ApiModule = ({ container: c, config, database }) 
     )
     .inSingletonScope();
   c.bind(TOKENS.ManageFolders)
-    .toDynamicValue((ctx) => new ManageGroups(ctx.get(TOKENS.FolderRepository), ctx.get(TOKENS.UnitOfWork)))
+    .toDynamicValue((ctx) => new ManageFolders(ctx.get(TOKENS.FolderRepository), ctx.get(TOKENS.UnitOfWork)))
     .inSingletonScope();
   c.bind(TOKENS.ManageLabels)
-    .toDynamicValue((ctx) => new ManageGroups(ctx.get(TOKENS.LabelRepository), ctx.get(TOKENS.UnitOfWork)))
+    .toDynamicValue((ctx) => new ManageFolders(ctx.get(TOKENS.LabelRepository), ctx.get(TOKENS.UnitOfWork)))
     .inSingletonScope();
   for (const controller of [
     AssistantController,

@@ -10,11 +10,11 @@ import {
   AutomationSteps,
   AutomationToolRuns,
   CheckConnection,
-  FlowQueries,
+  AutomationQueries,
   ManageConnections,
   ManageDataTables,
-  ManageFlows,
-  RestoreFlow,
+  ManageAutomations,
+  RestoreAutomation,
   RetryRun,
   RunQueries,
   SandboxAutomationControls,
@@ -23,7 +23,7 @@ import {
   TemplateChecks,
   TOKENS,
   TriggerWebhook,
-  UpdateFlow,
+  UpdateAutomation,
   VersionPublisher,
   type AutomationChatapp,
   type Token,
@@ -32,9 +32,9 @@ import {
   AutomationHookController,
   ConnectionController,
   DataTableController,
-  FlowController,
+  AutomationController,
   SandboxAutomationController,
-  FlowRunController,
+  AutomationRunController,
   SandboxFaults,
   TemplateController,
 } from '@voiceplane/adapter-http';
@@ -52,7 +52,7 @@ import { ApiModule } from './module';
 
 /**
  * Automations: data tables, connections, the template catalogue and apply with its
- * real test, flows with their versions (update, enable/disable/delete, restore), run details and
+ * real test, automations with their versions (update, enable/disable/delete, restore), run details and
  * retries, paused runs resumed by the job scheduler, runs on `call.ended`, the webhook trigger
  * route, and the `type: automation` mid-call tool.
  *
@@ -168,10 +168,10 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
         ),
     )
     .inSingletonScope();
-  c.bind(TOKENS.UpdateFlow)
+  c.bind(TOKENS.UpdateAutomation)
     .toDynamicValue(
       () =>
-        new UpdateFlow(
+        new UpdateAutomation(
           get(TOKENS.AutomationRepository),
           { checks: c.get(TemplateChecks), publisher: c.get(VersionPublisher), engine: get(TOKENS.AutomationEngine) },
           get(TOKENS.Clock),
@@ -180,19 +180,19 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
         ),
     )
     .inSingletonScope();
-  c.bind(TOKENS.FlowQueries)
-    .toDynamicValue(() => new FlowQueries(get(TOKENS.AutomationRepository), config.publicBaseUrl))
+  c.bind(TOKENS.AutomationQueries)
+    .toDynamicValue(() => new AutomationQueries(get(TOKENS.AutomationRepository), config.publicBaseUrl))
     .inSingletonScope();
-  c.bind(TOKENS.ManageFlows)
+  c.bind(TOKENS.ManageAutomations)
     .toDynamicValue(
       () =>
-        new ManageFlows(
+        new ManageAutomations(
           get(TOKENS.AutomationRepository),
           get(TOKENS.AssistantRepository),
           get(TOKENS.AutomationToolBinding),
           get(TOKENS.UnitOfWork),
           get(TOKENS.Clock),
-          get(TOKENS.FlowQueries),
+          get(TOKENS.AutomationQueries),
         ),
     )
     .inSingletonScope();
@@ -252,10 +252,10 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
     'sandbox',
   );
   const rollbackFaults = sandbox ? new ArmedRollbackFaults() : null;
-  c.bind(TOKENS.RestoreFlow)
+  c.bind(TOKENS.RestoreAutomation)
     .toDynamicValue(
       () =>
-        new RestoreFlow(
+        new RestoreAutomation(
           get(TOKENS.AutomationRepository),
           get(TOKENS.AssistantRepository),
           { checks: c.get(TemplateChecks), publisher: c.get(VersionPublisher), faults: rollbackFaults },
@@ -294,8 +294,8 @@ export const automationsModule: ApiModule = ({ container: c, config, database, l
     DataTableController,
     ConnectionController,
     TemplateController,
-    FlowController,
-    FlowRunController,
+    AutomationController,
+    AutomationRunController,
     AutomationHookController,
     ...(sandbox ? [SandboxAutomationController] : []),
   ];

@@ -1,5 +1,5 @@
 /** Folders and labels group assistants; both share these rules. */
-export const GROUP_COLORS = [
+export const FOLDER_COLORS = [
   'gray',
   'slate',
   'red',
@@ -11,8 +11,8 @@ export const GROUP_COLORS = [
   'purple',
   'pink',
 ] as const;
-export type GroupColor = (typeof GROUP_COLORS)[number];
-export const GROUP_NAME_MAX = 255;
+export type FolderColor = (typeof FOLDER_COLORS)[number];
+export const FOLDER_NAME_MAX = 255;
 
 /** Refusals of folder and label writes: names are unique per account, ignoring case. */
-export type GroupRefusal = 'not_found' | 'name_taken';
+export type FolderRefusal = 'not_found' | 'name_taken';

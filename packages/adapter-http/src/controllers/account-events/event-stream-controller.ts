@@ -3,7 +3,7 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { AccountEvent, readLastEventId } from '@voiceplane/domain';
 import { AccountEventStreams, TOKENS } from '@voiceplane/application';
-import { answer } from '../../pipeline/answers';
+import { refuse } from '../../pipeline/answers';
 import { EventStreamWriter, lastEventIdOf, ServerSentEvent } from '../../pipeline/event-stream';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
@@ -38,7 +38,7 @@ export class EventStreamController {
     });
     if (!opened.ok) {
       writer.close();
-      answer(EVENT_STREAM_ANSWERS, opened.error);
+      refuse(EVENT_STREAM_ANSWERS, opened.error);
     }
     writer.onClose(opened.value.close);
     req.res?.once('close', () => writer.close());

@@ -3,8 +3,8 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { CallAnalyticsReport, CallAnalyticsReports, TOKENS } from '@voiceplane/application';
 import { Id, ListFilters, parseTimestamp, Str, validateDto } from '../../validation';
-import { failValidation, reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { reply } from '../../pipeline/responses';
+import { refuse, validationAnswer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { ANALYTICS_ANSWERS } from './analytics-answers';
@@ -64,7 +64,7 @@ export class AnalyticsController {
   @Get('/calls')
   async calls(@Request() req: ExpressRequest) {
     const shaped = validateDto(CallAnalyticsQuery, req.query ?? {});
-    if (!shaped.ok) failValidation(shaped.errors);
+    if (!shaped.ok) refuse(validationAnswer(shaped.errors));
     const q = shaped.value;
     const report = await this.reports.report(principalOf(req).userId, {
       from: timestampOf(q.from),
@@ -72,7 +72,7 @@ export class AnalyticsController {
       assistantId: q.assistant_id,
       goalVariable: q.goal_variable,
     });
-    if (!report.ok) answer(ANALYTICS_ANSWERS, report.error);
+    if (!report.ok) refuse(ANALYTICS_ANSWERS, report.error);
     return reply(200, { data: present(report.value) });
   }
 }

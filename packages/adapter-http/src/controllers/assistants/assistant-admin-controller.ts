@@ -6,7 +6,6 @@ import { AdministerAssistants, TOKENS } from '@voiceplane/application';
 import { Bool, Int, Str } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
 import { answerFor, refuse } from '../../pipeline/answers';
-import { answerOutcome } from '../../pipeline/idempotency';
 import { ACCOUNT_ANSWERS, USER_NOT_FOUND } from '../account-answers';
 import { ASSISTANT_NOT_FOUND, ASSISTANT_SUCCESS } from './assistant-answers';
 import { Doc } from '../../openapi/route-doc';
@@ -64,7 +63,7 @@ export class AssistantAdminController {
         description: body.description ?? null,
         status: body.status ?? 'active',
       });
-    return answerOutcome(req, create, (result) =>
+    return reply(req, create, (result) =>
       result.ok
         ? { status: 201, body: { data: presentKnowledgeBase(result.value) } }
         : answerFor(ACCOUNT_ANSWERS, result.error),
@@ -76,7 +75,7 @@ export class AssistantAdminController {
   async createEventType(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const userId = pathId(id, USER_NOT_FOUND);
     const body = parse(EventTypeBody, req.body);
-    return answerOutcome(
+    return reply(
       req,
       () => this.admin.createEventType(userId, { name: body.name, durationMinutes: body.duration_minutes }),
       (result) =>

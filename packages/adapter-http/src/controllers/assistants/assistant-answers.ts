@@ -1,7 +1,7 @@
 import { FieldErrors, ReferenceDataRefusal } from '@voiceplane/domain';
 import {
   ActivationFailure,
-  GroupUpdateRefusal,
+  FolderUpdateRefusal,
   SaveAssistantFailure,
   WebhookSwitchRefusal,
 } from '@voiceplane/application';
@@ -36,7 +36,7 @@ export const WEBHOOK_SWITCH_ANSWERS: AnswerTable<WebhookSwitchRefusal> = {
 };
 
 /** Folders and labels, each with its own noun. */
-export function groupAnswers(noun: 'Folder' | 'Label'): AnswerTable<GroupUpdateRefusal> {
+export function folderAnswers(noun: 'Folder' | 'Label'): AnswerTable<FolderUpdateRefusal> {
   return {
     not_found: { status: 404, body: { message: `${noun} not found` } },
     name_taken: invalid({ name: ['The name has already been taken.'] }),
@@ -65,7 +65,7 @@ export const ASSISTANT_SUCCESS = {
 } as const;
 
 /** The `message` of each successful folder or label write, with its noun. */
-export function groupSuccess(noun: 'Folder' | 'Label'): {
+export function folderSuccess(noun: 'Folder' | 'Label'): {
   readonly created: string;
   readonly updated: string;
   readonly deleted: string;

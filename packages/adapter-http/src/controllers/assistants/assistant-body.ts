@@ -31,7 +31,7 @@ import {
 } from '@voiceplane/domain';
 import { ASSISTANT_MESSAGES, normalizeVariables } from './assistant-messages';
 import { Arr, Bool, Ctor, Id, Int, isPlainObject, ItemChoice, Num, Obj, Str, validateDto } from '../../validation';
-import { failValidation } from '../../pipeline/responses';
+import { refuse, validationAnswer } from '../../pipeline/answers';
 import { assistantChangesFromWire } from './assistant-body-mapping';
 
 /**
@@ -213,7 +213,7 @@ export interface ParsedAssistantBody {
  * fields validated by the cross-field rules and the client sees all problems at once.
  */
 export function parseAssistantBody(input: unknown, operation: 'create' | 'update'): ParsedAssistantBody {
-  if (!isPlainObject(input)) failValidation({ body: ['The request body must be a JSON object.'] });
+  if (!isPlainObject(input)) refuse(validationAnswer({ body: ['The request body must be a JSON object.'] }));
   const options = { partial: operation === 'update' };
   const strict = validateDto(operation === 'create' ? CreateAssistantBody : AssistantFields, input, options);
   const errors: FieldErrors = strict.ok ? {} : { ...strict.errors };

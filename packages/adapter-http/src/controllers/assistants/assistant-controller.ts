@@ -12,8 +12,7 @@ import {
 } from '@voiceplane/application';
 import { Id, PageQuery, pageOf, Str, ListFilters } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer, answerFor, refuse } from '../../pipeline/answers';
-import { answerOutcome } from '../../pipeline/idempotency';
+import { refuse, answerFor } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
@@ -62,7 +61,7 @@ export class AssistantController {
   @Post('/assistant')
   async create(@Request() req: ExpressRequest) {
     const { changes, errors } = parseAssistantBody(req.body, 'create');
-    return answerOutcome(
+    return reply(
       req,
       () => this.save.create({ userId: principalOf(req).userId, changes, malformedFields: Object.keys(errors) }),
       (result) =>
@@ -87,7 +86,7 @@ export class AssistantController {
       changes,
       malformedFields: Object.keys(errors),
     });
-    if (!result.ok) answer(saveAnswers(errors), result.error);
+    if (!result.ok) refuse(saveAnswers(errors), result.error);
     return reply(200, { message: ASSISTANT_SUCCESS.updated, data: presentAssistantSummary(result.value) });
   }
 
@@ -138,7 +137,7 @@ export class AssistantController {
   @Post('/assistant/:id/activate')
   async activate(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const assistantId = pathId(id, ASSISTANT_NOT_FOUND);
-    return answerOutcome(
+    return reply(
       req,
       () => this.statuses.activate(principalOf(req).userId, assistantId),
       (result) =>
@@ -152,7 +151,7 @@ export class AssistantController {
   @Post('/assistant/:id/deactivate')
   async deactivate(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const assistantId = pathId(id, ASSISTANT_NOT_FOUND);
-    return answerOutcome(
+    return reply(
       req,
       () => this.statuses.deactivate(principalOf(req).userId, assistantId),
       (result) =>

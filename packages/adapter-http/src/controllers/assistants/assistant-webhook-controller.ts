@@ -4,9 +4,8 @@ import { inject } from 'inversify';
 import { AssistantWebhooks, TOKENS } from '@voiceplane/application';
 import { WebhookTarget } from '@voiceplane/domain';
 import { Id, Str } from '../../validation';
-import { parse } from '../../pipeline/responses';
+import { parse, reply } from '../../pipeline/responses';
 import { answerFor } from '../../pipeline/answers';
-import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { ASSISTANT_SUCCESS, WEBHOOK_SWITCH_ANSWERS } from './assistant-answers';
 import { Doc } from '../../openapi/route-doc';
@@ -30,7 +29,7 @@ export class AssistantWebhookController {
   @Post('/disable-webhook')
   async disable(@Request() req: ExpressRequest) {
     const body = parse(DisableWebhookBody, req.body);
-    return answerOutcome(
+    return reply(
       req,
       () => this.webhooks.disable(principalOf(req).userId, body.assistant_id),
       (result) =>
@@ -44,7 +43,7 @@ export class AssistantWebhookController {
   @Post('/enable-webhook')
   async enable(@Request() req: ExpressRequest) {
     const body = parse(EnableWebhookBody, req.body);
-    return answerOutcome(
+    return reply(
       req,
       () => this.webhooks.enable(principalOf(req).userId, body.assistant_id, body.webhook_url),
       (result) =>
@@ -96,7 +95,7 @@ export class AssistantWebhookController {
     const body = enabling
       ? parse(EnableWebhookBody, req.body)
       : { ...parse(DisableWebhookBody, req.body), webhook_url: null };
-    return answerOutcome(
+    return reply(
       req,
       () => this.webhooks.setUrl(principalOf(req).userId, body.assistant_id, target, body.webhook_url),
       (result) =>

@@ -1,6 +1,4 @@
 export { AssistantController } from './assistant-controller';
 export { AssistantWebhookController } from './assistant-webhook-controller';
 export { ReferenceDataController } from './reference-data-controller';
-export { FolderController } from './folder-controller';
-export { LabelController } from './label-controller';
 export { AssistantAdminController } from './assistant-admin-controller';

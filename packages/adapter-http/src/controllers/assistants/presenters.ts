@@ -1,5 +1,5 @@
 import { Assistant, EventType, OutboundAssistant } from '@voiceplane/domain';
-import { AssistantGroup } from '@voiceplane/application';
+import { Folder } from '@voiceplane/application';
 import { iso } from '../../presenters/format';
 
 /** `data` of create, update, activate and deactivate (fixed). */
@@ -99,7 +99,7 @@ export function presentOutboundAssistant(a: OutboundAssistant) {
   };
 }
 
-export function presentGroup(g: AssistantGroup) {
+export function presentFolder(g: Folder) {
   return { id: g.id, name: g.name, color: g.color, assistants_count: g.assistantsCount };
 }
 

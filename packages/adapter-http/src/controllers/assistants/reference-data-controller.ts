@@ -11,8 +11,8 @@ import {
 } from '@voiceplane/domain';
 import { ReferenceData, TOKENS } from '@voiceplane/application';
 import { Id, Str, ListFilters } from '../../validation';
-import { failValidation, parse, reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { parse, reply } from '../../pipeline/responses';
+import { refuse, validationAnswer } from '../../pipeline/answers';
 import { REFERENCE_DATA_ANSWERS } from './assistant-answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
@@ -40,7 +40,7 @@ class ModelsQuery {
 /** The model kind asked for; both names given must agree. */
 function modelKindOf(q: ModelsQuery): ModelKind {
   const typed: ModelKind | undefined = q.type === undefined ? undefined : q.type === 'llm' ? 'llm' : 'multimodal';
-  if (typed && q.kind && typed !== q.kind) failValidation({ type: ['The type must match the kind.'] });
+  if (typed && q.kind && typed !== q.kind) refuse(validationAnswer({ type: ['The type must match the kind.'] }));
   return q.kind ?? typed ?? 'llm';
 }
 
@@ -68,7 +68,7 @@ export class ReferenceDataController {
   async voices(@Request() req: ExpressRequest) {
     const q = parse(VoicesQuery, req.query);
     const result = await this.reference.voices({ mode: q.mode, languageId: q.language_id });
-    if (!result.ok) answer(REFERENCE_DATA_ANSWERS, result.error);
+    if (!result.ok) refuse(REFERENCE_DATA_ANSWERS, result.error);
     return reply(200, result.value);
   }
 
@@ -83,7 +83,7 @@ export class ReferenceDataController {
   async providers(@Request() req: ExpressRequest) {
     const q = parse(ProvidersQuery, req.query);
     const result = await this.reference.providers({ kind: q.kind, languageId: q.language_id });
-    if (!result.ok) answer(REFERENCE_DATA_ANSWERS, result.error);
+    if (!result.ok) refuse(REFERENCE_DATA_ANSWERS, result.error);
     return reply(200, result.value);
   }
 

@@ -138,22 +138,22 @@ export const APPLY_ANSWERS: AnswerTable<ApplyRefusal> = {
     ),
 };
 
-/** The 404 of the flow routes that speak the automation family. */
-export const FLOW_NOT_FOUND = automationError(404, 'Automation not found', 'not_found');
+/** The 404 of the automation routes that speak the automation family. */
+export const AUTOMATION_NOT_FOUND = automationError(404, 'Automation not found', 'not_found');
 const NO_LIVE_VERSION = automationError(422, 'The automation has no published version.', 'no_live_version');
 
 /** `PUT /api/user/automate/flows/{id}`: checks 2 and 5–11 (plus a tool limit on a first publish). */
-export const UPDATE_ANSWERS: AnswerTable<UpdateRefusal> = { ...APPLY_ANSWERS, not_found: FLOW_NOT_FOUND };
+export const UPDATE_ANSWERS: AnswerTable<UpdateRefusal> = { ...APPLY_ANSWERS, not_found: AUTOMATION_NOT_FOUND };
 
 export const ENABLE_ANSWERS: AnswerTable<EnableRefusal> = {
-  not_found: FLOW_NOT_FOUND,
+  not_found: AUTOMATION_NOT_FOUND,
   no_live_version: NO_LIVE_VERSION,
   assistant_not_found: APPLY_ANSWERS.assistant_not_found,
   binding_conflict: APPLY_ANSWERS.binding_conflict,
 };
 
 export const RESTORE_ANSWERS: AnswerTable<RestoreRefusal> = {
-  not_found: FLOW_NOT_FOUND,
+  not_found: AUTOMATION_NOT_FOUND,
   no_previous_version: automationError(422, 'There is no earlier published version to restore.', 'no_previous_version'),
   rollback_failed: ({ versionNumber }) =>
     automationError(422, `Version ${versionNumber} could not be read; nothing was changed.`, 'rollback_failed'),
@@ -168,7 +168,7 @@ export const RESTORE_ANSWERS: AnswerTable<RestoreRefusal> = {
 };
 
 export const RETRY_ANSWERS: AnswerTable<RetryRefusal> = {
-  not_found: FLOW_NOT_FOUND,
+  not_found: AUTOMATION_NOT_FOUND,
   run_not_found: automationError(404, 'Run not found', 'not_found'),
   run_not_retryable: automationError(422, 'Only failed runs can be retried.', 'run_not_retryable'),
   no_live_version: NO_LIVE_VERSION,

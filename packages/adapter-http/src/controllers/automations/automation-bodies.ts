@@ -117,7 +117,7 @@ export class RunsQuery {
 }
 
 /** `params` are merged key by key (null removes one); unknown fields are ignored. */
-export class UpdateFlowBody {
+export class UpdateAutomationBody {
   @Obj({
     description:
       'Merged key by key over the current params; a null value removes an optional param (≤ 64 KB serialised)',
@@ -130,7 +130,7 @@ export class UpdateFlowBody {
 }
 
 @ListFilters()
-export class FlowsQuery extends PageQuery {
+export class AutomationsQuery extends PageQuery {
   @Str({ enum: ['enabled', 'disabled'] }) status?: 'enabled' | 'disabled';
   @Str({ enum: TEMPLATE_KEYS }) template_key?: (typeof TEMPLATE_KEYS)[number];
   @Int({ min: 1 }) assistant_id?: number;
@@ -144,7 +144,7 @@ export class RetryBody {
 export const MAX_PARAMS_BYTES = 64 * 1024;
 
 /**
- * The body of an apply or a flow update (check 2): its shape, `params` as given and at
+ * The body of an apply or an automation update (check 2): its shape, `params` as given and at
  * most 64 KB, and `sample` when it is an object.
  */
 export function readTemplateBody<T extends object>(

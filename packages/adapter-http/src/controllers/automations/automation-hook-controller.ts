@@ -3,12 +3,18 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { JsonObject } from '@voiceplane/domain';
 import { RateDecision, TOKENS, TriggerWebhook } from '@voiceplane/application';
+import { reply } from '../../pipeline/responses';
 import { Answer, refuse } from '../../pipeline/answers';
-import { answerOutcome } from '../../pipeline/idempotency';
 import { tooManyBody } from '../../pipeline/families';
 import { isPlainObject } from '../../validation';
 import { Doc } from '../../openapi/route-doc';
-import { FLOW_NOT_FOUND, HOOK_BODY_NOT_OBJECT, HOOK_DISABLED, hookTimeout, isPublicId } from './automation-answers';
+import {
+  AUTOMATION_NOT_FOUND,
+  HOOK_BODY_NOT_OBJECT,
+  HOOK_DISABLED,
+  hookTimeout,
+  isPublicId,
+} from './automation-answers';
 
 const TOKEN = /^[0-9A-Za-z]{1,64}$/;
 
@@ -40,7 +46,7 @@ export class AutomationHookController {
     @Params({ name: 'token' }) token: string,
   ) {
     const automation = isPublicId(id) && TOKEN.test(token) ? await this.hooks.authorise(id, token) : null;
-    if (automation === null) refuse(FLOW_NOT_FOUND);
+    if (automation === null) refuse(AUTOMATION_NOT_FOUND);
     const decision = await this.hooks.admit(automation);
     const headers = rateHeaders(decision);
     if (!decision.allowed) {
@@ -53,7 +59,7 @@ export class AutomationHookController {
     const body: unknown = req.body === undefined || req.body === null ? {} : req.body;
     if (!isPlainObject(body)) refuse({ ...HOOK_BODY_NOT_OBJECT, headers });
 
-    return answerOutcome(
+    return reply(
       req,
       () => this.hooks.trigger(automation, body as JsonObject),
       (answered): Answer => {

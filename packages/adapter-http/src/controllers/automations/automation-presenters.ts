@@ -1,6 +1,6 @@
 import { AutomationRun, AutomationTemplate, Connection, DataTable, runDurationMs, TableRow } from '@voiceplane/domain';
 import { stepErrorText } from './automation-messages';
-import { AppliedTemplate, Automation, AutomationVersion, FlowView } from '@voiceplane/application';
+import { AppliedTemplate, Automation, AutomationVersion, AutomationView } from '@voiceplane/application';
 import { iso, isoOrNull } from '../../presenters/format';
 
 /** Automation, run, data table and connection records, fields in the documented order. */
@@ -95,7 +95,7 @@ export function presentBinding(a: Automation) {
 }
 
 /** The automation record as the API shows it. */
-export function presentAutomation(v: FlowView) {
+export function presentAutomation(v: AutomationView) {
   const a = v.automation;
   return {
     id: a.id,
@@ -132,7 +132,7 @@ export function presentVersion(v: AutomationVersion, liveVersionId: string | nul
   };
 }
 
-/** The envelope of an apply and of a flow update. */
+/** The envelope of an apply and of an automation update. */
 export function presentApplied(applied: AppliedTemplate) {
   const run = applied.run;
   return {

@@ -4,8 +4,7 @@ import { inject } from 'inversify';
 import { Connection, TargetUrlPolicy } from '@voiceplane/domain';
 import { CheckConnection, ConnectionInput, ManageConnections, TOKENS } from '@voiceplane/application';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer, answerFor } from '../../pipeline/answers';
-import { answerOutcome } from '../../pipeline/idempotency';
+import { refuse, answerFor } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { ConnectionFieldsBody, CreateConnectionBody } from './automation-bodies';
@@ -45,7 +44,7 @@ export class ConnectionController {
         baseUrl: body.base_url,
         authType: body.auth_type,
       });
-    return answerOutcome(req, create, (result) =>
+    return reply(req, create, (result) =>
       result.ok
         ? { status: 201, body: { message: CONNECTION_SUCCESS.created, data: presentConnection(result.value) } }
         : answerFor(CONNECTION_ANSWERS, result.error),
@@ -58,7 +57,7 @@ export class ConnectionController {
     const changesOf = () =>
       inputOf(parse(ConnectionFieldsBody, req.body, 'standard', { partial: true, targetPolicy: this.policy }));
     const result = await this.connections.update(principalOf(req).userId, pathId(id, CONNECTION_NOT_FOUND), changesOf);
-    if (!result.ok) answer(CONNECTION_ANSWERS, result.error);
+    if (!result.ok) refuse(CONNECTION_ANSWERS, result.error);
     return reply(200, { message: CONNECTION_SUCCESS.updated, data: presentConnection(result.value) });
   }
 
@@ -66,7 +65,7 @@ export class ConnectionController {
   @Delete('/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.connections.delete(principalOf(req).userId, pathId(id, CONNECTION_NOT_FOUND));
-    if (!result.ok) answer(CONNECTION_ANSWERS, result.error);
+    if (!result.ok) refuse(CONNECTION_ANSWERS, result.error);
     return reply(200, { message: CONNECTION_SUCCESS.deleted });
   }
 
@@ -74,7 +73,7 @@ export class ConnectionController {
   @Post('/:id/check')
   async checkNow(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const connectionId = pathId(id, CONNECTION_NOT_FOUND);
-    return answerOutcome(
+    return reply(
       req,
       () => this.check.execute(principalOf(req).userId, connectionId),
       (checked: Connection | null) =>

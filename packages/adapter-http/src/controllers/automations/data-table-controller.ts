@@ -4,8 +4,7 @@ import { inject } from 'inversify';
 import { ManageDataTables, TOKENS } from '@voiceplane/application';
 import { isPlainObject, PageQuery, pageOf, validateDto } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer, answerFor } from '../../pipeline/answers';
-import { answerOutcome } from '../../pipeline/idempotency';
+import { refuse, answerFor } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
@@ -36,7 +35,7 @@ export class DataTableController {
       name: shape.ok ? shape.value.name : undefined,
       columns: isPlainObject(req.body) ? req.body.columns : undefined,
     };
-    return answerOutcome(
+    return reply(
       req,
       () => this.tables.create(principalOf(req).userId, input, shape.ok ? {} : shape.errors),
       (result) =>
@@ -50,7 +49,7 @@ export class DataTableController {
   @Get('/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.tables.get(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND));
-    if (!result.ok) answer(DATA_TABLE_ANSWERS, result.error);
+    if (!result.ok) refuse(DATA_TABLE_ANSWERS, result.error);
     return reply(200, { data: presentTable(result.value) });
   }
 
@@ -58,7 +57,7 @@ export class DataTableController {
   @Delete('/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const result = await this.tables.delete(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND));
-    if (!result.ok) answer(DATA_TABLE_ANSWERS, result.error);
+    if (!result.ok) refuse(DATA_TABLE_ANSWERS, result.error);
     return reply(200, { message: DATA_TABLE_SUCCESS.tableDeleted });
   }
 
@@ -68,7 +67,7 @@ export class DataTableController {
     const result = await this.tables.rows(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), () =>
       pageOf(parse(PageQuery, req.query)),
     );
-    if (!result.ok) answer(DATA_TABLE_ANSWERS, result.error);
+    if (!result.ok) refuse(DATA_TABLE_ANSWERS, result.error);
     const { items, total, request } = result.value;
     return reply(200, pageEnvelope(items.map(presentRow), total, request.page, request.perPage));
   }
@@ -77,7 +76,7 @@ export class DataTableController {
   @Post('/:id/rows')
   async addRows(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const rowsOf = () => parse(AddRowsBody, req.body).rows.map((row) => row.values);
-    return answerOutcome(
+    return reply(
       req,
       () => this.tables.addRows(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), rowsOf),
       (result) =>
@@ -97,7 +96,7 @@ export class DataTableController {
     // The row id is read before the body: an unknown row answers before a malformed body does.
     const changeOf = () => ({ rowId: pathId(rowId, ROW_NOT_FOUND), values: parse(UpdateRowBody, req.body).values });
     const result = await this.tables.updateRow(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), changeOf);
-    if (!result.ok) answer(DATA_TABLE_ANSWERS, result.error);
+    if (!result.ok) refuse(DATA_TABLE_ANSWERS, result.error);
     return reply(200, { message: DATA_TABLE_SUCCESS.rowUpdated, data: presentRow(result.value) });
   }
 
@@ -111,7 +110,7 @@ export class DataTableController {
     const result = await this.tables.deleteRow(principalOf(req).userId, pathId(id, TABLE_NOT_FOUND), () =>
       pathId(rowId, ROW_NOT_FOUND),
     );
-    if (!result.ok) answer(DATA_TABLE_ANSWERS, result.error);
+    if (!result.ok) refuse(DATA_TABLE_ANSWERS, result.error);
     return reply(200, { message: DATA_TABLE_SUCCESS.rowDeleted });
   }
 }

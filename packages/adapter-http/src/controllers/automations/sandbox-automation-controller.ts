@@ -3,7 +3,7 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { Clock, SandboxAutomationControls, TOKENS } from '@voiceplane/application';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer, refuse } from '../../pipeline/answers';
+import { refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { Str } from '../../validation';
@@ -27,7 +27,7 @@ export class SandboxAutomationController {
   async resumeNow(@Request() req: ExpressRequest, @Params({ name: 'run_id' }) runId: string) {
     if (!isPublicId(runId)) refuse(SANDBOX_NOT_FOUND);
     const resumed = await this.controls.resumeNow(principalOf(req).userId, runId);
-    if (!resumed.ok) answer(SANDBOX_AUTOMATION_ANSWERS, resumed.error);
+    if (!resumed.ok) refuse(SANDBOX_AUTOMATION_ANSWERS, resumed.error);
     return reply(200, { ok: true, run: presentRunDetail(resumed.value, this.clock.now()) });
   }
 
@@ -40,7 +40,7 @@ export class SandboxAutomationController {
       pathId(id, SANDBOX_NOT_FOUND),
       statusOf,
     );
-    if (!result.ok) answer(SANDBOX_AUTOMATION_ANSWERS, result.error);
+    if (!result.ok) refuse(SANDBOX_AUTOMATION_ANSWERS, result.error);
     return reply(200, { ok: true, data: presentConnection(result.value) });
   }
 }

@@ -5,7 +5,6 @@ import { AutomationTemplate, findTemplate, JsonObject, TEMPLATE_CATALOGUE, Templ
 import { ApplyTemplate, TOKENS } from '@voiceplane/application';
 import { reply } from '../../pipeline/responses';
 import { answerFor, refuse } from '../../pipeline/answers';
-import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { ApplyTemplateBody, readTemplateBody } from './automation-bodies';
@@ -66,7 +65,7 @@ export class TemplateController {
         test: body.test ?? true,
         sample,
       });
-    return answerOutcome(req, apply, (result) =>
+    return reply(req, apply, (result) =>
       result.ok
         ? { status: result.value.status === 'test_failed' ? 200 : 201, body: presentApplied(result.value) }
         : answerFor(APPLY_ANSWERS, result.error),

@@ -16,7 +16,7 @@ import {
 import { normalizeVariables } from '../assistants/assistant-messages';
 import { CallFilter, RuntimeEvent } from '@voiceplane/application';
 import { Arr, Id, Int, Obj, PageQuery, parseTimestamp, Str, validateDto, ListFilters } from '../../validation';
-import { failValidation } from '../../pipeline/responses';
+import { refuse, validationAnswer } from '../../pipeline/answers';
 
 const RUNTIME_EVENT_TYPES = ['ringing', 'answered', 'transcript', 'ended'] as const;
 const TRANSCRIPT_ROLES = ['assistant', 'customer'] as const;
@@ -48,9 +48,9 @@ class CallPhoneBody {
 /** 422 for shapes, then for variables, then 400 for a phone number that is not E.164. */
 export function parseMakeCall(input: unknown, invalidPhone: () => never): MakeCallInput {
   const shaped = validateDto(MakeCallBody, input);
-  if (!shaped.ok) failValidation(shaped.errors);
+  if (!shaped.ok) refuse(validationAnswer(shaped.errors));
   const variables = validateDto(CallVariablesBody, { variables: shaped.value.variables });
-  if (!variables.ok) failValidation(variables.errors);
+  if (!variables.ok) refuse(validationAnswer(variables.errors));
   if (!validateDto(CallPhoneBody, { phone_number: shaped.value.phone_number }).ok) invalidPhone();
   return {
     assistantId: shaped.value.assistant_id,
@@ -115,14 +115,14 @@ const earlier = (a?: Date, b?: Date) => (a && b ? (a < b ? a : b) : (a ?? b));
 
 export function parseCallList(input: unknown): CallListInput {
   const shaped = validateDto(CallListQuery, input ?? {});
-  if (!shaped.ok) failValidation(shaped.errors);
+  if (!shaped.ok) refuse(validationAnswer(shaped.errors));
   const q = shaped.value;
   const errors: FieldErrors = {};
   const type = q.type === 'web' ? undefined : q.type;
   if (type && q.direction && type !== q.direction) errors.type = ['The type must match the direction.'];
   if (q.phone_number && q.customer_phone && q.phone_number !== q.customer_phone)
     errors.phone_number = ['The phone number must match the customer phone.'];
-  if (hasFieldErrors(errors)) failValidation(errors);
+  if (hasFieldErrors(errors)) refuse(validationAnswer(errors));
   const dayEnd = timestampOf(q.date_to);
   const filter: CallFilter = {
     assistantId: q.assistant_id,
@@ -192,7 +192,7 @@ export function transcriptItems(items: readonly TranscriptItemBody[], path: stri
     const time = validateDto(TranscriptItemTime, item, {}, `${path}.${i}.`);
     if (!time.ok) Object.assign(errors, time.errors);
   });
-  if (hasFieldErrors(errors)) failValidation(errors);
+  if (hasFieldErrors(errors)) refuse(validationAnswer(errors));
   return items.map((item) => ({
     role: item.role,
     content: item.content,
@@ -220,7 +220,7 @@ export interface RuntimeEventInput {
 /** The lifecycle event body, with its type-specific `data`. */
 export function parseRuntimeEvent(input: unknown, now: Date): RuntimeEventInput {
   const shaped = validateDto(RuntimeEventBody, input);
-  if (!shaped.ok) failValidation(shaped.errors);
+  if (!shaped.ok) refuse(validationAnswer(shaped.errors));
   const body = shaped.value;
   const occurredAt = timestampOf(body.occurred_at) ?? null;
   const at = occurredAt ?? now;
@@ -228,11 +228,11 @@ export function parseRuntimeEvent(input: unknown, now: Date): RuntimeEventInput 
   if (body.type === 'ringing' || body.type === 'answered') event = { type: body.type };
   else if (body.type === 'transcript') {
     const data = validateDto(TranscriptDataBody, body.data ?? {}, {}, 'data.');
-    if (!data.ok) failValidation(data.errors);
+    if (!data.ok) refuse(validationAnswer(data.errors));
     event = { type: 'transcript', items: transcriptItems(data.value.items, 'data.items', at) };
   } else {
     const data = validateDto(EndedDataBody, body.data ?? {}, {}, 'data.');
-    if (!data.ok) failValidation(data.errors);
+    if (!data.ok) refuse(validationAnswer(data.errors));
     event = { type: 'ended', outcome: outcomeOf(data.value, 'data.', at) };
   }
   return { eventId: body.event_id, occurredAt, event };

@@ -4,8 +4,7 @@ import { inject } from 'inversify';
 import { CallQueries, DeleteCall, MakeCall, TOKENS } from '@voiceplane/application';
 import { pageOf } from '../../validation';
 import { pathId, reply } from '../../pipeline/responses';
-import { answer, answerFor, refuse } from '../../pipeline/answers';
-import { answerOutcome } from '../../pipeline/idempotency';
+import { refuse, answerFor } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
@@ -26,7 +25,7 @@ export class CallController {
   @Post('/make_call')
   async make(@Request() req: ExpressRequest) {
     const input = parseMakeCall(req.body, () => refuse(INVALID_PHONE));
-    return answerOutcome(
+    return reply(
       req,
       () => this.makeCall.execute({ userId: principalOf(req).userId, ...input }),
       (placed) =>
@@ -54,7 +53,7 @@ export class CallController {
   @Get('/calls/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const found = await this.calls.get(principalOf(req).userId, pathId(id, CALL_NOT_FOUND));
-    if (!found.ok) answer(CALL_ANSWERS, found.error);
+    if (!found.ok) refuse(CALL_ANSWERS, found.error);
     const { call, toolCalls, report } = found.value;
     return reply(200, { data: presentCall(call, toolCalls, report) });
   }
@@ -66,7 +65,7 @@ export class CallController {
   @Delete('/calls/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const deleted = await this.deletion.execute(principalOf(req).userId, pathId(id, CALL_NOT_FOUND));
-    if (!deleted.ok) answer(DELETE_CALL_ANSWERS, deleted.error);
+    if (!deleted.ok) refuse(DELETE_CALL_ANSWERS, deleted.error);
     return reply(200, { message: CALL_MESSAGES.deleted });
   }
 }

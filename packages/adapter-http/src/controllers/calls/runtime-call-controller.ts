@@ -12,7 +12,7 @@ import {
   TOKENS,
 } from '@voiceplane/application';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer, AnswerTable } from '../../pipeline/answers';
+import { refuse, AnswerTable } from '../../pipeline/answers';
 import { Doc } from '../../openapi/route-doc';
 import { parseRuntimeEvent, RuntimeEventBody, RuntimeInboundBody } from './call-body';
 import { presentEventAnswer } from './call-presenters';
@@ -23,7 +23,7 @@ export function acceptedEvent(
   outcome: Result<CallEventAnswer, CallEventRefusal>,
   answers: AnswerTable<CallEventRefusal>,
 ): CallEventAnswer {
-  if (!outcome.ok) answer(answers, outcome.error);
+  if (!outcome.ok) refuse(answers, outcome.error);
   return outcome.value;
 }
 
@@ -53,7 +53,7 @@ export class RuntimeCallController {
       trunkId: body.trunk_id ?? null,
       providerCallId: body.provider_call_id ?? null,
     });
-    if (!accepted.ok) answer(INBOUND_CALL_ANSWERS, accepted.error);
+    if (!accepted.ok) refuse(INBOUND_CALL_ANSWERS, accepted.error);
     return reply(201, { call_id: accepted.value.callId, config: accepted.value.config });
   }
 
@@ -61,7 +61,7 @@ export class RuntimeCallController {
   @Get('/:id/config')
   async config(@Params({ name: 'id' }) id: string) {
     const found = await this.calls.runtimeConfig(pathId(id, CALL_NOT_FOUND));
-    if (!found.ok) answer(CALL_ANSWERS, found.error);
+    if (!found.ok) refuse(CALL_ANSWERS, found.error);
     return reply(200, { call_id: found.value.callId, config: found.value.config });
   }
 

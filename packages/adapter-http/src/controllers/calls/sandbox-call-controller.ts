@@ -2,8 +2,8 @@ import { Controller, Params, Post, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { Clock, SandboxCallControls, SandboxTextCalls, TOKENS } from '@voiceplane/application';
-import { answer } from '../../pipeline/answers';
 import { parse, pathId, reply } from '../../pipeline/responses';
+import { refuse } from '../../pipeline/answers';
 import { Str } from '../../validation';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
@@ -27,7 +27,7 @@ export class SandboxCallController {
 
   @Doc({ summary: 'The customer answers a sandbox call', tag: 'Sandbox' })
   @Post('/:id/answer')
-  async answer(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
+  async refuse(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const callId = pathId(id, SANDBOX_NOT_FOUND);
     return reply(
       200,
@@ -65,7 +65,7 @@ export class SandboxCallController {
     const callId = pathId(id, SANDBOX_NOT_FOUND);
     const body = parse(SayBody, req.body);
     const said = await this.textCalls.say(principalOf(req).userId, callId, body.text);
-    if (!said.ok) answer(SAY_ANSWERS, said.error);
+    if (!said.ok) refuse(SAY_ANSWERS, said.error);
     const { reply: text, toolCalls, ended, call } = said.value;
     return reply(200, {
       ok: true,

@@ -4,8 +4,8 @@ import { inject } from 'inversify';
 import { err, ok } from '@voiceplane/domain';
 import { ManageCampaigns, TOKENS } from '@voiceplane/application';
 import { validateDto } from '../../validation';
-import { failValidation, pathId, reply } from '../../pipeline/responses';
-import { answer, refuse } from '../../pipeline/answers';
+import { pathId, reply } from '../../pipeline/responses';
+import { refuse, validationAnswer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { CampaignBody, campaignAction, campaignInput, CampaignStatusBody } from './campaign-body';
@@ -29,12 +29,12 @@ export class CampaignController {
   @Post('/campaigns')
   async create(@Request() req: ExpressRequest) {
     const input = campaignInput(req.body, false);
-    if (!input.ok) failValidation(input.errors);
+    if (!input.ok) refuse(validationAnswer(input.errors));
     const created = await this.campaigns.create(principalOf(req).userId, {
       ...input.value,
       assistantId: input.value.assistantId as number,
     });
-    if (!created.ok) answer(CAMPAIGN_ANSWERS, created.error);
+    if (!created.ok) refuse(CAMPAIGN_ANSWERS, created.error);
     return reply(201, { message: 'Campaign created successfully', data: presentCampaign(created.value) });
   }
 
@@ -60,7 +60,7 @@ export class CampaignController {
       campaignId,
       input.ok ? ok(input.value) : err(input.errors),
     );
-    if (!updated.ok) answer(CAMPAIGN_ANSWERS, updated.error);
+    if (!updated.ok) refuse(CAMPAIGN_ANSWERS, updated.error);
     return reply(200, { message: 'Campaign updated successfully', data: presentCampaign(updated.value) });
   }
 
@@ -68,12 +68,12 @@ export class CampaignController {
   @Post('/campaigns/update-status')
   async updateStatus(@Request() req: ExpressRequest) {
     const shaped = validateDto(CampaignStatusBody, req.body);
-    if (!shaped.ok) failValidation(shaped.errors, 'campaign_status');
+    if (!shaped.ok) refuse(validationAnswer(shaped.errors, 'campaign_status'));
     const action = campaignAction(shaped.value.action);
     if (action === null) refuse(INVALID_ACTION);
     const campaignId = shaped.value.campaign_id;
     const changed = await this.campaigns.changeStatus(principalOf(req).userId, campaignId, action);
-    if (!changed.ok) answer(CAMPAIGN_STATUS_ANSWERS, { ...changed.error, campaignId });
+    if (!changed.ok) refuse(CAMPAIGN_STATUS_ANSWERS, { ...changed.error, campaignId });
     const message = action === 'start' ? 'Campaign started successfully.' : 'Campaign stopped successfully.';
     return reply(200, { message, success: true, data: { campaign_id: campaignId, status: changed.value.status } });
   }

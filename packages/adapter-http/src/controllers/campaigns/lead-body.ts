@@ -11,7 +11,7 @@ import { LeadFilter, LeadInput, LeadUpdate } from '@voiceplane/application';
 import { normalizeVariables } from '../assistants/assistant-messages';
 import { Arr, Bool, Id, ListFilters, Obj, PageQuery, Str, validateDto } from '../../validation';
 import { isPlainObject } from '../../validation/validate';
-import { failValidation } from '../../pipeline/responses';
+import { refuse, validationAnswer } from '../../pipeline/answers';
 
 const PHONE_TEXT_MAX = 64;
 const INVALID_PHONE = (field: string) => `The ${field} must be a valid E.164 phone number.`;
@@ -90,7 +90,7 @@ function variablesOf(raw: unknown, key: string, errors: FieldErrors): Record<str
 /** A create body as a lead, or the family's 422. */
 export function parseLead(input: unknown): LeadInput {
   const lead = leadOf(LeadBody, input);
-  if (!lead.ok) failValidation(lead.errors);
+  if (!lead.ok) refuse(validationAnswer(lead.errors));
   return lead.value;
 }
 
@@ -184,7 +184,7 @@ function utcDay(text: string | undefined): Date | null | undefined {
 
 export function parseLeadList(input: unknown): { readonly query: LeadListQuery; readonly filter: LeadFilter } {
   const shaped = validateDto(LeadListQuery, isPlainObject(input) ? input : {});
-  if (!shaped.ok) failValidation(shaped.errors);
+  if (!shaped.ok) refuse(validationAnswer(shaped.errors));
   const q = shaped.value;
   const from = utcDay(q.date_from);
   const to = utcDay(q.date_to);
@@ -192,7 +192,7 @@ export function parseLeadList(input: unknown): { readonly query: LeadListQuery; 
   if (from === null) errors.date_from = ['The date from format is invalid.'];
   if (to === null) errors.date_to = ['The date to format is invalid.'];
   if (from && to && to < from) errors.date_to = ['The date to must be after or equal to the date from.'];
-  if (hasFieldErrors(errors)) failValidation(errors);
+  if (hasFieldErrors(errors)) refuse(validationAnswer(errors));
   const phone = q.phone_number?.replace(/[\s\-()]/g, '');
   return {
     query: q,

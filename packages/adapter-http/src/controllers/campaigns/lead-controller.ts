@@ -4,7 +4,7 @@ import { inject } from 'inversify';
 import { ManageLeads, TOKENS } from '@voiceplane/application';
 import { pageOf } from '../../validation';
 import { pathId, reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
@@ -42,7 +42,7 @@ export class LeadController {
   @Post('/lead')
   async create(@Request() req: ExpressRequest) {
     const created = await this.leads.create(principalOf(req).userId, parseLead(req.body));
-    if (!created.ok) answer(LEAD_ANSWERS, created.error);
+    if (!created.ok) refuse(LEAD_ANSWERS, created.error);
     return reply(200, { message: 'Lead created successfully', data: presentLead(created.value) });
   }
 
@@ -57,7 +57,7 @@ export class LeadController {
     const campaignId = pathId(id, CAMPAIGN_NOT_FOUND);
     const rows = importRows(req.body, (req as ApiRequest).ctx.upload);
     const imported = await this.leads.importLeads(principalOf(req).userId, campaignId, rows);
-    if (!imported.ok) answer(IMPORT_ANSWERS, imported.error);
+    if (!imported.ok) refuse(IMPORT_ANSWERS, imported.error);
     const { accepted, duplicates, doNotCall, invalid } = imported.value;
     return reply(200, {
       message: 'Leads imported.',
@@ -73,7 +73,7 @@ export class LeadController {
   @Get('/leads/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const found = await this.leads.get(principalOf(req).userId, pathId(id, LEAD_NOT_FOUND));
-    if (!found.ok) answer(LEAD_ANSWERS, found.error);
+    if (!found.ok) refuse(LEAD_ANSWERS, found.error);
     return reply(200, { data: presentLead(found.value) });
   }
 
@@ -86,7 +86,7 @@ export class LeadController {
   async update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const leadId = pathId(id, LEAD_NOT_FOUND);
     const updated = await this.leads.update(principalOf(req).userId, leadId, parseLeadUpdate(req.body));
-    if (!updated.ok) answer(LEAD_ANSWERS, updated.error);
+    if (!updated.ok) refuse(LEAD_ANSWERS, updated.error);
     return reply(200, { message: 'Lead successfully updated' });
   }
 
@@ -94,7 +94,7 @@ export class LeadController {
   @Delete('/leads/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const deleted = await this.leads.delete(principalOf(req).userId, pathId(id, LEAD_NOT_FOUND));
-    if (!deleted.ok) answer(LEAD_DELETE_ANSWERS, deleted.error);
+    if (!deleted.ok) refuse(LEAD_DELETE_ANSWERS, deleted.error);
     return reply(200, { message: 'Lead deleted successfully' });
   }
 }

@@ -2,7 +2,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { ImportRow } from '@voiceplane/application';
 import { FieldErrors } from '@voiceplane/domain';
 import type { UploadedFile } from '../../pipeline/multipart';
-import { failValidation } from '../../pipeline/responses';
+import { refuse, validationAnswer } from '../../pipeline/answers';
 import { Arr, Bool, validateDto } from '../../validation';
 import { isPlainObject } from '../../validation/validate';
 import { importedLead } from './lead-body';
@@ -30,23 +30,24 @@ class CsvFlags {
 export function importRows(body: unknown, upload: UploadedFile | undefined): ImportRow[] {
   if (upload) return csvRows(body, upload);
   const shaped = validateDto(LeadImportBody, body);
-  if (!shaped.ok) failValidation(shaped.errors);
-  if (shaped.value.leads === undefined) failValidation({ leads: ['The leads field is required.'] });
+  if (!shaped.ok) refuse(validationAnswer(shaped.errors));
+  if (shaped.value.leads === undefined) refuse(validationAnswer({ leads: ['The leads field is required.'] }));
   return shaped.value.leads.map((item) => importedLead(item));
 }
 
 function csvRows(fields: unknown, upload: UploadedFile): ImportRow[] {
   const flags = validateDto(CsvFlags, isPlainObject(fields) ? fields : {});
-  if (!flags.ok) failValidation(flags.errors);
+  if (!flags.ok) refuse(validationAnswer(flags.errors));
   const allowDuplicate = flags.value.allow_dupplicate ?? flags.value.allow_duplicate ?? false;
   const records = readCsv(upload.bytes);
-  if (records === null || records.length === 0) failValidation(NOT_CSV);
+  if (records === null || records.length === 0) refuse(validationAnswer(NOT_CSV));
   const [header, ...data] = records;
   const columns = header.map((name) => name.trim());
   const phoneAt = columns.findIndex((name) => PHONE_COLUMNS.includes(name.toLowerCase()));
-  if (phoneAt < 0) failValidation({ file: ['The file must have a phone_number column.'] });
-  if (data.length === 0) failValidation({ file: ['The file must hold at least one lead.'] });
-  if (data.length > MAX_ROWS) failValidation({ file: [`The file may not hold more than ${MAX_ROWS} leads.`] });
+  if (phoneAt < 0) refuse(validationAnswer({ file: ['The file must have a phone_number column.'] }));
+  if (data.length === 0) refuse(validationAnswer({ file: ['The file must hold at least one lead.'] }));
+  if (data.length > MAX_ROWS)
+    refuse(validationAnswer({ file: [`The file may not hold more than ${MAX_ROWS} leads.`] }));
   return data.map((cells) => {
     // Cells are text exactly as written: nothing here evaluates a formula.
     const variables = Object.fromEntries(

@@ -3,7 +3,7 @@ import type { Request as ExpressRequest } from 'express';
 import { inject, multiInject } from 'inversify';
 import { ChatappIngress, ChatappIngressGate, TOKENS } from '@voiceplane/application';
 import { reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { refuse } from '../../pipeline/answers';
 import { ApiRequest } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { INGRESS_ANSWERS } from './chatapp-ingress-answers';
@@ -28,7 +28,7 @@ export class ChatappIngressController {
   @Get('/:provider/webhook')
   challenge(@Params({ name: 'provider' }) provider: string, @Request() req: ExpressRequest): HttpResponse {
     const challenge = this.gate(provider).answerChallenge(req.query as Record<string, unknown>);
-    if (challenge === null) answer(INGRESS_ANSWERS, 'verification_failed');
+    if (challenge === null) refuse(INGRESS_ANSWERS, 'verification_failed');
     // The one answer of the product that is not JSON: the provider compares the body to its challenge.
     return {
       [isHttpResponseSymbol]: true,
@@ -44,12 +44,12 @@ export class ChatappIngressController {
     const gate = this.gate(provider);
     const signature = req.headers['x-hub-signature-256'];
     const items = gate.open((req as ApiRequest).ctx.rawBody, typeof signature === 'string' ? signature : null);
-    if (items === null) answer(INGRESS_ANSWERS, 'invalid_signature');
+    if (items === null) refuse(INGRESS_ANSWERS, 'invalid_signature');
     await this.ingress.receive(gate.provider, items);
     return reply(200, { received: true });
   }
 
   private gate(provider: string): ChatappIngressGate {
-    return this.gates.find((g) => g.provider === provider) ?? answer(INGRESS_ANSWERS, 'unknown_provider');
+    return this.gates.find((g) => g.provider === provider) ?? refuse(INGRESS_ANSWERS, 'unknown_provider');
   }
 }

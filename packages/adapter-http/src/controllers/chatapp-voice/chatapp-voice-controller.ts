@@ -9,8 +9,7 @@ import {
   TOKENS,
 } from '@voiceplane/application';
 import { parse, reply } from '../../pipeline/responses';
-import { answer, answerFor } from '../../pipeline/answers';
-import { answerOutcome } from '../../pipeline/idempotency';
+import { refuse, answerFor } from '../../pipeline/answers';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { CHATAPP_CALL_ANSWERS, PERMISSION_READ_ANSWERS, PERMISSION_REQUEST_ANSWERS } from './chatapp-voice-answers';
@@ -46,7 +45,7 @@ export class ChatappVoiceController {
         templateId: body.template_id ?? null,
         requestId: requestIdOf(req),
       });
-    return answerOutcome(req, ask, (requested) =>
+    return reply(req, ask, (requested) =>
       requested.ok
         ? { status: 200, body: { success: true, ...presentPermission(requested.value, false) } }
         : answerFor(PERMISSION_REQUEST_ANSWERS, requested.error),
@@ -78,7 +77,7 @@ export class ChatappVoiceController {
         recipientPhone: body.recipient_phone,
         variables: body.variables ?? {},
       });
-    return answerOutcome(req, place, (placed) =>
+    return reply(req, place, (placed) =>
       placed.ok
         ? {
             status: 200,
@@ -90,7 +89,7 @@ export class ChatappVoiceController {
 
   private async view(userId: number, senderId: number, phone: string): Promise<CallPermissionView> {
     const view = await this.reads.read(userId, senderId, phone);
-    if (!view.ok) answer(PERMISSION_READ_ANSWERS, view.error);
+    if (!view.ok) refuse(PERMISSION_READ_ANSWERS, view.error);
     return view.value;
   }
 }

@@ -9,7 +9,7 @@ import {
   VoiceSenderLookup,
 } from '@voiceplane/application';
 import { parse, reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { refuse } from '../../pipeline/answers';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { SANDBOX_PERMISSION_REPLY_ANSWERS } from './chatapp-voice-answers';
@@ -36,7 +36,7 @@ export class SandboxPermissionController {
     const body = parse(PermissionReplyBody, req.body ?? {});
     const { userId } = principalOf(req);
     const sender = await this.senders.findOwned(userId, body.sender_id);
-    if (sender === null) answer(SANDBOX_PERMISSION_REPLY_ANSWERS, 'not_found');
+    if (sender === null) refuse(SANDBOX_PERMISSION_REPLY_ANSWERS, 'not_found');
     const conversation = await this.conversations.find(sender.id, body.customer_phone);
     const answered = await this.answers.answer({
       userId,
@@ -47,9 +47,9 @@ export class SandboxPermissionController {
       permanent: body.is_permanent ?? false,
       requestId: requestIdOf(req),
     });
-    if (!answered.ok) answer(SANDBOX_PERMISSION_REPLY_ANSWERS, answered.error);
+    if (!answered.ok) refuse(SANDBOX_PERMISSION_REPLY_ANSWERS, answered.error);
     const view = await this.reads.read(userId, sender.id, body.customer_phone);
-    if (!view.ok) answer(SANDBOX_PERMISSION_REPLY_ANSWERS, 'not_found');
+    if (!view.ok) refuse(SANDBOX_PERMISSION_REPLY_ANSWERS, 'not_found');
     return reply(200, { ok: true, permission: presentPermission(view.value, false) });
   }
 }

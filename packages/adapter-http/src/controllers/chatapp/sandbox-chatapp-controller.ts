@@ -3,7 +3,7 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { SandboxChatappControls, TOKENS } from '@voiceplane/application';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer, refuse } from '../../pipeline/answers';
+import { refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { iso } from '../../presenters/format';
@@ -46,7 +46,7 @@ export class SandboxChatappController {
             },
       providerMessageId: null,
     });
-    if (!received.ok) answer(SANDBOX_ANSWERS, received.error);
+    if (!received.ok) refuse(SANDBOX_ANSWERS, received.error);
     const { conversation, messageId, aiReply } = received.value;
     const ai = aiReply.reply;
     return reply(200, {
@@ -75,7 +75,7 @@ export class SandboxChatappController {
       return { status: body.status, qualityRating: body.quality_rating ?? null };
     };
     const updated = await this.sandbox.senderStatus(principalOf(req).userId, pathId(id, SANDBOX_NOT_FOUND), statusOf);
-    if (!updated.ok) answer(SANDBOX_ANSWERS, updated.error);
+    if (!updated.ok) refuse(SANDBOX_ANSWERS, updated.error);
     return reply(200, { ok: true, data: presentSender(updated.value) });
   }
 
@@ -87,7 +87,7 @@ export class SandboxChatappController {
       return { status: body.status, rejectionReason: body.rejection_reason ?? null };
     };
     const updated = await this.sandbox.templateStatus(principalOf(req).userId, pathId(id, SANDBOX_NOT_FOUND), statusOf);
-    if (!updated.ok) answer(SANDBOX_ANSWERS, updated.error);
+    if (!updated.ok) refuse(SANDBOX_ANSWERS, updated.error);
     return reply(200, { ok: true, data: presentTemplate(updated.value) });
   }
 
@@ -99,7 +99,7 @@ export class SandboxChatappController {
       return { status: body.status, errorCode: body.error_code ?? null, errorMessage: body.error_message ?? null };
     };
     const applied = await this.sandbox.messageStatus(principalOf(req).userId, sid, updateOf);
-    if (!applied.ok) answer(SANDBOX_ANSWERS, applied.error);
+    if (!applied.ok) refuse(SANDBOX_ANSWERS, applied.error);
     return reply(200, { ok: true, data: presentChatappMessage(applied.value) });
   }
 
@@ -108,7 +108,7 @@ export class SandboxChatappController {
   async expire(@Request() req: ExpressRequest) {
     const body = parse(SandboxExpireWindowBody, req.body);
     const expired = await this.sandbox.expireWindow(principalOf(req).userId, body.sender_id, body.customer_phone);
-    if (!expired.ok) answer(SANDBOX_ANSWERS, expired.error);
+    if (!expired.ok) refuse(SANDBOX_ANSWERS, expired.error);
     return reply(200, { ok: true, session_status: presentSessionStatus(expired.value) });
   }
 
@@ -121,7 +121,7 @@ export class SandboxChatappController {
       { senderId: query.sender_id, to: query.to },
       OUTBOX_LIMIT,
     );
-    if (!items.ok) answer(SANDBOX_ANSWERS, items.error);
+    if (!items.ok) refuse(SANDBOX_ANSWERS, items.error);
     return reply(200, {
       data: items.value.map((i) => ({
         message_sid: i.messageSid,

@@ -3,9 +3,8 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { ChatappMessageQueries, SendFreeformMessage, SendTemplateMessage, TOKENS } from '@voiceplane/application';
 import { TargetUrlPolicy } from '@voiceplane/domain';
-import { fail, parse, reply } from '../../pipeline/responses';
-import { answer, answerFor, refuse } from '../../pipeline/answers';
-import { answerOutcome } from '../../pipeline/idempotency';
+import { parse, reply } from '../../pipeline/responses';
+import { refuse, answerFor } from '../../pipeline/answers';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { isoOrNull } from '../../presenters/format';
@@ -48,7 +47,7 @@ export class ChatappSendController {
         source: 'api',
         requestId: requestIdOf(req),
       });
-    return answerOutcome(req, send, (sent) => {
+    return reply(req, send, (sent) => {
       if (!sent.ok) return answerFor(TEMPLATE_SEND_ANSWERS, sent.error);
       const { conversation, messageId, chatapp } = sent.value;
       return {
@@ -89,7 +88,7 @@ export class ChatappSendController {
         source: 'api',
         requestId: requestIdOf(req),
       });
-    return answerOutcome(req, send, (sent) => {
+    return reply(req, send, (sent) => {
       if (!sent.ok) return answerFor(FREEFORM_SEND_ANSWERS, sent.error);
       const { conversation, messageId, chatapp } = sent.value;
       return {
@@ -111,7 +110,7 @@ export class ChatappSendController {
   async session(@Request() req: ExpressRequest) {
     const query = parse(SessionStatusQuery, req.query ?? {}, FAMILY);
     const found = await this.queries.session(principalOf(req).userId, query.sender_id, query.recipient_phone);
-    if (!found.ok) answer(SESSION_ANSWERS, found.error);
+    if (!found.ok) refuse(SESSION_ANSWERS, found.error);
     const { conversation, sessionStatus, windowOpenedBy } = found.value;
     if (conversation === null)
       return reply(200, {
@@ -134,9 +133,9 @@ export class ChatappSendController {
   @Doc({ summary: 'A chat-app message and its delivery statuses', tag: 'Chat app' })
   @Get('/messages/:message_sid')
   async message(@Request() req: ExpressRequest, @Params({ name: 'message_sid' }) sid: string) {
-    if (!MESSAGE_SID.test(sid)) fail(MESSAGE_NOT_FOUND.status, MESSAGE_NOT_FOUND.body);
+    if (!MESSAGE_SID.test(sid)) refuse({ status: MESSAGE_NOT_FOUND.status, body: MESSAGE_NOT_FOUND.body });
     const message = await this.queries.message(principalOf(req).userId, sid);
-    if (!message.ok) answer(MESSAGE_ANSWERS, message.error);
+    if (!message.ok) refuse(MESSAGE_ANSWERS, message.error);
     return reply(200, { success: true, data: presentChatappMessage(message.value) });
   }
 }

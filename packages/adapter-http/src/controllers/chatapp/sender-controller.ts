@@ -3,9 +3,8 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { ManageSenders, TOKENS, WhatsappCredentials } from '@voiceplane/application';
 import { FieldErrors, TargetUrlPolicy } from '@voiceplane/domain';
-import { failValidation, parse, pathId, reply } from '../../pipeline/responses';
-import { answer, answerFor } from '../../pipeline/answers';
-import { answerOutcome } from '../../pipeline/idempotency';
+import { parse, pathId, reply } from '../../pipeline/responses';
+import { refuse, validationAnswer, answerFor } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { validateDto } from '../../validation';
@@ -44,7 +43,7 @@ export class ChatappSenderController {
   @Get('/senders/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const sender = await this.senders.get(principalOf(req).userId, pathId(id, SENDER_NOT_FOUND));
-    if (!sender.ok) answer(SENDER_ANSWERS, sender.error);
+    if (!sender.ok) refuse(SENDER_ANSWERS, sender.error);
     return reply(200, { success: true, data: presentSender(sender.value) });
   }
 
@@ -64,7 +63,7 @@ export class ChatappSenderController {
         },
         () => credentialsOf(body.provider_config),
       );
-    return answerOutcome(req, register, (created) =>
+    return reply(req, register, (created) =>
       created.ok
         ? { status: 201, body: { success: true, data: presentSender(created.value) } }
         : answerFor(REGISTER_SENDER_ANSWERS, created.error),
@@ -84,7 +83,7 @@ export class ChatappSenderController {
       };
     };
     const updated = await this.senders.update(principalOf(req).userId, pathId(id, SENDER_NOT_FOUND), changesOf);
-    if (!updated.ok) answer(SENDER_ANSWERS, updated.error);
+    if (!updated.ok) refuse(SENDER_ANSWERS, updated.error);
     return reply(200, { success: true, data: presentSender(updated.value) });
   }
 
@@ -97,7 +96,7 @@ export class ChatappSenderController {
       pathId(senderId, SENDER_NOT_FOUND),
       filterOf,
     );
-    if (!templates.ok) answer(SENDER_ANSWERS, templates.error);
+    if (!templates.ok) refuse(SENDER_ANSWERS, templates.error);
     return reply(200, { data: templates.value.map(presentTemplate) });
   }
 
@@ -110,7 +109,7 @@ export class ChatappSenderController {
       query.sender_id,
       () => query.status ?? 'approved',
     );
-    if (!templates.ok) answer(SENDER_ANSWERS, templates.error);
+    if (!templates.ok) refuse(SENDER_ANSWERS, templates.error);
     return reply(200, { data: templates.value.map(presentTemplate) });
   }
 
@@ -133,7 +132,7 @@ export class ChatappSenderController {
       };
     };
     const sender = pathId(senderId, SENDER_NOT_FOUND);
-    return answerOutcome(
+    return reply(
       req,
       () => this.senders.createTemplate(principalOf(req).userId, sender, draftOf),
       (created) =>
@@ -147,7 +146,7 @@ export class ChatappSenderController {
 /** A WhatsApp sender's Cloud API credentials, read only when the chat app is WhatsApp. */
 function credentialsOf(config: Record<string, unknown> | undefined): WhatsappCredentials {
   const shaped = validateDto(WhatsappCredentialsBody, config ?? {}, {}, 'provider_config.');
-  if (!shaped.ok) failValidation(shaped.errors as FieldErrors, FAMILY);
+  if (!shaped.ok) refuse(validationAnswer(shaped.errors as FieldErrors, FAMILY));
   return {
     phoneNumberId: shaped.value.phone_number_id,
     wabaId: shaped.value.waba_id,

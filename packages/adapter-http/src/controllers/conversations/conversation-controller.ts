@@ -5,8 +5,7 @@ import { ConversationQueries, ConversationRef, ToggleAi, TOKENS, WebChats } from
 import { LISTED_CONVERSATION_TYPES } from '@voiceplane/domain';
 import { presentToolInvocation } from '../calls/call-presenters';
 import { parse, reply } from '../../pipeline/responses';
-import { Answer, answer, refuse } from '../../pipeline/answers';
-import { answerOutcome } from '../../pipeline/idempotency';
+import { Answer, refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { ConversationListQuery, CursorQuery, HumanReplyBody } from './conversation-body';
@@ -69,7 +68,7 @@ export class ConversationController {
   @Get('/:uuid')
   async get(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string) {
     const found = await this.conversations.get(principalOf(req).userId, conversationRef(uuid));
-    if (!found.ok) answer(CONVERSATION_ANSWERS, found.error);
+    if (!found.ok) refuse(CONVERSATION_ANSWERS, found.error);
     // What the assistant used while answering (knowledge-base searches), as a call lists its tool calls.
     const { conversation, toolCalls } = found.value;
     return reply(200, {
@@ -86,7 +85,7 @@ export class ConversationController {
       return { cursor: decodeCursor(query.cursor, false), perPage: query.per_page ?? 15 };
     };
     const page = await this.conversations.messages(principalOf(req).userId, conversationRef(uuid), pageOf);
-    if (!page.ok) answer(CONVERSATION_ANSWERS, page.error);
+    if (!page.ok) refuse(CONVERSATION_ANSWERS, page.error);
     const { items, next, prev, request } = page.value;
     return reply(200, {
       status: true,
@@ -108,7 +107,7 @@ export class ConversationController {
     const ref = conversationRef(uuid);
     const body = parse(HumanReplyBody, raw ?? {}, FAMILY);
     const stored = await this.chats.humanReply(principalOf(req).userId, ref, body.message);
-    if (!stored.ok) answer(CONVERSATION_ANSWERS, stored.error);
+    if (!stored.ok) refuse(CONVERSATION_ANSWERS, stored.error);
     return reply(200, { status: true, data: presentConversationMessage(stored.value) });
   }
 
@@ -130,7 +129,7 @@ export class ConversationController {
   }
 
   private async setAi(req: ExpressRequest, uuid: string, enabled: boolean) {
-    return answerOutcome(
+    return reply(
       req,
       () => this.toggle.set(principalOf(req).userId, conversationRef(uuid), enabled),
       (conversation) =>

@@ -1,5 +1,5 @@
 import { ConversationCursor } from '@voiceplane/application';
-import { failValidation } from '../../pipeline/responses';
+import { refuse, validationAnswer } from '../../pipeline/answers';
 import { parseTimestamp } from '../../validation';
 
 /**
@@ -40,5 +40,5 @@ export function decodeCursor(raw: string | undefined, withTime: boolean): Conver
   } catch {
     // Falls through to the validation answer.
   }
-  failValidation({ cursor: ['The selected cursor is invalid.'] }, 'conversation');
+  refuse(validationAnswer({ cursor: ['The selected cursor is invalid.'] }, 'conversation'));
 }

@@ -3,7 +3,7 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { EndInactiveConversation, TOKENS } from '@voiceplane/application';
 import { reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { SANDBOX_CONVERSATION_ANSWERS, SANDBOX_NOT_FOUND } from './conversation-answers';
@@ -19,7 +19,7 @@ export class SandboxConversationController {
   @Post('/:uuid/end-now')
   async endNow(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string) {
     const ended = await this.ending.endOwnedNow(principalOf(req).userId, conversationRef(uuid, SANDBOX_NOT_FOUND));
-    if (!ended.ok) answer(SANDBOX_CONVERSATION_ANSWERS, ended.error);
+    if (!ended.ok) refuse(SANDBOX_CONVERSATION_ANSWERS, ended.error);
     return reply(200, { ok: true, conversation: presentConversation(ended.value) });
   }
 }

@@ -11,7 +11,7 @@ import {
 } from '@voiceplane/domain';
 import { NewDocument } from '@voiceplane/application';
 import { Int, Str, validateDto } from '../../validation';
-import { failValidation } from '../../pipeline/responses';
+import { refuse, validationAnswer } from '../../pipeline/answers';
 import type { UploadedFile } from '../../pipeline/multipart';
 
 export class CreateKnowledgeBaseBody {
@@ -80,7 +80,7 @@ function linksOf(raw: unknown, errors: FieldErrors): string[] {
 /** The document a create request describes, or the request ends with 422. */
 export function documentFrom(input: unknown, upload: UploadedFile | undefined): NewDocument {
   const parsed = validateDto(CreateDocumentBody, input);
-  if (!parsed.ok) failValidation(parsed.errors);
+  if (!parsed.ok) refuse(validationAnswer(parsed.errors));
   const body = parsed.value;
   const errors: FieldErrors = {};
   const type = documentTypeOf(body.type);
@@ -114,7 +114,7 @@ export function documentFrom(input: unknown, upload: UploadedFile | undefined): 
       file = upload.bytes;
     }
   }
-  if (Object.keys(errors).length > 0 || source === null) failValidation(errors);
+  if (Object.keys(errors).length > 0 || source === null) refuse(validationAnswer(errors));
   const sizeBytes = source.type === 'text' ? Buffer.byteLength(source.content, 'utf8') : (file?.byteLength ?? 0);
   return {
     name: body.name,

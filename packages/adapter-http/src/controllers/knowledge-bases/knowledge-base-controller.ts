@@ -2,9 +2,8 @@ import { Controller, Delete, Get, Params, Post, Put, Request } from '@inversifyj
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { KnowledgeBaseChanges, ManageKnowledgeBases, TOKENS } from '@voiceplane/application';
-import { failValidation, parse, pathId, reply } from '../../pipeline/responses';
-import { answer, answerFor } from '../../pipeline/answers';
-import { answerOutcome } from '../../pipeline/idempotency';
+import { parse, pathId, reply } from '../../pipeline/responses';
+import { refuse, validationAnswer, answerFor } from '../../pipeline/answers';
 import { ApiRequest, principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { validateDto } from '../../validation';
@@ -42,7 +41,7 @@ export class KnowledgeBaseController {
   async create(@Request() req: ExpressRequest) {
     const body = parse(CreateKnowledgeBaseBody, req.body);
     const p = principalOf(req);
-    return answerOutcome(
+    return reply(
       req,
       () => this.knowledgeBases.create(p.userId, p.plan, { name: body.name, description: body.description ?? null }),
       (created) =>
@@ -56,7 +55,7 @@ export class KnowledgeBaseController {
   @Get('/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const kb = await this.knowledgeBases.get(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND));
-    if (!kb.ok) answer(KNOWLEDGE_BASE_ANSWERS, kb.error);
+    if (!kb.ok) refuse(KNOWLEDGE_BASE_ANSWERS, kb.error);
     return reply(200, { data: presentKnowledgeBase(kb.value) });
   }
 
@@ -67,7 +66,7 @@ export class KnowledgeBaseController {
     const kb = await this.knowledgeBases.update(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND), () =>
       changesOf(UpdateKnowledgeBaseBody, req.body),
     );
-    if (!kb.ok) answer(KNOWLEDGE_BASE_ANSWERS, kb.error);
+    if (!kb.ok) refuse(KNOWLEDGE_BASE_ANSWERS, kb.error);
     return reply(200, { data: presentKnowledgeBase(kb.value) });
   }
 
@@ -75,7 +74,7 @@ export class KnowledgeBaseController {
   @Delete('/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const removed = await this.knowledgeBases.delete(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND));
-    if (!removed.ok) answer(KNOWLEDGE_BASE_ANSWERS, removed.error);
+    if (!removed.ok) refuse(KNOWLEDGE_BASE_ANSWERS, removed.error);
     return reply(200, { message: KNOWLEDGE_BASE_SUCCESS.knowledgeBaseDeleted });
   }
 
@@ -83,7 +82,7 @@ export class KnowledgeBaseController {
   @Get('/:id/documents')
   async documentList(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const docs = await this.knowledgeBases.documentsOf(principalOf(req).userId, pathId(id, KNOWLEDGE_BASE_NOT_FOUND));
-    if (!docs.ok) answer(KNOWLEDGE_BASE_ANSWERS, docs.error);
+    if (!docs.ok) refuse(KNOWLEDGE_BASE_ANSWERS, docs.error);
     return reply(200, { data: docs.value.map(presentDocument) });
   }
 
@@ -100,7 +99,7 @@ export class KnowledgeBaseController {
     const p = principalOf(req);
     const documentOf = () => documentFrom(req.body, (req as ApiRequest).ctx.upload);
     const knowledgeBaseId = pathId(id, KNOWLEDGE_BASE_NOT_FOUND);
-    return answerOutcome(
+    return reply(
       req,
       () => this.knowledgeBases.addDocument(p.userId, p.plan, knowledgeBaseId, documentOf),
       (added) =>
@@ -122,7 +121,7 @@ export class KnowledgeBaseController {
       pathId(id, KNOWLEDGE_BASE_NOT_FOUND),
       pathId(documentId, DOCUMENT_NOT_FOUND),
     );
-    if (!doc.ok) answer(KNOWLEDGE_BASE_ANSWERS, doc.error);
+    if (!doc.ok) refuse(KNOWLEDGE_BASE_ANSWERS, doc.error);
     return reply(200, { data: presentDocument(doc.value) });
   }
 
@@ -139,7 +138,7 @@ export class KnowledgeBaseController {
     const doc = await this.knowledgeBases.renameDocument(principalOf(req).userId, kbId, docId, () =>
       changesOf(UpdateDocumentBody, req.body),
     );
-    if (!doc.ok) answer(KNOWLEDGE_BASE_ANSWERS, doc.error);
+    if (!doc.ok) refuse(KNOWLEDGE_BASE_ANSWERS, doc.error);
     return reply(200, { data: presentDocument(doc.value) });
   }
 
@@ -155,7 +154,7 @@ export class KnowledgeBaseController {
       pathId(id, KNOWLEDGE_BASE_NOT_FOUND),
       pathId(documentId, DOCUMENT_NOT_FOUND),
     );
-    if (!removed.ok) answer(KNOWLEDGE_BASE_ANSWERS, removed.error);
+    if (!removed.ok) refuse(KNOWLEDGE_BASE_ANSWERS, removed.error);
     return reply(200, { message: KNOWLEDGE_BASE_SUCCESS.documentDeleted });
   }
 }
@@ -166,6 +165,6 @@ function changesOf(
   raw: unknown,
 ): KnowledgeBaseChanges {
   const body = validateDto(shape, raw, { partial: true });
-  if (!body.ok) failValidation(body.errors);
+  if (!body.ok) refuse(validationAnswer(body.errors));
   return { name: body.value.name, description: body.value.description };
 }

@@ -4,7 +4,7 @@ import { inject } from 'inversify';
 import { SearchKnowledgeForCall, TOKENS } from '@voiceplane/application';
 import { Id, Str } from '../../validation';
 import { parse, reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { refuse } from '../../pipeline/answers';
 import { CALL_KNOWLEDGE_ANSWERS } from './knowledge-base-answers';
 import { Doc } from '../../openapi/route-doc';
 
@@ -50,7 +50,7 @@ export class RuntimeKnowledgeController {
       mode: body.mode,
       knowledgeBaseId: body.knowledgebase_id ?? null,
     });
-    if (!found.ok) answer(CALL_KNOWLEDGE_ANSWERS, found.error);
+    if (!found.ok) refuse(CALL_KNOWLEDGE_ANSWERS, found.error);
     return reply(200, {
       passages: found.value.map((p, i) => ({
         rank: i + 1,

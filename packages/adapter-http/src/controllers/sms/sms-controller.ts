@@ -6,7 +6,6 @@ import { SMS_BODY_MAX } from '@voiceplane/domain';
 import { Id, PageQuery, pageOf, Str } from '../../validation';
 import { parse, reply } from '../../pipeline/responses';
 import { answerFor, refuse } from '../../pipeline/answers';
-import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
@@ -51,7 +50,7 @@ export class SmsController {
       sent.ok
         ? { status: 200, body: { message: 'SMS sent successfully', data: presentSentSms(sent.value) } }
         : answerFor(SEND_SMS_ANSWERS, sent.error);
-    return answerOutcome(
+    return reply(
       req,
       () =>
         this.sendSms.execute({

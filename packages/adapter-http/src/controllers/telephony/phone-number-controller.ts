@@ -11,9 +11,8 @@ import {
   TOKENS,
 } from '@voiceplane/application';
 import { ListFilters, Str } from '../../validation';
-import { failValidation, parse, pathId, reply } from '../../pipeline/responses';
-import { answer, answerFor } from '../../pipeline/answers';
-import { answerOutcome } from '../../pipeline/idempotency';
+import { parse, pathId, reply } from '../../pipeline/responses';
+import { refuse, validationAnswer, answerFor } from '../../pipeline/answers';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { presentAvailableNumber, presentPhoneNumber, presentPurchase } from './presenters';
@@ -91,7 +90,7 @@ export class PhoneNumberController {
       query.country_code ?? 'US',
       query.contains ?? null,
     );
-    if (!found.ok) answer(NUMBER_SEARCH_ANSWERS, found.error);
+    if (!found.ok) refuse(NUMBER_SEARCH_ANSWERS, found.error);
     return reply(200, { data: found.value.map(presentAvailableNumber) });
   }
 
@@ -99,7 +98,7 @@ export class PhoneNumberController {
   @Post('/purchase')
   async buy(@Request() req: ExpressRequest) {
     const body = parse(PurchaseBody, req.body);
-    return answerOutcome(
+    return reply(
       req,
       () => this.purchase.execute(principalOf(req).userId, body.phone_number, requestIdOf(req)),
       (bought) =>
@@ -120,9 +119,9 @@ export class PhoneNumberController {
     const body = parse(NumberUpdateBody, req.body);
     // Sending nothing is not taken for clearing the name.
     if (!Object.hasOwn(req.body ?? {}, 'nickname'))
-      failValidation({ nickname: ['The nickname field must be present.'] });
+      refuse(validationAnswer({ nickname: ['The nickname field must be present.'] }));
     const renamed = await this.rename.execute(principalOf(req).userId, numberId, body.nickname ?? null);
-    if (!renamed.ok) answer(RENAME_NUMBER_ANSWERS, renamed.error);
+    if (!renamed.ok) refuse(RENAME_NUMBER_ANSWERS, renamed.error);
     return reply(200, { message: TELEPHONY_SUCCESS.numberUpdated, data: presentPhoneNumber(renamed.value) });
   }
 
@@ -133,7 +132,7 @@ export class PhoneNumberController {
   @Delete('/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const deleted = await this.deleteNumber.execute(principalOf(req).userId, pathId(id, PHONE_NUMBER_NOT_FOUND));
-    if (!deleted.ok) answer(DELETE_NUMBER_ANSWERS, deleted.error);
+    if (!deleted.ok) refuse(DELETE_NUMBER_ANSWERS, deleted.error);
     return reply(200, { message: TELEPHONY_SUCCESS.numberDeleted });
   }
 }

@@ -3,7 +3,7 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { Id, Int, isPlainObject, Str } from '../../validation';
 import { parse, reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { refuse } from '../../pipeline/answers';
 import { SANDBOX_FAULT_ANSWERS } from './telephony-answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
@@ -42,12 +42,12 @@ export class SandboxFaultController {
       ? parse(TextTargetFaultBody, req.body)
       : parse(FaultBody, req.body);
     const armer = this.faults.armerOf(body.kind);
-    if (armer === undefined) answer(SANDBOX_FAULT_ANSWERS, 'unknown_kind');
-    if (armer === null) answer(SANDBOX_FAULT_ANSWERS, 'not_found');
+    if (armer === undefined) refuse(SANDBOX_FAULT_ANSWERS, 'unknown_kind');
+    if (armer === null) refuse(SANDBOX_FAULT_ANSWERS, 'not_found');
     const targetId = typeof body.target_id === 'number' ? body.target_id : null;
     const targetRef = typeof body.target_id === 'string' ? body.target_id : null;
     const armed = await armer({ userId: principalOf(req).userId, targetId, targetRef, count: body.count ?? 1 });
-    if (armed === 'not_found') answer(SANDBOX_FAULT_ANSWERS, armed);
+    if (armed === 'not_found') refuse(SANDBOX_FAULT_ANSWERS, armed);
     return reply(200, {
       ok: true,
       fault: { kind: body.kind, target_id: targetRef ?? targetId, remaining: armed.remaining },

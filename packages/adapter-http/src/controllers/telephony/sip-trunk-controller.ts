@@ -4,8 +4,7 @@ import { inject } from 'inversify';
 import { err } from '@voiceplane/domain';
 import { CreateSipTrunk, SipTrunkQueries, TOKENS, UpdateSipTrunk } from '@voiceplane/application';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer, answerFor } from '../../pipeline/answers';
-import { answerOutcome } from '../../pipeline/idempotency';
+import { refuse, answerFor } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { CreateSipTrunkBody, DryRunQuery, newTrunk, parseTrunkUpdate, SipTrunkFieldsBody } from './sip-trunk-body';
@@ -44,7 +43,7 @@ export class SipTrunkController {
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const body = parse(CreateSipTrunkBody, req.body);
-    return answerOutcome(
+    return reply(
       req,
       () => this.createTrunk.execute(principalOf(req).userId, newTrunk(body)),
       (created) =>
@@ -58,7 +57,7 @@ export class SipTrunkController {
   @Get('/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const found = await this.trunks.get(principalOf(req).userId, pathId(id, SIP_TRUNK_NOT_FOUND));
-    if (!found.ok) answer(SIP_TRUNK_READ_ANSWERS, found.error);
+    if (!found.ok) refuse(SIP_TRUNK_READ_ANSWERS, found.error);
     return reply(200, { data: presentSipTrunk(found.value) });
   }
 
@@ -78,7 +77,7 @@ export class SipTrunkController {
       changes: changes.ok ? changes : err('malformed' as const),
       dryRun,
     });
-    if (!updated.ok) answer(sipTrunkWriteAnswers(UPDATE_TRUNK_FAILED, changes.ok ? {} : changes.error), updated.error);
+    if (!updated.ok) refuse(sipTrunkWriteAnswers(UPDATE_TRUNK_FAILED, changes.ok ? {} : changes.error), updated.error);
     const data = presentSipTrunk(updated.value.trunk);
     if (dryRun) return reply(200, { message: TELEPHONY_SUCCESS.dryRun, data, reprovision: updated.value.reprovision });
     return reply(200, { message: TELEPHONY_SUCCESS.trunkUpdated, data });

@@ -3,7 +3,7 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { InvokeToolForCall, TOKENS } from '@voiceplane/application';
 import { parse, reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { refuse } from '../../pipeline/answers';
 import { TOOL_CALL_ANSWERS } from './tool-answers';
 import { Doc } from '../../openapi/route-doc';
 import { RuntimeToolCallBody } from './tool-body';
@@ -24,7 +24,7 @@ export class RuntimeToolCallController {
       params: body.params ?? {},
       invocationId: body.invocation_id ?? null,
     });
-    if (!outcome.ok) answer(TOOL_CALL_ANSWERS, outcome.error);
+    if (!outcome.ok) refuse(TOOL_CALL_ANSWERS, outcome.error);
     return reply(200, presentToolCallResult(outcome.value));
   }
 }

@@ -17,7 +17,7 @@ import {
 } from '@voiceplane/domain';
 import { checkToolEndpoint, checkToolItems, TOOL_MESSAGES } from './tool-messages';
 import { Arr, Bool, Id, Int, isPlainObject, Obj, PageQuery, Str, validateDto, ListFilters } from '../../validation';
-import { failValidation } from '../../pipeline/responses';
+import { refuse, validationAnswer } from '../../pipeline/answers';
 
 /** The tool body: shapes here, rules that need the domain after. */
 
@@ -126,7 +126,7 @@ export function parseToolBody(
   policy: TargetUrlPolicy,
   existing?: Tool,
 ): Partial<ToolFields> {
-  if (!isPlainObject(input)) failValidation({ body: ['The request body must be a JSON object.'] });
+  if (!isPlainObject(input)) refuse(validationAnswer({ body: ['The request body must be a JSON object.'] }));
   let body: Record<string, unknown> = input;
   if (existing?.type === 'automation') {
     // The automation decides these; its type is not the caller's to change either.
@@ -153,7 +153,7 @@ export function parseToolBody(
 
   const fields = toFields(values);
   Object.assign(errors, checkToolItems(fields));
-  if (Object.keys(errors).length > 0) failValidation(errors);
+  if (Object.keys(errors).length > 0) refuse(validationAnswer(errors));
   return fields;
 }
 

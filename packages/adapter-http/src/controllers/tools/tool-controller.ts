@@ -4,8 +4,7 @@ import { inject } from 'inversify';
 import { TargetUrlPolicy } from '@voiceplane/domain';
 import { ManageTools, TOKENS } from '@voiceplane/application';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer, answerFor } from '../../pipeline/answers';
-import { answerOutcome } from '../../pipeline/idempotency';
+import { refuse, answerFor } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageHeaders } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
@@ -27,7 +26,7 @@ export class ToolController {
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const fields = withToolDefaults(parseToolBody(req.body, 'create', this.policy));
-    return answerOutcome(
+    return reply(
       req,
       () => this.tools.create(principalOf(req), fields),
       (created) =>
@@ -58,7 +57,7 @@ export class ToolController {
   @Get('/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const tool = await this.tools.get(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND));
-    if (!tool.ok) answer(TOOL_ANSWERS, tool.error);
+    if (!tool.ok) refuse(TOOL_ANSWERS, tool.error);
     return reply(200, presentTool(tool.value));
   }
 
@@ -68,7 +67,7 @@ export class ToolController {
     const tool = await this.tools.update(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND), (existing) =>
       parseToolBody(req.body, 'update', this.policy, existing),
     );
-    if (!tool.ok) answer(TOOL_ANSWERS, tool.error);
+    if (!tool.ok) refuse(TOOL_ANSWERS, tool.error);
     return reply(200, { message: TOOL_SUCCESS.updated, data: presentTool(tool.value) });
   }
 
@@ -76,7 +75,7 @@ export class ToolController {
   @Delete('/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const deleted = await this.tools.delete(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND));
-    if (!deleted.ok) answer(TOOL_ANSWERS, deleted.error);
+    if (!deleted.ok) refuse(TOOL_ANSWERS, deleted.error);
     return reply(200, { message: TOOL_SUCCESS.deleted });
   }
 }

@@ -3,9 +3,8 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { TOKENS, ToolPreview, ToolPreviewInput } from '@voiceplane/application';
 import { validateDto } from '../../validation';
-import { failValidation, pathId, reply } from '../../pipeline/responses';
-import { answer, answerFor } from '../../pipeline/answers';
-import { answerOutcome } from '../../pipeline/idempotency';
+import { pathId, reply } from '../../pipeline/responses';
+import { refuse, validationAnswer, answerFor } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { ToolPreviewBody } from './tool-body';
@@ -23,7 +22,7 @@ export class ToolPreviewController {
     const rendered = await this.preview.render(principalOf(req).userId, pathId(id, TOOL_NOT_FOUND), () =>
       previewInput(req),
     );
-    if (!rendered.ok) answer(TOOL_ANSWERS, rendered.error);
+    if (!rendered.ok) refuse(TOOL_ANSWERS, rendered.error);
     return reply(200, { data: presentToolRequest(rendered.value) });
   }
 
@@ -31,7 +30,7 @@ export class ToolPreviewController {
   @Post('/:id/test')
   async test(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const toolId = pathId(id, TOOL_NOT_FOUND);
-    return answerOutcome(
+    return reply(
       req,
       () => this.preview.test(principalOf(req).userId, toolId, () => previewInput(req)),
       (run) => {
@@ -46,7 +45,7 @@ export class ToolPreviewController {
 /** Read once the tool is known to be the caller's: a missing tool is the 404 even when the body is invalid too, as on PUT. */
 function previewInput(req: ExpressRequest): ToolPreviewInput {
   const body = validateDto(ToolPreviewBody, req.body);
-  if (!body.ok) failValidation(body.errors);
+  if (!body.ok) refuse(validationAnswer(body.errors));
   const { params, variables, call_id: callId } = body.value;
   return { params: params ?? {}, variables: variables ?? {}, callId: callId ?? null };
 }

@@ -3,7 +3,8 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { AutoRechargeSettingsService, TOKENS } from '@voiceplane/application';
 import { Bool, Num } from '../../validation';
-import { failValidation, parse, reply } from '../../pipeline/responses';
+import { parse, reply } from '../../pipeline/responses';
+import { refuse, validationAnswer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { fieldErrors } from '../../pipeline/field-messages';
 import { Doc } from '../../openapi/route-doc';
@@ -37,7 +38,7 @@ export class AutoRechargeController {
       ...(body.threshold !== undefined && body.threshold !== null ? { threshold: body.threshold } : {}),
       ...(body.amount !== undefined && body.amount !== null ? { amount: body.amount } : {}),
     });
-    if (!changed.ok) failValidation(fieldErrors(changed.error, BILLING_FIELD_MESSAGES));
+    if (!changed.ok) refuse(validationAnswer(fieldErrors(changed.error, BILLING_FIELD_MESSAGES)));
     return reply(200, { data: presentAutoRecharge(changed.value) });
   }
 }

@@ -3,7 +3,7 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { ReceiveBillingEvent, TOKENS } from '@voiceplane/application';
 import { reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { refuse } from '../../pipeline/answers';
 import { ApiRequest } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { BILLING_INGRESS_ANSWERS } from './top-up-answers';
@@ -19,7 +19,7 @@ export class BillingIngressController {
     const raw = (req as ApiRequest).ctx.rawBody ?? Buffer.alloc(0);
     const header = req.headers['stripe-signature'];
     const received = await this.receive.execute(provider, raw, typeof header === 'string' ? header : null);
-    if (!received.ok) answer(BILLING_INGRESS_ANSWERS, received.error);
+    if (!received.ok) refuse(BILLING_INGRESS_ANSWERS, received.error);
     return reply(200, { received: true });
   }
 }

@@ -5,7 +5,7 @@ import { TopUpOutcome } from '@voiceplane/domain';
 import { SANDBOX_DECLINE_REASON, SettleTopUp, TOKENS } from '@voiceplane/application';
 import { Str } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { presentTopUp } from './presenters';
@@ -32,7 +32,7 @@ export class SandboxBillingController {
     const kind = body.outcome ?? 'succeeded';
     const outcome: TopUpOutcome = kind === 'failed' ? { kind, reason: SANDBOX_DECLINE_REASON } : { kind };
     const settled = await this.settle.execute(topUpId, outcome, { userId: principalOf(req).userId });
-    if (!settled.ok) answer(SANDBOX_SETTLE_ANSWERS, settled.error);
+    if (!settled.ok) refuse(SANDBOX_SETTLE_ANSWERS, settled.error);
     return reply(200, { ok: true, data: presentTopUp(settled.value) });
   }
 }

@@ -5,8 +5,7 @@ import { TopUpStatus, TOP_UP_STATUSES } from '@voiceplane/domain';
 import { StartTopUp, TOKENS, TopUpQueries } from '@voiceplane/application';
 import { Num, PageQuery, pageOf, Str, ListFilters } from '../../validation';
 import { parse, pathId, reply } from '../../pipeline/responses';
-import { answer, answerFor } from '../../pipeline/answers';
-import { answerOutcome } from '../../pipeline/idempotency';
+import { refuse, answerFor } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
@@ -40,7 +39,7 @@ export class TopUpController {
   @Post('/')
   async create(@Request() req: ExpressRequest) {
     const body = parse(TopUpBody, req.body);
-    return answerOutcome(
+    return reply(
       req,
       () => this.start.execute(principalOf(req).userId, body.amount),
       (started) =>
@@ -63,7 +62,7 @@ export class TopUpController {
   @Get('/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const found = await this.topUps.get(principalOf(req).userId, pathId(id, TOP_UP_NOT_FOUND));
-    if (!found.ok) answer(TOP_UP_READ_ANSWERS, found.error);
+    if (!found.ok) refuse(TOP_UP_READ_ANSWERS, found.error);
     return reply(200, { data: presentTopUp(found.value) });
   }
 }

@@ -3,7 +3,7 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { TOKENS, WebChats } from '@voiceplane/application';
 import { reply } from '../../pipeline/responses';
-import { answer } from '../../pipeline/answers';
+import { refuse } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { conversationRef } from '../conversations/conversation-controller';
@@ -34,13 +34,13 @@ export class ChatbotController {
     const body = parseChatbot(StartChatBody, withTextAssistantId(raw));
     const variables = variablesOf(body.variables, failChatbotValidation);
     const assistant = assistantRefOf(body.assistant_id);
-    if (assistant === null) answer(CHATBOT_ANSWERS, 'assistant_not_found');
+    if (assistant === null) refuse(CHATBOT_ANSWERS, 'assistant_not_found');
     const started = await this.chats.start(principalOf(req).userId, {
       assistant,
       type: body.type ?? 'widget',
       variables,
     });
-    if (!started.ok) answer(CHATBOT_ANSWERS, started.error);
+    if (!started.ok) refuse(CHATBOT_ANSWERS, started.error);
     return reply(200, {
       status: true,
       conversation_id: started.value.conversation.uuid,
@@ -52,7 +52,7 @@ export class ChatbotController {
   @Get('/:uuid')
   async get(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string) {
     const found = await this.chats.history(principalOf(req).userId, conversationRef(uuid));
-    if (!found.ok) answer(CHATBOT_ANSWERS, found.error);
+    if (!found.ok) refuse(CHATBOT_ANSWERS, found.error);
     const { conversation, history } = found.value;
     return reply(200, {
       status: true,
@@ -73,7 +73,7 @@ export class ChatbotController {
     const ref = conversationRef(uuid);
     const body = parseChatbot(ChatMessageBody, raw ?? {});
     const sent = await this.chats.send(principalOf(req).userId, ref, body.message);
-    if (!sent.ok) answer(CHATBOT_ANSWERS, sent.error);
+    if (!sent.ok) refuse(CHATBOT_ANSWERS, sent.error);
     const { reply: text, functionCalls, aiDisabled } = sent.value;
     return reply(200, {
       status: true,

@@ -8,7 +8,7 @@ import {
 import { AssistantRef } from '@voiceplane/application';
 import { normalizeVariables } from '../assistants/assistant-messages';
 import { Obj, Str, validateDto } from '../../validation';
-import { fail, failValidation } from '../../pipeline/responses';
+import { refuse, validationAnswer } from '../../pipeline/answers';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -90,7 +90,7 @@ export function failChatbotValidation(errors: FieldErrors): never {
   const [field, messages] = Object.entries(errors)[0] ?? ['body', ['The given data was invalid.']];
   const first = messages[0] ?? 'The given data was invalid.';
   const error = /field is required\.$/.test(first) ? `${field} is required` : first;
-  fail(422, { status: false, error, errors });
+  refuse({ status: 422, body: { status: false, error, errors } });
 }
 
 export function parseChatbot<T>(dto: new () => T, input: unknown): T {
@@ -109,4 +109,4 @@ export function variablesOf(
   return r.value.variables ?? {};
 }
 
-export const failStandardValidation = (errors: FieldErrors): never => failValidation(errors);
+export const failStandardValidation = (errors: FieldErrors): never => refuse(validationAnswer(errors));

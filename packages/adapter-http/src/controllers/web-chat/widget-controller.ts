@@ -3,8 +3,8 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { normalizeOrigin, WIDGET_ORIGINS_MAX, WidgetSettings } from '@voiceplane/domain';
 import { TOKENS, WebWidget, WidgetPage } from '@voiceplane/application';
-import { failValidation, parse, pathId, reply } from '../../pipeline/responses';
-import { Answer, answer, refuse } from '../../pipeline/answers';
+import { parse, pathId, reply } from '../../pipeline/responses';
+import { refuse, validationAnswer, Answer } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { Arr, Bool, Num } from '../../validation';
@@ -61,11 +61,13 @@ export class WidgetSettingsController {
     const origins = body.allowed_origins?.map((o) => normalizeOrigin(o));
     const bad = origins?.findIndex((o) => o === null) ?? -1;
     if (bad >= 0)
-      failValidation({
-        [`allowed_origins.${bad}`]: [
-          `The allowed_origins.${bad} must be an http or https origin (scheme://host[:port]).`,
-        ],
-      });
+      refuse(
+        validationAnswer({
+          [`allowed_origins.${bad}`]: [
+            `The allowed_origins.${bad} must be an http or https origin (scheme://host[:port]).`,
+          ],
+        }),
+      );
     const updated = await this.widget.update(principalOf(req).userId, assistantId, {
       enabled: body.enabled,
       allowedOrigins: origins === undefined ? undefined : [...new Set(origins as string[])],
@@ -111,7 +113,7 @@ export class WidgetController {
   @Post('/:key/conversations')
   async start(@Request() req: ExpressRequest, @Params({ name: 'key' }) key: string) {
     const started = await this.widget.start(widgetPage(req, key));
-    if (!started.ok) answer(WIDGET_ANSWERS, started.error);
+    if (!started.ok) refuse(WIDGET_ANSWERS, started.error);
     const { conversation, history, visitorToken } = started.value;
     return reply(200, {
       status: true,
@@ -129,7 +131,7 @@ export class WidgetController {
     @Params({ name: 'uuid' }) uuid: string,
   ) {
     const found = await this.widget.history(widgetPage(req, key), visitorChat(uuid, req.headers['x-visitor-token']));
-    if (!found.ok) answer(WIDGET_ANSWERS, found.error);
+    if (!found.ok) refuse(WIDGET_ANSWERS, found.error);
     return reply(200, { status: true, history: found.value.history.map(({ role, content }) => ({ role, content })) });
   }
 
@@ -150,7 +152,7 @@ export class WidgetController {
     const chat = visitorChat(uuid, req.headers['x-visitor-token']);
     const body = parse(ChatMessageBody, raw ?? {}, 'conversation');
     const sent = await this.widget.send(widgetPage(req, key), chat, body.message);
-    if (!sent.ok) answer(WIDGET_ANSWERS, sent.error);
+    if (!sent.ok) refuse(WIDGET_ANSWERS, sent.error);
     // What the assistant's tools answered stays with the owner: a visitor sees the text only.
     return reply(200, {
       status: true,

@@ -12,9 +12,8 @@ import {
 import { DeliveryLog, SendTestWebhook, SigningSecrets, TOKENS, WebhookDeliveries } from '@voiceplane/application';
 import { Id, PageQuery, pageOf, publicTarget, Str, ListFilters } from '../../validation';
 import { parse, reply } from '../../pipeline/responses';
-import { answer, answerFor, refuse } from '../../pipeline/answers';
+import { refuse, answerFor } from '../../pipeline/answers';
 import { principalOf, requestIdOf } from '../../pipeline/request-context';
-import { answerOutcome } from '../../pipeline/idempotency';
 import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
 import { presentDelivery, presentDeliveryDetail, presentSigningSecret } from './presenters';
@@ -71,7 +70,7 @@ export class WebhookController {
   @Get('/deliveries/:id')
   async get(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const found = await this.deliveries.get(principalOf(req).userId, deliveryId(id));
-    if (!found.ok) answer(WEBHOOK_ANSWERS, found.error);
+    if (!found.ok) refuse(WEBHOOK_ANSWERS, found.error);
     return reply(200, { data: presentDeliveryDetail(found.value.delivery, found.value.attempts) });
   }
 
@@ -79,7 +78,7 @@ export class WebhookController {
   @Post('/deliveries/:id/replay')
   async replay(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const delivery = deliveryId(id);
-    return answerOutcome(
+    return reply(
       req,
       () => this.webhooks.replay(principalOf(req).userId, delivery),
       (result) =>
@@ -99,7 +98,7 @@ export class WebhookController {
   @Doc({ summary: 'New signing secret; the previous one keeps signing for 24 hours', tag })
   @Post('/signing-secret/rotate')
   async rotate(@Request() req: ExpressRequest) {
-    return answerOutcome(
+    return reply(
       req,
       () => this.secrets.rotate(principalOf(req).userId),
       ({ secret, previousExpiresAt }) => ({
@@ -113,7 +112,7 @@ export class WebhookController {
   @Post('/test')
   async test(@Request() req: ExpressRequest) {
     const body = parse(TestWebhookBody, req.body, 'standard', { targetPolicy: this.targetPolicy });
-    return answerOutcome(
+    return reply(
       req,
       () => this.testWebhook.execute(principalOf(req).userId, body.url, requestIdOf(req)),
       (result) => ({

@@ -5,7 +5,7 @@ import { Database } from '../../database';
 import { TypeormOutbox } from '../outbox-writer';
 import { TypeormAssistantRepository } from './assistant-repository';
 import { TypeormCatalogRepository } from './catalog-repository';
-import { TypeormGroupRepository } from './group-repository';
+import { TypeormFolderRepository } from './folder-repository';
 import { TypeormKnowledgeBaseRepository } from '../knowledge-bases/knowledge-base-repository';
 import { TypeormEventTypeRepository } from './event-type-repository';
 
@@ -117,8 +117,8 @@ describe('assistant persistence', () => {
   });
 
   it('round-trips every configuration field, attachments in their order', async () => {
-    const folders = new TypeormGroupRepository(db, 'folders');
-    const labels = new TypeormGroupRepository(db, 'labels');
+    const folders = new TypeormFolderRepository(db, 'folders');
+    const labels = new TypeormFolderRepository(db, 'labels');
     const folder = await folders.create(user, { name: 'F', color: 'red' });
     const [l1, l2] = [
       await labels.create(user, { name: 'L1', color: null }),
@@ -219,7 +219,7 @@ describe('assistant persistence', () => {
   });
 
   it('follows deletes of what assistants reference', async () => {
-    const folders = new TypeormGroupRepository(db, 'folders');
+    const folders = new TypeormFolderRepository(db, 'folders');
     const folder = await folders.create(user, { name: 'Gone', color: null });
     if (folder === 'name_taken') throw new Error('unexpected');
     const tool = await newTool(user, 'gone');
@@ -253,7 +253,7 @@ describe('assistant persistence', () => {
   });
 
   it('answers which references the user owns, in one query', async () => {
-    const folders = new TypeormGroupRepository(db, 'folders');
+    const folders = new TypeormFolderRepository(db, 'folders');
     const mine = await folders.create(user, { name: 'Mine', color: null });
     const theirs = await folders.create(other, { name: 'Theirs', color: null });
     if (mine === 'name_taken' || theirs === 'name_taken') throw new Error('unexpected');

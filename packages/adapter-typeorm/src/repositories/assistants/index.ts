@@ -1,5 +1,5 @@
 export { TypeormAssistantRepository } from './assistant-repository';
 export { TypeormCatalogRepository } from './catalog-repository';
-export { TypeormGroupRepository } from './group-repository';
+export { TypeormFolderRepository } from './folder-repository';
 
 export { TypeormEventTypeRepository } from './event-type-repository';

@@ -8,10 +8,10 @@ import {
   StepAttemptOutcome,
   StepResult,
 } from '@voiceplane/domain';
-import { Clock } from '../../ports/clock';
-import { OutboundHttpClient, OutboundResponse } from '../../ports/outbound-http';
-import { SecretCipher } from '../../common/secret-cipher';
-import { ToolGateway } from '../../tools/tool-gateway';
+import { Clock } from '../../ports';
+import { OutboundHttpClient, OutboundResponse } from '../../ports';
+import { SecretCipher } from '../../common';
+import { ToolGateway } from '../../tools';
 import { ConnectionRepository } from '../ports';
 import { actingStep, StepActor, StepHandler, stepWebhookId } from './step-handler';
 

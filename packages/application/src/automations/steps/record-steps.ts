@@ -1,5 +1,5 @@
 import { E164_PATTERN, isJsonObject, StepResult } from '@voiceplane/domain';
-import { MakeCall } from '../../calls/make-call';
+import { MakeCall } from '../../calls';
 import { AutomationChatapp, DataTableRepository } from '../ports';
 import { actingStep, StepHandler } from './step-handler';
 

@@ -1,7 +1,7 @@
-import { AssistantRepository } from '../assistants/ports';
-import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
-import { FlowQueries, FlowView } from './flow-queries';
+import { AssistantRepository } from '../assistants';
+import { Clock } from '../ports';
+import { UnitOfWork } from '../ports';
+import { AutomationQueries, AutomationView } from './automation-queries';
 import { Automation, AutomationRepository, AutomationToolBinding } from './ports';
 import { Outcome, refused } from './template-outcome';
 
@@ -21,19 +21,19 @@ export type EnableRefusal =
  * transaction with the automation record it is answered with, read there: an idempotent answer
  * stored with the switch is the one the caller would have had.
  */
-export class ManageFlows {
+export class ManageAutomations {
   constructor(
     private readonly automations: AutomationRepository,
     private readonly assistants: AssistantRepository,
     private readonly tools: AutomationToolBinding,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
-    private readonly queries: FlowQueries,
+    private readonly queries: AutomationQueries,
   ) {}
 
-  enable(userId: number, id: string): Promise<Outcome<FlowView, EnableRefusal>> {
+  enable(userId: number, id: string): Promise<Outcome<AutomationView, EnableRefusal>> {
     return this.uow.transaction(
-      async (): Promise<Outcome<FlowView, EnableRefusal>> => {
+      async (): Promise<Outcome<AutomationView, EnableRefusal>> => {
         const enabled = await this.checkedEnable(userId, id);
         return enabled.ok ? { ok: true, value: await this.queries.view(enabled.value) } : enabled;
       },
@@ -66,7 +66,7 @@ export class ManageFlows {
   }
 
   /** Null when the automation is not the user's. Paused runs still resume; new triggers are refused. */
-  disable(userId: number, id: string): Promise<FlowView | null> {
+  disable(userId: number, id: string): Promise<AutomationView | null> {
     return this.uow.transaction(
       async () => {
         const found = await this.automations.find(userId, id);

@@ -1,23 +1,23 @@
 import { Controller, Delete, Get, Params, Post, Put, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { ManageGroups, TOKENS } from '@voiceplane/application';
+import { ManageFolders, TOKENS } from '@voiceplane/application';
 import { PageQuery } from '../../validation';
 import { Doc } from '../../openapi/route-doc';
-import { CreateGroupBody, GroupRoutes, UpdateGroupBody } from './group-routes';
+import { CreateFolderBody, FolderRoutes, UpdateFolderBody } from './folder-routes';
 
 const tag = 'Labels';
 
-/** Labels: the body's shape here, name uniqueness and ownership in ManageGroups. */
+/** Labels: the body's shape here, name uniqueness and ownership in ManageFolders. */
 @Controller('/api/user')
 export class LabelController {
-  private readonly routes: GroupRoutes;
+  private readonly routes: FolderRoutes;
 
-  constructor(@inject(TOKENS.ManageLabels) labels: ManageGroups) {
-    this.routes = new GroupRoutes(labels, 'Label');
+  constructor(@inject(TOKENS.ManageLabels) labels: ManageFolders) {
+    this.routes = new FolderRoutes(labels, 'Label');
   }
 
-  @Doc({ summary: 'Create a label', tag, body: CreateGroupBody, success: 201 })
+  @Doc({ summary: 'Create a label', tag, body: CreateFolderBody, success: 201 })
   @Post('/label')
   create(@Request() req: ExpressRequest) {
     return this.routes.create(req);
@@ -29,7 +29,7 @@ export class LabelController {
     return this.routes.list(req);
   }
 
-  @Doc({ summary: 'Rename or recolor a label', tag, body: UpdateGroupBody })
+  @Doc({ summary: 'Rename or recolor a label', tag, body: UpdateFolderBody })
   @Put('/label/:id')
   update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     return this.routes.update(req, id);

@@ -1,23 +1,23 @@
 import { Controller, Delete, Get, Params, Post, Put, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { ManageGroups, TOKENS } from '@voiceplane/application';
+import { ManageFolders, TOKENS } from '@voiceplane/application';
 import { PageQuery } from '../../validation';
 import { Doc } from '../../openapi/route-doc';
-import { CreateGroupBody, GroupRoutes, UpdateGroupBody } from './group-routes';
+import { CreateFolderBody, FolderRoutes, UpdateFolderBody } from './folder-routes';
 
 const tag = 'Folders';
 
-/** Folders: the body's shape here, name uniqueness and ownership in ManageGroups. */
+/** Folders: the body's shape here, name uniqueness and ownership in ManageFolders. */
 @Controller('/api/user')
 export class FolderController {
-  private readonly routes: GroupRoutes;
+  private readonly routes: FolderRoutes;
 
-  constructor(@inject(TOKENS.ManageFolders) folders: ManageGroups) {
-    this.routes = new GroupRoutes(folders, 'Folder');
+  constructor(@inject(TOKENS.ManageFolders) folders: ManageFolders) {
+    this.routes = new FolderRoutes(folders, 'Folder');
   }
 
-  @Doc({ summary: 'Create a folder', tag, body: CreateGroupBody, success: 201 })
+  @Doc({ summary: 'Create a folder', tag, body: CreateFolderBody, success: 201 })
   @Post('/folder')
   create(@Request() req: ExpressRequest) {
     return this.routes.create(req);
@@ -29,7 +29,7 @@ export class FolderController {
     return this.routes.list(req);
   }
 
-  @Doc({ summary: 'Rename or recolor a folder (alias PUT /api/user/folders/{id})', tag, body: UpdateGroupBody })
+  @Doc({ summary: 'Rename or recolor a folder (alias PUT /api/user/folders/{id})', tag, body: UpdateFolderBody })
   @Put('/folder/:id')
   update(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     return this.routes.update(req, id);

@@ -1,17 +1,17 @@
-import { GroupColor } from '@voiceplane/domain';
-import { AssistantGroup, AssistantGroupRepository, GroupNameTaken, Page, PageRequest } from '@voiceplane/application';
+import { FolderColor } from '@voiceplane/domain';
+import { Folder, FolderRepository, FolderNameTaken, Page, PageRequest } from '@voiceplane/application';
 import { InMemoryAssistantRepository } from './assistants';
 import { pageOf } from './paging';
 
-type Row = { id: number; userId: number; name: string; color: GroupColor | null };
+type Row = { id: number; userId: number; name: string; color: FolderColor | null };
 
 /**
- * Folders or labels in memory, with the semantics of the PostgreSQL repository (see the group
+ * Folders or labels in memory, with the semantics of the PostgreSQL repository (see the folder
  * contract): names unique per account ignoring case, as the tables' index. With `assistants`,
- * groups count the assistants filed in them and a deleted group's assistants leave it; without,
- * every group holds none.
+ * folders count the assistants filed in them and a deleted folder's assistants leave it; without,
+ * every folder holds none.
  */
-export class InMemoryGroupRepository implements AssistantGroupRepository {
+export class InMemoryFolderRepository implements FolderRepository {
   private readonly rows = new Map<number, Row>();
   private lastId = 0;
 
@@ -20,34 +20,31 @@ export class InMemoryGroupRepository implements AssistantGroupRepository {
     private readonly assistants: InMemoryAssistantRepository | null = null,
   ) {}
 
-  async create(
-    userId: number,
-    group: { name: string; color: GroupColor | null },
-  ): Promise<AssistantGroup | GroupNameTaken> {
-    if (this.taken(userId, group.name, null)) return 'name_taken';
-    const row: Row = { id: ++this.lastId, userId, name: group.name, color: group.color };
+  async create(userId: number, folder: { name: string; color: FolderColor | null }): Promise<Folder | FolderNameTaken> {
+    if (this.taken(userId, folder.name, null)) return 'name_taken';
+    const row: Row = { id: ++this.lastId, userId, name: folder.name, color: folder.color };
     this.rows.set(row.id, row);
-    return this.toGroup(row);
+    return this.toFolder(row);
   }
 
-  async list(userId: number, page: PageRequest): Promise<Page<AssistantGroup>> {
+  async list(userId: number, page: PageRequest): Promise<Page<Folder>> {
     const mine = [...this.rows.values()]
       .filter((r) => r.userId === userId)
       .sort((a, b) => byLowerName(a.name, b.name) || a.id - b.id);
-    return pageOf(await Promise.all(mine.map((r) => this.toGroup(r))), page);
+    return pageOf(await Promise.all(mine.map((r) => this.toFolder(r))), page);
   }
 
   async update(
     userId: number,
     id: number,
-    changes: { name?: string; color?: GroupColor | null },
-  ): Promise<AssistantGroup | GroupNameTaken | null> {
+    changes: { name?: string; color?: FolderColor | null },
+  ): Promise<Folder | FolderNameTaken | null> {
     const row = this.owned(userId, id);
     if (!row) return null;
     if (changes.name !== undefined && this.taken(userId, changes.name, id)) return 'name_taken';
     if (changes.name !== undefined) row.name = changes.name;
     if (changes.color !== undefined) row.color = changes.color;
-    return this.toGroup(row);
+    return this.toFolder(row);
   }
 
   async exists(userId: number, id: number): Promise<boolean> {
@@ -72,7 +69,7 @@ export class InMemoryGroupRepository implements AssistantGroupRepository {
     );
   }
 
-  private async toGroup(row: Row): Promise<AssistantGroup> {
+  private async toFolder(row: Row): Promise<Folder> {
     const filter = this.kind === 'folders' ? { folderId: row.id } : { labelId: row.id };
     const assistantsCount = this.assistants ? (await this.assistants.listAll(row.userId, filter)).length : 0;
     return { id: row.id, name: row.name, color: row.color, assistantsCount };

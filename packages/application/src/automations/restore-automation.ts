@@ -1,8 +1,8 @@
 import { findTemplate, parseDefinition } from '@voiceplane/domain';
-import { AssistantRepository } from '../assistants/ports';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { AssistantRepository } from '../assistants';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
+import { UnitOfWork } from '../ports';
 import { Automation, AutomationRepository, AutomationVersion, RollbackFaults } from './ports';
 import { TemplateChecks } from './template-checks';
 import { GoneResource, Outcome, refused } from './template-outcome';
@@ -19,7 +19,7 @@ export type RestoreRefusal =
       readonly gone: readonly GoneResource[];
     };
 
-export interface RestoredFlow {
+export interface RestoredAutomation {
   readonly automation: Automation;
   /** The earlier version whose content is live again. */
   readonly restored: AutomationVersion;
@@ -45,7 +45,7 @@ export function previousPublished(
 }
 
 /** The stages of a restore: the resource checks, publishing the copy, and the sandbox's armed failures. */
-export interface RestoreFlowStages {
+export interface RestoreAutomationStages {
   readonly checks: TemplateChecks;
   readonly publisher: VersionPublisher;
   /** Null when no provider is the sandbox. */
@@ -59,17 +59,17 @@ export interface RestoreFlowStages {
  * (or the refusal that keeps the draft) conclude in one transaction, where an idempotent answer is
  * stored with them.
  */
-export class RestoreFlow {
+export class RestoreAutomation {
   constructor(
     private readonly automations: AutomationRepository,
     private readonly assistants: AssistantRepository,
-    private readonly stages: RestoreFlowStages,
+    private readonly stages: RestoreAutomationStages,
     private readonly clock: Clock,
     private readonly ids: Ids,
     private readonly uow: UnitOfWork,
   ) {}
 
-  async execute(userId: number, automationId: string): Promise<Outcome<RestoredFlow, RestoreRefusal>> {
+  async execute(userId: number, automationId: string): Promise<Outcome<RestoredAutomation, RestoreRefusal>> {
     const automation = await this.automations.find(userId, automationId);
     const template = automation ? findTemplate(automation.templateKey) : null;
     if (automation === null || template === null) return refused({ code: 'not_found' });
@@ -84,7 +84,7 @@ export class RestoreFlow {
       gone.unshift({ spec: null, what: `assistant ${automation.assistantId}` });
     }
     return this.uow.transaction(
-      async (): Promise<Outcome<RestoredFlow, RestoreRefusal>> => {
+      async (): Promise<Outcome<RestoredAutomation, RestoreRefusal>> => {
         const copy = await this.automations.addVersion({
           id: this.ids.token('ver_', 22),
           automationId: automation.id,

@@ -1,12 +1,12 @@
 import { findTemplate, JsonObject, JsonValue, Plan } from '@voiceplane/domain';
-import { Clock } from '../ports/clock';
-import { Ids } from '../ports/ids';
+import { Clock } from '../ports';
+import { Ids } from '../ports';
 import { AppliedTemplate, ApplyTemplateStages, lastOutput, testVersion } from './apply-template';
 import { AutomationChanges, AutomationRepository, AutomationVersion } from './ports';
 import { ApplyRefusal, Outcome, refused } from './template-outcome';
 import { webhookUrlOf } from './version-publisher';
 
-export interface UpdateFlowRequest {
+export interface UpdateAutomationRequest {
   readonly userId: number;
   readonly plan: Plan;
   readonly automationId: string;
@@ -32,7 +32,7 @@ export function currentVersion(
  * `PUT /api/user/automate/flows/{id}`: a new version over the merged params,
  * tested like an apply, published when the test passes, a draft when it fails.
  */
-export class UpdateFlow {
+export class UpdateAutomation {
   constructor(
     private readonly automations: AutomationRepository,
     private readonly stages: ApplyTemplateStages,
@@ -41,7 +41,7 @@ export class UpdateFlow {
     private readonly publicBaseUrl: string,
   ) {}
 
-  async execute(request: UpdateFlowRequest): Promise<Outcome<AppliedTemplate, UpdateRefusal>> {
+  async execute(request: UpdateAutomationRequest): Promise<Outcome<AppliedTemplate, UpdateRefusal>> {
     const { userId } = request;
     const found = await this.automations.find(userId, request.automationId);
     const template = found ? findTemplate(found.templateKey) : null;

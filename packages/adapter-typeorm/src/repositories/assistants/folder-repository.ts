@@ -1,25 +1,30 @@
-import { GroupColor } from '@voiceplane/domain';
-import { AssistantGroup, AssistantGroupRepository, GroupNameTaken, Page, PageRequest } from '@voiceplane/application';
+import { FolderColor } from '@voiceplane/domain';
+import { Folder, FolderRepository, FolderNameTaken, Page, PageRequest } from '@voiceplane/application';
 import { Database } from '../../database';
-import { GroupRecord } from '../../records';
+import { FolderRecord } from '../../records';
 import { Count, isUniqueViolation, num, pageClause, unlessFails } from '../rows';
 import { Counted, totalOf } from './paging';
 
-/** How many of the user's assistants a group holds: folders by column, labels by join table. */
+/** How many of the user's assistants a folder holds: folders by column, labels by join table. */
 const COUNT_SQL = {
   folders: '(SELECT count(*) FROM assistants a WHERE a.folder_id = g.id)',
   labels: '(SELECT count(*) FROM assistant_labels al WHERE al.label_id = g.id)',
 } as const;
 
-/** The columns of `columns` below: the group and how many assistants it holds. */
-type GroupRow = Pick<GroupRecord, 'id' | 'name' | 'color'> & { assistants_count: string };
+/** The columns of `columns` below: the folder and how many assistants it holds. */
+type FolderRow = Pick<FolderRecord, 'id' | 'name' | 'color'> & { assistants_count: string };
 
-function toGroup(r: GroupRow): AssistantGroup {
-  return { id: num(r.id), name: r.name, color: r.color as GroupColor | null, assistantsCount: num(r.assistants_count) };
+function toFolder(r: FolderRow): Folder {
+  return {
+    id: num(r.id),
+    name: r.name,
+    color: r.color as FolderColor | null,
+    assistantsCount: num(r.assistants_count),
+  };
 }
 
 /** Folders and labels: the same table shape, names unique per account ignoring case. */
-export class TypeormGroupRepository implements AssistantGroupRepository {
+export class TypeormFolderRepository implements FolderRepository {
   private readonly columns: string;
 
   constructor(
@@ -29,27 +34,24 @@ export class TypeormGroupRepository implements AssistantGroupRepository {
     this.columns = `g.id, g.name, g.color, ${COUNT_SQL[table]} AS assistants_count`;
   }
 
-  async create(
-    userId: number,
-    group: { name: string; color: GroupColor | null },
-  ): Promise<AssistantGroup | GroupNameTaken> {
+  async create(userId: number, folder: { name: string; color: FolderColor | null }): Promise<Folder | FolderNameTaken> {
     return this.unlessNameTaken(async () => {
-      const rows = await this.db.query<Pick<GroupRecord, 'id'>>(
+      const rows = await this.db.query<Pick<FolderRecord, 'id'>>(
         `INSERT INTO ${this.table} (user_id, name, color) VALUES ($1, $2, $3) RETURNING id`,
-        [userId, group.name, group.color],
+        [userId, folder.name, folder.color],
       );
-      return { id: num(rows[0].id), name: group.name, color: group.color, assistantsCount: 0 };
+      return { id: num(rows[0].id), name: folder.name, color: folder.color, assistantsCount: 0 };
     });
   }
 
-  async list(userId: number, page: PageRequest): Promise<Page<AssistantGroup>> {
+  async list(userId: number, page: PageRequest): Promise<Page<Folder>> {
     const limit = pageClause(page, 2);
-    const rows = await this.db.query<GroupRow & Counted>(
+    const rows = await this.db.query<FolderRow & Counted>(
       `SELECT ${this.columns}, count(*) OVER () AS total FROM ${this.table} g WHERE g.user_id = $1 ORDER BY lower(g.name), g.id ${limit.sql}`,
       [userId, ...limit.params],
     );
     return {
-      items: rows.map(toGroup),
+      items: rows.map(toFolder),
       total: await totalOf(rows, () =>
         this.db.one<Count>(`SELECT count(*) AS n FROM ${this.table} WHERE user_id = $1`, [userId]),
       ),
@@ -59,10 +61,10 @@ export class TypeormGroupRepository implements AssistantGroupRepository {
   async update(
     userId: number,
     id: number,
-    changes: { name?: string; color?: GroupColor | null },
-  ): Promise<AssistantGroup | GroupNameTaken | null> {
+    changes: { name?: string; color?: FolderColor | null },
+  ): Promise<Folder | FolderNameTaken | null> {
     return this.unlessNameTaken(async () => {
-      const rows = await this.db.query<GroupRow>(
+      const rows = await this.db.query<FolderRow>(
         `UPDATE ${this.table} g
             SET name = coalesce($3, g.name),
                 color = CASE WHEN $4::boolean THEN $5 ELSE g.color END,
@@ -71,13 +73,13 @@ export class TypeormGroupRepository implements AssistantGroupRepository {
           RETURNING ${this.columns}`,
         [userId, id, changes.name ?? null, changes.color !== undefined, changes.color ?? null],
       );
-      return rows[0] ? toGroup(rows[0]) : null;
+      return rows[0] ? toFolder(rows[0]) : null;
     });
   }
 
   async exists(userId: number, id: number): Promise<boolean> {
     return (
-      (await this.db.one<Pick<GroupRecord, 'id'>>(`SELECT id FROM ${this.table} WHERE user_id = $1 AND id = $2`, [
+      (await this.db.one<Pick<FolderRecord, 'id'>>(`SELECT id FROM ${this.table} WHERE user_id = $1 AND id = $2`, [
         userId,
         id,
       ])) !== null
@@ -85,14 +87,14 @@ export class TypeormGroupRepository implements AssistantGroupRepository {
   }
 
   async delete(userId: number, id: number): Promise<boolean> {
-    const rows = await this.db.query<Pick<GroupRecord, 'id'>>(
+    const rows = await this.db.query<Pick<FolderRecord, 'id'>>(
       `DELETE FROM ${this.table} WHERE user_id = $1 AND id = $2 RETURNING id`,
       [userId, id],
     );
     return rows.length > 0;
   }
 
-  private unlessNameTaken<T>(write: () => Promise<T>): Promise<T | GroupNameTaken> {
+  private unlessNameTaken<T>(write: () => Promise<T>): Promise<T | FolderNameTaken> {
     return unlessFails(this.db, write, isUniqueViolation, 'name_taken' as const);
   }
 }

@@ -1,20 +1,20 @@
-import { InMemoryGroupRepository, InMemoryUnitOfWork } from '@voiceplane/adapter-fakes';
-import { err, GroupColor, ok } from '@voiceplane/domain';
-import { ManageGroups } from './manage-groups';
+import { InMemoryFolderRepository, InMemoryUnitOfWork } from '@voiceplane/adapter-fakes';
+import { err, FolderColor, ok } from '@voiceplane/domain';
+import { ManageFolders } from './manage-folders';
 
-const red: GroupColor = 'red';
+const red: FolderColor = 'red';
 
-describe('ManageGroups', () => {
+describe('ManageFolders', () => {
   it('refuses a name the account already uses, whatever its case', async () => {
-    const manage = new ManageGroups(new InMemoryGroupRepository('folders'), new InMemoryUnitOfWork());
+    const manage = new ManageFolders(new InMemoryFolderRepository('folders'), new InMemoryUnitOfWork());
     await manage.create(1, { name: 'Sales', color: null });
 
     expect(await manage.create(1, { name: 'SALES', color: null })).toEqual(err('name_taken'));
     expect((await manage.create(2, { name: 'Sales', color: red })).ok).toBe(true);
   });
 
-  it('answers a missing group as not found even when the changes were malformed', async () => {
-    const manage = new ManageGroups(new InMemoryGroupRepository('folders'), new InMemoryUnitOfWork());
+  it('answers a missing folder as not found even when the changes were malformed', async () => {
+    const manage = new ManageFolders(new InMemoryFolderRepository('folders'), new InMemoryUnitOfWork());
     const theirs = await manage.create(2, { name: 'Theirs', color: null });
     if (!theirs.ok) throw new Error('not created');
 
@@ -23,9 +23,9 @@ describe('ManageGroups', () => {
     );
   });
 
-  it('answers the malformed changes of an existing group with their field errors, changing nothing', async () => {
-    const store = new InMemoryGroupRepository('folders');
-    const manage = new ManageGroups(store, new InMemoryUnitOfWork());
+  it('answers the malformed changes of an existing folder with their field errors, changing nothing', async () => {
+    const store = new InMemoryFolderRepository('folders');
+    const manage = new ManageFolders(store, new InMemoryUnitOfWork());
     const mine = await manage.create(1, { name: 'Sales', color: null });
     if (!mine.ok) throw new Error('not created');
 
@@ -34,8 +34,8 @@ describe('ManageGroups', () => {
     expect(await store.list(1, { page: 1, perPage: 10 })).toEqual({ items: [mine.value], total: 1 });
   });
 
-  it("changes only the sent fields of the caller's group and refuses a taken name", async () => {
-    const manage = new ManageGroups(new InMemoryGroupRepository('folders'), new InMemoryUnitOfWork());
+  it("changes only the sent fields of the caller's folder and refuses a taken name", async () => {
+    const manage = new ManageFolders(new InMemoryFolderRepository('folders'), new InMemoryUnitOfWork());
     const sales = await manage.create(1, { name: 'Sales', color: red });
     await manage.create(1, { name: 'Support', color: null });
     if (!sales.ok) throw new Error('not created');
@@ -46,8 +46,8 @@ describe('ManageGroups', () => {
     expect(await manage.update(1, sales.value.id, ok({ name: 'support' }))).toEqual(err('name_taken'));
   });
 
-  it("deletes only the caller's group", async () => {
-    const manage = new ManageGroups(new InMemoryGroupRepository('folders'), new InMemoryUnitOfWork());
+  it("deletes only the caller's folder", async () => {
+    const manage = new ManageFolders(new InMemoryFolderRepository('folders'), new InMemoryUnitOfWork());
     const theirs = await manage.create(2, { name: 'Theirs', color: null });
     if (!theirs.ok) throw new Error('not created');
 

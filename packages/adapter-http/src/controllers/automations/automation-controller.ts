@@ -1,19 +1,24 @@
 import { Controller, Delete, Get, Params, Post, Put, Request } from '@inversifyjs/http-core';
 import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
-import { FlowQueries, ManageFlows, RestoreFlow, TOKENS, UpdateFlow } from '@voiceplane/application';
+import {
+  AutomationQueries,
+  ManageAutomations,
+  RestoreAutomation,
+  TOKENS,
+  UpdateAutomation,
+} from '@voiceplane/application';
 import { parse, reply } from '../../pipeline/responses';
-import { answer, answerFor, refuse } from '../../pipeline/answers';
-import { answerOutcome } from '../../pipeline/idempotency';
+import { refuse, answerFor } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { pageOf } from '../../validation';
 import { Doc } from '../../openapi/route-doc';
-import { FlowsQuery, readTemplateBody, UpdateFlowBody } from './automation-bodies';
+import { AutomationsQuery, readTemplateBody, UpdateAutomationBody } from './automation-bodies';
 import {
   AUTOMATION_SUCCESS,
   ENABLE_ANSWERS,
-  FLOW_NOT_FOUND,
+  AUTOMATION_NOT_FOUND,
   isPublicId,
   RESTORE_ANSWERS,
   RUNS_AUTOMATION_NOT_FOUND,
@@ -24,18 +29,18 @@ import { presentApplied, presentAutomation, presentVersion } from './automation-
 const BASE = '/api/user/automate/flows';
 
 @Controller(BASE)
-export class FlowController {
+export class AutomationController {
   constructor(
-    @inject(TOKENS.FlowQueries) private readonly queries: FlowQueries,
-    @inject(TOKENS.ManageFlows) private readonly manage: ManageFlows,
-    @inject(TOKENS.UpdateFlow) private readonly update: UpdateFlow,
-    @inject(TOKENS.RestoreFlow) private readonly restorer: RestoreFlow,
+    @inject(TOKENS.AutomationQueries) private readonly queries: AutomationQueries,
+    @inject(TOKENS.ManageAutomations) private readonly manage: ManageAutomations,
+    @inject(TOKENS.UpdateAutomation) private readonly update: UpdateAutomation,
+    @inject(TOKENS.RestoreAutomation) private readonly restorer: RestoreAutomation,
   ) {}
 
-  @Doc({ summary: 'List automations, newest first', tag: 'Automations', query: FlowsQuery })
+  @Doc({ summary: 'List automations, newest first', tag: 'Automations', query: AutomationsQuery })
   @Get('/')
   async list(@Request() req: ExpressRequest) {
-    const query = parse(FlowsQuery, req.query);
+    const query = parse(AutomationsQuery, req.query);
     const page = pageOf(query);
     const result = await this.queries.list(
       principalOf(req).userId,
@@ -56,15 +61,15 @@ export class FlowController {
   @Doc({
     summary: 'New version: checked, tested, published when the test passes',
     tag: 'Automations',
-    body: UpdateFlowBody,
+    body: UpdateAutomationBody,
   })
   @Put('/:id')
   async put(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);
+    if (!isPublicId(id)) refuse(AUTOMATION_NOT_FOUND);
     const principal = principalOf(req);
     // 404 comes before any check of the body.
-    if ((await this.queries.get(principal.userId, id)) === null) refuse(FLOW_NOT_FOUND);
-    const { value: body, params, sample } = readTemplateBody(UpdateFlowBody, req.body);
+    if ((await this.queries.get(principal.userId, id)) === null) refuse(AUTOMATION_NOT_FOUND);
+    const { value: body, params, sample } = readTemplateBody(UpdateAutomationBody, req.body);
     const result = await this.update.execute({
       userId: principal.userId,
       plan: principal.plan,
@@ -75,15 +80,15 @@ export class FlowController {
       test: body.test ?? true,
       sample,
     });
-    if (!result.ok) answer(UPDATE_ANSWERS, result.error);
+    if (!result.ok) refuse(UPDATE_ANSWERS, result.error);
     return reply(200, presentApplied(result.value));
   }
 
   @Doc({ summary: 'Enable an automation (idempotent)', tag: 'Automations' })
   @Post('/:id/enable')
   async enable(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);
-    return answerOutcome(
+    if (!isPublicId(id)) refuse(AUTOMATION_NOT_FOUND);
+    return reply(
       req,
       () => this.manage.enable(principalOf(req).userId, id),
       (result) =>
@@ -96,13 +101,13 @@ export class FlowController {
   @Doc({ summary: 'Disable an automation (idempotent)', tag: 'Automations' })
   @Post('/:id/disable')
   async disable(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);
-    return answerOutcome(
+    if (!isPublicId(id)) refuse(AUTOMATION_NOT_FOUND);
+    return reply(
       req,
       () => this.manage.disable(principalOf(req).userId, id),
       (disabled) =>
         disabled === null
-          ? FLOW_NOT_FOUND
+          ? AUTOMATION_NOT_FOUND
           : { status: 200, body: { message: AUTOMATION_SUCCESS.disabled, data: presentAutomation(disabled) } },
     );
   }
@@ -110,7 +115,7 @@ export class FlowController {
   @Doc({ summary: 'Delete an automation, its tool, versions and runs', tag: 'Automations' })
   @Delete('/:id')
   async remove(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    if (!isPublicId(id) || !(await this.manage.delete(principalOf(req).userId, id))) refuse(FLOW_NOT_FOUND);
+    if (!isPublicId(id) || !(await this.manage.delete(principalOf(req).userId, id))) refuse(AUTOMATION_NOT_FOUND);
     return reply(200, { message: AUTOMATION_SUCCESS.deleted });
   }
 
@@ -125,8 +130,8 @@ export class FlowController {
   @Doc({ summary: 'Publish the previous version again as a new copy', tag: 'Automations' })
   @Post('/:id/restore')
   async restore(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
-    if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);
-    return answerOutcome(
+    if (!isPublicId(id)) refuse(AUTOMATION_NOT_FOUND);
+    return reply(
       req,
       () => this.restorer.execute(principalOf(req).userId, id),
       (result) => {

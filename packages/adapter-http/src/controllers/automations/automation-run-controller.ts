@@ -3,14 +3,13 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { Clock, RetryRun, RunQueries, RunsRequest, TOKENS } from '@voiceplane/application';
 import { parse, reply } from '../../pipeline/responses';
+import { refuse, answerFor } from '../../pipeline/answers';
 import { validateDto } from '../../validation';
-import { answer, answerFor, refuse } from '../../pipeline/answers';
-import { answerOutcome } from '../../pipeline/idempotency';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { RetryBody, RunsQuery } from './automation-bodies';
 import {
-  FLOW_NOT_FOUND,
+  AUTOMATION_NOT_FOUND,
   invalidShape,
   isPublicId,
   RETRY_ANSWERS,
@@ -21,7 +20,7 @@ import { presentRunDetail, presentRunSummary } from './automation-presenters';
 
 /** `GET /api/user/automate/flows/{id}/runs` (fixed) and the retry of one. */
 @Controller('/api/user/automate/flows')
-export class FlowRunController {
+export class AutomationRunController {
   constructor(
     @inject(TOKENS.RunQueries) private readonly runs: RunQueries,
     @inject(TOKENS.RetryRun) private readonly retryRun: RetryRun,
@@ -41,7 +40,7 @@ export class FlowRunController {
       return { limit: query.limit };
     };
     const result = await this.runs.read(principalOf(req).userId, id, requestOf);
-    if (!result.ok) answer(RUNS_ANSWERS, result.error);
+    if (!result.ok) refuse(RUNS_ANSWERS, result.error);
     const now = this.clock.now();
     const view = result.value;
     return view.kind === 'run'
@@ -56,7 +55,7 @@ export class FlowRunController {
     @Params({ name: 'id' }) id: string,
     @Params({ name: 'run_id' }) runId: string,
   ) {
-    if (!isPublicId(id)) refuse(FLOW_NOT_FOUND);
+    if (!isPublicId(id)) refuse(AUTOMATION_NOT_FOUND);
     const shape = validateDto(RetryBody, req.body ?? {});
     if (!shape.ok) refuse(invalidShape(shape.errors));
     const body = shape.value;
@@ -67,7 +66,7 @@ export class FlowRunController {
         isPublicId(runId) ? runId : '',
         body.confirm_side_effects === true,
       );
-    return answerOutcome(req, retry, (result) =>
+    return reply(req, retry, (result) =>
       result.ok
         ? { status: 201, body: { run: presentRunDetail(result.value, this.clock.now()) } }
         : answerFor(RETRY_ANSWERS, result.error),

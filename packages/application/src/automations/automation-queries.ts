@@ -1,11 +1,11 @@
 import { JsonObject } from '@voiceplane/domain';
-import { Page, PageRequest } from '../common/page';
+import { Page, PageRequest } from '../common';
 import { Automation, AutomationFilters, AutomationRepository, AutomationVersion } from './ports';
-import { currentVersion } from './update-flow';
+import { currentVersion } from './update-automation';
 import { webhookUrlOf } from './version-publisher';
 
 /** The automation record: the automation with what its versions say. */
-export interface FlowView {
+export interface AutomationView {
   readonly automation: Automation;
   readonly webhookUrl: string | null;
   /** Of the live version, else of the newest draft. */
@@ -14,19 +14,19 @@ export interface FlowView {
   readonly versionsCount: number;
 }
 
-/** Flows list and get and the versions list. */
-export class FlowQueries {
+/** The automations list and get, and the versions list. */
+export class AutomationQueries {
   constructor(
     private readonly automations: AutomationRepository,
     private readonly publicBaseUrl: string,
   ) {}
 
-  async list(userId: number, filters: AutomationFilters, page: PageRequest): Promise<Page<FlowView>> {
+  async list(userId: number, filters: AutomationFilters, page: PageRequest): Promise<Page<AutomationView>> {
     const found = await this.automations.list(userId, filters, page);
     return { items: await Promise.all(found.items.map((a) => this.view(a))), total: found.total };
   }
 
-  async get(userId: number, id: string): Promise<FlowView | null> {
+  async get(userId: number, id: string): Promise<AutomationView | null> {
     const found = await this.automations.find(userId, id);
     return found === null ? null : this.view(found);
   }
@@ -40,7 +40,7 @@ export class FlowQueries {
     return found === null ? null : { automation: found, versions: await this.automations.listVersions(found.id) };
   }
 
-  async view(automation: Automation): Promise<FlowView> {
+  async view(automation: Automation): Promise<AutomationView> {
     const versions = await this.automations.listVersions(automation.id);
     const live = versions.find((v) => v.id === automation.liveVersionId) ?? null;
     return {

@@ -1,0 +1,2 @@
+export { FolderController } from './folder-controller';
+export { LabelController } from './label-controller';

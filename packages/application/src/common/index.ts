@@ -1,0 +1,4 @@
+export * from './token';
+export * from './secret-cipher';
+export * from './page';
+export * from './loggable-error';
