@@ -15,6 +15,7 @@ import type { ControlPlane } from './control-plane';
 import { CallKnowledge, withKnowledge } from './knowledge';
 import { PROVIDER_WATCH_LIMITS, ProviderWatch, type ProviderWatchLimits } from './provider-watch';
 import { SilenceWatch } from './silence';
+import { synthesizeAhead, type SynthesizedAhead } from './build-session';
 import type { SpeechPlan } from './speech-plan';
 
 /** What the agent does to the phone line itself; the LiveKit room implements it (`livekit-line.ts`). */
@@ -84,6 +85,7 @@ export class CallHold {
   private readonly watch: ProviderWatch;
   private failing = false;
   private recordingUrl: string | null = null;
+  private greetingAhead: SynthesizedAhead | null = null;
   private readonly endedSignal: { promise: Promise<CallEnd>; resolve: (end: CallEnd) => void };
 
   constructor(private readonly deps: CallHoldDeps) {
@@ -142,6 +144,10 @@ export class CallHold {
   /** Follows the session's events: transcript items, turn activity for the silence rules, provider failures. */
   attach(session: voice.AgentSession): void {
     this.session = session;
+    // The greeting is known before the answer: its synthesis starts now (the ring, the session's start).
+    const { plan } = this.deps;
+    if (plan.assistantSpeaksFirst && plan.engine !== 'realtime' && session.tts && this.texts.initialMessage.trim())
+      this.greetingAhead = synthesizeAhead(session.tts, this.texts.initialMessage);
     session.on(voice.AgentSessionEventTypes.ConversationItemAdded, (ev) => {
       const item = ev.item;
       if (!(item instanceof llm.ChatMessage)) return;
@@ -198,8 +204,24 @@ export class CallHold {
     );
     this.silence = new SilenceWatch(limits, Date.now());
     this.timers.push(setInterval(() => this.checkSilence(), 1000).unref());
-    if (this.deps.plan.assistantSpeaksFirst && this.session) this.say(this.texts.initialMessage);
+    if (this.deps.plan.assistantSpeaksFirst && this.session) this.greet();
     await reported;
+  }
+
+  /**
+   * The greeting, with the audio synthesised ahead unless that synthesis already ended without a
+   * frame (a failed synthesizer): then the usual way, whose failure the session reports.
+   */
+  private greet(): void {
+    const ahead = this.greetingAhead;
+    this.greetingAhead = null;
+    const text = this.texts.initialMessage;
+    if (!ahead || ahead.failed || this.ending) {
+      ahead?.cancel();
+      if (!this.ending) this.say(text);
+      return;
+    }
+    this.session!.say(text, { audio: ahead.audio });
   }
 
   /** The call is being recorded; its address goes with the end. */
@@ -211,6 +233,7 @@ export class CallHold {
   end(end: CallEnd): Promise<void> {
     this.ending ??= (async () => {
       this.watch.stop();
+      this.greetingAhead?.cancel();
       for (const t of this.timers) clearTimeout(t);
       this.timers = [];
       await this.deps.reporter.ended({ ...end, recordingUrl: end.recordingUrl ?? this.recordingUrl });
