@@ -172,10 +172,10 @@ export function sessionOptions(plan: SpeechPlan, models: SessionModels): voice.A
         minDuration: plan.turns.minInterruptionDurationMs,
         minWords: plan.turns.minInterruptionWords,
       },
-      // The model starts on the final transcript, before the turn has ended (LiveKit's default); the
-      // synthesizer starts with it, so the reply's first audio is ready when the turn ends instead of
-      // one synthesizer round trip later. A reply invalidated by more words is synthesised for nothing.
-      preemptiveGeneration: { enabled: true, preemptiveTts: true },
+      // The model starts on the final transcript, before the turn has ended (LiveKit's default). Not
+      // the synthesizer (`preemptiveTts`): with it, a synthesizer that never answers was not always
+      // caught as failed before the silence rules ended the call (docs/voice-agent.md, latency).
+      preemptiveGeneration: { enabled: true, preemptiveTts: false },
     },
     // The agent's own silence handling (reengagement, silence_timeout) decides when a quiet customer is gone.
     userAwayTimeout: null,

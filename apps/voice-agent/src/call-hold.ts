@@ -324,7 +324,12 @@ export class CallHold {
       const prompt =
         this.texts.reengagementPrompt ??
         'The customer has been silent for a while. Briefly ask whether they are still there.';
-      this.session.generateReply({ instructions: prompt });
+      // The session may be closing on its own (its close event ends the call just after).
+      try {
+        this.session.generateReply({ instructions: prompt });
+      } catch (e) {
+        this.deps.log.warn({ err: e }, 'could not reengage the customer');
+      }
     }
   }
 

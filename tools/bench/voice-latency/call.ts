@@ -50,7 +50,7 @@ async function until(check: () => boolean, timeoutMs: number): Promise<boolean> 
  * ts-node runs this script: its source-map support maps every stack LiveKit's stream code creates,
  * reading and decoding the packages' maps on the call's first words (≈ 110 ms of CPU per process).
  */
-if (!process.env.VOICE_BENCH_SOURCE_MAPS) Error.prepareStackTrace = undefined;
+if (!process.env.VOICE_BENCH_SOURCE_MAPS) delete (Error as { prepareStackTrace?: unknown }).prepareStackTrace;
 
 async function main(): Promise<void> {
   initializeLogger({ pretty: false, level: process.env.VOICE_BENCH_LOG ?? 'silent' });
