@@ -53,7 +53,7 @@ async function until(check: () => boolean, timeoutMs: number): Promise<boolean> 
 if (!process.env.VOICE_BENCH_SOURCE_MAPS) delete (Error as { prepareStackTrace?: unknown }).prepareStackTrace;
 
 async function main(): Promise<void> {
-  initializeLogger({ pretty: false, level: process.env.VOICE_BENCH_LOG ?? 'silent' });
+  initializeLogger({ pretty: false, level: process.env.VOICE_BENCH_LOG || 'silent' });
   const order = JSON.parse(process.env.VOICE_BENCH_CALL ?? '{}') as CallOrder;
   let maxRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (maxRss = Math.max(maxRss, process.memoryUsage().rss)), 100);
