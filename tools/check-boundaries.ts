@@ -34,7 +34,8 @@ const DOMAIN_LIBRARIES = new Set([
 ]);
 
 /** What the voice agent may use of ours, and the stores it must never touch directly. */
-const VOICE_AGENT_INTERNAL = new Set(['domain', 'application', 'adapter-livekit']);
+// `client`: the generated API client, the agent's way to the control plane's runtime routes.
+const VOICE_AGENT_INTERNAL = new Set(['domain', 'application', 'adapter-livekit', 'client']);
 const STORE_LIBRARIES = new Set(['typeorm', 'pg', 'amqplib', '@electric-sql/pglite']);
 
 /** `libphonenumber-js/max` → `libphonenumber-js`, `@scope/pkg/x` → `@scope/pkg`. */

@@ -1,4 +1,5 @@
-import { voice, type llm as llmTypes, type stt as sttTypes, type tts as ttsTypes, type VAD } from '@livekit/agents';
+import { tts as ttsTypes, voice, type llm as llmTypes, type stt as sttTypes, type VAD } from '@livekit/agents';
+import type { AudioFrame } from '@livekit/rtc-node';
 import type { AgentEnv } from './env';
 import type { SpeechPlan } from './speech-plan';
 
@@ -171,8 +172,63 @@ export function sessionOptions(plan: SpeechPlan, models: SessionModels): voice.A
         minDuration: plan.turns.minInterruptionDurationMs,
         minWords: plan.turns.minInterruptionWords,
       },
+      // The model starts on the final transcript, before the turn has ended (LiveKit's default). Not
+      // the synthesizer (`preemptiveTts`): with it, a synthesizer that never answers was not always
+      // caught as failed before the silence rules ended the call (docs/voice-agent.md, latency).
+      preemptiveGeneration: { enabled: true, preemptiveTts: false },
     },
     // The agent's own silence handling (reengagement, silence_timeout) decides when a quiet customer is gone.
     userAwayTimeout: null,
+  };
+}
+
+/** A text being synthesised before it is said: its audio as it arrives, and whether any came. */
+export interface SynthesizedAhead {
+  readonly audio: ReadableStream<AudioFrame>;
+  /** The synthesis ended, or failed, without a single frame. */
+  readonly failed: boolean;
+  cancel(): void;
+}
+
+/**
+ * Synthesises `text` now, on the session's own synthesizer (its open websocket), buffering the
+ * frames until they are played: the greeting is known from the config, so it need not wait for the
+ * answer to start its synthesizer round trip. A failure after the first frame ends the audio there.
+ */
+export function synthesizeAhead(tts: ttsTypes.TTS, text: string): SynthesizedAhead {
+  const stream = tts.stream();
+  let frames = 0;
+  let done = false;
+  const stop = () => {
+    done = true;
+    stream.close();
+  };
+  const audio = new ReadableStream<AudioFrame>({
+    start(controller) {
+      void (async () => {
+        try {
+          stream.pushText(text);
+          stream.endInput();
+          for await (const ev of stream) {
+            if (ev === ttsTypes.SynthesizeStream.END_OF_STREAM || done) break;
+            controller.enqueue(ev.frame);
+            frames += 1;
+          }
+        } catch {
+          // Reported by the plugin as the synthesizer's error event, which the call already follows.
+        } finally {
+          if (!done) controller.close();
+          stop();
+        }
+      })();
+    },
+    cancel: stop,
+  });
+  return {
+    audio,
+    get failed() {
+      return done && frames === 0;
+    },
+    cancel: stop,
   };
 }

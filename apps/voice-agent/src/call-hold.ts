@@ -10,12 +10,13 @@ import {
   type ConversationTexts,
 } from '@voiceplane/application';
 import type { BuiltInTool, RuntimeConfig } from '@voiceplane/domain';
-import type { CallEnd, CallReporter, Clock } from './call-reporter';
-import type { ControlPlane } from './control-plane';
+import { CallReporter, type CallEnd } from './call-reporter';
+import type { CallJob, Held } from './call-job';
 import { CallKnowledge, withKnowledge } from './knowledge';
-import { PROVIDER_WATCH_LIMITS, ProviderWatch, type ProviderWatchLimits } from './provider-watch';
+import { PROVIDER_WATCH_LIMITS, ProviderWatch } from './provider-watch';
 import { SilenceWatch } from './silence';
-import type { SpeechPlan } from './speech-plan';
+import { loadModels, sessionOptions, synthesizeAhead, type SynthesizedAhead } from './build-session';
+import { planSpeech, type SpeechPlan } from './speech-plan';
 
 /** What the agent does to the phone line itself; the LiveKit room implements it (`livekit-line.ts`). */
 export interface CallLine {
@@ -32,21 +33,6 @@ export interface Log {
   info(fields: object, message: string): void;
   warn(fields: object, message: string): void;
   error(fields: object, message: string): void;
-}
-
-export interface CallHoldDeps {
-  readonly callId: number;
-  readonly config: RuntimeConfig;
-  readonly plan: SpeechPlan;
-  readonly controlPlane: ControlPlane;
-  readonly reporter: CallReporter;
-  readonly line: CallLine;
-  readonly clock: Clock;
-  readonly log: Log;
-  /** The models of another assistant's voice, for `assistant_transfer` (none: the session's stay). */
-  readonly speechFor?: (config: RuntimeConfig) => Promise<Partial<voice.AgentOptions<unknown>>>;
-  /** When a transcriber or synthesizer that went quiet counts as failed (tests shorten them). */
-  readonly watchLimits?: ProviderWatchLimits;
 }
 
 const APOLOGIES: Readonly<Record<string, string>> = {
@@ -71,12 +57,17 @@ const withTimeout = <T>(p: Promise<T>, ms: number) =>
   Promise.race([p, new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);
 
 /**
- * Holds one call once its session exists: the agent (instructions and tools from the conversation
- * policy), what it reports, the time limits, the built-in tools and the two failure endings. Knows
- * nothing of rooms: the line does what touches the phone leg, so the whole of it runs in text mode.
+ * Holds one call from its config to the `ended` report: plans the speech, loads the models, starts
+ * the session (or ends the call `configuration_error` when the config cannot be run, never a silent
+ * line), and then owns the agent (instructions and tools from the conversation policy), what it
+ * reports, the time limits, the built-in tools and the failure endings. Knows nothing of rooms: the
+ * line does what touches the phone leg, so the whole of it runs in text mode.
  */
 export class CallHold {
   private session: voice.AgentSession | null = null;
+  private plan!: SpeechPlan;
+  private readonly deps: CallJob;
+  private readonly reporter: CallReporter;
   private texts: ConversationTexts;
   private ending: Promise<void> | null = null;
   private timers: NodeJS.Timeout[] = [];
@@ -84,13 +75,18 @@ export class CallHold {
   private readonly watch: ProviderWatch;
   private failing = false;
   private recordingUrl: string | null = null;
+  private greetingAhead: SynthesizedAhead | null = null;
   private readonly endedSignal: { promise: Promise<CallEnd>; resolve: (end: CallEnd) => void };
 
-  constructor(private readonly deps: CallHoldDeps) {
-    this.texts = conversationTexts(deps.config, deps.clock.now());
+  constructor(job: CallJob) {
+    this.deps = job;
+    this.reporter = new CallReporter(job.callId, job.controlPlane, job.clock, (event, e) =>
+      job.log.error({ err: e, event: event.event_id }, 'a call event could not be reported'),
+    );
+    this.texts = conversationTexts(job.config, job.clock.now());
     let resolve!: (end: CallEnd) => void;
     this.endedSignal = { promise: new Promise<CallEnd>((r) => (resolve = r)), resolve };
-    this.watch = new ProviderWatch(deps.watchLimits ?? PROVIDER_WATCH_LIMITS, (type) => {
+    this.watch = new ProviderWatch(job.watchLimits ?? PROVIDER_WATCH_LIMITS, (type) => {
       void this.providerFailed({
         type,
         error: new Error(
@@ -105,6 +101,46 @@ export class CallHold {
   /** Resolves with the end the agent reported. */
   get ended(): Promise<CallEnd> {
     return this.endedSignal.promise;
+  }
+
+  /** From the config to a running session, or to the call ended `failed` with `configuration_error`. */
+  async open(): Promise<Held> {
+    const planned = planSpeech(this.deps.config, this.deps.env.keys);
+    if (!planned.ok) return this.refuse(planned.problems);
+    this.plan = planned.plan;
+    let models;
+    try {
+      models = await loadModels(this.plan, this.deps.env, { textOnly: this.deps.textOnly });
+    } catch (e) {
+      return this.refuse([`a speech plugin could not be loaded: ${(e as Error).message}`]);
+    }
+    const { llmConnOptions, sttConnOptions, ttsConnOptions } = this.deps;
+    const session = new voice.AgentSession({
+      ...sessionOptions(this.plan, models),
+      // The agent decides what an unrecoverable LLM/TTS error means (one apology, then the end), not the session.
+      connOptions: { maxUnrecoverableErrors: 1000, llmConnOptions, sttConnOptions, ttsConnOptions },
+    });
+    this.attach(session);
+    try {
+      await this.deps.start(session, this.agentFor(this.deps.config));
+    } catch (e) {
+      return this.refuse([`the session did not start: ${(e as Error).message}`]);
+    }
+    return { ok: true, hold: this, session };
+  }
+
+  private async refuse(problems: readonly string[]): Promise<Held> {
+    this.deps.log.error({ call_id: this.deps.callId, problems }, 'the call cannot be held with this configuration');
+    await this.end({ status: 'failed', reason: 'configuration_error' });
+    return { ok: false, problems };
+  }
+
+  /** Another assistant's models (`assistant_transfer`): its model and voice; none when its config cannot be run. */
+  private async speechOf(config: RuntimeConfig): Promise<Partial<voice.AgentOptions<unknown>>> {
+    const planned = planSpeech(config, this.deps.env.keys);
+    if (!planned.ok) return {};
+    const m = await loadModels(planned.plan, this.deps.env, { textOnly: this.deps.textOnly });
+    return { llm: m.llm, ...(m.tts ? { tts: m.tts } : {}) };
   }
 
   /**
@@ -140,16 +176,20 @@ export class CallHold {
   }
 
   /** Follows the session's events: transcript items, turn activity for the silence rules, provider failures. */
-  attach(session: voice.AgentSession): void {
+  private attach(session: voice.AgentSession): void {
     this.session = session;
+    // The greeting is known before the answer: its synthesis starts now (the ring, the session's start).
+    const { plan } = this;
+    if (plan.assistantSpeaksFirst && plan.engine !== 'realtime' && session.tts && this.texts.initialMessage.trim())
+      this.greetingAhead = synthesizeAhead(session.tts, this.texts.initialMessage);
     session.on(voice.AgentSessionEventTypes.ConversationItemAdded, (ev) => {
       const item = ev.item;
       if (!(item instanceof llm.ChatMessage)) return;
       const text = item.textContent ?? '';
-      if (item.role === 'user') void this.deps.reporter.said('customer', text, new Date(ev.createdAt));
-      else if (item.role === 'assistant') void this.deps.reporter.said('assistant', text, new Date(ev.createdAt));
+      if (item.role === 'user') void this.reporter.said('customer', text, new Date(ev.createdAt));
+      else if (item.role === 'assistant') void this.reporter.said('assistant', text, new Date(ev.createdAt));
     });
-    const { stt, tts } = this.deps.plan;
+    const { stt, tts } = this.plan;
     session.on(voice.AgentSessionEventTypes.UserStateChanged, (ev) => {
       if (ev.newState !== 'speaking' && ev.oldState !== 'speaking') return;
       this.silence?.customerSpeaking(Date.now(), ev.newState === 'speaking');
@@ -179,17 +219,30 @@ export class CallHold {
     });
   }
 
+  /**
+   * Holds the open call to its end: the answer as the line learns it (at once for inbound calls;
+   * a line that gives up has ended the call through `end`), the greeting and the clocks, then what
+   * the line adds once the customer is on (recording, ambient sound, voicemail detection).
+   */
+  async run(line: { answer(): Promise<boolean>; answered?(): Promise<void> }): Promise<CallEnd> {
+    if (await line.answer()) {
+      await this.customerAnswered();
+      await line.answered?.();
+    }
+    return this.ended;
+  }
+
   /** The customer's phone rings (outbound calls). */
   customerRinging(): Promise<void> {
-    return this.deps.reporter.ringing();
+    return this.reporter.ringing();
   }
 
   /** The customer is on the line: report it, start the clocks, greet unless the customer speaks first. */
   async customerAnswered(): Promise<void> {
     // The greeting does not wait for the report's round trip: reports go out in order, so
     // `answered` still reaches the control plane before the greeting's transcript item.
-    const reported = this.deps.reporter.answered();
-    const { limits } = this.deps.plan;
+    const reported = this.reporter.answered();
+    const { limits } = this.plan;
     this.timers.push(
       setTimeout(
         () => void this.end({ status: 'completed', reason: 'max_duration' }),
@@ -198,8 +251,24 @@ export class CallHold {
     );
     this.silence = new SilenceWatch(limits, Date.now());
     this.timers.push(setInterval(() => this.checkSilence(), 1000).unref());
-    if (this.deps.plan.assistantSpeaksFirst && this.session) this.say(this.texts.initialMessage);
+    if (this.plan.assistantSpeaksFirst && this.session) this.greet();
     await reported;
+  }
+
+  /**
+   * The greeting, with the audio synthesised ahead unless that synthesis already ended without a
+   * frame (a failed synthesizer): then the usual way, whose failure the session reports.
+   */
+  private greet(): void {
+    const ahead = this.greetingAhead;
+    this.greetingAhead = null;
+    const text = this.texts.initialMessage;
+    if (!ahead || ahead.failed || this.ending) {
+      ahead?.cancel();
+      if (!this.ending) this.say(text);
+      return;
+    }
+    this.session!.say(text, { audio: ahead.audio });
   }
 
   /** The call is being recorded; its address goes with the end. */
@@ -211,9 +280,10 @@ export class CallHold {
   end(end: CallEnd): Promise<void> {
     this.ending ??= (async () => {
       this.watch.stop();
+      this.greetingAhead?.cancel();
       for (const t of this.timers) clearTimeout(t);
       this.timers = [];
-      await this.deps.reporter.ended({ ...end, recordingUrl: end.recordingUrl ?? this.recordingUrl });
+      await this.reporter.ended({ ...end, recordingUrl: end.recordingUrl ?? this.recordingUrl });
       this.endedSignal.resolve(end);
       await this.deps.line.hangUp().catch((e) => this.deps.log.warn({ err: e }, 'hanging up failed'));
       const session = this.session;
@@ -224,7 +294,7 @@ export class CallHold {
 
   /** Voicemail: leave the assistant's message (if any), then end; without `end_call_on_voicemail` the call goes on. */
   async reachedVoicemail(): Promise<void> {
-    if (!this.deps.plan.voicemail.endCall) return;
+    if (!this.plan.voicemail.endCall) return;
     await this.speak(this.texts.voiceMailMessage);
     await this.end({ status: 'completed', reason: 'voicemail' });
   }
@@ -240,7 +310,7 @@ export class CallHold {
     this.deps.log.error({ err: error.error ?? error, failed: error.type }, 'a speech provider failed; ending the call');
     const apology = APOLOGIES[(this.deps.config.assistant.language ?? 'en').slice(0, 2)] ?? APOLOGIES.en;
     if (error.type === 'realtime_model_error') {
-      if (this.deps.plan.engine === 'dualplex') await this.speak(apology);
+      if (this.plan.engine === 'dualplex') await this.speak(apology);
     } else if (error.type !== 'tts_error') {
       await this.speak(apology);
     }
@@ -254,7 +324,12 @@ export class CallHold {
       const prompt =
         this.texts.reengagementPrompt ??
         'The customer has been silent for a while. Briefly ask whether they are still there.';
-      this.session.generateReply({ instructions: prompt });
+      // The session may be closing on its own (its close event ends the call just after).
+      try {
+        this.session.generateReply({ instructions: prompt });
+      } catch (e) {
+        this.deps.log.warn({ err: e }, 'could not reengage the customer');
+      }
     }
   }
 
@@ -264,7 +339,7 @@ export class CallHold {
    */
   private say(text: string, options: { allowInterruptions?: boolean } = {}): voice.SpeechHandle {
     const session = this.session!;
-    if (this.deps.plan.engine === 'realtime') {
+    if (this.plan.engine === 'realtime') {
       return session.generateReply({
         instructions: `Say exactly this, and nothing else: ${JSON.stringify(text)}`,
         allowInterruptions: options.allowInterruptions,
@@ -307,7 +382,7 @@ export class CallHold {
     const call = resolveToolCall(config, name);
     if (call === null) return { error: 'unknown_function' };
     if (call.kind === 'tool') {
-      const filler = this.deps.plan.fillers;
+      const filler = this.plan.fillers;
       if (filler && this.session)
         this.session.say(filler[Math.floor(Math.random() * filler.length)], { addToChatCtx: false });
       const result = await this.deps.controlPlane.callTool({
@@ -385,7 +460,7 @@ export class CallHold {
       excludeConfigUpdate: true,
     });
     this.session.updateAgent(
-      this.agentFor(next.config, { ...((await this.deps.speechFor?.(next.config)) ?? {}), chatCtx }, next.greeting),
+      this.agentFor(next.config, { ...(await this.speechOf(next.config)), chatCtx }, next.greeting),
     );
     throw new voice.StopResponse();
   }

@@ -1,19 +1,25 @@
+import { createVoiceplaneClient, type components, type VoiceplaneClient } from '@voiceplane/client';
 import type { RuntimeConfig } from '@voiceplane/domain';
 
-/** One lifecycle report on the events route (`POST /api/runtime/calls/{id}/events`). */
-export interface CallEvent {
-  readonly event_id: string;
-  readonly type: 'ringing' | 'answered' | 'transcript' | 'ended';
-  readonly occurred_at: string;
-  readonly data?: Record<string, unknown>;
-}
+type Schemas = components['schemas'];
 
+/**
+ * One lifecycle report on the events route (`POST /api/runtime/calls/{id}/events`): the generated
+ * body, whose `data` the OpenAPI document describes only in prose (transcript items, the end).
+ */
+export type CallEvent = Omit<Schemas['RuntimeEventBody'], 'data'> & { readonly data?: Record<string, unknown> };
+export type InboundCall = Schemas['RuntimeInboundBody'];
+export type ToolCallRequest = Omit<Schemas['RuntimeToolCallBody'], 'params'> & {
+  readonly params: Record<string, unknown>;
+};
+export type KnowledgeSearch = Schemas['RuntimeKnowledgeSearchBody'];
+
+// The runtime routes' answers are untyped in the OpenAPI document (`unknown`): these are their shapes.
 export interface ToolResult {
   readonly ok: boolean;
   readonly content: string;
   readonly error: string | null;
 }
-
 /** One passage of the knowledge base as the runtime search answers it, best first. */
 export interface KnowledgePassage {
   readonly rank: number;
@@ -46,51 +52,78 @@ export const DEFAULT_RETRY: RetryPolicy = { attempts: 6, firstDelayMs: 250, time
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The agent's only way to the control plane: the runtime routes, with the runtime token. Network
- * failures, 5xx and 429 are retried with backoff (every request here is safe to repeat: config
- * reads, events with stable ids, tool calls with invocation ids, inbound lookups with the
- * provider's call id); any other answer is final.
+ * The one place requests to the control plane are retried, as the fetch of the generated client:
+ * network failures and timeouts, 5xx and 429, with backoff (every request of the agent is safe to
+ * repeat: config reads, events with stable ids, tool calls with invocation ids, inbound lookups
+ * with the provider's call id); any other answer is final.
  */
+export function retryingFetch(policy: RetryPolicy): (request: Request) => Promise<Response> {
+  return async (request) => {
+    let delay = policy.firstDelayMs;
+    for (let attempt = 1; ; attempt += 1) {
+      let response: Response;
+      try {
+        response = await fetch(request.clone(), { signal: AbortSignal.timeout(policy.timeoutMs) });
+      } catch (e) {
+        if (attempt >= policy.attempts) throw e;
+        await sleep(delay);
+        delay *= 2;
+        continue;
+      }
+      if ((response.status >= 500 || response.status === 429) && attempt < policy.attempts) {
+        await response.body?.cancel().catch(() => undefined);
+        await sleep(delay);
+        delay *= 2;
+        continue;
+      }
+      return response;
+    }
+  };
+}
+
+/** A 2xx answer's body, or the refusal as a `ControlPlaneError`. */
+function settled<T>(what: string, result: { data?: unknown; error?: unknown; response: Response }): T {
+  if (result.response.ok) return (result.data ?? null) as T;
+  throw new ControlPlaneError(result.response.status, result.error ?? null, what);
+}
+
+/** The agent's only way to the control plane: the runtime routes through the generated client, with the runtime token. */
 export class ControlPlane {
-  constructor(
-    private readonly baseUrl: string,
-    private readonly token: string,
-    private readonly retry: RetryPolicy = DEFAULT_RETRY,
-  ) {}
+  private readonly api: VoiceplaneClient;
+
+  constructor(baseUrl: string, token: string, retry: RetryPolicy = DEFAULT_RETRY) {
+    this.api = createVoiceplaneClient({ baseUrl, apiKey: token, fetch: retryingFetch(retry) });
+  }
 
   async callConfig(callId: number): Promise<RuntimeConfig> {
-    const body = await this.send<{ config: RuntimeConfig }>('GET', `/api/runtime/calls/${callId}/config`);
-    return body.config;
+    const result = await this.api.GET('/api/runtime/calls/{id}/config', {
+      params: { path: { id: String(callId) } },
+    });
+    return settled<{ config: RuntimeConfig }>(`GET /api/runtime/calls/${callId}/config`, result).config;
   }
 
   /** 404: no active assistant answers that number; 402: the account's balance is too low. */
-  async acceptInbound(call: {
-    to: string;
-    from: string;
-    trunk_id?: string;
-    provider_call_id?: string;
-  }): Promise<{ callId: number; config: RuntimeConfig }> {
-    const body = await this.send<{ call_id: number; config: RuntimeConfig }>(
-      'POST',
-      '/api/runtime/calls/inbound',
-      call,
-    );
+  async acceptInbound(call: InboundCall): Promise<{ callId: number; config: RuntimeConfig }> {
+    const result = await this.api.POST('/api/runtime/calls/inbound', { body: call });
+    const body = settled<{ call_id: number; config: RuntimeConfig }>('POST /api/runtime/calls/inbound', result);
     return { callId: body.call_id, config: body.config };
   }
 
   async report(callId: number, event: CallEvent): Promise<void> {
-    await this.send('POST', `/api/runtime/calls/${callId}/events`, event);
+    const result = await this.api.POST('/api/runtime/calls/{id}/events', {
+      params: { path: { id: String(callId) } },
+      body: event as Schemas['RuntimeEventBody'],
+    });
+    settled(`POST /api/runtime/calls/${callId}/events`, result);
   }
 
   /** The gateway's answer; a refusal (ended call, unknown tool) becomes a failed result the model reads. */
-  async callTool(request: {
-    call_id: number;
-    tool_id: number;
-    params: Record<string, unknown>;
-    invocation_id: string;
-  }): Promise<ToolResult> {
+  async callTool(request: ToolCallRequest): Promise<ToolResult> {
     try {
-      return await this.send<ToolResult>('POST', '/api/runtime/tool-calls', request);
+      const result = await this.api.POST('/api/runtime/tool-calls', {
+        body: request as Schemas['RuntimeToolCallBody'],
+      });
+      return settled<ToolResult>('POST /api/runtime/tool-calls', result);
     } catch (e) {
       if (!(e instanceof ControlPlaneError)) throw e;
       return {
@@ -106,52 +139,13 @@ export class ControlPlane {
    * the call. A refusal (ended call, no such knowledge base) reads as nothing found: the
    * conversation goes on without passages.
    */
-  async searchKnowledge(request: {
-    call_id: number;
-    query: string;
-    mode: 'prompt' | 'function_call';
-    knowledgebase_id: number;
-  }): Promise<KnowledgePassage[]> {
+  async searchKnowledge(request: KnowledgeSearch): Promise<KnowledgePassage[]> {
     try {
-      return (await this.send<{ passages: KnowledgePassage[] }>('POST', '/api/runtime/knowledge-searches', request))
-        .passages;
+      const result = await this.api.POST('/api/runtime/knowledge-searches', { body: request });
+      return settled<{ passages: KnowledgePassage[] }>('POST /api/runtime/knowledge-searches', result).passages;
     } catch (e) {
       if (!(e instanceof ControlPlaneError)) throw e;
       return [];
-    }
-  }
-
-  private async send<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    let delay = this.retry.firstDelayMs;
-    for (let attempt = 1; ; attempt += 1) {
-      let status: number;
-      let answer: unknown;
-      try {
-        const res = await fetch(`${this.baseUrl}${path}`, {
-          method,
-          headers: {
-            authorization: `Bearer ${this.token}`,
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(this.retry.timeoutMs),
-        });
-        status = res.status;
-        const text = await res.text();
-        answer = text === '' ? null : JSON.parse(text);
-      } catch (e) {
-        if (attempt >= this.retry.attempts) throw e;
-        await sleep(delay);
-        delay *= 2;
-        continue;
-      }
-      if (status >= 200 && status < 300) return answer as T;
-      if ((status >= 500 || status === 429) && attempt < this.retry.attempts) {
-        await sleep(delay);
-        delay *= 2;
-        continue;
-      }
-      throw new ControlPlaneError(status, answer, `${method} ${path}`);
     }
   }
 }

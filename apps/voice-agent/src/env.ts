@@ -1,4 +1,5 @@
 import { DEFAULT_AGENT_NAME, type RecordingStorage } from '@voiceplane/adapter-livekit';
+import { z } from 'zod';
 
 /** The agent's settings, read once from the environment at start. */
 export interface AgentEnv {
@@ -48,22 +49,59 @@ export type EnvCheck =
   | { readonly ok: true; readonly env: AgentEnv; readonly missingProviderKeys: readonly string[] }
   | { readonly ok: false; readonly problems: readonly string[] };
 
+/** A variable's value, trimmed; unset or blank: null. */
+const text = z
+  .string()
+  .optional()
+  .transform((v) => v?.trim() || null);
+const needed = (name: (typeof REQUIRED)[number]) => text.refine((v) => v !== null, `${name} is not set`);
+const OPTIONAL = [
+  'LIVEKIT_AGENT_NAME',
+  ...PROVIDER_KEYS,
+  'OPENAI_BASE_URL',
+  'DEEPGRAM_BASE_URL',
+  'ELEVENLABS_BASE_URL',
+  'CARTESIA_BASE_URL',
+  'LIVEKIT_OUTBOUND_TRUNK_ID',
+  'MEDIA_STORE',
+  'S3_BUCKET',
+  'S3_REGION',
+  'S3_ENDPOINT',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
+  'PUBLIC_BASE_URL',
+] as const;
+
+/** Every variable the agent reads; all problems are reported at once. */
+const AGENT_ENV = z.object({
+  ...(Object.fromEntries(REQUIRED.map((name) => [name, needed(name)])) as Record<
+    (typeof REQUIRED)[number],
+    ReturnType<typeof needed>
+  >),
+  CONTROL_PLANE_URL: needed('CONTROL_PLANE_URL').refine(
+    (v) => v === null || /^https?:\/\/[^/]+/.test(v),
+    'CONTROL_PLANE_URL must be an http(s) URL',
+  ),
+  ...(Object.fromEntries(OPTIONAL.map((name) => [name, text])) as Record<(typeof OPTIONAL)[number], typeof text>),
+});
+
 export function readAgentEnv(source: Readonly<Record<string, string | undefined>>): EnvCheck {
-  const value = (name: string): string | null => {
-    const v = source[name]?.trim();
-    return v ? v : null;
-  };
-  const problems = REQUIRED.filter((name) => value(name) === null).map((name) => `${name} is not set`);
-  const controlPlaneUrl = value('CONTROL_PLANE_URL');
-  if (controlPlaneUrl !== null && !/^https?:\/\/[^/]+/.test(controlPlaneUrl))
-    problems.push('CONTROL_PLANE_URL must be an http(s) URL');
-  if (problems.length > 0) return { ok: false, problems };
+  const checked = AGENT_ENV.safeParse(source);
+  if (!checked.success) {
+    // The missing variables first, then the malformed ones.
+    const messages = checked.error.issues.map((i) => i.message);
+    const missing = messages.filter((m) => m.endsWith(' is not set'));
+    return { ok: false, problems: [...missing, ...messages.filter((m) => !missing.includes(m))] };
+  }
+  const vars: Readonly<Record<string, string | null>> = checked.data;
+  const value = (name: string): string | null => vars[name] ?? null;
   return {
     ok: true,
     missingProviderKeys: PROVIDER_KEYS.filter((name) => value(name) === null),
     env: {
       agentName: value('LIVEKIT_AGENT_NAME') ?? DEFAULT_AGENT_NAME,
-      controlPlaneUrl: controlPlaneUrl!.replace(/\/+$/, ''),
+      controlPlaneUrl: value('CONTROL_PLANE_URL')!.replace(/\/+$/, ''),
       runtimeToken: value('RUNTIME_TOKEN')!,
       livekit: {
         url: value('LIVEKIT_URL')!,

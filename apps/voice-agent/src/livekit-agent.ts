@@ -105,14 +105,14 @@ export default defineAgent({
     const { hold, session } = held;
     ctx.addShutdownCallback(() => hold.end({ status: 'completed', reason: 'customer_hangup' }));
 
-    const answered =
-      outboundCall === null ||
-      (await waitForAnswer(ctx, hold, call.customerIdentity, call.config.assistant.ringing_time));
-    if (!answered) return;
-    await hold.customerAnswered();
-    if (call.config.assistant.record) await record(env, ctx.room.name ?? '', call.callId, hold, logger);
-    await startLineExtras(ctx, session, hold, call, outboundCall !== null);
-    await hold.ended;
+    await hold.run({
+      answer: async () =>
+        outboundCall === null || waitForAnswer(ctx, hold, call.customerIdentity, call.config.assistant.ringing_time),
+      answered: async () => {
+        if (call.config.assistant.record) await record(env, ctx.room.name ?? '', call.callId, hold, logger);
+        await startLineExtras(ctx, session, hold, call, outboundCall !== null);
+      },
+    });
   },
 });
 

@@ -23,7 +23,12 @@ export interface CallOrder {
 export interface CallReport {
   readonly firstWordMs: number | null;
   /** Where the first word's time went: config read + models + session start, then the answer to the first frame. */
-  readonly phasesMs?: { readonly session: number; readonly greeting: number };
+  readonly phasesMs?: {
+    readonly session: number;
+    readonly greeting: number;
+    /** CPU the call process used from the answer to the first frame: the platform's work, whatever the machine's load. */
+    readonly greetingCpu: number;
+  };
   readonly latenciesMs: number[];
   readonly cpuMs: number;
   readonly maxRssMb: number;
@@ -40,8 +45,15 @@ async function until(check: () => boolean, timeoutMs: number): Promise<boolean> 
   return true;
 }
 
+/**
+ * As the agent runs in production (compiled, without source maps: see docker-compose.yml), not as
+ * ts-node runs this script: its source-map support maps every stack LiveKit's stream code creates,
+ * reading and decoding the packages' maps on the call's first words (≈ 110 ms of CPU per process).
+ */
+if (!process.env.VOICE_BENCH_SOURCE_MAPS) delete (Error as { prepareStackTrace?: unknown }).prepareStackTrace;
+
 async function main(): Promise<void> {
-  initializeLogger({ pretty: false, level: 'silent' });
+  initializeLogger({ pretty: false, level: process.env.VOICE_BENCH_LOG || 'silent' });
   const order = JSON.parse(process.env.VOICE_BENCH_CALL ?? '{}') as CallOrder;
   let maxRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (maxRss = Math.max(maxRss, process.memoryUsage().rss)), 100);
@@ -68,11 +80,20 @@ async function main(): Promise<void> {
   if (!call.held.ok) throw new Error(call.held.problems.join('; '));
   const { hold } = call.held;
   const answeredAt = Date.now();
+  const answeredCpu = process.cpuUsage();
+  if (process.env.VOICE_BENCH_LOG) console.error(JSON.stringify({ time: answeredAt, msg: 'MARK answered' }));
   await hold.customerAnswered();
   const greeted = await until(() => call.ear.heard.length > 0, 15_000);
+  const greetingCpu = process.cpuUsage(answeredCpu);
+  if (process.env.VOICE_BENCH_LOG && greeted)
+    console.error(JSON.stringify({ time: call.ear.heard[0].at, msg: 'MARK first frame' }));
   const firstWordMs = greeted ? call.ear.heard[0].at - jobStart : null;
   const phasesMs = greeted
-    ? { session: answeredAt - jobStart, greeting: call.ear.heard[0].at - answeredAt }
+    ? {
+        session: answeredAt - jobStart,
+        greeting: call.ear.heard[0].at - answeredAt,
+        greetingCpu: (greetingCpu.user + greetingCpu.system) / 1000,
+      }
     : undefined;
 
   const latenciesMs: number[] = [];

@@ -114,7 +114,12 @@ runBench(async () => {
       };
       const child = fork(join(__dirname, 'call.ts'), [], {
         env: { ...process.env, ...CHILD_ENV, VOICE_BENCH_CALL: JSON.stringify(order) },
-        execArgv: ['--conditions=source', '-r', 'ts-node/register/transpile-only'],
+        execArgv: [
+          '--conditions=source',
+          '-r',
+          'ts-node/register/transpile-only',
+          ...(process.env.VOICE_BENCH_CHILD_ARGS ?? '').split(' ').filter(Boolean),
+        ],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
       let readyResolve!: () => void;
@@ -165,15 +170,17 @@ runBench(async () => {
     const times: number[] = [];
     const sessions: number[] = [];
     const greetings: number[] = [];
+    const greetingCpus: number[] = [];
     for (let i = 0; i < FIRST_WORDS; i += 1) {
       const [r] = await calls(1, 0, prewarm);
       if (r.firstWordMs !== null) times.push(r.firstWordMs);
       if (r.phasesMs) sessions.push(r.phasesMs.session);
       if (r.phasesMs) greetings.push(r.phasesMs.greeting);
+      if (r.phasesMs) greetingCpus.push(r.phasesMs.greetingCpu);
     }
     firstWords[String(prewarm)] = pct(times, 95);
     console.log(
-      `time to first word (job start to the first greeting frame, instant stand-ins, ${prewarm ? 'prewarmed' : 'not prewarmed'}): p50 ${pct(times, 50)} ms, p95 ${pct(times, 95)} ms over ${times.length} calls (config, models and session start p50 ${pct(sessions, 50)} ms, answer to first frame p50 ${pct(greetings, 50)} ms); ${load()}`,
+      `time to first word (job start to the first greeting frame, instant stand-ins, ${prewarm ? 'prewarmed' : 'not prewarmed'}): p50 ${pct(times, 50)} ms, p95 ${pct(times, 95)} ms over ${times.length} calls (config, models and session start p50 ${pct(sessions, 50)} ms, answer to first frame p50 ${pct(greetings, 50)} ms, of which CPU p50 ${pct(greetingCpus, 50)} ms, p95 ${pct(greetingCpus, 95)} ms); ${load()}`,
     );
   }
 
