@@ -15672,6 +15672,8 @@ export interface components {
             max_knowledge_base_documents?: number;
             /** @description Bytes of documents across the knowledge bases (additive) */
             max_knowledge_base_bytes?: number;
+            /** @description Campaigns the account may hold (additive) */
+            max_campaigns?: number;
         };
         StatusBody: {
             disabled: boolean;
