@@ -43,3 +43,4 @@ export { InMemoryGroupRepository } from './groups';
 export { InMemoryEventTypeRepository } from './event-types';
 export { InMemoryWebChatRepository, InMemoryWidgetSettingsRepository } from './web-chat';
 export { InMemoryCampaignStore, InMemoryCampaignRepository, InMemoryLeadRepository } from './campaigns';
+export { InMemoryDoNotCallList } from './do-not-call';

@@ -36,6 +36,7 @@ import { WebChat1795961000000 } from './1795961000000-web-chat';
 import { WebWidget1795961001000 } from './1795961001000-web-widget';
 import { CallAnalyticsIndexes1795990000000 } from './1795990000000-call-analytics-indexes';
 import { AssistantInboundWebhook1796000000000 } from './1796000000000-assistant-inbound-webhook';
+import { DoNotCall1796012000000 } from './1796012000000-do-not-call';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -80,4 +81,5 @@ export const migrations = [
   WebWidget1795961001000,
   CallAnalyticsIndexes1795990000000,
   AssistantInboundWebhook1796000000000,
+  DoNotCall1796012000000,
 ];

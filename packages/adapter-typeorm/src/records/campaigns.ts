@@ -135,4 +135,29 @@ export const leads = record<LeadRecord>({
   ],
 });
 
-export const campaignRecords = [campaigns, leads];
+export interface DoNotCallRecord {
+  id: string;
+  user_id: string;
+  phone_number: string;
+  reason: string | null;
+  created_at: Date;
+}
+
+/** The account's do-not-call list (migration DoNotCall). */
+export const doNotCallNumbers = record<DoNotCallRecord>({
+  name: 'do_not_call_numbers',
+  columns: {
+    id: serialKey('do_not_call_numbers'),
+    user_id: bigint(),
+    phone_number: varchar(16),
+    reason: varchar(255, true),
+    created_at: timestamptz(),
+  },
+  foreignKeys: [ownedByUser('do_not_call_numbers')],
+  indices: [
+    ownerListIndex('do_not_call_numbers'),
+    { name: 'do_not_call_numbers_phone_uq', columns: ['user_id', 'phone_number'], unique: true },
+  ],
+});
+
+export const campaignRecords = [campaigns, leads, doNotCallNumbers];

@@ -4,12 +4,18 @@ import {
   campaignDialJob,
   CampaignDialer,
   ManageCampaigns,
+  ManageDoNotCall,
   ManageLeads,
   TOKENS,
   type Token,
 } from '@voiceplane/application';
-import { CampaignController, LeadController, SandboxCampaignController } from '@voiceplane/adapter-http';
-import { TypeormCampaignRepository, TypeormLeadRepository } from '@voiceplane/adapter-typeorm';
+import {
+  CampaignController,
+  DoNotCallController,
+  LeadController,
+  SandboxCampaignController,
+} from '@voiceplane/adapter-http';
+import { TypeormCampaignRepository, TypeormDoNotCallList, TypeormLeadRepository } from '@voiceplane/adapter-typeorm';
 import { ApiModule } from './module';
 
 /**
@@ -28,6 +34,22 @@ export const campaignsModule: ApiModule = ({ container: c, config, database, log
     );
   c.bind(TOKENS.CampaignRepository).toConstantValue(new TypeormCampaignRepository(database));
   c.bind(TOKENS.LeadRepository).toConstantValue(new TypeormLeadRepository(database));
+  // Read by make_call and chat-app calls too (their modules get it lazily).
+  c.bind(TOKENS.DoNotCallList).toConstantValue(new TypeormDoNotCallList(database));
+  c.bind(TOKENS.ManageDoNotCall)
+    .toDynamicValue(
+      () =>
+        new ManageDoNotCall(
+          {
+            uow: get(TOKENS.UnitOfWork),
+            list: get(TOKENS.DoNotCallList),
+            users: get(TOKENS.UserRepository),
+            calls: get(TOKENS.CallRepository),
+          },
+          get(TOKENS.Clock),
+        ),
+    )
+    .inSingletonScope();
   c.bind(TOKENS.ManageCampaigns)
     .toDynamicValue(
       () =>
@@ -57,6 +79,7 @@ export const campaignsModule: ApiModule = ({ container: c, config, database, log
             campaigns: get(TOKENS.CampaignRepository),
             leads: get(TOKENS.LeadRepository),
             scheduler: get(TOKENS.JobScheduler),
+            doNotCall: get(TOKENS.DoNotCallList),
           },
           get(TOKENS.Clock),
         ),
@@ -95,7 +118,11 @@ export const campaignsModule: ApiModule = ({ container: c, config, database, log
     .toDynamicValue(() => campaignDialJob(get(TOKENS.CampaignDialer), get(TOKENS.JobScheduler), get(TOKENS.Clock)))
     .inSingletonScope();
   const sandbox = config.voiceRuntime === 'sandbox';
-  for (const controller of [CampaignController, LeadController, ...(sandbox ? [SandboxCampaignController] : [])])
+  for (const controller of [
+    CampaignController,
+    LeadController,
+    DoNotCallController,
+    ...(sandbox ? [SandboxCampaignController] : [])])
     c.bind(controller).toSelf().inSingletonScope();
   return {};
 };

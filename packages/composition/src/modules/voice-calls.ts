@@ -108,6 +108,7 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
             assistants: get(TOKENS.AssistantRepository),
             users: get(TOKENS.UserRepository),
             calls: get(TOKENS.CallRepository),
+            doNotCall: get(TOKENS.DoNotCallList),
           },
           {
             lines: new CallerLines(
@@ -218,6 +219,7 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
             get(TOKENS.InvokeToolForCall),
             get(TOKENS.Ids),
             get(TOKENS.Clock),
+            get(TOKENS.ManageDoNotCall),
           ),
       )
       .inSingletonScope();
