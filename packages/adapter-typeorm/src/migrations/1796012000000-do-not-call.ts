@@ -18,9 +18,7 @@ export class DoNotCall1796012000000 implements MigrationInterface {
         created_at timestamptz NOT NULL
       )`);
     await q.query(`CREATE INDEX do_not_call_numbers_user_idx ON do_not_call_numbers (user_id, id DESC)`);
-    await q.query(
-      `CREATE UNIQUE INDEX do_not_call_numbers_phone_uq ON do_not_call_numbers (user_id, phone_number)`,
-    );
+    await q.query(`CREATE UNIQUE INDEX do_not_call_numbers_phone_uq ON do_not_call_numbers (user_id, phone_number)`);
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -135,11 +135,7 @@ export class SandboxTextCalls {
       state.history.push(...keys.messages);
       heard.push(toolLine(state.collecting.name, keys.result, heardAt));
     }
-    const builtIns = new TextCallBuiltIns(
-      state.config,
-      now,
-      async () => (await this.doNotCall.addFromCall(callId)).ok,
-    );
+    const builtIns = new TextCallBuiltIns(state.config, now, async () => (await this.doNotCall.addFromCall(callId)).ok);
     const runTool = async (tool: RuntimeTool, params: Readonly<Record<string, unknown>>): Promise<ToolCallResult> => {
       const result = await this.tools.execute({ callId, toolId: tool.id, params, invocationId: null });
       return result.ok

@@ -21,7 +21,8 @@ export const BUILT_IN_REFUSALS = {
   },
   doNotCallFailed: {
     error: 'not_listed',
-    message: 'The number could not be put on the do-not-call list. Apologise and tell the customer it will be passed on.',
+    message:
+      'The number could not be put on the do-not-call list. Apologise and tell the customer it will be passed on.',
   },
 } as const;
 

@@ -122,7 +122,8 @@ export const campaignsModule: ApiModule = ({ container: c, config, database, log
     CampaignController,
     LeadController,
     DoNotCallController,
-    ...(sandbox ? [SandboxCampaignController] : [])])
+    ...(sandbox ? [SandboxCampaignController] : []),
+  ])
     c.bind(controller).toSelf().inSingletonScope();
   return {};
 };

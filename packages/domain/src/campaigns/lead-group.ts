@@ -95,5 +95,11 @@ export function blacklistContact(group: LeadGroup, contactId: number, at: Date, 
     const status = statuses.get(c.id) ?? c.status;
     return !CLOSED.includes(status);
   });
-  return { ...failed, statuses, attempts: new Map(), nextAttemptAt: pending ? failed.nextAttemptAt : null, finished: !pending };
+  return {
+    ...failed,
+    statuses,
+    attempts: new Map(),
+    nextAttemptAt: pending ? failed.nextAttemptAt : null,
+    finished: !pending,
+  };
 }

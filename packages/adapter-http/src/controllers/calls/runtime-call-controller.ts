@@ -40,7 +40,8 @@ export class RuntimeCallController {
   ) {}
 
   @Doc({
-    summary: "The customer asked not to be called again (the do_not_call built-in): their number joins the account's do-not-call list",
+    summary:
+      "The customer asked not to be called again (the do_not_call built-in): their number joins the account's do-not-call list",
     tag: 'Runtime',
     auth: 'runtime',
   })

@@ -174,32 +174,32 @@ describe('create', () => {
   });
 });
 
-  it("refuses a campaign over the plan's max_campaigns with 403, and follows the plan when an operator changes it", async () => {
-    const small = await t.createUser({ plan: { max_campaigns: 1 } });
-    const own = await createAssistant(t, small);
-    const post = () => t.http.post('/api/user/campaigns').set(small.auth).send({ name: 'P', assistant_id: own });
-    expect((await post()).status).toBe(201);
-    const refused = await post();
-    expect({ status: refused.status, body: refused.body }).toEqual({
-      status: 403,
-      body: { message: 'You have reached the maximum number of campaigns allowed by your plan.' },
-    });
-    expect((await t.http.get('/api/user/campaigns').set(small.auth)).body).toHaveLength(1);
-    const me = await t.http.get('/api/user/me').set(small.auth);
-    expect(me.body.plan.max_campaigns).toBe(1);
-
-    const raised = await t.http.put(`/api/admin/users/${small.id}/plan`).set(t.admin).send({ max_campaigns: 2 });
-    expect({ status: raised.status, max: raised.body.plan?.max_campaigns }).toEqual({ status: 200, max: 2 });
-    expect((await post()).status).toBe(201);
-    expect((await post()).status).toBe(403);
-    const over = await t.http.put(`/api/admin/users/${small.id}/plan`).set(t.admin).send({ max_campaigns: 10001 });
-    expect({ status: over.status, errors: over.body.errors }).toEqual({
-      status: 422,
-      errors: { max_campaigns: ['The max campaigns must be between 0 and 10000.'] },
-    });
-    // The default plan allows 100.
-    expect((await t.http.get('/api/user/me').set(owner.auth)).body.plan.max_campaigns).toBe(100);
+it("refuses a campaign over the plan's max_campaigns with 403, and follows the plan when an operator changes it", async () => {
+  const small = await t.createUser({ plan: { max_campaigns: 1 } });
+  const own = await createAssistant(t, small);
+  const post = () => t.http.post('/api/user/campaigns').set(small.auth).send({ name: 'P', assistant_id: own });
+  expect((await post()).status).toBe(201);
+  const refused = await post();
+  expect({ status: refused.status, body: refused.body }).toEqual({
+    status: 403,
+    body: { message: 'You have reached the maximum number of campaigns allowed by your plan.' },
   });
+  expect((await t.http.get('/api/user/campaigns').set(small.auth)).body).toHaveLength(1);
+  const me = await t.http.get('/api/user/me').set(small.auth);
+  expect(me.body.plan.max_campaigns).toBe(1);
+
+  const raised = await t.http.put(`/api/admin/users/${small.id}/plan`).set(t.admin).send({ max_campaigns: 2 });
+  expect({ status: raised.status, max: raised.body.plan?.max_campaigns }).toEqual({ status: 200, max: 2 });
+  expect((await post()).status).toBe(201);
+  expect((await post()).status).toBe(403);
+  const over = await t.http.put(`/api/admin/users/${small.id}/plan`).set(t.admin).send({ max_campaigns: 10001 });
+  expect({ status: over.status, errors: over.body.errors }).toEqual({
+    status: 422,
+    errors: { max_campaigns: ['The max campaigns must be between 0 and 10000.'] },
+  });
+  // The default plan allows 100.
+  expect((await t.http.get('/api/user/me').set(owner.auth)).body.plan.max_campaigns).toBe(100);
+});
 
 describe('list, get, update, delete', () => {
   it("lists the account's campaigns as a bare array, id ascending, never another account's", async () => {

@@ -64,7 +64,8 @@ function parseAdd(input: unknown): NewDoNotCallEntry[] {
   (b.phone_numbers ?? []).forEach((raw, i) => {
     const phoneNumber = normalizeLeadPhone(raw);
     // Item keys are literal (`phone_numbers.3`), as every list field's.
-    if (phoneNumber === null) errors[`phone_numbers.${i}`] = [`The phone_numbers.${i} must be a valid E.164 phone number.`];
+    if (phoneNumber === null)
+      errors[`phone_numbers.${i}`] = [`The phone_numbers.${i} must be a valid E.164 phone number.`];
     else entries.push({ phoneNumber, reason });
   });
   if (hasFieldErrors(errors)) failValidation(errors);
