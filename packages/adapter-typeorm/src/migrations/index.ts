@@ -37,6 +37,7 @@ import { WebWidget1795961001000 } from './1795961001000-web-widget';
 import { CallAnalyticsIndexes1795990000000 } from './1795990000000-call-analytics-indexes';
 import { AssistantInboundWebhook1796000000000 } from './1796000000000-assistant-inbound-webhook';
 import { DoNotCall1796012000000 } from './1796012000000-do-not-call';
+import { LeadTimezones1796012001000 } from './1796012001000-lead-timezones';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -82,4 +83,5 @@ export const migrations = [
   CallAnalyticsIndexes1795990000000,
   AssistantInboundWebhook1796000000000,
   DoNotCall1796012000000,
+  LeadTimezones1796012001000,
 ];

@@ -6,7 +6,7 @@ import { Clock } from '../ports/clock';
 import { Outbox } from '../ports/outbox';
 import { UnitOfWork } from '../ports/unit-of-work';
 import { campaignEvent } from './campaign-events';
-import { Campaign, CampaignRepository, LeadRepository } from './ports';
+import { Campaign, CampaignRepository, DueZones, LeadRepository } from './ports';
 
 /** Job kind: one dialer pass over one campaign; at most one job per campaign exists (its key). */
 export const CAMPAIGN_DIAL_JOB = 'campaign.dial';
@@ -84,10 +84,11 @@ export class CampaignDialer {
       if (campaign.status !== 'in-progress') return false;
       await this.s.leads.promoteDueRounds(campaign.id, at);
       if (await completeIfDone(this.s, campaign.id, this.clock.now())) return false;
-      if (!windowOpen(windowOf(campaign), at)) return true;
+      const zones = await this.openZones(campaign, at);
+      if (zones !== undefined && zones.length === 0) return true;
       const free = campaign.maxCallsInParallel - (await this.s.campaigns.countOpenCalls(campaign.id));
       if (free <= 0) return true;
-      for (const contact of await this.s.leads.dueContacts(campaign.id, free)) {
+      for (const contact of await this.s.leads.dueContacts(campaign.id, free, zones)) {
         const line = await this.lineFor(campaign);
         const request = {
           userId: campaign.userId,
@@ -127,6 +128,17 @@ export class CampaignDialer {
     if (group === null) return;
     const rules = { maxRetries: campaign.maxRetries, retryIntervalMinutes: campaign.retryInterval };
     await this.s.leads.applyGroupChange(group, blacklistContact(group, contactId, at, rules), this.clock.now());
+  }
+
+  /**
+   * Where the window is open at `at`: undefined (every contact) or nothing when the campaign reads
+   * it in its own zone; else the zones of due contacts whose window is open (null: the campaign's).
+   */
+  private async openZones(campaign: Campaign, at: Date): Promise<DueZones | undefined> {
+    const window = windowOf(campaign);
+    if (!campaign.windowInLeadTimezone) return windowOpen(window, at) ? undefined : [];
+    const zones = await this.s.leads.dueZones(campaign.id);
+    return zones.filter((zone) => windowOpen({ ...window, timezone: zone ?? campaign.timezone }, at));
   }
 
   /** The pool's next number when the campaign has a pool; undefined: the assistant's line. */

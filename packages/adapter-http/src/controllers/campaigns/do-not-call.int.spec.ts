@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const add = (user: TestUser, body: unknown) => t.http.post('/api/user/do-not-call').set(user.auth).send(body);
+const add = (user: TestUser, body: object) => t.http.post('/api/user/do-not-call').set(user.auth).send(body);
 const list = (user: TestUser, query = '') => t.http.get(`/api/user/do-not-call${query}`).set(user.auth);
 
 describe('routes', () => {
