@@ -16436,6 +16436,8 @@ export interface components {
             /** @description Minutes; default 60 */
             retry_interval?: number;
             retry_on_voicemail?: boolean;
+            /** @description Read each contact's window in its own zone: its `timezone` variable, else its number's country when that has one zone, else the campaign's; default false */
+            window_in_lead_timezone?: boolean;
             retry_on_goal_incomplete?: boolean;
             /** @description A boolean of the assistant's post_call_schema (or status) */
             goal_completion_variable?: string | null;

@@ -63,6 +63,7 @@ describe('create', () => {
           retry_on_goal_incomplete: false,
           goal_completion_variable: null,
           phone_number_ids: [],
+          window_in_lead_timezone: false,
           stop_reason: null,
           started_at: null,
           completed_at: null,
