@@ -10000,7 +10000,7 @@ export interface paths {
             };
             responses: {
                 /** @description Success */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -123,6 +123,7 @@ export class DoNotCallController {
     summary: 'Add a number (or up to 1,000 with phone_numbers); one already listed is not an error',
     tag,
     body: DoNotCallBody,
+    success: 201,
   })
   @Post('/')
   async add(@Request() req: ExpressRequest) {
