@@ -3,6 +3,7 @@ import {
   CampaignCallEnds,
   campaignDialJob,
   CampaignDialer,
+  campaignWebhookConsumer,
   ManageCampaigns,
   ManageDoNotCall,
   ManageLeads,
@@ -112,6 +113,17 @@ export const campaignsModule: ApiModule = ({ container: c, config, database, log
           scheduler: get(TOKENS.JobScheduler),
           outbox: get(TOKENS.Outbox),
         }),
+    )
+    .inSingletonScope();
+  // campaign.* events as deliveries to the campaign assistant's webhook.
+  c.bind(TOKENS.EventConsumer)
+    .toDynamicValue(() =>
+      campaignWebhookConsumer(
+        get(TOKENS.UnitOfWork),
+        get(TOKENS.ProcessedEvents),
+        get(TOKENS.AssistantRepository),
+        get(TOKENS.WebhookDeliveries),
+      ),
     )
     .inSingletonScope();
   c.bind(TOKENS.JobHandler)
