@@ -13736,7 +13736,7 @@ export interface paths {
                     page?: number;
                     per_page?: number;
                     status?: "pending" | "succeeded" | "failed" | "canceled";
-                    event_type?: "post_call" | "conversation_ended" | "call_started" | "call_permission_granted" | "message_status" | "ping";
+                    event_type?: "post_call" | "conversation_ended" | "call_started" | "call_permission_granted" | "message_status" | "ping" | "campaign.started" | "campaign.stopped" | "campaign.completed";
                     source_type?: "assistant" | "sender" | "account";
                     source_id?: number;
                 };
