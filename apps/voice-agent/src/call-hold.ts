@@ -1,6 +1,7 @@
 import { llm, voice } from '@livekit/agents';
 import {
   BUILT_IN_REFUSALS,
+  DO_NOT_CALL_DONE,
   conversationTexts,
   dtmfDigits,
   handOver,
@@ -437,6 +438,10 @@ export class CallHold {
         return BUILT_IN_REFUSALS.noScheduling;
       case 'assistant_transfer':
         return this.transferToAssistant(config, tool);
+      case 'do_not_call':
+        return (await this.deps.controlPlane.optOut(this.deps.callId))
+          ? DO_NOT_CALL_DONE
+          : BUILT_IN_REFUSALS.doNotCallFailed;
     }
   }
 

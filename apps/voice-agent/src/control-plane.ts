@@ -135,6 +135,24 @@ export class ControlPlane {
   }
 
   /**
+   * The call's customer asked not to be called again: their number joins the account's
+   * do-not-call list (adding a listed number again changes nothing, so a retry is safe). False
+   * when the control plane refused it; the conversation goes on either way.
+   */
+  async optOut(callId: number): Promise<boolean> {
+    try {
+      const result = await this.api.POST('/api/runtime/calls/{id}/do-not-call', {
+        params: { path: { id: String(callId) } },
+      });
+      settled(`POST /api/runtime/calls/${callId}/do-not-call`, result);
+      return true;
+    } catch (e) {
+      if (!(e instanceof ControlPlaneError)) throw e;
+      return false;
+    }
+  }
+
+  /**
    * The passages of the call's knowledge base for `query`; the control plane logs the search on
    * the call. A refusal (ended call, no such knowledge base) reads as nothing found: the
    * conversation goes on without passages.

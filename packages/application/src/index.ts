@@ -10,6 +10,7 @@ export * from './ports/idempotency-store';
 export * from './ports/message-bus';
 export * from './ports/outbound-http';
 export * from './ports/outbox';
+export * from './ports/do-not-call';
 export * from './ids';
 export * from './accounts/secrets';
 export * from './accounts/authenticator';

@@ -1,6 +1,7 @@
 import {
   FakeStore,
   InMemoryCallPermissionRepository,
+  InMemoryDoNotCallList,
   InMemoryRateLimitStore,
   RecordingLogger,
   RecordingVoiceRuntime,
@@ -68,7 +69,7 @@ export function voiceScene() {
   );
   const configurations = new CallConfigurations(store.tools, store.catalog, store.assistants);
   const place = new PlaceChatappCall(
-    { uow: store.uow, senders: lookups.senders, calls: store.calls },
+    { uow: store.uow, senders: lookups.senders, calls: store.calls, doNotCall: new InMemoryDoNotCallList() },
     facts,
     configurations,
     { outbox: store.outbox, scheduler: store.jobs },

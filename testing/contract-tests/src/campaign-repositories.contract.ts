@@ -23,6 +23,7 @@ const settings: CampaignSettings = {
   retryOnGoalIncomplete: false,
   goalCompletionVariable: null,
   phoneNumberIds: [4, 5],
+  windowInLeadTimezone: false,
 };
 const T0 = new Date('2030-04-01T09:00:00.000Z');
 const later = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);

@@ -2,6 +2,7 @@ import {
   CallSummary,
   GroupChange,
   isTerminal,
+  leadTimezone,
   LEAD_STATUSES,
   LeadStatus,
   PENDING_LEAD_STATUSES,
@@ -14,6 +15,7 @@ import {
   CampaignStatusChange,
   CallRepository,
   DueContact,
+  DueZones,
   Lead,
   LeadChanges,
   LeadFilter,
@@ -27,7 +29,12 @@ import { copy } from './copy';
 import { pageOf } from './paging';
 
 type StoredCampaign = Omit<Campaign, 'leadsCount'> & { callsPlaced: number };
-type StoredLead = Omit<Lead, 'secondaryContacts' | 'campaignName'> & { position: number; roundsDone: number };
+type StoredLead = Omit<Lead, 'secondaryContacts' | 'campaignName' | 'timezoneUsed'> & {
+  position: number;
+  roundsDone: number;
+  /** The contact's own zone; null: the campaign's. */
+  timezone: string | null;
+};
 
 /** Campaigns and leads in memory, one store for both ports (as the tables are), with the PostgreSQL semantics of the contract. */
 export class InMemoryCampaignStore {
@@ -46,15 +53,18 @@ export class InMemoryCampaignStore {
   }
 
   leadOf(l: StoredLead): Lead {
-    const { position: _p, roundsDone: _r, ...rest } = l;
-    const campaignName = this.campaigns.get(l.campaignId)?.name ?? '';
+    const { position: _p, roundsDone: _r, timezone, ...rest } = l;
+    const campaign = this.campaigns.get(l.campaignId);
+    const campaignName = campaign?.name ?? '';
+    const campaignZone = campaign?.timezone ?? 'UTC';
+    const timezoneUsed = campaign?.windowInLeadTimezone ? (timezone ?? campaignZone) : campaignZone;
     const secondaryContacts =
       l.primaryLeadId !== null
         ? []
         : this.groupRows(l.id)
             .slice(1)
             .map((s) => this.leadOf(s));
-    return copy({ ...rest, campaignName, secondaryContacts });
+    return copy({ ...rest, campaignName, secondaryContacts, timezoneUsed });
   }
 
   /** The primary first, then its secondary contacts by position. */
@@ -189,6 +199,7 @@ export class InMemoryLeadRepository implements LeadRepository {
           attempts: 0,
           nextAttemptAt: null,
           lastCallId: null,
+          timezone: leadTimezone(contact.variables, contact.phoneNumber),
           createdAt: now,
           updatedAt: now,
         }),
@@ -248,6 +259,7 @@ export class InMemoryLeadRepository implements LeadRepository {
       copy({
         phoneNumber: changes.phoneNumber ?? l.phoneNumber,
         variables: changes.variables ?? l.variables,
+        timezone: leadTimezone(changes.variables ?? l.variables, changes.phoneNumber ?? l.phoneNumber),
         updatedAt: now,
       }),
     );
@@ -286,12 +298,20 @@ export class InMemoryLeadRepository implements LeadRepository {
     }
   }
 
-  async dueContacts(campaignId: number, limit: number): Promise<DueContact[]> {
+  async dueZones(campaignId: number): Promise<Array<string | null>> {
+    const due = [...this.store.leads.values()].filter(
+      (l) => l.campaignId === campaignId && (l.status === 'created' || l.status === 'scheduled'),
+    );
+    return [...new Set(due.map((l) => l.timezone))];
+  }
+
+  async dueContacts(campaignId: number, limit: number, zones?: DueZones): Promise<DueContact[]> {
     const dueAt = (l: StoredLead) =>
       (l.status === 'created' ? l.createdAt : (l.nextAttemptAt ?? l.createdAt)).getTime();
     const candidates = [...this.store.leads.values()]
       .filter((l) => {
         if (l.campaignId !== campaignId || (l.status !== 'created' && l.status !== 'scheduled')) return false;
+        if (zones !== undefined && !zones.includes(l.timezone)) return false;
         const group = this.store.groupRows(l.primaryLeadId ?? l.id);
         return !group.some(
           (c) =>

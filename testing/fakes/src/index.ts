@@ -44,3 +44,4 @@ export { InMemoryEventTypeRepository } from './event-types';
 export { InMemoryWebChatRepository, InMemoryWidgetSettingsRepository } from './web-chat';
 export { InMemoryCampaignStore, InMemoryCampaignRepository, InMemoryLeadRepository } from './campaigns';
 export { InMemorySandboxSmsState, InMemorySmsMessageRepository } from './sms';
+export { InMemoryDoNotCallList } from './do-not-call';

@@ -26,6 +26,7 @@ class PlanBody {
   max_knowledge_base_documents?: number;
   @Int({ min: 0, description: 'Bytes of documents across the knowledge bases (additive)' })
   max_knowledge_base_bytes?: number;
+  @Int({ min: 0, max: 10000, description: 'Campaigns the account may hold (additive)' }) max_campaigns?: number;
 }
 
 class CreateUserBody {

@@ -37,6 +37,8 @@ import { WebWidget1795961001000 } from './1795961001000-web-widget';
 import { CallAnalyticsIndexes1795990000000 } from './1795990000000-call-analytics-indexes';
 import { AssistantInboundWebhook1796000000000 } from './1796000000000-assistant-inbound-webhook';
 import { Sms1796010000000 } from './1796010000000-sms';
+import { DoNotCall1796012000000 } from './1796012000000-do-not-call';
+import { LeadTimezones1796012001000 } from './1796012001000-lead-timezones';
 import { CallDailyRollups1796040000000 } from './1796040000000-call-daily-rollups';
 
 /**
@@ -83,5 +85,7 @@ export const migrations = [
   CallAnalyticsIndexes1795990000000,
   AssistantInboundWebhook1796000000000,
   Sms1796010000000,
+  DoNotCall1796012000000,
+  LeadTimezones1796012001000,
   CallDailyRollups1796040000000,
 ];

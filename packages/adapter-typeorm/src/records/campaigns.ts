@@ -32,6 +32,7 @@ export interface CampaignRecord {
   retry_on_goal_incomplete: boolean;
   goal_completion_variable: string | null;
   phone_number_ids: number[];
+  window_in_lead_timezone: boolean;
   /** Calls the campaign placed: the caller-ID pool rotates on it. */
   calls_placed: number;
   stop_reason: string | null;
@@ -61,6 +62,7 @@ export const campaigns = record<CampaignRecord>({
     retry_on_goal_incomplete: boolean(),
     goal_completion_variable: varchar(255, true),
     phone_number_ids: { type: 'json' },
+    window_in_lead_timezone: { ...boolean(), default: false },
     calls_placed: { ...integer(), default: 0 },
     stop_reason: varchar(32, true),
     started_at: timestamptz(true),
@@ -89,6 +91,8 @@ export interface LeadRecord {
   rounds_done: number;
   next_attempt_at: Date | null;
   last_call_id: string | null;
+  /** The zone of the contact's window when its campaign reads windows in the lead's own time; null: the campaign's. */
+  timezone: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -108,6 +112,7 @@ export const leads = record<LeadRecord>({
     rounds_done: { ...integer(), default: 0 },
     next_attempt_at: timestamptz(true),
     last_call_id: bigint(true),
+    timezone: varchar(64, true),
     created_at: timestamptz(),
     updated_at: timestamptz(),
   },
@@ -135,4 +140,29 @@ export const leads = record<LeadRecord>({
   ],
 });
 
-export const campaignRecords = [campaigns, leads];
+export interface DoNotCallRecord {
+  id: string;
+  user_id: string;
+  phone_number: string;
+  reason: string | null;
+  created_at: Date;
+}
+
+/** The account's do-not-call list (migration DoNotCall). */
+export const doNotCallNumbers = record<DoNotCallRecord>({
+  name: 'do_not_call_numbers',
+  columns: {
+    id: serialKey('do_not_call_numbers'),
+    user_id: bigint(),
+    phone_number: varchar(16),
+    reason: varchar(255, true),
+    created_at: timestamptz(),
+  },
+  foreignKeys: [ownedByUser('do_not_call_numbers')],
+  indices: [
+    ownerListIndex('do_not_call_numbers'),
+    { name: 'do_not_call_numbers_phone_uq', columns: ['user_id', 'phone_number'], unique: true },
+  ],
+});
+
+export const campaignRecords = [campaigns, leads, doNotCallNumbers];

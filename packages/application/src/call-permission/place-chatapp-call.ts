@@ -11,6 +11,7 @@ import {
 import { Clock } from '../ports';
 import { Outbox } from '../ports';
 import { UnitOfWork } from '../ports';
+import { DoNotCallList } from '../ports';
 import { JobScheduler } from '../events';
 import { CallConfigurations } from '../calls';
 import { CALL_DISPATCH_WATCHDOG_JOB, DISPATCH_WATCHDOG_MS } from '../calls';
@@ -32,6 +33,8 @@ export interface ChatappCallRequest {
 export type PlaceChatappCallRefusal =
   | { readonly code: 'sender_not_found' }
   | { readonly code: 'invalid_phone' }
+  /** The number is on the account's do-not-call list. */
+  | { readonly code: 'do_not_call' }
   | ChatappCallRefusal;
 
 /** The line a chat-app call leaves from: the sender's number on the chat app, no SIP trunk. */
@@ -46,6 +49,7 @@ export interface PlaceChatappCallStores {
   readonly uow: UnitOfWork;
   readonly senders: VoiceSenderLookup;
   readonly calls: CallRepository;
+  readonly doNotCall: DoNotCallList;
 }
 
 /** How a queued call reaches a worker: the outbox message and the dispatch watchdog job. */
@@ -64,6 +68,7 @@ export class PlaceChatappCall {
   private readonly uow: UnitOfWork;
   private readonly senders: VoiceSenderLookup;
   private readonly calls: CallRepository;
+  private readonly doNotCall: DoNotCallList;
   private readonly outbox: Outbox;
   private readonly scheduler: JobScheduler;
 
@@ -74,7 +79,7 @@ export class PlaceChatappCall {
     dispatch: PlaceChatappCallDispatch,
     private readonly clock: Clock,
   ) {
-    ({ uow: this.uow, senders: this.senders, calls: this.calls } = stores);
+    ({ uow: this.uow, senders: this.senders, calls: this.calls, doNotCall: this.doNotCall } = stores);
     ({ outbox: this.outbox, scheduler: this.scheduler } = dispatch);
   }
 
@@ -82,6 +87,8 @@ export class PlaceChatappCall {
     const sender = await this.senders.findOwned(request.userId, request.senderId);
     if (sender === null) return err({ code: 'sender_not_found' });
     if (!E164_PATTERN.test(request.recipientPhone)) return err({ code: 'invalid_phone' });
+    if ((await this.doNotCall.listed(sender.userId, [request.recipientPhone])).size > 0)
+      return err({ code: 'do_not_call' });
     return this.uow.transaction(
       async () => {
         const now = this.clock.now();

@@ -9,3 +9,4 @@ export * from './sandbox-text-call';
 export * from './call-recordings';
 export * from './call-queries';
 export * from './delete-call';
+export * from './do-not-call';

@@ -1,4 +1,10 @@
-import { FakeStore, RecordingLogger, RecordingVoiceRuntime, SAMPLE_CATALOG } from '@voiceplane/adapter-fakes';
+import {
+  FakeStore,
+  InMemoryDoNotCallList,
+  RecordingLogger,
+  RecordingVoiceRuntime,
+  SAMPLE_CATALOG,
+} from '@voiceplane/adapter-fakes';
 import { AssistantConfig, CallerLine, DEFAULT_CALL_MINUTE_PRICES, draftAssistant, err, ok } from '@voiceplane/domain';
 import { BalanceService } from '../billing';
 import { PhoneNumberRepository, SipTrunkRepository } from '../telephony';
@@ -41,8 +47,9 @@ function setup(platformLine: CallerLine | null = PLATFORM_LINE) {
     new EndCall(store.assistants, balance, deliveries, DEFAULT_CALL_MINUTE_PRICES),
     store.clock,
   );
+  const doNotCall = new InMemoryDoNotCallList();
   const makeCall = new MakeCall(
-    { uow: store.uow, assistants: store.assistants, users: store.users, calls: store.calls },
+    { uow: store.uow, assistants: store.assistants, users: store.users, calls: store.calls, doNotCall },
     {
       lines: new CallerLines(noTelephony, noTelephony, runtime.platformLine),
       configurations: new CallConfigurations(store.tools, store.catalog, store.assistants),
@@ -62,7 +69,7 @@ function setup(platformLine: CallerLine | null = PLATFORM_LINE) {
     if (saved === 'inbound_number_taken') throw new Error('inbound number taken');
     return saved;
   };
-  return { store, runtime, log, events, makeCall, assistant };
+  return { store, runtime, log, events, makeCall, assistant, doNotCall };
 }
 
 describe('MakeCall', () => {
@@ -146,6 +153,20 @@ describe('MakeCall', () => {
     expect(await store.calls.countActive(user.id)).toBe(0);
     expect(store.jobs.jobs()).toEqual([]);
     expect(runtime.placed).toEqual([]);
+  });
+
+  it("refuses a number on the account's do-not-call list before anything else, and only that account's", async () => {
+    const { store, runtime, makeCall, assistant, doNotCall } = setup();
+    const user = await store.account({ balance: 5 });
+    const other = await store.account({ balance: 5 });
+    await doNotCall.add(user.id, [{ phoneNumber: CUSTOMER, reason: null }], START);
+    const request = { assistantId: 999_999, phoneNumber: CUSTOMER, variables: {} };
+    expect(await makeCall.execute({ ...request, userId: user.id })).toEqual(err('do_not_call'));
+    const theirs = await assistant(other.id);
+    expect(await makeCall.execute({ ...request, userId: other.id, assistantId: theirs.id })).toEqual(
+      ok({ callId: expect.any(Number) }),
+    );
+    expect(runtime.placed).toHaveLength(1);
   });
 
   it('needs one minute of balance at the phone price', async () => {

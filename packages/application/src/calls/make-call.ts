@@ -14,6 +14,7 @@ import { AssistantRepository } from '../assistants';
 import { UserRepository } from '../ports';
 import { Clock } from '../ports';
 import { UnitOfWork } from '../ports';
+import { DoNotCallList } from '../ports';
 import { JobHandler, JobScheduler, WorkLogger } from '../events';
 import { CallConfigurations } from './call-configurations';
 import { CallerLines } from './caller-lines';
@@ -45,6 +46,8 @@ export interface PreparedCall {
 
 /** Business refusals of make_call, in the order they are checked. */
 export type MakeCallRefusal =
+  /** The number is on the account's do-not-call list. */
+  | 'do_not_call'
   | 'assistant_not_found'
   | 'not_outbound'
   | 'compliance_blocked'
@@ -64,6 +67,8 @@ export interface MakeCallStores {
   readonly assistants: AssistantRepository;
   readonly users: UserRepository;
   readonly calls: CallRepository;
+  /** Numbers the account never calls. */
+  readonly doNotCall: DoNotCallList;
 }
 
 /** What the call starts with: the line it is placed from, its configuration, its price. */
@@ -90,6 +95,7 @@ export class MakeCall {
   private readonly assistants: AssistantRepository;
   private readonly users: UserRepository;
   private readonly calls: CallRepository;
+  private readonly doNotCall: DoNotCallList;
   private readonly lines: CallerLines;
   private readonly configurations: CallConfigurations;
   private readonly prices: CallMinutePrices;
@@ -104,7 +110,13 @@ export class MakeCall {
     private readonly clock: Clock,
     private readonly log: WorkLogger,
   ) {
-    ({ uow: this.uow, assistants: this.assistants, users: this.users, calls: this.calls } = stores);
+    ({
+      uow: this.uow,
+      assistants: this.assistants,
+      users: this.users,
+      calls: this.calls,
+      doNotCall: this.doNotCall,
+    } = stores);
     ({ lines: this.lines, configurations: this.configurations, prices: this.prices } = setup);
     ({ scheduler: this.scheduler, runtime: this.runtime, events: this.events } = dispatch);
   }
@@ -135,11 +147,12 @@ export class MakeCall {
   }
 
   /**
-   * The checks that read only (assistant, compliance, balance, caller line) and the configuration
+   * The checks that read only (do-not-call list, assistant, compliance, balance, caller line) and the configuration
    * the call starts with. `line` replaces the assistant's line (a campaign's caller-ID pool).
    */
   async prepare(request: MakeCallRequest, line?: CallerLine): Promise<Result<PreparedCall, MakeCallRefusal>> {
     const { userId } = request;
+    if ((await this.doNotCall.listed(userId, [request.phoneNumber])).size > 0) return err('do_not_call');
     const assistant = await this.assistants.findOwned(userId, request.assistantId);
     if (assistant === null) return err('assistant_not_found');
     if (assistant.type !== 'outbound') return err('not_outbound');

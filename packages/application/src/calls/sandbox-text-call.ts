@@ -11,7 +11,8 @@ import {
   ToolCallResult,
   TranscriptItem,
 } from '@voiceplane/domain';
-import { BUILT_IN_REFUSALS, dtmfDigits, handOver, HandOver } from '../conversation-policy';
+import { BUILT_IN_REFUSALS, DO_NOT_CALL_DONE, dtmfDigits, handOver, HandOver } from '../conversation-policy';
+import { ManageDoNotCall } from './do-not-call';
 import { BuiltInOutcome, ConversationBrain, TurnToolCall } from '../conversation-policy';
 import { Clock } from '../ports';
 import { Ids } from '../ports';
@@ -49,9 +50,11 @@ class TextCallBuiltIns {
   constructor(
     private readonly config: RuntimeConfig,
     private readonly now: Date,
+    /** Lists the call's customer on the account's do-not-call list; false when that failed. */
+    private readonly optOut: () => Promise<boolean>,
   ) {}
 
-  run(builtin: BuiltInTool, args: Readonly<Record<string, unknown>>): BuiltInOutcome {
+  async run(builtin: BuiltInTool, args: Readonly<Record<string, unknown>>): Promise<BuiltInOutcome> {
     switch (builtin.type) {
       case 'end_call':
         return {
@@ -80,6 +83,10 @@ class TextCallBuiltIns {
         this.handedOver = next;
         return { content: HANDED_OVER(next.assistantName), stop: true };
       }
+      case 'do_not_call':
+        return (await this.optOut())
+          ? { content: json(DO_NOT_CALL_DONE) }
+          : { ok: false, content: json(BUILT_IN_REFUSALS.doNotCallFailed) };
     }
   }
 }
@@ -106,6 +113,7 @@ export class SandboxTextCalls {
     private readonly tools: InvokeToolForCall,
     private readonly ids: Ids,
     private readonly clock: Clock,
+    private readonly doNotCall: ManageDoNotCall,
   ) {}
 
   async say(userId: number, callId: number, text: string): Promise<Result<SaidOnCall, SayRefusal>> {
@@ -127,7 +135,7 @@ export class SandboxTextCalls {
       state.history.push(...keys.messages);
       heard.push(toolLine(state.collecting.name, keys.result, heardAt));
     }
-    const builtIns = new TextCallBuiltIns(state.config, now);
+    const builtIns = new TextCallBuiltIns(state.config, now, async () => (await this.doNotCall.addFromCall(callId)).ok);
     const runTool = async (tool: RuntimeTool, params: Readonly<Record<string, unknown>>): Promise<ToolCallResult> => {
       const result = await this.tools.execute({ callId, toolId: tool.id, params, invocationId: null });
       return result.ok
@@ -148,7 +156,7 @@ export class SandboxTextCalls {
         setup: state.config,
         history: state.history,
         runTool,
-        runBuiltIn: async (builtin, args) => builtIns.run(builtin, args),
+        runBuiltIn: (builtin, args) => builtIns.run(builtin, args),
         logContext: { call_id: callId },
         userId,
         logOwner: { callId },

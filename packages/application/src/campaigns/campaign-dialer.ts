@@ -1,4 +1,4 @@
-import { Call, CallingWindow, err, ok, Result, StopReason, windowOpen } from '@voiceplane/domain';
+import { blacklistContact, Call, CallingWindow, err, ok, Result, StopReason, windowOpen } from '@voiceplane/domain';
 import { MakeCall, MakeCallRefusal, PreparedCall } from '../calls';
 import { CallerLines } from '../calls';
 import { JobHandler, JobScheduler, WorkLogger } from '../events';
@@ -6,7 +6,7 @@ import { Clock } from '../ports';
 import { Outbox } from '../ports';
 import { UnitOfWork } from '../ports';
 import { campaignEvent } from './campaign-events';
-import { Campaign, CampaignRepository, LeadRepository } from './ports';
+import { Campaign, CampaignRepository, DueZones, LeadRepository } from './ports';
 
 /** Job kind: one dialer pass over one campaign; at most one job per campaign exists (its key). */
 export const CAMPAIGN_DIAL_JOB = 'campaign.dial';
@@ -41,6 +41,8 @@ export interface DialerCalls {
 /** What one pass did. */
 export interface DialPass {
   readonly placed: readonly number[];
+  /** Due contacts found on the do-not-call list and closed without a call. */
+  readonly blacklisted: number;
   /** False when the campaign no longer dials (stopped, completed, deleted). */
   readonly running: boolean;
 }
@@ -75,16 +77,18 @@ export class CampaignDialer {
   /** One pass, reading the window and due times as of `at`. */
   async pass(campaignId: number, at: Date): Promise<DialPass> {
     const placed: Array<{ call: Call; prepared: PreparedCall }> = [];
+    let blacklisted = 0;
     const running = await this.s.uow.transaction(async () => {
       const campaign = await this.s.campaigns.findById(campaignId, { skipLocked: true });
       if (campaign === null) return (await this.s.campaigns.findById(campaignId)) !== null;
       if (campaign.status !== 'in-progress') return false;
       await this.s.leads.promoteDueRounds(campaign.id, at);
       if (await completeIfDone(this.s, campaign.id, this.clock.now())) return false;
-      if (!windowOpen(windowOf(campaign), at)) return true;
+      const zones = await this.openZones(campaign, at);
+      if (zones !== undefined && zones.length === 0) return true;
       const free = campaign.maxCallsInParallel - (await this.s.campaigns.countOpenCalls(campaign.id));
       if (free <= 0) return true;
-      for (const contact of await this.s.leads.dueContacts(campaign.id, free)) {
+      for (const contact of await this.s.leads.dueContacts(campaign.id, free, zones)) {
         const line = await this.lineFor(campaign);
         const request = {
           userId: campaign.userId,
@@ -98,7 +102,12 @@ export class CampaignDialer {
           line === 'none'
             ? { ok: false as const, error: 'no_caller_line' as const }
             : await this.calls.makeCall.prepare(request, line ?? undefined);
-        if (!prepared.ok) return this.stop(campaign, stopReasonOf(prepared.error));
+        if (!prepared.ok) {
+          if (prepared.error !== 'do_not_call') return this.stop(campaign, stopReasonOf(prepared.error));
+          await this.blacklist(campaign, contact.id, at);
+          blacklisted++;
+          continue;
+        }
         const call = await this.calls.makeCall.store(prepared.value);
         // The account's other calls fill the plan: wait for one to end, counting nothing.
         if (call === 'too_many_calls') return true;
@@ -110,7 +119,26 @@ export class CampaignDialer {
     });
     // Handed over side by side, as concurrent make_calls are: a runtime's answer for one call does not hold up the next.
     await Promise.all(placed.map(({ call, prepared }) => this.calls.makeCall.dispatch(call, prepared)));
-    return { placed: placed.map((p) => p.call.id), running };
+    return { placed: placed.map((p) => p.call.id), blacklisted, running };
+  }
+
+  /** A listed contact is closed without a call or an attempt; its group's round goes on without it. */
+  private async blacklist(campaign: Campaign, contactId: number, at: Date): Promise<void> {
+    const group = await this.s.leads.groupOf(contactId);
+    if (group === null) return;
+    const rules = { maxRetries: campaign.maxRetries, retryIntervalMinutes: campaign.retryInterval };
+    await this.s.leads.applyGroupChange(group, blacklistContact(group, contactId, at, rules), this.clock.now());
+  }
+
+  /**
+   * Where the window is open at `at`: undefined (every contact) or nothing when the campaign reads
+   * it in its own zone; else the zones of due contacts whose window is open (null: the campaign's).
+   */
+  private async openZones(campaign: Campaign, at: Date): Promise<DueZones | undefined> {
+    const window = windowOf(campaign);
+    if (!campaign.windowInLeadTimezone) return windowOpen(window, at) ? undefined : [];
+    const zones = await this.s.leads.dueZones(campaign.id);
+    return zones.filter((zone) => windowOpen({ ...window, timezone: zone ?? campaign.timezone }, at));
   }
 
   /** The pool's next number when the campaign has a pool; undefined: the assistant's line. */
@@ -157,7 +185,7 @@ export async function completeIfDone(
   return completed;
 }
 
-function stopReasonOf(refusal: MakeCallRefusal): StopReason {
+function stopReasonOf(refusal: Exclude<MakeCallRefusal, 'do_not_call'>): StopReason {
   return refusal === 'insufficient_balance' || refusal === 'no_caller_line' ? refusal : 'assistant_unavailable';
 }
 
@@ -167,14 +195,15 @@ export function campaignDialJob(dialer: CampaignDialer, scheduler: JobScheduler,
     kind: CAMPAIGN_DIAL_JOB,
     handle: async (job) => {
       const campaignId = (job.payload as { campaign_id: number }).campaign_id;
-      const { placed, running } = await dialer.pass(campaignId, clock.now());
-      // A pass that placed calls may have left lines free (calls that ended at once): look again now.
+      const { placed, blacklisted, running } = await dialer.pass(campaignId, clock.now());
+      // A pass that placed calls may have left lines free (calls that ended at once), and one that closed listed
+      // contacts left their lines unused: look again now.
       // Otherwise the next tick, unless an ended call or a new lead moves the job sooner.
       if (running)
         await scheduleDial(
           scheduler,
           campaignId,
-          new Date(clock.now().getTime() + (placed.length > 0 ? 0 : DIAL_TICK_MS)),
+          new Date(clock.now().getTime() + (placed.length + blacklisted > 0 ? 0 : DIAL_TICK_MS)),
         );
     },
   };

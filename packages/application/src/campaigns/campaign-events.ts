@@ -26,6 +26,7 @@ export function campaignRecord(c: Campaign): Record<string, unknown> {
     retry_on_goal_incomplete: c.retryOnGoalIncomplete,
     goal_completion_variable: c.goalCompletionVariable,
     phone_number_ids: [...c.phoneNumberIds],
+    window_in_lead_timezone: c.windowInLeadTimezone,
     stop_reason: c.stopReason,
     started_at: c.startedAt?.toISOString() ?? null,
     completed_at: c.completedAt?.toISOString() ?? null,

@@ -26,6 +26,7 @@ export interface CampaignInput {
   /** Null clears it. */
   readonly goalCompletionVariable?: string | null;
   readonly phoneNumberIds?: readonly number[];
+  readonly windowInLeadTimezone?: boolean;
 }
 
 const END_OF_DAY = 23 * 60 + 59;
@@ -47,6 +48,7 @@ export function withDefaults(input: CampaignInput, assistant: Assistant, maxConc
     retryOnGoalIncomplete: input.retryOnGoalIncomplete ?? false,
     goalCompletionVariable: input.goalCompletionVariable ?? null,
     phoneNumberIds: input.phoneNumberIds ?? [],
+    windowInLeadTimezone: input.windowInLeadTimezone ?? false,
   };
 }
 

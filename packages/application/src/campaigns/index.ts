@@ -6,3 +6,4 @@ export * from './manage-leads';
 export * from './tokens';
 export * from './campaign-dialer';
 export * from './campaign-call-ends';
+export * from './campaign-webhooks';

@@ -1,7 +1,6 @@
 import {
   balanceForNewCall,
   CallMinutePrices,
-  CAMPAIGN_LIMITS,
   canAfford,
   canStart,
   canStop,
@@ -99,8 +98,7 @@ export class ManageCampaigns {
     if (!goalVariableKnown(draft, assistant)) return err({ code: 'invalid_fields', errors: GOAL_VARIABLE_UNKNOWN });
     return this.s.uow.transaction(async () => {
       await this.s.users.lockBalance(userId);
-      if ((await this.s.campaigns.count(userId)) >= CAMPAIGN_LIMITS.campaignsPerAccountDefault)
-        return err('plan_limit');
+      if ((await this.s.campaigns.count(userId)) >= user.plan.max_campaigns) return err('plan_limit');
       return ok(await this.s.campaigns.create(userId, draft, this.clock.now()));
     });
   }

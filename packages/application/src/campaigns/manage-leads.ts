@@ -1,7 +1,8 @@
-import { CAMPAIGN_LIMITS, err, FieldErrors, LeadStatus, ok, Result } from '@voiceplane/domain';
+import { blacklistContact, CAMPAIGN_LIMITS, err, FieldErrors, LeadStatus, ok, Result } from '@voiceplane/domain';
 import { Clock } from '../ports';
 import { UnitOfWork } from '../ports';
 import { JobScheduler } from '../events';
+import { DoNotCallList } from '../ports';
 import { scheduleDial } from './campaign-dialer';
 import { CampaignRepository, Lead, LeadFilter, LeadRepository, NewContact, Page, PageRequest } from './ports';
 
@@ -43,7 +44,12 @@ export interface LeadStores {
   readonly campaigns: CampaignRepository;
   readonly leads: LeadRepository;
   readonly scheduler: JobScheduler;
+  readonly doNotCall: DoNotCallList;
 }
+
+/** A listed number is stored `blacklisted`: the dialer never calls it. */
+const statusFor = (listed: ReadonlySet<string>, phone: string): LeadStatus =>
+  listed.has(phone) ? 'blacklisted' : 'created';
 
 const INVALID_CAMPAIGN: FieldErrors = { campaign_id: ['The selected campaign id is invalid.'] };
 const VARIABLES_MAX = 50;
@@ -69,6 +75,10 @@ export class ManageLeads {
       const size = 1 + input.secondaryContacts.length;
       if ((await this.s.leads.countInCampaign(campaign.id)) + size > CAMPAIGN_LIMITS.leadsPerCampaign)
         return err('lead_limit' as const);
+      const listed = await this.s.doNotCall.listed(userId, [
+        input.phoneNumber,
+        ...input.secondaryContacts.map((c) => c.phoneNumber),
+      ]);
       const [id] = await this.s.leads.create(
         userId,
         campaign.id,
@@ -76,8 +86,8 @@ export class ManageLeads {
           {
             phoneNumber: input.phoneNumber,
             variables: input.variables,
-            status: 'created',
-            secondaryContacts: input.secondaryContacts.map((c) => ({ ...c, status: 'created' as const })),
+            status: statusFor(listed, input.phoneNumber),
+            secondaryContacts: input.secondaryContacts.map((c) => ({ ...c, status: statusFor(listed, c.phoneNumber) })),
           },
         ],
         this.clock.now(),
@@ -118,21 +128,27 @@ export class ManageLeads {
       const size = accepted.reduce((n, l) => n + 1 + l.secondaryContacts.length, 0);
       if ((await this.s.leads.countInCampaign(campaign.id)) + size > CAMPAIGN_LIMITS.leadsPerCampaign)
         return err('lead_limit' as const);
+      const listed = await this.s.doNotCall.listed(
+        userId,
+        accepted.flatMap((l) => [l.phoneNumber, ...l.secondaryContacts.map((c) => c.phoneNumber)]),
+      );
       await this.s.leads.create(
         userId,
         campaign.id,
         accepted.map((l) => ({
           phoneNumber: l.phoneNumber,
           variables: l.variables,
-          status: 'created' as const,
-          secondaryContacts: l.secondaryContacts.map((c) => ({ ...c, status: 'created' as const })),
+          status: statusFor(listed, l.phoneNumber),
+          secondaryContacts: l.secondaryContacts.map((c) => ({ ...c, status: statusFor(listed, c.phoneNumber) })),
         })),
         this.clock.now(),
       );
+      // Stored as `blacklisted` like a single create, but counted apart: they will never be called.
+      const doNotCall = accepted.filter((l) => listed.has(l.phoneNumber)).length;
       if (accepted.length > 0 && campaign.status === 'in-progress')
         await scheduleDial(this.s.scheduler, campaign.id, this.clock.now());
       const invalid = rows.flatMap((r, i) => (r.ok ? [] : [{ row: i + 1, errors: r.errors }]));
-      return ok({ accepted: accepted.length, duplicates, doNotCall: 0, invalid });
+      return ok({ accepted: accepted.length - doNotCall, duplicates, doNotCall, invalid });
     });
   }
 
@@ -188,8 +204,19 @@ export class ManageLeads {
         },
         this.clock.now(),
       );
+      // A new number that is listed closes that contact alone (not its group), whatever status the body sent.
+      if (u.phoneNumber !== undefined && (await this.s.doNotCall.listed(userId, [u.phoneNumber])).size > 0)
+        await this.blacklist(id);
       return ok(true as const);
     });
+  }
+
+  private async blacklist(id: number): Promise<void> {
+    const group = await this.s.leads.groupOf(id);
+    const campaign = group && (await this.s.campaigns.findById(group.campaignId));
+    if (!group || !campaign) return;
+    const rules = { maxRetries: campaign.maxRetries, retryIntervalMinutes: campaign.retryInterval };
+    await this.s.leads.applyGroupChange(group, blacklistContact(group, id, this.clock.now(), rules), this.clock.now());
   }
 
   async delete(userId: number, id: number): Promise<Result<true, LeadRefusal>> {

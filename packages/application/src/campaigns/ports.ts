@@ -19,6 +19,8 @@ export interface CampaignSettings {
   readonly goalCompletionVariable: string | null;
   /** The caller-ID pool, in rotation order. */
   readonly phoneNumberIds: readonly number[];
+  /** Each contact's window is read in its own zone (`Lead.timezoneUsed`). */
+  readonly windowInLeadTimezone: boolean;
 }
 
 export interface Campaign extends CampaignSettings {
@@ -88,6 +90,8 @@ export interface Lead {
   readonly attempts: number;
   readonly nextAttemptAt: Date | null;
   readonly lastCallId: number | null;
+  /** The zone the contact's window is read in: its own when the campaign reads windows so and one is known, else the campaign's. */
+  readonly timezoneUsed: string;
   readonly createdAt: Date;
   readonly updatedAt: Date;
   /** In calling order; empty on a secondary contact. */
@@ -146,7 +150,9 @@ export interface LeadRepository {
    * The contacts to call next: of each group with none being called, its first due contact;
    * oldest due first (`created_at` of a new contact, `next_attempt_at` of a retry), then id.
    */
-  dueContacts(campaignId: number, limit: number): Promise<DueContact[]>;
+  dueContacts(campaignId: number, limit: number, zones?: DueZones): Promise<DueContact[]>;
+  /** The zones (null: the campaign's) of the campaign's contacts that are due. */
+  dueZones(campaignId: number): Promise<Array<string | null>>;
   /** The contact is being called by `callId`. */
   markCalling(id: number, callId: number, now: Date): Promise<void>;
   /** The group of a contact, its primary row locked; null when the contact is gone. */
@@ -155,6 +161,9 @@ export interface LeadRepository {
   /** Any account's contact. */
   findById(id: number): Promise<Lead | null>;
 }
+
+/** Only contacts of these zones (null: contacts read in the campaign's zone). */
+export type DueZones = ReadonlyArray<string | null>;
 
 /** A contact the dialer calls: its number and its variables over its primary's. */
 export interface DueContact {

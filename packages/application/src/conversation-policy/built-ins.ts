@@ -19,6 +19,18 @@ export const BUILT_IN_REFUSALS = {
     error: 'not_available',
     message: 'That colleague is not available; continue the conversation yourself.',
   },
+  doNotCallFailed: {
+    error: 'not_listed',
+    message:
+      'The number could not be put on the do-not-call list. Apologise and tell the customer it will be passed on.',
+  },
+} as const;
+
+/** What the model reads once the customer's number is on the do-not-call list; the call goes on. */
+export const DO_NOT_CALL_DONE = {
+  ok: true,
+  message:
+    'The customer will not be called again by this account. Confirm it to them; end the call politely if they wish.',
 } as const;
 
 /** The keys a `dtmf_input` call may press, or null when its `digits` are not keypad keys. */

@@ -73,6 +73,11 @@ const BUILT_IN_FUNCTIONS: {
     description: 'Hand the conversation over to another assistant who takes over the same call.',
     parameters: NO_ARGUMENTS,
   }),
+  do_not_call: () => ({
+    description:
+      "Put the customer's number on the do-not-call list. Use it only when the customer clearly asks not to be called again; then confirm it to them and end the call politely if they wish.",
+    parameters: NO_ARGUMENTS,
+  }),
 };
 
 /**

@@ -7,3 +7,4 @@ export * from './unit-of-work';
 export * from './rate-limit-store';
 export * from './media-store';
 export * from './outbound-http';
+export * from './do-not-call';

@@ -12,9 +12,15 @@ export const WEBHOOK_CANCELLATION_CONSUMER = 'webhook-cancellation';
  *. Payload: `{assistant_id, user_id}`.
  */
 export const ASSISTANT_WEBHOOK_CANCELLATIONS: Readonly<Record<string, readonly WebhookEventType[]>> = {
-  'assistant.webhook_disabled': ['post_call'],
+  'assistant.webhook_disabled': ['post_call', 'campaign.started', 'campaign.stopped', 'campaign.completed'],
   'assistant.conversation_ended_webhook_cleared': ['conversation_ended'],
-  'assistant.deleted': ['post_call', 'conversation_ended'],
+  'assistant.deleted': [
+    'post_call',
+    'conversation_ended',
+    'campaign.started',
+    'campaign.stopped',
+    'campaign.completed',
+  ],
 };
 
 interface DeliveryMessage {

@@ -1154,6 +1154,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/runtime/calls/{id}/do-not-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The customer asked not to be called again (the do_not_call built-in): their number joins the account's do-not-call list */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuthError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/runtime/calls/{id}/events": {
         parameters: {
             query?: never;
@@ -10024,6 +10072,198 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/do-not-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the do-not-call numbers, newest first (cursor pages) */
+        get: {
+            parameters: {
+                query?: {
+                    cursor?: string;
+                    per_page?: number;
+                    phone_number?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuthError"];
+                    };
+                };
+                /** @description Too Many Requests */
+                429: {
+                    headers: {
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RateLimitError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a number (or up to 1,000 with phone_numbers); one already listed is not an error */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: the same key with the same body within 24 hours replays the stored answer (`Idempotent-Replayed: true`) */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DoNotCallBody"];
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MessageError"];
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuthError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IdempotencyError"];
+                    };
+                };
+                /** @description Unprocessable Entity */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IdempotencyError"];
+                    };
+                };
+                /** @description Too Many Requests */
+                429: {
+                    headers: {
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RateLimitError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/do-not-call/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a number from the do-not-call list (leads it closed stay blacklisted) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuthError"];
+                    };
+                };
+                /** @description Too Many Requests */
+                429: {
+                    headers: {
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RateLimitError"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/events/stream": {
         parameters: {
             query?: never;
@@ -13857,7 +14097,7 @@ export interface paths {
                     page?: number;
                     per_page?: number;
                     status?: "pending" | "succeeded" | "failed" | "canceled";
-                    event_type?: "post_call" | "conversation_ended" | "call_started" | "call_permission_granted" | "message_status" | "ping";
+                    event_type?: "post_call" | "conversation_ended" | "call_started" | "call_permission_granted" | "message_status" | "ping" | "campaign.started" | "campaign.stopped" | "campaign.completed";
                     source_type?: "assistant" | "sender" | "account";
                     source_id?: number;
                 };
@@ -16033,6 +16273,8 @@ export interface components {
             max_knowledge_base_documents?: number;
             /** @description Bytes of documents across the knowledge bases (additive) */
             max_knowledge_base_bytes?: number;
+            /** @description Campaigns the account may hold (additive) */
+            max_campaigns?: number;
         };
         StatusBody: {
             disabled: boolean;
@@ -16561,6 +16803,8 @@ export interface components {
             /** @description Minutes; default 60 */
             retry_interval?: number;
             retry_on_voicemail?: boolean;
+            /** @description Read each contact's window in its own zone: its `timezone` variable, else its number's country when that has one zone, else the campaign's; default false */
+            window_in_lead_timezone?: boolean;
             retry_on_goal_incomplete?: boolean;
             /** @description A boolean of the assistant's post_call_schema (or status) */
             goal_completion_variable?: string | null;
@@ -16686,6 +16930,17 @@ export interface components {
         HumanReplyBody: {
             /** @description A human's answer in a web chat, 1–2000 characters */
             message: string;
+        };
+        DoNotCallBody: {
+            /**
+             * @description E.164; spaces, -, ., ( ) removed, a leading 00 read as +. Required unless phone_numbers is sent
+             * @example +4915112345678
+             */
+            phone_number?: string;
+            /** @description Up to 1,000 numbers at once, read as phone_number */
+            phone_numbers?: string[];
+            /** @example asked not to be called */
+            reason?: string;
         };
         CreateFolderBody: {
             /** @description Unique in the account, ignoring case */

@@ -3,13 +3,20 @@ import {
   CampaignCallEnds,
   campaignDialJob,
   CampaignDialer,
+  campaignWebhookConsumer,
   ManageCampaigns,
+  ManageDoNotCall,
   ManageLeads,
   TOKENS,
   type Token,
 } from '@voiceplane/application';
-import { CampaignController, LeadController, SandboxCampaignController } from '@voiceplane/adapter-http';
-import { TypeormCampaignRepository, TypeormLeadRepository } from '@voiceplane/adapter-typeorm';
+import {
+  CampaignController,
+  DoNotCallController,
+  LeadController,
+  SandboxCampaignController,
+} from '@voiceplane/adapter-http';
+import { TypeormCampaignRepository, TypeormDoNotCallList, TypeormLeadRepository } from '@voiceplane/adapter-typeorm';
 import { ApiModule } from './module';
 
 /**
@@ -28,6 +35,22 @@ export const campaignsModule: ApiModule = ({ container: c, config, database, log
     );
   c.bind(TOKENS.CampaignRepository).toConstantValue(new TypeormCampaignRepository(database));
   c.bind(TOKENS.LeadRepository).toConstantValue(new TypeormLeadRepository(database));
+  // Read by make_call and chat-app calls too (their modules get it lazily).
+  c.bind(TOKENS.DoNotCallList).toConstantValue(new TypeormDoNotCallList(database));
+  c.bind(TOKENS.ManageDoNotCall)
+    .toDynamicValue(
+      () =>
+        new ManageDoNotCall(
+          {
+            uow: get(TOKENS.UnitOfWork),
+            list: get(TOKENS.DoNotCallList),
+            users: get(TOKENS.UserRepository),
+            calls: get(TOKENS.CallRepository),
+          },
+          get(TOKENS.Clock),
+        ),
+    )
+    .inSingletonScope();
   c.bind(TOKENS.ManageCampaigns)
     .toDynamicValue(
       () =>
@@ -57,6 +80,7 @@ export const campaignsModule: ApiModule = ({ container: c, config, database, log
             campaigns: get(TOKENS.CampaignRepository),
             leads: get(TOKENS.LeadRepository),
             scheduler: get(TOKENS.JobScheduler),
+            doNotCall: get(TOKENS.DoNotCallList),
           },
           get(TOKENS.Clock),
         ),
@@ -91,11 +115,27 @@ export const campaignsModule: ApiModule = ({ container: c, config, database, log
         }),
     )
     .inSingletonScope();
+  // campaign.* events as deliveries to the campaign assistant's webhook.
+  c.bind(TOKENS.EventConsumer)
+    .toDynamicValue(() =>
+      campaignWebhookConsumer(
+        get(TOKENS.UnitOfWork),
+        get(TOKENS.ProcessedEvents),
+        get(TOKENS.AssistantRepository),
+        get(TOKENS.WebhookDeliveries),
+      ),
+    )
+    .inSingletonScope();
   c.bind(TOKENS.JobHandler)
     .toDynamicValue(() => campaignDialJob(get(TOKENS.CampaignDialer), get(TOKENS.JobScheduler), get(TOKENS.Clock)))
     .inSingletonScope();
   const sandbox = config.voiceRuntime === 'sandbox';
-  for (const controller of [CampaignController, LeadController, ...(sandbox ? [SandboxCampaignController] : [])])
+  for (const controller of [
+    CampaignController,
+    LeadController,
+    DoNotCallController,
+    ...(sandbox ? [SandboxCampaignController] : []),
+  ])
     c.bind(controller).toSelf().inSingletonScope();
   return {};
 };

@@ -112,6 +112,7 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
             assistants: get(TOKENS.AssistantRepository),
             users: get(TOKENS.UserRepository),
             calls: get(TOKENS.CallRepository),
+            doNotCall: get(TOKENS.DoNotCallList),
           },
           {
             lines: new CallerLines(
@@ -222,6 +223,7 @@ export const voiceCallsModule: ApiModule = ({ container: c, config, database, lo
             get(TOKENS.InvokeToolForCall),
             get(TOKENS.Ids),
             get(TOKENS.Clock),
+            get(TOKENS.ManageDoNotCall),
           ),
       )
       .inSingletonScope();

@@ -12,6 +12,8 @@ export interface Plan {
   readonly max_knowledge_base_documents: number;
   /** Bytes of documents across all the account's knowledge bases. */
   readonly max_knowledge_base_bytes: number;
+  /** Campaigns the account may hold, whatever their status. */
+  readonly max_campaigns: number;
 }
 
 export const DEFAULT_PLAN: Plan = {
@@ -24,6 +26,7 @@ export const DEFAULT_PLAN: Plan = {
   max_knowledge_bases: 10,
   max_knowledge_base_documents: 200,
   max_knowledge_base_bytes: 100 * 1024 * 1024,
+  max_campaigns: 100,
 };
 
 /** Plans stored before a field existed read with that field's default. */

@@ -9,6 +9,8 @@ export const BUILT_IN_TOOL_TYPES = [
   'collect_keypad',
   'calendar_integration',
   'assistant_transfer',
+  /** The customer asks not to be called again: their number joins the account's do-not-call list; the call goes on. */
+  'do_not_call',
 ] as const;
 export type BuiltInToolType = (typeof BUILT_IN_TOOL_TYPES)[number];
 
@@ -39,6 +41,7 @@ export interface ToolData {
     readonly message_before_transfer: string | null;
     readonly speak_transfer_greeting: boolean;
   };
+  do_not_call: Described;
 }
 
 export type BuiltInTool = { [T in BuiltInToolType]: { readonly type: T; readonly data: ToolData[T] } }[BuiltInToolType];
@@ -51,6 +54,7 @@ type RequiredData = {
   collect_keypad: never;
   calendar_integration: 'event_type_id';
   assistant_transfer: 'assistant_id';
+  do_not_call: never;
 };
 
 export type BuiltInToolInput = {
@@ -67,6 +71,7 @@ const DATA_DEFAULTS: { [T in BuiltInToolType]: Omit<ToolData[T], RequiredData[T]
   collect_keypad: { description: null, timeout: 5, stop_key: '#' },
   calendar_integration: { description: null },
   assistant_transfer: { description: null, message_before_transfer: null, speak_transfer_greeting: true },
+  do_not_call: { description: null },
 };
 
 export function builtInTool(input: BuiltInToolInput): BuiltInTool {

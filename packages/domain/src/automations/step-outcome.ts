@@ -41,6 +41,8 @@ export const STEP_FAILURE_REASONS = [
   /** A chat-app error code, e.g. `SENDER_OFFLINE`. */
   'chatapp_error',
   'insufficient_balance',
+  /** The number to call is on the account's do-not-call list. */
+  'do_not_call',
   /** The call could not be dispatched (rules other than balance). */
   'dispatch_failed',
   /** The run hit its execution limit while this step ran. */

@@ -42,7 +42,6 @@ export const CAMPAIGN_LIMITS = {
   phoneNumbersMax: 50,
   leadsPerCampaign: 100_000,
   secondaryContactsMax: 10,
-  campaignsPerAccountDefault: 100,
 } as const;
 
 /** The most parallel calls a campaign may have on a plan with `maxConcurrentCalls`. */

@@ -1,4 +1,4 @@
-import { applyAttempt, GroupChange, LeadGroup, nextContact } from './lead-group';
+import { applyAttempt, blacklistContact, GroupChange, LeadGroup, nextContact } from './lead-group';
 import { LeadStatus } from './campaign';
 
 const end = new Date('2026-03-02T10:00:00Z');
@@ -135,5 +135,41 @@ describe('lead group rounds', () => {
     };
     const change = applyAttempt(group, 1, 'failed', end, rules);
     expect(statuses(applied(group, change))).toEqual(['reached-max-retries', 'completed']);
+  });
+});
+
+describe('a due contact on the do-not-call list', () => {
+  it('is closed without an attempt; the next contact of the round is due at once', () => {
+    const group: LeadGroup = {
+      roundsDone: 0,
+      contacts: [
+        { id: 1, status: 'created', attempts: 0 },
+        { id: 2, status: 'created', attempts: 0 },
+      ],
+    };
+    const change = blacklistContact(group, 1, end, rules);
+    expect([...change.statuses]).toEqual([[1, 'blacklisted']]);
+    expect(change.attempts.size).toBe(0);
+    expect(nextContact(applied(group, change))?.id).toBe(2);
+  });
+
+  it("ends the round when it was the round's last due contact: the others wait for the next round", () => {
+    const group: LeadGroup = {
+      roundsDone: 0,
+      contacts: [
+        { id: 1, status: 'rescheduled', attempts: 1 },
+        { id: 2, status: 'scheduled', attempts: 0 },
+      ],
+    };
+    const change = blacklistContact(group, 2, end, rules);
+    expect(statuses(applied(group, change))).toEqual(['rescheduled', 'blacklisted']);
+    expect(change).toMatchObject({ roundsDone: 1, nextAttemptAt: new Date('2026-03-02T11:00:00Z'), finished: false });
+  });
+
+  it('leaves nothing pending when it was the only open contact', () => {
+    const group: LeadGroup = { roundsDone: 0, contacts: [{ id: 1, status: 'created', attempts: 0 }] };
+    const change = blacklistContact(group, 1, end, rules);
+    expect(statuses(applied(group, change))).toEqual(['blacklisted']);
+    expect(change).toMatchObject({ nextAttemptAt: null, finished: true });
   });
 });

@@ -81,3 +81,25 @@ export function nextContact(group: LeadGroup): GroupContact | null {
   if (group.contacts.some((c) => c.status === 'processing')) return null;
   return group.contacts.find((c) => DUE_LEAD_STATUSES.includes(c.status)) ?? null;
 }
+
+/**
+ * A due contact whose number is on the do-not-call list is `blacklisted` without a call and
+ * without an attempt; the round goes on as if its attempt had failed (the next contact is due, or
+ * the round ends), so its group never waits on it.
+ */
+export function blacklistContact(group: LeadGroup, contactId: number, at: Date, rules: RoundRules): GroupChange {
+  const failed = applyAttempt(group, contactId, 'failed', at, rules);
+  const statuses = new Map(failed.statuses);
+  statuses.set(contactId, 'blacklisted');
+  const pending = group.contacts.some((c) => {
+    const status = statuses.get(c.id) ?? c.status;
+    return !CLOSED.includes(status);
+  });
+  return {
+    ...failed,
+    statuses,
+    attempts: new Map(),
+    nextAttemptAt: pending ? failed.nextAttemptAt : null,
+    finished: !pending,
+  };
+}

@@ -14,6 +14,10 @@ export const WEBHOOK_EVENT_TYPES = [
   'call_permission_granted',
   'message_status',
   'ping',
+  /** A campaign started, stopped or completed: to its assistant's webhook, as that assistant's post_call. */
+  'campaign.started',
+  'campaign.stopped',
+  'campaign.completed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

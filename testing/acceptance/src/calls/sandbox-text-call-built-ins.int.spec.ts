@@ -266,4 +266,30 @@ describe('sandbox text-call built-ins: hand-over, keypad, calendar', () => {
     );
     expect(JSON.parse(sent(1).messages.at(-1).content)).toEqual(expect.objectContaining({ error: 'not_available' }));
   });
+
+  it("do_not_call: the customer's number joins the account's do-not-call list and the call goes on", async () => {
+    const desk = await createAssistant(t, owner, { name: 'Sales', tools: [{ type: 'do_not_call' }] });
+    const id = await makeCall(t, owner, desk, '+14155559876');
+
+    model.answer(calls('do_not_call'), says('Understood, we will not call you again.'));
+    const res = await say(id, 'Please never call me again.');
+    expect(res.body).toEqual(
+      expect.objectContaining({
+        reply: 'Understood, we will not call you again.',
+        tool_calls: [{ name: 'do_not_call', ok: true, status_code: null }],
+        ended: false,
+        call: { id, status: 'in-progress' },
+      }),
+    );
+    expect(toolNames(sent(0))).toEqual(['do_not_call']);
+    const listed = await t.http.get('/api/user/do-not-call?phone_number=%2B14155559876').set(owner.auth);
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({ phone_number: '+14155559876', reason: 'asked not to be called' }),
+    ]);
+    const again = await t.http
+      .post('/api/user/make_call')
+      .set(owner.auth)
+      .send({ assistant_id: desk, phone_number: '+14155559876' });
+    expect(again.body).toEqual({ message: 'The phone number is on the do-not-call list.' });
+  });
 });

@@ -1,5 +1,5 @@
 import { createTestApi, TestApi, TestUser } from '@voiceplane/test-env';
-import { createAssistant, ISO } from '@voiceplane/stand-ins/calls/fixtures';
+import { createAssistant, createSipTrunk, ISO, purchaseNumber } from '@voiceplane/stand-ins/calls/fixtures';
 
 /** Campaign routes through the composed app: Famulor's paths, their aliases, and another account's campaigns. */
 
@@ -63,6 +63,7 @@ describe('create', () => {
           retry_on_goal_incomplete: false,
           goal_completion_variable: null,
           phone_number_ids: [],
+          window_in_lead_timezone: false,
           stop_reason: null,
           started_at: null,
           completed_at: null,
@@ -174,6 +175,33 @@ describe('create', () => {
   });
 });
 
+it("refuses a campaign over the plan's max_campaigns with 403, and follows the plan when an operator changes it", async () => {
+  const small = await t.createUser({ plan: { max_campaigns: 1 } });
+  const own = await createAssistant(t, small);
+  const post = () => t.http.post('/api/user/campaigns').set(small.auth).send({ name: 'P', assistant_id: own });
+  expect((await post()).status).toBe(201);
+  const refused = await post();
+  expect({ status: refused.status, body: refused.body }).toEqual({
+    status: 403,
+    body: { message: 'You have reached the maximum number of campaigns allowed by your plan.' },
+  });
+  expect((await t.http.get('/api/user/campaigns').set(small.auth)).body).toHaveLength(1);
+  const me = await t.http.get('/api/user/me').set(small.auth);
+  expect(me.body.plan.max_campaigns).toBe(1);
+
+  const raised = await t.http.put(`/api/admin/users/${small.id}/plan`).set(t.admin).send({ max_campaigns: 2 });
+  expect({ status: raised.status, max: raised.body.plan?.max_campaigns }).toEqual({ status: 200, max: 2 });
+  expect((await post()).status).toBe(201);
+  expect((await post()).status).toBe(403);
+  const over = await t.http.put(`/api/admin/users/${small.id}/plan`).set(t.admin).send({ max_campaigns: 10001 });
+  expect({ status: over.status, errors: over.body.errors }).toEqual({
+    status: 422,
+    errors: { max_campaigns: ['The max campaigns must be between 0 and 10000.'] },
+  });
+  // The default plan allows 100.
+  expect((await t.http.get('/api/user/me').set(owner.auth)).body.plan.max_campaigns).toBe(100);
+});
+
 describe('list, get, update, delete', () => {
   it("lists the account's campaigns as a bare array, id ascending, never another account's", async () => {
     const user = await t.createUser();
@@ -258,6 +286,23 @@ describe('list, get, update, delete', () => {
     expect((await t.http.delete(`/api/user/campaign/${one.id}`).set(owner.auth)).body).toEqual({
       message: 'Campaign not found',
     });
+  });
+});
+
+describe('caller-ID pools', () => {
+  it("drops a released number from every campaign's pool, keeping the others in order", async () => {
+    const [a, b] = [await purchaseNumber(t, owner), await createSipTrunk(t, owner)];
+    const c = await purchaseNumber(t, owner);
+    const one = await create(owner, { phone_number_ids: [a.id, b.id, c.id] });
+    const two = await create(owner, { phone_number_ids: [b.id] });
+    const untouched = await create(owner, { phone_number_ids: [c.id] });
+    expect((await t.http.delete(`/api/user/phone-numbers/${b.id}`).set(owner.auth)).status).toBe(200);
+    const pool = async (id: number) =>
+      (await t.http.get(`/api/user/campaign/${id}`).set(owner.auth)).body.data.phone_number_ids;
+    expect(await pool(one.id)).toEqual([a.id, c.id]);
+    // An emptied pool means the assistant's own line, as a campaign created without one.
+    expect(await pool(two.id)).toEqual([]);
+    expect(await pool(untouched.id)).toEqual([c.id]);
   });
 });
 

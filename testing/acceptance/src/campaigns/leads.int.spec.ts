@@ -60,6 +60,7 @@ describe('create', () => {
               updated_at: expect.stringMatching(ISO),
               attempts: 0,
               last_call_id: null,
+              timezone_used: 'UTC',
             },
             {
               id: expect.any(Number),
@@ -70,12 +71,14 @@ describe('create', () => {
               updated_at: expect.stringMatching(ISO),
               attempts: 0,
               last_call_id: null,
+              timezone_used: 'UTC',
             },
           ],
           attempts: 0,
           next_attempt_at: null,
           last_call_id: null,
           primary_lead_id: null,
+          timezone_used: 'UTC',
         },
       },
     });

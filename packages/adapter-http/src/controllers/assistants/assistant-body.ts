@@ -97,6 +97,7 @@ const TOOL_DATA: Record<BuiltInToolType, Ctor<BuiltInToolItem>> = {
   collect_keypad: CollectKeypadData,
   calendar_integration: CalendarData,
   assistant_transfer: AssistantTransferData,
+  do_not_call: DescribedToolData,
 };
 
 /** Nested `{type, data:{…}}` or flat `{type, …}`: both are accepted, output is always nested. */

@@ -75,6 +75,8 @@ export function stepErrorText(failure: StepFailure | null): string | null {
       return d;
     case 'insufficient_balance':
       return 'Insufficient balance to place the call.';
+    case 'do_not_call':
+      return `${d} is on the do-not-call list.`;
     case 'dispatch_failed':
       return d === '' ? 'The call could not be placed.' : `The call could not be placed: ${d}`;
     case 'time_limit_exceeded':

@@ -1,4 +1,4 @@
-import { InvalidTransition } from '@voiceplane/domain';
+import { DO_NOT_CALL_MESSAGE, InvalidTransition } from '@voiceplane/domain';
 import {
   CallEventRefusal,
   DeleteCallRefusal,
@@ -45,6 +45,7 @@ const TOO_MANY_CALLS_RETRY_AFTER = 30;
 
 /** One answer per business refusal of make_call. */
 export const MAKE_CALL_ANSWERS: AnswerTable<MakeCallRefusal> = {
+  do_not_call: { status: 422, body: { message: DO_NOT_CALL_MESSAGE } },
   assistant_not_found: ASSISTANT_NOT_FOUND,
   not_outbound: { status: 422, body: { message: CALL_MESSAGES.outboundOnly } },
   compliance_blocked: { status: 403, body: { message: CALL_MESSAGES.complianceBlocked } },

@@ -8,6 +8,7 @@ import {
   CallEventRefusal,
   CallQueries,
   Clock,
+  ManageDoNotCall,
   RecordCallEvent,
   TOKENS,
 } from '@voiceplane/application';
@@ -35,7 +36,28 @@ export class RuntimeCallController {
     @inject(TOKENS.RecordCallEvent) private readonly events: RecordCallEvent,
     @inject(TOKENS.CallQueries) private readonly calls: CallQueries,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.ManageDoNotCall) private readonly doNotCall: ManageDoNotCall,
   ) {}
+
+  @Doc({
+    summary:
+      "The customer asked not to be called again (the do_not_call built-in): their number joins the account's do-not-call list",
+    tag: 'Runtime',
+    auth: 'runtime',
+  })
+  @Post('/:id/do-not-call')
+  async optOut(@Params({ name: 'id' }) id: string) {
+    const listed = await this.doNotCall.addFromCall(pathId(id, CALL_NOT_FOUND));
+    if (!listed.ok)
+      refuse(
+        {
+          call_not_found: CALL_NOT_FOUND,
+          list_full: { status: 422, body: { message: 'The do-not-call list can hold at most 100000 numbers.' } },
+        },
+        listed.error,
+      );
+    return reply(200, { message: 'Added to the do-not-call list.', added: listed.value });
+  }
 
   @Doc({
     summary: 'An inbound call reached a number or trunk',

@@ -45,6 +45,11 @@ export class CampaignBody {
   })
   retry_interval?: number;
   @Bool() retry_on_voicemail?: boolean;
+  @Bool({
+    description:
+      "Read each contact's window in its own zone: its `timezone` variable, else its number's country when that has one zone, else the campaign's; default false",
+  })
+  window_in_lead_timezone?: boolean;
   @Bool() retry_on_goal_incomplete?: boolean;
   @Str({
     nullable: true,
@@ -89,6 +94,7 @@ export function campaignInput(
       maxRetries: b.max_retries,
       retryInterval: b.retry_interval,
       retryOnVoicemail: b.retry_on_voicemail,
+      windowInLeadTimezone: b.window_in_lead_timezone,
       retryOnGoalIncomplete: b.retry_on_goal_incomplete,
       goalCompletionVariable: b.goal_completion_variable,
       phoneNumberIds: ids,

@@ -25,6 +25,7 @@ function presentSecondary(l: Lead) {
     updated_at: iso(l.updatedAt),
     attempts: l.attempts,
     last_call_id: l.lastCallId,
+    timezone_used: l.timezoneUsed,
   };
 }
 
@@ -44,5 +45,6 @@ export function presentLead(l: Lead) {
     next_attempt_at: isoOrNull(l.nextAttemptAt),
     last_call_id: l.lastCallId,
     primary_lead_id: l.primaryLeadId,
+    timezone_used: l.timezoneUsed,
   };
 }

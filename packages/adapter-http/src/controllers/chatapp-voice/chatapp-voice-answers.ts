@@ -1,4 +1,4 @@
-import { CallPermissionAnswerRefusal } from '@voiceplane/domain';
+import { CallPermissionAnswerRefusal, DO_NOT_CALL_MESSAGE } from '@voiceplane/domain';
 import {
   PlaceChatappCallRefusal,
   ReadCallPermissionRefusal,
@@ -70,6 +70,7 @@ export const PERMISSION_READ_ANSWERS: AnswerTable<ReadCallPermissionRefusal> = {
 export const CHATAPP_CALL_ANSWERS: AnswerTable<PlaceChatappCallRefusal> = {
   sender_not_found: VOICE_SENDER_NOT_FOUND,
   invalid_phone: VOICE_INVALID_PHONE,
+  do_not_call: chatappAnswer(422, 'DO_NOT_CALL', DO_NOT_CALL_MESSAGE),
   feature_disabled: chatappAnswer(422, 'FEATURE_DISABLED', 'Chat-app calling is not available on this workspace.'),
   voice_disabled: voiceDisabled,
   calling_not_enabled: chatappAnswer(422, 'CALLING_NOT_ENABLED', 'Calling is not enabled for this sender.'),

@@ -12,7 +12,7 @@ import { dateOrNull, num } from '../rows';
 
 const COLUMNS = `c.id, c.user_id, c.assistant_id, c.name, c.status, c.timezone, c.max_calls_in_parallel, c.mark_complete_when_no_leads,
   c.start_minute, c.end_minute, c.allowed_days, c.max_retries, c.retry_interval, c.retry_on_voicemail, c.retry_on_goal_incomplete,
-  c.goal_completion_variable, c.phone_number_ids, c.calls_placed, c.stop_reason, c.started_at, c.completed_at, c.created_at, c.updated_at,
+  c.goal_completion_variable, c.phone_number_ids, c.window_in_lead_timezone, c.calls_placed, c.stop_reason, c.started_at, c.completed_at, c.created_at, c.updated_at,
   (SELECT count(*) FROM leads l WHERE l.campaign_id = c.id AND l.primary_lead_id IS NULL) AS leads_count`;
 
 export type CampaignRow = CampaignRecord & { leads_count: string };
@@ -36,6 +36,7 @@ export function toCampaign(r: CampaignRow): Campaign {
     retryOnGoalIncomplete: r.retry_on_goal_incomplete,
     goalCompletionVariable: r.goal_completion_variable,
     phoneNumberIds: r.phone_number_ids,
+    windowInLeadTimezone: r.window_in_lead_timezone,
     stopReason: r.stop_reason as StopReason | null,
     startedAt: dateOrNull(r.started_at),
     completedAt: dateOrNull(r.completed_at),
@@ -61,6 +62,7 @@ const SETTINGS_COLUMNS = [
   'retry_on_goal_incomplete',
   'goal_completion_variable',
   'phone_number_ids',
+  'window_in_lead_timezone',
 ];
 
 function settingsParams(s: CampaignSettings): unknown[] {
@@ -79,6 +81,7 @@ function settingsParams(s: CampaignSettings): unknown[] {
     s.retryOnGoalIncomplete,
     s.goalCompletionVariable,
     JSON.stringify(s.phoneNumberIds),
+    s.windowInLeadTimezone,
   ];
 }
 

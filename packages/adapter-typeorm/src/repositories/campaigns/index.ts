@@ -1,2 +1,3 @@
 export * from './campaign-repository';
 export * from './lead-repository';
+export * from './do-not-call-list';

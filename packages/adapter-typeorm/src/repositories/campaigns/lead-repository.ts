@@ -1,6 +1,7 @@
-import { GroupChange, LeadStatus } from '@voiceplane/domain';
+import { GroupChange, leadTimezone, LeadStatus } from '@voiceplane/domain';
 import {
   DueContact,
+  DueZones,
   Lead,
   LeadChanges,
   LeadFilter,
@@ -16,9 +17,10 @@ import { dateOrNull, num, numOrNull, pageClause } from '../rows';
 import { Counted, totalOf } from '../assistants/paging';
 
 const COLUMNS = `l.id, l.user_id, l.campaign_id, l.primary_lead_id, l.position, l.phone_number, l.variables, l.status, l.attempts, l.rounds_done,
-  l.next_attempt_at, l.last_call_id, l.created_at, l.updated_at, c.name AS campaign_name`;
+  l.next_attempt_at, l.last_call_id, l.timezone, l.created_at, l.updated_at, c.name AS campaign_name,
+  CASE WHEN c.window_in_lead_timezone THEN coalesce(l.timezone, c.timezone) ELSE c.timezone END AS timezone_used`;
 
-type LeadRow = LeadRecord & { campaign_name: string };
+type LeadRow = LeadRecord & { campaign_name: string; timezone_used: string };
 
 function toLead(r: LeadRow, secondaryContacts: Lead[] = []): Lead {
   return {
@@ -33,6 +35,7 @@ function toLead(r: LeadRow, secondaryContacts: Lead[] = []): Lead {
     attempts: r.attempts,
     nextAttemptAt: dateOrNull(r.next_attempt_at),
     lastCallId: numOrNull(r.last_call_id),
+    timezoneUsed: r.timezone_used,
     createdAt: new Date(r.created_at),
     updatedAt: new Date(r.updated_at),
     secondaryContacts,
@@ -71,9 +74,9 @@ export class TypeormLeadRepository implements LeadRepository {
     now: Date,
   ): Promise<number[]> {
     const inserted = await this.db.query<{ id: string }>(
-      `INSERT INTO leads (user_id, campaign_id, primary_lead_id, position, phone_number, variables, status, created_at, updated_at)
-       SELECT $1, $2, p, pos, phone, vars::json, st, $3, $3
-         FROM unnest($4::bigint[], $5::int[], $6::text[], $7::text[], $8::text[]) WITH ORDINALITY AS t(p, pos, phone, vars, st, n)
+      `INSERT INTO leads (user_id, campaign_id, primary_lead_id, position, phone_number, variables, status, timezone, created_at, updated_at)
+       SELECT $1, $2, p, pos, phone, vars::json, st, tz, $3, $3
+         FROM unnest($4::bigint[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[]) WITH ORDINALITY AS t(p, pos, phone, vars, st, tz, n)
         ORDER BY n
        RETURNING id`,
       [
@@ -85,6 +88,7 @@ export class TypeormLeadRepository implements LeadRepository {
         rows.map((r) => r.contact.phoneNumber),
         rows.map((r) => JSON.stringify(r.contact.variables)),
         rows.map((r) => r.contact.status),
+        rows.map((r) => leadTimezone(r.contact.variables, r.contact.phoneNumber)),
       ],
     );
     // bigserial ids follow the insert order of one statement.
@@ -175,18 +179,21 @@ export class TypeormLeadRepository implements LeadRepository {
   }
 
   async update(id: number, changes: LeadChanges, now: Date): Promise<void> {
-    const lead = await this.db.one<Pick<LeadRecord, 'primary_lead_id'>>(
-      `SELECT primary_lead_id FROM leads WHERE id = $1`,
+    const lead = await this.db.one<Pick<LeadRecord, 'primary_lead_id' | 'phone_number' | 'variables'>>(
+      `SELECT primary_lead_id, phone_number, variables FROM leads WHERE id = $1`,
       [id],
     );
     if (lead === null) return;
+    // The contact's own zone follows its number and its variables.
+    const timezone = leadTimezone(changes.variables ?? lead.variables, changes.phoneNumber ?? lead.phone_number);
     await this.db.query(
-      `UPDATE leads SET phone_number = coalesce($2, phone_number), variables = coalesce($3::json, variables), updated_at = $4 WHERE id = $1`,
+      `UPDATE leads SET phone_number = coalesce($2, phone_number), variables = coalesce($3::json, variables), timezone = $5, updated_at = $4 WHERE id = $1`,
       [
         id,
         changes.phoneNumber ?? null,
         changes.variables === undefined ? null : JSON.stringify(changes.variables),
         now,
+        timezone,
       ],
     );
     // A primary's status and campaign apply to its whole group.
@@ -230,18 +237,28 @@ export class TypeormLeadRepository implements LeadRepository {
     );
   }
 
-  async dueContacts(campaignId: number, limit: number): Promise<DueContact[]> {
+  async dueZones(campaignId: number): Promise<Array<string | null>> {
+    const rows = await this.db.query<Pick<LeadRecord, 'timezone'>>(
+      `SELECT DISTINCT timezone FROM leads WHERE campaign_id = $1 AND status IN ('created', 'scheduled')`,
+      [campaignId],
+    );
+    return rows.map((r) => r.timezone);
+  }
+
+  async dueContacts(campaignId: number, limit: number, zones?: DueZones): Promise<DueContact[]> {
+    const named = zones?.filter((z): z is string => z !== null) ?? null;
     const rows = await this.db.query<
       Pick<LeadRecord, 'id' | 'phone_number' | 'variables'> & { primary_variables: Record<string, string> | null }
     >(
       `SELECT l.id, l.phone_number, l.variables, p.variables AS primary_variables
          FROM leads l LEFT JOIN leads p ON p.id = l.primary_lead_id
         WHERE l.campaign_id = $1 AND l.status IN ('created', 'scheduled')
+          AND ($3::text[] IS NULL OR l.timezone = ANY($3::text[]) OR ($4 AND l.timezone IS NULL))
           AND NOT EXISTS (SELECT 1 FROM leads g WHERE (g.id = coalesce(l.primary_lead_id, l.id) OR g.primary_lead_id = coalesce(l.primary_lead_id, l.id))
                              AND (g.status = 'processing' OR (g.status IN ('created', 'scheduled') AND g.position < l.position)))
         ORDER BY CASE WHEN l.status = 'created' THEN l.created_at ELSE coalesce(l.next_attempt_at, l.created_at) END, l.id
         LIMIT $2`,
-      [campaignId, limit],
+      [campaignId, limit, named, zones?.includes(null) ?? false],
     );
     return rows.map((r) => ({
       id: num(r.id),

@@ -87,6 +87,15 @@ export class TypeormPhoneNumberRepository implements PhoneNumberRepository {
       `UPDATE assistants SET phone_number_id = NULL, updated_at = now() WHERE user_id = $1 AND phone_number_id = $2`,
       [userId, id],
     );
+    // A released number leaves every caller-ID pool of the account's campaigns, the rest of each pool in its
+    // order; a pool left empty falls back to the assistant's line when the dialer next places a call.
+    await this.db.query(
+      `UPDATE campaigns SET updated_at = now(), phone_number_ids =
+         (SELECT COALESCE(json_agg(e ORDER BY o), '[]'::json)
+            FROM json_array_elements(phone_number_ids) WITH ORDINALITY AS pool(e, o) WHERE e::text <> $2::text)
+        WHERE user_id = $1 AND phone_number_ids::jsonb @> jsonb_build_array($2::bigint)`,
+      [userId, id],
+    );
     const rows = await this.db.query<Pick<PhoneNumberRecord, 'id'>>(
       `DELETE FROM phone_numbers WHERE id = $1 AND user_id = $2 RETURNING id`,
       [id, userId],

@@ -40,6 +40,7 @@ export function makeCallStep(makeCall: MakeCall): StepHandler<'voice.make_call'>
       return { kind: 'failed', reason: 'record_gone', detail: `Assistant ${config.assistant_id}` };
     if (placed.error === 'insufficient_balance')
       return { kind: 'failed', reason: 'insufficient_balance', detail: null };
+    if (placed.error === 'do_not_call') return { kind: 'failed', reason: 'do_not_call', detail: to };
     return { kind: 'failed', reason: 'dispatch_failed', detail: placed.error };
   });
 }
