@@ -1,6 +1,6 @@
 import { err, ok, Result } from '@voiceplane/domain';
 import { OutboundSends } from '../chatapp';
-import { ChatappProvider } from '../chatapp';
+import { ChatappProvider, ProviderAcceptance } from '../chatapp';
 import { PermissionRequestSender, RequestSendFailed } from './ports';
 
 /**
@@ -16,7 +16,7 @@ export class ChatappPermissionRequests implements PermissionRequestSender {
   async send(
     r: Parameters<PermissionRequestSender['send']>[0],
   ): Promise<Result<{ readonly conversationUuid: string }, RequestSendFailed>> {
-    const sent = await this.outbound.send<never>({
+    const held = await this.outbound.reserve({
       sender: r.sender,
       recipientPhone: r.customerPhone,
       recipientName: r.recipientName,
@@ -26,25 +26,28 @@ export class ChatappPermissionRequests implements PermissionRequestSender {
       media: null,
       templateId: r.template.id,
       createConversation: true,
-      decide: () => ok({ source: 'balance', amount: 0 }),
-      deliver: (providerSender, reference) =>
-        this.provider.sendTemplate(
-          providerSender,
-          r.customerPhone,
-          {
-            name: r.template.name,
-            language: r.template.language,
-            parameters: [],
-            renderedText: r.template.bodyText,
-          },
-          reference,
-        ),
+      rule: { kind: 'free' },
       description: 'Call permission request',
       requestId: r.requestId,
-      outcome: r.outcome,
     });
-    return sent.ok
-      ? ok({ conversationUuid: sent.value.conversation.uuid })
-      : err({ code: 'send_failed', reason: sent.error.reason });
+    // A free send is never refused.
+    if (!held.ok) return held;
+    const { providerSender, reservation } = held.value;
+    const content = {
+      name: r.template.name,
+      language: r.template.language,
+      parameters: [],
+      renderedText: r.template.bodyText,
+    };
+    let acceptance: ProviderAcceptance;
+    try {
+      acceptance = await this.provider.sendTemplate(providerSender, r.customerPhone, content, reservation.messageSid);
+    } catch (e) {
+      const failed = await this.outbound.release(held.value, e);
+      return err({ code: 'send_failed', reason: failed.error.reason });
+    }
+    // The request's use case concludes with the charge: its answer is the permission it reads there.
+    const sent = await this.outbound.settle(held.value, acceptance, r.outcome ?? false);
+    return ok({ conversationUuid: sent.conversation.uuid });
   }
 }

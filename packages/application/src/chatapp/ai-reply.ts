@@ -1,14 +1,11 @@
 import {
-  aiReplyFate,
   AiReplySkip,
   aiReplySkip,
   Assistant,
   ChatappPrices,
-  checkSenderCanSend,
   Conversation,
-  err,
-  isWindowOpen,
-  priceFreeformSend,
+  ok,
+  Result,
   roleOfSource,
   RuntimeTool,
   Sender,
@@ -23,9 +20,10 @@ import { Clock } from '../ports';
 import { WorkLogger } from '../events';
 import { ConversationRepository } from '../conversations';
 import { InvokeToolForConversation } from '../tools';
-import { OutboundSends } from './outbound-send';
+import { OutboundSends, SendFailed, SentMessage } from './outbound-send';
+import { AiReplyRefusal } from './send-rules';
 import { ChatappMessageRepository } from './ports';
-import { ChatappProvider } from './provider-ports';
+import { ChatappProvider, ProviderAcceptance } from './provider-ports';
 
 /** Turns of history the reply generator sees. */
 const HISTORY_TURNS = 30;
@@ -52,8 +50,6 @@ const STORED_ERROR_CODE = {
 export type AiReplyOutcome =
   | { readonly reply: AiReply; readonly skipped: null }
   | { readonly reply: null; readonly skipped: AiReplySkip };
-
-type Discarded = { readonly code: 'discarded' };
 
 /** What a reply reads: the sender's assistant, the conversation's history, and where the reply is stored. */
 export interface AiReplyRecords {
@@ -124,33 +120,7 @@ export class AiReplies {
   ): Promise<AiReply | null> {
     const customerPhone = chatappPhone(conversation);
     const body = await this.generate(sender, conversation, assistant);
-    const sent = await this.sending.outbound.send<
-      Discarded | { code: 'insufficient_balance' } | { code: 'sender_offline' }
-    >({
-      sender,
-      recipientPhone: customerPhone,
-      recipientName: null,
-      source: 'ai',
-      type: 'text',
-      body,
-      media: null,
-      templateId: null,
-      createConversation: false,
-      decide: ({ conversation: locked, balance, now }) => {
-        if (
-          locked === null ||
-          aiReplyFate(locked, customerMessageAt) === 'discard' ||
-          !isWindowOpen(locked.window, now)
-        )
-          return err({ code: 'discarded' });
-        const online = checkSenderCanSend(sender.status);
-        if (!online.ok) return err({ code: 'sender_offline' });
-        return priceFreeformSend(balance, this.sending.prices);
-      },
-      deliver: (providerSender, reference) =>
-        this.sending.provider.sendFreeform(providerSender, customerPhone, { kind: 'text', text: body }, reference),
-      description: 'AI reply',
-    });
+    const sent = await this.send(sender, customerPhone, body, customerMessageAt);
     if (sent.ok)
       return {
         messageId: sent.value.messageId,
@@ -171,6 +141,44 @@ export class AiReplies {
       now: this.clock.now(),
     });
     return { messageId, body, status: 'failed', errorCode };
+  }
+
+  /** Reserve, then the provider with no transaction open, then settle: see `OutboundSends`. */
+  private async send(
+    sender: Sender,
+    customerPhone: string,
+    body: string,
+    customerMessageAt: Date,
+  ): Promise<Result<SentMessage, AiReplyRefusal | SendFailed>> {
+    const { outbound, provider, prices } = this.sending;
+    const held = await outbound.reserve({
+      sender,
+      recipientPhone: customerPhone,
+      recipientName: null,
+      source: 'ai',
+      type: 'text',
+      body,
+      media: null,
+      templateId: null,
+      createConversation: false,
+      rule: { kind: 'ai_reply', prices, customerMessageAt },
+      description: 'AI reply',
+    });
+    if (!held.ok) return held;
+    const { providerSender, reservation } = held.value;
+    let acceptance: ProviderAcceptance;
+    try {
+      acceptance = await provider.sendFreeform(
+        providerSender,
+        customerPhone,
+        { kind: 'text', text: body },
+        reservation.messageSid,
+      );
+    } catch (e) {
+      return outbound.release(held.value, e);
+    }
+    // An AI reply concludes no request: it answers the customer's message after it was stored.
+    return ok(await outbound.settle(held.value, acceptance, false));
   }
 
   /** The assistant's knowledge base is read by the brain: passages in the instructions (`prompt`) or a search function. */

@@ -6,6 +6,7 @@ export * from './sandbox-ports';
 export * from './provider-senders';
 export * from './calling-lines';
 export * from './outbound-send';
+export * from './send-rules';
 export * from './send-reservations';
 export * from './send-reservation-sweep';
 export * from './media-fetch';

@@ -1,14 +1,11 @@
 import {
   ChatappPrices,
   decideFreeformSend,
-  err,
   FreeformSendRefusal,
   mediaCaption,
   MediaType,
   ok,
   Result,
-  SessionStatus,
-  sessionStatus,
 } from '@voiceplane/domain';
 import { UserRepository } from '../ports';
 import { Clock } from '../ports';
@@ -16,7 +13,7 @@ import { ConversationRepository } from '../conversations';
 import { MediaFetcher, MediaFetchFailed } from './media-fetch';
 import { OutboundSends, SendFailed, SentMessage } from './outbound-send';
 import { SenderRepository } from './ports';
-import { ChatappProvider, FreeformContent } from './provider-ports';
+import { ChatappProvider, FreeformContent, ProviderAcceptance } from './provider-ports';
 
 export interface FreeformSendRequest {
   readonly userId: number;
@@ -32,10 +29,8 @@ export interface FreeformSendRequest {
 
 export type FreeformMessageRefusal = FreeformSendRefusal | MediaFetchFailed | SendFailed;
 
-export interface FreeformSent extends SentMessage {
-  /** The window as it is after the send (a freeform send never extends it). */
-  readonly sessionStatus: SessionStatus;
-}
+/** The sent message with the window as it is after the send (a freeform send never extends it). */
+export type FreeformSent = SentMessage;
 
 /** Where the sender, the conversation and the paying user are read. */
 export interface SendFreeformMessageRecords {
@@ -105,7 +100,7 @@ export class SendFreeformMessage {
         filename: request.filename,
       };
     }
-    const sent = await this.outbound.send({
+    const held = await this.outbound.reserve({
       sender: sender!,
       recipientPhone: request.recipientPhone,
       recipientName: null,
@@ -115,32 +110,23 @@ export class SendFreeformMessage {
       media,
       templateId: null,
       createConversation: false,
-      decide: ({ conversation: locked, balance, now }) => {
-        const again = decideFreeformSend(
-          {
-            sender: sender!,
-            recipientPhone: request.recipientPhone,
-            window: locked?.window ?? null,
-            balance,
-            prices: this.prices,
-          },
-          now,
-        );
-        return again.ok ? ok(again.value.charge) : again;
-      },
-      deliver: (providerSender, reference) =>
-        this.provider.sendFreeform(providerSender, request.recipientPhone, content, reference),
+      rule: { kind: 'freeform', prices: this.prices },
       description: 'Freeform message',
       requestId: request.requestId,
-      outcome: (done) => this.outcome(done),
     });
-    return this.outcome(sent);
-  }
-
-  private outcome(
-    sent: Result<SentMessage, FreeformSendRefusal | SendFailed>,
-  ): Result<FreeformSent, FreeformMessageRefusal> {
-    if (!sent.ok) return err(sent.error);
-    return ok({ ...sent.value, sessionStatus: sessionStatus(sent.value.conversation.window, this.clock.now()) });
+    if (!held.ok) return held;
+    const { providerSender, reservation } = held.value;
+    let acceptance: ProviderAcceptance;
+    try {
+      acceptance = await this.provider.sendFreeform(
+        providerSender,
+        request.recipientPhone,
+        content,
+        reservation.messageSid,
+      );
+    } catch (e) {
+      return this.outbound.release(held.value, e);
+    }
+    return ok(await this.outbound.settle(held.value, acceptance, true));
   }
 }

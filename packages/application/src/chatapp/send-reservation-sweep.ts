@@ -85,7 +85,7 @@ export class SendReservationSweep {
       } else if (found === null) {
         decided[r.id] = await this.close(r.id, 'released');
       } else {
-        decided[r.id] = (await this.outbound.settle(r, sender, found)) === null ? 'settled_already' : 'sent';
+        decided[r.id] = (await this.outbound.settleSwept(r, sender, found)) === null ? 'settled_already' : 'sent';
       }
     }
     return decided;

@@ -1,9 +1,7 @@
 import {
   ChatappPrices,
   decideTemplateSend,
-  err,
   ok,
-  priceTemplateSend,
   resolveTemplateVariables,
   Result,
   TemplateSendRefusal,
@@ -13,7 +11,7 @@ import { UserRepository } from '../ports';
 import { Clock } from '../ports';
 import { OutboundSends, SendFailed, SentMessage } from './outbound-send';
 import { SenderRepository, TemplateRepository } from './ports';
-import { ChatappProvider } from './provider-ports';
+import { ChatappProvider, ProviderAcceptance } from './provider-ports';
 
 export interface TemplateSendRequest {
   readonly userId: number;
@@ -83,40 +81,39 @@ export class SendTemplateMessage {
     const parameters = resolveTemplateVariables(template!.variables, request.variables);
     if (!parameters.ok) return parameters;
     const body = decided.value.body;
-    return this.outbound
-      .send({
-        sender: sender!,
-        recipientPhone: request.recipientPhone,
-        recipientName: request.recipientName,
-        source: request.source,
-        type: 'template',
-        body,
-        media: null,
-        templateId: template!.id,
-        createConversation: true,
-        decide: ({ balance, allowanceRemaining }) => priceTemplateSend(allowanceRemaining, balance, this.prices),
-        deliver: (providerSender, reference) =>
-          this.provider.sendTemplate(
-            providerSender,
-            request.recipientPhone,
-            {
-              name: template!.name,
-              language: template!.language,
-              parameters: parameters.value,
-              renderedText: body,
-            },
-            reference,
-          ),
-        description: 'Template message',
-        requestId: request.requestId,
-        outcome: templateOutcome,
-      })
-      .then(templateOutcome);
+    const held = await this.outbound.reserve({
+      sender: sender!,
+      recipientPhone: request.recipientPhone,
+      recipientName: request.recipientName,
+      source: request.source,
+      type: 'template',
+      body,
+      media: null,
+      templateId: template!.id,
+      createConversation: true,
+      rule: { kind: 'template', prices: this.prices },
+      description: 'Template message',
+      requestId: request.requestId,
+    });
+    if (!held.ok) return held;
+    const { providerSender, reservation } = held.value;
+    const content = {
+      name: template!.name,
+      language: template!.language,
+      parameters: parameters.value,
+      renderedText: body,
+    };
+    let acceptance: ProviderAcceptance;
+    try {
+      acceptance = await this.provider.sendTemplate(
+        providerSender,
+        request.recipientPhone,
+        content,
+        reservation.messageSid,
+      );
+    } catch (e) {
+      return this.outbound.release(held.value, e);
+    }
+    return ok(await this.outbound.settle(held.value, acceptance, true));
   }
-}
-
-function templateOutcome(
-  sent: Result<SentMessage, TemplateSendRefusal | SendFailed>,
-): Result<SentMessage, TemplateMessageRefusal> {
-  return sent.ok ? ok(sent.value) : err(sent.error);
 }
