@@ -18,7 +18,7 @@ import { CallRepository } from '../calls/ports';
 import { UserRepository } from '../ports/accounts';
 import { Clock } from '../ports/clock';
 import { Outbox } from '../ports/outbox';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { CONCLUDES, UnitOfWork } from '../ports/unit-of-work';
 import { PhoneNumberRepository } from '../telephony/repositories';
 import {
   CampaignInput,
@@ -102,7 +102,7 @@ export class ManageCampaigns {
       if ((await this.s.campaigns.count(userId)) >= CAMPAIGN_LIMITS.campaignsPerAccountDefault)
         return err('plan_limit');
       return ok(await this.s.campaigns.create(userId, draft, this.clock.now()));
-    });
+    }, CONCLUDES);
   }
 
   list(userId: number): Promise<Campaign[]> {
@@ -189,7 +189,7 @@ export class ManageCampaigns {
       ]);
       await scheduleDial(this.s.scheduler, id, now);
       return ok({ campaignId: id, status: 'in-progress' as const });
-    });
+    }, CONCLUDES);
   }
 
   /** assistant → compliance → caller line → leads → balance. */

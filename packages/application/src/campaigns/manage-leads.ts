@@ -1,6 +1,6 @@
 import { CAMPAIGN_LIMITS, err, FieldErrors, LeadStatus, ok, Result } from '@voiceplane/domain';
 import { Clock } from '../ports/clock';
-import { UnitOfWork } from '../ports/unit-of-work';
+import { CONCLUDES, UnitOfWork } from '../ports/unit-of-work';
 import { JobScheduler } from '../events/ports';
 import { scheduleDial } from './campaign-dialer';
 import { CampaignRepository, Lead, LeadFilter, LeadRepository, NewContact, Page, PageRequest } from './ports';
@@ -85,7 +85,7 @@ export class ManageLeads {
       // A running campaign calls a new lead at once, not at its next tick.
       if (campaign.status === 'in-progress') await scheduleDial(this.s.scheduler, campaign.id, this.clock.now());
       return ok((await this.s.leads.findOwned(userId, id)) as Lead);
-    });
+    }, CONCLUDES);
   }
 
   /**
@@ -133,7 +133,7 @@ export class ManageLeads {
         await scheduleDial(this.s.scheduler, campaign.id, this.clock.now());
       const invalid = rows.flatMap((r, i) => (r.ok ? [] : [{ row: i + 1, errors: r.errors }]));
       return ok({ accepted: accepted.length, duplicates, doNotCall: 0, invalid });
-    });
+    }, CONCLUDES);
   }
 
   list(userId: number, filter: LeadFilter, page: PageRequest): Promise<Page<Lead>> {
