@@ -17,7 +17,7 @@ import { CallRepository } from '../calls';
 import { UserRepository } from '../ports';
 import { Clock } from '../ports';
 import { Outbox } from '../ports';
-import { UnitOfWork } from '../ports';
+import { CONCLUDES, UnitOfWork } from '../ports';
 import { PhoneNumberRepository } from '../telephony';
 import {
   CampaignInput,
@@ -100,7 +100,7 @@ export class ManageCampaigns {
       await this.s.users.lockBalance(userId);
       if ((await this.s.campaigns.count(userId)) >= user.plan.max_campaigns) return err('plan_limit');
       return ok(await this.s.campaigns.create(userId, draft, this.clock.now()));
-    });
+    }, CONCLUDES);
   }
 
   list(userId: number): Promise<Campaign[]> {
@@ -187,7 +187,7 @@ export class ManageCampaigns {
       ]);
       await scheduleDial(this.s.scheduler, id, now);
       return ok({ campaignId: id, status: 'in-progress' as const });
-    });
+    }, CONCLUDES);
   }
 
   /** assistant → compliance → caller line → leads → balance. */

@@ -1,6 +1,6 @@
 import { blacklistContact, CAMPAIGN_LIMITS, err, FieldErrors, LeadStatus, ok, Result } from '@voiceplane/domain';
 import { Clock } from '../ports';
-import { UnitOfWork } from '../ports';
+import { CONCLUDES, UnitOfWork } from '../ports';
 import { JobScheduler } from '../events';
 import { DoNotCallList } from '../ports';
 import { scheduleDial } from './campaign-dialer';
@@ -95,7 +95,7 @@ export class ManageLeads {
       // A running campaign calls a new lead at once, not at its next tick.
       if (campaign.status === 'in-progress') await scheduleDial(this.s.scheduler, campaign.id, this.clock.now());
       return ok((await this.s.leads.findOwned(userId, id)) as Lead);
-    });
+    }, CONCLUDES);
   }
 
   /**
@@ -149,7 +149,7 @@ export class ManageLeads {
         await scheduleDial(this.s.scheduler, campaign.id, this.clock.now());
       const invalid = rows.flatMap((r, i) => (r.ok ? [] : [{ row: i + 1, errors: r.errors }]));
       return ok({ accepted: accepted.length - doNotCall, duplicates, doNotCall, invalid });
-    });
+    }, CONCLUDES);
   }
 
   list(userId: number, filter: LeadFilter, page: PageRequest): Promise<Page<Lead>> {

@@ -17,3 +17,6 @@ export interface TransactionOptions<T> {
 export interface UnitOfWork {
   transaction<T>(work: () => Promise<T>, options?: TransactionOptions<T>): Promise<T>;
 }
+
+/** Options of a transaction that commits its use case's own result (`work` resolves to it). */
+export const CONCLUDES: TransactionOptions<unknown> = { concludes: true };

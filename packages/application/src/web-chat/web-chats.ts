@@ -141,28 +141,31 @@ export class WebChats {
       await chatSetup(this.policy.configurations, assistant, request.variables),
       now,
     ).initialMessage.trim();
-    const started = await this.records.uow.transaction(async () => {
-      const balance = (await this.records.users.lockBalance(userId)) ?? 0;
-      if (!canStartChat(request.type, balance, this.policy.messagePrice)) return null;
-      const created = await this.records.chats.create({
-        userId,
-        assistantId: assistant.id,
-        type: request.type,
-        uuid: this.ids.uuid(),
-        variables: request.variables,
-        externalIdentifier: null,
-        visitorTokenHash: request.visitorTokenHash ?? null,
-        now,
-      });
-      const conversation =
-        greeting === ''
-          ? created
-          : await this.store(created, { source: 'ai', body: greeting, functionCalls: null, now });
-      await this.policy.schedule.afterMessage(conversation, { events: [] }, true);
-      return conversation;
-    });
-    if (started === null) return err('insufficient_balance');
-    return ok({ conversation: started, history: greeting === '' ? [] : [{ role: 'assistant', content: greeting }] });
+    const history: ChatHistoryItem[] = greeting === '' ? [] : [{ role: 'assistant', content: greeting }];
+    const started = await this.records.uow.transaction(
+      async () => {
+        const balance = (await this.records.users.lockBalance(userId)) ?? 0;
+        if (!canStartChat(request.type, balance, this.policy.messagePrice)) return null;
+        const created = await this.records.chats.create({
+          userId,
+          assistantId: assistant.id,
+          type: request.type,
+          uuid: this.ids.uuid(),
+          variables: request.variables,
+          externalIdentifier: null,
+          visitorTokenHash: request.visitorTokenHash ?? null,
+          now,
+        });
+        const conversation =
+          greeting === ''
+            ? created
+            : await this.store(created, { source: 'ai', body: greeting, functionCalls: null, now });
+        await this.policy.schedule.afterMessage(conversation, { events: [] }, true);
+        return conversation;
+      },
+      { concludes: (conversation) => startedChat(conversation, history) },
+    );
+    return startedChat(started, history);
   }
 
   /** A web chat of the account with its history, oldest first; a chat-app conversation is not one. */
@@ -185,12 +188,16 @@ export class WebChats {
     const found = await this.records.conversations.findOwned(userId, ref);
     if (found === null || !isWebChat(found)) return err('conversation_not_found');
     const now = this.clock.now();
+    // A refusal, or a message no AI answers, is the request's outcome: it concludes in this commit.
+    const concluding = <T>(result: T, outcome: Result<ChatReply, ReplyRefusal>) =>
+      this.records.uow.transaction(async () => result, { concludes: () => outcome });
     const accepted = await this.records.uow.transaction(async () => {
       const balance = (await this.records.users.lockBalance(userId)) ?? 0;
       const locked = await this.records.conversations.lockById(found.id);
-      if (locked === null) return err({ code: 'conversation_not_found' as const });
+      if (locked === null)
+        return concluding(err({ code: 'conversation_not_found' as const }), err('conversation_not_found'));
       const plan = planUserMessage(locked, balance, this.policy.messagePrice);
-      if (!plan.ok) return plan;
+      if (!plan.ok) return concluding(plan, err(plan.error.code));
       // All sends of the account hold its balance lock here, so the day's spending is read settled.
       if (
         cap !== null &&
@@ -201,7 +208,7 @@ export class WebChats {
           cap.limit,
         )
       ) {
-        return err({ code: 'daily_cap_reached' as const });
+        return concluding(err({ code: 'daily_cap_reached' as const }), err('daily_cap_reached'));
       }
       const { conversation, message } = await this.storeMessage(locked, {
         source: 'customer',
@@ -219,15 +226,16 @@ export class WebChats {
         });
         if (!charged.ok) throw new Error('a web chat charge was refused under the balance lock that allowed it');
       }
-      return ok({
+      const taken = ok({
         conversation,
         charge: { amount: plan.value.charge, messageId: message.id },
         reply: plan.value.reply,
       });
+      return plan.value.reply ? taken : concluding(taken, ok(aiOff(conversation)));
     });
     if (!accepted.ok) return err(accepted.error.code);
     const { conversation, charge } = accepted.value;
-    if (!accepted.value.reply) return ok({ conversation, reply: null, functionCalls: [], aiDisabled: true });
+    if (!accepted.value.reply) return ok(aiOff(conversation));
     return this.answer(conversation, charge, now);
   }
 
@@ -273,12 +281,15 @@ export class WebChats {
     const found = await this.records.conversations.findOwned(userId, ref);
     if (found === null || !isWebChat(found)) return err('conversation_not_found');
     const now = this.clock.now();
-    return this.records.uow.transaction(async () => {
-      const locked = await this.records.conversations.lockById(found.id);
-      if (locked === null) return err('conversation_not_found');
-      const stored = await this.storeMessage(locked, { source: 'api', body: text, functionCalls: null, now });
-      return ok(stored.message);
-    });
+    return this.records.uow.transaction(
+      async (): Promise<Result<ConversationMessage, 'conversation_not_found'>> => {
+        const locked = await this.records.conversations.lockById(found.id);
+        if (locked === null) return err('conversation_not_found');
+        const stored = await this.storeMessage(locked, { source: 'api', body: text, functionCalls: null, now });
+        return ok(stored.message);
+      },
+      { concludes: true },
+    );
   }
 
   /** Runs the policy outside any transaction, then stores the reply — unless a human took over meanwhile. */
@@ -318,20 +329,32 @@ export class WebChats {
     const functionCalls = functionCallsOf(
       turn.toolCalls.map((c) => ({ name: c.name, kind: c.kind, arguments: c.arguments, content: c.content })),
     );
-    const stored = await this.records.uow.transaction(async () => {
-      const locked = await this.records.conversations.lockById(conversation.id);
-      if (locked === null || aiReplyFate(locked, askedAt) === 'discard') return null;
-      return this.store(locked, {
-        source: 'ai',
-        body: turn.reply,
-        functionCalls: functionCalls.length > 0 ? functionCalls : null,
-        now: this.clock.now(),
-      });
-    });
+    // The reply's commit is the request's outcome (a discarded reply answers as AI off). Ending the
+    // chat and a refund come after it: a crash between leaves the inactivity schedule to end the chat.
+    const stored = await this.records.uow.transaction(
+      async () => {
+        const locked = await this.records.conversations.lockById(conversation.id);
+        if (locked === null || aiReplyFate(locked, askedAt) === 'discard') return null;
+        return this.store(locked, {
+          source: 'ai',
+          body: turn.reply,
+          functionCalls: functionCalls.length > 0 ? functionCalls : null,
+          now: this.clock.now(),
+        });
+      },
+      {
+        concludes: (reply): Result<ChatReply, ReplyRefusal> =>
+          ok(
+            reply === null
+              ? aiOff(conversation)
+              : { conversation: reply, reply: turn.reply, functionCalls, aiDisabled: false },
+          ),
+      },
+    );
     if (stored === null) {
       await drafts.finish(true);
       await this.refund(conversation, charge, 'a human took over before the reply');
-      return ok({ conversation, reply: null, functionCalls: [], aiDisabled: true });
+      return ok(aiOff(conversation));
     }
     const ended = turn.end === null ? stored : ((await this.policy.ending.end(stored.id, { force: true })) ?? stored);
     return ok({ conversation: ended, reply: turn.reply, functionCalls, aiDisabled: false });
@@ -372,6 +395,18 @@ export class WebChats {
     await this.records.outbox.add([{ topic: WEB_CHAT_MESSAGE_TOPIC, payload: liveChatMessage(change.next, stored) }]);
     return { conversation: change.next, message: stored };
   }
+}
+
+function startedChat(
+  conversation: Conversation | null,
+  history: ChatHistoryItem[],
+): Result<StartedChat, 'insufficient_balance'> {
+  return conversation === null ? err('insufficient_balance') : ok({ conversation, history });
+}
+
+/** The answer to a message no AI reply follows: a human has taken over. */
+function aiOff(conversation: Conversation): ChatReply {
+  return { conversation, reply: null, functionCalls: [], aiDisabled: true };
 }
 
 /** What a user message was charged, and the message the ledger entry names. */

@@ -5,7 +5,7 @@ import { err, ok } from '@voiceplane/domain';
 import { ManageCampaigns, TOKENS } from '@voiceplane/application';
 import { validateDto } from '../../validation';
 import { pathId, reply } from '../../pipeline/responses';
-import { refuse, validationAnswer } from '../../pipeline/answers';
+import { refuse, validationAnswer, answerFor } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { CampaignBody, campaignAction, campaignInput, CampaignStatusBody } from './campaign-body';
@@ -30,12 +30,15 @@ export class CampaignController {
   async create(@Request() req: ExpressRequest) {
     const input = campaignInput(req.body, false);
     if (!input.ok) refuse(validationAnswer(input.errors));
-    const created = await this.campaigns.create(principalOf(req).userId, {
-      ...input.value,
-      assistantId: input.value.assistantId as number,
-    });
-    if (!created.ok) refuse(CAMPAIGN_ANSWERS, created.error);
-    return reply(201, { message: 'Campaign created successfully', data: presentCampaign(created.value) });
+    const { value } = input;
+    return reply(
+      req,
+      () => this.campaigns.create(principalOf(req).userId, { ...value, assistantId: value.assistantId as number }),
+      (created) =>
+        created.ok
+          ? { status: 201, body: { message: 'Campaign created successfully', data: presentCampaign(created.value) } }
+          : answerFor(CAMPAIGN_ANSWERS, created.error),
+    );
   }
 
   @Doc({ summary: 'Get a campaign with its stats (alias GET /api/user/campaigns/{id})', tag })
@@ -72,10 +75,18 @@ export class CampaignController {
     const action = campaignAction(shaped.value.action);
     if (action === null) refuse(INVALID_ACTION);
     const campaignId = shaped.value.campaign_id;
-    const changed = await this.campaigns.changeStatus(principalOf(req).userId, campaignId, action);
-    if (!changed.ok) refuse(CAMPAIGN_STATUS_ANSWERS, { ...changed.error, campaignId });
     const message = action === 'start' ? 'Campaign started successfully.' : 'Campaign stopped successfully.';
-    return reply(200, { message, success: true, data: { campaign_id: campaignId, status: changed.value.status } });
+    return reply(
+      req,
+      () => this.campaigns.changeStatus(principalOf(req).userId, campaignId, action),
+      (changed) =>
+        changed.ok
+          ? {
+              status: 200,
+              body: { message, success: true, data: { campaign_id: campaignId, status: changed.value.status } },
+            }
+          : answerFor(CAMPAIGN_STATUS_ANSWERS, { ...changed.error, campaignId }),
+    );
   }
 
   @Doc({

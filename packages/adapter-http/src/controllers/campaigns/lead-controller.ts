@@ -4,7 +4,7 @@ import { inject } from 'inversify';
 import { ManageLeads, TOKENS } from '@voiceplane/application';
 import { pageOf } from '../../validation';
 import { pathId, reply } from '../../pipeline/responses';
-import { refuse } from '../../pipeline/answers';
+import { refuse, answerFor } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { pageEnvelope } from '../../presenters/format';
 import { Doc } from '../../openapi/route-doc';
@@ -41,9 +41,15 @@ export class LeadController {
   @Doc({ summary: 'Add a lead to a campaign (answers 200; alias POST /api/user/leads)', tag, body: LeadBody })
   @Post('/lead')
   async create(@Request() req: ExpressRequest) {
-    const created = await this.leads.create(principalOf(req).userId, parseLead(req.body));
-    if (!created.ok) refuse(LEAD_ANSWERS, created.error);
-    return reply(200, { message: 'Lead created successfully', data: presentLead(created.value) });
+    const lead = parseLead(req.body);
+    return reply(
+      req,
+      () => this.leads.create(principalOf(req).userId, lead),
+      (created) =>
+        created.ok
+          ? { status: 200, body: { message: 'Lead created successfully', data: presentLead(created.value) } }
+          : answerFor(LEAD_ANSWERS, created.error),
+    );
   }
 
   @Doc({
@@ -56,17 +62,23 @@ export class LeadController {
   async importLeads(@Request() req: ExpressRequest, @Params({ name: 'id' }) id: string) {
     const campaignId = pathId(id, CAMPAIGN_NOT_FOUND);
     const rows = importRows(req.body, (req as ApiRequest).ctx.upload);
-    const imported = await this.leads.importLeads(principalOf(req).userId, campaignId, rows);
-    if (!imported.ok) refuse(IMPORT_ANSWERS, imported.error);
-    const { accepted, duplicates, doNotCall, invalid } = imported.value;
-    return reply(200, {
-      message: 'Leads imported.',
-      accepted,
-      duplicates,
-      do_not_call: doNotCall,
-      invalid: invalid.slice(0, INVALID_SHOWN),
-      invalid_count: invalid.length,
-    });
+    return reply(
+      req,
+      () => this.leads.importLeads(principalOf(req).userId, campaignId, rows),
+      (imported) => {
+        if (!imported.ok) return answerFor(IMPORT_ANSWERS, imported.error);
+        const { accepted, duplicates, doNotCall, invalid } = imported.value;
+        const body = {
+          message: 'Leads imported.',
+          accepted,
+          duplicates,
+          do_not_call: doNotCall,
+          invalid: invalid.slice(0, INVALID_SHOWN),
+          invalid_count: invalid.length,
+        };
+        return { status: 200, body };
+      },
+    );
   }
 
   @Doc({ summary: 'Get a lead with its secondary contacts (alias GET /api/user/lead/{id})', tag })

@@ -5,7 +5,7 @@ import { ConversationQueries, ConversationRef, ToggleAi, TOKENS, WebChats } from
 import { LISTED_CONVERSATION_TYPES } from '@voiceplane/domain';
 import { presentToolInvocation } from '../calls/call-presenters';
 import { parse, reply } from '../../pipeline/responses';
-import { Answer, refuse } from '../../pipeline/answers';
+import { Answer, refuse, answerFor } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { ConversationListQuery, CursorQuery, HumanReplyBody } from './conversation-body';
@@ -106,9 +106,14 @@ export class ConversationController {
   async humanReply(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string, @Body() raw: unknown) {
     const ref = conversationRef(uuid);
     const body = parse(HumanReplyBody, raw ?? {}, FAMILY);
-    const stored = await this.chats.humanReply(principalOf(req).userId, ref, body.message);
-    if (!stored.ok) refuse(CONVERSATION_ANSWERS, stored.error);
-    return reply(200, { status: true, data: presentConversationMessage(stored.value) });
+    return reply(
+      req,
+      () => this.chats.humanReply(principalOf(req).userId, ref, body.message),
+      (stored) =>
+        stored.ok
+          ? { status: 200, body: { status: true, data: presentConversationMessage(stored.value) } }
+          : answerFor(CONVERSATION_ANSWERS, stored.error),
+    );
   }
 
   @Doc({

@@ -3,7 +3,7 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { TOKENS, WebChats } from '@voiceplane/application';
 import { reply } from '../../pipeline/responses';
-import { refuse } from '../../pipeline/answers';
+import { refuse, answerFor } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { conversationRef } from '../conversations/conversation-controller';
@@ -35,17 +35,17 @@ export class ChatbotController {
     const variables = variablesOf(body.variables, failChatbotValidation);
     const assistant = assistantRefOf(body.assistant_id);
     if (assistant === null) refuse(CHATBOT_ANSWERS, 'assistant_not_found');
-    const started = await this.chats.start(principalOf(req).userId, {
-      assistant,
-      type: body.type ?? 'widget',
-      variables,
-    });
-    if (!started.ok) refuse(CHATBOT_ANSWERS, started.error);
-    return reply(200, {
-      status: true,
-      conversation_id: started.value.conversation.uuid,
-      history: started.value.history,
-    });
+    return reply(
+      req,
+      () => this.chats.start(principalOf(req).userId, { assistant, type: body.type ?? 'widget', variables }),
+      (started) =>
+        started.ok
+          ? {
+              status: 200,
+              body: { status: true, conversation_id: started.value.conversation.uuid, history: started.value.history },
+            }
+          : answerFor(CHATBOT_ANSWERS, started.error),
+    );
   }
 
   @Doc({ summary: "A chatbot conversation's history and variables", tag: 'Chatbot' })
@@ -72,14 +72,22 @@ export class ChatbotController {
   async send(@Request() req: ExpressRequest, @Params({ name: 'uuid' }) uuid: string, @Body() raw: unknown) {
     const ref = conversationRef(uuid);
     const body = parseChatbot(ChatMessageBody, raw ?? {});
-    const sent = await this.chats.send(principalOf(req).userId, ref, body.message);
-    if (!sent.ok) refuse(CHATBOT_ANSWERS, sent.error);
-    const { reply: text, functionCalls, aiDisabled } = sent.value;
-    return reply(200, {
-      status: true,
-      message: text,
-      function_calls: functionCalls,
-      ...(aiDisabled ? { ai_disabled: true } : {}),
-    });
+    return reply(
+      req,
+      () => this.chats.send(principalOf(req).userId, ref, body.message),
+      (sent) => {
+        if (!sent.ok) return answerFor(CHATBOT_ANSWERS, sent.error);
+        const { reply: text, functionCalls, aiDisabled } = sent.value;
+        return {
+          status: 200,
+          body: {
+            status: true,
+            message: text,
+            function_calls: functionCalls,
+            ...(aiDisabled ? { ai_disabled: true } : {}),
+          },
+        };
+      },
+    );
   }
 }

@@ -3,7 +3,7 @@ import type { Request as ExpressRequest } from 'express';
 import { inject } from 'inversify';
 import { TOKENS, WebChats } from '@voiceplane/application';
 import { parse, reply } from '../../pipeline/responses';
-import { refuse } from '../../pipeline/answers';
+import { refuse, answerFor } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 import { GENERATE_REPLY_ANSWERS } from './web-chat-answers';
@@ -32,21 +32,30 @@ export class GenerateReplyController {
     const variables = variablesOf(body.variables, failStandardValidation);
     const assistant = assistantRefOf(body.assistant_id);
     if (assistant === null) refuse(GENERATE_REPLY_ANSWERS, 'assistant_not_found');
-    const replied = await this.chats.external(principalOf(req).userId, {
-      assistant,
-      customerIdentifier: body.customer_identifier,
-      message: body.message,
-      variables: body.variables === undefined ? undefined : variables,
-    });
-    if (!replied.ok) refuse(GENERATE_REPLY_ANSWERS, replied.error);
-    const { conversation, reply: text, functionCalls, aiDisabled } = replied.value;
-    return reply(200, {
-      success: true,
-      conversation_id: conversation.uuid,
-      customer_identifier: body.customer_identifier,
-      reply: text,
-      function_calls: functionCalls,
-      ai_disabled: aiDisabled,
-    });
+    return reply(
+      req,
+      () =>
+        this.chats.external(principalOf(req).userId, {
+          assistant,
+          customerIdentifier: body.customer_identifier,
+          message: body.message,
+          variables: body.variables === undefined ? undefined : variables,
+        }),
+      (replied) => {
+        if (!replied.ok) return answerFor(GENERATE_REPLY_ANSWERS, replied.error);
+        const { conversation, reply: text, functionCalls, aiDisabled } = replied.value;
+        return {
+          status: 200,
+          body: {
+            success: true,
+            conversation_id: conversation.uuid,
+            customer_identifier: body.customer_identifier,
+            reply: text,
+            function_calls: functionCalls,
+            ai_disabled: aiDisabled,
+          },
+        };
+      },
+    );
   }
 }

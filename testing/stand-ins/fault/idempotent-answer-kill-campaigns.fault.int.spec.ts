@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestApi, createTestDatabase, TestApi, TestDatabase } from '@voiceplane/test-env';
+import { createAssistant } from '../calls/fixtures';
+import { ApiProcess } from './api-process';
+import { eventually } from './webhook-receiver';
+
+/**
+ * The campaign and lead writes that take an Idempotency-Key (create, stop, lead create, lead
+ * import) across a real crash: the api process is SIGKILLed after each effect committed and before
+ * its answer was sent (FAULT_HOLD_IDEMPOTENT_ANSWERS). Each retry on the restarted api replays the
+ * answer stored in the effect's commit — the campaign and lead ids it made — and each effect is there once.
+ *
+ * Needs PostgreSQL (DATABASE_URL) and a built api (`npx tsc -b`).
+ */
+const runOrSkip = process.env.DATABASE_URL ? describe : describe.skip;
+const HELD = 'fault: an idempotent answer is held after its effect committed';
+
+runOrSkip('Idempotency-Key of campaign and lead writes across a SIGKILL', () => {
+  let db: TestDatabase;
+  let api: TestApi;
+  const dataDir = mkdtempSync(join(tmpdir(), 'vp-idem-campaign-kill-'));
+  const started: ApiProcess[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    api = await createTestApi({ db, startBackground: false });
+  });
+
+  afterAll(async () => {
+    for (const child of started) await child.kill().catch(() => undefined);
+    await api.close();
+    await db.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function startApi(env: Record<string, string> = {}): Promise<ApiProcess> {
+    const child = await ApiProcess.start({
+      DATABASE_URL: db.url,
+      VOICEPLANE_DATA_DIR: dataDir,
+      ALLOW_PRIVATE_TARGETS: '1',
+      ...env,
+    });
+    started.push(child);
+    return child;
+  }
+
+  it('each retry replays the first answer; each campaign, lead and status change is there once', async () => {
+    const user = await api.createUser({ balance: 10 });
+    const assistant = await createAssistant(api, user, { name: 'Dialer' });
+    const campaign = async (name: string) =>
+      (await api.http.post('/api/user/campaigns').set(user.auth).send({ name, assistant_id: assistant })).body.data
+        .id as number;
+    const [running, target] = [await campaign('Running'), await campaign('Target')];
+    await db.dataSource.query(`UPDATE campaigns SET status = 'in-progress', started_at = now() WHERE id = $1`, [
+      running,
+    ]);
+    const leads = (phone: string) => [
+      `SELECT count(*)::int AS n FROM leads WHERE campaign_id = $1 AND phone_number = $2`,
+      [target, phone],
+    ];
+    const routes = [
+      {
+        key: 'campaign-1',
+        path: '/api/user/campaigns',
+        body: { name: 'Crash campaign', assistant_id: assistant },
+        status: 201,
+        made: [`SELECT count(*)::int AS n FROM campaigns WHERE user_id = $1 AND name = 'Crash campaign'`, [user.id]],
+      },
+      {
+        key: 'stop-1',
+        path: '/api/user/campaigns/update-status',
+        body: { campaign_id: running, action: 'stop' },
+        status: 200,
+        made: [`SELECT count(*)::int AS n FROM campaigns WHERE id = $1 AND status = 'stopped'`, [running]],
+      },
+      {
+        key: 'lead-1',
+        path: '/api/user/lead',
+        body: { campaign_id: target, phone_number: '+14155550101' },
+        status: 200,
+        made: leads('+14155550101'),
+      },
+      {
+        key: 'import-1',
+        path: `/api/user/campaign/${target}/leads/import`,
+        body: { leads: [{ phone_number: '+14155550102' }] },
+        status: 200,
+        made: leads('+14155550102'),
+      },
+    ];
+    const send = (base: string, r: (typeof routes)[number], path: string = r.path) =>
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { ...user.auth, 'Content-Type': 'application/json', 'Idempotency-Key': r.key },
+        body: JSON.stringify(r.body),
+      });
+
+    const doomed = await startApi({ FAULT_HOLD_IDEMPOTENT_ANSWERS: '1' });
+    const lost = routes.map((r) =>
+      send(doomed.base, r).then(
+        () => 'answered',
+        () => 'lost',
+      ),
+    );
+    await eventually(
+      async () => doomed.output.join('').split(HELD).length - 1 === routes.length,
+      'every effect to commit and its answer to be held',
+      20_000,
+    );
+    await doomed.kill();
+    expect(await Promise.all(lost)).toEqual(routes.map(() => 'lost'));
+
+    const restarted = await startApi();
+    const replayed = new Map<string, Record<string, unknown>>();
+    for (const r of routes) {
+      const retry = await send(restarted.base, r, `${r.path}/`);
+      const body = (await retry.json()) as Record<string, unknown>;
+      expect([r.path, retry.status, retry.headers.get('idempotent-replayed')]).toEqual([r.path, r.status, 'true']);
+      const [{ n }] = await db.dataSource.query(r.made[0] as string, [...(r.made[1] as unknown[])]);
+      expect([r.path, n]).toEqual([r.path, 1]);
+      replayed.set(r.key, body);
+    }
+    // The answers name what the first request made.
+    const [made] = await db.dataSource.query(`SELECT id::int AS id FROM campaigns WHERE name = 'Crash campaign'`);
+    expect(replayed.get('campaign-1')).toMatchObject({ data: { id: made.id, name: 'Crash campaign' } });
+    expect(replayed.get('stop-1')).toMatchObject({ success: true, data: { campaign_id: running, status: 'stopped' } });
+    const [lead] = await db.dataSource.query(`SELECT id::int AS id FROM leads WHERE phone_number = '+14155550101'`);
+    expect(replayed.get('lead-1')).toMatchObject({ data: { id: lead.id } });
+    expect(replayed.get('import-1')).toMatchObject({ accepted: 1, duplicates: 0, invalid_count: 0 });
+  });
+});
