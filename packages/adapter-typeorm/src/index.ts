@@ -36,3 +36,4 @@ export * from './repositories/call-permissions';
 export * from './repositories/web-chat';
 export * from './repositories/top-ups';
 export * from './repositories/chatapp';
+export * from './repositories/account-events';

@@ -37,6 +37,7 @@ import { WebWidget1795961001000 } from './1795961001000-web-widget';
 import { CallAnalyticsIndexes1795990000000 } from './1795990000000-call-analytics-indexes';
 import { AssistantInboundWebhook1796000000000 } from './1796000000000-assistant-inbound-webhook';
 import { CallDailyRollups1796040000000 } from './1796040000000-call-daily-rollups';
+import { AccountEventStore1796050000000 } from './1796050000000-account-event-store';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -82,4 +83,5 @@ export const migrations = [
   CallAnalyticsIndexes1795990000000,
   AssistantInboundWebhook1796000000000,
   CallDailyRollups1796040000000,
+  AccountEventStore1796050000000,
 ];

@@ -1,4 +1,5 @@
 import { EntitySchema } from 'typeorm';
+import { accountEventRecords } from './account-events';
 import { accountRecords } from './accounts';
 import { assistantRecords } from './assistants';
 import { automationRecords } from './automations';
@@ -18,6 +19,7 @@ import { topUpRecords } from './top-ups';
 import { webhookRecords } from './webhooks';
 import { webChatRecords } from './web-chat';
 
+export * from './account-events';
 export * from './accounts';
 export * from './assistants';
 export * from './automations';
@@ -57,5 +59,6 @@ export const entitySchemas: EntitySchema[] = [
   ...chatappRecords,
   ...knowledgeBaseRecords,
   ...webChatRecords,
+  ...accountEventRecords,
 ];
 export * from './record';
