@@ -1,7 +1,7 @@
 import { AccountEvent, AccountEventType } from '@voiceplane/domain';
 import { AccountEventStore, StreamLease } from '@voiceplane/application';
 import { Database } from '../../database';
-import { AccountEventRecord } from '../../records';
+import { AccountEventRecord, EventStreamLeaseRecord } from '../../records';
 import { num } from '../rows';
 
 /** Namespace of the per-account advisory locks taken while counting an account's stream leases. */
@@ -14,7 +14,7 @@ const toEvent = (r: EventRow): AccountEvent => ({
   type: r.type as AccountEventType,
   userId: num(r.user_id),
   at: new Date(r.at).getTime(),
-  data: r.data as Record<string, unknown>,
+  data: r.data as AccountEvent['data'],
 });
 
 export class PostgresAccountEventStore implements AccountEventStore {
@@ -32,7 +32,7 @@ export class PostgresAccountEventStore implements AccountEventStore {
         lease.userId,
         now,
       ]);
-      const taken = await this.db.query(
+      const taken = await this.db.query<Pick<EventStreamLeaseRecord, 'id'>>(
         `INSERT INTO event_stream_leases (id, user_id, instance, expires_at)
          SELECT $1, $2, $3, $4 WHERE (SELECT count(*) FROM event_stream_leases WHERE user_id = $2) < $5
          RETURNING id`,
@@ -43,7 +43,7 @@ export class PostgresAccountEventStore implements AccountEventStore {
   }
 
   async renewLeases(instance: string, now: Date, until: Date): Promise<string[]> {
-    const rows = await this.db.query<{ id: string }>(
+    const rows = await this.db.query<Pick<EventStreamLeaseRecord, 'id'>>(
       `UPDATE event_stream_leases SET expires_at = $3 WHERE instance = $1 AND expires_at > $2 RETURNING id`,
       [instance, now, until],
     );
@@ -68,10 +68,10 @@ export class PostgresAccountEventStore implements AccountEventStore {
 
   async after(userId: number, lastEventId: string, max: number): Promise<AccountEvent[] | null> {
     // The id is looked up within the account only: another account's id is "not held".
-    const seen = await this.db.one<{ seq: string }>(`SELECT seq FROM account_events WHERE user_id = $1 AND id = $2`, [
-      userId,
-      lastEventId,
-    ]);
+    const seen = await this.db.one<Pick<AccountEventRecord, 'seq'>>(
+      `SELECT seq FROM account_events WHERE user_id = $1 AND id = $2`,
+      [userId, lastEventId],
+    );
     if (seen === null) return null;
     const rows = await this.db.query<EventRow>(
       `SELECT id, user_id, type, at, data FROM account_events WHERE user_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
