@@ -37,3 +37,4 @@ export * from './repositories/call-permissions';
 export * from './repositories/web-chat';
 export * from './repositories/top-ups';
 export * from './repositories/chatapp';
+export * from './repositories/account-events';

@@ -40,6 +40,7 @@ import { Sms1796010000000 } from './1796010000000-sms';
 import { DoNotCall1796012000000 } from './1796012000000-do-not-call';
 import { LeadTimezones1796012001000 } from './1796012001000-lead-timezones';
 import { CallDailyRollups1796040000000 } from './1796040000000-call-daily-rollups';
+import { AccountEventStore1796050000000 } from './1796050000000-account-event-store';
 
 /**
  * Every migration, in order. Append new ones at the end (one line each); never edit one that
@@ -88,4 +89,5 @@ export const migrations = [
   DoNotCall1796012000000,
   LeadTimezones1796012001000,
   CallDailyRollups1796040000000,
+  AccountEventStore1796050000000,
 ];

@@ -1,4 +1,5 @@
 import { EntitySchema } from 'typeorm';
+import { accountEventRecords } from './account-events';
 import { accountRecords } from './accounts';
 import { assistantRecords } from './assistants';
 import { automationRecords } from './automations';
@@ -19,6 +20,7 @@ import { webhookRecords } from './webhooks';
 import { webChatRecords } from './web-chat';
 import { smsRecords } from './sms';
 
+export * from './account-events';
 export * from './accounts';
 export * from './assistants';
 export * from './automations';
@@ -60,5 +62,6 @@ export const entitySchemas: EntitySchema[] = [
   ...knowledgeBaseRecords,
   ...webChatRecords,
   ...smsRecords,
+  ...accountEventRecords,
 ];
 export * from './record';

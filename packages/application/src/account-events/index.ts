@@ -1,3 +1,4 @@
 export * from './bus-events';
 export * from './account-event-streams';
 export * from './tokens';
+export * from './ports';

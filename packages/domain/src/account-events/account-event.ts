@@ -1,5 +1,3 @@
-import { err, ok, Result } from '../common/result';
-
 /**
  * What an account's live event stream carries: the chat-app and call happenings a person watching
  * the account wants to see without asking again.
@@ -26,42 +24,13 @@ export interface AccountEvent {
 }
 
 export interface BacklogLimits {
-  /** Events kept per account. */
+  /** Events kept per account (the stream's backlog is stored by the application's `AccountEventStore`). */
   readonly size: number;
   /** Events older than this are no longer replayed. */
   readonly maxAgeMs: number;
 }
 
-/** The account's recent events with `event` added, oldest first, cut to the limits. */
-export function appendToBacklog(
-  backlog: readonly AccountEvent[],
-  event: AccountEvent,
-  limits: BacklogLimits,
-  nowMs: number,
-): AccountEvent[] {
-  if (backlog.some((e) => e.id === event.id)) return [...backlog];
-  const kept = [...backlog, event].filter((e) => nowMs - e.at <= limits.maxAgeMs);
-  return kept.slice(Math.max(0, kept.length - limits.size));
-}
-
-/**
- * What a stream that last saw `lastEventId` missed: the events after it, or `unknown` when the id
- * is no longer (or never was) in the backlog — the reader has to reload what it shows.
- */
-export function eventsAfter(
-  backlog: readonly AccountEvent[],
-  lastEventId: string,
-): { kind: 'after'; events: AccountEvent[] } | { kind: 'unknown' } {
-  const at = backlog.findIndex((e) => e.id === lastEventId);
-  return at < 0 ? { kind: 'unknown' } : { kind: 'after', events: backlog.slice(at + 1) };
-}
-
 export type EventStreamRefusal = 'too_many_streams';
-
-/** An account may hold this many streams open on one api instance. */
-export function mayOpenStream(open: number, max: number): Result<void, EventStreamRefusal> {
-  return open < max ? ok(undefined) : err('too_many_streams');
-}
 
 /** A `Last-Event-ID` as a client may send it: printable, short; anything else is ignored. */
 export function readLastEventId(header: string | undefined): string | null {

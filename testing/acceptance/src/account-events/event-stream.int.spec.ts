@@ -201,7 +201,7 @@ describe('the account event stream', () => {
     const s = await stream(user);
     await eventually(() => s.events.length > 0, 'the ready event');
     const streams = t.runtime.container.get((await import('@voiceplane/application')).TOKENS.AccountEventStreams);
-    streams.endAll();
+    await streams.endAll();
     await eventually(() => s.ended(), 'the stream ended by the server');
     expect(streams.openStreams(user.id)).toBe(0);
   });

@@ -30,9 +30,9 @@ export class EventStreamController {
     produces: 'text/event-stream',
   })
   @Get('/stream')
-  stream(@Request() req: ExpressRequest): HttpResponse {
+  async stream(@Request() req: ExpressRequest): Promise<HttpResponse> {
     const writer = new EventStreamWriter({ heartbeatMs: this.streams.heartbeatMs, retryMs: RETRY_MS });
-    const opened = this.streams.open(principalOf(req).userId, readLastEventId(lastEventIdOf(req.headers)), {
+    const opened = await this.streams.open(principalOf(req).userId, readLastEventId(lastEventIdOf(req.headers)), {
       deliver: (event) => writer.send(asEvent(event)),
       end: () => writer.close(),
     });
@@ -42,9 +42,12 @@ export class EventStreamController {
     }
     writer.onClose(opened.value.close);
     req.res?.once('close', () => writer.close());
+    // The reader may have gone while its place was taken: give the place back now, not when it lapses.
+    if (req.socket.destroyed) writer.close();
     // `ready` says whether what was missed follows; when not, the reader reloads what it shows.
     writer.send({ event: 'ready', data: JSON.stringify({ resumed: opened.value.resumed }) });
     for (const event of opened.value.missed) writer.send(asEvent(event));
+    opened.value.goLive();
     return writer.response();
   }
 }

@@ -1,0 +1,1 @@
+export { PostgresAccountEventStore } from './account-event-store';
