@@ -152,6 +152,7 @@ describe('route quotas hold whatever spelling of the path the router accepts', (
       'POST /api/user/chatapp/send-freeform',
       'POST /api/user/chatapp/voice/call',
       'POST /api/user/chatapp/voice/request',
+      'POST /api/user/sms',
       'POST /api/user/tools/:id/test',
       'POST /api/user/webhooks/test',
     ]);

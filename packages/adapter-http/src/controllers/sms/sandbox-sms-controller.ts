@@ -49,9 +49,10 @@ export class SandboxSmsController {
   })
   @Post('/:id/status')
   async status(@Request() req: ExpressRequest, @Params({ name: 'id' }) raw: string) {
-    const body = parse(SandboxSmsStatusBody, req.body);
+    // An id of the wrong shape is an unknown route (404) before the body is read, as everywhere.
     const id = /^(?:SMS_)?([1-9]\d{0,15})$/.exec(raw)?.[1];
     if (id === undefined) refuse(NOT_FOUND);
+    const body = parse(SandboxSmsStatusBody, req.body);
     const reported = await this.sandbox.report(principalOf(req).userId, Number(id), body.status, {
       code: body.error_code ?? null,
       message: body.error_message ?? null,

@@ -23,7 +23,11 @@ const REASONS = 10;
 
 const DAY_MS = 86_400_000;
 const wholeDays = (...at: Date[]): boolean => at.every((d) => d.getTime() % DAY_MS === 0);
-const dayOf = (at: Date): string => at.toISOString().slice(0, 10);
+/** Years 1–9999 only: an ISO day outside them (`+010000-01-01`) is not a date PostgreSQL reads, and holds no call. */
+const FIRST_DAY = Date.parse('0001-01-01T00:00:00Z');
+const LAST_DAY = Date.parse('9999-12-31T00:00:00Z');
+const dayOf = (at: Date): string =>
+  new Date(Math.min(Math.max(at.getTime(), FIRST_DAY), LAST_DAY)).toISOString().slice(0, 10);
 
 /** The dashboard's counts: from the daily roll-ups for whole UTC days (what the route asks), else from the calls. */
 export class TypeormCallAnalyticsRepository implements CallAnalyticsRepository {
