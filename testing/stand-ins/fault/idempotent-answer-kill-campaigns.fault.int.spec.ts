@@ -1,10 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createTestApi, createTestDatabase, TestApi, TestDatabase } from '@voiceplane/test-env';
 import { createAssistant } from '../calls/fixtures';
-import { ApiProcess } from './api-process';
-import { eventually } from './webhook-receiver';
+import { crashTestbed, killWithAnswersHeld } from './held-answers';
 
 /**
  * The campaign and lead writes that take an Idempotency-Key (create, stop, lead create, lead
@@ -15,45 +10,18 @@ import { eventually } from './webhook-receiver';
  * Needs PostgreSQL (DATABASE_URL) and a built api (`npx tsc -b`).
  */
 const runOrSkip = process.env.DATABASE_URL ? describe : describe.skip;
-const HELD = 'fault: an idempotent answer is held after its effect committed';
 
 runOrSkip('Idempotency-Key of campaign and lead writes across a SIGKILL', () => {
-  let db: TestDatabase;
-  let api: TestApi;
-  const dataDir = mkdtempSync(join(tmpdir(), 'vp-idem-campaign-kill-'));
-  const started: ApiProcess[] = [];
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    api = await createTestApi({ db, startBackground: false });
-  });
-
-  afterAll(async () => {
-    for (const child of started) await child.kill().catch(() => undefined);
-    await api.close();
-    await db.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  async function startApi(env: Record<string, string> = {}): Promise<ApiProcess> {
-    const child = await ApiProcess.start({
-      DATABASE_URL: db.url,
-      VOICEPLANE_DATA_DIR: dataDir,
-      ALLOW_PRIVATE_TARGETS: '1',
-      ...env,
-    });
-    started.push(child);
-    return child;
-  }
+  const bed = crashTestbed('vp-idem-campaign-kill-');
 
   it('each retry replays the first answer; each campaign, lead and status change is there once', async () => {
-    const user = await api.createUser({ balance: 10 });
-    const assistant = await createAssistant(api, user, { name: 'Dialer' });
+    const user = await bed.api.createUser({ balance: 10 });
+    const assistant = await createAssistant(bed.api, user, { name: 'Dialer' });
     const campaign = async (name: string) =>
-      (await api.http.post('/api/user/campaigns').set(user.auth).send({ name, assistant_id: assistant })).body.data
+      (await bed.api.http.post('/api/user/campaigns').set(user.auth).send({ name, assistant_id: assistant })).body.data
         .id as number;
     const [running, target] = [await campaign('Running'), await campaign('Target')];
-    await db.dataSource.query(`UPDATE campaigns SET status = 'in-progress', started_at = now() WHERE id = $1`, [
+    await bed.db.dataSource.query(`UPDATE campaigns SET status = 'in-progress', started_at = now() WHERE id = $1`, [
       running,
     ]);
     const leads = (phone: string) => [
@@ -97,36 +65,23 @@ runOrSkip('Idempotency-Key of campaign and lead writes across a SIGKILL', () => 
         body: JSON.stringify(r.body),
       });
 
-    const doomed = await startApi({ FAULT_HOLD_IDEMPOTENT_ANSWERS: '1' });
-    const lost = routes.map((r) =>
-      send(doomed.base, r).then(
-        () => 'answered',
-        () => 'lost',
-      ),
-    );
-    await eventually(
-      async () => doomed.output.join('').split(HELD).length - 1 === routes.length,
-      'every effect to commit and its answer to be held',
-      20_000,
-    );
-    await doomed.kill();
-    expect(await Promise.all(lost)).toEqual(routes.map(() => 'lost'));
+    await killWithAnswersHeld(bed, routes, send);
 
-    const restarted = await startApi();
+    const restarted = await bed.startApi();
     const replayed = new Map<string, Record<string, unknown>>();
     for (const r of routes) {
       const retry = await send(restarted.base, r, `${r.path}/`);
       const body = (await retry.json()) as Record<string, unknown>;
       expect([r.path, retry.status, retry.headers.get('idempotent-replayed')]).toEqual([r.path, r.status, 'true']);
-      const [{ n }] = await db.dataSource.query(r.made[0] as string, [...(r.made[1] as unknown[])]);
+      const [{ n }] = await bed.db.dataSource.query(r.made[0] as string, [...(r.made[1] as unknown[])]);
       expect([r.path, n]).toEqual([r.path, 1]);
       replayed.set(r.key, body);
     }
     // The answers name what the first request made.
-    const [made] = await db.dataSource.query(`SELECT id::int AS id FROM campaigns WHERE name = 'Crash campaign'`);
+    const [made] = await bed.db.dataSource.query(`SELECT id::int AS id FROM campaigns WHERE name = 'Crash campaign'`);
     expect(replayed.get('campaign-1')).toMatchObject({ data: { id: made.id, name: 'Crash campaign' } });
     expect(replayed.get('stop-1')).toMatchObject({ success: true, data: { campaign_id: running, status: 'stopped' } });
-    const [lead] = await db.dataSource.query(`SELECT id::int AS id FROM leads WHERE phone_number = '+14155550101'`);
+    const [lead] = await bed.db.dataSource.query(`SELECT id::int AS id FROM leads WHERE phone_number = '+14155550101'`);
     expect(replayed.get('lead-1')).toMatchObject({ data: { id: lead.id } });
     expect(replayed.get('import-1')).toMatchObject({ accepted: 1, duplicates: 0, invalid_count: 0 });
   });

@@ -1,10 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createTestApi, createTestDatabase, TestApi, TestDatabase } from '@voiceplane/test-env';
 import { createAssistant } from '../calls/fixtures';
-import { ApiProcess } from './api-process';
-import { eventually } from './webhook-receiver';
+import { crashTestbed, killWithAnswersHeld } from './held-answers';
 
 /**
  * The web chat routes, generate-reply, a human's reply and the inbound and conversation-ended
@@ -16,51 +11,27 @@ import { eventually } from './webhook-receiver';
  * Needs PostgreSQL (DATABASE_URL) and a built api (`npx tsc -b`).
  */
 const runOrSkip = process.env.DATABASE_URL ? describe : describe.skip;
-const HELD = 'fault: an idempotent answer is held after its effect committed';
 const HOOK = 'http://127.0.0.1:9/hook';
 
 runOrSkip('Idempotency-Key of web chat and webhook switches across a SIGKILL', () => {
-  let db: TestDatabase;
-  let api: TestApi;
-  const dataDir = mkdtempSync(join(tmpdir(), 'vp-idem-chat-kill-'));
-  const started: ApiProcess[] = [];
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    api = await createTestApi({ db, startBackground: false });
-  });
-
-  afterAll(async () => {
-    for (const child of started) await child.kill().catch(() => undefined);
-    await api.close();
-    await db.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  async function startApi(env: Record<string, string> = {}): Promise<ApiProcess> {
-    const child = await ApiProcess.start({
-      DATABASE_URL: db.url,
-      VOICEPLANE_DATA_DIR: dataDir,
-      ALLOW_PRIVATE_TARGETS: '1',
-      ...env,
-    });
-    started.push(child);
-    return child;
-  }
+  const bed = crashTestbed('vp-idem-chat-kill-');
 
   it('each retry replays the first answer; each message, chat and switch is there once', async () => {
-    const user = await api.createUser({ balance: 10 });
-    const assistant = await createAssistant(api, user, { name: 'Chatty', initial_message: 'Hello!' });
+    const user = await bed.api.createUser({ balance: 10 });
+    const assistant = await createAssistant(bed.api, user, { name: 'Chatty', initial_message: 'Hello!' });
     const switched: number[] = [];
-    for (let i = 0; i < 4; i++) switched.push(await createAssistant(api, user, { name: `Hooked ${i}` }));
+    for (let i = 0; i < 4; i++) switched.push(await createAssistant(bed.api, user, { name: `Hooked ${i}` }));
     for (const [path, id] of [
       ['enable-inbound-webhook', switched[1]],
       ['enable-conversation-ended-webhook', switched[3]],
     ] as const)
-      await api.http.post(`/api/user/assistants/${path}`).set(user.auth).send({ assistant_id: id, webhook_url: HOOK });
+      await bed.api.http
+        .post(`/api/user/assistants/${path}`)
+        .set(user.auth)
+        .send({ assistant_id: id, webhook_url: HOOK });
     const chat = async () =>
-      (await api.http.post('/api/conversations').set(user.auth).send({ assistant_id: assistant, type: 'test' })).body
-        .conversation_id as string;
+      (await bed.api.http.post('/api/conversations').set(user.auth).send({ assistant_id: assistant, type: 'test' }))
+        .body.conversation_id as string;
     const [asked, answered] = [await chat(), await chat()];
     const messages = (source: string, body: string) => [
       `SELECT count(*)::int AS n FROM conversation_messages WHERE source = $1 AND body = $2`,
@@ -137,28 +108,15 @@ runOrSkip('Idempotency-Key of web chat and webhook switches across a SIGKILL', (
         body: JSON.stringify(r.body),
       });
 
-    const doomed = await startApi({ FAULT_HOLD_IDEMPOTENT_ANSWERS: '1' });
-    const lost = routes.map((r) =>
-      send(doomed.base, r).then(
-        () => 'answered',
-        () => 'lost',
-      ),
-    );
-    await eventually(
-      async () => doomed.output.join('').split(HELD).length - 1 === routes.length,
-      'every effect to commit and its answer to be held',
-      20_000,
-    );
-    await doomed.kill();
-    expect(await Promise.all(lost)).toEqual(routes.map(() => 'lost'));
+    await killWithAnswersHeld(bed, routes, send);
 
-    const restarted = await startApi();
+    const restarted = await bed.startApi();
     const replayed = new Map<string, Record<string, unknown>>();
     for (const r of routes) {
       const retry = await send(restarted.base, r, `${r.path}/`);
       const body = (await retry.json()) as Record<string, unknown>;
       expect([r.path, retry.status, retry.headers.get('idempotent-replayed')]).toEqual([r.path, 200, 'true']);
-      const [{ n }] = await db.dataSource.query(r.made[0] as string, [...(r.made[1] as unknown[])]);
+      const [{ n }] = await bed.db.dataSource.query(r.made[0] as string, [...(r.made[1] as unknown[])]);
       expect([r.path, n]).toEqual([r.path, 1]);
       replayed.set(r.key, body);
     }
@@ -169,13 +127,13 @@ runOrSkip('Idempotency-Key of web chat and webhook switches across a SIGKILL', (
     });
     const startedChat = replayed.get('start-1')?.conversation_id as string;
     expect(
-      await db.dataSource.query(`SELECT count(*)::int AS n FROM conversations WHERE uuid = $1`, [startedChat]),
+      await bed.db.dataSource.query(`SELECT count(*)::int AS n FROM conversations WHERE uuid = $1`, [startedChat]),
     ).toEqual([{ n: 1 }]);
     expect(replayed.get('message-1')).toMatchObject({ status: true, message: expect.any(String) });
     for (const key of ['generate-1', 'generate-alias-1']) {
       const answer = replayed.get(key) as { conversation_id: string; reply: string };
       expect(answer).toMatchObject({ success: true, ai_disabled: false, reply: expect.any(String) });
-      const [{ n }] = await db.dataSource.query(
+      const [{ n }] = await bed.db.dataSource.query(
         `SELECT count(*)::int AS n FROM conversation_messages m JOIN conversations c ON c.id = m.conversation_id
          WHERE c.uuid = $1 AND m.source = 'ai'`,
         [answer.conversation_id],

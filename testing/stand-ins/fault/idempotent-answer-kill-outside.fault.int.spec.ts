@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { TOKENS } from '@voiceplane/application';
-import { createTestApi, createTestDatabase, TestApi, TestDatabase, TestUser } from '@voiceplane/test-env';
+import { TestUser } from '@voiceplane/test-env';
 import { createAssistant, CUSTOMER } from '../calls/fixtures';
-import { ApiProcess } from './api-process';
-import { eventually, WebhookReceiver } from './webhook-receiver';
+import { WebhookReceiver } from './webhook-receiver';
+import { crashTestbed, killWithAnswersHeld } from './held-answers';
 
 /**
  * The routes idempotent-answer-kill.fault.int.spec.ts does not send, across the same real crash:
@@ -19,46 +16,25 @@ import { eventually, WebhookReceiver } from './webhook-receiver';
  * Needs PostgreSQL (DATABASE_URL) and a built api (`npx tsc -b`).
  */
 const runOrSkip = process.env.DATABASE_URL ? describe : describe.skip;
-const HELD = 'fault: an idempotent answer is held after its effect committed';
 const FLOWS = '/api/user/automate/flows';
 const SECOND_CUSTOMER = '+14155559876';
 
 runOrSkip('Idempotency-Key across a SIGKILL: routes answered from outside calls, runs and sessions', () => {
-  let db: TestDatabase;
-  let api: TestApi;
+  const bed = crashTestbed('vp-idem-kill-outside-');
   let receiver: WebhookReceiver;
-  const dataDir = mkdtempSync(join(tmpdir(), 'vp-idem-kill-outside-'));
-  const started: ApiProcess[] = [];
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    api = await createTestApi({ db, startBackground: false });
     receiver = await WebhookReceiver.start(() => ({ status: 200, body: '{"ok":true}' }));
   });
 
   afterAll(async () => {
-    for (const child of started) await child.kill().catch(() => undefined);
     await receiver.close();
-    await api.close();
-    await db.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function startApi(env: Record<string, string> = {}): Promise<ApiProcess> {
-    const child = await ApiProcess.start({
-      DATABASE_URL: db.url,
-      VOICEPLANE_DATA_DIR: dataDir,
-      ALLOW_PRIVATE_TARGETS: '1',
-      ...env,
-    });
-    started.push(child);
-    return child;
-  }
-
   const count = async (sql: string, params: unknown[]): Promise<number> =>
-    (await db.dataSource.query(sql, params))[0].n as number;
+    (await bed.db.dataSource.query(sql, params))[0].n as number;
   const hits = (path: string) => receiver.received.filter((r) => r.path === path).length;
-  const post = (user: TestUser, path: string, body: object = {}) => api.http.post(path).set(user.auth).send(body);
+  const post = (user: TestUser, path: string, body: object = {}) => bed.api.http.post(path).set(user.auth).send(body);
 
   /** A lookup automation on a table, published by its passing test; its hook answers in sync. */
   let tables = 0;
@@ -84,8 +60,8 @@ runOrSkip('Idempotency-Key across a SIGKILL: routes answered from outside calls,
   }
 
   it('each retry after the restart gets the first answer, and each effect and outside call happened once', async () => {
-    const user = await api.createUser({ balance: 25 });
-    const assistant = await createAssistant(api, user, { name: 'Concierge' });
+    const user = await bed.api.createUser({ balance: 25 });
+    const assistant = await createAssistant(bed.api, user, { name: 'Concierge' });
     const runsOf = (id: string) =>
       count(`SELECT count(*)::int AS n FROM automation_runs WHERE automation_id = $1`, [id]);
 
@@ -95,7 +71,7 @@ runOrSkip('Idempotency-Key across a SIGKILL: routes answered from outside calls,
     const toDisable = await lookup(user, assistant);
     const toRestore = await lookup(user, assistant);
     const synced = await lookup(user, assistant);
-    await api.http
+    await bed.api.http
       .put(`${FLOWS}/${toRestore.id}`)
       .set(user.auth)
       .send({ params: { tool_name: 'second_name' } })
@@ -110,11 +86,11 @@ runOrSkip('Idempotency-Key across a SIGKILL: routes answered from outside calls,
         }).expect(201)
       ).body as { automation_id: string; webhook_url: string };
     const failing = await intake();
-    const queued = await api.http
+    const queued = await bed.api.http
       .post(new URL(failing.webhook_url).pathname)
       .send({ phone: 'not a phone' })
       .expect(202);
-    const failed = await api.runtime.container
+    const failed = await bed.api.runtime.container
       .get(TOKENS.AutomationEngine)
       .continue(failing.automation_id, queued.body.run_id);
     expect(failed).toMatchObject({ status: 'FAILED' });
@@ -158,13 +134,13 @@ runOrSkip('Idempotency-Key across a SIGKILL: routes answered from outside calls,
     const kb = (await post(user, '/api/user/knowledgebases', { name: 'Docs' }).expect(201)).body.data.id as number;
     // An account with a password: one login to make, one session to end.
     const email = `signed.${Date.now()}@example.test`;
-    await api.http
+    await bed.api.http
       .post('/api/admin/users')
-      .set(api.admin)
+      .set(bed.api.admin)
       .send({ name: 'Signed', email, password: 'crash-password-1' })
       .expect(201);
     const login = { email, password: 'crash-password-1' };
-    const session = (await api.http.post('/api/user/login').send(login).expect(200)).body.token as string;
+    const session = (await bed.api.http.post('/api/user/login').send(login).expect(200)).body.token as string;
     const signedIn = { Authorization: `Bearer ${session}` };
     const rendered = await post(user, `/api/user/tools/${tool}/render`, { params: {} }).expect(200);
 
@@ -182,7 +158,7 @@ runOrSkip('Idempotency-Key across a SIGKILL: routes answered from outside calls,
         path: `/api/admin/users/${user.id}/balance`,
         body: { amount: 5, note: 'crash credit' },
         status: 200,
-        headers: api.admin,
+        headers: bed.api.admin,
         made: () =>
           count(`SELECT count(*)::int AS n FROM ledger_entries WHERE user_id = $1 AND description = 'crash credit'`, [
             user.id,
@@ -328,23 +304,9 @@ runOrSkip('Idempotency-Key across a SIGKILL: routes answered from outside calls,
     const logout = { key: 'logout-1', path: '/api/user/logout', body: {}, headers: signedIn };
     const render = { key: 'render-1', path: `/api/user/tools/${tool}/render`, body: { params: {} } };
 
-    const doomed = await startApi({ FAULT_HOLD_IDEMPOTENT_ANSWERS: '1' });
-    const all = [...routes, logout, render];
-    const lost = all.map((r) =>
-      send(doomed.base, r).then(
-        () => 'answered',
-        () => 'lost',
-      ),
-    );
-    await eventually(
-      async () => doomed.output.join('').split(HELD).length - 1 === all.length,
-      'every effect to commit and its answer to be held',
-      30_000,
-    );
-    await doomed.kill();
-    expect(await Promise.all(lost)).toEqual(all.map(() => 'lost'));
+    await killWithAnswersHeld(bed, [...routes, logout, render], send, 30_000);
 
-    const restarted = await startApi();
+    const restarted = await bed.startApi();
     const replayed = new Map<string, Record<string, unknown>>();
     for (const r of routes) {
       const retry = await send(restarted.base, r, `${r.path}/`);
@@ -389,7 +351,7 @@ runOrSkip('Idempotency-Key across a SIGKILL: routes answered from outside calls,
       ),
     ).toBe(1);
     // Render: nothing committed, so nothing was stored; once the dead process's lease lapsed, the retry is computed again.
-    await db.dataSource.query(
+    await bed.db.dataSource.query(
       `UPDATE idempotency_keys SET lease_expires_at = now() - interval '1 second' WHERE scope LIKE $1`,
       [`u${user.id}:%:render-1`],
     );

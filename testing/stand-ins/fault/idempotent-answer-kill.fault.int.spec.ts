@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createTestApi, createTestDatabase, TestApi, TestDatabase, TestUser } from '@voiceplane/test-env';
+import { TestUser } from '@voiceplane/test-env';
 import { createAssistant, CUSTOMER } from '../calls/fixtures';
-import { ApiProcess } from './api-process';
 import { eventually } from './webhook-receiver';
+import { crashTestbed, HELD, killWithAnswersHeld } from './held-answers';
 
 /**
  * An Idempotency-Key across a real crash: the api process is SIGKILLed after a request's effect
@@ -16,36 +13,9 @@ import { eventually } from './webhook-receiver';
  * Needs PostgreSQL (DATABASE_URL) and a built api (`npx tsc -b`).
  */
 const runOrSkip = process.env.DATABASE_URL ? describe : describe.skip;
-const HELD = 'fault: an idempotent answer is held after its effect committed';
 
 runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', () => {
-  let db: TestDatabase;
-  let api: TestApi;
-  const dataDir = mkdtempSync(join(tmpdir(), 'vp-idem-kill-'));
-  const started: ApiProcess[] = [];
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    api = await createTestApi({ db, startBackground: false });
-  });
-
-  afterAll(async () => {
-    for (const child of started) await child.kill().catch(() => undefined);
-    await api.close();
-    await db.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  async function startApi(env: Record<string, string> = {}): Promise<ApiProcess> {
-    const child = await ApiProcess.start({
-      DATABASE_URL: db.url,
-      VOICEPLANE_DATA_DIR: dataDir,
-      ALLOW_PRIVATE_TARGETS: '1',
-      ...env,
-    });
-    started.push(child);
-    return child;
-  }
+  const bed = crashTestbed('vp-idem-kill-');
 
   const post = (base: string, user: TestUser, path: string, key: string, body: object) =>
     fetch(`${base}${path}`, {
@@ -55,12 +25,12 @@ runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', 
     });
 
   it('a retry after the restart gets the stored answer, and the charge and the top-up happened once', async () => {
-    const user = await api.createUser({ balance: 1 });
-    const sender = await api.http
+    const user = await bed.api.createUser({ balance: 1 });
+    const sender = await bed.api.http
       .post('/api/user/chatapp/senders')
       .set(user.auth)
       .send({ phone_number: '+4915100777001', display_name: 'Acme Support' });
-    const template = await api.http
+    const template = await bed.api.http
       .post(`/api/user/chatapp/senders/${sender.body.data.id}/templates`)
       .set(user.auth)
       .send({ name: 'shipped', language: 'en', category: 'utility', body_text: 'Hi {{1}}, your order has shipped.' });
@@ -71,20 +41,20 @@ runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', 
       recipient_phone: '+14155551234',
       variables: { 1: 'Ann' },
     };
-    const call = { assistant_id: await createAssistant(api, user), phone_number: CUSTOMER };
+    const call = { assistant_id: await createAssistant(bed.api, user), phone_number: CUSTOMER };
     const table = (
-      await api.http
+      await bed.api.http
         .post('/api/user/automate/tables')
         .set(user.auth)
         .send({ name: 'Orders', columns: [{ name: 'order_number', type: 'string' }] })
     ).body.data.id;
-    await api.http
+    await bed.api.http
       .post(`/api/user/automate/tables/${table}/rows`)
       .set(user.auth)
       .send({ rows: [{ values: { order_number: 'A-1' } }] });
     const apply = { params: { table_id: table, key_column: 'order_number' } };
 
-    const doomed = await startApi({ FAULT_HOLD_IDEMPOTENT_ANSWERS: '1' });
+    const doomed = await bed.startApi({ FAULT_HOLD_IDEMPOTENT_ANSWERS: '1' });
     // Neither answer ever arrives: the process dies while holding them.
     const lost = [
       post(doomed.base, user, '/api/user/chatapp/send', 'send-1', send).catch(() => 'lost'),
@@ -102,7 +72,7 @@ runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', 
     await doomed.kill();
     expect(await Promise.all(lost)).toEqual(lost.map(() => 'lost'));
 
-    const restarted = await startApi();
+    const restarted = await bed.startApi();
     // With different spellings of the same routes: the key belongs to the route, not to how its path was written.
     const sent = await post(restarted.base, user, '/api/user/chatapp/send/', 'send-1', send);
     const topUp = await post(restarted.base, user, '/api/user/billing/TOP-UPS', 'top-up-1', { amount: 50 });
@@ -119,23 +89,23 @@ runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', 
     expect(topUp.headers.get('idempotent-replayed')).toBe('true');
     const topUpBody = (await topUp.json()) as { data: { id: number; checkout_url: string } };
 
-    const messages = await db.dataSource.query(`SELECT message_sid FROM chatapp_messages WHERE user_id = $1`, [
+    const messages = await bed.db.dataSource.query(`SELECT message_sid FROM chatapp_messages WHERE user_id = $1`, [
       user.id,
     ]);
     expect(messages).toEqual([{ message_sid: sentBody.message_sid }]);
-    const charges = await db.dataSource.query(
+    const charges = await bed.db.dataSource.query(
       `SELECT amount::float AS amount FROM ledger_entries WHERE user_id = $1 AND type = 'charge'`,
       [user.id],
     );
     expect(charges).toEqual([{ amount: -0.05 }]);
-    const topUps = await db.dataSource.query(`SELECT id FROM top_ups WHERE user_id = $1`, [user.id]);
+    const topUps = await bed.db.dataSource.query(`SELECT id FROM top_ups WHERE user_id = $1`, [user.id]);
     expect(topUps.map((r: { id: unknown }) => String(r.id))).toEqual([String(topUpBody.data.id)]);
 
     const placed = await post(restarted.base, user, '/API/USER/MAKE_CALL/', 'call-1', call);
     expect([placed.status, placed.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
     const placedBody = (await placed.json()) as { call_id: number };
     expect(placedBody).toMatchObject({ call_id: expect.any(Number), status: 'initiated' });
-    const calls = await db.dataSource.query(`SELECT id FROM calls WHERE user_id = $1`, [user.id]);
+    const calls = await bed.db.dataSource.query(`SELECT id FROM calls WHERE user_id = $1`, [user.id]);
     expect(calls.map((r: { id: unknown }) => Number(r.id))).toEqual([placedBody.call_id]);
 
     const applied = await post(
@@ -148,49 +118,50 @@ runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', 
     expect([applied.status, applied.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
     const appliedBody = (await applied.json()) as { automation_id: string; status: string };
     expect(appliedBody).toMatchObject({ automation_id: expect.stringMatching(/^aut_/), status: 'active' });
-    const automations = await db.dataSource.query(`SELECT id FROM automations WHERE user_id = $1`, [user.id]);
+    const automations = await bed.db.dataSource.query(`SELECT id FROM automations WHERE user_id = $1`, [user.id]);
     expect(automations).toEqual([{ id: appliedBody.automation_id }]);
   });
   it('every other route that creates or changes on a key: the retry gets the first answer, and the effect happened once', async () => {
-    const user = await api.createUser({ balance: 25 });
+    const user = await bed.api.createUser({ balance: 25 });
     const owned = new Set(
-      (await db.dataSource.query(`SELECT phone_number FROM phone_numbers`)).map(
+      (await bed.db.dataSource.query(`SELECT phone_number FROM phone_numbers`)).map(
         (r: { phone_number: string }) => r.phone_number,
       ),
     );
-    const offers = (await api.http.get('/api/user/phone-numbers/search?country_code=US').set(user.auth)).body.data as {
+    const offers = (await bed.api.http.get('/api/user/phone-numbers/search?country_code=US').set(user.auth)).body
+      .data as {
       phone_number: string;
       address_requirements: string;
     }[];
     const offer = offers.find((o) => o.address_requirements === 'none' && !owned.has(o.phone_number))!;
     // A chat-app contact who wrote in and granted calls: a business-initiated call may be queued.
     const sender = (
-      await api.http
+      await bed.api.http
         .post('/api/user/chatapp/senders')
         .set(user.auth)
         .send({
           phone_number: '+4915100777002',
           display_name: 'Acme',
-          assistant_id: await createAssistant(api, user, { name: 'Concierge' }),
+          assistant_id: await createAssistant(bed.api, user, { name: 'Concierge' }),
           calling_enabled: true,
         })
     ).body.data.id as number;
-    await api.http
+    await bed.api.http
       .post(`/api/user/chatapp/senders/${sender}/templates`)
       .set(user.auth)
       .send({ name: 'call_permission', language: 'en', category: 'voice_call_request', body_text: 'May we call you?' })
       .expect(201);
-    const wrote = await api.http
+    const wrote = await bed.api.http
       .post('/api/sandbox/chatapp/inbound-message')
       .set(user.auth)
       .send({ sender_id: sender, from_phone: CUSTOMER, text: 'Hi' })
       .expect(200);
-    await api.http
+    await bed.api.http
       .post('/api/user/chatapp/voice/request')
       .set(user.auth)
       .send({ sender_id: sender, recipient_phone: CUSTOMER })
       .expect(200);
-    await api.http
+    await bed.api.http
       .post('/api/sandbox/chatapp/permission-reply')
       .set(user.auth)
       .send({ sender_id: sender, customer_phone: CUSTOMER, response: 'accept' })
@@ -198,18 +169,22 @@ runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', 
     const email = `crash.${Date.now()}@example.test`;
     // A ping nobody receives: a failed delivery to replay.
     const ping = (
-      await api.http.post('/api/user/webhooks/test').set(user.auth).send({ url: 'http://127.0.0.1:9/ping' }).expect(200)
+      await bed.api.http
+        .post('/api/user/webhooks/test')
+        .set(user.auth)
+        .send({ url: 'http://127.0.0.1:9/ping' })
+        .expect(200)
     ).body.data.delivery_id as string;
     // Four assistants whose status or post-call webhook is switched; the last one's webhook is on.
     const switched = [];
-    for (let i = 0; i < 4; i++) switched.push(await createAssistant(api, user, { name: `Switched ${i}` }));
-    await api.http
+    for (let i = 0; i < 4; i++) switched.push(await createAssistant(bed.api, user, { name: `Switched ${i}` }));
+    await bed.api.http
       .post('/api/user/assistants/enable-webhook')
       .set(user.auth)
       .send({ assistant_id: switched[3], webhook_url: 'http://127.0.0.1:9/hook' })
       .expect(200);
     const table = (
-      await api.http
+      await bed.api.http
         .post('/api/user/automate/tables')
         .set(user.auth)
         .send({ name: 'Rows', columns: [{ name: 'code', type: 'string' }] })
@@ -271,7 +246,7 @@ runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', 
         path: '/api/admin/users',
         body: { name: 'Crash', email },
         status: 201,
-        headers: api.admin,
+        headers: bed.api.admin,
         made: [`SELECT count(*)::int AS n FROM users WHERE email = $1`, [email]],
       },
       {
@@ -387,7 +362,7 @@ runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', 
         path: `/api/admin/users/${user.id}/knowledgebases`,
         body: { name: 'Operator KB' },
         status: 201,
-        headers: api.admin,
+        headers: bed.api.admin,
         made: [`SELECT count(*)::int AS n FROM knowledge_bases WHERE user_id = $1 AND name = 'Operator KB'`, [user.id]],
       },
       {
@@ -395,7 +370,7 @@ runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', 
         path: `/api/admin/users/${user.id}/event-types`,
         body: { name: 'Crash call', duration_minutes: 30 },
         status: 201,
-        headers: api.admin,
+        headers: bed.api.admin,
         made: [`SELECT count(*)::int AS n FROM event_types WHERE user_id = $1 AND name = 'Crash call'`, [user.id]],
       },
       {
@@ -417,29 +392,16 @@ runOrSkip('Idempotency-Key across a SIGKILL between the effect and the answer', 
         body: JSON.stringify(r.body),
       });
 
-    const doomed = await startApi({ FAULT_HOLD_IDEMPOTENT_ANSWERS: '1' });
-    const lost = routes.map((r) =>
-      send(doomed.base, r).then(
-        () => 'answered',
-        () => 'lost',
-      ),
-    );
-    await eventually(
-      async () => doomed.output.join('').split(HELD).length - 1 === routes.length,
-      'every effect to commit and its answer to be held',
-      20_000,
-    );
-    await doomed.kill();
-    expect(await Promise.all(lost)).toEqual(routes.map(() => 'lost'));
+    await killWithAnswersHeld(bed, routes, send);
 
-    const restarted = await startApi();
+    const restarted = await bed.startApi();
     const replayed = new Map<string, unknown>();
     for (const r of routes) {
       const retry = await send(restarted.base, r, `${r.path}/`);
       const body = (await retry.json()) as Record<string, unknown>;
       expect([r.path, retry.status, retry.headers.get('idempotent-replayed')]).toEqual([r.path, r.status, 'true']);
       expect(body).not.toHaveProperty('error', 'idempotency_answer_lost');
-      const [{ n }] = await db.dataSource.query(r.made[0], [...r.made[1]]);
+      const [{ n }] = await bed.db.dataSource.query(r.made[0], [...r.made[1]]);
       expect([r.path, n]).toEqual([r.path, 1]);
       replayed.set(r.key, body);
     }

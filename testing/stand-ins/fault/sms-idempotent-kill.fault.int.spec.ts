@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createTestApi, createTestDatabase, TestApi, TestDatabase } from '@voiceplane/test-env';
-import { ApiProcess } from './api-process';
 import { eventually } from './webhook-receiver';
+import { crashTestbed, HELD } from './held-answers';
 
 /**
  * `POST /api/user/sms` with an Idempotency-Key across a real crash: the api process is SIGKILLed
@@ -13,34 +9,13 @@ import { eventually } from './webhook-receiver';
  * Needs PostgreSQL (DATABASE_URL) and a built api (`npx tsc -b`).
  */
 const runOrSkip = process.env.DATABASE_URL ? describe : describe.skip;
-const HELD = 'fault: an idempotent answer is held after its effect committed';
 
 runOrSkip('SMS Idempotency-Key across a SIGKILL between the charge and the answer', () => {
-  let db: TestDatabase;
-  let api: TestApi;
-  const dataDir = mkdtempSync(join(tmpdir(), 'vp-sms-kill-'));
-  const started: ApiProcess[] = [];
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    api = await createTestApi({ db, startBackground: false });
-  });
-  afterAll(async () => {
-    for (const child of started) await child.kill().catch(() => undefined);
-    await api.close();
-    await db.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  const start = async (env: Record<string, string> = {}) => {
-    const child = await ApiProcess.start({ DATABASE_URL: db.url, VOICEPLANE_DATA_DIR: dataDir, ...env });
-    started.push(child);
-    return child;
-  };
+  const bed = crashTestbed('vp-sms-kill-');
 
   it('the retry gets the stored answer; one SMS, one charge', async () => {
-    const user = await api.createUser({ balance: 1 });
-    const [row] = (await db.dataSource.query(
+    const user = await bed.api.createUser({ balance: 1 });
+    const [row] = (await bed.db.dataSource.query(
       `INSERT INTO phone_numbers (user_id, phone_number, type, country_code, sms_capable) VALUES ($1, '+4930999000111', 'purchased', 'DE', true) RETURNING id`,
       [user.id],
     )) as { id: string }[];
@@ -52,7 +27,7 @@ runOrSkip('SMS Idempotency-Key across a SIGKILL between the charge and the answe
         body,
       });
 
-    const doomed = await start({ FAULT_HOLD_IDEMPOTENT_ANSWERS: '1' });
+    const doomed = await bed.startApi({ FAULT_HOLD_IDEMPOTENT_ANSWERS: '1' });
     const lost = post(doomed.base).catch(() => 'lost');
     await eventually(
       async () => doomed.output.join('').includes(HELD),
@@ -62,20 +37,20 @@ runOrSkip('SMS Idempotency-Key across a SIGKILL between the charge and the answe
     await doomed.kill();
     expect(await lost).toBe('lost');
 
-    const restarted = await start();
+    const restarted = await bed.startApi();
     const retried = await post(restarted.base);
     expect([retried.status, retried.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
     const answer = (await retried.json()) as { message: string; data: { id: number; cost: number } };
     expect(answer).toMatchObject({ message: 'SMS sent successfully', data: { cost: 0.05, status: 'sent' } });
 
-    const sms = await db.dataSource.query(`SELECT id::int AS id, settlement FROM sms_messages WHERE user_id = $1`, [
+    const sms = await bed.db.dataSource.query(`SELECT id::int AS id, settlement FROM sms_messages WHERE user_id = $1`, [
       user.id,
     ]);
     expect(sms).toEqual([{ id: answer.data.id, settlement: 'settled' }]);
     expect(
-      await db.dataSource.query(`SELECT count(*)::int AS n FROM sandbox_sms_sent WHERE user_id = $1`, [user.id]),
+      await bed.db.dataSource.query(`SELECT count(*)::int AS n FROM sandbox_sms_sent WHERE user_id = $1`, [user.id]),
     ).toEqual([{ n: 1 }]);
-    const charges = await db.dataSource.query(
+    const charges = await bed.db.dataSource.query(
       `SELECT amount::float AS amount FROM ledger_entries WHERE user_id = $1 AND reference_type = 'sms_message'`,
       [user.id],
     );
