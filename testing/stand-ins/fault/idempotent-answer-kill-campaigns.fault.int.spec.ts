@@ -57,6 +57,16 @@ runOrSkip('Idempotency-Key of campaign and lead writes across a SIGKILL', () => 
         status: 200,
         made: leads('+14155550102'),
       },
+      {
+        key: 'do-not-call-1',
+        path: '/api/user/do-not-call',
+        body: { phone_number: '+14155550103' },
+        status: 201,
+        made: [
+          `SELECT count(*)::int AS n FROM do_not_call_numbers WHERE user_id = $1 AND phone_number = '+14155550103'`,
+          [user.id],
+        ],
+      },
     ];
     const send = (base: string, r: (typeof routes)[number], path: string = r.path) =>
       fetch(`${base}${path}`, {
@@ -84,5 +94,7 @@ runOrSkip('Idempotency-Key of campaign and lead writes across a SIGKILL', () => 
     const [lead] = await bed.db.dataSource.query(`SELECT id::int AS id FROM leads WHERE phone_number = '+14155550101'`);
     expect(replayed.get('lead-1')).toMatchObject({ data: { id: lead.id } });
     expect(replayed.get('import-1')).toMatchObject({ accepted: 1, duplicates: 0, invalid_count: 0 });
+    // A second add of the same number would say 0: the replay says what the first one added.
+    expect(replayed.get('do-not-call-1')).toMatchObject({ added: 1 });
   });
 });

@@ -1,7 +1,7 @@
 import { distinctNumbers, DO_NOT_CALL_LIMITS, DO_NOT_CALL_TOOL_REASON, err, ok, Result } from '@voiceplane/domain';
 import { UserRepository } from '../ports';
 import { Clock } from '../ports';
-import { UnitOfWork } from '../ports';
+import { CONCLUDES, UnitOfWork } from '../ports';
 import { DoNotCallEntry, DoNotCallList, NewDoNotCallEntry } from '../ports';
 import { CallRepository } from './ports';
 
@@ -38,7 +38,7 @@ export class ManageDoNotCall {
       if ((await this.s.list.count(userId)) + fresh.length > DO_NOT_CALL_LIMITS.numbersPerAccount)
         return err('list_full' as const);
       return ok(await this.s.list.add(userId, fresh, this.clock.now()));
-    });
+    }, CONCLUDES);
   }
 
   /**

@@ -5,7 +5,7 @@ import { DO_NOT_CALL_LIMITS, FieldErrors, hasFieldErrors, normalizeLeadPhone } f
 import { DoNotCallEntry, ManageDoNotCall, NewDoNotCallEntry, TOKENS } from '@voiceplane/application';
 import { Arr, Int, ListFilters, Str, validateDto } from '../../validation';
 import { pathId, reply } from '../../pipeline/responses';
-import { refuse, validationAnswer, Answer, AnswerTable } from '../../pipeline/answers';
+import { answerFor, refuse, validationAnswer, Answer, AnswerTable } from '../../pipeline/answers';
 import { principalOf } from '../../pipeline/request-context';
 import { Doc } from '../../openapi/route-doc';
 
@@ -127,9 +127,15 @@ export class DoNotCallController {
   })
   @Post('/')
   async add(@Request() req: ExpressRequest) {
-    const added = await this.list.add(principalOf(req).userId, parseAdd(req.body));
-    if (!added.ok) refuse(ANSWERS, added.error);
-    return reply(201, { message: 'Added to the do-not-call list.', added: added.value });
+    const entries = parseAdd(req.body);
+    return reply(
+      req,
+      () => this.list.add(principalOf(req).userId, entries),
+      (added) =>
+        added.ok
+          ? { status: 201, body: { message: 'Added to the do-not-call list.', added: added.value } }
+          : answerFor(ANSWERS, added.error),
+    );
   }
 
   @Doc({ summary: 'Remove a number from the do-not-call list (leads it closed stay blacklisted)', tag })
