@@ -30,6 +30,7 @@ describe('admin API and billing', () => {
           max_concurrent_calls: 10,
           max_knowledge_bases: 10,
           max_knowledge_base_documents: 200,
+          max_campaigns: 100,
           max_knowledge_base_bytes: 104857600,
         },
         created_at: expect.any(String),
@@ -161,6 +162,7 @@ describe('admin API and billing', () => {
         max_concurrent_calls: 10,
         max_knowledge_bases: 10,
         max_knowledge_base_documents: 200,
+        max_campaigns: 100,
         max_knowledge_base_bytes: 104857600,
       },
     });

@@ -225,6 +225,7 @@ describe('authentication, API keys and sessions', () => {
         max_concurrent_calls: 10,
         max_knowledge_bases: 10,
         max_knowledge_base_documents: 200,
+        max_campaigns: 100,
         max_knowledge_base_bytes: 104857600,
       },
     });
