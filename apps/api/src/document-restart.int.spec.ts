@@ -9,8 +9,8 @@ import { createTestDatabase, eventually, TestDatabase } from '@voiceplane/test-e
  */
 const MAIN = resolve(__dirname, '..', 'dist', 'main.js');
 const ADMIN_TOKEN = 'restart-admin-token-0123456789abcdef';
-/** See document-processing.int.spec.ts: 200 ms is the product's p99, this bound leaves room for a loaded machine. */
-const HEALTH_P99_MS = 600;
+/** See document-processing.int.spec.ts: with a few dozen answers a p99 is a second maximum, so the p90 and the maximum are held. */
+const HEALTH_P90_MS = 600;
 
 interface Api {
   readonly child: ChildProcess;
@@ -120,8 +120,8 @@ it('answers health at once and throughout when it restarts in the middle of read
     );
     expect(status).toBe('ready');
     latencies.sort((x, y) => x - y);
-    expect(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))]).toBeLessThan(HEALTH_P99_MS);
-    // A single stall hides in a p99 of many answers: the old api held its loop once, for seconds.
+    expect(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.9))]).toBeLessThan(HEALTH_P90_MS);
+    // A single stall hides in a percentile: the old api held its loop once, for seconds.
     expect(latencies[latencies.length - 1]).toBeLessThan(2_000);
     expect(await exited(second.child, 'SIGTERM')).toBe(0);
   } finally {
